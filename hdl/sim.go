@@ -1,0 +1,435 @@
+package hdl
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Sim is the cycle simulator, parmem's golden model. It is built once from
+// an elaborated design: every signal of the flattened hierarchy gets a slot
+// in one flat []uint64 state (aliases such as wires, ports and zero
+// extensions share their source's slot), combinational logic becomes one
+// list of instructions in the design's topological order, and registers and
+// memories update in two phases at each clock edge. Eval, Step, Put and Val
+// neither allocate nor look anything up in maps.
+//
+// A Sim is not safe for concurrent use.
+type Sim struct {
+	d      *Design
+	kn     kernel
+	prog   []instr
+	slot   []int32 // state offset of every flat node
+	regs   []seqOp // registers
+	syncs  []seqOp // synchronous memory reads
+	writes []writeOp
+	shadow []uint64 // next values of registers and synchronous reads
+	rst    int32    // slot of the top-level reset, -1 without state
+	dirty  bool     // inputs or state changed since the last Eval
+	cycle  uint64
+	byName map[string]int32 // hierarchical name -> slot, for lookups
+	width  map[string]int
+	inputs map[string]bool
+	trace  *vcdTrace
+}
+
+// seqOp updates one register or synchronous read port at a clock edge.
+type seqOp struct {
+	slot, d, en int32 // d: next-value slot (registers) or address slot (reads); en -1 = always
+	words       int32
+	shadow      int32    // offset in Sim.shadow
+	reset       []uint64 // registers: reset value
+	mem         []uint64 // synchronous reads: the memory
+}
+
+type writeOp struct {
+	mem            []uint64
+	addr, data, en int32
+	words          int32
+}
+
+// NewSim builds a simulator for an elaborated design. All state starts at
+// zero; call Reset to apply register reset values.
+func NewSim(d *Design) *Sim {
+	s := &Sim{d: d, rst: -1, dirty: true, byName: map[string]int32{}, width: map[string]int{}, inputs: map[string]bool{}}
+	s.assignSlots()
+	mems := make([][]uint64, len(d.mems))
+	for k, fm := range d.mems {
+		mems[k] = make([]uint64, (1<<uint(fm.mem.addrBits))*nwords(fm.mem.width))
+	}
+	s.kn.mems = mems
+	s.compile()
+	s.compileSeq()
+	s.indexNames()
+	return s
+}
+
+// aliasOf returns the node whose value node i always equals, or -1.
+func (d *Design) aliasOf(i int32) int32 {
+	n := &d.nodes[i]
+	if n.src >= 0 {
+		return n.src
+	}
+	if n.sig.kind == kZext && nwords(n.sig.width) == nwords(n.sig.args[0].width) {
+		return n.args[0] // the clean-top invariant makes the words equal
+	}
+	return -1
+}
+
+func (s *Sim) assignSlots() {
+	d := s.d
+	s.slot = make([]int32, len(d.nodes))
+	for i := range s.slot {
+		s.slot[i] = -1
+	}
+	next := int32(0)
+	if d.top.seq {
+		s.rst = 0
+		next = 1
+	}
+	var place func(i int32) int32
+	place = func(i int32) int32 {
+		if s.slot[i] >= 0 {
+			return s.slot[i]
+		}
+		if a := d.aliasOf(i); a >= 0 {
+			s.slot[i] = place(a)
+		} else {
+			s.slot[i] = next
+			next += int32(nwords(d.nodes[i].sig.width))
+		}
+		return s.slot[i]
+	}
+	for i := range d.nodes {
+		place(int32(i))
+	}
+	s.kn.st = make([]uint64, next)
+	for i, n := range d.nodes {
+		if n.sig.kind == kConst {
+			copy(s.view(int32(i)), n.sig.val.view())
+		}
+	}
+}
+
+// view is the state words of flat node i.
+func (s *Sim) view(i int32) []uint64 {
+	o := s.slot[i]
+	return s.kn.st[o : o+int32(nwords(s.d.nodes[i].sig.width))]
+}
+
+// memIndex finds the flat memory of node n's Mem in its scope.
+func (s *Sim) memIndex(n *fnode) int {
+	for k, fm := range s.d.mems {
+		if fm.mem == n.sig.mem && fm.scope == int(n.scope) {
+			return k
+		}
+	}
+	return -1
+}
+
+// compile turns the ordered combinational nodes into instructions.
+func (s *Sim) compile() {
+	d := s.d
+	for _, i := range d.order {
+		n := &d.nodes[i]
+		k := n.sig.kind
+		if k < kMemRead || k == kMemSync || k == kInstOut || d.aliasOf(i) >= 0 {
+			continue // sources, storage and aliases need no instruction
+		}
+		args := make([]int32, len(n.args))
+		aw := make([]int, len(n.args))
+		for j, a := range n.args {
+			args[j], aw[j] = s.slot[a], d.nodes[a].sig.width
+		}
+		mem := int32(-1)
+		if k == kMemRead {
+			mem = int32(s.memIndex(n))
+		}
+		if isNarrow(n.sig.width, aw) {
+			list := int32(len(s.kn.argv))
+			if hasOperandList(k) {
+				s.kn.argv = append(s.kn.argv, args...)
+				for _, w := range aw {
+					s.kn.argw = append(s.kn.argw, int32(w))
+				}
+			}
+			s.prog = append(s.prog, narrowInstr(k, s.slot[i], args, aw, n.sig.width, n.sig.k, mem, list))
+			continue
+		}
+		op := wideOp{k: k, width: n.sig.width, n: n.sig.k, dst: s.view(i), aw: aw}
+		for _, a := range n.args {
+			op.args = append(op.args, s.view(a))
+		}
+		if mem >= 0 {
+			op.mem = s.kn.mems[mem]
+		}
+		s.prog = append(s.prog, instr{op: opWide, a: int32(len(s.kn.wide))})
+		s.kn.wide = append(s.kn.wide, op)
+	}
+}
+
+// compileSeq lists the registers, synchronous reads and write ports.
+func (s *Sim) compileSeq() {
+	d := s.d
+	slotOr := func(i int32) int32 {
+		if i < 0 {
+			return -1
+		}
+		return s.slot[i]
+	}
+	shadow := int32(0)
+	for i := range d.nodes {
+		n := &d.nodes[i]
+		k := n.sig.kind
+		if !k.isStorage() {
+			continue
+		}
+		op := seqOp{slot: s.slot[i], d: s.slot[n.args[0]], en: slotOr(n.args[1]), words: int32(nwords(n.sig.width)), shadow: shadow}
+		shadow += op.words
+		if k == kReg {
+			op.reset = n.sig.val.view()
+			s.regs = append(s.regs, op)
+		} else {
+			op.mem = s.kn.mems[s.memIndex(n)]
+			s.syncs = append(s.syncs, op)
+		}
+	}
+	s.shadow = make([]uint64, shadow)
+	for k, fm := range d.mems {
+		for _, w := range fm.writes {
+			s.writes = append(s.writes, writeOp{mem: s.kn.mems[k], addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(nwords(fm.mem.width))})
+		}
+	}
+}
+
+func (s *Sim) indexNames() {
+	d := s.d
+	for i := range d.nodes {
+		if name := d.hierName(i); name != "" {
+			s.byName[name] = s.slot[i]
+			s.width[name] = d.nodes[i].sig.width
+		}
+	}
+	for _, in := range d.top.m.inputs {
+		s.inputs[in.name] = true
+	}
+	if s.rst >= 0 {
+		s.byName[ResetName], s.width[ResetName], s.inputs[ResetName] = s.rst, 1, true
+	}
+}
+
+// Eval settles the combinational logic for the current inputs and state.
+// Reads call it as needed, so calling it is only useful before Peek-heavy
+// work or to measure evaluation alone.
+func (s *Sim) Eval() {
+	s.kn.exec(s.prog)
+	s.dirty = false
+}
+
+func (s *Sim) settle() {
+	if s.dirty {
+		s.Eval()
+	}
+}
+
+// Step applies one rising clock edge. The combinational logic is settled
+// first; then every register and synchronous read computes its next value
+// from the settled state (phase one), memory writes are applied, and only
+// then do the registers take their next values (phase two), so the order of
+// registers never matters.
+func (s *Sim) Step() {
+	s.settle()
+	if s.trace != nil {
+		s.trace.sample(s, 10*s.cycle, 0)
+	}
+	st, sh := s.kn.st, s.shadow
+	reset := s.rst >= 0 && st[s.rst] != 0
+	for i := range s.regs {
+		r := &s.regs[i]
+		switch {
+		case reset:
+			copy(sh[r.shadow:r.shadow+r.words], r.reset)
+		case r.en < 0 || st[r.en] != 0:
+			copy(sh[r.shadow:r.shadow+r.words], st[r.d:r.d+r.words])
+		default:
+			copy(sh[r.shadow:r.shadow+r.words], st[r.slot:r.slot+r.words])
+		}
+	}
+	for i := range s.syncs {
+		r := &s.syncs[i]
+		n := int(r.words)
+		from, src := int(r.slot), st // hold
+		if r.en < 0 || st[r.en] != 0 {
+			from, src = int(st[r.d])*n, r.mem // read-first: before any write
+		}
+		copy(sh[r.shadow:r.shadow+r.words], src[from:from+n])
+	}
+	for i := range s.writes {
+		w := &s.writes[i]
+		if st[w.en] != 0 {
+			n := int(w.words)
+			a := int(st[w.addr]) * n
+			copy(w.mem[a:a+n], st[w.data:w.data+w.words])
+		}
+	}
+	for i := range s.regs {
+		r := &s.regs[i]
+		copy(st[r.slot:r.slot+r.words], sh[r.shadow:r.shadow+r.words])
+	}
+	for i := range s.syncs {
+		r := &s.syncs[i]
+		copy(st[r.slot:r.slot+r.words], sh[r.shadow:r.shadow+r.words])
+	}
+	s.cycle++
+	s.dirty = true
+	if s.trace != nil {
+		s.settle()
+		s.trace.sample(s, 10*s.cycle-5, 1)
+	}
+}
+
+// Reset holds rst at 1 for one clock edge, then releases it. Registers take
+// their reset values; memories keep their contents.
+func (s *Sim) Reset() {
+	if s.rst < 0 {
+		return
+	}
+	s.kn.st[s.rst] = 1
+	s.dirty = true
+	s.Step()
+	s.kn.st[s.rst] = 0
+	s.dirty = true
+}
+
+// Cycle returns the number of clock edges applied so far.
+func (s *Sim) Cycle() uint64 { return s.cycle }
+
+// InputRef is a handle to a top-level input (or rst) for Put.
+type InputRef struct{ slot, width int32 }
+
+// SignalRef is a handle to any named signal for Val.
+type SignalRef struct{ slot, width int32 }
+
+// Width returns the width of the referenced input.
+func (r InputRef) Width() int { return int(r.width) }
+
+// Width returns the width of the referenced signal.
+func (r SignalRef) Width() int { return int(r.width) }
+
+func (s *Sim) lookup(name string) (int32, int32, error) {
+	slot, ok := s.byName[name]
+	if !ok {
+		return 0, 0, fmt.Errorf("no signal named %q in design %s%s", name, s.d.top.m.name, s.portHint())
+	}
+	return slot, int32(s.width[name]), nil
+}
+
+// portHint lists the top-level ports for an unknown-name error.
+func (s *Sim) portHint() string {
+	var names []string
+	for n := range s.inputs {
+		names = append(names, n)
+	}
+	for _, o := range s.d.top.m.outputs {
+		names = append(names, o.name)
+	}
+	sort.Strings(names)
+	return fmt.Sprintf(" (top-level ports: %v; inner signals are named like inst.signal)", names)
+}
+
+// Input returns a handle to top-level input port name (or "rst").
+func (s *Sim) Input(name string) (InputRef, error) {
+	if !s.inputs[name] {
+		return InputRef{}, fmt.Errorf("%q is not an input of design %s%s", name, s.d.top.m.name, s.portHint())
+	}
+	slot, w, _ := s.lookup(name)
+	return InputRef{slot, w}, nil
+}
+
+// Signal returns a handle to a named signal: a top-level port, or an inner
+// signal by hierarchical name such as "u0.count".
+func (s *Sim) Signal(name string) (SignalRef, error) {
+	slot, w, err := s.lookup(name)
+	return SignalRef{slot, w}, err
+}
+
+// Put sets an input to v, keeping the low Width bits (and zeroing higher
+// words of wider inputs).
+func (s *Sim) Put(r InputRef, v uint64) {
+	st := s.kn.st[r.slot : r.slot+int32(nwords(int(r.width)))]
+	wZero(st)
+	st[0] = v & maskOf(int(r.width))
+	s.dirty = true
+}
+
+// PutBits sets an input to v, which must have the input's width.
+func (s *Sim) PutBits(r InputRef, v Bits) error {
+	if v.width != int(r.width) {
+		return fmt.Errorf("value %s is %d bits; the input is %d bits", v, v.width, r.width)
+	}
+	copy(s.kn.st[r.slot:], v.view())
+	s.dirty = true
+	return nil
+}
+
+// Val returns the low 64 bits of a signal, settling logic first if needed.
+func (s *Sim) Val(r SignalRef) uint64 {
+	s.settle()
+	return s.kn.st[r.slot]
+}
+
+// ValBits returns a signal's value.
+func (s *Sim) ValBits(r SignalRef) Bits {
+	s.settle()
+	return fromWords(int(r.width), s.kn.st[r.slot:r.slot+int32(nwords(int(r.width)))])
+}
+
+// Set drives top-level input name with v.
+func (s *Sim) Set(name string, v Bits) error {
+	r, err := s.Input(name)
+	if err != nil {
+		return err
+	}
+	if err := s.PutBits(r, v); err != nil {
+		return fmt.Errorf("input %q: %v", name, err)
+	}
+	return nil
+}
+
+// SetU drives top-level input name with v, which must fit its width.
+func (s *Sim) SetU(name string, v uint64) error {
+	r, err := s.Input(name)
+	if err != nil {
+		return err
+	}
+	b, err := U(int(r.width), v)
+	if err != nil {
+		return fmt.Errorf("input %q: %v", name, err)
+	}
+	return s.PutBits(r, b)
+}
+
+// Get returns the value of a top-level port.
+func (s *Sim) Get(name string) (Bits, error) {
+	if !s.inputs[name] && s.d.top.m.findPort(s.d.top.m.outputs, name) == nil {
+		return Bits{}, fmt.Errorf("%q is not a port of design %s%s; use Peek for inner signals", name, s.d.top.m.name, s.portHint())
+	}
+	return s.Peek(name)
+}
+
+// Peek returns the value of any named signal, by hierarchical name.
+func (s *Sim) Peek(name string) (Bits, error) {
+	r, err := s.Signal(name)
+	if err != nil {
+		return Bits{}, err
+	}
+	return s.ValBits(r), nil
+}
+
+// GetU returns the low 64 bits of a named signal.
+func (s *Sim) GetU(name string) (uint64, error) {
+	r, err := s.Signal(name)
+	if err != nil {
+		return 0, err
+	}
+	return s.Val(r), nil
+}
