@@ -37,7 +37,8 @@ func apply(k kind, w, n int, args ...Bits) Bits {
 	}
 	kn := kernel{st: st[:], argv: slots[:len(args)], argw: widths[:len(args)]}
 	prog := [1]instr{narrowInstr(k, int32(len(args)), slots[:len(args)], aw, w, n, -1, 0)}
-	kn.exec(prog[:])
+	runs := [1]run{{op: k, lo: 0, hi: 1}}
+	kn.exec(prog[:], runs[:])
 	return Bits{width: w, lo: st[len(args)]}
 }
 

@@ -1,6 +1,9 @@
 package hdl
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // The evaluation kernel: one implementation of every operation, used by the
 // simulator for each node and by Bits for each value operation. Values of at
@@ -14,13 +17,13 @@ const opWide = kind(numKinds)
 // instr is one narrow operation: st[dst] = op(st[a], st[b], st[c]).
 // Operations with operand lists (Select, OneHotSelect, Concat) keep the
 // operand slots in argv[b : b+k] (and Concat their widths in argw).
+// Its 32 bytes keep big programs cache friendly.
 type instr struct {
-	op      kind
-	dst     int32
-	a, b, c int32
-	k       uint32 // shift amount, slice low bit, count
-	aw      uint32 // width of operand a
-	mask    uint64 // mask of the result's width (RedAnd: of the operand's)
+	dst, a, b, c int32
+	k            uint32 // shift amount, slice low bit, count
+	op           kind
+	aw           uint8  // width of operand a (at most 64 on this path)
+	mask         uint64 // mask of the result's width (RedAnd: of the operand's)
 }
 
 func b2u(b bool) uint64 {
@@ -30,7 +33,7 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// kernel is the state one run of instructions works on.
+// kernel is the state a program works on.
 type kernel struct {
 	st   []uint64
 	argv []int32
@@ -39,105 +42,160 @@ type kernel struct {
 	mems [][]uint64
 }
 
-// exec runs prog in order over the kernel's state.
-func (kn *kernel) exec(prog []instr) {
-	st, argv := kn.st, kn.argv
-	for i := range prog {
-		in := &prog[i]
-		var r uint64
-		switch in.op {
-		case kNot:
-			r = ^st[in.a] & in.mask
-		case kAnd:
-			r = st[in.a] & st[in.b]
-		case kOr:
-			r = st[in.a] | st[in.b]
-		case kXor:
-			r = st[in.a] ^ st[in.b]
-		case kRedAnd:
-			r = b2u(st[in.a] == in.mask)
-		case kRedOr:
-			r = b2u(st[in.a] != 0)
-		case kRedXor:
-			r = uint64(bits.OnesCount64(st[in.a]) & 1)
-		case kAdd:
-			r = (st[in.a] + st[in.b]) & in.mask
-		case kSub:
-			r = (st[in.a] - st[in.b]) & in.mask
-		case kMul:
-			r = st[in.a] * st[in.b] & in.mask
-		case kShlK:
-			r = st[in.a] << in.k & in.mask
-		case kShrK:
-			r = st[in.a] >> in.k
-		case kSraK:
-			r = uint64(sext64(st[in.a], int(in.aw))>>in.k) & in.mask
-		case kShl:
-			r = shl64(st[in.a], st[in.b], int(in.aw))
-		case kShr:
-			r = shr64(st[in.a], st[in.b], int(in.aw))
-		case kSra:
-			r = sra64(st[in.a], st[in.b], int(in.aw))
-		case kEq:
-			r = b2u(st[in.a] == st[in.b])
-		case kNe:
-			r = b2u(st[in.a] != st[in.b])
-		case kLt:
-			r = b2u(st[in.a] < st[in.b])
-		case kLe:
-			r = b2u(st[in.a] <= st[in.b])
-		case kGt:
-			r = b2u(st[in.a] > st[in.b])
-		case kGe:
-			r = b2u(st[in.a] >= st[in.b])
-		case kLtS:
-			r = b2u(sext64(st[in.a], int(in.aw)) < sext64(st[in.b], int(in.aw)))
-		case kLeS:
-			r = b2u(sext64(st[in.a], int(in.aw)) <= sext64(st[in.b], int(in.aw)))
-		case kGtS:
-			r = b2u(sext64(st[in.a], int(in.aw)) > sext64(st[in.b], int(in.aw)))
-		case kGeS:
-			r = b2u(sext64(st[in.a], int(in.aw)) >= sext64(st[in.b], int(in.aw)))
-		case kMux:
-			if st[in.a] != 0 {
-				r = st[in.b]
-			} else {
-				r = st[in.c]
-			}
-		case kSelect:
-			if idx := st[in.a]; idx < uint64(in.k) {
-				r = st[argv[in.b+int32(idx)]]
-			}
-		case kOneHot:
-			sel := st[in.a]
-			for j := range int32(in.k) {
-				if sel>>uint(j)&1 != 0 {
-					r |= st[argv[in.b+j]]
-				}
-			}
-		case kConcat:
-			for j := in.b; j < in.b+int32(in.k); j++ {
-				r = r<<uint(kn.argw[j]) | st[argv[j]]
-			}
-		case kSlice:
-			r = st[in.a] >> in.k & in.mask
-		case kRepl:
-			v := st[in.a]
-			for range in.k {
-				r = r<<in.aw | v
-			}
-		case kZext:
-			r = st[in.a]
-		case kSext:
-			r = uint64(sext64(st[in.a], int(in.aw))) & in.mask
-		case kMemRead:
-			r = kn.mems[in.b][st[in.a]]
-		case opWide:
-			kn.wide[in.a].eval()
-			continue
+// run is a stretch prog[lo:hi] of instructions of one kind. Executing a
+// run is one dispatch and a tight loop, so the cost of an unpredictable
+// dispatch is shared by the whole run (Elaborate orders nodes to make runs
+// long).
+type run struct {
+	op     kind
+	lo, hi int32
+}
+
+// runsOf splits prog into runs of equal op.
+func runsOf(prog []instr) []run {
+	var runs []run
+	for i, in := range prog {
+		if n := len(runs); n > 0 && runs[n-1].op == in.op {
+			runs[n-1].hi++
+		} else {
+			runs = append(runs, run{op: in.op, lo: int32(i), hi: int32(i + 1)})
 		}
-		st[in.dst] = r
 	}
+	return runs
+}
+
+// each stores f(in) into slot in.dst for every instruction of ps. It and
+// the function literals passed to it are inlined, leaving one loop per kind.
+func each(ps []instr, p unsafe.Pointer, f func(in *instr) uint64) {
+	for i := range ps {
+		in := &ps[i]
+		*slotPtr(p, in.dst) = f(in)
+	}
+}
+
+// exec runs prog, split into runs, over the kernel's state.
+func (kn *kernel) exec(prog []instr, runs []run) {
+	p := unsafe.Pointer(unsafe.SliceData(kn.st))
+	argv, argw := kn.argv, kn.argw
+	for _, r := range runs {
+		ps := prog[r.lo:r.hi]
+		switch r.op {
+		case kNot:
+			each(ps, p, func(in *instr) uint64 { return ^ld(p, in.a) & in.mask })
+		case kAnd:
+			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) & ld(p, in.b) })
+		case kOr:
+			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) | ld(p, in.b) })
+		case kXor:
+			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) ^ ld(p, in.b) })
+		case kRedAnd:
+			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) == in.mask) })
+		case kRedOr:
+			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) != 0) })
+		case kRedXor:
+			each(ps, p, func(in *instr) uint64 { return uint64(bits.OnesCount64(ld(p, in.a)) & 1) })
+		case kAdd:
+			each(ps, p, func(in *instr) uint64 { return (ld(p, in.a) + ld(p, in.b)) & in.mask })
+		case kSub:
+			each(ps, p, func(in *instr) uint64 { return (ld(p, in.a) - ld(p, in.b)) & in.mask })
+		case kMul:
+			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) * ld(p, in.b) & in.mask })
+		case kShlK:
+			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) << in.k & in.mask })
+		case kShrK:
+			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) >> in.k })
+		case kSraK:
+			each(ps, p, func(in *instr) uint64 { return uint64(sext64(ld(p, in.a), int(in.aw))>>in.k) & in.mask })
+		case kShl:
+			each(ps, p, func(in *instr) uint64 { return shl64(ld(p, in.a), ld(p, in.b), int(in.aw)) })
+		case kShr:
+			each(ps, p, func(in *instr) uint64 { return shr64(ld(p, in.a), ld(p, in.b), int(in.aw)) })
+		case kSra:
+			each(ps, p, func(in *instr) uint64 { return sra64(ld(p, in.a), ld(p, in.b), int(in.aw)) })
+		case kEq:
+			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) == ld(p, in.b)) })
+		case kNe:
+			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) != ld(p, in.b)) })
+		case kLt:
+			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) < ld(p, in.b)) })
+		case kLe:
+			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) <= ld(p, in.b)) })
+		case kGt:
+			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) > ld(p, in.b)) })
+		case kGe:
+			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) >= ld(p, in.b)) })
+		case kLtS:
+			each(ps, p, func(in *instr) uint64 { return b2u(sext64(ld(p, in.a), int(in.aw)) < sext64(ld(p, in.b), int(in.aw))) })
+		case kLeS:
+			each(ps, p, func(in *instr) uint64 { return b2u(sext64(ld(p, in.a), int(in.aw)) <= sext64(ld(p, in.b), int(in.aw))) })
+		case kGtS:
+			each(ps, p, func(in *instr) uint64 { return b2u(sext64(ld(p, in.a), int(in.aw)) > sext64(ld(p, in.b), int(in.aw))) })
+		case kGeS:
+			each(ps, p, func(in *instr) uint64 { return b2u(sext64(ld(p, in.a), int(in.aw)) >= sext64(ld(p, in.b), int(in.aw))) })
+		case kMux:
+			each(ps, p, func(in *instr) uint64 {
+				if ld(p, in.a) != 0 {
+					return ld(p, in.b)
+				}
+				return ld(p, in.c)
+			})
+		case kSelect:
+			each(ps, p, func(in *instr) uint64 {
+				if idx := ld(p, in.a); idx < uint64(in.k) {
+					return ld(p, argv[in.b+int32(idx)])
+				}
+				return 0
+			})
+		case kOneHot:
+			each(ps, p, func(in *instr) uint64 {
+				var r uint64
+				sel := ld(p, in.a)
+				for j := range int32(in.k) {
+					if sel>>uint(j)&1 != 0 {
+						r |= ld(p, argv[in.b+j])
+					}
+				}
+				return r
+			})
+		case kConcat:
+			each(ps, p, func(in *instr) uint64 {
+				var r uint64
+				for j := in.b; j < in.b+int32(in.k); j++ {
+					r = r<<uint(argw[j]) | ld(p, argv[j])
+				}
+				return r
+			})
+		case kSlice:
+			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) >> in.k & in.mask })
+		case kRepl:
+			each(ps, p, func(in *instr) uint64 {
+				var r uint64
+				v := ld(p, in.a)
+				for range in.k {
+					r = r<<in.aw | v
+				}
+				return r
+			})
+		case kZext:
+			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) })
+		case kSext:
+			each(ps, p, func(in *instr) uint64 { return uint64(sext64(ld(p, in.a), int(in.aw))) & in.mask })
+		case kMemRead:
+			each(ps, p, func(in *instr) uint64 { return kn.mems[in.b][ld(p, in.a)] })
+		case opWide:
+			for i := range ps {
+				kn.wide[ps[i].a].eval()
+			}
+		}
+	}
+}
+
+// ld reads state word i. Slots are checked when the program is built, so
+// the hot loop skips bounds checks.
+func ld(p unsafe.Pointer, i int32) uint64 { return *slotPtr(p, i) }
+
+func slotPtr(p unsafe.Pointer, i int32) *uint64 {
+	return (*uint64)(unsafe.Add(p, uintptr(uint32(i))*8))
 }
 
 // wideOp is one operation with an operand or result wider than 64 bits.
@@ -277,7 +335,7 @@ func isNarrow(w int, aw []int) bool {
 func narrowInstr(k kind, dst int32, args []int32, aw []int, width, n int, mem, list int32) instr {
 	in := instr{op: k, dst: dst, k: uint32(n), mask: maskOf(width)}
 	if len(args) > 0 {
-		in.a, in.aw = args[0], uint32(aw[0])
+		in.a, in.aw = args[0], uint8(aw[0])
 	}
 	switch k {
 	case kSelect, kOneHot: // the first operand is the index or select

@@ -32,7 +32,9 @@ type opCase struct {
 	ref func(w int, a []*big.Int) (*big.Int, int)
 }
 
-func mask(w int) *big.Int { return new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1)) }
+func mask(w int) *big.Int {
+	return new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1))
+}
 
 func trunc(x *big.Int, w int) *big.Int { return new(big.Int).And(x, mask(w)) }
 
@@ -216,7 +218,7 @@ func allOps() []opCase {
 		},
 		{
 			name: "Mux", widths: func(w int) []int { return []int{1, w, w} },
-			sig:  func(_ *hdl.Module, a []*hdl.Signal) *hdl.Signal { return hdl.Mux(a[0], a[1], a[2]) },
+			sig: func(_ *hdl.Module, a []*hdl.Signal) *hdl.Signal { return hdl.Mux(a[0], a[1], a[2]) },
 			ref: func(w int, a []*big.Int) (*big.Int, int) {
 				if a[0].Sign() != 0 {
 					return a[1], w
@@ -226,7 +228,7 @@ func allOps() []opCase {
 		},
 		{
 			name: "Select", widths: func(w int) []int { return []int{2, w, w, w} },
-			sig:  func(_ *hdl.Module, a []*hdl.Signal) *hdl.Signal { return hdl.Select(a[0], a[1:]...) },
+			sig: func(_ *hdl.Module, a []*hdl.Signal) *hdl.Signal { return hdl.Select(a[0], a[1:]...) },
 			ref: func(w int, a []*big.Int) (*big.Int, int) {
 				if i := a[0].Int64(); i < 3 {
 					return a[1+i], w
@@ -236,7 +238,7 @@ func allOps() []opCase {
 		},
 		{
 			name: "OneHotSelect", widths: func(w int) []int { return []int{3, w, w, w} },
-			sig:  func(_ *hdl.Module, a []*hdl.Signal) *hdl.Signal { return hdl.OneHotSelect(a[0], a[1:]...) },
+			sig: func(_ *hdl.Module, a []*hdl.Signal) *hdl.Signal { return hdl.OneHotSelect(a[0], a[1:]...) },
 			ref: func(w int, a []*big.Int) (*big.Int, int) {
 				r := new(big.Int)
 				for i := range 3 {

@@ -18,6 +18,7 @@ type Sim struct {
 	d      *Design
 	kn     kernel
 	prog   []instr
+	runs   []run
 	slot   []int32 // state offset of every flat node
 	regs   []seqOp // registers
 	syncs  []seqOp // synchronous memory reads
@@ -58,21 +59,10 @@ func NewSim(d *Design) *Sim {
 	}
 	s.kn.mems = mems
 	s.compile()
+	s.runs = runsOf(s.prog)
 	s.compileSeq()
 	s.indexNames()
 	return s
-}
-
-// aliasOf returns the node whose value node i always equals, or -1.
-func (d *Design) aliasOf(i int32) int32 {
-	n := &d.nodes[i]
-	if n.src >= 0 {
-		return n.src
-	}
-	if n.sig.kind == kZext && nwords(n.sig.width) == nwords(n.sig.args[0].width) {
-		return n.args[0] // the clean-top invariant makes the words equal
-	}
-	return -1
 }
 
 func (s *Sim) assignSlots() {
@@ -130,15 +120,15 @@ func (s *Sim) memIndex(n *fnode) int {
 func (s *Sim) compile() {
 	d := s.d
 	for _, i := range d.order {
-		n := &d.nodes[i]
-		k := n.sig.kind
-		if k < kMemRead || k == kMemSync || k == kInstOut || d.aliasOf(i) >= 0 {
+		if d.evalClass(i) == 0 {
 			continue // sources, storage and aliases need no instruction
 		}
+		n := &d.nodes[i]
+		k := n.sig.kind
 		args := make([]int32, len(n.args))
-		aw := make([]int, len(n.args))
+		aw := d.argWidths(n)
 		for j, a := range n.args {
-			args[j], aw[j] = s.slot[a], d.nodes[a].sig.width
+			args[j] = s.slot[a]
 		}
 		mem := int32(-1)
 		if k == kMemRead {
@@ -221,7 +211,7 @@ func (s *Sim) indexNames() {
 // Reads call it as needed, so calling it is only useful before Peek-heavy
 // work or to measure evaluation alone.
 func (s *Sim) Eval() {
-	s.kn.exec(s.prog)
+	s.kn.exec(s.prog, s.runs)
 	s.dirty = false
 }
 
