@@ -1,7 +1,7 @@
 # parmem: make test is what CI runs (.ci/run).
 GO ?= go
 
-.PHONY: all deps test bench lint fmt
+.PHONY: all deps test bench lint fmt fuzz
 
 all: test
 
@@ -19,6 +19,10 @@ lint:
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./hdl/...
+
+# Explore construction sequences beyond the committed corpus.
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzConstruct -fuzztime 2m -fuzzminimizetime 5s ./hdl
 
 fmt:
 	gofmt -w .
