@@ -133,11 +133,9 @@ func (kn *kernel) exec(prog []instr, runs []run) {
 		case kGeS:
 			each(ps, p, func(in *instr) uint64 { return b2u(sext64(ld(p, in.a), int(in.aw)) >= sext64(ld(p, in.b), int(in.aw))) })
 		case kMux:
-			each(ps, p, func(in *instr) uint64 {
-				if ld(p, in.a) != 0 {
-					return ld(p, in.b)
-				}
-				return ld(p, in.c)
+			each(ps, p, func(in *instr) uint64 { // branch-free: the select is data, not control
+				t, f := ld(p, in.b), ld(p, in.c)
+				return f ^ (t^f)&-b2u(ld(p, in.a) != 0)
 			})
 		case kSelect:
 			each(ps, p, func(in *instr) uint64 {

@@ -89,8 +89,8 @@ func (s *Sim) assignSlots() {
 		}
 		return s.slot[i]
 	}
-	for i := range d.nodes {
-		place(int32(i))
+	for _, i := range d.order { // evaluation order: results used together sit together
+		place(i)
 	}
 	s.kn.st = make([]uint64, next)
 	for i, n := range d.nodes {
