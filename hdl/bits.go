@@ -71,6 +71,21 @@ func (b *Bits) setWord0(v uint64) {
 	}
 }
 
+// FromWords returns the width-bit value held in little-endian words
+// (nwords = ceil(width/64) of them, bits above width zero).
+func FromWords(width int, words []uint64) (Bits, error) {
+	if err := checkWidth(width); err != nil {
+		return Bits{}, err
+	}
+	if len(words) != nwords(width) || words[len(words)-1]&^topMask(width) != 0 {
+		return Bits{}, fmt.Errorf("%d words do not hold a clean %d-bit value", len(words), width)
+	}
+	return fromWords(width, words), nil
+}
+
+// Words returns the value as little-endian 64-bit words (a copy).
+func (b Bits) Words() []uint64 { return append([]uint64(nil), b.view()...) }
+
 // fromWords copies a clean w-bit word vector into a new Bits.
 func fromWords(w int, v []uint64) Bits {
 	b := Zero(w)

@@ -584,3 +584,36 @@ func (d *Design) hierName(i int) string {
 	}
 	return joinPath(sc.path, name)
 }
+
+// HasState reports whether the design holds registers or memories, and so
+// has the clk and rst ports.
+func (d *Design) HasState() bool { return d.top.seq }
+
+// StateElement is a register or memory of the elaborated design, named by
+// its hierarchical Verilog path (such as "rf.r").
+type StateElement struct {
+	Path  string
+	Width int
+	Depth int // words of a memory; 0 for a register
+}
+
+// StateElements lists every register, synchronous read register and memory
+// of the hierarchy. Test benches use it to give RTL state the Go
+// simulator's initial value, zero.
+func (d *Design) StateElements() []StateElement {
+	var out []StateElement
+	for i, n := range d.nodes {
+		if n.sig.kind.isStorage() {
+			out = append(out, StateElement{Path: d.hierName(i), Width: n.sig.width})
+		}
+	}
+	for _, fm := range d.mems {
+		sc := &d.scopes[fm.scope]
+		for k, mem := range sc.mi.m.mems {
+			if mem == fm.mem {
+				out = append(out, StateElement{Path: joinPath(sc.path, sc.mi.memNames[k]), Width: mem.width, Depth: 1 << uint(mem.addrBits)})
+			}
+		}
+	}
+	return out
+}

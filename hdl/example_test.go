@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/designs"
 	"github.com/parmem/parmem/internal/tools"
 	"github.com/parmem/parmem/internal/vcd"
 	"github.com/stretchr/testify/require"
@@ -21,7 +22,7 @@ import (
 // that Verilator's -Wall lint and Icarus accept, RAM inference in Yosys, and
 // a Go waveform whose names and values match Icarus's waveform of the RTL.
 
-// counterRAMModel is counterRAM written as plain Go.
+// counterRAMModel is designs.CounterRAM written as plain Go.
 type counterRAMModel struct {
 	count uint8
 	ram   [16]uint16
@@ -72,7 +73,7 @@ func putInputs(t *testing.T, s *hdl.Sim, in counterRAMIn) {
 }
 
 func TestExampleSimulationMatchesModel(t *testing.T) {
-	d, err := hdl.Elaborate(counterRAM())
+	d, err := hdl.Elaborate(designs.CounterRAM())
 	require.NoError(t, err)
 	s := hdl.NewSim(d)
 	s.Reset()
@@ -99,9 +100,9 @@ func TestExampleSimulationMatchesModel(t *testing.T) {
 }
 
 func TestExampleVerilogIsDeterministicAndToolClean(t *testing.T) {
-	d1, err := hdl.Elaborate(counterRAM())
+	d1, err := hdl.Elaborate(designs.CounterRAM())
 	require.NoError(t, err)
-	d2, err := hdl.Elaborate(counterRAM())
+	d2, err := hdl.Elaborate(designs.CounterRAM())
 	require.NoError(t, err)
 	v := d1.Verilog()
 	require.Equal(t, v, d2.Verilog(), "two elaborations of the same design emit the same bytes")
@@ -150,7 +151,7 @@ func icarusBench(ins []counterRAMIn) string {
 
 func TestExampleWaveformMatchesIcarus(t *testing.T) {
 	tools.Need(t, "iverilog", "vvp")
-	d, err := hdl.Elaborate(counterRAM())
+	d, err := hdl.Elaborate(designs.CounterRAM())
 	require.NoError(t, err)
 	ins := randomInputs(rand.New(rand.NewPCG(3, 4)), 60)
 

@@ -164,6 +164,12 @@ func (m *Module) Mem(name string, addrBits, width int) *Mem {
 // Name returns the memory's name.
 func (mem *Mem) Name() string { return mem.name }
 
+// AddrBits returns the width of the memory's addresses.
+func (mem *Mem) AddrBits() int { return mem.addrBits }
+
+// Width returns the width of the memory's words.
+func (mem *Mem) Width() int { return mem.width }
+
 // checkAddr reports whether addr is a usable address for the memory.
 func (mem *Mem) checkAddr(pos Pos, op string, addr *Signal) bool {
 	m := mem.mod

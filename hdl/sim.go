@@ -361,6 +361,21 @@ func (s *Sim) PutBits(r InputRef, v Bits) error {
 	return nil
 }
 
+// PutWords sets an input from its little-endian words (the input's width
+// rounded up to 64-bit words); bits above the width must be zero.
+func (s *Sim) PutWords(r InputRef, w []uint64) {
+	copy(s.kn.st[r.slot:r.slot+int32(nwords(int(r.width)))], w)
+	s.dirty = true
+}
+
+// Words returns a signal's value as little-endian words, settling logic
+// first if needed. The slice is a view of the simulator state: it is valid
+// until the next change and must not be modified.
+func (s *Sim) Words(r SignalRef) []uint64 {
+	s.settle()
+	return s.kn.st[r.slot : r.slot+int32(nwords(int(r.width)))]
+}
+
 // Val returns the low 64 bits of a signal, settling logic first if needed.
 func (s *Sim) Val(r SignalRef) uint64 {
 	s.settle()

@@ -106,14 +106,65 @@ var signedCmpOps = map[kind]string{kLtS: "<", kLeS: "<=", kGtS: ">", kGeS: ">="}
 
 var reduceOps = map[kind]string{kNot: "~", kRedAnd: "&", kRedOr: "|", kRedXor: "^"}
 
+// decidedCompare returns the value of a comparison that one constant
+// operand at the end of its range decides (x >= 0, x > max, ...), which
+// Verilator's lint flags as CMPCONST or UNSIGNED when written out.
+func decidedCompare(s *Signal) (Bits, bool) {
+	signed := s.kind >= kLtS && s.kind <= kGeS
+	if !(s.kind >= kLt && s.kind <= kGe) && !signed {
+		return Bits{}, false
+	}
+	a, b := s.args[0], s.args[1]
+	k := s.kind
+	if signed {
+		k = k - kLtS + kLt
+	}
+	if a.kind == kConst && b.kind != kConst { // c op x  ==  x op' c
+		a, b = b, a
+		k = map[kind]kind{kLt: kGt, kLe: kGe, kGt: kLt, kGe: kLe}[k]
+	}
+	if b.kind != kConst || a.kind == kConst {
+		return Bits{}, false
+	}
+	c := b.val
+	if signed { // compare in unsigned order: flip the sign bits
+		c = c.Xor(signBit(c.width))
+	}
+	isMin, isMax := c.Equal(Zero(c.width)), c.Equal(Zero(c.width).Not())
+	switch {
+	case k == kLt && isMin, k == kGt && isMax:
+		return MustU(1, 0), true
+	case k == kGe && isMin, k == kLe && isMax:
+		return MustU(1, 1), true
+	}
+	return Bits{}, false
+}
+
+// signBit is the w-bit value with only the top bit set.
+func signBit(w int) Bits {
+	if w == 1 {
+		return MustU(1, 1)
+	}
+	return ConcatBits(MustU(1, 1), Zero(w-1))
+}
+
 // expr is the right-hand side of a continuous assignment computing s.
 func (v *vmod) expr(s *Signal) string {
 	a := s.args
+	if val, ok := decidedCompare(s); ok {
+		return val.String()
+	}
 	if op, ok := binOps[s.kind]; ok {
 		return fmt.Sprintf("%s %s %s", v.ref(a[0]), op, v.ref(a[1]))
 	}
 	if op, ok := signedCmpOps[s.kind]; ok {
-		return fmt.Sprintf("$signed(%s) %s $signed(%s)", v.ref(a[0]), op, v.ref(a[1]))
+		// Two's complement order is unsigned order with the sign bits
+		// flipped. Written this way rather than with $signed because
+		// Verilator 5.006 miscompiles $signed(x) >= $signed(y) when x's
+		// sign bit is a select of a zero extension (found by verify's
+		// random-netlist fuzz).
+		sign := signBit(a[0].width)
+		return fmt.Sprintf("(%s ^ %s) %s (%s ^ %s)", v.ref(a[0]), sign, op, v.ref(a[1]), sign)
 	}
 	if op, ok := reduceOps[s.kind]; ok {
 		return op + v.ref(a[0])

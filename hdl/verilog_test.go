@@ -120,11 +120,18 @@ func TestConstantOperandsNeedingNames(t *testing.T) {
 	m.Output("lo", 4).Drive(c.Slice(3, 0).Xor(in))
 	m.Output("sx", 12).Drive(c.Sext(12))
 	m.Output("oh", 4).Drive(hdl.OneHotSelect(sel, in, in.Not()))
+	// Comparisons that a boundary constant decides are emitted as
+	// constants: Verilator's lint rejects them written out (CMPCONST,
+	// UNSIGNED).
+	zero, ones := m.ConstU(4, 0), m.ConstU(4, 15)
+	minS, maxS := m.ConstU(4, 8), m.ConstU(4, 7)
+	m.Output("decided", 8).Drive(hdl.Concat(in.Ge(zero), in.Lt(zero), in.Le(ones), ones.Lt(in),
+		in.GeS(minS), in.GtS(maxS), minS.LeS(in), maxS.GeS(in)))
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
 	s := hdl.NewSim(d)
 	require.NoError(t, s.SetU("x", 3))
-	for name, want := range map[string]uint64{"lo": 0x5 ^ 3, "sx": 0xfa5, "oh": 0xc} {
+	for name, want := range map[string]uint64{"lo": 0x5 ^ 3, "sx": 0xfa5, "oh": 0xc, "decided": 0b10101011} {
 		got, err := s.GetU(name)
 		require.NoError(t, err)
 		require.Equal(t, want, got, name)

@@ -1,8 +1,8 @@
-package hdl_test
+package designs
 
 import "github.com/parmem/parmem/hdl"
 
-// counterRAM is the example design of the hdl issue: a counter, a RAM with a
+// CounterRAM is the example design of the hdl issue: a counter, a RAM with a
 // synchronous read port, and a register file instanced as a sub-module.
 //
 //	count  <= en ? count + 1 : count            (8-bit register)
@@ -11,7 +11,7 @@ import "github.com/parmem/parmem/hdl"
 //	rf.r[count[2:0]] <= wdata ^ {8'd0, count}  when en  (8 x 16 register file)
 //	rf_a = rf.r[raddr[2:0]], rf_b = rf.r[count[2:0]]  (asynchronous reads)
 //	sum = rf_a + ram_q
-func counterRAM() *hdl.Module {
+func CounterRAM() *hdl.Module {
 	rf := hdl.NewModule("regfile")
 	wa, wd, we := rf.Input("wa", 3), rf.Input("wd", 16), rf.Input("we", 1)
 	ra0, ra1 := rf.Input("ra0", 3), rf.Input("ra1", 3)

@@ -1,0 +1,148 @@
+package verify
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/parmem/parmem/hdl"
+)
+
+// GoSim runs a design on the hdl cycle simulator, the golden model.
+type GoSim struct {
+	sim   *hdl.Sim
+	ports Ports
+	ins   []hdl.InputRef
+	outs  []hdl.SignalRef
+	trace *os.File
+}
+
+// NewGoSim builds the Go simulator for an elaborated design.
+func NewGoSim(d *hdl.Design) (*GoSim, error) {
+	g := &GoSim{sim: hdl.NewSim(d), ports: PortsOf(d)}
+	for _, p := range g.ports.In {
+		r, err := g.sim.Input(p.Name)
+		if err != nil {
+			return nil, err
+		}
+		g.ins = append(g.ins, r)
+	}
+	for _, p := range g.ports.Out {
+		r, err := g.sim.Signal(p.Name)
+		if err != nil {
+			return nil, err
+		}
+		g.outs = append(g.outs, r)
+	}
+	return g, nil
+}
+
+// Name implements Simulator.
+func (g *GoSim) Name() string { return "go" }
+
+// Ports implements Simulator.
+func (g *GoSim) Ports() Ports { return g.ports }
+
+// Sim exposes the underlying simulator, for Peek and friends.
+func (g *GoSim) Sim() *hdl.Sim { return g.sim }
+
+// Run implements Simulator.
+func (g *GoSim) Run(in []Vector) ([]Vector, error) {
+	outWords := g.ports.OutWords()
+	flat := make(Vector, len(in)*outWords)
+	out := make([]Vector, len(in))
+	for c, v := range in {
+		off := 0
+		for i, p := range g.ports.In {
+			g.sim.PutWords(g.ins[i], v[off:off+p.Words()])
+			off += p.Words()
+		}
+		o := flat[c*outWords : (c+1)*outWords]
+		off = 0
+		for i, p := range g.ports.Out {
+			copy(o[off:], g.sim.Words(g.outs[i]))
+			off += p.Words()
+		}
+		out[c] = o
+		g.sim.Step()
+	}
+	return out, nil
+}
+
+// Trace implements Tracer: the Go waveform from the next cycle on.
+func (g *GoSim) Trace(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	g.trace = f
+	return g.sim.TraceVCD(f)
+}
+
+// Close implements Simulator, finishing any waveform.
+func (g *GoSim) Close() error {
+	if g.trace == nil {
+		return nil
+	}
+	err := g.sim.FlushTrace()
+	if cerr := g.trace.Close(); err == nil {
+		err = cerr
+	}
+	g.trace = nil
+	return err
+}
+
+// Model is a behavioral model in plain Go, such as a unit's spec: it sees
+// one cycle at a time as hdl.Bits values in port order (rst first for
+// designs with state) and returns the outputs sampled before the edge.
+type Model interface {
+	Cycle(in []hdl.Bits) []hdl.Bits
+}
+
+// ModelSim adapts a Model to the Simulator interface.
+type ModelSim struct {
+	name  string
+	ports Ports
+	model Model
+}
+
+// NewModelSim wraps model, which must follow ports.
+func NewModelSim(name string, ports Ports, model Model) *ModelSim {
+	return &ModelSim{name: name, ports: ports, model: model}
+}
+
+// Name implements Simulator.
+func (m *ModelSim) Name() string { return m.name }
+
+// Ports implements Simulator.
+func (m *ModelSim) Ports() Ports { return m.ports }
+
+// Run implements Simulator.
+func (m *ModelSim) Run(in []Vector) ([]Vector, error) {
+	out := make([]Vector, len(in))
+	vals := make([]hdl.Bits, len(m.ports.In))
+	for c, v := range in {
+		for i, p := range m.ports.In {
+			b, err := hdl.FromWords(p.Width, v.Field(m.ports.In, i))
+			if err != nil {
+				return nil, fmt.Errorf("%s: input %s: %v", m.name, p.Name, err)
+			}
+			vals[i] = b
+		}
+		res := m.model.Cycle(vals)
+		if len(res) != len(m.ports.Out) {
+			return nil, fmt.Errorf("%s: model returned %d outputs, want %d (%s)", m.name, len(res), len(m.ports.Out), portNames(m.ports.Out))
+		}
+		o := make(Vector, 0, m.ports.OutWords())
+		for i, p := range m.ports.Out {
+			if res[i].Width() != p.Width {
+				return nil, fmt.Errorf("%s: output %s is %d bits, want %d", m.name, p.Name, res[i].Width(), p.Width)
+			}
+			o = append(o, res[i].Words()...)
+		}
+		out[c] = o
+	}
+	return out, nil
+}
+
+// Close implements Simulator.
+func (m *ModelSim) Close() error { return nil }

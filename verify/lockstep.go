@@ -1,0 +1,349 @@
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Backend makes a fresh simulator of the design under test; with trace it
+// must return a Tracer (Lockstep asks for one only to replay a failure).
+type Backend func(trace bool) (Simulator, error)
+
+// Config describes a lockstep run.
+type Config struct {
+	// Backends make the simulators to compare; the first is the reference
+	// that reports list first (normally the Go golden model).
+	Backends []Backend
+	// Stimulus makes the stimulus from a seed, the same every time.
+	Stimulus func(seed uint64) Stimulus
+	Seed     uint64
+	// Cycles to run after the initial reset.
+	Cycles uint64
+	// Batch is the number of cycles per Run call (default 4096).
+	Batch int
+	// ReportDir receives report.txt and the waveforms of a failing run
+	// (default: a new temporary directory).
+	ReportDir string
+	// TraceWindow bounds the waveforms to the last cycles before a failure
+	// (default 2000).
+	TraceWindow uint64
+}
+
+// Mismatch describes the first difference Lockstep found.
+type Mismatch struct {
+	Cycle      uint64
+	Port       string
+	Values     []SimValue // each simulator's value, the reference first
+	Seed       uint64
+	LastInputs []string // the last up to 16 cycles of inputs, formatted
+	Report     string   // path of report.txt
+	Waveforms  []string // paths of the VCD files
+}
+
+// SimValue is one simulator's value of the mismatching port.
+type SimValue struct {
+	Sim   string
+	Value string
+}
+
+// MismatchError is the error Lockstep returns when simulators disagree.
+type MismatchError struct{ M *Mismatch }
+
+func (e *MismatchError) Error() string { return e.M.Text() }
+
+// Text renders the mismatch as the report says it.
+func (m *Mismatch) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "lockstep mismatch at cycle %d (counted after the initial reset), output %s:\n", m.Cycle, m.Port)
+	for _, v := range m.Values {
+		fmt.Fprintf(&b, "  %-10s %s\n", v.Sim, v.Value)
+	}
+	fmt.Fprintf(&b, "seed: %d (replay with -verify.seed=%d)\n", m.Seed, m.Seed)
+	fmt.Fprintf(&b, "inputs of the last %d cycles:\n", len(m.LastInputs)-1)
+	for _, l := range m.LastInputs {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
+	if len(m.Waveforms) > 0 {
+		fmt.Fprintf(&b, "waveforms: %s\n", strings.Join(m.Waveforms, " "))
+	}
+	if m.Report != "" {
+		fmt.Fprintf(&b, "report: %s\n", m.Report)
+	}
+	return b.String()
+}
+
+// Result summarizes a lockstep run that found no difference.
+type Result struct {
+	Cycles   uint64 // cycles compared, after the reset
+	Compared uint64 // output values compared
+}
+
+// Lockstep drives every backend with the same stimulus, compares every
+// output of every cycle, and stops at the first difference. It then runs
+// the failure again with waveforms on and returns a *MismatchError whose
+// report names the cycle, the port, each simulator's value, the seed and
+// the last 16 cycles of inputs, next to the Go and RTL waveforms.
+func Lockstep(cfg Config) (*Result, error) {
+	if len(cfg.Backends) < 1 {
+		return nil, errors.New("lockstep: no backends")
+	}
+	if cfg.Batch <= 0 {
+		cfg.Batch = 4096
+	}
+	sims, err := startAll(cfg.Backends, false)
+	if err != nil {
+		return nil, err
+	}
+	m, res, err := compare(cfg, sims)
+	closeAll(sims)
+	if err != nil || m == nil {
+		return res, err
+	}
+	m.Seed = cfg.Seed
+	if err := replay(cfg, m); err != nil {
+		return res, fmt.Errorf("%s\n(replaying with waveforms failed: %v)", m.Text(), err)
+	}
+	return res, &MismatchError{M: m}
+}
+
+func startAll(backends []Backend, trace bool) ([]Simulator, error) {
+	sims := make([]Simulator, 0, len(backends))
+	for _, b := range backends {
+		s, err := b(trace)
+		if err != nil {
+			closeAll(sims)
+			return nil, err
+		}
+		sims = append(sims, s)
+	}
+	ref := sims[0].Ports()
+	for _, s := range sims[1:] {
+		if got := s.Ports(); portNames(got.In) != portNames(ref.In) || portNames(got.Out) != portNames(ref.Out) {
+			closeAll(sims)
+			return nil, fmt.Errorf("lockstep: %s has ports (%s | %s), %s has (%s | %s)", sims[0].Name(), portNames(ref.In), portNames(ref.Out), s.Name(), portNames(got.In), portNames(got.Out))
+		}
+	}
+	return sims, nil
+}
+
+func closeAll(sims []Simulator) {
+	for _, s := range sims {
+		s.Close()
+	}
+}
+
+// runAll runs one batch on every simulator at once (the RTL simulators are
+// separate processes) and returns each one's outputs.
+func runAll(sims []Simulator, in []Vector) ([][]Vector, []error) {
+	outs := make([][]Vector, len(sims))
+	errs := make([]error, len(sims))
+	var wg sync.WaitGroup
+	for i, s := range sims {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i], errs[i] = s.Run(in)
+		}()
+	}
+	wg.Wait()
+	return outs, errs
+}
+
+func compare(cfg Config, sims []Simulator) (*Mismatch, *Result, error) {
+	ports := sims[0].Ports()
+	for _, s := range sims {
+		if err := Reset(s); err != nil {
+			return nil, nil, err
+		}
+	}
+	stim := cfg.Stimulus(cfg.Seed)
+	expect, _ := stim.(Expecter)
+	res := &Result{}
+	history := newInputHistory(ports, 16)
+	for start := uint64(0); start < cfg.Cycles; start += uint64(cfg.Batch) {
+		n := min(uint64(cfg.Batch), cfg.Cycles-start)
+		in := make([]Vector, n)
+		flat := make(Vector, int(n)*ports.InWords())
+		for c := range in {
+			in[c] = flat[c*ports.InWords() : (c+1)*ports.InWords()]
+			stim.Fill(start+uint64(c), in[c])
+		}
+		outs, errs := runAll(sims, in)
+		for i, err := range errs {
+			var ue *UnknownError
+			if err != nil && !errors.As(err, &ue) {
+				return nil, res, fmt.Errorf("lockstep: %s: %w", sims[i].Name(), err)
+			}
+		}
+		for c := range in {
+			cycle := start + uint64(c)
+			history.add(cycle, in[c])
+			if m := diffCycle(ports, sims, outs, errs, c, cycle, expect); m != nil {
+				m.LastInputs = history.lines()
+				return m, res, nil
+			}
+			res.Cycles++
+			res.Compared += uint64(len(ports.Out))
+		}
+	}
+	return nil, res, nil
+}
+
+// diffCycle compares cycle c of a batch across simulators (and against
+// expectations) and describes the first differing port. Unknown bits
+// always count as a difference.
+func diffCycle(ports Ports, sims []Simulator, outs [][]Vector, errs []error, c int, cycle uint64, expect Expecter) *Mismatch {
+	for i, p := range ports.Out {
+		ref := outs[0][c].Field(ports.Out, i)
+		differs := false
+		for s := range sims {
+			differs = differs || !sameWords(ref, outs[s][c].Field(ports.Out, i)) || unknownAt(errs[s], c, p.Name)
+		}
+		var want []uint64
+		known := false
+		if expect != nil {
+			want, known = expect.Expect(cycle, i)
+			differs = differs || known && !sameWords(ref, want)
+		}
+		if !differs {
+			continue
+		}
+		m := &Mismatch{Cycle: cycle, Port: p.Name}
+		for s, sim := range sims {
+			m.Values = append(m.Values, SimValue{sim.Name(), formatField(p, outs[s][c].Field(ports.Out, i), unknownAt(errs[s], c, p.Name))})
+		}
+		if known {
+			m.Values = append(m.Values, SimValue{"expected", formatField(p, want, false)})
+		}
+		return m
+	}
+	return nil
+}
+
+func unknownAt(err error, c int, port string) bool {
+	var ue *UnknownError
+	return errors.As(err, &ue) && ue.Cycle == c && ue.Port == port
+}
+
+// inputHistory keeps the last few cycles of inputs for the report.
+type inputHistory struct {
+	ports  Ports
+	keep   int
+	cycles []uint64
+	vecs   []Vector
+}
+
+func newInputHistory(ports Ports, keep int) *inputHistory {
+	return &inputHistory{ports: ports, keep: keep}
+}
+
+func (h *inputHistory) add(cycle uint64, v Vector) {
+	h.cycles = append(h.cycles, cycle)
+	h.vecs = append(h.vecs, append(Vector(nil), v...))
+	if len(h.cycles) > h.keep {
+		h.cycles, h.vecs = h.cycles[1:], h.vecs[1:]
+	}
+}
+
+// lines renders a header and one line per kept cycle.
+func (h *inputHistory) lines() []string {
+	rows := [][]string{append([]string{"cycle"}, strings.Split(portNames(h.ports.In), ", ")...)}
+	for k, v := range h.vecs {
+		row := []string{fmt.Sprint(h.cycles[k])}
+		for i, p := range h.ports.In {
+			row = append(row, formatField(p, v.Field(h.ports.In, i), false))
+		}
+		rows = append(rows, row)
+	}
+	width := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r {
+			width[i] = max(width[i], len(c))
+		}
+	}
+	out := make([]string, len(rows))
+	for k, r := range rows {
+		for i, c := range r {
+			r[i] = fmt.Sprintf("%-*s", width[i], c)
+		}
+		out[k] = strings.TrimRight(strings.Join(r, "  "), " ")
+	}
+	return out
+}
+
+// replay runs the failing run again with waveforms over the last cycles
+// before the failure, and writes the report.
+func replay(cfg Config, m *Mismatch) error {
+	dir := cfg.ReportDir
+	if dir == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "parmem-mismatch-"); err != nil {
+			return err
+		}
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	window := cfg.TraceWindow
+	if window == 0 {
+		window = 2000
+	}
+	sims, err := startAll(cfg.Backends, true)
+	if err != nil {
+		return err
+	}
+	defer func() { closeAll(sims) }()
+	ports := sims[0].Ports()
+	for _, s := range sims {
+		if err := Reset(s); err != nil {
+			return err
+		}
+	}
+	stim := cfg.Stimulus(cfg.Seed)
+	from := uint64(0)
+	if m.Cycle+1 > window {
+		from = m.Cycle + 1 - window
+	}
+	in := make([]Vector, 0, m.Cycle+1)
+	for c := uint64(0); c <= m.Cycle; c++ {
+		v := make(Vector, ports.InWords())
+		stim.Fill(c, v)
+		in = append(in, v)
+	}
+	runTo := func(vs []Vector) error {
+		for k := 0; k < len(vs); k += cfg.Batch {
+			_, errs := runAll(sims, vs[k:min(len(vs), k+cfg.Batch)])
+			for i, err := range errs {
+				var ue *UnknownError
+				if err != nil && !errors.As(err, &ue) {
+					return fmt.Errorf("%s: %w", sims[i].Name(), err)
+				}
+			}
+		}
+		return nil
+	}
+	if err := runTo(in[:from]); err != nil {
+		return err
+	}
+	for _, s := range sims {
+		t, ok := s.(Tracer)
+		if !ok {
+			continue
+		}
+		path := filepath.Join(dir, s.Name()+".vcd")
+		if err := t.Trace(path); err != nil {
+			return err
+		}
+		m.Waveforms = append(m.Waveforms, path)
+	}
+	if err := runTo(in[from:]); err != nil {
+		return err
+	}
+	closeAll(sims) // flushes the waveforms
+	sims = nil
+	m.Report = filepath.Join(dir, "report.txt")
+	return os.WriteFile(m.Report, []byte(m.Text()), 0o644)
+}

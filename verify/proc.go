@@ -1,0 +1,81 @@
+package verify
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+)
+
+// proc is a simulator process that reads commands on stdin and answers on
+// stdout; stderr is kept for error messages.
+type proc struct {
+	name   string
+	cmd    *exec.Cmd
+	in     *bufio.Writer
+	inPipe io.WriteCloser
+	out    *bufio.Reader
+	mu     sync.Mutex
+	errBuf bytes.Buffer
+}
+
+func startProc(name, dir, path string, args ...string) (*proc, error) {
+	p := &proc{name: name, cmd: exec.Command(path, args...)}
+	p.cmd.Dir = dir
+	p.cmd.Stderr = &lockedWriter{mu: &p.mu, w: &p.errBuf}
+	stdin, err := p.cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := p.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s: start %s: %v", name, path, err)
+	}
+	p.inPipe = stdin
+	p.in = bufio.NewWriterSize(stdin, 1<<16)
+	p.out = bufio.NewReaderSize(stdout, 1<<16)
+	return p, nil
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+// fail wraps err with what the process wrote on stderr.
+func (p *proc) fail(err error) error {
+	p.mu.Lock()
+	msg := p.errBuf.String()
+	p.mu.Unlock()
+	if msg != "" {
+		return fmt.Errorf("%s: %v\n%s", p.name, err, msg)
+	}
+	return fmt.Errorf("%s: %v", p.name, err)
+}
+
+// close ends the process after sending the quit command bytes.
+func (p *proc) close(quit []byte) error {
+	if p == nil || p.cmd == nil {
+		return nil
+	}
+	p.in.Write(quit)
+	p.in.Flush()
+	p.inPipe.Close()
+	err := p.cmd.Wait()
+	p.cmd = nil
+	if err != nil {
+		return p.fail(err)
+	}
+	return nil
+}

@@ -1,0 +1,328 @@
+package verify
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/parmem/parmem/hdl"
+)
+
+// The Verilator back-end compiles the emitted Verilog with a generated C++
+// harness (`verilator --cc --exe --build`) and talks to the resulting
+// program over a binary pipe protocol; no cgo. All numbers are little
+// endian. Commands start with two uint32s, the command and an argument:
+//
+//	1 n        run n cycles: n input vectors follow (InWords uint64 each);
+//	           the answer is n output vectors (OutWords uint64 each)
+//	2 len      start a VCD (built with tracing): len bytes of path follow
+//	3 0        benchmark: uint64 cycles and uint64 seed follow; the answer
+//	           is the output checksum and the elapsed nanoseconds (uint64s)
+//	0 0        quit
+//
+// Each cycle sets the inputs with clk low, evaluates, samples the outputs,
+// raises clk and evaluates again: the same cycle as hdl.Sim.Step, and the
+// same VCD times (10c before the edge, 10c+5 after).
+
+const (
+	cmdQuit  = 0
+	cmdRun   = 1
+	cmdTrace = 2
+	cmdBench = 3
+)
+
+// VerilatorOptions tune a Verilator build.
+type VerilatorOptions struct {
+	// Trace builds with --trace so Trace can write VCD.
+	Trace bool
+	// CFlags are passed to the C++ compiler (for example "-O1"); empty
+	// keeps Verilator's defaults.
+	CFlags string
+	// Flags are extra Verilator options, such as warnings to waive for
+	// machine-made designs (-Wno-CMPCONST).
+	Flags []string
+}
+
+// Verilator runs a design in a Verilator-built process.
+type Verilator struct {
+	ports Ports
+	proc  *proc
+	trace bool
+	// Built reports whether this instance compiled its program (false: it
+	// came from the build cache).
+	Built bool
+}
+
+// NewVerilator builds (or finds in the cache) and starts the Verilator
+// simulator of an elaborated design.
+func NewVerilator(d *hdl.Design, opt VerilatorOptions) (*Verilator, error) {
+	if _, err := exec.LookPath("verilator"); err != nil {
+		return nil, fmt.Errorf("verilator is not installed; run `make deps`")
+	}
+	ports := PortsOf(d)
+	top := d.Top().Name()
+	verilog := d.Verilog()
+	harness := verilatorHarness(top, ports, d.HasState(), opt.Trace)
+	args := verilatorArgs(top, opt)
+	key := hashKey(string(verilog), harness, strings.Join(args, " "), toolVersion("verilator", "--version"))
+	dir, hit, err := cachedBuild("verilator", key, func(dir string) error {
+		if err := os.WriteFile(filepath.Join(dir, top+".v"), verilog, 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "harness.cpp"), []byte(harness), 0o644); err != nil {
+			return err
+		}
+		cmd := exec.Command("verilator", append(args, top+".v", "harness.cpp")...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("verilator build of %s failed: %v\n%s", top, err, lastLines(string(out), 30))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	p, err := startProc("verilator", dir, filepath.Join(dir, "obj_dir", "sim"))
+	if err != nil {
+		return nil, err
+	}
+	return &Verilator{ports: ports, proc: p, trace: opt.Trace, Built: !hit}, nil
+}
+
+func verilatorArgs(top string, opt VerilatorOptions) []string {
+	args := []string{"--cc", "--exe", "--build", "-j", "2", "--x-assign", "0", "--x-initial", "0",
+		"--top-module", top, "-o", "sim"}
+	if opt.Trace {
+		args = append(args, "--trace")
+	}
+	if opt.CFlags != "" {
+		args = append(args, "-CFLAGS", opt.CFlags)
+	}
+	return append(args, opt.Flags...)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Name implements Simulator.
+func (v *Verilator) Name() string { return "verilator" }
+
+// Ports implements Simulator.
+func (v *Verilator) Ports() Ports { return v.ports }
+
+func (v *Verilator) command(cmd, arg uint32) {
+	var hdr [8]byte
+	binary.LittleEndian.PutUint32(hdr[0:], cmd)
+	binary.LittleEndian.PutUint32(hdr[4:], arg)
+	v.proc.in.Write(hdr[:])
+}
+
+// Run implements Simulator.
+func (v *Verilator) Run(in []Vector) ([]Vector, error) {
+	v.command(cmdRun, uint32(len(in)))
+	var w [8]byte
+	for _, vec := range in {
+		for _, x := range vec {
+			binary.LittleEndian.PutUint64(w[:], x)
+			v.proc.in.Write(w[:])
+		}
+	}
+	if err := v.proc.in.Flush(); err != nil {
+		return nil, v.proc.fail(err)
+	}
+	ow := v.ports.OutWords()
+	buf := make([]byte, len(in)*ow*8)
+	if _, err := io.ReadFull(v.proc.out, buf); err != nil {
+		return nil, v.proc.fail(err)
+	}
+	flat := make(Vector, len(in)*ow)
+	for i := range flat {
+		flat[i] = binary.LittleEndian.Uint64(buf[8*i:])
+	}
+	out := make([]Vector, len(in))
+	for c := range out {
+		out[c] = flat[c*ow : (c+1)*ow]
+	}
+	return out, nil
+}
+
+// Trace implements Tracer; the simulator must be built with Trace.
+func (v *Verilator) Trace(path string) error {
+	if !v.trace {
+		return fmt.Errorf("verilator: built without tracing; use VerilatorOptions{Trace: true}")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	v.command(cmdTrace, uint32(len(abs)))
+	v.proc.in.WriteString(abs)
+	return v.proc.in.Flush()
+}
+
+// Bench runs cycles with the LFSR stimulus inside the harness and returns
+// the output checksum and the nanoseconds the cycles took.
+func (v *Verilator) Bench(cycles, seed uint64) (checksum, nanos uint64, err error) {
+	v.command(cmdBench, 0)
+	var w [16]byte
+	binary.LittleEndian.PutUint64(w[0:], cycles)
+	binary.LittleEndian.PutUint64(w[8:], seed)
+	v.proc.in.Write(w[:])
+	if err := v.proc.in.Flush(); err != nil {
+		return 0, 0, v.proc.fail(err)
+	}
+	if _, err := io.ReadFull(v.proc.out, w[:]); err != nil {
+		return 0, 0, v.proc.fail(err)
+	}
+	return binary.LittleEndian.Uint64(w[0:]), binary.LittleEndian.Uint64(w[8:]), nil
+}
+
+// Close implements Simulator.
+func (v *Verilator) Close() error {
+	var quit [8]byte
+	return v.proc.close(quit[:])
+}
+
+// cType is the Verilator C++ type of a port of width w (<= 64).
+func cType(w int) string {
+	switch {
+	case w <= 8:
+		return "CData"
+	case w <= 16:
+		return "SData"
+	case w <= 32:
+		return "IData"
+	}
+	return "QData"
+}
+
+// verilatorHarness writes the C++ main for top.
+func verilatorHarness(top string, ports Ports, hasClock, trace bool) string {
+	var b strings.Builder
+	cls := "V" + top
+	fmt.Fprintf(&b, "// Generated by parmem verify: the lockstep harness for %s.\n", top)
+	fmt.Fprintf(&b, "#include \"%s.h\"\n#include \"verilated.h\"\n", cls)
+	if trace {
+		b.WriteString("#include \"verilated_vcd_c.h\"\n")
+	}
+	b.WriteString("#include <chrono>\n#include <cstdint>\n#include <cstdio>\n#include <string>\n#include <vector>\n\n")
+	fmt.Fprintf(&b, "static const size_t IN_WORDS = %d, OUT_WORDS = %d;\n\n", ports.InWords(), ports.OutWords())
+	b.WriteString("static bool readAll(void* p, size_t n) { return fread(p, 1, n, stdin) == n; }\n\n")
+	b.WriteString(lfsrC)
+
+	// setInputs copies one input vector into the model.
+	fmt.Fprintf(&b, "static void setInputs(%s* top, const uint64_t* iv) {\n", cls)
+	off := 0
+	for _, p := range ports.In {
+		if p.Width <= 64 {
+			fmt.Fprintf(&b, "  top->%s = (%s)iv[%d];\n", p.Name, cType(p.Width), off)
+		} else {
+			for k := 0; k < (p.Width+31)/32; k++ {
+				fmt.Fprintf(&b, "  top->%s[%d] = (uint32_t)(iv[%d] >> %d);\n", p.Name, k, off+k/2, 32*(k%2))
+			}
+		}
+		off += p.Words()
+	}
+	b.WriteString("}\n\n")
+	fmt.Fprintf(&b, "static void getOutputs(%s* top, uint64_t* ov) {\n", cls)
+	off = 0
+	for _, p := range ports.Out {
+		if p.Width <= 64 {
+			fmt.Fprintf(&b, "  ov[%d] = (uint64_t)top->%s;\n", off, p.Name)
+		} else {
+			for k := 0; k < p.Words(); k++ {
+				fmt.Fprintf(&b, "  ov[%d] = (uint64_t)top->%s[%d]", off+k, p.Name, 2*k)
+				if 2*k+1 < (p.Width+31)/32 {
+					fmt.Fprintf(&b, " | (uint64_t)top->%s[%d] << 32", p.Name, 2*k+1)
+				}
+				b.WriteString(";\n")
+			}
+		}
+		off += p.Words()
+	}
+	b.WriteString("}\n\n")
+	// The LFSR stimulus of the speed benchmark, word for word as lfsrVector.
+	fmt.Fprintf(&b, "static void lfsrInputs(uint64_t* s, uint64_t cycle, uint64_t* iv) {\n")
+	off = 0
+	for i, p := range ports.In {
+		if i == 0 && hasClock {
+			fmt.Fprintf(&b, "  iv[0] = cycle == 0;\n")
+		} else {
+			for k := 0; k < p.Words(); k++ {
+				fmt.Fprintf(&b, "  iv[%d] = lfsrNext(s) & 0x%xULL;\n", off+k, wordMask(p.Width, k))
+			}
+		}
+		off += p.Words()
+	}
+	b.WriteString("}\n\n")
+
+	clockLow, clockHigh := "", ""
+	if hasClock {
+		clockLow, clockHigh = "top->clk = 0; ", "top->clk = 1; "
+	}
+	dump := func(t string) string {
+		if trace {
+			return fmt.Sprintf(" if (tfp) tfp->dump(%s);", t)
+		}
+		return ""
+	}
+	fmt.Fprintf(&b, "int main(int argc, char** argv) {\n")
+	b.WriteString("  VerilatedContext* ctx = new VerilatedContext;\n  ctx->commandArgs(argc, argv);\n")
+	if trace {
+		b.WriteString("  ctx->traceEverOn(true);\n")
+	}
+	fmt.Fprintf(&b, "  %s* top = new %s{ctx};\n", cls, cls)
+	if trace {
+		b.WriteString("  VerilatedVcdC* tfp = nullptr;\n")
+	}
+	b.WriteString("  uint64_t t = 0;\n  std::vector<uint64_t> in, out;\n")
+	b.WriteString("  for (;;) {\n    uint32_t hdr[2];\n    if (!readAll(hdr, sizeof hdr) || hdr[0] == 0) break;\n")
+	b.WriteString("    if (hdr[0] == 1) {\n")
+	b.WriteString("      in.resize(size_t(hdr[1]) * IN_WORDS);\n      out.assign(size_t(hdr[1]) * OUT_WORDS, 0);\n")
+	b.WriteString("      if (!readAll(in.data(), in.size() * 8)) break;\n")
+	b.WriteString("      for (uint32_t c = 0; c < hdr[1]; c++, t++) {\n")
+	fmt.Fprintf(&b, "        setInputs(top, &in[c * IN_WORDS]); %stop->eval();%s\n", clockLow, dump("10 * t"))
+	fmt.Fprintf(&b, "        getOutputs(top, &out[c * OUT_WORDS]); %stop->eval();%s\n", clockHigh, dump("10 * t + 5"))
+	b.WriteString("      }\n      fwrite(out.data(), 8, out.size(), stdout);\n      fflush(stdout);\n")
+	if trace {
+		b.WriteString("      if (tfp) tfp->flush();\n")
+	}
+	b.WriteString("    } else if (hdr[0] == 2) {\n      std::string path(hdr[1], '\\0');\n      if (!readAll(&path[0], hdr[1])) break;\n")
+	if trace {
+		b.WriteString("      tfp = new VerilatedVcdC;\n      top->trace(tfp, 99);\n      tfp->open(path.c_str());\n")
+	} else {
+		b.WriteString("      fprintf(stderr, \"built without --trace\\n\");\n      return 1;\n")
+	}
+	b.WriteString("    } else if (hdr[0] == 3) {\n      uint64_t arg[2];\n      if (!readAll(arg, sizeof arg)) break;\n")
+	b.WriteString("      uint64_t s = arg[1], chk = lfsrChecksumInit;\n      std::vector<uint64_t> iv(IN_WORDS + 1), ov(OUT_WORDS + 1);\n")
+	b.WriteString("      auto start = std::chrono::steady_clock::now();\n")
+	b.WriteString("      for (uint64_t c = 0; c < arg[0]; c++) {\n")
+	fmt.Fprintf(&b, "        lfsrInputs(&s, c, iv.data()); setInputs(top, iv.data()); %stop->eval();\n", clockLow)
+	fmt.Fprintf(&b, "        getOutputs(top, ov.data()); %stop->eval();\n", clockHigh)
+	b.WriteString("        for (size_t k = 0; k < OUT_WORDS; k++) chk = lfsrChecksum(chk, ov[k]);\n      }\n")
+	b.WriteString("      uint64_t res[2] = {chk, (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count()};\n")
+	b.WriteString("      fwrite(res, 8, 2, stdout);\n      fflush(stdout);\n")
+	b.WriteString("    } else {\n      fprintf(stderr, \"unknown command %u\\n\", hdr[0]);\n      return 1;\n    }\n  }\n")
+	if trace {
+		b.WriteString("  if (tfp) tfp->close();\n")
+	}
+	b.WriteString("  top->final();\n  delete top;\n  delete ctx;\n  return 0;\n}\n")
+	return b.String()
+}
+
+// wordMask is the mask of word k of a w-bit port.
+func wordMask(w, k int) uint64 {
+	if rem := w - 64*k; rem < 64 {
+		return 1<<uint(rem) - 1
+	}
+	return ^uint64(0)
+}
