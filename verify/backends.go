@@ -55,8 +55,8 @@ func TimeSeed() uint64 { return uint64(time.Now().UnixNano()) }
 
 // CheckOptions tune Check.
 type CheckOptions struct {
-	Cycles    uint64                    // default 10,000
-	Seed      uint64                    // default from TestSeed(t, 1)
+	Cycles    uint64                     // default 10,000
+	Seed      uint64                     // default from TestSeed(t, 1)
 	Stimulus  func(seed uint64) Stimulus // default Random
 	Verilator VerilatorOptions
 	Models    []Backend // behavioral models to compare as well
@@ -92,4 +92,3 @@ func Check(t testing.TB, m *hdl.Module, opt CheckOptions) *Result {
 	}
 	return res
 }
-
