@@ -24,6 +24,7 @@ type Sim struct {
 	syncs  []seqOp // synchronous memory reads
 	writes []writeOp
 	shadow []uint64 // next values of registers and synchronous reads
+	live   []bool   // nodes whose value is observable (see liveNodes)
 	rst    int32    // slot of the top-level reset, -1 without state
 	dirty  bool     // inputs or state changed since the last Eval
 	cycle  uint64
@@ -116,12 +117,50 @@ func (s *Sim) memIndex(n *fnode) int {
 	return -1
 }
 
+// liveNodes marks the nodes whose values can be observed: top-level
+// outputs, signals the user named (Peek and waveforms show them), state
+// elements and memory ports, and everything they depend on. The simulator
+// skips the rest, as Verilator removes logic that drives nothing.
+func (d *Design) liveNodes() []bool {
+	live := make([]bool, len(d.nodes))
+	var stack []int32
+	mark := func(i int32) {
+		if i >= 0 && !live[i] {
+			live[i] = true
+			stack = append(stack, i)
+		}
+	}
+	for i, n := range d.nodes {
+		if n.sig.name != "" || n.sig.kind.isStorage() || n.sig.kind == kOutput && n.scope == 0 {
+			mark(int32(i))
+		}
+	}
+	for _, fm := range d.mems {
+		for _, w := range fm.writes {
+			for _, x := range w {
+				mark(x)
+			}
+		}
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := &d.nodes[i]
+		mark(n.src)
+		for _, a := range n.args {
+			mark(a)
+		}
+	}
+	return live
+}
+
 // compile turns the ordered combinational nodes into instructions.
 func (s *Sim) compile() {
 	d := s.d
+	s.live = d.liveNodes()
 	for _, i := range d.order {
-		if d.evalClass(i) == 0 {
-			continue // sources, storage and aliases need no instruction
+		if d.evalClass(i) == 0 || !s.live[i] {
+			continue // sources, storage, aliases and dead logic need no instruction
 		}
 		n := &d.nodes[i]
 		k := n.sig.kind
@@ -194,7 +233,7 @@ func (s *Sim) compileSeq() {
 func (s *Sim) indexNames() {
 	d := s.d
 	for i := range d.nodes {
-		if name := d.hierName(i); name != "" {
+		if name := d.hierName(i); name != "" && s.live[i] {
 			s.byName[name] = s.slot[i]
 			s.width[name] = d.nodes[i].sig.width
 		}
@@ -289,6 +328,10 @@ func (s *Sim) Reset() {
 	s.kn.st[s.rst] = 0
 	s.dirty = true
 }
+
+// Ops returns the number of operations one Eval executes: the design's
+// live logic, without aliases (wires, ports, zero extensions).
+func (s *Sim) Ops() int { return len(s.prog) }
 
 // Cycle returns the number of clock edges applied so far.
 func (s *Sim) Cycle() uint64 { return s.cycle }

@@ -9,11 +9,14 @@ import (
 )
 
 // Equivalent asks Yosys whether two Verilog texts of the same top module
-// behave alike: it builds a miter of the flattened designs (memories
-// mapped to flip-flops) and proves with SAT that no output differs in the
-// first depth cycles, starting from all-zero state with rst high in the
-// first cycle (as every lockstep run starts). It returns false and Yosys's
-// counterexample when they differ.
+// behave alike (memories mapped to flip-flops, hierarchy flattened). It
+// first tries an unbounded proof by induction over matching state
+// (equiv_make, equiv_simple, equiv_induct), which settles mutants that
+// change nothing quickly; when that fails it searches a miter with SAT for
+// a difference in the first depth cycles, from all-zero state with rst
+// high in the first cycle (as every lockstep run starts). It returns false
+// and Yosys's counterexample when they differ, and true when they are
+// proven equivalent or no difference exists within depth cycles.
 func Equivalent(top string, gold, gate []byte, hasReset bool, depth int) (bool, string, error) {
 	if _, err := exec.LookPath("yosys"); err != nil {
 		return false, "", fmt.Errorf("yosys is not installed; run `make deps`")
@@ -31,22 +34,33 @@ func Equivalent(top string, gold, gate []byte, hasReset bool, depth int) (bool, 
 	prep := func(file, as string) string {
 		return fmt.Sprintf("read_verilog %s; hierarchy -top %s; proc; flatten; memory -nomap; memory_map; opt_clean; rename %s %s; design -stash %s; ", file, top, top, as, as)
 	}
+	load := prep("gold.v", "gold") + prep("gate.v", "gate") + "design -copy-from gold -as gold gold; design -copy-from gate -as gate gate; "
+	induct := load + "equiv_make gold gate equiv; hierarchy -top equiv; equiv_simple -seq 2; equiv_induct -seq 2; equiv_status -assert"
+	if _, err := runYosys(dir, induct); err == nil {
+		return true, "", nil
+	}
 	reset := ""
 	if hasReset {
 		reset = "-set-at 1 in_rst 1 "
 	}
-	script := prep("gold.v", "gold") + prep("gate.v", "gate") +
-		"design -copy-from gold -as gold gold; design -copy-from gate -as gate gate; " +
-		"miter -equiv -flatten -make_outputs gold gate miter; hierarchy -top miter; " +
+	search := load + "miter -equiv -flatten -make_outputs gold gate miter; hierarchy -top miter; " +
 		fmt.Sprintf("sat -verify -prove trigger 0 -set-init-zero %s-seq %d -show-inputs -show-outputs miter", reset, depth)
-	cmd := exec.Command("yosys", "-q", "-p", script)
+	out, err := runYosys(dir, search)
+	switch {
+	case err == nil:
+		return true, "", nil
+	case strings.Contains(out, "proof did fail"):
+		if i := strings.LastIndex(out, "Executing SAT"); i >= 0 {
+			out = out[i:]
+		}
+		return false, lastLines(out, 60), nil
+	}
+	return false, "", fmt.Errorf("yosys equivalence check of %s: %v\n%s", top, err, lastLines(out, 30))
+}
+
+func runYosys(dir, script string) (string, error) {
+	cmd := exec.Command("yosys", "-p", script)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
-	if err == nil {
-		return true, "", nil
-	}
-	if strings.Contains(string(out), "SAT proof finished - model found") || strings.Contains(string(out), "failed") {
-		return false, lastLines(string(out), 40), nil
-	}
-	return false, "", fmt.Errorf("yosys equivalence check of %s: %v\n%s", top, err, lastLines(string(out), 30))
+	return string(out), err
 }

@@ -31,6 +31,9 @@ type Config struct {
 	// TraceWindow bounds the waveforms to the last cycles before a failure
 	// (default 2000).
 	TraceWindow uint64
+	// NoReplay skips the replay that writes the report and waveforms (for
+	// mutation runs, which expect mismatches by the dozen).
+	NoReplay bool
 }
 
 // Mismatch describes the first difference Lockstep found.
@@ -104,6 +107,9 @@ func Lockstep(cfg Config) (*Result, error) {
 		return res, err
 	}
 	m.Seed = cfg.Seed
+	if cfg.NoReplay {
+		return res, &MismatchError{M: m}
+	}
 	if err := replay(cfg, m); err != nil {
 		return res, fmt.Errorf("%s\n(replaying with waveforms failed: %v)", m.Text(), err)
 	}
@@ -153,6 +159,18 @@ func runAll(sims []Simulator, in []Vector) ([][]Vector, []error) {
 	return outs, errs
 }
 
+// batch is one stretch of cycles on its way through the pipeline.
+type batch struct {
+	start uint64
+	in    []Vector
+	outs  [][]Vector
+	errs  []error
+}
+
+// compare runs the cycles as a pipeline: one goroutine makes the stimulus,
+// one per simulator runs batches (the RTL simulators and compiled Go are
+// separate processes, so they all work at once), and this goroutine
+// compares, one batch behind.
 func compare(cfg Config, sims []Simulator) (*Mismatch, *Result, error) {
 	ports := sims[0].Ports()
 	for _, s := range sims {
@@ -160,48 +178,165 @@ func compare(cfg Config, sims []Simulator) (*Mismatch, *Result, error) {
 			return nil, nil, err
 		}
 	}
+	done := make(chan struct{})
+	var workers sync.WaitGroup
+	defer func() { // stop the pipeline; no simulator may be mid-batch when it is closed
+		close(done)
+		workers.Wait()
+	}()
 	stim := cfg.Stimulus(cfg.Seed)
 	expect, _ := stim.(Expecter)
+	generated := make(chan *batch, 2)
+	go func() {
+		defer close(generated)
+		for start := uint64(0); start < cfg.Cycles; start += uint64(cfg.Batch) {
+			n := min(uint64(cfg.Batch), cfg.Cycles-start)
+			b := &batch{start: start, in: make([]Vector, n), outs: make([][]Vector, len(sims)), errs: make([]error, len(sims))}
+			flat := make(Vector, int(n)*ports.InWords())
+			for c := range b.in {
+				b.in[c] = flat[c*ports.InWords() : (c+1)*ports.InWords()]
+				stim.Fill(start+uint64(c), b.in[c])
+			}
+			select {
+			case generated <- b:
+			case <-done:
+				return
+			}
+		}
+	}()
+	// Each simulator gets every batch in order and marks it done on ran.
+	feeds := make([]chan *batch, len(sims))
+	ran := make([]chan *batch, len(sims))
+	for i, s := range sims {
+		feeds[i], ran[i] = make(chan *batch, 2), make(chan *batch, 2)
+		workers.Add(1)
+		if st, ok := s.(streamer); ok {
+			go streamBatches(st, i, feeds[i], ran[i], done, &workers)
+			continue
+		}
+		go func() {
+			defer workers.Done()
+			for b := range feeds[i] {
+				b.outs[i], b.errs[i] = s.Run(b.in)
+				select {
+				case ran[i] <- b:
+				case <-done:
+					return
+				}
+			}
+		}()
+	}
+	order := make(chan *batch, 2)
+	go func() {
+		defer close(order)
+		defer func() {
+			for _, f := range feeds {
+				close(f)
+			}
+		}()
+		for b := range generated {
+			for _, f := range feeds {
+				select {
+				case f <- b:
+				case <-done:
+					return
+				}
+			}
+			select {
+			case order <- b:
+			case <-done:
+				return
+			}
+		}
+	}()
+
 	res := &Result{}
 	history := newInputHistory(ports, 16)
-	for start := uint64(0); start < cfg.Cycles; start += uint64(cfg.Batch) {
-		n := min(uint64(cfg.Batch), cfg.Cycles-start)
-		in := make([]Vector, n)
-		flat := make(Vector, int(n)*ports.InWords())
-		for c := range in {
-			in[c] = flat[c*ports.InWords() : (c+1)*ports.InWords()]
-			stim.Fill(start+uint64(c), in[c])
+	for b := range order {
+		for i := range sims {
+			<-ran[i]
 		}
-		outs, errs := runAll(sims, in)
-		for i, err := range errs {
-			var ue *UnknownError
-			if err != nil && !errors.As(err, &ue) {
+		unknown := make([]*UnknownError, len(sims))
+		for i, err := range b.errs {
+			if err != nil && !errors.As(err, &unknown[i]) {
 				return nil, res, fmt.Errorf("lockstep: %s: %w", sims[i].Name(), err)
 			}
 		}
-		for c := range in {
-			cycle := start + uint64(c)
-			history.add(cycle, in[c])
-			if m := diffCycle(ports, sims, outs, errs, c, cycle, expect); m != nil {
-				m.LastInputs = history.lines()
-				return m, res, nil
+		for c := range b.in {
+			cycle := b.start + uint64(c)
+			if expect != nil || !allSame(b.outs, unknown, c) {
+				if m := diffCycle(ports, sims, b.outs, unknown, c, cycle, expect); m != nil {
+					m.LastInputs = history.lines(b.start, b.in[:c+1])
+					return m, res, nil
+				}
 			}
 			res.Cycles++
 			res.Compared += uint64(len(ports.Out))
 		}
+		history.keep(b.start, b.in)
 	}
 	return nil, res, nil
+}
+
+// streamer is a simulator process that takes the next batch before the
+// outputs of the last one are read (pipeSim).
+type streamer interface {
+	send(in []Vector) error
+	receive(n int) ([]Vector, error)
+}
+
+// streamBatches keeps simulator i's pipe full: one goroutine sends batches
+// as they come, another reads their outputs in order.
+func streamBatches(st streamer, i int, feed <-chan *batch, ran chan<- *batch, done <-chan struct{}, workers *sync.WaitGroup) {
+	sent := make(chan *batch, 2)
+	go func() {
+		defer close(sent)
+		for b := range feed {
+			b.errs[i] = st.send(b.in)
+			select {
+			case sent <- b:
+			case <-done:
+				return
+			}
+		}
+	}()
+	defer workers.Done()
+	for b := range sent {
+		if b.errs[i] == nil {
+			b.outs[i], b.errs[i] = st.receive(len(b.in))
+		}
+		select {
+		case ran <- b:
+		case <-done:
+			return
+		}
+	}
+}
+
+// allSame is the fast path: every simulator's whole output vector of cycle
+// c equals the reference's, and none has unknown bits there.
+func allSame(outs [][]Vector, unknown []*UnknownError, c int) bool {
+	ref := outs[0][c]
+	for s := range outs {
+		if unknown[s] != nil && unknown[s].Cycle == c || !sameWords(ref, outs[s][c]) {
+			return false
+		}
+	}
+	return true
 }
 
 // diffCycle compares cycle c of a batch across simulators (and against
 // expectations) and describes the first differing port. Unknown bits
 // always count as a difference.
-func diffCycle(ports Ports, sims []Simulator, outs [][]Vector, errs []error, c int, cycle uint64, expect Expecter) *Mismatch {
+func diffCycle(ports Ports, sims []Simulator, outs [][]Vector, unknown []*UnknownError, c int, cycle uint64, expect Expecter) *Mismatch {
+	unknownAt := func(s int, port string) bool {
+		return unknown[s] != nil && unknown[s].Cycle == c && unknown[s].Port == port
+	}
 	for i, p := range ports.Out {
 		ref := outs[0][c].Field(ports.Out, i)
 		differs := false
 		for s := range sims {
-			differs = differs || !sameWords(ref, outs[s][c].Field(ports.Out, i)) || unknownAt(errs[s], c, p.Name)
+			differs = differs || !sameWords(ref, outs[s][c].Field(ports.Out, i)) || unknownAt(s, p.Name)
 		}
 		var want []uint64
 		known := false
@@ -214,7 +349,7 @@ func diffCycle(ports Ports, sims []Simulator, outs [][]Vector, errs []error, c i
 		}
 		m := &Mismatch{Cycle: cycle, Port: p.Name}
 		for s, sim := range sims {
-			m.Values = append(m.Values, SimValue{sim.Name(), formatField(p, outs[s][c].Field(ports.Out, i), unknownAt(errs[s], c, p.Name))})
+			m.Values = append(m.Values, SimValue{sim.Name(), formatField(p, outs[s][c].Field(ports.Out, i), unknownAt(s, p.Name))})
 		}
 		if known {
 			m.Values = append(m.Values, SimValue{"expected", formatField(p, want, false)})
@@ -224,40 +359,51 @@ func diffCycle(ports Ports, sims []Simulator, outs [][]Vector, errs []error, c i
 	return nil
 }
 
-func unknownAt(err error, c int, port string) bool {
-	var ue *UnknownError
-	return errors.As(err, &ue) && ue.Cycle == c && ue.Port == port
-}
-
-// inputHistory keeps the last few cycles of inputs for the report.
+// inputHistory keeps the tail of the previous batch's inputs, so a report
+// can show the last cycles before a mismatch without copying every cycle.
 type inputHistory struct {
-	ports  Ports
-	keep   int
-	cycles []uint64
-	vecs   []Vector
+	ports     Ports
+	keepN     int
+	tailStart uint64
+	tail      []Vector
 }
 
 func newInputHistory(ports Ports, keep int) *inputHistory {
-	return &inputHistory{ports: ports, keep: keep}
+	return &inputHistory{ports: ports, keepN: keep}
 }
 
-func (h *inputHistory) add(cycle uint64, v Vector) {
-	h.cycles = append(h.cycles, cycle)
-	h.vecs = append(h.vecs, append(Vector(nil), v...))
-	if len(h.cycles) > h.keep {
-		h.cycles, h.vecs = h.cycles[1:], h.vecs[1:]
+// keep remembers the last cycles of a finished batch that started at start.
+func (h *inputHistory) keep(start uint64, in []Vector) {
+	from := max(0, len(in)-h.keepN)
+	h.tail = make([]Vector, 0, len(in)-from)
+	for _, v := range in[from:] {
+		h.tail = append(h.tail, append(Vector(nil), v...))
 	}
+	h.tailStart = start + uint64(from)
 }
 
-// lines renders a header and one line per kept cycle.
-func (h *inputHistory) lines() []string {
+// lines renders a header and one line for each of the last cycles up to
+// the end of in (the current batch, which started at start).
+func (h *inputHistory) lines(start uint64, in []Vector) []string {
+	type row struct {
+		cycle uint64
+		v     Vector
+	}
+	var all []row
+	for k, v := range h.tail {
+		all = append(all, row{h.tailStart + uint64(k), v})
+	}
+	for k, v := range in {
+		all = append(all, row{start + uint64(k), v})
+	}
+	all = all[max(0, len(all)-h.keepN):]
 	rows := [][]string{append([]string{"cycle"}, strings.Split(portNames(h.ports.In), ", ")...)}
-	for k, v := range h.vecs {
-		row := []string{fmt.Sprint(h.cycles[k])}
+	for _, r := range all {
+		cells := []string{fmt.Sprint(r.cycle)}
 		for i, p := range h.ports.In {
-			row = append(row, formatField(p, v.Field(h.ports.In, i), false))
+			cells = append(cells, formatField(p, r.v.Field(h.ports.In, i), false))
 		}
-		rows = append(rows, row)
+		rows = append(rows, cells)
 	}
 	width := make([]int, len(rows[0]))
 	for _, r := range rows {

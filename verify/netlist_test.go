@@ -16,10 +16,6 @@ var (
 	netlistPack  = flag.Int("verify.pack", 200, "random netlists per Verilator build")
 )
 
-// netlistVerilator waives the two lint rules that random logic trips by
-// design (comparisons that constant propagation decides).
-var netlistVerilator = VerilatorOptions{Flags: []string{"-Wno-UNSIGNED", "-Wno-CMPCONST"}}
-
 // netlistSeed is the seed of design i of a run.
 func netlistSeed(run uint64, i int) uint64 { return run*1_000_003 + uint64(i) }
 
@@ -43,7 +39,7 @@ func TestRandomNetlists(t *testing.T) {
 			require.NoError(t, err, "random netlists must elaborate (seeds %d..%d)", seeds[0], seeds[n-1])
 			ports := PortsOf(d)
 			_, err = Lockstep(Config{
-				Backends: []Backend{GoBackend(d), VerilatorBackend(d, netlistVerilator), IcarusBackend(d)},
+				Backends: []Backend{GoBackend(d), VerilatorBackend(d, MachineMade), IcarusBackend(d)},
 				Stimulus: func(seed uint64) Stimulus { return NewRandom(ports, seed) },
 				Seed:     run,
 				Cycles:   200,
@@ -70,7 +66,7 @@ func checkAlone(seed, run uint64) string {
 	}
 	ports := PortsOf(d)
 	_, err = Lockstep(Config{
-		Backends: []Backend{GoBackend(d), VerilatorBackend(d, netlistVerilator), IcarusBackend(d)},
+		Backends: []Backend{GoBackend(d), VerilatorBackend(d, MachineMade), IcarusBackend(d)},
 		Stimulus: func(seed uint64) Stimulus { return NewRandom(ports, seed) },
 		Seed:     run,
 		Cycles:   200,

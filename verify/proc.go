@@ -72,6 +72,7 @@ func (p *proc) close(quit []byte) error {
 	p.in.Write(quit)
 	p.in.Flush()
 	p.inPipe.Close()
+	go io.Copy(io.Discard, p.out) // answers nobody will read must not block the exit
 	err := p.cmd.Wait()
 	p.cmd = nil
 	if err != nil {

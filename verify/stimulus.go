@@ -61,12 +61,15 @@ func (s *Random) Fill(cycle uint64, v Vector) {
 }
 
 // randomWords fills w with a random value of width bits, biased towards
-// the values where logic goes wrong.
+// the values where logic goes wrong: in one case of eight each zero, all
+// ones, the sign bit alone, and a small number; otherwise uniform.
 func randomWords(r *rand.Rand, width int, w []uint64) {
+	x := r.Uint64()
+	kind := x >> 61 // top three bits choose the case; the rest feed it
 	for k := range w {
 		w[k] = 0
 	}
-	switch r.IntN(8) {
+	switch kind {
 	case 0: // zero
 	case 1: // all ones
 		for k := range w {
@@ -75,7 +78,7 @@ func randomWords(r *rand.Rand, width int, w []uint64) {
 	case 2: // the sign bit alone
 		w[(width-1)/64] = 1 << uint((width-1)%64)
 	case 3: // small
-		w[0] = uint64(r.IntN(4)) & wordMask(width, 0)
+		w[0] = x & 3 & wordMask(width, 0)
 	default:
 		for k := range w {
 			w[k] = r.Uint64() & wordMask(width, k)

@@ -1,9 +1,7 @@
 package verify
 
 import (
-	"encoding/binary"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,10 +45,14 @@ type VerilatorOptions struct {
 	Flags []string
 }
 
+// MachineMade waives the two lint rules that random logic trips by design:
+// comparisons that Verilator's constant propagation decides (CMPCONST,
+// UNSIGNED). Designs people write keep every warning fatal.
+var MachineMade = VerilatorOptions{Flags: []string{"-Wno-UNSIGNED", "-Wno-CMPCONST"}}
+
 // Verilator runs a design in a Verilator-built process.
 type Verilator struct {
-	ports Ports
-	proc  *proc
+	pipeSim
 	trace bool
 	// Built reports whether this instance compiled its program (false: it
 	// came from the build cache).
@@ -90,7 +92,7 @@ func NewVerilator(d *hdl.Design, opt VerilatorOptions) (*Verilator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Verilator{ports: ports, proc: p, trace: opt.Trace, Built: !hit}, nil
+	return &Verilator{pipeSim: pipeSim{name: "verilator", ports: ports, proc: p}, trace: opt.Trace, Built: !hit}, nil
 }
 
 func verilatorArgs(top string, opt VerilatorOptions) []string {
@@ -113,48 +115,6 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// Name implements Simulator.
-func (v *Verilator) Name() string { return "verilator" }
-
-// Ports implements Simulator.
-func (v *Verilator) Ports() Ports { return v.ports }
-
-func (v *Verilator) command(cmd, arg uint32) {
-	var hdr [8]byte
-	binary.LittleEndian.PutUint32(hdr[0:], cmd)
-	binary.LittleEndian.PutUint32(hdr[4:], arg)
-	v.proc.in.Write(hdr[:])
-}
-
-// Run implements Simulator.
-func (v *Verilator) Run(in []Vector) ([]Vector, error) {
-	v.command(cmdRun, uint32(len(in)))
-	var w [8]byte
-	for _, vec := range in {
-		for _, x := range vec {
-			binary.LittleEndian.PutUint64(w[:], x)
-			v.proc.in.Write(w[:])
-		}
-	}
-	if err := v.proc.in.Flush(); err != nil {
-		return nil, v.proc.fail(err)
-	}
-	ow := v.ports.OutWords()
-	buf := make([]byte, len(in)*ow*8)
-	if _, err := io.ReadFull(v.proc.out, buf); err != nil {
-		return nil, v.proc.fail(err)
-	}
-	flat := make(Vector, len(in)*ow)
-	for i := range flat {
-		flat[i] = binary.LittleEndian.Uint64(buf[8*i:])
-	}
-	out := make([]Vector, len(in))
-	for c := range out {
-		out[c] = flat[c*ow : (c+1)*ow]
-	}
-	return out, nil
-}
-
 // Trace implements Tracer; the simulator must be built with Trace.
 func (v *Verilator) Trace(path string) error {
 	if !v.trace {
@@ -167,29 +127,6 @@ func (v *Verilator) Trace(path string) error {
 	v.command(cmdTrace, uint32(len(abs)))
 	v.proc.in.WriteString(abs)
 	return v.proc.in.Flush()
-}
-
-// Bench runs cycles with the LFSR stimulus inside the harness and returns
-// the output checksum and the nanoseconds the cycles took.
-func (v *Verilator) Bench(cycles, seed uint64) (checksum, nanos uint64, err error) {
-	v.command(cmdBench, 0)
-	var w [16]byte
-	binary.LittleEndian.PutUint64(w[0:], cycles)
-	binary.LittleEndian.PutUint64(w[8:], seed)
-	v.proc.in.Write(w[:])
-	if err := v.proc.in.Flush(); err != nil {
-		return 0, 0, v.proc.fail(err)
-	}
-	if _, err := io.ReadFull(v.proc.out, w[:]); err != nil {
-		return 0, 0, v.proc.fail(err)
-	}
-	return binary.LittleEndian.Uint64(w[0:]), binary.LittleEndian.Uint64(w[8:]), nil
-}
-
-// Close implements Simulator.
-func (v *Verilator) Close() error {
-	var quit [8]byte
-	return v.proc.close(quit[:])
 }
 
 // cType is the Verilator C++ type of a port of width w (<= 64).

@@ -1,0 +1,87 @@
+package verify
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/designs"
+)
+
+// speedDesigns are the designs make bench measures: the hdl issue's
+// 1,000-node design, the largest design available, and a small sequential
+// one with memories.
+var speedDesigns = []struct {
+	name       string
+	make       func() *hdl.Module
+	fast, slow uint64 // cycles for the fast simulators and for all
+}{
+	// Icarus is event driven: in deep random logic every input change
+	// ripples through the levels one delta cycle at a time, so it manages
+	// only tens of cycles per second on these designs.
+	{"comb1000", func() *hdl.Module { return designs.RandomComb("comb1000", 1000, 32, 1) }, 400_000, 200},
+	{"comb10000", func() *hdl.Module { return designs.RandomComb("comb10000", 10000, 32, 1) }, 40_000, 10},
+	{"counter_ram", designs.CounterRAM, 4_000_000, 200_000},
+}
+
+// BenchmarkSimulatorSpeed runs each design for a fixed number of cycles on
+// every simulator with the same LFSR stimulus generated inside each one,
+// prints cycles per second, the ratios to Verilator and Icarus, and each
+// output checksum (which must all be equal). make bench runs it once
+// (-benchtime 1x).
+func BenchmarkSimulatorSpeed(b *testing.B) {
+	for _, sd := range speedDesigns {
+		b.Run(sd.name, func(b *testing.B) {
+			d, err := hdl.Elaborate(sd.make())
+			if err != nil {
+				b.Fatal(err)
+			}
+			var rows []SpeedRow
+			for b.Loop() {
+				if rows, err = MeasureSpeed(d, sd.fast, sd.slow, 1, MachineMade); err != nil {
+					b.Fatal(err)
+				}
+			}
+			WriteSpeedTable(os.Stdout, fmt.Sprintf("\n%s: LFSR stimulus, equal checksums", sd.name), rows)
+			for _, r := range rows {
+				b.ReportMetric(r.CyclesPerSecond(), r.Sim+"_cycles/s")
+			}
+		})
+	}
+}
+
+// BenchmarkLockstep measures compared cycles per second in the mode the
+// tests use: random stimulus over the pipes, every output compared every
+// cycle, here between the compiled Go golden model and Verilator, and
+// between the Go interpreter and Verilator.
+func BenchmarkLockstep(b *testing.B) {
+	d, err := hdl.Elaborate(designs.RandomComb("comb1000", 1000, 32, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ports := PortsOf(d)
+	for _, pair := range []struct {
+		name string
+		gold Backend
+	}{{"go-compiled_vs_verilator", GoCompiledBackend(d)}, {"go_vs_verilator", GoBackend(d)}} {
+		b.Run(pair.name, func(b *testing.B) {
+			const cycles = 1_000_000
+			var res *Result
+			for b.Loop() {
+				res, err = Lockstep(Config{
+					Backends: []Backend{pair.gold, VerilatorBackend(d, MachineMade)},
+					Stimulus: func(seed uint64) Stimulus { return NewRandom(ports, seed) },
+					Seed:     1,
+					Cycles:   cycles,
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			perSecond := float64(res.Cycles) * float64(b.N) / b.Elapsed().Seconds()
+			fmt.Printf("lockstep %s on comb1000: %.0f compared cycles/s (%d outputs each)\n", pair.name, perSecond, len(ports.Out))
+			b.ReportMetric(perSecond, "cycles/s")
+		})
+	}
+}
