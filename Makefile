@@ -1,7 +1,7 @@
 # parmem: make test is what CI runs (.ci/run).
 GO ?= go
 
-.PHONY: all deps test bench lint fmt fuzz
+.PHONY: all deps test bench lint fmt fuzz soak
 
 all: test
 
@@ -17,8 +17,15 @@ lint:
 	@fmt_out="$$(gofmt -l .)"; if [ -n "$$fmt_out" ]; then echo "gofmt needed:"; echo "$$fmt_out"; exit 1; fi
 	$(GO) vet ./...
 
+# Simulator speed: the hdl interpreter's ns per node, then every simulator's
+# cycles/s with equal checksums, and lockstep throughput.
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./hdl/...
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./hdl
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./verify
+
+# The random-netlist fuzz at length: 100,000 designs from a fresh seed.
+soak: deps
+	$(GO) test ./verify -run 'TestRandomNetlists$$' -v -timeout 0 -verify.netlists=100000 -verify.seed=$$(date +%s)
 
 # Explore construction sequences beyond the committed corpus.
 fuzz:

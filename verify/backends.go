@@ -57,15 +57,15 @@ func TimeSeed() uint64 { return uint64(time.Now().UnixNano()) }
 type CheckOptions struct {
 	Cycles    uint64                     // default 10,000
 	Seed      uint64                     // default from TestSeed(t, 1)
-	Stimulus  func(seed uint64) Stimulus // default Random
+	Stimulus  func(seed uint64) Stimulus // default: the in-simulator stimulus (fast mode)
 	Verilator VerilatorOptions
 	Models    []Backend // behavioral models to compare as well
 	ReportDir string
 }
 
-// Check runs the design in lockstep on the Go simulator, Verilator and
-// Icarus (and any behavioral models) and fails the test at the first
-// difference with the full report.
+// Check runs the design in lockstep on the Go simulator, Verilator, Icarus,
+// compiled Go (when every value fits 64 bits) and any behavioral models,
+// and fails the test at the first difference with the full report.
 func Check(t testing.TB, m *hdl.Module, opt CheckOptions) *Result {
 	t.Helper()
 	d, err := hdl.Elaborate(m)
@@ -78,11 +78,11 @@ func Check(t testing.TB, m *hdl.Module, opt CheckOptions) *Result {
 	if opt.Seed == 0 {
 		opt.Seed = TestSeed(t, 1)
 	}
-	ports := PortsOf(d)
-	if opt.Stimulus == nil {
-		opt.Stimulus = func(seed uint64) Stimulus { return NewRandom(ports, seed) }
+	backends := []Backend{GoBackend(d), VerilatorBackend(d, opt.Verilator), IcarusBackend(d)}
+	if CanCompile(d) {
+		backends = append(backends, GoCompiledBackend(d))
 	}
-	backends := append([]Backend{GoBackend(d), VerilatorBackend(d, opt.Verilator), IcarusBackend(d)}, opt.Models...)
+	backends = append(backends, opt.Models...)
 	res, err := Lockstep(Config{Backends: backends, Stimulus: opt.Stimulus, Seed: opt.Seed, Cycles: opt.Cycles, ReportDir: opt.ReportDir})
 	if err != nil {
 		t.Fatalf("%s: %v", m.Name(), err)

@@ -60,6 +60,13 @@ func NewGoCompiled(d *hdl.Design) (*GoCompiled, error) {
 	return &GoCompiled{pipeSim: pipeSim{name: "go-compiled", ports: ports, proc: p}, Built: !hit}, nil
 }
 
+// CanCompile reports whether the design has a compiled Go form (every
+// value at most 64 bits).
+func CanCompile(d *hdl.Design) bool {
+	_, err := hdl.NewSim(d).GoSource("main")
+	return err == nil
+}
+
 // GoCompiledBackend runs the design as compiled Go.
 func GoCompiledBackend(d *hdl.Design) Backend {
 	return func(bool) (Simulator, error) { return NewGoCompiled(d) }
@@ -114,6 +121,39 @@ func mask(w uint) uint64 {
 	return 1<<w - 1
 }
 
+// cycle runs one cycle of the in-simulator stimulus (see verify/lfsr.go)
+// and folds the outputs into h.
+func cycle(d *Design, in, out []int, s *uint64, h uint64) uint64 {
+	for i, slot := range in {
+		x := lfsrNext(s)
+		w := inPorts[i].width
+		switch {
+		case i == 0 && inPorts[0].name == "rst":
+			v := uint64(0)
+			if x&63 == 0 {
+				v = 1
+			}
+			d.SetWord(slot, v)
+		case x>>61 == 0:
+			d.SetWord(slot, 0)
+		case x>>61 == 1:
+			d.SetWord(slot, mask(w))
+		case x>>61 == 2:
+			d.SetWord(slot, 1<<(w-1))
+		case x>>61 == 3:
+			d.SetWord(slot, x&3&mask(w))
+		default:
+			d.SetWord(slot, lfsrNext(s)&mask(w))
+		}
+	}
+	d.Eval()
+	for _, slot := range out {
+		h = (h ^ d.Word(slot)) * 0x100000001b3
+	}
+	d.Step()
+	return h
+}
+
 func main() {
 	d := NewDesign()
 	in := make([]int, len(inPorts))
@@ -129,6 +169,7 @@ func main() {
 	le := binary.LittleEndian
 	var buf [16]byte
 	var inBuf, outBuf []byte
+	stim := uint64(1)
 	for {
 		if _, err := io.ReadFull(r, buf[:8]); err != nil {
 			return
@@ -157,34 +198,40 @@ func main() {
 			}
 			w.Write(outBuf)
 			w.Flush()
-		case 3: // benchmark with the LFSR stimulus
+		case 3: // benchmark: reset, then cycles of the in-simulator stimulus
 			if _, err := io.ReadFull(r, buf[:16]); err != nil {
 				os.Exit(1)
 			}
 			cycles, s := le.Uint64(buf[0:]), le.Uint64(buf[8:])
+			for i, slot := range in {
+				d.SetWord(slot, 0)
+				if i == 0 && inPorts[0].name == "rst" {
+					d.SetWord(slot, 1)
+				}
+			}
+			d.Eval()
+			d.Step()
 			chk := uint64(0xcbf29ce484222325)
 			start := time.Now()
-			for c := uint64(0); c < cycles; c++ {
-				for i, slot := range in {
-					if i == 0 && inPorts[0].name == "rst" {
-						d.SetWord(slot, 0)
-						if c == 0 {
-							d.SetWord(slot, 1)
-						}
-						continue
-					}
-					d.SetWord(slot, lfsrNext(&s)&mask(inPorts[i].width))
-				}
-				d.Eval()
-				for _, slot := range out {
-					chk = (chk ^ d.Word(slot)) * 0x100000001b3
-				}
-				d.Step()
+			for range cycles {
+				chk = cycle(d, in, out, &s, chk)
 			}
 			le.PutUint64(buf[0:], chk)
 			le.PutUint64(buf[8:], uint64(time.Since(start).Nanoseconds()))
 			w.Write(buf[:16])
 			w.Flush()
+		case 4: // n cycles of the in-simulator stimulus, a hash per cycle
+			outBuf = outBuf[:0]
+			for range n {
+				outBuf = le.AppendUint64(outBuf, cycle(d, in, out, &stim, 0xcbf29ce484222325))
+			}
+			w.Write(outBuf)
+			w.Flush()
+		case 5: // seed the in-simulator stimulus
+			if _, err := io.ReadFull(r, buf[:8]); err != nil {
+				os.Exit(1)
+			}
+			stim = le.Uint64(buf[:8])
 		default:
 			os.Stderr.WriteString("unknown command\n")
 			os.Exit(1)

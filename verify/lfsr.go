@@ -1,12 +1,23 @@
 package verify
 
-// The speed benchmark drives every simulator with the same self-generated
-// stimulus, computed inside each one (no pipe): a xorshift64 generator
-// fills the input words in port order each cycle (masked to the port
-// width; rst is 1 in cycle 0 only), and an FNV-1a style checksum folds in
-// every output word every cycle. The three implementations below (Go, C++
-// for the Verilator harness, Verilog for the Icarus bench) must stay word
-// for word the same; equal checksums across simulators prove it.
+import "github.com/parmem/parmem/hdl"
+
+// The in-simulator stimulus. Every simulator can generate the same seeded
+// random inputs itself (no pipe), hash its outputs each cycle, and answer
+// with the hashes alone: Lockstep's fast mode compares those, and the speed
+// benchmark times it. A xorshift64 generator drives it; each cycle, for
+// each input in port order:
+//
+//	rst:            x = next(); rst = (x & 63) == 0        (one cycle in 64)
+//	other inputs:   x = next(); by x >> 61:
+//	                0 zero, 1 all ones, 2 the sign bit alone, 3 x & 3,
+//	                4..7 uniform: one next() per 64-bit word, masked
+//
+// and the cycle's hash folds every output word, in port order, into
+// h = (h ^ word) * 0x100000001b3 from h = 0xcbf29ce484222325 (FNV-1a
+// style). The implementations in Go (here), C++ (Verilator harness), Go
+// source (compiled Go harness) and Verilog (Icarus bench) must stay word
+// for word the same; the lockstep tests prove they do.
 
 const (
 	lfsrChecksumInit  = 0xcbf29ce484222325
@@ -33,23 +44,61 @@ func lfsrSeed(seed uint64) uint64 {
 	return seed
 }
 
-// lfsrVector fills v with cycle's benchmark inputs.
-func lfsrVector(s *uint64, cycle uint64, ports Ports, v Vector) {
+// lfsrFill writes the next cycle's inputs into v.
+func lfsrFill(s *uint64, ports Ports, v Vector) {
 	off := 0
 	for i, p := range ports.In {
-		if i == 0 && p.Name == "rst" {
-			v[0] = 0
-			if cycle == 0 {
-				v[0] = 1
+		w := v[off : off+p.Words()]
+		off += p.Words()
+		x := lfsrNext(s)
+		for k := range w {
+			w[k] = 0
+		}
+		if i == 0 && p.Name == hdl.ResetName {
+			if x&63 == 0 {
+				w[0] = 1
 			}
-		} else {
-			for k := range p.Words() {
-				v[off+k] = lfsrNext(s) & wordMask(p.Width, k)
+			continue
+		}
+		switch x >> 61 {
+		case 0:
+		case 1:
+			for k := range w {
+				w[k] = wordMask(p.Width, k)
+			}
+		case 2:
+			w[(p.Width-1)/64] = 1 << uint((p.Width-1)%64)
+		case 3:
+			w[0] = x & 3 & wordMask(p.Width, 0)
+		default:
+			for k := range w {
+				w[k] = lfsrNext(s) & wordMask(p.Width, k)
 			}
 		}
-		off += p.Words()
 	}
 }
+
+// outputHash is one cycle's hash of an output vector.
+func outputHash(out []uint64) uint64 {
+	h := uint64(lfsrChecksumInit)
+	for _, w := range out {
+		h = lfsrChecksum(h, w)
+	}
+	return h
+}
+
+// LFSR is the in-simulator stimulus as a Stimulus, for simulators that
+// cannot make it themselves and for replaying a fast-mode failure.
+type LFSR struct {
+	ports Ports
+	s     uint64
+}
+
+// NewLFSR returns the in-simulator stimulus for ports from seed.
+func NewLFSR(ports Ports, seed uint64) *LFSR { return &LFSR{ports: ports, s: lfsrSeed(seed)} }
+
+// Fill implements Stimulus; cycles must be asked for in order.
+func (l *LFSR) Fill(_ uint64, v Vector) { lfsrFill(&l.s, l.ports, v) }
 
 const lfsrC = `static inline uint64_t lfsrNext(uint64_t* s) {
   uint64_t x = *s;

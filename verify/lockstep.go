@@ -18,7 +18,11 @@ type Config struct {
 	// Backends make the simulators to compare; the first is the reference
 	// that reports list first (normally the Go golden model).
 	Backends []Backend
-	// Stimulus makes the stimulus from a seed, the same every time.
+	// Stimulus makes the stimulus from a seed, the same every time. Nil
+	// means the in-simulator stimulus (lfsr.go): when every simulator can
+	// generate it itself, only a hash of each cycle's outputs crosses the
+	// pipes (the fast mode), and a difference is then run again with the
+	// same stimulus fed in, to name the port.
 	Stimulus func(seed uint64) Stimulus
 	Seed     uint64
 	// Cycles to run after the initial reset.
@@ -101,19 +105,137 @@ func Lockstep(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, res, err := compare(cfg, sims)
+	var m *Mismatch
+	var res *Result
+	if cfg.Stimulus == nil {
+		ports := sims[0].Ports()
+		cfg.Stimulus = func(seed uint64) Stimulus { return NewLFSR(ports, seed) }
+		if hashers, ok := allHashers(sims); ok {
+			at, hres, err := compareHashed(cfg, sims, hashers)
+			closeAll(sims)
+			if err != nil || at < 0 {
+				return hres, err
+			}
+			// Find the port: the same stimulus, fed in, up to the difference.
+			if sims, err = startAll(cfg.Backends, false); err != nil {
+				return hres, err
+			}
+			full := cfg
+			full.Cycles = uint64(at) + 1
+			if m, _, err = compare(full, sims); err == nil && m == nil {
+				err = fmt.Errorf("lockstep: output hashes differ at cycle %d, but the outputs fed the same stimulus agree there", at)
+			}
+			res = hres
+			closeAll(sims)
+			if err != nil {
+				return res, err
+			}
+			return res, finishMismatch(cfg, m)
+		}
+	}
+	m, res, err = compare(cfg, sims)
 	closeAll(sims)
 	if err != nil || m == nil {
 		return res, err
 	}
+	return res, finishMismatch(cfg, m)
+}
+
+// finishMismatch writes the report and waveforms of a mismatch (unless
+// the run asks not to) and wraps it as the error Lockstep returns.
+func finishMismatch(cfg Config, m *Mismatch) error {
 	m.Seed = cfg.Seed
 	if cfg.NoReplay {
-		return res, &MismatchError{M: m}
+		return &MismatchError{M: m}
 	}
 	if err := replay(cfg, m); err != nil {
-		return res, fmt.Errorf("%s\n(replaying with waveforms failed: %v)", m.Text(), err)
+		return fmt.Errorf("%s\n(replaying with waveforms failed: %v)", m.Text(), err)
 	}
-	return res, &MismatchError{M: m}
+	return &MismatchError{M: m}
+}
+
+// hasher is a simulator that generates the in-simulator stimulus itself and
+// answers with one hash of its outputs per cycle.
+type hasher interface {
+	seedStimulus(seed uint64) error
+	runHashed(n int) ([]uint64, error)
+}
+
+func allHashers(sims []Simulator) ([]hasher, bool) {
+	hs := make([]hasher, len(sims))
+	for i, s := range sims {
+		h, ok := s.(hasher)
+		if !ok {
+			return nil, false
+		}
+		hs[i] = h
+	}
+	return hs, true
+}
+
+// compareHashed is the fast mode: every simulator runs the in-simulator
+// stimulus on its own, batch after batch, and only per-cycle output hashes
+// are compared. It returns the first cycle where they differ, or -1.
+func compareHashed(cfg Config, sims []Simulator, hs []hasher) (int64, *Result, error) {
+	ports := sims[0].Ports()
+	for i, s := range sims {
+		if err := Reset(s); err != nil {
+			return -1, nil, err
+		}
+		if err := hs[i].seedStimulus(cfg.Seed); err != nil {
+			return -1, nil, err
+		}
+	}
+	type hashBatch struct {
+		hashes []uint64
+		err    error
+	}
+	done := make(chan struct{})
+	var workers sync.WaitGroup
+	defer func() {
+		close(done)
+		workers.Wait()
+	}()
+	results := make([]chan hashBatch, len(sims))
+	for i := range sims {
+		results[i] = make(chan hashBatch, 2)
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			for start := uint64(0); start < cfg.Cycles; start += uint64(cfg.Batch) {
+				var b hashBatch
+				b.hashes, b.err = hs[i].runHashed(int(min(uint64(cfg.Batch), cfg.Cycles-start)))
+				select {
+				case results[i] <- b:
+				case <-done:
+					return
+				}
+				if b.err != nil {
+					return
+				}
+			}
+		}()
+	}
+	res := &Result{}
+	for start := uint64(0); start < cfg.Cycles; start += uint64(cfg.Batch) {
+		batches := make([]hashBatch, len(sims))
+		for i := range sims {
+			batches[i] = <-results[i]
+			if batches[i].err != nil {
+				return -1, res, fmt.Errorf("lockstep: %s: %w", sims[i].Name(), batches[i].err)
+			}
+		}
+		for c, h := range batches[0].hashes {
+			for _, b := range batches[1:] {
+				if b.hashes[c] != h {
+					return int64(start) + int64(c), res, nil
+				}
+			}
+			res.Cycles++
+			res.Compared += uint64(len(ports.Out))
+		}
+	}
+	return -1, res, nil
 }
 
 func startAll(backends []Backend, trace bool) ([]Simulator, error) {

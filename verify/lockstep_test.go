@@ -33,6 +33,56 @@ func adderModule(name string, broken bool) *hdl.Module {
 	return m
 }
 
+// TestInSimulatorStimulusIsTheSameEverywhere checks that each simulator's
+// own copy of the in-simulator stimulus and hash matches the Go one fed in
+// through Run.
+func TestInSimulatorStimulusIsTheSameEverywhere(t *testing.T) {
+	d, err := hdl.Elaborate(designs.CounterRAM())
+	require.NoError(t, err)
+	ports := PortsOf(d)
+	const n = 3000
+	want := make([]uint64, n)
+	ref, err := NewGoSim(d)
+	require.NoError(t, err)
+	require.NoError(t, Reset(ref))
+	stim := NewLFSR(ports, 42)
+	for c := range want {
+		v := make(Vector, ports.InWords())
+		stim.Fill(uint64(c), v)
+		out, err := ref.Run([]Vector{v})
+		require.NoError(t, err)
+		want[c] = outputHash(out[0])
+	}
+	for _, b := range []Backend{GoBackend(d), GoCompiledBackend(d), VerilatorBackend(d, VerilatorOptions{}), IcarusBackend(d)} {
+		s, err := b(false)
+		require.NoError(t, err)
+		require.NoError(t, Reset(s))
+		h := s.(hasher)
+		require.NoError(t, h.seedStimulus(42))
+		got, err := h.runHashed(n)
+		require.NoError(t, err)
+		require.Equal(t, want, got, s.Name())
+		require.NoError(t, s.Close())
+	}
+}
+
+func TestMismatchInFastModeNamesThePort(t *testing.T) {
+	good, err := hdl.Elaborate(adderModule("adder", false))
+	require.NoError(t, err)
+	bad, err := hdl.Elaborate(adderModule("adder", true))
+	require.NoError(t, err)
+	_, err = Lockstep(Config{
+		Backends:  []Backend{GoBackend(good), GoCompiledBackend(bad), IcarusBackend(bad)},
+		Seed:      5,
+		Cycles:    100000,
+		ReportDir: t.TempDir(),
+	})
+	var me *MismatchError
+	require.ErrorAs(t, err, &me)
+	require.Equal(t, "y", me.M.Port)
+	require.Len(t, me.M.Waveforms, 2, "the Go and Icarus waveforms (compiled Go writes none)")
+}
+
 func TestMismatchReportAndWaveforms(t *testing.T) {
 	good, err := hdl.Elaborate(adderModule("adder", false))
 	require.NoError(t, err)

@@ -94,6 +94,33 @@ func (p *pipeSim) Bench(cycles, seed uint64) (checksum, nanos uint64, err error)
 	return binary.LittleEndian.Uint64(w[0:]), binary.LittleEndian.Uint64(w[8:]), nil
 }
 
+func (p *pipeSim) seedStimulus(seed uint64) error {
+	p.command(cmdSeed, 0)
+	var w [8]byte
+	binary.LittleEndian.PutUint64(w[:], lfsrSeed(seed))
+	p.proc.in.Write(w[:])
+	if err := p.proc.in.Flush(); err != nil {
+		return p.proc.fail(err)
+	}
+	return nil
+}
+
+func (p *pipeSim) runHashed(n int) ([]uint64, error) {
+	p.command(cmdHashed, uint32(n))
+	if err := p.proc.in.Flush(); err != nil {
+		return nil, p.proc.fail(err)
+	}
+	buf := make([]byte, 8*n)
+	if _, err := io.ReadFull(p.proc.out, buf); err != nil {
+		return nil, p.proc.fail(err)
+	}
+	hashes := make([]uint64, n)
+	for i := range hashes {
+		hashes[i] = binary.LittleEndian.Uint64(buf[8*i:])
+	}
+	return hashes, nil
+}
+
 // Close implements Simulator.
 func (p *pipeSim) Close() error {
 	var quit [8]byte
