@@ -42,13 +42,17 @@ func Equivalent(top string, gold, gate []byte, hasReset bool, depth int) (bool, 
 	reset := ""
 	if hasReset {
 		reset = "-set-at 1 in_rst 1 "
+	} else {
+		depth = 1 // without state one cycle says everything
 	}
 	search := load + "miter -equiv -flatten -make_outputs gold gate miter; hierarchy -top miter; " +
-		fmt.Sprintf("sat -verify -prove trigger 0 -set-init-zero %s-seq %d -show-inputs -show-outputs miter", reset, depth)
+		fmt.Sprintf("sat -verify -prove trigger 0 -set-init-zero %s-seq %d -timeout 300 -show-inputs -show-outputs miter", reset, depth)
 	out, err := runYosys(dir, search)
 	switch {
 	case err == nil:
 		return true, "", nil
+	case strings.Contains(out, "timed out") || strings.Contains(out, "Interrupted"):
+		return false, "", fmt.Errorf("yosys equivalence check of %s: SAT gave no answer within its time limit", top)
 	case strings.Contains(out, "proof did fail"):
 		if i := strings.LastIndex(out, "Executing SAT"); i >= 0 {
 			out = out[i:]

@@ -28,10 +28,13 @@ func (m Mutant) String() string {
 }
 
 // mutationRule rewrites one match of re in a line into the result of fix.
+// Rules for operators apply to continuous assignments only, where "<=" is a
+// comparison rather than a non-blocking assignment.
 type mutationRule struct {
-	kind string
-	re   *regexp.Regexp
-	fix  func(match []string) string
+	kind       string
+	re         *regexp.Regexp
+	fix        func(match []string) string
+	assignOnly bool
 }
 
 var literal = regexp.MustCompile(`(\d+)'([bdh])([0-9a-f]+)`)
@@ -50,17 +53,17 @@ func flipLiteral(m []string) string {
 }
 
 var mutationRules = []mutationRule{
-	{"arith", regexp.MustCompile(` ([+-]) `), func(m []string) string { return map[string]string{"+": " - ", "-": " + "}[m[1]] }},
-	{"logic", regexp.MustCompile(` ([&|^]) `), func(m []string) string { return map[string]string{"&": " | ", "|": " ^ ", "^": " & "}[m[1]] }},
-	{"compare", regexp.MustCompile(` (==|!=|<=|>=|<|>) `), func(m []string) string {
+	{kind: "arith", assignOnly: true, re: regexp.MustCompile(` ([+-]) `), fix: func(m []string) string { return map[string]string{"+": " - ", "-": " + "}[m[1]] }},
+	{kind: "logic", assignOnly: true, re: regexp.MustCompile(` ([&|^]) `), fix: func(m []string) string { return map[string]string{"&": " | ", "|": " ^ ", "^": " & "}[m[1]] }},
+	{kind: "compare", assignOnly: true, re: regexp.MustCompile(` (==|!=|<=|>=|<|>) `), fix: func(m []string) string {
 		return map[string]string{"==": " != ", "!=": " == ", "<": " <= ", "<=": " < ", ">": " >= ", ">=": " > "}[m[1]]
 	}},
-	{"shift", regexp.MustCompile(` (<<|>>>|>>) `), func(m []string) string { return map[string]string{"<<": " >> ", ">>": " << ", ">>>": " >> "}[m[1]] }},
-	{"mux", regexp.MustCompile(`\? (\S+) : (\S+);`), func(m []string) string { return fmt.Sprintf("? %s : %s;", m[2], m[1]) }},
-	{"invert", regexp.MustCompile(`= ~`), func([]string) string { return "= " }},
-	{"constant", literal, flipLiteral},
-	{"enable", regexp.MustCompile(`else if \((\S+)\) `), func([]string) string { return "else " }},
-	{"select", regexp.MustCompile(`\[(\d+):(\d+)\];`), func(m []string) string {
+	{kind: "shift", assignOnly: true, re: regexp.MustCompile(` (<<|>>>|>>) `), fix: func(m []string) string { return map[string]string{"<<": " >> ", ">>": " << ", ">>>": " >> "}[m[1]] }},
+	{kind: "mux", assignOnly: true, re: regexp.MustCompile(`\? (\S+) : (\S+);`), fix: func(m []string) string { return fmt.Sprintf("? %s : %s;", m[2], m[1]) }},
+	{kind: "invert", assignOnly: true, re: regexp.MustCompile(`= ~`), fix: func([]string) string { return "= " }},
+	{kind: "constant", re: literal, fix: flipLiteral},
+	{kind: "enable", re: regexp.MustCompile(`else if \((\S+)\) `), fix: func([]string) string { return "else " }},
+	{kind: "select", assignOnly: true, re: regexp.MustCompile(`\[(\d+):(\d+)\];`), fix: func(m []string) string {
 		hi, _ := strconv.Atoi(m[1])
 		lo, _ := strconv.Atoi(m[2])
 		if lo == 0 {
@@ -82,10 +85,8 @@ func Mutants(verilog []byte, perKind int, seed uint64) []Mutant {
 		var sites []site
 		for i, l := range lines {
 			t := strings.TrimSpace(l)
-			if !strings.HasPrefix(t, "assign ") && !strings.HasPrefix(t, "if (") && !strings.HasPrefix(t, "else ") && !strings.Contains(t, "<=") {
-				continue
-			}
-			if strings.HasPrefix(t, "wire ") {
+			assign := strings.HasPrefix(t, "assign ")
+			if !assign && (rule.assignOnly || !strings.HasPrefix(t, "if (") && !strings.HasPrefix(t, "else ") && !strings.Contains(t, "<=")) {
 				continue
 			}
 			for _, loc := range rule.re.FindAllStringSubmatchIndex(l, -1) {

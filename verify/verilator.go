@@ -49,6 +49,9 @@ type VerilatorOptions struct {
 	// Flags are extra Verilator options, such as warnings to waive for
 	// machine-made designs (-Wno-CMPCONST).
 	Flags []string
+	// Quick compiles the C++ without optimization: half the build time, a
+	// slower simulator. For short runs of many designs.
+	Quick bool
 }
 
 // MachineMade waives the two lint rules that random logic trips by design:
@@ -116,6 +119,9 @@ func verilatorArgs(top string, opt VerilatorOptions) []string {
 	}
 	if opt.CFlags != "" {
 		args = append(args, "-CFLAGS", opt.CFlags)
+	}
+	if opt.Quick {
+		args = append(args, "-MAKEFLAGS", "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0")
 	}
 	return append(args, opt.Flags...)
 }
