@@ -11,7 +11,7 @@ deps:
 # Everything a change must pass: formatting, vet, lint of generated Verilog,
 # and every test (co-simulation and lint tests need the tools from deps).
 test: deps lint
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 lint:
 	@fmt_out="$$(gofmt -l .)"; if [ -n "$$fmt_out" ]; then echo "gofmt needed:"; echo "$$fmt_out"; exit 1; fi

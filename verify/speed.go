@@ -5,16 +5,19 @@ import (
 	"io"
 	"time"
 
-	"github.com/olekukonko/tablewriter"
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/table"
 )
 
-// SpeedRow is one simulator's run of the LFSR benchmark.
+// SpeedRow is one simulator's timed run of the benchmark, with the
+// checksums of its run over the cycles every simulator ran (Common) and of
+// the timed run itself (Checksum).
 type SpeedRow struct {
 	Sim      string
 	Cycles   uint64
 	Nanos    uint64
 	Checksum uint64
+	Common   uint64
 }
 
 // CyclesPerSecond is the row's simulation speed.
@@ -43,6 +46,12 @@ func GoBench(d *hdl.Design, cycles, seed uint64) (checksum, nanos uint64, err er
 	return chk, uint64(time.Since(start).Nanoseconds()), nil
 }
 
+// bencher is a simulator process that runs the benchmark itself.
+type bencher interface {
+	Bench(cycles, seed uint64) (checksum, nanos uint64, err error)
+	Close() error
+}
+
 // MeasureSpeed runs the LFSR benchmark of d on every simulator: the Go
 // interpreter, compiled Go (when the design allows), and Verilator for
 // fast cycles, and all of them plus Icarus for slow cycles (Icarus is far
@@ -53,17 +62,22 @@ func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions)
 		name string
 		run  func(cycles uint64) (checksum, nanos uint64, err error)
 	}
+	// Every run starts from a fresh simulator, so memories start at zero.
+	fresh := func(start func() (bencher, error)) func(uint64) (uint64, uint64, error) {
+		return func(n uint64) (uint64, uint64, error) {
+			s, err := start()
+			if err != nil {
+				return 0, 0, err
+			}
+			defer s.Close()
+			return s.Bench(n, seed)
+		}
+	}
 	sims := []benchSim{{"go", func(n uint64) (uint64, uint64, error) { return GoBench(d, n, seed) }}}
-	if gc, err := NewGoCompiled(d); err == nil { // designs with wide values have no compiled form
-		defer gc.Close()
-		sims = append(sims, benchSim{"go-compiled", func(n uint64) (uint64, uint64, error) { return gc.Bench(n, seed) }})
+	if CanCompile(d) {
+		sims = append(sims, benchSim{"go-compiled", fresh(func() (bencher, error) { return NewGoCompiled(d) })})
 	}
-	v, err := NewVerilator(d, vopt)
-	if err != nil {
-		return nil, err
-	}
-	defer v.Close()
-	sims = append(sims, benchSim{"verilator", func(n uint64) (uint64, uint64, error) { return v.Bench(n, seed) }})
+	sims = append(sims, benchSim{"verilator", fresh(func() (bencher, error) { return NewVerilator(d, vopt) })})
 
 	slowSum, icarusNanos, err := IcarusBench(d, slow, seed)
 	if err != nil {
@@ -85,30 +99,36 @@ func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions)
 		if len(rows) > 0 && chk != rows[0].Checksum {
 			return nil, fmt.Errorf("checksums differ after %d cycles: go %#x, %s %#x", fast, rows[0].Checksum, s.name, chk)
 		}
-		rows = append(rows, SpeedRow{Sim: s.name, Cycles: fast, Nanos: ns, Checksum: chk})
+		rows = append(rows, SpeedRow{Sim: s.name, Cycles: fast, Nanos: ns, Checksum: chk, Common: slowSum})
 	}
-	return append(rows, SpeedRow{Sim: "icarus", Cycles: slow, Nanos: icarusNanos, Checksum: slowSum}), nil
+	return append(rows, SpeedRow{Sim: "icarus", Cycles: slow, Nanos: icarusNanos, Checksum: slowSum, Common: slowSum}), nil
 }
 
 // WriteSpeedTable prints rows with each simulator's speed relative to
-// Verilator and to Icarus.
+// Verilator and to Icarus, and the checksums: over the cycles all of them
+// ran (equal in every row) and over the timed run (equal among the fast
+// simulators).
 func WriteSpeedTable(w io.Writer, title string, rows []SpeedRow) {
 	var ver, ic float64
+	var common, timed uint64
 	for _, r := range rows {
 		switch r.Sim {
 		case "verilator":
-			ver = r.CyclesPerSecond()
+			ver, timed = r.CyclesPerSecond(), r.Cycles
 		case "icarus":
-			ic = r.CyclesPerSecond()
+			ic, common = r.CyclesPerSecond(), r.Cycles
 		}
 	}
-	fmt.Fprintf(w, "%s\n", title)
-	t := tablewriter.NewWriter(w)
-	t.Header([]string{"simulator", "cycles", "seconds", "cycles/s", "x verilator", "x icarus", "checksum"})
+	t := &table.Table{Title: title, Header: []string{"simulator", "cycles", "seconds", "cycles/s", "x verilator", "x icarus",
+		fmt.Sprintf("checksum @%d", common), fmt.Sprintf("checksum @%d", timed)}}
 	for _, r := range rows {
 		cps := r.CyclesPerSecond()
-		t.Append([]string{r.Sim, fmt.Sprint(r.Cycles), fmt.Sprintf("%.3f", float64(r.Nanos)/1e9), fmt.Sprintf("%.0f", cps),
-			fmt.Sprintf("%.2f", cps/ver), fmt.Sprintf("%.1f", cps/ic), fmt.Sprintf("%016x", r.Checksum)})
+		own := fmt.Sprintf("%016x", r.Checksum)
+		if r.Cycles != timed {
+			own = "-"
+		}
+		t.Add(r.Sim, fmt.Sprint(r.Cycles), fmt.Sprintf("%.3f", float64(r.Nanos)/1e9), fmt.Sprintf("%.0f", cps),
+			fmt.Sprintf("%.2f", cps/ver), fmt.Sprintf("%.1f", cps/ic), fmt.Sprintf("%016x", r.Common), own)
 	}
-	t.Render()
+	t.Write(w, "text")
 }

@@ -1,0 +1,82 @@
+// Package table renders the tables parmem prints for design reviews (speed,
+// area, latency) as text, Markdown or CSV, with one look everywhere.
+package table
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Formats lists the formats Write accepts.
+var Formats = []string{"text", "markdown", "csv"}
+
+// Table is a titled grid of cells with notes under it.
+type Table struct {
+	Title  string
+	Header []string
+	Rows   [][]string
+	Notes  []string
+}
+
+// Add appends a row.
+func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
+
+// Write renders the table in format ("text", "markdown" or "csv").
+func (t *Table) Write(w io.Writer, format string) error {
+	switch format {
+	case "csv":
+		c := csv.NewWriter(w)
+		c.Write(t.Header)
+		c.WriteAll(t.Rows)
+		return c.Error()
+	case "text", "markdown":
+	default:
+		return fmt.Errorf("format %q is not one of text, markdown, csv", format)
+	}
+	// Headers as written, left aligned; the first column (names) left
+	// aligned, the rest (figures) right aligned.
+	pad := tw.CellPadding{Global: tw.Padding{Left: " ", Right: " "}}
+	align := make([]tw.Align, len(t.Header))
+	for i := range align {
+		align[i] = tw.AlignRight
+	}
+	if len(align) > 0 {
+		align[0] = tw.AlignLeft
+	}
+	opts := []tablewriter.Option{
+		tablewriter.WithHeaderConfig(tw.CellConfig{
+			Formatting: tw.CellFormatting{AutoFormat: tw.Off},
+			Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+			Padding:    pad,
+		}),
+		tablewriter.WithRowConfig(tw.CellConfig{
+			Alignment: tw.CellAlignment{PerColumn: align},
+			Padding:   pad,
+		}),
+	}
+	if format == "markdown" {
+		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
+		if t.Title != "" {
+			fmt.Fprintf(w, "### %s\n\n", t.Title)
+		}
+	} else if t.Title != "" {
+		fmt.Fprintf(w, "%s\n", t.Title)
+	}
+	tab := tablewriter.NewTable(w, opts...)
+	tab.Header(t.Header)
+	if err := tab.Bulk(t.Rows); err != nil {
+		return err
+	}
+	if err := tab.Render(); err != nil {
+		return err
+	}
+	for _, n := range t.Notes {
+		fmt.Fprintf(w, "%s\n", n)
+	}
+	return nil
+}

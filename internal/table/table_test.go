@@ -1,0 +1,29 @@
+package table
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func sample() *Table {
+	t := &Table{Title: "Speed", Header: []string{"simulator", "cycles/s"}, Notes: []string{"note one"}}
+	t.Add("go", "297203")
+	t.Add("verilator, built", "1776026")
+	return t
+}
+
+func TestFormats(t *testing.T) {
+	var text, md, csv bytes.Buffer
+	require.NoError(t, sample().Write(&text, "text"))
+	require.NoError(t, sample().Write(&md, "markdown"))
+	require.NoError(t, sample().Write(&csv, "csv"))
+	require.Contains(t, text.String(), "simulator", "headers keep their case")
+	require.Contains(t, text.String(), "note one")
+	require.True(t, strings.HasPrefix(md.String(), "### Speed\n"))
+	require.Contains(t, md.String(), "| simulator")
+	require.Equal(t, "simulator,cycles/s\ngo,297203\n\"verilator, built\",1776026\n", csv.String())
+	require.Error(t, sample().Write(&text, "html"))
+}
