@@ -83,3 +83,15 @@ func checkName(name string) string {
 	}
 	return ""
 }
+
+// CheckName returns why name cannot be a user-given Verilog identifier
+// (a module, port, signal, memory or instance name), or "" when it can.
+func CheckName(name string) string {
+	if why := checkName(name); why != "" {
+		return why
+	}
+	if name == ClockName || name == ResetName {
+		return fmt.Sprintf("name %q is the implicit clock or reset", name)
+	}
+	return ""
+}

@@ -288,3 +288,21 @@ func (d *Directed) Expect(cycle uint64, i int) ([]uint64, bool) {
 
 // ParseSeed reads a seed given as decimal or 0x hexadecimal.
 func ParseSeed(s string) (uint64, error) { return strconv.ParseUint(s, 0, 64) }
+
+// Recorded replays input vectors recorded elsewhere (a reactive test
+// driving the Go simulator, say); cycles past the end get zero inputs.
+type Recorded struct{ vecs []Vector }
+
+// NewRecorded returns a stimulus that replays vecs.
+func NewRecorded(vecs []Vector) *Recorded { return &Recorded{vecs: vecs} }
+
+// Fill implements Stimulus.
+func (r *Recorded) Fill(cycle uint64, v Vector) {
+	if cycle < uint64(len(r.vecs)) {
+		copy(v, r.vecs[cycle])
+		return
+	}
+	for k := range v {
+		v[k] = 0
+	}
+}

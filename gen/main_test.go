@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parmem/parmem/internal/tools"
+	"github.com/stretchr/testify/require"
+)
+
+func runGen(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestFirstCommand is the README's first command: gen -unit sams -q 3 >
+// sams.v, then Verilator's -Wall lint and Icarus accept the file.
+func TestFirstCommand(t *testing.T) {
+	code, out, errs := runGen("-unit", "sams", "-q", "3")
+	require.Equal(t, 0, code, errs)
+	require.Empty(t, errs)
+	require.Contains(t, out, "module sams (")
+	for _, sub := range []string{"module sams_agu (", "module sams_atu (", "module sams_inswitch (", "module sams_outswitch ("} {
+		require.Contains(t, out, sub, "hierarchy is kept")
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "sams.v"), []byte(out), 0o644))
+	tools.LintClean(t, dir, "sams.v")
+	tools.IverilogCompile(t, dir, "/dev/null", "sams.v")
+}
+
+func TestTopAndOutputFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "atu.v")
+	code, out, errs := runGen("-unit", "sams-atu", "-q", "3", "-n", "23", "-lanes", "1", "-top", "my_atu", "-o", file)
+	require.Equal(t, 0, code, errs)
+	require.Empty(t, out, "-o writes the file, not stdout")
+	text, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.Contains(t, string(text), "module my_atu (")
+	require.Contains(t, string(text), "input wire [22:0] addr_0")
+	require.NotContains(t, string(text), "addr_1", "one lane")
+}
+
+func TestListAndHelp(t *testing.T) {
+	code, out, _ := runGen("-list")
+	require.Equal(t, 0, code)
+	for _, want := range []string{"sams-agu", "sams-atu", "sams-inswitch", "sams-outswitch", "sams-prs", "sams-pws", "sams ", "-lanes", "-matched", "1..6", "5..64", "5..20", "1..64"} {
+		require.Contains(t, out, want)
+	}
+	code, out, errs := runGen("-h")
+	require.Equal(t, 0, code)
+	require.Empty(t, errs)
+	require.Contains(t, out, "go run ./gen -unit sams -q 3 > sams.v")
+	require.Contains(t, out, "-layout")
+	code, out, _ = runGen("-help")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "Flags:")
+}
+
+func TestLayoutPictures(t *testing.T) {
+	code, out, errs := runGen("-layout", "-q", "2", "-family", "2", "-base", "1", "-stride", "3", "-mode", "3")
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, out, "family 2")
+	require.Contains(t, out, "1*1", "address 1 is served in the first sub-access")
+	require.Contains(t, out, "10*2", "address 10 conflicts with 1 in bank 1 and waits for the second")
+	require.Contains(t, out, "split into 2 conflict-free sub-accesses")
+
+	code, out, errs = runGen("-layout", "-q", "2", "-matched", "-base", "1", "-stride", "2", "-mode", "3", "-format", "svg")
+	require.Equal(t, 0, code, errs)
+	dec := xml.NewDecoder(strings.NewReader(out))
+	elements := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err, "the SVG is well-formed XML")
+		if _, ok := tok.(xml.StartElement); ok {
+			elements++
+		}
+	}
+	require.Greater(t, elements, 64, "a rect and a text per slot")
+	require.Contains(t, out, "sub-access 1")
+
+	code, out, _ = runGen("-layout", "-q", "3", "-nas")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "NaS")
+	require.Equal(t, 1+1+4, strings.Count(out, "\n"), "a title, a header and 2^(n-q-1) rows (n = q+3)")
+}
+
+// Bad input: one line naming the flag (and the valid range), status 2,
+// nothing on stdout and no file.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "out.v")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-unit", "sams", "-q", "7"}, "-q=7 is out of range for unit sams: valid 1..6"},
+		{[]string{"-unit", "sams", "-q", "3", "-n", "21"}, "-n=21 is out of range for unit sams: valid 5..20"},
+		{[]string{"-unit", "sams-atu", "-q", "4", "-n", "5"}, "-n=5 is out of range for unit sams-atu: valid 6..64"},
+		{[]string{"-unit", "sams", "-w", "0"}, "-w=0 is out of range for unit sams: valid 1..64"},
+		{[]string{"-unit", "sams-atu", "-q", "2", "-lanes", "9"}, "-lanes=9 is out of range for unit sams-atu: valid 1..8"},
+		{[]string{"-unit", "sams-outswitch", "-n", "16"}, "unit sams-outswitch has no parameter -n"},
+		{[]string{"-unit", "sams-agu", "-matched"}, "unit sams-agu has no parameter -matched"},
+		{[]string{"-unit", "nope"}, `-unit: unknown unit "nope"`},
+		{[]string{"-unit", "sams", "-frobnicate"}, "flag provided but not defined: -frobnicate"},
+		{[]string{"-unit", "sams", "-q", "three"}, `invalid value "three" for flag -q`},
+		{[]string{"-unit", "sams", "-top", "module"}, "-top: name \"module\" is a Verilog or SystemVerilog keyword"},
+		{[]string{"-unit", "sams", "-family", "2"}, "-family applies only to -layout"},
+		{[]string{}, "-unit is required"},
+		{[]string{"-layout", "-q", "2", "-n", "11"}, "-n=11 is out of range for -layout with q=2: valid 4..10"},
+		{[]string{"-layout", "-q", "2", "-family", "4"}, "-family=4 is out of range for q=2 n=5: valid 0..3"},
+		{[]string{"-layout", "-mode", "4"}, "-mode=4 is out of range: valid 0..3"},
+		{[]string{"-layout", "-format", "png"}, `-format="png" is not one of text, svg`},
+		{[]string{"-layout", "-nas", "-family", "1"}, "give one"},
+		{[]string{"-layout", "-unit", "sams"}, "-unit does not apply to -layout"},
+		{[]string{"-layout", "-base", "3"}, "only with -mode"},
+	} {
+		args := append(c.args, "-o", file)
+		code, out, errs := runGen(args...)
+		require.Equalf(t, 2, code, "%v: %s", c.args, errs)
+		require.Emptyf(t, out, "%v writes nothing to stdout", c.args)
+		require.Containsf(t, errs, c.want, "%v", c.args)
+		require.Equalf(t, 1, strings.Count(errs, "\n"), "%v: one line: %q", c.args, errs)
+		_, err := os.Stat(file)
+		require.Truef(t, os.IsNotExist(err), "%v leaves no file", c.args)
+	}
+}

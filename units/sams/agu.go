@@ -1,0 +1,76 @@
+package sams
+
+import (
+	"fmt"
+
+	"github.com/parmem/parmem/hdl"
+)
+
+// AGU is the address generation unit (thesis section 4.4.1, Table 4.1):
+// the 2^q addresses of a vector access and its stride family. Ports
+// (DESIGN.md, sams-agu): base[n-1:0], stride[n-1:0], mode[1:0] =
+// {use_stride_family, use_stride} in; addr_<i>[n-1:0], family[FW-1:0],
+// nas, wide out.
+//
+//	mode 00  addr_i = base + i           NaS layout
+//	mode 01  addr_i = base + i           wide-port access
+//	mode 10  addr_i = base + i           family fam(stride) (AoS view)
+//	mode 11  addr_i = base + i*stride    family fam(stride) (SoA view)
+type AGU struct {
+	Q, N int
+}
+
+// famLogic computes fam(stride) = min(trailing zeros, n-q), fam(0) = n-q,
+// as a parallel priority encoder: isolate the lowest set bit (x & -x), then
+// OR together the positions where each bit of the result is 1.
+func famLogic(m *hdl.Module, stride *hdl.Signal, n, q int) *hdl.Signal {
+	fw := FamilyWidth(n, q)
+	x := stride.Trunc(n - q)
+	lowest := x.And(m.ConstU(n-q, 0).Sub(x))
+	enc := make([]*hdl.Signal, fw)
+	for t := range fw {
+		var ones []*hdl.Signal
+		for j := range n - q {
+			if j>>uint(t)&1 == 1 {
+				ones = append(ones, lowest.Bit(j))
+			}
+		}
+		if len(ones) == 0 {
+			enc[fw-1-t] = m.ConstU(1, 0)
+		} else {
+			enc[fw-1-t] = hdl.Concat(ones...).RedOr()
+		}
+	}
+	return hdl.Mux(x.RedOr(), hdl.Concat(enc...), m.ConstU(fw, uint64(n-q)))
+}
+
+// generate builds the AGU's logic in m on the given inputs.
+func (p AGU) generate(m *hdl.Module, base, stride, mode *hdl.Signal) (addrs []*hdl.Signal, family, nas, wide *hdl.Signal) {
+	q, n := p.Q, p.N
+	useStride, useFamily := mode.Bit(0), mode.Bit(1)
+	nas = useFamily.Or(useStride).Not()
+	wide = useStride.And(useFamily.Not())
+	family = hdl.Mux(useFamily, famLogic(m, stride, n, q), m.ConstU(FamilyWidth(n, q), 0))
+	strided := useStride.And(useFamily)
+	addrs = append(addrs, base)
+	for i := 1; i < 1<<uint(q); i++ {
+		step := hdl.Mux(strided, stride.MulConst(uint64(i)).Trunc(n), m.ConstU(n, uint64(i)&mask(n)))
+		addrs = append(addrs, base.Add(step))
+	}
+	return addrs, family, nas, wide
+}
+
+// Build makes the AGU module called name.
+func (p AGU) Build(name string) *hdl.Module {
+	m := hdl.NewModule(name)
+	base, stride := m.Input("base", p.N), m.Input("stride", p.N)
+	mode := m.Input("mode", 2)
+	addrs, family, nas, wide := p.generate(m, base, stride, mode)
+	for i, a := range addrs {
+		m.Output(fmt.Sprintf("addr_%d", i), p.N).Drive(a)
+	}
+	m.Output("family", FamilyWidth(p.N, p.Q)).Drive(family)
+	m.Output("nas", 1).Drive(nas)
+	m.Output("wide", 1).Drive(wide)
+	return m
+}

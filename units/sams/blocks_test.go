@@ -1,0 +1,131 @@
+package sams
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/stretchr/testify/require"
+)
+
+// The hardware blocks, run on the Go simulator, against spec.go.
+
+func simOf(t *testing.T, m *hdl.Module) *hdl.Sim {
+	t.Helper()
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	return hdl.NewSim(d)
+}
+
+func set(t *testing.T, s *hdl.Sim, name string, v uint64) {
+	t.Helper()
+	require.NoError(t, s.SetU(name, v))
+}
+
+func get(t *testing.T, s *hdl.Sim, name string) uint64 {
+	t.Helper()
+	v, err := s.GetU(name)
+	require.NoError(t, err)
+	return v
+}
+
+// checkATU compares every lane for the given addresses under every family
+// the input can carry, and NaS.
+func checkATU(t *testing.T, p ATU, addrs func(r *rand.Rand) []uint64) {
+	s := simOf(t, p.Build("atu"))
+	r := rand.New(rand.NewPCG(uint64(p.Q), uint64(p.N)))
+	fw := FamilyWidth(p.N, p.Q)
+	for fam := range 1<<uint(fw) + 1 {
+		nas := fam == 1<<uint(fw)
+		l := Layout{Q: p.Q, N: p.N, Family: fam, NaS: nas}
+		if nas {
+			set(t, s, "family", uint64(r.IntN(1<<uint(fw))))
+			set(t, s, "nas", 1)
+		} else {
+			set(t, s, "family", uint64(fam))
+			set(t, s, "nas", 0)
+		}
+		for range 20 {
+			as := addrs(r)
+			for i, a := range as {
+				set(t, s, fmt.Sprintf("addr_%d", i), a)
+			}
+			for i, a := range as {
+				want := l.Place(a)
+				got := Slot{get(t, s, fmt.Sprintf("bank_%d", i)), get(t, s, fmt.Sprintf("row_%d", i)), get(t, s, fmt.Sprintf("offset_%d", i))}
+				require.Equalf(t, want, got, "q=%d n=%d family %d nas %v address %d", p.Q, p.N, fam, nas, a)
+			}
+		}
+	}
+}
+
+func TestATUMatchesSpec(t *testing.T) {
+	for _, p := range []ATU{{2, 4, 4}, {2, 8, 4}, {3, 8, 8}, {3, 16, 8}, {3, 23, 1}, {4, 12, 16}, {5, 23, 32}, {3, 64, 8}, {6, 20, 4}} {
+		t.Run(fmt.Sprintf("q%d_n%d_l%d", p.Q, p.N, p.Lanes), func(t *testing.T) {
+			checkATU(t, p, func(r *rand.Rand) []uint64 {
+				as := make([]uint64, p.Lanes)
+				for i := range as {
+					as[i] = r.Uint64() & mask(p.N)
+				}
+				return as
+			})
+		})
+	}
+}
+
+// Every address of a small space, a lane at a time.
+func TestATUExhaustive(t *testing.T) {
+	p := ATU{Q: 2, N: 7, Lanes: 4}
+	next := uint64(0)
+	checkATU(t, p, func(*rand.Rand) []uint64 {
+		as := make([]uint64, 4)
+		for i := range as {
+			as[i] = next & mask(p.N)
+			next++
+		}
+		return as
+	})
+}
+
+func TestAGUMatchesSpec(t *testing.T) {
+	for _, p := range []AGU{{2, 8}, {3, 16}, {4, 16}, {5, 23}, {3, 64}} {
+		t.Run(fmt.Sprintf("q%d_n%d", p.Q, p.N), func(t *testing.T) {
+			s := simOf(t, p.Build("agu"))
+			r := rand.New(rand.NewPCG(uint64(p.Q), 9))
+			for range 400 {
+				base, stride, mode := r.Uint64()&mask(p.N), r.Uint64()&mask(p.N), uint64(r.IntN(4))
+				if r.IntN(4) == 0 {
+					stride = uint64(1) << uint(r.IntN(p.N)) // every family
+				}
+				if r.IntN(20) == 0 {
+					stride = 0
+				}
+				set(t, s, "base", base)
+				set(t, s, "stride", stride)
+				set(t, s, "mode", mode)
+				step := uint64(1)
+				if mode == 3 {
+					step = stride
+				}
+				for i, a := range Addresses(base, step, p.Q, p.N) {
+					require.Equalf(t, a, get(t, s, fmt.Sprintf("addr_%d", i)), "lane %d mode %d", i, mode)
+				}
+				wantFam := uint64(0)
+				if mode >= 2 {
+					wantFam = uint64(Fam(stride, p.N, p.Q))
+				}
+				require.Equal(t, wantFam, get(t, s, "family"), "family of stride %#x mode %d", stride, mode)
+				require.Equal(t, b2u(mode == 0), get(t, s, "nas"))
+				require.Equal(t, b2u(mode == 1), get(t, s, "wide"))
+			}
+		})
+	}
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
