@@ -228,7 +228,7 @@ func (b *memBench) runLayout(r *rand.Rand, layout Layout, count int) *scoreboard
 		case b.p.Matched:
 			return uint64(r.IntN(64)) // any family: inside and outside the supported set
 		}
-		return (r.Uint64()|1)<<uint(layout.Family) & mask(n)
+		return (r.Uint64() | 1) << uint(layout.Family) & mask(n)
 	}
 	for range 24 {
 		pool = append(pool, place{r.Uint64() & mask(n) & 0x3ff, stride()})
