@@ -1,7 +1,7 @@
 # parmem: make test is what CI runs (.ci/run).
 GO ?= go
 
-.PHONY: all deps test bench lint fmt fuzz soak
+.PHONY: all deps test bench lint fmt fuzz soak rtl
 
 all: test
 
@@ -26,6 +26,10 @@ bench: deps
 # The random-netlist fuzz at length: 100,000 designs from a fresh seed.
 soak: deps
 	$(GO) test ./verify -run 'TestRandomNetlists$$' -v -timeout 0 -verify.netlists=100000 -verify.seed=$$(date +%s)
+
+# The reviewed RTL: regenerate after changing a unit (a test fails while rtl/ is stale).
+rtl:
+	$(GO) run ./gen -canonical rtl
 
 # Explore construction sequences beyond the committed corpus.
 fuzz:

@@ -51,6 +51,8 @@ Verilog:
       it: MODULE_atu, ...).
   gen -list
       lists the units with their parameters, defaults and ranges.
+  gen -canonical DIR
+      regenerates the reviewed RTL (rtl/ in the repository; make rtl).
 
 Layout pictures (SAMS, thesis Figs. 3.3 and 3.4):
   gen -layout [-q Q] [-n N] [-family S | -nas | -matched]
@@ -105,6 +107,7 @@ func generate(args []string, stdout io.Writer) error {
 	base := fs.Uint64("base", 0, "with -layout: base address of the access to mark")
 	stride := fs.Uint64("stride", 1, "with -layout: stride of the access to mark")
 	mode := fs.Int("mode", -1, "with -layout: mode of the access to mark, 0..3 (default: no access)")
+	canon := fs.String("canonical", "", "regenerate the reviewed RTL under this directory (make rtl: -canonical rtl)")
 	help := fs.Bool("h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -124,6 +127,8 @@ func generate(args []string, stdout io.Writer) error {
 		return nil
 	case *list:
 		return emit(*out, stdout, listUnits)
+	case *canon != "":
+		return writeCanonical(*canon)
 	case *layout:
 		spec := layoutSpec{q: 3, family: *ints["family"], nas: *nas, matched: *matched, base: *base, stride: *stride, mode: *mode, format: *format}
 		if given["q"] {
@@ -212,6 +217,9 @@ func emit(file string, stdout io.Writer, write func(io.Writer) error) error {
 		return err
 	}
 	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), file)

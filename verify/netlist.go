@@ -299,15 +299,26 @@ func (g *netgen) op(mems []*hdl.Mem) {
 // module so a single Verilator build checks them all. Design i's ports
 // appear as n<i>_<port>.
 func PackNetlists(name string, seeds []uint64) *hdl.Module {
-	top := hdl.NewModule(name)
+	designs := make([]*hdl.Module, len(seeds))
 	for i, seed := range seeds {
-		sub := RandomNetlist(fmt.Sprintf("%s_n%d", name, i), seed)
-		u := top.Instance(fmt.Sprintf("n%d", i), sub)
+		designs[i] = RandomNetlist(fmt.Sprintf("%s_n%d", name, i), seed)
+	}
+	return Pack(name, "n", designs)
+}
+
+// Pack instances every module under one top called name, instance i named
+// <prefix><i>, with each instance's ports brought out as
+// <prefix><i>_<port>. One Verilator build then checks them all. The
+// modules (and their sub-modules) must have distinct names.
+func Pack(name, prefix string, modules []*hdl.Module) *hdl.Module {
+	top := hdl.NewModule(name)
+	for i, sub := range modules {
+		u := top.Instance(fmt.Sprintf("%s%d", prefix, i), sub)
 		for _, in := range sub.Inputs() {
-			u.Connect(in.Name(), top.Input(fmt.Sprintf("n%d_%s", i, in.Name()), in.Width()))
+			u.Connect(in.Name(), top.Input(fmt.Sprintf("%s%d_%s", prefix, i, in.Name()), in.Width()))
 		}
 		for _, out := range sub.Outputs() {
-			top.Output(fmt.Sprintf("n%d_%s", i, out.Name()), out.Width()).Drive(u.Out(out.Name()))
+			top.Output(fmt.Sprintf("%s%d_%s", prefix, i, out.Name()), out.Width()).Drive(u.Out(out.Name()))
 		}
 	}
 	return top

@@ -129,3 +129,98 @@ func b2u(b bool) uint64 {
 	}
 	return 0
 }
+
+// The shuffles put each linear element of a wide line where the layout
+// keeps it: lin_k is the slot of address base+k, and the pre-write shuffle
+// inverts the post-read one.
+func TestShufflesMatchSpec(t *testing.T) {
+	for _, c := range []struct{ q, n int }{{2, 8}, {3, 16}, {3, 12}} {
+		q, n, w := c.q, c.n, 16
+		prs := simOf(t, Shuffle{q, n, w, false}.Build("prs"))
+		pws := simOf(t, Shuffle{q, n, w, true}.Build("pws"))
+		r := rand.New(rand.NewPCG(uint64(q), uint64(n)))
+		elems := 2 << uint(q)
+		for fam := range n - q + 2 {
+			nas := fam == n-q+1
+			l := Layout{Q: q, N: n, Family: fam, NaS: nas}
+			for range 10 {
+				row := r.Uint64() & mask(n-q-1)
+				line := make([]uint64, elems)
+				for _, s := range []*hdl.Sim{prs, pws} {
+					set(t, s, "family", uint64(fam)&mask(FamilyWidth(n, q)))
+					set(t, s, "nas", b2u(nas))
+					set(t, s, "row", row)
+				}
+				for j := range line {
+					line[j] = r.Uint64() & mask(w)
+					set(t, prs, fmt.Sprintf("line_%d", j), line[j])
+				}
+				base := get(t, prs, "base")
+				require.Equal(t, base, get(t, pws, "base"))
+				for k := range elems {
+					a := (base + uint64(k)) & mask(n)
+					s := l.Place(a)
+					require.Equalf(t, row, s.Row, "address %d of the line is in row %d", a, row)
+					lin := get(t, prs, fmt.Sprintf("lin_%d", k))
+					require.Equal(t, line[2*s.Module+s.Offset], lin, "lin_%d", k)
+					set(t, pws, fmt.Sprintf("lin_%d", k), lin)
+				}
+				for j := range line {
+					require.Equal(t, line[j], get(t, pws, fmt.Sprintf("line_%d", j)), "pws(prs(line)) = line")
+				}
+			}
+		}
+	}
+}
+
+// The crossbars against a direct model: OutSwitch lane i reads slot
+// 2*bank+offset; InSwitch gives each bank the row of its enabled lanes and
+// each slot the data of the highest writing lane that reaches it.
+func TestSwitchesMatchModel(t *testing.T) {
+	q, n, w := 3, 12, 8
+	lanes, slots := 1<<uint(q), 2<<uint(q)
+	in := simOf(t, InSwitch{q, n, w}.Build("in"))
+	out := simOf(t, OutSwitch{q, w}.Build("out"))
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 300 {
+		rowOf := make([]uint64, lanes) // per bank, the row every lane to it uses
+		for b := range rowOf {
+			rowOf[b] = r.Uint64() & mask(n-q-1)
+		}
+		wantWe := make([]bool, slots)
+		wantData := make([]uint64, slots)
+		for i := range lanes {
+			bank, offset := uint64(r.IntN(lanes)), uint64(r.IntN(2))
+			en, we := r.IntN(4) != 0, r.IntN(2) == 0
+			data := r.Uint64() & mask(w)
+			set(t, in, fmt.Sprintf("lane_en_%d", i), b2u(en))
+			set(t, in, fmt.Sprintf("lane_we_%d", i), b2u(en && we))
+			set(t, in, fmt.Sprintf("lane_bank_%d", i), bank)
+			set(t, in, fmt.Sprintf("lane_row_%d", i), rowOf[bank])
+			set(t, in, fmt.Sprintf("lane_offset_%d", i), offset)
+			set(t, in, fmt.Sprintf("lane_wdata_%d", i), data)
+			set(t, out, fmt.Sprintf("lane_bank_%d", i), bank)
+			set(t, out, fmt.Sprintf("lane_offset_%d", i), offset)
+			if en && we {
+				wantWe[2*bank+offset], wantData[2*bank+offset] = true, data // higher lanes overwrite
+			}
+		}
+		slotData := make([]uint64, slots)
+		for j := range slots {
+			slotData[j] = r.Uint64() & mask(w)
+			set(t, out, fmt.Sprintf("slot_rdata_%d", j), slotData[j])
+			require.Equal(t, b2u(wantWe[j]), get(t, in, fmt.Sprintf("slot_we_%d", j)), "slot_we_%d", j)
+			if wantWe[j] {
+				require.Equal(t, wantData[j], get(t, in, fmt.Sprintf("slot_wdata_%d", j)), "slot_wdata_%d", j)
+			}
+		}
+		for i := range lanes {
+			bank := get(t, out, fmt.Sprintf("lane_bank_%d", i))
+			offset := get(t, out, fmt.Sprintf("lane_offset_%d", i))
+			require.Equal(t, slotData[2*bank+offset], get(t, out, fmt.Sprintf("lane_rdata_%d", i)))
+			if get(t, in, fmt.Sprintf("lane_en_%d", i)) == 1 {
+				require.Equal(t, rowOf[bank], get(t, in, fmt.Sprintf("bank_row_%d", bank)))
+			}
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package sams_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	. "github.com/parmem/parmem/units/sams"
+	"github.com/stretchr/testify/require"
+)
+
+// stream presents requests back to back (a new one in the cycle after each
+// is accepted) and returns the cycle of each acceptance and of each
+// read response.
+func stream(t *testing.T, b *memBench, reqs []request) (accepted, answered []int) {
+	q := b.p.Q
+	cycle := 0
+	for _, req := range reqs {
+		b.set("req_valid", 1)
+		b.set("req_write", b2u(req.write))
+		b.set("req_mode", req.mode)
+		b.set("req_base", req.base)
+		b.set("req_stride", req.stride)
+		for i := range 1 << uint(q) {
+			b.set(fmt.Sprintf("req_mask_%d", i), b2u(req.mask[i]))
+			b.set(fmt.Sprintf("req_wdata_%d", i), req.data[i])
+		}
+		for {
+			b.cycle()
+			if b.get("resp_valid") == 1 {
+				answered = append(answered, cycle)
+			}
+			cycle++
+			if b.get("req_ready") == 1 {
+				accepted = append(accepted, cycle-1)
+				break
+			}
+		}
+	}
+	b.set("req_valid", 0)
+	for range 8 {
+		b.cycle()
+		if b.get("resp_valid") == 1 {
+			answered = append(answered, cycle)
+		}
+		cycle++
+	}
+	return accepted, answered
+}
+
+func randomRequest(r *rand.Rand, q, n int, mode, stride uint64, write bool) request {
+	req := request{write: write, mode: mode, base: r.Uint64() & mask(n), stride: stride,
+		mask: make([]bool, 1<<uint(q)), data: make([]uint64, 1<<uint(q))}
+	for i := range req.mask {
+		req.mask[i] = r.IntN(8) != 0
+		req.data[i] = r.Uint64() & 0xffffffff
+	}
+	return req
+}
+
+// TestBackToBackThroughputAndLatency: conflict-free requests are accepted
+// one per cycle, and a read accepted in cycle c is answered in cycle
+// c + latency, for q = 2, 3, 4.
+func TestBackToBackThroughputAndLatency(t *testing.T) {
+	for q := 2; q <= 4; q++ {
+		p := Memory{Q: q, N: 16, W: 32}
+		b := newMemBench(t, p)
+		r := rand.New(rand.NewPCG(uint64(q), 1))
+		var reqs []request
+		for i := range 300 {
+			mode := []uint64{0, 2, 3}[i%3]
+			stride := (r.Uint64() | 1) << uint(r.IntN(p.N-q+1)) & mask(p.N) // any family: conflict-free in its own layout
+			reqs = append(reqs, randomRequest(r, q, p.N, mode, stride, r.IntN(2) == 0))
+		}
+		accepted, answered := stream(t, b, reqs)
+		require.Len(t, accepted, len(reqs))
+		for i := 1; i < len(accepted); i++ {
+			require.Equal(t, accepted[i-1]+1, accepted[i], "request %d accepted the cycle after request %d", i, i-1)
+		}
+		var reads []int
+		for i, req := range reqs {
+			if !req.write {
+				reads = append(reads, accepted[i])
+			}
+		}
+		require.Len(t, answered, len(reads), "one response per read")
+		latency := answered[0] - reads[0]
+		for i := range reads {
+			require.Equal(t, latency, answered[i]-reads[i], "every read has the same latency")
+		}
+		t.Logf("q=%d: %d requests accepted in %d consecutive cycles; read latency %d cycles (accepted in cycle c, answered in cycle c+%d)", q, len(reqs), accepted[len(accepted)-1]-accepted[0]+1, latency, latency)
+	}
+}
+
+// TestConflictingRequestsTakeOneCyclePerSubAccess: in the Matched memory,
+// strides outside its families conflict; each request occupies the
+// pipeline for exactly the number of sub-accesses spec.go computes.
+func TestConflictingRequestsTakeOneCyclePerSubAccess(t *testing.T) {
+	q, n := 3, 16
+	p := Memory{Q: q, N: n, W: 32, Matched: true}
+	b := newMemBench(t, p)
+	r := rand.New(rand.NewPCG(9, 9))
+	l := Layout{Q: q, N: n, Family: q}
+	var reqs []request
+	splits := 0
+	for range 300 {
+		req := randomRequest(r, q, n, 3, uint64(r.IntN(40)), r.IntN(2) == 0)
+		reqs = append(reqs, req)
+	}
+	accepted, _ := stream(t, b, reqs)
+	for i := 1; i < len(reqs); i++ {
+		prev := reqs[i-1]
+		k := max(1, l.SubAccesses(Addresses(prev.base, prev.stride, q, n), prev.mask))
+		if k > 1 {
+			splits++
+		}
+		require.Equalf(t, accepted[i-1]+k, accepted[i], "request %d (stride %d) needs %d sub-accesses", i-1, prev.stride, k)
+	}
+	require.Greater(t, splits, 50, "the stream has conflicts")
+	t.Logf("%d of %d requests were split; each took exactly its sub-access count in cycles", splits, len(reqs))
+}
