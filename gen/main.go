@@ -18,7 +18,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/parmem/parmem/hdl"
@@ -277,14 +276,4 @@ func b2u(b bool) uint64 {
 		return 1
 	}
 	return 0
-}
-
-// sortedKeys is used by tests and the layout legend.
-func sortedKeys(m map[int]bool) []int {
-	var ks []int
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Ints(ks)
-	return ks
 }

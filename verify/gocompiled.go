@@ -72,17 +72,16 @@ func GoCompiledBackend(d *hdl.Design) Backend {
 	return func(bool) (Simulator, error) { return NewGoCompiled(d) }
 }
 
-// goTool finds the go command that built this program.
+// goTool finds the go command: on PATH, or in the Go installation that
+// `go test` puts in GOROOT.
 func goTool() (string, error) {
-	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
+	if p, err := exec.LookPath("go"); err == nil {
 		return p, nil
 	}
-	return exec.LookPath("go")
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
+	if root := os.Getenv("GOROOT"); root != "" {
+		return exec.LookPath(filepath.Join(root, "bin", "go"))
+	}
+	return "", fmt.Errorf("the go command is not on PATH; the compiled Go simulator needs it")
 }
 
 // goHarness writes main.go: the protocol loop around the generated Design.
