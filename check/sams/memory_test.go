@@ -165,29 +165,34 @@ func (sb *scoreboard) respond(t *testing.T, b *memBench) {
 	}
 }
 
-// present drives a request until the memory accepts it, checking responses
-// every cycle.
-func (b *memBench) present(sb *scoreboard, req request) int {
-	q := b.p.Q
+// load puts a request on the inputs, valid.
+func (b *memBench) load(req request) {
 	if req.wide {
 		b.set("wide_valid", 1)
 		b.set("wide_write", b2u(req.write))
 		b.set("wide_row", req.row)
-		for j := range 2 << uint(q) {
+		for j := range 2 << uint(b.p.Q) {
 			b.set(fmt.Sprintf("wide_mask_%d", j), b2u(req.mask[j]))
 			b.set(fmt.Sprintf("wide_wdata_%d", j), req.data[j])
 		}
-	} else {
-		b.set("req_valid", 1)
-		b.set("req_write", b2u(req.write))
-		b.set("req_mode", req.mode)
-		b.set("req_base", req.base)
-		b.set("req_stride", req.stride)
-		for i := range 1 << uint(q) {
-			b.set(fmt.Sprintf("req_mask_%d", i), b2u(req.mask[i]))
-			b.set(fmt.Sprintf("req_wdata_%d", i), req.data[i])
-		}
+		return
 	}
+	b.set("req_valid", 1)
+	b.set("req_write", b2u(req.write))
+	b.set("req_mode", req.mode)
+	b.set("req_base", req.base)
+	b.set("req_stride", req.stride)
+	for i := range 1 << uint(b.p.Q) {
+		b.set(fmt.Sprintf("req_mask_%d", i), b2u(req.mask[i]))
+		b.set(fmt.Sprintf("req_wdata_%d", i), req.data[i])
+	}
+}
+
+// present drives a request until the memory accepts it, checking responses
+// every cycle.
+func (b *memBench) present(sb *scoreboard, req request) int {
+	q := b.p.Q
+	b.load(req)
 	for cycles := 1; ; cycles++ {
 		b.cycle()
 		sb.respond(b.t, b)

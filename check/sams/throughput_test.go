@@ -1,7 +1,6 @@
 package sams_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -13,18 +12,9 @@ import (
 // is accepted) and returns the cycle of each acceptance and of each
 // read response.
 func stream(t *testing.T, b *memBench, reqs []request) (accepted, answered []int) {
-	q := b.p.Q
 	cycle := 0
 	for _, req := range reqs {
-		b.set("req_valid", 1)
-		b.set("req_write", b2u(req.write))
-		b.set("req_mode", req.mode)
-		b.set("req_base", req.base)
-		b.set("req_stride", req.stride)
-		for i := range 1 << uint(q) {
-			b.set(fmt.Sprintf("req_mask_%d", i), b2u(req.mask[i]))
-			b.set(fmt.Sprintf("req_wdata_%d", i), req.data[i])
-		}
+		b.load(req)
 		for {
 			b.cycle()
 			if b.get("resp_valid") == 1 {
