@@ -16,29 +16,28 @@ func FamilyWidth(n, q int) int { return max(1, bits.Len(uint(n-q))) }
 // addr_<i>[n-1:0] in; bank_<i>[q-1:0], row_<i>[n-q-2:0], offset_<i> out.
 //
 // Structure, as the thesis describes it: the family is decoded once into
-// select lines shared by all lanes; each module bit is then an AND-OR
-// multiplexer over a few terms fed by 2-input XOR gates; the row is an
-// (n-q)-bit incrementer and a 2:1 multiplexer; the offset a small AND-OR
-// multiplexer.
+// select lines shared by all lanes; each module bit is then a multiplexer
+// fed by 2-input XOR gates (a_k XOR the partner bit the family selects, or
+// a_(k+1)); the row is an (n-q)-bit incrementer and a 2:1 multiplexer,
+// built as one adder whose carry in is the select; the offset a small
+// AND-OR multiplexer.
 type ATU struct {
 	Q, N, Lanes int
 }
 
 // atuDecode holds the select lines decoded once from family and nas.
 type atuDecode struct {
-	// per module bit k: the terms (as functions of a lane's address) and
-	// the select line of each
-	moduleTerms [][]atuTerm
+	up       []*hdl.Signal   // per module bit k: take a_(k+1) (NaS, or 1 <= s <= k+1)
+	partners [][]atuPartner // per module bit k: the bits XORed into a_k otherwise
 	// offset: select lines of a_0 .. a_q-1, a_q, and NOT a_q
 	offsetSel []*hdl.Signal
 	inc       *hdl.Signal // row = ((a/2^q)+1)/2: s > q, not NaS
 }
 
-// atuTerm is one input of a module-bit multiplexer: a_x, or a_x XOR a_y
-// when y >= 0.
-type atuTerm struct {
-	x, y int
-	sel  *hdl.Signal
+// atuPartner is an address bit XORed into a module bit, with its select.
+type atuPartner struct {
+	bit int
+	sel *hdl.Signal
 }
 
 // decode builds the shared select lines (thesis: "the comparisons ... could
@@ -63,23 +62,19 @@ func (p ATU) decode(m *hdl.Module, family, nas *hdl.Signal) *atuDecode {
 	}
 	d := &atuDecode{}
 	for k := range q {
-		var terms []atuTerm
-		// Eq. 3.1: s = 0 gives a_k; so does s > q when a_(k+s) lies past
-		// the address (it reads as 0), and k+2 <= s <= q when a_(k+q+1) does.
-		keep := []*hdl.Signal{is(0), inRange(max(n-k, q+1), top)}
-		if k+q+1 >= n {
-			keep = append(keep, inRange(k+2, q))
-		} else {
-			terms = append(terms, atuTerm{x: k, y: k + q + 1, sel: inRange(k+2, q)})
+		// Eq. 3.1, bit k of m(a): a_(k+1) when the high part <a_q..a_s>
+		// reaches bit k (1 <= s <= k+1) and for NaS ((a/2) % 2^q); else a_k,
+		// XORed with a_(k+q+1) for k+2 <= s <= q (T_H(s-1,q+1)) and with
+		// a_(k+s) for s > q (T_H(q,s)). Partners past the address read as 0.
+		d.up = append(d.up, inRange(1, k+1).Or(nas))
+		var partners []atuPartner
+		if k+q+1 < n {
+			partners = append(partners, atuPartner{k + q + 1, inRange(k+2, q)})
 		}
-		terms = append(terms, atuTerm{x: k, y: -1, sel: hdl.Concat(keep...).RedOr()})
-		// 1 <= s <= k+1 (the high part <a_q..a_s> reaches bit k) and NaS
-		// ((a/2) % 2^q) both give a_(k+1).
-		terms = append(terms, atuTerm{x: k + 1, y: -1, sel: inRange(1, k+1).Or(nas)})
 		for s := q + 1; s < n-k && s <= top; s++ {
-			terms = append(terms, atuTerm{x: k, y: k + s, sel: is(s)})
+			partners = append(partners, atuPartner{k + s, is(s)})
 		}
-		d.moduleTerms = append(d.moduleTerms, terms)
+		d.partners = append(d.partners, partners)
 	}
 	// Eq. 3.3: a_(s-1) for 1 <= s <= q (a_0 also for NaS), a_q for s = 0,
 	// NOT a_q for s > q.
@@ -99,23 +94,22 @@ func (p ATU) decode(m *hdl.Module, family, nas *hdl.Signal) *atuDecode {
 func (p ATU) translate(m *hdl.Module, d *atuDecode, a *hdl.Signal) (bank, row, offset *hdl.Signal) {
 	q, n := p.Q, p.N
 	modBits := make([]*hdl.Signal, q)
-	for k, terms := range d.moduleTerms {
-		sels := make([]*hdl.Signal, len(terms))
-		vals := make([]*hdl.Signal, len(terms))
-		for t, term := range terms {
-			sels[t] = term.sel
-			vals[t] = a.Bit(term.x)
-			if term.y >= 0 {
-				vals[t] = vals[t].Xor(a.Bit(term.y))
+	for k := range q {
+		own := a.Bit(k)
+		if ps := d.partners[k]; len(ps) > 0 {
+			sels, bits := make([]*hdl.Signal, len(ps)), make([]*hdl.Signal, len(ps))
+			for t, pt := range ps {
+				sels[t], bits[t] = pt.sel, a.Bit(pt.bit)
 			}
+			own = own.Xor(hdl.OneHotSelect(hdl.Concat(reverse(sels)...), bits...))
 		}
-		modBits[q-1-k] = hdl.OneHotSelect(hdl.Concat(reverse(sels)...), vals...)
+		modBits[q-1-k] = hdl.Mux(d.up[k], a.Bit(k+1), own)
 	}
 	bank = hdl.Concat(modBits...)
-	// Eq. 3.2: a/2^(q+1), or ((a/2^q + 1) % 2^(n-q)) / 2 for s > q.
-	high := a.Slice(n-1, q)
-	incremented := high.Add(m.ConstU(n-q, 1)).Slice(n-q-1, 1)
-	row = hdl.Mux(d.inc, incremented, high.Slice(n-q-1, 1))
+	// Eq. 3.2: a/2^(q+1), or ((a/2^q + 1) % 2^(n-q)) / 2 for s > q: the
+	// thesis's incrementer and 2:1 multiplexer, as one adder whose carry in
+	// is the select.
+	row = a.Slice(n-1, q).Add(d.inc.Zext(n - q)).Slice(n-q-1, 1)
 	offTerms := make([]*hdl.Signal, 0, q+2)
 	for j := range q {
 		offTerms = append(offTerms, a.Bit(j))
