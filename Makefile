@@ -1,7 +1,7 @@
 # parmem: make test is what CI runs (.ci/run).
 GO ?= go
 
-.PHONY: all deps test bench lint fmt fuzz soak rtl
+.PHONY: all deps test bench lint fmt fuzz soak rtl tables prove
 
 all: test
 
@@ -30,6 +30,10 @@ soak: deps
 # The reviewed RTL: regenerate after changing a unit (a test fails while rtl/ is stale).
 rtl:
 	$(GO) run ./gen -canonical rtl
+
+# Design-review tables (minutes of Yosys): area and latency beside the thesis.
+tables: deps
+	$(GO) run ./gen -report all -format markdown -o rtl/REPORT.md
 
 # Explore construction sequences beyond the committed corpus.
 fuzz:

@@ -48,7 +48,12 @@ func (p ATU) decode(m *hdl.Module, family, nas *hdl.Signal) *atuDecode {
 	fw := family.Width()
 	top := 1<<uint(fw) - 1 // largest family value the input can carry
 	notNaS := nas.Not()
-	is := func(s int) *hdl.Signal { return family.EqConst(uint64(s)).And(notNaS) }
+	is := func(s int) *hdl.Signal {
+		if s > top { // a family the input cannot carry
+			return m.ConstU(1, 0)
+		}
+		return family.EqConst(uint64(s)).And(notNaS)
+	}
 	// inRange is 1 when lo <= family <= hi (and not NaS).
 	inRange := func(lo, hi int) *hdl.Signal {
 		var any []*hdl.Signal

@@ -224,3 +224,11 @@ func TestSwitchesMatchModel(t *testing.T) {
 		}
 	}
 }
+
+// Few address bits leave the family input narrower than q: families it
+// cannot carry must not break the build (q=5, n=8: FW=2).
+func TestATUNarrowFamilyInput(t *testing.T) {
+	checkATU(t, ATU{Q: 5, N: 8, Lanes: 4}, func(r *rand.Rand) []uint64 {
+		return []uint64{r.Uint64() & 255, r.Uint64() & 255, r.Uint64() & 255, r.Uint64() & 255}
+	})
+}

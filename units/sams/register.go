@@ -65,6 +65,19 @@ func init() {
 			},
 		})
 	}
+	for _, inbound := range []bool{true, false} {
+		name, doc := "sams-logic", "the memory logic of thesis Table 4.2: inbound path and OutSwitch, no banks or registers"
+		if inbound {
+			name, doc = "sams-inbound", "the inbound path of thesis Table 4.2: AGU -> ATU -> InSwitch, combinational"
+		}
+		units.Register(&units.Unit{
+			Name: name, Doc: doc,
+			Params: []units.Param{paramQ, paramN(64), paramW},
+			Build: func(v units.Values, name string) (*hdl.Module, error) {
+				return Logic{v["q"], v["n"], v["w"], inbound}.Build(name), nil
+			},
+		})
+	}
 	units.Register(&units.Unit{
 		Name: "sams", Doc: "the SAMS multi-layout memory: banks, AGU, ATU, switches, conflict splitter, wide port",
 		Params: []units.Param{paramQ, paramN(20), paramW, paramMatched},

@@ -1,0 +1,317 @@
+// Package reports makes the design-review tables: the generated hardware's
+// area and latency, measured by the Yosys flows in scripts/, beside the
+// figures the thesis reports (Tables 3.1 and 4.2), and how they scale.
+package reports
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/synth"
+	"github.com/parmem/parmem/internal/table"
+	"github.com/parmem/parmem/units"
+)
+
+// Names lists the reports gen -report accepts.
+var Names = []string{"atu", "sams", "scaling"}
+
+// Config is one unit configuration a report measures.
+type Config struct {
+	Unit   string
+	Values units.Values
+}
+
+// Build elaborates the configuration with its top module called top.
+func (c Config) Build(top string) (*hdl.Design, error) {
+	u, err := units.Lookup(c.Unit)
+	if err != nil {
+		return nil, err
+	}
+	v, err := u.Resolve(c.Values)
+	if err != nil {
+		return nil, err
+	}
+	m, err := u.Build(v, top)
+	if err != nil {
+		return nil, err
+	}
+	return hdl.Elaborate(m)
+}
+
+func (c Config) verilog(top string) ([]byte, error) {
+	d, err := c.Build(top)
+	if err != nil {
+		return nil, err
+	}
+	return d.Verilog(), nil
+}
+
+// Configs lists every configuration a report measures, so a test can
+// check they all still build without running Yosys.
+func Configs(report string) ([]Config, error) {
+	switch report {
+	case "atu":
+		var cs []Config
+		for _, r := range thesisTable31 {
+			cs = append(cs, atuConfig(r.q, r.n))
+		}
+		return cs, nil
+	case "sams":
+		var cs []Config
+		for _, r := range thesisTable42 {
+			cs = append(cs, Config{"sams-inbound", units.Values{"q": r.q, "n": 16, "w": 32}},
+				Config{"sams-logic", units.Values{"q": r.q, "n": 16, "w": 32}},
+				Config{"sams", units.Values{"q": r.q, "n": 16, "w": 32}})
+		}
+		return cs, nil
+	case "scaling":
+		var cs []Config
+		for _, p := range scalingPoints() {
+			cs = append(cs, Config{"sams-atu", units.Values{"q": p.q, "n": p.n}}, Config{"sams-logic", units.Values{"q": p.q, "n": p.n, "w": scalingWidth}})
+		}
+		return cs, nil
+	}
+	return nil, fmt.Errorf("unknown report %q (reports: %s)", report, strings.Join(Names, ", "))
+}
+
+// Write runs a report and writes its tables in format.
+func Write(w io.Writer, report, format string, progress io.Writer) error {
+	var tables []*table.Table
+	var err error
+	switch report {
+	case "atu":
+		tables, err = atuReport(progress)
+	case "sams":
+		tables, err = samsReport(progress)
+	case "scaling":
+		tables, err = scalingReport(progress)
+	default:
+		_, err = Configs(report)
+	}
+	if err != nil {
+		return err
+	}
+	for i, t := range tables {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if err := t.Write(w, format); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func atuConfig(q, n int) Config {
+	return Config{"sams-atu", units.Values{"q": q, "n": n, "lanes": 1}}
+}
+
+// thesisTable31 is thesis Table 3.1: delay (ns) and hardware of the
+// single-address ATU on a Virtex-II Pro (XC2VP30-7), Xilinx ISE 9.1i.
+var thesisTable31 = []struct {
+	n, q               int
+	logic, wire, total float64
+	slices, luts       int
+}{
+	{8, 3, 1.43, 1.01, 2.44, 18, 26},
+	{16, 3, 2.54, 0.93, 3.47, 47, 71},
+	{25, 3, 2.86, 0.95, 3.81, 75, 119},
+	{27, 3, 2.28, 1.75, 4.03, 76, 125},
+	{32, 3, 2.83, 1.40, 4.23, 96, 148},
+	{64, 3, 4.28, 0.95, 5.33, 180, 292},
+	{23, 3, 2.79, 0.95, 3.74, 67, 108},
+	{23, 4, 2.75, 0.98, 3.73, 78, 126},
+	{23, 5, 2.71, 0.99, 3.70, 88, 140},
+}
+
+func atuReport(progress io.Writer) ([]*table.Table, error) {
+	t := &table.Table{
+		Title:  "sams-atu, one lane, iCE40 (synth_ice40) beside thesis Table 3.1 (Virtex-II Pro, ISE 9.1i)",
+		Header: []string{"n", "q", "thesis LUTs", "thesis delay ns", "our SB_LUT4", "LUT4 / thesis", "our SB_CARRY", "our LUT levels"},
+	}
+	worst := 0.0
+	for _, r := range thesisTable31 {
+		fmt.Fprintf(progress, "atu: q=%d n=%d\n", r.q, r.n)
+		v, err := atuConfig(r.q, r.n).verilog("atu")
+		if err != nil {
+			return nil, err
+		}
+		ice, err := synth.MapICE40("atu", v)
+		if err != nil {
+			return nil, err
+		}
+		ratio := float64(ice.LUT4) / float64(r.luts)
+		worst = max(worst, ratio)
+		t.Add(fmt.Sprint(r.n), fmt.Sprint(r.q), fmt.Sprint(r.luts), fmt.Sprintf("%.2f", r.total), fmt.Sprint(ice.LUT4),
+			fmt.Sprintf("%.2f", ratio), fmt.Sprint(ice.Carry), fmt.Sprint(ice.LUTLevels))
+	}
+	t.Notes = []string{
+		fmt.Sprintf("Goal: SB_LUT4 <= the thesis's LUTs in every row. Largest ratio: %.2f.", worst),
+		"LUT levels count SB_LUT4 cells on the longest path; the row incrementer runs on the SB_CARRY chain, which the thesis's Virtex-II also has.",
+	}
+	return []*table.Table{t}, nil
+}
+
+// thesisTable42 is thesis Table 4.2: the SAMS memory logic synthesized for
+// TSMC 90 nm (Design Compiler): inbound-path delay and gate count, and
+// both in units of a 32-bit adder on the same node.
+var thesisTable42 = []struct {
+	q                     int
+	delayNS               float64
+	gates                 int
+	delayAdders, areaAdds float64
+}{
+	{2, 0.76, 6906, 2.0, 1.5},
+	{3, 0.87, 26784, 2.3, 5.9},
+	{4, 1.01, 82538, 2.7, 18.1},
+}
+
+func samsReport(progress io.Writer) ([]*table.Table, error) {
+	adder, err := synth.MapGates("adder", adderVerilog(32))
+	if err != nil {
+		return nil, err
+	}
+	t := &table.Table{
+		Title: "SAMS memory logic (n=16, w=32; AGU, ATU, InSwitch, OutSwitch, no banks) in gates (synth; abc -g) beside thesis Table 4.2 (TSMC 90 nm)",
+		Header: []string{"q", "thesis gates", "our gates", "gates / thesis", "thesis area (adders)", "our area (adders)",
+			"thesis inbound delay (adders)", "our inbound depth (gates)", "our inbound depth (adders)", "read latency (cycles)", "write latency (cycles)"},
+	}
+	for _, r := range thesisTable42 {
+		fmt.Fprintf(progress, "sams: q=%d\n", r.q)
+		logic, err := gatesOf(Config{"sams-logic", units.Values{"q": r.q, "n": 16, "w": 32}})
+		if err != nil {
+			return nil, err
+		}
+		inbound, err := gatesOf(Config{"sams-inbound", units.Values{"q": r.q, "n": 16, "w": 32}})
+		if err != nil {
+			return nil, err
+		}
+		read, write, err := latency(r.q)
+		if err != nil {
+			return nil, err
+		}
+		t.Add(fmt.Sprint(r.q), fmt.Sprint(r.gates), fmt.Sprint(logic.Gates), fmt.Sprintf("%.2f", float64(logic.Gates)/float64(r.gates)),
+			fmt.Sprintf("%.1f", r.areaAdds), fmt.Sprintf("%.1f", float64(logic.Gates)/float64(adder.Gates)),
+			fmt.Sprintf("%.1f", r.delayAdders), fmt.Sprint(inbound.Depth), fmt.Sprintf("%.2f", float64(inbound.Depth)/float64(adder.Depth)),
+			fmt.Sprint(read), fmt.Sprint(write))
+	}
+	t.Notes = []string{
+		fmt.Sprintf("A 32-bit adder through the same flow: %d gates, %d gates deep (ABC maps it as a ripple-carry adder, the smallest).", adder.Gates, adder.Depth),
+		"The thesis's adder unit is 4,600 gates (6,906 / 1.5) and 0.38 ns: a fast adder. Measured in our small adder, our area in adders is larger by that factor although our gate counts are below the thesis's in every column; in the same unit our inbound depth is below the thesis's.",
+		"Latency: a read accepted in cycle c is answered in cycle c + read latency; a write accepted in cycle c is seen by a read accepted in cycle c + write latency.",
+	}
+	return []*table.Table{t}, nil
+}
+
+func gatesOf(c Config) (synth.Gates, error) {
+	v, err := c.verilog("logic")
+	if err != nil {
+		return synth.Gates{}, err
+	}
+	return synth.MapGates("logic", v)
+}
+
+// adderVerilog is a plain w-bit adder, the unit of thesis Table 4.2.
+func adderVerilog(w int) []byte {
+	m := hdl.NewModule("adder")
+	m.Output("y", w).Drive(m.Input("a", w).Add(m.Input("b", w)))
+	d, err := hdl.Elaborate(m)
+	if err != nil {
+		panic(err) // a fixed, valid design
+	}
+	return d.Verilog()
+}
+
+// scalingWidth keeps the q = 6 crossbars small enough for Yosys.
+const scalingWidth = 8
+
+type scalePoint struct{ q, n int }
+
+func scalingPoints() []scalePoint {
+	var ps []scalePoint
+	for q := 2; q <= 6; q++ {
+		for _, n := range []int{8, 16, 32, 64} {
+			if n >= q+2 {
+				ps = append(ps, scalePoint{q, n})
+			}
+		}
+	}
+	return ps
+}
+
+func scalingReport(progress io.Writer) ([]*table.Table, error) {
+	atu := &table.Table{Title: "Scaling: sams-atu (2^q lanes), gates and depth (synth; abc -g)", Header: []string{"q", "n", "gates", "depth (gates)", "gates per lane"}}
+	logic := &table.Table{Title: fmt.Sprintf("Scaling: SAMS memory logic (w=%d), gates and depth (synth; abc -g)", scalingWidth), Header: []string{"q", "n", "gates", "depth (gates)", "gates / 2^(2q+1) w"}}
+	var atuPts, logicPts []fitPoint
+	for _, p := range scalingPoints() {
+		fmt.Fprintf(progress, "scaling: q=%d n=%d\n", p.q, p.n)
+		a, err := gatesOf(Config{"sams-atu", units.Values{"q": p.q, "n": p.n}})
+		if err != nil {
+			return nil, err
+		}
+		atu.Add(fmt.Sprint(p.q), fmt.Sprint(p.n), fmt.Sprint(a.Gates), fmt.Sprint(a.Depth), fmt.Sprintf("%.0f", float64(a.Gates)/float64(int(1)<<uint(p.q))))
+		atuPts = append(atuPts, fitPoint{p.q, p.n, float64(a.Gates)})
+		if p.n > 32 { // the memory logic's crossbars do not depend on n
+			continue
+		}
+		l, err := gatesOf(Config{"sams-logic", units.Values{"q": p.q, "n": p.n, "w": scalingWidth}})
+		if err != nil {
+			return nil, err
+		}
+		xbar := float64(int(2)<<uint(2*p.q)) * scalingWidth
+		logic.Add(fmt.Sprint(p.q), fmt.Sprint(p.n), fmt.Sprint(l.Gates), fmt.Sprint(l.Depth), fmt.Sprintf("%.2f", float64(l.Gates)/xbar))
+		logicPts = append(logicPts, fitPoint{p.q, p.n, float64(l.Gates)})
+	}
+	aq, an := fit(atuPts)
+	lq, _ := fit(logicPts)
+	atu.Notes = []string{fmt.Sprintf("Growth: ATU gates ~ %.2f^q x n^%.2f (least squares over the table), i.e. about linear in the lanes 2^q and in n.", math.Pow(2, aq), an)}
+	logic.Notes = []string{fmt.Sprintf("Growth: memory logic gates ~ %.2f^q: the InSwitch and OutSwitch crossbars, ~ 2^(2q+1) x w, dominate; the last column levels off.", math.Pow(2, lq))}
+	return []*table.Table{atu, logic}, nil
+}
+
+type fitPoint struct {
+	q, n  int
+	gates float64
+}
+
+// fit solves log2(gates) = c + a*q + b*log2(n) by least squares and returns
+// a and b.
+func fit(pts []fitPoint) (a, b float64) {
+	// Normal equations for three unknowns (c, a, b).
+	var s [3][4]float64
+	for _, p := range pts {
+		x := [3]float64{1, float64(p.q), math.Log2(float64(p.n))}
+		y := math.Log2(p.gates)
+		for i := range 3 {
+			for j := range 3 {
+				s[i][j] += x[i] * x[j]
+			}
+			s[i][3] += x[i] * y
+		}
+	}
+	// Gaussian elimination.
+	for i := range 3 {
+		p := i
+		for r := i + 1; r < 3; r++ {
+			if math.Abs(s[r][i]) > math.Abs(s[p][i]) {
+				p = r
+			}
+		}
+		s[i], s[p] = s[p], s[i]
+		if s[i][i] == 0 {
+			return 0, 0 // one n only: no n exponent to fit
+		}
+		for r := range 3 {
+			if r != i {
+				f := s[r][i] / s[i][i]
+				for c := i; c < 4; c++ {
+					s[r][c] -= f * s[i][c]
+				}
+			}
+		}
+	}
+	return s[1][3] / s[1][1], s[2][3] / s[2][2]
+}

@@ -1,0 +1,56 @@
+package reports
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	_ "github.com/parmem/parmem/units/sams"
+	"github.com/stretchr/testify/require"
+)
+
+// Every configuration the reports measure still builds (the full runs need
+// minutes of Yosys and are make tables' job).
+func TestReportConfigsBuild(t *testing.T) {
+	for _, r := range Names {
+		cs, err := Configs(r)
+		require.NoError(t, err)
+		require.NotEmpty(t, cs)
+		for _, c := range cs {
+			_, err := c.Build("top")
+			require.NoErrorf(t, err, "report %s: %s %v", r, c.Unit, c.Values)
+		}
+	}
+	_, err := Configs("nope")
+	require.Error(t, err)
+}
+
+func TestLatency(t *testing.T) {
+	for q := 2; q <= 4; q++ {
+		read, write, err := latency(q)
+		require.NoError(t, err)
+		require.Equal(t, 3, read, "q=%d", q)
+		require.Equal(t, 1, write, "q=%d", q)
+	}
+}
+
+// The ATU report runs end to end (a few seconds of Yosys).
+func TestATUReport(t *testing.T) {
+	var out, progress bytes.Buffer
+	require.NoError(t, Write(&out, "atu", "markdown", &progress))
+	text := out.String()
+	require.Regexp(t, `\| 16 +\| 3 +\| +71 \|`, text, "the thesis's row beside ours")
+	require.Equal(t, len(thesisTable31), strings.Count(progress.String(), "atu: "))
+}
+
+func TestFitRecoversExponents(t *testing.T) {
+	var pts []fitPoint
+	for q := 2; q <= 5; q++ {
+		for _, n := range []int{8, 16, 32} {
+			pts = append(pts, fitPoint{q, n, 3 * float64(int(1)<<uint(2*q)) * float64(n)})
+		}
+	}
+	a, b := fit(pts)
+	require.InDelta(t, 2.0, a, 1e-9)
+	require.InDelta(t, 1.0, b, 1e-9)
+}

@@ -1,0 +1,225 @@
+// Package synth runs the Yosys flows in scripts/ on emitted Verilog and
+// reads back area and depth: iCE40 LUT4s, carries, RAM bits and LUT levels;
+// technology-independent gates and the longest path in gates.
+package synth
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/parmem/parmem/scripts"
+)
+
+// ICE40 is the result of the iCE40 flow.
+type ICE40 struct {
+	LUT4, Carry, RAMBits int
+	LUTLevels            int // SB_LUT4 cells on the longest combinational path
+}
+
+// Gates is the result of the gate flow.
+type Gates struct {
+	Gates int // combinational gates
+	Depth int // gates on the longest combinational path
+}
+
+// run executes a flow on verilog (top module top) in a scratch directory
+// and returns the stat text and the netlist.
+func run(flow, top string, verilog []byte) (string, *netlist, error) {
+	if _, err := exec.LookPath("yosys"); err != nil {
+		return "", nil, fmt.Errorf("yosys is not installed; run `make deps`")
+	}
+	dir, err := os.MkdirTemp("", "parmem-synth-")
+	if err != nil {
+		return "", nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "design.v"), verilog, 0o644); err != nil {
+		return "", nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "flow.ys"), []byte(flow), 0o644); err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command("yosys", "-q", "-p", "read_verilog design.v; hierarchy -top "+top+"; script flow.ys")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", nil, fmt.Errorf("yosys on %s: %v\n%s", top, err, out)
+	}
+	stat, err := os.ReadFile(filepath.Join(dir, "stat.txt"))
+	if err != nil {
+		return "", nil, err
+	}
+	nl, err := readNetlist(filepath.Join(dir, "netlist.json"), top)
+	return string(stat), nl, err
+}
+
+var cellCount = regexp.MustCompile(`(?m)^\s+(\S+)\s+(\d+)$`)
+
+// cells reads "TYPE COUNT" lines of a stat report.
+func cells(stat string) map[string]int {
+	counts := map[string]int{}
+	for _, m := range cellCount.FindAllStringSubmatch(stat, -1) {
+		n, _ := strconv.Atoi(m[2])
+		counts[m[1]] += n
+	}
+	return counts
+}
+
+// MapICE40 runs scripts/ice40.ys.
+func MapICE40(top string, verilog []byte) (ICE40, error) {
+	stat, nl, err := run(scripts.ICE40, top, verilog)
+	if err != nil {
+		return ICE40{}, err
+	}
+	c := cells(stat)
+	r := ICE40{LUT4: c["SB_LUT4"], Carry: c["SB_CARRY"]}
+	for t, n := range c {
+		if strings.HasPrefix(t, "SB_RAM40_4K") {
+			r.RAMBits += 4096 * n
+		}
+	}
+	r.LUTLevels = nl.depth(func(t string) int {
+		if t == "SB_LUT4" {
+			return 1
+		}
+		return 0 // carries are the fast dedicated chain; flip-flops cut paths
+	})
+	return r, nil
+}
+
+// MapGates runs scripts/gates.ys.
+func MapGates(top string, verilog []byte) (Gates, error) {
+	_, nl, err := run(scripts.Gates, top, verilog)
+	if err != nil {
+		return Gates{}, err
+	}
+	weight := func(t string) int {
+		if isGate(t) {
+			return 1
+		}
+		return 0
+	}
+	g := Gates{Depth: nl.depth(weight)}
+	for _, c := range nl.cells {
+		g.Gates += weight(c.typ)
+	}
+	return g, nil
+}
+
+// isGate reports whether a cell type is one of the gate flow's
+// combinational gates.
+func isGate(t string) bool {
+	switch t {
+	case "$_AND_", "$_NAND_", "$_OR_", "$_NOR_", "$_XOR_", "$_XNOR_", "$_ANDNOT_", "$_ORNOT_", "$_MUX_", "$_NOT_":
+		return true
+	}
+	return false
+}
+
+// netlist is the flattened top module of a Yosys JSON netlist.
+type netlist struct {
+	cells []cell
+}
+
+type cell struct {
+	typ     string
+	inputs  []int // net bits
+	outputs []int
+}
+
+func readNetlist(path, top string) (*netlist, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Modules map[string]struct {
+			Cells map[string]struct {
+				Type           string                       `json:"type"`
+				PortDirections map[string]string            `json:"port_directions"`
+				Connections    map[string][]json.RawMessage `json:"connections"`
+			} `json:"cells"`
+		} `json:"modules"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	mod, ok := doc.Modules[top]
+	if !ok {
+		return nil, fmt.Errorf("netlist has no module %s", top)
+	}
+	nl := &netlist{}
+	for _, c := range mod.Cells {
+		x := cell{typ: c.Type}
+		for port, conns := range c.Connections {
+			for _, raw := range conns {
+				var bit int
+				if json.Unmarshal(raw, &bit) != nil {
+					continue // a constant "0"/"1"/"x"
+				}
+				if c.PortDirections[port] == "output" {
+					x.outputs = append(x.outputs, bit)
+				} else {
+					x.inputs = append(x.inputs, bit)
+				}
+			}
+		}
+		nl.cells = append(nl.cells, x)
+	}
+	return nl, nil
+}
+
+// depth is the largest total weight along a path of cells, where cells of
+// weight 0 pass arrival times through and flip-flops (cells with a clock)
+// start new paths. Cell weights come from weight; flip-flop outputs and
+// inputs arrive at 0.
+func (nl *netlist) depth(weight func(string) int) int {
+	driver := map[int]int{} // net bit -> driving cell
+	for i, c := range nl.cells {
+		for _, b := range c.outputs {
+			driver[b] = i
+		}
+	}
+	memo := make([]int, len(nl.cells))
+	state := make([]uint8, len(nl.cells)) // 0 new, 1 visiting, 2 done
+	var arrive func(i int) int
+	arrive = func(i int) int {
+		switch state[i] {
+		case 2:
+			return memo[i]
+		case 1:
+			return 0 // a loop through a flip-flop seen from the other side
+		}
+		state[i] = 1
+		at := 0
+		if !isFlop(nl.cells[i].typ) {
+			for _, b := range nl.cells[i].inputs {
+				if d, ok := driver[b]; ok && !isFlop(nl.cells[d].typ) {
+					at = max(at, arrive(d))
+				}
+			}
+		}
+		memo[i] = at + weight(nl.cells[i].typ)
+		if isFlop(nl.cells[i].typ) {
+			memo[i] = 0
+		}
+		state[i] = 2
+		return memo[i]
+	}
+	most := 0
+	for i := range nl.cells {
+		most = max(most, arrive(i))
+	}
+	return most
+}
+
+// isFlop reports whether a cell type holds state.
+func isFlop(t string) bool {
+	return strings.Contains(t, "DFF") || strings.HasPrefix(t, "SB_DFF") || strings.HasPrefix(t, "$_SDFF") ||
+		strings.HasPrefix(t, "$_DFF") || strings.HasPrefix(t, "SB_RAM")
+}

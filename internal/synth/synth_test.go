@@ -1,0 +1,64 @@
+package synth
+
+import (
+	"testing"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/stretchr/testify/require"
+)
+
+func verilogOf(t *testing.T, m *hdl.Module) []byte {
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	return d.Verilog()
+}
+
+// adder is a plain w-bit adder, the unit of thesis Table 4.2.
+func adder(w int) *hdl.Module {
+	m := hdl.NewModule("adder")
+	m.Output("y", w).Drive(m.Input("a", w).Add(m.Input("b", w)))
+	return m
+}
+
+// chain is k 8-bit adders in series: depth grows with k, area too.
+func chain(k int) *hdl.Module {
+	m := hdl.NewModule("chain")
+	x := m.Input("x", 8)
+	for range k {
+		x = x.Add(m.Input("y"+string(rune('a'+len(m.Inputs()))), 8))
+	}
+	m.Output("y", 8).Drive(x)
+	return m
+}
+
+func TestFlowsMeasureWhatTheyShould(t *testing.T) {
+	a, err := MapGates("adder", verilogOf(t, adder(32)))
+	require.NoError(t, err)
+	t.Logf("32-bit adder: %d gates, depth %d", a.Gates, a.Depth)
+	require.Greater(t, a.Gates, 32*2)
+	require.Greater(t, a.Depth, 5)
+
+	one, err := MapGates("chain", verilogOf(t, chain(1)))
+	require.NoError(t, err)
+	four, err := MapGates("chain", verilogOf(t, chain(4)))
+	require.NoError(t, err)
+	require.Greater(t, four.Gates, 3*one.Gates, "four adders cost more than three")
+	require.Greater(t, four.Depth, one.Depth, "chained adders are deeper")
+
+	ice, err := MapICE40("adder", verilogOf(t, adder(32)))
+	require.NoError(t, err)
+	t.Logf("32-bit adder on iCE40: %+v", ice)
+	require.Equal(t, 31, ice.Carry, "the carry chain")
+	require.GreaterOrEqual(t, ice.LUT4, 32)
+	require.Equal(t, 1, ice.LUTLevels, "a carry-chain adder is one LUT deep")
+
+	// A registered design: flip-flops cut paths; RAM bits are counted.
+	m := hdl.NewModule("ram")
+	addr, data := m.Input("addr", 9), m.Input("data", 8)
+	mem := m.Mem("store", 9, 8)
+	mem.Write(addr, data, m.Input("we", 1))
+	m.Output("q", 8).Drive(mem.ReadSync(addr, nil))
+	ice, err = MapICE40("ram", verilogOf(t, m))
+	require.NoError(t, err)
+	require.Equal(t, 4096, ice.RAMBits, "one SB_RAM40_4K")
+}

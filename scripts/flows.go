@@ -1,0 +1,16 @@
+// Package scripts holds the Yosys flows that turn emitted Verilog into area
+// and latency figures (ice40.ys, gates.ys), embedded so that the report
+// code runs them exactly as they are reviewed here, and deps.sh.
+package scripts
+
+import _ "embed"
+
+// ICE40 maps to iCE40 LUT4s, carries and RAMs (synth_ice40).
+//
+//go:embed ice40.ys
+var ICE40 string
+
+// Gates maps to a fixed set of 2-input gates (synth, abc -g).
+//
+//go:embed gates.ys
+var Gates string
