@@ -35,6 +35,12 @@ rtl:
 tables: deps
 	$(GO) run ./gen -report all -format markdown -o rtl/REPORT.md
 
+# Yosys SAT proofs of thesis Theorem 1, Theorem 2 and Corollary 1 on the
+# emitted netlists for q = 2, 3 and n = 12, 16, and the counterexample for
+# an unsupported stride (make test proves q = 2, n = 12).
+prove: deps
+	$(GO) test ./check/sams -run Prove -v -count=1 -prove.all
+
 # Explore construction sequences beyond the committed corpus.
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzConstruct -fuzztime 2m -fuzzminimizetime 5s ./hdl

@@ -207,11 +207,11 @@ func samsReport(progress io.Writer) ([]*table.Table, error) {
 }
 
 func gatesOf(c Config) (synth.Gates, error) {
-	v, err := c.verilog("logic")
+	v, err := c.verilog("dut")
 	if err != nil {
 		return synth.Gates{}, err
 	}
-	return synth.MapGates("logic", v)
+	return synth.MapGates("dut", v)
 }
 
 // adderVerilog is a plain w-bit adder, the unit of thesis Table 4.2.

@@ -54,3 +54,12 @@ func TestFitRecoversExponents(t *testing.T) {
 	require.InDelta(t, 2.0, a, 1e-9)
 	require.InDelta(t, 1.0, b, 1e-9)
 }
+
+// The gate flow runs on a unit configuration (the smallest of the sams
+// report).
+func TestGatesOfUnit(t *testing.T) {
+	g, err := gatesOf(Config{"sams-inbound", map[string]int{"q": 2, "n": 8, "w": 4}})
+	require.NoError(t, err)
+	require.Greater(t, g.Gates, 100)
+	require.Greater(t, g.Depth, 5)
+}
