@@ -27,7 +27,7 @@ type ATU struct {
 
 // atuDecode holds the select lines decoded once from family and nas.
 type atuDecode struct {
-	up       []*hdl.Signal   // per module bit k: take a_(k+1) (NaS, or 1 <= s <= k+1)
+	up       []*hdl.Signal  // per module bit k: take a_(k+1) (NaS, or 1 <= s <= k+1)
 	partners [][]atuPartner // per module bit k: the bits XORed into a_k otherwise
 	// offset: select lines of a_0 .. a_q-1, a_q, and NOT a_q
 	offsetSel []*hdl.Signal
@@ -114,7 +114,7 @@ func (p ATU) translate(m *hdl.Module, d *atuDecode, a *hdl.Signal) (bank, row, o
 	// Eq. 3.2: a/2^(q+1), or ((a/2^q + 1) % 2^(n-q)) / 2 for s > q: the
 	// thesis's incrementer and 2:1 multiplexer, as one adder whose carry in
 	// is the select.
-	row = a.Slice(n-1, q).Add(d.inc.Zext(n - q)).Slice(n-q-1, 1)
+	row = a.Slice(n-1, q).Add(d.inc.Zext(n-q)).Slice(n-q-1, 1)
 	offTerms := make([]*hdl.Signal, 0, q+2)
 	for j := range q {
 		offTerms = append(offTerms, a.Bit(j))
