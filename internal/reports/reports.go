@@ -68,11 +68,7 @@ func Configs(report string) ([]Config, error) {
 		}
 		return cs, nil
 	case "scaling":
-		var cs []Config
-		for _, p := range scalingPoints() {
-			cs = append(cs, Config{"sams-atu", units.Values{"q": p.q, "n": p.n}}, Config{"sams-logic", units.Values{"q": p.q, "n": p.n, "w": scalingWidth}})
-		}
-		return cs, nil
+		return scalingConfigs(), nil
 	}
 	return nil, fmt.Errorf("unknown report %q (reports: %s)", report, strings.Join(Names, ", "))
 }
@@ -228,8 +224,14 @@ func adderVerilog(w int) []byte {
 // scalingWidth keeps the q = 6 crossbars small enough for Yosys.
 const scalingWidth = 8
 
+// scalingLogicN is the one address width of the memory-logic scaling rows:
+// the crossbars that dominate them do not depend on n, and the ATU table
+// shows how n counts.
+const scalingLogicN = 16
+
 type scalePoint struct{ q, n int }
 
+// scalingPoints are the sams-atu rows: q = 2..6 by n = 8..64.
 func scalingPoints() []scalePoint {
 	var ps []scalePoint
 	for q := 2; q <= 6; q++ {
@@ -242,33 +244,53 @@ func scalingPoints() []scalePoint {
 	return ps
 }
 
+func scalingATUConfig(p scalePoint) Config {
+	return Config{"sams-atu", units.Values{"q": p.q, "n": p.n}}
+}
+
+func scalingLogicConfig(q int) Config {
+	return Config{"sams-logic", units.Values{"q": q, "n": scalingLogicN, "w": scalingWidth}}
+}
+
+func scalingConfigs() []Config {
+	var cs []Config
+	for _, p := range scalingPoints() {
+		cs = append(cs, scalingATUConfig(p))
+	}
+	for q := 2; q <= 6; q++ {
+		cs = append(cs, scalingLogicConfig(q))
+	}
+	return cs
+}
+
 func scalingReport(progress io.Writer) ([]*table.Table, error) {
 	atu := &table.Table{Title: "Scaling: sams-atu (2^q lanes), gates and depth (synth; abc -g)", Header: []string{"q", "n", "gates", "depth (gates)", "gates per lane"}}
-	logic := &table.Table{Title: fmt.Sprintf("Scaling: SAMS memory logic (w=%d), gates and depth (synth; abc -g)", scalingWidth), Header: []string{"q", "n", "gates", "depth (gates)", "gates / 2^(2q+1) w"}}
-	var atuPts, logicPts []fitPoint
+	var atuPts []fitPoint
 	for _, p := range scalingPoints() {
-		fmt.Fprintf(progress, "scaling: q=%d n=%d\n", p.q, p.n)
-		a, err := gatesOf(Config{"sams-atu", units.Values{"q": p.q, "n": p.n}})
+		fmt.Fprintf(progress, "scaling: sams-atu q=%d n=%d\n", p.q, p.n)
+		a, err := gatesOf(scalingATUConfig(p))
 		if err != nil {
 			return nil, err
 		}
 		atu.Add(fmt.Sprint(p.q), fmt.Sprint(p.n), fmt.Sprint(a.Gates), fmt.Sprint(a.Depth), fmt.Sprintf("%.0f", float64(a.Gates)/float64(int(1)<<uint(p.q))))
 		atuPts = append(atuPts, fitPoint{p.q, p.n, float64(a.Gates)})
-		if p.n > 32 { // the memory logic's crossbars do not depend on n
-			continue
-		}
-		l, err := gatesOf(Config{"sams-logic", units.Values{"q": p.q, "n": p.n, "w": scalingWidth}})
+	}
+	logic := &table.Table{Title: fmt.Sprintf("Scaling: SAMS memory logic (n=%d, w=%d), gates and depth (synth; abc -g)", scalingLogicN, scalingWidth), Header: []string{"q", "gates", "depth (gates)", "gates / 2^(2q+1) w"}}
+	var logicPts []fitPoint
+	for q := 2; q <= 6; q++ {
+		fmt.Fprintf(progress, "scaling: sams-logic q=%d\n", q)
+		l, err := gatesOf(scalingLogicConfig(q))
 		if err != nil {
 			return nil, err
 		}
-		xbar := float64(int(2)<<uint(2*p.q)) * scalingWidth
-		logic.Add(fmt.Sprint(p.q), fmt.Sprint(p.n), fmt.Sprint(l.Gates), fmt.Sprint(l.Depth), fmt.Sprintf("%.2f", float64(l.Gates)/xbar))
-		logicPts = append(logicPts, fitPoint{p.q, p.n, float64(l.Gates)})
+		xbar := float64(int(2)<<uint(2*q)) * scalingWidth
+		logic.Add(fmt.Sprint(q), fmt.Sprint(l.Gates), fmt.Sprint(l.Depth), fmt.Sprintf("%.2f", float64(l.Gates)/xbar))
+		logicPts = append(logicPts, fitPoint{q, scalingLogicN, float64(l.Gates)})
 	}
 	aq, an := fit(atuPts)
 	lq, _ := fit(logicPts)
 	atu.Notes = []string{fmt.Sprintf("Growth: ATU gates ~ %.2f^q x n^%.2f (least squares over the table), i.e. about linear in the lanes 2^q and in n.", math.Pow(2, aq), an)}
-	logic.Notes = []string{fmt.Sprintf("Growth: memory logic gates ~ %.2f^q: the InSwitch and OutSwitch crossbars, ~ 2^(2q+1) x w, dominate; the last column levels off.", math.Pow(2, lq))}
+	logic.Notes = []string{fmt.Sprintf("Growth: memory logic gates ~ %.2f^q (least squares over the table): the InSwitch and OutSwitch crossbars, ~ 2^(2q+1) x w, dominate; the last column levels off.", math.Pow(2, lq))}
 	return []*table.Table{atu, logic}, nil
 }
 
@@ -278,40 +300,56 @@ type fitPoint struct {
 }
 
 // fit solves log2(gates) = c + a*q + b*log2(n) by least squares and returns
-// a and b.
+// a and b; when every point has the same n, b is 0 and only c and a are
+// fitted.
 func fit(pts []fitPoint) (a, b float64) {
-	// Normal equations for three unknowns (c, a, b).
-	var s [3][4]float64
+	oneN := true
 	for _, p := range pts {
-		x := [3]float64{1, float64(p.q), math.Log2(float64(p.n))}
+		oneN = oneN && p.n == pts[0].n
+	}
+	k := 3
+	if oneN {
+		k = 2
+	}
+	// Normal equations, augmented: s[i][k] holds sum x_i*y.
+	s := make([][]float64, k)
+	for i := range s {
+		s[i] = make([]float64, k+1)
+	}
+	for _, p := range pts {
+		x := []float64{1, float64(p.q), math.Log2(float64(p.n))}[:k]
 		y := math.Log2(p.gates)
-		for i := range 3 {
-			for j := range 3 {
+		for i := range k {
+			for j := range k {
 				s[i][j] += x[i] * x[j]
 			}
-			s[i][3] += x[i] * y
+			s[i][k] += x[i] * y
 		}
 	}
-	// Gaussian elimination.
-	for i := range 3 {
+	// Gauss-Jordan elimination with partial pivoting.
+	for i := range k {
 		p := i
-		for r := i + 1; r < 3; r++ {
+		for r := i + 1; r < k; r++ {
 			if math.Abs(s[r][i]) > math.Abs(s[p][i]) {
 				p = r
 			}
 		}
 		s[i], s[p] = s[p], s[i]
 		if s[i][i] == 0 {
-			return 0, 0 // one n only: no n exponent to fit
+			return 0, 0 // one q only: nothing to fit
 		}
-		for r := range 3 {
+		for r := range k {
 			if r != i {
 				f := s[r][i] / s[i][i]
-				for c := i; c < 4; c++ {
+				for c := i; c <= k; c++ {
 					s[r][c] -= f * s[i][c]
 				}
 			}
 		}
 	}
-	return s[1][3] / s[1][1], s[2][3] / s[2][2]
+	a = s[1][k] / s[1][1]
+	if !oneN {
+		b = s[2][k] / s[2][2]
+	}
+	return a, b
 }

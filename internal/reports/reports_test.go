@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -53,6 +54,15 @@ func TestFitRecoversExponents(t *testing.T) {
 	a, b := fit(pts)
 	require.InDelta(t, 2.0, a, 1e-9)
 	require.InDelta(t, 1.0, b, 1e-9)
+
+	// One n: the q exponent alone.
+	var oneN []fitPoint
+	for q := 2; q <= 6; q++ {
+		oneN = append(oneN, fitPoint{q, 16, 5 * math.Pow(3, float64(q))})
+	}
+	a, b = fit(oneN)
+	require.InDelta(t, math.Log2(3), a, 1e-9)
+	require.Zero(t, b)
 }
 
 // The gate flow runs on a unit configuration (the smallest of the sams
