@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/synth"
@@ -22,6 +25,22 @@ var Names = []string{"atu", "sams", "scaling"}
 type Config struct {
 	Unit   string
 	Values units.Values
+}
+
+// String names the configuration as a gen command line would: the unit and
+// its parameters in name order.
+func (c Config) String() string {
+	keys := make([]string, 0, len(c.Values))
+	for k := range c.Values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString(c.Unit)
+	for _, k := range keys {
+		fmt.Fprintf(&b, " -%s %d", k, c.Values[k])
+	}
+	return b.String()
 }
 
 // Build elaborates the configuration with its top module called top.
@@ -54,17 +73,11 @@ func (c Config) verilog(top string) ([]byte, error) {
 func Configs(report string) ([]Config, error) {
 	switch report {
 	case "atu":
-		var cs []Config
-		for _, r := range thesisTable31 {
-			cs = append(cs, atuConfig(r.q, r.n))
-		}
-		return cs, nil
+		return atuConfigs(), nil
 	case "sams":
-		var cs []Config
+		cs := samsGateConfigs()
 		for _, r := range thesisTable42 {
-			cs = append(cs, Config{"sams-inbound", units.Values{"q": r.q, "n": 16, "w": 32}},
-				Config{"sams-logic", units.Values{"q": r.q, "n": 16, "w": 32}},
-				Config{"sams", units.Values{"q": r.q, "n": 16, "w": 32}})
+			cs = append(cs, samsConfig("sams", r.q)) // latency(q) simulates it
 		}
 		return cs, nil
 	case "scaling":
@@ -101,8 +114,13 @@ func Write(w io.Writer, report, format string, progress io.Writer) error {
 	return nil
 }
 
-func atuConfig(q, n int) Config {
-	return Config{"sams-atu", units.Values{"q": q, "n": n, "lanes": 1}}
+// atuConfigs are the rows of thesis Table 3.1: sams-atu with one lane.
+func atuConfigs() []Config {
+	var cs []Config
+	for _, r := range thesisTable31 {
+		cs = append(cs, Config{"sams-atu", units.Values{"q": r.q, "n": r.n, "lanes": 1}})
+	}
+	return cs
 }
 
 // thesisTable31 is thesis Table 3.1: delay (ns) and hardware of the
@@ -128,17 +146,19 @@ func atuReport(progress io.Writer) ([]*table.Table, error) {
 		Title:  "sams-atu, one lane, iCE40 (synth_ice40) beside thesis Table 3.1 (Virtex-II Pro, ISE 9.1i)",
 		Header: []string{"n", "q", "thesis LUTs", "thesis delay ns", "our SB_LUT4", "LUT4 / thesis", "our SB_CARRY", "our LUT levels"},
 	}
+	ices, err := measureAll("atu", atuConfigs(), progress, func(c Config) (synth.ICE40, error) {
+		v, err := c.verilog("atu")
+		if err != nil {
+			return synth.ICE40{}, err
+		}
+		return synth.MapICE40("atu", v)
+	})
+	if err != nil {
+		return nil, err
+	}
 	worst := 0.0
-	for _, r := range thesisTable31 {
-		fmt.Fprintf(progress, "atu: q=%d n=%d\n", r.q, r.n)
-		v, err := atuConfig(r.q, r.n).verilog("atu")
-		if err != nil {
-			return nil, err
-		}
-		ice, err := synth.MapICE40("atu", v)
-		if err != nil {
-			return nil, err
-		}
+	for i, r := range thesisTable31 {
+		ice := ices[i]
 		ratio := float64(ice.LUT4) / float64(r.luts)
 		worst = max(worst, ratio)
 		t.Add(fmt.Sprint(r.n), fmt.Sprint(r.q), fmt.Sprint(r.luts), fmt.Sprintf("%.2f", r.total), fmt.Sprint(ice.LUT4),
@@ -165,6 +185,21 @@ var thesisTable42 = []struct {
 	{4, 1.01, 82538, 2.7, 18.1},
 }
 
+// samsConfig is unit at q with the n and w of thesis Table 4.2.
+func samsConfig(unit string, q int) Config {
+	return Config{unit, units.Values{"q": q, "n": 16, "w": 32}}
+}
+
+// samsGateConfigs are the Table 4.2 measurements: per row, the memory
+// logic then the inbound path.
+func samsGateConfigs() []Config {
+	var cs []Config
+	for _, r := range thesisTable42 {
+		cs = append(cs, samsConfig("sams-logic", r.q), samsConfig("sams-inbound", r.q))
+	}
+	return cs
+}
+
 func samsReport(progress io.Writer) ([]*table.Table, error) {
 	adder, err := synth.MapGates("adder", adderVerilog(32))
 	if err != nil {
@@ -175,16 +210,12 @@ func samsReport(progress io.Writer) ([]*table.Table, error) {
 		Header: []string{"q", "thesis gates", "our gates", "gates / thesis", "thesis area (adders)", "our area (adders)",
 			"thesis inbound delay (adders)", "our inbound depth (gates)", "our inbound depth (adders)", "read latency (cycles)", "write latency (cycles)"},
 	}
-	for _, r := range thesisTable42 {
-		fmt.Fprintf(progress, "sams: q=%d\n", r.q)
-		logic, err := gatesOf(Config{"sams-logic", units.Values{"q": r.q, "n": 16, "w": 32}})
-		if err != nil {
-			return nil, err
-		}
-		inbound, err := gatesOf(Config{"sams-inbound", units.Values{"q": r.q, "n": 16, "w": 32}})
-		if err != nil {
-			return nil, err
-		}
+	gates, err := measureAll("sams", samsGateConfigs(), progress, gatesOf)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range thesisTable42 {
+		logic, inbound := gates[2*i], gates[2*i+1]
 		read, write, err := latency(r.q)
 		if err != nil {
 			return nil, err
@@ -200,6 +231,43 @@ func samsReport(progress io.Writer) ([]*table.Table, error) {
 		"Latency: a read accepted in cycle c is answered in cycle c + read latency; a write accepted in cycle c is seen by a read accepted in cycle c + write latency.",
 	}
 	return []*table.Table{t}, nil
+}
+
+// measureAll runs measure on every configuration, as many at once as there
+// are CPUs (each Yosys run is single-threaded), and returns the results in
+// the configurations' order, or the first error in that order. It starts
+// from the end of the list, where the reports put their largest designs, so
+// the longest run does not start last. It writes "label: config" to
+// progress as each run starts.
+func measureAll[T any](label string, cs []Config, progress io.Writer, measure func(Config) (T, error)) ([]T, error) {
+	results := make([]T, len(cs))
+	errs := make([]error, len(cs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var progressMu sync.Mutex
+	for range min(runtime.NumCPU(), len(cs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				progressMu.Lock()
+				fmt.Fprintf(progress, "%s: %s\n", label, cs[i])
+				progressMu.Unlock()
+				results[i], errs[i] = measure(cs[i])
+			}
+		}()
+	}
+	for i := len(cs) - 1; i >= 0; i-- {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
 }
 
 func gatesOf(c Config) (synth.Gates, error) {
@@ -244,45 +312,37 @@ func scalingPoints() []scalePoint {
 	return ps
 }
 
-func scalingATUConfig(p scalePoint) Config {
-	return Config{"sams-atu", units.Values{"q": p.q, "n": p.n}}
-}
+// scalingLogicQs are the memory-logic rows.
+func scalingLogicQs() []int { return []int{2, 3, 4, 5, 6} }
 
-func scalingLogicConfig(q int) Config {
-	return Config{"sams-logic", units.Values{"q": q, "n": scalingLogicN, "w": scalingWidth}}
-}
-
+// scalingConfigs are the sams-atu rows, then the memory-logic rows.
 func scalingConfigs() []Config {
 	var cs []Config
 	for _, p := range scalingPoints() {
-		cs = append(cs, scalingATUConfig(p))
+		cs = append(cs, Config{"sams-atu", units.Values{"q": p.q, "n": p.n}})
 	}
-	for q := 2; q <= 6; q++ {
-		cs = append(cs, scalingLogicConfig(q))
+	for _, q := range scalingLogicQs() {
+		cs = append(cs, Config{"sams-logic", units.Values{"q": q, "n": scalingLogicN, "w": scalingWidth}})
 	}
 	return cs
 }
 
 func scalingReport(progress io.Writer) ([]*table.Table, error) {
 	atu := &table.Table{Title: "Scaling: sams-atu (2^q lanes), gates and depth (synth; abc -g)", Header: []string{"q", "n", "gates", "depth (gates)", "gates per lane"}}
+	gates, err := measureAll("scaling", scalingConfigs(), progress, gatesOf)
+	if err != nil {
+		return nil, err
+	}
 	var atuPts []fitPoint
-	for _, p := range scalingPoints() {
-		fmt.Fprintf(progress, "scaling: sams-atu q=%d n=%d\n", p.q, p.n)
-		a, err := gatesOf(scalingATUConfig(p))
-		if err != nil {
-			return nil, err
-		}
+	for i, p := range scalingPoints() {
+		a := gates[i]
 		atu.Add(fmt.Sprint(p.q), fmt.Sprint(p.n), fmt.Sprint(a.Gates), fmt.Sprint(a.Depth), fmt.Sprintf("%.0f", float64(a.Gates)/float64(int(1)<<uint(p.q))))
 		atuPts = append(atuPts, fitPoint{p.q, p.n, float64(a.Gates)})
 	}
 	logic := &table.Table{Title: fmt.Sprintf("Scaling: SAMS memory logic (n=%d, w=%d), gates and depth (synth; abc -g)", scalingLogicN, scalingWidth), Header: []string{"q", "gates", "depth (gates)", "gates / 2^(2q+1) w"}}
 	var logicPts []fitPoint
-	for q := 2; q <= 6; q++ {
-		fmt.Fprintf(progress, "scaling: sams-logic q=%d\n", q)
-		l, err := gatesOf(scalingLogicConfig(q))
-		if err != nil {
-			return nil, err
-		}
+	for i, q := range scalingLogicQs() {
+		l := gates[len(scalingPoints())+i]
 		xbar := float64(int(2)<<uint(2*q)) * scalingWidth
 		logic.Add(fmt.Sprint(q), fmt.Sprint(l.Gates), fmt.Sprint(l.Depth), fmt.Sprintf("%.2f", float64(l.Gates)/xbar))
 		logicPts = append(logicPts, fitPoint{q, scalingLogicN, float64(l.Gates)})

@@ -2,10 +2,13 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/parmem/parmem/units"
 	_ "github.com/parmem/parmem/units/sams"
 	"github.com/stretchr/testify/require"
 )
@@ -72,4 +75,25 @@ func TestGatesOfUnit(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, g.Gates, 100)
 	require.Greater(t, g.Depth, 5)
+}
+
+func TestMeasureAllKeepsOrderAndReportsErrors(t *testing.T) {
+	var cs []Config
+	for q := 1; q <= 9; q++ {
+		cs = append(cs, Config{"u", units.Values{"q": q}})
+	}
+	var progress bytes.Buffer
+	got, err := measureAll("test", cs, &progress, func(c Config) (int, error) { return 10 * c.Values["q"], nil })
+	require.NoError(t, err)
+	require.Equal(t, []int{10, 20, 30, 40, 50, 60, 70, 80, 90}, got)
+	require.Contains(t, progress.String(), "test: u -q 7\n")
+	require.Equal(t, 9, strings.Count(progress.String(), "test: "))
+
+	_, err = measureAll("test", cs, io.Discard, func(c Config) (int, error) {
+		if c.Values["q"]%3 == 0 {
+			return 0, fmt.Errorf("q=%d fails", c.Values["q"])
+		}
+		return 0, nil
+	})
+	require.EqualError(t, err, "q=3 fails", "the first failure in list order")
 }
