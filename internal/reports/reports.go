@@ -328,7 +328,7 @@ func scalingConfigs() []Config {
 }
 
 func scalingReport(progress io.Writer) ([]*table.Table, error) {
-	atu := &table.Table{Title: "Scaling: sams-atu (2^q lanes), gates and depth (synth; abc -g)", Header: []string{"q", "n", "gates", "depth (gates)", "gates per lane"}}
+	atu := &table.Table{Title: "Scaling: sams-atu (2^q lanes), gates and depth (synth; abc -g)", Header: []string{"q", "n", "gates", "depth (gates)", "gates / 2^q (n-q)"}}
 	gates, err := measureAll("scaling", scalingConfigs(), progress, gatesOf)
 	if err != nil {
 		return nil, err
@@ -336,8 +336,9 @@ func scalingReport(progress io.Writer) ([]*table.Table, error) {
 	var atuPts []fitPoint
 	for i, p := range scalingPoints() {
 		a := gates[i]
-		atu.Add(fmt.Sprint(p.q), fmt.Sprint(p.n), fmt.Sprint(a.Gates), fmt.Sprint(a.Depth), fmt.Sprintf("%.0f", float64(a.Gates)/float64(int(1)<<uint(p.q))))
-		atuPts = append(atuPts, fitPoint{p.q, p.n, float64(a.Gates)})
+		perRowBit := float64(a.Gates) / float64(int(1)<<uint(p.q)) / float64(p.n-p.q)
+		atu.Add(fmt.Sprint(p.q), fmt.Sprint(p.n), fmt.Sprint(a.Gates), fmt.Sprint(a.Depth), fmt.Sprintf("%.1f", perRowBit))
+		atuPts = append(atuPts, fitPoint{p.q, p.n - p.q, float64(a.Gates)})
 	}
 	logic := &table.Table{Title: fmt.Sprintf("Scaling: SAMS memory logic (n=%d, w=%d), gates and depth (synth; abc -g)", scalingLogicN, scalingWidth), Header: []string{"q", "gates", "depth (gates)", "gates / 2^(2q+1) w"}}
 	var logicPts []fitPoint
@@ -347,28 +348,30 @@ func scalingReport(progress io.Writer) ([]*table.Table, error) {
 		logic.Add(fmt.Sprint(q), fmt.Sprint(l.Gates), fmt.Sprint(l.Depth), fmt.Sprintf("%.2f", float64(l.Gates)/xbar))
 		logicPts = append(logicPts, fitPoint{q, scalingLogicN, float64(l.Gates)})
 	}
-	aq, an := fit(atuPts)
+	aq, arow := fit(atuPts)
 	lq, _ := fit(logicPts)
-	atu.Notes = []string{fmt.Sprintf("Growth: ATU gates ~ %.2f^q x n^%.2f (least squares over the table), i.e. about linear in the lanes 2^q and in n.", math.Pow(2, aq), an)}
-	logic.Notes = []string{fmt.Sprintf("Growth: memory logic gates ~ %.2f^q (least squares over the table): the InSwitch and OutSwitch crossbars, ~ 2^(2q+1) x w, dominate; the last column levels off.", math.Pow(2, lq))}
+	atu.Notes = []string{fmt.Sprintf("Growth: ATU gates ~ %.2f^q x (n-q)^%.2f (least squares over the table): per lane, the (n-q)-bit row adder and q module multiplexers whose XOR partners span the n-q family bits, so the last column grows slowly with q.", math.Pow(2, aq), arow)}
+	logic.Notes = []string{fmt.Sprintf("Growth: memory logic gates ~ %.2f^q (least squares over the table): the InSwitch and OutSwitch crossbars, ~ 2^(2q+1) x w, dominate; the last column falls toward a constant as their share grows.", math.Pow(2, lq))}
 	return []*table.Table{atu, logic}, nil
 }
 
+// fitPoint is one measurement: gates at q and a second size (n-q for the
+// ATU: its row bits).
 type fitPoint struct {
-	q, n  int
-	gates float64
+	q, size int
+	gates   float64
 }
 
-// fit solves log2(gates) = c + a*q + b*log2(n) by least squares and returns
-// a and b; when every point has the same n, b is 0 and only c and a are
-// fitted.
+// fit solves log2(gates) = c + a*q + b*log2(size) by least squares and
+// returns a and b; when every point has the same size, b is 0 and only c
+// and a are fitted.
 func fit(pts []fitPoint) (a, b float64) {
-	oneN := true
+	oneSize := true
 	for _, p := range pts {
-		oneN = oneN && p.n == pts[0].n
+		oneSize = oneSize && p.size == pts[0].size
 	}
 	k := 3
-	if oneN {
+	if oneSize {
 		k = 2
 	}
 	// Normal equations, augmented: s[i][k] holds sum x_i*y.
@@ -377,7 +380,7 @@ func fit(pts []fitPoint) (a, b float64) {
 		s[i] = make([]float64, k+1)
 	}
 	for _, p := range pts {
-		x := []float64{1, float64(p.q), math.Log2(float64(p.n))}[:k]
+		x := []float64{1, float64(p.q), math.Log2(float64(p.size))}[:k]
 		y := math.Log2(p.gates)
 		for i := range k {
 			for j := range k {
@@ -408,7 +411,7 @@ func fit(pts []fitPoint) (a, b float64) {
 		}
 	}
 	a = s[1][k] / s[1][1]
-	if !oneN {
+	if !oneSize {
 		b = s[2][k] / s[2][2]
 	}
 	return a, b

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -58,12 +60,12 @@ func TestFitRecoversExponents(t *testing.T) {
 	require.InDelta(t, 2.0, a, 1e-9)
 	require.InDelta(t, 1.0, b, 1e-9)
 
-	// One n: the q exponent alone.
-	var oneN []fitPoint
+	// One size: the q exponent alone.
+	var oneSize []fitPoint
 	for q := 2; q <= 6; q++ {
-		oneN = append(oneN, fitPoint{q, 16, 5 * math.Pow(3, float64(q))})
+		oneSize = append(oneSize, fitPoint{q, 16, 5 * math.Pow(3, float64(q))})
 	}
-	a, b = fit(oneN)
+	a, b = fit(oneSize)
 	require.InDelta(t, math.Log2(3), a, 1e-9)
 	require.Zero(t, b)
 }
@@ -96,4 +98,32 @@ func TestMeasureAllKeepsOrderAndReportsErrors(t *testing.T) {
 		return 0, nil
 	})
 	require.EqualError(t, err, "q=3 fails", "the first failure in list order")
+}
+
+// The committed rtl/REPORT.md has a row for every configuration the
+// reports measure today (make tables regenerates it).
+func TestCommittedReportCoversEveryRow(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "rtl", "REPORT.md"))
+	require.NoError(t, err, "rtl/REPORT.md is missing: run make tables")
+	text := string(b)
+	row := func(cells ...any) string {
+		var re strings.Builder
+		re.WriteString(`(?m)^\|`)
+		for _, c := range cells {
+			fmt.Fprintf(&re, ` +%v +\|`, c)
+		}
+		return re.String()
+	}
+	for _, r := range thesisTable31 {
+		require.Regexp(t, row(r.n, r.q, r.luts), text, "Table 3.1 row n=%d q=%d: run make tables", r.n, r.q)
+	}
+	for _, r := range thesisTable42 {
+		require.Regexp(t, row(r.q, r.gates), text, "Table 4.2 row q=%d: run make tables", r.q)
+	}
+	for _, p := range scalingPoints() {
+		require.Regexp(t, row(p.q, p.n, `\d+`, `\d+`), text, "scaling row sams-atu q=%d n=%d: run make tables", p.q, p.n)
+	}
+	for _, q := range scalingLogicQs() {
+		require.Regexp(t, row(q, `\d+`, `\d+`, `[\d.]+`), text, "scaling row sams-logic q=%d: run make tables", q)
+	}
 }
