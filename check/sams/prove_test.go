@@ -96,17 +96,17 @@ func TestProveTheorem1Injective(t *testing.T) {
 	}
 }
 
-// accessModule wraps the AGU and ATU in mode 1x (the stride's family picks
-// the layout, or family q when matched) and exposes stride and the ATU's
-// banks and rows.
+// accessModule wraps the AGU and ATU in mode {1, use_stride} (the stride's
+// family picks the layout, or family q when matched) and exposes stride and
+// the ATU's banks and rows.
 func accessModule(name string, q, n int, matched bool) (m *hdl.Module, stride *hdl.Signal, banks, rows []*hdl.Signal) {
 	m = hdl.NewModule(name)
-	base, mode := m.Input("base", n), m.Input("mode", 2)
+	base, useStride := m.Input("base", n), m.Input("use_stride", 1)
 	stride = m.Input("stride", n)
 	agu := m.Instance("agu", AGU{Q: q, N: n}.Build(name+"_agu"))
 	agu.Connect("base", base)
 	agu.Connect("stride", stride)
-	agu.Connect("mode", hdl.Concat(m.ConstU(1, 1), mode.Bit(0))) // 10 or 11: strided layouts
+	agu.Connect("mode", hdl.Concat(m.ConstU(1, 1), useStride)) // 10 or 11: strided layouts
 	family := agu.Out("family")
 	if matched {
 		family = m.ConstU(family.Width(), uint64(q))
@@ -158,14 +158,21 @@ func TestProveFindsCounterexampleForUnsupportedStride(t *testing.T) {
 		require.False(t, proved, "stride 3 in the Matched layout conflicts for some base")
 		t.Logf("counterexample for stride 3, Matched q=%d n=%d:\n%s", q, n, cex)
 		// The counterexample is real: spec.go splits that access too.
-		var base uint64
+		inputs := map[string]uint64{}
 		for _, line := range strings.Split(cex, "\n") {
-			if f := strings.Fields(line); len(f) >= 2 && f[0] == "\\base" {
-				_, err := fmt.Sscan(f[1], &base)
+			if f := strings.Fields(line); len(f) >= 2 && (f[0] == "\\base" || f[0] == "\\use_stride") {
+				var v uint64
+				_, err := fmt.Sscan(f[1], &v)
 				require.NoError(t, err)
+				inputs[f[0][1:]] = v
 			}
 		}
+		require.Len(t, inputs, 2, "the counterexample gives base and use_stride:\n%s", cex)
+		base, addrStride := inputs["base"], uint64(1)
+		if inputs["use_stride"] == 1 {
+			addrStride = 3
+		}
 		l := Layout{Q: q, N: n, Family: q}
-		require.Greater(t, l.SubAccesses(Addresses(base, 3, q, n), nil), 1, "base %d, stride 3 conflicts in spec.go", base)
+		require.Greater(t, l.SubAccesses(Addresses(base, addrStride, q, n), nil), 1, "base %d, stride %d conflicts in spec.go", base, addrStride)
 	}
 }
