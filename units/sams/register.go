@@ -38,12 +38,8 @@ func init() {
 			return ATU{v["q"], v["n"], v["lanes"]}.Build(name), nil
 		},
 	})
-	units.Register(&units.Unit{
-		Name: "sams-inswitch", Doc: "2^q x 2^(q+1) crossbar from lanes to bank slots",
-		Params: []units.Param{paramQ, paramN(64), paramW},
-		Build: func(v units.Values, name string) (*hdl.Module, error) {
-			return InSwitch{v["q"], v["n"], v["w"]}.Build(name), nil
-		},
+	registerQNW("sams-inswitch", "2^q x 2^(q+1) crossbar from lanes to bank slots", func(q, n, w int, name string) *hdl.Module {
+		return InSwitch{q, n, w}.Build(name)
 	})
 	units.Register(&units.Unit{
 		Name: "sams-outswitch", Doc: "2^(q+1) x 2^q crossbar from bank slots to lanes",
@@ -52,37 +48,34 @@ func init() {
 			return OutSwitch{v["q"], v["w"]}.Build(name), nil
 		},
 	})
-	for _, write := range []bool{false, true} {
-		name, doc := "sams-prs", "post-read shuffle: a wide line in internal order to linear order"
-		if write {
-			name, doc = "sams-pws", "pre-write shuffle: a wide line in linear order to internal order"
-		}
-		units.Register(&units.Unit{
-			Name: name, Doc: doc,
-			Params: []units.Param{paramQ, paramN(64), paramW},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return Shuffle{v["q"], v["n"], v["w"], write}.Build(name), nil
-			},
-		})
-	}
-	for _, inbound := range []bool{true, false} {
-		name, doc := "sams-logic", "the memory logic of thesis Table 4.2: inbound path and OutSwitch, no banks or registers"
-		if inbound {
-			name, doc = "sams-inbound", "the inbound path of thesis Table 4.2: AGU -> ATU -> InSwitch, combinational"
-		}
-		units.Register(&units.Unit{
-			Name: name, Doc: doc,
-			Params: []units.Param{paramQ, paramN(64), paramW},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return Logic{v["q"], v["n"], v["w"], inbound}.Build(name), nil
-			},
-		})
-	}
+	registerQNW("sams-prs", "post-read shuffle: a wide line in internal order to linear order", func(q, n, w int, name string) *hdl.Module {
+		return Shuffle{q, n, w, false}.Build(name)
+	})
+	registerQNW("sams-pws", "pre-write shuffle: a wide line in linear order to internal order", func(q, n, w int, name string) *hdl.Module {
+		return Shuffle{q, n, w, true}.Build(name)
+	})
+	registerQNW("sams-inbound", "the inbound path of thesis Table 4.2: AGU -> ATU -> InSwitch, combinational", func(q, n, w int, name string) *hdl.Module {
+		return Logic{q, n, w, true}.Build(name)
+	})
+	registerQNW("sams-logic", "the memory logic of thesis Table 4.2: inbound path and OutSwitch, no banks or registers", func(q, n, w int, name string) *hdl.Module {
+		return Logic{q, n, w, false}.Build(name)
+	})
 	units.Register(&units.Unit{
 		Name: "sams", Doc: "the SAMS multi-layout memory: banks, AGU, ATU, switches, conflict splitter, wide port",
 		Params: []units.Param{paramQ, paramN(20), paramW, paramMatched},
 		Build: func(v units.Values, name string) (*hdl.Module, error) {
 			return Memory{v["q"], v["n"], v["w"], v["matched"] == 1}.Build(name), nil
+		},
+	})
+}
+
+// registerQNW registers a unit whose parameters are q, n (up to 64) and w.
+func registerQNW(name, doc string, build func(q, n, w int, name string) *hdl.Module) {
+	units.Register(&units.Unit{
+		Name: name, Doc: doc,
+		Params: []units.Param{paramQ, paramN(64), paramW},
+		Build: func(v units.Values, top string) (*hdl.Module, error) {
+			return build(v["q"], v["n"], v["w"], top), nil
 		},
 	})
 }
