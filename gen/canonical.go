@@ -29,18 +29,23 @@ func canonicalText(args []string) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// writeCanonical regenerates every canonical file under dir.
+// writeCanonical regenerates every canonical file under dir. Every text
+// is made before any file is written, so a failure leaves rtl/ as it was.
 func writeCanonical(dir string) error {
-	for _, c := range canonical {
+	texts := make([][]byte, len(canonical))
+	for i, c := range canonical {
 		text, err := canonicalText(c.args)
 		if err != nil {
 			return err
 		}
+		texts[i] = text
+	}
+	for i, c := range canonical {
 		path := filepath.Join(dir, c.file)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
+			return badf("-canonical %s: %v", dir, err)
 		}
-		if err := emit(path, nil, func(w io.Writer) error { _, err := w.Write(text); return err }); err != nil {
+		if err := emit(path, nil, func(w io.Writer) error { _, err := w.Write(texts[i]); return err }); err != nil {
 			return err
 		}
 	}

@@ -176,9 +176,6 @@ func generate(args []string, stdout io.Writer) error {
 		if !given[name] {
 			continue
 		}
-		if u.Param(name) == nil {
-			return badf("unit %s has no parameter -%s (gen -list shows each unit's parameters)", u.Name, name)
-		}
 		if name == "matched" {
 			values[name] = int(b2u(*matched))
 		} else {
@@ -218,6 +215,11 @@ func emit(file string, stdout io.Writer, write func(io.Writer) error) error {
 		_, err := stdout.Write(buf.Bytes())
 		return err
 	}
+	// Only a regular file (or none) is replaced: renaming over a directory
+	// fails, and over a device or link would destroy it.
+	if fi, err := os.Lstat(file); err == nil && !fi.Mode().IsRegular() {
+		return badf("-o %s: not a regular file", file)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(file), ".gen-*")
 	if err != nil {
 		return badf("-o %s: %v", file, err)
@@ -233,7 +235,10 @@ func emit(file string, stdout io.Writer, write func(io.Writer) error) error {
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), file)
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		return badf("-o %s: %v", file, err)
+	}
+	return nil
 }
 
 func firstLine(s string) string {

@@ -135,3 +135,25 @@ func TestBadInput(t *testing.T) {
 		require.Truef(t, os.IsNotExist(err), "%v leaves no file", c.args)
 	}
 }
+
+// -o and -canonical refuse targets that are not files or directories they
+// can write, with status 2 and nothing replaced.
+func TestBadOutputTargets(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runGen("-unit", "sams-agu", "-o", dir)
+	require.Equal(t, 2, code, errs)
+	require.Empty(t, out)
+	require.Contains(t, errs, "not a regular file")
+	fi, err := os.Stat(dir)
+	require.NoError(t, err)
+	require.True(t, fi.IsDir(), "the directory is still there")
+
+	file := filepath.Join(dir, "plain")
+	require.NoError(t, os.WriteFile(file, []byte("keep"), 0o644))
+	code, _, errs = runGen("-canonical", file)
+	require.Equal(t, 2, code, errs)
+	require.Contains(t, errs, "-canonical "+file)
+	got, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.Equal(t, "keep", string(got))
+}

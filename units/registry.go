@@ -5,6 +5,8 @@ package units
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -84,7 +86,7 @@ func (u *Unit) Param(name string) *Param {
 // bad parameter and its valid range; a value for a parameter the unit does
 // not have is an error too.
 func (u *Unit) Resolve(given Values) (Values, error) {
-	for name := range given {
+	for _, name := range slices.Sorted(maps.Keys(given)) { // the same error every run
 		if u.Param(name) == nil {
 			return nil, fmt.Errorf("unit %s has no parameter -%s (it has %s)", u.Name, name, u.paramNames())
 		}

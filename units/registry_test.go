@@ -44,6 +44,7 @@ func TestResolveDefaultsAndRanges(t *testing.T) {
 
 func TestLookup(t *testing.T) {
 	Register(testUnit())
+	t.Cleanup(func() { delete(registry, "test-unit") })
 	u, err := Lookup("test-unit")
 	require.NoError(t, err)
 	require.Equal(t, "test-unit", u.Name)
