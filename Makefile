@@ -9,9 +9,11 @@ deps:
 	./scripts/deps.sh
 
 # Everything a change must pass: formatting, vet, lint of generated Verilog,
-# and every test (co-simulation and lint tests need the tools from deps).
+# and every test (co-simulation and lint tests need the tools from deps),
+# then the lockstep pipeline's shutdown under the race detector.
 test: deps lint
 	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -race -count=1 -run 'TestMismatchStopsAStreamingPipelineCleanly' ./verify
 
 lint:
 	@fmt_out="$$(gofmt -l .)"; if [ -n "$$fmt_out" ]; then echo "gofmt needed:"; echo "$$fmt_out"; exit 1; fi

@@ -408,29 +408,38 @@ type streamer interface {
 }
 
 // streamBatches keeps simulator i's pipe full: one goroutine sends batches
-// as they come, another reads their outputs in order.
+// as they come, another reads their outputs in order. When done closes,
+// the sender stops before its next batch and the reader still reads the
+// outputs of every batch already sent, so the simulator never blocks on a
+// full pipe; the reader returns (and marks the worker done) only after the
+// sender has, so no send overlaps the simulator's Close.
 func streamBatches(st streamer, i int, feed <-chan *batch, ran chan<- *batch, done <-chan struct{}, workers *sync.WaitGroup) {
+	defer workers.Done()
 	sent := make(chan *batch, 2)
 	go func() {
 		defer close(sent)
 		for b := range feed {
-			b.errs[i] = st.send(b.in)
 			select {
-			case sent <- b:
 			case <-done:
 				return
+			default:
 			}
+			b.errs[i] = st.send(b.in)
+			sent <- b // the reader drains sent until it is closed
 		}
 	}()
-	defer workers.Done()
+	stopped := false
 	for b := range sent {
 		if b.errs[i] == nil {
 			b.outs[i], b.errs[i] = st.receive(len(b.in))
 		}
+		if stopped {
+			continue
+		}
 		select {
 		case ran <- b:
 		case <-done:
-			return
+			stopped = true
 		}
 	}
 }

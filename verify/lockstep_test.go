@@ -83,6 +83,28 @@ func TestMismatchInFastModeNamesThePort(t *testing.T) {
 	require.Len(t, me.M.Waveforms, 2, "the Go and Icarus waveforms (compiled Go writes none)")
 }
 
+// A mismatch stops the fed pipeline while the compiled-Go process still has
+// batches in flight; stopping must not send to it while it is being closed
+// (make test runs this under -race, which caught that) nor hang on its
+// full pipe.
+func TestMismatchStopsAStreamingPipelineCleanly(t *testing.T) {
+	good, err := hdl.Elaborate(adderModule("adder", false))
+	require.NoError(t, err)
+	bad, err := hdl.Elaborate(adderModule("adder", true))
+	require.NoError(t, err)
+	ports := PortsOf(good)
+	_, err = Lockstep(Config{
+		Backends: []Backend{GoBackend(good), GoCompiledBackend(bad)},
+		Stimulus: func(seed uint64) Stimulus { return NewRandom(ports, seed) },
+		Seed:     7,
+		Batch:    8,
+		Cycles:   200000,
+	})
+	var me *MismatchError
+	require.ErrorAs(t, err, &me)
+	require.Equal(t, "y", me.M.Port)
+}
+
 func TestMismatchReportAndWaveforms(t *testing.T) {
 	good, err := hdl.Elaborate(adderModule("adder", false))
 	require.NoError(t, err)

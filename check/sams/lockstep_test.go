@@ -12,8 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// unitConfigs is every SAMS unit at q = 2, 3, 4 (n = 16, w = 32), the
-// Matched memory, and the AGU and ATU also at q = 5 and at n = 23, 32, 64.
+// unitConfigs is every SAMS block at q = 2, 3, 4 (n = 16, w = 32), the
+// Table 4.2 measurement units (sams-inbound, sams-logic) at q = 2, 3 with
+// w = 8, the Matched memory, and the AGU and ATU also at q = 5 and at
+// n = 23, 32, 64.
 func unitConfigs() []struct {
 	unit   string
 	values units.Values
@@ -32,6 +34,10 @@ func unitConfigs() []struct {
 		for _, u := range []string{"sams-agu", "sams-atu", "sams-inswitch", "sams-outswitch", "sams-prs", "sams-pws", "sams"} {
 			add(u, units.Values{"q": q})
 		}
+	}
+	for q := 2; q <= 3; q++ { // the Table 4.2 measurement units, narrow to keep the builds short
+		add("sams-inbound", units.Values{"q": q, "w": 8})
+		add("sams-logic", units.Values{"q": q, "w": 8})
 	}
 	add("sams", units.Values{"q": 3, "matched": 1})
 	add("sams-atu", units.Values{"q": 3, "n": 23, "lanes": 1}) // thesis Table 3.1's single translator

@@ -75,6 +75,7 @@ func TestBackToBackThroughputAndLatency(t *testing.T) {
 		}
 		require.Len(t, answered, len(reads), "one response per read")
 		latency := answered[0] - reads[0]
+		require.Equal(t, 3, latency, "the read latency memory.go and the README document")
 		for i := range reads {
 			require.Equal(t, latency, answered[i]-reads[i], "every read has the same latency")
 		}
