@@ -17,7 +17,7 @@ const CombInputs = 16
 // multiplexers whose operands are drawn mostly from the last few dozen
 // nodes (so the logic is deep as well as wide), and 16 outputs out0..out15.
 // Every node feeds an output: the first operand of each operation is the
-// oldest result nothing uses yet, once more than 16 are waiting, and the
+// oldest result nothing uses yet, once 16 are waiting, and the
 // last 16 unused results are the outputs. So no logic is dead and every
 // simulator evaluates all of it. The same seed gives the same design.
 func RandomComb(name string, nodes, width int, seed uint64) *hdl.Module {
@@ -40,7 +40,7 @@ func RandomComb(name string, nodes, width int, seed uint64) *hdl.Module {
 		return use(pool[max(0, len(pool)-1-r.IntN(32))])
 	}
 	first := func() *hdl.Signal {
-		for len(waiting) > CombInputs {
+		for len(waiting) >= CombInputs {
 			s := waiting[0]
 			waiting = waiting[1:]
 			if unused[s] {
