@@ -27,24 +27,33 @@ import (
 // Only designs whose every value fits 64 bits compile; wider ones return
 // an error naming the first wide signal.
 func (s *Sim) GoSource(pkg string) ([]byte, error) {
-	if len(s.kn.wide) > 0 {
-		op := s.kn.wide[0]
-		return nil, fmt.Errorf("GoSource: a %s of %d bits (operand widths %v); the compiled simulator handles values of at most 64 bits", op.k, op.width, op.aw)
-	}
-	for _, fm := range s.d.mems {
-		if fm.mem.width > 64 {
-			return nil, fmt.Errorf("GoSource: memory %q is %d bits wide; the compiled simulator handles at most 64", fm.mem.name, fm.mem.width)
-		}
-	}
-	for _, r := range s.regs {
-		if r.words > 1 {
-			return nil, fmt.Errorf("GoSource: a register is %d words wide; the compiled simulator handles at most 64 bits", r.words)
-		}
+	if err := s.CanGoSource(); err != nil {
+		return nil, err
 	}
 	var b bytes.Buffer
 	g := &gosrc{s: s, b: &b}
 	g.file(pkg)
 	return format.Source(b.Bytes())
+}
+
+// CanGoSource reports why the design has no compiled Go form (a value
+// wider than 64 bits), or nil when GoSource will make one.
+func (s *Sim) CanGoSource() error {
+	if len(s.kn.wide) > 0 {
+		op := s.kn.wide[0]
+		return fmt.Errorf("GoSource: a %s of %d bits (operand widths %v); the compiled simulator handles values of at most 64 bits", op.k, op.width, op.aw)
+	}
+	for _, fm := range s.d.mems {
+		if fm.mem.width > 64 {
+			return fmt.Errorf("GoSource: memory %q is %d bits wide; the compiled simulator handles at most 64", fm.mem.name, fm.mem.width)
+		}
+	}
+	for _, r := range s.regs {
+		if r.words > 1 {
+			return fmt.Errorf("GoSource: a register is %d words wide; the compiled simulator handles at most 64 bits", r.words)
+		}
+	}
+	return nil
 }
 
 type gosrc struct {

@@ -63,8 +63,7 @@ func NewGoCompiled(d *hdl.Design) (*GoCompiled, error) {
 // CanCompile reports whether the design has a compiled Go form (every
 // value at most 64 bits).
 func CanCompile(d *hdl.Design) bool {
-	_, err := hdl.NewSim(d).GoSource("main")
-	return err == nil
+	return hdl.NewSim(d).CanGoSource() == nil
 }
 
 // GoCompiledBackend runs the design as compiled Go.
