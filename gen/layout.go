@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"html"
-	"strings"
 
 	"github.com/parmem/parmem/units/sams"
 )
@@ -29,7 +28,6 @@ type layoutSpec struct {
 type cell struct {
 	addr  uint64
 	round int // sub-access that touches it, 0 for none
-	lane  int
 }
 
 func (s layoutSpec) validate(given map[string]bool) error {
@@ -100,7 +98,7 @@ func (s layoutSpec) grid() (cells [][]cell, access string, rounds int) {
 	for i, a := range addrs {
 		p := l.Place(a)
 		c := &cells[p.Row][2*p.Module+p.Offset]
-		c.round, c.lane = plan[i], i
+		c.round = plan[i]
 		rounds = max(rounds, plan[i])
 	}
 	access = fmt.Sprintf("access mode %02b, base %d, stride %d: addresses %v", s.mode, s.base, step, addrs)
@@ -187,15 +185,11 @@ func (s layoutSpec) svg(cells [][]cell, access string, rounds int) []byte {
 	if access != "" {
 		y := top + len(cells)*ch + 20
 		fmt.Fprintf(&b, `<text x="10" y="%d">%s</text>`+"\n", y, html.EscapeString(access))
-		var legend []string
 		for k := 1; k <= rounds; k++ {
-			legend = append(legend, fmt.Sprintf("sub-access %d", k))
-		}
-		for k, l := range legend {
-			x := 10 + k*120
-			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="14" height="14" fill="%s" stroke="#444"/><text x="%d" y="%d">%s</text>`+"\n", x, y+12, roundColors[k%len(roundColors)], x+18, y+24, l)
+			x := 10 + (k-1)*120
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="14" height="14" fill="%s" stroke="#444"/><text x="%d" y="%d">sub-access %d</text>`+"\n", x, y+12, roundColors[(k-1)%len(roundColors)], x+18, y+24, k)
 		}
 	}
 	b.WriteString("</svg>\n")
-	return []byte(strings.ReplaceAll(b.String(), "\t", ""))
+	return b.Bytes()
 }

@@ -4,12 +4,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/tools"
 	. "github.com/parmem/parmem/units/sams"
 	"github.com/stretchr/testify/require"
 )
@@ -39,11 +39,7 @@ func sat(t *testing.T, m *hdl.Module) (proved bool, counterexample string) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "prove.v"), d.Verilog(), 0o644))
 	script := fmt.Sprintf("read_verilog prove.v; hierarchy -top %s; proc; flatten; opt; sat -prove ok 1 -show-inputs -show-outputs %s", m.Name(), m.Name())
-	cmd := exec.Command("yosys", "-p", script)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "yosys:\n%s", out)
-	text := string(out)
+	text := tools.Run(t, dir, "yosys", "-p", script)
 	switch {
 	case strings.Contains(text, "SAT proof finished - no model found: SUCCESS!"):
 		return true, ""

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/units"
 )
 
 // latency measures, on the Go simulator, the read latency of the SAMS
@@ -12,7 +11,7 @@ import (
 // response is valid) and its write latency (the smallest distance in
 // cycles at which a read accepted after a write returns what it wrote).
 func latency(q int) (read, write int, err error) {
-	d, err := Config{"sams", units.Values{"q": q, "n": 16, "w": 32}}.Build("sams")
+	d, err := samsConfig("sams", q).Build("sams")
 	if err != nil {
 		return 0, 0, err
 	}

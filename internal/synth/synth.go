@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/parmem/parmem/internal/tools"
 	"github.com/parmem/parmem/scripts"
 )
 
@@ -45,9 +46,7 @@ func run(flow, top string, verilog []byte) (string, *netlist, error) {
 	if err := os.WriteFile(filepath.Join(dir, "flow.ys"), []byte(flow), 0o644); err != nil {
 		return "", nil, err
 	}
-	cmd := exec.Command("yosys", "-q", "-p", "read_verilog design.v; hierarchy -top "+top+"; script flow.ys")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := tools.Output(dir, "yosys", "-q", "-p", "read_verilog design.v; hierarchy -top "+top+"; script flow.ys"); err != nil {
 		return "", nil, fmt.Errorf("yosys on %s: %v\n%s", top, err, out)
 	}
 	stat, err := os.ReadFile(filepath.Join(dir, "stat.txt"))

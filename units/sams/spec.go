@@ -155,6 +155,8 @@ func (l Layout) SubAccesses(addrs []uint64, enabled []bool) int {
 
 // ConflictFree reports whether all addresses of an access fit one access:
 // no two of them in one module but different rows.
+// It takes at most 64 addresses (2^q lanes, q <= 6) and allocates nothing,
+// for the exhaustive theorem tests.
 func (l Layout) ConflictFree(addrs []uint64) bool {
 	var slots [64]Slot
 	for i, a := range addrs {
