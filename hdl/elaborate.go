@@ -58,7 +58,7 @@ type fnode struct {
 type fmem struct {
 	mem    *Mem
 	scope  int
-	writes [][3]int32 // addr, data, enable
+	writes [][4]int32 // addr, data, enable, mask (-1 without)
 }
 
 // Top returns the top module.
@@ -74,7 +74,7 @@ func Elaborate(top *Module) (*Design, error) {
 	if top == nil {
 		return nil, fmt.Errorf("Elaborate: top module is nil")
 	}
-	e := &elaborator{info: map[*Module]*modInfo{}, onStack: map[*Module]bool{}, byName: map[string]*Module{}}
+	e := &elaborator{info: map[*Module]*modInfo{}, onStack: map[*Module]bool{}, byName: map[string]*Module{}, prints: map[*Module]string{}}
 	e.collect(top)
 	for _, mi := range e.mods {
 		e.errs = append(e.errs, mi.m.errs...)
@@ -91,6 +91,7 @@ func Elaborate(top *Module) (*Design, error) {
 }
 
 type elaborator struct {
+	prints  map[*Module]string // structural fingerprints, made on demand
 	mods    []*modInfo
 	info    map[*Module]*modInfo
 	onStack map[*Module]bool
@@ -108,8 +109,15 @@ func (e *elaborator) collect(m *Module) {
 	if e.info[m] != nil {
 		return
 	}
+	m.lower()
 	if other := e.byName[m.name]; other != nil {
-		e.errorf(m, m.pos, "two different modules are named %q (the other made at %s); give each a distinct name", m.name, other.pos)
+		// Two parents that build the same component with the same
+		// parameters share one module.
+		if e.info[other] != nil && e.fingerprint(m) == e.fingerprint(other) {
+			e.info[m] = e.info[other]
+			return
+		}
+		e.errorf(m, m.pos, "two different modules are named %q (the other made at %s); give each a distinct name, for example one that includes its parameters", m.name, other.pos)
 	}
 	e.byName[m.name] = m
 	e.onStack[m] = true
@@ -168,6 +176,11 @@ func (e *elaborator) checkModule(mi *modInfo) {
 		}
 		if (s.kind == kWire || s.kind == kOutput || s.kind == kReg) && s.args[0] == nil {
 			e.errorf(m, s.pos, "%s is never driven; call Drive on it", s.describe())
+		}
+	}
+	for _, f := range m.fsms {
+		for _, st := range f.states {
+			claim(f.reg.name+"_"+st, fmt.Sprintf("state %q of state machine %q", st, f.reg.name), f.reg.pos)
 		}
 	}
 	for _, mem := range m.mems {
@@ -279,6 +292,17 @@ func constantsSelectedFrom(m *Module) map[*Signal]bool {
 			sel[s.args[0]] = true
 		}
 	}
+	for _, mem := range m.mems {
+		for _, w := range mem.writes {
+			if w.mask != nil && w.mask.width > 1 {
+				for _, x := range []*Signal{w.mask, w.data} {
+					if x.kind == kConst {
+						sel[x] = true
+					}
+				}
+			}
+		}
+	}
 	return sel
 }
 
@@ -346,7 +370,11 @@ func (e *elaborator) resolve(d *Design) {
 		fm := &d.mems[k]
 		base := d.scopes[fm.scope].base
 		for _, w := range fm.mem.writes {
-			fm.writes = append(fm.writes, [3]int32{int32(base + w.addr.id), int32(base + w.data.id), int32(base + w.en.id)})
+			mask := int32(-1)
+			if w.mask != nil {
+				mask = int32(base + w.mask.id)
+			}
+			fm.writes = append(fm.writes, [4]int32{int32(base + w.addr.id), int32(base + w.data.id), int32(base + w.en.id), mask})
 		}
 	}
 }
@@ -611,7 +639,7 @@ func (d *Design) StateElements() []StateElement {
 		sc := &d.scopes[fm.scope]
 		for k, mem := range sc.mi.m.mems {
 			if mem == fm.mem {
-				out = append(out, StateElement{Path: joinPath(sc.path, sc.mi.memNames[k]), Width: mem.width, Depth: 1 << uint(mem.addrBits)})
+				out = append(out, StateElement{Path: joinPath(sc.path, sc.mi.memNames[k]), Width: mem.width, Depth: mem.depth})
 			}
 		}
 	}

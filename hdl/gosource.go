@@ -162,6 +162,9 @@ func (g *gosrc) planLocals(chunks int) {
 	}
 	for _, w := range s.writes {
 		external[w.addr], external[w.data], external[w.en] = true, true, true
+		if w.mask >= 0 {
+			external[w.mask] = true
+		}
 	}
 	for _, slot := range s.byName {
 		external[slot] = true // ports and named signals stay visible
@@ -316,7 +319,20 @@ func (g *gosrc) step() {
 	}
 	for _, w := range s.writes {
 		k := g.memOf(w.mem)
-		g.p("\tif st[%d] != 0 {\n\t\td.m%d[st[%d]&%#x] = st[%d]\n\t}\n", w.en, k, w.addr, len(w.mem)-1, w.data)
+		cond := fmt.Sprintf("st[%d] != 0", w.en)
+		if w.depth != uint64(len(w.mem)) {
+			cond += fmt.Sprintf(" && st[%d] < %d", w.addr, w.depth)
+		}
+		word := fmt.Sprintf("d.m%d[st[%d]&%#x]", k, w.addr, len(w.mem)-1)
+		if w.mask < 0 {
+			g.p("\tif %s {\n\t\t%s = st[%d]\n\t}\n", cond, word, w.data)
+			continue
+		}
+		g.p("\tif %s {\n\t\tm := uint64(0)\n", cond)
+		for j, lm := range w.lanes {
+			g.p("\t\tif st[%d]>>%d&1 != 0 {\n\t\t\tm |= %#x\n\t\t}\n", w.mask, j, lm[0])
+		}
+		g.p("\t\t%s = %s&^m | st[%d]&m\n\t}\n", word, word, w.data)
 	}
 	for _, r := range append(append([]seqOp{}, s.regs...), s.syncs...) {
 		g.p("\tst[%d] = sh[%d]\n", r.slot, r.shadow)

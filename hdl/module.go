@@ -1,6 +1,9 @@
 package hdl
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // Module is a hardware module under construction: ports, signals, registers,
 // memories and instances of other modules. Registers and memories use the
@@ -14,7 +17,10 @@ type Module struct {
 	outputs []*Signal
 	mems    []*Mem
 	insts   []*Instance
+	fsms    []*FSM
 	errs    []error // problems recorded during construction
+	condState
+	decoded map[decodeKey]*Signal // idx == k comparators made by Array.Write
 }
 
 // NewModule starts an empty module. The name becomes the Verilog module name.
@@ -113,8 +119,10 @@ func (m *Module) ConstU(width int, v uint64) *Signal {
 	return s
 }
 
-// Mem is a RAM of 2^addrBits words of width bits. Write ports are
-// synchronous; read ports are asynchronous (Read) or synchronous (ReadSync).
+// Mem is a RAM of depth words of width bits, addressed by
+// max(1, ceil(log2 depth)) bits. Write ports are synchronous and may write
+// only some lanes of a word (WriteMasked); read ports are asynchronous
+// (Read) or synchronous (ReadSync).
 //
 // Timing rules, which the simulator and the emitted Verilog share:
 //   - a write takes effect at the rising edge that samples its enable;
@@ -124,7 +132,9 @@ func (m *Module) ConstU(width int, v uint64) *Signal {
 //     that edge (read-first): a read of a word written in the same cycle
 //     returns the old value;
 //   - when several write ports write one word in one cycle, the port declared
-//     last wins.
+//     last wins;
+//   - an address at or past the depth (possible when the depth is not a
+//     power of two) reads as zero and writes nothing.
 //
 // Contents start at zero in the Go simulator and are unspecified in Verilog.
 type Mem struct {
@@ -132,6 +142,7 @@ type Mem struct {
 	name     string
 	pos      Pos
 	addrBits int
+	depth    int
 	width    int
 	writes   []memWrite
 	reads    []*Signal
@@ -139,6 +150,7 @@ type Mem struct {
 
 type memWrite struct {
 	addr, data, en *Signal
+	mask           *Signal // one bit per lane of width/mask.width bits, or nil
 	pos            Pos
 }
 
@@ -152,11 +164,26 @@ func (m *Module) Mem(name string, addrBits, width int) *Mem {
 		m.errorf(pos, "Mem %q: address bits %d out of range 1..%d", name, addrBits, MaxMemAddrBits)
 		addrBits = 1
 	}
+	return m.mem(pos, name, 1<<uint(addrBits), width)
+}
+
+// MemDepth declares a memory of depth words of width bits; depth need not
+// be a power of two (a five-entry queue, say).
+func (m *Module) MemDepth(name string, depth, width int) *Mem {
+	pos := callerPos()
+	if depth < 1 || depth > 1<<MaxMemAddrBits {
+		m.errorf(pos, "MemDepth %q: depth %d out of range 1..%d", name, depth, 1<<MaxMemAddrBits)
+		depth = 1
+	}
+	return m.mem(pos, name, depth, width)
+}
+
+func (m *Module) mem(pos Pos, name string, depth, width int) *Mem {
 	if err := checkWidth(width); err != nil {
 		m.errorf(pos, "Mem %q: %v", name, err)
 		width = 1
 	}
-	mem := &Mem{mod: m, name: name, pos: pos, addrBits: addrBits, width: width}
+	mem := &Mem{mod: m, name: name, pos: pos, addrBits: max(1, bits.Len(uint(depth-1))), depth: depth, width: width}
 	m.mems = append(m.mems, mem)
 	return mem
 }
@@ -166,6 +193,12 @@ func (mem *Mem) Name() string { return mem.name }
 
 // AddrBits returns the width of the memory's addresses.
 func (mem *Mem) AddrBits() int { return mem.addrBits }
+
+// Depth returns the number of words.
+func (mem *Mem) Depth() int { return mem.depth }
+
+// pow2 reports whether every address names a word.
+func (mem *Mem) pow2() bool { return mem.depth == 1<<uint(mem.addrBits) }
 
 // Width returns the width of the memory's words.
 func (mem *Mem) Width() int { return mem.width }
@@ -198,6 +231,32 @@ func (mem *Mem) Write(addr, data, en *Signal) {
 	ok = m.check1(pos, "Write enable", en) && ok
 	if ok {
 		mem.writes = append(mem.writes, memWrite{addr: addr, data: data, en: en, pos: pos})
+	}
+}
+
+// WriteMasked adds a synchronous write port that writes only some lanes of
+// a word: the word is mask.Width() lanes of Width()/mask.Width() bits, lane
+// 0 the least significant, and at a rising edge where en is 1 each lane
+// whose mask bit is 1 takes its bits of data (a cache line's sectors, a
+// row's elements).
+func (mem *Mem) WriteMasked(addr, data, mask, en *Signal) {
+	if mem == nil {
+		return
+	}
+	m, pos := mem.mod, callerPos()
+	ok := mem.checkAddr(pos, "WriteMasked", addr)
+	ok = m.checkWidthOf(pos, "WriteMasked data", data, mem.width) && ok
+	ok = m.check1(pos, "WriteMasked enable", en) && ok
+	switch {
+	case mask == nil || mask.mod != m:
+		m.errorf(pos, "WriteMasked %q: the mask is nil or belongs to another module", mem.name)
+		ok = false
+	case mem.width%mask.width != 0:
+		m.errorf(pos, "WriteMasked %q: a %d-bit mask does not split %d-bit words into equal lanes; use a width that divides %d", mem.name, mask.width, mem.width, mem.width)
+		ok = false
+	}
+	if ok {
+		mem.writes = append(mem.writes, memWrite{addr: addr, data: data, en: en, mask: mask, pos: pos})
 	}
 }
 
@@ -275,7 +334,10 @@ type conn struct {
 
 // Instance adds an instance of sub named name to m.
 func (m *Module) Instance(name string, sub *Module) *Instance {
-	pos := callerPos()
+	return m.instance(callerPos(), name, sub)
+}
+
+func (m *Module) instance(pos Pos, name string, sub *Module) *Instance {
 	if sub == nil {
 		m.errorf(pos, "Instance %q: sub-module is nil", name)
 		sub = NewModule("missing")
@@ -311,7 +373,10 @@ func (i *Instance) Out(port string) *Signal {
 	if i == nil {
 		return nil
 	}
-	pos := callerPos()
+	return i.out(callerPos(), port)
+}
+
+func (i *Instance) out(pos Pos, port string) *Signal {
 	width := 1
 	if p := i.sub.findPort(i.sub.outputs, port); p != nil {
 		width = p.width

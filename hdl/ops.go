@@ -273,8 +273,9 @@ func (a *Signal) EqConst(v uint64) *Signal {
 }
 
 // Mux is ifTrue when the one-bit sel is 1, else ifFalse.
-func Mux(sel, ifTrue, ifFalse *Signal) *Signal {
-	pos := callerPos()
+func Mux(sel, ifTrue, ifFalse *Signal) *Signal { return muxAt(callerPos(), sel, ifTrue, ifFalse) }
+
+func muxAt(pos Pos, sel, ifTrue, ifFalse *Signal) *Signal {
 	m, ok := operands(pos, "Mux", sel, ifTrue, ifFalse)
 	if m == nil {
 		return nil
@@ -325,8 +326,9 @@ func nway(pos Pos, op string, k kind, sel *Signal, choices []*Signal) *Signal {
 }
 
 // Concat joins signals, the first one most significant, as Verilog {a, b}.
-func Concat(parts ...*Signal) *Signal {
-	pos := callerPos()
+func Concat(parts ...*Signal) *Signal { return concatAt(callerPos(), parts) }
+
+func concatAt(pos Pos, parts []*Signal) *Signal {
 	m, ok := operands(pos, "Concat", parts...)
 	if m == nil {
 		return nil

@@ -1,6 +1,9 @@
 package hdl
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // kind is what a Signal computes.
 type kind uint8
@@ -90,8 +93,9 @@ type Signal struct {
 	kind  kind
 	width int
 	args  []*Signal
-	k     int  // shift amount, slice low bit, replication count
-	val   Bits // constant value or register reset value
+	k     int    // shift amount, slice low bit, replication count
+	val   Bits   // constant value or register reset value
+	sym   string // a constant's Verilog localparam (a state of an FSM), or ""
 	name  string
 	pos   Pos // where the signal was made
 	dpos  Pos // where it was driven (wires, outputs, registers)
@@ -155,12 +159,15 @@ func (s *Signal) Drive(src *Signal) {
 	if s == nil {
 		return
 	}
+	s.drive(callerPos(), src)
+}
+
+func (s *Signal) drive(pos Pos, src *Signal) {
 	m := s.mod
-	pos := callerPos()
 	switch s.kind {
 	case kWire, kOutput, kReg:
 	default:
-		m.errorf(pos, "Drive: %s is a %s, not a wire, output or register", s.describe(), s.kind)
+		m.errorf(pos, "Drive: %s is %s, not a wire, output or register", s.describe(), article(s.kind))
 		return
 	}
 	if src == nil {
@@ -179,6 +186,10 @@ func (s *Signal) Drive(src *Signal) {
 		m.errorf(pos, "Drive: %s has two drivers (the first at %s)", s.describe(), s.dpos)
 		return
 	}
+	if first, ok := m.setPos[s]; ok {
+		m.errorf(pos, "Drive: %s is assigned with Set (first at %s); use Drive or Set, not both", s.describe(), first)
+		return
+	}
 	s.args[0] = src
 	s.dpos = pos
 }
@@ -192,9 +203,11 @@ func (s *Signal) Enable(en *Signal) {
 	pos := callerPos()
 	switch {
 	case s.kind != kReg:
-		s.mod.errorf(pos, "Enable: %s is a %s, not a register", s.describe(), s.kind)
+		s.mod.errorf(pos, "Enable: %s is %s, not a register", s.describe(), article(s.kind))
 	case s.args[1] != nil:
 		s.mod.errorf(pos, "Enable: register %s already has an enable", s.describe())
+	case s.mod.isSetTarget(s):
+		s.mod.errorf(pos, "Enable: %s is assigned with Set, which decides when it loads; assign it under an If instead", s.describe())
 	case s.mod.check1(pos, "Enable", en):
 		s.args[1] = en
 	}
@@ -206,6 +219,15 @@ func (s *Signal) describe() string {
 		return fmt.Sprintf("%s %q", s.kind, s.name)
 	}
 	return fmt.Sprintf("%s made at %s", s.kind, s.pos)
+}
+
+// article is "a <kind>" or "an <kind>".
+func article(k kind) string {
+	name := k.String()
+	if strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // fixWidth suggests how to make a from-bit signal from-bits wide to-bits wide.

@@ -47,6 +47,9 @@ type writeOp struct {
 	mem            []uint64
 	addr, data, en int32
 	words          int32
+	depth          uint64     // addresses from depth on write nothing
+	mask           int32      // slot of the lane mask, -1 for whole words
+	lanes          [][]uint64 // with a mask: the bits of each lane
 }
 
 // NewSim builds a simulator for an elaborated design. All state starts at
@@ -225,7 +228,12 @@ func (s *Sim) compileSeq() {
 	s.shadow = make([]uint64, shadow)
 	for k, fm := range d.mems {
 		for _, w := range fm.writes {
-			s.writes = append(s.writes, writeOp{mem: s.kn.mems[k], addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(nwords(fm.mem.width))})
+			op := writeOp{mem: s.kn.mems[k], addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(nwords(fm.mem.width)), depth: uint64(fm.mem.depth), mask: -1}
+			if w[3] >= 0 {
+				op.mask = s.slot[w[3]]
+				op.lanes = laneMasks(fm.mem.width, d.nodes[w[3]].sig.width)
+			}
+			s.writes = append(s.writes, op)
 		}
 	}
 }
@@ -294,10 +302,14 @@ func (s *Sim) Step() {
 	}
 	for i := range s.writes {
 		w := &s.writes[i]
-		if st[w.en] != 0 {
+		if st[w.en] != 0 && st[w.addr] < w.depth {
 			n := int(w.words)
 			a := int(st[w.addr]) * n
-			copy(w.mem[a:a+n], st[w.data:w.data+w.words])
+			if w.mask < 0 {
+				copy(w.mem[a:a+n], st[w.data:w.data+w.words])
+			} else {
+				writeLanes(w.mem[a:a+n], st[w.data:w.data+w.words], st[w.mask:], w.lanes)
+			}
 		}
 	}
 	for i := range s.regs {
@@ -316,6 +328,29 @@ func (s *Sim) Step() {
 	}
 }
 
+// laneMasks returns, for a word of width bits split into lanes equal
+// lanes, the bits of each lane as words.
+func laneMasks(width, lanes int) [][]uint64 {
+	g := width / lanes
+	out := make([][]uint64, lanes)
+	for j := range out {
+		out[j] = make([]uint64, nwords(width))
+		fillOnes(out[j], j*g, (j+1)*g)
+	}
+	return out
+}
+
+// writeLanes copies into word the lanes of data whose mask bit is set.
+func writeLanes(word, data, mask []uint64, lanes [][]uint64) {
+	for j, lm := range lanes {
+		if bitOf(mask, j) != 0 {
+			for k := range word {
+				word[k] = word[k]&^lm[k] | data[k]&lm[k]
+			}
+		}
+	}
+}
+
 // Reset holds rst at 1 for one clock edge, then releases it. Registers take
 // their reset values; memories keep their contents.
 func (s *Sim) Reset() {
@@ -328,6 +363,9 @@ func (s *Sim) Reset() {
 	s.kn.st[s.rst] = 0
 	s.dirty = true
 }
+
+// Design returns the design the simulator runs.
+func (s *Sim) Design() *Design { return s.d }
 
 // Ops returns the number of operations one Eval executes: the design's
 // live logic, without aliases (wires, ports, zero extensions).

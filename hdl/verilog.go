@@ -33,7 +33,7 @@ func (d *Design) Verilog() []byte {
 	fmt.Fprintf(&b, "// Each module starts with a `line directive naming it <module>.v.\n")
 	fmt.Fprintf(&b, "`default_nettype none\n")
 	for i := len(d.mods) - 1; i >= 0; i-- {
-		v := &vmod{mi: d.mods[i], used: make([][]uint64, len(d.mods[i].m.signals))}
+		v := &vmod{mi: d.mods[i], used: make([][]uint64, len(d.mods[i].m.signals)), symUsed: map[string]bool{}}
 		v.emit(d)
 		b.WriteString(v.out.String())
 	}
@@ -53,7 +53,8 @@ type vmod struct {
 	out       strings.Builder
 	used      [][]uint64 // per signal: which bits some expression reads
 	rstUsed   bool
-	danglings []string // instance-output wires nothing reads
+	danglings []string        // instance-output wires nothing reads
+	symUsed   map[string]bool // state localparams some expression reads
 }
 
 func (v *vmod) printf(format string, args ...any) { fmt.Fprintf(&v.out, format, args...) }
@@ -80,6 +81,16 @@ func (v *vmod) ref(s *Signal) string {
 	if name := v.mi.names[s.id]; name != "" {
 		v.markUsed(s, 0, s.width-1)
 		return name
+	}
+	return v.literal(s)
+}
+
+// literal is how an expression writes a constant: its state localparam,
+// or its value.
+func (v *vmod) literal(s *Signal) string {
+	if s.sym != "" {
+		v.symUsed[s.sym] = true
+		return s.sym
 	}
 	return s.val.String()
 }
@@ -212,9 +223,20 @@ func (v *vmod) expr(s *Signal) string {
 		}
 		return fmt.Sprintf("{{%d{%s}}, %s}", s.width-a[0].width, v.sel(a[0], a[0].width-1, a[0].width-1), v.ref(a[0]))
 	case kMemRead:
-		return fmt.Sprintf("%s[%s]", v.mi.memNames[v.memIdx(s.mem)], v.ref(a[0]))
+		return v.memRead(s)
 	}
 	panic(fmt.Sprintf("hdl: no Verilog for %s", s.kind)) // unreachable: every kind is handled above
+}
+
+// memRead is a read of word s.args[0] of s's memory: an address past the
+// depth of a memory whose depth is not a power of two reads as zero.
+func (v *vmod) memRead(s *Signal) string {
+	mem, addr := s.mem, v.ref(s.args[0])
+	word := fmt.Sprintf("%s[%s]", v.mi.memNames[v.memIdx(mem)], addr)
+	if mem.pow2() {
+		return word
+	}
+	return fmt.Sprintf("(%s < %d'd%d) ? %s : %s", addr, mem.addrBits, mem.depth, word, Zero(mem.width))
 }
 
 func (v *vmod) memIdx(mem *Mem) int {
@@ -268,12 +290,17 @@ func (v *vmod) emit(d *Design) {
 // declare declares every internal signal and memory.
 func (v *vmod) declare() {
 	mi, m := v.mi, v.mi.m
+	for _, f := range m.fsms {
+		for i := range f.states {
+			v.printf("  %s\n", f.localparam(i))
+		}
+	}
 	for _, s := range m.signals {
 		name := mi.names[s.id]
 		switch {
 		case s.kind == kInput, s.kind == kOutput:
 		case s.kind == kConst && name != "":
-			v.printf("  wire %s%s = %s;\n", rangeOf(s.width), name, s.val)
+			v.printf("  wire %s%s = %s;\n", rangeOf(s.width), name, v.literal(s))
 		case s.kind == kConst:
 		case isRegDecl(s.kind):
 			v.printf("  reg %s%s;\n", rangeOf(s.width), name)
@@ -290,7 +317,7 @@ func (v *vmod) declare() {
 		}
 	}
 	for i, mem := range m.mems {
-		v.printf("  reg %s%s [0:%d];\n", rangeOf(mem.width), mi.memNames[i], 1<<uint(mem.addrBits)-1)
+		v.printf("  reg %s%s [0:%d];\n", rangeOf(mem.width), mi.memNames[i], mem.depth-1)
 	}
 }
 
@@ -312,7 +339,7 @@ func (v *vmod) logic(s *Signal) {
 			v.printf("    else %s <= %s;\n  end\n", name, v.ref(s.args[0]))
 		}
 	case kMemSync:
-		read := fmt.Sprintf("%s <= %s[%s];", name, v.mi.memNames[v.memIdx(s.mem)], v.ref(s.args[0]))
+		read := fmt.Sprintf("%s <= %s;", name, v.memRead(s))
 		if en := s.args[1]; en != nil {
 			v.printf("  always @(posedge %s) begin\n    if (%s) %s\n  end\n", ClockName, v.ref(en), read)
 		} else {
@@ -345,10 +372,32 @@ func (v *vmod) instOutWire(s *Signal) instWire {
 	return instWire{}
 }
 
+// memWrites emits a memory's write ports in one clocked block, the form
+// Yosys infers as RAM (lane writes become its per-bit write enables).
 func (v *vmod) memWrites(name string, mem *Mem) {
 	v.printf("  always @(posedge %s) begin\n", ClockName)
 	for _, w := range mem.writes {
-		v.printf("    if (%s) %s[%s] <= %s;\n", v.ref(w.en), name, v.ref(w.addr), v.ref(w.data))
+		addr := v.ref(w.addr)
+		cond := v.ref(w.en)
+		if !mem.pow2() {
+			cond = fmt.Sprintf("%s && %s < %d'd%d", cond, addr, mem.addrBits, mem.depth)
+		}
+		if w.mask == nil {
+			v.printf("    if (%s) %s[%s] <= %s;\n", cond, name, addr, v.ref(w.data))
+			continue
+		}
+		lanes := w.mask.width
+		g := mem.width / lanes
+		v.printf("    if (%s) begin\n", cond)
+		for j := range lanes {
+			bit, data, part := v.ref(w.mask), v.ref(w.data), ""
+			if lanes > 1 {
+				bit, data = v.sel(w.mask, j, j), v.sel(w.data, (j+1)*g-1, j*g)
+				part = fmt.Sprintf("[%d:%d]", (j+1)*g-1, j*g)
+			}
+			v.printf("      if (%s) %s[%s]%s <= %s;\n", bit, name, addr, part, data)
+		}
+		v.printf("    end\n")
 	}
 	v.printf("  end\n")
 }
@@ -373,9 +422,11 @@ func (v *vmod) instance(d *Design, k int, inst *Instance) {
 	v.printf("  %s %s (\n    %s\n  );\n", inst.sub.name, inst.name, strings.Join(conns, ",\n    "))
 }
 
+// subInfo finds the module an instance places (a shared module is listed
+// once, under its name).
 func (v *vmod) subInfo(d *Design, m *Module) *modInfo {
 	for _, mi := range d.mods {
-		if mi.m == m {
+		if mi.m.name == m.name {
 			return mi
 		}
 	}
@@ -415,6 +466,13 @@ func (v *vmod) sink() {
 		}
 	}
 	unused = append(unused, v.danglings...)
+	for _, f := range v.mi.m.fsms {
+		for _, st := range f.states {
+			if sym := f.reg.name + "_" + st; !v.symUsed[sym] {
+				unused = append(unused, sym)
+			}
+		}
+	}
 	if len(unused) > 0 {
 		v.printf("  wire %s = &{1'b0, %s};\n", v.mi.sinkName, strings.Join(unused, ", "))
 	}

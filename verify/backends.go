@@ -79,8 +79,10 @@ func Check(t testing.TB, m *hdl.Module, opt CheckOptions) *Result {
 		opt.Seed = TestSeed(t, 1)
 	}
 	backends := []Backend{GoBackend(d), VerilatorBackend(d, opt.Verilator), IcarusBackend(d)}
-	if CanCompile(d) {
+	if why := hdl.NewSim(d).CanGoSource(); why == nil {
 		backends = append(backends, GoCompiledBackend(d))
+	} else {
+		t.Logf("%s: compiled Go sits out this check: %v", m.Name(), why)
 	}
 	backends = append(backends, opt.Models...)
 	res, err := Lockstep(Config{Backends: backends, Stimulus: opt.Stimulus, Seed: opt.Seed, Cycles: opt.Cycles, ReportDir: opt.ReportDir})

@@ -102,8 +102,12 @@ func (g *GoSim) runHashed(n int) ([]uint64, error) {
 	return hashes, nil
 }
 
-// Trace implements Tracer: the Go waveform from the next cycle on.
+// Trace implements Tracer: the Go waveform from the next cycle on, with
+// GTKWave filters beside it that show state machines by state name.
 func (g *GoSim) Trace(path string) error {
+	if _, err := g.sim.Design().WriteGTKWave(path); err != nil {
+		return err
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
