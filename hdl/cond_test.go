@@ -430,3 +430,38 @@ func TestSharedSubModules(t *testing.T) {
 	clash.Output("y", 8).Drive(b.Out("y"))
 	require.Contains(t, errorsOf(t, clash), `two different modules are named "inc_w8"`)
 }
+
+// TestConnectRecord: a sub-module's port records connect and read an
+// instance in one call each, creating no signals for the inputs.
+func TestConnectRecord(t *testing.T) {
+	type pair struct{ A, B *Signal }
+	sub := NewModule("swap")
+	in := pair{A: sub.Input("a", 4), B: sub.Input("b", 4)}
+	out := pair{A: sub.Output("x", 4), B: sub.Output("y", 4)}
+	DriveRecord(out, pair{A: in.B, B: in.A})
+
+	top := NewModule("top")
+	src := pair{A: top.Input("p", 4), B: top.Input("q", 4)}
+	before := len(top.signals)
+	i := top.Instance("s", sub)
+	ConnectRecord(i, in, src)
+	require.Len(t, top.signals, before, "connecting makes no signals")
+	got := OutRecord(i, out)
+	DriveRecord(pair{A: top.Output("pa", 4), B: top.Output("pb", 4)}, got)
+	d, err := Elaborate(top)
+	require.NoError(t, err)
+	s := NewSim(d)
+	require.NoError(t, s.SetU("p", 3))
+	require.NoError(t, s.SetU("q", 9))
+	pa, _ := s.GetU("pa")
+	pb, _ := s.GetU("pb")
+	require.Equal(t, []uint64{9, 3}, []uint64{pa, pb})
+
+	bad := NewModule("bad")
+	j := bad.Instance("s", sub)
+	ConnectRecord(j, out, pair{A: bad.Input("p", 4), B: bad.Input("q", 4)}) // outputs are not inputs
+	OutRecord(j, in)                                                        // nor inputs outputs
+	msg := errorsOf(t, bad)
+	require.Contains(t, msg, `ConnectRecord s: output "x" is not an input of module swap`)
+	require.Contains(t, msg, `OutRecord s: input "a" is not an output of module swap`)
+}

@@ -411,6 +411,60 @@ func Use[T any](m *Module, name string, sub *Module, ports T) T {
 	return withSignals(pos, "Use", ports, out)
 }
 
+// ConnectRecord connects the inputs of an instance given as a record of
+// the sub-module's input ports (ports) to the parent's signals of the same
+// record type (from): one call instead of one Connect per field.
+func ConnectRecord[T any](inst *Instance, ports, from T) {
+	pos := callerPos()
+	if inst == nil {
+		return
+	}
+	subs, ok := signalsOf(pos, "ConnectRecord", ports)
+	if !ok {
+		return
+	}
+	srcs, ok := signalsOf(pos, "ConnectRecord", from)
+	if !ok {
+		return
+	}
+	m := inst.parent
+	if len(subs) != len(srcs) {
+		m.errorf(pos, "ConnectRecord %s: the records differ in shape (%d and %d signals)", inst.name, len(subs), len(srcs))
+		return
+	}
+	for i, p := range subs {
+		switch {
+		case p.mod != inst.sub || p.kind != kInput:
+			m.errorf(pos, "ConnectRecord %s: %s is not an input of module %s", inst.name, p.describe(), inst.sub.name)
+		case srcs[i].mod != m:
+			m.errorf(pos, "ConnectRecord %s: input %q connected to a signal of module %s", inst.name, p.name, srcs[i].mod.name)
+		default:
+			inst.conns = append(inst.conns, conn{port: p.name, sig: srcs[i], pos: pos})
+		}
+	}
+}
+
+// OutRecord reads the outputs of an instance given as a record of the
+// sub-module's output ports, and returns them as the parent's signals in a
+// record of the same type.
+func OutRecord[T any](inst *Instance, ports T) T {
+	pos := callerPos()
+	subs, ok := signalsOf(pos, "OutRecord", ports)
+	if !ok || inst == nil {
+		return ports
+	}
+	out := make([]*Signal, len(subs))
+	for i, p := range subs {
+		if p.mod != inst.sub || p.kind != kOutput {
+			inst.parent.errorf(pos, "OutRecord %s: %s is not an output of module %s", inst.name, p.describe(), inst.sub.name)
+			out[i] = placeholder(inst.parent, pos, p.width)
+			continue
+		}
+		out[i] = inst.out(pos, p.name)
+	}
+	return withSignals(pos, "OutRecord", ports, out)
+}
+
 // Pack concatenates the fields of a record into one signal, the first
 // field in the most significant bits (as Concat).
 func Pack(rec any) *Signal {

@@ -31,18 +31,15 @@ func (p Logic) Build(name string) *hdl.Module {
 	atu := m.Instance("atu", ATU{q, n, lanes}.Build(name+"_atu"))
 	atu.Connect("family", agu.Out("family"))
 	atu.Connect("nas", agu.Out("nas"))
-	in := m.Instance("inswitch", InSwitch{q, n, w}.Build(name+"_inswitch"))
+	sw, swLanes := InSwitch{q, n, w}.build(name + "_inswitch")
+	in := m.Instance("inswitch", sw)
 	banks, offsets := make([]*hdl.Signal, lanes), make([]*hdl.Signal, lanes)
 	for i := range lanes {
 		atu.Connect(fmt.Sprintf("addr_%d", i), agu.Out(fmt.Sprintf("addr_%d", i)))
 		banks[i], offsets[i] = atu.Out(fmt.Sprintf("bank_%d", i)), atu.Out(fmt.Sprintf("offset_%d", i))
 		en := m.Input(fmt.Sprintf("mask_%d", i), 1)
-		in.Connect(fmt.Sprintf("lane_en_%d", i), en)
-		in.Connect(fmt.Sprintf("lane_we_%d", i), en.And(write))
-		in.Connect(fmt.Sprintf("lane_bank_%d", i), banks[i])
-		in.Connect(fmt.Sprintf("lane_row_%d", i), atu.Out(fmt.Sprintf("row_%d", i)))
-		in.Connect(fmt.Sprintf("lane_offset_%d", i), offsets[i])
-		in.Connect(fmt.Sprintf("lane_wdata_%d", i), m.Input(fmt.Sprintf("wdata_%d", i), w))
+		hdl.ConnectRecord(in, swLanes[i], inLane{En: en, We: en.And(write), Bank: banks[i], Row: atu.Out(fmt.Sprintf("row_%d", i)),
+			Offset: offsets[i], Wdata: m.Input(fmt.Sprintf("wdata_%d", i), w)})
 	}
 	for b := range lanes {
 		m.Output(fmt.Sprintf("bank_row_%d", b), n-q-1).Drive(in.Out(fmt.Sprintf("bank_row_%d", b)))
@@ -54,13 +51,13 @@ func (p Logic) Build(name string) *hdl.Module {
 	if p.InboundOnly {
 		return m
 	}
-	out := m.Instance("outswitch", OutSwitch{q, w}.Build(name+"_outswitch"))
+	ow, owLanes := OutSwitch{q, w}.build(name + "_outswitch")
+	out := m.Instance("outswitch", ow)
 	for j := range slots {
 		out.Connect(fmt.Sprintf("slot_rdata_%d", j), m.Input(fmt.Sprintf("slot_rdata_%d", j), w))
 	}
 	for i := range lanes {
-		out.Connect(fmt.Sprintf("lane_bank_%d", i), banks[i])
-		out.Connect(fmt.Sprintf("lane_offset_%d", i), offsets[i])
+		hdl.ConnectRecord(out, owLanes[i], outLane{Bank: banks[i], Offset: offsets[i]})
 		m.Output(fmt.Sprintf("rdata_%d", i), w).Drive(out.Out(fmt.Sprintf("lane_rdata_%d", i)))
 	}
 	return m

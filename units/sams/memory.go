@@ -42,46 +42,89 @@ type Memory struct {
 	Matched bool
 }
 
-// Build makes the memory module called name; its sub-modules are called
-// name_agu, name_atu, name_inswitch and name_outswitch.
-func (p Memory) Build(name string) *hdl.Module {
+// element is one element of a request: whether it takes part (mask) and
+// what it writes (wdata[w-1:0]). A narrow request has one per lane
+// (req_mask_<i>, req_wdata_<i>), a wide one one per bank slot.
+type element struct {
+	Mask, Wdata *hdl.Signal
+}
+
+// request is the narrow request channel: req_valid, req_write,
+// req_mode[1:0], req_base[n-1:0], req_stride[n-1:0] and the lanes.
+type request struct {
+	Valid, Write, Mode, Base, Stride *hdl.Signal
+	Lanes                            []element
+}
+
+// wideRequest is the wide channel: wide_valid, wide_write,
+// wide_row[n-q-2:0] and one element per bank slot.
+type wideRequest struct {
+	Valid, Write, Row *hdl.Signal
+	Slots             []element
+}
+
+// stage1 holds the request being served: the narrow request's fields or
+// the wide one's, the lanes still waiting for a sub-access (pending) and
+// whether this is the request's first sub-access. Its registers are loaded
+// by the handshake at the end of Build, because the AGU, the splitter and
+// the banks read them first.
+type stage1 struct {
+	Valid, Wide, Write, Mode, Base, Stride, Row, WideMask, Pending, First *hdl.Signal
+	Wdata, WideWdata                                                      []*hdl.Signal
+}
+
+// lanePath is where the inbound path sends each lane: bank[q-1:0],
+// row[n-q-2:0] and offset in the bank's two-element row.
+type lanePath struct {
+	Banks, Rows, Offsets []*hdl.Signal
+}
+
+func (p Memory) element(f hdl.Fields) element {
+	return element{Mask: f("mask", 1), Wdata: f("wdata", p.W)}
+}
+
+func (p Memory) ports(m *hdl.Module) (request, wideRequest) {
+	lanes, slots := 1<<uint(p.Q), 2<<uint(p.Q)
+	f := m.InputFields("req")
+	req := request{Valid: f("valid", 1), Write: f("write", 1), Mode: f("mode", 2), Base: f("base", p.N), Stride: f("stride", p.N)}
+	for i := range lanes {
+		req.Lanes = append(req.Lanes, p.element(m.InputFields("req", i)))
+	}
+	f = m.InputFields("wide")
+	wide := wideRequest{Valid: f("valid", 1), Write: f("write", 1), Row: f("row", p.N-p.Q-1)}
+	for j := range slots {
+		wide.Slots = append(wide.Slots, p.element(m.InputFields("wide", j)))
+	}
+	return req, wide
+}
+
+func (p Memory) stage1(m *hdl.Module) stage1 {
 	q, n, w := p.Q, p.N, p.W
 	lanes, slots, rw := 1<<uint(q), 2<<uint(q), n-q-1
-	m := hdl.NewModule(name)
-
-	reqValid, reqWrite := m.Input("req_valid", 1), m.Input("req_write", 1)
-	reqMode, reqBase, reqStride := m.Input("req_mode", 2), m.Input("req_base", n), m.Input("req_stride", n)
-	var reqMask, reqData []*hdl.Signal
+	r1 := stage1{
+		Valid: m.Reg("r1_valid", 1), Wide: m.Reg("r1_wide", 1), Write: m.Reg("r1_write", 1),
+		Mode: m.Reg("r1_mode", 2), Base: m.Reg("r1_base", n), Stride: m.Reg("r1_stride", n),
+		Row: m.Reg("r1_row", rw), WideMask: m.Reg("r1_wide_mask", slots),
+		Pending: m.Reg("pending", lanes), First: m.Reg("first", 1),
+	}
 	for i := range lanes {
-		reqMask = append(reqMask, m.Input(fmt.Sprintf("req_mask_%d", i), 1))
-		reqData = append(reqData, m.Input(fmt.Sprintf("req_wdata_%d", i), w))
+		r1.Wdata = append(r1.Wdata, m.Reg(fmt.Sprintf("r1_wdata_%d", i), w))
 	}
-	wideValid, wideWrite, wideRow := m.Input("wide_valid", 1), m.Input("wide_write", 1), m.Input("wide_row", rw)
-	var wideMask, wideData []*hdl.Signal
 	for j := range slots {
-		wideMask = append(wideMask, m.Input(fmt.Sprintf("wide_mask_%d", j), 1))
-		wideData = append(wideData, m.Input(fmt.Sprintf("wide_wdata_%d", j), w))
+		r1.WideWdata = append(r1.WideWdata, m.Reg(fmt.Sprintf("r1_wide_wdata_%d", j), w))
 	}
+	return r1
+}
 
-	// Stage 1: the request being served.
-	r1Valid, r1Wide, r1Write := m.Reg("r1_valid", 1), m.Reg("r1_wide", 1), m.Reg("r1_write", 1)
-	r1Mode, r1Base, r1Stride := m.Reg("r1_mode", 2), m.Reg("r1_base", n), m.Reg("r1_stride", n)
-	r1Row, r1WideMask := m.Reg("r1_row", rw), m.Reg("r1_wide_mask", slots)
-	pending, first := m.Reg("pending", lanes), m.Reg("first", 1)
-	r1Data := make([]*hdl.Signal, lanes)
-	for i := range r1Data {
-		r1Data[i] = m.Reg(fmt.Sprintf("r1_wdata_%d", i), w)
-	}
-	r1WideData := make([]*hdl.Signal, slots)
-	for j := range r1WideData {
-		r1WideData[j] = m.Reg(fmt.Sprintf("r1_wide_wdata_%d", j), w)
-	}
-
-	// Inbound path: AGU, then ATU.
+// inbound is the AGU and the ATU (thesis Fig. 4.5b): the bank, row and
+// offset of every lane of the stage-1 request.
+func (p Memory) inbound(m *hdl.Module, name string, r1 stage1) lanePath {
+	q, n := p.Q, p.N
+	lanes := 1 << uint(q)
 	agu := m.Instance("agu", AGU{q, n}.Build(name+"_agu"))
-	agu.Connect("base", r1Base)
-	agu.Connect("stride", r1Stride)
-	agu.Connect("mode", r1Mode)
+	agu.Connect("base", r1.Base)
+	agu.Connect("stride", r1.Stride)
+	agu.Connect("mode", r1.Mode)
 	family, nas := agu.Out("family"), agu.Out("nas")
 	if p.Matched { // thesis 3.2.4: the layout is family q whatever the stride
 		family = hdl.Mux(nas, family, m.ConstU(family.Width(), uint64(q)))
@@ -89,82 +132,96 @@ func (p Memory) Build(name string) *hdl.Module {
 	atu := m.Instance("atu", ATU{q, n, lanes}.Build(name+"_atu"))
 	atu.Connect("family", family)
 	atu.Connect("nas", nas)
-	banks, rows, offsets := make([]*hdl.Signal, lanes), make([]*hdl.Signal, lanes), make([]*hdl.Signal, lanes)
+	var path lanePath
 	for i := range lanes {
 		atu.Connect(fmt.Sprintf("addr_%d", i), agu.Out(fmt.Sprintf("addr_%d", i)))
-		banks[i] = atu.Out(fmt.Sprintf("bank_%d", i)).Named(fmt.Sprintf("bank_%d", i))
-		rows[i] = atu.Out(fmt.Sprintf("row_%d", i)).Named(fmt.Sprintf("row_%d", i))
-		offsets[i] = atu.Out(fmt.Sprintf("offset_%d", i)).Named(fmt.Sprintf("offset_%d", i))
+		path.Banks = append(path.Banks, atu.Out(fmt.Sprintf("bank_%d", i)).Named(fmt.Sprintf("bank_%d", i)))
+		path.Rows = append(path.Rows, atu.Out(fmt.Sprintf("row_%d", i)).Named(fmt.Sprintf("row_%d", i)))
+		path.Offsets = append(path.Offsets, atu.Out(fmt.Sprintf("offset_%d", i)).Named(fmt.Sprintf("offset_%d", i)))
 	}
+	return path
+}
 
-	// Conflict splitter: each bank serves the row of its lowest waiting lane.
+// split chooses this cycle's sub-access: each bank serves the row of its
+// lowest waiting lane, and every waiting lane that wants that row is
+// served. It returns the lanes served, one bit each.
+func (p Memory) split(m *hdl.Module, r1 stage1, path lanePath) []*hdl.Signal {
+	lanes := 1 << uint(p.Q)
 	chosen := make([]*hdl.Signal, lanes) // per bank
 	for b := range lanes {
 		wants := make([]*hdl.Signal, lanes)
 		for i := range lanes {
-			wants[i] = pending.Bit(i).And(banks[i].EqConst(uint64(b)))
+			wants[i] = r1.Pending.Bit(i).And(path.Banks[i].EqConst(uint64(b)))
 		}
-		lowest := make([]*hdl.Signal, lanes)
-		below := m.ConstU(1, 0)
-		for i := range lanes {
-			lowest[i] = wants[i].And(below.Not())
-			below = below.Or(wants[i])
-		}
-		chosen[b] = hdl.OneHotSelect(hdl.Concat(reverse(lowest)...), rows...)
+		chosen[b] = hdl.OneHotSelect(firstOneHot(m, wants, false), path.Rows...)
 	}
-	servedBits := make([]*hdl.Signal, lanes)
+	served := make([]*hdl.Signal, lanes)
 	for i := range lanes {
-		servedBits[i] = pending.Bit(i).And(rows[i].Eq(hdl.Select(banks[i], chosen...)))
+		served[i] = r1.Pending.Bit(i).And(path.Rows[i].Eq(hdl.Select(path.Banks[i], chosen...)))
 	}
+	return served
+}
+
+// Build makes the memory module called name; its sub-modules are called
+// name_agu, name_atu, name_inswitch and name_outswitch.
+func (p Memory) Build(name string) *hdl.Module {
+	q, w := p.Q, p.W
+	lanes, slots := 1<<uint(q), 2<<uint(q)
+	m := hdl.NewModule(name)
+	req, wide := p.ports(m)
+	r1 := p.stage1(m)
+	path := p.inbound(m, name, r1)
+
+	// The conflict splitter: a narrow request stays in stage 1 while lanes
+	// remain.
+	servedBits := p.split(m, r1, path)
 	served := hdl.Concat(reverse(servedBits)...).Named("served")
-	remaining := pending.And(served.Not())
-	narrow := r1Valid.And(r1Wide.Not())
+	remaining := r1.Pending.And(served.Not())
+	narrow := r1.Valid.And(r1.Wide.Not())
 	stall := narrow.And(remaining.RedOr()).Named("conflict_stall")
 
-	in := m.Instance("inswitch", InSwitch{q, n, w}.Build(name+"_inswitch"))
+	sw, swLanes := InSwitch{q, p.N, w}.build(name + "_inswitch")
+	in := m.Instance("inswitch", sw)
 	for i := range lanes {
 		en := servedBits[i].And(narrow)
-		in.Connect(fmt.Sprintf("lane_en_%d", i), en)
-		in.Connect(fmt.Sprintf("lane_we_%d", i), en.And(r1Write))
-		in.Connect(fmt.Sprintf("lane_bank_%d", i), banks[i])
-		in.Connect(fmt.Sprintf("lane_row_%d", i), rows[i])
-		in.Connect(fmt.Sprintf("lane_offset_%d", i), offsets[i])
-		in.Connect(fmt.Sprintf("lane_wdata_%d", i), r1Data[i])
+		hdl.ConnectRecord(in, swLanes[i], inLane{En: en, We: en.And(r1.Write), Bank: path.Banks[i], Row: path.Rows[i], Offset: path.Offsets[i], Wdata: r1.Wdata[i]})
 	}
 
 	// The banks: per bank two memories, one per offset, so that each
 	// element has its own write enable. The wide port bypasses the switch.
-	wideWrites := r1Valid.And(r1Wide).And(r1Write)
+	wideWrites := r1.Valid.And(r1.Wide).And(r1.Write)
 	rdata := make([]*hdl.Signal, slots)
 	for j := range slots {
 		b := j / 2
-		row := hdl.Mux(r1Wide, r1Row, in.Out(fmt.Sprintf("bank_row_%d", b)))
-		we := hdl.Mux(r1Wide, wideWrites.And(r1WideMask.Bit(j)), in.Out(fmt.Sprintf("slot_we_%d", j)))
-		data := hdl.Mux(r1Wide, r1WideData[j], in.Out(fmt.Sprintf("slot_wdata_%d", j)))
-		bank := m.Mem(fmt.Sprintf("bank%d_%d", b, j%2), rw, w)
+		row := hdl.Mux(r1.Wide, r1.Row, in.Out(fmt.Sprintf("bank_row_%d", b)))
+		we := hdl.Mux(r1.Wide, wideWrites.And(r1.WideMask.Bit(j)), in.Out(fmt.Sprintf("slot_we_%d", j)))
+		data := hdl.Mux(r1.Wide, r1.WideWdata[j], in.Out(fmt.Sprintf("slot_wdata_%d", j)))
+		bank := m.Mem(fmt.Sprintf("bank%d_%d", b, j%2), p.N-q-1, w)
 		bank.Write(row, data, we)
 		rdata[j] = bank.ReadSync(row, nil)
 	}
 
-	// Stage 2: the outbound path.
+	// Stage 2: the outbound path, each register next to what it takes.
 	s2Read, s2Wide, s2First, s2Last := m.Reg("s2_read", 1), m.Reg("s2_wide", 1), m.Reg("s2_first", 1), m.Reg("s2_last", 1)
 	s2Served := m.Reg("s2_served", lanes)
-	s2Read.Drive(r1Valid.And(r1Write.Not()))
-	s2Wide.Drive(r1Wide)
-	s2First.Drive(first)
+	s2Read.Drive(r1.Valid.And(r1.Write.Not()))
+	s2Wide.Drive(r1.Wide)
+	s2First.Drive(r1.First)
 	s2Last.Drive(stall.Not())
 	s2Served.Drive(served)
-	out := m.Instance("outswitch", OutSwitch{q, w}.Build(name+"_outswitch"))
+	ow, owLanes := OutSwitch{q, w}.build(name + "_outswitch")
+	out := m.Instance("outswitch", ow)
 	for j := range slots {
 		out.Connect(fmt.Sprintf("slot_rdata_%d", j), rdata[j])
 	}
 	for i := range lanes {
-		s2Bank, s2Offset := m.Reg(fmt.Sprintf("s2_bank_%d", i), q), m.Reg(fmt.Sprintf("s2_offset_%d", i), 1)
-		s2Bank.Drive(banks[i])
-		s2Offset.Drive(offsets[i])
-		out.Connect(fmt.Sprintf("lane_bank_%d", i), s2Bank)
-		out.Connect(fmt.Sprintf("lane_offset_%d", i), s2Offset)
+		s2 := OutSwitch{q, w}.lane(m.RegFields("s2", i))
+		hdl.DriveRecord(s2, outLane{Bank: path.Banks[i], Offset: path.Offsets[i]})
+		hdl.ConnectRecord(out, owLanes[i], s2)
 	}
+
+	// Responses: a narrow read collects its lanes over its sub-accesses and
+	// answers after the last; a wide read answers at once.
 	narrowRead := s2Read.And(s2Wide.Not())
 	respValid := m.Reg("resp_valid_q", 1)
 	respValid.Drive(narrowRead.And(s2Last))
@@ -187,38 +244,51 @@ func (p Memory) Build(name string) *hdl.Module {
 		m.Output(fmt.Sprintf("wide_rdata_%d", j), w).Drive(d)
 	}
 
-	// Handshakes and stage-1 loading. A wide request goes first.
+	p.handshake(m, req, wide, r1, stall, remaining)
+	return m
+}
+
+// handshake accepts requests and loads stage 1: a wide request goes first;
+// a conflicting request holds stage 1 (ready low) until its last
+// sub-access.
+func (p Memory) handshake(m *hdl.Module, req request, wide wideRequest, r1 stage1, stall, remaining *hdl.Signal) {
+	lanes := 1 << uint(p.Q)
 	wideReady := stall.Not()
-	reqReady := stall.Not().And(wideValid.Not())
+	reqReady := stall.Not().And(wide.Valid.Not())
 	m.Output("wide_ready", 1).Drive(wideReady)
 	m.Output("req_ready", 1).Drive(reqReady)
-	takeWide, takeNarrow := wideValid.And(wideReady), reqValid.And(reqReady)
+	takeWide, takeNarrow := wide.Valid.And(wideReady), req.Valid.And(reqReady)
 	take := takeWide.Or(takeNarrow)
-	r1Valid.Drive(stall.Or(take))
-	r1Wide.Drive(takeWide)
-	r1Wide.Enable(take)
-	r1Write.Drive(hdl.Mux(takeWide, wideWrite, reqWrite))
-	r1Write.Enable(take)
+	r1.Valid.Drive(stall.Or(take))
+	r1.Wide.Drive(takeWide)
+	r1.Wide.Enable(take)
+	r1.Write.Drive(hdl.Mux(takeWide, wide.Write, req.Write))
+	r1.Write.Enable(take)
 	// Mode 01 (the wide port's mode) means NaS on the narrow port.
-	r1Mode.Drive(hdl.Concat(reqMode.Bit(1), reqMode.Bit(0).And(reqMode.Bit(1))))
-	for _, r := range []*hdl.Signal{r1Mode, r1Base, r1Stride} {
+	r1.Mode.Drive(hdl.Concat(req.Mode.Bit(1), req.Mode.Bit(0).And(req.Mode.Bit(1))))
+	for _, r := range []*hdl.Signal{r1.Mode, r1.Base, r1.Stride} {
 		r.Enable(takeNarrow)
 	}
-	r1Base.Drive(reqBase)
-	r1Stride.Drive(reqStride)
-	for i := range lanes {
-		r1Data[i].Drive(reqData[i])
-		r1Data[i].Enable(takeNarrow)
+	r1.Base.Drive(req.Base)
+	r1.Stride.Drive(req.Stride)
+	masks := make([]*hdl.Signal, lanes)
+	for i, l := range req.Lanes {
+		r1.Wdata[i].Drive(l.Wdata)
+		r1.Wdata[i].Enable(takeNarrow)
+		masks[i] = l.Mask
 	}
-	r1Row.Drive(wideRow)
-	r1Row.Enable(takeWide)
-	r1WideMask.Drive(hdl.Concat(reverse(wideMask)...))
-	r1WideMask.Enable(takeWide)
-	for j := range slots {
-		r1WideData[j].Drive(wideData[j])
-		r1WideData[j].Enable(takeWide)
+	r1.Row.Drive(wide.Row)
+	r1.Row.Enable(takeWide)
+	wideMasks := make([]*hdl.Signal, len(wide.Slots))
+	for j, s := range wide.Slots {
+		wideMasks[j] = s.Mask
 	}
-	pending.Drive(hdl.Mux(stall, remaining, hdl.Concat(reverse(reqMask)...).And(takeNarrow.Repl(lanes))))
-	first.Drive(stall.Not())
-	return m
+	r1.WideMask.Drive(hdl.Concat(reverse(wideMasks)...))
+	r1.WideMask.Enable(takeWide)
+	for j, s := range wide.Slots {
+		r1.WideWdata[j].Drive(s.Wdata)
+		r1.WideWdata[j].Enable(takeWide)
+	}
+	r1.Pending.Drive(hdl.Mux(stall, remaining, hdl.Concat(reverse(masks)...).And(takeNarrow.Repl(lanes))))
+	r1.First.Drive(stall.Not())
 }

@@ -11,10 +11,8 @@ import (
 // A bank slot j = 2*bank + offset is one element of one module's two-element
 // row.
 
-// InSwitch routes lane requests to banks. Ports: per lane i
-// lane_en_<i> (the lane takes part), lane_we_<i> (it writes),
-// lane_bank_<i>[q-1:0], lane_row_<i>[n-q-2:0], lane_offset_<i>,
-// lane_wdata_<i>[w-1:0] in; per bank b bank_row_<b>[n-q-2:0], per slot j
+// InSwitch routes lane requests to banks. Ports: per lane i the inLane
+// record lane_<field>_<i> in; per bank b bank_row_<b>[n-q-2:0], per slot j
 // slot_we_<j>, slot_wdata_<j>[w-1:0] out. Lanes that reach one bank share
 // its row (the splitter sees to it); when several writing lanes reach one
 // slot, the highest lane wins.
@@ -22,9 +20,16 @@ type InSwitch struct {
 	Q, N, W int
 }
 
-// inLane is one lane's request into the InSwitch.
+// inLane is one lane's request into the InSwitch: whether the lane takes
+// part (en) and writes (we), and where: bank[q-1:0], row[n-q-2:0], offset,
+// with its write data wdata[w-1:0].
 type inLane struct {
-	en, we, bank, row, offset, wdata *hdl.Signal
+	En, We, Bank, Row, Offset, Wdata *hdl.Signal
+}
+
+// lane makes one lane's fields.
+func (p InSwitch) lane(f hdl.Fields) inLane {
+	return inLane{En: f("en", 1), We: f("we", 1), Bank: f("bank", p.Q), Row: f("row", p.N-p.Q-1), Offset: f("offset", 1), Wdata: f("wdata", p.W)}
 }
 
 // route builds the crossbar in m and returns the bank rows and the slot
@@ -35,53 +40,57 @@ func (p InSwitch) route(m *hdl.Module, lanes []inLane) (rows, we, wdata []*hdl.S
 		hits := make([]*hdl.Signal, len(lanes))
 		laneRows := make([]*hdl.Signal, len(lanes))
 		for i, l := range lanes {
-			hits[i] = l.en.And(l.bank.EqConst(uint64(b)))
-			laneRows[i] = l.row
+			hits[i] = l.En.And(l.Bank.EqConst(uint64(b)))
+			laneRows[i] = l.Row
 		}
 		rows = append(rows, hdl.OneHotSelect(hdl.Concat(reverse(hits)...), laneRows...))
 		for o := range 2 {
 			writes := make([]*hdl.Signal, len(lanes))
 			data := make([]*hdl.Signal, len(lanes))
 			for i, l := range lanes {
-				at := l.offset
+				at := l.Offset
 				if o == 0 {
 					at = at.Not()
 				}
-				writes[i] = hits[i].And(l.we).And(at)
-				data[i] = l.wdata
+				writes[i] = hits[i].And(l.We).And(at)
+				data[i] = l.Wdata
 			}
 			we = append(we, hdl.Concat(writes...).RedOr())
-			wdata = append(wdata, hdl.OneHotSelect(highestFirst(m, writes), data...))
+			wdata = append(wdata, hdl.OneHotSelect(firstOneHot(m, writes, true), data...))
 		}
 	}
 	return rows, we, wdata
 }
 
-// highestFirst turns request bits into a one-hot select (bit i for lane i)
-// of the highest requesting lane.
-func highestFirst(m *hdl.Module, req []*hdl.Signal) *hdl.Signal {
+// firstOneHot turns request bits into a one-hot select (bit i for lane i)
+// of the highest (or lowest) requesting lane.
+func firstOneHot(m *hdl.Module, req []*hdl.Signal, highest bool) *hdl.Signal {
 	grant := make([]*hdl.Signal, len(req))
-	above := m.ConstU(1, 0)
-	for i := len(req) - 1; i >= 0; i-- {
-		grant[i] = req[i].And(above.Not())
-		above = above.Or(req[i])
+	before := m.ConstU(1, 0)
+	for k := range req {
+		i := k
+		if highest {
+			i = len(req) - 1 - k
+		}
+		grant[i] = req[i].And(before.Not())
+		before = before.Or(req[i])
 	}
 	return hdl.Concat(reverse(grant)...)
 }
 
 // Build makes the InSwitch module called name.
 func (p InSwitch) Build(name string) *hdl.Module {
+	m, _ := p.build(name)
+	return m
+}
+
+// build makes the module and returns its lane input ports, which the
+// module's users connect with hdl.ConnectRecord.
+func (p InSwitch) build(name string) (*hdl.Module, []inLane) {
 	m := hdl.NewModule(name)
 	var lanes []inLane
 	for i := range 1 << uint(p.Q) {
-		lanes = append(lanes, inLane{
-			en:     m.Input(fmt.Sprintf("lane_en_%d", i), 1),
-			we:     m.Input(fmt.Sprintf("lane_we_%d", i), 1),
-			bank:   m.Input(fmt.Sprintf("lane_bank_%d", i), p.Q),
-			row:    m.Input(fmt.Sprintf("lane_row_%d", i), p.N-p.Q-1),
-			offset: m.Input(fmt.Sprintf("lane_offset_%d", i), 1),
-			wdata:  m.Input(fmt.Sprintf("lane_wdata_%d", i), p.W),
-		})
+		lanes = append(lanes, p.lane(m.InputFields("lane", i)))
 	}
 	rows, we, wdata := p.route(m, lanes)
 	for b, r := range rows {
@@ -91,38 +100,54 @@ func (p InSwitch) Build(name string) *hdl.Module {
 		m.Output(fmt.Sprintf("slot_we_%d", j), 1).Drive(we[j])
 		m.Output(fmt.Sprintf("slot_wdata_%d", j), p.W).Drive(wdata[j])
 	}
-	return m
+	return m, lanes
 }
 
 // OutSwitch routes bank read data back to lanes. Ports: per slot j
-// slot_rdata_<j>[w-1:0], per lane i lane_bank_<i>[q-1:0] and
-// lane_offset_<i> in; per lane lane_rdata_<i>[w-1:0] out.
+// slot_rdata_<j>[w-1:0], per lane i the outLane record lane_<field>_<i>
+// in; per lane lane_rdata_<i>[w-1:0] out.
 type OutSwitch struct {
 	Q, W int
 }
 
+// outLane is where one lane reads: bank[q-1:0] and offset.
+type outLane struct {
+	Bank, Offset *hdl.Signal
+}
+
+// lane makes one lane's fields.
+func (p OutSwitch) lane(f hdl.Fields) outLane {
+	return outLane{Bank: f("bank", p.Q), Offset: f("offset", 1)}
+}
+
 // route builds the crossbar: lane i reads slot 2*bank_i + offset_i.
-func (p OutSwitch) route(slots []*hdl.Signal, banks, offsets []*hdl.Signal) []*hdl.Signal {
-	out := make([]*hdl.Signal, len(banks))
-	for i := range banks {
-		out[i] = hdl.Select(hdl.Concat(banks[i], offsets[i]), slots...)
+func (p OutSwitch) route(slots []*hdl.Signal, lanes []outLane) []*hdl.Signal {
+	out := make([]*hdl.Signal, len(lanes))
+	for i, l := range lanes {
+		out[i] = hdl.Select(hdl.Concat(l.Bank, l.Offset), slots...)
 	}
 	return out
 }
 
 // Build makes the OutSwitch module called name.
 func (p OutSwitch) Build(name string) *hdl.Module {
+	m, _ := p.build(name)
+	return m
+}
+
+// build makes the module and returns its lane input ports.
+func (p OutSwitch) build(name string) (*hdl.Module, []outLane) {
 	m := hdl.NewModule(name)
-	var slots, banks, offsets []*hdl.Signal
+	var slots []*hdl.Signal
 	for j := range 2 << uint(p.Q) {
 		slots = append(slots, m.Input(fmt.Sprintf("slot_rdata_%d", j), p.W))
 	}
+	var lanes []outLane
 	for i := range 1 << uint(p.Q) {
-		banks = append(banks, m.Input(fmt.Sprintf("lane_bank_%d", i), p.Q))
-		offsets = append(offsets, m.Input(fmt.Sprintf("lane_offset_%d", i), 1))
+		lanes = append(lanes, p.lane(m.InputFields("lane", i)))
 	}
-	for i, d := range p.route(slots, banks, offsets) {
+	for i, d := range p.route(slots, lanes) {
 		m.Output(fmt.Sprintf("lane_rdata_%d", i), p.W).Drive(d)
 	}
-	return m
+	return m, lanes
 }
