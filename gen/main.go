@@ -1,12 +1,18 @@
-// Command gen writes the Verilog of a parmem unit, lists the units, and
-// draws SAMS data layouts for design reviews.
+// Command gen writes the Verilog of a parmem unit, lists the units, runs
+// the design-review reports and draws pictures of units. Everything it
+// knows of the hardware comes from the unit registry (package units): a
+// unit's parameters are its flags, and a family's reports and pictures are
+// its commands. Adding a family is one import in families.go.
 //
 //	go run ./gen -unit sams -q 3 > sams.v      the whole SAMS memory, q = 3
 //	go run ./gen -unit sams-atu -q 3 -n 23 -o atu.v
-//	go run ./gen -list                           units, parameters, ranges
+//	go run ./gen -unit sams-atu -q 3 -n 23 -lanes 1 -o atu.v
+//	go run ./gen -list                           units by family
+//	go run ./gen -list -unit sams-atu            one unit's parameters and ranges
 //	go run ./gen -layout -q 2 -family 2 -base 1 -stride 3 -mode 3
+//	go run ./gen -layout -q 2 -family 2 -base 1 -stride 3 -mode 3 -format svg -o layout.svg
 //
-// Bad input gets one line on stderr naming the flag and its valid range,
+// Bad input gets one line on stderr naming the flag and its valid values,
 // exit status 2, and nothing on stdout or on disk.
 package main
 
@@ -22,74 +28,29 @@ import (
 	"strings"
 
 	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/internal/reports"
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/units"
-	_ "github.com/parmem/parmem/units/sams" // registers the SAMS units
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// usageError is bad input: exit status 2.
-type usageError struct{ msg string }
+// reg is the registry gen serves; a test may swap in a clone with more
+// families registered.
+var reg = units.Registered()
 
-func (e *usageError) Error() string { return e.msg }
+// badf is bad input: exit status 2.
+func badf(format string, args ...any) error { return units.Inputf(format, args...) }
 
-func badf(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
-
-// unitParams are the flags that set unit parameters, in the order -list
-// shows them.
-var unitParams = []string{"q", "n", "w", "lanes", "matched"}
-
-const usageText = `gen writes parmem hardware as Verilog-2005, lists the units, and draws
-SAMS data layouts.
-
-Verilog:
-  gen -unit NAME [-q Q] [-n N] [-w W] [-lanes L] [-matched] [-top MODULE] [-o FILE]
-      writes unit NAME's Verilog to FILE, or to stdout. Parameters a unit
-      does not take are errors; see -list for each unit's parameters,
-      defaults and ranges. -top renames the top module (sub-modules follow
-      it: MODULE_atu, ...).
-  gen -list
-      lists the units with their parameters, defaults and ranges.
-  gen -canonical DIR
-      regenerates the reviewed RTL (rtl/ in the repository; make rtl).
-
-Design-review reports (Yosys; make tables writes them all to rtl/REPORT.md):
-  gen -report atu|sams|scaling|all [-format text|markdown|csv] [-o FILE]
-      atu: sams-atu area and LUT levels on iCE40 beside thesis Table 3.1;
-      sams: memory logic gates and inbound depth in 32-bit adders beside
-      thesis Table 4.2, with read and write latency; scaling: area and
-      depth as q and n grow, with the growth law. Progress goes to stderr.
-
-Layout pictures (SAMS, thesis Figs. 3.3 and 3.4):
-  gen -layout [-q Q] [-n N] [-family S | -nas | -matched]
-      [-base B -stride S -mode M] [-format text|svg] [-o FILE]
-      draws the banks as columns and rows with the linear address stored in
-      each slot. With -base, -stride and -mode (0..3 as the AGU's
-      {use_stride_family, use_stride}) it marks the elements of that vector
-      access and the conflict-free sub-accesses it is split into. The
-      layout is -family (default 0), NaS with -nas, family q with -matched.
-      -n defaults to q+3 and may be at most 10 here.
-
-Examples:
-  go run ./gen -unit sams -q 3 > sams.v
-  go run ./gen -unit sams-atu -q 3 -n 23 -lanes 1 -o atu.v
-  go run ./gen -layout -q 2 -family 2 -base 1 -stride 3 -mode 3 -format svg -o layout.svg
-
-Flags:
-`
-
+// run runs gen with args and returns the exit status: 0, 1 for a failure
+// (a tool, a bug), 2 for bad input.
 func run(args []string, stdout, stderr io.Writer) int {
-	err := generate(args, stdout)
-	var ue *usageError
+	err := generate(args, stdout, stderr)
+	var ie *units.InputError
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "gen: %s\n", ue.msg)
+	case errors.As(err, &ie):
+		fmt.Fprintf(stderr, "gen: %s\n", firstLine(ie.Msg))
 		return 2
 	default:
 		fmt.Fprintf(stderr, "gen: %v\n", err)
@@ -97,111 +58,403 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-func generate(args []string, stdout io.Writer) error {
+// The flags of gen itself, beside the picture kinds and the parameters.
+const (
+	flagUnit      = "unit"
+	flagList      = "list"
+	flagReport    = "report"
+	flagCanonical = "canonical"
+	flagTop       = "top"
+	flagOut       = "o"
+	flagFormat    = "format"
+)
+
+// valueFlags are gen's own flags that take a value (the pre-scan skips it).
+var valueFlags = []string{flagUnit, flagReport, flagCanonical, flagTop, flagOut, flagFormat}
+
+// scan is what a pre-scan of the arguments finds: the flags given, in
+// order, and the last values of -unit and -report.
+type scan struct {
+	names  []string
+	values map[string]string
+}
+
+func prescan(args []string) scan {
+	s := scan{values: map[string]string{}}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue // a value, or an argument the flag parser rejects
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !hasValue && slices.Contains(valueFlags, name) && i+1 < len(args) {
+			i++
+			value, hasValue = args[i], true
+		}
+		s.names = append(s.names, name)
+		if hasValue {
+			s.values[name] = value
+		}
+	}
+	return s
+}
+
+func (s scan) has(name string) bool { return slices.Contains(s.names, name) }
+
+func generate(args []string, stdout, stderr io.Writer) error {
+	s := prescan(args)
+	if s.has("h") || s.has("help") {
+		return help(s, stdout)
+	}
+	var cmds []string
+	for _, name := range s.names {
+		if (name == flagList || name == flagReport || name == flagCanonical || slices.Contains(reg.PictureKinds(), name)) && !slices.Contains(cmds, name) {
+			cmds = append(cmds, name)
+		}
+	}
+	switch {
+	case len(cmds) > 1:
+		return badf("-%s and -%s are separate commands; give one (gen -h lists them)", cmds[0], cmds[1])
+	case len(cmds) == 0:
+		return verilogCommand(s, args, stdout)
+	case cmds[0] == flagList:
+		return listCommand(s, args, stdout)
+	case cmds[0] == flagReport:
+		return reportCommand(s, args, stdout, stderr)
+	case cmds[0] == flagCanonical:
+		return canonicalCommand(s, args)
+	}
+	return pictureCommand(cmds[0], s, args, stdout)
+}
+
+// newFlags makes a command's flag set with gen's -o flag when it writes.
+func newFlags(withOut bool) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	unit := fs.String("unit", "", "unit to generate (see -list)")
-	list := fs.Bool("list", false, "list the units, their parameters, defaults and ranges")
-	top := fs.String("top", "", "name of the top Verilog module (default: the unit's name with - turned into _)")
-	out := fs.String("o", "", "write to this file instead of stdout")
-	layout := fs.Bool("layout", false, "draw a SAMS data layout instead of writing Verilog")
-	nas := fs.Bool("nas", false, "with -layout: the NaS layout")
-	format := fs.String("format", "text", "with -layout: text or svg; with -report: text, markdown or csv")
-	ints := map[string]*int{}
-	for _, name := range []string{"q", "n", "w", "lanes", "family"} {
-		ints[name] = fs.Int(name, 0, paramDoc(name))
+	out := new(string)
+	if withOut {
+		fs.StringVar(out, flagOut, "", "write to this file instead of stdout")
 	}
-	matched := fs.Bool("matched", false, paramDoc("matched"))
-	base := fs.Uint64("base", 0, "with -layout: base address of the access to mark")
-	stride := fs.Uint64("stride", 1, "with -layout: stride of the access to mark")
-	mode := fs.Int("mode", -1, "with -layout: mode of the access to mark, 0..3 (default: no access)")
-	canon := fs.String("canonical", "", "regenerate the reviewed RTL under this directory (make rtl: -canonical rtl)")
-	report := fs.String("report", "", "run a design-review report: "+strings.Join(append(reports.Names, "all"), ", ")+" (needs yosys)")
-	help := fs.Bool("h", false, "show this help")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			writeUsage(fs, stdout)
-			return flag.ErrHelp
-		}
-		return badf("%s (gen -h lists the flags)", firstLine(err.Error()))
-	}
-	if fs.NArg() > 0 {
-		return badf("unexpected argument %q (gen -h lists the flags)", fs.Arg(0))
-	}
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	switch {
-	case *help:
-		writeUsage(fs, stdout)
-		return nil
-	case *list:
-		return emit(*out, stdout, listUnits)
-	case *canon != "":
-		return writeCanonical(*canon)
-	case *report != "":
-		return writeReport(*report, *format, given, *out, stdout)
-	case *layout:
-		spec := layoutSpec{q: 3, family: *ints["family"], nas: *nas, matched: *matched, base: *base, stride: *stride, mode: *mode, format: *format}
-		if given["q"] {
-			spec.q = *ints["q"]
-		}
-		spec.n = spec.q + 3
-		if given["n"] {
-			spec.n = *ints["n"]
-		}
-		for _, f := range []string{"unit", "w", "lanes", "top"} {
-			if given[f] {
-				return badf("-%s does not apply to -layout", f)
-			}
-		}
-		pic, err := spec.draw(given)
-		if err != nil {
+	return fs, out
+}
+
+// paramFlag is a parameter as a flag: it keeps the text given (Choices
+// become values in units.Params.Parse, with the message naming the choices).
+type paramFlag struct {
+	p    *units.Param
+	text string
+}
+
+func (f *paramFlag) String() string { return f.text }
+
+func (f *paramFlag) Set(s string) error {
+	if f.p.Kind != units.Choice {
+		if _, err := f.p.Value(s); err != nil {
 			return err
 		}
-		return emit(*out, stdout, func(w io.Writer) error { _, err := w.Write(pic); return err })
-	case *unit == "":
-		return badf("-unit is required (units: %s; gen -h for help)", strings.Join(units.Names(), ", "))
 	}
-	for _, f := range []string{"family", "nas", "base", "stride", "mode", "format"} { // -layout's and -report's flags
-		if given[f] {
-			return badf("-%s applies only to -layout", f)
+	f.text = s
+	return nil
+}
+
+func (f *paramFlag) IsBoolFlag() bool { return f.p != nil && f.p.Kind == units.Bool }
+
+// addParams defines a flag per parameter.
+func addParams(fs *flag.FlagSet, ps units.Params) {
+	for i := range ps {
+		fs.Var(&paramFlag{p: &ps[i]}, ps[i].Name, ps[i].Doc)
+	}
+}
+
+// parse parses args with fs for the command called cmd ("gen -list"),
+// after refusing the flags gen knows that cmd does not use: a parameter
+// the unit, report or picture (params, called owner) does not have, or a
+// flag of another command. A flag gen does not know at all is left to the
+// flag package ("flag provided but not defined"). It returns the texts of
+// the parameters given.
+func parse(fs *flag.FlagSet, s scan, args []string, cmd, owner string, params units.Params) (map[string]string, error) {
+	for _, name := range s.names {
+		switch {
+		case fs.Lookup(name) != nil:
+		case isParam(name) && !genFlag(name) && owner != "":
+			if len(params) == 0 {
+				return nil, badf("%s has no parameter -%s (it has none)", owner, name)
+			}
+			return nil, badf("%s has no parameter -%s (it has %s)", owner, name, params.Flags())
+		case known(name):
+			return nil, badf("-%s does not apply to %s", name, cmd)
 		}
 	}
-	u, err := units.Lookup(*unit)
+	if err := fs.Parse(args); err != nil {
+		return nil, badf("%s (gen -h lists the flags)", firstLine(err.Error()))
+	}
+	if fs.NArg() > 0 {
+		return nil, badf("unexpected argument %q (gen -h lists the flags)", fs.Arg(0))
+	}
+	texts := map[string]string{}
+	fs.Visit(func(f *flag.Flag) {
+		if pf, ok := f.Value.(*paramFlag); ok {
+			texts[f.Name] = pf.text
+		}
+	})
+	return texts, nil
+}
+
+// genFlag reports whether name is a flag of gen itself or a picture kind.
+func genFlag(name string) bool {
+	return slices.Contains(valueFlags, name) || slices.Contains([]string{flagList, "h", "help"}, name) ||
+		slices.Contains(reg.PictureKinds(), name)
+}
+
+// isParam reports whether name is a parameter of any unit, report or
+// picture.
+func isParam(name string) bool {
+	for _, f := range reg.Families() {
+		for _, u := range f.Units {
+			if u.Params.Lookup(name) != nil {
+				return true
+			}
+		}
+		for _, r := range f.Reports {
+			if r.Params.Lookup(name) != nil {
+				return true
+			}
+		}
+		for _, p := range f.Pictures {
+			if p.Params.Lookup(name) != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// known reports whether some command of gen has a flag called name.
+func known(name string) bool { return genFlag(name) || isParam(name) }
+
+// resolve turns parameter texts into resolved values.
+func resolve(params units.Params, owner string, texts map[string]string) (units.Values, error) {
+	given, err := params.Parse(owner, texts)
 	if err != nil {
-		return badf("-unit: %v", err)
+		return nil, err
 	}
-	values := units.Values{}
-	for _, name := range unitParams {
-		if !given[name] {
-			continue
-		}
-		if name == "matched" {
-			values[name] = int(b2u(*matched))
-		} else {
-			values[name] = *ints[name]
-		}
-	}
-	v, err := u.Resolve(values)
+	return params.Resolve(owner, given)
+}
+
+// lookupUnit finds the unit -unit names.
+func lookupUnit(name string) (*units.Unit, error) {
+	u, err := reg.Unit(name)
 	if err != nil {
-		return badf("%v", err)
+		return nil, badf("-unit: %v", err)
+	}
+	return u, nil
+}
+
+// verilogCommand: gen -unit NAME [params] [-top M] [-o F].
+func verilogCommand(s scan, args []string, stdout io.Writer) error {
+	const cmd = "gen -unit"
+	fs, out := newFlags(true)
+	unit := fs.String(flagUnit, "", "the unit")
+	top := fs.String(flagTop, "", "the top module's name")
+	var u *units.Unit
+	owner := ""
+	if name, ok := s.values[flagUnit]; ok {
+		var err error
+		if u, err = lookupUnit(name); err != nil {
+			return err
+		}
+		addParams(fs, u.Params)
+		owner = u.Owner()
+	} else if !s.has(flagUnit) {
+		for _, name := range s.names {
+			if !known(name) {
+				return badf("flag provided but not defined: -%s (gen -h lists the flags)", name)
+			}
+		}
+		return badf("-unit is required (units: %s; gen -h for help)", strings.Join(reg.UnitNames(), ", "))
+	}
+	var params units.Params
+	if u != nil {
+		params = u.Params
+	}
+	texts, err := parse(fs, s, args, cmd, owner, params)
+	if err != nil {
+		return err
+	}
+	if u == nil || u.Name != *unit { // the pre-scan and the parser disagree
+		return badf("-unit is required (units: %s; gen -h for help)", strings.Join(reg.UnitNames(), ", "))
+	}
+	v, err := resolve(u.Params, owner, texts)
+	if err != nil {
+		return err
 	}
 	name := u.ModuleName()
-	if given["top"] {
+	if s.has(flagTop) {
 		if why := hdl.CheckName(*top); why != "" {
 			return badf("-top: %s", why)
 		}
 		name = *top
 	}
-	m, err := u.Build(v, name)
+	text, err := verilog(u, v, name)
 	if err != nil {
 		return err
 	}
+	return emit(*out, stdout, func(w io.Writer) error { _, err := w.Write(text); return err })
+}
+
+// verilog builds a unit from resolved values and returns its Verilog.
+func verilog(u *units.Unit, v units.Values, top string) ([]byte, error) {
+	m, err := u.Build(v, top)
+	if err != nil {
+		return nil, err
+	}
 	d, err := hdl.Elaborate(m)
 	if err != nil {
-		return fmt.Errorf("unit %s does not elaborate (a parmem bug; please report it):\n%v", u.Name, err)
+		return nil, fmt.Errorf("unit %s does not elaborate (a parmem bug; please report it):\n%v", u.Name, err)
 	}
-	return emit(*out, stdout, d.WriteVerilog)
+	return d.Verilog(), nil
+}
+
+// listCommand: gen -list [-unit NAME] [-o F].
+func listCommand(s scan, args []string, stdout io.Writer) error {
+	fs, out := newFlags(true)
+	fs.Bool(flagList, false, "list the units")
+	unit := fs.String(flagUnit, "", "the unit whose parameters to list")
+	if _, err := parse(fs, s, args, "gen -list", "", nil); err != nil {
+		return err
+	}
+	if *unit == "" {
+		return emit(*out, stdout, listFamilies)
+	}
+	u, err := lookupUnit(*unit)
+	if err != nil {
+		return err
+	}
+	return emit(*out, stdout, func(w io.Writer) error { return listParams(w, u) })
+}
+
+// reportCommand: gen -report NAME|all [-format F] [report params] [-o F].
+func reportCommand(s scan, args []string, stdout, stderr io.Writer) error {
+	fs, out := newFlags(true)
+	name := fs.String(flagReport, "", "the report")
+	format := fs.String(flagFormat, "text", "text, markdown or csv")
+	var r *units.Report
+	cmd, owner := "gen -report", ""
+	if n := s.values[flagReport]; n != "" && n != "all" {
+		var err error
+		if r, err = reg.Report(n); err != nil {
+			return badf("-report=%q is not one of %s, all", n, strings.Join(reg.ReportNames(), ", "))
+		}
+		addParams(fs, r.Params)
+		owner = r.Owner()
+	} else if n == "all" {
+		cmd = "gen -report all (give one report to set its parameters)"
+	}
+	var params units.Params
+	if r != nil {
+		params = r.Params
+	}
+	texts, err := parse(fs, s, args, cmd, owner, params)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(table.Formats, *format) {
+		return badf("-format=%q is not one of %s for gen -report", *format, strings.Join(table.Formats, ", "))
+	}
+	if *name != "all" && (r == nil || r.Name != *name) {
+		return badf("-report=%q is not one of %s, all", *name, strings.Join(reg.ReportNames(), ", "))
+	}
+	var v units.Values
+	if r != nil {
+		if v, err = resolve(r.Params, owner, texts); err != nil {
+			return err
+		}
+	}
+	return emit(*out, stdout, func(w io.Writer) error {
+		rs := []*units.Report{r}
+		if *name == "all" {
+			rs = reg.Reports()
+			if *format == "markdown" {
+				fmt.Fprintf(w, "# parmem design review: area and latency\n\nGenerated by `make tables` (`go run ./gen -report all -format markdown`). Yosys flows: scripts/ice40.ys, scripts/gates.ys.\n\n")
+			}
+		}
+		for i, r := range rs {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			rv := v
+			if rv == nil {
+				rv = r.Params.Defaults()
+			}
+			tables, err := r.Run(rv, stderr)
+			if err != nil {
+				return err
+			}
+			for j, t := range tables {
+				if j > 0 {
+					fmt.Fprintln(w)
+				}
+				if err := t.Write(w, *format); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// pictureCommand: gen -KIND [-unit NAME] [picture params] [-format F] [-o F].
+func pictureCommand(kind string, s scan, args []string, stdout io.Writer) error {
+	fs, out := newFlags(true)
+	fs.Bool(kind, false, "draw a picture")
+	fs.String(flagUnit, "", "the unit to draw")
+	format := fs.String(flagFormat, "", "the picture's format")
+	unit, ok := s.values[flagUnit]
+	if ok {
+		if _, err := lookupUnit(unit); err != nil {
+			return err
+		}
+	}
+	p, err := reg.Picture(kind, unit)
+	if err != nil {
+		return err
+	}
+	addParams(fs, p.Params)
+	texts, err := parse(fs, s, args, "gen -"+kind, p.Owner(), p.Params)
+	if err != nil {
+		return err
+	}
+	if *format == "" {
+		*format = p.Formats[0]
+	}
+	if !slices.Contains(p.Formats, *format) {
+		return badf("-format=%q is not one of %s for gen -%s", *format, strings.Join(p.Formats, ", "), kind)
+	}
+	v, err := resolve(p.Params, p.Owner(), texts)
+	if err != nil {
+		return err
+	}
+	pic, err := p.Draw(v, *format)
+	if err != nil {
+		return err
+	}
+	return emit(*out, stdout, func(w io.Writer) error { _, err := w.Write(pic); return err })
+}
+
+// canonicalCommand: gen -canonical DIR.
+func canonicalCommand(s scan, args []string) error {
+	fs, _ := newFlags(false)
+	dir := fs.String(flagCanonical, "", "the directory")
+	if _, err := parse(fs, s, args, "gen -canonical", "", nil); err != nil {
+		return err
+	}
+	if *dir == "" {
+		return badf("-canonical needs a directory (make rtl: -canonical rtl)")
+	}
+	return writeCanonical(*dir)
 }
 
 // emit writes through write to file (atomically, so a failure leaves
@@ -244,85 +497,4 @@ func emit(file string, stdout io.Writer, write func(io.Writer) error) error {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
-}
-
-// paramDoc describes a unit parameter flag from the registry.
-func paramDoc(name string) string {
-	if name == "family" {
-		return "with -layout: the stride family of the layout"
-	}
-	for _, un := range units.Names() {
-		u, _ := units.Lookup(un)
-		if p := u.Param(name); p != nil {
-			return p.Doc + " (gen -list shows defaults and ranges per unit)"
-		}
-	}
-	return ""
-}
-
-func writeUsage(fs *flag.FlagSet, w io.Writer) {
-	io.WriteString(w, usageText)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-}
-
-// listUnits prints every unit with its parameters, defaults and ranges.
-func listUnits(w io.Writer) error {
-	t := &table.Table{Title: "parmem units (gen -unit NAME [-PARAM VALUE ...])", Header: []string{"unit", "parameter", "default", "range", "meaning"}}
-	for _, name := range units.Names() {
-		u, _ := units.Lookup(name)
-		t.Add(u.Name, "", "", "", u.Doc)
-		v := units.Values{}
-		for _, p := range u.Params {
-			def := p.Default(v)
-			v[p.Name] = def
-			shown := fmt.Sprint(def)
-			if p.Bool {
-				shown = fmt.Sprint(def == 1)
-			}
-			t.Add("", "-"+p.Name, shown, p.RangeText(v), p.Doc)
-		}
-	}
-	t.Notes = []string{"Ranges that depend on another parameter are shown for the defaults (n's lower bound is q+2)."}
-	return t.Write(w, "text")
-}
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// writeReport runs one report, or all of them, in a format.
-func writeReport(name, format string, given map[string]bool, out string, stdout io.Writer) error {
-	for _, f := range []string{"unit", "q", "n", "w", "lanes", "matched", "top", "layout", "family", "nas", "base", "stride", "mode"} {
-		if given[f] {
-			return badf("-%s does not apply to -report", f)
-		}
-	}
-	if !slices.Contains(table.Formats, format) {
-		return badf("-format=%q is not one of %s for -report", format, strings.Join(table.Formats, ", "))
-	}
-	names := []string{name}
-	if name == "all" {
-		names = reports.Names
-	} else if !slices.Contains(reports.Names, name) {
-		return badf("-report=%q is not one of %s, all", name, strings.Join(reports.Names, ", "))
-	}
-	return emit(out, stdout, func(w io.Writer) error {
-		if format == "markdown" && name == "all" {
-			fmt.Fprintf(w, "# parmem design review: area and latency\n\nGenerated by `make tables` (`go run ./gen -report all -format markdown`). Yosys flows: scripts/ice40.ys, scripts/gates.ys.\n\n")
-		}
-		for i, n := range names {
-			if i > 0 {
-				fmt.Fprintln(w)
-			}
-			if err := reports.Write(w, n, format, os.Stderr); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }

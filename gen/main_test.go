@@ -49,19 +49,40 @@ func TestTopAndOutputFile(t *testing.T) {
 }
 
 func TestListAndHelp(t *testing.T) {
-	code, out, _ := runGen("-list")
-	require.Equal(t, 0, code)
-	for _, want := range []string{"sams-agu", "sams-atu", "sams-inswitch", "sams-outswitch", "sams-prs", "sams-pws", "sams ", "-lanes", "-matched", "1..6", "5..64", "5..20", "1..64"} {
+	code, out, errs := runGen("-list")
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, out, "sams: SAMS multi-layout parallel memory")
+	for _, want := range []string{"sams-agu", "sams-atu", "sams-inswitch", "sams-outswitch", "sams-prs", "sams-pws", "sams-inbound", "sams-logic", "│ sams  ", "-q, -n, -lanes", "-q, -n, -w, -matched"} {
 		require.Contains(t, out, want)
 	}
-	code, out, errs := runGen("-h")
+	code, out, _ = runGen("-list", "-unit", "sams")
+	require.Equal(t, 0, code)
+	for _, want := range []string{"-matched", "1..6", "5..20 *", "1..64", "true or false", "* -n depends on -q: shown for the defaults (-q 3)."} {
+		require.Contains(t, out, want)
+	}
+	code, out, _ = runGen("-list", "-unit", "sams-atu")
+	require.Equal(t, 0, code)
+	require.Regexp(t, `│ -lanes │ +int │ +8 │ +1..16 \* │`, out)
+	require.Contains(t, out, "5..64 *")
+
+	code, out, errs = runGen("-h")
 	require.Equal(t, 0, code)
 	require.Empty(t, errs)
 	require.Contains(t, out, "go run ./gen -unit sams -q 3 > sams.v")
-	require.Contains(t, out, "-layout")
+	require.Regexp(t, `│ atu +│ +sams │ +yes │`, out)
+	require.Regexp(t, `│ scaling +│ +sams │ +yes │ +\d+ min │`, out)
+	require.Regexp(t, `│ -layout │ sams \* │ text, svg │`, out)
 	code, out, _ = runGen("-help")
 	require.Equal(t, 0, code)
-	require.Contains(t, out, "Flags:")
+	require.Contains(t, out, "Flags of gen itself")
+	code, out, _ = runGen("-unit", "sams-atu", "-h")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "gen -unit sams-atu [-PARAM VALUE ...]")
+	require.Contains(t, out, "-lanes")
+	code, out, _ = runGen("-layout", "-h")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "gen -layout -unit sams")
+	require.Contains(t, out, "-stride")
 }
 
 func TestLayoutPictures(t *testing.T) {
@@ -93,6 +114,10 @@ func TestLayoutPictures(t *testing.T) {
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "NaS")
 	require.Equal(t, 1+1+4, strings.Count(out, "\n"), "a title, a header and 2^(n-q-1) rows (n = q+3)")
+
+	code, out2, errs := runGen("-layout", "-unit", "sams", "-q", "3", "-nas")
+	require.Equal(t, 0, code, errs)
+	require.Equal(t, out, out2, "the default layout picture is the sams one")
 }
 
 // Bad input: one line naming the flag (and the valid range), status 2,
@@ -115,15 +140,31 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-unit", "sams", "-frobnicate"}, "flag provided but not defined: -frobnicate"},
 		{[]string{"-unit", "sams", "-q", "three"}, `invalid value "three" for flag -q`},
 		{[]string{"-unit", "sams", "-top", "module"}, "-top: name \"module\" is a Verilog or SystemVerilog keyword"},
-		{[]string{"-unit", "sams", "-family", "2"}, "-family applies only to -layout"},
+		{[]string{"-unit", "sams", "-family", "2"}, "unit sams has no parameter -family (it has -q, -n, -w, -matched)"},
+		{[]string{"-unit", "sams", "-format", "svg"}, "-format does not apply to gen -unit"},
 		{[]string{}, "-unit is required"},
-		{[]string{"-layout", "-q", "2", "-n", "11"}, "-n=11 is out of range for -layout with q=2: valid 4..10"},
-		{[]string{"-layout", "-q", "2", "-family", "4"}, "-family=4 is out of range for q=2 n=5: valid 0..3"},
-		{[]string{"-layout", "-mode", "4"}, "-mode=4 is out of range: valid 0..3"},
-		{[]string{"-layout", "-format", "png"}, `-format="png" is not one of text, svg`},
+		{[]string{"-q", "3"}, "-unit is required"},
+		{[]string{"-frobnicate"}, "flag provided but not defined: -frobnicate"},
+		{[]string{"-unit", "sams", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-layout", "-q", "2", "-n", "11"}, "-n=11 is out of range for the sams layout: valid 4..10 (with -q 2)"},
+		{[]string{"-layout", "-q", "2", "-family", "4"}, "-family=4 is out of range for the sams layout: valid 0..3 (with -q 2, -n 5)"},
+		{[]string{"-layout", "-mode", "4"}, "-mode=4 is out of range for the sams layout: valid 0..3"},
+		{[]string{"-layout", "-base", "-1", "-mode", "0"}, "-base=-1 is out of range for the sams layout: valid 0..63 (with -n 6)"},
+		{[]string{"-layout", "-format", "png"}, `-format="png" is not one of text, svg for gen -layout`},
 		{[]string{"-layout", "-nas", "-family", "1"}, "give one"},
-		{[]string{"-layout", "-unit", "sams"}, "-unit does not apply to -layout"},
+		{[]string{"-layout", "-unit", "sams-atu"}, "-unit sams-atu has no layout picture (units with one: sams)"},
+		{[]string{"-layout", "-unit", "nope"}, `-unit: unknown unit "nope"`},
 		{[]string{"-layout", "-base", "3"}, "only with -mode"},
+		{[]string{"-layout", "-top", "x"}, "-top does not apply to gen -layout"},
+		{[]string{"-layout", "-w", "8"}, "the sams layout has no parameter -w (it has -q, -n, -family, -nas, -matched, -base, -stride, -mode)"},
+		{[]string{"-list", "-q", "99"}, "-q does not apply to gen -list"},
+		{[]string{"-list", "-unit", "nope"}, `-unit: unknown unit "nope"`},
+		{[]string{"-list", "-layout"}, "-list and -layout are separate commands; give one"},
+		{[]string{"-report", "nope"}, `-report="nope" is not one of atu, sams, scaling, all`},
+		{[]string{"-report", "atu", "-top", "x"}, "-top does not apply to gen -report"},
+		{[]string{"-report", "atu", "-q", "3"}, "report atu has no parameter -q (it has none)"},
+		{[]string{"-report", "atu", "-format", "svg"}, `-format="svg" is not one of text, markdown, csv for gen -report`},
+		{[]string{"-report", "all", "-unit", "sams"}, "-unit does not apply to gen -report all"},
 	} {
 		args := append(c.args, "-o", file)
 		code, out, errs := runGen(args...)

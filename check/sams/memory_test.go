@@ -9,56 +9,79 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/parmem/parmem/hdl"
 	. "github.com/parmem/parmem/units/sams"
 	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
 )
 
-// memBench drives the SAMS memory on the Go simulator one cycle at a time,
-// reacting to req_ready, and records every input vector so the same run can
-// be replayed on Verilator and compared cycle by cycle.
+// memBench is the SAMS memory on a verify.Bench: a source for each request
+// channel (req, wide), a sink for each response channel (resp, wide_resp),
+// and a scoreboard that holds both kinds of response to one order, the
+// order of the requests. Every cycle is recorded for the Verilator replay.
 type memBench struct {
-	t        *testing.T
-	p        Memory
-	g        *verify.GoSim
-	ports    verify.Ports
-	in, out  map[string]int
-	vec      verify.Vector
-	recorded []verify.Vector
-	last     verify.Vector // outputs of the last cycle, before its edge
+	*verify.Bench
+	p              Memory
+	req, wide      *verify.Source[request]
+	resp, wideResp *verify.Sink
+	sb             *verify.Scoreboard
+	// model is the reference model of the current run: it sees every
+	// accepted request in order and returns the responses it expects.
+	model func(verify.Accepted[request]) []verify.Expect
 }
 
 func newMemBench(t *testing.T, p Memory) *memBench {
-	d, err := hdl.Elaborate(p.Build("sams"))
-	require.NoError(t, err)
-	g, err := verify.NewGoSim(d)
-	require.NoError(t, err)
-	b := &memBench{t: t, p: p, g: g, ports: verify.PortsOf(d), in: map[string]int{}, out: map[string]int{}}
-	for i, port := range b.ports.In {
-		require.Equal(t, 1, port.Words())
-		b.in[port.Name] = i
+	b := verify.NewBench(t, p.Build("sams"))
+	lanes, slots := 1<<uint(p.Q), 2<<uint(p.Q)
+	mb := &memBench{Bench: b, p: p}
+	ins := func(prefix string, n int) []verify.In {
+		hs := make([]verify.In, n)
+		for i := range hs {
+			hs[i] = b.In(fmt.Sprintf("%s%d", prefix, i))
+		}
+		return hs
 	}
-	for i, port := range b.ports.Out {
-		b.out[port.Name] = i
+	outs := func(prefix string, n int) []verify.Out {
+		hs := make([]verify.Out, n)
+		for i := range hs {
+			hs[i] = b.Out(fmt.Sprintf("%s%d", prefix, i))
+		}
+		return hs
 	}
-	b.vec = make(verify.Vector, b.ports.InWords())
-	require.NoError(t, verify.Reset(g))
-	return b
-}
-
-func (b *memBench) set(name string, v uint64) { b.vec[b.in[name]] = v }
-
-func (b *memBench) get(name string) uint64 { return b.last[b.out[name]] }
-
-// cycle applies the current inputs for one cycle: outputs are sampled
-// before the edge, as a request is accepted at the edge when valid and
-// ready are both 1 then.
-func (b *memBench) cycle() {
-	outs, err := b.g.Run([]verify.Vector{b.vec})
-	require.NoError(b.t, err)
-	b.last = outs[0]
-	b.recorded = append(b.recorded, append(verify.Vector(nil), b.vec...))
+	write, mode, base, stride := b.In("req_write"), b.In("req_mode"), b.In("req_base"), b.In("req_stride")
+	reqMask, reqData := ins("req_mask_", lanes), ins("req_wdata_", lanes)
+	mb.req = verify.NewSource(b, "req", func(req request) {
+		b.Set(write, b2u(req.write))
+		b.Set(mode, req.mode)
+		b.Set(base, req.base)
+		b.Set(stride, req.stride)
+		for i := range lanes {
+			b.Set(reqMask[i], b2u(req.mask[i]))
+			b.Set(reqData[i], req.data[i])
+		}
+	})
+	wideWrite, wideRow := b.In("wide_write"), b.In("wide_row")
+	wideMask, wideData := ins("wide_mask_", slots), ins("wide_wdata_", slots)
+	mb.wide = verify.NewSource(b, "wide", func(req request) {
+		b.Set(wideWrite, b2u(req.write))
+		b.Set(wideRow, req.row)
+		for j := range slots {
+			b.Set(wideMask[j], b2u(req.mask[j]))
+			b.Set(wideData[j], req.data[j])
+		}
+	})
+	mb.resp = verify.NewSink(b, "resp", outs("resp_rdata_", lanes)...).Forget()
+	mb.wideResp = verify.NewSink(b, "wide_resp", outs("wide_rdata_", slots)...).Forget()
+	mb.sb = verify.NewScoreboard(b)
+	mb.sb.InOrder(mb.resp, mb.wideResp) // responses come in request order
+	predict := func(a verify.Accepted[request]) []verify.Expect {
+		if mb.model == nil {
+			return nil
+		}
+		return mb.model(a)
+	}
+	verify.Predict(mb.req, mb.sb, predict)
+	verify.Predict(mb.wide, mb.sb, predict)
+	return mb
 }
 
 // request is one narrow or wide access.
@@ -71,22 +94,14 @@ type request struct {
 	data         []uint64
 }
 
-// expectation is what a read must return: per lane (or slot) a value, when
-// the model knows it.
-type expectation struct {
-	wide   bool
-	known  []bool
-	values []uint64
-}
-
-// scoreboard is the flat-memory model of one run with one layout.
-type scoreboard struct {
-	layout  Layout
-	model   map[uint64]uint64 // linear address -> last value written in this run
-	pending []expectation
-	checked int // lanes compared
-	reads   int
-	writes  int
+// flatMemory is the reference model of one run with one layout: within
+// it the memory behaves as a flat array (DESIGN.md, sams).
+type flatMemory struct {
+	mb     *memBench
+	layout Layout
+	mem    map[uint64]uint64 // linear address -> last value written in this run
+	reads  int
+	writes int
 }
 
 // lineAddresses maps the 2^(q+1) slots of row r to linear addresses.
@@ -105,11 +120,14 @@ func lineAddresses(l Layout, r uint64) []uint64 {
 	return addrs
 }
 
-// accept applies an accepted request to the model, in order.
-func (sb *scoreboard) accept(req request, q, n int) {
+// accept applies an accepted request to the model, in order, and returns
+// the response a read must give: per lane (or slot) a value where the
+// model knows it.
+func (f *flatMemory) accept(a verify.Accepted[request]) []verify.Expect {
+	req, q, n := a.Tx, f.mb.p.Q, f.mb.p.N
 	var addrs []uint64
 	if req.wide {
-		addrs = lineAddresses(sb.layout, req.row)
+		addrs = lineAddresses(f.layout, req.row)
 	} else {
 		step := uint64(1)
 		if req.mode == 3 {
@@ -118,111 +136,52 @@ func (sb *scoreboard) accept(req request, q, n int) {
 		addrs = Addresses(req.base, step, q, n)
 	}
 	if req.write {
-		sb.writes++
+		f.writes++
 		for i, a := range addrs {
 			if req.mask[i] {
-				sb.model[a] = req.data[i] // in lane order: the highest lane wins
+				f.mem[a] = req.data[i] // in lane order: the highest lane wins
 			}
 		}
-		return
+		return nil
 	}
-	sb.reads++
-	e := expectation{wide: req.wide, known: make([]bool, len(addrs)), values: make([]uint64, len(addrs))}
+	f.reads++
+	e := verify.Expect{Sink: f.mb.resp, Care: make([]bool, len(addrs)), Values: make([]uint64, len(addrs))}
+	if req.wide {
+		e.Sink = f.mb.wideResp
+	}
 	for i, a := range addrs {
-		v, ok := sb.model[a]
+		v, ok := f.mem[a]
 		switch {
 		case req.wide:
-			e.known[i], e.values[i] = ok, v
+			e.Care[i], e.Values[i] = ok, v
 		case !req.mask[i]:
-			e.known[i] = true // masked lanes read as 0
+			e.Care[i] = true // masked lanes read as 0
 		default:
-			e.known[i], e.values[i] = ok, v
+			e.Care[i], e.Values[i] = ok, v
 		}
 	}
-	sb.pending = append(sb.pending, e)
+	return []verify.Expect{e}
 }
 
-// respond checks the responses of one cycle.
-func (sb *scoreboard) respond(t *testing.T, b *memBench) {
-	for _, wide := range []bool{false, true} {
-		valid, prefix, count := "resp_valid", "resp_rdata_", 1<<uint(b.p.Q)
-		if wide {
-			valid, prefix, count = "wide_resp_valid", "wide_rdata_", 2<<uint(b.p.Q)
-		}
-		if b.get(valid) == 0 {
-			continue
-		}
-		require.NotEmpty(t, sb.pending, "a response nobody asked for")
-		e := sb.pending[0]
-		sb.pending = sb.pending[1:]
-		require.Equal(t, e.wide, wide, "responses come in request order")
-		for i := range count {
-			if e.known[i] {
-				require.Equalf(t, e.values[i], b.get(fmt.Sprintf("%s%d", prefix, i)), "%s%d, layout %+v", prefix, i, sb.layout)
-				sb.checked++
-			}
-		}
-	}
-}
-
-// load puts a request on the inputs, valid.
-func (b *memBench) load(req request) {
+// present drives a request until the memory accepts it; the scoreboard
+// checks responses every cycle meanwhile.
+func (mb *memBench) present(req request) {
+	src := mb.req
 	if req.wide {
-		b.set("wide_valid", 1)
-		b.set("wide_write", b2u(req.write))
-		b.set("wide_row", req.row)
-		for j := range 2 << uint(b.p.Q) {
-			b.set(fmt.Sprintf("wide_mask_%d", j), b2u(req.mask[j]))
-			b.set(fmt.Sprintf("wide_wdata_%d", j), req.data[j])
-		}
-		return
+		src = mb.wide
 	}
-	b.set("req_valid", 1)
-	b.set("req_write", b2u(req.write))
-	b.set("req_mode", req.mode)
-	b.set("req_base", req.base)
-	b.set("req_stride", req.stride)
-	for i := range 1 << uint(b.p.Q) {
-		b.set(fmt.Sprintf("req_mask_%d", i), b2u(req.mask[i]))
-		b.set(fmt.Sprintf("req_wdata_%d", i), req.data[i])
-	}
+	src.Push(req)
+	mb.RunUntil(1<<uint(mb.p.Q)+2, "a request waits no longer than its sub-accesses", src.Idle)
 }
 
-// present drives a request until the memory accepts it, checking responses
-// every cycle.
-func (b *memBench) present(sb *scoreboard, req request) int {
-	q := b.p.Q
-	b.load(req)
-	for cycles := 1; ; cycles++ {
-		b.cycle()
-		sb.respond(b.t, b)
-		ready := b.get("req_ready")
-		if req.wide {
-			ready = b.get("wide_ready")
-		}
-		if ready == 1 {
-			sb.accept(req, q, b.p.N)
-			b.set("wide_valid", 0)
-			b.set("req_valid", 0)
-			return cycles
-		}
-		require.Less(b.t, cycles, 1<<uint(q)+2, "a request waits longer than its sub-accesses")
-	}
-}
-
-// drain runs idle cycles until every read is answered.
-func (b *memBench) drain(sb *scoreboard) {
-	for range 8 {
-		b.cycle()
-		sb.respond(b.t, b)
-	}
-	require.Empty(b.t, sb.pending, "reads without responses")
-}
-
-// runLayout issues count random requests that all use one layout.
-func (b *memBench) runLayout(r *rand.Rand, layout Layout, count int) *scoreboard {
-	q, n, w := b.p.Q, b.p.N, b.p.W
-	sb := &scoreboard{layout: layout, model: map[uint64]uint64{}}
+// runLayout issues count random requests that all use one layout, checks
+// every read against a flat memory, and returns the model with its counts
+// and the number of lanes compared.
+func (mb *memBench) runLayout(r *rand.Rand, layout Layout, count int) (*flatMemory, int) {
+	q, n, w := mb.p.Q, mb.p.N, mb.p.W
+	f := &flatMemory{mb: mb, layout: layout, mem: map[uint64]uint64{}}
+	mb.model = f.accept
+	compared := mb.sb.Compared()
 	// A small pool of bases and strides, so reads find what writes wrote.
 	type place struct{ base, stride uint64 }
 	var pool []place
@@ -230,7 +189,7 @@ func (b *memBench) runLayout(r *rand.Rand, layout Layout, count int) *scoreboard
 		switch {
 		case layout.NaS:
 			return r.Uint64() & mask(n) // ignored by modes 00 and 01
-		case b.p.Matched:
+		case mb.p.Matched:
 			return uint64(r.IntN(64)) // any family: inside and outside the supported set
 		}
 		return (r.Uint64() | 1) << uint(layout.Family) & mask(n)
@@ -259,10 +218,11 @@ func (b *memBench) runLayout(r *rand.Rand, layout Layout, count int) *scoreboard
 				req.mode = 2 + uint64(r.IntN(2))
 			}
 		}
-		b.present(sb, req)
+		mb.present(req)
 	}
-	b.drain(sb)
-	return sb
+	mb.Run(8) // drain: every read is answered within 8 cycles
+	mb.sb.Finish()
+	return f, mb.sb.Compared() - compared
 }
 
 // layouts is every layout the scoreboard covers for a memory.
@@ -280,27 +240,20 @@ func TestMemoryScoreboard(t *testing.T) {
 	seed := verify.TestSeed(t, 11)
 	for _, p := range []Memory{{Q: 3, N: 16, W: 32}, {Q: 3, N: 16, W: 32, Matched: true}} {
 		t.Run(fmt.Sprintf("q%d_matched%v", p.Q, p.Matched), func(t *testing.T) {
-			b := newMemBench(t, p)
+			mb := newMemBench(t, p)
 			r := rand.New(rand.NewPCG(seed, uint64(b2u(p.Matched))))
 			ls := layouts(p.Q, p.N)
 			if p.Matched {
 				ls = []Layout{{Q: p.Q, N: p.N, Family: p.Q}}
 			}
 			for _, l := range ls {
-				sb := b.runLayout(r, l, requestsPerLayout)
-				t.Logf("layout %+v: %d reads, %d writes, %d lanes compared with the model", l, sb.reads, sb.writes, sb.checked)
-				require.GreaterOrEqual(t, sb.reads+sb.writes, requestsPerLayout)
-				require.Greater(t, sb.checked, requestsPerLayout, "reads find data written in the run")
+				f, checked := mb.runLayout(r, l, requestsPerLayout)
+				t.Logf("layout %+v: %d reads, %d writes, %d lanes compared with the model", l, f.reads, f.writes, checked)
+				require.GreaterOrEqual(t, f.reads+f.writes, requestsPerLayout)
+				require.Greater(t, checked, requestsPerLayout, "reads find data written in the run")
 			}
-			d, err := hdl.Elaborate(p.Build("sams"))
-			require.NoError(t, err)
-			res, err := verify.Lockstep(verify.Config{
-				Backends: []verify.Backend{verify.GoBackend(d), verify.VerilatorBackend(d, verify.VerilatorOptions{})},
-				Stimulus: func(uint64) verify.Stimulus { return verify.NewRecorded(b.recorded) },
-				Cycles:   uint64(len(b.recorded)),
-			})
-			require.NoError(t, err)
-			t.Logf("Verilator agrees with the Go run on all %d cycles (%d output values)", res.Cycles, res.Compared)
+			require.Equal(t, mb.req.NumAccepted()+mb.wide.NumAccepted(), len(ls)*requestsPerLayout)
+			mb.Replay(verify.ReplayOptions{})
 		})
 	}
 }

@@ -5,37 +5,26 @@ import (
 	"testing"
 
 	. "github.com/parmem/parmem/units/sams"
+	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
 )
 
-// stream presents requests back to back (a new one in the cycle after each
-// is accepted) and returns the cycle of each acceptance and of each
-// read response.
-func stream(t *testing.T, b *memBench, reqs []request) (accepted, answered []int) {
-	cycle := 0
-	for _, req := range reqs {
-		b.load(req)
-		for {
-			b.cycle()
-			if b.get("resp_valid") == 1 {
-				answered = append(answered, cycle)
-			}
-			cycle++
-			if b.get("req_ready") == 1 {
-				accepted = append(accepted, cycle-1)
-				break
-			}
+// stream presents narrow requests back to back (a new one in the cycle
+// after each is accepted), expects one response per read (its values
+// unchecked: the stream mixes layouts), and runs until every read is
+// answered. The bench then holds each request's acceptance cycle and the
+// scoreboard the read latencies.
+func stream(mb *memBench, reqs []request) {
+	mb.model = func(a verify.Accepted[request]) []verify.Expect {
+		if a.Tx.write {
+			return nil
 		}
+		return []verify.Expect{{Sink: mb.resp}}
 	}
-	b.set("req_valid", 0)
-	for range 8 {
-		b.cycle()
-		if b.get("resp_valid") == 1 {
-			answered = append(answered, cycle)
-		}
-		cycle++
-	}
-	return accepted, answered
+	mb.req.Push(reqs...)
+	mb.RunUntil(len(reqs)<<uint(mb.p.Q+1), "every request accepted", mb.req.Idle)
+	mb.Run(8)
+	mb.sb.Finish()
 }
 
 func randomRequest(r *rand.Rand, q, n int, mode, stride uint64, write bool) request {
@@ -54,32 +43,32 @@ func randomRequest(r *rand.Rand, q, n int, mode, stride uint64, write bool) requ
 func TestBackToBackThroughputAndLatency(t *testing.T) {
 	for q := 2; q <= 4; q++ {
 		p := Memory{Q: q, N: 16, W: 32}
-		b := newMemBench(t, p)
+		mb := newMemBench(t, p)
 		r := rand.New(rand.NewPCG(uint64(q), 1))
 		var reqs []request
+		reads := 0
 		for i := range 300 {
 			mode := []uint64{0, 2, 3}[i%3]
 			stride := (r.Uint64() | 1) << uint(r.IntN(p.N-q+1)) & mask(p.N) // any family: conflict-free in its own layout
 			reqs = append(reqs, randomRequest(r, q, p.N, mode, stride, r.IntN(2) == 0))
+			if !reqs[i].write {
+				reads++
+			}
 		}
-		accepted, answered := stream(t, b, reqs)
+		stream(mb, reqs)
+		accepted := mb.req.AcceptCycles()
 		require.Len(t, accepted, len(reqs))
 		for i := 1; i < len(accepted); i++ {
 			require.Equal(t, accepted[i-1]+1, accepted[i], "request %d accepted the cycle after request %d", i, i-1)
 		}
-		var reads []int
-		for i, req := range reqs {
-			if !req.write {
-				reads = append(reads, accepted[i])
-			}
-		}
-		require.Len(t, answered, len(reads), "one response per read")
-		latency := answered[0] - reads[0]
-		require.Equal(t, 3, latency, "the read latency memory.go and the README document")
-		for i := range reads {
-			require.Equal(t, latency, answered[i]-reads[i], "every read has the same latency")
-		}
-		t.Logf("q=%d: %d requests accepted in %d consecutive cycles; read latency %d cycles (accepted in cycle c, answered in cycle c+%d)", q, len(reqs), accepted[len(accepted)-1]-accepted[0]+1, latency, latency)
+		first, last := accepted[0], accepted[len(accepted)-1]
+		require.Equal(t, 1.0, mb.req.Throughput(first, last+1), "one request per cycle")
+		require.Equal(t, reads, mb.sb.Matched(), "one response per read")
+		lat := mb.sb.Latency()
+		require.Equal(t, reads, lat.N)
+		require.Equal(t, uint64(3), lat.Min, "the read latency memory.go and the README document")
+		require.Equal(t, lat.Min, lat.Max, "every read has the same latency")
+		t.Logf("q=%d: %d requests accepted in %d consecutive cycles; read latency %d cycles (accepted in cycle c, answered in cycle c+%d)", q, len(reqs), last-first+1, lat.Min, lat.Min)
 	}
 }
 
@@ -89,7 +78,7 @@ func TestBackToBackThroughputAndLatency(t *testing.T) {
 func TestConflictingRequestsTakeOneCyclePerSubAccess(t *testing.T) {
 	q, n := 3, 16
 	p := Memory{Q: q, N: n, W: 32, Matched: true}
-	b := newMemBench(t, p)
+	mb := newMemBench(t, p)
 	r := rand.New(rand.NewPCG(9, 9))
 	l := Layout{Q: q, N: n, Family: q}
 	var reqs []request
@@ -98,10 +87,12 @@ func TestConflictingRequestsTakeOneCyclePerSubAccess(t *testing.T) {
 		req := randomRequest(r, q, n, 3, uint64(r.IntN(40)), r.IntN(2) == 0)
 		reqs = append(reqs, req)
 	}
-	accepted, _ := stream(t, b, reqs)
+	stream(mb, reqs)
+	accepted := mb.req.AcceptCycles()
+	require.Len(t, accepted, len(reqs))
 	for i := 1; i < len(reqs); i++ {
 		prev := reqs[i-1]
-		k := max(1, l.SubAccesses(Addresses(prev.base, prev.stride, q, n), prev.mask))
+		k := uint64(max(1, l.SubAccesses(Addresses(prev.base, prev.stride, q, n), prev.mask)))
 		if k > 1 {
 			splits++
 		}

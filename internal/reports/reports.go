@@ -1,6 +1,7 @@
-// Package reports makes the design-review tables: the generated hardware's
-// area and latency, measured by the Yosys flows in scripts/, beside the
-// figures the thesis reports (Tables 3.1 and 4.2), and how they scale.
+// Package reports is the machinery of the design-review reports that unit
+// families register (units/sams/reports.go, ...): measuring unit
+// configurations with the Yosys flows in scripts/, on every CPU, and
+// fitting growth laws to the measurements.
 package reports
 
 import (
@@ -8,59 +9,14 @@ import (
 	"io"
 	"math"
 	"runtime"
-	"sort"
-	"strings"
 	"sync"
 
-	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/synth"
-	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/units"
 )
 
-// Names lists the reports gen -report accepts.
-var Names = []string{"atu", "sams", "scaling"}
-
-// Config is one unit configuration a report measures.
-type Config struct {
-	Unit   string
-	Values units.Values
-}
-
-// String names the configuration as a gen command line would: the unit and
-// its parameters in name order.
-func (c Config) String() string {
-	keys := make([]string, 0, len(c.Values))
-	for k := range c.Values {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	b.WriteString(c.Unit)
-	for _, k := range keys {
-		fmt.Fprintf(&b, " -%s %d", k, c.Values[k])
-	}
-	return b.String()
-}
-
-// Build elaborates the configuration with its top module called top.
-func (c Config) Build(top string) (*hdl.Design, error) {
-	u, err := units.Lookup(c.Unit)
-	if err != nil {
-		return nil, err
-	}
-	v, err := u.Resolve(c.Values)
-	if err != nil {
-		return nil, err
-	}
-	m, err := u.Build(v, top)
-	if err != nil {
-		return nil, err
-	}
-	return hdl.Elaborate(m)
-}
-
-func (c Config) verilog(top string) ([]byte, error) {
+// Verilog is the configuration's Verilog with its top module called top.
+func Verilog(c units.Config, top string) ([]byte, error) {
 	d, err := c.Build(top)
 	if err != nil {
 		return nil, err
@@ -68,178 +24,22 @@ func (c Config) verilog(top string) ([]byte, error) {
 	return d.Verilog(), nil
 }
 
-// Configs lists every configuration a report measures, so a test can
-// check they all still build without running Yosys.
-func Configs(report string) ([]Config, error) {
-	switch report {
-	case "atu":
-		return atuConfigs(), nil
-	case "sams":
-		cs := samsGateConfigs()
-		for _, r := range thesisTable42 {
-			cs = append(cs, samsConfig("sams", r.q)) // latency(q) simulates it
-		}
-		return cs, nil
-	case "scaling":
-		return scalingConfigs(), nil
-	}
-	return nil, fmt.Errorf("unknown report %q (reports: %s)", report, strings.Join(Names, ", "))
-}
-
-// Write runs a report and writes its tables in format.
-func Write(w io.Writer, report, format string, progress io.Writer) error {
-	var tables []*table.Table
-	var err error
-	switch report {
-	case "atu":
-		tables, err = atuReport(progress)
-	case "sams":
-		tables, err = samsReport(progress)
-	case "scaling":
-		tables, err = scalingReport(progress)
-	default:
-		_, err = Configs(report)
-	}
+// Gates runs the gate flow (scripts/gates.ys) on the configuration.
+func Gates(c units.Config) (synth.Gates, error) {
+	v, err := Verilog(c, "dut")
 	if err != nil {
-		return err
+		return synth.Gates{}, err
 	}
-	for i, t := range tables {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		if err := t.Write(w, format); err != nil {
-			return err
-		}
-	}
-	return nil
+	return synth.MapGates("dut", v)
 }
 
-// atuConfigs are the rows of thesis Table 3.1: sams-atu with one lane.
-func atuConfigs() []Config {
-	var cs []Config
-	for _, r := range thesisTable31 {
-		cs = append(cs, Config{"sams-atu", units.Values{"q": r.q, "n": r.n, "lanes": 1}})
-	}
-	return cs
-}
-
-// thesisTable31 is thesis Table 3.1: delay (ns) and hardware of the
-// single-address ATU on a Virtex-II Pro (XC2VP30-7), Xilinx ISE 9.1i.
-var thesisTable31 = []struct {
-	n, q               int
-	logic, wire, total float64
-	slices, luts       int
-}{
-	{8, 3, 1.43, 1.01, 2.44, 18, 26},
-	{16, 3, 2.54, 0.93, 3.47, 47, 71},
-	{25, 3, 2.86, 0.95, 3.81, 75, 119},
-	{27, 3, 2.28, 1.75, 4.03, 76, 125},
-	{32, 3, 2.83, 1.40, 4.23, 96, 148},
-	{64, 3, 4.28, 0.95, 5.33, 180, 292},
-	{23, 3, 2.79, 0.95, 3.74, 67, 108},
-	{23, 4, 2.75, 0.98, 3.73, 78, 126},
-	{23, 5, 2.71, 0.99, 3.70, 88, 140},
-}
-
-func atuReport(progress io.Writer) ([]*table.Table, error) {
-	t := &table.Table{
-		Title:  "sams-atu, one lane, iCE40 (synth_ice40) beside thesis Table 3.1 (Virtex-II Pro, ISE 9.1i)",
-		Header: []string{"n", "q", "thesis LUTs", "thesis delay ns", "our SB_LUT4", "LUT4 / thesis", "our SB_CARRY", "our LUT levels"},
-	}
-	ices, err := measureAll("atu", atuConfigs(), progress, func(c Config) (synth.ICE40, error) {
-		v, err := c.verilog("atu")
-		if err != nil {
-			return synth.ICE40{}, err
-		}
-		return synth.MapICE40("atu", v)
-	})
-	if err != nil {
-		return nil, err
-	}
-	worst := 0.0
-	for i, r := range thesisTable31 {
-		ice := ices[i]
-		ratio := float64(ice.LUT4) / float64(r.luts)
-		worst = max(worst, ratio)
-		t.Add(fmt.Sprint(r.n), fmt.Sprint(r.q), fmt.Sprint(r.luts), fmt.Sprintf("%.2f", r.total), fmt.Sprint(ice.LUT4),
-			fmt.Sprintf("%.2f", ratio), fmt.Sprint(ice.Carry), fmt.Sprint(ice.LUTLevels))
-	}
-	t.Notes = []string{
-		fmt.Sprintf("Goal: SB_LUT4 <= the thesis's LUTs in every row. Largest ratio: %.2f.", worst),
-		"LUT levels count SB_LUT4 cells on the longest path; the row incrementer runs on the SB_CARRY chain, which the thesis's Virtex-II also has.",
-	}
-	return []*table.Table{t}, nil
-}
-
-// thesisTable42 is thesis Table 4.2: the SAMS memory logic synthesized for
-// TSMC 90 nm (Design Compiler): inbound-path delay and gate count, and
-// both in units of a 32-bit adder on the same node.
-var thesisTable42 = []struct {
-	q                     int
-	delayNS               float64
-	gates                 int
-	delayAdders, areaAdds float64
-}{
-	{2, 0.76, 6906, 2.0, 1.5},
-	{3, 0.87, 26784, 2.3, 5.9},
-	{4, 1.01, 82538, 2.7, 18.1},
-}
-
-// samsConfig is unit at q with the n and w of thesis Table 4.2.
-func samsConfig(unit string, q int) Config {
-	return Config{unit, units.Values{"q": q, "n": 16, "w": 32}}
-}
-
-// samsGateConfigs are the Table 4.2 measurements: per row, the memory
-// logic then the inbound path.
-func samsGateConfigs() []Config {
-	var cs []Config
-	for _, r := range thesisTable42 {
-		cs = append(cs, samsConfig("sams-logic", r.q), samsConfig("sams-inbound", r.q))
-	}
-	return cs
-}
-
-func samsReport(progress io.Writer) ([]*table.Table, error) {
-	adder, err := synth.MapGates("adder", adderVerilog(32))
-	if err != nil {
-		return nil, err
-	}
-	t := &table.Table{
-		Title: "SAMS memory logic (n=16, w=32; AGU, ATU, InSwitch, OutSwitch, no banks) in gates (synth; abc -g) beside thesis Table 4.2 (TSMC 90 nm)",
-		Header: []string{"q", "thesis gates", "our gates", "gates / thesis", "thesis area (adders)", "our area (adders)",
-			"thesis inbound delay (adders)", "our inbound depth (gates)", "our inbound depth (adders)", "read latency (cycles)", "write latency (cycles)"},
-	}
-	gates, err := measureAll("sams", samsGateConfigs(), progress, gatesOf)
-	if err != nil {
-		return nil, err
-	}
-	for i, r := range thesisTable42 {
-		logic, inbound := gates[2*i], gates[2*i+1]
-		read, write, err := latency(r.q)
-		if err != nil {
-			return nil, err
-		}
-		t.Add(fmt.Sprint(r.q), fmt.Sprint(r.gates), fmt.Sprint(logic.Gates), fmt.Sprintf("%.2f", float64(logic.Gates)/float64(r.gates)),
-			fmt.Sprintf("%.1f", r.areaAdds), fmt.Sprintf("%.1f", float64(logic.Gates)/float64(adder.Gates)),
-			fmt.Sprintf("%.1f", r.delayAdders), fmt.Sprint(inbound.Depth), fmt.Sprintf("%.2f", float64(inbound.Depth)/float64(adder.Depth)),
-			fmt.Sprint(read), fmt.Sprint(write))
-	}
-	t.Notes = []string{
-		fmt.Sprintf("A 32-bit adder through the same flow: %d gates, %d gates deep (ABC maps it as a ripple-carry adder, the smallest).", adder.Gates, adder.Depth),
-		"The thesis's adder unit is 4,600 gates (6,906 / 1.5) and 0.38 ns: a fast adder. Measured in our small adder, our area in adders is larger by that factor although our gate counts are below the thesis's in every column; in the same unit our inbound depth is below the thesis's.",
-		"Latency: a read accepted in cycle c is answered in cycle c + read latency; a write accepted in cycle c is seen by a read accepted in cycle c + write latency.",
-	}
-	return []*table.Table{t}, nil
-}
-
-// measureAll runs measure on every configuration, as many at once as there
+// MeasureAll runs measure on every configuration, as many at once as there
 // are CPUs (each Yosys run is single-threaded), and returns the results in
 // the configurations' order, or the first error in that order. It starts
-// from the end of the list, where the reports put their largest designs, so
+// from the end of the list, where reports put their largest designs, so
 // the longest run does not start last. It writes "label: config" to
 // progress as each run starts.
-func measureAll[T any](label string, cs []Config, progress io.Writer, measure func(Config) (T, error)) ([]T, error) {
+func MeasureAll[T any](label string, cs []units.Config, progress io.Writer, measure func(units.Config) (T, error)) ([]T, error) {
 	results := make([]T, len(cs))
 	errs := make([]error, len(cs))
 	next := make(chan int)
@@ -270,105 +70,20 @@ func measureAll[T any](label string, cs []Config, progress io.Writer, measure fu
 	return results, nil
 }
 
-func gatesOf(c Config) (synth.Gates, error) {
-	v, err := c.verilog("dut")
-	if err != nil {
-		return synth.Gates{}, err
-	}
-	return synth.MapGates("dut", v)
+// FitPoint is one measurement: gates at q and a second size (n-q for the
+// SAMS ATU: its row bits).
+type FitPoint struct {
+	Q, Size int
+	Gates   float64
 }
 
-// adderVerilog is a plain w-bit adder, the unit of thesis Table 4.2.
-func adderVerilog(w int) []byte {
-	m := hdl.NewModule("adder")
-	m.Output("y", w).Drive(m.Input("a", w).Add(m.Input("b", w)))
-	d, err := hdl.Elaborate(m)
-	if err != nil {
-		panic(err) // a fixed, valid design
-	}
-	return d.Verilog()
-}
-
-// scalingWidth keeps the q = 6 crossbars small enough for Yosys.
-const scalingWidth = 8
-
-// scalingLogicN is the one address width of the memory-logic scaling rows:
-// the crossbars that dominate them do not depend on n, and the ATU table
-// shows how n counts.
-const scalingLogicN = 16
-
-type scalePoint struct{ q, n int }
-
-// scalingPoints are the sams-atu rows: q = 2..6 by n = 8..64.
-func scalingPoints() []scalePoint {
-	var ps []scalePoint
-	for q := 2; q <= 6; q++ {
-		for _, n := range []int{8, 16, 32, 64} {
-			if n >= q+2 {
-				ps = append(ps, scalePoint{q, n})
-			}
-		}
-	}
-	return ps
-}
-
-// scalingLogicQs are the memory-logic rows.
-func scalingLogicQs() []int { return []int{2, 3, 4, 5, 6} }
-
-// scalingConfigs are the sams-atu rows, then the memory-logic rows.
-func scalingConfigs() []Config {
-	var cs []Config
-	for _, p := range scalingPoints() {
-		cs = append(cs, Config{"sams-atu", units.Values{"q": p.q, "n": p.n}})
-	}
-	for _, q := range scalingLogicQs() {
-		cs = append(cs, Config{"sams-logic", units.Values{"q": q, "n": scalingLogicN, "w": scalingWidth}})
-	}
-	return cs
-}
-
-func scalingReport(progress io.Writer) ([]*table.Table, error) {
-	atu := &table.Table{Title: "Scaling: sams-atu (2^q lanes), gates and depth (synth; abc -g)", Header: []string{"q", "n", "gates", "depth (gates)", "gates / 2^q (n-q)"}}
-	gates, err := measureAll("scaling", scalingConfigs(), progress, gatesOf)
-	if err != nil {
-		return nil, err
-	}
-	var atuPts []fitPoint
-	for i, p := range scalingPoints() {
-		a := gates[i]
-		perRowBit := float64(a.Gates) / float64(int(1)<<uint(p.q)) / float64(p.n-p.q)
-		atu.Add(fmt.Sprint(p.q), fmt.Sprint(p.n), fmt.Sprint(a.Gates), fmt.Sprint(a.Depth), fmt.Sprintf("%.1f", perRowBit))
-		atuPts = append(atuPts, fitPoint{p.q, p.n - p.q, float64(a.Gates)})
-	}
-	logic := &table.Table{Title: fmt.Sprintf("Scaling: SAMS memory logic (n=%d, w=%d), gates and depth (synth; abc -g)", scalingLogicN, scalingWidth), Header: []string{"q", "gates", "depth (gates)", "gates / 2^(2q+1) w"}}
-	var logicPts []fitPoint
-	for i, q := range scalingLogicQs() {
-		l := gates[len(scalingPoints())+i]
-		xbar := float64(int(2)<<uint(2*q)) * scalingWidth
-		logic.Add(fmt.Sprint(q), fmt.Sprint(l.Gates), fmt.Sprint(l.Depth), fmt.Sprintf("%.2f", float64(l.Gates)/xbar))
-		logicPts = append(logicPts, fitPoint{q, scalingLogicN, float64(l.Gates)})
-	}
-	aq, arow := fit(atuPts)
-	lq, _ := fit(logicPts)
-	atu.Notes = []string{fmt.Sprintf("Growth: ATU gates ~ %.2f^q x (n-q)^%.2f (least squares over the table): per lane, the (n-q)-bit row adder and q module multiplexers whose XOR partners span the n-q family bits, so the last column grows slowly with q.", math.Pow(2, aq), arow)}
-	logic.Notes = []string{fmt.Sprintf("Growth: memory logic gates ~ %.2f^q (least squares over the table): the InSwitch and OutSwitch crossbars, ~ 2^(2q+1) x w, dominate; the last column falls toward a constant as their share grows.", math.Pow(2, lq))}
-	return []*table.Table{atu, logic}, nil
-}
-
-// fitPoint is one measurement: gates at q and a second size (n-q for the
-// ATU: its row bits).
-type fitPoint struct {
-	q, size int
-	gates   float64
-}
-
-// fit solves log2(gates) = c + a*q + b*log2(size) by least squares and
+// Fit solves log2(gates) = c + a*q + b*log2(size) by least squares and
 // returns a and b; when every point has the same size, b is 0 and only c
 // and a are fitted.
-func fit(pts []fitPoint) (a, b float64) {
+func Fit(pts []FitPoint) (a, b float64) {
 	oneSize := true
 	for _, p := range pts {
-		oneSize = oneSize && p.size == pts[0].size
+		oneSize = oneSize && p.Size == pts[0].Size
 	}
 	k := 3
 	if oneSize {
@@ -380,8 +95,8 @@ func fit(pts []fitPoint) (a, b float64) {
 		s[i] = make([]float64, k+1)
 	}
 	for _, p := range pts {
-		x := []float64{1, float64(p.q), math.Log2(float64(p.size))}[:k]
-		y := math.Log2(p.gates)
+		x := []float64{1, float64(p.Q), math.Log2(float64(p.Size))}[:k]
+		y := math.Log2(p.Gates)
 		for i := range k {
 			for j := range k {
 				s[i][j] += x[i] * x[j]

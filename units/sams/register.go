@@ -1,12 +1,16 @@
 package sams
 
 import (
+	"fmt"
+
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/units"
 )
 
-// The registry entries: each unit's parameters, defaults and ranges,
-// declared once for gen -list, flag checking and the builders.
+// The registry entry of the SAMS family: each unit's parameters, defaults
+// and ranges, declared once for gen -list, flag checking and the
+// builders; the design-review reports (reports.go), the layout picture
+// (layout.go), the canonical RTL and the lockstep configurations.
 
 var (
 	paramQ = units.Param{Name: "q", Doc: "2^q memory modules (banks) and lanes", Default: units.Const(3), Range: units.Fixed(1, 6)}
@@ -20,62 +24,122 @@ var (
 	paramLanes = units.Param{Name: "lanes", Doc: "addresses translated at once (default 2^q; 1 is thesis Table 3.1's single translator)",
 		Default: func(v units.Values) int { return 1 << uint(v["q"]) },
 		Range:   func(v units.Values) (int, int) { return 1, 2 << uint(v["q"]) }}
-	paramMatched = units.Param{Name: "matched", Doc: "Matched SAMS (thesis 3.2.4): every strided layout is family q", Default: units.Const(0), Bool: true}
+	paramMatched = units.Param{Name: "matched", Doc: "Matched SAMS (thesis 3.2.4): every strided layout is family q", Kind: units.Bool}
 )
 
 func init() {
-	units.Register(&units.Unit{
-		Name: "sams-agu", Doc: "address generation: 2^q addresses and the stride family (thesis Table 4.1)",
-		Params: []units.Param{paramQ, paramN(64)},
-		Build: func(v units.Values, name string) (*hdl.Module, error) {
-			return AGU{v["q"], v["n"]}.Build(name), nil
-		},
-	})
-	units.Register(&units.Unit{
-		Name: "sams-atu", Doc: "address translation: module, row, offset (thesis Eq. 3.1-3.3, Fig. 3.9)",
-		Params: []units.Param{paramQ, paramN(64), paramLanes},
-		Build: func(v units.Values, name string) (*hdl.Module, error) {
-			return ATU{v["q"], v["n"], v["lanes"]}.Build(name), nil
-		},
-	})
-	registerQNW("sams-inswitch", "2^q x 2^(q+1) crossbar from lanes to bank slots", func(q, n, w int, name string) *hdl.Module {
-		return InSwitch{q, n, w}.Build(name)
-	})
-	units.Register(&units.Unit{
-		Name: "sams-outswitch", Doc: "2^(q+1) x 2^q crossbar from bank slots to lanes",
-		Params: []units.Param{paramQ, paramW},
-		Build: func(v units.Values, name string) (*hdl.Module, error) {
-			return OutSwitch{v["q"], v["w"]}.Build(name), nil
-		},
-	})
-	registerQNW("sams-prs", "post-read shuffle: a wide line in internal order to linear order", func(q, n, w int, name string) *hdl.Module {
-		return Shuffle{q, n, w, false}.Build(name)
-	})
-	registerQNW("sams-pws", "pre-write shuffle: a wide line in linear order to internal order", func(q, n, w int, name string) *hdl.Module {
-		return Shuffle{q, n, w, true}.Build(name)
-	})
-	registerQNW("sams-inbound", "the inbound path of thesis Table 4.2: AGU -> ATU -> InSwitch, combinational", func(q, n, w int, name string) *hdl.Module {
-		return Logic{q, n, w, true}.Build(name)
-	})
-	registerQNW("sams-logic", "the memory logic of thesis Table 4.2: inbound path and OutSwitch, no banks or registers", func(q, n, w int, name string) *hdl.Module {
-		return Logic{q, n, w, false}.Build(name)
-	})
-	units.Register(&units.Unit{
-		Name: "sams", Doc: "the SAMS multi-layout memory: banks, AGU, ATU, switches, conflict splitter, wide port",
-		Params: []units.Param{paramQ, paramN(20), paramW, paramMatched},
-		Build: func(v units.Values, name string) (*hdl.Module, error) {
-			return Memory{v["q"], v["n"], v["w"], v["matched"] == 1}.Build(name), nil
+	units.RegisterFamily(&units.Family{
+		Name:      "sams",
+		Doc:       "SAMS multi-layout parallel memory (Gou's thesis, chapters 3 and 4)",
+		Units:     samsUnits(),
+		Reports:   samsReports,
+		Pictures:  []*units.Picture{layoutPicture},
+		Canonical: canonical(),
+		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000},
+		Examples: []string{
+			"-unit sams -q 3 > sams.v",
+			"-unit sams-atu -q 3 -n 23 -lanes 1 -o atu.v",
+			"-layout -q 2 -family 2 -base 1 -stride 3 -mode 3 -format svg -o layout.svg",
 		},
 	})
 }
 
-// registerQNW registers a unit whose parameters are q, n (up to 64) and w.
-func registerQNW(name, doc string, build func(q, n, w int, name string) *hdl.Module) {
-	units.Register(&units.Unit{
+func samsUnits() []*units.Unit {
+	return []*units.Unit{
+		{
+			Name: "sams-agu", Doc: "address generation: 2^q addresses and the stride family (thesis Table 4.1)",
+			Params: units.Params{paramQ, paramN(64)},
+			Build: func(v units.Values, name string) (*hdl.Module, error) {
+				return AGU{v["q"], v["n"]}.Build(name), nil
+			},
+		},
+		{
+			Name: "sams-atu", Doc: "address translation: module, row, offset (thesis Eq. 3.1-3.3, Fig. 3.9)",
+			Params: units.Params{paramQ, paramN(64), paramLanes},
+			Build: func(v units.Values, name string) (*hdl.Module, error) {
+				return ATU{v["q"], v["n"], v["lanes"]}.Build(name), nil
+			},
+		},
+		qnwUnit("sams-inswitch", "2^q x 2^(q+1) crossbar from lanes to bank slots", func(q, n, w int, name string) *hdl.Module {
+			return InSwitch{q, n, w}.Build(name)
+		}),
+		{
+			Name: "sams-outswitch", Doc: "2^(q+1) x 2^q crossbar from bank slots to lanes",
+			Params: units.Params{paramQ, paramW},
+			Build: func(v units.Values, name string) (*hdl.Module, error) {
+				return OutSwitch{v["q"], v["w"]}.Build(name), nil
+			},
+		},
+		qnwUnit("sams-prs", "post-read shuffle: a wide line in internal order to linear order", func(q, n, w int, name string) *hdl.Module {
+			return Shuffle{q, n, w, false}.Build(name)
+		}),
+		qnwUnit("sams-pws", "pre-write shuffle: a wide line in linear order to internal order", func(q, n, w int, name string) *hdl.Module {
+			return Shuffle{q, n, w, true}.Build(name)
+		}),
+		qnwUnit("sams-inbound", "the inbound path of thesis Table 4.2: AGU -> ATU -> InSwitch, combinational", func(q, n, w int, name string) *hdl.Module {
+			return Logic{q, n, w, true}.Build(name)
+		}),
+		qnwUnit("sams-logic", "the memory logic of thesis Table 4.2: inbound path and OutSwitch, no banks or registers", func(q, n, w int, name string) *hdl.Module {
+			return Logic{q, n, w, false}.Build(name)
+		}),
+		{
+			Name: "sams", Doc: "the SAMS multi-layout memory: banks, AGU, ATU, switches, conflict splitter, wide port",
+			Params: units.Params{paramQ, paramN(20), paramW, paramMatched},
+			Build: func(v units.Values, name string) (*hdl.Module, error) {
+				return Memory{v["q"], v["n"], v["w"], v["matched"] == 1}.Build(name), nil
+			},
+		},
+	}
+}
+
+// qnwUnit is a unit whose parameters are q, n (up to 64) and w.
+func qnwUnit(name, doc string, build func(q, n, w int, name string) *hdl.Module) *units.Unit {
+	return &units.Unit{
 		Name: name, Doc: doc,
-		Params: []units.Param{paramQ, paramN(64), paramW},
+		Params: units.Params{paramQ, paramN(64), paramW},
 		Build: func(v units.Values, top string) (*hdl.Module, error) {
 			return build(v["q"], v["n"], v["w"], top), nil
 		},
-	})
+	}
+}
+
+// canonical is the reviewed RTL in rtl/sams: make rtl regenerates it (gen
+// -canonical rtl), and a test fails when a file there is stale.
+func canonical() []units.Canonical {
+	var cs []units.Canonical
+	for _, q := range []int{2, 3, 4} {
+		top := fmt.Sprintf("sams_q%d", q)
+		cs = append(cs, units.Canonical{File: "sams/" + top + ".v", Unit: "sams", Values: units.Values{"q": q, "n": 16, "w": 32}, Top: top})
+	}
+	return append(cs,
+		units.Canonical{File: "sams/sams_atu_q3_n23.v", Unit: "sams-atu", Values: units.Values{"q": 3, "n": 23}, Top: "sams_atu_q3_n23"},
+		units.Canonical{File: "sams/sams_agu_q3_n16.v", Unit: "sams-agu", Values: units.Values{"q": 3, "n": 16}, Top: "sams_agu_q3_n16"},
+	)
+}
+
+// lockstepConfigs is every SAMS block at q = 2, 3, 4 (n = 16, w = 32), the
+// Table 4.2 measurement units (sams-inbound, sams-logic) at q = 2, 3 with
+// w = 8, the Matched memory, and the AGU and ATU also at q = 5 and at
+// n = 23, 32, 64.
+func lockstepConfigs() []units.Config {
+	var cs []units.Config
+	add := func(unit string, v units.Values) { cs = append(cs, units.Config{Unit: unit, Values: v}) }
+	for q := 2; q <= 4; q++ {
+		for _, u := range []string{"sams-agu", "sams-atu", "sams-inswitch", "sams-outswitch", "sams-prs", "sams-pws", "sams"} {
+			add(u, units.Values{"q": q})
+		}
+	}
+	for q := 2; q <= 3; q++ { // the Table 4.2 measurement units, narrow to keep the builds short
+		add("sams-inbound", units.Values{"q": q, "w": 8})
+		add("sams-logic", units.Values{"q": q, "w": 8})
+	}
+	add("sams", units.Values{"q": 3, "matched": 1})
+	add("sams-atu", units.Values{"q": 3, "n": 23, "lanes": 1}) // thesis Table 3.1's single translator
+	for _, u := range []string{"sams-agu", "sams-atu"} {
+		add(u, units.Values{"q": 5})
+		for _, n := range []int{23, 32, 64} {
+			add(u, units.Values{"q": 3, "n": n})
+		}
+	}
+	return cs
 }

@@ -1,0 +1,8 @@
+package main
+
+// The unit families gen serves: adding a family is one blank import here.
+// Everything else gen knows of a family (its units and their parameters,
+// reports, pictures, canonical RTL) comes from the registry.
+import (
+	_ "github.com/parmem/parmem/units/sams"
+)

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/parmem/parmem/internal/table"
+	"github.com/parmem/parmem/units"
+)
+
+// gen -h and gen -list, made from the registry.
+
+const helpCommands = `gen writes parmem hardware as Verilog-2005, lists the units, runs the
+design-review reports and draws pictures of units. The units, their
+parameters, the reports and the pictures all come from the unit registry.
+
+Commands:
+  gen -unit NAME [-PARAM VALUE ...] [-top MODULE] [-o FILE]
+      writes unit NAME's Verilog to FILE, or to stdout. The parameters are
+      the unit's own (gen -list -unit NAME shows them with their defaults
+      and valid values); -top renames the top module (sub-modules follow
+      it: MODULE_atu, ...).
+  gen -list [-unit NAME] [-o FILE]
+      lists the units by family; with -unit, NAME's parameters.
+  gen -report NAME|all [-format text|markdown|csv] [-PARAM VALUE ...] [-o FILE]
+      runs a design-review report (below), or all of them in turn; a
+      report's parameters are flags of gen -report NAME. Progress goes to
+      stderr.
+  gen -KIND [-unit NAME] [-PARAM VALUE ...] [-format FORMAT] [-o FILE]
+      draws a picture of a unit (below); without -unit, the default one of
+      its kind. gen -KIND -unit NAME -h lists the picture's parameters.
+  gen -canonical DIR
+      regenerates the reviewed RTL (rtl/ in the repository; make rtl).
+  gen -h, gen -unit NAME -h
+      this help; NAME's parameters.
+
+Bad input gets one line on stderr naming the flag and its valid values,
+and exit status 2.
+`
+
+// help writes gen -h: the commands, reports and pictures from the
+// registry, examples, and gen's own flags; with -unit, that unit's
+// parameters (and with a picture kind too, the picture's).
+func help(s scan, w io.Writer) error {
+	var kind string
+	for _, name := range s.names {
+		for _, k := range reg.PictureKinds() {
+			if name == k {
+				kind = k
+			}
+		}
+	}
+	if unit, ok := s.values[flagUnit]; ok || kind != "" {
+		var text strings.Builder
+		if kind != "" {
+			p, err := reg.Picture(kind, unit)
+			if err != nil {
+				return err
+			}
+			writePictureParams(&text, p)
+		} else {
+			u, err := lookupUnit(unit)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&text, "gen -unit %s [-PARAM VALUE ...] [-top MODULE] [-o FILE]\n\n", u.Name)
+			if err := listParams(&text, u); err != nil {
+				return err
+			}
+		}
+		_, err := io.WriteString(w, text.String())
+		if err != nil {
+			return err
+		}
+		return flag.ErrHelp
+	}
+	var b strings.Builder
+	b.WriteString(helpCommands)
+
+	b.WriteString("\n")
+	reports := &table.Table{Title: "Reports (gen -report NAME; make tables writes all of them to rtl/REPORT.md):",
+		Header: []string{"report", "family", "Yosys", "time on 2 cores", "what"}}
+	for _, f := range reg.Families() {
+		for _, r := range f.Reports {
+			name := r.Name
+			if len(r.Params) > 0 {
+				name += " " + r.Params.Flags()
+			}
+			reports.Add(name, f.Name, yesNo(r.Yosys), roughly(r.Time), r.Doc)
+		}
+	}
+	if err := reports.Write(&b, "text"); err != nil {
+		return err
+	}
+
+	b.WriteString("\n")
+	pictures := &table.Table{Title: "Pictures (gen -KIND [-unit NAME]; * the default of its kind):",
+		Header: []string{"flag", "unit", "formats", "parameters", "what"}}
+	for _, k := range reg.PictureKinds() {
+		for _, p := range reg.Pictures(k) {
+			unit := p.Unit
+			if p.Default {
+				unit += " *"
+			}
+			pictures.Add("-"+k, unit, strings.Join(p.Formats, ", "), p.Params.Flags(), p.Doc)
+		}
+	}
+	if err := pictures.Write(&b, "text"); err != nil {
+		return err
+	}
+
+	b.WriteString("\nExamples:\n")
+	for _, f := range reg.Families() {
+		for _, ex := range f.Examples {
+			fmt.Fprintf(&b, "  go run ./gen %s\n", ex)
+		}
+	}
+	if fs := reg.Families(); len(fs) > 0 {
+		fmt.Fprintf(&b, "  go run ./gen -list -unit %s\n", fs[0].Units[0].Name)
+	}
+	b.WriteString("  go run ./gen -report all -format markdown -o rtl/REPORT.md\n")
+
+	b.WriteString("\nFlags of gen itself (a unit's, a report's or a picture's parameters are flags too):\n")
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	fs.String(flagUnit, "", "the unit `NAME` (gen -list lists them)")
+	fs.Bool(flagList, false, "list the units by family, or with -unit the unit's parameters")
+	fs.String(flagReport, "", "run the design-review report `NAME`: "+strings.Join(append(reg.ReportNames(), "all"), ", "))
+	for _, k := range reg.PictureKinds() {
+		var us []string
+		for _, p := range reg.Pictures(k) {
+			us = append(us, p.Unit)
+		}
+		fs.Bool(k, false, "draw a "+k+" picture (units: "+strings.Join(us, ", ")+")")
+	}
+	fs.String(flagCanonical, "", "regenerate the reviewed RTL under the directory `DIR` (make rtl: -canonical rtl)")
+	fs.String(flagTop, "", "with -unit: the top Verilog module's name `MODULE` (default: the unit's name with - turned into _)")
+	fs.String(flagFormat, "", "the output `FORMAT`: with -report text (default), markdown or csv; with a picture one of its formats")
+	fs.String(flagOut, "", "write to the file `FILE` instead of stdout")
+	fs.Bool("h", false, "show this help")
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	_, err := io.WriteString(w, b.String())
+	if err != nil {
+		return err
+	}
+	return flag.ErrHelp
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// roughly shows a run time estimate: "10s", "about 2 min".
+func roughly(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Round(time.Second)/time.Second))
+	}
+	return fmt.Sprintf("%d min", int(d.Round(time.Minute)/time.Minute))
+}
+
+// listFamilies writes gen -list: the units of each family, one line each.
+func listFamilies(w io.Writer) error {
+	fmt.Fprintf(w, "parmem units by family (gen -unit NAME [-PARAM VALUE ...]; gen -list -unit NAME shows a unit's parameters)\n")
+	for _, f := range reg.Families() {
+		fmt.Fprintln(w)
+		t := &table.Table{Title: fmt.Sprintf("%s: %s", f.Name, f.Doc), Header: []string{"unit", "parameters", "what"}}
+		for _, u := range f.Units {
+			t.Add(u.Name, u.Params.Flags(), u.Doc)
+		}
+		if err := t.Write(w, "text"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// listParams writes gen -list -unit NAME: the unit's parameters.
+func listParams(w io.Writer, u *units.Unit) error {
+	title := fmt.Sprintf("%s: %s", u.Name, u.Doc)
+	if f := reg.FamilyOf(u.Name); f != nil {
+		title += fmt.Sprintf(" (family %s)", f.Name)
+	}
+	return paramTable(title, u.Params).Write(w, "text")
+}
+
+// writePictureParams writes gen -KIND -unit NAME -h.
+func writePictureParams(w io.Writer, p *units.Picture) error {
+	fmt.Fprintf(w, "gen -%s -unit %s [-PARAM VALUE ...] [-format %s] [-o FILE]\n\n", p.Kind, p.Unit, strings.Join(p.Formats, "|"))
+	return paramTable(fmt.Sprintf("%s: %s", p.Owner(), p.Doc), p.Params).Write(w, "text")
+}
+
+// paramTable shows parameters: flag, kind, default, valid values, meaning;
+// values that depend on earlier parameters are shown for the defaults,
+// and a note says so.
+func paramTable(title string, ps units.Params) *table.Table {
+	t := &table.Table{Title: title, Header: []string{"flag", "kind", "default", "valid", "meaning"}}
+	v := ps.Defaults()
+	var notes []string
+	for i := range ps {
+		p := &ps[i]
+		def := "none"
+		if x, ok := v[p.Name]; ok {
+			def = p.Format(x)
+		}
+		valid := p.RangeText(v)
+		if deps := ps.DependsOn(p.Name); len(deps) > 0 {
+			valid += " *"
+			var on, at []string
+			for _, d := range deps {
+				on = append(on, "-"+d)
+				if x, ok := v[d]; ok {
+					at = append(at, fmt.Sprintf("-%s %s", d, ps.Lookup(d).Format(x)))
+				} else {
+					at = append(at, fmt.Sprintf("no -%s", d))
+				}
+			}
+			notes = append(notes, fmt.Sprintf("* -%s depends on %s: shown for the defaults (%s).", p.Name, strings.Join(on, ", "), strings.Join(at, ", ")))
+		}
+		kind := p.Kind.String()
+		if p.Optional {
+			kind += ", optional"
+		}
+		t.Add("-"+p.Name, kind, def, valid, p.Doc)
+	}
+	t.Notes = notes
+	return t
+}

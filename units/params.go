@@ -1,0 +1,422 @@
+package units
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Kind is what sort of value a parameter takes, and so how its flag reads.
+type Kind int
+
+const (
+	// Int is an integer in Range: -n 16.
+	Int Kind = iota
+	// Pow2 is a power of two in Range (the bounds are values, not
+	// exponents): -ways 8.
+	Pow2
+	// Bool is a flag without a value; its value is 0 or 1: -matched.
+	Bool
+	// Choice is one of the names in Choices; its value is the name's
+	// index: -policy mshr-s.
+	Choice
+)
+
+var kindNames = [...]string{Int: "int", Pow2: "pow2", Bool: "bool", Choice: "choice"}
+
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Param describes one parameter of a unit, a report or a picture: its flag
+// name, meaning, kind, default and valid values. Defaults and ranges may
+// depend on earlier parameters (n's lower bound on q, say), so they are
+// functions of the values chosen so far; parameters are listed in
+// dependency order.
+type Param struct {
+	Name string
+	Doc  string // one line
+	Kind Kind
+	// Default is the value when the flag is not given. It may be nil for
+	// Bool (false) and Choice (the first choice), and must be nil when
+	// Optional.
+	Default func(v Values) int
+	// Range bounds Int and Pow2 values (inclusive); nil for Bool and Choice.
+	Range func(v Values) (min, max int)
+	// Choices are the names a Choice takes, in value order.
+	Choices []string
+	// Optional parameters have no default: they are in the resolved
+	// Values only when given.
+	Optional bool
+}
+
+// Values maps parameter names to values.
+type Values map[string]int
+
+// Params is a parameter list in dependency order.
+type Params []Param
+
+// InputError is bad input from the user (a value out of range, an unknown
+// name, a combination a picture cannot draw): gen prints it as one line
+// and exits with status 2.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return e.Msg }
+
+// Inputf makes an *InputError; families return it from Run and Draw for
+// input they reject.
+func Inputf(format string, args ...any) error {
+	return &InputError{fmt.Sprintf(format, args...)}
+}
+
+// Fixed returns a constant range.
+func Fixed(min, max int) func(Values) (int, int) {
+	return func(Values) (int, int) { return min, max }
+}
+
+// Const returns a constant default.
+func Const(x int) func(Values) int { return func(Values) int { return x } }
+
+// Reserved are the flag names gen uses for itself; no parameter may take
+// them. (Picture kinds are gen flags too; the registry checks those.)
+var Reserved = []string{"canonical", "format", "h", "help", "list", "o", "report", "top", "unit"}
+
+var (
+	nameRE   = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+	choiceRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.+-]*$`)
+)
+
+// Lookup returns the parameter called name, or nil.
+func (ps Params) Lookup(name string) *Param {
+	for i := range ps {
+		if ps[i].Name == name {
+			return &ps[i]
+		}
+	}
+	return nil
+}
+
+// Flags lists the parameters as flags: "-q, -n, -w".
+func (ps Params) Flags() string {
+	var names []string
+	for _, p := range ps {
+		names = append(names, "-"+p.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// Parse converts flag texts, by parameter name, to values (a Choice's name
+// to its index). An unknown name or a text that is not a value of its
+// parameter is an *InputError naming the flag; owner names the thing the
+// parameters belong to in messages ("unit sams").
+func (ps Params) Parse(owner string, texts map[string]string) (Values, error) {
+	if err := ps.known(owner, slices.Collect(maps.Keys(texts))); err != nil {
+		return nil, err
+	}
+	v := Values{}
+	for _, p := range ps {
+		text, ok := texts[p.Name]
+		if !ok {
+			continue
+		}
+		x, err := p.Value(text)
+		if err != nil {
+			return nil, &InputError{fmt.Sprintf("-%s=%s is not valid for %s: %v", p.Name, text, owner, err)}
+		}
+		v[p.Name] = x
+	}
+	return v, nil
+}
+
+// known checks that every name is a parameter.
+func (ps Params) known(owner string, names []string) error {
+	slices.Sort(names) // the same error every run
+	for _, name := range names {
+		if ps.Lookup(name) == nil {
+			if len(ps) == 0 {
+				return &InputError{fmt.Sprintf("%s has no parameter -%s (it has none)", owner, name)}
+			}
+			return &InputError{fmt.Sprintf("%s has no parameter -%s (it has %s)", owner, name, ps.Flags())}
+		}
+	}
+	return nil
+}
+
+// Resolve fills in defaults for the parameters not given (Optional ones
+// stay absent) and checks every value, in declaration order. An error is
+// an *InputError naming the first bad parameter and its valid values; a
+// value for a parameter that is not in the list is an error too. owner
+// names the thing the parameters belong to ("unit sams").
+func (ps Params) Resolve(owner string, given Values) (Values, error) {
+	if err := ps.known(owner, slices.Collect(maps.Keys(given))); err != nil {
+		return nil, err
+	}
+	v := Values{}
+	for _, p := range ps {
+		x, ok := given[p.Name]
+		if !ok {
+			if p.Optional {
+				continue
+			}
+			x = p.defaultValue(v)
+		}
+		if !p.Valid(x, v) {
+			verb := "is out of range for"
+			if p.Kind == Pow2 || p.Kind == Choice {
+				verb = "is not valid for"
+			}
+			msg := fmt.Sprintf("-%s=%d %s %s: valid %s", p.Name, x, verb, owner, p.RangeText(v))
+			if deps := ps.DependsOn(p.Name); len(deps) > 0 {
+				var at []string
+				for _, d := range deps {
+					if y, ok := v[d]; ok {
+						at = append(at, fmt.Sprintf("-%s %s", d, ps.Lookup(d).Format(y)))
+					} else {
+						at = append(at, "no -"+d)
+					}
+				}
+				msg += fmt.Sprintf(" (with %s)", strings.Join(at, ", "))
+			}
+			return nil, &InputError{msg}
+		}
+		v[p.Name] = x
+	}
+	return v, nil
+}
+
+// Defaults resolves no given values: every default, dependent ranges and
+// defaults taken at the defaults of the parameters before.
+func (ps Params) Defaults() Values {
+	v, err := ps.Resolve("defaults", nil)
+	if err != nil {
+		panic(err) // checked at registration
+	}
+	return v
+}
+
+// rawDefaults are the defaults without any check (Optional ones absent).
+func (ps Params) rawDefaults() Values {
+	v := Values{}
+	for _, p := range ps {
+		if !p.Optional {
+			v[p.Name] = p.defaultValue(v)
+		}
+	}
+	return v
+}
+
+func (p *Param) defaultValue(v Values) int {
+	if p.Default == nil {
+		return 0 // Bool: false; Choice: the first
+	}
+	return p.Default(v)
+}
+
+// Valid reports whether x is a value of p given the earlier values v.
+func (p *Param) Valid(x int, v Values) bool {
+	switch p.Kind {
+	case Bool:
+		return x == 0 || x == 1
+	case Choice:
+		return x >= 0 && x < len(p.Choices)
+	}
+	lo, hi := p.Range(v)
+	if x < lo || x > hi {
+		return false
+	}
+	return p.Kind != Pow2 || (x > 0 && x&(x-1) == 0)
+}
+
+// Value converts a flag's text to a value of p: an integer for Int and
+// Pow2 (checked against the range by Resolve), true or false (or 1 or 0)
+// for Bool, one of the names for Choice.
+func (p *Param) Value(text string) (int, error) {
+	switch p.Kind {
+	case Bool:
+		b, err := strconv.ParseBool(text)
+		if err != nil {
+			return 0, fmt.Errorf("valid true or false")
+		}
+		if b {
+			return 1, nil
+		}
+		return 0, nil
+	case Choice:
+		if i := slices.Index(p.Choices, text); i >= 0 {
+			return i, nil
+		}
+		return 0, fmt.Errorf("valid %s", strings.Join(p.Choices, ", "))
+	}
+	x, err := strconv.Atoi(text)
+	if err != nil {
+		return 0, fmt.Errorf("not an integer")
+	}
+	return x, nil
+}
+
+// Format shows a value of p as its flag would take it: a Choice's name,
+// true or false for Bool, the number otherwise.
+func (p *Param) Format(x int) string {
+	switch {
+	case p.Kind == Bool && (x == 0 || x == 1):
+		return strconv.FormatBool(x == 1)
+	case p.Kind == Choice && x >= 0 && x < len(p.Choices):
+		return p.Choices[x]
+	}
+	return strconv.Itoa(x)
+}
+
+// RangeText describes the valid values of p given the earlier values v:
+// "1..6", "1, 2, 4, ..., 64", "true or false", "frfcfs, mshr-m".
+func (p *Param) RangeText(v Values) string {
+	switch p.Kind {
+	case Bool:
+		return "true or false"
+	case Choice:
+		return strings.Join(p.Choices, ", ")
+	case Pow2:
+		lo, hi := p.Range(v)
+		var pows []string
+		for x := 1; x > 0 && x <= hi; x <<= 1 {
+			if x >= lo {
+				pows = append(pows, strconv.Itoa(x))
+			}
+		}
+		switch {
+		case len(pows) == 0:
+			return "none"
+		case len(pows) > 4:
+			pows = append(pows[:3], "...", pows[len(pows)-1])
+		}
+		return strings.Join(pows, ", ")
+	}
+	lo, hi := p.Range(v)
+	return fmt.Sprintf("%d..%d", lo, hi)
+}
+
+// check reports a bad declaration.
+func (ps Params) check(owner string) error {
+	seen := map[string]bool{}
+	for _, p := range ps {
+		if err := p.check(); err != nil {
+			return fmt.Errorf("%s: parameter -%s: %v", owner, p.Name, err)
+		}
+		if seen[p.Name] {
+			return fmt.Errorf("%s: parameter -%s declared twice", owner, p.Name)
+		}
+		seen[p.Name] = true
+	}
+	// Every default is valid at the defaults before it.
+	if _, err := ps.Resolve(owner, nil); err != nil {
+		return fmt.Errorf("%s: a default is not valid: %v", owner, err)
+	}
+	return nil
+}
+
+func (p *Param) check() error {
+	switch {
+	case !nameRE.MatchString(p.Name):
+		return fmt.Errorf("the name must match %s", nameRE)
+	case slices.Contains(Reserved, p.Name):
+		return fmt.Errorf("the name is one of gen's own flags (%s)", strings.Join(Reserved, ", "))
+	case p.Doc == "":
+		return fmt.Errorf("no Doc")
+	case p.Optional && p.Default != nil:
+		return fmt.Errorf("an Optional parameter has no Default")
+	}
+	switch p.Kind {
+	case Int, Pow2:
+		switch {
+		case p.Range == nil:
+			return fmt.Errorf("%s needs a Range", p.Kind)
+		case p.Choices != nil:
+			return fmt.Errorf("%s takes no Choices", p.Kind)
+		case p.Default == nil && !p.Optional:
+			return fmt.Errorf("%s needs a Default unless Optional", p.Kind)
+		}
+	case Bool:
+		if p.Range != nil || p.Choices != nil {
+			return fmt.Errorf("bool takes no Range or Choices")
+		}
+	case Choice:
+		if p.Range != nil {
+			return fmt.Errorf("choice takes no Range")
+		}
+		if len(p.Choices) == 0 {
+			return fmt.Errorf("choice needs Choices")
+		}
+		for i, c := range p.Choices {
+			if !choiceRE.MatchString(c) {
+				return fmt.Errorf("choice %q must match %s", c, choiceRE)
+			}
+			if slices.Index(p.Choices, c) != i {
+				return fmt.Errorf("choice %q listed twice", c)
+			}
+		}
+	default:
+		return fmt.Errorf("unknown kind %v", p.Kind)
+	}
+	return nil
+}
+
+// DependsOn lists the earlier parameters that p's default or valid values
+// depend on, found by moving each of them, one at a time, from its
+// default to the ends of its own valid values (and, when Optional, to
+// absent). gen -list uses it to say which ranges it shows for the
+// defaults.
+func (ps Params) DependsOn(name string) []string {
+	i := slices.IndexFunc(ps, func(p Param) bool { return p.Name == name })
+	if i < 0 {
+		return nil
+	}
+	p := &ps[i]
+	base := ps.rawDefaults()
+	look := func(v Values) (s string) {
+		defer func() {
+			if recover() != nil {
+				s = "panic"
+			}
+		}()
+		s = p.RangeText(v)
+		if !p.Optional {
+			s += fmt.Sprintf(" %d", p.defaultValue(v))
+		}
+		return s
+	}
+	at := look(base)
+	var deps []string
+	for _, e := range ps[:i] {
+		var tries []int
+		switch e.Kind {
+		case Bool:
+			tries = []int{0, 1}
+		case Choice:
+			for x := range e.Choices {
+				tries = append(tries, x)
+			}
+		default:
+			lo, hi := e.Range(base)
+			tries = []int{lo, hi}
+		}
+		v := maps.Clone(base)
+		moved := false
+		for _, x := range tries {
+			v[e.Name] = x
+			moved = moved || look(v) != at
+		}
+		if e.Optional {
+			delete(v, e.Name)
+			moved = moved || look(v) != at
+		}
+		if moved {
+			deps = append(deps, e.Name)
+		}
+	}
+	return deps
+}

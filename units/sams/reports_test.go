@@ -1,0 +1,80 @@
+package sams
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parmem/parmem/units"
+	"github.com/stretchr/testify/require"
+)
+
+// Every configuration the reports measure still builds (the full runs need
+// minutes of Yosys and are make tables' job).
+func TestRegistryReportConfigsBuild(t *testing.T) {
+	f, err := units.LookupFamily("sams")
+	require.NoError(t, err)
+	require.Len(t, f.Reports, 3)
+	for _, r := range f.Reports {
+		require.NotNil(t, r.Configs, r.Name)
+		cs := r.Configs(r.Params.Defaults())
+		require.NotEmpty(t, cs)
+		for _, c := range cs {
+			_, err := c.Build("top")
+			require.NoErrorf(t, err, "report %s: %s", r.Name, c)
+		}
+	}
+}
+
+func TestLatency(t *testing.T) {
+	for q := 2; q <= 4; q++ {
+		read, write, err := latency(q)
+		require.NoError(t, err)
+		require.Equal(t, 3, read, "q=%d", q)
+		require.Equal(t, 1, write, "q=%d", q)
+	}
+}
+
+// The ATU report runs end to end (a few seconds of Yosys).
+func TestATUReport(t *testing.T) {
+	var out, progress bytes.Buffer
+	tables, err := samsReports[0].Run(nil, &progress)
+	require.NoError(t, err)
+	for _, tb := range tables {
+		require.NoError(t, tb.Write(&out, "markdown"))
+	}
+	text := out.String()
+	require.Regexp(t, `\| 16 +\| 3 +\| +71 \|`, text, "the thesis's row beside ours")
+	require.Equal(t, len(thesisTable31), strings.Count(progress.String(), "atu: "))
+}
+
+// The committed rtl/REPORT.md has a row for every configuration the
+// reports measure today (make tables regenerates it).
+func TestCommittedReportCoversEveryRow(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "rtl", "REPORT.md"))
+	require.NoError(t, err, "rtl/REPORT.md is missing: run make tables")
+	text := string(b)
+	row := func(cells ...any) string {
+		var re strings.Builder
+		re.WriteString(`(?m)^\|`)
+		for _, c := range cells {
+			fmt.Fprintf(&re, ` +%v +\|`, c)
+		}
+		return re.String()
+	}
+	for _, r := range thesisTable31 {
+		require.Regexp(t, row(r.n, r.q, r.luts), text, "Table 3.1 row n=%d q=%d: run make tables", r.n, r.q)
+	}
+	for _, r := range thesisTable42 {
+		require.Regexp(t, row(r.q, r.gates), text, "Table 4.2 row q=%d: run make tables", r.q)
+	}
+	for _, p := range scalingPoints() {
+		require.Regexp(t, row(p.q, p.n, `\d+`, `\d+`), text, "scaling row sams-atu q=%d n=%d: run make tables", p.q, p.n)
+	}
+	for _, q := range scalingLogicQs() {
+		require.Regexp(t, row(q, `\d+`, `\d+`, `[\d.]+`), text, "scaling row sams-logic q=%d: run make tables", q)
+	}
+}
