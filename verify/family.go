@@ -1,0 +1,78 @@
+package verify
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/units"
+)
+
+// LockstepFamily runs every lockstep configuration a unit family registers
+// (units.Family.Lockstep) on the Go simulator, Verilator (Quick) and
+// Icarus in lockstep for the family's cycles, all packed under one top
+// module so that one build of each simulator covers them. Each
+// configuration is built under a module name unique to its values
+// (sams_atu_q3_n23_lanes1). The test that calls it must import the family
+// so that it is registered.
+func LockstepFamily(t *testing.T, family string) {
+	t.Helper()
+	f, err := units.LookupFamily(family)
+	if err != nil {
+		t.Fatalf("%v (import the family's package to register it)", err)
+	}
+	if len(f.Lockstep.Configs) == 0 {
+		t.Fatalf("family %s registers no lockstep configurations", family)
+	}
+	var modules []*hdl.Module
+	var names []string
+	seen := map[string]string{}
+	for _, c := range f.Lockstep.Configs {
+		m, err := buildConfig(c)
+		if err != nil {
+			t.Fatalf("lockstep %s: %v", c, err)
+		}
+		if other, dup := seen[m.Name()]; dup {
+			t.Fatalf("lockstep %s and %s are the same configuration (%s)", other, c, m.Name())
+		}
+		seen[m.Name()] = c.String()
+		modules = append(modules, m)
+		names = append(names, m.Name())
+	}
+	t.Logf("%d configurations: %s", len(names), strings.Join(names, ", "))
+	d, err := hdl.Elaborate(Pack(strings.ReplaceAll(family, "-", "_")+"_units", "c", modules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Lockstep(Config{
+		Backends: []Backend{GoBackend(d), VerilatorBackend(d, VerilatorOptions{Quick: true}), IcarusBackend(d)},
+		Seed:     TestSeed(t, 3),
+		Cycles:   uint64(f.Lockstep.Cycles),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d cycles, %d output values compared", res.Cycles, res.Compared)
+}
+
+// buildConfig builds a unit configuration under a module name unique to
+// its resolved values: the unit's module name, then _<param><value> for
+// each parameter it has (Optional ones when given).
+func buildConfig(c units.Config) (*hdl.Module, error) {
+	u, err := units.Lookup(c.Unit)
+	if err != nil {
+		return nil, err
+	}
+	v, err := u.Resolve(c.Values)
+	if err != nil {
+		return nil, err
+	}
+	name := u.ModuleName()
+	for _, p := range u.Params {
+		if x, ok := v[p.Name]; ok {
+			name += fmt.Sprintf("_%s%d", strings.ReplaceAll(p.Name, "-", "_"), x)
+		}
+	}
+	return u.Build(v, name)
+}
