@@ -134,17 +134,17 @@ func TestRegistryFamilyDrivesGen(t *testing.T) {
 	code, out, _ = runGen("-list")
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "zz: a test-only family\n")
-	require.Regexp(t, `│ zz-test +│ +-q, -n, -ways, -fast, -policy, -mode │ +an adder of every kind of parameter │`, out)
+	require.Regexp(t, `│ +zz-test +│ +-q, -n, -ways, -fast, -policy, -mode +│ +an adder of every kind of parameter +│`, out)
 	require.Less(t, strings.Index(out, "sams:"), strings.Index(out, "zz:"), "families in registration order")
 	code, out, _ = runGen("-list", "-unit", "zz-test")
 	require.Equal(t, 0, code)
 	for _, row := range []string{
-		`│ -q +│ +int │ +2 │ +1..6 │ +a plain int │`,
-		`│ -n +│ +int │ +6 │ +4..20 \* │ +an int whose range depends on q │`,
-		`│ -ways +│ +pow2 │ +4 │ +1, 2, 4, ..., 64 │ +a power of two │`,
-		`│ -fast +│ +bool │ +false │ +true or false │ +a bool │`,
-		`│ -policy +│ +choice │ +frfcfs │ +frfcfs, mshr-m, mshr-s, mshr-sa │ +a choice │`,
-		`│ -mode +│ +int, optional │ +none │ +0..3 │ +an optional int │`,
+		`│ +-q +│ +int +│ +2 +│ +1..6 +│ +a plain int +│`,
+		`│ +-n +│ +int +│ +6 +│ +4..20 \* +│ +an int whose range depends on q +│`,
+		`│ +-ways +│ +pow2 +│ +4 +│ +1, 2, 4, ..., 64 +│ +a power of two +│`,
+		`│ +-fast +│ +bool +│ +false +│ +true or false +│ +a bool +│`,
+		`│ +-policy +│ +choice +│ +frfcfs +│ +frfcfs, mshr-m, mshr-s, mshr-sa +│ +a choice +│`,
+		`│ +-mode +│ +int, optional +│ +none +│ +0..3 +│ +an optional int +│`,
 	} {
 		require.Regexp(t, row, out)
 	}
@@ -154,13 +154,13 @@ func TestRegistryFamilyDrivesGen(t *testing.T) {
 	require.Contains(t, out, "-policy")
 	code, out, _ = runGen("-sketch", "-h")
 	require.Equal(t, 0, code)
-	require.Regexp(t, `│ -size +│ +pow2 │ +2 │ +1, 2, 4, 8 │`, out)
+	require.Regexp(t, `│ +-size +│ +pow2 +│ +2 +│ +1, 2, 4, 8 +│`, out)
 
 	// -h: the report and the picture kind with its unit, and the example.
 	code, out, _ = runGen("-h")
 	require.Equal(t, 0, code)
-	require.Regexp(t, `│ zz-count -rows │ +zz │ +no │ +3s │ +counts to -rows │`, out)
-	require.Regexp(t, `│ -sketch +│ zz-test \* │ +text, html │ +-size, -label │ +a row of hashes │`, out)
+	require.Regexp(t, `│ +zz-count -rows +│ +zz +│ +no +│ +3s +│ +counts to -rows +│`, out)
+	require.Regexp(t, `│ +-sketch +│ +zz-test \* +│ +text, html +│ +-size, -label +│ +a row of hashes +│`, out)
 	require.Contains(t, out, "  go run ./gen -sketch -size 4\n")
 	require.Contains(t, out, "  -sketch\n    \tdraw a sketch picture (units: zz-test)\n")
 	require.Contains(t, out, "run the design-review report NAME: atu, sams, scaling, zz-count, all")

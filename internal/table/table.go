@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -26,6 +27,21 @@ type Table struct {
 // Add appends a row.
 func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
 
+// figures reports whether every non-empty cell of column i starts with a
+// number ("42", "0.96", "-3", "5..64", "2 min").
+func (t *Table) figures(i int) bool {
+	for _, r := range t.Rows {
+		if i >= len(r) || r[i] == "" {
+			continue
+		}
+		c := strings.TrimLeft(r[i], "+-")
+		if c == "" || c[0] < '0' || c[0] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // Write renders the table in format ("text", "markdown" or "csv").
 func (t *Table) Write(w io.Writer, format string) error {
 	switch format {
@@ -39,14 +55,15 @@ func (t *Table) Write(w io.Writer, format string) error {
 		return fmt.Errorf("format %q is not one of text, markdown, csv", format)
 	}
 	// Headers as written, left aligned; the first column (names) left
-	// aligned, the rest (figures) right aligned.
+	// aligned; of the rest, columns of figures right aligned and columns
+	// of words left aligned.
 	pad := tw.CellPadding{Global: tw.Padding{Left: " ", Right: " "}}
 	align := make([]tw.Align, len(t.Header))
 	for i := range align {
 		align[i] = tw.AlignRight
-	}
-	if len(align) > 0 {
-		align[0] = tw.AlignLeft
+		if i == 0 || !t.figures(i) {
+			align[i] = tw.AlignLeft
+		}
 	}
 	opts := []tablewriter.Option{
 		tablewriter.WithHeaderConfig(tw.CellConfig{

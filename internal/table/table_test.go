@@ -27,3 +27,15 @@ func TestFormats(t *testing.T) {
 	require.Equal(t, "simulator,cycles/s\ngo,297203\n\"verilator, built\",1776026\n", csv.String())
 	require.Error(t, sample().Write(&text, "html"))
 }
+
+// Columns of figures are right aligned, columns of words left aligned.
+func TestAlignment(t *testing.T) {
+	tab := &Table{Header: []string{"name", "count", "what"}}
+	tab.Add("a", "7", "short")
+	tab.Add("bb", "-12.5", "a longer text")
+	var md bytes.Buffer
+	require.NoError(t, tab.Write(&md, "markdown"))
+	require.Contains(t, md.String(), "|:-----|------:|:--------------|", "name and what left, count right")
+	require.Contains(t, md.String(), "|     7 |")
+	require.Contains(t, md.String(), "| short         |")
+}
