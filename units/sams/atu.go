@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
 )
 
 // FamilyWidth is FW, the width of a family input: enough bits to hold n-q.
@@ -106,7 +107,7 @@ func (p ATU) translate(m *hdl.Module, d *atuDecode, a *hdl.Signal) (bank, row, o
 			for t, pt := range ps {
 				sels[t], bits[t] = pt.sel, a.Bit(pt.bit)
 			}
-			own = own.Xor(hdl.OneHotSelect(hdl.Concat(reverse(sels)...), bits...))
+			own = own.Xor(hdl.OneHotSelect(lib.Bus(sels), bits...))
 		}
 		modBits[q-1-k] = hdl.Mux(d.up[k], a.Bit(k+1), own)
 	}
@@ -120,18 +121,8 @@ func (p ATU) translate(m *hdl.Module, d *atuDecode, a *hdl.Signal) (bank, row, o
 		offTerms = append(offTerms, a.Bit(j))
 	}
 	offTerms = append(offTerms, a.Bit(q), a.Bit(q).Not())
-	offset = hdl.OneHotSelect(hdl.Concat(reverse(d.offsetSel)...), offTerms...)
+	offset = hdl.OneHotSelect(lib.Bus(d.offsetSel), offTerms...)
 	return bank, row, offset
-}
-
-// reverse returns sels with the first last, so that in Concat (most
-// significant first) sels[i] lands on bit i.
-func reverse(sels []*hdl.Signal) []*hdl.Signal {
-	r := make([]*hdl.Signal, len(sels))
-	for i, s := range sels {
-		r[len(sels)-1-i] = s
-	}
-	return r
 }
 
 // Build makes the ATU module called name.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
 )
 
 // Memory is the SAMS multi-layout memory (thesis chapter 4, Fig. 4.5b):
@@ -153,7 +154,7 @@ func (p Memory) split(m *hdl.Module, r1 stage1, path lanePath) []*hdl.Signal {
 		for i := range lanes {
 			wants[i] = r1.Pending.Bit(i).And(path.Banks[i].EqConst(uint64(b)))
 		}
-		chosen[b] = hdl.OneHotSelect(firstOneHot(m, wants, false), path.Rows...)
+		chosen[b] = hdl.OneHotSelect(lib.FirstOneHot(wants, false), path.Rows...)
 	}
 	served := make([]*hdl.Signal, lanes)
 	for i := range lanes {
@@ -175,7 +176,7 @@ func (p Memory) Build(name string) *hdl.Module {
 	// The conflict splitter: a narrow request stays in stage 1 while lanes
 	// remain.
 	servedBits := p.split(m, r1, path)
-	served := hdl.Concat(reverse(servedBits)...).Named("served")
+	served := lib.Bus(servedBits).Named("served")
 	remaining := r1.Pending.And(served.Not())
 	narrow := r1.Valid.And(r1.Wide.Not())
 	stall := narrow.And(remaining.RedOr()).Named("conflict_stall")
@@ -283,12 +284,12 @@ func (p Memory) handshake(m *hdl.Module, req request, wide wideRequest, r1 stage
 	for j, s := range wide.Slots {
 		wideMasks[j] = s.Mask
 	}
-	r1.WideMask.Drive(hdl.Concat(reverse(wideMasks)...))
+	r1.WideMask.Drive(lib.Bus(wideMasks))
 	r1.WideMask.Enable(takeWide)
 	for j, s := range wide.Slots {
 		r1.WideWdata[j].Drive(s.Wdata)
 		r1.WideWdata[j].Enable(takeWide)
 	}
-	r1.Pending.Drive(hdl.Mux(stall, remaining, hdl.Concat(reverse(masks)...).And(takeNarrow.Repl(lanes))))
+	r1.Pending.Drive(hdl.Mux(stall, remaining, lib.Bus(masks).And(takeNarrow.Repl(lanes))))
 	r1.First.Drive(stall.Not())
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
 )
 
 // The wide port's shuffles (thesis section 4.4.2, Fig. 4.6b): a wide access
@@ -64,7 +65,7 @@ func (p Shuffle) Build(name string) *hdl.Module {
 			for k := range elems {
 				hits[k] = slot[k].EqConst(uint64(x))
 			}
-			out = hdl.OneHotSelect(hdl.Concat(reverse(hits)...), in...)
+			out = hdl.OneHotSelect(lib.Bus(hits), in...)
 		} else { // linear element x comes from its slot
 			out = hdl.Select(slot[x], in...)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
 )
 
 // The data switches of thesis section 4.4.1: "the InSwitch is a
@@ -43,7 +44,7 @@ func (p InSwitch) route(m *hdl.Module, lanes []inLane) (rows, we, wdata []*hdl.S
 			hits[i] = l.En.And(l.Bank.EqConst(uint64(b)))
 			laneRows[i] = l.Row
 		}
-		rows = append(rows, hdl.OneHotSelect(hdl.Concat(reverse(hits)...), laneRows...))
+		rows = append(rows, hdl.OneHotSelect(lib.Bus(hits), laneRows...))
 		for o := range 2 {
 			writes := make([]*hdl.Signal, len(lanes))
 			data := make([]*hdl.Signal, len(lanes))
@@ -56,26 +57,10 @@ func (p InSwitch) route(m *hdl.Module, lanes []inLane) (rows, we, wdata []*hdl.S
 				data[i] = l.Wdata
 			}
 			we = append(we, hdl.Concat(writes...).RedOr())
-			wdata = append(wdata, hdl.OneHotSelect(firstOneHot(m, writes, true), data...))
+			wdata = append(wdata, hdl.OneHotSelect(lib.FirstOneHot(writes, true), data...))
 		}
 	}
 	return rows, we, wdata
-}
-
-// firstOneHot turns request bits into a one-hot select (bit i for lane i)
-// of the highest (or lowest) requesting lane.
-func firstOneHot(m *hdl.Module, req []*hdl.Signal, highest bool) *hdl.Signal {
-	grant := make([]*hdl.Signal, len(req))
-	before := m.ConstU(1, 0)
-	for k := range req {
-		i := k
-		if highest {
-			i = len(req) - 1 - k
-		}
-		grant[i] = req[i].And(before.Not())
-		before = before.Or(req[i])
-	}
-	return hdl.Concat(reverse(grant)...)
 }
 
 // Build makes the InSwitch module called name.

@@ -1,0 +1,54 @@
+package lib
+
+import (
+	"fmt"
+
+	"github.com/parmem/parmem/hdl"
+)
+
+// RoundRobin is a round-robin arbiter over the bus req with its pointer p
+// a register of m called name (IW bits, reset to 0): it grants the first
+// requester at or after p, cyclically, and at an edge where valid and ack
+// are 1, p moves past the granted requester. grant is one-hot of idx, 0
+// with valid when nothing is requested.
+//
+// For a fixed priority (the lowest requester always wins) use Priority.
+// Used where several queues share one port: the elastic pipeline's
+// writeback, the vector MSHR's fill port, the DRAM command queues.
+func RoundRobin(m *hdl.Module, name string, req, ack *hdl.Signal) (valid, idx, grant *hdl.Signal) {
+	n := req.Width()
+	p := m.Reg(name, IndexWidth(n))
+	atOrAfter := req.And(m.ConstU(1, 1).Repl(n).ShlBy(p)) // requesters numbered p and up
+	first := hdl.Mux(atOrAfter.RedOr(), atOrAfter, req)
+	valid, idx, grant = Priority(first, false)
+	m.If(valid.And(ack), func() { p.Set(wrapInc(idx, n)) })
+	return valid, idx, grant
+}
+
+// wrapInc is (x + 1) mod n for x < n.
+func wrapInc(x *hdl.Signal, n int) *hdl.Signal {
+	m := x.Module()
+	next := x.Add(m.ConstU(x.Width(), 1))
+	if n == 1<<uint(x.Width()) {
+		return next
+	}
+	return hdl.Mux(x.EqConst(uint64(n-1)), m.ConstU(x.Width(), 0), next)
+}
+
+// RRArb is the lib-rrarb unit: a round-robin arbiter of N requests.
+//
+//	clk, rst; in req[N-1:0], ack; out valid, idx[IW-1:0], grant[N-1:0]
+type RRArb struct{ N int }
+
+// ModuleName is the module's name with its parameters: lib_rrarb_n4.
+func (a RRArb) ModuleName() string { return fmt.Sprintf("lib_rrarb_n%d", a.N) }
+
+// Build makes the module called name.
+func (a RRArb) Build(name string) *hdl.Module {
+	m := hdl.NewModule(name)
+	valid, idx, grant := RoundRobin(m, "ptr", m.Input("req", a.N), m.Input("ack", 1))
+	m.Output("valid", 1).Drive(valid)
+	m.Output("idx", IndexWidth(a.N)).Drive(idx)
+	m.Output("grant", a.N).Drive(grant)
+	return m
+}

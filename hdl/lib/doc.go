@@ -1,0 +1,48 @@
+// Package lib is parmem's component library: the queues, encoders,
+// arbiters, selectors and replacement state that control-heavy blocks are
+// made of, each in one file with the families that use it.
+//
+// Most components come in two forms. A function builds the logic inline,
+// in the caller's module (Priority, RoundRobin, Argmax, NewAgeMatrix,
+// TrueLRU, ...): registers it makes are named after the name it is given.
+// A unit type (FIFO, Prio, RRArb, LRU, ...) builds a stand-alone module
+// whose name carries its parameters (lib_fifo_d5_w8), so two parents that
+// use the same component share one module; the lib family registers these
+// units with gen (units/lib). Model.go holds each component's behaviour in
+// plain Go, the reference the tests compare the hardware against.
+//
+// Widths follow ../contracts/lib.md: IW = IndexWidth(n) = max(1,
+// ceil(log2 n)) bits index n things; a count up to n takes CountWidth(n)
+// bits.
+package lib
+
+import (
+	"math/bits"
+
+	"github.com/parmem/parmem/hdl"
+)
+
+// IndexWidth is the width of an index over n things: max(1, ceil(log2 n)).
+func IndexWidth(n int) int { return max(1, bits.Len(uint(n-1))) }
+
+// CountWidth is the width of a count from 0 to n: bits to hold n.
+func CountWidth(n int) int { return max(1, bits.Len(uint(n))) }
+
+// Split returns the bits of s, bit 0 first.
+func Split(s *hdl.Signal) []*hdl.Signal {
+	out := make([]*hdl.Signal, s.Width())
+	for i := range out {
+		out[i] = s.Bit(i)
+	}
+	return out
+}
+
+// Bus joins bits into one signal, bits[0] the least significant (the
+// inverse of Split).
+func Bus(bits []*hdl.Signal) *hdl.Signal {
+	msbFirst := make([]*hdl.Signal, len(bits))
+	for i, b := range bits {
+		msbFirst[len(bits)-1-i] = b
+	}
+	return hdl.Concat(msbFirst...)
+}

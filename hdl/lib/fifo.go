@@ -1,0 +1,111 @@
+package lib
+
+import (
+	"fmt"
+
+	"github.com/parmem/parmem/hdl"
+)
+
+// FIFO is the lib-fifo unit: a synchronous queue of Depth words of Width
+// bits (any depth, not only powers of two), kept in a memory addressed by
+// a head and a tail pointer.
+//
+//	clk, rst; in in_valid, in_data[Width-1:0], out_ready;
+//	out in_ready, out_valid, out_data[Width-1:0], count[CW-1:0]
+//
+// in_ready = count < Depth (not full); out_valid = count > 0 (not empty).
+// At an edge a push (in_valid & in_ready) and a pop (out_valid &
+// out_ready) both take effect and count becomes count + push - pop; rst
+// empties it. out_data is the oldest entry, first-word fall-through: an
+// entry pushed at an edge is visible right after it. With Standard, it is
+// instead the entry popped at the last pop, read synchronously (a block
+// RAM's read port): data follows a pop by one edge.
+//
+// The elastic pipeline's NONMEM queue, the vector MSHR's fill queue and
+// the DRAM read and write queues are these (through NewQueue).
+type FIFO struct {
+	Depth, Width int
+	Standard     bool
+}
+
+// FIFOPorts are a FIFO module's ports.
+type FIFOPorts struct {
+	InValid, InReady, InData    *hdl.Signal
+	OutValid, OutReady, OutData *hdl.Signal
+	Count                       *hdl.Signal
+}
+
+// ModuleName is the module's name with its parameters: lib_fifo_d5_w8
+// (lib_fifo_d5_w8_std with Standard).
+func (f FIFO) ModuleName() string {
+	name := fmt.Sprintf("lib_fifo_d%d_w%d", f.Depth, f.Width)
+	if f.Standard {
+		name += "_std"
+	}
+	return name
+}
+
+// Build makes the module called name.
+func (f FIFO) Build(name string) *hdl.Module {
+	m, _ := f.build(name)
+	return m
+}
+
+func (f FIFO) build(name string) (*hdl.Module, FIFOPorts) {
+	m := hdl.NewModule(name)
+	cw := CountWidth(f.Depth)
+	p := FIFOPorts{
+		InValid: m.Input("in_valid", 1), InReady: m.Output("in_ready", 1), InData: m.Input("in_data", f.Width),
+		OutValid: m.Output("out_valid", 1), OutReady: m.Input("out_ready", 1), OutData: m.Output("out_data", f.Width),
+		Count: m.Output("count", cw),
+	}
+	fill := m.Reg("fill", cw)
+	head, tail := m.Reg("head", IndexWidth(f.Depth)), m.Reg("tail", IndexWidth(f.Depth))
+	notFull, notEmpty := fill.Lt(m.ConstU(cw, uint64(f.Depth))), fill.RedOr()
+	push, pop := p.InValid.And(notFull), notEmpty.And(p.OutReady)
+
+	slots := m.MemDepth("slot", f.Depth, f.Width)
+	slots.Write(tail, p.InData, push)
+	m.If(push, func() { tail.Set(wrapInc(tail, f.Depth)) })
+	m.If(pop, func() { head.Set(wrapInc(head, f.Depth)) })
+	m.If(push.And(pop.Not()), func() { fill.Set(fill.Add(m.ConstU(cw, 1))) }).
+		Elif(pop.And(push.Not()), func() { fill.Set(fill.Sub(m.ConstU(cw, 1))) })
+
+	p.InReady.Drive(notFull)
+	p.OutValid.Drive(notEmpty)
+	p.Count.Drive(fill)
+	if f.Standard {
+		p.OutData.Drive(slots.ReadSync(head, pop))
+	} else {
+		p.OutData.Drive(slots.Read(head))
+	}
+	return m, p
+}
+
+// Queue is a FIFO of records placed in a parent module by NewQueue: the
+// parent drives a record in and reads the oldest one out.
+type Queue[T any] struct {
+	InReady  *hdl.Signal // not full: a push is taken
+	OutValid *hdl.Signal // not empty: Out is the oldest record
+	Out      T
+	Count    *hdl.Signal
+}
+
+// NewQueue places a first-word fall-through FIFO of depth records shaped
+// like in, an instance called name of the shared module FIFO{depth, width
+// of in}.ModuleName(). The parent pushes in when inValid (and InReady) and
+// pops when outReady (and OutValid); each record travels packed (hdl.Pack)
+// and comes out with in's field widths.
+//
+//	type req struct{ Addr, Tag *hdl.Signal }
+//	q := lib.NewQueue(m, "pending", 5, arrive, req{addr, tag}, issue)
+//	m.If(q.OutValid, func() { next.Set(q.Out.Addr) })
+func NewQueue[T any](m *hdl.Module, name string, depth int, inValid *hdl.Signal, in T, outReady *hdl.Signal) Queue[T] {
+	f := FIFO{Depth: depth, Width: hdl.RecordWidth(in)}
+	sub, ports := f.build(f.ModuleName())
+	p := hdl.Use(m, name, sub, ports)
+	p.InValid.Drive(inValid)
+	p.InData.Drive(hdl.Pack(in))
+	p.OutReady.Drive(outReady)
+	return Queue[T]{InReady: p.InReady, OutValid: p.OutValid, Out: hdl.Unpack(p.OutData, in), Count: p.Count}
+}

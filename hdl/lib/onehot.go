@@ -1,0 +1,74 @@
+package lib
+
+import (
+	"fmt"
+
+	"github.com/parmem/parmem/hdl"
+)
+
+// OneHotToBinary encodes a one-hot signal as the index of its set bit
+// (IndexWidth of its width): bit j of the index ORs the inputs whose index
+// has bit j. Zero maps to 0; more than one set bit gives their indexes
+// ORed.
+func OneHotToBinary(onehot *hdl.Signal) *hdl.Signal {
+	n := onehot.Width()
+	m := onehot.Module()
+	out := make([]*hdl.Signal, IndexWidth(n))
+	for j := range out {
+		var terms []*hdl.Signal
+		for i := range n {
+			if i>>uint(j)&1 == 1 {
+				terms = append(terms, onehot.Bit(i))
+			}
+		}
+		switch len(terms) {
+		case 0:
+			out[j] = m.ConstU(1, 0)
+		case 1:
+			out[j] = terms[0]
+		default:
+			out[j] = hdl.Concat(terms...).RedOr()
+		}
+	}
+	return Bus(out)
+}
+
+// BinaryToOneHot decodes idx into n bits with bit idx set, or none when
+// idx >= n.
+func BinaryToOneHot(idx *hdl.Signal, n int) *hdl.Signal {
+	out := make([]*hdl.Signal, n)
+	for i := range out {
+		out[i] = idx.EqConst(uint64(i))
+	}
+	return Bus(out)
+}
+
+// Encode is the lib-encode unit: one-hot to binary.
+//
+//	in onehot[N-1:0]; out idx[IW-1:0]
+type Encode struct{ N int }
+
+// ModuleName is the module's name with its parameters: lib_encode_n8.
+func (e Encode) ModuleName() string { return fmt.Sprintf("lib_encode_n%d", e.N) }
+
+// Build makes the module called name.
+func (e Encode) Build(name string) *hdl.Module {
+	m := hdl.NewModule(name)
+	m.Output("idx", IndexWidth(e.N)).Drive(OneHotToBinary(m.Input("onehot", e.N)))
+	return m
+}
+
+// Decode is the lib-decode unit: binary to one-hot.
+//
+//	in idx[IW-1:0]; out onehot[N-1:0] (0 when idx >= N)
+type Decode struct{ N int }
+
+// ModuleName is the module's name with its parameters: lib_decode_n8.
+func (d Decode) ModuleName() string { return fmt.Sprintf("lib_decode_n%d", d.N) }
+
+// Build makes the module called name.
+func (d Decode) Build(name string) *hdl.Module {
+	m := hdl.NewModule(name)
+	m.Output("onehot", d.N).Drive(BinaryToOneHot(m.Input("idx", IndexWidth(d.N)), d.N))
+	return m
+}

@@ -1,0 +1,65 @@
+package lib
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/parmem/parmem/hdl"
+)
+
+// TreePLRU is tree pseudo-LRU replacement state of one set of ways ways (a
+// power of two, 2..64): ways-1 bits in a binary tree, registers of m named
+// <name>_<node> with node 1 the root and nodes 2k, 2k+1 the children of k.
+// A node's bit points to the half holding the victim (0 the lower ways).
+// At an edge where touch is 1 each node on way's path points away from
+// it; victim follows the bits from the root. After reset every bit is 0
+// and the victim is way 0.
+func TreePLRU(m *hdl.Module, name string, ways int, touch, way *hdl.Signal) (victim *hdl.Signal) {
+	levels := bits.Len(uint(ways)) - 1
+	node := make([]*hdl.Signal, ways) // node[k], k = 1..ways-1
+	for k := 1; k < ways; k++ {
+		node[k] = m.Reg(fmt.Sprintf("%s_%d", name, k), 1)
+	}
+	for l := range levels {
+		// The nodes of level l are 2^l + p for each path prefix p of l bits;
+		// way's bit below its prefix says which half it is in.
+		wayBit := way.Bit(levels - 1 - l)
+		for p := range 1 << uint(l) {
+			onPath := touch
+			if l > 0 {
+				onPath = onPath.And(way.Slice(levels-1, levels-l).EqConst(uint64(p)))
+			}
+			m.If(onPath, func() { node[1<<uint(l)+p].Set(wayBit.Not()) })
+		}
+	}
+	// The victim's bits, top first: at level l the node picked by the bits
+	// chosen so far.
+	var chosen []*hdl.Signal
+	for l := range levels {
+		level := node[1<<uint(l) : 2<<uint(l)]
+		bit := level[0]
+		if l > 0 {
+			bit = hdl.Select(hdl.Concat(chosen...), level...)
+		}
+		chosen = append(chosen, bit)
+	}
+	return hdl.Concat(chosen...)
+}
+
+// PLRU is the lib-plru unit: tree pseudo-LRU of one set of Ways ways (2, 4
+// or 8), with lib-lru's ports.
+//
+//	clk, rst; in touch, touch_way[WW-1:0]; out victim[WW-1:0]
+type PLRU struct{ Ways int }
+
+// ModuleName is the module's name with its parameters: lib_plru_w4.
+func (p PLRU) ModuleName() string { return fmt.Sprintf("lib_plru_w%d", p.Ways) }
+
+// Build makes the module called name.
+func (p PLRU) Build(name string) *hdl.Module {
+	m := hdl.NewModule(name)
+	ww := IndexWidth(p.Ways)
+	victim := TreePLRU(m, "node", p.Ways, m.Input("touch", 1), m.Input("touch_way", ww))
+	m.Output("victim", ww).Drive(victim)
+	return m
+}

@@ -1,0 +1,65 @@
+package lib
+
+import (
+	"fmt"
+
+	"github.com/parmem/parmem/hdl"
+)
+
+// FirstOneHot is a fixed-priority arbiter over request bits: a one-hot
+// grant (bit i for req[i]) of the lowest requester, or the highest with
+// highest, and 0 when nothing is requested. Each grant is its request
+// ANDed with "no request before it", a ripple chain of ORs.
+//
+// Used by units/sams: the InSwitch lets the highest lane win a bank slot
+// (thesis Fig. 4.3), the memory serves the lowest waiting lane's row.
+func FirstOneHot(req []*hdl.Signal, highest bool) *hdl.Signal {
+	m := req[0].Module()
+	grant := make([]*hdl.Signal, len(req))
+	before := m.ConstU(1, 0)
+	for k := range req {
+		i := k
+		if highest {
+			i = len(req) - 1 - k
+		}
+		grant[i] = req[i].And(before.Not())
+		before = before.Or(req[i])
+	}
+	return Bus(grant)
+}
+
+// Priority is a priority encoder over the bus req: the lowest set bit (the
+// highest with highest) as a one-hot and as an index, and valid = req != 0.
+// With no bit set, idx and onehot are 0.
+func Priority(req *hdl.Signal, highest bool) (valid, idx, onehot *hdl.Signal) {
+	onehot = FirstOneHot(Split(req), highest)
+	return req.RedOr(), OneHotToBinary(onehot), onehot
+}
+
+// Prio is the lib-prio unit: a priority encoder of N requests.
+//
+//	in req[N-1:0]; out valid, idx[IW-1:0], onehot[N-1:0]
+type Prio struct {
+	N   int
+	MSB bool // the highest set bit wins
+}
+
+// ModuleName is the module's name with its parameters: lib_prio_n8_msb0.
+func (p Prio) ModuleName() string { return fmt.Sprintf("lib_prio_n%d_msb%d", p.N, b2i(p.MSB)) }
+
+// Build makes the module called name.
+func (p Prio) Build(name string) *hdl.Module {
+	m := hdl.NewModule(name)
+	valid, idx, onehot := Priority(m.Input("req", p.N), p.MSB)
+	m.Output("valid", 1).Drive(valid)
+	m.Output("idx", IndexWidth(p.N)).Drive(idx)
+	m.Output("onehot", p.N).Drive(onehot)
+	return m
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
