@@ -40,7 +40,9 @@ func libUnits() []*units.Unit {
 		unit("lib-prio", "priority encoder: the lowest (or highest) set bit as valid, index and one-hot", units.Params{
 			param("n", "request bits", 8, 1, 64),
 			{Name: "msb", Doc: "the highest set bit wins", Kind: units.Bool},
-		}, func(v units.Values, name string) *hdl.Module { return lib.Prio{N: v["n"], MSB: v["msb"] == 1}.Build(name) }),
+		}, func(v units.Values, name string) *hdl.Module {
+			return lib.Prio{N: v["n"], MSB: v["msb"] == 1}.Build(name)
+		}),
 		unit("lib-rrarb", "round-robin arbiter: the first requester at or after a pointer that moves past each grant",
 			units.Params{paramN(4, 2)},
 			func(v units.Values, name string) *hdl.Module { return lib.RRArb{N: v["n"]}.Build(name) }),
