@@ -199,15 +199,17 @@ func (i *If) Elif(cond *Signal, body func()) *If {
 }
 
 // Else adds the arm that applies when no earlier arm applied.
-func (i *If) Else(body func()) {
-	pos := callerPos()
-	if !i.m.extend(i.c, pos, "Else") {
+func (i *If) Else(body func()) { i.m.closeChain(i.c, callerPos(), "Else", body) }
+
+// closeChain adds a chain's last arm, with no condition (Else, Default).
+func (m *Module) closeChain(c *chain, pos Pos, what string, body func()) {
+	if !m.extend(c, pos, what) {
 		return
 	}
 	b := &block{}
-	i.c.arms = append(i.c.arms, arm{body: b})
-	i.c.closed = true
-	i.m.run(b, body)
+	c.arms = append(c.arms, arm{body: b})
+	c.closed = true
+	m.run(b, body)
 }
 
 // Switch is a chain of cases on one selector under construction.
@@ -277,16 +279,7 @@ func (sw *Switch) cases(pos Pos, vs []uint64, body func()) *Switch {
 }
 
 // Default runs body, whose assignments apply when no case matched.
-func (sw *Switch) Default(body func()) {
-	pos := callerPos()
-	if !sw.m.extend(sw.c, pos, "Default") {
-		return
-	}
-	b := &block{}
-	sw.c.arms = append(sw.c.arms, arm{body: b})
-	sw.c.closed = true
-	sw.m.run(b, body)
-}
+func (sw *Switch) Default(body func()) { sw.m.closeChain(sw.c, callerPos(), "Default", body) }
 
 // Lowering.
 

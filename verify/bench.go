@@ -154,46 +154,38 @@ func (b *Bench) failf(format string, args ...any) {
 // not an input fails the test with the list of ports.
 func (b *Bench) In(name string) In {
 	b.tb.Helper()
-	for i, p := range b.ports.In {
-		if p.Name == name {
-			return In{int32(i + 1)}
-		}
+	h := b.hasIn(name)
+	if h.IsZero() {
+		b.failf("bench %s: no input %q%s", b.d.Top().Name(), name, b.portList())
 	}
-	b.failf("bench %s: no input %q%s", b.d.Top().Name(), name, b.portList())
-	return In{}
+	return h
 }
 
 // Out returns the handle of output port name; a name that is not an
 // output fails the test with the list of ports.
 func (b *Bench) Out(name string) Out {
 	b.tb.Helper()
-	for i, p := range b.ports.Out {
-		if p.Name == name {
-			return Out{int32(i + 1)}
-		}
+	h := b.hasOut(name)
+	if h.IsZero() {
+		b.failf("bench %s: no output %q%s", b.d.Top().Name(), name, b.portList())
 	}
-	b.failf("bench %s: no output %q%s", b.d.Top().Name(), name, b.portList())
-	return Out{}
+	return h
 }
 
 // hasIn and hasOut look a port up without failing (for optional ready
 // ports); they return the zero handle when there is none.
-func (b *Bench) hasIn(name string) In {
-	for i, p := range b.ports.In {
-		if p.Name == name {
-			return In{int32(i + 1)}
-		}
-	}
-	return In{}
-}
+func (b *Bench) hasIn(name string) In { return In{handleOf(b.ports.In, name)} }
 
-func (b *Bench) hasOut(name string) Out {
-	for i, p := range b.ports.Out {
+func (b *Bench) hasOut(name string) Out { return Out{handleOf(b.ports.Out, name)} }
+
+// handleOf is the handle number of port name (index + 1), 0 when absent.
+func handleOf(ports []Port, name string) int32 {
+	for i, p := range ports {
 		if p.Name == name {
-			return Out{int32(i + 1)}
+			return int32(i + 1)
 		}
 	}
-	return Out{}
+	return 0
 }
 
 func (b *Bench) portList() string {

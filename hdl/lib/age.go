@@ -126,10 +126,13 @@ type LRU struct{ Ways int }
 func (l LRU) ModuleName() string { return fmt.Sprintf("lib_lru_w%d", l.Ways) }
 
 // Build makes the module called name.
-func (l LRU) Build(name string) *hdl.Module {
+func (l LRU) Build(name string) *hdl.Module { return replacementUnit(name, "older", l.Ways, TrueLRU) }
+
+// replacementUnit is a module with lib-lru's ports around the replacement
+// state that state makes, its registers named after reg.
+func replacementUnit(name, reg string, ways int, state func(m *hdl.Module, name string, ways int, touch, way *hdl.Signal) *hdl.Signal) *hdl.Module {
 	m := hdl.NewModule(name)
-	ww := IndexWidth(l.Ways)
-	victim := TrueLRU(m, "older", l.Ways, m.Input("touch", 1), m.Input("touch_way", ww))
-	m.Output("victim", ww).Drive(victim)
+	ww := IndexWidth(ways)
+	m.Output("victim", ww).Drive(state(m, reg, ways, m.Input("touch", 1), m.Input("touch_way", ww)))
 	return m
 }

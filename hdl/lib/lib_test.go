@@ -213,21 +213,32 @@ func TestAgeMatrix(t *testing.T) {
 	}
 }
 
-func TestLRU(t *testing.T) {
-	r := rand.New(rand.NewPCG(11, 12))
-	for ways := 2; ways <= 8; ways++ {
-		d := newDUT(t, lib.LRU{Ways: ways}.Build("lru"))
-		model := lib.NewAgeOrder(ways)
-		for cycle := range 2000 {
-			touch, way := r.IntN(3) != 0, r.IntN(ways)
-			require.Equal(t, uint64(model.Victim()), d.get("victim"), "ways %d cycle %d", ways, cycle)
-			d.setBool("touch", touch)
-			d.set("touch_way", uint64(way))
-			d.s.Step()
-			if touch {
-				model.Touch(way)
-			}
+// replacement is the model of a set's replacement state.
+type replacement interface {
+	Victim() int
+	Touch(way int)
+}
+
+// checkReplacement compares a lib-lru-shaped module's victim with the
+// model's under random touches.
+func checkReplacement(t *testing.T, seed uint64, m *hdl.Module, ways int, model replacement) {
+	r := rand.New(rand.NewPCG(seed, 12))
+	d := newDUT(t, m)
+	for cycle := range 2000 {
+		touch, way := r.IntN(3) != 0, r.IntN(ways)
+		require.Equal(t, uint64(model.Victim()), d.get("victim"), "%s ways %d cycle %d", m.Name(), ways, cycle)
+		d.setBool("touch", touch)
+		d.set("touch_way", uint64(way))
+		d.s.Step()
+		if touch {
+			model.Touch(way)
 		}
+	}
+}
+
+func TestLRU(t *testing.T) {
+	for ways := 2; ways <= 8; ways++ {
+		checkReplacement(t, uint64(ways), lib.LRU{Ways: ways}.Build("lru"), ways, lib.NewAgeOrder(ways))
 	}
 }
 
@@ -246,20 +257,8 @@ func TestLRUByHand(t *testing.T) {
 }
 
 func TestPLRU(t *testing.T) {
-	r := rand.New(rand.NewPCG(13, 14))
 	for _, ways := range []int{2, 4, 8} {
-		d := newDUT(t, lib.PLRU{Ways: ways}.Build("plru"))
-		model := lib.NewPLRUModel(ways)
-		for cycle := range 2000 {
-			touch, way := r.IntN(3) != 0, r.IntN(ways)
-			require.Equal(t, uint64(model.Victim()), d.get("victim"), "ways %d cycle %d", ways, cycle)
-			d.setBool("touch", touch)
-			d.set("touch_way", uint64(way))
-			d.s.Step()
-			if touch {
-				model.Touch(way)
-			}
-		}
+		checkReplacement(t, uint64(ways), lib.PLRU{Ways: ways}.Build("plru"), ways, lib.NewPLRUModel(ways))
 	}
 }
 

@@ -56,10 +56,4 @@ type PLRU struct{ Ways int }
 func (p PLRU) ModuleName() string { return fmt.Sprintf("lib_plru_w%d", p.Ways) }
 
 // Build makes the module called name.
-func (p PLRU) Build(name string) *hdl.Module {
-	m := hdl.NewModule(name)
-	ww := IndexWidth(p.Ways)
-	victim := TreePLRU(m, "node", p.Ways, m.Input("touch", 1), m.Input("touch_way", ww))
-	m.Output("victim", ww).Drive(victim)
-	return m
-}
+func (p PLRU) Build(name string) *hdl.Module { return replacementUnit(name, "node", p.Ways, TreePLRU) }
