@@ -324,12 +324,17 @@ func SelectRecord[T any](index *Signal, choices ...T) T {
 // the corresponding field of src.
 func DriveRecord[T any](dst, src T) {
 	pos := callerPos()
-	flat, ok := zipRecords(pos, "DriveRecord", dst, src)
+	pairwise(pos, "DriveRecord", dst, src, func(d, s *Signal) { d.drive(pos, s) })
+}
+
+// pairwise calls f on each pair of corresponding fields of a and b.
+func pairwise[T any](pos Pos, op string, a, b T, f func(x, y *Signal)) {
+	flat, ok := zipRecords(pos, op, a, b)
 	if !ok {
 		return
 	}
-	for i, d := range flat[0] {
-		d.drive(pos, flat[1][i])
+	for i, x := range flat[0] {
+		f(x, flat[1][i])
 	}
 }
 
@@ -337,13 +342,7 @@ func DriveRecord[T any](dst, src T) {
 // under the current condition (see Module.If).
 func SetRecord[T any](dst, src T) {
 	pos := callerPos()
-	flat, ok := zipRecords(pos, "SetRecord", dst, src)
-	if !ok {
-		return
-	}
-	for i, d := range flat[0] {
-		d.set(pos, flat[1][i])
-	}
+	pairwise(pos, "SetRecord", dst, src, func(d, s *Signal) { d.set(pos, s) })
 }
 
 // Join connects two records of the same type field by field, driving
@@ -352,12 +351,7 @@ func SetRecord[T any](dst, src T) {
 // call, valid and data flowing one way and ready the other.
 func Join[T any](a, b T) {
 	pos := callerPos()
-	flat, ok := zipRecords(pos, "Join", a, b)
-	if !ok {
-		return
-	}
-	for i, x := range flat[0] {
-		y := flat[1][i]
+	pairwise(pos, "Join", a, b, func(x, y *Signal) {
 		xd, yd := x.drivable(), y.drivable()
 		switch {
 		case xd && !yd:
@@ -369,7 +363,7 @@ func Join[T any](a, b T) {
 		default:
 			x.mod.errorf(pos, "Join: neither %s nor %s is an undriven wire or output", x.describe(), y.describe())
 		}
-	}
+	})
 }
 
 // drivable reports whether s is a wire or output that nothing drives yet.
