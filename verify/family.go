@@ -2,10 +2,13 @@ package verify
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/tools"
 	"github.com/parmem/parmem/units"
 )
 
@@ -14,8 +17,9 @@ import (
 // Icarus in lockstep for the family's cycles, all packed under one top
 // module so that one build of each simulator covers them. Each
 // configuration is built under a module name unique to its values
-// (sams_atu_q3_n23_lanes1). The test that calls it must import the family
-// so that it is registered.
+// (sams_atu_q3_n23_lanes1). The pack must pass verilator --lint-only
+// -Wall first. The test that calls it must import the family so that it is
+// registered.
 func LockstepFamily(t *testing.T, family string) {
 	t.Helper()
 	f, err := units.LookupFamily(family)
@@ -41,10 +45,16 @@ func LockstepFamily(t *testing.T, family string) {
 		names = append(names, m.Name())
 	}
 	t.Logf("%d configurations: %s", len(names), strings.Join(names, ", "))
-	d, err := hdl.Elaborate(Pack(strings.ReplaceAll(family, "-", "_")+"_units", "c", modules))
+	top := strings.ReplaceAll(family, "-", "_") + "_units"
+	d, err := hdl.Elaborate(Pack(top, "c", modules))
 	if err != nil {
 		t.Fatal(err)
 	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, top+".v"), d.Verilog(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tools.LintClean(t, dir, top+".v") // every configuration, with no waivers
 	res, err := Lockstep(Config{
 		Backends: []Backend{GoBackend(d), VerilatorBackend(d, VerilatorOptions{Quick: true}), IcarusBackend(d)},
 		Seed:     TestSeed(t, 3),
