@@ -123,9 +123,6 @@ func init() {
 		Units:     libUnits(),
 		Canonical: canonical,
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 5000},
-		Examples: []string{
-			"-unit lib-fifo -depth 5 -width 8 > fifo.v",
-			"-list -unit lib-rrarb",
-		},
+		Examples:  []string{"-unit lib-fifo -depth 5 -width 8 > fifo.v"},
 	})
 }
