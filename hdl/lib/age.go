@@ -13,7 +13,7 @@ import (
 // makes it the youngest; the order stays total, so among any set of
 // entries exactly one is the oldest.
 //
-// Used by queues that leave out of order (the elastic pipeline's NONMEM
+// For queues that leave out of order (the elastic pipeline's NONMEM
 // entries, the vector MSHR's pending misses) and, over every entry, as
 // true LRU (TrueLRU).
 type AgeMatrix struct {

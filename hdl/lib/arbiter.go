@@ -9,12 +9,12 @@ import (
 // RoundRobin is a round-robin arbiter over the bus req with its pointer p
 // a register of m called name (IW bits, reset to 0): it grants the first
 // requester at or after p, cyclically, and at an edge where valid and ack
-// are 1, p moves past the granted requester. grant is one-hot of idx, 0
-// with valid when nothing is requested.
+// are 1, p moves past the granted requester. valid = req != 0; grant is
+// one-hot of idx; idx and grant are 0 when nothing is requested.
 //
 // For a fixed priority (the lowest requester always wins) use Priority.
-// Used where several queues share one port: the elastic pipeline's
-// writeback, the vector MSHR's fill port, the DRAM command queues.
+// For the papers' shared ports: the elastic pipeline's writeback, the
+// vector MSHR's fill port, the DRAM command queues (families to come).
 func RoundRobin(m *hdl.Module, name string, req, ack *hdl.Signal) (valid, idx, grant *hdl.Signal) {
 	n := req.Width()
 	p := m.Reg(name, IndexWidth(n))

@@ -11,7 +11,7 @@ import (
 // comparators in which the right (higher) side wins only when strictly
 // larger. found = valid != 0; with nothing valid, idx and best are 0.
 //
-// Used by the DRAM scheduler's row and request scores (Li, Rule 1: ties to
+// For the DRAM scheduler's row and request scores (Li, Rule 1: ties to
 // the older request, then the lower slot) and, over age counters, for
 // oldest-first picks (an entry's age is its score).
 func Argmax(scores []*hdl.Signal, valid *hdl.Signal) (found, idx, best *hdl.Signal) {

@@ -8,7 +8,7 @@ import (
 
 // Match is a content-addressable lookup: bit i is 1 when entry i is valid
 // and its key equals key (one comparator per entry, all in parallel).
-// Used by the vector MSHR's tag match (thesis 6.4), the bank-conflict
+// For the vector MSHR's tag match (thesis 6.4), the bank-conflict
 // history cache's tags and the DRAM MIB.
 func Match(key *hdl.Signal, keys []*hdl.Signal, valid *hdl.Signal) *hdl.Signal {
 	hits := make([]*hdl.Signal, len(keys))

@@ -9,8 +9,8 @@ import (
 // SatCounter is a saturating up/down counter, a register of m called name
 // of width bits (reset to 0): at an edge it counts up with inc and down
 // with dec, holds with both or neither, and stays at its ends (0 and
-// 2^width-1) rather than wrapping. Branch predictors' and conflict
-// predictors' confidence counters are these.
+// 2^width-1) rather than wrapping: the confidence counter of a branch or
+// conflict predictor.
 func SatCounter(m *hdl.Module, name string, width int, inc, dec *hdl.Signal) *hdl.Signal {
 	c := m.Reg(name, width)
 	m.If(inc.And(dec.Not()).And(c.RedAnd().Not()), func() { c.Set(c.Add(m.ConstU(width, 1))) }).
@@ -20,9 +20,9 @@ func SatCounter(m *hdl.Module, name string, width int, inc, dec *hdl.Signal) *hd
 
 // DownCounter is a loadable down counter, a register of m called name of
 // width bits (reset to 0): at an edge, load sets it to value; otherwise en
-// counts it down, stopping at 0. zero is 1 when it is 0. The elastic
-// pipeline's safe-distance counter (thesis 5.4.1) and the DRAM timing
-// counters are these.
+// counts it down, stopping at 0. zero is 1 when it is 0. For the elastic
+// pipeline's safe-distance counter (thesis 5.4.1) and DRAM timing
+// counters.
 func DownCounter(m *hdl.Module, name string, value, load, en *hdl.Signal) (count, zero *hdl.Signal) {
 	w := value.Width()
 	count = m.Reg(name, w)

@@ -21,8 +21,8 @@ import (
 // instead the entry popped at the last pop, read synchronously (a block
 // RAM's read port): data follows a pop by one edge.
 //
-// The elastic pipeline's NONMEM queue, the vector MSHR's fill queue and
-// the DRAM read and write queues are these (through NewQueue).
+// For the elastic pipeline's NONMEM queue, the vector MSHR's fill queue
+// and the DRAM read and write queues (through NewQueue).
 type FIFO struct {
 	Depth, Width int
 	Standard     bool
