@@ -23,11 +23,7 @@ func canonicalFiles() []units.Canonical {
 
 // canonicalText generates one canonical file's text.
 func canonicalText(c units.Canonical) ([]byte, error) {
-	u, err := reg.Unit(c.Unit)
-	if err != nil {
-		return nil, err
-	}
-	v, err := u.Resolve(c.Values)
+	u, v, err := reg.Resolve(units.Config{Unit: c.Unit, Values: c.Values})
 	if err != nil {
 		return nil, err
 	}

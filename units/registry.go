@@ -263,14 +263,24 @@ func (r *Registry) Picture(kind, unit string) (*Picture, error) {
 	return nil, &InputError{fmt.Sprintf("-unit %s has no %s picture (units with one: %s)", unit, kind, strings.Join(have, ", "))}
 }
 
+// Resolve looks a configuration's unit up and resolves its values
+// (Unit.Resolve).
+func (r *Registry) Resolve(c Config) (*Unit, Values, error) {
+	u, err := r.Unit(c.Unit)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := u.Resolve(c.Values)
+	if err != nil {
+		return nil, nil, err
+	}
+	return u, v, nil
+}
+
 // Build elaborates a configuration of a registered unit with its top
 // module called top.
 func (r *Registry) Build(c Config, top string) (*hdl.Design, error) {
-	u, err := r.Unit(c.Unit)
-	if err != nil {
-		return nil, err
-	}
-	v, err := u.Resolve(c.Values)
+	u, v, err := r.Resolve(c)
 	if err != nil {
 		return nil, err
 	}
@@ -283,6 +293,10 @@ func (r *Registry) Build(c Config, top string) (*hdl.Design, error) {
 
 // Lookup returns the registered unit called name.
 func Lookup(name string) (*Unit, error) { return registered.Unit(name) }
+
+// Resolve looks a configuration's registered unit up and resolves its
+// values.
+func (c Config) Resolve() (*Unit, Values, error) { return registered.Resolve(c) }
 
 // Names lists the registered units, sorted.
 func Names() []string { return registered.UnitNames() }

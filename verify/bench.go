@@ -197,22 +197,21 @@ func (b *Bench) portList() string {
 // nested records).
 func (b *Bench) Ins(rec any) []In {
 	b.tb.Helper()
-	sigs := b.recordPorts(rec)
-	hs := make([]In, len(sigs))
-	for i, s := range sigs {
-		hs[i] = b.In(s.Name())
-	}
-	return hs
+	return handles(b.recordPorts(rec), b.In)
 }
 
 // Outs returns the handles of a record of the top module's output ports,
 // in field order.
 func (b *Bench) Outs(rec any) []Out {
 	b.tb.Helper()
-	sigs := b.recordPorts(rec)
-	hs := make([]Out, len(sigs))
-	for i, s := range sigs {
-		hs[i] = b.Out(s.Name())
+	return handles(b.recordPorts(rec), b.Out)
+}
+
+// handles looks each port up by name.
+func handles[H any](ports []*hdl.Signal, lookup func(name string) H) []H {
+	hs := make([]H, len(ports))
+	for i, s := range ports {
+		hs[i] = lookup(s.Name())
 	}
 	return hs
 }

@@ -70,11 +70,7 @@ func LockstepFamily(t *testing.T, family string) {
 // its resolved values: the unit's module name, then _<param><value> for
 // each parameter it has (Optional ones when given).
 func buildConfig(c units.Config) (*hdl.Module, error) {
-	u, err := units.Lookup(c.Unit)
-	if err != nil {
-		return nil, err
-	}
-	v, err := u.Resolve(c.Values)
+	u, v, err := c.Resolve()
 	if err != nil {
 		return nil, err
 	}
