@@ -64,12 +64,26 @@ func (a *AgeMatrix) Touch(idx, en *hdl.Signal) {
 // 0, onehot and idx 0 when none. An entry wins when no other valid entry
 // is older.
 func (a *AgeMatrix) Oldest(valid *hdl.Signal) (found, idx, onehot *hdl.Signal) {
-	wins := make([]*hdl.Signal, a.n)
+	return oldest(a.n, a.isOlder, valid)
+}
+
+// bits packs the matrix's registers, older[0][1] first (row by row).
+func (a *AgeMatrix) bits() *hdl.Signal {
+	var bs []*hdl.Signal
 	for i := range a.n {
+		bs = append(bs, a.older[i][i+1:]...)
+	}
+	return Bus(bs)
+}
+
+// oldest picks the oldest valid entry of an order given by isOlder.
+func oldest(n int, isOlder func(i, j int) *hdl.Signal, valid *hdl.Signal) (found, idx, onehot *hdl.Signal) {
+	wins := make([]*hdl.Signal, n)
+	for i := range n {
 		var beaten []*hdl.Signal
-		for j := range a.n {
+		for j := range n {
 			if j != i {
-				beaten = append(beaten, valid.Bit(j).And(a.isOlder(j, i)))
+				beaten = append(beaten, valid.Bit(j).And(isOlder(j, i)))
 			}
 		}
 		wins[i] = valid.Bit(i)
@@ -79,6 +93,63 @@ func (a *AgeMatrix) Oldest(valid *hdl.Signal) (found, idx, onehot *hdl.Signal) {
 	}
 	onehot = Bus(wins)
 	return valid.RedOr(), OneHotToBinary(onehot), onehot
+}
+
+// AgeArray is the replacement state of a set-associative cache: one
+// AgeMatrix of n ways per set, registers named <name>_<set>_<i>_<j>,
+// touched and queried at dynamic set indexes. Touches apply in call order
+// (a later touch of the same set sees the earlier one, hdl's last
+// assignment wins), so a read hit and a fill in one cycle update the order
+// as two touches in sequence. Oldest reads the state before the edge.
+//
+// For the elastic pipeline's bank-conflict history cache (thesis 5.5.2).
+type AgeArray struct {
+	n    int
+	sets []*AgeMatrix
+}
+
+// NewAgeArray declares sets matrices of n entries in m.
+func NewAgeArray(m *hdl.Module, name string, sets, n int) *AgeArray {
+	a := &AgeArray{n: n}
+	for s := range sets {
+		a.sets = append(a.sets, NewAgeMatrix(m, fmt.Sprintf("%s_%d", name, s), n))
+	}
+	return a
+}
+
+// Touch makes entry idx of set the youngest at the next edge where en is
+// 1.
+func (a *AgeArray) Touch(set, idx, en *hdl.Signal) {
+	for s, ages := range a.sets {
+		ages.Touch(idx, en.And(set.EqConst(uint64(s))))
+	}
+}
+
+// Oldest selects the oldest entry of set among those whose valid bit is
+// set, as AgeMatrix.Oldest.
+func (a *AgeArray) Oldest(set, valid *hdl.Signal) (found, idx, onehot *hdl.Signal) {
+	if a.n == 1 {
+		return a.sets[0].Oldest(valid)
+	}
+	packed := make([]*hdl.Signal, len(a.sets))
+	for s, ages := range a.sets {
+		packed[s] = ages.bits()
+	}
+	bits := Split(hdl.Select(set, packed...))
+	pair := make(map[[2]int]*hdl.Signal)
+	k := 0
+	for i := range a.n {
+		for j := i + 1; j < a.n; j++ {
+			pair[[2]int{i, j}] = bits[k]
+			k++
+		}
+	}
+	return oldest(a.n, func(i, j int) *hdl.Signal {
+		if i < j {
+			return pair[[2]int{i, j}]
+		}
+		return pair[[2]int{j, i}].Not()
+	}, valid)
 }
 
 // AgeUnit is the lib-age unit: oldest-first selection over N entries.

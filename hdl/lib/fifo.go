@@ -14,6 +14,9 @@ import (
 //	out in_ready, out_valid, out_data[Width-1:0], count[CW-1:0]
 //
 // in_ready = count < Depth (not full); out_valid = count > 0 (not empty).
+// With Pipe, a full queue also takes a push in a cycle it pops: in_ready =
+// count < Depth | out_ready (Chisel's pipe queue; the elastic pipeline's
+// queues take an instruction when "a slot is free or the head leaves").
 // At an edge a push (in_valid & in_ready) and a pop (out_valid &
 // out_ready) both take effect and count becomes count + push - pop; rst
 // empties it. out_data is the oldest entry, first-word fall-through: an
@@ -26,6 +29,7 @@ import (
 type FIFO struct {
 	Depth, Width int
 	Standard     bool
+	Pipe         bool
 }
 
 // FIFOPorts are a FIFO module's ports.
@@ -36,11 +40,14 @@ type FIFOPorts struct {
 }
 
 // ModuleName is the module's name with its parameters: lib_fifo_d5_w8
-// (lib_fifo_d5_w8_std with Standard).
+// (lib_fifo_d5_w8_std with Standard, lib_fifo_d5_w8_pipe with Pipe).
 func (f FIFO) ModuleName() string {
 	name := fmt.Sprintf("lib_fifo_d%d_w%d", f.Depth, f.Width)
 	if f.Standard {
 		name += "_std"
+	}
+	if f.Pipe {
+		name += "_pipe"
 	}
 	return name
 }
@@ -62,7 +69,11 @@ func (f FIFO) build(name string) (*hdl.Module, FIFOPorts) {
 	fill := m.Reg("fill", cw)
 	head, tail := m.Reg("head", IndexWidth(f.Depth)), m.Reg("tail", IndexWidth(f.Depth))
 	notFull, notEmpty := fill.Lt(m.ConstU(cw, uint64(f.Depth))), fill.RedOr()
-	push, pop := p.InValid.And(notFull), notEmpty.And(p.OutReady)
+	inReady := notFull
+	if f.Pipe {
+		inReady = notFull.Or(p.OutReady)
+	}
+	push, pop := p.InValid.And(inReady), notEmpty.And(p.OutReady)
 
 	slots := m.MemDepth("slot", f.Depth, f.Width)
 	slots.Write(tail, p.InData, push)
@@ -71,7 +82,7 @@ func (f FIFO) build(name string) (*hdl.Module, FIFOPorts) {
 	m.If(push.And(pop.Not()), func() { fill.Set(fill.Add(m.ConstU(cw, 1))) }).
 		Elif(pop.And(push.Not()), func() { fill.Set(fill.Sub(m.ConstU(cw, 1))) })
 
-	p.InReady.Drive(notFull)
+	p.InReady.Drive(inReady)
 	p.OutValid.Drive(notEmpty)
 	p.Count.Drive(fill)
 	if f.Standard {
@@ -85,7 +96,7 @@ func (f FIFO) build(name string) (*hdl.Module, FIFOPorts) {
 // Queue is a FIFO of records placed in a parent module by NewQueue: the
 // parent drives a record in and reads the oldest one out.
 type Queue[T any] struct {
-	InReady  *hdl.Signal // not full: a push is taken
+	InReady  *hdl.Signal // not full (or, Pipe, popping): a push is taken
 	OutValid *hdl.Signal // not empty: Out is the oldest record
 	Out      T
 	Count    *hdl.Signal
@@ -101,7 +112,13 @@ type Queue[T any] struct {
 //	q := lib.NewQueue(m, "pending", 5, arrive, req{addr, tag}, issue)
 //	m.If(q.OutValid, func() { next.Set(q.Out.Addr) })
 func NewQueue[T any](m *hdl.Module, name string, depth int, inValid *hdl.Signal, in T, outReady *hdl.Signal) Queue[T] {
-	f := FIFO{Depth: depth, Width: hdl.RecordWidth(in)}
+	return NewQueueOf(m, name, FIFO{Depth: depth}, inValid, in, outReady)
+}
+
+// NewQueueOf is NewQueue for a FIFO of any kind (Standard, Pipe); its
+// Width is in's.
+func NewQueueOf[T any](m *hdl.Module, name string, f FIFO, inValid *hdl.Signal, in T, outReady *hdl.Signal) Queue[T] {
+	f.Width = hdl.RecordWidth(in)
 	sub, ports := f.build(f.ModuleName())
 	p := hdl.Use(m, name, sub, ports)
 	p.InValid.Drive(inValid)

@@ -37,12 +37,15 @@ func ArgmaxOf(scores []uint64, valid uint64) (found bool, idx int, best uint64) 
 type FIFOModel[T any] struct {
 	Depth    int
 	Standard bool
+	Pipe     bool
 	entries  []T
 	last     T // Standard: the entry popped at the last pop
 }
 
-// InReady is in_ready: not full.
-func (f *FIFOModel[T]) InReady() bool { return len(f.entries) < f.Depth }
+// InReady is in_ready: not full (with Pipe, or popping).
+func (f *FIFOModel[T]) InReady(outReady bool) bool {
+	return len(f.entries) < f.Depth || f.Pipe && outReady
+}
 
 // OutValid is out_valid: not empty.
 func (f *FIFOModel[T]) OutValid() bool { return len(f.entries) > 0 }
@@ -60,7 +63,7 @@ func (f *FIFOModel[T]) Out() T {
 
 // Step is a clock edge: it reports whether it pushed and popped.
 func (f *FIFOModel[T]) Step(inValid bool, in T, outReady bool) (pushed, popped bool) {
-	pushed, popped = inValid && f.InReady(), outReady && f.OutValid()
+	pushed, popped = inValid && f.InReady(outReady), outReady && f.OutValid()
 	if popped {
 		if f.Standard {
 			f.last = f.entries[0]

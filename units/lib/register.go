@@ -34,8 +34,9 @@ func libUnits() []*units.Unit {
 			param("depth", "entries", 4, 1, 256),
 			param("width", "bits per entry", 8, 1, 256),
 			{Name: "standard", Doc: "standard read mode: out_data is the entry popped at the last pop (a synchronous read)", Kind: units.Bool},
+			{Name: "pipe", Doc: "a full queue takes a push in a cycle it pops: in_ready = count < depth | out_ready", Kind: units.Bool},
 		}, func(v units.Values, name string) *hdl.Module {
-			return lib.FIFO{Depth: v["depth"], Width: v["width"], Standard: v["standard"] == 1}.Build(name)
+			return lib.FIFO{Depth: v["depth"], Width: v["width"], Standard: v["standard"] == 1, Pipe: v["pipe"] == 1}.Build(name)
 		}),
 		unit("lib-prio", "priority encoder: the lowest (or highest) set bit as valid, index and one-hot", units.Params{
 			param("n", "request bits", 8, 1, 64),
@@ -80,7 +81,7 @@ func libUnits() []*units.Unit {
 }
 
 // lockstepConfigs covers every unit: the FIFO at depths 1, 2 and 5, with a
-// 100-bit word and in standard read mode; both priority directions up to 64
+// 100-bit word, in standard read mode and as a pipe queue; both priority directions up to 64
 // bits; the arbiters and selectors at powers of two and not.
 func lockstepConfigs() []units.Config {
 	var cs []units.Config
@@ -90,6 +91,7 @@ func lockstepConfigs() []units.Config {
 	}
 	add("lib-fifo", units.Values{"depth": 3, "width": 100})
 	add("lib-fifo", units.Values{"depth": 5, "standard": 1})
+	add("lib-fifo", units.Values{"depth": 2, "pipe": 1})
 	add("lib-prio", units.Values{})
 	add("lib-prio", units.Values{"msb": 1})
 	add("lib-prio", units.Values{"n": 64})
