@@ -1,0 +1,96 @@
+package elastic
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
+)
+
+// ExtraWidth is EW = max(1, ceil(log2 lanes)): bits of an extra, which is
+// at most lanes - 1 (footnote 10's zero-aligned conflict degree).
+func ExtraWidth(lanes int) int { return lib.IndexWidth(lanes) }
+
+// DegreeWidth is DW = floor(log2 lanes) + 1: bits of a degree, which is at
+// most lanes.
+func DegreeWidth(lanes int) int { return bits.Len(uint(lanes)) }
+
+// BankConflict is the elastic-bkconf unit: the bank conflict degree of one
+// SIMD shared-memory access (thesis 5.3.1) and the cycles it holds MEM0
+// (Eq. 5.3), the detection logic footnote 9 says the baseline already has.
+//
+//	in en_<i>, addr_<i>[Aw-1:0] for i < Lanes
+//	out degree[DW-1:0], cycles[DW-1:0], extra[EW-1:0], conflict
+//
+// The bank of a lane is its address mod Banks. Per bank, a population
+// count of the enabled lanes in it (with Broadcast, of the lanes that are
+// the first to read their word: lanes reading one word are served
+// together); degree is the largest count (a max tree), cycles = max(1,
+// ceil(degree/Ports)) counts the k with k*Ports < degree, extra = cycles -
+// 1 and conflict = extra != 0.
+type BankConflict struct {
+	Lanes, Banks, Aw, Ports int
+	Broadcast               bool
+}
+
+// Build makes the module called name.
+func (b BankConflict) Build(name string) *hdl.Module {
+	m := hdl.NewModule(name)
+	en := make([]*hdl.Signal, b.Lanes)
+	addr := make([]*hdl.Signal, b.Lanes)
+	for i := range b.Lanes {
+		en[i] = m.Input(fmt.Sprintf("en_%d", i), 1)
+		addr[i] = m.Input(fmt.Sprintf("addr_%d", i), b.Aw)
+	}
+	counted := en
+	if b.Broadcast {
+		counted = firstReaders(en, addr)
+	}
+	bankBits := bits.Len(uint(b.Banks - 1))
+	counts := make([]*hdl.Signal, b.Banks)
+	for bank := range b.Banks {
+		var in []*hdl.Signal
+		for i := range b.Lanes {
+			lane := counted[i]
+			if bankBits > 0 {
+				lane = lane.And(addr[i].Slice(bankBits-1, 0).EqConst(uint64(bank)))
+			}
+			in = append(in, lane)
+		}
+		counts[bank] = lib.PopCount(lib.Bus(in)).Zext(DegreeWidth(b.Lanes))
+	}
+	_, _, degree := lib.Argmax(counts, m.ConstU(1, 1).Repl(b.Banks))
+
+	dw := DegreeWidth(b.Lanes)
+	var steps []*hdl.Signal // k*Ports < degree for k = 1 .. ceil(Lanes/Ports)-1
+	for k := 1; k*b.Ports < b.Lanes; k++ {
+		steps = append(steps, degree.Gt(m.ConstU(dw, uint64(k*b.Ports))))
+	}
+	extra := m.ConstU(ExtraWidth(b.Lanes), 0)
+	if len(steps) > 0 {
+		extra = lib.PopCount(lib.Bus(steps)).Zext(ExtraWidth(b.Lanes))
+	}
+	m.Output("degree", dw).Drive(degree)
+	m.Output("cycles", dw).Drive(extra.Zext(dw).Add(m.ConstU(dw, 1)))
+	m.Output("extra", ExtraWidth(b.Lanes)).Drive(extra)
+	m.Output("conflict", 1).Drive(extra.RedOr())
+	return m
+}
+
+// firstReaders marks the enabled lanes that no lower enabled lane reads the
+// same word as: one per distinct address.
+func firstReaders(en, addr []*hdl.Signal) []*hdl.Signal {
+	first := make([]*hdl.Signal, len(en))
+	for i := range en {
+		var same []*hdl.Signal
+		for j := range i {
+			same = append(same, en[j].And(addr[j].Eq(addr[i])))
+		}
+		first[i] = en[i]
+		if len(same) > 0 {
+			first[i] = en[i].And(lib.Bus(same).RedOr().Not())
+		}
+	}
+	return first
+}
