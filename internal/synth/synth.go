@@ -27,6 +27,7 @@ type ICE40 struct {
 type Gates struct {
 	Gates int // combinational gates
 	Depth int // gates on the longest combinational path
+	Flops int // flip-flops (memories are mapped to them)
 }
 
 // run executes a flow on verilog (top module top) in a scratch directory
@@ -106,6 +107,9 @@ func MapGates(top string, verilog []byte) (Gates, error) {
 	g := Gates{Depth: nl.depth(weight)}
 	for _, c := range nl.cells {
 		g.Gates += weight(c.typ)
+		if isFlop(c.typ) {
+			g.Flops++
+		}
 	}
 	return g, nil
 }

@@ -44,6 +44,18 @@ func TestFlowsMeasureWhatTheyShould(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, four.Gates, 3*one.Gates, "four adders cost more than three")
 	require.Greater(t, four.Depth, one.Depth, "chained adders are deeper")
+	require.Zero(t, four.Flops, "a combinational design has no flip-flops")
+
+	// A 5-bit register and a 4-word memory of 3 bits: 5 + 12 flip-flops.
+	sm := hdl.NewModule("state")
+	r := sm.Reg("r", 5)
+	r.Drive(sm.Input("d", 5))
+	words := sm.MemDepth("store", 4, 3)
+	words.Write(sm.Input("a", 2), sm.Input("w", 3), sm.Input("we", 1))
+	sm.Output("q", 8).Drive(hdl.Concat(r, words.Read(sm.Input("ra", 2))))
+	st, err := MapGates("state", verilogOf(t, sm))
+	require.NoError(t, err)
+	require.Equal(t, 17, st.Flops)
 
 	ice, err := MapICE40("adder", verilogOf(t, adder(32)))
 	require.NoError(t, err)
