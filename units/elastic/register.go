@@ -1,9 +1,12 @@
 package elastic
 
 import (
+	"io"
 	"math/bits"
+	"time"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/units"
 )
 
@@ -40,9 +43,18 @@ var (
 	paramM      = fixed("mstages", "memory stages M (Eq. 5.4)", 4, 1, 8)
 	paramPremem = fixed("premem", "PREMEM queue entries N (Eq. 5.5: warp/lanes - 1)", 3, 0, 7)
 	paramNonmem = units.Param{Name: "nonmem", Doc: "NONMEM queue entries (M, at least N+1 so a warp's subwarps fit)",
-		Default: func(v units.Values) int { return max(v["mstages"], v["premem"]+1) }, Range: units.Fixed(1, 16)}
+		Default: func(v units.Values) int { return DefaultNonmem(v["mstages"], v["premem"]) }, Range: units.Fixed(1, 16)}
 	paramTw = fixed("tw", "instruction tag bits", 5, 1, 8)
 )
+
+var elasticReports = []*units.Report{
+	{
+		Name: "elastic-cost", Doc: "history cache storage, warp-mask logic and elastic back-end flip-flops beside thesis Tables 5.2 and 5.3",
+		Yosys: true, Time: time.Minute,
+		Configs: func(units.Values) []units.Config { return costConfigs() },
+		Run:     func(_ units.Values, progress io.Writer) ([]*table.Table, error) { return costReport(progress) },
+	},
+}
 
 func elasticUnits() []*units.Unit {
 	return []*units.Unit{
@@ -137,6 +149,7 @@ func init() {
 		Name:      "elastic",
 		Doc:       "elastic pipeline with bank-conflict aware warp scheduling (Gou's thesis, chapter 5)",
 		Units:     elasticUnits(),
+		Reports:   elasticReports,
 		Canonical: canonical(),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 5000},
 		Examples: []string{

@@ -1,0 +1,26 @@
+package elastic
+
+import (
+	"io"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestStorageMatchesTable53: the history cache's tag and value bits,
+// counted in the elaborated RTL, equal Table 5.3's formula at every size
+// the report shows, and the default cache is 704 bytes.
+func TestStorageMatchesTable53(t *testing.T) {
+	tab, err := storageTable(io.Discard)
+	require.NoError(t, err)
+	require.Len(t, tab.Rows, len(costSets)*len(costWays))
+	found704 := false
+	for _, row := range tab.Rows {
+		require.Equal(t, "yes", row[6], "sets %s ways %s: RTL %s bits, Table 5.3 %s", row[0], row[1], row[4], row[3])
+		if row[0] == "256" && row[1] == "2" {
+			require.Equal(t, []string{"5632", "704"}, row[4:6])
+			found704 = true
+		}
+	}
+	require.True(t, found704)
+}
