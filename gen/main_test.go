@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/internal/tools"
+	"github.com/parmem/parmem/units"
 	"github.com/stretchr/testify/require"
 )
 
@@ -160,7 +161,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-list", "-q", "99"}, "-q does not apply to gen -list"},
 		{[]string{"-list", "-unit", "nope"}, `-unit: unknown unit "nope"`},
 		{[]string{"-list", "-layout"}, "-list and -layout are separate commands; give one"},
-		{[]string{"-report", "nope"}, `-report="nope" is not one of atu, sams, scaling, all`},
+		{[]string{"-report", "nope"}, `-report="nope" is not one of `}, // the registered reports, then all (TestUnknownReportListsAll)
 		{[]string{"-report", "atu", "-top", "x"}, "-top does not apply to gen -report"},
 		{[]string{"-report", "atu", "-q", "3"}, "report atu has no parameter -q (it has none)"},
 		{[]string{"-report", "atu", "-format", "svg"}, `-format="svg" is not one of text, markdown, csv for gen -report`},
@@ -197,4 +198,14 @@ func TestBadOutputTargets(t *testing.T) {
 	got, err := os.ReadFile(file)
 	require.NoError(t, err)
 	require.Equal(t, "keep", string(got))
+}
+
+// TestUnknownReportListsAll: an unknown report's error lists every
+// registered report, in registry order, then all.
+func TestUnknownReportListsAll(t *testing.T) {
+	code, _, errs := runGen("-report", "nope")
+	require.Equal(t, 2, code)
+	names := append(units.Registered().ReportNames(), "all")
+	require.GreaterOrEqual(t, len(names), 4, "sams registers three reports")
+	require.Contains(t, errs, `-report="nope" is not one of `+strings.Join(names, ", ")+"\n")
 }
