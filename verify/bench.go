@@ -45,6 +45,7 @@ type Bench struct {
 	vec   Vector
 	out   Vector
 	rec   []uint64 // every cycle's input vector, one after the other
+	norec bool     // DontRecord: rec stays empty
 	cycle uint64
 
 	drive   []func() // sources and sinks set valid and ready
@@ -366,7 +367,9 @@ func (b *Bench) Step() {
 	for _, f := range b.collect {
 		f()
 	}
-	b.rec = append(b.rec, b.vec...)
+	if !b.norec {
+		b.rec = append(b.rec, b.vec...)
+	}
 	b.sim.Step()
 	b.cycle++
 }
@@ -396,10 +399,19 @@ func (b *Bench) RunUntil(limit int, what string, done func() bool) int {
 	}
 }
 
+// DontRecord stops the bench recording input vectors, for a run of
+// millions of cycles that is never replayed; Recorded and Replay then fail
+// the test.
+func (b *Bench) DontRecord() { b.norec = true }
+
 // Recorded returns the input vector of every cycle run so far, in the
 // port order of Ports (rst first for designs with state). The vectors are
 // views of the bench's recording.
 func (b *Bench) Recorded() []Vector {
+	if b.norec {
+		b.failf("bench: Recorded after DontRecord")
+		return nil
+	}
 	n := b.ports.InWords()
 	vs := make([]Vector, b.cycle)
 	for c := range vs {

@@ -416,3 +416,21 @@ func TestBenchScoreboardFails(t *testing.T) {
 
 	require.Equal(t, "", failure(t, func(tb testing.TB) { newFIFOBench(tb, sameTx).b.Run(5) }), "a bench that does nothing wrong passes")
 }
+
+// TestBenchDontRecord: a bench that does not record runs as before and
+// refuses to hand out or replay a recording.
+func TestBenchDontRecord(t *testing.T) {
+	f := newFIFOBench(t, sameTx)
+	f.b.DontRecord()
+	f.in.Push(fifoTx{1, 2})
+	f.b.Run(5)
+	require.Equal(t, uint64(5), f.b.Cycle())
+	require.Empty(t, f.b.rec)
+	msg := failure(t, func(tb testing.TB) {
+		g := newFIFOBench(tb, sameTx)
+		g.b.DontRecord()
+		g.b.Run(2)
+		g.b.Replay(ReplayOptions{NoVerilator: true})
+	})
+	require.Contains(t, msg, "Recorded after DontRecord")
+}
