@@ -133,7 +133,12 @@ func help(s scan, w io.Writer) error {
 		for _, p := range reg.Pictures(k) {
 			us = append(us, p.Unit)
 		}
-		fs.Bool(k, false, "draw a "+k+" picture (units: "+strings.Join(us, ", ")+")")
+		usage := "draw a " + k + " picture (units: " + strings.Join(us, ", ") + ")"
+		if p, err := reg.Picture(k, ""); err == nil && p.KindParam() != nil {
+			fs.String(k, "", usage+"; the default one's `"+strings.ToUpper(k)+"`: "+strings.Join(p.KindParam().Choices, ", "))
+		} else {
+			fs.Bool(k, false, usage)
+		}
 	}
 	fs.String(flagCanonical, "", "regenerate the reviewed RTL under the directory `DIR` (make rtl: -canonical rtl)")
 	fs.String(flagTop, "", "with -unit: the top Verilog module's name `MODULE` (default: the unit's name with - turned into _)")
@@ -191,7 +196,11 @@ func listParams(w io.Writer, u *units.Unit) error {
 
 // writePictureParams writes gen -KIND -unit NAME -h.
 func writePictureParams(w io.Writer, p *units.Picture) error {
-	fmt.Fprintf(w, "gen -%s -unit %s [-PARAM VALUE ...] [-format %s] [-o FILE]\n\n", p.Kind, p.Unit, strings.Join(p.Formats, "|"))
+	kind := "-" + p.Kind
+	if k := p.KindParam(); k != nil {
+		kind += " [" + strings.Join(k.Choices, "|") + "]"
+	}
+	fmt.Fprintf(w, "gen %s -unit %s [-PARAM VALUE ...] [-format %s] [-o FILE]\n\n", kind, p.Unit, strings.Join(p.Formats, "|"))
 	return paramTable(fmt.Sprintf("%s: %s", p.Owner(), p.Doc), p.Params).Write(w, "text")
 }
 

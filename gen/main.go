@@ -409,7 +409,6 @@ func reportCommand(s scan, args []string, stdout, stderr io.Writer) error {
 // pictureCommand: gen -KIND [-unit NAME] [picture params] [-format F] [-o F].
 func pictureCommand(kind string, s scan, args []string, stdout io.Writer) error {
 	fs, out := newFlags(true)
-	fs.Bool(kind, false, "draw a picture")
 	fs.String(flagUnit, "", "the unit to draw")
 	format := fs.String(flagFormat, "", "the picture's format")
 	unit, ok := s.values[flagUnit]
@@ -421,6 +420,11 @@ func pictureCommand(kind string, s scan, args []string, stdout io.Writer) error 
 	p, err := reg.Picture(kind, unit)
 	if err != nil {
 		return err
+	}
+	if p.KindParam() != nil {
+		args = kindValue(kind, args) // the kind flag is the parameter's
+	} else {
+		fs.Bool(kind, false, "draw a picture")
 	}
 	addParams(fs, p.Params)
 	texts, err := parse(fs, s, args, "gen -"+kind, p.Owner(), p.Params)
@@ -442,6 +446,26 @@ func pictureCommand(kind string, s scan, args []string, stdout io.Writer) error 
 		return err
 	}
 	return emit(*out, stdout, func(w io.Writer) error { _, err := w.Write(pic); return err })
+}
+
+// kindValue rewrites the kind flag of a picture whose KindParam is the
+// flag's value (gen -pipeline split): "-KIND CHOICE" becomes
+// "-KIND=CHOICE", and a bare "-KIND" (the default choice) is dropped.
+func kindValue(kind string, args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(out, args[i:]...)
+		case a != "-"+kind && a != "--"+kind:
+			out = append(out, a)
+		case i+1 < len(args) && !strings.HasPrefix(args[i+1], "-"):
+			out = append(out, a+"="+args[i+1])
+			i++
+		}
+	}
+	return out
 }
 
 // canonicalCommand: gen -canonical DIR.

@@ -233,3 +233,53 @@ func TestRegistryFamilyCleanedUp(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, `unknown unit "zz-test"`)
 }
+
+// TestPictureKindTakesAValue: a picture whose Choice parameter is named
+// like its kind takes the choice as the kind flag's value (gen -pipeline
+// split), with or without "=", and bare for the default.
+func TestPictureKindTakesAValue(t *testing.T) {
+	r := units.Registered().Clone()
+	f := zzFamily()
+	f.Name, f.Doc, f.Reports, f.Examples = "yy", "a test-only family with a valued picture kind", nil, nil
+	f.Units[0].Name = "yy-test"
+	f.Pictures = []*units.Picture{{
+		Kind: "mood", Unit: "yy-test", Doc: "a mood", Default: true, Formats: []string{"text"},
+		Params: units.Params{
+			{Name: "mood", Doc: "the mood", Kind: units.Choice, Choices: []string{"calm", "busy"}},
+			{Name: "size", Doc: "repeats", Default: units.Const(1), Range: units.Fixed(1, 3)},
+		},
+		Draw: func(v units.Values, _ string) ([]byte, error) {
+			return []byte(strings.Repeat([]string{"calm", "busy"}[v["mood"]], v["size"]) + "\n"), nil
+		},
+	}}
+	require.NoError(t, r.Register(f))
+	saved := reg
+	reg = r
+	t.Cleanup(func() { reg = saved })
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-mood"}, "calm\n"},
+		{[]string{"-mood", "busy"}, "busy\n"},
+		{[]string{"-mood=busy", "-size", "2"}, "busybusy\n"},
+		{[]string{"-size", "3", "-mood", "busy"}, "busybusybusy\n"},
+		{[]string{"-mood", "-size", "2"}, "calmcalm\n"},
+		{[]string{"-mood", "busy", "-unit", "yy-test"}, "busy\n"},
+	} {
+		code, out, errs := runGen(c.args...)
+		require.Equal(t, 0, code, "%v: %s", c.args, errs)
+		require.Equal(t, c.want, out, "%v", c.args)
+	}
+	code, out, errs := runGen("-mood", "sad")
+	require.Equal(t, 2, code)
+	require.Empty(t, out)
+	require.Equal(t, "gen: -mood=sad is not valid for the yy-test mood: valid calm, busy\n", errs)
+	code, out, _ = runGen("-mood", "-h")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "gen -mood [calm|busy] -unit yy-test")
+	code, out, _ = runGen("-h")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "  -mood MOOD\n")
+}

@@ -88,7 +88,9 @@ type Picture struct {
 	Kind string
 	Unit string // the unit of the family it draws
 	Doc  string // one line
-	// Params become flags of gen -<Kind> -unit Unit.
+	// Params become flags of gen -<Kind> -unit Unit. A Choice parameter
+	// named Kind (KindParam) is the kind flag's own value: gen -<Kind>
+	// CHOICE.
 	Params Params
 	// Formats it draws in ("text", "svg"); the first is the default.
 	Formats []string
@@ -98,6 +100,15 @@ type Picture struct {
 	// Draw makes the picture from resolved values in one of Formats.
 	// Input it rejects (a combination of values) is an *InputError.
 	Draw func(v Values, format string) ([]byte, error)
+}
+
+// KindParam returns the picture's Choice parameter named like its Kind,
+// which the kind flag itself takes (gen -pipeline split), or nil.
+func (p *Picture) KindParam() *Param {
+	if q := p.Params.Lookup(p.Kind); q != nil && q.Kind == Choice {
+		return q
+	}
+	return nil
 }
 
 // Owner names the picture in messages: "the sams layout".

@@ -97,7 +97,7 @@ func (r *Registry) Register(f *Family) error {
 		}
 	}
 	// Picture kinds are gen flags beside every parameter: no parameter
-	// anywhere may be called like a kind.
+	// anywhere may be called like a kind (but a picture's KindParam).
 	kinds := slices.Collect(maps.Keys(r.pictures))
 	for _, p := range f.Pictures {
 		kinds = append(kinds, p.Kind)
@@ -146,7 +146,13 @@ func (f *Family) paramLists() []paramList {
 		ls = append(ls, paramList{rep.Owner(), rep.Params})
 	}
 	for _, p := range f.Pictures {
-		ls = append(ls, paramList{p.Owner(), p.Params})
+		// A picture's KindParam is its kind flag's value, not a flag of
+		// its own: it does not collide with the kind.
+		ps := p.Params
+		if k := p.KindParam(); k != nil {
+			ps = slices.DeleteFunc(slices.Clone(ps), func(q Param) bool { return q.Name == k.Name })
+		}
+		ls = append(ls, paramList{p.Owner(), ps})
 	}
 	return ls
 }
