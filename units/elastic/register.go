@@ -49,10 +49,40 @@ var (
 
 var elasticReports = []*units.Report{
 	{
+		Name: "elastic", Doc: "the cycle model's evaluation beside thesis Tables 5.1 and 5.5 and Figs. 5.8, 5.9 and 5.11",
+		Time: 10 * time.Second,
+		Params: units.Params{
+			{Name: "latency", Doc: "global load round trip in cycles", Default: units.Const(DefaultLatency), Range: units.Fixed(1, 10000)},
+		},
+		Run: func(v units.Values, progress io.Writer) ([]*table.Table, error) {
+			return evaluationReport(v["latency"], progress)
+		},
+	},
+	{
 		Name: "elastic-cost", Doc: "history cache storage, warp-mask logic and elastic back-end flip-flops beside thesis Tables 5.2 and 5.3",
 		Yosys: true, Time: time.Minute,
 		Configs: func(units.Values) []units.Config { return costConfigs() },
 		Run:     func(_ units.Values, progress io.Writer) ([]*table.Table, error) { return costReport(progress) },
+	},
+}
+
+// pipelineRows is how many cycles a pipeline picture shows: from
+// t_{i-1} to the cycle after W_{i+1}'s writeback in the split baseline
+// (t_{i+7} in Fig. 5.4 at M = D = 2).
+func pipelineRows(mstages, degree int) int { return 5 + mstages + degree }
+
+var pipelinePicture = &units.Picture{
+	Kind: "pipeline", Unit: "elastic-pipe", Default: true,
+	Doc: "the stage-by-cycle diagram of thesis Figs. 5.4(a) (unified), 5.4(b) (split) and 5.5 (elastic) from the cycle model",
+	Params: units.Params{
+		{Name: "pipeline", Doc: "the back end", Kind: units.Choice, Choices: BackEndNames, Default: units.Const(int(Elastic))},
+		{Name: "mstages", Doc: "memory stages M", Default: units.Const(2), Range: units.Fixed(1, 8)},
+		{Name: "degree", Doc: "W_i's bank conflict degree", Default: units.Const(2), Range: units.Fixed(1, 8)},
+	},
+	Formats: []string{"text"},
+	Draw: func(v units.Values, _ string) ([]byte, error) {
+		b, m, d := BackEndKind(v["pipeline"]), v["mstages"], v["degree"]
+		return pipelineText(DrawPipeline(b, m, d, pipelineRows(m, d)), b, m, d), nil
 	},
 }
 
@@ -150,10 +180,13 @@ func init() {
 		Doc:       "elastic pipeline with bank-conflict aware warp scheduling (Gou's thesis, chapter 5)",
 		Units:     elasticUnits(),
 		Reports:   elasticReports,
+		Pictures:  []*units.Picture{pipelinePicture},
 		Canonical: canonical(),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 5000},
 		Examples: []string{
 			"-unit elastic-pipe -mstages 4 -premem 3 > pipe.v",
+			"-pipeline split",
+			"-report elastic -format markdown",
 		},
 	})
 }

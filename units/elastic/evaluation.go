@@ -1,0 +1,134 @@
+package elastic
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+)
+
+// The evaluation of thesis section 5.6 on the cycle model: every kernel
+// on the baseline and on the elastic pipeline under each scheduler, the
+// figures of Tables 5.1 and 5.5 and Figs. 5.8, 5.9 and 5.11 derived from
+// the runs.
+
+// Setup is one core configuration the evaluation compares.
+type Setup struct {
+	Name       string
+	BackEnd    BackEndKind
+	Scheduling Scheduling
+}
+
+// Setups are the evaluation's configurations, the baseline first (Figs.
+// 5.8 and 5.9 normalize to it).
+var Setups = []Setup{
+	{"baseline", Unified, RoundRobin},
+	{"elastic+RR", Elastic, RoundRobin},
+	{"elastic+aware", Elastic, Aware},
+	{"variant", Elastic, Variant},
+}
+
+// Indexes into Setups.
+const (
+	SetupBaseline = iota
+	SetupRR
+	SetupAware
+	SetupVariant
+)
+
+// KernelResults is one kernel's run on every setup.
+type KernelResults struct {
+	Kernel Kernel
+	By     []Result // by setup, in Setups order
+}
+
+// Speedup is setup s's speedup over the baseline, minus one (Fig. 5.9).
+func (k KernelResults) Speedup(s int) float64 {
+	return float64(k.By[SetupBaseline].Cycles)/float64(k.By[s].Cycles) - 1
+}
+
+// StallReduction is the fraction of the baseline's stalls setup s removes
+// (Fig. 5.8).
+func (k KernelResults) StallReduction(s int) float64 {
+	return 1 - float64(k.By[s].TotalStalls())/float64(k.By[SetupBaseline].TotalStalls())
+}
+
+// BankStallsRemoved is the fraction of the baseline's bank-conflict
+// stalls setup s removes.
+func (k KernelResults) BankStallsRemoved(s int) float64 {
+	return 1 - float64(k.By[s].Stalls[BankStall])/float64(k.By[SetupBaseline].Stalls[BankStall])
+}
+
+// Theoretic is the theoretic speedup minus one from the baseline's
+// measured r and degree (Table 5.5's definition, Eq. 5.2).
+func (k KernelResults) Theoretic() float64 {
+	b := k.By[SetupBaseline]
+	return TheoreticSpeedup(b.R(), b.Degree()) - 1
+}
+
+// Evaluation is every kernel of Table 5.5 and Fig. 5.11 on every setup.
+type Evaluation struct {
+	Core         Core
+	Conflicting  []KernelResults // Kernels(), Table 5.5's order
+	ConflictFree []KernelResults // ConflictFreeKernels()
+}
+
+// Evaluate runs the evaluation on core c, the runs spread over the
+// machine's cores, writing a progress line per kernel as it starts.
+func Evaluate(c Core, progress io.Writer) (*Evaluation, error) {
+	e := &Evaluation{Core: c}
+	all := append(Kernels(), ConflictFreeKernels()...)
+	results := make([]KernelResults, len(all))
+	type job struct{ kernel, setup int }
+	jobs := make(chan job)
+	errs := make([]error, len(all)*len(Setups))
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				s := Setups[j.setup]
+				r, err := Run{Core: c, BackEnd: s.BackEnd, Scheduling: s.Scheduling}.Kernel(all[j.kernel])
+				results[j.kernel].By[j.setup], errs[j.kernel*len(Setups)+j.setup] = r, err
+			}
+		}()
+	}
+	for i, k := range all {
+		fmt.Fprintf(progress, "elastic: %s on %d setups\n", k.Name, len(Setups))
+		results[i] = KernelResults{Kernel: k, By: make([]Result, len(Setups))}
+		for s := range Setups {
+			jobs <- job{i, s}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	n := len(Kernels())
+	e.Conflicting, e.ConflictFree = results[:n], results[n:]
+	return e, nil
+}
+
+// Mean is the arithmetic mean of f over ks.
+func Mean(ks []KernelResults, f func(KernelResults) float64) float64 {
+	sum := 0.0
+	for _, k := range ks {
+		sum += f(k)
+	}
+	return sum / float64(len(ks))
+}
+
+// Max is the largest f over ks and the kernel it is at.
+func Max(ks []KernelResults, f func(KernelResults) float64) (float64, string) {
+	best, name := f(ks[0]), ks[0].Kernel.Name
+	for _, k := range ks[1:] {
+		if v := f(k); v > best {
+			best, name = v, k.Kernel.Name
+		}
+	}
+	return best, name
+}

@@ -1,0 +1,628 @@
+package elastic
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The cycle model of one GPU core (thesis section 5.6, Table 5.4): a
+// strict-barrel, single-issue, in-order pipeline whose front stages
+// (IF .. EXE) stall as a whole, in front of one of the back ends of
+// backend.go, with a warp scheduler that may consult the warp mask of
+// histcache.go. It runs the synthetic kernels of kernels.go and counts
+// what Figs. 5.8-5.11 plot: cycles, and the cycles the issue stage issues
+// nothing, by cause.
+//
+// One cycle t, in order:
+//  1. EXE offers its subwarp to the back end, and the interconnect the
+//     oldest global load whose data is due; the back end answers ex_ready
+//     and the cycle's writeback (Backend.Step).
+//  2. The front stages move on when EXE is empty or taken; the scheduling
+//     stage then picks the subwarp that enters IF (the next subwarp of the
+//     warp being issued, or a new warp). When EXE is refused nothing
+//     moves and nothing is issued: a bank-conflict stall, or an "other"
+//     stall when only the interconnect's writeback stood in the way
+//     (Backend.BlockedByIC). When the stages move but no warp can be
+//     picked, it is a scheduling fail.
+//  3. The warp mask sees the scheduled warp and the shared-memory subwarp
+//     EXE handed over (whose extra elastic-bkconf resolved), and steps.
+//  4. The writeback completes subwarps: a warp's instruction is done when
+//     its K subwarps are written back (a global load's when its K data
+//     returns are), and only then may the warp issue again (strict
+//     barrel, section 5.4: one instruction in flight per warp).
+//
+// The model's readings:
+//   - A global load's subwarp leaves the MEM tail through the writeback
+//     multiplexer like any memory instruction (the back ends are the
+//     blocks, which have one output) and its data returns Latency cycles
+//     later through the interconnect input; returns due in one cycle
+//     queue, one a cycle.
+//   - The mask's resolution inputs (res_*) are driven when EXE hands a
+//     shared-memory subwarp over, with elastic-bkconf's extra: a warp's
+//     subwarps reach MEM0 in that order.
+//   - A warp at a barrier waits until every unfinished warp of its CTA has
+//     completed the barrier instruction.
+
+// BackEndKind is the back end a core runs.
+type BackEndKind int
+
+const (
+	Unified BackEndKind = iota // baseline, unified memory stages (Fig. 5.4(a), elastic-basepipe)
+	Split                      // baseline, split memory stages (Fig. 5.4(b))
+	Elastic                    // the elastic pipeline (Fig. 5.6, elastic-pipe)
+)
+
+// BackEndNames are the back ends' names, in BackEndKind order (gen
+// -pipeline's choices).
+var BackEndNames = []string{"unified", "split", "elastic"}
+
+func (b BackEndKind) String() string { return BackEndNames[b] }
+
+// Scheduling is the warp scheduler's policy.
+type Scheduling int
+
+const (
+	// RoundRobin picks the next ready warp after the last one picked.
+	RoundRobin Scheduling = iota
+	// Aware is round-robin over elastic-warpmask's sched_ready: memory
+	// warps wait while the last shared-memory warp's predicted safe
+	// distance runs (section 5.5.3).
+	Aware
+	// Variant is Aware, but when the mask leaves no warp it picks a
+	// masked memory warp rather than fail (footnote 11).
+	Variant
+)
+
+// SchedulingNames are the policies' names, in Scheduling order.
+var SchedulingNames = []string{"rr", "aware", "variant"}
+
+func (s Scheduling) String() string { return SchedulingNames[s] }
+
+// StallCause is why the issue stage issued nothing in a cycle (Fig. 5.8's
+// three categories, bottom to top).
+type StallCause int
+
+const (
+	SchedFail  StallCause = iota // the (masked) ready pool was empty
+	BankStall                    // EXE refused by a bank conflict (a held MEM0 or the writeback conflicts it causes)
+	OtherStall                   // EXE refused only because the interconnect took the writeback
+	stallCauses
+)
+
+// StallCauseNames name the causes in StallCause order.
+var StallCauseNames = []string{"sched fail", "bank conflict", "other"}
+
+// DefaultLatency is the model's global-load round trip, from the request
+// leaving the MEM tail to its data at the writeback multiplexer ("hundreds
+// of cycles", section 5.4.2).
+const DefaultLatency = 400
+
+// Core is the GPU core the model runs.
+type Core struct {
+	Warps, Warp, Lanes int // warp contexts, threads per warp, SIMD lanes
+	Banks, Ports       int // shared-memory banks and ports per bank
+	Stages, MStages    int // pipeline stages IF..WB (without the scheduling stage) and memory stages
+	Latency            int // global load round trip in cycles
+	Sets, Ways, PCW    int // the history cache (section 5.5.4)
+}
+
+// Table54 is the core of Table 5.4 with the history cache of 5.5.4 and
+// the default load latency.
+func Table54() Core {
+	return Core{Warps: Warps, Warp: Warp, Lanes: Lanes, Banks: Banks, Ports: 1,
+		Stages: Stages, MStages: MemStages, Latency: DefaultLatency,
+		Sets: HistorySets, Ways: HistoryWays, PCW: PCBits}
+}
+
+// K is the subwarps per warp.
+func (c Core) K() int { return Subwarps(c.Warp, c.Lanes) }
+
+// frontStages is the stages IF..EXE: all but the memory stages and WB.
+func (c Core) frontStages() int { return c.Stages - c.MStages - 1 }
+
+// newBackEnd makes the core's back end of kind b; the elastic one has
+// Eq. 5.5's PREMEM (K - 1) and the project's NONMEM depth.
+func (c Core) newBackEnd(b BackEndKind) Backend {
+	switch b {
+	case Unified:
+		return NewBasePipe(c.MStages)
+	case Split:
+		return NewSplitPipe(c.MStages)
+	}
+	n := PrememDepth(c.Warp, c.Lanes)
+	return NewElasticPipe(c.MStages, n, DefaultNonmem(c.MStages, n))
+}
+
+// check reports a core the model cannot run.
+func (c Core) check() error {
+	switch {
+	case c.Lanes < 1 || c.Warp%c.Lanes != 0:
+		return fmt.Errorf("core: %d lanes do not divide a warp of %d", c.Lanes, c.Warp)
+	case c.MStages < 1 || c.frontStages() < 1:
+		return fmt.Errorf("core: %d stages leave no room for IF..EXE beside %d memory stages", c.Stages, c.MStages)
+	case c.Latency < 1:
+		return fmt.Errorf("core: latency %d is not positive", c.Latency)
+	}
+	return nil
+}
+
+// subwarp is one SIMD instruction in the front stages.
+type subwarp struct {
+	in     Instr // what EXE hands the back end; Tag is the warp context
+	kind   Kind
+	pc     int
+	last   bool // the warp's last subwarp
+	degree int  // bank conflict degree of a shared-memory access, 0 when no lane is enabled
+}
+
+// TraceCycle is one cycle at the back end's ports: what EXE and the
+// interconnect offered and what the back end answered. A trace replays
+// on elastic-pipe or elastic-basepipe cycle by cycle.
+type TraceCycle struct {
+	ExValid bool
+	Ex      Instr
+	IC      int // the returning tag, -1 when none
+	Ready   bool
+	WB      Writeback
+}
+
+// pipeline is the front stages IF..EXE (stages[0] is IF, the last EXE),
+// the back end and the interconnect's returns.
+type pipeline struct {
+	stages  []*subwarp
+	be      Backend
+	latency int
+	returns []loadReturn // due in order
+	cycle   int
+	trace   []TraceCycle
+	tracing bool
+}
+
+// loadReturn is a global load's data on its way back.
+type loadReturn struct{ due, tag int }
+
+// cycleOut is what one cycle of the pipeline did.
+type cycleOut struct {
+	wb      Writeback
+	taken   *subwarp // EXE's subwarp the back end took, nil when none
+	load    bool     // wb is a global load's request leaving the MEM tail
+	stalled bool     // EXE was refused: nothing moves or issues
+	byIC    bool     // ... only because of the interconnect
+}
+
+// offer runs phase 1 of a cycle (see the model's doc).
+func (p *pipeline) offer() cycleOut {
+	ex := p.stages[len(p.stages)-1]
+	var exIn *Instr
+	if ex != nil {
+		exIn = &ex.in
+	}
+	var ic *int
+	if len(p.returns) > 0 && p.returns[0].due <= p.cycle {
+		ic = &p.returns[0].tag
+	}
+	icTag := -1
+	if ic != nil {
+		icTag = *ic
+		p.returns = p.returns[1:]
+	}
+	ready, wb := p.be.Step(exIn, ic)
+	if p.tracing {
+		tc := TraceCycle{ExValid: ex != nil, IC: icTag, Ready: ready, WB: wb}
+		if ex != nil {
+			tc.Ex = ex.in
+		}
+		p.trace = append(p.trace, tc)
+	}
+	out := cycleOut{wb: wb, stalled: ex != nil && !ready}
+	out.byIC = out.stalled && p.be.BlockedByIC()
+	if ex != nil && ready {
+		out.taken = ex
+	}
+	return out
+}
+
+// loadLeft sends a global load's request into the interconnect.
+func (p *pipeline) loadLeft(tag int) {
+	p.returns = append(p.returns, loadReturn{due: p.cycle + p.latency, tag: tag})
+}
+
+// advance ends the cycle: unless stalled the stages move on and next
+// enters IF.
+func (p *pipeline) advance(stalled bool, next *subwarp) {
+	if !stalled {
+		copy(p.stages[1:], p.stages)
+		p.stages[0] = next
+	}
+	p.cycle++
+}
+
+// Run is one experiment: a core, its back end and its scheduler.
+type Run struct {
+	Core
+	BackEnd    BackEndKind
+	Scheduling Scheduling
+	Trace      bool // keep the back end's TraceCycles
+}
+
+// Result is what a run measured.
+type Result struct {
+	Kernel string
+	Cycles int
+	Issued int // subwarps issued
+	// SharedAccesses is the shared-memory subwarps with an enabled lane;
+	// SharedCycles the MEM0 cycles they take (Eq. 5.3).
+	SharedAccesses, SharedCycles int
+	Stalls                       [stallCauses]int
+	// History cache: shared-memory warps scheduled (reads), read hits,
+	// and predictions of the warp's summed extras that were exact, under
+	// or over (misses predict 0).
+	Reads, Hits, Exact, Under, Over int
+	Trace                           []TraceCycle
+}
+
+// R is the shared-memory intensity (Table 5.5): shared-memory accesses
+// over issued subwarps.
+func (r Result) R() float64 { return float64(r.SharedAccesses) / float64(r.Issued) }
+
+// Degree is the average conflict degree (Table 5.5): MEM0 cycles per
+// shared-memory access.
+func (r Result) Degree() float64 { return float64(r.SharedCycles) / float64(r.SharedAccesses) }
+
+// TotalStalls is the stall cycles of every cause.
+func (r Result) TotalStalls() int {
+	n := 0
+	for _, s := range r.Stalls {
+		n += s
+	}
+	return n
+}
+
+// warpCtx is one warp context.
+type warpCtx struct {
+	prog    []Inst
+	next    int  // the instruction to issue next
+	pending int  // subwarp completions the issued instruction awaits
+	waiting bool // at a barrier
+	done    bool
+	slot    int // its CTA slot
+	pred    int // the history cache's prediction for its shared-memory instruction
+	extras  int // the summed extras of its shared-memory subwarps so far
+}
+
+func (w *warpCtx) ready() bool {
+	return !w.done && !w.waiting && w.pending == 0 && w.next < len(w.prog)
+}
+
+// ctaSlot is a place for one CTA on the core.
+type ctaSlot struct {
+	warps         []int // its warp contexts
+	live, arrived int   // unfinished warps, and those waiting at the barrier
+}
+
+// kernelRun is the state of one run of a kernel.
+type kernelRun struct {
+	Run
+	kernel  Kernel
+	k       int
+	pipe    *pipeline
+	mask    *WarpMask
+	warps   []warpCtx
+	slots   []ctaSlot
+	nextCTA int
+	// the warp being issued and its next subwarp; cur < 0 between warps
+	cur, sub int
+	last     int // the warp picked last (round-robin)
+	res      Result
+	maskIn   MaskIn
+}
+
+// Kernel runs kernel k to completion.
+func (r Run) Kernel(k Kernel) (Result, error) {
+	if err := r.check(); err != nil {
+		return Result{}, err
+	}
+	wpc := k.Warps(r.Warp)
+	if k.Slots*wpc > r.Warps {
+		return Result{}, fmt.Errorf("kernel %s: %d CTAs of %d warps exceed %d warp contexts", k.Name, k.Slots, wpc, r.Warps)
+	}
+	m := &kernelRun{Run: r, kernel: k, k: r.K(), cur: -1, last: -1,
+		pipe: &pipeline{stages: make([]*subwarp, r.frontStages()), be: r.newBackEnd(r.BackEnd),
+			latency: r.Latency, tracing: r.Trace},
+		mask:  NewWarpMask(r.Warps, r.Warp, r.Lanes, r.Sets, r.Ways, r.PCW),
+		warps: make([]warpCtx, r.Warps),
+		slots: make([]ctaSlot, k.Slots),
+	}
+	m.res.Kernel = k.Name
+	m.maskIn = MaskIn{Ready: make([]bool, r.Warps), IsMem: make([]bool, r.Warps)}
+	for j := range m.warps {
+		m.warps[j].done = true
+	}
+	for s := range m.slots {
+		for j := range wpc {
+			m.slots[s].warps = append(m.slots[s].warps, s*wpc+j)
+		}
+		m.launch(s)
+	}
+	// A generous bound: every subwarp stalled for a full load round trip.
+	limit := 1000 + (r.Latency+r.Stages)*m.k*k.CTAs*wpc*600
+	for !m.finished() {
+		if m.pipe.cycle > limit {
+			return Result{}, fmt.Errorf("kernel %s on %s/%s: no end after %d cycles", k.Name, r.BackEnd, r.Scheduling, limit)
+		}
+		m.cycle()
+	}
+	m.res.Cycles = m.pipe.cycle
+	m.res.Trace = m.pipe.trace
+	return m.res, nil
+}
+
+// launch starts the next CTA in slot s, if any is left.
+func (m *kernelRun) launch(s int) {
+	if m.nextCTA == m.kernel.CTAs {
+		return
+	}
+	slot := &m.slots[s]
+	for i, j := range slot.warps {
+		m.warps[j] = warpCtx{prog: m.kernel.Program(m.nextCTA, i, m.Warp), slot: s}
+		if len(m.warps[j].prog) == 0 {
+			m.warps[j].done = true
+			continue
+		}
+		slot.live++
+	}
+	m.nextCTA++
+	if slot.live == 0 {
+		m.launch(s)
+	}
+}
+
+// finished says every CTA has run and every warp is done.
+func (m *kernelRun) finished() bool {
+	if m.nextCTA < m.kernel.CTAs {
+		return false
+	}
+	for _, s := range m.slots {
+		if s.live > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// cycle runs one cycle (see the model's doc).
+func (m *kernelRun) cycle() {
+	out := m.pipe.offer()
+	var next *subwarp
+	in := &m.maskIn
+	in.SchedValid, in.ResValid = false, false
+	switch {
+	case out.stalled && out.byIC:
+		m.res.Stalls[OtherStall]++
+	case out.stalled:
+		m.res.Stalls[BankStall]++
+	default:
+		next = m.issue()
+		if next == nil {
+			m.res.Stalls[SchedFail]++
+		}
+	}
+	if t := out.taken; t != nil && t.kind == Shared {
+		in.ResValid, in.ResPC, in.ResExtra, in.ResLast = true, t.pc, t.in.Hold, t.last
+		w := &m.warps[t.in.Tag]
+		w.extras += t.in.Hold
+		if t.last {
+			m.predicted(w)
+		}
+	}
+	m.mask.Step(*in)
+	m.writeback(out.wb)
+	m.pipe.advance(out.stalled, next)
+}
+
+// predicted scores the history cache's prediction for w's shared-memory
+// instruction once its last subwarp has resolved.
+func (m *kernelRun) predicted(w *warpCtx) {
+	actual := Sat(w.extras, m.Warp)
+	switch {
+	case w.pred == actual:
+		m.res.Exact++
+	case w.pred < actual:
+		m.res.Under++
+	default:
+		m.res.Over++
+	}
+}
+
+// issue is the scheduling stage: the next subwarp of the warp being
+// issued, else a warp the policy picks, or nil.
+func (m *kernelRun) issue() *subwarp {
+	if m.cur < 0 {
+		m.cur = m.pick()
+		if m.cur < 0 {
+			return nil
+		}
+		w := &m.warps[m.cur]
+		w.next++
+		w.pending, w.extras = m.k, 0
+		in := w.prog[w.next-1]
+		m.maskIn.SchedValid, m.maskIn.SchedShmem, m.maskIn.SchedPC = true, in.Kind == Shared, in.PC
+		if in.Kind == Shared {
+			o := m.mask.Eval(m.maskIn)
+			m.res.Reads++
+			if o.PredHit {
+				m.res.Hits++
+			}
+			w.pred = o.Pred
+		}
+	}
+	w := &m.warps[m.cur]
+	in := w.prog[w.next-1]
+	s := &subwarp{in: Instr{Mem: in.Kind.Mem(), Tag: m.cur}, kind: in.Kind, pc: in.PC, last: m.sub == m.k-1}
+	if in.Kind == Shared {
+		addrs := in.Addr[m.sub*m.Lanes : (m.sub+1)*m.Lanes]
+		en := make([]bool, m.Lanes)
+		for i, a := range addrs {
+			en[i] = a >= 0
+		}
+		s.degree = ConflictDegree(addrs, en, m.Banks, false)
+		if s.degree > 0 {
+			s.in.Hold = Extra(s.degree, m.Ports)
+			m.res.SharedAccesses++
+			m.res.SharedCycles += Cycles(s.degree, m.Ports)
+		}
+	}
+	m.res.Issued++
+	m.sub++
+	if m.sub == m.k {
+		m.cur, m.sub = -1, 0
+	}
+	return s
+}
+
+// pick chooses a ready warp by the run's policy, round-robin after the
+// last one picked, or returns -1.
+func (m *kernelRun) pick() int {
+	in := &m.maskIn
+	any := false
+	for j := range m.warps {
+		w := &m.warps[j]
+		in.Ready[j] = w.ready()
+		in.IsMem[j] = in.Ready[j] && w.prog[w.next].Kind.Mem()
+		any = any || in.Ready[j]
+	}
+	if !any {
+		return -1
+	}
+	pool := in.Ready
+	if m.Scheduling != RoundRobin {
+		masked := m.mask.Eval(*in).SchedReady
+		if m.Scheduling == Aware || contains(masked) {
+			pool = masked
+		}
+	}
+	n := len(m.warps)
+	for i := 1; i <= n; i++ {
+		j := (m.last + i + n) % n
+		if pool[j] {
+			m.last = j
+			return j
+		}
+	}
+	return -1
+}
+
+func contains(bs []bool) bool {
+	for _, b := range bs {
+		if b {
+			return true
+		}
+	}
+	return false
+}
+
+// writeback applies the cycle's writeback to its warp.
+func (m *kernelRun) writeback(wb Writeback) {
+	if !wb.Valid {
+		return
+	}
+	w := &m.warps[wb.Tag]
+	if wb.Src != SrcIC && w.prog[w.next-1].Kind == Load {
+		m.pipe.loadLeft(wb.Tag) // the request leaves; the data comes back later
+		return
+	}
+	w.pending--
+	if w.pending > 0 {
+		return
+	}
+	slot := &m.slots[w.slot]
+	switch {
+	case w.next == len(w.prog):
+		w.done = true
+		slot.live--
+	case w.prog[w.next-1].Kind == Barrier:
+		w.waiting = true
+		slot.arrived++
+	}
+	if slot.live > 0 && slot.arrived == slot.live {
+		for _, j := range slot.warps {
+			m.warps[j].waiting = false
+		}
+		slot.arrived = 0
+	}
+	if slot.live == 0 {
+		m.launch(w.slot)
+	}
+}
+
+// Picture is a stage-by-cycle diagram of a back end (Figs. 5.4 and 5.5):
+// Cols names the places (IF ID EXE, the back end's, WB) and Rows[c][p] is
+// the instruction index in place p in cycle c (-1 empty; WB shows the
+// instruction written back in the previous cycle). Stalled[c] marks the
+// cycles the front end issued nothing because EXE was refused.
+type Picture struct {
+	Cols    []string
+	Rows    [][]int
+	Stalled []bool
+	First   int // the instruction index of the first row's IF (i-1)
+}
+
+// DrawPipeline runs the figures' instruction stream on back end b with
+// mstages memory stages: warps of one subwarp (warp_size = simd_width),
+// W_{i-1}, W_i, W_{i+1}, ... fetched one a cycle when the front end
+// allows, W_i a shared-memory access of the given conflict degree and the
+// rest non-memory; cycles rows from t_{i-1}. Instruction W_{i+j} is index
+// j+1 (W_{i-1} is 0).
+func DrawPipeline(b BackEndKind, mstages, degree, cycles int) Picture {
+	const front = 3 // IF ID EXE
+	c := Core{Warps: 1, Warp: 1, Lanes: 1, Banks: 1, Ports: 1, Stages: front + mstages + 1, MStages: mstages, Latency: 1}
+	p := &pipeline{stages: make([]*subwarp, front), be: c.newBackEnd(b), latency: 1}
+	pic := Picture{Cols: []string{"IF", "ID", "EXE"}}
+	for _, o := range p.be.Stages() {
+		if !strings.HasPrefix(o.Place, "PREMEM") {
+			pic.Cols = append(pic.Cols, o.Place)
+		}
+	}
+	pic.Cols = append(pic.Cols, "WB")
+	fetched, wbTag, stalled := 0, -1, false
+	for range cycles {
+		if !stalled {
+			s := &subwarp{in: Instr{Tag: fetched}}
+			if fetched == 1 {
+				s.in.Mem, s.in.Hold = true, Extra(degree, 1)
+			}
+			p.stages[0] = s
+			fetched++
+		}
+		row := make([]int, 0, len(pic.Cols))
+		for _, s := range p.stages {
+			row = append(row, tagOf(s))
+		}
+		for _, o := range p.be.Stages() {
+			if !strings.HasPrefix(o.Place, "PREMEM") {
+				row = append(row, o.Tag)
+			}
+		}
+		pic.Rows = append(pic.Rows, append(row, wbTag))
+		pic.Stalled = append(pic.Stalled, stalled)
+		out := p.offer()
+		wbTag = -1
+		if out.wb.Valid {
+			wbTag = out.wb.Tag
+		}
+		stalled = out.stalled
+		if !stalled {
+			copy(p.stages[1:], p.stages)
+			p.stages[0] = nil
+		}
+		p.cycle++
+	}
+	return pic
+}
+
+func tagOf(s *subwarp) int {
+	if s == nil {
+		return -1
+	}
+	return s.in.Tag
+}

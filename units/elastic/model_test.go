@@ -1,0 +1,251 @@
+package elastic
+
+import (
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The cycle model against the paper's results (section 5.6) and figures
+// (Figs. 5.4, 5.5). The evaluation runs once for all tests.
+
+var (
+	evalOnce sync.Once
+	eval     *Evaluation
+	evalErr  error
+)
+
+func evaluation(t *testing.T) *Evaluation {
+	t.Helper()
+	evalOnce.Do(func() { eval, evalErr = Evaluate(Table54(), io.Discard) })
+	require.NoError(t, evalErr)
+	return eval
+}
+
+// lockstepTranspose is the one kernel where the model cannot show the
+// paper's gain (transposeNote): the tests hold it to exactly that, so a
+// model change that lets it gain makes them ask for the exception to go.
+const lockstepTranspose = "Transpose"
+
+func TestKernelsMatchTable55(t *testing.T) {
+	e := evaluation(t)
+	for i, k := range e.Conflicting {
+		p, b := Table55[i], k.By[SetupBaseline]
+		require.Equal(t, p.Name, k.Kernel.Name)
+		require.Equal(t, p.Irregular, k.Kernel.Irregular, k.Kernel.Name)
+		require.InEpsilon(t, p.R, b.R(), 0.05, "%s: r", p.Name)
+		require.InEpsilon(t, p.Degree, b.Degree(), 0.05, "%s: average degree", p.Name)
+		require.Less(t, b.R()*b.Degree(), 1.0, "%s: Eq. 5.2, shared memory bandwidth is not the bound", p.Name)
+		require.InDelta(t, p.Theoretic-1, k.Theoretic(), 0.05*(p.Theoretic-1)+0.01, "%s: theoretic speedup", p.Name)
+	}
+	for _, k := range e.ConflictFree {
+		b := k.By[SetupBaseline]
+		require.Equal(t, 1.0, b.Degree(), "%s: the padded layout is conflict free", k.Kernel.Name)
+		twin := slices.IndexFunc(Table55, func(p PaperKernel) bool { return p.Name+"*" == k.Kernel.Name })
+		require.GreaterOrEqual(t, twin, 0, k.Kernel.Name)
+		require.InDelta(t, e.Conflicting[twin].By[SetupBaseline].R(), b.R(), 1e-9, "%s: the padding changes no instruction", k.Kernel.Name)
+	}
+}
+
+// TestAwareRemovesBankStalls: section 5.6.1, bank-conflict stalls almost
+// completely removed. The paper keeps many on AES, whose irregular gathers
+// the history cache mispredicts; the model's AES mispredicts most too, but
+// PREMEM absorbs a warp's under-prediction of up to K - 1 cycles, and
+// under- and over-predictions come about equally often, so the model
+// removes as many there (aesNote).
+func TestAwareRemovesBankStalls(t *testing.T) {
+	e := evaluation(t)
+	mispredicted := func(r Result) float64 { return float64(r.Under+r.Over) / float64(r.Exact+r.Under+r.Over) }
+	for _, k := range e.Conflicting {
+		require.GreaterOrEqual(t, k.BankStallsRemoved(SetupAware), 0.9, "%s: bank stalls removed by elastic+aware", k.Kernel.Name)
+		if k.Kernel.Irregular {
+			continue
+		}
+		for _, aes := range e.Conflicting[:2] {
+			require.True(t, strings.HasPrefix(aes.Kernel.Name, "AES"))
+			require.Greater(t, mispredicted(aes.By[SetupAware]), 2*mispredicted(k.By[SetupAware]),
+				"%s mispredicts more than %s", aes.Kernel.Name, k.Kernel.Name)
+		}
+	}
+}
+
+// TestSchedulersOrder: Fig. 5.9, elastic+RR is not slower than the
+// baseline and elastic+aware beats it.
+func TestSchedulersOrder(t *testing.T) {
+	for _, k := range evaluation(t).Conflicting {
+		rr, aware := k.Speedup(SetupRR), k.Speedup(SetupAware)
+		require.GreaterOrEqual(t, rr, 0.0, "%s: elastic+RR against the baseline", k.Kernel.Name)
+		if k.Kernel.Name == lockstepTranspose {
+			require.InDelta(t, 0, aware, 0.005, "%s: the model's lockstep CTAs leave nothing to overlap (transposeNote)", k.Kernel.Name)
+			continue
+		}
+		require.Greater(t, aware, rr, "%s: elastic+aware against elastic+RR", k.Kernel.Name)
+	}
+}
+
+// TestAwareReachesHalfTheGain: on the regular kernels elastic+aware gains
+// at least half the theoretic speedup.
+func TestAwareReachesHalfTheGain(t *testing.T) {
+	n := 0
+	for _, k := range evaluation(t).Conflicting {
+		if k.Kernel.Irregular || k.Kernel.Name == lockstepTranspose {
+			continue
+		}
+		require.GreaterOrEqual(t, k.Speedup(SetupAware), k.Theoretic()/2, k.Kernel.Name)
+		n++
+	}
+	require.Equal(t, 4, n)
+}
+
+// TestConflictFreeKernels: Fig. 5.11, the elastic pipeline changes
+// conflict-free kernels by less than 2%.
+func TestConflictFreeKernels(t *testing.T) {
+	for _, k := range evaluation(t).ConflictFree {
+		for _, s := range []int{SetupRR, SetupAware, SetupVariant} {
+			require.Less(t, math.Abs(k.Speedup(s)), 0.02, "%s on %s", k.Kernel.Name, Setups[s].Name)
+		}
+	}
+}
+
+func TestModelIsDeterministic(t *testing.T) {
+	k := Kernels()[2]
+	r := Run{Core: Table54(), BackEnd: Elastic, Scheduling: Aware}
+	a, err := r.Kernel(k)
+	require.NoError(t, err)
+	b, err := r.Kernel(k)
+	require.NoError(t, err)
+	require.Equal(t, a, b)
+	require.Equal(t, a.Cycles, a.Issued+a.TotalStalls(), "every cycle issues a subwarp or stalls")
+}
+
+func TestModelRejectsBadCores(t *testing.T) {
+	k := Kernels()[0]
+	for _, c := range []func(*Core){
+		func(c *Core) { c.Lanes = 3 },
+		func(c *Core) { c.Stages = c.MStages + 1 },
+		func(c *Core) { c.Latency = 0 },
+		func(c *Core) { c.Warps = 8 }, // AES needs 2 CTAs of 8 warps
+	} {
+		core := Table54()
+		c(&core)
+		_, err := Run{Core: core}.Kernel(k)
+		require.Error(t, err)
+	}
+}
+
+// Fig. 5.4 transcribed from the thesis: per cycle t_{i-1}..t_{i+7}, the
+// instruction in IF, ID, EXE, the two memory stages and WB, as offsets
+// from W_i; "-" empty (the figures' X bubbles in a stage), "?" illegible
+// or an earlier instruction the figure does not name (skipped). In (b) a
+// stage column holds both MEM_k and NONMEM_k, so a cell may list two.
+var (
+	fig54a = [][]string{
+		{"-1", "?", "-", "-", "-", "-"},
+		{"0", "-1", "?", "-", "-", "-"},
+		{"1", "0", "-1", "?", "-", "-"},
+		{"2", "1", "0", "-1", "?", "-"},
+		{"3", "2", "1", "0", "-1", "?"},
+		{"3", "2", "1", "0", "-", "-1"},
+		{"?", "?", "?", "1", "0", "X"},
+		{"?", "?", "?", "?", "1", "0"},
+		{"?", "?", "?", "?", "?", "1"},
+	}
+	fig54b = [][]string{
+		{"-1", "?", "-", "-", "-", "-"},
+		{"0", "-1", "?", "-", "-", "-"},
+		{"1", "0", "-1", "?", "-", "-"},
+		{"?", "1", "0", "-1", "?", "-"},
+		{"?", "?", "1", "0", "-1", "?"},
+		{"?", "?", "?", "0 1", "-", "-1"},
+		{"5", "4", "3", "2", "?", "X"},
+		{"5", "4", "3", "2", "1", "0"},
+		{"?", "?", "?", "?", "?", "1"},
+	}
+)
+
+// figureCells folds a picture into the figures' six columns: the
+// instructions (offsets from W_i, sorted) in IF, ID, EXE, stage 0 (MEM0
+// and NONMEM0), stage 1 and WB, "X" for an empty WB after the first
+// writeback.
+func figureCells(p Picture) [][]string {
+	var rows [][]string
+	written := false
+	for _, r := range p.Rows {
+		cells := make([][]int, 6)
+		for c, tag := range r {
+			col := p.Cols[c]
+			i := slices.Index([]string{"IF", "ID", "EXE"}, col)
+			switch {
+			case i >= 0:
+			case col == "WB":
+				i = 5
+			default:
+				i = 3 + int(col[len(col)-1]-'0')
+			}
+			if tag >= 0 {
+				cells[i] = append(cells[i], tag-1)
+			}
+		}
+		row := make([]string, 6)
+		for i, c := range cells {
+			slices.Sort(c)
+			var s []string
+			for _, x := range c {
+				s = append(s, strconv.Itoa(x))
+			}
+			row[i] = strings.Join(s, " ")
+			switch {
+			case row[i] == "" && i == 5 && written:
+				row[i] = "X"
+			case row[i] == "":
+				row[i] = "-"
+			}
+		}
+		if row[5] != "-" && row[5] != "X" {
+			written = true
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func TestPipelinePicturesMatchFig54(t *testing.T) {
+	for _, c := range []struct {
+		b   BackEndKind
+		fig [][]string
+	}{{Unified, fig54a}, {Split, fig54b}} {
+		got := figureCells(DrawPipeline(c.b, 2, 2, pipelineRows(2, 2)))
+		require.Len(t, got, len(c.fig))
+		for r, row := range c.fig {
+			for i, want := range row {
+				if want != "?" {
+					require.Equal(t, want, got[r][i], "%s: cycle t_%s, column %d", c.b, index(r-1), i)
+				}
+			}
+		}
+	}
+}
+
+// TestPipelinePictureElastic: Fig. 5.5, the elastic back end removes the
+// split baseline's writeback conflict and its stall, and commits W_{i+1}
+// before W_i.
+func TestPipelinePictureElastic(t *testing.T) {
+	p := DrawPipeline(Elastic, 2, 2, pipelineRows(2, 2))
+	require.NotContains(t, p.Stalled, true)
+	var order []int
+	for _, r := range p.Rows {
+		if wb := r[len(r)-1]; wb >= 0 {
+			order = append(order, wb-1)
+		}
+	}
+	require.Equal(t, -1, order[0])
+	require.Less(t, slices.Index(order, 1), slices.Index(order, 0), "out-of-order commitment (section 5.4)")
+	split := DrawPipeline(Split, 2, 2, pipelineRows(2, 2))
+	require.Contains(t, split.Stalled, true)
+}

@@ -1,0 +1,217 @@
+package elastic
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/parmem/parmem/internal/table"
+)
+
+// The elastic report (gen -report elastic): the evaluation of thesis
+// section 5.6 run on the cycle model, each figure beside the paper's.
+
+// modelNote is said under every table: what the model leaves out.
+const modelNote = "The model is one core of Table 5.4 with a fixed global-load latency: the DRAM effects of section 5.6.4 (channel conflicts, the warp order's effect on DRAM efficiency, which the paper holds responsible for DCT/IDCT's gap to the theoretic bound and for Transpose and DCT/IDCT_short passing it) are outside it."
+
+// aesNote explains why the model's AES keeps few bank stalls.
+const aesNote = "AES mispredicts most (the history cache table), yet the model removes its bank stalls as well as the others': a warp predicted short by up to K - 1 = 3 cycles waits in PREMEM rather than stalling EXE, and under- and over-predictions come about equally often. The paper keeps a large share on AES."
+
+// transposeNote explains the one kernel where the model and the paper
+// part.
+const transposeNote = "Transpose gains nothing in the model: its four CTAs run in lockstep with a fixed load latency, so when one CTA reads its tile by columns (degree 8) every warp on the core is at that read or waiting behind it, and the aware scheduler turns each bank stall into a scheduling fail. The paper's Transpose gain comes with fewer DRAM channel conflicts (5.6.1), which the model cannot show."
+
+func evaluationReport(latency int, progress io.Writer) ([]*table.Table, error) {
+	c := Table54()
+	c.Latency = latency
+	e, err := Evaluate(c, progress)
+	if err != nil {
+		return nil, err
+	}
+	return []*table.Table{kernelTable(e), stallTable(e), speedupTable(e), conflictFreeTable(e), predictionTable(e)}, nil
+}
+
+func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+
+func signedPct(x float64) string { return fmt.Sprintf("%+.1f%%", 100*x) }
+
+// off is how far ours is from the paper's, relative.
+func off(ours, paper float64) string { return signedPct(ours/paper - 1) }
+
+// kernelTable is Tables 5.1 and 5.5 measured on the baseline.
+func kernelTable(e *Evaluation) *table.Table {
+	t := &table.Table{
+		Title: "Tables 5.1 and 5.5: shared-memory intensity r and average conflict degree, measured on the baseline, beside the paper",
+		Header: []string{"kernel", "r paper", "r ours", "off", "degree paper", "degree ours", "off",
+			"r x degree paper", "ours", "theoretic paper", "ours", "irregular"},
+		Notes: []string{
+			"r: shared-memory subwarps with an enabled lane over issued subwarps; degree: MEM0 cycles per such subwarp (Eq. 5.3); theoretic speedup 1 + r(degree - 1) (Table 5.5).",
+			"The addresses are the kernels' own (kernels.go); only the instruction mix is fitted to r.",
+		},
+	}
+	for i, k := range e.Conflicting {
+		p, b := Table55[i], k.By[SetupBaseline]
+		yn := "N"
+		if k.Kernel.Irregular {
+			yn = "Y"
+		}
+		t.Add(k.Kernel.Name, pct(p.R), pct(b.R()), off(b.R(), p.R), fmt.Sprintf("%.2f", p.Degree), fmt.Sprintf("%.2f", b.Degree()),
+			off(b.Degree(), p.Degree), fmt.Sprintf("%.2f", p.RxDegree), fmt.Sprintf("%.2f", b.R()*b.Degree()),
+			fmt.Sprintf("%.2f", p.Theoretic), fmt.Sprintf("%.2f", 1+k.Theoretic()), yn)
+	}
+	return t
+}
+
+// stallTable is Fig. 5.8: stalls by cause, normalized to the baseline's
+// total.
+func stallTable(e *Evaluation) *table.Table {
+	t := &table.Table{
+		Title:  "Fig. 5.8: pipeline stalls by cause, normalized to the baseline's total",
+		Header: []string{"kernel", "setup", "sched fail", "bank conflict", "other", "total", "bank stalls removed", "stall reduction"},
+		Notes: []string{
+			fmt.Sprintf("Paper (elastic+aware): stalls reduced by %s on average, %s at most, %s for AES (Fig. 5.3); bank-conflict stalls almost completely removed except on AES.",
+				pct(PaperStallReductionAvg), pct(PaperStallReductionMax), pct(PaperStallReductionAES)),
+			aesNote,
+			"A stall is a cycle the issue stage issues nothing: the (masked) ready pool is empty (sched fail), EXE is refused by a bank conflict or the writeback conflicts it causes (bank conflict), or only because the interconnect took the writeback (other).",
+			modelNote,
+		},
+	}
+	for _, k := range e.Conflicting {
+		total := float64(k.By[SetupBaseline].TotalStalls())
+		for s := range SetupVariant {
+			r := k.By[s]
+			row := []string{k.Kernel.Name, Setups[s].Name}
+			for _, n := range r.Stalls {
+				row = append(row, fmt.Sprintf("%.2f", float64(n)/total))
+			}
+			row = append(row, fmt.Sprintf("%.2f", float64(r.TotalStalls())/total))
+			if s == SetupBaseline {
+				row = append(row, "", "")
+			} else {
+				row = append(row, pct(k.BankStallsRemoved(s)), pct(k.StallReduction(s)))
+			}
+			t.Add(row...)
+		}
+	}
+	aware := func(k KernelResults) float64 { return k.StallReduction(SetupAware) }
+	best, at := Max(e.Conflicting, aware)
+	t.Add("average", "elastic+aware", "", "", "", "", pct(Mean(e.Conflicting, func(k KernelResults) float64 { return k.BankStallsRemoved(SetupAware) })),
+		fmt.Sprintf("%s (paper %s)", pct(Mean(e.Conflicting, aware)), pct(PaperStallReductionAvg)))
+	t.Add("best", "elastic+aware", "", "", "", "", "", fmt.Sprintf("%s, %s (paper %s)", pct(best), at, pct(PaperStallReductionMax)))
+	t.Add("AES", "elastic+aware", "", "", "", "", "", fmt.Sprintf("%s (paper %s)", pct(Mean(e.Conflicting[:2], aware)), pct(PaperStallReductionAES)))
+	return t
+}
+
+// speedupTable is Fig. 5.9.
+func speedupTable(e *Evaluation) *table.Table {
+	t := &table.Table{
+		Title:  "Fig. 5.9: speedup over the baseline",
+		Header: []string{"kernel", "elastic+RR", "elastic+aware", "variant", "theoretic ours", "theoretic paper", "aware / theoretic ours"},
+		Notes: []string{
+			fmt.Sprintf("Paper: elastic+RR %s and elastic+aware %s on average, %s at most, AES %s; the variant (footnote 11: masked memory warps issue when nothing else is ready) gains IDCT %s over aware.",
+				signedPct(PaperSpeedupElasticRR), signedPct(PaperSpeedupAwareAvg), signedPct(PaperSpeedupAwareMax), signedPct(PaperSpeedupAES), signedPct(PaperIDCTVariantGain)),
+			transposeNote,
+			modelNote,
+		},
+	}
+	for i, k := range e.Conflicting {
+		t.Add(k.Kernel.Name, signedPct(k.Speedup(SetupRR)), signedPct(k.Speedup(SetupAware)), signedPct(k.Speedup(SetupVariant)),
+			signedPct(k.Theoretic()), signedPct(Table55[i].Theoretic-1), fmt.Sprintf("%.2f", k.Speedup(SetupAware)/k.Theoretic()))
+	}
+	mean := func(s int) string {
+		return signedPct(Mean(e.Conflicting, func(k KernelResults) float64 { return k.Speedup(s) }))
+	}
+	best, at := Max(e.Conflicting, func(k KernelResults) float64 { return k.Speedup(SetupAware) })
+	t.Add("average", mean(SetupRR), mean(SetupAware), mean(SetupVariant), "", "", "")
+	t.Add("paper average", signedPct(PaperSpeedupElasticRR), signedPct(PaperSpeedupAwareAvg), "", "", "", "")
+	t.Add("best", "", fmt.Sprintf("%s (%s; paper %s)", signedPct(best), at, signedPct(PaperSpeedupAwareMax)), "", "", "", "")
+	return t
+}
+
+// conflictFreeTable is Fig. 5.11.
+func conflictFreeTable(e *Evaluation) *table.Table {
+	t := &table.Table{
+		Title:  "Fig. 5.11: the conflict-free kernels (the SDK's padded layouts) on the elastic pipeline",
+		Header: []string{"kernel", "baseline cycles", "elastic+RR", "elastic+aware", "bank stalls baseline", "elastic+aware"},
+		Notes: []string{
+			"Paper: the difference is negligible; the elastic pipeline hides some interconnect writeback conflicts and changes the warp completion order.",
+			"Bank stalls on the elastic pipeline without conflicts are writebacks the MEM tail and the interconnect take while NONMEM is full.",
+		},
+	}
+	for _, k := range e.ConflictFree {
+		t.Add(k.Kernel.Name, fmt.Sprint(k.By[SetupBaseline].Cycles), signedPct(k.Speedup(SetupRR)), signedPct(k.Speedup(SetupAware)),
+			fmt.Sprint(k.By[SetupBaseline].Stalls[BankStall]), fmt.Sprint(k.By[SetupAware].Stalls[BankStall]))
+	}
+	return t
+}
+
+// predictionTable is the history cache's predictions under aware
+// scheduling (section 5.5.2).
+func predictionTable(e *Evaluation) *table.Table {
+	t := &table.Table{
+		Title:  "Bank conflict history cache (256 sets, 2 ways) under elastic+aware: predictions of a shared-memory warp's summed extras",
+		Header: []string{"kernel", "warps scheduled", "hit", "exact", "under", "over"},
+		Notes: []string{
+			"A miss predicts 0 (no conflict); under-predictions let a memory warp in too early (bank stalls), over-predictions hold memory warps back (scheduling fails).",
+			fmt.Sprintf("Each kernel runs %d waves of its CTAs; the first meets every PC with an empty cache.", Waves),
+		},
+	}
+	for _, k := range e.Conflicting {
+		r := k.By[SetupAware]
+		n := float64(r.Exact + r.Under + r.Over)
+		t.Add(k.Kernel.Name, fmt.Sprint(r.Reads), pct(float64(r.Hits)/float64(r.Reads)), pct(float64(r.Exact)/n),
+			pct(float64(r.Under)/n), pct(float64(r.Over)/n))
+	}
+	return t
+}
+
+// pipelineText draws a Picture as the figures do: a row per cycle, X for
+// a writeback bubble, * after the cycle of a front-end stall.
+func pipelineText(p Picture, b BackEndKind, mstages, degree int) []byte {
+	t := &table.Table{
+		Title:  fmt.Sprintf("%s back end, %d memory stages: W_i a shared-memory access of conflict degree %d, the rest non-memory", b, mstages, degree),
+		Header: append([]string{"cycle"}, p.Cols...),
+		Notes: []string{
+			"WB shows the instruction written back in the cycle before; X: a bubble reaching WB after the first writeback; *: the front end issued nothing (stall).",
+		},
+	}
+	wb := len(p.Cols) - 1
+	started := false
+	for c, row := range p.Rows {
+		cycle := "t_" + index(c-1)
+		if p.Stalled[c] {
+			cycle += " *"
+		}
+		cells := []string{cycle}
+		for i, tag := range row {
+			switch {
+			case tag >= 0:
+				cells = append(cells, "W_"+index(tag-1))
+				if i == wb {
+					started = true
+				}
+			case i == wb && started && c < len(p.Rows)-1:
+				cells = append(cells, "X")
+			default:
+				cells = append(cells, "")
+			}
+		}
+		t.Add(cells...)
+	}
+	var sb strings.Builder
+	if err := t.Write(&sb, "text"); err != nil {
+		panic(err) // writing to a strings.Builder does not fail
+	}
+	return []byte(sb.String())
+}
+
+// index names i relative to W_i: "i-1", "i", "i+1".
+func index(d int) string {
+	switch {
+	case d == 0:
+		return "i"
+	case d < 0:
+		return fmt.Sprintf("i%d", d)
+	}
+	return fmt.Sprintf("i+%d", d)
+}
