@@ -148,11 +148,10 @@ func (c Core) check() error {
 
 // subwarp is one SIMD instruction in the front stages.
 type subwarp struct {
-	in     Instr // what EXE hands the back end; Tag is the warp context
-	kind   Kind
-	pc     int
-	last   bool // the warp's last subwarp
-	degree int  // bank conflict degree of a shared-memory access, 0 when no lane is enabled
+	in   Instr // what EXE hands the back end; Tag is the warp context
+	kind Kind
+	pc   int
+	last bool // the warp's last subwarp
 }
 
 // TraceCycle is one cycle at the back end's ports: what EXE and the
@@ -344,13 +343,17 @@ func (r Run) Kernel(k Kernel) (Result, error) {
 		}
 		m.launch(s)
 	}
-	// A generous bound: every subwarp stalled for a full load round trip.
-	limit := 1000 + (r.Latency+r.Stages)*m.k*k.CTAs*wpc*600
-	for !m.finished() {
-		if m.pipe.cycle > limit {
-			return Result{}, fmt.Errorf("kernel %s on %s/%s: no end after %d cycles", k.Name, r.BackEnd, r.Scheduling, limit)
+	// Without a writeback for a load's round trip plus every warp's
+	// subwarps held at the worst degree, nothing will ever move again.
+	patience := r.Latency + r.Stages + r.Warps*m.k*r.Lanes
+	for idle := 0; !m.finished(); idle++ {
+		if idle > patience {
+			return Result{}, fmt.Errorf("kernel %s on %s/%s: nothing written back in %d cycles (cycle %d)",
+				k.Name, r.BackEnd, r.Scheduling, patience, m.pipe.cycle)
 		}
-		m.cycle()
+		if m.cycle() {
+			idle = 0
+		}
 	}
 	m.res.Cycles = m.pipe.cycle
 	m.res.Trace = m.pipe.trace
@@ -390,8 +393,9 @@ func (m *kernelRun) finished() bool {
 	return true
 }
 
-// cycle runs one cycle (see the model's doc).
-func (m *kernelRun) cycle() {
+// cycle runs one cycle (see the model's doc) and reports whether
+// anything was written back.
+func (m *kernelRun) cycle() bool {
 	out := m.pipe.offer()
 	var next *subwarp
 	in := &m.maskIn
@@ -418,6 +422,7 @@ func (m *kernelRun) cycle() {
 	m.mask.Step(*in)
 	m.writeback(out.wb)
 	m.pipe.advance(out.stalled, next)
+	return out.wb.Valid
 }
 
 // predicted scores the history cache's prediction for w's shared-memory
@@ -465,11 +470,10 @@ func (m *kernelRun) issue() *subwarp {
 		for i, a := range addrs {
 			en[i] = a >= 0
 		}
-		s.degree = ConflictDegree(addrs, en, m.Banks, false)
-		if s.degree > 0 {
-			s.in.Hold = Extra(s.degree, m.Ports)
+		if degree := ConflictDegree(addrs, en, m.Banks, false); degree > 0 {
+			s.in.Hold = Extra(degree, m.Ports)
 			m.res.SharedAccesses++
-			m.res.SharedCycles += Cycles(s.degree, m.Ports)
+			m.res.SharedCycles += Cycles(degree, m.Ports)
 		}
 	}
 	m.res.Issued++
@@ -564,7 +568,6 @@ type Picture struct {
 	Cols    []string
 	Rows    [][]int
 	Stalled []bool
-	First   int // the instruction index of the first row's IF (i-1)
 }
 
 // DrawPipeline runs the figures' instruction stream on back end b with
