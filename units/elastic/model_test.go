@@ -249,3 +249,15 @@ func TestPipelinePictureElastic(t *testing.T) {
 	split := DrawPipeline(Split, 2, 2, pipelineRows(2, 2))
 	require.Contains(t, split.Stalled, true)
 }
+
+// TestPipelineTable: the picture's rows as gen -pipeline prints them: the
+// stalled cycle starred, the writeback bubble an X.
+func TestPipelineTable(t *testing.T) {
+	tb := pipelineTable(DrawPipeline(Split, 2, 2, pipelineRows(2, 2)), Split, 2, 2)
+	require.Equal(t, []string{"cycle", "IF", "ID", "EXE", "MEM0", "MEM1", "NONMEM0", "NONMEM1", "WB"}, tb.Header)
+	require.Equal(t, []string{"t_i+5", "W_i+5", "W_i+4", "W_i+3", "", "W_i", "W_i+2", "W_i+1", "X"}, tb.Rows[6])
+	require.Equal(t, []string{"t_i+6 *", "W_i+5", "W_i+4", "W_i+3", "", "", "W_i+2", "W_i+1", "W_i"}, tb.Rows[7])
+	var sb strings.Builder
+	require.NoError(t, tb.Write(&sb, "csv"))
+	require.Contains(t, sb.String(), "t_i+6 *,W_i+5,W_i+4,W_i+3,,,W_i+2,W_i+1,W_i\n")
+}

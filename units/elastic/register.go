@@ -1,6 +1,7 @@
 package elastic
 
 import (
+	"bytes"
 	"io"
 	"math/bits"
 	"time"
@@ -79,10 +80,12 @@ var pipelinePicture = &units.Picture{
 		{Name: "mstages", Doc: "memory stages M", Default: units.Const(2), Range: units.Fixed(1, 8)},
 		{Name: "degree", Doc: "W_i's bank conflict degree", Default: units.Const(2), Range: units.Fixed(1, 8)},
 	},
-	Formats: []string{"text"},
-	Draw: func(v units.Values, _ string) ([]byte, error) {
+	Formats: table.Formats,
+	Draw: func(v units.Values, format string) ([]byte, error) {
 		b, m, d := BackEndKind(v["pipeline"]), v["mstages"], v["degree"]
-		return pipelineText(DrawPipeline(b, m, d, pipelineRows(m, d)), b, m, d), nil
+		var out bytes.Buffer
+		err := pipelineTable(DrawPipeline(b, m, d, pipelineRows(m, d)), b, m, d).Write(&out, format)
+		return out.Bytes(), err
 	},
 }
 

@@ -3,7 +3,6 @@ package elastic
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/parmem/parmem/internal/table"
 )
@@ -165,9 +164,9 @@ func predictionTable(e *Evaluation) *table.Table {
 	return t
 }
 
-// pipelineText draws a Picture as the figures do: a row per cycle, X for
-// a writeback bubble, * after the cycle of a front-end stall.
-func pipelineText(p Picture, b BackEndKind, mstages, degree int) []byte {
+// pipelineTable draws a Picture as the figures do: a row per cycle, X
+// for a writeback bubble, * after the cycle of a front-end stall.
+func pipelineTable(p Picture, b BackEndKind, mstages, degree int) *table.Table {
 	t := &table.Table{
 		Title:  fmt.Sprintf("%s back end, %d memory stages: W_i a shared-memory access of conflict degree %d, the rest non-memory", b, mstages, degree),
 		Header: append([]string{"cycle"}, p.Cols...),
@@ -198,11 +197,7 @@ func pipelineText(p Picture, b BackEndKind, mstages, degree int) []byte {
 		}
 		t.Add(cells...)
 	}
-	var sb strings.Builder
-	if err := t.Write(&sb, "text"); err != nil {
-		panic(err) // writing to a strings.Builder does not fail
-	}
-	return []byte(sb.String())
+	return t
 }
 
 // index names i relative to W_i: "i-1", "i", "i+1".
