@@ -115,7 +115,9 @@ func (p *pipeBench) check(t *testing.T, cycle uint64) {
 // 100,000 random cycles each (instructions with random gaps and holds,
 // interconnect returns in a tenth of the cycles) and checks that each
 // instruction is written back once with its data, memory ones in order,
-// non-memory ones in order; then replays the recording on Verilator.
+// non-memory ones in order; then replays the recordings at the contract's
+// defaults on Verilator (TestUnitsInLockstep runs every configuration on
+// Verilator and Icarus; one C++ build each is what make test can afford).
 func TestBackEndsScoreboard(t *testing.T) {
 	const cycles = 100_000
 	for _, c := range []units.Config{
@@ -171,7 +173,9 @@ func TestBackEndsScoreboard(t *testing.T) {
 			require.Equal(t, src.NumAccepted()+p.returns, p.written, "every instruction and return written back once")
 			require.Greater(t, pushed, cycles/2, "the back end took too little")
 			t.Logf("%s: %d instructions and %d returns written back in %d cycles", c, src.NumAccepted(), p.returns, b.Cycle())
-			b.Replay(verify.ReplayOptions{})
+			if len(c.Values) == 0 {
+				b.Replay(verify.ReplayOptions{})
+			}
 		})
 	}
 }

@@ -189,7 +189,6 @@ func init() {
 		Examples: []string{
 			"-unit elastic-pipe -mstages 4 -premem 3 > pipe.v",
 			"-pipeline split",
-			"-report elastic -format markdown",
 		},
 	})
 }

@@ -14,7 +14,7 @@ import (
 const modelNote = "The model is one core of Table 5.4 with a fixed global-load latency: the DRAM effects of section 5.6.4 (channel conflicts, the warp order's effect on DRAM efficiency, which the paper holds responsible for DCT/IDCT's gap to the theoretic bound and for Transpose and DCT/IDCT_short passing it) are outside it."
 
 // aesNote explains why the model's AES keeps few bank stalls.
-const aesNote = "AES mispredicts most (the history cache table), yet the model removes its bank stalls as well as the others': a warp predicted short by up to K - 1 = 3 cycles waits in PREMEM rather than stalling EXE, and under- and over-predictions come about equally often. The paper keeps a large share on AES."
+const aesNote = "AES mispredicts most (the history cache table), yet the model removes its bank stalls as well as the others': a memory warp let in up to K - 1 = 3 cycles early waits in PREMEM (its K - 1 entries are empty when the safe distance is kept) rather than stalling EXE, and under- and over-predictions come about equally often. The paper keeps a large share on AES."
 
 // transposeNote explains the one kernel where the model and the paper
 // part.
