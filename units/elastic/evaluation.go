@@ -76,28 +76,37 @@ type Evaluation struct {
 // Evaluate runs the evaluation on core c, the runs spread over the
 // machine's cores, writing a progress line per kernel as it starts.
 func Evaluate(c Core, progress io.Writer) (*Evaluation, error) {
-	e := &Evaluation{Core: c}
-	all := append(Kernels(), ConflictFreeKernels()...)
-	results := make([]KernelResults, len(all))
+	kernels := Kernels()
+	results, err := RunAll(c, append(kernels, ConflictFreeKernels()...), Setups, progress)
+	if err != nil {
+		return nil, err
+	}
+	return &Evaluation{Core: c, Conflicting: results[:len(kernels)], ConflictFree: results[len(kernels):]}, nil
+}
+
+// RunAll runs every kernel on every setup (setups[0] is the baseline of
+// KernelResults' figures) on the machine's cores.
+func RunAll(c Core, kernels []Kernel, setups []Setup, progress io.Writer) ([]KernelResults, error) {
+	results := make([]KernelResults, len(kernels))
 	type job struct{ kernel, setup int }
 	jobs := make(chan job)
-	errs := make([]error, len(all)*len(Setups))
+	errs := make([]error, len(kernels)*len(setups))
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				s := Setups[j.setup]
-				r, err := Run{Core: c, BackEnd: s.BackEnd, Scheduling: s.Scheduling}.Kernel(all[j.kernel])
-				results[j.kernel].By[j.setup], errs[j.kernel*len(Setups)+j.setup] = r, err
+				s := setups[j.setup]
+				r, err := Run{Core: c, BackEnd: s.BackEnd, Scheduling: s.Scheduling}.Kernel(kernels[j.kernel])
+				results[j.kernel].By[j.setup], errs[j.kernel*len(setups)+j.setup] = r, err
 			}
 		}()
 	}
-	for i, k := range all {
-		fmt.Fprintf(progress, "elastic: %s on %d setups\n", k.Name, len(Setups))
-		results[i] = KernelResults{Kernel: k, By: make([]Result, len(Setups))}
-		for s := range Setups {
+	for i, k := range kernels {
+		fmt.Fprintf(progress, "elastic: %s on %d setups (latency %d..%d)\n", k.Name, len(setups), c.Latency, c.Latency+c.Spread)
+		results[i] = KernelResults{Kernel: k, By: make([]Result, len(setups))}
+		for s := range setups {
 			jobs <- job{i, s}
 		}
 	}
@@ -108,9 +117,7 @@ func Evaluate(c Core, progress io.Writer) (*Evaluation, error) {
 			return nil, err
 		}
 	}
-	n := len(Kernels())
-	e.Conflicting, e.ConflictFree = results[:n], results[n:]
-	return e, nil
+	return results, nil
 }
 
 // Mean is the arithmetic mean of f over ks.

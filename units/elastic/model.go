@@ -2,6 +2,7 @@ package elastic
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -34,9 +35,12 @@ import (
 // The model's readings:
 //   - A global load's subwarp leaves the MEM tail through the writeback
 //     multiplexer like any memory instruction (the back ends are the
-//     blocks, which have one output) and its data returns Latency cycles
-//     later through the interconnect input; returns due in one cycle
-//     queue, one a cycle.
+//     blocks, which have one output) and its data returns through the
+//     interconnect input Latency to Latency + Spread cycles later: DRAM
+//     row hits, misses and queueing to first order (section 5.6.4's
+//     effects are otherwise outside the model). Each load's delay is a
+//     hash of its CTA, warp, instruction and subwarp, so it is the same in
+//     every setup. Returns due in one cycle queue, one a cycle.
 //   - The mask's resolution inputs (res_*) are driven when EXE hands a
 //     shared-memory subwarp over, with elastic-bkconf's extra: a warp's
 //     subwarps reach MEM0 in that order.
@@ -92,17 +96,23 @@ const (
 // StallCauseNames name the causes in StallCause order.
 var StallCauseNames = []string{"sched fail", "bank conflict", "other"}
 
-// DefaultLatency is the model's global-load round trip, from the request
-// leaving the MEM tail to its data at the writeback multiplexer ("hundreds
-// of cycles", section 5.4.2).
-const DefaultLatency = 400
+// DefaultLatency and DefaultSpread are the model's global-load round
+// trip, from the request leaving the MEM tail to its data at the
+// writeback multiplexer: 400 to 1200 cycles ("hundreds of cycles",
+// section 5.4.2). With no spread every CTA of a wave runs in lockstep
+// and no scheduler can overlap one CTA's bank conflicts with another's
+// arithmetic (gen -report elastic shows the spread's effect).
+const (
+	DefaultLatency = 400
+	DefaultSpread  = 800
+)
 
 // Core is the GPU core the model runs.
 type Core struct {
 	Warps, Warp, Lanes int // warp contexts, threads per warp, SIMD lanes
 	Banks, Ports       int // shared-memory banks and ports per bank
 	Stages, MStages    int // pipeline stages IF..WB (without the scheduling stage) and memory stages
-	Latency            int // global load round trip in cycles
+	Latency, Spread    int // global load round trip: Latency to Latency+Spread cycles
 	Sets, Ways, PCW    int // the history cache (section 5.5.4)
 }
 
@@ -110,7 +120,7 @@ type Core struct {
 // the default load latency.
 func Table54() Core {
 	return Core{Warps: Warps, Warp: Warp, Lanes: Lanes, Banks: Banks, Ports: 1,
-		Stages: Stages, MStages: MemStages, Latency: DefaultLatency,
+		Stages: Stages, MStages: MemStages, Latency: DefaultLatency, Spread: DefaultSpread,
 		Sets: HistorySets, Ways: HistoryWays, PCW: PCBits}
 }
 
@@ -140,8 +150,8 @@ func (c Core) check() error {
 		return fmt.Errorf("core: %d lanes do not divide a warp of %d", c.Lanes, c.Warp)
 	case c.MStages < 1 || c.frontStages() < 1:
 		return fmt.Errorf("core: %d stages leave no room for IF..EXE beside %d memory stages", c.Stages, c.MStages)
-	case c.Latency < 1:
-		return fmt.Errorf("core: latency %d is not positive", c.Latency)
+	case c.Latency < 1 || c.Spread < 0:
+		return fmt.Errorf("core: latency %d..%d is not positive", c.Latency, c.Latency+c.Spread)
 	}
 	return nil
 }
@@ -170,8 +180,7 @@ type TraceCycle struct {
 type pipeline struct {
 	stages  []*subwarp
 	be      Backend
-	latency int
-	returns []loadReturn // due in order
+	returns []loadReturn // by due cycle
 	cycle   int
 	trace   []TraceCycle
 	tracing bool
@@ -221,9 +230,15 @@ func (p *pipeline) offer() cycleOut {
 	return out
 }
 
-// loadLeft sends a global load's request into the interconnect.
-func (p *pipeline) loadLeft(tag int) {
-	p.returns = append(p.returns, loadReturn{due: p.cycle + p.latency, tag: tag})
+// loadLeft sends a global load's request into the interconnect; its
+// data is due delay cycles later.
+func (p *pipeline) loadLeft(tag, delay int) {
+	due := p.cycle + delay
+	i := len(p.returns)
+	for i > 0 && p.returns[i-1].due > due {
+		i--
+	}
+	p.returns = slices.Insert(p.returns, i, loadReturn{due: due, tag: tag})
 }
 
 // advance ends the cycle: unless stalled the stages move on and next
@@ -285,6 +300,8 @@ type warpCtx struct {
 	waiting bool // at a barrier
 	done    bool
 	slot    int // its CTA slot
+	cta, id int // its CTA's number in the run and its index in the CTA
+	sent    int // requests of its global load sent so far
 	pred    int // the history cache's prediction for its shared-memory instruction
 	extras  int // the summed extras of its shared-memory subwarps so far
 }
@@ -327,7 +344,7 @@ func (r Run) Kernel(k Kernel) (Result, error) {
 	}
 	m := &kernelRun{Run: r, kernel: k, k: r.K(), cur: -1, last: -1,
 		pipe: &pipeline{stages: make([]*subwarp, r.frontStages()), be: r.newBackEnd(r.BackEnd),
-			latency: r.Latency, tracing: r.Trace},
+			tracing: r.Trace},
 		mask:  NewWarpMask(r.Warps, r.Warp, r.Lanes, r.Sets, r.Ways, r.PCW),
 		warps: make([]warpCtx, r.Warps),
 		slots: make([]ctaSlot, k.Slots),
@@ -345,7 +362,7 @@ func (r Run) Kernel(k Kernel) (Result, error) {
 	}
 	// Without a writeback for a load's round trip plus every warp's
 	// subwarps held at the worst degree, nothing will ever move again.
-	patience := r.Latency + r.Stages + r.Warps*m.k*r.Lanes
+	patience := r.Latency + r.Spread + r.Stages + r.Warps*m.k*r.Lanes
 	for idle := 0; !m.finished(); idle++ {
 		if idle > patience {
 			return Result{}, fmt.Errorf("kernel %s on %s/%s: nothing written back in %d cycles (cycle %d)",
@@ -367,7 +384,7 @@ func (m *kernelRun) launch(s int) {
 	}
 	slot := &m.slots[s]
 	for i, j := range slot.warps {
-		m.warps[j] = warpCtx{prog: m.kernel.Program(m.nextCTA, i, m.Warp), slot: s}
+		m.warps[j] = warpCtx{prog: m.kernel.Program(m.nextCTA, i, m.Warp), slot: s, cta: m.nextCTA, id: i}
 		if len(m.warps[j].prog) == 0 {
 			m.warps[j].done = true
 			continue
@@ -449,7 +466,7 @@ func (m *kernelRun) issue() *subwarp {
 		}
 		w := &m.warps[m.cur]
 		w.next++
-		w.pending, w.extras = m.k, 0
+		w.pending, w.extras, w.sent = m.k, 0, 0
 		in := w.prog[w.next-1]
 		m.maskIn.SchedValid, m.maskIn.SchedShmem, m.maskIn.SchedPC = true, in.Kind == Shared, in.PC
 		if in.Kind == Shared {
@@ -525,6 +542,17 @@ func contains(bs []bool) bool {
 	return false
 }
 
+// loadDelay is the round trip of w's next load request: Latency plus a
+// hash of the load's identity modulo Spread + 1 (splitmix64's finalizer).
+func (m *kernelRun) loadDelay(w *warpCtx) int {
+	x := uint64(w.cta)<<40 ^ uint64(w.id)<<28 ^ uint64(w.next)<<8 ^ uint64(w.sent)
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	x ^= x >> 31
+	return m.Latency + int(x%uint64(m.Spread+1))
+}
+
 // writeback applies the cycle's writeback to its warp.
 func (m *kernelRun) writeback(wb Writeback) {
 	if !wb.Valid {
@@ -532,7 +560,8 @@ func (m *kernelRun) writeback(wb Writeback) {
 	}
 	w := &m.warps[wb.Tag]
 	if wb.Src != SrcIC && w.prog[w.next-1].Kind == Load {
-		m.pipe.loadLeft(wb.Tag) // the request leaves; the data comes back later
+		m.pipe.loadLeft(wb.Tag, m.loadDelay(w)) // the request leaves; the data comes back later
+		w.sent++
 		return
 	}
 	w.pending--
@@ -578,8 +607,8 @@ type Picture struct {
 // j+1 (W_{i-1} is 0).
 func DrawPipeline(b BackEndKind, mstages, degree, cycles int) Picture {
 	const front = 3 // IF ID EXE
-	c := Core{Warps: 1, Warp: 1, Lanes: 1, Banks: 1, Ports: 1, Stages: front + mstages + 1, MStages: mstages, Latency: 1}
-	p := &pipeline{stages: make([]*subwarp, front), be: c.newBackEnd(b), latency: 1}
+	c := Core{Warps: 1, Warp: 1, Lanes: 1, Banks: 1, Ports: 1, Stages: front + mstages + 1, MStages: mstages}
+	p := &pipeline{stages: make([]*subwarp, front), be: c.newBackEnd(b)}
 	pic := Picture{Cols: []string{"IF", "ID", "EXE"}}
 	for _, o := range p.be.Stages() {
 		if !strings.HasPrefix(o.Place, "PREMEM") {

@@ -51,12 +51,13 @@ var (
 var elasticReports = []*units.Report{
 	{
 		Name: "elastic", Doc: "the cycle model's evaluation beside thesis Tables 5.1 and 5.5 and Figs. 5.8, 5.9 and 5.11",
-		Time: 10 * time.Second,
+		Time: 15 * time.Second,
 		Params: units.Params{
-			{Name: "latency", Doc: "global load round trip in cycles", Default: units.Const(DefaultLatency), Range: units.Fixed(1, 10000)},
+			{Name: "latency", Doc: "global loads' shortest round trip in cycles", Default: units.Const(DefaultLatency), Range: units.Fixed(1, 10000)},
+			{Name: "spread", Doc: "global loads take latency to latency+spread cycles", Default: units.Const(DefaultSpread), Range: units.Fixed(0, 10000)},
 		},
 		Run: func(v units.Values, progress io.Writer) ([]*table.Table, error) {
-			return evaluationReport(v["latency"], progress)
+			return evaluationReport(v["latency"], v["spread"], progress)
 		},
 	},
 	{
