@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"sync"
 
+	"github.com/parmem/parmem/internal/parallel"
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/units"
 )
@@ -40,34 +40,13 @@ func Gates(c units.Config) (synth.Gates, error) {
 // the longest run does not start last. It writes "label: config" to
 // progress as each run starts.
 func MeasureAll[T any](label string, cs []units.Config, progress io.Writer, measure func(units.Config) (T, error)) ([]T, error) {
-	results := make([]T, len(cs))
-	errs := make([]error, len(cs))
-	next := make(chan int)
-	var wg sync.WaitGroup
 	var progressMu sync.Mutex
-	for range min(runtime.NumCPU(), len(cs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				progressMu.Lock()
-				fmt.Fprintf(progress, "%s: %s\n", label, cs[i])
-				progressMu.Unlock()
-				results[i], errs[i] = measure(cs[i])
-			}
-		}()
-	}
-	for i := len(cs) - 1; i >= 0; i-- {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return results, nil
+	return parallel.Map(cs, func(c units.Config) (T, error) {
+		progressMu.Lock()
+		fmt.Fprintf(progress, "%s: %s\n", label, c)
+		progressMu.Unlock()
+		return measure(c)
+	})
 }
 
 // FitPoint is one measurement: gates at q and a second size (n-q for the

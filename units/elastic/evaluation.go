@@ -3,8 +3,8 @@ package elastic
 import (
 	"fmt"
 	"io"
-	"runtime"
-	"sync"
+
+	"github.com/parmem/parmem/internal/parallel"
 )
 
 // The evaluation of thesis section 5.6 on the cycle model: every kernel
@@ -85,37 +85,27 @@ func Evaluate(c Core, progress io.Writer) (*Evaluation, error) {
 }
 
 // RunAll runs every kernel on every setup (setups[0] is the baseline of
-// KernelResults' figures) on the machine's cores.
+// KernelResults' figures) on the machine's cores, writing a progress line
+// per kernel.
 func RunAll(c Core, kernels []Kernel, setups []Setup, progress io.Writer) ([]KernelResults, error) {
-	results := make([]KernelResults, len(kernels))
 	type job struct{ kernel, setup int }
-	jobs := make(chan job)
-	errs := make([]error, len(kernels)*len(setups))
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				s := setups[j.setup]
-				r, err := Run{Core: c, BackEnd: s.BackEnd, Scheduling: s.Scheduling}.Kernel(kernels[j.kernel])
-				results[j.kernel].By[j.setup], errs[j.kernel*len(setups)+j.setup] = r, err
-			}
-		}()
-	}
+	var jobs []job
 	for i, k := range kernels {
 		fmt.Fprintf(progress, "elastic: %s on %d setups (latency %d..%d)\n", k.Name, len(setups), c.Latency, c.Latency+c.Spread)
-		results[i] = KernelResults{Kernel: k, By: make([]Result, len(setups))}
 		for s := range setups {
-			jobs <- job{i, s}
+			jobs = append(jobs, job{i, s})
 		}
 	}
-	close(jobs)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	runs, err := parallel.Map(jobs, func(j job) (Result, error) {
+		s := setups[j.setup]
+		return Run{Core: c, BackEnd: s.BackEnd, Scheduling: s.Scheduling}.Kernel(kernels[j.kernel])
+	})
+	if err != nil {
+		return nil, err
+	}
+	results := make([]KernelResults, len(kernels))
+	for i, k := range kernels {
+		results[i] = KernelResults{Kernel: k, By: runs[i*len(setups) : (i+1)*len(setups) : (i+1)*len(setups)]}
 	}
 	return results, nil
 }
