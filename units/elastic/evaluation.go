@@ -3,6 +3,7 @@ package elastic
 import (
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/parmem/parmem/internal/parallel"
 )
@@ -90,13 +91,18 @@ func Evaluate(c Core, progress io.Writer) (*Evaluation, error) {
 func RunAll(c Core, kernels []Kernel, setups []Setup, progress io.Writer) ([]KernelResults, error) {
 	type job struct{ kernel, setup int }
 	var jobs []job
-	for i, k := range kernels {
-		fmt.Fprintf(progress, "elastic: %s on %d setups (latency %d..%d)\n", k.Name, len(setups), c.Latency, c.Latency+c.Spread)
+	for i := range kernels {
 		for s := range setups {
 			jobs = append(jobs, job{i, s})
 		}
 	}
+	var progressMu sync.Mutex
 	runs, err := parallel.Map(jobs, func(j job) (Result, error) {
+		if j.setup == len(setups)-1 { // a kernel's first job to start: Map works from the end
+			progressMu.Lock()
+			fmt.Fprintf(progress, "elastic: %s on %d setups (latency %d..%d)\n", kernels[j.kernel].Name, len(setups), c.Latency, c.Latency+c.Spread)
+			progressMu.Unlock()
+		}
 		s := setups[j.setup]
 		return Run{Core: c, BackEnd: s.BackEnd, Scheduling: s.Scheduling}.Kernel(kernels[j.kernel])
 	})
