@@ -116,8 +116,8 @@ func (p *pipeBench) check(t *testing.T, cycle uint64) {
 // interconnect returns in a tenth of the cycles) and checks that each
 // instruction is written back once with its data, memory ones in order,
 // non-memory ones in order; then replays the recordings at the contract's
-// defaults on Verilator (TestUnitsInLockstep runs every configuration on
-// Verilator and Icarus; one C++ build each is what make test can afford).
+// defaults on Verilator (the other two differ from TestUnitsInLockstep's
+// pipes only in their tag widths; each C++ build costs make test time).
 func TestBackEndsScoreboard(t *testing.T) {
 	const cycles = 100_000
 	for _, c := range []units.Config{

@@ -57,13 +57,15 @@ type Backend interface {
 	// (whether ex is taken at the coming edge; false when ex is nil),
 	// the cycle's writeback, and then applies the edge.
 	Step(ex *Instr, ic *int) (ready bool, wb Writeback)
-	// BlockedByIC says why the last Step refused ex (only meaningful
-	// when it returned ready == false): true when the only reason was
-	// the interconnect taking the writeback slot (without the
-	// interconnect return the back end would have taken ex; a cycle the
-	// paper counts as an "other" stall), false for a bank-conflict
-	// (memory path or writeback conflict) stall.
+	// BlockedByIC and BlockedByConflict say why the last Step refused
+	// ex (both false when it took ex). BlockedByIC: the only reason was
+	// the interconnect taking the writeback slot (without its return the
+	// back end would have taken ex). BlockedByConflict: otherwise, while
+	// S_0 held an instruction still serving a bank conflict. A refusal
+	// that is neither is a writeback conflict among the back end's own
+	// instructions.
 	BlockedByIC() bool
+	BlockedByConflict() bool
 	// Counts is the entries held: elastic-pipe's premem_count and
 	// nonmem_count; 0, 0 for the baselines.
 	Counts() (premem, nonmem int)
@@ -91,6 +93,10 @@ func newChain(n int) chain {
 	}
 	return c
 }
+
+// conflicting says whether S_0 holds an instruction still serving a bank
+// conflict: it stays beyond this cycle.
+func (c *chain) conflicting() bool { return c.tag[0] >= 0 && c.hold > 0 }
 
 // tail is the tag in S_{n-1}.
 func (c *chain) tail() int { return c.tag[len(c.tag)-1] }
@@ -183,28 +189,35 @@ func icReturn(ic *int) Writeback {
 }
 
 // cycler is one back end's logic for one cycle: ex_ready and the
-// writeback for ex and ic, applying the edge only when commit.
+// writeback for ex and ic, applying the edge only when commit; and the
+// memory stages it holds them in.
 type cycler interface {
 	cycle(ex *Instr, ic *int, commit bool) (ready bool, wb Writeback)
+	memStages() *chain
 }
 
-// refusal implements Step and BlockedByIC over a cycler: a refusal is the
-// interconnect's alone when the same cycle without the interconnect
-// return would have taken ex.
-type refusal struct{ byIC bool }
+// refusal implements Step, BlockedByIC and BlockedByConflict over a
+// cycler: a refusal is the interconnect's alone when the same cycle
+// without the interconnect return would have taken ex.
+type refusal struct{ byIC, byConflict bool }
 
 func (r *refusal) step(c cycler, ex *Instr, ic *int) (bool, Writeback) {
 	without := false
 	if ex != nil && ic != nil {
 		without, _ = c.cycle(ex, nil, false)
 	}
+	conflict := c.memStages().conflicting()
 	ready, wb := c.cycle(ex, ic, true)
-	r.byIC = !ready && without
+	r.byIC = ex != nil && !ready && without
+	r.byConflict = ex != nil && !ready && !without && conflict
 	return ready, wb
 }
 
 // BlockedByIC implements Backend.
 func (r *refusal) BlockedByIC() bool { return r.byIC }
+
+// BlockedByConflict implements Backend.
+func (r *refusal) BlockedByConflict() bool { return r.byConflict }
 
 // ElasticPipe is the elastic back end of Fig. 5.6 (contract elastic-pipe):
 // MEM stages S_0..S_{M-1}, the PREMEM queue before S_0 (Eq. 5.5: N = K-1
@@ -285,6 +298,8 @@ func (p *ElasticPipe) cycle(ex *Instr, ic *int, commit bool) (bool, Writeback) {
 	return ready, wb
 }
 
+func (p *ElasticPipe) memStages() *chain { return &p.mem }
+
 // Counts implements Backend: premem_count and nonmem_count.
 func (p *ElasticPipe) Counts() (premem, nonmem int) { return len(p.premem), len(p.nonmem) }
 
@@ -327,6 +342,8 @@ func (p *BasePipe) cycle(ex *Instr, ic *int, commit bool) (bool, Writeback) {
 	}
 	return ready, wb
 }
+
+func (p *BasePipe) memStages() *chain { return &p.mem }
 
 // Counts implements Backend: the baseline has no queues.
 func (p *BasePipe) Counts() (premem, nonmem int) { return 0, 0 }
@@ -374,6 +391,8 @@ func (p *SplitPipe) cycle(ex *Instr, ic *int, commit bool) (bool, Writeback) {
 	}
 	return memReady || nonmemReady, wb
 }
+
+func (p *SplitPipe) memStages() *chain { return &p.mem }
 
 // Counts implements Backend: the baseline has no queues.
 func (p *SplitPipe) Counts() (premem, nonmem int) { return 0, 0 }

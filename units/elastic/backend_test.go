@@ -205,10 +205,12 @@ func TestInterconnectPriority(t *testing.T) {
 	require.False(t, ready)
 	require.Equal(t, Writeback{true, SrcIC, 9}, wb)
 	require.True(t, p.BlockedByIC())
+	require.False(t, p.BlockedByConflict())
 	ready, wb = p.Step(&Instr{Tag: 2}, nil)
 	require.True(t, ready)
 	require.Equal(t, Writeback{true, SrcMem, 1}, wb)
 	require.False(t, p.BlockedByIC())
+	require.False(t, p.BlockedByConflict(), "taken: no reason")
 
 	// A hold keeps S_0 full whatever the interconnect does: not its fault.
 	p = NewBasePipe(1)
@@ -218,6 +220,7 @@ func TestInterconnectPriority(t *testing.T) {
 	require.False(t, ready)
 	require.Equal(t, Writeback{true, SrcIC, 9}, wb)
 	require.False(t, p.BlockedByIC())
+	require.True(t, p.BlockedByConflict())
 
 	// Elastic pipe without room in NONMEM (1 entry, held): a non-memory
 	// instruction is refused only because the return takes the slot.
@@ -231,8 +234,24 @@ func TestInterconnectPriority(t *testing.T) {
 	require.False(t, ready)
 	require.Equal(t, Writeback{true, SrcIC, 9}, wb)
 	require.True(t, e.BlockedByIC())
+	require.False(t, e.BlockedByConflict())
 	p0, n0 := e.Counts()
 	require.Equal(t, [2]int{0, 1}, [2]int{p0, n0})
+
+	// Elastic pipe, two stages, one NONMEM entry: the MEM tail outranks
+	// NONMEM's head, so a second non-memory instruction finds NONMEM full
+	// with no conflict and no return: a writeback conflict, neither
+	// reason.
+	e = NewElasticPipe(2, 0, 1)
+	for _, in := range []Instr{{Mem: true, Tag: 1}, {Mem: true, Tag: 2}, {Tag: 3}} {
+		ready, _ = e.Step(&in, nil)
+		require.True(t, ready, "tag %d", in.Tag)
+	}
+	ready, wb = e.Step(&Instr{Tag: 4}, nil)
+	require.False(t, ready)
+	require.Equal(t, Writeback{true, SrcMem, 2}, wb)
+	require.False(t, e.BlockedByIC())
+	require.False(t, e.BlockedByConflict())
 
 	// Under random traffic every return is written back the cycle it
 	// arrives, in every back end.

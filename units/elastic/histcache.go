@@ -17,7 +17,6 @@ type HistoryCache struct {
 	sets, pcMask, valueMask int
 	lines                   [][]historyLine // [set][way]
 	lru                     [][]int         // [set]: its valid ways, least recently used first
-	reads, hits             int
 }
 
 // historyLine is one way of a set.
@@ -65,16 +64,9 @@ func (c *HistoryCache) Read(pc int) (hit bool, value int) {
 // else the victim (the lowest-numbered invalid way, or the least recently
 // used way judged after the read) is filled; either way the written line
 // becomes the most recently used. A read in the cycle of a write sees the
-// contents before the write (Read before Step). Reads and hits are
-// counted for Counts, clear or not.
+// contents before the write (Read before Step).
 func (c *HistoryCache) Step(rdEn bool, rdPC int, wrEn bool, wrPC, wrValue int, clearAll bool) {
-	if rdEn {
-		c.reads++
-	}
 	set, _, way := c.lookup(rdPC)
-	if rdEn && way >= 0 {
-		c.hits++
-	}
 	if clearAll {
 		for s := range c.lines {
 			clear(c.lines[s])
@@ -103,10 +95,6 @@ func (c *HistoryCache) Step(rdEn bool, rdPC int, wrEn bool, wrPC, wrValue int, c
 func (c *HistoryCache) touch(set, way int) {
 	c.lru[set] = append(slices.DeleteFunc(c.lru[set], func(w int) bool { return w == way }), way)
 }
-
-// Counts is the reads (edges with rdEn) and read hits since the cache was
-// made; a model's prediction hit rate (section 5.5.2).
-func (c *HistoryCache) Counts() (reads, hits int) { return c.reads, c.hits }
 
 // WarpMask is the bank-conflict aware warp ready generation of Fig. 5.7
 // (contract elastic-warpmask): a HistoryCache predicting a shared-memory
@@ -197,6 +185,3 @@ func (w *WarpMask) Step(in MaskIn) {
 		w.count--
 	}
 }
-
-// Cache is the history cache the mask holds.
-func (w *WarpMask) Cache() *HistoryCache { return w.cache }

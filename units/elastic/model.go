@@ -21,10 +21,12 @@ import (
 //  2. The front stages move on when EXE is empty or taken; the scheduling
 //     stage then picks the subwarp that enters IF (the next subwarp of the
 //     warp being issued, or a new warp). When EXE is refused nothing
-//     moves and nothing is issued: a bank-conflict stall, or an "other"
-//     stall when only the interconnect's writeback stood in the way
-//     (Backend.BlockedByIC). When the stages move but no warp can be
-//     picked, it is a scheduling fail.
+//     moves and nothing is issued: a bank-conflict stall when, the
+//     interconnect's return aside, MEM0 was still serving a conflict
+//     (Backend.BlockedByConflict), else an "other" stall (a writeback
+//     conflict: the interconnect's return, or the MEM tail's output
+//     filling NONMEM). When the stages move but no warp can be picked,
+//     it is a scheduling fail.
 //  3. The warp mask sees the scheduled warp and the shared-memory subwarp
 //     EXE handed over (whose extra elastic-bkconf resolved), and steps.
 //  4. The writeback completes subwarps: a warp's instruction is done when
@@ -88,8 +90,8 @@ type StallCause int
 
 const (
 	SchedFail  StallCause = iota // the (masked) ready pool was empty
-	BankStall                    // EXE refused by a bank conflict (a held MEM0 or the writeback conflicts it causes)
-	OtherStall                   // EXE refused only because the interconnect took the writeback
+	BankStall                    // EXE refused while MEM0 serves a bank conflict (Backend.BlockedByConflict)
+	OtherStall                   // EXE refused by a writeback conflict (the interconnect's return, a full NONMEM)
 	stallCauses
 )
 
@@ -192,10 +194,9 @@ type loadReturn struct{ due, tag int }
 // cycleOut is what one cycle of the pipeline did.
 type cycleOut struct {
 	wb      Writeback
-	taken   *subwarp // EXE's subwarp the back end took, nil when none
-	load    bool     // wb is a global load's request leaving the MEM tail
-	stalled bool     // EXE was refused: nothing moves or issues
-	byIC    bool     // ... only because of the interconnect
+	taken   *subwarp   // EXE's subwarp the back end took, nil when none
+	stalled bool       // EXE was refused: nothing moves or issues
+	cause   StallCause // ... why
 }
 
 // offer runs phase 1 of a cycle (see the model's doc).
@@ -223,7 +224,12 @@ func (p *pipeline) offer() cycleOut {
 		p.trace = append(p.trace, tc)
 	}
 	out := cycleOut{wb: wb, stalled: ex != nil && !ready}
-	out.byIC = out.stalled && p.be.BlockedByIC()
+	switch {
+	case p.be.BlockedByConflict():
+		out.cause = BankStall
+	case out.stalled:
+		out.cause = OtherStall
+	}
 	if ex != nil && ready {
 		out.taken = ex
 	}
@@ -418,10 +424,8 @@ func (m *kernelRun) cycle() bool {
 	in := &m.maskIn
 	in.SchedValid, in.ResValid = false, false
 	switch {
-	case out.stalled && out.byIC:
-		m.res.Stalls[OtherStall]++
 	case out.stalled:
-		m.res.Stalls[BankStall]++
+		m.res.Stalls[out.cause]++
 	default:
 		next = m.issue()
 		if next == nil {
@@ -518,7 +522,7 @@ func (m *kernelRun) pick() int {
 	pool := in.Ready
 	if m.Scheduling != RoundRobin {
 		masked := m.mask.Eval(*in).SchedReady
-		if m.Scheduling == Aware || contains(masked) {
+		if m.Scheduling == Aware || slices.Contains(masked, true) {
 			pool = masked
 		}
 	}
@@ -531,15 +535,6 @@ func (m *kernelRun) pick() int {
 		}
 	}
 	return -1
-}
-
-func contains(bs []bool) bool {
-	for _, b := range bs {
-		if b {
-			return true
-		}
-	}
-	return false
 }
 
 // loadDelay is the round trip of w's next load request: Latency plus a
@@ -592,7 +587,9 @@ func (m *kernelRun) writeback(wb Writeback) {
 // Cols names the places (IF ID EXE, the back end's, WB) and Rows[c][p] is
 // the instruction index in place p in cycle c (-1 empty; WB shows the
 // instruction written back in the previous cycle). Stalled[c] marks the
-// cycles the front end issued nothing because EXE was refused.
+// cycles the front end issued nothing, its IF holding on, because EXE was
+// refused in the cycle before: where the figures mark a stall (the kernel
+// model counts the refusal's cycle; one stall either way).
 type Picture struct {
 	Cols    []string
 	Rows    [][]int
@@ -616,16 +613,18 @@ func DrawPipeline(b BackEndKind, mstages, degree, cycles int) Picture {
 		}
 	}
 	pic.Cols = append(pic.Cols, "WB")
-	fetched, wbTag, stalled := 0, -1, false
-	for range cycles {
-		if !stalled {
-			s := &subwarp{in: Instr{Tag: fetched}}
-			if fetched == 1 {
-				s.in.Mem, s.in.Hold = true, Extra(degree, 1)
-			}
-			p.stages[0] = s
-			fetched++
+	fetched := 0
+	fetch := func() *subwarp {
+		s := &subwarp{in: Instr{Tag: fetched}}
+		if fetched == 1 {
+			s.in.Mem, s.in.Hold = true, Extra(degree, 1)
 		}
+		fetched++
+		return s
+	}
+	p.stages[0] = fetch()
+	wbTag, stalled := -1, false
+	for range cycles {
 		row := make([]int, 0, len(pic.Cols))
 		for _, s := range p.stages {
 			row = append(row, tagOf(s))
@@ -643,11 +642,11 @@ func DrawPipeline(b BackEndKind, mstages, degree, cycles int) Picture {
 			wbTag = out.wb.Tag
 		}
 		stalled = out.stalled
+		var next *subwarp
 		if !stalled {
-			copy(p.stages[1:], p.stages)
-			p.stages[0] = nil
+			next = fetch()
 		}
-		p.cycle++
+		p.advance(stalled, next)
 	}
 	return pic
 }

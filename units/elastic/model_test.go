@@ -117,6 +117,9 @@ func TestConflictFreeKernels(t *testing.T) {
 		for _, s := range []int{SetupRR, SetupAware, SetupVariant} {
 			require.Less(t, math.Abs(k.Speedup(s)), 0.02, "%s on %s", k.Kernel.Name, Setups[s].Name)
 		}
+		for s, r := range k.By {
+			require.Zero(t, r.Stalls[BankStall], "%s on %s: no conflict, no bank stall", k.Kernel.Name, Setups[s].Name)
+		}
 	}
 }
 
@@ -151,7 +154,10 @@ func TestModelRejectsBadCores(t *testing.T) {
 // instruction in IF, ID, EXE, the two memory stages and WB, as offsets
 // from W_i; "-" empty (the figures' X bubbles in a stage), "?" illegible
 // or an earlier instruction the figure does not name (skipped). In (b) a
-// stage column holds both MEM_k and NONMEM_k, so a cell may list two.
+// stage column holds both MEM_k and NONMEM_k, so a cell may list two; the
+// text layer reads (b)'s MEM1/NONMEM1 cell at t_{i+5} as "With", W_i over
+// W_{i+1}, which the text confirms: both reach their paths' ends then and
+// conflict for writeback at the start of t_{i+6} (section 5.3.2).
 var (
 	fig54a = [][]string{
 		{"-1", "?", "-", "-", "-", "-"},
@@ -171,7 +177,7 @@ var (
 		{"?", "1", "0", "-1", "?", "-"},
 		{"?", "?", "1", "0", "-1", "?"},
 		{"?", "?", "?", "0 1", "-", "-1"},
-		{"5", "4", "3", "2", "?", "X"},
+		{"5", "4", "3", "2", "0 1", "X"},
 		{"5", "4", "3", "2", "1", "0"},
 		{"?", "?", "?", "?", "?", "1"},
 	}
@@ -254,6 +260,15 @@ func TestPipelinePictureElastic(t *testing.T) {
 	}
 	require.Equal(t, -1, order[0])
 	require.Less(t, slices.Index(order, 1), slices.Index(order, 0), "out-of-order commitment (section 5.4)")
+	// Fig. 5.5 is a drawing without a text layer; its text says W_i is
+	// pending at MEM0 in cycle i+4 (5.4.1), after entering it in i+3 as in
+	// Fig. 5.4, and that W_{i+1}, not a memory instruction, is not blocked.
+	cells := figureCells(p)
+	require.Equal(t, "0", cells[4][3], "W_i enters MEM0 at t_{i+3}")
+	require.Equal(t, "0", cells[5][3], "W_i pending at MEM0 at t_{i+4}")
+	for _, row := range cells {
+		require.NotContains(t, strings.Fields(row[3]+" "+row[4]), "1", "W_{i+1} never enters the MEM stages")
+	}
 	split := DrawPipeline(Split, 2, 2, pipelineRows(2, 2))
 	require.Contains(t, split.Stalled, true)
 }
