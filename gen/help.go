@@ -135,7 +135,9 @@ func help(s scan, w io.Writer) error {
 		}
 		usage := "draw a " + k + " picture (units: " + strings.Join(us, ", ") + ")"
 		if p, err := reg.Picture(k, ""); err == nil && p.KindParam() != nil {
-			fs.String(k, "", usage+"; the default one's `"+strings.ToUpper(k)+"`: "+strings.Join(p.KindParam().Choices, ", "))
+			q := p.KindParam()
+			fs.String(k, "", fmt.Sprintf("%s; the default one's `%s`: %s (bare -%s: %s)", usage, strings.ToUpper(k),
+				strings.Join(q.Choices, ", "), k, q.Format(p.Params.Defaults()[k])))
 		} else {
 			fs.Bool(k, false, usage)
 		}

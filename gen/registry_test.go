@@ -281,5 +281,5 @@ func TestPictureKindTakesAValue(t *testing.T) {
 	require.Contains(t, out, "gen -mood [calm|busy] -unit yy-test")
 	code, out, _ = runGen("-h")
 	require.Equal(t, 0, code)
-	require.Contains(t, out, "  -mood MOOD\n")
+	require.Contains(t, out, "  -mood MOOD\n    \tdraw a mood picture (units: yy-test); the default one's MOOD: calm, busy (bare -mood: calm)\n")
 }
