@@ -206,14 +206,10 @@ func (p *pipeline) offer() cycleOut {
 	if ex != nil {
 		exIn = &ex.in
 	}
-	var ic *int
+	icTag, ic := -1, (*int)(nil)
 	if len(p.returns) > 0 && p.returns[0].due <= p.cycle {
-		ic = &p.returns[0].tag
-	}
-	icTag := -1
-	if ic != nil {
-		icTag = *ic
-		p.returns = p.returns[1:]
+		icTag, p.returns = p.returns[0].tag, p.returns[1:]
+		ic = &icTag
 	}
 	ready, wb := p.be.Step(exIn, ic)
 	if p.tracing {
