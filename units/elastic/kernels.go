@@ -286,22 +286,34 @@ func dct(name string, pad, math int) Kernel {
 	}
 	return Kernel{Name: name, Threads: 64, Slots: 7, CTAs: Waves * 7, body: func(g *warpGen) {
 		g.alu(11) // offsets
-		for i := range 8 {
-			g.alu(1)
-			g.op(Load)
-			g.shared(i, col(i))
-		}
+		copyIn(g, col)
 		g.op(Barrier)
 		pass(g, 8, row, math)
 		g.op(Barrier)
 		pass(g, 24, col, math)
 		g.op(Barrier)
-		for i := range 8 {
-			g.alu(1)
-			g.shared(40+i, col(i))
-			g.op(Store)
-		}
+		copyOut(g, 40, col)
 	}}
+}
+
+// copyIn copies 8 words a thread from global into shared memory at at(i)
+// (PCs 0..7), an address update before each load.
+func copyIn(g *warpGen, at func(i int) func(t int) (int, bool)) {
+	for i := range 8 {
+		g.alu(1)
+		g.op(Load)
+		g.shared(i, at(i))
+	}
+}
+
+// copyOut copies 8 words a thread from shared memory at at(i) (PCs
+// pc..pc+7) out to global memory, an address update before each.
+func copyOut(g *warpGen, pc int, at func(i int) func(t int) (int, bool)) {
+	for i := range 8 {
+		g.alu(1)
+		g.shared(pc+i, at(i))
+		g.op(Store)
+	}
 }
 
 // pass is one in-place 8-point transform of a vector in shared memory:
@@ -344,11 +356,7 @@ func dctShort(name string, pad, math int) Kernel {
 	}
 	return Kernel{Name: name, Threads: 128, Slots: 7, CTAs: Waves * 7, body: func(g *warpGen) {
 		g.alu(20) // offsets, the permuted thread index
-		for i := range 8 {
-			g.alu(1)
-			g.op(Load)
-			g.shared(i, copyWord(i))
-		}
+		copyIn(g, copyWord)
 		g.op(Barrier)
 		pass(g, 8, along, math)
 		g.op(Barrier)
@@ -360,11 +368,7 @@ func dctShort(name string, pad, math int) Kernel {
 			g.shared(28+j, own(j))
 		}
 		g.op(Barrier)
-		for i := range 8 {
-			g.alu(1)
-			g.shared(32+i, copyWord(i))
-			g.op(Store)
-		}
+		copyOut(g, 32, copyWord)
 	}}
 }
 
