@@ -80,17 +80,19 @@ type Inst struct {
 
 // Kernel is one benchmark: a CTA of Threads threads runs Program for each
 // of its warps; Slots CTAs run on the core at a time (Table 5.5's
-// CTAs/core) and CTAs CTAs run in all, a new one starting in a slot when
+// CTAs/core) and CTAs() run in all, a new one starting in a slot when
 // the previous one there has finished.
 type Kernel struct {
 	Name      string
 	Threads   int  // threads per CTA (Table 5.5's CTA Dim)
 	Slots     int  // CTAs on the core at a time (Table 5.5's CTAs/core)
-	CTAs      int  // CTAs one run executes (Waves waves of Slots)
 	Irregular bool // Table 5.5's irregular shared-memory pattern
 	Seed      uint64
 	body      func(w *warpGen)
 }
+
+// CTAs is how many CTAs one run executes: Waves waves of Slots.
+func (k Kernel) CTAs() int { return Waves * k.Slots }
 
 // Warps is the number of warps of warp threads a CTA has.
 func (k Kernel) Warps(warp int) int { return (k.Threads + warp - 1) / warp }
@@ -207,7 +209,7 @@ func ConflictFreeKernels() []Kernel {
 // 3.7%).
 func transpose(name string, pad int) Kernel {
 	s := 16 + pad
-	return Kernel{Name: name, Threads: 256, Slots: 4, CTAs: Waves * 4, body: func(g *warpGen) {
+	return Kernel{Name: name, Threads: 256, Slots: 4, body: func(g *warpGen) {
 		g.alu(24) // tile indexes, bounds check
 		g.op(Load)
 		g.shared(0, all(func(t int) int { return t/16*s + t%16 }))
@@ -233,7 +235,7 @@ func transpose(name string, pad int) Kernel {
 // instructions and the 12 of the prologue fit r = 4.0%.
 func reduction() Kernel {
 	const n = 256
-	return Kernel{Name: "Reduction", Threads: n, Slots: 4, CTAs: Waves * 4, Irregular: true, body: func(g *warpGen) {
+	return Kernel{Name: "Reduction", Threads: n, Slots: 4, Irregular: true, body: func(g *warpGen) {
 		g.alu(12) // tid, i, the bounds test
 		g.op(Load)
 		g.shared(0, all(func(t int) int { return t }))
@@ -284,7 +286,7 @@ func dct(name string, pad, math int) Kernel {
 	row := func(j int) func(t int) (int, bool) { // row z·8+x, column y·8+j
 		return all(func(t int) int { x, y, z := xyz(t); return (z*8+x)*s + y*8 + j })
 	}
-	return Kernel{Name: name, Threads: 64, Slots: 7, CTAs: Waves * 7, body: func(g *warpGen) {
+	return Kernel{Name: name, Threads: 64, Slots: 7, body: func(g *warpGen) {
 		g.alu(11) // offsets
 		copyIn(g, col)
 		g.op(Barrier)
@@ -354,7 +356,7 @@ func dctShort(name string, pad, math int) Kernel {
 	own := func(j int) func(t int) (int, bool) { // row z·8+x, word y·4+j
 		return all(func(t int) int { x, y, z := xyz(t); return (z*8+x)*s + y*4 + j })
 	}
-	return Kernel{Name: name, Threads: 128, Slots: 7, CTAs: Waves * 7, body: func(g *warpGen) {
+	return Kernel{Name: name, Threads: 128, Slots: 7, body: func(g *warpGen) {
 		g.alu(20) // offsets, the permuted thread index
 		copyIn(g, copyWord)
 		g.op(Barrier)
@@ -400,7 +402,7 @@ func aes(name string, alu int, seed uint64) Kernel {
 		tbox   = 2 * n
 		sbox   = 6 * n
 	)
-	return Kernel{Name: name, Threads: n, Slots: 2, CTAs: Waves * 2, Irregular: true, Seed: seed, body: func(g *warpGen) {
+	return Kernel{Name: name, Threads: n, Slots: 2, Irregular: true, Seed: seed, body: func(g *warpGen) {
 		pc := 0
 		next := func() int { pc++; return pc - 1 }
 		word := func(base int) func(t int) (int, bool) { return all(func(t int) int { return base + t }) }

@@ -381,7 +381,7 @@ func (r Run) Kernel(k Kernel) (Result, error) {
 
 // launch starts the next CTA in slot s, if any is left.
 func (m *kernelRun) launch(s int) {
-	if m.nextCTA == m.kernel.CTAs {
+	if m.nextCTA == m.kernel.CTAs() {
 		return
 	}
 	slot := &m.slots[s]
@@ -401,7 +401,7 @@ func (m *kernelRun) launch(s int) {
 
 // finished says every CTA has run and every warp is done.
 func (m *kernelRun) finished() bool {
-	if m.nextCTA < m.kernel.CTAs {
+	if m.nextCTA < m.kernel.CTAs() {
 		return false
 	}
 	for _, s := range m.slots {
