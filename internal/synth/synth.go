@@ -28,6 +28,9 @@ type Gates struct {
 	Gates int // combinational gates
 	Depth int // gates on the longest combinational path
 	Flops int // flip-flops (memories are mapped to them)
+	// OutputDepth is the gates on the longest combinational path to each
+	// output port (its deepest bit).
+	OutputDepth map[string]int
 }
 
 // run executes a flow on verilog (top module top) in a scratch directory
@@ -83,7 +86,7 @@ func MapICE40(top string, verilog []byte) (ICE40, error) {
 			r.RAMBits += 4096 * n
 		}
 	}
-	r.LUTLevels = nl.depth(func(t string) int {
+	r.LUTLevels, _ = nl.depth(func(t string) int {
 		if t == "SB_LUT4" {
 			return 1
 		}
@@ -104,7 +107,13 @@ func MapGates(top string, verilog []byte) (Gates, error) {
 		}
 		return 0
 	}
-	g := Gates{Depth: nl.depth(weight)}
+	most, arrive := nl.depth(weight)
+	g := Gates{Depth: most, OutputDepth: map[string]int{}}
+	for port, bits := range nl.outputs {
+		for _, b := range bits {
+			g.OutputDepth[port] = max(g.OutputDepth[port], arrive(b))
+		}
+	}
 	for _, c := range nl.cells {
 		g.Gates += weight(c.typ)
 		if isFlop(c.typ) {
@@ -126,7 +135,8 @@ func isGate(t string) bool {
 
 // netlist is the flattened top module of a Yosys JSON netlist.
 type netlist struct {
-	cells []cell
+	cells   []cell
+	outputs map[string][]int // the top's output ports' net bits
 }
 
 type cell struct {
@@ -142,6 +152,10 @@ func readNetlist(path, top string) (*netlist, error) {
 	}
 	var doc struct {
 		Modules map[string]struct {
+			Ports map[string]struct {
+				Direction string            `json:"direction"`
+				Bits      []json.RawMessage `json:"bits"`
+			} `json:"ports"`
 			Cells map[string]struct {
 				Type           string                       `json:"type"`
 				PortDirections map[string]string            `json:"port_directions"`
@@ -156,7 +170,18 @@ func readNetlist(path, top string) (*netlist, error) {
 	if !ok {
 		return nil, fmt.Errorf("netlist has no module %s", top)
 	}
-	nl := &netlist{}
+	nl := &netlist{outputs: map[string][]int{}}
+	for name, p := range mod.Ports {
+		if p.Direction != "output" {
+			continue
+		}
+		for _, raw := range p.Bits {
+			var bit int
+			if json.Unmarshal(raw, &bit) == nil {
+				nl.outputs[name] = append(nl.outputs[name], bit)
+			}
+		}
+	}
 	for _, c := range mod.Cells {
 		x := cell{typ: c.Type}
 		for port, conns := range c.Connections {
@@ -180,8 +205,9 @@ func readNetlist(path, top string) (*netlist, error) {
 // depth is the largest total weight along a path of cells, where cells of
 // weight 0 pass arrival times through and flip-flops (cells with a clock)
 // start new paths. Cell weights come from weight; flip-flop outputs and
-// inputs arrive at 0.
-func (nl *netlist) depth(weight func(string) int) int {
+// inputs arrive at 0. arrive gives a net bit's arrival: its driving
+// cell's, 0 for an input or a flip-flop's output.
+func (nl *netlist) depth(weight func(string) int) (most int, arrive func(bit int) int) {
 	driver := map[int]int{} // net bit -> driving cell
 	for i, c := range nl.cells {
 		for _, b := range c.outputs {
@@ -190,8 +216,8 @@ func (nl *netlist) depth(weight func(string) int) int {
 	}
 	memo := make([]int, len(nl.cells))
 	state := make([]uint8, len(nl.cells)) // 0 new, 1 visiting, 2 done
-	var arrive func(i int) int
-	arrive = func(i int) int {
+	var cellArrive func(i int) int
+	cellArrive = func(i int) int {
 		switch state[i] {
 		case 2:
 			return memo[i]
@@ -203,7 +229,7 @@ func (nl *netlist) depth(weight func(string) int) int {
 		if !isFlop(nl.cells[i].typ) {
 			for _, b := range nl.cells[i].inputs {
 				if d, ok := driver[b]; ok && !isFlop(nl.cells[d].typ) {
-					at = max(at, arrive(d))
+					at = max(at, cellArrive(d))
 				}
 			}
 		}
@@ -214,11 +240,15 @@ func (nl *netlist) depth(weight func(string) int) int {
 		state[i] = 2
 		return memo[i]
 	}
-	most := 0
 	for i := range nl.cells {
-		most = max(most, arrive(i))
+		most = max(most, cellArrive(i))
 	}
-	return most
+	return most, func(bit int) int {
+		if d, ok := driver[bit]; ok {
+			return cellArrive(d)
+		}
+		return 0
+	}
 }
 
 // isFlop reports whether a cell type holds state.

@@ -74,3 +74,20 @@ func TestFlowsMeasureWhatTheyShould(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 4096, ice.RAMBits, "one SB_RAM40_4K")
 }
+
+// TestOutputDepth: a module with a shallow and a deep output reports each
+// port's own depth, and the deepest is the module's depth.
+func TestOutputDepth(t *testing.T) {
+	m := hdl.NewModule("two")
+	a, b := m.Input("a", 8), m.Input("b", 8)
+	m.Output("shallow", 1).Drive(a.Bit(0).And(b.Bit(0)))
+	m.Output("deep", 8).Drive(a.Add(b).Add(m.Input("c", 8)))
+	m.Output("same", 8).Drive(a)
+	g, err := MapGates("two", verilogOf(t, m))
+	require.NoError(t, err)
+	t.Logf("output depths %v, module depth %d", g.OutputDepth, g.Depth)
+	require.Equal(t, 1, g.OutputDepth["shallow"])
+	require.Equal(t, 0, g.OutputDepth["same"])
+	require.Greater(t, g.OutputDepth["deep"], 5)
+	require.Equal(t, g.Depth, g.OutputDepth["deep"])
+}
