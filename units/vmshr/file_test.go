@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// packet is a fired read in flight: its aligned range and when it returns.
-type packet struct {
+// fired is a fired read in flight: its aligned range and when it returns.
+type fired struct {
 	blk uint64
 	hbs int
 	due int
@@ -29,7 +29,7 @@ type traffic struct {
 	f       *File[uint64]
 	blocks  uint64 // the pool: block numbers below this
 	hbsMax  int    // requests' HBS drawn from 0..hbsMax
-	flight  []packet
+	flight  []fired
 	waiting map[Target]uint64 // accepted, not written back: its block
 	next    uint64            // the next load's Tid
 	cycle   int
@@ -67,7 +67,7 @@ func (tr *traffic) inputs() (Request, Fill[uint64], bool) {
 }
 
 // fillOf is a packet's return: its 2^hbs blocks' data.
-func fillOf(p packet) Fill[uint64] {
+func fillOf(p fired) Fill[uint64] {
 	fill := Fill[uint64]{Valid: true, Blk: p.blk, HBS: p.hbs}
 	for k := range 1 << p.hbs {
 		fill.Data = append(fill.Data, blockData(p.blk+uint64(k)))
@@ -113,7 +113,7 @@ func (tr *traffic) step() {
 		require.Equal(t, Primary, o.Kind)
 		require.Equal(t, min(req.HBS, f.Hmax), o.FireHBS)
 		require.True(t, Covers(req.Blk, o.FireHBS, o.FireBlk) && o.FireBlk%(1<<o.FireHBS) == 0, "cycle %d: the packet is the aligned hyper block of the request", tr.cycle)
-		tr.flight = append(tr.flight, packet{o.FireBlk, o.FireHBS, tr.cycle + 5 + tr.r.IntN(60)})
+		tr.flight = append(tr.flight, fired{o.FireBlk, o.FireHBS, tr.cycle + 5 + tr.r.IntN(60)})
 		tr.counts["packets"]++
 	}
 	if fill.Valid {

@@ -1,0 +1,85 @@
+package vmshr
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/parmem/parmem/internal/parallel"
+)
+
+// Pair is one kernel run on the baseline (32 B loads) and with Alg. 6.1's
+// adaptive granularity.
+type Pair struct {
+	Kernel         *Kernel
+	Base, Adaptive *Result
+}
+
+// Speedup is the baseline's cycles over the adaptive run's.
+func (p Pair) Speedup() float64 { return float64(p.Base.Cycles) / float64(p.Adaptive.Cycles) }
+
+// ETotGain is the adaptive run's E_tot over the baseline's.
+func (p Pair) ETotGain() float64 { return p.Adaptive.ETot() / p.Base.ETot() }
+
+// Evaluate runs every kernel on both configurations with vcs virtual
+// channels, in parallel, writing a progress line per run.
+func Evaluate(vcs int, progress io.Writer) ([]Pair, error) {
+	type job struct {
+		k   *Kernel
+		cfg Config
+	}
+	var jobs []job
+	ks := Kernels()
+	for _, k := range ks {
+		for _, adaptive := range []bool{false, true} {
+			jobs = append(jobs, job{k, Config{Adaptive: adaptive, VCs: vcs}})
+		}
+	}
+	var mu sync.Mutex
+	rs, err := parallel.Map(jobs, func(j job) (*Result, error) {
+		mu.Lock()
+		fmt.Fprintf(progress, "vmshr model: %s, %s, %d virtual channel(s)\n", j.k.Name, setupName(j.cfg.Adaptive), vcs)
+		mu.Unlock()
+		return Run(j.k, j.cfg)
+	})
+	if err != nil {
+		return nil, err
+	}
+	pairs := make([]Pair, len(ks))
+	for i, k := range ks {
+		pairs[i] = Pair{Kernel: k, Base: rs[2*i], Adaptive: rs[2*i+1]}
+	}
+	return pairs, nil
+}
+
+func setupName(adaptive bool) string {
+	if adaptive {
+		return "adaptive"
+	}
+	return "baseline"
+}
+
+// Means are a suite's averages.
+type Means struct {
+	Speedup  float64 // arithmetic mean of the kernels' speedups
+	ETotGain float64 // arithmetic mean of the kernels' E_tot ratios
+	// SuiteGain is 6.5.3's E_tot over the whole suite (its sums run over
+	// kernels too), adaptive over baseline.
+	SuiteGain float64
+}
+
+// MeansOf averages a suite's pairs.
+func MeansOf(ps []Pair) Means {
+	var m Means
+	var tb, ab, ta, aa []int64
+	for _, p := range ps {
+		m.Speedup += p.Speedup() / float64(len(ps))
+		m.ETotGain += p.ETotGain() / float64(len(ps))
+		for i := range p.Base.Channels {
+			tb, ab = append(tb, p.Base.Channels[i].Transfers), append(ab, p.Base.Channels[i].ActiveCycles)
+			ta, aa = append(ta, p.Adaptive.Channels[i].Transfers), append(aa, p.Adaptive.Channels[i].ActiveCycles)
+		}
+	}
+	m.SuiteGain = ETot([][]int64{ta}, [][]int64{aa}) / ETot([][]int64{tb}, [][]int64{ab})
+	return m
+}

@@ -1,0 +1,156 @@
+package vmshr
+
+import (
+	"io"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The evaluation is run once for every test that reads it.
+var (
+	evalOnce sync.Once
+	evals    map[int][]Pair
+	evalErr  error
+)
+
+func evaluation(t *testing.T) map[int][]Pair {
+	evalOnce.Do(func() {
+		evals = map[int][]Pair{}
+		for _, vcs := range []int{2, 1} {
+			ps, err := Evaluate(vcs, io.Discard)
+			if err != nil {
+				evalErr = err
+				return
+			}
+			evals[vcs] = ps
+		}
+	})
+	require.NoError(t, evalErr)
+	return evals
+}
+
+// Regular kernels gain E_tot with fewer DRAM requests; the analysis-fail
+// kernel runs exactly as the baseline; the divergent one is slower, drops
+// normal blocks and uses less of what it loads (6.5.3-6.5.5).
+func TestKernelClasses(t *testing.T) {
+	for vcs, ps := range evaluation(t) {
+		for _, p := range ps {
+			b, a := p.Base, p.Adaptive
+			t.Logf("%d VC %-9s speedup %.3f E_tot %.3f -> %.3f requests %d -> %d utilization %.2f -> %.2f dropped %d",
+				vcs, p.Kernel.Name, p.Speedup(), b.ETot(), a.ETot(), b.Transactions(), a.Transactions(), b.Utilization(), a.Utilization(), a.Dropped)
+			assert.Zero(t, b.Dropped, "the baseline fetches what it asks for")
+			assert.Zero(t, b.Kinds[Deferred], "the baseline never defers")
+			switch p.Kernel.Class {
+			case Regular:
+				assert.Greater(t, a.ETot(), b.ETot(), "%s: E_tot", p.Kernel.Name)
+				assert.Less(t, a.Transactions(), b.Transactions(), "%s: DRAM requests", p.Kernel.Name)
+				assert.Positive(t, a.Kinds[Deferred], "%s: deferred reservations", p.Kernel.Name)
+			case Gathered:
+				bc, ac := *b, *a
+				bc.Config, ac.Config = Config{}, Config{}
+				assert.Equal(t, bc, ac, "%s: the adaptive run is the baseline's, cycle for cycle", p.Kernel.Name)
+			case Divergent:
+				assert.Greater(t, a.Cycles, b.Cycles, "%s: slower", p.Kernel.Name)
+				assert.Positive(t, a.Dropped, "%s: drops", p.Kernel.Name)
+				assert.Less(t, a.Utilization(), b.Utilization(), "%s: utilization", p.Kernel.Name)
+			}
+		}
+	}
+}
+
+// 6.5.6: the gains in performance are larger with one virtual channel.
+// Fig. 6.7's and 6.8's directions hold on average with two.
+func TestVirtualChannels(t *testing.T) {
+	e := evaluation(t)
+	m2, m1 := MeansOf(e[2]), MeansOf(e[1])
+	t.Logf("2 VC: speedup %.3f E_tot gain %.3f (suite %.3f); 1 VC: speedup %.3f E_tot gain %.3f (suite %.3f)",
+		m2.Speedup, m2.ETotGain, m2.SuiteGain, m1.Speedup, m1.ETotGain, m1.SuiteGain)
+	assert.Greater(t, m1.Speedup, m2.Speedup)
+	assert.Greater(t, m2.Speedup, 1.0)
+	assert.Greater(t, m2.ETotGain, 1.0)
+	assert.Greater(t, m2.SuiteGain, 1.0)
+}
+
+// The model's books balance: every fired packet is a primary, every load
+// sub-vector an accepted request, flits are footnote 12's, every byte
+// read crosses the reply network, and the DRAM saw what was sent.
+func TestModelAccounting(t *testing.T) {
+	for _, ps := range evaluation(t) {
+		for _, p := range ps {
+			for _, r := range []*Result{p.Base, p.Adaptive} {
+				assert.Equal(t, r.Reads, r.Kinds[Primary], "%s: a read per primary", r.Kernel)
+				var reads, writes, bytes int64
+				for _, s := range r.Channels {
+					reads, writes, bytes = reads+s.Reads, writes+s.Writes, bytes+s.Bytes
+				}
+				assert.Equal(t, r.Reads, reads, "%s: DRAM reads", r.Kernel)
+				assert.Equal(t, r.Writes, writes, "%s: DRAM writes", r.Kernel)
+				assert.Equal(t, r.ReadB+r.WriteB, bytes, "%s: DRAM bytes", r.Kernel)
+				// Request flits: a header per read, header and 32 B per
+				// store; reply flits: header and data per read, at
+				// least (data + 8) / 16 each.
+				minFlits := r.Reads*int64(Flits(0)) + r.Writes*int64(Flits(NormalBlock)) + (r.ReadB+r.Reads*HeaderBytes)/FlitBytes
+				assert.GreaterOrEqual(t, r.Flits, minFlits, "%s: flits", r.Kernel)
+				assert.Less(t, r.Flits, minFlits+r.Reads, "%s: flits", r.Kernel)
+			}
+		}
+	}
+}
+
+// One virtual channel: a source's head packet for a busy port blocks the
+// packet behind it for a free port; two virtual channels let it pass.
+func TestCrossbarHeadOfLineBlocking(t *testing.T) {
+	run := func(vcs int) []int {
+		x := newCrossbar(2, 2, vcs, 8)
+		x.push(packet{src: 0, dst: 0, flits: 4, id: 0}) // source 0 holds port 0
+		x.push(packet{src: 1, dst: 0, flits: 2, id: 1}) // source 1's head waits for port 0
+		x.push(packet{src: 1, dst: 1, flits: 2, id: 2}) // ... and this one behind it
+		done := make([]int, 3)
+		for cycle := 1; cycle <= 10; cycle++ {
+			x.tick(func(int) bool { return true }, func(p packet) { done[p.id] = cycle })
+		}
+		require.True(t, x.idle())
+		require.Equal(t, int64(8), x.flits)
+		return done
+	}
+	assert.Equal(t, []int{4, 6, 8}, run(1), "packet 2 waits behind packet 1")
+	assert.Equal(t, []int{4, 6, 2}, run(2), "packet 2 takes the other virtual channel")
+}
+
+// Ports grant sources round robin, and a virtual channel holds 8 flits.
+func TestCrossbarRoundRobinAndBuffers(t *testing.T) {
+	x := newCrossbar(3, 1, 1, 8)
+	for s := range 3 {
+		for i := range 2 {
+			x.push(packet{src: s, dst: 0, flits: 1, id: 2*s + i})
+		}
+	}
+	assert.True(t, x.room(0, 0, 6))
+	assert.False(t, x.room(0, 0, 7))
+	var order []int
+	for range 6 {
+		x.tick(func(int) bool { return true }, func(p packet) { order = append(order, p.src) })
+	}
+	assert.Equal(t, []int{0, 1, 2, 0, 1, 2}, order)
+	refuse := newCrossbar(1, 1, 1, 8)
+	refuse.push(packet{src: 0, dst: 0, flits: 1})
+	refuse.tick(func(int) bool { return false }, func(packet) { t.Fatal("delivered to a port that refuses") })
+	assert.False(t, refuse.idle())
+}
+
+// Alg. 6.1 on the kernels: the classes get what they stand for.
+func TestKernelGranularities(t *testing.T) {
+	want := map[string]string{"stream": "256, 256", "tile": "64, 64", "row": "128", "transpose": "64", "skewed": "256", "gather": "32", "divergent": "256"}
+	for _, k := range Kernels() {
+		assert.Equal(t, want[k.Name], granularities(k), k.Name)
+	}
+}
+
+// The model refuses a machine without virtual channels.
+func TestRunRejectsNoVirtualChannels(t *testing.T) {
+	_, err := Run(Kernels()[0], Config{VCs: 0})
+	require.ErrorContains(t, err, "virtual channels")
+}
