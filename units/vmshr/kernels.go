@@ -11,7 +11,7 @@ type Pattern struct {
 	// + f, plus Step per loop iteration (6.5.2: patterns in loops with a
 	// constant step are one valid pattern).
 	A, B, C, D, E, F, Step int64
-	DataSize             int
+	DataSize               int
 	// Skeleton 2 (Skewed): (η[H1:L1] << S1 | η[H0:0]) + F2, the sections
 	// normalised so l0 = s0 = 0, α = 1.
 	Skewed         bool

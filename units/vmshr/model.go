@@ -38,8 +38,8 @@ type Config struct {
 
 // Table 6.2's sizes the model uses beyond spec.go's.
 const (
-	VCBuffers   = 8  // flit buffers per virtual channel
-	CTAsPerCore = 8  // resident CTAs per core
+	VCBuffers   = 8   // flit buffers per virtual channel
+	CTAsPerCore = 8   // resident CTAs per core
 	MaxCycles   = 5e6 // a run longer than this is a model bug
 )
 
@@ -124,7 +124,7 @@ func Run(k *Kernel, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("vmshr model: %d virtual channels", cfg.VCs)
 	}
 	g := &gpu{k: k, cfg: cfg, res: &Result{Kernel: k.Name, Config: cfg},
-		req:    newCrossbar(Cores, Channels, cfg.VCs, VCBuffers),
+		req: newCrossbar(Cores, Channels, cfg.VCs, VCBuffers),
 		rep: newCrossbar(Channels, Cores, cfg.VCs, 0)}
 	for _, in := range k.Body {
 		h := 0
