@@ -9,9 +9,10 @@ package vmshr
 type Pattern struct {
 	// Skeleton 1: η = a·tid.z + b·ctaid.y + c·tid.y + d·ctaid.x + e·tid.x
 	// + f, plus Step per loop iteration (6.5.2: patterns in loops with a
-	// constant step are one valid pattern).
-	A, B, C, D, E, F, Step int64
-	DataSize               int
+	// constant step are one valid pattern); the kernels are 2D (tid.z = 0,
+	// so a plays no part).
+	B, C, D, E, F, Step int64
+	DataSize            int
 	// Skeleton 2 (Skewed): (η[H1:L1] << S1 | η[H0:0]) + F2, the sections
 	// normalised so l0 = s0 = 0, α = 1.
 	Skewed         bool
