@@ -7,4 +7,5 @@ import (
 	_ "github.com/parmem/parmem/units/elastic"
 	_ "github.com/parmem/parmem/units/lib"
 	_ "github.com/parmem/parmem/units/sams"
+	_ "github.com/parmem/parmem/units/vmshr"
 )

@@ -1,5 +1,5 @@
 // Package scripts holds the Yosys flows that turn emitted Verilog into area
-// and latency figures (ice40.ys, gates.ys), embedded so that the report
+// and latency figures (ice40.ys, gates.ys, gates_fast.ys), embedded so that the report
 // code runs them exactly as they are reviewed here, and deps.sh.
 package scripts
 
@@ -14,3 +14,8 @@ var ICE40 string
 //
 //go:embed gates.ys
 var Gates string
+
+// GatesFast is Gates with ABC's fast script (abc -fast -g).
+//
+//go:embed gates_fast.ys
+var GatesFast string

@@ -25,12 +25,18 @@ func Verilog(c units.Config, top string) ([]byte, error) {
 }
 
 // Gates runs the gate flow (scripts/gates.ys) on the configuration.
-func Gates(c units.Config) (synth.Gates, error) {
+func Gates(c units.Config) (synth.Gates, error) { return gatesBy(c, synth.MapGates) }
+
+// GatesFast runs the fast gate flow (scripts/gates_fast.ys) on the
+// configuration.
+func GatesFast(c units.Config) (synth.Gates, error) { return gatesBy(c, synth.MapGatesFast) }
+
+func gatesBy(c units.Config, flow func(top string, verilog []byte) (synth.Gates, error)) (synth.Gates, error) {
 	v, err := Verilog(c, "dut")
 	if err != nil {
 		return synth.Gates{}, err
 	}
-	return synth.MapGates("dut", v)
+	return flow("dut", v)
 }
 
 // MeasureAll runs measure on every configuration, as many at once as there

@@ -96,8 +96,16 @@ func MapICE40(top string, verilog []byte) (ICE40, error) {
 }
 
 // MapGates runs scripts/gates.ys.
-func MapGates(top string, verilog []byte) (Gates, error) {
-	_, nl, err := run(scripts.Gates, top, verilog)
+func MapGates(top string, verilog []byte) (Gates, error) { return mapGates(scripts.Gates, top, verilog) }
+
+// MapGatesFast runs scripts/gates_fast.ys: the same gates, ABC's fast
+// script.
+func MapGatesFast(top string, verilog []byte) (Gates, error) {
+	return mapGates(scripts.GatesFast, top, verilog)
+}
+
+func mapGates(flow, top string, verilog []byte) (Gates, error) {
+	_, nl, err := run(flow, top, verilog)
 	if err != nil {
 		return Gates{}, err
 	}

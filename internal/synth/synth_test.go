@@ -91,3 +91,15 @@ func TestOutputDepth(t *testing.T) {
 	require.Greater(t, g.OutputDepth["deep"], 5)
 	require.Equal(t, g.Depth, g.OutputDepth["deep"])
 }
+
+// TestFastFlow: the fast gate flow maps a 32-bit adder to more than two
+// gates a bit and a path of several gates, and reports its one output's
+// depth as the module's.
+func TestFastFlow(t *testing.T) {
+	f, err := MapGatesFast("adder", verilogOf(t, adder(32)))
+	require.NoError(t, err)
+	t.Logf("32-bit adder, abc -fast: %d gates, depth %d", f.Gates, f.Depth)
+	require.Greater(t, f.Gates, 32*2)
+	require.Greater(t, f.Depth, 5)
+	require.Equal(t, f.Depth, f.OutputDepth["y"])
+}

@@ -1,0 +1,276 @@
+package vmshr
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
+)
+
+// MSHRBlock is the vmshr-elastic unit, the vector MSHR file of thesis
+// Fig. 6.5(b) with deferred reservation (6.4.1-6.4.2), and with Base the
+// vmshr-base unit, the baseline of Fig. 6.5(a) (Hmax is then 0). File is
+// its contract in plain Go.
+//
+//	clk, rst
+//	in req_valid, req_blk[Aw-1:0], req_hbs[GW-1:0], req_tid[Tw-1:0], req_reg[Rw-1:0],
+//	   req_off[Ow-1:0], req_fmt[Fw-1:0], icnt_ready
+//	out req_kind[1:0], mshr_alloc_fail, fire_read_packet, fire_blk[Aw-1:0], fire_hbs[GW-1:0],
+//	    alloc_entry[EW-1:0], alloc_slot[SW-1:0]
+//	in fill_valid, fill_blk[Aw-1:0], fill_hbs[GW-1:0], fill_data_<k>[Dw-1:0] for k < 2^Hmax
+//	out fill_drop[Hmax:0]
+//	in wb_ready; out wb_valid, wb_entry[EW-1:0], wb_slot[SW-1:0], wb_blk[Aw-1:0],
+//	    wb_tid, wb_reg, wb_off, wb_fmt, wb_data[Dw-1:0]
+//
+// vmshr-base has no req_hbs, fire_hbs or fill_hbs. The request's tag
+// search is a vmshr-match instance (<name>_match) on the PMSHRs' V, Y,
+// tag and HBS; its hit names the secondary's PMSHR and its primary output
+// tells a primary from a deferred request. The fill's search is the same
+// split compare inline, with the packet's one HBS for every entry. PMSHRs
+// (p_v, p_tag, p_hbs, p_y, p_data) and SMSHRs (smshr<i>_v, _tid, _reg,
+// _off, _fmt) are registers: a fill writes every waiting PMSHR in its
+// range at once.
+type MSHRBlock struct {
+	M, S, Hmax, Aw, Dw int
+	Tw, Rw, Ow, Fw     int
+	Base               bool
+}
+
+// pmshr is a primary MSHR's registers besides HBS and Data.
+type pmshr struct{ V, Tag, Y *hdl.Signal }
+
+// target is where a load's data goes (Tid, R, O, F of Fig. 6.5(a)).
+type target struct{ Tid, Reg, Off, Fmt *hdl.Signal }
+
+// smshr is a secondary MSHR.
+type smshr struct {
+	V *hdl.Signal
+	T target
+}
+
+// Build makes the module called name; its tag search is the sub-module
+// <name>_match.
+func (c MSHRBlock) Build(name string) *hdl.Module {
+	if c.Base {
+		c.Hmax = 0
+	}
+	m := hdl.NewModule(name)
+	hmax, gw := c.Hmax, hbsWidth(c.Hmax)
+	hasHBS := hmax > 0 // at hmax 0 every HBS is 0: no registers
+	ew, sw := lib.IndexWidth(c.M), lib.IndexWidth(c.S)
+	zeroHBS := m.ConstU(gw, 0)
+
+	// Ports.
+	reqValid, reqBlk := m.Input("req_valid", 1), m.Input("req_blk", c.Aw)
+	reqHBS := zeroHBS
+	if !c.Base {
+		reqHBS = m.Input("req_hbs", gw)
+	}
+	req := target{m.Input("req_tid", c.Tw), m.Input("req_reg", c.Rw), m.Input("req_off", c.Ow), m.Input("req_fmt", c.Fw)}
+	icntReady := m.Input("icnt_ready", 1)
+	kindOut, failOut, fireOut := m.Output("req_kind", 2), m.Output("mshr_alloc_fail", 1), m.Output("fire_read_packet", 1)
+	fireBlkOut := m.Output("fire_blk", c.Aw)
+	var fireHBSOut *hdl.Signal
+	if !c.Base {
+		fireHBSOut = m.Output("fire_hbs", gw)
+	}
+	allocEntryOut, allocSlotOut := m.Output("alloc_entry", ew), m.Output("alloc_slot", sw)
+
+	fillValid, fillBlk := m.Input("fill_valid", 1), m.Input("fill_blk", c.Aw)
+	fillHBS := zeroHBS
+	if !c.Base {
+		fillHBS = m.Input("fill_hbs", gw)
+	}
+	fillData := make([]*hdl.Signal, 1<<hmax)
+	for k := range fillData {
+		fillData[k] = m.Input(fmt.Sprintf("fill_data_%d", k), c.Dw)
+	}
+	fillDropOut := m.Output("fill_drop", hmax+1)
+
+	wbReady := m.Input("wb_ready", 1)
+	wbValidOut, wbEntryOut, wbSlotOut := m.Output("wb_valid", 1), m.Output("wb_entry", ew), m.Output("wb_slot", sw)
+	wbBlkOut := m.Output("wb_blk", c.Aw)
+	wbOut := target{m.Output("wb_tid", c.Tw), m.Output("wb_reg", c.Rw), m.Output("wb_off", c.Ow), m.Output("wb_fmt", c.Fw)}
+	wbDataOut := m.Output("wb_data", c.Dw)
+
+	// State.
+	p := hdl.RegArray(m, "p", c.M, func(f hdl.Fields) pmshr { return pmshr{f("v", 1), f("tag", c.Aw), f("y", 1)} })
+	data := hdl.RegArray(m, "p", c.M, func(f hdl.Fields) *hdl.Signal { return f("data", c.Dw) })
+	hbs := make([]*hdl.Signal, c.M) // HBS_i (the constant 0 without registers)
+	if hasHBS {
+		copy(hbs, hdl.RegArray(m, "p", c.M, func(f hdl.Fields) *hdl.Signal { return f("hbs", gw) }).Elems())
+	} else {
+		for i := range hbs {
+			hbs[i] = zeroHBS
+		}
+	}
+	slots := make([]*hdl.Array[smshr], c.M)
+	for i := range slots {
+		slots[i] = hdl.RegArray(m, fmt.Sprintf("smshr%d", i), c.S, func(f hdl.Fields) smshr {
+			return smshr{f("v", 1), target{f("tid", c.Tw), f("reg", c.Rw), f("off", c.Ow), f("fmt", c.Fw)}}
+		})
+	}
+	valid := make([]*hdl.Signal, c.M)      // V_i
+	ready := make([]*hdl.Signal, c.M)      // V_i & Y_i: waiting for writeback
+	slotsValid := make([]*hdl.Signal, c.M) // SMSHR (i, j) V as S bits
+	for i, e := range p.Elems() {
+		valid[i], ready[i] = e.V, e.V.And(e.Y)
+		var vs []*hdl.Signal
+		for _, s := range slots[i].Elems() {
+			vs = append(vs, s.V)
+		}
+		slotsValid[i] = lib.Bus(vs)
+	}
+
+	// Request: the tag search of Fig. 6.5 (a vmshr-match instance).
+	sub, ports := MatchBlock{M: c.M, Hmax: hmax, Aw: c.Aw, Base: c.Base}.build(name + "_match")
+	search := hdl.Use(m, "search", sub, ports)
+	search.Blk.Drive(reqBlk)
+	for i, e := range p.Elems() {
+		search.V[i].Drive(e.V)
+		search.Y[i].Drive(e.Y)
+		search.Tag[i].Drive(e.Tag)
+		search.HBS[i].Drive(hbs[i])
+	}
+	hit, primary := search.Any, search.Primary // kind 3; kind 1 (else 2) when !hit
+	hitOne := lib.Bus(search.Hit)              // E, one-hot (a block is in at most one PMSHR)
+	anyFree, freeIdx, freeOne := lib.Priority(lib.Bus(valid).Not(), false)
+	slotFree, slotIdx, slotOne := lib.Priority(hdl.OneHotSelect(hitOne, slotsValid...).Not(), false)
+
+	// req_kind: 0 idle, 1 primary, 2 deferred, 3 secondary.
+	kindOut.Drive(hdl.Concat(reqValid.And(primary.Not()), reqValid.And(hit.Or(primary))))
+	fail := reqValid.And(fillValid.Or(hdl.Mux(hit, slotFree.Not(), anyFree.Not().Or(primary.And(icntReady.Not())))))
+	failOut.Drive(fail)
+	accepted := reqValid.And(fail.Not())
+	fireOut.Drive(accepted.And(primary))
+	fireHBS := clampHBS(reqHBS, hmax)
+	if fireHBSOut != nil {
+		fireHBSOut.Drive(fireHBS)
+	}
+	fireBlkOut.Drive(clearLow(reqBlk, thermometer(reqHBS, hmax)))
+	allocEntryOut.Drive(hdl.Mux(hit, search.Idx, freeIdx))
+	allocSlotOut.Drive(slotIdx.And(hit.Repl(sw)))
+	secondary := accepted.And(hit)      // SMSHR (E, alloc_slot) takes the request
+	allocate := accepted.And(hit.Not()) // PMSHR alloc_entry takes it
+	newHBS := hdl.Mux(primary, fireHBS, zeroHBS)
+
+	// Fill: every waiting PMSHR inside the packet's aligned range takes its
+	// block; the packet's blocks no PMSHR waits for are dropped.
+	fillTherm := thermometer(fillHBS, hmax)
+	present := make([]*hdl.Signal, c.M) // which block of the packet PMSHR i waits for, one-hot over 2^hmax
+	for i, e := range p.Elems() {
+		hi, lo := splitCompare(e.Tag, fillBlk, hmax)
+		waits := e.V.And(e.Y.Not()).And(sameHyper(hi, lo, fillTherm))
+		piece := fillData[0]
+		onehot := waits
+		if hmax > 0 {
+			k := e.Tag.Slice(hmax-1, 0).And(fillTherm) // tag mod 2^G
+			piece = hdl.Select(k, fillData...)
+			onehot = lib.BinaryToOneHot(k, 1<<hmax).And(waits.Repl(1 << hmax))
+		}
+		present[i] = onehot
+		m.If(fillValid.And(waits), func() {
+			e.Y.SetU(1)
+			data.At(i).Set(piece)
+		})
+	}
+	covered := orAll(present) // bit k: some waiting PMSHR has block B(fill_blk, G) + k
+	missing := make([]*hdl.Signal, 1<<hmax)
+	for k := range missing {
+		missing[k] = covered.Bit(k).Not()
+		if k > 0 { // k < 2^G, i.e. G >= bits.Len(k)
+			missing[k] = missing[k].And(fillTherm.Bit(bits.Len(uint(k)) - 1))
+		}
+	}
+	fillDropOut.Drive(lib.PopCount(lib.Bus(missing)).And(fillValid.Repl(hmax + 1)))
+
+	// Writeback: the lowest ready PMSHR's lowest valid SMSHR.
+	wbValid, wbIdx, wbOne := lib.Priority(lib.Bus(ready), false)
+	wbSlots := hdl.OneHotSelect(wbOne, slotsValid...)
+	_, wbSlotIdx, wbSlotOne := lib.Priority(wbSlots, false)
+	wbValidOut.Drive(wbValid)
+	wbEntryOut.Drive(wbIdx)
+	wbSlotOut.Drive(wbSlotIdx)
+	tags, datas := make([]*hdl.Signal, c.M), data.Elems()
+	for i, e := range p.Elems() {
+		tags[i] = e.Tag
+	}
+	wbBlkOut.Drive(hdl.OneHotSelect(wbOne, tags...))
+	wbDataOut.Drive(hdl.OneHotSelect(wbOne, datas...))
+	perSlot := make([]*hdl.Signal, c.S) // slot j's target of the writeback PMSHR
+	for j := range c.S {
+		col := make([]*hdl.Signal, c.M)
+		for i := range c.M {
+			col[i] = hdl.Pack(slots[i].At(j).T)
+		}
+		perSlot[j] = hdl.OneHotSelect(wbOne, col...)
+	}
+	hdl.DriveRecord(wbOut, hdl.Unpack(hdl.OneHotSelect(wbSlotOne, perSlot...), wbOut))
+	taken := wbValid.And(wbReady)
+	// The PMSHR is freed when its last SMSHR leaves and no secondary joins
+	// it at the same edge.
+	keeps := wbSlots.And(wbSlotOne.Not()).RedOr().Or(secondary.And(hitOne.And(wbOne).RedOr()))
+	release := taken.And(keeps.Not())
+
+	// The edge, entry by entry.
+	one := m.ConstU(1, 1)
+	for i, e := range p.Elems() {
+		newEntry := allocate.And(freeOne.Bit(i))
+		m.If(newEntry, func() {
+			e.V.SetU(1)
+			e.Tag.Set(reqBlk)
+			e.Y.SetU(0)
+			if hasHBS {
+				hbs[i].Set(newHBS)
+			}
+		})
+		m.If(release.And(wbOne.Bit(i)), func() { e.V.SetU(0) })
+		join := secondary.And(hitOne.Bit(i))
+		leave := taken.And(wbOne.Bit(i))
+		for j, s := range slots[i].Elems() {
+			m.If(leave.And(wbSlotOne.Bit(j)), func() { s.V.SetU(0) })
+			m.If(join.And(slotOne.Bit(j)), func() { hdl.SetRecord(s, smshr{one, req}) })
+			m.If(newEntry, func() {
+				if j == 0 {
+					hdl.SetRecord(s, smshr{one, req})
+				} else {
+					s.V.SetU(0)
+				}
+			})
+		}
+	}
+	return m
+}
+
+// clampHBS is g(hbs) = min(hbs, hmax).
+func clampHBS(hbs *hdl.Signal, hmax int) *hdl.Signal {
+	m := hbs.Module()
+	w := hbs.Width()
+	switch {
+	case hmax == 0:
+		return m.ConstU(w, 0)
+	case 1<<w-1 <= hmax: // hbs cannot exceed hmax
+		return hbs
+	}
+	limit := m.ConstU(w, uint64(hmax))
+	return hdl.Mux(hbs.Gt(limit), limit, hbs)
+}
+
+// clearLow is B(blk, h): blk with the low bits that therm (the
+// thermometer code of h) marks cleared.
+func clearLow(blk, therm *hdl.Signal) *hdl.Signal {
+	if therm == nil {
+		return blk
+	}
+	h, w := therm.Width(), blk.Width()
+	return hdl.Concat(blk.Slice(w-1, h), blk.Slice(h-1, 0).And(therm.Not()))
+}
+
+// orAll is the bitwise OR of equal-width signals, as a balanced tree.
+func orAll(s []*hdl.Signal) *hdl.Signal {
+	if len(s) == 1 {
+		return s[0]
+	}
+	return orAll(s[:len(s)/2]).Or(orAll(s[len(s)/2:]))
+}
