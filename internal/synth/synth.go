@@ -96,7 +96,9 @@ func MapICE40(top string, verilog []byte) (ICE40, error) {
 }
 
 // MapGates runs scripts/gates.ys.
-func MapGates(top string, verilog []byte) (Gates, error) { return mapGates(scripts.Gates, top, verilog) }
+func MapGates(top string, verilog []byte) (Gates, error) {
+	return mapGates(scripts.Gates, top, verilog)
+}
 
 // MapGatesFast runs scripts/gates_fast.ys: the same gates, ABC's fast
 // script.

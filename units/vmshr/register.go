@@ -39,7 +39,9 @@ var vmshrReports = []*units.Report{
 		Params: units.Params{
 			{Name: "vcs", Doc: "interconnect virtual channels (Table 6.2: 2; 6.5.6: 1)", Default: units.Const(2), Range: units.Fixed(1, 2)},
 		},
-		Run: func(v units.Values, progress io.Writer) ([]*table.Table, error) { return evaluationReport(v["vcs"], progress) },
+		Run: func(v units.Values, progress io.Writer) ([]*table.Table, error) {
+			return evaluationReport(v["vcs"], progress)
+		},
 	},
 	{
 		Name: "granularity", Doc: "Alg. 6.1 on the worked example of 6.3.3, across blockDim.x, and on the model's kernels beside Table 6.4",
