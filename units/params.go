@@ -75,6 +75,11 @@ func Inputf(format string, args ...any) error {
 	return &InputError{fmt.Sprintf(format, args...)}
 }
 
+// IntParam is an Int parameter with a constant default and range.
+func IntParam(name, doc string, def, lo, hi int) Param {
+	return Param{Name: name, Doc: doc, Default: Const(def), Range: Fixed(lo, hi)}
+}
+
 // Fixed returns a constant range.
 func Fixed(min, max int) func(Values) (int, int) {
 	return func(Values) (int, int) { return min, max }

@@ -31,6 +31,15 @@ func Gates(c units.Config) (synth.Gates, error) { return gatesBy(c, synth.MapGat
 // configuration.
 func GatesFast(c units.Config) (synth.Gates, error) { return gatesBy(c, synth.MapGatesFast) }
 
+// ICE40 runs the iCE40 flow (scripts/ice40.ys) on the configuration.
+func ICE40(c units.Config) (synth.ICE40, error) {
+	v, err := Verilog(c, "dut")
+	if err != nil {
+		return synth.ICE40{}, err
+	}
+	return synth.MapICE40("dut", v)
+}
+
 func gatesBy(c units.Config, flow func(top string, verilog []byte) (synth.Gates, error)) (synth.Gates, error) {
 	v, err := Verilog(c, "dut")
 	if err != nil {

@@ -66,13 +66,7 @@ func costReport(progress io.Writer) ([]*table.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	ices, err := reports.MeasureAll("elastic-cost ice40", costConfigs(), progress, func(c units.Config) (synth.ICE40, error) {
-		v, err := reports.Verilog(c, "dut")
-		if err != nil {
-			return synth.ICE40{}, err
-		}
-		return synth.MapICE40("dut", v)
-	})
+	ices, err := reports.MeasureAll("elastic-cost ice40", costConfigs(), progress, reports.ICE40)
 	if err != nil {
 		return nil, err
 	}

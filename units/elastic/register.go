@@ -16,12 +16,8 @@ import (
 // -list, flag checking and the builders; the reports and the pipeline
 // picture; the canonical RTL and the lockstep configurations.
 
-func fixed(name, doc string, def, lo, hi int) units.Param {
-	return units.Param{Name: name, Doc: doc, Default: units.Const(def), Range: units.Fixed(lo, hi)}
-}
-
 func pow2(name, doc string, def, lo, hi int) units.Param {
-	p := fixed(name, doc, def, lo, hi)
+	p := units.IntParam(name, doc, def, lo, hi)
 	p.Kind = units.Pow2
 	return p
 }
@@ -29,23 +25,23 @@ func pow2(name, doc string, def, lo, hi int) units.Param {
 func log2(x int) int { return bits.Len(uint(x - 1)) }
 
 var (
-	paramLanes  = fixed("lanes", "SIMD lanes (simd_width)", 8, 1, 32)
+	paramLanes  = units.IntParam("lanes", "SIMD lanes (simd_width)", 8, 1, 32)
 	paramBanks  = pow2("banks", "shared-memory banks", 8, 1, 64)
 	paramAw     = units.Param{Name: "aw", Doc: "word address bits", Default: units.Const(12), Range: func(v units.Values) (int, int) { return max(1, log2(v["banks"])), 32 }}
-	paramPorts  = fixed("ports", "ports per bank (Eq. 5.3's #shared_memory_ports)", 1, 1, 4)
+	paramPorts  = units.IntParam("ports", "ports per bank (Eq. 5.3's #shared_memory_ports)", 1, 1, 4)
 	paramBcast  = units.Param{Name: "broadcast", Doc: "lanes reading one word are served together", Kind: units.Bool}
 	paramSets   = pow2("sets", "history cache sets", 256, 1, 1024)
-	paramWays   = fixed("ways", "history cache ways", 2, 1, 4)
+	paramWays   = units.IntParam("ways", "history cache ways", 2, 1, 4)
 	paramPcw    = units.Param{Name: "pcw", Doc: "PC bits (Table 5.3 assumes 14)", Default: units.Const(14), Range: func(v units.Values) (int, int) { return log2(v["sets"]) + 1, 32 }}
 	paramWarp   = pow2("warp", "threads per warp (warp_size)", 32, 2, 64)
-	paramWarps  = fixed("warps", "warp contexts per core", 32, 1, 64)
+	paramWarps  = units.IntParam("warps", "warp contexts per core", 32, 1, 64)
 	paramLanesW = units.Param{Name: "lanes", Doc: "SIMD lanes (simd_width)", Kind: units.Pow2, Default: units.Const(8), Range: func(v units.Values) (int, int) { return 1, v["warp"] }}
-	paramW      = fixed("w", "bits per lane's word", 32, 1, 64)
-	paramM      = fixed("mstages", "memory stages M (Eq. 5.4)", 4, 1, 8)
-	paramPremem = fixed("premem", "PREMEM queue entries N (Eq. 5.5: warp/lanes - 1)", 3, 0, 7)
+	paramW      = units.IntParam("w", "bits per lane's word", 32, 1, 64)
+	paramM      = units.IntParam("mstages", "memory stages M (Eq. 5.4)", 4, 1, 8)
+	paramPremem = units.IntParam("premem", "PREMEM queue entries N (Eq. 5.5: warp/lanes - 1)", 3, 0, 7)
 	paramNonmem = units.Param{Name: "nonmem", Doc: "NONMEM queue entries (M, at least N+1 so a warp's subwarps fit)",
 		Default: func(v units.Values) int { return DefaultNonmem(v["mstages"], v["premem"]) }, Range: units.Fixed(1, 16)}
-	paramTw = fixed("tw", "instruction tag bits", 5, 1, 8)
+	paramTw = units.IntParam("tw", "instruction tag bits", 5, 1, 8)
 )
 
 var elasticReports = []*units.Report{

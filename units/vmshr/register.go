@@ -13,22 +13,18 @@ import (
 // defaults and ranges (the contracts in DESIGN.md), the reports, the
 // canonical RTL and the lockstep configurations.
 
-func fixed(name, doc string, def, lo, hi int) units.Param {
-	return units.Param{Name: name, Doc: doc, Default: units.Const(def), Range: units.Fixed(lo, hi)}
-}
-
 var (
-	paramM    = fixed("m", "PMSHR entries (fully associative)", MSHRs, 1, 128)
-	paramS    = fixed("s", "SMSHRs per PMSHR", SMSHRs, 1, 4)
-	paramHmax = fixed("hmax", "log2 of the largest hyper block ratio (3: 256 B)", HyperMax, 0, 4)
+	paramM    = units.IntParam("m", "PMSHR entries (fully associative)", MSHRs, 1, 128)
+	paramS    = units.IntParam("s", "SMSHRs per PMSHR", SMSHRs, 1, 4)
+	paramHmax = units.IntParam("hmax", "log2 of the largest hyper block ratio (3: 256 B)", HyperMax, 0, 4)
 	paramAw   = units.Param{Name: "aw", Doc: "normal-block address bits (byte address / 32)", Default: units.Const(27),
 		Range: func(v units.Values) (int, int) { return v["hmax"] + 1, 58 }}
-	paramAwBase = fixed("aw", "normal-block address bits (byte address / 32)", 27, 1, 58)
-	paramDw     = fixed("dw", "bits of a normal block's data", 8*NormalBlock, 1, 1024)
-	paramTw     = fixed("tw", "hardware thread id bits (Tid)", 7, 1, 16)
-	paramRw     = fixed("rw", "destination register bits (R)", 6, 1, 16)
-	paramOw     = fixed("ow", "offset-in-block bits (O)", 5, 1, 16)
-	paramFw     = fixed("fw", "format bits (F)", 3, 1, 16)
+	paramAwBase = units.IntParam("aw", "normal-block address bits (byte address / 32)", 27, 1, 58)
+	paramDw     = units.IntParam("dw", "bits of a normal block's data", 8*NormalBlock, 1, 1024)
+	paramTw     = units.IntParam("tw", "hardware thread id bits (Tid)", 7, 1, 16)
+	paramRw     = units.IntParam("rw", "destination register bits (R)", 6, 1, 16)
+	paramOw     = units.IntParam("ow", "offset-in-block bits (O)", 5, 1, 16)
+	paramFw     = units.IntParam("fw", "format bits (F)", 3, 1, 16)
 	paramBase   = units.Param{Name: "base", Doc: "the baseline's search: no cover match (cov_<i> = 0)", Kind: units.Bool}
 )
 
