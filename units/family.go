@@ -123,6 +123,17 @@ type Canonical struct {
 	Top    string // the top module's name
 }
 
+// AtDefaults is the canonical RTL of every unit at its defaults, one file
+// per unit under rtl/<dir>/, named after its module.
+func AtDefaults(dir string, us []*Unit) []Canonical {
+	var cs []Canonical
+	for _, u := range us {
+		top := u.ModuleName()
+		cs = append(cs, Canonical{File: dir + "/" + top + ".v", Unit: u.Name, Values: Values{}, Top: top})
+	}
+	return cs
+}
+
 // Lockstep is the unit configurations run in lockstep on the Go simulator,
 // Verilator and Icarus (verify.LockstepFamily), for Cycles cycles.
 type Lockstep struct {

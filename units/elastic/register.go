@@ -134,17 +134,6 @@ func pipe(v units.Values, base bool) Pipe {
 	return Pipe{Lanes: v["lanes"], W: v["w"], MStages: v["mstages"], Premem: v["premem"], Nonmem: v["nonmem"], Tw: v["tw"], Base: base}
 }
 
-// canonical is the reviewed RTL of every unit at its defaults, in
-// rtl/elastic.
-func canonical() []units.Canonical {
-	var cs []units.Canonical
-	for _, u := range elasticUnits() {
-		top := u.ModuleName()
-		cs = append(cs, units.Canonical{File: "elastic/" + top + ".v", Unit: u.Name, Values: units.Values{}, Top: top})
-	}
-	return cs
-}
-
 // lockstepConfigs runs every unit at its defaults and at least two other
 // configurations: the history cache at one and four sets (so replacement
 // is hit), the pipes at one memory stage, without PREMEM and at the
@@ -181,7 +170,7 @@ func init() {
 		Units:     elasticUnits(),
 		Reports:   elasticReports,
 		Pictures:  []*units.Picture{pipelinePicture},
-		Canonical: canonical(),
+		Canonical: units.AtDefaults("elastic", elasticUnits()),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 5000},
 		Examples: []string{
 			"-unit elastic-pipe -mstages 4 -premem 3 > pipe.v",

@@ -83,17 +83,6 @@ func vmshrUnits() []*units.Unit {
 	}
 }
 
-// canonical is the reviewed RTL of every unit at its defaults, in
-// rtl/vmshr.
-func canonical() []units.Canonical {
-	var cs []units.Canonical
-	for _, u := range vmshrUnits() {
-		top := u.ModuleName()
-		cs = append(cs, units.Canonical{File: "vmshr/" + top + ".v", Unit: u.Name, Values: units.Values{}, Top: top})
-	}
-	return cs
-}
-
 // small are the narrow request and data fields of the small MSHR files.
 func small(v units.Values) units.Values {
 	for k, x := range map[string]int{"tw": 3, "rw": 2, "ow": 2, "fw": 1} {
@@ -130,7 +119,7 @@ func init() {
 		Doc:       "elastic vector MSHR with deferred reservation (Gou's thesis, chapter 6)",
 		Units:     vmshrUnits(),
 		Reports:   vmshrReports,
-		Canonical: canonical(),
+		Canonical: units.AtDefaults("vmshr", vmshrUnits()),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 5000},
 		Examples: []string{
 			"-unit vmshr-elastic -m 64 -hmax 3 > vmshr.v",
