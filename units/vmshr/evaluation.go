@@ -38,7 +38,7 @@ func Evaluate(vcs int, progress io.Writer) ([]Pair, error) {
 	var mu sync.Mutex
 	rs, err := parallel.Map(jobs, func(j job) (*Result, error) {
 		mu.Lock()
-		fmt.Fprintf(progress, "vmshr model: %s, %s, %d virtual channel(s)\n", j.k.Name, setupName(j.cfg.Adaptive), vcs)
+		fmt.Fprintf(progress, "vmshr model: %s, %s, %s\n", j.k.Name, setupName(j.cfg.Adaptive), channels(vcs))
 		mu.Unlock()
 		return Run(j.k, j.cfg)
 	})
@@ -50,6 +50,14 @@ func Evaluate(vcs int, progress io.Writer) ([]Pair, error) {
 		pairs[i] = Pair{Kernel: k, Base: rs[2*i], Adaptive: rs[2*i+1]}
 	}
 	return pairs, nil
+}
+
+// channels says "1 virtual channel" or "2 virtual channels".
+func channels(vcs int) string {
+	if vcs == 1 {
+		return "1 virtual channel"
+	}
+	return fmt.Sprintf("%d virtual channels", vcs)
 }
 
 func setupName(adaptive bool) string {

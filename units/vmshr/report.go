@@ -53,7 +53,7 @@ func granularities(k *Kernel) string {
 
 func kernelTable(ps []Pair, vcs int) *table.Table {
 	t := &table.Table{
-		Title: fmt.Sprintf("Figs. 6.7-6.9 on the cycle model, %d virtual channel(s): baseline (32 B loads) against Alg. 6.1's adaptive granularity", vcs),
+		Title: fmt.Sprintf("Figs. 6.7-6.9 on the cycle model, %s: baseline (32 B loads) against Alg. 6.1's adaptive granularity", channels(vcs)),
 		Header: []string{"kernel", "stands for", "class", "load B", "base cycles", "adaptive cycles", "speedup",
 			"base DRAM requests", "adaptive DRAM requests", "base KB", "adaptive KB",
 			"base E_tot", "adaptive E_tot", "E_tot gain", "base utilization", "adaptive utilization", "blocks dropped",
