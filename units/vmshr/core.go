@@ -52,7 +52,11 @@ type core struct {
 
 func newCore(g *gpu, id int) *core {
 	k := g.k
-	c := &core{g: g, id: id, file: NewFile[uint64](MSHRs, SMSHRs, HyperMax), warps: make([]warp, Warps)}
+	hmax := 0 // the baseline's MSHR file is vmshr-base's
+	if g.cfg.Adaptive {
+		hmax = HyperMax
+	}
+	c := &core{g: g, id: id, file: NewFile[uint64](MSHRs, SMSHRs, hmax), warps: make([]warp, Warps)}
 	for cta := id; cta < k.CTAs(); cta += Cores {
 		c.ctas = append(c.ctas, cta)
 	}

@@ -179,6 +179,7 @@ func (f *File[D]) Step(req Request, fill Fill[D], wbReady bool) Outputs[D] {
 		o.Kind, entry = f.Classify(req.Blk)
 	}
 	free, anyFree := f.lowestFree()
+	o.AllocEntry = free // the contract's "else": also when idle
 	switch o.Kind {
 	case Secondary:
 		o.AllocEntry = entry
@@ -186,7 +187,6 @@ func (f *File[D]) Step(req Request, fill Fill[D], wbReady bool) Outputs[D] {
 		o.AllocSlot = slot
 		o.Fail = !ok
 	case Primary, Deferred:
-		o.AllocEntry = free
 		o.Fail = !anyFree || (o.Kind == Primary && !req.ICNTReady)
 	}
 	o.Fail = req.Valid && (o.Fail || fill.Valid)

@@ -209,9 +209,10 @@ func TestHmax0IsTheBaseline(t *testing.T) {
 	}
 }
 
-// TestDeferredReservation walks 6.4.2's story: a primary fires a 256 B
-// packet for block 8; loads of blocks 9 and 11 are deferred (no packet)
-// with their own PMSHR; the packet fills 8, 9 and 11 and drops the five
+// TestDeferredReservation walks 6.4.2's story: a primary load of block 10
+// fires the 256 B packet of blocks 8..15; loads of blocks 9 and 11 are
+// deferred (no packet) with their own PMSHR; the packet fills 10, 9 and 11
+// and drops the five
 // pieces nobody asked for; a load of 12 after the fill is a new primary.
 func TestDeferredReservation(t *testing.T) {
 	f := NewFile[uint64](4, 2, 3)

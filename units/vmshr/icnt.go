@@ -5,8 +5,9 @@ package vmshr
 // its virtual channel by destination (dest mod VCs), and every
 // destination port takes one packet at a time, a flit per interconnect
 // cycle, granting sources round robin (the fairness-oriented flow control
-// 6.5.6 blames for interleaving the cores' streams). A source sends one
-// flit per cycle. With one virtual channel a source's head packet blocks
+// 6.5.6 blames for interleaving the cores' streams); destinations take
+// turns to arbitrate first. A source sends one flit per cycle. With one
+// virtual channel a source's head packet blocks
 // everything behind it while its destination serves another source.
 
 // packet is a request (core to channel) or a reply (channel to core).
@@ -26,6 +27,7 @@ type crossbar struct {
 	from, fromVC, left []int
 	sending            []bool // a source's flit this cycle is spoken for
 	rr                 []int  // round-robin pointer per destination
+	first              int    // the destination that arbitrates first this cycle
 	flits              int64
 }
 
@@ -82,7 +84,11 @@ func (x *crossbar) tick(accept func(dst int) bool, deliver func(packet)) {
 		}
 	}
 	n := len(x.queues)
-	for d := range x.left {
+	// Destinations take turns to choose first, so no port wins every
+	// contested source.
+	x.first = (x.first + 1) % len(x.left)
+	for i := range x.left {
+		d := (x.first + i) % len(x.left)
 		if x.left[d] > 0 || !accept(d) {
 			continue
 		}

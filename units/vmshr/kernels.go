@@ -129,8 +129,11 @@ func (p Pattern) Executes(cta, w, it int) bool {
 	return p.Every <= 1 || mix(uint64(cta)<<32^uint64(w)<<16^uint64(it))%uint64(p.Every) == 0
 }
 
-// Arrays live 16 MB apart, so kernels' arrays never share a DRAM row.
-const arrayGap = 16 << 20
+// Arrays live 16 MB plus 16 KB apart: 4 MB plus 4 KB apart in each
+// channel, so arrays read side by side start in different banks (a
+// channel's bank is bits 12-14 of its local address) and never share a
+// row.
+const arrayGap = 16<<20 + 16<<10
 
 func array(i int) int64 { return int64(i) * arrayGap }
 
@@ -141,11 +144,11 @@ func Kernels() []*Kernel {
 	return []*Kernel{
 		{
 			Name: "stream", Paper: "SP, RD", Class: Regular,
-			Doc:    "a grid-stride loop over two float arrays (scalar product): 1 KB per warp-row, 256 B hyper blocks (Alg. 6.1 line 9)",
-			BlockX: 256, BlockY: 1, GridX: 64, GridY: 1, Iters: 6,
+			Doc:    "a grid-stride loop over two float arrays (scalar product): 1 KB per CTA, 256 B hyper blocks (Alg. 6.1 line 9); 8 CTAs per core, 4 at a time",
+			BlockX: 256, BlockY: 1, GridX: 128, GridY: 1, Iters: 3,
 			Body: []Instr{
-				{Op: Load, Pat: Pattern{D: 256 * f4, E: f4, F: array(0), Step: 64 * 256 * f4, DataSize: f4}},
-				{Op: Load, Pat: Pattern{D: 256 * f4, E: f4, F: array(1), Step: 64 * 256 * f4, DataSize: f4}},
+				{Op: Load, Pat: Pattern{D: 256 * f4, E: f4, F: array(0), Step: 128 * 256 * f4, DataSize: f4}},
+				{Op: Load, Pat: Pattern{D: 256 * f4, E: f4, F: array(1), Step: 128 * 256 * f4, DataSize: f4}},
 				{Op: ALU, N: 3},
 			},
 		},
@@ -199,7 +202,7 @@ func Kernels() []*Kernel {
 		},
 		{
 			Name: "divergent", Paper: "BFS, LPS", Class: Divergent,
-			Doc:    "stream's contiguous loads (256 B hyper blocks), but only one warp in four of a CTA takes the loading path",
+			Doc:    "stream's contiguous loads (256 B hyper blocks), but a warp takes the loading path with probability 1/4 (a hash of CTA, warp and iteration)",
 			BlockX: 256, BlockY: 1, GridX: 64, GridY: 1, Iters: 12,
 			Body: []Instr{
 				{Op: Load, Pat: Pattern{D: 256 * f4, E: f4, F: array(10), Step: 64 * 256 * f4, DataSize: f4, Every: 4}},

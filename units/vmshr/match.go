@@ -22,11 +22,11 @@ import (
 // Fig. 6.5(b) splits each entry's comparator in two: the bits above Hmax
 // compare as one equality, the Hmax low bits one XNOR each; hit ANDs all
 // of them, cov ORs each low bit k with "k < g(hbs_i)" (a thermometer
-// decode of hbs_i, Table 6.1's 3-bit comparator and ANDs) before the AND,
-// so a block inside the pending hyper block compares equal there. Both
-// share the XNORs and the high compare. Base builds the same hit compare
-// without the cover terms, so the two differ by exactly Table 6.1's
-// additions.
+// decode of hbs_i, which we read as Table 6.1's per-entry comparator on
+// HBS, and ANDs) before the AND, so a block inside the pending hyper
+// block compares equal there. Both share the XNORs and the high compare.
+// Base builds the same hit compare without the cover terms, so the two
+// differ by the cover logic Table 6.1 counts (vmshr-cost measures it).
 type MatchBlock struct {
 	M, Hmax, Aw int
 	Base        bool

@@ -154,3 +154,32 @@ func TestRunRejectsNoVirtualChannels(t *testing.T) {
 	_, err := Run(Kernels()[0], Config{VCs: 0})
 	require.ErrorContains(t, err, "virtual channels")
 }
+
+// Every thread's every load is served once, also when a core runs more
+// CTAs than it holds at once (stream: 8 CTAs a core, 4 at a time), and
+// the MSHR files end empty: the pipeline used exactly the bytes the kernel
+// asks for.
+func TestEveryLoadServed(t *testing.T) {
+	for _, k := range Kernels() {
+		if k.Class != Regular {
+			continue
+		}
+		perCore := (k.CTAs() + Cores - 1) / Cores
+		slots := min(CTAsPerCore, Warps/(k.Threads()/WarpSize))
+		loads := 0
+		for _, in := range k.Body {
+			if in.Op == Load {
+				loads++
+			}
+		}
+		want := int64(k.CTAs() * k.Threads() * k.Iters * loads * 4)
+		for _, adaptive := range []bool{false, true} {
+			r, err := Run(k, Config{Adaptive: adaptive, VCs: 2})
+			require.NoError(t, err)
+			assert.Equal(t, want, r.UsedB, "%s: bytes the lanes loaded (CTAs %d per core, %d slots)", k.Name, perCore, slots)
+		}
+		if k.Name == "stream" {
+			assert.Greater(t, perCore, slots, "stream relaunches CTAs")
+		}
+	}
+}

@@ -10,7 +10,7 @@ import (
 )
 
 // The granularity report's worked example: 32 B with Table 6.2's minimum
-// (line 11), the text's 16 B with Fig. 6.1's toy minimum of 8 (line 13).
+// (line 11), the text's 16 B with a minimum of 16 B or less, 8 here (line 13).
 func TestGranularityReport(t *testing.T) {
 	ts := granularityReport()
 	ex := ts[0]

@@ -48,6 +48,13 @@ func PeakBytesPerCoreCycle() float64 {
 	return float64(Channels*BusBytes*2*DRAMMHz) / CoreMHz
 }
 
+// ReplyBytesPerCoreCycle is the interconnect's reply bandwidth into the
+// cores per core cycle: a flit per interconnect cycle from each channel's
+// port (29.7 B).
+func ReplyBytesPerCoreCycle() float64 {
+	return float64(Channels*FlitBytes*ICNTMHz) / CoreMHz
+}
+
 // BytesPerFLOP is section 6.5.1's bandwidth-FLOP ratio: the peak over the
 // 128 scalar lanes of 16 8-way cores (0.41).
 func BytesPerFLOP() float64 { return PeakBytesPerCoreCycle() / (Cores * SIMD) }
@@ -128,8 +135,11 @@ func HardwareGranularity(gran int) int { return 1 << (bits.Len(uint(gran)) - 1) 
 
 // HBS is the hyper block size field for a granularity in bytes: log2 of
 // its ratio to the normal block (0 for 32 B, 3 for 256 B), of the
-// hardware's power of two.
-func HBS(gran int) int { return bits.Len(uint(HardwareGranularity(gran)/NormalBlock)) - 1 }
+// hardware's power of two; a granularity below a normal block fetches a
+// normal block (0).
+func HBS(gran int) int {
+	return max(0, bits.Len(uint(HardwareGranularity(gran)/NormalBlock))-1)
+}
 
 // Table61 is Table 6.1's gate list for an elastic MSHR of M fully
 // associative PMSHRs and hyper blocks of 64, 128 and 256 B.
