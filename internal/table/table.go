@@ -97,3 +97,18 @@ func (t *Table) Write(w io.Writer, format string) error {
 	}
 	return nil
 }
+
+// Pct formats a fraction as a percentage cell: 0.423 -> "42.3%".
+func Pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+
+// SignedPct formats a change as a signed percentage cell: 0.123 -> "+12.3%".
+func SignedPct(x float64) string { return fmt.Sprintf("%+.1f%%", 100*x) }
+
+// Holds is a check's cell: "yes", or "NO" so that a failed check stands
+// out in a review table.
+func Holds(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "NO"
+}

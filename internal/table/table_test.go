@@ -39,3 +39,12 @@ func TestAlignment(t *testing.T) {
 	require.Contains(t, md.String(), "|     7 |")
 	require.Contains(t, md.String(), "| short         |")
 }
+
+// TestCellFormats: percentages, signed changes and a check's cell.
+func TestCellFormats(t *testing.T) {
+	require.Equal(t, "42.3%", Pct(0.423))
+	require.Equal(t, "+12.3%", SignedPct(0.123))
+	require.Equal(t, "-24.4%", SignedPct(-0.244))
+	require.Equal(t, "yes", Holds(true))
+	require.Equal(t, "NO", Holds(false))
+}

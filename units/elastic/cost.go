@@ -98,7 +98,7 @@ func storageTable(progress io.Writer) (*table.Table, error) {
 			lines, valid, lru := stateBits(d)
 			want := HistoryCacheBits(sets, ways, 32, 14)
 			t.Add(fmt.Sprint(sets), fmt.Sprint(ways), fmt.Sprint(14-log2(sets)), fmt.Sprint(want), fmt.Sprint(lines),
-				fmt.Sprint(lines/8), yesNo(lines == want), fmt.Sprint(valid), fmt.Sprint(lru))
+				fmt.Sprint(lines/8), table.Holds(lines == want), fmt.Sprint(valid), fmt.Sprint(lru))
 		}
 	}
 	return t, nil
@@ -118,13 +118,6 @@ func stateBits(d *hdl.Design) (lines, valid, lru int) {
 		}
 	}
 	return lines, valid, lru
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "NO"
 }
 
 // maskTable is the warp mask's logic (elastic-warpmask minus its history

@@ -64,19 +64,15 @@ func spreadTable(e *Evaluation, progress io.Writer) (*table.Table, error) {
 	for k := range e.Conflicting {
 		row := []string{e.Conflicting[k].Kernel.Name}
 		for _, rs := range byspread {
-			row = append(row, signedPct(rs[k].Speedup(SetupRR)), signedPct(rs[k].Speedup(SetupAware)))
+			row = append(row, table.SignedPct(rs[k].Speedup(SetupRR)), table.SignedPct(rs[k].Speedup(SetupAware)))
 		}
 		t.Add(row...)
 	}
 	return t, nil
 }
 
-func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
-
-func signedPct(x float64) string { return fmt.Sprintf("%+.1f%%", 100*x) }
-
 // off is how far ours is from the paper's, relative.
-func off(ours, paper float64) string { return signedPct(ours/paper - 1) }
+func off(ours, paper float64) string { return table.SignedPct(ours/paper - 1) }
 
 // kernelTable is Tables 5.1 and 5.5 measured on the baseline.
 func kernelTable(e *Evaluation) *table.Table {
@@ -95,7 +91,7 @@ func kernelTable(e *Evaluation) *table.Table {
 		if k.Kernel.Irregular {
 			yn = "Y"
 		}
-		t.Add(k.Kernel.Name, pct(p.R), pct(b.R()), off(b.R(), p.R), fmt.Sprintf("%.2f", p.Degree), fmt.Sprintf("%.2f", b.Degree()),
+		t.Add(k.Kernel.Name, table.Pct(p.R), table.Pct(b.R()), off(b.R(), p.R), fmt.Sprintf("%.2f", p.Degree), fmt.Sprintf("%.2f", b.Degree()),
 			off(b.Degree(), p.Degree), fmt.Sprintf("%.2f", p.RxDegree), fmt.Sprintf("%.2f", b.R()*b.Degree()),
 			fmt.Sprintf("%.2f", p.Theoretic), fmt.Sprintf("%.2f", 1+k.Theoretic()), yn)
 	}
@@ -110,7 +106,7 @@ func stallTable(e *Evaluation) *table.Table {
 		Header: append(append([]string{"kernel", "setup"}, StallCauseNames...), "total", "bank stalls removed", "stall reduction"),
 		Notes: []string{
 			fmt.Sprintf("Paper (elastic+aware): stalls reduced by %s on average, %s at most, %s for AES (Fig. 5.3); bank-conflict stalls almost completely removed except on AES.",
-				pct(PaperStallReductionAvg), pct(PaperStallReductionMax), pct(PaperStallReductionAES)),
+				table.Pct(PaperStallReductionAvg), table.Pct(PaperStallReductionMax), table.Pct(PaperStallReductionAES)),
 			aesNote,
 			"A stall is a cycle the issue stage issues nothing: the (masked) ready pool is empty (sched fail); EXE is refused while MEM0 still serves a bank conflict and not for the interconnect alone (bank conflict); EXE is refused by a writeback conflict, the interconnect's return or the MEM tail's output filling NONMEM (other).",
 			modelNote,
@@ -128,17 +124,17 @@ func stallTable(e *Evaluation) *table.Table {
 			if s == SetupBaseline {
 				row = append(row, "", "")
 			} else {
-				row = append(row, pct(k.BankStallsRemoved(s)), pct(k.StallReduction(s)))
+				row = append(row, table.Pct(k.BankStallsRemoved(s)), table.Pct(k.StallReduction(s)))
 			}
 			t.Add(row...)
 		}
 	}
 	aware := func(k KernelResults) float64 { return k.StallReduction(SetupAware) }
 	best, at := Max(e.Conflicting, aware)
-	t.Add("average", "elastic+aware", "", "", "", "", pct(Mean(e.Conflicting, func(k KernelResults) float64 { return k.BankStallsRemoved(SetupAware) })),
-		fmt.Sprintf("%s (paper %s)", pct(Mean(e.Conflicting, aware)), pct(PaperStallReductionAvg)))
-	t.Add("best", "elastic+aware", "", "", "", "", "", fmt.Sprintf("%s, %s (paper %s)", pct(best), at, pct(PaperStallReductionMax)))
-	t.Add("AES (both)", "elastic+aware", "", "", "", "", "", fmt.Sprintf("%s (paper %s)", pct(Mean(aesKernels(e), aware)), pct(PaperStallReductionAES)))
+	t.Add("average", "elastic+aware", "", "", "", "", table.Pct(Mean(e.Conflicting, func(k KernelResults) float64 { return k.BankStallsRemoved(SetupAware) })),
+		fmt.Sprintf("%s (paper %s)", table.Pct(Mean(e.Conflicting, aware)), table.Pct(PaperStallReductionAvg)))
+	t.Add("best", "elastic+aware", "", "", "", "", "", fmt.Sprintf("%s, %s (paper %s)", table.Pct(best), at, table.Pct(PaperStallReductionMax)))
+	t.Add("AES (both)", "elastic+aware", "", "", "", "", "", fmt.Sprintf("%s (paper %s)", table.Pct(Mean(aesKernels(e), aware)), table.Pct(PaperStallReductionAES)))
 	return t
 }
 
@@ -149,26 +145,26 @@ func speedupTable(e *Evaluation) *table.Table {
 		Header: []string{"kernel", "elastic+RR", "elastic+aware", "variant", "theoretic ours", "theoretic paper", "aware / theoretic ours"},
 		Notes: []string{
 			fmt.Sprintf("Paper: elastic+RR %s and elastic+aware %s on average, %s at most, AES %s; the variant (footnote 11: masked memory warps issue when nothing else is ready) gains IDCT %s over aware.",
-				signedPct(PaperSpeedupElasticRR), signedPct(PaperSpeedupAwareAvg), signedPct(PaperSpeedupAwareMax), signedPct(PaperSpeedupAES), signedPct(PaperIDCTVariantGain)),
+				table.SignedPct(PaperSpeedupElasticRR), table.SignedPct(PaperSpeedupAwareAvg), table.SignedPct(PaperSpeedupAwareMax), table.SignedPct(PaperSpeedupAES), table.SignedPct(PaperIDCTVariantGain)),
 			"Where ours and the paper's part by more than 5 points: DCT and IDCT gain far more here; they are the paper's high-DRAM-bandwidth kernels (Fig. 5.12), whose warp reordering cost DRAM efficiency and scheduling fails there. The same makes our stall reductions larger (Fig. 5.8). The paper's variant gain on IDCT is its warp order meeting DRAM better (footnote 12); here the variant only trades scheduling fails back for bank stalls.",
 			modelNote,
 		},
 	}
 	for i, k := range e.Conflicting {
-		t.Add(k.Kernel.Name, signedPct(k.Speedup(SetupRR)), signedPct(k.Speedup(SetupAware)), signedPct(k.Speedup(SetupVariant)),
-			signedPct(k.Theoretic()), signedPct(Table55[i].Theoretic-1), fmt.Sprintf("%.2f", k.Speedup(SetupAware)/k.Theoretic()))
+		t.Add(k.Kernel.Name, table.SignedPct(k.Speedup(SetupRR)), table.SignedPct(k.Speedup(SetupAware)), table.SignedPct(k.Speedup(SetupVariant)),
+			table.SignedPct(k.Theoretic()), table.SignedPct(Table55[i].Theoretic-1), fmt.Sprintf("%.2f", k.Speedup(SetupAware)/k.Theoretic()))
 	}
 	mean := func(s int) string {
-		return signedPct(Mean(e.Conflicting, func(k KernelResults) float64 { return k.Speedup(s) }))
+		return table.SignedPct(Mean(e.Conflicting, func(k KernelResults) float64 { return k.Speedup(s) }))
 	}
 	best, at := Max(e.Conflicting, func(k KernelResults) float64 { return k.Speedup(SetupAware) })
 	t.Add("average", mean(SetupRR), mean(SetupAware), mean(SetupVariant), "", "", "")
-	t.Add("paper average", signedPct(PaperSpeedupElasticRR), signedPct(PaperSpeedupAwareAvg), "", "", "", "")
-	t.Add("best", "", fmt.Sprintf("%s (%s; paper %s)", signedPct(best), at, signedPct(PaperSpeedupAwareMax)), "", "", "", "")
+	t.Add("paper average", table.SignedPct(PaperSpeedupElasticRR), table.SignedPct(PaperSpeedupAwareAvg), "", "", "", "")
+	t.Add("best", "", fmt.Sprintf("%s (%s; paper %s)", table.SignedPct(best), at, table.SignedPct(PaperSpeedupAwareMax)), "", "", "", "")
 	aes := aesKernels(e)
-	t.Add("AES (both)", "", fmt.Sprintf("%s (paper %s)", signedPct(Mean(aes, func(k KernelResults) float64 { return k.Speedup(SetupAware) })), signedPct(PaperSpeedupAES)), "", "", "", "")
+	t.Add("AES (both)", "", fmt.Sprintf("%s (paper %s)", table.SignedPct(Mean(aes, func(k KernelResults) float64 { return k.Speedup(SetupAware) })), table.SignedPct(PaperSpeedupAES)), "", "", "", "")
 	idct := e.Conflicting[slices.IndexFunc(e.Conflicting, func(k KernelResults) bool { return k.Kernel.Name == "IDCT" })]
-	t.Add("IDCT variant over aware", "", "", fmt.Sprintf("%s (paper %s)", signedPct(float64(idct.By[SetupAware].Cycles)/float64(idct.By[SetupVariant].Cycles)-1), signedPct(PaperIDCTVariantGain)), "", "", "")
+	t.Add("IDCT variant over aware", "", "", fmt.Sprintf("%s (paper %s)", table.SignedPct(float64(idct.By[SetupAware].Cycles)/float64(idct.By[SetupVariant].Cycles)-1), table.SignedPct(PaperIDCTVariantGain)), "", "", "")
 	return t
 }
 
@@ -193,7 +189,7 @@ func conflictFreeTable(e *Evaluation) *table.Table {
 		},
 	}
 	for _, k := range e.ConflictFree {
-		t.Add(k.Kernel.Name, fmt.Sprint(k.By[SetupBaseline].Cycles), signedPct(k.Speedup(SetupRR)), signedPct(k.Speedup(SetupAware)),
+		t.Add(k.Kernel.Name, fmt.Sprint(k.By[SetupBaseline].Cycles), table.SignedPct(k.Speedup(SetupRR)), table.SignedPct(k.Speedup(SetupAware)),
 			fmt.Sprint(k.By[SetupBaseline].Stalls[OtherStall]), fmt.Sprint(k.By[SetupAware].Stalls[OtherStall]))
 	}
 	return t
@@ -213,8 +209,8 @@ func predictionTable(e *Evaluation) *table.Table {
 	for _, k := range e.Conflicting {
 		r := k.By[SetupAware]
 		n := float64(r.Exact + r.Under + r.Over)
-		t.Add(k.Kernel.Name, fmt.Sprint(r.Reads), pct(float64(r.Hits)/float64(r.Reads)), pct(float64(r.Exact)/n),
-			pct(float64(r.Under)/n), pct(float64(r.Over)/n))
+		t.Add(k.Kernel.Name, fmt.Sprint(r.Reads), table.Pct(float64(r.Hits)/float64(r.Reads)), table.Pct(float64(r.Exact)/n),
+			table.Pct(float64(r.Under)/n), table.Pct(float64(r.Over)/n))
 	}
 	return t
 }

@@ -65,15 +65,15 @@ func kernelTable(ps []Pair, vcs int) *table.Table {
 	for _, p := range ps {
 		b, a := p.Base, p.Adaptive
 		t.Add(p.Kernel.Name, p.Kernel.Paper, p.Kernel.Class.String(), granularities(p.Kernel),
-			fmt.Sprint(b.Cycles), fmt.Sprint(a.Cycles), signedPct(p.Speedup()-1),
+			fmt.Sprint(b.Cycles), fmt.Sprint(a.Cycles), table.SignedPct(p.Speedup()-1),
 			fmt.Sprint(b.Transactions()), fmt.Sprint(a.Transactions()),
 			fmt.Sprint((b.ReadB+b.WriteB)/1024), fmt.Sprint((a.ReadB+a.WriteB)/1024),
-			pct(b.ETot()), pct(a.ETot()), times(p.ETotGain()),
-			pct(b.Utilization()), pct(a.Utilization()), fmt.Sprint(a.Dropped),
+			table.Pct(b.ETot()), table.Pct(a.ETot()), times(p.ETotGain()),
+			table.Pct(b.Utilization()), table.Pct(a.Utilization()), fmt.Sprint(a.Dropped),
 			fmt.Sprint(b.Flits), fmt.Sprint(a.Flits))
 	}
 	m := MeansOf(ps)
-	t.Add("mean", "", "", "", "", "", signedPct(m.Speedup-1), "", "", "", "", "", "", times(m.ETotGain))
+	t.Add("mean", "", "", "", "", "", table.SignedPct(m.Speedup-1), "", "", "", "", "", "", times(m.ETotGain))
 	return t
 }
 
@@ -100,16 +100,16 @@ func paperTable(two, one []Pair) *table.Table {
 	m2, m1 := MeansOf(two), MeansOf(one)
 	div, gat := byClass(two, Divergent), byClass(two, Gathered)
 	gain := func(name string, paper, ours float64) {
-		t.Add(name, times(paper), times(ours), fmt.Sprintf("%+.2fX", ours-paper), yesNo(ours > 1))
+		t.Add(name, times(paper), times(ours), fmt.Sprintf("%+.2fX", ours-paper), table.Holds(ours > 1))
 	}
 	gain("E_tot gain, mean (Fig. 6.7)", paperETotGain, m2.ETotGain)
 	gain("E_tot gain, suite E_tot (6.5.3)", paperETotGain, m2.SuiteGain)
-	t.Add("speedup, mean (Fig. 6.8)", signedPct(paperSpeedup), signedPct(m2.Speedup-1), points(m2.Speedup-1-paperSpeedup), yesNo(m2.Speedup > 1))
-	t.Add("BFS, LPS slower (divergent)", "slower", signedPct(div.Speedup()-1), "", yesNo(div.Speedup() < 1))
-	t.Add("WP, NN unchanged (gather: every load 32 B, vmshr-elastic's file against vmshr-base's)", "unchanged", fmt.Sprintf("%d vs %d cycles", gat.Base.Cycles, gat.Adaptive.Cycles), "", yesNo(gat.Base.Cycles == gat.Adaptive.Cycles))
-	t.Add("1 VC: E_tot gain, mean (Fig. 6.10)", signedPct(paperETotGain1), signedPct(m1.ETotGain-1), points(m1.ETotGain-1-paperETotGain1), yesNo(m1.ETotGain > 1))
-	t.Add("1 VC: speedup, mean, above 2 VCs' (Fig. 6.10)", signedPct(paperSpeedup1), fmt.Sprintf("%s (2 VCs: %s)", signedPct(m1.Speedup-1), signedPct(m2.Speedup-1)),
-		points(m1.Speedup-1-paperSpeedup1), yesNo(m1.Speedup > m2.Speedup))
+	t.Add("speedup, mean (Fig. 6.8)", table.SignedPct(paperSpeedup), table.SignedPct(m2.Speedup-1), points(m2.Speedup-1-paperSpeedup), table.Holds(m2.Speedup > 1))
+	t.Add("BFS, LPS slower (divergent)", "slower", table.SignedPct(div.Speedup()-1), "", table.Holds(div.Speedup() < 1))
+	t.Add("WP, NN unchanged (gather: every load 32 B, vmshr-elastic's file against vmshr-base's)", "unchanged", fmt.Sprintf("%d vs %d cycles", gat.Base.Cycles, gat.Adaptive.Cycles), "", table.Holds(gat.Base.Cycles == gat.Adaptive.Cycles))
+	t.Add("1 VC: E_tot gain, mean (Fig. 6.10)", table.SignedPct(paperETotGain1), table.SignedPct(m1.ETotGain-1), points(m1.ETotGain-1-paperETotGain1), table.Holds(m1.ETotGain > 1))
+	t.Add("1 VC: speedup, mean, above 2 VCs' (Fig. 6.10)", table.SignedPct(paperSpeedup1), fmt.Sprintf("%s (2 VCs: %s)", table.SignedPct(m1.Speedup-1), table.SignedPct(m2.Speedup-1)),
+		points(m1.Speedup-1-paperSpeedup1), table.Holds(m1.Speedup > m2.Speedup))
 	return t
 }
 
@@ -238,17 +238,6 @@ func paperGranTable() *table.Table {
 	return t
 }
 
-func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
-
-func signedPct(x float64) string { return fmt.Sprintf("%+.1f%%", 100*x) }
-
 func points(x float64) string { return fmt.Sprintf("%+.1f points", 100*x) }
 
 func times(x float64) string { return fmt.Sprintf("%.2fX", x) }
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "NO"
-}
