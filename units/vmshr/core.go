@@ -214,17 +214,13 @@ func (c *core) step() {
 		c.fills = c.fills[1:]
 		g.res.Dropped += int64(o.FillDrop)
 	}
-	if req.Valid {
-		if o.Fail {
-			g.res.Fails++
-		} else {
-			g.res.Kinds[o.Kind]++
-			g.res.UsedB += int64(c.reqs[0].used)
-			w.waiting++
-			c.reqs = c.reqs[1:]
-			if o.Fire {
-				g.send(c.id, memPacket{core: c.id, blk: o.FireBlk, hbs: o.FireHBS})
-			}
+	if req.Valid && !o.Fail { // a refused request is presented again
+		g.res.Kinds[o.Kind]++
+		g.res.UsedB += int64(c.reqs[0].used)
+		w.waiting++
+		c.reqs = c.reqs[1:]
+		if o.Fire {
+			g.send(c.id, memPacket{core: c.id, blk: o.FireBlk, hbs: o.FireHBS})
 		}
 	}
 	if c.issuing && c.alu == 0 && len(c.reqs) == 0 {

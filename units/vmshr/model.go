@@ -66,7 +66,6 @@ type Result struct {
 	Dropped  int64 // normal blocks of returned packets nobody waited for
 	Flits    int64 // both directions
 	Kinds    [4]int64
-	Fails    int64
 	Channels []gddr.Stats
 	Trace    []PortCycle
 }

@@ -63,6 +63,9 @@ func kernelTable(ps []Pair, vcs int) *table.Table {
 		Notes: modelNotes,
 	}
 	for _, p := range ps {
+		t.Notes = append(t.Notes, p.Kernel.Name+": "+p.Kernel.Doc+".")
+	}
+	for _, p := range ps {
 		b, a := p.Base, p.Adaptive
 		t.Add(p.Kernel.Name, p.Kernel.Paper, p.Kernel.Class.String(), granularities(p.Kernel),
 			fmt.Sprint(b.Cycles), fmt.Sprint(a.Cycles), table.SignedPct(p.Speedup()-1),
