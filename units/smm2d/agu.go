@@ -1,0 +1,105 @@
+package smm2d
+
+import (
+	"fmt"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
+)
+
+// AGU is the address generation unit (thesis section 3.4.2, Figures 3.10
+// and 3.11): the L addresses of an access from its base, pattern and
+// strides. Ports (DESIGN.md, smm2d-agu): base_i[mb-1:0], base_j[nb-1:0],
+// vstride[mb-1:0], hstride[nb-1:0], pattern[2:0] in; i_<k>[mb-1:0],
+// j_<k>[nb-1:0] out.
+//
+// Lane k = a*2^q + c adds to the base one of a few offsets the pattern
+// selects (Figure 3.11's multiplexer before one adder per coordinate):
+//
+//	pattern  i offset   j offset
+//	0        0          k*HS      strided row (6, 7 too)
+//	1        a*VS       c*HS      strided block
+//	2        k*VS       k*HS      forward diagonal
+//	3        k*VS       -k*HS     backward diagonal
+//	4        0          k         continuous row
+//	5        a          c         continuous block
+//
+// The multiples k*VS, k*HS are the stride table: the standalone unit
+// multiplies by constants; the memory holds them in registers loaded at
+// configuration (Table 3.3).
+type AGU struct {
+	Geometry
+}
+
+// strideTable is k*VS mod M and k*HS mod N for k < L.
+type strideTable struct {
+	V, H []*hdl.Signal
+}
+
+// multiples computes the stride table from the strides (shifts and adds:
+// the thesis's footnote 7).
+func (p AGU) multiples(vstride, hstride *hdl.Signal) strideTable {
+	var st strideTable
+	for k := range p.Lanes() {
+		st.V = append(st.V, vstride.MulConst(uint64(k)).Trunc(p.MB))
+		st.H = append(st.H, hstride.MulConst(uint64(k)).Trunc(p.NB))
+	}
+	return st
+}
+
+// generate builds the L addresses on the decoded pattern.
+func (p AGU) generate(m *hdl.Module, bi, bj *hdl.Signal, pattern *lib.Decoder, st strideTable) (is, js []*hdl.Signal) {
+	zeroI, zeroJ := m.ConstU(p.MB, 0), m.ConstU(p.NB, 0)
+	backward := pattern.Is(int(BackwardDiagonal))
+	for k := range p.Lanes() {
+		a, c := p.LaneAt(k)
+		rowI, colJ := m.ConstU(p.MB, uint64(a)&mask(p.MB)), m.ConstU(p.NB, uint64(c))
+		unitJ := m.ConstU(p.NB, uint64(k)&mask(p.NB))
+		di := pattern.Pick(zeroI, func(v int) *hdl.Signal {
+			switch Pattern(v) {
+			case StridedBlock:
+				return st.V[a]
+			case ForwardDiagonal, BackwardDiagonal:
+				return st.V[k]
+			case ContinuousBlock:
+				return rowI
+			}
+			return nil
+		})
+		dj := pattern.Pick(zeroJ, func(v int) *hdl.Signal {
+			switch Pattern(v) {
+			case StridedBlock:
+				return st.H[c]
+			case ContinuousRow:
+				return unitJ
+			case ContinuousBlock:
+				return colJ
+			}
+			return st.H[k] // strided row (and 6, 7), both diagonals
+		})
+		is = append(is, bi.Add(di))
+		js = append(js, addSub(bj, dj, backward))
+	}
+	return is, js
+}
+
+// addSub is x + y, or x - y when sub is 1, as one adder with a carry in:
+// {x, 1} + {y ^ sub, sub}, dropping the low bit.
+func addSub(x, y, sub *hdl.Signal) *hdl.Signal {
+	w := x.Width()
+	one := x.Module().ConstU(1, 1)
+	return hdl.Concat(x, one).Add(hdl.Concat(y.Xor(sub.Repl(w)), sub)).Slice(w, 1)
+}
+
+// Build makes the AGU module called name.
+func (p AGU) Build(name string) *hdl.Module {
+	m := hdl.NewModule(name)
+	bi, bj := m.Input("base_i", p.MB), m.Input("base_j", p.NB)
+	st := p.multiples(m.Input("vstride", p.MB), m.Input("hstride", p.NB))
+	is, js := p.generate(m, bi, bj, lib.NewDecoder(m.Input("pattern", 3)), st)
+	for k := range is {
+		m.Output(fmt.Sprintf("i_%d", k), p.MB).Drive(is[k])
+		m.Output(fmt.Sprintf("j_%d", k), p.NB).Drive(js[k])
+	}
+	return m
+}

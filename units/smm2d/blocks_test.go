@@ -1,0 +1,150 @@
+package smm2d
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/stretchr/testify/require"
+)
+
+// The blocks against the spec on the Go simulator: random inputs, every
+// output compared with spec.go.
+
+func simOf(t *testing.T, m *hdl.Module) *hdl.Sim {
+	t.Helper()
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	s := hdl.NewSim(d)
+	s.Reset()
+	return s
+}
+
+func set(t *testing.T, s *hdl.Sim, name string, v uint64) { require.NoError(t, s.SetU(name, v)) }
+
+func get(t *testing.T, s *hdl.Sim, name string) uint64 {
+	v, err := s.GetU(name)
+	require.NoError(t, err)
+	return v
+}
+
+var blockGeometries = []Geometry{{1, 2, 10, 8}, {1, 2, 3, 4}, {2, 2, 10, 10}, {1, 3, 10, 10}, {2, 3, 6, 7}, {3, 3, 8, 9}, {2, 4, 32, 32}}
+
+func TestATUMatchesSpec(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, g := range blockGeometries {
+		for _, post := range []bool{false, true} {
+			s := simOf(t, ATU{g, post}.Build("atu"))
+			for range 300 {
+				sc := Scheme{g, r.IntN(1 << uint(g.VW())), r.IntN(1 << uint(g.HW())), post}
+				set(t, s, "vs", uint64(sc.VS))
+				set(t, s, "hs", uint64(sc.HS))
+				is, js := make([]uint64, g.Lanes()), make([]uint64, g.Lanes())
+				for k := range is {
+					is[k], js[k] = r.Uint64()&mask(g.MB), r.Uint64()&mask(g.NB)
+					set(t, s, fmt.Sprintf("i_%d", k), is[k])
+					set(t, s, fmt.Sprintf("j_%d", k), js[k])
+				}
+				s.Eval()
+				for k := range is {
+					require.Equal(t, sc.Mv(is[k], js[k]), get(t, s, fmt.Sprintf("mv_%d", k)), "%+v mv (%d,%d)", sc, is[k], js[k])
+					require.Equal(t, sc.Mh(js[k]), get(t, s, fmt.Sprintf("mh_%d", k)), "%+v mh", sc)
+					require.Equal(t, g.Row(is[k], js[k]), get(t, s, fmt.Sprintf("row_%d", k)), "%+v row", sc)
+				}
+			}
+		}
+	}
+}
+
+func TestAGUMatchesSpec(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, g := range blockGeometries {
+		s := simOf(t, AGU{g}.Build("agu"))
+		for range 500 {
+			a := Access{Pattern(r.IntN(8)), r.Uint64() & mask(g.MB), r.Uint64() & mask(g.NB), r.Uint64() & mask(g.MB), r.Uint64() & mask(g.NB)}
+			set(t, s, "pattern", uint64(a.Pattern))
+			set(t, s, "base_i", a.BI)
+			set(t, s, "base_j", a.BJ)
+			set(t, s, "vstride", a.VStride)
+			set(t, s, "hstride", a.HStride)
+			s.Eval()
+			is, js := g.Addresses(a)
+			for k := range is {
+				require.Equal(t, is[k], get(t, s, fmt.Sprintf("i_%d", k)), "%+v %+v lane %d", g, a, k)
+				require.Equal(t, js[k], get(t, s, fmt.Sprintf("j_%d", k)), "%+v %+v lane %d", g, a, k)
+			}
+		}
+	}
+}
+
+// routableIndices draws the module indices of a supported access (so the
+// grouping holds), or with probability 1/2 random ones.
+func routableIndices(r *rand.Rand, g Geometry) (mv, mh []uint64, crow bool) {
+	if r.IntN(2) == 0 {
+		for range g.Lanes() {
+			mv, mh = append(mv, r.Uint64()&mask(g.P)), append(mh, r.Uint64()&mask(g.Q))
+		}
+		return mv, mh, r.IntN(2) == 0
+	}
+	sc := Scheme{g, r.IntN(g.MB - g.P + 1), r.IntN(g.NB - g.P - g.Q + 1), r.IntN(2) == 0}
+	for {
+		a := Access{Patterns[r.IntN(len(Patterns))], r.Uint64() & mask(g.MB), r.Uint64() & mask(g.NB),
+			(r.Uint64() | 1) << uint(sc.VS) & mask(g.MB), (r.Uint64() | 1) << uint(sc.HS) & mask(g.NB)}
+		if a.Pattern == ContinuousRow {
+			a.BJ &^= mask(g.Q + min(g.P, sc.HS))
+		}
+		if a.Pattern == ContinuousBlock {
+			a.BI &^= mask(min(g.P, sc.VS))
+			a.BJ &^= mask(min(g.Q, sc.HS))
+		}
+		if ok, _ := sc.Supported(a); ok {
+			mv, mh, _ = sc.Place(g.Addresses(a))
+			return mv, mh, a.Pattern.Crow()
+		}
+	}
+}
+
+func TestRouteMatchesSpec(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, g := range blockGeometries[:6] {
+		for _, out := range []bool{false, true} {
+			s := simOf(t, Route{g, 16, out}.Build("route"))
+			routable := 0
+			for range 400 {
+				mv, mh, crow := routableIndices(r, g)
+				set(t, s, "crow", b2u(crow))
+				d := make([]uint64, g.Lanes())
+				for k := range d {
+					d[k] = r.Uint64() & 0xffff
+					set(t, s, fmt.Sprintf("mv_%d", k), mv[k])
+					set(t, s, fmt.Sprintf("mh_%d", k), mh[k])
+					set(t, s, fmt.Sprintf("d_%d", k), d[k])
+				}
+				s.Eval()
+				ok := g.Routable(mv, mh, crow)
+				require.Equal(t, b2u(ok), get(t, s, "ok"), "%+v mv %v mh %v crow %v", g, mv, mh, crow)
+				if !ok {
+					continue
+				}
+				routable++
+				for k := range d {
+					bank := int(mv[k]<<uint(g.Q) | mh[k])
+					if out {
+						require.Equal(t, d[bank], get(t, s, fmt.Sprintf("q_%d", k)), "lane %d reads bank %d", k, bank)
+					} else {
+						require.Equal(t, d[k], get(t, s, fmt.Sprintf("q_%d", bank)), "bank %d gets lane %d", bank, k)
+					}
+				}
+			}
+			require.Greater(t, routable, 150)
+		}
+	}
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}

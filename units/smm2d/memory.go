@@ -1,0 +1,231 @@
+package smm2d
+
+import (
+	"fmt"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
+)
+
+// Memory is the 2DSMM memory (thesis section 3.4.2, Figure 3.8 with the
+// 2DSMM's AGU, ATU and router): L banks of 2^RW w-bit elements holding an
+// M x N array. Ports (DESIGN.md, smm2d):
+//
+//	configuration  cfg_valid, cfg_ready, cfg_vs[VW-1:0], cfg_hs[HW-1:0],
+//	               cfg_vstride[mb-1:0], cfg_hstride[nb-1:0]
+//	request        req_valid, req_ready, req_write, req_pattern[2:0],
+//	               req_i[mb-1:0], req_j[nb-1:0], req_mask_<k>,
+//	               req_wdata_<k>[w-1:0]                          (k < L)
+//	response       resp_valid, resp_rdata_<k>[w-1:0]
+//
+// A configuration loads vs, hs and the stride table k*VS, k*HS (k < L,
+// Table 3.3) and is taken when no request is mid-way; a request waits in
+// a cycle where a configuration is offered, so it sees the new one.
+//
+// Pipeline, as the SAMS memory's: an accepted request is registered
+// (stage 1); in stage 1 the AGU, ATU and inward router drive the banks,
+// which write and read at the end of the cycle, and each lane's m_v, m_h
+// are registered as the routing information (Table 3.3); in stage 2 the
+// outward router takes the read data to the response registers. A read
+// accepted at a clock edge is answered three edges later, one request
+// accepted every cycle. Each stage-1 cycle serves the waiting lanes of
+// which no lower waiting lane meets them in the router (model.go, Lanes):
+// every lane when the access satisfies Theorem 7's grouping, else a
+// sub-access per cycle with req_ready low, lowest lanes first, so a write
+// of several lanes to one element leaves the highest lane's value.
+type Memory struct {
+	Geometry
+	W    int
+	Post bool
+}
+
+// request is the request channel.
+type request struct {
+	Valid, Write, Pattern, I, J *hdl.Signal
+	Mask, Wdata                 []*hdl.Signal
+}
+
+// config is the configuration channel.
+type config struct {
+	Valid, VS, HS, VStride, HStride *hdl.Signal
+}
+
+// stage1 holds the request being served; pending are its lanes still
+// waiting, first is 1 in its first cycle.
+type stage1 struct {
+	Valid, Write, Pattern, I, J, Pending, First *hdl.Signal
+	Wdata                                       []*hdl.Signal
+}
+
+func (p Memory) ports(m *hdl.Module) (request, config) {
+	f := m.InputFields("req")
+	req := request{Valid: f("valid", 1), Write: f("write", 1), Pattern: f("pattern", 3), I: f("i", p.MB), J: f("j", p.NB)}
+	for k := range p.Lanes() {
+		req.Mask = append(req.Mask, m.Input(fmt.Sprintf("req_mask_%d", k), 1))
+		req.Wdata = append(req.Wdata, m.Input(fmt.Sprintf("req_wdata_%d", k), p.W))
+	}
+	f = m.InputFields("cfg")
+	cfg := config{Valid: f("valid", 1), VS: f("vs", p.VW()), HS: f("hs", p.HW()), VStride: f("vstride", p.MB), HStride: f("hstride", p.NB)}
+	return req, cfg
+}
+
+// configuration is vs, hs and the stride table, loaded when take is 1;
+// after reset vs = hs = 0 and VS = HS = 1.
+func (p Memory) configuration(m *hdl.Module, cfg config, take *hdl.Signal) (vs, hs *hdl.Signal, st strideTable) {
+	vs, hs = m.Reg("vs", p.VW()), m.Reg("hs", p.HW())
+	vs.Drive(cfg.VS)
+	hs.Drive(cfg.HS)
+	loaded := AGU{p.Geometry}.multiples(cfg.VStride, cfg.HStride)
+	for k := range p.Lanes() {
+		v := m.RegInit(fmt.Sprintf("vmul_%d", k), bitsOf(p.MB, uint64(k)))
+		h := m.RegInit(fmt.Sprintf("hmul_%d", k), bitsOf(p.NB, uint64(k)))
+		v.Drive(loaded.V[k])
+		h.Drive(loaded.H[k])
+		st.V, st.H = append(st.V, v), append(st.H, h)
+	}
+	for _, r := range append([]*hdl.Signal{vs, hs}, append(st.V, st.H...)...) {
+		r.Enable(take)
+	}
+	return vs, hs, st
+}
+
+// bitsOf is x mod 2^w as a reset value.
+func bitsOf(w int, x uint64) hdl.Bits {
+	b, err := hdl.U(w, x&mask(w))
+	if err != nil {
+		panic(err) // x is masked to w bits
+	}
+	return b
+}
+
+func (p Memory) stage1(m *hdl.Module) stage1 {
+	r1 := stage1{Valid: m.Reg("r1_valid", 1), Write: m.Reg("r1_write", 1), Pattern: m.Reg("r1_pattern", 3),
+		I: m.Reg("r1_i", p.MB), J: m.Reg("r1_j", p.NB), Pending: m.Reg("pending", p.Lanes()), First: m.Reg("first", 1)}
+	for k := range p.Lanes() {
+		r1.Wdata = append(r1.Wdata, m.Reg(fmt.Sprintf("r1_wdata_%d", k), p.W))
+	}
+	return r1
+}
+
+// serve chooses this cycle's sub-access (model.go, Lanes): a waiting lane
+// is served unless a lower waiting lane meets it in the router: on the
+// column path two lanes of one access row with equal m_h, or two lanes
+// with equal banks; on the row path two lanes of one access column with
+// equal m_v, or equal banks.
+func (p Memory) serve(crow, pending *hdl.Signal, mv, mh []*hdl.Signal) []*hdl.Signal {
+	served := make([]*hdl.Signal, p.Lanes())
+	for k := range served {
+		ak, ck := p.LaneAt(k)
+		blocked := []*hdl.Signal{pending.Bit(k).Not()}
+		for l := range k {
+			al, cl := p.LaneAt(l)
+			mvEq, mhEq := mv[k].Eq(mv[l]), mh[k].Eq(mh[l])
+			column, row := mvEq.And(mhEq), mvEq.And(mhEq)
+			if al == ak {
+				column = mhEq
+			}
+			if cl == ck {
+				row = mvEq
+			}
+			blocked = append(blocked, pending.Bit(l).And(hdl.Mux(crow, row, column)))
+		}
+		served[k] = lib.Bus(blocked).RedOr().Not()
+	}
+	return served
+}
+
+// Build makes the memory module called name, one flat module: the AGU,
+// ATU and router are the blocks of agu.go, atu.go and route.go inlined.
+func (p Memory) Build(name string) *hdl.Module {
+	lanes, w, rw := p.Lanes(), p.W, p.RW()
+	m := hdl.NewModule(name)
+	req, cfg := p.ports(m)
+	r1 := p.stage1(m)
+	stall := m.Wire("conflict_stall", 1)
+	cfgReady := stall.Not()
+	m.Output("cfg_ready", 1).Drive(cfgReady)
+	vs, hs, st := p.configuration(m, cfg, cfg.Valid.And(cfgReady))
+
+	// Stage 1: AGU, ATU, the sub-access choice and the inward router.
+	is, js := AGU{p.Geometry}.generate(m, r1.I, r1.J, lib.NewDecoder(r1.Pattern), st)
+	atu := ATU{p.Geometry, p.Post}
+	d := atu.decode(vs, hs)
+	var mv, mh, rows []*hdl.Signal
+	for k := range lanes {
+		v, h, r := atu.translate(d, is[k], js[k])
+		mv, mh, rows = append(mv, v.Named(fmt.Sprintf("mv_%d", k))), append(mh, h.Named(fmt.Sprintf("mh_%d", k))), append(rows, r.Named(fmt.Sprintf("row_%d", k)))
+	}
+	crow := r1.Pattern.EqConst(uint64(ContinuousRow)).Named("crow")
+	servedBits := p.serve(crow, r1.Pending, mv, mh)
+	served := lib.Bus(servedBits).Named("served")
+	remaining := r1.Pending.And(served.Not())
+	stall.Drive(remaining.RedOr())
+
+	route := Route{Geometry: p.Geometry}
+	packets := make([]*hdl.Signal, lanes)
+	for k := range lanes {
+		packets[k] = hdl.Concat(r1.Write, rows[k], r1.Wdata[k]) // {we, row, wdata}
+	}
+	atBank := route.inward(crow, laneInfo{MV: mv, MH: mh, En: servedBits}, packets)
+	rdata := make([]*hdl.Signal, lanes)
+	for b := range lanes {
+		pk := atBank[b]
+		bank := m.Mem(fmt.Sprintf("bank%d", b), rw, w)
+		row := pk.Slice(w+rw-1, w)
+		bank.Write(row, pk.Slice(w-1, 0), pk.Bit(w+rw))
+		rdata[b] = bank.ReadSync(row, nil)
+	}
+
+	// Stage 2: the routing information and the outward router, each
+	// register next to what it takes.
+	s2Read, s2First, s2Last, s2Crow := m.Reg("s2_read", 1), m.Reg("s2_first", 1), m.Reg("s2_last", 1), m.Reg("s2_crow", 1)
+	s2Served := m.Reg("s2_served", lanes)
+	s2Read.Drive(r1.Valid.And(r1.Write.Not()))
+	s2First.Drive(r1.First)
+	s2Last.Drive(stall.Not())
+	s2Crow.Drive(crow)
+	s2Served.Drive(served)
+	back := laneInfo{En: lib.Split(s2Served)}
+	for k := range lanes {
+		v, h := m.Reg(fmt.Sprintf("route_mv_%d", k), p.P), m.Reg(fmt.Sprintf("route_mh_%d", k), p.Q)
+		v.Drive(mv[k])
+		h.Drive(mh[k])
+		back.MV, back.MH = append(back.MV, v), append(back.MH, h)
+	}
+	atLane := route.outward(s2Crow, back, rdata)
+
+	// Responses: a read collects its lanes over its sub-accesses and
+	// answers after the last; masked lanes read 0.
+	respValid := m.Reg("resp_valid_q", 1)
+	respValid.Drive(s2Read.And(s2Last))
+	m.Output("resp_valid", 1).Drive(respValid)
+	zero := m.ConstU(w, 0)
+	for k := range lanes {
+		coll := m.Reg(fmt.Sprintf("resp_rdata_q_%d", k), w)
+		kept := hdl.Mux(s2First, zero, coll)
+		coll.Drive(hdl.Mux(s2Read, hdl.Mux(s2Served.Bit(k), atLane[k], kept), coll))
+		m.Output(fmt.Sprintf("resp_rdata_%d", k), w).Drive(coll)
+	}
+
+	p.handshake(m, req, cfg.Valid, r1, stall, remaining)
+	return m
+}
+
+// handshake accepts requests into stage 1: not while a request has
+// sub-accesses left, nor while a configuration is offered.
+func (p Memory) handshake(m *hdl.Module, req request, cfgValid *hdl.Signal, r1 stage1, stall, remaining *hdl.Signal) {
+	ready := stall.Or(cfgValid).Not()
+	m.Output("req_ready", 1).Drive(ready)
+	take := req.Valid.And(ready)
+	r1.Valid.Drive(stall.Or(take))
+	for _, f := range [][2]*hdl.Signal{{r1.Write, req.Write}, {r1.Pattern, req.Pattern}, {r1.I, req.I}, {r1.J, req.J}} {
+		f[0].Drive(f[1])
+		f[0].Enable(take)
+	}
+	for k, d := range req.Wdata {
+		r1.Wdata[k].Drive(d)
+		r1.Wdata[k].Enable(take)
+	}
+	r1.Pending.Drive(hdl.Mux(stall, remaining, lib.Bus(req.Mask).And(take.Repl(p.Lanes()))))
+	r1.First.Drive(stall.Not())
+}
