@@ -102,15 +102,26 @@ func (ps paths) stage(in []*hdl.Signal, byRow bool, sel func(k, x int) *hdl.Sign
 	return out
 }
 
-// inward routes lane data to banks on both paths and picks one by crow.
-// Disabled lanes carry 0 into the OR planes.
+// inward routes lane data to banks. Disabled lanes carry 0 into the OR
+// planes.
 func (r Route) inward(crow *hdl.Signal, li laneInfo, d []*hdl.Signal) []*hdl.Signal {
+	return r.bothPaths(crow, li, d, r.twoStage)
+}
+
+// outward routes bank data to lanes: lane k reads bank (m_v, m_h) of its
+// own.
+func (r Route) outward(crow *hdl.Signal, li laneInfo, d []*hdl.Signal) []*hdl.Signal {
+	return r.bothPaths(crow, li, d, r.backTwoStage)
+}
+
+// bothPaths builds a direction's column path and row path and picks one
+// by crow (the third 2-input multiplexer of Table 3.2's critical path).
+func (r Route) bothPaths(crow *hdl.Signal, li laneInfo, d []*hdl.Signal, path func(ps paths, li laneInfo, d []*hdl.Signal, rowFirst bool) []*hdl.Signal) []*hdl.Signal {
 	ps := r.decode(li)
-	column := r.twoStage(ps, li, d, false)
-	row := r.twoStage(ps, li, d, true)
+	column, row := path(ps, li, d, false), path(ps, li, d, true)
 	out := make([]*hdl.Signal, len(d))
-	for b := range out {
-		out[b] = hdl.Mux(crow, row[b], column[b])
+	for x := range out {
+		out[x] = hdl.Mux(crow, row[x], column[x])
 	}
 	return out
 }
@@ -136,19 +147,6 @@ func (r Route) twoStage(ps paths, li laneInfo, d []*hdl.Signal, rowFirst bool) [
 		data[k] = pk.Slice(w-1, 0)
 	}
 	return ps.stage(data, rowFirst, func(k, x int) *hdl.Signal { return index[k][x] })
-}
-
-// outward routes bank data to lanes on both paths and picks one by crow:
-// lane k reads bank (m_v, m_h) of its own.
-func (r Route) outward(crow *hdl.Signal, li laneInfo, d []*hdl.Signal) []*hdl.Signal {
-	ps := r.decode(li)
-	column := r.backTwoStage(ps, li, d, false)
-	row := r.backTwoStage(ps, li, d, true)
-	out := make([]*hdl.Signal, len(d))
-	for k := range out {
-		out[k] = hdl.Mux(crow, row[k], column[k])
-	}
-	return out
 }
 
 // backTwoStage inverts twoStage: each first-stage place learns the index
