@@ -153,7 +153,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-layout", "-base", "-1", "-mode", "0"}, "-base=-1 is out of range for the sams layout: valid 0..63 (with -n 6)"},
 		{[]string{"-layout", "-format", "png"}, `-format="png" is not one of text, svg for gen -layout`},
 		{[]string{"-layout", "-nas", "-family", "1"}, "give one"},
-		{[]string{"-layout", "-unit", "sams-atu"}, "-unit sams-atu has no layout picture (units with one: sams)"},
+		{[]string{"-layout", "-unit", "sams-atu"}, "-unit sams-atu has no layout picture (units with one: sams, smm2d)"},
 		{[]string{"-layout", "-unit", "nope"}, `-unit: unknown unit "nope"`},
 		{[]string{"-layout", "-base", "3"}, "only with -mode"},
 		{[]string{"-layout", "-top", "x"}, "-top does not apply to gen -layout"},

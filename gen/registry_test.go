@@ -201,7 +201,7 @@ func TestRegistryFamilyBadInput(t *testing.T) {
 		{[]string{"-sketch", "-format", "svg"}, `-format="svg" is not one of text, html for gen -sketch`},
 		{[]string{"-sketch", "-q", "2"}, "the zz-test sketch has no parameter -q (it has -size, -label)"},
 		{[]string{"-sketch", "-unit", "sams"}, "-unit sams has no sketch picture (units with one: zz-test)"},
-		{[]string{"-layout", "-unit", "zz-test"}, "-unit zz-test has no layout picture (units with one: sams)"},
+		{[]string{"-layout", "-unit", "zz-test"}, "-unit zz-test has no layout picture (units with one: sams, smm2d)"},
 		{[]string{"-sketch", "-layout"}, "-sketch and -layout are separate commands; give one (gen -h lists them)"},
 		{[]string{"-canonical", "x", "-q", "2"}, "-q does not apply to gen -canonical"},
 	} {

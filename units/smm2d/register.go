@@ -34,7 +34,7 @@ func init() {
 		Name:  "smm2d",
 		Doc:   "2DSMM 2D strided multi-access memory (Gou's thesis, sections 3.3 and 3.4.2, appendix B)",
 		Units: smm2dUnits(),
-		// PICTURE: Pictures: []*units.Picture{layoutPicture},
+		Pictures: []*units.Picture{layoutView},
 		Canonical: []units.Canonical{
 			{File: "smm2d/smm2d.v", Unit: "smm2d", Values: units.Values{}, Top: "smm2d"},
 			{File: "smm2d/smm2d_atu.v", Unit: "smm2d-atu", Values: units.Values{}, Top: "smm2d_atu"},
