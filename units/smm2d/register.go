@@ -31,9 +31,9 @@ var (
 
 func init() {
 	units.RegisterFamily(&units.Family{
-		Name:  "smm2d",
-		Doc:   "2DSMM 2D strided multi-access memory (Gou's thesis, sections 3.3 and 3.4.2, appendix B)",
-		Units: smm2dUnits(),
+		Name:     "smm2d",
+		Doc:      "2DSMM 2D strided multi-access memory (Gou's thesis, sections 3.3 and 3.4.2, appendix B)",
+		Units:    smm2dUnits(),
 		Pictures: []*units.Picture{layoutView},
 		Canonical: []units.Canonical{
 			{File: "smm2d/smm2d.v", Unit: "smm2d", Values: units.Values{}, Top: "smm2d"},
