@@ -3,14 +3,11 @@ package sams_test
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/internal/tools"
 	. "github.com/parmem/parmem/units/sams"
+	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
 )
 
@@ -28,31 +25,6 @@ func proveConfigs() [][2]int {
 		return [][2]int{{2, 12}, {2, 16}, {3, 12}, {3, 16}}
 	}
 	return [][2]int{{2, 12}}
-}
-
-// sat proves that output ok of the wrapper is always 1. It returns the
-// counterexample Yosys prints when it is not.
-func sat(t *testing.T, m *hdl.Module) (proved bool, counterexample string) {
-	t.Helper()
-	d, err := hdl.Elaborate(m)
-	require.NoError(t, err)
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "prove.v"), d.Verilog(), 0o644))
-	script := fmt.Sprintf("read_verilog prove.v; hierarchy -top %s; proc; flatten; opt; sat -prove ok 1 -show-inputs -show-outputs %s", m.Name(), m.Name())
-	text := tools.Run(t, dir, "yosys", "-p", script)
-	switch {
-	case strings.Contains(text, "SAT proof finished - no model found: SUCCESS!"):
-		return true, ""
-	case strings.Contains(text, "SAT proof finished - model found: FAIL!"):
-		i := strings.Index(text, "model found: FAIL!")
-		end := strings.Index(text[i:], "End of script")
-		if end < 0 {
-			end = len(text) - i
-		}
-		return false, strings.TrimSpace(text[i : i+end])
-	}
-	t.Fatalf("yosys gave no verdict:\n%s", text)
-	return false, ""
 }
 
 // conflictFree is 1 when no two lanes share a bank with different rows.
@@ -86,7 +58,7 @@ func TestProveTheorem1Injective(t *testing.T) {
 		}
 		legal := family.Le(m.ConstU(fw, uint64(n-q))).Or(nas)
 		m.Output("ok", 1).Drive(legal.Not().Or(a.Eq(b)).Or(slot(0).Ne(slot(1))))
-		proved, cex := sat(t, m)
+		proved, cex := verify.Prove(t, m)
 		require.Truef(t, proved, "Theorem 1, q=%d n=%d:\n%s", q, n, cex)
 		t.Logf("Theorem 1 proved for q=%d n=%d, families 0..%d and NaS", q, n, n-q)
 	}
@@ -128,7 +100,7 @@ func TestProveTheorem2AndCorollary1(t *testing.T) {
 		q, n := c[0], c[1]
 		m, _, banks, rows := accessModule(fmt.Sprintf("prove_t2_q%d_n%d", q, n), q, n, false)
 		m.Output("ok", 1).Drive(conflictFree(m, banks, rows))
-		proved, cex := sat(t, m)
+		proved, cex := verify.Prove(t, m)
 		require.Truef(t, proved, "Theorem 2, q=%d n=%d:\n%s", q, n, cex)
 
 		m, stride, banks, rows := accessModule(fmt.Sprintf("prove_c1_q%d_n%d", q, n), q, n, true)
@@ -137,7 +109,7 @@ func TestProveTheorem2AndCorollary1(t *testing.T) {
 			supported = supported.Or(stride.EqConst(1 << uint(s)))
 		}
 		m.Output("ok", 1).Drive(supported.Not().Or(conflictFree(m, banks, rows)))
-		proved, cex = sat(t, m)
+		proved, cex = verify.Prove(t, m)
 		require.Truef(t, proved, "Corollary 1, q=%d n=%d:\n%s", q, n, cex)
 		t.Logf("Theorem 2 and Corollary 1 proved for q=%d n=%d", q, n)
 	}
@@ -150,20 +122,13 @@ func TestProveFindsCounterexampleForUnsupportedStride(t *testing.T) {
 		q, n := c[0], c[1]
 		m, stride, banks, rows := accessModule(fmt.Sprintf("prove_cex_q%d_n%d", q, n), q, n, true)
 		m.Output("ok", 1).Drive(stride.EqConst(3).Not().Or(conflictFree(m, banks, rows)))
-		proved, cex := sat(t, m)
+		proved, cex := verify.Prove(t, m)
 		require.False(t, proved, "stride 3 in the Matched layout conflicts for some base")
 		t.Logf("counterexample for stride 3, Matched q=%d n=%d:\n%s", q, n, cex)
 		// The counterexample is real: spec.go splits that access too.
-		inputs := map[string]uint64{}
-		for _, line := range strings.Split(cex, "\n") {
-			if f := strings.Fields(line); len(f) >= 2 && (f[0] == "\\base" || f[0] == "\\use_stride") {
-				var v uint64
-				_, err := fmt.Sscan(f[1], &v)
-				require.NoError(t, err)
-				inputs[f[0][1:]] = v
-			}
-		}
-		require.Len(t, inputs, 2, "the counterexample gives base and use_stride:\n%s", cex)
+		inputs := verify.CounterexampleValues(cex)
+		require.Contains(t, inputs, "base", "the counterexample gives base:\n%s", cex)
+		require.Contains(t, inputs, "use_stride", "the counterexample gives use_stride:\n%s", cex)
 		base, addrStride := inputs["base"], uint64(1)
 		if inputs["use_stride"] == 1 {
 			addrStride = 3
@@ -172,3 +137,4 @@ func TestProveFindsCounterexampleForUnsupportedStride(t *testing.T) {
 		require.Greater(t, l.SubAccesses(Addresses(base, addrStride, q, n), nil), 1, "base %d, stride %d conflicts in spec.go", base, addrStride)
 	}
 }
+

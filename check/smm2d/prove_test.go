@@ -1,0 +1,179 @@
+package smm2d_test
+
+import (
+	"flag"
+	"fmt"
+	"testing"
+
+	"github.com/parmem/parmem/hdl"
+	. "github.com/parmem/parmem/units/smm2d"
+	"github.com/parmem/parmem/verify"
+	"github.com/stretchr/testify/require"
+)
+
+// Proofs of appendix B on the emitted AGU and ATU netlists by Yosys's SAT
+// solver, at p = 1, q = 2, mb = nb = 6: each property is the 1-bit output
+// ok of a wrapper around the real modules, proved 1 for every input
+// (every base, vs, hs and odd sigma at once). make test proves the
+// pre-add form; make prove (-prove.all) both forms.
+
+var proveAll = flag.Bool("prove.all", false, "prove both forms of m_v (make prove), not only pre-add")
+
+var proveGeometry = Geometry{P: 1, Q: 2, MB: 6, NB: 6}
+
+func proveForms() []bool {
+	if *proveAll {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+// accessWrapper is the AGU and the ATU of one access of a fixed pattern
+// with symbolic base, strides, vs and hs; it returns the module, its
+// inputs and each lane's bank {m_v, m_h}.
+type accessWrapper struct {
+	m                        *hdl.Module
+	bi, bj, vstride, hstride *hdl.Signal
+	vs, hs                   *hdl.Signal
+	banks                    []*hdl.Signal
+}
+
+func newAccessWrapper(name string, g Geometry, post bool, pattern Pattern) accessWrapper {
+	m := hdl.NewModule(name)
+	w := accessWrapper{m: m, bi: m.Input("base_i", g.MB), bj: m.Input("base_j", g.NB),
+		vstride: m.Input("vstride", g.MB), hstride: m.Input("hstride", g.NB),
+		vs: m.Input("vs", g.VW()), hs: m.Input("hs", g.HW())}
+	agu := m.Instance("agu", AGU{Geometry: g}.Build(name+"_agu"))
+	agu.Connect("base_i", w.bi)
+	agu.Connect("base_j", w.bj)
+	agu.Connect("vstride", w.vstride)
+	agu.Connect("hstride", w.hstride)
+	agu.Connect("pattern", m.ConstU(3, uint64(pattern)))
+	atu := m.Instance("atu", ATU{Geometry: g, Post: post}.Build(name+"_atu"))
+	atu.Connect("vs", w.vs)
+	atu.Connect("hs", w.hs)
+	for k := range g.Lanes() {
+		atu.Connect(fmt.Sprintf("i_%d", k), agu.Out(fmt.Sprintf("i_%d", k)))
+		atu.Connect(fmt.Sprintf("j_%d", k), agu.Out(fmt.Sprintf("j_%d", k)))
+		w.banks = append(w.banks, hdl.Concat(atu.Out(fmt.Sprintf("mv_%d", k)), atu.Out(fmt.Sprintf("mh_%d", k))))
+	}
+	return w
+}
+
+// distinct is 1 when the signals are pairwise different.
+func distinct(xs []*hdl.Signal) *hdl.Signal {
+	var ne []*hdl.Signal
+	for i := range xs {
+		for j := i + 1; j < len(xs); j++ {
+			ne = append(ne, xs[i].Ne(xs[j]))
+		}
+	}
+	return hdl.Concat(ne...).RedAnd()
+}
+
+// oddMultiple is 1 when x = sigma*2^e with sigma odd: bit e of x is 1 and
+// the bits below it are 0.
+func oddMultiple(x, e *hdl.Signal) *hdl.Signal {
+	w := x.Width()
+	below := x.Module().ConstU(w, 1).ShlBy(e).Sub(x.Module().ConstU(w, 1))
+	return x.ShrBy(e).Bit(0).And(x.And(below).EqConst(0))
+}
+
+// alignedTo is 1 when the low bits of x below min(cap, e) + add are 0.
+func alignedTo(x, e *hdl.Signal, cap, add int) *hdl.Signal {
+	m, w := x.Module(), x.Width()
+	ew := e.Zext(max(e.Width(), 4))
+	capped := hdl.Mux(ew.Lt(m.ConstU(ew.Width(), uint64(cap))), ew, m.ConstU(ew.Width(), uint64(cap)))
+	low := m.ConstU(w, 1).ShlBy(capped.Add(m.ConstU(ew.Width(), uint64(add)))).Sub(m.ConstU(w, 1))
+	return x.And(low).EqConst(0)
+}
+
+// premise is Scheme.Supported's condition for the pattern (spec.go, the
+// issue's point 3): stride families, vs <= mb-p, hs within its bound,
+// continuous bases aligned.
+func (w accessWrapper) premise(g Geometry, pattern Pattern) *hdl.Signal {
+	m := w.m
+	le := func(x *hdl.Signal, most int) *hdl.Signal { return x.Le(m.ConstU(x.Width(), uint64(most))) }
+	vFamily := oddMultiple(w.vstride, w.vs).And(le(w.vs, g.MB-g.P))
+	switch pattern {
+	case StridedBlock:
+		return vFamily.And(oddMultiple(w.hstride, w.hs)).And(le(w.hs, g.NB-g.Q))
+	case ForwardDiagonal, BackwardDiagonal:
+		return vFamily.And(oddMultiple(w.hstride, w.hs)).And(le(w.hs, g.NB-g.P-g.Q))
+	case ContinuousRow:
+		return alignedTo(w.bj, w.hs, g.P, g.Q).And(le(w.hs, g.NB-g.Q))
+	case ContinuousBlock:
+		return alignedTo(w.bi, w.vs, g.P, 0).And(alignedTo(w.bj, w.hs, g.Q, 0)).And(le(w.hs, g.NB-g.Q))
+	}
+	return oddMultiple(w.hstride, w.hs).And(le(w.hs, g.NB-g.P-g.Q))
+}
+
+// Theorems 1-6 (appendix B) under the point 3: every access of
+// each pattern that the scheme supports puts its L lanes in L different
+// banks, for every base, vs, hs and odd sigma.
+func TestProveTheorems1To6(t *testing.T) {
+	g := proveGeometry
+	theorem := map[Pattern]string{StridedRow: "Theorem 1", ContinuousRow: "Theorem 2", ForwardDiagonal: "Theorem 3",
+		BackwardDiagonal: "Theorem 4", StridedBlock: "Theorem 5", ContinuousBlock: "Theorem 6"}
+	for _, post := range proveForms() {
+		for _, pattern := range Patterns {
+			w := newAccessWrapper(fmt.Sprintf("prove_pattern%d_post%v", pattern, post), g, post, pattern)
+			w.m.Output("ok", 1).Drive(w.premise(g, pattern).Not().Or(distinct(w.banks)))
+			proved, cex := verify.Prove(t, w.m)
+			require.Truef(t, proved, "%s (%v), post=%v:\n%s", theorem[pattern], pattern, post, cex)
+			t.Logf("%s proved: every supported %v is conflict-free (p=1 q=2 mb=nb=6, post=%v)", theorem[pattern], pattern, post)
+		}
+	}
+}
+
+// The ATU is injective: two different elements never share a bank and
+// row, for every vs <= mb-p and hs <= nb-q.
+func TestProveATUInjective(t *testing.T) {
+	g := proveGeometry
+	for _, post := range proveForms() {
+		m := hdl.NewModule(fmt.Sprintf("prove_injective_post%v", post))
+		vs, hs := m.Input("vs", g.VW()), m.Input("hs", g.HW())
+		atu := m.Instance("atu", ATU{Geometry: g, Post: post}.Build(m.Name()+"_atu"))
+		atu.Connect("vs", vs)
+		atu.Connect("hs", hs)
+		var elems, places []*hdl.Signal
+		for k := range g.Lanes() {
+			i, j := m.Input(fmt.Sprintf("i_%d", k), g.MB), m.Input(fmt.Sprintf("j_%d", k), g.NB)
+			atu.Connect(fmt.Sprintf("i_%d", k), i)
+			atu.Connect(fmt.Sprintf("j_%d", k), j)
+			if k < 2 {
+				elems = append(elems, hdl.Concat(i, j))
+				places = append(places, hdl.Concat(atu.Out(fmt.Sprintf("mv_%d", k)), atu.Out(fmt.Sprintf("mh_%d", k)), atu.Out(fmt.Sprintf("row_%d", k))))
+			}
+		}
+		inRange := vs.Le(m.ConstU(g.VW(), uint64(g.MB-g.P))).And(hs.Le(m.ConstU(g.HW(), uint64(g.NB-g.Q))))
+		m.Output("ok", 1).Drive(inRange.Not().Or(elems[0].Eq(elems[1])).Or(places[0].Ne(places[1])))
+		proved, cex := verify.Prove(t, m)
+		require.Truef(t, proved, "injectivity, post=%v:\n%s", post, cex)
+		t.Logf("(i,j) -> (m_v, m_h, row) proved injective (p=1 q=2 mb=nb=6, post=%v)", post)
+	}
+}
+
+// The prover can fail: a strided row with HS = 2^(hs+1), one family above
+// the configured hs, conflicts for some base, and Yosys must find it; the
+// spec agrees that the access it finds conflicts.
+func TestProveFindsCounterexampleForAnotherFamily(t *testing.T) {
+	g := proveGeometry
+	w := newAccessWrapper("prove_cex", g, false, StridedRow)
+	m := w.m
+	one := m.ConstU(g.NB, 1)
+	exact := w.hstride.Eq(one.ShlBy(w.hs.Zext(4).Add(m.ConstU(4, 1))))
+	premise := exact.And(w.hs.Zext(4).Add(m.ConstU(4, 1)).Le(m.ConstU(4, uint64(g.NB-g.Q))))
+	m.Output("ok", 1).Drive(premise.Not().Or(distinct(w.banks)))
+	proved, cex := verify.Prove(t, m)
+	require.False(t, proved, "HS = 2^(hs+1) conflicts for some base")
+	v := verify.CounterexampleValues(cex)
+	for _, name := range []string{"base_i", "base_j", "hs", "hstride", "vs"} {
+		require.Contains(t, v, name, "the counterexample gives %s:\n%s", name, cex)
+	}
+	s := Scheme{Geometry: g, VS: int(v["vs"]), HS: int(v["hs"])}
+	a := Access{Pattern: StridedRow, BI: v["base_i"], BJ: v["base_j"], VStride: v["vstride"], HStride: v["hstride"]}
+	is, js := g.Addresses(a)
+	require.False(t, s.ConflictFree(is, js), "spec.go agrees the counterexample conflicts: %+v under %+v", a, s)
+	t.Logf("counterexample: strided row from (%d,%d), hs=%d, HS=%d conflicts", a.BI, a.BJ, s.HS, a.HStride)
+}
