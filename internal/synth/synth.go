@@ -20,6 +20,7 @@ import (
 // ICE40 is the result of the iCE40 flow.
 type ICE40 struct {
 	LUT4, Carry, RAMBits int
+	Flops                int // SB_DFF* cells
 	LUTLevels            int // SB_LUT4 cells on the longest combinational path
 }
 
@@ -84,6 +85,9 @@ func MapICE40(top string, verilog []byte) (ICE40, error) {
 	for t, n := range c {
 		if strings.HasPrefix(t, "SB_RAM40_4K") {
 			r.RAMBits += 4096 * n
+		}
+		if strings.HasPrefix(t, "SB_DFF") {
+			r.Flops += n
 		}
 	}
 	r.LUTLevels, _ = nl.depth(func(t string) int {

@@ -37,6 +37,11 @@ type Memory struct {
 	Geometry
 	W    int
 	Post bool
+	// NoBanks leaves the banks out for area reports (thesis Table 3.2
+	// counts logic only): per bank b the ports bank<b>_row[RW-1:0],
+	// bank<b>_we, bank<b>_wdata[w-1:0] out and bank<b>_rdata[w-1:0] in, the
+	// data a synchronous SRAM reads at the edge.
+	NoBanks bool
 }
 
 // request is the request channel.

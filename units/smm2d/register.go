@@ -34,6 +34,7 @@ func init() {
 		Name:     "smm2d",
 		Doc:      "2DSMM 2D strided multi-access memory (Gou's thesis, sections 3.3 and 3.4.2, appendix B)",
 		Units:    smm2dUnits(),
+		Reports:  smm2dReports,
 		Pictures: []*units.Picture{layoutView},
 		Canonical: []units.Canonical{
 			{File: "smm2d/smm2d.v", Unit: "smm2d", Values: units.Values{}, Top: "smm2d"},
@@ -85,7 +86,7 @@ func smm2dUnits() []*units.Unit {
 			Name: "smm2d", Doc: "the 2DSMM memory: configuration, stride table, AGU, ATU, routers, banks, sub-accesses",
 			Params: units.Params{paramP, paramQ, paramMemMB, paramMemNB, units.IntParam("w", "element bits", 32, 1, 64), paramPost},
 			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return Memory{geometry(v), v["w"], v["post"] == 1}.Build(name), nil
+				return Memory{Geometry: geometry(v), W: v["w"], Post: v["post"] == 1}.Build(name), nil
 			},
 		},
 	}
