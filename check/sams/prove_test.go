@@ -137,4 +137,3 @@ func TestProveFindsCounterexampleForUnsupportedStride(t *testing.T) {
 		require.Greater(t, l.SubAccesses(Addresses(base, addrStride, q, n), nil), 1, "base %d, stride %d conflicts in spec.go", base, addrStride)
 	}
 }
-
