@@ -127,12 +127,13 @@ func (f *flatArray) accept(g Geometry, r request, resp *verify.Sink) []verify.Ex
 
 // randomSetting is a configuration with vs, hs in their supported ranges
 // (point 3's hs <= nb-p-q for every pattern) and strides of those families
-// (sigma odd), or, when other, strides of any family.
+// (sigma odd), or, when other, any vs, hs and strides.
 func randomSetting(r *rand.Rand, g Geometry, other bool) setting {
 	s := setting{vs: r.IntN(g.MB - g.P + 1), hs: r.IntN(g.NB - g.P - g.Q + 1)}
 	s.vstride = (r.Uint64() | 1) << uint(s.vs) & (1<<uint(g.MB) - 1)
 	s.hstride = (r.Uint64() | 1) << uint(s.hs) & (1<<uint(g.NB) - 1)
-	if other {
+	if other { // any vs, hs the inputs hold, any strides
+		s.vs, s.hs = r.IntN(1<<uint(g.VW())), r.IntN(1<<uint(g.HW()))
 		s.vstride = r.Uint64() & (1<<uint(g.MB) - 1)
 		s.hstride = r.Uint64() & (1<<uint(g.NB) - 1)
 	}
