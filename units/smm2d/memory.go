@@ -29,7 +29,7 @@ import (
 // outward router takes the read data to the response registers. A read
 // accepted at a clock edge is answered three edges later, one request
 // accepted every cycle. Each stage-1 cycle serves the waiting lanes of
-// which no lower waiting lane meets them in the router (model.go, Lanes):
+// which no lower waiting lane meets them in the router (model.go, Meet):
 // every lane when the access satisfies Theorem 7's grouping, else a
 // sub-access per cycle with req_ready low, lowest lanes first, so a write
 // of several lanes to one element leaves the highest lane's value.
@@ -112,7 +112,7 @@ func (p Memory) stage1(m *hdl.Module) stage1 {
 	return r1
 }
 
-// serve chooses this cycle's sub-access (model.go, Lanes): a waiting lane
+// serve chooses this cycle's sub-access (model.go, Meet): a waiting lane
 // is served unless a lower waiting lane meets it in the router: on the
 // column path two lanes of one access row with equal m_h, or two lanes
 // with equal banks; on the row path two lanes of one access column with
