@@ -9,9 +9,9 @@ import (
 // Decoder is a runtime index decoded once into one select line per value,
 // for the many multiplexers that read it: each Pick merges the values that
 // choose the same signal into one select (an OR of decoded lines, built
-// once per set of values and shared by every later Pick). It is the
-// structure of thesis Figure 3.12, where vs and hs are decoded once and
-// every lane's bit selection is an AND-OR on the shared lines.
+// once per set of values and shared by every later Pick). The smm2d AGU
+// decodes its pattern code so (thesis Fig. 3.11: every lane's offset
+// multiplexer on the same decoded pattern).
 type Decoder struct {
 	is  []*hdl.Signal // is[v] is 1 when the index is v
 	any map[string]*hdl.Signal
