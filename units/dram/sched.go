@@ -1,0 +1,210 @@
+package dram
+
+// SchedConfig sizes the request scheduler of Figures 2.3 and 4.2 (contract
+// dram-sched).
+type SchedConfig struct {
+	Entries, WEntries int // read and write queue slots
+	HiWM, LoWM        int // write drain watermarks (2.3)
+	Banks             int
+	Merges, AgeBits   int
+}
+
+// Table51Sched is Table 5.1's scheduler: 64 reads, 128 writes, watermarks
+// 96/80, 16 banks, 16 merges, 15-bit ages.
+func Table51Sched() SchedConfig {
+	return SchedConfig{Entries: 64, WEntries: 128, HiWM: 96, LoWM: 80, Banks: 16, Merges: 16, AgeBits: 15}
+}
+
+// Request is a read or write as it enters the scheduler.
+type Request struct {
+	Bank, Row int
+	Blk       uint64
+	Age       uint64 // a read's age on arrival (Eq. 4.1); writes have none
+}
+
+// DummyReq is a dummy request from the L2 MIB: a block's absolute merge
+// length and the ages merged since its last dummy (reading 4).
+type DummyReq struct{ Blk, Mlen, Age uint64 }
+
+// queued is a queue slot: the request and its arrival rank, the number of
+// older valid requests of its queue.
+type queued struct {
+	Valid bool
+	Request
+	Ord int
+}
+
+// Sched is the read/write request scheduler (contract dram-sched) in plain
+// Go, cycle for cycle: a read queue with its MIB scheduled by Pick under
+// the policy, a write queue scheduled FR-FCFS, the write drain, and the
+// open row of every bank as the rows last issued to it.
+type Sched struct {
+	C        SchedConfig
+	reads    []queued
+	mib      *MIB
+	writes   []queued
+	open     []bool
+	openRow  []int
+	drain    bool
+	nReads   int
+	nWrites  int
+	scratch  []Slot
+	bankView []Bank
+}
+
+// NewSched returns an empty scheduler, as after reset.
+func NewSched(c SchedConfig) *Sched {
+	return &Sched{C: c, reads: make([]queued, c.Entries), mib: NewMIB(c.Entries, c.Merges, c.AgeBits),
+		writes: make([]queued, c.WEntries), open: make([]bool, c.Banks), openRow: make([]int, c.Banks),
+		scratch: make([]Slot, max(c.Entries, c.WEntries)), bankView: make([]Bank, c.Banks)}
+}
+
+// SchedIn is one cycle's inputs; nil channels are not valid this cycle.
+type SchedIn struct {
+	Pol   Policy
+	Read  *Request
+	Dummy *DummyReq
+	Write *Request
+	Rdy   []bool // per bank: its command queue takes a request
+}
+
+// Issued is the request the scheduler issues in a cycle.
+type Issued struct {
+	Valid, Write bool
+	Request
+	Hit  bool
+	Mlen uint64 // reads: the MIB's merge length and age; writes 0
+	slot int
+}
+
+// ReadReady reports whether the read queue has a free slot.
+func (s *Sched) ReadReady() bool { return s.nReads < s.C.Entries }
+
+// WriteReady reports whether the write queue has a free slot.
+func (s *Sched) WriteReady() bool { return s.nWrites < s.C.WEntries }
+
+// Reads and Writes are the queues' occupancies.
+func (s *Sched) Reads() int  { return s.nReads }
+func (s *Sched) Writes() int { return s.nWrites }
+
+// Draining reports whether the write queue is being drained.
+func (s *Sched) Draining() bool { return s.drain }
+
+// ReadSlots returns the read queue as Pick sees it (valid the slots
+// holding a read, Mlen and Age from the MIB).
+func (s *Sched) ReadSlots() []Slot {
+	out := make([]Slot, len(s.reads))
+	for i, q := range s.reads {
+		out[i] = Slot{Valid: q.Valid, Bank: q.Bank, Row: q.Row, Mlen: s.mib.Mlen[i], Age: s.mib.Age[i], Ord: q.Ord}
+	}
+	return out
+}
+
+func (s *Sched) banks(rdy []bool) []Bank {
+	for b := range s.bankView {
+		s.bankView[b] = Bank{Ready: rdy[b], Open: s.open[b], Row: s.openRow[b]}
+	}
+	return s.bankView
+}
+
+func (s *Sched) slots(q []queued, mib *MIB) []Slot {
+	out := s.scratch[:len(q)]
+	for i, e := range q {
+		out[i] = Slot{Valid: e.Valid, Bank: e.Bank, Row: e.Row, Ord: e.Ord}
+		if mib != nil {
+			out[i].Mlen, out[i].Age = mib.Mlen[i], mib.Age[i]
+		}
+	}
+	return out
+}
+
+// Issue is the request issued this cycle: in a drain the FR-FCFS write
+// if one is eligible, else the read of Pick, else (no eligible read) the
+// write.
+func (s *Sched) Issue(pol Policy, rdy []bool) Issued {
+	banks := s.banks(rdy)
+	wok, widx, whit := Pick(FRFCFS, s.slots(s.writes, nil), banks)
+	write := func() Issued {
+		w := s.writes[widx].Request
+		w.Age = 0
+		return Issued{Valid: true, Write: true, Request: w, Hit: whit, slot: widx}
+	}
+	if s.drain && wok {
+		return write()
+	}
+	if ok, idx, hit := Pick(pol, s.slots(s.reads, s.mib), banks); ok {
+		r := s.reads[idx].Request
+		r.Age = s.mib.Age[idx]
+		return Issued{Valid: true, Request: r, Hit: hit, Mlen: s.mib.Mlen[idx], slot: idx}
+	}
+	if wok {
+		return write()
+	}
+	return Issued{}
+}
+
+// Step runs one cycle: it returns the cycle's issue and applies the
+// rising edge (reads and writes taken into the lowest free slots, the
+// issued request leaving, the dummy updating the MIB).
+func (s *Sched) Step(in SchedIn) Issued {
+	iss := s.Issue(in.Pol, in.Rdy)
+	mibIn := MIBIn{}
+	if in.Dummy != nil {
+		mibIn.Upd, mibIn.UpdBlk, mibIn.UpdMlen, mibIn.UpdAge = true, in.Dummy.Blk, in.Dummy.Mlen, in.Dummy.Age
+	}
+	var readIn, writeIn *Request
+	if in.Read != nil && s.ReadReady() {
+		readIn = in.Read
+	}
+	if in.Write != nil && s.WriteReady() {
+		writeIn = in.Write
+	}
+	if iss.Valid && !iss.Write {
+		mibIn.Free, mibIn.FreeIdx = true, iss.slot
+	}
+	if readIn != nil {
+		mibIn.Alloc, mibIn.AllocIdx, mibIn.AllocBlk, mibIn.AllocAge = true, freeSlot(s.reads), readIn.Blk, readIn.Age
+	}
+	s.nReads += enqueue(s.reads, readIn, s.nReads, iss.Valid && !iss.Write, iss.slot)
+	s.nWrites += enqueue(s.writes, writeIn, s.nWrites, iss.Valid && iss.Write, iss.slot)
+	s.mib.Step(mibIn)
+	if iss.Valid {
+		s.open[iss.Bank], s.openRow[iss.Bank] = true, iss.Row
+	}
+	s.drain = NextDrain(s.drain, s.nWrites, s.C.HiWM, s.C.LoWM)
+	return iss
+}
+
+func freeSlot(q []queued) int {
+	for i, e := range q {
+		if !e.Valid {
+			return i
+		}
+	}
+	return len(q)
+}
+
+// enqueue applies an edge to a queue of n requests: the slot at out
+// leaves when leave (the younger ones move up a rank), r enters the lowest
+// free slot as the youngest. It returns the change of n.
+func enqueue(q []queued, r *Request, n int, leave bool, out int) int {
+	d := 0
+	if leave {
+		gone := q[out].Ord
+		for i := range q {
+			if q[i].Valid && q[i].Ord > gone {
+				q[i].Ord--
+			}
+		}
+		d--
+	}
+	if r != nil {
+		i := freeSlot(q) // before out is freed: the freed slot is taken from the next edge
+		q[i] = queued{Valid: true, Request: *r, Ord: n + d}
+		d++
+	}
+	if leave {
+		q[out] = queued{}
+	}
+	return d
+}
