@@ -4,6 +4,7 @@ package main
 // Everything else gen knows of a family (its units and their parameters,
 // reports, pictures, canonical RTL) comes from the registry.
 import (
+	_ "github.com/parmem/parmem/units/dram"
 	_ "github.com/parmem/parmem/units/elastic"
 	_ "github.com/parmem/parmem/units/lib"
 	_ "github.com/parmem/parmem/units/sams"

@@ -178,3 +178,17 @@ func TestConstructionMistakesDoNotPanic(t *testing.T) {
 	require.Error(t, err)
 	require.GreaterOrEqual(t, len(hdl.Errors(err)), 8)
 }
+
+// TestAdders counts the adders and subtractors that drive an output, by
+// width, and leaves out one that drives nothing.
+func TestAdders(t *testing.T) {
+	m := hdl.NewModule("arith")
+	a, b := m.Input("a", 8), m.Input("b", 8)
+	c, e := m.Input("c", 4), m.Input("e", 4)
+	m.Output("sum", 8).Drive(a.Add(b))
+	m.Output("diff", 4).Drive(c.Sub(e).Add(e))
+	_ = a.Sub(b) // drives nothing
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	require.Equal(t, map[int]int{8: 1, 4: 2}, d.Adders())
+}

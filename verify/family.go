@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,9 +67,15 @@ func LockstepFamily(t *testing.T, family string) {
 	t.Logf("%d cycles, %d output values compared", res.Cycles, res.Compared)
 }
 
+// maxModuleName is the longest module name buildConfig gives.
+const maxModuleName = 64
+
 // buildConfig builds a unit configuration under a module name unique to
 // its resolved values: the unit's module name, then _<param><value> for
-// each parameter it has (Optional ones when given).
+// each parameter it has (Optional ones when given). A name longer than
+// maxModuleName (Verilator shortens those with a hash of its own, and then
+// lints that the file name differs) becomes the unit's module name and a
+// hash of the long one.
 func buildConfig(c units.Config) (*hdl.Module, error) {
 	u, v, err := c.Resolve()
 	if err != nil {
@@ -79,6 +86,11 @@ func buildConfig(c units.Config) (*hdl.Module, error) {
 		if x, ok := v[p.Name]; ok {
 			name += fmt.Sprintf("_%s%d", strings.ReplaceAll(p.Name, "-", "_"), x)
 		}
+	}
+	if len(name) > maxModuleName {
+		h := fnv.New32a()
+		h.Write([]byte(name))
+		name = fmt.Sprintf("%s_h%08x", u.ModuleName(), h.Sum32())
 	}
 	return u.Build(v, name)
 }

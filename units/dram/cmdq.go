@@ -156,6 +156,7 @@ func (q *CmdQ) headCmd(b int) (Cmd, bool) {
 // Ready).
 func (q *CmdQ) Step(req CmdReq) (Cmd, Done) {
 	n := q.C.Banks()
+	push := req.Valid && q.Ready(req.Bank) // as the queue stood before the edge
 	var cmd Cmd
 	for k := range n {
 		b := (q.next + k) % n
@@ -177,7 +178,7 @@ func (q *CmdQ) Step(req CmdReq) (Cmd, Done) {
 		q.apply(cmd)
 		q.next = (cmd.Bank + 1) % n
 	}
-	if req.Valid && q.Ready(req.Bank) {
+	if push {
 		q.queue[req.Bank] = append(q.queue[req.Bank], req)
 	}
 	return cmd, done

@@ -1,0 +1,131 @@
+package dram
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/parmem/parmem/units"
+	d "github.com/parmem/parmem/units/dram"
+	"github.com/stretchr/testify/require"
+)
+
+// schedBench is dram-sched on the bench with Sched stepped beside it.
+type schedBench struct {
+	bench
+	ref    *d.Sched
+	banks  int
+	counts map[string]int
+}
+
+func newSchedBench(t *testing.T, c units.Config) *schedBench {
+	b := newBench(t, c)
+	v := b.v
+	return &schedBench{bench: b, banks: 1 << v["bankbits"], counts: map[string]int{},
+		ref: d.NewSched(d.SchedConfig{Entries: v["entries"], WEntries: v["wentries"], HiWM: v["hiwm"], LoWM: v["lowm"],
+			Banks: 1 << v["bankbits"], Merges: v["merges"], AgeBits: v["agebits"]})}
+}
+
+// step drives one cycle's inputs on both, requires the same ready and
+// issue outputs, and applies the edge.
+func (s *schedBench) step(t *testing.T, in d.SchedIn) d.Issued {
+	b := s.bench
+	b.set("pol", uint64(in.Pol))
+	drive := func(prefix string, r *d.Request, age bool) {
+		b.set(prefix+"_valid", bit(r != nil))
+		if r != nil {
+			b.set(prefix+"_bank", uint64(r.Bank))
+			b.set(prefix+"_row", uint64(r.Row))
+			b.set(prefix+"_blk", r.Blk)
+			if age {
+				b.set(prefix+"_age", r.Age)
+			}
+		}
+	}
+	drive("rd", in.Read, true)
+	drive("wr", in.Write, false)
+	b.set("dmy_valid", bit(in.Dummy != nil))
+	if in.Dummy != nil {
+		b.set("dmy_blk", in.Dummy.Blk)
+		b.set("dmy_mlen", in.Dummy.Mlen)
+		b.set("dmy_age", in.Dummy.Age)
+	}
+	for k, r := range in.Rdy {
+		b.seti("rdy", k, bit(r))
+	}
+	b.Step()
+	require.Equal(t, [2]uint64{bit(s.ref.ReadReady()), bit(s.ref.WriteReady())}, [2]uint64{b.get("rd_ready"), b.get("wr_ready")},
+		"cycle %d ready", b.Cycle())
+	iss := s.ref.Step(in)
+	got := [8]uint64{b.get("iss_valid"), b.get("iss_write"), b.get("iss_bank"), b.get("iss_row"), b.get("iss_blk"),
+		b.get("iss_hit"), b.get("iss_mlen"), b.get("iss_age")}
+	want := [8]uint64{bit(iss.Valid), bit(iss.Write), uint64(iss.Bank), uint64(iss.Row), iss.Blk, bit(iss.Hit), iss.Mlen, iss.Age}
+	if !iss.Valid {
+		got, want = [8]uint64{got[0]}, [8]uint64{want[0]}
+	}
+	require.Equal(t, want, got, "cycle %d issue (valid write bank row blk hit mlen age), drain %v", b.Cycle(), s.ref.Draining())
+	if iss.Valid {
+		s.counts[fmt.Sprintf("write=%v hit=%v", iss.Write, iss.Hit)]++
+	}
+	if s.ref.Draining() {
+		s.counts["drain cycles"]++
+	}
+	return iss
+}
+
+// TestSchedRandom drives dram-sched and Sched with random reads, writes
+// and dummies over few blocks, banks and rows, the policy changing every
+// few hundred cycles and banks ready at random, and requires the same
+// outputs every cycle.
+func TestSchedRandom(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		v      units.Values
+		cycles int
+	}{
+		{units.Values{"entries": 4, "wentries": 4, "bankbits": 2, "rowbits": 2, "agebits": 6, "blkbits": 4, "merges": 5}, 60_000},
+		{units.Values{"entries": 16, "wentries": 16, "bankbits": 2, "rowbits": 2, "agebits": 8, "blkbits": 5}, 60_000},
+		{units.Values{}, 6_000},
+	} {
+		c := units.Config{Unit: "dram-sched", Values: tc.v}
+		t.Run(c.String(), func(t *testing.T) {
+			t.Parallel()
+			s := newSchedBench(t, c)
+			v := s.v
+			r := rand.New(rand.NewPCG(9, uint64(v["entries"])))
+			blocks := min(uint64(1)<<v["blkbits"], 2*uint64(v["entries"]))
+			rows := min(1<<v["rowbits"], 3)
+			ageMax := uint64(1)<<v["agebits"] - 1
+			pol := d.MSHRS
+			rdy := make([]bool, s.banks)
+			for cyc := range tc.cycles {
+				if cyc%300 == 0 {
+					pol = d.Policies[r.IntN(4)]
+				}
+				// Phases of heavy writes fill the write queue to its high watermark.
+				writeRate := 4
+				if cyc/2000%2 == 1 {
+					writeRate = 1
+				}
+				in := d.SchedIn{Pol: pol, Rdy: rdy}
+				for k := range rdy {
+					rdy[k] = r.IntN(3) > 0
+				}
+				if r.IntN(2) == 0 {
+					in.Read = &d.Request{Bank: r.IntN(s.banks), Row: r.IntN(rows), Blk: r.Uint64N(blocks), Age: pickValue(r, ageMax)}
+				}
+				if r.IntN(writeRate) == 0 {
+					in.Write = &d.Request{Bank: r.IntN(s.banks), Row: r.IntN(rows), Blk: r.Uint64N(blocks)}
+				}
+				if r.IntN(2) == 0 {
+					in.Dummy = &d.DummyReq{Blk: r.Uint64N(blocks), Mlen: 1 + r.Uint64N(uint64(v["merges"])), Age: pickValue(r, 30)}
+				}
+				s.step(t, in)
+			}
+			t.Logf("%s: %v", c, s.counts)
+			for _, k := range []string{"write=false hit=true", "write=false hit=false", "write=true hit=true", "write=true hit=false", "drain cycles"} {
+				require.Positive(t, s.counts[k], k)
+			}
+		})
+	}
+}

@@ -1,0 +1,155 @@
+package dram
+
+import (
+	"fmt"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
+)
+
+// MIBBlock is the dram-mib unit: the DRAM controller's Merge Information
+// Buffer of section 4.4 and Figure 4.2 (contract dram-mib).
+//
+//	clk, rst; in alloc_valid, alloc_idx, alloc_blk, alloc_age; in upd_valid,
+//	upd_blk, upd_mlen, upd_age; in free_valid, free_idx
+//	out per slot i: v_<i>, mlen_<i>[MW-1:0], age_<i>[agebits-1:0]
+type MIBBlock struct {
+	Entries, BlkBits, Merges, AgeBits int
+}
+
+// mibPorts are the MIB's inputs.
+type mibPorts struct {
+	AllocValid, AllocIdx, AllocBlk, AllocAge *hdl.Signal
+	UpdValid, UpdBlk, UpdMlen, UpdAge        *hdl.Signal
+	FreeValid, FreeIdx                       *hdl.Signal
+}
+
+// mibSlots are the MIB's registers per slot.
+type mibSlots struct {
+	V, Blk, Mlen, Age []*hdl.Signal
+}
+
+// Build makes the module called name.
+func (c MIBBlock) Build(name string) *hdl.Module {
+	m := hdl.NewModule(name)
+	iw, mw := Width(c.Entries-1), Width(c.Merges)
+	in := mibPorts{
+		AllocValid: m.Input("alloc_valid", 1), AllocIdx: m.Input("alloc_idx", iw),
+		AllocBlk: m.Input("alloc_blk", c.BlkBits), AllocAge: m.Input("alloc_age", c.AgeBits),
+		UpdValid: m.Input("upd_valid", 1), UpdBlk: m.Input("upd_blk", c.BlkBits),
+		UpdMlen: m.Input("upd_mlen", mw), UpdAge: m.Input("upd_age", c.AgeBits),
+		FreeValid: m.Input("free_valid", 1), FreeIdx: m.Input("free_idx", iw),
+	}
+	s := mibLogic(m, "mib", c.Entries, in)
+	for i := range c.Entries {
+		m.Output(fmt.Sprintf("v_%d", i), 1).Drive(s.V[i])
+		m.Output(fmt.Sprintf("mlen_%d", i), mw).Drive(s.Mlen[i])
+		m.Output(fmt.Sprintf("age_%d", i), c.AgeBits).Drive(s.Age[i])
+	}
+	return m
+}
+
+// mibLogic declares the MIB's registers (<name>_v_<i>, ...) in m. At each
+// edge, per slot, the first that applies: free clears it; alloc loads the
+// read (merge length 1, its age); a valid slot ages by its merge length
+// (4.3: each merged request ages a cycle) and a dummy of its block
+// overwrites the merge length and adds its age (4.4). mlen and age are
+// 0 whenever v is.
+func mibLogic(m *hdl.Module, name string, entries int, in mibPorts) mibSlots {
+	agebits, mw := in.AllocAge.Width(), in.UpdMlen.Width()
+	var s mibSlots
+	for i := range entries {
+		v := m.Reg(fmt.Sprintf("%s_v_%d", name, i), 1)
+		blk := m.Reg(fmt.Sprintf("%s_blk_%d", name, i), in.AllocBlk.Width())
+		mlen := m.Reg(fmt.Sprintf("%s_mlen_%d", name, i), mw)
+		age := m.Reg(fmt.Sprintf("%s_age_%d", name, i), agebits)
+		aged := satAdd(age, mlen) // a1 = sat(age + mlen)
+		m.If(in.FreeValid.And(in.FreeIdx.EqConst(uint64(i))), func() {
+			v.SetU(0)
+			blk.SetU(0)
+			mlen.SetU(0)
+			age.SetU(0)
+		}).Elif(in.AllocValid.And(in.AllocIdx.EqConst(uint64(i))), func() {
+			v.SetU(1)
+			blk.Set(in.AllocBlk)
+			mlen.SetU(1)
+			age.Set(in.AllocAge)
+		}).Elif(v.And(in.UpdValid).And(blk.Eq(in.UpdBlk)), func() {
+			mlen.Set(in.UpdMlen)
+			age.Set(satAdd(aged, in.UpdAge))
+		}).Elif(v, func() {
+			age.Set(aged)
+		})
+		s.V, s.Blk = append(s.V, v), append(s.Blk, blk)
+		s.Mlen, s.Age = append(s.Mlen, mlen), append(s.Age, age)
+	}
+	return s
+}
+
+// satAdd is sat(a + b) in a's width: the sum is taken one bit wider than
+// both and clamps to a's largest value.
+func satAdd(a, b *hdl.Signal) *hdl.Signal {
+	w := max(a.Width(), b.Width()) + 1
+	sum := a.Zext(w).Add(b.Zext(w))
+	top := a.Module().ConstU(w, ageMax(a.Width()))
+	return hdl.Mux(sum.Gt(top), top, sum).Trunc(a.Width())
+}
+
+// L2MIBBlock is the dram-l2mib unit: the L2 cache's Merge Information
+// Buffer of section 4.4 beside the MSHR (contract dram-l2mib).
+//
+//	clk, rst; in alloc_valid, alloc_idx; in mrg_valid, mrg_idx, mrg_age;
+//	in free_valid, free_idx; out dmy_valid, dmy_idx, dmy_mlen[MW-1:0],
+//	dmy_age; in dmy_ready
+type L2MIBBlock struct {
+	Entries, Merges, AgeBits int
+}
+
+// Build makes the module called name.
+func (c L2MIBBlock) Build(name string) *hdl.Module {
+	m := hdl.NewModule(name)
+	iw, lw, mw := Width(c.Entries-1), Width(c.Merges-1), Width(c.Merges)
+	allocValid, allocIdx := m.Input("alloc_valid", 1), m.Input("alloc_idx", iw)
+	mrgValid, mrgIdx, mrgAge := m.Input("mrg_valid", 1), m.Input("mrg_idx", iw), m.Input("mrg_age", c.AgeBits)
+	freeValid, freeIdx := m.Input("free_valid", 1), m.Input("free_idx", iw)
+	dmyReady := m.Input("dmy_ready", 1)
+
+	cnt := make([]*hdl.Signal, c.Entries)  // merge length - 1 (reading 1)
+	age := make([]*hdl.Signal, c.Entries)  // ages merged since the last dummy
+	pend := make([]*hdl.Signal, c.Entries) // a dummy is due
+	for i := range c.Entries {
+		cnt[i] = m.Reg(fmt.Sprintf("cnt_%d", i), lw)
+		age[i] = m.Reg(fmt.Sprintf("age_%d", i), c.AgeBits)
+		pend[i] = m.Reg(fmt.Sprintf("pend_%d", i), 1)
+	}
+	// The dummy: the pending entry with the largest merge length, then the
+	// lowest index ("a dummy request with the maximum request score", 4.4).
+	found, idx, best := lib.Argmax(cnt, lib.Bus(pend))
+	m.Output("dmy_valid", 1).Drive(found)
+	m.Output("dmy_idx", iw).Drive(idx)
+	m.Output("dmy_mlen", mw).Drive(best.Zext(mw).Add(m.ConstU(mw, 1)).And(found.Repl(mw)))
+	m.Output("dmy_age", c.AgeBits).Drive(hdl.Select(idx, age...))
+	sent := found.And(dmyReady)
+
+	lastCnt := m.ConstU(lw, uint64(c.Merges-1))
+	for i := range c.Entries {
+		at := func(valid, index *hdl.Signal) *hdl.Signal { return valid.And(index.EqConst(uint64(i))) }
+		m.If(at(freeValid, freeIdx).Or(at(allocValid, allocIdx)), func() {
+			cnt[i].SetU(0)
+			age[i].SetU(0)
+			pend[i].SetU(0)
+		}).Else(func() {
+			left := at(sent, idx) // the dummy left with the ages so far
+			m.If(left, func() {
+				age[i].SetU(0)
+				pend[i].SetU(0)
+			})
+			m.If(at(mrgValid, mrgIdx), func() {
+				cnt[i].Set(hdl.Mux(cnt[i].Eq(lastCnt), lastCnt, cnt[i].Add(m.ConstU(lw, 1))))
+				age[i].Set(satAdd(hdl.Mux(left, m.ConstU(c.AgeBits, 0), age[i]), mrgAge))
+				pend[i].SetU(1)
+			})
+		})
+	}
+	return m
+}

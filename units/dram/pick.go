@@ -1,0 +1,136 @@
+package dram
+
+import (
+	"fmt"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
+)
+
+// PickBlock is the dram-pick unit: Rule 1 of section 4.1 over a read
+// queue, combinational (contract dram-pick).
+//
+//	in pol[1:0]; per slot i: v_<i>, bank_<i>, row_<i>, mlen_<i>, age_<i>, ord_<i>[IW-1:0]
+//	per bank b: rdy_<b>, open_v_<b>, open_row_<b>; out gnt, idx[IW-1:0], hit
+//
+// FRFCFSOnly builds the baseline without the score logic: FR-FCFS
+// whatever pol says (pol, mlen_<i> and age_<i> stay, unused), the
+// comparison point of the cost report.
+type PickBlock struct {
+	Entries, BankBits, RowBits, MlBits, AgeBits int
+	FRFCFSOnly                                  bool
+}
+
+// pickSlot is a queue slot as the pick logic reads it.
+type pickSlot struct {
+	V, Bank, Row, Mlen, Age, Ord *hdl.Signal
+}
+
+// pickBanks are the banks' state: rdy, open_v and open_row per bank.
+type pickBanks struct {
+	Rdy, OpenV, OpenRow []*hdl.Signal
+}
+
+// Build makes the module called name.
+func (c PickBlock) Build(name string) *hdl.Module {
+	m := hdl.NewModule(name)
+	iw := Width(c.Entries - 1)
+	pol := m.Input("pol", 2)
+	slots := make([]pickSlot, c.Entries)
+	for i := range slots {
+		slots[i] = pickSlot{
+			V:    m.Input(fmt.Sprintf("v_%d", i), 1),
+			Bank: m.Input(fmt.Sprintf("bank_%d", i), c.BankBits),
+			Row:  m.Input(fmt.Sprintf("row_%d", i), c.RowBits),
+			Mlen: m.Input(fmt.Sprintf("mlen_%d", i), c.MlBits),
+			Age:  m.Input(fmt.Sprintf("age_%d", i), c.AgeBits),
+			Ord:  m.Input(fmt.Sprintf("ord_%d", i), iw),
+		}
+	}
+	var banks pickBanks
+	for b := range 1 << c.BankBits {
+		banks.Rdy = append(banks.Rdy, m.Input(fmt.Sprintf("rdy_%d", b), 1))
+		banks.OpenV = append(banks.OpenV, m.Input(fmt.Sprintf("open_v_%d", b), 1))
+		banks.OpenRow = append(banks.OpenRow, m.Input(fmt.Sprintf("open_row_%d", b), c.RowBits))
+	}
+	if c.FRFCFSOnly {
+		pol = nil
+	}
+	gnt, idx, hit := pickLogic(pol, slots, banks)
+	m.Output("gnt", 1).Drive(gnt)
+	m.Output("idx", iw).Drive(idx)
+	m.Output("hit", 1).Drive(hit)
+	return m
+}
+
+// pickLogic is Rule 1 in the module of its inputs. Each eligible slot
+// (valid, its bank ready) gets the key {hit, R, s, ~ord} and the largest
+// key wins, ties to the lower slot (lib.Argmax): a hit beats every miss
+// and among hits R is 0, so hits compare by request score s, then age.
+// pol nil is FR-FCFS without the score logic (the write queue).
+//
+// The row score R_i is the sum of s_j over the eligible slots j of the
+// same bank and row under MSHR-S and MSHR-S+A (s is mlen, age), 0
+// otherwise. MSHR-M's row score, the largest s of the row, needs no
+// logic: the slots with the largest (R, s) are exactly those whose s is
+// the largest of the queue (their rows then score it too), so its winner
+// is the one with the largest s, which is what R = 0 picks.
+func pickLogic(pol *hdl.Signal, slots []pickSlot, banks pickBanks) (gnt, idx, hit *hdl.Signal) {
+	m := banks.Rdy[0].Module()
+	bankRdy, bankOpen := lib.Bus(banks.Rdy), lib.Bus(banks.OpenV)
+	n := len(slots)
+	elig := make([]*hdl.Signal, n)
+	hits := make([]*hdl.Signal, n)
+	for i, s := range slots {
+		elig[i] = s.V.And(bankRdy.ShrBy(s.Bank).Bit(0))
+		open := bankOpen.ShrBy(s.Bank).Bit(0).And(hdl.Select(s.Bank, banks.OpenRow...).Eq(s.Row))
+		hits[i] = elig[i].And(open)
+	}
+	keys := make([]*hdl.Signal, n)
+	if pol == nil {
+		for i, s := range slots {
+			keys[i] = hdl.Concat(hits[i], s.Ord.Not()) // smaller ord wins
+		}
+	} else {
+		sw := max(slots[0].Mlen.Width(), slots[0].Age.Width())
+		rw := sw + Width(n)
+		score := make([]*hdl.Signal, n) // s_j under MSHR-S and MSHR-S+A
+		for j, o := range slots {
+			score[j] = hdl.Mux(pol.EqConst(uint64(MSHRSA)), o.Age.Zext(sw), o.Mlen.Zext(sw))
+		}
+		sameRow := make([][]*hdl.Signal, n) // symmetric: built once per pair
+		for i, s := range slots {
+			sameRow[i] = make([]*hdl.Signal, n)
+			for j, o := range slots[:i] {
+				sameRow[i][j] = o.Bank.Eq(s.Bank).And(o.Row.Eq(s.Row))
+				sameRow[j][i] = sameRow[i][j]
+			}
+		}
+		for i, s := range slots {
+			terms := make([]*hdl.Signal, n)
+			for j := range slots {
+				same := elig[j]
+				if j != i {
+					same = same.And(sameRow[i][j])
+				}
+				terms[j] = score[j].And(same.Repl(sw)).Zext(rw)
+			}
+			rowScored := pol.Bit(1).And(hits[i].Not()) // MSHR-S or MSHR-S+A, and a miss
+			r := sumTree(terms).And(rowScored.Repl(rw))
+			si := hdl.Select(pol, m.ConstU(sw, 0), score[i], score[i], score[i])
+			keys[i] = hdl.Concat(hits[i], r, si, s.Ord.Not())
+		}
+	}
+	found, win, best := lib.Argmax(keys, lib.Bus(elig))
+	return found, win, best.Bit(best.Width() - 1)
+}
+
+// sumTree adds equally wide terms in a balanced tree (the sum must fit
+// their width).
+func sumTree(terms []*hdl.Signal) *hdl.Signal {
+	if len(terms) == 1 {
+		return terms[0]
+	}
+	h := len(terms) / 2
+	return sumTree(terms[:h]).Add(sumTree(terms[h:]))
+}
