@@ -2,6 +2,7 @@ package dram
 
 import (
 	"io"
+	"slices"
 	"time"
 
 	"github.com/parmem/parmem/internal/table"
@@ -10,6 +11,22 @@ import (
 
 // dramReports are the family's design-review reports.
 var dramReports = []*units.Report{
+	{
+		Name: "dram", Doc: "the cycle model's chapter 6 beside the thesis: four policies, perfect DRAM, Figs. 6.10-6.11's sweeps",
+		Time: 3 * time.Minute,
+		Params: units.Params{
+			{Name: "workload", Doc: "the synthetic workload: hil, lil, ins (section 5.2's classes) or all",
+				Kind: units.Choice, Choices: append(slices.Clone(Workloads), "all")},
+			units.IntParam("cycles", "core cycles per run", DefaultCycles, 10_000, 10_000_000),
+		},
+		Run: func(v units.Values, progress io.Writer) ([]*table.Table, error) {
+			ws := Workloads
+			if w := v["workload"]; w < len(Workloads) {
+				ws = Workloads[w : w+1]
+			}
+			return evaluationReport(ws, v["cycles"], progress)
+		},
+	},
 	{
 		Name: "dram-cost", Doc: "the canonical units through Yosys, their storage and adders beside section 4.5",
 		Yosys: true, Time: 5 * time.Minute,

@@ -123,21 +123,26 @@ func (s *Sched) slots(q []queued, mib *MIB) []Slot {
 // write.
 func (s *Sched) Issue(pol Policy, rdy []bool) Issued {
 	banks := s.banks(rdy)
-	wok, widx, whit := Pick(FRFCFS, s.slots(s.writes, nil), banks)
 	write := func() Issued {
-		w := s.writes[widx].Request
+		ok, idx, hit := Pick(FRFCFS, s.slots(s.writes, nil), banks)
+		if !ok {
+			return Issued{}
+		}
+		w := s.writes[idx].Request
 		w.Age = 0
-		return Issued{Valid: true, Write: true, Request: w, Hit: whit, slot: widx}
+		return Issued{Valid: true, Write: true, Request: w, Hit: hit, slot: idx}
 	}
-	if s.drain && wok {
-		return write()
+	if s.drain && s.nWrites > 0 {
+		if w := write(); w.Valid {
+			return w
+		}
 	}
 	if ok, idx, hit := Pick(pol, s.slots(s.reads, s.mib), banks); ok {
 		r := s.reads[idx].Request
 		r.Age = s.mib.Age[idx]
 		return Issued{Valid: true, Request: r, Hit: hit, Mlen: s.mib.Mlen[idx], slot: idx}
 	}
-	if wok {
+	if s.nWrites > 0 {
 		return write()
 	}
 	return Issued{}

@@ -89,18 +89,20 @@ func Pick(pol Policy, slots []Slot, banks []Bank) (ok bool, idx int, hit bool) {
 		bank, row int
 		score     uint64
 	}
-	var rows []row // one per eligible (bank, row), few in practice
-	rowOf := make([]int, len(slots))
-	for i, s := range slots {
+	var buf [128]row
+	rows := buf[:0] // one per eligible (bank, row), few in practice
+	rowOf := func(s Slot) int {
+		return slices.IndexFunc(rows, func(r row) bool { return r.bank == s.Bank && r.row == s.Row })
+	}
+	for _, s := range slots {
 		if !s.Valid || !banks[s.Bank].Ready {
 			continue
 		}
-		r := slices.IndexFunc(rows, func(r row) bool { return r.bank == s.Bank && r.row == s.Row })
+		r := rowOf(s)
 		if r < 0 {
 			rows = append(rows, row{bank: s.Bank, row: s.Row})
 			r = len(rows) - 1
 		}
-		rowOf[i] = r
 		rows[r].score = pol.addToRow(rows[r].score, s)
 	}
 	idx = -1
@@ -111,7 +113,7 @@ func Pick(pol Policy, slots []Slot, banks []Bank) (ok bool, idx int, hit bool) {
 		}
 		b := banks[s.Bank]
 		h := b.Open && b.Row == s.Row
-		key := [2]uint64{rows[rowOf[i]].score, pol.RequestScore(s)}
+		key := [2]uint64{rows[rowOf(s)].score, pol.RequestScore(s)}
 		if h {
 			key[0] = 0
 		}

@@ -1,0 +1,72 @@
+package dram
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Section 5.2's thresholds.
+func TestEvaluationClassify(t *testing.T) {
+	assert.Equal(t, Insensitive, Classify(0.19, 0.5))
+	assert.Equal(t, HIL, Classify(0.21, 0.11))
+	assert.Equal(t, LIL, Classify(0.21, 0.09))
+}
+
+// The presets are what they stand for: the model measures hil and lil
+// memory sensitive (perfect DRAM speeds them up by more than 20%, Fig.
+// 5.1) and ins not; hil has a merge length > 1 in more than 10% of the
+// cycles (Fig. 5.2), lil in fewer.
+func TestEvaluationPresetClasses(t *testing.T) {
+	runs := presetRuns(t)
+	e := &evaluation{workloads: Presets, runs: runs}
+	for _, w := range Presets {
+		t.Logf("%s: perfect-DRAM speedup %+.1f%%, merge length > 1 in %.1f%% of the cycles",
+			w.Name, 100*e.perfectSpeedup(w.Name), 100*e.base(w.Name, FRFCFS).MergeShare())
+		assert.Equal(t, w.Class, e.class(w.Name), w.Name)
+	}
+}
+
+// The report runs every run once, a progress line each, and gives its
+// five tables; the thesis table marks every row.
+func TestEvaluationReport(t *testing.T) {
+	var progress bytes.Buffer
+	tables, err := evaluationReport(Workloads, 3000, &progress)
+	require.NoError(t, err)
+	keys := reportKeys(Workloads)
+	assert.Len(t, keys, 51)
+	assert.Equal(t, len(keys), strings.Count(progress.String(), "\n"))
+	require.Len(t, tables, 5)
+	class, policies, thesis, latency, queue := tables[0], tables[1], tables[2], tables[3], tables[4]
+	assert.Len(t, class.Rows, len(Workloads))
+	assert.Len(t, policies.Rows, len(Workloads)*len(Policies))
+	assert.Len(t, latency.Rows, len(Workloads)*len(SweepLatencies))
+	assert.Len(t, queue.Rows, len(Workloads)*len(SweepQueues))
+	assert.Len(t, thesis.Rows, 22)
+	for _, tb := range tables {
+		for _, r := range tb.Rows {
+			assert.Len(t, r, len(tb.Header), tb.Title)
+		}
+	}
+	for _, r := range thesis.Rows {
+		assert.Contains(t, []string{"agrees", "DISAGREES"}, r[len(r)-1], r[0])
+	}
+	var text bytes.Buffer
+	for _, tb := range tables {
+		require.NoError(t, tb.Write(&text, "text"))
+	}
+}
+
+// A report of one workload compares with the thesis for its class only;
+// an unknown workload is an error.
+func TestEvaluationReportSubset(t *testing.T) {
+	tables, err := evaluationReport([]string{"ins"}, 2000, &bytes.Buffer{})
+	require.NoError(t, err)
+	require.Len(t, tables[2].Rows, 1)
+	assert.Contains(t, tables[2].Rows[0][0], "insensitive")
+	_, err = evaluationReport([]string{"hil", "nope"}, 2000, &bytes.Buffer{})
+	assert.ErrorContains(t, err, "nope")
+}
