@@ -16,7 +16,7 @@ var dramReports = []*units.Report{
 		Time: 3 * time.Minute,
 		Params: units.Params{
 			{Name: "workload", Doc: "the synthetic workload: hil, lil, ins (section 5.2's classes) or all",
-				Kind: units.Choice, Choices: append(slices.Clone(Workloads), "all")},
+				Kind: units.Choice, Choices: append(slices.Clone(Workloads), "all"), Default: units.Const(len(Workloads))},
 			units.IntParam("cycles", "core cycles per run", DefaultCycles, 10_000, 10_000_000),
 		},
 		Run: func(v units.Values, progress io.Writer) ([]*table.Table, error) {
