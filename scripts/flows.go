@@ -1,5 +1,5 @@
 // Package scripts holds the Yosys flows that turn emitted Verilog into area
-// and latency figures (ice40.ys, gates.ys, gates_fast.ys), embedded so that the report
+// and latency figures (ice40.ys, gates.ys, gates_fast.ys, gates_noabc.ys), embedded so that the report
 // code runs them exactly as they are reviewed here, and deps.sh.
 package scripts
 
@@ -19,3 +19,9 @@ var Gates string
 //
 //go:embed gates_fast.ys
 var GatesFast string
+
+// GatesNoABC maps to simple gates with Yosys's techmap alone (synth
+// -noabc), for designs ABC does not finish.
+//
+//go:embed gates_noabc.ys
+var GatesNoABC string

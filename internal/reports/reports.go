@@ -31,6 +31,10 @@ func Gates(c units.Config) (synth.Gates, error) { return gatesBy(c, synth.MapGat
 // configuration.
 func GatesFast(c units.Config) (synth.Gates, error) { return gatesBy(c, synth.MapGatesFast) }
 
+// GatesNoABC runs the gate flow without ABC (scripts/gates_noabc.ys) on
+// the configuration.
+func GatesNoABC(c units.Config) (synth.Gates, error) { return gatesBy(c, synth.MapGatesNoABC) }
+
 // ICE40 runs the iCE40 flow (scripts/ice40.ys) on the configuration.
 func ICE40(c units.Config) (synth.ICE40, error) {
 	v, err := Verilog(c, "dut")

@@ -110,6 +110,12 @@ func MapGatesFast(top string, verilog []byte) (Gates, error) {
 	return mapGates(scripts.GatesFast, top, verilog)
 }
 
+// MapGatesNoABC runs scripts/gates_noabc.ys: Yosys's own gates without
+// ABC's optimization, for designs too large for ABC.
+func MapGatesNoABC(top string, verilog []byte) (Gates, error) {
+	return mapGates(scripts.GatesNoABC, top, verilog)
+}
+
 func mapGates(flow, top string, verilog []byte) (Gates, error) {
 	_, nl, err := run(flow, top, verilog)
 	if err != nil {

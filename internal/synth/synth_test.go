@@ -103,3 +103,15 @@ func TestFastFlow(t *testing.T) {
 	require.Greater(t, f.Depth, 5)
 	require.Equal(t, f.Depth, f.OutputDepth["y"])
 }
+
+// TestNoABCFlow: without ABC a 32-bit adder still maps to gates (Yosys's
+// own full adders: at least an XOR, AND and OR per bit) with a ripple
+// path through every bit.
+func TestNoABCFlow(t *testing.T) {
+	g, err := MapGatesNoABC("adder", verilogOf(t, adder(32)))
+	require.NoError(t, err)
+	t.Logf("32-bit adder, no ABC: %d gates, depth %d", g.Gates, g.Depth)
+	require.Greater(t, g.Gates, 32*3)
+	require.Greater(t, g.Depth, 5)
+	require.Equal(t, g.Depth, g.OutputDepth["y"])
+}
