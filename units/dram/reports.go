@@ -13,7 +13,7 @@ import (
 var dramReports = []*units.Report{
 	{
 		Name: "dram", Doc: "the cycle model's chapter 6 beside the thesis: four policies, perfect DRAM, Figs. 6.10-6.11's sweeps",
-		Time: 3 * time.Minute,
+		Time: 2 * time.Minute,
 		Params: units.Params{
 			{Name: "workload", Doc: "the synthetic workload: hil, lil, ins (section 5.2's classes) or all",
 				Kind: units.Choice, Choices: append(slices.Clone(Workloads), "all"), Default: units.Const(len(Workloads))},
@@ -29,7 +29,7 @@ var dramReports = []*units.Report{
 	},
 	{
 		Name: "dram-cost", Doc: "the canonical units through Yosys, their storage and adders beside section 4.5",
-		Yosys: true, Time: 5 * time.Minute,
+		Yosys: true, Time: 12 * time.Minute,
 		Configs: func(units.Values) []units.Config { return costConfigs() },
 		Run:     func(_ units.Values, progress io.Writer) ([]*table.Table, error) { return costReport(progress) },
 	},
