@@ -111,8 +111,8 @@ func dramUnits() []*units.Unit {
 // lockstepConfigs runs every unit at its defaults and at 4 and 16 entries
 // (the command queues at small depths and timings, so that every
 // constraint binds). 1,000 cycles fill every queue of the pack many times
-// (its simulation takes about 35 ms a cycle, Icarus on the defaults'
-// 140,000 lines of Verilog most of it); the long random runs are
+// (the three back-ends take about 35 ms a cycle together on the
+// defaults' 140,000 lines of Verilog); the long random runs are
 // check/dram's, on the Go simulator against the contracts in plain Go.
 func lockstepConfigs() []units.Config {
 	small := units.Values{"bankbits": 2, "rowbits": 2, "agebits": 6, "blkbits": 4, "merges": 5}
