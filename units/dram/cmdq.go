@@ -116,16 +116,6 @@ func (q *CmdQ) Pending() int {
 	return n
 }
 
-// Busy reports whether a request is queued or its data not complete.
-func (q *CmdQ) Busy() bool {
-	for _, d := range q.done {
-		if d.Valid {
-			return true
-		}
-	}
-	return q.Pending() > 0
-}
-
 // headCmd is the next command of bank b's head request and whether it
 // may issue this cycle.
 func (q *CmdQ) headCmd(b int) (Cmd, bool) {

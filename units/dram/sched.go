@@ -90,16 +90,6 @@ func (s *Sched) Writes() int { return s.nWrites }
 // Draining reports whether the write queue is being drained.
 func (s *Sched) Draining() bool { return s.drain }
 
-// ReadSlots returns the read queue as Pick sees it (valid the slots
-// holding a read, Mlen and Age from the MIB).
-func (s *Sched) ReadSlots() []Slot {
-	out := make([]Slot, len(s.reads))
-	for i, q := range s.reads {
-		out[i] = Slot{Valid: q.Valid, Bank: q.Bank, Row: q.Row, Mlen: s.mib.Mlen[i], Age: s.mib.Age[i], Ord: q.Ord}
-	}
-	return out
-}
-
 func (s *Sched) banks(rdy []bool) []Bank {
 	for b := range s.bankView {
 		s.bankView[b] = Bank{Ready: rdy[b], Open: s.open[b], Row: s.openRow[b]}
