@@ -202,3 +202,23 @@ func TestPack(t *testing.T) {
 		require.Len(t, leaders, len(distinct))
 	}
 }
+
+// TestTableIICells: the congestion experiment at 20,000 rounds lands
+// within 3% of Table II's cells the issue names, with and without the
+// shift (reading 1: uniform addresses cannot tell them apart).
+func TestTableIICells(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	for _, c := range []struct {
+		n, w, s int
+		want    float64
+	}{
+		{1 << 10, 16, 1, 3.038}, {1 << 10, 16, 4, 1.888}, {1 << 10, 32, 5, 1.819}, {1 << 10, 256, 8, 0.500},
+		{1 << 20, 32, 5, 2.029}, {1 << 20, 64, 6, 2.072}, {1 << 20, 256, 8, 2.131}, {1 << 20, 256, 1, 4.766},
+	} {
+		for _, shift := range []bool{false, true} {
+			got := CongestionRatio(c.w, c.s, c.n, 20_000, shift, r)
+			t.Logf("n=%d w=%d s=%d shift=%v: %.3f (Table II %.3f)", c.n, c.w, c.s, shift, got, c.want)
+			require.InEpsilon(t, c.want, got, 0.03, "n=%d w=%d s=%d shift=%v: %.3f", c.n, c.w, c.s, shift, got)
+		}
+	}
+}
