@@ -7,6 +7,7 @@ import (
 	_ "github.com/parmem/parmem/units/dram"
 	_ "github.com/parmem/parmem/units/elastic"
 	_ "github.com/parmem/parmem/units/lib"
+	_ "github.com/parmem/parmem/units/rsdmm"
 	_ "github.com/parmem/parmem/units/sams"
 	_ "github.com/parmem/parmem/units/smm2d"
 	_ "github.com/parmem/parmem/units/vmshr"

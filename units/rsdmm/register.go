@@ -1,0 +1,65 @@
+package rsdmm
+
+import (
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/units"
+)
+
+// The registry entry of the rsdmm family: each unit's parameters,
+// defaults and ranges (../contracts/rsdmm.md), the canonical RTL and the
+// lockstep configurations. So far the family has its random shift unit;
+// rsdmm-rpu and rsdmm come with issue 13's remaining items.
+
+var (
+	paramRSULW = units.IntParam("lw", "log2 of the width w: banks, threads per warp", 5, 1, 8)
+	paramHash  = units.Param{Name: "hash", Doc: "r_j from H3 keys instead of a table of shifts", Kind: units.Bool}
+	paramAB    = units.Param{Name: "ab", Doc: "address bits (row j = addr >> lw)", Default: units.Const(16),
+		Range: func(v units.Values) (int, int) {
+			if v["hash"] == 1 {
+				return v["lw"] + 1, 32
+			}
+			return v["lw"] + 1, 20 // a table of 2^(ab-lw) shifts
+		}}
+	paramLanes = units.Param{Name: "lanes", Doc: "addresses shifted per cycle (default w)",
+		Default: func(v units.Values) int { return 1 << v["lw"] }, Range: units.Fixed(1, 256)}
+	paramSeed = units.IntParam("seed", "splitmix64 seed of the H3 keys after reset", 1, 0, 1<<32-1)
+)
+
+func rsdmmUnits() []*units.Unit {
+	return []*units.Unit{
+		{
+			Name: "rsdmm-rsu", Doc: "the random shift unit: bank (k + r_j) mod w by a table or H3 keys (Nakano, V, Figure 1 (C))",
+			Params: units.Params{paramRSULW, paramHash, paramAB, paramLanes, paramSeed},
+			Build: func(v units.Values, name string) (*hdl.Module, error) {
+				return RSUBlock{LW: v["lw"], AB: v["ab"], Lanes: v["lanes"], Hash: v["hash"] == 1, Seed: uint64(v["seed"])}.Build(name), nil
+			},
+		},
+	}
+}
+
+// lockstepConfigs runs the shift unit at lw 2 and 5, ab 10 and 16, both
+// modes.
+func lockstepConfigs() []units.Config {
+	var cs []units.Config
+	for _, v := range []units.Values{{"lw": 2, "ab": 10}, {}} {
+		for _, hash := range []int{0, 1} {
+			c := units.Values{"hash": hash}
+			for k, x := range v {
+				c[k] = x
+			}
+			cs = append(cs, units.Config{Unit: "rsdmm-rsu", Values: c})
+		}
+	}
+	return cs
+}
+
+func init() {
+	units.RegisterFamily(&units.Family{
+		Name:      "rsdmm",
+		Doc:       "random address shift memory machines: DMM, SDMM, RSDMM (Nakano)",
+		Units:     rsdmmUnits(),
+		Canonical: units.AtDefaults("rsdmm", rsdmmUnits()),
+		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000},
+		Examples:  []string{"-unit rsdmm-rsu -lw 5 -ab 16 > rsu.v", "-unit rsdmm-rsu -hash -ab 32 -seed 7"},
+	})
+}
