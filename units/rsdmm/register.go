@@ -58,8 +58,9 @@ func init() {
 		Name:      "rsdmm",
 		Doc:       "random address shift memory machines: DMM, SDMM, RSDMM (Nakano)",
 		Units:     rsdmmUnits(),
+		Reports:   rsdmmReports,
 		Canonical: units.AtDefaults("rsdmm", rsdmmUnits()),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000},
-		Examples:  []string{"-unit rsdmm-rsu -lw 5 -ab 16 > rsu.v", "-unit rsdmm-rsu -hash -ab 32 -seed 7"},
+		Examples:  []string{"-unit rsdmm-rsu -lw 5 -ab 16 > rsu.v", "-unit rsdmm-rsu -hash -ab 32 -seed 7", "-report rsdmm-congestion -rounds 2000"},
 	})
 }
