@@ -11,7 +11,7 @@ import "math/rand/v2"
 // experiment measures the SDMM as much as the RSDMM, reading 1 of issue
 // 13).
 func CongestionRatio(w, s, n, rounds int, shift bool, r *rand.Rand) float64 {
-	m := Machine{LW: log2Int(w)}
+	lw := log2Int(w)
 	rs := make([]int, n/w)
 	for j := range rs {
 		if shift {
@@ -30,7 +30,7 @@ func CongestionRatio(w, s, n, rounds int, shift bool, r *rand.Rand) float64 {
 				continue
 			}
 			stamp[a] = round
-			b := m.Bank(m.Shift(a, func(j int) int { return rs[j] }))
+			b := (a + rs[a>>lw]) & (w - 1) // Machine.Shift's bank, inline: the hot loop
 			load[b]++
 			most = max(most, load[b])
 		}
