@@ -474,6 +474,13 @@ func (v *vmod) sink() {
 		}
 	}
 	if len(unused) > 0 {
-		v.printf("  wire %s = &{1'b0, %s};\n", v.mi.sinkName, strings.Join(unused, ", "))
+		const sinkLine = 1024
+		// At most sinkLine names a line: Verilator refuses lines of more
+		// than 40,000 tokens.
+		var lines []string
+		for i := 0; i < len(unused); i += sinkLine {
+			lines = append(lines, strings.Join(unused[i:min(i+sinkLine, len(unused))], ", "))
+		}
+		v.printf("  wire %s = &{1'b0, %s};\n", v.mi.sinkName, strings.Join(lines, ",\n    "))
 	}
 }

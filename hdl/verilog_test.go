@@ -141,3 +141,26 @@ func TestConstantOperandsNeedingNames(t *testing.T) {
 	tools.LintClean(t, dir, "consts.v")
 	tools.IverilogCompile(t, dir, "/dev/null", "consts.v")
 }
+
+// TestUnusedSinkWraps: a sink of more than 1024 unused bits is written
+// over several lines (Verilator refuses lines of over 40,000 tokens);
+// each line holds at most 1024 names.
+func TestUnusedSinkWraps(t *testing.T) {
+	m := hdl.NewModule("many")
+	a := m.Input("a", 8)
+	for i := range 3000 {
+		m.Wire(fmt.Sprintf("w_%d", i), 8).Drive(a.Xor(m.ConstU(8, uint64(i%256))))
+	}
+	m.Output("y", 8).Drive(a)
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	v := string(d.Verilog())
+	i := strings.Index(v, "_unused_ok")
+	require.Positive(t, i)
+	sink := v[i : i+strings.Index(v[i:], ";")]
+	lines := strings.Split(sink, "\n")
+	require.Greater(t, len(lines), 2)
+	for _, l := range lines {
+		require.LessOrEqual(t, strings.Count(l, ","), 1025) // 1024 names, the first line's 1'b0, a comma at the end
+	}
+}
