@@ -27,12 +27,9 @@ type RPUBlock struct {
 	AllPairs  bool
 }
 
-// rpuPorts are the unit's ports.
+// rpuPorts are the unit's inputs, one per request.
 type rpuPorts struct {
 	Valid, Bank, Row []*hdl.Signal
-	Stage, Lead      []*hdl.Signal
-	Load             []*hdl.Signal
-	Cong             *hdl.Signal
 }
 
 // N is the requests of a super warp.
