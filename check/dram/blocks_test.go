@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/parmem/parmem/hdl/lib"
 	"github.com/parmem/parmem/units"
 	d "github.com/parmem/parmem/units/dram"
 	"github.com/parmem/parmem/verify"
@@ -144,7 +145,7 @@ func TestMIBsMatchContract(t *testing.T) {
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
 			b := newBench(t, c)
-			n, mw := b.v["entries"], d.Width(b.v["merges"])
+			n, mw := b.v["entries"], lib.CountWidth(b.v["merges"])
 			ref := d.NewMIB(n, b.v["merges"], b.v["agebits"])
 			r := rand.New(rand.NewPCG(5, uint64(n)))
 			blocks := uint64(min(6, 1<<b.v["blkbits"]))
@@ -155,7 +156,7 @@ func TestMIBsMatchContract(t *testing.T) {
 					Upd:      r.IntN(2) == 0, UpdBlk: r.Uint64N(blocks), UpdMlen: r.Uint64N(1 << mw),
 					UpdAge: pickValue(r, 40), Free: r.IntN(4) == 0, FreeIdx: r.IntN(n + 1)}
 				b.set("alloc_valid", bit(in.Alloc))
-				b.set("alloc_idx", uint64(in.AllocIdx)%(1<<d.Width(n-1)))
+				b.set("alloc_idx", uint64(in.AllocIdx)%(1<<lib.CountWidth(n-1)))
 				b.set("alloc_blk", in.AllocBlk)
 				b.set("alloc_age", in.AllocAge)
 				b.set("upd_valid", bit(in.Upd))
@@ -163,9 +164,9 @@ func TestMIBsMatchContract(t *testing.T) {
 				b.set("upd_mlen", in.UpdMlen)
 				b.set("upd_age", in.UpdAge)
 				b.set("free_valid", bit(in.Free))
-				b.set("free_idx", uint64(in.FreeIdx)%(1<<d.Width(n-1)))
-				in.AllocIdx %= 1 << d.Width(n-1)
-				in.FreeIdx %= 1 << d.Width(n-1)
+				b.set("free_idx", uint64(in.FreeIdx)%(1<<lib.CountWidth(n-1)))
+				in.AllocIdx %= 1 << lib.CountWidth(n-1)
+				in.FreeIdx %= 1 << lib.CountWidth(n-1)
 				b.Step()
 				for i := range n {
 					require.Equal(t, [3]uint64{bit(ref.V[i]), ref.Mlen[i], ref.Age[i]},
@@ -187,7 +188,7 @@ func TestMIBsMatchContract(t *testing.T) {
 			n := b.v["entries"]
 			ref := d.NewL2MIB(n, b.v["merges"], b.v["agebits"])
 			r := rand.New(rand.NewPCG(6, uint64(n)))
-			iw := d.Width(n - 1)
+			iw := lib.CountWidth(n - 1)
 			dummies := 0
 			for range cycles {
 				in := d.L2MIBIn{Alloc: r.IntN(8) == 0, AllocIdx: r.IntN(1 << iw), Mrg: r.IntN(2) == 0,

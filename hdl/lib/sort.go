@@ -24,8 +24,9 @@ func OddEvenMergePairs(n int) [][2]int {
 
 // Sort sorts records by key, ascending (unsigned), with Batcher's
 // odd-even merge sort; len(keys) must be a power of two, and each record's
-// payload (if payloads is not nil) travels with its key. Equal keys may come out in any order: make
-// keys unique (append an index) for a stable result.
+// payload (if payloads is not nil) travels with its key. Equal keys may
+// come out in any order: make keys unique (append an index) for a stable
+// result.
 //
 // For the RSDMM's request packing unit (Nakano, Figure 1 (B)).
 func Sort(keys, payloads []*hdl.Signal) (sortedKeys, sortedPayloads []*hdl.Signal) {

@@ -30,7 +30,7 @@ func (c CmdQBlock) Build(name string) *hdl.Module {
 
 	// Every constraint is a down-counter that a command may pass at 0;
 	// issuing loads the counters it constrains with the gap less one.
-	cw := Width(max(t.RC, t.RP, t.RCD, t.RAS, t.RTPL, t.writeToPre(), t.CCDL, t.CCDS, t.RRD, t.writeToRead(), t.readToWrite()))
+	cw := lib.CountWidth(max(t.RC, t.RP, t.RCD, t.RAS, t.RTPL, t.writeToPre(), t.CCDL, t.CCDS, t.RRD, t.writeToRead(), t.readToWrite()))
 	counters := &countdowns{m: m, width: cw}
 	issued, issuedBank, issuedOp := m.Wire("issued", 1), m.Wire("issued_bank", c.BankBits), m.Wire("issued_op", 2)
 	is := func(op Op) *hdl.Signal { return issued.And(issuedOp.EqConst(uint64(op))) }

@@ -32,7 +32,7 @@ type mibSlots struct {
 // Build makes the module called name.
 func (c MIBBlock) Build(name string) *hdl.Module {
 	m := hdl.NewModule(name)
-	iw, mw := Width(c.Entries-1), Width(c.Merges)
+	iw, mw := lib.CountWidth(c.Entries-1), lib.CountWidth(c.Merges)
 	in := mibPorts{
 		AllocValid: m.Input("alloc_valid", 1), AllocIdx: m.Input("alloc_idx", iw),
 		AllocBlk: m.Input("alloc_blk", c.BlkBits), AllocAge: m.Input("alloc_age", c.AgeBits),
@@ -108,7 +108,7 @@ type L2MIBBlock struct {
 // Build makes the module called name.
 func (c L2MIBBlock) Build(name string) *hdl.Module {
 	m := hdl.NewModule(name)
-	iw, lw, mw := Width(c.Entries-1), Width(c.Merges-1), Width(c.Merges)
+	iw, lw, mw := lib.CountWidth(c.Entries-1), lib.CountWidth(c.Merges-1), lib.CountWidth(c.Merges)
 	allocValid, allocIdx := m.Input("alloc_valid", 1), m.Input("alloc_idx", iw)
 	mrgValid, mrgIdx, mrgAge := m.Input("mrg_valid", 1), m.Input("mrg_idx", iw), m.Input("mrg_age", c.AgeBits)
 	freeValid, freeIdx := m.Input("free_valid", 1), m.Input("free_idx", iw)

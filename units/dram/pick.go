@@ -34,7 +34,7 @@ type pickBanks struct {
 // Build makes the module called name.
 func (c PickBlock) Build(name string) *hdl.Module {
 	m := hdl.NewModule(name)
-	iw := Width(c.Entries - 1)
+	iw := lib.CountWidth(c.Entries - 1)
 	pol := m.Input("pol", 2)
 	slots := make([]pickSlot, c.Entries)
 	for i := range slots {
@@ -93,7 +93,7 @@ func pickLogic(pol *hdl.Signal, slots []pickSlot, banks pickBanks) (gnt, idx, hi
 		}
 	} else {
 		sw := max(slots[0].Mlen.Width(), slots[0].Age.Width())
-		rw := sw + Width(n)
+		rw := sw + lib.CountWidth(n)
 		score := make([]*hdl.Signal, n) // s_j under MSHR-S and MSHR-S+A
 		for j, o := range slots {
 			score[j] = hdl.Mux(pol.EqConst(uint64(MSHRSA)), o.Age.Zext(sw), o.Mlen.Zext(sw))

@@ -20,7 +20,7 @@ type SchedBlock struct {
 // Build makes the module called name.
 func (c SchedBlock) Build(name string) *hdl.Module {
 	m := hdl.NewModule(name)
-	mw := Width(c.Merges)
+	mw := lib.CountWidth(c.Merges)
 	pol := m.Input("pol", 2)
 	rdValid := m.Input("rd_valid", 1)
 	rdReady := m.Output("rd_ready", 1)
@@ -42,7 +42,7 @@ func (c SchedBlock) Build(name string) *hdl.Module {
 	// The two queues' registers and the MIB come first; what leaves them
 	// is decided below from their state.
 	issRead, issWrite := m.Wire("read_issued", 1), m.Wire("write_issued", 1)
-	readOut, writeOut := m.Wire("read_out", Width(c.Entries-1)), m.Wire("write_out", Width(c.WEntries-1))
+	readOut, writeOut := m.Wire("read_out", lib.CountWidth(c.Entries-1)), m.Wire("write_out", lib.CountWidth(c.WEntries-1))
 	reads := newRequestQueue(m, "rq", c.Entries, rdValid, []*hdl.Signal{rdBank, rdRow}, issRead, readOut)
 	writes := newRequestQueue(m, "wq", c.WEntries, wrValid, []*hdl.Signal{wrBank, wrRow, wrBlk}, issWrite, writeOut)
 	rdReady.Drive(reads.ready)
@@ -115,7 +115,7 @@ type requestQueue struct {
 // full; the slot out leaves where leave, and the slots younger than it
 // move up a rank.
 func newRequestQueue(m *hdl.Module, name string, n int, valid *hdl.Signal, in []*hdl.Signal, leave, out *hdl.Signal) requestQueue {
-	iw, cw := Width(n-1), Width(n)
+	iw, cw := lib.CountWidth(n-1), lib.CountWidth(n)
 	q := requestQueue{fields: make([][]*hdl.Signal, len(in)), count: m.Reg(name+"_count", cw)}
 	for i := range n {
 		q.v = append(q.v, m.Reg(fmt.Sprintf("%s_v_%d", name, i), 1))

@@ -2,8 +2,9 @@ package dram
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
+
+	"github.com/parmem/parmem/hdl/lib"
 )
 
 // The paper's math of Li's thesis (li-inter-core-locality-scheduling.txt):
@@ -52,9 +53,6 @@ func (p Policy) String() string {
 	}
 	return fmt.Sprintf("Policy(%d)", int(p))
 }
-
-// Width is bits(x) = ceil(log2(x+1)), at least 1: the bits that hold x.
-func Width(x int) int { return max(1, bits.Len(uint(x))) }
 
 // Sat is sat(x) = min(x, 2^agebits-1), the saturating age of 4.5.
 func Sat(x uint64, agebits int) uint64 { return min(x, ageMax(agebits)) }
@@ -342,7 +340,7 @@ func Thesis45() CostConfig {
 // Costs4_5 is section 4.5's arithmetic. The thesis's merge length field
 // is bits(merges-1) (4 bits at 16 merges, reading 1).
 func Costs4_5(c CostConfig) Costs {
-	lw := Width(c.Merges - 1)
+	lw := lib.CountWidth(c.Merges - 1)
 	k := Costs{L2MIBEntryBits: lw + c.AgeBits + 1}
 	k.L2MIBBytes = c.MSHRs * k.L2MIBEntryBits / 8
 	k.MIBEntryBits = c.BlkBits + lw + c.AgeBits

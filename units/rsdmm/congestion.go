@@ -1,6 +1,9 @@
 package rsdmm
 
-import "math/rand/v2"
+import (
+	"math/bits"
+	"math/rand/v2"
+)
 
 // CongestionRatio is section VI's experiment behind Table II: rounds of
 // one super warp of s warps of w threads, every thread reading an
@@ -11,7 +14,7 @@ import "math/rand/v2"
 // experiment measures the SDMM as much as the RSDMM, reading 1 of issue
 // 13).
 func CongestionRatio(w, s, n, rounds int, shift bool, r *rand.Rand) float64 {
-	lw := log2Int(w)
+	lw := bits.TrailingZeros(uint(w)) // w is a power of two
 	rs := make([]int, n/w)
 	for j := range rs {
 		if shift {
@@ -37,13 +40,4 @@ func CongestionRatio(w, s, n, rounds int, shift bool, r *rand.Rand) float64 {
 		total += most
 	}
 	return float64(total) / float64(rounds) / float64(s)
-}
-
-// log2Int is log2 of a power of two.
-func log2Int(w int) int {
-	k := 0
-	for 1<<k < w {
-		k++
-	}
-	return k
 }

@@ -39,7 +39,7 @@ func (c RPUBlock) N() int { return c.S << c.LW }
 func (c RPUBlock) Build(name string) *hdl.Module {
 	m := hdl.NewModule(name)
 	n, w := c.N(), 1<<c.LW
-	sw, cw := max(1, bits.Len(uint(n-1))), bits.Len(uint(n)) // XB(N), CB
+	sw, cw := lib.IndexWidth(n), lib.CountWidth(n) // XB(N), CB
 	var p rpuPorts
 	for i := range n {
 		p.Valid = append(p.Valid, m.Input(fmt.Sprintf("valid_%d", i), 1))
@@ -108,7 +108,7 @@ func sorted(p rpuPorts, w, sw, cw int) (stage, lead, load []*hdl.Signal) {
 	n := len(p.Valid)
 	m := p.Valid[0].Module()
 	size := 1 << bits.Len(uint(n-1)) // padded to a power of two
-	iw := max(1, bits.Len(uint(size-1)))
+	iw := lib.IndexWidth(size)
 	lw, rb := p.Bank[0].Width(), p.Row[0].Width()
 	keys := make([]*hdl.Signal, size)
 	for i := range size {

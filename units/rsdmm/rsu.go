@@ -2,9 +2,9 @@ package rsdmm
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
 )
 
 // RSUBlock is the rsdmm-rsu unit: the Random Shift Unit of Figure 1 (C)
@@ -26,7 +26,7 @@ type RSUBlock struct {
 // (the bits to hold ab-lw-1, at least 1) for the keys.
 func (c RSUBlock) idxWidth() int {
 	if c.Hash {
-		return max(1, bits.Len(uint(c.AB-c.LW-1)))
+		return lib.IndexWidth(c.AB - c.LW)
 	}
 	return c.AB - c.LW
 }
