@@ -7,9 +7,7 @@ import (
 
 // The registry entry of the rsdmm family: each unit's parameters,
 // defaults and ranges (../contracts/rsdmm.md), the canonical RTL and the
-// lockstep configurations. So far the family has its random shift and
-// request packing units; rsdmm, the memory, comes with issue 13's
-// remaining items.
+// lockstep configurations.
 
 var (
 	paramRSULW = units.IntParam("lw", "log2 of the width w: banks, threads per warp", 5, 1, 8)
@@ -30,6 +28,14 @@ var (
 		Range: func(v units.Values) (int, int) { return 1, min(8, 512>>v["lw"]) }}
 	paramRB       = units.IntParam("rb", "row bits of a request", 8, 1, 16)
 	paramAllPairs = units.Param{Name: "allpairs", Doc: "the O(N^2) comparator matrix instead of the sorting network", Kind: units.Bool}
+
+	paramMemLW = units.IntParam("lw", "log2 of the width w: banks, threads per warp", 3, 1, 5)
+	paramMemS  = units.IntParam("s", "warps per super warp", 3, 1, 8)
+	paramMemAB = units.Param{Name: "ab", Doc: "address bits: a flat memory of 2^ab words", Default: units.Const(12),
+		Range: func(v units.Values) (int, int) { return v["lw"] + 1, 20 }}
+	paramDW    = units.IntParam("dw", "data bits of a word", 32, 1, 64)
+	paramL     = units.IntParam("l", "stages of the MMU pipeline (Lemma 1's l)", 4, 1, 32)
+	paramShift = units.IntParam("shift", "0 none (the SDMM; the DMM with s = 1), 1 the RSU's table, 2 its H3 keys", 1, 0, 2)
 )
 
 func rsdmmUnits() []*units.Unit {
@@ -48,11 +54,19 @@ func rsdmmUnits() []*units.Unit {
 				return RPUBlock{LW: v["lw"], S: v["s"], RB: v["rb"], AllPairs: v["allpairs"] == 1}.Build(name), nil
 			},
 		},
+		{
+			Name: "rsdmm", Doc: "the memory: RSU, RPU, the l-stage MMU pipeline and w banks, a flat memory to its user (Nakano, Figure 1, Lemma 1)",
+			Params: units.Params{paramMemLW, paramMemS, paramMemAB, paramDW, paramL, paramShift, paramSeed, paramAllPairs},
+			Build: func(v units.Values, name string) (*hdl.Module, error) {
+				return MemoryBlock{LW: v["lw"], S: v["s"], AB: v["ab"], DW: v["dw"], L: v["l"], Shift: v["shift"],
+					Seed: uint64(v["seed"]), AllPairs: v["allpairs"] == 1}.Build(name), nil
+			},
+		},
 	}
 }
 
-// lockstepConfigs runs the shift unit at lw 2 and 5, ab 10 and 16, both
-// modes, and the packing unit at (lw, s) = (2, 3) and (4, 2), both
+// lockstepConfigs runs the memory at its defaults with each shift, the
+// shift unit at lw 2 and 5, ab 10 and 16, both modes, and the packing unit at (lw, s) = (2, 3) and (4, 2), both
 // circuits, with few row bits so that addresses repeat. (5, 5) is checked
 // against the spec on the Go simulator only (check/rsdmm): its -allpairs
 // circuit is 563,000 lines of Verilog, which the pack's Verilator and
@@ -63,6 +77,9 @@ func lockstepConfigs() []units.Config {
 		for _, all := range []int{0, 1} {
 			cs = append(cs, units.Config{Unit: "rsdmm-rpu", Values: units.Values{"lw": ls[0], "s": ls[1], "rb": 2, "allpairs": all}})
 		}
+	}
+	for shift := range 3 {
+		cs = append(cs, units.Config{Unit: "rsdmm", Values: units.Values{"shift": shift}})
 	}
 	for _, v := range []units.Values{{"lw": 2, "ab": 10}, {}} {
 		for _, hash := range []int{0, 1} {
