@@ -101,6 +101,6 @@ func init() {
 		Reports:   rsdmmReports,
 		Canonical: units.AtDefaults("rsdmm", rsdmmUnits()),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000},
-		Examples:  []string{"-unit rsdmm-rsu -lw 5 -ab 16 > rsu.v", "-unit rsdmm-rsu -hash -ab 32 -seed 7", "-report rsdmm-congestion -rounds 2000"},
+		Examples:  []string{"-unit rsdmm -shift 2 -s 4 > rsdmm.v", "-unit rsdmm-rsu -lw 5 -ab 16 > rsu.v", "-unit rsdmm-rsu -hash -ab 32 -seed 7", "-report rsdmm-congestion -rounds 2000"},
 	})
 }
