@@ -1,7 +1,7 @@
 # parmem: make test is what CI runs (.ci/run).
 GO ?= go
 
-.PHONY: all deps test bench lint fmt fuzz soak rtl tables prove
+.PHONY: all deps test bench lint fmt fuzz soak long rtl tables prove
 
 all: test
 
@@ -28,6 +28,11 @@ bench: deps
 # The random-netlist fuzz at length: 100,000 designs from a fresh seed.
 soak: deps
 	$(GO) test ./verify -run 'TestRandomNetlists$$' -v -timeout 0 -verify.netlists=100000 -verify.seed=$$(date +%s)
+
+# The families' long lockstep configurations (units.Lockstep.Long): designs
+# whose Verilator and Icarus builds take minutes, with every regular one.
+long: deps
+	$(GO) test -count=1 -timeout 90m -run 'InLockstep$$' -v ./check/... -verify.long
 
 # The reviewed RTL: regenerate after changing a unit (a test fails while rtl/ is stale).
 rtl:

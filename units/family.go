@@ -135,10 +135,15 @@ func AtDefaults(dir string, us []*Unit) []Canonical {
 }
 
 // Lockstep is the unit configurations run in lockstep on the Go simulator,
-// Verilator and Icarus (verify.LockstepFamily), for Cycles cycles.
+// Verilator and Icarus (verify.LockstepFamily), for Cycles cycles. Long
+// configurations take minutes to build (their Verilog is hundreds of
+// thousands of lines): they run, packed apart, for LongCycles cycles only
+// in make long (verify's -verify.long).
 type Lockstep struct {
-	Configs []Config
-	Cycles  int
+	Configs    []Config
+	Cycles     int
+	Long       []Config
+	LongCycles int
 }
 
 // Config is one configuration of a unit: its name and the parameters

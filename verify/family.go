@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"flag"
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -13,14 +14,17 @@ import (
 	"github.com/parmem/parmem/units"
 )
 
+var longFlag = flag.Bool("verify.long", false, "also run the families' long lockstep configurations (make long)")
+
 // LockstepFamily runs every lockstep configuration a unit family registers
 // (units.Family.Lockstep) on the Go simulator, Verilator (Quick) and
 // Icarus in lockstep for the family's cycles, all packed under one top
-// module so that one build of each simulator covers them. Each
-// configuration is built under a module name unique to its values
-// (sams_atu_q3_n23_lanes1). The pack must pass verilator --lint-only
-// -Wall first. The test that calls it must import the family so that it is
-// registered.
+// module so that one build of each simulator covers them; with
+// -verify.long, its long configurations too, in a pack of their own (a
+// subtest, "long"). Each configuration is built under a module name
+// unique to its values (sams_atu_q3_n23_lanes1). A pack must pass
+// verilator --lint-only -Wall first. The test that calls it must import
+// the family so that it is registered.
 func LockstepFamily(t *testing.T, family string) {
 	t.Helper()
 	f, err := units.LookupFamily(family)
@@ -30,10 +34,20 @@ func LockstepFamily(t *testing.T, family string) {
 	if len(f.Lockstep.Configs) == 0 {
 		t.Fatalf("family %s registers no lockstep configurations", family)
 	}
+	top := strings.ReplaceAll(family, "-", "_") + "_units"
+	lockstepPack(t, top, f.Lockstep.Configs, f.Lockstep.Cycles)
+	if *longFlag && len(f.Lockstep.Long) > 0 {
+		t.Run("long", func(t *testing.T) { lockstepPack(t, top+"_long", f.Lockstep.Long, f.Lockstep.LongCycles) })
+	}
+}
+
+// lockstepPack runs configurations packed under the module top.
+func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) {
+	t.Helper()
 	var modules []*hdl.Module
 	var names []string
 	seen := map[string]string{}
-	for _, c := range f.Lockstep.Configs {
+	for _, c := range configs {
 		m, err := buildConfig(c)
 		if err != nil {
 			t.Fatalf("lockstep %s: %v", c, err)
@@ -46,7 +60,6 @@ func LockstepFamily(t *testing.T, family string) {
 		names = append(names, m.Name())
 	}
 	t.Logf("%d configurations: %s", len(names), strings.Join(names, ", "))
-	top := strings.ReplaceAll(family, "-", "_") + "_units"
 	d, err := hdl.Elaborate(Pack(top, "c", modules))
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +72,7 @@ func LockstepFamily(t *testing.T, family string) {
 	res, err := Lockstep(Config{
 		Backends: []Backend{GoBackend(d), VerilatorBackend(d, VerilatorOptions{Quick: true}), IcarusBackend(d)},
 		Seed:     TestSeed(t, 3),
-		Cycles:   uint64(f.Lockstep.Cycles),
+		Cycles:   uint64(cycles),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -66,11 +66,9 @@ func rsdmmUnits() []*units.Unit {
 }
 
 // lockstepConfigs runs the memory at its defaults with each shift, the
-// shift unit at lw 2 and 5, ab 10 and 16, both modes, and the packing unit at (lw, s) = (2, 3) and (4, 2), both
-// circuits, with few row bits so that addresses repeat. (5, 5) is checked
-// against the spec on the Go simulator only (check/rsdmm): its -allpairs
-// circuit is 563,000 lines of Verilog, which the pack's Verilator and
-// Icarus runs did not finish in 10 minutes.
+// shift unit at lw 2 and 5, ab 10 and 16, both modes, and the packing unit
+// at (lw, s) = (2, 3) and (4, 2), both circuits, with few row bits so that
+// addresses repeat.
 func lockstepConfigs() []units.Config {
 	var cs []units.Config
 	for _, ls := range [][2]int{{2, 3}, {4, 2}} {
@@ -93,6 +91,18 @@ func lockstepConfigs() []units.Config {
 	return cs
 }
 
+// longLockstepConfigs are the packing unit at (lw, s) = (5, 5), N = 160,
+// both circuits: 108,000 and 563,000 lines of Verilog, a minute and two
+// and a half minutes of Verilator's build, so they run in make long; make
+// test checks them against the spec on the Go simulator (check/rsdmm).
+func longLockstepConfigs() []units.Config {
+	var cs []units.Config
+	for _, all := range []int{0, 1} {
+		cs = append(cs, units.Config{Unit: "rsdmm-rpu", Values: units.Values{"lw": 5, "s": 5, "rb": 4, "allpairs": all}})
+	}
+	return cs
+}
+
 func init() {
 	units.RegisterFamily(&units.Family{
 		Name:      "rsdmm",
@@ -100,7 +110,7 @@ func init() {
 		Units:     rsdmmUnits(),
 		Reports:   rsdmmReports,
 		Canonical: units.AtDefaults("rsdmm", rsdmmUnits()),
-		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000},
+		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000, Long: longLockstepConfigs(), LongCycles: 1000},
 		Examples:  []string{"-unit rsdmm -shift 2 -s 4 > rsdmm.v", "-unit rsdmm-rsu -lw 5 -ab 16 > rsu.v", "-unit rsdmm-rsu -hash -ab 32 -seed 7", "-report rsdmm-congestion -rounds 2000"},
 	})
 }
