@@ -1,9 +1,52 @@
 package rsdmm
 
 import (
+	"math"
 	"math/bits"
 	"math/rand/v2"
 )
+
+// distinct counts, batch after batch without allocating, the distinct
+// addresses a batch asks of each bank: the congestion of II and IV with
+// equal addresses merged (reading 1). Between two next calls, first
+// reports whether an address is new to the batch and add counts a new
+// one at its bank.
+type distinct struct {
+	stamp []int32 // the batch an address was last asked in; 0: never
+	load  []int   // distinct addresses per bank in this batch
+	batch int32
+	most  int // the batch's congestion so far
+}
+
+func newDistinct(words, w int) distinct {
+	return distinct{stamp: make([]int32, words), load: make([]int, w)}
+}
+
+// next starts a batch.
+func (d *distinct) next() {
+	if d.batch == math.MaxInt32 {
+		clear(d.stamp)
+		d.batch = 0
+	}
+	d.batch++
+	clear(d.load)
+	d.most = 0
+}
+
+// first reports whether addr is new to the batch, and marks it.
+func (d *distinct) first(addr int) bool {
+	if d.stamp[addr] == d.batch {
+		return false
+	}
+	d.stamp[addr] = d.batch
+	return true
+}
+
+// add counts a new address at bank b.
+func (d *distinct) add(b int) {
+	d.load[b]++
+	d.most = max(d.most, d.load[b])
+}
 
 // CongestionRatio is section VI's experiment behind Table II: rounds of
 // one super warp of s warps of w threads, every thread reading an
@@ -21,23 +64,16 @@ func CongestionRatio(w, s, n, rounds int, shift bool, r *rand.Rand) float64 {
 			rs[j] = r.IntN(w)
 		}
 	}
-	stamp := make([]int32, n) // the round an address was last asked in, plus one
-	load := make([]int, w)
+	d := newDistinct(n, w)
 	total := 0
-	for round := int32(1); round <= int32(rounds); round++ {
-		clear(load)
-		most := 0
+	for range rounds {
+		d.next()
 		for range s * w {
-			a := r.IntN(n)
-			if stamp[a] == round {
-				continue
+			if a := r.IntN(n); d.first(a) {
+				d.add((a + rs[a>>lw]) & (w - 1)) // Machine.Shift's bank, inline: the hot loop
 			}
-			stamp[a] = round
-			b := (a + rs[a>>lw]) & (w - 1) // Machine.Shift's bank, inline: the hot loop
-			load[b]++
-			most = max(most, load[b])
 		}
-		total += most
+		total += d.most
 	}
 	return float64(total) / float64(rounds) / float64(s)
 }
