@@ -142,4 +142,24 @@ var rsdmmReports = []*units.Report{
 			return congestionReport(v["rounds"], progress)
 		},
 	},
+	{
+		Name: "rsdmm-patterns", Doc: "access patterns on the DMM, SDMM and RSDMM (table and H3 shifts): congestion per warp beside II-IV's figures and Table II",
+		Time: 20 * time.Second,
+		Params: units.Params{
+			units.IntParam("rounds", "rounds of p = 1,024 threads per pattern and machine", 10_000, 10, 1_000_000),
+		},
+		Run: func(v units.Values, progress io.Writer) ([]*table.Table, error) {
+			return patternsReport(v["rounds"], progress)
+		},
+	},
+	{
+		Name: "rsdmm-transpose", Doc: "Table I: the Naive and Diagonal Transposes on the DMM, SDMM and RSDMM, Lemma 1 and the cycle model beside the paper's times",
+		Time: 30 * time.Second,
+		Params: units.Params{
+			units.IntParam("lgmax", "log2 of the largest sqrt(n) (from 16)", 12, 4, 12),
+		},
+		Run: func(v units.Values, progress io.Writer) ([]*table.Table, error) {
+			return transposeReport(v["lgmax"], progress)
+		},
+	},
 }

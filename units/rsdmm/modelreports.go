@@ -1,0 +1,458 @@
+package rsdmm
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"github.com/parmem/parmem/internal/parallel"
+	"github.com/parmem/parmem/internal/table"
+)
+
+// The rsdmm-patterns and rsdmm-transpose reports: the machine models
+// (model.go) on access patterns and on Table I's transposes, beside the
+// paper's figures.
+
+// machine is one of the four machines the reports compare.
+type machine struct {
+	name  string
+	dmm   bool // super warps of one warp
+	shift ShiftKind
+}
+
+var machines = []machine{
+	{"DMM", true, NoShift},
+	{"SDMM", false, NoShift},
+	{"RSDMM table", false, TableShift},
+	{"RSDMM hash", false, HashShift},
+}
+
+// warps is the machine's s: 1 on the DMM.
+func (mc machine) warps(s int) int {
+	if mc.dmm {
+		return 1
+	}
+	return s
+}
+
+// tableII is Table II's E[Y]/s at n = 2^20 (addresses almost never
+// repeat) for w and s, and whether the table has the cell.
+func tableII(w, s int) (float64, bool) {
+	i := slices.Index(tableIIWidths, w)
+	if i < 0 || s < 1 || s > 10 {
+		return 0, false
+	}
+	return TableII[1<<20][s-1][i], true
+}
+
+// progressLog writes progress lines from concurrent runs.
+type progressLog struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (p *progressLog) printf(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, format, args...)
+}
+
+// pctDiff is ours against the paper's as a signed percentage.
+func pctDiff(ours, paper float64) string { return table.SignedPct(ours/paper - 1) }
+
+// The rsdmm-patterns report's machine: w = 32, s = 4, a memory of n = 2^20
+// words (sqrt(n) = 1024 >= sw, IV's Case 1), p = 1024 threads (8 super
+// warps a round).
+const (
+	patternsLW    = 5
+	patternsS     = 4
+	patternsSqrtN = 1 << 10
+	patternsP     = 1 << 10
+)
+
+// Why ours differs from the paper's estimate on the RSDMM.
+const (
+	whySample = "Sampling: the mean over the run's super warps, whose r_j are drawn once a run (V's expectation is over the shifts)."
+	whyRows   = "A super warp of stride 1 asks s whole rows, and the shift permutes each row's w banks: every bank is asked exactly s times, the ratio exactly 1."
+	whyPairs  = "Stride w/2 asks each row twice, at k and k + w/2, which any shift keeps w/2 banks apart: bank b gets the rows with r_j = b mod w/2, sw/2 balls in w/2 bins, more even than Table II's sw balls in w bins."
+	whyRepeat = "Stride sqrt(n) mod n asks the same sqrt(n) addresses, sqrt(n)/(sw) super warps, every round: the mean is over those few draws of the r_j, not fresh ones (V's expectation is over the shifts)."
+	whyH3     = "H3 is linear (reading 4): the rows of a super warp are (nearly) an aligned block j0 + i*2^b, i < 2^m, whose r_j are r_j0 XOR the span of m keys: every bank equally often when those keys span all lw bits (the ratio 1), unevenly when they do not; each run draws its own keys."
+	whySpan   = "sqrt(n) < sw: a super warp spans sw/sqrt(n) columns and asks some rows more than once, and the shift keeps one row's requests in distinct banks: fewer independent r_j than Table II's sw."
+)
+
+// footnotes numbers the reasons a table cites, in order of first use.
+type footnotes []string
+
+func (f *footnotes) cite(why string) string {
+	i := slices.Index(*f, why)
+	if i < 0 {
+		*f = append(*f, why)
+		i = len(*f) - 1
+	}
+	return fmt.Sprintf("(%d)", i+1)
+}
+
+func (f footnotes) notes() []string {
+	var ns []string
+	for i, why := range f {
+		ns = append(ns, fmt.Sprintf("(%d) %s", i+1, why))
+	}
+	return ns
+}
+
+// pattern is an access pattern of the rsdmm-patterns report.
+type pattern struct {
+	name   string
+	access func(n, w, sqrtN int, r *rand.Rand) Access
+	// exact is the paper's congestion per warp without a shift, for s
+	// warps a super warp (s = 1: the DMM), and where it comes from; nil
+	// for random addresses (Table II's).
+	exact func(w, s int) (float64, string)
+	// merged: exact holds with a shift too (every thread one address).
+	merged bool
+	// table and hash say why the RSDMM's ratio differs from Table II's,
+	// when the reason is not sampling.
+	table, hash string
+}
+
+func stride(k func(w, sqrtN int) int) func(n, w, sqrtN int, _ *rand.Rand) Access {
+	return func(n, w, sqrtN int, _ *rand.Rand) Access {
+		d := k(w, sqrtN)
+		return func(t int) int { return t * d % n }
+	}
+}
+
+func exactly(x float64, src string) func(w, s int) (float64, string) {
+	return func(int, int) (float64, string) { return x, src }
+}
+
+// column is III's and IV's column-major congestion per warp: w while sw <=
+// sqrt(n) (Case 1), which the report's machine keeps.
+func column(w, _ int) (float64, string) { return float64(w), "III; IV Case 1 (sw <= sqrt n)" }
+
+var patterns = []pattern{
+	{
+		name:   "random",
+		access: func(n, _, _ int, r *rand.Rand) Access { return func(int) int { return r.IntN(n) } },
+	},
+	{
+		name:   "stride 1 (row-major)",
+		access: stride(func(int, int) int { return 1 }),
+		exact:  exactly(1, "III, IV: n/w in all"),
+		table:  whyRows, hash: whyRows,
+	},
+	{
+		name:   "stride w/2",
+		access: stride(func(w, _ int) int { return w / 2 }),
+		exact:  func(w, _ int) (float64, string) { return float64(w / 2), "II: two banks" },
+		table:  whyPairs, hash: whyH3,
+	},
+	{
+		name:   "stride w",
+		access: stride(func(w, _ int) int { return w }),
+		exact:  func(w, _ int) (float64, string) { return float64(w), "II: one bank" },
+		hash:   whyH3,
+	},
+	{
+		name:   "stride w+1",
+		access: stride(func(w, _ int) int { return w + 1 }),
+		exact:  exactly(1, "II: w+1 odd, w banks"),
+		hash:   whyH3,
+	},
+	{
+		name:   "column (stride sqrt n)",
+		access: stride(func(_, sqrtN int) int { return sqrtN }),
+		exact:  column,
+		table:  whyRepeat, hash: whyH3,
+	},
+	{
+		name:   "Naive transpose writes",
+		access: func(_, _, sqrtN int, _ *rand.Rand) Access { return ColumnMajor(sqrtN) },
+		exact:  column,
+		hash:   whyH3,
+	},
+	{
+		name:   "Diagonal transpose writes",
+		access: func(_, _, sqrtN int, _ *rand.Rand) Access { return Diagonal(sqrtN) },
+		exact:  exactly(1, "III, IV: n/w in all"),
+		hash:   whyH3,
+	},
+	{
+		name:   "broadcast",
+		access: func(int, int, int, *rand.Rand) Access { return func(int) int { return 0 } },
+		exact:  func(_, s int) (float64, string) { return 1 / float64(s), "II merge; IV: 1/s" },
+		merged: true,
+	},
+}
+
+// paper is the paper's congestion per warp for a pattern on a machine, its
+// source and whether it is exact: II-IV's figure, or Table II's
+// expectation for random addresses and for every pattern on the RSDMM
+// (Theorem 6).
+func (pt pattern) paper(mc machine, w, s int) (float64, string, bool) {
+	s = mc.warps(s)
+	if pt.exact != nil && (mc.shift == NoShift || pt.merged) {
+		x, src := pt.exact(w, s)
+		return x, src, true
+	}
+	x, _ := tableII(w, s)
+	if pt.exact == nil {
+		return x, "Table II (VI)", false
+	}
+	return x, "Table II; Theorem 6", false
+}
+
+// why is the reason ours differs from Table II's on a shifted machine.
+func (pt pattern) why(mc machine) string {
+	why := pt.table
+	if mc.shift == HashShift {
+		why = pt.hash
+	}
+	if why == "" {
+		return whySample
+	}
+	return why
+}
+
+// patternsReport runs every pattern on every machine for rounds rounds of
+// p threads and returns the mean and largest congestion per warp (C/s a
+// super warp, Table II's E[Y]/s) beside the paper's.
+func patternsReport(rounds int, progress io.Writer) ([]*table.Table, error) {
+	m := Machine{LW: patternsLW}
+	w, s, sqrtN, p := m.W(), patternsS, patternsSqrtN, patternsP
+	n := sqrtN * sqrtN
+	type job struct {
+		pt pattern
+		mc machine
+		i  int
+	}
+	var jobs []job
+	for _, pt := range patterns {
+		for _, mc := range machines {
+			jobs = append(jobs, job{pt, mc, len(jobs)})
+		}
+	}
+	log := &progressLog{w: progress}
+	times, err := parallel.Map(jobs, func(j job) (Time, error) {
+		log.printf("rsdmm-patterns: %s on the %s\n", j.pt.name, j.mc.name)
+		seed := uint64(j.i)
+		md := NewModel(m, 16, p, j.mc.warps(s), j.mc.shift, n, seed)
+		return md.Run(rounds, Stream(j.pt.access(n, w, sqrtN, rand.New(rand.NewPCG(seed, 17))), p)), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	t := &table.Table{
+		Title: fmt.Sprintf("Access patterns on the DMM, SDMM and RSDMM: congestion per warp (C/s a super warp, Table II's E[Y]/s), w = %d, s = %d, n = %d (sqrt n = %d), %d rounds of p = %d threads",
+			w, s, n, sqrtN, rounds, p),
+		Header: []string{"pattern", "machine", "paper", "source", "ours mean", "ours max", "note"},
+		Notes: []string{
+			"Thread i of round t asks pattern(t*p + i); a stride k pattern asks (t*p + i)*k mod n. Equal addresses merge across a super warp (reading 1).",
+			"The paper's figure is exact on the DMM and SDMM (II-IV); on the RSDMM it is Table II's E[Y]/s (n = 2^20) for random addresses, which Theorem 6 bounds for any access; a note gives the difference when ours is more than 3% from it, and why:",
+		},
+	}
+	var fn footnotes
+	for k, j := range jobs {
+		tm := times[k]
+		paper, src, exact := j.pt.paper(j.mc, w, s)
+		ss := float64(j.mc.warps(s))
+		mean := float64(tm.Congestion) / float64(tm.Batches) / ss
+		note := ""
+		switch {
+		case exact && mean != paper:
+			note = "differs from the exact figure: " + pctDiff(mean, paper)
+		case !exact && abs(mean/paper-1) > 0.03:
+			note = pctDiff(mean, paper) + " " + fn.cite(j.pt.why(j.mc))
+		}
+		t.Add(j.pt.name, j.mc.name, fmt.Sprintf("%.3f", paper), src, fmt.Sprintf("%.3f", mean), fmt.Sprintf("%.3f", float64(tm.Most)/ss), note)
+	}
+	t.Notes = append(t.Notes, fn.notes()...)
+	return []*table.Table{t}, nil
+}
+
+// Table I's machine in the rsdmm-transpose report: w = 16, s = log w = 4
+// warps a super warp, l = 16, p = 256 threads.
+const (
+	transposeLW = 4
+	transposeS  = 4
+	transposeL  = 16
+	transposeP  = 256
+	// transposeWidthsSqrtN is sqrt(n) of the sweep over w.
+	transposeWidthsSqrtN = 1 << 10
+)
+
+// transposeRun is one transpose on one machine.
+type transposeRun struct {
+	lw, sqrtN int
+	mc        machine
+	diagonal  bool
+}
+
+// words is the memory: a at 0, b at n.
+func (tr transposeRun) words() int { return 2 * tr.sqrtN * tr.sqrtN }
+
+func (tr transposeRun) name() string {
+	if tr.diagonal {
+		return "Diagonal"
+	}
+	return "Naive"
+}
+
+func (tr transposeRun) run(seed uint64) Time {
+	n, p := tr.sqrtN*tr.sqrtN, transposeP
+	read, write := RowMajor(tr.sqrtN), ColumnMajor(tr.sqrtN)
+	if tr.diagonal {
+		read, write = DiagonalRead(tr.sqrtN), Diagonal(tr.sqrtN)
+	}
+	md := NewModel(Machine{LW: tr.lw}, transposeL, p, tr.mc.warps(transposeS), tr.mc.shift, tr.words(), seed)
+	return md.Run(2*n/p, Transpose(read, write, n, p))
+}
+
+// paper is the paper's running time: on the DMM and SDMM exact, Lemma 1
+// over Theorems 2-3's congestions (reads n/w, Naive writes min(n, n
+// sqrt(n)/(sw)), Diagonal writes n/w) and 2n/p rounds; on the RSDMM the
+// same with Table II's E[Y]/s for every phase that is not row-major
+// (Theorem 8), when Table II has w.
+func (tr transposeRun) paper() (float64, bool) {
+	w, s := 1<<tr.lw, tr.mc.warps(transposeS)
+	n := tr.sqrtN * tr.sqrtN
+	latency := float64(2 * (transposeL - 1) * n / transposeP)
+	if tr.mc.shift == NoShift {
+		c := n/w + n/w
+		if !tr.diagonal {
+			c = n/w + NaiveColumnCongestion(tr.sqrtN, w, s)
+		}
+		return float64(c) + latency, true
+	}
+	ratio, ok := tableII(w, s)
+	phases := 1.0 // the Naive's writes; its row-major reads cost n/w
+	if tr.diagonal {
+		phases = 2
+	} else {
+		latency += float64(n / w)
+	}
+	return phases*ratio*float64(n/w) + latency, ok
+}
+
+// bound is III's lower bound n/w + nl/p.
+func (tr transposeRun) bound() float64 {
+	n := tr.sqrtN * tr.sqrtN
+	return float64(n)/float64(int(1)<<tr.lw) + float64(n*transposeL)/transposeP
+}
+
+// row is the report's row for a run: the paper's time, ours by Lemma 1
+// (the cycle model with barriers, which must agree) and without barriers,
+// the congestion over n/w, both times over the lower bound, and a note.
+func (tr transposeRun) row(first string, tm Time, fn *footnotes) []string {
+	n, w := tr.sqrtN*tr.sqrtN, 1<<tr.lw
+	paper, ok := tr.paper()
+	ours := fmt.Sprint(tm.Lemma1)
+	if tm.Barrier != tm.Lemma1 {
+		ours += fmt.Sprintf(" (cycle model %d)", tm.Barrier)
+	}
+	cell, note := "", ""
+	switch {
+	case !ok:
+		cell = "-"
+	case tr.mc.shift == NoShift:
+		cell = fmt.Sprintf("%.0f", paper)
+		if float64(tm.Lemma1) != paper {
+			note = "differs from the exact figure: " + pctDiff(float64(tm.Lemma1), paper)
+		}
+	default:
+		cell = fmt.Sprintf("~%.0f", paper)
+		if d := float64(tm.Lemma1)/paper - 1; abs(d) > 0.03 {
+			note = pctDiff(float64(tm.Lemma1), paper) + " " + fn.cite(tr.why())
+		}
+	}
+	b := tr.bound()
+	return []string{first, tr.mc.name, cell, ours, fmt.Sprint(tm.Free),
+		fmt.Sprintf("%.3f", float64(tm.Congestion)/float64(n/w)),
+		fmt.Sprintf("%.2f", float64(tm.Lemma1)/b), fmt.Sprintf("%.2f", float64(tm.Free)/b), note}
+}
+
+// why explains an RSDMM time away from the Table II estimate.
+func (tr transposeRun) why() string {
+	switch {
+	case tr.mc.shift == HashShift:
+		return whyH3
+	case tr.sqrtN < transposeS<<tr.lw:
+		return whySpan
+	}
+	return whySample
+}
+
+// transposeReport is Table I on the four machines for sqrt(n) = 16 ..
+// 2^lgMax, then the Naive Transpose over w = 4..64 at sqrt(n) = 1024.
+func transposeReport(lgMax int, progress io.Writer) ([]*table.Table, error) {
+	var runs []transposeRun
+	for lg := 4; lg <= lgMax; lg++ {
+		for _, diagonal := range []bool{false, true} {
+			for _, mc := range machines {
+				runs = append(runs, transposeRun{transposeLW, 1 << lg, mc, diagonal})
+			}
+		}
+	}
+	sizes := len(runs)
+	for lw := 2; lw <= 6; lw++ {
+		for _, mc := range machines {
+			runs = append(runs, transposeRun{lw, transposeWidthsSqrtN, mc, false})
+		}
+	}
+	// parallel.Map starts at the end: the largest runs first.
+	order := make([]int, len(runs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return runs[a].words() - runs[b].words() })
+	log := &progressLog{w: progress}
+	times, err := parallel.Map(order, func(i int) (Time, error) {
+		tr := runs[i]
+		log.printf("rsdmm-transpose: %s Transpose, sqrt(n) = %d, w = %d, %s\n", tr.name(), tr.sqrtN, 1<<tr.lw, tr.mc.name)
+		return tr.run(uint64(i)), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	got := make([]Time, len(runs))
+	for k, i := range order {
+		got[i] = times[k]
+	}
+	header := []string{"sqrt(n)", "machine", "paper", "ours: Lemma 1", "no barrier", "C/(n/w)", "÷ bound", "no barrier ÷ bound", "note"}
+	notes := []string{
+		"paper: Lemma 1 over II-IV's exact congestions, 2n/p rounds (a read and a write each): Naive n/w + min(n, n sqrt(n)/(sw)) + 2(l-1)n/p (s = 1 on the DMM), Diagonal 2n/w + 2(l-1)n/p; on the RSDMM ~ the same with Table II's E[Y]/s (n = 2^20) as the congestion per warp of each phase that is not row-major (Theorem 8).",
+		"ours: Lemma 1's C + (l-1)T from the simulated congestions, which the cycle model with a barrier per round matches exactly; no barrier: the cycle model dispatching the (super) warps round-robin without barriers. bound: III's n/w + nl/p.",
+		"A note gives the difference from an exact figure, or from the RSDMM's estimate when more than 3%, and why:",
+	}
+	var ts []*table.Table
+	for _, diagonal := range []bool{false, true} {
+		name := "Naive"
+		if diagonal {
+			name = "Diagonal"
+		}
+		t := &table.Table{
+			Title:  fmt.Sprintf("Table I, the %s Transpose: time units on w = %d, s = %d, l = %d, p = %d", name, 1<<transposeLW, transposeS, transposeL, transposeP),
+			Header: header,
+		}
+		var fn footnotes
+		for i, tr := range runs[:sizes] {
+			if tr.diagonal == diagonal {
+				t.Add(tr.row(fmt.Sprint(tr.sqrtN), got[i], &fn)...)
+			}
+		}
+		t.Notes = append(slices.Clone(notes), fn.notes()...)
+		ts = append(ts, t)
+	}
+	t := &table.Table{
+		Title:  fmt.Sprintf("The Naive Transpose over w at sqrt(n) = %d: s = %d, l = %d, p = %d", transposeWidthsSqrtN, transposeS, transposeL, transposeP),
+		Header: append([]string{"w"}, header[1:]...),
+	}
+	var fn footnotes
+	for i, tr := range runs[sizes:] {
+		t.Add(tr.row(fmt.Sprint(1<<tr.lw), got[sizes+i], &fn)...)
+	}
+	t.Notes = append([]string{"sw <= sqrt(n) throughout (IV's Case 1): the SDMM's writes cost n like the DMM's. s = 4 is log w at w = 16 only; Table II starts at w = 16."}, fn.notes()...)
+	return append(ts, t), nil
+}
