@@ -70,6 +70,7 @@ const (
 	patternsS     = 4
 	patternsSqrtN = 1 << 10
 	patternsP     = 1 << 10
+	patternsL     = 16 // the congestions do not depend on it
 )
 
 // Why ours differs from the paper's estimate on the RSDMM.
@@ -238,7 +239,7 @@ func patternsReport(rounds int, progress io.Writer) ([]*table.Table, error) {
 	times, err := parallel.Map(jobs, func(j job) (Time, error) {
 		log.printf("rsdmm-patterns: %s on the %s\n", j.pt.name, j.mc.name)
 		seed := uint64(j.i)
-		md := NewModel(m, 16, p, j.mc.warps(s), j.mc.shift, n, seed)
+		md := NewModel(m, patternsL, p, j.mc.warps(s), j.mc.shift, n, seed)
 		return md.Run(rounds, Stream(j.pt.access(n, w, sqrtN, rand.New(rand.NewPCG(seed, 17))), p)), nil
 	})
 	if err != nil {
@@ -327,13 +328,10 @@ func (tr transposeRun) paper() (float64, bool) {
 		return float64(c) + latency, true
 	}
 	ratio, ok := tableII(w, s)
-	phases := 1.0 // the Naive's writes; its row-major reads cost n/w
 	if tr.diagonal {
-		phases = 2
-	} else {
-		latency += float64(n / w)
+		return 2*ratio*float64(n/w) + latency, ok
 	}
-	return phases*ratio*float64(n/w) + latency, ok
+	return (1+ratio)*float64(n/w) + latency, ok // the row-major reads cost n/w
 }
 
 // bound is III's lower bound n/w + nl/p.
