@@ -59,13 +59,13 @@ func newFlatMemory(p rs.MemoryBlock) *flatMemory {
 // shift is r_j as the RSU holds it now.
 func (f *flatMemory) shift(j int) int {
 	switch f.p.Shift {
-	case rs.ShiftTable:
+	case rs.TableShift:
 		r, ok := f.table[j]
 		if !ok {
 			panic(fmt.Sprintf("row %d used before its shift was written", j))
 		}
 		return r
-	case rs.ShiftHash:
+	case rs.HashShift:
 		return rs.H3(f.keys, j)
 	}
 	return 0
@@ -75,9 +75,9 @@ func (f *flatMemory) shift(j int) int {
 // after it.
 func (f *flatMemory) configure(c cfgWrite) {
 	switch {
-	case f.p.Shift == rs.ShiftTable:
+	case f.p.Shift == rs.TableShift:
 		f.table[c.idx] = c.val
-	case f.p.Shift == rs.ShiftHash && c.idx < len(f.keys):
+	case f.p.Shift == rs.HashShift && c.idx < len(f.keys):
 		f.keys[c.idx] = c.val
 	}
 	clear(f.mem)
@@ -187,7 +187,7 @@ func (mb *memBench) loadTable(r *rand.Rand) {
 func (mb *memBench) randomCfg(r *rand.Rand) cfgWrite {
 	rowBits := mb.p.AB - mb.p.LW
 	idxBits := rowBits
-	if mb.p.Shift == rs.ShiftHash {
+	if mb.p.Shift == rs.HashShift {
 		idxBits = bits.Len(uint(rowBits - 1))
 	}
 	return cfgWrite{r.IntN(1 << idxBits), r.IntN(mb.m.W())}
@@ -277,14 +277,14 @@ const warpsPerShift = 20_000
 func TestMemoryScoreboard(t *testing.T) {
 	t.Parallel()
 	seed := verify.TestSeed(t, 13)
-	for shift := range 3 {
+	for shift := range rs.ShiftKind(3) {
 		p := rs.MemoryBlock{LW: 3, S: 3, AB: 12, DW: 32, L: 4, Shift: shift, Seed: 1}
-		t.Run(fmt.Sprintf("shift%d", shift), func(t *testing.T) {
+		t.Run(fmt.Sprint("shift ", shift), func(t *testing.T) {
 			t.Parallel()
 			mb := newMemBench(t, p)
 			mb.DontRecord()
 			r := rand.New(rand.NewPCG(seed, uint64(shift)))
-			if shift == rs.ShiftTable {
+			if shift == rs.TableShift {
 				mb.loadTable(r)
 			}
 			const batch = 2000 // warps between RSU rewrites
@@ -298,7 +298,7 @@ func TestMemoryScoreboard(t *testing.T) {
 			}
 			mb.sb.Finish()
 			f := mb.model
-			t.Logf("shift %d: %d warps (%d read, %d written), %d super warps, %d responses and congestions matched, %d read lanes compared with the flat memory, %d cycles",
+			t.Logf("shift %v: %d warps (%d read, %d written), %d super warps, %d responses and congestions matched, %d read lanes compared with the flat memory, %d cycles",
 				shift, mb.req.NumAccepted(), f.reads, f.writes, len(f.congs), mb.sb.Matched(), f.compared, mb.Cycle())
 			require.GreaterOrEqual(t, mb.req.NumAccepted(), warpsPerShift)
 			require.Equal(t, f.reads+len(f.congs), mb.sb.Matched())
@@ -326,10 +326,10 @@ func TestMemoryStreamTiming(t *testing.T) {
 	t.Parallel()
 	seed := verify.TestSeed(t, 17)
 	for _, p := range []rs.MemoryBlock{
-		{LW: 3, S: 3, AB: 12, DW: 32, L: 4, Shift: rs.ShiftHash, Seed: 1},
-		{LW: 3, S: 3, AB: 12, DW: 32, L: 4, Shift: rs.ShiftNone},
-		{LW: 2, S: 1, AB: 8, DW: 8, L: 1, Shift: rs.ShiftNone},
-		{LW: 2, S: 5, AB: 10, DW: 8, L: 9, Shift: rs.ShiftHash, Seed: 3, AllPairs: true},
+		{LW: 3, S: 3, AB: 12, DW: 32, L: 4, Shift: rs.HashShift, Seed: 1},
+		{LW: 3, S: 3, AB: 12, DW: 32, L: 4, Shift: rs.NoShift},
+		{LW: 2, S: 1, AB: 8, DW: 8, L: 1, Shift: rs.NoShift},
+		{LW: 2, S: 5, AB: 10, DW: 8, L: 9, Shift: rs.HashShift, Seed: 3, AllPairs: true},
 	} {
 		t.Run(fmt.Sprintf("lw%d_s%d_l%d_shift%d", p.LW, p.S, p.L, p.Shift), func(t *testing.T) {
 			t.Parallel()

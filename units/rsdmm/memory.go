@@ -7,14 +7,6 @@ import (
 	"github.com/parmem/parmem/hdl/lib"
 )
 
-// The shift of a MemoryBlock (contract rsdmm, -shift): none (the SDMM,
-// the DMM with s = 1), the RSU's table of r_j, or its H3 keys.
-const (
-	ShiftNone = iota
-	ShiftTable
-	ShiftHash
-)
-
 // MemoryBlock is the rsdmm unit: the memory machine of Figure 1 (A)-(C)
 // with w = 2^LW banks of 2^(AB-LW) words of DW bits (contract rsdmm).
 // Warps arrive one per cycle and pass the RSU (Shift); every S of them
@@ -47,17 +39,18 @@ const (
 // reaches the banks; the next one's last stage comes at least S cycles
 // later, so the responses of one never overlap the next.
 type MemoryBlock struct {
-	LW, S, AB, DW, L, Shift int
-	Seed                    uint64
-	AllPairs                bool
+	LW, S, AB, DW, L int
+	Shift            ShiftKind // -shift: none (the SDMM, the DMM with s = 1), the RSU's table of r_j, or its H3 keys
+	Seed             uint64
+	AllPairs         bool
 }
 
 // N is the requests of a super warp.
 func (p MemoryBlock) N() int { return p.S << p.LW }
 
-// rsu is the shift unit at the request port (nil settings for ShiftNone).
+// rsu is the shift unit at the request port (nil settings for NoShift).
 func (p MemoryBlock) rsu() RSUBlock {
-	return RSUBlock{LW: p.LW, AB: p.AB, Lanes: 1 << p.LW, Hash: p.Shift == ShiftHash, Seed: p.Seed}
+	return RSUBlock{LW: p.LW, AB: p.AB, Lanes: 1 << p.LW, Hash: p.Shift == HashShift, Seed: p.Seed}
 }
 
 // lane is one thread's request: in the collect and issue stations, its
@@ -134,7 +127,7 @@ func (p MemoryBlock) Build(name string) *hdl.Module {
 	for i, l := range in {
 		shifted[i] = l.Addr
 	}
-	if p.Shift != ShiftNone {
+	if p.Shift != NoShift {
 		rsu := m.Instance("rsu", p.rsu().Build(name+"_rsu"))
 		rsu.Connect("tbl_we", cfgTake)
 		rsu.Connect("tbl_idx", cfgIdx)

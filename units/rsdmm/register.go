@@ -58,7 +58,7 @@ func rsdmmUnits() []*units.Unit {
 			Name: "rsdmm", Doc: "the memory: RSU, RPU, the l-stage MMU pipeline and w banks, a flat memory to its user (Nakano, Figure 1, Lemma 1)",
 			Params: units.Params{paramMemLW, paramMemS, paramMemAB, paramDW, paramL, paramShift, paramSeed, paramAllPairs},
 			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return MemoryBlock{LW: v["lw"], S: v["s"], AB: v["ab"], DW: v["dw"], L: v["l"], Shift: v["shift"],
+				return MemoryBlock{LW: v["lw"], S: v["s"], AB: v["ab"], DW: v["dw"], L: v["l"], Shift: ShiftKind(v["shift"]),
 					Seed: uint64(v["seed"]), AllPairs: v["allpairs"] == 1}.Build(name), nil
 			},
 		},

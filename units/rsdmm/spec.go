@@ -92,7 +92,7 @@ type Access func(t int) int
 func RowMajor(sqrtN int) Access { return func(t int) int { return t % (sqrtN * sqrtN) } }
 
 // ColumnMajor is thread t accessing a[t mod sqrt(n)][t / sqrt(n)] (III):
-// the reads of the Naive Transpose.
+// the Naive Transpose's writes b[k][j] (it reads a[j][k] row-major).
 func ColumnMajor(sqrtN int) Access {
 	return func(t int) int {
 		t %= sqrtN * sqrtN
