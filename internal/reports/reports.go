@@ -7,9 +7,13 @@ package reports
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
+	"strings"
 	"sync"
 
+	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/parallel"
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/units"
@@ -66,6 +70,26 @@ func MeasureAll[T any](label string, cs []units.Config, progress io.Writer, meas
 		progressMu.Unlock()
 		return measure(c)
 	})
+}
+
+// StateBits is the register and memory bits a design declares (hdl's
+// StateElements), the storage a paper's table counts.
+func StateBits(d *hdl.Design) int {
+	n := 0
+	for _, e := range d.StateElements() {
+		n += e.Width * max(1, e.Depth)
+	}
+	return n
+}
+
+// AdderList is "64 x 16-bit, 64 x 17-bit": adders by width, narrowest
+// first, as hdl's Adders counts them.
+func AdderList(a map[int]int) string {
+	var parts []string
+	for _, w := range slices.Sorted(maps.Keys(a)) {
+		parts = append(parts, fmt.Sprintf("%d x %d-bit", a[w], w))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // FitPoint is one measurement: gates at q and a second size (n-q for the

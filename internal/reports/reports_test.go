@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/reports"
 	"github.com/parmem/parmem/units"
 	_ "github.com/parmem/parmem/units/sams"
@@ -63,4 +64,23 @@ func TestMeasureAllKeepsOrderAndReportsErrors(t *testing.T) {
 		return 0, nil
 	})
 	require.EqualError(t, err, "q=3 fails", "the first failure in list order")
+}
+
+// A design with an 8-bit register, a memory of 16 words of 4 bits and
+// adders of 4 and 8 bits: 8 + 64 state bits, the adders by width.
+func TestStateBitsAndAdderList(t *testing.T) {
+	m := hdl.NewModule("top")
+	a, b := m.Input("a", 4), m.Input("b", 8)
+	r := m.Reg("r", 8)
+	r.Drive(r.Add(b))
+	mem := m.Mem("mem", 4, 4)
+	mem.Write(a, a, m.Input("we", 1))
+	m.Output("x", 4).Drive(mem.Read(a).Add(a))
+	m.Output("y", 4).Drive(a.Add(b.Slice(3, 0)))
+	m.Output("q", 8).Drive(r)
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	require.Equal(t, 8+16*4, reports.StateBits(d))
+	require.Equal(t, "2 x 4-bit, 1 x 8-bit", reports.AdderList(d.Adders()))
+	require.Empty(t, reports.AdderList(nil))
 }

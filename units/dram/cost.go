@@ -3,11 +3,8 @@ package dram
 import (
 	"fmt"
 	"io"
-	"maps"
 	"slices"
-	"strings"
 
-	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/reports"
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/internal/table"
@@ -80,7 +77,7 @@ func measure(c units.Config, g *synth.Gates, ice *synth.ICE40) (measured, error)
 	if err != nil {
 		return measured{}, err
 	}
-	return measured{config: c, gates: g, ice: ice, stateBits: designBits(d), adders: d.Adders()}, nil
+	return measured{config: c, gates: g, ice: ice, stateBits: reports.StateBits(d), adders: d.Adders()}, nil
 }
 
 // stateBits is the register bits of a configuration as built.
@@ -89,16 +86,7 @@ func stateBits(c units.Config) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return designBits(d), nil
-}
-
-// designBits is the register and memory bits of a design.
-func designBits(d *hdl.Design) int {
-	n := 0
-	for _, e := range d.StateElements() {
-		n += e.Width * max(1, e.Depth)
-	}
-	return n
+	return reports.StateBits(d), nil
 }
 
 func costReport(progress io.Writer) ([]*table.Table, error) {
@@ -182,21 +170,12 @@ func storageTable(syn, can []measured, mib25 int) *table.Table {
 			can[1].noABC.Gates-can[0].noABC.Gates), "",
 		"dram-pick keeps no row-score table: every cycle it sums the scores of each slot's row (exact, reading 3), an adder tree of n terms per slot, so the logic grows with entries^2")
 	t.Add("age and score adders", fmt.Sprintf("%d x %d-bit = %d B", th.Adders, Thesis45().AgeBits, th.AdderBytes),
-		fmt.Sprintf("MIB: %s; dram-pick's scores: %d adder bits; together %s B", adderList(mib.adders), scoreAdders,
+		fmt.Sprintf("MIB: %s; dram-pick's scores: %d adder bits; together %s B", reports.AdderList(mib.adders), scoreAdders,
 			sramBytes(mib.adderBits()+scoreAdders)), "",
 		"the MIB ages each slot by its merge length and adds a dummy's age (two saturating adders per slot); dram-pick sums each slot's row")
 	t.Add("DRAM side total", fmt.Sprintf("%d B", th.DRAMBytes),
 		fmt.Sprintf("%.0f B (MIB state + adders as storage)", float64(mib.stateBits)/8+float64(mib.adderBits()+scoreAdders)*34/6/8), "", "")
 	return t
-}
-
-// adderList is "64 x 16-bit, 64 x 17-bit": adders by width.
-func adderList(a map[int]int) string {
-	var parts []string
-	for _, w := range slices.Sorted(maps.Keys(a)) {
-		parts = append(parts, fmt.Sprintf("%d x %d-bit", a[w], w))
-	}
-	return strings.Join(parts, ", ")
 }
 
 func unitTable(syn, can []measured) *table.Table {
@@ -219,7 +198,7 @@ func unitTable(syn, can []measured) *table.Table {
 		} else {
 			row = append(row, "")
 		}
-		t.Add(append(row, adderList(m.adders))...)
+		t.Add(append(row, reports.AdderList(m.adders))...)
 	}
 	return t
 }
