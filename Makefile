@@ -20,10 +20,12 @@ lint:
 	$(GO) vet ./...
 
 # Simulator speed: the hdl interpreter's ns per node, then every simulator's
-# cycles/s with equal checksums, and lockstep throughput.
+# cycles/s with equal checksums on the random designs and on each family's
+# largest designs (units.Family.Speed), and lockstep throughput.
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./hdl
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./verify
+	$(GO) test -run '^$$' -bench Speed -benchtime 1x -timeout 60m ./check/...
 
 # The random-netlist fuzz at length: 100,000 designs from a fresh seed.
 soak: deps

@@ -29,6 +29,9 @@ type Family struct {
 	// Lockstep is what verify.LockstepFamily runs on the Go simulator,
 	// Verilator and Icarus.
 	Lockstep Lockstep
+	// Speed is the configurations make bench times on every simulator
+	// (verify.SpeedFamily): the family's largest designs.
+	Speed []Config
 	// Examples are gen command lines, without "gen", that gen -h shows:
 	// "-unit sams -q 3 > sams.v".
 	Examples []string

@@ -3,10 +3,14 @@ package verify
 import (
 	"fmt"
 	"io"
+	"os"
+	"strings"
+	"testing"
 	"time"
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/table"
+	"github.com/parmem/parmem/units"
 )
 
 // SpeedRow is one simulator's timed run of the benchmark, with the
@@ -131,4 +135,66 @@ func WriteSpeedTable(w io.Writer, title string, rows []SpeedRow) {
 			fmt.Sprintf("%.2f", cps/ver), fmt.Sprintf("%.1f", cps/ic), fmt.Sprintf("%016x", r.Common), own)
 	}
 	t.Write(w, "text")
+}
+
+// SpeedCycles are the cycles MeasureSpeed runs a design of ops operations
+// for: the fast simulators about 4 * 10^8 operations (400,000 cycles of
+// comb1000), Icarus 1/2,000 of that, each within bounds.
+func SpeedCycles(ops int) (fast, slow uint64) {
+	fast = uint64(min(1_000_000, max(2_000, 400_000_000/max(1, ops))))
+	return fast, min(200_000, max(10, fast/2_000))
+}
+
+// SpeedFamily times every speed configuration a family registers
+// (units.Family.Speed) with MeasureSpeed, prints each one's table, then a
+// summary of the Go simulators' speed relative to Verilator; make bench
+// runs it from each family's check package (BenchmarkSpeed).
+func SpeedFamily(b *testing.B, family string) {
+	f, err := units.LookupFamily(family)
+	if err != nil {
+		b.Fatalf("%v (import the family's package to register it)", err)
+	}
+	if len(f.Speed) == 0 {
+		b.Fatalf("family %s registers no speed configurations", family)
+	}
+	sum := &table.Table{
+		Title:  fmt.Sprintf("%s: simulation speed relative to Verilator (LFSR stimulus, equal checksums)", family),
+		Header: []string{"design", "operations", "verilator cycles/s", "go x verilator", "go-compiled x verilator"},
+	}
+	for _, c := range f.Speed {
+		d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
+		if err != nil {
+			b.Fatalf("%s: %v", c, err)
+		}
+		ops := hdl.NewSim(d).Ops()
+		fast, slow := SpeedCycles(ops)
+		var rows []SpeedRow
+		b.Run(c.String(), func(b *testing.B) {
+			for b.Loop() {
+				if rows, err = MeasureSpeed(d, fast, slow, 1, VerilatorOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for _, r := range rows {
+				b.ReportMetric(r.CyclesPerSecond(), r.Sim+"_cycles/s")
+			}
+		})
+		if len(rows) == 0 {
+			continue
+		}
+		WriteSpeedTable(os.Stdout, fmt.Sprintf("\n%s (%d operations): LFSR stimulus, equal checksums", c, ops), rows)
+		speed := map[string]float64{}
+		for _, r := range rows {
+			speed[r.Sim] = r.CyclesPerSecond()
+		}
+		ratio := func(sim string) string {
+			if v, ok := speed[sim]; ok {
+				return fmt.Sprintf("%.2f", v/speed["verilator"])
+			}
+			return "- (values over 64 bits)"
+		}
+		sum.Add(c.String(), fmt.Sprint(ops), fmt.Sprintf("%.0f", speed["verilator"]), ratio("go"), ratio("go-compiled"))
+	}
+	fmt.Println()
+	sum.Write(os.Stdout, "text")
 }

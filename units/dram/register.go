@@ -151,6 +151,7 @@ func init() {
 		Reports:   dramReports,
 		Canonical: units.AtDefaults("dram", dramUnits()),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 1000},
+		Speed:     []units.Config{{Unit: "dram-sched", Values: units.Values{}}, {Unit: "dram-pick", Values: units.Values{}}},
 		Examples: []string{
 			"-unit dram-sched > dram_sched.v",
 			"-unit dram-pick -entries 16 -bankbits 2",

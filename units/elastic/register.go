@@ -172,6 +172,7 @@ func init() {
 		Pictures:  []*units.Picture{pipelinePicture},
 		Canonical: units.AtDefaults("elastic", elasticUnits()),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 5000},
+		Speed:     []units.Config{{Unit: "elastic-pipe", Values: units.Values{}}, {Unit: "elastic-warpmask", Values: units.Values{}}},
 		Examples: []string{
 			"-unit elastic-pipe -mstages 4 -premem 3 > pipe.v",
 			"-pipeline split",

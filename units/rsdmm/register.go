@@ -111,6 +111,7 @@ func init() {
 		Reports:   rsdmmReports,
 		Canonical: units.AtDefaults("rsdmm", rsdmmUnits()),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000, Long: longLockstepConfigs(), LongCycles: 1000},
+		Speed:     []units.Config{{Unit: "rsdmm", Values: units.Values{}}, {Unit: "rsdmm-rpu", Values: units.Values{}}},
 		Examples:  []string{"-unit rsdmm -shift 2 -s 4 > rsdmm.v", "-unit rsdmm-rsu -lw 5 -ab 16 > rsu.v", "-unit rsdmm-rsu -hash -ab 32 -seed 7", "-report rsdmm-congestion -rounds 2000"},
 	})
 }

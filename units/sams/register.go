@@ -36,6 +36,7 @@ func init() {
 		Pictures:  []*units.Picture{layoutPicture},
 		Canonical: canonical(),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000},
+		Speed:     []units.Config{{Unit: "sams", Values: units.Values{"q": 2}}, {Unit: "sams", Values: units.Values{"q": 3}}, {Unit: "sams", Values: units.Values{"q": 4}}},
 		Examples: []string{
 			"-unit sams -q 3 > sams.v",
 			"-unit sams-atu -q 3 -n 23 -lanes 1 -o atu.v",

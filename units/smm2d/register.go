@@ -45,6 +45,7 @@ func init() {
 		// memories dominate); the scoreboard replays 250,000 cycles of the
 		// memory on Verilator.
 		Lockstep: units.Lockstep{Configs: lockstepConfigs(), Cycles: 600},
+		Speed:    []units.Config{{Unit: "smm2d", Values: units.Values{}}},
 		Examples: []string{
 			"-unit smm2d > smm2d.v",
 			"-unit smm2d-atu -p 2 -q 2 -post -o atu.v",

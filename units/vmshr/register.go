@@ -121,6 +121,7 @@ func init() {
 		Reports:   vmshrReports,
 		Canonical: units.AtDefaults("vmshr", vmshrUnits()),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 5000},
+		Speed:     []units.Config{{Unit: "vmshr-elastic", Values: units.Values{}}, {Unit: "vmshr-base", Values: units.Values{}}},
 		Examples: []string{
 			"-unit vmshr-elastic -m 64 -hmax 3 > vmshr.v",
 			"-unit vmshr-match -m 16 -base",
