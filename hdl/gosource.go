@@ -300,19 +300,27 @@ func (g *gosrc) step() {
 		g.p("\treset := false\n")
 	}
 	g.p("\t_ = reset\n")
+	// Registers: one branch on reset for all of them; an enable selects
+	// without a branch (it is 0 or 1, so -en is a mask), because enables
+	// change from cycle to cycle and a branch on each mispredicts.
+	g.p("\tif reset {\n")
 	for _, r := range s.regs {
-		next := fmt.Sprintf("st[%d]", r.d)
+		g.p("\t\tsh[%d] = %#x\n", r.shadow, r.reset[0])
+	}
+	g.p("\t} else {\n")
+	for _, r := range s.regs {
 		if r.en >= 0 {
-			g.p("\tif reset {\n\t\tsh[%d] = %#x\n\t} else if st[%d] != 0 {\n\t\tsh[%d] = %s\n\t} else {\n\t\tsh[%d] = st[%d]\n\t}\n", r.shadow, r.reset[0], r.en, r.shadow, next, r.shadow, r.slot)
+			g.p("\t\tsh[%d] = st[%d] ^ (st[%d]^st[%d])&-st[%d]\n", r.shadow, r.slot, r.d, r.slot, r.en)
 		} else {
-			g.p("\tif reset {\n\t\tsh[%d] = %#x\n\t} else {\n\t\tsh[%d] = %s\n\t}\n", r.shadow, r.reset[0], r.shadow, next)
+			g.p("\t\tsh[%d] = st[%d]\n", r.shadow, r.d)
 		}
 	}
+	g.p("\t}\n")
 	for _, r := range s.syncs {
 		k := g.memOf(r.mem)
 		read := fmt.Sprintf("d.m%d[st[%d]&%#x]", k, r.d, len(r.mem)-1)
 		if r.en >= 0 {
-			g.p("\tif st[%d] != 0 {\n\t\tsh[%d] = %s\n\t} else {\n\t\tsh[%d] = st[%d]\n\t}\n", r.en, r.shadow, read, r.shadow, r.slot)
+			g.p("\tsh[%d] = st[%d] ^ (%s^st[%d])&-st[%d]\n", r.shadow, r.slot, read, r.slot, r.en)
 		} else {
 			g.p("\tsh[%d] = %s\n", r.shadow, read)
 		}
