@@ -1,5 +1,6 @@
 // Package scripts holds the Yosys flows that turn emitted Verilog into area
-// and latency figures (ice40.ys, gates.ys, gates_fast.ys, gates_noabc.ys), embedded so that the report
+// and latency figures (ice40.ys, gates.ys, gates_fast.ys, gates_noabc.ys,
+// ge.ys with its cell library ge.lib), embedded so that the report
 // code runs them exactly as they are reviewed here, and deps.sh.
 package scripts
 
@@ -25,3 +26,14 @@ var GatesFast string
 //
 //go:embed gates_noabc.ys
 var GatesNoABC string
+
+// GE maps to scripts/ge.lib, whose cell areas are NAND2 equivalents
+// (abc -liberty), for areas in gate equivalents.
+//
+//go:embed ge.ys
+var GE string
+
+// GELib is the gate-equivalent cell library GE maps to.
+//
+//go:embed ge.lib
+var GELib string

@@ -29,29 +29,28 @@ func Verilog(c units.Config, top string) ([]byte, error) {
 }
 
 // Gates runs the gate flow (scripts/gates.ys) on the configuration.
-func Gates(c units.Config) (synth.Gates, error) { return gatesBy(c, synth.MapGates) }
+func Gates(c units.Config) (synth.Gates, error) { return flowOn(c, synth.MapGates) }
 
 // GatesFast runs the fast gate flow (scripts/gates_fast.ys) on the
 // configuration.
-func GatesFast(c units.Config) (synth.Gates, error) { return gatesBy(c, synth.MapGatesFast) }
+func GatesFast(c units.Config) (synth.Gates, error) { return flowOn(c, synth.MapGatesFast) }
 
 // GatesNoABC runs the gate flow without ABC (scripts/gates_noabc.ys) on
 // the configuration.
-func GatesNoABC(c units.Config) (synth.Gates, error) { return gatesBy(c, synth.MapGatesNoABC) }
+func GatesNoABC(c units.Config) (synth.Gates, error) { return flowOn(c, synth.MapGatesNoABC) }
 
 // ICE40 runs the iCE40 flow (scripts/ice40.ys) on the configuration.
-func ICE40(c units.Config) (synth.ICE40, error) {
-	v, err := Verilog(c, "dut")
-	if err != nil {
-		return synth.ICE40{}, err
-	}
-	return synth.MapICE40("dut", v)
-}
+func ICE40(c units.Config) (synth.ICE40, error) { return flowOn(c, synth.MapICE40) }
 
-func gatesBy(c units.Config, flow func(top string, verilog []byte) (synth.Gates, error)) (synth.Gates, error) {
+// GE runs the gate-equivalent flow (scripts/ge.ys) on the configuration.
+func GE(c units.Config) (synth.GE, error) { return flowOn(c, synth.MapGE) }
+
+// flowOn runs a flow on the configuration's Verilog, top module "dut".
+func flowOn[T any](c units.Config, flow func(top string, verilog []byte) (T, error)) (T, error) {
 	v, err := Verilog(c, "dut")
 	if err != nil {
-		return synth.Gates{}, err
+		var zero T
+		return zero, err
 	}
 	return flow("dut", v)
 }

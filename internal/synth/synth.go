@@ -34,6 +34,14 @@ type Gates struct {
 	OutputDepth map[string]int
 }
 
+// GE is the result of the gate-equivalent flow.
+type GE struct {
+	Area  float64 // the cells' area in NAND2 equivalents (Yosys's "Chip area")
+	Cells int     // cells, flip-flops included
+	Depth int     // combinational cells on the longest path
+	Flops int
+}
+
 // run executes a flow on verilog (top module top) in a scratch directory
 // and returns the stat text and the netlist.
 func run(flow, top string, verilog []byte) (string, *netlist, error) {
@@ -50,6 +58,9 @@ func run(flow, top string, verilog []byte) (string, *netlist, error) {
 	}
 	if err := os.WriteFile(filepath.Join(dir, "flow.ys"), []byte(flow), 0o644); err != nil {
 		return "", nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ge.lib"), []byte(scripts.GELib), 0o644); err != nil {
+		return "", nil, err // the library ge.ys maps to
 	}
 	if out, err := tools.Output(dir, "yosys", "-q", "-p", "read_verilog design.v; hierarchy -top "+top+"; script flow.ys"); err != nil {
 		return "", nil, fmt.Errorf("yosys on %s: %v\n%s", top, err, out)
@@ -115,6 +126,36 @@ func MapGatesFast(top string, verilog []byte) (Gates, error) {
 func MapGatesNoABC(top string, verilog []byte) (Gates, error) {
 	return mapGates(scripts.GatesNoABC, top, verilog)
 }
+
+// MapGE runs scripts/ge.ys: the design mapped to scripts/ge.lib, its
+// area in gate equivalents.
+func MapGE(top string, verilog []byte) (GE, error) {
+	stat, nl, err := run(scripts.GE, top, verilog)
+	if err != nil {
+		return GE{}, err
+	}
+	m := chipArea.FindStringSubmatch(stat)
+	if m == nil {
+		return GE{}, fmt.Errorf("yosys on %s: no chip area in the stat report", top)
+	}
+	g := GE{}
+	g.Area, _ = strconv.ParseFloat(m[1], 64)
+	for _, c := range nl.cells {
+		g.Cells++
+		if c.typ == "DFF" {
+			g.Flops++
+		}
+	}
+	g.Depth, _ = nl.depth(func(t string) int {
+		if t == "DFF" {
+			return 0
+		}
+		return 1
+	})
+	return g, nil
+}
+
+var chipArea = regexp.MustCompile(`Chip area for module '[^']*': ([0-9.]+)`)
 
 func mapGates(flow, top string, verilog []byte) (Gates, error) {
 	_, nl, err := run(flow, top, verilog)

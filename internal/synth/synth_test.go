@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
 	"github.com/stretchr/testify/require"
 )
 
@@ -114,4 +115,36 @@ func TestNoABCFlow(t *testing.T) {
 	require.Greater(t, g.Gates, 32*3)
 	require.Greater(t, g.Depth, 5)
 	require.Equal(t, g.Depth, g.OutputDepth["y"])
+}
+
+// TestGEFlow: areas in NAND2 equivalents. A NAND of two bits is one gate
+// equivalent; an 8-bit register with its enable is 8 DFFs of 4.67 plus
+// logic; a Kogge-Stone 32-bit adder is larger and shallower than a plain
+// (ripple) one.
+func TestGEFlow(t *testing.T) {
+	nand := hdl.NewModule("one_nand")
+	nand.Output("y", 1).Drive(nand.Input("a", 1).And(nand.Input("b", 1)).Not())
+	g, err := MapGE("one_nand", verilogOf(t, nand))
+	require.NoError(t, err)
+	require.Equal(t, GE{Area: 1, Cells: 1, Depth: 1}, g)
+
+	reg := hdl.NewModule("enreg")
+	r := reg.Reg("r", 8)
+	r.Drive(reg.Input("d", 8))
+	r.Enable(reg.Input("en", 1))
+	reg.Output("q", 8).Drive(r)
+	g, err = MapGE("enreg", verilogOf(t, reg))
+	require.NoError(t, err)
+	require.Equal(t, 8, g.Flops)
+	require.Greater(t, g.Area, 8*4.67, "flip-flops and their enable and reset logic")
+
+	ripple, err := MapGE("adder", verilogOf(t, adder(32)))
+	require.NoError(t, err)
+	ks := hdl.NewModule("ks")
+	ks.Output("y", 32).Drive(lib.KoggeStoneAdd(ks.Input("a", 32), ks.Input("b", 32)))
+	fast, err := MapGE("ks", verilogOf(t, ks))
+	require.NoError(t, err)
+	t.Logf("32-bit adders in gate equivalents: plain %+v, Kogge-Stone %+v", ripple, fast)
+	require.Greater(t, fast.Area, ripple.Area)
+	require.Less(t, fast.Depth, ripple.Depth)
 }

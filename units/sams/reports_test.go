@@ -68,6 +68,12 @@ func TestCommittedReportCoversEveryRow(t *testing.T) {
 	for _, r := range thesisTable31 {
 		require.Regexp(t, row(r.n, r.q, r.luts), text, "Table 3.1 row n=%d q=%d: run make tables", r.n, r.q)
 	}
+	require.Contains(t, text, "in gate equivalents (scripts/ge.ys)", "Table 4.2 in gate equivalents: run make tables")
+	for _, r := range thesisTable42 {
+		num := `[0-9.]+`
+		require.Regexp(t, row(r.q, r.gates, num, num, fmt.Sprintf("%.1f", r.areaAdds), num, num, fmt.Sprintf("%.1f", r.delayAdders)), text,
+			"Table 4.2 row q=%d in gate equivalents (with its ratio columns): run make tables", r.q)
+	}
 	for _, r := range thesisTable42 {
 		require.Regexp(t, row(r.q, r.gates), text, "Table 4.2 row q=%d: run make tables", r.q)
 	}
