@@ -32,6 +32,7 @@ func (s *Sim) GoSource(pkg string) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	g := &gosrc{s: s, b: &b}
+	g.schedule()
 	g.file(pkg)
 	return format.Source(b.Bytes())
 }
@@ -59,6 +60,7 @@ func (s *Sim) CanGoSource() error {
 type gosrc struct {
 	s       *Sim
 	b       *bytes.Buffer
+	prog    []instr        // Sim's program in depth-first order (schedule)
 	inLocal map[int32]bool // results kept in Go locals
 	local   map[int32]bool // locals defined so far in the current chunk
 }
@@ -91,7 +93,7 @@ func (g *gosrc) file(pkg string) {
 
 	names := make([]string, 0, len(s.byName))
 	for n := range s.byName {
-		if s.inputs[n] || s.d.top.m.findPort(s.d.top.m.outputs, n) != nil {
+		if g.isPort(n) {
 			names = append(names, n)
 		}
 	}
@@ -107,7 +109,7 @@ func (g *gosrc) file(pkg string) {
 	g.p("func b2u(b bool) uint64 {\n\tif b {\n\t\treturn 1\n\t}\n\treturn 0\n}\n\n")
 	g.p("func sext(v uint64, w uint) uint64 { return uint64(int64(v<<(64-w)) >> (64 - w)) }\n\n")
 
-	chunks := (len(s.prog) + evalChunk - 1) / evalChunk
+	chunks := (len(g.prog) + evalChunk - 1) / evalChunk
 	g.p("// Eval settles the combinational logic.\nfunc (d *Design) Eval() {\n")
 	for c := range chunks {
 		g.p("\td.eval%d()\n", c)
@@ -117,12 +119,50 @@ func (g *gosrc) file(pkg string) {
 	for c := range chunks {
 		g.p("func (d *Design) eval%d() {\n\tst := &d.st\n\t_ = st\n", c)
 		g.local = map[int32]bool{}
-		for _, in := range s.prog[c*evalChunk : min(len(s.prog), (c+1)*evalChunk)] {
+		for _, in := range g.prog[c*evalChunk : min(len(g.prog), (c+1)*evalChunk)] {
 			g.instr(&in)
 		}
 		g.p("}\n\n")
 	}
 	g.step()
+}
+
+// schedule orders the program depth first from its results: each
+// instruction right after the instructions that compute its operands, so
+// a value is computed close to where it is read and few are alive at once
+// (Sim's order, Kahn's level by level, keeps hundreds alive, which the Go
+// compiler spills). Both orders are topological: the results are equal.
+func (g *gosrc) schedule() {
+	prog := g.s.prog
+	producer := map[int32]int{}
+	read := make([]bool, len(prog))
+	for i := range prog {
+		producer[prog[i].dst] = i
+	}
+	for i := range prog {
+		for _, x := range g.operands(&prog[i]) {
+			if j, ok := producer[x]; ok {
+				read[j] = true
+			}
+		}
+	}
+	done := make([]bool, len(prog))
+	g.prog = make([]instr, 0, len(prog))
+	var visit func(i int)
+	visit = func(i int) {
+		done[i] = true
+		for _, x := range g.operands(&prog[i]) {
+			if j, ok := producer[x]; ok && !done[j] {
+				visit(j)
+			}
+		}
+		g.prog = append(g.prog, prog[i])
+	}
+	for i := range prog { // from the results no instruction reads
+		if !read[i] && !done[i] {
+			visit(i)
+		}
+	}
 }
 
 // operands lists the state slots an instruction reads.
@@ -148,8 +188,8 @@ func (g *gosrc) operands(in *instr) []int32 {
 func (g *gosrc) planLocals(chunks int) {
 	s := g.s
 	readers := map[int32]map[int]bool{}
-	for i := range s.prog {
-		for _, x := range g.operands(&s.prog[i]) {
+	for i := range g.prog {
+		for _, x := range g.operands(&g.prog[i]) {
 			if readers[x] == nil {
 				readers[x] = map[int]bool{}
 			}
@@ -166,16 +206,25 @@ func (g *gosrc) planLocals(chunks int) {
 			external[w.mask] = true
 		}
 	}
-	for _, slot := range s.byName {
-		external[slot] = true // ports and named signals stay visible
+	for n, slot := range s.byName {
+		if g.isPort(n) {
+			external[slot] = true // what Slot, Word and SetWord reach
+		}
 	}
 	g.inLocal = map[int32]bool{}
-	for i := range s.prog {
-		d := s.prog[i].dst
+	for i := range g.prog {
+		d := g.prog[i].dst
 		if rs := readers[d]; !external[d] && len(rs) == 1 && rs[i/evalChunk] {
 			g.inLocal[d] = true
 		}
 	}
+}
+
+// isPort reports whether a named slot is a top-level port (or rst): the
+// only names the compiled program exposes (Slot), so internal named
+// signals, which Sim can Peek, may live in Go locals.
+func (g *gosrc) isPort(name string) bool {
+	return g.s.inputs[name] || g.s.d.top.m.findPort(g.s.d.top.m.outputs, name) != nil
 }
 
 // ref is how a statement reads slot x.
@@ -195,7 +244,7 @@ func (g *gosrc) instr(in *instr) {
 	var e string
 	switch in.op {
 	case kNot:
-		e = fmt.Sprintf("^%s & %#x", a, m)
+		e = masked("^"+a, m)
 	case kAnd:
 		e = fmt.Sprintf("%s & %s", a, b)
 	case kOr:
@@ -209,23 +258,23 @@ func (g *gosrc) instr(in *instr) {
 	case kRedXor:
 		e = fmt.Sprintf("uint64(bits.OnesCount64(%s) & 1)", a)
 	case kAdd:
-		e = fmt.Sprintf("(%s + %s) & %#x", a, b, m)
+		e = masked(a+" + "+b, m)
 	case kSub:
-		e = fmt.Sprintf("(%s - %s) & %#x", a, b, m)
+		e = masked(a+" - "+b, m)
 	case kMul:
-		e = fmt.Sprintf("%s * %s & %#x", a, b, m)
+		e = masked(a+" * "+b, m)
 	case kShlK:
-		e = fmt.Sprintf("%s << %d & %#x", a, k, m)
+		e = masked(fmt.Sprintf("%s << %d", a, k), m)
 	case kShrK:
 		e = fmt.Sprintf("%s >> %d", a, k)
 	case kSraK:
-		e = fmt.Sprintf("uint64(int64(sext(%s, %d))>>%d) & %#x", a, aw, k, m)
+		e = masked(fmt.Sprintf("uint64(int64(sext(%s, %d))>>%d)", a, aw, k), m)
 	case kShl: // Go shifts of 64 or more give 0, and the mask clears the rest
-		e = fmt.Sprintf("%s << %s & %#x", a, b, m)
+		e = masked(a+" << "+b, m)
 	case kShr:
 		e = fmt.Sprintf("%s >> %s", a, b)
 	case kSra:
-		e = fmt.Sprintf("uint64(int64(sext(%s, %d))>>min(%s, %d)) & %#x", a, aw, b, aw-1, m)
+		e = masked(fmt.Sprintf("uint64(int64(sext(%s, %d))>>min(%s, %d))", a, aw, b, aw-1), m)
 	case kEq, kNe, kLt, kLe, kGt, kGe:
 		op := map[kind]string{kEq: "==", kNe: "!=", kLt: "<", kLe: "<=", kGt: ">", kGe: ">="}[in.op]
 		e = fmt.Sprintf("b2u(%s %s %s)", a, op, b)
@@ -254,7 +303,7 @@ func (g *gosrc) instr(in *instr) {
 			e = fmt.Sprintf("(%s)<<%d | %s", e, argw[j], g.ref(argv[j]))
 		}
 	case kSlice:
-		e = fmt.Sprintf("%s >> %d & %#x", a, k, m)
+		e = masked(fmt.Sprintf("%s >> %d", a, k), m)
 	case kRepl:
 		e = "0"
 		for range k {
@@ -263,11 +312,27 @@ func (g *gosrc) instr(in *instr) {
 	case kZext:
 		e = a
 	case kSext:
-		e = fmt.Sprintf("sext(%s, %d) & %#x", a, aw, m)
+		e = masked(fmt.Sprintf("sext(%s, %d)", a, aw), m)
 	case kMemRead:
 		e = fmt.Sprintf("d.m%d[%s&%#x]", in.b, a, len(g.s.kn.mems[in.b])-1)
 	}
 	g.p(g.define(in.dst, "%s := ")+"%s\n", e)
+}
+
+// masked is expr (of uint64 operands) cut to the bits of mask: a
+// conversion through uint8, uint16 or uint32 when the mask is one of
+// those, which the compiler does in the operation itself (32-bit
+// arithmetic, zero-extending moves), else an AND.
+func masked(expr string, mask uint64) string {
+	switch mask {
+	case 0xff:
+		return "uint64(uint8(" + expr + "))"
+	case 0xffff:
+		return "uint64(uint16(" + expr + "))"
+	case 0xffffffff:
+		return "uint64(uint32(" + expr + "))"
+	}
+	return fmt.Sprintf("(%s) & %#x", expr, mask)
 }
 
 // define returns how a statement writes slot x: a new local (declared with
