@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -32,6 +33,7 @@ func (s *Sim) GoSource(pkg string) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	g := &gosrc{s: s, b: &b}
+	g.fuseSelects()
 	g.schedule()
 	g.file(pkg)
 	return format.Source(b.Bytes())
@@ -60,9 +62,10 @@ func (s *Sim) CanGoSource() error {
 type gosrc struct {
 	s       *Sim
 	b       *bytes.Buffer
-	prog    []instr        // Sim's program in depth-first order (schedule)
-	inLocal map[int32]bool // results kept in Go locals
-	local   map[int32]bool // locals defined so far in the current chunk
+	prog    []instr           // Sim's program in depth-first order (schedule)
+	selBits map[int32][]int32 // a one-hot select's bits, LSB first, by its result slot (fuseSelects)
+	inLocal map[int32]bool    // results kept in Go locals
+	local   map[int32]bool    // locals defined so far in the current chunk
 }
 
 func (g *gosrc) p(format string, args ...any) { fmt.Fprintf(g.b, format, args...) }
@@ -165,9 +168,45 @@ func (g *gosrc) schedule() {
 	}
 }
 
+// fuseSelects finds the one-hot multiplexers whose select is a
+// concatenation of single bits (a bus of per-choice conditions, as
+// hdl/lib's Bus makes): they read the bits themselves rather than pack
+// them into a word and shift each back out.
+func (g *gosrc) fuseSelects() {
+	kn := g.s.kn
+	concat := map[int32]*instr{}
+	for i := range g.s.prog {
+		if in := &g.s.prog[i]; in.op == kConcat {
+			concat[in.dst] = in
+		}
+	}
+	g.selBits = map[int32][]int32{}
+	for i := range g.s.prog {
+		in := &g.s.prog[i]
+		c, ok := concat[in.a]
+		if in.op != kOneHot || !ok || c.k != in.k {
+			continue
+		}
+		bits := make([]int32, 0, c.k)
+		for j := c.b + int32(c.k) - 1; j >= c.b; j-- { // Concat lists the MSB first
+			if kn.argw[j] != 1 {
+				bits = nil
+				break
+			}
+			bits = append(bits, kn.argv[j])
+		}
+		if bits != nil {
+			g.selBits[in.dst] = bits
+		}
+	}
+}
+
 // operands lists the state slots an instruction reads.
 func (g *gosrc) operands(in *instr) []int32 {
 	argv := g.s.kn.argv
+	if bits, ok := g.selBits[in.dst]; ok && in.op == kOneHot {
+		return append(slices.Clone(bits), argv[in.b:in.b+int32(in.k)]...)
+	}
 	switch in.op {
 	case kNot, kRedAnd, kRedOr, kRedXor, kShlK, kShrK, kSraK, kSlice, kRepl, kZext, kSext, kMemRead:
 		return []int32{in.a}
@@ -294,8 +333,13 @@ func (g *gosrc) instr(in *instr) {
 		return
 	case kOneHot:
 		e = "0"
+		bits, fused := g.selBits[in.dst]
 		for j := range int32(k) {
-			e += fmt.Sprintf(" | %s&-(%s>>%d&1)", g.ref(argv[in.b+j]), a, j)
+			if fused {
+				e += fmt.Sprintf(" | %s&-(%s&1)", g.ref(argv[in.b+j]), g.ref(bits[j]))
+			} else {
+				e += fmt.Sprintf(" | %s&-(%s>>%d&1)", g.ref(argv[in.b+j]), a, j)
+			}
 		}
 	case kConcat:
 		e = "0"
