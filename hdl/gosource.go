@@ -408,7 +408,6 @@ func (g *gosrc) step() {
 	} else {
 		g.p("\treset := false\n")
 	}
-	g.p("\t_ = reset\n")
 	// Registers: one branch on reset for all of them; an enable selects
 	// without a branch (it is 0 or 1, so -en is a mask), because enables
 	// change from cycle to cycle and a branch on each mispredicts.

@@ -137,10 +137,10 @@ func WriteSpeedTable(w io.Writer, title string, rows []SpeedRow) {
 	t.Write(w, "text")
 }
 
-// SpeedCycles are the cycles MeasureSpeed runs a design of ops operations
+// speedCycles are the cycles MeasureSpeed runs a design of ops operations
 // for: the fast simulators about 4 * 10^8 operations (400,000 cycles of
 // comb1000), Icarus 1/2,000 of that, each within bounds.
-func SpeedCycles(ops int) (fast, slow uint64) {
+func speedCycles(ops int) (fast, slow uint64) {
 	fast = uint64(min(1_000_000, max(2_000, 400_000_000/max(1, ops))))
 	return fast, min(200_000, max(10, fast/2_000))
 }
@@ -167,7 +167,7 @@ func SpeedFamily(b *testing.B, family string) {
 			b.Fatalf("%s: %v", c, err)
 		}
 		ops := hdl.NewSim(d).Ops()
-		fast, slow := SpeedCycles(ops)
+		fast, slow := speedCycles(ops)
 		var rows []SpeedRow
 		b.Run(c.String(), func(b *testing.B) {
 			for b.Loop() {

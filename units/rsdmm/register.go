@@ -23,9 +23,8 @@ var (
 		Default: func(v units.Values) int { return 1 << v["lw"] }, Range: units.Fixed(1, 256)}
 	paramSeed = units.IntParam("seed", "splitmix64 seed of the H3 keys after reset", 1, 0, 1<<32-1)
 
-	paramRPULW = units.IntParam("lw", "log2 of the width w: banks, threads per warp", 3, 1, 6)
-	paramS     = units.Param{Name: "s", Doc: "warps per super warp (s*w <= 512)", Default: units.Const(3),
-		Range: func(v units.Values) (int, int) { return 1, min(8, 512>>v["lw"]) }}
+	paramRPULW    = units.IntParam("lw", "log2 of the width w: banks, threads per warp", 3, 1, 6)
+	paramS        = units.IntParam("s", "warps per super warp (s*w <= 512 at every lw)", 3, 1, 8)
 	paramRB       = units.IntParam("rb", "row bits of a request", 8, 1, 16)
 	paramAllPairs = units.Param{Name: "allpairs", Doc: "the O(N^2) comparator matrix instead of the sorting network", Kind: units.Bool}
 
