@@ -25,6 +25,7 @@ type Sim struct {
 	writes []writeOp
 	shadow []uint64 // next values of registers and synchronous reads
 	live   []bool   // nodes whose value is observable (see liveNodes)
+	wideAt []int32  // the flat node of each wide operation (kn.wide[j])
 	rst    int32    // slot of the top-level reset, -1 without state
 	dirty  bool     // inputs or state changed since the last Eval
 	cycle  uint64
@@ -41,10 +42,12 @@ type seqOp struct {
 	shadow      int32    // offset in Sim.shadow
 	reset       []uint64 // registers: reset value
 	mem         []uint64 // synchronous reads: the memory
+	memi        int      // synchronous reads: its index in kernel.mems
 }
 
 type writeOp struct {
 	mem            []uint64
+	memi           int // index of mem in kernel.mems
 	addr, data, en int32
 	words          int32
 	depth          uint64     // addresses from depth on write nothing
@@ -196,6 +199,7 @@ func (s *Sim) compile() {
 		}
 		s.prog = append(s.prog, instr{op: opWide, a: int32(len(s.kn.wide))})
 		s.kn.wide = append(s.kn.wide, op)
+		s.wideAt = append(s.wideAt, i)
 	}
 }
 
@@ -221,14 +225,15 @@ func (s *Sim) compileSeq() {
 			op.reset = n.sig.val.view()
 			s.regs = append(s.regs, op)
 		} else {
-			op.mem = s.kn.mems[s.memIndex(n)]
+			op.memi = s.memIndex(n)
+			op.mem = s.kn.mems[op.memi]
 			s.syncs = append(s.syncs, op)
 		}
 	}
 	s.shadow = make([]uint64, shadow)
 	for k, fm := range d.mems {
 		for _, w := range fm.writes {
-			op := writeOp{mem: s.kn.mems[k], addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(nwords(fm.mem.width)), depth: uint64(fm.mem.depth), mask: -1}
+			op := writeOp{mem: s.kn.mems[k], memi: k, addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(nwords(fm.mem.width)), depth: uint64(fm.mem.depth), mask: -1}
 			if w[3] >= 0 {
 				op.mask = s.slot[w[3]]
 				op.lanes = laneMasks(fm.mem.width, d.nodes[w[3]].sig.width)

@@ -23,8 +23,9 @@ var longFlag = flag.Bool("verify.long", false, "also run the families' long lock
 // -verify.long, its long configurations too, in a pack of their own (a
 // subtest, "long"). Each configuration is built under a module name
 // unique to its values (sams_atu_q3_n23_lanes1). A pack must pass
-// verilator --lint-only -Wall first. The test that calls it must import
-// the family so that it is registered.
+// verilator --lint-only -Wall first, and then run the same on four
+// stimulus streams at once (hdl.Streams) as on each alone (CheckStreams).
+// The test that calls it must import the family so that it is registered.
 func LockstepFamily(t *testing.T, family string) {
 	t.Helper()
 	f, err := units.LookupFamily(family)
@@ -78,6 +79,9 @@ func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) 
 		t.Fatal(err)
 	}
 	t.Logf("%d cycles, %d output values compared", res.Cycles, res.Compared)
+	if err := CheckStreams(d, 4, uint64(cycles), TestSeed(t, 3)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // maxModuleName is the longest module name buildConfig gives.

@@ -18,15 +18,17 @@ import (
 // the timed run itself (Checksum).
 type SpeedRow struct {
 	Sim      string
-	Cycles   uint64
+	Cycles   uint64 // per stream
+	Streams  int    // stimulus streams simulated at once; 0 or 1: one
 	Nanos    uint64
 	Checksum uint64
 	Common   uint64
 }
 
-// CyclesPerSecond is the row's simulation speed.
+// CyclesPerSecond is the row's simulation speed: stream-cycles per second
+// for a multi-stream run.
 func (r SpeedRow) CyclesPerSecond() float64 {
-	return float64(r.Cycles) / (float64(r.Nanos) / 1e9)
+	return float64(r.Cycles) * float64(max(1, r.Streams)) / (float64(r.Nanos) / 1e9)
 }
 
 // GoBench runs the hdl interpreter's benchmark: one reset cycle, then
@@ -59,8 +61,11 @@ type bencher interface {
 // MeasureSpeed runs the LFSR benchmark of d on every simulator: the Go
 // interpreter, compiled Go (when the design allows), and Verilator for
 // fast cycles, and all of them plus Icarus for slow cycles (Icarus is far
-// slower). Checksums must agree among runs of the same length; the rows
-// report the fast runs and Icarus's slow one.
+// slower); then the interpreter's multi-stream mode on DefaultStreams
+// streams for fast cycles each. Checksums must agree among runs of the
+// same length (for the multi-stream run, its stream 0, which has the
+// others' seed); the rows report the fast runs, the multi-stream run in
+// stream-cycles, and Icarus's slow one.
 func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions) ([]SpeedRow, error) {
 	type benchSim struct {
 		name string
@@ -105,8 +110,19 @@ func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions)
 		}
 		rows = append(rows, SpeedRow{Sim: s.name, Cycles: fast, Nanos: ns, Checksum: chk, Common: slowSum})
 	}
+	sums, ns, err := StreamsBench(d, DefaultStreams, fast, seed)
+	if err != nil {
+		return nil, fmt.Errorf("go-streams: %v", err)
+	}
+	if sums[0] != rows[0].Checksum {
+		return nil, fmt.Errorf("checksums differ after %d cycles: go %#x, go-streams stream 0 %#x", fast, rows[0].Checksum, sums[0])
+	}
+	rows = append(rows, SpeedRow{Sim: streamsSim, Cycles: fast, Streams: DefaultStreams, Nanos: ns, Checksum: sums[0], Common: slowSum})
 	return append(rows, SpeedRow{Sim: "icarus", Cycles: slow, Nanos: icarusNanos, Checksum: slowSum, Common: slowSum}), nil
 }
+
+// streamsSim names the multi-stream rows.
+var streamsSim = fmt.Sprintf("go-streams x%d", DefaultStreams)
 
 // WriteSpeedTable prints rows with each simulator's speed relative to
 // Verilator and to Icarus, and the checksums: over the cycles all of them
@@ -123,7 +139,7 @@ func WriteSpeedTable(w io.Writer, title string, rows []SpeedRow) {
 			ic, common = r.CyclesPerSecond(), r.Cycles
 		}
 	}
-	t := &table.Table{Title: title, Header: []string{"simulator", "cycles", "seconds", "cycles/s", "x verilator", "x icarus",
+	t := &table.Table{Title: title, Header: []string{"simulator", "cycles", "seconds", "cycles/s (streams: stream-cycles/s)", "x verilator", "x icarus",
 		fmt.Sprintf("checksum @%d", common), fmt.Sprintf("checksum @%d", timed)}}
 	for _, r := range rows {
 		cps := r.CyclesPerSecond()
@@ -159,7 +175,7 @@ func SpeedFamily(b *testing.B, family string) {
 	}
 	sum := &table.Table{
 		Title:  fmt.Sprintf("%s: simulation speed relative to Verilator (LFSR stimulus, equal checksums)", family),
-		Header: []string{"design", "operations", "verilator cycles/s", "go x verilator", "go-compiled x verilator"},
+		Header: []string{"design", "operations", "verilator cycles/s", "go x verilator", "go-compiled x verilator", streamsSim + " x verilator"},
 	}
 	for _, c := range f.Speed {
 		d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
@@ -176,7 +192,7 @@ func SpeedFamily(b *testing.B, family string) {
 				}
 			}
 			for _, r := range rows {
-				b.ReportMetric(r.CyclesPerSecond(), r.Sim+"_cycles/s")
+				b.ReportMetric(r.CyclesPerSecond(), strings.ReplaceAll(r.Sim, " ", "_")+"_cycles/s")
 			}
 		})
 		if len(rows) == 0 {
@@ -193,7 +209,7 @@ func SpeedFamily(b *testing.B, family string) {
 			}
 			return "- (values over 64 bits)"
 		}
-		sum.Add(c.String(), fmt.Sprint(ops), fmt.Sprintf("%.0f", speed["verilator"]), ratio("go"), ratio("go-compiled"))
+		sum.Add(c.String(), fmt.Sprint(ops), fmt.Sprintf("%.0f", speed["verilator"]), ratio("go"), ratio("go-compiled"), ratio(streamsSim))
 	}
 	fmt.Println()
 	sum.Write(os.Stdout, "text")

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
@@ -45,7 +46,7 @@ func BenchmarkSimulatorSpeed(b *testing.B) {
 			}
 			WriteSpeedTable(os.Stdout, fmt.Sprintf("\n%s: LFSR stimulus, equal checksums", sd.name), rows)
 			for _, r := range rows {
-				b.ReportMetric(r.CyclesPerSecond(), r.Sim+"_cycles/s")
+				b.ReportMetric(r.CyclesPerSecond(), strings.ReplaceAll(r.Sim, " ", "_")+"_cycles/s")
 			}
 		})
 	}
