@@ -3,6 +3,7 @@ package hdl
 import (
 	"fmt"
 	"math/bits"
+	"unsafe"
 )
 
 // Streams simulates K independent copies of a design, the lanes, in one
@@ -96,8 +97,11 @@ func (m *Streams) Lanes() int { return m.k }
 // Cycle returns the number of clock edges applied so far.
 func (m *Streams) Cycle() uint64 { return m.cycle }
 
-// lane is state word w of every lane.
-func (m *Streams) lane(w int32) []uint64 { return m.st[int(w)*m.k:][:m.k] }
+// lane is state word w of every lane. Slots are checked when the program
+// is built, so the hot loop skips bounds checks (as kernel.exec's ld).
+func (m *Streams) lane(w int32) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(m.st)), uintptr(uint32(w))*uintptr(m.k)*8)), m.k)
+}
 
 func fill(d []uint64, v uint64) {
 	for l := range d {
@@ -127,6 +131,20 @@ func (m *Streams) PutWords(r InputRef, lane int, w []uint64) {
 		m.st[(int(r.slot)+j)*m.k+lane] = w[j]
 	}
 	m.dirty = true
+}
+
+// InputLanes is word w of input r in every lane, to write lane l's value
+// at index l; bits above the input's width must stay zero.
+func (m *Streams) InputLanes(r InputRef, w int) []uint64 {
+	m.dirty = true
+	return m.lane(r.slot + int32(w))
+}
+
+// SignalLanes is word w of signal r in every lane, settled; it is valid
+// until the next change and must not be modified.
+func (m *Streams) SignalLanes(r SignalRef, w int) []uint64 {
+	m.settle()
+	return m.lane(r.slot + int32(w))
 }
 
 // Words appends one lane's value of a signal, as little-endian words, to
@@ -185,6 +203,9 @@ func (m *Streams) exec() {
 			continue
 		}
 		d, a := m.lane(in.dst), m.lane(in.a)
+		if m.simdLanes(in, d, a) {
+			continue
+		}
 		mask, k, aw := in.mask, in.k, int(in.aw)
 		switch in.op {
 		case kNot:

@@ -48,32 +48,36 @@ func lfsrSeed(seed uint64) uint64 {
 func lfsrFill(s *uint64, ports Ports, v Vector) {
 	off := 0
 	for i, p := range ports.In {
-		w := v[off : off+p.Words()]
+		lfsrPort(s, i, p, v[off:off+p.Words()])
 		off += p.Words()
-		x := lfsrNext(s)
+	}
+}
+
+// lfsrPort writes the next value of input i, port p, into w.
+func lfsrPort(s *uint64, i int, p Port, w []uint64) {
+	x := lfsrNext(s)
+	for k := range w {
+		w[k] = 0
+	}
+	if i == 0 && p.Name == hdl.ResetName {
+		if x&63 == 0 {
+			w[0] = 1
+		}
+		return
+	}
+	switch x >> 61 {
+	case 0:
+	case 1:
 		for k := range w {
-			w[k] = 0
+			w[k] = wordMask(p.Width, k)
 		}
-		if i == 0 && p.Name == hdl.ResetName {
-			if x&63 == 0 {
-				w[0] = 1
-			}
-			continue
-		}
-		switch x >> 61 {
-		case 0:
-		case 1:
-			for k := range w {
-				w[k] = wordMask(p.Width, k)
-			}
-		case 2:
-			w[(p.Width-1)/64] = 1 << uint((p.Width-1)%64)
-		case 3:
-			w[0] = x & 3 & wordMask(p.Width, 0)
-		default:
-			for k := range w {
-				w[k] = lfsrNext(s) & wordMask(p.Width, k)
-			}
+	case 2:
+		w[(p.Width-1)/64] = 1 << uint((p.Width-1)%64)
+	case 3:
+		w[0] = x & 3 & wordMask(p.Width, 0)
+	default:
+		for k := range w {
+			w[k] = lfsrNext(s) & wordMask(p.Width, k)
 		}
 	}
 }

@@ -51,10 +51,10 @@ type streamRunner struct {
 	ports Ports
 	ins   []hdl.InputRef
 	outs  []hdl.SignalRef
-	lfsr  []uint64 // each stream's generator state
-	sums  []uint64 // each stream's checksum
-	vec   Vector
-	buf   []uint64
+	lfsr  []uint64   // each stream's generator state
+	sums  []uint64   // each stream's checksum
+	buf   []uint64   // one input's words
+	lanes [][]uint64 // the lanes of each of one input's words
 }
 
 func newStreamRunner(d *hdl.Design, seed uint64, first, last int) (*streamRunner, error) {
@@ -63,8 +63,9 @@ func newStreamRunner(d *hdl.Design, seed uint64, first, last int) (*streamRunner
 		return nil, err
 	}
 	r := &streamRunner{sim: sim, ports: PortsOf(d)}
-	r.vec = make(Vector, r.ports.InWords())
 	for _, p := range r.ports.In {
+		r.buf = make([]uint64, max(len(r.buf), p.Words()))
+		r.lanes = make([][]uint64, len(r.buf))
 		in, err := sim.Input(p.Name)
 		if err != nil {
 			return nil, err
@@ -88,27 +89,30 @@ func newStreamRunner(d *hdl.Design, seed uint64, first, last int) (*streamRunner
 
 // run simulates cycles of every stream: each stream's inputs from its own
 // generator, its outputs folded into its own checksum, then one clock edge
-// for all of them.
+// for all of them. Each input and output word is handled for all streams
+// at once, which keeps every stream's own order of generator draws and
+// checksum folds.
 func (r *streamRunner) run(cycles uint64) {
 	for range cycles {
-		for l := range r.lfsr {
-			lfsrFill(&r.lfsr[l], r.ports, r.vec)
-			off := 0
-			for i, p := range r.ports.In {
-				r.sim.PutWords(r.ins[i], l, r.vec[off:off+p.Words()])
-				off += p.Words()
+		for i, p := range r.ports.In {
+			w := r.buf[:p.Words()]
+			for j := range w {
+				r.lanes[j] = r.sim.InputLanes(r.ins[i], j)
 			}
-		}
-		r.sim.Eval()
-		for l := range r.sums {
-			h := r.sums[l]
-			for _, out := range r.outs {
-				r.buf = r.sim.Words(out, l, r.buf[:0])
-				for _, w := range r.buf {
-					h = lfsrChecksum(h, w)
+			for l := range r.lfsr {
+				lfsrPort(&r.lfsr[l], i, p, w)
+				for j, x := range w {
+					r.lanes[j][l] = x
 				}
 			}
-			r.sums[l] = h
+		}
+		for o, p := range r.ports.Out {
+			for j := range p.Words() {
+				word := r.sim.SignalLanes(r.outs[o], j)[:len(r.sums)]
+				for l, x := range word {
+					r.sums[l] = lfsrChecksum(r.sums[l], x)
+				}
+			}
 		}
 		r.sim.Step()
 	}
