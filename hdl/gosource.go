@@ -35,6 +35,12 @@ func (s *Sim) GoSource(pkg string) ([]byte, error) {
 	g := &gosrc{s: s, b: &b}
 	g.fuseSelects()
 	g.schedule()
+	g.compared = map[int32]bool{}
+	for _, in := range g.prog {
+		if in.op >= kEq && in.op <= kGeS {
+			g.compared[in.dst] = true
+		}
+	}
 	g.file(pkg)
 	return format.Source(b.Bytes())
 }
@@ -60,12 +66,13 @@ func (s *Sim) CanGoSource() error {
 }
 
 type gosrc struct {
-	s       *Sim
-	b       *bytes.Buffer
-	prog    []instr           // Sim's program in depth-first order (schedule)
-	selBits map[int32][]int32 // a one-hot select's bits, LSB first, by its result slot (fuseSelects)
-	inLocal map[int32]bool    // results kept in Go locals
-	local   map[int32]bool    // locals defined so far in the current chunk
+	s        *Sim
+	b        *bytes.Buffer
+	prog     []instr           // Sim's program in depth-first order (schedule)
+	selBits  map[int32][]int32 // a one-hot select's bits, LSB first, by its result slot (fuseSelects)
+	inLocal  map[int32]bool    // results kept in Go locals
+	compared map[int32]bool    // results of comparisons
+	local    map[int32]bool    // locals defined so far in the current chunk
 }
 
 func (g *gosrc) p(format string, args ...any) { fmt.Fprintf(g.b, format, args...) }
@@ -321,8 +328,16 @@ func (g *gosrc) instr(in *instr) {
 		op := map[kind]string{kLtS: "<", kLeS: "<=", kGtS: ">", kGeS: ">="}[in.op]
 		sign := uint64(1) << (aw - 1)
 		e = fmt.Sprintf("b2u(%s^%#x %s %s^%#x)", a, sign, op, b, sign)
-	case kMux: // branch-free: the select is data
-		e = fmt.Sprintf("%s ^ (%s^%s)&-b2u(%s != 0)", c, b, c, a)
+	case kMux:
+		if !g.compared[in.a] { // branch-free: the select is data
+			e = fmt.Sprintf("%s ^ (%s^%s)&-b2u(%s != 0)", c, b, c, a)
+			break
+		}
+		// A comparison's result: the compiler fuses the two into a
+		// compare and a conditional move.
+		dst := g.define(in.dst, "var %s uint64\n")
+		g.p("\t%s = %s\n\tif %s != 0 {\n\t\t%s = %s\n\t}\n", dst, c, a, dst, b)
+		return
 	case kSelect:
 		dst := g.define(in.dst, "var %s uint64\n")
 		g.p("\tswitch %s {\n", a)
