@@ -2,8 +2,13 @@ package hdl
 
 import (
 	"bytes"
+	"embed"
 	"fmt"
+	"go/ast"
 	"go/format"
+	"go/parser"
+	"go/printer"
+	"go/token"
 	"slices"
 	"sort"
 	"strings"
@@ -25,14 +30,17 @@ import (
 //	func (d *Design) Slot(name string) int // state index of a top-level port or rst, or -1
 //	func (d *Design) Word(i int) uint64 / SetWord(i int, v uint64)
 //
-// Only designs whose every value fits 64 bits compile; wider ones return
-// an error naming the first wide signal.
+// Values wider than 64 bits take several consecutive words, as in Sim;
+// their operations call the interpreter's own wide kernel (wide.go and
+// words.go, copied into the file).
 func (s *Sim) GoSource(pkg string) ([]byte, error) {
-	if err := s.CanGoSource(); err != nil {
-		return nil, err
-	}
 	var b bytes.Buffer
-	g := &gosrc{s: s, b: &b}
+	g := &gosrc{s: s, b: &b, prog: slices.Clone(s.prog)}
+	for i := range g.prog {
+		if in := &g.prog[i]; in.op == opWide { // its result's slot, for the scheduler
+			in.dst = s.slot[s.wideAt[in.a]]
+		}
+	}
 	g.fuseSelects()
 	g.schedule()
 	g.compared = map[int32]bool{}
@@ -43,26 +51,6 @@ func (s *Sim) GoSource(pkg string) ([]byte, error) {
 	}
 	g.file(pkg)
 	return format.Source(b.Bytes())
-}
-
-// CanGoSource reports why the design has no compiled Go form (a value
-// wider than 64 bits), or nil when GoSource will make one.
-func (s *Sim) CanGoSource() error {
-	if len(s.kn.wide) > 0 {
-		op := s.kn.wide[0]
-		return fmt.Errorf("GoSource: a %s of %d bits (operand widths %v); the compiled simulator handles values of at most 64 bits", op.k, op.width, op.aw)
-	}
-	for _, fm := range s.d.mems {
-		if fm.mem.width > 64 {
-			return fmt.Errorf("GoSource: memory %q is %d bits wide; the compiled simulator handles at most 64", fm.mem.name, fm.mem.width)
-		}
-	}
-	for _, r := range s.regs {
-		if r.words > 1 {
-			return fmt.Errorf("GoSource: a register is %d words wide; the compiled simulator handles at most 64 bits", r.words)
-		}
-	}
-	return nil
 }
 
 type gosrc struct {
@@ -91,7 +79,7 @@ func (g *gosrc) file(pkg string) {
 	for k, m := range s.kn.mems {
 		g.p("\tm%d [%d]uint64\n", k, len(m))
 	}
-	g.p("}\n\n")
+	g.p("\twide []wideOp // operations on values over 64 bits, on views of st\n}\n\n")
 
 	g.p("// NewDesign returns the design with all state zero.\nfunc NewDesign() *Design {\n\td := &Design{}\n")
 	for i, v := range s.kn.st {
@@ -99,6 +87,7 @@ func (g *gosrc) file(pkg string) {
 			g.p("\td.st[%d] = %#x\n", i, v)
 		}
 	}
+	g.wideOps()
 	g.p("\treturn d\n}\n\n")
 
 	names := make([]string, 0, len(s.byName))
@@ -116,7 +105,6 @@ func (g *gosrc) file(pkg string) {
 	g.p("func (d *Design) Slot(name string) int {\n\tif i, ok := slots[name]; ok {\n\t\treturn i\n\t}\n\treturn -1\n}\n\n")
 	g.p("// Word returns state word i.\nfunc (d *Design) Word(i int) uint64 { return d.st[i] }\n\n")
 	g.p("// SetWord sets state word i (an input).\nfunc (d *Design) SetWord(i int, v uint64) { d.st[i] = v }\n\n")
-	g.p("func b2u(b bool) uint64 {\n\tif b {\n\t\treturn 1\n\t}\n\treturn 0\n}\n\n")
 	g.p("func sext(v uint64, w uint) uint64 { return uint64(int64(v<<(64-w)) >> (64 - w)) }\n\n")
 
 	chunks := (len(g.prog) + evalChunk - 1) / evalChunk
@@ -135,6 +123,84 @@ func (g *gosrc) file(pkg string) {
 		g.p("}\n\n")
 	}
 	g.step()
+	g.p("\n// The interpreter's wide kernel (hdl/wide.go, hdl/words.go).\n\n%s", wideKernel)
+}
+
+// wideOps writes NewDesign's table of wide operations: Sim's, with views
+// of the compiled design's state and memories.
+func (g *gosrc) wideOps() {
+	s := g.s
+	view := func(x int32) string {
+		o := s.slot[x]
+		return fmt.Sprintf("d.st[%d:%d]", o, o+int32(nwords(s.d.nodes[x].sig.width)))
+	}
+	for j, op := range s.kn.wide {
+		i := s.wideAt[j]
+		n := &s.d.nodes[i]
+		var args []string
+		for _, a := range n.args {
+			args = append(args, view(a))
+		}
+		mem := "nil"
+		if n.sig.kind == kMemRead {
+			mem = fmt.Sprintf("d.m%d[:]", s.memIndex(n))
+		}
+		g.p("\td.wide = append(d.wide, wideOp{k: %d, width: %d, n: %d, dst: %s, args: [][]uint64{%s}, aw: %#v, mem: %s})\n",
+			op.k, op.width, op.n, view(i), strings.Join(args, ", "), op.aw, mem)
+	}
+}
+
+// kernelFiles are the sources GoSource copies the wide kernel from.
+//
+//go:embed signal.go wide.go words.go
+var kernelFiles embed.FS
+
+// wideKernel is the wide kernel's source for a compiled design: the kind
+// type and its constants (signal.go), wideOp (wide.go) and the word
+// routines (words.go), without package clauses or imports (they need only
+// math/bits, which the file imports).
+var wideKernel = func() string {
+	var b bytes.Buffer
+	fset := token.NewFileSet()
+	for _, name := range []string{"signal.go", "wide.go", "words.go"} {
+		src, err := kernelFiles.ReadFile(name)
+		if err != nil {
+			panic(err)
+		}
+		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+		if err != nil {
+			panic(err)
+		}
+		for _, decl := range f.Decls {
+			gd, isGen := decl.(*ast.GenDecl)
+			switch {
+			case isGen && gd.Tok == token.IMPORT:
+				continue
+			case name == "signal.go" && !(isGen && declaresKind(gd)):
+				continue
+			}
+			printer.Fprint(&b, fset, decl)
+			b.WriteString("\n\n")
+		}
+	}
+	return b.String()
+}()
+
+// declaresKind reports whether gd is signal.go's kind type or its constants.
+func declaresKind(gd *ast.GenDecl) bool {
+	for _, spec := range gd.Specs {
+		switch sp := spec.(type) {
+		case *ast.TypeSpec:
+			if sp.Name.Name == "kind" {
+				return true
+			}
+		case *ast.ValueSpec:
+			if sp.Names[0].Name == "kInvalid" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // schedule orders the program depth first from its results: each
@@ -143,7 +209,7 @@ func (g *gosrc) file(pkg string) {
 // (Sim's order, Kahn's level by level, keeps hundreds alive, which the Go
 // compiler spills). Both orders are topological: the results are equal.
 func (g *gosrc) schedule() {
-	prog := g.s.prog
+	prog := g.prog
 	producer := map[int32]int{}
 	read := make([]bool, len(prog))
 	for i := range prog {
@@ -210,7 +276,14 @@ func (g *gosrc) fuseSelects() {
 
 // operands lists the state slots an instruction reads.
 func (g *gosrc) operands(in *instr) []int32 {
-	argv := g.s.kn.argv
+	s, argv := g.s, g.s.kn.argv
+	if in.op == opWide {
+		var slots []int32
+		for _, a := range s.d.nodes[s.wideAt[in.a]].args {
+			slots = append(slots, s.slot[a])
+		}
+		return slots
+	}
 	if bits, ok := g.selBits[in.dst]; ok && in.op == kOneHot {
 		return append(slices.Clone(bits), argv[in.b:in.b+int32(in.k)]...)
 	}
@@ -257,6 +330,14 @@ func (g *gosrc) planLocals(chunks int) {
 			external[slot] = true // what Slot, Word and SetWord reach
 		}
 	}
+	for i := range g.prog { // the wide kernel works on views of the state
+		if in := &g.prog[i]; in.op == opWide {
+			external[in.dst] = true
+			for _, x := range g.operands(in) {
+				external[x] = true
+			}
+		}
+	}
 	g.inLocal = map[int32]bool{}
 	for i := range g.prog {
 		d := g.prog[i].dst
@@ -289,6 +370,9 @@ func (g *gosrc) instr(in *instr) {
 	argv, argw := g.s.kn.argv, g.s.kn.argw
 	var e string
 	switch in.op {
+	case opWide:
+		g.p("\td.wide[%d].eval()\n", in.a)
+		return
 	case kNot:
 		e = masked("^"+a, m)
 	case kAnd:
@@ -428,45 +512,68 @@ func (g *gosrc) step() {
 	// change from cycle to cycle and a branch on each mispredicts.
 	g.p("\tif reset {\n")
 	for _, r := range s.regs {
-		g.p("\t\tsh[%d] = %#x\n", r.shadow, r.reset[0])
+		for j := range r.words {
+			g.p("\t\tsh[%d] = %#x\n", r.shadow+j, r.reset[j])
+		}
 	}
 	g.p("\t} else {\n")
 	for _, r := range s.regs {
-		if r.en >= 0 {
-			g.p("\t\tsh[%d] = st[%d] ^ (st[%d]^st[%d])&-st[%d]\n", r.shadow, r.slot, r.d, r.slot, r.en)
-		} else {
-			g.p("\t\tsh[%d] = st[%d]\n", r.shadow, r.d)
+		for j := range r.words {
+			if r.en >= 0 {
+				g.p("\t\tsh[%d] = st[%d] ^ (st[%d]^st[%d])&-st[%d]\n", r.shadow+j, r.slot+j, r.d+j, r.slot+j, r.en)
+			} else {
+				g.p("\t\tsh[%d] = st[%d]\n", r.shadow+j, r.d+j)
+			}
 		}
 	}
 	g.p("\t}\n")
+	// A memory of n words per entry keeps entry a at words a*n .. a*n+n-1;
+	// its depth is a power of two, so the address is masked, not checked.
+	entry := func(mem []uint64, n int32, addr int32) string {
+		if n == 1 {
+			return fmt.Sprintf("st[%d]&%#x", addr, len(mem)-1)
+		}
+		return fmt.Sprintf("(st[%d]&%#x)*%d", addr, len(mem)/int(n)-1, n)
+	}
 	for _, r := range s.syncs {
 		k := g.memOf(r.mem)
-		read := fmt.Sprintf("d.m%d[st[%d]&%#x]", k, r.d, len(r.mem)-1)
-		if r.en >= 0 {
-			g.p("\tsh[%d] = st[%d] ^ (%s^st[%d])&-st[%d]\n", r.shadow, r.slot, read, r.slot, r.en)
-		} else {
-			g.p("\tsh[%d] = %s\n", r.shadow, read)
+		e := entry(r.mem, r.words, r.d)
+		for j := range r.words {
+			read := fmt.Sprintf("d.m%d[%s+%d]", k, e, j)
+			if r.en >= 0 {
+				g.p("\tsh[%d] = st[%d] ^ (%s^st[%d])&-st[%d]\n", r.shadow+j, r.slot+j, read, r.slot+j, r.en)
+			} else {
+				g.p("\tsh[%d] = %s\n", r.shadow+j, read)
+			}
 		}
 	}
 	for _, w := range s.writes {
 		k := g.memOf(w.mem)
 		cond := fmt.Sprintf("st[%d] != 0", w.en)
-		if w.depth != uint64(len(w.mem)) {
+		if w.depth != uint64(len(w.mem))/uint64(w.words) {
 			cond += fmt.Sprintf(" && st[%d] < %d", w.addr, w.depth)
 		}
-		word := fmt.Sprintf("d.m%d[st[%d]&%#x]", k, w.addr, len(w.mem)-1)
-		if w.mask < 0 {
-			g.p("\tif %s {\n\t\t%s = st[%d]\n\t}\n", cond, word, w.data)
-			continue
+		g.p("\tif %s {\n\t\te := %s\n", cond, entry(w.mem, w.words, w.addr))
+		for j := range w.words {
+			word := fmt.Sprintf("d.m%d[e+%d]", k, j)
+			if w.mask < 0 {
+				g.p("\t\t%s = st[%d]\n", word, w.data+j)
+				continue
+			}
+			g.p("\t\tm%d := uint64(0)\n", j)
+			for l, lm := range w.lanes {
+				if lm[j] != 0 {
+					g.p("\t\tif st[%d]>>%d&1 != 0 {\n\t\t\tm%d |= %#x\n\t\t}\n", w.mask+int32(l/64), l%64, j, lm[j])
+				}
+			}
+			g.p("\t\t%s = %s&^m%d | st[%d]&m%d\n", word, word, j, w.data+j, j)
 		}
-		g.p("\tif %s {\n\t\tm := uint64(0)\n", cond)
-		for j, lm := range w.lanes {
-			g.p("\t\tif st[%d]>>%d&1 != 0 {\n\t\t\tm |= %#x\n\t\t}\n", w.mask, j, lm[0])
-		}
-		g.p("\t\t%s = %s&^m | st[%d]&m\n\t}\n", word, word, w.data)
+		g.p("\t}\n")
 	}
 	for _, r := range append(append([]seqOp{}, s.regs...), s.syncs...) {
-		g.p("\tst[%d] = sh[%d]\n", r.slot, r.shadow)
+		for j := range r.words {
+			g.p("\tst[%d] = sh[%d]\n", r.slot+j, r.shadow+j)
+		}
 	}
 	g.p("}\n")
 }

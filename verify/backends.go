@@ -64,8 +64,8 @@ type CheckOptions struct {
 }
 
 // Check runs the design in lockstep on the Go simulator, Verilator, Icarus,
-// compiled Go (when every value fits 64 bits) and any behavioral models,
-// and fails the test at the first difference with the full report.
+// compiled Go and any behavioral models, and fails the test at the first
+// difference with the full report.
 func Check(t testing.TB, m *hdl.Module, opt CheckOptions) *Result {
 	t.Helper()
 	d, err := hdl.Elaborate(m)
@@ -78,13 +78,7 @@ func Check(t testing.TB, m *hdl.Module, opt CheckOptions) *Result {
 	if opt.Seed == 0 {
 		opt.Seed = TestSeed(t, 1)
 	}
-	backends := []Backend{GoBackend(d), VerilatorBackend(d, opt.Verilator), IcarusBackend(d)}
-	if why := hdl.NewSim(d).CanGoSource(); why == nil {
-		backends = append(backends, GoCompiledBackend(d))
-	} else {
-		t.Logf("%s: compiled Go sits out this check: %v", m.Name(), why)
-	}
-	backends = append(backends, opt.Models...)
+	backends := append([]Backend{GoBackend(d), VerilatorBackend(d, opt.Verilator), IcarusBackend(d), GoCompiledBackend(d)}, opt.Models...)
 	res, err := Lockstep(Config{Backends: backends, Stimulus: opt.Stimulus, Seed: opt.Seed, Cycles: opt.Cycles, ReportDir: opt.ReportDir})
 	if err != nil {
 		t.Fatalf("%s: %v", m.Name(), err)

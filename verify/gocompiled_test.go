@@ -13,9 +13,10 @@ import (
 // TestCompiledMatchesInterpreter: compiled Go computes what the hdl
 // interpreter computes on random logic at every width class its code
 // generator treats apart (8, 16 and 32 bits are cut by conversions, 13
-// and 64 otherwise), output by output, cycle by cycle.
+// and 64 otherwise, 65 and 130 by the wide kernel), output by output,
+// cycle by cycle.
 func TestCompiledMatchesInterpreter(t *testing.T) {
-	for _, w := range []int{8, 13, 16, 32, 64} {
+	for _, w := range []int{8, 13, 16, 32, 64, 65, 130} {
 		t.Run(fmt.Sprint("w", w), func(t *testing.T) {
 			d, err := hdl.Elaborate(designs.RandomComb(fmt.Sprintf("comb_w%d", w), 300, w, uint64(w)))
 			require.NoError(t, err)
@@ -45,4 +46,22 @@ func TestCompiledOneHotSelects(t *testing.T) {
 	res, err := Lockstep(Config{Backends: []Backend{GoBackend(d), GoCompiledBackend(d)}, Seed: 5, Cycles: 3000})
 	require.NoError(t, err)
 	require.Equal(t, uint64(3000), res.Cycles)
+}
+
+// TestCompiledRandomNetlists: compiled Go agrees with the interpreter on
+// the fuzz's random designs, which have every operation at widths 1 to
+// 130, registers and memories of several words, masked writes and
+// synchronous reads, and ports over 64 bits.
+func TestCompiledRandomNetlists(t *testing.T) {
+	seeds := make([]uint64, 60)
+	for i := range seeds {
+		seeds[i] = netlistSeed(5, i)
+	}
+	d, err := hdl.Elaborate(PackNetlists("cfuzz", seeds))
+	require.NoError(t, err)
+	for _, stim := range []func(uint64) Stimulus{nil, func(seed uint64) Stimulus { return NewRandom(PortsOf(d), seed) }} {
+		res, err := Lockstep(Config{Backends: []Backend{GoBackend(d), GoCompiledBackend(d)}, Stimulus: stim, Seed: 3, Cycles: 500})
+		require.NoError(t, err)
+		require.Equal(t, uint64(500), res.Cycles)
+	}
 }
