@@ -11,10 +11,9 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/internal/parallel"
+	"github.com/parmem/parmem/internal/sweep"
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/units"
 )
@@ -59,16 +58,11 @@ func flowOn[T any](c units.Config, flow func(top string, verilog []byte) (T, err
 // are CPUs (each Yosys run is single-threaded), and returns the results in
 // the configurations' order, or the first error in that order. It starts
 // from the end of the list, where reports put their largest designs, so
-// the longest run does not start last. It writes "label: config" to
-// progress as each run starts.
+// the longest run does not start last. The configurations are jobs of the
+// report's sweep (progress is its writer): sweep.Map shows their progress,
+// and runs only a shard's or merges the shards'.
 func MeasureAll[T any](label string, cs []units.Config, progress io.Writer, measure func(units.Config) (T, error)) ([]T, error) {
-	var progressMu sync.Mutex
-	return parallel.Map(cs, func(c units.Config) (T, error) {
-		progressMu.Lock()
-		fmt.Fprintf(progress, "%s: %s\n", label, c)
-		progressMu.Unlock()
-		return measure(c)
-	})
+	return sweep.Map(progress, label, cs, measure)
 }
 
 // StateBits is the register and memory bits a design declares (hdl's

@@ -5,10 +5,8 @@ import (
 	"io"
 	"math"
 	"slices"
-	"sync"
-	"time"
 
-	"github.com/parmem/parmem/internal/parallel"
+	"github.com/parmem/parmem/internal/sweep"
 	"github.com/parmem/parmem/internal/table"
 )
 
@@ -126,22 +124,14 @@ func evaluate(workloads []string, cycles int, progress io.Writer) (*evaluation, 
 // runAll runs every run of keys, cycles core cycles each, in parallel,
 // writing a progress line as each finishes.
 func runAll(keys []runKey, cycles int, progress io.Writer) (map[runKey]*Result, error) {
-	var mu sync.Mutex
-	rs, err := parallel.Map(keys, func(k runKey) (*Result, error) {
-		start := time.Now()
+	rs, err := sweep.Map(progress, "dram model", keys, func(k runKey) (*Result, error) {
 		w, err := Preset(k.workload)
 		if err != nil {
 			return nil, err
 		}
 		cfg := Table51Config(w, k.pol, cycles)
 		cfg.Perfect, cfg.L2Latency, cfg.ReadQueue = k.perfect, k.latency, k.queue
-		r, err := Run(cfg)
-		if err == nil {
-			mu.Lock()
-			fmt.Fprintf(progress, "dram model: %s: IPC %.3f (%.1f s)\n", k, r.IPC(), time.Since(start).Seconds())
-			mu.Unlock()
-		}
-		return r, err
+		return Run(cfg)
 	})
 	if err != nil {
 		return nil, err

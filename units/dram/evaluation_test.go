@@ -2,7 +2,6 @@ package dram
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,7 +29,7 @@ func TestEvaluationPresetClasses(t *testing.T) {
 	}
 }
 
-// The report runs every run once, a progress line each, and gives its
+// The report runs every run once (the progress counts them), and gives its
 // five tables; the thesis table marks every row.
 func TestEvaluationReport(t *testing.T) {
 	var progress bytes.Buffer
@@ -38,7 +37,7 @@ func TestEvaluationReport(t *testing.T) {
 	require.NoError(t, err)
 	keys := reportKeys(Workloads)
 	assert.Len(t, keys, 51)
-	assert.Equal(t, len(keys), strings.Count(progress.String(), "\n"))
+	assert.Contains(t, progress.String(), "dram model: 51/51 jobs, ")
 	require.Len(t, tables, 5)
 	class, policies, thesis, latency, queue := tables[0], tables[1], tables[2], tables[3], tables[4]
 	assert.Len(t, class.Rows, len(Workloads))

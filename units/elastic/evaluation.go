@@ -1,11 +1,9 @@
 package elastic
 
 import (
-	"fmt"
 	"io"
-	"sync"
 
-	"github.com/parmem/parmem/internal/parallel"
+	"github.com/parmem/parmem/internal/sweep"
 )
 
 // The evaluation of thesis section 5.6 on the cycle model: every kernel
@@ -96,13 +94,7 @@ func RunAll(c Core, kernels []Kernel, setups []Setup, progress io.Writer) ([]Ker
 			jobs = append(jobs, job{i, s})
 		}
 	}
-	var progressMu sync.Mutex
-	runs, err := parallel.Map(jobs, func(j job) (Result, error) {
-		if j.setup == len(setups)-1 { // a kernel's first job to start: Map works from the end
-			progressMu.Lock()
-			fmt.Fprintf(progress, "elastic: %s on %d setups (latency %d..%d)\n", kernels[j.kernel].Name, len(setups), c.Latency, c.Latency+c.Spread)
-			progressMu.Unlock()
-		}
+	runs, err := sweep.Map(progress, "elastic", jobs, func(j job) (Result, error) {
 		s := setups[j.setup]
 		return Run{Core: c, BackEnd: s.BackEnd, Scheduling: s.Scheduling}.Kernel(kernels[j.kernel])
 	})

@@ -119,12 +119,13 @@ func costConfigs() []units.Config {
 }
 
 // costMeasured is one configuration's synthesis by the flows it went
-// through (nil otherwise) and its elaborated design's counts.
+// through (nil otherwise) and its elaborated design's counts; exported,
+// for a shard file (gen -report rsdmm-cost -shard).
 type costMeasured struct {
-	gates, noABC *synth.Gates
-	ice          *synth.ICE40
-	stateBits    int
-	adders       map[int]int
+	Gates, NoABC *synth.Gates
+	ICE          *synth.ICE40
+	StateBits    int
+	Adders       map[int]int
 }
 
 func (p costPoint) measure() (costMeasured, error) {
@@ -132,27 +133,27 @@ func (p costPoint) measure() (costMeasured, error) {
 	if err != nil {
 		return costMeasured{}, err
 	}
-	m := costMeasured{stateBits: reports.StateBits(d), adders: d.Adders()}
+	m := costMeasured{StateBits: reports.StateBits(d), Adders: d.Adders()}
 	if p.flows&viaGates != 0 {
 		g, err := reports.Gates(p.config)
 		if err != nil {
 			return m, err
 		}
-		m.gates = &g
+		m.Gates = &g
 	}
 	if p.flows&viaICE40 != 0 {
 		ice, err := reports.ICE40(p.config)
 		if err != nil {
 			return m, err
 		}
-		m.ice = &ice
+		m.ICE = &ice
 	}
 	if p.flows&viaNoABC != 0 {
 		g, err := reports.GatesNoABC(p.config)
 		if err != nil {
 			return m, err
 		}
-		m.noABC = &g
+		m.NoABC = &g
 	}
 	return m, nil
 }
@@ -199,31 +200,31 @@ func rsuModelGates(lw, ab, lanes int, hash bool) int {
 // gatesCell is "gates / depth" by the gate flows the run went through.
 func gatesCell(m costMeasured) string {
 	var s string
-	if m.gates != nil {
-		s = fmt.Sprintf("%d / %d", m.gates.Gates, m.gates.Depth)
+	if m.Gates != nil {
+		s = fmt.Sprintf("%d / %d", m.Gates.Gates, m.Gates.Depth)
 	}
-	if m.noABC != nil {
+	if m.NoABC != nil {
 		if s != "" {
 			s += "; "
 		}
-		s += fmt.Sprintf("%d / %d without ABC", m.noABC.Gates, m.noABC.Depth)
+		s += fmt.Sprintf("%d / %d without ABC", m.NoABC.Gates, m.NoABC.Depth)
 	}
 	return s
 }
 
 // flops is the flip-flops of a gate flow.
 func flops(m costMeasured) int {
-	if m.gates != nil {
-		return m.gates.Flops
+	if m.Gates != nil {
+		return m.Gates.Flops
 	}
-	return m.noABC.Flops
+	return m.NoABC.Flops
 }
 
 func lut4(m costMeasured) string {
-	if m.ice == nil {
+	if m.ICE == nil {
 		return ""
 	}
-	return fmt.Sprint(m.ice.LUT4)
+	return fmt.Sprint(m.ICE.LUT4)
 }
 
 func rsuTable(got map[string]costMeasured) *table.Table {
@@ -251,11 +252,11 @@ func rsuTable(got map[string]costMeasured) *table.Table {
 			if hash {
 				from, paper, formula = "H3 keys", "none: r_0, r_1, ... are independent random numbers (I.C)", fmt.Sprintf("%d x %d = %d", entries, sh.lw, state)
 			}
-			t.Add(fmt.Sprint(sh.lw), fmt.Sprint(sh.ab), from, paper, formula, fmt.Sprint(m.stateBits),
+			t.Add(fmt.Sprint(sh.lw), fmt.Sprint(sh.ab), from, paper, formula, fmt.Sprint(m.StateBits),
 				fmt.Sprintf("%d x %d = %d", state, w, state*w), fmt.Sprint(mem),
 				pct2(state, mem), pct2(state*w, mem),
 				fmt.Sprint(rsuModelGates(sh.lw, sh.ab, w, hash)), gatesCell(m), fmt.Sprint(flops(m)), lut4(m),
-				reports.AdderList(m.adders))
+				reports.AdderList(m.Adders))
 		}
 		tg, hg, flow := likeFlows(got[rsuConfig(sh, false).String()], got[rsuConfig(sh, true).String()])
 		vs = append(vs, fmt.Sprintf("lw %d ab %d: %d against %d gates (%s), %s", sh.lw, sh.ab, hg, tg, flow, pct2(hg, tg)))
@@ -267,10 +268,10 @@ func rsuTable(got map[string]costMeasured) *table.Table {
 // likeFlows is the table's and the hash's gates by a flow both went
 // through: gates.ys, else gates_noabc.ys.
 func likeFlows(tbl, hash costMeasured) (tg, hg int, flow string) {
-	if tbl.gates != nil && hash.gates != nil {
-		return tbl.gates.Gates, hash.gates.Gates, "gates.ys"
+	if tbl.Gates != nil && hash.Gates != nil {
+		return tbl.Gates.Gates, hash.Gates.Gates, "gates.ys"
 	}
-	return tbl.noABC.Gates, hash.noABC.Gates, "gates_noabc.ys"
+	return tbl.NoABC.Gates, hash.NoABC.Gates, "gates_noabc.ys"
 }
 
 // pct2 is a/b as a percentage with two decimals: the keys are 0.02% of
@@ -312,7 +313,7 @@ func rpuTable(got map[string]costMeasured) *table.Table {
 	for _, sh := range slices.Concat(rpuShapes, [][2]int{rpuSortOnly}) {
 		n := sh[1] << sh[0]
 		size, k := sortNetworks(n)
-		s := got[rpuConfig(sh[0], sh[1], false).String()].noABC
+		s := got[rpuConfig(sh[0], sh[1], false).String()].NoABC
 		comps := 2 * batcherComparators(k)
 		row := []string{fmt.Sprint(n), fmt.Sprint(sh[0]), fmt.Sprint(sh[1]), "\"few additional circuits\" (IV); no count",
 			fmt.Sprintf("%d (%d inputs)", comps, size), fmt.Sprint(k * (k + 1)), fmt.Sprint(s.Gates), fmt.Sprint(s.Depth),
@@ -322,15 +323,15 @@ func rpuTable(got map[string]costMeasured) *table.Table {
 			t.Add(append(row, "", "", "", "", "")...)
 			continue
 		}
-		row = append(row, fmt.Sprint(a.noABC.Gates), fmt.Sprint(a.noABC.Depth), fmt.Sprintf("%.1f", float64(a.noABC.Depth)/float64(k)),
-			fmt.Sprintf("%.1f", float64(a.noABC.Gates)/float64(n*n)), fmt.Sprintf("%.2f", float64(a.noABC.Gates)/float64(s.Gates)))
+		row = append(row, fmt.Sprint(a.NoABC.Gates), fmt.Sprint(a.NoABC.Depth), fmt.Sprintf("%.1f", float64(a.NoABC.Depth)/float64(k)),
+			fmt.Sprintf("%.1f", float64(a.NoABC.Gates)/float64(n*n)), fmt.Sprintf("%.2f", float64(a.NoABC.Gates)/float64(s.Gates)))
 		t.Add(row...)
-		if crossover == 0 && a.noABC.Gates > s.Gates {
+		if crossover == 0 && a.NoABC.Gates > s.Gates {
 			crossover = n
 		}
 		ns = append(ns, n)
 		sortGates = append(sortGates, float64(s.Gates))
-		allGates = append(allGates, float64(a.noABC.Gates))
+		allGates = append(allGates, float64(a.NoABC.Gates))
 		lg := math.Log2(float64(n))
 		nlog2n = append(nlog2n, float64(n)*lg*lg)
 	}
@@ -365,17 +366,17 @@ func flowTable(ps []costPoint, ms []costMeasured) *table.Table {
 	}
 	for i, p := range ps {
 		m := ms[i]
-		row := []string{p.config.String(), fmt.Sprint(m.stateBits), "", "", ""}
-		if m.gates != nil {
-			row[2] = fmt.Sprintf("%d / %d / %d", m.gates.Gates, m.gates.Depth, m.gates.Flops)
+		row := []string{p.config.String(), fmt.Sprint(m.StateBits), "", "", ""}
+		if m.Gates != nil {
+			row[2] = fmt.Sprintf("%d / %d / %d", m.Gates.Gates, m.Gates.Depth, m.Gates.Flops)
 		}
-		if m.ice != nil {
-			row[3] = fmt.Sprintf("%d / %d / %d / %d", m.ice.LUT4, m.ice.Carry, m.ice.Flops, m.ice.LUTLevels)
+		if m.ICE != nil {
+			row[3] = fmt.Sprintf("%d / %d / %d / %d", m.ICE.LUT4, m.ICE.Carry, m.ICE.Flops, m.ICE.LUTLevels)
 		}
-		if m.noABC != nil {
-			row[4] = fmt.Sprintf("%d / %d / %d", m.noABC.Gates, m.noABC.Depth, m.noABC.Flops)
+		if m.NoABC != nil {
+			row[4] = fmt.Sprintf("%d / %d / %d", m.NoABC.Gates, m.NoABC.Depth, m.NoABC.Flops)
 		}
-		t.Add(append(row, reports.AdderList(m.adders))...)
+		t.Add(append(row, reports.AdderList(m.Adders))...)
 	}
 	return t
 }

@@ -91,12 +91,12 @@ func TestCostTablesFromLaws(t *testing.T) {
 				g.Gates = int(n * math.Log2(n) * math.Log2(n))
 			}
 		}
-		m := costMeasured{noABC: g, stateBits: 5, adders: map[int]int{3: 8}}
+		m := costMeasured{NoABC: g, StateBits: 5, Adders: map[int]int{3: 8}}
 		if p.flows&viaGates != 0 {
-			m.gates = &synth.Gates{Gates: g.Gates - 1, Depth: g.Depth, Flops: g.Flops} // ABC's, told apart
+			m.Gates = &synth.Gates{Gates: g.Gates - 1, Depth: g.Depth, Flops: g.Flops} // ABC's, told apart
 		}
 		if p.flows&viaICE40 != 0 {
-			m.ice = &synth.ICE40{LUT4: 42}
+			m.ICE = &synth.ICE40{LUT4: 42}
 		}
 		got[p.config.String()] = m
 		ms = append(ms, m)
@@ -147,12 +147,12 @@ func TestCostMeasureTiny(t *testing.T) {
 		m, err := tc.p.measure()
 		require.NoError(t, err)
 		name := tc.p.config.String()
-		require.Equal(t, tc.flops, m.stateBits, name)
-		require.Equal(t, tc.flops, m.gates.Flops, name)
-		require.Equal(t, tc.flops, m.noABC.Flops, name)
-		require.Equal(t, tc.flops, m.ice.Flops, name)
-		require.Positive(t, m.gates.Gates, name)
-		require.Positive(t, m.noABC.Gates, name)
-		require.Positive(t, m.ice.LUT4, name)
+		require.Equal(t, tc.flops, m.StateBits, name)
+		require.Equal(t, tc.flops, m.Gates.Flops, name)
+		require.Equal(t, tc.flops, m.NoABC.Flops, name)
+		require.Equal(t, tc.flops, m.ICE.Flops, name)
+		require.Positive(t, m.Gates.Gates, name)
+		require.Positive(t, m.NoABC.Gates, name)
+		require.Positive(t, m.ICE.LUT4, name)
 	}
 }

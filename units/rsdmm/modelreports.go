@@ -5,9 +5,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
-	"sync"
 
-	"github.com/parmem/parmem/internal/parallel"
+	"github.com/parmem/parmem/internal/sweep"
 	"github.com/parmem/parmem/internal/table"
 )
 
@@ -45,18 +44,6 @@ func tableII(w, s int) (float64, bool) {
 		return 0, false
 	}
 	return TableII[1<<20][s-1][i], true
-}
-
-// progressLog writes progress lines from concurrent runs.
-type progressLog struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (p *progressLog) printf(format string, args ...any) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, format, args...)
 }
 
 // pctDiff is ours against the paper's as a signed percentage.
@@ -235,9 +222,7 @@ func patternsReport(rounds int, progress io.Writer) ([]*table.Table, error) {
 			jobs = append(jobs, job{pt, mc, len(jobs)})
 		}
 	}
-	log := &progressLog{w: progress}
-	times, err := parallel.Map(jobs, func(j job) (Time, error) {
-		log.printf("rsdmm-patterns: %s on the %s\n", j.pt.name, j.mc.name)
+	times, err := sweep.Map(progress, "rsdmm-patterns", jobs, func(j job) (Time, error) {
 		seed := uint64(j.i)
 		md := NewModel(m, patternsL, p, j.mc.warps(s), j.mc.shift, n, seed)
 		return md.Run(rounds, Stream(j.pt.access(n, w, sqrtN, rand.New(rand.NewPCG(seed, 17))), p)), nil
@@ -399,17 +384,14 @@ func transposeReport(lgMax int, progress io.Writer) ([]*table.Table, error) {
 			runs = append(runs, transposeRun{lw, transposeWidthsSqrtN, mc, false})
 		}
 	}
-	// parallel.Map starts at the end: the largest runs first.
+	// sweep.Map (parallel.Map) starts at the end: the largest runs first.
 	order := make([]int, len(runs))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return runs[a].words() - runs[b].words() })
-	log := &progressLog{w: progress}
-	times, err := parallel.Map(order, func(i int) (Time, error) {
-		tr := runs[i]
-		log.printf("rsdmm-transpose: %s Transpose, sqrt(n) = %d, w = %d, %s\n", tr.name(), tr.sqrtN, 1<<tr.lw, tr.mc.name)
-		return tr.run(uint64(i)), nil
+	times, err := sweep.Map(progress, "rsdmm-transpose", order, func(i int) (Time, error) {
+		return runs[i].run(uint64(i)), nil
 	})
 	if err != nil {
 		return nil, err

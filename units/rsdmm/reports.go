@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"sync"
 	"time"
 
-	"github.com/parmem/parmem/internal/parallel"
+	"github.com/parmem/parmem/internal/sweep"
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/units"
 )
@@ -54,21 +53,12 @@ func congestionReport(rounds int, progress io.Writer) ([]*table.Table, error) {
 			}
 		}
 	}
-	var mu sync.Mutex
-	done := 0
-	ratios, err := parallel.Map(cells, func(c cell) (float64, error) {
+	ratios, err := sweep.Map(progress, "rsdmm-congestion", cells, func(c cell) (float64, error) {
 		seed := uint64(c.n)<<20 | uint64(c.w)<<8 | uint64(c.s)<<1
 		if c.shift {
 			seed |= 1
 		}
-		x := CongestionRatio(c.w, c.s, c.n, rounds, c.shift, rand.New(rand.NewPCG(seed, 13)))
-		mu.Lock()
-		done++
-		if done%20 == 0 || done == len(cells) {
-			fmt.Fprintf(progress, "rsdmm-congestion: %d of %d cells\n", done, len(cells))
-		}
-		mu.Unlock()
-		return x, nil
+		return CongestionRatio(c.w, c.s, c.n, rounds, c.shift, rand.New(rand.NewPCG(seed, 13))), nil
 	})
 	if err != nil {
 		return nil, err

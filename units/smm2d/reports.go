@@ -6,13 +6,12 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
-	"github.com/parmem/parmem/internal/parallel"
 	"github.com/parmem/parmem/internal/reports"
+	"github.com/parmem/parmem/internal/sweep"
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/units"
@@ -47,14 +46,13 @@ type design struct {
 	build func(name string) *hdl.Module
 }
 
+// String names the design's job in shard files.
+func (d design) String() string { return d.label }
+
 // synthesize runs a flow on every design, as many at once as there are
-// CPUs, writing "label: design" to progress as each starts.
+// CPUs: jobs of the report's sweep (progress is its writer).
 func synthesize[T any](label string, ds []design, progress io.Writer, flow func(top string, v []byte) (T, error)) ([]T, error) {
-	var mu sync.Mutex
-	return parallel.Map(ds, func(d design) (T, error) {
-		mu.Lock()
-		fmt.Fprintf(progress, "%s: %s\n", label, d.label)
-		mu.Unlock()
+	return sweep.Map(progress, label, ds, func(d design) (T, error) {
 		e, err := hdl.Elaborate(d.build("dut"))
 		if err != nil {
 			var zero T

@@ -3,9 +3,8 @@ package vmshr
 import (
 	"fmt"
 	"io"
-	"sync"
 
-	"github.com/parmem/parmem/internal/parallel"
+	"github.com/parmem/parmem/internal/sweep"
 )
 
 // Pair is one kernel run on the baseline (32 B loads) and with Alg. 6.1's
@@ -35,13 +34,7 @@ func Evaluate(vcs int, progress io.Writer) ([]Pair, error) {
 			jobs = append(jobs, job{k, Config{Adaptive: adaptive, VCs: vcs}})
 		}
 	}
-	var mu sync.Mutex
-	rs, err := parallel.Map(jobs, func(j job) (*Result, error) {
-		mu.Lock()
-		fmt.Fprintf(progress, "vmshr model: %s, %s, %s\n", j.k.Name, setupName(j.cfg.Adaptive), channels(vcs))
-		mu.Unlock()
-		return Run(j.k, j.cfg)
-	})
+	rs, err := sweep.Map(progress, "vmshr", jobs, func(j job) (*Result, error) { return Run(j.k, j.cfg) })
 	if err != nil {
 		return nil, err
 	}
@@ -58,13 +51,6 @@ func channels(vcs int) string {
 		return "1 virtual channel"
 	}
 	return fmt.Sprintf("%d virtual channels", vcs)
-}
-
-func setupName(adaptive bool) string {
-	if adaptive {
-		return "adaptive"
-	}
-	return "baseline"
 }
 
 // Means are a suite's averages.
