@@ -58,13 +58,14 @@ func (p *Progress) Add(n int) {
 	fmt.Fprintln(p.w, line)
 }
 
-// rate is "2.5 jobs/s", "0.8 jobs/min" or "3.0 jobs/h", whichever shows
-// a figure of at least 1 (or per hour).
+// rate is "2.5 jobs/s" from one a second, "0.8 jobs/min" from 0.1 a
+// minute, else "3.0 jobs/h": a Yosys job of the scaling report takes
+// minutes, a soak's netlist milliseconds.
 func rate(perSecond float64, unit string) string {
 	switch {
 	case perSecond >= 1:
 		return fmt.Sprintf("%.1f %s/s", perSecond, unit)
-	case perSecond*60 >= 1:
+	case perSecond*60 >= 0.1:
 		return fmt.Sprintf("%.1f %s/min", perSecond*60, unit)
 	}
 	return fmt.Sprintf("%.1f %s/h", perSecond*3600, unit)
