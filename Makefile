@@ -1,7 +1,7 @@
 # parmem: make test is what CI runs (.ci/run).
 GO ?= go
 
-.PHONY: all deps test bench lint fmt fuzz soak long rtl tables prove
+.PHONY: all deps test bench lint fmt fuzz soak soak-merge long rtl tables prove
 
 all: test
 
@@ -31,9 +31,25 @@ bench: deps
 	GOEXPERIMENT=simd $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./verify
 	GOEXPERIMENT=simd $(GO) test -run '^$$' -bench Speed -benchtime 1x -timeout 60m ./check/...
 
-# The random-netlist fuzz at length: 100,000 designs from a fresh seed.
+# The random-netlist fuzz at length: 100,000 designs from a fresh seed,
+# progress on stderr. On N machines (a Slurm array, a Kubernetes indexed
+# Job, a CI matrix) give each the same SEED and its SHARD=i/N, i from 0:
+# netlist k is checked by shard k mod N, and a shard whose netlists all
+# pass writes them to soak_<i>of<N>.json here; make soak-merge SEED=...
+# with the files gathered here (or FILES="a.json b.json ...") then checks
+# they hold every netlist of the run once (a missing, repeated or foreign
+# shard fails). The test runs in verify/: the paths it gets are absolute.
+SEED ?= $(shell date +%s)
+SHARD ?= 0/1
+FILES ?= $(wildcard soak_*of*.json)
+SOAK = $(GO) test ./verify -run 'TestRandomNetlists$$' -v -verify.netlists=100000 -verify.seed=$(SEED)
+comma := ,
+space := $(subst ,, )
 soak: deps
-	$(GO) test ./verify -run 'TestRandomNetlists$$' -v -timeout 0 -verify.netlists=100000 -verify.seed=$$(date +%s)
+	$(SOAK) -timeout 0 -verify.shard=$(SHARD) -verify.shardfile=$(CURDIR)/soak_$(subst /,of,$(SHARD)).json
+
+soak-merge:
+	$(SOAK) -count=1 -verify.merge=$(subst $(space),$(comma),$(abspath $(FILES)))
 
 # The families' long lockstep configurations (units.Lockstep.Long): designs
 # whose Verilator and Icarus builds take minutes, with every regular one.
