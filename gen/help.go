@@ -27,8 +27,15 @@ Commands:
       lists the units by family; with -unit, NAME's parameters.
   gen -report NAME|all [-format text|markdown|csv] [-PARAM VALUE ...] [-o FILE]
       runs a design-review report (below), or all of them in turn; a
-      report's parameters are flags of gen -report NAME. Progress goes to
-      stderr.
+      report's parameters are flags of gen -report NAME. Progress (jobs
+      done/total, rate, time left) goes to stderr.
+  gen -report NAME|all [-PARAM VALUE ...] -shard i/N -o FILE
+  gen -report NAME|all [-PARAM VALUE ...] -merge FILE,FILE,... [-format F] [-o FILE]
+      split a report over N machines (a Slurm array, a Kubernetes indexed
+      Job, a CI matrix): shard i (0-based: 0..N-1) runs the report's jobs
+      k with k mod N = i and writes their results to FILE; -merge, given
+      every shard's file, writes the tables of one run, running nothing.
+      Give the shards and the merge the same report and parameters.
   gen -KIND [-unit NAME] [-PARAM VALUE ...] [-format FORMAT] [-o FILE]
       draws a picture of a unit (below); without -unit, the default one of
       its kind. gen -KIND -unit NAME -h lists the picture's parameters.
@@ -146,6 +153,8 @@ func help(s scan, w io.Writer) error {
 	fs.String(flagTop, "", "with -unit: the top Verilog module's name `MODULE` (default: the unit's name with - turned into _)")
 	fs.String(flagFormat, "", "the output `FORMAT`: with -report text (default), markdown or csv; with a picture one of its formats")
 	fs.String(flagOut, "", "write to the file `FILE` instead of stdout")
+	fs.String(flagShard, "", "with -report: run only the jobs of shard `i/N` (0-based) and write their file")
+	fs.String(flagMerge, "", "with -report: the shards' `FILES` (comma-separated) to merge into the tables of one run")
 	fs.Bool("h", false, "show this help")
 	fs.SetOutput(&b)
 	fs.PrintDefaults()

@@ -77,8 +77,14 @@ type Report struct {
 	// Configs, when set, lists the unit configurations the report builds,
 	// so a test can check they still build without running the report.
 	Configs func(v Values) []Config
-	// Run measures and returns the tables; it writes progress lines
-	// (one per measurement as it starts) to progress.
+	// Run measures and returns the tables. Its independent measurements
+	// are jobs: it runs them with sweep.Map (or reports.MeasureAll) on
+	// progress, which gen makes a *sweep.Run that shows their progress
+	// and shards them (gen -report NAME -shard i/N) or takes their results
+	// from the shards' files (-merge). So the jobs must follow from v
+	// alone, and the tables must be made, without failing, from the zero
+	// results a shard has for other shards' jobs (gen's
+	// TestEveryReportListsItsJobs runs each report so).
 	Run func(v Values, progress io.Writer) ([]*table.Table, error)
 }
 
