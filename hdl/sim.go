@@ -160,10 +160,22 @@ func (d *Design) liveNodes() []bool {
 	return live
 }
 
-// compile turns the ordered combinational nodes into instructions.
+// compile turns the ordered combinational nodes into instructions. An
+// operation equal to an earlier one (same kind, operands and parameters;
+// elaboration makes many, e.g. one condition ORed into each of a record's
+// fields) gets no instruction: its slot becomes the earlier result's, as
+// Verilator merges common subexpressions.
 func (s *Sim) compile() {
 	d := s.d
 	s.live = d.liveNodes()
+	same := map[string]int32{}  // an operation's key -> its result's slot
+	merged := map[int32]int32{} // slot of a merged result -> slot it reads
+	resolve := func(x int32) int32 {
+		if y, ok := merged[x]; ok {
+			return y
+		}
+		return x
+	}
 	for _, i := range d.order {
 		if d.evalClass(i) == 0 || !s.live[i] {
 			continue // sources, storage, aliases and dead logic need no instruction
@@ -173,6 +185,7 @@ func (s *Sim) compile() {
 		args := make([]int32, len(n.args))
 		aw := d.argWidths(n)
 		for j, a := range n.args {
+			s.slot[a] = resolve(s.slot[a])
 			args[j] = s.slot[a]
 		}
 		mem := int32(-1)
@@ -180,6 +193,12 @@ func (s *Sim) compile() {
 			mem = int32(s.memIndex(n))
 		}
 		if isNarrow(n.sig.width, aw) {
+			key := fmt.Sprint(k, args, aw, n.sig.width, n.sig.k, mem)
+			if first, ok := same[key]; ok {
+				merged[s.slot[i]] = first
+				continue
+			}
+			same[key] = s.slot[i]
 			list := int32(len(s.kn.argv))
 			if hasOperandList(k) {
 				s.kn.argv = append(s.kn.argv, args...)
@@ -200,6 +219,9 @@ func (s *Sim) compile() {
 		s.prog = append(s.prog, instr{op: opWide, a: int32(len(s.kn.wide))})
 		s.kn.wide = append(s.kn.wide, op)
 		s.wideAt = append(s.wideAt, i)
+	}
+	for i, x := range s.slot { // aliases of merged results, storage inputs, names
+		s.slot[i] = resolve(x)
 	}
 }
 

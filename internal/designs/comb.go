@@ -49,34 +49,50 @@ func RandomComb(name string, nodes, width int, seed uint64) *hdl.Module {
 		}
 		return pick()
 	}
-	for made := 0; made < nodes; made++ {
+	made := map[string]bool{} // operations made, by kind and operands
+	for n := 0; n < nodes; n++ {
 		a := first()
-		var s *hdl.Signal
 		op := r.IntN(9)
-		if op == 8 && made+2 > nodes {
+		if op == 8 && n+2 > nodes {
 			op = 2
 		}
+		var b *hdl.Signal
+		k := 0
+		switch op {
+		case 5, 6:
+			k = 1 + r.IntN(width-1)
+		case 7:
+		default:
+			b = pick()
+		}
+		// No operation twice: simulators merge equal ones (the Go
+		// simulator and Verilator both do), which would leave fewer than
+		// nodes to evaluate. A repeat becomes an XOR with another operand.
+		for key := fmt.Sprintf("%d %p %p %d", op, a, b, k); made[key]; key = fmt.Sprintf("%d %p %p %d", op, a, b, k) {
+			op, b, k = 2, pick(), 0
+		}
+		made[fmt.Sprintf("%d %p %p %d", op, a, b, k)] = true
+		var s *hdl.Signal
 		switch op {
 		case 0:
-			s = a.Add(pick())
+			s = a.Add(b)
 		case 1:
-			s = a.Sub(pick())
+			s = a.Sub(b)
 		case 2:
-			s = a.Xor(pick())
+			s = a.Xor(b)
 		case 3:
-			s = a.And(pick())
+			s = a.And(b)
 		case 4:
-			s = a.Or(pick())
+			s = a.Or(b)
 		case 5:
-			s = a.Shl(1 + r.IntN(width-1))
+			s = a.Shl(k)
 		case 6:
-			s = a.Shr(1 + r.IntN(width-1))
+			s = a.Shr(k)
 		case 7:
 			s = a.Not()
 		default:
-			b := pick()
 			s = hdl.Mux(a.Lt(b), a, b) // two nodes: a compare and a multiplexer
-			made++
+			n++
 		}
 		pool = append(pool, s)
 		unused[s] = true
