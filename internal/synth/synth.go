@@ -4,14 +4,18 @@
 package synth
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parmem/parmem/internal/tools"
 	"github.com/parmem/parmem/scripts"
@@ -42,6 +46,99 @@ type GE struct {
 	Flops int
 }
 
+// Within one process a flow runs once on a given design: the reports
+// measure some configurations more than once (elastic-cost's shared
+// designs, a unit that two reports set beside the thesis), and a second
+// Map of the same flow, top and Verilog returns the first one's result,
+// waiting for it while it runs. And however many reports measure at once,
+// at most runtime.NumCPU() Yosys processes run (each is single-threaded),
+// the largest waiting design first, so that the longest runs (q = 6's
+// memory logic) do not start last.
+var (
+	slots  = &slotQueue{free: runtime.NumCPU()}
+	onceMu sync.Mutex
+	once   = map[[sha256.Size]byte]*onceRun{}
+)
+
+// slotQueue hands out Yosys slots, to the largest waiting design first.
+type slotQueue struct {
+	mu      sync.Mutex
+	free    int
+	waiting []*slotWaiter
+}
+
+type slotWaiter struct {
+	size  int
+	ready chan struct{}
+}
+
+// acquire waits for a slot for a design of size bytes.
+func (q *slotQueue) acquire(size int) {
+	q.mu.Lock()
+	if q.free > 0 && len(q.waiting) == 0 {
+		q.free--
+		q.mu.Unlock()
+		return
+	}
+	w := &slotWaiter{size, make(chan struct{})}
+	q.waiting = append(q.waiting, w)
+	q.mu.Unlock()
+	<-w.ready
+}
+
+// release hands the slot to the largest waiting design, or frees it.
+func (q *slotQueue) release() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.waiting) == 0 {
+		q.free++
+		return
+	}
+	i := 0
+	for j, w := range q.waiting {
+		if w.size > q.waiting[i].size {
+			i = j
+		}
+	}
+	w := q.waiting[i]
+	q.waiting = append(q.waiting[:i], q.waiting[i+1:]...)
+	close(w.ready)
+}
+
+// onceRun is one flow on one design: its result once done is closed.
+type onceRun struct {
+	done   chan struct{}
+	result any
+	err    error
+}
+
+// memo runs measure once per flow, top and Verilog in this process.
+func memo[T any](flow, top string, verilog []byte, measure func() (T, error)) (T, error) {
+	h := sha256.New()
+	var zero T
+	fmt.Fprintf(h, "%T\x00%s\x00%s\x00", zero, flow, top)
+	h.Write(verilog)
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	onceMu.Lock()
+	r, ok := once[key]
+	if !ok {
+		r = &onceRun{done: make(chan struct{})}
+		once[key] = r
+	}
+	onceMu.Unlock()
+	if ok {
+		<-r.done
+	} else {
+		r.result, r.err = measure()
+		close(r.done)
+	}
+	if r.err != nil {
+		return zero, r.err
+	}
+	return r.result.(T), nil
+}
+
 // run executes a flow on verilog (top module top) in a scratch directory
 // and returns the stat text and the netlist.
 func run(flow, top string, verilog []byte) (string, *netlist, error) {
@@ -62,7 +159,10 @@ func run(flow, top string, verilog []byte) (string, *netlist, error) {
 	if err := os.WriteFile(filepath.Join(dir, "ge.lib"), []byte(scripts.GELib), 0o644); err != nil {
 		return "", nil, err // the library ge.ys maps to
 	}
-	if out, err := tools.Output(dir, "yosys", "-q", "-p", "read_verilog design.v; hierarchy -top "+top+"; script flow.ys"); err != nil {
+	slots.acquire(len(verilog))
+	out, err := tools.Output(dir, "yosys", "-q", "-p", "read_verilog design.v; hierarchy -top "+top+"; script flow.ys")
+	slots.release()
+	if err != nil {
 		return "", nil, fmt.Errorf("yosys on %s: %v\n%s", top, err, out)
 	}
 	stat, err := os.ReadFile(filepath.Join(dir, "stat.txt"))
@@ -87,6 +187,10 @@ func cells(stat string) map[string]int {
 
 // MapICE40 runs scripts/ice40.ys.
 func MapICE40(top string, verilog []byte) (ICE40, error) {
+	return memo(scripts.ICE40, top, verilog, func() (ICE40, error) { return mapICE40(top, verilog) })
+}
+
+func mapICE40(top string, verilog []byte) (ICE40, error) {
 	stat, nl, err := run(scripts.ICE40, top, verilog)
 	if err != nil {
 		return ICE40{}, err
@@ -130,6 +234,10 @@ func MapGatesNoABC(top string, verilog []byte) (Gates, error) {
 // MapGE runs scripts/ge.ys: the design mapped to scripts/ge.lib, its
 // area in gate equivalents.
 func MapGE(top string, verilog []byte) (GE, error) {
+	return memo(scripts.GE, top, verilog, func() (GE, error) { return mapGE(top, verilog) })
+}
+
+func mapGE(top string, verilog []byte) (GE, error) {
 	stat, nl, err := run(scripts.GE, top, verilog)
 	if err != nil {
 		return GE{}, err
@@ -158,6 +266,12 @@ func MapGE(top string, verilog []byte) (GE, error) {
 var chipArea = regexp.MustCompile(`Chip area for module '[^']*': ([0-9.]+)`)
 
 func mapGates(flow, top string, verilog []byte) (Gates, error) {
+	g, err := memo(flow, top, verilog, func() (Gates, error) { return gatesOf(flow, top, verilog) })
+	g.OutputDepth = maps.Clone(g.OutputDepth) // the caller's own
+	return g, err
+}
+
+func gatesOf(flow, top string, verilog []byte) (Gates, error) {
 	_, nl, err := run(flow, top, verilog)
 	if err != nil {
 		return Gates{}, err

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
@@ -147,4 +148,43 @@ func TestGEFlow(t *testing.T) {
 	t.Logf("32-bit adders in gate equivalents: plain %+v, Kogge-Stone %+v", ripple, fast)
 	require.Greater(t, fast.Area, ripple.Area)
 	require.Less(t, fast.Depth, ripple.Depth)
+}
+
+// TestSlotsGoToTheLargestDesign: with every slot taken, a freed slot goes
+// to the largest waiting design.
+func TestSlotsGoToTheLargestDesign(t *testing.T) {
+	q := &slotQueue{free: 1}
+	q.acquire(1)
+	order := make(chan int, 3)
+	for _, size := range []int{10, 30, 20} {
+		go func() { q.acquire(size); order <- size }()
+		for {
+			q.mu.Lock()
+			n := len(q.waiting)
+			q.mu.Unlock()
+			if n > 0 && q.waiting[n-1].size == size {
+				break
+			}
+			runtime.Gosched()
+		}
+	}
+	var got []int
+	for range 3 {
+		q.release()
+		got = append(got, <-order)
+	}
+	require.Equal(t, []int{30, 20, 10}, got)
+}
+
+// TestAFlowRunsOncePerDesign: the same flow on the same design gives the
+// same result, each caller its own copy of the output depths.
+func TestAFlowRunsOncePerDesign(t *testing.T) {
+	v := verilogOf(t, adder(8))
+	a, err := MapGates("adder", v)
+	require.NoError(t, err)
+	b, err := MapGates("adder", v)
+	require.NoError(t, err)
+	require.Equal(t, a, b)
+	b.OutputDepth["y"] = -1
+	require.NotEqual(t, a.OutputDepth["y"], b.OutputDepth["y"])
 }
