@@ -161,8 +161,9 @@ func TestSlotsGoToTheLargestDesign(t *testing.T) {
 		for {
 			q.mu.Lock()
 			n := len(q.waiting)
+			queued := n > 0 && q.waiting[n-1].size == size
 			q.mu.Unlock()
-			if n > 0 && q.waiting[n-1].size == size {
+			if queued {
 				break
 			}
 			runtime.Gosched()
