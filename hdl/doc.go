@@ -21,6 +21,11 @@
 //	q, _ := sim.Get("q")       // 8'h01
 //	verilog := d.Verilog()     // lint-clean Verilog-2005, byte-identical run to run
 //
+// The same program also runs as straight-line Go (Sim.GoSource, which
+// verify builds into the compiled simulator) and on many independent
+// copies at once (NewStreams: each operation a loop over the copies'
+// values, for stimulus streams by the dozen).
+//
 // Widths never change silently: operands of Add, And, Mux and the like must
 // have equal widths, and Zext, Sext, Trunc and Slice change widths
 // explicitly. Signedness lives in operations (LtS, Sra, Sext), not in
