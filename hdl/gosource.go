@@ -354,8 +354,13 @@ func (g *gosrc) isPort(name string) bool {
 	return g.s.inputs[name] || g.s.d.top.m.findPort(g.s.d.top.m.outputs, name) != nil
 }
 
-// ref is how a statement reads slot x.
+// ref is how a statement reads slot x: a constant as a literal (Sim
+// folds operations on constants only, so no expression is constant as a
+// whole), a local by name, else the state array.
 func (g *gosrc) ref(x int32) string {
+	if int(x) < len(g.s.konst) && g.s.konst[x] { // (instr reads b and c of every kind)
+		return fmt.Sprintf("uint64(%#x)", g.s.kn.st[x])
+	}
 	if g.local[x] {
 		return fmt.Sprintf("v%d", x)
 	}

@@ -2,6 +2,7 @@ package hdl
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -26,6 +27,7 @@ type Sim struct {
 	shadow []uint64 // next values of registers and synchronous reads
 	live   []bool   // nodes whose value is observable (see liveNodes)
 	wideAt []int32  // the flat node of each wide operation (kn.wide[j])
+	konst  []bool   // state words that hold constants (compile folds operations on them)
 	rst    int32    // slot of the top-level reset, -1 without state
 	dirty  bool     // inputs or state changed since the last Eval
 	cycle  uint64
@@ -164,7 +166,9 @@ func (d *Design) liveNodes() []bool {
 // operation equal to an earlier one (same kind, operands and parameters;
 // elaboration makes many, e.g. one condition ORed into each of a record's
 // fields) gets no instruction: its slot becomes the earlier result's, as
-// Verilator merges common subexpressions.
+// Verilator merges common subexpressions. So does a multiplexer with a
+// constant select (its slot becomes the chosen operand's), and an
+// operation on constants only is computed once, here.
 func (s *Sim) compile() {
 	d := s.d
 	s.live = d.liveNodes()
@@ -175,6 +179,12 @@ func (s *Sim) compile() {
 			return y
 		}
 		return x
+	}
+	s.konst = make([]bool, len(s.kn.st))
+	for i, n := range d.nodes {
+		if n.sig.kind == kConst {
+			s.konst[s.slot[i]] = true
+		}
 	}
 	for _, i := range d.order {
 		if d.evalClass(i) == 0 || !s.live[i] {
@@ -193,6 +203,10 @@ func (s *Sim) compile() {
 			mem = int32(s.memIndex(n))
 		}
 		if isNarrow(n.sig.width, aw) {
+			if src, ok := s.chosen(k, args); ok { // a constant select
+				merged[s.slot[i]] = src
+				continue
+			}
 			key := fmt.Sprint(k, args, aw, n.sig.width, n.sig.k, mem)
 			if first, ok := same[key]; ok {
 				merged[s.slot[i]] = first
@@ -206,7 +220,15 @@ func (s *Sim) compile() {
 					s.kn.argw = append(s.kn.argw, int32(w))
 				}
 			}
-			s.prog = append(s.prog, narrowInstr(k, s.slot[i], args, aw, n.sig.width, n.sig.k, mem, list))
+			in := narrowInstr(k, s.slot[i], args, aw, n.sig.width, n.sig.k, mem, list)
+			if k != kMemRead && !slices.ContainsFunc(args, func(x int32) bool { return !s.konst[x] }) {
+				// Constant operands: the result is a constant, computed now.
+				s.kn.exec([]instr{in}, runsOf([]instr{in}))
+				s.konst[in.dst] = true
+				s.kn.argv, s.kn.argw = s.kn.argv[:list], s.kn.argw[:list]
+				continue
+			}
+			s.prog = append(s.prog, in)
 			continue
 		}
 		op := wideOp{k: k, width: n.sig.width, n: n.sig.k, dst: s.view(i), aw: aw}
@@ -223,6 +245,27 @@ func (s *Sim) compile() {
 	for i, x := range s.slot { // aliases of merged results, storage inputs, names
 		s.slot[i] = resolve(x)
 	}
+}
+
+// chosen reports the operand a multiplexer or Select with a constant
+// select passes on, as the slot it reads.
+func (s *Sim) chosen(k kind, args []int32) (int32, bool) {
+	if !s.konst[args[0]] {
+		return 0, false
+	}
+	sel := s.kn.st[args[0]]
+	switch k {
+	case kMux:
+		if sel != 0 {
+			return args[1], true
+		}
+		return args[2], true
+	case kSelect:
+		if sel < uint64(len(args)-1) {
+			return args[1+sel], true
+		}
+	}
+	return 0, false
 }
 
 // compileSeq lists the registers, synchronous reads and write ports.
