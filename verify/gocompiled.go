@@ -114,34 +114,69 @@ func wordMask(w uint, k int) uint64 {
 	return ^uint64(0)
 }
 
+// stimPort is an input as the stimulus writes it: its first state word,
+// its words, the masks of its top word and of its sign bit (in its top
+// word), and whether it is rst.
+type stimPort struct {
+	slot, n   int
+	top, sign uint64
+	rst       bool
+}
+
+func stimPorts(d *Design) []stimPort {
+	var ps []stimPort
+	for i, p := range inPorts {
+		n := int(p.width+63) / 64
+		ps = append(ps, stimPort{d.Slot(p.name), n, wordMask(p.width, n-1), 1 << ((p.width - 1) % 64), i == 0 && p.name == "rst"})
+	}
+	return ps
+}
+
 // cycle runs one cycle of the in-simulator stimulus (see verify/lfsr.go)
 // and folds the outputs into h.
-func cycle(d *Design, in, out []int, s *uint64, h uint64) uint64 {
-	for i, slot := range in {
+func cycle(d *Design, in []stimPort, out []int, s *uint64, h uint64) uint64 {
+	for i := range in {
+		p := &in[i]
 		x := lfsrNext(s)
-		w := inPorts[i].width
-		n := int(w+63) / 64
-		for k := range n {
-			d.SetWord(slot+k, 0)
+		if p.n == 1 { // the common case: one word
+			var v uint64
+			switch {
+			case p.rst:
+				if x&63 == 0 {
+					v = 1
+				}
+			case x>>61 == 0:
+			case x>>61 == 1:
+				v = p.top
+			case x>>61 == 2:
+				v = p.sign
+			case x>>61 == 3:
+				v = x & 3 & p.top
+			default:
+				v = lfsrNext(s) & p.top
+			}
+			d.SetWord(p.slot, v)
+			continue
 		}
-		switch {
-		case i == 0 && inPorts[0].name == "rst":
-			if x&63 == 0 {
-				d.SetWord(slot, 1)
+		for k := range p.n {
+			d.SetWord(p.slot+k, 0)
+		}
+		switch x >> 61 {
+		case 0:
+		case 1:
+			for k := range p.n {
+				d.SetWord(p.slot+k, ^uint64(0))
 			}
-		case x>>61 == 0:
-		case x>>61 == 1:
-			for k := range n {
-				d.SetWord(slot+k, wordMask(w, k))
-			}
-		case x>>61 == 2:
-			d.SetWord(slot+int(w-1)/64, 1<<((w-1)%64))
-		case x>>61 == 3:
-			d.SetWord(slot, x&3&wordMask(w, 0))
+			d.SetWord(p.slot+p.n-1, p.top)
+		case 2:
+			d.SetWord(p.slot+p.n-1, p.sign)
+		case 3:
+			d.SetWord(p.slot, x&3)
 		default:
-			for k := range n {
-				d.SetWord(slot+k, lfsrNext(s)&wordMask(w, k))
+			for k := range p.n {
+				d.SetWord(p.slot+k, lfsrNext(s))
 			}
+			d.SetWord(p.slot+p.n-1, d.Word(p.slot+p.n-1)&p.top)
 		}
 	}
 	d.Eval()
@@ -153,21 +188,20 @@ func cycle(d *Design, in, out []int, s *uint64, h uint64) uint64 {
 }
 
 // words lists the state words of ports: each port's words from its slot.
-func words(d *Design, ports []port) (first, all []int) {
+func words(d *Design, ports []port) []int {
+	var all []int
 	for _, p := range ports {
-		slot := d.Slot(p.name)
-		first = append(first, slot)
 		for k := range int(p.width+63) / 64 {
-			all = append(all, slot+k)
+			all = append(all, d.Slot(p.name)+k)
 		}
 	}
-	return first, all
+	return all
 }
 
 func main() {
 	d := NewDesign()
-	in, inWords := words(d, inPorts)
-	_, out := words(d, outPorts)
+	in, inWords := stimPorts(d), words(d, inPorts)
+	out := words(d, outPorts)
 	r := bufio.NewReaderSize(os.Stdin, 1<<16)
 	w := bufio.NewWriterSize(os.Stdout, 1<<16)
 	le := binary.LittleEndian
@@ -210,8 +244,8 @@ func main() {
 			for _, slot := range inWords {
 				d.SetWord(slot, 0)
 			}
-			if inPorts[0].name == "rst" {
-				d.SetWord(in[0], 1)
+			if len(in) > 0 && in[0].rst {
+				d.SetWord(in[0].slot, 1)
 			}
 			d.Eval()
 			d.Step()
