@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // GoSource compiles the simulator's program to Go source: the same flat
@@ -38,7 +39,7 @@ func (s *Sim) GoSource(pkg string) ([]byte, error) {
 	g := &gosrc{s: s, b: &b, prog: slices.Clone(s.prog)}
 	for i := range g.prog {
 		if in := &g.prog[i]; in.op == opWide { // its result's slot, for the scheduler
-			in.dst = s.slot[s.wideAt[in.a]]
+			in.dst, _ = s.wideSlots(int(in.a))
 		}
 	}
 	g.fuseSelects()
@@ -56,7 +57,7 @@ func (s *Sim) GoSource(pkg string) ([]byte, error) {
 type gosrc struct {
 	s        *Sim
 	b        *bytes.Buffer
-	prog     []instr           // Sim's program in depth-first order (schedule)
+	prog     []instr           // Sim's program, wide operations with their result slot, in depth-first order (schedule)
 	selBits  map[int32][]int32 // a one-hot select's bits, LSB first, by its result slot (fuseSelects)
 	inLocal  map[int32]bool    // results kept in Go locals
 	compared map[int32]bool    // results of comparisons
@@ -123,30 +124,28 @@ func (g *gosrc) file(pkg string) {
 		g.p("}\n\n")
 	}
 	g.step()
-	g.p("\n// The interpreter's wide kernel (hdl/wide.go, hdl/words.go).\n\n%s", wideKernel)
+	g.p("\n// The interpreter's wide kernel (hdl/wide.go, hdl/words.go).\n\n%s", wideKernel())
 }
 
 // wideOps writes NewDesign's table of wide operations: Sim's, with views
 // of the compiled design's state and memories.
 func (g *gosrc) wideOps() {
 	s := g.s
-	view := func(x int32) string {
-		o := s.slot[x]
-		return fmt.Sprintf("d.st[%d:%d]", o, o+int32(nwords(s.d.nodes[x].sig.width)))
+	view := func(slot int32, width int) string {
+		return fmt.Sprintf("d.st[%d:%d]", slot, slot+int32(nwords(width)))
 	}
 	for j, op := range s.kn.wide {
-		i := s.wideAt[j]
-		n := &s.d.nodes[i]
+		dst, slots := s.wideSlots(j)
 		var args []string
-		for _, a := range n.args {
-			args = append(args, view(a))
+		for k, a := range slots {
+			args = append(args, view(a, op.aw[k]))
 		}
 		mem := "nil"
-		if n.sig.kind == kMemRead {
-			mem = fmt.Sprintf("d.m%d[:]", s.memIndex(n))
+		if op.k == kMemRead {
+			mem = fmt.Sprintf("d.m%d[:]", s.memIndex(&s.d.nodes[s.wideAt[j]]))
 		}
 		g.p("\td.wide = append(d.wide, wideOp{k: %d, width: %d, n: %d, dst: %s, args: [][]uint64{%s}, aw: %#v, mem: %s})\n",
-			op.k, op.width, op.n, view(i), strings.Join(args, ", "), op.aw, mem)
+			op.k, op.width, op.n, view(dst, op.width), strings.Join(args, ", "), op.aw, mem)
 	}
 }
 
@@ -158,8 +157,9 @@ var kernelFiles embed.FS
 // wideKernel is the wide kernel's source for a compiled design: the kind
 // type and its constants (signal.go), wideOp (wide.go) and the word
 // routines (words.go), without package clauses or imports (they need only
-// math/bits, which the file imports).
-var wideKernel = func() string {
+// math/bits, which the file imports). Made on first use, not when a
+// program that imports hdl starts.
+var wideKernel = sync.OnceValue(func() string {
 	var b bytes.Buffer
 	fset := token.NewFileSet()
 	for _, name := range []string{"signal.go", "wide.go", "words.go"} {
@@ -184,7 +184,7 @@ var wideKernel = func() string {
 		}
 	}
 	return b.String()
-}()
+})
 
 // declaresKind reports whether gd is signal.go's kind type or its constants.
 func declaresKind(gd *ast.GenDecl) bool {
@@ -278,11 +278,8 @@ func (g *gosrc) fuseSelects() {
 func (g *gosrc) operands(in *instr) []int32 {
 	s, argv := g.s, g.s.kn.argv
 	if in.op == opWide {
-		var slots []int32
-		for _, a := range s.d.nodes[s.wideAt[in.a]].args {
-			slots = append(slots, s.slot[a])
-		}
-		return slots
+		_, args := s.wideSlots(int(in.a))
+		return args
 	}
 	if bits, ok := g.selBits[in.dst]; ok && in.op == kOneHot {
 		return append(slices.Clone(bits), argv[in.b:in.b+int32(in.k)]...)
@@ -534,15 +531,16 @@ func (g *gosrc) step() {
 	g.p("\t}\n")
 	// A memory of n words per entry keeps entry a at words a*n .. a*n+n-1;
 	// its depth is a power of two, so the address is masked, not checked.
-	entry := func(mem []uint64, n int32, addr int32) string {
+	entry := func(mem int, n int32, addr int32) string {
+		entries := len(s.kn.mems[mem]) / int(n)
 		if n == 1 {
-			return fmt.Sprintf("st[%d]&%#x", addr, len(mem)-1)
+			return fmt.Sprintf("st[%d]&%#x", addr, entries-1)
 		}
-		return fmt.Sprintf("(st[%d]&%#x)*%d", addr, len(mem)/int(n)-1, n)
+		return fmt.Sprintf("(st[%d]&%#x)*%d", addr, entries-1, n)
 	}
 	for _, r := range s.syncs {
-		k := g.memOf(r.mem)
-		e := entry(r.mem, r.words, r.d)
+		k := r.memi
+		e := entry(k, r.words, r.d)
 		for j := range r.words {
 			read := fmt.Sprintf("d.m%d[%s+%d]", k, e, j)
 			if r.en >= 0 {
@@ -553,12 +551,12 @@ func (g *gosrc) step() {
 		}
 	}
 	for _, w := range s.writes {
-		k := g.memOf(w.mem)
+		k := w.memi
 		cond := fmt.Sprintf("st[%d] != 0", w.en)
-		if w.depth != uint64(len(w.mem))/uint64(w.words) {
+		if w.depth != uint64(len(s.kn.mems[k]))/uint64(w.words) {
 			cond += fmt.Sprintf(" && st[%d] < %d", w.addr, w.depth)
 		}
-		g.p("\tif %s {\n\t\te := %s\n", cond, entry(w.mem, w.words, w.addr))
+		g.p("\tif %s {\n\t\te := %s\n", cond, entry(k, w.words, w.addr))
 		for j := range w.words {
 			word := fmt.Sprintf("d.m%d[e+%d]", k, j)
 			if w.mask < 0 {
@@ -581,14 +579,4 @@ func (g *gosrc) step() {
 		}
 	}
 	g.p("}\n")
-}
-
-// memOf finds the index of a memory's storage.
-func (g *gosrc) memOf(mem []uint64) int {
-	for k, m := range g.s.kn.mems {
-		if &m[0] == &mem[0] {
-			return k
-		}
-	}
-	return -1
 }

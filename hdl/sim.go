@@ -43,13 +43,11 @@ type seqOp struct {
 	words       int32
 	shadow      int32    // offset in Sim.shadow
 	reset       []uint64 // registers: reset value
-	mem         []uint64 // synchronous reads: the memory
-	memi        int      // synchronous reads: its index in kernel.mems
+	memi        int      // synchronous reads: the memory's index in kernel.mems
 }
 
 type writeOp struct {
-	mem            []uint64
-	memi           int // index of mem in kernel.mems
+	memi           int // the memory's index in kernel.mems
 	addr, data, en int32
 	words          int32
 	depth          uint64     // addresses from depth on write nothing
@@ -247,6 +245,17 @@ func (s *Sim) compile() {
 	}
 }
 
+// wideSlots returns the slots of wide operation j's result and operands
+// (kn.wide[j]'s views, as slots), for the simulators that lay the state
+// out anew (GoSource, Streams).
+func (s *Sim) wideSlots(j int) (dst int32, args []int32) {
+	i := s.wideAt[j]
+	for _, a := range s.d.nodes[i].args {
+		args = append(args, s.slot[a])
+	}
+	return s.slot[i], args
+}
+
 // chosen reports the operand a multiplexer or Select with a constant
 // select passes on, as the slot it reads.
 func (s *Sim) chosen(k kind, args []int32) (int32, bool) {
@@ -291,14 +300,13 @@ func (s *Sim) compileSeq() {
 			s.regs = append(s.regs, op)
 		} else {
 			op.memi = s.memIndex(n)
-			op.mem = s.kn.mems[op.memi]
 			s.syncs = append(s.syncs, op)
 		}
 	}
 	s.shadow = make([]uint64, shadow)
 	for k, fm := range d.mems {
 		for _, w := range fm.writes {
-			op := writeOp{mem: s.kn.mems[k], memi: k, addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(nwords(fm.mem.width)), depth: uint64(fm.mem.depth), mask: -1}
+			op := writeOp{memi: k, addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(nwords(fm.mem.width)), depth: uint64(fm.mem.depth), mask: -1}
 			if w[3] >= 0 {
 				op.mask = s.slot[w[3]]
 				op.lanes = laneMasks(fm.mem.width, d.nodes[w[3]].sig.width)
@@ -366,7 +374,7 @@ func (s *Sim) Step() {
 		n := int(r.words)
 		from, src := int(r.slot), st // hold
 		if r.en < 0 || st[r.en] != 0 {
-			from, src = int(st[r.d])*n, r.mem // read-first: before any write
+			from, src = int(st[r.d])*n, s.kn.mems[r.memi] // read-first: before any write
 		}
 		copy(sh[r.shadow:r.shadow+r.words], src[from:from+n])
 	}
@@ -376,9 +384,9 @@ func (s *Sim) Step() {
 			n := int(w.words)
 			a := int(st[w.addr]) * n
 			if w.mask < 0 {
-				copy(w.mem[a:a+n], st[w.data:w.data+w.words])
+				copy(s.kn.mems[w.memi][a:a+n], st[w.data:w.data+w.words])
 			} else {
-				writeLanes(w.mem[a:a+n], st[w.data:w.data+w.words], st[w.mask:], w.lanes)
+				writeLanes(s.kn.mems[w.memi][a:a+n], st[w.data:w.data+w.words], st[w.mask:], w.lanes)
 			}
 		}
 	}

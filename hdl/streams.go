@@ -32,7 +32,6 @@ type Streams struct {
 	data   []uint64 // one lane's write data and lane mask, for write
 	mask   []uint64
 	dirty  bool
-	cycle  uint64
 }
 
 // laneWide is a wide operation run lane by lane: its operands are gathered
@@ -70,32 +69,21 @@ func NewStreams(d *Design, lanes int) (*Streams, error) {
 		m.mask = make([]uint64, max(len(m.mask), nwords(len(w.lanes))))
 	}
 	for j, op := range s.kn.wide {
-		i := s.wideAt[j]
-		n := &d.nodes[i]
-		lw := laneWide{dst: s.slot[i], mem: -1}
-		view := func(x int32) []uint64 {
-			return m.one[s.slot[x] : s.slot[x]+int32(nwords(d.nodes[x].sig.width))]
+		dst, args := s.wideSlots(j)
+		lw := laneWide{dst: dst, args: args, mem: -1}
+		op.dst = m.one[dst : dst+int32(len(op.dst))]
+		op.args = make([][]uint64, len(args))
+		for k, a := range args {
+			op.args[k] = m.one[a : a+int32(nwords(op.aw[k]))]
 		}
-		op.dst = view(i)
-		op.args = nil
-		for _, a := range n.args {
-			lw.args = append(lw.args, s.slot[a])
-			op.args = append(op.args, view(a))
-		}
-		if n.sig.kind == kMemRead {
-			lw.mem = s.memIndex(n)
+		if op.k == kMemRead {
+			lw.mem = s.memIndex(&d.nodes[s.wideAt[j]])
 		}
 		lw.op = op
 		m.wide = append(m.wide, lw)
 	}
 	return m, nil
 }
-
-// Lanes returns the number of independent copies simulated.
-func (m *Streams) Lanes() int { return m.k }
-
-// Cycle returns the number of clock edges applied so far.
-func (m *Streams) Cycle() uint64 { return m.cycle }
 
 // lane is state word w of every lane. Slots are checked when the program
 // is built, so the hot loop skips bounds checks (as kernel.exec's ld).
@@ -115,24 +103,6 @@ func (m *Streams) Input(name string) (InputRef, error) { return m.sim.Input(name
 // Signal returns a handle to a named signal, as Sim.Signal.
 func (m *Streams) Signal(name string) (SignalRef, error) { return m.sim.Signal(name) }
 
-// Put sets an input of one lane to v, keeping the low Width bits.
-func (m *Streams) Put(r InputRef, lane int, v uint64) {
-	for w := range int32(nwords(int(r.width))) {
-		m.st[int(r.slot+w)*m.k+lane] = 0
-	}
-	m.st[int(r.slot)*m.k+lane] = v & maskOf(int(r.width))
-	m.dirty = true
-}
-
-// PutWords sets an input of one lane from its little-endian words; bits
-// above the width must be zero.
-func (m *Streams) PutWords(r InputRef, lane int, w []uint64) {
-	for j := range nwords(int(r.width)) {
-		m.st[(int(r.slot)+j)*m.k+lane] = w[j]
-	}
-	m.dirty = true
-}
-
 // InputLanes is word w of input r in every lane, to write lane l's value
 // at index l; bits above the input's width must stay zero.
 func (m *Streams) InputLanes(r InputRef, w int) []uint64 {
@@ -147,31 +117,12 @@ func (m *Streams) SignalLanes(r SignalRef, w int) []uint64 {
 	return m.lane(r.slot + int32(w))
 }
 
-// Words appends one lane's value of a signal, as little-endian words, to
-// buf, settling logic first if needed.
-func (m *Streams) Words(r SignalRef, lane int, buf []uint64) []uint64 {
-	m.settle()
-	for j := range nwords(int(r.width)) {
-		buf = append(buf, m.st[(int(r.slot)+j)*m.k+lane])
-	}
-	return buf
-}
-
-// Val returns the low 64 bits of one lane's value of a signal.
-func (m *Streams) Val(r SignalRef, lane int) uint64 {
-	m.settle()
-	return m.st[int(r.slot)*m.k+lane]
-}
-
-// Eval settles the combinational logic of every lane.
-func (m *Streams) Eval() {
-	m.exec()
-	m.dirty = false
-}
-
+// settle evaluates the combinational logic of every lane if inputs or
+// state changed.
 func (m *Streams) settle() {
 	if m.dirty {
-		m.Eval()
+		m.exec()
+		m.dirty = false
 	}
 }
 
@@ -396,7 +347,6 @@ func (m *Streams) Step() {
 		r := &s.syncs[i]
 		copy(m.st[int(r.slot)*K:][:int(r.words)*K], m.shadow[int(r.shadow)*K:])
 	}
-	m.cycle++
 	m.dirty = true
 }
 
