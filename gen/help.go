@@ -26,9 +26,10 @@ Commands:
   gen -list [-unit NAME] [-o FILE]
       lists the units by family; with -unit, NAME's parameters.
   gen -report NAME|all [-format text|markdown|csv] [-PARAM VALUE ...] [-o FILE]
-      runs a design-review report (below), or all of them in turn; a
-      report's parameters are flags of gen -report NAME. Progress (jobs
-      done/total, rate, time left) goes to stderr.
+      runs a design-review report (below), or all of them at once (their
+      Yosys runs share the CPUs, the largest first) with their tables in
+      order; a report's parameters are flags of gen -report NAME. Progress
+      (jobs done/total, rate, time left) goes to stderr.
   gen -report NAME|all [-PARAM VALUE ...] -shard i/N -o FILE
   gen -report NAME|all [-PARAM VALUE ...] -merge FILE,FILE,... [-format F] [-o FILE]
       split a report over N machines (a Slurm array, a Kubernetes indexed

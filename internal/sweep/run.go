@@ -81,6 +81,53 @@ func (r *Run) Do(label string, fn func(w io.Writer) error) error {
 	return nil
 }
 
+// DoAll runs several reports (labels their names, fns their runs as in
+// Do) at once rather than in turn: their jobs are numbered as Do in turn
+// numbers them, so a shard holds the same jobs and a merge replays the
+// same files either way, and meanwhile one report's long job (a Yosys run
+// of minutes) no longer leaves the other CPUs idle. It returns the first
+// error in the reports' order.
+func (r *Run) DoAll(labels []string, fns []func(w io.Writer) error) error {
+	w := &lockedWriter{w: r.w}
+	runs := make([]*Run, len(fns))
+	for i, fn := range fns {
+		n, err := Plan(fn)
+		if err != nil {
+			return fmt.Errorf("%s: listing its jobs: %w", labels[i], err)
+		}
+		runs[i] = &Run{w: w, shard: r.shard, mode: r.mode, record: r.record, now: r.now,
+			next: r.next, replay: r.replay, total: r.total, files: r.files}
+		r.next += n
+	}
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, fn := range fns {
+		wg.Go(func() { errs[i] = runs[i].Do(labels[i], fn) })
+	}
+	wg.Wait()
+	for _, c := range runs {
+		r.results = append(r.results, c.results...)
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lockedWriter writes the reports' lines one at a time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
 // Plan counts fn's jobs by running it with no job run: each Map's results
 // are placeholders (zero values, pointers to them), as a shard's are for the jobs
 // of other shards. So fn must not choose its jobs from other jobs'

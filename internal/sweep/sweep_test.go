@@ -238,3 +238,59 @@ func TestDoRefusesJobsThatDependOnResults(t *testing.T) {
 	})
 	require.EqualError(t, err, "test ran 4 jobs after listing 1: its jobs must not depend on other jobs' results, which a shard does not have")
 }
+
+// Reports run at once (DoAll) number their jobs as reports run in turn
+// (Do) do: each shard's file is the same either way, and the merge of
+// either gives every report's one-run result.
+func TestReportsAtOnceShardAsInTurn(t *testing.T) {
+	const reports = 3
+	results := func(run func(r *Run, fns []func(io.Writer) error) error, shard Shard) ([]string, *Run) {
+		out := make([]string, reports)
+		fns := make([]func(io.Writer) error, reports)
+		for i := range fns {
+			fns[i] = func(w io.Writer) (err error) { out[i], err = twoStages(w); return }
+		}
+		r := New(io.Discard, shard, true)
+		require.NoError(t, run(r, fns))
+		return out, r
+	}
+	inTurn := func(r *Run, fns []func(io.Writer) error) error {
+		for _, fn := range fns {
+			if err := r.Do("test", fn); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	atOnce := func(r *Run, fns []func(io.Writer) error) error {
+		return r.DoAll([]string{"a", "b", "c"}, fns)
+	}
+	one, _ := results(inTurn, Whole)
+	together, _ := results(atOnce, Whole)
+	require.Equal(t, one, together)
+
+	dir := t.TempDir()
+	var paths []string
+	for i := range 3 {
+		_, a := results(inTurn, Shard{i, 3})
+		_, b := results(atOnce, Shard{i, 3})
+		fa, fb := a.File("run"), b.File("run")
+		require.Equal(t, fa, fb, "shard %d", i)
+		require.Len(t, fb.Results, 10, "shard %d holds a third of 3 x 10 jobs", i)
+		data, err := fb.Marshal()
+		require.NoError(t, err)
+		p := filepath.Join(dir, fmt.Sprintf("part_%d", i))
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		paths = append(paths, p)
+	}
+	m, err := Merge(io.Discard, paths, "run")
+	require.NoError(t, err)
+	merged := make([]string, reports)
+	fns := make([]func(io.Writer) error, reports)
+	for i := range fns {
+		fns[i] = func(w io.Writer) (err error) { merged[i], err = twoStages(w); return }
+	}
+	require.NoError(t, m.DoAll([]string{"a", "b", "c"}, fns))
+	require.NoError(t, m.Done())
+	require.Equal(t, one, merged)
+}
