@@ -416,10 +416,15 @@ func reportCommand(s scan, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		for i := range rs {
-			if sharded {
-				break // a shard's tables are made of placeholders: it writes its file
+		if sharded { // its tables are made of placeholders: a shard writes its file
+			b, err := sw.File(reportRun(r, v)).Marshal()
+			if err != nil {
+				return err
 			}
+			_, err = w.Write(b)
+			return err
+		}
+		for i := range rs {
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
@@ -431,14 +436,6 @@ func reportCommand(s scan, args []string, stdout, stderr io.Writer) error {
 					return err
 				}
 			}
-		}
-		if sharded {
-			b, err := sw.File(reportRun(r, v)).Marshal()
-			if err != nil {
-				return err
-			}
-			_, err = w.Write(b)
-			return err
 		}
 		if err := sw.Done(); err != nil {
 			return badf("-merge: %v", err)
