@@ -137,13 +137,18 @@ func shardFiles(t *testing.T, dir, run string, n int, fn func(io.Writer) error) 
 	for i := range n {
 		r := New(io.Discard, Shard{i, n}, true)
 		require.NoError(t, r.Do("test", fn))
-		b, err := r.File(run).Marshal()
-		require.NoError(t, err)
-		p := filepath.Join(dir, fmt.Sprintf("part_%d", i))
-		require.NoError(t, os.WriteFile(p, b, 0o644))
-		paths = append(paths, p)
+		paths = append(paths, writeShardFile(t, dir, i, r.File(run)))
 	}
 	return paths
+}
+
+// writeShardFile writes shard i's file under dir and returns its path.
+func writeShardFile(t *testing.T, dir string, i int, f *File) string {
+	b, err := f.Marshal()
+	require.NoError(t, err)
+	p := filepath.Join(dir, fmt.Sprintf("part_%d", i))
+	require.NoError(t, os.WriteFile(p, b, 0o644))
+	return p
 }
 
 // Three shards merged give what one run gives, stage by stage.
@@ -277,11 +282,7 @@ func TestReportsAtOnceShardAsInTurn(t *testing.T) {
 		fa, fb := a.File("run"), b.File("run")
 		require.Equal(t, fa, fb, "shard %d", i)
 		require.Len(t, fb.Results, 10, "shard %d holds a third of 3 x 10 jobs", i)
-		data, err := fb.Marshal()
-		require.NoError(t, err)
-		p := filepath.Join(dir, fmt.Sprintf("part_%d", i))
-		require.NoError(t, os.WriteFile(p, data, 0o644))
-		paths = append(paths, p)
+		paths = append(paths, writeShardFile(t, dir, i, fb))
 	}
 	m, err := Merge(io.Discard, paths, "run")
 	require.NoError(t, err)
