@@ -64,6 +64,14 @@ func (r *Run) Do(label string, fn func(w io.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("%s: listing its jobs: %w", label, err)
 	}
+	return r.doPlanned(label, fn, n)
+}
+
+// doPlanned is Do of fn, whose n jobs Plan has counted.
+func (r *Run) doPlanned(label string, fn func(w io.Writer) error, n int) error {
+	if r.mode == merging {
+		return fn(r)
+	}
 	base := r.next
 	if r.shard.Count > 1 {
 		label += " shard " + r.shard.String()
@@ -90,6 +98,7 @@ func (r *Run) Do(label string, fn func(w io.Writer) error) error {
 func (r *Run) DoAll(labels []string, fns []func(w io.Writer) error) error {
 	w := &lockedWriter{w: r.w}
 	runs := make([]*Run, len(fns))
+	jobs := make([]int, len(fns))
 	for i, fn := range fns {
 		n, err := Plan(fn)
 		if err != nil {
@@ -97,12 +106,13 @@ func (r *Run) DoAll(labels []string, fns []func(w io.Writer) error) error {
 		}
 		runs[i] = &Run{w: w, shard: r.shard, mode: r.mode, record: r.record, now: r.now,
 			next: r.next, replay: r.replay, total: r.total, files: r.files}
+		jobs[i] = n
 		r.next += n
 	}
 	errs := make([]error, len(fns))
 	var wg sync.WaitGroup
 	for i, fn := range fns {
-		wg.Go(func() { errs[i] = runs[i].Do(labels[i], fn) })
+		wg.Go(func() { errs[i] = runs[i].doPlanned(labels[i], fn, jobs[i]) })
 	}
 	wg.Wait()
 	for _, c := range runs {
