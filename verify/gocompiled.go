@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/cache"
 )
 
 // GoCompiled runs a design as Go compiled from hdl.Sim.GoSource, in its
@@ -34,8 +35,8 @@ func NewGoCompiled(d *hdl.Design) (*GoCompiled, error) {
 	}
 	ports := PortsOf(d)
 	main := goHarness(ports)
-	key := hashKey(string(src), main, runtime.Version())
-	dir, hit, err := cachedBuild("gocompiled", key, func(dir string) error {
+	key := cache.Key(string(src), main, runtime.Version())
+	dir, hit, err := cache.Build("gocompiled", key, func(dir string) error {
 		files := map[string]string{"design.go": string(src), "main.go": main, "go.mod": "module parmemsim\n\ngo 1.26\n"}
 		for name, text := range files {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/cache"
 )
 
 // The Icarus back-end compiles the emitted Verilog with a generated test
@@ -77,8 +78,8 @@ func icarusBuild(d *hdl.Design, verilog []byte) (string, bool, error) {
 	}
 	top := d.Top().Name()
 	tb := icarusBench(d)
-	key := hashKey(string(verilog), tb, toolVersion("iverilog", "-V"))
-	return cachedBuild("icarus", key, func(dir string) error {
+	key := cache.Key(string(verilog), tb, cache.ToolVersion("iverilog", "-V"))
+	return cache.Build("icarus", key, func(dir string) error {
 		if err := os.WriteFile(filepath.Join(dir, top+".v"), verilog, 0o644); err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/cache"
 )
 
 // The Verilator back-end compiles the emitted Verilog with a generated C++
@@ -79,8 +80,8 @@ func NewVerilator(d *hdl.Design, opt VerilatorOptions) (*Verilator, error) {
 	verilog := d.Verilog()
 	harness := verilatorHarness(top, ports, d.HasState(), opt.Trace)
 	args := verilatorArgs(top, opt)
-	key := hashKey(string(verilog), harness, strings.Join(args, " "), toolVersion("verilator", "--version"))
-	dir, hit, err := cachedBuild("verilator", key, func(dir string) error {
+	key := cache.Key(string(verilog), harness, strings.Join(args, " "), cache.ToolVersion("verilator", "--version"))
+	dir, hit, err := cache.Build("verilator", key, func(dir string) error {
 		if err := os.WriteFile(filepath.Join(dir, top+".v"), verilog, 0o644); err != nil {
 			return err
 		}

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/parmem/parmem/internal/cache"
 	"github.com/parmem/parmem/internal/tools"
 	"github.com/parmem/parmem/scripts"
 )
@@ -130,13 +131,54 @@ func memo[T any](flow, top string, verilog []byte, measure func() (T, error)) (T
 	if ok {
 		<-r.done
 	} else {
-		r.result, r.err = measure()
+		r.result, r.err = stored(flow, top, verilog, measure)
 		close(r.done)
 	}
 	if r.err != nil {
 		return zero, r.err
 	}
 	return r.result.(T), nil
+}
+
+// diskCache is whether results are kept in the tool cache (package
+// cache): a design-review run after a change synthesizes only the designs
+// the change touched. This package's tests turn it off to run Yosys.
+var diskCache = true
+
+// stored returns measure's result from the tool cache, keyed by the result
+// type, the flow, the cell library, the top, the Verilog and the Yosys
+// version, and otherwise runs it and stores its result. Without a cache
+// directory (no go.mod above the working directory and no $PARMEM_CACHE)
+// it only runs it; an entry that does not decode is measured again.
+func stored[T any](flow, top string, verilog []byte, measure func() (T, error)) (T, error) {
+	if _, err := cache.Root(); err != nil || !diskCache {
+		return measure()
+	}
+	var result T
+	key := cache.Key(fmt.Sprintf("%T", result), flow, scripts.GELib, top, string(verilog), cache.ToolVersion("yosys", "-V"))
+	for range 2 {
+		dir, _, err := cache.Build("synth", key, func(dir string) error {
+			r, err := measure()
+			if err != nil {
+				return err
+			}
+			data, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, "result.json"), data, 0o644)
+		})
+		if err != nil {
+			return result, err
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "result.json"))
+		if err == nil && json.Unmarshal(data, &result) == nil {
+			return result, nil
+		}
+		os.RemoveAll(dir) // damaged: measure again
+		result = *new(T)
+	}
+	return result, fmt.Errorf("yosys on %s: the tool cache does not keep its result", top)
 }
 
 // run executes a flow on verilog (top module top) in a scratch directory

@@ -1,11 +1,15 @@
 package synth
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
+	"github.com/parmem/parmem/internal/cache"
 	"github.com/stretchr/testify/require"
 )
 
@@ -188,4 +192,66 @@ func TestAFlowRunsOncePerDesign(t *testing.T) {
 	require.Equal(t, a, b)
 	b.OutputDepth["y"] = -1
 	require.NotEqual(t, a.OutputDepth["y"], b.OutputDepth["y"])
+}
+
+// TestMain keeps this package's tests out of the developer's tool cache
+// and, but for TestResultsAreKeptInTheToolCache, runs Yosys every time.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "synth-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv(cache.Env, dir)
+	diskCache = false
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// forget clears the in-process results, so that the next Map goes to the
+// tool cache.
+func forget() {
+	onceMu.Lock()
+	clear(once)
+	onceMu.Unlock()
+}
+
+// TestResultsAreKeptInTheToolCache: a result comes back from the cache
+// entry (a planted value shows it is read, not measured again); a damaged
+// entry is measured again; a changed design is a new entry.
+func TestResultsAreKeptInTheToolCache(t *testing.T) {
+	diskCache = true
+	defer func() { diskCache = false }()
+	forget() // another test may have measured the adder
+	v := verilogOf(t, adder(8))
+	measured, err := MapGates("adder", v)
+	require.NoError(t, err)
+	root, err := cache.Root()
+	require.NoError(t, err)
+	entries, err := filepath.Glob(filepath.Join(root, "synth-*", "result.json"))
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+
+	planted := measured
+	planted.Gates = 123456
+	data, err := json.Marshal(planted)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(entries[0], data, 0o644))
+	forget()
+	got, err := MapGates("adder", v)
+	require.NoError(t, err)
+	require.Equal(t, 123456, got.Gates, "read from the cache entry")
+
+	require.NoError(t, os.WriteFile(entries[0], []byte("{damaged"), 0o644))
+	forget()
+	got, err = MapGates("adder", v)
+	require.NoError(t, err)
+	require.Equal(t, measured, got, "a damaged entry is measured again")
+
+	wider, err := MapGates("adder", verilogOf(t, adder(9)))
+	require.NoError(t, err)
+	require.Greater(t, wider.Gates, measured.Gates)
+	entries, err = filepath.Glob(filepath.Join(root, "synth-*", "result.json"))
+	require.NoError(t, err)
+	require.Len(t, entries, 2)
 }
