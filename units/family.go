@@ -70,7 +70,8 @@ type Report struct {
 	Name  string // unique over all families; not "all"
 	Doc   string // one line
 	Yosys bool   // it runs Yosys
-	// Time is roughly how long it runs on two cores (gen -h shows it).
+	// Time is roughly how long it runs alone on two cores with nothing in
+	// the tool cache (gen -h shows it).
 	Time time.Duration
 	// Params become flags of gen -report NAME.
 	Params Params

@@ -40,7 +40,7 @@ var samsReports = []*units.Report{
 	},
 	{
 		Name: "scaling", Doc: "sams-atu and memory-logic area and depth as q and n grow, with the growth law",
-		Yosys: true, Time: 23 * time.Minute,
+		Yosys: true, Time: 15 * time.Minute,
 		Configs: func(units.Values) []units.Config { return scalingConfigs() },
 		Run:     func(_ units.Values, progress io.Writer) ([]*table.Table, error) { return scalingReport(progress) },
 	},

@@ -31,7 +31,7 @@ var smm2dReports = []*units.Report{
 	},
 	{
 		Name: "smm2d-scaling", Doc: "Figs. 3.17-3.20: logic and storage against bank depth, data width and bank count",
-		Yosys: true, Time: 15 * time.Minute,
+		Yosys: true, Time: 20 * time.Minute,
 		Run: func(_ units.Values, progress io.Writer) ([]*table.Table, error) { return scalingReport(progress) },
 	},
 }
