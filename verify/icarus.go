@@ -177,11 +177,15 @@ func (ic *Icarus) seedStimulus(seed uint64) error {
 	return ic.proc.in.Flush()
 }
 
-func (ic *Icarus) runHashed(n int) ([]uint64, error) {
+func (ic *Icarus) requestHashed(n int) error {
 	fmt.Fprintf(ic.proc.in, "4 %d\n", n)
 	if err := ic.proc.in.Flush(); err != nil {
-		return nil, ic.proc.fail(err)
+		return ic.proc.fail(err)
 	}
+	return nil
+}
+
+func (ic *Icarus) readHashed(n int) ([]uint64, error) {
 	hashes := make([]uint64, n)
 	for c := range hashes {
 		line, err := ic.answer()

@@ -155,10 +155,23 @@ func finishMismatch(cfg Config, m *Mismatch) error {
 }
 
 // hasher is a simulator that generates the in-simulator stimulus itself and
-// answers with one hash of its outputs per cycle.
+// answers with one hash of its outputs per cycle. requestHashed asks for
+// the next n cycles' hashes and readHashed returns the answer to the oldest
+// request not yet read, so that a simulator in another process works on
+// the next request while the Go side reads the one before.
 type hasher interface {
 	seedStimulus(seed uint64) error
-	runHashed(n int) ([]uint64, error)
+	requestHashed(n int) error
+	readHashed(n int) ([]uint64, error)
+}
+
+// runHashed runs n cycles of the in-simulator stimulus and returns their
+// hashes.
+func runHashed(h hasher, n int) ([]uint64, error) {
+	if err := h.requestHashed(n); err != nil {
+		return nil, err
+	}
+	return h.readHashed(n)
 }
 
 func allHashers(sims []Simulator) ([]hasher, bool) {
@@ -202,9 +215,17 @@ func compareHashed(cfg Config, sims []Simulator, hs []hasher) (int64, *Result, e
 		workers.Add(1)
 		go func() {
 			defer workers.Done()
+			size := func(start uint64) int { return int(min(uint64(cfg.Batch), cfg.Cycles-start)) }
+			requested := uint64(0) // cycles asked for: one batch ahead of those read
 			for start := uint64(0); start < cfg.Cycles; start += uint64(cfg.Batch) {
 				var b hashBatch
-				b.hashes, b.err = hs[i].runHashed(int(min(uint64(cfg.Batch), cfg.Cycles-start)))
+				for requested < min(start+2*uint64(cfg.Batch), cfg.Cycles) && b.err == nil {
+					b.err = hs[i].requestHashed(size(requested))
+					requested += uint64(size(requested))
+				}
+				if b.err == nil {
+					b.hashes, b.err = hs[i].readHashed(size(start))
+				}
 				select {
 				case results[i] <- b:
 				case <-done:

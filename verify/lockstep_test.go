@@ -59,7 +59,7 @@ func TestInSimulatorStimulusIsTheSameEverywhere(t *testing.T) {
 		require.NoError(t, Reset(s))
 		h := s.(hasher)
 		require.NoError(t, h.seedStimulus(42))
-		got, err := h.runHashed(n)
+		got, err := runHashed(h, n)
 		require.NoError(t, err)
 		require.Equal(t, want, got, s.Name())
 		require.NoError(t, s.Close())
@@ -81,6 +81,39 @@ func TestMismatchInFastModeNamesThePort(t *testing.T) {
 	require.ErrorAs(t, err, &me)
 	require.Equal(t, "y", me.M.Port)
 	require.Len(t, me.M.Waveforms, 2, "the Go and Icarus waveforms (compiled Go writes none)")
+}
+
+// TestFastModeFindsTheCycleAcrossBatches: with small batches, each
+// simulator process already working on the next one while the last is
+// compared, the fast mode reports the cycle the fed comparison of the same
+// stimulus finds.
+func TestFastModeFindsTheCycleAcrossBatches(t *testing.T) {
+	good, err := hdl.Elaborate(adderModule("adder", false))
+	require.NoError(t, err)
+	bad, err := hdl.Elaborate(adderModule("adder", true))
+	require.NoError(t, err)
+	ports := PortsOf(good)
+	_, err = Lockstep(Config{
+		Backends: []Backend{GoBackend(good), GoBackend(bad)},
+		Stimulus: func(seed uint64) Stimulus { return NewLFSR(ports, seed) },
+		Seed:     11,
+		Cycles:   100000,
+		NoReplay: true,
+	})
+	var fed *MismatchError
+	require.ErrorAs(t, err, &fed)
+	require.Greater(t, fed.M.Cycle, uint64(3*8), "the difference comes batches in")
+	_, err = Lockstep(Config{
+		Backends: []Backend{GoBackend(good), VerilatorBackend(bad, VerilatorOptions{}), IcarusBackend(bad)},
+		Seed:     11,
+		Batch:    8,
+		Cycles:   100000,
+		NoReplay: true,
+	})
+	var fast *MismatchError
+	require.ErrorAs(t, err, &fast)
+	require.Equal(t, fed.M.Cycle, fast.M.Cycle)
+	require.Equal(t, "y", fast.M.Port)
 }
 
 // A mismatch stops the fed pipeline while the compiled-Go process still has
