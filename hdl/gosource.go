@@ -62,6 +62,7 @@ type gosrc struct {
 	inLocal  map[int32]bool    // results kept in Go locals
 	compared map[int32]bool    // results of comparisons
 	local    map[int32]bool    // locals defined so far in the current chunk
+	wideAt   map[int]int       // a wide operation's index in the compiled d.wide, unless inlined
 }
 
 func (g *gosrc) p(format string, args ...any) { fmt.Fprintf(g.b, format, args...) }
@@ -134,7 +135,12 @@ func (g *gosrc) wideOps() {
 	view := func(slot int32, width int) string {
 		return fmt.Sprintf("d.st[%d:%d]", slot, slot+int32(nwords(width)))
 	}
+	g.wideAt = map[int]int{}
 	for j, op := range s.kn.wide {
+		if g.inlinable(j) {
+			continue
+		}
+		g.wideAt[j] = len(g.wideAt)
 		dst, slots := s.wideSlots(j)
 		var args []string
 		for k, a := range slots {
@@ -373,7 +379,11 @@ func (g *gosrc) instr(in *instr) {
 	var e string
 	switch in.op {
 	case opWide:
-		g.p("\td.wide[%d].eval()\n", in.a)
+		if g.inlinable(int(in.a)) {
+			g.inlineWide(int(in.a))
+		} else {
+			g.p("\td.wide[%d].eval()\n", g.wideAt[int(in.a)])
+		}
 		return
 	case kNot:
 		e = masked("^"+a, m)
@@ -579,4 +589,108 @@ func (g *gosrc) step() {
 		}
 	}
 	g.p("}\n")
+}
+
+// inlinable reports whether wide operation j only moves bits (a slice, a
+// concatenation, a zero extension, a memory read or a multiplexer with a
+// narrow address or select), which records in queues and memories make
+// common: inlineWide writes those as statements, the others call the wide
+// kernel.
+func (g *gosrc) inlinable(j int) bool {
+	op := g.s.kn.wide[j]
+	switch op.k {
+	case kSlice, kZext, kConcat:
+		return true
+	case kMemRead, kMux:
+		return op.aw[0] <= 64
+	}
+	return false
+}
+
+// inlineWide writes wide operation j, inlinable, as statements on the
+// state words, its kernel case in wide.go word by word (the state keeps
+// the bits above a value's width zero).
+func (g *gosrc) inlineWide(j int) {
+	op := g.s.kn.wide[j]
+	dst, args := g.s.wideSlots(j)
+	words := nwords(op.width)
+	word := func(x int32, w, k int) string { // word k of a w-bit value at slot x
+		if k < 0 || k >= nwords(w) {
+			return ""
+		}
+		return fmt.Sprintf("st[%d]", x+int32(k))
+	}
+	// bitsAt is n <= 64 bits of a w-bit value at slot x from bit lo up
+	// (and the bits above them in the words it reads).
+	bitsAt := func(x int32, w, lo, n int) string {
+		k, sh := lo>>6, lo&63
+		lower, upper := word(x, w, k), word(x, w, k+1)
+		switch {
+		case sh == 0:
+			return lower
+		case upper == "" || sh+n <= 64:
+			return fmt.Sprintf("%s >> %d", lower, sh)
+		}
+		return fmt.Sprintf("(%s >> %d | %s << %d)", lower, sh, upper, 64-sh)
+	}
+	assign := func(k int, e string) {
+		if e == "" {
+			e = "0"
+		}
+		if k == words-1 && op.width&63 != 0 {
+			e = fmt.Sprintf("(%s) & %#x", e, topMask(op.width))
+		}
+		g.p("	st[%d] = %s\n", dst+int32(k), e)
+	}
+	switch op.k {
+	case kSlice:
+		for k := range words {
+			assign(k, bitsAt(args[0], op.aw[0], op.n+64*k, min(64, op.width-64*k)))
+		}
+	case kZext:
+		for k := range words {
+			assign(k, word(args[0], op.aw[0], k))
+		}
+	case kConcat:
+		terms := make([][]string, words)
+		off := op.width
+		for i, a := range args {
+			off -= op.aw[i]
+			for k := range nwords(op.aw[i]) { // word k of the part lands at bit off+64k
+				at, sh := (off+64*k)>>6, (off+64*k)&63
+				terms[at] = append(terms[at], shifted(word(a, op.aw[i], k), "<<", sh))
+				if partWidth := min(64, op.aw[i]-64*k); sh+partWidth > 64 && at+1 < words {
+					terms[at+1] = append(terms[at+1], shifted(word(a, op.aw[i], k), ">>", 64-sh))
+				}
+			}
+		}
+		for k := range words {
+			assign(k, strings.Join(terms[k], " | "))
+		}
+	case kMemRead:
+		mem := g.s.memIndex(&g.s.d.nodes[g.s.wideAt[j]])
+		g.p("	{\n\t\tat := int(st[%d]) * %d\n", args[0], words)
+		for k := range words {
+			g.p("\t\tst[%d] = d.m%d[at+%d]\n", dst+int32(k), mem, k)
+		}
+		g.p("\t}\n")
+	case kMux:
+		g.p("\tif st[%d] != 0 {\n", args[0])
+		for k := range words {
+			g.p("\t\tst[%d] = st[%d]\n", dst+int32(k), args[1]+int32(k))
+		}
+		g.p("\t} else {\n")
+		for k := range words {
+			g.p("\t\tst[%d] = st[%d]\n", dst+int32(k), args[2]+int32(k))
+		}
+		g.p("\t}\n")
+	}
+}
+
+// shifted is x shifted by n bits (op "<<" or ">>"), x itself when n is 0.
+func shifted(x, op string, n int) string {
+	if n == 0 {
+		return x
+	}
+	return fmt.Sprintf("%s %s %d", x, op, n)
 }
