@@ -33,6 +33,15 @@ func adderModule(name string, broken bool) *hdl.Module {
 	return m
 }
 
+// adders elaborates adderModule as it should be and broken.
+func adders(t *testing.T) (good, bad *hdl.Design) {
+	good, err := hdl.Elaborate(adderModule("adder", false))
+	require.NoError(t, err)
+	bad, err = hdl.Elaborate(adderModule("adder", true))
+	require.NoError(t, err)
+	return good, bad
+}
+
 // TestInSimulatorStimulusIsTheSameEverywhere checks that each simulator's
 // own copy of the in-simulator stimulus and hash matches the Go one fed in
 // through Run.
@@ -67,11 +76,8 @@ func TestInSimulatorStimulusIsTheSameEverywhere(t *testing.T) {
 }
 
 func TestMismatchInFastModeNamesThePort(t *testing.T) {
-	good, err := hdl.Elaborate(adderModule("adder", false))
-	require.NoError(t, err)
-	bad, err := hdl.Elaborate(adderModule("adder", true))
-	require.NoError(t, err)
-	_, err = Lockstep(Config{
+	good, bad := adders(t)
+	_, err := Lockstep(Config{
 		Backends:  []Backend{GoBackend(good), GoCompiledBackend(bad), IcarusBackend(bad)},
 		Seed:      5,
 		Cycles:    100000,
@@ -88,12 +94,9 @@ func TestMismatchInFastModeNamesThePort(t *testing.T) {
 // compared, the fast mode reports the cycle the fed comparison of the same
 // stimulus finds.
 func TestFastModeFindsTheCycleAcrossBatches(t *testing.T) {
-	good, err := hdl.Elaborate(adderModule("adder", false))
-	require.NoError(t, err)
-	bad, err := hdl.Elaborate(adderModule("adder", true))
-	require.NoError(t, err)
+	good, bad := adders(t)
 	ports := PortsOf(good)
-	_, err = Lockstep(Config{
+	_, err := Lockstep(Config{
 		Backends: []Backend{GoBackend(good), GoBackend(bad)},
 		Stimulus: func(seed uint64) Stimulus { return NewLFSR(ports, seed) },
 		Seed:     11,
@@ -121,12 +124,9 @@ func TestFastModeFindsTheCycleAcrossBatches(t *testing.T) {
 // (make test runs this under -race, which caught that) nor hang on its
 // full pipe.
 func TestMismatchStopsAStreamingPipelineCleanly(t *testing.T) {
-	good, err := hdl.Elaborate(adderModule("adder", false))
-	require.NoError(t, err)
-	bad, err := hdl.Elaborate(adderModule("adder", true))
-	require.NoError(t, err)
+	good, bad := adders(t)
 	ports := PortsOf(good)
-	_, err = Lockstep(Config{
+	_, err := Lockstep(Config{
 		Backends: []Backend{GoBackend(good), GoCompiledBackend(bad)},
 		Stimulus: func(seed uint64) Stimulus { return NewRandom(ports, seed) },
 		Seed:     7,
@@ -139,13 +139,10 @@ func TestMismatchStopsAStreamingPipelineCleanly(t *testing.T) {
 }
 
 func TestMismatchReportAndWaveforms(t *testing.T) {
-	good, err := hdl.Elaborate(adderModule("adder", false))
-	require.NoError(t, err)
-	bad, err := hdl.Elaborate(adderModule("adder", true))
-	require.NoError(t, err)
+	good, bad := adders(t)
 	dir := t.TempDir()
 	ports := PortsOf(good)
-	_, err = Lockstep(Config{
+	_, err := Lockstep(Config{
 		Backends:  []Backend{GoBackend(good), VerilatorBackend(bad, VerilatorOptions{}), IcarusBackend(bad)},
 		Stimulus:  func(seed uint64) Stimulus { return NewRandom(ports, seed) },
 		Seed:      99,
