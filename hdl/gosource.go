@@ -640,7 +640,7 @@ func (g *gosrc) inlineWide(j int) {
 		if k == words-1 && op.width&63 != 0 {
 			e = fmt.Sprintf("(%s) & %#x", e, topMask(op.width))
 		}
-		g.p("	st[%d] = %s\n", dst+int32(k), e)
+		g.p("\tst[%d] = %s\n", dst+int32(k), e)
 	}
 	switch op.k {
 	case kSlice:
@@ -669,7 +669,7 @@ func (g *gosrc) inlineWide(j int) {
 		}
 	case kMemRead:
 		mem := g.s.memIndex(&g.s.d.nodes[g.s.wideAt[j]])
-		g.p("	{\n\t\tat := int(st[%d]) * %d\n", args[0], words)
+		g.p("\t{\n\t\tat := int(st[%d]) * %d\n", args[0], words)
 		for k := range words {
 			g.p("\t\tst[%d] = d.m%d[at+%d]\n", dst+int32(k), mem, k)
 		}
