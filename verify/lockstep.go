@@ -165,15 +165,6 @@ type hasher interface {
 	readHashed(n int) ([]uint64, error)
 }
 
-// runHashed runs n cycles of the in-simulator stimulus and returns their
-// hashes.
-func runHashed(h hasher, n int) ([]uint64, error) {
-	if err := h.requestHashed(n); err != nil {
-		return nil, err
-	}
-	return h.readHashed(n)
-}
-
 func allHashers(sims []Simulator) ([]hasher, bool) {
 	hs := make([]hasher, len(sims))
 	for i, s := range sims {
@@ -220,8 +211,9 @@ func compareHashed(cfg Config, sims []Simulator, hs []hasher) (int64, *Result, e
 			for start := uint64(0); start < cfg.Cycles; start += uint64(cfg.Batch) {
 				var b hashBatch
 				for requested < min(start+2*uint64(cfg.Batch), cfg.Cycles) && b.err == nil {
-					b.err = hs[i].requestHashed(size(requested))
-					requested += uint64(size(requested))
+					n := size(requested)
+					b.err = hs[i].requestHashed(n)
+					requested += uint64(n)
 				}
 				if b.err == nil {
 					b.hashes, b.err = hs[i].readHashed(size(start))

@@ -42,6 +42,15 @@ func adders(t *testing.T) (good, bad *hdl.Design) {
 	return good, bad
 }
 
+// runHashed runs n cycles of the in-simulator stimulus and returns their
+// hashes.
+func runHashed(h hasher, n int) ([]uint64, error) {
+	if err := h.requestHashed(n); err != nil {
+		return nil, err
+	}
+	return h.readHashed(n)
+}
+
 // TestInSimulatorStimulusIsTheSameEverywhere checks that each simulator's
 // own copy of the in-simulator stimulus and hash matches the Go one fed in
 // through Run.
