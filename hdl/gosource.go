@@ -62,7 +62,7 @@ type gosrc struct {
 	inLocal  map[int32]bool    // results kept in Go locals
 	compared map[int32]bool    // results of comparisons
 	local    map[int32]bool    // locals defined so far in the current chunk
-	wideAt   map[int]int       // a wide operation's index in the compiled d.wide, unless inlined
+	tabled   map[int]int       // a wide operation's index in the compiled d.wide, unless inlined
 }
 
 func (g *gosrc) p(format string, args ...any) { fmt.Fprintf(g.b, format, args...) }
@@ -135,12 +135,12 @@ func (g *gosrc) wideOps() {
 	view := func(slot int32, width int) string {
 		return fmt.Sprintf("d.st[%d:%d]", slot, slot+int32(nwords(width)))
 	}
-	g.wideAt = map[int]int{}
+	g.tabled = map[int]int{}
 	for j, op := range s.kn.wide {
 		if g.inlinable(j) {
 			continue
 		}
-		g.wideAt[j] = len(g.wideAt)
+		g.tabled[j] = len(g.tabled)
 		dst, slots := s.wideSlots(j)
 		var args []string
 		for k, a := range slots {
@@ -382,7 +382,7 @@ func (g *gosrc) instr(in *instr) {
 		if g.inlinable(int(in.a)) {
 			g.inlineWide(int(in.a))
 		} else {
-			g.p("\td.wide[%d].eval()\n", g.wideAt[int(in.a)])
+			g.p("\td.wide[%d].eval()\n", g.tabled[int(in.a)])
 		}
 		return
 	case kNot:
