@@ -10,7 +10,6 @@ import (
 	"go/printer"
 	"go/token"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -36,7 +35,15 @@ import (
 // words.go, copied into the file).
 func (s *Sim) GoSource(pkg string) ([]byte, error) {
 	var b bytes.Buffer
-	g := &gosrc{s: s, b: &b, prog: slices.Clone(s.prog)}
+	g := newGosrc(s, &b)
+	g.file(pkg)
+	return format.Source(b.Bytes())
+}
+
+// newGosrc prepares the program of s for compiling into b: fused selects,
+// depth-first order, comparisons known.
+func newGosrc(s *Sim, b *bytes.Buffer) *gosrc {
+	g := &gosrc{s: s, b: b, prog: slices.Clone(s.prog)}
 	for i := range g.prog {
 		if in := &g.prog[i]; in.op == opWide { // its result's slot, for the scheduler
 			in.dst, _ = s.wideSlots(int(in.a))
@@ -50,8 +57,7 @@ func (s *Sim) GoSource(pkg string) ([]byte, error) {
 			g.compared[in.dst] = true
 		}
 	}
-	g.file(pkg)
-	return format.Source(b.Bytes())
+	return g
 }
 
 type gosrc struct {
@@ -89,22 +95,10 @@ func (g *gosrc) file(pkg string) {
 			g.p("\td.st[%d] = %#x\n", i, v)
 		}
 	}
-	g.wideOps()
+	g.wideOps("d.st", false)
 	g.p("\treturn d\n}\n\n")
 
-	names := make([]string, 0, len(s.byName))
-	for n := range s.byName {
-		if g.isPort(n) {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	g.p("var slots = map[string]int{\n")
-	for _, n := range names {
-		g.p("\t%q: %d,\n", n, s.byName[n])
-	}
-	g.p("}\n\n// Slot returns the state index of a top-level port, or -1.\n")
-	g.p("func (d *Design) Slot(name string) int {\n\tif i, ok := slots[name]; ok {\n\t\treturn i\n\t}\n\treturn -1\n}\n\n")
+	g.slotTable()
 	g.p("// Word returns state word i.\nfunc (d *Design) Word(i int) uint64 { return d.st[i] }\n\n")
 	g.p("// SetWord sets state word i (an input).\nfunc (d *Design) SetWord(i int, v uint64) { d.st[i] = v }\n\n")
 	g.p("func sext(v uint64, w uint) uint64 { return uint64(int64(v<<(64-w)) >> (64 - w)) }\n\n")
@@ -129,11 +123,12 @@ func (g *gosrc) file(pkg string) {
 }
 
 // wideOps writes NewDesign's table of wide operations: Sim's, with views
-// of the compiled design's state and memories.
-func (g *gosrc) wideOps() {
+// of the compiled design's state array (named state) and memories; a
+// multi-stream design (lanes) gives each lane's memory when it runs one.
+func (g *gosrc) wideOps(state string, lanes bool) {
 	s := g.s
 	view := func(slot int32, width int) string {
-		return fmt.Sprintf("d.st[%d:%d]", slot, slot+int32(nwords(width)))
+		return fmt.Sprintf("%s[%d:%d]", state, slot, slot+int32(nwords(width)))
 	}
 	g.tabled = map[int]int{}
 	for j, op := range s.kn.wide {
@@ -147,7 +142,7 @@ func (g *gosrc) wideOps() {
 			args = append(args, view(a, op.aw[k]))
 		}
 		mem := "nil"
-		if op.k == kMemRead {
+		if op.k == kMemRead && !lanes {
 			mem = fmt.Sprintf("d.m%d[:]", s.memIndex(&s.d.nodes[s.wideAt[j]]))
 		}
 		g.p("\td.wide = append(d.wide, wideOp{k: %d, width: %d, n: %d, dst: %s, args: [][]uint64{%s}, aw: %#v, mem: %s})\n",
@@ -380,7 +375,7 @@ func (g *gosrc) instr(in *instr) {
 	switch in.op {
 	case opWide:
 		if g.inlinable(int(in.a)) {
-			g.inlineWide(int(in.a))
+			g.inlineWide(int(in.a), scalarWords)
 		} else {
 			g.p("\td.wide[%d].eval()\n", g.tabled[int(in.a)])
 		}
@@ -539,56 +534,79 @@ func (g *gosrc) step() {
 		}
 	}
 	g.p("\t}\n")
-	// A memory of n words per entry keeps entry a at words a*n .. a*n+n-1;
-	// its depth is a power of two, so the address is masked, not checked.
-	entry := func(mem int, n int32, addr int32) string {
-		entries := len(s.kn.mems[mem]) / int(n)
-		if n == 1 {
-			return fmt.Sprintf("st[%d]&%#x", addr, entries-1)
-		}
-		return fmt.Sprintf("(st[%d]&%#x)*%d", addr, entries-1, n)
-	}
-	for _, r := range s.syncs {
-		k := r.memi
-		e := entry(k, r.words, r.d)
-		for j := range r.words {
-			read := fmt.Sprintf("d.m%d[%s+%d]", k, e, j)
-			if r.en >= 0 {
-				g.p("\tsh[%d] = st[%d] ^ (%s^st[%d])&-st[%d]\n", r.shadow+j, r.slot+j, read, r.slot+j, r.en)
-			} else {
-				g.p("\tsh[%d] = %s\n", r.shadow+j, read)
-			}
-		}
-	}
-	for _, w := range s.writes {
-		k := w.memi
-		cond := fmt.Sprintf("st[%d] != 0", w.en)
-		if w.depth != uint64(len(s.kn.mems[k]))/uint64(w.words) {
-			cond += fmt.Sprintf(" && st[%d] < %d", w.addr, w.depth)
-		}
-		g.p("\tif %s {\n\t\te := %s\n", cond, entry(k, w.words, w.addr))
-		for j := range w.words {
-			word := fmt.Sprintf("d.m%d[e+%d]", k, j)
-			if w.mask < 0 {
-				g.p("\t\t%s = st[%d]\n", word, w.data+j)
-				continue
-			}
-			g.p("\t\tm%d := uint64(0)\n", j)
-			for l, lm := range w.lanes {
-				if lm[j] != 0 {
-					g.p("\t\tif st[%d]>>%d&1 != 0 {\n\t\t\tm%d |= %#x\n\t\t}\n", w.mask+int32(l/64), l%64, j, lm[j])
-				}
-			}
-			g.p("\t\t%s = %s&^m%d | st[%d]&m%d\n", word, word, j, w.data+j, j)
-		}
-		g.p("\t}\n")
-	}
+	g.memPorts(scalarWords)
 	for _, r := range append(append([]seqOp{}, s.regs...), s.syncs...) {
 		for j := range r.words {
 			g.p("\tst[%d] = sh[%d]\n", r.slot+j, r.shadow+j)
 		}
 	}
 	g.p("}\n")
+}
+
+// edgeWords names the state words the clock edge's memory code reads and
+// writes: word x of the state and of the shadow registers, and memory k.
+type edgeWords struct {
+	st, sh func(x int32) string
+	mem    func(k int) string
+}
+
+// scalarWords are the single-stream design's.
+var scalarWords = edgeWords{
+	st:  func(x int32) string { return fmt.Sprintf("st[%d]", x) },
+	sh:  func(x int32) string { return fmt.Sprintf("sh[%d]", x) },
+	mem: func(k int) string { return fmt.Sprintf("d.m%d", k) },
+}
+
+// memPorts writes the clock edge's synchronous reads (into the shadow) and
+// memory writes, as Sim.Step, with the words of w.
+func (g *gosrc) memPorts(w edgeWords) {
+	s := g.s
+
+	// A memory of n words per entry keeps entry a at words a*n .. a*n+n-1;
+	// its depth is a power of two, so the address is masked, not checked.
+	entry := func(mem int, n int32, addr int32) string {
+		entries := len(s.kn.mems[mem]) / int(n)
+		if n == 1 {
+			return fmt.Sprintf("%s&%#x", w.st(addr), entries-1)
+		}
+		return fmt.Sprintf("(%s&%#x)*%d", w.st(addr), entries-1, n)
+	}
+	for _, r := range s.syncs {
+		k := r.memi
+		e := entry(k, r.words, r.d)
+		for j := range r.words {
+			read := fmt.Sprintf("%s[%s+%d]", w.mem(k), e, j)
+			q, next := w.st(r.slot+j), w.sh(r.shadow+j)
+			if r.en >= 0 {
+				g.p("\t%s = %s ^ (%s^%s)&-%s\n", next, q, read, q, w.st(r.en))
+			} else {
+				g.p("\t%s = %s\n", next, read)
+			}
+		}
+	}
+	for _, wr := range s.writes {
+		k := wr.memi
+		cond := fmt.Sprintf("%s != 0", w.st(wr.en))
+		if wr.depth != uint64(len(s.kn.mems[k]))/uint64(wr.words) {
+			cond += fmt.Sprintf(" && %s < %d", w.st(wr.addr), wr.depth)
+		}
+		g.p("\tif %s {\n\t\te := %s\n", cond, entry(k, wr.words, wr.addr))
+		for j := range wr.words {
+			word := fmt.Sprintf("%s[e+%d]", w.mem(k), j)
+			if wr.mask < 0 {
+				g.p("\t\t%s = %s\n", word, w.st(wr.data+j))
+				continue
+			}
+			g.p("\t\tm%d := uint64(0)\n", j)
+			for l, lm := range wr.lanes {
+				if lm[j] != 0 {
+					g.p("\t\tif %s>>%d&1 != 0 {\n\t\t\tm%d |= %#x\n\t\t}\n", w.st(wr.mask+int32(l/64)), l%64, j, lm[j])
+				}
+			}
+			g.p("\t\t%s = %s&^m%d | %s&m%d\n", word, word, j, w.st(wr.data+j), j)
+		}
+		g.p("\t}\n")
+	}
 }
 
 // inlinable reports whether wide operation j only moves bits (a slice, a
@@ -608,9 +626,9 @@ func (g *gosrc) inlinable(j int) bool {
 }
 
 // inlineWide writes wide operation j, inlinable, as statements on the
-// state words, its kernel case in wide.go word by word (the state keeps
-// the bits above a value's width zero).
-func (g *gosrc) inlineWide(j int) {
+// state words of w, its kernel case in wide.go word by word (the state
+// keeps the bits above a value's width zero).
+func (g *gosrc) inlineWide(j int, ew edgeWords) {
 	op := g.s.kn.wide[j]
 	dst, args := g.s.wideSlots(j)
 	words := nwords(op.width)
@@ -618,7 +636,7 @@ func (g *gosrc) inlineWide(j int) {
 		if k < 0 || k >= nwords(w) {
 			return ""
 		}
-		return fmt.Sprintf("st[%d]", x+int32(k))
+		return ew.st(x + int32(k))
 	}
 	// bitsAt is n <= 64 bits of a w-bit value at slot x from bit lo up
 	// (and the bits above them in the words it reads).
@@ -640,7 +658,7 @@ func (g *gosrc) inlineWide(j int) {
 		if k == words-1 && op.width&63 != 0 {
 			e = fmt.Sprintf("(%s) & %#x", e, topMask(op.width))
 		}
-		g.p("\tst[%d] = %s\n", dst+int32(k), e)
+		g.p("\t%s = %s\n", ew.st(dst+int32(k)), e)
 	}
 	switch op.k {
 	case kSlice:
@@ -669,19 +687,19 @@ func (g *gosrc) inlineWide(j int) {
 		}
 	case kMemRead:
 		mem := g.s.memIndex(&g.s.d.nodes[g.s.wideAt[j]])
-		g.p("\t{\n\t\tat := int(st[%d]) * %d\n", args[0], words)
+		g.p("\t{\n\t\tat := int(%s) * %d\n", ew.st(args[0]), words)
 		for k := range words {
-			g.p("\t\tst[%d] = d.m%d[at+%d]\n", dst+int32(k), mem, k)
+			g.p("\t\t%s = %s[at+%d]\n", ew.st(dst+int32(k)), ew.mem(mem), k)
 		}
 		g.p("\t}\n")
 	case kMux:
-		g.p("\tif st[%d] != 0 {\n", args[0])
+		g.p("\tif %s != 0 {\n", ew.st(args[0]))
 		for k := range words {
-			g.p("\t\tst[%d] = st[%d]\n", dst+int32(k), args[1]+int32(k))
+			g.p("\t\t%s = %s\n", ew.st(dst+int32(k)), ew.st(args[1]+int32(k)))
 		}
 		g.p("\t} else {\n")
 		for k := range words {
-			g.p("\t\tst[%d] = st[%d]\n", dst+int32(k), args[2]+int32(k))
+			g.p("\t\t%s = %s\n", ew.st(dst+int32(k)), ew.st(args[2]+int32(k)))
 		}
 		g.p("\t}\n")
 	}

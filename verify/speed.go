@@ -118,11 +118,22 @@ func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions)
 		return nil, fmt.Errorf("checksums differ after %d cycles: go %#x, go-streams stream 0 %#x", fast, rows[0].Checksum, sums[0])
 	}
 	rows = append(rows, SpeedRow{Sim: streamsSim, Cycles: fast, Streams: DefaultStreams, Nanos: ns, Checksum: sums[0], Common: slowSum})
+	sums, ns, err = CompiledStreamsBench(d, DefaultStreams, fast, seed)
+	if err != nil {
+		return nil, fmt.Errorf("go-compiled-streams: %v", err)
+	}
+	if sums[0] != rows[0].Checksum {
+		return nil, fmt.Errorf("checksums differ after %d cycles: go %#x, go-compiled-streams stream 0 %#x", fast, rows[0].Checksum, sums[0])
+	}
+	rows = append(rows, SpeedRow{Sim: compiledStreamsSim, Cycles: fast, Streams: DefaultStreams, Nanos: ns, Checksum: sums[0], Common: slowSum})
 	return append(rows, SpeedRow{Sim: "icarus", Cycles: slow, Nanos: icarusNanos, Checksum: slowSum, Common: slowSum}), nil
 }
 
 // streamsSim names the multi-stream rows.
-var streamsSim = fmt.Sprintf("go-streams x%d", DefaultStreams)
+var (
+	streamsSim         = fmt.Sprintf("go-streams x%d", DefaultStreams)
+	compiledStreamsSim = fmt.Sprintf("go-compiled-streams x%d", DefaultStreams)
+)
 
 // WriteSpeedTable prints rows with each simulator's speed relative to
 // Verilator and to Icarus, and the checksums: over the cycles all of them
@@ -175,7 +186,7 @@ func SpeedFamily(b *testing.B, family string) {
 	}
 	sum := &table.Table{
 		Title:  fmt.Sprintf("%s: simulation speed relative to Verilator (LFSR stimulus, equal checksums)", family),
-		Header: []string{"design", "operations", "verilator cycles/s", "go x verilator", "go-compiled x verilator", streamsSim + " x verilator"},
+		Header: []string{"design", "operations", "verilator cycles/s", "go x verilator", "go-compiled x verilator", streamsSim + " x verilator", compiledStreamsSim + " x verilator"},
 	}
 	for _, c := range f.Speed {
 		d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
@@ -204,7 +215,7 @@ func SpeedFamily(b *testing.B, family string) {
 			speed[r.Sim] = r.CyclesPerSecond()
 		}
 		ratio := func(sim string) string { return fmt.Sprintf("%.2f", speed[sim]/speed["verilator"]) }
-		sum.Add(c.String(), fmt.Sprint(ops), fmt.Sprintf("%.0f", speed["verilator"]), ratio("go"), ratio("go-compiled"), ratio(streamsSim))
+		sum.Add(c.String(), fmt.Sprint(ops), fmt.Sprintf("%.0f", speed["verilator"]), ratio("go"), ratio("go-compiled"), ratio(streamsSim), ratio(compiledStreamsSim))
 	}
 	fmt.Println()
 	sum.Write(os.Stdout, "text")

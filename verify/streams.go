@@ -124,7 +124,17 @@ func (r *streamRunner) run(cycles uint64) {
 // the one every lockstep test holds to the RTL, so a design that passes
 // both runs the same on all of them.
 func CheckStreams(d *hdl.Design, streams int, cycles, seed uint64) error {
-	sums, _, err := StreamsBench(d, streams, cycles, seed)
+	return checkStreams(d, StreamsBench, streams, cycles, seed)
+}
+
+// CheckCompiledStreams is CheckStreams for the compiled multi-stream
+// simulator (CompiledStreamsBench).
+func CheckCompiledStreams(d *hdl.Design, streams int, cycles, seed uint64) error {
+	return checkStreams(d, CompiledStreamsBench, streams, cycles, seed)
+}
+
+func checkStreams(d *hdl.Design, bench func(*hdl.Design, int, uint64, uint64) ([]uint64, uint64, error), streams int, cycles, seed uint64) error {
+	sums, _, err := bench(d, streams, cycles, seed)
 	if err != nil {
 		return err
 	}

@@ -50,3 +50,24 @@ func TestRandomNetlistsOnStreams(t *testing.T) {
 		})
 	}
 }
+
+// TestCompiledStreamsMatchSingleStream is the multi-stream checksum test
+// for the compiled form: every stream's checksum equals the interpreter's
+// single-stream run of its seed.
+func TestCompiledStreamsMatchSingleStream(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		m       *hdl.Module
+		streams int
+	}{
+		{"comb300", designs.RandomComb("comb300", 300, 32, 1), 13},
+		{"counter_ram", designs.CounterRAM(), 8},
+		{"netlists", PackNetlists("cstreams", []uint64{netlistSeed(3, 0), netlistSeed(3, 1), netlistSeed(3, 2), netlistSeed(3, 3)}), 9},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := hdl.Elaborate(tc.m)
+			require.NoError(t, err)
+			require.NoError(t, CheckCompiledStreams(d, tc.streams, 300, 11))
+		})
+	}
+}

@@ -1,0 +1,73 @@
+//go:build !(goexperiment.simd && amd64)
+
+package vec8
+
+// V is eight lanes in an array, where AVX-512 is not built in.
+type V [8]uint64
+
+// Vector reports whether V is a vector register rather than an array (this
+// build).
+const Vector = false
+
+// Supported reports whether this machine runs this build: always.
+func Supported() bool { return true }
+
+func Load(p *[8]uint64) V     { return *p }
+func Store(p *[8]uint64, v V) { *p = v }
+
+func Splat(x uint64) (r V) {
+	for l := range r {
+		r[l] = x
+	}
+	return r
+}
+
+func lanes(a, b V, f func(x, y uint64) uint64) (r V) {
+	for l := range r {
+		r[l] = f(a[l], b[l])
+	}
+	return r
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func And(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return x & y }) }
+func Or(a, b V) V  { return lanes(a, b, func(x, y uint64) uint64 { return x | y }) }
+func Xor(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return x ^ y }) }
+func Add(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return x + y }) }
+func Sub(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return x - y }) }
+func Mul(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return x * y }) }
+
+// ShlK, ShrK and SraK shift every lane by k < 64 (SraK arithmetically).
+func ShlK(a V, k uint64) V { return Shl(a, Splat(k)) }
+func ShrK(a V, k uint64) V { return Shr(a, Splat(k)) }
+func SraK(a V, k uint64) V { return Sra(a, Splat(k)) }
+
+// Shl and Shr shift each lane of a by that lane of b: 0 from 64 on, as Go's
+// shifts. Sra shifts arithmetically: all sign bits from 64 on.
+func Shl(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return x << y }) }
+func Shr(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return x >> y }) }
+func Sra(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return uint64(int64(x) >> y) }) }
+
+func Eq(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return b2u(x == y) }) }
+func Ne(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return b2u(x != y) }) }
+func Lt(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return b2u(x < y) }) }
+func Le(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return b2u(x <= y) }) }
+func Gt(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return b2u(x > y) }) }
+func Ge(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return b2u(x >= y) }) }
+
+// Mux is t in the lanes where s is not zero, else f.
+func Mux(s, t, f V) (r V) {
+	for l := range r {
+		r[l] = f[l]
+		if s[l] != 0 {
+			r[l] = t[l]
+		}
+	}
+	return r
+}

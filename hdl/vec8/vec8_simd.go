@@ -1,0 +1,49 @@
+//go:build goexperiment.simd && amd64
+
+package vec8
+
+import "simd/archsimd"
+
+// V is eight lanes in an AVX-512 register.
+type V = archsimd.Uint64x8
+
+// Vector reports whether V is a vector register (this build) rather than
+// an array.
+const Vector = true
+
+// Supported reports whether this machine runs the AVX-512 build.
+func Supported() bool { return archsimd.X86.AVX512() }
+
+func Load(p *[8]uint64) V     { return archsimd.LoadUint64x8(p) }
+func Store(p *[8]uint64, v V) { v.Store(p) }
+func Splat(x uint64) V        { return archsimd.BroadcastUint64x8(x) }
+
+func And(a, b V) V { return a.And(b) }
+func Or(a, b V) V  { return a.Or(b) }
+func Xor(a, b V) V { return a.Xor(b) }
+func Add(a, b V) V { return a.Add(b) }
+func Sub(a, b V) V { return a.Sub(b) }
+func Mul(a, b V) V { return a.Mul(b) }
+
+// ShlK, ShrK and SraK shift every lane by k < 64 (SraK arithmetically).
+func ShlK(a V, k uint64) V { return a.ShiftAllLeft(k) }
+func ShrK(a V, k uint64) V { return a.ShiftAllRight(k) }
+func SraK(a V, k uint64) V { return a.AsInt64x8().ShiftAllRight(k).AsUint64x8() }
+
+// Shl and Shr shift each lane of a by that lane of b: 0 from 64 on, as Go's
+// shifts. Sra shifts arithmetically: all sign bits from 64 on.
+func Shl(a, b V) V { return a.ShiftLeft(b) }
+func Shr(a, b V) V { return a.ShiftRight(b) }
+func Sra(a, b V) V { return a.AsInt64x8().ShiftRight(b.AsInt64x8()).AsUint64x8() }
+
+var one = Splat(1)
+
+func Eq(a, b V) V { return one.Masked(a.Equal(b)) }
+func Ne(a, b V) V { return one.Masked(a.NotEqual(b)) }
+func Lt(a, b V) V { return one.Masked(a.Less(b)) }
+func Le(a, b V) V { return one.Masked(a.LessEqual(b)) }
+func Gt(a, b V) V { return one.Masked(a.Greater(b)) }
+func Ge(a, b V) V { return one.Masked(a.GreaterEqual(b)) }
+
+// Mux is t in the lanes where s is not zero, else f.
+func Mux(s, t, f V) V { return t.Merge(f, s.NotEqual(archsimd.BroadcastUint64x8(0))) }
