@@ -85,7 +85,7 @@ func (g *gosrc) file(pkg string) {
 	g.p("// Design is module %s compiled to straight-line Go (hdl.Sim.GoSource).\n", s.d.top.m.name)
 	g.p("type Design struct {\n\tst [%d]uint64\n\tsh [%d]uint64\n", max(1, len(s.kn.st)), max(1, len(s.shadow)))
 	for k, m := range s.kn.mems {
-		g.p("\tm%d [%d]uint64\n", k, len(m))
+		g.p("\tm%d [%d]%s\n", k, len(m), g.memElem(k))
 	}
 	g.p("\twide []wideOp // operations on values over 64 bits, on views of st\n}\n\n")
 
@@ -464,7 +464,7 @@ func (g *gosrc) instr(in *instr) {
 	case kSext:
 		e = masked(fmt.Sprintf("sext(%s, %d)", a, aw), m)
 	case kMemRead:
-		e = fmt.Sprintf("d.m%d[%s&%#x]", in.b, a, len(g.s.kn.mems[in.b])-1)
+		e = g.fromMem(int(in.b), fmt.Sprintf("d.m%d[%s&%#x]", in.b, a, len(g.s.kn.mems[in.b])-1))
 	}
 	g.p(g.define(in.dst, "%s := ")+"%s\n", e)
 }
@@ -560,53 +560,101 @@ var scalarWords = edgeWords{
 // memPorts writes the clock edge's synchronous reads (into the shadow) and
 // memory writes, as Sim.Step, with the words of w.
 func (g *gosrc) memPorts(w edgeWords) {
-	s := g.s
+	for i := range g.s.syncs {
+		g.syncRead(w, &g.s.syncs[i])
+	}
+	for i := range g.s.writes {
+		g.memWrite(w, &g.s.writes[i])
+	}
+}
 
-	// A memory of n words per entry keeps entry a at words a*n .. a*n+n-1;
-	// its depth is a power of two, so the address is masked, not checked.
-	entry := func(mem int, n int32, addr int32) string {
-		entries := len(s.kn.mems[mem]) / int(n)
-		if n == 1 {
-			return fmt.Sprintf("%s&%#x", w.st(addr), entries-1)
-		}
-		return fmt.Sprintf("(%s&%#x)*%d", w.st(addr), entries-1, n)
+// entry is the first word of a memory's entry at the address in state word
+// addr: a memory of n words per entry keeps entry a at words a*n ..
+// a*n+n-1, and its depth is a power of two, so the address is masked, not
+// checked.
+func (g *gosrc) entry(w edgeWords, mem int, n int32, addr int32) string {
+	entries := len(g.s.kn.mems[mem]) / int(n)
+	if n == 1 {
+		return fmt.Sprintf("%s&%#x", w.st(addr), entries-1)
 	}
-	for _, r := range s.syncs {
-		k := r.memi
-		e := entry(k, r.words, r.d)
-		for j := range r.words {
-			read := fmt.Sprintf("%s[%s+%d]", w.mem(k), e, j)
-			q, next := w.st(r.slot+j), w.sh(r.shadow+j)
-			if r.en >= 0 {
-				g.p("\t%s = %s ^ (%s^%s)&-%s\n", next, q, read, q, w.st(r.en))
-			} else {
-				g.p("\t%s = %s\n", next, read)
+	return fmt.Sprintf("(%s&%#x)*%d", w.st(addr), entries-1, n)
+}
+
+// syncRead writes synchronous read r's next value into the shadow.
+func (g *gosrc) syncRead(w edgeWords, r *seqOp) {
+	k := r.memi
+	e := g.entry(w, k, r.words, r.d)
+	for j := range r.words {
+		read := g.fromMem(k, fmt.Sprintf("%s[%s+%d]", w.mem(k), e, j))
+		q, next := w.st(r.slot+j), w.sh(r.shadow+j)
+		if r.en >= 0 {
+			g.p("\t%s = %s ^ (%s^%s)&-%s\n", next, q, read, q, w.st(r.en))
+		} else {
+			g.p("\t%s = %s\n", next, read)
+		}
+	}
+}
+
+// memWrite writes memory write port wr.
+func (g *gosrc) memWrite(w edgeWords, wr *writeOp) {
+	k := wr.memi
+	cond := fmt.Sprintf("%s != 0", w.st(wr.en))
+	if g.checksDepth(wr) {
+		cond += fmt.Sprintf(" && %s < %d", w.st(wr.addr), wr.depth)
+	}
+	g.p("\tif %s {\n\t\te := %s\n", cond, g.entry(w, k, wr.words, wr.addr))
+	for j := range wr.words {
+		word := fmt.Sprintf("%s[e+%d]", w.mem(k), j)
+		if wr.mask < 0 {
+			g.p("\t\t%s = %s\n", word, g.toMem(k, w.st(wr.data+j)))
+			continue
+		}
+		g.p("\t\tm%d := uint64(0)\n", j)
+		for l, lm := range wr.lanes {
+			if lm[j] != 0 {
+				g.p("\t\tif %s>>%d&1 != 0 {\n\t\t\tm%d |= %#x\n\t\t}\n", w.st(wr.mask+int32(l/64)), l%64, j, lm[j])
 			}
 		}
+		g.p("\t\t%s = %s\n", word, g.toMem(k, fmt.Sprintf("%s&^m%d | %s&m%d", g.fromMem(k, word), j, w.st(wr.data+j), j)))
 	}
-	for _, wr := range s.writes {
-		k := wr.memi
-		cond := fmt.Sprintf("%s != 0", w.st(wr.en))
-		if wr.depth != uint64(len(s.kn.mems[k]))/uint64(wr.words) {
-			cond += fmt.Sprintf(" && %s < %d", w.st(wr.addr), wr.depth)
-		}
-		g.p("\tif %s {\n\t\te := %s\n", cond, entry(k, wr.words, wr.addr))
-		for j := range wr.words {
-			word := fmt.Sprintf("%s[e+%d]", w.mem(k), j)
-			if wr.mask < 0 {
-				g.p("\t\t%s = %s\n", word, w.st(wr.data+j))
-				continue
-			}
-			g.p("\t\tm%d := uint64(0)\n", j)
-			for l, lm := range wr.lanes {
-				if lm[j] != 0 {
-					g.p("\t\tif %s>>%d&1 != 0 {\n\t\t\tm%d |= %#x\n\t\t}\n", w.st(wr.mask+int32(l/64)), l%64, j, lm[j])
-				}
-			}
-			g.p("\t\t%s = %s&^m%d | %s&m%d\n", word, word, j, w.st(wr.data+j), j)
-		}
-		g.p("\t}\n")
+	g.p("\t}\n")
+}
+
+// memElem is the Go type of memory k's words: the narrowest unsigned
+// integer that holds a one-word entry, which keeps big memories in cache
+// (a wide entry's words are uint64).
+func (g *gosrc) memElem(k int) string {
+	switch w := g.s.d.mems[k].mem.width; {
+	case w <= 8:
+		return "uint8"
+	case w <= 16:
+		return "uint16"
+	case w <= 32:
+		return "uint32"
 	}
+	return "uint64"
+}
+
+// fromMem is a word read from memory k (expr) as a uint64; toMem is a
+// uint64 (expr) as a word of memory k.
+func (g *gosrc) fromMem(k int, expr string) string {
+	if g.memElem(k) == "uint64" {
+		return expr
+	}
+	return "uint64(" + expr + ")"
+}
+
+func (g *gosrc) toMem(k int, expr string) string {
+	if t := g.memElem(k); t != "uint64" {
+		return t + "(" + expr + ")"
+	}
+	return expr
+}
+
+// checksDepth reports whether write port wr must check its address: when
+// its depth is not the memory's (a power of two).
+func (g *gosrc) checksDepth(wr *writeOp) bool {
+	return wr.depth != uint64(len(g.s.kn.mems[wr.memi]))/uint64(wr.words)
 }
 
 // inlinable reports whether wide operation j only moves bits (a slice, a

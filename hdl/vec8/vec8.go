@@ -26,9 +26,6 @@ func Parity(a V) V {
 	return And(a, Splat(1))
 }
 
-// Bit is bit k of each lane, spread over the lane: all ones or zero.
-func Bit(a V, k uint64) V { return Sub(Splat(0), And(ShrK(a, k), Splat(1))) }
-
 //go:embed vec8.go vec8_simd.go vec8_portable.go
 var files embed.FS
 

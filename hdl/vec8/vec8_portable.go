@@ -71,3 +71,20 @@ func Mux(s, t, f V) (r V) {
 	}
 	return r
 }
+
+// Pick is v in the lanes where s is not zero, else 0.
+func Pick(s, v V) V { return Mux(s, v, V{}) }
+
+// PickBit is v in the lanes where bit k of s is set, else 0.
+func PickBit(s V, k uint64, v V) V { return Mux(And(s, Splat(1<<k)), v, V{}) }
+
+// MuxEq is t in the lanes where a is k, else f.
+func MuxEq(a V, k uint64, t, f V) V { return Mux(Eq(a, Splat(k)), t, f) }
+
+// NonZero has bit l set when lane l of v is not zero.
+func NonZero(v V) (bits uint8) {
+	for l, x := range v {
+		bits |= uint8(b2u(x != 0)) << l
+	}
+	return bits
+}

@@ -46,4 +46,18 @@ func Gt(a, b V) V { return one.Masked(a.Greater(b)) }
 func Ge(a, b V) V { return one.Masked(a.GreaterEqual(b)) }
 
 // Mux is t in the lanes where s is not zero, else f.
-func Mux(s, t, f V) V { return t.Merge(f, s.NotEqual(archsimd.BroadcastUint64x8(0))) }
+func Mux(s, t, f V) V { return t.Merge(f, s.NotEqual(zero)) }
+
+var zero = Splat(0)
+
+// Pick is v in the lanes where s is not zero, else 0.
+func Pick(s, v V) V { return v.Masked(s.NotEqual(zero)) }
+
+// PickBit is v in the lanes where bit k of s is set, else 0.
+func PickBit(s V, k uint64, v V) V { return v.Masked(s.And(Splat(1 << k)).NotEqual(zero)) }
+
+// MuxEq is t in the lanes where a is k, else f.
+func MuxEq(a V, k uint64, t, f V) V { return t.Merge(f, a.Equal(Splat(k))) }
+
+// NonZero has bit l set when lane l of v is not zero.
+func NonZero(v V) uint8 { return v.NotEqual(zero).ToBits() }

@@ -83,9 +83,25 @@ func TestLanesMatchScalarGo(t *testing.T) {
 		check("ShlK", ShlK(a, k), func(x, _ uint64) uint64 { return x << k })
 		check("ShrK", ShrK(a, k), func(x, _ uint64) uint64 { return x >> k })
 		check("SraK", SraK(a, k), func(x, _ uint64) uint64 { return uint64(int64(x) >> k) })
+		check("Pick", Pick(a, b), func(x, y uint64) uint64 { return y * b2uRef(x != 0) })
+		check("PickBit", PickBit(a, k, b), func(x, y uint64) uint64 { return y * (x >> k & 1) })
+		check("MuxEq", MuxEq(a, xb[0], a, b), func(x, y uint64) uint64 {
+			if x == xb[0] {
+				return x
+			}
+			return y
+		})
+		nz := NonZero(a)
+		check("NonZero", a, func(x, _ uint64) uint64 { // one bit per lane, in lane order
+			bit := uint64(nz & 1)
+			nz >>= 1
+			if bit != b2uRef(x != 0) {
+				return ^x
+			}
+			return x
+		})
 		check("Splat", Splat(xa[3]), func(_, _ uint64) uint64 { return xa[3] })
 		check("Sext", Sext(a, w), func(x, _ uint64) uint64 { return uint64(int64(x<<(64-w)) >> (64 - w)) })
-		check("Bit", Bit(a, k), func(x, _ uint64) uint64 { return -(x >> k & 1) })
 		check("Parity", Parity(a), func(x, _ uint64) uint64 {
 			p := uint64(0)
 			for ; x != 0; x &= x - 1 {
