@@ -144,7 +144,7 @@ func group(first int, cycles, seed uint64, sums []uint64) {
 	d.Eval()
 	d.Step()
 	s, hash := vec8.Load(&seeds), vec8.Load(&h)
-	zero, one, two, three, four := vec8.Splat(0), vec8.Splat(1), vec8.Splat(2), vec8.Splat(3), vec8.Splat(4)
+	zero, four := vec8.Splat(0), vec8.Splat(4)
 	prime := vec8.Splat(0x100000001b3)
 	for range cycles {
 		for i := range in {
@@ -161,10 +161,10 @@ func group(first int, cycles, seed uint64, sums []uint64) {
 				continue
 			}
 			sel, top := vec8.ShrK(s, 61), vec8.Splat(p.top)
-			v := vec8.Mux(vec8.Eq(sel, one), top, zero)
-			v = vec8.Mux(vec8.Eq(sel, two), vec8.Splat(p.sign), v)
-			v = vec8.Mux(vec8.Eq(sel, three), vec8.And(s, vec8.Splat(3&p.top)), v)
-			uniform, s2 := vec8.Ge(sel, four), next(s)
+			v := vec8.MuxEq(sel, 1, top, zero)
+			v = vec8.MuxEq(sel, 2, vec8.Splat(p.sign), v)
+			v = vec8.MuxEq(sel, 3, vec8.And(s, vec8.Splat(3&p.top)), v)
+			uniform, s2 := vec8.And(sel, four), next(s) // x >> 61 >= 4
 			v = vec8.Mux(uniform, vec8.And(s2, top), v)
 			s = vec8.Mux(uniform, s2, s)
 			vec8.Store(d.Lanes(p.slot), v)
