@@ -52,7 +52,8 @@ soak-merge:
 	$(SOAK) -count=1 -verify.merge=$(subst $(space),$(comma),$(abspath $(FILES)))
 
 # The families' long lockstep configurations (units.Lockstep.Long): designs
-# whose Verilator and Icarus builds take minutes, with every regular one.
+# whose Verilator and Icarus builds take minutes, with every regular one;
+# and every pack on the compiled multi-stream simulator (a Go build each).
 long: deps
 	$(GO) test -count=1 -timeout 90m -run 'InLockstep$$' -v ./check/... -verify.long
 

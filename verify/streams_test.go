@@ -36,8 +36,21 @@ func TestStreamsMatchSingleStream(t *testing.T) {
 // the multi-stream simulator: random designs, checked against the
 // interpreter that TestRandomNetlists checks against Verilator and Icarus.
 func TestRandomNetlistsOnStreams(t *testing.T) {
+	randomNetlistsOn(t, CheckStreams, 1000, 4)
+}
+
+// TestRandomNetlistsOnCompiledStreams is the same for the compiled
+// multi-stream simulator, on fewer designs (each pack is a Go build), in
+// one full and one partial group of eight lanes.
+func TestRandomNetlistsOnCompiledStreams(t *testing.T) {
+	randomNetlistsOn(t, CheckCompiledStreams, 300, 9)
+}
+
+// randomNetlistsOn checks total random designs, in packs of 100, on a
+// multi-stream simulator's check.
+func randomNetlistsOn(t *testing.T, check func(*hdl.Design, int, uint64, uint64) error, total, streams int) {
 	run := TestSeed(t, 1)
-	const total, per = 1000, 100
+	const per = 100
 	for first := 0; first < total; first += per {
 		t.Run(fmt.Sprintf("designs%d-%d", first, first+per-1), func(t *testing.T) {
 			seeds := make([]uint64, per)
@@ -46,7 +59,7 @@ func TestRandomNetlistsOnStreams(t *testing.T) {
 			}
 			d, err := hdl.Elaborate(PackNetlists(fmt.Sprintf("sfuzz%d", first), seeds))
 			require.NoError(t, err)
-			require.NoError(t, CheckStreams(d, 4, 100, run))
+			require.NoError(t, check(d, streams, 100, run))
 		})
 	}
 }
