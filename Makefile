@@ -10,10 +10,12 @@ deps:
 
 # Everything a change must pass: formatting, vet, lint of generated Verilog,
 # and every test (co-simulation and lint tests need the tools from deps),
-# then the lockstep pipeline's shutdown under the race detector.
+# then the lockstep pipeline's shutdown under the race detector, and the
+# compiled streams' vector package as AVX-512 builds it.
 test: deps lint
 	$(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -race -count=1 -run 'TestMismatchStopsAStreamingPipelineCleanly' ./verify
+	GOEXPERIMENT=simd $(GO) test -count=1 ./hdl/vec8
 
 lint:
 	@fmt_out="$$(gofmt -l .)"; if [ -n "$$fmt_out" ]; then echo "gofmt needed:"; echo "$$fmt_out"; exit 1; fi

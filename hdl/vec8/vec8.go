@@ -15,8 +15,28 @@ import "embed"
 // Lanes is the number of lanes in a V.
 const Lanes = 8
 
-// Sext sign-extends the w low bits (1 <= w <= 64) of each lane to 64 bits.
-func Sext(a V, w uint64) V { return SraK(ShlK(a, 64-w), 64-w) }
+// The arithmetic shifts and sign extension are made of logical shifts and
+// XORs, not AVX-512's arithmetic shifts: Go 1.26's SIMD experiment emits
+// an invalid masked VPSRAQ for some uses of those.
+
+// Sext sign-extends the w low bits (1 <= w <= 64) of each lane to 64 bits:
+// with s the sign bit, (a ^ s) - s.
+func Sext(a V, w uint64) V {
+	sign := Splat(1 << (w - 1))
+	return Sub(Xor(And(a, Splat(^uint64(0)>>(64-w))), sign), sign)
+}
+
+// SraK shifts every lane right arithmetically by k < 64: the logical shift,
+// with its sign bit (bit 63-k) sign-extended.
+func SraK(a V, k uint64) V { return Sext(ShrK(a, k), 64-k) }
+
+// Sra shifts each lane of a right arithmetically by that lane of b, all
+// sign bits from 64 on: the logical shift with the top b bits set where a
+// is negative (ones >> b, XORed with ones).
+func Sra(a, b V) V {
+	neg := Sub(Splat(0), ShrK(a, 63))
+	return Xor(Xor(Shr(a, b), Shr(neg, b)), neg)
+}
 
 // Parity is the XOR of each lane's bits (0 or 1).
 func Parity(a V) V {

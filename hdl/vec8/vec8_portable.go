@@ -43,16 +43,14 @@ func Add(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return x + y 
 func Sub(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return x - y }) }
 func Mul(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return x * y }) }
 
-// ShlK, ShrK and SraK shift every lane by k < 64 (SraK arithmetically).
+// ShlK and ShrK shift every lane by k < 64.
 func ShlK(a V, k uint64) V { return Shl(a, Splat(k)) }
 func ShrK(a V, k uint64) V { return Shr(a, Splat(k)) }
-func SraK(a V, k uint64) V { return Sra(a, Splat(k)) }
 
 // Shl and Shr shift each lane of a by that lane of b: 0 from 64 on, as Go's
-// shifts. Sra shifts arithmetically: all sign bits from 64 on.
+// shifts.
 func Shl(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return x << y }) }
 func Shr(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return x >> y }) }
-func Sra(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return uint64(int64(x) >> y) }) }
 
 func Eq(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return b2u(x == y) }) }
 func Ne(a, b V) V { return lanes(a, b, func(x, y uint64) uint64 { return b2u(x != y) }) }

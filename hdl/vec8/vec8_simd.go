@@ -25,16 +25,14 @@ func Add(a, b V) V { return a.Add(b) }
 func Sub(a, b V) V { return a.Sub(b) }
 func Mul(a, b V) V { return a.Mul(b) }
 
-// ShlK, ShrK and SraK shift every lane by k < 64 (SraK arithmetically).
+// ShlK and ShrK shift every lane by k < 64.
 func ShlK(a V, k uint64) V { return a.ShiftAllLeft(k) }
 func ShrK(a V, k uint64) V { return a.ShiftAllRight(k) }
-func SraK(a V, k uint64) V { return a.AsInt64x8().ShiftAllRight(k).AsUint64x8() }
 
 // Shl and Shr shift each lane of a by that lane of b: 0 from 64 on, as Go's
-// shifts. Sra shifts arithmetically: all sign bits from 64 on.
+// shifts.
 func Shl(a, b V) V { return a.ShiftLeft(b) }
 func Shr(a, b V) V { return a.ShiftRight(b) }
-func Sra(a, b V) V { return a.AsInt64x8().ShiftRight(b.AsInt64x8()).AsUint64x8() }
 
 var one = Splat(1)
 
