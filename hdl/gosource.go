@@ -658,16 +658,16 @@ func (g *gosrc) checksDepth(wr *writeOp) bool {
 }
 
 // inlinable reports whether wide operation j only moves bits (a slice, a
-// concatenation, a zero extension, a memory read or a multiplexer with a
-// narrow address or select), which records in queues and memories make
-// common: inlineWide writes those as statements, the others call the wide
+// concatenation, a zero extension, a memory read or a multiplexer, indexed
+// or one-hot, with a narrow address or select), which records in queues
+// and memories make common: inlineWide writes those as statements, the others call the wide
 // kernel.
 func (g *gosrc) inlinable(j int) bool {
 	op := g.s.kn.wide[j]
 	switch op.k {
 	case kSlice, kZext, kConcat:
 		return true
-	case kMemRead, kMux:
+	case kMemRead, kMux, kSelect, kOneHot:
 		return op.aw[0] <= 64
 	}
 	return false
@@ -750,6 +750,29 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 			g.p("\t\t%s = %s\n", ew.st(dst+int32(k)), ew.st(args[2]+int32(k)))
 		}
 		g.p("\t}\n")
+	case kSelect:
+		g.p("\tswitch %s {\n", ew.st(args[0]))
+		for j, a := range args[1:] {
+			g.p("\tcase %d:\n", j)
+			for k := range words {
+				assign(k, word(a, op.aw[1+j], k))
+			}
+		}
+		g.p("\tdefault:\n")
+		for k := range words {
+			assign(k, "")
+		}
+		g.p("\t}\n")
+	case kOneHot:
+		for k := range words {
+			var terms []string
+			for j, a := range args[1:] {
+				if w := word(a, op.aw[1+j], k); w != "" {
+					terms = append(terms, fmt.Sprintf("%s&-(%s>>%d&1)", w, ew.st(args[0]), j))
+				}
+			}
+			assign(k, strings.Join(terms, " | "))
+		}
 	}
 }
 

@@ -225,11 +225,13 @@ func (g *gosrc) laneInstr(in *instr) {
 	var e string
 	switch in.op {
 	case opWide:
-		if g.inlinable(int(in.a)) {
+		switch {
+		case g.laneWide(int(in.a)):
+		case g.inlinable(int(in.a)):
 			g.p("\tfor l := range 8 {\n")
 			g.inlineWide(int(in.a), laneWords)
 			g.p("\t}\n")
-		} else {
+		default:
 			g.p("\td.runWide(%d)\n", g.tabled[int(in.a)])
 		}
 		return
@@ -316,6 +318,66 @@ func (g *gosrc) laneInstr(in *instr) {
 		return
 	}
 	g.p("\tvec8.Store(&st[%d], %s)\n", in.dst, e)
+}
+
+// laneWide writes wide operation j as vector statements word by word, and
+// reports whether it did: multiplexers (indexed and one-hot) with a
+// narrow select and zero extensions, which pick whole words; the other
+// inlinable ones shift bits across words and run lane by lane.
+func (g *gosrc) laneWide(j int) bool {
+	op := g.s.kn.wide[j]
+	dst, args := g.s.wideSlots(j)
+	word := func(x int32, w, k int) (string, bool) { // word k of a w-bit value at slot x
+		if k >= nwords(w) {
+			return splat(0), false
+		}
+		return fmt.Sprintf("vec8.Load(&st[%d])", x+int32(k)), true
+	}
+	words := nwords(op.width)
+	var e func(k int) string
+	switch {
+	case op.k == kZext:
+		e = func(k int) string { w, _ := word(args[0], op.aw[0], k); return w }
+	case op.aw[0] > 64:
+	case op.k == kMux:
+		e = func(k int) string {
+			t, _ := word(args[1], op.aw[1], k)
+			f, _ := word(args[2], op.aw[2], k)
+			return fmt.Sprintf("vec8.Mux(sel, %s, %s)", t, f)
+		}
+	case op.k == kSelect:
+		e = func(k int) string {
+			r := splat(0)
+			for c, a := range args[1:] {
+				if w, ok := word(a, op.aw[1+c], k); ok {
+					r = fmt.Sprintf("vec8.MuxEq(sel, %d, %s, %s)", c, w, r)
+				}
+			}
+			return r
+		}
+	case op.k == kOneHot:
+		e = func(k int) string {
+			var terms []string
+			for c, a := range args[1:] {
+				if w, ok := word(a, op.aw[1+c], k); ok {
+					terms = append(terms, fmt.Sprintf("vec8.PickBit(sel, %d, %s)", c, w))
+				}
+			}
+			return orTree(terms)
+		}
+	}
+	if e == nil {
+		return false
+	}
+	g.p("\t{\n")
+	if op.k != kZext {
+		g.p("\t\tsel := vec8.Load(&st[%d])\n", args[0])
+	}
+	for k := range words {
+		g.p("\t\tvec8.Store(&st[%d], %s)\n", dst+int32(k), e(k))
+	}
+	g.p("\t}\n")
+	return true
 }
 
 // laneStep writes the clock edge of every lane, in an order of its own
