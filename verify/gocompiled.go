@@ -174,6 +174,7 @@ func words(d *Design, ports []port) []int {
 	}
 	return all
 }
+
 `
 
 const goHarnessBody = `// cycle runs one cycle of the in-simulator stimulus (see verify/lfsr.go)
