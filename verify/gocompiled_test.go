@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"go/format"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
@@ -63,5 +64,16 @@ func TestCompiledRandomNetlists(t *testing.T) {
 		res, err := Lockstep(Config{Backends: []Backend{GoBackend(d), GoCompiledBackend(d)}, Stimulus: stim, Seed: 3, Cycles: 500})
 		require.NoError(t, err)
 		require.Equal(t, uint64(500), res.Cycles)
+	}
+}
+
+// TestHarnessesAreGofmtClean: the compiled simulators' harnesses land in
+// the tool cache under the module, where make lint's gofmt -l sees them.
+func TestHarnessesAreGofmtClean(t *testing.T) {
+	ports := Ports{In: []Port{{Name: "rst", Width: 1}, {Name: "a", Width: 70}}, Out: []Port{{Name: "y", Width: 8}}}
+	for name, src := range map[string]string{"go-compiled": goHarness(ports), "go-compiled-streams": goStreamsHarness(ports)} {
+		formatted, err := format.Source([]byte(src))
+		require.NoError(t, err, name)
+		require.Equal(t, string(formatted), src, "%s harness is not gofmt-clean", name)
 	}
 }
