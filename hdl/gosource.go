@@ -103,6 +103,14 @@ func (g *gosrc) file(pkg string) {
 	g.p("// SetWord sets state word i (an input).\nfunc (d *Design) SetWord(i int, v uint64) { d.st[i] = v }\n\n")
 	g.p("func sext(v uint64, w uint) uint64 { return uint64(int64(v<<(64-w)) >> (64 - w)) }\n\n")
 
+	g.eval(g.instr)
+	g.step()
+	g.p("\n// The interpreter's wide kernel (hdl/wide.go, hdl/words.go).\n\n%s", wideKernel())
+}
+
+// eval writes Eval, which calls the functions eval0, eval1, ... that
+// each settle evalChunk instructions of the program, written by emit.
+func (g *gosrc) eval(emit func(*instr)) {
 	chunks := (len(g.prog) + evalChunk - 1) / evalChunk
 	g.p("// Eval settles the combinational logic.\nfunc (d *Design) Eval() {\n")
 	for c := range chunks {
@@ -114,12 +122,10 @@ func (g *gosrc) file(pkg string) {
 		g.p("func (d *Design) eval%d() {\n\tst := &d.st\n\t_ = st\n", c)
 		g.local = map[int32]bool{}
 		for _, in := range g.prog[c*evalChunk : min(len(g.prog), (c+1)*evalChunk)] {
-			g.instr(&in)
+			emit(&in)
 		}
 		g.p("}\n\n")
 	}
-	g.step()
-	g.p("\n// The interpreter's wide kernel (hdl/wide.go, hdl/words.go).\n\n%s", wideKernel())
 }
 
 // wideOps writes NewDesign's table of wide operations: Sim's, with views

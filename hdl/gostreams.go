@@ -136,21 +136,7 @@ func gather[T uint8 | uint16 | uint32 | uint64](m *[8][]T, addr vec8.V, mask uin
 }
 
 `)
-	chunks := (len(g.prog) + evalChunk - 1) / evalChunk
-	g.p("// Eval settles the combinational logic.\nfunc (d *Design) Eval() {\n")
-	for c := range chunks {
-		g.p("\td.eval%d()\n", c)
-	}
-	g.p("}\n\n")
-	g.planLocals(chunks)
-	for c := range chunks {
-		g.p("func (d *Design) eval%d() {\n\tst := &d.st\n\t_ = st\n", c)
-		g.local = map[int32]bool{}
-		for _, in := range g.prog[c*evalChunk : min(len(g.prog), (c+1)*evalChunk)] {
-			g.laneInstr(&in)
-		}
-		g.p("}\n\n")
-	}
+	g.eval(g.laneInstr)
 	g.laneStep()
 	g.p("\n// The interpreter's wide kernel (hdl/wide.go, hdl/words.go).\n\n%s", wideKernel())
 }
