@@ -510,43 +510,122 @@ func (g *gosrc) define(x int32, decl string) string {
 	return "\t" + fmt.Sprintf(decl, name)
 }
 
-// step writes the clock edge: next values into the shadow, memory writes,
-// then the commit, as Sim.Step does.
+// step writes the clock edge, with Sim.Step's result: the memory ports
+// first (synchronous reads into the shadow, then the writes), which read
+// the state but no next value; then the registers in regOrder: those in a
+// cycle of registers reading registers into the shadow, the others
+// straight into the state, each after every register that reads it; then
+// the commit of the shadow.
 func (g *gosrc) step() {
 	s := g.s
 	g.p("// Step applies one rising clock edge; call Eval first.\nfunc (d *Design) Step() {\n\tst, sh := &d.st, &d.sh\n\t_, _ = st, sh\n")
+	g.memPorts(scalarWords)
 	if s.rst >= 0 {
 		g.p("\treset := st[%d] != 0\n", s.rst)
 	} else {
 		g.p("\treset := false\n")
 	}
-	// Registers: one branch on reset for all of them; an enable selects
-	// without a branch (it is 0 or 1, so -en is a mask), because enables
-	// change from cycle to cycle and a branch on each mispredicts.
+	order, shadowed := g.regOrder()
+	next := func(r seqOp, j int32) string { // where register r's word j goes
+		if shadowed[r.slot] {
+			return fmt.Sprintf("sh[%d]", r.shadow+j)
+		}
+		return fmt.Sprintf("st[%d]", r.slot+j)
+	}
+	// One branch on reset for all registers; an enable selects without a
+	// branch (it is 0 or 1, so -en is a mask), because enables change from
+	// cycle to cycle and a branch on each mispredicts.
 	g.p("\tif reset {\n")
-	for _, r := range s.regs {
+	for _, r := range order {
 		for j := range r.words {
-			g.p("\t\tsh[%d] = %#x\n", r.shadow+j, r.reset[j])
+			g.p("\t\t%s = %#x\n", next(r, j), r.reset[j])
 		}
 	}
 	g.p("\t} else {\n")
-	for _, r := range s.regs {
+	for _, r := range order {
 		for j := range r.words {
 			if r.en >= 0 {
-				g.p("\t\tsh[%d] = st[%d] ^ (st[%d]^st[%d])&-st[%d]\n", r.shadow+j, r.slot+j, r.d+j, r.slot+j, r.en)
+				g.p("\t\t%s = st[%d] ^ (st[%d]^st[%d])&-st[%d]\n", next(r, j), r.slot+j, r.d+j, r.slot+j, r.en)
 			} else {
-				g.p("\t\tsh[%d] = st[%d]\n", r.shadow+j, r.d+j)
+				g.p("\t\t%s = st[%d]\n", next(r, j), r.d+j)
 			}
 		}
 	}
 	g.p("\t}\n")
-	g.memPorts(scalarWords)
-	for _, r := range append(append([]seqOp{}, s.regs...), s.syncs...) {
+	commit := func(r seqOp) {
 		for j := range r.words {
 			g.p("\tst[%d] = sh[%d]\n", r.slot+j, r.shadow+j)
 		}
 	}
+	for _, r := range order {
+		if shadowed[r.slot] {
+			commit(r)
+		}
+	}
+	for _, r := range s.syncs {
+		commit(r)
+	}
 	g.p("}\n")
+}
+
+// regOrder orders the registers for the clock edge and says which go
+// through the shadow (by slot): those of a cycle of registers whose next
+// values read each other's outputs (two that swap, say), first; then the
+// others, which the edge can store straight into the state, each after
+// every register whose next value reads it (Kahn's order on the read-by
+// relation), so that every next value reads the values from before the
+// edge.
+func (g *gosrc) regOrder() (order []seqOp, shadowed map[int32]bool) {
+	regs := g.s.regs
+	owner := map[int32]int{} // register of each state word of a register
+	for i, r := range regs {
+		for j := range r.words {
+			owner[r.slot+j] = i
+		}
+	}
+	readers := make([]int, len(regs)) // other registers whose next values read register i, not yet ordered
+	reads := make([][]int, len(regs)) // the registers each register's next value reads
+	for i, r := range regs {
+		seen := map[int]bool{}
+		words := []int32{r.en}
+		for j := range r.words {
+			words = append(words, r.d+j)
+		}
+		for _, x := range words {
+			if o, ok := owner[x]; ok && o != i && !seen[o] {
+				seen[o] = true
+				reads[i] = append(reads[i], o)
+				readers[o]++
+			}
+		}
+	}
+	var ready, direct []int
+	for i := range regs {
+		if readers[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	for len(ready) > 0 {
+		i := ready[0]
+		ready = ready[1:]
+		direct = append(direct, i)
+		for _, o := range reads[i] {
+			if readers[o]--; readers[o] == 0 {
+				ready = append(ready, o)
+			}
+		}
+	}
+	shadowed = map[int32]bool{}
+	for i, r := range regs {
+		if readers[i] > 0 {
+			shadowed[r.slot] = true
+			order = append(order, r)
+		}
+	}
+	for _, i := range direct {
+		order = append(order, regs[i])
+	}
+	return order, shadowed
 }
 
 // edgeWords names the state words the clock edge's memory code reads and

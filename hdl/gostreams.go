@@ -366,13 +366,10 @@ func (g *gosrc) laneWide(j int) bool {
 	return true
 }
 
-// laneStep writes the clock edge of every lane, in an order of its own
-// with Sim.Step's result: each lane's synchronous reads (into the shadow)
-// and memory writes first, which read the state but not the registers'
-// next values; then the registers' next values as vectors (reset and
-// enable select lane by lane), stored straight into the state when no
-// other register's next value reads the register, else into the shadow;
-// then the commit of the shadow.
+// laneStep writes the clock edge of every lane in step's order: each
+// lane's synchronous reads and memory writes first, then the registers'
+// next values as vectors (reset and enable select lane by lane) in
+// regOrder, then the commit of the shadow.
 func (g *gosrc) laneStep() {
 	s := g.s
 	g.p("// Step applies one rising clock edge; call Eval first.\nfunc (d *Design) Step() {\n\tst, sh := &d.st, &d.sh\n\t_, _ = st, sh\n")
@@ -386,22 +383,8 @@ func (g *gosrc) laneStep() {
 	if s.rst >= 0 {
 		g.p("\treset := vec8.Load(&st[%d])\n", s.rst)
 	}
-	readByRegs := map[int32]bool{}
-	for _, r := range s.regs {
-		readByRegs[r.en] = true
-		for j := range r.words {
-			readByRegs[r.d+j] = true
-		}
-	}
-	var viaShadow []seqOp
-	for _, r := range s.regs {
-		direct := true
-		for j := range r.words {
-			direct = direct && !readByRegs[r.slot+j]
-		}
-		if !direct {
-			viaShadow = append(viaShadow, r)
-		}
+	order, shadowed := g.regOrder()
+	for _, r := range order {
 		for j := range r.words {
 			next := g.laneRef(r.d + j)
 			if r.en >= 0 {
@@ -410,17 +393,25 @@ func (g *gosrc) laneStep() {
 			if s.rst >= 0 {
 				next = fmt.Sprintf("vec8.Mux(reset, %s, %s)", splat(r.reset[j]), next)
 			}
-			if direct {
-				g.p("\tvec8.Store(&st[%d], %s)\n", r.slot+j, next)
-			} else {
-				g.p("\tvec8.Store(&sh[%d], %s)\n", r.shadow+j, next)
+			to := fmt.Sprintf("&st[%d]", r.slot+j)
+			if shadowed[r.slot] {
+				to = fmt.Sprintf("&sh[%d]", r.shadow+j)
 			}
+			g.p("\tvec8.Store(%s, %s)\n", to, next)
 		}
 	}
-	for _, r := range append(viaShadow, s.syncs...) {
+	commit := func(r seqOp) {
 		for j := range r.words { // (one vector move; an array copy is eight scalar ones)
 			g.p("\tvec8.Store(&st[%d], vec8.Load(&sh[%d]))\n", r.slot+j, r.shadow+j)
 		}
+	}
+	for _, r := range order {
+		if shadowed[r.slot] {
+			commit(r)
+		}
+	}
+	for _, r := range s.syncs {
+		commit(r)
 	}
 	g.p("}\n")
 }

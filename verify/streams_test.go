@@ -76,6 +76,7 @@ func TestCompiledStreamsMatchSingleStream(t *testing.T) {
 	}{
 		{"comb300", designs.RandomComb("comb300", 300, 32, 1), 13},
 		{"counter_ram", designs.CounterRAM(), 8},
+		{"regorder", registerOrder(), 8},
 		{"netlists", PackNetlists("cstreams", []uint64{netlistSeed(3, 0), netlistSeed(3, 1), netlistSeed(3, 2), netlistSeed(3, 3)}), 9},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
