@@ -443,28 +443,41 @@ func (g *gosrc) instr(in *instr) {
 		}
 		g.p("\tdefault:\n\t\t%s = 0\n\t}\n", dst)
 		return
-	case kOneHot:
-		e = "0"
+	case kOneHot: // ORs as a balanced tree, which runs them in parallel
+		var terms []string
 		bits, fused := g.selBits[in.dst]
 		for j := range int32(k) {
-			if fused {
-				e += fmt.Sprintf(" | %s&-(%s&1)", g.ref(argv[in.b+j]), g.ref(bits[j]))
-			} else {
-				e += fmt.Sprintf(" | %s&-(%s>>%d&1)", g.ref(argv[in.b+j]), a, j)
+			choice := g.ref(argv[in.b+j])
+			switch {
+			case !fused:
+				terms = append(terms, fmt.Sprintf("%s&-(%s>>%d&1)", choice, a, j))
+			case g.s.konst[bits[j]] && g.s.kn.st[bits[j]] == 0:
+			case g.s.konst[bits[j]]:
+				terms = append(terms, choice)
+			default: // a single bit, 0 or 1: its negation is the mask
+				terms = append(terms, fmt.Sprintf("%s&-%s", choice, g.ref(bits[j])))
 			}
 		}
-	case kConcat:
-		e = "0"
+		e = scalarOr(terms)
+	case kConcat: // each part shifted to its place, the MSB's first
+		var terms []string
+		at := 0
 		for j := in.b; j < in.b+int32(k); j++ {
-			e = fmt.Sprintf("(%s)<<%d | %s", e, argw[j], g.ref(argv[j]))
+			at += int(argw[j])
 		}
+		for j := in.b; j < in.b+int32(k); j++ {
+			at -= int(argw[j])
+			terms = append(terms, shifted(g.ref(argv[j]), "<<", at))
+		}
+		e = scalarOr(terms)
 	case kSlice:
 		e = masked(fmt.Sprintf("%s >> %d", a, k), m)
 	case kRepl:
-		e = "0"
-		for range k {
-			e = fmt.Sprintf("(%s)<<%d | %s", e, aw, a)
+		var terms []string
+		for j := range int(k) {
+			terms = append(terms, shifted(a, "<<", j*int(aw)))
 		}
+		e = scalarOr(terms)
 	case kZext:
 		e = a
 	case kSext:
@@ -473,6 +486,23 @@ func (g *gosrc) instr(in *instr) {
 		e = g.fromMem(int(in.b), fmt.Sprintf("d.m%d[%s&%#x]", in.b, a, len(g.s.kn.mems[in.b])-1))
 	}
 	g.p(g.define(in.dst, "%s := ")+"%s\n", e)
+}
+
+// balanced joins terms in a balanced tree of join, zero for none.
+func balanced(terms []string, zero string, join func(a, b string) string) string {
+	switch len(terms) {
+	case 0:
+		return zero
+	case 1:
+		return terms[0]
+	}
+	h := len(terms) / 2
+	return join(balanced(terms[:h], zero, join), balanced(terms[h:], zero, join))
+}
+
+// scalarOr is the OR of terms, of uint64 operands.
+func scalarOr(terms []string) string {
+	return balanced(terms, "0", func(a, b string) string { return "(" + a + " | " + b + ")" })
 }
 
 // masked is expr (of uint64 operands) cut to the bits of mask: a

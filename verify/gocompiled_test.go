@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"go/format"
+	"slices"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
@@ -31,7 +32,7 @@ func TestCompiledMatchesInterpreter(t *testing.T) {
 // TestCompiledOneHotSelects: a one-hot multiplexer whose select is a bus
 // of single-bit conditions (compiled Go reads the bits directly) and one
 // whose select is a plain word agree with the interpreter, with one, none
-// and several select bits set.
+// and several select bits set, and with constant select bits.
 func TestCompiledOneHotSelects(t *testing.T) {
 	m := hdl.NewModule("onehots")
 	x, word := m.Input("x", 16), m.Input("sel", 6)
@@ -42,6 +43,9 @@ func TestCompiledOneHotSelects(t *testing.T) {
 	}
 	m.Output("bus", 8).Drive(hdl.OneHotSelect(lib.Bus(conds), choices...))
 	m.Output("word", 8).Drive(hdl.OneHotSelect(word, choices...))
+	// Conditions that are constants: a choice always or never taken.
+	always := append(slices.Clone(conds[:4]), m.ConstU(1, 1), m.ConstU(1, 0))
+	m.Output("consts", 8).Drive(hdl.OneHotSelect(lib.Bus(always), choices...))
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
 	res, err := Lockstep(Config{Backends: []Backend{GoBackend(d), GoCompiledBackend(d)}, Seed: 5, Cycles: 3000})
