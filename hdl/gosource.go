@@ -443,7 +443,7 @@ func (g *gosrc) instr(in *instr) {
 		}
 		g.p("\tdefault:\n\t\t%s = 0\n\t}\n", dst)
 		return
-	case kOneHot: // ORs as a balanced tree, which runs them in parallel
+	case kOneHot:
 		var terms []string
 		bits, fused := g.selBits[in.dst]
 		for j := range int32(k) {
@@ -454,30 +454,23 @@ func (g *gosrc) instr(in *instr) {
 			case g.s.konst[bits[j]] && g.s.kn.st[bits[j]] == 0:
 			case g.s.konst[bits[j]]:
 				terms = append(terms, choice)
-			default: // a single bit, 0 or 1: its negation is the mask
-				terms = append(terms, fmt.Sprintf("%s&-%s", choice, g.ref(bits[j])))
+			default:
+				terms = append(terms, fmt.Sprintf("%s&-(%s&1)", choice, g.ref(bits[j])))
 			}
 		}
 		e = scalarOr(terms)
-	case kConcat: // each part shifted to its place, the MSB's first
-		var terms []string
-		at := 0
+	case kConcat:
+		e = "0"
 		for j := in.b; j < in.b+int32(k); j++ {
-			at += int(argw[j])
+			e = fmt.Sprintf("(%s)<<%d | %s", e, argw[j], g.ref(argv[j]))
 		}
-		for j := in.b; j < in.b+int32(k); j++ {
-			at -= int(argw[j])
-			terms = append(terms, shifted(g.ref(argv[j]), "<<", at))
-		}
-		e = scalarOr(terms)
 	case kSlice:
 		e = masked(fmt.Sprintf("%s >> %d", a, k), m)
 	case kRepl:
-		var terms []string
-		for j := range int(k) {
-			terms = append(terms, shifted(a, "<<", j*int(aw)))
+		e = "0"
+		for range k {
+			e = fmt.Sprintf("(%s)<<%d | %s", e, aw, a)
 		}
-		e = scalarOr(terms)
 	case kZext:
 		e = a
 	case kSext:
@@ -488,21 +481,13 @@ func (g *gosrc) instr(in *instr) {
 	g.p(g.define(in.dst, "%s := ")+"%s\n", e)
 }
 
-// balanced joins terms in a balanced tree of join, zero for none.
-func balanced(terms []string, zero string, join func(a, b string) string) string {
-	switch len(terms) {
-	case 0:
-		return zero
-	case 1:
-		return terms[0]
-	}
-	h := len(terms) / 2
-	return join(balanced(terms[:h], zero, join), balanced(terms[h:], zero, join))
-}
-
-// scalarOr is the OR of terms, of uint64 operands.
+// scalarOr is the OR of terms, of uint64 operands, left to right (a
+// balanced tree, as the vector code uses, measured slower in scalar code).
 func scalarOr(terms []string) string {
-	return balanced(terms, "0", func(a, b string) string { return "(" + a + " | " + b + ")" })
+	if len(terms) == 0 {
+		return "0"
+	}
+	return strings.Join(terms, " | ")
 }
 
 // masked is expr (of uint64 operands) cut to the bits of mask: a

@@ -175,7 +175,14 @@ func splat(v uint64) string { return fmt.Sprintf("vec8.Splat(%#x)", v) }
 // orTree is the OR of terms as a balanced tree, whose ORs run in parallel
 // (0 for none).
 func orTree(terms []string) string {
-	return balanced(terms, splat(0), func(a, b string) string { return "vec8.Or(" + a + ", " + b + ")" })
+	switch len(terms) {
+	case 0:
+		return splat(0)
+	case 1:
+		return terms[0]
+	}
+	h := len(terms) / 2
+	return "vec8.Or(" + orTree(terms[:h]) + ", " + orTree(terms[h:]) + ")"
 }
 
 // laneShl is e shifted left by n bits.
