@@ -436,10 +436,22 @@ func (g *gosrc) instr(in *instr) {
 		g.p("\t%s = %s\n\tif %s != 0 {\n\t\t%s = %s\n\t}\n", dst, c, a, dst, b)
 		return
 	case kSelect:
+		var choices []string
+		for j := range int32(k) {
+			choices = append(choices, g.ref(argv[in.b+j]))
+		}
+		if n := 1 << aw; aw <= 6 { // a load from a table of every index (a switch on data mispredicts)
+			table := slices.Clone(choices[:min(n, len(choices))]) // (choices past n are unreachable)
+			for len(table) < n {                                  // and indices past the choices give 0
+				table = append(table, "0")
+			}
+			e = fmt.Sprintf("[%d]uint64{%s}[%s&%#x]", n, strings.Join(table, ", "), a, n-1)
+			break
+		}
 		dst := g.define(in.dst, "var %s uint64\n")
 		g.p("\tswitch %s {\n", a)
-		for j := range int32(k) {
-			g.p("\tcase %d:\n\t\t%s = %s\n", j, dst, g.ref(argv[in.b+j]))
+		for j, c := range choices {
+			g.p("\tcase %d:\n\t\t%s = %s\n", j, dst, c)
 		}
 		g.p("\tdefault:\n\t\t%s = 0\n\t}\n", dst)
 		return
