@@ -2,7 +2,7 @@
 // (hdl.Sim.GoStreamsSource): V holds one 64-bit state word of eight
 // independent simulation lanes, and each function applies an operation of
 // the simulator to all eight at once. Built with GOEXPERIMENT=simd on amd64
-// it is an AVX-512 register and every function one or two instructions
+// it is an AVX-512 register and most functions one or two instructions
 // (vec8_simd.go); elsewhere it is an array and the functions loops
 // (vec8_portable.go). The compiled simulator's source imports it by this
 // package's files, copied next to the generated design (Files).
@@ -11,9 +11,6 @@
 package vec8
 
 import "embed"
-
-// Lanes is the number of lanes in a V.
-const Lanes = 8
 
 // The arithmetic shifts and sign extension are made of logical shifts and
 // XORs, not AVX-512's arithmetic shifts: Go 1.26's SIMD experiment emits

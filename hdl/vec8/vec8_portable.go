@@ -5,10 +5,6 @@ package vec8
 // V is eight lanes in an array, where AVX-512 is not built in.
 type V [8]uint64
 
-// Vector reports whether V is a vector register rather than an array (this
-// build).
-const Vector = false
-
 // Supported reports whether this machine runs this build: always.
 func Supported() bool { return true }
 

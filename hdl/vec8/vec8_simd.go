@@ -7,10 +7,6 @@ import "simd/archsimd"
 // V is eight lanes in an AVX-512 register.
 type V = archsimd.Uint64x8
 
-// Vector reports whether V is a vector register (this build) rather than
-// an array.
-const Vector = true
-
 // Supported reports whether this machine runs the AVX-512 build.
 func Supported() bool { return archsimd.X86.AVX512() }
 
