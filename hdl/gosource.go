@@ -579,20 +579,26 @@ func (g *gosrc) step() {
 		}
 	}
 	g.p("\t}\n")
-	commit := func(r seqOp) {
-		for j := range r.words {
-			g.p("\tst[%d] = sh[%d]\n", r.slot+j, r.shadow+j)
-		}
-	}
+	g.commit(order, shadowed, "\tst[%d] = sh[%d]\n")
+	g.p("}\n")
+}
+
+// commit writes the end of a clock edge: each word of the registers that
+// went through the shadow (of order, by shadowed) and of the synchronous
+// reads moves from the shadow into the state, by a statement of format
+// (its state index, then its shadow index).
+func (g *gosrc) commit(order []seqOp, shadowed map[int32]bool, format string) {
+	var moved []seqOp
 	for _, r := range order {
 		if shadowed[r.slot] {
-			commit(r)
+			moved = append(moved, r)
 		}
 	}
-	for _, r := range s.syncs {
-		commit(r)
+	for _, r := range append(moved, g.s.syncs...) {
+		for j := range r.words {
+			g.p(format, r.slot+j, r.shadow+j)
+		}
 	}
-	g.p("}\n")
 }
 
 // regOrder orders the registers for the clock edge and says which go

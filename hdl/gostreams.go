@@ -400,19 +400,8 @@ func (g *gosrc) laneStep() {
 			g.p("\tvec8.Store(%s, %s)\n", to, next)
 		}
 	}
-	commit := func(r seqOp) {
-		for j := range r.words { // (one vector move; an array copy is eight scalar ones)
-			g.p("\tvec8.Store(&st[%d], vec8.Load(&sh[%d]))\n", r.slot+j, r.shadow+j)
-		}
-	}
-	for _, r := range order {
-		if shadowed[r.slot] {
-			commit(r)
-		}
-	}
-	for _, r := range s.syncs {
-		commit(r)
-	}
+	// (one vector move; an array copy is eight scalar ones)
+	g.commit(order, shadowed, "\tvec8.Store(&st[%d], vec8.Load(&sh[%d]))\n")
 	g.p("}\n")
 }
 

@@ -9,23 +9,33 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// streamDesigns are the designs of the multi-stream checksum tests, each
+// with the streams the interpreted and the compiled runs take (the
+// compiled ones a full and a partial group of eight lanes where it can):
+// combinational logic, a counter with a memory, registers that read each
+// other (registerOrder), and the fuzz's random designs (every operation
+// at widths 1 to 130, memories with masks and synchronous reads,
+// instances).
+var streamDesigns = []struct {
+	name              string
+	m                 func() *hdl.Module
+	streams, compiled int
+}{
+	{"comb300", func() *hdl.Module { return designs.RandomComb("comb300", 300, 32, 1) }, 7, 13},
+	{"counter_ram", designs.CounterRAM, 5, 8},
+	{"regorder", registerOrder, 3, 8},
+	{"netlists", func() *hdl.Module {
+		return PackNetlists("streams", []uint64{netlistSeed(3, 0), netlistSeed(3, 1), netlistSeed(3, 2), netlistSeed(3, 3)})
+	}, 3, 9},
+}
+
 // TestStreamsMatchSingleStream is the multi-stream checksum test: every
 // stream of a multi-stream run ends with the checksum of the single-stream
-// run of its seed, on combinational logic, on a counter with a memory, and
-// on the fuzz's random designs (every operation at widths 1 to 130,
-// memories with masks and synchronous reads, instances).
+// run of its seed.
 func TestStreamsMatchSingleStream(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		m       *hdl.Module
-		streams int
-	}{
-		{"comb300", designs.RandomComb("comb300", 300, 32, 1), 7},
-		{"counter_ram", designs.CounterRAM(), 5},
-		{"netlists", PackNetlists("streams", []uint64{netlistSeed(3, 0), netlistSeed(3, 1), netlistSeed(3, 2), netlistSeed(3, 3)}), 3},
-	} {
+	for _, tc := range streamDesigns {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := hdl.Elaborate(tc.m)
+			d, err := hdl.Elaborate(tc.m())
 			require.NoError(t, err)
 			require.NoError(t, CheckStreams(d, tc.streams, 300, 11))
 		})
@@ -65,28 +75,18 @@ func randomNetlistsOn(t *testing.T, check func(*hdl.Design, int, uint64, uint64)
 }
 
 // TestCompiledStreamsMatchSingleStream is the multi-stream checksum test
-// for the compiled form: every stream's checksum equals the interpreter's
-// single-stream run of its seed, built for AVX-512 where the machine has
-// it and with the portable vec8.
+// for the compiled form, built for AVX-512 where the machine has it and
+// with the portable vec8.
 func TestCompiledStreamsMatchSingleStream(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		m       *hdl.Module
-		streams int
-	}{
-		{"comb300", designs.RandomComb("comb300", 300, 32, 1), 13},
-		{"counter_ram", designs.CounterRAM(), 8},
-		{"regorder", registerOrder(), 8},
-		{"netlists", PackNetlists("cstreams", []uint64{netlistSeed(3, 0), netlistSeed(3, 1), netlistSeed(3, 2), netlistSeed(3, 3)}), 9},
-	} {
+	portable := func(d *hdl.Design, streams int, cycles, seed uint64) ([]uint64, uint64, error) {
+		return compiledStreamsBench(d, streams, cycles, seed, false)
+	}
+	for _, tc := range streamDesigns {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := hdl.Elaborate(tc.m)
+			d, err := hdl.Elaborate(tc.m())
 			require.NoError(t, err)
-			require.NoError(t, CheckCompiledStreams(d, tc.streams, 300, 11))
-			portable := func(d *hdl.Design, streams int, cycles, seed uint64) ([]uint64, uint64, error) {
-				return compiledStreamsBench(d, streams, cycles, seed, false)
-			}
-			require.NoError(t, checkStreams(d, portable, tc.streams, 300, 11))
+			require.NoError(t, CheckCompiledStreams(d, tc.compiled, 300, 11))
+			require.NoError(t, checkStreams(d, portable, tc.compiled, 300, 11))
 		})
 	}
 }
