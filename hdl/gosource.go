@@ -386,18 +386,22 @@ func (g *gosrc) instr(in *instr) {
 			g.p("\td.wide[%d].eval()\n", g.tabled[int(in.a)])
 		}
 		return
-	case kNot:
-		e = masked("^"+a, m)
+	case kNot: // a has no bits outside m
+		e = fmt.Sprintf("%s ^ %#x", a, m)
 	case kAnd:
 		e = fmt.Sprintf("%s & %s", a, b)
 	case kOr:
 		e = fmt.Sprintf("%s | %s", a, b)
 	case kXor:
 		e = fmt.Sprintf("%s ^ %s", a, b)
-	case kRedAnd:
-		e = fmt.Sprintf("b2u(%s == %#x)", a, m)
-	case kRedOr:
-		e = fmt.Sprintf("b2u(%s != 0)", a)
+	case kRedAnd, kRedOr:
+		if aw == 1 {
+			e = a
+		} else if in.op == kRedAnd {
+			e = fmt.Sprintf("b2u(%s == %#x)", a, m)
+		} else {
+			e = fmt.Sprintf("b2u(%s != 0)", a)
+		}
 	case kRedXor:
 		e = fmt.Sprintf("uint64(bits.OnesCount64(%s) & 1)", a)
 	case kAdd:
@@ -426,8 +430,8 @@ func (g *gosrc) instr(in *instr) {
 		sign := uint64(1) << (aw - 1)
 		e = fmt.Sprintf("b2u(%s^%#x %s %s^%#x)", a, sign, op, b, sign)
 	case kMux:
-		if !g.compared[in.a] { // branch-free: the select is data
-			e = fmt.Sprintf("%s ^ (%s^%s)&-b2u(%s != 0)", c, b, c, a)
+		if !g.compared[in.a] { // branch-free: the select is data, 0 or 1
+			e = fmt.Sprintf("%s ^ (%s^%s)&-%s", c, b, c, a)
 			break
 		}
 		// A comparison's result: the compiler fuses the two into a
@@ -439,6 +443,10 @@ func (g *gosrc) instr(in *instr) {
 		var choices []string
 		for j := range int32(k) {
 			choices = append(choices, g.ref(argv[in.b+j]))
+		}
+		if n := 1 << aw; aw <= 6 && g.stateRun(argv[in.b:in.b+int32(k)], n) { // choices in a row of the state
+			e = fmt.Sprintf("st[%d:%d][%s&%#x]", argv[in.b], argv[in.b]+int32(n), a, n-1)
+			break
 		}
 		if n := 1 << aw; aw <= 6 { // a load from a table of every index (a switch on data mispredicts)
 			table := slices.Clone(choices[:min(n, len(choices))]) // (choices past n are unreachable)
@@ -467,7 +475,7 @@ func (g *gosrc) instr(in *instr) {
 			case g.s.konst[bits[j]]:
 				terms = append(terms, choice)
 			default:
-				terms = append(terms, fmt.Sprintf("%s&-(%s&1)", choice, g.ref(bits[j])))
+				terms = append(terms, fmt.Sprintf("%s&-%s", choice, g.ref(bits[j]))) // (a bit is 0 or 1)
 			}
 		}
 		e = scalarOr(terms)
@@ -477,7 +485,7 @@ func (g *gosrc) instr(in *instr) {
 			e = fmt.Sprintf("(%s)<<%d | %s", e, argw[j], g.ref(argv[j]))
 		}
 	case kSlice:
-		e = masked(fmt.Sprintf("%s >> %d", a, k), m)
+		e = masked(shifted(a, ">>", int(k)), m)
 	case kRepl:
 		e = "0"
 		for range k {
@@ -491,6 +499,21 @@ func (g *gosrc) instr(in *instr) {
 		e = g.fromMem(int(in.b), fmt.Sprintf("d.m%d[%s&%#x]", in.b, a, len(g.s.kn.mems[in.b])-1))
 	}
 	g.p(g.define(in.dst, "%s := ")+"%s\n", e)
+}
+
+// stateRun reports whether at least n slots start xs and are consecutive
+// words of the state array (not constants, not locals): an indexed
+// multiplexer over them reads the state directly.
+func (g *gosrc) stateRun(xs []int32, n int) bool {
+	if len(xs) < n {
+		return false
+	}
+	for j, x := range xs[:n] {
+		if x != xs[0]+int32(j) || g.s.konst[x] || g.local[x] {
+			return false
+		}
+	}
+	return true
 }
 
 // scalarOr is the OR of terms, of uint64 operands, left to right (a
