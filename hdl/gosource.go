@@ -471,7 +471,7 @@ func (g *gosrc) instr(in *instr) {
 			switch {
 			case !fused:
 				terms = append(terms, fmt.Sprintf("%s&-(%s>>%d&1)", choice, a, j))
-			case g.s.konst[bits[j]] && g.s.kn.st[bits[j]] == 0:
+			case g.isZero(bits[j]):
 			case g.s.konst[bits[j]]:
 				terms = append(terms, choice)
 			default:
@@ -500,6 +500,9 @@ func (g *gosrc) instr(in *instr) {
 	}
 	g.p(g.define(in.dst, "%s := ")+"%s\n", e)
 }
+
+// isZero reports whether slot x is the constant 0.
+func (g *gosrc) isZero(x int32) bool { return g.s.konst[x] && g.s.kn.st[x] == 0 }
 
 // stateRun reports whether at least n slots start xs and are consecutive
 // words of the state array (not constants, not locals): an indexed

@@ -264,7 +264,7 @@ func (g *gosrc) laneInstr(in *instr) {
 			switch {
 			case !fused:
 				terms = append(terms, call("PickBit", a, fmt.Sprint(j), choice))
-			case g.s.konst[bits[j]] && g.s.kn.st[bits[j]] == 0:
+			case g.isZero(bits[j]):
 			case g.s.konst[bits[j]]:
 				terms = append(terms, choice)
 			default:

@@ -88,9 +88,9 @@ func goStreamsHarness(ports Ports) string {
 
 // goStreamsHarnessBody is the in-simulator stimulus of verify/lfsr.go run
 // on eight generators at once: each cycle, each one-word input draws x from
-// every lane's generator and picks the value by x >> 61 with vector
-// compares rather than branches (a lane that takes the uniform case draws
-// again); wider inputs are drawn lane by lane.
+// every lane's generator and picks the value by x >> 61 with a lane
+// permutation rather than branches (a lane that takes the uniform case
+// draws again); wider inputs are drawn lane by lane.
 const goStreamsHarnessBody = `func next(s vec8.V) vec8.V {
 	s = vec8.Xor(s, vec8.ShlK(s, 13))
 	s = vec8.Xor(s, vec8.ShrK(s, 7))
@@ -115,6 +115,11 @@ func group(first int, cycles, seed uint64, sums []uint64) {
 	}
 	d.Eval()
 	d.Step()
+	cases := make([][8]uint64, len(in)) // a one-word input's value by x >> 61, before the AND
+	for i, p := range in {
+		cases[i] = [8]uint64{0, p.top, p.sign, 3 & p.top, p.top, p.top, p.top, p.top}
+	}
+	constant := vec8.Load(&[8]uint64{1: ^uint64(0), 2: ^uint64(0)}) // the cases that take no bits of a draw
 	s, hash := vec8.Load(&seeds), vec8.Load(&h)
 	zero, four := vec8.Splat(0), vec8.Splat(4)
 	prime := vec8.Splat(0x100000001b3)
@@ -132,14 +137,13 @@ func group(first int, cycles, seed uint64, sums []uint64) {
 				vec8.Store(d.Lanes(p.slot), vec8.Eq(vec8.And(s, vec8.Splat(63)), zero))
 				continue
 			}
-			sel, top := vec8.ShrK(s, 61), vec8.Splat(p.top)
-			v := vec8.MuxEq(sel, 1, top, zero)
-			v = vec8.MuxEq(sel, 2, vec8.Splat(p.sign), v)
-			v = vec8.MuxEq(sel, 3, vec8.And(s, vec8.Splat(3&p.top)), v)
-			uniform, s2 := vec8.And(sel, four), next(s) // x >> 61 >= 4
-			v = vec8.Mux(uniform, vec8.And(s2, top), v)
-			s = vec8.Mux(uniform, s2, s)
-			vec8.Store(d.Lanes(p.slot), v)
+			// By x >> 61: 0, top, sign, x & 3, the next draw: the
+			// lane's entry of cases ANDed with all ones, x or the
+			// next draw (which then becomes the lane's generator).
+			sel := vec8.ShrK(s, 61)
+			s = vec8.Mux(vec8.And(sel, four), next(s), s)
+			draw := vec8.Or(s, vec8.Lookup(constant, sel))
+			vec8.Store(d.Lanes(p.slot), vec8.And(vec8.Lookup(vec8.Load(&cases[i]), sel), draw))
 		}
 		d.Eval()
 		for _, slot := range out {

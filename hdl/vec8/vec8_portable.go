@@ -75,6 +75,14 @@ func PickBit(s V, k uint64, v V) V { return Mux(And(s, Splat(1<<k)), v, V{}) }
 // MuxEq is t in the lanes where a is k, else f.
 func MuxEq(a V, k uint64, t, f V) V { return Mux(Eq(a, Splat(k)), t, f) }
 
+// Lookup is t's lane i&7 in each lane, i that lane of idx.
+func Lookup(t, idx V) (r V) {
+	for l, i := range idx {
+		r[l] = t[i&7]
+	}
+	return r
+}
+
 // NonZero has bit l set when lane l of v is not zero.
 func NonZero(v V) (bits uint8) {
 	for l, x := range v {

@@ -53,5 +53,8 @@ func PickBit(s V, k uint64, v V) V { return v.Masked(s.And(Splat(1 << k)).NotEqu
 // MuxEq is t in the lanes where a is k, else f.
 func MuxEq(a V, k uint64, t, f V) V { return t.Merge(f, a.Equal(Splat(k))) }
 
+// Lookup is t's lane i&7 in each lane, i that lane of idx (one VPERMQ).
+func Lookup(t, idx V) V { return t.Permute(idx) }
+
 // NonZero has bit l set when lane l of v is not zero.
 func NonZero(v V) uint8 { return v.NotEqual(zero).ToBits() }

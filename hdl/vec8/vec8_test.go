@@ -100,6 +100,7 @@ func TestLanesMatchScalarGo(t *testing.T) {
 			}
 			return x
 		})
+		check("Lookup", Lookup(b, a), func(x, _ uint64) uint64 { return xb[x&7] })
 		check("Splat", Splat(xa[3]), func(_, _ uint64) uint64 { return xa[3] })
 		check("Sext", Sext(a, w), func(x, _ uint64) uint64 { return uint64(int64(x<<(64-w)) >> (64 - w)) })
 		check("Parity", Parity(a), func(x, _ uint64) uint64 {
