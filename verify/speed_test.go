@@ -101,3 +101,25 @@ func BenchmarkLockstep(b *testing.B) {
 		})
 	}
 }
+
+// TestBestOfTakesTheFastestRun: bestOf reports the fastest of
+// speedRepeats runs with their checksum, and fails when a repeated run
+// gives another checksum.
+func TestBestOfTakesTheFastestRun(t *testing.T) {
+	times := []uint64{30, 10, 20}
+	run := 0
+	chk, ns, err := bestOf(func(uint64) (uint64, uint64, error) {
+		run++
+		return 7, times[run-1], nil
+	})(100)
+	if err != nil || chk != 7 || ns != 10 || run != speedRepeats {
+		t.Fatalf("bestOf: checksum %d, %d ns, %d runs, %v; want 7, 10 ns, %d runs", chk, ns, run, err, speedRepeats)
+	}
+	run = 0
+	if _, _, err := bestOf(func(uint64) (uint64, uint64, error) {
+		run++
+		return uint64(run), 5, nil
+	})(100); err == nil {
+		t.Fatal("bestOf accepted runs with different checksums")
+	}
+}
