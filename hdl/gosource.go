@@ -386,8 +386,11 @@ func (g *gosrc) instr(in *instr) {
 			g.p("\td.wide[%d].eval()\n", g.tabled[int(in.a)])
 		}
 		return
-	case kNot: // a has no bits outside m
-		e = fmt.Sprintf("%s ^ %#x", a, m)
+	case kNot:
+		e = masked("^"+a, m)
+		if !strings.HasPrefix(e, "uint64(") { // no conversion that tells the compiler the width: a has no bits outside m
+			e = fmt.Sprintf("%s ^ %#x", a, m)
+		}
 	case kAnd:
 		e = fmt.Sprintf("%s & %s", a, b)
 	case kOr:
