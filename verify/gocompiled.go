@@ -142,14 +142,21 @@ func writeHarnessPrelude(b *strings.Builder, ports Ports) {
 // harnessPrelude is the generator of verify/lfsr.go and the input and
 // output ports as the stimulus and the hash see them, for a Design with
 // Slot.
-const harnessPrelude = `func lfsrNext(s *uint64) uint64 {
-	x := *s
+const harnessPrelude = `func lfsrStep(x uint64) uint64 {
 	x ^= x << 13
 	x ^= x >> 7
 	x ^= x << 17
-	*s = x
 	return x
 }
+
+func lfsrNext(s *uint64) uint64 {
+	*s = lfsrStep(*s)
+	return *s
+}
+
+// lfsrConstant marks the cases whose value takes no bits of a draw (see
+// stimPort's cases).
+var lfsrConstant = [8]uint64{1: ^uint64(0), 2: ^uint64(0)}
 
 // wordMask is the mask of word k of a w-bit value.
 func wordMask(w uint, k int) uint64 {
@@ -161,18 +168,23 @@ func wordMask(w uint, k int) uint64 {
 
 // stimPort is an input as the stimulus writes it: its first state word,
 // its words, the masks of its top word and of its sign bit (in its top
-// word), and whether it is rst.
+// word), whether it is rst, and, for a one-word input, its value by
+// x >> 61 before the AND with all ones (lfsrConstant), x or the next
+// draw: 0, top, sign, 3, then top for the uniform cases.
 type stimPort struct {
 	slot, n   int
 	top, sign uint64
 	rst       bool
+	cases     [8]uint64
 }
 
 func stimPorts(d *Design) []stimPort {
 	var ps []stimPort
 	for i, p := range inPorts {
 		n := int(p.width+63) / 64
-		ps = append(ps, stimPort{d.Slot(p.name), n, wordMask(p.width, n-1), 1 << ((p.width - 1) % 64), i == 0 && p.name == "rst"})
+		top := wordMask(p.width, n-1)
+		ps = append(ps, stimPort{d.Slot(p.name), n, top, 1 << ((p.width - 1) % 64), i == 0 && p.name == "rst",
+			[8]uint64{0, top, 1 << ((p.width - 1) % 64), 3 & top, top, top, top, top}})
 	}
 	return ps
 }
@@ -193,27 +205,19 @@ func words(d *Design, ports []port) []int {
 const goHarnessBody = `// cycle runs one cycle of the in-simulator stimulus (see verify/lfsr.go)
 // and folds the outputs into h.
 func cycle(d *Design, in []stimPort, out []int, s *uint64, h uint64) uint64 {
+	r := *s // the generator, kept in a register (a store into the design could alias *s)
 	for i := range in {
 		p := &in[i]
-		x := lfsrNext(s)
-		if p.n == 1 { // the common case: one word
-			var v uint64
-			switch {
-			case p.rst:
-				if x&63 == 0 {
-					v = 1
-				}
-			case x>>61 == 0:
-			case x>>61 == 1:
-				v = p.top
-			case x>>61 == 2:
-				v = p.sign
-			case x>>61 == 3:
-				v = x & 3 & p.top
-			default:
-				v = lfsrNext(s) & p.top
-			}
-			d.SetWord(p.slot, v)
+		r = lfsrStep(r)
+		x := r
+		if p.rst {
+			d.SetWord(p.slot, b2u(x&63 == 0))
+			continue
+		}
+		if p.n == 1 { // the common case: one word, its case picked without a branch
+			sel := x >> 61
+			r ^= (r ^ lfsrStep(r)) & -(sel >> 2) // a uniform case draws again
+			d.SetWord(p.slot, p.cases[sel]&(r|lfsrConstant[sel]))
 			continue
 		}
 		for k := range p.n {
@@ -232,11 +236,13 @@ func cycle(d *Design, in []stimPort, out []int, s *uint64, h uint64) uint64 {
 			d.SetWord(p.slot, x&3)
 		default:
 			for k := range p.n {
-				d.SetWord(p.slot+k, lfsrNext(s))
+				r = lfsrStep(r)
+				d.SetWord(p.slot+k, r)
 			}
 			d.SetWord(p.slot+p.n-1, d.Word(p.slot+p.n-1)&p.top)
 		}
 	}
+	*s = r
 	d.Eval()
 	for _, slot := range out {
 		h = (h ^ d.Word(slot)) * 0x100000001b3

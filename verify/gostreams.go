@@ -115,11 +115,7 @@ func group(first int, cycles, seed uint64, sums []uint64) {
 	}
 	d.Eval()
 	d.Step()
-	cases := make([][8]uint64, len(in)) // a one-word input's value by x >> 61, before the AND
-	for i, p := range in {
-		cases[i] = [8]uint64{0, p.top, p.sign, 3 & p.top, p.top, p.top, p.top, p.top}
-	}
-	constant := vec8.Load(&[8]uint64{1: ^uint64(0), 2: ^uint64(0)}) // the cases that take no bits of a draw
+	constant := vec8.Load(&lfsrConstant)
 	s, hash := vec8.Load(&seeds), vec8.Load(&h)
 	zero, four := vec8.Splat(0), vec8.Splat(4)
 	prime := vec8.Splat(0x100000001b3)
@@ -143,7 +139,7 @@ func group(first int, cycles, seed uint64, sums []uint64) {
 			sel := vec8.ShrK(s, 61)
 			s = vec8.Mux(vec8.And(sel, four), next(s), s)
 			draw := vec8.Or(s, vec8.Lookup(constant, sel))
-			vec8.Store(d.Lanes(p.slot), vec8.And(vec8.Lookup(vec8.Load(&cases[i]), sel), draw))
+			vec8.Store(d.Lanes(p.slot), vec8.And(vec8.Lookup(vec8.Load(&p.cases), sel), draw))
 		}
 		d.Eval()
 		for _, slot := range out {

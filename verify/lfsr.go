@@ -104,14 +104,20 @@ func NewLFSR(ports Ports, seed uint64) *LFSR { return &LFSR{ports: ports, s: lfs
 // Fill implements Stimulus; cycles must be asked for in order.
 func (l *LFSR) Fill(_ uint64, v Vector) { lfsrFill(&l.s, l.ports, v) }
 
-const lfsrC = `static inline uint64_t lfsrNext(uint64_t* s) {
-  uint64_t x = *s;
+// lfsrC is the generator in C++. A one-word input's case is picked without
+// a branch (the case by x >> 61 is random, so a branch on it mispredicts
+// about every other input): its value is the port's entry of a table of
+// cases (0, all ones, the sign bit, 3, then all ones for the uniform
+// cases) ANDed with all ones (lfsrConstant), with x, or with the next
+// draw, which the generator then keeps (lfsrStep, a conditional move).
+const lfsrC = `static inline uint64_t lfsrStep(uint64_t x) {
   x ^= x << 13;
   x ^= x >> 7;
   x ^= x << 17;
-  *s = x;
   return x;
 }
+static inline uint64_t lfsrNext(uint64_t* s) { return *s = lfsrStep(*s); }
+static const uint64_t lfsrConstant[8] = {0, ~0ULL, ~0ULL, 0, 0, 0, 0, 0};
 static const uint64_t lfsrChecksumInit = 0xcbf29ce484222325ULL;
 static inline uint64_t lfsrChecksum(uint64_t c, uint64_t w) { return (c ^ w) * 0x100000001b3ULL; }
 

@@ -207,8 +207,10 @@ func verilatorHarness(top string, ports Ports, hasClock, trace bool) string {
 		off += p.Words()
 	}
 	b.WriteString("}\n\n")
-	// The in-simulator stimulus, word for word as lfsrFill.
-	b.WriteString("static void lfsrInputs(uint64_t* s, uint64_t* iv) {\n  uint64_t x;\n")
+	// The in-simulator stimulus, word for word as lfsrFill. The generator
+	// is copied into a local, which the compiler keeps in a register
+	// (stores into iv could alias the caller's state).
+	b.WriteString("static void lfsrInputs(uint64_t* state, uint64_t* iv) {\n  uint64_t local = *state, x;\n  uint64_t* s = &local;\n")
 	off = 0
 	for i, p := range ports.In {
 		b.WriteString("  x = lfsrNext(s);\n")
@@ -217,6 +219,14 @@ func verilatorHarness(top string, ports Ports, hasClock, trace bool) string {
 		}
 		if i == 0 && hasClock {
 			b.WriteString("  iv[0] = (x & 63) == 0;\n")
+			off++
+			continue
+		}
+		if p.Words() == 1 { // (see lfsrC)
+			top, sign := wordMask(p.Width, 0), uint64(1)<<((p.Width-1)%64)
+			fmt.Fprintf(&b, "  { static const uint64_t cases[8] = {0, 0x%xULL, 0x%xULL, 0x%xULL, 0x%xULL, 0x%xULL, 0x%xULL, 0x%xULL};\n", top, sign, 3&top, top, top, top, top)
+			b.WriteString("    uint64_t sel = x >> 61, big = 0 - (sel >> 2);\n    *s ^= (*s ^ lfsrStep(*s)) & big;\n")
+			fmt.Fprintf(&b, "    iv[%d] = cases[sel] & (*s | lfsrConstant[sel]); }\n", off)
 			off++
 			continue
 		}
@@ -232,7 +242,7 @@ func verilatorHarness(top string, ports Ports, hasClock, trace bool) string {
 		b.WriteString("\n  }\n")
 		off += p.Words()
 	}
-	b.WriteString("}\n\n")
+	b.WriteString("  *state = local;\n}\n\n")
 
 	fmt.Fprintf(&b, "static %s* top;\nstatic uint64_t t;\n", cls)
 	if trace {
