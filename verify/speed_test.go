@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/designs"
@@ -56,7 +57,8 @@ func BenchmarkSimulatorSpeed(b *testing.B) {
 // golden model and Verilator on the 1,000-node design, with every output
 // compared every cycle: in the fast mode Check uses (the in-simulator
 // stimulus, per-cycle output hashes over the pipes), and with random
-// stimulus fed through the pipes and full outputs compared.
+// stimulus fed through the pipes and full outputs compared; each the
+// fastest of speedRepeats runs, simulator start included.
 func BenchmarkLockstep(b *testing.B) {
 	d, err := hdl.Elaborate(designs.RandomComb("comb1000", 1000, 32, 1))
 	if err != nil {
@@ -83,19 +85,28 @@ func BenchmarkLockstep(b *testing.B) {
 				}
 				s.Close()
 			}
-			var res *Result
+			best := time.Duration(0) // the fastest of speedRepeats runs, as MeasureSpeed's
 			for b.Loop() {
-				res, err = Lockstep(Config{
-					Backends: []Backend{run.gold, VerilatorBackend(d, MachineMade)},
-					Stimulus: run.stimulus,
-					Seed:     1,
-					Cycles:   cycles,
-				})
-				if err != nil {
-					b.Fatal(err)
+				for range speedRepeats {
+					start := time.Now()
+					res, err := Lockstep(Config{
+						Backends: []Backend{run.gold, VerilatorBackend(d, MachineMade)},
+						Stimulus: run.stimulus,
+						Seed:     1,
+						Cycles:   cycles,
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if res.Cycles != cycles {
+						b.Fatalf("lockstep compared %d cycles of %d", res.Cycles, cycles)
+					}
+					if t := time.Since(start); best == 0 || t < best {
+						best = t
+					}
 				}
 			}
-			perSecond := float64(res.Cycles) * float64(b.N) / b.Elapsed().Seconds()
+			perSecond := float64(cycles) / best.Seconds()
 			fmt.Printf("lockstep %s on comb1000: %.0f compared cycles/s (%d outputs each)\n", run.name, perSecond, len(ports.Out))
 			b.ReportMetric(perSecond, "cycles/s")
 		})
