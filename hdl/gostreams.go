@@ -125,6 +125,21 @@ func scatter[T uint8 | uint16 | uint32 | uint64](m *[8][]T, addr, data, en vec8.
 	}
 }
 
+// readInto is a synchronous read port of every lane: each lane's word of
+// m at the lane's address, in the lanes where en is not zero (all if en is
+// nil), else the lane's word of old, into dst. Word by word from state to
+// state: a vector built by eight scalar stores and read back at once
+// waits for all of them (no store forwarding).
+func readInto[T uint8 | uint16 | uint32 | uint64](dst *[8]uint64, m *[8][]T, addr, en, old *[8]uint64, mask uint64) {
+	for l := range dst {
+		v := uint64(m[l][addr[l]&mask])
+		if en != nil && en[l] == 0 {
+			v = old[l]
+		}
+		dst[l] = v
+	}
+}
+
 // gather reads each lane's memory at that lane's address.
 func gather[T uint8 | uint16 | uint32 | uint64](m *[8][]T, addr vec8.V, mask uint64) vec8.V {
 	var at, r [8]uint64
@@ -414,11 +429,11 @@ func (g *gosrc) laneSyncRead(r *seqOp) {
 		g.p("\t}\n")
 		return
 	}
-	read := fmt.Sprintf("gather(&d.m%d, vec8.Load(&st[%d]), %#x)", r.memi, r.d, len(g.s.kn.mems[r.memi])-1)
+	en, old := "nil", "nil"
 	if r.en >= 0 {
-		read = fmt.Sprintf("vec8.Mux(vec8.Load(&st[%d]), %s, vec8.Load(&st[%d]))", r.en, read, r.slot)
+		en, old = fmt.Sprintf("&st[%d]", r.en), fmt.Sprintf("&st[%d]", r.slot)
 	}
-	g.p("\tvec8.Store(&sh[%d], %s)\n", r.shadow, read)
+	g.p("\treadInto(&sh[%d], &d.m%d, &st[%d], %s, %s, %#x)\n", r.shadow, r.memi, r.d, en, old, len(g.s.kn.mems[r.memi])-1)
 }
 
 // laneMemWrite writes memory write port wr of every lane: a scatter to the
