@@ -185,19 +185,18 @@ func (ic *Icarus) requestHashed(n int) error {
 	return nil
 }
 
-func (ic *Icarus) readHashed(n int) ([]uint64, error) {
-	hashes := make([]uint64, n)
+func (ic *Icarus) readHashed(hashes []uint64) error {
 	for c := range hashes {
 		line, err := ic.answer()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if hashes[c], err = strconv.ParseUint(line, 16, 64); err != nil {
 			// x or z bits in an output: a hash no other simulator makes
 			hashes[c] = ^uint64(0) - uint64(c)
 		}
 	}
-	return hashes, nil
+	return nil
 }
 
 // Close implements Simulator.

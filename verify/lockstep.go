@@ -161,13 +161,14 @@ func finishMismatch(cfg Config, m *Mismatch) error {
 
 // hasher is a simulator that generates the in-simulator stimulus itself and
 // answers with one hash of its outputs per cycle. requestHashed asks for
-// the next n cycles' hashes and readHashed returns the answer to the oldest
-// request not yet read, so that a simulator in another process works on
-// the next request while the Go side reads the one before.
+// the next n cycles' hashes and readHashed fills hashes with the answer
+// to the oldest request not yet read (len(hashes) cycles), so that a
+// simulator in another process works on the next request while the Go
+// side reads the one before.
 type hasher interface {
 	seedStimulus(seed uint64) error
 	requestHashed(n int) error
-	readHashed(n int) ([]uint64, error)
+	readHashed(hashes []uint64) error
 }
 
 func allHashers(sims []Simulator) ([]hasher, bool) {
@@ -212,8 +213,12 @@ func compareHashed(cfg Config, sims []Simulator, hs []hasher) (int64, *Result, e
 		go func() {
 			defer workers.Done()
 			size := func(start uint64) int { return int(min(uint64(cfg.Batch), cfg.Cycles-start)) }
+			// The batches' buffers, reused in turn: while this worker
+			// fills one, the comparison holds at most one and the
+			// channel two.
+			var ring [4][]uint64
 			requested := uint64(0) // cycles asked for: one batch ahead of those read
-			for start := uint64(0); start < cfg.Cycles; start += uint64(cfg.Batch) {
+			for k, start := 0, uint64(0); start < cfg.Cycles; k, start = k+1, start+uint64(cfg.Batch) {
 				var b hashBatch
 				for requested < min(start+2*uint64(cfg.Batch), cfg.Cycles) && b.err == nil {
 					n := size(requested)
@@ -221,7 +226,11 @@ func compareHashed(cfg Config, sims []Simulator, hs []hasher) (int64, *Result, e
 					requested += uint64(n)
 				}
 				if b.err == nil {
-					b.hashes, b.err = hs[i].readHashed(size(start))
+					if ring[k%4] == nil {
+						ring[k%4] = make([]uint64, cfg.Batch)
+					}
+					b.hashes = ring[k%4][:size(start)]
+					b.err = hs[i].readHashed(b.hashes)
 				}
 				select {
 				case results[i] <- b:

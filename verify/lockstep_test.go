@@ -48,7 +48,8 @@ func runHashed(h hasher, n int) ([]uint64, error) {
 	if err := h.requestHashed(n); err != nil {
 		return nil, err
 	}
-	return h.readHashed(n)
+	hashes := make([]uint64, n)
+	return hashes, h.readHashed(hashes)
 }
 
 // TestInSimulatorStimulusIsTheSameEverywhere checks that each simulator's
