@@ -11,8 +11,8 @@ deps:
 # Everything a change must pass: formatting, vet, lint of generated Verilog,
 # and every test (co-simulation and lint tests need the tools from deps),
 # then the lockstep pipeline's shutdown and its reuse of batch buffers under
-# the race detector, and the
-# compiled streams' vector package as AVX-512 builds it.
+# the race detector, and the compiled streams' vector package as AVX-512
+# builds it.
 test: deps lint
 	$(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -race -count=1 -run 'TestMismatchStopsAStreamingPipelineCleanly|TestFastModeFindsTheCycleAcrossBatches' ./verify
