@@ -114,8 +114,9 @@ func (p *pipeSim) requestHashed(n int) error {
 	return nil
 }
 
-// readHashed reads the little-endian hashes straight into hashes where
-// the machine is little-endian too, else through a buffer.
+// readHashed reads the little-endian hashes straight into the memory of
+// hashes, and on a big-endian machine then turns each word around in
+// place.
 func (p *pipeSim) readHashed(hashes []uint64) error {
 	if len(hashes) == 0 {
 		return nil
