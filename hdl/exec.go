@@ -2,6 +2,7 @@ package hdl
 
 import (
 	"math/bits"
+	"slices"
 	"unsafe"
 )
 
@@ -151,6 +152,12 @@ func (kn *kernel) exec(prog []instr, runs []run) {
 		case kConcat:
 			each(ps, p, func(in *instr) uint64 {
 				var r uint64
+				if in.c == bitsOnly { // r<<1 | x is one LEA
+					for _, x := range argv[in.b : in.b+int32(in.k)] {
+						r = r<<1 | ld(p, x)
+					}
+					return r
+				}
 				for j := in.b; j < in.b+int32(in.k); j++ {
 					r = r<<uint(argw[j]) | ld(p, argv[j])
 				}
@@ -217,6 +224,9 @@ func narrowInstr(k kind, dst int32, args []int32, aw []int, width, n int, mem, l
 		in.b, in.k = list+1, uint32(len(args)-1)
 	case kConcat:
 		in.b, in.k = list, uint32(len(args))
+		if !slices.ContainsFunc(aw, func(w int) bool { return w != 1 }) {
+			in.c = bitsOnly
+		}
 	case kMemRead:
 		in.b = mem
 	case kRedAnd:
@@ -231,6 +241,9 @@ func narrowInstr(k kind, dst int32, args []int32, aw []int, width, n int, mem, l
 	}
 	return in
 }
+
+// bitsOnly in a Concat's c marks operands of one bit each.
+const bitsOnly = 1
 
 // hasOperandList reports whether narrowInstr reads its operands from argv.
 func hasOperandList(k kind) bool { return k == kSelect || k == kOneHot || k == kConcat }

@@ -35,6 +35,15 @@ type Sim struct {
 	width  map[string]int
 	inputs map[string]bool
 	trace  *vcdTrace
+
+	// The clock edge's fast path: one-word registers (most of them) as
+	// flat records, so that Step neither calls copy nor branches on an
+	// enable for them, those that load every edge apart from those with an
+	// enable; their next values in wordNext (loads, then enabled); wideRegs
+	// indexes the others in regs.
+	loadRegs, enRegs []wordReg
+	wordNext         []uint64
+	wideRegs         []int
 }
 
 // seqOp updates one register or synchronous read port at a clock edge.
@@ -44,6 +53,12 @@ type seqOp struct {
 	shadow      int32    // offset in Sim.shadow
 	reset       []uint64 // registers: reset value
 	memi        int      // synchronous reads: the memory's index in kernel.mems
+}
+
+// wordReg is a one-word register at the clock edge.
+type wordReg struct {
+	slot, d, en int32 // en -1: loads every edge
+	reset       uint64
 }
 
 type writeOp struct {
@@ -297,6 +312,14 @@ func (s *Sim) compileSeq() {
 		shadow += op.words
 		if k == kReg {
 			op.reset = n.sig.val.view()
+			switch r := (wordReg{slot: op.slot, d: op.d, en: op.en, reset: op.reset[0]}); {
+			case op.words > 1:
+				s.wideRegs = append(s.wideRegs, len(s.regs))
+			case r.en < 0:
+				s.loadRegs = append(s.loadRegs, r)
+			default:
+				s.enRegs = append(s.enRegs, r)
+			}
 			s.regs = append(s.regs, op)
 		} else {
 			op.memi = s.memIndex(n)
@@ -304,6 +327,7 @@ func (s *Sim) compileSeq() {
 		}
 	}
 	s.shadow = make([]uint64, shadow)
+	s.wordNext = make([]uint64, len(s.loadRegs)+len(s.enRegs))
 	for k, fm := range d.mems {
 		for _, w := range fm.writes {
 			op := writeOp{memi: k, addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(nwords(fm.mem.width)), depth: uint64(fm.mem.depth), mask: -1}
@@ -358,7 +382,8 @@ func (s *Sim) Step() {
 	}
 	st, sh := s.kn.st, s.shadow
 	reset := s.rst >= 0 && st[s.rst] != 0
-	for i := range s.regs {
+	s.nextWordRegs(st, reset)
+	for _, i := range s.wideRegs {
 		r := &s.regs[i]
 		switch {
 		case reset:
@@ -376,33 +401,76 @@ func (s *Sim) Step() {
 		if r.en < 0 || st[r.en] != 0 {
 			from, src = int(st[r.d])*n, s.kn.mems[r.memi] // read-first: before any write
 		}
-		copy(sh[r.shadow:r.shadow+r.words], src[from:from+n])
+		if n == 1 {
+			sh[r.shadow] = src[from]
+		} else {
+			copy(sh[r.shadow:r.shadow+r.words], src[from:from+n])
+		}
 	}
 	for i := range s.writes {
 		w := &s.writes[i]
 		if st[w.en] != 0 && st[w.addr] < w.depth {
 			n := int(w.words)
 			a := int(st[w.addr]) * n
-			if w.mask < 0 {
-				copy(s.kn.mems[w.memi][a:a+n], st[w.data:w.data+w.words])
-			} else {
+			switch {
+			case w.mask >= 0:
 				writeLanes(s.kn.mems[w.memi][a:a+n], st[w.data:w.data+w.words], st[w.mask:], w.lanes)
+			case n == 1:
+				s.kn.mems[w.memi][a] = st[w.data]
+			default:
+				copy(s.kn.mems[w.memi][a:a+n], st[w.data:w.data+w.words])
 			}
 		}
 	}
-	for i := range s.regs {
+	next := s.wordNext
+	for i, r := range s.loadRegs {
+		st[r.slot] = next[i]
+	}
+	next = next[len(s.loadRegs):]
+	for i, r := range s.enRegs {
+		st[r.slot] = next[i]
+	}
+	for _, i := range s.wideRegs {
 		r := &s.regs[i]
 		copy(st[r.slot:r.slot+r.words], sh[r.shadow:r.shadow+r.words])
 	}
 	for i := range s.syncs {
 		r := &s.syncs[i]
-		copy(st[r.slot:r.slot+r.words], sh[r.shadow:r.shadow+r.words])
+		if r.words == 1 {
+			st[r.slot] = sh[r.shadow]
+		} else {
+			copy(st[r.slot:r.slot+r.words], sh[r.shadow:r.shadow+r.words])
+		}
 	}
 	s.cycle++
 	s.dirty = true
 	if s.trace != nil {
 		s.settle()
 		s.trace.sample(s, 10*s.cycle-5, 1)
+	}
+}
+
+// nextWordRegs writes the one-word registers' next values into the
+// shadow: the reset value, else the d input where the enable (a 1-bit
+// value, 0 or 1) is set, else the register's own value.
+func (s *Sim) nextWordRegs(st []uint64, reset bool) {
+	next := s.wordNext
+	if reset {
+		for i, r := range s.loadRegs {
+			next[i] = r.reset
+		}
+		for i, r := range s.enRegs {
+			next[len(s.loadRegs)+i] = r.reset
+		}
+		return
+	}
+	for i, r := range s.loadRegs {
+		next[i] = st[r.d]
+	}
+	next = next[len(s.loadRegs):]
+	for i, r := range s.enRegs {
+		q := st[r.slot]
+		next[i] = q ^ (q^st[r.d])&-st[r.en]
 	}
 }
 
