@@ -166,14 +166,7 @@ func (kn *kernel) exec(prog []instr, runs []run) {
 		case kSlice:
 			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) >> in.k & in.mask })
 		case kRepl:
-			each(ps, p, func(in *instr) uint64 {
-				var r uint64
-				v := ld(p, in.a)
-				for range in.k {
-					r = r<<in.aw | v
-				}
-				return r
-			})
+			each(ps, p, func(in *instr) uint64 { return replicate(ld(p, in.a), uint(in.aw), in.mask) })
 		case kZext:
 			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) })
 		case kSext:
@@ -186,6 +179,18 @@ func (kn *kernel) exec(prog []instr, runs []run) {
 			}
 		}
 	}
+}
+
+// replicate is the copies of the aw-bit value v that fill mask: a bit is
+// negated into all ones, wider values double their copies until full.
+func replicate(v uint64, aw uint, mask uint64) uint64 {
+	if aw == 1 {
+		return -v & mask
+	}
+	for w := aw; w < 64; w *= 2 {
+		v |= v << w
+	}
+	return v & mask
 }
 
 // ld reads state word i. Slots are checked when the program is built, so

@@ -489,10 +489,11 @@ func (g *gosrc) instr(in *instr) {
 		}
 	case kSlice:
 		e = masked(shifted(a, ">>", int(k)), m)
-	case kRepl:
-		e = "0"
-		for range k {
-			e = fmt.Sprintf("(%s)<<%d | %s", e, aw, a)
+	case kRepl: // a fits its aw bits, so the copies' sum has no carries
+		if aw == 1 {
+			e = masked("-"+a, m)
+		} else {
+			e = fmt.Sprintf("%s * %#x", a, replPattern(aw, k))
 		}
 	case kZext:
 		e = a
@@ -529,6 +530,16 @@ func scalarOr(terms []string) string {
 		return "0"
 	}
 	return strings.Join(terms, " | ")
+}
+
+// replPattern is a one at the low bit of each of k copies of an aw-bit
+// value: the value times it is Repl's result.
+func replPattern(aw uint, k uint32) uint64 {
+	var p uint64
+	for j := range uint(k) {
+		p |= 1 << (j * aw)
+	}
+	return p
 }
 
 // masked is expr (of uint64 operands) cut to the bits of mask: a

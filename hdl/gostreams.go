@@ -300,12 +300,8 @@ func (g *gosrc) laneInstr(in *instr) {
 		e = orTree(terms)
 	case kSlice:
 		e = laneMasked(call("ShrK", a, fmt.Sprint(k)), m)
-	case kRepl:
-		var terms []string
-		for j := range int(k) {
-			terms = append(terms, laneShl(a, j*int(aw)))
-		}
-		e = orTree(terms)
+	case kRepl: // as in GoSource: a times the copies' pattern
+		e = call("Mul", a, splat(replPattern(uint(aw), uint32(k))))
 	case kZext:
 		e = a
 	case kSext:

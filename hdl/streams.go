@@ -240,13 +240,7 @@ func (m *Streams) exec() {
 		case kSlice:
 			lanes1(d, a, func(x uint64) uint64 { return x >> k & mask })
 		case kRepl:
-			lanes1(d, a, func(x uint64) uint64 {
-				var r uint64
-				for range k {
-					r = r<<uint(aw) | x
-				}
-				return r
-			})
+			lanes1(d, a, func(x uint64) uint64 { return replicate(x, uint(aw), mask) })
 		case kZext:
 			copy(d, a)
 		case kSext:
