@@ -141,11 +141,8 @@ func (kn *kernel) exec(prog []instr, runs []run) {
 		case kOneHot:
 			each(ps, p, func(in *instr) uint64 {
 				var r uint64
-				sel := ld(p, in.a)
-				for j := range int32(in.k) {
-					if sel>>uint(j)&1 != 0 {
-						r |= ld(p, argv[in.b+j])
-					}
+				for sel := ld(p, in.a); sel != 0; sel &= sel - 1 { // the set bits (one, mostly)
+					r |= ld(p, argv[in.b+int32(bits.TrailingZeros64(sel))])
 				}
 				return r
 			})
