@@ -37,12 +37,13 @@ type Sim struct {
 	trace  *vcdTrace
 
 	// The clock edge's fast path: one-word registers (most of them) as
-	// flat records, so that Step neither calls copy nor branches on an
-	// enable for them, those that load every edge apart from those with an
-	// enable; their next values in wordNext (loads, then enabled); wideRegs
-	// indexes the others in regs.
+	// flat records, so that Step does not call copy for them, those that
+	// load every edge (next values in wordNext) apart from those with an
+	// enable (the ones that load this edge in loaded); wideRegs indexes
+	// the others in regs.
 	loadRegs, enRegs []wordReg
 	wordNext         []uint64
+	loaded           []wordWrite
 	wideRegs         []int
 }
 
@@ -59,6 +60,12 @@ type seqOp struct {
 type wordReg struct {
 	slot, d, en int32 // en -1: loads every edge
 	reset       uint64
+}
+
+// wordWrite is a one-word register's next value.
+type wordWrite struct {
+	slot int32
+	v    uint64
 }
 
 type writeOp struct {
@@ -327,7 +334,8 @@ func (s *Sim) compileSeq() {
 		}
 	}
 	s.shadow = make([]uint64, shadow)
-	s.wordNext = make([]uint64, len(s.loadRegs)+len(s.enRegs))
+	s.wordNext = make([]uint64, len(s.loadRegs))
+	s.loaded = make([]wordWrite, 0, len(s.enRegs))
 	for k, fm := range d.mems {
 		for _, w := range fm.writes {
 			op := writeOp{memi: k, addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(nwords(fm.mem.width)), depth: uint64(fm.mem.depth), mask: -1}
@@ -422,13 +430,11 @@ func (s *Sim) Step() {
 			}
 		}
 	}
-	next := s.wordNext
 	for i, r := range s.loadRegs {
-		st[r.slot] = next[i]
+		st[r.slot] = s.wordNext[i]
 	}
-	next = next[len(s.loadRegs):]
-	for i, r := range s.enRegs {
-		st[r.slot] = next[i]
+	for _, w := range s.loaded {
+		st[w.slot] = w.v
 	}
 	for _, i := range s.wideRegs {
 		r := &s.regs[i]
@@ -450,28 +456,30 @@ func (s *Sim) Step() {
 	}
 }
 
-// nextWordRegs writes the one-word registers' next values into the
-// shadow: the reset value, else the d input where the enable (a 1-bit
-// value, 0 or 1) is set, else the register's own value.
+// nextWordRegs computes the one-word registers' next values, the reset
+// values or the d inputs: into wordNext for those that load every edge,
+// and into loaded for those with an enable, only those whose enable is set
+// (a branch: enables are mostly off for many cycles, which it predicts).
 func (s *Sim) nextWordRegs(st []uint64, reset bool) {
-	next := s.wordNext
+	next, loaded := s.wordNext, s.loaded[:0]
 	if reset {
 		for i, r := range s.loadRegs {
 			next[i] = r.reset
 		}
-		for i, r := range s.enRegs {
-			next[len(s.loadRegs)+i] = r.reset
+		for _, r := range s.enRegs {
+			loaded = append(loaded, wordWrite{r.slot, r.reset})
 		}
-		return
+	} else {
+		for i, r := range s.loadRegs {
+			next[i] = st[r.d]
+		}
+		for _, r := range s.enRegs {
+			if st[r.en] != 0 {
+				loaded = append(loaded, wordWrite{r.slot, st[r.d]})
+			}
+		}
 	}
-	for i, r := range s.loadRegs {
-		next[i] = st[r.d]
-	}
-	next = next[len(s.loadRegs):]
-	for i, r := range s.enRegs {
-		q := st[r.slot]
-		next[i] = q ^ (q^st[r.d])&-st[r.en]
-	}
+	s.loaded = loaded
 }
 
 // laneMasks returns, for a word of width bits split into lanes equal
