@@ -14,14 +14,15 @@ type GoSim struct {
 	ins   []hdl.InputRef
 	outs  []hdl.SignalRef
 	trace *os.File
-	stim  uint64 // state of the in-simulator stimulus
+	stim  uint64   // state of the in-simulator stimulus
+	plan  lfsrPlan // the stimulus of the inputs
 	vec   Vector
 }
 
 // NewGoSim builds the Go simulator for an elaborated design.
 func NewGoSim(d *hdl.Design) (*GoSim, error) {
 	g := &GoSim{sim: hdl.NewSim(d), ports: PortsOf(d), stim: lfsrSeed(0)}
-	g.vec = make(Vector, g.ports.InWords())
+	g.plan, g.vec = newLFSRPlan(g.ports), make(Vector, g.ports.InWords())
 	for _, p := range g.ports.In {
 		r, err := g.sim.Input(p.Name)
 		if err != nil {
@@ -74,10 +75,8 @@ func (g *GoSim) Run(in []Vector) ([]Vector, error) {
 // cycle applies one input vector, folds every output word before the edge
 // into h, clocks, and returns h.
 func (g *GoSim) cycle(v Vector, h uint64) uint64 {
-	off := 0
-	for i, p := range g.ports.In {
-		g.sim.PutWords(g.ins[i], v[off:off+p.Words()])
-		off += p.Words()
+	for i, p := range g.plan {
+		g.sim.PutWords(g.ins[i], v[p.off:p.off+p.n])
 	}
 	for _, r := range g.outs {
 		for _, w := range g.sim.Words(r) {
@@ -98,7 +97,7 @@ func (g *GoSim) requestHashed(int) error { return nil }
 
 func (g *GoSim) readHashed(hashes []uint64) error {
 	for c := range hashes {
-		lfsrFill(&g.stim, g.ports, g.vec)
+		g.plan.fill(&g.stim, g.vec)
 		hashes[c] = g.cycle(g.vec, lfsrChecksumInit)
 	}
 	return nil

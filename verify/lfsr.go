@@ -26,11 +26,14 @@ const (
 )
 
 func lfsrNext(s *uint64) uint64 {
-	x := *s
+	*s = lfsrStep(*s)
+	return *s
+}
+
+func lfsrStep(x uint64) uint64 {
 	x ^= x << 13
 	x ^= x >> 7
 	x ^= x << 17
-	*s = x
 	return x
 }
 

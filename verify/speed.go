@@ -47,7 +47,7 @@ func GoBench(d *hdl.Design, cycles, seed uint64) (checksum, nanos uint64, err er
 	chk := uint64(lfsrChecksumInit)
 	start := time.Now()
 	for range cycles {
-		lfsrFill(&s, g.ports, g.vec)
+		g.plan.fill(&s, g.vec)
 		chk = g.cycle(g.vec, chk)
 	}
 	return chk, uint64(time.Since(start).Nanoseconds()), nil

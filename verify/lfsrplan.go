@@ -1,0 +1,81 @@
+package verify
+
+import "github.com/parmem/parmem/hdl"
+
+// lfsrPlan is lfsrFill for one set of input ports with each port's masks
+// and cases worked out once, and a one-word port's case picked without a
+// branch, as the C++ and compiled Go harnesses pick it: the case by x >> 61
+// is random, so lfsrPort's switch mispredicts about every other input. The
+// hdl simulator's benchmark and fast lockstep use it; lfsrFill stays the
+// reference (a test holds them equal).
+type lfsrPlan []lfsrPortPlan
+
+type lfsrPortPlan struct {
+	off, n    int    // the port's first word in the vector, and its words
+	top, sign uint64 // masks of the top word and of the sign bit in it
+	rst       bool
+	// cases is a one-word port's value by x >> 61 before the AND with
+	// all ones (lfsrConstant), x or the next draw: 0, top, sign, 3, then
+	// top for the uniform cases.
+	cases [8]uint64
+}
+
+// lfsrConstant marks the cases whose value takes no bits of a draw.
+var lfsrConstant = [8]uint64{1: ^uint64(0), 2: ^uint64(0)}
+
+func newLFSRPlan(ports Ports) lfsrPlan {
+	var pl lfsrPlan
+	off := 0
+	for i, p := range ports.In {
+		n := p.Words()
+		top := wordMask(p.Width, n-1)
+		sign := uint64(1) << uint((p.Width-1)%64)
+		pl = append(pl, lfsrPortPlan{off: off, n: n, top: top, sign: sign, rst: i == 0 && p.Name == hdl.ResetName,
+			cases: [8]uint64{0, top, sign, 3 & top, top, top, top, top}})
+		off += n
+	}
+	return pl
+}
+
+// fill writes the next cycle's inputs into v, as lfsrFill.
+func (pl lfsrPlan) fill(s *uint64, v Vector) {
+	r := *s // in a register: stores into v could alias *s
+	for i := range pl {
+		p := &pl[i]
+		r = lfsrStep(r)
+		w := v[p.off : p.off+p.n]
+		switch {
+		case p.rst:
+			w[0] = 0
+			if r&63 == 0 {
+				w[0] = 1
+			}
+		case p.n == 1:
+			sel := r >> 61
+			r ^= (r ^ lfsrStep(r)) & -(sel >> 2) // a uniform case draws again
+			w[0] = p.cases[sel] & (r | lfsrConstant[sel])
+		default:
+			x := r
+			clear(w)
+			switch x >> 61 {
+			case 0:
+			case 1:
+				for k := range w {
+					w[k] = ^uint64(0)
+				}
+				w[p.n-1] = p.top
+			case 2:
+				w[p.n-1] = p.sign
+			case 3:
+				w[0] = x & 3
+			default:
+				for k := range w {
+					r = lfsrStep(r)
+					w[k] = r
+				}
+				w[p.n-1] &= p.top
+			}
+		}
+	}
+	*s = r
+}
