@@ -650,7 +650,7 @@ func (d *Design) StateElements() []StateElement {
 // design's outputs or state can observe, by width in bits: the figure a
 // review compares with a paper's "128 15-bit adders" (Li, section 4.5).
 func (d *Design) Adders() map[int]int {
-	live := d.liveNodes()
+	live := d.liveNodes(nil)
 	out := map[int]int{}
 	for i, n := range d.nodes {
 		if live[i] && (n.sig.kind == kAdd || n.sig.kind == kSub) {

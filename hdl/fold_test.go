@@ -37,3 +37,40 @@ func TestBuildTimeFolding(t *testing.T) {
 		}
 	}
 }
+
+// TestSlicesOfConcatenations: a slice that takes exactly one operand of a
+// concatenation (through wires, and through a NOT, which costs one NOT)
+// reads that operand, and the concatenation costs nothing once no reader
+// is left; a slice across operands, or of part of one, stays a slice; a
+// named concatenation (or one a named wire carries) is still computed,
+// for Peek.
+func TestSlicesOfConcatenations(t *testing.T) {
+	m := hdl.NewModule("cats")
+	a, b, c := m.Input("a", 3), m.Input("b", 5), m.Input("c", 1)
+	packed := hdl.Concat(a, b, c) // a is bits 8..6, b 5..1, c 0
+	m.Output("a_out", 3).Drive(packed.Slice(8, 6))
+	m.Output("b_out", 5).Drive(packed.Slice(5, 1))
+	m.Output("not_b", 5).Drive(packed.Not().Slice(5, 1))
+	wired := m.Wire("wired", 9)
+	wired.Drive(hdl.Concat(c, b, a))
+	m.Output("c_out", 1).Drive(wired.Slice(8, 8))
+	named := hdl.Concat(b, c).Named("named")
+	m.Output("across", 2).Drive(named.Slice(1, 0))          // b's low bit and c: stays
+	m.Output("part", 2).Drive(hdl.Concat(a, b).Slice(2, 1)) // part of b: stays
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	s := hdl.NewSim(d)
+	require.Equal(t, 6, s.Ops(), "the NOT of b, the wire's and the named concatenations, the slice of the named one, the last concatenation and its slice")
+	for _, v := range [][3]uint64{{5, 0x13, 1}, {2, 0x0c, 0}, {7, 0x1f, 1}} {
+		for i, name := range []string{"a", "b", "c"} {
+			require.NoError(t, s.SetU(name, v[i]))
+		}
+		want := map[string]uint64{"a_out": v[0], "b_out": v[1], "c_out": v[2], "not_b": ^v[1] & 0x1f,
+			"across": (v[1]&1)<<1 | v[2], "part": v[1] >> 1 & 3, "named": v[1]<<1 | v[2], "wired": v[2]<<8 | v[1]<<3 | v[0]}
+		for name, w := range want {
+			got, err := s.GetU(name)
+			require.NoError(t, err)
+			require.Equalf(t, w, got, "%s with a, b, c = %#x", name, v)
+		}
+	}
+}

@@ -147,9 +147,10 @@ func (s *Sim) memIndex(n *fnode) int {
 
 // liveNodes marks the nodes whose values can be observed: top-level
 // outputs, signals the user named (Peek and waveforms show them), state
-// elements and memory ports, and everything they depend on. The simulator
-// skips the rest, as Verilator removes logic that drives nothing.
-func (d *Design) liveNodes() []bool {
+// elements and memory ports, and everything they depend on (a slice in
+// through on the operand it reads instead). The simulator skips the rest,
+// as Verilator removes logic that drives nothing.
+func (d *Design) liveNodes(through map[int32]bypass) []bool {
 	live := make([]bool, len(d.nodes))
 	var stack []int32
 	mark := func(i int32) {
@@ -173,6 +174,10 @@ func (d *Design) liveNodes() []bool {
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if b, ok := through[i]; ok {
+			mark(b.from)
+			continue
+		}
 		n := &d.nodes[i]
 		mark(n.src)
 		for _, a := range n.args {
@@ -180,6 +185,53 @@ func (d *Design) liveNodes() []bool {
 		}
 	}
 	return live
+}
+
+// bypass is a slice that the simulator reads from the operand of a
+// concatenation it takes exactly, negated when a NOT stands between
+// them: records and bit vectors built to be taken apart again (vmshr's
+// entries, smm2d's lanes) then cost neither the concatenation nor the
+// slices, where nothing else reads them.
+type bypass struct {
+	from int32 // the operand's node
+	not  bool
+}
+
+// bypasses finds the slices to read from a concatenation's operand: the
+// whole of one operand, through aliases and at most one NOT (of at most
+// 64 bits, the narrow path's).
+func (d *Design) bypasses() map[int32]bypass {
+	source := func(i int32) int32 {
+		for a := d.aliasOf(i); a >= 0; a = d.aliasOf(i) {
+			i = a
+		}
+		return i
+	}
+	through := map[int32]bypass{}
+	for i := range d.nodes {
+		n := &d.nodes[i]
+		if n.sig.kind != kSlice {
+			continue
+		}
+		c, not := source(n.args[0]), false
+		if d.nodes[c].sig.kind == kNot && n.sig.width <= 64 {
+			c, not = source(d.nodes[c].args[0]), true
+		}
+		cat := &d.nodes[c]
+		if cat.sig.kind != kConcat {
+			continue
+		}
+		lo := 0 // operand j's low bit: the last operand is the lowest
+		for j := len(cat.args) - 1; j >= 0 && lo <= n.sig.k; j-- {
+			w := cat.sig.args[j].width
+			if lo == n.sig.k && w == n.sig.width {
+				through[int32(i)] = bypass{from: cat.args[j], not: not}
+				break
+			}
+			lo += w
+		}
+	}
+	return through
 }
 
 // compile turns the ordered combinational nodes into instructions. An
@@ -191,7 +243,8 @@ func (d *Design) liveNodes() []bool {
 // operation on constants only is computed once, here.
 func (s *Sim) compile() {
 	d := s.d
-	s.live = d.liveNodes()
+	through := d.bypasses()
+	s.live = d.liveNodes(through)
 	same := map[string]int32{}  // an operation's key -> its result's slot
 	merged := map[int32]int32{} // slot of a merged result -> slot it reads
 	resolve := func(x int32) int32 {
@@ -214,9 +267,18 @@ func (s *Sim) compile() {
 		k := n.sig.kind
 		args := make([]int32, len(n.args))
 		aw := d.argWidths(n)
-		for j, a := range n.args {
-			s.slot[a] = resolve(s.slot[a])
-			args[j] = s.slot[a]
+		if b, ok := through[i]; ok {
+			from := resolve(s.slot[b.from])
+			if !b.not {
+				merged[s.slot[i]] = from
+				continue
+			}
+			k, args, aw = kNot, []int32{from}, []int{n.sig.width}
+		} else {
+			for j, a := range n.args {
+				s.slot[a] = resolve(s.slot[a])
+				args[j] = s.slot[a]
+			}
 		}
 		mem := int32(-1)
 		if k == kMemRead {
