@@ -2,7 +2,7 @@ package verify
 
 import "github.com/parmem/parmem/hdl"
 
-// lfsrPlan is lfsrFill for one set of input ports with each port's masks
+// lfsrPlan is lfsrFill for one set of input ports with each port's place
 // and cases worked out once, and a one-word port's case picked without a
 // branch, as the C++ and compiled Go harnesses pick it: the case by x >> 61
 // is random, so lfsrPort's switch mispredicts about every other input. The
@@ -11,9 +11,9 @@ import "github.com/parmem/parmem/hdl"
 type lfsrPlan []lfsrPortPlan
 
 type lfsrPortPlan struct {
-	off, n    int    // the port's first word in the vector, and its words
-	top, sign uint64 // masks of the top word and of the sign bit in it
-	rst       bool
+	port   Port
+	off, n int // the port's first word in the vector, and its words
+	rst    bool
 	// cases is a one-word port's value by x >> 61 before the AND with
 	// all ones (lfsrConstant), x or the next draw: 0, top, sign, 3, then
 	// top for the uniform cases.
@@ -27,12 +27,11 @@ func newLFSRPlan(ports Ports) lfsrPlan {
 	var pl lfsrPlan
 	off := 0
 	for i, p := range ports.In {
-		n := p.Words()
-		top := wordMask(p.Width, n-1)
+		top := wordMask(p.Width, 0)
 		sign := uint64(1) << uint((p.Width-1)%64)
-		pl = append(pl, lfsrPortPlan{off: off, n: n, top: top, sign: sign, rst: i == 0 && p.Name == hdl.ResetName,
+		pl = append(pl, lfsrPortPlan{port: p, off: off, n: p.Words(), rst: i == 0 && p.Name == hdl.ResetName,
 			cases: [8]uint64{0, top, sign, 3 & top, top, top, top, top}})
-		off += n
+		off += p.Words()
 	}
 	return pl
 }
@@ -42,40 +41,24 @@ func (pl lfsrPlan) fill(s *uint64, v Vector) {
 	r := *s // in a register: stores into v could alias *s
 	for i := range pl {
 		p := &pl[i]
-		r = lfsrStep(r)
 		w := v[p.off : p.off+p.n]
-		switch {
-		case p.rst:
+		if p.n > 1 { // several words, rare: the reference's code
+			*s = r
+			lfsrPort(s, i, p.port, w)
+			r = *s
+			continue
+		}
+		r = lfsrStep(r)
+		if p.rst {
 			w[0] = 0
 			if r&63 == 0 {
 				w[0] = 1
 			}
-		case p.n == 1:
-			sel := r >> 61
-			r ^= (r ^ lfsrStep(r)) & -(sel >> 2) // a uniform case draws again
-			w[0] = p.cases[sel] & (r | lfsrConstant[sel])
-		default:
-			x := r
-			clear(w)
-			switch x >> 61 {
-			case 0:
-			case 1:
-				for k := range w {
-					w[k] = ^uint64(0)
-				}
-				w[p.n-1] = p.top
-			case 2:
-				w[p.n-1] = p.sign
-			case 3:
-				w[0] = x & 3
-			default:
-				for k := range w {
-					r = lfsrStep(r)
-					w[k] = r
-				}
-				w[p.n-1] &= p.top
-			}
+			continue
 		}
+		sel := r >> 61
+		r ^= (r ^ lfsrStep(r)) & -(sel >> 2) // a uniform case draws again
+		w[0] = p.cases[sel] & (r | lfsrConstant[sel])
 	}
 	*s = r
 }
