@@ -174,8 +174,32 @@ func (kn *kernel) exec(prog []instr, runs []run) {
 			for i := range ps {
 				kn.wide[ps[i].a].eval()
 			}
+		case opAndNot:
+			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) &^ ld(p, in.b) })
+		case opAndEq:
+			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) & b2u(ld(p, in.b) == ld(p, in.c)) })
 		}
 	}
+}
+
+// operandsOf lists the slots an instruction of s's program reads (a wide
+// operation's, its operands' views).
+func (s *Sim) operandsOf(in *instr) []int32 {
+	argv := s.kn.argv
+	switch in.op {
+	case opWide:
+		_, args := s.wideSlots(int(in.a))
+		return args
+	case kNot, kRedAnd, kRedOr, kRedXor, kShlK, kShrK, kSraK, kSlice, kRepl, kZext, kSext, kMemRead:
+		return []int32{in.a}
+	case kMux, opAndEq:
+		return []int32{in.a, in.b, in.c}
+	case kSelect, kOneHot:
+		return append([]int32{in.a}, argv[in.b:in.b+int32(in.k)]...)
+	case kConcat:
+		return argv[in.b : in.b+int32(in.k)]
+	}
+	return []int32{in.a, in.b}
 }
 
 // replicate is the copies of the aw-bit value v that fill mask: a bit is

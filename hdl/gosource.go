@@ -283,25 +283,10 @@ func (g *gosrc) fuseSelects() {
 
 // operands lists the state slots an instruction reads.
 func (g *gosrc) operands(in *instr) []int32 {
-	s, argv := g.s, g.s.kn.argv
-	if in.op == opWide {
-		_, args := s.wideSlots(int(in.a))
-		return args
-	}
 	if bits, ok := g.selBits[in.dst]; ok && in.op == kOneHot {
-		return append(slices.Clone(bits), argv[in.b:in.b+int32(in.k)]...)
+		return append(slices.Clone(bits), g.s.kn.argv[in.b:in.b+int32(in.k)]...)
 	}
-	switch in.op {
-	case kNot, kRedAnd, kRedOr, kRedXor, kShlK, kShrK, kSraK, kSlice, kRepl, kZext, kSext, kMemRead:
-		return []int32{in.a}
-	case kMux:
-		return []int32{in.a, in.b, in.c}
-	case kSelect, kOneHot:
-		return append([]int32{in.a}, argv[in.b:in.b+int32(in.k)]...)
-	case kConcat:
-		return argv[in.b : in.b+int32(in.k)]
-	}
-	return []int32{in.a, in.b}
+	return g.s.operandsOf(in)
 }
 
 // planLocals decides which results can live in Go local variables: those

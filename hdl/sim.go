@@ -19,7 +19,8 @@ type Sim struct {
 	d      *Design
 	kn     kernel
 	prog   []instr
-	runs   []run
+	iprog  []instr // prog as the interpreter runs it, with superinstructions (fused)
+	runs   []run   // of iprog
 	slot   []int32 // state offset of every flat node
 	regs   []seqOp // registers
 	syncs  []seqOp // synchronous memory reads
@@ -88,9 +89,10 @@ func NewSim(d *Design) *Sim {
 	}
 	s.kn.mems = mems
 	s.compile()
-	s.runs = runsOf(s.prog)
 	s.compileSeq()
 	s.indexNames()
+	s.iprog = s.fused(s.prog)
+	s.runs = runsOf(s.iprog)
 	return s
 }
 
@@ -430,7 +432,7 @@ func (s *Sim) indexNames() {
 // Reads call it as needed, so calling it is only useful before Peek-heavy
 // work or to measure evaluation alone.
 func (s *Sim) Eval() {
-	s.kn.exec(s.prog, s.runs)
+	s.kn.exec(s.iprog, s.runs)
 	s.dirty = false
 }
 

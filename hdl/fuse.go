@@ -1,0 +1,130 @@
+package hdl
+
+import "slices"
+
+// Superinstructions: the interpreter's program fuses the commonest pairs
+// of an operation and its only reader into one instruction, so that the
+// pair costs one dispatch, one store and no reload. The pairs are those
+// the families' designs are made of: a comparison or a NOT ANDed into a
+// condition (a one-hot match, an enable, a valid qualified by a ready).
+// GoSource and Streams keep the plain program; the Go compiler and the
+// vector code fuse such pairs themselves.
+
+// The fused operations, after opWide.
+const (
+	opAndNot = opWide + 1 + iota // st[a] &^ st[b]: an AND of a NOT of b
+	opAndEq                      // st[a] & (st[b] == st[c]): an AND of an equality
+)
+
+// fused returns prog with each fusable pair as one instruction: a NOT or an
+// equality whose result only one AND reads, and which nothing else can
+// observe (a user's name, a port, a register's or memory port's input, a
+// wide operation's operand), goes into that AND. The generated names of
+// the operations it fuses away ('_' names, which waveforms leave out too)
+// can no longer be looked up.
+func (s *Sim) fused(prog []instr) []instr {
+	readers := map[int32]int{}
+	for i := range prog {
+		for _, x := range s.operandsOf(&prog[i]) {
+			readers[x]++
+		}
+	}
+	observable := s.observableSlots()
+	producer := map[int32]*instr{} // the NOT or equality that writes a slot
+	for i := range prog {
+		if in := &prog[i]; (in.op == kNot || in.op == kEq) && readers[in.dst] == 1 && !observable[in.dst] {
+			producer[in.dst] = in
+		}
+	}
+	gone := map[int32]bool{} // producers fused into their reader
+	out := make([]instr, 0, len(prog))
+	for _, in := range prog {
+		if in.op == kAnd {
+			for _, pair := range [2][2]int32{{in.a, in.b}, {in.b, in.a}} {
+				other, p := pair[0], producer[pair[1]]
+				if p == nil {
+					continue
+				}
+				switch p.op {
+				case kNot:
+					in = instr{op: opAndNot, dst: in.dst, a: other, b: p.a, mask: in.mask}
+				case kEq:
+					in = instr{op: opAndEq, dst: in.dst, a: other, b: p.a, c: p.b, mask: in.mask}
+				}
+				gone[p.dst] = true
+				break
+			}
+		}
+		out = append(out, in)
+	}
+	kept := out[:0]
+	for _, in := range out {
+		if !gone[in.dst] || in.op == opAndNot || in.op == opAndEq {
+			kept = append(kept, in)
+		}
+	}
+	s.regroup(kept)
+	for name, slot := range s.byName {
+		if gone[slot] {
+			delete(s.byName, name)
+			delete(s.width, name)
+		}
+	}
+	return kept
+}
+
+// observableSlots are the slots read other than by instructions: signals
+// the user named, ports among them (Peek, waveforms, the harnesses), and
+// the inputs of registers, synchronous reads and write ports.
+func (s *Sim) observableSlots() map[int32]bool {
+	obs := map[int32]bool{}
+	if s.rst >= 0 {
+		obs[s.rst] = true
+	}
+	for i, n := range s.d.nodes {
+		if n.sig.name != "" && s.live[i] {
+			obs[s.slot[i]] = true
+		}
+	}
+	for _, r := range append(append([]seqOp{}, s.regs...), s.syncs...) {
+		obs[r.d], obs[r.en] = true, true
+	}
+	for _, w := range s.writes {
+		obs[w.addr], obs[w.data], obs[w.en], obs[w.mask] = true, true, true, true
+	}
+	return obs
+}
+
+// regroup keeps the runs of ANDs that fusing broke up: a stretch of ANDs,
+// fused or not, none of which reads another's result, is ordered by
+// operation (stably), which gives one run per operation instead of one
+// per change.
+func (s *Sim) regroup(prog []instr) {
+	isAnd := func(op kind) bool { return op == kAnd || op == opAndNot || op == opAndEq }
+	for lo := 0; lo < len(prog); {
+		hi := lo + 1
+		for hi < len(prog) && isAnd(prog[lo].op) && isAnd(prog[hi].op) {
+			hi++
+		}
+		if seg := prog[lo:hi]; len(seg) > 1 && independent(s, seg) {
+			slices.SortStableFunc(seg, func(x, y instr) int { return int(x.op) - int(y.op) })
+		}
+		lo = hi
+	}
+}
+
+// independent reports whether no instruction of seg reads another's result.
+func independent(s *Sim, seg []instr) bool {
+	written := map[int32]bool{}
+	for _, in := range seg {
+		written[in.dst] = true
+	}
+	for i := range seg {
+		for _, x := range s.operandsOf(&seg[i]) {
+			if written[x] {
+				return false
+			}
+		}
+	}
+	return true
+}
