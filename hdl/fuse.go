@@ -57,9 +57,9 @@ func (s *Sim) fused(prog []instr) []instr {
 		}
 		out = append(out, in)
 	}
-	kept := out[:0]
+	kept := out[:0] // without the fused producers (an AND keeps its own dst)
 	for _, in := range out {
-		if !gone[in.dst] || in.op == opAndNot || in.op == opAndEq {
+		if !gone[in.dst] {
 			kept = append(kept, in)
 		}
 	}

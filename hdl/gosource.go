@@ -596,33 +596,34 @@ func (g *gosrc) step() {
 		}
 	}
 	g.p("\t} else {\n")
-	for i := 0; i < len(order); {
-		n := 1 // the run of registers sharing order[i]'s enable
-		for order[i].en >= 0 && i+n < len(order) && order[i+n].en == order[i].en {
-			n++
-		}
-		run := order[i : i+n]
-		i += n
-		indent := "\t\t"
-		if en := run[0].en; en >= 0 {
-			for _, r := range run { // a shadowed register keeps its value through the shadow
-				for j := range r.words {
-					if shadowed[r.slot] {
-						g.p("\t\t%s = st[%d]\n", next(r, j), r.slot+j)
-					}
-				}
-			}
-			g.p("\t\tif st[%d] != 0 {\n", en)
-			indent = "\t\t\t"
-		}
+	load := func(run []seqOp, indent string) {
 		for _, r := range run {
 			for j := range r.words {
 				g.p("%s%s = st[%d]\n", indent, next(r, j), r.d+j)
 			}
 		}
-		if run[0].en >= 0 {
-			g.p("\t\t}\n")
+	}
+	for rest := order; len(rest) > 0; {
+		en, n := rest[0].en, 1 // the run of registers sharing rest[0]'s enable
+		for en >= 0 && n < len(rest) && rest[n].en == en {
+			n++
 		}
+		run := rest[:n]
+		rest = rest[n:]
+		if en < 0 {
+			load(run, "\t\t")
+			continue
+		}
+		for _, r := range run { // a shadowed register keeps its value through the shadow
+			for j := range r.words {
+				if shadowed[r.slot] {
+					g.p("\t\t%s = st[%d]\n", next(r, j), r.slot+j)
+				}
+			}
+		}
+		g.p("\t\tif st[%d] != 0 {\n", en)
+		load(run, "\t\t\t")
+		g.p("\t\t}\n")
 	}
 	g.p("\t}\n")
 	g.commit(order, shadowed, "\tst[%d] = sh[%d]\n")
