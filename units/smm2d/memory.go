@@ -175,9 +175,16 @@ func (p Memory) Build(name string) *hdl.Module {
 	rdata := make([]*hdl.Signal, lanes)
 	for b := range lanes {
 		pk := atBank[b]
+		row, wdata, we := pk.Slice(w+rw-1, w), pk.Slice(w-1, 0), pk.Bit(w+rw)
+		if p.NoBanks {
+			m.Output(fmt.Sprintf("bank%d_row", b), rw).Drive(row)
+			m.Output(fmt.Sprintf("bank%d_we", b), 1).Drive(we)
+			m.Output(fmt.Sprintf("bank%d_wdata", b), w).Drive(wdata)
+			rdata[b] = m.Input(fmt.Sprintf("bank%d_rdata", b), w)
+			continue
+		}
 		bank := m.Mem(fmt.Sprintf("bank%d", b), rw, w)
-		row := pk.Slice(w+rw-1, w)
-		bank.Write(row, pk.Slice(w-1, 0), pk.Bit(w+rw))
+		bank.Write(row, wdata, we)
 		rdata[b] = bank.ReadSync(row, nil)
 	}
 

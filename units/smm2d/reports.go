@@ -286,7 +286,8 @@ func scalingReport(progress io.Writer) ([]*table.Table, error) {
 		a, _ := reports.Fit(pts)
 		return a
 	}
-	depthT.Notes = append(depthT.Notes, fmt.Sprintf("LUT4 ~ depth^%.2f. The thesis finds no remarkable change: the depth only widens the row addresses, and the units alone grow little (the inward router 5%%, the ATU 45%% from 2^13 to 2^17), but the flattened memory grows 3.3x there, most where vs or hs gains a bit (mb = 9, nb = 10): not yet explained. Storage grows with log2(M*N).", exponent(depth, ices[:n1], func(p Memory) int { return p.RW() })))
+	depthT.Notes = append(depthT.Notes, fmt.Sprintf("LUT4 ~ depth^%.2f, %.2fx from 2^13 to 2^17. The thesis finds no remarkable change either: the depth only widens the row addresses. Storage grows with log2(M*N).",
+		exponent(depth, ices[:n1], func(p Memory) int { return p.RW() }), float64(ices[n1-1].LUT4)/float64(ices[13-10].LUT4))) // depth 2^17 over 2^13
 	widthT.Notes = append(widthT.Notes, fmt.Sprintf("LUT4 ~ w^%.2f (the thesis: linear in w, mostly the router); storage does not depend on w.", exponent(width, ices[n1:n2], func(p Memory) int { return bits.Len(uint(p.W)) - 1 })))
 	banksT.Notes = append(banksT.Notes, fmt.Sprintf("LUT4 ~ banks^%.2f (the thesis: linear); storage grows with the banks. Ours also holds the sub-access choice, L(L-1)/2 comparisons.", exponent(banks, ices[n2:len(all)], func(p Memory) int { return p.P + p.Q })))
 	return []*table.Table{depthT, breakdownTable(at8192, parts, ices[len(all):]), widthT, banksT}, nil
