@@ -35,7 +35,7 @@ func init() {
 		Reports:   samsReports,
 		Pictures:  []*units.Picture{layoutPicture},
 		Canonical: canonical(),
-		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000},
+		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000, Long: longLockstepConfigs(), LongCycles: 1000},
 		Speed:     []units.Config{{Unit: "sams", Values: units.Values{"q": 2}}, {Unit: "sams", Values: units.Values{"q": 3}}, {Unit: "sams", Values: units.Values{"q": 4}}},
 		Examples: []string{
 			"-unit sams -q 3 > sams.v",
@@ -118,17 +118,20 @@ func canonical() []units.Canonical {
 	)
 }
 
-// lockstepConfigs is every SAMS block at q = 2, 3, 4 (n = 16, w = 32), the
-// Table 4.2 measurement units (sams-inbound, sams-logic) at q = 2, 3 with
-// w = 8, the Matched memory, and the AGU and ATU also at q = 5 and at
-// n = 23, 32, 64.
+// lockstepConfigs is every SAMS block at q = 2, 3 (n = 16, w = 32) and
+// the small ones (AGU, ATU, OutSwitch) at q = 4, the Table 4.2 measurement
+// units (sams-inbound, sams-logic) at q = 2, 3 with w = 8, the Matched
+// memory, and the AGU also at q = 5 and the AGU and ATU at n = 23, 32, 64.
 func lockstepConfigs() []units.Config {
 	var cs []units.Config
 	add := func(unit string, v units.Values) { cs = append(cs, units.Config{Unit: unit, Values: v}) }
-	for q := 2; q <= 4; q++ {
+	for q := 2; q <= 3; q++ {
 		for _, u := range []string{"sams-agu", "sams-atu", "sams-inswitch", "sams-outswitch", "sams-prs", "sams-pws", "sams"} {
 			add(u, units.Values{"q": q})
 		}
+	}
+	for _, u := range []string{"sams-agu", "sams-atu", "sams-outswitch"} {
+		add(u, units.Values{"q": 4})
 	}
 	for q := 2; q <= 3; q++ { // the Table 4.2 measurement units, narrow to keep the builds short
 		add("sams-inbound", units.Values{"q": q, "w": 8})
@@ -136,11 +139,23 @@ func lockstepConfigs() []units.Config {
 	}
 	add("sams", units.Values{"q": 3, "matched": 1})
 	add("sams-atu", units.Values{"q": 3, "n": 23, "lanes": 1}) // thesis Table 3.1's single translator
+	add("sams-agu", units.Values{"q": 5})
 	for _, u := range []string{"sams-agu", "sams-atu"} {
-		add(u, units.Values{"q": 5})
 		for _, n := range []int{23, 32, 64} {
 			add(u, units.Values{"q": 3, "n": n})
 		}
+	}
+	return cs
+}
+
+// longLockstepConfigs are the large blocks at q = 4 (the memory, its
+// InSwitch and shuffles: 1.5 MB of Verilog, two thirds of the pack's) and
+// the ATU at q = 5, which make long runs; make test runs the same blocks
+// at q = 2, 3, where Verilog emission takes the same paths.
+func longLockstepConfigs() []units.Config {
+	cs := []units.Config{{Unit: "sams-atu", Values: units.Values{"q": 5}}}
+	for _, u := range []string{"sams-inswitch", "sams-prs", "sams-pws", "sams"} {
+		cs = append(cs, units.Config{Unit: u, Values: units.Values{"q": 4}})
 	}
 	return cs
 }
