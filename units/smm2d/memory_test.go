@@ -31,10 +31,10 @@ func TestNoBanksMatchesTheBanks(t *testing.T) {
 		for cycle := range 3000 {
 			for _, in := range top.Inputs() {
 				v := r.Uint64() & mask(in.Width())
-				switch {
-				case in.Name() == "cfg_valid":
+				switch in.Name() {
+				case "cfg_valid":
 					v &= uint64(r.IntN(8) / 7) // a configuration now and then
-				case in.Name() == "req_valid", in.Name() == "req_write":
+				case "req_valid", "req_write":
 					v = uint64(r.IntN(2))
 				}
 				set(t, banked, in.Name(), v)

@@ -250,7 +250,8 @@ func scalingMemory(p, q, depthBits, w int) Memory {
 
 func scalingReport(progress io.Writer) ([]*table.Table, error) {
 	var depth, width, banks []Memory
-	for d := 10; d <= 17; d++ {
+	const fewest, most, breakdown = 10, 17, 13 // Fig. 3.17's depths (log2), Fig. 3.18's
+	for d := fewest; d <= most; d++ {
 		depth = append(depth, scalingMemory(1, 2, d, 64))
 	}
 	for _, w := range []int{8, 16, 32, 64} {
@@ -259,7 +260,7 @@ func scalingReport(progress io.Writer) ([]*table.Table, error) {
 	for _, pq := range [][2]int{{1, 1}, {1, 2}, {2, 2}, {2, 3}, {3, 3}} {
 		banks = append(banks, scalingMemory(pq[0], pq[1], 14, 16))
 	}
-	at8192 := scalingMemory(1, 2, 13, 64)
+	at8192 := scalingMemory(1, 2, breakdown, 64)
 	g := at8192.Geometry
 	parts := []design{tableAGU(g), atuDesign(g, false), routeDesign(g, 1+g.RW()+at8192.W, false), routeDesign(g, at8192.W, true), memoryDesign(at8192)}
 	var all []design
@@ -286,8 +287,8 @@ func scalingReport(progress io.Writer) ([]*table.Table, error) {
 		a, _ := reports.Fit(pts)
 		return a
 	}
-	depthT.Notes = append(depthT.Notes, fmt.Sprintf("LUT4 ~ depth^%.2f, %.2fx from 2^13 to 2^17. The thesis finds no remarkable change either: the depth only widens the row addresses. Storage grows with log2(M*N).",
-		exponent(depth, ices[:n1], func(p Memory) int { return p.RW() }), float64(ices[n1-1].LUT4)/float64(ices[13-10].LUT4))) // depth 2^17 over 2^13
+	depthT.Notes = append(depthT.Notes, fmt.Sprintf("LUT4 ~ depth^%.2f, %.2fx from 2^%d to 2^%d. The thesis finds no remarkable change either: the depth only widens the row addresses. Storage grows with log2(M*N).",
+		exponent(depth, ices[:n1], func(p Memory) int { return p.RW() }), float64(ices[most-fewest].LUT4)/float64(ices[breakdown-fewest].LUT4), breakdown, most))
 	widthT.Notes = append(widthT.Notes, fmt.Sprintf("LUT4 ~ w^%.2f (the thesis: linear in w, mostly the router); storage does not depend on w.", exponent(width, ices[n1:n2], func(p Memory) int { return bits.Len(uint(p.W)) - 1 })))
 	banksT.Notes = append(banksT.Notes, fmt.Sprintf("LUT4 ~ banks^%.2f (the thesis: linear); storage grows with the banks. Ours also holds the sub-access choice, L(L-1)/2 comparisons.", exponent(banks, ices[n2:len(all)], func(p Memory) int { return p.P + p.Q })))
 	return []*table.Table{depthT, breakdownTable(at8192, parts, ices[len(all):]), widthT, banksT}, nil
