@@ -372,8 +372,12 @@ func (g *gosrc) instr(in *instr) {
 		}
 		return
 	case kNot:
-		e = masked("^"+a, m)
-		if !strings.HasPrefix(e, "uint64(") { // no conversion that tells the compiler the width: a has no bits outside m
+		switch m {
+		case 0xffffffff: // amd64's 32-bit NOT clears the upper half (see arith)
+			e = fmt.Sprintf("uint64(^uint32(%s))", a)
+		case 0xff, 0xffff:
+			e = masked("^"+a, m)
+		default: // a has no bits outside m
 			e = fmt.Sprintf("%s ^ %#x", a, m)
 		}
 	case kAnd:
@@ -393,19 +397,19 @@ func (g *gosrc) instr(in *instr) {
 	case kRedXor:
 		e = fmt.Sprintf("uint64(bits.OnesCount64(%s) & 1)", a)
 	case kAdd:
-		e = masked(a+" + "+b, m)
+		e = arith(a, " + ", b, m)
 	case kSub:
-		e = masked(a+" - "+b, m)
+		e = arith(a, " - ", b, m)
 	case kMul:
-		e = masked(a+" * "+b, m)
+		e = arith(a, " * ", b, m)
 	case kShlK:
-		e = masked(fmt.Sprintf("%s << %d", a, k), m)
+		e = arith(a, " << ", fmt.Sprint(k), m) // (a constant count)
 	case kShrK:
 		e = fmt.Sprintf("%s >> %d", a, k)
 	case kSraK:
 		e = masked(fmt.Sprintf("uint64(int64(sext(%s, %d))>>%d)", a, aw, k), m)
 	case kShl: // Go shifts of 64 or more give 0, and the mask clears the rest
-		e = masked(a+" << "+b, m)
+		e = arith(a, " << ", b, m)
 	case kShr:
 		e = fmt.Sprintf("%s >> %s", a, b)
 	case kSra:
@@ -424,6 +428,10 @@ func (g *gosrc) instr(in *instr) {
 		}
 		// A comparison's result: the compiler fuses the two into a
 		// compare and a conditional move.
+		if !g.inLocal[in.dst] { // into the state through a temporary: two stores around a branch would mispredict on data
+			g.p("\t{\n\t\tt := %s\n\t\tif %s != 0 {\n\t\t\tt = %s\n\t\t}\n\t\tst[%d] = t\n\t}\n", c, a, b, in.dst)
+			return
+		}
 		dst := g.define(in.dst, "var %s uint64\n")
 		g.p("\t%s = %s\n\tif %s != 0 {\n\t\t%s = %s\n\t}\n", dst, c, a, dst, b)
 		return
@@ -541,6 +549,23 @@ func masked(expr string, mask uint64) string {
 		return "uint64(uint32(" + expr + "))"
 	}
 	return fmt.Sprintf("(%s) & %#x", expr, mask)
+}
+
+// arith is the expression a op b with mask m on the result, for the
+// operations whose result bits come only from operand bits at or below
+// them (add, subtract, multiply, shift left by b). A 32-bit result is
+// computed by the 32-bit operation: its truncation is then free, as
+// amd64's 32-bit operations clear the upper half, where masking a 64-bit
+// result costs an instruction. A shift count stays as it is: a count of
+// 2^32 or more gives 0 either way.
+func arith(a, op, b string, m uint64) string {
+	if m != 0xffffffff {
+		return masked(a+op+b, m)
+	}
+	if op != " << " {
+		b = "uint32(" + b + ")"
+	}
+	return "uint64(uint32(" + a + ")" + op + b + ")"
 }
 
 // define returns how a statement writes slot x: a new local (declared with
