@@ -38,6 +38,43 @@ func TestBuildTimeFolding(t *testing.T) {
 	}
 }
 
+// TestIdentitiesCostNothing: an operation that passes an operand on
+// (x | 0, x ^ 0, x & ones, x + 0, x - 0, a multiplexer of one operand
+// twice) or gives a constant (x & 0, x | ones) costs no operation, while
+// 0 - x, and an AND with a constant that is neither, still cost one; every
+// output keeps its value.
+func TestIdentitiesCostNothing(t *testing.T) {
+	m := hdl.NewModule("identities")
+	x, s := m.Input("x", 8), m.Input("s", 1)
+	zero, ones, five := m.ConstU(8, 0), m.ConstU(8, 0xff), m.ConstU(8, 5)
+	m.Output("or0", 8).Drive(zero.Or(x))
+	m.Output("xor0", 8).Drive(x.Xor(zero))
+	m.Output("and1", 8).Drive(x.And(ones))
+	m.Output("add0", 8).Drive(zero.Add(x))
+	m.Output("sub0", 8).Drive(x.Sub(zero))
+	m.Output("mux", 8).Drive(hdl.Mux(s, x, x))
+	m.Output("and0", 8).Drive(x.And(zero))
+	m.Output("or1", 8).Drive(ones.Or(x))
+	m.Output("neg", 8).Drive(zero.Sub(x))  // one operation
+	m.Output("and5", 8).Drive(x.And(five)) // one operation
+	m.Output("one_bit", 1).Drive(s.And(m.ConstU(1, 1)))
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	sim := hdl.NewSim(d)
+	require.Equal(t, 2, sim.Ops(), "0 - x and x & 5")
+	for _, v := range [][2]uint64{{3, 0}, {0x80, 1}, {0xff, 1}} {
+		require.NoError(t, sim.SetU("x", v[0]))
+		require.NoError(t, sim.SetU("s", v[1]))
+		want := map[string]uint64{"or0": v[0], "xor0": v[0], "and1": v[0], "add0": v[0], "sub0": v[0], "mux": v[0],
+			"and0": 0, "or1": 0xff, "neg": -v[0] & 0xff, "and5": v[0] & 5, "one_bit": v[1]}
+		for name, w := range want {
+			got, err := sim.GetU(name)
+			require.NoError(t, err)
+			require.Equalf(t, w, got, "%s with x=%#x s=%d", name, v[0], v[1])
+		}
+	}
+}
+
 // TestSlicesOfConcatenations: a slice that takes exactly one operand of a
 // concatenation (through wires, and through a NOT, which costs one NOT)
 // reads that operand, and the concatenation costs nothing once no reader

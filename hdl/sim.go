@@ -291,6 +291,10 @@ func (s *Sim) compile() {
 				merged[s.slot[i]] = src
 				continue
 			}
+			if src, ok := s.passed(k, args, aw, n.sig.width); ok { // x | 0, x & 0, ...
+				merged[s.slot[i]] = src
+				continue
+			}
 			key := fmt.Sprint(k, args, aw, n.sig.width, n.sig.k, mem)
 			if first, ok := same[key]; ok {
 				merged[s.slot[i]] = first
@@ -358,6 +362,35 @@ func (s *Sim) chosen(k kind, args []int32) (int32, bool) {
 	case kSelect:
 		if sel < uint64(len(args)-1) {
 			return args[1+sel], true
+		}
+	}
+	return 0, false
+}
+
+// passed reports the operand an operation passes on unchanged, as the
+// slot it reads: x | 0, x ^ 0, x & ones, x + 0 and x - 0 are x, x & 0 and
+// x | ones the constant, and a multiplexer of one operand twice that
+// operand. (Chains that start from a constant, such as a fold of ORs
+// from 0, leave these behind.)
+func (s *Sim) passed(k kind, args []int32, aw []int, width int) (int32, bool) {
+	if k == kMux && args[1] == args[2] {
+		return args[1], true
+	}
+	if len(args) != 2 || aw[0] != width || aw[1] != width {
+		return 0, false
+	}
+	ones := maskOf(width)
+	for j, x := range args {
+		if !s.konst[x] {
+			continue
+		}
+		other, v := args[1-j], s.kn.st[x]
+		switch {
+		case v == 0 && (k == kOr || k == kXor || k == kAdd || (k == kSub && j == 1)),
+			v == ones && k == kAnd:
+			return other, true
+		case v == 0 && k == kAnd, v == ones && k == kOr:
+			return x, true
 		}
 	}
 	return 0, false
