@@ -26,15 +26,21 @@ func TestBuildTimeFolding(t *testing.T) {
 	s := hdl.NewSim(d)
 	require.Equal(t, 4, s.Ops(), "the out-of-range Select, the XOR, the add and the compare")
 	for _, v := range [][2]uint64{{3, 5}, {0x80, 0x7f}, {5, 9}} {
-		require.NoError(t, s.SetU("x", v[0]))
-		require.NoError(t, s.SetU("y", v[1]))
-		want := map[string]uint64{"not5": 0xfa, "sum": 0xff, "mux": v[0], "sel": 5, "sel_out": 0,
-			"twice": (v[0] ^ v[1]) * 2 & 0xff, "eq": map[bool]uint64{true: 1}[v[1] == 5]}
-		for name, w := range want {
-			got, err := s.GetU(name)
-			require.NoError(t, err)
-			require.Equalf(t, w, got, "%s with x=%#x y=%#x", name, v[0], v[1])
-		}
+		requireOutputs(t, s, map[string]uint64{"x": v[0], "y": v[1]}, map[string]uint64{"not5": 0xfa, "sum": 0xff, "mux": v[0], "sel": 5, "sel_out": 0,
+			"twice": (v[0] ^ v[1]) * 2 & 0xff, "eq": map[bool]uint64{true: 1}[v[1] == 5]})
+	}
+}
+
+// requireOutputs sets the inputs of s and checks the outputs it wants.
+func requireOutputs(t *testing.T, s *hdl.Sim, inputs, want map[string]uint64) {
+	t.Helper()
+	for name, v := range inputs {
+		require.NoError(t, s.SetU(name, v))
+	}
+	for name, w := range want {
+		got, err := s.GetU(name)
+		require.NoError(t, err)
+		require.Equalf(t, w, got, "%s with inputs %v", name, inputs)
 	}
 }
 
@@ -63,15 +69,8 @@ func TestIdentitiesCostNothing(t *testing.T) {
 	sim := hdl.NewSim(d)
 	require.Equal(t, 2, sim.Ops(), "0 - x and x & 5")
 	for _, v := range [][2]uint64{{3, 0}, {0x80, 1}, {0xff, 1}} {
-		require.NoError(t, sim.SetU("x", v[0]))
-		require.NoError(t, sim.SetU("s", v[1]))
-		want := map[string]uint64{"or0": v[0], "xor0": v[0], "and1": v[0], "add0": v[0], "sub0": v[0], "mux": v[0],
-			"and0": 0, "or1": 0xff, "neg": -v[0] & 0xff, "and5": v[0] & 5, "one_bit": v[1]}
-		for name, w := range want {
-			got, err := sim.GetU(name)
-			require.NoError(t, err)
-			require.Equalf(t, w, got, "%s with x=%#x s=%d", name, v[0], v[1])
-		}
+		requireOutputs(t, sim, map[string]uint64{"x": v[0], "s": v[1]}, map[string]uint64{"or0": v[0], "xor0": v[0], "and1": v[0], "add0": v[0], "sub0": v[0], "mux": v[0],
+			"and0": 0, "or1": 0xff, "neg": -v[0] & 0xff, "and5": v[0] & 5, "one_bit": v[1]})
 	}
 }
 
