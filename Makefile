@@ -65,8 +65,11 @@ rtl:
 	$(GO) run ./gen -canonical rtl
 
 # Design-review tables (minutes of Yosys): area and latency beside the thesis.
+# rtl/synth-results.json holds the Yosys results REPORT.md was made from,
+# by the hash of design, flow and Yosys version: a run synthesizes only what
+# changed, or everything under another Yosys (README: measuring afresh).
 tables: deps
-	$(GO) run ./gen -report all -format markdown -o rtl/REPORT.md
+	$(GO) run ./gen -report all -format markdown -results rtl/synth-results.json -o rtl/REPORT.md
 
 # Yosys SAT proofs on the emitted netlists: SAMS's Theorem 1, Theorem 2 and
 # Corollary 1 for q = 2, 3 and n = 12, 16 (make test proves q = 2, n = 12);

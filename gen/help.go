@@ -156,6 +156,7 @@ func help(s scan, w io.Writer) error {
 	fs.String(flagOut, "", "write to the file `FILE` instead of stdout")
 	fs.String(flagShard, "", "with -report: run only the jobs of shard `i/N` (0-based) and write their file")
 	fs.String(flagMerge, "", "with -report: the shards' `FILES` (comma-separated) to merge into the tables of one run")
+	fs.String(flagResults, "", "with -report: seed the tool cache with the Yosys results in `FILE`, then write there the results the run used (with -report all only those: make tables keeps rtl/synth-results.json so)")
 	fs.Bool("h", false, "show this help")
 	fs.SetOutput(&b)
 	fs.PrintDefaults()

@@ -30,6 +30,7 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/sweep"
+	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/units"
 )
@@ -71,10 +72,11 @@ const (
 	flagFormat    = "format"
 	flagShard     = "shard"
 	flagMerge     = "merge"
+	flagResults   = "results"
 )
 
 // valueFlags are gen's own flags that take a value (the pre-scan skips it).
-var valueFlags = []string{flagUnit, flagReport, flagCanonical, flagTop, flagOut, flagFormat, flagShard, flagMerge}
+var valueFlags = []string{flagUnit, flagReport, flagCanonical, flagTop, flagOut, flagFormat, flagShard, flagMerge, flagResults}
 
 // scan is what a pre-scan of the arguments finds: the flags given, in
 // order, and the last values of -unit and -report.
@@ -348,6 +350,7 @@ func reportCommand(s scan, args []string, stdout, stderr io.Writer) error {
 	format := fs.String(flagFormat, "text", "text, markdown or csv")
 	shardText := fs.String(flagShard, "", "run only shard i of N and write its file")
 	merge := fs.String(flagMerge, "", "the shards' files, comma-separated")
+	results := fs.String(flagResults, "", "the Yosys results file to start from and to write")
 	var r *units.Report
 	cmd, owner := "gen -report", ""
 	if n := s.values[flagReport]; n != "" && n != "all" {
@@ -384,7 +387,15 @@ func reportCommand(s scan, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return emit(*out, stdout, func(w io.Writer) error {
+	if *results != "" {
+		if s.has(flagShard) || s.has(flagMerge) {
+			return badf("-results belongs to a whole run: it writes the results the run used, which a shard or a merge does not have")
+		}
+		if err := synth.ImportResults(*results); err != nil {
+			return badf("-results: %v", err)
+		}
+	}
+	err = emit(*out, stdout, func(w io.Writer) error {
 		rs := []*units.Report{r}
 		if *name == "all" {
 			rs = reg.Reports()
@@ -442,6 +453,10 @@ func reportCommand(s scan, args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	})
+	if err != nil || *results == "" {
+		return err
+	}
+	return synth.ExportResults(*results, *name != "all")
 }
 
 // reportSweep is the sweep a report command runs its jobs in: one shard

@@ -65,11 +65,14 @@ func TestShardedReportMergesToOneRun(t *testing.T) {
 		{[]string{"-report", "rsdmm-patterns", "-merge", strings.Join(parts, ",")},
 			fmt.Sprintf(`-merge: %s is a shard of "gen -report rsdmm-patterns -rounds 10", not of "gen -report rsdmm-patterns -rounds 10000"`, parts[0])},
 		{[]string{"-unit", "sams", "-shard", "0/2"}, "-shard does not apply to gen -unit"},
+		{append(args, "-shard", "0/2", "-results", out+".json"), "-results belongs to a whole run: it writes the results the run used, which a shard or a merge does not have"},
+		{append(args, "-merge", strings.Join(parts, ","), "-results", out+".json"), "-results belongs to a whole run: it writes the results the run used, which a shard or a merge does not have"},
 	} {
 		code, stdout, errs := runGen(append(c.args, "-o", out)...)
 		require.Equal(t, 2, code, "%v: %s", c.args, errs)
 		require.Empty(t, stdout)
 		require.Equal(t, "gen: "+c.want+"\n", errs, "%v", c.args)
 		require.NoFileExists(t, out)
+		require.NoFileExists(t, out+".json")
 	}
 }
