@@ -65,6 +65,12 @@ func RandomComb(name string, nodes, width int, seed uint64) *hdl.Module {
 		default:
 			b = pick()
 		}
+		if op == 8 && b == a { // the multiplexer would pass its one operand on and cost nothing (simulators fold it)
+			b = pool[len(pool)-1]
+			if b == a {
+				b = pool[len(pool)-2]
+			}
+		}
 		// No operation twice: simulators merge equal ones (the Go
 		// simulator and Verilator both do), which would leave fewer than
 		// nodes to evaluate. A repeat becomes an XOR with another operand.
