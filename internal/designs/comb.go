@@ -66,7 +66,7 @@ func RandomComb(name string, nodes, width int, seed uint64) *hdl.Module {
 			b = pick()
 		}
 		if op == 8 && b == a { // the multiplexer would pass its one operand on and cost nothing (simulators fold it)
-			b = pool[len(pool)-1]
+			b = pool[len(pool)-1] // (not marked used, nor drawn: the rest of the design stays as it was)
 			if b == a {
 				b = pool[len(pool)-2]
 			}
