@@ -49,6 +49,9 @@ func ImportResults(path string) error {
 		return fmt.Errorf("%s: %v", path, err)
 	}
 	for key, r := range results {
+		if !isKey(key) { // (a key names a directory of the cache)
+			return fmt.Errorf("%s: %q is not a tool cache key", path, key)
+		}
 		if _, _, err := cache.Build("synth", key, func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, "result.json"), r, 0o644)
 		}); err != nil {
@@ -56,6 +59,19 @@ func ImportResults(path string) error {
 		}
 	}
 	return nil
+}
+
+// isKey reports whether s has the form of cache.Key's keys.
+func isKey(s string) bool {
+	if len(s) != 24 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // ExportResults writes the results this process used to path, and with

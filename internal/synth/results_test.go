@@ -14,8 +14,8 @@ import (
 // machine whose tool cache lacks them, importing the file gives the same
 // results with no Yosys run (a planted value shows where one comes from);
 // a run of some reports keeps the file's other results, a whole run
-// drops them; a missing file imports nothing, and a damaged one is an
-// error that names it.
+// drops them; a missing file imports nothing, and a damaged one, or one
+// whose key is not a cache key, is an error that names it.
 func TestResultsFileCarriesResults(t *testing.T) {
 	diskCache = true
 	root, err := cache.Root()
@@ -80,4 +80,7 @@ func TestResultsFileCarriesResults(t *testing.T) {
 	require.NoError(t, ImportResults(filepath.Join(t.TempDir(), "none.json")))
 	require.NoError(t, os.WriteFile(file, []byte("{damaged"), 0o644))
 	require.ErrorContains(t, ImportResults(file), file)
+	require.NoError(t, os.WriteFile(file, []byte(`{"../outside": {"Gates": 1}}`), 0o644))
+	require.ErrorContains(t, ImportResults(file), `"../outside" is not a tool cache key`)
+	require.NoDirExists(t, filepath.Join(root, "outside"))
 }
