@@ -339,9 +339,7 @@ func (g *gosrc) planLocals(chunks int) {
 // isPort reports whether a named slot is a top-level port (or rst): the
 // only names the compiled program exposes (Slot), so internal named
 // signals, which Sim can Peek, may live in Go locals.
-func (g *gosrc) isPort(name string) bool {
-	return g.s.inputs[name] || g.s.d.top.m.findPort(g.s.d.top.m.outputs, name) != nil
-}
+func (g *gosrc) isPort(name string) bool { return g.s.isPort(name) }
 
 // ref is how a statement reads slot x: a constant as a literal (Sim
 // folds operations on constants only, so no expression is constant as a

@@ -618,6 +618,21 @@ func (s *Sim) Reset() {
 // Design returns the design the simulator runs.
 func (s *Sim) Design() *Design { return s.d }
 
+// StateSlot is the index in the flat state (GoSource's Design.st, Sim's
+// own) of a top-level port's first word, or -1: the compiled harnesses
+// address the ports at constant indices.
+func (s *Sim) StateSlot(name string) int {
+	if i, ok := s.byName[name]; ok && s.isPort(name) {
+		return int(i)
+	}
+	return -1
+}
+
+// isPort reports whether a named slot is a top-level port (or rst).
+func (s *Sim) isPort(name string) bool {
+	return s.inputs[name] || s.d.top.m.findPort(s.d.top.m.outputs, name) != nil
+}
+
 // Ops returns the number of operations one Eval executes: the design's
 // live logic, without aliases (wires, ports, zero extensions).
 func (s *Sim) Ops() int { return len(s.prog) }

@@ -75,7 +75,7 @@ func TestCompiledRandomNetlists(t *testing.T) {
 // the tool cache under the module, where make lint's gofmt -l sees them.
 func TestHarnessesAreGofmtClean(t *testing.T) {
 	ports := Ports{In: []Port{{Name: "rst", Width: 1}, {Name: "a", Width: 70}}, Out: []Port{{Name: "y", Width: 8}}}
-	for name, src := range map[string]string{"go-compiled": goHarness(ports), "go-compiled-streams": goStreamsHarness(ports)} {
+	for name, src := range map[string]string{"go-compiled": goHarness(ports, func(name string) int { return len(name) }), "go-compiled-streams": goStreamsHarness(ports)} {
 		formatted, err := format.Source([]byte(src))
 		require.NoError(t, err, name)
 		require.Equal(t, string(formatted), src, "%s harness is not gofmt-clean", name)
