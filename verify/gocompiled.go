@@ -121,7 +121,7 @@ func stimulusCode(ports Ports, slot func(name string) int) string {
 		at := slot(p.Name)
 		b.WriteString("\tr = lfsrStep(r)\n")
 		switch {
-		case i == 0 && p.Name == "rst":
+		case i == 0 && p.Name == hdl.ResetName:
 			fmt.Fprintf(&b, "\tst[%d] = b2u(r&63 == 0)\n", at)
 		case p.Width <= 64: // its case picked without a branch; a uniform case draws again
 			widths[p.Width] = true
@@ -132,7 +132,7 @@ func stimulusCode(ports Ports, slot func(name string) int) string {
 	}
 	b.WriteString("\treturn r\n}\n\n")
 	for _, w := range slices.Sorted(maps.Keys(widths)) {
-		top, sign := wordMaskOf(w), uint64(1)<<(w-1)
+		top, sign := wordMask(w, 0), uint64(1)<<(w-1)
 		fmt.Fprintf(&b, "// cases%d is a %d-bit input's value by x >> 61, before the AND with x or the next draw.\n", w, w)
 		fmt.Fprintf(&b, "var cases%d = [8]uint64{0, %#x, %#x, %#x, %#x, %#x, %#x, %#x}\n\n", w, top, sign, 3&top, top, top, top, top)
 	}
@@ -144,14 +144,6 @@ func stimulusCode(ports Ports, slot func(name string) int) string {
 	}
 	b.WriteString("\treturn h\n}\n")
 	return b.String()
-}
-
-// wordMaskOf is the mask of a w-bit value, w at most 64.
-func wordMaskOf(w int) uint64 {
-	if w == 64 {
-		return ^uint64(0)
-	}
-	return 1<<w - 1
 }
 
 // harness is a compiled simulator's main.go: a comment saying what it is,
