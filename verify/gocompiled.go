@@ -121,7 +121,7 @@ func stimulusCode(ports Ports, slot func(name string) int) string {
 		at := slot(p.Name)
 		b.WriteString("\tr = lfsrStep(r)\n")
 		switch {
-		case i == 0 && p.Name == hdl.ResetName:
+		case isReset(i, p):
 			fmt.Fprintf(&b, "\tst[%d] = b2u(r&63 == 0)\n", at)
 		case p.Width <= 64: // its case picked without a branch; a uniform case draws again
 			widths[p.Width] = true

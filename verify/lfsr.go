@@ -56,13 +56,17 @@ func lfsrFill(s *uint64, ports Ports, v Vector) {
 	}
 }
 
+// isReset reports whether input i, port p, is the reset, which the
+// stimuli draw apart from the data inputs (PortsOf puts it first).
+func isReset(i int, p Port) bool { return i == 0 && p.Name == hdl.ResetName }
+
 // lfsrPort writes the next value of input i, port p, into w.
 func lfsrPort(s *uint64, i int, p Port, w []uint64) {
 	x := lfsrNext(s)
 	for k := range w {
 		w[k] = 0
 	}
-	if i == 0 && p.Name == hdl.ResetName {
+	if isReset(i, p) {
 		if x&63 == 0 {
 			w[0] = 1
 		}

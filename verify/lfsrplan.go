@@ -1,7 +1,5 @@
 package verify
 
-import "github.com/parmem/parmem/hdl"
-
 // lfsrPlan is lfsrFill for one set of input ports with each port's place
 // and cases worked out once, and a one-word port's case picked without a
 // branch, as the C++ and compiled Go harnesses pick it: the case by x >> 61
@@ -29,7 +27,7 @@ func newLFSRPlan(ports Ports) lfsrPlan {
 	for i, p := range ports.In {
 		top := wordMask(p.Width, 0)
 		sign := uint64(1) << uint((p.Width-1)%64)
-		pl = append(pl, lfsrPortPlan{port: p, off: off, n: p.Words(), rst: i == 0 && p.Name == hdl.ResetName,
+		pl = append(pl, lfsrPortPlan{port: p, off: off, n: p.Words(), rst: isReset(i, p),
 			cases: [8]uint64{0, top, sign, 3 & top, top, top, top, top}})
 		off += p.Words()
 	}

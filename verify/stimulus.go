@@ -48,7 +48,7 @@ func (s *Random) Fill(cycle uint64, v Vector) {
 	off := 0
 	for i, p := range s.Ports.In {
 		w := v[off : off+p.Words()]
-		if i == 0 && p.Name == hdl.ResetName {
+		if isReset(i, p) {
 			w[0] = 0
 			if s.ResetOneIn > 0 && s.r.IntN(s.ResetOneIn) == 0 {
 				w[0] = 1
