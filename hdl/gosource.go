@@ -370,12 +370,9 @@ func (g *gosrc) instr(in *instr) {
 		}
 		return
 	case kNot:
-		switch m {
-		case 0xffffffff: // amd64's 32-bit NOT clears the upper half (see arith)
+		if m == 0xffffffff { // amd64's 32-bit NOT clears the upper half (see arith)
 			e = fmt.Sprintf("uint64(^uint32(%s))", a)
-		case 0xff, 0xffff:
-			e = masked("^"+a, m)
-		default: // a has no bits outside m
+		} else { // a has no bits outside m: one XOR
 			e = fmt.Sprintf("%s ^ %#x", a, m)
 		}
 	case kAnd:
