@@ -36,6 +36,8 @@ import (
 func (s *Sim) GoSource(pkg string) ([]byte, error) {
 	var b bytes.Buffer
 	g := newGosrc(s, &b)
+	g.loadEnables()
+	g.sinkIntoEnables()
 	g.file(pkg)
 	return format.Source(b.Bytes())
 }
@@ -43,7 +45,7 @@ func (s *Sim) GoSource(pkg string) ([]byte, error) {
 // newGosrc prepares the program of s for compiling into b: fused selects,
 // depth-first order, comparisons known.
 func newGosrc(s *Sim, b *bytes.Buffer) *gosrc {
-	g := &gosrc{s: s, b: b, prog: slices.Clone(s.prog)}
+	g := &gosrc{s: s, b: b, prog: slices.Clone(s.prog), regs: slices.Clone(s.regs)}
 	for i := range g.prog {
 		if in := &g.prog[i]; in.op == opWide { // its result's slot, for the scheduler
 			in.dst, _ = s.wideSlots(int(in.a))
@@ -64,11 +66,21 @@ type gosrc struct {
 	s        *Sim
 	b        *bytes.Buffer
 	prog     []instr           // Sim's program, wide operations with their result slot, in depth-first order (schedule)
+	regs     []seqOp           // Sim's registers (loadEnables gives some an enable)
 	selBits  map[int32][]int32 // a one-hot select's bits, LSB first, by its result slot (fuseSelects)
 	inLocal  map[int32]bool    // results kept in Go locals
 	compared map[int32]bool    // results of comparisons
 	local    map[int32]bool    // locals defined so far in the current chunk
 	tabled   map[int]int       // a wide operation's index in the compiled d.wide, unless inlined
+	sunk     []sunkRun         // runs of the program computed only when an enable is on (sinkIntoEnables)
+	chunkOf  []int             // each instruction's eval function (eval)
+}
+
+// sunkRun is a run of the program, prog[from:to], that only the next values
+// of registers loading on enable slot en read.
+type sunkRun struct {
+	en       int32
+	from, to int
 }
 
 func (g *gosrc) p(format string, args ...any) { fmt.Fprintf(g.b, format, args...) }
@@ -109,20 +121,45 @@ func (g *gosrc) file(pkg string) {
 }
 
 // eval writes Eval, which calls the functions eval0, eval1, ... that
-// each settle evalChunk instructions of the program, written by emit.
+// each settle about evalChunk instructions of the program, written by
+// emit; a sunk run is one branch on its enable, never split.
 func (g *gosrc) eval(emit func(*instr)) {
-	chunks := (len(g.prog) + evalChunk - 1) / evalChunk
+	var starts []int // each function's first instruction
+	g.chunkOf = make([]int, len(g.prog))
+	runs := g.sunk
+	for i := range g.prog {
+		for len(runs) > 0 && runs[0].to <= i {
+			runs = runs[1:]
+		}
+		inside := len(runs) > 0 && runs[0].from < i
+		if len(starts) == 0 || i-starts[len(starts)-1] >= evalChunk && !inside {
+			starts = append(starts, i)
+		}
+		g.chunkOf[i] = len(starts) - 1
+	}
 	g.p("// Eval settles the combinational logic.\nfunc (d *Design) Eval() {\n")
-	for c := range chunks {
+	for c := range starts {
 		g.p("\td.eval%d()\n", c)
 	}
 	g.p("}\n\n")
-	g.planLocals(chunks)
-	for c := range chunks {
+	g.planLocals()
+	runs = g.sunk
+	for c, from := range starts {
+		to := len(g.prog)
+		if c+1 < len(starts) {
+			to = starts[c+1]
+		}
 		g.p("func (d *Design) eval%d() {\n\tst := &d.st\n\t_ = st\n", c)
 		g.local = map[int32]bool{}
-		for _, in := range g.prog[c*evalChunk : min(len(g.prog), (c+1)*evalChunk)] {
-			emit(&in)
+		for i := from; i < to; i++ {
+			if len(runs) > 0 && i == runs[0].from {
+				g.p("\tif st[%d] != 0 {\n", runs[0].en)
+			}
+			emit(&g.prog[i])
+			if len(runs) > 0 && i+1 == runs[0].to {
+				g.p("\t}\n")
+				runs = runs[1:]
+			}
 		}
 		g.p("}\n\n")
 	}
@@ -290,22 +327,43 @@ func (g *gosrc) operands(in *instr) []int32 {
 }
 
 // planLocals decides which results can live in Go local variables: those
-// read only by later statements of the same eval chunk. Everything else
-// (read by another chunk, by Step, by the harness, or by nobody, such as a
-// named signal) is stored in the state array.
-func (g *gosrc) planLocals(chunks int) {
-	s := g.s
+// read only by later statements of the same eval function. Everything else
+// (read by another function, by Step, by the harness, or by nobody, such as
+// a named signal) is stored in the state array.
+func (g *gosrc) planLocals() {
 	readers := map[int32]map[int]bool{}
 	for i := range g.prog {
 		for _, x := range g.operands(&g.prog[i]) {
 			if readers[x] == nil {
 				readers[x] = map[int]bool{}
 			}
-			readers[x][i/evalChunk] = true
+			readers[x][g.chunkOf[i]] = true
 		}
 	}
+	external := g.readOutside()
+	for _, r := range g.regs {
+		external[r.d] = true
+	}
+	g.inLocal = map[int32]bool{}
+	for i := range g.prog {
+		d := g.prog[i].dst
+		if rs := readers[d]; !external[d] && len(rs) == 1 && rs[g.chunkOf[i]] {
+			g.inLocal[d] = true
+		}
+	}
+}
+
+// readOutside lists the slots read other than by a narrow instruction or a
+// register's next value: reset, enables, memory ports, the ports (what
+// Slot, Word and SetWord reach) and the wide kernel's operands and results
+// (it works on views of the state).
+func (g *gosrc) readOutside() map[int32]bool {
+	s := g.s
 	external := map[int32]bool{s.rst: true}
-	for _, r := range append(append([]seqOp{}, s.regs...), s.syncs...) {
+	for _, r := range g.regs {
+		external[r.en] = true
+	}
+	for _, r := range s.syncs {
 		external[r.d], external[r.en] = true, true
 	}
 	for _, w := range s.writes {
@@ -316,10 +374,10 @@ func (g *gosrc) planLocals(chunks int) {
 	}
 	for n, slot := range s.byName {
 		if g.isPort(n) {
-			external[slot] = true // what Slot, Word and SetWord reach
+			external[slot] = true
 		}
 	}
-	for i := range g.prog { // the wide kernel works on views of the state
+	for i := range g.prog {
 		if in := &g.prog[i]; in.op == opWide {
 			external[in.dst] = true
 			for _, x := range g.operands(in) {
@@ -327,12 +385,101 @@ func (g *gosrc) planLocals(chunks int) {
 			}
 		}
 	}
-	g.inLocal = map[int32]bool{}
+	return external
+}
+
+// loadEnables turns each register that holds its value unless a select
+// picks a new one, r <= s ? x : r (a load written as a multiplexer), into
+// a register that loads x on enable s, as Verilator does; the multiplexer
+// goes when nothing else reads it. sinkIntoEnables then computes x only on
+// the cycles s is on.
+func (g *gosrc) loadEnables() {
+	producer := map[int32]int{}
+	readers := g.readOutside() // (true: read outside the instructions)
 	for i := range g.prog {
-		d := g.prog[i].dst
-		if rs := readers[d]; !external[d] && len(rs) == 1 && rs[i/evalChunk] {
-			g.inLocal[d] = true
+		producer[g.prog[i].dst] = i
+		for _, x := range g.operands(&g.prog[i]) {
+			readers[x] = true
 		}
+	}
+	loads := map[int32]int{} // registers loading each slot
+	for _, r := range g.regs {
+		loads[r.d]++
+	}
+	dropped := map[int]bool{}
+	for k := range g.regs {
+		r := &g.regs[k]
+		i, ok := producer[r.d]
+		if !ok || r.en >= 0 || r.words != 1 || g.prog[i].op != kMux || g.prog[i].c != r.slot {
+			continue
+		}
+		if mux := g.prog[i]; !readers[mux.dst] && loads[mux.dst] == 1 {
+			dropped[i] = true
+		}
+		r.en, r.d = g.prog[i].a, g.prog[i].b
+	}
+	prog := g.prog[:0]
+	for i, in := range g.prog {
+		if !dropped[i] {
+			prog = append(prog, in)
+		}
+	}
+	g.prog = prog
+}
+
+// sinkIntoEnables moves into a branch on a register enable every
+// instruction whose result only the next values of registers loading on
+// that enable read, directly or through other such instructions, as
+// Verilator computes `if (en) r <= f(x)`: the cone runs only on the
+// cycles the registers load. The moved instructions go to the end of the
+// program, one run per enable in their order (they read only values
+// computed before them or in their run, and no other instruction reads
+// them); Step reads the next values only when the enable is on.
+func (g *gosrc) sinkIntoEnables() {
+	const always = -1         // a slot read on every cycle (as a register's enable -1)
+	need := map[int32]int32{} // each slot's readers' common enable, or always
+	read := func(x, en int32) {
+		if e, ok := need[x]; ok && e != en {
+			en = always
+		}
+		need[x] = en
+	}
+	for x := range g.readOutside() {
+		need[x] = always
+	}
+	for _, r := range g.regs {
+		for j := range r.words {
+			read(r.d+j, r.en)
+		}
+	}
+	sunk := make([]int32, len(g.prog))
+	for i := len(g.prog) - 1; i >= 0; i-- { // readers before the instructions they read
+		in := &g.prog[i]
+		sunk[i] = always
+		if e, ok := need[in.dst]; ok {
+			sunk[i] = e
+		}
+		for _, x := range g.operands(in) {
+			read(x, sunk[i])
+		}
+	}
+	var kept []instr
+	byEnable := map[int32][]instr{}
+	var enables []int32
+	for i, in := range g.prog {
+		if e := sunk[i]; e == always {
+			kept = append(kept, in)
+		} else {
+			if byEnable[e] == nil {
+				enables = append(enables, e)
+			}
+			byEnable[e] = append(byEnable[e], in)
+		}
+	}
+	g.prog = kept
+	for _, e := range enables {
+		g.sunk = append(g.sunk, sunkRun{en: e, from: len(g.prog), to: len(g.prog) + len(byEnable[e])})
+		g.prog = append(g.prog, byEnable[e]...)
 	}
 }
 
@@ -676,7 +823,7 @@ func (g *gosrc) commit(order []seqOp, shadowed map[int32]bool, format string) {
 // relation), so that every next value reads the values from before the
 // edge.
 func (g *gosrc) regOrder() (order []seqOp, shadowed map[int32]bool) {
-	regs := g.s.regs
+	regs := g.regs
 	owner := map[int32]int{} // register of each state word of a register
 	for i, r := range regs {
 		for j := range r.words {

@@ -118,9 +118,19 @@ func (g *netgen) module(name string, top bool) *hdl.Module {
 		g.op(mems)
 	}
 	for _, r := range regs {
-		r.Drive(g.fit(g.pick(), r.Width()))
-		if g.r.IntN(3) == 0 {
+		next := g.fit(g.pick(), r.Width())
+		switch g.r.IntN(6) {
+		case 0, 1:
+			r.Drive(next)
 			r.Enable(g.fit(g.pick(), 1))
+		case 2: // a load written as a multiplexer that holds r, which compiled Go turns into an enable
+			hold := hdl.Mux(g.fit(g.pick(), 1), next, r)
+			r.Drive(hold)
+			if g.r.IntN(2) == 0 { // (and read elsewhere: it stays)
+				g.add(hold)
+			}
+		default:
+			r.Drive(next)
 		}
 	}
 	for _, mem := range mems {
