@@ -145,3 +145,17 @@ func TestCompiledSelects(t *testing.T) {
 		require.Equal(t, uint64(3000), res.Cycles)
 	}
 }
+
+// TestCompiledCrossbars: the one-hot multiplexers of a crossbar, which
+// compiled Go computes as a scatter, agree with the interpreter, with
+// sources addressing one bank together, constant conditions and data, and
+// a routing too small to scatter beside it.
+func TestCompiledCrossbars(t *testing.T) {
+	d, err := hdl.Elaborate(designs.Crossbar("xbar", 8, 3))
+	require.NoError(t, err)
+	for _, stim := range []func(uint64) Stimulus{nil, func(seed uint64) Stimulus { return NewRandom(PortsOf(d), seed) }} {
+		res, err := Lockstep(Config{Backends: []Backend{GoBackend(d), GoCompiledBackend(d)}, Stimulus: stim, Seed: 6, Cycles: 3000})
+		require.NoError(t, err)
+		require.Equal(t, uint64(3000), res.Cycles)
+	}
+}

@@ -1,0 +1,61 @@
+package designs
+
+import (
+	"fmt"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
+)
+
+// CrossbarSources is the number of sources of Crossbar designs.
+const CrossbarSources = 8
+
+// Crossbar routes CrossbarSources sources to banks by their 3-bit index,
+// as a memory's issue stage sends each request to the bank it addresses
+// (units/rsdmm): bank b's data and row are one-hot multiplexers over the
+// sources whose select bit i is valid_i & (index_i == b). Several sources
+// may address one bank (their data OR together); source 0's condition is
+// the constant 1 and source 1's data the constant 0x5a. Beside it sit a
+// routing of the same sources to only `few` banks by a 2-bit index, and
+// one that sends source i to bank index_i - i (mod 8), which decodes a
+// different index for each source. compiled Go computes the wide routing as a scatter
+// (hdl/gocrossbar.go).
+func Crossbar(name string, banks, few int) *hdl.Module {
+	m := hdl.NewModule(name)
+	valid := make([]*hdl.Signal, CrossbarSources)
+	index := make([]*hdl.Signal, CrossbarSources)
+	data := make([]*hdl.Signal, CrossbarSources)
+	row := make([]*hdl.Signal, CrossbarSources)
+	for i := range CrossbarSources {
+		valid[i] = m.Input(fmt.Sprintf("valid%d", i), 1)
+		index[i] = m.Input(fmt.Sprintf("index%d", i), 3)
+		data[i] = m.Input(fmt.Sprintf("data%d", i), 32)
+		row[i] = m.Input(fmt.Sprintf("row%d", i), 9)
+	}
+	valid[0] = m.ConstU(1, 1)
+	data[1] = m.ConstU(32, 0x5a)
+	for b := range banks {
+		sel := make([]*hdl.Signal, CrossbarSources)
+		for i := range sel {
+			sel[i] = valid[i].And(index[i].EqConst(uint64(b)))
+		}
+		m.Output(fmt.Sprintf("data_b%d", b), 32).Drive(hdl.OneHotSelect(lib.Bus(sel), data...))
+		m.Output(fmt.Sprintf("row_b%d", b), 9).Drive(hdl.OneHotSelect(lib.Bus(sel), row...))
+		m.Output(fmt.Sprintf("en_b%d", b), 1).Drive(lib.Bus(sel).RedOr())
+	}
+	for b := range banks { // source i to bank b+i: not a crossbar of the indices
+		sel := make([]*hdl.Signal, CrossbarSources)
+		for i := range sel {
+			sel[i] = valid[i].And(index[i].EqConst(uint64(b+i) % 8))
+		}
+		m.Output(fmt.Sprintf("rot_b%d", b), 32).Drive(hdl.OneHotSelect(lib.Bus(sel), data...))
+	}
+	for b := range few {
+		sel := make([]*hdl.Signal, CrossbarSources)
+		for i := range sel {
+			sel[i] = valid[i].And(index[i].Slice(1, 0).EqConst(uint64(b)))
+		}
+		m.Output(fmt.Sprintf("few_b%d", b), 32).Drive(hdl.OneHotSelect(lib.Bus(sel), data...))
+	}
+	return m
+}
