@@ -48,6 +48,16 @@ func (b bench) seti(name string, i int, x uint64) { b.set(fmt.Sprintf("%s_%d", n
 func (b bench) get(name string) uint64            { return b.Get(b.Out(name)) }
 func (b bench) geti(name string, i int) uint64    { return b.get(fmt.Sprintf("%s_%d", name, i)) }
 
+// lanes returns the handles of inputs name_0 .. name_<n-1>, for loops that
+// set them many times (a lookup by name costs more than the cycle).
+func (b bench) lanes(name string, n int) []verify.In {
+	hs := make([]verify.In, n)
+	for i := range hs {
+		hs[i] = b.In(fmt.Sprintf("%s_%d", name, i))
+	}
+	return hs
+}
+
 func bit(x bool) uint64 {
 	if x {
 		return 1
@@ -80,6 +90,9 @@ func TestPickMatchesRule1(t *testing.T) {
 			slots := make([]d.Slot, n)
 			bs := make([]d.Bank, banks)
 			counts := map[string]int{}
+			v, bank, row, mlen, age, ord := b.lanes("v", n), b.lanes("bank", n), b.lanes("row", n), b.lanes("mlen", n), b.lanes("age", n), b.lanes("ord", n)
+			rdy, openV, openRow := b.lanes("rdy", banks), b.lanes("open_v", banks), b.lanes("open_row", banks)
+			polIn, gnt, idxOut, hitOut := b.In("pol"), b.Out("gnt"), b.Out("idx"), b.Out("hit")
 			for q := range 4 * tc.queues {
 				pol := d.Policies[q%4]
 				mlMax, ageMax := uint64(1)<<b.v["mlbits"]-1, uint64(1)<<b.v["agebits"]-1
@@ -90,26 +103,26 @@ func TestPickMatchesRule1(t *testing.T) {
 				for k := range bs {
 					bs[k] = d.Bank{Ready: r.IntN(6) > 0, Open: r.IntN(tc.open) == 0, Row: r.IntN(rows)}
 				}
-				b.set("pol", uint64(pol))
+				b.Set(polIn, uint64(pol))
 				for i, s := range slots {
-					b.seti("v", i, bit(s.Valid))
-					b.seti("bank", i, uint64(s.Bank))
-					b.seti("row", i, uint64(s.Row))
-					b.seti("mlen", i, s.Mlen)
-					b.seti("age", i, s.Age)
-					b.seti("ord", i, uint64(s.Ord))
+					b.Set(v[i], bit(s.Valid))
+					b.Set(bank[i], uint64(s.Bank))
+					b.Set(row[i], uint64(s.Row))
+					b.Set(mlen[i], s.Mlen)
+					b.Set(age[i], s.Age)
+					b.Set(ord[i], uint64(s.Ord))
 				}
 				for k, bk := range bs {
-					b.seti("rdy", k, bit(bk.Ready))
-					b.seti("open_v", k, bit(bk.Open))
-					b.seti("open_row", k, uint64(bk.Row))
+					b.Set(rdy[k], bit(bk.Ready))
+					b.Set(openV[k], bit(bk.Open))
+					b.Set(openRow[k], uint64(bk.Row))
 				}
 				b.Step()
 				ok, idx, hit := d.Pick(pol, slots, bs)
 				if !ok {
 					idx = 0
 				}
-				got := [3]uint64{b.get("gnt"), b.get("idx"), b.get("hit")}
+				got := [3]uint64{b.Get(gnt), b.Get(idxOut), b.Get(hitOut)}
 				require.Equal(t, [3]uint64{bit(ok), uint64(idx), bit(hit)}, got, "queue %d, %v: %+v banks %+v", q, pol, slots, bs)
 				counts[fmt.Sprintf("%v hit=%v", pol, hit)]++
 			}
