@@ -370,8 +370,9 @@ func (g *gosrc) planLocals() {
 
 // readOutside lists the slots read other than by a narrow instruction or a
 // register's next value: reset, enables, memory ports, the ports (what
-// Slot, Word and SetWord reach) and the wide kernel's operands and results
-// (it works on views of the state).
+// Slot, Word and SetWord reach), the wide kernel's operands and results
+// (it works on views of the state), and the crossbars' results (computed at
+// their first multiplexer's place, read at the others').
 func (g *gosrc) readOutside() map[int32]bool {
 	s := g.s
 	external := map[int32]bool{s.rst: true}
