@@ -15,11 +15,14 @@ import (
 )
 
 // GoSource compiles the simulator's program to Go source: the same flat
-// state, the same instruction order and the same two-phase clock edge as
-// Sim, but as straight-line statements with constant slot numbers, which
-// the Go compiler turns into code an interpreter cannot match. verify
-// builds it into a stand-alone simulator process ("go-compiled") and checks
-// it in lockstep against Sim itself, Verilator and Icarus.
+// state and the same two-phase clock edge as Sim, but as straight-line
+// statements with constant slot numbers, which the Go compiler turns into
+// code an interpreter cannot match. Only the ports are visible, so it
+// computes only what they and the registers need, and only when they need
+// it: loads on enables, cones under their enable, crossbars as scatters
+// (findCrossbars, loadEnables, sinkIntoEnables). verify builds it into a
+// stand-alone simulator process ("go-compiled") and checks it in lockstep
+// against Sim itself, Verilator and Icarus.
 //
 // The file declares, in package pkg:
 //
