@@ -42,10 +42,10 @@ const minCrossbar = 4
 
 // findCrossbars finds the groups of one-hot multiplexers (with select bits
 // fused, fuseSelects) over the same choices, conditions and indices whose
-// select bit i of each decodes one constant, c_i & (x_i == k), and drops
-// the decoding that only they read. A crossbar is computed at its first
-// multiplexer's place, where every source is known; its results are stored
-// in the state.
+// select bit i of each decodes one constant, c_i & (x_i == k); dropUnread
+// then removes the decoding that only they read. A crossbar is computed at
+// its first multiplexer's place, where every source is known; its results
+// are stored in the state.
 func (g *gosrc) findCrossbars() {
 	producer := map[int32]*instr{}
 	for i := range g.prog {
@@ -91,7 +91,6 @@ func (g *gosrc) findCrossbars() {
 			g.scattered[x] = true
 		}
 	}
-	g.dropUnread()
 }
 
 // decodes matches a select bit c & (x == k), with the constant on either
@@ -125,8 +124,8 @@ func (g *gosrc) decodes(producer map[int32]*instr, bit int32) (c, x int32, k uin
 }
 
 // dropUnread removes the instructions nothing reads: what only the
-// crossbars' select bits read, and internal names (compiled Go shows only
-// the ports).
+// crossbars' select bits or the multiplexers loadEnables replaced read,
+// and internal names (compiled Go shows only the ports).
 func (g *gosrc) dropUnread() {
 	read := g.readOutside()
 	for _, r := range g.regs {

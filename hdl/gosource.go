@@ -41,6 +41,7 @@ func (s *Sim) GoSource(pkg string) ([]byte, error) {
 	g := newGosrc(s, &b)
 	g.findCrossbars()
 	g.loadEnables()
+	g.dropUnread()
 	g.sinkIntoEnables()
 	g.file(pkg)
 	return format.Source(b.Bytes())
@@ -412,41 +413,20 @@ func (g *gosrc) readOutside() map[int32]bool {
 
 // loadEnables turns each register that holds its value unless a select
 // picks a new one, r <= s ? x : r (a load written as a multiplexer), into
-// a register that loads x on enable s, as Verilator does; the multiplexer
-// goes when nothing else reads it. sinkIntoEnables then computes x only on
-// the cycles s is on.
+// a register that loads x on enable s, as Verilator does (dropUnread then
+// removes the multiplexer if nothing else reads it). sinkIntoEnables then
+// computes x only on the cycles s is on.
 func (g *gosrc) loadEnables() {
-	producer := map[int32]int{}
-	readers := g.readOutside() // (true: read outside the instructions)
+	producer := map[int32]*instr{}
 	for i := range g.prog {
-		producer[g.prog[i].dst] = i
-		for _, x := range g.operands(&g.prog[i]) {
-			readers[x] = true
-		}
+		producer[g.prog[i].dst] = &g.prog[i]
 	}
-	loads := map[int32]int{} // registers loading each slot
-	for _, r := range g.regs {
-		loads[r.d]++
-	}
-	dropped := map[int]bool{}
 	for k := range g.regs {
 		r := &g.regs[k]
-		i, ok := producer[r.d]
-		if !ok || r.en >= 0 || r.words != 1 || g.prog[i].op != kMux || g.prog[i].c != r.slot {
-			continue
-		}
-		if mux := g.prog[i]; !readers[mux.dst] && loads[mux.dst] == 1 {
-			dropped[i] = true
-		}
-		r.en, r.d = g.prog[i].a, g.prog[i].b
-	}
-	prog := g.prog[:0]
-	for i, in := range g.prog {
-		if !dropped[i] {
-			prog = append(prog, in)
+		if mux := producer[r.d]; mux != nil && r.en < 0 && r.words == 1 && mux.op == kMux && mux.c == r.slot {
+			r.en, r.d = mux.a, mux.b
 		}
 	}
-	g.prog = prog
 }
 
 // sinkIntoEnables moves into a branch on a register enable every
