@@ -123,34 +123,6 @@ func (g *gosrc) decodes(producer map[int32]*instr, bit int32) (c, x int32, k uin
 	return
 }
 
-// dropUnread removes the instructions nothing reads: what only the
-// crossbars' select bits or the multiplexers loadEnables replaced read,
-// and internal names (compiled Go shows only the ports).
-func (g *gosrc) dropUnread() {
-	read := g.readOutside()
-	for _, r := range g.regs {
-		for j := range r.words {
-			read[r.d+j] = true
-		}
-	}
-	keep := make([]bool, len(g.prog))
-	for i := len(g.prog) - 1; i >= 0; i-- { // readers before what they read
-		in := &g.prog[i]
-		if keep[i] = read[in.dst]; keep[i] {
-			for _, x := range g.operands(in) {
-				read[x] = true
-			}
-		}
-	}
-	prog := g.prog[:0]
-	for i, in := range g.prog {
-		if keep[i] {
-			prog = append(prog, in)
-		}
-	}
-	g.prog = prog
-}
-
 // scatter writes crossbar cb's statements.
 func (g *gosrc) scatter(cb *crossbar) {
 	n := 1 << cb.width
