@@ -18,8 +18,8 @@ const CrossbarSources = 8
 // the constant 1 and source 1's data the constant 0x5a. Beside it sit a
 // routing of the same sources to only `few` banks by a 2-bit index, and
 // one that sends source i to bank index_i - i (mod 8), which decodes a
-// different index for each source. compiled Go computes the wide routing as a scatter
-// (hdl/gocrossbar.go).
+// different index for each source. Compiled Go computes the 8-bank routing
+// as a scatter (hdl/gocrossbar.go).
 func Crossbar(name string, banks, few int) *hdl.Module {
 	m := hdl.NewModule(name)
 	valid := make([]*hdl.Signal, CrossbarSources)
