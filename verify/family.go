@@ -4,13 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"hash/fnv"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/internal/tools"
 	"github.com/parmem/parmem/units"
 )
 
@@ -23,7 +20,8 @@ var longFlag = flag.Bool("verify.long", false, "also run the families' long lock
 // -verify.long, its long configurations too, in a pack of their own (a
 // subtest, "long"). Each configuration is built under a module name
 // unique to its values (sams_atu_q3_n23_lanes1). A pack must pass
-// verilator --lint-only -Wall first, and then run the same on four
+// Verilator's -Wall lint (its Verilator build lints it), and then run
+// the same on four
 // stimulus streams at once (hdl.Streams) as on each alone (CheckStreams);
 // with -verify.long, also on nine in compiled Go, a full and a partial
 // group of eight (CheckCompiledStreams; make test checks those on random
@@ -68,13 +66,8 @@ func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, top+".v"), d.Verilog(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tools.LintClean(t, dir, top+".v") // every configuration, with no waivers
-	res, err := Lockstep(Config{
-		Backends: []Backend{GoBackend(d), VerilatorBackend(d, VerilatorOptions{Quick: true}), IcarusBackend(d)},
+	res, err := Lockstep(Config{ // Lint: every configuration, with no waivers
+		Backends: []Backend{GoBackend(d), VerilatorBackend(d, VerilatorOptions{Quick: true, Lint: true}), IcarusBackend(d)},
 		Seed:     TestSeed(t, 3),
 		Cycles:   uint64(cycles),
 	})

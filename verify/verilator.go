@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/parmem/parmem/hdl"
@@ -53,6 +54,10 @@ type VerilatorOptions struct {
 	// Quick compiles the C++ without optimization: half the build time, a
 	// slower simulator. For short runs of many designs.
 	Quick bool
+	// Lint builds with -Wall: any lint warning fails the build, so the
+	// build is the design's `verilator --lint-only -Wall` too (without
+	// parsing and elaborating it twice).
+	Lint bool
 }
 
 // MachineMade waives the two lint rules that random logic trips by design:
@@ -93,7 +98,7 @@ func NewVerilator(d *hdl.Design, opt VerilatorOptions) (*Verilator, error) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("verilator build of %s failed: %v\n%s", top, err, lastLines(string(out), 30))
 		}
-		return nil
+		return makeSim(filepath.Join(dir, "obj_dir"), top, opt)
 	})
 	if err != nil {
 		return nil, err
@@ -111,8 +116,10 @@ func NewVerilator(d *hdl.Design, opt VerilatorOptions) (*Verilator, error) {
 // bits of wide sums (RandomNetlist seed 1000104 reproduces it).
 var verilatorWorkarounds = []string{"-fno-const-bit-op-tree"}
 
+// verilatorArgs are the options that make Verilator write the C++ of top
+// and its makefile; makeSim builds the program from them.
 func verilatorArgs(top string, opt VerilatorOptions) []string {
-	args := []string{"--cc", "--exe", "--build", "-j", "2", "--x-assign", "0", "--x-initial", "0",
+	args := []string{"--cc", "--exe", "--x-assign", "0", "--x-initial", "0",
 		"--top-module", top, "-o", "sim"}
 	args = append(args, verilatorWorkarounds...)
 	if opt.Trace {
@@ -121,10 +128,95 @@ func verilatorArgs(top string, opt VerilatorOptions) []string {
 	if opt.CFlags != "" {
 		args = append(args, "-CFLAGS", opt.CFlags)
 	}
-	if opt.Quick {
-		args = append(args, "-MAKEFLAGS", "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0")
+	if opt.Lint {
+		args = append(args, "-Wall")
 	}
 	return append(args, opt.Flags...)
+}
+
+// makeSim compiles and links the program Verilator wrote into objDir (as
+// its --build does), with the runtime objects every build compiles alike
+// (verilated.o and the like, Verilator's VM_GLOBAL classes) taken from the
+// cache: their compile commands are the key, so a design's build compiles
+// only its own classes.
+func makeSim(objDir, top string, opt VerilatorOptions) error {
+	mk := "V" + top + ".mk"
+	flags := []string{"-f", mk, "-j", "2"}
+	if opt.Quick {
+		flags = append(flags, "OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0")
+	}
+	run := func(dir string, args ...string) (string, error) {
+		cmd := exec.Command("make", append(slices.Clone(flags), args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			err = fmt.Errorf("make of the %s simulator failed: %v\n%s", top, err, lastLines(string(out), 30))
+		}
+		return string(out), err
+	}
+	globals, err := globalObjects(filepath.Join(objDir, "V"+top+"_classes.mk"))
+	if err != nil {
+		return err
+	}
+	commands, err := run(objDir, append([]string{"-n"}, globals...)...)
+	if err != nil {
+		return err
+	}
+	shared, _, err := cache.Build("verilated", cache.Key(commands), func(dir string) error {
+		if _, err := run(objDir, globals...); err != nil {
+			return err
+		}
+		for _, o := range globals {
+			if err := copyFile(filepath.Join(objDir, o), filepath.Join(dir, o)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, o := range globals { // (a copy is newer than the makefile: make keeps it)
+		if err := copyFile(filepath.Join(shared, o), filepath.Join(objDir, o)); err != nil {
+			return err
+		}
+	}
+	_, err = run(objDir)
+	return err
+}
+
+// globalObjects lists the object files of the VM_GLOBAL_FAST and
+// VM_GLOBAL_SLOW classes in Verilator's V<top>_classes.mk.
+func globalObjects(classesMk string) ([]string, error) {
+	text, err := os.ReadFile(classesMk)
+	if err != nil {
+		return nil, err
+	}
+	var objs []string
+	inGlobal := false
+	for _, line := range strings.Split(string(text), "\n") {
+		switch {
+		case strings.HasPrefix(line, "VM_GLOBAL_"):
+			inGlobal = true
+		case inGlobal && strings.HasPrefix(line, "\t"):
+			objs = append(objs, strings.TrimSpace(strings.TrimSuffix(line, "\\"))+".o")
+		default:
+			inGlobal = false
+		}
+	}
+	if len(objs) == 0 {
+		return nil, fmt.Errorf("%s lists no VM_GLOBAL classes", classesMk)
+	}
+	return objs, nil
+}
+
+// copyFile copies src to a new file dst.
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o644)
 }
 
 func lastLines(s string, n int) string {
