@@ -301,7 +301,9 @@ func (g *gosrc) schedule() {
 // fuseSelects finds the one-hot multiplexers whose select is a
 // concatenation of single bits (a bus of per-choice conditions, as
 // hdl/lib's Bus makes): they read the bits themselves rather than pack
-// them into a word and shift each back out.
+// them into a word and shift each back out. The OR or AND reduction of
+// such a bus (whether any or every condition holds) reads the bits too:
+// b1 | b2 | ... rather than (b1<<k | b2<<(k-1) | ...) != 0.
 func (g *gosrc) fuseSelects() {
 	kn := g.s.kn
 	concat := map[int32]*instr{}
@@ -314,7 +316,12 @@ func (g *gosrc) fuseSelects() {
 	for i := range g.s.prog {
 		in := &g.s.prog[i]
 		c, ok := concat[in.a]
-		if in.op != kOneHot || !ok || c.k != in.k {
+		switch {
+		case !ok:
+			continue
+		case in.op == kOneHot && c.k == in.k:
+		case in.op == kRedOr || in.op == kRedAnd:
+		default:
 			continue
 		}
 		bits := make([]int32, 0, c.k)
@@ -339,7 +346,10 @@ func (g *gosrc) operands(in *instr) []int32 {
 	if g.scattered[in.dst] {
 		return nil
 	}
-	if bits, ok := g.selBits[in.dst]; ok && in.op == kOneHot {
+	if bits, ok := g.selBits[in.dst]; ok {
+		if in.op != kOneHot { // a reduction
+			return bits
+		}
 		return append(slices.Clone(bits), g.s.kn.argv[in.b:in.b+int32(in.k)]...)
 	}
 	return g.s.operandsOf(in)
@@ -566,7 +576,19 @@ func (g *gosrc) instr(in *instr) {
 	case kXor:
 		e = fmt.Sprintf("%s ^ %s", a, b)
 	case kRedAnd, kRedOr:
-		if aw == 1 {
+		if bits, fused := g.selBits[in.dst]; fused {
+			identity := map[kind]uint64{kRedAnd: 1, kRedOr: 0}[in.op] // (a constant bit that leaves the rest)
+			refs := []string{fmt.Sprint(identity)}
+			for _, x := range bits {
+				if !g.s.konst[x] || g.s.kn.st[x] != identity {
+					refs = append(refs, g.ref(x))
+				}
+			}
+			if len(refs) > 1 {
+				refs = refs[1:]
+			}
+			e = strings.Join(refs, map[kind]string{kRedAnd: " & ", kRedOr: " | "}[in.op])
+		} else if aw == 1 {
 			e = a
 		} else if in.op == kRedAnd {
 			e = fmt.Sprintf("b2u(%s == %#x)", a, m)

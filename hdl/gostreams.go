@@ -190,14 +190,20 @@ func splat(v uint64) string { return fmt.Sprintf("vec8.Splat(%#x)", v) }
 // orTree is the OR of terms as a balanced tree, whose ORs run in parallel
 // (0 for none).
 func orTree(terms []string) string {
-	switch len(terms) {
-	case 0:
+	if len(terms) == 0 {
 		return splat(0)
-	case 1:
+	}
+	return tree("Or", terms)
+}
+
+// tree applies vec8's binary fn (Or, And) to one or more terms, in a
+// balanced tree.
+func tree(fn string, terms []string) string {
+	if len(terms) == 1 {
 		return terms[0]
 	}
 	h := len(terms) / 2
-	return "vec8.Or(" + orTree(terms[:h]) + ", " + orTree(terms[h:]) + ")"
+	return "vec8." + fn + "(" + tree(fn, terms[:h]) + ", " + tree(fn, terms[h:]) + ")"
 }
 
 // laneShl is e shifted left by n bits.
@@ -240,10 +246,18 @@ func (g *gosrc) laneInstr(in *instr) {
 		e = call("Xor", a, splat(m))
 	case kAnd, kOr, kXor, kEq, kNe, kLt, kLe, kGt, kGe:
 		e = call(map[kind]string{kAnd: "And", kOr: "Or", kXor: "Xor", kEq: "Eq", kNe: "Ne", kLt: "Lt", kLe: "Le", kGt: "Gt", kGe: "Ge"}[in.op], a, b)
-	case kRedAnd:
-		e = call("Eq", a, splat(m))
-	case kRedOr:
-		e = call("Ne", a, splat(0))
+	case kRedAnd, kRedOr:
+		if bits, fused := g.selBits[in.dst]; fused { // (fuseSelects)
+			var refs []string
+			for _, x := range bits {
+				refs = append(refs, g.laneRef(x))
+			}
+			e = tree(map[kind]string{kRedAnd: "And", kRedOr: "Or"}[in.op], refs)
+		} else if in.op == kRedAnd {
+			e = call("Eq", a, splat(m))
+		} else {
+			e = call("Ne", a, splat(0))
+		}
 	case kRedXor:
 		e = call("Parity", a)
 	case kAdd, kSub, kMul:

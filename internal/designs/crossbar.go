@@ -19,7 +19,9 @@ const CrossbarSources = 8
 // routing of the same sources to only `few` banks by a 2-bit index, and
 // one that sends source i to bank index_i - i (mod 8), which decodes a
 // different index for each source. Compiled Go computes the 8-bank routing
-// as a scatter (hdl/gocrossbar.go).
+// as a scatter (hdl/gocrossbar.go). Bank b's en_b (whether any source
+// addresses it) and all_valid reduce buses of single bits, which compiled
+// Go ORs and ANDs bit by bit (fuseSelects).
 func Crossbar(name string, banks, few int) *hdl.Module {
 	m := hdl.NewModule(name)
 	valid := make([]*hdl.Signal, CrossbarSources)
@@ -50,6 +52,7 @@ func Crossbar(name string, banks, few int) *hdl.Module {
 		}
 		m.Output(fmt.Sprintf("rot_b%d", b), 32).Drive(hdl.OneHotSelect(lib.Bus(sel), data...))
 	}
+	m.Output("all_valid", 1).Drive(lib.Bus(valid).RedAnd())
 	for b := range few {
 		sel := make([]*hdl.Signal, CrossbarSources)
 		for i := range sel {
