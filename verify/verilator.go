@@ -210,7 +210,7 @@ func globalObjects(classesMk string) ([]string, error) {
 	return objs, nil
 }
 
-// copyFile copies src to a new file dst.
+// copyFile writes the bytes of src to dst, which gets the current time.
 func copyFile(src, dst string) error {
 	data, err := os.ReadFile(src)
 	if err != nil {
