@@ -137,8 +137,8 @@ func verilatorArgs(top string, opt VerilatorOptions) []string {
 // makeSim compiles and links the program Verilator wrote into objDir (as
 // its --build does), with the runtime objects every build compiles alike
 // (verilated.o and the like, Verilator's VM_GLOBAL classes) taken from the
-// cache: their compile commands are the key, so a design's build compiles
-// only its own classes.
+// cache: their compile commands and Verilator's version are the key, so a
+// design's build compiles only its own classes.
 func makeSim(objDir, top string, opt VerilatorOptions) error {
 	mk := "V" + top + ".mk"
 	flags := []string{"-f", mk, "-j", "2"}
@@ -162,7 +162,7 @@ func makeSim(objDir, top string, opt VerilatorOptions) error {
 	if err != nil {
 		return err
 	}
-	shared, _, err := cache.Build("verilated", cache.Key(commands), func(dir string) error {
+	shared, _, err := cache.Build("verilated", cache.Key(commands, cache.ToolVersion("verilator", "--version")), func(dir string) error {
 		if _, err := run(objDir, globals...); err != nil {
 			return err
 		}
