@@ -588,16 +588,16 @@ func (g *gosrc) instr(in *instr) {
 	case kRedAnd, kRedOr:
 		if bits, fused := g.selBits[in.dst]; fused {
 			identity := map[kind]uint64{kRedAnd: 1, kRedOr: 0}[in.op] // (a constant bit that leaves the rest)
-			refs := []string{fmt.Sprint(identity)}
+			var refs []string
 			for _, x := range bits {
 				if !g.s.konst[x] || g.s.kn.st[x] != identity {
 					refs = append(refs, g.ref(x))
 				}
 			}
-			if len(refs) > 1 {
-				refs = refs[1:]
-			}
 			e = strings.Join(refs, map[kind]string{kRedAnd: " & ", kRedOr: " | "}[in.op])
+			if len(refs) == 0 {
+				e = fmt.Sprint(identity)
+			}
 		} else if aw == 1 {
 			e = a
 		} else if in.op == kRedAnd {

@@ -162,7 +162,7 @@ func makeSim(objDir, top string, opt VerilatorOptions) error {
 	if err != nil {
 		return err
 	}
-	shared, _, err := cache.Build("verilated", cache.Key(commands, cache.ToolVersion("verilator", "--version")), func(dir string) error {
+	shared, hit, err := cache.Build("verilated", cache.Key(commands, cache.ToolVersion("verilator", "--version")), func(dir string) error {
 		if _, err := run(objDir, globals...); err != nil {
 			return err
 		}
@@ -176,9 +176,11 @@ func makeSim(objDir, top string, opt VerilatorOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, o := range globals { // (a copy is newer than the makefile: make keeps it)
-		if err := copyFile(filepath.Join(shared, o), filepath.Join(objDir, o)); err != nil {
-			return err
+	for _, o := range globals { // (a miss built them here; a copy is newer than the makefile, and make keeps it)
+		if hit {
+			if err := copyFile(filepath.Join(shared, o), filepath.Join(objDir, o)); err != nil {
+				return err
+			}
 		}
 	}
 	_, err = run(objDir)
