@@ -31,6 +31,7 @@ import (
 func (s *Sim) GoStreamsSource(pkg, vec8Path string) ([]byte, error) {
 	var b bytes.Buffer
 	g := newGosrc(s, &b)
+	g.dropUnread() // (the buses the fused selects and reductions read bit by bit, internal names)
 	g.streamsFile(pkg, vec8Path)
 	return format.Source(b.Bytes())
 }
