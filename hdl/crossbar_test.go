@@ -14,12 +14,9 @@ import (
 // three-bank routing beside it, below minCrossbar, as one-hot
 // multiplexers (verify's TestCompiledCrossbars checks the values).
 func TestCrossbarsScatter(t *testing.T) {
-	d, err := hdl.Elaborate(designs.Crossbar("xbar", 8, 3))
-	require.NoError(t, err)
-	src, err := hdl.NewSim(d).GoSource("main")
-	require.NoError(t, err)
-	require.Equal(t, 2, strings.Count(string(src), "var o [8]uint64"), "the data and the rows")
-	require.Equal(t, 2*designs.CrossbarSources, strings.Count(string(src), "\t\to["), "a statement per source")
+	src := crossbarSource(t)
+	require.Equal(t, 2, strings.Count(src, "var o [8]uint64"), "the data and the rows")
+	require.Equal(t, 2*designs.CrossbarSources, strings.Count(src, "\t\to["), "a statement per source")
 }
 
 // TestBusReductionsReadTheBits: the OR and AND reductions of a bus of
@@ -27,12 +24,17 @@ func TestCrossbarsScatter(t *testing.T) {
 // them into a word and compare it; no reduction compares a word (verify's
 // TestCompiledCrossbars checks the values).
 func TestBusReductionsReadTheBits(t *testing.T) {
+	eval, _, _ := strings.Cut(crossbarSource(t), "func (d *Design) Step()")
+	require.NotContains(t, eval, "!= 0)", "an OR reduction of a word")
+	require.NotContains(t, eval, "<<1 |", "a bus packed into a word")
+	require.Contains(t, eval, "] = st[4] & st[8] & st[12] & st[16] & st[20] & st[24] & st[28]\n", "all_valid, without valid0's constant 1")
+}
+
+// crossbarSource is the compiled Go of designs.Crossbar with 8 and 3 banks.
+func crossbarSource(t *testing.T) string {
 	d, err := hdl.Elaborate(designs.Crossbar("xbar", 8, 3))
 	require.NoError(t, err)
 	src, err := hdl.NewSim(d).GoSource("main")
 	require.NoError(t, err)
-	eval, _, _ := strings.Cut(string(src), "func (d *Design) Step()")
-	require.NotContains(t, eval, "!= 0)", "an OR reduction of a word")
-	require.NotContains(t, eval, "<<1 |", "a bus packed into a word")
-	require.Contains(t, eval, "] = st[4] & st[8] & st[12] & st[16] & st[20] & st[24] & st[28]\n", "all_valid, without valid0's constant 1")
+	return string(src)
 }

@@ -149,7 +149,8 @@ func TestCompiledSelects(t *testing.T) {
 // TestCompiledCrossbars: the one-hot multiplexers of a crossbar, which
 // compiled Go computes as a scatter, agree with the interpreter, with
 // sources addressing one bank together, constant conditions and data, and
-// a routing too small to scatter beside it.
+// a routing too small to scatter beside it; and so do the compiled
+// streams, whose reductions of the select buses read the bits.
 func TestCompiledCrossbars(t *testing.T) {
 	d, err := hdl.Elaborate(designs.Crossbar("xbar", 8, 3))
 	require.NoError(t, err)
@@ -158,4 +159,5 @@ func TestCompiledCrossbars(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, uint64(3000), res.Cycles)
 	}
+	require.NoError(t, CheckCompiledStreams(d, 9, 3000, 6))
 }
