@@ -3,6 +3,7 @@ package hdl
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Crossbars in compiled Go. A crossbar routes n sources to m destinations
@@ -17,21 +18,52 @@ import (
 // index names, o[x_i] |= ch_i & -c_i, and destination b reads o[b]: n
 // terms, and the decoders go when nothing else reads them. Several sources
 // with one index OR together, as the multiplexers' AND-OR does.
+//
+// A priority crossbar lets one source win each destination: its select
+// bits are a fixed-priority arbiter's grants over those requests
+// (lib.FirstOneHot, r_i AND no request before it), as the SAMS InSwitch
+// lets the highest lane write a bank slot and the SAMS memory serves the
+// lowest waiting lane's row (thesis Fig. 4.3). Compiled Go writes the
+// sources from the lowest priority to the highest, each overwriting the
+// entry its index names, so the winner's value stays; a source whose
+// condition fails writes into a second, unread half of the table. The
+// arbiters' ripple chains go with the decoders.
+//
+// A request is an AND of terms: its index the concatenation of those that
+// compare a value with a constant, x == k a field of x's width with key k,
+// in the order the AND lists them, and c_i the product of the others. The
+// InSwitch's write request to bank b's slot 0, en & (bank == b) & we &
+// NOT offset, is the condition en & we & NOT offset on the index bank, key
+// b.
 type crossbar struct {
-	outs    []int32  // the multiplexers' result slots, in program order
-	keys    []uint64 // the index each one decodes
-	conds   []int32  // c_i, or -1 for a source always routed
-	index   []int32  // x_i
-	choices []int32  // ch_i
-	width   uint     // of the indices
+	outs     []int32  // the multiplexers' result slots, in program order
+	keys     []uint64 // the index each one decodes
+	sources  []route
+	priority int  // 0: every routed source ORs in; 1: the lowest source wins; -1: the highest
+	width    uint // of the indices
+}
+
+// route is how a crossbar's source is routed: its value, the conditions
+// ANDed (none: always), and its index's fields, most significant first.
+type route struct {
+	choice int32
+	conds  []int32
+	fields []field
+}
+
+// field is a part of an index: value x of width w.
+type field struct {
+	x int32
+	w uint
 }
 
 // operands lists the slots the crossbar reads.
 func (cb *crossbar) operands() []int32 {
-	xs := append(slices.Clone(cb.index), cb.choices...)
-	for _, c := range cb.conds {
-		if c >= 0 {
-			xs = append(xs, c)
+	var xs []int32
+	for _, s := range cb.sources {
+		xs = append(append(xs, s.choice), s.conds...)
+		for _, f := range s.fields {
+			xs = append(xs, f.x)
 		}
 	}
 	return xs
@@ -40,12 +72,15 @@ func (cb *crossbar) operands() []int32 {
 // minCrossbar is the fewest destinations worth a scatter.
 const minCrossbar = 4
 
+// maxIndexWidth bounds a crossbar's table (2 << maxIndexWidth words).
+const maxIndexWidth = 6
+
 // findCrossbars finds the groups of one-hot multiplexers (with select bits
-// fused, fuseSelects) over the same choices, conditions and indices whose
-// select bit i of each decodes one constant, c_i & (x_i == k); dropUnread
-// then removes the decoding that only they read. A crossbar is computed at
-// its first multiplexer's place, where every source is known; its results
-// are stored in the state.
+// fused, fuseSelects) over the same choices and requests whose select bits
+// each decode one key: requests themselves, or a priority arbiter's grants
+// over them. dropUnread then removes the decoding and the arbiters that
+// only they read. A crossbar is computed at its first multiplexer's place,
+// where every source is known; its results are stored in the state.
 func (g *gosrc) findCrossbars() {
 	producer := map[int32]*instr{}
 	for i := range g.prog {
@@ -59,21 +94,11 @@ func (g *gosrc) findCrossbars() {
 		if in.op != kOneHot || !fused {
 			continue
 		}
-		cb := &crossbar{choices: g.s.kn.argv[in.b : in.b+int32(in.k)]}
-		var key uint64
-		for j, bit := range bits {
-			c, x, k, w, ok := g.decodes(producer, bit)
-			if !ok || w > 6 || j > 0 && (k != key || w != cb.width) {
-				cb = nil
-				break
-			}
-			key, cb.width = k, w
-			cb.conds, cb.index = append(cb.conds, c), append(cb.index, x)
-		}
-		if cb == nil {
+		cb, key, ok := g.decodeSelect(producer, bits, g.s.kn.argv[in.b:in.b+int32(in.k)])
+		if !ok {
 			continue
 		}
-		sig := fmt.Sprint(cb.conds, cb.index, cb.choices, cb.width)
+		sig := fmt.Sprint(cb.priority, cb.sources, cb.width)
 		if groups[sig] == nil {
 			groups[sig] = cb
 			order = append(order, cb)
@@ -93,51 +118,280 @@ func (g *gosrc) findCrossbars() {
 	}
 }
 
-// decodes matches a select bit c & (x == k), with the constant on either
-// side of the equality and the condition on either side of the AND, or
-// x == k alone (c -1: always).
-func (g *gosrc) decodes(producer map[int32]*instr, bit int32) (c, x int32, k uint64, w uint, ok bool) {
+// decodeSelect matches the select bits of a one-hot multiplexer over
+// choices: a priority arbiter's grants (either direction), else the
+// requests themselves, every request decoding the same key on indices of
+// one layout.
+func (g *gosrc) decodeSelect(producer map[int32]*instr, bits, choices []int32) (*crossbar, uint64, bool) {
+	try := func(priority int, reqs []int32) (*crossbar, uint64, bool) {
+		cb := &crossbar{priority: priority}
+		var key uint64
+		for i, r := range reqs {
+			s, k, w, ok := g.decodeRequest(producer, r)
+			if !ok || w > maxIndexWidth || i > 0 && (k != key || w != cb.width || !sameLayout(s.fields, cb.sources[0].fields)) {
+				return nil, 0, false
+			}
+			s.choice = choices[i]
+			key, cb.width = k, w
+			cb.sources = append(cb.sources, s)
+		}
+		return cb, key, true
+	}
+	for _, priority := range []int{1, -1} {
+		if reqs, ok := g.arbiterRequests(producer, bits, priority); ok {
+			if cb, key, ok := try(priority, reqs); ok {
+				return cb, key, true
+			}
+		}
+	}
+	return try(0, bits)
+}
+
+// sameLayout reports whether two indices have fields of the same widths.
+func sameLayout(a, b []field) bool {
+	return slices.EqualFunc(a, b, func(x, y field) bool { return x.w == y.w })
+}
+
+// arbiterRequests matches grants, bit i for source i, as lib.FirstOneHot's
+// over requests r: in priority order (from source 0 up with priority 1,
+// from the last source down with -1) the first grant is its request, and
+// each later one r AND NOT before, where before is the first request, then
+// before OR the previous request.
+func (g *gosrc) arbiterRequests(producer map[int32]*instr, grants []int32, priority int) ([]int32, bool) {
+	n := len(grants)
+	if n < 2 {
+		return nil, false
+	}
+	at := func(k int) int { // the source k-th in priority order
+		if priority > 0 {
+			return k
+		}
+		return n - 1 - k
+	}
+	reqs := make([]int32, n)
+	reqs[at(0)] = grants[at(0)]
+	before := grants[at(0)]
+	for k := 1; k < n; k++ {
+		grant := producer[grants[at(k)]]
+		if grant == nil || grant.op != kAnd {
+			return nil, false
+		}
+		matched := false
+		for _, arg := range [2][2]int32{{grant.a, grant.b}, {grant.b, grant.a}} {
+			if not := producer[arg[1]]; not != nil && not.op == kNot && not.mask == 1 && not.a == before {
+				reqs[at(k)], matched = arg[0], true
+				break
+			}
+		}
+		if !matched {
+			return nil, false
+		}
+		if k == n-1 {
+			break
+		}
+		// The next grant's "before" ORs this request in.
+		next := producer[grants[at(k+1)]]
+		if next == nil || next.op != kAnd {
+			return nil, false
+		}
+		found := false
+		for _, arg := range [2]int32{next.a, next.b} {
+			if not := producer[arg]; not != nil && not.op == kNot && not.mask == 1 {
+				if or := producer[not.a]; or != nil && or.op == kOr && (or.a == before && or.b == reqs[at(k)] || or.b == before && or.a == reqs[at(k)]) {
+					before, found = not.a, true
+					break
+				}
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	return reqs, true
+}
+
+// decodeRequest splits request r, a product of terms, into the conditions
+// and the index fields of a route, with the key the fields decode and the
+// index's width; it fails when r has no field. An AND whose operands
+// compare nothing with a constant stays one condition.
+func (g *gosrc) decodeRequest(producer map[int32]*instr, r int32) (s route, key uint64, width uint, ok bool) {
 	konst := func(x int32) bool { return int(x) < len(g.s.konst) && g.s.konst[x] }
-	equality := func(eq *instr) (x int32, k uint64, w uint, ok bool) {
+	// decoded is the value x == k compares with a constant, if it does.
+	decoded := func(p *instr) (x int32, k uint64, ok bool) {
 		switch {
-		case eq == nil || eq.op != kEq:
-		case konst(eq.b) && !konst(eq.a):
-			return eq.a, g.s.kn.st[eq.b], uint(eq.aw), true
-		case konst(eq.a) && !konst(eq.b):
-			return eq.b, g.s.kn.st[eq.a], uint(eq.aw), true
+		case p == nil || p.op != kEq:
+		case konst(p.b) && !konst(p.a):
+			return p.a, g.s.kn.st[p.b], true
+		case konst(p.a) && !konst(p.b):
+			return p.b, g.s.kn.st[p.a], true
 		}
-		return
+		return 0, 0, false
 	}
-	p := producer[bit]
-	if x, k, w, ok := equality(p); ok {
-		return -1, x, k, w, true
+	var hasField func(x int32, depth int) bool
+	hasField = func(x int32, depth int) bool {
+		p := producer[x]
+		if _, _, ok := decoded(p); ok {
+			return true
+		}
+		return p != nil && p.op == kAnd && depth < 4 && (hasField(p.a, depth+1) || hasField(p.b, depth+1))
 	}
-	if p == nil || p.op != kAnd {
-		return
-	}
-	for _, arg := range [2][2]int32{{p.a, p.b}, {p.b, p.a}} {
-		if x, k, w, ok := equality(producer[arg[1]]); ok {
-			return arg[0], x, k, w, true
+	var terms func(x int32, depth int)
+	terms = func(x int32, depth int) {
+		p := producer[x]
+		if v, k, ok := decoded(p); ok {
+			s.fields = append(s.fields, field{v, uint(p.aw)})
+			key = key<<p.aw | k
+			return
+		}
+		if p != nil && p.op == kAnd && hasField(x, depth) {
+			terms(p.a, depth+1)
+			terms(p.b, depth+1)
+			return
+		}
+		if !slices.Contains(s.conds, x) { // (x & x is x)
+			s.conds = append(s.conds, x)
 		}
 	}
-	return
+	terms(r, 0)
+	for _, f := range s.fields {
+		width += f.w
+	}
+	return s, key, width, len(s.fields) > 0
+}
+
+// writeOrder lists cb's sources in the order they are written: a priority
+// crossbar's winner last.
+func (cb *crossbar) writeOrder() []int {
+	order := make([]int, len(cb.sources))
+	for i := range order {
+		order[i] = i
+		if cb.priority > 0 {
+			order[i] = len(order) - 1 - i
+		}
+	}
+	return order
+}
+
+// liveConds are the conditions of route s that are not the constant 1, and
+// whether one is the constant 0 (s is never routed).
+func (g *gosrc) liveConds(s route) (conds []int32, never bool) {
+	for _, c := range s.conds {
+		switch {
+		case g.isZero(c):
+			return nil, true
+		case !g.s.konst[c]: // (a constant condition is 1)
+			conds = append(conds, c)
+		}
+	}
+	return conds, false
 }
 
 // scatter writes crossbar cb's statements.
 func (g *gosrc) scatter(cb *crossbar) {
 	n := 1 << cb.width
-	g.p("\t{\n\t\tvar o [%d]uint64\n", n)
-	for i, c := range cb.conds {
-		switch at := fmt.Sprintf("\t\to[%s&%#x] |= %s", g.ref(cb.index[i]), n-1, g.ref(cb.choices[i])); {
-		case c >= 0 && g.isZero(c): // never routed
-		case c < 0 || g.s.konst[c]:
-			g.p("%s\n", at)
+	if cb.priority == 0 {
+		g.p("\t{\n\t\tvar o [%d]uint64\n", n)
+	} else {
+		g.p("\t{\n\t\tvar o [%d]uint64 // entries %d on: the sources not routed\n", 2*n, n)
+	}
+	for _, i := range cb.writeOrder() {
+		s := cb.sources[i]
+		slots, never := g.liveConds(s)
+		if never {
+			continue
+		}
+		var conds []string
+		for _, c := range slots {
+			conds = append(conds, g.ref(c))
+		}
+		index := g.index(s.fields)
+		switch {
+		case cb.priority == 0 && len(conds) == 0:
+			g.p("\t\to[%s] |= %s\n", index, g.ref(s.choice))
+		case cb.priority == 0 && len(conds) == 1:
+			g.p("\t\to[%s] |= %s & -%s\n", index, g.ref(s.choice), conds[0]) // (a condition is 0 or 1)
+		case cb.priority == 0:
+			g.p("\t\to[%s] |= %s & -(%s)\n", index, g.ref(s.choice), strings.Join(conds, " & "))
+		case len(conds) == 0:
+			g.p("\t\to[%s] = %s\n", index, g.ref(s.choice))
 		default:
-			g.p("%s & -%s\n", at, g.ref(c)) // (a condition is 0 or 1)
+			g.p("\t\to[%s|(%s^1)<<%d] = %s\n", index, strings.Join(conds, " & "), cb.width, g.ref(s.choice))
 		}
 	}
 	for j, x := range cb.outs { // (a key has the indices' width: it is below n)
 		g.p("\t\tst[%d] = o[%d]\n", x, cb.keys[j])
 	}
 	g.p("\t}\n")
+}
+
+// laneScatter writes crossbar cb over eight lanes, where a table indexed
+// lane by lane would cost more than it saves: each source's routed index
+// r (its index, or that plus 1<<width where its condition fails, which
+// matches no key), then each destination k as a chain of vec8.MuxEq over
+// the sources in writing order (a priority crossbar: the winner's value is
+// the last taken), or the OR of the sources with r == k.
+func (g *gosrc) laneScatter(cb *crossbar) {
+	g.p("\t{\n")
+	var live []int
+	for _, i := range cb.writeOrder() {
+		s := cb.sources[i]
+		slots, never := g.liveConds(s)
+		if never {
+			continue
+		}
+		live = append(live, i)
+		var fields []string
+		shift := 0
+		for k := len(s.fields) - 1; k >= 0; k-- {
+			f := s.fields[k]
+			fields = append(fields, laneShl(laneMasked(g.laneRef(f.x), uint64(1)<<f.w-1), shift))
+			shift += int(f.w)
+		}
+		if len(slots) > 0 {
+			var conds []string
+			for _, c := range slots {
+				conds = append(conds, g.laneRef(c))
+			}
+			fields = append(fields, laneShl(fmt.Sprintf("vec8.Xor(%s, %s)", tree("And", conds), splat(1)), shift))
+		}
+		g.p("\t\tr%d := %s\n", i, orTree(fields))
+	}
+	for j, x := range cb.outs {
+		e := splat(0)
+		var terms []string
+		for _, i := range live {
+			ch := g.laneRef(cb.sources[i].choice)
+			if cb.priority != 0 {
+				e = fmt.Sprintf("vec8.MuxEq(r%d, %#x, %s, %s)", i, cb.keys[j], ch, e)
+			} else {
+				terms = append(terms, fmt.Sprintf("vec8.MuxEq(r%d, %#x, %s, %s)", i, cb.keys[j], ch, splat(0)))
+			}
+		}
+		if cb.priority == 0 {
+			e = orTree(terms)
+		}
+		g.p("\t\tvec8.Store(&st[%d], %s)\n", x, e)
+	}
+	g.p("\t}\n")
+}
+
+// index writes the concatenation of an index's fields, each masked to its
+// width.
+func (g *gosrc) index(fields []field) string {
+	var parts []string
+	shift := uint(0)
+	for k := len(fields) - 1; k >= 0; k-- {
+		f := fields[k]
+		part := fmt.Sprintf("%s&%#x", g.ref(f.x), uint64(1)<<f.w-1)
+		if shift > 0 {
+			part = fmt.Sprintf("(%s)<<%d", part, shift)
+		}
+		parts = append(parts, part)
+		shift += f.w
+	}
+	slices.Reverse(parts)
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts, " | ")
 }

@@ -31,7 +31,8 @@ import (
 func (s *Sim) GoStreamsSource(pkg, vec8Path string) ([]byte, error) {
 	var b bytes.Buffer
 	g := newGosrc(s, &b)
-	g.dropUnread() // (the buses the fused selects and reductions read bit by bit, internal names)
+	g.findCrossbars()
+	g.dropUnread() // (the crossbars' select bits, the buses the fused selects and reductions read bit by bit, internal names)
 	g.streamsFile(pkg, vec8Path)
 	return format.Source(b.Bytes())
 }
@@ -226,6 +227,13 @@ func laneMasked(e string, mask uint64) string {
 // laneInstr writes the vector statement for one instruction, instr's
 // counterpart over eight lanes.
 func (g *gosrc) laneInstr(in *instr) {
+	if cb := g.crossbarAt[in.dst]; cb != nil {
+		g.laneScatter(cb)
+		return
+	}
+	if g.scattered[in.dst] { // (its crossbar computed it)
+		return
+	}
 	a, b, c, k, m := g.laneRef(in.a), g.laneRef(in.b), g.laneRef(in.c), uint64(in.k), in.mask
 	aw := uint64(in.aw)
 	argv, argw := g.s.kn.argv, g.s.kn.argw

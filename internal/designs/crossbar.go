@@ -62,3 +62,46 @@ func Crossbar(name string, banks, few int) *hdl.Module {
 	}
 	return m
 }
+
+// PriorityCrossbar routes CrossbarSources sources to 8 banks of two slots
+// each where one source wins each destination, as the SAMS memory serves
+// the lowest waiting lane's row and its InSwitch lets the highest lane
+// write a bank slot (thesis Fig. 4.3): first_b is the data of the lowest
+// source with valid_i & (index_i == b), and last_b<b>_s<s> that of the
+// highest with valid_i & (index_i == b) & we_i & (slot_i == s), the slot
+// test a bit or its NOT. Each is a one-hot multiplexer over
+// lib.FirstOneHot's grants, which compiled Go writes as a priority scatter
+// (hdl/gocrossbar.go). Source 0's valid is the constant 1 and source 1's
+// data the constant 0x5a, as in Crossbar.
+func PriorityCrossbar(name string) *hdl.Module {
+	m := hdl.NewModule(name)
+	var valid, we, index, slot, data [CrossbarSources]*hdl.Signal
+	for i := range CrossbarSources {
+		valid[i] = m.Input(fmt.Sprintf("valid%d", i), 1)
+		we[i] = m.Input(fmt.Sprintf("we%d", i), 1)
+		index[i] = m.Input(fmt.Sprintf("index%d", i), 3)
+		slot[i] = m.Input(fmt.Sprintf("slot%d", i), 1)
+		data[i] = m.Input(fmt.Sprintf("data%d", i), 32)
+	}
+	valid[0] = m.ConstU(1, 1)
+	data[1] = m.ConstU(32, 0x5a)
+	for b := range 8 {
+		wants := make([]*hdl.Signal, CrossbarSources)
+		for i := range wants {
+			wants[i] = valid[i].And(index[i].EqConst(uint64(b)))
+		}
+		m.Output(fmt.Sprintf("first_b%d", b), 32).Drive(hdl.OneHotSelect(lib.FirstOneHot(wants, false), data[:]...))
+		for s := range 2 {
+			writes := make([]*hdl.Signal, CrossbarSources)
+			for i := range writes {
+				at := slot[i]
+				if s == 0 {
+					at = at.Not()
+				}
+				writes[i] = wants[i].And(we[i]).And(at)
+			}
+			m.Output(fmt.Sprintf("last_b%d_s%d", b, s), 32).Drive(hdl.OneHotSelect(lib.FirstOneHot(writes, true), data[:]...))
+		}
+	}
+	return m
+}
