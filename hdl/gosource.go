@@ -87,6 +87,8 @@ type gosrc struct {
 	crossbarAt map[int32]*crossbar // the crossbar computed at a one-hot multiplexer's place (findCrossbars)
 	scattered  map[int32]bool      // results of one-hot multiplexers a crossbar computes
 	chunkOf    []int               // each instruction's eval function (eval)
+	selecting  map[int32]bool      // comparisons whose only reader selects by them (the compiled streams' masks)
+	laneMasks  map[int32]string    // the vec8 mask of such a comparison, written in place of its statement
 }
 
 // sunkRun is a run of the program, prog[from:to], that only the next values

@@ -33,6 +33,7 @@ func (s *Sim) GoStreamsSource(pkg, vec8Path string) ([]byte, error) {
 	g := newGosrc(s, &b)
 	g.findCrossbars()
 	g.dropUnread() // (the crossbars' select bits, the buses the fused selects and reductions read bit by bit, internal names)
+	g.findSelectingCompares()
 	g.streamsFile(pkg, vec8Path)
 	return format.Source(b.Bytes())
 }
@@ -128,17 +129,24 @@ func scatter[T uint8 | uint16 | uint32 | uint64](m *[8][]T, addr, data, en vec8.
 }
 
 // readInto is a synchronous read port of every lane: each lane's word of
-// m at the lane's address, in the lanes where en is not zero (all if en is
-// nil), else the lane's word of old, into dst. Word by word from state to
+// m at the lane's address, in the lanes where en is not zero, else the
+// lane's word of old, into dst. Word by word from state to
 // state: a vector built by eight scalar stores and read back at once
 // waits for all of them (no store forwarding).
 func readInto[T uint8 | uint16 | uint32 | uint64](dst *[8]uint64, m *[8][]T, addr, en, old *[8]uint64, mask uint64) {
 	for l := range dst {
 		v := uint64(m[l][addr[l]&mask])
-		if en != nil && en[l] == 0 {
+		if en[l] == 0 {
 			v = old[l]
 		}
 		dst[l] = v
+	}
+}
+
+// read is readInto of a port always enabled.
+func read[T uint8 | uint16 | uint32 | uint64](dst *[8]uint64, m *[8][]T, addr *[8]uint64, mask uint64) {
+	for l := range dst {
+		dst[l] = uint64(m[l][addr[l]&mask])
 	}
 }
 
@@ -174,6 +182,40 @@ func (g *gosrc) slotTable() {
 	}
 	g.p("}\n\n// Slot returns the state index of a top-level port, or -1.\n")
 	g.p("func (d *Design) Slot(name string) int {\n\tif i, ok := slots[name]; ok {\n\t\treturn i\n\t}\n\treturn -1\n}\n\n")
+}
+
+// findSelectingCompares finds the comparisons whose only reader is a
+// multiplexer's select or a fused one-hot select's bit: the compiled
+// streams compare into a vec8.M mask there (vec8.Sel, vec8.PickM) rather
+// than make the comparison 0 or 1 and test it again.
+func (g *gosrc) findSelectingCompares() {
+	readers := map[int32]int{}
+	for i := range g.prog {
+		for _, x := range g.operands(&g.prog[i]) {
+			readers[x]++
+		}
+	}
+	compare := map[int32]bool{}
+	for _, in := range g.prog {
+		if in.op >= kEq && in.op <= kGeS && readers[in.dst] == 1 {
+			compare[in.dst] = true
+		}
+	}
+	g.selecting, g.laneMasks = map[int32]bool{}, map[int32]string{}
+	for i := range g.prog {
+		in := &g.prog[i]
+		switch bits, fused := g.selBits[in.dst]; {
+		case g.crossbarAt[in.dst] != nil || g.scattered[in.dst]:
+		case in.op == kMux && compare[in.a]:
+			g.selecting[in.a] = true
+		case in.op == kOneHot && fused:
+			for _, x := range bits {
+				if compare[x] {
+					g.selecting[x] = true
+				}
+			}
+		}
+	}
 }
 
 // laneRef is how a vector statement reads slot x, as ref.
@@ -253,8 +295,14 @@ func (g *gosrc) laneInstr(in *instr) {
 		return
 	case kNot:
 		e = call("Xor", a, splat(m))
-	case kAnd, kOr, kXor, kEq, kNe, kLt, kLe, kGt, kGe:
-		e = call(map[kind]string{kAnd: "And", kOr: "Or", kXor: "Xor", kEq: "Eq", kNe: "Ne", kLt: "Lt", kLe: "Le", kGt: "Gt", kGe: "Ge"}[in.op], a, b)
+	case kAnd, kOr, kXor:
+		e = call(map[kind]string{kAnd: "And", kOr: "Or", kXor: "Xor"}[in.op], a, b)
+	case kEq, kNe, kLt, kLe, kGt, kGe, kLtS, kLeS, kGtS, kGeS:
+		if g.selecting[in.dst] && g.inLocal[in.dst] { // its reader selects by the mask
+			g.laneMasks[in.dst] = g.laneCompare(in, "M")
+			return
+		}
+		e = g.laneCompare(in, "")
 	case kRedAnd, kRedOr:
 		if bits, fused := g.selBits[in.dst]; fused { // (fuseSelects)
 			var refs []string
@@ -283,13 +331,17 @@ func (g *gosrc) laneInstr(in *instr) {
 		e = call("Shr", a, b)
 	case kSra: // shifts of aw or more fill with the sign, as min(b, aw-1)
 		e = laneMasked(call("Sra", call("Sext", a, fmt.Sprint(aw)), b), m)
-	case kLtS, kLeS, kGtS, kGeS:
-		sign := splat(uint64(1) << (aw - 1))
-		op := map[kind]string{kLtS: "Lt", kLeS: "Le", kGtS: "Gt", kGeS: "Ge"}[in.op]
-		e = call(op, call("Xor", a, sign), call("Xor", b, sign))
 	case kMux:
-		e = call("Mux", a, b, c)
+		if mask := g.laneMasks[in.a]; mask != "" {
+			e = call("Sel", mask, b, c)
+		} else {
+			e = call("Mux", a, b, c)
+		}
 	case kSelect:
+		if aw <= maxTreeSelect {
+			e = g.laneSelectTree(in)
+			break
+		}
 		e = splat(0)
 		for j := range k {
 			e = call("MuxEq", a, fmt.Sprint(j), g.laneRef(argv[in.b+int32(j)]), e)
@@ -305,6 +357,8 @@ func (g *gosrc) laneInstr(in *instr) {
 			case g.isZero(bits[j]):
 			case g.s.konst[bits[j]]:
 				terms = append(terms, choice)
+			case g.laneMasks[bits[j]] != "":
+				terms = append(terms, call("PickM", g.laneMasks[bits[j]], choice))
 			default:
 				terms = append(terms, call("Pick", g.laneRef(bits[j]), choice))
 			}
@@ -338,6 +392,53 @@ func (g *gosrc) laneInstr(in *instr) {
 		return
 	}
 	g.p("\tvec8.Store(&st[%d], %s)\n", in.dst, e)
+}
+
+// maxTreeSelect is the widest index laneSelectTree takes (64 leaves).
+const maxTreeSelect = 6
+
+// laneSelectTree writes indexed multiplexer in, of an index of aw bits, as
+// a tree of vec8.Sel over the index bits: the choices (0 past the last)
+// are the leaves, each level picks by the next bit, LSB first. It takes
+// 2^aw - 1 blends and aw bit tests where a chain of vec8.MuxEq compares
+// the index with each choice's number; it declares the bit masks
+// b<dst>_<j> before the statement.
+func (g *gosrc) laneSelectTree(in *instr) string {
+	level := make([]string, 1<<in.aw)
+	for j := range level {
+		level[j] = splat(0)
+		if j < int(in.k) {
+			level[j] = g.laneRef(g.s.kn.argv[in.b+int32(j)])
+		}
+	}
+	zero := splat(0)
+	for bit := 0; len(level) > 1; bit++ {
+		mask := fmt.Sprintf("b%d_%d", in.dst, bit)
+		g.p("\t%s := vec8.BitM(%s, %d)\n", mask, g.laneRef(in.a), bit)
+		next := make([]string, len(level)/2)
+		for j := range next {
+			lo, hi := level[2*j], level[2*j+1]
+			next[j] = zero
+			if lo != zero || hi != zero {
+				next[j] = fmt.Sprintf("vec8.Sel(%s, %s, %s)", mask, hi, lo)
+			}
+		}
+		level = next
+	}
+	return level[0]
+}
+
+// laneCompare is comparison in over eight lanes: vec8's Eq to Ge (0 or 1
+// in each lane), or EqM to GeM (a mask) with suffix "M"; a signed one
+// compares with the sign bits flipped.
+func (g *gosrc) laneCompare(in *instr, suffix string) string {
+	a, b := g.laneRef(in.a), g.laneRef(in.b)
+	op := map[kind]string{kEq: "Eq", kNe: "Ne", kLt: "Lt", kLe: "Le", kGt: "Gt", kGe: "Ge", kLtS: "Lt", kLeS: "Le", kGtS: "Gt", kGeS: "Ge"}[in.op]
+	if in.op >= kLtS {
+		sign := splat(uint64(1) << (in.aw - 1))
+		a, b = fmt.Sprintf("vec8.Xor(%s, %s)", a, sign), fmt.Sprintf("vec8.Xor(%s, %s)", b, sign)
+	}
+	return fmt.Sprintf("vec8.%s%s(%s, %s)", op, suffix, a, b)
 }
 
 // laneWide writes wide operation j as vector statements word by word, and
@@ -414,18 +515,32 @@ func (g *gosrc) laneStep() {
 	for i := range s.writes { // in port order, as each lane's own would be
 		g.laneMemWrite(&s.writes[i])
 	}
+	// Masks, each computed once: the lanes out of reset, and each run's
+	// enable (registers in order that share one; its lanes where it is on).
 	if s.rst >= 0 {
-		g.p("\treset := vec8.Load(&st[%d])\n", s.rst)
+		g.p("\trun := vec8.EqM(vec8.Load(&st[%d]), vec8.Splat(0))\n", s.rst)
 	}
 	order, shadowed := g.regOrder()
+	if slices.ContainsFunc(order, func(r seqOp) bool { return r.en >= 0 }) {
+		g.p("\tvar on vec8.M\n")
+	}
+	enabled := int32(-1) // the enable of the current run, in mask on
 	for _, r := range order {
+		if r.en >= 0 && r.en != enabled {
+			g.p("\ton = vec8.NeM(%s, vec8.Splat(0))\n", g.laneRef(r.en))
+			enabled = r.en
+		}
 		for j := range r.words {
 			next := g.laneRef(r.d + j)
 			if r.en >= 0 {
-				next = fmt.Sprintf("vec8.Mux(%s, %s, vec8.Load(&st[%d]))", g.laneRef(r.en), next, r.slot+j)
+				next = fmt.Sprintf("vec8.Sel(on, %s, vec8.Load(&st[%d]))", next, r.slot+j)
 			}
-			if s.rst >= 0 {
-				next = fmt.Sprintf("vec8.Mux(reset, %s, %s)", splat(r.reset[j]), next)
+			switch {
+			case s.rst < 0:
+			case r.reset[j] == 0:
+				next = fmt.Sprintf("vec8.PickM(run, %s)", next)
+			default:
+				next = fmt.Sprintf("vec8.Sel(run, %s, %s)", next, splat(r.reset[j]))
 			}
 			to := fmt.Sprintf("&st[%d]", r.slot+j)
 			if shadowed[r.slot] {
@@ -448,11 +563,12 @@ func (g *gosrc) laneSyncRead(r *seqOp) {
 		g.p("\t}\n")
 		return
 	}
-	en, old := "nil", "nil"
-	if r.en >= 0 {
-		en, old = fmt.Sprintf("&st[%d]", r.en), fmt.Sprintf("&st[%d]", r.slot)
+	mask := len(g.s.kn.mems[r.memi]) - 1
+	if r.en < 0 {
+		g.p("\tread(&sh[%d], &d.m%d, &st[%d], %#x)\n", r.shadow, r.memi, r.d, mask)
+		return
 	}
-	g.p("\treadInto(&sh[%d], &d.m%d, &st[%d], %s, %s, %#x)\n", r.shadow, r.memi, r.d, en, old, len(g.s.kn.mems[r.memi])-1)
+	g.p("\treadInto(&sh[%d], &d.m%d, &st[%d], &st[%d], &st[%d], %#x)\n", r.shadow, r.memi, r.d, r.en, r.slot, mask)
 }
 
 // laneMemWrite writes memory write port wr of every lane: a scatter to the

@@ -66,6 +66,46 @@ func Mux(s, t, f V) (r V) {
 	return r
 }
 
+// M is a comparison's outcome in each lane.
+type M [8]bool
+
+func compare(a, b V, f func(x, y uint64) bool) (m M) {
+	for l := range m {
+		m[l] = f(a[l], b[l])
+	}
+	return m
+}
+
+// EqM to GeM compare lane by lane into a mask, for Sel and PickM.
+func EqM(a, b V) M { return compare(a, b, func(x, y uint64) bool { return x == y }) }
+func NeM(a, b V) M { return compare(a, b, func(x, y uint64) bool { return x != y }) }
+func LtM(a, b V) M { return compare(a, b, func(x, y uint64) bool { return x < y }) }
+func LeM(a, b V) M { return compare(a, b, func(x, y uint64) bool { return x <= y }) }
+func GtM(a, b V) M { return compare(a, b, func(x, y uint64) bool { return x > y }) }
+func GeM(a, b V) M { return compare(a, b, func(x, y uint64) bool { return x >= y }) }
+
+// BitM is set in the lanes where bit k of a is.
+func BitM(a V, k uint64) (m M) {
+	for l := range m {
+		m[l] = a[l]>>k&1 != 0
+	}
+	return m
+}
+
+// Sel is t in the lanes where m is set, else f.
+func Sel(m M, t, f V) (r V) {
+	for l := range r {
+		r[l] = f[l]
+		if m[l] {
+			r[l] = t[l]
+		}
+	}
+	return r
+}
+
+// PickM is v in the lanes where m is set, else 0.
+func PickM(m M, v V) V { return Sel(m, v, V{}) }
+
 // Pick is v in the lanes where s is not zero, else 0.
 func Pick(s, v V) V { return Mux(s, v, V{}) }
 

@@ -42,6 +42,27 @@ func Ge(a, b V) V { return one.Masked(a.GreaterEqual(b)) }
 // Mux is t in the lanes where s is not zero, else f.
 func Mux(s, t, f V) V { return t.Merge(f, s.NotEqual(zero)) }
 
+// M is a comparison's outcome in each lane: an AVX-512 mask register.
+type M = archsimd.Mask64x8
+
+// EqM to GeM compare lane by lane into a mask, for Sel and PickM (a
+// comparison that only selects need not be made 0 or 1 and tested again).
+func EqM(a, b V) M { return a.Equal(b) }
+func NeM(a, b V) M { return a.NotEqual(b) }
+func LtM(a, b V) M { return a.Less(b) }
+func LeM(a, b V) M { return a.LessEqual(b) }
+func GtM(a, b V) M { return a.Greater(b) }
+func GeM(a, b V) M { return a.GreaterEqual(b) }
+
+// BitM is set in the lanes where bit k of a is.
+func BitM(a V, k uint64) M { return a.And(Splat(1 << k)).NotEqual(zero) }
+
+// Sel is t in the lanes where m is set, else f.
+func Sel(m M, t, f V) V { return t.Merge(f, m) }
+
+// PickM is v in the lanes where m is set, else 0.
+func PickM(m M, v V) V { return v.Masked(m) }
+
 var zero = Splat(0)
 
 // Pick is v in the lanes where s is not zero, else 0.

@@ -91,6 +91,32 @@ func TestLanesMatchScalarGo(t *testing.T) {
 			}
 			return y
 		})
+		masks := map[string]struct {
+			m func(a, b V) M
+			s func(x, y uint64) bool
+		}{
+			"EqM": {EqM, func(x, y uint64) bool { return x == y }},
+			"NeM": {NeM, func(x, y uint64) bool { return x != y }},
+			"LtM": {LtM, func(x, y uint64) bool { return x < y }},
+			"LeM": {LeM, func(x, y uint64) bool { return x <= y }},
+			"GtM": {GtM, func(x, y uint64) bool { return x > y }},
+			"GeM": {GeM, func(x, y uint64) bool { return x >= y }},
+		}
+		for name, op := range masks {
+			check("Sel of "+name, Sel(op.m(a, b), a, Splat(7)), func(x, y uint64) uint64 {
+				if op.s(x, y) {
+					return x
+				}
+				return 7
+			})
+			check("PickM of "+name, PickM(op.m(a, b), b), func(x, y uint64) uint64 { return y * b2uRef(op.s(x, y)) })
+		}
+		check("Sel of BitM", Sel(BitM(a, k), a, b), func(x, y uint64) uint64 {
+			if x>>k&1 != 0 {
+				return x
+			}
+			return y
+		})
 		nz := NonZero(a)
 		check("NonZero", a, func(x, _ uint64) uint64 { // one bit per lane, in lane order
 			bit := uint64(nz & 1)
