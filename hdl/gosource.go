@@ -37,6 +37,15 @@ import (
 // their operations call the interpreter's own wide kernel (wide.go and
 // words.go, copied into the file).
 func (s *Sim) GoSource(pkg string) ([]byte, error) {
+	src, _, err := s.GoSourceSlots(pkg)
+	return src, err
+}
+
+// GoSourceSlots is GoSource with the state index of each top-level port
+// (and rst) in it, -1 for another name: compiled Go numbers its state
+// words its own way (compactState), and a harness that writes the ports
+// at fixed indices, as verify's does, takes them from here.
+func (s *Sim) GoSourceSlots(pkg string) (src []byte, slot func(name string) int, err error) {
 	var b bytes.Buffer
 	g := newGosrc(s, &b)
 	g.findCrossbars()
@@ -44,7 +53,15 @@ func (s *Sim) GoSource(pkg string) ([]byte, error) {
 	g.dropUnread()
 	g.sinkIntoEnables()
 	g.file(pkg)
-	return format.Source(b.Bytes())
+	compact, at := s.compactState(b.Bytes())
+	slot = func(name string) int {
+		if i := s.StateSlot(name); i >= 0 {
+			return at[i]
+		}
+		return -1
+	}
+	src, err = format.Source(compact)
+	return src, slot, err
 }
 
 // newGosrc prepares the program of s for compiling into b: fused selects,

@@ -27,13 +27,12 @@ type GoCompiled struct {
 // NewGoCompiled builds (or finds in the cache) and starts the compiled Go
 // simulator of a design.
 func NewGoCompiled(d *hdl.Design) (*GoCompiled, error) {
-	sim := hdl.NewSim(d)
-	src, err := sim.GoSource("main")
+	src, slot, err := hdl.NewSim(d).GoSourceSlots("main")
 	if err != nil {
 		return nil, err
 	}
 	ports := PortsOf(d)
-	dir, hit, err := buildGo("gocompiled", d, map[string]string{"design.go": string(src), "main.go": goHarness(ports, sim.StateSlot)}, false)
+	dir, hit, err := buildGo("gocompiled", d, map[string]string{"design.go": string(src), "main.go": goHarness(ports, slot)}, false)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +100,7 @@ func goTool() (string, error) {
 
 // goHarness writes main.go: the protocol loop around the generated Design.
 // A port of more than 64 bits takes consecutive words from its slot on;
-// slot gives a port's first state word (hdl.Sim.StateSlot).
+// slot gives a port's first state word (hdl.Sim.GoSourceSlots).
 func goHarness(ports Ports, slot func(name string) int) string {
 	return harness("the protocol loop of the compiled Go simulator", []string{"bufio", "encoding/binary", "io", "os", "time"}, ports,
 		goHarnessBody+stimulusCode(ports, slot))

@@ -1,0 +1,90 @@
+package hdl
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+)
+
+// Compiled Go's state is the interpreter's slots, one word each, but the
+// compiled program reads far fewer of them: its locals, the constants it
+// writes as literals and what it drops never reach the array. compactState
+// renumbers the words the program does name, in their order, so that the
+// array holds only those: vmshr-base's 5,714 words (46 KB, more than a
+// core's 32 KB L1 cache) become 2,482, rsdmm's 4,963 become 1,265, the
+// 10,000-node random design's 10,016 become 1,999.
+
+var (
+	// stateRef is a word or a run of words of the state: st[i] or st[i:j]
+	// (also d.st[...]).
+	stateRef = regexp.MustCompile(`\bst\[(\d+)(?::(\d+))?\]`)
+	// stateInit is NewDesign's initial value of a word.
+	stateInit = regexp.MustCompile(`(?m)^\td\.st\[(\d+)\] = 0x[0-9a-f]+\n`)
+	// stateDecl declares the array in Design.
+	stateDecl = regexp.MustCompile(`(?m)^\tst \[(\d+)\]uint64$`)
+	// slotEntry is a port's entry in the slots table.
+	slotEntry = regexp.MustCompile(`(?m)^\t("[^"]*"): (\d+),$`)
+)
+
+// compactState renumbers the state words of compiled source src (before
+// formatting): every word a statement names, every word of a run it
+// slices (kept consecutive) and every word of every port (the harness
+// writes a wide port's words after its first) keep their order and get
+// consecutive indices; an initial value of a word nothing names goes. It
+// returns the source and each old index's new one.
+func (s *Sim) compactState(src []byte) ([]byte, map[int]int) {
+	used := map[int]bool{}
+	body := stateInit.ReplaceAll(src, nil) // (initial values alone keep no word)
+	for _, m := range stateRef.FindAllSubmatch(body, -1) {
+		from := atoi(m[1])
+		to := from + 1
+		if m[2] != nil {
+			to = atoi(m[2])
+		}
+		for x := from; x < to; x++ {
+			used[x] = true
+		}
+	}
+	for name, slot := range s.byName {
+		if s.isPort(name) {
+			for k := range nwords(s.width[name]) {
+				used[int(slot)+k] = true
+			}
+		}
+	}
+	at := map[int]int{}
+	for i, x := range slices.Sorted(maps.Keys(used)) {
+		at[x] = i
+	}
+	src = stateInit.ReplaceAllFunc(src, func(line []byte) []byte {
+		if _, ok := at[atoi(stateInit.FindSubmatch(line)[1])]; !ok {
+			return nil
+		}
+		return line // (renumbered with every other reference)
+	})
+	src = stateRef.ReplaceAllFunc(src, func(ref []byte) []byte {
+		m := stateRef.FindSubmatch(ref)
+		from := at[atoi(m[1])]
+		if m[2] == nil {
+			return fmt.Appendf(nil, "st[%d]", from)
+		}
+		return fmt.Appendf(nil, "st[%d:%d]", from, from+atoi(m[2])-atoi(m[1]))
+	})
+	src = slotEntry.ReplaceAllFunc(src, func(entry []byte) []byte {
+		m := slotEntry.FindSubmatch(entry)
+		return fmt.Appendf(nil, "\t%s: %d,", m[1], at[atoi(m[2])])
+	})
+	src = stateDecl.ReplaceAll(src, fmt.Appendf(nil, "\tst [%d]uint64", max(1, len(at))))
+	return src, at
+}
+
+func atoi(b []byte) int {
+	n, err := strconv.Atoi(string(bytes.TrimSpace(b)))
+	if err != nil {
+		panic(err) // (the patterns match digits only)
+	}
+	return n
+}
