@@ -56,4 +56,12 @@ func TestPriorityCrossbarsScatter(t *testing.T) {
 	require.Equal(t, 3*designs.CrossbarSources, strings.Count(eval, "\t\to["), "a statement per source")
 	require.Regexp(t, `o\[st\[\d+\]&0x7\] = st\[\d+\]\n\t\tst\[`, eval, "source 0 of first_b, unconditional and last")
 	require.NotContains(t, eval, " | ", "an arbiter's chain of ORs")
+	// A design with a priority crossbar keeps the interpreter's state
+	// numbering (compactState).
+	sim := hdl.NewSim(d)
+	_, slot, err := sim.GoSourceSlots("main")
+	require.NoError(t, err)
+	for _, name := range []string{"valid1", "data7", "first_b3", "last_b7_s1"} {
+		require.Equal(t, sim.StateSlot(name), slot(name), name)
+	}
 }

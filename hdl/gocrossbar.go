@@ -69,6 +69,16 @@ func (cb *crossbar) operands() []int32 {
 	return xs
 }
 
+// hasPriorityCrossbar reports whether the program has a priority crossbar.
+func (g *gosrc) hasPriorityCrossbar() bool {
+	for _, cb := range g.crossbarAt {
+		if cb.priority != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // minCrossbar is the fewest destinations worth a scatter.
 const minCrossbar = 4
 

@@ -53,6 +53,10 @@ func (s *Sim) GoSourceSlots(pkg string) (src []byte, slot func(name string) int,
 	g.dropUnread()
 	g.sinkIntoEnables()
 	g.file(pkg)
+	if g.hasPriorityCrossbar() { // (see compactState)
+		src, err = format.Source(b.Bytes())
+		return src, s.StateSlot, err
+	}
 	compact, at := s.compactState(b.Bytes())
 	slot = func(name string) int {
 		if i := s.StateSlot(name); i >= 0 {
