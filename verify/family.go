@@ -20,12 +20,11 @@ var longFlag = flag.Bool("verify.long", false, "also run the families' long lock
 // -verify.long, its long configurations too, in a pack of their own (a
 // subtest, "long"). Each configuration is built under a module name
 // unique to its values (sams_atu_q3_n23_lanes1). A pack must pass
-// Verilator's -Wall lint (its Verilator build lints it), and then run
-// the same on four
-// stimulus streams at once (hdl.Streams) as on each alone (CheckStreams);
-// with -verify.long, also on nine in compiled Go, a full and a partial
-// group of eight (CheckCompiledStreams; make test checks those on random
-// netlists).
+// Verilator's -Wall lint (its Verilator build lints it), and then run the
+// same on four stimulus streams at once (hdl.Streams) as on each alone
+// (CheckStreams); with -verify.long, also on nine in compiled Go, a full
+// and a partial group of eight (CheckCompiledStreams; make test checks
+// those on random netlists).
 // The test that calls it must import the family so that it is registered.
 func LockstepFamily(t *testing.T, family string) {
 	t.Helper()

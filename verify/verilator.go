@@ -176,8 +176,8 @@ func makeSim(objDir, top string, opt VerilatorOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, o := range globals { // (a miss built them here; a copy is newer than the makefile, and make keeps it)
-		if hit {
+	if hit { // (a miss built them here; a copy is newer than the makefile, and make keeps it)
+		for _, o := range globals {
 			if err := copyFile(filepath.Join(shared, o), filepath.Join(objDir, o)); err != nil {
 				return err
 			}
