@@ -35,10 +35,12 @@ func apply(k kind, w, n int, args ...Bits) Bits {
 	for i, a := range args {
 		st[i], slots[i], widths[i] = a.lo, int32(i), int32(a.width)
 	}
+	var cat [maxStackArgs]catOperand
 	kn := kernel{st: st[:], argv: slots[:len(args)], argw: widths[:len(args)]}
-	prog := [1]instr{narrowInstr(k, int32(len(args)), slots[:len(args)], aw, w, n, -1, 0)}
+	var code [1]code
+	code[0], kn.cat = encodeOne(narrowInstr(k, int32(len(args)), slots[:len(args)], aw, w, n, -1, 0), kn.argv, kn.argw, cat[:0])
 	runs := [1]run{{op: k, lo: 0, hi: 1}}
-	kn.exec(prog[:], runs[:])
+	kn.exec(runs[:], code[:])
 	return Bits{width: w, lo: st[len(args)]}
 }
 

@@ -2,7 +2,6 @@ package hdl
 
 import (
 	"math/bits"
-	"slices"
 	"unsafe"
 )
 
@@ -32,11 +31,26 @@ type kernel struct {
 	st   []uint64
 	argv []int32
 	argw []int32
+	cat  []catOperand // Concat operands as the interpreter reads them (encode)
 	wide []wideOp
 	mems [][]uint64
 }
 
-// run is a stretch prog[lo:hi] of instructions of one kind. Executing a
+// code is an instruction as the interpreter runs it: its operation is its
+// run's, and the parameters the operation needs are packed into the
+// operand fields (encode), so that 16 bytes hold it, four to a cache
+// line; the state and the program of a design of a few thousand
+// operations then share the L1 cache.
+type code struct{ dst, a, b, c int32 }
+
+// catOperand is one operand of a Concat and the low bit it lands on: the
+// operands are ORed in independently rather than shifted in one by one.
+type catOperand struct {
+	slot  int32
+	shift uint32
+}
+
+// run is a stretch code[lo:hi] of instructions of one kind. Executing a
 // run is one dispatch and a tight loop, so the cost of an unpredictable
 // dispatch is shared by the whole run (Elaborate orders nodes to make runs
 // long).
@@ -45,101 +59,150 @@ type run struct {
 	lo, hi int32
 }
 
-// runsOf splits prog into runs of equal op.
-func runsOf(prog []instr) []run {
+// encode turns prog into the interpreter's runs and code. A result mask
+// travels as the shift 64 - width (ones >> c), Concat operands go to
+// kn.cat with their low bits.
+func (kn *kernel) encode(prog []instr) ([]run, []code) {
 	var runs []run
+	out := make([]code, len(prog))
 	for i, in := range prog {
 		if n := len(runs); n > 0 && runs[n-1].op == in.op {
 			runs[n-1].hi++
 		} else {
 			runs = append(runs, run{op: in.op, lo: int32(i), hi: int32(i + 1)})
 		}
+		out[i], kn.cat = encodeOne(in, kn.argv, kn.argw, kn.cat)
 	}
-	return runs
+	return runs, out
 }
 
-// each stores f(in) into slot in.dst for every instruction of ps. It and
+// encodeOne encodes in, whose operand lists are in argv and argw,
+// appending a Concat's operands to cat.
+func encodeOne(in instr, argv, argw []int32, cat []catOperand) (code, []catOperand) {
+	c := code{dst: in.dst, a: in.a}
+	masked := int32(64 - bits.Len64(in.mask)) // ones >> masked is in.mask
+	switch in.op {
+	case kAnd, kOr, kXor, kEq, kNe, kLt, kLe, kGt, kGe, opAndNot:
+		c.b = in.b
+	case kNot, kRedAnd:
+		c.c = masked
+	case kAdd, kSub, kMul:
+		c.b, c.c = in.b, masked
+	case kShlK, kSlice:
+		c.b, c.c = int32(in.k), masked
+	case kShrK:
+		c.b = int32(in.k)
+	case kSraK:
+		c.b, c.c = int32(in.k), int32(in.aw)|masked<<8
+	case kShl, kShr, kSra, kLtS, kLeS, kGtS, kGeS:
+		c.b, c.c = in.b, int32(in.aw)
+	case kRepl, kSext:
+		c.b, c.c = int32(in.aw), masked
+	case kMux, opAndEq:
+		c.b, c.c = in.b, in.c
+	case kSelect:
+		c.b, c.c = in.b, int32(in.k)
+	case kOneHot, kMemRead:
+		c.b = in.b
+	case kConcat:
+		c.b, c.c = int32(len(cat)), int32(in.k)
+		lo := uint32(0)
+		for j := in.b + int32(in.k) - 1; j >= in.b; j-- { // the last operand is the lowest
+			cat = append(cat, catOperand{slot: argv[j], shift: lo})
+			lo += uint32(argw[j])
+		}
+	}
+	return c, cat
+}
+
+// each stores f(in) into slot in.dst for every instruction of cs. It and
 // the function literals passed to it are inlined, leaving one loop per kind.
-func each(ps []instr, p unsafe.Pointer, f func(in *instr) uint64) {
-	for i := range ps {
-		in := &ps[i]
+func each(cs []code, p unsafe.Pointer, f func(in *code) uint64) {
+	for i := range cs {
+		in := &cs[i]
 		*slotPtr(p, in.dst) = f(in)
 	}
 }
 
-// exec runs prog, split into runs, over the kernel's state.
-func (kn *kernel) exec(prog []instr, runs []run) {
+// lowOnes is the mask of 64 - c bits, an encoded result mask (the & 63
+// spares the shift its test for counts of 64 and more).
+func lowOnes(c int32) uint64 { return ^uint64(0) >> (uint32(c) & 63) }
+
+// exec runs the code of encode over the kernel's state.
+func (kn *kernel) exec(runs []run, cs []code) {
 	p := unsafe.Pointer(unsafe.SliceData(kn.st))
-	argv, argw := kn.argv, kn.argw
+	argv, cat := kn.argv, kn.cat
 	for _, r := range runs {
-		ps := prog[r.lo:r.hi]
+		ps := cs[r.lo:r.hi]
 		switch r.op {
 		case kNot:
-			each(ps, p, func(in *instr) uint64 { return ^ld(p, in.a) & in.mask })
+			each(ps, p, func(in *code) uint64 { return ^ld(p, in.a) & lowOnes(in.c) })
 		case kAnd:
-			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) & ld(p, in.b) })
+			each(ps, p, func(in *code) uint64 { return ld(p, in.a) & ld(p, in.b) })
 		case kOr:
-			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) | ld(p, in.b) })
+			each(ps, p, func(in *code) uint64 { return ld(p, in.a) | ld(p, in.b) })
 		case kXor:
-			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) ^ ld(p, in.b) })
+			each(ps, p, func(in *code) uint64 { return ld(p, in.a) ^ ld(p, in.b) })
 		case kRedAnd:
-			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) == in.mask) })
+			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) == lowOnes(in.c)) })
 		case kRedOr:
-			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) != 0) })
+			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) != 0) })
 		case kRedXor:
-			each(ps, p, func(in *instr) uint64 { return uint64(bits.OnesCount64(ld(p, in.a)) & 1) })
+			each(ps, p, func(in *code) uint64 { return uint64(bits.OnesCount64(ld(p, in.a)) & 1) })
 		case kAdd:
-			each(ps, p, func(in *instr) uint64 { return (ld(p, in.a) + ld(p, in.b)) & in.mask })
+			each(ps, p, func(in *code) uint64 { return (ld(p, in.a) + ld(p, in.b)) & lowOnes(in.c) })
 		case kSub:
-			each(ps, p, func(in *instr) uint64 { return (ld(p, in.a) - ld(p, in.b)) & in.mask })
+			each(ps, p, func(in *code) uint64 { return (ld(p, in.a) - ld(p, in.b)) & lowOnes(in.c) })
 		case kMul:
-			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) * ld(p, in.b) & in.mask })
+			each(ps, p, func(in *code) uint64 { return ld(p, in.a) * ld(p, in.b) & lowOnes(in.c) })
 		case kShlK:
-			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) << in.k & in.mask })
+			each(ps, p, func(in *code) uint64 { return ld(p, in.a) << uint32(in.b) & lowOnes(in.c) })
 		case kShrK:
-			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) >> in.k })
+			each(ps, p, func(in *code) uint64 { return ld(p, in.a) >> uint32(in.b) })
 		case kSraK:
-			each(ps, p, func(in *instr) uint64 { return uint64(sext64(ld(p, in.a), int(in.aw))>>in.k) & in.mask })
+			each(ps, p, func(in *code) uint64 {
+				return uint64(sext64(ld(p, in.a), int(in.c&0xff))>>uint32(in.b)) & lowOnes(in.c>>8)
+			})
 		case kShl:
-			each(ps, p, func(in *instr) uint64 { return shl64(ld(p, in.a), ld(p, in.b), int(in.aw)) })
+			each(ps, p, func(in *code) uint64 { return shl64(ld(p, in.a), ld(p, in.b), int(in.c)) })
 		case kShr:
-			each(ps, p, func(in *instr) uint64 { return shr64(ld(p, in.a), ld(p, in.b), int(in.aw)) })
+			each(ps, p, func(in *code) uint64 { return shr64(ld(p, in.a), ld(p, in.b), int(in.c)) })
 		case kSra:
-			each(ps, p, func(in *instr) uint64 { return sra64(ld(p, in.a), ld(p, in.b), int(in.aw)) })
+			each(ps, p, func(in *code) uint64 { return sra64(ld(p, in.a), ld(p, in.b), int(in.c)) })
 		case kEq:
-			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) == ld(p, in.b)) })
+			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) == ld(p, in.b)) })
 		case kNe:
-			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) != ld(p, in.b)) })
+			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) != ld(p, in.b)) })
 		case kLt:
-			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) < ld(p, in.b)) })
+			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) < ld(p, in.b)) })
 		case kLe:
-			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) <= ld(p, in.b)) })
+			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) <= ld(p, in.b)) })
 		case kGt:
-			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) > ld(p, in.b)) })
+			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) > ld(p, in.b)) })
 		case kGe:
-			each(ps, p, func(in *instr) uint64 { return b2u(ld(p, in.a) >= ld(p, in.b)) })
+			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) >= ld(p, in.b)) })
 		case kLtS:
-			each(ps, p, func(in *instr) uint64 { return b2u(sext64(ld(p, in.a), int(in.aw)) < sext64(ld(p, in.b), int(in.aw))) })
+			each(ps, p, func(in *code) uint64 { return b2u(sext64(ld(p, in.a), int(in.c)) < sext64(ld(p, in.b), int(in.c))) })
 		case kLeS:
-			each(ps, p, func(in *instr) uint64 { return b2u(sext64(ld(p, in.a), int(in.aw)) <= sext64(ld(p, in.b), int(in.aw))) })
+			each(ps, p, func(in *code) uint64 { return b2u(sext64(ld(p, in.a), int(in.c)) <= sext64(ld(p, in.b), int(in.c))) })
 		case kGtS:
-			each(ps, p, func(in *instr) uint64 { return b2u(sext64(ld(p, in.a), int(in.aw)) > sext64(ld(p, in.b), int(in.aw))) })
+			each(ps, p, func(in *code) uint64 { return b2u(sext64(ld(p, in.a), int(in.c)) > sext64(ld(p, in.b), int(in.c))) })
 		case kGeS:
-			each(ps, p, func(in *instr) uint64 { return b2u(sext64(ld(p, in.a), int(in.aw)) >= sext64(ld(p, in.b), int(in.aw))) })
+			each(ps, p, func(in *code) uint64 { return b2u(sext64(ld(p, in.a), int(in.c)) >= sext64(ld(p, in.b), int(in.c))) })
 		case kMux:
-			each(ps, p, func(in *instr) uint64 { // branch-free: the select is data, not control
+			each(ps, p, func(in *code) uint64 { // branch-free: the select is data, not control
 				t, f := ld(p, in.b), ld(p, in.c)
 				return f ^ (t^f)&-b2u(ld(p, in.a) != 0)
 			})
 		case kSelect:
-			each(ps, p, func(in *instr) uint64 {
-				if idx := ld(p, in.a); idx < uint64(in.k) {
+			each(ps, p, func(in *code) uint64 {
+				if idx := ld(p, in.a); idx < uint64(in.c) {
 					return ld(p, argv[in.b+int32(idx)])
 				}
 				return 0
 			})
 		case kOneHot:
-			each(ps, p, func(in *instr) uint64 {
+			each(ps, p, func(in *code) uint64 {
 				var r uint64
 				for sel := ld(p, in.a); sel != 0; sel &= sel - 1 { // the set bits (one, mostly)
 					r |= ld(p, argv[in.b+int32(bits.TrailingZeros64(sel))])
@@ -147,37 +210,31 @@ func (kn *kernel) exec(prog []instr, runs []run) {
 				return r
 			})
 		case kConcat:
-			each(ps, p, func(in *instr) uint64 {
+			each(ps, p, func(in *code) uint64 {
 				var r uint64
-				if in.c == bitsOnly { // r<<1 | x is one LEA
-					for _, x := range argv[in.b : in.b+int32(in.k)] {
-						r = r<<1 | ld(p, x)
-					}
-					return r
-				}
-				for j := in.b; j < in.b+int32(in.k); j++ {
-					r = r<<uint(argw[j]) | ld(p, argv[j])
+				for _, x := range cat[in.b : in.b+in.c] {
+					r |= ld(p, x.slot) << (x.shift & 63)
 				}
 				return r
 			})
 		case kSlice:
-			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) >> in.k & in.mask })
+			each(ps, p, func(in *code) uint64 { return ld(p, in.a) >> (uint32(in.b) & 63) & lowOnes(in.c) })
 		case kRepl:
-			each(ps, p, func(in *instr) uint64 { return replicate(ld(p, in.a), uint(in.aw), in.mask) })
+			each(ps, p, func(in *code) uint64 { return replicate(ld(p, in.a), uint(in.b), lowOnes(in.c)) })
 		case kZext:
-			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) })
+			each(ps, p, func(in *code) uint64 { return ld(p, in.a) })
 		case kSext:
-			each(ps, p, func(in *instr) uint64 { return uint64(sext64(ld(p, in.a), int(in.aw))) & in.mask })
+			each(ps, p, func(in *code) uint64 { return uint64(sext64(ld(p, in.a), int(in.b))) & lowOnes(in.c) })
 		case kMemRead:
-			each(ps, p, func(in *instr) uint64 { return kn.mems[in.b][ld(p, in.a)] })
+			each(ps, p, func(in *code) uint64 { return kn.mems[in.b][ld(p, in.a)] })
 		case opWide:
 			for i := range ps {
 				kn.wide[ps[i].a].eval()
 			}
 		case opAndNot:
-			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) &^ ld(p, in.b) })
+			each(ps, p, func(in *code) uint64 { return ld(p, in.a) &^ ld(p, in.b) })
 		case opAndEq:
-			each(ps, p, func(in *instr) uint64 { return ld(p, in.a) & b2u(ld(p, in.b) == ld(p, in.c)) })
+			each(ps, p, func(in *code) uint64 { return ld(p, in.a) & b2u(ld(p, in.b) == ld(p, in.c)) })
 		}
 	}
 }
@@ -250,9 +307,6 @@ func narrowInstr(k kind, dst int32, args []int32, aw []int, width, n int, mem, l
 		in.b, in.k = list+1, uint32(len(args)-1)
 	case kConcat:
 		in.b, in.k = list, uint32(len(args))
-		if !slices.ContainsFunc(aw, func(w int) bool { return w != 1 }) {
-			in.c = bitsOnly
-		}
 	case kMemRead:
 		in.b = mem
 	case kRedAnd:
@@ -267,9 +321,6 @@ func narrowInstr(k kind, dst int32, args []int32, aw []int, width, n int, mem, l
 	}
 	return in
 }
-
-// bitsOnly in a Concat's c marks operands of one bit each.
-const bitsOnly = 1
 
 // hasOperandList reports whether narrowInstr reads its operands from argv.
 func hasOperandList(k kind) bool { return k == kSelect || k == kOneHot || k == kConcat }

@@ -32,17 +32,17 @@ func TestSuperinstructions(t *testing.T) {
 	dsn, err := Elaborate(m)
 	require.NoError(t, err)
 	s := NewSim(dsn)
-	count := func(prog []instr, op kind) (n int) {
-		for _, in := range prog {
-			if in.op == op {
-				n++
+	count := func(op kind) (n int) {
+		for _, r := range s.runs {
+			if r.op == op {
+				n += int(r.hi - r.lo)
 			}
 		}
 		return n
 	}
-	require.Equal(t, 2, count(s.iprog, opAndNot))
-	require.Equal(t, 2, count(s.iprog, opAndEq))
-	require.Equal(t, len(s.prog)-4, len(s.iprog), "the fused NOTs and equalities cost no instruction of their own")
+	require.Equal(t, 2, count(opAndNot))
+	require.Equal(t, 2, count(opAndEq))
+	require.Equal(t, len(s.prog)-4, len(s.code), "the fused NOTs and equalities cost no instruction of their own")
 	for v := range uint64(1 << 8) {
 		in := map[string]uint64{"x": v & 7, "y": v >> 3 & 7, "c": v >> 6 & 1, "d": v >> 7}
 		for name, val := range in {

@@ -19,8 +19,8 @@ type Sim struct {
 	d      *Design
 	kn     kernel
 	prog   []instr
-	iprog  []instr // prog as the interpreter runs it, with superinstructions (fused)
-	runs   []run   // of iprog
+	runs   []run   // prog as the interpreter runs it, with superinstructions (fused)
+	code   []code  // the runs' instructions
 	slot   []int32 // state offset of every flat node
 	regs   []seqOp // registers
 	syncs  []seqOp // synchronous memory reads
@@ -91,8 +91,7 @@ func NewSim(d *Design) *Sim {
 	s.compile()
 	s.compileSeq()
 	s.indexNames()
-	s.iprog = s.fused(s.prog)
-	s.runs = runsOf(s.iprog)
+	s.runs, s.code = s.kn.encode(s.fused(s.prog))
 	return s
 }
 
@@ -311,7 +310,9 @@ func (s *Sim) compile() {
 			in := narrowInstr(k, s.slot[i], args, aw, n.sig.width, n.sig.k, mem, list)
 			if k != kMemRead && !slices.ContainsFunc(args, func(x int32) bool { return !s.konst[x] }) {
 				// Constant operands: the result is a constant, computed now.
-				s.kn.exec([]instr{in}, runsOf([]instr{in}))
+				cat := len(s.kn.cat)
+				s.kn.exec(s.kn.encode([]instr{in}))
+				s.kn.cat = s.kn.cat[:cat]
 				s.konst[in.dst] = true
 				s.kn.argv, s.kn.argw = s.kn.argv[:list], s.kn.argw[:list]
 				continue
@@ -465,7 +466,7 @@ func (s *Sim) indexNames() {
 // Reads call it as needed, so calling it is only useful before Peek-heavy
 // work or to measure evaluation alone.
 func (s *Sim) Eval() {
-	s.kn.exec(s.iprog, s.runs)
+	s.kn.exec(s.runs, s.code)
 	s.dirty = false
 }
 
