@@ -38,7 +38,7 @@ func apply(k kind, w, n int, args ...Bits) Bits {
 	var cat [maxStackArgs]catOperand
 	kn := kernel{st: st[:], argv: slots[:len(args)], argw: widths[:len(args)]}
 	var code [1]code
-	code[0], kn.cat = encodeOne(narrowInstr(k, int32(len(args)), slots[:len(args)], aw, w, n, -1, 0), kn.argv, kn.argw, cat[:0])
+	code[0], kn.cat, _ = encodeOne(narrowInstr(k, int32(len(args)), slots[:len(args)], aw, w, n, -1, 0), kn.argv, kn.argw, cat[:0], nil)
 	runs := [1]run{{op: k, lo: 0, hi: 1}}
 	kn.exec(runs[:], code[:])
 	return Bits{width: w, lo: st[len(args)]}

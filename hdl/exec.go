@@ -32,6 +32,7 @@ type kernel struct {
 	argv []int32
 	argw []int32
 	cat  []catOperand // Concat operands as the interpreter reads them (encode)
+	bits []bitOperand // the operands of the Concat superinstructions (fuseConcats)
 	wide []wideOp
 	mems [][]uint64
 }
@@ -48,6 +49,13 @@ type code struct{ dst, a, b, c int32 }
 type catOperand struct {
 	slot  int32
 	shift uint32
+}
+
+// bitOperand is one operand of a Concat superinstruction: the operands
+// of the operation it fuses, and the low bit its result lands on.
+type bitOperand struct {
+	a, b, c int32
+	shift   uint32
 }
 
 // run is a stretch code[lo:hi] of instructions of one kind. Executing a
@@ -71,14 +79,15 @@ func (kn *kernel) encode(prog []instr) ([]run, []code) {
 		} else {
 			runs = append(runs, run{op: in.op, lo: int32(i), hi: int32(i + 1)})
 		}
-		out[i], kn.cat = encodeOne(in, kn.argv, kn.argw, kn.cat)
+		out[i], kn.cat, kn.bits = encodeOne(in, kn.argv, kn.argw, kn.cat, kn.bits)
 	}
 	return runs, out
 }
 
 // encodeOne encodes in, whose operand lists are in argv and argw,
-// appending a Concat's operands to cat.
-func encodeOne(in instr, argv, argw []int32, cat []catOperand) (code, []catOperand) {
+// appending a Concat's operands to cat and a Concat superinstruction's to
+// bits.
+func encodeOne(in instr, argv, argw []int32, cat []catOperand, fused []bitOperand) (code, []catOperand, []bitOperand) {
 	c := code{dst: in.dst, a: in.a}
 	masked := int32(64 - bits.Len64(in.mask)) // ones >> masked is in.mask
 	switch in.op {
@@ -111,8 +120,15 @@ func encodeOne(in instr, argv, argw []int32, cat []catOperand) (code, []catOpera
 			cat = append(cat, catOperand{slot: argv[j], shift: lo})
 			lo += uint32(argw[j])
 		}
+	case opCatAndNot, opCatAndEq, opCatEq:
+		c.b, c.c = int32(len(fused)), int32(in.k)
+		lo := uint32(0)
+		for j := in.b + 3*int32(in.k) - 3; j >= in.b; j -= 3 {
+			fused = append(fused, bitOperand{a: argv[j], b: argv[j+1], c: argv[j+2], shift: lo})
+			lo += uint32(argw[j])
+		}
 	}
-	return c, cat
+	return c, cat, fused
 }
 
 // each stores f(in) into slot in.dst for every instruction of cs. It and
@@ -235,6 +251,30 @@ func (kn *kernel) exec(runs []run, cs []code) {
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) &^ ld(p, in.b) })
 		case opAndEq:
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) & b2u(ld(p, in.b) == ld(p, in.c)) })
+		case opCatAndNot:
+			each(ps, p, func(in *code) uint64 {
+				var r uint64
+				for _, x := range kn.bits[in.b : in.b+in.c] {
+					r |= (ld(p, x.a) &^ ld(p, x.b)) << (x.shift & 63)
+				}
+				return r
+			})
+		case opCatAndEq:
+			each(ps, p, func(in *code) uint64 {
+				var r uint64
+				for _, x := range kn.bits[in.b : in.b+in.c] {
+					r |= ld(p, x.a) & b2u(ld(p, x.b) == ld(p, x.c)) << (x.shift & 63)
+				}
+				return r
+			})
+		case opCatEq:
+			each(ps, p, func(in *code) uint64 {
+				var r uint64
+				for _, x := range kn.bits[in.b : in.b+in.c] {
+					r |= b2u(ld(p, x.a) == ld(p, x.b)) << (x.shift & 63)
+				}
+				return r
+			})
 		}
 	}
 }
@@ -255,6 +295,8 @@ func (s *Sim) operandsOf(in *instr) []int32 {
 		return append([]int32{in.a}, argv[in.b:in.b+int32(in.k)]...)
 	case kConcat:
 		return argv[in.b : in.b+int32(in.k)]
+	case opCatAndNot, opCatAndEq, opCatEq:
+		return argv[in.b : in.b+3*int32(in.k)]
 	}
 	return []int32{in.a, in.b}
 }

@@ -6,15 +6,23 @@ import "slices"
 // of an operation and its only reader into one instruction, so that the
 // pair costs one dispatch, one store and no reload. The pairs are those
 // the families' designs are made of: a comparison or a NOT ANDed into a
-// condition (a one-hot match, an enable, a valid qualified by a ready).
-// GoSource and Streams keep the plain program; the Go compiler and the
-// vector code fuse such pairs themselves.
+// condition (a one-hot match, an enable, a valid qualified by a ready),
+// and such conditions, one per lane or entry, concatenated into a vector
+// (SAMS's lane requests, vmshr's CAM matches, rsdmm's grants). GoSource
+// and Streams keep the plain program; the Go compiler and the vector code
+// fuse such pairs themselves.
 
 // The fused operations, after opWide.
 const (
-	opAndNot = opWide + 1 + iota // st[a] &^ st[b]: an AND of a NOT of b
-	opAndEq                      // st[a] & (st[b] == st[c]): an AND of an equality
+	opAndNot    = opWide + 1 + iota // st[a] &^ st[b]: an AND of a NOT of b
+	opAndEq                         // st[a] & (st[b] == st[c]): an AND of an equality
+	opCatAndNot                     // a Concat of opAndNot results
+	opCatAndEq                      // a Concat of opAndEq results
+	opCatEq                         // a Concat of equalities
 )
+
+// catOf is the Concat superinstruction of each operation it fuses.
+var catOf = map[kind]kind{opAndNot: opCatAndNot, opAndEq: opCatAndEq, kEq: opCatEq}
 
 // fused returns prog with each fusable pair as one instruction: a NOT or an
 // equality whose result only one AND reads, and which nothing else can
@@ -57,6 +65,7 @@ func (s *Sim) fused(prog []instr) []instr {
 		}
 		out = append(out, in)
 	}
+	out = s.fuseConcats(out, gone, observable)
 	kept := out[:0] // without the fused producers (an AND keeps its own dst)
 	for _, in := range out {
 		if !gone[in.dst] {
@@ -93,6 +102,80 @@ func (s *Sim) observableSlots() map[int32]bool {
 		obs[w.addr], obs[w.data], obs[w.en], obs[w.mask] = true, true, true, true
 	}
 	return obs
+}
+
+// fuseConcats fuses into a Concat the operands that are results of one
+// of the operations of catOf, each read by it alone and not observable,
+// when they are at least half of its operands: their operands go to
+// kn.argv three at a time (a, b, c; an AND of a NOT and an equality repeat
+// b), with the operation's width at each in argw. Another operand x goes
+// in as an operation that passes it: x &^ 0 (with a constant zero in the
+// state), x & (x == x), and not at all in a Concat of equalities.
+func (s *Sim) fuseConcats(prog []instr, gone, observable map[int32]bool) []instr {
+	readers := map[int32]int{}
+	producer := map[int32]*instr{}
+	for i := range prog {
+		in := &prog[i]
+		for _, x := range s.operandsOf(in) {
+			readers[x]++
+		}
+		if _, ok := catOf[in.op]; ok {
+			producer[in.dst] = in
+		}
+	}
+	zero := int32(-1)
+	for x, k := range s.konst {
+		if k && s.kn.st[x] == 0 {
+			zero = int32(x)
+			break
+		}
+	}
+	for i := range prog {
+		in := &prog[i]
+		if in.op != kConcat {
+			continue
+		}
+		args := s.kn.argv[in.b : in.b+int32(in.k)]
+		fusable := func(x int32, op kind) bool {
+			p := producer[x]
+			return p != nil && p.op == op && readers[x] == 1 && !observable[x] && !gone[x]
+		}
+		var op kind
+		n := 0
+		for _, x := range args {
+			if p := producer[x]; p != nil && fusable(x, p.op) {
+				if n == 0 {
+					op = p.op
+				}
+				if p.op == op {
+					n++
+				}
+			}
+		}
+		if n < 2 || 2*n < len(args) || n < len(args) && (op == kEq || op == opAndNot && zero < 0) {
+			continue
+		}
+		list := int32(len(s.kn.argv))
+		for j, x := range args {
+			a, b, c := x, x, x // a passed operand
+			if op == opAndNot {
+				b, c = zero, zero
+			}
+			if fusable(x, op) {
+				p := producer[x]
+				a, b, c = p.a, p.b, p.c
+				if op != opAndEq {
+					c = p.b
+				}
+				gone[x] = true
+			}
+			w := s.kn.argw[in.b+int32(j)]
+			s.kn.argv = append(s.kn.argv, a, b, c)
+			s.kn.argw = append(s.kn.argw, w, w, w)
+		}
+		*in = instr{op: catOf[op], dst: in.dst, b: list, k: in.k, mask: in.mask}
+	}
+	return prog
 }
 
 // regroup keeps the runs of ANDs that fusing broke up: a stretch of ANDs,

@@ -1,6 +1,8 @@
 package hdl
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -63,5 +65,76 @@ func TestSuperinstructions(t *testing.T) {
 		got, err := s.GetU("r_out")
 		require.NoError(t, err)
 		require.Equalf(t, is(in["x"] == 6), got, "r_out at %#x", v)
+	}
+}
+
+// TestConcatSuperinstructions: a Concat of ANDs of NOTs, of ANDs of
+// equalities or of equalities (one lane's condition each) computes them
+// itself when they are at least half its operands, with the others
+// passed in; a Concat with fewer, or of equalities beside another
+// operand, stays plain; every output keeps its value.
+func TestConcatSuperinstructions(t *testing.T) {
+	m := NewModule("catfuse")
+	v, k, busy := m.Input("v", 4), m.Input("k", 3), m.Input("busy", 4)
+	keys := []*Signal{m.Input("k0", 3), m.Input("k1", 3), m.Input("k2", 3), m.Input("k3", 3)}
+	free := func(i int) *Signal { return v.Bit(i).And(busy.Bit(i).Not()) }    // a fresh node each call
+	hit := func(i int) *Signal { return v.Bit(i).And(keys[i].Eq(k)) }         // the same equality node
+	match := func(i int) *Signal { return keys[i].Eq(k.Xor(m.ConstU(3, 7))) } // a fresh equality
+	shared := busy.Bit(0).And(v.Bit(1).Not())                                 // read twice: passed in
+	m.Output("zero", 1).Drive(m.ConstU(1, 0))
+	m.Output("free", 4).Drive(Concat(free(0), free(1), free(2), free(3)))
+	m.Output("free_mixed", 5).Drive(Concat(busy.Bit(3).And(v.Bit(2).Not()), busy.Slice(2, 1), busy.Bit(2).And(v.Bit(3).Not()), shared))
+	m.Output("hit", 4).Drive(Concat(hit(0), hit(1), busy.Bit(3), hit(3)))
+	m.Output("match", 4).Drive(Concat(match(0), match(1), match(2), match(3)))
+	m.Output("match_mixed", 2).Drive(Concat(keys[0].Eq(v.Slice(2, 0)), v.Bit(3)))
+	m.Output("few", 3).Drive(Concat(busy.Bit(1).And(v.Bit(0).Not()), busy.Slice(3, 2)))
+	m.Output("shared_out", 1).Drive(shared.And(busy.Bit(2)))
+	dsn, err := Elaborate(m)
+	require.NoError(t, err)
+	s := NewSim(dsn)
+	count := map[kind]int{}
+	for _, r := range s.runs {
+		count[r.op] += int(r.hi - r.lo)
+	}
+	require.Equal(t, 2, count[opCatAndNot], "free, free_mixed")
+	require.Equal(t, 1, count[opCatAndEq], "hit")
+	require.Equal(t, 1, count[opCatEq], "match")
+	require.Equal(t, 2, count[kConcat], "match_mixed, few")
+	rng := rand.New(rand.NewPCG(3, 4))
+	bit := func(x uint64, i int) uint64 { return x >> i & 1 }
+	for range 4000 {
+		in := map[string]uint64{"v": rng.Uint64N(16), "k": rng.Uint64N(8), "busy": rng.Uint64N(16)}
+		for i := range 4 {
+			in[fmt.Sprint("k", i)] = rng.Uint64N(8)
+			if rng.IntN(2) == 0 {
+				in[fmt.Sprint("k", i)] = in["k"] ^ uint64(7*rng.IntN(2))
+			}
+		}
+		for name, val := range in {
+			require.NoError(t, s.SetU(name, val))
+		}
+		vb, bb := in["v"], in["busy"]
+		msbFirst := func(f func(i int) uint64) (r uint64) { // Concat lists the MSB first
+			for i := range 4 {
+				r |= f(i) << (3 - i)
+			}
+			return r
+		}
+		shared := bit(bb, 0) &^ bit(vb, 1)
+		want := map[string]uint64{
+			"zero":        0,
+			"free":        msbFirst(func(i int) uint64 { return bit(vb, i) &^ bit(bb, i) }),
+			"free_mixed":  (bit(bb, 3)&^bit(vb, 2))<<4 | (bb>>1&3)<<2 | (bit(bb, 2)&^bit(vb, 3))<<1 | shared,
+			"hit":         msbFirst(func(i int) uint64 { return bit(vb, i) & b2u(in[fmt.Sprint("k", i)] == in["k"]) })&^2 | bit(bb, 3)<<1,
+			"match":       msbFirst(func(i int) uint64 { return b2u(in[fmt.Sprint("k", i)] == in["k"]^7) }),
+			"match_mixed": b2u(in["k0"] == vb&7)<<1 | bit(vb, 3),
+			"few":         (bit(bb, 1)&^bit(vb, 0))<<2 | bb>>2&3,
+			"shared_out":  shared & bit(bb, 2),
+		}
+		for name, w := range want {
+			got, err := s.GetU(name)
+			require.NoError(t, err)
+			require.Equalf(t, w, got, "%s at %v", name, in)
+		}
 	}
 }
