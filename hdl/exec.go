@@ -86,7 +86,7 @@ func (kn *kernel) encode(prog []instr) ([]run, []code) {
 
 // encodeOne encodes in, whose operand lists are in argv and argw,
 // appending a Concat's operands to cat and a Concat superinstruction's to
-// bits.
+// fused (kernel.bits).
 func encodeOne(in instr, argv, argw []int32, cat []catOperand, fused []bitOperand) (code, []catOperand, []bitOperand) {
 	c := code{dst: in.dst, a: in.a}
 	masked := int32(64 - bits.Len64(in.mask)) // ones >> masked is in.mask
