@@ -147,7 +147,6 @@ func lowOnes(c int32) uint64 { return ^uint64(0) >> (uint32(c) & 63) }
 // exec runs the code of encode over the kernel's state.
 func (kn *kernel) exec(runs []run, cs []code) {
 	p := unsafe.Pointer(unsafe.SliceData(kn.st))
-	argv, cat := kn.argv, kn.cat
 	for _, r := range runs {
 		ps := cs[r.lo:r.hi]
 		switch r.op {
@@ -213,7 +212,7 @@ func (kn *kernel) exec(runs []run, cs []code) {
 		case kSelect:
 			each(ps, p, func(in *code) uint64 {
 				if idx := ld(p, in.a); idx < uint64(in.c) {
-					return ld(p, argv[in.b+int32(idx)])
+					return ld(p, kn.argv[in.b+int32(idx)])
 				}
 				return 0
 			})
@@ -221,14 +220,14 @@ func (kn *kernel) exec(runs []run, cs []code) {
 			each(ps, p, func(in *code) uint64 {
 				var r uint64
 				for sel := ld(p, in.a); sel != 0; sel &= sel - 1 { // the set bits (one, mostly)
-					r |= ld(p, argv[in.b+int32(bits.TrailingZeros64(sel))])
+					r |= ld(p, kn.argv[in.b+int32(bits.TrailingZeros64(sel))])
 				}
 				return r
 			})
 		case kConcat:
 			each(ps, p, func(in *code) uint64 {
 				var r uint64
-				for _, x := range cat[in.b : in.b+in.c] {
+				for _, x := range kn.cat[in.b : in.b+in.c] {
 					r |= ld(p, x.slot) << (x.shift & 63)
 				}
 				return r
