@@ -144,7 +144,10 @@ func each(cs []code, p unsafe.Pointer, f func(in *code) uint64) {
 // spares the shift its test for counts of 64 and more).
 func lowOnes(c int32) uint64 { return ^uint64(0) >> (uint32(c) & 63) }
 
-// exec runs the code of encode over the kernel's state.
+// exec runs the code of encode over the kernel's state. The literals read
+// the operand lists through kn: a local copy would stay live across the
+// switch, and the register allocator reloaded such copies from the stack
+// in every instruction loop, two loads an instruction.
 func (kn *kernel) exec(runs []run, cs []code) {
 	p := unsafe.Pointer(unsafe.SliceData(kn.st))
 	for _, r := range runs {
