@@ -77,11 +77,12 @@ func TestConcatSuperinstructions(t *testing.T) {
 	m := NewModule("catfuse")
 	v, k, busy := m.Input("v", 4), m.Input("k", 3), m.Input("busy", 4)
 	keys := []*Signal{m.Input("k0", 3), m.Input("k1", 3), m.Input("k2", 3), m.Input("k3", 3)}
-	free := func(i int) *Signal { return v.Bit(i).And(busy.Bit(i).Not()) }    // a fresh node each call
-	hit := func(i int) *Signal { return v.Bit(i).And(keys[i].Eq(k)) }         // the same equality node
-	match := func(i int) *Signal { return keys[i].Eq(k.Xor(m.ConstU(3, 7))) } // a fresh equality
-	shared := busy.Bit(0).And(v.Bit(1).Not())                                 // read twice: passed in
-	m.Output("zero", 1).Drive(m.ConstU(1, 0))
+	// Lane i's condition of each kind, read by one Concat only.
+	free := func(i int) *Signal { return v.Bit(i).And(busy.Bit(i).Not()) }
+	hit := func(i int) *Signal { return v.Bit(i).And(keys[i].Eq(k)) }
+	match := func(i int) *Signal { return keys[i].Eq(k.Xor(m.ConstU(3, 7))) }
+	shared := busy.Bit(0).And(v.Bit(1).Not()) // read twice: passed in
+	m.Output("zero", 1).Drive(m.ConstU(1, 0)) // the constant zero free_mixed's passed operands AND-NOT with
 	m.Output("free", 4).Drive(Concat(free(0), free(1), free(2), free(3)))
 	m.Output("free_mixed", 5).Drive(Concat(busy.Bit(3).And(v.Bit(2).Not()), busy.Slice(2, 1), busy.Bit(2).And(v.Bit(3).Not()), shared))
 	m.Output("hit", 4).Drive(Concat(hit(0), hit(1), busy.Bit(3), hit(3)))
