@@ -29,13 +29,14 @@ import (
 //     the same reason (words 64 apart are 4 KB apart).
 
 var (
-	// stateRef is a word or a run of words of the state: st[i] or st[i:j]
-	// (also d.st[...]).
+	// stateRef is a word or a run of words of the state: st[i] or st[i:j].
 	stateRef = regexp.MustCompile(`\bst\[(\d+)(?::(\d+))?\]`)
-	// stateInit is NewDesign's initial value of a word.
-	stateInit = regexp.MustCompile(`(?m)^\td\.st\[(\d+)\] = 0x[0-9a-f]+\n`)
-	// stateDecl declares the array in Design.
-	stateDecl = regexp.MustCompile(`(?m)^\tst \[(\d+)\]uint64$`)
+	// stateInit is NewDesign's initial value of a word (initialValues finds
+	// NewDesign: the state is a package variable, which Step's resets also
+	// write).
+	stateInit = regexp.MustCompile(`(?m)^\tst\[(\d+)\] = 0x[0-9a-f]+\n`)
+	// stateDecl declares the array.
+	stateDecl = regexp.MustCompile(`(?m)^var st \[(\d+)\]uint64$`)
 	// slotEntry is a port's entry in the slots table.
 	slotEntry = regexp.MustCompile(`(?m)^\t("[^"]*"): (\d+),$`)
 )
@@ -48,7 +49,8 @@ var (
 // returns the source and each old index's new one.
 func (s *Sim) compactState(src []byte) ([]byte, map[int]int) {
 	used := map[int]bool{}
-	body := stateInit.ReplaceAll(src, nil) // (initial values alone keep no word)
+	before, inits, after := initialValues(src)
+	body := slices.Concat(before, stateInit.ReplaceAll(inits, nil), after) // (initial values alone keep no word)
 	for _, m := range stateRef.FindAllSubmatch(body, -1) {
 		from := atoi(m[1])
 		to := from + 1
@@ -70,12 +72,12 @@ func (s *Sim) compactState(src []byte) ([]byte, map[int]int) {
 	for i, x := range slices.Sorted(maps.Keys(used)) {
 		at[x] = i
 	}
-	src = stateInit.ReplaceAllFunc(src, func(line []byte) []byte {
+	src = slices.Concat(before, stateInit.ReplaceAllFunc(inits, func(line []byte) []byte {
 		if _, ok := at[atoi(stateInit.FindSubmatch(line)[1])]; !ok {
 			return nil
 		}
 		return line // (renumbered with every other reference)
-	})
+	}), after)
 	src = stateRef.ReplaceAllFunc(src, func(ref []byte) []byte {
 		m := stateRef.FindSubmatch(ref)
 		from := at[atoi(m[1])]
@@ -88,8 +90,16 @@ func (s *Sim) compactState(src []byte) ([]byte, map[int]int) {
 		m := slotEntry.FindSubmatch(entry)
 		return fmt.Appendf(nil, "\t%s: %d,", m[1], at[atoi(m[2])])
 	})
-	src = stateDecl.ReplaceAll(src, fmt.Appendf(nil, "\tst [%d]uint64", max(1, len(at))))
+	src = stateDecl.ReplaceAll(src, fmt.Appendf(nil, "var st [%d]uint64", max(1, len(at))))
 	return src, at
+}
+
+// initialValues splits src around NewDesign's body, where the initial
+// values are.
+func initialValues(src []byte) (before, newDesign, after []byte) {
+	from := bytes.Index(src, []byte("\nfunc NewDesign() *Design {\n"))
+	to := from + bytes.Index(src[from:], []byte("\n}\n"))
+	return src[:from:from], src[from:to:to], src[to:]
 }
 
 func atoi(b []byte) int {

@@ -31,7 +31,7 @@ func TestCompiledStateHoldsOnlyNamedWords(t *testing.T) {
 		require.NoError(t, err)
 		return n
 	}
-	words, all := size(src, `\n\tst +\[(\d+)\]uint64\n`), size(lanes, `\n\tst +\[(\d+)\]\[8\]uint64\n`)
+	words, all := size(src, `\nvar st \[(\d+)\]uint64\n`), size(lanes, `\n\tst +\[(\d+)\]\[8\]uint64\n`)
 	require.Less(t, 2*words, all, "compiled state words against the interpreter's")
 	for _, m := range regexp.MustCompile(`\bst\[(\d+)\]`).FindAllSubmatch(src, -1) {
 		x, _ := strconv.Atoi(string(m[1]))

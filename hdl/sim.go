@@ -619,7 +619,7 @@ func (s *Sim) Reset() {
 // Design returns the design the simulator runs.
 func (s *Sim) Design() *Design { return s.d }
 
-// StateSlot is the index in the flat state (GoSource's Design.st, Sim's
+// StateSlot is the index in the flat state (GoSource's st, Sim's
 // own) of a top-level port's first word, or -1: the compiled harnesses
 // address the ports at constant indices.
 func (s *Sim) StateSlot(name string) int {
