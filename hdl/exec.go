@@ -107,7 +107,7 @@ func encodeOne(in instr, argv, argw []int32, cat []catOperand, fused []bitOperan
 		c.b, c.c = in.b, int32(in.aw)
 	case kRepl, kSext:
 		c.b, c.c = int32(in.aw), masked
-	case kMux, opAndEq:
+	case kMux, opAndEq, opOrAnd, opOr3:
 		c.b, c.c = in.b, in.c
 	case kSelect:
 		c.b, c.c = in.b, int32(in.k)
@@ -253,6 +253,10 @@ func (kn *kernel) exec(runs []run, cs []code) {
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) &^ ld(p, in.b) })
 		case opAndEq:
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) & b2u(ld(p, in.b) == ld(p, in.c)) })
+		case opOrAnd:
+			each(ps, p, func(in *code) uint64 { return ld(p, in.a)&ld(p, in.b) | ld(p, in.c) })
+		case opOr3:
+			each(ps, p, func(in *code) uint64 { return ld(p, in.a) | ld(p, in.b) | ld(p, in.c) })
 		case opCatAndNot:
 			each(ps, p, func(in *code) uint64 {
 				var r uint64
@@ -291,7 +295,7 @@ func (s *Sim) operandsOf(in *instr) []int32 {
 		return args
 	case kNot, kRedAnd, kRedOr, kRedXor, kShlK, kShrK, kSraK, kSlice, kRepl, kZext, kSext, kMemRead:
 		return []int32{in.a}
-	case kMux, opAndEq:
+	case kMux, opAndEq, opOrAnd, opOr3:
 		return []int32{in.a, in.b, in.c}
 	case kSelect, kOneHot:
 		return append([]int32{in.a}, argv[in.b:in.b+int32(in.k)]...)

@@ -31,17 +31,7 @@ func TestSuperinstructions(t *testing.T) {
 	// stretch that must keep its order.
 	first := c.And(y.Eq(m.ConstU(3, 2)))
 	m.Output("chain", 1).Drive(first.And(x.Bit(0).Not()).And(d))
-	dsn, err := Elaborate(m)
-	require.NoError(t, err)
-	s := NewSim(dsn)
-	count := func(op kind) (n int) {
-		for _, r := range s.runs {
-			if r.op == op {
-				n += int(r.hi - r.lo)
-			}
-		}
-		return n
-	}
+	s, count := simWithCounts(t, m)
 	require.Equal(t, 2, count(opAndNot))
 	require.Equal(t, 2, count(opAndEq))
 	require.Equal(t, len(s.prog)-4, len(s.code), "the fused NOTs and equalities cost no instruction of their own")
@@ -65,6 +55,60 @@ func TestSuperinstructions(t *testing.T) {
 		got, err := s.GetU("r_out")
 		require.NoError(t, err)
 		require.Equalf(t, is(in["x"] == 6), got, "r_out at %#x", v)
+	}
+}
+
+// TestOrSuperinstructions: an AND or an OR that only an OR reads is fused
+// into it (a sum of products, an OR of three); one the user named or one
+// read twice stays, and in a chain of ORs every other OR fuses (a fused OR
+// is no longer an OR another can take in); every output and name keeps
+// its value.
+func TestOrSuperinstructions(t *testing.T) {
+	m := NewModule("orfuse")
+	a, b, c, d, e := m.Input("a", 4), m.Input("b", 4), m.Input("c", 4), m.Input("d", 4), m.Input("e", 4)
+	m.Output("or_and", 4).Drive(a.And(b).Or(c))               // fused
+	m.Output("and_or", 4).Drive(d.Or(b.And(e)))               // fused
+	m.Output("or3", 4).Drive(a.Or(c).Or(e))                   // fused
+	m.Output("or_named", 4).Drive(a.And(d).Named("ad").Or(b)) // stays: named
+	twice := b.Or(d)
+	m.Output("twice_c", 4).Drive(twice.Or(c)) // stays: read twice
+	m.Output("twice_e", 4).Drive(twice.Or(e))
+	m.Output("chain", 4).Drive(a.Or(b.Not()).Or(c.Xor(d)).Or(d.Add(e)).Or(e.Sub(a))) // the 2nd and 4th OR fuse
+	s, count := simWithCounts(t, m)
+	require.Equal(t, 2, count(opOrAnd))
+	require.Equal(t, 3, count(opOr3))
+	require.Equal(t, len(s.prog)-5, len(s.code), "the fused ANDs and ORs cost no instruction of their own")
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 4000 {
+		in := map[string]uint64{}
+		for _, name := range []string{"a", "b", "c", "d", "e"} {
+			in[name] = r.Uint64() & 15
+			require.NoError(t, s.SetU(name, in[name]))
+		}
+		a, b, c, d, e := in["a"], in["b"], in["c"], in["d"], in["e"]
+		want := map[string]uint64{"or_and": a&b | c, "and_or": d | b&e, "or3": a | c | e, "or_named": a&d | b, "ad": a & d,
+			"twice_c": b | d | c, "twice_e": b | d | e, "chain": a | ^b&15 | (c ^ d) | (d+e)&15 | (e-a)&15}
+		for name, w := range want {
+			got, err := s.GetU(name)
+			require.NoError(t, err)
+			require.Equalf(t, w, got, "%s at a=%d b=%d c=%d d=%d e=%d", name, a, b, c, d, e)
+		}
+	}
+}
+
+// simWithCounts elaborates m and returns its simulator and how many of the
+// interpreter's instructions do each operation.
+func simWithCounts(t *testing.T, m *Module) (*Sim, func(op kind) int) {
+	dsn, err := Elaborate(m)
+	require.NoError(t, err)
+	s := NewSim(dsn)
+	return s, func(op kind) (n int) {
+		for _, r := range s.runs {
+			if r.op == op {
+				n += int(r.hi - r.lo)
+			}
+		}
+		return n
 	}
 }
 
