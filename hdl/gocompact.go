@@ -31,9 +31,8 @@ import (
 var (
 	// stateRef is a word or a run of words of the state: st[i] or st[i:j].
 	stateRef = regexp.MustCompile(`\bst\[(\d+)(?::(\d+))?\]`)
-	// stateInit is NewDesign's initial value of a word (initialValues finds
-	// NewDesign: the state is a package variable, which Step's resets also
-	// write).
+	// stateInit is an initial value of a word in NewDesign's body, which
+	// initialValues finds (Step's resets write the same form).
 	stateInit = regexp.MustCompile(`(?m)^\tst\[(\d+)\] = 0x[0-9a-f]+\n`)
 	// stateDecl declares the array.
 	stateDecl = regexp.MustCompile(`(?m)^var st \[(\d+)\]uint64$`)

@@ -36,12 +36,13 @@ import (
 //
 // The state is a package variable, not a field of Design, so that its
 // address is a constant: the compiled code then needs no register for the
-// state's pointer, and the Go compiler spilled and reloaded that pointer
-// all through the eval functions (A/B, fastest of 5: time 0.62x on
+// state's pointer, which the Go compiler had spilled and reloaded all
+// through the eval functions (A/B, fastest of 5: time 0.62x on
 // vmshr-elastic, 0.69x comb10000, 0.70x dram-pick, 0.71x vmshr-base,
 // 0.85x rsdmm-rpu, 0.87x sams -q 4, 0.92x rsdmm, dram-sched and sams -q 3,
-// 0.94x smm2d; the other five designs of make bench within 5%). A program therefore simulates one Design at a
-// time, as verify's simulator process does; NewDesign resets the state.
+// 0.94x smm2d; the other five designs of make bench within 5%). A program
+// therefore simulates one Design at a time, as verify's simulator process
+// does; NewDesign resets the state.
 //
 // Values wider than 64 bits take several consecutive words, as in Sim;
 // their operations call the interpreter's own wide kernel (wide.go and
@@ -184,10 +185,10 @@ func (g *gosrc) file(pkg string) {
 // eval writes Eval, which calls the functions eval0, eval1, ... that
 // each settle at most about chunk instructions of the program, written by
 // emit after prelude; a sunk run is one branch on its enable, never split.
-// The functions share the program evenly: smm2d's 820 statements run in
-// 0.88-0.95x the time as two of 410 than as 600 and 220, sams -q 3's 999
-// in 0.89-0.97x; rsdmm-rpu's 2,151 take 1.05x as four of 538 (A/B runs,
-// fastest of 3 and 5).
+// The functions share the program evenly. In A/B runs (fastest of 3 and
+// of 5), smm2d's 820 statements took 0.88-0.95x the time as two functions
+// of 410 that they took as 600 and 220, and sams -q 3's 999 took
+// 0.89-0.97x; rsdmm-rpu's 2,151 took 1.05x as four of 538.
 func (g *gosrc) eval(emit func(*instr), chunk int, prelude string) {
 	var starts []int // each function's first instruction
 	g.chunkOf = make([]int, len(g.prog))

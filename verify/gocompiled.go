@@ -115,7 +115,7 @@ func goHarness(ports Ports, slot func(name string) int) string {
 func stimulusCode(ports Ports, slot func(name string) int) string {
 	var b strings.Builder
 	widths := map[int]bool{}
-	b.WriteString("func stimulate(d *Design, in []stimPort, r uint64) uint64 {\n\tsel := uint64(0)\n\t_ = sel // (a design of wide inputs only uses it not)\n")
+	b.WriteString("func stimulate(d *Design, in []stimPort, r uint64) uint64 {\n\tsel := uint64(0)\n\t_ = sel // (a design whose inputs are all wide does not use it)\n")
 	for i, p := range ports.In {
 		at := slot(p.Name)
 		b.WriteString("\tr = lfsrStep(r)\n")
