@@ -177,7 +177,7 @@ func (g *gosrc) file(pkg string) {
 	g.p("// SetWord sets state word i (an input).\nfunc (d *Design) SetWord(i int, v uint64) { st[i] = v }\n\n")
 	g.p("func sext(v uint64, w uint) uint64 { return uint64(int64(v<<(64-w)) >> (64 - w)) }\n\n")
 
-	g.eval(g.instr, scalarChunk, "")
+	g.eval(g.instr, scalarChunk, true, "")
 	g.step()
 	g.p("\n// The interpreter's wide kernel (hdl/wide.go, hdl/words.go).\n\n%s", wideKernel())
 }
@@ -185,14 +185,17 @@ func (g *gosrc) file(pkg string) {
 // eval writes Eval, which calls the functions eval0, eval1, ... that
 // each settle at most about chunk instructions of the program, written by
 // emit after prelude; a sunk run is one branch on its enable, never split.
-// The functions share the program evenly. In A/B runs (fastest of 3 and
-// of 5), smm2d's 820 statements took 0.88-0.95x the time as two functions
-// of 410 that they took as 600 and 220, and sams -q 3's 999 took
-// 0.89-0.97x; rsdmm-rpu's 2,151 took 1.05x as four of 538.
-func (g *gosrc) eval(emit func(*instr), chunk int, prelude string) {
+// With even, the functions share the program evenly. In A/B runs (fastest
+// of 3 and of 5), smm2d's 820 scalar statements took 0.88-0.95x the time
+// as two functions of 410 that they took as 600 and 220, and sams -q 3's
+// 999 took 0.89-0.97x; rsdmm-rpu's 2,151 took 1.05x as four of 538. The
+// compiled streams keep full chunks: dram-sched's 31,722 vector
+// statements as 16 of 1,983 took 1.08-1.27x the time of 15 of 2,000 and
+// the rest.
+func (g *gosrc) eval(emit func(*instr), chunk int, even bool, prelude string) {
 	var starts []int // each function's first instruction
 	g.chunkOf = make([]int, len(g.prog))
-	if n := (len(g.prog) + chunk - 1) / chunk; n > 1 {
+	if n := (len(g.prog) + chunk - 1) / chunk; even && n > 1 {
 		chunk = (len(g.prog) + n - 1) / n
 	}
 	runs := g.sunk

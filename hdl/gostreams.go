@@ -161,7 +161,7 @@ func gather[T uint8 | uint16 | uint32 | uint64](m *[8][]T, addr vec8.V, mask uin
 }
 
 `)
-	g.eval(g.laneInstr, laneChunk, "\tst := &d.st\n\t_ = st\n")
+	g.eval(g.laneInstr, laneChunk, false, "\tst := &d.st\n\t_ = st\n")
 	g.laneStep()
 	g.p("\n// The interpreter's wide kernel (hdl/wide.go, hdl/words.go).\n\n%s", wideKernel())
 }
