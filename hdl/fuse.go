@@ -10,9 +10,8 @@ import "slices"
 // such conditions ORed together (a sum of products, an OR tree: a hit in
 // any entry, a request from any lane), and conditions, one per lane or
 // entry, concatenated into a vector (SAMS's lane requests, vmshr's CAM
-// matches, rsdmm's grants). GoSource
-// and Streams keep the plain program; the Go compiler and the vector code
-// fuse such pairs themselves.
+// matches, rsdmm's grants). GoSource and Streams keep the plain program;
+// the Go compiler and the vector code fuse such pairs themselves.
 
 // The fused operations, after opWide.
 const (
@@ -33,9 +32,9 @@ var catOf = map[kind]kind{opAndNot: opCatAndNot, opAndEq: opCatAndEq, kEq: opCat
 // observe (a user's name, a port, a register's or memory port's input, a
 // wide operation's operand), goes into that AND; so does an AND or an OR
 // into the one OR that reads it (vmshr-elastic's 4,157 instructions
-// become 3,986, 0.94-0.97x time on vmshr, smm2d and the warp mask). The generated names of
-// the operations it fuses away ('_' names, which waveforms leave out too)
-// can no longer be looked up.
+// become 3,986, 0.94-0.97x time on vmshr, smm2d and the warp mask). The
+// generated names of the operations it fuses away ('_' names, which
+// waveforms leave out too) can no longer be looked up.
 func (s *Sim) fused(prog []instr) []instr {
 	readers := map[int32]int{}
 	for i := range prog {
