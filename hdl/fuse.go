@@ -43,53 +43,26 @@ func (s *Sim) fused(prog []instr) []instr {
 		}
 	}
 	observable := s.observableSlots()
-	producer := map[int32]*instr{} // the NOT or equality that writes a slot
-	for i := range prog {
-		if in := &prog[i]; (in.op == kNot || in.op == kEq) && readers[in.dst] == 1 && !observable[in.dst] {
-			producer[in.dst] = in
-		}
-	}
 	gone := map[int32]bool{} // producers fused into their reader
 	out := make([]instr, 0, len(prog))
 	at := map[int32]int{} // the index in out of the instruction that writes a slot
 	for _, in := range prog {
-		if in.op == kAnd {
-			for _, pair := range [2][2]int32{{in.a, in.b}, {in.b, in.a}} {
-				other, p := pair[0], producer[pair[1]]
-				if p == nil {
-					continue
-				}
-				switch p.op {
-				case kNot:
-					in = instr{op: opAndNot, dst: in.dst, a: other, b: p.a, mask: in.mask}
-				case kEq:
-					in = instr{op: opAndEq, dst: in.dst, a: other, b: p.a, c: p.b, mask: in.mask}
-				}
-				gone[p.dst] = true
-				break
-			}
-		}
-		if in.op == kOr { // an AND or an OR that only this OR reads goes into it
+		if in.op == kAnd || in.op == kOr {
 			for _, pair := range [2][2]int32{{in.a, in.b}, {in.b, in.a}} {
 				other, x := pair[0], pair[1]
 				j, ok := at[x]
 				if !ok || readers[x] != 1 || observable[x] {
 					continue
 				}
-				p := out[j]
-				switch p.op {
-				case kAnd:
-					in = instr{op: opOrAnd, dst: in.dst, a: p.a, b: p.b, c: other, mask: in.mask}
-				case kOr:
-					in = instr{op: opOr3, dst: in.dst, a: p.a, b: p.b, c: other, mask: in.mask}
-				default:
-					continue
+				if f, ok := fusedPair(in, out[j], other); ok {
+					in, gone[x] = f, true
+					break
 				}
-				gone[x] = true
-				break
 			}
 		}
-		at[in.dst] = len(out)
+		if in.op != opWide { // (a wide operation's result is in its views)
+			at[in.dst] = len(out)
+		}
 		out = append(out, in)
 	}
 	out = s.fuseConcats(out, gone, observable)
@@ -107,6 +80,24 @@ func (s *Sim) fused(prog []instr) []instr {
 		}
 	}
 	return kept
+}
+
+// fusedPair is reader r with its producer p, which it reads beside
+// operand other, as one superinstruction: an AND of a NOT or of an
+// equality, an OR of an AND or of an OR (p as it stands in the fused
+// program: a fused AND or OR is not taken in again).
+func fusedPair(r, p instr, other int32) (instr, bool) {
+	switch {
+	case r.op == kAnd && p.op == kNot:
+		return instr{op: opAndNot, dst: r.dst, a: other, b: p.a, mask: r.mask}, true
+	case r.op == kAnd && p.op == kEq:
+		return instr{op: opAndEq, dst: r.dst, a: other, b: p.a, c: p.b, mask: r.mask}, true
+	case r.op == kOr && p.op == kAnd:
+		return instr{op: opOrAnd, dst: r.dst, a: p.a, b: p.b, c: other, mask: r.mask}, true
+	case r.op == kOr && p.op == kOr:
+		return instr{op: opOr3, dst: r.dst, a: p.a, b: p.b, c: other, mask: r.mask}, true
+	}
+	return instr{}, false
 }
 
 // observableSlots are the slots read other than by instructions: signals

@@ -134,17 +134,11 @@ func TestConcatSuperinstructions(t *testing.T) {
 	m.Output("match_mixed", 2).Drive(Concat(keys[0].Eq(v.Slice(2, 0)), v.Bit(3)))
 	m.Output("few", 3).Drive(Concat(busy.Bit(1).And(v.Bit(0).Not()), busy.Slice(3, 2)))
 	m.Output("shared_out", 1).Drive(shared.And(busy.Bit(2)))
-	dsn, err := Elaborate(m)
-	require.NoError(t, err)
-	s := NewSim(dsn)
-	count := map[kind]int{}
-	for _, r := range s.runs {
-		count[r.op] += int(r.hi - r.lo)
-	}
-	require.Equal(t, 2, count[opCatAndNot], "free, free_mixed")
-	require.Equal(t, 1, count[opCatAndEq], "hit")
-	require.Equal(t, 1, count[opCatEq], "match")
-	require.Equal(t, 2, count[kConcat], "match_mixed, few")
+	s, count := simWithCounts(t, m)
+	require.Equal(t, 2, count(opCatAndNot), "free, free_mixed")
+	require.Equal(t, 1, count(opCatAndEq), "hit")
+	require.Equal(t, 1, count(opCatEq), "match")
+	require.Equal(t, 2, count(kConcat), "match_mixed, few")
 	rng := rand.New(rand.NewPCG(3, 4))
 	bit := func(x uint64, i int) uint64 { return x >> i & 1 }
 	for range 4000 {
