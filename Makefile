@@ -11,16 +11,19 @@ deps:
 # Everything a change must pass: formatting, vet, lint of generated Verilog,
 # and every test (co-simulation and lint tests need the tools from deps),
 # then the lockstep pipeline's shutdown and its reuse of batch buffers under
-# the race detector, and the compiled streams' vector package as AVX-512
-# builds it.
+# the race detector, and the compiled streams' vector package at both lane
+# widths (build tag vec32), portable and as AVX-512 builds it.
 test: deps lint
 	$(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -race -count=1 -run 'TestMismatchStopsAStreamingPipelineCleanly|TestFastModeFindsTheCycleAcrossBatches' ./verify
-	GOEXPERIMENT=simd $(GO) test -count=1 ./hdl/vec8
+	$(GO) test -count=1 -tags vec32 ./hdl/vec
+	GOEXPERIMENT=simd $(GO) test -count=1 ./hdl/vec
+	GOEXPERIMENT=simd $(GO) test -count=1 -tags vec32 ./hdl/vec
 
 lint:
 	@fmt_out="$$(gofmt -l .)"; if [ -n "$$fmt_out" ]; then echo "gofmt needed:"; echo "$$fmt_out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags vec32 ./hdl/vec
 
 # Simulator speed: the hdl interpreter's ns per node, then every simulator's
 # cycles/s with equal checksums on the random designs and on each family's

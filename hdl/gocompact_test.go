@@ -22,7 +22,7 @@ func TestCompiledStateHoldsOnlyNamedWords(t *testing.T) {
 	sim := hdl.NewSim(d)
 	src, slot, err := sim.GoSourceSlots("main")
 	require.NoError(t, err)
-	lanes, err := sim.GoStreamsSource("main", "parmemsim/vec8")
+	lanes, err := sim.GoStreamsSource("main", "parmemsim/vec16")
 	require.NoError(t, err)
 	size := func(src []byte, decl string) int {
 		m := regexp.MustCompile(decl).FindSubmatch(src)
@@ -31,7 +31,7 @@ func TestCompiledStateHoldsOnlyNamedWords(t *testing.T) {
 		require.NoError(t, err)
 		return n
 	}
-	words, all := size(src, `\nvar st \[(\d+)\]uint64\n`), size(lanes, `\n\tst +\[(\d+)\]\[8\]uint64\n`)
+	words, all := size(src, `\nvar st \[(\d+)\]uint64\n`), size(lanes, `\n\tst +\[(\d+)\]\[vec\.N\]vec\.Word\n`)
 	require.Less(t, 2*words, all, "compiled state words against the interpreter's")
 	for _, m := range regexp.MustCompile(`\bst\[(\d+)\]`).FindAllSubmatch(src, -1) {
 		x, _ := strconv.Atoi(string(m[1]))

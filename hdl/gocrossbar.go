@@ -334,10 +334,10 @@ func (g *gosrc) scatter(cb *crossbar) {
 	g.p("\t}\n")
 }
 
-// laneScatter writes crossbar cb over eight lanes, where a table indexed
+// laneScatter writes crossbar cb over the lanes, where a table indexed
 // lane by lane would cost more than it saves: each source's routed index
 // r (its index, or that plus 1<<width where its condition fails, which
-// matches no key), then each destination k as a chain of vec8.MuxEq over
+// matches no key), then each destination k as a chain of vec.MuxEq over
 // the sources in writing order (a priority crossbar: the winner's value is
 // the last taken), or the OR of the sources with r == k.
 func (g *gosrc) laneScatter(cb *crossbar) {
@@ -354,7 +354,7 @@ func (g *gosrc) laneScatter(cb *crossbar) {
 		shift := 0
 		for k := len(s.fields) - 1; k >= 0; k-- {
 			f := s.fields[k]
-			fields = append(fields, laneShl(laneMasked(g.laneRef(f.x), uint64(1)<<f.w-1), shift))
+			fields = append(fields, laneShl(g.laneMasked(g.laneRef(f.x), uint64(1)<<f.w-1), shift))
 			shift += int(f.w)
 		}
 		if len(slots) > 0 {
@@ -362,7 +362,7 @@ func (g *gosrc) laneScatter(cb *crossbar) {
 			for _, c := range slots {
 				conds = append(conds, g.laneRef(c))
 			}
-			fields = append(fields, laneShl(fmt.Sprintf("vec8.Xor(%s, %s)", tree("And", conds), splat(1)), shift))
+			fields = append(fields, laneShl(fmt.Sprintf("vec.Xor(%s, %s)", tree("And", conds), splat(1)), shift))
 		}
 		g.p("\t\tr%d := %s\n", i, orTree(fields))
 	}
@@ -370,17 +370,17 @@ func (g *gosrc) laneScatter(cb *crossbar) {
 		e := splat(0)
 		var terms []string
 		for _, i := range live {
-			ch := g.laneRef(cb.sources[i].choice)
+			ch := g.laneTaken(cb.sources[i].choice)
 			if cb.priority != 0 {
-				e = fmt.Sprintf("vec8.MuxEq(r%d, %#x, %s, %s)", i, cb.keys[j], ch, e)
+				e = fmt.Sprintf("vec.MuxEq(r%d, %#x, %s, %s)", i, cb.keys[j], ch, e)
 			} else {
-				terms = append(terms, fmt.Sprintf("vec8.MuxEq(r%d, %#x, %s, %s)", i, cb.keys[j], ch, splat(0)))
+				terms = append(terms, fmt.Sprintf("vec.MuxEq(r%d, %#x, %s, %s)", i, cb.keys[j], ch, splat(0)))
 			}
 		}
 		if cb.priority == 0 {
 			e = orTree(terms)
 		}
-		g.p("\t\tvec8.Store(&st[%d], %s)\n", x, e)
+		g.p("\t\tvec.Store(&st[%d], %s)\n", x, e)
 	}
 	g.p("\t}\n")
 }

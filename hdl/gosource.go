@@ -106,21 +106,23 @@ func newGosrc(s *Sim, b *bytes.Buffer) *gosrc {
 }
 
 type gosrc struct {
-	s          *Sim
-	b          *bytes.Buffer
-	prog       []instr             // Sim's program, wide operations with their result slot, in depth-first order (schedule)
-	regs       []seqOp             // Sim's registers (loadEnables gives some an enable)
-	selBits    map[int32][]int32   // a one-hot select's bits, LSB first, by its result slot (fuseSelects)
-	inLocal    map[int32]bool      // results kept in Go locals
-	compared   map[int32]bool      // results of comparisons that one instruction reads
-	local      map[int32]bool      // locals defined so far in the current chunk
-	tabled     map[int]int         // a wide operation's index in the compiled d.wide, unless inlined
-	sunk       []sunkRun           // runs of the program computed only when an enable is on (sinkIntoEnables)
-	crossbarAt map[int32]*crossbar // the crossbar computed at a one-hot multiplexer's place (findCrossbars)
-	scattered  map[int32]bool      // results of one-hot multiplexers a crossbar computes
-	chunkOf    []int               // each instruction's eval function (eval)
-	selecting  map[int32]bool      // comparisons whose only reader selects by them (the compiled streams' masks)
-	laneMasks  map[int32]string    // the vec8 mask of such a comparison, written in place of its statement
+	s           *Sim
+	b           *bytes.Buffer
+	prog        []instr             // Sim's program, wide operations with their result slot, in depth-first order (schedule)
+	regs        []seqOp             // Sim's registers (loadEnables gives some an enable)
+	selBits     map[int32][]int32   // a one-hot select's bits, LSB first, by its result slot (fuseSelects)
+	inLocal     map[int32]bool      // results kept in Go locals
+	compared    map[int32]bool      // results of comparisons that one instruction reads
+	local       map[int32]bool      // locals defined so far in the current chunk
+	tabled      map[int]int         // a wide operation's index in the compiled d.wide, unless inlined
+	sunk        []sunkRun           // runs of the program computed only when an enable is on (sinkIntoEnables)
+	crossbarAt  map[int32]*crossbar // the crossbar computed at a one-hot multiplexer's place (findCrossbars)
+	scattered   map[int32]bool      // results of one-hot multiplexers a crossbar computes
+	chunkOf     []int               // each instruction's eval function (eval)
+	selecting   map[int32]bool      // comparisons whose only reader selects by them (the compiled streams' masks)
+	laneMasks   map[int32]string    // the vec mask of such a comparison, written in place of its statement
+	laneBits    int                 // the compiled streams' lane width (StreamLaneBits)
+	shiftedLeft map[int32]bool      // the compiled streams' locals that hold a bare vec.ShlK (laneTaken)
 }
 
 // sunkRun is a run of the program, prog[from:to], that only the next values
@@ -139,8 +141,8 @@ func (g *gosrc) p(format string, args ...any) { fmt.Fprintf(g.b, format, args...
 // 400,000 in 0.67 s instead of 0.80 s (200 measured slower again, 2.24 s;
 // values that cross a function go through the state array, which costs
 // the 10,000-node random design 8%). The compiled streams' statements are
-// vector operations on eight lanes, whose values cross functions as eight
-// words: they keep 2,000.
+// vector operations on eight or sixteen lanes, whose values cross
+// functions as that many words: they keep 2,000.
 const (
 	scalarChunk = 600
 	laneChunk   = 2000

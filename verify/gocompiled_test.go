@@ -98,7 +98,7 @@ func TestCompiledRandomNetlists(t *testing.T) {
 // the tool cache under the module, where make lint's gofmt -l sees them.
 func TestHarnessesAreGofmtClean(t *testing.T) {
 	ports := Ports{In: []Port{{Name: "rst", Width: 1}, {Name: "a", Width: 70}}, Out: []Port{{Name: "y", Width: 8}}}
-	for name, src := range map[string]string{"go-compiled": goHarness(ports, func(name string) int { return len(name) }), "go-compiled-streams": goStreamsHarness(ports)} {
+	for name, src := range map[string]string{"go-compiled": goHarness(ports, func(name string) int { return len(name) }), "go-compiled-streams": goStreamsHarness(ports, 64), "go-compiled-streams-32": goStreamsHarness(ports, 32)} {
 		formatted, err := format.Source([]byte(src))
 		require.NoError(t, err, name)
 		require.Equal(t, string(formatted), src, "%s harness is not gofmt-clean", name)
@@ -182,7 +182,7 @@ func TestCompiledCrossbars(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, uint64(3000), res.Cycles)
 	}
-	require.NoError(t, CheckCompiledStreams(d, 9, 3000, 6))
+	require.NoError(t, CheckCompiledStreams(d, 20, 3000, 6))
 }
 
 // TestCompiledPriorityCrossbars: the one-hot multiplexers over fixed-
@@ -198,5 +198,5 @@ func TestCompiledPriorityCrossbars(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, uint64(3000), res.Cycles)
 	}
-	require.NoError(t, CheckCompiledStreams(d, 9, 3000, 7))
+	require.NoError(t, CheckCompiledStreams(d, 20, 3000, 7))
 }

@@ -9,17 +9,17 @@ import (
 	"strconv"
 
 	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/hdl/vec8"
+	"github.com/parmem/parmem/hdl/vec"
 )
 
 // CompiledStreamsBench is StreamsBench on compiled Go: the design compiled
-// by hdl.Sim.GoStreamsSource, eight streams to a vector, the groups of
-// eight spread over every core, each stream's stimulus generated in the
-// process as GoBench's (stream l from StreamSeed(seed, l)). It returns
-// each stream's checksum, equal to GoBench's for the same seed, and the
-// nanoseconds the cycles took on the wall clock. The program is built
-// for AVX-512 (GOEXPERIMENT=simd) and, on a machine without it, again
-// with the portable vec8.
+// by hdl.Sim.GoStreamsSource, sixteen or eight streams to a vector
+// (hdl.Sim.StreamLaneBits), groups of sixteen spread over every core,
+// each stream's stimulus generated in the process as GoBench's (stream l
+// from StreamSeed(seed, l)). It returns each stream's checksum, equal to
+// GoBench's for the same seed, and the nanoseconds the cycles took on the
+// wall clock. The program is built for AVX-512 (GOEXPERIMENT=simd) and,
+// on a machine without it, again with the portable package vec.
 func CompiledStreamsBench(d *hdl.Design, streams int, cycles, seed uint64) (checksums []uint64, nanos uint64, err error) {
 	return compiledStreamsBench(d, streams, cycles, seed, true)
 }
@@ -64,95 +64,192 @@ const noAVX512 = 3
 
 // buildCompiledStreams builds (or finds in the tool cache) the compiled
 // multi-stream simulator of d: the generated design, the harness, and
-// package vec8's source; for AVX-512 if simd.
+// package vec's source at each width they use (vec8/: eight 64-bit
+// lanes, the stimulus and checksums; vec16/: sixteen 32-bit lanes, the
+// design's where it fits them); for AVX-512 if simd.
 func buildCompiledStreams(d *hdl.Design, simd bool) (string, error) {
-	src, err := hdl.NewSim(d).GoStreamsSource("main", "parmemsim/vec8")
+	sim := hdl.NewSim(d)
+	bits := sim.StreamLaneBits()
+	src, err := sim.GoStreamsSource("main", "parmemsim/"+vecDir[bits])
 	if err != nil {
 		return "", err
 	}
-	files := map[string]string{"design.go": string(src), "main.go": goStreamsHarness(PortsOf(d))}
-	for name, text := range vec8.Files() {
-		files["vec8/"+name] = string(text)
+	files := map[string]string{"design.go": string(src), "main.go": goStreamsHarness(PortsOf(d), bits)}
+	for _, w := range []int{64, bits} {
+		for name, text := range vec.Files(w) {
+			files[vecDir[w]+"/"+name] = string(text)
+		}
 	}
 	dir, _, err := buildGo("gostreams", d, files, simd)
 	return dir, err
 }
 
-// goStreamsHarness writes main.go of the compiled multi-stream simulator:
-// run `sim streams cycles seed`, print each stream's checksum and the
-// nanoseconds taken, one number to a line.
-func goStreamsHarness(ports Ports) string {
-	return harness("the benchmark of the compiled multi-stream simulator",
-		[]string{"fmt", "os", "runtime", "strconv", "sync", "time", "", "parmemsim/vec8"}, ports, goStreamsHarnessBody)
+// vecDir is where a compiled multi-stream simulator imports package vec
+// from, by lane width.
+var vecDir = map[int]string{64: "vec8", 32: "vec16"}
+
+// goStreamsHarness writes main.go of the compiled multi-stream simulator
+// of a design in lanes of bits bits: run `sim streams cycles seed`, print
+// each stream's checksum and the nanoseconds taken, one number to a line.
+func goStreamsHarness(ports Ports, bits int) string {
+	imports := []string{"fmt", "os", "runtime", "strconv", "sync", "time", ""}
+	group := goStreamsGroup64
+	if bits == 32 {
+		imports, group = append(imports, "vec16 parmemsim/vec16"), goStreamsGroup32
+	}
+	imports = append(imports, "vec8 parmemsim/vec8")
+	return harness("the benchmark of the compiled multi-stream simulator", imports, ports, goStreamsHarnessBody+group)
 }
 
 // goStreamsHarnessBody is the in-simulator stimulus of verify/lfsr.go run
-// on eight generators at once: each cycle, each one-word input draws x from
-// every lane's generator and picks the value by x >> 61 with a lane
-// permutation rather than branches (a lane that takes the uniform case
-// draws again); wider inputs are drawn lane by lane.
+// on sixteen generators at once, two vectors of eight (draw), its
+// checksum (mix), and main, which runs the streams in groups of sixteen;
+// a group function (goStreamsGroup64 or 32) runs a group's Designs.
 const goStreamsHarnessBody = `func next(s vec8.V) vec8.V {
 	s = vec8.Xor(s, vec8.ShlK(s, 13))
 	s = vec8.Xor(s, vec8.ShrK(s, 7))
 	return vec8.Xor(s, vec8.ShlK(s, 17))
 }
 
-// group runs eight streams, first to first+7, for cycles cycles and
-// writes their checksums into sums.
-func group(first int, cycles, seed uint64, sums []uint64) {
-	d := NewDesign()
-	in, out := stimPorts(d), words(d, outPorts)
-	var seeds, h [8]uint64
+// draw is one-word input p's value in each lane of generators s0 and s1,
+// and the generators after it: each draws x, and the value is picked by
+// x >> 61 with a lane permutation rather than branches (a lane that takes
+// the uniform case draws again). Each generator's draws are a chain, one
+// input after the other: the two chains side by side run in parallel.
+func draw(p *stimPort, s0, s1 vec8.V) (v0, v1, after0, after1 vec8.V) {
+	s0, s1 = next(s0), next(s1)
+	if p.rst {
+		zero, low := vec8.Splat(0), vec8.Splat(63)
+		return vec8.Eq(vec8.And(s0, low), zero), vec8.Eq(vec8.And(s1, low), zero), s0, s1
+	}
+	// By x >> 61: 0, top, sign, x & 3, the next draw: the lane's entry
+	// of cases ANDed with all ones, x or the next draw (which then
+	// becomes the lane's generator).
+	sel0, sel1 := vec8.ShrK(s0, 61), vec8.ShrK(s1, 61)
+	four := vec8.Splat(4)
+	s0, s1 = vec8.Mux(vec8.And(sel0, four), next(s0), s0), vec8.Mux(vec8.And(sel1, four), next(s1), s1)
+	constant, cases := vec8.Load(&lfsrConstant), vec8.Load(&p.cases)
+	x0, x1 := vec8.Or(s0, vec8.Lookup(constant, sel0)), vec8.Or(s1, vec8.Lookup(constant, sel1))
+	return vec8.And(vec8.Lookup(cases, sel0), x0), vec8.And(vec8.Lookup(cases, sel1), x1), s0, s1
+}
+
+// mix adds output word x to each lane's checksum h.
+func mix(h, x vec8.V) vec8.V { return vec8.Mul(vec8.Xor(h, x), vec8.Splat(0x100000001b3)) }
+
+// start is the generators of streams first to first+7 and their
+// checksums' initial values.
+func start(first int, seed uint64) (s, h vec8.V) {
+	var seeds, sums [8]uint64
 	for l := range seeds {
 		seeds[l] = seed + uint64(first+l)
 		if seeds[l] == 0 {
 			seeds[l] = 0x9e3779b97f4a7c15
 		}
-		h[l] = 0xcbf29ce484222325
+		sums[l] = 0xcbf29ce484222325
 	}
-	if len(in) > 0 && in[0].rst { // reset: rst for one edge, the other inputs zero
-		*d.Lanes(in[0].slot) = [8]uint64{1, 1, 1, 1, 1, 1, 1, 1}
+	return vec8.Load(&seeds), vec8.Load(&sums)
+}
+
+// reset holds rst for one edge, the other inputs zero.
+func reset(d *Design, in []stimPort) {
+	if len(in) > 0 && in[0].rst {
+		for l := range d.Lanes(in[0].slot) {
+			d.Lanes(in[0].slot)[l] = 1
+		}
 	}
 	d.Eval()
 	d.Step()
-	constant := vec8.Load(&lfsrConstant)
-	s, hash := vec8.Load(&seeds), vec8.Load(&h)
-	zero, four := vec8.Splat(0), vec8.Splat(4)
-	prime := vec8.Splat(0x100000001b3)
+}
+
+// store writes the checksums h into sums.
+func store(sums []uint64, h vec8.V) {
+	var out [8]uint64
+	vec8.Store(&out, h)
+	copy(sums, out[:])
+}
+
+func main() {
+	if len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: sim streams cycles seed")
+		os.Exit(2)
+	}
+	streams, err1 := strconv.Atoi(os.Args[1])
+	cycles, err2 := strconv.ParseUint(os.Args[2], 10, 64)
+	seed, err3 := strconv.ParseUint(os.Args[3], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil || streams < 1 {
+		fmt.Fprintln(os.Stderr, "sim: streams (at least 1), cycles and seed must be numbers")
+		os.Exit(2)
+	}
+	if !vec8.Supported() { // (and package vec at every width)
+		fmt.Fprintln(os.Stderr, "sim: built for AVX-512, which this machine lacks")
+		os.Exit(3) // verify.noAVX512
+	}
+	groups := (streams + 15) / 16
+	sums := make([]uint64, 16*groups)
+	work := make(chan int, groups)
+	for g := range groups {
+		work <- g
+	}
+	close(work)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range min(groups, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for g := range work {
+				group(16*g, cycles, seed, sums[16*g:16*g+16])
+			}
+		})
+	}
+	wg.Wait()
+	nanos := time.Since(start).Nanoseconds()
+	for _, h := range sums[:streams] {
+		fmt.Printf("%#x\n", h)
+	}
+	fmt.Println(nanos)
+}
+`
+
+// goStreamsGroup64 runs a group on two Designs of eight 64-bit lanes.
+const goStreamsGroup64 = `
+// group runs sixteen streams, first to first+15, for cycles cycles and
+// writes their checksums into sums: the first eight on one design, the
+// others on another.
+func group(first int, cycles, seed uint64, sums []uint64) {
+	d0, d1 := NewDesign(), NewDesign()
+	in, out := stimPorts(d0), words(d0, outPorts)
+	s0, h0 := start(first, seed)
+	s1, h1 := start(first+8, seed)
+	reset(d0, in)
+	reset(d1, in)
 	for range cycles {
 		for i := range in {
 			p := &in[i]
 			if p.n > 1 {
-				vec8.Store(&seeds, s)
-				wide(d, p, &seeds)
-				s = vec8.Load(&seeds)
+				s0, s1 = wide(d0, p, s0), wide(d1, p, s1)
 				continue
 			}
-			s = next(s)
-			if p.rst {
-				vec8.Store(d.Lanes(p.slot), vec8.Eq(vec8.And(s, vec8.Splat(63)), zero))
-				continue
-			}
-			// By x >> 61: 0, top, sign, x & 3, the next draw: the
-			// lane's entry of cases ANDed with all ones, x or the
-			// next draw (which then becomes the lane's generator).
-			sel := vec8.ShrK(s, 61)
-			s = vec8.Mux(vec8.And(sel, four), next(s), s)
-			draw := vec8.Or(s, vec8.Lookup(constant, sel))
-			vec8.Store(d.Lanes(p.slot), vec8.And(vec8.Lookup(vec8.Load(&p.cases), sel), draw))
+			var v0, v1 vec8.V
+			v0, v1, s0, s1 = draw(p, s0, s1)
+			vec8.Store(d0.Lanes(p.slot), v0)
+			vec8.Store(d1.Lanes(p.slot), v1)
 		}
-		d.Eval()
+		d0.Eval()
+		d1.Eval()
 		for _, slot := range out {
-			hash = vec8.Mul(vec8.Xor(hash, vec8.Load(d.Lanes(slot))), prime)
+			h0, h1 = mix(h0, vec8.Load(d0.Lanes(slot))), mix(h1, vec8.Load(d1.Lanes(slot)))
 		}
-		d.Step()
+		d0.Step()
+		d1.Step()
 	}
-	vec8.Store(&h, hash)
-	copy(sums, h[:])
+	store(sums[:8], h0)
+	store(sums[8:], h1)
 }
 
-// wide draws a multi-word input lane by lane, as verify's lfsrPort.
-func wide(d *Design, p *stimPort, seeds *[8]uint64) {
+// wide draws a multi-word input lane by lane, as verify's lfsrPort, from
+// generators s, and returns them after it.
+func wide(d *Design, p *stimPort, s vec8.V) vec8.V {
+	var seeds [8]uint64
+	vec8.Store(&seeds, s)
 	for l := range seeds {
 		s := &seeds[l]
 		x := lfsrNext(s)
@@ -178,45 +275,37 @@ func wide(d *Design, p *stimPort, seeds *[8]uint64) {
 			d.Lanes(p.slot + k)[l] = v
 		}
 	}
+	return vec8.Load(&seeds)
 }
+`
 
-func main() {
-	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: sim streams cycles seed")
-		os.Exit(2)
+// goStreamsGroup32 runs a group on one Design of sixteen 32-bit lanes:
+// the stimulus and checksums of lanes 0 to 7 and 8 to 15 in two vectors of
+// 64-bit lanes, joined into and split from the design's (every input fits
+// 32 bits, so none is wide).
+const goStreamsGroup32 = `
+// group runs sixteen streams, first to first+15, for cycles cycles and
+// writes their checksums into sums.
+func group(first int, cycles, seed uint64, sums []uint64) {
+	d := NewDesign()
+	in, out := stimPorts(d), words(d, outPorts)
+	s0, h0 := start(first, seed)
+	s1, h1 := start(first+8, seed)
+	reset(d, in)
+	for range cycles {
+		for i := range in {
+			var lo, hi vec8.V
+			lo, hi, s0, s1 = draw(&in[i], s0, s1)
+			vec16.Store(d.Lanes(in[i].slot), vec16.Join(lo, hi))
+		}
+		d.Eval()
+		for _, slot := range out {
+			lo, hi := vec16.Split(vec16.Load(d.Lanes(slot)))
+			h0, h1 = mix(h0, lo), mix(h1, hi)
+		}
+		d.Step()
 	}
-	streams, err1 := strconv.Atoi(os.Args[1])
-	cycles, err2 := strconv.ParseUint(os.Args[2], 10, 64)
-	seed, err3 := strconv.ParseUint(os.Args[3], 10, 64)
-	if err1 != nil || err2 != nil || err3 != nil || streams < 1 {
-		fmt.Fprintln(os.Stderr, "sim: streams (at least 1), cycles and seed must be numbers")
-		os.Exit(2)
-	}
-	if !vec8.Supported() {
-		fmt.Fprintln(os.Stderr, "sim: built for AVX-512, which this machine lacks")
-		os.Exit(3) // verify.noAVX512
-	}
-	groups := (streams + 7) / 8
-	sums := make([]uint64, 8*groups)
-	work := make(chan int, groups)
-	for g := range groups {
-		work <- g
-	}
-	close(work)
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range min(groups, runtime.GOMAXPROCS(0)) {
-		wg.Go(func() {
-			for g := range work {
-				group(8*g, cycles, seed, sums[8*g:8*g+8])
-			}
-		})
-	}
-	wg.Wait()
-	nanos := time.Since(start).Nanoseconds()
-	for _, h := range sums[:streams] {
-		fmt.Printf("%#x\n", h)
-	}
-	fmt.Println(nanos)
+	store(sums[:8], h0)
+	store(sums[8:], h1)
 }
 `

@@ -21,18 +21,33 @@ import (
 // maxNetWidth bounds random widths, as the verify issue asks (1..130).
 const maxNetWidth = 130
 
+// narrowNetWidth bounds the widths of the narrow netlists: the designs
+// the compiled streams run in 32-bit lanes (hdl.Sim.StreamLaneBits).
+const narrowNetWidth = 32
+
 type netgen struct {
 	r    *rand.Rand
 	m    *hdl.Module
 	pool []*hdl.Signal
 	name string
 	subs int
+	maxW int // widest signal (maxNetWidth or narrowNetWidth)
 }
 
 // RandomNetlist builds a random design called name from seed. Sub-modules
 // are called name_s0, name_s1, ...
 func RandomNetlist(name string, seed uint64) *hdl.Module {
-	g := &netgen{r: rand.New(rand.NewPCG(seed, 0x4e7)), name: name}
+	return randomNetlist(name, seed, maxNetWidth)
+}
+
+// RandomNarrowNetlist is RandomNetlist with every signal and constant at
+// most 32 bits wide.
+func RandomNarrowNetlist(name string, seed uint64) *hdl.Module {
+	return randomNetlist(name, seed, narrowNetWidth)
+}
+
+func randomNetlist(name string, seed uint64, maxW int) *hdl.Module {
+	g := &netgen{r: rand.New(rand.NewPCG(seed, 0x4e7)), name: name, maxW: maxW}
 	return g.module(name, true)
 }
 
@@ -42,9 +57,12 @@ func (g *netgen) width() int {
 	case 0:
 		return 1
 	case 1:
+		if g.maxW == narrowNetWidth {
+			return []int{8, 16, 31, 32}[g.r.IntN(4)]
+		}
 		return []int{8, 32, 63, 64, 65, 128}[g.r.IntN(6)]
 	default:
-		return 1 + g.r.IntN(maxNetWidth)
+		return 1 + g.r.IntN(g.maxW)
 	}
 }
 
@@ -72,15 +90,24 @@ func (g *netgen) fit(s *hdl.Signal, w int) *hdl.Signal {
 	return s
 }
 
-// capWidth truncates results wider than maxNetWidth.
-func capWidth(s *hdl.Signal) *hdl.Signal {
-	if s.Width() > maxNetWidth {
-		return s.Trunc(maxNetWidth)
+// narrower is s cut to at most w bits (by fit) in narrow netlists, where
+// an operation's intermediate result must fit maxW too, and its width.
+func (g *netgen) narrower(s *hdl.Signal, w int) (*hdl.Signal, int) {
+	if g.maxW == narrowNetWidth && s.Width() > w {
+		s = g.fit(s, w)
+	}
+	return s, s.Width()
+}
+
+// capWidth truncates results wider than the widest signal.
+func (g *netgen) capWidth(s *hdl.Signal) *hdl.Signal {
+	if s.Width() > g.maxW {
+		return s.Trunc(g.maxW)
 	}
 	return s
 }
 
-func (g *netgen) add(s *hdl.Signal) { g.pool = append(g.pool, capWidth(s)) }
+func (g *netgen) add(s *hdl.Signal) { g.pool = append(g.pool, g.capWidth(s)) }
 
 func (g *netgen) module(name string, top bool) *hdl.Module {
 	saved := g.m
@@ -200,17 +227,26 @@ func (g *netgen) op(mems []*hdl.Mem) {
 	case 8:
 		s = a.Sub(b())
 	case 9:
+		a, w = g.narrower(a, g.maxW-1) // (the carry's bit)
 		sum, carry := a.AddCarry(b())
 		g.add(carry)
 		s = sum
 	case 10:
+		a, w = g.narrower(a, g.maxW-1)
 		diff, borrow := a.SubBorrow(b())
 		g.add(borrow)
 		s = diff
 	case 11:
-		s = a.Mul(g.fit(g.pick(), 1+r.IntN(70)))
+		factor, bw := g.pick(), 1+r.IntN(min(70, g.maxW-1))
+		a, _ = g.narrower(a, g.maxW-bw) // (the product's bits)
+		s = a.Mul(g.fit(factor, bw))
 	case 12:
-		s = a.MulConst(r.Uint64() >> uint(r.IntN(64)))
+		k := r.Uint64() >> uint(r.IntN(64))
+		if g.maxW < 64 {
+			k >>= 64 - g.maxW/2
+			a, _ = g.narrower(a, g.maxW/2)
+		}
+		s = a.MulConst(k)
 	case 13:
 		s = a.Shl(r.IntN(w + 2))
 	case 14:
@@ -262,7 +298,7 @@ func (g *netgen) op(mems []*hdl.Mem) {
 		parts := []*hdl.Signal{a}
 		for total := w; len(parts) < 1+r.IntN(3); {
 			p := g.pick()
-			if total+p.Width() > maxNetWidth {
+			if total+p.Width() > g.maxW {
 				break
 			}
 			total += p.Width()
@@ -275,9 +311,9 @@ func (g *netgen) op(mems []*hdl.Mem) {
 	case 33:
 		s = a.Bit(r.IntN(w))
 	case 34:
-		s = g.fit(a, 1+r.IntN(maxNetWidth))
+		s = g.fit(a, 1+r.IntN(g.maxW))
 	case 35:
-		s = a.Repl(1 + r.IntN(max(1, maxNetWidth/w)))
+		s = a.Repl(1 + r.IntN(max(1, g.maxW/w)))
 	case 36:
 		wire := m.Wire(fmt.Sprintf("w%d", len(g.pool)), w)
 		wire.Drive(a)
@@ -309,9 +345,18 @@ func (g *netgen) op(mems []*hdl.Mem) {
 // module so a single Verilator build checks them all. Design i's ports
 // appear as n<i>_<port>.
 func PackNetlists(name string, seeds []uint64) *hdl.Module {
+	return packNetlists(name, seeds, RandomNetlist)
+}
+
+// PackNarrowNetlists is PackNetlists of RandomNarrowNetlist designs.
+func PackNarrowNetlists(name string, seeds []uint64) *hdl.Module {
+	return packNetlists(name, seeds, RandomNarrowNetlist)
+}
+
+func packNetlists(name string, seeds []uint64, random func(string, uint64) *hdl.Module) *hdl.Module {
 	designs := make([]*hdl.Module, len(seeds))
 	for i, seed := range seeds {
-		designs[i] = RandomNetlist(fmt.Sprintf("%s_n%d", name, i), seed)
+		designs[i] = random(fmt.Sprintf("%s_n%d", name, i), seed)
 	}
 	return Pack(name, "n", designs)
 }

@@ -11,7 +11,7 @@ import (
 
 // streamDesigns are the designs of the multi-stream checksum tests, each
 // with the streams the interpreted and the compiled runs take (the
-// compiled ones a full and a partial group of eight lanes where it can):
+// compiled ones a full and a partial group of sixteen where it can):
 // combinational logic, a counter with a memory, registers that read each
 // other (registerOrder), and the fuzz's random designs (every operation
 // at widths 1 to 130, memories with masks and synchronous reads,
@@ -21,12 +21,12 @@ var streamDesigns = []struct {
 	m                 func() *hdl.Module
 	streams, compiled int
 }{
-	{"comb300", func() *hdl.Module { return designs.RandomComb("comb300", 300, 32, 1) }, 7, 13},
-	{"counter_ram", designs.CounterRAM, 5, 8},
-	{"regorder", registerOrder, 3, 8},
+	{"comb300", func() *hdl.Module { return designs.RandomComb("comb300", 300, 32, 1) }, 7, 21},
+	{"counter_ram", designs.CounterRAM, 5, 16},
+	{"regorder", registerOrder, 3, 16},
 	{"netlists", func() *hdl.Module {
 		return PackNetlists("streams", []uint64{netlistSeed(3, 0), netlistSeed(3, 1), netlistSeed(3, 2), netlistSeed(3, 3)})
-	}, 3, 9},
+	}, 3, 20},
 }
 
 // TestStreamsMatchSingleStream is the multi-stream checksum test: every
@@ -46,19 +46,32 @@ func TestStreamsMatchSingleStream(t *testing.T) {
 // the multi-stream simulator: random designs, checked against the
 // interpreter that TestRandomNetlists checks against Verilator and Icarus.
 func TestRandomNetlistsOnStreams(t *testing.T) {
-	randomNetlistsOn(t, CheckStreams, 1000, 4)
+	randomNetlistsOn(t, PackNetlists, CheckStreams, 1000, 4)
 }
 
 // TestRandomNetlistsOnCompiledStreams is the same for the compiled
 // multi-stream simulator, on fewer designs (each pack is a Go build), in
-// one full and one partial group of eight lanes.
+// one full and one partial group of sixteen streams.
 func TestRandomNetlistsOnCompiledStreams(t *testing.T) {
-	randomNetlistsOn(t, CheckCompiledStreams, 300, 9)
+	randomNetlistsOn(t, PackNetlists, CheckCompiledStreams, 300, 20)
 }
 
-// randomNetlistsOn checks total random designs, in packs of 100, on a
-// multi-stream simulator's check.
-func randomNetlistsOn(t *testing.T, check func(*hdl.Design, int, uint64, uint64) error, total, streams int) {
+// TestNarrowNetlistsOnCompiledStreams is the same for the compiled
+// streams' sixteen 32-bit lanes: random designs whose every signal fits 32
+// bits, each pack checked to run in them, in one full and one partial
+// group of sixteen streams.
+func TestNarrowNetlistsOnCompiledStreams(t *testing.T) {
+	randomNetlistsOn(t, PackNarrowNetlists, func(d *hdl.Design, streams int, cycles, seed uint64) error {
+		if bits := hdl.NewSim(d).StreamLaneBits(); bits != 32 {
+			return fmt.Errorf("%s runs in %d-bit lanes, want 32", d.Top().Name(), bits)
+		}
+		return CheckCompiledStreams(d, streams, cycles, seed)
+	}, 300, 20)
+}
+
+// randomNetlistsOn checks total random designs from pack, in packs of 100,
+// on a multi-stream simulator's check.
+func randomNetlistsOn(t *testing.T, pack func(string, []uint64) *hdl.Module, check func(*hdl.Design, int, uint64, uint64) error, total, streams int) {
 	run := TestSeed(t, 1)
 	const per = 100
 	for first := 0; first < total; first += per {
@@ -67,7 +80,7 @@ func randomNetlistsOn(t *testing.T, check func(*hdl.Design, int, uint64, uint64)
 			for i := range seeds {
 				seeds[i] = netlistSeed(run+1, first+i)
 			}
-			d, err := hdl.Elaborate(PackNetlists(fmt.Sprintf("sfuzz%d", first), seeds))
+			d, err := hdl.Elaborate(pack(fmt.Sprintf("sfuzz%d", first), seeds))
 			require.NoError(t, err)
 			require.NoError(t, check(d, streams, 100, run))
 		})

@@ -1,18 +1,13 @@
 //go:build goexperiment.simd && amd64
 
-package vec8
+package vec
 
 import "simd/archsimd"
-
-// V is eight lanes in an AVX-512 register.
-type V = archsimd.Uint64x8
 
 // Supported reports whether this machine runs the AVX-512 build.
 func Supported() bool { return archsimd.X86.AVX512() }
 
-func Load(p *[8]uint64) V     { return archsimd.LoadUint64x8(p) }
-func Store(p *[8]uint64, v V) { v.Store(p) }
-func Splat(x uint64) V        { return archsimd.BroadcastUint64x8(x) }
+func Store(p *[N]Word, v V) { v.Store(p) }
 
 func And(a, b V) V { return a.And(b) }
 func Or(a, b V) V  { return a.Or(b) }
@@ -21,12 +16,16 @@ func Add(a, b V) V { return a.Add(b) }
 func Sub(a, b V) V { return a.Sub(b) }
 func Mul(a, b V) V { return a.Mul(b) }
 
-// ShlK and ShrK shift every lane by k < 64.
+// ShlK and ShrK shift every lane by k < Bits. A merge (Mux, Sel, MuxEq)
+// must not take ShlK's result as its t straight: Go 1.26 makes the two a
+// masked shift and emits it as an invalid instruction (VPSLLD or VPSLLQ
+// without its count). hdl's compiled streams OR such a t with itself
+// first (gosrc.laneTaken), which the merge makes one masked OR.
 func ShlK(a V, k uint64) V { return a.ShiftAllLeft(k) }
 func ShrK(a V, k uint64) V { return a.ShiftAllRight(k) }
 
-// Shl and Shr shift each lane of a by that lane of b: 0 from 64 on, as Go's
-// shifts.
+// Shl and Shr shift each lane of a by that lane of b: 0 from Bits on, as
+// Go's shifts.
 func Shl(a, b V) V { return a.ShiftLeft(b) }
 func Shr(a, b V) V { return a.ShiftRight(b) }
 
@@ -41,9 +40,6 @@ func Ge(a, b V) V { return one.Masked(a.GreaterEqual(b)) }
 
 // Mux is t in the lanes where s is not zero, else f.
 func Mux(s, t, f V) V { return t.Merge(f, s.NotEqual(zero)) }
-
-// M is a comparison's outcome in each lane: an AVX-512 mask register.
-type M = archsimd.Mask64x8
 
 // EqM to GeM compare lane by lane into a mask, for Sel and PickM (a
 // comparison that only selects need not be made 0 or 1 and tested again).
@@ -72,10 +68,11 @@ func Pick(s, v V) V { return v.Masked(s.NotEqual(zero)) }
 func PickBit(s V, k uint64, v V) V { return v.Masked(s.And(Splat(1 << k)).NotEqual(zero)) }
 
 // MuxEq is t in the lanes where a is k, else f.
-func MuxEq(a V, k uint64, t, f V) V { return t.Merge(f, a.Equal(Splat(k))) }
+func MuxEq(a V, k Word, t, f V) V { return t.Merge(f, a.Equal(Splat(k))) }
 
-// Lookup is t's lane i&7 in each lane, i that lane of idx (one VPERMQ).
+// Lookup is t's lane i mod N in each lane, i that lane of idx (one VPERMQ
+// or VPERMD).
 func Lookup(t, idx V) V { return t.Permute(idx) }
 
 // NonZero has bit l set when lane l of v is not zero.
-func NonZero(v V) uint8 { return v.NotEqual(zero).ToBits() }
+func NonZero(v V) uint { return uint(v.NotEqual(zero).ToBits()) }

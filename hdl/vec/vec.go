@@ -1,0 +1,47 @@
+// Package vec is the value type of hdl's compiled multi-stream simulator
+// (hdl.Sim.GoStreamsSource): V holds one state word of N independent
+// simulation lanes, and each function applies an operation of the
+// simulator to all N at once. The package comes in two widths from one
+// source: eight lanes of 64-bit words, and, with the build tag vec32,
+// sixteen lanes of 32-bit words for designs whose every value fits 32 bits
+// (twice the streams an instruction). Built with GOEXPERIMENT=simd on
+// amd64, V is an AVX-512 register and most functions one or two
+// instructions (vec_simd.go and the width's wordsN_simd.go); elsewhere it
+// is an array and the functions loops (vec_portable.go). The compiled
+// simulator's source imports each width it uses from a directory of its
+// own, the package's files for that width copied there (Files, in
+// files.go, which is not copied).
+//
+// Comparisons return 0 or 1 in each lane, as the simulator's do.
+package vec
+
+// The arithmetic shifts and sign extension are made of logical shifts and
+// XORs, not AVX-512's arithmetic shifts: Go 1.26's SIMD experiment emits
+// an invalid masked VPSRAQ for some uses of those.
+
+// Sext sign-extends the w low bits (1 <= w <= Bits) of each lane to the
+// whole word: with s the sign bit, (a ^ s) - s.
+func Sext(a V, w uint64) V {
+	sign := Splat(1 << (w - 1))
+	return Sub(Xor(And(a, Splat(^Word(0)>>(Bits-w))), sign), sign)
+}
+
+// SraK shifts every lane right arithmetically by k < Bits: the logical
+// shift, with its sign bit (bit Bits-1-k) sign-extended.
+func SraK(a V, k uint64) V { return Sext(ShrK(a, k), Bits-k) }
+
+// Sra shifts each lane of a right arithmetically by that lane of b, all
+// sign bits from Bits on: the logical shift with the top b bits set where
+// a is negative (ones >> b, XORed with ones).
+func Sra(a, b V) V {
+	neg := Sub(Splat(0), ShrK(a, Bits-1))
+	return Xor(Xor(Shr(a, b), Shr(neg, b)), neg)
+}
+
+// Parity is the XOR of each lane's bits (0 or 1).
+func Parity(a V) V {
+	for k := uint64(Bits / 2); k > 0; k /= 2 {
+		a = Xor(a, ShrK(a, k))
+	}
+	return And(a, Splat(1))
+}
