@@ -22,9 +22,9 @@ var longFlag = flag.Bool("verify.long", false, "also run the families' long lock
 // unique to its values (sams_atu_q3_n23_lanes1). A pack must pass
 // Verilator's -Wall lint (its Verilator build lints it), and then run the
 // same on four stimulus streams at once (hdl.Streams) as on each alone
-// (CheckStreams); with -verify.long, also on twenty in compiled Go, a
-// full and a partial group of sixteen (CheckCompiledStreams; make test
-// checks those on random netlists).
+// (CheckStreams); with -verify.long, also on twenty in compiled Go, full
+// groups of a design's lanes and a partial one (CheckCompiledStreams;
+// make test checks those on random netlists).
 // The test that calls it must import the family so that it is registered.
 func LockstepFamily(t *testing.T, family string) {
 	t.Helper()

@@ -14,7 +14,8 @@ import (
 
 // CompiledStreamsBench is StreamsBench on compiled Go: the design compiled
 // by hdl.Sim.GoStreamsSource, sixteen or eight streams to a vector
-// (hdl.Sim.StreamLaneBits), groups of sixteen spread over every core,
+// (hdl.Sim.StreamLaneBits), the groups of a vector's streams spread over
+// every core,
 // each stream's stimulus generated in the process as GoBench's (stream l
 // from StreamSeed(seed, l)). It returns each stream's checksum, equal to
 // GoBench's for the same seed, and the nanoseconds the cycles took on the
@@ -102,35 +103,37 @@ func goStreamsHarness(ports Ports, bits int) string {
 }
 
 // goStreamsHarnessBody is the in-simulator stimulus of verify/lfsr.go run
-// on sixteen generators at once, two vectors of eight (draw), its
-// checksum (mix), and main, which runs the streams in groups of sixteen;
-// a group function (goStreamsGroup64 or 32) runs a group's Designs.
+// on eight generators at once (draw, drawReset), its checksum (mix), and
+// main, which runs the streams in groups of a Design's lanes; a group
+// function (goStreamsGroup64 or 32) runs a group.
 const goStreamsHarnessBody = `func next(s vec8.V) vec8.V {
 	s = vec8.Xor(s, vec8.ShlK(s, 13))
 	s = vec8.Xor(s, vec8.ShrK(s, 7))
 	return vec8.Xor(s, vec8.ShlK(s, 17))
 }
 
-// draw is one-word input p's value in each lane of generators s0 and s1,
-// and the generators after it: each draws x, and the value is picked by
-// x >> 61 with a lane permutation rather than branches (a lane that takes
-// the uniform case draws again). Each generator's draws are a chain, one
-// input after the other: the two chains side by side run in parallel.
-func draw(p *stimPort, s0, s1 vec8.V) (v0, v1, after0, after1 vec8.V) {
-	s0, s1 = next(s0), next(s1)
-	if p.rst {
-		zero, low := vec8.Splat(0), vec8.Splat(63)
-		return vec8.Eq(vec8.And(s0, low), zero), vec8.Eq(vec8.And(s1, low), zero), s0, s1
-	}
+// draw is one-word input p's value in each lane of generators s, and the
+// generators after it: each draws x, and the value is picked by x >> 61
+// with a lane permutation rather than branches (a lane that takes the
+// uniform case draws again). The Go compiler inlines it (rst, which would
+// take it past the inlining budget, is drawReset's), so that a loop
+// drawing for two vectors of generators runs their chains side by side.
+func draw(p *stimPort, s vec8.V) (v, after vec8.V) {
+	s = next(s)
 	// By x >> 61: 0, top, sign, x & 3, the next draw: the lane's entry
 	// of cases ANDed with all ones, x or the next draw (which then
 	// becomes the lane's generator).
-	sel0, sel1 := vec8.ShrK(s0, 61), vec8.ShrK(s1, 61)
-	four := vec8.Splat(4)
-	s0, s1 = vec8.Mux(vec8.And(sel0, four), next(s0), s0), vec8.Mux(vec8.And(sel1, four), next(s1), s1)
-	constant, cases := vec8.Load(&lfsrConstant), vec8.Load(&p.cases)
-	x0, x1 := vec8.Or(s0, vec8.Lookup(constant, sel0)), vec8.Or(s1, vec8.Lookup(constant, sel1))
-	return vec8.And(vec8.Lookup(cases, sel0), x0), vec8.And(vec8.Lookup(cases, sel1), x1), s0, s1
+	sel := vec8.ShrK(s, 61)
+	s = vec8.Mux(vec8.And(sel, vec8.Splat(4)), next(s), s)
+	x := vec8.Or(s, vec8.Lookup(vec8.Load(&lfsrConstant), sel))
+	return vec8.And(vec8.Lookup(vec8.Load(&p.cases), sel), x), s
+}
+
+// drawReset is rst's value in each lane of generators s (set one time in
+// 64), and the generators after it.
+func drawReset(s vec8.V) (v, after vec8.V) {
+	s = next(s)
+	return vec8.Eq(vec8.And(s, vec8.Splat(63)), vec8.Splat(0)), s
 }
 
 // mix adds output word x to each lane's checksum h.
@@ -150,11 +153,21 @@ func start(first int, seed uint64) (s, h vec8.V) {
 	return vec8.Load(&seeds), vec8.Load(&sums)
 }
 
-// reset holds rst for one edge, the other inputs zero.
-func reset(d *Design, in []stimPort) {
+// ports is d's inputs as the stimulus writes them, rst (nil if there is
+// none) apart from the others.
+func ports(d *Design) (rst *stimPort, in []stimPort) {
+	in = stimPorts(d)
 	if len(in) > 0 && in[0].rst {
-		for l := range d.Lanes(in[0].slot) {
-			d.Lanes(in[0].slot)[l] = 1
+		return &in[0], in[1:]
+	}
+	return nil, in
+}
+
+// reset holds rst for one edge, the other inputs zero.
+func reset(d *Design, rst *stimPort) {
+	if rst != nil {
+		for l := range d.Lanes(rst.slot) {
+			d.Lanes(rst.slot)[l] = 1
 		}
 	}
 	d.Eval()
@@ -184,8 +197,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "sim: built for AVX-512, which this machine lacks")
 		os.Exit(3) // verify.noAVX512
 	}
-	groups := (streams + 15) / 16
-	sums := make([]uint64, 16*groups)
+	groups := (streams + lanes - 1) / lanes
+	sums := make([]uint64, lanes*groups)
 	work := make(chan int, groups)
 	for g := range groups {
 		work <- g
@@ -196,7 +209,7 @@ func main() {
 	for range min(groups, runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			for g := range work {
-				group(16*g, cycles, seed, sums[16*g:16*g+16])
+				group(lanes*g, cycles, seed, sums[lanes*g:lanes*(g+1)])
 			}
 		})
 	}
@@ -209,40 +222,41 @@ func main() {
 }
 `
 
-// goStreamsGroup64 runs a group on two Designs of eight 64-bit lanes.
+// goStreamsGroup64 runs a group on one Design of eight 64-bit lanes.
 const goStreamsGroup64 = `
-// group runs sixteen streams, first to first+15, for cycles cycles and
-// writes their checksums into sums: the first eight on one design, the
-// others on another.
+const lanes = 8
+
+// group runs eight streams, first to first+7, for cycles cycles and
+// writes their checksums into sums.
 func group(first int, cycles, seed uint64, sums []uint64) {
-	d0, d1 := NewDesign(), NewDesign()
-	in, out := stimPorts(d0), words(d0, outPorts)
-	s0, h0 := start(first, seed)
-	s1, h1 := start(first+8, seed)
-	reset(d0, in)
-	reset(d1, in)
+	d := NewDesign()
+	rst, in := ports(d)
+	out := words(d, outPorts)
+	s, hash := start(first, seed)
+	reset(d, rst)
 	for range cycles {
+		if rst != nil {
+			var v vec8.V
+			v, s = drawReset(s)
+			vec8.Store(d.Lanes(rst.slot), v)
+		}
 		for i := range in {
 			p := &in[i]
 			if p.n > 1 {
-				s0, s1 = wide(d0, p, s0), wide(d1, p, s1)
+				s = wide(d, p, s)
 				continue
 			}
-			var v0, v1 vec8.V
-			v0, v1, s0, s1 = draw(p, s0, s1)
-			vec8.Store(d0.Lanes(p.slot), v0)
-			vec8.Store(d1.Lanes(p.slot), v1)
+			var v vec8.V
+			v, s = draw(p, s)
+			vec8.Store(d.Lanes(p.slot), v)
 		}
-		d0.Eval()
-		d1.Eval()
+		d.Eval()
 		for _, slot := range out {
-			h0, h1 = mix(h0, vec8.Load(d0.Lanes(slot))), mix(h1, vec8.Load(d1.Lanes(slot)))
+			hash = mix(hash, vec8.Load(d.Lanes(slot)))
 		}
-		d0.Step()
-		d1.Step()
+		d.Step()
 	}
-	store(sums[:8], h0)
-	store(sums[8:], h1)
+	store(sums, hash)
 }
 
 // wide draws a multi-word input lane by lane, as verify's lfsrPort, from
@@ -281,21 +295,31 @@ func wide(d *Design, p *stimPort, s vec8.V) vec8.V {
 
 // goStreamsGroup32 runs a group on one Design of sixteen 32-bit lanes:
 // the stimulus and checksums of lanes 0 to 7 and 8 to 15 in two vectors of
-// 64-bit lanes, joined into and split from the design's (every input fits
-// 32 bits, so none is wide).
+// 64-bit lanes, whose generator chains run side by side, joined into and
+// split from the design's (every input fits 32 bits, so none is wide).
 const goStreamsGroup32 = `
+const lanes = 16
+
 // group runs sixteen streams, first to first+15, for cycles cycles and
 // writes their checksums into sums.
 func group(first int, cycles, seed uint64, sums []uint64) {
 	d := NewDesign()
-	in, out := stimPorts(d), words(d, outPorts)
+	rst, in := ports(d)
+	out := words(d, outPorts)
 	s0, h0 := start(first, seed)
 	s1, h1 := start(first+8, seed)
-	reset(d, in)
+	reset(d, rst)
 	for range cycles {
+		if rst != nil {
+			var lo, hi vec8.V
+			lo, s0 = drawReset(s0)
+			hi, s1 = drawReset(s1)
+			vec16.Store(d.Lanes(rst.slot), vec16.Join(lo, hi))
+		}
 		for i := range in {
 			var lo, hi vec8.V
-			lo, hi, s0, s1 = draw(&in[i], s0, s1)
+			lo, s0 = draw(&in[i], s0)
+			hi, s1 = draw(&in[i], s1)
 			vec16.Store(d.Lanes(in[i].slot), vec16.Join(lo, hi))
 		}
 		d.Eval()

@@ -11,7 +11,8 @@ import (
 
 // streamDesigns are the designs of the multi-stream checksum tests, each
 // with the streams the interpreted and the compiled runs take (the
-// compiled ones a full and a partial group of sixteen where it can):
+// compiled ones full groups of a vector's lanes and a partial one where
+// it can):
 // combinational logic, a counter with a memory, registers that read each
 // other (registerOrder), and the fuzz's random designs (every operation
 // at widths 1 to 130, memories with masks and synchronous reads,
@@ -51,7 +52,7 @@ func TestRandomNetlistsOnStreams(t *testing.T) {
 
 // TestRandomNetlistsOnCompiledStreams is the same for the compiled
 // multi-stream simulator, on fewer designs (each pack is a Go build), in
-// one full and one partial group of sixteen streams.
+// two full groups of eight streams and a partial one.
 func TestRandomNetlistsOnCompiledStreams(t *testing.T) {
 	randomNetlistsOn(t, PackNetlists, CheckCompiledStreams, 300, 20)
 }
@@ -59,7 +60,7 @@ func TestRandomNetlistsOnCompiledStreams(t *testing.T) {
 // TestNarrowNetlistsOnCompiledStreams is the same for the compiled
 // streams' sixteen 32-bit lanes: random designs whose every signal fits 32
 // bits, each pack checked to run in them, in one full and one partial
-// group of sixteen streams.
+// group of sixteen.
 func TestNarrowNetlistsOnCompiledStreams(t *testing.T) {
 	randomNetlistsOn(t, PackNarrowNetlists, func(d *hdl.Design, streams int, cycles, seed uint64) error {
 		if bits := hdl.NewSim(d).StreamLaneBits(); bits != 32 {
