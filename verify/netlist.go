@@ -57,7 +57,7 @@ func (g *netgen) width() int {
 	case 0:
 		return 1
 	case 1:
-		if g.maxW == narrowNetWidth {
+		if g.narrow() {
 			return []int{8, 16, 31, 32}[g.r.IntN(4)]
 		}
 		return []int{8, 32, 63, 64, 65, 128}[g.r.IntN(6)]
@@ -90,10 +90,14 @@ func (g *netgen) fit(s *hdl.Signal, w int) *hdl.Signal {
 	return s
 }
 
-// narrower is s cut to at most w bits (by fit) in narrow netlists, where
-// an operation's intermediate result must fit maxW too, and its width.
+// narrow reports whether g makes narrow netlists, in which an operation's
+// intermediate results must fit maxW too.
+func (g *netgen) narrow() bool { return g.maxW == narrowNetWidth }
+
+// narrower is s cut to at most w bits (by fit) in a narrow netlist, and
+// its width.
 func (g *netgen) narrower(s *hdl.Signal, w int) (*hdl.Signal, int) {
-	if g.maxW == narrowNetWidth && s.Width() > w {
+	if g.narrow() && s.Width() > w {
 		s = g.fit(s, w)
 	}
 	return s, s.Width()
@@ -242,7 +246,7 @@ func (g *netgen) op(mems []*hdl.Mem) {
 		s = a.Mul(g.fit(factor, bw))
 	case 12:
 		k := r.Uint64() >> uint(r.IntN(64))
-		if g.maxW < 64 {
+		if g.narrow() {
 			k >>= 64 - g.maxW/2
 			a, _ = g.narrower(a, g.maxW/2)
 		}

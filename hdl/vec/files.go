@@ -9,7 +9,7 @@ import (
 //go:embed vec.go vec_simd.go vec_portable.go words64.go words64_simd.go words32.go words32_simd.go words32_portable.go
 var files embed.FS
 
-// Files is the package's source for lanes of bits (64 or 32) bits, by file
+// Files is the package's source at one lane width, bits 64 or 32, by file
 // name, without its tests and without the other width's files: what a
 // compiled multi-stream simulator's build copies into the directory it
 // imports that width from. The width's build tag is taken out of the
