@@ -13,7 +13,8 @@ var files embed.FS
 // name, without its tests and without the other width's files: what a
 // compiled multi-stream simulator's build copies into the directory it
 // imports that width from. The width's build tag is taken out of the
-// copies, so they build as that width with no tag.
+// copies, so they build as that width with no tag, and they stay
+// gofmt-clean (make lint reads the tool cache they land in).
 func Files(bits int) map[string][]byte {
 	tag := map[int]string{64: "!vec32", 32: "vec32"}[bits]
 	if tag == "" {
@@ -35,7 +36,7 @@ func Files(bits int) map[string][]byte {
 		if err != nil {
 			panic(err)
 		}
-		text := strings.Replace(string(src), "//go:build "+tag+"\n", "", 1)
+		text := strings.Replace(string(src), "//go:build "+tag+"\n\n", "", 1)
 		out[name] = []byte(strings.Replace(text, " && "+tag+"\n", "\n", 1))
 	}
 	return out
