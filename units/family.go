@@ -145,7 +145,8 @@ func AtDefaults(dir string, us []*Unit) []Canonical {
 }
 
 // Lockstep is the unit configurations run in lockstep on the Go simulator,
-// Verilator and Icarus (verify.LockstepFamily), for Cycles cycles. Long
+// Verilator and Icarus (verify.LockstepFamily), for Cycles cycles (Icarus
+// for the first quarter of them, except in make long). Long
 // configurations take minutes to build (their Verilog is hundreds of
 // thousands of lines): they run, packed apart, for LongCycles cycles only
 // in make long (verify's -verify.long).
