@@ -142,30 +142,12 @@ func verilatorArgs(top string, opt VerilatorOptions) []string {
 // cache: their compile commands and Verilator's version are the key, so a
 // design's build compiles only its own classes.
 func makeSim(objDir, top string, opt VerilatorOptions) error {
-	mk := "V" + top + ".mk"
-	flags := []string{"-f", mk, "-j", "2"}
-	if opt.Quick {
-		flags = append(flags, "OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0")
-	}
-	run := func(dir string, args ...string) (string, error) {
-		cmd := exec.Command("make", append(slices.Clone(flags), args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			err = fmt.Errorf("make of the %s simulator failed: %v\n%s", top, err, lastLines(string(out), 30))
-		}
-		return string(out), err
-	}
-	globals, err := globalObjects(filepath.Join(objDir, "V"+top+"_classes.mk"))
-	if err != nil {
-		return err
-	}
-	commands, err := run(objDir, append([]string{"-n"}, globals...)...)
+	globals, commands, err := runtimeCommands(objDir, top, opt)
 	if err != nil {
 		return err
 	}
 	shared, hit, err := cache.Build("verilated", cache.Key(commands, cache.ToolVersion("verilator", "--version")), func(dir string) error {
-		if _, err := run(objDir, globals...); err != nil {
+		if _, err := runMake(objDir, top, opt, globals...); err != nil {
 			return err
 		}
 		for _, o := range globals {
@@ -188,7 +170,7 @@ func makeSim(objDir, top string, opt VerilatorOptions) error {
 	if err := writePCH(objDir, top); err != nil {
 		return err
 	}
-	if _, err = run(objDir, "-f", pchMk); err != nil {
+	if _, err = runMake(objDir, top, opt, "-f", pchMk); err != nil {
 		return err
 	}
 	// (tens of megabytes the cached build has no more use for; absent when
@@ -230,6 +212,42 @@ $(VK_FAST_OBJS) $(VK_SLOW_OBJS): $(H).gch
 $(VK_FAST_OBJS) $(VK_SLOW_OBJS): private CPPFLAGS += -include $(H)
 `
 	return os.WriteFile(filepath.Join(objDir, pchMk), []byte(mk), 0o644)
+}
+
+// runtimeCommands lists the runtime objects of the build in objDir and
+// the dry run of their compile, which keys them in the cache.
+func runtimeCommands(objDir, top string, opt VerilatorOptions) (globals []string, commands string, err error) {
+	if globals, err = globalObjects(filepath.Join(objDir, "V"+top+"_classes.mk")); err != nil {
+		return nil, "", err
+	}
+	commands, err = runMake(objDir, top, opt, append([]string{"-n"}, globals...)...)
+	return globals, commands, err
+}
+
+// runMake runs Verilator's makefile of top in dir with args.
+func runMake(dir, top string, opt VerilatorOptions, args ...string) (string, error) {
+	flags := []string{"-f", "V" + top + ".mk", "-j", "2", "--no-print-directory"}
+	if opt.Quick {
+		flags = append(flags, "OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0")
+	}
+	cmd := exec.Command("make", append(flags, args...)...)
+	cmd.Dir, cmd.Env = dir, outsideMake(os.Environ())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		err = fmt.Errorf("make of the %s simulator failed: %v\n%s", top, err, lastLines(string(out), 30))
+	}
+	return string(out), err
+}
+
+// outsideMake drops from env the variables by which a make run by make
+// (the tests under make test) joins its parent: their jobserver, and the
+// directory messages that put each build's own directory into the dry
+// run keying the runtime objects, which then missed in every build.
+func outsideMake(env []string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return name == "MAKEFLAGS" || name == "MFLAGS" || name == "MAKELEVEL"
+	})
 }
 
 // globalObjects lists the object files of the VM_GLOBAL_FAST and

@@ -24,3 +24,30 @@ func TestLintBuildFailsOnAStyleWarning(t *testing.T) {
 	require.Error(t, err, "%s", out)
 	require.Contains(t, string(out), "%Warning-UNUSED")
 }
+
+// The runtime objects' cache key is the same for two designs built in two
+// directories, also under make (make test), whose directory messages and
+// jobserver a nested make would otherwise take up: then every build
+// compiled verilated.cpp again.
+func TestRuntimeKeyIsSharedUnderMake(t *testing.T) {
+	tools.Need(t, "verilator")
+	t.Setenv("MAKELEVEL", "1")
+	t.Setenv("MAKEFLAGS", "w")
+	var dry []string
+	for _, top := range []string{"first", "second"} {
+		dir := t.TempDir()
+		src := "module " + top + " (input wire a, output wire y);\n  assign y = ~a;\nendmodule\n"
+		require.NoError(t, os.WriteFile(filepath.Join(dir, top+".v"), []byte(src), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "main.cpp"), []byte("int main() { return 0; }\n"), 0o644))
+		cmd := exec.Command("verilator", append(verilatorArgs(top, VerilatorOptions{Quick: true}), top+".v", "main.cpp")...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		globals, commands, err := runtimeCommands(filepath.Join(dir, "obj_dir"), top, VerilatorOptions{Quick: true})
+		require.NoError(t, err)
+		require.Contains(t, globals, "verilated.o")
+		dry = append(dry, commands)
+	}
+	require.Contains(t, dry[0], "verilated.cpp")
+	require.Equal(t, dry[0], dry[1])
+}
