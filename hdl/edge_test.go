@@ -39,7 +39,7 @@ func TestRegistersLoadOnTheirEnables(t *testing.T) {
 	require.Equal(t, 1, sim.enAlone, "alone's enable is its own among the one-word registers")
 
 	type state struct {
-		wide, back [2]uint64
+		wide, back    [2]uint64
 		g0, g1, alone uint64
 	}
 	var want state
