@@ -30,12 +30,13 @@ lint:
 # largest designs (units.Family.Speed), and lockstep throughput. Built with
 # GOEXPERIMENT=simd, so that the multi-stream simulator runs its AVX-512
 # kernels where the CPU has them; the multi-stream checksum test checks
-# that build first.
+# that build first. The families' packages run one at a time (-p 1): two
+# at once slowed each other's simulators by up to a third.
 bench: deps
 	GOEXPERIMENT=simd $(GO) test -count=1 -run 'Streams' ./verify
 	GOEXPERIMENT=simd $(GO) test -run '^$$' -bench . -benchtime 2s ./hdl
 	GOEXPERIMENT=simd $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./verify
-	GOEXPERIMENT=simd $(GO) test -run '^$$' -bench Speed -benchtime 1x -timeout 60m ./check/...
+	GOEXPERIMENT=simd $(GO) test -p 1 -run '^$$' -bench Speed -benchtime 1x -timeout 60m ./check/...
 
 # The random-netlist fuzz at length: 100,000 designs from a fresh seed,
 # progress on stderr. On N machines (a Slurm array, a Kubernetes indexed
