@@ -17,11 +17,10 @@ var longFlag = flag.Bool("verify.long", false, "also run the families' long lock
 // (units.Family.Lockstep) on the Go simulator and Verilator (Quick) in
 // lockstep for the family's cycles, and on Icarus with them for the first
 // quarter of them (at least 250; all of them with -verify.long), all
-// packed under one top
-// module so that one build of each simulator covers them; with
-// -verify.long, its long configurations too, in a pack of their own (a
-// subtest, "long"). Each configuration is built under a module name
-// unique to its values (sams_atu_q3_n23_lanes1). A pack must pass
+// packed under one top module so that one build of each simulator covers
+// them; with -verify.long, its long configurations too, in a pack of
+// their own (a subtest, "long"). Each configuration is built under a
+// module name unique to its values (sams_atu_q3_n23_lanes1). A pack must pass
 // Verilator's -Wall lint (its Verilator build lints it), and then run the
 // same on four stimulus streams at once (hdl.Streams) as on each alone
 // (CheckStreams); with -verify.long, also on twenty in compiled Go, full
