@@ -83,7 +83,6 @@ func (s *Sim) groupEnRegs() {
 	slices.SortStableFunc(s.enRegs, func(a, b wordReg) int {
 		return cmp.Or(cmp.Compare(min(uses[a.en], 2), min(uses[b.en], 2)), cmp.Compare(a.en, b.en))
 	})
-	s.enAlone = 0
 	for s.enAlone < len(s.enRegs) && uses[s.enRegs[s.enAlone].en] == 1 {
 		s.enAlone++
 	}

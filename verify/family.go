@@ -66,9 +66,9 @@ func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(cycles int, backends ...Backend) {
+	run := func(n int, backends ...Backend) {
 		t.Helper()
-		res, err := Lockstep(Config{Backends: backends, Seed: TestSeed(t, 3), Cycles: uint64(cycles)})
+		res, err := Lockstep(Config{Backends: backends, Seed: TestSeed(t, 3), Cycles: uint64(n)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -65,15 +65,14 @@ type bencher interface {
 // interpreter's multi-stream mode and the compiled one on DefaultStreams
 // streams for fast cycles each. The fast runs of the interpreter,
 // compiled Go, Verilator and the compiled multi-stream mode are timed
-// speedRepeats times, the fastest counting (bestOf). Checksums must agree among runs of the same length (for the
-// multi-stream runs, stream 0, which has the others' seed); the rows
-// report the fast runs, the multi-stream runs in stream-cycles, and
-// Icarus's slow one.
+// speedRepeats times, the fastest counting (bestOf). Checksums must agree
+// among runs of the same length (for the multi-stream runs, stream 0,
+// which has the others' seed); the rows report the fast runs, the
+// multi-stream runs in stream-cycles, and Icarus's slow one.
 func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions) ([]SpeedRow, error) {
 	type benchSim struct {
-		name   string
-		run    func(cycles uint64) (checksum, nanos uint64, err error)
-		repeat bool // time the fast run speedRepeats times (bestOf)
+		name string
+		run  func(cycles uint64) (checksum, nanos uint64, err error)
 	}
 	// Every run starts from a fresh simulator, so memories start at zero.
 	fresh := func(start func() (bencher, error)) func(uint64) (uint64, uint64, error) {
@@ -87,9 +86,9 @@ func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions)
 		}
 	}
 	sims := []benchSim{
-		{"go", func(n uint64) (uint64, uint64, error) { return GoBench(d, n, seed) }, true},
-		{"go-compiled", fresh(func() (bencher, error) { return NewGoCompiled(d) }), true},
-		{"verilator", fresh(func() (bencher, error) { return NewVerilator(d, vopt) }), true},
+		{"go", func(n uint64) (uint64, uint64, error) { return GoBench(d, n, seed) }},
+		{"go-compiled", fresh(func() (bencher, error) { return NewGoCompiled(d) })},
+		{"verilator", fresh(func() (bencher, error) { return NewVerilator(d, vopt) })},
 	}
 
 	slowSum, icarusNanos, err := IcarusBench(d, slow, seed)
@@ -105,11 +104,7 @@ func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions)
 		if chk != slowSum {
 			return nil, fmt.Errorf("checksums differ after %d cycles: icarus %#x, %s %#x", slow, slowSum, s.name, chk)
 		}
-		timed := s.run
-		if s.repeat {
-			timed = bestOf(s.run)
-		}
-		chk, ns, err := timed(fast)
+		chk, ns, err := bestOf(s.run)(fast)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", s.name, err)
 		}
