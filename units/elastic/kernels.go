@@ -70,8 +70,10 @@ func (k Kind) Mem() bool { return k == Shared || k == Load || k == Store || k ==
 // Inst is one warp instruction.
 type Inst struct {
 	Kind Kind
-	// PC identifies a Shared instruction's static code position (the
-	// history cache's key, 5.5.2); a loop's access keeps its PC.
+	// PC is the instruction's position in the kernel's code, counting
+	// every instruction from 0: an unrolled loop's copies have their own,
+	// a loop's instructions keep theirs in every iteration (warpGen.loop).
+	// The model turns it into the history cache's key (5.5.2, Core.InstBytes).
 	PC int
 	// Addr is, for Shared, thread i's word address at Addr[i], or -1
 	// when thread i is inactive (branched off, or past the CTA's end).
@@ -114,23 +116,59 @@ func (k Kernel) Program(cta, w, warp int) []Inst {
 }
 
 // warpGen builds one warp's program; tids[i] is thread i's index in its
-// CTA, -1 past the CTA's end.
+// CTA, -1 past the CTA's end. pc is the code position of the next
+// instruction; while skipping, the warp passes over code it does not
+// execute.
 type warpGen struct {
-	tids  []int
-	rng   *rand.Rand
-	insts []Inst
+	tids     []int
+	rng      *rand.Rand
+	insts    []Inst
+	pc       int
+	skipping bool
+}
+
+// emit appends in at the next code position, unless the warp skips it.
+func (g *warpGen) emit(in Inst) {
+	in.PC = g.pc
+	g.pc++
+	if !g.skipping {
+		g.insts = append(g.insts, in)
+	}
 }
 
 // alu appends n non-memory instructions.
 func (g *warpGen) alu(n int) {
 	for range n {
-		g.insts = append(g.insts, Inst{Kind: ALU})
+		g.emit(Inst{Kind: ALU})
 	}
 }
 
 // op appends one instruction of kind k that has no address (Load, Store,
 // Cached, Barrier).
-func (g *warpGen) op(k Kind) { g.insts = append(g.insts, Inst{Kind: k}) }
+func (g *warpGen) op(k Kind) { g.emit(Inst{Kind: k}) }
+
+// loop runs body for i = 0..n-1 over the same code: every iteration's
+// instructions take the first iteration's code positions (a loop the
+// compiler does not unroll).
+func (g *warpGen) loop(n int, body func(i int)) {
+	start, end := g.pc, g.pc
+	for i := range n {
+		g.pc = start
+		body(i)
+		end = g.pc
+	}
+	g.pc = end
+}
+
+// branch runs body's code only when some thread of the warp satisfies p
+// (a uniform branch): a warp none of whose threads takes it passes over
+// the code.
+func (g *warpGen) branch(p func(t int) bool, body func()) {
+	skipping := g.skipping
+	g.skipping = skipping || !g.some(p)
+	body()
+	g.skipping = skipping
+}
 
 // some reports whether a thread of the warp satisfies p: a warp none of
 // whose threads takes a branch skips it (uniform branch).
@@ -143,10 +181,10 @@ func (g *warpGen) some(p func(t int) bool) bool {
 	return false
 }
 
-// shared appends the shared-memory access at pc in which thread t reads
-// or writes word addr(t) when it is active (ok); a warp without an active
+// shared appends the shared-memory access in which thread t reads or
+// writes word addr(t) when it is active (ok); a warp without an active
 // thread skips it.
-func (g *warpGen) shared(pc int, addr func(t int) (a int, ok bool)) {
+func (g *warpGen) shared(addr func(t int) (a int, ok bool)) {
 	as := make([]int, len(g.tids))
 	active := false
 	for i, t := range g.tids {
@@ -158,9 +196,10 @@ func (g *warpGen) shared(pc int, addr func(t int) (a int, ok bool)) {
 			as[i], active = a, true
 		}
 	}
-	if active {
-		g.insts = append(g.insts, Inst{Kind: Shared, PC: pc, Addr: as})
-	}
+	skipping := g.skipping
+	g.skipping = skipping || !active
+	g.emit(Inst{Kind: Shared, Addr: as})
+	g.skipping = skipping
 }
 
 // all is addr for an access every thread makes.
@@ -212,10 +251,10 @@ func transpose(name string, pad int) Kernel {
 	return Kernel{Name: name, Threads: 256, Slots: 4, body: func(g *warpGen) {
 		g.alu(24) // tile indexes, bounds check
 		g.op(Load)
-		g.shared(0, all(func(t int) int { return t/16*s + t%16 }))
+		g.shared(all(func(t int) int { return t/16*s + t%16 }))
 		g.op(Barrier)
 		g.alu(22) // transposed indexes, bounds check
-		g.shared(1, all(func(t int) int { return t%16*s + t/16 }))
+		g.shared(all(func(t int) int { return t%16*s + t/16 }))
 		g.op(Store)
 		g.alu(3)
 	}}
@@ -238,29 +277,31 @@ func reduction() Kernel {
 	return Kernel{Name: "Reduction", Threads: n, Slots: 4, Irregular: true, body: func(g *warpGen) {
 		g.alu(12) // tid, i, the bounds test
 		g.op(Load)
-		g.shared(0, all(func(t int) int { return t }))
+		g.shared(all(func(t int) int { return t }))
 		g.op(Barrier)
-		for s := 1; s < n; s *= 2 {
+		g.loop(8, func(level int) { // s = 1, 2, 4, ..., 128
+			s := 1 << level
 			g.alu(7) // index = 2·s·tid, the test, the branch
 			active := func(t int) bool { return 2*s*t < n }
-			if g.some(active) {
+			g.branch(active, func() {
 				at := func(off int) func(t int) (int, bool) {
 					return func(t int) (int, bool) { return 2*s*t + off, active(t) }
 				}
 				g.alu(2)
-				g.shared(1, at(s))
-				g.shared(2, at(0))
+				g.shared(at(s))
+				g.shared(at(0))
 				g.alu(1)
-				g.shared(3, at(0))
-			}
+				g.shared(at(0))
+			})
 			g.op(Barrier)
 			g.alu(2) // s *= 2, the loop test
-		}
-		if g.some(func(t int) bool { return t == 0 }) {
-			g.shared(4, func(t int) (int, bool) { return 0, t == 0 })
+		})
+		first := func(t int) bool { return t == 0 }
+		g.branch(first, func() {
+			g.shared(func(t int) (int, bool) { return 0, first(t) })
 			g.alu(2)
 			g.op(Store)
-		}
+		})
 		g.alu(1)
 	}}
 }
@@ -290,44 +331,44 @@ func dct(name string, pad, math int) Kernel {
 		g.alu(11) // offsets
 		copyIn(g, col)
 		g.op(Barrier)
-		pass(g, 8, row, math)
+		pass(g, row, math)
 		g.op(Barrier)
-		pass(g, 24, col, math)
+		pass(g, col, math)
 		g.op(Barrier)
-		copyOut(g, 40, col)
+		copyOut(g, col)
 	}}
 }
 
-// copyIn copies 8 words a thread from global into shared memory at at(i)
-// (PCs 0..7), an address update before each load.
+// copyIn copies 8 words a thread from global into shared memory at at(i),
+// an address update before each load (unrolled, as the loops below).
 func copyIn(g *warpGen, at func(i int) func(t int) (int, bool)) {
 	for i := range 8 {
 		g.alu(1)
 		g.op(Load)
-		g.shared(i, at(i))
+		g.shared(at(i))
 	}
 }
 
-// copyOut copies 8 words a thread from shared memory at at(i) (PCs
-// pc..pc+7) out to global memory, an address update before each.
-func copyOut(g *warpGen, pc int, at func(i int) func(t int) (int, bool)) {
+// copyOut copies 8 words a thread from shared memory at at(i) out to
+// global memory, an address update before each.
+func copyOut(g *warpGen, at func(i int) func(t int) (int, bool)) {
 	for i := range 8 {
 		g.alu(1)
-		g.shared(pc+i, at(i))
+		g.shared(at(i))
 		g.op(Store)
 	}
 }
 
 // pass is one in-place 8-point transform of a vector in shared memory:
-// 8 loads at PCs pc..pc+7, math arithmetic instructions, 8 stores at PCs
-// pc+8..pc+15; at(j) gives element j's addresses.
-func pass(g *warpGen, pc int, at func(j int) func(t int) (int, bool), math int) {
+// 8 loads, math arithmetic instructions, 8 stores; at(j) gives element
+// j's addresses.
+func pass(g *warpGen, at func(j int) func(t int) (int, bool), math int) {
 	for j := range 8 {
-		g.shared(pc+j, at(j))
+		g.shared(at(j))
 	}
 	g.alu(math)
 	for j := range 8 {
-		g.shared(pc+8+j, at(j))
+		g.shared(at(j))
 	}
 }
 
@@ -360,17 +401,17 @@ func dctShort(name string, pad, math int) Kernel {
 		g.alu(20) // offsets, the permuted thread index
 		copyIn(g, copyWord)
 		g.op(Barrier)
-		pass(g, 8, along, math)
+		pass(g, along, math)
 		g.op(Barrier)
 		for j := range 4 {
-			g.shared(24+j, own(j))
+			g.shared(own(j))
 		}
 		g.alu(116)
 		for j := range 4 {
-			g.shared(28+j, own(j))
+			g.shared(own(j))
 		}
 		g.op(Barrier)
-		copyOut(g, 32, copyWord)
+		copyOut(g, copyWord)
 	}}
 }
 
@@ -403,26 +444,24 @@ func aes(name string, alu int, seed uint64) Kernel {
 		sbox   = 6 * n
 	)
 	return Kernel{Name: name, Threads: n, Slots: 2, Irregular: true, Seed: seed, body: func(g *warpGen) {
-		pc := 0
-		next := func() int { pc++; return pc - 1 }
 		word := func(base int) func(t int) (int, bool) { return all(func(t int) int { return base + t }) }
 		per := alu / (rounds + 1) // a round's share of the arithmetic
 		g.alu(alu - per*rounds)
 		g.op(Load)
-		g.shared(next(), word(state1))
+		g.shared(word(state1))
 		for b := range 4 {
-			g.shared(next(), word(tbox+b*n))
+			g.shared(word(tbox + b*n))
 		}
-		g.shared(next(), word(sbox))
+		g.shared(word(sbox))
 		g.op(Barrier)
-		g.shared(next(), word(state1))
+		g.shared(word(state1))
 		g.op(Cached)
-		g.shared(next(), word(state1+n))
+		g.shared(word(state1 + n))
 		g.op(Barrier)
 		for r := 2; r <= rounds+1; r++ {
 			src, dst := state1+n*(r%2), state1+n*((r+1)%2)
 			for b := range 4 { // phase I: the state bytes, ShiftRows
-				g.shared(next(), all(func(t int) int { return src + t/4*4 + (t%4+b)%4 }))
+				g.shared(all(func(t int) int { return src + t/4*4 + (t%4+b)%4 }))
 				g.alu(1) // the byte, an index
 			}
 			for b := range 4 { // phase II: the gathers
@@ -431,17 +470,17 @@ func aes(name string, alu int, seed uint64) Kernel {
 					table = sbox
 				}
 				g.alu(2) // the table address
-				g.shared(next(), all(func(int) int { return table + g.rng.IntN(256) }))
+				g.shared(all(func(int) int { return table + g.rng.IntN(256) }))
 			}
 			g.op(Cached)
 			g.alu(per - 16) // phase III
 			for range 4 {   // phase IV, byte by byte
 				g.alu(1) // the byte's address
-				g.shared(next(), word(dst))
+				g.shared(word(dst))
 			}
 			g.op(Barrier)
 		}
-		g.shared(next(), word(state1+n*((rounds+2)%2)))
+		g.shared(word(state1 + n*((rounds+2)%2)))
 		g.op(Store)
 	}}
 }
