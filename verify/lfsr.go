@@ -4,8 +4,8 @@ import "github.com/parmem/parmem/hdl"
 
 // The in-simulator stimulus. Every simulator can generate the same seeded
 // random inputs itself (no pipe), hash its outputs each cycle, and answer
-// with the hashes alone: Lockstep's fast mode compares those, and the speed
-// benchmark times it. A xorshift64 generator drives it; each cycle, for
+// with a digest of a batch's hashes alone: Lockstep's fast mode compares
+// those, and the speed benchmark times it. A xorshift64 generator drives it; each cycle, for
 // each input in port order:
 //
 //	rst:            x = next(); rst = (x & 63) == 0        (one cycle in 64)

@@ -29,11 +29,9 @@ type Config struct {
 	// Cycles to run after the initial reset.
 	Cycles uint64
 	// Batch is the number of cycles per Run call (default 4096; in the
-	// fast mode, where a cycle crosses the pipes as one hash, 8192: a
-	// batch's hashes are 64 KiB, a Linux pipe's capacity, so a simulator
-	// writes them without waiting for the reader, and its buffer stays
-	// small beside the model in the core's cache; at 65536 Verilator ran
-	// comb1000's hashed cycles 10% slower than its benchmark loop).
+	// fast mode, where a batch crosses the pipes as one digest, 8192: a
+	// difference is then run again with the stimulus fed in up to the end
+	// of its batch, at most 8191 cycles more than needed).
 	Batch int
 	// ReportDir receives report.txt and the waveforms of a failing run
 	// (default: a new temporary directory).
@@ -132,7 +130,7 @@ func Lockstep(cfg Config) (*Result, error) {
 			full := cfg
 			full.Cycles = uint64(at) + 1
 			if m, _, err = compare(full, sims); err == nil && m == nil {
-				err = fmt.Errorf("lockstep: output hashes differ at cycle %d, but the outputs fed the same stimulus agree there", at)
+				err = fmt.Errorf("lockstep: output digests differ in the batch ending at cycle %d, but the outputs fed the same stimulus agree there", at)
 			}
 			res = hres
 			closeAll(sims)
@@ -164,15 +162,32 @@ func finishMismatch(cfg Config, m *Mismatch) error {
 }
 
 // hasher is a simulator that generates the in-simulator stimulus itself and
-// answers with one hash of its outputs per cycle. requestHashed asks for
-// the next n cycles' hashes and readHashed fills hashes with the answer
-// to the oldest request not yet read (len(hashes) cycles), so that a
-// simulator in another process works on the next request while the Go
-// side reads the one before.
+// answers a batch of cycles with one digest of its outputs (batchDigest).
+// requestDigest asks for the next n cycles and readDigest returns the
+// answer to the oldest request not yet read, so that a simulator in
+// another process works on the next request while the Go side reads the
+// one before.
 type hasher interface {
 	seedStimulus(seed uint64) error
-	requestHashed(n int) error
-	readHashed(hashes []uint64) error
+	requestDigest(n int) error
+	readDigest() (uint64, error)
+}
+
+// batchDigest folds a cycle's output hash (outputHash) into the digest of
+// its batch, which starts at lfsrChecksumInit: every simulator folds the
+// same way, the compiled ones in their harnesses.
+func batchDigest(digest, cycleHash uint64) uint64 { return lfsrChecksum(digest, cycleHash) }
+
+// batchQueue is the sizes of the batches a hasher was asked for and has
+// not answered yet, oldest first.
+type batchQueue []int
+
+func (q *batchQueue) push(n int) { *q = append(*q, n) }
+
+func (q *batchQueue) pop() int {
+	n := (*q)[0]
+	*q = (*q)[1:]
+	return n
 }
 
 func allHashers(sims []Simulator) ([]hasher, bool) {
@@ -188,8 +203,10 @@ func allHashers(sims []Simulator) ([]hasher, bool) {
 }
 
 // compareHashed is the fast mode: every simulator runs the in-simulator
-// stimulus on its own, batch after batch, and only per-cycle output hashes
-// are compared. It returns the first cycle where they differ, or -1.
+// stimulus on its own, batch after batch, and only a digest of each
+// batch's outputs crosses the pipes: no buffer of per-cycle values
+// crowds the model out of the core's cache. It returns the last cycle of
+// the first batch whose digests differ, or -1.
 func compareHashed(cfg Config, sims []Simulator, hs []hasher) (int64, *Result, error) {
 	ports := sims[0].Ports()
 	for i, s := range sims {
@@ -200,84 +217,80 @@ func compareHashed(cfg Config, sims []Simulator, hs []hasher) (int64, *Result, e
 			return -1, nil, err
 		}
 	}
-	type hashBatch struct {
-		hashes []uint64
-		err    error
+	type digest struct {
+		value uint64
+		err   error
 	}
+	size := func(start uint64) int { return int(min(uint64(cfg.Batch), cfg.Cycles-start)) }
 	done := make(chan struct{})
 	var workers sync.WaitGroup
 	defer func() {
 		close(done)
 		workers.Wait()
 	}()
-	results := make([]chan hashBatch, len(sims))
+	results := make([]chan digest, len(sims))
 	for i := range sims {
-		results[i] = make(chan hashBatch, 2)
-		workers.Add(1)
-		go func() {
-			defer workers.Done()
-			size := func(start uint64) int { return int(min(uint64(cfg.Batch), cfg.Cycles-start)) }
-			// The batches' buffers, reused in turn: while this worker
-			// fills one, the comparison holds at most one and the
-			// channel two.
-			var ring [4][]uint64
+		results[i] = make(chan digest, 2)
+		workers.Go(func() {
 			requested := uint64(0) // cycles asked for: one batch ahead of those read
-			for k, start := 0, uint64(0); start < cfg.Cycles; k, start = k+1, start+uint64(cfg.Batch) {
-				var b hashBatch
-				for requested < min(start+2*uint64(cfg.Batch), cfg.Cycles) && b.err == nil {
+			for start := uint64(0); start < cfg.Cycles; start += uint64(cfg.Batch) {
+				var d digest
+				for requested < min(start+2*uint64(cfg.Batch), cfg.Cycles) && d.err == nil {
 					n := size(requested)
-					b.err = hs[i].requestHashed(n)
+					d.err = hs[i].requestDigest(n)
 					requested += uint64(n)
 				}
-				if b.err == nil {
-					if ring[k%4] == nil {
-						ring[k%4] = make([]uint64, cfg.Batch)
-					}
-					b.hashes = ring[k%4][:size(start)]
-					b.err = hs[i].readHashed(b.hashes)
+				if d.err == nil {
+					d.value, d.err = hs[i].readDigest()
 				}
 				select {
-				case results[i] <- b:
+				case results[i] <- d:
 				case <-done:
 					return
 				}
-				if b.err != nil {
+				if d.err != nil {
 					return
 				}
 			}
-		}()
+		})
 	}
 	res := &Result{}
 	for start := uint64(0); start < cfg.Cycles; start += uint64(cfg.Batch) {
-		batches := make([]hashBatch, len(sims))
+		n := uint64(size(start))
+		ds := make([]digest, len(sims))
 		for i := range sims {
-			batches[i] = <-results[i]
-			if batches[i].err != nil {
-				return -1, res, fmt.Errorf("lockstep: %s: %w", sims[i].Name(), batches[i].err)
+			if ds[i] = <-results[i]; ds[i].err != nil {
+				return -1, res, fmt.Errorf("lockstep: %s: %w", sims[i].Name(), ds[i].err)
 			}
 		}
-		for c, h := range batches[0].hashes {
-			for _, b := range batches[1:] {
-				if b.hashes[c] != h {
-					return int64(start) + int64(c), res, nil
-				}
+		for _, d := range ds[1:] {
+			if d.value != ds[0].value {
+				return int64(start + n - 1), res, nil
 			}
-			res.Cycles++
-			res.Compared += uint64(len(ports.Out))
 		}
+		res.Cycles += n
+		res.Compared += n * uint64(len(ports.Out))
 	}
 	return -1, res, nil
 }
 
+// startAll starts a simulator of every backend, all at once (each takes
+// milliseconds, a lockstep run of a few million cycles a second).
 func startAll(backends []Backend, trace bool) ([]Simulator, error) {
-	sims := make([]Simulator, 0, len(backends))
-	for _, b := range backends {
-		s, err := b(trace)
-		if err != nil {
-			closeAll(sims)
-			return nil, err
+	sims := make([]Simulator, len(backends))
+	errs := make([]error, len(backends))
+	var wg sync.WaitGroup
+	for i, b := range backends {
+		wg.Go(func() { sims[i], errs[i] = b(trace) })
+	}
+	wg.Wait()
+	if err := cmp.Or(errs...); err != nil {
+		for i, s := range sims {
+			if errs[i] == nil {
+				s.Close()
+			}
 		}
-		sims = append(sims, s)
+		return nil, err
 	}
 	ref := sims[0].Ports()
 	for _, s := range sims[1:] {

@@ -56,7 +56,7 @@ func BenchmarkSimulatorSpeed(b *testing.B) {
 // BenchmarkLockstep measures compared cycles per second between a Go
 // golden model and Verilator on the 1,000-node design, with every output
 // compared every cycle: in the fast mode Check uses (the in-simulator
-// stimulus, per-cycle output hashes over the pipes), and with random
+// stimulus, a digest of each batch's outputs over the pipes), and with random
 // stimulus fed through the pipes and full outputs compared; each the
 // fastest of speedRepeats runs, simulator start included. Each run
 // follows a run of Verilator's own benchmark loop over the same cycles,
