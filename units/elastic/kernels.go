@@ -71,9 +71,11 @@ func (k Kind) Mem() bool { return k == Shared || k == Load || k == Store || k ==
 type Inst struct {
 	Kind Kind
 	// PC is the instruction's position in the kernel's code, counting
-	// every instruction from 0: an unrolled loop's copies have their own,
-	// a loop's instructions keep theirs in every iteration (warpGen.loop).
-	// The model turns it into the history cache's key (5.5.2, Core.InstBytes).
+	// every instruction from 0 (section 5.5.4's 14-bit PC counts
+	// instructions: "kernels with up to 16K instructions"): an unrolled
+	// loop's copies have their own, a loop's instructions keep theirs in
+	// every iteration (warpGen.loop). A Shared instruction's PC is the
+	// history cache's key (5.5.2).
 	PC int
 	// Addr is, for Shared, thread i's word address at Addr[i], or -1
 	// when thread i is inactive (branched off, or past the CTA's end).

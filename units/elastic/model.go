@@ -116,29 +116,15 @@ type Core struct {
 	Stages, MStages    int // pipeline stages IF..WB (without the scheduling stage) and memory stages
 	Latency, Spread    int // global load round trip: Latency to Latency+Spread cycles
 	Sets, Ways, PCW    int // the history cache (section 5.5.4)
-	InstBytes          int // an instruction's size: the PC of code position n is n·InstBytes
 }
-
-// InstBytes is the instruction size of the paper's simulator: GPGPU-Sim
-// (section 5.6) gives PTX instruction n of a kernel the byte address 8n
-// (its MAX_INST_SIZE), and the history cache takes the PC as it comes
-// (Fig. 5.7; set = pc mod sets, the tag the 14 - log2(sets) bits above,
-// Table 5.3), so a kernel's shared-memory instructions meet in one set of
-// every 8: 32 of the 256. Our reading of the paper's setup; a cache
-// indexed by instruction (InstBytes 1) uses all 256 (gen -report elastic
-// shows AES both ways).
-const InstBytes = 8
 
 // Table54 is the core of Table 5.4 with the history cache of 5.5.4 and
 // the default load latency.
 func Table54() Core {
 	return Core{Warps: Warps, Warp: Warp, Lanes: Lanes, Banks: Banks, Ports: 1,
 		Stages: Stages, MStages: MemStages, Latency: DefaultLatency, Spread: DefaultSpread,
-		Sets: HistorySets, Ways: HistoryWays, PCW: PCBits, InstBytes: InstBytes}
+		Sets: HistorySets, Ways: HistoryWays, PCW: PCBits}
 }
-
-// pc is the address of the instruction at code position pos.
-func (c Core) pc(pos int) int { return pos * c.InstBytes }
 
 // K is the subwarps per warp.
 func (c Core) K() int { return Subwarps(c.Warp, c.Lanes) }
@@ -168,8 +154,6 @@ func (c Core) check() error {
 		return fmt.Errorf("core: %d stages leave no room for IF..EXE beside %d memory stages", c.Stages, c.MStages)
 	case c.Latency < 1 || c.Spread < 0:
 		return fmt.Errorf("core: latency %d..%d is not positive", c.Latency, c.Latency+c.Spread)
-	case c.InstBytes < 1:
-		return fmt.Errorf("core: instructions of %d bytes", c.InstBytes)
 	}
 	return nil
 }
@@ -484,7 +468,7 @@ func (m *kernelRun) issue() *subwarp {
 		w.next++
 		w.pending, w.extras, w.sent = m.k, 0, 0
 		in := w.prog[w.next-1]
-		m.maskIn.SchedValid, m.maskIn.SchedShmem, m.maskIn.SchedPC = true, in.Kind == Shared, m.pc(in.PC)
+		m.maskIn.SchedValid, m.maskIn.SchedShmem, m.maskIn.SchedPC = true, in.Kind == Shared, in.PC
 		if in.Kind == Shared {
 			o := m.mask.Eval(m.maskIn)
 			m.res.Reads++
@@ -496,7 +480,7 @@ func (m *kernelRun) issue() *subwarp {
 	}
 	w := &m.warps[m.cur]
 	in := w.prog[w.next-1]
-	s := &subwarp{in: Instr{Mem: in.Kind.Mem(), Tag: m.cur}, kind: in.Kind, pc: m.pc(in.PC), last: m.sub == m.k-1}
+	s := &subwarp{in: Instr{Mem: in.Kind.Mem(), Tag: m.cur}, kind: in.Kind, pc: in.PC, last: m.sub == m.k-1}
 	if in.Kind == Shared {
 		addrs := in.Addr[m.sub*m.Lanes : (m.sub+1)*m.Lanes]
 		en := make([]bool, m.Lanes)

@@ -49,42 +49,38 @@ func TestKernelsMatchTable55(t *testing.T) {
 }
 
 // TestAwareRemovesBankStalls: section 5.6.1, bank-conflict stalls almost
-// completely removed on every kernel but AES, whose predictions the
-// history cache gets wrong far more often than the regular kernels'.
+// completely removed. The paper keeps many on AES, whose irregular gathers
+// the history cache mispredicts; the model's AES mispredicts most too, but
+// PREMEM absorbs a warp's under-prediction of up to K - 1 cycles, and
+// under- and over-predictions come about equally often, so the model
+// removes as many there (aesNote).
 func TestAwareRemovesBankStalls(t *testing.T) {
 	e := evaluation(t)
 	mispredicted := func(r Result) float64 { return float64(r.Under+r.Over) / float64(r.Exact+r.Under+r.Over) }
-	aes := e.Conflicting[:2]
-	for _, k := range aes {
-		require.True(t, strings.HasPrefix(k.Kernel.Name, "AES"))
-	}
-	for _, k := range e.Conflicting[2:] {
+	for _, k := range e.Conflicting {
 		require.GreaterOrEqual(t, k.BankStallsRemoved(SetupAware), 0.9, "%s: bank stalls removed by elastic+aware", k.Kernel.Name)
-		for _, a := range aes {
-			require.Less(t, a.BankStallsRemoved(SetupAware), k.BankStallsRemoved(SetupAware)/2,
-				"%s keeps far more of its bank stalls than %s", a.Kernel.Name, k.Kernel.Name)
-			if !k.Kernel.Irregular {
-				require.Greater(t, mispredicted(a.By[SetupAware]), 2*mispredicted(k.By[SetupAware]),
-					"%s mispredicts more than %s", a.Kernel.Name, k.Kernel.Name)
-			}
+		if k.Kernel.Irregular {
+			continue
+		}
+		for _, aes := range e.Conflicting[:2] {
+			require.True(t, strings.HasPrefix(aes.Kernel.Name, "AES"))
+			require.Greater(t, mispredicted(aes.By[SetupAware]), 2*mispredicted(k.By[SetupAware]),
+				"%s mispredicts more than %s", aes.Kernel.Name, k.Kernel.Name)
 		}
 	}
 }
 
-// TestAESLosesItsPCs: AES keeps its bank stalls because its shared-memory
-// PCs, 8 bytes apart, crowd one set in 8 of the history cache and miss
-// (aesNote); a cache indexed by instruction holds them all and PREMEM
-// absorbs what the varying degrees still mispredict.
-func TestAESLosesItsPCs(t *testing.T) {
-	hits := func(r Result) float64 { return float64(r.Hits) / float64(r.Reads) }
-	for _, k := range evaluation(t).Conflicting[:2] {
-		require.Less(t, hits(k.By[SetupAware]), 0.5, "%s: history cache hits", k.Kernel.Name)
-	}
-	byInstruction, err := aesByInstruction(Table54(), io.Discard)
+// TestHistoryCacheHoldsEveryPC: section 5.5.4, the 256-set 2-way cache
+// removes "all capacity and conflict misses for all kernels": every
+// kernel's elastic+aware run hits exactly as often as with a cache in
+// which no two of its PCs share a set.
+func TestHistoryCacheHoldsEveryPC(t *testing.T) {
+	roomy := Table54()
+	roomy.Sets, roomy.Ways = 1024, 4
+	rs, err := RunAll(roomy, Kernels(), Setups[SetupAware:SetupAware+1], io.Discard)
 	require.NoError(t, err)
-	for _, k := range byInstruction {
-		require.Greater(t, hits(k.By[SetupAware]), 0.95, "%s by instruction: history cache hits", k.Kernel.Name)
-		require.Greater(t, k.BankStallsRemoved(SetupAware), 0.9, "%s by instruction: bank stalls removed", k.Kernel.Name)
+	for i, k := range evaluation(t).Conflicting {
+		require.Equal(t, rs[i].By[0].Hits, k.By[SetupAware].Hits, "%s: history cache hits", k.Kernel.Name)
 	}
 }
 
