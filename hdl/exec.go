@@ -28,13 +28,14 @@ type instr struct {
 
 // kernel is the state a program works on.
 type kernel struct {
-	st   []uint64
-	argv []int32
-	argw []int32
-	cat  []catOperand // Concat operands as the interpreter reads them (encode)
-	bits []bitOperand // the operands of the Concat superinstructions (fuseConcats)
-	wide []wideOp
-	mems [][]uint64
+	st      []uint64
+	argv    []int32
+	argw    []int32
+	cat     []catOperand // Concat operands as the interpreter reads them (encode)
+	bits    []bitOperand // the operands of the Concat superinstructions (fuseConcats)
+	decodes []decoder    // the opDecode tables (fuseDecodes)
+	wide    []wideOp
+	mems    [][]uint64
 }
 
 // code is an instruction as the interpreter runs it: its operation is its
@@ -109,7 +110,7 @@ func encodeOne(in instr, argv, argw []int32, cat []catOperand, fused []bitOperan
 		c.b, c.c = int32(in.aw), masked
 	case kMux, opAndEq, opOrAnd, opOr3:
 		c.b, c.c = in.b, in.c
-	case kSelect:
+	case kSelect, opDecode:
 		c.b, c.c = in.b, int32(in.k)
 	case kOneHot, kMemRead:
 		c.b = in.b
@@ -257,6 +258,17 @@ func (kn *kernel) exec(runs []run, cs []code) {
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a)&ld(p, in.b) | ld(p, in.c) })
 		case opOr3:
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) | ld(p, in.b) | ld(p, in.c) })
+		case opDecode:
+			for i := range ps {
+				in := &ps[i]
+				t := &kn.decodes[in.c]
+				for _, d := range t.dsts {
+					*slotPtr(p, d) = 0
+				}
+				if k := ld(p, in.b) - t.base; k < uint64(len(t.at)) && t.at[k] >= 0 {
+					*slotPtr(p, t.at[k]) = ld(p, in.a)
+				}
+			}
 		case opCatAndNot:
 			each(ps, p, func(in *code) uint64 {
 				var r uint64

@@ -22,7 +22,19 @@ const (
 	opCatEq                         // a Concat of equalities
 	opOrAnd                         // st[a] & st[b] | st[c]: an OR of an AND
 	opOr3                           // st[a] | st[b] | st[c]: an OR of an OR
+	opDecode                        // opAndEq of one enable and one index for many constants (kernel.decodes)
 )
+
+// minDecode is the fewest opAndEq outputs fuseDecodes makes a decoder of.
+const minDecode = 4
+
+// decoder is an opDecode's table: outputs en & (idx == k) for the
+// constants k of base..base+len(at)-1.
+type decoder struct {
+	base uint64
+	at   []int32 // the output slot of k = base + i, -1 when none has it
+	dsts []int32 // every output slot
+}
 
 // catOf is the Concat superinstruction of each operation it fuses.
 var catOf = map[kind]kind{opAndNot: opCatAndNot, opAndEq: opCatAndEq, kEq: opCatEq}
@@ -73,6 +85,7 @@ func (s *Sim) fused(prog []instr) []instr {
 		}
 	}
 	s.regroup(kept)
+	kept = s.fuseDecodes(kept)
 	for name, slot := range s.byName {
 		if gone[slot] {
 			delete(s.byName, name)
@@ -236,4 +249,89 @@ func independent(s *Sim, seg []instr) bool {
 		}
 	}
 	return true
+}
+
+// fuseDecodes turns each group of at least minDecode opAndEq of one run
+// that AND one enable with one index compared to distinct constants into
+// an opDecode, which clears the outputs and sets the one the index
+// selects rather than comparing the index once per output: the decoded
+// enables of an Array's Write under a condition, lib.AgeArray's per-set
+// touches (the warp mask's history cache: 1,797 opAndEq a cycle, most in
+// such groups). The run's instructions are independent, so the decoders
+// go first and the rest keep their order.
+func (s *Sim) fuseDecodes(prog []instr) []instr {
+	out := make([]instr, 0, len(prog))
+	for lo := 0; lo < len(prog); {
+		hi := lo + 1
+		for hi < len(prog) && prog[hi].op == prog[lo].op {
+			hi++
+		}
+		seg := prog[lo:hi]
+		lo = hi
+		if seg[0].op != opAndEq || len(seg) < minDecode || !independent(s, seg) {
+			out = append(out, seg...)
+			continue
+		}
+		// A group is the outputs of one enable and index, each constant
+		// once: a constant's second output (a duplicate the netlist did
+		// not share) goes to a second group.
+		type operands struct {
+			en, idx int32
+			copy    int
+		}
+		groups := map[operands][]int{}
+		copies := map[[3]uint64]int{}
+		var order []operands
+		for i, in := range seg {
+			if !s.konst[in.c] || in.mask != 1 {
+				continue
+			}
+			constant := [3]uint64{uint64(in.a), uint64(in.b), s.kn.st[in.c]}
+			key := operands{in.a, in.b, copies[constant]}
+			copies[constant]++
+			if groups[key] == nil {
+				order = append(order, key)
+			}
+			groups[key] = append(groups[key], i)
+		}
+		decoded := make([]bool, len(seg))
+		for _, key := range order {
+			if t, ok := s.decoderOf(seg, groups[key]); ok {
+				out = append(out, instr{op: opDecode, a: key.en, b: key.idx, k: uint32(len(s.kn.decodes)), mask: 1})
+				s.kn.decodes = append(s.kn.decodes, t)
+				for _, i := range groups[key] {
+					decoded[i] = true
+				}
+			}
+		}
+		for i, in := range seg {
+			if !decoded[i] {
+				out = append(out, in)
+			}
+		}
+	}
+	return out
+}
+
+// decoderOf is the table of the opAndEq seg[i] for i in members, whose
+// constants are distinct, when there are at least minDecode of them and
+// they fill at least half of the range they span.
+func (s *Sim) decoderOf(seg []instr, members []int) (decoder, bool) {
+	if len(members) < minDecode {
+		return decoder{}, false
+	}
+	lo, hi := ^uint64(0), uint64(0)
+	for _, i := range members {
+		k := s.kn.st[seg[i].c]
+		lo, hi = min(lo, k), max(hi, k)
+	}
+	if hi-lo >= 2*uint64(len(members)) {
+		return decoder{}, false
+	}
+	t := decoder{base: lo, at: slices.Repeat([]int32{-1}, int(hi-lo+1))}
+	for _, i := range members {
+		t.at[s.kn.st[seg[i].c]-lo] = seg[i].dst
+		t.dsts = append(t.dsts, seg[i].dst)
+	}
+	return t, true
 }

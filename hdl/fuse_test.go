@@ -177,3 +177,47 @@ func TestConcatSuperinstructions(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeSuperinstructions: the enables of an Array written under a
+// condition, the condition ANDed with the index compared to each element's
+// number, are one decoder in the interpreter's program; three such ANDs
+// (fewer than minDecode) stay; the elements hold what a plain model of the
+// array holds, also for an index past the end and a cleared condition.
+func TestDecodeSuperinstructions(t *testing.T) {
+	m := NewModule("decode")
+	en, idx, val := m.Input("en", 1), m.Input("idx", 3), m.Input("val", 4)
+	few := m.Input("few", 2)
+	arr := RegArray(m, "a", 6, func(f Fields) *Signal { return f("", 4) })
+	m.If(en, func() { arr.Write(idx, val) })
+	for i := range 6 {
+		m.Output(fmt.Sprintf("a%d", i), 4).Drive(arr.At(i))
+	}
+	for k := range 3 {
+		m.Output(fmt.Sprintf("few%d", k), 1).Drive(en.And(few.EqConst(uint64(k))))
+	}
+	s, count := simWithCounts(t, m)
+	require.Equal(t, 1, count(opDecode))
+	require.Equal(t, 3, count(opAndEq), "the three ANDs of few stay")
+	var model [6]uint64
+	r := rand.New(rand.NewPCG(1, 2))
+	for c := range 2000 {
+		in := map[string]uint64{"en": r.Uint64N(2), "idx": r.Uint64N(8), "val": r.Uint64N(16), "few": r.Uint64N(4)}
+		for name, v := range in {
+			require.NoError(t, s.SetU(name, v))
+		}
+		for k := range 3 {
+			got, err := s.GetU(fmt.Sprintf("few%d", k))
+			require.NoError(t, err)
+			require.Equal(t, in["en"]&map[bool]uint64{true: 1}[in["few"] == uint64(k)], got, "few%d in cycle %d", k, c)
+		}
+		s.Step()
+		if in["en"] == 1 && in["idx"] < 6 {
+			model[in["idx"]] = in["val"]
+		}
+		for i, want := range model {
+			got, err := s.GetU(fmt.Sprintf("a%d", i))
+			require.NoError(t, err)
+			require.Equal(t, want, got, "a%d after cycle %d", i, c)
+		}
+	}
+}
