@@ -98,7 +98,7 @@ func encodeOne(in instr, argv, argw []int32, cat []catOperand, fused []bitOperan
 		c.c = masked
 	case kAdd, kSub, kMul:
 		c.b, c.c = in.b, masked
-	case kShlK, kSlice:
+	case kShlK, kSlice, opSlice2:
 		c.b, c.c = int32(in.k), masked
 	case kShrK:
 		c.b = int32(in.k)
@@ -238,6 +238,10 @@ func (kn *kernel) exec(runs []run, cs []code) {
 			})
 		case kSlice:
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) >> (uint32(in.b) & 63) & lowOnes(in.c) })
+		case opSlice2:
+			each(ps, p, func(in *code) uint64 {
+				return (ld(p, in.a)>>(uint32(in.b)&63) | ld(p, in.a+1)<<((64-uint32(in.b))&63)) & lowOnes(in.c)
+			})
 		case kRepl:
 			each(ps, p, func(in *code) uint64 { return replicate(ld(p, in.a), uint(in.b), lowOnes(in.c)) })
 		case kZext:
@@ -309,6 +313,8 @@ func (s *Sim) operandsOf(in *instr) []int32 {
 		return []int32{in.a}
 	case kMux, opAndEq, opOrAnd, opOr3:
 		return []int32{in.a, in.b, in.c}
+	case opSlice2:
+		return []int32{in.a, in.a + 1}
 	case kSelect, kOneHot:
 		return append([]int32{in.a}, argv[in.b:in.b+int32(in.k)]...)
 	case kConcat:

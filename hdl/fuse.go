@@ -23,6 +23,7 @@ const (
 	opOrAnd                         // st[a] & st[b] | st[c]: an OR of an AND
 	opOr3                           // st[a] | st[b] | st[c]: an OR of an OR
 	opDecode                        // opAndEq of one enable and one index for many constants (kernel.decodes)
+	opSlice2                        // (st[a] >> b | st[a+1] << (64 - b)) & mask, 0 < b < 64: a narrow slice across two words of a wide value
 )
 
 // minDecode is the fewest opAndEq outputs fuseDecodes makes a decoder of.
@@ -59,6 +60,9 @@ func (s *Sim) fused(prog []instr) []instr {
 	out := make([]instr, 0, len(prog))
 	at := map[int32]int{} // the index in out of the instruction that writes a slot
 	for _, in := range prog {
+		if in.op == opWide {
+			in = s.narrowSlice(in)
+		}
 		if in.op == kAnd || in.op == kOr {
 			for _, pair := range [2][2]int32{{in.a, in.b}, {in.b, in.a}} {
 				other, x := pair[0], pair[1]
@@ -334,4 +338,23 @@ func (s *Sim) decoderOf(seg []instr, members []int) (decoder, bool) {
 		t.dsts = append(t.dsts, seg[i].dst)
 	}
 	return t, true
+}
+
+// narrowSlice is wide operation in as narrow instruction when it takes a
+// slice of at most 64 bits out of a wide value (a lane's data out of a
+// queue entry, elastic-pipe's 16 a cycle): the slice of the one word or
+// the two words it lies in, one dispatch in a run rather than a call of
+// the wide kernel.
+func (s *Sim) narrowSlice(in instr) instr {
+	o := &s.kn.wide[in.a]
+	if o.k != kSlice || o.width > 64 {
+		return in
+	}
+	dst, args := s.wideSlots(int(in.a))
+	word, lo := int32(o.n/64), uint32(o.n%64)
+	out := instr{op: kSlice, dst: dst, a: args[0] + word, k: lo, mask: maskOf(o.width)}
+	if int(lo)+o.width > 64 {
+		out.op = opSlice2
+	}
+	return out
 }

@@ -221,3 +221,39 @@ func TestDecodeSuperinstructions(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowSlicesOfWideValues: a slice of at most 64 bits out of a wide
+// value is a narrow instruction in the interpreter's program, of one word
+// (kSlice) or across two (opSlice2); each output holds the bits the slice
+// names, in every word of a 200-bit value and at its top.
+func TestNarrowSlicesOfWideValues(t *testing.T) {
+	m := NewModule("slices")
+	x := m.Input("x", 200)
+	type cut struct{ lo, width int }
+	cuts := []cut{{0, 64}, {5, 32}, {37, 32}, {64, 1}, {100, 64}, {127, 2}, {150, 50}, {190, 10}, {136, 64}}
+	for i, c := range cuts {
+		m.Output(fmt.Sprintf("s%d", i), c.width).Drive(x.Slice(c.lo+c.width-1, c.lo))
+	}
+	m.Output("wide", 100).Drive(x.Slice(149, 50)) // stays wide
+	s, count := simWithCounts(t, m)
+	require.Equal(t, 3, count(kSlice), "the cuts within one word")
+	require.Equal(t, 6, count(opSlice2), "the cuts across two words")
+	require.Equal(t, 1, count(opWide))
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		words := []uint64{r.Uint64(), r.Uint64(), r.Uint64(), r.Uint64() & (1<<8 - 1)}
+		v, err := FromWords(200, words)
+		require.NoError(t, err)
+		require.NoError(t, s.Set("x", v))
+		bit := func(i int) uint64 { return words[i/64] >> (i % 64) & 1 }
+		for i, c := range cuts {
+			var want uint64
+			for b := range c.width {
+				want |= bit(c.lo+b) << b
+			}
+			got, err := s.GetU(fmt.Sprintf("s%d", i))
+			require.NoError(t, err)
+			require.Equal(t, want, got, "x[%d +: %d] of %#x", c.lo, c.width, words)
+		}
+	}
+}
