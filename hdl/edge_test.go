@@ -74,3 +74,48 @@ func TestRegistersLoadOnTheirEnables(t *testing.T) {
 		}
 	}
 }
+
+// TestPortWordsMoveEveryWord: PortWords puts every input word and gets
+// every output word, narrow and wide ports alike, as PutWords and Words
+// do port by port; the register behind an output sees the inputs put.
+func TestPortWordsMoveEveryWord(t *testing.T) {
+	m := NewModule("io")
+	a, b := m.Input("a", 100), m.Input("b", 7)
+	r := m.Reg("r", 7)
+	r.Drive(b)
+	m.Output("y", 100).Drive(a.Not())
+	m.Output("z", 7).Drive(b.Xor(r))
+	d, err := Elaborate(m)
+	require.NoError(t, err)
+	s := NewSim(d)
+	var ins []InputRef
+	for _, name := range []string{"a", "b"} {
+		in, err := s.Input(name)
+		require.NoError(t, err)
+		ins = append(ins, in)
+	}
+	var outs []SignalRef
+	for _, name := range []string{"y", "r", "z"} {
+		out, err := s.Signal(name)
+		require.NoError(t, err)
+		outs = append(outs, out)
+	}
+	io := s.PortWords(ins, outs)
+	got := make([]uint64, 4)
+	prev := uint64(0)
+	for c := range uint64(50) {
+		var bv uint64
+		for k := range uint64(2) { // a second Put in the cycle changes the outputs again
+			lo, hi := (2*c+k)*0x9e3779b97f4a7c15, (2*c+k)&(1<<36-1)
+			bv = (2*c + k) * 5 & 127
+			io.Put([]uint64{lo, hi, bv})
+			io.Get(got)
+			require.Equal(t, []uint64{^lo, ^hi & (1<<36 - 1), prev, bv ^ prev}, got, "cycle %d, put %d", c, k)
+			for i, o := range outs {
+				require.Equal(t, got[i+min(i, 1):][:len(s.Words(o))], s.Words(o), "output %d in cycle %d", i, c)
+			}
+		}
+		s.Step()
+		prev = bv
+	}
+}

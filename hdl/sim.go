@@ -771,6 +771,51 @@ func (s *Sim) Words(r SignalRef) []uint64 {
 	return s.kn.st[r.slot : r.slot+int32(nwords(int(r.width)))]
 }
 
+// PortWords moves every input word in and every output word out at once,
+// for a driver that sets all inputs and reads all outputs each cycle
+// (verify's Go simulator): a store or a load a word, where PutWords and
+// Words take a call and a slice a port.
+type PortWords struct {
+	s       *Sim
+	in, out []int32 // the state slot of each input word and each output word, in order
+}
+
+// PortWords returns the words of inputs ins and signals outs, each port's
+// words in turn, in the order given.
+func (s *Sim) PortWords(ins []InputRef, outs []SignalRef) *PortWords {
+	p := &PortWords{s: s}
+	for _, r := range ins {
+		for k := range int32(nwords(int(r.width))) {
+			p.in = append(p.in, r.slot+k)
+		}
+	}
+	for _, r := range outs {
+		for k := range int32(nwords(int(r.width))) {
+			p.out = append(p.out, r.slot+k)
+		}
+	}
+	return p
+}
+
+// Put sets the inputs from v, one word each in order; bits above an
+// input's width must be zero (as for PutWords).
+func (p *PortWords) Put(v []uint64) {
+	st := p.s.kn.st
+	for i, slot := range p.in {
+		st[slot] = v[i]
+	}
+	p.s.dirty = true
+}
+
+// Get settles the logic and copies the outputs' words into v, in order.
+func (p *PortWords) Get(v []uint64) {
+	p.s.settle()
+	st := p.s.kn.st
+	for i, slot := range p.out {
+		v[i] = st[slot]
+	}
+}
+
 // Val returns the low 64 bits of a signal, settling logic first if needed.
 func (s *Sim) Val(r SignalRef) uint64 {
 	s.settle()

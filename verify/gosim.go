@@ -17,6 +17,8 @@ type GoSim struct {
 	stim  uint64   // state of the in-simulator stimulus
 	plan  lfsrPlan // the stimulus of the inputs
 	vec   Vector
+	io    *hdl.PortWords // every input and output word, for cycle
+	out   Vector         // the outputs' words of a cycle
 	// batches of the fast mode asked for and not yet read
 	batches batchQueue
 }
@@ -39,6 +41,7 @@ func NewGoSim(d *hdl.Design) (*GoSim, error) {
 		}
 		g.outs = append(g.outs, r)
 	}
+	g.io, g.out = g.sim.PortWords(g.ins, g.outs), make(Vector, g.ports.OutWords())
 	return g, nil
 }
 
@@ -57,18 +60,9 @@ func (g *GoSim) Run(in []Vector) ([]Vector, error) {
 	flat := make(Vector, len(in)*outWords)
 	out := make([]Vector, len(in))
 	for c, v := range in {
-		off := 0
-		for i, p := range g.ports.In {
-			g.sim.PutWords(g.ins[i], v[off:off+p.Words()])
-			off += p.Words()
-		}
-		o := flat[c*outWords : (c+1)*outWords]
-		off = 0
-		for i, p := range g.ports.Out {
-			copy(o[off:], g.sim.Words(g.outs[i]))
-			off += p.Words()
-		}
-		out[c] = o
+		g.io.Put(v)
+		out[c] = flat[c*outWords : (c+1)*outWords]
+		g.io.Get(out[c])
 		g.sim.Step()
 	}
 	return out, nil
@@ -77,13 +71,10 @@ func (g *GoSim) Run(in []Vector) ([]Vector, error) {
 // cycle applies one input vector, folds every output word before the edge
 // into h, clocks, and returns h.
 func (g *GoSim) cycle(v Vector, h uint64) uint64 {
-	for i, p := range g.plan {
-		g.sim.PutWords(g.ins[i], v[p.off:p.off+p.n])
-	}
-	for _, r := range g.outs {
-		for _, w := range g.sim.Words(r) {
-			h = lfsrChecksum(h, w)
-		}
+	g.io.Put(v)
+	g.io.Get(g.out)
+	for _, w := range g.out {
+		h = lfsrChecksum(h, w)
 	}
 	g.sim.Step()
 	return h
