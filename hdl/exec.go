@@ -34,6 +34,7 @@ type kernel struct {
 	cat     []catOperand // Concat operands as the interpreter reads them (encode)
 	bits    []bitOperand // the operands of the Concat superinstructions (fuseConcats)
 	decodes []decoder    // the opDecode tables (fuseDecodes)
+	pieces  []catPiece   // the opCatWord operands (narrowWide)
 	wide    []wideOp
 	mems    [][]uint64
 }
@@ -112,6 +113,8 @@ func encodeOne(in instr, argv, argw []int32, cat []catOperand, fused []bitOperan
 		c.b, c.c = in.b, in.c
 	case kSelect, opDecode:
 		c.b, c.c = in.b, int32(in.k)
+	case opCatWord:
+		c.b = in.b
 	case kOneHot, kMemRead:
 		c.b = in.b
 	case kConcat:
@@ -238,6 +241,14 @@ func (kn *kernel) exec(runs []run, cs []code) {
 			})
 		case kSlice:
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) >> (uint32(in.b) & 63) & lowOnes(in.c) })
+		case opCatWord:
+			each(ps, p, func(in *code) uint64 {
+				var r uint64
+				for _, x := range kn.pieces[in.a : in.a+in.b] {
+					r |= ld(p, x.slot) << (x.shl & 63) >> (x.shr & 63)
+				}
+				return r
+			})
 		case opSlice2:
 			each(ps, p, func(in *code) uint64 {
 				return (ld(p, in.a)>>(uint32(in.b)&63) | ld(p, in.a+1)<<((64-uint32(in.b))&63)) & lowOnes(in.c)
@@ -315,6 +326,12 @@ func (s *Sim) operandsOf(in *instr) []int32 {
 		return []int32{in.a, in.b, in.c}
 	case opSlice2:
 		return []int32{in.a, in.a + 1}
+	case opCatWord:
+		var slots []int32
+		for _, x := range s.kn.pieces[in.a : in.a+in.b] {
+			slots = append(slots, x.slot)
+		}
+		return slots
 	case kSelect, kOneHot:
 		return append([]int32{in.a}, argv[in.b:in.b+int32(in.k)]...)
 	case kConcat:

@@ -24,7 +24,15 @@ const (
 	opOr3                           // st[a] | st[b] | st[c]: an OR of an OR
 	opDecode                        // opAndEq of one enable and one index for many constants (kernel.decodes)
 	opSlice2                        // (st[a] >> b | st[a+1] << (64 - b)) & mask, 0 < b < 64: a narrow slice across two words of a wide value
+	opCatWord                       // one word of a wide Concat of narrow operands: the OR of kernel.pieces[a : a+b]
 )
+
+// catPiece is the part of a narrow operand that lands in one word of a
+// wide Concat: st[slot] << shl >> shr.
+type catPiece struct {
+	slot     int32
+	shl, shr uint32
+}
 
 // minDecode is the fewest opAndEq outputs fuseDecodes makes a decoder of.
 const minDecode = 4
@@ -49,6 +57,7 @@ var catOf = map[kind]kind{opAndNot: opCatAndNot, opAndEq: opCatAndEq, kEq: opCat
 // generated names of the operations it fuses away ('_' names, which
 // waveforms leave out too) can no longer be looked up.
 func (s *Sim) fused(prog []instr) []instr {
+	prog = s.narrowWide(prog)
 	readers := map[int32]int{}
 	for i := range prog {
 		for _, x := range s.operandsOf(&prog[i]) {
@@ -60,9 +69,6 @@ func (s *Sim) fused(prog []instr) []instr {
 	out := make([]instr, 0, len(prog))
 	at := map[int32]int{} // the index in out of the instruction that writes a slot
 	for _, in := range prog {
-		if in.op == opWide {
-			in = s.narrowSlice(in)
-		}
 		if in.op == kAnd || in.op == kOr {
 			for _, pair := range [2][2]int32{{in.a, in.b}, {in.b, in.a}} {
 				other, x := pair[0], pair[1]
@@ -340,21 +346,58 @@ func (s *Sim) decoderOf(seg []instr, members []int) (decoder, bool) {
 	return t, true
 }
 
-// narrowSlice is wide operation in as narrow instruction when it takes a
-// slice of at most 64 bits out of a wide value (a lane's data out of a
-// queue entry, elastic-pipe's 16 a cycle): the slice of the one word or
-// the two words it lies in, one dispatch in a run rather than a call of
-// the wide kernel.
-func (s *Sim) narrowSlice(in instr) instr {
-	o := &s.kn.wide[in.a]
-	if o.k != kSlice || o.width > 64 {
-		return in
-	}
-	dst, args := s.wideSlots(int(in.a))
-	word, lo := int32(o.n/64), uint32(o.n%64)
-	out := instr{op: kSlice, dst: dst, a: args[0] + word, k: lo, mask: maskOf(o.width)}
-	if int(lo)+o.width > 64 {
-		out.op = opSlice2
+// narrowWide turns the wide operations whose words a few narrow
+// instructions compute into those instructions, one dispatch each in a
+// run rather than a call of the wide kernel: a slice of at most 64 bits
+// out of a wide value (a lane's data out of a queue entry, elastic-pipe's
+// 16 a cycle) reads the one word (kSlice) or the two words (opSlice2) it
+// lies in; a Concat of narrow operands (the entry put together) is an OR
+// of pieces for each of its words (opCatWord).
+func (s *Sim) narrowWide(prog []instr) []instr {
+	out := make([]instr, 0, len(prog))
+	for _, in := range prog {
+		if in.op != opWide {
+			out = append(out, in)
+			continue
+		}
+		o := &s.kn.wide[in.a]
+		dst, args := s.wideSlots(int(in.a))
+		switch {
+		case o.k == kSlice && o.width <= 64:
+			word, lo := int32(o.n/64), uint32(o.n%64)
+			op := kSlice
+			if int(lo)+o.width > 64 {
+				op = opSlice2
+			}
+			out = append(out, instr{op: op, dst: dst, a: args[0] + word, k: lo, mask: maskOf(o.width)})
+		case o.k == kConcat && !slices.ContainsFunc(o.aw, func(w int) bool { return w > 64 }):
+			out = append(out, s.catWords(dst, args, o.aw, o.width)...)
+		default:
+			out = append(out, in)
+		}
 	}
 	return out
+}
+
+// catWords are the opCatWord instructions of a Concat of the narrow
+// operands args (widths aw, the last the lowest) into the width-bit value
+// at dst.
+func (s *Sim) catWords(dst int32, args []int32, aw []int, width int) []instr {
+	var ins []instr
+	for k := range nwords(width) {
+		lo, first := 0, int32(len(s.kn.pieces))
+		for j := len(args) - 1; j >= 0; j-- {
+			from, to := lo, lo+aw[j] // the operand's bits in the value
+			lo = to
+			switch {
+			case to <= 64*k || from >= 64*(k+1): // not in word k
+			case from >= 64*k:
+				s.kn.pieces = append(s.kn.pieces, catPiece{slot: args[j], shl: uint32(from - 64*k)})
+			default: // its high bits, from the word before
+				s.kn.pieces = append(s.kn.pieces, catPiece{slot: args[j], shr: uint32(64*k - from)})
+			}
+		}
+		ins = append(ins, instr{op: opCatWord, dst: dst + int32(k), a: first, b: int32(len(s.kn.pieces)) - first, mask: ^uint64(0)})
+	}
+	return ins
 }

@@ -257,3 +257,40 @@ func TestNarrowSlicesOfWideValues(t *testing.T) {
 		}
 	}
 }
+
+// TestConcatWordsOfNarrowOperands: a wide Concat of narrow operands is an
+// OR of operand pieces for each of its words in the interpreter's
+// program, operands straddling a word boundary split across two; one
+// with a wide operand stays wide; every word holds the operands' bits.
+func TestConcatWordsOfNarrowOperands(t *testing.T) {
+	m := NewModule("catwords")
+	widths := []int{7, 64, 1, 50, 33, 45} // 200 bits, the first operand the highest
+	var parts []*Signal
+	for i, w := range widths {
+		parts = append(parts, m.Input(fmt.Sprintf("p%d", i), w))
+	}
+	m.Output("y", 200).Drive(Concat(parts...))
+	m.Output("z", 201).Drive(Concat(m.Input("b", 1), Concat(parts...).Not())) // of a wide operand: stays wide
+	s, count := simWithCounts(t, m)
+	require.Equal(t, 8, count(opCatWord), "y's words, and those of the Concat z negates")
+	require.Equal(t, 2, count(opWide), "z's NOT and Concat")
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		var want [4]uint64
+		lo := 200
+		for i, w := range widths {
+			v := r.Uint64() & (^uint64(0) >> (64 - w))
+			require.NoError(t, s.SetU(fmt.Sprintf("p%d", i), v))
+			lo -= w
+			for b := range w {
+				want[(lo+b)/64] |= (v >> b & 1) << ((lo + b) % 64)
+			}
+		}
+		y, err := s.Get("y")
+		require.NoError(t, err)
+		require.Equal(t, want[:], y.Words())
+		z, err := s.Get("z")
+		require.NoError(t, err)
+		require.Equal(t, []uint64{^want[0], ^want[1], ^want[2], ^want[3] & (1<<8 - 1)}, z.Words(), "b = 0")
+	}
+}
