@@ -785,16 +785,21 @@ type PortWords struct {
 func (s *Sim) PortWords(ins []InputRef, outs []SignalRef) *PortWords {
 	p := &PortWords{s: s}
 	for _, r := range ins {
-		for k := range int32(nwords(int(r.width))) {
-			p.in = append(p.in, r.slot+k)
-		}
+		p.in = appendWordSlots(p.in, r.slot, r.width)
 	}
 	for _, r := range outs {
-		for k := range int32(nwords(int(r.width))) {
-			p.out = append(p.out, r.slot+k)
-		}
+		p.out = appendWordSlots(p.out, r.slot, r.width)
 	}
 	return p
+}
+
+// appendWordSlots appends the slots of a width-bit value at slot, one a
+// word.
+func appendWordSlots(slots []int32, slot, width int32) []int32 {
+	for k := range int32(nwords(int(width))) {
+		slots = append(slots, slot+k)
+	}
+	return slots
 }
 
 // Put sets the inputs from v, one word each in order; bits above an

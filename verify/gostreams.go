@@ -16,10 +16,11 @@ import (
 // by hdl.Sim.GoStreamsSource, sixteen or eight streams to a vector
 // (hdl.Sim.StreamLaneBits), the groups of a vector's streams spread over
 // every core, each stream's stimulus generated in the process as
-// GoBench's (stream l from StreamSeed(seed, l)). It returns each stream's checksum, equal to
-// GoBench's for the same seed, and the nanoseconds the cycles took on the
-// wall clock. The program is built for AVX-512 (GOEXPERIMENT=simd) and,
-// on a machine without it, again with the portable package vec.
+// GoBench's (stream l from StreamSeed(seed, l)). It returns each stream's
+// checksum, equal to GoBench's for the same seed, and the nanoseconds the
+// cycles took on the wall clock. The program is built for AVX-512
+// (GOEXPERIMENT=simd) and, on a machine without it, again with the
+// portable package vec.
 func CompiledStreamsBench(d *hdl.Design, streams int, cycles, seed uint64) (checksums []uint64, nanos uint64, err error) {
 	return compiledStreamsBench(d, streams, cycles, seed, true)
 }
