@@ -11,13 +11,11 @@ import (
 type GoSim struct {
 	sim   *hdl.Sim
 	ports Ports
-	ins   []hdl.InputRef
-	outs  []hdl.SignalRef
 	trace *os.File
 	stim  uint64   // state of the in-simulator stimulus
 	plan  lfsrPlan // the stimulus of the inputs
 	vec   Vector
-	io    *hdl.PortWords // every input and output word, for cycle
+	io    *hdl.PortWords // every input and output word, for Run and cycle
 	out   Vector         // the outputs' words of a cycle
 	// batches of the fast mode asked for and not yet read
 	batches batchQueue
@@ -27,21 +25,23 @@ type GoSim struct {
 func NewGoSim(d *hdl.Design) (*GoSim, error) {
 	g := &GoSim{sim: hdl.NewSim(d), ports: PortsOf(d), stim: lfsrSeed(0)}
 	g.plan, g.vec = newLFSRPlan(g.ports), make(Vector, g.ports.InWords())
+	var ins []hdl.InputRef
 	for _, p := range g.ports.In {
 		r, err := g.sim.Input(p.Name)
 		if err != nil {
 			return nil, err
 		}
-		g.ins = append(g.ins, r)
+		ins = append(ins, r)
 	}
+	var outs []hdl.SignalRef
 	for _, p := range g.ports.Out {
 		r, err := g.sim.Signal(p.Name)
 		if err != nil {
 			return nil, err
 		}
-		g.outs = append(g.outs, r)
+		outs = append(outs, r)
 	}
-	g.io, g.out = g.sim.PortWords(g.ins, g.outs), make(Vector, g.ports.OutWords())
+	g.io, g.out = g.sim.PortWords(ins, outs), make(Vector, g.ports.OutWords())
 	return g, nil
 }
 
