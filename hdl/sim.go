@@ -20,11 +20,12 @@ type Sim struct {
 	d      *Design
 	kn     kernel
 	prog   []instr
-	runs   []run   // prog as the interpreter runs it, with superinstructions (fused)
-	code   []code  // the runs' instructions
-	slot   []int32 // state offset of every flat node
-	regs   []seqOp // registers
-	syncs  []seqOp // synchronous memory reads
+	runs   []run       // prog as the interpreter runs it, with superinstructions (fused)
+	code   []code      // the runs' instructions
+	native *nativeCode // the runs as machine code (native.go), nil to interpret them
+	slot   []int32     // state offset of every flat node
+	regs   []seqOp     // registers
+	syncs  []seqOp     // synchronous memory reads
 	writes []writeOp
 	shadow []uint64 // next values of registers and synchronous reads
 	live   []bool   // nodes whose value is observable (see liveNodes)
@@ -123,7 +124,9 @@ func NewSim(d *Design) *Sim {
 	s.compile()
 	s.compileSeq()
 	s.indexNames()
-	s.runs, s.code = s.kn.encode(s.fused(s.prog))
+	fused := s.fused(s.prog)
+	s.runs, s.code = s.kn.encode(fused)
+	s.native = compileNative(&s.kn, fused, s.runs)
 	return s
 }
 
@@ -499,7 +502,11 @@ func (s *Sim) indexNames() {
 // Reads call it as needed, so calling it is only useful before Peek-heavy
 // work or to measure evaluation alone.
 func (s *Sim) Eval() {
-	s.kn.exec(s.runs, s.code)
+	if s.native != nil {
+		s.native.exec(&s.kn, s.runs, s.code)
+	} else {
+		s.kn.exec(s.runs, s.code)
+	}
 	s.dirty = false
 }
 

@@ -83,9 +83,10 @@ func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) 
 	if !*longFlag {
 		icarusCycles = max(cycles/4, min(cycles, 250))
 	}
-	run(icarusCycles, goSim, verilator, IcarusBackend(d))
+	interpreter := InterpreterBackend(d)
+	run(icarusCycles, goSim, verilator, IcarusBackend(d), interpreter)
 	if icarusCycles < cycles {
-		run(cycles, goSim, verilator)
+		run(cycles, goSim, verilator, interpreter)
 	}
 	if err := CheckStreams(d, 4, uint64(cycles), TestSeed(t, 3)); err != nil {
 		t.Fatal(err)

@@ -34,9 +34,10 @@ var (
 func netlistSeed(run uint64, i int) uint64 { return run*1_000_003 + uint64(i) }
 
 // TestRandomNetlists is the differential fuzz of the framework: random
-// designs run on the Go simulator, Verilator and Icarus in lockstep, many
-// to a build. A mismatch names the port n<i>_o<k>, and the log gives the
-// seed of design i. Progress goes to stderr.
+// designs run on the Go simulator (machine code), its interpreter,
+// Verilator and Icarus in lockstep, many to a build. A mismatch names the
+// port n<i>_o<k>, and the log gives the seed of design i. Progress goes to
+// stderr.
 func TestRandomNetlists(t *testing.T) {
 	run := TestSeed(t, 1)
 	total, per := *netlistCount, *netlistPack
@@ -65,7 +66,7 @@ func TestRandomNetlists(t *testing.T) {
 			d, err := hdl.Elaborate(m)
 			require.NoError(t, err, "random netlists must elaborate (seeds %d..%d)", seeds[0], seeds[n-1])
 			_, err = Lockstep(Config{
-				Backends: []Backend{GoBackend(d), VerilatorBackend(d, netlistVerilator), IcarusBackend(d)},
+				Backends: []Backend{GoBackend(d), VerilatorBackend(d, netlistVerilator), IcarusBackend(d), InterpreterBackend(d)},
 				Seed:     run,
 				Cycles:   200,
 			})

@@ -32,11 +32,20 @@ func (r SpeedRow) CyclesPerSecond() float64 {
 	return float64(r.Cycles) * float64(max(1, r.Streams)) / (float64(r.Nanos) / 1e9)
 }
 
-// GoBench runs the hdl interpreter's benchmark: one reset cycle, then
+// GoBench runs the hdl simulator's benchmark: one reset cycle, then
 // cycles of the in-simulator stimulus; it returns the checksum of every
 // output word and the nanoseconds the cycles took.
 func GoBench(d *hdl.Design, cycles, seed uint64) (checksum, nanos uint64, err error) {
-	g, err := NewGoSim(d)
+	return goBench(NewGoSim, d, cycles, seed)
+}
+
+// InterpreterBench is GoBench on the interpreter alone (NewInterpreterSim).
+func InterpreterBench(d *hdl.Design, cycles, seed uint64) (checksum, nanos uint64, err error) {
+	return goBench(NewInterpreterSim, d, cycles, seed)
+}
+
+func goBench(newSim func(*hdl.Design) (*GoSim, error), d *hdl.Design, cycles, seed uint64) (checksum, nanos uint64, err error) {
+	g, err := newSim(d)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -60,10 +69,11 @@ type bencher interface {
 }
 
 // MeasureSpeed runs the LFSR benchmark of d on every simulator: the Go
-// interpreter, compiled Go, and Verilator for fast cycles, and all of them
-// plus Icarus for slow cycles (Icarus is far slower); then the
-// interpreter's multi-stream mode and the compiled one on DefaultStreams
-// streams for fast cycles each. The fast runs of the interpreter,
+// simulator (hdl.Sim, machine code where it has it), its interpreter
+// alone, compiled Go, and Verilator for fast cycles, and all of them plus
+// Icarus for slow cycles (Icarus is far slower); then the interpreter's
+// multi-stream mode and the compiled one on DefaultStreams streams for
+// fast cycles each. The fast runs of the Go simulator, its interpreter,
 // compiled Go, Verilator and the compiled multi-stream mode are timed
 // speedRepeats times, the fastest counting (bestOf). Checksums must agree
 // among runs of the same length (for the multi-stream runs, stream 0,
@@ -87,6 +97,7 @@ func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions)
 	}
 	sims := []benchSim{
 		{"go", func(n uint64) (uint64, uint64, error) { return GoBench(d, n, seed) }},
+		{"go-interpreter", func(n uint64) (uint64, uint64, error) { return InterpreterBench(d, n, seed) }},
 		{"go-compiled", fresh(func() (bencher, error) { return NewGoCompiled(d) })},
 		{"verilator", fresh(func() (bencher, error) { return NewVerilator(d, vopt) })},
 	}
@@ -142,8 +153,8 @@ func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions)
 }
 
 // speedRepeats is how often MeasureSpeed times the simulators whose runs
-// take about a second or less (the interpreter, compiled Go, single- and
-// multi-stream, and Verilator), each from a fresh simulator: it reports
+// take about a second or less (the Go simulator and its interpreter,
+// compiled Go, single- and multi-stream, and Verilator), each from a fresh simulator: it reports
 // the fastest run, so that a run the machine slowed does not decide a
 // ratio (the interpreter ran once until 2026-11-27, against Verilator's
 // fastest of three).
@@ -226,7 +237,7 @@ func SpeedFamily(b *testing.B, family string) {
 	}
 	sum := &table.Table{
 		Title:  fmt.Sprintf("%s: simulation speed relative to Verilator (LFSR stimulus, equal checksums)", family),
-		Header: []string{"design", "operations", "verilator cycles/s", "go x verilator", "go-compiled x verilator", streamsSim + " x verilator", compiledStreamsSim + " x verilator"},
+		Header: []string{"design", "operations", "verilator cycles/s", "go x verilator", "go-interpreter x verilator", "go-compiled x verilator", streamsSim + " x verilator", compiledStreamsSim + " x verilator"},
 	}
 	for _, c := range f.Speed {
 		d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
@@ -255,7 +266,7 @@ func SpeedFamily(b *testing.B, family string) {
 			speed[r.Sim] = r.CyclesPerSecond()
 		}
 		ratio := func(sim string) string { return fmt.Sprintf("%.2f", speed[sim]/speed["verilator"]) }
-		sum.Add(c.String(), fmt.Sprint(ops), fmt.Sprintf("%.0f", speed["verilator"]), ratio("go"), ratio("go-compiled"), ratio(streamsSim), ratio(compiledStreamsSim))
+		sum.Add(c.String(), fmt.Sprint(ops), fmt.Sprintf("%.0f", speed["verilator"]), ratio("go"), ratio("go-interpreter"), ratio("go-compiled"), ratio(streamsSim), ratio(compiledStreamsSim))
 	}
 	fmt.Println()
 	sum.Write(os.Stdout, "text")

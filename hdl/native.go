@@ -1,0 +1,66 @@
+package hdl
+
+import (
+	"os"
+	"runtime"
+	"unsafe"
+)
+
+// Native code: on linux/amd64 NewSim translates the interpreter's program
+// into x86-64 machine code (native_amd64.go), so that in-process
+// simulation needs no Go toolchain and no dispatch: each instruction
+// becomes the few machine instructions that load its operands from the
+// state, compute and store its result, and a stretch of runs becomes one
+// call. Runs of operations the translator leaves out (wide operations,
+// memory reads, decoders, parity, selects of many choices) stay with the
+// interpreter, between the calls. Everywhere else, or with
+// PARMEM_NATIVE=off in the environment, or after UseInterpreter, the
+// interpreter runs the whole program. Both read and write the same state,
+// so a Sim can change between them at any time.
+
+// NativeEnv names the environment variable that turns native code off
+// when set to "off".
+const NativeEnv = "PARMEM_NATIVE"
+
+// nativeCode is a program as machine code: its segments in program order.
+type nativeCode struct {
+	mem  []byte // the executable mapping (released by a cleanup)
+	segs []segment
+}
+
+// segment is runs[lo:hi] of the program: machine code at entry, or (entry
+// 0) runs the interpreter executes.
+type segment struct {
+	entry  uintptr
+	lo, hi int32
+}
+
+// exec runs the program over kn's state.
+func (nc *nativeCode) exec(kn *kernel, runs []run, cs []code) {
+	p := unsafe.Pointer(unsafe.SliceData(kn.st))
+	for _, sg := range nc.segs {
+		if sg.entry != 0 {
+			callNative(sg.entry, p)
+		} else {
+			kn.exec(runs[sg.lo:sg.hi], cs)
+		}
+	}
+	runtime.KeepAlive(nc) // the mapping outlives the calls
+}
+
+// compileNative translates the program (prog, as runs groups it) unless
+// the environment turns native code off; nil when it is off or the
+// platform has none.
+func compileNative(kn *kernel, prog []instr, runs []run) *nativeCode {
+	if os.Getenv(NativeEnv) == "off" {
+		return nil
+	}
+	return translate(kn, prog, runs)
+}
+
+// UseInterpreter makes s run its program on the interpreter from now on,
+// rather than as machine code (for comparing the two, and for debugging).
+func (s *Sim) UseInterpreter() { s.native = nil }
+
+// Native reports whether s runs (part of) its program as machine code.
+func (s *Sim) Native() bool { return s.native != nil }

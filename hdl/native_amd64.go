@@ -1,0 +1,457 @@
+//go:build linux && amd64
+
+package hdl
+
+import (
+	le "encoding/binary"
+	"math/bits"
+	"runtime"
+	"slices"
+	"syscall"
+	"unsafe"
+)
+
+// callNative calls the machine code at fn with the state at st
+// (native_amd64.s).
+//
+//go:noescape
+func callNative(fn uintptr, st unsafe.Pointer)
+
+// The registers the machine code uses: DI holds the state's address
+// throughout, AX, CX and DX hold values, R11 a mask too wide for an
+// immediate. (The Go ABI lets an assembly function's callee use them
+// freely; BP, SP, R14 and R15 are left alone.)
+const (
+	rAX  = 0
+	rCX  = 1
+	rDX  = 2
+	rDI  = 7
+	rR11 = 11
+)
+
+// The condition codes of SETcc and CMOVcc.
+const (
+	ccB  = 0x2 // below (unsigned <)
+	ccAE = 0x3 // above or equal (unsigned >=)
+	ccE  = 0x4
+	ccNE = 0x5
+	ccBE = 0x6 // below or equal (unsigned <=)
+	ccA  = 0x7 // above (unsigned >)
+	ccL  = 0xc // less (signed <)
+	ccGE = 0xd
+	ccLE = 0xe
+	ccG  = 0xf
+)
+
+// The /digit opcode extensions of the shift group (C1, D3) and of F7.
+const (
+	extNot = 2
+	extNeg = 3
+	extShl = 4
+	extShr = 5
+	extSar = 7
+)
+
+// The "op r64, r/m64" opcodes of the ALU operations.
+const (
+	opcAdd = 0x03
+	opcOr  = 0x0b
+	opcAnd = 0x23
+	opcSub = 0x2b
+	opcXor = 0x33
+	opcCmp = 0x3b
+	opcMov = 0x8b
+)
+
+// maxNativeSelect is the most choices a Select may have to become machine
+// code: one compare and conditional move per choice, where the
+// interpreter indexes its list at once.
+const maxNativeSelect = 16
+
+// x86 assembles machine code.
+type x86 struct{ b []byte }
+
+func (a *x86) bytes(bs ...byte) { a.b = append(a.b, bs...) }
+
+// rex writes a REX prefix for a 64-bit (w) operation with reg in ModRM.reg
+// and rm in ModRM.rm, when one is needed.
+func (a *x86) rex(w bool, reg, rm int) {
+	p := byte(0x40)
+	if w {
+		p |= 8
+	}
+	p |= byte(reg>>3&1)<<2 | byte(rm>>3&1)
+	if p != 0x40 {
+		a.bytes(p)
+	}
+}
+
+// mem writes op with ModRM.reg = reg (a register or an opcode extension)
+// and the state word slot, [DI + 8 slot], as its memory operand.
+func (a *x86) mem(op []byte, reg int, slot int32) {
+	a.rex(true, reg, rDI)
+	a.bytes(op...)
+	a.bytes(0x80 | byte(reg&7)<<3 | rDI) // mod 10: [DI + disp32]
+	a.b = le.LittleEndian.AppendUint32(a.b, uint32(slot)*8)
+}
+
+// reg writes the 64-bit (w) register form of op: ModRM.reg = reg, rm = rm.
+func (a *x86) reg(w bool, op []byte, reg, rm int) {
+	a.rex(w, reg, rm)
+	a.bytes(op...)
+	a.bytes(0xc0 | byte(reg&7)<<3 | byte(rm&7))
+}
+
+func (a *x86) load(r int, slot int32)             { a.mem([]byte{opcMov}, r, slot) }
+func (a *x86) store(slot int32, r int)            { a.mem([]byte{0x89}, r, slot) }
+func (a *x86) aluMem(opc byte, r int, slot int32) { a.mem([]byte{opc}, r, slot) }
+func (a *x86) alu(opc byte, dst, src int)         { a.reg(true, []byte{opc}, dst, src) }
+func (a *x86) unary(ext, r int)                   { a.reg(true, []byte{0xf7}, ext, r) }
+func (a *x86) shiftCL(ext, r int)                 { a.reg(true, []byte{0xd3}, ext, r) }
+func (a *x86) cmov(cc byte, dst, src int)         { a.reg(true, []byte{0x0f, 0x40 | cc}, dst, src) }
+func (a *x86) cmovMem(cc byte, r int, slot int32) {
+	a.mem([]byte{0x0f, 0x40 | cc}, r, slot)
+}
+
+// shift shifts r by the constant k (0 < k < 64).
+func (a *x86) shift(ext, r int, k int) {
+	if k == 0 {
+		return
+	}
+	a.reg(true, []byte{0xc1}, ext, r)
+	a.bytes(byte(k))
+}
+
+// zero clears r (and the flags' meaning: write it before a compare).
+func (a *x86) zero(r int) { a.reg(false, []byte{0x31}, r, r) }
+
+// setcc sets the low byte of r (AX, CX or DX) to condition cc.
+func (a *x86) setcc(cc byte, r int) { a.bytes(0x0f, 0x90|cc, 0xc0|byte(r)) }
+
+// cmpImm compares r with the constant v (0 <= v < 2^31).
+func (a *x86) cmpImm(r int, v uint64) {
+	if v < 128 {
+		a.reg(true, []byte{0x83}, 7, r)
+		a.bytes(byte(v))
+		return
+	}
+	a.reg(true, []byte{0x81}, 7, r)
+	a.b = le.LittleEndian.AppendUint32(a.b, uint32(v))
+}
+
+// movImm sets r to the constant v without touching the flags.
+func (a *x86) movImm(r int, v uint64) {
+	a.rex(true, 0, r)
+	a.bytes(0xb8 | byte(r&7))
+	a.b = le.LittleEndian.AppendUint64(a.b, v)
+}
+
+// mask ANDs r with m: nothing for all ones, an immediate when it fits,
+// a shift pair for other low masks, else through R11.
+func (a *x86) mask(r int, m uint64) {
+	switch w := bits.Len64(m); {
+	case m == ^uint64(0):
+	case m < 1<<31:
+		a.reg(true, []byte{0x81}, 4, r)
+		a.b = le.LittleEndian.AppendUint32(a.b, uint32(m))
+	case m == 1<<32-1:
+		a.reg(false, []byte{opcMov}, r, r) // a 32-bit move clears the high half
+	case m == 1<<w-1:
+		a.shift(extShl, r, 64-w)
+		a.shift(extShr, r, 64-w)
+	default:
+		a.movImm(rR11, m)
+		a.alu(opcAnd, r, rR11)
+	}
+}
+
+// signExtend sign-extends the w-bit value in r to 64 bits.
+func (a *x86) signExtend(r, w int) {
+	a.shift(extShl, r, 64-w)
+	a.shift(extSar, r, 64-w)
+}
+
+// aluOpcodes maps the operations one ALU instruction computes to its opcode.
+var aluOpcodes = map[kind]byte{kAnd: opcAnd, kOr: opcOr, kXor: opcXor, kAdd: opcAdd, kSub: opcSub}
+
+// compares maps a comparison to its condition code; signed ones compare
+// their operands shifted to the top of the word, which keeps their order.
+var compares = map[kind]byte{
+	kEq: ccE, kNe: ccNE, kLt: ccB, kLe: ccBE, kGt: ccA, kGe: ccAE,
+	kLtS: ccL, kLeS: ccLE, kGtS: ccG, kGeS: ccGE,
+}
+
+// instr writes the machine code of one narrow instruction, the
+// counterpart of its case in kernel.exec, or reports that it has none.
+func (a *x86) instr(kn *kernel, in *instr) bool {
+	switch in.op {
+	case kNot:
+		a.load(rAX, in.a)
+		a.unary(extNot, rAX)
+		a.mask(rAX, in.mask)
+	case kAnd, kOr, kXor, kAdd, kSub:
+		a.load(rAX, in.a)
+		a.aluMem(aluOpcodes[in.op], rAX, in.b)
+		if in.op == kAdd || in.op == kSub {
+			a.mask(rAX, in.mask)
+		}
+	case kMul:
+		a.load(rAX, in.a)
+		a.mem([]byte{0x0f, 0xaf}, rAX, in.b)
+		a.mask(rAX, in.mask)
+	case opAndNot:
+		a.load(rAX, in.b)
+		a.unary(extNot, rAX)
+		a.aluMem(opcAnd, rAX, in.a)
+	case opOrAnd:
+		a.load(rAX, in.a)
+		a.aluMem(opcAnd, rAX, in.b)
+		a.aluMem(opcOr, rAX, in.c)
+	case opOr3:
+		a.load(rAX, in.a)
+		a.aluMem(opcOr, rAX, in.b)
+		a.aluMem(opcOr, rAX, in.c)
+	case kRedAnd: // in.mask is the operand's
+		a.zero(rCX)
+		a.load(rAX, in.a)
+		a.movImm(rDX, in.mask)
+		a.alu(opcCmp, rAX, rDX)
+		a.setcc(ccE, rCX)
+		a.store(in.dst, rCX)
+		return true
+	case kRedOr:
+		a.zero(rCX)
+		a.load(rAX, in.a)
+		a.cmpImm(rAX, 0)
+		a.setcc(ccNE, rCX)
+		a.store(in.dst, rCX)
+		return true
+	case kShlK, kShrK:
+		if in.k >= 64 {
+			a.zero(rAX)
+			break
+		}
+		a.load(rAX, in.a)
+		if in.op == kShlK {
+			a.shift(extShl, rAX, int(in.k))
+			a.mask(rAX, in.mask)
+		} else {
+			a.shift(extShr, rAX, int(in.k))
+		}
+	case kSraK:
+		a.load(rAX, in.a)
+		up := 64 - int(in.aw)
+		a.shift(extShl, rAX, up)
+		a.shift(extSar, rAX, min(63, up+int(in.k)))
+		a.mask(rAX, in.mask)
+	case kShl, kShr: // shl64, shr64: a count of at least the width gives 0
+		a.load(rAX, in.a)
+		a.load(rCX, in.b)
+		if in.op == kShl {
+			a.shiftCL(extShl, rAX)
+			a.mask(rAX, maskOf(int(in.aw)))
+		} else {
+			a.shiftCL(extShr, rAX)
+		}
+		a.zero(rDX)
+		a.cmpImm(rCX, uint64(in.aw))
+		a.cmov(ccAE, rAX, rDX)
+	case kSra: // sra64: a count of at least the width shifts by width - 1
+		a.load(rAX, in.a)
+		a.signExtend(rAX, int(in.aw))
+		a.load(rCX, in.b)
+		a.movImm(rDX, uint64(in.aw)-1)
+		a.cmpImm(rCX, uint64(in.aw))
+		a.cmov(ccAE, rCX, rDX)
+		a.shiftCL(extSar, rAX)
+		a.mask(rAX, maskOf(int(in.aw)))
+	case kEq, kNe, kLt, kLe, kGt, kGe:
+		a.zero(rCX)
+		a.load(rAX, in.a)
+		a.aluMem(opcCmp, rAX, in.b)
+		a.setcc(compares[in.op], rCX)
+		a.store(in.dst, rCX)
+		return true
+	case kLtS, kLeS, kGtS, kGeS:
+		a.zero(rCX)
+		a.load(rAX, in.a)
+		a.load(rDX, in.b)
+		a.shift(extShl, rAX, 64-int(in.aw))
+		a.shift(extShl, rDX, 64-int(in.aw))
+		a.alu(opcCmp, rAX, rDX)
+		a.setcc(compares[in.op], rCX)
+		a.store(in.dst, rCX)
+		return true
+	case kMux: // a != 0 ? b : c
+		a.load(rAX, in.b)
+		a.load(rDX, in.c)
+		a.mem([]byte{0x83}, 7, in.a) // cmp qword [a], 0
+		a.bytes(0)
+		a.cmov(ccE, rAX, rDX)
+	case opAndEq:
+		a.zero(rCX)
+		a.load(rDX, in.b)
+		a.aluMem(opcCmp, rDX, in.c)
+		a.setcc(ccE, rCX)
+		a.aluMem(opcAnd, rCX, in.a)
+		a.store(in.dst, rCX)
+		return true
+	case kSelect:
+		if in.k > maxNativeSelect {
+			return false
+		}
+		a.zero(rDX)
+		a.load(rAX, in.a)
+		for i, slot := range kn.argv[in.b : in.b+int32(in.k)] {
+			a.cmpImm(rAX, uint64(i))
+			a.cmovMem(ccE, rDX, slot)
+		}
+		a.store(in.dst, rDX)
+		return true
+	case kOneHot:
+		a.zero(rDX)
+		a.load(rAX, in.a)
+		for i, slot := range kn.argv[in.b : in.b+int32(in.k)] {
+			a.reg(true, []byte{0x0f, 0xba}, 4, rAX) // bt rax, i
+			a.bytes(byte(i))
+			a.reg(true, []byte{0x1b}, rCX, rCX) // sbb rcx, rcx: -(bit i)
+			a.aluMem(opcAnd, rCX, slot)
+			a.alu(opcOr, rDX, rCX)
+		}
+		a.store(in.dst, rDX)
+		return true
+	case kConcat:
+		a.zero(rAX)
+		lo := 0
+		for j := in.b + int32(in.k) - 1; j >= in.b; j-- { // the last operand is the lowest
+			a.load(rDX, kn.argv[j])
+			a.shift(extShl, rDX, lo)
+			a.alu(opcOr, rAX, rDX)
+			lo += int(kn.argw[j])
+		}
+	case opCatWord:
+		a.zero(rAX)
+		for _, x := range kn.pieces[in.a : in.a+in.b] {
+			a.load(rDX, x.slot)
+			a.shift(extShl, rDX, int(x.shl&63))
+			a.shift(extShr, rDX, int(x.shr&63))
+			a.alu(opcOr, rAX, rDX)
+		}
+	case opCatAndNot, opCatAndEq, opCatEq:
+		a.zero(rAX)
+		lo := 0
+		for j := in.b + 3*int32(in.k) - 3; j >= in.b; j -= 3 {
+			x, y, z := kn.argv[j], kn.argv[j+1], kn.argv[j+2]
+			switch in.op {
+			case opCatAndNot: // x &^ y
+				a.load(rCX, y)
+				a.unary(extNot, rCX)
+				a.aluMem(opcAnd, rCX, x)
+			case opCatAndEq: // x & (y == z)
+				a.zero(rCX)
+				a.load(rDX, y)
+				a.aluMem(opcCmp, rDX, z)
+				a.setcc(ccE, rCX)
+				a.aluMem(opcAnd, rCX, x)
+			case opCatEq: // x == y
+				a.zero(rCX)
+				a.load(rDX, x)
+				a.aluMem(opcCmp, rDX, y)
+				a.setcc(ccE, rCX)
+			}
+			a.shift(extShl, rCX, lo)
+			a.alu(opcOr, rAX, rCX)
+			lo += int(kn.argw[j])
+		}
+	case kSlice:
+		a.load(rAX, in.a)
+		a.shift(extShr, rAX, int(in.k&63))
+		a.mask(rAX, in.mask)
+	case opSlice2: // 0 < k < 64
+		a.load(rAX, in.a)
+		a.load(rDX, in.a+1)
+		a.reg(true, []byte{0x0f, 0xac}, rDX, rAX) // shrd rax, rdx, k
+		a.bytes(byte(in.k))
+		a.mask(rAX, in.mask)
+	case kRepl:
+		if in.aw != 1 {
+			return false
+		}
+		a.load(rAX, in.a)
+		a.unary(extNeg, rAX)
+		a.mask(rAX, in.mask)
+	case kZext:
+		a.load(rAX, in.a)
+	case kSext:
+		a.load(rAX, in.a)
+		a.signExtend(rAX, int(in.aw))
+		a.mask(rAX, in.mask)
+	default: // wide operations, memory reads, decoders, parity
+		return false
+	}
+	a.store(in.dst, rAX)
+	return true
+}
+
+// translate turns every run it can into machine code, consecutive such
+// runs into one segment ending in a return, and maps the code
+// executable; nil when no run translates or the mapping fails (the
+// interpreter then runs everything).
+func translate(kn *kernel, prog []instr, runs []run) *nativeCode {
+	type part struct {
+		seg    segment
+		native bool
+		code   []byte
+	}
+	var parts []part
+	var a x86
+	for i, r := range runs {
+		a.b = a.b[:0]
+		ok := true
+		for j := r.lo; j < r.hi && ok; j++ {
+			ok = a.instr(kn, &prog[j])
+		}
+		if n := len(parts); n > 0 && parts[n-1].native == ok {
+			parts[n-1].seg.hi++
+			if ok {
+				parts[n-1].code = append(parts[n-1].code, a.b...)
+			}
+			continue
+		}
+		p := part{seg: segment{lo: int32(i), hi: int32(i + 1)}, native: ok}
+		if ok {
+			p.code = slices.Clone(a.b)
+		}
+		parts = append(parts, p)
+	}
+	var code []byte
+	offsets := make([]int, len(parts))
+	for k, p := range parts {
+		if p.native {
+			offsets[k] = len(code)
+			code = append(append(code, p.code...), 0xc3) // ret
+		}
+	}
+	if len(code) == 0 {
+		return nil
+	}
+	mem, err := syscall.Mmap(-1, 0, len(code), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return nil
+	}
+	copy(mem, code)
+	if err := syscall.Mprotect(mem, syscall.PROT_READ|syscall.PROT_EXEC); err != nil {
+		syscall.Munmap(mem)
+		return nil
+	}
+	nc := &nativeCode{mem: mem}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
+	for k, p := range parts {
+		if p.native {
+			p.seg.entry = base + uintptr(offsets[k])
+		}
+		nc.segs = append(nc.segs, p.seg)
+	}
+	runtime.AddCleanup(nc, func(mem []byte) { syscall.Munmap(mem) }, mem)
+	return nc
+}

@@ -1,0 +1,121 @@
+package hdl_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/parmem/parmem/hdl"
+)
+
+// everyOperation drives one output per operation and operand width,
+// at the widths where masks, sign bits and shift counts change meaning,
+// plus the patterns the interpreter fuses (AND of NOT or of an equality,
+// ORs of ANDs, Concats of equalities) and slices and Concats of values
+// over 64 bits.
+func everyOperation() *hdl.Module {
+	m := hdl.NewModule("every_op")
+	amt := m.Input("amt", 7)
+	sel := m.Input("sel", 1)
+	idx := m.Input("idx", 3)
+	hot := m.Input("hot", 3)
+	n := 0
+	out := func(s *hdl.Signal) {
+		m.Output(fmt.Sprintf("o%d", n), s.Width()).Drive(s)
+		n++
+	}
+	for _, w := range []int{1, 5, 31, 32, 33, 63, 64} {
+		a, b := m.Input(fmt.Sprintf("a%d", w), w), m.Input(fmt.Sprintf("b%d", w), w)
+		for _, s := range []*hdl.Signal{
+			a.Not(), a.And(b), a.Or(b), a.Xor(b), a.RedAnd(), a.RedOr(), a.RedXor(),
+			a.Add(b), a.Sub(b), a.Shl(0), a.Shl(1), a.Shl(w - 1), a.Shr(1), a.Shr(w - 1), a.Sra(1), a.Sra(w - 1),
+			a.ShlBy(amt), a.ShrBy(amt), a.SraBy(amt),
+			a.Eq(b), a.Ne(b), a.Lt(b), a.Le(b), a.Gt(b), a.Ge(b), a.LtS(b), a.LeS(b), a.GtS(b), a.GeS(b),
+			hdl.Mux(sel, a, b), hdl.Select(idx, a, b, a.Xor(b), b.Not()), hdl.OneHotSelect(hot, a, b, a.Not()),
+			a.Slice(w-1, w/2), a.Bit(0).Repl(w), a.Zext(64), a.Sext(64),
+			a.And(b.Not()), a.And(b.Eq(a.Not()).Repl(w)), a.And(b).Or(a.Xor(b)), a.Or(b).Or(a.Not()),
+			hdl.Concat(a.Eq(b), a.Ne(b), a.Bit(0).And(b.Bit(0).Not()), sel.And(a.EqConst(uint64(w%2)))),
+		} {
+			out(s)
+		}
+		if w <= 32 {
+			out(a.Mul(b))
+			out(a.Repl(2))
+		}
+		wide := hdl.Concat(a, b, a.Not()) // up to 192 bits: slices across words, Concat words
+		out(wide)
+		out(wide.Slice(wide.Width()-1, wide.Width()/3))
+		out(wide.Slice(min(wide.Width()-1, 70), min(wide.Width()-1, 70)-w+1))
+	}
+	return m
+}
+
+// TestNativeCodeMatchesTheInterpreter runs every operation as machine
+// code and on the interpreter from the same inputs (zero, all ones, the
+// sign bit alone and random values) and compares every output each cycle.
+// On linux/amd64 it checks that the machine code runs at all (unless the
+// environment turns it off).
+func TestNativeCodeMatchesTheInterpreter(t *testing.T) {
+	d, err := hdl.Elaborate(everyOperation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	native, interp := hdl.NewSim(d), hdl.NewSim(d)
+	interp.UseInterpreter()
+	want := runtime.GOOS == "linux" && runtime.GOARCH == "amd64" && os.Getenv(hdl.NativeEnv) != "off"
+	if native.Native() != want {
+		t.Fatalf("Native() = %v on %s/%s with %s=%q, want %v", native.Native(), runtime.GOOS, runtime.GOARCH, hdl.NativeEnv, os.Getenv(hdl.NativeEnv), want)
+	}
+	if interp.Native() {
+		t.Fatal("Native() after UseInterpreter")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	inputs := d.Top().Inputs()
+	for cycle := range 2000 {
+		for _, in := range inputs {
+			w := in.Width()
+			var v uint64
+			switch r.IntN(4) {
+			case 1:
+				v = ^uint64(0)
+			case 2:
+				v = 1 << (w - 1)
+			case 3:
+				v = r.Uint64()
+			}
+			v &= ^uint64(0) >> (64 - w)
+			for _, s := range []*hdl.Sim{native, interp} {
+				if err := s.SetU(in.Name(), v); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for _, o := range d.Top().Outputs() {
+			got, err := native.Get(o.Name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := interp.Get(o.Name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want.String() {
+				t.Fatalf("cycle %d: %s = %s as machine code, %s interpreted", cycle, o.Name(), got, want)
+			}
+		}
+	}
+}
+
+// TestNativeCodeCanBeTurnedOff checks the environment switch.
+func TestNativeCodeCanBeTurnedOff(t *testing.T) {
+	t.Setenv(hdl.NativeEnv, "off")
+	d, err := hdl.Elaborate(everyOperation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hdl.NewSim(d).Native() {
+		t.Fatalf("Native() with %s=off", hdl.NativeEnv)
+	}
+}
