@@ -12,8 +12,8 @@ import (
 // becomes the few machine instructions that load its operands from the
 // state, compute and store its result, and a stretch of runs becomes one
 // call. Runs of operations the translator leaves out (wide operations,
-// memory reads, decoders, parity, selects of many choices) stay with the
-// interpreter, between the calls. Everywhere else, or with
+// replications of more than one bit) stay with the interpreter, between
+// the calls. Everywhere else, or with
 // PARMEM_NATIVE=off in the environment, or after UseInterpreter, the
 // interpreter runs the whole program. Both read and write the same state,
 // so a Sim can change between them at any time.

@@ -37,6 +37,7 @@ const (
 	ccNE = 0x5
 	ccBE = 0x6 // below or equal (unsigned <=)
 	ccA  = 0x7 // above (unsigned >)
+	ccNP = 0xb // parity odd
 	ccL  = 0xc // less (signed <)
 	ccGE = 0xd
 	ccLE = 0xe
@@ -62,11 +63,6 @@ const (
 	opcCmp = 0x3b
 	opcMov = 0x8b
 )
-
-// maxNativeSelect is the most choices a Select may have to become machine
-// code: one compare and conditional move per choice, where the
-// interpreter indexes its list at once.
-const maxNativeSelect = 16
 
 // x86 assembles machine code.
 type x86 struct{ b []byte }
@@ -120,6 +116,25 @@ func (a *x86) shift(ext, r int, k int) {
 	}
 	a.reg(true, []byte{0xc1}, ext, r)
 	a.bytes(byte(k))
+}
+
+// storeZero clears state word slot.
+func (a *x86) storeZero(slot int32) {
+	a.mem([]byte{0xc7}, 0, slot)
+	a.bytes(0, 0, 0, 0)
+}
+
+// jump writes a jump opcode and room for its 32-bit displacement, whose
+// place it returns for land.
+func (a *x86) jump(op ...byte) int {
+	a.bytes(op...)
+	a.bytes(0, 0, 0, 0)
+	return len(a.b) - 4
+}
+
+// land points the jump whose displacement is at at the next instruction.
+func (a *x86) land(at int) {
+	le.LittleEndian.PutUint32(a.b[at:], uint32(len(a.b)-(at+4)))
 }
 
 // zero clears r (and the flags' meaning: write it before a compare).
@@ -219,6 +234,18 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 		a.setcc(ccE, rCX)
 		a.store(in.dst, rCX)
 		return true
+	case kRedXor: // fold to 16 bits; XOR AL, AH sets the parity flag
+		a.zero(rCX)
+		a.load(rAX, in.a)
+		for _, k := range []int{32, 16} {
+			a.alu(opcMov, rDX, rAX)
+			a.shift(extShr, rDX, k)
+			a.alu(opcXor, rAX, rDX)
+		}
+		a.bytes(0x30, 0xe0)
+		a.setcc(ccNP, rCX)
+		a.store(in.dst, rCX)
+		return true
 	case kRedOr:
 		a.zero(rCX)
 		a.load(rAX, in.a)
@@ -296,18 +323,19 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 		a.aluMem(opcAnd, rCX, in.a)
 		a.store(in.dst, rCX)
 		return true
-	case kSelect:
-		if in.k > maxNativeSelect {
-			return false
-		}
-		a.zero(rDX)
+	case kSelect: // branch-free: the index clamped to k, the choice ANDed with idx < k
+		choices := kn.argv[in.b : in.b+int32(in.k)]
+		table := a.table(append(slices.Clone(choices), choices[0]))
+		a.zero(rCX)
 		a.load(rAX, in.a)
-		for i, slot := range kn.argv[in.b : in.b+int32(in.k)] {
-			a.cmpImm(rAX, uint64(i))
-			a.cmovMem(ccE, rDX, slot)
-		}
-		a.store(in.dst, rDX)
-		return true
+		a.movImm(rDX, uint64(in.k))
+		a.alu(opcCmp, rAX, rDX)
+		a.setcc(ccB, rCX)
+		a.cmov(ccAE, rAX, rDX)
+		a.lookup(table)
+		a.bytes(0x48, 0x8b, 0x04, 0x17) // mov rax, [rdi + rdx]
+		a.unary(extNeg, rCX)
+		a.alu(opcAnd, rAX, rCX)
 	case kOneHot:
 		a.zero(rDX)
 		a.load(rAX, in.a)
@@ -320,22 +348,23 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 		}
 		a.store(in.dst, rDX)
 		return true
-	case kConcat:
-		a.zero(rAX)
+	case kConcat: // the last operand is the lowest, and goes first
 		lo := 0
-		for j := in.b + int32(in.k) - 1; j >= in.b; j-- { // the last operand is the lowest
-			a.load(rDX, kn.argv[j])
-			a.shift(extShl, rDX, lo)
-			a.alu(opcOr, rAX, rDX)
+		for j := in.b + int32(in.k) - 1; j >= in.b; j-- {
+			a.orInto(lo == 0, func(r int) {
+				a.load(r, kn.argv[j])
+				a.shift(extShl, r, lo)
+			})
 			lo += int(kn.argw[j])
 		}
 	case opCatWord:
 		a.zero(rAX)
-		for _, x := range kn.pieces[in.a : in.a+in.b] {
-			a.load(rDX, x.slot)
-			a.shift(extShl, rDX, int(x.shl&63))
-			a.shift(extShr, rDX, int(x.shr&63))
-			a.alu(opcOr, rAX, rDX)
+		for i, x := range kn.pieces[in.a : in.a+in.b] {
+			a.orInto(i == 0, func(r int) {
+				a.load(r, x.slot)
+				a.shift(extShl, r, int(x.shl&63))
+				a.shift(extShr, r, int(x.shr&63))
+			})
 		}
 	case opCatAndNot, opCatAndEq, opCatEq:
 		a.zero(rAX)
@@ -386,11 +415,80 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 		a.load(rAX, in.a)
 		a.signExtend(rAX, int(in.aw))
 		a.mask(rAX, in.mask)
-	default: // wide operations, memory reads, decoders, parity
+	case kMemRead: // the memory holds every address of the address's width
+		mem := kn.mems[in.b]
+		if in.aw >= 32 || uint64(len(mem)) < 1<<in.aw {
+			return false
+		}
+		a.load(rAX, in.a)
+		a.movImm(rDX, uint64(uintptr(unsafe.Pointer(unsafe.SliceData(mem)))))
+		a.bytes(0x48, 0x8b, 0x04, 0xc2) // mov rax, [rdx + 8 rax]
+	case opDecode:
+		a.decode(&kn.decodes[in.k], in.a, in.b)
+		return true
+	default: // wide operations
 		return false
 	}
 	a.store(in.dst, rAX)
 	return true
+}
+
+// table writes a table of the byte offsets of state words in the code,
+// with a jump over it, and returns its place for lookup; a negative slot
+// becomes -1.
+func (a *x86) table(slots []int32) int {
+	over := a.jump(0xe9)
+	at := len(a.b)
+	for _, slot := range slots {
+		off := int32(-1)
+		if slot >= 0 {
+			off = slot * 8
+		}
+		a.b = le.LittleEndian.AppendUint32(a.b, uint32(off))
+	}
+	a.land(over)
+	return at
+}
+
+// lookup sets RDX to entry RAX of the table at (sign-extended).
+func (a *x86) lookup(at int) {
+	a.bytes(0x48, 0x8d, 0x15) // lea rdx, [rip + table]
+	a.b = le.LittleEndian.AppendUint32(a.b, uint32(at-(len(a.b)+4)))
+	a.bytes(0x48, 0x63, 0x14, 0x82) // movsxd rdx, dword [rdx + 4 rax]
+}
+
+// decode writes an opDecode: it clears the outputs, then looks the index
+// up in a table of the outputs' offsets (-1 for none) and stores the
+// enable at the one it finds.
+func (a *x86) decode(t *decoder, en, idx int32) {
+	for _, d := range t.dsts {
+		a.storeZero(d)
+	}
+	table := a.table(t.at)
+	a.load(rAX, idx)
+	a.movImm(rDX, t.base)
+	a.alu(opcSub, rAX, rDX)
+	a.movImm(rDX, uint64(len(t.at)))
+	a.alu(opcCmp, rAX, rDX)
+	outside := a.jump(0x0f, 0x83) // jae
+	a.lookup(table)
+	a.bytes(0x48, 0x85, 0xd2)  // test rdx, rdx
+	none := a.jump(0x0f, 0x88) // js
+	a.load(rAX, en)
+	a.bytes(0x48, 0x89, 0x04, 0x17) // mov [rdi + rdx], rax
+	a.land(outside)
+	a.land(none)
+}
+
+// orInto writes a part of a Concat: computed by part into RAX when it is
+// the first, else into RDX and ORed into RAX.
+func (a *x86) orInto(first bool, part func(r int)) {
+	if first {
+		part(rAX)
+		return
+	}
+	part(rDX)
+	a.alu(opcOr, rAX, rDX)
 }
 
 // translate turns every run it can into machine code, consecutive such

@@ -13,8 +13,8 @@ import (
 // everyOperation drives one output per operation and operand width,
 // at the widths where masks, sign bits and shift counts change meaning,
 // plus the patterns the interpreter fuses (AND of NOT or of an equality,
-// ORs of ANDs, Concats of equalities) and slices and Concats of values
-// over 64 bits.
+// ORs of ANDs, Concats of equalities, decoders), slices and Concats of
+// values over 64 bits, and a memory read.
 func everyOperation() *hdl.Module {
 	m := hdl.NewModule("every_op")
 	amt := m.Input("amt", 7)
@@ -25,6 +25,12 @@ func everyOperation() *hdl.Module {
 	out := func(s *hdl.Signal) {
 		m.Output(fmt.Sprintf("o%d", n), s.Width()).Drive(s)
 		n++
+	}
+	mem := m.Mem("mem", 3, 64) // written at idx with amt, read at hot
+	mem.Write(idx, amt.Zext(64), sel)
+	out(mem.Read(hot))
+	for k := range 6 { // a decoder (opDecode): one enable, one index, many constants
+		out(sel.And(idx.EqConst(uint64(k))))
 	}
 	for _, w := range []int{1, 5, 31, 32, 33, 63, 64} {
 		a, b := m.Input(fmt.Sprintf("a%d", w), w), m.Input(fmt.Sprintf("b%d", w), w)
@@ -105,6 +111,8 @@ func TestNativeCodeMatchesTheInterpreter(t *testing.T) {
 				t.Fatalf("cycle %d: %s = %s as machine code, %s interpreted", cycle, o.Name(), got, want)
 			}
 		}
+		native.Step()
+		interp.Step()
 	}
 }
 
