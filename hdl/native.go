@@ -48,14 +48,24 @@ func (nc *nativeCode) exec(kn *kernel, runs []run, cs []code) {
 	runtime.KeepAlive(nc) // the mapping outlives the calls
 }
 
-// compileNative translates the program (prog, as runs groups it) unless
+// compileNative translates the program (prog, as s.runs groups it) unless
 // the environment turns native code off; nil when it is off or the
-// platform has none.
-func compileNative(kn *kernel, prog []instr, runs []run) *nativeCode {
+// platform has none. A result that one instruction reads and nothing
+// observes (observableSlots: a name, a register's or memory port's input)
+// may live in a register only.
+func (s *Sim) compileNative(prog []instr) *nativeCode {
 	if os.Getenv(NativeEnv) == "off" {
 		return nil
 	}
-	return translate(kn, prog, runs)
+	readers := map[int32]int{}
+	for i := range prog {
+		for _, x := range s.operandsOf(&prog[i]) {
+			readers[x]++
+		}
+	}
+	observable := s.observableSlots()
+	private := func(x int32) bool { return readers[x] == 1 && !observable[x] }
+	return translate(&s.kn, prog, s.runs, s.operandsOf, private)
 }
 
 // UseInterpreter makes s run its program on the interpreter from now on,

@@ -4,6 +4,7 @@ package hdl
 
 import (
 	le "encoding/binary"
+	"fmt"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -64,8 +65,18 @@ const (
 	opcMov = 0x8b
 )
 
-// x86 assembles machine code.
-type x86 struct{ b []byte }
+// x86 assembles machine code. held and heldAt forward a value: the
+// state word held was stored from register heldReg by the instruction
+// ending at heldAt (or is only there: elide), so a load of it right after
+// reads the register. elide is a result to keep out of the state, elided
+// one kept out and not yet loaded.
+type x86 struct {
+	b             []byte
+	held          int32
+	heldReg       int
+	heldAt        int
+	elide, elided int32
+}
 
 func (a *x86) bytes(bs ...byte) { a.b = append(a.b, bs...) }
 
@@ -98,8 +109,33 @@ func (a *x86) reg(w bool, op []byte, reg, rm int) {
 	a.bytes(0xc0 | byte(reg&7)<<3 | byte(rm&7))
 }
 
-func (a *x86) load(r int, slot int32)             { a.mem([]byte{opcMov}, r, slot) }
-func (a *x86) store(slot int32, r int)            { a.mem([]byte{0x89}, r, slot) }
+// load loads state word slot into r, or moves it from the register that
+// has just stored it.
+func (a *x86) load(r int, slot int32) {
+	switch {
+	case len(a.b) != a.heldAt || slot != a.held:
+		a.mem([]byte{opcMov}, r, slot)
+	case r != a.heldReg:
+		a.alu(opcMov, r, a.heldReg)
+	}
+	if slot == a.elided {
+		a.elided = -1
+	}
+}
+
+// store stores r into state word slot, unless it is to be elided.
+func (a *x86) store(slot int32, r int) {
+	if a.elided >= 0 { // the previous result, kept in a register, was never read
+		panic(fmt.Sprintf("hdl: machine code does not load state word %d first", a.elided))
+	}
+	if slot == a.elide {
+		a.elided = slot
+	} else {
+		a.mem([]byte{0x89}, r, slot)
+	}
+	a.held, a.heldReg, a.heldAt = slot, r, len(a.b)
+}
+
 func (a *x86) aluMem(opc byte, r int, slot int32) { a.mem([]byte{opc}, r, slot) }
 func (a *x86) alu(opc byte, dst, src int)         { a.reg(true, []byte{opc}, dst, src) }
 func (a *x86) unary(ext, r int)                   { a.reg(true, []byte{0xf7}, ext, r) }
@@ -227,16 +263,16 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 		a.aluMem(opcOr, rAX, in.b)
 		a.aluMem(opcOr, rAX, in.c)
 	case kRedAnd: // in.mask is the operand's
-		a.zero(rCX)
 		a.load(rAX, in.a)
+		a.zero(rCX)
 		a.movImm(rDX, in.mask)
 		a.alu(opcCmp, rAX, rDX)
 		a.setcc(ccE, rCX)
 		a.store(in.dst, rCX)
 		return true
 	case kRedXor: // fold to 16 bits; XOR AL, AH sets the parity flag
-		a.zero(rCX)
 		a.load(rAX, in.a)
+		a.zero(rCX)
 		for _, k := range []int{32, 16} {
 			a.alu(opcMov, rDX, rAX)
 			a.shift(extShr, rDX, k)
@@ -247,8 +283,8 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 		a.store(in.dst, rCX)
 		return true
 	case kRedOr:
-		a.zero(rCX)
 		a.load(rAX, in.a)
+		a.zero(rCX)
 		a.cmpImm(rAX, 0)
 		a.setcc(ccNE, rCX)
 		a.store(in.dst, rCX)
@@ -293,16 +329,16 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 		a.shiftCL(extSar, rAX)
 		a.mask(rAX, maskOf(int(in.aw)))
 	case kEq, kNe, kLt, kLe, kGt, kGe:
-		a.zero(rCX)
 		a.load(rAX, in.a)
+		a.zero(rCX)
 		a.aluMem(opcCmp, rAX, in.b)
 		a.setcc(compares[in.op], rCX)
 		a.store(in.dst, rCX)
 		return true
 	case kLtS, kLeS, kGtS, kGeS:
-		a.zero(rCX)
 		a.load(rAX, in.a)
 		a.load(rDX, in.b)
+		a.zero(rCX)
 		a.shift(extShl, rAX, 64-int(in.aw))
 		a.shift(extShl, rDX, 64-int(in.aw))
 		a.alu(opcCmp, rAX, rDX)
@@ -316,18 +352,18 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 		a.bytes(0)
 		a.cmov(ccE, rAX, rDX)
 	case opAndEq:
+		a.load(rAX, in.b)
 		a.zero(rCX)
-		a.load(rDX, in.b)
-		a.aluMem(opcCmp, rDX, in.c)
+		a.aluMem(opcCmp, rAX, in.c)
 		a.setcc(ccE, rCX)
 		a.aluMem(opcAnd, rCX, in.a)
 		a.store(in.dst, rCX)
 		return true
 	case kSelect: // branch-free: the index clamped to k, the choice ANDed with idx < k
 		choices := kn.argv[in.b : in.b+int32(in.k)]
+		a.load(rAX, in.a)
 		table := a.table(append(slices.Clone(choices), choices[0]))
 		a.zero(rCX)
-		a.load(rAX, in.a)
 		a.movImm(rDX, uint64(in.k))
 		a.alu(opcCmp, rAX, rDX)
 		a.setcc(ccB, rCX)
@@ -337,8 +373,8 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 		a.unary(extNeg, rCX)
 		a.alu(opcAnd, rAX, rCX)
 	case kOneHot:
-		a.zero(rDX)
 		a.load(rAX, in.a)
+		a.zero(rDX)
 		for i, slot := range kn.argv[in.b : in.b+int32(in.k)] {
 			a.reg(true, []byte{0x0f, 0xba}, 4, rAX) // bt rax, i
 			a.bytes(byte(i))
@@ -358,7 +394,9 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 			lo += int(kn.argw[j])
 		}
 	case opCatWord:
-		a.zero(rAX)
+		if in.b == 0 {
+			a.zero(rAX)
+		}
 		for i, x := range kn.pieces[in.a : in.a+in.b] {
 			a.orInto(i == 0, func(r int) {
 				a.load(r, x.slot)
@@ -491,65 +529,129 @@ func (a *x86) orInto(first bool, part func(r int)) {
 	a.alu(opcOr, rAX, rDX)
 }
 
-// translate turns every run it can into machine code, consecutive such
-// runs into one segment ending in a return, and maps the code
-// executable; nil when no run translates or the mapping fails (the
-// interpreter then runs everything).
-func translate(kn *kernel, prog []instr, runs []run) *nativeCode {
-	type part struct {
-		seg    segment
-		native bool
-		code   []byte
-	}
-	var parts []part
-	var a x86
-	for i, r := range runs {
-		a.b = a.b[:0]
-		ok := true
-		for j := r.lo; j < r.hi && ok; j++ {
-			ok = a.instr(kn, &prog[j])
+// first is the operand an instruction's code loads into RAX before
+// anything else (so that a value stored just before comes from its
+// register), or -1.
+func first(kn *kernel, in *instr) int32 {
+	switch in.op {
+	case kMux, opAndNot, opAndEq:
+		return in.b
+	case kConcat:
+		return kn.argv[in.b+int32(in.k)-1]
+	case opCatWord:
+		if in.b > 0 {
+			return kn.pieces[in.a].slot
 		}
-		if n := len(parts); n > 0 && parts[n-1].native == ok {
-			parts[n-1].seg.hi++
-			if ok {
-				parts[n-1].code = append(parts[n-1].code, a.b...)
+	case opCatAndNot, opCatAndEq, opCatEq, opDecode:
+	default:
+		return in.a
+	}
+	return -1
+}
+
+// segment writes the code of the instructions of runs, ended by a
+// return. It orders them so that a value with one reader is computed
+// just before that reader, last if its reader loads it first (first),
+// where the register forwards it, and a private result (one reader,
+// nothing observes it) is not stored at all: the run order keeps the operations of
+// one kind together for the interpreter's dispatch, which machine code
+// does not need.
+func (a *x86) segment(kn *kernel, prog []instr, runs []run, reads func(*instr) []int32, private func(int32) bool) {
+	producer := map[int32]int32{} // a result's instruction
+	readers := map[int32]int{}    // a state word's readers in the segment
+	for _, r := range runs {
+		for j := r.lo; j < r.hi; j++ {
+			if prog[j].op != opDecode { // (it has many results)
+				producer[prog[j].dst] = j
 			}
-			continue
-		}
-		p := part{seg: segment{lo: int32(i), hi: int32(i + 1)}, native: ok}
-		if ok {
-			p.code = slices.Clone(a.b)
-		}
-		parts = append(parts, p)
-	}
-	var code []byte
-	offsets := make([]int, len(parts))
-	for k, p := range parts {
-		if p.native {
-			offsets[k] = len(code)
-			code = append(append(code, p.code...), 0xc3) // ret
+			for _, x := range reads(&prog[j]) {
+				readers[x]++
+			}
 		}
 	}
-	if len(code) == 0 {
+	pulled := func(x int32) (int32, bool) { // the producer its one reader emits
+		j, ok := producer[x]
+		return j, ok && readers[x] == 1
+	}
+	var emit func(j int32, keep bool)
+	emit = func(j int32, keep bool) { // keep: leave the result in its register alone
+		in := &prog[j]
+		f := first(kn, in)
+		for _, x := range reads(in) {
+			if p, ok := pulled(x); ok && x != f {
+				emit(p, false)
+			}
+		}
+		if p, ok := pulled(f); ok {
+			emit(p, private(f)) // its reader loads it first
+		}
+		if keep {
+			a.elide = in.dst
+		}
+		a.instr(kn, in)
+		a.elide = -1
+		if a.elided >= 0 && !keep {
+			panic(fmt.Sprintf("hdl: the machine code of %v does not load state word %d first", in.op, a.elided))
+		}
+	}
+	for _, r := range runs {
+		for j := r.lo; j < r.hi; j++ {
+			if _, ok := pulled(prog[j].dst); !ok || prog[j].op == opDecode {
+				emit(j, false)
+			}
+		}
+	}
+	a.bytes(0xc3) // ret
+}
+
+// translate turns the runs it can into machine code, consecutive ones
+// into one segment, and maps the code executable; nil when no run
+// translates or the mapping fails (the interpreter then runs everything).
+// reads lists the state words an instruction reads; a private result
+// (segment) may stay out of the state.
+func translate(kn *kernel, prog []instr, runs []run, reads func(*instr) []int32, private func(int32) bool) *nativeCode {
+	native := make([]bool, len(runs))
+	for i, r := range runs {
+		native[i] = true
+		for j := r.lo; j < r.hi && native[i]; j++ {
+			probe := x86{heldAt: -1, elide: -1, elided: -1}
+			native[i] = probe.instr(kn, &prog[j])
+		}
+	}
+	a := x86{heldAt: -1, elide: -1, elided: -1}
+	var segs []segment
+	var offsets []int // each native segment's code, -1 for the interpreter's
+	for lo := 0; lo < len(runs); {
+		hi := lo + 1
+		for hi < len(runs) && native[hi] == native[lo] {
+			hi++
+		}
+		segs, offsets = append(segs, segment{lo: int32(lo), hi: int32(hi)}), append(offsets, -1)
+		if native[lo] {
+			offsets[len(offsets)-1] = len(a.b)
+			a.segment(kn, prog, runs[lo:hi], reads, private)
+		}
+		lo = hi
+	}
+	if len(a.b) == 0 {
 		return nil
 	}
-	mem, err := syscall.Mmap(-1, 0, len(code), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	mem, err := syscall.Mmap(-1, 0, len(a.b), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
 		return nil
 	}
-	copy(mem, code)
+	copy(mem, a.b)
 	if err := syscall.Mprotect(mem, syscall.PROT_READ|syscall.PROT_EXEC); err != nil {
 		syscall.Munmap(mem)
 		return nil
 	}
-	nc := &nativeCode{mem: mem}
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
-	for k, p := range parts {
-		if p.native {
-			p.seg.entry = base + uintptr(offsets[k])
+	for k, off := range offsets {
+		if off >= 0 {
+			segs[k].entry = base + uintptr(off)
 		}
-		nc.segs = append(nc.segs, p.seg)
 	}
+	nc := &nativeCode{mem: mem, segs: segs}
 	runtime.AddCleanup(nc, func(mem []byte) { syscall.Munmap(mem) }, mem)
 	return nc
 }

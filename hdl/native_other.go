@@ -5,7 +5,9 @@ package hdl
 import "unsafe"
 
 // translate has no machine code to offer on this platform.
-func translate(*kernel, []instr, []run) *nativeCode { return nil }
+func translate(*kernel, []instr, []run, func(*instr) []int32, func(int32) bool) *nativeCode {
+	return nil
+}
 
 // callNative is never called here: translate returns nil.
 func callNative(uintptr, unsafe.Pointer) { panic("hdl: no native code on this platform") }

@@ -13,8 +13,9 @@ import (
 // everyOperation drives one output per operation and operand width,
 // at the widths where masks, sign bits and shift counts change meaning,
 // plus the patterns the interpreter fuses (AND of NOT or of an equality,
-// ORs of ANDs, Concats of equalities, decoders), slices and Concats of
-// values over 64 bits, and a memory read.
+// ORs of ANDs, Concats of equalities, decoders), results read once that
+// machine code keeps in a register, slices and Concats of values over 64
+// bits, and a memory read.
 func everyOperation() *hdl.Module {
 	m := hdl.NewModule("every_op")
 	amt := m.Input("amt", 7)
@@ -43,6 +44,7 @@ func everyOperation() *hdl.Module {
 			a.Slice(w-1, w/2), a.Bit(0).Repl(w), a.Zext(64), a.Sext(64),
 			a.And(b.Not()), a.And(b.Eq(a.Not()).Repl(w)), a.And(b).Or(a.Xor(b)), a.Or(b).Or(a.Not()),
 			hdl.Concat(a.Eq(b), a.Ne(b), a.Bit(0).And(b.Bit(0).Not()), sel.And(a.EqConst(uint64(w%2)))),
+			a.Lt(b).Xor(sel), a.RedXor().Add(sel), a.Add(b).Sub(a.Xor(b)).Shl(1), // results that live in a register only
 		} {
 			out(s)
 		}

@@ -126,7 +126,7 @@ func NewSim(d *Design) *Sim {
 	s.indexNames()
 	fused := s.fused(s.prog)
 	s.runs, s.code = s.kn.encode(fused)
-	s.native = compileNative(&s.kn, fused, s.runs)
+	s.native = s.compileNative(fused)
 	return s
 }
 
