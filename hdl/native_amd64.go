@@ -65,6 +65,9 @@ const (
 	opcMov = 0x8b
 )
 
+// fixup is a lookup's displacement at b[at:], to point at table.
+type fixup struct{ at, table int }
+
 // x86 assembles machine code. held and heldAt forward a value: the
 // state word held was stored from register heldReg by the instruction
 // ending at heldAt (or is only there: elide), so a load of it right after
@@ -76,6 +79,8 @@ type x86 struct {
 	heldReg       int
 	heldAt        int
 	elide, elided int32
+	tables        [][]int32 // the segment's lookup tables (tablesOut)
+	fixups        []fixup
 }
 
 func (a *x86) bytes(bs ...byte) { a.b = append(a.b, bs...) }
@@ -361,8 +366,8 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 		return true
 	case kSelect: // branch-free: the index clamped to k, the choice ANDed with idx < k
 		choices := kn.argv[in.b : in.b+int32(in.k)]
-		a.load(rAX, in.a)
 		table := a.table(append(slices.Clone(choices), choices[0]))
+		a.load(rAX, in.a)
 		a.zero(rCX)
 		a.movImm(rDX, uint64(in.k))
 		a.alu(opcCmp, rAX, rDX)
@@ -471,28 +476,43 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 	return true
 }
 
-// table writes a table of the byte offsets of state words in the code,
-// with a jump over it, and returns its place for lookup; a negative slot
-// becomes -1.
+// table queues a table of the byte offsets of state words (-1 for a
+// negative slot) for the end of the segment (tables) and returns its
+// number for lookup.
 func (a *x86) table(slots []int32) int {
-	over := a.jump(0xe9)
-	at := len(a.b)
-	for _, slot := range slots {
-		off := int32(-1)
-		if slot >= 0 {
-			off = slot * 8
-		}
-		a.b = le.LittleEndian.AppendUint32(a.b, uint32(off))
-	}
-	a.land(over)
-	return at
+	a.tables = append(a.tables, slots)
+	return len(a.tables) - 1
 }
 
-// lookup sets RDX to entry RAX of the table at (sign-extended).
-func (a *x86) lookup(at int) {
+// lookup sets RDX to entry RAX of table t (sign-extended).
+func (a *x86) lookup(t int) {
 	a.bytes(0x48, 0x8d, 0x15) // lea rdx, [rip + table]
-	a.b = le.LittleEndian.AppendUint32(a.b, uint32(at-(len(a.b)+4)))
+	a.fixups = append(a.fixups, fixup{at: len(a.b), table: t})
+	a.bytes(0, 0, 0, 0)
 	a.bytes(0x48, 0x63, 0x14, 0x82) // movsxd rdx, dword [rdx + 4 rax]
+}
+
+// tablesOut writes the queued tables after the code, out of the path of
+// execution, and points the lookups at them.
+func (a *x86) tablesOut() {
+	for len(a.b)%4 != 0 {
+		a.bytes(0xcc) // int3
+	}
+	at := make([]int, len(a.tables))
+	for t, slots := range a.tables {
+		at[t] = len(a.b)
+		for _, slot := range slots {
+			off := int32(-1)
+			if slot >= 0 {
+				off = slot * 8
+			}
+			a.b = le.LittleEndian.AppendUint32(a.b, uint32(off))
+		}
+	}
+	for _, f := range a.fixups {
+		le.LittleEndian.PutUint32(a.b[f.at:], uint32(at[f.table]-(f.at+4)))
+	}
+	a.tables, a.fixups = nil, nil
 }
 
 // decode writes an opDecode: it clears the outputs, then looks the index
@@ -602,6 +622,7 @@ func (a *x86) segment(kn *kernel, prog []instr, runs []run, reads func(*instr) [
 		}
 	}
 	a.bytes(0xc3) // ret
+	a.tablesOut()
 }
 
 // translate turns the runs it can into machine code, consecutive ones
