@@ -22,10 +22,25 @@ import (
 // when set to "off".
 const NativeEnv = "PARMEM_NATIVE"
 
-// nativeCode is a program as machine code: its segments in program order.
+// nativeCode is a program as machine code: its segments in program order,
+// and the one-word registers' part of the clock edge (Sim.Step): next
+// computes their next values into scratch, commit loads them, with the
+// memory ports' work between the two.
 type nativeCode struct {
-	mem  []byte // the executable mapping (released by a cleanup)
-	segs []segment
+	mem          []byte // the executable mapping (released by a cleanup)
+	segs         []segment
+	next, commit uintptr
+	scratch      []uint64
+}
+
+// edgeRegs is what the clock edge's machine code needs of a Sim's
+// one-word registers: those that load every edge, and those with an
+// enable, the first alone of them with one of their own, the rest in
+// groups (Sim.groupEnRegs).
+type edgeRegs struct {
+	load, en []wordReg
+	alone    int
+	groups   []enGroup
 }
 
 // segment is runs[lo:hi] of the program: machine code at entry, or (entry
@@ -40,12 +55,18 @@ func (nc *nativeCode) exec(kn *kernel, runs []run, cs []code) {
 	p := unsafe.Pointer(unsafe.SliceData(kn.st))
 	for _, sg := range nc.segs {
 		if sg.entry != 0 {
-			callNative(sg.entry, p)
+			callNative(sg.entry, p, nil)
 		} else {
 			kn.exec(runs[sg.lo:sg.hi], cs)
 		}
 	}
 	runtime.KeepAlive(nc) // the mapping outlives the calls
+}
+
+// edge runs the clock edge's next or commit code over st.
+func (nc *nativeCode) edge(fn uintptr, st []uint64) {
+	callNative(fn, unsafe.Pointer(unsafe.SliceData(st)), unsafe.Pointer(unsafe.SliceData(nc.scratch)))
+	runtime.KeepAlive(nc)
 }
 
 // compileNative translates the program (prog, as s.runs groups it) unless
@@ -65,7 +86,8 @@ func (s *Sim) compileNative(prog []instr) *nativeCode {
 	}
 	observable := s.observableSlots()
 	private := func(x int32) bool { return readers[x] == 1 && !observable[x] }
-	return translate(&s.kn, prog, s.runs, s.operandsOf, private)
+	regs := edgeRegs{load: s.loadRegs, en: s.enRegs, alone: s.enAlone, groups: s.enGroups}
+	return translate(&s.kn, prog, s.runs, s.operandsOf, private, regs)
 }
 
 // UseInterpreter makes s run its program on the interpreter from now on,

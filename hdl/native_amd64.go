@@ -12,11 +12,11 @@ import (
 	"unsafe"
 )
 
-// callNative calls the machine code at fn with the state at st
-// (native_amd64.s).
+// callNative calls the machine code at fn with the state at st and aux
+// (the clock edge's scratch) in SI (native_amd64.s).
 //
 //go:noescape
-func callNative(fn uintptr, st unsafe.Pointer)
+func callNative(fn uintptr, st, aux unsafe.Pointer)
 
 // The registers the machine code uses: DI holds the state's address
 // throughout, AX, CX and DX hold values, R11 a mask too wide for an
@@ -26,6 +26,7 @@ const (
 	rAX  = 0
 	rCX  = 1
 	rDX  = 2
+	rSI  = 6
 	rDI  = 7
 	rR11 = 11
 )
@@ -625,12 +626,81 @@ func (a *x86) segment(kn *kernel, prog []instr, runs []run, reads func(*instr) [
 	a.tablesOut()
 }
 
+// scratch writes op with ModRM.reg = reg and word k of the clock edge's
+// scratch, [SI + 8 k], as its memory operand.
+func (a *x86) scratch(op []byte, reg int, k int) {
+	a.rex(true, reg, rSI)
+	a.bytes(op...)
+	a.bytes(0x80 | byte(reg&7)<<3 | rSI)
+	a.b = le.LittleEndian.AppendUint32(a.b, uint32(k)*8)
+}
+
+// edge writes the one-word registers' part of the clock edge (without
+// reset) and returns the offsets of its two functions. next puts each
+// register's next value in the scratch (SI): d, or for one with an
+// enable of its own d when the enable is set and else its value (a
+// conditional move), and for a group sharing an enable the enable and,
+// when it is set, the group's d values. commit loads them: every register
+// but those of a group whose enable was clear.
+func (a *x86) edge(regs edgeRegs) (next, commit int) {
+	n := len(regs.load)
+	flag := n + len(regs.en) // a group's enable in the scratch
+	copyIn := func(k int, r wordReg) {
+		a.mem([]byte{opcMov}, rAX, r.d)
+		a.scratch([]byte{0x89}, rAX, k)
+	}
+	copyOut := func(k int, r wordReg) {
+		a.scratch([]byte{opcMov}, rAX, k)
+		a.mem([]byte{0x89}, rAX, r.slot)
+	}
+	next = len(a.b)
+	for i, r := range regs.load {
+		copyIn(i, r)
+	}
+	for j, r := range regs.en[:regs.alone] {
+		a.mem([]byte{opcMov}, rAX, r.slot)
+		a.mem([]byte{0x83}, 7, r.en) // cmp qword [en], 0
+		a.bytes(0)
+		a.cmovMem(ccNE, rAX, r.d)
+		a.scratch([]byte{0x89}, rAX, n+j)
+	}
+	for g, grp := range regs.groups {
+		a.mem([]byte{opcMov}, rAX, grp.en)
+		a.scratch([]byte{0x89}, rAX, flag+g)
+		a.reg(true, []byte{0x85}, rAX, rAX) // test rax, rax
+		clear := a.jump(0x0f, 0x84)         // jz
+		for j := grp.lo; j < grp.hi; j++ {
+			copyIn(n+int(j), regs.en[j])
+		}
+		a.land(clear)
+	}
+	a.bytes(0xc3)
+	commit = len(a.b)
+	for i, r := range regs.load {
+		copyOut(i, r)
+	}
+	for j, r := range regs.en[:regs.alone] {
+		copyOut(n+j, r)
+	}
+	for g, grp := range regs.groups {
+		a.scratch([]byte{0x83}, 7, flag+g) // cmp qword [scratch], 0
+		a.bytes(0)
+		clear := a.jump(0x0f, 0x84) // je
+		for j := grp.lo; j < grp.hi; j++ {
+			copyOut(n+int(j), regs.en[j])
+		}
+		a.land(clear)
+	}
+	a.bytes(0xc3)
+	return next, commit
+}
+
 // translate turns the runs it can into machine code, consecutive ones
 // into one segment, and maps the code executable; nil when no run
 // translates or the mapping fails (the interpreter then runs everything).
 // reads lists the state words an instruction reads; a private result
 // (segment) may stay out of the state.
-func translate(kn *kernel, prog []instr, runs []run, reads func(*instr) []int32, private func(int32) bool) *nativeCode {
+func translate(kn *kernel, prog []instr, runs []run, reads func(*instr) []int32, private func(int32) bool, regs edgeRegs) *nativeCode {
 	native := make([]bool, len(runs))
 	for i, r := range runs {
 		native[i] = true
@@ -657,6 +727,7 @@ func translate(kn *kernel, prog []instr, runs []run, reads func(*instr) []int32,
 	if len(a.b) == 0 {
 		return nil
 	}
+	next, commit := a.edge(regs)
 	mem, err := syscall.Mmap(-1, 0, len(a.b), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
 		return nil
@@ -672,7 +743,8 @@ func translate(kn *kernel, prog []instr, runs []run, reads func(*instr) []int32,
 			segs[k].entry = base + uintptr(off)
 		}
 	}
-	nc := &nativeCode{mem: mem, segs: segs}
+	nc := &nativeCode{mem: mem, segs: segs, next: base + uintptr(next), commit: base + uintptr(commit),
+		scratch: make([]uint64, len(regs.load)+len(regs.en)+len(regs.groups))}
 	runtime.AddCleanup(nc, func(mem []byte) { syscall.Munmap(mem) }, mem)
 	return nc
 }

@@ -15,7 +15,7 @@ import (
 // plus the patterns the interpreter fuses (AND of NOT or of an equality,
 // ORs of ANDs, Concats of equalities, decoders), results read once that
 // machine code keeps in a register, slices and Concats of values over 64
-// bits, and a memory read.
+// bits, a memory read, and registers with and without enables.
 func everyOperation() *hdl.Module {
 	m := hdl.NewModule("every_op")
 	amt := m.Input("amt", 7)
@@ -26,6 +26,22 @@ func everyOperation() *hdl.Module {
 	out := func(s *hdl.Signal) {
 		m.Output(fmt.Sprintf("o%d", n), s.Width()).Drive(s)
 		n++
+	}
+	// registers: loaded every edge (one reading another), with an enable
+	// of their own, and two sharing one
+	r0, r1 := m.Reg("r0", 7), m.Reg("r1", 7)
+	r0.Drive(amt)
+	r1.Drive(r0.Xor(amt))
+	alone := m.RegInit("alone", hdl.MustU(5, 3))
+	alone.Drive(amt.Slice(4, 0))
+	alone.Enable(sel)
+	g0, g1 := m.Reg("g0", 3), m.Reg("g1", 3)
+	g0.Drive(idx)
+	g1.Drive(hot)
+	g0.Enable(hot.Bit(1))
+	g1.Enable(hot.Bit(1))
+	for _, r := range []*hdl.Signal{r0, r1, alone, g0, g1} {
+		out(r)
 	}
 	mem := m.Mem("mem", 3, 64) // written at idx with amt, read at hot
 	mem.Write(idx, amt.Zext(64), sel)

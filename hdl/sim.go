@@ -528,7 +528,12 @@ func (s *Sim) Step() {
 	}
 	st, sh := s.kn.st, s.shadow
 	reset := s.rst >= 0 && st[s.rst] != 0
-	s.nextWordRegs(st, reset)
+	native := s.native != nil && !reset // (machine code has no reset path)
+	if native {
+		s.native.edge(s.native.next, st)
+	} else {
+		s.nextWordRegs(st, reset)
+	}
 	wideLoaded := s.wideLoaded[:0]
 	for _, i := range s.wideRegs {
 		r := &s.regs[i]
@@ -571,11 +576,15 @@ func (s *Sim) Step() {
 			}
 		}
 	}
-	for i, r := range s.loadRegs {
-		st[r.slot] = s.wordNext[i]
-	}
-	for _, w := range s.loaded {
-		st[w.slot] = w.v
+	if native {
+		s.native.edge(s.native.commit, st)
+	} else {
+		for i, r := range s.loadRegs {
+			st[r.slot] = s.wordNext[i]
+		}
+		for _, w := range s.loaded {
+			st[w.slot] = w.v
+		}
 	}
 	for _, i := range wideLoaded {
 		r := &s.regs[i]
