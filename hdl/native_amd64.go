@@ -701,6 +701,9 @@ func (a *x86) edge(regs edgeRegs) (next, commit int) {
 // reads lists the state words an instruction reads; a private result
 // (segment) may stay out of the state.
 func translate(kn *kernel, prog []instr, runs []run, reads func(*instr) []int32, private func(int32) bool, regs edgeRegs) *nativeCode {
+	if len(kn.st) >= 1<<28 { // a state word's offset must fit a 32-bit displacement
+		return nil
+	}
 	native := make([]bool, len(runs))
 	for i, r := range runs {
 		native[i] = true
