@@ -55,6 +55,12 @@ const (
 	extSar = 7
 )
 
+// tableFrom is the fewest choices a select or one-hot select looks up in a
+// table: fewer take a compare or bit test each (smm2d's selects of 2 and 4
+// and one-hot selects of 2 to 4 choices ran slower from a table, SAMS's
+// one-hot selects of up to 16 faster).
+const tableFrom = 5
+
 // The "op r64, r/m64" opcodes of the ALU operations.
 const (
 	opcAdd = 0x03
@@ -365,8 +371,19 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 		a.aluMem(opcAnd, rCX, in.a)
 		a.store(in.dst, rCX)
 		return true
-	case kSelect: // branch-free: the index clamped to k, the choice ANDed with idx < k
+	case kSelect:
 		choices := kn.argv[in.b : in.b+int32(in.k)]
+		if len(choices) < tableFrom { // a compare and conditional move a choice
+			a.load(rAX, in.a)
+			a.zero(rDX)
+			for i, slot := range choices {
+				a.cmpImm(rAX, uint64(i))
+				a.cmovMem(ccE, rDX, slot)
+			}
+			a.store(in.dst, rDX)
+			return true
+		}
+		// branch-free: the index clamped to k, the choice ANDed with idx < k
 		table := a.table(append(slices.Clone(choices), choices[0]))
 		a.load(rAX, in.a)
 		a.zero(rCX)
@@ -378,15 +395,25 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 		a.bytes(0x48, 0x8b, 0x04, 0x17) // mov rax, [rdi + rdx]
 		a.unary(extNeg, rCX)
 		a.alu(opcAnd, rAX, rCX)
-	case kOneHot:
+	case kOneHot: // from tableFrom choices, with one bit set or none (as a
+		// decoded index gives): the choice the bit indexes, from a table,
+		// ANDed with sel != 0; else the OR of the choices, bit by bit
+		choices := kn.argv[in.b : in.b+int32(in.k)]
 		a.load(rAX, in.a)
+		done := -1
+		if len(choices) >= tableFrom {
+			done = a.oneHotLookup(a.table(append(slices.Clone(choices), choices[0])), len(choices))
+		}
 		a.zero(rDX)
-		for i, slot := range kn.argv[in.b : in.b+int32(in.k)] {
+		for i, slot := range choices {
 			a.reg(true, []byte{0x0f, 0xba}, 4, rAX) // bt rax, i
 			a.bytes(byte(i))
 			a.reg(true, []byte{0x1b}, rCX, rCX) // sbb rcx, rcx: -(bit i)
 			a.aluMem(opcAnd, rCX, slot)
 			a.alu(opcOr, rDX, rCX)
+		}
+		if done >= 0 {
+			a.land(done)
 		}
 		a.store(in.dst, rDX)
 		return true
@@ -516,6 +543,30 @@ func (a *x86) tablesOut() {
 	a.tables, a.fixups = nil, nil
 }
 
+// oneHotLookup writes the table path of a one-hot select over n choices
+// whose select is in RAX: when it has at most one bit set, RDX gets the
+// choice table holds at the bit's index (n when none) ANDed with sel != 0,
+// and a jump, whose place it returns for land, goes past the bit-by-bit
+// path that follows; with several bits set the code goes on to that path.
+func (a *x86) oneHotLookup(table, n int) (done int) {
+	a.bytes(0x48, 0x8d, 0x50, 0xff) // lea rdx, [rax - 1]
+	a.reg(true, []byte{0x85}, rAX, rDX)
+	several := a.jump(0x0f, 0x85) // jnz: sel & (sel - 1) != 0
+	a.alu(opcMov, rCX, rAX)
+	a.reg(true, []byte{0x0f, 0xbc}, rDX, rAX) // bsf rdx, rax (ZF: sel is 0)
+	a.movImm(rR11, uint64(n))
+	a.cmov(ccE, rDX, rR11)
+	a.unary(extNeg, rCX)
+	a.reg(true, []byte{0x1b}, rCX, rCX) // sbb rcx, rcx: -(sel != 0)
+	a.alu(opcMov, rAX, rDX)
+	a.lookup(table)
+	a.bytes(0x48, 0x8b, 0x14, 0x17) // mov rdx, [rdi + rdx]
+	a.alu(opcAnd, rDX, rCX)
+	done = a.jump(0xe9)
+	a.land(several)
+	return done
+}
+
 // decode writes an opDecode: it clears the outputs, then looks the index
 // up in a table of the outputs' offsets (-1 for none) and stores the
 // enable at the one it finds.
@@ -557,6 +608,10 @@ func first(kn *kernel, in *instr) int32 {
 	switch in.op {
 	case kMux, opAndNot, opAndEq:
 		return in.b
+	case kShlK, kShrK:
+		if in.k < 64 { // (else the result is 0, and nothing is loaded)
+			return in.a
+		}
 	case kConcat:
 		return kn.argv[in.b+int32(in.k)-1]
 	case opCatWord:
@@ -571,12 +626,12 @@ func first(kn *kernel, in *instr) int32 {
 }
 
 // segment writes the code of the instructions of runs, ended by a
-// return. It orders them so that a value with one reader is computed
-// just before that reader, last if its reader loads it first (first),
-// where the register forwards it, and a private result (one reader,
-// nothing observes it) is not stored at all: the run order keeps the operations of
-// one kind together for the interpreter's dispatch, which machine code
-// does not need.
+// return and followed by its tables. It orders them so that a value with
+// one reader is computed just before that reader, last if its reader
+// loads it first (first), where the register forwards it; a private
+// result (one reader, nothing observes it) is not stored at all. (The run
+// order keeps the operations of one kind together for the interpreter's
+// dispatch, which machine code does not need.)
 func (a *x86) segment(kn *kernel, prog []instr, runs []run, reads func(*instr) []int32, private func(int32) bool) {
 	producer := map[int32]int32{} // a result's instruction
 	readers := map[int32]int{}    // a state word's readers in the segment

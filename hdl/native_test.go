@@ -22,6 +22,7 @@ func everyOperation() *hdl.Module {
 	sel := m.Input("sel", 1)
 	idx := m.Input("idx", 3)
 	hot := m.Input("hot", 3)
+	hot6 := m.Input("hot6", 6) // table paths: select and one-hot select of 6
 	n := 0
 	out := func(s *hdl.Signal) {
 		m.Output(fmt.Sprintf("o%d", n), s.Width()).Drive(s)
@@ -57,6 +58,8 @@ func everyOperation() *hdl.Module {
 			a.ShlBy(amt), a.ShrBy(amt), a.SraBy(amt),
 			a.Eq(b), a.Ne(b), a.Lt(b), a.Le(b), a.Gt(b), a.Ge(b), a.LtS(b), a.LeS(b), a.GtS(b), a.GeS(b),
 			hdl.Mux(sel, a, b), hdl.Select(idx, a, b, a.Xor(b), b.Not()), hdl.OneHotSelect(hot, a, b, a.Not()),
+			hdl.Select(idx, a, b, a.Xor(b), b.Not(), a.Or(b), a.And(b)),
+			hdl.OneHotSelect(hot6, a, b, a.Not(), a.Xor(b), a.Or(b), b.Not()),
 			a.Slice(w-1, w/2), a.Bit(0).Repl(w), a.Zext(64), a.Sext(64),
 			a.And(b.Not()), a.And(b.Eq(a.Not()).Repl(w)), a.And(b).Or(a.Xor(b)), a.Or(b).Or(a.Not()),
 			hdl.Concat(a.Eq(b), a.Ne(b), a.Bit(0).And(b.Bit(0).Not()), sel.And(a.EqConst(uint64(w%2)))),
