@@ -11,12 +11,13 @@ import (
 // simulation needs no Go toolchain and no dispatch: each instruction
 // becomes the few machine instructions that load its operands from the
 // state, compute and store its result, and a stretch of runs becomes one
-// call. Runs of operations the translator leaves out (wide operations,
+// call; the one-word registers' part of the clock edge is machine code
+// too. Runs of operations the translator leaves out (wide operations,
 // replications of more than one bit) stay with the interpreter, between
-// the calls. Everywhere else, or with
-// PARMEM_NATIVE=off in the environment, or after UseInterpreter, the
-// interpreter runs the whole program. Both read and write the same state,
-// so a Sim can change between them at any time.
+// the calls. Everywhere else, with PARMEM_NATIVE=off in the environment,
+// or after UseInterpreter, the interpreter runs the whole program. Both
+// keep every observable state word, so a Sim can change to the
+// interpreter at any time.
 
 // NativeEnv names the environment variable that turns native code off
 // when set to "off".

@@ -70,8 +70,8 @@ type CheckOptions struct {
 }
 
 // Check runs the design in lockstep on the Go simulator, its interpreter,
-// Verilator, Icarus, compiled Go and any behavioral models, and fails the test at the first
-// difference with the full report.
+// Verilator, Icarus, compiled Go and any behavioral models, and fails the
+// test at the first difference with the full report.
 func Check(t testing.TB, m *hdl.Module, opt CheckOptions) *Result {
 	t.Helper()
 	d, err := hdl.Elaborate(m)
