@@ -166,6 +166,12 @@ func (a *x86) shift(ext, r int, k int) {
 	a.bytes(byte(k))
 }
 
+// cmpZero compares state word slot with 0.
+func (a *x86) cmpZero(slot int32) {
+	a.mem([]byte{0x83}, 7, slot)
+	a.bytes(0)
+}
+
 // storeZero clears state word slot.
 func (a *x86) storeZero(slot int32) {
 	a.mem([]byte{0xc7}, 0, slot)
@@ -360,8 +366,7 @@ func (a *x86) instr(kn *kernel, in *instr) bool {
 	case kMux: // a != 0 ? b : c
 		a.load(rAX, in.b)
 		a.load(rDX, in.c)
-		a.mem([]byte{0x83}, 7, in.a) // cmp qword [a], 0
-		a.bytes(0)
+		a.cmpZero(in.a)
 		a.cmov(ccE, rAX, rDX)
 	case opAndEq:
 		a.load(rAX, in.b)
@@ -714,8 +719,7 @@ func (a *x86) edge(regs edgeRegs) (next, commit int) {
 	}
 	for j, r := range regs.en[:regs.alone] {
 		a.mem([]byte{opcMov}, rAX, r.slot)
-		a.mem([]byte{0x83}, 7, r.en) // cmp qword [en], 0
-		a.bytes(0)
+		a.cmpZero(r.en)
 		a.cmovMem(ccNE, rAX, r.d)
 		a.scratch([]byte{0x89}, rAX, n+j)
 	}
@@ -759,11 +763,12 @@ func translate(kn *kernel, prog []instr, runs []run, reads func(*instr) []int32,
 	if len(kn.st) >= 1<<28 { // a state word's offset must fit a 32-bit displacement
 		return nil
 	}
-	native := make([]bool, len(runs))
+	native := make([]bool, len(runs)) // whether each run translates: a dry run
+	probe := x86{heldAt: -1, elide: -1, elided: -1}
 	for i, r := range runs {
 		native[i] = true
 		for j := r.lo; j < r.hi && native[i]; j++ {
-			probe := x86{heldAt: -1, elide: -1, elided: -1}
+			probe.b, probe.tables, probe.heldAt = probe.b[:0], probe.tables[:0], -1
 			native[i] = probe.instr(kn, &prog[j])
 		}
 	}
