@@ -111,7 +111,9 @@ func (s *Sim) fused(prog []instr) []instr {
 // program: a fused AND or OR is not taken in again).
 func fusedPair(r, p instr, other int32) (instr, bool) {
 	switch {
-	case r.op == kAnd && p.op == kNot:
+	case r.op == kAnd && p.op == kNot && p.mask&r.mask == r.mask:
+		// (A NOT narrower than the AND, widened by a Zext that shares its
+		// slot, sets no bit above its width, where ^st[b] would.)
 		return instr{op: opAndNot, dst: r.dst, a: other, b: p.a, mask: r.mask}, true
 	case r.op == kAnd && p.op == kEq:
 		return instr{op: opAndEq, dst: r.dst, a: other, b: p.a, c: p.b, mask: r.mask}, true

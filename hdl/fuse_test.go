@@ -294,3 +294,38 @@ func TestConcatWordsOfNarrowOperands(t *testing.T) {
 		require.Equal(t, []uint64{^want[0], ^want[1], ^want[2], ^want[3] & (1<<8 - 1)}, z.Words(), "b = 0")
 	}
 }
+
+// TestSuperinstructionsOfZeroExtendedOperands: a NOT, an equality, an AND
+// or an OR narrower than the AND or OR that alone reads it, widened by a
+// Zext (which shares its operand's slot), gives the extended value: the
+// bits of ~b above b's width are zero (soak shard 1/20 of seed 20261127: a
+// one-bit NOT widened to 31 and to 24 bits into an AND). A NOT as wide as
+// its AND is still fused.
+func TestSuperinstructionsOfZeroExtendedOperands(t *testing.T) {
+	m := NewModule("zextfuse")
+	a, e := m.Input("a", 31), m.Input("e", 31)
+	b, c, d := m.Input("b", 1), m.Input("c", 5), m.Input("d", 5)
+	m.Output("and_not1", 31).Drive(a.And(b.Not().Zext(31)))
+	m.Output("and_not5", 31).Drive(c.Not().Zext(31).And(a))
+	m.Output("and_eq", 31).Drive(a.And(c.Eq(d).Zext(31)))
+	m.Output("or_and", 31).Drive(c.And(d).Zext(31).Or(a))
+	m.Output("or_or", 31).Drive(a.Or(c.Or(d).Zext(31)))
+	m.Output("and_not", 31).Drive(a.And(e.Not())) // fused
+	s, count := simWithCounts(t, m)
+	require.Equal(t, 1, count(opAndNot), "and_not")
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 4000 {
+		in := map[string]uint64{"a": r.Uint64N(1 << 31), "e": r.Uint64N(1 << 31), "b": r.Uint64N(2), "c": r.Uint64N(32), "d": r.Uint64N(32)}
+		for name, v := range in {
+			require.NoError(t, s.SetU(name, v))
+		}
+		a, e, b, c, d := in["a"], in["e"], in["b"], in["c"], in["d"]
+		want := map[string]uint64{"and_not1": a & (b ^ 1), "and_not5": a & (c ^ 31), "and_eq": a & b2u(c == d),
+			"or_and": c&d | a, "or_or": a | c | d, "and_not": a &^ e}
+		for name, w := range want {
+			got, err := s.GetU(name)
+			require.NoError(t, err)
+			require.Equalf(t, w, got, "%s at %v", name, in)
+		}
+	}
+}
