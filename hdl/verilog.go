@@ -19,7 +19,11 @@ import (
 //   - every signal declared with its width, every constant sized, widths
 //     extended explicitly, so no expression changes width implicitly;
 //   - registers and memory writes in clocked blocks with non-blocking
-//     assignments, N-way selects in always @(*) with a default;
+//     assignments, N-way selects in always @(*) with a default (with a
+//     constant index, an assign of the choice);
+//   - reductions, equalities and inequalities of more than 64 bits over
+//     their 64-bit pieces, and a reduction of one bit as the bit (the
+//     forms Verilator 5.006 gets wrong, below and in DESIGN.md);
 //   - memories as `reg [w-1:0] m [0:depth-1]` written in one clocked block,
 //     the form Yosys infers as RAM;
 //   - bits that nothing reads are gathered into one `_unused_ok` wire, the
@@ -115,7 +119,7 @@ var binOps = map[kind]string{
 
 var signedCmpOps = map[kind]string{kLtS: "<", kLeS: "<=", kGtS: ">", kGeS: ">="}
 
-var reduceOps = map[kind]string{kNot: "~", kRedAnd: "&", kRedOr: "|", kRedXor: "^"}
+var reduceOps = map[kind]string{kRedAnd: "&", kRedOr: "|", kRedXor: "^"}
 
 // decidedCompare returns the value of a comparison that one constant
 // operand at the end of its range decides (x >= 0, x > max, ...), which
@@ -165,6 +169,9 @@ func (v *vmod) expr(s *Signal) string {
 	if val, ok := decidedCompare(s); ok {
 		return val.String()
 	}
+	if op := binOps[s.kind]; (s.kind == kEq || s.kind == kNe) && a[0].width > pieceWidth {
+		return v.wideEquality(op, a[0], a[1])
+	}
 	if op, ok := binOps[s.kind]; ok {
 		return fmt.Sprintf("%s %s %s", v.ref(a[0]), op, v.ref(a[1]))
 	}
@@ -178,11 +185,18 @@ func (v *vmod) expr(s *Signal) string {
 		return fmt.Sprintf("(%s ^ %s) %s (%s ^ %s)", v.ref(a[0]), sign, op, v.ref(a[1]), sign)
 	}
 	if op, ok := reduceOps[s.kind]; ok {
-		return op + v.ref(a[0])
+		return v.reduction(s.kind, op, a[0])
 	}
 	switch s.kind {
+	case kNot:
+		return "~" + v.ref(a[0])
 	case kWire, kOutput:
 		return v.ref(a[0])
+	case kSelect: // with a constant index (isRegDecl)
+		if i := a[0].val; i.FitsUint64() && i.Uint64() < uint64(len(a)-1) {
+			return v.ref(a[1+i.Uint64()])
+		}
+		return Zero(s.width).String()
 	case kMul: // operands widened to the product's width: no implicit extension
 		return fmt.Sprintf("{%d'd0, %s} * {%d'd0, %s}", a[1].width, v.ref(a[0]), a[0].width, v.ref(a[1]))
 	case kShlK:
@@ -228,6 +242,68 @@ func (v *vmod) expr(s *Signal) string {
 	panic(fmt.Sprintf("hdl: no Verilog for %s", s.kind)) // unreachable: every kind is handled above
 }
 
+// Verilator 5.006 miscompiles or refuses some operations on values wider
+// than 64 bits that its optimizer finds to be a NOT of a value with
+// constant bits (~{89'd0, a}, also when module ports put it together): a
+// wide OR reduction or a wide != with a constant zero corrupts the value
+// for its other readers, and a wide parity stops the build with an
+// internal error ("Reduction over single bit value should have been
+// folded"). The emitter therefore writes every reduction, equality and
+// inequality of values wider than 64 bits over their 64-bit pieces, which
+// Verilator computes as narrow operations.
+
+// pieceWidth is the widest piece of a wide reduction or equality.
+const pieceWidth = 64
+
+// piece is bits hi..lo of s: a part-select, or a literal of a constant's
+// bits.
+func (v *vmod) piece(s *Signal, hi, lo int) string {
+	if v.mi.names[s.id] == "" {
+		return s.val.Slice(hi, lo).String()
+	}
+	return v.sel(s, hi, lo)
+}
+
+// pieces applies f to the bounds of each 64-bit piece of a width-bit value,
+// lowest first, and joins the results with op.
+func pieces(width int, op string, f func(hi, lo int) string) string {
+	var ps []string
+	for lo := 0; lo < width; lo += pieceWidth {
+		ps = append(ps, f(min(lo+pieceWidth, width)-1, lo))
+	}
+	return strings.Join(ps, " "+op+" ")
+}
+
+// reduction is reduction k (Verilog operator op) of x: a reduction of one
+// bit is the bit, of a constant its value, and of a value wider than 64
+// bits the same reduction of its pieces' reductions.
+func (v *vmod) reduction(k kind, op string, x *Signal) string {
+	switch {
+	case x.width == 1:
+		return v.ref(x)
+	case v.mi.names[x.id] == "":
+		return apply(k, 1, 0, x.val).String()
+	case x.width <= pieceWidth:
+		return op + v.ref(x)
+	}
+	return pieces(x.width, op, func(hi, lo int) string {
+		if hi == lo {
+			return v.sel(x, hi, lo)
+		}
+		return op + v.sel(x, hi, lo)
+	})
+}
+
+// wideEquality is an equality (op "==") or inequality ("!=") of a and b,
+// wider than 64 bits: the AND of the pieces' equalities, or the OR of
+// their inequalities.
+func (v *vmod) wideEquality(op string, a, b *Signal) string {
+	join := map[string]string{"==": "&", "!=": "|"}[op]
+	return pieces(a.width, join, func(hi, lo int) string {
+		return fmt.Sprintf("(%s %s %s)", v.piece(a, hi, lo), op, v.piece(b, hi, lo))
+	})
+}
+
 // memRead is a read of word s.args[0] of s's memory: an address past the
 // depth of a memory whose depth is not a power of two reads as zero.
 func (v *vmod) memRead(s *Signal) string {
@@ -248,8 +324,12 @@ func (v *vmod) memIdx(mem *Mem) int {
 	return -1
 }
 
-// isRegDecl reports whether s is assigned in an always block.
-func isRegDecl(k kind) bool { return k == kReg || k == kMemSync || k == kSelect }
+// isRegDecl reports whether s is assigned in an always block. A Select
+// with a constant index is an assignment of the choice it makes: its block
+// would read nothing, which Icarus warns will never run.
+func isRegDecl(s *Signal) bool {
+	return s.kind == kReg || s.kind == kMemSync || s.kind == kSelect && s.args[0].kind != kConst
+}
 
 func (v *vmod) emit(d *Design) {
 	mi, m := v.mi, v.mi.m
@@ -302,7 +382,7 @@ func (v *vmod) declare() {
 		case s.kind == kConst && name != "":
 			v.printf("  wire %s%s = %s;\n", rangeOf(s.width), name, v.literal(s))
 		case s.kind == kConst:
-		case isRegDecl(s.kind):
+		case isRegDecl(s):
 			v.printf("  reg %s%s;\n", rangeOf(s.width), name)
 		default:
 			v.printf("  wire %s%s;\n", rangeOf(s.width), name)
@@ -346,6 +426,10 @@ func (v *vmod) logic(s *Signal) {
 			v.printf("  always @(posedge %s) begin\n    %s\n  end\n", ClockName, read)
 		}
 	case kSelect:
+		if !isRegDecl(s) {
+			v.printf("  assign %s = %s;\n", name, v.expr(s))
+			return
+		}
 		idx := s.args[0]
 		v.printf("  always @(*) begin\n    case (%s)\n", v.ref(idx))
 		for i, c := range s.args[1:] {

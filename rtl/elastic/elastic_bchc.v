@@ -9124,13 +9124,13 @@ module elastic_bchc (
   assign _not_567 = ~_sel_565;
   assign _and_568 = _slice_566 & _not_567;
   assign _slice_569 = _not_564[0];
-  assign _ror_570 = |_and_568;
+  assign _ror_570 = _and_568;
   assign _not_571 = ~_ror_570;
   assign _and_572 = _slice_569 & _not_571;
   assign _slice_573 = _not_564[0];
   assign _and_574 = _slice_573 & _sel_565;
   assign _slice_575 = _not_564[1];
-  assign _ror_576 = |_and_574;
+  assign _ror_576 = _and_574;
   assign _not_577 = ~_ror_576;
   assign _and_578 = _slice_575 & _not_577;
   assign _cat_579 = {_and_578, _and_572};

@@ -950,7 +950,7 @@ module sams_atu_q3_n23 (
   assign _not_2 = ~nas;
   assign _eq_4 = family == 5'h01;
   assign _and_5 = _eq_4 & _not_2;
-  assign _ror_6 = |_and_5;
+  assign _ror_6 = _and_5;
   assign _or_7 = _ror_6 | nas;
   assign _eq_9 = family == 5'h02;
   assign _and_10 = _eq_9 & _not_2;
@@ -1005,7 +1005,7 @@ module sams_atu_q3_n23 (
   assign _or_81 = _ror_80 | nas;
   assign _eq_83 = family == 5'h03;
   assign _and_84 = _eq_83 & _not_2;
-  assign _ror_85 = |_and_84;
+  assign _ror_85 = _and_84;
   assign _eq_87 = family == 5'h04;
   assign _and_88 = _eq_87 & _not_2;
   assign _eq_90 = family == 5'h05;

@@ -1989,11 +1989,11 @@ module sams_q2_atu (
   assign _not_2 = ~nas;
   assign _eq_4 = family == 4'h1;
   assign _and_5 = _eq_4 & _not_2;
-  assign _ror_6 = |_and_5;
+  assign _ror_6 = _and_5;
   assign _or_7 = _ror_6 | nas;
   assign _eq_9 = family == 4'h2;
   assign _and_10 = _eq_9 & _not_2;
-  assign _ror_11 = |_and_10;
+  assign _ror_11 = _and_10;
   assign _eq_13 = family == 4'h3;
   assign _and_14 = _eq_13 & _not_2;
   assign _eq_16 = family == 4'h4;

@@ -5132,7 +5132,7 @@ module sams_q3_atu (
   assign _not_2 = ~nas;
   assign _eq_4 = family == 4'h1;
   assign _and_5 = _eq_4 & _not_2;
-  assign _ror_6 = |_and_5;
+  assign _ror_6 = _and_5;
   assign _or_7 = _ror_6 | nas;
   assign _eq_9 = family == 4'h2;
   assign _and_10 = _eq_9 & _not_2;
@@ -5173,7 +5173,7 @@ module sams_q3_atu (
   assign _or_60 = _ror_59 | nas;
   assign _eq_62 = family == 4'h3;
   assign _and_63 = _eq_62 & _not_2;
-  assign _ror_64 = |_and_63;
+  assign _ror_64 = _and_63;
   assign _eq_66 = family == 4'h4;
   assign _and_67 = _eq_66 & _not_2;
   assign _eq_69 = family == 4'h5;

@@ -15401,7 +15401,7 @@ module sams_q4_atu (
   assign _not_2 = ~nas;
   assign _eq_4 = family == 4'h1;
   assign _and_5 = _eq_4 & _not_2;
-  assign _ror_6 = |_and_5;
+  assign _ror_6 = _and_5;
   assign _or_7 = _ror_6 | nas;
   assign _eq_9 = family == 4'h2;
   assign _and_10 = _eq_9 & _not_2;
@@ -15477,7 +15477,7 @@ module sams_q4_atu (
   assign _or_110 = _ror_109 | nas;
   assign _eq_112 = family == 4'h4;
   assign _and_113 = _eq_112 & _not_2;
-  assign _ror_114 = |_and_113;
+  assign _ror_114 = _and_113;
   assign _eq_116 = family == 4'h5;
   assign _and_117 = _eq_116 & _not_2;
   assign _eq_119 = family == 4'h6;

@@ -2009,7 +2009,7 @@ module smm2d (
   assign crow = r1_pattern == 3'h4;
   assign _slice_514 = pending[0];
   assign _not_515 = ~_slice_514;
-  assign _ror_516 = |_not_515;
+  assign _ror_516 = _not_515;
   assign _not_517 = ~_ror_516;
   assign _slice_518 = pending[1];
   assign _not_519 = ~_slice_518;
