@@ -407,13 +407,31 @@ func (g *gosrc) operands(in *instr) []int32 {
 	if g.scattered[in.dst] {
 		return nil
 	}
-	if bits, ok := g.selBits[in.dst]; ok {
-		if in.op != kOneHot { // a reduction
-			return bits
-		}
-		return append(slices.Clone(bits), g.s.kn.argv[in.b:in.b+int32(in.k)]...)
+	bits, fused := g.selBits[in.dst]
+	switch {
+	case fused && in.op != kOneHot: // a reduction
+		return bits
+	case fused:
+		return append(slices.Clone(bits), g.oneHotChoices(in)...)
+	case in.op == kOneHot:
+		return append([]int32{in.a}, g.oneHotChoices(in)...)
 	}
 	return g.s.operandsOf(in)
+}
+
+// oneHotChoices are the choices one-hot select in may pass on: all but
+// those whose select bit is a constant zero, which its statement leaves
+// out (a local that nothing else reads would then be unused).
+func (g *gosrc) oneHotChoices(in *instr) []int32 {
+	bits, fused := g.selBits[in.dst]
+	var xs []int32
+	for j := range int32(in.k) {
+		zero := fused && g.isZero(bits[j]) || !fused && g.s.konst[in.a] && g.s.kn.st[in.a]>>j&1 == 0
+		if !zero {
+			xs = append(xs, g.s.kn.argv[in.b+j])
+		}
+	}
+	return xs
 }
 
 // planLocals decides which results can live in Go local variables: those
@@ -731,6 +749,10 @@ func (g *gosrc) instr(in *instr) {
 		for j := range int32(k) {
 			choice := g.ref(argv[in.b+j])
 			switch {
+			case !fused && g.s.konst[in.a]: // a constant select: the choices its bits set (-(c>>j&1) would overflow)
+				if g.s.kn.st[in.a]>>j&1 != 0 {
+					terms = append(terms, choice)
+				}
 			case !fused:
 				terms = append(terms, fmt.Sprintf("%s&-(%s>>%d&1)", choice, a, j))
 			case g.isZero(bits[j]):

@@ -55,7 +55,9 @@ func TestCompiledShiftCounts(t *testing.T) {
 // TestCompiledOneHotSelects: a one-hot multiplexer whose select is a bus
 // of single-bit conditions (compiled Go reads the bits directly) and one
 // whose select is a plain word agree with the interpreter, with one, none
-// and several select bits set, and with constant select bits.
+// and several select bits set, with constant select bits, and with a
+// constant word (the edge shapes' constant one-hot selects in the random
+// designs first made compiled Go that did not build).
 func TestCompiledOneHotSelects(t *testing.T) {
 	m := hdl.NewModule("onehots")
 	x, word := m.Input("x", 16), m.Input("sel", 6)
@@ -69,6 +71,13 @@ func TestCompiledOneHotSelects(t *testing.T) {
 	// Conditions that are constants: a choice always or never taken.
 	always := append(slices.Clone(conds[:4]), m.ConstU(1, 1), m.ConstU(1, 0))
 	m.Output("consts", 8).Drive(hdl.OneHotSelect(lib.Bus(always), choices...))
+	// A constant select of choices computed for it alone: those its
+	// zero bits leave out are never read.
+	var sums []*hdl.Signal
+	for i, c := range choices {
+		sums = append(sums, c.Add(m.ConstU(8, uint64(i+1))))
+	}
+	m.Output("const_word", 8).Drive(hdl.OneHotSelect(m.ConstU(6, 0b100101), sums...))
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
 	res, err := Lockstep(Config{Backends: []Backend{GoBackend(d), GoCompiledBackend(d)}, Seed: 5, Cycles: 3000})
