@@ -11,12 +11,12 @@ import (
 // Random netlists for differential fuzzing of the framework itself: every
 // hdl operation at widths 1 to 130, registers with and without enables and
 // reset values, memories with asynchronous and synchronous reads and
-// several write ports, wires, named signals, and instances of random
-// sub-modules. Each is simulated by the Go simulator, Verilator and Icarus
-// in lockstep; any difference is a bug in the simulator, the emitter or a
-// tool. Designs are acyclic by construction: operands are always signals
-// made earlier, and registers and memories (which cut loops) are driven
-// last.
+// several write ports, wires, named signals, instances of random
+// sub-modules, and the edge shapes of netedges.go. Each is simulated by
+// the Go simulator, Verilator and Icarus in lockstep; any difference is a
+// bug in the simulator, the emitter or a tool. Designs are acyclic by
+// construction: operands are always signals made earlier, and registers
+// and memories (which cut loops) are driven last.
 
 // maxNetWidth bounds random widths, as the verify issue asks (1..130).
 const maxNetWidth = 130
@@ -48,7 +48,9 @@ func RandomNarrowNetlist(name string, seed uint64) *hdl.Module {
 
 func randomNetlist(name string, seed uint64, maxW int) *hdl.Module {
 	g := &netgen{r: rand.New(rand.NewPCG(seed, 0x4e7)), name: name, maxW: maxW}
-	return g.module(name, true)
+	m := g.module(name, true)
+	addEdgeShapes(m, name, seed, maxW)
+	return m
 }
 
 // width draws a width, favouring the word boundaries.

@@ -113,9 +113,9 @@ func NewVerilator(d *hdl.Design, opt VerilatorOptions) (*Verilator, error) {
 }
 
 // verilatorWorkarounds disable optimizations that Verilator 5.006 (the
-// Debian 12 package) gets wrong, as the random-netlist fuzz found: its
-// bit-op-tree constant folding miscompiles some XOR/equality trees over
-// bits of wide sums (RandomNetlist seed 1000104 reproduces it).
+// Debian 12 package) gets wrong where the emitter cannot steer around
+// them (DESIGN.md): its bit-op-tree constant folding miscompiles one-bit
+// logic of bits from different words of wide sums.
 var verilatorWorkarounds = []string{"-fno-const-bit-op-tree"}
 
 // verilatorArgs are the options that make Verilator write the C++ of top
