@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/parmem/parmem/hdl"
@@ -36,8 +37,8 @@ const minEdgeShapes, maxEdgeShapes = 4, 10
 // addEdgeShapes instances a module of edge shapes in top, driven by inputs
 // and read by outputs of its own (x<k> and y<k>). It draws from a random
 // stream of its own and reads no signal of the rest of the design, so the
-// rest is exactly what the seed made without it: a design that failed
-// before the shapes were added fails the same way.
+// rest is exactly the logic the seed made without it (a design found
+// before the shapes were added keeps the logic that failed).
 func addEdgeShapes(top *hdl.Module, name string, seed uint64, maxW int) {
 	g := &netgen{r: rand.New(rand.NewPCG(seed, edgeSalt)), name: name + "_e", maxW: maxW}
 	m := g.edgeModule()
@@ -219,22 +220,13 @@ func (g *netgen) constantChoice() *hdl.Signal {
 	}
 	switch g.r.IntN(3) {
 	case 0:
-		bits := max(1, bitsFor(n)) + g.r.IntN(2)
-		return hdl.Select(g.m.ConstU(bits, g.r.Uint64N(1<<uint(bits))), choices...)
+		index := max(1, bits.Len(uint(n-1))) + g.r.IntN(2) // (sometimes out of range)
+		return hdl.Select(g.m.ConstU(index, g.r.Uint64N(1<<uint(index))), choices...)
 	case 1:
 		return hdl.OneHotSelect(g.m.ConstU(n, g.r.Uint64N(1<<uint(n))), choices...)
 	default:
 		return hdl.Mux(g.m.ConstU(1, g.r.Uint64N(2)), choice(), choice())
 	}
-}
-
-// bitsFor is the index width that reaches n choices.
-func bitsFor(n int) int {
-	b := 0
-	for 1<<uint(b) < n {
-		b++
-	}
-	return b
 }
 
 // constantOperands is an operation on constants only, read with a signal.
