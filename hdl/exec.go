@@ -312,14 +312,22 @@ func (kn *kernel) exec(runs []run, cs []code) {
 	}
 }
 
-// operandsOf lists the slots an instruction of s's program reads (a wide
-// operation's, its operands' views).
+// operandsOf lists the slots an instruction of s's program reads; for a
+// wide operation, every word of each operand: narrow instructions compute
+// some of those words (opCatWord), and machine code keeps out of the state
+// a result that nothing else is listed as reading.
 func (s *Sim) operandsOf(in *instr) []int32 {
 	argv := s.kn.argv
 	switch in.op {
 	case opWide:
 		_, args := s.wideSlots(int(in.a))
-		return args
+		var words []int32
+		for j, x := range args {
+			for k := range nwords(s.kn.wide[in.a].aw[j]) {
+				words = append(words, x+int32(k))
+			}
+		}
+		return words
 	case kNot, kRedAnd, kRedOr, kRedXor, kShlK, kShrK, kSraK, kSlice, kRepl, kZext, kSext, kMemRead:
 		return []int32{in.a}
 	case kMux, opAndEq, opOrAnd, opOr3:

@@ -127,22 +127,33 @@ func fusedPair(r, p instr, other int32) (instr, bool) {
 
 // observableSlots are the slots read other than by instructions: signals
 // the user named, ports among them (Peek, waveforms, the harnesses), and
-// the inputs of registers, synchronous reads and write ports.
+// the inputs of registers, synchronous reads and write ports; every word
+// of a wide one (narrow instructions compute some, opCatWord).
 func (s *Sim) observableSlots() map[int32]bool {
 	obs := map[int32]bool{}
+	mark := func(slot, words int32) {
+		for k := range words {
+			obs[slot+k] = true
+		}
+	}
 	if s.rst >= 0 {
 		obs[s.rst] = true
 	}
 	for i, n := range s.d.nodes {
 		if n.sig.name != "" && s.live[i] {
-			obs[s.slot[i]] = true
+			mark(s.slot[i], int32(nwords(n.sig.width)))
 		}
 	}
-	for _, r := range append(append([]seqOp{}, s.regs...), s.syncs...) {
+	for _, r := range s.regs {
+		mark(r.d, r.words)
+		obs[r.en] = true
+	}
+	for _, r := range s.syncs { // (d is the address)
 		obs[r.d], obs[r.en] = true, true
 	}
 	for _, w := range s.writes {
-		obs[w.addr], obs[w.data], obs[w.en], obs[w.mask] = true, true, true, true
+		mark(w.data, w.words)
+		obs[w.addr], obs[w.en], obs[w.mask] = true, true, true
 	}
 	return obs
 }

@@ -316,6 +316,7 @@ func soakFindings() []*hdl.Module {
 		20261187793622, // shard 1/20, fuzz8001_n112_s0: the same across a port, 72 bits
 		20261187818922, // shard 1/20, fuzz32001_n177_s0: Icarus: @* found no sensitivities
 		20261187789902, // shard 1/20, fuzz4001_n126: the same
+		20261187837902, // shard 1/20, netlist 54521: machine code kept a Concat's word that a wide Mul read in a register only
 	} {
 		ms = append(ms, RandomNetlist(fmt.Sprintf("seed%d", seed), seed))
 	}
@@ -348,10 +349,15 @@ func soakFindings() []*hdl.Module {
 	u.Connect("i", comparedPort.Input("a", 1).Zext(129))
 	u.Connect("z", comparedPort.ConstU(129, 0))
 	comparedPort.Output("y", 2).Drive(u.Out("y"))
+	wideOperand := hdl.NewModule("wide_operand") // hdl's TestNativeCodeKeepsWideOperandsInTheState
+	cat := hdl.Concat(wideOperand.Input("a", 49), wideOperand.Input("b", 49))
+	wideOperand.Output("high", 1).Drive(cat.Bit(83))
+	wideOperand.Output("low", 1).Drive(cat.Bit(3))
+	wideOperand.Output("sra", 98).Drive(cat.Sra(4))
 	constant := hdl.NewModule("constant_select") // case (1'b0) 1'd0: y = 1'b0; ...
 	constant.Output("y", 1).Drive(hdl.Select(constant.ConstU(1, 0), constant.ConstU(1, 0)))
 	constant.Output("z", 4).Drive(constant.Input("x", 4).Xor(hdl.Select(constant.ConstU(2, 1), constant.ConstU(4, 3), constant.ConstU(4, 9))))
-	return append(ms, notIntoAnd(31), notIntoAnd(24), parity, ported, corrupted, comparedPort, constant)
+	return append(ms, notIntoAnd(31), notIntoAnd(24), parity, ported, corrupted, comparedPort, wideOperand, constant)
 }
 
 // TestSoakFindings holds the Go simulator (machine code and interpreter)
