@@ -25,6 +25,10 @@ import (
 //     constant, over constant and signal choices (a Verilog case block
 //     that reads nothing never runs in Icarus);
 //   - operations on constants only, which the simulators compute once;
+//   - Concats of narrow values over 64 bits wide, their words read by
+//     narrow slices and by a wide operation (machine code computes such a
+//     Concat word by word and keeps a result with one reader out of the
+//     state);
 //   - slices that take exactly one operand of a Concat, through a NOT and a
 //     Zext, which the simulators read from the operand.
 
@@ -58,7 +62,7 @@ func (g *netgen) edgeModule() *hdl.Module {
 	g.add(g.m.Input("i0", 1))
 	g.add(g.m.Input("i1", g.edgeWidth()))
 	g.add(g.m.Input("i2", g.width()))
-	shapes := []func() *hdl.Signal{g.fusedThroughZext, g.wideReaders, g.readersAcrossPort, g.constantChoice, g.constantOperands, g.sliceThroughNot}
+	shapes := []func() *hdl.Signal{g.fusedThroughZext, g.wideReaders, g.readersAcrossPort, g.constantChoice, g.constantOperands, g.concatWords, g.sliceThroughNot}
 	for k := range minEdgeShapes + g.r.IntN(maxEdgeShapes-minEdgeShapes+1) {
 		s := shapes[g.r.IntN(len(shapes))]()
 		g.m.Output(fmt.Sprintf("o%d", k), s.Width()).Drive(s)
@@ -247,6 +251,31 @@ func (g *netgen) constantOperands() *hdl.Signal {
 		c = a.Lt(b).Zext(w)
 	}
 	return c.Xor(g.fit(g.pick(), w))
+}
+
+// concatWords is a Concat of narrow values, over 64 bits wide, whose words
+// narrow slices read beside a wide operation (machine code once kept a
+// word that one slice read out of the state the wide operation reads).
+func (g *netgen) concatWords() *hdl.Signal {
+	var parts []*hdl.Signal
+	for w := 0; w <= 64 && w+64 <= g.maxW; w += parts[len(parts)-1].Width() {
+		parts = append(parts, g.narrowSource(64))
+	}
+	cat := hdl.Concat(parts...)
+	if cat.Width() <= 64 { // (narrow netlists)
+		return cat
+	}
+	hi := 64 + g.r.IntN(cat.Width()-64)
+	reads := []*hdl.Signal{cat.Bit(hi), cat.Bit(g.r.IntN(64))}
+	switch g.r.IntN(3) {
+	case 0:
+		reads = append(reads, cat.Sra(1+g.r.IntN(8)))
+	case 1:
+		reads = append(reads, cat.Add(g.fit(g.pick(), cat.Width())))
+	default:
+		reads = append(reads, cat)
+	}
+	return hdl.Concat(reads...)
 }
 
 // sliceThroughNot is a slice that takes exactly one operand of a Concat,
