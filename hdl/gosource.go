@@ -381,7 +381,8 @@ func (g *gosrc) fuseSelects() {
 		case !ok:
 			continue
 		case in.op == kOneHot && c.k == in.k:
-		case in.op == kRedOr || in.op == kRedAnd:
+		case in.op == kRedOr:
+		case in.op == kRedAnd && in.mask == maskOf(int(c.k)): // (not of a Zext of the bits, whose zeros it ANDs too)
 		default:
 			continue
 		}

@@ -57,7 +57,10 @@ func TestCompiledShiftCounts(t *testing.T) {
 // whose select is a plain word agree with the interpreter, with one, none
 // and several select bits set, with constant select bits, and with a
 // constant word (the edge shapes' constant one-hot selects in the random
-// designs first made compiled Go that did not build).
+// designs first made compiled Go that did not build); so do the AND and
+// OR reductions of such a bus, also zero-extended (compiled Go ANDed the
+// bits alone, without the zeros: the edge shapes, RandomNarrowNetlist seed
+// 2000094).
 func TestCompiledOneHotSelects(t *testing.T) {
 	m := hdl.NewModule("onehots")
 	x, word := m.Input("x", 16), m.Input("sel", 6)
@@ -67,6 +70,10 @@ func TestCompiledOneHotSelects(t *testing.T) {
 		choices = append(choices, m.Input(fmt.Sprintf("c%d", i), 8))
 	}
 	m.Output("bus", 8).Drive(hdl.OneHotSelect(lib.Bus(conds), choices...))
+	for i, bus := range []*hdl.Signal{lib.Bus(conds), lib.Bus(conds[:2]).Zext(7)} {
+		m.Output(fmt.Sprintf("all%d", i), 1).Drive(bus.RedAnd())
+		m.Output(fmt.Sprintf("any%d", i), 1).Drive(bus.RedOr())
+	}
 	m.Output("word", 8).Drive(hdl.OneHotSelect(word, choices...))
 	// Conditions that are constants: a choice always or never taken.
 	always := append(slices.Clone(conds[:4]), m.ConstU(1, 1), m.ConstU(1, 0))
