@@ -257,14 +257,14 @@ func (g *netgen) constantOperands() *hdl.Signal {
 // narrow slices read beside a wide operation (machine code once kept a
 // word that one slice read out of the state the wide operation reads).
 func (g *netgen) concatWords() *hdl.Signal {
-	var parts []*hdl.Signal
-	for w := 0; w <= 64 && w+64 <= g.maxW; w += parts[len(parts)-1].Width() {
-		parts = append(parts, g.narrowSource(64))
+	if g.maxW <= 64 { // (narrow netlists have no wide values)
+		return g.sliceThroughNot()
+	}
+	parts := []*hdl.Signal{g.narrowSource(64)}
+	for w := parts[0].Width(); w <= 64; w += parts[len(parts)-1].Width() {
+		parts = append(parts, g.narrowSource(min(64, g.maxW-w)))
 	}
 	cat := hdl.Concat(parts...)
-	if cat.Width() <= 64 { // (narrow netlists)
-		return cat
-	}
 	hi := 64 + g.r.IntN(cat.Width()-64)
 	reads := []*hdl.Signal{cat.Bit(hi), cat.Bit(g.r.IntN(64))}
 	switch g.r.IntN(3) {
