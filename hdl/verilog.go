@@ -21,9 +21,9 @@ import (
 //   - registers and memory writes in clocked blocks with non-blocking
 //     assignments, N-way selects in always @(*) with a default (with a
 //     constant index, an assign of the choice);
-//   - reductions, equalities and inequalities of more than 64 bits over
-//     their 64-bit pieces, and a reduction of one bit as the bit (the
-//     forms Verilator 5.006 gets wrong, below and in DESIGN.md);
+//   - a parity of more than 64 bits over its 64-bit pieces, and a
+//     reduction of one bit as the bit (Verilator 5.006 refuses the wide
+//     parity of some values: reduction, and DESIGN.md);
 //   - memories as `reg [w-1:0] m [0:depth-1]` written in one clocked block,
 //     the form Yosys infers as RAM;
 //   - bits that nothing reads are gathered into one `_unused_ok` wire, the
@@ -169,9 +169,6 @@ func (v *vmod) expr(s *Signal) string {
 	if val, ok := decidedCompare(s); ok {
 		return val.String()
 	}
-	if op := binOps[s.kind]; (s.kind == kEq || s.kind == kNe) && a[0].width > pieceWidth {
-		return v.wideEquality(op, a[0], a[1])
-	}
 	if op, ok := binOps[s.kind]; ok {
 		return fmt.Sprintf("%s %s %s", v.ref(a[0]), op, v.ref(a[1]))
 	}
@@ -242,66 +239,31 @@ func (v *vmod) expr(s *Signal) string {
 	panic(fmt.Sprintf("hdl: no Verilog for %s", s.kind)) // unreachable: every kind is handled above
 }
 
-// Verilator 5.006 miscompiles or refuses some operations on values wider
-// than 64 bits that its optimizer finds to be a NOT of a value with
-// constant bits (~{89'd0, a}, also when module ports put it together): a
-// wide OR reduction or a wide != with a constant zero corrupts the value
-// for its other readers, and a wide parity stops the build with an
-// internal error ("Reduction over single bit value should have been
-// folded"). The emitter therefore writes every reduction, equality and
-// inequality of values wider than 64 bits over their 64-bit pieces, which
-// Verilator computes as narrow operations.
-
-// pieceWidth is the widest piece of a wide reduction or equality.
-const pieceWidth = 64
-
-// piece is bits hi..lo of s: a part-select, or a literal of a constant's
-// bits.
-func (v *vmod) piece(s *Signal, hi, lo int) string {
-	if v.mi.names[s.id] == "" {
-		return s.val.Slice(hi, lo).String()
-	}
-	return v.sel(s, hi, lo)
-}
-
-// pieces applies f to the bounds of each 64-bit piece of a width-bit value,
-// lowest first, and joins the results with op.
-func pieces(width int, op string, f func(hi, lo int) string) string {
-	var ps []string
-	for lo := 0; lo < width; lo += pieceWidth {
-		ps = append(ps, f(min(lo+pieceWidth, width)-1, lo))
-	}
-	return strings.Join(ps, " "+op+" ")
-}
-
 // reduction is reduction k (Verilog operator op) of x: a reduction of one
-// bit is the bit, of a constant its value, and of a value wider than 64
-// bits the same reduction of its pieces' reductions.
+// bit is the bit, and of a constant its value. A parity wider than 64 bits
+// is the XOR of its 64-bit pieces' parities: Verilator 5.006 stops with an
+// internal error ("Reduction over single bit value should have been
+// folded") on the parity of a wide value its optimizer finds to be an
+// inverted zero extension of one bit (^~{89'd0, a}), also when module
+// ports put it together.
 func (v *vmod) reduction(k kind, op string, x *Signal) string {
 	switch {
 	case x.width == 1:
 		return v.ref(x)
 	case v.mi.names[x.id] == "":
 		return apply(k, 1, 0, x.val).String()
-	case x.width <= pieceWidth:
+	case k != kRedXor || x.width <= 64:
 		return op + v.ref(x)
 	}
-	return pieces(x.width, op, func(hi, lo int) string {
-		if hi == lo {
-			return v.sel(x, hi, lo)
+	var pieces []string
+	for lo := 0; lo < x.width; lo += 64 {
+		if hi := min(lo+64, x.width) - 1; hi == lo {
+			pieces = append(pieces, v.sel(x, hi, lo))
+		} else {
+			pieces = append(pieces, op+v.sel(x, hi, lo))
 		}
-		return op + v.sel(x, hi, lo)
-	})
-}
-
-// wideEquality is an equality (op "==") or inequality ("!=") of a and b,
-// wider than 64 bits: the AND of the pieces' equalities, or the OR of
-// their inequalities.
-func (v *vmod) wideEquality(op string, a, b *Signal) string {
-	join := map[string]string{"==": "&", "!=": "|"}[op]
-	return pieces(a.width, join, func(hi, lo int) string {
-		return fmt.Sprintf("(%s %s %s)", v.piece(a, hi, lo), op, v.piece(b, hi, lo))
-	})
+	}
+	return strings.Join(pieces, " ^ ")
 }
 
 // memRead is a read of word s.args[0] of s's memory: an address past the

@@ -115,8 +115,11 @@ func NewVerilator(d *hdl.Design, opt VerilatorOptions) (*Verilator, error) {
 // verilatorWorkarounds disable optimizations that Verilator 5.006 (the
 // Debian 12 package) gets wrong where the emitter cannot steer around
 // them (DESIGN.md): its bit-op-tree constant folding miscompiles one-bit
-// logic of bits from different words of wide sums.
-var verilatorWorkarounds = []string{"-fno-const-bit-op-tree"}
+// logic of bits from different words of wide sums, and its constant
+// folding after substitution of wide values' words computes a wide value
+// with constant words, such as ~{127'd0, a}, wrongly for a reader of its
+// other words where another reads only constant ones ({n[15], |n[127:64]}).
+var verilatorWorkarounds = []string{"-fno-const-bit-op-tree", "-fno-subst-const"}
 
 // verilatorArgs are the options that make Verilator write the C++ of top
 // and its makefile; makeSim builds the program from them.

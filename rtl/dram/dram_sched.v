@@ -43611,7 +43611,7 @@ module dram_sched (
   assign _and_2792 = _slice_2408 & _not_2791;
   assign _or_2793 = _or_2790 | _slice_2408;
   assign _cat_2794 = {_and_2792, _and_2789, _and_2786, _and_2783, _and_2780, _and_2777, _and_2774, _and_2771, _and_2768, _and_2765, _and_2762, _and_2759, _and_2756, _and_2753, _and_2750, _and_2747, _and_2744, _and_2741, _and_2738, _and_2735, _and_2732, _and_2729, _and_2726, _and_2723, _and_2720, _and_2717, _and_2714, _and_2711, _and_2708, _and_2705, _and_2702, _and_2699, _and_2696, _and_2693, _and_2690, _and_2687, _and_2684, _and_2681, _and_2678, _and_2675, _and_2672, _and_2669, _and_2666, _and_2663, _and_2660, _and_2657, _and_2654, _and_2651, _and_2648, _and_2645, _and_2642, _and_2639, _and_2636, _and_2633, _and_2630, _and_2627, _and_2624, _and_2621, _and_2618, _and_2615, _and_2612, _and_2609, _and_2606, _and_2603, _and_2600, _and_2597, _and_2594, _and_2591, _and_2588, _and_2585, _and_2582, _and_2579, _and_2576, _and_2573, _and_2570, _and_2567, _and_2564, _and_2561, _and_2558, _and_2555, _and_2552, _and_2549, _and_2546, _and_2543, _and_2540, _and_2537, _and_2534, _and_2531, _and_2528, _and_2525, _and_2522, _and_2519, _and_2516, _and_2513, _and_2510, _and_2507, _and_2504, _and_2501, _and_2498, _and_2495, _and_2492, _and_2489, _and_2486, _and_2483, _and_2480, _and_2477, _and_2474, _and_2471, _and_2468, _and_2465, _and_2462, _and_2459, _and_2456, _and_2453, _and_2450, _and_2447, _and_2444, _and_2441, _and_2438, _and_2435, _and_2432, _and_2429, _and_2426, _and_2423, _and_2420, _and_2417, _and_2414, _and_2411};
-  assign _ror_2795 = |_not_2280[63:0] | |_not_2280[127:64];
+  assign _ror_2795 = |_not_2280;
   assign _slice_2796 = _cat_2794[1];
   assign _slice_2797 = _cat_2794[3];
   assign _slice_2798 = _cat_2794[5];
