@@ -36,7 +36,7 @@ import (
 const edgeSalt = 0xed6e
 
 // minEdgeShapes and maxEdgeShapes bound the shapes of one netlist.
-const minEdgeShapes, maxEdgeShapes = 4, 10
+const minEdgeShapes, maxEdgeShapes = 2, 6
 
 // addEdgeShapes instances a module of edge shapes in top, driven by inputs
 // and read by outputs of its own (x<k> and y<k>). It draws from a random
@@ -44,8 +44,7 @@ const minEdgeShapes, maxEdgeShapes = 4, 10
 // rest is exactly the logic the seed made without it (a design found
 // before the shapes were added keeps the logic that failed).
 func addEdgeShapes(top *hdl.Module, name string, seed uint64, maxW int) {
-	g := &netgen{r: rand.New(rand.NewPCG(seed, edgeSalt)), name: name + "_e", maxW: maxW}
-	m := g.edgeModule()
+	m, _ := edgeModule(name+"_e", seed, maxW)
 	u := top.Instance("ue", m)
 	for k, in := range m.Inputs() {
 		u.Connect(in.Name(), top.Input(fmt.Sprintf("x%d", k), in.Width()))
@@ -55,20 +54,41 @@ func addEdgeShapes(top *hdl.Module, name string, seed uint64, maxW int) {
 	}
 }
 
-// edgeModule builds the module of edge shapes: a one-bit input, two of
-// random widths, and an output per shape.
-func (g *netgen) edgeModule() *hdl.Module {
-	g.m = hdl.NewModule(g.name)
+// edgeShape is one kind of edge shape: its name, and the method of netgen
+// that makes one.
+type edgeShape struct {
+	name string
+	make func(g *netgen) *hdl.Signal
+}
+
+var edgeShapes = []edgeShape{
+	{"fused through a Zext", (*netgen).fusedThroughZext},
+	{"wide readers", (*netgen).wideReaders},
+	{"readers across a port", (*netgen).readersAcrossPort},
+	{"constant choice", (*netgen).constantChoice},
+	{"constant operands", (*netgen).constantOperands},
+	{"Concat words", (*netgen).concatWords},
+	{"slice through a NOT", (*netgen).sliceThroughNot},
+}
+
+// edgeModule builds the module of edge shapes called name from the edge
+// stream of seed: a one-bit input, two of random widths, and an output
+// per shape. It returns the shapes' names too.
+func edgeModule(name string, seed uint64, maxW int) (*hdl.Module, []string) {
+	g := &netgen{r: rand.New(rand.NewPCG(seed, edgeSalt)), name: name, maxW: maxW}
+	g.m = hdl.NewModule(name)
 	g.add(g.m.Input("i0", 1))
 	g.add(g.m.Input("i1", g.edgeWidth()))
 	g.add(g.m.Input("i2", g.width()))
-	shapes := []func() *hdl.Signal{g.fusedThroughZext, g.wideReaders, g.readersAcrossPort, g.constantChoice, g.constantOperands, g.concatWords, g.sliceThroughNot}
+	var made []string
 	for k := range minEdgeShapes + g.r.IntN(maxEdgeShapes-minEdgeShapes+1) {
-		s := shapes[g.r.IntN(len(shapes))]()
+		shape := edgeShapes[g.r.IntN(len(edgeShapes))]
+		s := shape.make(g)
 		g.m.Output(fmt.Sprintf("o%d", k), s.Width()).Drive(s)
 		g.add(s) // (later shapes may read it)
+		made = append(made, shape.name)
 	}
-	return g.m
+	return g.m, made
 }
 
 // edgeWidth draws a width for an edge shape: the word boundaries and one

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// netlistVerilator builds the packs quickly: they run 200 cycles each.
+// netlistVerilator builds the packs quickly: they run netlistCycles each.
 var netlistVerilator = VerilatorOptions{Flags: MachineMade.Flags, Quick: true}
 
 var (
@@ -212,18 +212,23 @@ func TestFailingDesignsAreNamed(t *testing.T) {
 	require.Empty(t, failingDesigns(&MismatchError{&Mismatch{Port: "n3_y0"}}, "fuzz0", live, alone), "a port past the designs run")
 }
 
+// Cycles of a pack of random netlists: the Go simulator, its interpreter
+// and Verilator run netlistCycles, Icarus (slower than the three together
+// by far: half of a pack's time) the first netlistIcarusCycles of them.
+const netlistCycles, netlistIcarusCycles = 200, 50
+
 // lockstepNetlists runs a pack of random netlists on the Go simulator, its
-// interpreter, Verilator and Icarus for 200 cycles.
+// interpreter, Verilator and Icarus.
 func lockstepNetlists(m *hdl.Module, run uint64) error {
 	d, err := hdl.Elaborate(m)
 	if err != nil {
 		return fmt.Errorf("random netlists must elaborate: %w", err)
 	}
-	_, err = Lockstep(Config{
-		Backends: []Backend{GoBackend(d), VerilatorBackend(d, netlistVerilator), IcarusBackend(d), InterpreterBackend(d)},
-		Seed:     run,
-		Cycles:   200,
-	})
+	goSim, verilator, interpreter := GoBackend(d), VerilatorBackend(d, netlistVerilator), InterpreterBackend(d)
+	_, err = Lockstep(Config{Backends: []Backend{goSim, verilator, IcarusBackend(d), interpreter}, Seed: run, Cycles: netlistIcarusCycles})
+	if err == nil {
+		_, err = Lockstep(Config{Backends: []Backend{goSim, verilator, interpreter}, Seed: run, Cycles: netlistCycles})
+	}
 	return err
 }
 
@@ -256,9 +261,9 @@ func checkAlone(seed, run uint64) string {
 		return err.Error()
 	}
 	_, err = Lockstep(Config{
-		Backends: []Backend{GoBackend(d), VerilatorBackend(d, MachineMade), IcarusBackend(d)},
+		Backends: []Backend{GoBackend(d), VerilatorBackend(d, MachineMade), IcarusBackend(d), InterpreterBackend(d)},
 		Seed:     run,
-		Cycles:   200,
+		Cycles:   netlistCycles,
 	})
 	if err == nil {
 		return "agrees on its own (the difference needs the pack's stimulus)"
@@ -297,6 +302,22 @@ func TestRandomNetlistsCoverTheLanguage(t *testing.T) {
 	for _, kind := range []string{"_rand_", "_ror_", "_rxor_", "_onehot_", "_sel_", "_repl_", "_sext_", "_mem_read_sync_", "_mem_read_", "_mul_", "_shl_", "_sra_"} {
 		require.Truef(t, strings.Contains(v, kind), "no %s node in 100 random designs", kind)
 	}
+}
+
+// TestRandomNetlistsHoldTheEdgeShapes: make test's 1,000 random designs
+// hold every edge shape at least 250 times.
+func TestRandomNetlistsHoldTheEdgeShapes(t *testing.T) {
+	count := map[string]int{}
+	for i := range *netlistCount {
+		_, made := edgeModule("shapes", netlistSeed(1, i), maxNetWidth)
+		for _, name := range made {
+			count[name]++
+		}
+	}
+	for _, shape := range edgeShapes {
+		require.GreaterOrEqualf(t, count[shape.name], 250, "%s in %d designs", shape.name, *netlistCount)
+	}
+	t.Logf("edge shapes in %d designs: %v", *netlistCount, count)
 }
 
 // soakSeed is the run of make soak whose shards found soakFindings.
