@@ -14,7 +14,7 @@ import (
 var longFlag = flag.Bool("verify.long", false, "also run the families' long lockstep configurations (make long)")
 
 // LockstepFamily runs every lockstep configuration a unit family registers
-// (units.Family.Lockstep) on the Go simulator and Verilator (Quick) in
+// (units.Family.Lockstep) on the Go simulator and Verilator in
 // lockstep for the family's cycles, and on Icarus with them for the first
 // quarter of them (at least 250; all of them with -verify.long), all
 // packed under one top module so that one build of each simulator covers
@@ -75,7 +75,7 @@ func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) 
 		t.Logf("%d simulators: %d cycles, %d output values compared", len(backends), res.Cycles, res.Compared)
 	}
 	goSim := GoBackend(d)
-	verilator := VerilatorBackend(d, VerilatorOptions{Quick: true, Lint: true}) // every configuration linted, no waivers
+	verilator := VerilatorBackend(d, VerilatorOptions{Lint: true}) // every configuration linted, no waivers
 	// Icarus, by far the slowest (its runs of the packs took a sixth of
 	// make test's CPU time), checks the first quarter of the cycles, and Go
 	// and Verilator go on to the end; make long runs Icarus to the end too.

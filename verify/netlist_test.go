@@ -18,9 +18,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// netlistVerilator builds the packs quickly: they run netlistCycles each.
-var netlistVerilator = VerilatorOptions{Flags: MachineMade.Flags, Quick: true}
-
 var (
 	netlistCount = flag.Int("verify.netlists", 1000, "random netlists TestRandomNetlists checks (make test: 1000 from seed 1; make soak: 100000 from a fresh seed)")
 	netlistPack  = flag.Int("verify.pack", 200, "random netlists per Verilator build")
@@ -224,7 +221,7 @@ func lockstepNetlists(m *hdl.Module, run uint64) error {
 	if err != nil {
 		return fmt.Errorf("random netlists must elaborate: %w", err)
 	}
-	goSim, verilator, interpreter := GoBackend(d), VerilatorBackend(d, netlistVerilator), InterpreterBackend(d)
+	goSim, verilator, interpreter := GoBackend(d), VerilatorBackend(d, MachineMade), InterpreterBackend(d)
 	_, err = Lockstep(Config{Backends: []Backend{goSim, verilator, IcarusBackend(d), interpreter}, Seed: run, Cycles: netlistIcarusCycles})
 	if err == nil {
 		_, err = Lockstep(Config{Backends: []Backend{goSim, verilator, interpreter}, Seed: run, Cycles: netlistCycles})

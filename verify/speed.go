@@ -78,8 +78,10 @@ type bencher interface {
 // speedRepeats times, the fastest counting (bestOf). Checksums must agree
 // among runs of the same length (for the multi-stream runs, stream 0,
 // which has the others' seed); the rows report the fast runs, the
-// multi-stream runs in stream-cycles, and Icarus's slow one.
+// multi-stream runs in stream-cycles, and Icarus's slow one. Verilator's
+// model is built with vopt and Optimize.
 func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions) ([]SpeedRow, error) {
+	vopt.Optimize = true
 	type benchSim struct {
 		name string
 		run  func(cycles uint64) (checksum, nanos uint64, err error)

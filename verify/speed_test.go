@@ -82,7 +82,9 @@ func BenchmarkLockstep(b *testing.B) {
 	} {
 		b.Run(run.name, func(b *testing.B) {
 			const cycles = 2_000_000
-			for _, warm := range []Backend{run.gold, VerilatorBackend(d, MachineMade)} {
+			optimized := MachineMade
+			optimized.Optimize = true
+			for _, warm := range []Backend{run.gold, VerilatorBackend(d, optimized)} {
 				s, err := warm(false) // builds outside the timing
 				if err != nil {
 					b.Fatal(err)
@@ -93,7 +95,7 @@ func BenchmarkLockstep(b *testing.B) {
 			alone := uint64(0)       // Verilator's own loop over the same cycles, timed between them
 			for b.Loop() {
 				for range speedRepeats {
-					v, err := NewVerilator(d, MachineMade)
+					v, err := NewVerilator(d, optimized)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -107,7 +109,7 @@ func BenchmarkLockstep(b *testing.B) {
 					}
 					start := time.Now()
 					res, err := Lockstep(Config{
-						Backends: []Backend{run.gold, VerilatorBackend(d, MachineMade)},
+						Backends: []Backend{run.gold, VerilatorBackend(d, optimized)},
 						Stimulus: run.stimulus,
 						Seed:     1,
 						Cycles:   cycles,

@@ -39,11 +39,11 @@ func TestRuntimeKeyIsSharedUnderMake(t *testing.T) {
 		src := "module " + top + " (input wire a, output wire y);\n  assign y = ~a;\nendmodule\n"
 		require.NoError(t, os.WriteFile(filepath.Join(dir, top+".v"), []byte(src), 0o644))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "main.cpp"), []byte("int main() { return 0; }\n"), 0o644))
-		cmd := exec.Command("verilator", append(verilatorArgs(top, VerilatorOptions{Quick: true}), top+".v", "main.cpp")...)
+		cmd := exec.Command("verilator", append(verilatorArgs(top, VerilatorOptions{}), top+".v", "main.cpp")...)
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s", out)
-		globals, commands, err := runtimeCommands(filepath.Join(dir, "obj_dir"), top, VerilatorOptions{Quick: true})
+		globals, commands, err := runtimeCommands(filepath.Join(dir, "obj_dir"), top, VerilatorOptions{})
 		require.NoError(t, err)
 		require.Contains(t, globals, "verilated.o")
 		dry = append(dry, commands)
