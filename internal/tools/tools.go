@@ -7,9 +7,13 @@ package tools
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parmem/parmem/internal/cache"
 )
 
 // Need fails the test unless every named executable is on PATH.
@@ -49,9 +53,9 @@ func Output(dir, name string, args ...string) (string, error) {
 func LintClean(t testing.TB, dir string, files ...string) {
 	t.Helper()
 	Need(t, "verilator")
-	out, err := Output(dir, "verilator", append([]string{"--lint-only", "-Wall"}, files...)...)
-	if err != nil || strings.TrimSpace(out) != "" {
-		t.Fatalf("verilator --lint-only -Wall %s: %v\n%s", strings.Join(files, " "), err, out)
+	args := append([]string{"--lint-only", "-Wall"}, files...)
+	if err := silentOnce(dir, "lint", "verilator", "--version", args, files); err != nil {
+		t.Fatalf("verilator %s: %v", strings.Join(args, " "), err)
 	}
 }
 
@@ -60,10 +64,41 @@ func LintClean(t testing.TB, dir string, files ...string) {
 func IverilogCompile(t testing.TB, dir, out string, files ...string) {
 	t.Helper()
 	Need(t, "iverilog")
-	res, err := Output(dir, "iverilog", append([]string{"-g2005", "-o", out}, files...)...)
-	if err != nil || strings.TrimSpace(res) != "" {
-		t.Fatalf("iverilog -g2005 %s: %v\n%s", strings.Join(files, " "), err, res)
+	args := append([]string{"-g2005", "-o", out}, files...)
+	run := func() error { return silent(dir, "iverilog", args) }
+	if out == os.DevNull { // a check only: nothing to keep but the verdict
+		run = func() error { return silentOnce(dir, "iverilog-check", "iverilog", "-V", args, files) }
 	}
+	if err := run(); err != nil {
+		t.Fatalf("iverilog %s: %v", strings.Join(args, " "), err)
+	}
+}
+
+// silent runs tool with args in dir, and fails unless it succeeds without
+// printing anything.
+func silent(dir, tool string, args []string) error {
+	out, err := Output(dir, tool, args...)
+	if err != nil || strings.TrimSpace(out) != "" {
+		return fmt.Errorf("%v\n%s", err, out)
+	}
+	return nil
+}
+
+// silentOnce is silent, remembered in the cache (internal/cache) under
+// kind by the tool's version, the arguments and the files' names and
+// contents: a file checked clean once is not checked again (rtl/, the
+// README's commands and gen's examples write the same Verilog).
+func silentOnce(dir, kind, tool, versionFlag string, args, files []string) error {
+	parts := []string{cache.ToolVersion(tool, versionFlag), strings.Join(args, "\x00")}
+	for _, f := range files {
+		text, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			return err
+		}
+		parts = append(parts, f, string(text))
+	}
+	_, _, err := cache.Build(kind, cache.Key(parts...), func(string) error { return silent(dir, tool, args) })
+	return err
 }
 
 // YosysStat runs Yosys's generic front half (proc, opt, memory inference
