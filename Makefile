@@ -14,9 +14,11 @@ deps:
 # they run the machine code hdl.Sim makes on linux/amd64), the lockstep
 # pipeline's shutdown and its reuse of batch buffers under the race
 # detector, and the compiled streams' vector package at both lane widths
-# (build tag vec32), portable and as AVX-512 builds it.
+# (build tag vec32), portable and as AVX-512 builds it. The packages that
+# take longest (verify, the families' lockstep packs, gen) are listed
+# first, so that go test starts them first and none runs alone at the end.
 test: deps lint
-	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -count=1 -timeout 30m ./verify ./check/... ./gen ./...
 	PARMEM_NATIVE=off $(GO) test -count=1 ./hdl/...
 	$(GO) test -race -count=1 -run 'TestMismatchStopsAStreamingPipelineCleanly|TestFastModeFindsTheCycleAcrossBatches' ./verify
 	$(GO) test -count=1 -tags vec32 ./hdl/vec
@@ -63,9 +65,10 @@ soak-merge:
 
 # The families' long lockstep configurations (units.Lockstep.Long): designs
 # whose Verilator and Icarus builds take minutes, with every regular one;
-# and every pack on the compiled multi-stream simulator (a Go build each).
+# every pack on the compiled multi-stream simulator (a Go build each); and
+# 300 random designs on it, where make test checks 100.
 long: deps
-	$(GO) test -count=1 -timeout 90m -run 'InLockstep$$' -v ./check/... -verify.long
+	$(GO) test -count=1 -timeout 90m -run 'InLockstep$$|NetlistsOnCompiledStreams$$' -v ./check/... ./verify -verify.long
 
 # The reviewed RTL: regenerate after changing a unit (a test fails while rtl/ is stale).
 rtl:

@@ -51,10 +51,19 @@ func TestRandomNetlistsOnStreams(t *testing.T) {
 }
 
 // TestRandomNetlistsOnCompiledStreams is the same for the compiled
-// multi-stream simulator, on fewer designs (each pack is a Go build), in
-// two full groups of eight streams and a partial one.
+// multi-stream simulator, on fewer designs (each pack is a Go build: one
+// pack, three with -verify.long), in two full groups of eight streams and
+// a partial one.
 func TestRandomNetlistsOnCompiledStreams(t *testing.T) {
-	randomNetlistsOn(t, PackNetlists, CheckCompiledStreams, 300, 20)
+	randomNetlistsOn(t, PackNetlists, CheckCompiledStreams, compiledNetlists(), 20)
+}
+
+// compiledNetlists is how many random designs the compiled streams check.
+func compiledNetlists() int {
+	if *longFlag {
+		return 300
+	}
+	return 100
 }
 
 // TestNarrowNetlistsOnCompiledStreams is the same for the compiled
@@ -67,7 +76,7 @@ func TestNarrowNetlistsOnCompiledStreams(t *testing.T) {
 			return fmt.Errorf("%s runs in %d-bit lanes, want 32", d.Top().Name(), bits)
 		}
 		return CheckCompiledStreams(d, streams, cycles, seed)
-	}, 300, 20)
+	}, compiledNetlists(), 20)
 }
 
 // randomNetlistsOn checks total random designs from pack, in packs of 100,
