@@ -24,9 +24,11 @@ type mibPorts struct {
 	FreeValid, FreeIdx                       *hdl.Signal
 }
 
-// mibSlots are the MIB's registers per slot.
+// mibSlots are the MIB's registers per slot, and per slot whether this
+// cycle's dummy is of its block.
 type mibSlots struct {
 	V, Blk, Mlen, Age []*hdl.Signal
+	Match             []*hdl.Signal
 }
 
 // Build makes the module called name.
@@ -64,6 +66,7 @@ func mibLogic(m *hdl.Module, name string, entries int, in mibPorts) mibSlots {
 		mlen := m.Reg(fmt.Sprintf("%s_mlen_%d", name, i), mw)
 		age := m.Reg(fmt.Sprintf("%s_age_%d", name, i), agebits)
 		aged := satAdd(age, mlen) // a1 = sat(age + mlen)
+		match := v.And(in.UpdValid).And(blk.Eq(in.UpdBlk))
 		m.If(in.FreeValid.And(in.FreeIdx.EqConst(uint64(i))), func() {
 			v.SetU(0)
 			blk.SetU(0)
@@ -74,7 +77,7 @@ func mibLogic(m *hdl.Module, name string, entries int, in mibPorts) mibSlots {
 			blk.Set(in.AllocBlk)
 			mlen.SetU(1)
 			age.Set(in.AllocAge)
-		}).Elif(v.And(in.UpdValid).And(blk.Eq(in.UpdBlk)), func() {
+		}).Elif(match, func() {
 			mlen.Set(in.UpdMlen)
 			age.Set(satAdd(aged, in.UpdAge))
 		}).Elif(v, func() {
@@ -82,6 +85,7 @@ func mibLogic(m *hdl.Module, name string, entries int, in mibPorts) mibSlots {
 		})
 		s.V, s.Blk = append(s.V, v), append(s.Blk, blk)
 		s.Mlen, s.Age = append(s.Mlen, mlen), append(s.Age, age)
+		s.Match = append(s.Match, match)
 	}
 	return s
 }

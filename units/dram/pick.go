@@ -76,16 +76,8 @@ func (c PickBlock) Build(name string) *hdl.Module {
 // the largest of the queue (their rows then score it too), so its winner
 // is the one with the largest s, which is what R = 0 picks.
 func pickLogic(pol *hdl.Signal, slots []pickSlot, banks pickBanks) (gnt, idx, hit *hdl.Signal) {
-	m := banks.Rdy[0].Module()
-	bankRdy, bankOpen := lib.Bus(banks.Rdy), lib.Bus(banks.OpenV)
 	n := len(slots)
-	elig := make([]*hdl.Signal, n)
-	hits := make([]*hdl.Signal, n)
-	for i, s := range slots {
-		elig[i] = s.V.And(bankRdy.ShrBy(s.Bank).Bit(0))
-		open := bankOpen.ShrBy(s.Bank).Bit(0).And(hdl.Select(s.Bank, banks.OpenRow...).Eq(s.Row))
-		hits[i] = elig[i].And(open)
-	}
+	elig, hits := banks.eligible(slots)
 	keys := make([]*hdl.Signal, n)
 	if pol == nil {
 		for i, s := range slots {
@@ -117,9 +109,65 @@ func pickLogic(pol *hdl.Signal, slots []pickSlot, banks pickBanks) (gnt, idx, hi
 			}
 			rowScored := pol.Bit(1).And(hits[i].Not()) // MSHR-S or MSHR-S+A, and a miss
 			r := sumTree(terms).And(rowScored.Repl(rw))
-			si := hdl.Select(pol, m.ConstU(sw, 0), score[i], score[i], score[i])
-			keys[i] = hdl.Concat(hits[i], r, si, s.Ord.Not())
+			keys[i] = hdl.Concat(hits[i], r, requestScore(pol, s), s.Ord.Not())
 		}
+	}
+	found, win, best := lib.Argmax(keys, lib.Bus(elig))
+	return found, win, best.Bit(best.Width() - 1)
+}
+
+// eligible are the slots that may issue (valid, their bank ready) and
+// those of them that hit their bank's open row.
+func (banks pickBanks) eligible(slots []pickSlot) (elig, hits []*hdl.Signal) {
+	bankRdy, bankOpen := lib.Bus(banks.Rdy), lib.Bus(banks.OpenV)
+	for _, s := range slots {
+		e := s.V.And(bankRdy.ShrBy(s.Bank).Bit(0))
+		open := bankOpen.ShrBy(s.Bank).Bit(0).And(hdl.Select(s.Bank, banks.OpenRow...).Eq(s.Row))
+		elig, hits = append(elig, e), append(hits, e.And(open))
+	}
+	return elig, hits
+}
+
+// requestScore is s of a slot (4.1-4.3): 0 under FR-FCFS, the merge
+// length under MSHR-M and MSHR-S, the age under MSHR-S+A, in the wider
+// of their widths.
+func requestScore(pol *hdl.Signal, s pickSlot) *hdl.Signal {
+	sw := max(s.Mlen.Width(), s.Age.Width())
+	mlen, age := s.Mlen.Zext(sw), s.Age.Zext(sw)
+	return hdl.Select(pol, s.V.Module().ConstU(sw, 0), mlen, mlen, age)
+}
+
+// pickByRows is pickLogic under a policy with the row scores read from a
+// row-score table (4.5), not summed over the queue: slot i's row is
+// entry ptrs[i] of rows. Rule 1 first finds the largest score among the
+// table's rows that have eligible reads and no hit (MSHR-S: the merge
+// length sum, MSHR-S+A: the age sum; 0 under FR-FCFS and MSHR-M, whose
+// rows all tie), then takes the largest {hit, in a top row, s, ~ord}
+// over the slots: among misses those of the top rows win, and among them
+// s and age decide, as pickLogic's key {hit, R, s, ~ord} does. The logic
+// grows with entries, but for the one-bit lookup of each slot's row.
+func pickByRows(pol *hdl.Signal, slots []pickSlot, ptrs []*hdl.Signal, banks pickBanks, rows rowTabEntries) (gnt, idx, hit *hdl.Signal) {
+	m := pol.Module()
+	bankRdy, bankOpen := lib.Bus(banks.Rdy), lib.Bus(banks.OpenV)
+	rw := max(rows.Mlen[0].Width(), rows.Age[0].Width())
+	zero := m.ConstU(rw, 0)
+	scores := make([]*hdl.Signal, len(rows.V))
+	missRows := make([]*hdl.Signal, len(rows.V))
+	for r, b := range rows.Bank {
+		open := bankOpen.ShrBy(b).Bit(0).And(hdl.Select(b, banks.OpenRow...).Eq(rows.Row[r]))
+		missRows[r] = rows.V[r].And(bankRdy.ShrBy(b).Bit(0)).And(open.Not())
+		scores[r] = hdl.Select(pol, zero, zero, rows.Mlen[r].Zext(rw), rows.Age[r].Zext(rw))
+	}
+	_, _, top := lib.Argmax(scores, lib.Bus(missRows))
+	topRows := make([]*hdl.Signal, len(rows.V))
+	for r := range topRows {
+		topRows[r] = missRows[r].And(scores[r].Eq(top))
+	}
+	elig, hits := banks.eligible(slots)
+	keys := make([]*hdl.Signal, len(slots))
+	for i, s := range slots {
+		inTop := hits[i].Not().And(hdl.Select(ptrs[i], topRows...))
+		keys[i] = hdl.Concat(hits[i], inTop, requestScore(pol, s), s.Ord.Not())
 	}
 	found, win, best := lib.Argmax(keys, lib.Bus(elig))
 	return found, win, best.Bit(best.Width() - 1)

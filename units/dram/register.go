@@ -28,10 +28,20 @@ var (
 	paramL2Merges = units.IntParam("merges", "merges per L2 MSHR entry (Table 5.1: 16)", 16, 2, 256)
 	paramBGBits   = units.Param{Name: "bgbits", Doc: "log2 of the bank groups (Table 5.1: 4 groups)", Default: units.Const(2),
 		Range: func(v units.Values) (int, int) { return 0, v["bankbits"] }}
-	paramFRFCFS  = units.Param{Name: "frfcfs", Doc: "FR-FCFS only, without the score logic (the baseline of dram-cost; pol is ignored)", Kind: units.Bool}
-	paramDepth   = units.IntParam("depth", "requests per bank command queue", 4, 2, 16)
-	paramTagBits = units.IntParam("tagbits", "request tag bits", 8, 1, 16)
+	paramFRFCFS   = units.Param{Name: "frfcfs", Doc: "FR-FCFS only, without the score logic (the baseline of dram-cost; pol is ignored)", Kind: units.Bool}
+	paramDepth    = units.IntParam("depth", "requests per bank command queue", 4, 2, 16)
+	paramTagBits  = units.IntParam("tagbits", "request tag bits", 8, 1, 16)
+	paramRowScore = units.Param{Name: "rowscore", Kind: units.Choice, Choices: rowScoreNames, Default: units.Const(rowScoreSum),
+		Doc: "row scores from a row-score table kept by events (4.5), or summed over the queue every cycle"}
 )
+
+// The -rowscore choices of dram-sched.
+const (
+	rowScoreTable = iota
+	rowScoreSum
+)
+
+var rowScoreNames = []string{"table", "sum"}
 
 // timingParams are Table 5.1's GDDR5 timings in DRAM cycles and the burst.
 func timingParams() units.Params {
@@ -61,7 +71,8 @@ func timingOf(v units.Values) Timing {
 
 func schedBlock(v units.Values) SchedBlock {
 	return SchedBlock{Entries: v["entries"], WEntries: v["wentries"], HiWM: v["hiwm"], LoWM: v["lowm"],
-		BankBits: v["bankbits"], RowBits: v["rowbits"], BlkBits: v["blkbits"], Merges: v["merges"], AgeBits: v["agebits"]}
+		BankBits: v["bankbits"], RowBits: v["rowbits"], BlkBits: v["blkbits"], Merges: v["merges"], AgeBits: v["agebits"],
+		RowTable: v["rowscore"] == rowScoreTable}
 }
 
 func cmdqBlock(v units.Values) CmdQBlock {
@@ -95,9 +106,17 @@ func dramUnits() []*units.Unit {
 			},
 		},
 		{
+			Name: "dram-rowtab", Doc: "the row-score table: per row its reads' merge length and age sums, kept by events (Li, 4.5)",
+			Params: units.Params{paramEntries, paramBankBits, paramRowBits, paramMlBits, paramAgeBits},
+			Build: func(v units.Values, name string) (*hdl.Module, error) {
+				return built(RowTabBlock{Entries: v["entries"], BankBits: v["bankbits"], RowBits: v["rowbits"],
+					MlBits: v["mlbits"], AgeBits: v["agebits"]}.Build(name))
+			},
+		},
+		{
 			Name: "dram-sched", Doc: "read/write request scheduler with the MIB and the write drain (Li, Figures 2.3, 4.2)",
 			Params: units.Params{paramEntries, paramWEntries, paramHiWM, paramLoWM, paramBankBits, paramRowBits,
-				paramBlkBits, paramMerges, paramAgeBits},
+				paramBlkBits, paramMerges, paramAgeBits, paramRowScore},
 			Build: func(v units.Values, name string) (*hdl.Module, error) { return built(schedBlock(v).Build(name)) },
 		},
 		{
@@ -131,15 +150,18 @@ func lockstepConfigs() []units.Config {
 			units.Config{Unit: "dram-pick", Values: units.Values{"entries": e, "bankbits": 2, "rowbits": 2, "mlbits": 3, "agebits": 6}},
 			units.Config{Unit: "dram-mib", Values: units.Values{"entries": e, "blkbits": 3, "merges": 5, "agebits": 5}},
 			units.Config{Unit: "dram-l2mib", Values: units.Values{"entries": e, "merges": 5, "agebits": 6}},
+			units.Config{Unit: "dram-rowtab", Values: units.Values{"entries": e, "bankbits": 2, "rowbits": 2, "mlbits": 3, "agebits": 6}},
 			units.Config{Unit: "dram-sched", Values: with(small, units.Values{"entries": e, "wentries": e})},
+			units.Config{Unit: "dram-sched", Values: with(small, units.Values{"entries": e, "wentries": e, "rowscore": rowScoreTable})},
 			units.Config{Unit: "dram-cmdq", Values: units.Values{"bankbits": e / 4, "bgbits": 1, "depth": e / 4 * 2, "rowbits": 2,
 				"tagbits": 4, "trcd": 3, "trp": 2, "tcl": 4, "tras": 6, "trc": 8, "tccdl": 3, "tccds": 2, "trrd": 2,
 				"twl": 2, "tcdlr": 2, "twr": 3, "trtpl": 2, "tburst": 2}},
 		)
 	}
-	for _, u := range []string{"dram-pick", "dram-mib", "dram-l2mib", "dram-sched", "dram-cmdq"} {
+	for _, u := range []string{"dram-pick", "dram-mib", "dram-l2mib", "dram-rowtab", "dram-sched", "dram-cmdq"} {
 		cs = append(cs, units.Config{Unit: u, Values: units.Values{}})
 	}
+	cs = append(cs, units.Config{Unit: "dram-sched", Values: units.Values{"rowscore": rowScoreTable}})
 	return cs
 }
 

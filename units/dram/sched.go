@@ -1,5 +1,7 @@
 package dram
 
+import "github.com/parmem/parmem/hdl/lib"
+
 // SchedConfig sizes the request scheduler of Figures 2.3 and 4.2 (contract
 // dram-sched).
 type SchedConfig struct {
@@ -7,6 +9,9 @@ type SchedConfig struct {
 	HiWM, LoWM        int // write drain watermarks (2.3)
 	Banks             int
 	Merges, AgeBits   int
+	// RowTable scores rows under MSHR-S and MSHR-S+A from a RowTable
+	// kept beside the queue (4.5), as dram-sched -rowscore table does.
+	RowTable bool
 }
 
 // Table51Sched is Table 5.1's scheduler: 64 reads, 128 writes, watermarks
@@ -50,13 +55,16 @@ type Sched struct {
 	nWrites  int
 	scratch  []Slot
 	bankView []Bank
+	rows     *RowTable // with C.RowTable
+	rowOf    []int     // per read slot, its row's entry in rows
 }
 
 // NewSched returns an empty scheduler, as after reset.
 func NewSched(c SchedConfig) *Sched {
 	return &Sched{C: c, reads: make([]queued, c.Entries), mib: NewMIB(c.Entries, c.Merges, c.AgeBits),
 		writes: make([]queued, c.WEntries), open: make([]bool, c.Banks), openRow: make([]int, c.Banks),
-		scratch: make([]Slot, max(c.Entries, c.WEntries)), bankView: make([]Bank, c.Banks)}
+		scratch: make([]Slot, max(c.Entries, c.WEntries)), bankView: make([]Bank, c.Banks),
+		rows: NewRowTable(c.Entries, lib.CountWidth(c.Merges), c.AgeBits), rowOf: make([]int, c.Entries)}
 }
 
 // SchedIn is one cycle's inputs; nil channels are not valid this cycle.
@@ -127,7 +135,14 @@ func (s *Sched) Issue(pol Policy, rdy []bool) Issued {
 			return w
 		}
 	}
-	if ok, idx, hit := Pick(pol, s.slots(s.reads, s.mib), banks); ok {
+	var rowScore func(i int) uint64
+	switch {
+	case s.C.RowTable && pol == MSHRS:
+		rowScore = func(i int) uint64 { return s.rows.Mlen[s.rowOf[i]] }
+	case s.C.RowTable && pol == MSHRSA:
+		rowScore = func(i int) uint64 { return s.rows.Age[s.rowOf[i]] }
+	}
+	if ok, idx, hit := pick(pol, s.slots(s.reads, s.mib), banks, rowScore); ok {
 		r := s.reads[idx].Request
 		r.Age = s.mib.Age[idx]
 		return Issued{Valid: true, Request: r, Hit: hit, Mlen: s.mib.Mlen[idx], slot: idx}
@@ -160,6 +175,9 @@ func (s *Sched) Step(in SchedIn) Issued {
 	if readIn != nil {
 		mibIn.Alloc, mibIn.AllocIdx, mibIn.AllocBlk, mibIn.AllocAge = true, freeSlot(s.reads), readIn.Blk, readIn.Age
 	}
+	if s.C.RowTable {
+		s.stepRows(readIn, iss, in.Dummy)
+	}
 	s.nReads += enqueue(s.reads, readIn, s.nReads, iss.Valid && !iss.Write, iss.slot)
 	s.nWrites += enqueue(s.writes, writeIn, s.nWrites, iss.Valid && iss.Write, iss.slot)
 	s.mib.Step(mibIn)
@@ -168,6 +186,33 @@ func (s *Sched) Step(in SchedIn) Issued {
 	}
 	s.drain = NextDrain(s.drain, s.nWrites, s.C.HiWM, s.C.LoWM)
 	return iss
+}
+
+// stepRows applies the edge's events to the row-score table: the read
+// entering (its slot keeps its row's entry), the read issued, and the
+// first read the dummy updates (but the issued one).
+func (s *Sched) stepRows(in *Request, iss Issued, dmy *DummyReq) {
+	var ev RowTabIn
+	if in != nil {
+		ev.Enq, ev.EnqBank, ev.EnqRow, ev.EnqAge = true, in.Bank, in.Row, in.Age
+		if k := freeSlot(s.reads); k < len(s.reads) {
+			s.rowOf[k] = s.rows.EnqPtr(in.Bank, in.Row)
+		}
+	}
+	left := -1
+	if iss.Valid && !iss.Write {
+		left = iss.slot
+		ev.Deq, ev.DeqPtr, ev.DeqMlen, ev.DeqAge = true, s.rowOf[left], s.mib.Mlen[left], s.mib.Age[left]
+	}
+	if dmy != nil {
+		for j, q := range s.reads {
+			if q.Valid && j != left && s.mib.Blk[j] == dmy.Blk {
+				ev.Dmy, ev.DmyPtr, ev.DmyMlenWas, ev.DmyMlen, ev.DmyAge = true, s.rowOf[j], s.mib.Mlen[j], dmy.Mlen, dmy.Age
+				break
+			}
+		}
+	}
+	s.rows.Step(ev)
 }
 
 func freeSlot(q []queued) int {

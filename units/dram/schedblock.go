@@ -12,9 +12,15 @@ import (
 // the MIB beside it and leave by Rule 1 under pol; writes wait in their
 // own queue and leave FR-FCFS; the write drain of 2.3 decides between
 // them. Sched is the same in plain Go.
+//
+// RowTable reads the read queue's row scores from a dram-rowtab instance
+// kept by the reads' arrivals, issues and dummies (4.5) instead of
+// summing each slot's row every cycle; the two issue the same requests
+// under RowTable's conditions.
 type SchedBlock struct {
 	Entries, WEntries, HiWM, LoWM               int
 	BankBits, RowBits, BlkBits, Merges, AgeBits int
+	RowTable                                    bool
 }
 
 // Build makes the module called name.
@@ -43,7 +49,14 @@ func (c SchedBlock) Build(name string) *hdl.Module {
 	// is decided below from their state.
 	issRead, issWrite := m.Wire("read_issued", 1), m.Wire("write_issued", 1)
 	readOut, writeOut := m.Wire("read_out", lib.CountWidth(c.Entries-1)), m.Wire("write_out", lib.CountWidth(c.WEntries-1))
-	reads := newRequestQueue(m, "rq", c.Entries, rdValid, []*hdl.Signal{rdBank, rdRow}, issRead, readOut)
+	readFields := []*hdl.Signal{rdBank, rdRow}
+	var rowtab *hdl.Instance
+	if c.RowTable {
+		rowtab = m.Instance("rowtab", RowTabBlock{Entries: c.Entries, BankBits: c.BankBits, RowBits: c.RowBits,
+			MlBits: mw, AgeBits: c.AgeBits}.Build(name+"_rowtab"))
+		readFields = append(readFields, rowtab.Out("enq_ptr")) // each read keeps its row's entry
+	}
+	reads := newRequestQueue(m, "rq", c.Entries, rdValid, readFields, issRead, readOut)
 	writes := newRequestQueue(m, "wq", c.WEntries, wrValid, []*hdl.Signal{wrBank, wrRow, wrBlk}, issWrite, writeOut)
 	rdReady.Drive(reads.ready)
 	wrReady.Drive(writes.ready)
@@ -62,7 +75,17 @@ func (c SchedBlock) Build(name string) *hdl.Module {
 	for i := range writeSlots {
 		writeSlots[i] = pickSlot{V: writes.v[i], Bank: writes.fields[0][i], Row: writes.fields[1][i], Ord: writes.ord[i]}
 	}
-	rgnt, ridx, rhit := pickLogic(pol, readSlots, banks)
+	var rgnt, ridx, rhit *hdl.Signal
+	if c.RowTable {
+		rows := connectRowTab(rowtab, c.Entries, rowTabPorts{
+			EnqValid: reads.take, EnqBank: rdBank, EnqRow: rdRow, EnqAge: rdAge,
+			DeqValid: issRead, DeqPtr: hdl.Select(readOut, reads.fields[2]...),
+			DeqMlen: hdl.Select(readOut, mib.Mlen...), DeqAge: hdl.Select(readOut, mib.Age...),
+		}, dummyOf(mib, reads.fields[2], issRead, readOut, dmyMlen, dmyAge))
+		rgnt, ridx, rhit = pickByRows(pol, readSlots, reads.fields[2], banks, rows)
+	} else {
+		rgnt, ridx, rhit = pickLogic(pol, readSlots, banks)
+	}
 	wgnt, widx, whit := pickLogic(nil, writeSlots, banks)
 	// 2.3 and reading 8: in a drain writes go first; otherwise a write
 	// leaves only in a cycle without an eligible read.
@@ -145,4 +168,43 @@ func newRequestQueue(m *hdl.Module, name string, n int, valid *hdl.Signal, in []
 		})
 	}
 	return q
+}
+
+// dummyOf are the row-score table's dummy inputs: the first slot the
+// MIB's dummy updates this edge (not the one that leaves), its row's
+// entry ptrs[j] and its merge length before the dummy.
+func dummyOf(mib mibSlots, ptrs []*hdl.Signal, leave, out, mlen, age *hdl.Signal) rowTabPorts {
+	upd := make([]*hdl.Signal, len(mib.Match))
+	for i, match := range mib.Match {
+		upd[i] = match.And(leave.And(out.EqConst(uint64(i))).Not())
+	}
+	found, j, _ := lib.Priority(lib.Bus(upd), false)
+	return rowTabPorts{DmyValid: found, DmyPtr: hdl.Select(j, ptrs...), DmyMlenWas: hdl.Select(j, mib.Mlen...),
+		DmyMlen: mlen, DmyAge: age}
+}
+
+// connectRowTab drives a dram-rowtab instance of entries rows with the
+// enter and leave inputs of in and the dummy inputs of dmy, and returns
+// its entries' outputs.
+func connectRowTab(t *hdl.Instance, entries int, in, dmy rowTabPorts) rowTabEntries {
+	for _, c := range []struct {
+		port string
+		s    *hdl.Signal
+	}{
+		{"enq_valid", in.EnqValid}, {"enq_bank", in.EnqBank}, {"enq_row", in.EnqRow}, {"enq_age", in.EnqAge},
+		{"deq_valid", in.DeqValid}, {"deq_ptr", in.DeqPtr}, {"deq_mlen", in.DeqMlen}, {"deq_age", in.DeqAge},
+		{"dmy_valid", dmy.DmyValid}, {"dmy_ptr", dmy.DmyPtr}, {"dmy_mlen_was", dmy.DmyMlenWas},
+		{"dmy_mlen", dmy.DmyMlen}, {"dmy_age", dmy.DmyAge},
+	} {
+		t.Connect(c.port, c.s)
+	}
+	var rows rowTabEntries
+	for r := range entries {
+		rows.V = append(rows.V, t.Out(fmt.Sprintf("v_%d", r)))
+		rows.Bank = append(rows.Bank, t.Out(fmt.Sprintf("bank_%d", r)))
+		rows.Row = append(rows.Row, t.Out(fmt.Sprintf("row_%d", r)))
+		rows.Mlen = append(rows.Mlen, t.Out(fmt.Sprintf("mlen_%d", r)))
+		rows.Age = append(rows.Age, t.Out(fmt.Sprintf("age_%d", r)))
+	}
+	return rows
 }

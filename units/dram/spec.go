@@ -83,6 +83,12 @@ type Bank struct {
 // the smallest Ord, then the smallest index. ok is false with nothing
 // eligible.
 func Pick(pol Policy, slots []Slot, banks []Bank) (ok bool, idx int, hit bool) {
+	return pick(pol, slots, banks, nil)
+}
+
+// pick is Pick, with the row score of slot i rowScore(i) when rowScore is
+// not nil.
+func pick(pol Policy, slots []Slot, banks []Bank, rowScore func(i int) uint64) (ok bool, idx int, hit bool) {
 	type row struct {
 		bank, row int
 		score     uint64
@@ -112,6 +118,9 @@ func Pick(pol Policy, slots []Slot, banks []Bank) (ok bool, idx int, hit bool) {
 		b := banks[s.Bank]
 		h := b.Open && b.Row == s.Row
 		key := [2]uint64{rows[rowOf(s)].score, pol.RequestScore(s)}
+		if rowScore != nil {
+			key[0] = rowScore(i)
+		}
 		if h {
 			key[0] = 0
 		}

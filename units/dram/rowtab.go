@@ -1,0 +1,255 @@
+package dram
+
+import (
+	"fmt"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
+)
+
+// RowTable is the row-score table of section 4.5 (contract dram-rowtab)
+// in plain Go: one entry per row that has reads in the read queue, with
+// its bank and row, the number of its reads, and the sums of their merge
+// lengths and ages (the MSHR-S and MSHR-S+A row scores of 4.2-4.3). It
+// is kept by events, never by summing the queue: a read entering adds
+// itself, a read leaving takes itself off, a dummy changes its read's
+// merge length and adds its age, and every cycle each entry's age sum
+// grows by its merge length sum (4.3: every merged request ages a cycle).
+//
+// The sums are exact sums of the ages each read would have without
+// saturating, so they equal the sums of the MIB's saturating ages while
+// no read's age has saturated; and a dummy changes one read's scores, as
+// it does when a block has at most one read in the queue (the L2 MSHR
+// sends one read per block). The sums wrap at their widths (sumWidths).
+type RowTable struct {
+	MlBits, AgeBits int
+	V               []bool
+	Bank, Row, N    []int
+	Mlen, Age       []uint64 // sums over the row's reads
+}
+
+// NewRowTable returns an empty table of entries rows.
+func NewRowTable(entries, mlbits, agebits int) *RowTable {
+	return &RowTable{MlBits: mlbits, AgeBits: agebits, V: make([]bool, entries), Bank: make([]int, entries),
+		Row: make([]int, entries), N: make([]int, entries), Mlen: make([]uint64, entries), Age: make([]uint64, entries)}
+}
+
+// sumWidths are the widths of a table entry's merge length and age sums:
+// entries reads of the largest merge length and age fit.
+func sumWidths(entries, mlbits, agebits int) (ml, age int) {
+	return lib.CountWidth(entries * int(ageMax(mlbits))), lib.CountWidth(entries * int(ageMax(agebits)))
+}
+
+// RowTabIn is one edge's events: a read entering with its bank, row and
+// age (merge length 1); the read of entry DeqPtr leaving with its merge
+// length and age of this cycle; a dummy that changed the merge length of
+// a read of entry DmyPtr from DmyMlenWas to DmyMlen and added DmyAge to
+// its age. Leave and dummy at entries not valid change nothing.
+type RowTabIn struct {
+	Enq             bool
+	EnqBank, EnqRow int
+	EnqAge          uint64
+	Deq             bool
+	DeqPtr          int
+	DeqMlen, DeqAge uint64
+	Dmy             bool
+	DmyPtr          int
+	DmyMlenWas      uint64
+	DmyMlen, DmyAge uint64
+}
+
+// EnqPtr is the entry a read of bank and row enters: the valid entry of
+// that row, else the lowest entry not valid, else len(V) (the read is
+// not counted).
+func (t *RowTable) EnqPtr(bank, row int) int {
+	free := len(t.V)
+	for r, v := range t.V {
+		if v && t.Bank[r] == bank && t.Row[r] == row {
+			return r
+		}
+		if !v && free == len(t.V) {
+			free = r
+		}
+	}
+	return free
+}
+
+// Step applies one rising edge.
+func (t *RowTable) Step(in RowTabIn) {
+	mlw, agew := sumWidths(len(t.V), t.MlBits, t.AgeBits)
+	mlMask, ageMask := uint64(1)<<mlw-1, uint64(1)<<agew-1
+	nMask := 1<<lib.CountWidth(len(t.V)) - 1 // the count of a row's reads wraps past entries
+	enq := len(t.V)
+	if in.Enq {
+		enq = t.EnqPtr(in.EnqBank, in.EnqRow)
+	}
+	for r := range t.V {
+		atEnq := enq == r
+		atDeq := in.Deq && in.DeqPtr == r && t.V[r]
+		atDmy := in.Dmy && in.DmyPtr == r && t.V[r]
+		if !t.V[r] {
+			if atEnq {
+				t.V[r], t.Bank[r], t.Row[r], t.N[r], t.Mlen[r], t.Age[r] = true, in.EnqBank, in.EnqRow, 1, 1, in.EnqAge
+			}
+			continue
+		}
+		n, ml, age := t.N[r], t.Mlen[r], t.Age[r]+t.Mlen[r] // every read ages by its merge length
+		if atEnq {
+			n, ml, age = n+1, ml+1, age+in.EnqAge
+		}
+		if atDeq {
+			n, ml, age = n-1, ml-in.DeqMlen, age-in.DeqMlen-in.DeqAge // it leaves unaged
+		}
+		if atDmy {
+			ml, age = ml+in.DmyMlen-in.DmyMlenWas, age+in.DmyAge
+		}
+		if n &= nMask; n == 0 {
+			t.V[r], t.Bank[r], t.Row[r], t.N[r], t.Mlen[r], t.Age[r] = false, 0, 0, 0, 0, 0
+			continue
+		}
+		t.N[r], t.Mlen[r], t.Age[r] = n, ml&mlMask, age&ageMask
+	}
+}
+
+// RowTabBlock is the dram-rowtab unit: RowTable in hardware (contract
+// dram-rowtab).
+//
+//	clk, rst; in enq_valid, enq_bank, enq_row, enq_age; out enq_ptr[IW-1:0]
+//	in deq_valid, deq_ptr, deq_mlen[mlbits-1:0], deq_age
+//	in dmy_valid, dmy_ptr, dmy_mlen_was, dmy_mlen, dmy_age
+//	out per entry r: v_<r>, bank_<r>, row_<r>, mlen_<r>[SW-1:0], age_<r>[AW-1:0]
+type RowTabBlock struct {
+	Entries, BankBits, RowBits, MlBits, AgeBits int
+}
+
+// rowTabPorts are the table's inputs.
+type rowTabPorts struct {
+	EnqValid, EnqBank, EnqRow, EnqAge             *hdl.Signal
+	DeqValid, DeqPtr, DeqMlen, DeqAge             *hdl.Signal
+	DmyValid, DmyPtr, DmyMlenWas, DmyMlen, DmyAge *hdl.Signal
+}
+
+// rowTabEntries are the table's registers per entry and the entry a read
+// entering now takes.
+type rowTabEntries struct {
+	V, Bank, Row, Mlen, Age []*hdl.Signal
+	EnqPtr                  *hdl.Signal
+}
+
+// Build makes the module called name.
+func (c RowTabBlock) Build(name string) *hdl.Module {
+	m := hdl.NewModule(name)
+	iw := lib.CountWidth(c.Entries - 1)
+	in := rowTabPorts{
+		EnqValid: m.Input("enq_valid", 1), EnqBank: m.Input("enq_bank", c.BankBits),
+		EnqRow: m.Input("enq_row", c.RowBits), EnqAge: m.Input("enq_age", c.AgeBits),
+		DeqValid: m.Input("deq_valid", 1), DeqPtr: m.Input("deq_ptr", iw),
+		DeqMlen: m.Input("deq_mlen", c.MlBits), DeqAge: m.Input("deq_age", c.AgeBits),
+		DmyValid: m.Input("dmy_valid", 1), DmyPtr: m.Input("dmy_ptr", iw),
+		DmyMlenWas: m.Input("dmy_mlen_was", c.MlBits), DmyMlen: m.Input("dmy_mlen", c.MlBits),
+		DmyAge: m.Input("dmy_age", c.AgeBits),
+	}
+	t := rowTabLogic(m, "rt", c.Entries, in)
+	m.Output("enq_ptr", iw).Drive(t.EnqPtr)
+	mlw, agew := sumWidths(c.Entries, c.MlBits, c.AgeBits)
+	for r := range c.Entries {
+		m.Output(fmt.Sprintf("v_%d", r), 1).Drive(t.V[r])
+		m.Output(fmt.Sprintf("bank_%d", r), c.BankBits).Drive(t.Bank[r])
+		m.Output(fmt.Sprintf("row_%d", r), c.RowBits).Drive(t.Row[r])
+		m.Output(fmt.Sprintf("mlen_%d", r), mlw).Drive(t.Mlen[r])
+		m.Output(fmt.Sprintf("age_%d", r), agew).Drive(t.Age[r])
+	}
+	return m
+}
+
+// rowTabLogic declares the table's registers (<name>_v_<r>, ...) in m
+// and their updates, RowTable.Step. The events of an edge reach at most
+// three entries; each entry adds the sum of those that reach it, chosen
+// from the seven sums of the events formed once, to its aged sums: two
+// adders per entry for the age sum (4.5's row-score adder and the
+// events') and one for the merge length sum.
+func rowTabLogic(m *hdl.Module, name string, entries int, in rowTabPorts) rowTabEntries {
+	cw := lib.CountWidth(entries)
+	mlw, agew := sumWidths(entries, in.DeqMlen.Width(), in.EnqAge.Width())
+	var t rowTabEntries
+	var n []*hdl.Signal
+	for r := range entries {
+		t.V = append(t.V, m.Reg(fmt.Sprintf("%s_v_%d", name, r), 1))
+		t.Bank = append(t.Bank, m.Reg(fmt.Sprintf("%s_bank_%d", name, r), in.EnqBank.Width()))
+		t.Row = append(t.Row, m.Reg(fmt.Sprintf("%s_row_%d", name, r), in.EnqRow.Width()))
+		n = append(n, m.Reg(fmt.Sprintf("%s_n_%d", name, r), cw))
+		t.Mlen = append(t.Mlen, m.Reg(fmt.Sprintf("%s_mlen_%d", name, r), mlw))
+		t.Age = append(t.Age, m.Reg(fmt.Sprintf("%s_age_%d", name, r), agew))
+	}
+	keys := make([]*hdl.Signal, entries)
+	for r := range entries {
+		keys[r] = hdl.Concat(t.Bank[r], t.Row[r])
+	}
+	hitAny, hitIdx, _ := lib.Priority(lib.Match(hdl.Concat(in.EnqBank, in.EnqRow), keys, lib.Bus(t.V)), false)
+	freeAny, freeIdx, _ := lib.Priority(lib.Bus(t.V).Not(), false)
+	t.EnqPtr = hdl.Mux(hitAny, hitIdx, freeIdx)
+	enq := in.EnqValid.And(hitAny.Or(freeAny))
+
+	// The events' contributions to an entry, by which of them reach it
+	// (bit 0 enter, bit 1 leave, bit 2 dummy).
+	zml, zage := m.ConstU(mlw, 0), m.ConstU(agew, 0)
+	enqML, enqAge := m.ConstU(mlw, 1), fit(in.EnqAge, agew)
+	deqML := fit(in.DeqMlen, mlw)
+	deqAge := fit(in.DeqMlen, agew).Add(fit(in.DeqAge, agew)) // it leaves unaged
+	dmyML := fit(in.DmyMlen, mlw).Sub(fit(in.DmyMlenWas, mlw))
+	dmyAge := fit(in.DmyAge, agew)
+	var dML, dAge []*hdl.Signal
+	for k := range 8 {
+		ml, age := zml, zage
+		if k&1 != 0 {
+			ml, age = enqML, enqAge
+		}
+		if k&2 != 0 {
+			ml, age = ml.Sub(deqML), age.Sub(deqAge)
+		}
+		if k&4 != 0 {
+			ml, age = ml.Add(dmyML), age.Add(dmyAge)
+		}
+		dML, dAge = append(dML, ml), append(dAge, age)
+	}
+	one := m.ConstU(cw, 1)
+	for r := range entries {
+		at := func(valid, ptr *hdl.Signal) *hdl.Signal { return valid.And(ptr.EqConst(uint64(r))) }
+		atEnq := enq.And(t.EnqPtr.EqConst(uint64(r)))
+		atDeq, atDmy := at(in.DeqValid, in.DeqPtr).And(t.V[r]), at(in.DmyValid, in.DmyPtr).And(t.V[r])
+		events := hdl.Concat(atDmy, atDeq, atEnq)
+		next := n[r].Add(hdl.Mux(atEnq, one, m.ConstU(cw, 0))).Sub(atDeq.Zext(cw))
+		m.If(t.V[r].Not(), func() {
+			m.If(atEnq, func() {
+				t.V[r].SetU(1)
+				t.Bank[r].Set(in.EnqBank)
+				t.Row[r].Set(in.EnqRow)
+				n[r].SetU(1)
+				t.Mlen[r].SetU(1)
+				t.Age[r].Set(enqAge)
+			})
+		}).Elif(next.EqConst(0), func() {
+			t.V[r].SetU(0)
+			t.Bank[r].SetU(0)
+			t.Row[r].SetU(0)
+			n[r].SetU(0)
+			t.Mlen[r].SetU(0)
+			t.Age[r].SetU(0)
+		}).Else(func() {
+			n[r].Set(next)
+			t.Mlen[r].Set(t.Mlen[r].Add(hdl.Select(events, dML...)))
+			aged := t.Age[r].Add(fit(t.Mlen[r], agew)) // 4.3: each read ages by its merge length
+			t.Age[r].Set(aged.Add(hdl.Select(events, dAge...)))
+		})
+	}
+	return t
+}
+
+// fit is x zero-extended or truncated to w bits: the sums wrap at their
+// widths.
+func fit(x *hdl.Signal, w int) *hdl.Signal {
+	if x.Width() > w {
+		return x.Trunc(w)
+	}
+	return x.Zext(w)
+}
