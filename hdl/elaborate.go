@@ -659,3 +659,20 @@ func (d *Design) Adders() map[int]int {
 	}
 	return out
 }
+
+// Comparators counts the magnitude comparators (<, <=, >, >=, signed or
+// not) the design's outputs or state can observe, by operand width: the
+// argmax trees of a scheduler, which 4.5's adder count leaves out.
+func (d *Design) Comparators() map[int]int {
+	live := d.liveNodes(nil)
+	out := map[int]int{}
+	for i, n := range d.nodes {
+		switch n.sig.kind {
+		case kLt, kLe, kGt, kGe, kLtS, kLeS, kGtS, kGeS:
+			if live[i] {
+				out[n.sig.args[0].width]++
+			}
+		}
+	}
+	return out
+}

@@ -192,3 +192,18 @@ func TestAdders(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, map[int]int{8: 1, 4: 2}, d.Adders())
 }
+
+// TestComparators counts the magnitude comparators that drive an output
+// by operand width, signed or not, and leaves out equalities and one that
+// drives nothing.
+func TestComparators(t *testing.T) {
+	m := hdl.NewModule("cmp")
+	a, b := m.Input("a", 8), m.Input("b", 8)
+	c, e := m.Input("c", 3), m.Input("e", 3)
+	m.Output("lt", 1).Drive(a.Lt(b).Or(a.GeS(b)))
+	m.Output("gt", 1).Drive(c.Gt(e).And(c.Eq(e).Not()))
+	_ = a.Le(b) // drives nothing
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	require.Equal(t, map[int]int{8: 2, 3: 1}, d.Comparators())
+}

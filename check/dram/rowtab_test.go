@@ -91,16 +91,16 @@ func TestRowScoresAgree(t *testing.T) {
 	for _, pol := range d.Policies {
 		t.Run(pol.String(), func(t *testing.T) {
 			t.Parallel()
-			with := func(score string) units.Values {
+			with := func(score d.RowScores) units.Values {
 				out := units.Values{}
 				for k, x := range v {
 					out[k] = x
 				}
-				out["rowscore"] = map[string]int{"table": 0, "sum": 1}[score]
+				out["rowscore"] = int(score)
 				return out
 			}
-			table := newSchedBench(t, units.Config{Unit: "dram-sched", Values: with("table")})
-			sum := newSchedBench(t, units.Config{Unit: "dram-sched", Values: with("sum")})
+			table := newSchedBench(t, units.Config{Unit: "dram-sched", Values: with(d.TableScores)})
+			sum := newSchedBench(t, units.Config{Unit: "dram-sched", Values: with(d.SummedScores)})
 			r := rand.New(rand.NewPCG(11, uint64(pol)))
 			queued := map[uint64]bool{} // blocks with a read in the queue
 			var inQueue []uint64        // the same, in arrival order

@@ -13,9 +13,10 @@ import (
 // schedBench is dram-sched on the bench with Sched stepped beside it.
 type schedBench struct {
 	bench
-	ref    *d.Sched
-	banks  int
-	counts map[string]int
+	ref        *d.Sched
+	frfcfsOnly bool // -rowscore none: Sched runs FR-FCFS whatever pol says
+	banks      int
+	counts     map[string]int
 }
 
 func newSchedBench(t *testing.T, c units.Config) *schedBench {
@@ -23,7 +24,8 @@ func newSchedBench(t *testing.T, c units.Config) *schedBench {
 	v := b.v
 	return &schedBench{bench: b, banks: 1 << v["bankbits"], counts: map[string]int{},
 		ref: d.NewSched(d.SchedConfig{Entries: v["entries"], WEntries: v["wentries"], HiWM: v["hiwm"], LoWM: v["lowm"],
-			Banks: 1 << v["bankbits"], Merges: v["merges"], AgeBits: v["agebits"], RowTable: v["rowscore"] == 0})}
+			Banks: 1 << v["bankbits"], Merges: v["merges"], AgeBits: v["agebits"], RowTable: v["rowscore"] == int(d.TableScores)}),
+		frfcfsOnly: v["rowscore"] == int(d.NoScores)}
 }
 
 // step drives one cycle's inputs on both, requires the same ready and
@@ -56,6 +58,9 @@ func (s *schedBench) step(t *testing.T, in d.SchedIn) d.Issued {
 	b.Step()
 	require.Equal(t, [2]uint64{bit(s.ref.ReadReady()), bit(s.ref.WriteReady())}, [2]uint64{b.get("rd_ready"), b.get("wr_ready")},
 		"cycle %d ready", b.Cycle())
+	if s.frfcfsOnly {
+		in.Pol = d.FRFCFS
+	}
 	iss := s.ref.Step(in)
 	got := [8]uint64{b.get("iss_valid"), b.get("iss_write"), b.get("iss_bank"), b.get("iss_row"), b.get("iss_blk"),
 		b.get("iss_hit"), b.get("iss_mlen"), b.get("iss_age")}
@@ -76,7 +81,7 @@ func (s *schedBench) step(t *testing.T, in d.SchedIn) d.Issued {
 // TestSchedRandom drives dram-sched and Sched with random reads, writes
 // and dummies over few blocks, banks and rows, the policy changing every
 // few hundred cycles and banks ready at random, and requires the same
-// outputs every cycle; with -rowscore table (rowscore 0) Sched keeps a
+// outputs every cycle; with -rowscore table Sched keeps a
 // RowTable too, so saturated ages and dummies of blocks queued twice
 // (which the table follows as RowTable says) are compared as well.
 func TestSchedRandom(t *testing.T) {
@@ -87,10 +92,11 @@ func TestSchedRandom(t *testing.T) {
 	}{
 		{units.Values{"entries": 4, "wentries": 4, "bankbits": 2, "rowbits": 2, "agebits": 6, "blkbits": 4, "merges": 5}, 60_000},
 		{units.Values{"entries": 16, "wentries": 16, "bankbits": 2, "rowbits": 2, "agebits": 8, "blkbits": 5}, 60_000},
-		{units.Values{"entries": 4, "wentries": 4, "bankbits": 2, "rowbits": 2, "agebits": 6, "blkbits": 4, "merges": 5, "rowscore": 0}, 60_000},
-		{units.Values{"entries": 16, "wentries": 16, "bankbits": 2, "rowbits": 2, "agebits": 8, "blkbits": 5, "rowscore": 0}, 60_000},
+		{units.Values{"entries": 4, "wentries": 4, "bankbits": 2, "rowbits": 2, "agebits": 6, "blkbits": 4, "merges": 5, "rowscore": int(d.TableScores)}, 60_000},
+		{units.Values{"entries": 4, "wentries": 4, "bankbits": 2, "rowbits": 2, "agebits": 6, "blkbits": 4, "merges": 5, "rowscore": int(d.NoScores)}, 20_000},
+		{units.Values{"entries": 16, "wentries": 16, "bankbits": 2, "rowbits": 2, "agebits": 8, "blkbits": 5, "rowscore": int(d.TableScores)}, 60_000},
 		{units.Values{}, 6_000},
-		{units.Values{"rowscore": 0}, 6_000},
+		{units.Values{"rowscore": int(d.TableScores)}, 6_000},
 	} {
 		c := units.Config{Unit: "dram-sched", Values: tc.v}
 		t.Run(c.String(), func(t *testing.T) {

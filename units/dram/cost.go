@@ -3,6 +3,8 @@ package dram
 import (
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"slices"
 
 	"github.com/parmem/parmem/internal/reports"
@@ -15,16 +17,17 @@ import (
 // scripts/ice40.ys, and their storage and adders beside section 4.5's
 // arithmetic.
 
-// costSynth are the configurations Yosys maps: the canonical MIBs and
-// command queues, and dram-pick at 8 and 16 entries with and without its
-// score logic (-frfcfs, the FR-FCFS baseline the scores add to). Yosys
-// 0.23's ABC did not finish gates.ys on dram-pick at its default 64
-// entries in 17 minutes (its 64 adder trees of 64 terms), so the score
-// logic is measured where ABC maps it, and at 64 entries without ABC.
+// costSynth are the configurations Yosys maps: the canonical MIBs, command
+// queues and row-score table, and dram-pick at 8 and 16 entries with and
+// without its score logic (-frfcfs, the FR-FCFS baseline the scores add
+// to). Yosys 0.23's ABC did not finish gates.ys on dram-pick at its
+// default 64 entries in 17 minutes (its 64 adder trees of 64 terms), so
+// the larger designs go through scripts/gates_noabc.ys.
 var costSynth = []units.Config{
 	{Unit: "dram-l2mib", Values: units.Values{}},
 	{Unit: "dram-mib", Values: units.Values{}},
 	{Unit: "dram-cmdq", Values: units.Values{}},
+	{Unit: "dram-rowtab", Values: units.Values{}},
 	{Unit: "dram-pick", Values: units.Values{"entries": 8, "frfcfs": 1}},
 	{Unit: "dram-pick", Values: units.Values{"entries": 8}},
 	{Unit: "dram-pick", Values: units.Values{"entries": 16, "frfcfs": 1}},
@@ -34,39 +37,53 @@ var costSynth = []units.Config{
 const (
 	costL2MIB = iota
 	costMIB
-	costCmdQ
-	costPick8FR
-	costPick8
-	costPick16FR
-	costPick16
 )
 
-// costCanonical are the canonical units too large for ABC: they go
-// through scripts/gates_noabc.ys (Yosys's own gates, unoptimized), and
-// their state and adders are counted on the elaborated design.
+// costCanonical are the canonical dram-pick with and without its score
+// logic, through scripts/gates_noabc.ys (Yosys's own gates, unoptimized).
 var costCanonical = []units.Config{
 	{Unit: "dram-pick", Values: units.Values{"frfcfs": 1}},
 	{Unit: "dram-pick", Values: units.Values{}},
-	{Unit: "dram-sched", Values: units.Values{}},
 }
 
-func costConfigs() []units.Config { return slices.Concat(costSynth, costCanonical) }
+// growthEntries are the read queue sizes of the growth table: dram-sched
+// under each -rowscore at each size (16 write slots, the same in all),
+// through scripts/gates_noabc.ys.
+var growthEntries = []int{16, 32, 64}
+
+func growthConfig(entries int, s RowScores) units.Config {
+	return units.Config{Unit: "dram-sched", Values: units.Values{"entries": entries, "wentries": 16, "rowscore": int(s)}}
+}
+
+func growthConfigs() []units.Config {
+	var cs []units.Config
+	for _, e := range growthEntries {
+		for s := range RowScoreNames {
+			cs = append(cs, growthConfig(e, RowScores(s)))
+		}
+	}
+	return cs
+}
+
+func costConfigs() []units.Config { return slices.Concat(costSynth, costCanonical, growthConfigs()) }
 
 // measured is one unit's synthesis (nil when not synthesized) and its
 // elaborated design's counts.
 type measured struct {
-	config    units.Config
-	gates     *synth.Gates
-	ice       *synth.ICE40
-	noABC     *synth.Gates // scripts/gates_noabc.ys
-	stateBits int
-	adders    map[int]int // by width
+	config      units.Config
+	gates       *synth.Gates
+	ice         *synth.ICE40
+	noABC       *synth.Gates // scripts/gates_noabc.ys
+	stateBits   int
+	adders      map[int]int // by width
+	comparators map[int]int // by operand width
 }
 
-// adderBits is the adders' total width, the full-adder bits 4.5 prices.
-func (m measured) adderBits() int {
+// bitsOf is the total width of adders or comparators counted by width:
+// the full-adder bits 4.5 prices.
+func bitsOf(byWidth map[int]int) int {
 	n := 0
-	for w, k := range m.adders {
+	for w, k := range byWidth {
 		n += w * k
 	}
 	return n
@@ -77,7 +94,24 @@ func measure(c units.Config, g *synth.Gates, ice *synth.ICE40) (measured, error)
 	if err != nil {
 		return measured{}, err
 	}
-	return measured{config: c, gates: g, ice: ice, stateBits: reports.StateBits(d), adders: d.Adders()}, nil
+	return measured{config: c, gates: g, ice: ice, stateBits: reports.StateBits(d), adders: d.Adders(),
+		comparators: d.Comparators()}, nil
+}
+
+// measureNoABC measures configurations through scripts/gates_noabc.ys.
+func measureNoABC(label string, cs []units.Config, progress io.Writer) ([]measured, error) {
+	noABC, err := reports.MeasureAll(label, cs, progress, reports.GatesNoABC)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]measured, len(cs))
+	for i, c := range cs {
+		if out[i], err = measure(c, nil, nil); err != nil {
+			return nil, err
+		}
+		out[i].noABC = &noABC[i]
+	}
+	return out, nil
 }
 
 // stateBits is the register bits of a configuration as built.
@@ -104,22 +138,27 @@ func costReport(progress io.Writer) ([]*table.Table, error) {
 			return nil, err
 		}
 	}
-	noABC, err := reports.MeasureAll("dram-cost gates without ABC", costCanonical, progress, reports.GatesNoABC)
+	canonical, err := measureNoABC("dram-cost gates without ABC", costCanonical, progress)
 	if err != nil {
 		return nil, err
 	}
-	counted := make([]measured, len(costCanonical))
-	for i, c := range costCanonical {
-		if counted[i], err = measure(c, nil, nil); err != nil {
+	growth, err := measureNoABC("dram-cost growth without ABC", growthConfigs(), progress)
+	if err != nil {
+		return nil, err
+	}
+	var scheds [3]measured // dram-sched at its defaults under each -rowscore, elaborated
+	for s := range scheds {
+		c := units.Config{Unit: "dram-sched", Values: units.Values{"rowscore": s}}
+		if scheds[s], err = measure(c, nil, nil); err != nil {
 			return nil, err
 		}
-		counted[i].noABC = &noABC[i]
 	}
 	mib25, err := stateBits(units.Config{Unit: "dram-mib", Values: units.Values{"blkbits": 25}})
 	if err != nil {
 		return nil, err
 	}
-	return []*table.Table{storageTable(synthesized, counted, mib25), unitTable(synthesized, counted)}, nil
+	return []*table.Table{storageTable(synthesized, scheds, mib25), growthTable(growth),
+		unitTable(slices.Concat(synthesized, canonical))}, nil
 }
 
 // bytes8 is bits as bytes, one decimal when not whole.
@@ -130,62 +169,149 @@ func bytes8(bits int) string {
 	return fmt.Sprintf("%.1f", float64(bits)/8)
 }
 
-// sramBytes prices adder bits as 4.5 does: 34 transistors per full-adder
-// bit, 6 per SRAM bit.
-func sramBytes(adderBits int) string { return fmt.Sprintf("%.0f", float64(adderBits)*34/6/8) }
+// sramBytesOf prices adder bits as 4.5 does, as a number.
+func sramBytesOf(adderBits int) float64 { return float64(adderBits) * 34 / 6 / 8 }
 
-// storageTable sets section 4.5's items beside ours: syn are costSynth's
-// measurements, can costCanonical's, mib25 dram-mib's state bits with
-// 25-bit block addresses.
-func storageTable(syn, can []measured, mib25 int) *table.Table {
+// storageTable sets section 4.5's items beside ours under -rowscore table
+// and sum: syn are costSynth's measurements, scheds dram-sched at its
+// defaults under each RowScores, mib25 dram-mib's state bits with 25-bit
+// block addresses. Ours counts what the setting adds over -rowscore none
+// (FR-FCFS alone): the table's entries and each slot's entry pointer, or
+// nothing; the table's adders, or dram-pick's adder trees.
+func storageTable(syn []measured, scheds [3]measured, mib25 int) *table.Table {
 	th := Costs4_5(Thesis45())
 	wide := Thesis45()
 	wide.BlkBits = 25
 	l2, mib := syn[costL2MIB], syn[costMIB]
-	entries := Thesis45().MSHRs
-	scoreAdders := can[1].adderBits() - can[0].adderBits() // dram-pick's, over its FR-FCFS baseline
+	none := scheds[NoScores]
+	settings := []RowScores{TableScores, SummedScores}
 	t := &table.Table{
-		Title:  "dram-cost: section 4.5's storage and adders beside the canonical units (64 MSHR entries, 64 read slots, 16 banks)",
-		Header: []string{"item", "thesis 4.5", "ours, declared", "ours, Yosys flip-flops (gates.ys / ice40.ys)", "note"},
+		Title:  "dram-cost: section 4.5 item by item beside dram-sched -rowscore table and sum (64 MSHR entries, 64 read slots, 16 banks)",
+		Header: []string{"item", "thesis 4.5", "4.5's rule, derived", "ours, -rowscore table", "ours, -rowscore sum", "note"},
 		Notes: []string{
-			"Declared bits are the registers the blocks declare (hdl's StateElements); Yosys's are what survives synthesis.",
-			"Adders are counted on the elaborated designs (hdl's Adders: every adder and subtractor that drives an output or state) and priced as 4.5 does: a full-adder bit is 34 transistors, an SRAM bit 6.",
+			"The thesis column holds only numbers section 4.5 prints; what its rule gives for sizes it does not print is in the derived column.",
+			"Ours are the registers the blocks declare (hdl's StateElements) and the adders of the elaborated designs (hdl's Adders), priced as 4.5 prices adders: a full-adder bit is 34 transistors, an SRAM bit 6 (1 adder bit = 0.71 B).",
+			"Row scores and adders are what each setting adds to dram-sched -rowscore none (FR-FCFS alone, the same queues, MIB and write side).",
 		},
 	}
-	perEntry := func(bits int) string { return fmt.Sprintf("%.1f", float64(bits)/float64(entries)) }
-	flops := func(m measured, f func(int) string) string { return f(m.gates.Flops) + " / " + f(m.ice.Flops) }
-	t.Add("L2 MIB bits per entry", fmt.Sprint(th.L2MIBEntryBits), perEntry(l2.stateBits), flops(l2, perEntry),
-		"merge length - 1 (4), age (15), pending (1): reading 1")
-	t.Add("L2 MIB bytes", fmt.Sprint(th.L2MIBBytes), bytes8(l2.stateBits), flops(l2, bytes8), "")
-	t.Add("DRAM MIB bits per entry", fmt.Sprint(th.MIBEntryBits), perEntry(mib.stateBits), flops(mib, perEntry),
-		"valid (1), block (24), merge length (5: bits(16), reading 1), age (15); the thesis counts no valid bit and 4 length bits")
-	t.Add("DRAM MIB bytes", fmt.Sprint(th.MIBBytes), bytes8(mib.stateBits), flops(mib, bytes8), "")
-	t.Add("DRAM MIB bytes, 25-bit blocks", fmt.Sprint(Costs4_5(wide).MIBBytes), bytes8(mib25), "", "32-bit addresses over 128 B lines: reading 2")
-	rowLogic := func(full, fr measured) string {
-		return fmt.Sprintf("+%d gates, +%d SB_LUT4", full.gates.Gates-fr.gates.Gates, full.ice.LUT4-fr.ice.LUT4)
+	scoreState := func(s RowScores) int { return scheds[s].stateBits - none.stateBits }
+	// The MIB's and the scores' adders: dram-sched's less its queues',
+	// which are -rowscore none's less dram-mib's.
+	queues := minus(none.adders, mib.adders)
+	adders := func(s RowScores) map[int]int { return minus(scheds[s].adders, queues) }
+	scoreCmp := func(s RowScores) int { return bitsOf(scheds[s].comparators) - bitsOf(none.comparators) }
+	total := func(s RowScores) float64 {
+		return float64(mib.stateBits+scoreState(s))/8 + sramBytesOf(bitsOf(adders(s)))
 	}
-	t.Add("row scores", fmt.Sprintf("%d B (64 x %d bits)", th.RowScoreBytes, th.RowEntryBits),
-		fmt.Sprintf("%d bits; score logic over FR-FCFS: %s at 8 entries, %s at 16; +%d gates without ABC at 64", can[1].stateBits,
-			rowLogic(syn[costPick8], syn[costPick8FR]), rowLogic(syn[costPick16], syn[costPick16FR]),
-			can[1].noABC.Gates-can[0].noABC.Gates), "",
-		"dram-pick keeps no row-score table: every cycle it sums the scores of each slot's row (exact, reading 3), an adder tree of n terms per slot, so the logic grows with entries^2")
-	t.Add("age and score adders", fmt.Sprintf("%d x %d-bit = %d B", th.Adders, Thesis45().AgeBits, th.AdderBytes),
-		fmt.Sprintf("MIB: %s; dram-pick's scores: %d adder bits; together %s B", reports.AdderList(mib.adders), scoreAdders,
-			sramBytes(mib.adderBits()+scoreAdders)), "",
-		"the MIB ages each slot by its merge length and adds a dummy's age (two saturating adders per slot); dram-pick sums each slot's row")
-	t.Add("DRAM side total", fmt.Sprintf("%d B", th.DRAMBytes),
-		fmt.Sprintf("%.0f B (MIB state + adders as storage)", float64(mib.stateBits)/8+float64(mib.adderBits()+scoreAdders)*34/6/8), "", "")
+	row := func(item, thesis, derived string, ours func(RowScores) string, note string) {
+		cells := []string{item, thesis, derived}
+		for _, s := range settings {
+			cells = append(cells, ours(s))
+		}
+		t.Add(append(cells, note)...)
+	}
+	same := func(v string) func(RowScores) string { return func(RowScores) string { return v } }
+	row("L2 MIB", fmt.Sprintf("%d B (%d x %d bits)", th.L2MIBBytes, Thesis45().MSHRs, th.L2MIBEntryBits), "",
+		same(bytes8(l2.stateBits)+" B"), "merge length - 1 (4), age (15), pending (1): reading 1; not in 4.5's DRAM total")
+	row("DRAM MIB", fmt.Sprintf("%d B", th.MIBBytes),
+		fmt.Sprintf("%d bits per entry; %d B at 25-bit blocks", th.MIBEntryBits, Costs4_5(wide).MIBBytes),
+		same(fmt.Sprintf("%s B (%s at 25-bit blocks)", bytes8(mib.stateBits), bytes8(mib25))),
+		"valid (1), block (24), merge length (5: bits(16), reading 1), age (15); the thesis counts no valid bit and 4 length bits")
+	row("row-score table", fmt.Sprintf("%d B (64 x %d bits)", th.RowScoreBytes, th.RowEntryBits), "",
+		func(s RowScores) string {
+			if scoreState(s) == 0 {
+				return "0 B: no table"
+			}
+			return fmt.Sprintf("%s B (%d bits)", bytes8(scoreState(s)), scoreState(s))
+		},
+		"table: per entry valid, bank (4), row (12), reads (7), merge length sum (11), age sum (21): exact sums, reading 3; and each read slot's entry (6); sum keeps none and adds every cycle")
+	row("adders", fmt.Sprintf("%d x %d-bit = %d B", th.Adders, Thesis45().AgeBits, th.AdderBytes), "",
+		func(s RowScores) string {
+			return fmt.Sprintf("%s: %d bits = %.0f B", reports.AdderList(adders(s)), bitsOf(adders(s)), sramBytesOf(bitsOf(adders(s))))
+		},
+		"table: the MIB's one adder per slot (sat(age + merge length + the dummy's age); the dummy's share added once) and the table's row-score adder per entry (age sum + merge length sum), the events' adders shared; "+
+			"sum: the MIB's two per slot (aging, dummy; it updates every slot of the dummy's block) and dram-pick's adder trees of 64 terms per slot")
+	row("DRAM side total", fmt.Sprintf("%d B", th.DRAMBytes), "",
+		func(s RowScores) string {
+			return fmt.Sprintf("%.0f B = %.2fx", total(s), total(s)/float64(th.DRAMBytes))
+		},
+		"MIB + row-score table + adders, as 4.5 sums them")
+	row("argmax comparators", "not counted", "",
+		func(s RowScores) string {
+			return fmt.Sprintf("%+d comparator bits = %+.0f B", scoreCmp(s), sramBytesOf(scoreCmp(s)))
+		},
+		"magnitude comparators added to FR-FCFS's (hdl's Comparators), priced as adder bits; Rule 1's argmax over the rows and over the slots' wider keys; not in the total")
 	return t
 }
 
-func unitTable(syn, can []measured) *table.Table {
+// growthTable is the score logic's gates over -rowscore none at each size
+// and the power of entries they grow by.
+func growthTable(growth []measured) *table.Table {
+	t := &table.Table{
+		Title:  "dram-cost: the score logic's growth, dram-sched gates without ABC over -rowscore none (-wentries 16)",
+		Header: []string{"entries", "-rowscore none", "table", "sum", "table's score logic", "sum's score logic"},
+		Notes:  []string{"Gates from scripts/gates_noabc.ys (Yosys's own gates: ABC does not finish the largest); score logic is a setting's gates minus none's. The growth law fits gates = c * entries^k to the three sizes by least squares in log-log."},
+	}
+	at := func(e int, s RowScores) int {
+		for _, m := range growth {
+			if m.config.String() == growthConfig(e, s).String() {
+				return m.noABC.Gates
+			}
+		}
+		panic(fmt.Sprintf("dram-cost: no growth measurement at %d entries, %s", e, RowScoreNames[s]))
+	}
+	var logic [2][]float64
+	for _, e := range growthEntries {
+		none := at(e, NoScores)
+		cells := []string{fmt.Sprint(e), fmt.Sprint(none)}
+		for _, s := range []RowScores{TableScores, SummedScores} {
+			cells = append(cells, fmt.Sprint(at(e, s)))
+		}
+		for k, s := range []RowScores{TableScores, SummedScores} {
+			d := at(e, s) - none
+			logic[k] = append(logic[k], float64(d))
+			cells = append(cells, fmt.Sprintf("+%d", d))
+		}
+		t.Add(cells...)
+	}
+	law := []string{"growth law", "", "", ""}
+	for k := range logic {
+		law = append(law, fmt.Sprintf("entries^%.2f", powerLaw(growthEntries, logic[k])))
+	}
+	t.Add(law...)
+	return t
+}
+
+// minus is a - b, counts by width, without the widths that cancel.
+func minus(a, b map[int]int) map[int]int {
+	out := maps.Clone(a)
+	for w, k := range b {
+		if out[w] -= k; out[w] == 0 {
+			delete(out, w)
+		}
+	}
+	return out
+}
+
+// powerLaw is k of y = c * x^k fitted by least squares in log-log.
+func powerLaw(xs []int, ys []float64) float64 {
+	var sx, sy, sxx, sxy float64
+	for i, x := range xs {
+		lx, ly := math.Log(float64(x)), math.Log(ys[i])
+		sx, sy, sxx, sxy = sx+lx, sy+ly, sxx+lx*lx, sxy+lx*ly
+	}
+	n := float64(len(xs))
+	return (n*sxy - sx*sy) / (n*sxx - sx*sx)
+}
+
+func unitTable(ms []measured) *table.Table {
 	t := &table.Table{
 		Title: "dram-cost: the units through scripts/gates.ys and scripts/ice40.ys",
 		Header: []string{"unit", "declared state bits", "flip-flops (gates.ys)", "gates", "depth (gates)",
 			"SB_LUT4", "SB_CARRY", "SB_DFF", "LUT levels", "gates / flip-flops / depth without ABC", "adders"},
-		Notes: []string{"dram-pick and dram-sched at their defaults go through scripts/gates_noabc.ys only: Yosys 0.23's ABC did not finish gates.ys on dram-pick at 64 entries in 17 minutes. Without ABC's optimization the gate counts are larger than gates.ys would give; compare them with one another."},
+		Notes: []string{"dram-pick at its defaults goes through scripts/gates_noabc.ys only: Yosys 0.23's ABC did not finish gates.ys on it in 17 minutes. Without ABC's optimization the gate counts are larger than gates.ys would give; compare them with one another."},
 	}
-	for _, m := range slices.Concat(syn, can) {
+	for _, m := range ms {
 		row := []string{m.config.String(), fmt.Sprint(m.stateBits)}
 		if m.gates != nil {
 			row = append(row, fmt.Sprint(m.gates.Flops), fmt.Sprint(m.gates.Gates), fmt.Sprint(m.gates.Depth),

@@ -42,7 +42,7 @@ func (c MIBBlock) Build(name string) *hdl.Module {
 		UpdMlen: m.Input("upd_mlen", mw), UpdAge: m.Input("upd_age", c.AgeBits),
 		FreeValid: m.Input("free_valid", 1), FreeIdx: m.Input("free_idx", iw),
 	}
-	s := mibLogic(m, "mib", c.Entries, in)
+	s := mibLogic(m, "mib", c.Entries, in, false)
 	for i := range c.Entries {
 		m.Output(fmt.Sprintf("v_%d", i), 1).Drive(s.V[i])
 		m.Output(fmt.Sprintf("mlen_%d", i), mw).Drive(s.Mlen[i])
@@ -57,17 +57,43 @@ func (c MIBBlock) Build(name string) *hdl.Module {
 // (4.3: each merged request ages a cycle) and a dummy of its block
 // overwrites the merge length and adds its age (4.4). mlen and age are
 // 0 whenever v is.
-func mibLogic(m *hdl.Module, name string, entries int, in mibPorts) mibSlots {
+//
+// firstOnly is MIB.FirstOnly: the dummy updates only the lowest valid
+// slot of its block that is not freed, and each slot has one adder
+// (sat(age + mlen + dummy age) = sat(sat(age + mlen) + dummy age)), the
+// dummy's merge length and age added once for all slots.
+func mibLogic(m *hdl.Module, name string, entries int, in mibPorts, firstOnly bool) mibSlots {
 	agebits, mw := in.AllocAge.Width(), in.UpdMlen.Width()
 	var s mibSlots
 	for i := range entries {
-		v := m.Reg(fmt.Sprintf("%s_v_%d", name, i), 1)
-		blk := m.Reg(fmt.Sprintf("%s_blk_%d", name, i), in.AllocBlk.Width())
-		mlen := m.Reg(fmt.Sprintf("%s_mlen_%d", name, i), mw)
-		age := m.Reg(fmt.Sprintf("%s_age_%d", name, i), agebits)
-		aged := satAdd(age, mlen) // a1 = sat(age + mlen)
-		match := v.And(in.UpdValid).And(blk.Eq(in.UpdBlk))
-		m.If(in.FreeValid.And(in.FreeIdx.EqConst(uint64(i))), func() {
+		s.V = append(s.V, m.Reg(fmt.Sprintf("%s_v_%d", name, i), 1))
+		s.Blk = append(s.Blk, m.Reg(fmt.Sprintf("%s_blk_%d", name, i), in.AllocBlk.Width()))
+		s.Mlen = append(s.Mlen, m.Reg(fmt.Sprintf("%s_mlen_%d", name, i), mw))
+		s.Age = append(s.Age, m.Reg(fmt.Sprintf("%s_age_%d", name, i), agebits))
+		s.Match = append(s.Match, s.V[i].And(in.UpdValid).And(s.Blk[i].Eq(in.UpdBlk)))
+	}
+	freed := func(i int) *hdl.Signal { return in.FreeValid.And(in.FreeIdx.EqConst(uint64(i))) }
+	var dummyAdd *hdl.Signal // firstOnly: the updated slot's merge length plus the dummy's age
+	if firstOnly {
+		for i := range s.Match {
+			s.Match[i] = s.Match[i].And(freed(i).Not())
+		}
+		_, j, first := lib.Priority(lib.Bus(s.Match), false)
+		s.Match = lib.Split(first)
+		w := max(mw, agebits) + 1
+		dummyAdd = hdl.Select(j, s.Mlen...).Zext(w).Add(in.UpdAge.Zext(w))
+	}
+	for i := range entries {
+		v, blk, mlen, age, match := s.V[i], s.Blk[i], s.Mlen[i], s.Age[i], s.Match[i]
+		var aged, updated *hdl.Signal
+		if firstOnly {
+			aged = satAdd(age, hdl.Mux(match, dummyAdd, mlen.Zext(dummyAdd.Width())))
+			updated = aged
+		} else {
+			aged = satAdd(age, mlen) // a1 = sat(age + mlen)
+			updated = satAdd(aged, in.UpdAge)
+		}
+		m.If(freed(i), func() {
 			v.SetU(0)
 			blk.SetU(0)
 			mlen.SetU(0)
@@ -79,13 +105,10 @@ func mibLogic(m *hdl.Module, name string, entries int, in mibPorts) mibSlots {
 			age.Set(in.AllocAge)
 		}).Elif(match, func() {
 			mlen.Set(in.UpdMlen)
-			age.Set(satAdd(aged, in.UpdAge))
+			age.Set(updated)
 		}).Elif(v, func() {
 			age.Set(aged)
 		})
-		s.V, s.Blk = append(s.V, v), append(s.Blk, blk)
-		s.Mlen, s.Age = append(s.Mlen, mlen), append(s.Age, age)
-		s.Match = append(s.Match, match)
 	}
 	return s
 }

@@ -31,17 +31,9 @@ var (
 	paramFRFCFS   = units.Param{Name: "frfcfs", Doc: "FR-FCFS only, without the score logic (the baseline of dram-cost; pol is ignored)", Kind: units.Bool}
 	paramDepth    = units.IntParam("depth", "requests per bank command queue", 4, 2, 16)
 	paramTagBits  = units.IntParam("tagbits", "request tag bits", 8, 1, 16)
-	paramRowScore = units.Param{Name: "rowscore", Kind: units.Choice, Choices: rowScoreNames, Default: units.Const(rowScoreSum),
-		Doc: "row scores from a row-score table kept by events (4.5), or summed over the queue every cycle"}
+	paramRowScore = units.Param{Name: "rowscore", Kind: units.Choice, Choices: RowScoreNames, Default: units.Const(int(SummedScores)),
+		Doc: "row scores summed over the queue every cycle, kept in a row-score table (4.5), or none (FR-FCFS: the cost baseline)"}
 )
-
-// The -rowscore choices of dram-sched.
-const (
-	rowScoreTable = iota
-	rowScoreSum
-)
-
-var rowScoreNames = []string{"table", "sum"}
 
 // timingParams are Table 5.1's GDDR5 timings in DRAM cycles and the burst.
 func timingParams() units.Params {
@@ -72,7 +64,7 @@ func timingOf(v units.Values) Timing {
 func schedBlock(v units.Values) SchedBlock {
 	return SchedBlock{Entries: v["entries"], WEntries: v["wentries"], HiWM: v["hiwm"], LoWM: v["lowm"],
 		BankBits: v["bankbits"], RowBits: v["rowbits"], BlkBits: v["blkbits"], Merges: v["merges"], AgeBits: v["agebits"],
-		RowTable: v["rowscore"] == rowScoreTable}
+		Scores: RowScores(v["rowscore"])}
 }
 
 func cmdqBlock(v units.Values) CmdQBlock {
@@ -152,7 +144,7 @@ func lockstepConfigs() []units.Config {
 			units.Config{Unit: "dram-l2mib", Values: units.Values{"entries": e, "merges": 5, "agebits": 6}},
 			units.Config{Unit: "dram-rowtab", Values: units.Values{"entries": e, "bankbits": 2, "rowbits": 2, "mlbits": 3, "agebits": 6}},
 			units.Config{Unit: "dram-sched", Values: with(small, units.Values{"entries": e, "wentries": e})},
-			units.Config{Unit: "dram-sched", Values: with(small, units.Values{"entries": e, "wentries": e, "rowscore": rowScoreTable})},
+			units.Config{Unit: "dram-sched", Values: with(small, units.Values{"entries": e, "wentries": e, "rowscore": int(TableScores)})},
 			units.Config{Unit: "dram-cmdq", Values: units.Values{"bankbits": e / 4, "bgbits": 1, "depth": e / 4 * 2, "rowbits": 2,
 				"tagbits": 4, "trcd": 3, "trp": 2, "tcl": 4, "tras": 6, "trc": 8, "tccdl": 3, "tccds": 2, "trrd": 2,
 				"twl": 2, "tcdlr": 2, "twr": 3, "trtpl": 2, "tburst": 2}},
@@ -161,7 +153,7 @@ func lockstepConfigs() []units.Config {
 	for _, u := range []string{"dram-pick", "dram-mib", "dram-l2mib", "dram-rowtab", "dram-sched", "dram-cmdq"} {
 		cs = append(cs, units.Config{Unit: u, Values: units.Values{}})
 	}
-	cs = append(cs, units.Config{Unit: "dram-sched", Values: units.Values{"rowscore": rowScoreTable}})
+	cs = append(cs, units.Config{Unit: "dram-sched", Values: units.Values{"rowscore": int(TableScores)}})
 	return cs
 }
 

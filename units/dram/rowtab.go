@@ -163,16 +163,17 @@ func (c RowTabBlock) Build(name string) *hdl.Module {
 }
 
 // rowTabLogic declares the table's registers (<name>_v_<r>, ...) in m
-// and their updates, RowTable.Step. The events of an edge reach at most
-// three entries; each entry adds the sum of those that reach it, chosen
-// from the seven sums of the events formed once, to its aged sums: two
-// adders per entry for the age sum (4.5's row-score adder and the
-// events') and one for the merge length sum.
+// and their updates, RowTable.Step. Each entry has one adder, 4.5's
+// row-score adder: its age sum plus its merge length sum, every cycle.
+// The events of an edge (a read entering, one leaving, a dummy) reach at
+// most three entries; what each event's entry becomes is computed once,
+// by adders shared by all entries, and the entries an event reaches take
+// it (two events at one entry compute the same values).
 func rowTabLogic(m *hdl.Module, name string, entries int, in rowTabPorts) rowTabEntries {
 	cw := lib.CountWidth(entries)
 	mlw, agew := sumWidths(entries, in.DeqMlen.Width(), in.EnqAge.Width())
 	var t rowTabEntries
-	var n []*hdl.Signal
+	var n, aged []*hdl.Signal
 	for r := range entries {
 		t.V = append(t.V, m.Reg(fmt.Sprintf("%s_v_%d", name, r), 1))
 		t.Bank = append(t.Bank, m.Reg(fmt.Sprintf("%s_bank_%d", name, r), in.EnqBank.Width()))
@@ -180,6 +181,7 @@ func rowTabLogic(m *hdl.Module, name string, entries int, in rowTabPorts) rowTab
 		n = append(n, m.Reg(fmt.Sprintf("%s_n_%d", name, r), cw))
 		t.Mlen = append(t.Mlen, m.Reg(fmt.Sprintf("%s_mlen_%d", name, r), mlw))
 		t.Age = append(t.Age, m.Reg(fmt.Sprintf("%s_age_%d", name, r), agew))
+		aged = append(aged, t.Age[r].Add(fit(t.Mlen[r], agew))) // 4.3: each read ages by its merge length
 	}
 	keys := make([]*hdl.Signal, entries)
 	for r := range entries {
@@ -188,39 +190,58 @@ func rowTabLogic(m *hdl.Module, name string, entries int, in rowTabPorts) rowTab
 	hitAny, hitIdx, _ := lib.Priority(lib.Match(hdl.Concat(in.EnqBank, in.EnqRow), keys, lib.Bus(t.V)), false)
 	freeAny, freeIdx, _ := lib.Priority(lib.Bus(t.V).Not(), false)
 	t.EnqPtr = hdl.Mux(hitAny, hitIdx, freeIdx)
-	enq := in.EnqValid.And(hitAny.Or(freeAny))
+	valid := lib.Bus(t.V)
 
-	// The events' contributions to an entry, by which of them reach it
-	// (bit 0 enter, bit 1 leave, bit 2 dummy).
+	// The events and the entries they reach: a leave or dummy at an entry
+	// not valid is dropped.
+	type event struct{ on, ptr *hdl.Signal }
+	events := []event{
+		{in.EnqValid.And(hitAny.Or(freeAny)), t.EnqPtr},
+		{in.DeqValid.And(valid.ShrBy(in.DeqPtr).Bit(0)), in.DeqPtr},
+		{in.DmyValid.And(valid.ShrBy(in.DmyPtr).Bit(0)), in.DmyPtr},
+	}
+	// Their contributions by which of them reach one entry (bit 0 enter,
+	// bit 1 leave, bit 2 dummy).
 	zml, zage := m.ConstU(mlw, 0), m.ConstU(agew, 0)
-	enqML, enqAge := m.ConstU(mlw, 1), fit(in.EnqAge, agew)
+	enqAge := fit(in.EnqAge, agew)
 	deqML := fit(in.DeqMlen, mlw)
 	deqAge := fit(in.DeqMlen, agew).Add(fit(in.DeqAge, agew)) // it leaves unaged
 	dmyML := fit(in.DmyMlen, mlw).Sub(fit(in.DmyMlenWas, mlw))
 	dmyAge := fit(in.DmyAge, agew)
-	var dML, dAge []*hdl.Signal
+	var dN, dML, dAge []*hdl.Signal
 	for k := range 8 {
-		ml, age := zml, zage
+		dn, ml, age := m.ConstU(cw, 0), zml, zage
 		if k&1 != 0 {
-			ml, age = enqML, enqAge
+			dn, ml, age = m.ConstU(cw, 1), m.ConstU(mlw, 1), enqAge
 		}
 		if k&2 != 0 {
-			ml, age = ml.Sub(deqML), age.Sub(deqAge)
+			dn, ml, age = dn.Sub(m.ConstU(cw, 1)), ml.Sub(deqML), age.Sub(deqAge)
 		}
 		if k&4 != 0 {
 			ml, age = ml.Add(dmyML), age.Add(dmyAge)
 		}
-		dML, dAge = append(dML, ml), append(dAge, age)
+		dN, dML, dAge = append(dN, dn), append(dML, ml), append(dAge, age)
 	}
-	one := m.ConstU(cw, 1)
+	// What each event's entry becomes.
+	nextN, nextML, nextAge := make([]*hdl.Signal, 3), make([]*hdl.Signal, 3), make([]*hdl.Signal, 3)
+	for e, ev := range events {
+		var here []*hdl.Signal // which events reach ev's entry
+		for _, o := range events {
+			here = append(here, o.on.And(o.ptr.Eq(ev.ptr)))
+		}
+		which := lib.Bus(here)
+		nextN[e] = hdl.Select(ev.ptr, n...).Add(hdl.Select(which, dN...))
+		nextML[e] = hdl.Select(ev.ptr, t.Mlen...).Add(hdl.Select(which, dML...))
+		nextAge[e] = hdl.Select(ev.ptr, aged...).Add(hdl.Select(which, dAge...))
+	}
 	for r := range entries {
-		at := func(valid, ptr *hdl.Signal) *hdl.Signal { return valid.And(ptr.EqConst(uint64(r))) }
-		atEnq := enq.And(t.EnqPtr.EqConst(uint64(r)))
-		atDeq, atDmy := at(in.DeqValid, in.DeqPtr).And(t.V[r]), at(in.DmyValid, in.DmyPtr).And(t.V[r])
-		events := hdl.Concat(atDmy, atDeq, atEnq)
-		next := n[r].Add(hdl.Mux(atEnq, one, m.ConstU(cw, 0))).Sub(atDeq.Zext(cw))
+		at := make([]*hdl.Signal, 3)
+		for e, ev := range events {
+			at[e] = ev.on.And(ev.ptr.EqConst(uint64(r)))
+		}
+		pick := func(vals []*hdl.Signal) *hdl.Signal { return hdl.Mux(at[0], vals[0], hdl.Mux(at[1], vals[1], vals[2])) }
 		m.If(t.V[r].Not(), func() {
-			m.If(atEnq, func() {
+			m.If(at[0], func() {
 				t.V[r].SetU(1)
 				t.Bank[r].Set(in.EnqBank)
 				t.Row[r].Set(in.EnqRow)
@@ -228,7 +249,9 @@ func rowTabLogic(m *hdl.Module, name string, entries int, in rowTabPorts) rowTab
 				t.Mlen[r].SetU(1)
 				t.Age[r].Set(enqAge)
 			})
-		}).Elif(next.EqConst(0), func() {
+		}).Elif(lib.Bus(at).RedOr().Not(), func() {
+			t.Age[r].Set(aged[r])
+		}).Elif(pick(nextN).EqConst(0), func() { // its last read left
 			t.V[r].SetU(0)
 			t.Bank[r].SetU(0)
 			t.Row[r].SetU(0)
@@ -236,10 +259,9 @@ func rowTabLogic(m *hdl.Module, name string, entries int, in rowTabPorts) rowTab
 			t.Mlen[r].SetU(0)
 			t.Age[r].SetU(0)
 		}).Else(func() {
-			n[r].Set(next)
-			t.Mlen[r].Set(t.Mlen[r].Add(hdl.Select(events, dML...)))
-			aged := t.Age[r].Add(fit(t.Mlen[r], agew)) // 4.3: each read ages by its merge length
-			t.Age[r].Set(aged.Add(hdl.Select(events, dAge...)))
+			n[r].Set(pick(nextN))
+			t.Mlen[r].Set(pick(nextML))
+			t.Age[r].Set(pick(nextAge))
 		})
 	}
 	return t

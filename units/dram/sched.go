@@ -61,10 +61,12 @@ type Sched struct {
 
 // NewSched returns an empty scheduler, as after reset.
 func NewSched(c SchedConfig) *Sched {
-	return &Sched{C: c, reads: make([]queued, c.Entries), mib: NewMIB(c.Entries, c.Merges, c.AgeBits),
+	s := &Sched{C: c, reads: make([]queued, c.Entries), mib: NewMIB(c.Entries, c.Merges, c.AgeBits),
 		writes: make([]queued, c.WEntries), open: make([]bool, c.Banks), openRow: make([]int, c.Banks),
 		scratch: make([]Slot, max(c.Entries, c.WEntries)), bankView: make([]Bank, c.Banks),
 		rows: NewRowTable(c.Entries, lib.CountWidth(c.Merges), c.AgeBits), rowOf: make([]int, c.Entries)}
+	s.mib.FirstOnly = c.RowTable
+	return s
 }
 
 // SchedIn is one cycle's inputs; nil channels are not valid this cycle.

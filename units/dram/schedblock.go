@@ -13,15 +13,30 @@ import (
 // own queue and leave FR-FCFS; the write drain of 2.3 decides between
 // them. Sched is the same in plain Go.
 //
-// RowTable reads the read queue's row scores from a dram-rowtab instance
-// kept by the reads' arrivals, issues and dummies (4.5) instead of
-// summing each slot's row every cycle; the two issue the same requests
-// under RowTable's conditions.
+// Scores says where Rule 1's row scores come from.
 type SchedBlock struct {
 	Entries, WEntries, HiWM, LoWM               int
 	BankBits, RowBits, BlkBits, Merges, AgeBits int
-	RowTable                                    bool
+	Scores                                      RowScores
 }
+
+// RowScores is how dram-sched scores the read queue's rows (-rowscore).
+type RowScores int
+
+const (
+	// SummedScores sums each slot's row every cycle, as dram-pick does.
+	SummedScores RowScores = iota
+	// TableScores reads them from a dram-rowtab instance kept by the
+	// reads' arrivals, issues and dummies (4.5); it issues what
+	// SummedScores does under RowTable's conditions.
+	TableScores
+	// NoScores schedules reads FR-FCFS whatever pol says: dram-cost's
+	// baseline, as dram-pick -frfcfs.
+	NoScores
+)
+
+// RowScoreNames are the -rowscore values in RowScores order.
+var RowScoreNames = []string{"sum", "table", "none"}
 
 // Build makes the module called name.
 func (c SchedBlock) Build(name string) *hdl.Module {
@@ -51,7 +66,7 @@ func (c SchedBlock) Build(name string) *hdl.Module {
 	readOut, writeOut := m.Wire("read_out", lib.CountWidth(c.Entries-1)), m.Wire("write_out", lib.CountWidth(c.WEntries-1))
 	readFields := []*hdl.Signal{rdBank, rdRow}
 	var rowtab *hdl.Instance
-	if c.RowTable {
+	if c.Scores == TableScores {
 		rowtab = m.Instance("rowtab", RowTabBlock{Entries: c.Entries, BankBits: c.BankBits, RowBits: c.RowBits,
 			MlBits: mw, AgeBits: c.AgeBits}.Build(name+"_rowtab"))
 		readFields = append(readFields, rowtab.Out("enq_ptr")) // each read keeps its row's entry
@@ -64,7 +79,7 @@ func (c SchedBlock) Build(name string) *hdl.Module {
 		AllocValid: reads.take, AllocIdx: reads.slot, AllocBlk: rdBlk, AllocAge: rdAge,
 		UpdValid: dmyValid, UpdBlk: dmyBlk, UpdMlen: dmyMlen, UpdAge: dmyAge,
 		FreeValid: issRead, FreeIdx: readOut,
-	})
+	}, c.Scores == TableScores)
 
 	readSlots := make([]pickSlot, c.Entries)
 	for i := range readSlots {
@@ -76,14 +91,17 @@ func (c SchedBlock) Build(name string) *hdl.Module {
 		writeSlots[i] = pickSlot{V: writes.v[i], Bank: writes.fields[0][i], Row: writes.fields[1][i], Ord: writes.ord[i]}
 	}
 	var rgnt, ridx, rhit *hdl.Signal
-	if c.RowTable {
+	switch c.Scores {
+	case TableScores:
 		rows := connectRowTab(rowtab, c.Entries, rowTabPorts{
 			EnqValid: reads.take, EnqBank: rdBank, EnqRow: rdRow, EnqAge: rdAge,
 			DeqValid: issRead, DeqPtr: hdl.Select(readOut, reads.fields[2]...),
 			DeqMlen: hdl.Select(readOut, mib.Mlen...), DeqAge: hdl.Select(readOut, mib.Age...),
-		}, dummyOf(mib, reads.fields[2], issRead, readOut, dmyMlen, dmyAge))
+		}, dummyOf(mib, reads.fields[2], dmyMlen, dmyAge))
 		rgnt, ridx, rhit = pickByRows(pol, readSlots, reads.fields[2], banks, rows)
-	} else {
+	case NoScores:
+		rgnt, ridx, rhit = pickLogic(nil, readSlots, banks)
+	default:
 		rgnt, ridx, rhit = pickLogic(pol, readSlots, banks)
 	}
 	wgnt, widx, whit := pickLogic(nil, writeSlots, banks)
@@ -170,15 +188,11 @@ func newRequestQueue(m *hdl.Module, name string, n int, valid *hdl.Signal, in []
 	return q
 }
 
-// dummyOf are the row-score table's dummy inputs: the first slot the
-// MIB's dummy updates this edge (not the one that leaves), its row's
+// dummyOf are the row-score table's dummy inputs: the slot the MIB's
+// dummy updates this edge (the MIB updates one, firstOnly), its row's
 // entry ptrs[j] and its merge length before the dummy.
-func dummyOf(mib mibSlots, ptrs []*hdl.Signal, leave, out, mlen, age *hdl.Signal) rowTabPorts {
-	upd := make([]*hdl.Signal, len(mib.Match))
-	for i, match := range mib.Match {
-		upd[i] = match.And(leave.And(out.EqConst(uint64(i))).Not())
-	}
-	found, j, _ := lib.Priority(lib.Bus(upd), false)
+func dummyOf(mib mibSlots, ptrs []*hdl.Signal, mlen, age *hdl.Signal) rowTabPorts {
+	found, j, _ := lib.Priority(lib.Bus(mib.Match), false)
 	return rowTabPorts{DmyValid: found, DmyPtr: hdl.Select(j, ptrs...), DmyMlenWas: hdl.Select(j, mib.Mlen...),
 		DmyMlen: mlen, DmyAge: age}
 }

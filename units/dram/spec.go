@@ -193,9 +193,13 @@ func AgeMSHR(now int, created []int) uint64 {
 // (4.3) and takes a dummy's merge length and adds its age.
 type MIB struct {
 	Merges, AgeBits int
-	V               []bool
-	Blk             []uint64
-	Mlen, Age       []uint64
+	// FirstOnly updates only the lowest valid slot of a dummy's block
+	// that is not freed at the edge (dram-sched -rowscore table, whose
+	// row-score table follows one read per dummy).
+	FirstOnly bool
+	V         []bool
+	Blk       []uint64
+	Mlen, Age []uint64
 }
 
 // NewMIB returns an empty MIB of entries slots.
@@ -221,6 +225,13 @@ type MIBIn struct {
 // Step applies one rising edge: per slot, the first of free, alloc, and
 // the aging with a matching dummy.
 func (m *MIB) Step(in MIBIn) {
+	first := -1
+	for i := range m.V {
+		if m.FirstOnly && in.Upd && m.V[i] && m.Blk[i] == in.UpdBlk && !(in.Free && in.FreeIdx == i) {
+			first = i
+			break
+		}
+	}
 	for i := range m.V {
 		switch {
 		case in.Free && in.FreeIdx == i:
@@ -230,7 +241,7 @@ func (m *MIB) Step(in MIBIn) {
 		case m.V[i]:
 			a1 := Sat(m.Age[i]+m.Mlen[i], m.AgeBits) // each merged request ages a cycle (4.3)
 			m.Age[i] = a1
-			if in.Upd && m.Blk[i] == in.UpdBlk {
+			if in.Upd && m.Blk[i] == in.UpdBlk && (!m.FirstOnly || i == first) {
 				m.Mlen[i], m.Age[i] = in.UpdMlen, Sat(a1+in.UpdAge, m.AgeBits)
 			}
 		}
