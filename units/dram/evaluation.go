@@ -5,9 +5,11 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/parmem/parmem/internal/sweep"
 	"github.com/parmem/parmem/internal/table"
+	"github.com/parmem/parmem/internal/verdict"
 )
 
 // The dram report (gen -report dram): chapter 6's experiments run on the
@@ -26,32 +28,34 @@ var (
 	SweepLatencies = []int{0, 20, 50, 100}  // L2-to-DRAM latency (Fig. 6.10)
 	SweepQueues    = []int{16, 32, 64, 128} // read queue entries (Fig. 6.11)
 	sweepPolicies  = []Policy{FRFCFS, MSHRSA}
+	// CmdQDepths are the command queue depths of the choice table.
+	CmdQDepths = []int{1, 2, 4}
 )
 
 // The thesis's figures for MSHR-S+A against FR-FCFS, per class (chapter 6
 // and the abstract).
 var (
 	thesisIPC        = map[Class]float64{HIL: 0.109, LIL: 0.026, Insensitive: 0.007} // Figs. 6.1-6.3
-	thesisIPCFigure  = map[Class]string{HIL: "Fig. 6.1", LIL: "Fig. 6.2", Insensitive: "Fig. 6.3"}
-	thesisLatency    = map[Class]float64{HIL: -0.28}              // abstract, Fig. 6.6
-	thesisFails      = map[Class]float64{HIL: -0.35, LIL: -0.105} // Fig. 6.4
-	thesisStalls     = map[Class]float64{HIL: -0.18, LIL: -0.02}  // Fig. 6.7
-	thesisLatency100 = map[Class]float64{HIL: 0.06, LIL: 0.02}    // Fig. 6.10, IPC at latency 100
-	thesisQueue16    = map[Class]float64{HIL: 0.04, LIL: 0.01}    // Fig. 6.11, IPC at 16 entries
-	thesisQueue128   = map[Class]float64{HIL: 0.11, LIL: 0.04}    // Fig. 6.11, IPC at 128 entries
+	thesisLatency    = map[Class]float64{HIL: -0.28}                                 // abstract, Fig. 6.6
+	thesisFails      = map[Class]float64{HIL: -0.35, LIL: -0.105}                    // Fig. 6.4
+	thesisStalls     = map[Class]float64{HIL: -0.18, LIL: -0.02}                     // Fig. 6.7
+	thesisLatency100 = map[Class]float64{HIL: 0.06, LIL: 0.02}                       // Fig. 6.10, IPC at latency 100
+	thesisQueue16    = map[Class]float64{HIL: 0.04, LIL: 0.01}                       // Fig. 6.11, IPC at 16 entries
+	thesisQueue128   = map[Class]float64{HIL: 0.11, LIL: 0.04}                       // Fig. 6.11, IPC at 128 entries
 )
 
 // runKey is one run of the report.
 type runKey struct {
-	workload       string
-	pol            Policy
-	perfect        bool
-	latency, queue int
+	workload              string
+	pol                   Policy
+	perfect               bool
+	latency, queue, depth int
 }
 
-// baseKey is a run at Table 5.1's latency and read queue.
+// baseKey is a run at Table 5.1's latency and read queue and the model's
+// command queue depth.
 func baseKey(w string, p Policy) runKey {
-	return runKey{workload: w, pol: p, latency: L2ToDRAMLatency, queue: Table51Sched().Entries}
+	return runKey{workload: w, pol: p, latency: L2ToDRAMLatency, queue: Table51Sched().Entries, depth: DefaultCmdQDepth}
 }
 
 // perfectKey is workload w's run with perfect DRAM.
@@ -65,7 +69,7 @@ func (k runKey) String() string {
 	if k.perfect {
 		return k.workload + ", perfect DRAM"
 	}
-	return fmt.Sprintf("%s, %s, L2-to-DRAM latency %d, read queue %d", k.workload, k.pol, k.latency, k.queue)
+	return fmt.Sprintf("%s, %s, L2-to-DRAM latency %d, read queue %d, command queues %d deep", k.workload, k.pol, k.latency, k.queue, k.depth)
 }
 
 // reportKeys are the runs of the report, cheap ones first (parallel.Map
@@ -83,6 +87,11 @@ func reportKeys(workloads []string) []runKey {
 	for _, w := range workloads {
 		for _, p := range Policies {
 			add(baseKey(w, p))
+			for _, d := range CmdQDepths {
+				k := baseKey(w, p)
+				k.depth = d
+				add(k)
+			}
 		}
 		for _, p := range sweepPolicies {
 			for _, l := range SweepLatencies {
@@ -130,7 +139,7 @@ func runAll(keys []runKey, cycles int, progress io.Writer) (map[runKey]*Result, 
 			return nil, err
 		}
 		cfg := Table51Config(w, k.pol, cycles)
-		cfg.Perfect, cfg.L2Latency, cfg.ReadQueue = k.perfect, k.latency, k.queue
+		cfg.Perfect, cfg.L2Latency, cfg.ReadQueue, cfg.CmdQDepth = k.perfect, k.latency, k.queue, k.depth
 		return Run(cfg)
 	})
 	if err != nil {
@@ -173,7 +182,7 @@ func evaluationReport(workloads []string, cycles int, progress io.Writer) ([]*ta
 	if err != nil {
 		return nil, err
 	}
-	return []*table.Table{e.classTable(), e.policyTable(), e.thesisTable(),
+	return []*table.Table{e.classTable(), e.policyTable(), e.choiceTable(), e.thesisTable(),
 		e.sweepTable("Fig. 6.10 on the cycle model: MSHR-S+A against FR-FCFS across the L2-to-DRAM latency", "L2-to-DRAM latency", SweepLatencies,
 			func(k *runKey, v int) { k.latency = v }, map[int]map[Class]float64{L2ToDRAMLatency: thesisIPC, 100: thesisLatency100}),
 		e.sweepTable("Fig. 6.11 on the cycle model: MSHR-S+A against FR-FCFS across the read queue's size", "read queue", SweepQueues,
@@ -187,14 +196,6 @@ func change(a, b float64) string {
 		return "n/a"
 	}
 	return table.SignedPct(a/b - 1)
-}
-
-// agreement is the mark of a comparison with the thesis.
-func agreement(ok bool) string {
-	if ok {
-		return "agrees"
-	}
-	return "DISAGREES"
 }
 
 func (e *evaluation) classTable() *table.Table {
@@ -247,6 +248,35 @@ func (e *evaluation) policyTable() *table.Table {
 	return t
 }
 
+// choiceTable is what Rule 1 chooses among, per workload, command queue
+// depth and policy (issue 43's item 3: why the policies differ little).
+func (e *evaluation) choiceTable() *table.Table {
+	t := &table.Table{
+		Title: "What Rule 1 chooses among, by the command queues' depth (requests per bank)",
+		Header: []string{"workload", "depth", "policy", "IPC vs FR-FCFS", "avg latency vs FR-FCFS", "eligible reads per read issued",
+			"their distinct rows", "issues with one eligible read", "read row hits", "read queue holds", "command queues hold"},
+		Notes: []string{
+			"Per read the scheduler issues: the reads in the read queue whose bank's command queue has room (Rule 1's candidates), their distinct (bank, row), and whether the read hit its bank's open row. Changes are against FR-FCFS at the same depth.",
+			fmt.Sprintf("The model's depth is %d (the policy and findings tables): section 2.3 gives each bank a command queue the scheduler's chosen request is translated into, served in order, without a depth; GPGPU-Sim 3.2.2, which the thesis modified (5.1), holds one request per bank until its column command issues and schedules a bank's next request only then. Deeper queues let the scheduler hand a bank its next requests while the first waits, so it chooses among fewer reads (more issues with a single candidate) and the policies matter less.", DefaultCmdQDepth),
+		},
+	}
+	for _, w := range e.workloads {
+		for _, d := range CmdQDepths {
+			k := baseKey(w.Name, FRFCFS)
+			k.depth = d
+			f := e.runs[k]
+			for _, p := range Policies {
+				k.pol = p
+				r := e.runs[k]
+				t.Add(w.Name, fmt.Sprint(d), p.String(), change(r.IPC(), f.IPC()), change(r.AvgLatency(), f.AvgLatency()),
+					fmt.Sprintf("%.1f", r.AvgChoiceReads()), fmt.Sprintf("%.1f", r.AvgChoiceRows()), table.Pct(r.SoleChoiceShare()),
+					table.Pct(r.ReadHitRate()), fmt.Sprintf("%.1f", r.ReadQueueOccupancy()), fmt.Sprintf("%.1f", r.CmdQueueOccupancy()))
+			}
+		}
+	}
+	return t
+}
+
 // ofClass is the first workload of class c, if any.
 func (e *evaluation) ofClass(c Class) (string, bool) {
 	for _, w := range e.workloads {
@@ -257,34 +287,68 @@ func (e *evaluation) ofClass(c Class) (string, bool) {
 	return "", false
 }
 
+// findings are chapter 6's findings that name a number or a direction,
+// each beside ours under verdict's rule (internal/verdict).
+type findings struct {
+	e *evaluation
+	t *table.Table
+}
+
+// add is a row: the finding, the workload standing for its class, the
+// thesis's number or direction, ours, the verdict and what we measured
+// beside it.
+func (f findings) add(section, finding string, c Class, w, thesis, ours string, v verdict.Verdict, measured string) {
+	f.t.Add(section, fmt.Sprintf("%s, %s", finding, c), w, thesis, ours, v.String(), measured)
+}
+
+// value is a finding with a number: the thesis's change paper for class c
+// against ours(w), compared as changes.
+func (f findings) value(section, finding string, c Class, paper float64, ours func(w string) float64, measured func(w string) string) {
+	w, ok := f.e.ofClass(c)
+	if !ok {
+		return
+	}
+	o := ours(w)
+	f.add(section, finding, c, w, table.SignedPct(paper), table.SignedPct(o), verdict.Value(paper, o), measured(w))
+}
+
+// direction is a finding with a direction only: holds(w) says whether
+// ours holds it and shows ours.
+func (f findings) direction(section, finding string, c Class, thesis string, holds func(w string) (bool, string)) {
+	w, ok := f.e.ofClass(c)
+	if !ok {
+		return
+	}
+	h, ours := holds(w)
+	f.add(section, finding, c, w, thesis, ours, verdict.Direction(h), "")
+}
+
+// thesisTable lists chapter 6's findings beside the model's.
 func (e *evaluation) thesisTable() *table.Table {
 	t := &table.Table{
-		Title:  "Chapter 6's findings: the thesis beside the model",
-		Header: []string{"finding", "workload", "thesis", "ours", "agrees"},
+		Title:  "Chapter 6's findings: the thesis beside the model, under one rule",
+		Header: []string{"section", "finding", "workload", "thesis", "ours", "verdict", "measured beside it"},
 		Notes: []string{
-			"Agreement is by sign: a row agrees when our change has the sign of the thesis's (an increase where it reports an increase, a decrease where it reports a decrease; no change agrees with neither). The max latency order row agrees when MSHR-S+A's is below both MSHR-M's and MSHR-S's.",
-			"The thesis's figures are averages over Table 5.2's benchmarks of each class; ours are one synthetic workload per class. Changes are MSHR-S+A against FR-FCFS unless the row names another policy.",
-			"Our changes are far smaller than the thesis's: in the model the policy chooses among few reads (the policy table's note on the queues). Where the DRAM is saturated (the workloads with many reservation fails under FR-FCFS), a higher IPC can come with a higher measured latency: fewer warps then wait for room in a miss queue, where latency is not counted, and more in the DRAM queues.",
+			fmt.Sprintf("Verdicts (internal/verdict, the project's one rule): exact (equal), matches (within %.0f%%), close (within a factor of %.0f), direction only (the same sign or order, beyond that, or a finding without a number that ours holds), differs (the opposite sign or order), not reproduced. A change is compared as the change itself: +1.1%% against +10.9%% is 10x off, direction only.",
+				100*verdict.MatchTolerance, verdict.CloseFactor),
+			"The thesis's figures are harmonic means over Table 5.2's benchmarks of each class; ours are one synthetic workload per class. Changes are MSHR-S+A against FR-FCFS unless the row names another policy.",
+			"Measured beside it: MSHR-S+A against FR-FCFS on the same workload: L2 reservation fails, stall cycles (every warp waiting on a load), average latency, and the reads' row-hit rate.",
 		},
 	}
-	signed := func(finding string, c Class, thesis map[Class]float64, ours func(w string) float64) {
-		w, ok := e.ofClass(c)
-		x, known := thesis[c]
-		if !ok || !known {
-			return
-		}
-		o := ours(w)
-		cell := table.SignedPct(o)
-		if math.IsNaN(o) {
-			cell = "n/a"
-		}
-		t.Add(fmt.Sprintf("%s, %s", finding, c), w, table.SignedPct(x), cell, agreement(o*x > 0))
+	f := findings{e, t}
+	change := func(metric func(*Result) float64, p Policy) func(string) float64 {
+		return func(w string) float64 { return metric(e.base(w, p))/metric(e.base(w, FRFCFS)) - 1 }
 	}
-	ratio := func(metric func(*Result) float64) func(string) float64 {
-		return func(w string) float64 {
-			return metric(e.base(w, MSHRSA))/metric(e.base(w, FRFCFS)) - 1
-		}
+	fails := func(r *Result) float64 { return float64(r.ReservationFails) }
+	stalls := func(r *Result) float64 { return float64(r.StallCycles) }
+	beside := func(w string) string {
+		a, fr := e.base(w, MSHRSA), e.base(w, FRFCFS)
+		return fmt.Sprintf("fails %s, stalls %s, latency %s, row hits %s -> %s", table.SignedPct(change(fails, MSHRSA)(w)),
+			table.SignedPct(change(stalls, MSHRSA)(w)), table.SignedPct(a.AvgLatency()/fr.AvgLatency()-1),
+			table.Pct(fr.ReadHitRate()), table.Pct(a.ReadHitRate()))
 	}
+	none := func(string) string { return "" }
+	ipc := func(r *Result) float64 { return r.IPC() }
 	sweep := func(set func(*runKey)) func(string) float64 {
 		return func(w string) float64 {
 			k := baseKey(w, FRFCFS)
@@ -292,40 +356,107 @@ func (e *evaluation) thesisTable() *table.Table {
 			return e.speedup(k)
 		}
 	}
-	for _, c := range []Class{HIL, LIL, Insensitive} {
-		signed("IPC ("+thesisIPCFigure[c]+")", c, thesisIPC, ratio((*Result).IPC))
-	}
-	signed("average memory latency (abstract, Fig. 6.6)", HIL, thesisLatency, ratio((*Result).AvgLatency))
+	ipcOf := func(w string, p Policy) string { return fmt.Sprintf("%s %.3f", p, e.base(w, p).IPC()) }
+
+	// 6.1, Figs. 6.1-6.3.
+	f.value("6.1", "IPC (Fig. 6.1)", HIL, thesisIPC[HIL], change(ipc, MSHRSA), beside)
+	f.value("6.1", "IPC (Fig. 6.2)", LIL, thesisIPC[LIL], change(ipc, MSHRSA), beside)
+	f.direction("6.1", "MSHR-S+A has the best IPC of the four policies (Fig. 6.2)", LIL, "best", func(w string) (bool, string) {
+		best := slices.MaxFunc(Policies, func(a, b Policy) int { return cmpFloat(e.base(w, a).IPC(), e.base(w, b).IPC()) })
+		return best == MSHRSA, "best: " + ipcOf(w, best)
+	})
+	f.direction("6.1", "no benchmark slows under MSHR-S+A (Fig. 6.2)", LIL, "none slows", func(w string) (bool, string) {
+		d := change(ipc, MSHRSA)(w)
+		return d >= 0, table.SignedPct(d)
+	})
+	f.direction("6.1", "MSHR-S still improves IPC (Fig. 6.2)", LIL, "up", func(w string) (bool, string) {
+		d := change(ipc, MSHRS)(w)
+		return d > 0, table.SignedPct(d)
+	})
+	f.value("6.1", "IPC (Fig. 6.3)", Insensitive, thesisIPC[Insensitive], change(ipc, MSHRSA), beside)
+	f.direction("6.1", "slowdowns below 1% (only KMN slows) (Fig. 6.3)", Insensitive, "above -1%", func(w string) (bool, string) {
+		d := change(ipc, MSHRSA)(w)
+		return d > -0.01, table.SignedPct(d)
+	})
+	// 6.2, Figs. 6.4-6.9.
 	for _, c := range []Class{HIL, LIL} {
-		w, ok := e.ofClass(c)
-		if !ok {
-			continue
-		}
-		f := e.base(w, FRFCFS).MaxLatency
+		f.value("6.2", "L2 reservation fails (Fig. 6.4)", c, thesisFails[c], change(fails, MSHRSA), none)
+	}
+	maxLat := func(r *Result) float64 { return float64(r.MaxLatency) }
+	for _, c := range []Class{HIL, LIL} {
 		for _, p := range Policies[1:] {
-			m := e.base(w, p).MaxLatency
-			t.Add(fmt.Sprintf("max latency, %s vs FR-FCFS, %s (Fig. 6.5)", p, c), w, "up", change(float64(m), float64(f)), agreement(m > f))
+			f.direction("6.2", fmt.Sprintf("%s raises the max latency over FR-FCFS (Fig. 6.5)", p), c, "up", func(w string) (bool, string) {
+				d := change(maxLat, p)(w)
+				return d > 0, table.SignedPct(d)
+			})
 		}
-		m, s, a := e.base(w, MSHRM).MaxLatency, e.base(w, MSHRS).MaxLatency, e.base(w, MSHRSA).MaxLatency
-		t.Add(fmt.Sprintf("max latency, MSHR-S+A the lowest of the three, %s (Fig. 6.5)", c), w, "lowest",
-			fmt.Sprintf("M %d, S %d, S+A %d", m, s, a), agreement(a < m && a < s))
+		f.direction("6.2", "MSHR-S+A has the lowest max latency of the three (Fig. 6.5)", c, "lowest", func(w string) (bool, string) {
+			m, s, a := e.base(w, MSHRM).MaxLatency, e.base(w, MSHRS).MaxLatency, e.base(w, MSHRSA).MaxLatency
+			return a < m && a < s, fmt.Sprintf("M %d, S %d, S+A %d", m, s, a)
+		})
 	}
-	fails := func(r *Result) float64 { return float64(r.ReservationFails) }
-	stalls := func(r *Result) float64 { return float64(r.StallCycles) }
+	avgLat := func(r *Result) float64 { return r.AvgLatency() }
+	f.value("abstract", "average memory latency (Fig. 6.6)", HIL, thesisLatency[HIL], change(avgLat, MSHRSA), beside)
 	for _, c := range []Class{HIL, LIL} {
-		signed("L2 reservation fails (Fig. 6.4)", c, thesisFails, ratio(fails))
-	}
-	for _, c := range []Class{HIL, LIL} {
-		signed("data dependency stalls (Fig. 6.7)", c, thesisStalls, ratio(stalls))
-	}
-	for _, c := range []Class{HIL, LIL} {
-		signed("IPC at L2-to-DRAM latency 100 (Fig. 6.10)", c, thesisLatency100, sweep(func(k *runKey) { k.latency = 100 }))
+		f.direction("6.2", "MSHR-S+A lowers the average latency more than MSHR-S (Fig. 6.6)", c, "S+A < S < FR-FCFS", func(w string) (bool, string) {
+			s, a := change(avgLat, MSHRS)(w), change(avgLat, MSHRSA)(w)
+			return a < s && s < 0, fmt.Sprintf("S %s, S+A %s", table.SignedPct(s), table.SignedPct(a))
+		})
 	}
 	for _, c := range []Class{HIL, LIL} {
-		signed("IPC at read queue 16 (Fig. 6.11)", c, thesisQueue16, sweep(func(k *runKey) { k.queue = 16 }))
-		signed("IPC at read queue 128 (Fig. 6.11)", c, thesisQueue128, sweep(func(k *runKey) { k.queue = 128 }))
+		f.value("6.2", "data dependency stalls (Fig. 6.7)", c, thesisStalls[c], change(stalls, MSHRSA), beside)
 	}
+	f.direction("6.2", "MSHR-S cuts stalls the most (Fig. 6.7)", HIL, "S lowest", func(w string) (bool, string) {
+		least := slices.MinFunc(Policies[1:], func(a, b Policy) int { return cmpFloat(stalls(e.base(w, a)), stalls(e.base(w, b))) })
+		return least == MSHRS, fmt.Sprintf("lowest: %s (%s)", least, table.SignedPct(change(stalls, least)(w)))
+	})
+	f.direction("6.2", "MSHR-S raises row locality (Fig. 6.8)", LIL, "up", func(w string) (bool, string) {
+		fr, s := e.base(w, FRFCFS).RowLocality(), e.base(w, MSHRS).RowLocality()
+		return s > fr, fmt.Sprintf("%.2f -> %.2f", fr, s)
+	})
+	for _, c := range []Class{HIL, LIL} { // "similar": our ratio against 1
+		if w, ok := e.ofClass(c); ok {
+			fr, a := e.base(w, FRFCFS).BandwidthUtil(), e.base(w, MSHRSA).BandwidthUtil()
+			f.add("6.2", "DRAM bandwidth utilization about the same (Fig. 6.9)", c, w, "similar",
+				fmt.Sprintf("%s -> %s", table.Pct(fr), table.Pct(a)), verdict.Value(1, a/fr), "")
+		}
+	}
+	// 6.3, Figs. 6.10-6.11.
+	for _, c := range []Class{HIL, LIL} {
+		f.value("6.3.1", "IPC at L2-to-DRAM latency 100 (Fig. 6.10)", c, thesisLatency100[c], sweep(func(k *runKey) { k.latency = 100 }), none)
+	}
+	f.direction("6.3.1", "a longer L2-to-DRAM latency lowers the gain (Fig. 6.10)", HIL, "+6% at 100 < +10.9% at 20", func(w string) (bool, string) {
+		at100, at20 := sweep(func(k *runKey) { k.latency = 100 })(w), sweep(func(*runKey) {})(w)
+		return at100 < at20, fmt.Sprintf("%s at 100, %s at 20", table.SignedPct(at100), table.SignedPct(at20))
+	})
+	for _, c := range []Class{HIL, LIL} {
+		f.value("6.3.2", "IPC at read queue 16 (Fig. 6.11)", c, thesisQueue16[c], sweep(func(k *runKey) { k.queue = 16 }), none)
+		f.value("6.3.2", "IPC at read queue 128 (Fig. 6.11)", c, thesisQueue128[c], sweep(func(k *runKey) { k.queue = 128 }), none)
+	}
+	f.direction("6.3.2", "a larger read queue, a larger gain (Fig. 6.11)", HIL, "grows with the queue", func(w string) (bool, string) {
+		var gains []string
+		grows := true
+		prev := math.Inf(-1)
+		for _, q := range SweepQueues {
+			g := sweep(func(k *runKey) { k.queue = q })(w)
+			grows = grows && g > prev
+			prev = g
+			gains = append(gains, fmt.Sprintf("%d: %s", q, table.SignedPct(g)))
+		}
+		return grows, strings.Join(gains, ", ")
+	})
 	return t
+}
+
+// cmpFloat orders float64s for slices.MaxFunc and MinFunc.
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // sweepTable is a sensitivity sweep (6.3): per workload and value, the

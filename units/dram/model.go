@@ -106,6 +106,12 @@ const (
 	InputCredits  = 64  // requests in flight to or waiting at a sub-partition's input
 	CoreMissQueue = 8   // a core's requests waiting for the interconnect
 	MaxDrain      = 1e6 // core cycles a run may take to drain; more is a model bug
+	// DefaultCmdQDepth is the requests a bank's command queue holds: one,
+	// as in GPGPU-Sim 3.2.2, the simulator the thesis modified (5.1),
+	// which schedules a bank's next request when its last one's column
+	// command has issued (section 2.3 gives no depth; the report's
+	// choice table compares 1, 2 and 4).
+	DefaultCmdQDepth = 1
 )
 
 // Config is one run's setup.
@@ -116,6 +122,7 @@ type Config struct {
 	Cycles    int  // core cycles measured
 	L2Latency int  // L2-to-DRAM latency, core cycles (Table 5.1: 20; Fig. 6.10: 0..100)
 	ReadQueue int  // DRAM read queue entries (Table 5.1: 64; Fig. 6.11: 16..128)
+	CmdQDepth int  // requests per bank command queue (DefaultCmdQDepth)
 	// SchedTrace, when set, is called after every Sched.Step of every
 	// channel with the cycle's inputs (copies: the caller may keep them)
 	// and the issued request.
@@ -124,7 +131,8 @@ type Config struct {
 
 // Table51Config is Table 5.1's setup for workload w under policy p.
 func Table51Config(w Workload, p Policy, cycles int) Config {
-	return Config{Workload: w, Policy: p, Cycles: cycles, L2Latency: L2ToDRAMLatency, ReadQueue: Table51Sched().Entries}
+	return Config{Workload: w, Policy: p, Cycles: cycles, L2Latency: L2ToDRAMLatency, ReadQueue: Table51Sched().Entries,
+		CmdQDepth: DefaultCmdQDepth}
 }
 
 // Result is one run's counts: rates (the cycles, reservation fails,
@@ -154,7 +162,24 @@ type Result struct {
 	QueuedReads      int64 // reads in the channels' read queues, summed over the DRAM cycles
 	QueuedCmds       int64 // requests in the channels' command queues, summed over the DRAM cycles
 	DrainCycles      int64 // core cycles after the Cycles measured until the last load and store completed
+	ReadIssues       int64 // reads the schedulers issued
+	ReadHits         int64 // of them, row hits
+	ChoiceReads      int64 // eligible reads Rule 1 chose among, summed over ReadIssues
+	ChoiceRows       int64 // their distinct rows, summed over ReadIssues
+	SoleChoices      int64 // read issues with one eligible read
 }
+
+// AvgChoiceReads and AvgChoiceRows are the eligible reads and their rows
+// Rule 1 chose among per read issued.
+func (r *Result) AvgChoiceReads() float64 { return float64(r.ChoiceReads) / float64(r.ReadIssues) }
+
+func (r *Result) AvgChoiceRows() float64 { return float64(r.ChoiceRows) / float64(r.ReadIssues) }
+
+// SoleChoiceShare is the share of read issues with one eligible read.
+func (r *Result) SoleChoiceShare() float64 { return float64(r.SoleChoices) / float64(r.ReadIssues) }
+
+// ReadHitRate is the share of issued reads that hit their bank's open row.
+func (r *Result) ReadHitRate() float64 { return float64(r.ReadHits) / float64(r.ReadIssues) }
 
 // IPC is the instructions of all cores per core cycle.
 func (r *Result) IPC() float64 { return float64(r.Instructions) / float64(r.Config.Cycles) }
@@ -320,9 +345,9 @@ type gpuModel struct {
 
 // Run runs the model.
 func Run(cfg Config) (*Result, error) {
-	if cfg.Cycles < 1 || cfg.L2Latency < 0 || cfg.ReadQueue < 2 || !slices.Contains(Policies, cfg.Policy) {
-		return nil, fmt.Errorf("dram model: bad config: %d cycles, L2-to-DRAM latency %d, read queue %d, %s",
-			cfg.Cycles, cfg.L2Latency, cfg.ReadQueue, cfg.Policy)
+	if cfg.Cycles < 1 || cfg.L2Latency < 0 || cfg.ReadQueue < 2 || cfg.CmdQDepth < 1 || !slices.Contains(Policies, cfg.Policy) {
+		return nil, fmt.Errorf("dram model: bad config: %d cycles, L2-to-DRAM latency %d, read queue %d, command queues %d deep, %s",
+			cfg.Cycles, cfg.L2Latency, cfg.ReadQueue, cfg.CmdQDepth, cfg.Policy)
 	}
 	if err := cfg.Workload.check(); err != nil {
 		return nil, err
@@ -358,7 +383,7 @@ func newGPUModel(cfg Config) *gpuModel {
 	}
 	sc := Table51Sched()
 	sc.Entries = cfg.ReadQueue
-	cc := CmdQConfig{BankBits: 4, BGBits: 2, Depth: 4, T: Table51()}
+	cc := CmdQConfig{BankBits: 4, BGBits: 2, Depth: cfg.CmdQDepth, T: Table51()}
 	for i := range DRAMChannels {
 		m.chans = append(m.chans, dramChannel{id: i, sched: NewSched(sc), cmdq: NewCmdQ(cc),
 			rdy: make([]bool, cc.Banks()), queued: map[uint64]bool{}})
@@ -659,7 +684,19 @@ func (m *gpuModel) dramCycle(ch *dramChannel) {
 		_, bank, row := lineMap(it.line)
 		in.Write = &Request{Bank: bank, Row: row, Blk: it.line}
 	}
+	reads, rows := ch.sched.Choice(ch.rdy)
 	iss := ch.sched.Step(in)
+	if iss.Valid && !iss.Write && m.meas {
+		m.res.ReadIssues++
+		m.res.ChoiceReads += int64(reads)
+		m.res.ChoiceRows += int64(rows)
+		if reads == 1 {
+			m.res.SoleChoices++
+		}
+		if iss.Hit {
+			m.res.ReadHits++
+		}
+	}
 	if m.cfg.SchedTrace != nil { // the requests are the cycle's own; Rdy is reused
 		traced := in
 		traced.Rdy = slices.Clone(in.Rdy)

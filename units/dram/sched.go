@@ -1,6 +1,10 @@
 package dram
 
-import "github.com/parmem/parmem/hdl/lib"
+import (
+	"slices"
+
+	"github.com/parmem/parmem/hdl/lib"
+)
 
 // SchedConfig sizes the request scheduler of Figures 2.3 and 4.2 (contract
 // dram-sched).
@@ -96,6 +100,22 @@ func (s *Sched) WriteReady() bool { return s.nWrites < s.C.WEntries }
 // Reads and Writes are the queues' occupancies.
 func (s *Sched) Reads() int  { return s.nReads }
 func (s *Sched) Writes() int { return s.nWrites }
+
+// Choice is what Rule 1 chooses among this cycle with banks ready as rdy:
+// the eligible reads (valid, their bank ready) and their distinct rows.
+func (s *Sched) Choice(rdy []bool) (reads, rows int) {
+	seen := s.scratch[:0] // one slot per distinct eligible (bank, row)
+	for _, q := range s.reads {
+		if !q.Valid || !rdy[q.Bank] {
+			continue
+		}
+		reads++
+		if !slices.ContainsFunc(seen, func(o Slot) bool { return o.Bank == q.Bank && o.Row == q.Row }) {
+			seen = append(seen, Slot{Bank: q.Bank, Row: q.Row})
+		}
+	}
+	return reads, len(seen)
+}
 
 // Draining reports whether the write queue is being drained.
 func (s *Sched) Draining() bool { return s.drain }
