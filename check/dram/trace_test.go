@@ -23,7 +23,7 @@ func TestSchedUnderModelTraffic(t *testing.T) {
 				out d.Issued
 			}
 			var trace []step
-			w, err := d.Preset("hil")
+			w, err := d.Preset("bfs")
 			require.NoError(t, err)
 			cfg := d.Table51Config(w, pol, dramCycles*d.CoreMHz/d.DRAMMHz)
 			cfg.SchedTrace = func(channel int, in d.SchedIn, out d.Issued) {

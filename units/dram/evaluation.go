@@ -16,11 +16,8 @@ import (
 // cycle model of model.go for the workloads of workload.go, each beside
 // the thesis's figures.
 
-// Workloads are the report's workloads: Presets' names.
-var Workloads = []string{"hil", "lil", "ins"}
-
 // DefaultCycles is the report's core cycles per run: the whole report
-// (51 runs) takes about 4 minutes on 2 cores.
+// (314 runs) takes about 11 minutes on 2 cores.
 const DefaultCycles = 300_000
 
 // The sensitivity sweeps of 6.3, each run under FR-FCFS and MSHR-S+A.
@@ -72,9 +69,10 @@ func (k runKey) String() string {
 	return fmt.Sprintf("%s, %s, L2-to-DRAM latency %d, read queue %d, command queues %d deep", k.workload, k.pol, k.latency, k.queue, k.depth)
 }
 
-// reportKeys are the runs of the report, cheap ones first (parallel.Map
-// starts from the end).
-func reportKeys(workloads []string) []runKey {
+// reportKeys are the runs of the report: per workload perfect DRAM and
+// every policy at each command queue depth; for the memory sensitive ones
+// (Table 5.2's classes) the sweeps of 6.3 under FR-FCFS and MSHR-S+A.
+func reportKeys(workloads []Workload) []runKey {
 	var keys []runKey
 	add := func(k runKey) {
 		if !slices.Contains(keys, k) {
@@ -82,25 +80,28 @@ func reportKeys(workloads []string) []runKey {
 		}
 	}
 	for _, w := range workloads {
-		add(perfectKey(w))
+		add(perfectKey(w.Name))
 	}
 	for _, w := range workloads {
 		for _, p := range Policies {
-			add(baseKey(w, p))
+			add(baseKey(w.Name, p))
 			for _, d := range CmdQDepths {
-				k := baseKey(w, p)
+				k := baseKey(w.Name, p)
 				k.depth = d
 				add(k)
 			}
 		}
+		if w.Class == Insensitive {
+			continue
+		}
 		for _, p := range sweepPolicies {
 			for _, l := range SweepLatencies {
-				k := baseKey(w, p)
+				k := baseKey(w.Name, p)
 				k.latency = l
 				add(k)
 			}
 			for _, q := range SweepQueues {
-				k := baseKey(w, p)
+				k := baseKey(w.Name, p)
 				k.queue = q
 				add(k)
 			}
@@ -125,7 +126,7 @@ func evaluate(workloads []string, cycles int, progress io.Writer) (*evaluation, 
 		}
 		e.workloads = append(e.workloads, w)
 	}
-	runs, err := runAll(reportKeys(workloads), cycles, progress)
+	runs, err := runAll(reportKeys(e.workloads), cycles, progress)
 	e.runs = runs
 	return e, err
 }
@@ -156,15 +157,6 @@ func (e *evaluation) base(w string, p Policy) *Result { return e.runs[baseKey(w,
 
 func (e *evaluation) perfect(w string) *Result { return e.runs[perfectKey(w)] }
 
-// speedup is MSHR-S+A's IPC over FR-FCFS's, less one, for the runs at k's
-// latency and queue.
-func (e *evaluation) speedup(k runKey) float64 {
-	k.pol = FRFCFS
-	f := e.runs[k]
-	k.pol = MSHRSA
-	return e.runs[k].IPC()/f.IPC() - 1
-}
-
 // perfectSpeedup is Fig. 5.1's speedup with perfect DRAM, less one.
 func (e *evaluation) perfectSpeedup(w string) float64 {
 	return e.perfect(w).IPC()/e.base(w, FRFCFS).IPC() - 1
@@ -173,6 +165,65 @@ func (e *evaluation) perfectSpeedup(w string) float64 {
 // class is the class the model measures for workload w (5.2).
 func (e *evaluation) class(w string) Class {
 	return Classify(e.perfectSpeedup(w), e.base(w, FRFCFS).MergeShare())
+}
+
+// members are the report's workloads of class c (Table 5.2's).
+func (e *evaluation) members(c Class) []string {
+	var ws []string
+	for _, w := range e.workloads {
+		if w.Class == c {
+			ws = append(ws, w.Name)
+		}
+	}
+	return ws
+}
+
+// hmean is the harmonic mean, the thesis's average (chapter 6); NaN when
+// a value is not positive or there is none.
+func hmean(xs []float64) float64 {
+	sum := 0.0
+	for _, x := range xs {
+		if !(x > 0) {
+			return math.NaN()
+		}
+		sum += 1 / x
+	}
+	return float64(len(xs)) / sum
+}
+
+// classRatio is the harmonic mean over class c of metric under the run
+// of key(w) against FR-FCFS's run at the same key.
+func (e *evaluation) classRatio(c Class, metric func(*Result) float64, key func(w string) runKey) float64 {
+	var xs []float64
+	for _, w := range e.members(c) {
+		k := key(w)
+		f := k
+		f.pol = FRFCFS
+		xs = append(xs, metric(e.runs[k])/metric(e.runs[f]))
+	}
+	return hmean(xs)
+}
+
+// at is the key of a run at Table 5.1's setup under policy p.
+func at(p Policy) func(string) runKey { return func(w string) runKey { return baseKey(w, p) } }
+
+// meanOf is the arithmetic mean over class c's workloads of metric under
+// the run of key(w).
+func (e *evaluation) meanOf(c Class, metric func(*Result) float64, key func(string) runKey) float64 {
+	ws := e.members(c)
+	sum := 0.0
+	for _, w := range ws {
+		sum += metric(e.runs[key(w)])
+	}
+	return sum / float64(len(ws))
+}
+
+// pct is a signed change cell, n/a when NaN.
+func pct(x float64) string {
+	if math.IsNaN(x) {
+		return "n/a"
+	}
+	return table.SignedPct(x)
 }
 
 // evaluationReport runs the report's experiments for the workloads of
@@ -200,33 +251,33 @@ func change(a, b float64) string {
 
 func (e *evaluation) classTable() *table.Table {
 	t := &table.Table{
-		Title: "Section 5.2's classification of the model's workloads, measured under FR-FCFS at Table 5.1's setup",
-		Header: []string{"workload", "description", "merge length > 1 (Fig. 5.2)", "HIL above", "perfect-DRAM speedup (Fig. 5.1)",
-			"sensitive above", "measured class", "stands for", "holds"},
+		Title: "Section 5.2's classification of the benchmark skeletons, measured under FR-FCFS at Table 5.1's setup",
+		Header: []string{"skeleton", "benchmark", "Table 5.2", "merge length > 1 (Fig. 5.2)", "perfect-DRAM speedup (Fig. 5.1)",
+			"measured class", "holds", "how its knobs were set"},
 		Notes: []string{
-			"Merge length > 1: the share of cycles an L2 sub-partition's MSHR holds an entry merging requests of more than one core, over all sub-partitions (Fig. 5.2's black bars).",
-			"Perfect DRAM (5.2): a read is complete the cycle it reaches the DRAM controller; the speedup is its IPC over FR-FCFS's, less one.",
+			fmt.Sprintf("Merge length > 1: the share of cycles an L2 sub-partition's MSHR holds an entry merging requests of more than one core, over all sub-partitions (Fig. 5.2's black bars); HIL above %s.", table.Pct(HILMergeShare)),
+			fmt.Sprintf("Perfect DRAM (5.2): a read is complete the cycle it reaches the DRAM controller; the speedup is its IPC over FR-FCFS's, less one; memory sensitive above %s.", table.Pct(SensitiveSpeedup)),
+			"The skeletons are workload.go's: a work item's memory instructions, each a line, from the benchmark's loop; the knobs are set from what the benchmark does, and where the model measured another class than Table 5.2's, the knob that decides the class (the instructions per access, or how many lines the cores share) was moved until it measured Table 5.2's, never by the policies' results.",
 		},
 	}
 	for _, w := range e.workloads {
 		c := e.class(w.Name)
-		t.Add(w.Name, w.Doc, table.Pct(e.base(w.Name, FRFCFS).MergeShare()), table.Pct(HILMergeShare),
-			table.SignedPct(e.perfectSpeedup(w.Name)), table.Pct(SensitiveSpeedup), c.String(), w.Class.String(), table.Holds(c == w.Class))
+		t.Add(w.Name, w.Bench, w.Class.String(), table.Pct(e.base(w.Name, FRFCFS).MergeShare()),
+			table.SignedPct(e.perfectSpeedup(w.Name)), c.String(), table.Holds(c == w.Class), w.How)
 	}
 	return t
 }
 
 func (e *evaluation) policyTable() *table.Table {
 	t := &table.Table{
-		Title: "Chapter 6 on the cycle model: the four policies at Table 5.1's setup (Figs. 6.1-6.9)",
-		Header: []string{"workload", "policy", "IPC", "vs FR-FCFS", "avg latency", "vs FR-FCFS", "max latency", "row locality",
+		Title: "Chapter 6 on the cycle model: each skeleton under the four policies at Table 5.1's setup (Figs. 6.1-6.9)",
+		Header: []string{"skeleton", "policy", "IPC", "vs FR-FCFS", "avg latency", "vs FR-FCFS", "max latency", "row locality",
 			"bandwidth", "reservation fails", "vs FR-FCFS", "warps/read", "stall cycles", "vs FR-FCFS", "dummies", "dummies dropped",
 			"read queue holds", "command queues hold"},
 		Notes: []string{
 			"IPC: instructions of all 15 cores per core cycle. Latencies: core cycles from a load's issue to its data's return. Row locality: column commands per ACT (Fig. 6.8). Bandwidth: the share of DRAM cycles with data on the bus, column commands x tburst over DRAM cycles (Fig. 6.9).",
 			"Reservation fails: L2 cycles a request could not reserve an MSHR entry, a merge or a miss queue slot (6.4). Warps/read: warps a DRAM read woke. Stall cycles: core cycles with every warp waiting on a load (Fig. 6.7).",
 			"Dummies dropped: dummies that reached the DRAM controller with their read not in the read queue: still in flight, or already issued to the command queues (the MIB keeps no entry for either).",
-			"Read queue and command queues hold: a channel's requests in each, on average. The scheduler issues a read as soon as its bank's command queue (4 deep) has room, so the command queues hold as many requests as the read queue or more, served in order per bank: at each issue the policy chooses among the few reads of the banks with room, which is why the policies differ little in the model.",
 		},
 	}
 	for _, w := range e.workloads {
@@ -248,43 +299,39 @@ func (e *evaluation) policyTable() *table.Table {
 	return t
 }
 
-// choiceTable is what Rule 1 chooses among, per workload, command queue
+// choiceTable is what Rule 1 chooses among, per class, command queue
 // depth and policy (issue 43's item 3: why the policies differ little).
 func (e *evaluation) choiceTable() *table.Table {
 	t := &table.Table{
-		Title: "What Rule 1 chooses among, by the command queues' depth (requests per bank)",
-		Header: []string{"workload", "depth", "policy", "IPC vs FR-FCFS", "avg latency vs FR-FCFS", "eligible reads per read issued",
+		Title: "What Rule 1 chooses among, by the command queues' depth (requests per bank), per class",
+		Header: []string{"class", "depth", "policy", "IPC vs FR-FCFS", "avg latency vs FR-FCFS", "eligible reads per read issued",
 			"their distinct rows", "issues with one eligible read", "read row hits", "read queue holds", "command queues hold"},
 		Notes: []string{
-			"Per read the scheduler issues: the reads in the read queue whose bank's command queue has room (Rule 1's candidates), their distinct (bank, row), and whether the read hit its bank's open row. Changes are against FR-FCFS at the same depth.",
+			"Per read the scheduler issues: the reads in the read queue whose bank's command queue has room (Rule 1's candidates), their distinct (bank, row), and whether the read hit its bank's open row. Changes are harmonic means over the class's skeletons of the ratio to FR-FCFS at the same depth; the other columns arithmetic means.",
 			fmt.Sprintf("The model's depth is %d (the policy and findings tables): section 2.3 gives each bank a command queue the scheduler's chosen request is translated into, served in order, without a depth; GPGPU-Sim 3.2.2, which the thesis modified (5.1), holds one request per bank until its column command issues and schedules a bank's next request only then. Deeper queues let the scheduler hand a bank its next requests while the first waits, so it chooses among fewer reads (more issues with a single candidate) and the policies matter less.", DefaultCmdQDepth),
 		},
 	}
-	for _, w := range e.workloads {
+	for _, c := range Classes {
+		if len(e.members(c)) == 0 {
+			continue
+		}
 		for _, d := range CmdQDepths {
-			k := baseKey(w.Name, FRFCFS)
-			k.depth = d
-			f := e.runs[k]
 			for _, p := range Policies {
-				k.pol = p
-				r := e.runs[k]
-				t.Add(w.Name, fmt.Sprint(d), p.String(), change(r.IPC(), f.IPC()), change(r.AvgLatency(), f.AvgLatency()),
-					fmt.Sprintf("%.1f", r.AvgChoiceReads()), fmt.Sprintf("%.1f", r.AvgChoiceRows()), table.Pct(r.SoleChoiceShare()),
-					table.Pct(r.ReadHitRate()), fmt.Sprintf("%.1f", r.ReadQueueOccupancy()), fmt.Sprintf("%.1f", r.CmdQueueOccupancy()))
+				key := func(w string) runKey {
+					k := baseKey(w, p)
+					k.depth = d
+					return k
+				}
+				mean := func(metric func(*Result) float64) float64 { return e.meanOf(c, metric, key) }
+				t.Add(c.String(), fmt.Sprint(d), p.String(), pct(e.classRatio(c, (*Result).IPC, key)-1),
+					pct(e.classRatio(c, (*Result).AvgLatency, key)-1),
+					fmt.Sprintf("%.1f", mean((*Result).AvgChoiceReads)), fmt.Sprintf("%.1f", mean((*Result).AvgChoiceRows)),
+					table.Pct(mean((*Result).SoleChoiceShare)), table.Pct(mean((*Result).ReadHitRate)),
+					fmt.Sprintf("%.1f", mean((*Result).ReadQueueOccupancy)), fmt.Sprintf("%.1f", mean((*Result).CmdQueueOccupancy)))
 			}
 		}
 	}
 	return t
-}
-
-// ofClass is the first workload of class c, if any.
-func (e *evaluation) ofClass(c Class) (string, bool) {
-	for _, w := range e.workloads {
-		if w.Class == c {
-			return w.Name, true
-		}
-	}
-	return "", false
 }
 
 // findings are chapter 6's findings that name a number or a direction,
@@ -294,154 +341,168 @@ type findings struct {
 	t *table.Table
 }
 
-// add is a row: the finding, the workload standing for its class, the
-// thesis's number or direction, ours, the verdict and what we measured
-// beside it.
-func (f findings) add(section, finding string, c Class, w, thesis, ours string, v verdict.Verdict, measured string) {
-	f.t.Add(section, fmt.Sprintf("%s, %s", finding, c), w, thesis, ours, v.String(), measured)
+// add is a row: the finding, the class's skeletons, the thesis's number
+// or direction, ours, the verdict and what we measured beside it.
+func (f findings) add(section, finding string, c Class, thesis, ours string, v verdict.Verdict, measured string) {
+	f.t.Add(section, fmt.Sprintf("%s, %s", finding, c), strings.Join(f.e.members(c), " "), thesis, ours, v.String(), measured)
 }
 
 // value is a finding with a number: the thesis's change paper for class c
-// against ours(w), compared as changes.
-func (f findings) value(section, finding string, c Class, paper float64, ours func(w string) float64, measured func(w string) string) {
-	w, ok := f.e.ofClass(c)
-	if !ok {
+// against ours, the class's harmonic mean of metric under p over FR-FCFS,
+// less one.
+func (f findings) value(section, finding string, c Class, paper float64, metric func(*Result) float64, p Policy, measured string) {
+	if len(f.e.members(c)) == 0 {
 		return
 	}
-	o := ours(w)
-	f.add(section, finding, c, w, table.SignedPct(paper), table.SignedPct(o), verdict.Value(paper, o), measured(w))
+	o := f.e.classRatio(c, metric, at(p)) - 1
+	f.add(section, finding, c, table.SignedPct(paper), pct(o), verdict.Value(paper, o), measured)
 }
 
-// direction is a finding with a direction only: holds(w) says whether
-// ours holds it and shows ours.
-func (f findings) direction(section, finding string, c Class, thesis string, holds func(w string) (bool, string)) {
-	w, ok := f.e.ofClass(c)
-	if !ok {
+// direction is a finding with a direction only: holds says whether ours
+// holds it and shows ours.
+func (f findings) direction(section, finding string, c Class, thesis string, holds func() (bool, string)) {
+	if len(f.e.members(c)) == 0 {
 		return
 	}
-	h, ours := holds(w)
-	f.add(section, finding, c, w, thesis, ours, verdict.Direction(h), "")
+	h, ours := holds()
+	f.add(section, finding, c, thesis, ours, verdict.Direction(h), "")
 }
 
 // thesisTable lists chapter 6's findings beside the model's.
 func (e *evaluation) thesisTable() *table.Table {
 	t := &table.Table{
 		Title:  "Chapter 6's findings: the thesis beside the model, under one rule",
-		Header: []string{"section", "finding", "workload", "thesis", "ours", "verdict", "measured beside it"},
+		Header: []string{"section", "finding", "skeletons", "thesis", "ours", "verdict", "measured beside it"},
 		Notes: []string{
 			fmt.Sprintf("Verdicts (internal/verdict, the project's one rule): exact (equal), matches (within %.0f%%), close (within a factor of %.0f), direction only (the same sign or order, beyond that, or a finding without a number that ours holds), differs (the opposite sign or order), not reproduced. A change is compared as the change itself: +1.1%% against +10.9%% is 10x off, direction only.",
 				100*verdict.MatchTolerance, verdict.CloseFactor),
-			"The thesis's figures are harmonic means over Table 5.2's benchmarks of each class; ours are one synthetic workload per class. Changes are MSHR-S+A against FR-FCFS unless the row names another policy.",
-			"Measured beside it: MSHR-S+A against FR-FCFS on the same workload: L2 reservation fails, stall cycles (every warp waiting on a load), average latency, and the reads' row-hit rate.",
+			"Both the thesis's figures and ours are harmonic means over the class's benchmarks (ours: their skeletons) of the ratio to FR-FCFS, less one; MSHR-S+A against FR-FCFS unless the row names another policy.",
+			"Measured beside it: the class's harmonic means of MSHR-S+A against FR-FCFS for L2 reservation fails, stall cycles (every warp waiting on a load) and average latency, and its mean read row-hit rate under both.",
 		},
 	}
 	f := findings{e, t}
-	change := func(metric func(*Result) float64, p Policy) func(string) float64 {
-		return func(w string) float64 { return metric(e.base(w, p))/metric(e.base(w, FRFCFS)) - 1 }
-	}
 	fails := func(r *Result) float64 { return float64(r.ReservationFails) }
 	stalls := func(r *Result) float64 { return float64(r.StallCycles) }
-	beside := func(w string) string {
-		a, fr := e.base(w, MSHRSA), e.base(w, FRFCFS)
-		return fmt.Sprintf("fails %s, stalls %s, latency %s, row hits %s -> %s", table.SignedPct(change(fails, MSHRSA)(w)),
-			table.SignedPct(change(stalls, MSHRSA)(w)), table.SignedPct(a.AvgLatency()/fr.AvgLatency()-1),
-			table.Pct(fr.ReadHitRate()), table.Pct(a.ReadHitRate()))
+	ipc, avgLat, maxLat := (*Result).IPC, (*Result).AvgLatency, func(r *Result) float64 { return float64(r.MaxLatency) }
+	ratio := func(c Class, metric func(*Result) float64, p Policy) float64 { return e.classRatio(c, metric, at(p)) }
+	beside := func(c Class) string {
+		return fmt.Sprintf("fails %s, stalls %s, latency %s, row hits %s -> %s", pct(ratio(c, fails, MSHRSA)-1),
+			pct(ratio(c, stalls, MSHRSA)-1), pct(ratio(c, avgLat, MSHRSA)-1),
+			table.Pct(e.meanOf(c, (*Result).ReadHitRate, at(FRFCFS))), table.Pct(e.meanOf(c, (*Result).ReadHitRate, at(MSHRSA))))
 	}
-	none := func(string) string { return "" }
-	ipc := func(r *Result) float64 { return r.IPC() }
-	sweep := func(set func(*runKey)) func(string) float64 {
-		return func(w string) float64 {
-			k := baseKey(w, FRFCFS)
-			set(&k)
-			return e.speedup(k)
+	each := func(c Class, ok func(w string) bool) (bool, []string) {
+		all, cells := true, []string(nil)
+		for _, w := range e.members(c) {
+			d := e.base(w, MSHRSA).IPC()/e.base(w, FRFCFS).IPC() - 1
+			all = all && ok(w)
+			cells = append(cells, w+" "+table.SignedPct(d))
 		}
+		return all, cells
 	}
-	ipcOf := func(w string, p Policy) string { return fmt.Sprintf("%s %.3f", p, e.base(w, p).IPC()) }
+	gain := func(w string) float64 { return e.base(w, MSHRSA).IPC()/e.base(w, FRFCFS).IPC() - 1 }
+	sweepGain := func(c Class, set func(*runKey)) float64 {
+		return e.classRatio(c, ipc, func(w string) runKey {
+			k := baseKey(w, MSHRSA)
+			set(&k)
+			return k
+		}) - 1
+	}
 
 	// 6.1, Figs. 6.1-6.3.
-	f.value("6.1", "IPC (Fig. 6.1)", HIL, thesisIPC[HIL], change(ipc, MSHRSA), beside)
-	f.value("6.1", "IPC (Fig. 6.2)", LIL, thesisIPC[LIL], change(ipc, MSHRSA), beside)
-	f.direction("6.1", "MSHR-S+A has the best IPC of the four policies (Fig. 6.2)", LIL, "best", func(w string) (bool, string) {
-		best := slices.MaxFunc(Policies, func(a, b Policy) int { return cmpFloat(e.base(w, a).IPC(), e.base(w, b).IPC()) })
-		return best == MSHRSA, "best: " + ipcOf(w, best)
+	for _, c := range Classes {
+		f.value("6.1", fmt.Sprintf("IPC (Fig. 6.%d)", int(c)+1), c, thesisIPC[c], ipc, MSHRSA, beside(c))
+	}
+	f.direction("6.1", "MSHR-S+A has the best IPC of the four policies (Fig. 6.2)", LIL, "best", func() (bool, string) {
+		best := slices.MaxFunc(Policies, func(a, b Policy) int { return cmpFloat(ratio(LIL, ipc, a), ratio(LIL, ipc, b)) })
+		return best == MSHRSA, fmt.Sprintf("best: %s (%s)", best, pct(ratio(LIL, ipc, best)-1))
 	})
-	f.direction("6.1", "no benchmark slows under MSHR-S+A (Fig. 6.2)", LIL, "none slows", func(w string) (bool, string) {
-		d := change(ipc, MSHRSA)(w)
-		return d >= 0, table.SignedPct(d)
+	f.direction("6.1", "no benchmark slows under MSHR-S+A (Fig. 6.2)", LIL, "none slows", func() (bool, string) {
+		ok, cells := each(LIL, func(w string) bool { return gain(w) >= 0 })
+		return ok, strings.Join(cells, ", ")
 	})
-	f.direction("6.1", "MSHR-S still improves IPC (Fig. 6.2)", LIL, "up", func(w string) (bool, string) {
-		d := change(ipc, MSHRS)(w)
-		return d > 0, table.SignedPct(d)
+	f.direction("6.1", "MSHR-S still improves IPC (Fig. 6.2)", LIL, "up", func() (bool, string) {
+		d := ratio(LIL, ipc, MSHRS) - 1
+		return d > 0, pct(d)
 	})
-	f.value("6.1", "IPC (Fig. 6.3)", Insensitive, thesisIPC[Insensitive], change(ipc, MSHRSA), beside)
-	f.direction("6.1", "slowdowns below 1% (only KMN slows) (Fig. 6.3)", Insensitive, "above -1%", func(w string) (bool, string) {
-		d := change(ipc, MSHRSA)(w)
-		return d > -0.01, table.SignedPct(d)
+	f.direction("6.1", "slowdowns below 1% (only KMN slows) (Fig. 6.3)", Insensitive, "above -1%", func() (bool, string) {
+		ok, cells := each(Insensitive, func(w string) bool { return gain(w) > -0.01 })
+		return ok, strings.Join(cells, ", ")
 	})
 	// 6.2, Figs. 6.4-6.9.
 	for _, c := range []Class{HIL, LIL} {
-		f.value("6.2", "L2 reservation fails (Fig. 6.4)", c, thesisFails[c], change(fails, MSHRSA), none)
+		f.value("6.2", "L2 reservation fails (Fig. 6.4)", c, thesisFails[c], fails, MSHRSA, "")
 	}
-	maxLat := func(r *Result) float64 { return float64(r.MaxLatency) }
 	for _, c := range []Class{HIL, LIL} {
 		for _, p := range Policies[1:] {
-			f.direction("6.2", fmt.Sprintf("%s raises the max latency over FR-FCFS (Fig. 6.5)", p), c, "up", func(w string) (bool, string) {
-				d := change(maxLat, p)(w)
-				return d > 0, table.SignedPct(d)
+			f.direction("6.2", fmt.Sprintf("%s raises the max latency over FR-FCFS (Fig. 6.5)", p), c, "up", func() (bool, string) {
+				d := ratio(c, maxLat, p) - 1
+				return d > 0, pct(d)
 			})
 		}
-		f.direction("6.2", "MSHR-S+A has the lowest max latency of the three (Fig. 6.5)", c, "lowest", func(w string) (bool, string) {
-			m, s, a := e.base(w, MSHRM).MaxLatency, e.base(w, MSHRS).MaxLatency, e.base(w, MSHRSA).MaxLatency
-			return a < m && a < s, fmt.Sprintf("M %d, S %d, S+A %d", m, s, a)
+		f.direction("6.2", "MSHR-S+A has the lowest max latency of the three (Fig. 6.5)", c, "lowest", func() (bool, string) {
+			m, s, a := ratio(c, maxLat, MSHRM), ratio(c, maxLat, MSHRS), ratio(c, maxLat, MSHRSA)
+			return a < m && a < s, fmt.Sprintf("M %s, S %s, S+A %s", pct(m-1), pct(s-1), pct(a-1))
 		})
 	}
-	avgLat := func(r *Result) float64 { return r.AvgLatency() }
-	f.value("abstract", "average memory latency (Fig. 6.6)", HIL, thesisLatency[HIL], change(avgLat, MSHRSA), beside)
+	f.value("abstract", "average memory latency (Fig. 6.6)", HIL, thesisLatency[HIL], avgLat, MSHRSA, beside(HIL))
 	for _, c := range []Class{HIL, LIL} {
-		f.direction("6.2", "MSHR-S+A lowers the average latency more than MSHR-S (Fig. 6.6)", c, "S+A < S < FR-FCFS", func(w string) (bool, string) {
-			s, a := change(avgLat, MSHRS)(w), change(avgLat, MSHRSA)(w)
-			return a < s && s < 0, fmt.Sprintf("S %s, S+A %s", table.SignedPct(s), table.SignedPct(a))
+		f.direction("6.2", "MSHR-S+A lowers the average latency more than MSHR-S (Fig. 6.6)", c, "S+A < S < FR-FCFS", func() (bool, string) {
+			s, a := ratio(c, avgLat, MSHRS)-1, ratio(c, avgLat, MSHRSA)-1
+			return a < s && s < 0, fmt.Sprintf("S %s, S+A %s", pct(s), pct(a))
 		})
 	}
 	for _, c := range []Class{HIL, LIL} {
-		f.value("6.2", "data dependency stalls (Fig. 6.7)", c, thesisStalls[c], change(stalls, MSHRSA), beside)
+		f.value("6.2", "data dependency stalls (Fig. 6.7)", c, thesisStalls[c], stalls, MSHRSA, beside(c))
 	}
-	f.direction("6.2", "MSHR-S cuts stalls the most (Fig. 6.7)", HIL, "S lowest", func(w string) (bool, string) {
-		least := slices.MinFunc(Policies[1:], func(a, b Policy) int { return cmpFloat(stalls(e.base(w, a)), stalls(e.base(w, b))) })
-		return least == MSHRS, fmt.Sprintf("lowest: %s (%s)", least, table.SignedPct(change(stalls, least)(w)))
+	f.direction("6.2", "MSHR-S cuts stalls the most (Fig. 6.7)", HIL, "S lowest", func() (bool, string) {
+		least := slices.MinFunc(Policies[1:], func(a, b Policy) int { return cmpFloat(ratio(HIL, stalls, a), ratio(HIL, stalls, b)) })
+		return least == MSHRS, fmt.Sprintf("lowest: %s (%s)", least, pct(ratio(HIL, stalls, least)-1))
 	})
-	f.direction("6.2", "MSHR-S raises row locality (Fig. 6.8)", LIL, "up", func(w string) (bool, string) {
-		fr, s := e.base(w, FRFCFS).RowLocality(), e.base(w, MSHRS).RowLocality()
-		return s > fr, fmt.Sprintf("%.2f -> %.2f", fr, s)
+	f.direction("6.2", "MSHR-S raises row locality (Fig. 6.8)", LIL, "up", func() (bool, string) {
+		d := ratio(LIL, (*Result).RowLocality, MSHRS) - 1
+		return d > 0, pct(d)
 	})
 	for _, c := range []Class{HIL, LIL} { // "similar": our ratio against 1
-		if w, ok := e.ofClass(c); ok {
-			fr, a := e.base(w, FRFCFS).BandwidthUtil(), e.base(w, MSHRSA).BandwidthUtil()
-			f.add("6.2", "DRAM bandwidth utilization about the same (Fig. 6.9)", c, w, "similar",
-				fmt.Sprintf("%s -> %s", table.Pct(fr), table.Pct(a)), verdict.Value(1, a/fr), "")
+		if len(e.members(c)) > 0 {
+			r := ratio(c, (*Result).BandwidthUtil, MSHRSA)
+			f.add("6.2", "DRAM bandwidth utilization about the same (Fig. 6.9)", c, "similar", pct(r-1), verdict.Value(1, r), "")
 		}
 	}
 	// 6.3, Figs. 6.10-6.11.
 	for _, c := range []Class{HIL, LIL} {
-		f.value("6.3.1", "IPC at L2-to-DRAM latency 100 (Fig. 6.10)", c, thesisLatency100[c], sweep(func(k *runKey) { k.latency = 100 }), none)
+		if len(e.members(c)) == 0 {
+			continue
+		}
+		o := sweepGain(c, func(k *runKey) { k.latency = 100 })
+		f.add("6.3.1", "IPC at L2-to-DRAM latency 100 (Fig. 6.10)", c, table.SignedPct(thesisLatency100[c]), pct(o),
+			verdict.Value(thesisLatency100[c], o), "")
 	}
-	f.direction("6.3.1", "a longer L2-to-DRAM latency lowers the gain (Fig. 6.10)", HIL, "+6% at 100 < +10.9% at 20", func(w string) (bool, string) {
-		at100, at20 := sweep(func(k *runKey) { k.latency = 100 })(w), sweep(func(*runKey) {})(w)
-		return at100 < at20, fmt.Sprintf("%s at 100, %s at 20", table.SignedPct(at100), table.SignedPct(at20))
+	f.direction("6.3.1", "a longer L2-to-DRAM latency lowers the gain (Fig. 6.10)", HIL, "+6% at 100 < +10.9% at 20", func() (bool, string) {
+		at100, at20 := sweepGain(HIL, func(k *runKey) { k.latency = 100 }), sweepGain(HIL, func(*runKey) {})
+		return at100 < at20, fmt.Sprintf("%s at 100, %s at 20", pct(at100), pct(at20))
 	})
 	for _, c := range []Class{HIL, LIL} {
-		f.value("6.3.2", "IPC at read queue 16 (Fig. 6.11)", c, thesisQueue16[c], sweep(func(k *runKey) { k.queue = 16 }), none)
-		f.value("6.3.2", "IPC at read queue 128 (Fig. 6.11)", c, thesisQueue128[c], sweep(func(k *runKey) { k.queue = 128 }), none)
+		if len(e.members(c)) == 0 {
+			continue
+		}
+		for _, q := range []struct {
+			size   int
+			thesis map[Class]float64
+		}{{16, thesisQueue16}, {128, thesisQueue128}} {
+			o := sweepGain(c, func(k *runKey) { k.queue = q.size })
+			f.add("6.3.2", fmt.Sprintf("IPC at read queue %d (Fig. 6.11)", q.size), c, table.SignedPct(q.thesis[c]), pct(o),
+				verdict.Value(q.thesis[c], o), "")
+		}
 	}
-	f.direction("6.3.2", "a larger read queue, a larger gain (Fig. 6.11)", HIL, "grows with the queue", func(w string) (bool, string) {
+	f.direction("6.3.2", "a larger read queue, a larger gain (Fig. 6.11)", HIL, "grows with the queue", func() (bool, string) {
 		var gains []string
 		grows := true
 		prev := math.Inf(-1)
 		for _, q := range SweepQueues {
-			g := sweep(func(k *runKey) { k.queue = q })(w)
+			g := sweepGain(HIL, func(k *runKey) { k.queue = q })
 			grows = grows && g > prev
 			prev = g
-			gains = append(gains, fmt.Sprintf("%d: %s", q, table.SignedPct(g)))
+			gains = append(gains, fmt.Sprintf("%d: %s", q, pct(g)))
 		}
 		return grows, strings.Join(gains, ", ")
 	})
@@ -459,26 +520,38 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// sweepTable is a sensitivity sweep (6.3): per workload and value, the
-// IPCs of FR-FCFS and MSHR-S+A with set applying the value to a run, and
-// the thesis's figure where it gives one for the workload's class.
+// sweepTable is a sensitivity sweep (6.3): per memory sensitive class and
+// value, the class's harmonic mean of MSHR-S+A's IPC over FR-FCFS's with
+// set applying the value to a run, and the thesis's figure where it gives
+// one.
 func (e *evaluation) sweepTable(title, param string, values []int, set func(*runKey, int), thesis map[int]map[Class]float64) *table.Table {
 	t := &table.Table{
 		Title:  title,
-		Header: []string{"workload", param, "FR-FCFS IPC", "MSHR-S+A IPC", "MSHR-S+A vs FR-FCFS", "thesis"},
-		Notes:  []string{"Thesis: chapter 6's figure for the workload's class where it gives one: Figs. 6.1-6.3 at Table 5.1's setup, section 6.3's text at other values."},
+		Header: []string{"class", param, "MSHR-S+A vs FR-FCFS", "thesis", "per skeleton"},
+		Notes:  []string{"Harmonic means over the class's skeletons, as the thesis averages. Thesis: chapter 6's figure for the class where it gives one: Figs. 6.1-6.2 at Table 5.1's setup, section 6.3's text at other values."},
 	}
-	for _, w := range e.workloads {
+	for _, c := range []Class{HIL, LIL} {
+		if len(e.members(c)) == 0 {
+			continue
+		}
 		for _, v := range values {
-			k := baseKey(w.Name, FRFCFS)
-			set(&k, v)
-			f := e.runs[k]
-			k.pol = MSHRSA
+			key := func(w string) runKey {
+				k := baseKey(w, MSHRSA)
+				set(&k, v)
+				return k
+			}
 			th := ""
-			if x, ok := thesis[v][w.Class]; ok {
+			if x, ok := thesis[v][c]; ok {
 				th = table.SignedPct(x)
 			}
-			t.Add(w.Name, fmt.Sprint(v), fmt.Sprintf("%.3f", f.IPC()), fmt.Sprintf("%.3f", e.runs[k].IPC()), table.SignedPct(e.speedup(k)), th)
+			var each []string
+			for _, w := range e.members(c) {
+				k := key(w)
+				fk := k
+				fk.pol = FRFCFS
+				each = append(each, w+" "+change(e.runs[k].IPC(), e.runs[fk].IPC()))
+			}
+			t.Add(c.String(), fmt.Sprint(v), pct(e.classRatio(c, (*Result).IPC, key)-1), th, strings.Join(each, ", "))
 		}
 	}
 	return t

@@ -278,6 +278,11 @@ type warpCtx struct {
 	op     memOp // the next memory instruction, once drawn
 	drawn  bool  // op is drawn
 	issued int   // core cycle of the outstanding load
+	// Its work item (workload.go): the item, the step and the instruction
+	// within it of its next memory instruction.
+	item    uint64
+	step, k int
+	working bool
 }
 
 // gpuCore is a core: its warps, GTO's greedy warp, its L1 MSHR (a line's

@@ -51,11 +51,12 @@ func TestModelConservation(t *testing.T) {
 }
 
 // The L1 MSHR keeps a core's loads of a line it already misses: every L2
-// merge comes from another core (2.2), and hil merges.
+// merge comes from another core (2.2), and TRANS's tiles, reading each
+// line twice, merge.
 func TestModelMergesAcrossCores(t *testing.T) {
 	runs := presetRuns(t)
 	for _, p := range Policies {
-		r := runs[baseKey("hil", p)]
+		r := runs[baseKey("trans", p)]
 		assert.Positive(t, r.Merges, "%s", p)
 		assert.Positive(t, r.L1Merges, "%s", p)
 		assert.Zero(t, r.SameCoreMerges, "%s", p)
@@ -76,13 +77,13 @@ func TestModelPerfectDRAM(t *testing.T) {
 	}
 }
 
-// On hil MSHR-S+A serves the reads many warps wait for first, so the
+// On BFS MSHR-S+A serves the reads many warps wait for first, so the
 // average latency falls (Fig. 6.6), and its age keeps the maximum latency
 // below MSHR-S's (Fig. 6.5). Its IPC against the thesis's is the dram
 // report's verdict, not a test's.
 func TestModelHILLatencies(t *testing.T) {
 	runs := presetRuns(t)
-	f, s, a := runs[baseKey("hil", FRFCFS)], runs[baseKey("hil", MSHRS)], runs[baseKey("hil", MSHRSA)]
+	f, s, a := runs[baseKey("bfs", FRFCFS)], runs[baseKey("bfs", MSHRS)], runs[baseKey("bfs", MSHRSA)]
 	t.Logf("IPC %.3f -> %.3f, latency %.1f -> %.1f, max latency S %d S+A %d",
 		f.IPC(), a.IPC(), f.AvgLatency(), a.AvgLatency(), s.MaxLatency, a.MaxLatency)
 	assert.Less(t, a.AvgLatency(), f.AvgLatency())
@@ -93,7 +94,7 @@ func TestModelHILLatencies(t *testing.T) {
 // every channel reaches the trace hook with a Rdy of its own, and the
 // DRAM completes what the schedulers issued.
 func TestModelSchedTrace(t *testing.T) {
-	hil, err := Preset("hil")
+	hil, err := Preset("bfs")
 	require.NoError(t, err)
 	for _, p := range []Policy{FRFCFS, MSHRSA} {
 		var dummies, reads, writes int
@@ -146,14 +147,14 @@ func TestModelLineMap(t *testing.T) {
 
 // Run refuses configurations it cannot model.
 func TestModelRejectsBadConfig(t *testing.T) {
-	hil, err := Preset("hil")
+	hil, err := Preset("bfs")
 	require.NoError(t, err)
 	for _, cfg := range []Config{
 		Table51Config(hil, FRFCFS, 0),
 		{Workload: hil, Cycles: 10, L2Latency: -1, ReadQueue: 64, CmdQDepth: 1},
 		{Workload: hil, Cycles: 10, ReadQueue: 1, CmdQDepth: 1},
 		{Workload: hil, Cycles: 10, ReadQueue: 64}, // no command queue depth
-		Table51Config(Workload{Name: "bad", Shared: 2, SetLines: 1}, FRFCFS, 10),
+		Table51Config(Workload{Name: "bad", Steps: []Step{{Kind: Window, Count: 1, Lines: 0, Advance: 1}}}, FRFCFS, 10),
 	} {
 		_, err := Run(cfg)
 		assert.Error(t, err)

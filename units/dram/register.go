@@ -170,7 +170,7 @@ func init() {
 			"-unit dram-sched > dram_sched.v",
 			"-unit dram-pick -entries 16 -bankbits 2",
 			"-unit dram-cmdq -bgbits 0 -tburst 4",
-			"-report dram -workload hil -cycles 20000",
+			"-report dram -workload bfs -cycles 20000",
 		},
 	})
 }

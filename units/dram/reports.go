@@ -13,7 +13,7 @@ import (
 var dramReports = []*units.Report{
 	{
 		Name: "dram", Doc: "the cycle model's chapter 6 beside the thesis: four policies, perfect DRAM, Figs. 6.10-6.11's sweeps",
-		Time: 2 * time.Minute,
+		Time: 11 * time.Minute,
 		Params: units.Params{
 			{Name: "workload", Doc: "the synthetic workload: hil, lil, ins (section 5.2's classes) or all",
 				Kind: units.Choice, Choices: append(slices.Clone(Workloads), "all"), Default: units.Const(len(Workloads))},
