@@ -309,6 +309,7 @@ func (e *evaluation) choiceTable() *table.Table {
 		Notes: []string{
 			"Per read the scheduler issues: the reads in the read queue whose bank's command queue has room (Rule 1's candidates), their distinct (bank, row), and whether the read hit its bank's open row. Changes are harmonic means over the class's skeletons of the ratio to FR-FCFS at the same depth; the other columns arithmetic means.",
 			fmt.Sprintf("The model's depth is %d (the policy and findings tables): section 2.3 gives each bank a command queue the scheduler's chosen request is translated into, served in order, without a depth; GPGPU-Sim 3.2.2, which the thesis modified (5.1), holds one request per bank until its column command issues and schedules a bank's next request only then. Deeper queues let the scheduler hand a bank its next requests while the first waits, so it chooses among fewer reads (more issues with a single candidate) and the policies matter less.", DefaultCmdQDepth),
+			"Rule 1's row score decides only when no candidate hits and the candidates lie in more than one row: with most candidates in one row (the distinct rows column) and most issues row hits, the four policies issue nearly the same reads, which is why they differ little here.",
 		},
 	}
 	for _, c := range Classes {

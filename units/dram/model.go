@@ -11,7 +11,7 @@ import (
 // sub-partitions with their MSHRs and L2 MIBs, and 6 GDDR5 channels, each
 // one Sched (Figure 4.2's request scheduler with its DRAM-side MIB) in
 // front of one CmdQ (the per-bank command queues of 2.3), running a
-// synthetic workload of workload.go.
+// benchmark skeleton of workload.go.
 //
 // One core cycle, in order:
 //  1. Data due at the cores returns: every warp waiting on the line in the

@@ -15,7 +15,7 @@ var dramReports = []*units.Report{
 		Name: "dram", Doc: "the cycle model's chapter 6 beside the thesis: four policies, perfect DRAM, Figs. 6.10-6.11's sweeps",
 		Time: 11 * time.Minute,
 		Params: units.Params{
-			{Name: "workload", Doc: "the synthetic workload: hil, lil, ins (section 5.2's classes) or all",
+			{Name: "workload", Doc: "the benchmark skeleton (Table 5.2's abbreviations) or all",
 				Kind: units.Choice, Choices: append(slices.Clone(Workloads), "all"), Default: units.Const(len(Workloads))},
 			units.IntParam("cycles", "core cycles per run", DefaultCycles, 10_000, 10_000_000),
 		},
