@@ -218,10 +218,14 @@ func (e *evaluation) meanOf(c Class, metric func(*Result) float64, key func(stri
 	return sum / float64(len(ws))
 }
 
-// pct is a signed change cell, n/a when NaN.
+// pct is a signed change cell, n/a when NaN, with two decimals below 1%
+// so that a change the verdict takes for a direction does not read +0.0%.
 func pct(x float64) string {
-	if math.IsNaN(x) {
+	switch {
+	case math.IsNaN(x):
 		return "n/a"
+	case math.Abs(x) < 0.01:
+		return fmt.Sprintf("%+.2f%%", 100*x)
 	}
 	return table.SignedPct(x)
 }
