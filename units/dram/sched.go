@@ -67,9 +67,11 @@ type Sched struct {
 func NewSched(c SchedConfig) *Sched {
 	s := &Sched{C: c, reads: make([]queued, c.Entries), mib: NewMIB(c.Entries, c.Merges, c.AgeBits),
 		writes: make([]queued, c.WEntries), open: make([]bool, c.Banks), openRow: make([]int, c.Banks),
-		scratch: make([]Slot, max(c.Entries, c.WEntries)), bankView: make([]Bank, c.Banks),
-		rows: NewRowTable(c.Entries, lib.CountWidth(c.Merges), c.AgeBits), rowOf: make([]int, c.Entries)}
-	s.mib.FirstOnly = c.RowTable
+		scratch: make([]Slot, max(c.Entries, c.WEntries)), bankView: make([]Bank, c.Banks)}
+	if c.RowTable {
+		s.rows, s.rowOf = NewRowTable(c.Entries, lib.CountWidth(c.Merges), c.AgeBits), make([]int, c.Entries)
+		s.mib.FirstOnly = true
+	}
 	return s
 }
 
