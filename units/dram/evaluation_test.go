@@ -33,8 +33,9 @@ func TestEvaluationPresetClasses(t *testing.T) {
 
 // The report runs every run once (the progress counts them: per skeleton
 // perfect DRAM and the four policies at three depths, 13 runs; per memory
-// sensitive one 12 more for the sweeps), and gives its six tables; the
-// findings table gives every finding a verdict.
+// sensitive one 12 more for the sweeps and 6 for the spread's seeds), and
+// gives its seven tables; the findings table gives every finding a
+// verdict.
 func TestEvaluationReport(t *testing.T) {
 	var progress bytes.Buffer
 	tables, err := evaluationReport(Workloads, 3000, &progress)
@@ -46,11 +47,12 @@ func TestEvaluationReport(t *testing.T) {
 		}
 	}
 	keys := reportKeys(Presets)
-	runs := 13*len(Presets) + 12*sensitive
+	runs := 13*len(Presets) + 18*sensitive
 	assert.Len(t, keys, runs)
 	assert.Contains(t, progress.String(), fmt.Sprintf("dram model: %d/%d jobs, ", runs, runs))
-	require.Len(t, tables, 6)
-	class, policies, choices, thesis, latency, queue := tables[0], tables[1], tables[2], tables[3], tables[4], tables[5]
+	require.Len(t, tables, 7)
+	class, policies, choices, thesis, spread, latency, queue := tables[0], tables[1], tables[2], tables[3], tables[4], tables[5], tables[6]
+	assert.Len(t, spread.Rows, 2) // HIL and LIL
 	assert.Len(t, class.Rows, len(Presets))
 	assert.Len(t, policies.Rows, len(Presets)*len(Policies))
 	assert.Len(t, choices.Rows, len(Classes)*len(CmdQDepths)*len(Policies))

@@ -123,6 +123,9 @@ type Config struct {
 	L2Latency int  // L2-to-DRAM latency, core cycles (Table 5.1: 20; Fig. 6.10: 0..100)
 	ReadQueue int  // DRAM read queue entries (Table 5.1: 64; Fig. 6.11: 16..128)
 	CmdQDepth int  // requests per bank command queue (DefaultCmdQDepth)
+	// Seed varies the warps' random choices (0: the report's runs), for
+	// the run-to-run spread of a result.
+	Seed uint64
 	// SchedTrace, when set, is called after every Sched.Step of every
 	// channel with the cycle's inputs (copies: the caller may keep them)
 	// and the issued request.
@@ -378,7 +381,7 @@ func newGPUModel(cfg Config) *gpuModel {
 	for c := range GPUCores {
 		k := gpuCore{warps: make([]warpCtx, WarpsPerCore), ready: 1<<WarpsPerCore - 1, l1: map[uint64][]int{}}
 		for w := range k.warps {
-			k.warps[w] = warpCtx{rng: uint64(c*WarpsPerCore + w), left: cfg.Workload.Compute}
+			k.warps[w] = warpCtx{rng: cfg.Seed<<32 | uint64(c*WarpsPerCore+w), left: cfg.Workload.Compute}
 		}
 		m.cores = append(m.cores, k)
 	}
