@@ -146,20 +146,20 @@ func requestScore(pol *hdl.Signal, s pickSlot) *hdl.Signal {
 // over the slots: among misses those of the top rows win, and among them
 // s and age decide, as pickLogic's key {hit, R, s, ~ord} does. The logic
 // grows with entries, but for the one-bit lookup of each slot's row.
-func pickByRows(pol *hdl.Signal, slots []pickSlot, ptrs []*hdl.Signal, banks pickBanks, rows rowTabEntries) (gnt, idx, hit *hdl.Signal) {
+func pickByRows(pol *hdl.Signal, slots []pickSlot, ptrs []*hdl.Signal, banks pickBanks, rows []rowTabEntry) (gnt, idx, hit *hdl.Signal) {
 	m := pol.Module()
 	bankRdy, bankOpen := lib.Bus(banks.Rdy), lib.Bus(banks.OpenV)
-	rw := max(rows.Mlen[0].Width(), rows.Age[0].Width())
+	rw := max(rows[0].Mlen.Width(), rows[0].Age.Width())
 	zero := m.ConstU(rw, 0)
-	scores := make([]*hdl.Signal, len(rows.V))
-	missRows := make([]*hdl.Signal, len(rows.V))
-	for r, b := range rows.Bank {
-		open := bankOpen.ShrBy(b).Bit(0).And(hdl.Select(b, banks.OpenRow...).Eq(rows.Row[r]))
-		missRows[r] = rows.V[r].And(bankRdy.ShrBy(b).Bit(0)).And(open.Not())
-		scores[r] = hdl.Select(pol, zero, zero, rows.Mlen[r].Zext(rw), rows.Age[r].Zext(rw))
+	scores := make([]*hdl.Signal, len(rows))
+	missRows := make([]*hdl.Signal, len(rows))
+	for r, e := range rows {
+		open := bankOpen.ShrBy(e.Bank).Bit(0).And(hdl.Select(e.Bank, banks.OpenRow...).Eq(e.Row))
+		missRows[r] = e.V.And(bankRdy.ShrBy(e.Bank).Bit(0)).And(open.Not())
+		scores[r] = hdl.Select(pol, zero, zero, e.Mlen.Zext(rw), e.Age.Zext(rw))
 	}
 	_, _, top := lib.Argmax(scores, lib.Bus(missRows))
-	topRows := make([]*hdl.Signal, len(rows.V))
+	topRows := make([]*hdl.Signal, len(rows))
 	for r := range topRows {
 		topRows[r] = missRows[r].And(scores[r].Eq(top))
 	}

@@ -1,8 +1,6 @@
 package dram
 
 import (
-	"fmt"
-
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
 )
@@ -129,59 +127,71 @@ type rowTabPorts struct {
 	DmyValid, DmyPtr, DmyMlenWas, DmyMlen, DmyAge *hdl.Signal
 }
 
-// rowTabEntries are the table's registers per entry and the entry a read
-// entering now takes.
-type rowTabEntries struct {
-	V, Bank, Row, Mlen, Age []*hdl.Signal
-	EnqPtr                  *hdl.Signal
+// rowTabEntry is one entry as the table shows it: valid, its bank and
+// row, its reads' merge length and age sums.
+type rowTabEntry struct{ V, Bank, Row, Mlen, Age *hdl.Signal }
+
+// rowTabOut are the table's outputs: the entry a read entering now takes,
+// and the entries.
+type rowTabOut struct {
+	EnqPtr *hdl.Signal
+	Entry  []rowTabEntry
+}
+
+// inputs makes the table's inputs with f.
+func (c RowTabBlock) inputs(f hdl.Fields) rowTabPorts {
+	iw := lib.CountWidth(c.Entries - 1)
+	return rowTabPorts{
+		EnqValid: f("enq_valid", 1), EnqBank: f("enq_bank", c.BankBits), EnqRow: f("enq_row", c.RowBits), EnqAge: f("enq_age", c.AgeBits),
+		DeqValid: f("deq_valid", 1), DeqPtr: f("deq_ptr", iw), DeqMlen: f("deq_mlen", c.MlBits), DeqAge: f("deq_age", c.AgeBits),
+		DmyValid: f("dmy_valid", 1), DmyPtr: f("dmy_ptr", iw), DmyMlenWas: f("dmy_mlen_was", c.MlBits),
+		DmyMlen: f("dmy_mlen", c.MlBits), DmyAge: f("dmy_age", c.AgeBits),
+	}
+}
+
+// entry makes one entry's signals with f.
+func (c RowTabBlock) entry(f hdl.Fields) rowTabEntry {
+	mlw, agew := sumWidths(c.Entries, c.MlBits, c.AgeBits)
+	return rowTabEntry{V: f("v", 1), Bank: f("bank", c.BankBits), Row: f("row", c.RowBits), Mlen: f("mlen", mlw), Age: f("age", agew)}
 }
 
 // Build makes the module called name.
 func (c RowTabBlock) Build(name string) *hdl.Module {
-	m := hdl.NewModule(name)
-	iw := lib.CountWidth(c.Entries - 1)
-	in := rowTabPorts{
-		EnqValid: m.Input("enq_valid", 1), EnqBank: m.Input("enq_bank", c.BankBits),
-		EnqRow: m.Input("enq_row", c.RowBits), EnqAge: m.Input("enq_age", c.AgeBits),
-		DeqValid: m.Input("deq_valid", 1), DeqPtr: m.Input("deq_ptr", iw),
-		DeqMlen: m.Input("deq_mlen", c.MlBits), DeqAge: m.Input("deq_age", c.AgeBits),
-		DmyValid: m.Input("dmy_valid", 1), DmyPtr: m.Input("dmy_ptr", iw),
-		DmyMlenWas: m.Input("dmy_mlen_was", c.MlBits), DmyMlen: m.Input("dmy_mlen", c.MlBits),
-		DmyAge: m.Input("dmy_age", c.AgeBits),
-	}
-	t := rowTabLogic(m, "rt", c.Entries, in)
-	m.Output("enq_ptr", iw).Drive(t.EnqPtr)
-	mlw, agew := sumWidths(c.Entries, c.MlBits, c.AgeBits)
-	for r := range c.Entries {
-		m.Output(fmt.Sprintf("v_%d", r), 1).Drive(t.V[r])
-		m.Output(fmt.Sprintf("bank_%d", r), c.BankBits).Drive(t.Bank[r])
-		m.Output(fmt.Sprintf("row_%d", r), c.RowBits).Drive(t.Row[r])
-		m.Output(fmt.Sprintf("mlen_%d", r), mlw).Drive(t.Mlen[r])
-		m.Output(fmt.Sprintf("age_%d", r), agew).Drive(t.Age[r])
-	}
+	m, _, _ := c.build(name)
 	return m
 }
 
-// rowTabLogic declares the table's registers (<name>_v_<r>, ...) in m
-// and their updates, RowTable.Step. Each entry has one adder, 4.5's
+// build makes the module called name and returns its port records, for
+// a scheduler that instances it.
+func (c RowTabBlock) build(name string) (*hdl.Module, rowTabPorts, rowTabOut) {
+	m := hdl.NewModule(name)
+	in := c.inputs(m.InputFields(""))
+	out := rowTabOut{EnqPtr: m.Output("enq_ptr", lib.CountWidth(c.Entries-1))}
+	for r := range c.Entries {
+		out.Entry = append(out.Entry, c.entry(m.OutputFields("", r)))
+	}
+	hdl.DriveRecord(out, c.logic(m, "rt", in))
+	return m, in, out
+}
+
+// logic declares the table's registers (<name>_v_<r>, ...) in m and
+// their updates, RowTable.Step. Each entry has one adder, 4.5's
 // row-score adder: its age sum plus its merge length sum, every cycle.
 // The events of an edge (a read entering, one leaving, a dummy) reach at
 // most three entries; what each event's entry becomes is computed once,
 // by adders shared by all entries, and the entries an event reaches take
 // it (two events at one entry compute the same values).
-func rowTabLogic(m *hdl.Module, name string, entries int, in rowTabPorts) rowTabEntries {
-	cw := lib.CountWidth(entries)
-	mlw, agew := sumWidths(entries, in.DeqMlen.Width(), in.EnqAge.Width())
-	var t rowTabEntries
+func (c RowTabBlock) logic(m *hdl.Module, name string, in rowTabPorts) rowTabOut {
+	entries, cw := c.Entries, lib.CountWidth(c.Entries)
+	mlw, agew := sumWidths(c.Entries, c.MlBits, c.AgeBits)
+	var t struct{ V, Bank, Row, Mlen, Age []*hdl.Signal } // the registers by field
 	var n, aged []*hdl.Signal
 	for r := range entries {
-		t.V = append(t.V, m.Reg(fmt.Sprintf("%s_v_%d", name, r), 1))
-		t.Bank = append(t.Bank, m.Reg(fmt.Sprintf("%s_bank_%d", name, r), in.EnqBank.Width()))
-		t.Row = append(t.Row, m.Reg(fmt.Sprintf("%s_row_%d", name, r), in.EnqRow.Width()))
-		n = append(n, m.Reg(fmt.Sprintf("%s_n_%d", name, r), cw))
-		t.Mlen = append(t.Mlen, m.Reg(fmt.Sprintf("%s_mlen_%d", name, r), mlw))
-		t.Age = append(t.Age, m.Reg(fmt.Sprintf("%s_age_%d", name, r), agew))
-		aged = append(aged, t.Age[r].Add(fit(t.Mlen[r], agew))) // 4.3: each read ages by its merge length
+		e := c.entry(m.RegFields(name, r))
+		t.V, t.Bank, t.Row = append(t.V, e.V), append(t.Bank, e.Bank), append(t.Row, e.Row)
+		t.Mlen, t.Age = append(t.Mlen, e.Mlen), append(t.Age, e.Age)
+		n = append(n, m.RegFields(name, r)("n", cw))
+		aged = append(aged, e.Age.Add(fit(e.Mlen, agew))) // 4.3: each read ages by its merge length
 	}
 	keys := make([]*hdl.Signal, entries)
 	for r := range entries {
@@ -189,14 +199,14 @@ func rowTabLogic(m *hdl.Module, name string, entries int, in rowTabPorts) rowTab
 	}
 	hitAny, hitIdx, _ := lib.Priority(lib.Match(hdl.Concat(in.EnqBank, in.EnqRow), keys, lib.Bus(t.V)), false)
 	freeAny, freeIdx, _ := lib.Priority(lib.Bus(t.V).Not(), false)
-	t.EnqPtr = hdl.Mux(hitAny, hitIdx, freeIdx)
+	enqPtr := hdl.Mux(hitAny, hitIdx, freeIdx)
 	valid := lib.Bus(t.V)
 
 	// The events and the entries they reach: a leave or dummy at an entry
 	// not valid is dropped.
 	type event struct{ on, ptr *hdl.Signal }
 	events := []event{
-		{in.EnqValid.And(hitAny.Or(freeAny)), t.EnqPtr},
+		{in.EnqValid.And(hitAny.Or(freeAny)), enqPtr},
 		{in.DeqValid.And(valid.ShrBy(in.DeqPtr).Bit(0)), in.DeqPtr},
 		{in.DmyValid.And(valid.ShrBy(in.DmyPtr).Bit(0)), in.DmyPtr},
 	}
@@ -264,7 +274,11 @@ func rowTabLogic(m *hdl.Module, name string, entries int, in rowTabPorts) rowTab
 			t.Age[r].Set(pick(nextAge))
 		})
 	}
-	return t
+	out := rowTabOut{EnqPtr: enqPtr}
+	for r := range entries {
+		out.Entry = append(out.Entry, rowTabEntry{V: t.V[r], Bank: t.Bank[r], Row: t.Row[r], Mlen: t.Mlen[r], Age: t.Age[r]})
+	}
+	return out
 }
 
 // fit is x zero-extended or truncated to w bits: the sums wrap at their

@@ -66,10 +66,14 @@ func (c SchedBlock) Build(name string) *hdl.Module {
 	readOut, writeOut := m.Wire("read_out", lib.CountWidth(c.Entries-1)), m.Wire("write_out", lib.CountWidth(c.WEntries-1))
 	readFields := []*hdl.Signal{rdBank, rdRow}
 	var rowtab *hdl.Instance
+	var tabIn rowTabPorts
+	var tabOut rowTabOut
 	if c.Scores == TableScores {
-		rowtab = m.Instance("rowtab", RowTabBlock{Entries: c.Entries, BankBits: c.BankBits, RowBits: c.RowBits,
-			MlBits: mw, AgeBits: c.AgeBits}.Build(name+"_rowtab"))
-		readFields = append(readFields, rowtab.Out("enq_ptr")) // each read keeps its row's entry
+		sub, in, out := RowTabBlock{Entries: c.Entries, BankBits: c.BankBits, RowBits: c.RowBits,
+			MlBits: mw, AgeBits: c.AgeBits}.build(name + "_rowtab")
+		rowtab, tabIn = m.Instance("rowtab", sub), in
+		tabOut = hdl.OutRecord(rowtab, out)
+		readFields = append(readFields, tabOut.EnqPtr) // each read keeps its row's entry
 	}
 	reads := newRequestQueue(m, "rq", c.Entries, rdValid, readFields, issRead, readOut)
 	writes := newRequestQueue(m, "wq", c.WEntries, wrValid, []*hdl.Signal{wrBank, wrRow, wrBlk}, issWrite, writeOut)
@@ -93,12 +97,12 @@ func (c SchedBlock) Build(name string) *hdl.Module {
 	var rgnt, ridx, rhit *hdl.Signal
 	switch c.Scores {
 	case TableScores:
-		rows := connectRowTab(rowtab, c.Entries, rowTabPorts{
-			EnqValid: reads.take, EnqBank: rdBank, EnqRow: rdRow, EnqAge: rdAge,
-			DeqValid: issRead, DeqPtr: hdl.Select(readOut, reads.fields[2]...),
-			DeqMlen: hdl.Select(readOut, mib.Mlen...), DeqAge: hdl.Select(readOut, mib.Age...),
-		}, dummyOf(mib, reads.fields[2], dmyMlen, dmyAge))
-		rgnt, ridx, rhit = pickByRows(pol, readSlots, reads.fields[2], banks, rows)
+		events := dummyOf(mib, reads.fields[2], dmyMlen, dmyAge)
+		events.EnqValid, events.EnqBank, events.EnqRow, events.EnqAge = reads.take, rdBank, rdRow, rdAge
+		events.DeqValid, events.DeqPtr = issRead, hdl.Select(readOut, reads.fields[2]...)
+		events.DeqMlen, events.DeqAge = hdl.Select(readOut, mib.Mlen...), hdl.Select(readOut, mib.Age...)
+		hdl.ConnectRecord(rowtab, tabIn, events)
+		rgnt, ridx, rhit = pickByRows(pol, readSlots, reads.fields[2], banks, tabOut.Entry)
 	case NoScores:
 		rgnt, ridx, rhit = pickLogic(nil, readSlots, banks)
 	default:
@@ -195,30 +199,4 @@ func dummyOf(mib mibSlots, ptrs []*hdl.Signal, mlen, age *hdl.Signal) rowTabPort
 	found, j, _ := lib.Priority(lib.Bus(mib.Match), false)
 	return rowTabPorts{DmyValid: found, DmyPtr: hdl.Select(j, ptrs...), DmyMlenWas: hdl.Select(j, mib.Mlen...),
 		DmyMlen: mlen, DmyAge: age}
-}
-
-// connectRowTab drives a dram-rowtab instance of entries rows with the
-// enter and leave inputs of in and the dummy inputs of dmy, and returns
-// its entries' outputs.
-func connectRowTab(t *hdl.Instance, entries int, in, dmy rowTabPorts) rowTabEntries {
-	for _, c := range []struct {
-		port string
-		s    *hdl.Signal
-	}{
-		{"enq_valid", in.EnqValid}, {"enq_bank", in.EnqBank}, {"enq_row", in.EnqRow}, {"enq_age", in.EnqAge},
-		{"deq_valid", in.DeqValid}, {"deq_ptr", in.DeqPtr}, {"deq_mlen", in.DeqMlen}, {"deq_age", in.DeqAge},
-		{"dmy_valid", dmy.DmyValid}, {"dmy_ptr", dmy.DmyPtr}, {"dmy_mlen_was", dmy.DmyMlenWas},
-		{"dmy_mlen", dmy.DmyMlen}, {"dmy_age", dmy.DmyAge},
-	} {
-		t.Connect(c.port, c.s)
-	}
-	var rows rowTabEntries
-	for r := range entries {
-		rows.V = append(rows.V, t.Out(fmt.Sprintf("v_%d", r)))
-		rows.Bank = append(rows.Bank, t.Out(fmt.Sprintf("bank_%d", r)))
-		rows.Row = append(rows.Row, t.Out(fmt.Sprintf("row_%d", r)))
-		rows.Mlen = append(rows.Mlen, t.Out(fmt.Sprintf("mlen_%d", r)))
-		rows.Age = append(rows.Age, t.Out(fmt.Sprintf("age_%d", r)))
-	}
-	return rows
 }
