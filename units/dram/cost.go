@@ -169,6 +169,15 @@ func bytes8(bits int) string {
 	return fmt.Sprintf("%.1f", float64(bits)/8)
 }
 
+// printed45 are the numbers section 4.5 prints, the thesis column's only
+// content (TestCosts45 holds Costs4_5's arithmetic to them).
+var printed45 = struct {
+	L2MIBEntries, L2MIBEntryBits, L2MIBBytes, MIBBytes int
+	RowEntries, RowEntryBits, RowScoreBytes            int
+	Adders, AdderBits, AdderBytes, DRAMBytes           int
+}{L2MIBEntries: 64, L2MIBEntryBits: 20, L2MIBBytes: 160, MIBBytes: 344, RowEntries: 64, RowEntryBits: 35, RowScoreBytes: 280,
+	Adders: 128, AdderBits: 15, AdderBytes: 1360, DRAMBytes: 1984}
+
 // sramBytesOf prices adder bits as 4.5 does, as a number.
 func sramBytesOf(adderBits int) float64 { return float64(adderBits) * 34 / 6 / 8 }
 
@@ -179,7 +188,7 @@ func sramBytesOf(adderBits int) float64 { return float64(adderBits) * 34 / 6 / 8
 // (FR-FCFS alone): the table's entries and each slot's entry pointer, or
 // nothing; the table's adders, or dram-pick's adder trees.
 func storageTable(syn []measured, scheds [3]measured, mib25 int) *table.Table {
-	th := Costs4_5(Thesis45())
+	th := printed45
 	wide := Thesis45()
 	wide.BlkBits = 25
 	l2, mib := syn[costL2MIB], syn[costMIB]
@@ -211,13 +220,13 @@ func storageTable(syn []measured, scheds [3]measured, mib25 int) *table.Table {
 		t.Add(append(cells, note)...)
 	}
 	same := func(v string) func(RowScores) string { return func(RowScores) string { return v } }
-	row("L2 MIB", fmt.Sprintf("%d B (%d x %d bits)", th.L2MIBBytes, Thesis45().MSHRs, th.L2MIBEntryBits), "",
+	row("L2 MIB", fmt.Sprintf("%d B (%d x %d bits)", th.L2MIBBytes, th.L2MIBEntries, th.L2MIBEntryBits), "",
 		same(bytes8(l2.stateBits)+" B"), "merge length - 1 (4), age (15), pending (1): reading 1; not in 4.5's DRAM total")
 	row("DRAM MIB", fmt.Sprintf("%d B", th.MIBBytes),
-		fmt.Sprintf("%d bits per entry; %d B at 25-bit blocks", th.MIBEntryBits, Costs4_5(wide).MIBBytes),
+		fmt.Sprintf("%d bits per entry; %d B at 25-bit blocks", Costs4_5(Thesis45()).MIBEntryBits, Costs4_5(wide).MIBBytes),
 		same(fmt.Sprintf("%s B (%s at 25-bit blocks)", bytes8(mib.stateBits), bytes8(mib25))),
 		"valid (1), block (24), merge length (5: bits(16), reading 1), age (15); the thesis counts no valid bit and 4 length bits")
-	row("row-score table", fmt.Sprintf("%d B (64 x %d bits)", th.RowScoreBytes, th.RowEntryBits), "",
+	row("row-score table", fmt.Sprintf("%d B (%d x %d bits)", th.RowScoreBytes, th.RowEntries, th.RowEntryBits), "",
 		func(s RowScores) string {
 			if scoreState(s) == 0 {
 				return "0 B: no table"
@@ -225,7 +234,7 @@ func storageTable(syn []measured, scheds [3]measured, mib25 int) *table.Table {
 			return fmt.Sprintf("%s B (%d bits)", bytes8(scoreState(s)), scoreState(s))
 		},
 		"table: per entry valid, bank (4), row (12), reads (7), merge length sum (11), age sum (21): exact sums, reading 3; and each read slot's entry (6); sum keeps none and adds every cycle")
-	row("adders", fmt.Sprintf("%d x %d-bit = %d B", th.Adders, Thesis45().AgeBits, th.AdderBytes), "",
+	row("adders", fmt.Sprintf("%d x %d-bit = %d B", th.Adders, th.AdderBits, th.AdderBytes), "",
 		func(s RowScores) string {
 			return fmt.Sprintf("%s: %d bits = %.0f B", reports.AdderList(adders(s)), bitsOf(adders(s)), sramBytesOf(bitsOf(adders(s))))
 		},

@@ -1,6 +1,7 @@
 package dram
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -436,7 +437,7 @@ func (e *evaluation) thesisTable() *table.Table {
 		f.value("6.1", fmt.Sprintf("IPC (Fig. 6.%d)", int(c)+1), c, thesisIPC[c], ipc, MSHRSA, beside(c))
 	}
 	f.direction("6.1", "MSHR-S+A has the best IPC of the four policies (Fig. 6.2)", LIL, "best", func() (bool, string) {
-		best := slices.MaxFunc(Policies, func(a, b Policy) int { return cmpFloat(ratio(LIL, ipc, a), ratio(LIL, ipc, b)) })
+		best := slices.MaxFunc(Policies, func(a, b Policy) int { return cmp.Compare(ratio(LIL, ipc, a), ratio(LIL, ipc, b)) })
 		return best == MSHRSA, fmt.Sprintf("best: %s (%s)", best, pct(ratio(LIL, ipc, best)-1))
 	})
 	f.direction("6.1", "no benchmark slows under MSHR-S+A (Fig. 6.2)", LIL, "none slows", func() (bool, string) {
@@ -478,7 +479,7 @@ func (e *evaluation) thesisTable() *table.Table {
 		f.value("6.2", "data dependency stalls (Fig. 6.7)", c, thesisStalls[c], stalls, MSHRSA, beside(c))
 	}
 	f.direction("6.2", "MSHR-S cuts stalls the most (Fig. 6.7)", HIL, "S lowest", func() (bool, string) {
-		least := slices.MinFunc(Policies[1:], func(a, b Policy) int { return cmpFloat(ratio(HIL, stalls, a), ratio(HIL, stalls, b)) })
+		least := slices.MinFunc(Policies[1:], func(a, b Policy) int { return cmp.Compare(ratio(HIL, stalls, a), ratio(HIL, stalls, b)) })
 		return least == MSHRS, fmt.Sprintf("lowest: %s (%s)", least, pct(ratio(HIL, stalls, least)-1))
 	})
 	f.direction("6.2", "MSHR-S raises row locality (Fig. 6.8)", LIL, "up", func() (bool, string) {
@@ -577,17 +578,6 @@ func (e *evaluation) spreadTable() *table.Table {
 		t.Add(row...)
 	}
 	return t
-}
-
-// cmpFloat orders float64s for slices.MaxFunc and MinFunc.
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // sweepTable is a sensitivity sweep (6.3): per memory sensitive class and

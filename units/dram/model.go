@@ -692,7 +692,10 @@ func (m *gpuModel) dramCycle(ch *dramChannel) {
 		_, bank, row := lineMap(it.line)
 		in.Write = &Request{Bank: bank, Row: row, Blk: it.line}
 	}
-	reads, rows := ch.sched.Choice(ch.rdy)
+	var reads, rows int
+	if m.meas {
+		reads, rows = ch.sched.Choice(ch.rdy)
+	}
 	iss := ch.sched.Step(in)
 	if iss.Valid && !iss.Write && m.meas {
 		m.res.ReadIssues++

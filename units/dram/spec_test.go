@@ -199,6 +199,10 @@ func TestCosts45(t *testing.T) {
 	require.Equal(t, 128, k.Adders)
 	require.Equal(t, 1360, k.AdderBytes)
 	require.Equal(t, 1984, k.DRAMBytes)
+	p := printed45
+	require.Equal(t, [7]int{p.L2MIBEntryBits, p.L2MIBBytes, p.MIBBytes, p.RowEntryBits, p.RowScoreBytes, p.AdderBytes, p.DRAMBytes},
+		[7]int{k.L2MIBEntryBits, k.L2MIBBytes, k.MIBBytes, k.RowEntryBits, k.RowScoreBytes, k.AdderBytes, k.DRAMBytes},
+		"the report's thesis column against 4.5's arithmetic")
 	c := Thesis45()
 	c.BlkBits = 25 // 32-bit addresses, 128 B lines (reading 2)
 	require.Equal(t, 352, Costs4_5(c).MIBBytes)
