@@ -200,7 +200,7 @@ func (s *Sched) Step(in SchedIn) Issued {
 		mibIn.Alloc, mibIn.AllocIdx, mibIn.AllocBlk, mibIn.AllocAge = true, freeSlot(s.reads), readIn.Blk, readIn.Age
 	}
 	if s.C.RowTable {
-		s.stepRows(readIn, iss, in.Dummy)
+		s.stepRows(readIn, iss, mibIn)
 	}
 	s.nReads += enqueue(s.reads, readIn, s.nReads, iss.Valid && !iss.Write, iss.slot)
 	s.nWrites += enqueue(s.writes, writeIn, s.nWrites, iss.Valid && iss.Write, iss.slot)
@@ -214,8 +214,8 @@ func (s *Sched) Step(in SchedIn) Issued {
 
 // stepRows applies the edge's events to the row-score table: the read
 // entering (its slot keeps its row's entry), the read issued, and the
-// first read the dummy updates (but the issued one).
-func (s *Sched) stepRows(in *Request, iss Issued, dmy *DummyReq) {
+// read the MIB's dummy updates (mib, the MIB's inputs of the edge).
+func (s *Sched) stepRows(in *Request, iss Issued, mib MIBIn) {
 	var ev RowTabIn
 	if in != nil {
 		ev.Enq, ev.EnqBank, ev.EnqRow, ev.EnqAge = true, in.Bank, in.Row, in.Age
@@ -223,18 +223,12 @@ func (s *Sched) stepRows(in *Request, iss Issued, dmy *DummyReq) {
 			s.rowOf[k] = s.rows.EnqPtr(in.Bank, in.Row)
 		}
 	}
-	left := -1
 	if iss.Valid && !iss.Write {
-		left = iss.slot
-		ev.Deq, ev.DeqPtr, ev.DeqMlen, ev.DeqAge = true, s.rowOf[left], s.mib.Mlen[left], s.mib.Age[left]
+		o := iss.slot
+		ev.Deq, ev.DeqPtr, ev.DeqMlen, ev.DeqAge = true, s.rowOf[o], s.mib.Mlen[o], s.mib.Age[o]
 	}
-	if dmy != nil {
-		for j, q := range s.reads {
-			if q.Valid && j != left && s.mib.Blk[j] == dmy.Blk {
-				ev.Dmy, ev.DmyPtr, ev.DmyMlenWas, ev.DmyMlen, ev.DmyAge = true, s.rowOf[j], s.mib.Mlen[j], dmy.Mlen, dmy.Age
-				break
-			}
-		}
+	if j := s.mib.firstUpdated(mib); j >= 0 {
+		ev.Dmy, ev.DmyPtr, ev.DmyMlenWas, ev.DmyMlen, ev.DmyAge = true, s.rowOf[j], s.mib.Mlen[j], mib.UpdMlen, mib.UpdAge
 	}
 	s.rows.Step(ev)
 }

@@ -226,11 +226,8 @@ type MIBIn struct {
 // the aging with a matching dummy.
 func (m *MIB) Step(in MIBIn) {
 	first := -1
-	for i := range m.V {
-		if m.FirstOnly && in.Upd && m.V[i] && m.Blk[i] == in.UpdBlk && !(in.Free && in.FreeIdx == i) {
-			first = i
-			break
-		}
+	if m.FirstOnly {
+		first = m.firstUpdated(in)
 	}
 	for i := range m.V {
 		switch {
@@ -246,6 +243,17 @@ func (m *MIB) Step(in MIBIn) {
 			}
 		}
 	}
+}
+
+// firstUpdated is the slot a FirstOnly MIB's dummy updates at this edge:
+// the lowest valid slot of its block not freed, or -1.
+func (m *MIB) firstUpdated(in MIBIn) int {
+	for i := range m.V {
+		if in.Upd && m.V[i] && m.Blk[i] == in.UpdBlk && !(in.Free && in.FreeIdx == i) {
+			return i
+		}
+	}
+	return -1
 }
 
 // L2MIB is the L2 side's Merge Information Buffer (4.4, contract
