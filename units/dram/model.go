@@ -692,12 +692,9 @@ func (m *gpuModel) dramCycle(ch *dramChannel) {
 		_, bank, row := lineMap(it.line)
 		in.Write = &Request{Bank: bank, Row: row, Blk: it.line}
 	}
-	var reads, rows int
-	if m.meas {
-		reads, rows = ch.sched.Choice(ch.rdy)
-	}
 	iss := ch.sched.Step(in)
 	if iss.Valid && !iss.Write && m.meas {
+		reads, rows := ch.sched.Choice()
 		m.res.ReadIssues++
 		m.res.ChoiceReads += int64(reads)
 		m.res.ChoiceRows += int64(rows)

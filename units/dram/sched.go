@@ -57,17 +57,22 @@ type Sched struct {
 	drain    bool
 	nReads   int
 	nWrites  int
-	scratch  []Slot
+	scratch  []Slot // the eligible slots of a queue
+	index    []int  // their slot numbers
 	bankView []Bank
-	rows     *RowTable // with C.RowTable
-	rowOf    []int     // per read slot, its row's entry in rows
+	// choiceReads and choiceRows are the eligible reads of the last Issue
+	// and their distinct rows (Choice).
+	choiceReads, choiceRows int
+	rows                    *RowTable // with C.RowTable
+	rowOf                   []int     // per read slot, its row's entry in rows
 }
 
 // NewSched returns an empty scheduler, as after reset.
 func NewSched(c SchedConfig) *Sched {
 	s := &Sched{C: c, reads: make([]queued, c.Entries), mib: NewMIB(c.Entries, c.Merges, c.AgeBits),
 		writes: make([]queued, c.WEntries), open: make([]bool, c.Banks), openRow: make([]int, c.Banks),
-		scratch: make([]Slot, max(c.Entries, c.WEntries)), bankView: make([]Bank, c.Banks)}
+		scratch: make([]Slot, max(c.Entries, c.WEntries)), index: make([]int, max(c.Entries, c.WEntries)),
+		bankView: make([]Bank, c.Banks)}
 	if c.RowTable {
 		s.rows, s.rowOf = NewRowTable(c.Entries, lib.CountWidth(c.Merges), c.AgeBits), make([]int, c.Entries)
 		s.mib.FirstOnly = true
@@ -103,21 +108,9 @@ func (s *Sched) WriteReady() bool { return s.nWrites < s.C.WEntries }
 func (s *Sched) Reads() int  { return s.nReads }
 func (s *Sched) Writes() int { return s.nWrites }
 
-// Choice is what Rule 1 chooses among this cycle with banks ready as rdy:
-// the eligible reads (valid, their bank ready) and their distinct rows.
-func (s *Sched) Choice(rdy []bool) (reads, rows int) {
-	seen := s.scratch[:0] // one slot per distinct eligible (bank, row)
-	for _, q := range s.reads {
-		if !q.Valid || !rdy[q.Bank] {
-			continue
-		}
-		reads++
-		if !slices.ContainsFunc(seen, func(o Slot) bool { return o.Bank == q.Bank && o.Row == q.Row }) {
-			seen = append(seen, Slot{Bank: q.Bank, Row: q.Row})
-		}
-	}
-	return reads, len(seen)
-}
+// Choice is what Rule 1 chose among at the last Step: the eligible reads
+// (valid, their bank ready) and their distinct rows.
+func (s *Sched) Choice() (reads, rows int) { return s.choiceReads, s.choiceRows }
 
 // Draining reports whether the write queue is being drained.
 func (s *Sched) Draining() bool { return s.drain }
@@ -129,15 +122,36 @@ func (s *Sched) banks(rdy []bool) []Bank {
 	return s.bankView
 }
 
-func (s *Sched) slots(q []queued, mib *MIB) []Slot {
-	out := s.scratch[:len(q)]
-	for i, e := range q {
-		out[i] = Slot{Valid: e.Valid, Bank: e.Bank, Row: e.Row, Ord: e.Ord}
+// eligible gathers the slots of q that may issue (valid, their bank ready)
+// into scratch, in slot order, with their slot numbers in s.index (Pick's
+// rule depends only on them, and keeps their order for its ties); with
+// mib, the reads' merge lengths and ages.
+func (s *Sched) eligible(q []queued, mib *MIB, rdy []bool) []Slot {
+	out, index := s.scratch[:0], s.index[:0]
+	for i := range q {
+		e := &q[i]
+		if !e.Valid || !rdy[e.Bank] {
+			continue
+		}
+		sl := Slot{Valid: true, Bank: e.Bank, Row: e.Row, Ord: e.Ord}
 		if mib != nil {
-			out[i].Mlen, out[i].Age = mib.Mlen[i], mib.Age[i]
+			sl.Mlen, sl.Age = mib.Mlen[i], mib.Age[i]
+		}
+		out, index = append(out, sl), append(index, i)
+	}
+	s.index = index
+	return out
+}
+
+// rowsOf counts the distinct (bank, row) of slots.
+func rowsOf(slots []Slot) int {
+	n := 0
+	for i, a := range slots {
+		if !slices.ContainsFunc(slots[:i], func(b Slot) bool { return a.Bank == b.Bank && a.Row == b.Row }) {
+			n++
 		}
 	}
-	return out
+	return n
 }
 
 // Issue is the request issued this cycle: in a drain the FR-FCFS write
@@ -145,11 +159,13 @@ func (s *Sched) slots(q []queued, mib *MIB) []Slot {
 // write.
 func (s *Sched) Issue(pol Policy, rdy []bool) Issued {
 	banks := s.banks(rdy)
+	s.choiceReads, s.choiceRows = 0, 0
 	write := func() Issued {
-		ok, idx, hit := Pick(FRFCFS, s.slots(s.writes, nil), banks)
+		ok, idx, hit := Pick(FRFCFS, s.eligible(s.writes, nil, rdy), banks)
 		if !ok {
 			return Issued{}
 		}
+		idx = s.index[idx]
 		w := s.writes[idx].Request
 		w.Age = 0
 		return Issued{Valid: true, Write: true, Request: w, Hit: hit, slot: idx}
@@ -162,11 +178,14 @@ func (s *Sched) Issue(pol Policy, rdy []bool) Issued {
 	var rowScore func(i int) uint64
 	switch {
 	case s.C.RowTable && pol == MSHRS:
-		rowScore = func(i int) uint64 { return s.rows.Mlen[s.rowOf[i]] }
+		rowScore = func(i int) uint64 { return s.rows.Mlen[s.rowOf[s.index[i]]] }
 	case s.C.RowTable && pol == MSHRSA:
-		rowScore = func(i int) uint64 { return s.rows.Age[s.rowOf[i]] }
+		rowScore = func(i int) uint64 { return s.rows.Age[s.rowOf[s.index[i]]] }
 	}
-	if ok, idx, hit := pick(pol, s.slots(s.reads, s.mib), banks, rowScore); ok {
+	reads := s.eligible(s.reads, s.mib, rdy)
+	s.choiceReads, s.choiceRows = len(reads), rowsOf(reads)
+	if ok, idx, hit := pick(pol, reads, banks, rowScore); ok {
+		idx = s.index[idx]
 		r := s.reads[idx].Request
 		r.Age = s.mib.Age[idx]
 		return Issued{Valid: true, Request: r, Hit: hit, Mlen: s.mib.Mlen[idx], slot: idx}
