@@ -21,8 +21,11 @@ type Family struct {
 	Name string // "sams"; every unit is called Name or Name-<part>
 	Doc  string // one line, the heading of its units in gen -list
 
-	Units    []*Unit
-	Reports  []*Report
+	Units   []*Unit
+	Reports []*Report
+	// Claims sets the family's results beside its papers' (gen -report
+	// fidelity); nil when it reproduces none.
+	Claims   *Claims
 	Pictures []*Picture
 	// Canonical is the reviewed RTL under rtl/ (gen -canonical rtl).
 	Canonical []Canonical
@@ -231,8 +234,8 @@ func (f *Family) check() error {
 		switch {
 		case r == nil:
 			return fmt.Errorf("family %s: a nil report", f.Name)
-		case !nameRE.MatchString(r.Name) || r.Name == "all":
-			return fmt.Errorf("family %s: report %q: the name must match %s and not be all", f.Name, r.Name, nameRE)
+		case !nameRE.MatchString(r.Name) || r.Name == "all" || r.Name == FidelityName:
+			return fmt.Errorf("family %s: report %q: the name must match %s and not be all or %s", f.Name, r.Name, nameRE, FidelityName)
 		case r.Doc == "":
 			return fmt.Errorf("report %s: no Doc", r.Name)
 		case r.Run == nil:
@@ -246,6 +249,9 @@ func (f *Family) check() error {
 		if err := r.Params.check(r.Owner()); err != nil {
 			return err
 		}
+	}
+	if c := f.Claims; c != nil && (c.Run == nil || c.Time <= 0) {
+		return fmt.Errorf("family %s: claims without Run or Time", f.Name)
 	}
 	pictures := map[string]bool{}
 	for _, p := range f.Pictures {

@@ -215,9 +215,13 @@ func (r *Registry) UnitNames() []string { return slices.Sorted(maps.Keys(r.units
 // FamilyOf returns the family of a registered unit, or nil.
 func (r *Registry) FamilyOf(unit string) *Family { return r.familyOf[unit] }
 
-// Reports lists the reports in family order, then registration order.
+// Reports lists the reports: fidelity first when a family declares
+// claims, then the families' in family order, then registration order.
 func (r *Registry) Reports() []*Report {
 	var rs []*Report
+	if r.hasClaims() {
+		rs = append(rs, r.fidelityReport())
+	}
 	for _, f := range r.families {
 		rs = append(rs, f.Reports...)
 	}
@@ -236,6 +240,9 @@ func (r *Registry) ReportNames() []string {
 // Report returns the report called name; an unknown name is an
 // *InputError listing the reports.
 func (r *Registry) Report(name string) (*Report, error) {
+	if name == FidelityName && r.hasClaims() {
+		return r.fidelityReport(), nil
+	}
 	if rep, ok := r.reports[name]; ok {
 		return rep, nil
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/parmem/parmem/internal/reports"
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/internal/table"
+	"github.com/parmem/parmem/internal/verdict"
 	"github.com/parmem/parmem/units"
 )
 
@@ -146,12 +147,9 @@ func costReport(progress io.Writer) ([]*table.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	var scheds [3]measured // dram-sched at its defaults under each -rowscore, elaborated
-	for s := range scheds {
-		c := units.Config{Unit: "dram-sched", Values: units.Values{"rowscore": s}}
-		if scheds[s], err = measure(c, nil, nil); err != nil {
-			return nil, err
-		}
+	scheds, err := schedsElaborated()
+	if err != nil {
+		return nil, err
 	}
 	mib25, err := stateBits(units.Config{Unit: "dram-mib", Values: units.Values{"blkbits": 25}})
 	if err != nil {
@@ -159,6 +157,19 @@ func costReport(progress io.Writer) ([]*table.Table, error) {
 	}
 	return []*table.Table{storageTable(synthesized, scheds, mib25), growthTable(growth),
 		unitTable(slices.Concat(synthesized, canonical))}, nil
+}
+
+// schedsElaborated is dram-sched at its defaults under each -rowscore,
+// elaborated (its registers, adders and comparators).
+func schedsElaborated() ([3]measured, error) {
+	var scheds [3]measured
+	for s := range scheds {
+		var err error
+		if scheds[s], err = measure(units.Config{Unit: "dram-sched", Values: units.Values{"rowscore": s}}, nil, nil); err != nil {
+			return scheds, err
+		}
+	}
+	return scheds, nil
 }
 
 // bytes8 is bits as bytes, one decimal when not whole.
@@ -181,18 +192,65 @@ var printed45 = struct {
 // sramBytesOf prices adder bits as 4.5 does, as a number.
 func sramBytesOf(adderBits int) float64 { return float64(adderBits) * 34 / 6 / 8 }
 
+// ours45 is what a -rowscore setting adds to dram-sched -rowscore none
+// (FR-FCFS alone), as section 4.5 counts it: the table's entries and each
+// slot's entry pointer (or nothing), the adders (the table's, or
+// dram-pick's adder trees) and the argmax comparators.
+type ours45 struct {
+	scoreBits   int         // row-score state
+	adders      map[int]int // the MIB's and the scores' adders by width
+	comparators int         // comparator bits over none's
+	total       float64     // MIB + row-score state + adders, bytes
+}
+
+// costs45 is ours45 for each setting from the elaborated dram-mib (mib)
+// and dram-sched at its defaults under each RowScores (scheds).
+func costs45(mib measured, scheds [3]measured) [3]ours45 {
+	none := scheds[NoScores]
+	// The MIB's and the scores' adders: dram-sched's less its queues',
+	// which are -rowscore none's less dram-mib's.
+	queues := minus(none.adders, mib.adders)
+	var out [3]ours45
+	for s, m := range scheds {
+		o := ours45{scoreBits: m.stateBits - none.stateBits, adders: minus(m.adders, queues),
+			comparators: bitsOf(m.comparators) - bitsOf(none.comparators)}
+		o.total = float64(mib.stateBits+o.scoreBits)/8 + sramBytesOf(bitsOf(o.adders))
+		out[s] = o
+	}
+	return out
+}
+
+// claims45 are section 4.5's bytes beside ours under -rowscore table,
+// Li's design (l2 and mib the elaborated MIBs).
+func claims45(l2, mib measured, scheds [3]measured) []verdict.Claim {
+	th, o := printed45, costs45(mib, scheds)[TableScores]
+	bytes := func(what string, printed int, ours float64, why string) verdict.Claim {
+		return verdict.Measured(verdict.Li, "4.5", what, fmt.Sprintf("%d bytes", printed), float64(printed), ours,
+			fmt.Sprintf("%.0f B", ours)).Because(why)
+	}
+	adderBytes := sramBytesOf(bitsOf(o.adders))
+	return []verdict.Claim{
+		bytes("L2 MIB storage, 64 MSHR entries", th.L2MIBBytes, float64(l2.stateBits)/8, ""),
+		bytes("DRAM MIB storage, 64 read queue entries", th.MIBBytes, float64(mib.stateBits)/8,
+			"a valid bit and a 5-bit merge length (bits(16)) per entry, which 4.5 does not count"),
+		bytes("row-score table storage, 64 entries (dram-sched -rowscore table)", th.RowScoreBytes, float64(o.scoreBits)/8,
+			"exact sums (merge length 11 bits, age 21) and each entry's read count, and each read slot's entry pointer (6 bits)"),
+		bytes("adders priced as SRAM bytes (dram-sched -rowscore table)", th.AdderBytes, adderBytes,
+			fmt.Sprintf("%s: %d adder bits where 4.5 counts %d x %d", reports.AdderList(o.adders), bitsOf(o.adders), th.Adders, th.AdderBits)),
+		bytes("DRAM side total (dram-sched -rowscore table)", th.DRAMBytes, o.total, "the row-score table's exact sums and the MIB's valid bits and wider merge length"),
+	}
+}
+
 // storageTable sets section 4.5's items beside ours under -rowscore table
-// and sum: syn are costSynth's measurements, scheds dram-sched at its
-// defaults under each RowScores, mib25 dram-mib's state bits with 25-bit
-// block addresses. Ours counts what the setting adds over -rowscore none
-// (FR-FCFS alone): the table's entries and each slot's entry pointer, or
-// nothing; the table's adders, or dram-pick's adder trees.
+// and sum (costs45): syn are costSynth's measurements, scheds dram-sched
+// at its defaults under each RowScores, mib25 dram-mib's state bits with
+// 25-bit block addresses.
 func storageTable(syn []measured, scheds [3]measured, mib25 int) *table.Table {
 	th := printed45
 	wide := Thesis45()
 	wide.BlkBits = 25
 	l2, mib := syn[costL2MIB], syn[costMIB]
-	none := scheds[NoScores]
+	o := costs45(mib, scheds)
 	settings := []RowScores{TableScores, SummedScores}
 	t := &table.Table{
 		Title:  "dram-cost: section 4.5 item by item beside dram-sched -rowscore table and sum (64 MSHR entries, 64 read slots, 16 banks)",
@@ -203,23 +261,14 @@ func storageTable(syn []measured, scheds [3]measured, mib25 int) *table.Table {
 			"Row scores and adders are what each setting adds to dram-sched -rowscore none (FR-FCFS alone, the same queues, MIB and write side).",
 		},
 	}
-	scoreState := func(s RowScores) int { return scheds[s].stateBits - none.stateBits }
-	// The MIB's and the scores' adders: dram-sched's less its queues',
-	// which are -rowscore none's less dram-mib's.
-	queues := minus(none.adders, mib.adders)
-	adders := func(s RowScores) map[int]int { return minus(scheds[s].adders, queues) }
-	scoreCmp := func(s RowScores) int { return bitsOf(scheds[s].comparators) - bitsOf(none.comparators) }
-	total := func(s RowScores) float64 {
-		return float64(mib.stateBits+scoreState(s))/8 + sramBytesOf(bitsOf(adders(s)))
-	}
-	row := func(item, thesis, derived string, ours func(RowScores) string, note string) {
+	row := func(item, thesis, derived string, ours func(ours45) string, note string) {
 		cells := []string{item, thesis, derived}
 		for _, s := range settings {
-			cells = append(cells, ours(s))
+			cells = append(cells, ours(o[s]))
 		}
 		t.Add(append(cells, note)...)
 	}
-	same := func(v string) func(RowScores) string { return func(RowScores) string { return v } }
+	same := func(v string) func(ours45) string { return func(ours45) string { return v } }
 	row("L2 MIB", fmt.Sprintf("%d B (%d x %d bits)", th.L2MIBBytes, th.L2MIBEntries, th.L2MIBEntryBits), "",
 		same(bytes8(l2.stateBits)+" B"), "merge length - 1 (4), age (15), pending (1): reading 1; not in 4.5's DRAM total")
 	row("DRAM MIB", fmt.Sprintf("%d B", th.MIBBytes),
@@ -227,27 +276,25 @@ func storageTable(syn []measured, scheds [3]measured, mib25 int) *table.Table {
 		same(fmt.Sprintf("%s B (%s at 25-bit blocks)", bytes8(mib.stateBits), bytes8(mib25))),
 		"valid (1), block (24), merge length (5: bits(16), reading 1), age (15); the thesis counts no valid bit and 4 length bits")
 	row("row-score table", fmt.Sprintf("%d B (%d x %d bits)", th.RowScoreBytes, th.RowEntries, th.RowEntryBits), "",
-		func(s RowScores) string {
-			if scoreState(s) == 0 {
+		func(o ours45) string {
+			if o.scoreBits == 0 {
 				return "0 B: no table"
 			}
-			return fmt.Sprintf("%s B (%d bits)", bytes8(scoreState(s)), scoreState(s))
+			return fmt.Sprintf("%s B (%d bits)", bytes8(o.scoreBits), o.scoreBits)
 		},
 		"table: per entry valid, bank (4), row (12), reads (7), merge length sum (11), age sum (21): exact sums, reading 3; and each read slot's entry (6); sum keeps none and adds every cycle")
 	row("adders", fmt.Sprintf("%d x %d-bit = %d B", th.Adders, th.AdderBits, th.AdderBytes), "",
-		func(s RowScores) string {
-			return fmt.Sprintf("%s: %d bits = %.0f B", reports.AdderList(adders(s)), bitsOf(adders(s)), sramBytesOf(bitsOf(adders(s))))
+		func(o ours45) string {
+			return fmt.Sprintf("%s: %d bits = %.0f B", reports.AdderList(o.adders), bitsOf(o.adders), sramBytesOf(bitsOf(o.adders)))
 		},
 		"table: the MIB's one adder per slot (sat(age + merge length + the dummy's age); the dummy's share added once) and the table's row-score adder per entry (age sum + merge length sum), the events' adders shared; "+
 			"sum: the MIB's two per slot (aging, dummy; it updates every slot of the dummy's block) and dram-pick's adder trees of 64 terms per slot")
 	row("DRAM side total", fmt.Sprintf("%d B", th.DRAMBytes), "",
-		func(s RowScores) string {
-			return fmt.Sprintf("%.0f B = %.2fx", total(s), total(s)/float64(th.DRAMBytes))
-		},
+		func(o ours45) string { return fmt.Sprintf("%.0f B = %.2fx", o.total, o.total/float64(th.DRAMBytes)) },
 		"MIB + row-score table + adders, as 4.5 sums them")
 	row("argmax comparators", "not counted", "",
-		func(s RowScores) string {
-			return fmt.Sprintf("%+d comparator bits = %+.0f B", scoreCmp(s), sramBytesOf(scoreCmp(s)))
+		func(o ours45) string {
+			return fmt.Sprintf("%+d comparator bits = %+.0f B", o.comparators, sramBytesOf(o.comparators))
 		},
 		"magnitude comparators added to FR-FCFS's (hdl's Comparators), priced as adder bits; Rule 1's argmax over the rows and over the slots' wider keys; not in the total")
 	return t

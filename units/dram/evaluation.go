@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/parmem/parmem/internal/sweep"
 	"github.com/parmem/parmem/internal/table"
@@ -74,10 +75,22 @@ func (k runKey) String() string {
 	return fmt.Sprintf("%s, %s, L2-to-DRAM latency %d, read queue %d, command queues %d deep, seed %d", k.workload, k.pol, k.latency, k.queue, k.depth, k.seed)
 }
 
-// reportKeys are the runs of the report: per workload perfect DRAM and
-// every policy at each command queue depth; for the memory sensitive ones
-// (Table 5.2's classes) the sweeps of 6.3 under FR-FCFS and MSHR-S+A.
-func reportKeys(workloads []Workload) []runKey {
+// runSet is which runs an evaluation makes beyond each workload's perfect
+// DRAM and every policy at Table 5.1's setup: command queue depths (the
+// choice table), and for the memory sensitive workloads (Table 5.2's
+// classes) the seeds of the spread table and 6.3's sweeps of the L2-to-
+// DRAM latency and the read queue, under FR-FCFS and MSHR-S+A.
+type runSet struct{ depths, latencies, queues []int }
+
+// reportRuns are the dram report's; findingRuns only those chapter 6's
+// findings need (Fig. 6.10's latency 100; Fig. 6.11's queue sizes).
+var (
+	reportRuns  = runSet{CmdQDepths, SweepLatencies, SweepQueues}
+	findingRuns = runSet{latencies: []int{100}, queues: SweepQueues}
+)
+
+// keys are the runs of the set for workloads.
+func (set runSet) keys(workloads []Workload) []runKey {
 	var keys []runKey
 	add := func(k runKey) {
 		if !slices.Contains(keys, k) {
@@ -90,7 +103,7 @@ func reportKeys(workloads []Workload) []runKey {
 	for _, w := range workloads {
 		for _, p := range Policies {
 			add(baseKey(w.Name, p))
-			for _, d := range CmdQDepths {
+			for _, d := range set.depths {
 				k := baseKey(w.Name, p)
 				k.depth = d
 				add(k)
@@ -105,12 +118,12 @@ func reportKeys(workloads []Workload) []runKey {
 				k.seed = s
 				add(k)
 			}
-			for _, l := range SweepLatencies {
+			for _, l := range set.latencies {
 				k := baseKey(w.Name, p)
 				k.latency = l
 				add(k)
 			}
-			for _, q := range SweepQueues {
+			for _, q := range set.queues {
 				k := baseKey(w.Name, p)
 				k.queue = q
 				add(k)
@@ -126,8 +139,8 @@ type evaluation struct {
 	runs      map[runKey]*Result
 }
 
-// evaluate runs the report's runs for the workloads of those names.
-func evaluate(workloads []string, cycles int, progress io.Writer) (*evaluation, error) {
+// evaluate makes the runs of set for the workloads of those names.
+func evaluate(workloads []string, cycles int, set runSet, progress io.Writer) (*evaluation, error) {
 	e := &evaluation{}
 	for _, name := range workloads {
 		w, err := Preset(name)
@@ -136,22 +149,43 @@ func evaluate(workloads []string, cycles int, progress io.Writer) (*evaluation, 
 		}
 		e.workloads = append(e.workloads, w)
 	}
-	runs, err := runAll(reportKeys(e.workloads), cycles, progress)
+	runs, err := runAll(set.keys(e.workloads), cycles, progress)
 	e.runs = runs
 	return e, err
+}
+
+// memo holds every run this process made, so that the dram report and the
+// fidelity report (gen -report all runs both) share their runs.
+var memo sync.Map // memoKey -> *memoRun
+
+type memoKey struct {
+	runKey
+	cycles int
+}
+
+type memoRun struct {
+	once   sync.Once
+	result *Result
+	err    error
 }
 
 // runAll runs every run of keys, cycles core cycles each, in parallel,
 // writing a progress line as each finishes.
 func runAll(keys []runKey, cycles int, progress io.Writer) (map[runKey]*Result, error) {
 	rs, err := sweep.Map(progress, "dram model", keys, func(k runKey) (*Result, error) {
-		w, err := Preset(k.workload)
-		if err != nil {
-			return nil, err
-		}
-		cfg := Table51Config(w, k.pol, cycles)
-		cfg.Perfect, cfg.L2Latency, cfg.ReadQueue, cfg.CmdQDepth, cfg.Seed = k.perfect, k.latency, k.queue, k.depth, k.seed
-		return Run(cfg)
+		m, _ := memo.LoadOrStore(memoKey{k, cycles}, &memoRun{})
+		r := m.(*memoRun)
+		r.once.Do(func() {
+			w, err := Preset(k.workload)
+			if err != nil {
+				r.err = err
+				return
+			}
+			cfg := Table51Config(w, k.pol, cycles)
+			cfg.Perfect, cfg.L2Latency, cfg.ReadQueue, cfg.CmdQDepth, cfg.Seed = k.perfect, k.latency, k.queue, k.depth, k.seed
+			r.result, r.err = Run(cfg)
+		})
+		return r.result, r.err
 	})
 	if err != nil {
 		return nil, err
@@ -243,7 +277,7 @@ func pct(x float64) string {
 // evaluationReport runs the report's experiments for the workloads of
 // those names, cycles core cycles each.
 func evaluationReport(workloads []string, cycles int, progress io.Writer) ([]*table.Table, error) {
-	e, err := evaluate(workloads, cycles, progress)
+	e, err := evaluate(workloads, cycles, reportRuns, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -352,59 +386,59 @@ func (e *evaluation) choiceTable() *table.Table {
 // findings are chapter 6's findings that name a number or a direction,
 // each beside ours under verdict's rule (internal/verdict).
 type findings struct {
-	e *evaluation
-	t *table.Table
+	e  *evaluation
+	cs []verdict.Claim
 }
 
-// add is a row: the finding, the class's skeletons, the thesis's number
-// or direction, ours, the verdict and what we measured beside it.
-// A row that differs and shows nothing beside it gets the class's
-// measured cause: how few rows Rule 1's candidates span, how many reads
-// hit (the choice table at the model's depth), and the seeds' spread of
-// MSHR-S+A's IPC gain (the spread table).
-func (f findings) add(section, finding string, c Class, thesis, ours string, v verdict.Verdict, measured string) {
-	if v == verdict.Differs && measured == "" && c != Insensitive {
+// add is a finding of class c: Where the section, What the finding with
+// the class and its skeletons. A finding that differs with no cause
+// beside it gets the class's measured cause: how few rows Rule 1's
+// candidates span, how many reads hit (the choice table at the model's
+// depth), and the seeds' spread of MSHR-S+A's IPC gain (the spread table).
+func (f *findings) add(c Class, cl verdict.Claim) {
+	if cl.Verdict == verdict.Differs && cl.Why == "" && c != Insensitive {
 		lo, hi := f.e.gainSpread(c, (*Result).IPC)
-		measured = fmt.Sprintf("candidates in %.1f rows per read issued, %s of reads row hits; IPC gain %s to %s over the seeds",
+		cl.Why = fmt.Sprintf("candidates in %.1f rows per read issued, %s of reads row hits; IPC gain %s to %s over the seeds",
 			f.e.meanOf(c, (*Result).AvgChoiceRows, at(MSHRSA)), table.Pct(f.e.meanOf(c, (*Result).ReadHitRate, at(MSHRSA))), pct(lo), pct(hi))
 	}
-	f.t.Add(section, fmt.Sprintf("%s, %s", finding, c), strings.Join(f.e.members(c), " "), thesis, ours, v.String(), measured)
+	cl.What = fmt.Sprintf("%s, %s (%s)", cl.What, c, strings.Join(f.e.members(c), " "))
+	f.cs = append(f.cs, cl)
 }
+
+// printed is a change as chapter 6 prints it: "+10.9%", "-35%".
+func printed(x float64) string { return fmt.Sprintf("%+.3g%%", 100*x) }
 
 // value is a finding with a number: the thesis's change paper for class c
 // against ours, the class's harmonic mean of metric under p over FR-FCFS,
 // less one.
-func (f findings) value(section, finding string, c Class, paper float64, metric func(*Result) float64, p Policy, measured string) {
+func (f *findings) value(section, finding string, c Class, paper float64, metric func(*Result) float64, p Policy, measured string) {
 	if len(f.e.members(c)) == 0 {
 		return
 	}
 	o := f.e.classRatio(c, metric, at(p)) - 1
-	f.add(section, finding, c, table.SignedPct(paper), pct(o), verdict.Value(paper, o), measured)
+	f.add(c, verdict.Measured(verdict.Li, section, finding, printed(paper), paper, o, pct(o)).Because(measured))
 }
 
 // direction is a finding with a direction only: holds says whether ours
 // holds it and shows ours.
-func (f findings) direction(section, finding string, c Class, thesis string, holds func() (bool, string)) {
+func (f *findings) direction(section, finding string, c Class, thesis string, holds func() (bool, string)) {
 	if len(f.e.members(c)) == 0 {
 		return
 	}
 	h, ours := holds()
-	f.add(section, finding, c, thesis, ours, verdict.Direction(h), "")
+	f.add(c, verdict.Stated(verdict.Li, section, finding, thesis, h, false, ours))
 }
 
 // thesisTable lists chapter 6's findings beside the model's.
 func (e *evaluation) thesisTable() *table.Table {
-	t := &table.Table{
-		Title:  "Chapter 6's findings: the thesis beside the model, under one rule",
-		Header: []string{"section", "finding", "skeletons", "thesis", "ours", "verdict", "measured beside it"},
-		Notes: []string{
-			fmt.Sprintf("Verdicts (internal/verdict, the project's one rule): exact (equal), matches (within %.0f%%), close (within a factor of %.0f), direction only (the same sign or order, beyond that, or a finding without a number that ours holds), differs (the opposite sign or order), not reproduced. A change is compared as the change itself: +1.1%% against +10.9%% is 10x off, direction only.",
-				100*verdict.MatchTolerance, verdict.CloseFactor),
-			"Both the thesis's figures and ours are harmonic means over the class's benchmarks (ours: their skeletons) of the ratio to FR-FCFS, less one; MSHR-S+A against FR-FCFS unless the row names another policy.",
-			"Measured beside it: the class's harmonic means of MSHR-S+A against FR-FCFS for L2 reservation fails, stall cycles (every warp waiting on a load) and average latency, and its mean read row-hit rate under both.",
-		},
-	}
-	f := findings{e, t}
+	return verdict.Table("Chapter 6's findings: the thesis beside the model, under one rule", e.findings(),
+		"Both the thesis's figures and ours are harmonic means over the class's benchmarks (ours: their skeletons) of the ratio to FR-FCFS, less one; MSHR-S+A against FR-FCFS unless the row names another policy.",
+		"Why: for the class's IPC, fails, stalls and latency, the class's harmonic means of MSHR-S+A against FR-FCFS for L2 reservation fails, stall cycles (every warp waiting on a load) and average latency, and its mean read row-hit rate under both; for a finding that differs, how few rows Rule 1 chooses among.")
+}
+
+// findings are chapter 6's findings beside the model's.
+func (e *evaluation) findings() []verdict.Claim {
+	f := &findings{e: e}
 	fails := func(r *Result) float64 { return float64(r.ReservationFails) }
 	stalls := func(r *Result) float64 { return float64(r.StallCycles) }
 	ipc, avgLat, maxLat := (*Result).IPC, (*Result).AvgLatency, func(r *Result) float64 { return float64(r.MaxLatency) }
@@ -489,7 +523,7 @@ func (e *evaluation) thesisTable() *table.Table {
 	for _, c := range []Class{HIL, LIL} { // "similar": our ratio against 1
 		if len(e.members(c)) > 0 {
 			r := ratio(c, (*Result).BandwidthUtil, MSHRSA)
-			f.add("6.2", "DRAM bandwidth utilization about the same (Fig. 6.9)", c, "similar", pct(r-1), verdict.Value(1, r), "")
+			f.add(c, verdict.Measured(verdict.Li, "6.2", "DRAM bandwidth utilization about the same (Fig. 6.9)", "similar", 1, r, pct(r-1)))
 		}
 	}
 	// 6.3, Figs. 6.10-6.11.
@@ -498,8 +532,8 @@ func (e *evaluation) thesisTable() *table.Table {
 			continue
 		}
 		o := sweepGain(c, func(k *runKey) { k.latency = 100 })
-		f.add("6.3.1", "IPC at L2-to-DRAM latency 100 (Fig. 6.10)", c, table.SignedPct(thesisLatency100[c]), pct(o),
-			verdict.Value(thesisLatency100[c], o), "")
+		f.add(c, verdict.Measured(verdict.Li, "6.3.1", "IPC at L2-to-DRAM latency 100 (Fig. 6.10)", printed(thesisLatency100[c]),
+			thesisLatency100[c], o, pct(o)))
 	}
 	f.direction("6.3.1", "a longer L2-to-DRAM latency lowers the gain (Fig. 6.10)", HIL, "+6% at 100 < +10.9% at 20", func() (bool, string) {
 		at100, at20 := sweepGain(HIL, func(k *runKey) { k.latency = 100 }), sweepGain(HIL, func(*runKey) {})
@@ -514,8 +548,8 @@ func (e *evaluation) thesisTable() *table.Table {
 			thesis map[Class]float64
 		}{{16, thesisQueue16}, {128, thesisQueue128}} {
 			o := sweepGain(c, func(k *runKey) { k.queue = q.size })
-			f.add("6.3.2", fmt.Sprintf("IPC at read queue %d (Fig. 6.11)", q.size), c, table.SignedPct(q.thesis[c]), pct(o),
-				verdict.Value(q.thesis[c], o), "")
+			f.add(c, verdict.Measured(verdict.Li, "6.3.2", fmt.Sprintf("IPC at read queue %d (Fig. 6.11)", q.size), printed(q.thesis[c]),
+				q.thesis[c], o, pct(o)))
 		}
 	}
 	f.direction("6.3.2", "a larger read queue, a larger gain (Fig. 6.11)", HIL, "grows with the queue", func() (bool, string) {
@@ -530,7 +564,7 @@ func (e *evaluation) thesisTable() *table.Table {
 		}
 		return grows, strings.Join(gains, ", ")
 	})
-	return t
+	return f.cs
 }
 
 // seedGain is class c's harmonic mean of metric under MSHR-S+A over

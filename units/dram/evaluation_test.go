@@ -3,8 +3,11 @@ package dram
 import (
 	"bytes"
 	"fmt"
+	"math"
+	"strings"
 	"testing"
 
+	"github.com/parmem/parmem/internal/verdict"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -46,7 +49,7 @@ func TestEvaluationReport(t *testing.T) {
 			sensitive++
 		}
 	}
-	keys := reportKeys(Presets)
+	keys := reportRuns.keys(Presets)
 	runs := 13*len(Presets) + 18*sensitive
 	assert.Len(t, keys, runs)
 	assert.Contains(t, progress.String(), fmt.Sprintf("dram model: %d/%d jobs, ", runs, runs))
@@ -85,4 +88,36 @@ func TestEvaluationReportSubset(t *testing.T) {
 	}
 	_, err = evaluationReport([]string{"bfs", "nope"}, 2000, &bytes.Buffer{})
 	assert.ErrorContains(t, err, "nope")
+}
+
+// The fidelity report's runs (findingRuns) are all the findings read, and
+// the findings follow ours: planting MSHR-S+A's IPC at the thesis's
+// +10.9% over FR-FCFS on every HIL skeleton turns that finding into
+// "exact" or "matches", and planting a 10% loss into "differs".
+func TestFindingsFollowTheRuns(t *testing.T) {
+	e, err := evaluate(Workloads, 3000, findingRuns, &bytes.Buffer{})
+	require.NoError(t, err)
+	cs := e.findings()
+	require.Len(t, cs, 34)
+	hilIPC := func(cs []verdict.Claim) verdict.Claim {
+		for _, c := range cs {
+			if strings.HasPrefix(c.What, "IPC (Fig. 6.1), HIL") {
+				return c
+			}
+		}
+		t.Fatal("no HIL IPC finding")
+		return verdict.Claim{}
+	}
+	plant := func(gain float64) verdict.Claim {
+		for _, w := range e.members(HIL) {
+			k := baseKey(w, MSHRSA)
+			r := *e.runs[k] // the runs are shared (memo): plant into a copy
+			r.Instructions = int64(math.Round(float64(e.base(w, FRFCFS).Instructions) * (1 + gain)))
+			e.runs[k] = &r
+		}
+		return hilIPC(e.findings())
+	}
+	assert.Contains(t, []verdict.Verdict{verdict.Exact, verdict.Matches}, plant(0.109).Verdict)
+	assert.Equal(t, verdict.Differs, plant(-0.1).Verdict)
+	assert.Equal(t, "+10.9%", hilIPC(cs).Printed)
 }

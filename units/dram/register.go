@@ -163,6 +163,7 @@ func init() {
 		Doc:       "inter-core locality aware DRAM scheduling (Li's thesis)",
 		Units:     dramUnits(),
 		Reports:   dramReports,
+		Claims:    dramClaims,
 		Canonical: units.AtDefaults("dram", dramUnits()),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 1000},
 		Speed:     []units.Config{{Unit: "dram-sched", Values: units.Values{}}, {Unit: "dram-pick", Values: units.Values{}}},
