@@ -165,13 +165,13 @@ func largestGaps(cs []FamilyClaim, n int) *table.Table {
 	t := &table.Table{
 		Title:  fmt.Sprintf("Fidelity: the %d largest gaps and their measured causes", n),
 		Header: []string{"family", "source", "result", "paper, as printed", "ours", "ours / paper", "verdict", "measured cause"},
-		Notes:  []string{"Ordered by verdict (differs before direction only), then by the factor between ours and the paper's, either way; results without a magnitude after those with one."},
+		Notes:  []string{"Ordered by verdict (differs before direction only), then by the factor between ours and the paper's, either way (the opposite sign farthest); results without a magnitude after those with one."},
 	}
 	far := func(c FamilyClaim) float64 {
-		if math.IsNaN(c.Ratio) || c.Ratio <= 0 {
-			return math.Inf(-1)
+		if d := c.Distance(); !math.IsNaN(d) {
+			return d
 		}
-		return math.Abs(math.Log(c.Ratio))
+		return math.Inf(-1)
 	}
 	var gaps []FamilyClaim
 	for _, c := range cs {

@@ -93,12 +93,33 @@ func (c Claim) Because(why string) Claim {
 	return c
 }
 
-// Gap is the ratio as a report shows it: "0.03x", "" when there is none.
+// Gap is the ratio as a report shows it: "0.03x", "<0.01x", "opposite
+// sign", "" when there is none.
 func (c Claim) Gap() string {
-	if math.IsNaN(c.Ratio) || math.IsInf(c.Ratio, 0) {
+	switch r := c.Ratio; {
+	case math.IsNaN(r) || math.IsInf(r, 0):
 		return ""
+	case r < 0:
+		return "opposite sign"
+	case r > 0 && r < 0.01:
+		return "<0.01x"
+	default:
+		return fmt.Sprintf("%.3gx", r)
 	}
-	return fmt.Sprintf("%.3gx", c.Ratio)
+}
+
+// Distance is how far ours is from the paper's: the factor between them
+// either way, as |log(ours / paper)|; +Inf for the opposite sign or a 0
+// against a value, NaN for a result without a magnitude.
+func (c Claim) Distance() float64 {
+	switch r := c.Ratio; {
+	case math.IsNaN(r):
+		return r
+	case r <= 0:
+		return math.Inf(1)
+	default:
+		return math.Abs(math.Log(r))
+	}
 }
 
 // Source is where the paper states it: "thesis Table 3.1".

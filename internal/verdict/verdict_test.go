@@ -58,3 +58,27 @@ func TestNamesAndRank(t *testing.T) {
 	require.False(t, Differs.AtLeast(DirectionOnly))
 	require.True(t, DirectionOnly.AtLeast(DirectionOnly))
 }
+
+// TestClaims: a claim's ratio, as shown and as a distance, and the
+// summary's counts.
+func TestClaims(t *testing.T) {
+	c := Measured(Li, "6.1", "IPC, HIL", "+10.9%", 0.109, 0.0028, "+0.28%")
+	require.Equal(t, DirectionOnly, c.Verdict)
+	require.Equal(t, "0.0257x", c.Gap())
+	require.InDelta(t, math.Log(0.109/0.0028), c.Distance(), 1e-9)
+	require.Equal(t, "opposite sign", Measured(Li, "", "", "", 0.06, -0.001, "").Gap())
+	require.True(t, math.IsInf(Measured(Li, "", "", "", 0.06, -0.001, "").Distance(), 1))
+	require.Equal(t, "<0.01x", Measured(Li, "", "", "", 0.11, 0.00001, "").Gap())
+	require.Equal(t, "1x", Measured(Li, "", "", "", 160, 160, "").Gap())
+	require.Equal(t, Exact, Measured(Li, "", "", "", 160, 160, "").Verdict)
+	s := Stated(Thesis, "A", "Theorem 1", "", true, true, "proven")
+	require.Equal(t, Exact, s.Verdict)
+	require.True(t, math.IsNaN(s.Distance()))
+	require.Equal(t, DirectionOnly, Stated(Li, "", "", "up", true, false, "").Verdict)
+	require.Equal(t, Differs, Stated(Li, "", "", "up", false, true, "").Verdict)
+	m := Missing(Thesis, "Table 4.6", "SAMS in the Cell SPE", "-11%", "needs CellSim")
+	require.Equal(t, NotReproduced, m.Verdict)
+	require.Equal(t, "thesis Table 4.6", m.Source())
+	require.Equal(t, "4 results: 2 exact, 0 matches, 0 close, 1 direction only, 0 differs, 1 not reproduced",
+		Summary([]Claim{c, s, m, Measured(Li, "", "", "", 1, 1, "")}))
+}
