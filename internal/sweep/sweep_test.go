@@ -295,3 +295,18 @@ func TestReportsAtOnceShardAsInTurn(t *testing.T) {
 	require.NoError(t, m.Done())
 	require.Equal(t, one, merged)
 }
+
+// A Memo runs a key's job once, however many ask, and keeps keys apart.
+func TestMemoRunsAKeyOnce(t *testing.T) {
+	var m Memo[int, int]
+	runs := 0
+	square := func(k int) func() (int, error) { return func() (int, error) { runs++; return k * k, nil } }
+	for range 3 {
+		v, err := m.Get(3, square(3))
+		require.NoError(t, err)
+		require.Equal(t, 9, v)
+	}
+	v, _ := m.Get(4, square(4))
+	require.Equal(t, 16, v)
+	require.Equal(t, 2, runs)
+}

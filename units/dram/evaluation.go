@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/parmem/parmem/internal/sweep"
 	"github.com/parmem/parmem/internal/table"
@@ -156,36 +155,26 @@ func evaluate(workloads []string, cycles int, set runSet, progress io.Writer) (*
 
 // memo holds every run this process made, so that the dram report and the
 // fidelity report (gen -report all runs both) share their runs.
-var memo sync.Map // memoKey -> *memoRun
+var memo sweep.Memo[memoKey, *Result]
 
 type memoKey struct {
 	runKey
 	cycles int
 }
 
-type memoRun struct {
-	once   sync.Once
-	result *Result
-	err    error
-}
-
 // runAll runs every run of keys, cycles core cycles each, in parallel,
 // writing a progress line as each finishes.
 func runAll(keys []runKey, cycles int, progress io.Writer) (map[runKey]*Result, error) {
 	rs, err := sweep.Map(progress, "dram model", keys, func(k runKey) (*Result, error) {
-		m, _ := memo.LoadOrStore(memoKey{k, cycles}, &memoRun{})
-		r := m.(*memoRun)
-		r.once.Do(func() {
+		return memo.Get(memoKey{k, cycles}, func() (*Result, error) {
 			w, err := Preset(k.workload)
 			if err != nil {
-				r.err = err
-				return
+				return nil, err
 			}
 			cfg := Table51Config(w, k.pol, cycles)
 			cfg.Perfect, cfg.L2Latency, cfg.ReadQueue, cfg.CmdQDepth, cfg.Seed = k.perfect, k.latency, k.queue, k.depth, k.seed
-			r.result, r.err = Run(cfg)
+			return Run(cfg)
 		})
-		return r.result, r.err
 	})
 	if err != nil {
 		return nil, err
