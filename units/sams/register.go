@@ -9,8 +9,9 @@ import (
 
 // The registry entry of the SAMS family: each unit's parameters, defaults
 // and ranges, declared once for gen -list, flag checking and the
-// builders; the design-review reports (reports.go), the layout picture
-// (layout.go), the canonical RTL and the lockstep configurations.
+// builders; the design-review reports (reports.go), the thesis's results
+// beside ours (claims.go), the layout picture (layout.go), the canonical
+// RTL and the lockstep configurations.
 
 var (
 	paramQ = units.Param{Name: "q", Doc: "2^q memory modules (banks) and lanes", Default: units.Const(3), Range: units.Fixed(1, 6)}
@@ -33,6 +34,7 @@ func init() {
 		Doc:       "SAMS multi-layout parallel memory (Gou's thesis, chapters 3 and 4)",
 		Units:     samsUnits(),
 		Reports:   samsReports,
+		Claims:    samsClaims,
 		Pictures:  []*units.Picture{layoutPicture},
 		Canonical: canonical(),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000, Long: longLockstepConfigs(), LongCycles: 1000},

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/parmem/parmem/internal/verdict"
 	"github.com/parmem/parmem/units"
 	"github.com/stretchr/testify/require"
 )
@@ -48,6 +51,15 @@ func TestATUReport(t *testing.T) {
 	}
 	text := out.String()
 	require.Regexp(t, `\| 16 +\| 3 +\| +71 \|`, text, "the thesis's row beside ours")
+	// The verdict column is the rule's on the row's LUTs.
+	col := func(name string) int { return slices.Index(tables[0].Header, name) }
+	for _, row := range tables[0].Rows {
+		thesis, err := strconv.Atoi(row[col("thesis LUTs")])
+		require.NoError(t, err)
+		ours, err := strconv.Atoi(row[col("our SB_LUT4")])
+		require.NoError(t, err)
+		require.Equal(t, verdict.Value(float64(thesis), float64(ours)).String(), row[col("verdict (LUTs)")], "row %v", row)
+	}
 	n := len(thesisTable31)
 	require.Contains(t, progress.String(), fmt.Sprintf("atu: %d/%d jobs, ", n, n), "a job per row, counted")
 }

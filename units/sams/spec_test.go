@@ -1,152 +1,116 @@
 package sams
 
 import (
-	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
-// The thesis's results (appendix A), checked exhaustively for every q in
-// 1..4, every n up to 12 and every family s in 0..n-q: every base address,
-// and every stride of a family for n <= 8 (a sample of odd multipliers
-// above).
+// The thesis's results (appendix A), by theorems.go's checks (the ones
+// gen -report fidelity's claims run): every q in 1..4, every n up to 12
+// and every family s in 0..n-q, every address or base address, and every
+// stride of a family for n <= 8 (a sample of odd multipliers above).
 
-// eachLayout calls f for every (q, n, s) the spec tests cover.
-func eachLayout(t *testing.T, f func(t *testing.T, l Layout)) {
-	for q := 1; q <= 4; q++ {
-		for n := q + 2; n <= 12; n++ {
-			for s := 0; s <= n-q; s++ {
-				l := Layout{Q: q, N: n, Family: s}
-				t.Run(fmt.Sprintf("q%d/n%d/s%d", q, n, s), func(t *testing.T) { f(t, l) })
-			}
-		}
+// eachSize requires check to hold at every size the checks cover.
+func eachSize(t *testing.T, check func(q, n int) proof) {
+	for _, s := range checkedSizes() {
+		p := check(s.Q, s.N)
+		require.Positive(t, p.Cases, "q=%d n=%d: nothing checked", s.Q, s.N)
+		require.Empty(t, p.Fail, "q=%d n=%d", s.Q, s.N)
 	}
 }
 
-// odd multipliers sigma of a family's strides sigma*2^s (mod 2^n).
-func multipliers(n, s int, r *rand.Rand) []uint64 {
-	limit := uint64(1) << uint(n-s) // sigma*2^s mod 2^n repeats after this
-	if n <= 8 {
-		var all []uint64
-		for sigma := uint64(1); sigma < limit; sigma += 2 {
-			all = append(all, sigma)
+// result is appendixA's check of the result at where whose what has the
+// prefix.
+func result(t *testing.T, where, prefix string) func(q, n int) proof {
+	for _, r := range appendixA {
+		if r.where == where && strings.HasPrefix(r.what, prefix) {
+			return r.check
 		}
-		return all
 	}
-	sample := []uint64{1, 3, 5, 7, limit - 1, limit - 3}
-	for range 8 {
-		sample = append(sample, r.Uint64()%limit|1)
-	}
-	return sample
+	t.Fatalf("no %s: %s... in appendixA", where, prefix)
+	return nil
+}
+
+// Property 1: the period of the module assignment is 2^(q+s), the
+// smallest.
+func TestProperty1Period(t *testing.T) {
+	eachSize(t, result(t, "Property 1", ""))
 }
 
 func TestTheorem1Bijection(t *testing.T) {
-	check := func(t *testing.T, l Layout) {
-		seen := make([]bool, 1<<uint(l.N))
-		for a := range uint64(1) << uint(l.N) {
-			s := l.Place(a)
-			require.Less(t, s.Module, uint64(1)<<uint(l.Q))
-			require.Less(t, s.Row, uint64(1)<<uint(l.N-l.Q-1))
-			require.Less(t, s.Offset, uint64(2))
-			key := s.Module<<uint(l.N-l.Q) | s.Row<<1 | s.Offset
-			require.Falsef(t, seen[key], "address %d shares slot %+v with another", a, s)
-			seen[key] = true
-		}
-	}
-	eachLayout(t, check)
-	for q := 1; q <= 4; q++ {
-		for n := q + 2; n <= 12; n++ {
-			check(t, Layout{Q: q, N: n, NaS: true})
-		}
+	eachSize(t, result(t, "Theorem 1", ""))
+	for _, s := range checkedSizes() { // and section 4.3.2's NaS layout
+		p := bijective(Layout{Q: s.Q, N: s.N, NaS: true})
+		require.Equal(t, 1<<uint(s.N), p.Cases)
+		require.Empty(t, p.Fail, "NaS, q=%d n=%d", s.Q, s.N)
 	}
 }
 
 func TestTheorem2ConflictFreeUnitStrideAndFamily(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	eachLayout(t, func(t *testing.T, l Layout) {
-		strides := []uint64{1}
-		for _, sigma := range multipliers(l.N, l.Family, r) {
-			strides = append(strides, sigma<<uint(l.Family))
-		}
-		for _, stride := range strides {
-			for base := range uint64(1) << uint(l.N) {
-				if !l.ConflictFree(Addresses(base, stride, l.Q, l.N)) {
-					t.Fatalf("stride %d from base %d conflicts", stride, base)
-				}
-			}
-		}
-	})
+	eachSize(t, result(t, "Theorem 2", "conflict-free for the stride family"))
+	eachSize(t, result(t, "Theorem 2", "conflict-free for unit stride"))
 }
 
 // Property 2 (appendix A): for 1 <= s <= q the scheme is also conflict-free
 // for the strides 2^s', s' < s. With s = q this gives Corollary 1 below.
 func TestProperty2PowersBelowTheFamily(t *testing.T) {
-	eachLayout(t, func(t *testing.T, l Layout) {
-		if l.Family < 1 || l.Family > l.Q {
-			return
-		}
-		for sp := range l.Family {
-			for base := range uint64(1) << uint(l.N) {
-				require.Truef(t, l.ConflictFree(Addresses(base, 1<<uint(sp), l.Q, l.N)), "stride 2^%d from base %d", sp, base)
-			}
-		}
-	})
+	eachSize(t, result(t, "Property 2", ""))
 }
 
 // Corollary 1: the Matched SAMS scheme (s = q) is conflict-free for strides
 // 1, 2, ..., 2^(q-1) and for the family sigma*2^q.
 func TestCorollary1Matched(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for q := 1; q <= 4; q++ {
-		for n := q + 2; n <= 12; n++ {
-			l := Layout{Q: q, N: n, Family: q}
-			var strides []uint64
-			for sp := range q {
-				strides = append(strides, 1<<uint(sp))
-			}
-			for _, sigma := range multipliers(n, q, r) {
-				strides = append(strides, sigma<<uint(q))
-			}
-			for _, stride := range strides {
-				for base := range uint64(1) << uint(n) {
-					require.Truef(t, l.ConflictFree(Addresses(base, stride, q, n)), "q=%d n=%d stride %d base %d", q, n, stride, base)
-				}
-			}
-		}
-	}
+	eachSize(t, result(t, "Corollary 1", ""))
+}
+
+// The access checks can fail: stride 3 in the Matched layout (q = 2)
+// conflicts from some base, and a check that tried nothing does not hold.
+func TestAccessCheckFindsCounterexample(t *testing.T) {
+	p := everyBase(Layout{Q: 2, N: 8, Family: 2}, 3)
+	require.Equal(t, 256, p.Cases)
+	require.Regexp(t, `^q=2 n=8 s=2: stride 3 from base \d+ conflicts$`, p.Fail)
+	require.False(t, p.holds())
+	require.False(t, proof{}.holds(), "nothing checked")
 }
 
 // The checker can fail: strides outside the supported sets do conflict.
 // For every layout with at least 4 modules some stride outside its family
 // (and outside Property 2's powers) conflicts from some base.
 func TestStridesOutsideTheFamiliesConflict(t *testing.T) {
-	eachLayout(t, func(t *testing.T, l Layout) {
-		if l.Q < 2 {
-			return
+	for _, size := range checkedSizes() {
+		if size.Q < 2 {
+			continue
 		}
-		supported := func(stride uint64) bool {
-			f := Fam(stride, l.N, l.Q)
-			if f == l.Family || stride == 1 {
-				return true
-			}
-			return l.Family >= 1 && l.Family <= l.Q && stride == 1<<uint(f) && f < l.Family
+		families(size.Q, size.N, func(l Layout) { requireSomeStrideOutsideConflicts(t, l) })
+	}
+}
+
+// requireSomeStrideOutsideConflicts requires a stride outside l's
+// supported ones to conflict from some base.
+func requireSomeStrideOutsideConflicts(t *testing.T, l Layout) {
+	supported := func(stride uint64) bool {
+		f := Fam(stride, l.N, l.Q)
+		if f == l.Family || stride == 1 {
+			return true
 		}
-		conflicts := 0
-		for stride := uint64(2); stride < 1<<uint(l.N) && conflicts == 0; stride++ {
-			if supported(stride) {
-				continue
-			}
-			for base := range uint64(1) << uint(l.N) {
-				if !l.ConflictFree(Addresses(base, stride, l.Q, l.N)) {
-					conflicts++
-					break
-				}
+		return l.Family >= 1 && l.Family <= l.Q && stride == 1<<uint(f) && f < l.Family
+	}
+	conflicts := 0
+	for stride := uint64(2); stride < 1<<uint(l.N) && conflicts == 0; stride++ {
+		if supported(stride) {
+			continue
+		}
+		for base := range uint64(1) << uint(l.N) {
+			if !l.ConflictFree(Addresses(base, stride, l.Q, l.N)) {
+				conflicts++
+				break
 			}
 		}
-		require.Positive(t, conflicts, "no stride outside the family conflicts")
-	})
+	}
+	require.Positive(t, conflicts, "q=%d n=%d s=%d: no stride outside the family conflicts", l.Q, l.N, l.Family)
 }
 
 // The thesis's worked example (section 3.2.4): Matched SAMS with q = 2 is
@@ -154,18 +118,9 @@ func TestStridesOutsideTheFamiliesConflict(t *testing.T) {
 // the strides 1, 2 and 4 reach {1,2,3,4}, {1,3,5,7} and {1,5,9,13}
 // without conflict.
 func TestMatchedQ2Example(t *testing.T) {
-	l := Layout{Q: 2, N: 8, Family: 2}
-	for a := range uint64(256) {
-		bitOf := func(j int) uint64 { return a >> uint(j) & 1 }
-		require.Equal(t, bitOf(2)<<1|(bitOf(3)^bitOf(0)), l.Module(a), "m(%d)", a)
-		require.Equal(t, a>>3, l.Row(a), "r(%d)", a)
-		require.Equal(t, bitOf(1), l.Offset(a), "o(%d)", a)
-	}
-	for stride, want := range map[uint64][]uint64{1: {1, 2, 3, 4}, 2: {1, 3, 5, 7}, 4: {1, 5, 9, 13}} {
-		addrs := Addresses(1, stride, 2, 8)
-		require.Equal(t, want, addrs)
-		require.True(t, l.ConflictFree(addrs))
-	}
+	p := matchedExample()
+	require.Empty(t, p.Fail)
+	require.Equal(t, 256+3, p.Cases, "every address of n = 8 and the three accesses")
 }
 
 func TestFam(t *testing.T) {
