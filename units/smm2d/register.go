@@ -9,7 +9,8 @@ import (
 
 // The registry entry of the smm2d family: each unit's parameters,
 // defaults and ranges (the contracts in DESIGN.md), the reports, the
-// layout picture, the canonical RTL and the lockstep configurations.
+// claims, the layout picture, the canonical RTL and the lockstep
+// configurations.
 
 var (
 	paramP = units.IntParam("p", "2^p rows of banks (1 <= p <= q)", 1, 1, 3)
@@ -35,6 +36,7 @@ func init() {
 		Doc:      "2DSMM 2D strided multi-access memory (Gou's thesis, sections 3.3 and 3.4.2, appendix B)",
 		Units:    smm2dUnits(),
 		Reports:  smm2dReports,
+		Claims:   smm2dClaims,
 		Pictures: []*units.Picture{layoutView},
 		Canonical: []units.Canonical{
 			{File: "smm2d/smm2d.v", Unit: "smm2d", Values: units.Values{}, Top: "smm2d"},

@@ -1,6 +1,7 @@
 package smm2d
 
 import (
+	"io"
 	"strconv"
 	"testing"
 
@@ -15,13 +16,18 @@ func TestStorageIsTable33(t *testing.T) {
 	tab, route := fig312.Table33()
 	require.Equal(t, 8*18, tab, "Table 3.3 at Fig. 3.12: 8 * 18")
 	require.Equal(t, 8*3, route, "Table 3.3 at Fig. 3.12: 8 * 3")
-	for _, p := range []Memory{fig312, {Geometry: Geometry{P: 2, Q: 2, MB: 8, NB: 8}, W: 16}, {Geometry: Geometry{P: 1, Q: 3, MB: 6, NB: 9}, W: 8}} {
-		s, err := declaredStorage(p)
-		require.NoError(t, err)
+	ms := []Memory{fig312, {Geometry: Geometry{P: 2, Q: 2, MB: 8, NB: 8}, W: 16}, {Geometry: Geometry{P: 1, Q: 3, MB: 6, NB: 9}, W: 8}}
+	var ds []design
+	for _, p := range ms {
+		ds = append(ds, memoryDesign(p))
+	}
+	decl, err := declare("storage", ds, io.Discard)
+	require.NoError(t, err)
+	for i, p := range ms {
 		tab, route := p.Table33()
-		require.Equal(t, tab, s.table, "%+v: stride table", p.Geometry)
-		require.Equal(t, route, s.routing, "%+v: routing information", p.Geometry)
-		require.Greater(t, s.all, s.table+s.routing)
+		require.Equal(t, tab, decl[i].Table, "%+v: stride table", p.Geometry)
+		require.Equal(t, route, decl[i].Routing, "%+v: routing information", p.Geometry)
+		require.Greater(t, decl[i].All, decl[i].storage())
 	}
 }
 
@@ -48,7 +54,9 @@ func TestReportDesignsBuild(t *testing.T) {
 	g := fig312.Geometry
 	big := scalingMemory(3, 3, 14, 16)
 	require.Equal(t, 14, big.RW())
-	for _, d := range []design{tableAGU(g), atuDesign(g, true), routeDesign(g, 32, true), memoryDesign(fig312), memoryDesign(big), memoryDesign(scalingMemory(1, 2, 17, 64))} {
+	ds := append([]design{atuDesign(g, true), memoryDesign(fig312), memoryDesign(big), memoryDesign(scalingMemory(1, 2, 17, 64))}, thesisPaths(g)...)
+	ds = append(ds, unitDesigns(big)...)
+	for _, d := range append(ds, unitDesigns(fig312)...) {
 		_, err := hdl.Elaborate(d.build("dut"))
 		require.NoError(t, err, d.label)
 	}

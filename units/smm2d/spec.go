@@ -221,39 +221,48 @@ func mask(n int) uint64 {
 // indices. crow false: every column c of lanes has lane c's m_h with
 // pairwise distinct m_v, and lanes 0..2^q-1 have distinct m_h. crow true:
 // every row a has lane a*2^q's m_v with pairwise distinct m_h, and those
-// m_v are distinct.
+// m_v are distinct. Module indices are below 2^p and 2^q (p+q <= 6), so
+// sets of them are bit masks; an index out of range is not routable.
 func (g Geometry) Routable(mv, mh []uint64, crow bool) bool {
 	rows, cols := 1<<uint(g.P), 1<<uint(g.Q)
+	for k := range g.Lanes() {
+		if mv[k] >= uint64(rows) || mh[k] >= uint64(cols) {
+			return false
+		}
+	}
 	at := func(a, c int) int { return a*cols + c }
+	var lead uint64
 	if crow {
-		lead := map[uint64]bool{}
 		for a := range rows {
-			if lead[mv[at(a, 0)]] {
+			v := mv[at(a, 0)]
+			if lead>>v&1 != 0 {
 				return false
 			}
-			lead[mv[at(a, 0)]] = true
-			seen := map[uint64]bool{}
+			lead |= 1 << v
+			var seen uint64
 			for c := range cols {
-				if mv[at(a, c)] != mv[at(a, 0)] || seen[mh[at(a, c)]] {
+				h := mh[at(a, c)]
+				if mv[at(a, c)] != v || seen>>h&1 != 0 {
 					return false
 				}
-				seen[mh[at(a, c)]] = true
+				seen |= 1 << h
 			}
 		}
 		return true
 	}
-	lead := map[uint64]bool{}
 	for c := range cols {
-		if lead[mh[c]] {
+		h := mh[c]
+		if lead>>h&1 != 0 {
 			return false
 		}
-		lead[mh[c]] = true
-		seen := map[uint64]bool{}
+		lead |= 1 << h
+		var seen uint64
 		for a := range rows {
-			if mh[at(a, c)] != mh[c] || seen[mv[at(a, c)]] {
+			v := mv[at(a, c)]
+			if mh[at(a, c)] != h || seen>>v&1 != 0 {
 				return false
 			}
-			seen[mv[at(a, c)]] = true
+			seen |= 1 << v
 		}
 	}
 	return true

@@ -14,60 +14,25 @@ import (
 // nb = p+q+2, every vs in 0..mb-p and hs in 0..nb-q, both forms of m_v,
 // every base, and strides sigma*2^e (mod M or N) for sigma in {1, 3, -1}.
 //
-// The hot loops read per-Scheme tables of m_v, m_h and the bank over the
-// whole M x N array and keep sets as uint64 bit masks; they count failures
-// and report the first few (require per element would be too slow). The
-// fast checks are compared with the API's own (Geometry.Addresses,
-// Scheme.ConflictFree, Scheme.Place, Geometry.Routable) on a sample.
-
-// specGeometries are the geometries the tests cover: 1 <= p <= q,
-// p+q <= 5, mb = p+3, nb = p+q+2.
-func specGeometries() []Geometry {
-	var gs []Geometry
-	for p := 1; 2*p <= 5; p++ {
-		for q := p; p+q <= 5; q++ {
-			gs = append(gs, Geometry{P: p, Q: q, MB: p + 3, NB: p + q + 2})
-		}
-	}
-	return gs
-}
+// The geometries, schemes and strides are theorems.go's (the check the
+// fidelity claims run). The hot loops read its per-Scheme tables of m_v,
+// m_h and the bank over the whole M x N array (bankTable) and keep sets
+// as uint64 bit masks; they count failures and report the first few
+// (require per element would be too slow). The fast checks are compared
+// with the API's own (Geometry.Addresses, Scheme.ConflictFree,
+// Scheme.Place) on a sample, and Geometry.Routable with an oracle of maps.
 
 // specForms are the two forms of m_v: pre-add (section 3.4.2, the
 // hardware's) and post-add (section 3.3, appendix B).
 var specForms = []bool{false, true}
 
-func specFormName(post bool) string {
-	if post {
-		return "post-add"
-	}
-	return "pre-add"
-}
-
 func specGeomName(g Geometry) string {
 	return fmt.Sprintf("p%d_q%d_mb%d_nb%d", g.P, g.Q, g.MB, g.NB)
 }
 
-// specSchemes are g's schemes of one form: every vs in 0..mb-p, hs in
-// 0..nb-q.
-func specSchemes(g Geometry, post bool) []Scheme {
-	var ss []Scheme
-	for vs := 0; vs <= g.MB-g.P; vs++ {
-		for hs := 0; hs <= g.NB-g.Q; hs++ {
-			ss = append(ss, Scheme{Geometry: g, VS: vs, HS: hs, Post: post})
-		}
-	}
-	return ss
-}
-
-// specSigmas are the odd multipliers of the strides; -1 is taken mod 2^w.
-var specSigmas = []int64{1, 3, -1}
-
-// specStride is sigma*2^e mod 2^w.
-func specStride(sigma int64, e, w int) uint64 { return uint64(sigma<<uint(e)) & mask(w) }
-
 // specEachGeometry runs f for every geometry in a parallel subtest.
 func specEachGeometry(t *testing.T, f func(t *testing.T, g Geometry)) {
-	for _, g := range specGeometries() {
+	for _, g := range checkGeometries() {
 		t.Run(specGeomName(g), func(t *testing.T) {
 			t.Parallel()
 			f(t, g)
@@ -95,90 +60,42 @@ func (f *specFailures) done() {
 	require.Zero(f.t, f.n, "failures (the first 5 are reported above)")
 }
 
-// specTable is a Scheme's m_v, m_h and bank of every element of the
-// M x N array, indexed i<<NB | j.
-type specTable struct {
-	Scheme
-	mv, mh, bank []uint8
-}
-
-func newSpecTable(s Scheme) *specTable {
-	n := 1 << uint(s.MB+s.NB)
-	tb := &specTable{Scheme: s, mv: make([]uint8, n), mh: make([]uint8, n), bank: make([]uint8, n)}
-	for i := range uint64(1) << uint(s.MB) {
-		for j := range uint64(1) << uint(s.NB) {
-			x := i<<uint(s.NB) | j
-			tb.mv[x] = uint8(s.Mv(i, j))
-			tb.mh[x] = uint8(s.Mh(j))
-			tb.bank[x] = uint8(s.Bank(i, j))
-		}
-	}
-	return tb
-}
-
-// at is the table index of (i, j) taken mod M and N.
-func (tb *specTable) at(i, j uint64) uint64 {
-	return (i&mask(tb.MB))<<uint(tb.NB) | j&mask(tb.NB)
-}
-
-// place is the access of lane offsets (di, dj) (the access from base
-// (0, 0)) moved to base (bi, bj), mod M and N: it fills mv and mh lane by
-// lane and says whether the lanes' banks are pairwise different.
-func (tb *specTable) place(bi, bj uint64, di, dj []uint64, mv, mh []uint8) bool {
-	mM, mN, nb := mask(tb.MB), mask(tb.NB), uint(tb.NB)
-	var used uint64
-	free := true
-	for k := range di {
-		x := ((bi+di[k])&mM)<<nb | (bj+dj[k])&mN
-		b := tb.bank[x]
-		if used>>b&1 != 0 {
-			free = false
-		}
-		used |= 1 << b
-		mv[k], mh[k] = tb.mv[x], tb.mh[x]
-	}
-	return free
-}
-
 // specRoutable is Theorem 7's grouping of the lanes (arranged 2^p x 2^q
-// row-major) with bit masks: crow false, each column shares lane c's m_h
-// with pairwise different m_v and the columns' m_h differ; crow true, each
-// row shares its first lane's m_v with pairwise different m_h and the
-// rows' m_v differ.
-func specRoutable(p, q int, mv, mh []uint8, crow bool) bool {
-	rows, cols := 1<<uint(p), 1<<uint(q)
-	var lead uint64
+// row-major) with maps, the oracle for Geometry.Routable's bit masks:
+// crow false, each column shares lane c's m_h with pairwise different m_v
+// and the columns' m_h differ; crow true, each row shares its first
+// lane's m_v with pairwise different m_h and the rows' m_v differ.
+func specRoutable(g Geometry, mv, mh []uint64, crow bool) bool {
+	rows, cols := 1<<uint(g.P), 1<<uint(g.Q)
+	at := func(a, c int) int { return a*cols + c }
+	lead := map[uint64]bool{}
 	if crow {
 		for a := range rows {
-			v := mv[a*cols]
-			if lead>>v&1 != 0 {
+			if lead[mv[at(a, 0)]] {
 				return false
 			}
-			lead |= 1 << v
-			var seen uint64
+			lead[mv[at(a, 0)]] = true
+			seen := map[uint64]bool{}
 			for c := range cols {
-				h := mh[a*cols+c]
-				if mv[a*cols+c] != v || seen>>h&1 != 0 {
+				if mv[at(a, c)] != mv[at(a, 0)] || seen[mh[at(a, c)]] {
 					return false
 				}
-				seen |= 1 << h
+				seen[mh[at(a, c)]] = true
 			}
 		}
 		return true
 	}
 	for c := range cols {
-		h := mh[c]
-		if lead>>h&1 != 0 {
+		if lead[mh[c]] {
 			return false
 		}
-		lead |= 1 << h
-		var seen uint64
+		lead[mh[c]] = true
+		seen := map[uint64]bool{}
 		for a := range rows {
-			v := mv[a*cols+c]
-			if mh[a*cols+c] != h || seen>>v&1 != 0 {
+			if mh[at(a, c)] != mh[c] || seen[mv[at(a, c)]] {
 				return false
 			}
-			seen |= 1 << v
+			seen[mv[at(a, c)]] = true
 		}
 	}
 	return true
@@ -193,14 +110,10 @@ func TestTheorem7RoutableGrouping(t *testing.T) {
 		fails := specFailures{t: t}
 		lanes := g.Lanes()
 		mv, mh := make([]uint64, lanes), make([]uint64, lanes)
-		mv8, mh8 := make([]uint8, lanes), make([]uint8, lanes)
 		routable := 0
 		check := func() {
-			for k := range lanes {
-				mv8[k], mh8[k] = uint8(mv[k]), uint8(mh[k])
-			}
 			for _, crow := range []bool{false, true} {
-				want := specRoutable(g.P, g.Q, mv8, mh8, crow)
+				want := specRoutable(g, mv, mh, crow)
 				if got := g.Routable(mv, mh, crow); got != want {
 					fails.add("Routable(%v, %v, %v) = %v, want %v", mv, mh, crow, got, want)
 				}
@@ -260,7 +173,7 @@ func TestTheorem7RoutableGrouping(t *testing.T) {
 
 // specConflictFree is Scheme.ConflictFree with a bit mask, for the tests
 // that go through Geometry.Addresses.
-func specConflictFree(tb *specTable, is, js []uint64) bool {
+func specConflictFree(tb *bankTable, is, js []uint64) bool {
 	var used uint64
 	for k := range is {
 		b := tb.bank[tb.at(is[k], js[k])]
@@ -277,21 +190,15 @@ func specConflictFree(tb *specTable, is, js []uint64) bool {
 // of row 4 as the figure prints them, in both forms (which agree for
 // p = 1).
 func TestFigure36ModuleAssignment(t *testing.T) {
-	want := []string{
-		"0,0 0,1 0,2 0,3 1,1 1,0 1,3 1,2 1,0 1,1 1,2 1,3 0,1 0,0 0,3 0,2",
-		"1,0 1,1 1,2 1,3 0,1 0,0 0,3 0,2 0,0 0,1 0,2 0,3 1,1 1,0 1,3 1,2",
-		"1,0 1,1 1,2 1,3 0,1 0,0 0,3 0,2 0,0 0,1 0,2 0,3 1,1 1,0 1,3 1,2",
-		"0,0 0,1 0,2 0,3 1,1 1,0 1,3 1,2 1,0 1,1 1,2 1,3 0,1 0,0 0,3 0,2",
-		"0,0 0,1",
-	}
 	for _, post := range specForms {
-		s := Scheme{Geometry: Geometry{P: 1, Q: 2, MB: 3, NB: 4}, VS: 1, HS: 1, Post: post}
-		for i, row := range want {
+		s := fig36Scheme
+		s.Post = post
+		for i, row := range fig36 {
 			var got []string
 			for j := range len(strings.Fields(row)) {
 				got = append(got, fmt.Sprintf("%d,%d", s.Mv(uint64(i), uint64(j)), s.Mh(uint64(j))))
 			}
-			require.Equal(t, row, strings.Join(got, " "), "%s, row i = %d", specFormName(post), i)
+			require.Equal(t, row, strings.Join(got, " "), "%s, row i = %d", formName(post), i)
 		}
 	}
 }
@@ -344,16 +251,16 @@ func TestSpecAddressesFigure310(t *testing.T) {
 			// Every base, a stride of each sign.
 			for bi := range uint64(1) << uint(g.MB) {
 				for bj := range uint64(1) << uint(g.NB) {
-					check(Access{Pattern: pat, BI: bi, BJ: bj, VStride: specStride(3, 1, g.MB), HStride: specStride(-1, 1, g.NB)})
+					check(Access{Pattern: pat, BI: bi, BJ: bj, VStride: oddStride(3, 1, g.MB), HStride: oddStride(-1, 1, g.NB)})
 				}
 			}
 			// Every family and sigma from a few bases.
 			for _, b := range [][2]uint64{{0, 0}, {1, 3}, {mM, mN}} {
 				for ev := range g.MB {
 					for eh := range g.NB {
-						for _, sv := range specSigmas {
-							for _, sh := range specSigmas {
-								check(Access{Pattern: pat, BI: b[0], BJ: b[1], VStride: specStride(sv, ev, g.MB), HStride: specStride(sh, eh, g.NB)})
+						for _, sv := range checkSigmas {
+							for _, sh := range checkSigmas {
+								check(Access{Pattern: pat, BI: b[0], BJ: b[1], VStride: oddStride(sv, ev, g.MB), HStride: oddStride(sh, eh, g.NB)})
 							}
 						}
 					}
@@ -446,7 +353,7 @@ func TestProperty4Periods(t *testing.T) {
 	specEachGeometry(t, func(t *testing.T, g Geometry) {
 		fails := specFailures{t: t}
 		for _, post := range specForms {
-			for _, s := range specSchemes(g, post) {
+			for _, s := range formSchemes(g, post) {
 				pv := uint64(1) << uint(g.P+s.VS)
 				ph := uint64(1) << uint(g.Q+s.HS)
 				pj := uint64(1) << uint(g.P+g.Q+s.HS)
@@ -487,7 +394,7 @@ func TestLemma1ColumnSharesMh(t *testing.T) {
 	specEachGeometry(t, func(t *testing.T, g Geometry) {
 		fails := specFailures{t: t}
 		for _, post := range specForms {
-			for _, s := range specSchemes(g, post) {
+			for _, s := range formSchemes(g, post) {
 				for j := range uint64(1) << uint(g.NB) {
 					mh := s.Mh(j)
 					for i := range uint64(1) << uint(g.MB) {
@@ -510,14 +417,14 @@ func TestLemmas2And3Columns(t *testing.T) {
 	specEachGeometry(t, func(t *testing.T, g Geometry) {
 		fails := specFailures{t: t}
 		all := uint64(1)<<(1<<uint(g.P)) - 1
-		sigmas := append([]int64{5, -3}, specSigmas...)
+		sigmas := append([]int64{5, -3}, checkSigmas...)
 		for _, post := range specForms {
-			for _, s := range specSchemes(g, post) {
-				tb := newSpecTable(s)
+			for _, s := range formSchemes(g, post) {
+				tb := newBankTable(s)
 				for j := range uint64(1) << uint(g.NB) {
 					for b := range uint64(1) << uint(g.MB) {
 						for _, sigma := range sigmas {
-							vs := specStride(sigma, s.VS, g.MB)
+							vs := oddStride(sigma, s.VS, g.MB)
 							var seen uint64
 							for a := range uint64(1) << uint(g.P) {
 								seen |= 1 << tb.mv[tb.at(b+a*vs, j)]
@@ -553,7 +460,7 @@ func TestLemma4RowSharesMv(t *testing.T) {
 		fails := specFailures{t: t}
 		cols := uint64(1) << uint(g.Q)
 		for _, post := range specForms {
-			for _, s := range specSchemes(g, post) {
+			for _, s := range formSchemes(g, post) {
 				needed := false
 				for i := range uint64(1) << uint(g.MB) {
 					for bj := range uint64(1) << uint(g.NB) {
@@ -580,107 +487,6 @@ func TestLemma4RowSharesMv(t *testing.T) {
 	})
 }
 
-// specAccessStrides are the (VS, HS) the theorem test gives a pattern:
-// sigma*2^vs and sigma*2^hs with sigma in specSigmas for the strides the
-// pattern reads (the strided row reads HS only, the continuous patterns
-// neither: Figure 3.10), 2^vs and 2^hs for the others.
-func specAccessStrides(s Scheme, pat Pattern) [][2]uint64 {
-	vs := []uint64{specStride(1, s.VS, s.MB)}
-	hs := []uint64{specStride(1, s.HS, s.NB)}
-	if pat == StridedBlock || pat == ForwardDiagonal || pat == BackwardDiagonal {
-		vs = nil
-		for _, sigma := range specSigmas {
-			vs = append(vs, specStride(sigma, s.VS, s.MB))
-		}
-	}
-	if pat != ContinuousRow && pat != ContinuousBlock {
-		hs = nil
-		for _, sigma := range specSigmas {
-			hs = append(hs, specStride(sigma, s.HS, s.NB))
-		}
-	}
-	var out [][2]uint64
-	for _, v := range vs {
-		for _, h := range hs {
-			out = append(out, [2]uint64{v, h})
-		}
-	}
-	return out
-}
-
-// specTheorems checks every access of g's schemes of one form and one vs
-// that Supported accepts, and counts them by pattern.
-func specTheorems(t *testing.T, g Geometry, post bool, vs int) (counts [6]int) {
-	fails := specFailures{t: t}
-	lanes := g.Lanes()
-	mv, mh := make([]uint8, lanes), make([]uint8, lanes)
-	var sampled int
-	for _, s := range specSchemes(g, post) {
-		if s.VS != vs {
-			continue
-		}
-		tb := newSpecTable(s)
-		for _, pat := range Patterns {
-			crow := pat == ContinuousRow
-			accepted := 0
-			for _, st := range specAccessStrides(s, pat) {
-				a := Access{Pattern: pat, VStride: st[0], HStride: st[1]}
-				di, dj := g.Addresses(a) // base (0, 0): the lanes' offsets
-				for bi := range uint64(1) << uint(g.MB) {
-					for bj := range uint64(1) << uint(g.NB) {
-						a.BI, a.BJ = bi, bj
-						if ok, _ := s.Supported(a); !ok {
-							continue
-						}
-						accepted++
-						free := tb.place(bi, bj, di, dj, mv, mh)
-						routable := specRoutable(g.P, g.Q, mv, mh, crow)
-						if !free || !routable {
-							fails.add("%+v %v from (%d, %d), VS %d, HS %d: conflict-free %v, routable %v", s, pat, bi, bj, a.VStride, a.HStride, free, routable)
-						}
-						if accepted%509 == 1 {
-							// The fast path against the API: the first access of
-							// each scheme and pattern, then one in 509.
-							sampled++
-							is, js := g.Addresses(a)
-							pmv, pmh, _ := s.Place(is, js)
-							same := true
-							for k := range is {
-								x := tb.at(is[k], js[k])
-								same = same && is[k] == (bi+di[k])&mask(g.MB) && js[k] == (bj+dj[k])&mask(g.NB) &&
-									uint8(pmv[k]) == mv[k] && uint8(pmh[k]) == mh[k] && tb.mv[x] == mv[k]
-							}
-							if !same || s.ConflictFree(is, js) != free || g.Routable(pmv, pmh, crow) != routable {
-								fails.add("%+v %+v: the fast checks disagree with Addresses, Place, ConflictFree, Routable", s, a)
-							}
-						}
-					}
-				}
-			}
-			counts[pat] += accepted
-			// Within the theorems' bounds each pattern has accesses; a
-			// strided row beyond hs <= nb-p-q repeats elements (see
-			// TestFailWrappedDiagonalAndRow), so none may be accepted.
-			switch {
-			case pat == StridedRow && s.HS > g.NB-g.P-g.Q:
-				if accepted != 0 {
-					fails.add("%+v: %d strided rows accepted with hs > nb-p-q", s, accepted)
-				}
-			case (pat == StridedRow || pat == ForwardDiagonal || pat == BackwardDiagonal) && s.HS > g.NB-g.P-g.Q:
-			default:
-				if accepted == 0 {
-					fails.add("%+v: Supported accepts no %v", s, pat)
-				}
-			}
-		}
-	}
-	if sampled == 0 {
-		fails.add("no access compared with the API")
-	}
-	fails.done()
-	return counts
-}
-
 // TestTheorems1To7UnderPoint3: Theorems 1-6, every access Supported
 // accepts (strided row, Theorem 1; continuous row, Theorem 2; forward and
 // backward diagonals, Theorems 3 and 4; strided block, Theorem 5;
@@ -689,16 +495,28 @@ func specTheorems(t *testing.T, g Geometry, post bool, vs int) (counts [6]int) {
 // Theorem 7 says (by rows for the continuous row, by columns otherwise),
 // so the router serves them. Both forms, every vs, hs, base and sigma.
 func TestTheorems1To7UnderPoint3(t *testing.T) {
-	gs := specGeometries()
-	counts := make([][][6]int, len(gs)) // by geometry, then by form and vs
+	gs := checkGeometries()
+	found := make([][]TheoremCheck, len(gs)) // by geometry, then by form and vs
 	t.Run("all", func(t *testing.T) {
 		for gi, g := range gs {
-			counts[gi] = make([][6]int, 2*(g.MB-g.P+1))
+			found[gi] = make([]TheoremCheck, 2*(g.MB-g.P+1))
 			for f, post := range specForms {
 				for vs := 0; vs <= g.MB-g.P; vs++ {
-					t.Run(fmt.Sprintf("%s/%s/vs%d", specGeomName(g), specFormName(post), vs), func(t *testing.T) {
+					t.Run(fmt.Sprintf("%s/%s/vs%d", specGeomName(g), formName(post), vs), func(t *testing.T) {
 						t.Parallel()
-						counts[gi][f*(g.MB-g.P+1)+vs] = specTheorems(t, g, post, vs)
+						c := checkTheorems(g, post, vs)
+						found[gi][f*(g.MB-g.P+1)+vs] = c
+						for _, f := range c.Failures {
+							t.Error(f)
+						}
+						require.Positive(t, c.Schemes)
+						require.Zero(t, c.Collisions)
+						require.Zero(t, c.Beyond)
+						for _, pat := range Patterns {
+							require.Zero(t, c.Conflicting[pat], "%v conflicting", pat)
+							require.Zero(t, c.Unroutable[pat], "%v not routable", pat)
+							require.Zero(t, c.Empty[pat], "schemes accepting no %v", pat)
+						}
 					})
 				}
 			}
@@ -709,8 +527,8 @@ func TestTheorems1To7UnderPoint3(t *testing.T) {
 		var parts []string
 		for _, pat := range Patterns {
 			n := 0
-			for _, c := range counts[gi] {
-				n += c[pat]
+			for _, c := range found[gi] {
+				n += c.Accepted[pat]
 			}
 			totals[pat] += n
 			parts = append(parts, fmt.Sprintf("%v %d", pat, n))
@@ -725,6 +543,53 @@ func TestTheorems1To7UnderPoint3(t *testing.T) {
 		sum += totals[pat]
 	}
 	t.Logf("all accepted accesses: %s; total %d", strings.Join(parts, ", "), sum)
+}
+
+// TestTheoremCheckAgreesWithTheAPI: the check's fast path (bankTable's
+// place and injective) agrees with the API (Geometry.Addresses,
+// Scheme.Place, Scheme.ConflictFree, Geometry.Routable) on random accesses
+// of every scheme and pattern, accepted or not; and a check that finds a
+// conflict says so (a table with two elements in one bank and row).
+func TestTheoremCheckAgreesWithTheAPI(t *testing.T) {
+	specEachGeometry(t, func(t *testing.T, g Geometry) {
+		fails := specFailures{t: t}
+		r := rand.New(rand.NewPCG(uint64(g.P), uint64(g.Q)))
+		lanes := g.Lanes()
+		mv, mh := make([]uint64, lanes), make([]uint64, lanes)
+		for _, post := range specForms {
+			for _, s := range formSchemes(g, post) {
+				tb := newBankTable(s)
+				for _, pat := range Patterns {
+					for _, st := range accessStrides(s, pat) {
+						a := Access{Pattern: pat, VStride: st[0], HStride: st[1]}
+						di, dj := g.Addresses(a)
+						for range 4 {
+							a.BI, a.BJ = r.Uint64N(1<<uint(g.MB)), r.Uint64N(1<<uint(g.NB))
+							free := tb.place(a.BI, a.BJ, di, dj, mv, mh)
+							is, js := g.Addresses(a)
+							pmv, pmh, _ := s.Place(is, js)
+							for k := range is {
+								if pmv[k] != mv[k] || pmh[k] != mh[k] {
+									fails.add("%+v %+v lane %d: place (%d, %d), Place (%d, %d)", s, a, k, mv[k], mh[k], pmv[k], pmh[k])
+								}
+							}
+							if s.ConflictFree(is, js) != free {
+								fails.add("%+v %+v: place says conflict-free %v", s, a, free)
+							}
+						}
+					}
+				}
+				if !tb.injective() {
+					fails.add("%+v: not injective", s)
+				}
+				tb.bank[1] = tb.bank[0] // (0, 0) and (0, 1) share row 0
+				if tb.injective() {
+					fails.add("%+v: a shared bank and row not found", s)
+				}
+			}
+		}
+		fails.done()
+	})
 }
 
 // TestBijectionArrayToBanksAndRows: (i, j) -> (m_v, m_h, r) maps the
@@ -742,7 +607,7 @@ func TestBijectionArrayToBanksAndRows(t *testing.T) {
 			}
 		}
 		for _, post := range specForms {
-			for _, s := range specSchemes(g, post) {
+			for _, s := range formSchemes(g, post) {
 				seen := make([]uint64, cells/64+1)
 				pmv, pmh, prow := s.Place(is, js)
 				if len(pmv) != cells || len(pmh) != cells || len(prow) != cells {
@@ -775,8 +640,8 @@ func TestBijectionArrayToBanksAndRows(t *testing.T) {
 // for p = 2.
 func TestFormsPreAndPostAdd(t *testing.T) {
 	differs := false
-	for _, g := range specGeometries() {
-		for _, s := range specSchemes(g, false) {
+	for _, g := range checkGeometries() {
+		for _, s := range formSchemes(g, false) {
 			post := s
 			post.Post = true
 			for i := range uint64(1) << uint(g.MB) {
@@ -805,15 +670,15 @@ func TestFailStridedRowOfAnotherFamily(t *testing.T) {
 	specEachGeometry(t, func(t *testing.T, g Geometry) {
 		fails := specFailures{t: t}
 		lanes := g.Lanes()
-		mv, mh := make([]uint8, lanes), make([]uint8, lanes)
+		mv, mh := make([]uint64, lanes), make([]uint64, lanes)
 		for _, post := range specForms {
-			for _, s := range specSchemes(g, post) {
+			for _, s := range formSchemes(g, post) {
 				if s.HS+1 > g.NB-g.Q {
 					continue
 				}
-				tb := newSpecTable(s)
-				for _, sigma := range specSigmas {
-					a := Access{Pattern: StridedRow, VStride: specStride(1, s.VS, g.MB), HStride: specStride(sigma, s.HS+1, g.NB)}
+				tb := newBankTable(s)
+				for _, sigma := range checkSigmas {
+					a := Access{Pattern: StridedRow, VStride: oddStride(1, s.VS, g.MB), HStride: oddStride(sigma, s.HS+1, g.NB)}
 					di, dj := g.Addresses(a)
 					for bi := range uint64(1) << uint(g.MB) {
 						for bj := range uint64(1) << uint(g.NB) {
@@ -854,7 +719,7 @@ func TestFailMisalignedContinuous(t *testing.T) {
 		// witness finds a conflicting base among those bad accepts, checks
 		// it with the API and Supported, and says whether there is one.
 		witness := func(s Scheme, pat Pattern, bad func(bi, bj uint64) bool) (Access, bool) {
-			tb := newSpecTable(s)
+			tb := newBankTable(s)
 			for bi := range uint64(1) << uint(g.MB) {
 				for bj := range uint64(1) << uint(g.NB) {
 					if !bad(bi, bj) {
@@ -880,7 +745,7 @@ func TestFailMisalignedContinuous(t *testing.T) {
 			return Access{}, false
 		}
 		for _, post := range specForms {
-			for _, s := range specSchemes(g, post) {
+			for _, s := range formSchemes(g, post) {
 				rowAlign := g.Q + min(g.P, s.HS)
 				if _, found := witness(s, ContinuousRow, func(_, bj uint64) bool { return bj&mask(rowAlign) != 0 }); found != (s.HS > 0) {
 					fails.add("%+v: a misaligned continuous row conflicts: %v, want %v", s, found, s.HS > 0)
@@ -919,7 +784,7 @@ func TestFailWrappedDiagonalAndRow(t *testing.T) {
 					if is, js := g.Addresses(a); conflict == nil && !s.ConflictFree(is, js) {
 						conflict = &a
 						mv, mh, _ := s.Place(is, js)
-						t.Logf("%s %v from (%d, %d): (i, j) %v %v -> m_v %v, m_h %v; Supported: %s", specFormName(post), pat, bi, bj, is, js, mv, mh, why)
+						t.Logf("%s %v from (%d, %d): (i, j) %v %v -> m_v %v, m_h %v; Supported: %s", formName(post), pat, bi, bj, is, js, mv, mh, why)
 					}
 				}
 			}
@@ -933,10 +798,10 @@ func TestFailWrappedDiagonalAndRow(t *testing.T) {
 		repeats := 0
 		for hs := g.NB - g.P - g.Q + 1; hs <= g.NB-g.Q; hs++ {
 			s.HS = hs
-			for _, sigma := range specSigmas {
+			for _, sigma := range checkSigmas {
 				for bi := range uint64(1) << uint(g.MB) {
 					for bj := range uint64(1) << uint(g.NB) {
-						a := Access{Pattern: StridedRow, BI: bi, BJ: bj, HStride: specStride(sigma, hs, g.NB)}
+						a := Access{Pattern: StridedRow, BI: bi, BJ: bj, HStride: oddStride(sigma, hs, g.NB)}
 						is, js := g.Addresses(a)
 						var seen [2]uint64 // j < N <= 128
 						repeated := false
