@@ -11,16 +11,19 @@ import (
 // counted in the elaborated RTL, equal Table 5.3's formula at every size
 // the report shows, and the default cache is 704 bytes.
 func TestStorageMatchesTable53(t *testing.T) {
-	tab, err := storageTable(io.Discard)
+	rows, err := historyStorage(io.Discard)
 	require.NoError(t, err)
+	tab := storageTable(rows)
 	require.Len(t, tab.Rows, len(costSets)*len(costWays))
 	found704 := false
 	for _, row := range tab.Rows {
-		require.Equal(t, "yes", row[6], "sets %s ways %s: RTL %s bits, Table 5.3 %s", row[0], row[1], row[4], row[3])
+		require.Equal(t, "exact", row[6], "sets %s ways %s: RTL %s bits, Table 5.3 %s", row[0], row[1], row[4], row[3])
 		if row[0] == "256" && row[1] == "2" {
 			require.Equal(t, []string{"5632", "704"}, row[4:6])
 			found704 = true
 		}
 	}
 	require.True(t, found704)
+	require.Equal(t, storageAt(256, 2), 7)
+	require.Equal(t, storageRow{Sets: 256, Ways: 2, Lines: 5632, Valid: 512, LRU: 256}, rows[storageAt(256, 2)])
 }

@@ -2,14 +2,16 @@ package elastic
 
 import (
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/parmem/parmem/internal/sweep"
 )
 
 // The evaluation of thesis section 5.6 on the cycle model: every kernel
 // on the baseline and on the elastic pipeline under each scheduler, the
-// figures of Tables 5.1 and 5.5 and Figs. 5.8, 5.9 and 5.11 derived from
-// the runs.
+// figures of Tables 5.1 and 5.5 and Figs. 5.8-5.11 derived from the
+// runs.
 
 // Setup is one core configuration the evaluation compares.
 type Setup struct {
@@ -63,6 +65,73 @@ func (k KernelResults) BankStallsRemoved(s int) float64 {
 func (k KernelResults) Theoretic() float64 {
 	b := k.By[SetupBaseline]
 	return TheoreticSpeedup(b.R(), b.Degree()) - 1
+}
+
+// Bound sets setup s's speedup beside Table 5.5's theoretic bound, per
+// subwarp the baseline issues (every setup issues the same subwarps, and
+// every cycle issues one or stalls, so cycles are issued subwarps plus
+// stalls). The bound is 1 + Extra: it takes IPC 1 for every instruction
+// but the shared-memory accesses, whose MEM0 cycles beyond the first
+// (Extra, r(degree - 1)) are the only stalls it counts and removes. The
+// baseline's other stalls, LeftOut (sched fails, other stalls, and the
+// difference between its bank stalls and Extra), are stalls the bound
+// assumes away; Left are setup s's stalls by cause. The speedup is
+// (1 + Extra + LeftOut) / (1 + the sum of Left), so it exceeds the bound
+// exactly when LeftOut exceeds the bound times the sum of Left.
+type Bound struct {
+	Extra, LeftOut float64
+	Left           [stallCauses]float64
+}
+
+// Bound is setup s's Bound.
+func (k KernelResults) Bound(s int) Bound {
+	b := k.By[SetupBaseline]
+	n := float64(b.Issued)
+	out := Bound{Extra: float64(b.SharedCycles-b.SharedAccesses) / n}
+	out.LeftOut = float64(b.TotalStalls())/n - out.Extra
+	for c, x := range k.By[s].Stalls {
+		out.Left[c] = float64(x) / n
+	}
+	return out
+}
+
+// Kept is the sum of Left: the stalls setup s keeps per issued subwarp.
+func (b Bound) Kept() float64 {
+	sum := 0.0
+	for _, x := range b.Left {
+		sum += x
+	}
+	return sum
+}
+
+// HandPair is one kernel of Fig. 5.10: unoptimised (the SDK's padding
+// undone, Conflicting) and hand-optimised (as the SDK ships it,
+// ConflictFree).
+type HandPair struct{ Unoptimised, Optimised KernelResults }
+
+// Change is Fig. 5.10's bar less one: the unoptimised kernel's IPC on
+// elastic+aware over the hand-optimised kernel's on the baseline.
+func (p HandPair) Change() float64 {
+	return p.Unoptimised.By[SetupAware].IPC()/p.Optimised.By[SetupBaseline].IPC() - 1
+}
+
+// HandPairs pairs each conflict-free kernel with its conflicting twin, in
+// ConflictFree's order (Fig. 5.10).
+func (e *Evaluation) HandPairs() []HandPair {
+	var ps []HandPair
+	for _, o := range e.ConflictFree {
+		ps = append(ps, HandPair{e.Named(strings.TrimSuffix(o.Kernel.Name, "*")), o})
+	}
+	return ps
+}
+
+// Named is the conflicting kernel of that name's results.
+func (e *Evaluation) Named(name string) KernelResults {
+	i := slices.IndexFunc(e.Conflicting, func(k KernelResults) bool { return k.Kernel.Name == name })
+	if i < 0 {
+		panic("elastic: no conflicting kernel " + name)
+	}
+	return e.Conflicting[i]
 }
 
 // Evaluation is every kernel of Table 5.5 and Fig. 5.11 on every setup.

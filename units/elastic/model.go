@@ -274,7 +274,12 @@ type Result struct {
 	// and predictions of the warp's summed extras that were exact, under
 	// or over (misses predict 0).
 	Reads, Hits, Exact, Under, Over int
-	Trace                           []TraceCycle
+	// UnderInPremem is the under-predictions by at most K - 1 cycles:
+	// a memory warp let in that early waits in PREMEM's K - 1 entries
+	// (Eq. 5.5), empty while the safe distance is kept, rather than
+	// stalling EXE.
+	UnderInPremem int
+	Trace         []TraceCycle
 }
 
 // R is the shared-memory intensity (Table 5.5): shared-memory accesses
@@ -284,6 +289,9 @@ func (r Result) R() float64 { return float64(r.SharedAccesses) / float64(r.Issue
 // Degree is the average conflict degree (Table 5.5): MEM0 cycles per
 // shared-memory access.
 func (r Result) Degree() float64 { return float64(r.SharedCycles) / float64(r.SharedAccesses) }
+
+// IPC is the subwarps issued per cycle.
+func (r Result) IPC() float64 { return float64(r.Issued) / float64(r.Cycles) }
 
 // TotalStalls is the stall cycles of every cause.
 func (r Result) TotalStalls() int {
@@ -451,6 +459,9 @@ func (m *kernelRun) predicted(w *warpCtx) {
 		m.res.Exact++
 	case w.pred < actual:
 		m.res.Under++
+		if actual-w.pred <= m.k-1 {
+			m.res.UnderInPremem++
+		}
 	default:
 		m.res.Over++
 	}

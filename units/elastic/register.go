@@ -46,7 +46,7 @@ var (
 
 var elasticReports = []*units.Report{
 	{
-		Name: "elastic", Doc: "the cycle model's evaluation beside thesis Tables 5.1 and 5.5 and Figs. 5.8, 5.9 and 5.11",
+		Name: "elastic", Doc: "the cycle model's evaluation beside thesis Tables 5.1 and 5.5 and Figs. 5.3 and 5.8-5.12",
 		Time: 15 * time.Second,
 		Params: units.Params{
 			{Name: "latency", Doc: "global loads' shortest round trip in cycles", Default: units.Const(DefaultLatency), Range: units.Fixed(1, 10000)},
@@ -57,7 +57,7 @@ var elasticReports = []*units.Report{
 		},
 	},
 	{
-		Name: "elastic-cost", Doc: "history cache storage, warp-mask logic and elastic back-end flip-flops beside thesis Tables 5.2 and 5.3",
+		Name: "elastic-cost", Doc: "history cache storage, warp-mask logic and elastic back-end flip-flops beside thesis Tables 5.2 and 5.3 and section 5.5.4",
 		Yosys: true, Time: time.Minute,
 		Configs: func(units.Values) []units.Config { return costConfigs() },
 		Run:     func(_ units.Values, progress io.Writer) ([]*table.Table, error) { return costReport(progress) },
@@ -169,6 +169,7 @@ func init() {
 		Doc:       "elastic pipeline with bank-conflict aware warp scheduling (Gou's thesis, chapter 5)",
 		Units:     elasticUnits(),
 		Reports:   elasticReports,
+		Claims:    elasticClaims,
 		Pictures:  []*units.Picture{pipelinePicture},
 		Canonical: units.AtDefaults("elastic", elasticUnits()),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 5000},
