@@ -20,6 +20,17 @@ func (p Pair) Speedup() float64 { return float64(p.Base.Cycles) / float64(p.Adap
 // ETotGain is the adaptive run's E_tot over the baseline's.
 func (p Pair) ETotGain() float64 { return p.Adaptive.ETot() / p.Base.ETot() }
 
+// memo holds every run this process made, so that the vmshr report and
+// the fidelity report (gen -report all runs both) share their runs. A
+// kernel's name and the Config name a run: Kernels builds the same kernels
+// every time.
+var memo sweep.Memo[memoKey, *Result]
+
+type memoKey struct {
+	kernel string
+	cfg    Config
+}
+
 // Evaluate runs every kernel on both configurations with vcs virtual
 // channels, in parallel, writing a progress line per run.
 func Evaluate(vcs int, progress io.Writer) ([]Pair, error) {
@@ -34,7 +45,9 @@ func Evaluate(vcs int, progress io.Writer) ([]Pair, error) {
 			jobs = append(jobs, job{k, Config{Adaptive: adaptive, VCs: vcs}})
 		}
 	}
-	rs, err := sweep.Map(progress, "vmshr", jobs, func(j job) (*Result, error) { return Run(j.k, j.cfg) })
+	rs, err := sweep.Map(progress, "vmshr", jobs, func(j job) (*Result, error) {
+		return memo.Get(memoKey{j.k.Name, j.cfg}, func() (*Result, error) { return Run(j.k, j.cfg) })
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -157,33 +157,12 @@ func (c MSHRBlock) Build(name string) *hdl.Module {
 
 	// Fill: every waiting PMSHR inside the packet's aligned range takes its
 	// block; the packet's blocks no PMSHR waits for are dropped.
-	fillTherm := thermometer(fillHBS, hmax)
-	present := make([]*hdl.Signal, c.M) // which block of the packet PMSHR i waits for, one-hot over 2^hmax
-	for i, e := range p.Elems() {
-		hi, lo := splitCompare(e.Tag, fillBlk, hmax)
-		waits := e.V.And(e.Y.Not()).And(sameHyper(hi, lo, fillTherm))
-		piece := fillData[0]
-		onehot := waits
-		if hmax > 0 {
-			k := e.Tag.Slice(hmax-1, 0).And(fillTherm) // tag mod 2^G
-			piece = hdl.Select(k, fillData...)
-			onehot = lib.BinaryToOneHot(k, 1<<hmax).And(waits.Repl(1 << hmax))
-		}
-		present[i] = onehot
-		m.If(fillValid.And(waits), func() {
-			e.Y.SetU(1)
+	fillDropOut.Drive(fillPath(p.Elems(), fillValid, fillBlk, fillHBS, fillData, hmax, func(i int, take, piece *hdl.Signal) {
+		m.If(take, func() {
+			p.At(i).Y.SetU(1)
 			data.At(i).Set(piece)
 		})
-	}
-	covered := orAll(present) // bit k: some waiting PMSHR has block B(fill_blk, G) + k
-	missing := make([]*hdl.Signal, 1<<hmax)
-	for k := range missing {
-		missing[k] = covered.Bit(k).Not()
-		if k > 0 { // k < 2^G, i.e. G >= bits.Len(k)
-			missing[k] = missing[k].And(fillTherm.Bit(bits.Len(uint(k)) - 1))
-		}
-	}
-	fillDropOut.Drive(lib.PopCount(lib.Bus(missing)).And(fillValid.Repl(hmax + 1)))
+	}))
 
 	// Writeback: the lowest ready PMSHR's lowest valid SMSHR.
 	wbValid, wbIdx, wbOne := lib.Priority(lib.Bus(ready), false)
@@ -240,6 +219,82 @@ func (c MSHRBlock) Build(name string) *hdl.Module {
 			})
 		}
 	}
+	return m
+}
+
+// fillPath is the fill side of MSHRBlock: for each PMSHR i in entries it
+// calls set(i, take, piece) with take = fill_valid & "PMSHR i waits for a
+// block of the packet" (V, not Y, its tag inside the packet's aligned
+// range) and piece the packet's block it waits for (the 2^hmax:1
+// multiplexer of Dw bits), and it returns fill_drop, the count of the
+// packet's blocks no PMSHR waits for (deferred reservation, 6.4.2).
+func fillPath(entries []pmshr, fillValid, fillBlk, fillHBS *hdl.Signal, fillData []*hdl.Signal, hmax int,
+	set func(i int, take, piece *hdl.Signal)) *hdl.Signal {
+	fillTherm := thermometer(fillHBS, hmax)
+	present := make([]*hdl.Signal, len(entries)) // which block of the packet PMSHR i waits for, one-hot over 2^hmax
+	for i, e := range entries {
+		hi, lo := splitCompare(e.Tag, fillBlk, hmax)
+		waits := e.V.And(e.Y.Not()).And(sameHyper(hi, lo, fillTherm))
+		piece := fillData[0]
+		onehot := waits
+		if hmax > 0 {
+			k := e.Tag.Slice(hmax-1, 0).And(fillTherm) // tag mod 2^G
+			piece = hdl.Select(k, fillData...)
+			onehot = lib.BinaryToOneHot(k, 1<<hmax).And(waits.Repl(1 << hmax))
+		}
+		present[i] = onehot
+		set(i, fillValid.And(waits), piece)
+	}
+	covered := orAll(present) // bit k: some waiting PMSHR has block B(fill_blk, G) + k
+	missing := make([]*hdl.Signal, 1<<hmax)
+	for k := range missing {
+		missing[k] = covered.Bit(k).Not()
+		if k > 0 { // k < 2^G, i.e. G >= bits.Len(k)
+			missing[k] = missing[k].And(fillTherm.Bit(bits.Len(uint(k)) - 1))
+		}
+	}
+	return lib.PopCount(lib.Bus(missing)).And(fillValid.Repl(hmax + 1))
+}
+
+// FillBlock is MSHRBlock's fill path alone (fillPath), which vmshr-cost
+// synthesizes to tell the logic our fill adds from the tag search Table
+// 6.1 counts; with Base it is vmshr-base's (Hmax 0: one normal block, a
+// full tag compare, no multiplexer).
+//
+//	in fill_valid, fill_blk[Aw-1:0], fill_hbs[GW-1:0], fill_data_<k>[Dw-1:0] for k < 2^Hmax;
+//	   for i < M: v_<i>, y_<i>, tag_<i>[Aw-1:0]
+//	out take_<i>, piece_<i>[Dw-1:0] for i < M; fill_drop[Hmax:0]
+//
+// With Base there is no fill_hbs.
+type FillBlock struct {
+	M, Hmax, Aw, Dw int
+	Base            bool
+}
+
+// Build makes the module called name.
+func (c FillBlock) Build(name string) *hdl.Module {
+	if c.Base {
+		c.Hmax = 0
+	}
+	m := hdl.NewModule(name)
+	fillValid, fillBlk := m.Input("fill_valid", 1), m.Input("fill_blk", c.Aw)
+	fillHBS := m.ConstU(hbsWidth(c.Hmax), 0)
+	if !c.Base {
+		fillHBS = m.Input("fill_hbs", hbsWidth(c.Hmax))
+	}
+	fillData := make([]*hdl.Signal, 1<<c.Hmax)
+	for k := range fillData {
+		fillData[k] = m.Input(fmt.Sprintf("fill_data_%d", k), c.Dw)
+	}
+	entries := make([]pmshr, c.M)
+	for i := range entries {
+		entries[i] = pmshr{m.Input(fmt.Sprintf("v_%d", i), 1), m.Input(fmt.Sprintf("tag_%d", i), c.Aw), m.Input(fmt.Sprintf("y_%d", i), 1)}
+	}
+	drop := fillPath(entries, fillValid, fillBlk, fillHBS, fillData, c.Hmax, func(i int, take, piece *hdl.Signal) {
+		m.Output(fmt.Sprintf("take_%d", i), 1).Drive(take)
+		m.Output(fmt.Sprintf("piece_%d", i), c.Dw).Drive(piece)
+	})
+	m.Output("fill_drop", c.Hmax+1).Drive(drop)
 	return m
 }
 

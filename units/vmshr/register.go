@@ -45,7 +45,7 @@ var vmshrReports = []*units.Report{
 		Run:  func(units.Values, io.Writer) ([]*table.Table, error) { return granularityReport(), nil },
 	},
 	{
-		Name: "vmshr-cost", Doc: "the elastic tag search's added gates and depths beside Table 6.1, and the MSHR files' storage",
+		Name: "vmshr-cost", Doc: "the elastic tag search's added gates and depths beside Table 6.1, the MSHR files' storage, and what the elastic file adds block by block (tag search, fill path)",
 		Yosys: true, Time: time.Minute,
 		Configs: func(units.Values) []units.Config { return costConfigs() },
 		Run:     func(_ units.Values, progress io.Writer) ([]*table.Table, error) { return costReport(progress) },
@@ -119,6 +119,7 @@ func init() {
 		Doc:       "elastic vector MSHR with deferred reservation (Gou's thesis, chapter 6)",
 		Units:     vmshrUnits(),
 		Reports:   vmshrReports,
+		Claims:    vmshrClaims,
 		Canonical: units.AtDefaults("vmshr", vmshrUnits()),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 5000},
 		Speed:     []units.Config{{Unit: "vmshr-elastic", Values: units.Values{}}, {Unit: "vmshr-base", Values: units.Values{}}},
