@@ -230,10 +230,10 @@ func lut4(m costMeasured) string {
 func rsuTable(got map[string]costMeasured) *table.Table {
 	t := &table.Table{
 		Title: fmt.Sprintf("rsdmm-cost: the random shift unit (lanes = w) beside the memory it shifts (2^ab words of %d bits)", costDW),
-		Header: []string{"lw", "ab", "r_j from", "paper", "shift state bits", "declared", "x lanes (read-port bits)", "memory bits",
+		Header: []string{"lw", "ab", "r_j from", "paper, its words", "shift state bits", "declared", "x lanes (read-port bits)", "memory bits",
 			"state / memory", "read-port bits / memory", "model gates (lookups)", "gates / depth", "flip-flops", "SB_LUT4", "adders"},
 		Notes: []string{
-			"Paper: the RSU routes address j*w + k to j*w + (k + r_j) mod w with r_0, r_1, ... independent random numbers in [0, w-1] (I.C, Figure 1 (C)); it \"just reads the value of r_j and performs one addition operation for each memory access request\" (V): w lookups and w lw-bit adders per warp. It gives no gate count, nor how r_j is stored.",
+			"Paper: the RSU routes address j*w + k to j*w + (k + r_j) mod w with r_0, r_1, ... independent random numbers in [0, w-1] (I, Figure 1 (C)); it \"just reads the value of r_j and performs one addition operation for each memory access request\" (V): for a warp, w lookups and w lw-bit adders (our reading). It gives no gate count, nor how r_j is stored. The adders column is ours (the fidelity report's claim on V holds it to one a lane).",
 			fmt.Sprintf("The table is 2^(ab-lw) x lw bits, 1/(w x dw) of the memory's: small; but every lane reads it, and with asynchronous reads Yosys (and an ASIC) builds each read port of flip-flops and multiplexers, so the read-port bits are lw/dw = lw/%d of the memory's bits, whatever ab.", costDW),
 			"Hash (not in the paper; contract rsdmm-rsu): r_j is the XOR of the H3 keys over j's set bits, (ab-lw) x lw bits of keys and an AND-XOR tree per lane instead of the table.",
 			"Model gates: per lane and bit, a 2^(ab-lw)-input multiplexer tree (table) or ab-lw ANDs and ab-lw-1 XORs (hash); the per-lane lw-bit adder (the adders column) comes on top. Yosys counts include the table's write decoder and enables.",
@@ -247,10 +247,10 @@ func rsuTable(got map[string]costMeasured) *table.Table {
 		for _, hash := range []bool{false, true} {
 			m := got[rsuConfig(sh, hash).String()]
 			entries, state := rsuState(sh.lw, sh.ab, hash)
-			from, paper, formula := "table", "w reads of r_j and w additions per warp (V)",
+			from, paper, formula := "table", "\"one addition operation for each memory access request\" (V)",
 				fmt.Sprintf("2^%d x %d = %d", sh.ab-sh.lw, sh.lw, state)
 			if hash {
-				from, paper, formula = "H3 keys", "none: r_0, r_1, ... are independent random numbers (I.C)", fmt.Sprintf("%d x %d = %d", entries, sh.lw, state)
+				from, paper, formula = "H3 keys", "none: r_0, r_1, ... are \"independent random numbers\" (I)", fmt.Sprintf("%d x %d = %d", entries, sh.lw, state)
 			}
 			t.Add(fmt.Sprint(sh.lw), fmt.Sprint(sh.ab), from, paper, formula, fmt.Sprint(m.StateBits),
 				fmt.Sprintf("%d x %d = %d", state, w, state*w), fmt.Sprint(mem),
@@ -303,7 +303,7 @@ func growth(ns []int, gates []float64) float64 {
 func rpuTable(got map[string]costMeasured) *table.Table {
 	t := &table.Table{
 		Title: "rsdmm-cost: the request packing unit, Batcher's sorting network (default) against the all-pairs matrix, over N = s*w requests (rb = 8; scripts/gates_noabc.ys)",
-		Header: []string{"N", "lw", "s", "paper", "sort: comparators (2 networks)", "sort: comparator layers", "sort gates", "sort depth",
+		Header: []string{"N", "lw", "s", "paper, its words", "sort: comparators (2 networks)", "sort: comparator layers", "sort gates", "sort depth",
 			"sort depth / layer", "sort gates / comparator", "all pairs: N^2", "all-pairs gates", "all-pairs depth", "all-pairs depth / log2 N",
 			"all-pairs gates / N^2", "all pairs / sort"},
 	}

@@ -108,6 +108,7 @@ func init() {
 		Doc:       "random address shift memory machines: DMM, SDMM, RSDMM (Nakano)",
 		Units:     rsdmmUnits(),
 		Reports:   rsdmmReports,
+		Claims:    rsdmmClaims,
 		Canonical: units.AtDefaults("rsdmm", rsdmmUnits()),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000, Long: longLockstepConfigs(), LongCycles: 1000},
 		Speed:     []units.Config{{Unit: "rsdmm", Values: units.Values{}}, {Unit: "rsdmm-rpu", Values: units.Values{}}},

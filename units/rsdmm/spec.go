@@ -21,7 +21,7 @@ import (
 //     lacks the s of its denominator; S(i) is W(i*s)..W((i+1)s-1);
 //     Figure 4's last "W(0)" is W(2).
 //  3. Lemma 5's proof needs g_w(s) <= -1, which fails at s = 2 for w = 8
-//     .. 128 (LemmaFiveGap).
+//     .. 128 (LemmaFiveGaps).
 //  4. A request's stage is the rank of its row among the distinct rows its
 //     bank is asked for; on one address the highest thread writes. The
 //     hashed RSU's r_j is the XOR of key_b over the set bits b of j (H3).
@@ -160,6 +160,29 @@ func FOverES(w, s float64) float64 { return F(w, s) / (math.E * s) }
 func G(w, s float64) float64 {
 	llw := log2(log2(w)) + 1
 	return (log2(s) + 1) / llw * log2(llw*s/(2*(log2(s)+1)*log2(w)))
+}
+
+// LemmaFiveGap is a case where Lemma 5's proof fails (reading 3): Eq.
+// 2's g_w(s) above -1 at width W and S warps a super warp.
+type LemmaFiveGap struct {
+	W, S int
+	G    float64
+}
+
+// LemmaFiveGaps are the cases, w = 2^2..2^maxLW and integer 2 <= s <= log
+// w, ascending in w, where g_w(s) > -1 (beyond rounding: g_w(log w) is -1
+// exactly).
+func LemmaFiveGaps(maxLW int) []LemmaFiveGap {
+	var gaps []LemmaFiveGap
+	for lw := 2; lw <= maxLW; lw++ {
+		w := 1 << lw
+		for s := 2; s <= lw; s++ {
+			if g := G(float64(w), float64(s)); g > -1+1e-12 {
+				gaps = append(gaps, LemmaFiveGap{w, s, g})
+			}
+		}
+	}
+	return gaps
 }
 
 // SplitMix64 returns the generator of the hashed RSU's keys: each call

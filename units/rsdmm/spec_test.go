@@ -117,24 +117,18 @@ func TestLemma5(t *testing.T) {
 		}
 		require.InDelta(t, -1, G(w, float64(lw)), 1e-12)
 	}
+	var gaps [][2]int
+	for _, g := range LemmaFiveGaps(16) {
+		gaps = append(gaps, [2]int{g.W, g.S})
+		require.Equal(t, G(float64(g.W), float64(g.S)), g.G)
+	}
+	require.Equal(t, [][2]int{{8, 2}, {16, 2}, {32, 2}, {64, 2}, {128, 2}}, gaps)
 }
 
 // TestTableIIFormula is Table II's third block, f_w(s)/(es), to three
 // decimals.
 func TestTableIIFormula(t *testing.T) {
-	table := [][]float64{ // s = 1..10; w = 16, 32, 64, 128, 256
-		{2.667, 3.010, 3.347, 3.677, 4.000},
-		{2.667, 3.010, 3.347, 3.677, 4.000},
-		{2.298, 2.594, 2.884, 3.168, 3.447},
-		{2.000, 2.258, 2.510, 2.758, 3.000},
-		{1.772, 2.000, 2.224, 2.443, 2.658},
-		{1.593, 1.799, 2.000, 2.197, 2.390},
-		{1.450, 1.637, 1.821, 2.000, 2.176},
-		{1.333, 1.505, 1.674, 1.839, 2.000},
-		{1.236, 1.395, 1.551, 1.704, 1.853},
-		{1.153, 1.301, 1.447, 1.589, 1.729},
-	}
-	for si, row := range table {
+	for si, row := range TableIIBound {
 		for wi, want := range row {
 			w, s := float64(int(16)<<wi), float64(si+1)
 			require.Equal(t, fmt.Sprintf("%.3f", want), fmt.Sprintf("%.3f", FOverES(w, s)), "w=%v s=%v", w, s)
