@@ -177,6 +177,20 @@ func RunAll(c Core, kernels []Kernel, setups []Setup, progress io.Writer) ([]Ker
 	return results, nil
 }
 
+// EvaluateShared runs the kernels of Figs. 5.8-5.9 on the baseline,
+// elastic+RR and elastic+aware with core c's loads going to the shared
+// DRAM of c.DRAM (dram.go) instead of a fixed latency.
+func EvaluateShared(c Core, progress io.Writer) ([]KernelResults, error) {
+	c.Memory = SharedDRAM
+	return RunAll(c, Kernels(), Setups[:SetupAware+1], progress)
+}
+
+// MeanLoad is the mean global-load round trip of setup s's run, in
+// cycles.
+func (k KernelResults) MeanLoad(s int) float64 {
+	return float64(k.By[s].LoadCycles) / float64(k.By[s].Loads)
+}
+
 // Mean is the arithmetic mean of f over ks.
 func Mean(ks []KernelResults, f func(KernelResults) float64) float64 {
 	sum := 0.0

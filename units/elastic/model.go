@@ -42,7 +42,9 @@ import (
 //     row hits, misses and queueing to first order (section 5.6.4's
 //     effects are otherwise outside the model). Each load's delay is a
 //     hash of its CTA, warp, instruction and subwarp, so it is the same in
-//     every setup. Returns due in one cycle queue, one a cycle.
+//     every setup. Returns due in one cycle queue, one a cycle. With
+//     Memory SharedDRAM the loads of Table 5.4's 16 cores go to shared
+//     GDDR3 channels instead (dram.go).
 //   - The mask's resolution inputs (res_*) are driven when EXE hands a
 //     shared-memory subwarp over, with elastic-bkconf's extra: a warp's
 //     subwarps reach MEM0 in that order.
@@ -116,6 +118,10 @@ type Core struct {
 	Stages, MStages    int // pipeline stages IF..WB (without the scheduling stage) and memory stages
 	Latency, Spread    int // global load round trip: Latency to Latency+Spread cycles
 	Sets, Ways, PCW    int // the history cache (section 5.5.4)
+	// Memory is where the global loads go: FixedLatency (Latency, Spread)
+	// or SharedDRAM, DRAM's cores sharing its GDDR3 channels (dram.go).
+	Memory Memory
+	DRAM   DRAM
 }
 
 // Table54 is the core of Table 5.4 with the history cache of 5.5.4 and
@@ -123,7 +129,7 @@ type Core struct {
 func Table54() Core {
 	return Core{Warps: Warps, Warp: Warp, Lanes: Lanes, Banks: Banks, Ports: 1,
 		Stages: Stages, MStages: MemStages, Latency: DefaultLatency, Spread: DefaultSpread,
-		Sets: HistorySets, Ways: HistoryWays, PCW: PCBits}
+		Sets: HistorySets, Ways: HistoryWays, PCW: PCBits, DRAM: Table54DRAM()}
 }
 
 // K is the subwarps per warp.
@@ -154,6 +160,8 @@ func (c Core) check() error {
 		return fmt.Errorf("core: %d stages leave no room for IF..EXE beside %d memory stages", c.Stages, c.MStages)
 	case c.Latency < 1 || c.Spread < 0:
 		return fmt.Errorf("core: latency %d..%d is not positive", c.Latency, c.Latency+c.Spread)
+	case c.Memory == SharedDRAM:
+		return c.DRAM.check(c.Lanes)
 	}
 	return nil
 }
@@ -232,10 +240,9 @@ func (p *pipeline) offer() cycleOut {
 	return out
 }
 
-// loadLeft sends a global load's request into the interconnect; its
-// data is due delay cycles later.
-func (p *pipeline) loadLeft(tag, delay int) {
-	due := p.cycle + delay
+// returnAt queues a global load's data, due at the interconnect input
+// in cycle due.
+func (p *pipeline) returnAt(tag, due int) {
 	i := len(p.returns)
 	for i > 0 && p.returns[i-1].due > due {
 		i--
@@ -279,7 +286,14 @@ type Result struct {
 	// (Eq. 5.5), empty while the safe distance is kept, rather than
 	// stalling EXE.
 	UnderInPremem int
-	Trace         []TraceCycle
+	// Loads is the global load requests (subwarps), LoadCycles their round
+	// trips summed, LoadMin and LoadMax the shortest and longest (-1 and 0
+	// without loads).
+	Loads, LoadCycles, LoadMin, LoadMax int
+	// Cores is the cores a SharedDRAM run sums its counts over (0 for one
+	// core).
+	Cores int
+	Trace []TraceCycle
 }
 
 // R is the shared-memory intensity (Table 5.5): shared-memory accesses
@@ -312,6 +326,7 @@ type warpCtx struct {
 	slot    int // its CTA slot
 	cta, id int // its CTA's number in the run and its index in the CTA
 	sent    int // requests of its global load sent so far
+	global  int // global loads and stores issued, the current one's included
 	pred    int // the history cache's prediction for its shared-memory instruction
 	extras  int // the summed extras of its shared-memory subwarps so far
 }
@@ -341,6 +356,11 @@ type kernelRun struct {
 	last     int // the warp picked last (round-robin)
 	res      Result
 	maskIn   MaskIn
+	// SharedDRAM: the core's index, the memory system, and whether the
+	// kernel is over on this core.
+	core int
+	mem  *memSystem
+	over bool
 }
 
 // Kernel runs kernel k to completion.
@@ -348,27 +368,12 @@ func (r Run) Kernel(k Kernel) (Result, error) {
 	if err := r.check(); err != nil {
 		return Result{}, err
 	}
-	wpc := k.Warps(r.Warp)
-	if k.Slots*wpc > r.Warps {
-		return Result{}, fmt.Errorf("kernel %s: %d CTAs of %d warps exceed %d warp contexts", k.Name, k.Slots, wpc, r.Warps)
+	if r.Memory == SharedDRAM {
+		return r.sharedKernel(k)
 	}
-	m := &kernelRun{Run: r, kernel: k, k: r.K(), cur: -1, last: -1,
-		pipe: &pipeline{stages: make([]*subwarp, r.frontStages()), be: r.newBackEnd(r.BackEnd),
-			tracing: r.Trace},
-		mask:  NewWarpMask(r.Warps, r.Warp, r.Lanes, r.Sets, r.Ways, r.PCW),
-		warps: make([]warpCtx, r.Warps),
-		slots: make([]ctaSlot, k.Slots),
-	}
-	m.res.Kernel = k.Name
-	m.maskIn = MaskIn{Ready: make([]bool, r.Warps), IsMem: make([]bool, r.Warps)}
-	for j := range m.warps {
-		m.warps[j].done = true
-	}
-	for s := range m.slots {
-		for j := range wpc {
-			m.slots[s].warps = append(m.slots[s].warps, s*wpc+j)
-		}
-		m.launch(s)
+	m, err := r.newKernelRun(k)
+	if err != nil {
+		return Result{}, err
 	}
 	// Without a writeback for a load's round trip plus every warp's
 	// subwarps held at the worst degree, nothing will ever move again.
@@ -385,6 +390,33 @@ func (r Run) Kernel(k Kernel) (Result, error) {
 	m.res.Cycles = m.pipe.cycle
 	m.res.Trace = m.pipe.trace
 	return m.res, nil
+}
+
+// newKernelRun is one core ready to run kernel k, its CTA slots filled.
+func (r Run) newKernelRun(k Kernel) (*kernelRun, error) {
+	wpc := k.Warps(r.Warp)
+	if k.Slots*wpc > r.Warps {
+		return nil, fmt.Errorf("kernel %s: %d CTAs of %d warps exceed %d warp contexts", k.Name, k.Slots, wpc, r.Warps)
+	}
+	m := &kernelRun{Run: r, kernel: k, k: r.K(), cur: -1, last: -1,
+		pipe: &pipeline{stages: make([]*subwarp, r.frontStages()), be: r.newBackEnd(r.BackEnd),
+			tracing: r.Trace},
+		mask:  NewWarpMask(r.Warps, r.Warp, r.Lanes, r.Sets, r.Ways, r.PCW),
+		warps: make([]warpCtx, r.Warps),
+		slots: make([]ctaSlot, k.Slots),
+	}
+	m.res.Kernel, m.res.LoadMin = k.Name, -1
+	m.maskIn = MaskIn{Ready: make([]bool, r.Warps), IsMem: make([]bool, r.Warps)}
+	for j := range m.warps {
+		m.warps[j].done = true
+	}
+	for s := range m.slots {
+		for j := range wpc {
+			m.slots[s].warps = append(m.slots[s].warps, s*wpc+j)
+		}
+		m.launch(s)
+	}
+	return m, nil
 }
 
 // launch starts the next CTA in slot s, if any is left.
@@ -479,6 +511,9 @@ func (m *kernelRun) issue() *subwarp {
 		w.next++
 		w.pending, w.extras, w.sent = m.k, 0, 0
 		in := w.prog[w.next-1]
+		if in.Kind == Load || in.Kind == Store {
+			w.global++
+		}
 		m.maskIn.SchedValid, m.maskIn.SchedShmem, m.maskIn.SchedPC = true, in.Kind == Shared, in.PC
 		if in.Kind == Shared {
 			o := m.mask.Eval(m.maskIn)
@@ -493,12 +528,7 @@ func (m *kernelRun) issue() *subwarp {
 	in := w.prog[w.next-1]
 	s := &subwarp{in: Instr{Mem: in.Kind.Mem(), Tag: m.cur}, kind: in.Kind, pc: in.PC, last: m.sub == m.k-1}
 	if in.Kind == Shared {
-		addrs := in.Addr[m.sub*m.Lanes : (m.sub+1)*m.Lanes]
-		en := make([]bool, m.Lanes)
-		for i, a := range addrs {
-			en[i] = a >= 0
-		}
-		if degree := ConflictDegree(addrs, en, m.Banks, false); degree > 0 {
+		if degree := subwarpDegree(in.Addr[m.sub*m.Lanes:(m.sub+1)*m.Lanes], m.Banks); degree > 0 {
 			s.in.Hold = Extra(degree, m.Ports)
 			m.res.SharedAccesses++
 			m.res.SharedCycles += Cycles(degree, m.Ports)
@@ -511,6 +541,33 @@ func (m *kernelRun) issue() *subwarp {
 	}
 	return s
 }
+
+// subwarpDegree is ConflictDegree without broadcast of a subwarp whose
+// inactive lanes' addresses are negative: the most active lanes in one
+// bank, counted in an array rather than the spec's map (the model's
+// hottest path).
+func subwarpDegree(addrs []int, banks int) int {
+	if banks > maxFastBanks {
+		en := make([]bool, len(addrs))
+		for i, a := range addrs {
+			en[i] = a >= 0
+		}
+		return ConflictDegree(addrs, en, banks, false)
+	}
+	var per [maxFastBanks]int
+	degree := 0
+	for _, a := range addrs {
+		if a >= 0 {
+			b := a & (banks - 1)
+			per[b]++
+			degree = max(degree, per[b])
+		}
+	}
+	return degree
+}
+
+// maxFastBanks is the most banks subwarpDegree counts in an array.
+const maxFastBanks = 64
 
 // pick chooses a ready warp by the run's policy, round-robin after the
 // last one picked, or returns -1.
@@ -555,16 +612,53 @@ func (m *kernelRun) loadDelay(w *warpCtx) int {
 	return m.Latency + int(x%uint64(m.Spread+1))
 }
 
+// send puts the request of w's subwarp w.sent (warp context tag) on the
+// interconnect as it leaves the MEM tail: a load's data comes back
+// later, a store's request is all (it goes to DRAM only when shared).
+func (m *kernelRun) send(w *warpCtx, tag int, write bool) {
+	switch {
+	case m.mem != nil:
+		m.mem.send(m.core, m.pipe.cycle, tag, w.cta, w.id, w.sent, w.global-1, m.Lanes, m.Warp, m.kernel.Threads, write)
+	case !write:
+		d := m.loadDelay(w)
+		m.pipe.returnAt(tag, m.pipe.cycle+d)
+		m.loadTook(d)
+	}
+	w.sent++
+}
+
+// loadReturns queues a load's data, sent in cycle sent, due in cycle due
+// (SharedDRAM).
+func (m *kernelRun) loadReturns(tag, sent, due int) {
+	m.pipe.returnAt(tag, due)
+	m.loadTook(due - sent)
+}
+
+// loadTook counts a load request's round trip of d cycles.
+func (m *kernelRun) loadTook(d int) {
+	r := &m.res
+	if r.Loads == 0 || d < r.LoadMin {
+		r.LoadMin = d
+	}
+	r.LoadMax = max(r.LoadMax, d)
+	r.Loads++
+	r.LoadCycles += d
+}
+
 // writeback applies the cycle's writeback to its warp.
 func (m *kernelRun) writeback(wb Writeback) {
 	if !wb.Valid {
 		return
 	}
 	w := &m.warps[wb.Tag]
-	if wb.Src != SrcIC && w.prog[w.next-1].Kind == Load {
-		m.pipe.loadLeft(wb.Tag, m.loadDelay(w)) // the request leaves; the data comes back later
-		w.sent++
-		return
+	if wb.Src != SrcIC {
+		switch w.prog[w.next-1].Kind {
+		case Load:
+			m.send(w, wb.Tag, false) // the request leaves; the data comes back later
+			return
+		case Store:
+			m.send(w, wb.Tag, true)
+		}
 	}
 	w.pending--
 	if w.pending > 0 {

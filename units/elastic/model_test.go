@@ -3,6 +3,7 @@ package elastic
 import (
 	"io"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -297,4 +298,20 @@ func TestPipelineTable(t *testing.T) {
 	var sb strings.Builder
 	require.NoError(t, tb.Write(&sb, "csv"))
 	require.Contains(t, sb.String(), "t_i+6 *,W_i+5,W_i+4,W_i+3,,,W_i+2,W_i+1,W_i\n")
+}
+
+// TestSubwarpDegreeIsTheSpec: the model's array count is ConflictDegree
+// without broadcast, inactive lanes (negative addresses) disabled.
+func TestSubwarpDegreeIsTheSpec(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		banks := 1 << rng.IntN(8)
+		addrs := make([]int, 1+rng.IntN(32))
+		en := make([]bool, len(addrs))
+		for i := range addrs {
+			addrs[i] = rng.IntN(64) - 8
+			en[i] = addrs[i] >= 0
+		}
+		require.Equal(t, ConflictDegree(addrs, en, banks, false), subwarpDegree(addrs, banks), "%v on %d banks", addrs, banks)
+	}
 }

@@ -25,19 +25,75 @@ const spreadNote = "With one fixed latency the CTAs of a wave run in lockstep: w
 // spreads are the load latency spreads of the sensitivity table.
 var spreads = []int{0, 400, DefaultSpread, 1200}
 
-func evaluationReport(latency, spread int, progress io.Writer) ([]*table.Table, error) {
+func evaluationReport(latency, spread int, memory Memory, progress io.Writer) ([]*table.Table, error) {
 	c := Table54()
-	c.Latency, c.Spread = latency, spread
+	c.Latency, c.Spread, c.Memory = latency, spread, memory
 	e, err := Evaluate(c, progress)
 	if err != nil {
 		return nil, err
 	}
-	sensitivity, err := spreadTable(e, progress)
+	// The shared-DRAM table's other memory: the figures' runs are one.
+	fixed, shared := e.Conflicting, e.Conflicting
+	other := c
+	if memory == FixedLatency {
+		shared, err = EvaluateShared(other, progress)
+	} else {
+		other.Memory = FixedLatency
+		fixed, err = RunAll(other, Kernels(), Setups[:SetupAware+1], progress)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return []*table.Table{kernelTable(e), stallTable(e), speedupTable(e), boundTable(e), sensitivity, handTable(e),
-		conflictFreeTable(e), predictionTable(e), claimsTable(e)}, nil
+	ts := []*table.Table{kernelTable(e), stallTable(e), speedupTable(e), dramTable(c, fixed, shared), boundTable(e)}
+	if memory == FixedLatency {
+		sensitivity, err := spreadTable(e, progress)
+		if err != nil {
+			return nil, err
+		}
+		ts = append(ts, sensitivity)
+	}
+	return append(ts, handTable(e), conflictFreeTable(e), predictionTable(e), claimsTable(e)), nil
+}
+
+// dramNote is how the shared-DRAM option was set up (dram.go).
+func dramNote(d DRAM) string {
+	return fmt.Sprintf("Shared DRAM (gen -report elastic -memory gddr runs every table on it): %d cores, each running the kernel as the one-core model does, share %d GDDR3 channels (Table 5.4: 8 banks, 4 KB rows of two 2 KB pages, 8 B a transfer on an %d MHz bus, FR-FCFS over 32 request-buffer entries; internal/gddr). Table 5.4 gives no DRAM timing, core clock or interleaving: Table 6.2's (tCL 12, tRP 12, tRC 41, tRAS 29, tRCD 14, tRRD 10 bus cycles; %d MHz cores; %d B interleaving). A request is a subwarp's 32 B (Table 5.4's flit), its threads' words consecutive (coalesced), the cores' CTAs side by side; stores are DRAM writes. The crossbar is a fixed %d-cycle round trip, set so that a load to an idle closed bank takes the fixed model's shortest, %d cycles (section 5.4.2's hundreds of cycles); its contention is not modelled. None of these was set by looking at the figures.",
+		d.Cores, d.Channels, d.BusMHz, d.CoreMHz, d.Interleave, d.Interconnect, DefaultLatency)
+}
+
+// dramTable sets Figs. 5.8-5.9 under the shared DRAM beside the fixed
+// latency's, per kernel, with the thesis's printed means and the
+// verdicts of both (dramClaims).
+func dramTable(c Core, fixed, shared []KernelResults) *table.Table {
+	t := &table.Table{
+		Title: fmt.Sprintf("Figs. 5.8-5.9: fixed latency (%d to %d cycles, one core) against a shared GDDR model (%d cores, %d channels), ours, beside the thesis's means",
+			c.Latency, c.Latency+c.Spread, c.DRAM.Cores, c.DRAM.Channels),
+		Header: []string{"kernel", "stalls removed (aware): thesis", "fixed", "verdict", "gddr", "verdict",
+			"speedup elastic+RR: thesis", "fixed", "verdict", "gddr", "verdict",
+			"speedup elastic+aware: thesis", "fixed", "verdict", "gddr", "verdict",
+			"load round trip (baseline, mean / max): fixed", "gddr"},
+		Notes: []string{
+			"Stalls removed: 1 - elastic+aware's stalls over the baseline's (Fig. 5.8), summed over the cores under gddr; speedup: the baseline's cycles over the setup's, less one (Fig. 5.9), the kernel's cycles the last core's under gddr. The thesis prints only the means (42.3% of the stalls, section 5.6.1's abstract; 3.2% elastic+RR and 13.3% elastic+aware, 5.6.2); its per-kernel bars are not in the text.",
+			dramNote(c.DRAM),
+			verdict.Rule,
+		},
+	}
+	load := func(k KernelResults) string {
+		return fmt.Sprintf("%.0f / %d", k.MeanLoad(SetupBaseline), k.By[SetupBaseline].LoadMax)
+	}
+	for i, f := range fixed {
+		g := shared[i]
+		t.Add(f.Kernel.Name, "", table.Pct(f.StallReduction(SetupAware)), "", table.Pct(g.StallReduction(SetupAware)), "",
+			"", table.SignedPct(f.Speedup(SetupRR)), "", table.SignedPct(g.Speedup(SetupRR)), "",
+			"", table.SignedPct(f.Speedup(SetupAware)), "", table.SignedPct(g.Speedup(SetupAware)), "", load(f), load(g))
+	}
+	fc, gc := meanClaims(fixed, ""), dramClaims(shared, c.DRAM)
+	row := []string{"mean"}
+	for i := range fc {
+		row = append(row, fc[i].Printed, fc[i].Ours, fc[i].Verdict.String(), gc[i].Ours, gc[i].Verdict.String())
+	}
+	t.Add(append(row, "", "")...)
+	return t
 }
 
 // spreadTable is the speedups of elastic+RR and elastic+aware at each
