@@ -31,9 +31,9 @@ type memoKey struct {
 	cfg    Config
 }
 
-// Evaluate runs every kernel on both configurations with vcs virtual
-// channels, in parallel, writing a progress line per run.
-func Evaluate(vcs int, progress io.Writer) ([]Pair, error) {
+// Evaluate runs every kernel on both configurations on interconnect icnt
+// with vcs virtual channels, in parallel, writing a progress line per run.
+func Evaluate(icnt Icnt, vcs int, progress io.Writer) ([]Pair, error) {
 	type job struct {
 		k   *Kernel
 		cfg Config
@@ -42,7 +42,7 @@ func Evaluate(vcs int, progress io.Writer) ([]Pair, error) {
 	ks := Kernels()
 	for _, k := range ks {
 		for _, adaptive := range []bool{false, true} {
-			jobs = append(jobs, job{k, Config{Adaptive: adaptive, VCs: vcs}})
+			jobs = append(jobs, job{k, Config{Adaptive: adaptive, VCs: vcs, Icnt: icnt}})
 		}
 	}
 	rs, err := sweep.Map(progress, "vmshr", jobs, func(j job) (*Result, error) {
@@ -64,6 +64,27 @@ func channels(vcs int) string {
 		return "1 virtual channel"
 	}
 	return fmt.Sprintf("%d virtual channels", vcs)
+}
+
+// Runs are the evaluation on every interconnect and both virtual channel
+// counts (Table 6.2's 2, 6.5.6's 1).
+type Runs map[Icnt]map[int][]Pair
+
+// EvaluateAll runs Evaluate on every interconnect with 2 and 1 virtual
+// channels.
+func EvaluateAll(progress io.Writer) (Runs, error) {
+	rs := Runs{}
+	for i := range IcntNames {
+		rs[Icnt(i)] = map[int][]Pair{}
+		for _, vcs := range []int{2, 1} {
+			ps, err := Evaluate(Icnt(i), vcs, progress)
+			if err != nil {
+				return nil, err
+			}
+			rs[Icnt(i)][vcs] = ps
+		}
+	}
+	return rs, nil
 }
 
 // Means are a suite's averages.

@@ -1,6 +1,7 @@
 package vmshr
 
-// The interconnect of Table 6.2 as a crossbar of 16 B flits: every source
+// The interconnect of Table 6.2 as one crossbar stage (Config.Icnt
+// Crossbar; the default is the 2-ary 5-fly of butterfly.go) of 16 B flits: every source
 // has VCs virtual-channel queues of buffers flits each, a packet takes
 // its virtual channel by destination (dest mod VCs), and every
 // destination port takes one packet at a time, a flit per interconnect
@@ -17,11 +18,41 @@ type packet struct {
 	id       int // the model's packet record
 }
 
-// crossbar is one direction of the interconnect.
-type crossbar struct {
-	vcs, buffers int // buffers per virtual channel; 0 = unbounded
+// sources are the packets a network's sources queue (both networks):
+// per source and virtual channel, a queue of at most buffers flits (0 =
+// unbounded); a packet takes its virtual channel by destination.
+type sources struct {
+	vcs, buffers int
 	queues       [][][]packet
 	used         [][]int // flits queued per source and virtual channel
+}
+
+func newSources(srcs, vcs, buffers int) sources {
+	q := sources{vcs: vcs, buffers: buffers, queues: make([][][]packet, srcs), used: make([][]int, srcs)}
+	for s := range srcs {
+		q.queues[s] = make([][]packet, vcs)
+		q.used[s] = make([]int, vcs)
+	}
+	return q
+}
+
+func (q *sources) vc(dst int) int { return dst % q.vcs }
+
+// room reports whether source src can queue a packet of flits for dst.
+func (q *sources) room(src, dst, flits int) bool {
+	return q.buffers == 0 || q.used[src][q.vc(dst)]+flits <= q.buffers
+}
+
+// push queues a packet (room must hold).
+func (q *sources) push(p packet) {
+	v := q.vc(p.dst)
+	q.queues[p.src][v] = append(q.queues[p.src][v], p)
+	q.used[p.src][v] += p.flits
+}
+
+// crossbar is one direction of the interconnect.
+type crossbar struct {
+	sources
 	// a transfer in progress per destination: its source, virtual channel
 	// and flits left (0 when idle)
 	from, fromVC, left []int
@@ -32,28 +63,11 @@ type crossbar struct {
 }
 
 func newCrossbar(srcs, dsts, vcs, buffers int) *crossbar {
-	x := &crossbar{vcs: vcs, buffers: buffers, queues: make([][][]packet, srcs), used: make([][]int, srcs),
+	return &crossbar{sources: newSources(srcs, vcs, buffers),
 		from: make([]int, dsts), fromVC: make([]int, dsts), left: make([]int, dsts), sending: make([]bool, srcs), rr: make([]int, dsts)}
-	for s := range srcs {
-		x.queues[s] = make([][]packet, vcs)
-		x.used[s] = make([]int, vcs)
-	}
-	return x
 }
 
-func (x *crossbar) vc(dst int) int { return dst % x.vcs }
-
-// room reports whether source src can queue a packet of flits for dst.
-func (x *crossbar) room(src, dst, flits int) bool {
-	return x.buffers == 0 || x.used[src][x.vc(dst)]+flits <= x.buffers
-}
-
-// push queues a packet (room must hold).
-func (x *crossbar) push(p packet) {
-	v := x.vc(p.dst)
-	x.queues[p.src][v] = append(x.queues[p.src][v], p)
-	x.used[p.src][v] += p.flits
-}
+func (x *crossbar) moved() int64 { return x.flits }
 
 // idle reports whether nothing is queued or moving.
 func (x *crossbar) idle() bool {

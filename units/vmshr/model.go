@@ -10,9 +10,11 @@ import (
 // 8-wide SIMD pipeline running 32 warps of 32 threads by strict barrel
 // round-robin issue, a core's loads split per normal block (footnote 7)
 // into its MSHR file (File: vmshr-elastic's rules, vmshr-base's when every
-// granularity is 32 B); a crossbar at 602 MHz with 16 B flits and 8 B
-// headers; 4 GDDR3 channels at 1066 MHz with FR-FCFS controllers
-// (internal/gddr), interleaved every 256 B.
+// granularity is 32 B); an interconnect at 602 MHz with 16 B flits and
+// 8 B headers (Config.Icnt: Table 6.2's 2-ary 5-fly butterfly,
+// butterfly.go, or one crossbar stage, icnt.go); 4 GDDR3 channels at
+// 1066 MHz with FR-FCFS controllers (internal/gddr), interleaved every
+// 256 B.
 //
 // Readings taken:
 //   - A warp issues one instruction per turn; the pipeline issues one
@@ -33,7 +35,46 @@ import (
 type Config struct {
 	Adaptive bool // Alg. 6.1's granularities, else 32 B for every load (the baseline)
 	VCs      int  // interconnect virtual channels (Table 6.2: 2; 6.5.6: 1)
+	Icnt     Icnt // the interconnect's topology (Table 6.2: the butterfly)
 	Record   bool // keep core 0's MSHR port trace
+}
+
+// Icnt is the interconnect's topology: Table 6.2's "crossbar (2-ary 5-fly
+// butterfly [37])" as a butterfly of 2x2 routers (butterfly.go, the zero
+// value) or as one crossbar stage (icnt.go).
+type Icnt int
+
+const (
+	Butterfly Icnt = iota
+	Crossbar
+)
+
+// IcntNames are the topologies' names, in value order (the vmshr
+// report's -icnt).
+var IcntNames = []string{Butterfly: "butterfly", Crossbar: "crossbar"}
+
+func (i Icnt) String() string { return IcntNames[i] }
+
+// network is one direction of the interconnect: sources queue packets
+// (room, push), tick moves a cycle, delivering the packets whose tails
+// arrived at destinations that accept them.
+type network interface {
+	room(src, dst, flits int) bool
+	push(p packet)
+	idle() bool
+	tick(accept func(dst int) bool, deliver func(packet))
+	moved() int64 // flits delivered
+}
+
+// newNetworks makes the request (cores to channels) and reply (channels
+// to cores) networks of a run: the cores' queues hold VCBuffers flits a
+// virtual channel, the channels' are unbounded.
+func newNetworks(cfg Config) (req, rep network) {
+	if cfg.Icnt == Crossbar {
+		return newCrossbar(Cores, Channels, cfg.VCs, VCBuffers), newCrossbar(Channels, Cores, cfg.VCs, 0)
+	}
+	cores, chans := coreTerminals(), channelTerminals()
+	return newButterfly(cores, chans, cfg.VCs, VCBuffers, VCBuffers), newButterfly(chans, cores, cfg.VCs, 0, VCBuffers)
 }
 
 // Table 6.2's sizes the model uses beyond spec.go's.
@@ -104,7 +145,7 @@ type gpu struct {
 	cfg      Config
 	gran     []int // per body instruction: the hardware granularity's HBS
 	cores    []*core
-	req, rep *crossbar
+	req, rep network
 	dram     []*gddr.Channel
 	packets  []memPacket // a DRAM request's ID is its index
 	res      *Result
@@ -122,9 +163,11 @@ func Run(k *Kernel, cfg Config) (*Result, error) {
 	if cfg.VCs < 1 {
 		return nil, fmt.Errorf("vmshr model: %d virtual channels", cfg.VCs)
 	}
-	g := &gpu{k: k, cfg: cfg, res: &Result{Kernel: k.Name, Config: cfg},
-		req: newCrossbar(Cores, Channels, cfg.VCs, VCBuffers),
-		rep: newCrossbar(Channels, Cores, cfg.VCs, 0)}
+	if cfg.Icnt < 0 || int(cfg.Icnt) >= len(IcntNames) {
+		return nil, fmt.Errorf("vmshr model: interconnect %d", int(cfg.Icnt))
+	}
+	g := &gpu{k: k, cfg: cfg, res: &Result{Kernel: k.Name, Config: cfg}}
+	g.req, g.rep = newNetworks(cfg)
 	for _, in := range k.Body {
 		h := 0
 		if in.Op == Load && cfg.Adaptive {
@@ -164,7 +207,7 @@ func Run(k *Kernel, cfg Config) (*Result, error) {
 	for _, ch := range g.dram {
 		g.res.Channels = append(g.res.Channels, ch.Stats())
 	}
-	g.res.Flits = g.req.flits + g.rep.flits
+	g.res.Flits = g.req.moved() + g.rep.moved()
 	return g.res, nil
 }
 
@@ -177,7 +220,7 @@ func (g *gpu) dramIdle() bool {
 	return true
 }
 
-// send queues a memory packet from core c on the request crossbar (the
+// send queues a memory packet from core c on the request network (the
 // caller checked room): a read request is its header, a store carries its
 // block.
 func (g *gpu) send(c int, p memPacket) {
@@ -207,7 +250,7 @@ func (g *gpu) dramTick() {
 	}
 }
 
-// icntTick moves both crossbars one cycle: requests into the DRAM
+// icntTick moves both networks one cycle: requests into the DRAM
 // controllers' queues (a transfer starts only when the queue has room for
 // it, and only one transfer at a time goes to a channel), replies into
 // the cores' fill queues.
