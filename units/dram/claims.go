@@ -13,7 +13,7 @@ import (
 // on the cycle model (the dram report's runs but the choice table's
 // deeper command queues).
 var dramClaims = &units.Claims{
-	Time: 8 * time.Minute,
+	Time: 4 * time.Minute,
 	Run: func(progress io.Writer) ([]verdict.Claim, error) {
 		l2, err := measure(units.Config{Unit: "dram-l2mib", Values: units.Values{}}, nil, nil)
 		if err != nil {

@@ -18,7 +18,7 @@ import (
 // the thesis's figures.
 
 // DefaultCycles is the report's core cycles per run: the whole report
-// (380 runs) takes about 12 minutes on 2 cores.
+// (380 runs) takes about 7 minutes on 2 cores.
 const DefaultCycles = 300_000
 
 // The sensitivity sweeps of 6.3, each run under FR-FCFS and MSHR-S+A.

@@ -13,7 +13,7 @@ import (
 var dramReports = []*units.Report{
 	{
 		Name: "dram", Doc: "the cycle model's chapter 6 beside the thesis: four policies, perfect DRAM, Figs. 6.10-6.11's sweeps",
-		Time: 12 * time.Minute,
+		Time: 7 * time.Minute,
 		Params: units.Params{
 			{Name: "workload", Doc: "the benchmark skeleton (Table 5.2's abbreviations) or all",
 				Kind: units.Choice, Choices: append(slices.Clone(Workloads), "all"), Default: units.Const(len(Workloads))},
