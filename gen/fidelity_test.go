@@ -14,24 +14,32 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// workplaceSeeds is where the workplace keeps the seed papers' texts
+// (the project at /work/main, the papers at /work/shared/seeds); a clone
+// elsewhere (CI clones into a directory of its own) finds them here.
+const workplaceSeeds = "/work/shared/seeds"
+
 // seedsDir finds the seed papers' texts: $PARMEM_SEEDS, else shared/seeds
-// beside the module or one of its parents (the workplace keeps the
-// project at /work/main and the papers at /work/shared/seeds).
+// beside the module or one of its parents, else workplaceSeeds.
 func seedsDir(t *testing.T) string {
 	if d := os.Getenv("PARMEM_SEEDS"); d != "" {
 		return d
 	}
 	wd, err := os.Getwd()
 	require.NoError(t, err)
+	dirs := []string{}
 	for d := wd; ; d = filepath.Dir(d) {
-		if fi, err := os.Stat(filepath.Join(d, "shared", "seeds")); err == nil && fi.IsDir() {
-			return filepath.Join(d, "shared", "seeds")
-		}
+		dirs = append(dirs, filepath.Join(d, "shared", "seeds"))
 		if filepath.Dir(d) == d {
 			break
 		}
 	}
-	t.Fatalf("no shared/seeds above %s: set PARMEM_SEEDS to the directory of the seed papers' texts", wd)
+	for _, d := range append(dirs, workplaceSeeds) {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return d
+		}
+	}
+	t.Fatalf("no shared/seeds above %s nor %s: set PARMEM_SEEDS to the directory of the seed papers' texts", wd, workplaceSeeds)
 	return ""
 }
 
