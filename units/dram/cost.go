@@ -7,11 +7,11 @@ import (
 	"math"
 	"slices"
 
-	"github.com/parmem/parmem/internal/reports"
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/internal/verdict"
 	"github.com/parmem/parmem/units"
+	"github.com/parmem/parmem/units/reports"
 )
 
 // The dram-cost report: the canonical units through scripts/gates.ys and

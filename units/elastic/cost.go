@@ -8,12 +8,12 @@ import (
 	"strings"
 
 	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/internal/reports"
 	"github.com/parmem/parmem/internal/sweep"
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/internal/verdict"
 	"github.com/parmem/parmem/units"
+	"github.com/parmem/parmem/units/reports"
 )
 
 // The elastic-cost report: the hardware the elastic pipeline and the

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/parmem/parmem/internal/reports"
 	"github.com/parmem/parmem/internal/verdict"
 	"github.com/parmem/parmem/units"
+	"github.com/parmem/parmem/units/reports"
 )
 
 // rsdmmClaims are Nakano's results beside ours (gen -report fidelity), in

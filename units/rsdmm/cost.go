@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/parmem/parmem/internal/reports"
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/units"
+	"github.com/parmem/parmem/units/reports"
 )
 
 // The rsdmm-cost report (issue 13, item 5): what Figure 1's two added

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl/lib"
-	"github.com/parmem/parmem/internal/reports"
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/units"
+	"github.com/parmem/parmem/units/reports"
 	"github.com/stretchr/testify/require"
 )
 

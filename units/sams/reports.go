@@ -9,12 +9,12 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
-	"github.com/parmem/parmem/internal/reports"
 	"github.com/parmem/parmem/internal/sweep"
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/internal/verdict"
 	"github.com/parmem/parmem/units"
+	"github.com/parmem/parmem/units/reports"
 )
 
 // The design-review reports of the SAMS family: the generated hardware's

@@ -9,10 +9,10 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
-	"github.com/parmem/parmem/internal/reports"
 	"github.com/parmem/parmem/internal/sweep"
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/units"
+	"github.com/parmem/parmem/units/reports"
 )
 
 // The design-review reports: gen -report smm2d (Table 3.2's critical

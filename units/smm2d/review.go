@@ -8,10 +8,10 @@ import (
 	"strings"
 
 	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/internal/reports"
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/internal/verdict"
+	"github.com/parmem/parmem/units/reports"
 )
 
 // gen -report smm2d at Figure 3.12's configuration: thesis Table 3.2's

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/internal/reports"
 	"github.com/parmem/parmem/units"
+	"github.com/parmem/parmem/units/reports"
 	_ "github.com/parmem/parmem/units/sams"
 	"github.com/stretchr/testify/require"
 )
