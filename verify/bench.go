@@ -462,3 +462,11 @@ func (b *Bench) Replay(opt ReplayOptions) *Result {
 	b.tb.Logf("replay of %s: %s agree on all %d recorded cycles (%d output values compared)", b.d.Top().Name(), strings.Join(names, ", "), res.Cycles, res.Compared)
 	return res
 }
+
+// Bit is a bool as the value of a one-bit port: 1 for true, 0 for false.
+func Bit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -58,13 +58,6 @@ func (b bench) lanes(name string, n int) []verify.In {
 	return hs
 }
 
-func bit(x bool) uint64 {
-	if x {
-		return 1
-	}
-	return 0
-}
-
 // TestPickMatchesRule1 drives dram-pick with random queues, per policy,
 // over few banks and rows so that hits, shared rows and equal scores are
 // common, with merge lengths and ages up to their widths' largest values
@@ -105,7 +98,7 @@ func TestPickMatchesRule1(t *testing.T) {
 				}
 				b.Set(polIn, uint64(pol))
 				for i, s := range slots {
-					b.Set(v[i], bit(s.Valid))
+					b.Set(v[i], verify.Bit(s.Valid))
 					b.Set(bank[i], uint64(s.Bank))
 					b.Set(row[i], uint64(s.Row))
 					b.Set(mlen[i], s.Mlen)
@@ -113,8 +106,8 @@ func TestPickMatchesRule1(t *testing.T) {
 					b.Set(ord[i], uint64(s.Ord))
 				}
 				for k, bk := range bs {
-					b.Set(rdy[k], bit(bk.Ready))
-					b.Set(openV[k], bit(bk.Open))
+					b.Set(rdy[k], verify.Bit(bk.Ready))
+					b.Set(openV[k], verify.Bit(bk.Open))
 					b.Set(openRow[k], uint64(bk.Row))
 				}
 				b.Step()
@@ -123,7 +116,7 @@ func TestPickMatchesRule1(t *testing.T) {
 					idx = 0
 				}
 				got := [3]uint64{b.Get(gnt), b.Get(idxOut), b.Get(hitOut)}
-				require.Equal(t, [3]uint64{bit(ok), uint64(idx), bit(hit)}, got, "queue %d, %v: %+v banks %+v", q, pol, slots, bs)
+				require.Equal(t, [3]uint64{verify.Bit(ok), uint64(idx), verify.Bit(hit)}, got, "queue %d, %v: %+v banks %+v", q, pol, slots, bs)
 				counts[fmt.Sprintf("%v hit=%v", pol, hit)]++
 			}
 			t.Logf("%v", counts)
@@ -168,21 +161,21 @@ func TestMIBsMatchContract(t *testing.T) {
 					AllocAge: pickValue(r, uint64(1)<<b.v["agebits"]-1),
 					Upd:      r.IntN(2) == 0, UpdBlk: r.Uint64N(blocks), UpdMlen: r.Uint64N(1 << mw),
 					UpdAge: pickValue(r, 40), Free: r.IntN(4) == 0, FreeIdx: r.IntN(n + 1)}
-				b.set("alloc_valid", bit(in.Alloc))
+				b.set("alloc_valid", verify.Bit(in.Alloc))
 				b.set("alloc_idx", uint64(in.AllocIdx)%(1<<lib.CountWidth(n-1)))
 				b.set("alloc_blk", in.AllocBlk)
 				b.set("alloc_age", in.AllocAge)
-				b.set("upd_valid", bit(in.Upd))
+				b.set("upd_valid", verify.Bit(in.Upd))
 				b.set("upd_blk", in.UpdBlk)
 				b.set("upd_mlen", in.UpdMlen)
 				b.set("upd_age", in.UpdAge)
-				b.set("free_valid", bit(in.Free))
+				b.set("free_valid", verify.Bit(in.Free))
 				b.set("free_idx", uint64(in.FreeIdx)%(1<<lib.CountWidth(n-1)))
 				in.AllocIdx %= 1 << lib.CountWidth(n-1)
 				in.FreeIdx %= 1 << lib.CountWidth(n-1)
 				b.Step()
 				for i := range n {
-					require.Equal(t, [3]uint64{bit(ref.V[i]), ref.Mlen[i], ref.Age[i]},
+					require.Equal(t, [3]uint64{verify.Bit(ref.V[i]), ref.Mlen[i], ref.Age[i]},
 						[3]uint64{b.geti("v", i), b.geti("mlen", i), b.geti("age", i)}, "cycle %d slot %d", b.Cycle(), i)
 					if ref.Age[i] == uint64(1)<<b.v["agebits"]-1 {
 						saturated++
@@ -207,17 +200,17 @@ func TestMIBsMatchContract(t *testing.T) {
 				in := d.L2MIBIn{Alloc: r.IntN(8) == 0, AllocIdx: r.IntN(1 << iw), Mrg: r.IntN(2) == 0,
 					MrgIdx: r.IntN(1 << iw), MrgAge: pickValue(r, min(20, uint64(1)<<b.v["agebits"]-1)), Free: r.IntN(8) == 0, FreeIdx: r.IntN(1 << iw),
 					DmyReady: r.IntN(3) == 0}
-				b.set("alloc_valid", bit(in.Alloc))
+				b.set("alloc_valid", verify.Bit(in.Alloc))
 				b.set("alloc_idx", uint64(in.AllocIdx))
-				b.set("mrg_valid", bit(in.Mrg))
+				b.set("mrg_valid", verify.Bit(in.Mrg))
 				b.set("mrg_idx", uint64(in.MrgIdx))
 				b.set("mrg_age", in.MrgAge)
-				b.set("free_valid", bit(in.Free))
+				b.set("free_valid", verify.Bit(in.Free))
 				b.set("free_idx", uint64(in.FreeIdx))
-				b.set("dmy_ready", bit(in.DmyReady))
+				b.set("dmy_ready", verify.Bit(in.DmyReady))
 				b.Step()
 				ok, idx, mlen, age := ref.Dummy()
-				require.Equal(t, [4]uint64{bit(ok), uint64(idx), mlen, age},
+				require.Equal(t, [4]uint64{verify.Bit(ok), uint64(idx), mlen, age},
 					[4]uint64{b.get("dmy_valid"), b.get("dmy_idx"), b.get("dmy_mlen"), b.get("dmy_age")}, "cycle %d", b.Cycle())
 				if ok && in.DmyReady {
 					dummies++

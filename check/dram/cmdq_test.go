@@ -6,6 +6,7 @@ import (
 
 	"github.com/parmem/parmem/units"
 	d "github.com/parmem/parmem/units/dram"
+	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
 )
 
@@ -42,14 +43,14 @@ func TestCmdQ(t *testing.T) {
 				if _, busy := pending[req.Tag]; busy {
 					req.Valid = false // every tag in flight is unique
 				}
-				b.set("req_valid", bit(req.Valid))
-				b.set("req_write", bit(req.Write))
+				b.set("req_valid", verify.Bit(req.Valid))
+				b.set("req_write", verify.Bit(req.Write))
 				b.set("req_bank", uint64(req.Bank))
 				b.set("req_row", uint64(req.Row))
 				b.set("req_tag", req.Tag)
 				b.Step()
 				for k := range cfg.Banks() {
-					require.Equal(t, bit(ref.Ready(k)), b.geti("rdy", k), "cycle %d rdy_%d", cyc, k)
+					require.Equal(t, verify.Bit(ref.Ready(k)), b.geti("rdy", k), "cycle %d rdy_%d", cyc, k)
 				}
 				if req.Valid && ref.Ready(req.Bank) {
 					pending[req.Tag] = req.Write

@@ -9,6 +9,7 @@ import (
 	"github.com/parmem/parmem/hdl/lib"
 	"github.com/parmem/parmem/units"
 	d "github.com/parmem/parmem/units/dram"
+	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
 )
 
@@ -42,9 +43,9 @@ func TestRowTabMatchesContract(t *testing.T) {
 					name string
 					x    uint64
 				}{
-					{"enq_valid", bit(in.Enq)}, {"enq_bank", uint64(in.EnqBank)}, {"enq_row", uint64(in.EnqRow)}, {"enq_age", in.EnqAge},
-					{"deq_valid", bit(in.Deq)}, {"deq_ptr", uint64(in.DeqPtr)}, {"deq_mlen", in.DeqMlen}, {"deq_age", in.DeqAge},
-					{"dmy_valid", bit(in.Dmy)}, {"dmy_ptr", uint64(in.DmyPtr)}, {"dmy_mlen_was", in.DmyMlenWas},
+					{"enq_valid", verify.Bit(in.Enq)}, {"enq_bank", uint64(in.EnqBank)}, {"enq_row", uint64(in.EnqRow)}, {"enq_age", in.EnqAge},
+					{"deq_valid", verify.Bit(in.Deq)}, {"deq_ptr", uint64(in.DeqPtr)}, {"deq_mlen", in.DeqMlen}, {"deq_age", in.DeqAge},
+					{"dmy_valid", verify.Bit(in.Dmy)}, {"dmy_ptr", uint64(in.DmyPtr)}, {"dmy_mlen_was", in.DmyMlenWas},
 					{"dmy_mlen", in.DmyMlen}, {"dmy_age", in.DmyAge},
 				} {
 					b.set(s.name, s.x)
@@ -58,7 +59,7 @@ func TestRowTabMatchesContract(t *testing.T) {
 				}
 				valid := 0
 				for e := range n {
-					require.Equal(t, [5]uint64{bit(ref.V[e]), uint64(ref.Bank[e]), uint64(ref.Row[e]), ref.Mlen[e], ref.Age[e]},
+					require.Equal(t, [5]uint64{verify.Bit(ref.V[e]), uint64(ref.Bank[e]), uint64(ref.Row[e]), ref.Mlen[e], ref.Age[e]},
 						[5]uint64{b.geti("v", e), b.geti("bank", e), b.geti("row", e), b.geti("mlen", e), b.geti("age", e)},
 						"cycle %d entry %d (v bank row mlen age)", b.Cycle(), e)
 					if ref.V[e] {

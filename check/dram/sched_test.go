@@ -7,6 +7,7 @@ import (
 
 	"github.com/parmem/parmem/units"
 	d "github.com/parmem/parmem/units/dram"
+	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
 )
 
@@ -34,7 +35,7 @@ func (s *schedBench) step(t *testing.T, in d.SchedIn) d.Issued {
 	b := s.bench
 	b.set("pol", uint64(in.Pol))
 	drive := func(prefix string, r *d.Request, age bool) {
-		b.set(prefix+"_valid", bit(r != nil))
+		b.set(prefix+"_valid", verify.Bit(r != nil))
 		if r != nil {
 			b.set(prefix+"_bank", uint64(r.Bank))
 			b.set(prefix+"_row", uint64(r.Row))
@@ -46,17 +47,17 @@ func (s *schedBench) step(t *testing.T, in d.SchedIn) d.Issued {
 	}
 	drive("rd", in.Read, true)
 	drive("wr", in.Write, false)
-	b.set("dmy_valid", bit(in.Dummy != nil))
+	b.set("dmy_valid", verify.Bit(in.Dummy != nil))
 	if in.Dummy != nil {
 		b.set("dmy_blk", in.Dummy.Blk)
 		b.set("dmy_mlen", in.Dummy.Mlen)
 		b.set("dmy_age", in.Dummy.Age)
 	}
 	for k, r := range in.Rdy {
-		b.seti("rdy", k, bit(r))
+		b.seti("rdy", k, verify.Bit(r))
 	}
 	b.Step()
-	require.Equal(t, [2]uint64{bit(s.ref.ReadReady()), bit(s.ref.WriteReady())}, [2]uint64{b.get("rd_ready"), b.get("wr_ready")},
+	require.Equal(t, [2]uint64{verify.Bit(s.ref.ReadReady()), verify.Bit(s.ref.WriteReady())}, [2]uint64{b.get("rd_ready"), b.get("wr_ready")},
 		"cycle %d ready", b.Cycle())
 	if s.frfcfsOnly {
 		in.Pol = d.FRFCFS
@@ -64,7 +65,7 @@ func (s *schedBench) step(t *testing.T, in d.SchedIn) d.Issued {
 	iss := s.ref.Step(in)
 	got := [8]uint64{b.get("iss_valid"), b.get("iss_write"), b.get("iss_bank"), b.get("iss_row"), b.get("iss_blk"),
 		b.get("iss_hit"), b.get("iss_mlen"), b.get("iss_age")}
-	want := [8]uint64{bit(iss.Valid), bit(iss.Write), uint64(iss.Bank), uint64(iss.Row), iss.Blk, bit(iss.Hit), iss.Mlen, iss.Age}
+	want := [8]uint64{verify.Bit(iss.Valid), verify.Bit(iss.Write), uint64(iss.Bank), uint64(iss.Row), iss.Blk, verify.Bit(iss.Hit), iss.Mlen, iss.Age}
 	if !iss.Valid {
 		got, want = [8]uint64{got[0]}, [8]uint64{want[0]}
 	}

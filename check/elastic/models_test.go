@@ -117,9 +117,9 @@ func matchPipe(t *testing.T, c units.Config, cycles int) {
 			tag := r.IntN(tags)
 			ic = &tag
 		}
-		b.Set(exValid, b2u(ex != nil))
+		b.Set(exValid, verify.Bit(ex != nil))
 		if ex != nil {
-			b.Set(exMem, b2u(ex.Mem))
+			b.Set(exMem, verify.Bit(ex.Mem))
 			b.Set(exHold, uint64(ex.Hold))
 			b.Set(exTag, uint64(ex.Tag))
 		} else { // junk the block must ignore
@@ -127,7 +127,7 @@ func matchPipe(t *testing.T, c units.Config, cycles int) {
 			b.Set(exHold, r.Uint64N(uint64(holds)))
 			b.Set(exTag, r.Uint64N(uint64(tags)))
 		}
-		b.Set(icValid, b2u(ic != nil))
+		b.Set(icValid, verify.Bit(ic != nil))
 		if ic != nil {
 			b.Set(icTag, uint64(*ic))
 		} else {
@@ -148,9 +148,9 @@ func matchPipe(t *testing.T, c units.Config, cycles int) {
 		// ex_ready is only meaningful with ex_valid (the base pipe's
 		// ex_ready is S_0 being free, whatever ex_valid says).
 		if ex != nil {
-			require.Equal(t, b2u(ready), b.Get(exReady), "%s: ex_ready", in)
+			require.Equal(t, verify.Bit(ready), b.Get(exReady), "%s: ex_ready", in)
 		}
-		require.Equal(t, b2u(wb.Valid), b.Get(wbValid), "%s: wb_valid", in)
+		require.Equal(t, verify.Bit(wb.Valid), b.Get(wbValid), "%s: wb_valid", in)
 		if wb.Valid {
 			require.Equal(t, [2]uint64{uint64(wb.Src), uint64(wb.Tag)}, [2]uint64{b.Get(wbSrc), b.Get(wbTag)}, "%s: wb_src, wb_tag", in)
 			switch wb.Src {
@@ -200,10 +200,10 @@ func matchHistoryCache(t *testing.T, c units.Config, cycles int) {
 		in = inputs{rdEn: r.IntN(2) == 0, wrEn: r.IntN(3) == 0, clear: r.IntN(300) == 0,
 			rdPC: pool[r.IntN(len(pool))], wrPC: pool[r.IntN(len(pool))], wrValue: r.IntN(v["warp"])}
 		b.Set(rst, 0)
-		b.Set(clr, b2u(in.clear))
-		b.Set(rdEn, b2u(in.rdEn))
+		b.Set(clr, verify.Bit(in.clear))
+		b.Set(rdEn, verify.Bit(in.rdEn))
 		b.Set(rdPC, uint64(in.rdPC))
-		b.Set(wrEn, b2u(in.wrEn))
+		b.Set(wrEn, verify.Bit(in.wrEn))
 		b.Set(wrPC, uint64(in.wrPC))
 		b.Set(wrValue, uint64(in.wrValue))
 	})
@@ -212,7 +212,7 @@ func matchHistoryCache(t *testing.T, c units.Config, cycles int) {
 		if !in.rdEn {
 			hit, value = false, 0
 		}
-		require.Equal(t, [2]uint64{b2u(hit), uint64(value)}, [2]uint64{b.Get(rdHit), b.Get(rdValue)},
+		require.Equal(t, [2]uint64{verify.Bit(hit), uint64(value)}, [2]uint64{b.Get(rdHit), b.Get(rdValue)},
 			"cycle %d: %+v: rd_hit, rd_value", cycle, in)
 		if hit {
 			hits++
@@ -253,26 +253,26 @@ func matchWarpMask(t *testing.T, c units.Config, cycles int) {
 		b.Set(rst, 0)
 		for j := range warps {
 			in.Ready[j], in.IsMem[j] = r.IntN(2) == 0, r.IntN(2) == 0
-			b.Set(ready[j], b2u(in.Ready[j]))
-			b.Set(isMem[j], b2u(in.IsMem[j]))
+			b.Set(ready[j], verify.Bit(in.Ready[j]))
+			b.Set(isMem[j], verify.Bit(in.IsMem[j]))
 		}
-		b.Set(schedValid, b2u(in.SchedValid))
-		b.Set(schedShmem, b2u(in.SchedShmem))
+		b.Set(schedValid, verify.Bit(in.SchedValid))
+		b.Set(schedShmem, verify.Bit(in.SchedShmem))
 		b.Set(schedPC, uint64(in.SchedPC))
-		b.Set(resValid, b2u(in.ResValid))
+		b.Set(resValid, verify.Bit(in.ResValid))
 		b.Set(resPC, uint64(in.ResPC))
 		b.Set(resExtra, uint64(in.ResExtra))
-		b.Set(resLast, b2u(in.ResLast))
-		b.Set(launch, b2u(in.Launch))
+		b.Set(resLast, verify.Bit(in.ResLast))
+		b.Set(launch, verify.Bit(in.Launch))
 	})
 	b.After(func(cycle uint64) {
 		out := model.Eval(in)
 		what := fmt.Sprintf("cycle %d: %+v", cycle, in)
 		got := []uint64{b.Get(predHit), b.Get(pred), b.Get(count), b.Get(acc), b.Get(block)}
-		want := []uint64{b2u(out.PredHit), uint64(out.Pred), uint64(out.Count), uint64(out.Acc), b2u(out.Block)}
+		want := []uint64{verify.Bit(out.PredHit), uint64(out.Pred), uint64(out.Count), uint64(out.Acc), verify.Bit(out.Block)}
 		require.Equal(t, want, got, "%s: pred_hit, pred, count, acc, block", what)
 		for j := range warps {
-			require.Equal(t, b2u(out.SchedReady[j]), b.Get(schedReady[j]), "%s: sched_ready_%d", what, j)
+			require.Equal(t, verify.Bit(out.SchedReady[j]), b.Get(schedReady[j]), "%s: sched_ready_%d", what, j)
 		}
 		if out.PredHit {
 			hits++

@@ -132,7 +132,7 @@ func TestBackEndsScoreboard(t *testing.T) {
 			_, v, _ := c.Resolve()
 			b := p.b
 			src := verify.NewSource(b, "ex", func(in instr) {
-				b.Set(p.exMem, b2u(in.mem))
+				b.Set(p.exMem, verify.Bit(in.mem))
 				b.Set(p.exHold, in.hold)
 				b.Set(p.exTag, in.tag)
 				for i, x := range in.data {
@@ -157,7 +157,7 @@ func TestBackEndsScoreboard(t *testing.T) {
 					p.ic = &in
 					p.returns++
 				}
-				b.Set(p.icValid, b2u(p.ic != nil))
+				b.Set(p.icValid, verify.Bit(p.ic != nil))
 				if p.ic != nil {
 					b.Set(p.icTag, p.ic.tag)
 					for i, x := range p.ic.data {
@@ -178,11 +178,4 @@ func TestBackEndsScoreboard(t *testing.T) {
 			}
 		})
 	}
-}
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
 }

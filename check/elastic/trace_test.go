@@ -5,6 +5,7 @@ import (
 
 	"github.com/parmem/parmem/units"
 	el "github.com/parmem/parmem/units/elastic"
+	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
 )
 
@@ -47,11 +48,11 @@ func replay(t *testing.T, c units.Config, trace []el.TraceCycle) {
 	exReady, wbValid, wbSrc, wbTag := b.Out("ex_ready"), b.Out("wb_valid"), b.Out("wb_src"), b.Out("wb_tag")
 	b.Before(func(cycle uint64) {
 		tc := trace[cycle]
-		b.Set(exValid, b2u(tc.ExValid))
-		b.Set(exMem, b2u(tc.Ex.Mem))
+		b.Set(exValid, verify.Bit(tc.ExValid))
+		b.Set(exMem, verify.Bit(tc.Ex.Mem))
 		b.Set(exHold, uint64(tc.Ex.Hold))
 		b.Set(exTag, uint64(tc.Ex.Tag))
-		b.Set(icValid, b2u(tc.IC >= 0))
+		b.Set(icValid, verify.Bit(tc.IC >= 0))
 		b.Set(icTag, uint64(max(tc.IC, 0)))
 	})
 	b.After(func(cycle uint64) {

@@ -145,9 +145,9 @@ func newMemBench(t *testing.T, p rs.MemoryBlock) *memBench {
 		rdata = append(rdata, b.Out(fmt.Sprintf("resp_rdata_%d", i)))
 	}
 	mb.req = verify.NewSource(b, "req", func(wp warp) {
-		b.Set(write, b2u(wp.write))
+		b.Set(write, verify.Bit(wp.write))
 		for i := range w {
-			b.Set(mask[i], b2u(wp.mask[i]))
+			b.Set(mask[i], verify.Bit(wp.mask[i]))
 			b.Set(addr[i], uint64(wp.addr[i]))
 			b.Set(data[i], wp.data[i])
 		}
@@ -305,13 +305,6 @@ func TestMemoryScoreboard(t *testing.T) {
 			require.Greater(t, f.compared, warpsPerShift, "reads find data written before them")
 		})
 	}
-}
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // TestMemoryStreamTiming streams super warps back to back and checks the

@@ -50,22 +50,22 @@ func newMemBench(t *testing.T, p Memory) *memBench {
 	write, mode, base, stride := b.In("req_write"), b.In("req_mode"), b.In("req_base"), b.In("req_stride")
 	reqMask, reqData := ins("req_mask_", lanes), ins("req_wdata_", lanes)
 	mb.req = verify.NewSource(b, "req", func(req request) {
-		b.Set(write, b2u(req.write))
+		b.Set(write, verify.Bit(req.write))
 		b.Set(mode, req.mode)
 		b.Set(base, req.base)
 		b.Set(stride, req.stride)
 		for i := range lanes {
-			b.Set(reqMask[i], b2u(req.mask[i]))
+			b.Set(reqMask[i], verify.Bit(req.mask[i]))
 			b.Set(reqData[i], req.data[i])
 		}
 	})
 	wideWrite, wideRow := b.In("wide_write"), b.In("wide_row")
 	wideMask, wideData := ins("wide_mask_", slots), ins("wide_wdata_", slots)
 	mb.wide = verify.NewSource(b, "wide", func(req request) {
-		b.Set(wideWrite, b2u(req.write))
+		b.Set(wideWrite, verify.Bit(req.write))
 		b.Set(wideRow, req.row)
 		for j := range slots {
-			b.Set(wideMask[j], b2u(req.mask[j]))
+			b.Set(wideMask[j], verify.Bit(req.mask[j]))
 			b.Set(wideData[j], req.data[j])
 		}
 	})
@@ -241,7 +241,7 @@ func TestMemoryScoreboard(t *testing.T) {
 	for _, p := range []Memory{{Q: 3, N: 16, W: 32}, {Q: 3, N: 16, W: 32, Matched: true}} {
 		t.Run(fmt.Sprintf("q%d_matched%v", p.Q, p.Matched), func(t *testing.T) {
 			mb := newMemBench(t, p)
-			r := rand.New(rand.NewPCG(seed, uint64(b2u(p.Matched))))
+			r := rand.New(rand.NewPCG(seed, uint64(verify.Bit(p.Matched))))
 			ls := layouts(p.Q, p.N)
 			if p.Matched {
 				ls = []Layout{{Q: p.Q, N: p.N, Family: p.Q}}
@@ -263,11 +263,4 @@ func mask(n int) uint64 {
 		return ^uint64(0)
 	}
 	return 1<<uint(n) - 1
-}
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -58,12 +58,12 @@ func newMemBench(t *testing.T, p Memory) *memBench {
 		rdata = append(rdata, b.Out(fmt.Sprintf("resp_rdata_%d", k)))
 	}
 	mb.req = verify.NewSource(b, "req", func(r request) {
-		b.Set(write, b2u(r.write))
+		b.Set(write, verify.Bit(r.write))
 		b.Set(pattern, uint64(r.pattern))
 		b.Set(bi, r.bi)
 		b.Set(bj, r.bj)
 		for k := range lanes {
-			b.Set(masks[k], b2u(r.mask[k]))
+			b.Set(masks[k], verify.Bit(r.mask[k]))
 			b.Set(wdata[k], r.data[k])
 		}
 	})
@@ -201,11 +201,4 @@ func TestMemoryScoreboard(t *testing.T) {
 	mb.sb.Finish()
 	require.Equal(t, 7*requestsPerPattern, mb.req.NumAccepted())
 	mb.Replay(verify.ReplayOptions{})
-}
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
 }

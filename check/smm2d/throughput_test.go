@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	. "github.com/parmem/parmem/units/smm2d"
+	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
 )
 
@@ -47,7 +48,7 @@ func TestSupportedStreamOnePerCycle(t *testing.T) {
 			p := Memory{Geometry: g, W: 16, Post: post}
 			mb := newMemBench(t, p)
 			mb.DontRecord()
-			r := rand.New(rand.NewPCG(uint64(g.P*10+g.Q), b2u(post)))
+			r := rand.New(rand.NewPCG(uint64(g.P*10+g.Q), verify.Bit(post)))
 			s := randomSetting(r, g, false)
 			sc := Scheme{Geometry: g, VS: s.vs, HS: s.hs, Post: post}
 			var reqs []request

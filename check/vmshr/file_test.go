@@ -160,30 +160,23 @@ type cycleIn struct {
 	wbReady  bool
 }
 
-func bit(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // drive sets the bench's inputs for the coming cycle.
 func (u *dut) drive(in *cycleIn) {
 	b := u.b
-	b.Set(u.rst, bit(in.rst))
-	b.Set(u.reqValid, bit(in.req.Valid))
+	b.Set(u.rst, verify.Bit(in.rst))
+	b.Set(u.reqValid, verify.Bit(in.req.Valid))
 	b.Set(u.reqBlk, in.req.Blk)
 	b.Set(u.reqTid, in.req.Target.Tid)
 	b.Set(u.reqReg, in.req.Target.Reg)
 	b.Set(u.reqOff, in.req.Target.Off)
 	b.Set(u.reqFmt, in.req.Target.Fmt)
-	b.Set(u.icnt, bit(in.req.ICNTReady))
-	b.Set(u.fillValid, bit(in.fill.Valid))
+	b.Set(u.icnt, verify.Bit(in.req.ICNTReady))
+	b.Set(u.fillValid, verify.Bit(in.fill.Valid))
 	b.Set(u.fillBlk, in.fill.Blk)
 	for k, h := range u.fillData {
 		b.SetWords(h, in.fillData[k][:u.words])
 	}
-	b.Set(u.wbReady, bit(in.wbReady))
+	b.Set(u.wbReady, verify.Bit(in.wbReady))
 	if u.hasHBS {
 		b.Set(u.reqHBS, uint64(in.req.HBS))
 		b.Set(u.fillHBS, in.fillHBS)
@@ -513,14 +506,14 @@ func TestMatchAgainstContract(t *testing.T) {
 						tag = blk ^ r.Uint64N(1<<min(aw, hmax+2))>>r.IntN(4)
 					}
 					valid, ready, hbs := r.IntN(4) > 0, r.IntN(3) == 0, r.Uint64N(1<<gw)
-					b.Set(vIn[i], bit(valid))
-					b.Set(yIn[i], bit(ready))
+					b.Set(vIn[i], verify.Bit(valid))
+					b.Set(yIn[i], verify.Bit(ready))
 					b.Set(tagIn[i], tag)
 					b.Set(hbsIn[i], hbs)
 					g := min(int(hbs), hmax)
 					hit := valid && tag == blk
 					cov := !base && valid && !ready && tag>>g == blk>>g
-					want[i] = [2]uint64{bit(hit), bit(cov)}
+					want[i] = [2]uint64{verify.Bit(hit), verify.Bit(cov)}
 					if hit && anyHit == 0 {
 						anyHit, first = 1, uint64(i)
 					}

@@ -27,13 +27,6 @@ func TestModelTracesOnBlock(t *testing.T) {
 	}
 }
 
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // replayTrace drives vmshr-elastic at its defaults with the trace and
 // compares its outputs cycle by cycle (alloc_entry and alloc_slot when a
 // request is offered, the writeback's fields when wb_valid).
@@ -58,15 +51,15 @@ func replayTrace(t *testing.T, trace []vm.PortCycle) {
 
 	b.Before(func(cycle uint64) {
 		pc := trace[cycle]
-		b.Set(reqValid, b2u(pc.Req.Valid))
+		b.Set(reqValid, verify.Bit(pc.Req.Valid))
 		b.Set(reqBlk, pc.Req.Blk)
 		b.Set(reqHBS, uint64(pc.Req.HBS))
 		b.Set(reqTid, pc.Req.Target.Tid)
 		b.Set(reqReg, pc.Req.Target.Reg)
 		b.Set(reqOff, pc.Req.Target.Off)
 		b.Set(reqFmt, pc.Req.Target.Fmt)
-		b.Set(icnt, b2u(pc.Req.ICNTReady))
-		b.Set(fillValid, b2u(pc.Fill.Valid))
+		b.Set(icnt, verify.Bit(pc.Req.ICNTReady))
+		b.Set(fillValid, verify.Bit(pc.Fill.Valid))
 		b.Set(fillBlk, pc.Fill.Blk)
 		b.Set(fillHBS, uint64(pc.Fill.HBS))
 		for k, h := range fillData {
@@ -76,7 +69,7 @@ func replayTrace(t *testing.T, trace []vm.PortCycle) {
 			}
 			b.Set(h, v)
 		}
-		b.Set(wbReady, b2u(pc.WBReady))
+		b.Set(wbReady, verify.Bit(pc.WBReady))
 	})
 	b.After(func(cycle uint64) {
 		o := trace[cycle].Out
