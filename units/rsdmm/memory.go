@@ -100,90 +100,140 @@ func (p MemoryBlock) stage(mk func(prefix string, lane ...int) hdl.Fields, prefi
 }
 
 // Build makes the module called name; its sub-modules are name_rsu (with
-// a shift) and name_rpu.
+// a shift) and name_rpu. The memory is built in the order a super warp
+// passes Figure 1's parts: the RSU shifts each warp's addresses as it
+// arrives, collect gathers the S warps, the RPU packs them into stages
+// that issue one per cycle, the MMU pipeline carries a stage to the
+// banks, and emit answers one warp per cycle.
 func (p MemoryBlock) Build(name string) *hdl.Module {
-	m := hdl.NewModule(name)
-	w, n := 1<<p.LW, p.N()
+	b := &memoryBuild{p: p, m: hdl.NewModule(name), w: 1 << p.LW, n: p.N()}
+	in := b.ports()
+	shifted := b.shift(name, in)
+	b.collect(in, shifted)
+	s0 := b.issue(name)
+	at := b.mmu(s0)
+	b.respond(at, b.bankArray(at))
+	return b.m
+}
+
+// memoryBuild is the memory under construction: the signals its parts
+// share.
+type memoryBuild struct {
+	p    MemoryBlock
+	m    *hdl.Module
+	w, n int
+
+	// The configuration port and the occupancy cfg_ready waits on.
+	cfgIdx, cfgVal, cfgTake *hdl.Signal
+	collected, busy         *hdl.Signal // collect's warps; issue's window running
+	inFlight                *hdl.Signal // a stage in the MMU, ret or emit (driven by respond)
+	reqValid, reqWrite      *hdl.Signal
+
+	// collect -> issue: the collected super warp and its move to issue.
+	col       []lane
+	colWrite  *hdl.Signal
+	issueFree *hdl.Signal // issue's window ends (driven by issue)
+	transfer  *hdl.Signal
+
+	pending []*hdl.Signal // the stages on their way: the MMU's, ret's, emit's
+}
+
+// ports declares the inputs and cfg_ready: a configuration write is taken
+// while nothing is collected, issued or in flight.
+func (b *memoryBuild) ports() []lane {
+	p, m := b.p, b.m
 	f := m.InputFields("cfg")
-	cfgValid, cfgIdx, cfgVal := f("valid", 1), f("idx", p.rsu().idxWidth()), f("val", p.LW)
+	cfgValid := f("valid", 1)
+	b.cfgIdx, b.cfgVal = f("idx", p.rsu().idxWidth()), f("val", p.LW)
 	f = m.InputFields("req")
-	reqValid, reqWrite := f("valid", 1), f("write", 1)
+	b.reqValid, b.reqWrite = f("valid", 1), f("write", 1)
 	var in []lane
-	for i := range w {
+	for i := range b.w {
 		in = append(in, p.lane(m.InputFields("req", i)))
 	}
 
 	// Every station's occupancy, for cfg_ready: declared here, driven below.
-	collected := m.Reg("collected", lib.CountWidth(p.S))
-	busy := m.Reg("busy", 1)
-	inFlight := m.Wire("in_flight", 1)
-	cfgReady := collected.EqConst(0).And(busy.Not()).And(inFlight.Not())
+	b.collected = m.Reg("collected", lib.CountWidth(p.S))
+	b.busy = m.Reg("busy", 1)
+	b.inFlight = m.Wire("in_flight", 1)
+	cfgReady := b.collected.EqConst(0).And(b.busy.Not()).And(b.inFlight.Not())
 	m.Output("cfg_ready", 1).Drive(cfgReady)
-	cfgTake := cfgValid.And(cfgReady)
+	b.cfgTake = cfgValid.And(cfgReady)
+	return in
+}
 
-	// The RSU (section V): each warp's addresses are shifted as they
-	// arrive; a configuration write changes r_j from the next cycle.
-	shifted := make([]*hdl.Signal, w)
+// shift is the RSU (section V): each warp's addresses are shifted as they
+// arrive; a configuration write changes r_j from the next cycle.
+func (b *memoryBuild) shift(name string, in []lane) []*hdl.Signal {
+	shifted := make([]*hdl.Signal, b.w)
 	for i, l := range in {
 		shifted[i] = l.Addr
 	}
-	if p.Shift != NoShift {
-		rsu := m.Instance("rsu", p.rsu().Build(name+"_rsu"))
-		rsu.Connect("tbl_we", cfgTake)
-		rsu.Connect("tbl_idx", cfgIdx)
-		rsu.Connect("tbl_val", cfgVal)
+	if b.p.Shift != NoShift {
+		rsu := b.m.Instance("rsu", b.p.rsu().Build(name+"_rsu"))
+		rsu.Connect("tbl_we", b.cfgTake)
+		rsu.Connect("tbl_idx", b.cfgIdx)
+		rsu.Connect("tbl_val", b.cfgVal)
 		for i, l := range in {
 			rsu.Connect(fmt.Sprintf("addr_%d", i), l.Addr)
 			shifted[i] = rsu.Out(fmt.Sprintf("saddr_%d", i))
 		}
 	}
+	return shifted
+}
 
-	// collect: warp q of the super warp lands in slots q*w .. q*w+w-1; the
-	// first warp's req_write is the super warp's. A full station moves to
-	// issue when issue's window ends, and takes a new warp in the same
-	// cycle. A configuration write goes first.
-	issueFree := m.Wire("issue_free", 1)
+// collect: warp q of the super warp lands in slots q*w .. q*w+w-1; the
+// first warp's req_write is the super warp's. A full station moves to
+// issue when issue's window ends, and takes a new warp in the same
+// cycle. A configuration write goes first.
+func (b *memoryBuild) collect(in []lane, shifted []*hdl.Signal) {
+	p, m, collected := b.p, b.m, b.collected
+	b.issueFree = m.Wire("issue_free", 1)
 	full := collected.EqConst(uint64(p.S))
-	transfer := full.And(issueFree).Named("transfer")
-	reqReady := full.Not().Or(transfer).And(cfgTake.Not())
+	b.transfer = full.And(b.issueFree).Named("transfer")
+	reqReady := full.Not().Or(b.transfer).And(b.cfgTake.Not())
 	m.Output("req_ready", 1).Drive(reqReady)
-	take := reqValid.And(reqReady)
+	take := b.reqValid.And(reqReady)
 	slot := hdl.Mux(full, m.ConstU(collected.Width(), 0), collected) // the arriving warp's place
-	collected.Drive(hdl.Mux(transfer, take.Zext(collected.Width()), collected.Add(take.Zext(collected.Width()))))
-	col := make([]lane, n)
-	for i := range n {
-		col[i] = p.lane(m.RegFields("col", i))
+	collected.Drive(hdl.Mux(b.transfer, take.Zext(collected.Width()), collected.Add(take.Zext(collected.Width()))))
+	b.col = make([]lane, b.n)
+	for i := range b.n {
+		b.col[i] = p.lane(m.RegFields("col", i))
 	}
-	colWrite := m.Reg("col_write", 1)
+	b.colWrite = m.Reg("col_write", 1)
 	slotIs := lib.NewDecoder(slot)
 	m.If(take, func() {
-		m.If(slotIs.Is(0), func() { colWrite.Set(reqWrite) })
+		m.If(slotIs.Is(0), func() { b.colWrite.Set(b.reqWrite) })
 		for q := range p.S {
 			m.If(slotIs.Is(q), func() {
-				for k := range w {
-					hdl.SetRecord(col[q*w+k], lane{Mask: in[k].Mask, Addr: shifted[k], Wdata: in[k].Wdata})
+				for k := range b.w {
+					hdl.SetRecord(b.col[q*b.w+k], lane{Mask: in[k].Mask, Addr: shifted[k], Wdata: in[k].Wdata})
 				}
 			})
 		}
 	})
+}
 
-	// issue: the RPU packs the super warp (section IV). Its window t = 0 ..
-	// max(S, c')-1 issues stage t - (window - c') in its last c' cycles,
-	// c' = max(c, 1): a super warp with no enabled request still passes
-	// one empty stage, which carries its responses.
+// issue: the RPU packs the super warp (section IV). Its window t = 0 ..
+// max(S, c')-1 issues stage t - (window - c') in its last c' cycles,
+// c' = max(c, 1): a super warp with no enabled request still passes
+// one empty stage, which carries its responses. It returns stage k as it
+// leaves for the MMU.
+func (b *memoryBuild) issue(name string) mmuStage {
+	p, m, n, busy := b.p, b.m, b.n, b.busy
 	iss := make([]lane, n)
 	for i := range n {
 		iss[i] = p.lane(m.RegFields("iss", i))
-		iss[i].Mask.Drive(col[i].Mask)
-		iss[i].Addr.Drive(col[i].Addr)
-		iss[i].Wdata.Drive(col[i].Wdata)
+		iss[i].Mask.Drive(b.col[i].Mask)
+		iss[i].Addr.Drive(b.col[i].Addr)
+		iss[i].Wdata.Drive(b.col[i].Wdata)
 		for _, r := range hdl.Signals(iss[i]) {
-			r.Enable(transfer)
+			r.Enable(b.transfer)
 		}
 	}
 	issWrite := m.Reg("iss_write", 1)
-	issWrite.Drive(colWrite)
-	issWrite.Enable(transfer)
+	issWrite.Drive(b.colWrite)
+	issWrite.Enable(b.transfer)
 	rb := p.AB - p.LW
 	rpu := m.Instance("rpu", RPUBlock{LW: p.LW, S: p.S, RB: rb, AllPairs: p.AllPairs}.Build(name+"_rpu"))
 	banks, rows, stages, leads := make([]*hdl.Signal, n), make([]*hdl.Signal, n), make([]*hdl.Signal, n), make([]*hdl.Signal, n)
@@ -203,10 +253,10 @@ func (p MemoryBlock) Build(name string) *hdl.Module {
 	wait := window.Sub(stagesC) // the window's cycles before its first stage
 	t := m.Reg("t", cw)
 	lastCycle := busy.And(t.Eq(window.Sub(one))).Named("window_end")
-	issueFree.Drive(busy.Not().Or(lastCycle))
-	busy.Drive(transfer.Or(busy.And(lastCycle.Not())))
-	t.Drive(hdl.Mux(transfer, m.ConstU(cw, 0), t.Add(one)))
-	t.Enable(transfer.Or(busy))
+	b.issueFree.Drive(busy.Not().Or(lastCycle))
+	busy.Drive(b.transfer.Or(busy.And(lastCycle.Not())))
+	t.Drive(hdl.Mux(b.transfer, m.ConstU(cw, 0), t.Add(one)))
+	t.Enable(b.transfer.Or(busy))
 	issuing := busy.And(t.Ge(wait)).Named("issuing")
 	k := t.Sub(wait).Trunc(stages[0].Width()).Named("k") // the stage issued: k < c' <= N
 	m.Output("cong_valid", 1).Drive(busy.And(t.EqConst(0)))
@@ -229,49 +279,61 @@ func (p MemoryBlock) Build(name string) *hdl.Module {
 	for i := range n {
 		wdata[i] = iss[i].Wdata
 	}
-	for b := range w {
+	for bk := range b.w {
 		sel := make([]*hdl.Signal, n)
 		for i := range n {
-			sel[i] = served[i].And(leads[i]).And(banks[i].EqConst(uint64(b)))
+			sel[i] = served[i].And(leads[i]).And(banks[i].EqConst(uint64(bk)))
 		}
 		en := lib.Bus(sel).RedOr()
-		hdl.DriveRecord(s0.Cmds[b], bankCmd{En: en, We: en.And(issWrite), Row: hdl.OneHotSelect(lib.Bus(sel), rows...), Wdata: hdl.OneHotSelect(lib.Bus(sel), wdata...)})
+		hdl.DriveRecord(s0.Cmds[bk], bankCmd{En: en, We: en.And(issWrite), Row: hdl.OneHotSelect(lib.Bus(sel), rows...), Wdata: hdl.OneHotSelect(lib.Bus(sel), wdata...)})
 	}
+	return s0
+}
 
-	// The MMU: L-1 pipeline registers from the issue to the banks.
-	at, pending := s0, []*hdl.Signal{}
-	for d := 1; d < p.L; d++ {
-		next := p.stage(m.RegFields, fmt.Sprintf("mmu%d", d))
+// mmu is the MMU: L-1 pipeline registers from the issue to the banks. It
+// returns the stage as it reaches the banks.
+func (b *memoryBuild) mmu(s0 mmuStage) mmuStage {
+	at := s0
+	for d := 1; d < b.p.L; d++ {
+		next := b.p.stage(b.m.RegFields, fmt.Sprintf("mmu%d", d))
 		hdl.DriveRecord(next, at)
-		pending = append(pending, next.Valid)
+		b.pending = append(b.pending, next.Valid)
 		at = next
 	}
+	return at
+}
 
-	// The banks: address j*w + k lives in cell j of bank k (+ r_j).
-	rdata := make([]*hdl.Signal, w)
-	for b, c := range at.Cmds {
-		mem := m.Mem(fmt.Sprintf("bank%d", b), rb, p.DW)
+// bankArray is the banks: address j*w + k lives in cell j of bank k
+// (+ r_j). It returns each bank's read data, a cycle after the stage.
+func (b *memoryBuild) bankArray(at mmuStage) []*hdl.Signal {
+	rdata := make([]*hdl.Signal, b.w)
+	for bk, c := range at.Cmds {
+		mem := b.m.Mem(fmt.Sprintf("bank%d", bk), b.p.AB-b.p.LW, b.p.DW)
 		mem.Write(c.Row, c.Wdata, c.We.And(at.Valid))
-		rdata[b] = mem.ReadSync(c.Row, c.En.And(at.Valid).And(at.Read))
+		rdata[bk] = mem.ReadSync(c.Row, c.En.And(at.Valid).And(at.Read))
 	}
+	return rdata
+}
 
-	// ret: a read stage one cycle on, when its data leaves the banks.
+// respond: ret holds a read stage one cycle on, when its data leaves the
+// banks; capture and emit: request i takes its bank's data in its stage;
+// the other requests of the first stage start from 0 (masked lanes read
+// 0). The last stage moves the whole super warp to emit, which answers
+// one warp per cycle; the next read super warp's last stage is at least S
+// cycles later.
+func (b *memoryBuild) respond(at mmuStage, rdata []*hdl.Signal) {
+	p, m, w, n := b.p, b.m, b.w, b.n
 	retRead, retFirst, retLast := m.Reg("ret_read", 1), m.Reg("ret_first", 1), m.Reg("ret_last", 1)
 	retRead.Drive(at.Valid.And(at.Read))
 	retFirst.Drive(at.First)
 	retLast.Drive(at.Last)
-	pending = append(pending, retRead)
+	b.pending = append(b.pending, retRead)
 
-	// capture and emit: request i takes its bank's data in its stage; the
-	// other requests of the first stage start from 0 (masked lanes read 0).
-	// The last stage moves the whole super warp to emit, which answers one
-	// warp per cycle; the next read super warp's last stage is at least S
-	// cycles later.
 	left := m.Reg("emit_left", lib.CountWidth(p.S)) // warps still to answer
 	emitting := left.EqConst(0).Not()
 	done := retRead.And(retLast)
 	left.Drive(hdl.Mux(done, m.ConstU(left.Width(), uint64(p.S)), left.Sub(emitting.Zext(left.Width()))))
-	pending = append(pending, emitting)
+	b.pending = append(b.pending, emitting)
 	emit := make([]*hdl.Signal, n)
 	for i := range n {
 		emit[i] = m.Reg(fmt.Sprintf("emit_%d", i), p.DW)
@@ -291,10 +353,9 @@ func (p MemoryBlock) Build(name string) *hdl.Module {
 		emit[i].Drive(hdl.Mux(done, got, down))
 		emit[i].Enable(done.Or(emitting))
 	}
-	inFlight.Drive(lib.Bus(pending).RedOr())
+	b.inFlight.Drive(lib.Bus(b.pending).RedOr())
 	m.Output("resp_valid", 1).Drive(emitting)
 	for i := range w {
 		m.Output(fmt.Sprintf("resp_rdata_%d", i), p.DW).Drive(emit[i])
 	}
-	return m
 }
