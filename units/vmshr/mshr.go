@@ -50,176 +50,257 @@ type smshr struct {
 }
 
 // Build makes the module called name; its tag search is the sub-module
-// <name>_match.
+// <name>_match. It is built in Fig. 6.5's parts: the ports, the PMSHR and
+// SMSHR registers, the request's tag search and allocation, the fill, the
+// writeback, and each entry's next state at the edge.
 func (c MSHRBlock) Build(name string) *hdl.Module {
 	if c.Base {
 		c.Hmax = 0
 	}
-	m := hdl.NewModule(name)
-	hmax, gw := c.Hmax, hbsWidth(c.Hmax)
-	hasHBS := hmax > 0 // at hmax 0 every HBS is 0: no registers
-	ew, sw := lib.IndexWidth(c.M), lib.IndexWidth(c.S)
-	zeroHBS := m.ConstU(gw, 0)
+	b := &mshrBuild{c: c, m: hdl.NewModule(name), hmax: c.Hmax, gw: hbsWidth(c.Hmax),
+		ew: lib.IndexWidth(c.M), sw: lib.IndexWidth(c.S)}
+	b.zeroHBS = b.m.ConstU(b.gw, 0)
+	b.ports()
+	b.state()
+	b.request(name)
+	b.fill()
+	b.writeback()
+	b.edge()
+	return b.m
+}
 
-	// Ports.
-	reqValid, reqBlk := m.Input("req_valid", 1), m.Input("req_blk", c.Aw)
-	reqHBS := zeroHBS
-	if !c.Base {
-		reqHBS = m.Input("req_hbs", gw)
-	}
-	req := target{m.Input("req_tid", c.Tw), m.Input("req_reg", c.Rw), m.Input("req_off", c.Ow), m.Input("req_fmt", c.Fw)}
-	icntReady := m.Input("icnt_ready", 1)
-	kindOut, failOut, fireOut := m.Output("req_kind", 2), m.Output("mshr_alloc_fail", 1), m.Output("fire_read_packet", 1)
-	fireBlkOut := m.Output("fire_blk", c.Aw)
-	var fireHBSOut *hdl.Signal
-	if !c.Base {
-		fireHBSOut = m.Output("fire_hbs", gw)
-	}
-	allocEntryOut, allocSlotOut := m.Output("alloc_entry", ew), m.Output("alloc_slot", sw)
-
-	fillValid, fillBlk := m.Input("fill_valid", 1), m.Input("fill_blk", c.Aw)
-	fillHBS := zeroHBS
-	if !c.Base {
-		fillHBS = m.Input("fill_hbs", gw)
-	}
-	fillData := make([]*hdl.Signal, 1<<hmax)
-	for k := range fillData {
-		fillData[k] = m.Input(fmt.Sprintf("fill_data_%d", k), c.Dw)
-	}
-	fillDropOut := m.Output("fill_drop", hmax+1)
-
-	wbReady := m.Input("wb_ready", 1)
-	wbValidOut, wbEntryOut, wbSlotOut := m.Output("wb_valid", 1), m.Output("wb_entry", ew), m.Output("wb_slot", sw)
-	wbBlkOut := m.Output("wb_blk", c.Aw)
-	wbOut := target{m.Output("wb_tid", c.Tw), m.Output("wb_reg", c.Rw), m.Output("wb_off", c.Ow), m.Output("wb_fmt", c.Fw)}
-	wbDataOut := m.Output("wb_data", c.Dw)
+// mshrBuild is an MSHR under construction: its ports, its registers and
+// the decisions its parts share.
+type mshrBuild struct {
+	c             MSHRBlock
+	m             *hdl.Module
+	hmax, gw      int // Hmax, HBS width
+	ew, sw        int // entry and slot index widths
+	zeroHBS       *hdl.Signal
+	hasHBS        bool // at hmax 0 every HBS is 0: no registers
+	reqValid      *hdl.Signal
+	reqBlk        *hdl.Signal
+	reqHBS        *hdl.Signal
+	req           target
+	icntReady     *hdl.Signal
+	kindOut       *hdl.Signal
+	failOut       *hdl.Signal
+	fireOut       *hdl.Signal
+	fireBlkOut    *hdl.Signal
+	fireHBSOut    *hdl.Signal // nil in vmshr-base
+	allocEntryOut *hdl.Signal
+	allocSlotOut  *hdl.Signal
+	fillValid     *hdl.Signal
+	fillBlk       *hdl.Signal
+	fillHBS       *hdl.Signal
+	fillData      []*hdl.Signal
+	fillDropOut   *hdl.Signal
+	wbReady       *hdl.Signal
+	wbValidOut    *hdl.Signal
+	wbEntryOut    *hdl.Signal
+	wbSlotOut     *hdl.Signal
+	wbBlkOut      *hdl.Signal
+	wbOut         target
+	wbDataOut     *hdl.Signal
 
 	// State.
-	p := hdl.RegArray(m, "p", c.M, func(f hdl.Fields) pmshr { return pmshr{f("v", 1), f("tag", c.Aw), f("y", 1)} })
-	data := hdl.RegArray(m, "p", c.M, func(f hdl.Fields) *hdl.Signal { return f("data", c.Dw) })
-	hbs := make([]*hdl.Signal, c.M) // HBS_i (the constant 0 without registers)
-	if hasHBS {
-		copy(hbs, hdl.RegArray(m, "p", c.M, func(f hdl.Fields) *hdl.Signal { return f("hbs", gw) }).Elems())
+	p          *hdl.Array[pmshr]
+	data       *hdl.Array[*hdl.Signal]
+	hbs        []*hdl.Signal // HBS_i (the constant 0 without registers)
+	slots      []*hdl.Array[smshr]
+	valid      []*hdl.Signal // V_i
+	ready      []*hdl.Signal // V_i & Y_i: waiting for writeback
+	slotsValid []*hdl.Signal // SMSHR (i, j) V as S bits
+
+	// The request's decisions.
+	hitOne, freeOne, slotOne *hdl.Signal // the hit PMSHR, the free PMSHR, the free SMSHR, one-hot
+	secondary, allocate      *hdl.Signal
+	newHBS                   *hdl.Signal
+
+	// The writeback's.
+	wbOne, wbSlotOne *hdl.Signal
+	taken, release   *hdl.Signal
+}
+
+// ports declares the module's ports.
+func (b *mshrBuild) ports() {
+	c, m := b.c, b.m
+	b.hasHBS = b.hmax > 0
+	b.reqValid, b.reqBlk = m.Input("req_valid", 1), m.Input("req_blk", c.Aw)
+	b.reqHBS = b.zeroHBS
+	if !c.Base {
+		b.reqHBS = m.Input("req_hbs", b.gw)
+	}
+	b.req = target{m.Input("req_tid", c.Tw), m.Input("req_reg", c.Rw), m.Input("req_off", c.Ow), m.Input("req_fmt", c.Fw)}
+	b.icntReady = m.Input("icnt_ready", 1)
+	b.kindOut, b.failOut, b.fireOut = m.Output("req_kind", 2), m.Output("mshr_alloc_fail", 1), m.Output("fire_read_packet", 1)
+	b.fireBlkOut = m.Output("fire_blk", c.Aw)
+	if !c.Base {
+		b.fireHBSOut = m.Output("fire_hbs", b.gw)
+	}
+	b.allocEntryOut, b.allocSlotOut = m.Output("alloc_entry", b.ew), m.Output("alloc_slot", b.sw)
+
+	b.fillValid, b.fillBlk = m.Input("fill_valid", 1), m.Input("fill_blk", c.Aw)
+	b.fillHBS = b.zeroHBS
+	if !c.Base {
+		b.fillHBS = m.Input("fill_hbs", b.gw)
+	}
+	b.fillData = make([]*hdl.Signal, 1<<b.hmax)
+	for k := range b.fillData {
+		b.fillData[k] = m.Input(fmt.Sprintf("fill_data_%d", k), c.Dw)
+	}
+	b.fillDropOut = m.Output("fill_drop", b.hmax+1)
+
+	b.wbReady = m.Input("wb_ready", 1)
+	b.wbValidOut, b.wbEntryOut, b.wbSlotOut = m.Output("wb_valid", 1), m.Output("wb_entry", b.ew), m.Output("wb_slot", b.sw)
+	b.wbBlkOut = m.Output("wb_blk", c.Aw)
+	b.wbOut = target{m.Output("wb_tid", c.Tw), m.Output("wb_reg", c.Rw), m.Output("wb_off", c.Ow), m.Output("wb_fmt", c.Fw)}
+	b.wbDataOut = m.Output("wb_data", c.Dw)
+}
+
+// state declares the PMSHRs (V, tag, Y, data and HBS) and each one's
+// SMSHRs (Fig. 6.5).
+func (b *mshrBuild) state() {
+	c, m := b.c, b.m
+	b.p = hdl.RegArray(m, "p", c.M, func(f hdl.Fields) pmshr { return pmshr{f("v", 1), f("tag", c.Aw), f("y", 1)} })
+	b.data = hdl.RegArray(m, "p", c.M, func(f hdl.Fields) *hdl.Signal { return f("data", c.Dw) })
+	b.hbs = make([]*hdl.Signal, c.M)
+	if b.hasHBS {
+		copy(b.hbs, hdl.RegArray(m, "p", c.M, func(f hdl.Fields) *hdl.Signal { return f("hbs", b.gw) }).Elems())
 	} else {
-		for i := range hbs {
-			hbs[i] = zeroHBS
+		for i := range b.hbs {
+			b.hbs[i] = b.zeroHBS
 		}
 	}
-	slots := make([]*hdl.Array[smshr], c.M)
-	for i := range slots {
-		slots[i] = hdl.RegArray(m, fmt.Sprintf("smshr%d", i), c.S, func(f hdl.Fields) smshr {
+	b.slots = make([]*hdl.Array[smshr], c.M)
+	for i := range b.slots {
+		b.slots[i] = hdl.RegArray(m, fmt.Sprintf("smshr%d", i), c.S, func(f hdl.Fields) smshr {
 			return smshr{f("v", 1), target{f("tid", c.Tw), f("reg", c.Rw), f("off", c.Ow), f("fmt", c.Fw)}}
 		})
 	}
-	valid := make([]*hdl.Signal, c.M)      // V_i
-	ready := make([]*hdl.Signal, c.M)      // V_i & Y_i: waiting for writeback
-	slotsValid := make([]*hdl.Signal, c.M) // SMSHR (i, j) V as S bits
-	for i, e := range p.Elems() {
-		valid[i], ready[i] = e.V, e.V.And(e.Y)
+	b.valid, b.ready, b.slotsValid = make([]*hdl.Signal, c.M), make([]*hdl.Signal, c.M), make([]*hdl.Signal, c.M)
+	for i, e := range b.p.Elems() {
+		b.valid[i], b.ready[i] = e.V, e.V.And(e.Y)
 		var vs []*hdl.Signal
-		for _, s := range slots[i].Elems() {
+		for _, s := range b.slots[i].Elems() {
 			vs = append(vs, s.V)
 		}
-		slotsValid[i] = lib.Bus(vs)
+		b.slotsValid[i] = lib.Bus(vs)
 	}
+}
 
-	// Request: the tag search of Fig. 6.5 (a vmshr-match instance).
-	sub, ports := MatchBlock{M: c.M, Hmax: hmax, Aw: c.Aw, Base: c.Base}.build(name + "_match")
+// request: the tag search of Fig. 6.5 (a vmshr-match instance), the
+// request's kind, and the PMSHR or SMSHR it takes.
+func (b *mshrBuild) request(name string) {
+	c, m := b.c, b.m
+	sub, ports := MatchBlock{M: c.M, Hmax: b.hmax, Aw: c.Aw, Base: c.Base}.build(name + "_match")
 	search := hdl.Use(m, "search", sub, ports)
-	search.Blk.Drive(reqBlk)
-	for i, e := range p.Elems() {
+	search.Blk.Drive(b.reqBlk)
+	for i, e := range b.p.Elems() {
 		search.V[i].Drive(e.V)
 		search.Y[i].Drive(e.Y)
 		search.Tag[i].Drive(e.Tag)
-		search.HBS[i].Drive(hbs[i])
+		search.HBS[i].Drive(b.hbs[i])
 	}
 	hit, primary := search.Any, search.Primary // kind 3; kind 1 (else 2) when !hit
-	hitOne := lib.Bus(search.Hit)              // E, one-hot (a block is in at most one PMSHR)
-	anyFree, freeIdx, freeOne := lib.Priority(lib.Bus(valid).Not(), false)
-	slotFree, slotIdx, slotOne := lib.Priority(hdl.OneHotSelect(hitOne, slotsValid...).Not(), false)
+	b.hitOne = lib.Bus(search.Hit)             // E, one-hot (a block is in at most one PMSHR)
+	anyFree, freeIdx, freeOne := lib.Priority(lib.Bus(b.valid).Not(), false)
+	slotFree, slotIdx, slotOne := lib.Priority(hdl.OneHotSelect(b.hitOne, b.slotsValid...).Not(), false)
+	b.freeOne, b.slotOne = freeOne, slotOne
 
 	// req_kind: 0 idle, 1 primary, 2 deferred, 3 secondary.
-	kindOut.Drive(hdl.Concat(reqValid.And(primary.Not()), reqValid.And(hit.Or(primary))))
-	fail := reqValid.And(fillValid.Or(hdl.Mux(hit, slotFree.Not(), anyFree.Not().Or(primary.And(icntReady.Not())))))
-	failOut.Drive(fail)
+	reqValid := b.reqValid
+	b.kindOut.Drive(hdl.Concat(reqValid.And(primary.Not()), reqValid.And(hit.Or(primary))))
+	fail := reqValid.And(b.fillValid.Or(hdl.Mux(hit, slotFree.Not(), anyFree.Not().Or(primary.And(b.icntReady.Not())))))
+	b.failOut.Drive(fail)
 	accepted := reqValid.And(fail.Not())
-	fireOut.Drive(accepted.And(primary))
-	fireHBS := clampHBS(reqHBS, hmax)
-	if fireHBSOut != nil {
-		fireHBSOut.Drive(fireHBS)
+	b.fireOut.Drive(accepted.And(primary))
+	fireHBS := clampHBS(b.reqHBS, b.hmax)
+	if b.fireHBSOut != nil {
+		b.fireHBSOut.Drive(fireHBS)
 	}
-	fireBlkOut.Drive(clearLow(reqBlk, thermometer(reqHBS, hmax)))
-	allocEntryOut.Drive(hdl.Mux(hit, search.Idx, freeIdx))
-	allocSlotOut.Drive(slotIdx.And(hit.Repl(sw)))
-	secondary := accepted.And(hit)      // SMSHR (E, alloc_slot) takes the request
-	allocate := accepted.And(hit.Not()) // PMSHR alloc_entry takes it
-	newHBS := hdl.Mux(primary, fireHBS, zeroHBS)
+	b.fireBlkOut.Drive(clearLow(b.reqBlk, thermometer(b.reqHBS, b.hmax)))
+	b.allocEntryOut.Drive(hdl.Mux(hit, search.Idx, freeIdx))
+	b.allocSlotOut.Drive(slotIdx.And(hit.Repl(b.sw)))
+	b.secondary = accepted.And(hit)      // SMSHR (E, alloc_slot) takes the request
+	b.allocate = accepted.And(hit.Not()) // PMSHR alloc_entry takes it
+	b.newHBS = hdl.Mux(primary, fireHBS, b.zeroHBS)
+}
 
-	// Fill: every waiting PMSHR inside the packet's aligned range takes its
-	// block; the packet's blocks no PMSHR waits for are dropped.
-	fillDropOut.Drive(fillPath(p.Elems(), fillValid, fillBlk, fillHBS, fillData, hmax, func(i int, take, piece *hdl.Signal) {
-		m.If(take, func() {
-			p.At(i).Y.SetU(1)
-			data.At(i).Set(piece)
+// fill: every waiting PMSHR inside the packet's aligned range takes its
+// block; the packet's blocks no PMSHR waits for are dropped.
+func (b *mshrBuild) fill() {
+	b.fillDropOut.Drive(fillPath(b.p.Elems(), b.fillValid, b.fillBlk, b.fillHBS, b.fillData, b.hmax, func(i int, take, piece *hdl.Signal) {
+		b.m.If(take, func() {
+			b.p.At(i).Y.SetU(1)
+			b.data.At(i).Set(piece)
 		})
 	}))
+}
 
-	// Writeback: the lowest ready PMSHR's lowest valid SMSHR.
-	wbValid, wbIdx, wbOne := lib.Priority(lib.Bus(ready), false)
-	wbSlots := hdl.OneHotSelect(wbOne, slotsValid...)
+// writeback: the lowest ready PMSHR's lowest valid SMSHR.
+func (b *mshrBuild) writeback() {
+	c := b.c
+	wbValid, wbIdx, wbOne := lib.Priority(lib.Bus(b.ready), false)
+	wbSlots := hdl.OneHotSelect(wbOne, b.slotsValid...)
 	_, wbSlotIdx, wbSlotOne := lib.Priority(wbSlots, false)
-	wbValidOut.Drive(wbValid)
-	wbEntryOut.Drive(wbIdx)
-	wbSlotOut.Drive(wbSlotIdx)
-	tags, datas := make([]*hdl.Signal, c.M), data.Elems()
-	for i, e := range p.Elems() {
+	b.wbOne, b.wbSlotOne = wbOne, wbSlotOne
+	b.wbValidOut.Drive(wbValid)
+	b.wbEntryOut.Drive(wbIdx)
+	b.wbSlotOut.Drive(wbSlotIdx)
+	tags, datas := make([]*hdl.Signal, c.M), b.data.Elems()
+	for i, e := range b.p.Elems() {
 		tags[i] = e.Tag
 	}
-	wbBlkOut.Drive(hdl.OneHotSelect(wbOne, tags...))
-	wbDataOut.Drive(hdl.OneHotSelect(wbOne, datas...))
+	b.wbBlkOut.Drive(hdl.OneHotSelect(wbOne, tags...))
+	b.wbDataOut.Drive(hdl.OneHotSelect(wbOne, datas...))
 	perSlot := make([]*hdl.Signal, c.S) // slot j's target of the writeback PMSHR
 	for j := range c.S {
 		col := make([]*hdl.Signal, c.M)
 		for i := range c.M {
-			col[i] = hdl.Pack(slots[i].At(j).T)
+			col[i] = hdl.Pack(b.slots[i].At(j).T)
 		}
 		perSlot[j] = hdl.OneHotSelect(wbOne, col...)
 	}
-	hdl.DriveRecord(wbOut, hdl.Unpack(hdl.OneHotSelect(wbSlotOne, perSlot...), wbOut))
-	taken := wbValid.And(wbReady)
+	hdl.DriveRecord(b.wbOut, hdl.Unpack(hdl.OneHotSelect(wbSlotOne, perSlot...), b.wbOut))
+	b.taken = wbValid.And(b.wbReady)
 	// The PMSHR is freed when its last SMSHR leaves and no secondary joins
 	// it at the same edge.
-	keeps := wbSlots.And(wbSlotOne.Not()).RedOr().Or(secondary.And(hitOne.And(wbOne).RedOr()))
-	release := taken.And(keeps.Not())
+	keeps := wbSlots.And(wbSlotOne.Not()).RedOr().Or(b.secondary.And(b.hitOne.And(wbOne).RedOr()))
+	b.release = b.taken.And(keeps.Not())
+}
 
-	// The edge, entry by entry.
+// edge is each entry's next state: allocated by a primary or deferred
+// request, freed by its last writeback, its SMSHRs joined by secondaries
+// and left by writebacks.
+func (b *mshrBuild) edge() {
+	m := b.m
 	one := m.ConstU(1, 1)
-	for i, e := range p.Elems() {
-		newEntry := allocate.And(freeOne.Bit(i))
+	for i, e := range b.p.Elems() {
+		newEntry := b.allocate.And(b.freeOne.Bit(i))
 		m.If(newEntry, func() {
 			e.V.SetU(1)
-			e.Tag.Set(reqBlk)
+			e.Tag.Set(b.reqBlk)
 			e.Y.SetU(0)
-			if hasHBS {
-				hbs[i].Set(newHBS)
+			if b.hasHBS {
+				b.hbs[i].Set(b.newHBS)
 			}
 		})
-		m.If(release.And(wbOne.Bit(i)), func() { e.V.SetU(0) })
-		join := secondary.And(hitOne.Bit(i))
-		leave := taken.And(wbOne.Bit(i))
-		for j, s := range slots[i].Elems() {
-			m.If(leave.And(wbSlotOne.Bit(j)), func() { s.V.SetU(0) })
-			m.If(join.And(slotOne.Bit(j)), func() { hdl.SetRecord(s, smshr{one, req}) })
+		m.If(b.release.And(b.wbOne.Bit(i)), func() { e.V.SetU(0) })
+		join := b.secondary.And(b.hitOne.Bit(i))
+		leave := b.taken.And(b.wbOne.Bit(i))
+		for j, s := range b.slots[i].Elems() {
+			m.If(leave.And(b.wbSlotOne.Bit(j)), func() { s.V.SetU(0) })
+			m.If(join.And(b.slotOne.Bit(j)), func() { hdl.SetRecord(s, smshr{one, b.req}) })
 			m.If(newEntry, func() {
 				if j == 0 {
-					hdl.SetRecord(s, smshr{one, req})
+					hdl.SetRecord(s, smshr{one, b.req})
 				} else {
 					s.V.SetU(0)
 				}
 			})
 		}
 	}
-	return m
 }
 
 // fillPath is the fill side of MSHRBlock: for each PMSHR i in entries it
