@@ -38,53 +38,92 @@ const (
 // RowScoreNames are the -rowscore values in RowScores order.
 var RowScoreNames = []string{"sum", "table", "none"}
 
-// Build makes the module called name.
+// Build makes the module called name, in Figure 4.2's parts: the ports,
+// the read and write queues with the MIB (and under -rowscore table the
+// row-score table), Rule 1's choice of a read and FR-FCFS's of a write
+// with the drain deciding between them, and the open rows and the drain
+// at the edge.
 func (c SchedBlock) Build(name string) *hdl.Module {
-	m := hdl.NewModule(name)
-	mw := lib.CountWidth(c.Merges)
-	pol := m.Input("pol", 2)
-	rdValid := m.Input("rd_valid", 1)
-	rdReady := m.Output("rd_ready", 1)
-	rdBank, rdRow := m.Input("rd_bank", c.BankBits), m.Input("rd_row", c.RowBits)
-	rdBlk, rdAge := m.Input("rd_blk", c.BlkBits), m.Input("rd_age", c.AgeBits)
-	dmyValid, dmyBlk := m.Input("dmy_valid", 1), m.Input("dmy_blk", c.BlkBits)
-	dmyMlen, dmyAge := m.Input("dmy_mlen", mw), m.Input("dmy_age", c.AgeBits)
-	wrValid := m.Input("wr_valid", 1)
-	wrReady := m.Output("wr_ready", 1)
-	wrBank, wrRow, wrBlk := m.Input("wr_bank", c.BankBits), m.Input("wr_row", c.RowBits), m.Input("wr_blk", c.BlkBits)
-	var banks pickBanks
-	for b := range 1 << c.BankBits {
-		banks.Rdy = append(banks.Rdy, m.Input(fmt.Sprintf("rdy_%d", b), 1))
-		banks.OpenV = append(banks.OpenV, m.Reg(fmt.Sprintf("open_v_%d", b), 1))
-		banks.OpenRow = append(banks.OpenRow, m.Reg(fmt.Sprintf("open_row_%d", b), c.RowBits))
-	}
-	drain := m.Reg("drain", 1)
+	b := &schedBuild{c: c, m: hdl.NewModule(name), mw: lib.CountWidth(c.Merges)}
+	b.ports()
+	b.queues(name)
+	b.pick()
+	b.edge()
+	return b.m
+}
 
-	// The two queues' registers and the MIB come first; what leaves them
-	// is decided below from their state.
-	issRead, issWrite := m.Wire("read_issued", 1), m.Wire("write_issued", 1)
-	readOut, writeOut := m.Wire("read_out", lib.CountWidth(c.Entries-1)), m.Wire("write_out", lib.CountWidth(c.WEntries-1))
-	readFields := []*hdl.Signal{rdBank, rdRow}
-	var rowtab *hdl.Instance
-	var tabIn rowTabPorts
-	var tabOut rowTabOut
+// schedBuild is a dram-sched under construction.
+type schedBuild struct {
+	c  SchedBlock
+	m  *hdl.Module
+	mw int // merge length width
+
+	pol                                    *hdl.Signal
+	rdValid, rdReady, rdBank, rdRow        *hdl.Signal
+	rdBlk, rdAge                           *hdl.Signal
+	dmyValid, dmyBlk, dmyMlen, dmyAge      *hdl.Signal
+	wrValid, wrReady, wrBank, wrRow, wrBlk *hdl.Signal
+	banks                                  pickBanks
+	drain                                  *hdl.Signal
+	issRead, issWrite, readOut, writeOut   *hdl.Signal // what leaves the queues, decided by pick
+	reads, writes                          requestQueue
+	mib                                    mibSlots
+	rowtab                                 *hdl.Instance // under -rowscore table
+	tabIn                                  rowTabPorts
+	tabOut                                 rowTabOut
+	valid, bank, row                       *hdl.Signal // the request issued
+}
+
+// ports declares the ports, and each bank's open row.
+func (b *schedBuild) ports() {
+	c, m := b.c, b.m
+	b.pol = m.Input("pol", 2)
+	b.rdValid = m.Input("rd_valid", 1)
+	b.rdReady = m.Output("rd_ready", 1)
+	b.rdBank, b.rdRow = m.Input("rd_bank", c.BankBits), m.Input("rd_row", c.RowBits)
+	b.rdBlk, b.rdAge = m.Input("rd_blk", c.BlkBits), m.Input("rd_age", c.AgeBits)
+	b.dmyValid, b.dmyBlk = m.Input("dmy_valid", 1), m.Input("dmy_blk", c.BlkBits)
+	b.dmyMlen, b.dmyAge = m.Input("dmy_mlen", b.mw), m.Input("dmy_age", c.AgeBits)
+	b.wrValid = m.Input("wr_valid", 1)
+	b.wrReady = m.Output("wr_ready", 1)
+	b.wrBank, b.wrRow, b.wrBlk = m.Input("wr_bank", c.BankBits), m.Input("wr_row", c.RowBits), m.Input("wr_blk", c.BlkBits)
+	for k := range 1 << c.BankBits {
+		b.banks.Rdy = append(b.banks.Rdy, m.Input(fmt.Sprintf("rdy_%d", k), 1))
+		b.banks.OpenV = append(b.banks.OpenV, m.Reg(fmt.Sprintf("open_v_%d", k), 1))
+		b.banks.OpenRow = append(b.banks.OpenRow, m.Reg(fmt.Sprintf("open_row_%d", k), c.RowBits))
+	}
+	b.drain = m.Reg("drain", 1)
+}
+
+// queues: the two queues' registers and the MIB come first; what leaves
+// them is decided by pick from their state.
+func (b *schedBuild) queues(name string) {
+	c, m := b.c, b.m
+	b.issRead, b.issWrite = m.Wire("read_issued", 1), m.Wire("write_issued", 1)
+	b.readOut, b.writeOut = m.Wire("read_out", lib.CountWidth(c.Entries-1)), m.Wire("write_out", lib.CountWidth(c.WEntries-1))
+	readFields := []*hdl.Signal{b.rdBank, b.rdRow}
 	if c.Scores == TableScores {
 		sub, in, out := RowTabBlock{Entries: c.Entries, BankBits: c.BankBits, RowBits: c.RowBits,
-			MlBits: mw, AgeBits: c.AgeBits}.build(name + "_rowtab")
-		rowtab, tabIn = m.Instance("rowtab", sub), in
-		tabOut = hdl.OutRecord(rowtab, out)
-		readFields = append(readFields, tabOut.EnqPtr) // each read keeps its row's entry
+			MlBits: b.mw, AgeBits: c.AgeBits}.build(name + "_rowtab")
+		b.rowtab, b.tabIn = m.Instance("rowtab", sub), in
+		b.tabOut = hdl.OutRecord(b.rowtab, out)
+		readFields = append(readFields, b.tabOut.EnqPtr) // each read keeps its row's entry
 	}
-	reads := newRequestQueue(m, "rq", c.Entries, rdValid, readFields, issRead, readOut)
-	writes := newRequestQueue(m, "wq", c.WEntries, wrValid, []*hdl.Signal{wrBank, wrRow, wrBlk}, issWrite, writeOut)
-	rdReady.Drive(reads.ready)
-	wrReady.Drive(writes.ready)
-	mib := mibLogic(m, "mib", c.Entries, mibPorts{
-		AllocValid: reads.take, AllocIdx: reads.slot, AllocBlk: rdBlk, AllocAge: rdAge,
-		UpdValid: dmyValid, UpdBlk: dmyBlk, UpdMlen: dmyMlen, UpdAge: dmyAge,
-		FreeValid: issRead, FreeIdx: readOut,
+	b.reads = newRequestQueue(m, "rq", c.Entries, b.rdValid, readFields, b.issRead, b.readOut)
+	b.writes = newRequestQueue(m, "wq", c.WEntries, b.wrValid, []*hdl.Signal{b.wrBank, b.wrRow, b.wrBlk}, b.issWrite, b.writeOut)
+	b.rdReady.Drive(b.reads.ready)
+	b.wrReady.Drive(b.writes.ready)
+	b.mib = mibLogic(m, "mib", c.Entries, mibPorts{
+		AllocValid: b.reads.take, AllocIdx: b.reads.slot, AllocBlk: b.rdBlk, AllocAge: b.rdAge,
+		UpdValid: b.dmyValid, UpdBlk: b.dmyBlk, UpdMlen: b.dmyMlen, UpdAge: b.dmyAge,
+		FreeValid: b.issRead, FreeIdx: b.readOut,
 	}, c.Scores == TableScores)
+}
 
+// pick: Rule 1 over the reads (by the row-score table, the summed scores
+// or FR-FCFS), FR-FCFS over the writes, and the request issued.
+func (b *schedBuild) pick() {
+	c, m, reads, writes, mib := b.c, b.m, b.reads, b.writes, b.mib
 	readSlots := make([]pickSlot, c.Entries)
 	for i := range readSlots {
 		readSlots[i] = pickSlot{V: reads.v[i], Bank: reads.fields[0][i], Row: reads.fields[1][i],
@@ -97,51 +136,54 @@ func (c SchedBlock) Build(name string) *hdl.Module {
 	var rgnt, ridx, rhit *hdl.Signal
 	switch c.Scores {
 	case TableScores:
-		events := dummyOf(mib, reads.fields[2], dmyMlen, dmyAge)
-		events.EnqValid, events.EnqBank, events.EnqRow, events.EnqAge = reads.take, rdBank, rdRow, rdAge
-		events.DeqValid, events.DeqPtr = issRead, hdl.Select(readOut, reads.fields[2]...)
-		events.DeqMlen, events.DeqAge = hdl.Select(readOut, mib.Mlen...), hdl.Select(readOut, mib.Age...)
-		hdl.ConnectRecord(rowtab, tabIn, events)
-		rgnt, ridx, rhit = pickByRows(pol, readSlots, reads.fields[2], banks, tabOut.Entry)
+		events := dummyOf(mib, reads.fields[2], b.dmyMlen, b.dmyAge)
+		events.EnqValid, events.EnqBank, events.EnqRow, events.EnqAge = reads.take, b.rdBank, b.rdRow, b.rdAge
+		events.DeqValid, events.DeqPtr = b.issRead, hdl.Select(b.readOut, reads.fields[2]...)
+		events.DeqMlen, events.DeqAge = hdl.Select(b.readOut, mib.Mlen...), hdl.Select(b.readOut, mib.Age...)
+		hdl.ConnectRecord(b.rowtab, b.tabIn, events)
+		rgnt, ridx, rhit = pickByRows(b.pol, readSlots, reads.fields[2], b.banks, b.tabOut.Entry)
 	case NoScores:
-		rgnt, ridx, rhit = pickLogic(nil, readSlots, banks)
+		rgnt, ridx, rhit = pickLogic(nil, readSlots, b.banks)
 	default:
-		rgnt, ridx, rhit = pickLogic(pol, readSlots, banks)
+		rgnt, ridx, rhit = pickLogic(b.pol, readSlots, b.banks)
 	}
-	wgnt, widx, whit := pickLogic(nil, writeSlots, banks)
+	wgnt, widx, whit := pickLogic(nil, writeSlots, b.banks)
 	// 2.3 and reading 8: in a drain writes go first; otherwise a write
 	// leaves only in a cycle without an eligible read.
-	issWrite.Drive(wgnt.And(drain.Or(rgnt.Not())))
-	issRead.Drive(rgnt.And(issWrite.Not()))
-	readOut.Drive(ridx)
-	writeOut.Drive(widx)
+	b.issWrite.Drive(wgnt.And(b.drain.Or(rgnt.Not())))
+	b.issRead.Drive(rgnt.And(b.issWrite.Not()))
+	b.readOut.Drive(ridx)
+	b.writeOut.Drive(widx)
 
 	pickField := func(read, write []*hdl.Signal) *hdl.Signal {
-		return hdl.Mux(issWrite, hdl.Select(widx, write...), hdl.Select(ridx, read...))
+		return hdl.Mux(b.issWrite, hdl.Select(widx, write...), hdl.Select(ridx, read...))
 	}
-	valid := rgnt.Or(wgnt)
-	bank := pickField(reads.fields[0], writes.fields[0])
-	row := pickField(reads.fields[1], writes.fields[1])
-	m.Output("iss_valid", 1).Drive(valid)
-	m.Output("iss_write", 1).Drive(issWrite)
-	m.Output("iss_bank", c.BankBits).Drive(bank)
-	m.Output("iss_row", c.RowBits).Drive(row)
+	b.valid = rgnt.Or(wgnt)
+	b.bank = pickField(reads.fields[0], writes.fields[0])
+	b.row = pickField(reads.fields[1], writes.fields[1])
+	m.Output("iss_valid", 1).Drive(b.valid)
+	m.Output("iss_write", 1).Drive(b.issWrite)
+	m.Output("iss_bank", c.BankBits).Drive(b.bank)
+	m.Output("iss_row", c.RowBits).Drive(b.row)
 	m.Output("iss_blk", c.BlkBits).Drive(pickField(mib.Blk, writes.fields[2]))
-	m.Output("iss_hit", 1).Drive(hdl.Mux(issWrite, whit, rhit))
-	m.Output("iss_mlen", mw).Drive(hdl.Select(ridx, mib.Mlen...).And(issRead.Repl(mw)))
-	m.Output("iss_age", c.AgeBits).Drive(hdl.Select(ridx, mib.Age...).And(issRead.Repl(c.AgeBits)))
+	m.Output("iss_hit", 1).Drive(hdl.Mux(b.issWrite, whit, rhit))
+	m.Output("iss_mlen", b.mw).Drive(hdl.Select(ridx, mib.Mlen...).And(b.issRead.Repl(b.mw)))
+	m.Output("iss_age", c.AgeBits).Drive(hdl.Select(ridx, mib.Age...).And(b.issRead.Repl(c.AgeBits)))
+}
 
-	// The open row of a bank is the row last issued to it.
-	for b := range banks.OpenV {
-		m.If(valid.And(bank.EqConst(uint64(b))), func() {
-			banks.OpenV[b].SetU(1)
-			banks.OpenRow[b].Set(row)
+// edge: the open row of a bank is the row last issued to it; the drain
+// starts at the high watermark and ends at the low one (2.3).
+func (b *schedBuild) edge() {
+	c, m := b.c, b.m
+	for k := range b.banks.OpenV {
+		m.If(b.valid.And(b.bank.EqConst(uint64(k))), func() {
+			b.banks.OpenV[k].SetU(1)
+			b.banks.OpenRow[k].Set(b.row)
 		})
 	}
-	cw := writes.count.Width()
-	m.If(writes.nextCount.Ge(m.ConstU(cw, uint64(c.HiWM))), func() { drain.SetU(1) }).
-		Elif(writes.nextCount.Le(m.ConstU(cw, uint64(c.LoWM))), func() { drain.SetU(0) })
-	return m
+	cw := b.writes.count.Width()
+	m.If(b.writes.nextCount.Ge(m.ConstU(cw, uint64(c.HiWM))), func() { b.drain.SetU(1) }).
+		Elif(b.writes.nextCount.Le(m.ConstU(cw, uint64(c.LoWM))), func() { b.drain.SetU(0) })
 }
 
 // requestQueue is a scheduler queue: slots that requests enter at the
