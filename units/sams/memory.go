@@ -221,8 +221,16 @@ func (p Memory) Build(name string) *hdl.Module {
 		hdl.ConnectRecord(out, owLanes[i], s2)
 	}
 
-	// Responses: a narrow read collects its lanes over its sub-accesses and
-	// answers after the last; a wide read answers at once.
+	p.respond(m, s2Read, s2Wide, s2First, s2Last, s2Served, out, rdata)
+	p.handshake(m, req, wide, r1, stall, remaining)
+	return m
+}
+
+// respond: a narrow read collects its lanes over its sub-accesses and
+// answers after the last; a wide read answers at once. The s2 registers
+// are stage 2's, out the outbound switch, rdata the banks' read data.
+func (p Memory) respond(m *hdl.Module, s2Read, s2Wide, s2First, s2Last, s2Served *hdl.Signal, out *hdl.Instance, rdata []*hdl.Signal) {
+	w, lanes, slots := p.W, 1<<uint(p.Q), 2<<uint(p.Q)
 	narrowRead := s2Read.And(s2Wide.Not())
 	respValid := m.Reg("resp_valid_q", 1)
 	respValid.Drive(narrowRead.And(s2Last))
@@ -245,8 +253,6 @@ func (p Memory) Build(name string) *hdl.Module {
 		m.Output(fmt.Sprintf("wide_rdata_%d", j), w).Drive(d)
 	}
 
-	p.handshake(m, req, wide, r1, stall, remaining)
-	return m
 }
 
 // handshake accepts requests and loads stage 1: a wide request goes first;
