@@ -44,7 +44,7 @@ func TestRPUMatchesPack(t *testing.T) {
 						if r.IntN(4) == 0 {
 							reqs[i].Bank = 0 // a hot bank
 						}
-						b.Set(b.In(fmt.Sprintf("valid_%d", i)), map[bool]uint64{false: 0, true: 1}[reqs[i].Valid])
+						b.Set(b.In(fmt.Sprintf("valid_%d", i)), verify.Bit(reqs[i].Valid))
 						b.Set(b.In(fmt.Sprintf("bank_%d", i)), uint64(reqs[i].Bank))
 						b.Set(b.In(fmt.Sprintf("row_%d", i)), uint64(reqs[i].Row))
 					}

@@ -63,7 +63,7 @@ func TestRSUMatchesShift(t *testing.T) {
 				if hash {
 					wi = r.IntN(1 << bits.Len(uint(rowBits-1))) // past the row bits too, where tbl_idx can say so
 				}
-				b.Set(we, map[bool]uint64{false: 0, true: 1}[write])
+				b.Set(we, verify.Bit(write))
 				b.Set(idx, uint64(wi))
 				b.Set(val, uint64(wv))
 				b.Step()

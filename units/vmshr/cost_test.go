@@ -9,6 +9,7 @@ import (
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/internal/verdict"
 	"github.com/parmem/parmem/units"
+	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -99,7 +100,7 @@ func TestFillBlockDefersReservation(t *testing.T) {
 				set("fill_hbs", uint64(hbs))
 				g = min(hbs, hmax)
 			}
-			set("fill_valid", map[bool]uint64{false: 0, true: 1}[valid])
+			set("fill_valid", verify.Bit(valid))
 			set("fill_blk", blk)
 			data := make([]uint64, 1<<hmax)
 			for k := range data {
@@ -112,8 +113,8 @@ func TestFillBlockDefersReservation(t *testing.T) {
 				v, y := r.IntN(4) > 0, r.IntN(3) == 0
 				tag := start + r.Uint64N(1<<(g+1)) // inside the range or just beyond it
 				tag &= 1<<c.Aw - 1
-				set(fmt.Sprintf("v_%d", i), map[bool]uint64{false: 0, true: 1}[v])
-				set(fmt.Sprintf("y_%d", i), map[bool]uint64{false: 0, true: 1}[y])
+				set(fmt.Sprintf("v_%d", i), verify.Bit(v))
+				set(fmt.Sprintf("y_%d", i), verify.Bit(y))
 				set(fmt.Sprintf("tag_%d", i), tag)
 				waits := v && !y && tag>>g == blk>>g
 				if waits {
