@@ -31,7 +31,7 @@ var (
 var vmshrReports = []*units.Report{
 	{
 		Name: "vmshr", Doc: "the cycle model's evaluation beside thesis Figs. 6.7-6.10: baseline against adaptive granularity",
-		Time: 25 * time.Second, // measured 23 s on 2 cores: both interconnects, 2 and 1 VCs
+		Time: 10 * time.Second, // measured 7 s on 2 cores: both interconnects, 2 and 1 VCs
 		Params: units.Params{
 			{Name: "vcs", Doc: "interconnect virtual channels (Table 6.2: 2; 6.5.6: 1)", Default: units.Const(2), Range: units.Fixed(1, 2)},
 			{Name: "icnt", Doc: "interconnect topology (Table 6.2: a 2-ary 5-fly butterfly; crossbar: one crossbar stage)", Kind: units.Choice, Choices: IcntNames},
