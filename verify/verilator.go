@@ -59,6 +59,10 @@ type VerilatorOptions struct {
 	// the build time and a slower simulator, which is what a test's
 	// thousands of cycles want.
 	Optimize bool
+	// OptFast, with Optimize, compiles the model's fast code with these
+	// g++ flags (Verilator's OPT_FAST) in place of its default -Os: make
+	// bench's anchor is the faster of the default and BestFlags.
+	OptFast string
 	// Lint builds with -Wall: any lint warning fails the build, so the
 	// build is the design's `verilator --lint-only -Wall` too (without
 	// parsing and elaborating it twice).
@@ -90,7 +94,7 @@ func NewVerilator(d *hdl.Design, opt VerilatorOptions) (*Verilator, error) {
 	verilog := d.Verilog()
 	harness := verilatorHarness(top, ports, d.HasState(), opt)
 	args := verilatorArgs(top, opt)
-	key := cache.Key(string(verilog), harness, strings.Join(args, " "), cache.ToolVersion("verilator", "--version"))
+	key := cache.Key(string(verilog), harness, strings.Join(args, " "), strings.Join(makeFlags(opt), " "), cache.ToolVersion("verilator", "--version"))
 	dir, hit, err := cache.Build("verilator", key, func(dir string) error {
 		if err := os.WriteFile(filepath.Join(dir, top+".v"), verilog, 0o644); err != nil {
 			return err
@@ -240,10 +244,7 @@ func runtimeCommands(objDir, top string, opt VerilatorOptions) (globals []string
 
 // runMake runs Verilator's makefile of top in dir with args.
 func runMake(dir, top string, opt VerilatorOptions, args ...string) (string, error) {
-	flags := []string{"-f", "V" + top + ".mk", "-j", "2", "--no-print-directory"}
-	if !opt.Optimize {
-		flags = append(flags, "OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0")
-	}
+	flags := append([]string{"-f", "V" + top + ".mk", "-j", "2", "--no-print-directory"}, makeFlags(opt)...)
 	cmd := exec.Command("make", append(flags, args...)...)
 	cmd.Dir, cmd.Env = dir, outsideMake(os.Environ())
 	out, err := cmd.CombinedOutput()
@@ -252,6 +253,22 @@ func runMake(dir, top string, opt VerilatorOptions, args ...string) (string, err
 	}
 	return string(out), err
 }
+
+// makeFlags are the optimization variables runMake gives Verilator's
+// makefile: -O0 throughout unless Optimize, then OptFast where given.
+func makeFlags(opt VerilatorOptions) []string {
+	switch {
+	case !opt.Optimize:
+		return []string{"OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0"}
+	case opt.OptFast != "":
+		return []string{"OPT_FAST=" + opt.OptFast}
+	}
+	return nil
+}
+
+// BestFlags are the model's fast-code flags of Verilator at its best
+// (VerilatorOptions.OptFast), for the machine that builds it.
+const BestFlags = "-O3 -march=native"
 
 // outsideMake drops from env the variables by which a make run by make
 // (the tests under make test) joins its parent: their jobserver, and the

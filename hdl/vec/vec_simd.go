@@ -20,9 +20,12 @@ func Mul(a, b V) V { return a.Mul(b) }
 // must not take ShlK's result as its t straight: Go 1.26 makes the two a
 // masked shift and emits it as an invalid instruction (VPSLLD or VPSLLQ
 // without its count). hdl's compiled streams OR such a t with itself
-// first (gosrc.laneTaken), which the merge makes one masked OR.
+// first (gosrc.laneTaken), which the merge makes one masked OR. ShrK
+// shifts by a broadcast count: Go 1.26 lowers ShiftAllRight to a
+// legacy-SSE MOVQ of the count beside the AVX-512 shift, and the switch
+// between the two instruction sets costs more than the shift.
 func ShlK(a V, k uint64) V { return a.ShiftAllLeft(k) }
-func ShrK(a V, k uint64) V { return a.ShiftAllRight(k) }
+func ShrK(a V, k uint64) V { return a.ShiftRight(Splat(Word(k))) }
 
 // Shl and Shr shift each lane of a by that lane of b: 0 from Bits on, as
 // Go's shifts.
