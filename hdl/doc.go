@@ -23,8 +23,8 @@
 //
 // The same program also runs as straight-line Go (Sim.GoSource, which
 // verify builds into the compiled simulator) and on many independent
-// copies at once (NewStreams: each operation a loop over the copies'
-// values, for stimulus streams by the dozen).
+// copies at once (Sim.GoStreamsSource: each operation one vector
+// operation over the copies' values, for stimulus streams by the dozen).
 //
 // Widths never change silently: operands of Add, And, Mux and the like must
 // have equal widths, and Zext, Sext, Trunc and Slice change widths

@@ -373,7 +373,7 @@ func (s *Sim) compile() {
 
 // wideSlots returns the slots of wide operation j's result and operands
 // (kn.wide[j]'s views, as slots), for the simulators that lay the state
-// out anew (GoSource, Streams).
+// out anew (GoSource, GoStreamsSource).
 func (s *Sim) wideSlots(j int) (dst int32, args []int32) {
 	i := s.wideAt[j]
 	for _, a := range s.d.nodes[i].args {
