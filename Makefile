@@ -10,16 +10,13 @@ deps:
 
 # Everything a change must pass: formatting, vet, lint of generated Verilog,
 # and every test (co-simulation and lint tests need the tools from deps),
-# then hdl's tests on the interpreter alone (hdl.NativeEnv: elsewhere
-# they run the machine code hdl.Sim makes on linux/amd64), the lockstep
-# pipeline's shutdown and its reuse of batch buffers under the race
-# detector, and the compiled streams' vector package at both lane widths
-# (build tag vec32), portable and as AVX-512 builds it. The packages that
+# then the lockstep pipeline's shutdown and its reuse of batch buffers
+# under the race detector, and the compiled streams' vector package at both
+# lane widths (build tag vec32), portable and as AVX-512 builds it. The packages that
 # take longest (verify, the families' lockstep packs, gen) are listed
 # first, so that go test starts them first and none runs alone at the end.
 test: deps lint
 	$(GO) test -count=1 -timeout 30m ./verify ./check/... ./gen ./...
-	PARMEM_NATIVE=off $(GO) test -count=1 ./hdl/...
 	$(GO) test -race -count=1 -run 'TestMismatchStopsAStreamingPipelineCleanly|TestFastModeFindsTheCycleAcrossBatches' ./verify
 	$(GO) test -count=1 -tags vec32 ./hdl/vec
 	GOEXPERIMENT=simd $(GO) test -count=1 ./hdl/vec

@@ -20,12 +20,11 @@ type Sim struct {
 	d      *Design
 	kn     kernel
 	prog   []instr
-	runs   []run       // prog as the interpreter runs it, with superinstructions (fused)
-	code   []code      // the runs' instructions
-	native *nativeCode // the runs as machine code (native.go), nil to interpret them
-	slot   []int32     // state offset of every flat node
-	regs   []seqOp     // registers
-	syncs  []seqOp     // synchronous memory reads
+	runs   []run   // prog as the interpreter runs it, with superinstructions (fused)
+	code   []code  // the runs' instructions
+	slot   []int32 // state offset of every flat node
+	regs   []seqOp // registers
+	syncs  []seqOp // synchronous memory reads
 	writes []writeOp
 	shadow []uint64 // next values of registers and synchronous reads
 	live   []bool   // nodes whose value is observable (see liveNodes)
@@ -124,9 +123,7 @@ func NewSim(d *Design) *Sim {
 	s.compile()
 	s.compileSeq()
 	s.indexNames()
-	fused := s.fused(s.prog)
-	s.runs, s.code = s.kn.encode(fused)
-	s.native = s.compileNative(fused)
+	s.runs, s.code = s.kn.encode(s.fused(s.prog))
 	return s
 }
 
@@ -502,11 +499,7 @@ func (s *Sim) indexNames() {
 // Reads call it as needed, so calling it is only useful before Peek-heavy
 // work or to measure evaluation alone.
 func (s *Sim) Eval() {
-	if s.native != nil {
-		s.native.exec(&s.kn, s.runs, s.code)
-	} else {
-		s.kn.exec(s.runs, s.code)
-	}
+	s.kn.exec(s.runs, s.code)
 	s.dirty = false
 }
 
@@ -528,12 +521,7 @@ func (s *Sim) Step() {
 	}
 	st, sh := s.kn.st, s.shadow
 	reset := s.rst >= 0 && st[s.rst] != 0
-	native := s.native != nil && !reset // (machine code has no reset path)
-	if native {
-		s.native.edge(s.native.next, st)
-	} else {
-		s.nextWordRegs(st, reset)
-	}
+	s.nextWordRegs(st, reset)
 	wideLoaded := s.wideLoaded[:0]
 	for _, i := range s.wideRegs {
 		r := &s.regs[i]
@@ -576,15 +564,11 @@ func (s *Sim) Step() {
 			}
 		}
 	}
-	if native {
-		s.native.edge(s.native.commit, st)
-	} else {
-		for i, r := range s.loadRegs {
-			st[r.slot] = s.wordNext[i]
-		}
-		for _, w := range s.loaded {
-			st[w.slot] = w.v
-		}
+	for i, r := range s.loadRegs {
+		st[r.slot] = s.wordNext[i]
+	}
+	for _, w := range s.loaded {
+		st[w.slot] = w.v
 	}
 	for _, i := range wideLoaded {
 		r := &s.regs[i]

@@ -13,12 +13,6 @@ func GoBackend(d *hdl.Design) Backend {
 	return func(bool) (Simulator, error) { return NewGoSim(d) }
 }
 
-// InterpreterBackend runs the design on the hdl simulator's interpreter
-// alone (NewInterpreterSim).
-func InterpreterBackend(d *hdl.Design) Backend {
-	return func(bool) (Simulator, error) { return NewInterpreterSim(d) }
-}
-
 // VerilatorBackend runs the design under Verilator (built with tracing when
 // a waveform is wanted).
 func VerilatorBackend(d *hdl.Design, opt VerilatorOptions) Backend {
@@ -69,8 +63,8 @@ type CheckOptions struct {
 	ReportDir string
 }
 
-// Check runs the design in lockstep on the Go simulator, its interpreter,
-// Verilator, Icarus, compiled Go and any behavioral models, and fails the
+// Check runs the design in lockstep on the Go simulator, Verilator,
+// Icarus, compiled Go and any behavioral models, and fails the
 // test at the first difference with the full report.
 func Check(t testing.TB, m *hdl.Module, opt CheckOptions) *Result {
 	t.Helper()
@@ -84,7 +78,7 @@ func Check(t testing.TB, m *hdl.Module, opt CheckOptions) *Result {
 	if opt.Seed == 0 {
 		opt.Seed = TestSeed(t, 1)
 	}
-	backends := append([]Backend{GoBackend(d), InterpreterBackend(d), VerilatorBackend(d, opt.Verilator), IcarusBackend(d), GoCompiledBackend(d)}, opt.Models...)
+	backends := append([]Backend{GoBackend(d), VerilatorBackend(d, opt.Verilator), IcarusBackend(d), GoCompiledBackend(d)}, opt.Models...)
 	res, err := Lockstep(Config{Backends: backends, Stimulus: opt.Stimulus, Seed: opt.Seed, Cycles: opt.Cycles, ReportDir: opt.ReportDir})
 	if err != nil {
 		t.Fatalf("%s: %v", m.Name(), err)

@@ -83,10 +83,9 @@ func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) 
 	if !*longFlag {
 		icarusCycles = max(cycles/4, min(cycles, 250))
 	}
-	interpreter := InterpreterBackend(d)
-	run(icarusCycles, goSim, verilator, IcarusBackend(d), interpreter)
+	run(icarusCycles, goSim, verilator, IcarusBackend(d))
 	if icarusCycles < cycles {
-		run(cycles, goSim, verilator, interpreter)
+		run(cycles, goSim, verilator)
 	}
 	if !*longFlag { // a pack's compiled streams take up to a minute of Go build
 		return

@@ -9,7 +9,6 @@ import (
 
 // GoSim runs a design on the hdl cycle simulator, the golden model.
 type GoSim struct {
-	name  string // "go", or "go-interpreter" for one kept off native code
 	sim   *hdl.Sim
 	ports Ports
 	trace *os.File
@@ -24,7 +23,7 @@ type GoSim struct {
 
 // NewGoSim builds the Go simulator for an elaborated design.
 func NewGoSim(d *hdl.Design) (*GoSim, error) {
-	g := &GoSim{name: "go", sim: hdl.NewSim(d), ports: PortsOf(d), stim: lfsrSeed(0)}
+	g := &GoSim{sim: hdl.NewSim(d), ports: PortsOf(d), stim: lfsrSeed(0)}
 	g.plan, g.vec = newLFSRPlan(g.ports), make(Vector, g.ports.InWords())
 	var ins []hdl.InputRef
 	for _, p := range g.ports.In {
@@ -46,21 +45,8 @@ func NewGoSim(d *hdl.Design) (*GoSim, error) {
 	return g, nil
 }
 
-// NewInterpreterSim is NewGoSim on the hdl interpreter alone, without the
-// machine code hdl.Sim runs where it can (hdl.Sim.UseInterpreter): the
-// lockstep checks hold the two equal.
-func NewInterpreterSim(d *hdl.Design) (*GoSim, error) {
-	g, err := NewGoSim(d)
-	if err != nil {
-		return nil, err
-	}
-	g.sim.UseInterpreter()
-	g.name = "go-interpreter"
-	return g, nil
-}
-
 // Name implements Simulator.
-func (g *GoSim) Name() string { return g.name }
+func (g *GoSim) Name() string { return "go" }
 
 // Ports implements Simulator.
 func (g *GoSim) Ports() Ports { return g.ports }

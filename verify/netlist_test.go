@@ -214,17 +214,17 @@ func TestFailingDesignsAreNamed(t *testing.T) {
 // by far: half of a pack's time) the first netlistIcarusCycles of them.
 const netlistCycles, netlistIcarusCycles = 200, 50
 
-// lockstepNetlists runs a pack of random netlists on the Go simulator, its
-// interpreter, Verilator and Icarus.
+// lockstepNetlists runs a pack of random netlists on the Go simulator,
+// Verilator and Icarus.
 func lockstepNetlists(m *hdl.Module, run uint64) error {
 	d, err := hdl.Elaborate(m)
 	if err != nil {
 		return fmt.Errorf("random netlists must elaborate: %w", err)
 	}
-	goSim, verilator, interpreter := GoBackend(d), VerilatorBackend(d, MachineMade), InterpreterBackend(d)
-	_, err = Lockstep(Config{Backends: []Backend{goSim, verilator, IcarusBackend(d), interpreter}, Seed: run, Cycles: netlistIcarusCycles})
+	goSim, verilator := GoBackend(d), VerilatorBackend(d, MachineMade)
+	_, err = Lockstep(Config{Backends: []Backend{goSim, verilator, IcarusBackend(d)}, Seed: run, Cycles: netlistIcarusCycles})
 	if err == nil {
-		_, err = Lockstep(Config{Backends: []Backend{goSim, verilator, interpreter}, Seed: run, Cycles: netlistCycles})
+		_, err = Lockstep(Config{Backends: []Backend{goSim, verilator}, Seed: run, Cycles: netlistCycles})
 	}
 	return err
 }
@@ -258,7 +258,7 @@ func checkAlone(seed, run uint64) string {
 		return err.Error()
 	}
 	_, err = Lockstep(Config{
-		Backends: []Backend{GoBackend(d), VerilatorBackend(d, MachineMade), IcarusBackend(d), InterpreterBackend(d)},
+		Backends: []Backend{GoBackend(d), VerilatorBackend(d, MachineMade), IcarusBackend(d)},
 		Seed:     run,
 		Cycles:   netlistCycles,
 	})
@@ -371,7 +371,7 @@ func soakFindings() []*hdl.Module {
 	u.Connect("i", comparedPort.Input("a", 1).Zext(129))
 	u.Connect("z", comparedPort.ConstU(129, 0))
 	comparedPort.Output("y", 2).Drive(u.Out("y"))
-	wideOperand := hdl.NewModule("wide_operand") // hdl's TestNativeCodeKeepsWideOperandsInTheState
+	wideOperand := hdl.NewModule("wide_operand") // a wide operand whose words are read apart
 	cat := hdl.Concat(wideOperand.Input("a", 49), wideOperand.Input("b", 49))
 	wideOperand.Output("high", 1).Drive(cat.Bit(83))
 	wideOperand.Output("low", 1).Drive(cat.Bit(3))
@@ -382,15 +382,14 @@ func soakFindings() []*hdl.Module {
 	return append(ms, notIntoAnd(31), notIntoAnd(24), parity, ported, corrupted, constantWords, comparedPort, wideOperand, constant)
 }
 
-// TestSoakFindings holds the Go simulator (machine code and interpreter)
-// to Verilator and Icarus on soakFindings: Verilator must build the
+// TestSoakFindings holds the Go simulator to Verilator and Icarus on soakFindings: Verilator must build the
 // Verilog (with only the flags DESIGN.md asks of its users,
 // verilatorWorkarounds) and Icarus take it silently.
 func TestSoakFindings(t *testing.T) {
 	d, err := hdl.Elaborate(Pack("findings", "n", soakFindings()))
 	require.NoError(t, err)
 	_, err = Lockstep(Config{
-		Backends: []Backend{GoBackend(d), InterpreterBackend(d), VerilatorBackend(d, MachineMade), IcarusBackend(d)},
+		Backends: []Backend{GoBackend(d), VerilatorBackend(d, MachineMade), IcarusBackend(d)},
 		Seed:     soakSeed,
 		Cycles:   1000,
 	})

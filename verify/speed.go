@@ -39,11 +39,6 @@ func GoBench(d *hdl.Design, cycles, seed uint64) (checksum, nanos uint64, err er
 	return goBench(NewGoSim, d, cycles, seed)
 }
 
-// InterpreterBench is GoBench on the interpreter alone (NewInterpreterSim).
-func InterpreterBench(d *hdl.Design, cycles, seed uint64) (checksum, nanos uint64, err error) {
-	return goBench(NewInterpreterSim, d, cycles, seed)
-}
-
 func goBench(newSim func(*hdl.Design) (*GoSim, error), d *hdl.Design, cycles, seed uint64) (checksum, nanos uint64, err error) {
 	g, err := newSim(d)
 	if err != nil {
@@ -69,12 +64,11 @@ type bencher interface {
 }
 
 // MeasureSpeed runs the LFSR benchmark of d on every simulator: the Go
-// simulator (hdl.Sim, machine code where it has it), its interpreter
-// alone, compiled Go, and Verilator for fast cycles, and all of them plus
-// Icarus for slow cycles (Icarus is far slower); then the interpreter's
-// multi-stream mode and the compiled one on DefaultStreams streams for
-// fast cycles each. The fast runs of the Go simulator, its interpreter,
-// compiled Go, Verilator and the compiled multi-stream mode are timed
+// simulator (hdl.Sim, the interpreter), compiled Go, and Verilator in its
+// default build and at its best (BestFlags) for fast cycles, and all of
+// them plus Icarus for slow cycles (Icarus is far slower); then the
+// compiled multi-stream simulator on DefaultStreams streams for fast
+// cycles. The fast runs of all but Icarus are timed
 // speedRepeats times, the fastest counting (bestOf). Checksums must agree
 // among runs of the same length (for the multi-stream runs, stream 0,
 // which has the others' seed); the rows report the fast runs, the
@@ -99,7 +93,6 @@ func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions)
 	}
 	sims := []benchSim{
 		{"go", func(n uint64) (uint64, uint64, error) { return GoBench(d, n, seed) }},
-		{"go-interpreter", func(n uint64) (uint64, uint64, error) { return InterpreterBench(d, n, seed) }},
 		{"go-compiled", fresh(func() (bencher, error) { return NewGoCompiled(d) })},
 		{"verilator", fresh(func() (bencher, error) { return NewVerilator(d, vopt) })},
 		{verilatorBest, fresh(func() (bencher, error) {
@@ -152,11 +145,10 @@ func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions)
 }
 
 // speedRepeats is how often MeasureSpeed times the simulators whose runs
-// take about a second or less (the Go simulator and its interpreter,
-// compiled Go, single- and multi-stream, and Verilator), each from a fresh simulator: it reports
+// take about a second or less (the Go simulator, compiled Go, single- and
+// multi-stream, and Verilator), each from a fresh simulator: it reports
 // the fastest run, so that a run the machine slowed does not decide a
-// ratio (the interpreter ran once until 2026-11-27, against Verilator's
-// fastest of three).
+// ratio.
 const speedRepeats = 3
 
 // bestOf runs a benchmark speedRepeats times and returns the fastest run,
@@ -249,7 +241,7 @@ func SpeedFamily(b *testing.B, family string) {
 	}
 	sum := &table.Table{
 		Title:  fmt.Sprintf("%s: simulation speed relative to Verilator (LFSR stimulus, equal checksums)", family),
-		Header: []string{"design", "operations", "verilator at best cycles/s", "of " + verilatorBest, "go x verilator", "go-interpreter x verilator", "go-compiled x verilator", compiledStreamsSim + " x verilator"},
+		Header: []string{"design", "operations", "verilator at best cycles/s", "of " + verilatorBest, "go x verilator", "go-compiled x verilator", compiledStreamsSim + " x verilator"},
 	}
 	for _, c := range f.Speed {
 		d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
@@ -279,7 +271,7 @@ func SpeedFamily(b *testing.B, family string) {
 		}
 		anchor := Anchor(rows)
 		ratio := func(sim string) string { return fmt.Sprintf("%.2f", speed[sim]/anchor) }
-		sum.Add(c.String(), fmt.Sprint(ops), fmt.Sprintf("%.0f", anchor), fmt.Sprintf("%.2fx the default", speed[verilatorBest]/speed["verilator"]), ratio("go"), ratio("go-interpreter"), ratio("go-compiled"), ratio(compiledStreamsSim))
+		sum.Add(c.String(), fmt.Sprint(ops), fmt.Sprintf("%.0f", anchor), fmt.Sprintf("%.2fx the default", speed[verilatorBest]/speed["verilator"]), ratio("go"), ratio("go-compiled"), ratio(compiledStreamsSim))
 	}
 	fmt.Println()
 	sum.Write(os.Stdout, "text")
