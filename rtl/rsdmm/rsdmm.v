@@ -48,15 +48,18 @@ module rsdmm (
   output wire [31:0] resp_rdata_6,
   output wire [31:0] resp_rdata_7
 );
+  localparam issue_Idle = 1'd0;
+  localparam issue_Window = 1'd1;
   reg [1:0] collected;
-  reg busy;
+  reg issue;
+  wire _eq_32;
   wire in_flight;
-  wire _eq_33;
-  wire _not_34;
-  wire _and_35;
+  wire _eq_35;
   wire _not_36;
   wire _and_37;
+  wire _not_38;
   wire _and_39;
+  wire _and_41;
   wire [11:0] _rsu_saddr_0;
   wire [11:0] _rsu_saddr_1;
   wire [11:0] _rsu_saddr_2;
@@ -66,18 +69,14 @@ module rsdmm (
   wire [11:0] _rsu_saddr_6;
   wire [11:0] _rsu_saddr_7;
   wire issue_free;
-  wire _eq_50;
+  wire _eq_52;
   wire transfer;
-  wire _not_52;
-  wire _or_53;
   wire _not_54;
-  wire _and_55;
+  wire _or_55;
+  wire _not_56;
   wire _and_57;
-  wire [1:0] _mux_59;
-  wire [1:0] _zext_60;
-  wire [1:0] _zext_61;
-  wire [1:0] _add_62;
-  wire [1:0] _mux_63;
+  wire _and_59;
+  wire [1:0] _mux_61;
   reg col_mask_0;
   reg [11:0] col_addr_0;
   reg [31:0] col_wdata_0;
@@ -151,10 +150,11 @@ module rsdmm (
   reg [11:0] col_addr_23;
   reg [31:0] col_wdata_23;
   reg col_write;
+  wire _eq_136;
   wire _eq_138;
   wire _eq_140;
   wire _eq_142;
-  wire _eq_144;
+  wire [1:0] _add_144;
   reg iss_mask_0;
   reg [11:0] iss_addr_0;
   reg [31:0] iss_wdata_0;
@@ -228,125 +228,120 @@ module rsdmm (
   reg [11:0] iss_addr_23;
   reg [31:0] iss_wdata_23;
   reg iss_write;
-  wire [2:0] _slice_218;
-  wire [8:0] _slice_219;
+  wire [2:0] _slice_219;
+  wire [8:0] _slice_220;
   wire [4:0] _rpu_stage_0;
   wire _rpu_lead_0;
-  wire [2:0] _slice_222;
-  wire [8:0] _slice_223;
+  wire [2:0] _slice_223;
+  wire [8:0] _slice_224;
   wire [4:0] _rpu_stage_1;
   wire _rpu_lead_1;
-  wire [2:0] _slice_226;
-  wire [8:0] _slice_227;
+  wire [2:0] _slice_227;
+  wire [8:0] _slice_228;
   wire [4:0] _rpu_stage_2;
   wire _rpu_lead_2;
-  wire [2:0] _slice_230;
-  wire [8:0] _slice_231;
+  wire [2:0] _slice_231;
+  wire [8:0] _slice_232;
   wire [4:0] _rpu_stage_3;
   wire _rpu_lead_3;
-  wire [2:0] _slice_234;
-  wire [8:0] _slice_235;
+  wire [2:0] _slice_235;
+  wire [8:0] _slice_236;
   wire [4:0] _rpu_stage_4;
   wire _rpu_lead_4;
-  wire [2:0] _slice_238;
-  wire [8:0] _slice_239;
+  wire [2:0] _slice_239;
+  wire [8:0] _slice_240;
   wire [4:0] _rpu_stage_5;
   wire _rpu_lead_5;
-  wire [2:0] _slice_242;
-  wire [8:0] _slice_243;
+  wire [2:0] _slice_243;
+  wire [8:0] _slice_244;
   wire [4:0] _rpu_stage_6;
   wire _rpu_lead_6;
-  wire [2:0] _slice_246;
-  wire [8:0] _slice_247;
+  wire [2:0] _slice_247;
+  wire [8:0] _slice_248;
   wire [4:0] _rpu_stage_7;
   wire _rpu_lead_7;
-  wire [2:0] _slice_250;
-  wire [8:0] _slice_251;
+  wire [2:0] _slice_251;
+  wire [8:0] _slice_252;
   wire [4:0] _rpu_stage_8;
   wire _rpu_lead_8;
-  wire [2:0] _slice_254;
-  wire [8:0] _slice_255;
+  wire [2:0] _slice_255;
+  wire [8:0] _slice_256;
   wire [4:0] _rpu_stage_9;
   wire _rpu_lead_9;
-  wire [2:0] _slice_258;
-  wire [8:0] _slice_259;
+  wire [2:0] _slice_259;
+  wire [8:0] _slice_260;
   wire [4:0] _rpu_stage_10;
   wire _rpu_lead_10;
-  wire [2:0] _slice_262;
-  wire [8:0] _slice_263;
+  wire [2:0] _slice_263;
+  wire [8:0] _slice_264;
   wire [4:0] _rpu_stage_11;
   wire _rpu_lead_11;
-  wire [2:0] _slice_266;
-  wire [8:0] _slice_267;
+  wire [2:0] _slice_267;
+  wire [8:0] _slice_268;
   wire [4:0] _rpu_stage_12;
   wire _rpu_lead_12;
-  wire [2:0] _slice_270;
-  wire [8:0] _slice_271;
+  wire [2:0] _slice_271;
+  wire [8:0] _slice_272;
   wire [4:0] _rpu_stage_13;
   wire _rpu_lead_13;
-  wire [2:0] _slice_274;
-  wire [8:0] _slice_275;
+  wire [2:0] _slice_275;
+  wire [8:0] _slice_276;
   wire [4:0] _rpu_stage_14;
   wire _rpu_lead_14;
-  wire [2:0] _slice_278;
-  wire [8:0] _slice_279;
+  wire [2:0] _slice_279;
+  wire [8:0] _slice_280;
   wire [4:0] _rpu_stage_15;
   wire _rpu_lead_15;
-  wire [2:0] _slice_282;
-  wire [8:0] _slice_283;
+  wire [2:0] _slice_283;
+  wire [8:0] _slice_284;
   wire [4:0] _rpu_stage_16;
   wire _rpu_lead_16;
-  wire [2:0] _slice_286;
-  wire [8:0] _slice_287;
+  wire [2:0] _slice_287;
+  wire [8:0] _slice_288;
   wire [4:0] _rpu_stage_17;
   wire _rpu_lead_17;
-  wire [2:0] _slice_290;
-  wire [8:0] _slice_291;
+  wire [2:0] _slice_291;
+  wire [8:0] _slice_292;
   wire [4:0] _rpu_stage_18;
   wire _rpu_lead_18;
-  wire [2:0] _slice_294;
-  wire [8:0] _slice_295;
+  wire [2:0] _slice_295;
+  wire [8:0] _slice_296;
   wire [4:0] _rpu_stage_19;
   wire _rpu_lead_19;
-  wire [2:0] _slice_298;
-  wire [8:0] _slice_299;
+  wire [2:0] _slice_299;
+  wire [8:0] _slice_300;
   wire [4:0] _rpu_stage_20;
   wire _rpu_lead_20;
-  wire [2:0] _slice_302;
-  wire [8:0] _slice_303;
+  wire [2:0] _slice_303;
+  wire [8:0] _slice_304;
   wire [4:0] _rpu_stage_21;
   wire _rpu_lead_21;
-  wire [2:0] _slice_306;
-  wire [8:0] _slice_307;
+  wire [2:0] _slice_307;
+  wire [8:0] _slice_308;
   wire [4:0] _rpu_stage_22;
   wire _rpu_lead_22;
-  wire [2:0] _slice_310;
-  wire [8:0] _slice_311;
+  wire [2:0] _slice_311;
+  wire [8:0] _slice_312;
   wire [4:0] _rpu_stage_23;
   wire _rpu_lead_23;
   wire [4:0] _rpu_cong;
-  wire _eq_317;
+  wire _eq_318;
   wire [4:0] stages;
-  wire _gt_320;
+  wire _gt_321;
   wire [4:0] window;
-  wire [4:0] _sub_322;
+  wire [4:0] _sub_323;
   reg [4:0] t;
-  wire [4:0] _sub_324;
-  wire _eq_325;
+  wire [4:0] _sub_325;
+  wire _eq_326;
   wire window_end;
-  wire _not_327;
-  wire _or_328;
-  wire _not_329;
-  wire _and_330;
-  wire _or_331;
-  wire [4:0] _add_333;
-  wire [4:0] _mux_334;
-  wire _or_335;
-  wire _ge_336;
+  wire _not_328;
+  wire _or_329;
+  wire [4:0] _add_330;
+  wire _ge_333;
   wire issuing;
   wire [4:0] k;
-  wire _eq_341;
-  wire _and_342;
+  wire _eq_338;
+  wire _and_339;
   wire s0_valid;
   wire s0_read;
   wire s0_first;
@@ -431,8 +426,11 @@ module rsdmm (
   wire [2:0] s0_bank_22;
   wire s0_hit_23;
   wire [2:0] s0_bank_23;
-  wire _not_428;
-  wire _eq_430;
+  wire _not_425;
+  wire _eq_427;
+  wire _and_428;
+  wire _eq_429;
+  wire _and_430;
   wire _and_431;
   wire _eq_432;
   wire _and_433;
@@ -503,640 +501,637 @@ module rsdmm (
   wire _eq_498;
   wire _and_499;
   wire _and_500;
-  wire _eq_501;
-  wire _and_502;
+  wire _eq_502;
   wire _and_503;
-  wire _eq_505;
-  wire _and_506;
+  wire _and_504;
+  wire _eq_506;
   wire _and_507;
-  wire _eq_509;
-  wire _and_510;
+  wire _and_508;
+  wire _eq_510;
   wire _and_511;
-  wire _eq_513;
-  wire _and_514;
+  wire _and_512;
+  wire _eq_514;
   wire _and_515;
-  wire _eq_517;
-  wire _and_518;
+  wire _and_516;
+  wire _eq_518;
   wire _and_519;
-  wire _eq_521;
-  wire _and_522;
+  wire _and_520;
+  wire _eq_522;
   wire _and_523;
-  wire _eq_525;
-  wire _and_526;
+  wire _and_524;
+  wire _eq_526;
   wire _and_527;
-  wire _eq_529;
-  wire _and_530;
+  wire _and_528;
+  wire _eq_530;
   wire _and_531;
-  wire _eq_533;
-  wire _and_534;
+  wire _and_532;
+  wire _eq_534;
   wire _and_535;
-  wire _eq_537;
-  wire _and_538;
+  wire _and_536;
+  wire _eq_538;
   wire _and_539;
-  wire _eq_541;
-  wire _and_542;
+  wire _and_540;
+  wire _eq_542;
   wire _and_543;
-  wire _eq_545;
-  wire _and_546;
+  wire _and_544;
+  wire _eq_546;
   wire _and_547;
-  wire _eq_549;
-  wire _and_550;
+  wire _and_548;
+  wire _eq_550;
   wire _and_551;
-  wire _eq_553;
-  wire _and_554;
+  wire _and_552;
+  wire _eq_554;
   wire _and_555;
-  wire _eq_557;
-  wire _and_558;
+  wire _and_556;
+  wire _eq_558;
   wire _and_559;
-  wire _eq_561;
-  wire _and_562;
+  wire _and_560;
+  wire _eq_562;
   wire _and_563;
-  wire _eq_565;
-  wire _and_566;
+  wire _and_564;
+  wire _eq_566;
   wire _and_567;
-  wire _eq_569;
-  wire _and_570;
+  wire _and_568;
+  wire _eq_570;
   wire _and_571;
-  wire _eq_573;
-  wire _and_574;
+  wire _and_572;
+  wire _eq_574;
   wire _and_575;
-  wire _eq_577;
-  wire _and_578;
+  wire _and_576;
+  wire _eq_578;
   wire _and_579;
-  wire _eq_581;
-  wire _and_582;
+  wire _and_580;
+  wire _eq_582;
   wire _and_583;
-  wire _eq_585;
-  wire _and_586;
+  wire _and_584;
+  wire _eq_586;
   wire _and_587;
-  wire _eq_589;
-  wire _and_590;
+  wire _and_588;
+  wire _eq_590;
   wire _and_591;
-  wire _eq_593;
-  wire _and_594;
+  wire _and_592;
+  wire _eq_594;
   wire _and_595;
-  wire _eq_597;
+  wire [23:0] _cat_596;
+  wire _ror_597;
   wire _and_598;
   wire [23:0] _cat_599;
-  wire _ror_600;
-  wire _and_601;
-  wire [23:0] _cat_602;
-  wire [8:0] _onehot_603;
-  wire [23:0] _cat_604;
-  wire [31:0] _onehot_605;
+  wire [8:0] _onehot_600;
+  wire [23:0] _cat_601;
+  wire [31:0] _onehot_602;
+  wire _and_603;
+  wire _eq_605;
   wire _and_606;
-  wire _eq_608;
-  wire _and_609;
+  wire _and_607;
+  wire _eq_609;
   wire _and_610;
-  wire _eq_612;
-  wire _and_613;
+  wire _and_611;
+  wire _eq_613;
   wire _and_614;
-  wire _eq_616;
-  wire _and_617;
+  wire _and_615;
+  wire _eq_617;
   wire _and_618;
-  wire _eq_620;
-  wire _and_621;
+  wire _and_619;
+  wire _eq_621;
   wire _and_622;
-  wire _eq_624;
-  wire _and_625;
+  wire _and_623;
+  wire _eq_625;
   wire _and_626;
-  wire _eq_628;
-  wire _and_629;
+  wire _and_627;
+  wire _eq_629;
   wire _and_630;
-  wire _eq_632;
-  wire _and_633;
+  wire _and_631;
+  wire _eq_633;
   wire _and_634;
-  wire _eq_636;
-  wire _and_637;
+  wire _and_635;
+  wire _eq_637;
   wire _and_638;
-  wire _eq_640;
-  wire _and_641;
+  wire _and_639;
+  wire _eq_641;
   wire _and_642;
-  wire _eq_644;
-  wire _and_645;
+  wire _and_643;
+  wire _eq_645;
   wire _and_646;
-  wire _eq_648;
-  wire _and_649;
+  wire _and_647;
+  wire _eq_649;
   wire _and_650;
-  wire _eq_652;
-  wire _and_653;
+  wire _and_651;
+  wire _eq_653;
   wire _and_654;
-  wire _eq_656;
-  wire _and_657;
+  wire _and_655;
+  wire _eq_657;
   wire _and_658;
-  wire _eq_660;
-  wire _and_661;
+  wire _and_659;
+  wire _eq_661;
   wire _and_662;
-  wire _eq_664;
-  wire _and_665;
+  wire _and_663;
+  wire _eq_665;
   wire _and_666;
-  wire _eq_668;
-  wire _and_669;
+  wire _and_667;
+  wire _eq_669;
   wire _and_670;
-  wire _eq_672;
-  wire _and_673;
+  wire _and_671;
+  wire _eq_673;
   wire _and_674;
-  wire _eq_676;
-  wire _and_677;
+  wire _and_675;
+  wire _eq_677;
   wire _and_678;
-  wire _eq_680;
-  wire _and_681;
+  wire _and_679;
+  wire _eq_681;
   wire _and_682;
-  wire _eq_684;
-  wire _and_685;
+  wire _and_683;
+  wire _eq_685;
   wire _and_686;
-  wire _eq_688;
-  wire _and_689;
+  wire _and_687;
+  wire _eq_689;
   wire _and_690;
-  wire _eq_692;
-  wire _and_693;
+  wire _and_691;
+  wire _eq_693;
   wire _and_694;
-  wire _eq_696;
-  wire _and_697;
+  wire _and_695;
+  wire _eq_697;
   wire _and_698;
-  wire _eq_700;
+  wire [23:0] _cat_699;
+  wire _ror_700;
   wire _and_701;
   wire [23:0] _cat_702;
-  wire _ror_703;
-  wire _and_704;
-  wire [23:0] _cat_705;
-  wire [8:0] _onehot_706;
-  wire [23:0] _cat_707;
-  wire [31:0] _onehot_708;
+  wire [8:0] _onehot_703;
+  wire [23:0] _cat_704;
+  wire [31:0] _onehot_705;
+  wire _and_706;
+  wire _eq_708;
   wire _and_709;
-  wire _eq_711;
-  wire _and_712;
+  wire _and_710;
+  wire _eq_712;
   wire _and_713;
-  wire _eq_715;
-  wire _and_716;
+  wire _and_714;
+  wire _eq_716;
   wire _and_717;
-  wire _eq_719;
-  wire _and_720;
+  wire _and_718;
+  wire _eq_720;
   wire _and_721;
-  wire _eq_723;
-  wire _and_724;
+  wire _and_722;
+  wire _eq_724;
   wire _and_725;
-  wire _eq_727;
-  wire _and_728;
+  wire _and_726;
+  wire _eq_728;
   wire _and_729;
-  wire _eq_731;
-  wire _and_732;
+  wire _and_730;
+  wire _eq_732;
   wire _and_733;
-  wire _eq_735;
-  wire _and_736;
+  wire _and_734;
+  wire _eq_736;
   wire _and_737;
-  wire _eq_739;
-  wire _and_740;
+  wire _and_738;
+  wire _eq_740;
   wire _and_741;
-  wire _eq_743;
-  wire _and_744;
+  wire _and_742;
+  wire _eq_744;
   wire _and_745;
-  wire _eq_747;
-  wire _and_748;
+  wire _and_746;
+  wire _eq_748;
   wire _and_749;
-  wire _eq_751;
-  wire _and_752;
+  wire _and_750;
+  wire _eq_752;
   wire _and_753;
-  wire _eq_755;
-  wire _and_756;
+  wire _and_754;
+  wire _eq_756;
   wire _and_757;
-  wire _eq_759;
-  wire _and_760;
+  wire _and_758;
+  wire _eq_760;
   wire _and_761;
-  wire _eq_763;
-  wire _and_764;
+  wire _and_762;
+  wire _eq_764;
   wire _and_765;
-  wire _eq_767;
-  wire _and_768;
+  wire _and_766;
+  wire _eq_768;
   wire _and_769;
-  wire _eq_771;
-  wire _and_772;
+  wire _and_770;
+  wire _eq_772;
   wire _and_773;
-  wire _eq_775;
-  wire _and_776;
+  wire _and_774;
+  wire _eq_776;
   wire _and_777;
-  wire _eq_779;
-  wire _and_780;
+  wire _and_778;
+  wire _eq_780;
   wire _and_781;
-  wire _eq_783;
-  wire _and_784;
+  wire _and_782;
+  wire _eq_784;
   wire _and_785;
-  wire _eq_787;
-  wire _and_788;
+  wire _and_786;
+  wire _eq_788;
   wire _and_789;
-  wire _eq_791;
-  wire _and_792;
+  wire _and_790;
+  wire _eq_792;
   wire _and_793;
-  wire _eq_795;
-  wire _and_796;
+  wire _and_794;
+  wire _eq_796;
   wire _and_797;
-  wire _eq_799;
-  wire _and_800;
+  wire _and_798;
+  wire _eq_800;
   wire _and_801;
-  wire _eq_803;
+  wire [23:0] _cat_802;
+  wire _ror_803;
   wire _and_804;
   wire [23:0] _cat_805;
-  wire _ror_806;
-  wire _and_807;
-  wire [23:0] _cat_808;
-  wire [8:0] _onehot_809;
-  wire [23:0] _cat_810;
-  wire [31:0] _onehot_811;
+  wire [8:0] _onehot_806;
+  wire [23:0] _cat_807;
+  wire [31:0] _onehot_808;
+  wire _and_809;
+  wire _eq_811;
   wire _and_812;
-  wire _eq_814;
-  wire _and_815;
+  wire _and_813;
+  wire _eq_815;
   wire _and_816;
-  wire _eq_818;
-  wire _and_819;
+  wire _and_817;
+  wire _eq_819;
   wire _and_820;
-  wire _eq_822;
-  wire _and_823;
+  wire _and_821;
+  wire _eq_823;
   wire _and_824;
-  wire _eq_826;
-  wire _and_827;
+  wire _and_825;
+  wire _eq_827;
   wire _and_828;
-  wire _eq_830;
-  wire _and_831;
+  wire _and_829;
+  wire _eq_831;
   wire _and_832;
-  wire _eq_834;
-  wire _and_835;
+  wire _and_833;
+  wire _eq_835;
   wire _and_836;
-  wire _eq_838;
-  wire _and_839;
+  wire _and_837;
+  wire _eq_839;
   wire _and_840;
-  wire _eq_842;
-  wire _and_843;
+  wire _and_841;
+  wire _eq_843;
   wire _and_844;
-  wire _eq_846;
-  wire _and_847;
+  wire _and_845;
+  wire _eq_847;
   wire _and_848;
-  wire _eq_850;
-  wire _and_851;
+  wire _and_849;
+  wire _eq_851;
   wire _and_852;
-  wire _eq_854;
-  wire _and_855;
+  wire _and_853;
+  wire _eq_855;
   wire _and_856;
-  wire _eq_858;
-  wire _and_859;
+  wire _and_857;
+  wire _eq_859;
   wire _and_860;
-  wire _eq_862;
-  wire _and_863;
+  wire _and_861;
+  wire _eq_863;
   wire _and_864;
-  wire _eq_866;
-  wire _and_867;
+  wire _and_865;
+  wire _eq_867;
   wire _and_868;
-  wire _eq_870;
-  wire _and_871;
+  wire _and_869;
+  wire _eq_871;
   wire _and_872;
-  wire _eq_874;
-  wire _and_875;
+  wire _and_873;
+  wire _eq_875;
   wire _and_876;
-  wire _eq_878;
-  wire _and_879;
+  wire _and_877;
+  wire _eq_879;
   wire _and_880;
-  wire _eq_882;
-  wire _and_883;
+  wire _and_881;
+  wire _eq_883;
   wire _and_884;
-  wire _eq_886;
-  wire _and_887;
+  wire _and_885;
+  wire _eq_887;
   wire _and_888;
-  wire _eq_890;
-  wire _and_891;
+  wire _and_889;
+  wire _eq_891;
   wire _and_892;
-  wire _eq_894;
-  wire _and_895;
+  wire _and_893;
+  wire _eq_895;
   wire _and_896;
-  wire _eq_898;
-  wire _and_899;
+  wire _and_897;
+  wire _eq_899;
   wire _and_900;
-  wire _eq_902;
-  wire _and_903;
+  wire _and_901;
+  wire _eq_903;
   wire _and_904;
-  wire _eq_906;
+  wire [23:0] _cat_905;
+  wire _ror_906;
   wire _and_907;
   wire [23:0] _cat_908;
-  wire _ror_909;
-  wire _and_910;
-  wire [23:0] _cat_911;
-  wire [8:0] _onehot_912;
-  wire [23:0] _cat_913;
-  wire [31:0] _onehot_914;
+  wire [8:0] _onehot_909;
+  wire [23:0] _cat_910;
+  wire [31:0] _onehot_911;
+  wire _and_912;
+  wire _eq_914;
   wire _and_915;
-  wire _eq_917;
-  wire _and_918;
+  wire _and_916;
+  wire _eq_918;
   wire _and_919;
-  wire _eq_921;
-  wire _and_922;
+  wire _and_920;
+  wire _eq_922;
   wire _and_923;
-  wire _eq_925;
-  wire _and_926;
+  wire _and_924;
+  wire _eq_926;
   wire _and_927;
-  wire _eq_929;
-  wire _and_930;
+  wire _and_928;
+  wire _eq_930;
   wire _and_931;
-  wire _eq_933;
-  wire _and_934;
+  wire _and_932;
+  wire _eq_934;
   wire _and_935;
-  wire _eq_937;
-  wire _and_938;
+  wire _and_936;
+  wire _eq_938;
   wire _and_939;
-  wire _eq_941;
-  wire _and_942;
+  wire _and_940;
+  wire _eq_942;
   wire _and_943;
-  wire _eq_945;
-  wire _and_946;
+  wire _and_944;
+  wire _eq_946;
   wire _and_947;
-  wire _eq_949;
-  wire _and_950;
+  wire _and_948;
+  wire _eq_950;
   wire _and_951;
-  wire _eq_953;
-  wire _and_954;
+  wire _and_952;
+  wire _eq_954;
   wire _and_955;
-  wire _eq_957;
-  wire _and_958;
+  wire _and_956;
+  wire _eq_958;
   wire _and_959;
-  wire _eq_961;
-  wire _and_962;
+  wire _and_960;
+  wire _eq_962;
   wire _and_963;
-  wire _eq_965;
-  wire _and_966;
+  wire _and_964;
+  wire _eq_966;
   wire _and_967;
-  wire _eq_969;
-  wire _and_970;
+  wire _and_968;
+  wire _eq_970;
   wire _and_971;
-  wire _eq_973;
-  wire _and_974;
+  wire _and_972;
+  wire _eq_974;
   wire _and_975;
-  wire _eq_977;
-  wire _and_978;
+  wire _and_976;
+  wire _eq_978;
   wire _and_979;
-  wire _eq_981;
-  wire _and_982;
+  wire _and_980;
+  wire _eq_982;
   wire _and_983;
-  wire _eq_985;
-  wire _and_986;
+  wire _and_984;
+  wire _eq_986;
   wire _and_987;
-  wire _eq_989;
-  wire _and_990;
+  wire _and_988;
+  wire _eq_990;
   wire _and_991;
-  wire _eq_993;
-  wire _and_994;
+  wire _and_992;
+  wire _eq_994;
   wire _and_995;
-  wire _eq_997;
-  wire _and_998;
+  wire _and_996;
+  wire _eq_998;
   wire _and_999;
-  wire _eq_1001;
-  wire _and_1002;
+  wire _and_1000;
+  wire _eq_1002;
   wire _and_1003;
-  wire _eq_1005;
-  wire _and_1006;
+  wire _and_1004;
+  wire _eq_1006;
   wire _and_1007;
-  wire _eq_1009;
+  wire [23:0] _cat_1008;
+  wire _ror_1009;
   wire _and_1010;
   wire [23:0] _cat_1011;
-  wire _ror_1012;
-  wire _and_1013;
-  wire [23:0] _cat_1014;
-  wire [8:0] _onehot_1015;
-  wire [23:0] _cat_1016;
-  wire [31:0] _onehot_1017;
+  wire [8:0] _onehot_1012;
+  wire [23:0] _cat_1013;
+  wire [31:0] _onehot_1014;
+  wire _and_1015;
+  wire _eq_1017;
   wire _and_1018;
-  wire _eq_1020;
-  wire _and_1021;
+  wire _and_1019;
+  wire _eq_1021;
   wire _and_1022;
-  wire _eq_1024;
-  wire _and_1025;
+  wire _and_1023;
+  wire _eq_1025;
   wire _and_1026;
-  wire _eq_1028;
-  wire _and_1029;
+  wire _and_1027;
+  wire _eq_1029;
   wire _and_1030;
-  wire _eq_1032;
-  wire _and_1033;
+  wire _and_1031;
+  wire _eq_1033;
   wire _and_1034;
-  wire _eq_1036;
-  wire _and_1037;
+  wire _and_1035;
+  wire _eq_1037;
   wire _and_1038;
-  wire _eq_1040;
-  wire _and_1041;
+  wire _and_1039;
+  wire _eq_1041;
   wire _and_1042;
-  wire _eq_1044;
-  wire _and_1045;
+  wire _and_1043;
+  wire _eq_1045;
   wire _and_1046;
-  wire _eq_1048;
-  wire _and_1049;
+  wire _and_1047;
+  wire _eq_1049;
   wire _and_1050;
-  wire _eq_1052;
-  wire _and_1053;
+  wire _and_1051;
+  wire _eq_1053;
   wire _and_1054;
-  wire _eq_1056;
-  wire _and_1057;
+  wire _and_1055;
+  wire _eq_1057;
   wire _and_1058;
-  wire _eq_1060;
-  wire _and_1061;
+  wire _and_1059;
+  wire _eq_1061;
   wire _and_1062;
-  wire _eq_1064;
-  wire _and_1065;
+  wire _and_1063;
+  wire _eq_1065;
   wire _and_1066;
-  wire _eq_1068;
-  wire _and_1069;
+  wire _and_1067;
+  wire _eq_1069;
   wire _and_1070;
-  wire _eq_1072;
-  wire _and_1073;
+  wire _and_1071;
+  wire _eq_1073;
   wire _and_1074;
-  wire _eq_1076;
-  wire _and_1077;
+  wire _and_1075;
+  wire _eq_1077;
   wire _and_1078;
-  wire _eq_1080;
-  wire _and_1081;
+  wire _and_1079;
+  wire _eq_1081;
   wire _and_1082;
-  wire _eq_1084;
-  wire _and_1085;
+  wire _and_1083;
+  wire _eq_1085;
   wire _and_1086;
-  wire _eq_1088;
-  wire _and_1089;
+  wire _and_1087;
+  wire _eq_1089;
   wire _and_1090;
-  wire _eq_1092;
-  wire _and_1093;
+  wire _and_1091;
+  wire _eq_1093;
   wire _and_1094;
-  wire _eq_1096;
-  wire _and_1097;
+  wire _and_1095;
+  wire _eq_1097;
   wire _and_1098;
-  wire _eq_1100;
-  wire _and_1101;
+  wire _and_1099;
+  wire _eq_1101;
   wire _and_1102;
-  wire _eq_1104;
-  wire _and_1105;
+  wire _and_1103;
+  wire _eq_1105;
   wire _and_1106;
-  wire _eq_1108;
-  wire _and_1109;
+  wire _and_1107;
+  wire _eq_1109;
   wire _and_1110;
-  wire _eq_1112;
+  wire [23:0] _cat_1111;
+  wire _ror_1112;
   wire _and_1113;
   wire [23:0] _cat_1114;
-  wire _ror_1115;
-  wire _and_1116;
-  wire [23:0] _cat_1117;
-  wire [8:0] _onehot_1118;
-  wire [23:0] _cat_1119;
-  wire [31:0] _onehot_1120;
+  wire [8:0] _onehot_1115;
+  wire [23:0] _cat_1116;
+  wire [31:0] _onehot_1117;
+  wire _and_1118;
+  wire _eq_1120;
   wire _and_1121;
-  wire _eq_1123;
-  wire _and_1124;
+  wire _and_1122;
+  wire _eq_1124;
   wire _and_1125;
-  wire _eq_1127;
-  wire _and_1128;
+  wire _and_1126;
+  wire _eq_1128;
   wire _and_1129;
-  wire _eq_1131;
-  wire _and_1132;
+  wire _and_1130;
+  wire _eq_1132;
   wire _and_1133;
-  wire _eq_1135;
-  wire _and_1136;
+  wire _and_1134;
+  wire _eq_1136;
   wire _and_1137;
-  wire _eq_1139;
-  wire _and_1140;
+  wire _and_1138;
+  wire _eq_1140;
   wire _and_1141;
-  wire _eq_1143;
-  wire _and_1144;
+  wire _and_1142;
+  wire _eq_1144;
   wire _and_1145;
-  wire _eq_1147;
-  wire _and_1148;
+  wire _and_1146;
+  wire _eq_1148;
   wire _and_1149;
-  wire _eq_1151;
-  wire _and_1152;
+  wire _and_1150;
+  wire _eq_1152;
   wire _and_1153;
-  wire _eq_1155;
-  wire _and_1156;
+  wire _and_1154;
+  wire _eq_1156;
   wire _and_1157;
-  wire _eq_1159;
-  wire _and_1160;
+  wire _and_1158;
+  wire _eq_1160;
   wire _and_1161;
-  wire _eq_1163;
-  wire _and_1164;
+  wire _and_1162;
+  wire _eq_1164;
   wire _and_1165;
-  wire _eq_1167;
-  wire _and_1168;
+  wire _and_1166;
+  wire _eq_1168;
   wire _and_1169;
-  wire _eq_1171;
-  wire _and_1172;
+  wire _and_1170;
+  wire _eq_1172;
   wire _and_1173;
-  wire _eq_1175;
-  wire _and_1176;
+  wire _and_1174;
+  wire _eq_1176;
   wire _and_1177;
-  wire _eq_1179;
-  wire _and_1180;
+  wire _and_1178;
+  wire _eq_1180;
   wire _and_1181;
-  wire _eq_1183;
-  wire _and_1184;
+  wire _and_1182;
+  wire _eq_1184;
   wire _and_1185;
-  wire _eq_1187;
-  wire _and_1188;
+  wire _and_1186;
+  wire _eq_1188;
   wire _and_1189;
-  wire _eq_1191;
-  wire _and_1192;
+  wire _and_1190;
+  wire _eq_1192;
   wire _and_1193;
-  wire _eq_1195;
-  wire _and_1196;
+  wire _and_1194;
+  wire _eq_1196;
   wire _and_1197;
-  wire _eq_1199;
-  wire _and_1200;
+  wire _and_1198;
+  wire _eq_1200;
   wire _and_1201;
-  wire _eq_1203;
-  wire _and_1204;
+  wire _and_1202;
+  wire _eq_1204;
   wire _and_1205;
-  wire _eq_1207;
-  wire _and_1208;
+  wire _and_1206;
+  wire _eq_1208;
   wire _and_1209;
-  wire _eq_1211;
-  wire _and_1212;
+  wire _and_1210;
+  wire _eq_1212;
   wire _and_1213;
-  wire _eq_1215;
+  wire [23:0] _cat_1214;
+  wire _ror_1215;
   wire _and_1216;
   wire [23:0] _cat_1217;
-  wire _ror_1218;
-  wire _and_1219;
-  wire [23:0] _cat_1220;
-  wire [8:0] _onehot_1221;
-  wire [23:0] _cat_1222;
-  wire [31:0] _onehot_1223;
+  wire [8:0] _onehot_1218;
+  wire [23:0] _cat_1219;
+  wire [31:0] _onehot_1220;
+  wire _and_1221;
+  wire _eq_1223;
   wire _and_1224;
-  wire _eq_1226;
-  wire _and_1227;
+  wire _and_1225;
+  wire _eq_1227;
   wire _and_1228;
-  wire _eq_1230;
-  wire _and_1231;
+  wire _and_1229;
+  wire _eq_1231;
   wire _and_1232;
-  wire _eq_1234;
-  wire _and_1235;
+  wire _and_1233;
+  wire _eq_1235;
   wire _and_1236;
-  wire _eq_1238;
-  wire _and_1239;
+  wire _and_1237;
+  wire _eq_1239;
   wire _and_1240;
-  wire _eq_1242;
-  wire _and_1243;
+  wire _and_1241;
+  wire _eq_1243;
   wire _and_1244;
-  wire _eq_1246;
-  wire _and_1247;
+  wire _and_1245;
+  wire _eq_1247;
   wire _and_1248;
-  wire _eq_1250;
-  wire _and_1251;
+  wire _and_1249;
+  wire _eq_1251;
   wire _and_1252;
-  wire _eq_1254;
-  wire _and_1255;
+  wire _and_1253;
+  wire _eq_1255;
   wire _and_1256;
-  wire _eq_1258;
-  wire _and_1259;
+  wire _and_1257;
+  wire _eq_1259;
   wire _and_1260;
-  wire _eq_1262;
-  wire _and_1263;
+  wire _and_1261;
+  wire _eq_1263;
   wire _and_1264;
-  wire _eq_1266;
-  wire _and_1267;
+  wire _and_1265;
+  wire _eq_1267;
   wire _and_1268;
-  wire _eq_1270;
-  wire _and_1271;
+  wire _and_1269;
+  wire _eq_1271;
   wire _and_1272;
-  wire _eq_1274;
-  wire _and_1275;
+  wire _and_1273;
+  wire _eq_1275;
   wire _and_1276;
-  wire _eq_1278;
-  wire _and_1279;
+  wire _and_1277;
+  wire _eq_1279;
   wire _and_1280;
-  wire _eq_1282;
-  wire _and_1283;
+  wire _and_1281;
+  wire _eq_1283;
   wire _and_1284;
-  wire _eq_1286;
-  wire _and_1287;
+  wire _and_1285;
+  wire _eq_1287;
   wire _and_1288;
-  wire _eq_1290;
-  wire _and_1291;
+  wire _and_1289;
+  wire _eq_1291;
   wire _and_1292;
-  wire _eq_1294;
-  wire _and_1295;
+  wire _and_1293;
+  wire _eq_1295;
   wire _and_1296;
-  wire _eq_1298;
-  wire _and_1299;
+  wire _and_1297;
+  wire _eq_1299;
   wire _and_1300;
-  wire _eq_1302;
-  wire _and_1303;
+  wire _and_1301;
+  wire _eq_1303;
   wire _and_1304;
-  wire _eq_1306;
-  wire _and_1307;
+  wire _and_1305;
+  wire _eq_1307;
   wire _and_1308;
-  wire _eq_1310;
-  wire _and_1311;
+  wire _and_1309;
+  wire _eq_1311;
   wire _and_1312;
-  wire _eq_1314;
-  wire _and_1315;
+  wire _and_1313;
+  wire _eq_1315;
   wire _and_1316;
-  wire _eq_1318;
+  wire [23:0] _cat_1317;
+  wire _ror_1318;
   wire _and_1319;
   wire [23:0] _cat_1320;
-  wire _ror_1321;
-  wire _and_1322;
-  wire [23:0] _cat_1323;
-  wire [8:0] _onehot_1324;
-  wire [23:0] _cat_1325;
-  wire [31:0] _onehot_1326;
+  wire [8:0] _onehot_1321;
+  wire [23:0] _cat_1322;
+  wire [31:0] _onehot_1323;
   reg mmu1_valid;
   reg mmu1_read;
   reg mmu1_first;
@@ -1389,49 +1384,46 @@ module rsdmm (
   reg [2:0] mmu3_bank_22;
   reg mmu3_hit_23;
   reg [2:0] mmu3_bank_23;
-  wire _and_1579;
+  wire _and_1576;
+  wire _and_1577;
+  wire _and_1578;
+  reg [31:0] _mem_read_sync_1579;
   wire _and_1580;
   wire _and_1581;
-  reg [31:0] _mem_read_sync_1582;
-  wire _and_1583;
+  wire _and_1582;
+  reg [31:0] _mem_read_sync_1583;
   wire _and_1584;
   wire _and_1585;
-  reg [31:0] _mem_read_sync_1586;
-  wire _and_1587;
+  wire _and_1586;
+  reg [31:0] _mem_read_sync_1587;
   wire _and_1588;
   wire _and_1589;
-  reg [31:0] _mem_read_sync_1590;
-  wire _and_1591;
+  wire _and_1590;
+  reg [31:0] _mem_read_sync_1591;
   wire _and_1592;
   wire _and_1593;
-  reg [31:0] _mem_read_sync_1594;
-  wire _and_1595;
+  wire _and_1594;
+  reg [31:0] _mem_read_sync_1595;
   wire _and_1596;
   wire _and_1597;
-  reg [31:0] _mem_read_sync_1598;
-  wire _and_1599;
+  wire _and_1598;
+  reg [31:0] _mem_read_sync_1599;
   wire _and_1600;
   wire _and_1601;
-  reg [31:0] _mem_read_sync_1602;
-  wire _and_1603;
+  wire _and_1602;
+  reg [31:0] _mem_read_sync_1603;
   wire _and_1604;
   wire _and_1605;
-  reg [31:0] _mem_read_sync_1606;
-  wire _and_1607;
-  wire _and_1608;
-  wire _and_1609;
-  reg [31:0] _mem_read_sync_1610;
+  wire _and_1606;
+  reg [31:0] _mem_read_sync_1607;
   reg ret_read;
   reg ret_first;
   reg ret_last;
-  wire _and_1614;
+  wire _and_1611;
   reg [1:0] emit_left;
-  wire _eq_1617;
-  wire _not_1618;
-  wire _and_1619;
-  wire [1:0] _zext_1621;
-  wire [1:0] _sub_1622;
-  wire [1:0] _mux_1623;
+  wire _eq_1614;
+  wire _not_1615;
+  wire _and_1616;
   reg [31:0] emit_0;
   reg [31:0] emit_1;
   reg [31:0] emit_2;
@@ -1459,200 +1451,186 @@ module rsdmm (
   reg ret_hit_0;
   reg [2:0] ret_bank_0;
   reg [31:0] capture_0;
-  reg [31:0] _sel_1652;
-  wire [31:0] _mux_1653;
-  wire [31:0] _mux_1654;
-  wire [31:0] _mux_1655;
-  wire _or_1656;
+  reg [31:0] _sel_1645;
+  wire [31:0] _mux_1646;
+  wire [31:0] _mux_1647;
   reg ret_hit_1;
   reg [2:0] ret_bank_1;
   reg [31:0] capture_1;
-  reg [31:0] _sel_1660;
-  wire [31:0] _mux_1661;
-  wire [31:0] _mux_1662;
-  wire [31:0] _mux_1663;
-  wire _or_1664;
+  reg [31:0] _sel_1651;
+  wire [31:0] _mux_1652;
+  wire [31:0] _mux_1653;
   reg ret_hit_2;
   reg [2:0] ret_bank_2;
   reg [31:0] capture_2;
-  reg [31:0] _sel_1668;
-  wire [31:0] _mux_1669;
-  wire [31:0] _mux_1670;
-  wire [31:0] _mux_1671;
-  wire _or_1672;
+  reg [31:0] _sel_1657;
+  wire [31:0] _mux_1658;
+  wire [31:0] _mux_1659;
   reg ret_hit_3;
   reg [2:0] ret_bank_3;
   reg [31:0] capture_3;
-  reg [31:0] _sel_1676;
-  wire [31:0] _mux_1677;
-  wire [31:0] _mux_1678;
-  wire [31:0] _mux_1679;
-  wire _or_1680;
+  reg [31:0] _sel_1663;
+  wire [31:0] _mux_1664;
+  wire [31:0] _mux_1665;
   reg ret_hit_4;
   reg [2:0] ret_bank_4;
   reg [31:0] capture_4;
-  reg [31:0] _sel_1684;
-  wire [31:0] _mux_1685;
-  wire [31:0] _mux_1686;
-  wire [31:0] _mux_1687;
-  wire _or_1688;
+  reg [31:0] _sel_1669;
+  wire [31:0] _mux_1670;
+  wire [31:0] _mux_1671;
   reg ret_hit_5;
   reg [2:0] ret_bank_5;
   reg [31:0] capture_5;
-  reg [31:0] _sel_1692;
-  wire [31:0] _mux_1693;
-  wire [31:0] _mux_1694;
-  wire [31:0] _mux_1695;
-  wire _or_1696;
+  reg [31:0] _sel_1675;
+  wire [31:0] _mux_1676;
+  wire [31:0] _mux_1677;
   reg ret_hit_6;
   reg [2:0] ret_bank_6;
   reg [31:0] capture_6;
-  reg [31:0] _sel_1700;
-  wire [31:0] _mux_1701;
-  wire [31:0] _mux_1702;
-  wire [31:0] _mux_1703;
-  wire _or_1704;
+  reg [31:0] _sel_1681;
+  wire [31:0] _mux_1682;
+  wire [31:0] _mux_1683;
   reg ret_hit_7;
   reg [2:0] ret_bank_7;
   reg [31:0] capture_7;
-  reg [31:0] _sel_1708;
-  wire [31:0] _mux_1709;
-  wire [31:0] _mux_1710;
-  wire [31:0] _mux_1711;
-  wire _or_1712;
+  reg [31:0] _sel_1687;
+  wire [31:0] _mux_1688;
+  wire [31:0] _mux_1689;
   reg ret_hit_8;
   reg [2:0] ret_bank_8;
   reg [31:0] capture_8;
-  reg [31:0] _sel_1716;
-  wire [31:0] _mux_1717;
-  wire [31:0] _mux_1718;
-  wire [31:0] _mux_1719;
-  wire _or_1720;
+  reg [31:0] _sel_1693;
+  wire [31:0] _mux_1694;
+  wire [31:0] _mux_1695;
   reg ret_hit_9;
   reg [2:0] ret_bank_9;
   reg [31:0] capture_9;
-  reg [31:0] _sel_1724;
-  wire [31:0] _mux_1725;
-  wire [31:0] _mux_1726;
-  wire [31:0] _mux_1727;
-  wire _or_1728;
+  reg [31:0] _sel_1699;
+  wire [31:0] _mux_1700;
+  wire [31:0] _mux_1701;
   reg ret_hit_10;
   reg [2:0] ret_bank_10;
   reg [31:0] capture_10;
-  reg [31:0] _sel_1732;
-  wire [31:0] _mux_1733;
-  wire [31:0] _mux_1734;
-  wire [31:0] _mux_1735;
-  wire _or_1736;
+  reg [31:0] _sel_1705;
+  wire [31:0] _mux_1706;
+  wire [31:0] _mux_1707;
   reg ret_hit_11;
   reg [2:0] ret_bank_11;
   reg [31:0] capture_11;
-  reg [31:0] _sel_1740;
-  wire [31:0] _mux_1741;
-  wire [31:0] _mux_1742;
-  wire [31:0] _mux_1743;
-  wire _or_1744;
+  reg [31:0] _sel_1711;
+  wire [31:0] _mux_1712;
+  wire [31:0] _mux_1713;
   reg ret_hit_12;
   reg [2:0] ret_bank_12;
   reg [31:0] capture_12;
-  reg [31:0] _sel_1748;
-  wire [31:0] _mux_1749;
-  wire [31:0] _mux_1750;
-  wire [31:0] _mux_1751;
-  wire _or_1752;
+  reg [31:0] _sel_1717;
+  wire [31:0] _mux_1718;
+  wire [31:0] _mux_1719;
   reg ret_hit_13;
   reg [2:0] ret_bank_13;
   reg [31:0] capture_13;
-  reg [31:0] _sel_1756;
-  wire [31:0] _mux_1757;
-  wire [31:0] _mux_1758;
-  wire [31:0] _mux_1759;
-  wire _or_1760;
+  reg [31:0] _sel_1723;
+  wire [31:0] _mux_1724;
+  wire [31:0] _mux_1725;
   reg ret_hit_14;
   reg [2:0] ret_bank_14;
   reg [31:0] capture_14;
-  reg [31:0] _sel_1764;
-  wire [31:0] _mux_1765;
-  wire [31:0] _mux_1766;
-  wire [31:0] _mux_1767;
-  wire _or_1768;
+  reg [31:0] _sel_1729;
+  wire [31:0] _mux_1730;
+  wire [31:0] _mux_1731;
   reg ret_hit_15;
   reg [2:0] ret_bank_15;
   reg [31:0] capture_15;
-  reg [31:0] _sel_1772;
-  wire [31:0] _mux_1773;
-  wire [31:0] _mux_1774;
-  wire [31:0] _mux_1775;
-  wire _or_1776;
+  reg [31:0] _sel_1735;
+  wire [31:0] _mux_1736;
+  wire [31:0] _mux_1737;
   reg ret_hit_16;
   reg [2:0] ret_bank_16;
   reg [31:0] capture_16;
-  reg [31:0] _sel_1780;
-  wire [31:0] _mux_1781;
-  wire [31:0] _mux_1782;
-  wire [31:0] _mux_1783;
-  wire _or_1784;
+  reg [31:0] _sel_1741;
+  wire [31:0] _mux_1742;
+  wire [31:0] _mux_1743;
   reg ret_hit_17;
   reg [2:0] ret_bank_17;
   reg [31:0] capture_17;
-  reg [31:0] _sel_1788;
-  wire [31:0] _mux_1789;
-  wire [31:0] _mux_1790;
-  wire [31:0] _mux_1791;
-  wire _or_1792;
+  reg [31:0] _sel_1747;
+  wire [31:0] _mux_1748;
+  wire [31:0] _mux_1749;
   reg ret_hit_18;
   reg [2:0] ret_bank_18;
   reg [31:0] capture_18;
-  reg [31:0] _sel_1796;
-  wire [31:0] _mux_1797;
-  wire [31:0] _mux_1798;
-  wire [31:0] _mux_1799;
-  wire _or_1800;
+  reg [31:0] _sel_1753;
+  wire [31:0] _mux_1754;
+  wire [31:0] _mux_1755;
   reg ret_hit_19;
   reg [2:0] ret_bank_19;
   reg [31:0] capture_19;
-  reg [31:0] _sel_1804;
-  wire [31:0] _mux_1805;
-  wire [31:0] _mux_1806;
-  wire [31:0] _mux_1807;
-  wire _or_1808;
+  reg [31:0] _sel_1759;
+  wire [31:0] _mux_1760;
+  wire [31:0] _mux_1761;
   reg ret_hit_20;
   reg [2:0] ret_bank_20;
   reg [31:0] capture_20;
-  reg [31:0] _sel_1812;
-  wire [31:0] _mux_1813;
-  wire [31:0] _mux_1814;
-  wire [31:0] _mux_1815;
-  wire _or_1816;
+  reg [31:0] _sel_1765;
+  wire [31:0] _mux_1766;
+  wire [31:0] _mux_1767;
   reg ret_hit_21;
   reg [2:0] ret_bank_21;
   reg [31:0] capture_21;
-  reg [31:0] _sel_1820;
-  wire [31:0] _mux_1821;
-  wire [31:0] _mux_1822;
-  wire [31:0] _mux_1823;
-  wire _or_1824;
+  reg [31:0] _sel_1771;
+  wire [31:0] _mux_1772;
+  wire [31:0] _mux_1773;
   reg ret_hit_22;
   reg [2:0] ret_bank_22;
   reg [31:0] capture_22;
-  reg [31:0] _sel_1828;
-  wire [31:0] _mux_1829;
-  wire [31:0] _mux_1830;
-  wire [31:0] _mux_1831;
-  wire _or_1832;
+  reg [31:0] _sel_1777;
+  wire [31:0] _mux_1778;
+  wire [31:0] _mux_1779;
   reg ret_hit_23;
   reg [2:0] ret_bank_23;
   reg [31:0] capture_23;
-  reg [31:0] _sel_1836;
-  wire [31:0] _mux_1837;
-  wire [31:0] _mux_1838;
-  wire [31:0] _mux_1839;
-  wire _or_1840;
-  wire [4:0] _cat_1841;
-  wire _ror_1842;
-  wire _and_1852;
-  wire _and_1853;
-  wire _and_1854;
+  reg [31:0] _sel_1783;
+  wire [31:0] _mux_1784;
+  wire [31:0] _mux_1785;
+  wire [1:0] _sub_1788;
+  wire [4:0] _cat_1789;
+  wire _ror_1790;
+  wire [1:0] _mux_1800;
+  wire _or_1801;
+  wire _and_1802;
+  wire _and_1803;
+  wire _and_1804;
+  wire [4:0] _mux_1805;
+  wire _or_1806;
+  wire _and_1807;
+  wire _mux_1808;
+  wire _or_1809;
+  wire [1:0] _mux_1810;
+  wire _or_1811;
+  wire [31:0] _mux_1812;
+  wire [31:0] _mux_1813;
+  wire [31:0] _mux_1814;
+  wire [31:0] _mux_1815;
+  wire [31:0] _mux_1816;
+  wire [31:0] _mux_1817;
+  wire [31:0] _mux_1818;
+  wire [31:0] _mux_1819;
+  wire [31:0] _mux_1820;
+  wire [31:0] _mux_1821;
+  wire [31:0] _mux_1822;
+  wire [31:0] _mux_1823;
+  wire [31:0] _mux_1824;
+  wire [31:0] _mux_1825;
+  wire [31:0] _mux_1826;
+  wire [31:0] _mux_1827;
+  wire [31:0] _mux_1828;
+  wire [31:0] _mux_1829;
+  wire [31:0] _mux_1830;
+  wire [31:0] _mux_1831;
+  wire [31:0] _mux_1832;
+  wire [31:0] _mux_1833;
+  wire [31:0] _mux_1834;
+  wire [31:0] _mux_1835;
   wire [4:0] _rpu_load_0;
   wire [4:0] _rpu_load_1;
   wire [4:0] _rpu_load_2;
@@ -1671,330 +1649,328 @@ module rsdmm (
   reg [31:0] bank7 [0:511];
   always @(posedge clk) begin
     if (rst) collected <= 2'h0;
-    else collected <= _mux_63;
+    else if (_or_1801) collected <= _mux_1800;
   end
   always @(posedge clk) begin
-    if (rst) busy <= 1'b0;
-    else busy <= _or_331;
+    if (rst) issue <= 1'b0;
+    else if (_or_1809) issue <= _mux_1808;
   end
-  assign in_flight = _ror_1842;
-  assign _eq_33 = collected == 2'h0;
-  assign _not_34 = ~busy;
-  assign _and_35 = _eq_33 & _not_34;
-  assign _not_36 = ~in_flight;
-  assign _and_37 = _and_35 & _not_36;
-  assign cfg_ready = _and_37;
-  assign _and_39 = cfg_valid & _and_37;
-  assign issue_free = _or_328;
-  assign _eq_50 = collected == 2'h3;
-  assign transfer = _eq_50 & issue_free;
-  assign _not_52 = ~_eq_50;
-  assign _or_53 = _not_52 | transfer;
-  assign _not_54 = ~_and_39;
-  assign _and_55 = _or_53 & _not_54;
-  assign req_ready = _and_55;
-  assign _and_57 = req_valid & _and_55;
-  assign _mux_59 = _eq_50 ? 2'h0 : collected;
-  assign _zext_60 = {1'd0, _and_57};
-  assign _zext_61 = {1'd0, _and_57};
-  assign _add_62 = collected + _zext_61;
-  assign _mux_63 = transfer ? _zext_60 : _add_62;
+  assign _eq_32 = issue == issue_Window;
+  assign in_flight = _ror_1790;
+  assign _eq_35 = collected == 2'h0;
+  assign _not_36 = ~_eq_32;
+  assign _and_37 = _eq_35 & _not_36;
+  assign _not_38 = ~in_flight;
+  assign _and_39 = _and_37 & _not_38;
+  assign cfg_ready = _and_39;
+  assign _and_41 = cfg_valid & _and_39;
+  assign issue_free = _or_329;
+  assign _eq_52 = collected == 2'h3;
+  assign transfer = _eq_52 & issue_free;
+  assign _not_54 = ~_eq_52;
+  assign _or_55 = _not_54 | transfer;
+  assign _not_56 = ~_and_41;
+  assign _and_57 = _or_55 & _not_56;
+  assign req_ready = _and_57;
+  assign _and_59 = req_valid & _and_57;
+  assign _mux_61 = _eq_52 ? 2'h0 : collected;
   always @(posedge clk) begin
     if (rst) col_mask_0 <= 1'b0;
-    else if (_and_1852) col_mask_0 <= req_mask_0;
+    else if (_and_1802) col_mask_0 <= req_mask_0;
   end
   always @(posedge clk) begin
     if (rst) col_addr_0 <= 12'h000;
-    else if (_and_1852) col_addr_0 <= _rsu_saddr_0;
+    else if (_and_1802) col_addr_0 <= _rsu_saddr_0;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_0 <= 32'h00000000;
-    else if (_and_1852) col_wdata_0 <= req_wdata_0;
+    else if (_and_1802) col_wdata_0 <= req_wdata_0;
   end
   always @(posedge clk) begin
     if (rst) col_mask_1 <= 1'b0;
-    else if (_and_1852) col_mask_1 <= req_mask_1;
+    else if (_and_1802) col_mask_1 <= req_mask_1;
   end
   always @(posedge clk) begin
     if (rst) col_addr_1 <= 12'h000;
-    else if (_and_1852) col_addr_1 <= _rsu_saddr_1;
+    else if (_and_1802) col_addr_1 <= _rsu_saddr_1;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_1 <= 32'h00000000;
-    else if (_and_1852) col_wdata_1 <= req_wdata_1;
+    else if (_and_1802) col_wdata_1 <= req_wdata_1;
   end
   always @(posedge clk) begin
     if (rst) col_mask_2 <= 1'b0;
-    else if (_and_1852) col_mask_2 <= req_mask_2;
+    else if (_and_1802) col_mask_2 <= req_mask_2;
   end
   always @(posedge clk) begin
     if (rst) col_addr_2 <= 12'h000;
-    else if (_and_1852) col_addr_2 <= _rsu_saddr_2;
+    else if (_and_1802) col_addr_2 <= _rsu_saddr_2;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_2 <= 32'h00000000;
-    else if (_and_1852) col_wdata_2 <= req_wdata_2;
+    else if (_and_1802) col_wdata_2 <= req_wdata_2;
   end
   always @(posedge clk) begin
     if (rst) col_mask_3 <= 1'b0;
-    else if (_and_1852) col_mask_3 <= req_mask_3;
+    else if (_and_1802) col_mask_3 <= req_mask_3;
   end
   always @(posedge clk) begin
     if (rst) col_addr_3 <= 12'h000;
-    else if (_and_1852) col_addr_3 <= _rsu_saddr_3;
+    else if (_and_1802) col_addr_3 <= _rsu_saddr_3;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_3 <= 32'h00000000;
-    else if (_and_1852) col_wdata_3 <= req_wdata_3;
+    else if (_and_1802) col_wdata_3 <= req_wdata_3;
   end
   always @(posedge clk) begin
     if (rst) col_mask_4 <= 1'b0;
-    else if (_and_1852) col_mask_4 <= req_mask_4;
+    else if (_and_1802) col_mask_4 <= req_mask_4;
   end
   always @(posedge clk) begin
     if (rst) col_addr_4 <= 12'h000;
-    else if (_and_1852) col_addr_4 <= _rsu_saddr_4;
+    else if (_and_1802) col_addr_4 <= _rsu_saddr_4;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_4 <= 32'h00000000;
-    else if (_and_1852) col_wdata_4 <= req_wdata_4;
+    else if (_and_1802) col_wdata_4 <= req_wdata_4;
   end
   always @(posedge clk) begin
     if (rst) col_mask_5 <= 1'b0;
-    else if (_and_1852) col_mask_5 <= req_mask_5;
+    else if (_and_1802) col_mask_5 <= req_mask_5;
   end
   always @(posedge clk) begin
     if (rst) col_addr_5 <= 12'h000;
-    else if (_and_1852) col_addr_5 <= _rsu_saddr_5;
+    else if (_and_1802) col_addr_5 <= _rsu_saddr_5;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_5 <= 32'h00000000;
-    else if (_and_1852) col_wdata_5 <= req_wdata_5;
+    else if (_and_1802) col_wdata_5 <= req_wdata_5;
   end
   always @(posedge clk) begin
     if (rst) col_mask_6 <= 1'b0;
-    else if (_and_1852) col_mask_6 <= req_mask_6;
+    else if (_and_1802) col_mask_6 <= req_mask_6;
   end
   always @(posedge clk) begin
     if (rst) col_addr_6 <= 12'h000;
-    else if (_and_1852) col_addr_6 <= _rsu_saddr_6;
+    else if (_and_1802) col_addr_6 <= _rsu_saddr_6;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_6 <= 32'h00000000;
-    else if (_and_1852) col_wdata_6 <= req_wdata_6;
+    else if (_and_1802) col_wdata_6 <= req_wdata_6;
   end
   always @(posedge clk) begin
     if (rst) col_mask_7 <= 1'b0;
-    else if (_and_1852) col_mask_7 <= req_mask_7;
+    else if (_and_1802) col_mask_7 <= req_mask_7;
   end
   always @(posedge clk) begin
     if (rst) col_addr_7 <= 12'h000;
-    else if (_and_1852) col_addr_7 <= _rsu_saddr_7;
+    else if (_and_1802) col_addr_7 <= _rsu_saddr_7;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_7 <= 32'h00000000;
-    else if (_and_1852) col_wdata_7 <= req_wdata_7;
+    else if (_and_1802) col_wdata_7 <= req_wdata_7;
   end
   always @(posedge clk) begin
     if (rst) col_mask_8 <= 1'b0;
-    else if (_and_1853) col_mask_8 <= req_mask_0;
+    else if (_and_1803) col_mask_8 <= req_mask_0;
   end
   always @(posedge clk) begin
     if (rst) col_addr_8 <= 12'h000;
-    else if (_and_1853) col_addr_8 <= _rsu_saddr_0;
+    else if (_and_1803) col_addr_8 <= _rsu_saddr_0;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_8 <= 32'h00000000;
-    else if (_and_1853) col_wdata_8 <= req_wdata_0;
+    else if (_and_1803) col_wdata_8 <= req_wdata_0;
   end
   always @(posedge clk) begin
     if (rst) col_mask_9 <= 1'b0;
-    else if (_and_1853) col_mask_9 <= req_mask_1;
+    else if (_and_1803) col_mask_9 <= req_mask_1;
   end
   always @(posedge clk) begin
     if (rst) col_addr_9 <= 12'h000;
-    else if (_and_1853) col_addr_9 <= _rsu_saddr_1;
+    else if (_and_1803) col_addr_9 <= _rsu_saddr_1;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_9 <= 32'h00000000;
-    else if (_and_1853) col_wdata_9 <= req_wdata_1;
+    else if (_and_1803) col_wdata_9 <= req_wdata_1;
   end
   always @(posedge clk) begin
     if (rst) col_mask_10 <= 1'b0;
-    else if (_and_1853) col_mask_10 <= req_mask_2;
+    else if (_and_1803) col_mask_10 <= req_mask_2;
   end
   always @(posedge clk) begin
     if (rst) col_addr_10 <= 12'h000;
-    else if (_and_1853) col_addr_10 <= _rsu_saddr_2;
+    else if (_and_1803) col_addr_10 <= _rsu_saddr_2;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_10 <= 32'h00000000;
-    else if (_and_1853) col_wdata_10 <= req_wdata_2;
+    else if (_and_1803) col_wdata_10 <= req_wdata_2;
   end
   always @(posedge clk) begin
     if (rst) col_mask_11 <= 1'b0;
-    else if (_and_1853) col_mask_11 <= req_mask_3;
+    else if (_and_1803) col_mask_11 <= req_mask_3;
   end
   always @(posedge clk) begin
     if (rst) col_addr_11 <= 12'h000;
-    else if (_and_1853) col_addr_11 <= _rsu_saddr_3;
+    else if (_and_1803) col_addr_11 <= _rsu_saddr_3;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_11 <= 32'h00000000;
-    else if (_and_1853) col_wdata_11 <= req_wdata_3;
+    else if (_and_1803) col_wdata_11 <= req_wdata_3;
   end
   always @(posedge clk) begin
     if (rst) col_mask_12 <= 1'b0;
-    else if (_and_1853) col_mask_12 <= req_mask_4;
+    else if (_and_1803) col_mask_12 <= req_mask_4;
   end
   always @(posedge clk) begin
     if (rst) col_addr_12 <= 12'h000;
-    else if (_and_1853) col_addr_12 <= _rsu_saddr_4;
+    else if (_and_1803) col_addr_12 <= _rsu_saddr_4;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_12 <= 32'h00000000;
-    else if (_and_1853) col_wdata_12 <= req_wdata_4;
+    else if (_and_1803) col_wdata_12 <= req_wdata_4;
   end
   always @(posedge clk) begin
     if (rst) col_mask_13 <= 1'b0;
-    else if (_and_1853) col_mask_13 <= req_mask_5;
+    else if (_and_1803) col_mask_13 <= req_mask_5;
   end
   always @(posedge clk) begin
     if (rst) col_addr_13 <= 12'h000;
-    else if (_and_1853) col_addr_13 <= _rsu_saddr_5;
+    else if (_and_1803) col_addr_13 <= _rsu_saddr_5;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_13 <= 32'h00000000;
-    else if (_and_1853) col_wdata_13 <= req_wdata_5;
+    else if (_and_1803) col_wdata_13 <= req_wdata_5;
   end
   always @(posedge clk) begin
     if (rst) col_mask_14 <= 1'b0;
-    else if (_and_1853) col_mask_14 <= req_mask_6;
+    else if (_and_1803) col_mask_14 <= req_mask_6;
   end
   always @(posedge clk) begin
     if (rst) col_addr_14 <= 12'h000;
-    else if (_and_1853) col_addr_14 <= _rsu_saddr_6;
+    else if (_and_1803) col_addr_14 <= _rsu_saddr_6;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_14 <= 32'h00000000;
-    else if (_and_1853) col_wdata_14 <= req_wdata_6;
+    else if (_and_1803) col_wdata_14 <= req_wdata_6;
   end
   always @(posedge clk) begin
     if (rst) col_mask_15 <= 1'b0;
-    else if (_and_1853) col_mask_15 <= req_mask_7;
+    else if (_and_1803) col_mask_15 <= req_mask_7;
   end
   always @(posedge clk) begin
     if (rst) col_addr_15 <= 12'h000;
-    else if (_and_1853) col_addr_15 <= _rsu_saddr_7;
+    else if (_and_1803) col_addr_15 <= _rsu_saddr_7;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_15 <= 32'h00000000;
-    else if (_and_1853) col_wdata_15 <= req_wdata_7;
+    else if (_and_1803) col_wdata_15 <= req_wdata_7;
   end
   always @(posedge clk) begin
     if (rst) col_mask_16 <= 1'b0;
-    else if (_and_1854) col_mask_16 <= req_mask_0;
+    else if (_and_1804) col_mask_16 <= req_mask_0;
   end
   always @(posedge clk) begin
     if (rst) col_addr_16 <= 12'h000;
-    else if (_and_1854) col_addr_16 <= _rsu_saddr_0;
+    else if (_and_1804) col_addr_16 <= _rsu_saddr_0;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_16 <= 32'h00000000;
-    else if (_and_1854) col_wdata_16 <= req_wdata_0;
+    else if (_and_1804) col_wdata_16 <= req_wdata_0;
   end
   always @(posedge clk) begin
     if (rst) col_mask_17 <= 1'b0;
-    else if (_and_1854) col_mask_17 <= req_mask_1;
+    else if (_and_1804) col_mask_17 <= req_mask_1;
   end
   always @(posedge clk) begin
     if (rst) col_addr_17 <= 12'h000;
-    else if (_and_1854) col_addr_17 <= _rsu_saddr_1;
+    else if (_and_1804) col_addr_17 <= _rsu_saddr_1;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_17 <= 32'h00000000;
-    else if (_and_1854) col_wdata_17 <= req_wdata_1;
+    else if (_and_1804) col_wdata_17 <= req_wdata_1;
   end
   always @(posedge clk) begin
     if (rst) col_mask_18 <= 1'b0;
-    else if (_and_1854) col_mask_18 <= req_mask_2;
+    else if (_and_1804) col_mask_18 <= req_mask_2;
   end
   always @(posedge clk) begin
     if (rst) col_addr_18 <= 12'h000;
-    else if (_and_1854) col_addr_18 <= _rsu_saddr_2;
+    else if (_and_1804) col_addr_18 <= _rsu_saddr_2;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_18 <= 32'h00000000;
-    else if (_and_1854) col_wdata_18 <= req_wdata_2;
+    else if (_and_1804) col_wdata_18 <= req_wdata_2;
   end
   always @(posedge clk) begin
     if (rst) col_mask_19 <= 1'b0;
-    else if (_and_1854) col_mask_19 <= req_mask_3;
+    else if (_and_1804) col_mask_19 <= req_mask_3;
   end
   always @(posedge clk) begin
     if (rst) col_addr_19 <= 12'h000;
-    else if (_and_1854) col_addr_19 <= _rsu_saddr_3;
+    else if (_and_1804) col_addr_19 <= _rsu_saddr_3;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_19 <= 32'h00000000;
-    else if (_and_1854) col_wdata_19 <= req_wdata_3;
+    else if (_and_1804) col_wdata_19 <= req_wdata_3;
   end
   always @(posedge clk) begin
     if (rst) col_mask_20 <= 1'b0;
-    else if (_and_1854) col_mask_20 <= req_mask_4;
+    else if (_and_1804) col_mask_20 <= req_mask_4;
   end
   always @(posedge clk) begin
     if (rst) col_addr_20 <= 12'h000;
-    else if (_and_1854) col_addr_20 <= _rsu_saddr_4;
+    else if (_and_1804) col_addr_20 <= _rsu_saddr_4;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_20 <= 32'h00000000;
-    else if (_and_1854) col_wdata_20 <= req_wdata_4;
+    else if (_and_1804) col_wdata_20 <= req_wdata_4;
   end
   always @(posedge clk) begin
     if (rst) col_mask_21 <= 1'b0;
-    else if (_and_1854) col_mask_21 <= req_mask_5;
+    else if (_and_1804) col_mask_21 <= req_mask_5;
   end
   always @(posedge clk) begin
     if (rst) col_addr_21 <= 12'h000;
-    else if (_and_1854) col_addr_21 <= _rsu_saddr_5;
+    else if (_and_1804) col_addr_21 <= _rsu_saddr_5;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_21 <= 32'h00000000;
-    else if (_and_1854) col_wdata_21 <= req_wdata_5;
+    else if (_and_1804) col_wdata_21 <= req_wdata_5;
   end
   always @(posedge clk) begin
     if (rst) col_mask_22 <= 1'b0;
-    else if (_and_1854) col_mask_22 <= req_mask_6;
+    else if (_and_1804) col_mask_22 <= req_mask_6;
   end
   always @(posedge clk) begin
     if (rst) col_addr_22 <= 12'h000;
-    else if (_and_1854) col_addr_22 <= _rsu_saddr_6;
+    else if (_and_1804) col_addr_22 <= _rsu_saddr_6;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_22 <= 32'h00000000;
-    else if (_and_1854) col_wdata_22 <= req_wdata_6;
+    else if (_and_1804) col_wdata_22 <= req_wdata_6;
   end
   always @(posedge clk) begin
     if (rst) col_mask_23 <= 1'b0;
-    else if (_and_1854) col_mask_23 <= req_mask_7;
+    else if (_and_1804) col_mask_23 <= req_mask_7;
   end
   always @(posedge clk) begin
     if (rst) col_addr_23 <= 12'h000;
-    else if (_and_1854) col_addr_23 <= _rsu_saddr_7;
+    else if (_and_1804) col_addr_23 <= _rsu_saddr_7;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_23 <= 32'h00000000;
-    else if (_and_1854) col_wdata_23 <= req_wdata_7;
+    else if (_and_1804) col_wdata_23 <= req_wdata_7;
   end
   always @(posedge clk) begin
     if (rst) col_write <= 1'b0;
-    else if (_and_1852) col_write <= req_write;
+    else if (_and_1802) col_write <= req_write;
   end
-  assign _eq_138 = _mux_59 == 2'h0;
-  assign _eq_140 = _mux_59 == 2'h1;
-  assign _eq_142 = _mux_59 == 2'h2;
-  assign _eq_144 = _mux_59 == 2'h3;
+  assign _eq_136 = _mux_61 == 2'h0;
+  assign _eq_138 = _mux_61 == 2'h1;
+  assign _eq_140 = _mux_61 == 2'h2;
+  assign _eq_142 = _mux_61 == 2'h3;
+  assign _add_144 = _mux_61 + 2'h1;
   always @(posedge clk) begin
     if (rst) iss_mask_0 <= 1'b0;
     else if (transfer) iss_mask_0 <= col_mask_0;
@@ -2287,871 +2263,866 @@ module rsdmm (
     if (rst) iss_write <= 1'b0;
     else if (transfer) iss_write <= col_write;
   end
-  assign _slice_218 = iss_addr_0[2:0];
-  assign _slice_219 = iss_addr_0[11:3];
-  assign _slice_222 = iss_addr_1[2:0];
-  assign _slice_223 = iss_addr_1[11:3];
-  assign _slice_226 = iss_addr_2[2:0];
-  assign _slice_227 = iss_addr_2[11:3];
-  assign _slice_230 = iss_addr_3[2:0];
-  assign _slice_231 = iss_addr_3[11:3];
-  assign _slice_234 = iss_addr_4[2:0];
-  assign _slice_235 = iss_addr_4[11:3];
-  assign _slice_238 = iss_addr_5[2:0];
-  assign _slice_239 = iss_addr_5[11:3];
-  assign _slice_242 = iss_addr_6[2:0];
-  assign _slice_243 = iss_addr_6[11:3];
-  assign _slice_246 = iss_addr_7[2:0];
-  assign _slice_247 = iss_addr_7[11:3];
-  assign _slice_250 = iss_addr_8[2:0];
-  assign _slice_251 = iss_addr_8[11:3];
-  assign _slice_254 = iss_addr_9[2:0];
-  assign _slice_255 = iss_addr_9[11:3];
-  assign _slice_258 = iss_addr_10[2:0];
-  assign _slice_259 = iss_addr_10[11:3];
-  assign _slice_262 = iss_addr_11[2:0];
-  assign _slice_263 = iss_addr_11[11:3];
-  assign _slice_266 = iss_addr_12[2:0];
-  assign _slice_267 = iss_addr_12[11:3];
-  assign _slice_270 = iss_addr_13[2:0];
-  assign _slice_271 = iss_addr_13[11:3];
-  assign _slice_274 = iss_addr_14[2:0];
-  assign _slice_275 = iss_addr_14[11:3];
-  assign _slice_278 = iss_addr_15[2:0];
-  assign _slice_279 = iss_addr_15[11:3];
-  assign _slice_282 = iss_addr_16[2:0];
-  assign _slice_283 = iss_addr_16[11:3];
-  assign _slice_286 = iss_addr_17[2:0];
-  assign _slice_287 = iss_addr_17[11:3];
-  assign _slice_290 = iss_addr_18[2:0];
-  assign _slice_291 = iss_addr_18[11:3];
-  assign _slice_294 = iss_addr_19[2:0];
-  assign _slice_295 = iss_addr_19[11:3];
-  assign _slice_298 = iss_addr_20[2:0];
-  assign _slice_299 = iss_addr_20[11:3];
-  assign _slice_302 = iss_addr_21[2:0];
-  assign _slice_303 = iss_addr_21[11:3];
-  assign _slice_306 = iss_addr_22[2:0];
-  assign _slice_307 = iss_addr_22[11:3];
-  assign _slice_310 = iss_addr_23[2:0];
-  assign _slice_311 = iss_addr_23[11:3];
-  assign _eq_317 = _rpu_cong == 5'h00;
-  assign stages = _eq_317 ? 5'h01 : _rpu_cong;
-  assign _gt_320 = stages > 5'h03;
-  assign window = _gt_320 ? stages : 5'h03;
-  assign _sub_322 = window - stages;
+  assign _slice_219 = iss_addr_0[2:0];
+  assign _slice_220 = iss_addr_0[11:3];
+  assign _slice_223 = iss_addr_1[2:0];
+  assign _slice_224 = iss_addr_1[11:3];
+  assign _slice_227 = iss_addr_2[2:0];
+  assign _slice_228 = iss_addr_2[11:3];
+  assign _slice_231 = iss_addr_3[2:0];
+  assign _slice_232 = iss_addr_3[11:3];
+  assign _slice_235 = iss_addr_4[2:0];
+  assign _slice_236 = iss_addr_4[11:3];
+  assign _slice_239 = iss_addr_5[2:0];
+  assign _slice_240 = iss_addr_5[11:3];
+  assign _slice_243 = iss_addr_6[2:0];
+  assign _slice_244 = iss_addr_6[11:3];
+  assign _slice_247 = iss_addr_7[2:0];
+  assign _slice_248 = iss_addr_7[11:3];
+  assign _slice_251 = iss_addr_8[2:0];
+  assign _slice_252 = iss_addr_8[11:3];
+  assign _slice_255 = iss_addr_9[2:0];
+  assign _slice_256 = iss_addr_9[11:3];
+  assign _slice_259 = iss_addr_10[2:0];
+  assign _slice_260 = iss_addr_10[11:3];
+  assign _slice_263 = iss_addr_11[2:0];
+  assign _slice_264 = iss_addr_11[11:3];
+  assign _slice_267 = iss_addr_12[2:0];
+  assign _slice_268 = iss_addr_12[11:3];
+  assign _slice_271 = iss_addr_13[2:0];
+  assign _slice_272 = iss_addr_13[11:3];
+  assign _slice_275 = iss_addr_14[2:0];
+  assign _slice_276 = iss_addr_14[11:3];
+  assign _slice_279 = iss_addr_15[2:0];
+  assign _slice_280 = iss_addr_15[11:3];
+  assign _slice_283 = iss_addr_16[2:0];
+  assign _slice_284 = iss_addr_16[11:3];
+  assign _slice_287 = iss_addr_17[2:0];
+  assign _slice_288 = iss_addr_17[11:3];
+  assign _slice_291 = iss_addr_18[2:0];
+  assign _slice_292 = iss_addr_18[11:3];
+  assign _slice_295 = iss_addr_19[2:0];
+  assign _slice_296 = iss_addr_19[11:3];
+  assign _slice_299 = iss_addr_20[2:0];
+  assign _slice_300 = iss_addr_20[11:3];
+  assign _slice_303 = iss_addr_21[2:0];
+  assign _slice_304 = iss_addr_21[11:3];
+  assign _slice_307 = iss_addr_22[2:0];
+  assign _slice_308 = iss_addr_22[11:3];
+  assign _slice_311 = iss_addr_23[2:0];
+  assign _slice_312 = iss_addr_23[11:3];
+  assign _eq_318 = _rpu_cong == 5'h00;
+  assign stages = _eq_318 ? 5'h01 : _rpu_cong;
+  assign _gt_321 = stages > 5'h03;
+  assign window = _gt_321 ? stages : 5'h03;
+  assign _sub_323 = window - stages;
   always @(posedge clk) begin
     if (rst) t <= 5'h00;
-    else if (_or_335) t <= _mux_334;
+    else if (_or_1806) t <= _mux_1805;
   end
-  assign _sub_324 = window - 5'h01;
-  assign _eq_325 = t == _sub_324;
-  assign window_end = busy & _eq_325;
-  assign _not_327 = ~busy;
-  assign _or_328 = _not_327 | window_end;
-  assign _not_329 = ~window_end;
-  assign _and_330 = busy & _not_329;
-  assign _or_331 = transfer | _and_330;
-  assign _add_333 = t + 5'h01;
-  assign _mux_334 = transfer ? 5'h00 : _add_333;
-  assign _or_335 = transfer | busy;
-  assign _ge_336 = t >= _sub_322;
-  assign issuing = busy & _ge_336;
-  assign k = t - _sub_322;
-  assign cong_valid = _and_342;
-  assign _eq_341 = t == 5'h00;
-  assign _and_342 = busy & _eq_341;
+  assign _sub_325 = window - 5'h01;
+  assign _eq_326 = t == _sub_325;
+  assign window_end = _eq_32 & _eq_326;
+  assign _not_328 = ~_eq_32;
+  assign _or_329 = _not_328 | window_end;
+  assign _add_330 = t + 5'h01;
+  assign _ge_333 = t >= _sub_323;
+  assign issuing = _eq_32 & _ge_333;
+  assign k = t - _sub_323;
+  assign cong_valid = _and_339;
+  assign _eq_338 = t == 5'h00;
+  assign _and_339 = _eq_32 & _eq_338;
   assign cong = _rpu_cong;
   assign s0_valid = issuing;
-  assign s0_read = _not_428;
-  assign s0_first = _eq_430;
+  assign s0_read = _not_425;
+  assign s0_first = _eq_427;
   assign s0_last = window_end;
-  assign s0_en_0 = _ror_600;
-  assign s0_we_0 = _and_601;
-  assign s0_row_0 = _onehot_603;
-  assign s0_wdata_0 = _onehot_605;
-  assign s0_en_1 = _ror_703;
-  assign s0_we_1 = _and_704;
-  assign s0_row_1 = _onehot_706;
-  assign s0_wdata_1 = _onehot_708;
-  assign s0_en_2 = _ror_806;
-  assign s0_we_2 = _and_807;
-  assign s0_row_2 = _onehot_809;
-  assign s0_wdata_2 = _onehot_811;
-  assign s0_en_3 = _ror_909;
-  assign s0_we_3 = _and_910;
-  assign s0_row_3 = _onehot_912;
-  assign s0_wdata_3 = _onehot_914;
-  assign s0_en_4 = _ror_1012;
-  assign s0_we_4 = _and_1013;
-  assign s0_row_4 = _onehot_1015;
-  assign s0_wdata_4 = _onehot_1017;
-  assign s0_en_5 = _ror_1115;
-  assign s0_we_5 = _and_1116;
-  assign s0_row_5 = _onehot_1118;
-  assign s0_wdata_5 = _onehot_1120;
-  assign s0_en_6 = _ror_1218;
-  assign s0_we_6 = _and_1219;
-  assign s0_row_6 = _onehot_1221;
-  assign s0_wdata_6 = _onehot_1223;
-  assign s0_en_7 = _ror_1321;
-  assign s0_we_7 = _and_1322;
-  assign s0_row_7 = _onehot_1324;
-  assign s0_wdata_7 = _onehot_1326;
-  assign s0_hit_0 = _and_433;
-  assign s0_bank_0 = _slice_218;
-  assign s0_hit_1 = _and_436;
-  assign s0_bank_1 = _slice_222;
-  assign s0_hit_2 = _and_439;
-  assign s0_bank_2 = _slice_226;
-  assign s0_hit_3 = _and_442;
-  assign s0_bank_3 = _slice_230;
-  assign s0_hit_4 = _and_445;
-  assign s0_bank_4 = _slice_234;
-  assign s0_hit_5 = _and_448;
-  assign s0_bank_5 = _slice_238;
-  assign s0_hit_6 = _and_451;
-  assign s0_bank_6 = _slice_242;
-  assign s0_hit_7 = _and_454;
-  assign s0_bank_7 = _slice_246;
-  assign s0_hit_8 = _and_457;
-  assign s0_bank_8 = _slice_250;
-  assign s0_hit_9 = _and_460;
-  assign s0_bank_9 = _slice_254;
-  assign s0_hit_10 = _and_463;
-  assign s0_bank_10 = _slice_258;
-  assign s0_hit_11 = _and_466;
-  assign s0_bank_11 = _slice_262;
-  assign s0_hit_12 = _and_469;
-  assign s0_bank_12 = _slice_266;
-  assign s0_hit_13 = _and_472;
-  assign s0_bank_13 = _slice_270;
-  assign s0_hit_14 = _and_475;
-  assign s0_bank_14 = _slice_274;
-  assign s0_hit_15 = _and_478;
-  assign s0_bank_15 = _slice_278;
-  assign s0_hit_16 = _and_481;
-  assign s0_bank_16 = _slice_282;
-  assign s0_hit_17 = _and_484;
-  assign s0_bank_17 = _slice_286;
-  assign s0_hit_18 = _and_487;
-  assign s0_bank_18 = _slice_290;
-  assign s0_hit_19 = _and_490;
-  assign s0_bank_19 = _slice_294;
-  assign s0_hit_20 = _and_493;
-  assign s0_bank_20 = _slice_298;
-  assign s0_hit_21 = _and_496;
-  assign s0_bank_21 = _slice_302;
-  assign s0_hit_22 = _and_499;
-  assign s0_bank_22 = _slice_306;
-  assign s0_hit_23 = _and_502;
-  assign s0_bank_23 = _slice_310;
-  assign _not_428 = ~iss_write;
-  assign _eq_430 = k == 5'h00;
-  assign _and_431 = issuing & iss_mask_0;
-  assign _eq_432 = _rpu_stage_0 == k;
+  assign s0_en_0 = _ror_597;
+  assign s0_we_0 = _and_598;
+  assign s0_row_0 = _onehot_600;
+  assign s0_wdata_0 = _onehot_602;
+  assign s0_en_1 = _ror_700;
+  assign s0_we_1 = _and_701;
+  assign s0_row_1 = _onehot_703;
+  assign s0_wdata_1 = _onehot_705;
+  assign s0_en_2 = _ror_803;
+  assign s0_we_2 = _and_804;
+  assign s0_row_2 = _onehot_806;
+  assign s0_wdata_2 = _onehot_808;
+  assign s0_en_3 = _ror_906;
+  assign s0_we_3 = _and_907;
+  assign s0_row_3 = _onehot_909;
+  assign s0_wdata_3 = _onehot_911;
+  assign s0_en_4 = _ror_1009;
+  assign s0_we_4 = _and_1010;
+  assign s0_row_4 = _onehot_1012;
+  assign s0_wdata_4 = _onehot_1014;
+  assign s0_en_5 = _ror_1112;
+  assign s0_we_5 = _and_1113;
+  assign s0_row_5 = _onehot_1115;
+  assign s0_wdata_5 = _onehot_1117;
+  assign s0_en_6 = _ror_1215;
+  assign s0_we_6 = _and_1216;
+  assign s0_row_6 = _onehot_1218;
+  assign s0_wdata_6 = _onehot_1220;
+  assign s0_en_7 = _ror_1318;
+  assign s0_we_7 = _and_1319;
+  assign s0_row_7 = _onehot_1321;
+  assign s0_wdata_7 = _onehot_1323;
+  assign s0_hit_0 = _and_430;
+  assign s0_bank_0 = _slice_219;
+  assign s0_hit_1 = _and_433;
+  assign s0_bank_1 = _slice_223;
+  assign s0_hit_2 = _and_436;
+  assign s0_bank_2 = _slice_227;
+  assign s0_hit_3 = _and_439;
+  assign s0_bank_3 = _slice_231;
+  assign s0_hit_4 = _and_442;
+  assign s0_bank_4 = _slice_235;
+  assign s0_hit_5 = _and_445;
+  assign s0_bank_5 = _slice_239;
+  assign s0_hit_6 = _and_448;
+  assign s0_bank_6 = _slice_243;
+  assign s0_hit_7 = _and_451;
+  assign s0_bank_7 = _slice_247;
+  assign s0_hit_8 = _and_454;
+  assign s0_bank_8 = _slice_251;
+  assign s0_hit_9 = _and_457;
+  assign s0_bank_9 = _slice_255;
+  assign s0_hit_10 = _and_460;
+  assign s0_bank_10 = _slice_259;
+  assign s0_hit_11 = _and_463;
+  assign s0_bank_11 = _slice_263;
+  assign s0_hit_12 = _and_466;
+  assign s0_bank_12 = _slice_267;
+  assign s0_hit_13 = _and_469;
+  assign s0_bank_13 = _slice_271;
+  assign s0_hit_14 = _and_472;
+  assign s0_bank_14 = _slice_275;
+  assign s0_hit_15 = _and_475;
+  assign s0_bank_15 = _slice_279;
+  assign s0_hit_16 = _and_478;
+  assign s0_bank_16 = _slice_283;
+  assign s0_hit_17 = _and_481;
+  assign s0_bank_17 = _slice_287;
+  assign s0_hit_18 = _and_484;
+  assign s0_bank_18 = _slice_291;
+  assign s0_hit_19 = _and_487;
+  assign s0_bank_19 = _slice_295;
+  assign s0_hit_20 = _and_490;
+  assign s0_bank_20 = _slice_299;
+  assign s0_hit_21 = _and_493;
+  assign s0_bank_21 = _slice_303;
+  assign s0_hit_22 = _and_496;
+  assign s0_bank_22 = _slice_307;
+  assign s0_hit_23 = _and_499;
+  assign s0_bank_23 = _slice_311;
+  assign _not_425 = ~iss_write;
+  assign _eq_427 = k == 5'h00;
+  assign _and_428 = issuing & iss_mask_0;
+  assign _eq_429 = _rpu_stage_0 == k;
+  assign _and_430 = _and_428 & _eq_429;
+  assign _and_431 = issuing & iss_mask_1;
+  assign _eq_432 = _rpu_stage_1 == k;
   assign _and_433 = _and_431 & _eq_432;
-  assign _and_434 = issuing & iss_mask_1;
-  assign _eq_435 = _rpu_stage_1 == k;
+  assign _and_434 = issuing & iss_mask_2;
+  assign _eq_435 = _rpu_stage_2 == k;
   assign _and_436 = _and_434 & _eq_435;
-  assign _and_437 = issuing & iss_mask_2;
-  assign _eq_438 = _rpu_stage_2 == k;
+  assign _and_437 = issuing & iss_mask_3;
+  assign _eq_438 = _rpu_stage_3 == k;
   assign _and_439 = _and_437 & _eq_438;
-  assign _and_440 = issuing & iss_mask_3;
-  assign _eq_441 = _rpu_stage_3 == k;
+  assign _and_440 = issuing & iss_mask_4;
+  assign _eq_441 = _rpu_stage_4 == k;
   assign _and_442 = _and_440 & _eq_441;
-  assign _and_443 = issuing & iss_mask_4;
-  assign _eq_444 = _rpu_stage_4 == k;
+  assign _and_443 = issuing & iss_mask_5;
+  assign _eq_444 = _rpu_stage_5 == k;
   assign _and_445 = _and_443 & _eq_444;
-  assign _and_446 = issuing & iss_mask_5;
-  assign _eq_447 = _rpu_stage_5 == k;
+  assign _and_446 = issuing & iss_mask_6;
+  assign _eq_447 = _rpu_stage_6 == k;
   assign _and_448 = _and_446 & _eq_447;
-  assign _and_449 = issuing & iss_mask_6;
-  assign _eq_450 = _rpu_stage_6 == k;
+  assign _and_449 = issuing & iss_mask_7;
+  assign _eq_450 = _rpu_stage_7 == k;
   assign _and_451 = _and_449 & _eq_450;
-  assign _and_452 = issuing & iss_mask_7;
-  assign _eq_453 = _rpu_stage_7 == k;
+  assign _and_452 = issuing & iss_mask_8;
+  assign _eq_453 = _rpu_stage_8 == k;
   assign _and_454 = _and_452 & _eq_453;
-  assign _and_455 = issuing & iss_mask_8;
-  assign _eq_456 = _rpu_stage_8 == k;
+  assign _and_455 = issuing & iss_mask_9;
+  assign _eq_456 = _rpu_stage_9 == k;
   assign _and_457 = _and_455 & _eq_456;
-  assign _and_458 = issuing & iss_mask_9;
-  assign _eq_459 = _rpu_stage_9 == k;
+  assign _and_458 = issuing & iss_mask_10;
+  assign _eq_459 = _rpu_stage_10 == k;
   assign _and_460 = _and_458 & _eq_459;
-  assign _and_461 = issuing & iss_mask_10;
-  assign _eq_462 = _rpu_stage_10 == k;
+  assign _and_461 = issuing & iss_mask_11;
+  assign _eq_462 = _rpu_stage_11 == k;
   assign _and_463 = _and_461 & _eq_462;
-  assign _and_464 = issuing & iss_mask_11;
-  assign _eq_465 = _rpu_stage_11 == k;
+  assign _and_464 = issuing & iss_mask_12;
+  assign _eq_465 = _rpu_stage_12 == k;
   assign _and_466 = _and_464 & _eq_465;
-  assign _and_467 = issuing & iss_mask_12;
-  assign _eq_468 = _rpu_stage_12 == k;
+  assign _and_467 = issuing & iss_mask_13;
+  assign _eq_468 = _rpu_stage_13 == k;
   assign _and_469 = _and_467 & _eq_468;
-  assign _and_470 = issuing & iss_mask_13;
-  assign _eq_471 = _rpu_stage_13 == k;
+  assign _and_470 = issuing & iss_mask_14;
+  assign _eq_471 = _rpu_stage_14 == k;
   assign _and_472 = _and_470 & _eq_471;
-  assign _and_473 = issuing & iss_mask_14;
-  assign _eq_474 = _rpu_stage_14 == k;
+  assign _and_473 = issuing & iss_mask_15;
+  assign _eq_474 = _rpu_stage_15 == k;
   assign _and_475 = _and_473 & _eq_474;
-  assign _and_476 = issuing & iss_mask_15;
-  assign _eq_477 = _rpu_stage_15 == k;
+  assign _and_476 = issuing & iss_mask_16;
+  assign _eq_477 = _rpu_stage_16 == k;
   assign _and_478 = _and_476 & _eq_477;
-  assign _and_479 = issuing & iss_mask_16;
-  assign _eq_480 = _rpu_stage_16 == k;
+  assign _and_479 = issuing & iss_mask_17;
+  assign _eq_480 = _rpu_stage_17 == k;
   assign _and_481 = _and_479 & _eq_480;
-  assign _and_482 = issuing & iss_mask_17;
-  assign _eq_483 = _rpu_stage_17 == k;
+  assign _and_482 = issuing & iss_mask_18;
+  assign _eq_483 = _rpu_stage_18 == k;
   assign _and_484 = _and_482 & _eq_483;
-  assign _and_485 = issuing & iss_mask_18;
-  assign _eq_486 = _rpu_stage_18 == k;
+  assign _and_485 = issuing & iss_mask_19;
+  assign _eq_486 = _rpu_stage_19 == k;
   assign _and_487 = _and_485 & _eq_486;
-  assign _and_488 = issuing & iss_mask_19;
-  assign _eq_489 = _rpu_stage_19 == k;
+  assign _and_488 = issuing & iss_mask_20;
+  assign _eq_489 = _rpu_stage_20 == k;
   assign _and_490 = _and_488 & _eq_489;
-  assign _and_491 = issuing & iss_mask_20;
-  assign _eq_492 = _rpu_stage_20 == k;
+  assign _and_491 = issuing & iss_mask_21;
+  assign _eq_492 = _rpu_stage_21 == k;
   assign _and_493 = _and_491 & _eq_492;
-  assign _and_494 = issuing & iss_mask_21;
-  assign _eq_495 = _rpu_stage_21 == k;
+  assign _and_494 = issuing & iss_mask_22;
+  assign _eq_495 = _rpu_stage_22 == k;
   assign _and_496 = _and_494 & _eq_495;
-  assign _and_497 = issuing & iss_mask_22;
-  assign _eq_498 = _rpu_stage_22 == k;
+  assign _and_497 = issuing & iss_mask_23;
+  assign _eq_498 = _rpu_stage_23 == k;
   assign _and_499 = _and_497 & _eq_498;
-  assign _and_500 = issuing & iss_mask_23;
-  assign _eq_501 = _rpu_stage_23 == k;
-  assign _and_502 = _and_500 & _eq_501;
-  assign _and_503 = _and_433 & _rpu_lead_0;
-  assign _eq_505 = _slice_218 == 3'h0;
-  assign _and_506 = _and_503 & _eq_505;
-  assign _and_507 = _and_436 & _rpu_lead_1;
-  assign _eq_509 = _slice_222 == 3'h0;
-  assign _and_510 = _and_507 & _eq_509;
-  assign _and_511 = _and_439 & _rpu_lead_2;
-  assign _eq_513 = _slice_226 == 3'h0;
-  assign _and_514 = _and_511 & _eq_513;
-  assign _and_515 = _and_442 & _rpu_lead_3;
-  assign _eq_517 = _slice_230 == 3'h0;
-  assign _and_518 = _and_515 & _eq_517;
-  assign _and_519 = _and_445 & _rpu_lead_4;
-  assign _eq_521 = _slice_234 == 3'h0;
-  assign _and_522 = _and_519 & _eq_521;
-  assign _and_523 = _and_448 & _rpu_lead_5;
-  assign _eq_525 = _slice_238 == 3'h0;
-  assign _and_526 = _and_523 & _eq_525;
-  assign _and_527 = _and_451 & _rpu_lead_6;
-  assign _eq_529 = _slice_242 == 3'h0;
-  assign _and_530 = _and_527 & _eq_529;
-  assign _and_531 = _and_454 & _rpu_lead_7;
-  assign _eq_533 = _slice_246 == 3'h0;
-  assign _and_534 = _and_531 & _eq_533;
-  assign _and_535 = _and_457 & _rpu_lead_8;
-  assign _eq_537 = _slice_250 == 3'h0;
-  assign _and_538 = _and_535 & _eq_537;
-  assign _and_539 = _and_460 & _rpu_lead_9;
-  assign _eq_541 = _slice_254 == 3'h0;
-  assign _and_542 = _and_539 & _eq_541;
-  assign _and_543 = _and_463 & _rpu_lead_10;
-  assign _eq_545 = _slice_258 == 3'h0;
-  assign _and_546 = _and_543 & _eq_545;
-  assign _and_547 = _and_466 & _rpu_lead_11;
-  assign _eq_549 = _slice_262 == 3'h0;
-  assign _and_550 = _and_547 & _eq_549;
-  assign _and_551 = _and_469 & _rpu_lead_12;
-  assign _eq_553 = _slice_266 == 3'h0;
-  assign _and_554 = _and_551 & _eq_553;
-  assign _and_555 = _and_472 & _rpu_lead_13;
-  assign _eq_557 = _slice_270 == 3'h0;
-  assign _and_558 = _and_555 & _eq_557;
-  assign _and_559 = _and_475 & _rpu_lead_14;
-  assign _eq_561 = _slice_274 == 3'h0;
-  assign _and_562 = _and_559 & _eq_561;
-  assign _and_563 = _and_478 & _rpu_lead_15;
-  assign _eq_565 = _slice_278 == 3'h0;
-  assign _and_566 = _and_563 & _eq_565;
-  assign _and_567 = _and_481 & _rpu_lead_16;
-  assign _eq_569 = _slice_282 == 3'h0;
-  assign _and_570 = _and_567 & _eq_569;
-  assign _and_571 = _and_484 & _rpu_lead_17;
-  assign _eq_573 = _slice_286 == 3'h0;
-  assign _and_574 = _and_571 & _eq_573;
-  assign _and_575 = _and_487 & _rpu_lead_18;
-  assign _eq_577 = _slice_290 == 3'h0;
-  assign _and_578 = _and_575 & _eq_577;
-  assign _and_579 = _and_490 & _rpu_lead_19;
-  assign _eq_581 = _slice_294 == 3'h0;
-  assign _and_582 = _and_579 & _eq_581;
-  assign _and_583 = _and_493 & _rpu_lead_20;
-  assign _eq_585 = _slice_298 == 3'h0;
-  assign _and_586 = _and_583 & _eq_585;
-  assign _and_587 = _and_496 & _rpu_lead_21;
-  assign _eq_589 = _slice_302 == 3'h0;
-  assign _and_590 = _and_587 & _eq_589;
-  assign _and_591 = _and_499 & _rpu_lead_22;
-  assign _eq_593 = _slice_306 == 3'h0;
-  assign _and_594 = _and_591 & _eq_593;
-  assign _and_595 = _and_502 & _rpu_lead_23;
-  assign _eq_597 = _slice_310 == 3'h0;
-  assign _and_598 = _and_595 & _eq_597;
-  assign _cat_599 = {_and_598, _and_594, _and_590, _and_586, _and_582, _and_578, _and_574, _and_570, _and_566, _and_562, _and_558, _and_554, _and_550, _and_546, _and_542, _and_538, _and_534, _and_530, _and_526, _and_522, _and_518, _and_514, _and_510, _and_506};
-  assign _ror_600 = |_cat_599;
-  assign _and_601 = _ror_600 & iss_write;
-  assign _cat_602 = {_and_598, _and_594, _and_590, _and_586, _and_582, _and_578, _and_574, _and_570, _and_566, _and_562, _and_558, _and_554, _and_550, _and_546, _and_542, _and_538, _and_534, _and_530, _and_526, _and_522, _and_518, _and_514, _and_510, _and_506};
-  assign _onehot_603 = ({9{_cat_602[0]}} & _slice_219) | ({9{_cat_602[1]}} & _slice_223) | ({9{_cat_602[2]}} & _slice_227) | ({9{_cat_602[3]}} & _slice_231) | ({9{_cat_602[4]}} & _slice_235) | ({9{_cat_602[5]}} & _slice_239) | ({9{_cat_602[6]}} & _slice_243) | ({9{_cat_602[7]}} & _slice_247) | ({9{_cat_602[8]}} & _slice_251) | ({9{_cat_602[9]}} & _slice_255) | ({9{_cat_602[10]}} & _slice_259) | ({9{_cat_602[11]}} & _slice_263) | ({9{_cat_602[12]}} & _slice_267) | ({9{_cat_602[13]}} & _slice_271) | ({9{_cat_602[14]}} & _slice_275) | ({9{_cat_602[15]}} & _slice_279) | ({9{_cat_602[16]}} & _slice_283) | ({9{_cat_602[17]}} & _slice_287) | ({9{_cat_602[18]}} & _slice_291) | ({9{_cat_602[19]}} & _slice_295) | ({9{_cat_602[20]}} & _slice_299) | ({9{_cat_602[21]}} & _slice_303) | ({9{_cat_602[22]}} & _slice_307) | ({9{_cat_602[23]}} & _slice_311);
-  assign _cat_604 = {_and_598, _and_594, _and_590, _and_586, _and_582, _and_578, _and_574, _and_570, _and_566, _and_562, _and_558, _and_554, _and_550, _and_546, _and_542, _and_538, _and_534, _and_530, _and_526, _and_522, _and_518, _and_514, _and_510, _and_506};
-  assign _onehot_605 = ({32{_cat_604[0]}} & iss_wdata_0) | ({32{_cat_604[1]}} & iss_wdata_1) | ({32{_cat_604[2]}} & iss_wdata_2) | ({32{_cat_604[3]}} & iss_wdata_3) | ({32{_cat_604[4]}} & iss_wdata_4) | ({32{_cat_604[5]}} & iss_wdata_5) | ({32{_cat_604[6]}} & iss_wdata_6) | ({32{_cat_604[7]}} & iss_wdata_7) | ({32{_cat_604[8]}} & iss_wdata_8) | ({32{_cat_604[9]}} & iss_wdata_9) | ({32{_cat_604[10]}} & iss_wdata_10) | ({32{_cat_604[11]}} & iss_wdata_11) | ({32{_cat_604[12]}} & iss_wdata_12) | ({32{_cat_604[13]}} & iss_wdata_13) | ({32{_cat_604[14]}} & iss_wdata_14) | ({32{_cat_604[15]}} & iss_wdata_15) | ({32{_cat_604[16]}} & iss_wdata_16) | ({32{_cat_604[17]}} & iss_wdata_17) | ({32{_cat_604[18]}} & iss_wdata_18) | ({32{_cat_604[19]}} & iss_wdata_19) | ({32{_cat_604[20]}} & iss_wdata_20) | ({32{_cat_604[21]}} & iss_wdata_21) | ({32{_cat_604[22]}} & iss_wdata_22) | ({32{_cat_604[23]}} & iss_wdata_23);
-  assign _and_606 = _and_433 & _rpu_lead_0;
-  assign _eq_608 = _slice_218 == 3'h1;
-  assign _and_609 = _and_606 & _eq_608;
-  assign _and_610 = _and_436 & _rpu_lead_1;
-  assign _eq_612 = _slice_222 == 3'h1;
-  assign _and_613 = _and_610 & _eq_612;
-  assign _and_614 = _and_439 & _rpu_lead_2;
-  assign _eq_616 = _slice_226 == 3'h1;
-  assign _and_617 = _and_614 & _eq_616;
-  assign _and_618 = _and_442 & _rpu_lead_3;
-  assign _eq_620 = _slice_230 == 3'h1;
-  assign _and_621 = _and_618 & _eq_620;
-  assign _and_622 = _and_445 & _rpu_lead_4;
-  assign _eq_624 = _slice_234 == 3'h1;
-  assign _and_625 = _and_622 & _eq_624;
-  assign _and_626 = _and_448 & _rpu_lead_5;
-  assign _eq_628 = _slice_238 == 3'h1;
-  assign _and_629 = _and_626 & _eq_628;
-  assign _and_630 = _and_451 & _rpu_lead_6;
-  assign _eq_632 = _slice_242 == 3'h1;
-  assign _and_633 = _and_630 & _eq_632;
-  assign _and_634 = _and_454 & _rpu_lead_7;
-  assign _eq_636 = _slice_246 == 3'h1;
-  assign _and_637 = _and_634 & _eq_636;
-  assign _and_638 = _and_457 & _rpu_lead_8;
-  assign _eq_640 = _slice_250 == 3'h1;
-  assign _and_641 = _and_638 & _eq_640;
-  assign _and_642 = _and_460 & _rpu_lead_9;
-  assign _eq_644 = _slice_254 == 3'h1;
-  assign _and_645 = _and_642 & _eq_644;
-  assign _and_646 = _and_463 & _rpu_lead_10;
-  assign _eq_648 = _slice_258 == 3'h1;
-  assign _and_649 = _and_646 & _eq_648;
-  assign _and_650 = _and_466 & _rpu_lead_11;
-  assign _eq_652 = _slice_262 == 3'h1;
-  assign _and_653 = _and_650 & _eq_652;
-  assign _and_654 = _and_469 & _rpu_lead_12;
-  assign _eq_656 = _slice_266 == 3'h1;
-  assign _and_657 = _and_654 & _eq_656;
-  assign _and_658 = _and_472 & _rpu_lead_13;
-  assign _eq_660 = _slice_270 == 3'h1;
-  assign _and_661 = _and_658 & _eq_660;
-  assign _and_662 = _and_475 & _rpu_lead_14;
-  assign _eq_664 = _slice_274 == 3'h1;
-  assign _and_665 = _and_662 & _eq_664;
-  assign _and_666 = _and_478 & _rpu_lead_15;
-  assign _eq_668 = _slice_278 == 3'h1;
-  assign _and_669 = _and_666 & _eq_668;
-  assign _and_670 = _and_481 & _rpu_lead_16;
-  assign _eq_672 = _slice_282 == 3'h1;
-  assign _and_673 = _and_670 & _eq_672;
-  assign _and_674 = _and_484 & _rpu_lead_17;
-  assign _eq_676 = _slice_286 == 3'h1;
-  assign _and_677 = _and_674 & _eq_676;
-  assign _and_678 = _and_487 & _rpu_lead_18;
-  assign _eq_680 = _slice_290 == 3'h1;
-  assign _and_681 = _and_678 & _eq_680;
-  assign _and_682 = _and_490 & _rpu_lead_19;
-  assign _eq_684 = _slice_294 == 3'h1;
-  assign _and_685 = _and_682 & _eq_684;
-  assign _and_686 = _and_493 & _rpu_lead_20;
-  assign _eq_688 = _slice_298 == 3'h1;
-  assign _and_689 = _and_686 & _eq_688;
-  assign _and_690 = _and_496 & _rpu_lead_21;
-  assign _eq_692 = _slice_302 == 3'h1;
-  assign _and_693 = _and_690 & _eq_692;
-  assign _and_694 = _and_499 & _rpu_lead_22;
-  assign _eq_696 = _slice_306 == 3'h1;
-  assign _and_697 = _and_694 & _eq_696;
-  assign _and_698 = _and_502 & _rpu_lead_23;
-  assign _eq_700 = _slice_310 == 3'h1;
-  assign _and_701 = _and_698 & _eq_700;
-  assign _cat_702 = {_and_701, _and_697, _and_693, _and_689, _and_685, _and_681, _and_677, _and_673, _and_669, _and_665, _and_661, _and_657, _and_653, _and_649, _and_645, _and_641, _and_637, _and_633, _and_629, _and_625, _and_621, _and_617, _and_613, _and_609};
-  assign _ror_703 = |_cat_702;
-  assign _and_704 = _ror_703 & iss_write;
-  assign _cat_705 = {_and_701, _and_697, _and_693, _and_689, _and_685, _and_681, _and_677, _and_673, _and_669, _and_665, _and_661, _and_657, _and_653, _and_649, _and_645, _and_641, _and_637, _and_633, _and_629, _and_625, _and_621, _and_617, _and_613, _and_609};
-  assign _onehot_706 = ({9{_cat_705[0]}} & _slice_219) | ({9{_cat_705[1]}} & _slice_223) | ({9{_cat_705[2]}} & _slice_227) | ({9{_cat_705[3]}} & _slice_231) | ({9{_cat_705[4]}} & _slice_235) | ({9{_cat_705[5]}} & _slice_239) | ({9{_cat_705[6]}} & _slice_243) | ({9{_cat_705[7]}} & _slice_247) | ({9{_cat_705[8]}} & _slice_251) | ({9{_cat_705[9]}} & _slice_255) | ({9{_cat_705[10]}} & _slice_259) | ({9{_cat_705[11]}} & _slice_263) | ({9{_cat_705[12]}} & _slice_267) | ({9{_cat_705[13]}} & _slice_271) | ({9{_cat_705[14]}} & _slice_275) | ({9{_cat_705[15]}} & _slice_279) | ({9{_cat_705[16]}} & _slice_283) | ({9{_cat_705[17]}} & _slice_287) | ({9{_cat_705[18]}} & _slice_291) | ({9{_cat_705[19]}} & _slice_295) | ({9{_cat_705[20]}} & _slice_299) | ({9{_cat_705[21]}} & _slice_303) | ({9{_cat_705[22]}} & _slice_307) | ({9{_cat_705[23]}} & _slice_311);
-  assign _cat_707 = {_and_701, _and_697, _and_693, _and_689, _and_685, _and_681, _and_677, _and_673, _and_669, _and_665, _and_661, _and_657, _and_653, _and_649, _and_645, _and_641, _and_637, _and_633, _and_629, _and_625, _and_621, _and_617, _and_613, _and_609};
-  assign _onehot_708 = ({32{_cat_707[0]}} & iss_wdata_0) | ({32{_cat_707[1]}} & iss_wdata_1) | ({32{_cat_707[2]}} & iss_wdata_2) | ({32{_cat_707[3]}} & iss_wdata_3) | ({32{_cat_707[4]}} & iss_wdata_4) | ({32{_cat_707[5]}} & iss_wdata_5) | ({32{_cat_707[6]}} & iss_wdata_6) | ({32{_cat_707[7]}} & iss_wdata_7) | ({32{_cat_707[8]}} & iss_wdata_8) | ({32{_cat_707[9]}} & iss_wdata_9) | ({32{_cat_707[10]}} & iss_wdata_10) | ({32{_cat_707[11]}} & iss_wdata_11) | ({32{_cat_707[12]}} & iss_wdata_12) | ({32{_cat_707[13]}} & iss_wdata_13) | ({32{_cat_707[14]}} & iss_wdata_14) | ({32{_cat_707[15]}} & iss_wdata_15) | ({32{_cat_707[16]}} & iss_wdata_16) | ({32{_cat_707[17]}} & iss_wdata_17) | ({32{_cat_707[18]}} & iss_wdata_18) | ({32{_cat_707[19]}} & iss_wdata_19) | ({32{_cat_707[20]}} & iss_wdata_20) | ({32{_cat_707[21]}} & iss_wdata_21) | ({32{_cat_707[22]}} & iss_wdata_22) | ({32{_cat_707[23]}} & iss_wdata_23);
-  assign _and_709 = _and_433 & _rpu_lead_0;
-  assign _eq_711 = _slice_218 == 3'h2;
-  assign _and_712 = _and_709 & _eq_711;
-  assign _and_713 = _and_436 & _rpu_lead_1;
-  assign _eq_715 = _slice_222 == 3'h2;
-  assign _and_716 = _and_713 & _eq_715;
-  assign _and_717 = _and_439 & _rpu_lead_2;
-  assign _eq_719 = _slice_226 == 3'h2;
-  assign _and_720 = _and_717 & _eq_719;
-  assign _and_721 = _and_442 & _rpu_lead_3;
-  assign _eq_723 = _slice_230 == 3'h2;
-  assign _and_724 = _and_721 & _eq_723;
-  assign _and_725 = _and_445 & _rpu_lead_4;
-  assign _eq_727 = _slice_234 == 3'h2;
-  assign _and_728 = _and_725 & _eq_727;
-  assign _and_729 = _and_448 & _rpu_lead_5;
-  assign _eq_731 = _slice_238 == 3'h2;
-  assign _and_732 = _and_729 & _eq_731;
-  assign _and_733 = _and_451 & _rpu_lead_6;
-  assign _eq_735 = _slice_242 == 3'h2;
-  assign _and_736 = _and_733 & _eq_735;
-  assign _and_737 = _and_454 & _rpu_lead_7;
-  assign _eq_739 = _slice_246 == 3'h2;
-  assign _and_740 = _and_737 & _eq_739;
-  assign _and_741 = _and_457 & _rpu_lead_8;
-  assign _eq_743 = _slice_250 == 3'h2;
-  assign _and_744 = _and_741 & _eq_743;
-  assign _and_745 = _and_460 & _rpu_lead_9;
-  assign _eq_747 = _slice_254 == 3'h2;
-  assign _and_748 = _and_745 & _eq_747;
-  assign _and_749 = _and_463 & _rpu_lead_10;
-  assign _eq_751 = _slice_258 == 3'h2;
-  assign _and_752 = _and_749 & _eq_751;
-  assign _and_753 = _and_466 & _rpu_lead_11;
-  assign _eq_755 = _slice_262 == 3'h2;
-  assign _and_756 = _and_753 & _eq_755;
-  assign _and_757 = _and_469 & _rpu_lead_12;
-  assign _eq_759 = _slice_266 == 3'h2;
-  assign _and_760 = _and_757 & _eq_759;
-  assign _and_761 = _and_472 & _rpu_lead_13;
-  assign _eq_763 = _slice_270 == 3'h2;
-  assign _and_764 = _and_761 & _eq_763;
-  assign _and_765 = _and_475 & _rpu_lead_14;
-  assign _eq_767 = _slice_274 == 3'h2;
-  assign _and_768 = _and_765 & _eq_767;
-  assign _and_769 = _and_478 & _rpu_lead_15;
-  assign _eq_771 = _slice_278 == 3'h2;
-  assign _and_772 = _and_769 & _eq_771;
-  assign _and_773 = _and_481 & _rpu_lead_16;
-  assign _eq_775 = _slice_282 == 3'h2;
-  assign _and_776 = _and_773 & _eq_775;
-  assign _and_777 = _and_484 & _rpu_lead_17;
-  assign _eq_779 = _slice_286 == 3'h2;
-  assign _and_780 = _and_777 & _eq_779;
-  assign _and_781 = _and_487 & _rpu_lead_18;
-  assign _eq_783 = _slice_290 == 3'h2;
-  assign _and_784 = _and_781 & _eq_783;
-  assign _and_785 = _and_490 & _rpu_lead_19;
-  assign _eq_787 = _slice_294 == 3'h2;
-  assign _and_788 = _and_785 & _eq_787;
-  assign _and_789 = _and_493 & _rpu_lead_20;
-  assign _eq_791 = _slice_298 == 3'h2;
-  assign _and_792 = _and_789 & _eq_791;
-  assign _and_793 = _and_496 & _rpu_lead_21;
-  assign _eq_795 = _slice_302 == 3'h2;
-  assign _and_796 = _and_793 & _eq_795;
-  assign _and_797 = _and_499 & _rpu_lead_22;
-  assign _eq_799 = _slice_306 == 3'h2;
-  assign _and_800 = _and_797 & _eq_799;
-  assign _and_801 = _and_502 & _rpu_lead_23;
-  assign _eq_803 = _slice_310 == 3'h2;
-  assign _and_804 = _and_801 & _eq_803;
-  assign _cat_805 = {_and_804, _and_800, _and_796, _and_792, _and_788, _and_784, _and_780, _and_776, _and_772, _and_768, _and_764, _and_760, _and_756, _and_752, _and_748, _and_744, _and_740, _and_736, _and_732, _and_728, _and_724, _and_720, _and_716, _and_712};
-  assign _ror_806 = |_cat_805;
-  assign _and_807 = _ror_806 & iss_write;
-  assign _cat_808 = {_and_804, _and_800, _and_796, _and_792, _and_788, _and_784, _and_780, _and_776, _and_772, _and_768, _and_764, _and_760, _and_756, _and_752, _and_748, _and_744, _and_740, _and_736, _and_732, _and_728, _and_724, _and_720, _and_716, _and_712};
-  assign _onehot_809 = ({9{_cat_808[0]}} & _slice_219) | ({9{_cat_808[1]}} & _slice_223) | ({9{_cat_808[2]}} & _slice_227) | ({9{_cat_808[3]}} & _slice_231) | ({9{_cat_808[4]}} & _slice_235) | ({9{_cat_808[5]}} & _slice_239) | ({9{_cat_808[6]}} & _slice_243) | ({9{_cat_808[7]}} & _slice_247) | ({9{_cat_808[8]}} & _slice_251) | ({9{_cat_808[9]}} & _slice_255) | ({9{_cat_808[10]}} & _slice_259) | ({9{_cat_808[11]}} & _slice_263) | ({9{_cat_808[12]}} & _slice_267) | ({9{_cat_808[13]}} & _slice_271) | ({9{_cat_808[14]}} & _slice_275) | ({9{_cat_808[15]}} & _slice_279) | ({9{_cat_808[16]}} & _slice_283) | ({9{_cat_808[17]}} & _slice_287) | ({9{_cat_808[18]}} & _slice_291) | ({9{_cat_808[19]}} & _slice_295) | ({9{_cat_808[20]}} & _slice_299) | ({9{_cat_808[21]}} & _slice_303) | ({9{_cat_808[22]}} & _slice_307) | ({9{_cat_808[23]}} & _slice_311);
-  assign _cat_810 = {_and_804, _and_800, _and_796, _and_792, _and_788, _and_784, _and_780, _and_776, _and_772, _and_768, _and_764, _and_760, _and_756, _and_752, _and_748, _and_744, _and_740, _and_736, _and_732, _and_728, _and_724, _and_720, _and_716, _and_712};
-  assign _onehot_811 = ({32{_cat_810[0]}} & iss_wdata_0) | ({32{_cat_810[1]}} & iss_wdata_1) | ({32{_cat_810[2]}} & iss_wdata_2) | ({32{_cat_810[3]}} & iss_wdata_3) | ({32{_cat_810[4]}} & iss_wdata_4) | ({32{_cat_810[5]}} & iss_wdata_5) | ({32{_cat_810[6]}} & iss_wdata_6) | ({32{_cat_810[7]}} & iss_wdata_7) | ({32{_cat_810[8]}} & iss_wdata_8) | ({32{_cat_810[9]}} & iss_wdata_9) | ({32{_cat_810[10]}} & iss_wdata_10) | ({32{_cat_810[11]}} & iss_wdata_11) | ({32{_cat_810[12]}} & iss_wdata_12) | ({32{_cat_810[13]}} & iss_wdata_13) | ({32{_cat_810[14]}} & iss_wdata_14) | ({32{_cat_810[15]}} & iss_wdata_15) | ({32{_cat_810[16]}} & iss_wdata_16) | ({32{_cat_810[17]}} & iss_wdata_17) | ({32{_cat_810[18]}} & iss_wdata_18) | ({32{_cat_810[19]}} & iss_wdata_19) | ({32{_cat_810[20]}} & iss_wdata_20) | ({32{_cat_810[21]}} & iss_wdata_21) | ({32{_cat_810[22]}} & iss_wdata_22) | ({32{_cat_810[23]}} & iss_wdata_23);
-  assign _and_812 = _and_433 & _rpu_lead_0;
-  assign _eq_814 = _slice_218 == 3'h3;
-  assign _and_815 = _and_812 & _eq_814;
-  assign _and_816 = _and_436 & _rpu_lead_1;
-  assign _eq_818 = _slice_222 == 3'h3;
-  assign _and_819 = _and_816 & _eq_818;
-  assign _and_820 = _and_439 & _rpu_lead_2;
-  assign _eq_822 = _slice_226 == 3'h3;
-  assign _and_823 = _and_820 & _eq_822;
-  assign _and_824 = _and_442 & _rpu_lead_3;
-  assign _eq_826 = _slice_230 == 3'h3;
-  assign _and_827 = _and_824 & _eq_826;
-  assign _and_828 = _and_445 & _rpu_lead_4;
-  assign _eq_830 = _slice_234 == 3'h3;
-  assign _and_831 = _and_828 & _eq_830;
-  assign _and_832 = _and_448 & _rpu_lead_5;
-  assign _eq_834 = _slice_238 == 3'h3;
-  assign _and_835 = _and_832 & _eq_834;
-  assign _and_836 = _and_451 & _rpu_lead_6;
-  assign _eq_838 = _slice_242 == 3'h3;
-  assign _and_839 = _and_836 & _eq_838;
-  assign _and_840 = _and_454 & _rpu_lead_7;
-  assign _eq_842 = _slice_246 == 3'h3;
-  assign _and_843 = _and_840 & _eq_842;
-  assign _and_844 = _and_457 & _rpu_lead_8;
-  assign _eq_846 = _slice_250 == 3'h3;
-  assign _and_847 = _and_844 & _eq_846;
-  assign _and_848 = _and_460 & _rpu_lead_9;
-  assign _eq_850 = _slice_254 == 3'h3;
-  assign _and_851 = _and_848 & _eq_850;
-  assign _and_852 = _and_463 & _rpu_lead_10;
-  assign _eq_854 = _slice_258 == 3'h3;
-  assign _and_855 = _and_852 & _eq_854;
-  assign _and_856 = _and_466 & _rpu_lead_11;
-  assign _eq_858 = _slice_262 == 3'h3;
-  assign _and_859 = _and_856 & _eq_858;
-  assign _and_860 = _and_469 & _rpu_lead_12;
-  assign _eq_862 = _slice_266 == 3'h3;
-  assign _and_863 = _and_860 & _eq_862;
-  assign _and_864 = _and_472 & _rpu_lead_13;
-  assign _eq_866 = _slice_270 == 3'h3;
-  assign _and_867 = _and_864 & _eq_866;
-  assign _and_868 = _and_475 & _rpu_lead_14;
-  assign _eq_870 = _slice_274 == 3'h3;
-  assign _and_871 = _and_868 & _eq_870;
-  assign _and_872 = _and_478 & _rpu_lead_15;
-  assign _eq_874 = _slice_278 == 3'h3;
-  assign _and_875 = _and_872 & _eq_874;
-  assign _and_876 = _and_481 & _rpu_lead_16;
-  assign _eq_878 = _slice_282 == 3'h3;
-  assign _and_879 = _and_876 & _eq_878;
-  assign _and_880 = _and_484 & _rpu_lead_17;
-  assign _eq_882 = _slice_286 == 3'h3;
-  assign _and_883 = _and_880 & _eq_882;
-  assign _and_884 = _and_487 & _rpu_lead_18;
-  assign _eq_886 = _slice_290 == 3'h3;
-  assign _and_887 = _and_884 & _eq_886;
-  assign _and_888 = _and_490 & _rpu_lead_19;
-  assign _eq_890 = _slice_294 == 3'h3;
-  assign _and_891 = _and_888 & _eq_890;
-  assign _and_892 = _and_493 & _rpu_lead_20;
-  assign _eq_894 = _slice_298 == 3'h3;
-  assign _and_895 = _and_892 & _eq_894;
-  assign _and_896 = _and_496 & _rpu_lead_21;
-  assign _eq_898 = _slice_302 == 3'h3;
-  assign _and_899 = _and_896 & _eq_898;
-  assign _and_900 = _and_499 & _rpu_lead_22;
-  assign _eq_902 = _slice_306 == 3'h3;
-  assign _and_903 = _and_900 & _eq_902;
-  assign _and_904 = _and_502 & _rpu_lead_23;
-  assign _eq_906 = _slice_310 == 3'h3;
-  assign _and_907 = _and_904 & _eq_906;
-  assign _cat_908 = {_and_907, _and_903, _and_899, _and_895, _and_891, _and_887, _and_883, _and_879, _and_875, _and_871, _and_867, _and_863, _and_859, _and_855, _and_851, _and_847, _and_843, _and_839, _and_835, _and_831, _and_827, _and_823, _and_819, _and_815};
-  assign _ror_909 = |_cat_908;
-  assign _and_910 = _ror_909 & iss_write;
-  assign _cat_911 = {_and_907, _and_903, _and_899, _and_895, _and_891, _and_887, _and_883, _and_879, _and_875, _and_871, _and_867, _and_863, _and_859, _and_855, _and_851, _and_847, _and_843, _and_839, _and_835, _and_831, _and_827, _and_823, _and_819, _and_815};
-  assign _onehot_912 = ({9{_cat_911[0]}} & _slice_219) | ({9{_cat_911[1]}} & _slice_223) | ({9{_cat_911[2]}} & _slice_227) | ({9{_cat_911[3]}} & _slice_231) | ({9{_cat_911[4]}} & _slice_235) | ({9{_cat_911[5]}} & _slice_239) | ({9{_cat_911[6]}} & _slice_243) | ({9{_cat_911[7]}} & _slice_247) | ({9{_cat_911[8]}} & _slice_251) | ({9{_cat_911[9]}} & _slice_255) | ({9{_cat_911[10]}} & _slice_259) | ({9{_cat_911[11]}} & _slice_263) | ({9{_cat_911[12]}} & _slice_267) | ({9{_cat_911[13]}} & _slice_271) | ({9{_cat_911[14]}} & _slice_275) | ({9{_cat_911[15]}} & _slice_279) | ({9{_cat_911[16]}} & _slice_283) | ({9{_cat_911[17]}} & _slice_287) | ({9{_cat_911[18]}} & _slice_291) | ({9{_cat_911[19]}} & _slice_295) | ({9{_cat_911[20]}} & _slice_299) | ({9{_cat_911[21]}} & _slice_303) | ({9{_cat_911[22]}} & _slice_307) | ({9{_cat_911[23]}} & _slice_311);
-  assign _cat_913 = {_and_907, _and_903, _and_899, _and_895, _and_891, _and_887, _and_883, _and_879, _and_875, _and_871, _and_867, _and_863, _and_859, _and_855, _and_851, _and_847, _and_843, _and_839, _and_835, _and_831, _and_827, _and_823, _and_819, _and_815};
-  assign _onehot_914 = ({32{_cat_913[0]}} & iss_wdata_0) | ({32{_cat_913[1]}} & iss_wdata_1) | ({32{_cat_913[2]}} & iss_wdata_2) | ({32{_cat_913[3]}} & iss_wdata_3) | ({32{_cat_913[4]}} & iss_wdata_4) | ({32{_cat_913[5]}} & iss_wdata_5) | ({32{_cat_913[6]}} & iss_wdata_6) | ({32{_cat_913[7]}} & iss_wdata_7) | ({32{_cat_913[8]}} & iss_wdata_8) | ({32{_cat_913[9]}} & iss_wdata_9) | ({32{_cat_913[10]}} & iss_wdata_10) | ({32{_cat_913[11]}} & iss_wdata_11) | ({32{_cat_913[12]}} & iss_wdata_12) | ({32{_cat_913[13]}} & iss_wdata_13) | ({32{_cat_913[14]}} & iss_wdata_14) | ({32{_cat_913[15]}} & iss_wdata_15) | ({32{_cat_913[16]}} & iss_wdata_16) | ({32{_cat_913[17]}} & iss_wdata_17) | ({32{_cat_913[18]}} & iss_wdata_18) | ({32{_cat_913[19]}} & iss_wdata_19) | ({32{_cat_913[20]}} & iss_wdata_20) | ({32{_cat_913[21]}} & iss_wdata_21) | ({32{_cat_913[22]}} & iss_wdata_22) | ({32{_cat_913[23]}} & iss_wdata_23);
-  assign _and_915 = _and_433 & _rpu_lead_0;
-  assign _eq_917 = _slice_218 == 3'h4;
-  assign _and_918 = _and_915 & _eq_917;
-  assign _and_919 = _and_436 & _rpu_lead_1;
-  assign _eq_921 = _slice_222 == 3'h4;
-  assign _and_922 = _and_919 & _eq_921;
-  assign _and_923 = _and_439 & _rpu_lead_2;
-  assign _eq_925 = _slice_226 == 3'h4;
-  assign _and_926 = _and_923 & _eq_925;
-  assign _and_927 = _and_442 & _rpu_lead_3;
-  assign _eq_929 = _slice_230 == 3'h4;
-  assign _and_930 = _and_927 & _eq_929;
-  assign _and_931 = _and_445 & _rpu_lead_4;
-  assign _eq_933 = _slice_234 == 3'h4;
-  assign _and_934 = _and_931 & _eq_933;
-  assign _and_935 = _and_448 & _rpu_lead_5;
-  assign _eq_937 = _slice_238 == 3'h4;
-  assign _and_938 = _and_935 & _eq_937;
-  assign _and_939 = _and_451 & _rpu_lead_6;
-  assign _eq_941 = _slice_242 == 3'h4;
-  assign _and_942 = _and_939 & _eq_941;
-  assign _and_943 = _and_454 & _rpu_lead_7;
-  assign _eq_945 = _slice_246 == 3'h4;
-  assign _and_946 = _and_943 & _eq_945;
-  assign _and_947 = _and_457 & _rpu_lead_8;
-  assign _eq_949 = _slice_250 == 3'h4;
-  assign _and_950 = _and_947 & _eq_949;
-  assign _and_951 = _and_460 & _rpu_lead_9;
-  assign _eq_953 = _slice_254 == 3'h4;
-  assign _and_954 = _and_951 & _eq_953;
-  assign _and_955 = _and_463 & _rpu_lead_10;
-  assign _eq_957 = _slice_258 == 3'h4;
-  assign _and_958 = _and_955 & _eq_957;
-  assign _and_959 = _and_466 & _rpu_lead_11;
-  assign _eq_961 = _slice_262 == 3'h4;
-  assign _and_962 = _and_959 & _eq_961;
-  assign _and_963 = _and_469 & _rpu_lead_12;
-  assign _eq_965 = _slice_266 == 3'h4;
-  assign _and_966 = _and_963 & _eq_965;
-  assign _and_967 = _and_472 & _rpu_lead_13;
-  assign _eq_969 = _slice_270 == 3'h4;
-  assign _and_970 = _and_967 & _eq_969;
-  assign _and_971 = _and_475 & _rpu_lead_14;
-  assign _eq_973 = _slice_274 == 3'h4;
-  assign _and_974 = _and_971 & _eq_973;
-  assign _and_975 = _and_478 & _rpu_lead_15;
-  assign _eq_977 = _slice_278 == 3'h4;
-  assign _and_978 = _and_975 & _eq_977;
-  assign _and_979 = _and_481 & _rpu_lead_16;
-  assign _eq_981 = _slice_282 == 3'h4;
-  assign _and_982 = _and_979 & _eq_981;
-  assign _and_983 = _and_484 & _rpu_lead_17;
-  assign _eq_985 = _slice_286 == 3'h4;
-  assign _and_986 = _and_983 & _eq_985;
-  assign _and_987 = _and_487 & _rpu_lead_18;
-  assign _eq_989 = _slice_290 == 3'h4;
-  assign _and_990 = _and_987 & _eq_989;
-  assign _and_991 = _and_490 & _rpu_lead_19;
-  assign _eq_993 = _slice_294 == 3'h4;
-  assign _and_994 = _and_991 & _eq_993;
-  assign _and_995 = _and_493 & _rpu_lead_20;
-  assign _eq_997 = _slice_298 == 3'h4;
-  assign _and_998 = _and_995 & _eq_997;
-  assign _and_999 = _and_496 & _rpu_lead_21;
-  assign _eq_1001 = _slice_302 == 3'h4;
-  assign _and_1002 = _and_999 & _eq_1001;
-  assign _and_1003 = _and_499 & _rpu_lead_22;
-  assign _eq_1005 = _slice_306 == 3'h4;
-  assign _and_1006 = _and_1003 & _eq_1005;
-  assign _and_1007 = _and_502 & _rpu_lead_23;
-  assign _eq_1009 = _slice_310 == 3'h4;
-  assign _and_1010 = _and_1007 & _eq_1009;
-  assign _cat_1011 = {_and_1010, _and_1006, _and_1002, _and_998, _and_994, _and_990, _and_986, _and_982, _and_978, _and_974, _and_970, _and_966, _and_962, _and_958, _and_954, _and_950, _and_946, _and_942, _and_938, _and_934, _and_930, _and_926, _and_922, _and_918};
-  assign _ror_1012 = |_cat_1011;
-  assign _and_1013 = _ror_1012 & iss_write;
-  assign _cat_1014 = {_and_1010, _and_1006, _and_1002, _and_998, _and_994, _and_990, _and_986, _and_982, _and_978, _and_974, _and_970, _and_966, _and_962, _and_958, _and_954, _and_950, _and_946, _and_942, _and_938, _and_934, _and_930, _and_926, _and_922, _and_918};
-  assign _onehot_1015 = ({9{_cat_1014[0]}} & _slice_219) | ({9{_cat_1014[1]}} & _slice_223) | ({9{_cat_1014[2]}} & _slice_227) | ({9{_cat_1014[3]}} & _slice_231) | ({9{_cat_1014[4]}} & _slice_235) | ({9{_cat_1014[5]}} & _slice_239) | ({9{_cat_1014[6]}} & _slice_243) | ({9{_cat_1014[7]}} & _slice_247) | ({9{_cat_1014[8]}} & _slice_251) | ({9{_cat_1014[9]}} & _slice_255) | ({9{_cat_1014[10]}} & _slice_259) | ({9{_cat_1014[11]}} & _slice_263) | ({9{_cat_1014[12]}} & _slice_267) | ({9{_cat_1014[13]}} & _slice_271) | ({9{_cat_1014[14]}} & _slice_275) | ({9{_cat_1014[15]}} & _slice_279) | ({9{_cat_1014[16]}} & _slice_283) | ({9{_cat_1014[17]}} & _slice_287) | ({9{_cat_1014[18]}} & _slice_291) | ({9{_cat_1014[19]}} & _slice_295) | ({9{_cat_1014[20]}} & _slice_299) | ({9{_cat_1014[21]}} & _slice_303) | ({9{_cat_1014[22]}} & _slice_307) | ({9{_cat_1014[23]}} & _slice_311);
-  assign _cat_1016 = {_and_1010, _and_1006, _and_1002, _and_998, _and_994, _and_990, _and_986, _and_982, _and_978, _and_974, _and_970, _and_966, _and_962, _and_958, _and_954, _and_950, _and_946, _and_942, _and_938, _and_934, _and_930, _and_926, _and_922, _and_918};
-  assign _onehot_1017 = ({32{_cat_1016[0]}} & iss_wdata_0) | ({32{_cat_1016[1]}} & iss_wdata_1) | ({32{_cat_1016[2]}} & iss_wdata_2) | ({32{_cat_1016[3]}} & iss_wdata_3) | ({32{_cat_1016[4]}} & iss_wdata_4) | ({32{_cat_1016[5]}} & iss_wdata_5) | ({32{_cat_1016[6]}} & iss_wdata_6) | ({32{_cat_1016[7]}} & iss_wdata_7) | ({32{_cat_1016[8]}} & iss_wdata_8) | ({32{_cat_1016[9]}} & iss_wdata_9) | ({32{_cat_1016[10]}} & iss_wdata_10) | ({32{_cat_1016[11]}} & iss_wdata_11) | ({32{_cat_1016[12]}} & iss_wdata_12) | ({32{_cat_1016[13]}} & iss_wdata_13) | ({32{_cat_1016[14]}} & iss_wdata_14) | ({32{_cat_1016[15]}} & iss_wdata_15) | ({32{_cat_1016[16]}} & iss_wdata_16) | ({32{_cat_1016[17]}} & iss_wdata_17) | ({32{_cat_1016[18]}} & iss_wdata_18) | ({32{_cat_1016[19]}} & iss_wdata_19) | ({32{_cat_1016[20]}} & iss_wdata_20) | ({32{_cat_1016[21]}} & iss_wdata_21) | ({32{_cat_1016[22]}} & iss_wdata_22) | ({32{_cat_1016[23]}} & iss_wdata_23);
-  assign _and_1018 = _and_433 & _rpu_lead_0;
-  assign _eq_1020 = _slice_218 == 3'h5;
-  assign _and_1021 = _and_1018 & _eq_1020;
-  assign _and_1022 = _and_436 & _rpu_lead_1;
-  assign _eq_1024 = _slice_222 == 3'h5;
-  assign _and_1025 = _and_1022 & _eq_1024;
-  assign _and_1026 = _and_439 & _rpu_lead_2;
-  assign _eq_1028 = _slice_226 == 3'h5;
-  assign _and_1029 = _and_1026 & _eq_1028;
-  assign _and_1030 = _and_442 & _rpu_lead_3;
-  assign _eq_1032 = _slice_230 == 3'h5;
-  assign _and_1033 = _and_1030 & _eq_1032;
-  assign _and_1034 = _and_445 & _rpu_lead_4;
-  assign _eq_1036 = _slice_234 == 3'h5;
-  assign _and_1037 = _and_1034 & _eq_1036;
-  assign _and_1038 = _and_448 & _rpu_lead_5;
-  assign _eq_1040 = _slice_238 == 3'h5;
-  assign _and_1041 = _and_1038 & _eq_1040;
-  assign _and_1042 = _and_451 & _rpu_lead_6;
-  assign _eq_1044 = _slice_242 == 3'h5;
-  assign _and_1045 = _and_1042 & _eq_1044;
-  assign _and_1046 = _and_454 & _rpu_lead_7;
-  assign _eq_1048 = _slice_246 == 3'h5;
-  assign _and_1049 = _and_1046 & _eq_1048;
-  assign _and_1050 = _and_457 & _rpu_lead_8;
-  assign _eq_1052 = _slice_250 == 3'h5;
-  assign _and_1053 = _and_1050 & _eq_1052;
-  assign _and_1054 = _and_460 & _rpu_lead_9;
-  assign _eq_1056 = _slice_254 == 3'h5;
-  assign _and_1057 = _and_1054 & _eq_1056;
-  assign _and_1058 = _and_463 & _rpu_lead_10;
-  assign _eq_1060 = _slice_258 == 3'h5;
-  assign _and_1061 = _and_1058 & _eq_1060;
-  assign _and_1062 = _and_466 & _rpu_lead_11;
-  assign _eq_1064 = _slice_262 == 3'h5;
-  assign _and_1065 = _and_1062 & _eq_1064;
-  assign _and_1066 = _and_469 & _rpu_lead_12;
-  assign _eq_1068 = _slice_266 == 3'h5;
-  assign _and_1069 = _and_1066 & _eq_1068;
-  assign _and_1070 = _and_472 & _rpu_lead_13;
-  assign _eq_1072 = _slice_270 == 3'h5;
-  assign _and_1073 = _and_1070 & _eq_1072;
-  assign _and_1074 = _and_475 & _rpu_lead_14;
-  assign _eq_1076 = _slice_274 == 3'h5;
-  assign _and_1077 = _and_1074 & _eq_1076;
-  assign _and_1078 = _and_478 & _rpu_lead_15;
-  assign _eq_1080 = _slice_278 == 3'h5;
-  assign _and_1081 = _and_1078 & _eq_1080;
-  assign _and_1082 = _and_481 & _rpu_lead_16;
-  assign _eq_1084 = _slice_282 == 3'h5;
-  assign _and_1085 = _and_1082 & _eq_1084;
-  assign _and_1086 = _and_484 & _rpu_lead_17;
-  assign _eq_1088 = _slice_286 == 3'h5;
-  assign _and_1089 = _and_1086 & _eq_1088;
-  assign _and_1090 = _and_487 & _rpu_lead_18;
-  assign _eq_1092 = _slice_290 == 3'h5;
-  assign _and_1093 = _and_1090 & _eq_1092;
-  assign _and_1094 = _and_490 & _rpu_lead_19;
-  assign _eq_1096 = _slice_294 == 3'h5;
-  assign _and_1097 = _and_1094 & _eq_1096;
-  assign _and_1098 = _and_493 & _rpu_lead_20;
-  assign _eq_1100 = _slice_298 == 3'h5;
-  assign _and_1101 = _and_1098 & _eq_1100;
-  assign _and_1102 = _and_496 & _rpu_lead_21;
-  assign _eq_1104 = _slice_302 == 3'h5;
-  assign _and_1105 = _and_1102 & _eq_1104;
-  assign _and_1106 = _and_499 & _rpu_lead_22;
-  assign _eq_1108 = _slice_306 == 3'h5;
-  assign _and_1109 = _and_1106 & _eq_1108;
-  assign _and_1110 = _and_502 & _rpu_lead_23;
-  assign _eq_1112 = _slice_310 == 3'h5;
-  assign _and_1113 = _and_1110 & _eq_1112;
-  assign _cat_1114 = {_and_1113, _and_1109, _and_1105, _and_1101, _and_1097, _and_1093, _and_1089, _and_1085, _and_1081, _and_1077, _and_1073, _and_1069, _and_1065, _and_1061, _and_1057, _and_1053, _and_1049, _and_1045, _and_1041, _and_1037, _and_1033, _and_1029, _and_1025, _and_1021};
-  assign _ror_1115 = |_cat_1114;
-  assign _and_1116 = _ror_1115 & iss_write;
-  assign _cat_1117 = {_and_1113, _and_1109, _and_1105, _and_1101, _and_1097, _and_1093, _and_1089, _and_1085, _and_1081, _and_1077, _and_1073, _and_1069, _and_1065, _and_1061, _and_1057, _and_1053, _and_1049, _and_1045, _and_1041, _and_1037, _and_1033, _and_1029, _and_1025, _and_1021};
-  assign _onehot_1118 = ({9{_cat_1117[0]}} & _slice_219) | ({9{_cat_1117[1]}} & _slice_223) | ({9{_cat_1117[2]}} & _slice_227) | ({9{_cat_1117[3]}} & _slice_231) | ({9{_cat_1117[4]}} & _slice_235) | ({9{_cat_1117[5]}} & _slice_239) | ({9{_cat_1117[6]}} & _slice_243) | ({9{_cat_1117[7]}} & _slice_247) | ({9{_cat_1117[8]}} & _slice_251) | ({9{_cat_1117[9]}} & _slice_255) | ({9{_cat_1117[10]}} & _slice_259) | ({9{_cat_1117[11]}} & _slice_263) | ({9{_cat_1117[12]}} & _slice_267) | ({9{_cat_1117[13]}} & _slice_271) | ({9{_cat_1117[14]}} & _slice_275) | ({9{_cat_1117[15]}} & _slice_279) | ({9{_cat_1117[16]}} & _slice_283) | ({9{_cat_1117[17]}} & _slice_287) | ({9{_cat_1117[18]}} & _slice_291) | ({9{_cat_1117[19]}} & _slice_295) | ({9{_cat_1117[20]}} & _slice_299) | ({9{_cat_1117[21]}} & _slice_303) | ({9{_cat_1117[22]}} & _slice_307) | ({9{_cat_1117[23]}} & _slice_311);
-  assign _cat_1119 = {_and_1113, _and_1109, _and_1105, _and_1101, _and_1097, _and_1093, _and_1089, _and_1085, _and_1081, _and_1077, _and_1073, _and_1069, _and_1065, _and_1061, _and_1057, _and_1053, _and_1049, _and_1045, _and_1041, _and_1037, _and_1033, _and_1029, _and_1025, _and_1021};
-  assign _onehot_1120 = ({32{_cat_1119[0]}} & iss_wdata_0) | ({32{_cat_1119[1]}} & iss_wdata_1) | ({32{_cat_1119[2]}} & iss_wdata_2) | ({32{_cat_1119[3]}} & iss_wdata_3) | ({32{_cat_1119[4]}} & iss_wdata_4) | ({32{_cat_1119[5]}} & iss_wdata_5) | ({32{_cat_1119[6]}} & iss_wdata_6) | ({32{_cat_1119[7]}} & iss_wdata_7) | ({32{_cat_1119[8]}} & iss_wdata_8) | ({32{_cat_1119[9]}} & iss_wdata_9) | ({32{_cat_1119[10]}} & iss_wdata_10) | ({32{_cat_1119[11]}} & iss_wdata_11) | ({32{_cat_1119[12]}} & iss_wdata_12) | ({32{_cat_1119[13]}} & iss_wdata_13) | ({32{_cat_1119[14]}} & iss_wdata_14) | ({32{_cat_1119[15]}} & iss_wdata_15) | ({32{_cat_1119[16]}} & iss_wdata_16) | ({32{_cat_1119[17]}} & iss_wdata_17) | ({32{_cat_1119[18]}} & iss_wdata_18) | ({32{_cat_1119[19]}} & iss_wdata_19) | ({32{_cat_1119[20]}} & iss_wdata_20) | ({32{_cat_1119[21]}} & iss_wdata_21) | ({32{_cat_1119[22]}} & iss_wdata_22) | ({32{_cat_1119[23]}} & iss_wdata_23);
-  assign _and_1121 = _and_433 & _rpu_lead_0;
-  assign _eq_1123 = _slice_218 == 3'h6;
-  assign _and_1124 = _and_1121 & _eq_1123;
-  assign _and_1125 = _and_436 & _rpu_lead_1;
-  assign _eq_1127 = _slice_222 == 3'h6;
-  assign _and_1128 = _and_1125 & _eq_1127;
-  assign _and_1129 = _and_439 & _rpu_lead_2;
-  assign _eq_1131 = _slice_226 == 3'h6;
-  assign _and_1132 = _and_1129 & _eq_1131;
-  assign _and_1133 = _and_442 & _rpu_lead_3;
-  assign _eq_1135 = _slice_230 == 3'h6;
-  assign _and_1136 = _and_1133 & _eq_1135;
-  assign _and_1137 = _and_445 & _rpu_lead_4;
-  assign _eq_1139 = _slice_234 == 3'h6;
-  assign _and_1140 = _and_1137 & _eq_1139;
-  assign _and_1141 = _and_448 & _rpu_lead_5;
-  assign _eq_1143 = _slice_238 == 3'h6;
-  assign _and_1144 = _and_1141 & _eq_1143;
-  assign _and_1145 = _and_451 & _rpu_lead_6;
-  assign _eq_1147 = _slice_242 == 3'h6;
-  assign _and_1148 = _and_1145 & _eq_1147;
-  assign _and_1149 = _and_454 & _rpu_lead_7;
-  assign _eq_1151 = _slice_246 == 3'h6;
-  assign _and_1152 = _and_1149 & _eq_1151;
-  assign _and_1153 = _and_457 & _rpu_lead_8;
-  assign _eq_1155 = _slice_250 == 3'h6;
-  assign _and_1156 = _and_1153 & _eq_1155;
-  assign _and_1157 = _and_460 & _rpu_lead_9;
-  assign _eq_1159 = _slice_254 == 3'h6;
-  assign _and_1160 = _and_1157 & _eq_1159;
-  assign _and_1161 = _and_463 & _rpu_lead_10;
-  assign _eq_1163 = _slice_258 == 3'h6;
-  assign _and_1164 = _and_1161 & _eq_1163;
-  assign _and_1165 = _and_466 & _rpu_lead_11;
-  assign _eq_1167 = _slice_262 == 3'h6;
-  assign _and_1168 = _and_1165 & _eq_1167;
-  assign _and_1169 = _and_469 & _rpu_lead_12;
-  assign _eq_1171 = _slice_266 == 3'h6;
-  assign _and_1172 = _and_1169 & _eq_1171;
-  assign _and_1173 = _and_472 & _rpu_lead_13;
-  assign _eq_1175 = _slice_270 == 3'h6;
-  assign _and_1176 = _and_1173 & _eq_1175;
-  assign _and_1177 = _and_475 & _rpu_lead_14;
-  assign _eq_1179 = _slice_274 == 3'h6;
-  assign _and_1180 = _and_1177 & _eq_1179;
-  assign _and_1181 = _and_478 & _rpu_lead_15;
-  assign _eq_1183 = _slice_278 == 3'h6;
-  assign _and_1184 = _and_1181 & _eq_1183;
-  assign _and_1185 = _and_481 & _rpu_lead_16;
-  assign _eq_1187 = _slice_282 == 3'h6;
-  assign _and_1188 = _and_1185 & _eq_1187;
-  assign _and_1189 = _and_484 & _rpu_lead_17;
-  assign _eq_1191 = _slice_286 == 3'h6;
-  assign _and_1192 = _and_1189 & _eq_1191;
-  assign _and_1193 = _and_487 & _rpu_lead_18;
-  assign _eq_1195 = _slice_290 == 3'h6;
-  assign _and_1196 = _and_1193 & _eq_1195;
-  assign _and_1197 = _and_490 & _rpu_lead_19;
-  assign _eq_1199 = _slice_294 == 3'h6;
-  assign _and_1200 = _and_1197 & _eq_1199;
-  assign _and_1201 = _and_493 & _rpu_lead_20;
-  assign _eq_1203 = _slice_298 == 3'h6;
-  assign _and_1204 = _and_1201 & _eq_1203;
-  assign _and_1205 = _and_496 & _rpu_lead_21;
-  assign _eq_1207 = _slice_302 == 3'h6;
-  assign _and_1208 = _and_1205 & _eq_1207;
-  assign _and_1209 = _and_499 & _rpu_lead_22;
-  assign _eq_1211 = _slice_306 == 3'h6;
-  assign _and_1212 = _and_1209 & _eq_1211;
-  assign _and_1213 = _and_502 & _rpu_lead_23;
-  assign _eq_1215 = _slice_310 == 3'h6;
-  assign _and_1216 = _and_1213 & _eq_1215;
-  assign _cat_1217 = {_and_1216, _and_1212, _and_1208, _and_1204, _and_1200, _and_1196, _and_1192, _and_1188, _and_1184, _and_1180, _and_1176, _and_1172, _and_1168, _and_1164, _and_1160, _and_1156, _and_1152, _and_1148, _and_1144, _and_1140, _and_1136, _and_1132, _and_1128, _and_1124};
-  assign _ror_1218 = |_cat_1217;
-  assign _and_1219 = _ror_1218 & iss_write;
-  assign _cat_1220 = {_and_1216, _and_1212, _and_1208, _and_1204, _and_1200, _and_1196, _and_1192, _and_1188, _and_1184, _and_1180, _and_1176, _and_1172, _and_1168, _and_1164, _and_1160, _and_1156, _and_1152, _and_1148, _and_1144, _and_1140, _and_1136, _and_1132, _and_1128, _and_1124};
-  assign _onehot_1221 = ({9{_cat_1220[0]}} & _slice_219) | ({9{_cat_1220[1]}} & _slice_223) | ({9{_cat_1220[2]}} & _slice_227) | ({9{_cat_1220[3]}} & _slice_231) | ({9{_cat_1220[4]}} & _slice_235) | ({9{_cat_1220[5]}} & _slice_239) | ({9{_cat_1220[6]}} & _slice_243) | ({9{_cat_1220[7]}} & _slice_247) | ({9{_cat_1220[8]}} & _slice_251) | ({9{_cat_1220[9]}} & _slice_255) | ({9{_cat_1220[10]}} & _slice_259) | ({9{_cat_1220[11]}} & _slice_263) | ({9{_cat_1220[12]}} & _slice_267) | ({9{_cat_1220[13]}} & _slice_271) | ({9{_cat_1220[14]}} & _slice_275) | ({9{_cat_1220[15]}} & _slice_279) | ({9{_cat_1220[16]}} & _slice_283) | ({9{_cat_1220[17]}} & _slice_287) | ({9{_cat_1220[18]}} & _slice_291) | ({9{_cat_1220[19]}} & _slice_295) | ({9{_cat_1220[20]}} & _slice_299) | ({9{_cat_1220[21]}} & _slice_303) | ({9{_cat_1220[22]}} & _slice_307) | ({9{_cat_1220[23]}} & _slice_311);
-  assign _cat_1222 = {_and_1216, _and_1212, _and_1208, _and_1204, _and_1200, _and_1196, _and_1192, _and_1188, _and_1184, _and_1180, _and_1176, _and_1172, _and_1168, _and_1164, _and_1160, _and_1156, _and_1152, _and_1148, _and_1144, _and_1140, _and_1136, _and_1132, _and_1128, _and_1124};
-  assign _onehot_1223 = ({32{_cat_1222[0]}} & iss_wdata_0) | ({32{_cat_1222[1]}} & iss_wdata_1) | ({32{_cat_1222[2]}} & iss_wdata_2) | ({32{_cat_1222[3]}} & iss_wdata_3) | ({32{_cat_1222[4]}} & iss_wdata_4) | ({32{_cat_1222[5]}} & iss_wdata_5) | ({32{_cat_1222[6]}} & iss_wdata_6) | ({32{_cat_1222[7]}} & iss_wdata_7) | ({32{_cat_1222[8]}} & iss_wdata_8) | ({32{_cat_1222[9]}} & iss_wdata_9) | ({32{_cat_1222[10]}} & iss_wdata_10) | ({32{_cat_1222[11]}} & iss_wdata_11) | ({32{_cat_1222[12]}} & iss_wdata_12) | ({32{_cat_1222[13]}} & iss_wdata_13) | ({32{_cat_1222[14]}} & iss_wdata_14) | ({32{_cat_1222[15]}} & iss_wdata_15) | ({32{_cat_1222[16]}} & iss_wdata_16) | ({32{_cat_1222[17]}} & iss_wdata_17) | ({32{_cat_1222[18]}} & iss_wdata_18) | ({32{_cat_1222[19]}} & iss_wdata_19) | ({32{_cat_1222[20]}} & iss_wdata_20) | ({32{_cat_1222[21]}} & iss_wdata_21) | ({32{_cat_1222[22]}} & iss_wdata_22) | ({32{_cat_1222[23]}} & iss_wdata_23);
-  assign _and_1224 = _and_433 & _rpu_lead_0;
-  assign _eq_1226 = _slice_218 == 3'h7;
-  assign _and_1227 = _and_1224 & _eq_1226;
-  assign _and_1228 = _and_436 & _rpu_lead_1;
-  assign _eq_1230 = _slice_222 == 3'h7;
-  assign _and_1231 = _and_1228 & _eq_1230;
-  assign _and_1232 = _and_439 & _rpu_lead_2;
-  assign _eq_1234 = _slice_226 == 3'h7;
-  assign _and_1235 = _and_1232 & _eq_1234;
-  assign _and_1236 = _and_442 & _rpu_lead_3;
-  assign _eq_1238 = _slice_230 == 3'h7;
-  assign _and_1239 = _and_1236 & _eq_1238;
-  assign _and_1240 = _and_445 & _rpu_lead_4;
-  assign _eq_1242 = _slice_234 == 3'h7;
-  assign _and_1243 = _and_1240 & _eq_1242;
-  assign _and_1244 = _and_448 & _rpu_lead_5;
-  assign _eq_1246 = _slice_238 == 3'h7;
-  assign _and_1247 = _and_1244 & _eq_1246;
-  assign _and_1248 = _and_451 & _rpu_lead_6;
-  assign _eq_1250 = _slice_242 == 3'h7;
-  assign _and_1251 = _and_1248 & _eq_1250;
-  assign _and_1252 = _and_454 & _rpu_lead_7;
-  assign _eq_1254 = _slice_246 == 3'h7;
-  assign _and_1255 = _and_1252 & _eq_1254;
-  assign _and_1256 = _and_457 & _rpu_lead_8;
-  assign _eq_1258 = _slice_250 == 3'h7;
-  assign _and_1259 = _and_1256 & _eq_1258;
-  assign _and_1260 = _and_460 & _rpu_lead_9;
-  assign _eq_1262 = _slice_254 == 3'h7;
-  assign _and_1263 = _and_1260 & _eq_1262;
-  assign _and_1264 = _and_463 & _rpu_lead_10;
-  assign _eq_1266 = _slice_258 == 3'h7;
-  assign _and_1267 = _and_1264 & _eq_1266;
-  assign _and_1268 = _and_466 & _rpu_lead_11;
-  assign _eq_1270 = _slice_262 == 3'h7;
-  assign _and_1271 = _and_1268 & _eq_1270;
-  assign _and_1272 = _and_469 & _rpu_lead_12;
-  assign _eq_1274 = _slice_266 == 3'h7;
-  assign _and_1275 = _and_1272 & _eq_1274;
-  assign _and_1276 = _and_472 & _rpu_lead_13;
-  assign _eq_1278 = _slice_270 == 3'h7;
-  assign _and_1279 = _and_1276 & _eq_1278;
-  assign _and_1280 = _and_475 & _rpu_lead_14;
-  assign _eq_1282 = _slice_274 == 3'h7;
-  assign _and_1283 = _and_1280 & _eq_1282;
-  assign _and_1284 = _and_478 & _rpu_lead_15;
-  assign _eq_1286 = _slice_278 == 3'h7;
-  assign _and_1287 = _and_1284 & _eq_1286;
-  assign _and_1288 = _and_481 & _rpu_lead_16;
-  assign _eq_1290 = _slice_282 == 3'h7;
-  assign _and_1291 = _and_1288 & _eq_1290;
-  assign _and_1292 = _and_484 & _rpu_lead_17;
-  assign _eq_1294 = _slice_286 == 3'h7;
-  assign _and_1295 = _and_1292 & _eq_1294;
-  assign _and_1296 = _and_487 & _rpu_lead_18;
-  assign _eq_1298 = _slice_290 == 3'h7;
-  assign _and_1299 = _and_1296 & _eq_1298;
-  assign _and_1300 = _and_490 & _rpu_lead_19;
-  assign _eq_1302 = _slice_294 == 3'h7;
-  assign _and_1303 = _and_1300 & _eq_1302;
-  assign _and_1304 = _and_493 & _rpu_lead_20;
-  assign _eq_1306 = _slice_298 == 3'h7;
-  assign _and_1307 = _and_1304 & _eq_1306;
-  assign _and_1308 = _and_496 & _rpu_lead_21;
-  assign _eq_1310 = _slice_302 == 3'h7;
-  assign _and_1311 = _and_1308 & _eq_1310;
-  assign _and_1312 = _and_499 & _rpu_lead_22;
-  assign _eq_1314 = _slice_306 == 3'h7;
-  assign _and_1315 = _and_1312 & _eq_1314;
-  assign _and_1316 = _and_502 & _rpu_lead_23;
-  assign _eq_1318 = _slice_310 == 3'h7;
-  assign _and_1319 = _and_1316 & _eq_1318;
-  assign _cat_1320 = {_and_1319, _and_1315, _and_1311, _and_1307, _and_1303, _and_1299, _and_1295, _and_1291, _and_1287, _and_1283, _and_1279, _and_1275, _and_1271, _and_1267, _and_1263, _and_1259, _and_1255, _and_1251, _and_1247, _and_1243, _and_1239, _and_1235, _and_1231, _and_1227};
-  assign _ror_1321 = |_cat_1320;
-  assign _and_1322 = _ror_1321 & iss_write;
-  assign _cat_1323 = {_and_1319, _and_1315, _and_1311, _and_1307, _and_1303, _and_1299, _and_1295, _and_1291, _and_1287, _and_1283, _and_1279, _and_1275, _and_1271, _and_1267, _and_1263, _and_1259, _and_1255, _and_1251, _and_1247, _and_1243, _and_1239, _and_1235, _and_1231, _and_1227};
-  assign _onehot_1324 = ({9{_cat_1323[0]}} & _slice_219) | ({9{_cat_1323[1]}} & _slice_223) | ({9{_cat_1323[2]}} & _slice_227) | ({9{_cat_1323[3]}} & _slice_231) | ({9{_cat_1323[4]}} & _slice_235) | ({9{_cat_1323[5]}} & _slice_239) | ({9{_cat_1323[6]}} & _slice_243) | ({9{_cat_1323[7]}} & _slice_247) | ({9{_cat_1323[8]}} & _slice_251) | ({9{_cat_1323[9]}} & _slice_255) | ({9{_cat_1323[10]}} & _slice_259) | ({9{_cat_1323[11]}} & _slice_263) | ({9{_cat_1323[12]}} & _slice_267) | ({9{_cat_1323[13]}} & _slice_271) | ({9{_cat_1323[14]}} & _slice_275) | ({9{_cat_1323[15]}} & _slice_279) | ({9{_cat_1323[16]}} & _slice_283) | ({9{_cat_1323[17]}} & _slice_287) | ({9{_cat_1323[18]}} & _slice_291) | ({9{_cat_1323[19]}} & _slice_295) | ({9{_cat_1323[20]}} & _slice_299) | ({9{_cat_1323[21]}} & _slice_303) | ({9{_cat_1323[22]}} & _slice_307) | ({9{_cat_1323[23]}} & _slice_311);
-  assign _cat_1325 = {_and_1319, _and_1315, _and_1311, _and_1307, _and_1303, _and_1299, _and_1295, _and_1291, _and_1287, _and_1283, _and_1279, _and_1275, _and_1271, _and_1267, _and_1263, _and_1259, _and_1255, _and_1251, _and_1247, _and_1243, _and_1239, _and_1235, _and_1231, _and_1227};
-  assign _onehot_1326 = ({32{_cat_1325[0]}} & iss_wdata_0) | ({32{_cat_1325[1]}} & iss_wdata_1) | ({32{_cat_1325[2]}} & iss_wdata_2) | ({32{_cat_1325[3]}} & iss_wdata_3) | ({32{_cat_1325[4]}} & iss_wdata_4) | ({32{_cat_1325[5]}} & iss_wdata_5) | ({32{_cat_1325[6]}} & iss_wdata_6) | ({32{_cat_1325[7]}} & iss_wdata_7) | ({32{_cat_1325[8]}} & iss_wdata_8) | ({32{_cat_1325[9]}} & iss_wdata_9) | ({32{_cat_1325[10]}} & iss_wdata_10) | ({32{_cat_1325[11]}} & iss_wdata_11) | ({32{_cat_1325[12]}} & iss_wdata_12) | ({32{_cat_1325[13]}} & iss_wdata_13) | ({32{_cat_1325[14]}} & iss_wdata_14) | ({32{_cat_1325[15]}} & iss_wdata_15) | ({32{_cat_1325[16]}} & iss_wdata_16) | ({32{_cat_1325[17]}} & iss_wdata_17) | ({32{_cat_1325[18]}} & iss_wdata_18) | ({32{_cat_1325[19]}} & iss_wdata_19) | ({32{_cat_1325[20]}} & iss_wdata_20) | ({32{_cat_1325[21]}} & iss_wdata_21) | ({32{_cat_1325[22]}} & iss_wdata_22) | ({32{_cat_1325[23]}} & iss_wdata_23);
+  assign _and_500 = _and_430 & _rpu_lead_0;
+  assign _eq_502 = _slice_219 == 3'h0;
+  assign _and_503 = _and_500 & _eq_502;
+  assign _and_504 = _and_433 & _rpu_lead_1;
+  assign _eq_506 = _slice_223 == 3'h0;
+  assign _and_507 = _and_504 & _eq_506;
+  assign _and_508 = _and_436 & _rpu_lead_2;
+  assign _eq_510 = _slice_227 == 3'h0;
+  assign _and_511 = _and_508 & _eq_510;
+  assign _and_512 = _and_439 & _rpu_lead_3;
+  assign _eq_514 = _slice_231 == 3'h0;
+  assign _and_515 = _and_512 & _eq_514;
+  assign _and_516 = _and_442 & _rpu_lead_4;
+  assign _eq_518 = _slice_235 == 3'h0;
+  assign _and_519 = _and_516 & _eq_518;
+  assign _and_520 = _and_445 & _rpu_lead_5;
+  assign _eq_522 = _slice_239 == 3'h0;
+  assign _and_523 = _and_520 & _eq_522;
+  assign _and_524 = _and_448 & _rpu_lead_6;
+  assign _eq_526 = _slice_243 == 3'h0;
+  assign _and_527 = _and_524 & _eq_526;
+  assign _and_528 = _and_451 & _rpu_lead_7;
+  assign _eq_530 = _slice_247 == 3'h0;
+  assign _and_531 = _and_528 & _eq_530;
+  assign _and_532 = _and_454 & _rpu_lead_8;
+  assign _eq_534 = _slice_251 == 3'h0;
+  assign _and_535 = _and_532 & _eq_534;
+  assign _and_536 = _and_457 & _rpu_lead_9;
+  assign _eq_538 = _slice_255 == 3'h0;
+  assign _and_539 = _and_536 & _eq_538;
+  assign _and_540 = _and_460 & _rpu_lead_10;
+  assign _eq_542 = _slice_259 == 3'h0;
+  assign _and_543 = _and_540 & _eq_542;
+  assign _and_544 = _and_463 & _rpu_lead_11;
+  assign _eq_546 = _slice_263 == 3'h0;
+  assign _and_547 = _and_544 & _eq_546;
+  assign _and_548 = _and_466 & _rpu_lead_12;
+  assign _eq_550 = _slice_267 == 3'h0;
+  assign _and_551 = _and_548 & _eq_550;
+  assign _and_552 = _and_469 & _rpu_lead_13;
+  assign _eq_554 = _slice_271 == 3'h0;
+  assign _and_555 = _and_552 & _eq_554;
+  assign _and_556 = _and_472 & _rpu_lead_14;
+  assign _eq_558 = _slice_275 == 3'h0;
+  assign _and_559 = _and_556 & _eq_558;
+  assign _and_560 = _and_475 & _rpu_lead_15;
+  assign _eq_562 = _slice_279 == 3'h0;
+  assign _and_563 = _and_560 & _eq_562;
+  assign _and_564 = _and_478 & _rpu_lead_16;
+  assign _eq_566 = _slice_283 == 3'h0;
+  assign _and_567 = _and_564 & _eq_566;
+  assign _and_568 = _and_481 & _rpu_lead_17;
+  assign _eq_570 = _slice_287 == 3'h0;
+  assign _and_571 = _and_568 & _eq_570;
+  assign _and_572 = _and_484 & _rpu_lead_18;
+  assign _eq_574 = _slice_291 == 3'h0;
+  assign _and_575 = _and_572 & _eq_574;
+  assign _and_576 = _and_487 & _rpu_lead_19;
+  assign _eq_578 = _slice_295 == 3'h0;
+  assign _and_579 = _and_576 & _eq_578;
+  assign _and_580 = _and_490 & _rpu_lead_20;
+  assign _eq_582 = _slice_299 == 3'h0;
+  assign _and_583 = _and_580 & _eq_582;
+  assign _and_584 = _and_493 & _rpu_lead_21;
+  assign _eq_586 = _slice_303 == 3'h0;
+  assign _and_587 = _and_584 & _eq_586;
+  assign _and_588 = _and_496 & _rpu_lead_22;
+  assign _eq_590 = _slice_307 == 3'h0;
+  assign _and_591 = _and_588 & _eq_590;
+  assign _and_592 = _and_499 & _rpu_lead_23;
+  assign _eq_594 = _slice_311 == 3'h0;
+  assign _and_595 = _and_592 & _eq_594;
+  assign _cat_596 = {_and_595, _and_591, _and_587, _and_583, _and_579, _and_575, _and_571, _and_567, _and_563, _and_559, _and_555, _and_551, _and_547, _and_543, _and_539, _and_535, _and_531, _and_527, _and_523, _and_519, _and_515, _and_511, _and_507, _and_503};
+  assign _ror_597 = |_cat_596;
+  assign _and_598 = _ror_597 & iss_write;
+  assign _cat_599 = {_and_595, _and_591, _and_587, _and_583, _and_579, _and_575, _and_571, _and_567, _and_563, _and_559, _and_555, _and_551, _and_547, _and_543, _and_539, _and_535, _and_531, _and_527, _and_523, _and_519, _and_515, _and_511, _and_507, _and_503};
+  assign _onehot_600 = ({9{_cat_599[0]}} & _slice_220) | ({9{_cat_599[1]}} & _slice_224) | ({9{_cat_599[2]}} & _slice_228) | ({9{_cat_599[3]}} & _slice_232) | ({9{_cat_599[4]}} & _slice_236) | ({9{_cat_599[5]}} & _slice_240) | ({9{_cat_599[6]}} & _slice_244) | ({9{_cat_599[7]}} & _slice_248) | ({9{_cat_599[8]}} & _slice_252) | ({9{_cat_599[9]}} & _slice_256) | ({9{_cat_599[10]}} & _slice_260) | ({9{_cat_599[11]}} & _slice_264) | ({9{_cat_599[12]}} & _slice_268) | ({9{_cat_599[13]}} & _slice_272) | ({9{_cat_599[14]}} & _slice_276) | ({9{_cat_599[15]}} & _slice_280) | ({9{_cat_599[16]}} & _slice_284) | ({9{_cat_599[17]}} & _slice_288) | ({9{_cat_599[18]}} & _slice_292) | ({9{_cat_599[19]}} & _slice_296) | ({9{_cat_599[20]}} & _slice_300) | ({9{_cat_599[21]}} & _slice_304) | ({9{_cat_599[22]}} & _slice_308) | ({9{_cat_599[23]}} & _slice_312);
+  assign _cat_601 = {_and_595, _and_591, _and_587, _and_583, _and_579, _and_575, _and_571, _and_567, _and_563, _and_559, _and_555, _and_551, _and_547, _and_543, _and_539, _and_535, _and_531, _and_527, _and_523, _and_519, _and_515, _and_511, _and_507, _and_503};
+  assign _onehot_602 = ({32{_cat_601[0]}} & iss_wdata_0) | ({32{_cat_601[1]}} & iss_wdata_1) | ({32{_cat_601[2]}} & iss_wdata_2) | ({32{_cat_601[3]}} & iss_wdata_3) | ({32{_cat_601[4]}} & iss_wdata_4) | ({32{_cat_601[5]}} & iss_wdata_5) | ({32{_cat_601[6]}} & iss_wdata_6) | ({32{_cat_601[7]}} & iss_wdata_7) | ({32{_cat_601[8]}} & iss_wdata_8) | ({32{_cat_601[9]}} & iss_wdata_9) | ({32{_cat_601[10]}} & iss_wdata_10) | ({32{_cat_601[11]}} & iss_wdata_11) | ({32{_cat_601[12]}} & iss_wdata_12) | ({32{_cat_601[13]}} & iss_wdata_13) | ({32{_cat_601[14]}} & iss_wdata_14) | ({32{_cat_601[15]}} & iss_wdata_15) | ({32{_cat_601[16]}} & iss_wdata_16) | ({32{_cat_601[17]}} & iss_wdata_17) | ({32{_cat_601[18]}} & iss_wdata_18) | ({32{_cat_601[19]}} & iss_wdata_19) | ({32{_cat_601[20]}} & iss_wdata_20) | ({32{_cat_601[21]}} & iss_wdata_21) | ({32{_cat_601[22]}} & iss_wdata_22) | ({32{_cat_601[23]}} & iss_wdata_23);
+  assign _and_603 = _and_430 & _rpu_lead_0;
+  assign _eq_605 = _slice_219 == 3'h1;
+  assign _and_606 = _and_603 & _eq_605;
+  assign _and_607 = _and_433 & _rpu_lead_1;
+  assign _eq_609 = _slice_223 == 3'h1;
+  assign _and_610 = _and_607 & _eq_609;
+  assign _and_611 = _and_436 & _rpu_lead_2;
+  assign _eq_613 = _slice_227 == 3'h1;
+  assign _and_614 = _and_611 & _eq_613;
+  assign _and_615 = _and_439 & _rpu_lead_3;
+  assign _eq_617 = _slice_231 == 3'h1;
+  assign _and_618 = _and_615 & _eq_617;
+  assign _and_619 = _and_442 & _rpu_lead_4;
+  assign _eq_621 = _slice_235 == 3'h1;
+  assign _and_622 = _and_619 & _eq_621;
+  assign _and_623 = _and_445 & _rpu_lead_5;
+  assign _eq_625 = _slice_239 == 3'h1;
+  assign _and_626 = _and_623 & _eq_625;
+  assign _and_627 = _and_448 & _rpu_lead_6;
+  assign _eq_629 = _slice_243 == 3'h1;
+  assign _and_630 = _and_627 & _eq_629;
+  assign _and_631 = _and_451 & _rpu_lead_7;
+  assign _eq_633 = _slice_247 == 3'h1;
+  assign _and_634 = _and_631 & _eq_633;
+  assign _and_635 = _and_454 & _rpu_lead_8;
+  assign _eq_637 = _slice_251 == 3'h1;
+  assign _and_638 = _and_635 & _eq_637;
+  assign _and_639 = _and_457 & _rpu_lead_9;
+  assign _eq_641 = _slice_255 == 3'h1;
+  assign _and_642 = _and_639 & _eq_641;
+  assign _and_643 = _and_460 & _rpu_lead_10;
+  assign _eq_645 = _slice_259 == 3'h1;
+  assign _and_646 = _and_643 & _eq_645;
+  assign _and_647 = _and_463 & _rpu_lead_11;
+  assign _eq_649 = _slice_263 == 3'h1;
+  assign _and_650 = _and_647 & _eq_649;
+  assign _and_651 = _and_466 & _rpu_lead_12;
+  assign _eq_653 = _slice_267 == 3'h1;
+  assign _and_654 = _and_651 & _eq_653;
+  assign _and_655 = _and_469 & _rpu_lead_13;
+  assign _eq_657 = _slice_271 == 3'h1;
+  assign _and_658 = _and_655 & _eq_657;
+  assign _and_659 = _and_472 & _rpu_lead_14;
+  assign _eq_661 = _slice_275 == 3'h1;
+  assign _and_662 = _and_659 & _eq_661;
+  assign _and_663 = _and_475 & _rpu_lead_15;
+  assign _eq_665 = _slice_279 == 3'h1;
+  assign _and_666 = _and_663 & _eq_665;
+  assign _and_667 = _and_478 & _rpu_lead_16;
+  assign _eq_669 = _slice_283 == 3'h1;
+  assign _and_670 = _and_667 & _eq_669;
+  assign _and_671 = _and_481 & _rpu_lead_17;
+  assign _eq_673 = _slice_287 == 3'h1;
+  assign _and_674 = _and_671 & _eq_673;
+  assign _and_675 = _and_484 & _rpu_lead_18;
+  assign _eq_677 = _slice_291 == 3'h1;
+  assign _and_678 = _and_675 & _eq_677;
+  assign _and_679 = _and_487 & _rpu_lead_19;
+  assign _eq_681 = _slice_295 == 3'h1;
+  assign _and_682 = _and_679 & _eq_681;
+  assign _and_683 = _and_490 & _rpu_lead_20;
+  assign _eq_685 = _slice_299 == 3'h1;
+  assign _and_686 = _and_683 & _eq_685;
+  assign _and_687 = _and_493 & _rpu_lead_21;
+  assign _eq_689 = _slice_303 == 3'h1;
+  assign _and_690 = _and_687 & _eq_689;
+  assign _and_691 = _and_496 & _rpu_lead_22;
+  assign _eq_693 = _slice_307 == 3'h1;
+  assign _and_694 = _and_691 & _eq_693;
+  assign _and_695 = _and_499 & _rpu_lead_23;
+  assign _eq_697 = _slice_311 == 3'h1;
+  assign _and_698 = _and_695 & _eq_697;
+  assign _cat_699 = {_and_698, _and_694, _and_690, _and_686, _and_682, _and_678, _and_674, _and_670, _and_666, _and_662, _and_658, _and_654, _and_650, _and_646, _and_642, _and_638, _and_634, _and_630, _and_626, _and_622, _and_618, _and_614, _and_610, _and_606};
+  assign _ror_700 = |_cat_699;
+  assign _and_701 = _ror_700 & iss_write;
+  assign _cat_702 = {_and_698, _and_694, _and_690, _and_686, _and_682, _and_678, _and_674, _and_670, _and_666, _and_662, _and_658, _and_654, _and_650, _and_646, _and_642, _and_638, _and_634, _and_630, _and_626, _and_622, _and_618, _and_614, _and_610, _and_606};
+  assign _onehot_703 = ({9{_cat_702[0]}} & _slice_220) | ({9{_cat_702[1]}} & _slice_224) | ({9{_cat_702[2]}} & _slice_228) | ({9{_cat_702[3]}} & _slice_232) | ({9{_cat_702[4]}} & _slice_236) | ({9{_cat_702[5]}} & _slice_240) | ({9{_cat_702[6]}} & _slice_244) | ({9{_cat_702[7]}} & _slice_248) | ({9{_cat_702[8]}} & _slice_252) | ({9{_cat_702[9]}} & _slice_256) | ({9{_cat_702[10]}} & _slice_260) | ({9{_cat_702[11]}} & _slice_264) | ({9{_cat_702[12]}} & _slice_268) | ({9{_cat_702[13]}} & _slice_272) | ({9{_cat_702[14]}} & _slice_276) | ({9{_cat_702[15]}} & _slice_280) | ({9{_cat_702[16]}} & _slice_284) | ({9{_cat_702[17]}} & _slice_288) | ({9{_cat_702[18]}} & _slice_292) | ({9{_cat_702[19]}} & _slice_296) | ({9{_cat_702[20]}} & _slice_300) | ({9{_cat_702[21]}} & _slice_304) | ({9{_cat_702[22]}} & _slice_308) | ({9{_cat_702[23]}} & _slice_312);
+  assign _cat_704 = {_and_698, _and_694, _and_690, _and_686, _and_682, _and_678, _and_674, _and_670, _and_666, _and_662, _and_658, _and_654, _and_650, _and_646, _and_642, _and_638, _and_634, _and_630, _and_626, _and_622, _and_618, _and_614, _and_610, _and_606};
+  assign _onehot_705 = ({32{_cat_704[0]}} & iss_wdata_0) | ({32{_cat_704[1]}} & iss_wdata_1) | ({32{_cat_704[2]}} & iss_wdata_2) | ({32{_cat_704[3]}} & iss_wdata_3) | ({32{_cat_704[4]}} & iss_wdata_4) | ({32{_cat_704[5]}} & iss_wdata_5) | ({32{_cat_704[6]}} & iss_wdata_6) | ({32{_cat_704[7]}} & iss_wdata_7) | ({32{_cat_704[8]}} & iss_wdata_8) | ({32{_cat_704[9]}} & iss_wdata_9) | ({32{_cat_704[10]}} & iss_wdata_10) | ({32{_cat_704[11]}} & iss_wdata_11) | ({32{_cat_704[12]}} & iss_wdata_12) | ({32{_cat_704[13]}} & iss_wdata_13) | ({32{_cat_704[14]}} & iss_wdata_14) | ({32{_cat_704[15]}} & iss_wdata_15) | ({32{_cat_704[16]}} & iss_wdata_16) | ({32{_cat_704[17]}} & iss_wdata_17) | ({32{_cat_704[18]}} & iss_wdata_18) | ({32{_cat_704[19]}} & iss_wdata_19) | ({32{_cat_704[20]}} & iss_wdata_20) | ({32{_cat_704[21]}} & iss_wdata_21) | ({32{_cat_704[22]}} & iss_wdata_22) | ({32{_cat_704[23]}} & iss_wdata_23);
+  assign _and_706 = _and_430 & _rpu_lead_0;
+  assign _eq_708 = _slice_219 == 3'h2;
+  assign _and_709 = _and_706 & _eq_708;
+  assign _and_710 = _and_433 & _rpu_lead_1;
+  assign _eq_712 = _slice_223 == 3'h2;
+  assign _and_713 = _and_710 & _eq_712;
+  assign _and_714 = _and_436 & _rpu_lead_2;
+  assign _eq_716 = _slice_227 == 3'h2;
+  assign _and_717 = _and_714 & _eq_716;
+  assign _and_718 = _and_439 & _rpu_lead_3;
+  assign _eq_720 = _slice_231 == 3'h2;
+  assign _and_721 = _and_718 & _eq_720;
+  assign _and_722 = _and_442 & _rpu_lead_4;
+  assign _eq_724 = _slice_235 == 3'h2;
+  assign _and_725 = _and_722 & _eq_724;
+  assign _and_726 = _and_445 & _rpu_lead_5;
+  assign _eq_728 = _slice_239 == 3'h2;
+  assign _and_729 = _and_726 & _eq_728;
+  assign _and_730 = _and_448 & _rpu_lead_6;
+  assign _eq_732 = _slice_243 == 3'h2;
+  assign _and_733 = _and_730 & _eq_732;
+  assign _and_734 = _and_451 & _rpu_lead_7;
+  assign _eq_736 = _slice_247 == 3'h2;
+  assign _and_737 = _and_734 & _eq_736;
+  assign _and_738 = _and_454 & _rpu_lead_8;
+  assign _eq_740 = _slice_251 == 3'h2;
+  assign _and_741 = _and_738 & _eq_740;
+  assign _and_742 = _and_457 & _rpu_lead_9;
+  assign _eq_744 = _slice_255 == 3'h2;
+  assign _and_745 = _and_742 & _eq_744;
+  assign _and_746 = _and_460 & _rpu_lead_10;
+  assign _eq_748 = _slice_259 == 3'h2;
+  assign _and_749 = _and_746 & _eq_748;
+  assign _and_750 = _and_463 & _rpu_lead_11;
+  assign _eq_752 = _slice_263 == 3'h2;
+  assign _and_753 = _and_750 & _eq_752;
+  assign _and_754 = _and_466 & _rpu_lead_12;
+  assign _eq_756 = _slice_267 == 3'h2;
+  assign _and_757 = _and_754 & _eq_756;
+  assign _and_758 = _and_469 & _rpu_lead_13;
+  assign _eq_760 = _slice_271 == 3'h2;
+  assign _and_761 = _and_758 & _eq_760;
+  assign _and_762 = _and_472 & _rpu_lead_14;
+  assign _eq_764 = _slice_275 == 3'h2;
+  assign _and_765 = _and_762 & _eq_764;
+  assign _and_766 = _and_475 & _rpu_lead_15;
+  assign _eq_768 = _slice_279 == 3'h2;
+  assign _and_769 = _and_766 & _eq_768;
+  assign _and_770 = _and_478 & _rpu_lead_16;
+  assign _eq_772 = _slice_283 == 3'h2;
+  assign _and_773 = _and_770 & _eq_772;
+  assign _and_774 = _and_481 & _rpu_lead_17;
+  assign _eq_776 = _slice_287 == 3'h2;
+  assign _and_777 = _and_774 & _eq_776;
+  assign _and_778 = _and_484 & _rpu_lead_18;
+  assign _eq_780 = _slice_291 == 3'h2;
+  assign _and_781 = _and_778 & _eq_780;
+  assign _and_782 = _and_487 & _rpu_lead_19;
+  assign _eq_784 = _slice_295 == 3'h2;
+  assign _and_785 = _and_782 & _eq_784;
+  assign _and_786 = _and_490 & _rpu_lead_20;
+  assign _eq_788 = _slice_299 == 3'h2;
+  assign _and_789 = _and_786 & _eq_788;
+  assign _and_790 = _and_493 & _rpu_lead_21;
+  assign _eq_792 = _slice_303 == 3'h2;
+  assign _and_793 = _and_790 & _eq_792;
+  assign _and_794 = _and_496 & _rpu_lead_22;
+  assign _eq_796 = _slice_307 == 3'h2;
+  assign _and_797 = _and_794 & _eq_796;
+  assign _and_798 = _and_499 & _rpu_lead_23;
+  assign _eq_800 = _slice_311 == 3'h2;
+  assign _and_801 = _and_798 & _eq_800;
+  assign _cat_802 = {_and_801, _and_797, _and_793, _and_789, _and_785, _and_781, _and_777, _and_773, _and_769, _and_765, _and_761, _and_757, _and_753, _and_749, _and_745, _and_741, _and_737, _and_733, _and_729, _and_725, _and_721, _and_717, _and_713, _and_709};
+  assign _ror_803 = |_cat_802;
+  assign _and_804 = _ror_803 & iss_write;
+  assign _cat_805 = {_and_801, _and_797, _and_793, _and_789, _and_785, _and_781, _and_777, _and_773, _and_769, _and_765, _and_761, _and_757, _and_753, _and_749, _and_745, _and_741, _and_737, _and_733, _and_729, _and_725, _and_721, _and_717, _and_713, _and_709};
+  assign _onehot_806 = ({9{_cat_805[0]}} & _slice_220) | ({9{_cat_805[1]}} & _slice_224) | ({9{_cat_805[2]}} & _slice_228) | ({9{_cat_805[3]}} & _slice_232) | ({9{_cat_805[4]}} & _slice_236) | ({9{_cat_805[5]}} & _slice_240) | ({9{_cat_805[6]}} & _slice_244) | ({9{_cat_805[7]}} & _slice_248) | ({9{_cat_805[8]}} & _slice_252) | ({9{_cat_805[9]}} & _slice_256) | ({9{_cat_805[10]}} & _slice_260) | ({9{_cat_805[11]}} & _slice_264) | ({9{_cat_805[12]}} & _slice_268) | ({9{_cat_805[13]}} & _slice_272) | ({9{_cat_805[14]}} & _slice_276) | ({9{_cat_805[15]}} & _slice_280) | ({9{_cat_805[16]}} & _slice_284) | ({9{_cat_805[17]}} & _slice_288) | ({9{_cat_805[18]}} & _slice_292) | ({9{_cat_805[19]}} & _slice_296) | ({9{_cat_805[20]}} & _slice_300) | ({9{_cat_805[21]}} & _slice_304) | ({9{_cat_805[22]}} & _slice_308) | ({9{_cat_805[23]}} & _slice_312);
+  assign _cat_807 = {_and_801, _and_797, _and_793, _and_789, _and_785, _and_781, _and_777, _and_773, _and_769, _and_765, _and_761, _and_757, _and_753, _and_749, _and_745, _and_741, _and_737, _and_733, _and_729, _and_725, _and_721, _and_717, _and_713, _and_709};
+  assign _onehot_808 = ({32{_cat_807[0]}} & iss_wdata_0) | ({32{_cat_807[1]}} & iss_wdata_1) | ({32{_cat_807[2]}} & iss_wdata_2) | ({32{_cat_807[3]}} & iss_wdata_3) | ({32{_cat_807[4]}} & iss_wdata_4) | ({32{_cat_807[5]}} & iss_wdata_5) | ({32{_cat_807[6]}} & iss_wdata_6) | ({32{_cat_807[7]}} & iss_wdata_7) | ({32{_cat_807[8]}} & iss_wdata_8) | ({32{_cat_807[9]}} & iss_wdata_9) | ({32{_cat_807[10]}} & iss_wdata_10) | ({32{_cat_807[11]}} & iss_wdata_11) | ({32{_cat_807[12]}} & iss_wdata_12) | ({32{_cat_807[13]}} & iss_wdata_13) | ({32{_cat_807[14]}} & iss_wdata_14) | ({32{_cat_807[15]}} & iss_wdata_15) | ({32{_cat_807[16]}} & iss_wdata_16) | ({32{_cat_807[17]}} & iss_wdata_17) | ({32{_cat_807[18]}} & iss_wdata_18) | ({32{_cat_807[19]}} & iss_wdata_19) | ({32{_cat_807[20]}} & iss_wdata_20) | ({32{_cat_807[21]}} & iss_wdata_21) | ({32{_cat_807[22]}} & iss_wdata_22) | ({32{_cat_807[23]}} & iss_wdata_23);
+  assign _and_809 = _and_430 & _rpu_lead_0;
+  assign _eq_811 = _slice_219 == 3'h3;
+  assign _and_812 = _and_809 & _eq_811;
+  assign _and_813 = _and_433 & _rpu_lead_1;
+  assign _eq_815 = _slice_223 == 3'h3;
+  assign _and_816 = _and_813 & _eq_815;
+  assign _and_817 = _and_436 & _rpu_lead_2;
+  assign _eq_819 = _slice_227 == 3'h3;
+  assign _and_820 = _and_817 & _eq_819;
+  assign _and_821 = _and_439 & _rpu_lead_3;
+  assign _eq_823 = _slice_231 == 3'h3;
+  assign _and_824 = _and_821 & _eq_823;
+  assign _and_825 = _and_442 & _rpu_lead_4;
+  assign _eq_827 = _slice_235 == 3'h3;
+  assign _and_828 = _and_825 & _eq_827;
+  assign _and_829 = _and_445 & _rpu_lead_5;
+  assign _eq_831 = _slice_239 == 3'h3;
+  assign _and_832 = _and_829 & _eq_831;
+  assign _and_833 = _and_448 & _rpu_lead_6;
+  assign _eq_835 = _slice_243 == 3'h3;
+  assign _and_836 = _and_833 & _eq_835;
+  assign _and_837 = _and_451 & _rpu_lead_7;
+  assign _eq_839 = _slice_247 == 3'h3;
+  assign _and_840 = _and_837 & _eq_839;
+  assign _and_841 = _and_454 & _rpu_lead_8;
+  assign _eq_843 = _slice_251 == 3'h3;
+  assign _and_844 = _and_841 & _eq_843;
+  assign _and_845 = _and_457 & _rpu_lead_9;
+  assign _eq_847 = _slice_255 == 3'h3;
+  assign _and_848 = _and_845 & _eq_847;
+  assign _and_849 = _and_460 & _rpu_lead_10;
+  assign _eq_851 = _slice_259 == 3'h3;
+  assign _and_852 = _and_849 & _eq_851;
+  assign _and_853 = _and_463 & _rpu_lead_11;
+  assign _eq_855 = _slice_263 == 3'h3;
+  assign _and_856 = _and_853 & _eq_855;
+  assign _and_857 = _and_466 & _rpu_lead_12;
+  assign _eq_859 = _slice_267 == 3'h3;
+  assign _and_860 = _and_857 & _eq_859;
+  assign _and_861 = _and_469 & _rpu_lead_13;
+  assign _eq_863 = _slice_271 == 3'h3;
+  assign _and_864 = _and_861 & _eq_863;
+  assign _and_865 = _and_472 & _rpu_lead_14;
+  assign _eq_867 = _slice_275 == 3'h3;
+  assign _and_868 = _and_865 & _eq_867;
+  assign _and_869 = _and_475 & _rpu_lead_15;
+  assign _eq_871 = _slice_279 == 3'h3;
+  assign _and_872 = _and_869 & _eq_871;
+  assign _and_873 = _and_478 & _rpu_lead_16;
+  assign _eq_875 = _slice_283 == 3'h3;
+  assign _and_876 = _and_873 & _eq_875;
+  assign _and_877 = _and_481 & _rpu_lead_17;
+  assign _eq_879 = _slice_287 == 3'h3;
+  assign _and_880 = _and_877 & _eq_879;
+  assign _and_881 = _and_484 & _rpu_lead_18;
+  assign _eq_883 = _slice_291 == 3'h3;
+  assign _and_884 = _and_881 & _eq_883;
+  assign _and_885 = _and_487 & _rpu_lead_19;
+  assign _eq_887 = _slice_295 == 3'h3;
+  assign _and_888 = _and_885 & _eq_887;
+  assign _and_889 = _and_490 & _rpu_lead_20;
+  assign _eq_891 = _slice_299 == 3'h3;
+  assign _and_892 = _and_889 & _eq_891;
+  assign _and_893 = _and_493 & _rpu_lead_21;
+  assign _eq_895 = _slice_303 == 3'h3;
+  assign _and_896 = _and_893 & _eq_895;
+  assign _and_897 = _and_496 & _rpu_lead_22;
+  assign _eq_899 = _slice_307 == 3'h3;
+  assign _and_900 = _and_897 & _eq_899;
+  assign _and_901 = _and_499 & _rpu_lead_23;
+  assign _eq_903 = _slice_311 == 3'h3;
+  assign _and_904 = _and_901 & _eq_903;
+  assign _cat_905 = {_and_904, _and_900, _and_896, _and_892, _and_888, _and_884, _and_880, _and_876, _and_872, _and_868, _and_864, _and_860, _and_856, _and_852, _and_848, _and_844, _and_840, _and_836, _and_832, _and_828, _and_824, _and_820, _and_816, _and_812};
+  assign _ror_906 = |_cat_905;
+  assign _and_907 = _ror_906 & iss_write;
+  assign _cat_908 = {_and_904, _and_900, _and_896, _and_892, _and_888, _and_884, _and_880, _and_876, _and_872, _and_868, _and_864, _and_860, _and_856, _and_852, _and_848, _and_844, _and_840, _and_836, _and_832, _and_828, _and_824, _and_820, _and_816, _and_812};
+  assign _onehot_909 = ({9{_cat_908[0]}} & _slice_220) | ({9{_cat_908[1]}} & _slice_224) | ({9{_cat_908[2]}} & _slice_228) | ({9{_cat_908[3]}} & _slice_232) | ({9{_cat_908[4]}} & _slice_236) | ({9{_cat_908[5]}} & _slice_240) | ({9{_cat_908[6]}} & _slice_244) | ({9{_cat_908[7]}} & _slice_248) | ({9{_cat_908[8]}} & _slice_252) | ({9{_cat_908[9]}} & _slice_256) | ({9{_cat_908[10]}} & _slice_260) | ({9{_cat_908[11]}} & _slice_264) | ({9{_cat_908[12]}} & _slice_268) | ({9{_cat_908[13]}} & _slice_272) | ({9{_cat_908[14]}} & _slice_276) | ({9{_cat_908[15]}} & _slice_280) | ({9{_cat_908[16]}} & _slice_284) | ({9{_cat_908[17]}} & _slice_288) | ({9{_cat_908[18]}} & _slice_292) | ({9{_cat_908[19]}} & _slice_296) | ({9{_cat_908[20]}} & _slice_300) | ({9{_cat_908[21]}} & _slice_304) | ({9{_cat_908[22]}} & _slice_308) | ({9{_cat_908[23]}} & _slice_312);
+  assign _cat_910 = {_and_904, _and_900, _and_896, _and_892, _and_888, _and_884, _and_880, _and_876, _and_872, _and_868, _and_864, _and_860, _and_856, _and_852, _and_848, _and_844, _and_840, _and_836, _and_832, _and_828, _and_824, _and_820, _and_816, _and_812};
+  assign _onehot_911 = ({32{_cat_910[0]}} & iss_wdata_0) | ({32{_cat_910[1]}} & iss_wdata_1) | ({32{_cat_910[2]}} & iss_wdata_2) | ({32{_cat_910[3]}} & iss_wdata_3) | ({32{_cat_910[4]}} & iss_wdata_4) | ({32{_cat_910[5]}} & iss_wdata_5) | ({32{_cat_910[6]}} & iss_wdata_6) | ({32{_cat_910[7]}} & iss_wdata_7) | ({32{_cat_910[8]}} & iss_wdata_8) | ({32{_cat_910[9]}} & iss_wdata_9) | ({32{_cat_910[10]}} & iss_wdata_10) | ({32{_cat_910[11]}} & iss_wdata_11) | ({32{_cat_910[12]}} & iss_wdata_12) | ({32{_cat_910[13]}} & iss_wdata_13) | ({32{_cat_910[14]}} & iss_wdata_14) | ({32{_cat_910[15]}} & iss_wdata_15) | ({32{_cat_910[16]}} & iss_wdata_16) | ({32{_cat_910[17]}} & iss_wdata_17) | ({32{_cat_910[18]}} & iss_wdata_18) | ({32{_cat_910[19]}} & iss_wdata_19) | ({32{_cat_910[20]}} & iss_wdata_20) | ({32{_cat_910[21]}} & iss_wdata_21) | ({32{_cat_910[22]}} & iss_wdata_22) | ({32{_cat_910[23]}} & iss_wdata_23);
+  assign _and_912 = _and_430 & _rpu_lead_0;
+  assign _eq_914 = _slice_219 == 3'h4;
+  assign _and_915 = _and_912 & _eq_914;
+  assign _and_916 = _and_433 & _rpu_lead_1;
+  assign _eq_918 = _slice_223 == 3'h4;
+  assign _and_919 = _and_916 & _eq_918;
+  assign _and_920 = _and_436 & _rpu_lead_2;
+  assign _eq_922 = _slice_227 == 3'h4;
+  assign _and_923 = _and_920 & _eq_922;
+  assign _and_924 = _and_439 & _rpu_lead_3;
+  assign _eq_926 = _slice_231 == 3'h4;
+  assign _and_927 = _and_924 & _eq_926;
+  assign _and_928 = _and_442 & _rpu_lead_4;
+  assign _eq_930 = _slice_235 == 3'h4;
+  assign _and_931 = _and_928 & _eq_930;
+  assign _and_932 = _and_445 & _rpu_lead_5;
+  assign _eq_934 = _slice_239 == 3'h4;
+  assign _and_935 = _and_932 & _eq_934;
+  assign _and_936 = _and_448 & _rpu_lead_6;
+  assign _eq_938 = _slice_243 == 3'h4;
+  assign _and_939 = _and_936 & _eq_938;
+  assign _and_940 = _and_451 & _rpu_lead_7;
+  assign _eq_942 = _slice_247 == 3'h4;
+  assign _and_943 = _and_940 & _eq_942;
+  assign _and_944 = _and_454 & _rpu_lead_8;
+  assign _eq_946 = _slice_251 == 3'h4;
+  assign _and_947 = _and_944 & _eq_946;
+  assign _and_948 = _and_457 & _rpu_lead_9;
+  assign _eq_950 = _slice_255 == 3'h4;
+  assign _and_951 = _and_948 & _eq_950;
+  assign _and_952 = _and_460 & _rpu_lead_10;
+  assign _eq_954 = _slice_259 == 3'h4;
+  assign _and_955 = _and_952 & _eq_954;
+  assign _and_956 = _and_463 & _rpu_lead_11;
+  assign _eq_958 = _slice_263 == 3'h4;
+  assign _and_959 = _and_956 & _eq_958;
+  assign _and_960 = _and_466 & _rpu_lead_12;
+  assign _eq_962 = _slice_267 == 3'h4;
+  assign _and_963 = _and_960 & _eq_962;
+  assign _and_964 = _and_469 & _rpu_lead_13;
+  assign _eq_966 = _slice_271 == 3'h4;
+  assign _and_967 = _and_964 & _eq_966;
+  assign _and_968 = _and_472 & _rpu_lead_14;
+  assign _eq_970 = _slice_275 == 3'h4;
+  assign _and_971 = _and_968 & _eq_970;
+  assign _and_972 = _and_475 & _rpu_lead_15;
+  assign _eq_974 = _slice_279 == 3'h4;
+  assign _and_975 = _and_972 & _eq_974;
+  assign _and_976 = _and_478 & _rpu_lead_16;
+  assign _eq_978 = _slice_283 == 3'h4;
+  assign _and_979 = _and_976 & _eq_978;
+  assign _and_980 = _and_481 & _rpu_lead_17;
+  assign _eq_982 = _slice_287 == 3'h4;
+  assign _and_983 = _and_980 & _eq_982;
+  assign _and_984 = _and_484 & _rpu_lead_18;
+  assign _eq_986 = _slice_291 == 3'h4;
+  assign _and_987 = _and_984 & _eq_986;
+  assign _and_988 = _and_487 & _rpu_lead_19;
+  assign _eq_990 = _slice_295 == 3'h4;
+  assign _and_991 = _and_988 & _eq_990;
+  assign _and_992 = _and_490 & _rpu_lead_20;
+  assign _eq_994 = _slice_299 == 3'h4;
+  assign _and_995 = _and_992 & _eq_994;
+  assign _and_996 = _and_493 & _rpu_lead_21;
+  assign _eq_998 = _slice_303 == 3'h4;
+  assign _and_999 = _and_996 & _eq_998;
+  assign _and_1000 = _and_496 & _rpu_lead_22;
+  assign _eq_1002 = _slice_307 == 3'h4;
+  assign _and_1003 = _and_1000 & _eq_1002;
+  assign _and_1004 = _and_499 & _rpu_lead_23;
+  assign _eq_1006 = _slice_311 == 3'h4;
+  assign _and_1007 = _and_1004 & _eq_1006;
+  assign _cat_1008 = {_and_1007, _and_1003, _and_999, _and_995, _and_991, _and_987, _and_983, _and_979, _and_975, _and_971, _and_967, _and_963, _and_959, _and_955, _and_951, _and_947, _and_943, _and_939, _and_935, _and_931, _and_927, _and_923, _and_919, _and_915};
+  assign _ror_1009 = |_cat_1008;
+  assign _and_1010 = _ror_1009 & iss_write;
+  assign _cat_1011 = {_and_1007, _and_1003, _and_999, _and_995, _and_991, _and_987, _and_983, _and_979, _and_975, _and_971, _and_967, _and_963, _and_959, _and_955, _and_951, _and_947, _and_943, _and_939, _and_935, _and_931, _and_927, _and_923, _and_919, _and_915};
+  assign _onehot_1012 = ({9{_cat_1011[0]}} & _slice_220) | ({9{_cat_1011[1]}} & _slice_224) | ({9{_cat_1011[2]}} & _slice_228) | ({9{_cat_1011[3]}} & _slice_232) | ({9{_cat_1011[4]}} & _slice_236) | ({9{_cat_1011[5]}} & _slice_240) | ({9{_cat_1011[6]}} & _slice_244) | ({9{_cat_1011[7]}} & _slice_248) | ({9{_cat_1011[8]}} & _slice_252) | ({9{_cat_1011[9]}} & _slice_256) | ({9{_cat_1011[10]}} & _slice_260) | ({9{_cat_1011[11]}} & _slice_264) | ({9{_cat_1011[12]}} & _slice_268) | ({9{_cat_1011[13]}} & _slice_272) | ({9{_cat_1011[14]}} & _slice_276) | ({9{_cat_1011[15]}} & _slice_280) | ({9{_cat_1011[16]}} & _slice_284) | ({9{_cat_1011[17]}} & _slice_288) | ({9{_cat_1011[18]}} & _slice_292) | ({9{_cat_1011[19]}} & _slice_296) | ({9{_cat_1011[20]}} & _slice_300) | ({9{_cat_1011[21]}} & _slice_304) | ({9{_cat_1011[22]}} & _slice_308) | ({9{_cat_1011[23]}} & _slice_312);
+  assign _cat_1013 = {_and_1007, _and_1003, _and_999, _and_995, _and_991, _and_987, _and_983, _and_979, _and_975, _and_971, _and_967, _and_963, _and_959, _and_955, _and_951, _and_947, _and_943, _and_939, _and_935, _and_931, _and_927, _and_923, _and_919, _and_915};
+  assign _onehot_1014 = ({32{_cat_1013[0]}} & iss_wdata_0) | ({32{_cat_1013[1]}} & iss_wdata_1) | ({32{_cat_1013[2]}} & iss_wdata_2) | ({32{_cat_1013[3]}} & iss_wdata_3) | ({32{_cat_1013[4]}} & iss_wdata_4) | ({32{_cat_1013[5]}} & iss_wdata_5) | ({32{_cat_1013[6]}} & iss_wdata_6) | ({32{_cat_1013[7]}} & iss_wdata_7) | ({32{_cat_1013[8]}} & iss_wdata_8) | ({32{_cat_1013[9]}} & iss_wdata_9) | ({32{_cat_1013[10]}} & iss_wdata_10) | ({32{_cat_1013[11]}} & iss_wdata_11) | ({32{_cat_1013[12]}} & iss_wdata_12) | ({32{_cat_1013[13]}} & iss_wdata_13) | ({32{_cat_1013[14]}} & iss_wdata_14) | ({32{_cat_1013[15]}} & iss_wdata_15) | ({32{_cat_1013[16]}} & iss_wdata_16) | ({32{_cat_1013[17]}} & iss_wdata_17) | ({32{_cat_1013[18]}} & iss_wdata_18) | ({32{_cat_1013[19]}} & iss_wdata_19) | ({32{_cat_1013[20]}} & iss_wdata_20) | ({32{_cat_1013[21]}} & iss_wdata_21) | ({32{_cat_1013[22]}} & iss_wdata_22) | ({32{_cat_1013[23]}} & iss_wdata_23);
+  assign _and_1015 = _and_430 & _rpu_lead_0;
+  assign _eq_1017 = _slice_219 == 3'h5;
+  assign _and_1018 = _and_1015 & _eq_1017;
+  assign _and_1019 = _and_433 & _rpu_lead_1;
+  assign _eq_1021 = _slice_223 == 3'h5;
+  assign _and_1022 = _and_1019 & _eq_1021;
+  assign _and_1023 = _and_436 & _rpu_lead_2;
+  assign _eq_1025 = _slice_227 == 3'h5;
+  assign _and_1026 = _and_1023 & _eq_1025;
+  assign _and_1027 = _and_439 & _rpu_lead_3;
+  assign _eq_1029 = _slice_231 == 3'h5;
+  assign _and_1030 = _and_1027 & _eq_1029;
+  assign _and_1031 = _and_442 & _rpu_lead_4;
+  assign _eq_1033 = _slice_235 == 3'h5;
+  assign _and_1034 = _and_1031 & _eq_1033;
+  assign _and_1035 = _and_445 & _rpu_lead_5;
+  assign _eq_1037 = _slice_239 == 3'h5;
+  assign _and_1038 = _and_1035 & _eq_1037;
+  assign _and_1039 = _and_448 & _rpu_lead_6;
+  assign _eq_1041 = _slice_243 == 3'h5;
+  assign _and_1042 = _and_1039 & _eq_1041;
+  assign _and_1043 = _and_451 & _rpu_lead_7;
+  assign _eq_1045 = _slice_247 == 3'h5;
+  assign _and_1046 = _and_1043 & _eq_1045;
+  assign _and_1047 = _and_454 & _rpu_lead_8;
+  assign _eq_1049 = _slice_251 == 3'h5;
+  assign _and_1050 = _and_1047 & _eq_1049;
+  assign _and_1051 = _and_457 & _rpu_lead_9;
+  assign _eq_1053 = _slice_255 == 3'h5;
+  assign _and_1054 = _and_1051 & _eq_1053;
+  assign _and_1055 = _and_460 & _rpu_lead_10;
+  assign _eq_1057 = _slice_259 == 3'h5;
+  assign _and_1058 = _and_1055 & _eq_1057;
+  assign _and_1059 = _and_463 & _rpu_lead_11;
+  assign _eq_1061 = _slice_263 == 3'h5;
+  assign _and_1062 = _and_1059 & _eq_1061;
+  assign _and_1063 = _and_466 & _rpu_lead_12;
+  assign _eq_1065 = _slice_267 == 3'h5;
+  assign _and_1066 = _and_1063 & _eq_1065;
+  assign _and_1067 = _and_469 & _rpu_lead_13;
+  assign _eq_1069 = _slice_271 == 3'h5;
+  assign _and_1070 = _and_1067 & _eq_1069;
+  assign _and_1071 = _and_472 & _rpu_lead_14;
+  assign _eq_1073 = _slice_275 == 3'h5;
+  assign _and_1074 = _and_1071 & _eq_1073;
+  assign _and_1075 = _and_475 & _rpu_lead_15;
+  assign _eq_1077 = _slice_279 == 3'h5;
+  assign _and_1078 = _and_1075 & _eq_1077;
+  assign _and_1079 = _and_478 & _rpu_lead_16;
+  assign _eq_1081 = _slice_283 == 3'h5;
+  assign _and_1082 = _and_1079 & _eq_1081;
+  assign _and_1083 = _and_481 & _rpu_lead_17;
+  assign _eq_1085 = _slice_287 == 3'h5;
+  assign _and_1086 = _and_1083 & _eq_1085;
+  assign _and_1087 = _and_484 & _rpu_lead_18;
+  assign _eq_1089 = _slice_291 == 3'h5;
+  assign _and_1090 = _and_1087 & _eq_1089;
+  assign _and_1091 = _and_487 & _rpu_lead_19;
+  assign _eq_1093 = _slice_295 == 3'h5;
+  assign _and_1094 = _and_1091 & _eq_1093;
+  assign _and_1095 = _and_490 & _rpu_lead_20;
+  assign _eq_1097 = _slice_299 == 3'h5;
+  assign _and_1098 = _and_1095 & _eq_1097;
+  assign _and_1099 = _and_493 & _rpu_lead_21;
+  assign _eq_1101 = _slice_303 == 3'h5;
+  assign _and_1102 = _and_1099 & _eq_1101;
+  assign _and_1103 = _and_496 & _rpu_lead_22;
+  assign _eq_1105 = _slice_307 == 3'h5;
+  assign _and_1106 = _and_1103 & _eq_1105;
+  assign _and_1107 = _and_499 & _rpu_lead_23;
+  assign _eq_1109 = _slice_311 == 3'h5;
+  assign _and_1110 = _and_1107 & _eq_1109;
+  assign _cat_1111 = {_and_1110, _and_1106, _and_1102, _and_1098, _and_1094, _and_1090, _and_1086, _and_1082, _and_1078, _and_1074, _and_1070, _and_1066, _and_1062, _and_1058, _and_1054, _and_1050, _and_1046, _and_1042, _and_1038, _and_1034, _and_1030, _and_1026, _and_1022, _and_1018};
+  assign _ror_1112 = |_cat_1111;
+  assign _and_1113 = _ror_1112 & iss_write;
+  assign _cat_1114 = {_and_1110, _and_1106, _and_1102, _and_1098, _and_1094, _and_1090, _and_1086, _and_1082, _and_1078, _and_1074, _and_1070, _and_1066, _and_1062, _and_1058, _and_1054, _and_1050, _and_1046, _and_1042, _and_1038, _and_1034, _and_1030, _and_1026, _and_1022, _and_1018};
+  assign _onehot_1115 = ({9{_cat_1114[0]}} & _slice_220) | ({9{_cat_1114[1]}} & _slice_224) | ({9{_cat_1114[2]}} & _slice_228) | ({9{_cat_1114[3]}} & _slice_232) | ({9{_cat_1114[4]}} & _slice_236) | ({9{_cat_1114[5]}} & _slice_240) | ({9{_cat_1114[6]}} & _slice_244) | ({9{_cat_1114[7]}} & _slice_248) | ({9{_cat_1114[8]}} & _slice_252) | ({9{_cat_1114[9]}} & _slice_256) | ({9{_cat_1114[10]}} & _slice_260) | ({9{_cat_1114[11]}} & _slice_264) | ({9{_cat_1114[12]}} & _slice_268) | ({9{_cat_1114[13]}} & _slice_272) | ({9{_cat_1114[14]}} & _slice_276) | ({9{_cat_1114[15]}} & _slice_280) | ({9{_cat_1114[16]}} & _slice_284) | ({9{_cat_1114[17]}} & _slice_288) | ({9{_cat_1114[18]}} & _slice_292) | ({9{_cat_1114[19]}} & _slice_296) | ({9{_cat_1114[20]}} & _slice_300) | ({9{_cat_1114[21]}} & _slice_304) | ({9{_cat_1114[22]}} & _slice_308) | ({9{_cat_1114[23]}} & _slice_312);
+  assign _cat_1116 = {_and_1110, _and_1106, _and_1102, _and_1098, _and_1094, _and_1090, _and_1086, _and_1082, _and_1078, _and_1074, _and_1070, _and_1066, _and_1062, _and_1058, _and_1054, _and_1050, _and_1046, _and_1042, _and_1038, _and_1034, _and_1030, _and_1026, _and_1022, _and_1018};
+  assign _onehot_1117 = ({32{_cat_1116[0]}} & iss_wdata_0) | ({32{_cat_1116[1]}} & iss_wdata_1) | ({32{_cat_1116[2]}} & iss_wdata_2) | ({32{_cat_1116[3]}} & iss_wdata_3) | ({32{_cat_1116[4]}} & iss_wdata_4) | ({32{_cat_1116[5]}} & iss_wdata_5) | ({32{_cat_1116[6]}} & iss_wdata_6) | ({32{_cat_1116[7]}} & iss_wdata_7) | ({32{_cat_1116[8]}} & iss_wdata_8) | ({32{_cat_1116[9]}} & iss_wdata_9) | ({32{_cat_1116[10]}} & iss_wdata_10) | ({32{_cat_1116[11]}} & iss_wdata_11) | ({32{_cat_1116[12]}} & iss_wdata_12) | ({32{_cat_1116[13]}} & iss_wdata_13) | ({32{_cat_1116[14]}} & iss_wdata_14) | ({32{_cat_1116[15]}} & iss_wdata_15) | ({32{_cat_1116[16]}} & iss_wdata_16) | ({32{_cat_1116[17]}} & iss_wdata_17) | ({32{_cat_1116[18]}} & iss_wdata_18) | ({32{_cat_1116[19]}} & iss_wdata_19) | ({32{_cat_1116[20]}} & iss_wdata_20) | ({32{_cat_1116[21]}} & iss_wdata_21) | ({32{_cat_1116[22]}} & iss_wdata_22) | ({32{_cat_1116[23]}} & iss_wdata_23);
+  assign _and_1118 = _and_430 & _rpu_lead_0;
+  assign _eq_1120 = _slice_219 == 3'h6;
+  assign _and_1121 = _and_1118 & _eq_1120;
+  assign _and_1122 = _and_433 & _rpu_lead_1;
+  assign _eq_1124 = _slice_223 == 3'h6;
+  assign _and_1125 = _and_1122 & _eq_1124;
+  assign _and_1126 = _and_436 & _rpu_lead_2;
+  assign _eq_1128 = _slice_227 == 3'h6;
+  assign _and_1129 = _and_1126 & _eq_1128;
+  assign _and_1130 = _and_439 & _rpu_lead_3;
+  assign _eq_1132 = _slice_231 == 3'h6;
+  assign _and_1133 = _and_1130 & _eq_1132;
+  assign _and_1134 = _and_442 & _rpu_lead_4;
+  assign _eq_1136 = _slice_235 == 3'h6;
+  assign _and_1137 = _and_1134 & _eq_1136;
+  assign _and_1138 = _and_445 & _rpu_lead_5;
+  assign _eq_1140 = _slice_239 == 3'h6;
+  assign _and_1141 = _and_1138 & _eq_1140;
+  assign _and_1142 = _and_448 & _rpu_lead_6;
+  assign _eq_1144 = _slice_243 == 3'h6;
+  assign _and_1145 = _and_1142 & _eq_1144;
+  assign _and_1146 = _and_451 & _rpu_lead_7;
+  assign _eq_1148 = _slice_247 == 3'h6;
+  assign _and_1149 = _and_1146 & _eq_1148;
+  assign _and_1150 = _and_454 & _rpu_lead_8;
+  assign _eq_1152 = _slice_251 == 3'h6;
+  assign _and_1153 = _and_1150 & _eq_1152;
+  assign _and_1154 = _and_457 & _rpu_lead_9;
+  assign _eq_1156 = _slice_255 == 3'h6;
+  assign _and_1157 = _and_1154 & _eq_1156;
+  assign _and_1158 = _and_460 & _rpu_lead_10;
+  assign _eq_1160 = _slice_259 == 3'h6;
+  assign _and_1161 = _and_1158 & _eq_1160;
+  assign _and_1162 = _and_463 & _rpu_lead_11;
+  assign _eq_1164 = _slice_263 == 3'h6;
+  assign _and_1165 = _and_1162 & _eq_1164;
+  assign _and_1166 = _and_466 & _rpu_lead_12;
+  assign _eq_1168 = _slice_267 == 3'h6;
+  assign _and_1169 = _and_1166 & _eq_1168;
+  assign _and_1170 = _and_469 & _rpu_lead_13;
+  assign _eq_1172 = _slice_271 == 3'h6;
+  assign _and_1173 = _and_1170 & _eq_1172;
+  assign _and_1174 = _and_472 & _rpu_lead_14;
+  assign _eq_1176 = _slice_275 == 3'h6;
+  assign _and_1177 = _and_1174 & _eq_1176;
+  assign _and_1178 = _and_475 & _rpu_lead_15;
+  assign _eq_1180 = _slice_279 == 3'h6;
+  assign _and_1181 = _and_1178 & _eq_1180;
+  assign _and_1182 = _and_478 & _rpu_lead_16;
+  assign _eq_1184 = _slice_283 == 3'h6;
+  assign _and_1185 = _and_1182 & _eq_1184;
+  assign _and_1186 = _and_481 & _rpu_lead_17;
+  assign _eq_1188 = _slice_287 == 3'h6;
+  assign _and_1189 = _and_1186 & _eq_1188;
+  assign _and_1190 = _and_484 & _rpu_lead_18;
+  assign _eq_1192 = _slice_291 == 3'h6;
+  assign _and_1193 = _and_1190 & _eq_1192;
+  assign _and_1194 = _and_487 & _rpu_lead_19;
+  assign _eq_1196 = _slice_295 == 3'h6;
+  assign _and_1197 = _and_1194 & _eq_1196;
+  assign _and_1198 = _and_490 & _rpu_lead_20;
+  assign _eq_1200 = _slice_299 == 3'h6;
+  assign _and_1201 = _and_1198 & _eq_1200;
+  assign _and_1202 = _and_493 & _rpu_lead_21;
+  assign _eq_1204 = _slice_303 == 3'h6;
+  assign _and_1205 = _and_1202 & _eq_1204;
+  assign _and_1206 = _and_496 & _rpu_lead_22;
+  assign _eq_1208 = _slice_307 == 3'h6;
+  assign _and_1209 = _and_1206 & _eq_1208;
+  assign _and_1210 = _and_499 & _rpu_lead_23;
+  assign _eq_1212 = _slice_311 == 3'h6;
+  assign _and_1213 = _and_1210 & _eq_1212;
+  assign _cat_1214 = {_and_1213, _and_1209, _and_1205, _and_1201, _and_1197, _and_1193, _and_1189, _and_1185, _and_1181, _and_1177, _and_1173, _and_1169, _and_1165, _and_1161, _and_1157, _and_1153, _and_1149, _and_1145, _and_1141, _and_1137, _and_1133, _and_1129, _and_1125, _and_1121};
+  assign _ror_1215 = |_cat_1214;
+  assign _and_1216 = _ror_1215 & iss_write;
+  assign _cat_1217 = {_and_1213, _and_1209, _and_1205, _and_1201, _and_1197, _and_1193, _and_1189, _and_1185, _and_1181, _and_1177, _and_1173, _and_1169, _and_1165, _and_1161, _and_1157, _and_1153, _and_1149, _and_1145, _and_1141, _and_1137, _and_1133, _and_1129, _and_1125, _and_1121};
+  assign _onehot_1218 = ({9{_cat_1217[0]}} & _slice_220) | ({9{_cat_1217[1]}} & _slice_224) | ({9{_cat_1217[2]}} & _slice_228) | ({9{_cat_1217[3]}} & _slice_232) | ({9{_cat_1217[4]}} & _slice_236) | ({9{_cat_1217[5]}} & _slice_240) | ({9{_cat_1217[6]}} & _slice_244) | ({9{_cat_1217[7]}} & _slice_248) | ({9{_cat_1217[8]}} & _slice_252) | ({9{_cat_1217[9]}} & _slice_256) | ({9{_cat_1217[10]}} & _slice_260) | ({9{_cat_1217[11]}} & _slice_264) | ({9{_cat_1217[12]}} & _slice_268) | ({9{_cat_1217[13]}} & _slice_272) | ({9{_cat_1217[14]}} & _slice_276) | ({9{_cat_1217[15]}} & _slice_280) | ({9{_cat_1217[16]}} & _slice_284) | ({9{_cat_1217[17]}} & _slice_288) | ({9{_cat_1217[18]}} & _slice_292) | ({9{_cat_1217[19]}} & _slice_296) | ({9{_cat_1217[20]}} & _slice_300) | ({9{_cat_1217[21]}} & _slice_304) | ({9{_cat_1217[22]}} & _slice_308) | ({9{_cat_1217[23]}} & _slice_312);
+  assign _cat_1219 = {_and_1213, _and_1209, _and_1205, _and_1201, _and_1197, _and_1193, _and_1189, _and_1185, _and_1181, _and_1177, _and_1173, _and_1169, _and_1165, _and_1161, _and_1157, _and_1153, _and_1149, _and_1145, _and_1141, _and_1137, _and_1133, _and_1129, _and_1125, _and_1121};
+  assign _onehot_1220 = ({32{_cat_1219[0]}} & iss_wdata_0) | ({32{_cat_1219[1]}} & iss_wdata_1) | ({32{_cat_1219[2]}} & iss_wdata_2) | ({32{_cat_1219[3]}} & iss_wdata_3) | ({32{_cat_1219[4]}} & iss_wdata_4) | ({32{_cat_1219[5]}} & iss_wdata_5) | ({32{_cat_1219[6]}} & iss_wdata_6) | ({32{_cat_1219[7]}} & iss_wdata_7) | ({32{_cat_1219[8]}} & iss_wdata_8) | ({32{_cat_1219[9]}} & iss_wdata_9) | ({32{_cat_1219[10]}} & iss_wdata_10) | ({32{_cat_1219[11]}} & iss_wdata_11) | ({32{_cat_1219[12]}} & iss_wdata_12) | ({32{_cat_1219[13]}} & iss_wdata_13) | ({32{_cat_1219[14]}} & iss_wdata_14) | ({32{_cat_1219[15]}} & iss_wdata_15) | ({32{_cat_1219[16]}} & iss_wdata_16) | ({32{_cat_1219[17]}} & iss_wdata_17) | ({32{_cat_1219[18]}} & iss_wdata_18) | ({32{_cat_1219[19]}} & iss_wdata_19) | ({32{_cat_1219[20]}} & iss_wdata_20) | ({32{_cat_1219[21]}} & iss_wdata_21) | ({32{_cat_1219[22]}} & iss_wdata_22) | ({32{_cat_1219[23]}} & iss_wdata_23);
+  assign _and_1221 = _and_430 & _rpu_lead_0;
+  assign _eq_1223 = _slice_219 == 3'h7;
+  assign _and_1224 = _and_1221 & _eq_1223;
+  assign _and_1225 = _and_433 & _rpu_lead_1;
+  assign _eq_1227 = _slice_223 == 3'h7;
+  assign _and_1228 = _and_1225 & _eq_1227;
+  assign _and_1229 = _and_436 & _rpu_lead_2;
+  assign _eq_1231 = _slice_227 == 3'h7;
+  assign _and_1232 = _and_1229 & _eq_1231;
+  assign _and_1233 = _and_439 & _rpu_lead_3;
+  assign _eq_1235 = _slice_231 == 3'h7;
+  assign _and_1236 = _and_1233 & _eq_1235;
+  assign _and_1237 = _and_442 & _rpu_lead_4;
+  assign _eq_1239 = _slice_235 == 3'h7;
+  assign _and_1240 = _and_1237 & _eq_1239;
+  assign _and_1241 = _and_445 & _rpu_lead_5;
+  assign _eq_1243 = _slice_239 == 3'h7;
+  assign _and_1244 = _and_1241 & _eq_1243;
+  assign _and_1245 = _and_448 & _rpu_lead_6;
+  assign _eq_1247 = _slice_243 == 3'h7;
+  assign _and_1248 = _and_1245 & _eq_1247;
+  assign _and_1249 = _and_451 & _rpu_lead_7;
+  assign _eq_1251 = _slice_247 == 3'h7;
+  assign _and_1252 = _and_1249 & _eq_1251;
+  assign _and_1253 = _and_454 & _rpu_lead_8;
+  assign _eq_1255 = _slice_251 == 3'h7;
+  assign _and_1256 = _and_1253 & _eq_1255;
+  assign _and_1257 = _and_457 & _rpu_lead_9;
+  assign _eq_1259 = _slice_255 == 3'h7;
+  assign _and_1260 = _and_1257 & _eq_1259;
+  assign _and_1261 = _and_460 & _rpu_lead_10;
+  assign _eq_1263 = _slice_259 == 3'h7;
+  assign _and_1264 = _and_1261 & _eq_1263;
+  assign _and_1265 = _and_463 & _rpu_lead_11;
+  assign _eq_1267 = _slice_263 == 3'h7;
+  assign _and_1268 = _and_1265 & _eq_1267;
+  assign _and_1269 = _and_466 & _rpu_lead_12;
+  assign _eq_1271 = _slice_267 == 3'h7;
+  assign _and_1272 = _and_1269 & _eq_1271;
+  assign _and_1273 = _and_469 & _rpu_lead_13;
+  assign _eq_1275 = _slice_271 == 3'h7;
+  assign _and_1276 = _and_1273 & _eq_1275;
+  assign _and_1277 = _and_472 & _rpu_lead_14;
+  assign _eq_1279 = _slice_275 == 3'h7;
+  assign _and_1280 = _and_1277 & _eq_1279;
+  assign _and_1281 = _and_475 & _rpu_lead_15;
+  assign _eq_1283 = _slice_279 == 3'h7;
+  assign _and_1284 = _and_1281 & _eq_1283;
+  assign _and_1285 = _and_478 & _rpu_lead_16;
+  assign _eq_1287 = _slice_283 == 3'h7;
+  assign _and_1288 = _and_1285 & _eq_1287;
+  assign _and_1289 = _and_481 & _rpu_lead_17;
+  assign _eq_1291 = _slice_287 == 3'h7;
+  assign _and_1292 = _and_1289 & _eq_1291;
+  assign _and_1293 = _and_484 & _rpu_lead_18;
+  assign _eq_1295 = _slice_291 == 3'h7;
+  assign _and_1296 = _and_1293 & _eq_1295;
+  assign _and_1297 = _and_487 & _rpu_lead_19;
+  assign _eq_1299 = _slice_295 == 3'h7;
+  assign _and_1300 = _and_1297 & _eq_1299;
+  assign _and_1301 = _and_490 & _rpu_lead_20;
+  assign _eq_1303 = _slice_299 == 3'h7;
+  assign _and_1304 = _and_1301 & _eq_1303;
+  assign _and_1305 = _and_493 & _rpu_lead_21;
+  assign _eq_1307 = _slice_303 == 3'h7;
+  assign _and_1308 = _and_1305 & _eq_1307;
+  assign _and_1309 = _and_496 & _rpu_lead_22;
+  assign _eq_1311 = _slice_307 == 3'h7;
+  assign _and_1312 = _and_1309 & _eq_1311;
+  assign _and_1313 = _and_499 & _rpu_lead_23;
+  assign _eq_1315 = _slice_311 == 3'h7;
+  assign _and_1316 = _and_1313 & _eq_1315;
+  assign _cat_1317 = {_and_1316, _and_1312, _and_1308, _and_1304, _and_1300, _and_1296, _and_1292, _and_1288, _and_1284, _and_1280, _and_1276, _and_1272, _and_1268, _and_1264, _and_1260, _and_1256, _and_1252, _and_1248, _and_1244, _and_1240, _and_1236, _and_1232, _and_1228, _and_1224};
+  assign _ror_1318 = |_cat_1317;
+  assign _and_1319 = _ror_1318 & iss_write;
+  assign _cat_1320 = {_and_1316, _and_1312, _and_1308, _and_1304, _and_1300, _and_1296, _and_1292, _and_1288, _and_1284, _and_1280, _and_1276, _and_1272, _and_1268, _and_1264, _and_1260, _and_1256, _and_1252, _and_1248, _and_1244, _and_1240, _and_1236, _and_1232, _and_1228, _and_1224};
+  assign _onehot_1321 = ({9{_cat_1320[0]}} & _slice_220) | ({9{_cat_1320[1]}} & _slice_224) | ({9{_cat_1320[2]}} & _slice_228) | ({9{_cat_1320[3]}} & _slice_232) | ({9{_cat_1320[4]}} & _slice_236) | ({9{_cat_1320[5]}} & _slice_240) | ({9{_cat_1320[6]}} & _slice_244) | ({9{_cat_1320[7]}} & _slice_248) | ({9{_cat_1320[8]}} & _slice_252) | ({9{_cat_1320[9]}} & _slice_256) | ({9{_cat_1320[10]}} & _slice_260) | ({9{_cat_1320[11]}} & _slice_264) | ({9{_cat_1320[12]}} & _slice_268) | ({9{_cat_1320[13]}} & _slice_272) | ({9{_cat_1320[14]}} & _slice_276) | ({9{_cat_1320[15]}} & _slice_280) | ({9{_cat_1320[16]}} & _slice_284) | ({9{_cat_1320[17]}} & _slice_288) | ({9{_cat_1320[18]}} & _slice_292) | ({9{_cat_1320[19]}} & _slice_296) | ({9{_cat_1320[20]}} & _slice_300) | ({9{_cat_1320[21]}} & _slice_304) | ({9{_cat_1320[22]}} & _slice_308) | ({9{_cat_1320[23]}} & _slice_312);
+  assign _cat_1322 = {_and_1316, _and_1312, _and_1308, _and_1304, _and_1300, _and_1296, _and_1292, _and_1288, _and_1284, _and_1280, _and_1276, _and_1272, _and_1268, _and_1264, _and_1260, _and_1256, _and_1252, _and_1248, _and_1244, _and_1240, _and_1236, _and_1232, _and_1228, _and_1224};
+  assign _onehot_1323 = ({32{_cat_1322[0]}} & iss_wdata_0) | ({32{_cat_1322[1]}} & iss_wdata_1) | ({32{_cat_1322[2]}} & iss_wdata_2) | ({32{_cat_1322[3]}} & iss_wdata_3) | ({32{_cat_1322[4]}} & iss_wdata_4) | ({32{_cat_1322[5]}} & iss_wdata_5) | ({32{_cat_1322[6]}} & iss_wdata_6) | ({32{_cat_1322[7]}} & iss_wdata_7) | ({32{_cat_1322[8]}} & iss_wdata_8) | ({32{_cat_1322[9]}} & iss_wdata_9) | ({32{_cat_1322[10]}} & iss_wdata_10) | ({32{_cat_1322[11]}} & iss_wdata_11) | ({32{_cat_1322[12]}} & iss_wdata_12) | ({32{_cat_1322[13]}} & iss_wdata_13) | ({32{_cat_1322[14]}} & iss_wdata_14) | ({32{_cat_1322[15]}} & iss_wdata_15) | ({32{_cat_1322[16]}} & iss_wdata_16) | ({32{_cat_1322[17]}} & iss_wdata_17) | ({32{_cat_1322[18]}} & iss_wdata_18) | ({32{_cat_1322[19]}} & iss_wdata_19) | ({32{_cat_1322[20]}} & iss_wdata_20) | ({32{_cat_1322[21]}} & iss_wdata_21) | ({32{_cat_1322[22]}} & iss_wdata_22) | ({32{_cat_1322[23]}} & iss_wdata_23);
   always @(posedge clk) begin
     if (rst) mmu1_valid <= 1'b0;
     else mmu1_valid <= s0_valid;
@@ -4160,57 +4131,57 @@ module rsdmm (
     if (rst) mmu3_bank_23 <= 3'h0;
     else mmu3_bank_23 <= mmu2_bank_23;
   end
-  assign _and_1579 = mmu3_we_0 & mmu3_valid;
-  assign _and_1580 = mmu3_en_0 & mmu3_valid;
-  assign _and_1581 = _and_1580 & mmu3_read;
+  assign _and_1576 = mmu3_we_0 & mmu3_valid;
+  assign _and_1577 = mmu3_en_0 & mmu3_valid;
+  assign _and_1578 = _and_1577 & mmu3_read;
   always @(posedge clk) begin
-    if (_and_1581) _mem_read_sync_1582 <= bank0[mmu3_row_0];
+    if (_and_1578) _mem_read_sync_1579 <= bank0[mmu3_row_0];
   end
-  assign _and_1583 = mmu3_we_1 & mmu3_valid;
-  assign _and_1584 = mmu3_en_1 & mmu3_valid;
-  assign _and_1585 = _and_1584 & mmu3_read;
+  assign _and_1580 = mmu3_we_1 & mmu3_valid;
+  assign _and_1581 = mmu3_en_1 & mmu3_valid;
+  assign _and_1582 = _and_1581 & mmu3_read;
   always @(posedge clk) begin
-    if (_and_1585) _mem_read_sync_1586 <= bank1[mmu3_row_1];
+    if (_and_1582) _mem_read_sync_1583 <= bank1[mmu3_row_1];
   end
-  assign _and_1587 = mmu3_we_2 & mmu3_valid;
-  assign _and_1588 = mmu3_en_2 & mmu3_valid;
-  assign _and_1589 = _and_1588 & mmu3_read;
+  assign _and_1584 = mmu3_we_2 & mmu3_valid;
+  assign _and_1585 = mmu3_en_2 & mmu3_valid;
+  assign _and_1586 = _and_1585 & mmu3_read;
   always @(posedge clk) begin
-    if (_and_1589) _mem_read_sync_1590 <= bank2[mmu3_row_2];
+    if (_and_1586) _mem_read_sync_1587 <= bank2[mmu3_row_2];
   end
-  assign _and_1591 = mmu3_we_3 & mmu3_valid;
-  assign _and_1592 = mmu3_en_3 & mmu3_valid;
-  assign _and_1593 = _and_1592 & mmu3_read;
+  assign _and_1588 = mmu3_we_3 & mmu3_valid;
+  assign _and_1589 = mmu3_en_3 & mmu3_valid;
+  assign _and_1590 = _and_1589 & mmu3_read;
   always @(posedge clk) begin
-    if (_and_1593) _mem_read_sync_1594 <= bank3[mmu3_row_3];
+    if (_and_1590) _mem_read_sync_1591 <= bank3[mmu3_row_3];
   end
-  assign _and_1595 = mmu3_we_4 & mmu3_valid;
-  assign _and_1596 = mmu3_en_4 & mmu3_valid;
-  assign _and_1597 = _and_1596 & mmu3_read;
+  assign _and_1592 = mmu3_we_4 & mmu3_valid;
+  assign _and_1593 = mmu3_en_4 & mmu3_valid;
+  assign _and_1594 = _and_1593 & mmu3_read;
   always @(posedge clk) begin
-    if (_and_1597) _mem_read_sync_1598 <= bank4[mmu3_row_4];
+    if (_and_1594) _mem_read_sync_1595 <= bank4[mmu3_row_4];
   end
-  assign _and_1599 = mmu3_we_5 & mmu3_valid;
-  assign _and_1600 = mmu3_en_5 & mmu3_valid;
-  assign _and_1601 = _and_1600 & mmu3_read;
+  assign _and_1596 = mmu3_we_5 & mmu3_valid;
+  assign _and_1597 = mmu3_en_5 & mmu3_valid;
+  assign _and_1598 = _and_1597 & mmu3_read;
   always @(posedge clk) begin
-    if (_and_1601) _mem_read_sync_1602 <= bank5[mmu3_row_5];
+    if (_and_1598) _mem_read_sync_1599 <= bank5[mmu3_row_5];
   end
-  assign _and_1603 = mmu3_we_6 & mmu3_valid;
-  assign _and_1604 = mmu3_en_6 & mmu3_valid;
-  assign _and_1605 = _and_1604 & mmu3_read;
+  assign _and_1600 = mmu3_we_6 & mmu3_valid;
+  assign _and_1601 = mmu3_en_6 & mmu3_valid;
+  assign _and_1602 = _and_1601 & mmu3_read;
   always @(posedge clk) begin
-    if (_and_1605) _mem_read_sync_1606 <= bank6[mmu3_row_6];
+    if (_and_1602) _mem_read_sync_1603 <= bank6[mmu3_row_6];
   end
-  assign _and_1607 = mmu3_we_7 & mmu3_valid;
-  assign _and_1608 = mmu3_en_7 & mmu3_valid;
-  assign _and_1609 = _and_1608 & mmu3_read;
+  assign _and_1604 = mmu3_we_7 & mmu3_valid;
+  assign _and_1605 = mmu3_en_7 & mmu3_valid;
+  assign _and_1606 = _and_1605 & mmu3_read;
   always @(posedge clk) begin
-    if (_and_1609) _mem_read_sync_1610 <= bank7[mmu3_row_7];
+    if (_and_1606) _mem_read_sync_1607 <= bank7[mmu3_row_7];
   end
   always @(posedge clk) begin
     if (rst) ret_read <= 1'b0;
-    else ret_read <= _and_1614;
+    else ret_read <= _and_1611;
   end
   always @(posedge clk) begin
     if (rst) ret_first <= 1'b0;
@@ -4220,112 +4191,109 @@ module rsdmm (
     if (rst) ret_last <= 1'b0;
     else ret_last <= mmu3_last;
   end
-  assign _and_1614 = mmu3_valid & mmu3_read;
+  assign _and_1611 = mmu3_valid & mmu3_read;
   always @(posedge clk) begin
     if (rst) emit_left <= 2'h0;
-    else emit_left <= _mux_1623;
+    else if (_or_1811) emit_left <= _mux_1810;
   end
-  assign _eq_1617 = emit_left == 2'h0;
-  assign _not_1618 = ~_eq_1617;
-  assign _and_1619 = ret_read & ret_last;
-  assign _zext_1621 = {1'd0, _not_1618};
-  assign _sub_1622 = emit_left - _zext_1621;
-  assign _mux_1623 = _and_1619 ? 2'h3 : _sub_1622;
+  assign _eq_1614 = emit_left == 2'h0;
+  assign _not_1615 = ~_eq_1614;
+  assign _and_1616 = ret_read & ret_last;
   always @(posedge clk) begin
     if (rst) emit_0 <= 32'h00000000;
-    else if (_or_1656) emit_0 <= _mux_1655;
+    else if (_or_1811) emit_0 <= _mux_1812;
   end
   always @(posedge clk) begin
     if (rst) emit_1 <= 32'h00000000;
-    else if (_or_1664) emit_1 <= _mux_1663;
+    else if (_or_1811) emit_1 <= _mux_1813;
   end
   always @(posedge clk) begin
     if (rst) emit_2 <= 32'h00000000;
-    else if (_or_1672) emit_2 <= _mux_1671;
+    else if (_or_1811) emit_2 <= _mux_1814;
   end
   always @(posedge clk) begin
     if (rst) emit_3 <= 32'h00000000;
-    else if (_or_1680) emit_3 <= _mux_1679;
+    else if (_or_1811) emit_3 <= _mux_1815;
   end
   always @(posedge clk) begin
     if (rst) emit_4 <= 32'h00000000;
-    else if (_or_1688) emit_4 <= _mux_1687;
+    else if (_or_1811) emit_4 <= _mux_1816;
   end
   always @(posedge clk) begin
     if (rst) emit_5 <= 32'h00000000;
-    else if (_or_1696) emit_5 <= _mux_1695;
+    else if (_or_1811) emit_5 <= _mux_1817;
   end
   always @(posedge clk) begin
     if (rst) emit_6 <= 32'h00000000;
-    else if (_or_1704) emit_6 <= _mux_1703;
+    else if (_or_1811) emit_6 <= _mux_1818;
   end
   always @(posedge clk) begin
     if (rst) emit_7 <= 32'h00000000;
-    else if (_or_1712) emit_7 <= _mux_1711;
+    else if (_or_1811) emit_7 <= _mux_1819;
   end
   always @(posedge clk) begin
     if (rst) emit_8 <= 32'h00000000;
-    else if (_or_1720) emit_8 <= _mux_1719;
+    else if (_or_1811) emit_8 <= _mux_1820;
   end
   always @(posedge clk) begin
     if (rst) emit_9 <= 32'h00000000;
-    else if (_or_1728) emit_9 <= _mux_1727;
+    else if (_or_1811) emit_9 <= _mux_1821;
   end
   always @(posedge clk) begin
     if (rst) emit_10 <= 32'h00000000;
-    else if (_or_1736) emit_10 <= _mux_1735;
+    else if (_or_1811) emit_10 <= _mux_1822;
   end
   always @(posedge clk) begin
     if (rst) emit_11 <= 32'h00000000;
-    else if (_or_1744) emit_11 <= _mux_1743;
+    else if (_or_1811) emit_11 <= _mux_1823;
   end
   always @(posedge clk) begin
     if (rst) emit_12 <= 32'h00000000;
-    else if (_or_1752) emit_12 <= _mux_1751;
+    else if (_or_1811) emit_12 <= _mux_1824;
   end
   always @(posedge clk) begin
     if (rst) emit_13 <= 32'h00000000;
-    else if (_or_1760) emit_13 <= _mux_1759;
+    else if (_or_1811) emit_13 <= _mux_1825;
   end
   always @(posedge clk) begin
     if (rst) emit_14 <= 32'h00000000;
-    else if (_or_1768) emit_14 <= _mux_1767;
+    else if (_or_1811) emit_14 <= _mux_1826;
   end
   always @(posedge clk) begin
     if (rst) emit_15 <= 32'h00000000;
-    else if (_or_1776) emit_15 <= _mux_1775;
+    else if (_or_1811) emit_15 <= _mux_1827;
   end
   always @(posedge clk) begin
     if (rst) emit_16 <= 32'h00000000;
-    else if (_or_1784) emit_16 <= _mux_1783;
+    else if (_or_1811) emit_16 <= _mux_1828;
   end
   always @(posedge clk) begin
     if (rst) emit_17 <= 32'h00000000;
-    else if (_or_1792) emit_17 <= _mux_1791;
+    else if (_or_1811) emit_17 <= _mux_1829;
   end
   always @(posedge clk) begin
     if (rst) emit_18 <= 32'h00000000;
-    else if (_or_1800) emit_18 <= _mux_1799;
+    else if (_or_1811) emit_18 <= _mux_1830;
   end
   always @(posedge clk) begin
     if (rst) emit_19 <= 32'h00000000;
-    else if (_or_1808) emit_19 <= _mux_1807;
+    else if (_or_1811) emit_19 <= _mux_1831;
   end
   always @(posedge clk) begin
     if (rst) emit_20 <= 32'h00000000;
-    else if (_or_1816) emit_20 <= _mux_1815;
+    else if (_or_1811) emit_20 <= _mux_1832;
   end
   always @(posedge clk) begin
     if (rst) emit_21 <= 32'h00000000;
-    else if (_or_1824) emit_21 <= _mux_1823;
+    else if (_or_1811) emit_21 <= _mux_1833;
   end
   always @(posedge clk) begin
     if (rst) emit_22 <= 32'h00000000;
-    else if (_or_1832) emit_22 <= _mux_1831;
+    else if (_or_1811) emit_22 <= _mux_1834;
   end
   always @(posedge clk) begin
     if (rst) emit_23 <= 32'h00000000;
-    else if (_or_1840) emit_23 <= _mux_1839;
+    else if (_or_1811) emit_23 <= _mux_1835;
   end
   always @(posedge clk) begin
     if (rst) ret_hit_0 <= 1'b0;
@@ -4337,25 +4305,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_0 <= 32'h00000000;
-    else if (ret_read) capture_0 <= _mux_1654;
+    else if (ret_read) capture_0 <= _mux_1647;
   end
   always @(*) begin
     case (ret_bank_0)
-      3'd0: _sel_1652 = _mem_read_sync_1582;
-      3'd1: _sel_1652 = _mem_read_sync_1586;
-      3'd2: _sel_1652 = _mem_read_sync_1590;
-      3'd3: _sel_1652 = _mem_read_sync_1594;
-      3'd4: _sel_1652 = _mem_read_sync_1598;
-      3'd5: _sel_1652 = _mem_read_sync_1602;
-      3'd6: _sel_1652 = _mem_read_sync_1606;
-      3'd7: _sel_1652 = _mem_read_sync_1610;
-      default: _sel_1652 = 32'h00000000;
+      3'd0: _sel_1645 = _mem_read_sync_1579;
+      3'd1: _sel_1645 = _mem_read_sync_1583;
+      3'd2: _sel_1645 = _mem_read_sync_1587;
+      3'd3: _sel_1645 = _mem_read_sync_1591;
+      3'd4: _sel_1645 = _mem_read_sync_1595;
+      3'd5: _sel_1645 = _mem_read_sync_1599;
+      3'd6: _sel_1645 = _mem_read_sync_1603;
+      3'd7: _sel_1645 = _mem_read_sync_1607;
+      default: _sel_1645 = 32'h00000000;
     endcase
   end
-  assign _mux_1653 = ret_first ? 32'h00000000 : capture_0;
-  assign _mux_1654 = ret_hit_0 ? _sel_1652 : _mux_1653;
-  assign _mux_1655 = _and_1619 ? _mux_1654 : emit_8;
-  assign _or_1656 = _and_1619 | _not_1618;
+  assign _mux_1646 = ret_first ? 32'h00000000 : capture_0;
+  assign _mux_1647 = ret_hit_0 ? _sel_1645 : _mux_1646;
   always @(posedge clk) begin
     if (rst) ret_hit_1 <= 1'b0;
     else ret_hit_1 <= mmu3_hit_1;
@@ -4366,25 +4332,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_1 <= 32'h00000000;
-    else if (ret_read) capture_1 <= _mux_1662;
+    else if (ret_read) capture_1 <= _mux_1653;
   end
   always @(*) begin
     case (ret_bank_1)
-      3'd0: _sel_1660 = _mem_read_sync_1582;
-      3'd1: _sel_1660 = _mem_read_sync_1586;
-      3'd2: _sel_1660 = _mem_read_sync_1590;
-      3'd3: _sel_1660 = _mem_read_sync_1594;
-      3'd4: _sel_1660 = _mem_read_sync_1598;
-      3'd5: _sel_1660 = _mem_read_sync_1602;
-      3'd6: _sel_1660 = _mem_read_sync_1606;
-      3'd7: _sel_1660 = _mem_read_sync_1610;
-      default: _sel_1660 = 32'h00000000;
+      3'd0: _sel_1651 = _mem_read_sync_1579;
+      3'd1: _sel_1651 = _mem_read_sync_1583;
+      3'd2: _sel_1651 = _mem_read_sync_1587;
+      3'd3: _sel_1651 = _mem_read_sync_1591;
+      3'd4: _sel_1651 = _mem_read_sync_1595;
+      3'd5: _sel_1651 = _mem_read_sync_1599;
+      3'd6: _sel_1651 = _mem_read_sync_1603;
+      3'd7: _sel_1651 = _mem_read_sync_1607;
+      default: _sel_1651 = 32'h00000000;
     endcase
   end
-  assign _mux_1661 = ret_first ? 32'h00000000 : capture_1;
-  assign _mux_1662 = ret_hit_1 ? _sel_1660 : _mux_1661;
-  assign _mux_1663 = _and_1619 ? _mux_1662 : emit_9;
-  assign _or_1664 = _and_1619 | _not_1618;
+  assign _mux_1652 = ret_first ? 32'h00000000 : capture_1;
+  assign _mux_1653 = ret_hit_1 ? _sel_1651 : _mux_1652;
   always @(posedge clk) begin
     if (rst) ret_hit_2 <= 1'b0;
     else ret_hit_2 <= mmu3_hit_2;
@@ -4395,25 +4359,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_2 <= 32'h00000000;
-    else if (ret_read) capture_2 <= _mux_1670;
+    else if (ret_read) capture_2 <= _mux_1659;
   end
   always @(*) begin
     case (ret_bank_2)
-      3'd0: _sel_1668 = _mem_read_sync_1582;
-      3'd1: _sel_1668 = _mem_read_sync_1586;
-      3'd2: _sel_1668 = _mem_read_sync_1590;
-      3'd3: _sel_1668 = _mem_read_sync_1594;
-      3'd4: _sel_1668 = _mem_read_sync_1598;
-      3'd5: _sel_1668 = _mem_read_sync_1602;
-      3'd6: _sel_1668 = _mem_read_sync_1606;
-      3'd7: _sel_1668 = _mem_read_sync_1610;
-      default: _sel_1668 = 32'h00000000;
+      3'd0: _sel_1657 = _mem_read_sync_1579;
+      3'd1: _sel_1657 = _mem_read_sync_1583;
+      3'd2: _sel_1657 = _mem_read_sync_1587;
+      3'd3: _sel_1657 = _mem_read_sync_1591;
+      3'd4: _sel_1657 = _mem_read_sync_1595;
+      3'd5: _sel_1657 = _mem_read_sync_1599;
+      3'd6: _sel_1657 = _mem_read_sync_1603;
+      3'd7: _sel_1657 = _mem_read_sync_1607;
+      default: _sel_1657 = 32'h00000000;
     endcase
   end
-  assign _mux_1669 = ret_first ? 32'h00000000 : capture_2;
-  assign _mux_1670 = ret_hit_2 ? _sel_1668 : _mux_1669;
-  assign _mux_1671 = _and_1619 ? _mux_1670 : emit_10;
-  assign _or_1672 = _and_1619 | _not_1618;
+  assign _mux_1658 = ret_first ? 32'h00000000 : capture_2;
+  assign _mux_1659 = ret_hit_2 ? _sel_1657 : _mux_1658;
   always @(posedge clk) begin
     if (rst) ret_hit_3 <= 1'b0;
     else ret_hit_3 <= mmu3_hit_3;
@@ -4424,25 +4386,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_3 <= 32'h00000000;
-    else if (ret_read) capture_3 <= _mux_1678;
+    else if (ret_read) capture_3 <= _mux_1665;
   end
   always @(*) begin
     case (ret_bank_3)
-      3'd0: _sel_1676 = _mem_read_sync_1582;
-      3'd1: _sel_1676 = _mem_read_sync_1586;
-      3'd2: _sel_1676 = _mem_read_sync_1590;
-      3'd3: _sel_1676 = _mem_read_sync_1594;
-      3'd4: _sel_1676 = _mem_read_sync_1598;
-      3'd5: _sel_1676 = _mem_read_sync_1602;
-      3'd6: _sel_1676 = _mem_read_sync_1606;
-      3'd7: _sel_1676 = _mem_read_sync_1610;
-      default: _sel_1676 = 32'h00000000;
+      3'd0: _sel_1663 = _mem_read_sync_1579;
+      3'd1: _sel_1663 = _mem_read_sync_1583;
+      3'd2: _sel_1663 = _mem_read_sync_1587;
+      3'd3: _sel_1663 = _mem_read_sync_1591;
+      3'd4: _sel_1663 = _mem_read_sync_1595;
+      3'd5: _sel_1663 = _mem_read_sync_1599;
+      3'd6: _sel_1663 = _mem_read_sync_1603;
+      3'd7: _sel_1663 = _mem_read_sync_1607;
+      default: _sel_1663 = 32'h00000000;
     endcase
   end
-  assign _mux_1677 = ret_first ? 32'h00000000 : capture_3;
-  assign _mux_1678 = ret_hit_3 ? _sel_1676 : _mux_1677;
-  assign _mux_1679 = _and_1619 ? _mux_1678 : emit_11;
-  assign _or_1680 = _and_1619 | _not_1618;
+  assign _mux_1664 = ret_first ? 32'h00000000 : capture_3;
+  assign _mux_1665 = ret_hit_3 ? _sel_1663 : _mux_1664;
   always @(posedge clk) begin
     if (rst) ret_hit_4 <= 1'b0;
     else ret_hit_4 <= mmu3_hit_4;
@@ -4453,25 +4413,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_4 <= 32'h00000000;
-    else if (ret_read) capture_4 <= _mux_1686;
+    else if (ret_read) capture_4 <= _mux_1671;
   end
   always @(*) begin
     case (ret_bank_4)
-      3'd0: _sel_1684 = _mem_read_sync_1582;
-      3'd1: _sel_1684 = _mem_read_sync_1586;
-      3'd2: _sel_1684 = _mem_read_sync_1590;
-      3'd3: _sel_1684 = _mem_read_sync_1594;
-      3'd4: _sel_1684 = _mem_read_sync_1598;
-      3'd5: _sel_1684 = _mem_read_sync_1602;
-      3'd6: _sel_1684 = _mem_read_sync_1606;
-      3'd7: _sel_1684 = _mem_read_sync_1610;
-      default: _sel_1684 = 32'h00000000;
+      3'd0: _sel_1669 = _mem_read_sync_1579;
+      3'd1: _sel_1669 = _mem_read_sync_1583;
+      3'd2: _sel_1669 = _mem_read_sync_1587;
+      3'd3: _sel_1669 = _mem_read_sync_1591;
+      3'd4: _sel_1669 = _mem_read_sync_1595;
+      3'd5: _sel_1669 = _mem_read_sync_1599;
+      3'd6: _sel_1669 = _mem_read_sync_1603;
+      3'd7: _sel_1669 = _mem_read_sync_1607;
+      default: _sel_1669 = 32'h00000000;
     endcase
   end
-  assign _mux_1685 = ret_first ? 32'h00000000 : capture_4;
-  assign _mux_1686 = ret_hit_4 ? _sel_1684 : _mux_1685;
-  assign _mux_1687 = _and_1619 ? _mux_1686 : emit_12;
-  assign _or_1688 = _and_1619 | _not_1618;
+  assign _mux_1670 = ret_first ? 32'h00000000 : capture_4;
+  assign _mux_1671 = ret_hit_4 ? _sel_1669 : _mux_1670;
   always @(posedge clk) begin
     if (rst) ret_hit_5 <= 1'b0;
     else ret_hit_5 <= mmu3_hit_5;
@@ -4482,25 +4440,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_5 <= 32'h00000000;
-    else if (ret_read) capture_5 <= _mux_1694;
+    else if (ret_read) capture_5 <= _mux_1677;
   end
   always @(*) begin
     case (ret_bank_5)
-      3'd0: _sel_1692 = _mem_read_sync_1582;
-      3'd1: _sel_1692 = _mem_read_sync_1586;
-      3'd2: _sel_1692 = _mem_read_sync_1590;
-      3'd3: _sel_1692 = _mem_read_sync_1594;
-      3'd4: _sel_1692 = _mem_read_sync_1598;
-      3'd5: _sel_1692 = _mem_read_sync_1602;
-      3'd6: _sel_1692 = _mem_read_sync_1606;
-      3'd7: _sel_1692 = _mem_read_sync_1610;
-      default: _sel_1692 = 32'h00000000;
+      3'd0: _sel_1675 = _mem_read_sync_1579;
+      3'd1: _sel_1675 = _mem_read_sync_1583;
+      3'd2: _sel_1675 = _mem_read_sync_1587;
+      3'd3: _sel_1675 = _mem_read_sync_1591;
+      3'd4: _sel_1675 = _mem_read_sync_1595;
+      3'd5: _sel_1675 = _mem_read_sync_1599;
+      3'd6: _sel_1675 = _mem_read_sync_1603;
+      3'd7: _sel_1675 = _mem_read_sync_1607;
+      default: _sel_1675 = 32'h00000000;
     endcase
   end
-  assign _mux_1693 = ret_first ? 32'h00000000 : capture_5;
-  assign _mux_1694 = ret_hit_5 ? _sel_1692 : _mux_1693;
-  assign _mux_1695 = _and_1619 ? _mux_1694 : emit_13;
-  assign _or_1696 = _and_1619 | _not_1618;
+  assign _mux_1676 = ret_first ? 32'h00000000 : capture_5;
+  assign _mux_1677 = ret_hit_5 ? _sel_1675 : _mux_1676;
   always @(posedge clk) begin
     if (rst) ret_hit_6 <= 1'b0;
     else ret_hit_6 <= mmu3_hit_6;
@@ -4511,25 +4467,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_6 <= 32'h00000000;
-    else if (ret_read) capture_6 <= _mux_1702;
+    else if (ret_read) capture_6 <= _mux_1683;
   end
   always @(*) begin
     case (ret_bank_6)
-      3'd0: _sel_1700 = _mem_read_sync_1582;
-      3'd1: _sel_1700 = _mem_read_sync_1586;
-      3'd2: _sel_1700 = _mem_read_sync_1590;
-      3'd3: _sel_1700 = _mem_read_sync_1594;
-      3'd4: _sel_1700 = _mem_read_sync_1598;
-      3'd5: _sel_1700 = _mem_read_sync_1602;
-      3'd6: _sel_1700 = _mem_read_sync_1606;
-      3'd7: _sel_1700 = _mem_read_sync_1610;
-      default: _sel_1700 = 32'h00000000;
+      3'd0: _sel_1681 = _mem_read_sync_1579;
+      3'd1: _sel_1681 = _mem_read_sync_1583;
+      3'd2: _sel_1681 = _mem_read_sync_1587;
+      3'd3: _sel_1681 = _mem_read_sync_1591;
+      3'd4: _sel_1681 = _mem_read_sync_1595;
+      3'd5: _sel_1681 = _mem_read_sync_1599;
+      3'd6: _sel_1681 = _mem_read_sync_1603;
+      3'd7: _sel_1681 = _mem_read_sync_1607;
+      default: _sel_1681 = 32'h00000000;
     endcase
   end
-  assign _mux_1701 = ret_first ? 32'h00000000 : capture_6;
-  assign _mux_1702 = ret_hit_6 ? _sel_1700 : _mux_1701;
-  assign _mux_1703 = _and_1619 ? _mux_1702 : emit_14;
-  assign _or_1704 = _and_1619 | _not_1618;
+  assign _mux_1682 = ret_first ? 32'h00000000 : capture_6;
+  assign _mux_1683 = ret_hit_6 ? _sel_1681 : _mux_1682;
   always @(posedge clk) begin
     if (rst) ret_hit_7 <= 1'b0;
     else ret_hit_7 <= mmu3_hit_7;
@@ -4540,25 +4494,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_7 <= 32'h00000000;
-    else if (ret_read) capture_7 <= _mux_1710;
+    else if (ret_read) capture_7 <= _mux_1689;
   end
   always @(*) begin
     case (ret_bank_7)
-      3'd0: _sel_1708 = _mem_read_sync_1582;
-      3'd1: _sel_1708 = _mem_read_sync_1586;
-      3'd2: _sel_1708 = _mem_read_sync_1590;
-      3'd3: _sel_1708 = _mem_read_sync_1594;
-      3'd4: _sel_1708 = _mem_read_sync_1598;
-      3'd5: _sel_1708 = _mem_read_sync_1602;
-      3'd6: _sel_1708 = _mem_read_sync_1606;
-      3'd7: _sel_1708 = _mem_read_sync_1610;
-      default: _sel_1708 = 32'h00000000;
+      3'd0: _sel_1687 = _mem_read_sync_1579;
+      3'd1: _sel_1687 = _mem_read_sync_1583;
+      3'd2: _sel_1687 = _mem_read_sync_1587;
+      3'd3: _sel_1687 = _mem_read_sync_1591;
+      3'd4: _sel_1687 = _mem_read_sync_1595;
+      3'd5: _sel_1687 = _mem_read_sync_1599;
+      3'd6: _sel_1687 = _mem_read_sync_1603;
+      3'd7: _sel_1687 = _mem_read_sync_1607;
+      default: _sel_1687 = 32'h00000000;
     endcase
   end
-  assign _mux_1709 = ret_first ? 32'h00000000 : capture_7;
-  assign _mux_1710 = ret_hit_7 ? _sel_1708 : _mux_1709;
-  assign _mux_1711 = _and_1619 ? _mux_1710 : emit_15;
-  assign _or_1712 = _and_1619 | _not_1618;
+  assign _mux_1688 = ret_first ? 32'h00000000 : capture_7;
+  assign _mux_1689 = ret_hit_7 ? _sel_1687 : _mux_1688;
   always @(posedge clk) begin
     if (rst) ret_hit_8 <= 1'b0;
     else ret_hit_8 <= mmu3_hit_8;
@@ -4569,25 +4521,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_8 <= 32'h00000000;
-    else if (ret_read) capture_8 <= _mux_1718;
+    else if (ret_read) capture_8 <= _mux_1695;
   end
   always @(*) begin
     case (ret_bank_8)
-      3'd0: _sel_1716 = _mem_read_sync_1582;
-      3'd1: _sel_1716 = _mem_read_sync_1586;
-      3'd2: _sel_1716 = _mem_read_sync_1590;
-      3'd3: _sel_1716 = _mem_read_sync_1594;
-      3'd4: _sel_1716 = _mem_read_sync_1598;
-      3'd5: _sel_1716 = _mem_read_sync_1602;
-      3'd6: _sel_1716 = _mem_read_sync_1606;
-      3'd7: _sel_1716 = _mem_read_sync_1610;
-      default: _sel_1716 = 32'h00000000;
+      3'd0: _sel_1693 = _mem_read_sync_1579;
+      3'd1: _sel_1693 = _mem_read_sync_1583;
+      3'd2: _sel_1693 = _mem_read_sync_1587;
+      3'd3: _sel_1693 = _mem_read_sync_1591;
+      3'd4: _sel_1693 = _mem_read_sync_1595;
+      3'd5: _sel_1693 = _mem_read_sync_1599;
+      3'd6: _sel_1693 = _mem_read_sync_1603;
+      3'd7: _sel_1693 = _mem_read_sync_1607;
+      default: _sel_1693 = 32'h00000000;
     endcase
   end
-  assign _mux_1717 = ret_first ? 32'h00000000 : capture_8;
-  assign _mux_1718 = ret_hit_8 ? _sel_1716 : _mux_1717;
-  assign _mux_1719 = _and_1619 ? _mux_1718 : emit_16;
-  assign _or_1720 = _and_1619 | _not_1618;
+  assign _mux_1694 = ret_first ? 32'h00000000 : capture_8;
+  assign _mux_1695 = ret_hit_8 ? _sel_1693 : _mux_1694;
   always @(posedge clk) begin
     if (rst) ret_hit_9 <= 1'b0;
     else ret_hit_9 <= mmu3_hit_9;
@@ -4598,25 +4548,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_9 <= 32'h00000000;
-    else if (ret_read) capture_9 <= _mux_1726;
+    else if (ret_read) capture_9 <= _mux_1701;
   end
   always @(*) begin
     case (ret_bank_9)
-      3'd0: _sel_1724 = _mem_read_sync_1582;
-      3'd1: _sel_1724 = _mem_read_sync_1586;
-      3'd2: _sel_1724 = _mem_read_sync_1590;
-      3'd3: _sel_1724 = _mem_read_sync_1594;
-      3'd4: _sel_1724 = _mem_read_sync_1598;
-      3'd5: _sel_1724 = _mem_read_sync_1602;
-      3'd6: _sel_1724 = _mem_read_sync_1606;
-      3'd7: _sel_1724 = _mem_read_sync_1610;
-      default: _sel_1724 = 32'h00000000;
+      3'd0: _sel_1699 = _mem_read_sync_1579;
+      3'd1: _sel_1699 = _mem_read_sync_1583;
+      3'd2: _sel_1699 = _mem_read_sync_1587;
+      3'd3: _sel_1699 = _mem_read_sync_1591;
+      3'd4: _sel_1699 = _mem_read_sync_1595;
+      3'd5: _sel_1699 = _mem_read_sync_1599;
+      3'd6: _sel_1699 = _mem_read_sync_1603;
+      3'd7: _sel_1699 = _mem_read_sync_1607;
+      default: _sel_1699 = 32'h00000000;
     endcase
   end
-  assign _mux_1725 = ret_first ? 32'h00000000 : capture_9;
-  assign _mux_1726 = ret_hit_9 ? _sel_1724 : _mux_1725;
-  assign _mux_1727 = _and_1619 ? _mux_1726 : emit_17;
-  assign _or_1728 = _and_1619 | _not_1618;
+  assign _mux_1700 = ret_first ? 32'h00000000 : capture_9;
+  assign _mux_1701 = ret_hit_9 ? _sel_1699 : _mux_1700;
   always @(posedge clk) begin
     if (rst) ret_hit_10 <= 1'b0;
     else ret_hit_10 <= mmu3_hit_10;
@@ -4627,25 +4575,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_10 <= 32'h00000000;
-    else if (ret_read) capture_10 <= _mux_1734;
+    else if (ret_read) capture_10 <= _mux_1707;
   end
   always @(*) begin
     case (ret_bank_10)
-      3'd0: _sel_1732 = _mem_read_sync_1582;
-      3'd1: _sel_1732 = _mem_read_sync_1586;
-      3'd2: _sel_1732 = _mem_read_sync_1590;
-      3'd3: _sel_1732 = _mem_read_sync_1594;
-      3'd4: _sel_1732 = _mem_read_sync_1598;
-      3'd5: _sel_1732 = _mem_read_sync_1602;
-      3'd6: _sel_1732 = _mem_read_sync_1606;
-      3'd7: _sel_1732 = _mem_read_sync_1610;
-      default: _sel_1732 = 32'h00000000;
+      3'd0: _sel_1705 = _mem_read_sync_1579;
+      3'd1: _sel_1705 = _mem_read_sync_1583;
+      3'd2: _sel_1705 = _mem_read_sync_1587;
+      3'd3: _sel_1705 = _mem_read_sync_1591;
+      3'd4: _sel_1705 = _mem_read_sync_1595;
+      3'd5: _sel_1705 = _mem_read_sync_1599;
+      3'd6: _sel_1705 = _mem_read_sync_1603;
+      3'd7: _sel_1705 = _mem_read_sync_1607;
+      default: _sel_1705 = 32'h00000000;
     endcase
   end
-  assign _mux_1733 = ret_first ? 32'h00000000 : capture_10;
-  assign _mux_1734 = ret_hit_10 ? _sel_1732 : _mux_1733;
-  assign _mux_1735 = _and_1619 ? _mux_1734 : emit_18;
-  assign _or_1736 = _and_1619 | _not_1618;
+  assign _mux_1706 = ret_first ? 32'h00000000 : capture_10;
+  assign _mux_1707 = ret_hit_10 ? _sel_1705 : _mux_1706;
   always @(posedge clk) begin
     if (rst) ret_hit_11 <= 1'b0;
     else ret_hit_11 <= mmu3_hit_11;
@@ -4656,25 +4602,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_11 <= 32'h00000000;
-    else if (ret_read) capture_11 <= _mux_1742;
+    else if (ret_read) capture_11 <= _mux_1713;
   end
   always @(*) begin
     case (ret_bank_11)
-      3'd0: _sel_1740 = _mem_read_sync_1582;
-      3'd1: _sel_1740 = _mem_read_sync_1586;
-      3'd2: _sel_1740 = _mem_read_sync_1590;
-      3'd3: _sel_1740 = _mem_read_sync_1594;
-      3'd4: _sel_1740 = _mem_read_sync_1598;
-      3'd5: _sel_1740 = _mem_read_sync_1602;
-      3'd6: _sel_1740 = _mem_read_sync_1606;
-      3'd7: _sel_1740 = _mem_read_sync_1610;
-      default: _sel_1740 = 32'h00000000;
+      3'd0: _sel_1711 = _mem_read_sync_1579;
+      3'd1: _sel_1711 = _mem_read_sync_1583;
+      3'd2: _sel_1711 = _mem_read_sync_1587;
+      3'd3: _sel_1711 = _mem_read_sync_1591;
+      3'd4: _sel_1711 = _mem_read_sync_1595;
+      3'd5: _sel_1711 = _mem_read_sync_1599;
+      3'd6: _sel_1711 = _mem_read_sync_1603;
+      3'd7: _sel_1711 = _mem_read_sync_1607;
+      default: _sel_1711 = 32'h00000000;
     endcase
   end
-  assign _mux_1741 = ret_first ? 32'h00000000 : capture_11;
-  assign _mux_1742 = ret_hit_11 ? _sel_1740 : _mux_1741;
-  assign _mux_1743 = _and_1619 ? _mux_1742 : emit_19;
-  assign _or_1744 = _and_1619 | _not_1618;
+  assign _mux_1712 = ret_first ? 32'h00000000 : capture_11;
+  assign _mux_1713 = ret_hit_11 ? _sel_1711 : _mux_1712;
   always @(posedge clk) begin
     if (rst) ret_hit_12 <= 1'b0;
     else ret_hit_12 <= mmu3_hit_12;
@@ -4685,25 +4629,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_12 <= 32'h00000000;
-    else if (ret_read) capture_12 <= _mux_1750;
+    else if (ret_read) capture_12 <= _mux_1719;
   end
   always @(*) begin
     case (ret_bank_12)
-      3'd0: _sel_1748 = _mem_read_sync_1582;
-      3'd1: _sel_1748 = _mem_read_sync_1586;
-      3'd2: _sel_1748 = _mem_read_sync_1590;
-      3'd3: _sel_1748 = _mem_read_sync_1594;
-      3'd4: _sel_1748 = _mem_read_sync_1598;
-      3'd5: _sel_1748 = _mem_read_sync_1602;
-      3'd6: _sel_1748 = _mem_read_sync_1606;
-      3'd7: _sel_1748 = _mem_read_sync_1610;
-      default: _sel_1748 = 32'h00000000;
+      3'd0: _sel_1717 = _mem_read_sync_1579;
+      3'd1: _sel_1717 = _mem_read_sync_1583;
+      3'd2: _sel_1717 = _mem_read_sync_1587;
+      3'd3: _sel_1717 = _mem_read_sync_1591;
+      3'd4: _sel_1717 = _mem_read_sync_1595;
+      3'd5: _sel_1717 = _mem_read_sync_1599;
+      3'd6: _sel_1717 = _mem_read_sync_1603;
+      3'd7: _sel_1717 = _mem_read_sync_1607;
+      default: _sel_1717 = 32'h00000000;
     endcase
   end
-  assign _mux_1749 = ret_first ? 32'h00000000 : capture_12;
-  assign _mux_1750 = ret_hit_12 ? _sel_1748 : _mux_1749;
-  assign _mux_1751 = _and_1619 ? _mux_1750 : emit_20;
-  assign _or_1752 = _and_1619 | _not_1618;
+  assign _mux_1718 = ret_first ? 32'h00000000 : capture_12;
+  assign _mux_1719 = ret_hit_12 ? _sel_1717 : _mux_1718;
   always @(posedge clk) begin
     if (rst) ret_hit_13 <= 1'b0;
     else ret_hit_13 <= mmu3_hit_13;
@@ -4714,25 +4656,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_13 <= 32'h00000000;
-    else if (ret_read) capture_13 <= _mux_1758;
+    else if (ret_read) capture_13 <= _mux_1725;
   end
   always @(*) begin
     case (ret_bank_13)
-      3'd0: _sel_1756 = _mem_read_sync_1582;
-      3'd1: _sel_1756 = _mem_read_sync_1586;
-      3'd2: _sel_1756 = _mem_read_sync_1590;
-      3'd3: _sel_1756 = _mem_read_sync_1594;
-      3'd4: _sel_1756 = _mem_read_sync_1598;
-      3'd5: _sel_1756 = _mem_read_sync_1602;
-      3'd6: _sel_1756 = _mem_read_sync_1606;
-      3'd7: _sel_1756 = _mem_read_sync_1610;
-      default: _sel_1756 = 32'h00000000;
+      3'd0: _sel_1723 = _mem_read_sync_1579;
+      3'd1: _sel_1723 = _mem_read_sync_1583;
+      3'd2: _sel_1723 = _mem_read_sync_1587;
+      3'd3: _sel_1723 = _mem_read_sync_1591;
+      3'd4: _sel_1723 = _mem_read_sync_1595;
+      3'd5: _sel_1723 = _mem_read_sync_1599;
+      3'd6: _sel_1723 = _mem_read_sync_1603;
+      3'd7: _sel_1723 = _mem_read_sync_1607;
+      default: _sel_1723 = 32'h00000000;
     endcase
   end
-  assign _mux_1757 = ret_first ? 32'h00000000 : capture_13;
-  assign _mux_1758 = ret_hit_13 ? _sel_1756 : _mux_1757;
-  assign _mux_1759 = _and_1619 ? _mux_1758 : emit_21;
-  assign _or_1760 = _and_1619 | _not_1618;
+  assign _mux_1724 = ret_first ? 32'h00000000 : capture_13;
+  assign _mux_1725 = ret_hit_13 ? _sel_1723 : _mux_1724;
   always @(posedge clk) begin
     if (rst) ret_hit_14 <= 1'b0;
     else ret_hit_14 <= mmu3_hit_14;
@@ -4743,25 +4683,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_14 <= 32'h00000000;
-    else if (ret_read) capture_14 <= _mux_1766;
+    else if (ret_read) capture_14 <= _mux_1731;
   end
   always @(*) begin
     case (ret_bank_14)
-      3'd0: _sel_1764 = _mem_read_sync_1582;
-      3'd1: _sel_1764 = _mem_read_sync_1586;
-      3'd2: _sel_1764 = _mem_read_sync_1590;
-      3'd3: _sel_1764 = _mem_read_sync_1594;
-      3'd4: _sel_1764 = _mem_read_sync_1598;
-      3'd5: _sel_1764 = _mem_read_sync_1602;
-      3'd6: _sel_1764 = _mem_read_sync_1606;
-      3'd7: _sel_1764 = _mem_read_sync_1610;
-      default: _sel_1764 = 32'h00000000;
+      3'd0: _sel_1729 = _mem_read_sync_1579;
+      3'd1: _sel_1729 = _mem_read_sync_1583;
+      3'd2: _sel_1729 = _mem_read_sync_1587;
+      3'd3: _sel_1729 = _mem_read_sync_1591;
+      3'd4: _sel_1729 = _mem_read_sync_1595;
+      3'd5: _sel_1729 = _mem_read_sync_1599;
+      3'd6: _sel_1729 = _mem_read_sync_1603;
+      3'd7: _sel_1729 = _mem_read_sync_1607;
+      default: _sel_1729 = 32'h00000000;
     endcase
   end
-  assign _mux_1765 = ret_first ? 32'h00000000 : capture_14;
-  assign _mux_1766 = ret_hit_14 ? _sel_1764 : _mux_1765;
-  assign _mux_1767 = _and_1619 ? _mux_1766 : emit_22;
-  assign _or_1768 = _and_1619 | _not_1618;
+  assign _mux_1730 = ret_first ? 32'h00000000 : capture_14;
+  assign _mux_1731 = ret_hit_14 ? _sel_1729 : _mux_1730;
   always @(posedge clk) begin
     if (rst) ret_hit_15 <= 1'b0;
     else ret_hit_15 <= mmu3_hit_15;
@@ -4772,25 +4710,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_15 <= 32'h00000000;
-    else if (ret_read) capture_15 <= _mux_1774;
+    else if (ret_read) capture_15 <= _mux_1737;
   end
   always @(*) begin
     case (ret_bank_15)
-      3'd0: _sel_1772 = _mem_read_sync_1582;
-      3'd1: _sel_1772 = _mem_read_sync_1586;
-      3'd2: _sel_1772 = _mem_read_sync_1590;
-      3'd3: _sel_1772 = _mem_read_sync_1594;
-      3'd4: _sel_1772 = _mem_read_sync_1598;
-      3'd5: _sel_1772 = _mem_read_sync_1602;
-      3'd6: _sel_1772 = _mem_read_sync_1606;
-      3'd7: _sel_1772 = _mem_read_sync_1610;
-      default: _sel_1772 = 32'h00000000;
+      3'd0: _sel_1735 = _mem_read_sync_1579;
+      3'd1: _sel_1735 = _mem_read_sync_1583;
+      3'd2: _sel_1735 = _mem_read_sync_1587;
+      3'd3: _sel_1735 = _mem_read_sync_1591;
+      3'd4: _sel_1735 = _mem_read_sync_1595;
+      3'd5: _sel_1735 = _mem_read_sync_1599;
+      3'd6: _sel_1735 = _mem_read_sync_1603;
+      3'd7: _sel_1735 = _mem_read_sync_1607;
+      default: _sel_1735 = 32'h00000000;
     endcase
   end
-  assign _mux_1773 = ret_first ? 32'h00000000 : capture_15;
-  assign _mux_1774 = ret_hit_15 ? _sel_1772 : _mux_1773;
-  assign _mux_1775 = _and_1619 ? _mux_1774 : emit_23;
-  assign _or_1776 = _and_1619 | _not_1618;
+  assign _mux_1736 = ret_first ? 32'h00000000 : capture_15;
+  assign _mux_1737 = ret_hit_15 ? _sel_1735 : _mux_1736;
   always @(posedge clk) begin
     if (rst) ret_hit_16 <= 1'b0;
     else ret_hit_16 <= mmu3_hit_16;
@@ -4801,25 +4737,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_16 <= 32'h00000000;
-    else if (ret_read) capture_16 <= _mux_1782;
+    else if (ret_read) capture_16 <= _mux_1743;
   end
   always @(*) begin
     case (ret_bank_16)
-      3'd0: _sel_1780 = _mem_read_sync_1582;
-      3'd1: _sel_1780 = _mem_read_sync_1586;
-      3'd2: _sel_1780 = _mem_read_sync_1590;
-      3'd3: _sel_1780 = _mem_read_sync_1594;
-      3'd4: _sel_1780 = _mem_read_sync_1598;
-      3'd5: _sel_1780 = _mem_read_sync_1602;
-      3'd6: _sel_1780 = _mem_read_sync_1606;
-      3'd7: _sel_1780 = _mem_read_sync_1610;
-      default: _sel_1780 = 32'h00000000;
+      3'd0: _sel_1741 = _mem_read_sync_1579;
+      3'd1: _sel_1741 = _mem_read_sync_1583;
+      3'd2: _sel_1741 = _mem_read_sync_1587;
+      3'd3: _sel_1741 = _mem_read_sync_1591;
+      3'd4: _sel_1741 = _mem_read_sync_1595;
+      3'd5: _sel_1741 = _mem_read_sync_1599;
+      3'd6: _sel_1741 = _mem_read_sync_1603;
+      3'd7: _sel_1741 = _mem_read_sync_1607;
+      default: _sel_1741 = 32'h00000000;
     endcase
   end
-  assign _mux_1781 = ret_first ? 32'h00000000 : capture_16;
-  assign _mux_1782 = ret_hit_16 ? _sel_1780 : _mux_1781;
-  assign _mux_1783 = _and_1619 ? _mux_1782 : 32'h00000000;
-  assign _or_1784 = _and_1619 | _not_1618;
+  assign _mux_1742 = ret_first ? 32'h00000000 : capture_16;
+  assign _mux_1743 = ret_hit_16 ? _sel_1741 : _mux_1742;
   always @(posedge clk) begin
     if (rst) ret_hit_17 <= 1'b0;
     else ret_hit_17 <= mmu3_hit_17;
@@ -4830,25 +4764,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_17 <= 32'h00000000;
-    else if (ret_read) capture_17 <= _mux_1790;
+    else if (ret_read) capture_17 <= _mux_1749;
   end
   always @(*) begin
     case (ret_bank_17)
-      3'd0: _sel_1788 = _mem_read_sync_1582;
-      3'd1: _sel_1788 = _mem_read_sync_1586;
-      3'd2: _sel_1788 = _mem_read_sync_1590;
-      3'd3: _sel_1788 = _mem_read_sync_1594;
-      3'd4: _sel_1788 = _mem_read_sync_1598;
-      3'd5: _sel_1788 = _mem_read_sync_1602;
-      3'd6: _sel_1788 = _mem_read_sync_1606;
-      3'd7: _sel_1788 = _mem_read_sync_1610;
-      default: _sel_1788 = 32'h00000000;
+      3'd0: _sel_1747 = _mem_read_sync_1579;
+      3'd1: _sel_1747 = _mem_read_sync_1583;
+      3'd2: _sel_1747 = _mem_read_sync_1587;
+      3'd3: _sel_1747 = _mem_read_sync_1591;
+      3'd4: _sel_1747 = _mem_read_sync_1595;
+      3'd5: _sel_1747 = _mem_read_sync_1599;
+      3'd6: _sel_1747 = _mem_read_sync_1603;
+      3'd7: _sel_1747 = _mem_read_sync_1607;
+      default: _sel_1747 = 32'h00000000;
     endcase
   end
-  assign _mux_1789 = ret_first ? 32'h00000000 : capture_17;
-  assign _mux_1790 = ret_hit_17 ? _sel_1788 : _mux_1789;
-  assign _mux_1791 = _and_1619 ? _mux_1790 : 32'h00000000;
-  assign _or_1792 = _and_1619 | _not_1618;
+  assign _mux_1748 = ret_first ? 32'h00000000 : capture_17;
+  assign _mux_1749 = ret_hit_17 ? _sel_1747 : _mux_1748;
   always @(posedge clk) begin
     if (rst) ret_hit_18 <= 1'b0;
     else ret_hit_18 <= mmu3_hit_18;
@@ -4859,25 +4791,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_18 <= 32'h00000000;
-    else if (ret_read) capture_18 <= _mux_1798;
+    else if (ret_read) capture_18 <= _mux_1755;
   end
   always @(*) begin
     case (ret_bank_18)
-      3'd0: _sel_1796 = _mem_read_sync_1582;
-      3'd1: _sel_1796 = _mem_read_sync_1586;
-      3'd2: _sel_1796 = _mem_read_sync_1590;
-      3'd3: _sel_1796 = _mem_read_sync_1594;
-      3'd4: _sel_1796 = _mem_read_sync_1598;
-      3'd5: _sel_1796 = _mem_read_sync_1602;
-      3'd6: _sel_1796 = _mem_read_sync_1606;
-      3'd7: _sel_1796 = _mem_read_sync_1610;
-      default: _sel_1796 = 32'h00000000;
+      3'd0: _sel_1753 = _mem_read_sync_1579;
+      3'd1: _sel_1753 = _mem_read_sync_1583;
+      3'd2: _sel_1753 = _mem_read_sync_1587;
+      3'd3: _sel_1753 = _mem_read_sync_1591;
+      3'd4: _sel_1753 = _mem_read_sync_1595;
+      3'd5: _sel_1753 = _mem_read_sync_1599;
+      3'd6: _sel_1753 = _mem_read_sync_1603;
+      3'd7: _sel_1753 = _mem_read_sync_1607;
+      default: _sel_1753 = 32'h00000000;
     endcase
   end
-  assign _mux_1797 = ret_first ? 32'h00000000 : capture_18;
-  assign _mux_1798 = ret_hit_18 ? _sel_1796 : _mux_1797;
-  assign _mux_1799 = _and_1619 ? _mux_1798 : 32'h00000000;
-  assign _or_1800 = _and_1619 | _not_1618;
+  assign _mux_1754 = ret_first ? 32'h00000000 : capture_18;
+  assign _mux_1755 = ret_hit_18 ? _sel_1753 : _mux_1754;
   always @(posedge clk) begin
     if (rst) ret_hit_19 <= 1'b0;
     else ret_hit_19 <= mmu3_hit_19;
@@ -4888,25 +4818,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_19 <= 32'h00000000;
-    else if (ret_read) capture_19 <= _mux_1806;
+    else if (ret_read) capture_19 <= _mux_1761;
   end
   always @(*) begin
     case (ret_bank_19)
-      3'd0: _sel_1804 = _mem_read_sync_1582;
-      3'd1: _sel_1804 = _mem_read_sync_1586;
-      3'd2: _sel_1804 = _mem_read_sync_1590;
-      3'd3: _sel_1804 = _mem_read_sync_1594;
-      3'd4: _sel_1804 = _mem_read_sync_1598;
-      3'd5: _sel_1804 = _mem_read_sync_1602;
-      3'd6: _sel_1804 = _mem_read_sync_1606;
-      3'd7: _sel_1804 = _mem_read_sync_1610;
-      default: _sel_1804 = 32'h00000000;
+      3'd0: _sel_1759 = _mem_read_sync_1579;
+      3'd1: _sel_1759 = _mem_read_sync_1583;
+      3'd2: _sel_1759 = _mem_read_sync_1587;
+      3'd3: _sel_1759 = _mem_read_sync_1591;
+      3'd4: _sel_1759 = _mem_read_sync_1595;
+      3'd5: _sel_1759 = _mem_read_sync_1599;
+      3'd6: _sel_1759 = _mem_read_sync_1603;
+      3'd7: _sel_1759 = _mem_read_sync_1607;
+      default: _sel_1759 = 32'h00000000;
     endcase
   end
-  assign _mux_1805 = ret_first ? 32'h00000000 : capture_19;
-  assign _mux_1806 = ret_hit_19 ? _sel_1804 : _mux_1805;
-  assign _mux_1807 = _and_1619 ? _mux_1806 : 32'h00000000;
-  assign _or_1808 = _and_1619 | _not_1618;
+  assign _mux_1760 = ret_first ? 32'h00000000 : capture_19;
+  assign _mux_1761 = ret_hit_19 ? _sel_1759 : _mux_1760;
   always @(posedge clk) begin
     if (rst) ret_hit_20 <= 1'b0;
     else ret_hit_20 <= mmu3_hit_20;
@@ -4917,25 +4845,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_20 <= 32'h00000000;
-    else if (ret_read) capture_20 <= _mux_1814;
+    else if (ret_read) capture_20 <= _mux_1767;
   end
   always @(*) begin
     case (ret_bank_20)
-      3'd0: _sel_1812 = _mem_read_sync_1582;
-      3'd1: _sel_1812 = _mem_read_sync_1586;
-      3'd2: _sel_1812 = _mem_read_sync_1590;
-      3'd3: _sel_1812 = _mem_read_sync_1594;
-      3'd4: _sel_1812 = _mem_read_sync_1598;
-      3'd5: _sel_1812 = _mem_read_sync_1602;
-      3'd6: _sel_1812 = _mem_read_sync_1606;
-      3'd7: _sel_1812 = _mem_read_sync_1610;
-      default: _sel_1812 = 32'h00000000;
+      3'd0: _sel_1765 = _mem_read_sync_1579;
+      3'd1: _sel_1765 = _mem_read_sync_1583;
+      3'd2: _sel_1765 = _mem_read_sync_1587;
+      3'd3: _sel_1765 = _mem_read_sync_1591;
+      3'd4: _sel_1765 = _mem_read_sync_1595;
+      3'd5: _sel_1765 = _mem_read_sync_1599;
+      3'd6: _sel_1765 = _mem_read_sync_1603;
+      3'd7: _sel_1765 = _mem_read_sync_1607;
+      default: _sel_1765 = 32'h00000000;
     endcase
   end
-  assign _mux_1813 = ret_first ? 32'h00000000 : capture_20;
-  assign _mux_1814 = ret_hit_20 ? _sel_1812 : _mux_1813;
-  assign _mux_1815 = _and_1619 ? _mux_1814 : 32'h00000000;
-  assign _or_1816 = _and_1619 | _not_1618;
+  assign _mux_1766 = ret_first ? 32'h00000000 : capture_20;
+  assign _mux_1767 = ret_hit_20 ? _sel_1765 : _mux_1766;
   always @(posedge clk) begin
     if (rst) ret_hit_21 <= 1'b0;
     else ret_hit_21 <= mmu3_hit_21;
@@ -4946,25 +4872,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_21 <= 32'h00000000;
-    else if (ret_read) capture_21 <= _mux_1822;
+    else if (ret_read) capture_21 <= _mux_1773;
   end
   always @(*) begin
     case (ret_bank_21)
-      3'd0: _sel_1820 = _mem_read_sync_1582;
-      3'd1: _sel_1820 = _mem_read_sync_1586;
-      3'd2: _sel_1820 = _mem_read_sync_1590;
-      3'd3: _sel_1820 = _mem_read_sync_1594;
-      3'd4: _sel_1820 = _mem_read_sync_1598;
-      3'd5: _sel_1820 = _mem_read_sync_1602;
-      3'd6: _sel_1820 = _mem_read_sync_1606;
-      3'd7: _sel_1820 = _mem_read_sync_1610;
-      default: _sel_1820 = 32'h00000000;
+      3'd0: _sel_1771 = _mem_read_sync_1579;
+      3'd1: _sel_1771 = _mem_read_sync_1583;
+      3'd2: _sel_1771 = _mem_read_sync_1587;
+      3'd3: _sel_1771 = _mem_read_sync_1591;
+      3'd4: _sel_1771 = _mem_read_sync_1595;
+      3'd5: _sel_1771 = _mem_read_sync_1599;
+      3'd6: _sel_1771 = _mem_read_sync_1603;
+      3'd7: _sel_1771 = _mem_read_sync_1607;
+      default: _sel_1771 = 32'h00000000;
     endcase
   end
-  assign _mux_1821 = ret_first ? 32'h00000000 : capture_21;
-  assign _mux_1822 = ret_hit_21 ? _sel_1820 : _mux_1821;
-  assign _mux_1823 = _and_1619 ? _mux_1822 : 32'h00000000;
-  assign _or_1824 = _and_1619 | _not_1618;
+  assign _mux_1772 = ret_first ? 32'h00000000 : capture_21;
+  assign _mux_1773 = ret_hit_21 ? _sel_1771 : _mux_1772;
   always @(posedge clk) begin
     if (rst) ret_hit_22 <= 1'b0;
     else ret_hit_22 <= mmu3_hit_22;
@@ -4975,25 +4899,23 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_22 <= 32'h00000000;
-    else if (ret_read) capture_22 <= _mux_1830;
+    else if (ret_read) capture_22 <= _mux_1779;
   end
   always @(*) begin
     case (ret_bank_22)
-      3'd0: _sel_1828 = _mem_read_sync_1582;
-      3'd1: _sel_1828 = _mem_read_sync_1586;
-      3'd2: _sel_1828 = _mem_read_sync_1590;
-      3'd3: _sel_1828 = _mem_read_sync_1594;
-      3'd4: _sel_1828 = _mem_read_sync_1598;
-      3'd5: _sel_1828 = _mem_read_sync_1602;
-      3'd6: _sel_1828 = _mem_read_sync_1606;
-      3'd7: _sel_1828 = _mem_read_sync_1610;
-      default: _sel_1828 = 32'h00000000;
+      3'd0: _sel_1777 = _mem_read_sync_1579;
+      3'd1: _sel_1777 = _mem_read_sync_1583;
+      3'd2: _sel_1777 = _mem_read_sync_1587;
+      3'd3: _sel_1777 = _mem_read_sync_1591;
+      3'd4: _sel_1777 = _mem_read_sync_1595;
+      3'd5: _sel_1777 = _mem_read_sync_1599;
+      3'd6: _sel_1777 = _mem_read_sync_1603;
+      3'd7: _sel_1777 = _mem_read_sync_1607;
+      default: _sel_1777 = 32'h00000000;
     endcase
   end
-  assign _mux_1829 = ret_first ? 32'h00000000 : capture_22;
-  assign _mux_1830 = ret_hit_22 ? _sel_1828 : _mux_1829;
-  assign _mux_1831 = _and_1619 ? _mux_1830 : 32'h00000000;
-  assign _or_1832 = _and_1619 | _not_1618;
+  assign _mux_1778 = ret_first ? 32'h00000000 : capture_22;
+  assign _mux_1779 = ret_hit_22 ? _sel_1777 : _mux_1778;
   always @(posedge clk) begin
     if (rst) ret_hit_23 <= 1'b0;
     else ret_hit_23 <= mmu3_hit_23;
@@ -5004,28 +4926,27 @@ module rsdmm (
   end
   always @(posedge clk) begin
     if (rst) capture_23 <= 32'h00000000;
-    else if (ret_read) capture_23 <= _mux_1838;
+    else if (ret_read) capture_23 <= _mux_1785;
   end
   always @(*) begin
     case (ret_bank_23)
-      3'd0: _sel_1836 = _mem_read_sync_1582;
-      3'd1: _sel_1836 = _mem_read_sync_1586;
-      3'd2: _sel_1836 = _mem_read_sync_1590;
-      3'd3: _sel_1836 = _mem_read_sync_1594;
-      3'd4: _sel_1836 = _mem_read_sync_1598;
-      3'd5: _sel_1836 = _mem_read_sync_1602;
-      3'd6: _sel_1836 = _mem_read_sync_1606;
-      3'd7: _sel_1836 = _mem_read_sync_1610;
-      default: _sel_1836 = 32'h00000000;
+      3'd0: _sel_1783 = _mem_read_sync_1579;
+      3'd1: _sel_1783 = _mem_read_sync_1583;
+      3'd2: _sel_1783 = _mem_read_sync_1587;
+      3'd3: _sel_1783 = _mem_read_sync_1591;
+      3'd4: _sel_1783 = _mem_read_sync_1595;
+      3'd5: _sel_1783 = _mem_read_sync_1599;
+      3'd6: _sel_1783 = _mem_read_sync_1603;
+      3'd7: _sel_1783 = _mem_read_sync_1607;
+      default: _sel_1783 = 32'h00000000;
     endcase
   end
-  assign _mux_1837 = ret_first ? 32'h00000000 : capture_23;
-  assign _mux_1838 = ret_hit_23 ? _sel_1836 : _mux_1837;
-  assign _mux_1839 = _and_1619 ? _mux_1838 : 32'h00000000;
-  assign _or_1840 = _and_1619 | _not_1618;
-  assign _cat_1841 = {_not_1618, ret_read, mmu3_valid, mmu2_valid, mmu1_valid};
-  assign _ror_1842 = |_cat_1841;
-  assign resp_valid = _not_1618;
+  assign _mux_1784 = ret_first ? 32'h00000000 : capture_23;
+  assign _mux_1785 = ret_hit_23 ? _sel_1783 : _mux_1784;
+  assign _sub_1788 = emit_left - 2'h1;
+  assign _cat_1789 = {_not_1615, ret_read, mmu3_valid, mmu2_valid, mmu1_valid};
+  assign _ror_1790 = |_cat_1789;
+  assign resp_valid = _not_1615;
   assign resp_rdata_0 = emit_0;
   assign resp_rdata_1 = emit_1;
   assign resp_rdata_2 = emit_2;
@@ -5034,37 +4955,70 @@ module rsdmm (
   assign resp_rdata_5 = emit_5;
   assign resp_rdata_6 = emit_6;
   assign resp_rdata_7 = emit_7;
-  assign _and_1852 = _and_57 & _eq_138;
-  assign _and_1853 = _and_57 & _eq_140;
-  assign _and_1854 = _and_57 & _eq_142;
+  assign _mux_1800 = _and_59 ? _add_144 : 2'h0;
+  assign _or_1801 = _and_59 | transfer;
+  assign _and_1802 = _and_59 & _eq_136;
+  assign _and_1803 = _and_59 & _eq_138;
+  assign _and_1804 = _and_59 & _eq_140;
+  assign _mux_1805 = transfer ? 5'h00 : _add_330;
+  assign _or_1806 = transfer | _eq_32;
+  assign _and_1807 = _eq_32 & window_end;
+  assign _mux_1808 = transfer ? issue_Window : issue_Idle;
+  assign _or_1809 = transfer | _and_1807;
+  assign _mux_1810 = _and_1616 ? 2'h3 : _sub_1788;
+  assign _or_1811 = _and_1616 | _not_1615;
+  assign _mux_1812 = _and_1616 ? _mux_1647 : emit_8;
+  assign _mux_1813 = _and_1616 ? _mux_1653 : emit_9;
+  assign _mux_1814 = _and_1616 ? _mux_1659 : emit_10;
+  assign _mux_1815 = _and_1616 ? _mux_1665 : emit_11;
+  assign _mux_1816 = _and_1616 ? _mux_1671 : emit_12;
+  assign _mux_1817 = _and_1616 ? _mux_1677 : emit_13;
+  assign _mux_1818 = _and_1616 ? _mux_1683 : emit_14;
+  assign _mux_1819 = _and_1616 ? _mux_1689 : emit_15;
+  assign _mux_1820 = _and_1616 ? _mux_1695 : emit_16;
+  assign _mux_1821 = _and_1616 ? _mux_1701 : emit_17;
+  assign _mux_1822 = _and_1616 ? _mux_1707 : emit_18;
+  assign _mux_1823 = _and_1616 ? _mux_1713 : emit_19;
+  assign _mux_1824 = _and_1616 ? _mux_1719 : emit_20;
+  assign _mux_1825 = _and_1616 ? _mux_1725 : emit_21;
+  assign _mux_1826 = _and_1616 ? _mux_1731 : emit_22;
+  assign _mux_1827 = _and_1616 ? _mux_1737 : emit_23;
+  assign _mux_1828 = _and_1616 ? _mux_1743 : 32'h00000000;
+  assign _mux_1829 = _and_1616 ? _mux_1749 : 32'h00000000;
+  assign _mux_1830 = _and_1616 ? _mux_1755 : 32'h00000000;
+  assign _mux_1831 = _and_1616 ? _mux_1761 : 32'h00000000;
+  assign _mux_1832 = _and_1616 ? _mux_1767 : 32'h00000000;
+  assign _mux_1833 = _and_1616 ? _mux_1773 : 32'h00000000;
+  assign _mux_1834 = _and_1616 ? _mux_1779 : 32'h00000000;
+  assign _mux_1835 = _and_1616 ? _mux_1785 : 32'h00000000;
   always @(posedge clk) begin
-    if (_and_1579) bank0[mmu3_row_0] <= mmu3_wdata_0;
+    if (_and_1576) bank0[mmu3_row_0] <= mmu3_wdata_0;
   end
   always @(posedge clk) begin
-    if (_and_1583) bank1[mmu3_row_1] <= mmu3_wdata_1;
+    if (_and_1580) bank1[mmu3_row_1] <= mmu3_wdata_1;
   end
   always @(posedge clk) begin
-    if (_and_1587) bank2[mmu3_row_2] <= mmu3_wdata_2;
+    if (_and_1584) bank2[mmu3_row_2] <= mmu3_wdata_2;
   end
   always @(posedge clk) begin
-    if (_and_1591) bank3[mmu3_row_3] <= mmu3_wdata_3;
+    if (_and_1588) bank3[mmu3_row_3] <= mmu3_wdata_3;
   end
   always @(posedge clk) begin
-    if (_and_1595) bank4[mmu3_row_4] <= mmu3_wdata_4;
+    if (_and_1592) bank4[mmu3_row_4] <= mmu3_wdata_4;
   end
   always @(posedge clk) begin
-    if (_and_1599) bank5[mmu3_row_5] <= mmu3_wdata_5;
+    if (_and_1596) bank5[mmu3_row_5] <= mmu3_wdata_5;
   end
   always @(posedge clk) begin
-    if (_and_1603) bank6[mmu3_row_6] <= mmu3_wdata_6;
+    if (_and_1600) bank6[mmu3_row_6] <= mmu3_wdata_6;
   end
   always @(posedge clk) begin
-    if (_and_1607) bank7[mmu3_row_7] <= mmu3_wdata_7;
+    if (_and_1604) bank7[mmu3_row_7] <= mmu3_wdata_7;
   end
   rsdmm_rsu rsu (
     .clk(clk),
     .rst(rst),
-    .tbl_we(_and_39),
+    .tbl_we(_and_41),
     .tbl_idx(cfg_idx),
     .tbl_val(cfg_val),
     .addr_0(req_addr_0),
@@ -5086,77 +5040,77 @@ module rsdmm (
   );
   rsdmm_rpu rpu (
     .valid_0(iss_mask_0),
-    .bank_0(_slice_218),
-    .row_0(_slice_219),
+    .bank_0(_slice_219),
+    .row_0(_slice_220),
     .valid_1(iss_mask_1),
-    .bank_1(_slice_222),
-    .row_1(_slice_223),
+    .bank_1(_slice_223),
+    .row_1(_slice_224),
     .valid_2(iss_mask_2),
-    .bank_2(_slice_226),
-    .row_2(_slice_227),
+    .bank_2(_slice_227),
+    .row_2(_slice_228),
     .valid_3(iss_mask_3),
-    .bank_3(_slice_230),
-    .row_3(_slice_231),
+    .bank_3(_slice_231),
+    .row_3(_slice_232),
     .valid_4(iss_mask_4),
-    .bank_4(_slice_234),
-    .row_4(_slice_235),
+    .bank_4(_slice_235),
+    .row_4(_slice_236),
     .valid_5(iss_mask_5),
-    .bank_5(_slice_238),
-    .row_5(_slice_239),
+    .bank_5(_slice_239),
+    .row_5(_slice_240),
     .valid_6(iss_mask_6),
-    .bank_6(_slice_242),
-    .row_6(_slice_243),
+    .bank_6(_slice_243),
+    .row_6(_slice_244),
     .valid_7(iss_mask_7),
-    .bank_7(_slice_246),
-    .row_7(_slice_247),
+    .bank_7(_slice_247),
+    .row_7(_slice_248),
     .valid_8(iss_mask_8),
-    .bank_8(_slice_250),
-    .row_8(_slice_251),
+    .bank_8(_slice_251),
+    .row_8(_slice_252),
     .valid_9(iss_mask_9),
-    .bank_9(_slice_254),
-    .row_9(_slice_255),
+    .bank_9(_slice_255),
+    .row_9(_slice_256),
     .valid_10(iss_mask_10),
-    .bank_10(_slice_258),
-    .row_10(_slice_259),
+    .bank_10(_slice_259),
+    .row_10(_slice_260),
     .valid_11(iss_mask_11),
-    .bank_11(_slice_262),
-    .row_11(_slice_263),
+    .bank_11(_slice_263),
+    .row_11(_slice_264),
     .valid_12(iss_mask_12),
-    .bank_12(_slice_266),
-    .row_12(_slice_267),
+    .bank_12(_slice_267),
+    .row_12(_slice_268),
     .valid_13(iss_mask_13),
-    .bank_13(_slice_270),
-    .row_13(_slice_271),
+    .bank_13(_slice_271),
+    .row_13(_slice_272),
     .valid_14(iss_mask_14),
-    .bank_14(_slice_274),
-    .row_14(_slice_275),
+    .bank_14(_slice_275),
+    .row_14(_slice_276),
     .valid_15(iss_mask_15),
-    .bank_15(_slice_278),
-    .row_15(_slice_279),
+    .bank_15(_slice_279),
+    .row_15(_slice_280),
     .valid_16(iss_mask_16),
-    .bank_16(_slice_282),
-    .row_16(_slice_283),
+    .bank_16(_slice_283),
+    .row_16(_slice_284),
     .valid_17(iss_mask_17),
-    .bank_17(_slice_286),
-    .row_17(_slice_287),
+    .bank_17(_slice_287),
+    .row_17(_slice_288),
     .valid_18(iss_mask_18),
-    .bank_18(_slice_290),
-    .row_18(_slice_291),
+    .bank_18(_slice_291),
+    .row_18(_slice_292),
     .valid_19(iss_mask_19),
-    .bank_19(_slice_294),
-    .row_19(_slice_295),
+    .bank_19(_slice_295),
+    .row_19(_slice_296),
     .valid_20(iss_mask_20),
-    .bank_20(_slice_298),
-    .row_20(_slice_299),
+    .bank_20(_slice_299),
+    .row_20(_slice_300),
     .valid_21(iss_mask_21),
-    .bank_21(_slice_302),
-    .row_21(_slice_303),
+    .bank_21(_slice_303),
+    .row_21(_slice_304),
     .valid_22(iss_mask_22),
-    .bank_22(_slice_306),
-    .row_22(_slice_307),
+    .bank_22(_slice_307),
+    .row_22(_slice_308),
     .valid_23(iss_mask_23),
-    .bank_23(_slice_310),
-    .row_23(_slice_311),
+    .bank_23(_slice_311),
+    .row_23(_slice_312),
     .stage_0(_rpu_stage_0),
     .lead_0(_rpu_lead_0),
     .stage_1(_rpu_stage_1),
@@ -5215,7 +5169,7 @@ module rsdmm (
     .load_7(_rpu_load_7),
     .cong(_rpu_cong)
   );
-  wire _unused_ok = &{1'b0, _eq_144, _rpu_load_0, _rpu_load_1, _rpu_load_2, _rpu_load_3, _rpu_load_4, _rpu_load_5, _rpu_load_6, _rpu_load_7};
+  wire _unused_ok = &{1'b0, _eq_142, _rpu_load_0, _rpu_load_1, _rpu_load_2, _rpu_load_3, _rpu_load_4, _rpu_load_5, _rpu_load_6, _rpu_load_7};
 endmodule
 `line 1 "rsdmm_rpu.v" 0
 module rsdmm_rpu (

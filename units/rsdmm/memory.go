@@ -125,7 +125,9 @@ type memoryBuild struct {
 
 	// The configuration port and the occupancy cfg_ready waits on.
 	cfgIdx, cfgVal, cfgTake *hdl.Signal
-	collected, busy         *hdl.Signal // collect's warps; issue's window running
+	collected               *hdl.Signal // collect's warps
+	issueState              *hdl.FSM    // issue: Idle, or a super warp's Window
+	busy                    *hdl.Signal // issue's window running
 	inFlight                *hdl.Signal // a stage in the MMU, ret or emit (driven by respond)
 	reqValid, reqWrite      *hdl.Signal
 
@@ -154,7 +156,8 @@ func (b *memoryBuild) ports() []lane {
 
 	// Every station's occupancy, for cfg_ready: declared here, driven below.
 	b.collected = m.Reg("collected", lib.CountWidth(p.S))
-	b.busy = m.Reg("busy", 1)
+	b.issueState = m.FSM("issue", "Idle", "Window")
+	b.busy = b.issueState.Is("Window")
 	b.inFlight = m.Wire("in_flight", 1)
 	cfgReady := b.collected.EqConst(0).And(b.busy.Not()).And(b.inFlight.Not())
 	m.Output("cfg_ready", 1).Drive(cfgReady)
@@ -182,10 +185,11 @@ func (b *memoryBuild) shift(name string, in []lane) []*hdl.Signal {
 	return shifted
 }
 
-// collect: warp q of the super warp lands in slots q*w .. q*w+w-1; the
-// first warp's req_write is the super warp's. A full station moves to
-// issue when issue's window ends, and takes a new warp in the same
-// cycle. A configuration write goes first.
+// collect: warp q of the super warp lands in slots q*w .. q*w+w-1, after
+// which q+1 warps are collected; the first warp's req_write is the super
+// warp's. A full station moves to issue when issue's window ends, and
+// takes a new warp (its warp 0) in the same cycle, or is empty after it.
+// A configuration write goes first.
 func (b *memoryBuild) collect(in []lane, shifted []*hdl.Signal) {
 	p, m, collected := b.p, b.m, b.collected
 	b.issueFree = m.Wire("issue_free", 1)
@@ -195,7 +199,6 @@ func (b *memoryBuild) collect(in []lane, shifted []*hdl.Signal) {
 	m.Output("req_ready", 1).Drive(reqReady)
 	take := b.reqValid.And(reqReady)
 	slot := hdl.Mux(full, m.ConstU(collected.Width(), 0), collected) // the arriving warp's place
-	collected.Drive(hdl.Mux(b.transfer, take.Zext(collected.Width()), collected.Add(take.Zext(collected.Width()))))
 	b.col = make([]lane, b.n)
 	for i := range b.n {
 		b.col[i] = p.lane(m.RegFields("col", i))
@@ -203,6 +206,7 @@ func (b *memoryBuild) collect(in []lane, shifted []*hdl.Signal) {
 	b.colWrite = m.Reg("col_write", 1)
 	slotIs := lib.NewDecoder(slot)
 	m.If(take, func() {
+		collected.Set(slot.Add(m.ConstU(collected.Width(), 1)))
 		m.If(slotIs.Is(0), func() { b.colWrite.Set(b.reqWrite) })
 		for q := range p.S {
 			m.If(slotIs.Is(q), func() {
@@ -211,7 +215,7 @@ func (b *memoryBuild) collect(in []lane, shifted []*hdl.Signal) {
 				}
 			})
 		}
-	})
+	}).Elif(b.transfer, func() { collected.SetU(0) })
 }
 
 // issue: the RPU packs the super warp (section IV). Its window t = 0 ..
@@ -220,20 +224,12 @@ func (b *memoryBuild) collect(in []lane, shifted []*hdl.Signal) {
 // one empty stage, which carries its responses. It returns stage k as it
 // leaves for the MMU.
 func (b *memoryBuild) issue(name string) mmuStage {
-	p, m, n, busy := b.p, b.m, b.n, b.busy
+	p, m, n, busy, st := b.p, b.m, b.n, b.busy, b.issueState
 	iss := make([]lane, n)
 	for i := range n {
 		iss[i] = p.lane(m.RegFields("iss", i))
-		iss[i].Mask.Drive(b.col[i].Mask)
-		iss[i].Addr.Drive(b.col[i].Addr)
-		iss[i].Wdata.Drive(b.col[i].Wdata)
-		for _, r := range hdl.Signals(iss[i]) {
-			r.Enable(b.transfer)
-		}
 	}
 	issWrite := m.Reg("iss_write", 1)
-	issWrite.Drive(b.colWrite)
-	issWrite.Enable(b.transfer)
 	rb := p.AB - p.LW
 	rpu := m.Instance("rpu", RPUBlock{LW: p.LW, S: p.S, RB: rb, AllPairs: p.AllPairs}.Build(name+"_rpu"))
 	banks, rows, stages, leads := make([]*hdl.Signal, n), make([]*hdl.Signal, n), make([]*hdl.Signal, n), make([]*hdl.Signal, n)
@@ -254,9 +250,23 @@ func (b *memoryBuild) issue(name string) mmuStage {
 	t := m.Reg("t", cw)
 	lastCycle := busy.And(t.Eq(window.Sub(one))).Named("window_end")
 	b.issueFree.Drive(busy.Not().Or(lastCycle))
-	busy.Drive(b.transfer.Or(busy.And(lastCycle.Not())))
-	t.Drive(hdl.Mux(b.transfer, m.ConstU(cw, 0), t.Add(one)))
-	t.Enable(b.transfer.Or(busy))
+
+	// The window's cycles: Idle until collect moves a super warp in, which
+	// opens its Window at t = 0; t counts the window's cycles and the
+	// last returns to Idle, unless the next super warp moves in at that
+	// edge and opens its own.
+	st.When("Window", func() {
+		t.Set(t.Add(one))
+		m.If(lastCycle, func() { st.Goto("Idle") })
+	})
+	m.If(b.transfer, func() {
+		for i := range n {
+			hdl.SetRecord(iss[i], b.col[i])
+		}
+		issWrite.Set(b.colWrite)
+		t.SetU(0)
+		st.Goto("Window")
+	})
 	issuing := busy.And(t.Ge(wait)).Named("issuing")
 	k := t.Sub(wait).Trunc(stages[0].Width()).Named("k") // the stage issued: k < c' <= N
 	m.Output("cong_valid", 1).Drive(busy.And(t.EqConst(0)))
@@ -319,8 +329,8 @@ func (b *memoryBuild) bankArray(at mmuStage) []*hdl.Signal {
 // banks; capture and emit: request i takes its bank's data in its stage;
 // the other requests of the first stage start from 0 (masked lanes read
 // 0). The last stage moves the whole super warp to emit, which answers
-// one warp per cycle; the next read super warp's last stage is at least S
-// cycles later.
+// one warp per cycle, the rest moving down a warp; the next read super
+// warp's last stage is at least S cycles later.
 func (b *memoryBuild) respond(at mmuStage, rdata []*hdl.Signal) {
 	p, m, w, n := b.p, b.m, b.w, b.n
 	retRead, retFirst, retLast := m.Reg("ret_read", 1), m.Reg("ret_first", 1), m.Reg("ret_last", 1)
@@ -332,9 +342,8 @@ func (b *memoryBuild) respond(at mmuStage, rdata []*hdl.Signal) {
 	left := m.Reg("emit_left", lib.CountWidth(p.S)) // warps still to answer
 	emitting := left.EqConst(0).Not()
 	done := retRead.And(retLast)
-	left.Drive(hdl.Mux(done, m.ConstU(left.Width(), uint64(p.S)), left.Sub(emitting.Zext(left.Width()))))
 	b.pending = append(b.pending, emitting)
-	emit := make([]*hdl.Signal, n)
+	emit, got := make([]*hdl.Signal, n), make([]*hdl.Signal, n)
 	for i := range n {
 		emit[i] = m.Reg(fmt.Sprintf("emit_%d", i), p.DW)
 	}
@@ -343,16 +352,26 @@ func (b *memoryBuild) respond(at mmuStage, rdata []*hdl.Signal) {
 		rh := hit{Hit: m.Reg(fmt.Sprintf("ret_hit_%d", i), 1), Bank: m.Reg(fmt.Sprintf("ret_bank_%d", i), p.LW)}
 		hdl.DriveRecord(rh, h)
 		capt := m.Reg(fmt.Sprintf("capture_%d", i), p.DW)
-		got := hdl.Mux(rh.Hit, hdl.Select(rh.Bank, rdata...), hdl.Mux(retFirst, zero, capt))
-		capt.Drive(got)
-		capt.Enable(retRead)
-		down := zero // emit's next warp moves down
-		if i+w < n {
-			down = emit[i+w]
-		}
-		emit[i].Drive(hdl.Mux(done, got, down))
-		emit[i].Enable(done.Or(emitting))
+		// Request i's data with this stage's: capture's next value, and
+		// emit's after the last stage.
+		got[i] = hdl.Mux(rh.Hit, hdl.Select(rh.Bank, rdata...), hdl.Mux(retFirst, zero, capt))
+		m.If(retRead, func() { capt.Set(got[i]) })
 	}
+	m.If(done, func() {
+		left.SetU(uint64(p.S))
+		for i := range n {
+			emit[i].Set(got[i])
+		}
+	}).Elif(emitting, func() {
+		left.Set(left.Sub(m.ConstU(left.Width(), 1)))
+		for i := range n {
+			if i+w < n {
+				emit[i].Set(emit[i+w])
+			} else {
+				emit[i].Set(zero)
+			}
+		}
+	})
 	b.inFlight.Drive(lib.Bus(b.pending).RedOr())
 	m.Output("resp_valid", 1).Drive(emitting)
 	for i := range w {
