@@ -97,76 +97,77 @@ module elastic_basepipe (
   wire _and_79;
   wire _not_80;
   wire _or_81;
-  wire _and_82;
-  wire _or_84;
-  wire [1:0] _mux_86;
-  wire [4:0] _mux_87;
-  wire [31:0] _mux_88;
-  wire [31:0] _mux_89;
-  wire [31:0] _mux_90;
-  wire [31:0] _mux_91;
-  wire [31:0] _mux_92;
-  wire [31:0] _mux_93;
-  wire [31:0] _mux_94;
-  wire [31:0] _mux_95;
-  wire _not_107;
-  wire _not_108;
-  wire _and_109;
-  wire [2:0] _sub_111;
-  wire _mux_112;
-  wire _or_113;
-  wire [2:0] _mux_114;
-  wire _or_115;
-  wire _mux_116;
-  wire _or_117;
-  wire _mux_118;
-  wire _or_119;
-  wire _mux_120;
-  wire _or_121;
+  wire _or_82;
+  wire _ror_96;
+  wire _and_97;
+  wire _not_98;
+  wire _not_99;
+  wire _and_100;
+  wire [2:0] _sub_102;
+  wire [1:0] _mux_103;
+  wire [4:0] _mux_104;
+  wire [31:0] _mux_105;
+  wire [31:0] _mux_106;
+  wire [31:0] _mux_107;
+  wire [31:0] _mux_108;
+  wire [31:0] _mux_109;
+  wire [31:0] _mux_110;
+  wire [31:0] _mux_111;
+  wire [31:0] _mux_112;
+  wire _mux_113;
+  wire _or_114;
+  wire [2:0] _mux_115;
+  wire _or_116;
+  wire _mux_117;
+  wire _or_118;
+  wire _mux_119;
+  wire _or_120;
+  wire _mux_121;
+  wire _or_122;
   assign ex_ready = _or_81;
   always @(posedge clk) begin
     if (rst) s0_valid <= 1'b0;
-    else if (_or_113) s0_valid <= _mux_112;
+    else if (_or_114) s0_valid <= _mux_113;
   end
   always @(posedge clk) begin
     if (rst) s0_tag <= 5'h00;
-    else if (_and_82) s0_tag <= ex_tag;
+    else if (_and_97) s0_tag <= ex_tag;
   end
   always @(posedge clk) begin
     if (rst) s0_data_0 <= 32'h00000000;
-    else if (_and_82) s0_data_0 <= ex_data_0;
+    else if (_and_97) s0_data_0 <= ex_data_0;
   end
   always @(posedge clk) begin
     if (rst) s0_data_1 <= 32'h00000000;
-    else if (_and_82) s0_data_1 <= ex_data_1;
+    else if (_and_97) s0_data_1 <= ex_data_1;
   end
   always @(posedge clk) begin
     if (rst) s0_data_2 <= 32'h00000000;
-    else if (_and_82) s0_data_2 <= ex_data_2;
+    else if (_and_97) s0_data_2 <= ex_data_2;
   end
   always @(posedge clk) begin
     if (rst) s0_data_3 <= 32'h00000000;
-    else if (_and_82) s0_data_3 <= ex_data_3;
+    else if (_and_97) s0_data_3 <= ex_data_3;
   end
   always @(posedge clk) begin
     if (rst) s0_data_4 <= 32'h00000000;
-    else if (_and_82) s0_data_4 <= ex_data_4;
+    else if (_and_97) s0_data_4 <= ex_data_4;
   end
   always @(posedge clk) begin
     if (rst) s0_data_5 <= 32'h00000000;
-    else if (_and_82) s0_data_5 <= ex_data_5;
+    else if (_and_97) s0_data_5 <= ex_data_5;
   end
   always @(posedge clk) begin
     if (rst) s0_data_6 <= 32'h00000000;
-    else if (_and_82) s0_data_6 <= ex_data_6;
+    else if (_and_97) s0_data_6 <= ex_data_6;
   end
   always @(posedge clk) begin
     if (rst) s0_data_7 <= 32'h00000000;
-    else if (_and_82) s0_data_7 <= ex_data_7;
+    else if (_and_97) s0_data_7 <= ex_data_7;
   end
   always @(posedge clk) begin
     if (rst) s1_valid <= 1'b0;
-    else if (_or_117) s1_valid <= _mux_116;
+    else if (_or_118) s1_valid <= _mux_117;
   end
   always @(posedge clk) begin
     if (rst) s1_tag <= 5'h00;
@@ -206,7 +207,7 @@ module elastic_basepipe (
   end
   always @(posedge clk) begin
     if (rst) s2_valid <= 1'b0;
-    else if (_or_119) s2_valid <= _mux_118;
+    else if (_or_120) s2_valid <= _mux_119;
   end
   always @(posedge clk) begin
     if (rst) s2_tag <= 5'h00;
@@ -246,7 +247,7 @@ module elastic_basepipe (
   end
   always @(posedge clk) begin
     if (rst) s3_valid <= 1'b0;
-    else if (_or_121) s3_valid <= _mux_120;
+    else if (_or_122) s3_valid <= _mux_121;
   end
   always @(posedge clk) begin
     if (rst) s3_tag <= 5'h00;
@@ -286,7 +287,7 @@ module elastic_basepipe (
   end
   always @(posedge clk) begin
     if (rst) s0_hold <= 3'h0;
-    else if (_or_115) s0_hold <= _mux_114;
+    else if (_or_116) s0_hold <= _mux_115;
   end
   assign _ror_66 = |s0_hold;
   assign _not_67 = ~_ror_66;
@@ -304,43 +305,44 @@ module elastic_basepipe (
   assign _and_79 = _and_78 & _not_67;
   assign _not_80 = ~s0_valid;
   assign _or_81 = _not_80 | _and_79;
-  assign _and_82 = ex_valid & _or_81;
-  assign _or_84 = ic_valid | s3_valid;
-  assign _mux_86 = ic_valid ? 2'h0 : 2'h1;
-  assign _mux_87 = ic_valid ? ic_tag : s3_tag;
-  assign _mux_88 = ic_valid ? ic_data_0 : s3_data_0;
-  assign _mux_89 = ic_valid ? ic_data_1 : s3_data_1;
-  assign _mux_90 = ic_valid ? ic_data_2 : s3_data_2;
-  assign _mux_91 = ic_valid ? ic_data_3 : s3_data_3;
-  assign _mux_92 = ic_valid ? ic_data_4 : s3_data_4;
-  assign _mux_93 = ic_valid ? ic_data_5 : s3_data_5;
-  assign _mux_94 = ic_valid ? ic_data_6 : s3_data_6;
-  assign _mux_95 = ic_valid ? ic_data_7 : s3_data_7;
-  assign wb_valid = _or_84;
-  assign wb_src = _mux_86;
-  assign wb_tag = _mux_87;
-  assign wb_data_0 = _mux_88;
-  assign wb_data_1 = _mux_89;
-  assign wb_data_2 = _mux_90;
-  assign wb_data_3 = _mux_91;
-  assign wb_data_4 = _mux_92;
-  assign wb_data_5 = _mux_93;
-  assign wb_data_6 = _mux_94;
-  assign wb_data_7 = _mux_95;
-  assign _not_107 = ~_and_82;
-  assign _not_108 = ~_not_67;
-  assign _and_109 = _not_107 & _not_108;
-  assign _sub_111 = s0_hold - 3'h1;
-  assign _mux_112 = _and_82 ? 1'b1 : 1'b0;
-  assign _or_113 = _and_82 | _and_79;
-  assign _mux_114 = _and_109 ? _sub_111 : ex_hold;
-  assign _or_115 = _and_109 | _and_82;
-  assign _mux_116 = _and_79 ? 1'b1 : 1'b0;
-  assign _or_117 = _and_79 | _and_75;
-  assign _mux_118 = _and_75 ? 1'b1 : 1'b0;
-  assign _or_119 = _and_75 | _and_72;
-  assign _mux_120 = _and_72 ? 1'b1 : 1'b0;
-  assign _or_121 = _and_72 | _and_69;
+  assign _or_82 = ic_valid | s3_valid;
+  assign wb_valid = _or_82;
+  assign wb_src = _mux_103;
+  assign wb_tag = _mux_104;
+  assign wb_data_0 = _mux_105;
+  assign wb_data_1 = _mux_106;
+  assign wb_data_2 = _mux_107;
+  assign wb_data_3 = _mux_108;
+  assign wb_data_4 = _mux_109;
+  assign wb_data_5 = _mux_110;
+  assign wb_data_6 = _mux_111;
+  assign wb_data_7 = _mux_112;
+  assign _ror_96 = ex_valid;
+  assign _and_97 = _ror_96 & _or_81;
+  assign _not_98 = ~_and_97;
+  assign _not_99 = ~_not_67;
+  assign _and_100 = _not_98 & _not_99;
+  assign _sub_102 = s0_hold - 3'h1;
+  assign _mux_103 = ic_valid ? 2'h0 : 2'h1;
+  assign _mux_104 = ic_valid ? ic_tag : s3_tag;
+  assign _mux_105 = ic_valid ? ic_data_0 : s3_data_0;
+  assign _mux_106 = ic_valid ? ic_data_1 : s3_data_1;
+  assign _mux_107 = ic_valid ? ic_data_2 : s3_data_2;
+  assign _mux_108 = ic_valid ? ic_data_3 : s3_data_3;
+  assign _mux_109 = ic_valid ? ic_data_4 : s3_data_4;
+  assign _mux_110 = ic_valid ? ic_data_5 : s3_data_5;
+  assign _mux_111 = ic_valid ? ic_data_6 : s3_data_6;
+  assign _mux_112 = ic_valid ? ic_data_7 : s3_data_7;
+  assign _mux_113 = _and_97 ? 1'b1 : 1'b0;
+  assign _or_114 = _and_97 | _and_79;
+  assign _mux_115 = _and_100 ? _sub_102 : ex_hold;
+  assign _or_116 = _and_100 | _and_97;
+  assign _mux_117 = _and_79 ? 1'b1 : 1'b0;
+  assign _or_118 = _and_79 | _and_75;
+  assign _mux_119 = _and_75 ? 1'b1 : 1'b0;
+  assign _or_120 = _and_75 | _and_72;
+  assign _mux_121 = _and_72 ? 1'b1 : 1'b0;
+  assign _or_122 = _and_72 | _and_69;
   wire _unused_ok = &{1'b0, ex_mem};
 endmodule
 `default_nettype wire

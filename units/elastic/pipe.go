@@ -125,10 +125,8 @@ type pipeBuild struct {
 	leaves    []*hdl.Signal // S_k's instruction moves on at this edge
 	s0Free    *hdl.Signal
 
-	sources      []source // writeback candidates in priority order
-	enter        *hdl.Signal
-	enterHold    *hdl.Signal
-	enterPayload payload
+	sources []source // writeback candidates in priority order
+	entries []entry  // what S_0 takes when free, in priority order
 }
 
 // memStages are the MEM stages. S_0's hold counts the cycles it still
@@ -159,76 +157,134 @@ func (b *pipeBuild) memStages() {
 	b.sources = []source{{b.icValid, SrcIC, b.ic}, {b.tailReady, SrcMem, tail.Payload}}
 }
 
-// baseEntry: Fig. 5.4(a): every instruction takes the MEM stages.
+// baseEntry: Fig. 5.4(a): every instruction takes the MEM stages, and
+// EXE stalls while S_0 cannot take its instruction.
 func (b *pipeBuild) baseEntry() {
-	b.enter, b.enterHold, b.enterPayload = b.exValid.And(b.s0Free), b.exHold, b.ex
+	b.entries = []entry{{b.exValid, held{Hold: b.exHold, Payload: b.ex}}}
 	b.exReady.Drive(b.s0Free)
 }
 
-// elasticEntry is Fig. 5.5's queues beside the MEM stages.
+// elasticEntry is Fig. 5.5's queues beside the MEM stages. PREMEM (Eq.
+// 5.5: a warp's other subwarps wait there while the first one is held):
+// S_0 takes its head, else EXE's memory instruction, which steps into S_0
+// directly only while PREMEM is empty. NONMEM (Eq. 5.4): its oldest entry
+// writes back when neither the interconnect nor the MEM tail does, else
+// EXE's non-memory instruction, directly only while NONMEM is empty.
 func (b *pipeBuild) elasticEntry() {
-	p, m, ex, exHold, s0Free := b.p, b.m, b.ex, b.exHold, b.s0Free
-	exMemValid, exNonmem := b.exValid.And(b.exMem), b.exValid.And(b.exMem.Not())
-	// PREMEM (Eq. 5.5): S_0 takes its head, or EXE's memory instruction
-	// directly when it is empty; a memory instruction not taken waits in
-	// it (a free slot, or the head leaving).
-	exReadyMem, prememCount := s0Free, b.zero
-	b.enter, b.enterHold, b.enterPayload = exMemValid.And(s0Free), exHold, ex
+	p, m, ex := b.p, b.m, b.ex
+	exHeld := held{Hold: b.exHold, Payload: ex}
+	memDirect, prememCount := b.s0Free, b.zero
+	var premem *queueIn
 	if p.Premem > 0 {
-		empty := m.Wire("premem_empty", 1)
-		direct := empty.And(s0Free)
-		pm := lib.NewQueueOf(m, "premem_fifo", lib.FIFO{Depth: p.Premem, Pipe: true},
-			exMemValid.And(direct.Not()), held{Hold: exHold, Payload: ex}, s0Free)
-		empty.Drive(pm.OutValid.Not())
-		b.enter = s0Free.And(pm.OutValid.Or(exMemValid))
-		b.enterHold = hdl.Mux(pm.OutValid, pm.Out.Hold, exHold)
-		b.enterPayload = hdl.MuxRecord(pm.OutValid, pm.Out.Payload, ex)
-		exReadyMem, prememCount = direct.Or(pm.InReady), pm.Count
+		push := b.pushWire("premem_push")
+		pm := lib.NewQueueOf(m, "premem_fifo", lib.FIFO{Depth: p.Premem, Pipe: true}, push, exHeld, b.s0Free)
+		premem = &queueIn{push, pm.InReady}
+		b.entries = append(b.entries, entry{pm.OutValid, pm.Out})
+		memDirect, prememCount = pm.OutValid.Not().And(b.s0Free), pm.Count
 	}
-	// NONMEM (Eq. 5.4): its oldest entry writes back when neither the
-	// interconnect nor the MEM tail does, EXE's non-memory instruction
-	// when it is empty too; one not written back waits in it.
+	b.entries = append(b.entries, entry{b.exValid.And(b.exMem), exHeld})
 	slotFree := b.icValid.Or(b.tailReady).Not()
-	empty := m.Wire("nonmem_empty", 1)
-	wbExe := slotFree.And(empty)
-	nm := lib.NewQueueOf(m, "nonmem_fifo", lib.FIFO{Depth: p.Nonmem, Pipe: true}, exNonmem.And(wbExe.Not()), ex, slotFree)
-	empty.Drive(nm.OutValid.Not())
-	b.sources = append(b.sources, source{nm.OutValid, SrcNonmem, nm.Out}, source{exNonmem, SrcExe, ex})
-	b.exReady.Drive(hdl.Mux(b.exMem, exReadyMem, wbExe.Or(nm.InReady)))
+	push := b.pushWire("nonmem_push")
+	nm := lib.NewQueueOf(m, "nonmem_fifo", lib.FIFO{Depth: p.Nonmem, Pipe: true}, push, ex, slotFree)
+	b.sources = append(b.sources, source{nm.OutValid, SrcNonmem, nm.Out}, source{b.exValid.And(b.exMem.Not()), SrcExe, ex})
+
+	// EXE's instruction takes the memory path or the non-memory one
+	// (Fig. 5.5); EXE stalls unless it can go on.
+	b.exReady.Set(b.zero)
+	m.If(b.exMem, func() { b.route(memDirect, premem) }).
+		Else(func() { b.route(slotFree.And(nm.OutValid.Not()), &queueIn{push, nm.InReady}) })
 	m.Output("premem_count", lib.CountWidth(p.Premem)).Drive(prememCount)
 	m.Output("nonmem_count", lib.CountWidth(p.Nonmem)).Drive(nm.Count)
 }
 
-// writeback: the first valid source (Fig. 5.6's priority multiplexer).
-func (b *pipeBuild) writeback() {
-	m := b.m
-	last := b.sources[len(b.sources)-1]
-	wbValid, wbSrc, wbPayload := last.valid, m.ConstU(2, uint64(last.src)), last.payload
-	for i := len(b.sources) - 2; i >= 0; i-- {
-		c := b.sources[i]
-		wbValid = c.valid.Or(wbValid)
-		wbSrc = hdl.Mux(c.valid, m.ConstU(2, uint64(c.src)), wbSrc)
-		wbPayload = hdl.MuxRecord(c.valid, c.payload, wbPayload)
-	}
-	m.Output("wb_valid", 1).Drive(wbValid)
-	m.Output("wb_src", 2).Drive(wbSrc)
-	hdl.DriveRecord(b.p.payload(lanes(m.OutputFields, "wb")), wbPayload)
+// queueIn is a queue's input side as EXE sees it: its push (a pushWire)
+// and whether it has room.
+type queueIn struct{ push, ready *hdl.Signal }
+
+// pushWire is a queue's push: 0 unless route Sets it.
+func (b *pipeBuild) pushWire(name string) *hdl.Signal {
+	push := b.m.Wire(name, 1)
+	push.Set(b.zero)
+	return push
 }
 
-// edge is each stage's next value: S_0 loads what enters and counts its
-// hold down; S_k takes S_{k-1}'s instruction when it moves on, and
-// empties when its own leaves with nothing behind.
+// route is EXE's instruction's cases on its path: it goes on directly
+// (into S_0, or to writeback) when direct; else it waits in the queue q,
+// if there is one, and EXE stalls unless q has room; without a queue, EXE
+// stalls.
+func (b *pipeBuild) route(direct *hdl.Signal, q *queueIn) {
+	c := b.m.If(direct, func() { b.exReady.Set(b.one) })
+	if q != nil {
+		c.Else(func() {
+			q.push.Set(b.exValid)
+			b.exReady.Set(q.ready)
+		})
+	}
+}
+
+// writeback: the first valid source (Fig. 5.6's priority multiplexer).
+func (b *pipeBuild) writeback() {
+	m, n := b.m, len(b.sources)
+	valids := make([]*hdl.Signal, n)
+	for i, c := range b.sources {
+		valids[i] = c.valid
+	}
+	wbValid := valids[n-1]
+	for i := n - 2; i >= 0; i-- {
+		wbValid = valids[i].Or(wbValid)
+	}
+	m.Output("wb_valid", 1).Drive(wbValid)
+	wbSrc, wb := m.Output("wb_src", 2), b.p.payload(lanes(m.OutputFields, "wb"))
+	firstOf(m, valids, func(i int) {
+		wbSrc.Set(m.ConstU(2, uint64(b.sources[i].src)))
+		hdl.SetRecord(wb, b.sources[i].payload)
+	})
+}
+
+// edge is each stage's next value: S_0, when free, loads the first
+// instruction that enters, with its hold (Fig. 5.6's multiplexer before
+// MEM0: PREMEM's head before EXE's), or empties, and while none enters
+// counts its hold down (Eq. 5.3); S_k takes S_{k-1}'s instruction when it
+// moves on, and empties when its own leaves with nothing behind.
 func (b *pipeBuild) edge() {
 	m, s, one, zero := b.m, b.s, b.one, b.zero
-	m.If(b.enter, func() {
-		hdl.SetRecord(s[0], stage{Valid: one, Payload: b.enterPayload})
-		b.hold.Set(b.enterHold)
+	valids := make([]*hdl.Signal, len(b.entries))
+	for i, e := range b.entries {
+		valids[i] = e.valid
+	}
+	enter := lib.Bus(valids).RedOr().And(b.s0Free)
+	m.If(enter, func() {
+		firstOf(m, valids, func(i int) {
+			hdl.SetRecord(s[0], stage{Valid: one, Payload: b.entries[i].in.Payload})
+			b.hold.Set(b.entries[i].in.Hold)
+		})
 	}).Elif(b.leaves[0], func() { s[0].Valid.Set(zero) })
-	m.If(b.enter.Not().And(b.done.Not()), func() { b.hold.Set(b.hold.Sub(m.ConstU(b.hw, 1))) })
+	m.If(enter.Not().And(b.done.Not()), func() { b.hold.Set(b.hold.Sub(m.ConstU(b.hw, 1))) })
 	for k := 1; k < b.p.MStages; k++ {
 		m.If(b.leaves[k-1], func() { hdl.SetRecord(s[k], stage{Valid: one, Payload: s[k-1].Payload}) }).
 			Elif(b.leaves[k], func() { s[k].Valid.Set(zero) })
 	}
+}
+
+// firstOf is an If/Elif/Else chain in priority order: arm(i) applies for
+// the first i whose valids[i] is 1, the last arm when no earlier one is.
+func firstOf(m *hdl.Module, valids []*hdl.Signal, arm func(i int)) {
+	last := len(valids) - 1
+	if last == 0 {
+		arm(0)
+		return
+	}
+	c := m.If(valids[0], func() { arm(0) })
+	for i := 1; i < last; i++ {
+		c.Elif(valids[i], func() { arm(i) })
+	}
+	c.Else(func() { arm(last) })
+}
+
+// entry is an instruction S_0 may take.
+type entry struct {
+	valid *hdl.Signal
+	in    held
 }
 
 // source is one writeback candidate.
