@@ -55,15 +55,16 @@ module sams_q2 (
   output wire req_ready
 );
   reg r1_valid;
-  reg r1_wide;
   reg r1_write;
+  reg [3:0] pending;
+  reg first;
+  wire conflict_stall;
+  reg r1_wide;
   reg [1:0] r1_mode;
   reg [15:0] r1_base;
   reg [15:0] r1_stride;
   reg [12:0] r1_row;
   reg [7:0] r1_wide_mask;
-  reg [3:0] pending;
-  reg first;
   reg [31:0] r1_wdata_0;
   reg [31:0] r1_wdata_1;
   reg [31:0] r1_wdata_2;
@@ -94,133 +95,132 @@ module sams_q2 (
   wire [1:0] bank_3;
   wire [12:0] row_3;
   wire offset_3;
-  wire _slice_72;
-  wire _eq_74;
-  wire _and_75;
-  wire _slice_76;
-  wire _eq_78;
-  wire _and_79;
-  wire _slice_80;
-  wire _eq_82;
-  wire _and_83;
-  wire _slice_84;
-  wire _eq_86;
-  wire _and_87;
-  wire _not_89;
-  wire _and_90;
-  wire _or_91;
-  wire _not_92;
-  wire _and_93;
-  wire _or_94;
-  wire _not_95;
-  wire _and_96;
-  wire _or_97;
-  wire _not_98;
-  wire _and_99;
-  wire _or_100;
-  wire [3:0] _cat_101;
-  wire [12:0] _onehot_102;
-  wire _slice_103;
-  wire _eq_105;
-  wire _and_106;
-  wire _slice_107;
-  wire _eq_109;
-  wire _and_110;
-  wire _slice_111;
-  wire _eq_113;
-  wire _and_114;
-  wire _slice_115;
-  wire _eq_117;
-  wire _and_118;
-  wire _not_120;
-  wire _and_121;
-  wire _or_122;
-  wire _not_123;
-  wire _and_124;
-  wire _or_125;
-  wire _not_126;
-  wire _and_127;
-  wire _or_128;
-  wire _not_129;
-  wire _and_130;
-  wire _or_131;
-  wire [3:0] _cat_132;
-  wire [12:0] _onehot_133;
-  wire _slice_134;
-  wire _eq_136;
-  wire _and_137;
-  wire _slice_138;
-  wire _eq_140;
-  wire _and_141;
-  wire _slice_142;
-  wire _eq_144;
-  wire _and_145;
-  wire _slice_146;
-  wire _eq_148;
-  wire _and_149;
-  wire _not_151;
-  wire _and_152;
-  wire _or_153;
-  wire _not_154;
-  wire _and_155;
-  wire _or_156;
-  wire _not_157;
-  wire _and_158;
-  wire _or_159;
-  wire _not_160;
-  wire _and_161;
-  wire _or_162;
-  wire [3:0] _cat_163;
-  wire [12:0] _onehot_164;
-  wire _slice_165;
-  wire _eq_167;
-  wire _and_168;
-  wire _slice_169;
-  wire _eq_171;
-  wire _and_172;
-  wire _slice_173;
-  wire _eq_175;
-  wire _and_176;
-  wire _slice_177;
-  wire _eq_179;
-  wire _and_180;
-  wire _not_182;
-  wire _and_183;
-  wire _or_184;
-  wire _not_185;
-  wire _and_186;
-  wire _or_187;
-  wire _not_188;
-  wire _and_189;
-  wire _or_190;
-  wire _not_191;
-  wire _and_192;
-  wire _or_193;
-  wire [3:0] _cat_194;
-  wire [12:0] _onehot_195;
-  wire _slice_196;
-  reg [12:0] _sel_197;
-  wire _eq_198;
-  wire _and_199;
-  wire _slice_200;
-  reg [12:0] _sel_201;
-  wire _eq_202;
-  wire _and_203;
-  wire _slice_204;
-  reg [12:0] _sel_205;
-  wire _eq_206;
-  wire _and_207;
-  wire _slice_208;
-  reg [12:0] _sel_209;
-  wire _eq_210;
-  wire _and_211;
+  wire _slice_73;
+  wire _eq_75;
+  wire _and_76;
+  wire _slice_77;
+  wire _eq_79;
+  wire _and_80;
+  wire _slice_81;
+  wire _eq_83;
+  wire _and_84;
+  wire _slice_85;
+  wire _eq_87;
+  wire _and_88;
+  wire _not_90;
+  wire _and_91;
+  wire _or_92;
+  wire _not_93;
+  wire _and_94;
+  wire _or_95;
+  wire _not_96;
+  wire _and_97;
+  wire _or_98;
+  wire _not_99;
+  wire _and_100;
+  wire _or_101;
+  wire [3:0] _cat_102;
+  wire [12:0] _onehot_103;
+  wire _slice_104;
+  wire _eq_106;
+  wire _and_107;
+  wire _slice_108;
+  wire _eq_110;
+  wire _and_111;
+  wire _slice_112;
+  wire _eq_114;
+  wire _and_115;
+  wire _slice_116;
+  wire _eq_118;
+  wire _and_119;
+  wire _not_121;
+  wire _and_122;
+  wire _or_123;
+  wire _not_124;
+  wire _and_125;
+  wire _or_126;
+  wire _not_127;
+  wire _and_128;
+  wire _or_129;
+  wire _not_130;
+  wire _and_131;
+  wire _or_132;
+  wire [3:0] _cat_133;
+  wire [12:0] _onehot_134;
+  wire _slice_135;
+  wire _eq_137;
+  wire _and_138;
+  wire _slice_139;
+  wire _eq_141;
+  wire _and_142;
+  wire _slice_143;
+  wire _eq_145;
+  wire _and_146;
+  wire _slice_147;
+  wire _eq_149;
+  wire _and_150;
+  wire _not_152;
+  wire _and_153;
+  wire _or_154;
+  wire _not_155;
+  wire _and_156;
+  wire _or_157;
+  wire _not_158;
+  wire _and_159;
+  wire _or_160;
+  wire _not_161;
+  wire _and_162;
+  wire _or_163;
+  wire [3:0] _cat_164;
+  wire [12:0] _onehot_165;
+  wire _slice_166;
+  wire _eq_168;
+  wire _and_169;
+  wire _slice_170;
+  wire _eq_172;
+  wire _and_173;
+  wire _slice_174;
+  wire _eq_176;
+  wire _and_177;
+  wire _slice_178;
+  wire _eq_180;
+  wire _and_181;
+  wire _not_183;
+  wire _and_184;
+  wire _or_185;
+  wire _not_186;
+  wire _and_187;
+  wire _or_188;
+  wire _not_189;
+  wire _and_190;
+  wire _or_191;
+  wire _not_192;
+  wire _and_193;
+  wire _or_194;
+  wire [3:0] _cat_195;
+  wire [12:0] _onehot_196;
+  wire _slice_197;
+  reg [12:0] _sel_198;
+  wire _eq_199;
+  wire _and_200;
+  wire _slice_201;
+  reg [12:0] _sel_202;
+  wire _eq_203;
+  wire _and_204;
+  wire _slice_205;
+  reg [12:0] _sel_206;
+  wire _eq_207;
+  wire _and_208;
+  wire _slice_209;
+  reg [12:0] _sel_210;
+  wire _eq_211;
+  wire _and_212;
   wire [3:0] served;
-  wire [3:0] _not_213;
-  wire [3:0] _and_214;
-  wire _not_215;
-  wire _and_216;
-  wire _ror_217;
-  wire conflict_stall;
+  wire [3:0] _not_214;
+  wire [3:0] _and_215;
+  wire _ror_216;
+  wire _not_217;
+  wire _and_218;
   wire _and_219;
   wire _and_220;
   wire _and_221;
@@ -304,13 +304,13 @@ module sams_q2 (
   wire [31:0] _mux_299;
   reg [31:0] _mem_read_sync_300;
   reg s2_read;
-  reg s2_wide;
   reg s2_first;
   reg s2_last;
   reg [3:0] s2_served;
-  wire _not_306;
-  wire _and_307;
-  wire _not_308;
+  wire _not_305;
+  wire _and_306;
+  wire _not_307;
+  reg s2_wide;
   reg [1:0] s2_bank_0;
   reg s2_offset_0;
   reg [1:0] s2_bank_1;
@@ -319,35 +319,23 @@ module sams_q2 (
   reg s2_offset_2;
   reg [1:0] s2_bank_3;
   reg s2_offset_3;
-  wire _not_317;
-  wire _and_318;
-  reg resp_valid_q;
-  wire _and_320;
-  reg [31:0] resp_rdata_q_0;
-  wire [31:0] _mux_324;
-  wire _slice_325;
   wire [31:0] _outswitch_lane_rdata_0;
-  wire [31:0] _mux_327;
-  wire [31:0] _mux_328;
-  reg [31:0] resp_rdata_q_1;
-  wire [31:0] _mux_331;
-  wire _slice_332;
   wire [31:0] _outswitch_lane_rdata_1;
-  wire [31:0] _mux_334;
-  wire [31:0] _mux_335;
-  reg [31:0] resp_rdata_q_2;
-  wire [31:0] _mux_338;
-  wire _slice_339;
   wire [31:0] _outswitch_lane_rdata_2;
-  wire [31:0] _mux_341;
-  wire [31:0] _mux_342;
-  reg [31:0] resp_rdata_q_3;
-  wire [31:0] _mux_345;
-  wire _slice_346;
   wire [31:0] _outswitch_lane_rdata_3;
-  wire [31:0] _mux_348;
-  wire [31:0] _mux_349;
-  wire _and_351;
+  wire _not_321;
+  wire _and_322;
+  reg resp_valid_q;
+  wire _and_324;
+  reg [31:0] resp_rdata_q_0;
+  wire _slice_328;
+  reg [31:0] resp_rdata_q_1;
+  wire _slice_331;
+  reg [31:0] resp_rdata_q_2;
+  wire _slice_334;
+  reg [31:0] resp_rdata_q_3;
+  wire _slice_337;
+  wire _and_339;
   reg wide_resp_valid_q;
   reg [31:0] wide_rdata_q_0;
   reg [31:0] wide_rdata_q_1;
@@ -357,26 +345,38 @@ module sams_q2 (
   reg [31:0] wide_rdata_q_5;
   reg [31:0] wide_rdata_q_6;
   reg [31:0] wide_rdata_q_7;
-  wire _not_370;
-  wire _not_371;
+  wire _not_358;
+  wire _and_360;
+  wire _not_361;
+  wire _or_362;
+  wire _not_363;
+  wire _and_365;
+  wire _or_366;
+  wire _mux_367;
+  wire [3:0] _cat_368;
+  wire [3:0] _repl_369;
+  wire [3:0] _and_370;
+  wire _or_371;
   wire _not_372;
-  wire _and_373;
+  wire _slice_373;
+  wire _slice_374;
+  wire _slice_375;
   wire _and_376;
-  wire _and_377;
-  wire _or_378;
-  wire _or_379;
-  wire _mux_380;
-  wire _slice_381;
-  wire _slice_382;
-  wire _slice_383;
+  wire [1:0] _cat_377;
+  wire [7:0] _cat_378;
+  wire [31:0] _mux_379;
+  wire _or_380;
+  wire _and_381;
+  wire [31:0] _mux_382;
+  wire _or_383;
   wire _and_384;
-  wire [1:0] _cat_385;
-  wire [7:0] _cat_386;
-  wire [3:0] _cat_387;
-  wire [3:0] _repl_388;
-  wire [3:0] _and_389;
-  wire [3:0] _mux_390;
-  wire _not_391;
+  wire [31:0] _mux_385;
+  wire _or_386;
+  wire _and_387;
+  wire [31:0] _mux_388;
+  wire _or_389;
+  wire _and_390;
+  wire [3:0] _mux_391;
   wire _agu_wide;
   reg [31:0] bank0_0 [0:8191];
   reg [31:0] bank0_1 [0:8191];
@@ -388,258 +388,258 @@ module sams_q2 (
   reg [31:0] bank3_1 [0:8191];
   always @(posedge clk) begin
     if (rst) r1_valid <= 1'b0;
-    else r1_valid <= _or_379;
-  end
-  always @(posedge clk) begin
-    if (rst) r1_wide <= 1'b0;
-    else if (_or_378) r1_wide <= _and_376;
+    else r1_valid <= _or_371;
   end
   always @(posedge clk) begin
     if (rst) r1_write <= 1'b0;
-    else if (_or_378) r1_write <= _mux_380;
-  end
-  always @(posedge clk) begin
-    if (rst) r1_mode <= 2'h0;
-    else if (_and_377) r1_mode <= _cat_385;
-  end
-  always @(posedge clk) begin
-    if (rst) r1_base <= 16'h0000;
-    else if (_and_377) r1_base <= req_base;
-  end
-  always @(posedge clk) begin
-    if (rst) r1_stride <= 16'h0000;
-    else if (_and_377) r1_stride <= req_stride;
-  end
-  always @(posedge clk) begin
-    if (rst) r1_row <= 13'h0000;
-    else if (_and_376) r1_row <= wide_row;
-  end
-  always @(posedge clk) begin
-    if (rst) r1_wide_mask <= 8'h00;
-    else if (_and_376) r1_wide_mask <= _cat_386;
+    else if (_or_366) r1_write <= _mux_367;
   end
   always @(posedge clk) begin
     if (rst) pending <= 4'h0;
-    else pending <= _mux_390;
+    else pending <= _mux_391;
   end
   always @(posedge clk) begin
     if (rst) first <= 1'b0;
-    else first <= _not_391;
+    else first <= _not_372;
+  end
+  assign conflict_stall = _ror_216;
+  always @(posedge clk) begin
+    if (rst) r1_wide <= 1'b0;
+    else if (_or_366) r1_wide <= _and_360;
+  end
+  always @(posedge clk) begin
+    if (rst) r1_mode <= 2'h0;
+    else if (_and_365) r1_mode <= _cat_377;
+  end
+  always @(posedge clk) begin
+    if (rst) r1_base <= 16'h0000;
+    else if (_and_365) r1_base <= req_base;
+  end
+  always @(posedge clk) begin
+    if (rst) r1_stride <= 16'h0000;
+    else if (_and_365) r1_stride <= req_stride;
+  end
+  always @(posedge clk) begin
+    if (rst) r1_row <= 13'h0000;
+    else if (_and_360) r1_row <= wide_row;
+  end
+  always @(posedge clk) begin
+    if (rst) r1_wide_mask <= 8'h00;
+    else if (_and_360) r1_wide_mask <= _cat_378;
   end
   always @(posedge clk) begin
     if (rst) r1_wdata_0 <= 32'h00000000;
-    else if (_and_377) r1_wdata_0 <= req_wdata_0;
+    else if (_and_365) r1_wdata_0 <= req_wdata_0;
   end
   always @(posedge clk) begin
     if (rst) r1_wdata_1 <= 32'h00000000;
-    else if (_and_377) r1_wdata_1 <= req_wdata_1;
+    else if (_and_365) r1_wdata_1 <= req_wdata_1;
   end
   always @(posedge clk) begin
     if (rst) r1_wdata_2 <= 32'h00000000;
-    else if (_and_377) r1_wdata_2 <= req_wdata_2;
+    else if (_and_365) r1_wdata_2 <= req_wdata_2;
   end
   always @(posedge clk) begin
     if (rst) r1_wdata_3 <= 32'h00000000;
-    else if (_and_377) r1_wdata_3 <= req_wdata_3;
+    else if (_and_365) r1_wdata_3 <= req_wdata_3;
   end
   always @(posedge clk) begin
     if (rst) r1_wide_wdata_0 <= 32'h00000000;
-    else if (_and_376) r1_wide_wdata_0 <= wide_wdata_0;
+    else if (_and_360) r1_wide_wdata_0 <= wide_wdata_0;
   end
   always @(posedge clk) begin
     if (rst) r1_wide_wdata_1 <= 32'h00000000;
-    else if (_and_376) r1_wide_wdata_1 <= wide_wdata_1;
+    else if (_and_360) r1_wide_wdata_1 <= wide_wdata_1;
   end
   always @(posedge clk) begin
     if (rst) r1_wide_wdata_2 <= 32'h00000000;
-    else if (_and_376) r1_wide_wdata_2 <= wide_wdata_2;
+    else if (_and_360) r1_wide_wdata_2 <= wide_wdata_2;
   end
   always @(posedge clk) begin
     if (rst) r1_wide_wdata_3 <= 32'h00000000;
-    else if (_and_376) r1_wide_wdata_3 <= wide_wdata_3;
+    else if (_and_360) r1_wide_wdata_3 <= wide_wdata_3;
   end
   always @(posedge clk) begin
     if (rst) r1_wide_wdata_4 <= 32'h00000000;
-    else if (_and_376) r1_wide_wdata_4 <= wide_wdata_4;
+    else if (_and_360) r1_wide_wdata_4 <= wide_wdata_4;
   end
   always @(posedge clk) begin
     if (rst) r1_wide_wdata_5 <= 32'h00000000;
-    else if (_and_376) r1_wide_wdata_5 <= wide_wdata_5;
+    else if (_and_360) r1_wide_wdata_5 <= wide_wdata_5;
   end
   always @(posedge clk) begin
     if (rst) r1_wide_wdata_6 <= 32'h00000000;
-    else if (_and_376) r1_wide_wdata_6 <= wide_wdata_6;
+    else if (_and_360) r1_wide_wdata_6 <= wide_wdata_6;
   end
   always @(posedge clk) begin
     if (rst) r1_wide_wdata_7 <= 32'h00000000;
-    else if (_and_376) r1_wide_wdata_7 <= wide_wdata_7;
+    else if (_and_360) r1_wide_wdata_7 <= wide_wdata_7;
   end
-  assign _slice_72 = pending[0];
-  assign _eq_74 = bank_0 == 2'h0;
-  assign _and_75 = _slice_72 & _eq_74;
-  assign _slice_76 = pending[1];
-  assign _eq_78 = bank_1 == 2'h0;
-  assign _and_79 = _slice_76 & _eq_78;
-  assign _slice_80 = pending[2];
-  assign _eq_82 = bank_2 == 2'h0;
-  assign _and_83 = _slice_80 & _eq_82;
-  assign _slice_84 = pending[3];
-  assign _eq_86 = bank_3 == 2'h0;
-  assign _and_87 = _slice_84 & _eq_86;
-  assign _not_89 = ~1'b0;
-  assign _and_90 = _and_75 & _not_89;
-  assign _or_91 = 1'b0 | _and_75;
-  assign _not_92 = ~_or_91;
-  assign _and_93 = _and_79 & _not_92;
-  assign _or_94 = _or_91 | _and_79;
-  assign _not_95 = ~_or_94;
-  assign _and_96 = _and_83 & _not_95;
-  assign _or_97 = _or_94 | _and_83;
-  assign _not_98 = ~_or_97;
-  assign _and_99 = _and_87 & _not_98;
-  assign _or_100 = _or_97 | _and_87;
-  assign _cat_101 = {_and_99, _and_96, _and_93, _and_90};
-  assign _onehot_102 = ({13{_cat_101[0]}} & row_0) | ({13{_cat_101[1]}} & row_1) | ({13{_cat_101[2]}} & row_2) | ({13{_cat_101[3]}} & row_3);
-  assign _slice_103 = pending[0];
-  assign _eq_105 = bank_0 == 2'h1;
-  assign _and_106 = _slice_103 & _eq_105;
-  assign _slice_107 = pending[1];
-  assign _eq_109 = bank_1 == 2'h1;
-  assign _and_110 = _slice_107 & _eq_109;
-  assign _slice_111 = pending[2];
-  assign _eq_113 = bank_2 == 2'h1;
-  assign _and_114 = _slice_111 & _eq_113;
-  assign _slice_115 = pending[3];
-  assign _eq_117 = bank_3 == 2'h1;
-  assign _and_118 = _slice_115 & _eq_117;
-  assign _not_120 = ~1'b0;
-  assign _and_121 = _and_106 & _not_120;
-  assign _or_122 = 1'b0 | _and_106;
-  assign _not_123 = ~_or_122;
-  assign _and_124 = _and_110 & _not_123;
-  assign _or_125 = _or_122 | _and_110;
-  assign _not_126 = ~_or_125;
-  assign _and_127 = _and_114 & _not_126;
-  assign _or_128 = _or_125 | _and_114;
-  assign _not_129 = ~_or_128;
-  assign _and_130 = _and_118 & _not_129;
-  assign _or_131 = _or_128 | _and_118;
-  assign _cat_132 = {_and_130, _and_127, _and_124, _and_121};
-  assign _onehot_133 = ({13{_cat_132[0]}} & row_0) | ({13{_cat_132[1]}} & row_1) | ({13{_cat_132[2]}} & row_2) | ({13{_cat_132[3]}} & row_3);
-  assign _slice_134 = pending[0];
-  assign _eq_136 = bank_0 == 2'h2;
-  assign _and_137 = _slice_134 & _eq_136;
-  assign _slice_138 = pending[1];
-  assign _eq_140 = bank_1 == 2'h2;
-  assign _and_141 = _slice_138 & _eq_140;
-  assign _slice_142 = pending[2];
-  assign _eq_144 = bank_2 == 2'h2;
-  assign _and_145 = _slice_142 & _eq_144;
-  assign _slice_146 = pending[3];
-  assign _eq_148 = bank_3 == 2'h2;
-  assign _and_149 = _slice_146 & _eq_148;
-  assign _not_151 = ~1'b0;
-  assign _and_152 = _and_137 & _not_151;
-  assign _or_153 = 1'b0 | _and_137;
-  assign _not_154 = ~_or_153;
-  assign _and_155 = _and_141 & _not_154;
-  assign _or_156 = _or_153 | _and_141;
-  assign _not_157 = ~_or_156;
-  assign _and_158 = _and_145 & _not_157;
-  assign _or_159 = _or_156 | _and_145;
-  assign _not_160 = ~_or_159;
-  assign _and_161 = _and_149 & _not_160;
-  assign _or_162 = _or_159 | _and_149;
-  assign _cat_163 = {_and_161, _and_158, _and_155, _and_152};
-  assign _onehot_164 = ({13{_cat_163[0]}} & row_0) | ({13{_cat_163[1]}} & row_1) | ({13{_cat_163[2]}} & row_2) | ({13{_cat_163[3]}} & row_3);
-  assign _slice_165 = pending[0];
-  assign _eq_167 = bank_0 == 2'h3;
-  assign _and_168 = _slice_165 & _eq_167;
-  assign _slice_169 = pending[1];
-  assign _eq_171 = bank_1 == 2'h3;
-  assign _and_172 = _slice_169 & _eq_171;
-  assign _slice_173 = pending[2];
-  assign _eq_175 = bank_2 == 2'h3;
-  assign _and_176 = _slice_173 & _eq_175;
-  assign _slice_177 = pending[3];
-  assign _eq_179 = bank_3 == 2'h3;
-  assign _and_180 = _slice_177 & _eq_179;
-  assign _not_182 = ~1'b0;
-  assign _and_183 = _and_168 & _not_182;
-  assign _or_184 = 1'b0 | _and_168;
-  assign _not_185 = ~_or_184;
-  assign _and_186 = _and_172 & _not_185;
-  assign _or_187 = _or_184 | _and_172;
-  assign _not_188 = ~_or_187;
-  assign _and_189 = _and_176 & _not_188;
-  assign _or_190 = _or_187 | _and_176;
-  assign _not_191 = ~_or_190;
-  assign _and_192 = _and_180 & _not_191;
-  assign _or_193 = _or_190 | _and_180;
-  assign _cat_194 = {_and_192, _and_189, _and_186, _and_183};
-  assign _onehot_195 = ({13{_cat_194[0]}} & row_0) | ({13{_cat_194[1]}} & row_1) | ({13{_cat_194[2]}} & row_2) | ({13{_cat_194[3]}} & row_3);
-  assign _slice_196 = pending[0];
+  assign _slice_73 = pending[0];
+  assign _eq_75 = bank_0 == 2'h0;
+  assign _and_76 = _slice_73 & _eq_75;
+  assign _slice_77 = pending[1];
+  assign _eq_79 = bank_1 == 2'h0;
+  assign _and_80 = _slice_77 & _eq_79;
+  assign _slice_81 = pending[2];
+  assign _eq_83 = bank_2 == 2'h0;
+  assign _and_84 = _slice_81 & _eq_83;
+  assign _slice_85 = pending[3];
+  assign _eq_87 = bank_3 == 2'h0;
+  assign _and_88 = _slice_85 & _eq_87;
+  assign _not_90 = ~1'b0;
+  assign _and_91 = _and_76 & _not_90;
+  assign _or_92 = 1'b0 | _and_76;
+  assign _not_93 = ~_or_92;
+  assign _and_94 = _and_80 & _not_93;
+  assign _or_95 = _or_92 | _and_80;
+  assign _not_96 = ~_or_95;
+  assign _and_97 = _and_84 & _not_96;
+  assign _or_98 = _or_95 | _and_84;
+  assign _not_99 = ~_or_98;
+  assign _and_100 = _and_88 & _not_99;
+  assign _or_101 = _or_98 | _and_88;
+  assign _cat_102 = {_and_100, _and_97, _and_94, _and_91};
+  assign _onehot_103 = ({13{_cat_102[0]}} & row_0) | ({13{_cat_102[1]}} & row_1) | ({13{_cat_102[2]}} & row_2) | ({13{_cat_102[3]}} & row_3);
+  assign _slice_104 = pending[0];
+  assign _eq_106 = bank_0 == 2'h1;
+  assign _and_107 = _slice_104 & _eq_106;
+  assign _slice_108 = pending[1];
+  assign _eq_110 = bank_1 == 2'h1;
+  assign _and_111 = _slice_108 & _eq_110;
+  assign _slice_112 = pending[2];
+  assign _eq_114 = bank_2 == 2'h1;
+  assign _and_115 = _slice_112 & _eq_114;
+  assign _slice_116 = pending[3];
+  assign _eq_118 = bank_3 == 2'h1;
+  assign _and_119 = _slice_116 & _eq_118;
+  assign _not_121 = ~1'b0;
+  assign _and_122 = _and_107 & _not_121;
+  assign _or_123 = 1'b0 | _and_107;
+  assign _not_124 = ~_or_123;
+  assign _and_125 = _and_111 & _not_124;
+  assign _or_126 = _or_123 | _and_111;
+  assign _not_127 = ~_or_126;
+  assign _and_128 = _and_115 & _not_127;
+  assign _or_129 = _or_126 | _and_115;
+  assign _not_130 = ~_or_129;
+  assign _and_131 = _and_119 & _not_130;
+  assign _or_132 = _or_129 | _and_119;
+  assign _cat_133 = {_and_131, _and_128, _and_125, _and_122};
+  assign _onehot_134 = ({13{_cat_133[0]}} & row_0) | ({13{_cat_133[1]}} & row_1) | ({13{_cat_133[2]}} & row_2) | ({13{_cat_133[3]}} & row_3);
+  assign _slice_135 = pending[0];
+  assign _eq_137 = bank_0 == 2'h2;
+  assign _and_138 = _slice_135 & _eq_137;
+  assign _slice_139 = pending[1];
+  assign _eq_141 = bank_1 == 2'h2;
+  assign _and_142 = _slice_139 & _eq_141;
+  assign _slice_143 = pending[2];
+  assign _eq_145 = bank_2 == 2'h2;
+  assign _and_146 = _slice_143 & _eq_145;
+  assign _slice_147 = pending[3];
+  assign _eq_149 = bank_3 == 2'h2;
+  assign _and_150 = _slice_147 & _eq_149;
+  assign _not_152 = ~1'b0;
+  assign _and_153 = _and_138 & _not_152;
+  assign _or_154 = 1'b0 | _and_138;
+  assign _not_155 = ~_or_154;
+  assign _and_156 = _and_142 & _not_155;
+  assign _or_157 = _or_154 | _and_142;
+  assign _not_158 = ~_or_157;
+  assign _and_159 = _and_146 & _not_158;
+  assign _or_160 = _or_157 | _and_146;
+  assign _not_161 = ~_or_160;
+  assign _and_162 = _and_150 & _not_161;
+  assign _or_163 = _or_160 | _and_150;
+  assign _cat_164 = {_and_162, _and_159, _and_156, _and_153};
+  assign _onehot_165 = ({13{_cat_164[0]}} & row_0) | ({13{_cat_164[1]}} & row_1) | ({13{_cat_164[2]}} & row_2) | ({13{_cat_164[3]}} & row_3);
+  assign _slice_166 = pending[0];
+  assign _eq_168 = bank_0 == 2'h3;
+  assign _and_169 = _slice_166 & _eq_168;
+  assign _slice_170 = pending[1];
+  assign _eq_172 = bank_1 == 2'h3;
+  assign _and_173 = _slice_170 & _eq_172;
+  assign _slice_174 = pending[2];
+  assign _eq_176 = bank_2 == 2'h3;
+  assign _and_177 = _slice_174 & _eq_176;
+  assign _slice_178 = pending[3];
+  assign _eq_180 = bank_3 == 2'h3;
+  assign _and_181 = _slice_178 & _eq_180;
+  assign _not_183 = ~1'b0;
+  assign _and_184 = _and_169 & _not_183;
+  assign _or_185 = 1'b0 | _and_169;
+  assign _not_186 = ~_or_185;
+  assign _and_187 = _and_173 & _not_186;
+  assign _or_188 = _or_185 | _and_173;
+  assign _not_189 = ~_or_188;
+  assign _and_190 = _and_177 & _not_189;
+  assign _or_191 = _or_188 | _and_177;
+  assign _not_192 = ~_or_191;
+  assign _and_193 = _and_181 & _not_192;
+  assign _or_194 = _or_191 | _and_181;
+  assign _cat_195 = {_and_193, _and_190, _and_187, _and_184};
+  assign _onehot_196 = ({13{_cat_195[0]}} & row_0) | ({13{_cat_195[1]}} & row_1) | ({13{_cat_195[2]}} & row_2) | ({13{_cat_195[3]}} & row_3);
+  assign _slice_197 = pending[0];
   always @(*) begin
     case (bank_0)
-      2'd0: _sel_197 = _onehot_102;
-      2'd1: _sel_197 = _onehot_133;
-      2'd2: _sel_197 = _onehot_164;
-      2'd3: _sel_197 = _onehot_195;
-      default: _sel_197 = 13'h0000;
+      2'd0: _sel_198 = _onehot_103;
+      2'd1: _sel_198 = _onehot_134;
+      2'd2: _sel_198 = _onehot_165;
+      2'd3: _sel_198 = _onehot_196;
+      default: _sel_198 = 13'h0000;
     endcase
   end
-  assign _eq_198 = row_0 == _sel_197;
-  assign _and_199 = _slice_196 & _eq_198;
-  assign _slice_200 = pending[1];
+  assign _eq_199 = row_0 == _sel_198;
+  assign _and_200 = _slice_197 & _eq_199;
+  assign _slice_201 = pending[1];
   always @(*) begin
     case (bank_1)
-      2'd0: _sel_201 = _onehot_102;
-      2'd1: _sel_201 = _onehot_133;
-      2'd2: _sel_201 = _onehot_164;
-      2'd3: _sel_201 = _onehot_195;
-      default: _sel_201 = 13'h0000;
+      2'd0: _sel_202 = _onehot_103;
+      2'd1: _sel_202 = _onehot_134;
+      2'd2: _sel_202 = _onehot_165;
+      2'd3: _sel_202 = _onehot_196;
+      default: _sel_202 = 13'h0000;
     endcase
   end
-  assign _eq_202 = row_1 == _sel_201;
-  assign _and_203 = _slice_200 & _eq_202;
-  assign _slice_204 = pending[2];
+  assign _eq_203 = row_1 == _sel_202;
+  assign _and_204 = _slice_201 & _eq_203;
+  assign _slice_205 = pending[2];
   always @(*) begin
     case (bank_2)
-      2'd0: _sel_205 = _onehot_102;
-      2'd1: _sel_205 = _onehot_133;
-      2'd2: _sel_205 = _onehot_164;
-      2'd3: _sel_205 = _onehot_195;
-      default: _sel_205 = 13'h0000;
+      2'd0: _sel_206 = _onehot_103;
+      2'd1: _sel_206 = _onehot_134;
+      2'd2: _sel_206 = _onehot_165;
+      2'd3: _sel_206 = _onehot_196;
+      default: _sel_206 = 13'h0000;
     endcase
   end
-  assign _eq_206 = row_2 == _sel_205;
-  assign _and_207 = _slice_204 & _eq_206;
-  assign _slice_208 = pending[3];
+  assign _eq_207 = row_2 == _sel_206;
+  assign _and_208 = _slice_205 & _eq_207;
+  assign _slice_209 = pending[3];
   always @(*) begin
     case (bank_3)
-      2'd0: _sel_209 = _onehot_102;
-      2'd1: _sel_209 = _onehot_133;
-      2'd2: _sel_209 = _onehot_164;
-      2'd3: _sel_209 = _onehot_195;
-      default: _sel_209 = 13'h0000;
+      2'd0: _sel_210 = _onehot_103;
+      2'd1: _sel_210 = _onehot_134;
+      2'd2: _sel_210 = _onehot_165;
+      2'd3: _sel_210 = _onehot_196;
+      default: _sel_210 = 13'h0000;
     endcase
   end
-  assign _eq_210 = row_3 == _sel_209;
-  assign _and_211 = _slice_208 & _eq_210;
-  assign served = {_and_211, _and_207, _and_203, _and_199};
-  assign _not_213 = ~served;
-  assign _and_214 = pending & _not_213;
-  assign _not_215 = ~r1_wide;
-  assign _and_216 = r1_valid & _not_215;
-  assign _ror_217 = |_and_214;
-  assign conflict_stall = _and_216 & _ror_217;
-  assign _and_219 = _and_199 & _and_216;
+  assign _eq_211 = row_3 == _sel_210;
+  assign _and_212 = _slice_209 & _eq_211;
+  assign served = {_and_212, _and_208, _and_204, _and_200};
+  assign _not_214 = ~served;
+  assign _and_215 = pending & _not_214;
+  assign _ror_216 = |_and_215;
+  assign _not_217 = ~r1_wide;
+  assign _and_218 = r1_valid & _not_217;
+  assign _and_219 = _and_200 & _and_218;
   assign _and_220 = _and_219 & r1_write;
-  assign _and_221 = _and_203 & _and_216;
+  assign _and_221 = _and_204 & _and_218;
   assign _and_222 = _and_221 & r1_write;
-  assign _and_223 = _and_207 & _and_216;
+  assign _and_223 = _and_208 & _and_218;
   assign _and_224 = _and_223 & r1_write;
-  assign _and_225 = _and_211 & _and_216;
+  assign _and_225 = _and_212 & _and_218;
   assign _and_226 = _and_225 & r1_write;
   assign _and_227 = r1_valid & r1_wide;
   assign _and_228 = _and_227 & r1_write;
@@ -713,11 +713,7 @@ module sams_q2 (
   end
   always @(posedge clk) begin
     if (rst) s2_read <= 1'b0;
-    else s2_read <= _and_307;
-  end
-  always @(posedge clk) begin
-    if (rst) s2_wide <= 1'b0;
-    else s2_wide <= r1_wide;
+    else s2_read <= _and_306;
   end
   always @(posedge clk) begin
     if (rst) s2_first <= 1'b0;
@@ -725,15 +721,19 @@ module sams_q2 (
   end
   always @(posedge clk) begin
     if (rst) s2_last <= 1'b0;
-    else s2_last <= _not_308;
+    else s2_last <= _not_307;
   end
   always @(posedge clk) begin
     if (rst) s2_served <= 4'h0;
     else s2_served <= served;
   end
-  assign _not_306 = ~r1_write;
-  assign _and_307 = r1_valid & _not_306;
-  assign _not_308 = ~conflict_stall;
+  assign _not_305 = ~r1_write;
+  assign _and_306 = r1_valid & _not_305;
+  assign _not_307 = ~conflict_stall;
+  always @(posedge clk) begin
+    if (rst) s2_wide <= 1'b0;
+    else s2_wide <= r1_wide;
+  end
   always @(posedge clk) begin
     if (rst) s2_bank_0 <= 2'h0;
     else s2_bank_0 <= bank_0;
@@ -766,118 +766,118 @@ module sams_q2 (
     if (rst) s2_offset_3 <= 1'b0;
     else s2_offset_3 <= offset_3;
   end
-  assign _not_317 = ~s2_wide;
-  assign _and_318 = s2_read & _not_317;
+  assign _not_321 = ~s2_wide;
+  assign _and_322 = s2_read & _not_321;
   always @(posedge clk) begin
     if (rst) resp_valid_q <= 1'b0;
-    else resp_valid_q <= _and_320;
+    else resp_valid_q <= _and_324;
   end
-  assign _and_320 = _and_318 & s2_last;
+  assign _and_324 = _and_322 & s2_last;
   assign resp_valid = resp_valid_q;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_0 <= 32'h00000000;
-    else resp_rdata_q_0 <= _mux_328;
+    else if (_and_381) resp_rdata_q_0 <= _mux_379;
   end
-  assign _mux_324 = s2_first ? 32'h00000000 : resp_rdata_q_0;
-  assign _slice_325 = s2_served[0];
-  assign _mux_327 = _slice_325 ? _outswitch_lane_rdata_0 : _mux_324;
-  assign _mux_328 = _and_318 ? _mux_327 : resp_rdata_q_0;
+  assign _slice_328 = s2_served[0];
   assign resp_rdata_0 = resp_rdata_q_0;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_1 <= 32'h00000000;
-    else resp_rdata_q_1 <= _mux_335;
+    else if (_and_384) resp_rdata_q_1 <= _mux_382;
   end
-  assign _mux_331 = s2_first ? 32'h00000000 : resp_rdata_q_1;
-  assign _slice_332 = s2_served[1];
-  assign _mux_334 = _slice_332 ? _outswitch_lane_rdata_1 : _mux_331;
-  assign _mux_335 = _and_318 ? _mux_334 : resp_rdata_q_1;
+  assign _slice_331 = s2_served[1];
   assign resp_rdata_1 = resp_rdata_q_1;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_2 <= 32'h00000000;
-    else resp_rdata_q_2 <= _mux_342;
+    else if (_and_387) resp_rdata_q_2 <= _mux_385;
   end
-  assign _mux_338 = s2_first ? 32'h00000000 : resp_rdata_q_2;
-  assign _slice_339 = s2_served[2];
-  assign _mux_341 = _slice_339 ? _outswitch_lane_rdata_2 : _mux_338;
-  assign _mux_342 = _and_318 ? _mux_341 : resp_rdata_q_2;
+  assign _slice_334 = s2_served[2];
   assign resp_rdata_2 = resp_rdata_q_2;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_3 <= 32'h00000000;
-    else resp_rdata_q_3 <= _mux_349;
+    else if (_and_390) resp_rdata_q_3 <= _mux_388;
   end
-  assign _mux_345 = s2_first ? 32'h00000000 : resp_rdata_q_3;
-  assign _slice_346 = s2_served[3];
-  assign _mux_348 = _slice_346 ? _outswitch_lane_rdata_3 : _mux_345;
-  assign _mux_349 = _and_318 ? _mux_348 : resp_rdata_q_3;
+  assign _slice_337 = s2_served[3];
   assign resp_rdata_3 = resp_rdata_q_3;
-  assign _and_351 = s2_read & s2_wide;
+  assign _and_339 = s2_read & s2_wide;
   always @(posedge clk) begin
     if (rst) wide_resp_valid_q <= 1'b0;
-    else wide_resp_valid_q <= _and_351;
+    else wide_resp_valid_q <= _and_339;
   end
   assign wide_resp_valid = wide_resp_valid_q;
   always @(posedge clk) begin
     if (rst) wide_rdata_q_0 <= 32'h00000000;
-    else if (_and_351) wide_rdata_q_0 <= _mem_read_sync_237;
+    else if (_and_339) wide_rdata_q_0 <= _mem_read_sync_237;
   end
   assign wide_rdata_0 = wide_rdata_q_0;
   always @(posedge clk) begin
     if (rst) wide_rdata_q_1 <= 32'h00000000;
-    else if (_and_351) wide_rdata_q_1 <= _mem_read_sync_246;
+    else if (_and_339) wide_rdata_q_1 <= _mem_read_sync_246;
   end
   assign wide_rdata_1 = wide_rdata_q_1;
   always @(posedge clk) begin
     if (rst) wide_rdata_q_2 <= 32'h00000000;
-    else if (_and_351) wide_rdata_q_2 <= _mem_read_sync_255;
+    else if (_and_339) wide_rdata_q_2 <= _mem_read_sync_255;
   end
   assign wide_rdata_2 = wide_rdata_q_2;
   always @(posedge clk) begin
     if (rst) wide_rdata_q_3 <= 32'h00000000;
-    else if (_and_351) wide_rdata_q_3 <= _mem_read_sync_264;
+    else if (_and_339) wide_rdata_q_3 <= _mem_read_sync_264;
   end
   assign wide_rdata_3 = wide_rdata_q_3;
   always @(posedge clk) begin
     if (rst) wide_rdata_q_4 <= 32'h00000000;
-    else if (_and_351) wide_rdata_q_4 <= _mem_read_sync_273;
+    else if (_and_339) wide_rdata_q_4 <= _mem_read_sync_273;
   end
   assign wide_rdata_4 = wide_rdata_q_4;
   always @(posedge clk) begin
     if (rst) wide_rdata_q_5 <= 32'h00000000;
-    else if (_and_351) wide_rdata_q_5 <= _mem_read_sync_282;
+    else if (_and_339) wide_rdata_q_5 <= _mem_read_sync_282;
   end
   assign wide_rdata_5 = wide_rdata_q_5;
   always @(posedge clk) begin
     if (rst) wide_rdata_q_6 <= 32'h00000000;
-    else if (_and_351) wide_rdata_q_6 <= _mem_read_sync_291;
+    else if (_and_339) wide_rdata_q_6 <= _mem_read_sync_291;
   end
   assign wide_rdata_6 = wide_rdata_q_6;
   always @(posedge clk) begin
     if (rst) wide_rdata_q_7 <= 32'h00000000;
-    else if (_and_351) wide_rdata_q_7 <= _mem_read_sync_300;
+    else if (_and_339) wide_rdata_q_7 <= _mem_read_sync_300;
   end
   assign wide_rdata_7 = wide_rdata_q_7;
-  assign _not_370 = ~conflict_stall;
-  assign _not_371 = ~conflict_stall;
-  assign _not_372 = ~wide_valid;
-  assign _and_373 = _not_371 & _not_372;
-  assign wide_ready = _not_370;
-  assign req_ready = _and_373;
-  assign _and_376 = wide_valid & _not_370;
-  assign _and_377 = req_valid & _and_373;
-  assign _or_378 = _and_376 | _and_377;
-  assign _or_379 = conflict_stall | _or_378;
-  assign _mux_380 = _and_376 ? wide_write : req_write;
-  assign _slice_381 = req_mode[1];
-  assign _slice_382 = req_mode[0];
-  assign _slice_383 = req_mode[1];
-  assign _and_384 = _slice_382 & _slice_383;
-  assign _cat_385 = {_slice_381, _and_384};
-  assign _cat_386 = {wide_mask_7, wide_mask_6, wide_mask_5, wide_mask_4, wide_mask_3, wide_mask_2, wide_mask_1, wide_mask_0};
-  assign _cat_387 = {req_mask_3, req_mask_2, req_mask_1, req_mask_0};
-  assign _repl_388 = {4{_and_377}};
-  assign _and_389 = _cat_387 & _repl_388;
-  assign _mux_390 = conflict_stall ? _and_214 : _and_389;
-  assign _not_391 = ~conflict_stall;
+  assign _not_358 = ~conflict_stall;
+  assign wide_ready = _not_358;
+  assign _and_360 = wide_valid & _not_358;
+  assign _not_361 = ~conflict_stall;
+  assign _or_362 = conflict_stall | wide_valid;
+  assign _not_363 = ~_or_362;
+  assign req_ready = _not_363;
+  assign _and_365 = req_valid & _not_363;
+  assign _or_366 = _and_360 | _and_365;
+  assign _mux_367 = _and_360 ? wide_write : req_write;
+  assign _cat_368 = {req_mask_3, req_mask_2, req_mask_1, req_mask_0};
+  assign _repl_369 = {4{_and_365}};
+  assign _and_370 = _cat_368 & _repl_369;
+  assign _or_371 = conflict_stall | _or_366;
+  assign _not_372 = ~conflict_stall;
+  assign _slice_373 = req_mode[1];
+  assign _slice_374 = req_mode[0];
+  assign _slice_375 = req_mode[1];
+  assign _and_376 = _slice_374 & _slice_375;
+  assign _cat_377 = {_slice_373, _and_376};
+  assign _cat_378 = {wide_mask_7, wide_mask_6, wide_mask_5, wide_mask_4, wide_mask_3, wide_mask_2, wide_mask_1, wide_mask_0};
+  assign _mux_379 = _slice_328 ? _outswitch_lane_rdata_0 : 32'h00000000;
+  assign _or_380 = _slice_328 | s2_first;
+  assign _and_381 = _and_322 & _or_380;
+  assign _mux_382 = _slice_331 ? _outswitch_lane_rdata_1 : 32'h00000000;
+  assign _or_383 = _slice_331 | s2_first;
+  assign _and_384 = _and_322 & _or_383;
+  assign _mux_385 = _slice_334 ? _outswitch_lane_rdata_2 : 32'h00000000;
+  assign _or_386 = _slice_334 | s2_first;
+  assign _and_387 = _and_322 & _or_386;
+  assign _mux_388 = _slice_337 ? _outswitch_lane_rdata_3 : 32'h00000000;
+  assign _or_389 = _slice_337 | s2_first;
+  assign _and_390 = _and_322 & _or_389;
+  assign _mux_391 = conflict_stall ? _and_215 : _and_370;
   always @(posedge clk) begin
     if (_mux_234) bank0_0[_mux_230] <= _mux_236;
   end
@@ -1002,7 +1002,7 @@ module sams_q2 (
     .lane_rdata_2(_outswitch_lane_rdata_2),
     .lane_rdata_3(_outswitch_lane_rdata_3)
   );
-  wire _unused_ok = &{1'b0, _or_100, _or_131, _or_162, _or_193, _agu_wide};
+  wire _unused_ok = &{1'b0, _or_101, _or_132, _or_163, _or_194, _not_361, _agu_wide};
 endmodule
 `line 1 "sams_q2_outswitch.v" 0
 module sams_q2_outswitch (

@@ -5,6 +5,7 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
+	"github.com/parmem/parmem/units/internal/splitmem"
 )
 
 // Memory is the SAMS multi-layout memory (thesis chapter 4, Fig. 4.5b):
@@ -64,14 +65,14 @@ type wideRequest struct {
 	Slots             []element
 }
 
-// stage1 holds the request being served: the narrow request's fields or
-// the wide one's, the lanes still waiting for a sub-access (pending) and
-// whether this is the request's first sub-access. Its registers are loaded
-// by the handshake at the end of Build, because the AGU, the splitter and
-// the banks read them first.
+// stage1 is the SAMS memory's own part of the request being served (the
+// rest, and the handshake, are the split-access pipeline's): the narrow
+// request's fields or the wide one's. Its registers are loaded by the
+// handshake at the end of Build, because the AGU, the splitter and the
+// banks read them first.
 type stage1 struct {
-	Valid, Wide, Write, Mode, Base, Stride, Row, WideMask, Pending, First *hdl.Signal
-	Wdata, WideWdata                                                      []*hdl.Signal
+	Wide, Mode, Base, Stride, Row, WideMask *hdl.Signal
+	Wdata, WideWdata                        []*hdl.Signal
 }
 
 // lanePath is where the inbound path sends each lane: bank[q-1:0],
@@ -103,10 +104,8 @@ func (p Memory) stage1(m *hdl.Module) stage1 {
 	q, n, w := p.Q, p.N, p.W
 	lanes, slots, rw := 1<<uint(q), 2<<uint(q), n-q-1
 	r1 := stage1{
-		Valid: m.Reg("r1_valid", 1), Wide: m.Reg("r1_wide", 1), Write: m.Reg("r1_write", 1),
-		Mode: m.Reg("r1_mode", 2), Base: m.Reg("r1_base", n), Stride: m.Reg("r1_stride", n),
+		Wide: m.Reg("r1_wide", 1), Mode: m.Reg("r1_mode", 2), Base: m.Reg("r1_base", n), Stride: m.Reg("r1_stride", n),
 		Row: m.Reg("r1_row", rw), WideMask: m.Reg("r1_wide_mask", slots),
-		Pending: m.Reg("pending", lanes), First: m.Reg("first", 1),
 	}
 	for i := range lanes {
 		r1.Wdata = append(r1.Wdata, m.Reg(fmt.Sprintf("r1_wdata_%d", i), w))
@@ -144,53 +143,54 @@ func (p Memory) inbound(m *hdl.Module, name string, r1 stage1) lanePath {
 }
 
 // split chooses this cycle's sub-access: each bank serves the row of its
-// lowest waiting lane, and every waiting lane that wants that row is
-// served. It returns the lanes served, one bit each.
-func (p Memory) split(m *hdl.Module, r1 stage1, path lanePath) []*hdl.Signal {
+// lowest waiting lane (pending), and every waiting lane that wants that
+// row is served. It returns the lanes served, one bit each.
+func (p Memory) split(pending *hdl.Signal, path lanePath) []*hdl.Signal {
 	lanes := 1 << uint(p.Q)
 	chosen := make([]*hdl.Signal, lanes) // per bank
 	for b := range lanes {
 		wants := make([]*hdl.Signal, lanes)
 		for i := range lanes {
-			wants[i] = r1.Pending.Bit(i).And(path.Banks[i].EqConst(uint64(b)))
+			wants[i] = pending.Bit(i).And(path.Banks[i].EqConst(uint64(b)))
 		}
 		chosen[b] = hdl.OneHotSelect(lib.FirstOneHot(wants, false), path.Rows...)
 	}
 	served := make([]*hdl.Signal, lanes)
 	for i := range lanes {
-		served[i] = r1.Pending.Bit(i).And(path.Rows[i].Eq(hdl.Select(path.Banks[i], chosen...)))
+		served[i] = pending.Bit(i).And(path.Rows[i].Eq(hdl.Select(path.Banks[i], chosen...)))
 	}
 	return served
 }
 
 // Build makes the memory module called name; its sub-modules are called
-// name_agu, name_atu, name_inswitch and name_outswitch.
+// name_agu, name_atu, name_inswitch and name_outswitch. Stage 1, stage 2,
+// the narrow responses and the handshake are the split-access pipeline's
+// (units/internal/splitmem).
 func (p Memory) Build(name string) *hdl.Module {
 	q, w := p.Q, p.W
 	lanes, slots := 1<<uint(q), 2<<uint(q)
 	m := hdl.NewModule(name)
 	req, wide := p.ports(m)
+	pipe := splitmem.New(m, lanes)
 	r1 := p.stage1(m)
 	path := p.inbound(m, name, r1)
 
 	// The conflict splitter: a narrow request stays in stage 1 while lanes
 	// remain.
-	servedBits := p.split(m, r1, path)
-	served := lib.Bus(servedBits).Named("served")
-	remaining := r1.Pending.And(served.Not())
-	narrow := r1.Valid.And(r1.Wide.Not())
-	stall := narrow.And(remaining.RedOr()).Named("conflict_stall")
+	servedBits := p.split(pipe.Pending, path)
+	pipe.Split(servedBits)
+	narrow := pipe.Valid.And(r1.Wide.Not())
 
 	sw, swLanes := InSwitch{q, p.N, w}.build(name + "_inswitch")
 	in := m.Instance("inswitch", sw)
 	for i := range lanes {
 		en := servedBits[i].And(narrow)
-		hdl.ConnectRecord(in, swLanes[i], inLane{En: en, We: en.And(r1.Write), Bank: path.Banks[i], Row: path.Rows[i], Offset: path.Offsets[i], Wdata: r1.Wdata[i]})
+		hdl.ConnectRecord(in, swLanes[i], inLane{En: en, We: en.And(pipe.Write), Bank: path.Banks[i], Row: path.Rows[i], Offset: path.Offsets[i], Wdata: r1.Wdata[i]})
 	}
 
 	// The banks: per bank two memories, one per offset, so that each
 	// element has its own write enable. The wide port bypasses the switch.
-	wideWrites := r1.Valid.And(r1.Wide).And(r1.Write)
+	wideWrites := pipe.Valid.And(r1.Wide).And(pipe.Write)
 	rdata := make([]*hdl.Signal, slots)
 	for j := range slots {
 		b := j / 2
@@ -203,13 +203,9 @@ func (p Memory) Build(name string) *hdl.Module {
 	}
 
 	// Stage 2: the outbound path, each register next to what it takes.
-	s2Read, s2Wide, s2First, s2Last := m.Reg("s2_read", 1), m.Reg("s2_wide", 1), m.Reg("s2_first", 1), m.Reg("s2_last", 1)
-	s2Served := m.Reg("s2_served", lanes)
-	s2Read.Drive(r1.Valid.And(r1.Write.Not()))
+	s2 := pipe.Stage2()
+	s2Wide := m.Reg("s2_wide", 1)
 	s2Wide.Drive(r1.Wide)
-	s2First.Drive(r1.First)
-	s2Last.Drive(stall.Not())
-	s2Served.Drive(served)
 	ow, owLanes := OutSwitch{q, w}.build(name + "_outswitch")
 	out := m.Instance("outswitch", ow)
 	for j := range slots {
@@ -221,81 +217,62 @@ func (p Memory) Build(name string) *hdl.Module {
 		hdl.ConnectRecord(out, owLanes[i], s2)
 	}
 
-	p.respond(m, s2Read, s2Wide, s2First, s2Last, s2Served, out, rdata)
-	p.handshake(m, req, wide, r1, stall, remaining)
+	p.respond(m, pipe, s2, s2Wide, out, rdata)
+	p.handshake(m, pipe, req, wide, r1)
 	return m
 }
 
 // respond: a narrow read collects its lanes over its sub-accesses and
-// answers after the last; a wide read answers at once. The s2 registers
-// are stage 2's, out the outbound switch, rdata the banks' read data.
-func (p Memory) respond(m *hdl.Module, s2Read, s2Wide, s2First, s2Last, s2Served *hdl.Signal, out *hdl.Instance, rdata []*hdl.Signal) {
-	w, lanes, slots := p.W, 1<<uint(p.Q), 2<<uint(p.Q)
-	narrowRead := s2Read.And(s2Wide.Not())
-	respValid := m.Reg("resp_valid_q", 1)
-	respValid.Drive(narrowRead.And(s2Last))
-	m.Output("resp_valid", 1).Drive(respValid)
-	zero := m.ConstU(w, 0)
+// answers after the last (the pipeline's responses); a wide read answers
+// at once. s2Wide is stage 2's r1_wide, out the outbound switch, rdata
+// the banks' read data.
+func (p Memory) respond(m *hdl.Module, pipe *splitmem.Pipeline, s2 splitmem.Stage2, s2Wide *hdl.Signal, out *hdl.Instance, rdata []*hdl.Signal) {
+	w, lanes := p.W, 1<<uint(p.Q)
+	data := make([]*hdl.Signal, lanes)
 	for i := range lanes {
-		coll := m.Reg(fmt.Sprintf("resp_rdata_q_%d", i), w)
-		kept := hdl.Mux(s2First, zero, coll) // masked lanes read as 0
-		coll.Drive(hdl.Mux(narrowRead, hdl.Mux(s2Served.Bit(i), out.Out(fmt.Sprintf("lane_rdata_%d", i)), kept), coll))
-		m.Output(fmt.Sprintf("resp_rdata_%d", i), w).Drive(coll)
+		data[i] = out.Out(fmt.Sprintf("lane_rdata_%d", i))
 	}
-	wideRead := s2Read.And(s2Wide)
+	pipe.Respond(s2, s2.Read.And(s2Wide.Not()), data)
+	wideRead := s2.Read.And(s2Wide)
 	wideRespValid := m.Reg("wide_resp_valid_q", 1)
 	wideRespValid.Drive(wideRead)
 	m.Output("wide_resp_valid", 1).Drive(wideRespValid)
-	for j := range slots {
-		d := m.Reg(fmt.Sprintf("wide_rdata_q_%d", j), w)
-		d.Drive(rdata[j])
-		d.Enable(wideRead)
-		m.Output(fmt.Sprintf("wide_rdata_%d", j), w).Drive(d)
+	for j, d := range rdata {
+		q := m.Reg(fmt.Sprintf("wide_rdata_q_%d", j), w)
+		m.If(wideRead, func() { q.Set(d) })
+		m.Output(fmt.Sprintf("wide_rdata_%d", j), w).Drive(q)
 	}
-
 }
 
-// handshake accepts requests and loads stage 1: a wide request goes first;
-// a conflicting request holds stage 1 (ready low) until its last
-// sub-access.
-func (p Memory) handshake(m *hdl.Module, req request, wide wideRequest, r1 stage1, stall, remaining *hdl.Signal) {
-	lanes := 1 << uint(p.Q)
-	wideReady := stall.Not()
-	reqReady := stall.Not().And(wide.Valid.Not())
-	m.Output("wide_ready", 1).Drive(wideReady)
-	m.Output("req_ready", 1).Drive(reqReady)
-	takeWide, takeNarrow := wide.Valid.And(wideReady), req.Valid.And(reqReady)
+// handshake accepts requests into stage 1: a wide request goes first; a
+// conflicting request holds stage 1 (ready low) until its last
+// sub-access. Only a narrow request has lanes to wait for.
+func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, req request, wide wideRequest, r1 stage1) {
+	takeWide := pipe.Offer("wide", wide.Valid, nil)
+	takeNarrow := pipe.Offer("req", req.Valid, wide.Valid)
 	take := takeWide.Or(takeNarrow)
-	r1.Valid.Drive(stall.Or(take))
-	r1.Wide.Drive(takeWide)
-	r1.Wide.Enable(take)
-	r1.Write.Drive(hdl.Mux(takeWide, wide.Write, req.Write))
-	r1.Write.Enable(take)
-	// Mode 01 (the wide port's mode) means NaS on the narrow port.
-	r1.Mode.Drive(hdl.Concat(req.Mode.Bit(1), req.Mode.Bit(0).And(req.Mode.Bit(1))))
-	for _, r := range []*hdl.Signal{r1.Mode, r1.Base, r1.Stride} {
-		r.Enable(takeNarrow)
-	}
-	r1.Base.Drive(req.Base)
-	r1.Stride.Drive(req.Stride)
-	masks := make([]*hdl.Signal, lanes)
+	masks := make([]*hdl.Signal, len(req.Lanes))
 	for i, l := range req.Lanes {
-		r1.Wdata[i].Drive(l.Wdata)
-		r1.Wdata[i].Enable(takeNarrow)
 		masks[i] = l.Mask
 	}
-	r1.Row.Drive(wide.Row)
-	r1.Row.Enable(takeWide)
-	wideMasks := make([]*hdl.Signal, len(wide.Slots))
-	for j, s := range wide.Slots {
-		wideMasks[j] = s.Mask
-	}
-	r1.WideMask.Drive(lib.Bus(wideMasks))
-	r1.WideMask.Enable(takeWide)
-	for j, s := range wide.Slots {
-		r1.WideWdata[j].Drive(s.Wdata)
-		r1.WideWdata[j].Enable(takeWide)
-	}
-	r1.Pending.Drive(hdl.Mux(stall, remaining, lib.Bus(masks).And(takeNarrow.Repl(lanes))))
-	r1.First.Drive(stall.Not())
+	pipe.Accept(take, hdl.Mux(takeWide, wide.Write, req.Write), lib.Bus(masks).And(takeNarrow.Repl(len(masks))))
+	m.If(take, func() { r1.Wide.Set(takeWide) })
+	m.If(takeNarrow, func() {
+		// Mode 01 (the wide port's mode) means NaS on the narrow port.
+		r1.Mode.Set(hdl.Concat(req.Mode.Bit(1), req.Mode.Bit(0).And(req.Mode.Bit(1))))
+		r1.Base.Set(req.Base)
+		r1.Stride.Set(req.Stride)
+		for i, l := range req.Lanes {
+			r1.Wdata[i].Set(l.Wdata)
+		}
+	})
+	m.If(takeWide, func() {
+		wideMasks := make([]*hdl.Signal, len(wide.Slots))
+		for j, s := range wide.Slots {
+			wideMasks[j] = s.Mask
+			r1.WideWdata[j].Set(s.Wdata)
+		}
+		r1.Row.Set(wide.Row)
+		r1.WideMask.Set(lib.Bus(wideMasks))
+	})
 }
