@@ -45,11 +45,12 @@ module smm2d (
 );
   reg r1_valid;
   reg r1_write;
+  reg [7:0] pending;
+  reg first;
+  wire conflict_stall;
   reg [2:0] r1_pattern;
   reg [9:0] r1_i;
   reg [7:0] r1_j;
-  reg [7:0] pending;
-  reg first;
   reg [31:0] r1_wdata_0;
   reg [31:0] r1_wdata_1;
   reg [31:0] r1_wdata_2;
@@ -58,7 +59,6 @@ module smm2d (
   reg [31:0] r1_wdata_5;
   reg [31:0] r1_wdata_6;
   reg [31:0] r1_wdata_7;
-  wire conflict_stall;
   wire _not_42;
   wire _and_44;
   reg [3:0] vs;
@@ -1168,11 +1168,11 @@ module smm2d (
   reg s2_read;
   reg s2_first;
   reg s2_last;
-  reg s2_crow;
   reg [7:0] s2_served;
-  wire _not_1318;
-  wire _and_1319;
-  wire _not_1320;
+  wire _not_1317;
+  wire _and_1318;
+  wire _not_1319;
+  reg s2_crow;
   wire _slice_1321;
   wire _slice_1322;
   wire _slice_1323;
@@ -1432,54 +1432,55 @@ module smm2d (
   reg resp_valid_q;
   wire _and_1626;
   reg [31:0] resp_rdata_q_0;
-  wire [31:0] _mux_1630;
-  wire _slice_1631;
-  wire [31:0] _mux_1632;
-  wire [31:0] _mux_1633;
+  wire _slice_1630;
   reg [31:0] resp_rdata_q_1;
-  wire [31:0] _mux_1636;
-  wire _slice_1637;
-  wire [31:0] _mux_1638;
-  wire [31:0] _mux_1639;
+  wire _slice_1633;
   reg [31:0] resp_rdata_q_2;
-  wire [31:0] _mux_1642;
-  wire _slice_1643;
-  wire [31:0] _mux_1644;
-  wire [31:0] _mux_1645;
+  wire _slice_1636;
   reg [31:0] resp_rdata_q_3;
-  wire [31:0] _mux_1648;
-  wire _slice_1649;
-  wire [31:0] _mux_1650;
-  wire [31:0] _mux_1651;
+  wire _slice_1639;
   reg [31:0] resp_rdata_q_4;
-  wire [31:0] _mux_1654;
-  wire _slice_1655;
-  wire [31:0] _mux_1656;
-  wire [31:0] _mux_1657;
+  wire _slice_1642;
   reg [31:0] resp_rdata_q_5;
-  wire [31:0] _mux_1660;
-  wire _slice_1661;
-  wire [31:0] _mux_1662;
-  wire [31:0] _mux_1663;
+  wire _slice_1645;
   reg [31:0] resp_rdata_q_6;
-  wire [31:0] _mux_1666;
-  wire _slice_1667;
-  wire [31:0] _mux_1668;
-  wire [31:0] _mux_1669;
+  wire _slice_1648;
   reg [31:0] resp_rdata_q_7;
+  wire _slice_1651;
+  wire _not_1653;
+  wire _or_1654;
+  wire _not_1655;
+  wire _and_1657;
+  wire [7:0] _cat_1658;
+  wire [7:0] _repl_1659;
+  wire [7:0] _and_1660;
+  wire _or_1661;
+  wire _not_1662;
+  wire [31:0] _mux_1663;
+  wire _or_1664;
+  wire _and_1665;
+  wire [31:0] _mux_1666;
+  wire _or_1667;
+  wire _and_1668;
+  wire [31:0] _mux_1669;
+  wire _or_1670;
+  wire _and_1671;
   wire [31:0] _mux_1672;
-  wire _slice_1673;
-  wire [31:0] _mux_1674;
+  wire _or_1673;
+  wire _and_1674;
   wire [31:0] _mux_1675;
-  wire _or_1677;
-  wire _not_1678;
+  wire _or_1676;
+  wire _and_1677;
+  wire [31:0] _mux_1678;
+  wire _or_1679;
   wire _and_1680;
-  wire _or_1681;
-  wire [7:0] _cat_1682;
-  wire [7:0] _repl_1683;
-  wire [7:0] _and_1684;
-  wire [7:0] _mux_1685;
-  wire _not_1686;
+  wire [31:0] _mux_1681;
+  wire _or_1682;
+  wire _and_1683;
+  wire [31:0] _mux_1684;
+  wire _or_1685;
+  wire _and_1686;
+  wire [7:0] _mux_1687;
   reg [31:0] bank0 [0:32767];
   reg [31:0] bank1 [0:32767];
   reg [31:0] bank2 [0:32767];
@@ -1490,65 +1491,65 @@ module smm2d (
   reg [31:0] bank7 [0:32767];
   always @(posedge clk) begin
     if (rst) r1_valid <= 1'b0;
-    else r1_valid <= _or_1681;
+    else r1_valid <= _or_1661;
   end
   always @(posedge clk) begin
     if (rst) r1_write <= 1'b0;
-    else if (_and_1680) r1_write <= req_write;
-  end
-  always @(posedge clk) begin
-    if (rst) r1_pattern <= 3'h0;
-    else if (_and_1680) r1_pattern <= req_pattern;
-  end
-  always @(posedge clk) begin
-    if (rst) r1_i <= 10'h000;
-    else if (_and_1680) r1_i <= req_i;
-  end
-  always @(posedge clk) begin
-    if (rst) r1_j <= 8'h00;
-    else if (_and_1680) r1_j <= req_j;
+    else if (_and_1657) r1_write <= req_write;
   end
   always @(posedge clk) begin
     if (rst) pending <= 8'h00;
-    else pending <= _mux_1685;
+    else pending <= _mux_1687;
   end
   always @(posedge clk) begin
     if (rst) first <= 1'b0;
-    else first <= _not_1686;
+    else first <= _not_1662;
+  end
+  assign conflict_stall = _ror_752;
+  always @(posedge clk) begin
+    if (rst) r1_pattern <= 3'h0;
+    else if (_and_1657) r1_pattern <= req_pattern;
+  end
+  always @(posedge clk) begin
+    if (rst) r1_i <= 10'h000;
+    else if (_and_1657) r1_i <= req_i;
+  end
+  always @(posedge clk) begin
+    if (rst) r1_j <= 8'h00;
+    else if (_and_1657) r1_j <= req_j;
   end
   always @(posedge clk) begin
     if (rst) r1_wdata_0 <= 32'h00000000;
-    else if (_and_1680) r1_wdata_0 <= req_wdata_0;
+    else if (_and_1657) r1_wdata_0 <= req_wdata_0;
   end
   always @(posedge clk) begin
     if (rst) r1_wdata_1 <= 32'h00000000;
-    else if (_and_1680) r1_wdata_1 <= req_wdata_1;
+    else if (_and_1657) r1_wdata_1 <= req_wdata_1;
   end
   always @(posedge clk) begin
     if (rst) r1_wdata_2 <= 32'h00000000;
-    else if (_and_1680) r1_wdata_2 <= req_wdata_2;
+    else if (_and_1657) r1_wdata_2 <= req_wdata_2;
   end
   always @(posedge clk) begin
     if (rst) r1_wdata_3 <= 32'h00000000;
-    else if (_and_1680) r1_wdata_3 <= req_wdata_3;
+    else if (_and_1657) r1_wdata_3 <= req_wdata_3;
   end
   always @(posedge clk) begin
     if (rst) r1_wdata_4 <= 32'h00000000;
-    else if (_and_1680) r1_wdata_4 <= req_wdata_4;
+    else if (_and_1657) r1_wdata_4 <= req_wdata_4;
   end
   always @(posedge clk) begin
     if (rst) r1_wdata_5 <= 32'h00000000;
-    else if (_and_1680) r1_wdata_5 <= req_wdata_5;
+    else if (_and_1657) r1_wdata_5 <= req_wdata_5;
   end
   always @(posedge clk) begin
     if (rst) r1_wdata_6 <= 32'h00000000;
-    else if (_and_1680) r1_wdata_6 <= req_wdata_6;
+    else if (_and_1657) r1_wdata_6 <= req_wdata_6;
   end
   always @(posedge clk) begin
     if (rst) r1_wdata_7 <= 32'h00000000;
-    else if (_and_1680) r1_wdata_7 <= req_wdata_7;
+    else if (_and_1657) r1_wdata_7 <= req_wdata_7;
   end
-  assign conflict_stall = _ror_752;
   assign _not_42 = ~conflict_stall;
   assign cfg_ready = _not_42;
   assign _and_44 = cfg_valid & _not_42;
@@ -2728,7 +2729,7 @@ module smm2d (
   end
   always @(posedge clk) begin
     if (rst) s2_read <= 1'b0;
-    else s2_read <= _and_1319;
+    else s2_read <= _and_1318;
   end
   always @(posedge clk) begin
     if (rst) s2_first <= 1'b0;
@@ -2736,19 +2737,19 @@ module smm2d (
   end
   always @(posedge clk) begin
     if (rst) s2_last <= 1'b0;
-    else s2_last <= _not_1320;
-  end
-  always @(posedge clk) begin
-    if (rst) s2_crow <= 1'b0;
-    else s2_crow <= crow;
+    else s2_last <= _not_1319;
   end
   always @(posedge clk) begin
     if (rst) s2_served <= 8'h00;
     else s2_served <= served;
   end
-  assign _not_1318 = ~r1_write;
-  assign _and_1319 = r1_valid & _not_1318;
-  assign _not_1320 = ~conflict_stall;
+  assign _not_1317 = ~r1_write;
+  assign _and_1318 = r1_valid & _not_1317;
+  assign _not_1319 = ~conflict_stall;
+  always @(posedge clk) begin
+    if (rst) s2_crow <= 1'b0;
+    else s2_crow <= crow;
+  end
   assign _slice_1321 = s2_served[0];
   assign _slice_1322 = s2_served[1];
   assign _slice_1323 = s2_served[2];
@@ -3285,86 +3286,87 @@ module smm2d (
   assign resp_valid = resp_valid_q;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_0 <= 32'h00000000;
-    else resp_rdata_q_0 <= _mux_1633;
+    else if (_and_1665) resp_rdata_q_0 <= _mux_1663;
   end
-  assign _mux_1630 = s2_first ? 32'h00000000 : resp_rdata_q_0;
-  assign _slice_1631 = s2_served[0];
-  assign _mux_1632 = _slice_1631 ? _mux_1617 : _mux_1630;
-  assign _mux_1633 = s2_read ? _mux_1632 : resp_rdata_q_0;
+  assign _slice_1630 = s2_served[0];
   assign resp_rdata_0 = resp_rdata_q_0;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_1 <= 32'h00000000;
-    else resp_rdata_q_1 <= _mux_1639;
+    else if (_and_1668) resp_rdata_q_1 <= _mux_1666;
   end
-  assign _mux_1636 = s2_first ? 32'h00000000 : resp_rdata_q_1;
-  assign _slice_1637 = s2_served[1];
-  assign _mux_1638 = _slice_1637 ? _mux_1618 : _mux_1636;
-  assign _mux_1639 = s2_read ? _mux_1638 : resp_rdata_q_1;
+  assign _slice_1633 = s2_served[1];
   assign resp_rdata_1 = resp_rdata_q_1;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_2 <= 32'h00000000;
-    else resp_rdata_q_2 <= _mux_1645;
+    else if (_and_1671) resp_rdata_q_2 <= _mux_1669;
   end
-  assign _mux_1642 = s2_first ? 32'h00000000 : resp_rdata_q_2;
-  assign _slice_1643 = s2_served[2];
-  assign _mux_1644 = _slice_1643 ? _mux_1619 : _mux_1642;
-  assign _mux_1645 = s2_read ? _mux_1644 : resp_rdata_q_2;
+  assign _slice_1636 = s2_served[2];
   assign resp_rdata_2 = resp_rdata_q_2;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_3 <= 32'h00000000;
-    else resp_rdata_q_3 <= _mux_1651;
+    else if (_and_1674) resp_rdata_q_3 <= _mux_1672;
   end
-  assign _mux_1648 = s2_first ? 32'h00000000 : resp_rdata_q_3;
-  assign _slice_1649 = s2_served[3];
-  assign _mux_1650 = _slice_1649 ? _mux_1620 : _mux_1648;
-  assign _mux_1651 = s2_read ? _mux_1650 : resp_rdata_q_3;
+  assign _slice_1639 = s2_served[3];
   assign resp_rdata_3 = resp_rdata_q_3;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_4 <= 32'h00000000;
-    else resp_rdata_q_4 <= _mux_1657;
+    else if (_and_1677) resp_rdata_q_4 <= _mux_1675;
   end
-  assign _mux_1654 = s2_first ? 32'h00000000 : resp_rdata_q_4;
-  assign _slice_1655 = s2_served[4];
-  assign _mux_1656 = _slice_1655 ? _mux_1621 : _mux_1654;
-  assign _mux_1657 = s2_read ? _mux_1656 : resp_rdata_q_4;
+  assign _slice_1642 = s2_served[4];
   assign resp_rdata_4 = resp_rdata_q_4;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_5 <= 32'h00000000;
-    else resp_rdata_q_5 <= _mux_1663;
+    else if (_and_1680) resp_rdata_q_5 <= _mux_1678;
   end
-  assign _mux_1660 = s2_first ? 32'h00000000 : resp_rdata_q_5;
-  assign _slice_1661 = s2_served[5];
-  assign _mux_1662 = _slice_1661 ? _mux_1622 : _mux_1660;
-  assign _mux_1663 = s2_read ? _mux_1662 : resp_rdata_q_5;
+  assign _slice_1645 = s2_served[5];
   assign resp_rdata_5 = resp_rdata_q_5;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_6 <= 32'h00000000;
-    else resp_rdata_q_6 <= _mux_1669;
+    else if (_and_1683) resp_rdata_q_6 <= _mux_1681;
   end
-  assign _mux_1666 = s2_first ? 32'h00000000 : resp_rdata_q_6;
-  assign _slice_1667 = s2_served[6];
-  assign _mux_1668 = _slice_1667 ? _mux_1623 : _mux_1666;
-  assign _mux_1669 = s2_read ? _mux_1668 : resp_rdata_q_6;
+  assign _slice_1648 = s2_served[6];
   assign resp_rdata_6 = resp_rdata_q_6;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_7 <= 32'h00000000;
-    else resp_rdata_q_7 <= _mux_1675;
+    else if (_and_1686) resp_rdata_q_7 <= _mux_1684;
   end
-  assign _mux_1672 = s2_first ? 32'h00000000 : resp_rdata_q_7;
-  assign _slice_1673 = s2_served[7];
-  assign _mux_1674 = _slice_1673 ? _mux_1624 : _mux_1672;
-  assign _mux_1675 = s2_read ? _mux_1674 : resp_rdata_q_7;
+  assign _slice_1651 = s2_served[7];
   assign resp_rdata_7 = resp_rdata_q_7;
-  assign _or_1677 = conflict_stall | cfg_valid;
-  assign _not_1678 = ~_or_1677;
-  assign req_ready = _not_1678;
-  assign _and_1680 = req_valid & _not_1678;
-  assign _or_1681 = conflict_stall | _and_1680;
-  assign _cat_1682 = {req_mask_7, req_mask_6, req_mask_5, req_mask_4, req_mask_3, req_mask_2, req_mask_1, req_mask_0};
-  assign _repl_1683 = {8{_and_1680}};
-  assign _and_1684 = _cat_1682 & _repl_1683;
-  assign _mux_1685 = conflict_stall ? _and_751 : _and_1684;
-  assign _not_1686 = ~conflict_stall;
+  assign _not_1653 = ~conflict_stall;
+  assign _or_1654 = conflict_stall | cfg_valid;
+  assign _not_1655 = ~_or_1654;
+  assign req_ready = _not_1655;
+  assign _and_1657 = req_valid & _not_1655;
+  assign _cat_1658 = {req_mask_7, req_mask_6, req_mask_5, req_mask_4, req_mask_3, req_mask_2, req_mask_1, req_mask_0};
+  assign _repl_1659 = {8{_and_1657}};
+  assign _and_1660 = _cat_1658 & _repl_1659;
+  assign _or_1661 = conflict_stall | _and_1657;
+  assign _not_1662 = ~conflict_stall;
+  assign _mux_1663 = _slice_1630 ? _mux_1617 : 32'h00000000;
+  assign _or_1664 = _slice_1630 | s2_first;
+  assign _and_1665 = s2_read & _or_1664;
+  assign _mux_1666 = _slice_1633 ? _mux_1618 : 32'h00000000;
+  assign _or_1667 = _slice_1633 | s2_first;
+  assign _and_1668 = s2_read & _or_1667;
+  assign _mux_1669 = _slice_1636 ? _mux_1619 : 32'h00000000;
+  assign _or_1670 = _slice_1636 | s2_first;
+  assign _and_1671 = s2_read & _or_1670;
+  assign _mux_1672 = _slice_1639 ? _mux_1620 : 32'h00000000;
+  assign _or_1673 = _slice_1639 | s2_first;
+  assign _and_1674 = s2_read & _or_1673;
+  assign _mux_1675 = _slice_1642 ? _mux_1621 : 32'h00000000;
+  assign _or_1676 = _slice_1642 | s2_first;
+  assign _and_1677 = s2_read & _or_1676;
+  assign _mux_1678 = _slice_1645 ? _mux_1622 : 32'h00000000;
+  assign _or_1679 = _slice_1645 | s2_first;
+  assign _and_1680 = s2_read & _or_1679;
+  assign _mux_1681 = _slice_1648 ? _mux_1623 : 32'h00000000;
+  assign _or_1682 = _slice_1648 | s2_first;
+  assign _and_1683 = s2_read & _or_1682;
+  assign _mux_1684 = _slice_1651 ? _mux_1624 : 32'h00000000;
+  assign _or_1685 = _slice_1651 | s2_first;
+  assign _and_1686 = s2_read & _or_1685;
+  assign _mux_1687 = conflict_stall ? _and_751 : _and_1660;
   always @(posedge clk) begin
     if (_slice_1283) bank0[_slice_1281] <= _slice_1282;
   end
@@ -3389,6 +3391,6 @@ module smm2d (
   always @(posedge clk) begin
     if (_slice_1311) bank7[_slice_1309] <= _slice_1310;
   end
-  wire _unused_ok = &{1'b0, _mul_48[10], _mul_51[8], _mul_54[10], _mul_57[8], _mul_60[11:10], _mul_63[9:8], _mul_66[11:10], _mul_69[9:8], _mul_72[12:10], _mul_75[10:8], _mul_78[12:10], _mul_81[10:8], _mul_84[12:10], _mul_87[10:8], _mul_90[12:10], _mul_93[10:8], _add_146[0], _add_163[0], _add_178[0], _add_193[0], _add_210[0], _add_225[0], _add_240[0], _add_255[0], _mux_269, _shr_281[5:1], _shr_286[9:2], _shl_290[1], _shr_297[1], _shr_302[7:2], _shr_310[5:1], _shr_315[9:2], _shl_319[1], _shr_326[1], _shr_331[7:2], _shr_339[5:1], _shr_344[9:2], _shl_348[1], _shr_355[1], _shr_360[7:2], _shr_368[5:1], _shr_373[9:2], _shl_377[1], _shr_384[1], _shr_389[7:2], _shr_397[5:1], _shr_402[9:2], _shl_406[1], _shr_413[1], _shr_418[7:2], _shr_426[5:1], _shr_431[9:2], _shl_435[1], _shr_442[1], _shr_447[7:2], _shr_455[5:1], _shr_460[9:2], _shl_464[1], _shr_471[1], _shr_476[7:2], _shr_484[5:1], _shr_489[9:2], _shl_493[1], _shr_500[1], _shr_505[7:2], _and_522, _and_534, _and_541, _and_553, _and_560, _and_567, _and_580, _and_620, _and_640, _and_667, _and_680, _and_687, _and_721, _and_727, _and_734, _and_741};
+  wire _unused_ok = &{1'b0, _mul_48[10], _mul_51[8], _mul_54[10], _mul_57[8], _mul_60[11:10], _mul_63[9:8], _mul_66[11:10], _mul_69[9:8], _mul_72[12:10], _mul_75[10:8], _mul_78[12:10], _mul_81[10:8], _mul_84[12:10], _mul_87[10:8], _mul_90[12:10], _mul_93[10:8], _add_146[0], _add_163[0], _add_178[0], _add_193[0], _add_210[0], _add_225[0], _add_240[0], _add_255[0], _mux_269, _shr_281[5:1], _shr_286[9:2], _shl_290[1], _shr_297[1], _shr_302[7:2], _shr_310[5:1], _shr_315[9:2], _shl_319[1], _shr_326[1], _shr_331[7:2], _shr_339[5:1], _shr_344[9:2], _shl_348[1], _shr_355[1], _shr_360[7:2], _shr_368[5:1], _shr_373[9:2], _shl_377[1], _shr_384[1], _shr_389[7:2], _shr_397[5:1], _shr_402[9:2], _shl_406[1], _shr_413[1], _shr_418[7:2], _shr_426[5:1], _shr_431[9:2], _shl_435[1], _shr_442[1], _shr_447[7:2], _shr_455[5:1], _shr_460[9:2], _shl_464[1], _shr_471[1], _shr_476[7:2], _shr_484[5:1], _shr_489[9:2], _shl_493[1], _shr_500[1], _shr_505[7:2], _and_522, _and_534, _and_541, _and_553, _and_560, _and_567, _and_580, _and_620, _and_640, _and_667, _and_680, _and_687, _and_721, _and_727, _and_734, _and_741, _not_1653};
 endmodule
 `default_nettype wire

@@ -5,6 +5,7 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
+	"github.com/parmem/parmem/units/internal/splitmem"
 )
 
 // Memory is the 2DSMM memory (thesis section 3.4.2, Figure 3.8 with the
@@ -22,11 +23,12 @@ import (
 // Table 3.3) and is taken when no request is mid-way; a request waits in
 // a cycle where a configuration is offered, so it sees the new one.
 //
-// Pipeline, as the SAMS memory's: an accepted request is registered
-// (stage 1); in stage 1 the AGU, ATU and inward router drive the banks,
-// which write and read at the end of the cycle, and each lane's m_v, m_h
-// are registered as the routing information (Table 3.3); in stage 2 the
-// outward router takes the read data to the response registers. A read
+// Pipeline, the SAMS memory's (units/internal/splitmem): an accepted
+// request is registered (stage 1); in stage 1 the AGU, ATU and inward
+// router drive the banks, which write and read at the end of the cycle,
+// and each lane's m_v, m_h are registered as the routing information
+// (Table 3.3); in stage 2 the outward router takes the read data to the
+// response registers. A read
 // accepted at a clock edge is answered three edges later, one request
 // accepted every cycle. Each stage-1 cycle serves the waiting lanes of
 // which no lower waiting lane meets them in the router (model.go, Meet):
@@ -55,11 +57,11 @@ type config struct {
 	Valid, VS, HS, VStride, HStride *hdl.Signal
 }
 
-// stage1 holds the request being served; pending are its lanes still
-// waiting, first is 1 in its first cycle.
+// stage1 is the 2DSMM's own part of the request being served (the rest
+// is the split-access pipeline's): its pattern, (i, j) and write data.
 type stage1 struct {
-	Valid, Write, Pattern, I, J, Pending, First *hdl.Signal
-	Wdata                                       []*hdl.Signal
+	Pattern, I, J *hdl.Signal
+	Wdata         []*hdl.Signal
 }
 
 func (p Memory) ports(m *hdl.Module) (request, config) {
@@ -78,19 +80,19 @@ func (p Memory) ports(m *hdl.Module) (request, config) {
 // after reset vs = hs = 0 and VS = HS = 1.
 func (p Memory) configuration(m *hdl.Module, cfg config, take *hdl.Signal) (vs, hs *hdl.Signal, st strideTable) {
 	vs, hs = m.Reg("vs", p.VW()), m.Reg("hs", p.HW())
-	vs.Drive(cfg.VS)
-	hs.Drive(cfg.HS)
 	loaded := AGU{p.Geometry}.multiples(cfg.VStride, cfg.HStride)
 	for k := range p.Lanes() {
-		v := m.RegInit(fmt.Sprintf("vmul_%d", k), bitsOf(p.MB, uint64(k)))
-		h := m.RegInit(fmt.Sprintf("hmul_%d", k), bitsOf(p.NB, uint64(k)))
-		v.Drive(loaded.V[k])
-		h.Drive(loaded.H[k])
-		st.V, st.H = append(st.V, v), append(st.H, h)
+		st.V = append(st.V, m.RegInit(fmt.Sprintf("vmul_%d", k), bitsOf(p.MB, uint64(k))))
+		st.H = append(st.H, m.RegInit(fmt.Sprintf("hmul_%d", k), bitsOf(p.NB, uint64(k))))
 	}
-	for _, r := range append([]*hdl.Signal{vs, hs}, append(st.V, st.H...)...) {
-		r.Enable(take)
-	}
+	m.If(take, func() {
+		vs.Set(cfg.VS)
+		hs.Set(cfg.HS)
+		for k := range p.Lanes() {
+			st.V[k].Set(loaded.V[k])
+			st.H[k].Set(loaded.H[k])
+		}
+	})
 	return vs, hs, st
 }
 
@@ -104,8 +106,7 @@ func bitsOf(w int, x uint64) hdl.Bits {
 }
 
 func (p Memory) stage1(m *hdl.Module) stage1 {
-	r1 := stage1{Valid: m.Reg("r1_valid", 1), Write: m.Reg("r1_write", 1), Pattern: m.Reg("r1_pattern", 3),
-		I: m.Reg("r1_i", p.MB), J: m.Reg("r1_j", p.NB), Pending: m.Reg("pending", p.Lanes()), First: m.Reg("first", 1)}
+	r1 := stage1{Pattern: m.Reg("r1_pattern", 3), I: m.Reg("r1_i", p.MB), J: m.Reg("r1_j", p.NB)}
 	for k := range p.Lanes() {
 		r1.Wdata = append(r1.Wdata, m.Reg(fmt.Sprintf("r1_wdata_%d", k), p.W))
 	}
@@ -140,16 +141,16 @@ func (p Memory) serve(crow, pending *hdl.Signal, mv, mh []*hdl.Signal) []*hdl.Si
 }
 
 // Build makes the memory module called name, one flat module: the AGU,
-// ATU and router are the blocks of agu.go, atu.go and route.go inlined.
+// ATU and router are the blocks of agu.go, atu.go and route.go inlined;
+// stage 1, stage 2, the responses and the handshake are the split-access
+// pipeline's (units/internal/splitmem).
 func (p Memory) Build(name string) *hdl.Module {
 	lanes, w, rw := p.Lanes(), p.W, p.RW()
 	m := hdl.NewModule(name)
 	req, cfg := p.ports(m)
+	pipe := splitmem.New(m, lanes)
 	r1 := p.stage1(m)
-	stall := m.Wire("conflict_stall", 1)
-	cfgReady := stall.Not()
-	m.Output("cfg_ready", 1).Drive(cfgReady)
-	vs, hs, st := p.configuration(m, cfg, cfg.Valid.And(cfgReady))
+	vs, hs, st := p.configuration(m, cfg, pipe.Offer("cfg", cfg.Valid, nil))
 
 	// Stage 1: AGU, ATU, the sub-access choice and the inward router.
 	is, js := AGU{p.Geometry}.generate(m, r1.I, r1.J, lib.NewDecoder(r1.Pattern), st)
@@ -161,15 +162,13 @@ func (p Memory) Build(name string) *hdl.Module {
 		mv, mh, rows = append(mv, v.Named(fmt.Sprintf("mv_%d", k))), append(mh, h.Named(fmt.Sprintf("mh_%d", k))), append(rows, r.Named(fmt.Sprintf("row_%d", k)))
 	}
 	crow := r1.Pattern.EqConst(uint64(ContinuousRow)).Named("crow")
-	servedBits := p.serve(crow, r1.Pending, mv, mh)
-	served := lib.Bus(servedBits).Named("served")
-	remaining := r1.Pending.And(served.Not())
-	stall.Drive(remaining.RedOr())
+	servedBits := p.serve(crow, pipe.Pending, mv, mh)
+	pipe.Split(servedBits)
 
 	route := Route{Geometry: p.Geometry}
 	packets := make([]*hdl.Signal, lanes)
 	for k := range lanes {
-		packets[k] = hdl.Concat(r1.Write, rows[k], r1.Wdata[k]) // {we, row, wdata}
+		packets[k] = hdl.Concat(pipe.Write, rows[k], r1.Wdata[k]) // {we, row, wdata}
 	}
 	atBank := route.inward(crow, laneInfo{MV: mv, MH: mh, En: servedBits}, packets)
 	rdata := make([]*hdl.Signal, lanes)
@@ -189,55 +188,34 @@ func (p Memory) Build(name string) *hdl.Module {
 	}
 
 	// Stage 2: the routing information and the outward router, each
-	// register next to what it takes.
-	s2Read, s2First, s2Last, s2Crow := m.Reg("s2_read", 1), m.Reg("s2_first", 1), m.Reg("s2_last", 1), m.Reg("s2_crow", 1)
-	s2Served := m.Reg("s2_served", lanes)
-	s2Read.Drive(r1.Valid.And(r1.Write.Not()))
-	s2First.Drive(r1.First)
-	s2Last.Drive(stall.Not())
+	// register next to what it takes; a read collects its lanes over its
+	// sub-accesses and answers after the last.
+	s2 := pipe.Stage2()
+	s2Crow := m.Reg("s2_crow", 1)
 	s2Crow.Drive(crow)
-	s2Served.Drive(served)
-	back := laneInfo{En: lib.Split(s2Served)}
+	back := laneInfo{En: lib.Split(s2.Served)}
 	for k := range lanes {
 		v, h := m.Reg(fmt.Sprintf("route_mv_%d", k), p.P), m.Reg(fmt.Sprintf("route_mh_%d", k), p.Q)
 		v.Drive(mv[k])
 		h.Drive(mh[k])
 		back.MV, back.MH = append(back.MV, v), append(back.MH, h)
 	}
-	atLane := route.outward(s2Crow, back, rdata)
-
-	// Responses: a read collects its lanes over its sub-accesses and
-	// answers after the last; masked lanes read 0.
-	respValid := m.Reg("resp_valid_q", 1)
-	respValid.Drive(s2Read.And(s2Last))
-	m.Output("resp_valid", 1).Drive(respValid)
-	zero := m.ConstU(w, 0)
-	for k := range lanes {
-		coll := m.Reg(fmt.Sprintf("resp_rdata_q_%d", k), w)
-		kept := hdl.Mux(s2First, zero, coll)
-		coll.Drive(hdl.Mux(s2Read, hdl.Mux(s2Served.Bit(k), atLane[k], kept), coll))
-		m.Output(fmt.Sprintf("resp_rdata_%d", k), w).Drive(coll)
-	}
-
-	p.handshake(m, req, cfg.Valid, r1, stall, remaining)
+	pipe.Respond(s2, s2.Read, route.outward(s2Crow, back, rdata))
+	p.handshake(m, pipe, req, cfg.Valid, r1)
 	return m
 }
 
 // handshake accepts requests into stage 1: not while a request has
 // sub-accesses left, nor while a configuration is offered.
-func (p Memory) handshake(m *hdl.Module, req request, cfgValid *hdl.Signal, r1 stage1, stall, remaining *hdl.Signal) {
-	ready := stall.Or(cfgValid).Not()
-	m.Output("req_ready", 1).Drive(ready)
-	take := req.Valid.And(ready)
-	r1.Valid.Drive(stall.Or(take))
-	for _, f := range [][2]*hdl.Signal{{r1.Write, req.Write}, {r1.Pattern, req.Pattern}, {r1.I, req.I}, {r1.J, req.J}} {
-		f[0].Drive(f[1])
-		f[0].Enable(take)
-	}
-	for k, d := range req.Wdata {
-		r1.Wdata[k].Drive(d)
-		r1.Wdata[k].Enable(take)
-	}
-	r1.Pending.Drive(hdl.Mux(stall, remaining, lib.Bus(req.Mask).And(take.Repl(p.Lanes()))))
-	r1.First.Drive(stall.Not())
+func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, req request, cfgValid *hdl.Signal, r1 stage1) {
+	take := pipe.Offer("req", req.Valid, cfgValid)
+	pipe.Accept(take, req.Write, lib.Bus(req.Mask).And(take.Repl(p.Lanes())))
+	m.If(take, func() {
+		r1.Pattern.Set(req.Pattern)
+		r1.I.Set(req.I)
+		r1.J.Set(req.J)
+		for k, d := range req.Wdata {
+			r1.Wdata[k].Set(d)
+		}
+	})
 }
