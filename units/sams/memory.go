@@ -212,9 +212,9 @@ func (p Memory) Build(name string) *hdl.Module {
 		out.Connect(fmt.Sprintf("slot_rdata_%d", j), rdata[j])
 	}
 	for i := range lanes {
-		s2 := OutSwitch{q, w}.lane(m.RegFields("s2", i))
-		hdl.DriveRecord(s2, outLane{Bank: path.Banks[i], Offset: path.Offsets[i]})
-		hdl.ConnectRecord(out, owLanes[i], s2)
+		back := OutSwitch{q, w}.lane(m.RegFields("s2", i))
+		hdl.DriveRecord(back, outLane{Bank: path.Banks[i], Offset: path.Offsets[i]})
+		hdl.ConnectRecord(out, owLanes[i], back)
 	}
 
 	p.respond(m, pipe, s2, s2Wide, out, rdata)
