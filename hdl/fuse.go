@@ -139,9 +139,9 @@ func (s *Sim) observableSlots() map[int32]bool {
 	if s.rst >= 0 {
 		obs[s.rst] = true
 	}
-	for i, n := range s.d.nodes {
-		if n.sig.name != "" && s.live[i] {
-			mark(s.slot[i], int32(nwords(n.sig.width)))
+	for i, n := range s.nl.Nodes {
+		if n.Named && s.live[i] {
+			mark(s.slot[i], int32(nwords(n.Width)))
 		}
 	}
 	for _, r := range s.regs {

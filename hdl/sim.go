@@ -18,6 +18,7 @@ import (
 // A Sim is not safe for concurrent use.
 type Sim struct {
 	d      *Design
+	nl     *Netlist
 	kn     kernel
 	prog   []instr
 	runs   []run   // prog as the interpreter runs it, with superinstructions (fused)
@@ -113,11 +114,11 @@ type writeOp struct {
 // NewSim builds a simulator for an elaborated design. All state starts at
 // zero; call Reset to apply register reset values.
 func NewSim(d *Design) *Sim {
-	s := &Sim{d: d, rst: -1, dirty: true, byName: map[string]int32{}, width: map[string]int{}, inputs: map[string]bool{}}
+	s := &Sim{d: d, nl: d.Netlist(), rst: -1, dirty: true, byName: map[string]int32{}, width: map[string]int{}, inputs: map[string]bool{}}
 	s.assignSlots()
-	mems := make([][]uint64, len(d.mems))
-	for k, fm := range d.mems {
-		mems[k] = make([]uint64, (1<<uint(fm.mem.addrBits))*nwords(fm.mem.width))
+	mems := make([][]uint64, len(s.nl.Mems))
+	for k, fm := range s.nl.Mems {
+		mems[k] = make([]uint64, (1<<uint(fm.AddrBits))*nwords(fm.Width))
 	}
 	s.kn.mems = mems
 	s.compile()
@@ -128,13 +129,13 @@ func NewSim(d *Design) *Sim {
 }
 
 func (s *Sim) assignSlots() {
-	d := s.d
-	s.slot = make([]int32, len(d.nodes))
+	nl := s.nl
+	s.slot = make([]int32, len(nl.Nodes))
 	for i := range s.slot {
 		s.slot[i] = -1
 	}
 	next := int32(0)
-	if d.top.seq {
+	if nl.Seq {
 		s.rst = 0
 		next = 1
 	}
@@ -143,21 +144,21 @@ func (s *Sim) assignSlots() {
 		if s.slot[i] >= 0 {
 			return s.slot[i]
 		}
-		if a := d.aliasOf(i); a >= 0 {
+		if a := nl.Nodes[i].Alias; a >= 0 {
 			s.slot[i] = place(a)
 		} else {
 			s.slot[i] = next
-			next += int32(nwords(d.nodes[i].sig.width))
+			next += int32(nwords(nl.Nodes[i].Width))
 		}
 		return s.slot[i]
 	}
-	for _, i := range d.order { // evaluation order: results used together sit together
+	for _, i := range nl.Order { // evaluation order: results used together sit together
 		place(i)
 	}
 	s.kn.st = make([]uint64, next)
-	for i, n := range d.nodes {
-		if n.sig.kind == kConst {
-			copy(s.view(int32(i)), n.sig.val.view())
+	for i, n := range nl.Nodes {
+		if n.Kind == kConst {
+			copy(s.view(int32(i)), n.Value.view())
 		}
 	}
 }
@@ -165,17 +166,7 @@ func (s *Sim) assignSlots() {
 // view is the state words of flat node i.
 func (s *Sim) view(i int32) []uint64 {
 	o := s.slot[i]
-	return s.kn.st[o : o+int32(nwords(s.d.nodes[i].sig.width))]
-}
-
-// memIndex finds the flat memory of node n's Mem in its scope.
-func (s *Sim) memIndex(n *fnode) int {
-	for k, fm := range s.d.mems {
-		if fm.mem == n.sig.mem && fm.scope == int(n.scope) {
-			return k
-		}
-	}
-	return -1
+	return s.kn.st[o : o+int32(nwords(s.nl.Nodes[i].Width))]
 }
 
 // liveNodes marks the nodes whose values can be observed: top-level
@@ -183,8 +174,8 @@ func (s *Sim) memIndex(n *fnode) int {
 // elements and memory ports, and everything they depend on (a slice in
 // through on the operand it reads instead). The simulator skips the rest,
 // as Verilator removes logic that drives nothing.
-func (d *Design) liveNodes(through map[int32]bypass) []bool {
-	live := make([]bool, len(d.nodes))
+func (nl *Netlist) liveNodes(through map[int32]bypass) []bool {
+	live := make([]bool, len(nl.Nodes))
 	var stack []int32
 	mark := func(i int32) {
 		if i >= 0 && !live[i] {
@@ -192,13 +183,13 @@ func (d *Design) liveNodes(through map[int32]bypass) []bool {
 			stack = append(stack, i)
 		}
 	}
-	for i, n := range d.nodes {
-		if n.sig.name != "" || n.sig.kind.isStorage() || n.sig.kind == kOutput && n.scope == 0 {
+	for i, n := range nl.Nodes {
+		if n.Named || n.Kind.isStorage() || n.TopOutput {
 			mark(int32(i))
 		}
 	}
-	for _, fm := range d.mems {
-		for _, w := range fm.writes {
+	for _, fm := range nl.Mems {
+		for _, w := range fm.Writes {
 			for _, x := range w {
 				mark(x)
 			}
@@ -211,9 +202,9 @@ func (d *Design) liveNodes(through map[int32]bypass) []bool {
 			mark(b.from)
 			continue
 		}
-		n := &d.nodes[i]
-		mark(n.src)
-		for _, a := range n.args {
+		n := &nl.Nodes[i]
+		mark(n.Alias)
+		for _, a := range n.Args {
 			mark(a)
 		}
 	}
@@ -233,32 +224,32 @@ type bypass struct {
 // bypasses finds the slices to read from a concatenation's operand: the
 // whole of one operand, through aliases and at most one NOT (of at most
 // 64 bits, the narrow path's).
-func (d *Design) bypasses() map[int32]bypass {
+func (nl *Netlist) bypasses() map[int32]bypass {
 	source := func(i int32) int32 {
-		for a := d.aliasOf(i); a >= 0; a = d.aliasOf(i) {
+		for a := nl.Nodes[i].Alias; a >= 0; a = nl.Nodes[i].Alias {
 			i = a
 		}
 		return i
 	}
 	through := map[int32]bypass{}
-	for i := range d.nodes {
-		n := &d.nodes[i]
-		if n.sig.kind != kSlice {
+	for i := range nl.Nodes {
+		n := &nl.Nodes[i]
+		if n.Kind != kSlice {
 			continue
 		}
-		c, not := source(n.args[0]), false
-		if d.nodes[c].sig.kind == kNot && n.sig.width <= 64 {
-			c, not = source(d.nodes[c].args[0]), true
+		c, not := source(n.Args[0]), false
+		if nl.Nodes[c].Kind == kNot && n.Width <= 64 {
+			c, not = source(nl.Nodes[c].Args[0]), true
 		}
-		cat := &d.nodes[c]
-		if cat.sig.kind != kConcat {
+		cat := &nl.Nodes[c]
+		if cat.Kind != kConcat {
 			continue
 		}
 		lo := 0 // operand j's low bit: the last operand is the lowest
-		for j := len(cat.args) - 1; j >= 0 && lo <= n.sig.k; j-- {
-			w := cat.sig.args[j].width
-			if lo == n.sig.k && w == n.sig.width {
-				through[int32(i)] = bypass{from: cat.args[j], not: not}
+		for j := len(cat.Args) - 1; j >= 0 && lo <= n.K; j-- {
+			w := cat.ArgWidths[j]
+			if lo == n.K && w == n.Width {
+				through[int32(i)] = bypass{from: cat.Args[j], not: not}
 				break
 			}
 			lo += w
@@ -275,9 +266,9 @@ func (d *Design) bypasses() map[int32]bypass {
 // constant select (its slot becomes the chosen operand's), and an
 // operation on constants only is computed once, here.
 func (s *Sim) compile() {
-	d := s.d
-	through := d.bypasses()
-	s.live = d.liveNodes(through)
+	nl := s.nl
+	through := nl.bypasses()
+	s.live = nl.liveNodes(through)
 	same := map[string]int32{}  // an operation's key -> its result's slot
 	merged := map[int32]int32{} // slot of a merged result -> slot it reads
 	resolve := func(x int32) int32 {
@@ -287,46 +278,46 @@ func (s *Sim) compile() {
 		return x
 	}
 	s.konst = make([]bool, len(s.kn.st))
-	for i, n := range d.nodes {
-		if n.sig.kind == kConst {
+	for i, n := range nl.Nodes {
+		if n.Kind == kConst {
 			s.konst[s.slot[i]] = true
 		}
 	}
-	for _, i := range d.order {
-		if d.evalClass(i) == 0 || !s.live[i] {
+	for _, i := range nl.Order {
+		n := &nl.Nodes[i]
+		if n.Class == 0 || !s.live[i] {
 			continue // sources, storage, aliases and dead logic need no instruction
 		}
-		n := &d.nodes[i]
-		k := n.sig.kind
-		args := make([]int32, len(n.args))
-		aw := d.argWidths(n)
+		k := n.Kind
+		args := make([]int32, len(n.Args))
+		aw := n.ArgWidths
 		if b, ok := through[i]; ok {
 			from := resolve(s.slot[b.from])
 			if !b.not {
 				merged[s.slot[i]] = from
 				continue
 			}
-			k, args, aw = kNot, []int32{from}, []int{n.sig.width}
+			k, args, aw = kNot, []int32{from}, []int{n.Width}
 		} else {
-			for j, a := range n.args {
+			for j, a := range n.Args {
 				s.slot[a] = resolve(s.slot[a])
 				args[j] = s.slot[a]
 			}
 		}
 		mem := int32(-1)
 		if k == kMemRead {
-			mem = int32(s.memIndex(n))
+			mem = int32(n.Mem)
 		}
-		if isNarrow(n.sig.width, aw) {
+		if isNarrow(n.Width, aw) {
 			if src, ok := s.chosen(k, args); ok { // a constant select
 				merged[s.slot[i]] = src
 				continue
 			}
-			if src, ok := s.passed(k, args, aw, n.sig.width); ok { // x | 0, x & 0, ...
+			if src, ok := s.passed(k, args, aw, n.Width); ok { // x | 0, x & 0, ...
 				merged[s.slot[i]] = src
 				continue
 			}
-			key := fmt.Sprint(k, args, aw, n.sig.width, n.sig.k, mem)
+			key := fmt.Sprint(k, args, aw, n.Width, n.K, mem)
 			if first, ok := same[key]; ok {
 				merged[s.slot[i]] = first
 				continue
@@ -339,7 +330,7 @@ func (s *Sim) compile() {
 					s.kn.argw = append(s.kn.argw, int32(w))
 				}
 			}
-			in := narrowInstr(k, s.slot[i], args, aw, n.sig.width, n.sig.k, mem, list)
+			in := narrowInstr(k, s.slot[i], args, aw, n.Width, n.K, mem, list)
 			if k != kMemRead && !slices.ContainsFunc(args, func(x int32) bool { return !s.konst[x] }) {
 				// Constant operands: the result is a constant, computed now.
 				cat := len(s.kn.cat)
@@ -352,8 +343,8 @@ func (s *Sim) compile() {
 			s.prog = append(s.prog, in)
 			continue
 		}
-		op := wideOp{k: k, width: n.sig.width, n: n.sig.k, dst: s.view(i), aw: aw}
-		for _, a := range n.args {
+		op := wideOp{k: k, width: n.Width, n: n.K, dst: s.view(i), aw: aw}
+		for _, a := range n.Args {
 			op.args = append(op.args, s.view(a))
 		}
 		if mem >= 0 {
@@ -373,7 +364,7 @@ func (s *Sim) compile() {
 // out anew (GoSource, GoStreamsSource).
 func (s *Sim) wideSlots(j int) (dst int32, args []int32) {
 	i := s.wideAt[j]
-	for _, a := range s.d.nodes[i].args {
+	for _, a := range s.nl.Nodes[i].Args {
 		args = append(args, s.slot[a])
 	}
 	return s.slot[i], args
@@ -431,7 +422,7 @@ func (s *Sim) passed(k kind, args []int32, aw []int, width int) (int32, bool) {
 
 // compileSeq lists the registers, synchronous reads and write ports.
 func (s *Sim) compileSeq() {
-	d := s.d
+	nl := s.nl
 	slotOr := func(i int32) int32 {
 		if i < 0 {
 			return -1
@@ -439,16 +430,16 @@ func (s *Sim) compileSeq() {
 		return s.slot[i]
 	}
 	shadow := int32(0)
-	for i := range d.nodes {
-		n := &d.nodes[i]
-		k := n.sig.kind
+	for i := range nl.Nodes {
+		n := &nl.Nodes[i]
+		k := n.Kind
 		if !k.isStorage() {
 			continue
 		}
-		op := seqOp{slot: s.slot[i], d: s.slot[n.args[0]], en: slotOr(n.args[1]), words: int32(nwords(n.sig.width)), shadow: shadow}
+		op := seqOp{slot: s.slot[i], d: s.slot[n.Args[0]], en: slotOr(n.Args[1]), words: int32(nwords(n.Width)), shadow: shadow}
 		shadow += op.words
 		if k == kReg {
-			op.reset = n.sig.val.view()
+			op.reset = n.Value.view()
 			switch r := (wordReg{slot: op.slot, d: op.d, en: op.en, reset: op.reset[0]}); {
 			case op.words > 1:
 				s.wideRegs = append(s.wideRegs, len(s.regs))
@@ -459,7 +450,7 @@ func (s *Sim) compileSeq() {
 			}
 			s.regs = append(s.regs, op)
 		} else {
-			op.memi = s.memIndex(n)
+			op.memi = n.Mem
 			s.syncs = append(s.syncs, op)
 		}
 	}
@@ -467,12 +458,12 @@ func (s *Sim) compileSeq() {
 	s.wordNext = make([]uint64, len(s.loadRegs))
 	s.loaded = make([]wordWrite, 0, len(s.enRegs))
 	s.groupEnRegs()
-	for k, fm := range d.mems {
-		for _, w := range fm.writes {
-			op := writeOp{memi: k, addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(nwords(fm.mem.width)), depth: uint64(fm.mem.depth), mask: -1}
+	for k, fm := range nl.Mems {
+		for _, w := range fm.Writes {
+			op := writeOp{memi: k, addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(nwords(fm.Width)), depth: uint64(fm.Depth), mask: -1}
 			if w[3] >= 0 {
 				op.mask = s.slot[w[3]]
-				op.lanes = laneMasks(fm.mem.width, d.nodes[w[3]].sig.width)
+				op.lanes = laneMasks(fm.Width, nl.Nodes[w[3]].Width)
 			}
 			s.writes = append(s.writes, op)
 		}
@@ -480,15 +471,14 @@ func (s *Sim) compileSeq() {
 }
 
 func (s *Sim) indexNames() {
-	d := s.d
-	for i := range d.nodes {
-		if name := d.hierName(i); name != "" && s.live[i] {
-			s.byName[name] = s.slot[i]
-			s.width[name] = d.nodes[i].sig.width
+	for i, n := range s.nl.Nodes {
+		if n.Name != "" && s.live[i] {
+			s.byName[n.Name] = s.slot[i]
+			s.width[n.Name] = n.Width
 		}
 	}
-	for _, in := range d.top.m.inputs {
-		s.inputs[in.name] = true
+	for _, in := range s.nl.Inputs {
+		s.inputs[in] = true
 	}
 	if s.rst >= 0 {
 		s.byName[ResetName], s.width[ResetName], s.inputs[ResetName] = s.rst, 1, true
@@ -674,7 +664,7 @@ func (s *Sim) StateSlot(name string) int {
 
 // isPort reports whether a named slot is a top-level port (or rst).
 func (s *Sim) isPort(name string) bool {
-	return s.inputs[name] || s.d.top.m.findPort(s.d.top.m.outputs, name) != nil
+	return s.inputs[name] || slices.Contains(s.nl.Outputs, name)
 }
 
 // Ops returns the number of operations one Eval executes: the design's
@@ -699,7 +689,7 @@ func (r SignalRef) Width() int { return int(r.width) }
 func (s *Sim) lookup(name string) (int32, int32, error) {
 	slot, ok := s.byName[name]
 	if !ok {
-		return 0, 0, fmt.Errorf("no signal named %q in design %s%s", name, s.d.top.m.name, s.portHint())
+		return 0, 0, fmt.Errorf("no signal named %q in design %s%s", name, s.nl.Top, s.portHint())
 	}
 	return slot, int32(s.width[name]), nil
 }
@@ -710,9 +700,7 @@ func (s *Sim) portHint() string {
 	for n := range s.inputs {
 		names = append(names, n)
 	}
-	for _, o := range s.d.top.m.outputs {
-		names = append(names, o.name)
-	}
+	names = append(names, s.nl.Outputs...)
 	sort.Strings(names)
 	return fmt.Sprintf(" (top-level ports: %v; inner signals are named like inst.signal)", names)
 }
@@ -720,7 +708,7 @@ func (s *Sim) portHint() string {
 // Input returns a handle to top-level input port name (or "rst").
 func (s *Sim) Input(name string) (InputRef, error) {
 	if !s.inputs[name] {
-		return InputRef{}, fmt.Errorf("%q is not an input of design %s%s", name, s.d.top.m.name, s.portHint())
+		return InputRef{}, fmt.Errorf("%q is not an input of design %s%s", name, s.nl.Top, s.portHint())
 	}
 	slot, w, _ := s.lookup(name)
 	return InputRef{slot, w}, nil
@@ -860,8 +848,8 @@ func (s *Sim) SetU(name string, v uint64) error {
 
 // Get returns the value of a top-level port.
 func (s *Sim) Get(name string) (Bits, error) {
-	if !s.inputs[name] && s.d.top.m.findPort(s.d.top.m.outputs, name) == nil {
-		return Bits{}, fmt.Errorf("%q is not a port of design %s%s; use Peek for inner signals", name, s.d.top.m.name, s.portHint())
+	if !s.isPort(name) {
+		return Bits{}, fmt.Errorf("%q is not a port of design %s%s; use Peek for inner signals", name, s.nl.Top, s.portHint())
 	}
 	return s.Peek(name)
 }

@@ -1,0 +1,99 @@
+package hdl
+
+// Netlist is an elaborated design lowered for simulation: every signal of
+// the flattened hierarchy as one node, in one combinational evaluation
+// order, with the memories and their write ports resolved to nodes. It is
+// what every simulator runs (Sim, and the Go it compiles to) and all they
+// know of the design: nothing here refers back to modules or signals.
+// Design.Netlist makes it; it is read-only.
+type Netlist struct {
+	Top     string   // the top module's name
+	Seq     bool     // the top holds state, so has the ports clk and rst
+	Inputs  []string // the top module's input ports, in declaration order
+	Outputs []string // and its output ports
+	Nodes   []Node
+	// Order lists the nodes in combinational evaluation order: a node
+	// comes after every node its value depends on within a cycle.
+	Order []int32
+	Mems  []NetMem
+}
+
+// Node is one signal of the flattened design.
+type Node struct {
+	Kind  kind
+	Width int
+	// Args are the nodes of the operation's operands, -1 for one that is
+	// absent (a register's enable when it loads every edge); ArgWidths
+	// their widths.
+	Args      []int32
+	ArgWidths []int
+	// Alias is the node whose value this one always equals (wires, ports,
+	// instance connections, zero extensions within a word), or -1.
+	Alias int32
+	// Value is a constant's value or a register's reset value.
+	Value Bits
+	// K is the operation's parameter: a shift's count, a slice's low bit,
+	// a replication's count.
+	K int
+	// Mem is the memory a memory read reads (an index into Mems), or -1.
+	Mem int
+	// Name is the hierarchical Verilog name ("u0.q"), "" for constants and
+	// the names elaboration made up for unnamed logic.
+	Name string
+	// Named marks a signal the user named (Peek and waveforms show it);
+	// TopOutput a top-level output port.
+	Named, TopOutput bool
+	// Class is 0 for nodes that need no simulator instruction (sources,
+	// storage, aliases) and otherwise identifies the instruction: its
+	// kind, and whether it works on one word or on several. Order groups
+	// nodes of one class where it can.
+	Class int
+}
+
+// NetMem is one memory of the flattened design.
+type NetMem struct {
+	Width, Depth, AddrBits int
+	// Writes are the write ports as nodes: address, data, enable and lane
+	// mask (-1 without one).
+	Writes [][4]int32
+}
+
+// Netlist lowers the design for simulation.
+func (d *Design) Netlist() *Netlist {
+	nl := &Netlist{Top: d.top.m.name, Seq: d.top.seq, Order: d.order, Nodes: make([]Node, len(d.nodes))}
+	for _, in := range d.top.m.inputs {
+		nl.Inputs = append(nl.Inputs, in.name)
+	}
+	for _, out := range d.top.m.outputs {
+		nl.Outputs = append(nl.Outputs, out.name)
+	}
+	for _, fm := range d.mems {
+		nl.Mems = append(nl.Mems, NetMem{Width: fm.mem.width, Depth: fm.mem.depth, AddrBits: fm.mem.addrBits, Writes: fm.writes})
+	}
+	for i := range d.nodes {
+		n := &d.nodes[i]
+		k := n.sig.kind
+		nl.Nodes[i] = Node{
+			Kind: k, Width: n.sig.width, Args: n.args, ArgWidths: d.argWidths(n),
+			Alias: d.aliasOf(int32(i)), Value: n.sig.val, K: n.sig.k, Mem: d.memOf(n),
+			Name:  d.hierName(i),
+			Named: n.sig.name != "", TopOutput: k == kOutput && n.scope == 0,
+			Class: d.evalClass(int32(i)),
+		}
+	}
+	return nl
+}
+
+// memOf finds the flat memory of node n's Mem in its scope, -1 for a node
+// that reads none.
+func (d *Design) memOf(n *fnode) int {
+	if n.sig.mem == nil {
+		return -1
+	}
+	for k, fm := range d.mems {
+		if fm.mem == n.sig.mem && fm.scope == int(n.scope) {
+			return k
+		}
+	}
+	return -1
+}
