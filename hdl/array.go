@@ -30,7 +30,7 @@ func RegArray[T any](m *Module, name string, n int, fields func(f Fields) T) *Ar
 	a := &Array[T]{m: m, name: name}
 	for i := range n {
 		a.elems = append(a.elems, fields(func(field string, width int) *Signal {
-			s := m.add(pos, kReg, width, fieldName(name, field, []int{i}), nil, nil)
+			s := m.add(pos, OpReg, width, fieldName(name, field, []int{i}), nil, nil)
 			s.val = Zero(s.width)
 			return s
 		}))
@@ -84,9 +84,9 @@ func (m *Module) decode(pos Pos, idx *Signal, k uint64) *Signal {
 	if m.decoded == nil {
 		m.decoded = map[decodeKey]*Signal{}
 	}
-	c := m.add(pos, kConst, idx.width, "")
+	c := m.add(pos, OpConst, idx.width, "")
 	c.val = MustU(idx.width, k)
-	s := m.add(pos, kEq, 1, "", idx, c)
+	s := m.add(pos, OpEq, 1, "", idx, c)
 	m.decoded[key] = s
 	return s
 }

@@ -15,7 +15,7 @@ import "math/bits"
 const maxStackArgs = 8
 
 // apply evaluates operation k with result width w and parameter n.
-func apply(k kind, w, n int, args ...Bits) Bits {
+func apply(k Op, w, n int, args ...Bits) Bits {
 	if checkWidth(w) != nil || len(args) > maxStackArgs {
 		return Bits{}
 	}
@@ -46,7 +46,7 @@ func apply(k kind, w, n int, args ...Bits) Bits {
 
 // applyWide is apply for operations with a value wider than 64 bits; it
 // owns args (a copy), so the narrow path's operands stay on the stack.
-func applyWide(k kind, w, n int, aw []int, args []Bits) Bits {
+func applyWide(k Op, w, n int, aw []int, args []Bits) Bits {
 	r := Zero(w)
 	op := wideOp{k: k, width: w, n: n, dst: r.view(), aw: append([]int(nil), aw...)}
 	for i := range args {
@@ -60,7 +60,7 @@ func (b Bits) same(o Bits) bool { return b.width == o.width }
 
 // binaryBits applies k to equal-width operands with a result of width w
 // (0: the operand width).
-func binaryBits(k kind, a, b Bits, w int) Bits {
+func binaryBits(k Op, a, b Bits, w int) Bits {
 	if !a.same(b) {
 		return Bits{}
 	}
@@ -71,43 +71,43 @@ func binaryBits(k kind, a, b Bits, w int) Bits {
 }
 
 // Not is the bitwise complement.
-func (b Bits) Not() Bits { return apply(kNot, b.width, 0, b) }
+func (b Bits) Not() Bits { return apply(OpNot, b.width, 0, b) }
 
 // And is the bitwise AND of equal-width values.
-func (b Bits) And(o Bits) Bits { return binaryBits(kAnd, b, o, 0) }
+func (b Bits) And(o Bits) Bits { return binaryBits(OpAnd, b, o, 0) }
 
 // Or is the bitwise OR of equal-width values.
-func (b Bits) Or(o Bits) Bits { return binaryBits(kOr, b, o, 0) }
+func (b Bits) Or(o Bits) Bits { return binaryBits(OpOr, b, o, 0) }
 
 // Xor is the bitwise XOR of equal-width values.
-func (b Bits) Xor(o Bits) Bits { return binaryBits(kXor, b, o, 0) }
+func (b Bits) Xor(o Bits) Bits { return binaryBits(OpXor, b, o, 0) }
 
 // RedAnd is 1'b1 when every bit is 1.
-func (b Bits) RedAnd() Bits { return apply(kRedAnd, 1, 0, b) }
+func (b Bits) RedAnd() Bits { return apply(OpRedAnd, 1, 0, b) }
 
 // RedOr is 1'b1 when any bit is 1.
-func (b Bits) RedOr() Bits { return apply(kRedOr, 1, 0, b) }
+func (b Bits) RedOr() Bits { return apply(OpRedOr, 1, 0, b) }
 
 // RedXor is the parity.
-func (b Bits) RedXor() Bits { return apply(kRedXor, 1, 0, b) }
+func (b Bits) RedXor() Bits { return apply(OpRedXor, 1, 0, b) }
 
 // Add is (b + o) mod 2^w.
-func (b Bits) Add(o Bits) Bits { return binaryBits(kAdd, b, o, 0) }
+func (b Bits) Add(o Bits) Bits { return binaryBits(OpAdd, b, o, 0) }
 
 // Sub is (b - o) mod 2^w.
-func (b Bits) Sub(o Bits) Bits { return binaryBits(kSub, b, o, 0) }
+func (b Bits) Sub(o Bits) Bits { return binaryBits(OpSub, b, o, 0) }
 
 // Mul is the full product, width(b) + width(o) bits.
-func (b Bits) Mul(o Bits) Bits { return apply(kMul, b.width+o.width, 0, b, o) }
+func (b Bits) Mul(o Bits) Bits { return apply(OpMul, b.width+o.width, 0, b, o) }
 
 // ShlBy shifts left by the unsigned value of amt.
-func (b Bits) ShlBy(amt Bits) Bits { return apply(kShl, b.width, 0, b, amt) }
+func (b Bits) ShlBy(amt Bits) Bits { return apply(OpShl, b.width, 0, b, amt) }
 
 // ShrBy shifts right (logical) by the unsigned value of amt.
-func (b Bits) ShrBy(amt Bits) Bits { return apply(kShr, b.width, 0, b, amt) }
+func (b Bits) ShrBy(amt Bits) Bits { return apply(OpShr, b.width, 0, b, amt) }
 
 // SraBy shifts right (arithmetic) by the unsigned value of amt.
-func (b Bits) SraBy(amt Bits) Bits { return apply(kSra, b.width, 0, b, amt) }
+func (b Bits) SraBy(amt Bits) Bits { return apply(OpSra, b.width, 0, b, amt) }
 
 func amount(n uint) Bits { return Bits{width: max(1, bits.Len(n)), lo: uint64(n)} }
 
@@ -121,41 +121,41 @@ func (b Bits) Shr(n uint) Bits { return b.ShrBy(amount(n)) }
 func (b Bits) Sra(n uint) Bits { return b.SraBy(amount(n)) }
 
 // Eq is 1'b1 when the values are equal.
-func (b Bits) Eq(o Bits) Bits { return binaryBits(kEq, b, o, 1) }
+func (b Bits) Eq(o Bits) Bits { return binaryBits(OpEq, b, o, 1) }
 
 // Ne is 1'b1 when the values differ.
-func (b Bits) Ne(o Bits) Bits { return binaryBits(kNe, b, o, 1) }
+func (b Bits) Ne(o Bits) Bits { return binaryBits(OpNe, b, o, 1) }
 
 // Lt is 1'b1 when b < o unsigned.
-func (b Bits) Lt(o Bits) Bits { return binaryBits(kLt, b, o, 1) }
+func (b Bits) Lt(o Bits) Bits { return binaryBits(OpLt, b, o, 1) }
 
 // Le is 1'b1 when b <= o unsigned.
-func (b Bits) Le(o Bits) Bits { return binaryBits(kLe, b, o, 1) }
+func (b Bits) Le(o Bits) Bits { return binaryBits(OpLe, b, o, 1) }
 
 // Gt is 1'b1 when b > o unsigned.
-func (b Bits) Gt(o Bits) Bits { return binaryBits(kGt, b, o, 1) }
+func (b Bits) Gt(o Bits) Bits { return binaryBits(OpGt, b, o, 1) }
 
 // Ge is 1'b1 when b >= o unsigned.
-func (b Bits) Ge(o Bits) Bits { return binaryBits(kGe, b, o, 1) }
+func (b Bits) Ge(o Bits) Bits { return binaryBits(OpGe, b, o, 1) }
 
 // LtS is 1'b1 when b < o as two's complement numbers.
-func (b Bits) LtS(o Bits) Bits { return binaryBits(kLtS, b, o, 1) }
+func (b Bits) LtS(o Bits) Bits { return binaryBits(OpLtS, b, o, 1) }
 
 // LeS is 1'b1 when b <= o as two's complement numbers.
-func (b Bits) LeS(o Bits) Bits { return binaryBits(kLeS, b, o, 1) }
+func (b Bits) LeS(o Bits) Bits { return binaryBits(OpLeS, b, o, 1) }
 
 // GtS is 1'b1 when b > o as two's complement numbers.
-func (b Bits) GtS(o Bits) Bits { return binaryBits(kGtS, b, o, 1) }
+func (b Bits) GtS(o Bits) Bits { return binaryBits(OpGtS, b, o, 1) }
 
 // GeS is 1'b1 when b >= o as two's complement numbers.
-func (b Bits) GeS(o Bits) Bits { return binaryBits(kGeS, b, o, 1) }
+func (b Bits) GeS(o Bits) Bits { return binaryBits(OpGeS, b, o, 1) }
 
 // Slice returns bits hi down to lo.
 func (b Bits) Slice(hi, lo int) Bits {
 	if lo < 0 || hi < lo || hi >= b.width {
 		return Bits{}
 	}
-	return apply(kSlice, hi-lo+1, lo, b)
+	return apply(OpSlice, hi-lo+1, lo, b)
 }
 
 // Trunc keeps the low width bits.
@@ -166,7 +166,7 @@ func (b Bits) Zext(width int) Bits {
 	if width < b.width {
 		return Bits{}
 	}
-	return apply(kZext, width, 0, b)
+	return apply(OpZext, width, 0, b)
 }
 
 // Sext widens with copies of the top bit to width bits.
@@ -174,7 +174,7 @@ func (b Bits) Sext(width int) Bits {
 	if width < b.width {
 		return Bits{}
 	}
-	return apply(kSext, width, 0, b)
+	return apply(OpSext, width, 0, b)
 }
 
 // Repl concatenates n copies.
@@ -182,7 +182,7 @@ func (b Bits) Repl(n int) Bits {
 	if n < 1 || b.width == 0 || n > MaxWidth/b.width {
 		return Bits{}
 	}
-	return apply(kRepl, b.width*n, n, b)
+	return apply(OpRepl, b.width*n, n, b)
 }
 
 // ConcatBits joins values, the first most significant, as Verilog {a, b}.
@@ -194,5 +194,5 @@ func ConcatBits(parts ...Bits) Bits {
 	if len(parts) == 0 {
 		return Bits{}
 	}
-	return apply(kConcat, w, 0, parts...)
+	return apply(OpConcat, w, 0, parts...)
 }

@@ -56,7 +56,7 @@ type condState struct {
 
 // gateKey identifies a gate lowering makes: its kind and operands.
 type gateKey struct {
-	k       kind
+	k       Op
 	a, b, c *Signal
 }
 
@@ -93,7 +93,7 @@ func (s *Signal) SetU(v uint64) {
 		s.mod.errorf(pos, "SetU %s: %v", s.describe(), err)
 		return
 	}
-	c := s.mod.add(pos, kConst, s.width, "")
+	c := s.mod.add(pos, OpConst, s.width, "")
 	c.val = b
 	s.set(pos, c)
 }
@@ -101,7 +101,7 @@ func (s *Signal) SetU(v uint64) {
 func (s *Signal) set(pos Pos, v *Signal) {
 	m := s.mod
 	switch {
-	case s.kind != kWire && s.kind != kOutput && s.kind != kReg:
+	case s.kind != OpWire && s.kind != OpOutput && s.kind != OpReg:
 		m.errorf(pos, "Set: %s is %s, not a wire, output or register", s.describe(), article(s.kind))
 	case v == nil:
 		m.errorf(pos, "Set: %s is assigned a nil signal", s.describe())
@@ -111,7 +111,7 @@ func (s *Signal) set(pos Pos, v *Signal) {
 		m.errorf(pos, "Set: %s is %d bits but the value is %d bits; %s", s.describe(), s.width, v.width, fixWidth(v.width, s.width))
 	case s.args[0] != nil:
 		m.errorf(pos, "Set: %s is driven with Drive at %s; use Drive or Set, not both", s.describe(), s.dpos)
-	case s.kind == kReg && s.args[1] != nil:
+	case s.kind == OpReg && s.args[1] != nil:
 		m.errorf(pos, "Set: %s has an Enable; with Set, the If around the assignment decides when it loads", s.describe())
 	case m.lowered:
 		m.errorf(pos, "Set: module %s was already elaborated; finish building it first", m.name)
@@ -257,13 +257,13 @@ func (sw *Switch) cases(pos Pos, vs []uint64, body func()) *Switch {
 			continue
 		}
 		sw.seen[v] = pos
-		c := m.add(pos, kConst, sw.sel.width, "")
+		c := m.add(pos, OpConst, sw.sel.width, "")
 		c.val = b
-		eq := m.add(pos, kEq, 1, "", sw.sel, c)
+		eq := m.add(pos, OpEq, 1, "", sw.sel, c)
 		if cond == nil {
 			cond = eq
 		} else {
-			cond = m.add(pos, kOr, 1, "", cond, eq)
+			cond = m.add(pos, OpOr, 1, "", cond, eq)
 		}
 	}
 	if cond == nil {
@@ -317,7 +317,7 @@ func (m *Module) lower() {
 		t.args[0], t.dpos = r.v, m.setPos[t]
 		switch {
 		case r.when == always:
-		case t.kind == kReg:
+		case t.kind == OpReg:
 			t.args[1] = r.en
 		default:
 			m.errorf(t.pos, "%s is not assigned on every path: the %s at %s leaves a path without an assignment and there is no default; Set a default before that %s or give it %s", t.describe(), r.hole.what, r.hole.pos, r.hole.what, map[string]string{"If": "an Else", "Switch": "a Default"}[r.hole.what])
@@ -391,7 +391,7 @@ func (m *Module) merge(c *chain, cond *Signal, t, f asg) asg {
 	case f.v == nil, t.v == f.v:
 		r.v = t.v
 	default:
-		r.v = m.gate(pos, kMux, cond, t.v, f.v)
+		r.v = m.gate(pos, OpMux, cond, t.v, f.v)
 	}
 	switch {
 	case t.when == always && f.when == always:
@@ -399,17 +399,17 @@ func (m *Module) merge(c *chain, cond *Signal, t, f asg) asg {
 	case t.when == always && f.when == never:
 		r.en = cond
 	case t.when == never && f.when == always:
-		r.en = m.gate(pos, kNot, cond, nil, nil)
+		r.en = m.gate(pos, OpNot, cond, nil, nil)
 	case t.when == always:
-		r.en = m.gate(pos, kOr, cond, f.en, nil)
+		r.en = m.gate(pos, OpOr, cond, f.en, nil)
 	case t.when == never:
-		r.en = m.gate(pos, kAnd, m.gate(pos, kNot, cond, nil, nil), f.en, nil)
+		r.en = m.gate(pos, OpAnd, m.gate(pos, OpNot, cond, nil, nil), f.en, nil)
 	case f.when == always:
-		r.en = m.gate(pos, kOr, m.gate(pos, kNot, cond, nil, nil), t.en, nil)
+		r.en = m.gate(pos, OpOr, m.gate(pos, OpNot, cond, nil, nil), t.en, nil)
 	case f.when == never:
-		r.en = m.gate(pos, kAnd, cond, t.en, nil)
+		r.en = m.gate(pos, OpAnd, cond, t.en, nil)
 	default:
-		r.en = m.gate(pos, kMux, cond, t.en, f.en)
+		r.en = m.gate(pos, OpMux, cond, t.en, f.en)
 	}
 	switch {
 	case r.when == always:
@@ -426,7 +426,7 @@ func (m *Module) merge(c *chain, cond *Signal, t, f asg) asg {
 // gate makes a Not, And, Or or Mux for lowering, or returns the one
 // already made from the same operands (the operands are checked: all are
 // one-bit conditions or equal-width values of this module).
-func (m *Module) gate(pos Pos, k kind, a, b, c *Signal) *Signal {
+func (m *Module) gate(pos Pos, k Op, a, b, c *Signal) *Signal {
 	key := gateKey{k, a, b, c}
 	if g, ok := m.made[key]; ok {
 		return g
@@ -436,10 +436,10 @@ func (m *Module) gate(pos Pos, k kind, a, b, c *Signal) *Signal {
 	}
 	var g *Signal
 	switch k {
-	case kNot:
-		g = m.add(pos, kNot, 1, "", a)
-	case kMux:
-		g = m.add(pos, kMux, b.width, "", a, b, c)
+	case OpNot:
+		g = m.add(pos, OpNot, 1, "", a)
+	case OpMux:
+		g = m.add(pos, OpMux, b.width, "", a, b, c)
 	default:
 		g = m.add(pos, k, 1, "", a, b)
 	}

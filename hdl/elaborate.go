@@ -132,7 +132,7 @@ func (e *elaborator) collect(m *Module) {
 	mi := &modInfo{m: m, used: map[string]bool{}}
 	mi.seq = len(m.mems) > 0
 	for _, s := range m.signals {
-		mi.seq = mi.seq || s.kind == kReg
+		mi.seq = mi.seq || s.kind == OpReg
 	}
 	for _, i := range m.insts {
 		if sub := e.info[i.sub]; sub != nil {
@@ -171,10 +171,10 @@ func (e *elaborator) checkModule(mi *modInfo) {
 		mi.used[name] = true
 	}
 	for _, s := range m.signals {
-		if s.name != "" || s.kind == kInput || s.kind == kOutput {
+		if s.name != "" || s.kind == OpInput || s.kind == OpOutput {
 			claim(s.name, s.kind.String(), s.pos)
 		}
-		if (s.kind == kWire || s.kind == kOutput || s.kind == kReg) && s.args[0] == nil {
+		if (s.kind == OpWire || s.kind == OpOutput || s.kind == OpReg) && s.args[0] == nil {
 			e.errorf(m, s.pos, "%s is never driven; call Drive on it", s.describe())
 		}
 	}
@@ -244,11 +244,11 @@ func (e *elaborator) assignNames(mi *modInfo) {
 		switch {
 		case s.name != "":
 			mi.names[s.id] = s.name
-		case s.kind == kConst:
+		case s.kind == OpConst:
 			if selected[s] {
 				mi.names[s.id] = fresh(fmt.Sprintf("_const_%d", s.id))
 			}
-		case s.kind == kInstOut:
+		case s.kind == OpInstOut:
 			mi.names[s.id] = fresh(fmt.Sprintf("_%s_%s", s.inst.name, s.port))
 		default:
 			mi.names[s.id] = fresh(fmt.Sprintf("_%s_%d", s.kind, s.id))
@@ -285,10 +285,10 @@ func (e *elaborator) assignNames(mi *modInfo) {
 func constantsSelectedFrom(m *Module) map[*Signal]bool {
 	sel := map[*Signal]bool{}
 	for _, s := range m.signals {
-		if len(s.args) == 0 || s.args[0] == nil || s.args[0].kind != kConst || s.args[0].width == 1 {
+		if len(s.args) == 0 || s.args[0] == nil || s.args[0].kind != OpConst || s.args[0].width == 1 {
 			continue
 		}
-		if s.kind == kSlice || s.kind == kSext || s.kind == kOneHot {
+		if s.kind == OpSlice || s.kind == OpSext || s.kind == OpOneHot {
 			sel[s.args[0]] = true
 		}
 	}
@@ -296,7 +296,7 @@ func constantsSelectedFrom(m *Module) map[*Signal]bool {
 		for _, w := range mem.writes {
 			if w.mask != nil && w.mask.width > 1 {
 				for _, x := range []*Signal{w.mask, w.data} {
-					if x.kind == kConst {
+					if x.kind == OpConst {
 						sel[x] = true
 					}
 				}
@@ -355,13 +355,13 @@ func (e *elaborator) resolve(d *Design) {
 				n.args[j] = flat(a)
 			}
 			switch s.kind {
-			case kWire, kOutput:
+			case OpWire, OpOutput:
 				n.src = n.args[0]
-			case kInput:
+			case OpInput:
 				if sc.parent >= 0 {
 					n.src = d.connectedTo(sc, s.name)
 				}
-			case kInstOut:
+			case OpInstOut:
 				n.src = d.instOutput(sc, s)
 			}
 		}
@@ -411,11 +411,11 @@ func (d *Design) combDeps(n *fnode) []int32 {
 	switch {
 	case n.src >= 0:
 		return []int32{n.src}
-	case n.sig.kind.isStorage():
+	case n.sig.kind.IsStorage():
 		return nil
-	case n.sig.kind == kMemRead:
+	case n.sig.kind == OpMemRead:
 		return n.args[:1]
-	case n.sig.kind == kWire, n.sig.kind == kOutput, n.sig.kind == kInput, n.sig.kind == kInstOut:
+	case n.sig.kind == OpWire, n.sig.kind == OpOutput, n.sig.kind == OpInput, n.sig.kind == OpInstOut:
 		return nil // an alias whose source is missing (already reported)
 	}
 	return n.args
@@ -492,7 +492,7 @@ func (e *elaborator) levelize(d *Design) {
 
 // numEvalClasses counts evalClass values: 0, and one narrow and one wide
 // class per kind.
-const numEvalClasses = 1 + 2*int(numKinds)
+const numEvalClasses = 1 + 2*int(NumOps)
 
 // evalClass is 0 for nodes that need no simulator instruction (sources,
 // storage, aliases) and otherwise identifies the instruction: its kind, and
@@ -500,12 +500,12 @@ const numEvalClasses = 1 + 2*int(numKinds)
 func (d *Design) evalClass(i int32) int {
 	n := &d.nodes[i]
 	k := n.sig.kind
-	if k < kMemRead || k == kMemSync || k == kInstOut || d.aliasOf(i) >= 0 {
+	if k < OpMemRead || k == OpMemSync || k == OpInstOut || d.aliasOf(i) >= 0 {
 		return 0
 	}
 	c := 1 + int(k)
 	if !isNarrow(n.sig.width, d.argWidths(n)) {
-		c += int(numKinds)
+		c += int(NumOps)
 	}
 	return c
 }
@@ -527,7 +527,7 @@ func (d *Design) aliasOf(i int32) int32 {
 	if n.src >= 0 {
 		return n.src
 	}
-	if n.sig.kind == kZext && nwords(n.sig.width) == nwords(n.sig.args[0].width) {
+	if n.sig.kind == OpZext && nwords(n.sig.width) == nwords(n.sig.args[0].width) {
 		return n.args[0] // the clean-top invariant makes the words equal
 	}
 	return -1
@@ -631,7 +631,7 @@ type StateElement struct {
 func (d *Design) StateElements() []StateElement {
 	var out []StateElement
 	for i, n := range d.nodes {
-		if n.sig.kind.isStorage() {
+		if n.sig.kind.IsStorage() {
 			out = append(out, StateElement{Path: d.hierName(i), Width: n.sig.width})
 		}
 	}
@@ -653,7 +653,7 @@ func (d *Design) Adders() map[int]int {
 	live := d.Netlist().liveNodes(nil)
 	out := map[int]int{}
 	for i, n := range d.nodes {
-		if live[i] && (n.sig.kind == kAdd || n.sig.kind == kSub) {
+		if live[i] && (n.sig.kind == OpAdd || n.sig.kind == OpSub) {
 			out[n.sig.width]++
 		}
 	}
@@ -668,7 +668,7 @@ func (d *Design) Comparators() map[int]int {
 	out := map[int]int{}
 	for i, n := range d.nodes {
 		switch n.sig.kind {
-		case kLt, kLe, kGt, kGe, kLtS, kLeS, kGtS, kGeS:
+		case OpLt, OpLe, OpGt, OpGe, OpLtS, OpLeS, OpGtS, OpGeS:
 			if live[i] {
 				out[n.sig.args[0].width]++
 			}

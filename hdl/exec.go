@@ -12,7 +12,7 @@ import (
 // evalWide on word slices.
 
 // opWide marks an instruction that runs wide[a].
-const opWide = kind(numKinds)
+const opWide = Op(NumOps)
 
 // instr is one narrow operation: st[dst] = op(st[a], st[b], st[c]).
 // Operations with operand lists (Select, OneHotSelect, Concat) keep the
@@ -21,7 +21,7 @@ const opWide = kind(numKinds)
 type instr struct {
 	dst, a, b, c int32
 	k            uint32 // shift amount, slice low bit, count
-	op           kind
+	op           Op
 	aw           uint8  // width of operand a (at most 64 on this path)
 	mask         uint64 // mask of the result's width (RedAnd: of the operand's)
 }
@@ -65,7 +65,7 @@ type bitOperand struct {
 // dispatch is shared by the whole run (Elaborate orders nodes to make runs
 // long).
 type run struct {
-	op     kind
+	op     Op
 	lo, hi int32
 }
 
@@ -93,31 +93,31 @@ func encodeOne(in instr, argv, argw []int32, cat []catOperand, fused []bitOperan
 	c := code{dst: in.dst, a: in.a}
 	masked := int32(64 - bits.Len64(in.mask)) // ones >> masked is in.mask
 	switch in.op {
-	case kAnd, kOr, kXor, kEq, kNe, kLt, kLe, kGt, kGe, opAndNot:
+	case OpAnd, OpOr, OpXor, OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, opAndNot:
 		c.b = in.b
-	case kNot, kRedAnd:
+	case OpNot, OpRedAnd:
 		c.c = masked
-	case kAdd, kSub, kMul:
+	case OpAdd, OpSub, OpMul:
 		c.b, c.c = in.b, masked
-	case kShlK, kSlice, opSlice2:
+	case OpShlK, OpSlice, opSlice2:
 		c.b, c.c = int32(in.k), masked
-	case kShrK:
+	case OpShrK:
 		c.b = int32(in.k)
-	case kSraK:
+	case OpSraK:
 		c.b, c.c = int32(in.k), int32(in.aw)|masked<<8
-	case kShl, kShr, kSra, kLtS, kLeS, kGtS, kGeS:
+	case OpShl, OpShr, OpSra, OpLtS, OpLeS, OpGtS, OpGeS:
 		c.b, c.c = in.b, int32(in.aw)
-	case kRepl, kSext:
+	case OpRepl, OpSext:
 		c.b, c.c = int32(in.aw), masked
-	case kMux, opAndEq, opOrAnd, opOr3:
+	case OpMux, opAndEq, opOrAnd, opOr3:
 		c.b, c.c = in.b, in.c
-	case kSelect, opDecode:
+	case OpSelect, opDecode:
 		c.b, c.c = in.b, int32(in.k)
 	case opCatWord:
 		c.b = in.b
-	case kOneHot, kMemRead:
+	case OpOneHot, OpMemRead:
 		c.b = in.b
-	case kConcat:
+	case OpConcat:
 		c.b, c.c = int32(len(cat)), int32(in.k)
 		lo := uint32(0)
 		for j := in.b + int32(in.k) - 1; j >= in.b; j-- { // the last operand is the lowest
@@ -157,73 +157,73 @@ func (kn *kernel) exec(runs []run, cs []code) {
 	for _, r := range runs {
 		ps := cs[r.lo:r.hi]
 		switch r.op {
-		case kNot:
+		case OpNot:
 			each(ps, p, func(in *code) uint64 { return ^ld(p, in.a) & lowOnes(in.c) })
-		case kAnd:
+		case OpAnd:
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) & ld(p, in.b) })
-		case kOr:
+		case OpOr:
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) | ld(p, in.b) })
-		case kXor:
+		case OpXor:
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) ^ ld(p, in.b) })
-		case kRedAnd:
+		case OpRedAnd:
 			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) == lowOnes(in.c)) })
-		case kRedOr:
+		case OpRedOr:
 			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) != 0) })
-		case kRedXor:
+		case OpRedXor:
 			each(ps, p, func(in *code) uint64 { return uint64(bits.OnesCount64(ld(p, in.a)) & 1) })
-		case kAdd:
+		case OpAdd:
 			each(ps, p, func(in *code) uint64 { return (ld(p, in.a) + ld(p, in.b)) & lowOnes(in.c) })
-		case kSub:
+		case OpSub:
 			each(ps, p, func(in *code) uint64 { return (ld(p, in.a) - ld(p, in.b)) & lowOnes(in.c) })
-		case kMul:
+		case OpMul:
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) * ld(p, in.b) & lowOnes(in.c) })
-		case kShlK:
+		case OpShlK:
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) << uint32(in.b) & lowOnes(in.c) })
-		case kShrK:
+		case OpShrK:
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) >> uint32(in.b) })
-		case kSraK:
+		case OpSraK:
 			each(ps, p, func(in *code) uint64 {
 				return uint64(sext64(ld(p, in.a), int(in.c&0xff))>>uint32(in.b)) & lowOnes(in.c>>8)
 			})
-		case kShl:
+		case OpShl:
 			each(ps, p, func(in *code) uint64 { return shl64(ld(p, in.a), ld(p, in.b), int(in.c)) })
-		case kShr:
+		case OpShr:
 			each(ps, p, func(in *code) uint64 { return shr64(ld(p, in.a), ld(p, in.b), int(in.c)) })
-		case kSra:
+		case OpSra:
 			each(ps, p, func(in *code) uint64 { return sra64(ld(p, in.a), ld(p, in.b), int(in.c)) })
-		case kEq:
+		case OpEq:
 			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) == ld(p, in.b)) })
-		case kNe:
+		case OpNe:
 			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) != ld(p, in.b)) })
-		case kLt:
+		case OpLt:
 			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) < ld(p, in.b)) })
-		case kLe:
+		case OpLe:
 			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) <= ld(p, in.b)) })
-		case kGt:
+		case OpGt:
 			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) > ld(p, in.b)) })
-		case kGe:
+		case OpGe:
 			each(ps, p, func(in *code) uint64 { return b2u(ld(p, in.a) >= ld(p, in.b)) })
-		case kLtS:
+		case OpLtS:
 			each(ps, p, func(in *code) uint64 { return b2u(sext64(ld(p, in.a), int(in.c)) < sext64(ld(p, in.b), int(in.c))) })
-		case kLeS:
+		case OpLeS:
 			each(ps, p, func(in *code) uint64 { return b2u(sext64(ld(p, in.a), int(in.c)) <= sext64(ld(p, in.b), int(in.c))) })
-		case kGtS:
+		case OpGtS:
 			each(ps, p, func(in *code) uint64 { return b2u(sext64(ld(p, in.a), int(in.c)) > sext64(ld(p, in.b), int(in.c))) })
-		case kGeS:
+		case OpGeS:
 			each(ps, p, func(in *code) uint64 { return b2u(sext64(ld(p, in.a), int(in.c)) >= sext64(ld(p, in.b), int(in.c))) })
-		case kMux:
+		case OpMux:
 			each(ps, p, func(in *code) uint64 { // branch-free: the select is data, not control
 				t, f := ld(p, in.b), ld(p, in.c)
 				return f ^ (t^f)&-b2u(ld(p, in.a) != 0)
 			})
-		case kSelect:
+		case OpSelect:
 			each(ps, p, func(in *code) uint64 {
 				if idx := ld(p, in.a); idx < uint64(in.c) {
 					return ld(p, kn.argv[in.b+int32(idx)])
 				}
 				return 0
 			})
-		case kOneHot:
+		case OpOneHot:
 			each(ps, p, func(in *code) uint64 {
 				var r uint64
 				for sel := ld(p, in.a); sel != 0; sel &= sel - 1 { // the set bits (one, mostly)
@@ -231,7 +231,7 @@ func (kn *kernel) exec(runs []run, cs []code) {
 				}
 				return r
 			})
-		case kConcat:
+		case OpConcat:
 			each(ps, p, func(in *code) uint64 {
 				var r uint64
 				for _, x := range kn.cat[in.b : in.b+in.c] {
@@ -239,7 +239,7 @@ func (kn *kernel) exec(runs []run, cs []code) {
 				}
 				return r
 			})
-		case kSlice:
+		case OpSlice:
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) >> (uint32(in.b) & 63) & lowOnes(in.c) })
 		case opCatWord:
 			each(ps, p, func(in *code) uint64 {
@@ -253,13 +253,13 @@ func (kn *kernel) exec(runs []run, cs []code) {
 			each(ps, p, func(in *code) uint64 {
 				return (ld(p, in.a)>>(uint32(in.b)&63) | ld(p, in.a+1)<<((64-uint32(in.b))&63)) & lowOnes(in.c)
 			})
-		case kRepl:
+		case OpRepl:
 			each(ps, p, func(in *code) uint64 { return replicate(ld(p, in.a), uint(in.b), lowOnes(in.c)) })
-		case kZext:
+		case OpZext:
 			each(ps, p, func(in *code) uint64 { return ld(p, in.a) })
-		case kSext:
+		case OpSext:
 			each(ps, p, func(in *code) uint64 { return uint64(sext64(ld(p, in.a), int(in.b))) & lowOnes(in.c) })
-		case kMemRead:
+		case OpMemRead:
 			each(ps, p, func(in *code) uint64 { return kn.mems[in.b][ld(p, in.a)] })
 		case opWide:
 			for i := range ps {
@@ -328,9 +328,9 @@ func (s *Sim) operandsOf(in *instr) []int32 {
 			}
 		}
 		return words
-	case kNot, kRedAnd, kRedOr, kRedXor, kShlK, kShrK, kSraK, kSlice, kRepl, kZext, kSext, kMemRead:
+	case OpNot, OpRedAnd, OpRedOr, OpRedXor, OpShlK, OpShrK, OpSraK, OpSlice, OpRepl, OpZext, OpSext, OpMemRead:
 		return []int32{in.a}
-	case kMux, opAndEq, opOrAnd, opOr3:
+	case OpMux, opAndEq, opOrAnd, opOr3:
 		return []int32{in.a, in.b, in.c}
 	case opSlice2:
 		return []int32{in.a, in.a + 1}
@@ -340,9 +340,9 @@ func (s *Sim) operandsOf(in *instr) []int32 {
 			slots = append(slots, x.slot)
 		}
 		return slots
-	case kSelect, kOneHot:
+	case OpSelect, OpOneHot:
 		return append([]int32{in.a}, argv[in.b:in.b+int32(in.k)]...)
-	case kConcat:
+	case OpConcat:
 		return argv[in.b : in.b+int32(in.k)]
 	case opCatAndNot, opCatAndEq, opCatEq:
 		return argv[in.b : in.b+3*int32(in.k)]
@@ -388,19 +388,19 @@ func isNarrow(w int, aw []int) bool {
 // sit in slots args (with widths aw) and whose result goes to slot dst. For
 // operations with operand lists the caller has stored args and their widths
 // at kn.argv[list:] and kn.argw[list:].
-func narrowInstr(k kind, dst int32, args []int32, aw []int, width, n int, mem, list int32) instr {
+func narrowInstr(k Op, dst int32, args []int32, aw []int, width, n int, mem, list int32) instr {
 	in := instr{op: k, dst: dst, k: uint32(n), mask: maskOf(width)}
 	if len(args) > 0 {
 		in.a, in.aw = args[0], uint8(aw[0])
 	}
 	switch k {
-	case kSelect, kOneHot: // the first operand is the index or select
+	case OpSelect, OpOneHot: // the first operand is the index or select
 		in.b, in.k = list+1, uint32(len(args)-1)
-	case kConcat:
+	case OpConcat:
 		in.b, in.k = list, uint32(len(args))
-	case kMemRead:
+	case OpMemRead:
 		in.b = mem
-	case kRedAnd:
+	case OpRedAnd:
 		in.mask = maskOf(aw[0])
 	default:
 		if len(args) > 1 {
@@ -414,4 +414,4 @@ func narrowInstr(k kind, dst int32, args []int32, aw []int, width, n int, mem, l
 }
 
 // hasOperandList reports whether narrowInstr reads its operands from argv.
-func hasOperandList(k kind) bool { return k == kSelect || k == kOneHot || k == kConcat }
+func hasOperandList(k Op) bool { return k == OpSelect || k == OpOneHot || k == OpConcat }

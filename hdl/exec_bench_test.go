@@ -23,7 +23,7 @@ func BenchmarkKernel(b *testing.B) {
 				if dist > 0 && i >= dist {
 					a = int32(64 + i - dist)
 				}
-				prog[i] = instr{op: kAnd, dst: int32(64 + i), a: a, b: int32(i * 7 % 64)}
+				prog[i] = instr{op: OpAnd, dst: int32(64 + i), a: a, b: int32(i * 7 % 64)}
 			}
 			runs, code := kn.encode(prog)
 			for b.Loop() {

@@ -52,7 +52,7 @@ func (m *Module) FSM(name string, states ...string) *FSM {
 		f.index[st] = i
 	}
 	width := max(1, bits.Len(uint(len(f.states)-1)))
-	f.reg = m.add(pos, kReg, width, name, nil, nil)
+	f.reg = m.add(pos, OpReg, width, name, nil, nil)
 	f.reg.val = Zero(width)
 	m.fsms = append(m.fsms, f)
 	return f
@@ -85,7 +85,7 @@ func (f *FSM) constant(pos Pos, op, state string) *Signal {
 		return placeholder(f.m, pos, f.reg.width)
 	}
 	if f.consts[i] == nil {
-		c := f.m.add(pos, kConst, f.reg.width, "")
+		c := f.m.add(pos, OpConst, f.reg.width, "")
 		c.val = MustU(f.reg.width, uint64(i))
 		c.sym = f.reg.name + "_" + state
 		f.consts[i] = c
@@ -104,7 +104,7 @@ func (f *FSM) isState(pos Pos, op, state string) *Signal {
 		return placeholder(f.m, pos, 1)
 	}
 	if f.is[i] == nil {
-		f.is[i] = f.m.add(pos, kEq, 1, "", f.reg, f.constant(pos, op, state))
+		f.is[i] = f.m.add(pos, OpEq, 1, "", f.reg, f.constant(pos, op, state))
 	}
 	return f.is[i]
 }

@@ -46,7 +46,7 @@ type decoder struct {
 }
 
 // catOf is the Concat superinstruction of each operation it fuses.
-var catOf = map[kind]kind{opAndNot: opCatAndNot, opAndEq: opCatAndEq, kEq: opCatEq}
+var catOf = map[Op]Op{opAndNot: opCatAndNot, opAndEq: opCatAndEq, OpEq: opCatEq}
 
 // fused returns prog with each fusable pair as one instruction: a NOT or an
 // equality whose result only one AND reads, and which nothing else can
@@ -69,7 +69,7 @@ func (s *Sim) fused(prog []instr) []instr {
 	out := make([]instr, 0, len(prog))
 	at := map[int32]int{} // the index in out of the instruction that writes a slot
 	for _, in := range prog {
-		if in.op == kAnd || in.op == kOr {
+		if in.op == OpAnd || in.op == OpOr {
 			for _, pair := range [2][2]int32{{in.a, in.b}, {in.b, in.a}} {
 				other, x := pair[0], pair[1]
 				j, ok := at[x]
@@ -111,15 +111,15 @@ func (s *Sim) fused(prog []instr) []instr {
 // program: a fused AND or OR is not taken in again).
 func fusedPair(r, p instr, other int32) (instr, bool) {
 	switch {
-	case r.op == kAnd && p.op == kNot && p.mask&r.mask == r.mask:
+	case r.op == OpAnd && p.op == OpNot && p.mask&r.mask == r.mask:
 		// (A NOT narrower than the AND, widened by a Zext that shares its
 		// slot, sets no bit above its width, where ^st[b] would.)
 		return instr{op: opAndNot, dst: r.dst, a: other, b: p.a, mask: r.mask}, true
-	case r.op == kAnd && p.op == kEq:
+	case r.op == OpAnd && p.op == OpEq:
 		return instr{op: opAndEq, dst: r.dst, a: other, b: p.a, c: p.b, mask: r.mask}, true
-	case r.op == kOr && p.op == kAnd:
+	case r.op == OpOr && p.op == OpAnd:
 		return instr{op: opOrAnd, dst: r.dst, a: p.a, b: p.b, c: other, mask: r.mask}, true
-	case r.op == kOr && p.op == kOr:
+	case r.op == OpOr && p.op == OpOr:
 		return instr{op: opOr3, dst: r.dst, a: p.a, b: p.b, c: other, mask: r.mask}, true
 	}
 	return instr{}, false
@@ -186,15 +186,15 @@ func (s *Sim) fuseConcats(prog []instr, gone, observable map[int32]bool) []instr
 	}
 	for i := range prog {
 		in := &prog[i]
-		if in.op != kConcat {
+		if in.op != OpConcat {
 			continue
 		}
 		args := s.kn.argv[in.b : in.b+int32(in.k)]
-		fusable := func(x int32, op kind) bool {
+		fusable := func(x int32, op Op) bool {
 			p := producer[x]
 			return p != nil && p.op == op && readers[x] == 1 && !observable[x] && !gone[x]
 		}
-		var op kind
+		var op Op
 		n := 0
 		for _, x := range args {
 			if p := producer[x]; p != nil && fusable(x, p.op) {
@@ -206,7 +206,7 @@ func (s *Sim) fuseConcats(prog []instr, gone, observable map[int32]bool) []instr
 				}
 			}
 		}
-		if n < 2 || 2*n < len(args) || n < len(args) && (op == kEq || op == opAndNot && zero < 0) {
+		if n < 2 || 2*n < len(args) || n < len(args) && (op == OpEq || op == opAndNot && zero < 0) {
 			continue
 		}
 		list := int32(len(s.kn.argv))
@@ -237,11 +237,11 @@ func (s *Sim) fuseConcats(prog []instr, gone, observable map[int32]bool) []instr
 // result, is ordered by operation (stably), which gives one run per
 // operation instead of one per change.
 func (s *Sim) regroup(prog []instr) {
-	family := func(op kind) int {
+	family := func(op Op) int {
 		switch op {
-		case kAnd, opAndNot, opAndEq:
+		case OpAnd, opAndNot, opAndEq:
 			return 1
-		case kOr, opOrAnd, opOr3:
+		case OpOr, opOrAnd, opOr3:
 			return 2
 		}
 		return 0
@@ -363,7 +363,7 @@ func (s *Sim) decoderOf(seg []instr, members []int) (decoder, bool) {
 // instructions compute into those instructions, one dispatch each in a
 // run rather than a call of the wide kernel: a slice of at most 64 bits
 // out of a wide value (a lane's data out of a queue entry, elastic-pipe's
-// 16 a cycle) reads the one word (kSlice) or the two words (opSlice2) it
+// 16 a cycle) reads the one word (OpSlice) or the two words (opSlice2) it
 // lies in; a Concat of narrow operands (the entry put together) is an OR
 // of pieces for each of its words (opCatWord).
 func (s *Sim) narrowWide(prog []instr) []instr {
@@ -376,14 +376,14 @@ func (s *Sim) narrowWide(prog []instr) []instr {
 		o := &s.kn.wide[in.a]
 		dst, args := s.wideSlots(int(in.a))
 		switch {
-		case o.k == kSlice && o.width <= 64:
+		case o.k == OpSlice && o.width <= 64:
 			word, lo := int32(o.n/64), uint32(o.n%64)
-			op := kSlice
+			op := OpSlice
 			if int(lo)+o.width > 64 {
 				op = opSlice2
 			}
 			out = append(out, instr{op: op, dst: dst, a: args[0] + word, k: lo, mask: maskOf(o.width)})
-		case o.k == kConcat && !slices.ContainsFunc(o.aw, func(w int) bool { return w > 64 }):
+		case o.k == OpConcat && !slices.ContainsFunc(o.aw, func(w int) bool { return w > 64 }):
 			out = append(out, s.catWords(dst, args, o.aw, o.width)...)
 		default:
 			out = append(out, in)

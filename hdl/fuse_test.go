@@ -98,11 +98,11 @@ func TestOrSuperinstructions(t *testing.T) {
 
 // simWithCounts elaborates m and returns its simulator and how many of the
 // interpreter's instructions do each operation.
-func simWithCounts(t *testing.T, m *Module) (*Sim, func(op kind) int) {
+func simWithCounts(t *testing.T, m *Module) (*Sim, func(op Op) int) {
 	dsn, err := Elaborate(m)
 	require.NoError(t, err)
 	s := NewSim(dsn)
-	return s, func(op kind) (n int) {
+	return s, func(op Op) (n int) {
 		for _, r := range s.runs {
 			if r.op == op {
 				n += int(r.hi - r.lo)
@@ -138,7 +138,7 @@ func TestConcatSuperinstructions(t *testing.T) {
 	require.Equal(t, 2, count(opCatAndNot), "free, free_mixed")
 	require.Equal(t, 1, count(opCatAndEq), "hit")
 	require.Equal(t, 1, count(opCatEq), "match")
-	require.Equal(t, 2, count(kConcat), "match_mixed, few")
+	require.Equal(t, 2, count(OpConcat), "match_mixed, few")
 	rng := rand.New(rand.NewPCG(3, 4))
 	bit := func(x uint64, i int) uint64 { return x >> i & 1 }
 	for range 4000 {
@@ -224,7 +224,7 @@ func TestDecodeSuperinstructions(t *testing.T) {
 
 // TestNarrowSlicesOfWideValues: a slice of at most 64 bits out of a wide
 // value is a narrow instruction in the interpreter's program, of one word
-// (kSlice) or across two (opSlice2); each output holds the bits the slice
+// (OpSlice) or across two (opSlice2); each output holds the bits the slice
 // names, in every word of a 200-bit value and at its top.
 func TestNarrowSlicesOfWideValues(t *testing.T) {
 	m := NewModule("slices")
@@ -236,7 +236,7 @@ func TestNarrowSlicesOfWideValues(t *testing.T) {
 	}
 	m.Output("wide", 100).Drive(x.Slice(149, 50)) // stays wide
 	s, count := simWithCounts(t, m)
-	require.Equal(t, 3, count(kSlice), "the cuts within one word")
+	require.Equal(t, 3, count(OpSlice), "the cuts within one word")
 	require.Equal(t, 6, count(opSlice2), "the cuts across two words")
 	require.Equal(t, 1, count(opWide))
 	r := rand.New(rand.NewPCG(3, 4))

@@ -101,7 +101,7 @@ func (g *gosrc) findCrossbars() {
 	for i := range g.prog {
 		in := &g.prog[i]
 		bits, fused := g.selBits[in.dst]
-		if in.op != kOneHot || !fused {
+		if in.op != OpOneHot || !fused {
 			continue
 		}
 		cb, key, ok := g.decodeSelect(producer, bits, g.s.kn.argv[in.b:in.b+int32(in.k)])
@@ -183,12 +183,12 @@ func (g *gosrc) arbiterRequests(producer map[int32]*instr, grants []int32, prior
 	before := grants[at(0)]
 	for k := 1; k < n; k++ {
 		grant := producer[grants[at(k)]]
-		if grant == nil || grant.op != kAnd {
+		if grant == nil || grant.op != OpAnd {
 			return nil, false
 		}
 		matched := false
 		for _, arg := range [2][2]int32{{grant.a, grant.b}, {grant.b, grant.a}} {
-			if not := producer[arg[1]]; not != nil && not.op == kNot && not.mask == 1 && not.a == before {
+			if not := producer[arg[1]]; not != nil && not.op == OpNot && not.mask == 1 && not.a == before {
 				reqs[at(k)], matched = arg[0], true
 				break
 			}
@@ -201,13 +201,13 @@ func (g *gosrc) arbiterRequests(producer map[int32]*instr, grants []int32, prior
 		}
 		// The next grant's "before" ORs this request in.
 		next := producer[grants[at(k+1)]]
-		if next == nil || next.op != kAnd {
+		if next == nil || next.op != OpAnd {
 			return nil, false
 		}
 		found := false
 		for _, arg := range [2]int32{next.a, next.b} {
-			if not := producer[arg]; not != nil && not.op == kNot && not.mask == 1 {
-				if or := producer[not.a]; or != nil && or.op == kOr && (or.a == before && or.b == reqs[at(k)] || or.b == before && or.a == reqs[at(k)]) {
+			if not := producer[arg]; not != nil && not.op == OpNot && not.mask == 1 {
+				if or := producer[not.a]; or != nil && or.op == OpOr && (or.a == before && or.b == reqs[at(k)] || or.b == before && or.a == reqs[at(k)]) {
 					before, found = not.a, true
 					break
 				}
@@ -229,7 +229,7 @@ func (g *gosrc) decodeRequest(producer map[int32]*instr, r int32) (s route, key 
 	// decoded is the value x == k compares with a constant, if it does.
 	decoded := func(p *instr) (x int32, k uint64, ok bool) {
 		switch {
-		case p == nil || p.op != kEq:
+		case p == nil || p.op != OpEq:
 		case konst(p.b) && !konst(p.a):
 			return p.a, g.s.kn.st[p.b], true
 		case konst(p.a) && !konst(p.b):
@@ -243,7 +243,7 @@ func (g *gosrc) decodeRequest(producer map[int32]*instr, r int32) (s route, key 
 		if _, _, ok := decoded(p); ok {
 			return true
 		}
-		return p != nil && p.op == kAnd && depth < 4 && (hasField(p.a, depth+1) || hasField(p.b, depth+1))
+		return p != nil && p.op == OpAnd && depth < 4 && (hasField(p.a, depth+1) || hasField(p.b, depth+1))
 	}
 	var terms func(x int32, depth int)
 	terms = func(x int32, depth int) {
@@ -253,7 +253,7 @@ func (g *gosrc) decodeRequest(producer map[int32]*instr, r int32) (s route, key 
 			key = key<<p.aw | k
 			return
 		}
-		if p != nil && p.op == kAnd && hasField(x, depth) {
+		if p != nil && p.op == OpAnd && hasField(x, depth) {
 			terms(p.a, depth+1)
 			terms(p.b, depth+1)
 			return

@@ -98,7 +98,7 @@ func newGosrc(s *Sim, b *bytes.Buffer) *gosrc {
 	}
 	g.compared = map[int32]bool{}
 	for _, in := range g.prog {
-		if in.op >= kEq && in.op <= kGeS && readers[in.dst] == 1 {
+		if in.op >= OpEq && in.op <= OpGeS && readers[in.dst] == 1 {
 			g.compared[in.dst] = true
 		}
 	}
@@ -259,7 +259,7 @@ func (g *gosrc) wideOps(state string, lanes bool) {
 			args = append(args, view(a, op.aw[k]))
 		}
 		mem := "nil"
-		if op.k == kMemRead && !lanes {
+		if op.k == OpMemRead && !lanes {
 			mem = fmt.Sprintf("d.m%d[:]", s.nl.Nodes[s.wideAt[j]].Mem)
 		}
 		g.p("\td.wide = append(d.wide, wideOp{k: %d, width: %d, n: %d, dst: %s, args: [][]uint64{%s}, aw: %#v, mem: %s})\n",
@@ -304,16 +304,16 @@ var wideKernel = sync.OnceValue(func() string {
 	return b.String()
 })
 
-// declaresKind reports whether gd is signal.go's kind type or its constants.
+// declaresKind reports whether gd is signal.go's Op type or its constants.
 func declaresKind(gd *ast.GenDecl) bool {
 	for _, spec := range gd.Specs {
 		switch sp := spec.(type) {
 		case *ast.TypeSpec:
-			if sp.Name.Name == "kind" {
+			if sp.Name.Name == "Op" {
 				return true
 			}
 		case *ast.ValueSpec:
-			if sp.Names[0].Name == "kInvalid" {
+			if sp.Names[0].Name == "OpInvalid" {
 				return true
 			}
 		}
@@ -369,7 +369,7 @@ func (g *gosrc) fuseSelects() {
 	kn := g.s.kn
 	concat := map[int32]*instr{}
 	for i := range g.s.prog {
-		if in := &g.s.prog[i]; in.op == kConcat {
+		if in := &g.s.prog[i]; in.op == OpConcat {
 			concat[in.dst] = in
 		}
 	}
@@ -380,9 +380,9 @@ func (g *gosrc) fuseSelects() {
 		switch {
 		case !ok:
 			continue
-		case in.op == kOneHot && c.k == in.k:
-		case in.op == kRedOr:
-		case in.op == kRedAnd && in.mask == maskOf(int(c.k)): // (not of a Zext of the bits, whose zeros it ANDs too)
+		case in.op == OpOneHot && c.k == in.k:
+		case in.op == OpRedOr:
+		case in.op == OpRedAnd && in.mask == maskOf(int(c.k)): // (not of a Zext of the bits, whose zeros it ANDs too)
 		default:
 			continue
 		}
@@ -410,11 +410,11 @@ func (g *gosrc) operands(in *instr) []int32 {
 	}
 	bits, fused := g.selBits[in.dst]
 	switch {
-	case fused && in.op != kOneHot: // a reduction
+	case fused && in.op != OpOneHot: // a reduction
 		return bits
 	case fused:
 		return append(slices.Clone(bits), g.oneHotChoices(in)...)
-	case in.op == kOneHot:
+	case in.op == OpOneHot:
 		return append([]int32{in.a}, g.oneHotChoices(in)...)
 	}
 	return g.s.operandsOf(in)
@@ -513,7 +513,7 @@ func (g *gosrc) loadEnables() {
 	}
 	for k := range g.regs {
 		r := &g.regs[k]
-		if mux := producer[r.d]; mux != nil && r.en < 0 && r.words == 1 && mux.op == kMux && mux.c == r.slot {
+		if mux := producer[r.d]; mux != nil && r.en < 0 && r.words == 1 && mux.op == OpMux && mux.c == r.slot {
 			r.en, r.d = mux.a, mux.b
 		}
 	}
@@ -643,66 +643,66 @@ func (g *gosrc) instr(in *instr) {
 			g.p("\td.wide[%d].eval()\n", g.tabled[int(in.a)])
 		}
 		return
-	case kNot:
+	case OpNot:
 		if m == 0xffffffff { // amd64's 32-bit NOT clears the upper half (see arith)
 			e = fmt.Sprintf("uint64(^uint32(%s))", a)
 		} else { // a has no bits outside m: one XOR
 			e = fmt.Sprintf("%s ^ %#x", a, m)
 		}
-	case kAnd:
+	case OpAnd:
 		e = fmt.Sprintf("%s & %s", a, b)
-	case kOr:
+	case OpOr:
 		e = fmt.Sprintf("%s | %s", a, b)
-	case kXor:
+	case OpXor:
 		e = fmt.Sprintf("%s ^ %s", a, b)
-	case kRedAnd, kRedOr:
+	case OpRedAnd, OpRedOr:
 		if bits, fused := g.selBits[in.dst]; fused {
-			identity := map[kind]uint64{kRedAnd: 1, kRedOr: 0}[in.op] // (a constant bit that leaves the rest)
+			identity := map[Op]uint64{OpRedAnd: 1, OpRedOr: 0}[in.op] // (a constant bit that leaves the rest)
 			var refs []string
 			for _, x := range bits {
 				if !g.s.konst[x] || g.s.kn.st[x] != identity {
 					refs = append(refs, g.ref(x))
 				}
 			}
-			e = strings.Join(refs, map[kind]string{kRedAnd: " & ", kRedOr: " | "}[in.op])
+			e = strings.Join(refs, map[Op]string{OpRedAnd: " & ", OpRedOr: " | "}[in.op])
 			if len(refs) == 0 {
 				e = fmt.Sprint(identity)
 			}
 		} else if aw == 1 {
 			e = a
-		} else if in.op == kRedAnd {
+		} else if in.op == OpRedAnd {
 			e = fmt.Sprintf("b2u(%s == %#x)", a, m)
 		} else {
 			e = fmt.Sprintf("b2u(%s != 0)", a)
 		}
-	case kRedXor:
+	case OpRedXor:
 		e = fmt.Sprintf("uint64(bits.OnesCount64(%s) & 1)", a)
-	case kAdd:
+	case OpAdd:
 		e = arith(a, " + ", b, m)
-	case kSub:
+	case OpSub:
 		e = arith(a, " - ", b, m)
-	case kMul:
+	case OpMul:
 		e = arith(a, " * ", b, m)
-	case kShlK:
+	case OpShlK:
 		e = arith(a, " << ", fmt.Sprint(k), m) // (a constant count)
-	case kShrK:
+	case OpShrK:
 		e = fmt.Sprintf("%s >> %d", a, k)
-	case kSraK:
+	case OpSraK:
 		e = masked(fmt.Sprintf("uint64(int64(sext(%s, %d))>>%d)", a, aw, k), m)
-	case kShl: // Go shifts of 64 or more give 0, and the mask clears the rest
+	case OpShl: // Go shifts of 64 or more give 0, and the mask clears the rest
 		e = arith(a, " << ", b, m)
-	case kShr:
+	case OpShr:
 		e = fmt.Sprintf("%s >> %s", a, b)
-	case kSra:
+	case OpSra:
 		e = masked(fmt.Sprintf("uint64(int64(sext(%s, %d))>>min(%s, %d))", a, aw, b, aw-1), m)
-	case kEq, kNe, kLt, kLe, kGt, kGe:
-		op := map[kind]string{kEq: "==", kNe: "!=", kLt: "<", kLe: "<=", kGt: ">", kGe: ">="}[in.op]
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+		op := map[Op]string{OpEq: "==", OpNe: "!=", OpLt: "<", OpLe: "<=", OpGt: ">", OpGe: ">="}[in.op]
 		e = fmt.Sprintf("b2u(%s %s %s)", a, op, b)
-	case kLtS, kLeS, kGtS, kGeS:
-		op := map[kind]string{kLtS: "<", kLeS: "<=", kGtS: ">", kGeS: ">="}[in.op]
+	case OpLtS, OpLeS, OpGtS, OpGeS:
+		op := map[Op]string{OpLtS: "<", OpLeS: "<=", OpGtS: ">", OpGeS: ">="}[in.op]
 		sign := uint64(1) << (aw - 1)
 		e = fmt.Sprintf("b2u(%s^%#x %s %s^%#x)", a, sign, op, b, sign)
-	case kMux:
+	case OpMux:
 		if !g.compared[in.a] { // branch-free: the select is data, 0 or 1
 			e = fmt.Sprintf("%s ^ (%s^%s)&-%s", c, b, c, a)
 			break
@@ -720,7 +720,7 @@ func (g *gosrc) instr(in *instr) {
 		dst := g.define(in.dst, "var %s uint64\n")
 		g.p("\t%s = %s\n\tif %s != 0 {\n\t\t%s = %s\n\t}\n", dst, c, a, dst, b)
 		return
-	case kSelect:
+	case OpSelect:
 		var choices []string
 		for j := range int32(k) {
 			choices = append(choices, g.ref(argv[in.b+j]))
@@ -744,7 +744,7 @@ func (g *gosrc) instr(in *instr) {
 		}
 		g.p("\tdefault:\n\t\t%s = 0\n\t}\n", dst)
 		return
-	case kOneHot:
+	case OpOneHot:
 		var terms []string
 		bits, fused := g.selBits[in.dst]
 		for j := range int32(k) {
@@ -764,24 +764,24 @@ func (g *gosrc) instr(in *instr) {
 			}
 		}
 		e = scalarOr(terms)
-	case kConcat:
+	case OpConcat:
 		e = "0"
 		for j := in.b; j < in.b+int32(k); j++ {
 			e = fmt.Sprintf("(%s)<<%d | %s", e, argw[j], g.ref(argv[j]))
 		}
-	case kSlice:
+	case OpSlice:
 		e = masked(shifted(a, ">>", int(k)), m)
-	case kRepl: // a fits its aw bits, so the copies' sum has no carries
+	case OpRepl: // a fits its aw bits, so the copies' sum has no carries
 		if aw == 1 {
 			e = masked("-"+a, m)
 		} else {
 			e = fmt.Sprintf("%s * %#x", a, replPattern(aw, k))
 		}
-	case kZext:
+	case OpZext:
 		e = a
-	case kSext:
+	case OpSext:
 		e = masked(fmt.Sprintf("sext(%s, %d)", a, aw), m)
-	case kMemRead:
+	case OpMemRead:
 		e = g.fromMem(int(in.b), fmt.Sprintf("d.m%d[%s&%#x]", in.b, a, len(g.s.kn.mems[in.b])-1))
 	}
 	g.p(g.define(in.dst, "%s := ")+"%s\n", e)
@@ -1144,9 +1144,9 @@ func (g *gosrc) checksDepth(wr *writeOp) bool {
 func (g *gosrc) inlinable(j int) bool {
 	op := g.s.kn.wide[j]
 	switch op.k {
-	case kSlice, kZext, kConcat:
+	case OpSlice, OpZext, OpConcat:
 		return true
-	case kMemRead, kMux, kSelect, kOneHot:
+	case OpMemRead, OpMux, OpSelect, OpOneHot:
 		return op.aw[0] <= 64
 	}
 	return false
@@ -1188,15 +1188,15 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 		g.p("\t%s = %s\n", ew.st(dst+int32(k)), e)
 	}
 	switch op.k {
-	case kSlice:
+	case OpSlice:
 		for k := range words {
 			assign(k, bitsAt(args[0], op.aw[0], op.n+64*k, min(64, op.width-64*k)))
 		}
-	case kZext:
+	case OpZext:
 		for k := range words {
 			assign(k, word(args[0], op.aw[0], k))
 		}
-	case kConcat:
+	case OpConcat:
 		terms := make([][]string, words)
 		off := op.width
 		for i, a := range args {
@@ -1212,14 +1212,14 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 		for k := range words {
 			assign(k, strings.Join(terms[k], " | "))
 		}
-	case kMemRead:
+	case OpMemRead:
 		mem := g.s.nl.Nodes[g.s.wideAt[j]].Mem
 		g.p("\t{\n\t\tat := int(%s) * %d\n", ew.st(args[0]), words)
 		for k := range words {
 			g.p("\t\t%s = %s[at+%d]\n", ew.st(dst+int32(k)), ew.mem(mem), k)
 		}
 		g.p("\t}\n")
-	case kMux:
+	case OpMux:
 		g.p("\tif %s != 0 {\n", ew.st(args[0]))
 		for k := range words {
 			g.p("\t\t%s = %s\n", ew.st(dst+int32(k)), ew.st(args[1]+int32(k)))
@@ -1229,7 +1229,7 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 			g.p("\t\t%s = %s\n", ew.st(dst+int32(k)), ew.st(args[2]+int32(k)))
 		}
 		g.p("\t}\n")
-	case kSelect:
+	case OpSelect:
 		g.p("\tswitch %s {\n", ew.st(args[0]))
 		for j, a := range args[1:] {
 			g.p("\tcase %d:\n", j)
@@ -1242,7 +1242,7 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 			assign(k, "")
 		}
 		g.p("\t}\n")
-	case kOneHot:
+	case OpOneHot:
 		for k := range words {
 			var terms []string
 			for j, a := range args[1:] {

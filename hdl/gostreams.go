@@ -125,7 +125,7 @@ type lanewise struct {
 			spans = append(spans, fmt.Sprintf("{%d, %d}", a, a+int32(nwords(op.aw[k]))))
 		}
 		mem := "nil"
-		if op.k == kMemRead {
+		if op.k == OpMemRead {
 			mem = fmt.Sprintf("&d.m%d", s.nl.Nodes[s.wideAt[j]].Mem)
 		}
 		g.p("\td.lanewise = append(d.lanewise, lanewise{dst: [2]int{%d, %d}, args: [][2]int{%s}, mem: %s})\n",
@@ -235,7 +235,7 @@ func (g *gosrc) findSelectingCompares() {
 	}
 	compare := map[int32]bool{}
 	for _, in := range g.prog {
-		if in.op >= kEq && in.op <= kGeS && readers[in.dst] == 1 {
+		if in.op >= OpEq && in.op <= OpGeS && readers[in.dst] == 1 {
 			compare[in.dst] = true
 		}
 	}
@@ -244,9 +244,9 @@ func (g *gosrc) findSelectingCompares() {
 		in := &g.prog[i]
 		switch bits, fused := g.selBits[in.dst]; {
 		case g.crossbarAt[in.dst] != nil || g.scattered[in.dst]:
-		case in.op == kMux && compare[in.a]:
+		case in.op == OpMux && compare[in.a]:
 			g.selecting[in.a] = true
-		case in.op == kOneHot && fused:
+		case in.op == OpOneHot && fused:
 			for _, x := range bits {
 				if compare[x] {
 					g.selecting[x] = true
@@ -332,51 +332,51 @@ func (g *gosrc) laneInstr(in *instr) {
 			g.p("\td.runWide(%d)\n", g.tabled[int(in.a)])
 		}
 		return
-	case kNot:
+	case OpNot:
 		e = call("Xor", a, splat(m))
-	case kAnd, kOr, kXor:
-		e = call(map[kind]string{kAnd: "And", kOr: "Or", kXor: "Xor"}[in.op], a, b)
-	case kEq, kNe, kLt, kLe, kGt, kGe, kLtS, kLeS, kGtS, kGeS:
+	case OpAnd, OpOr, OpXor:
+		e = call(map[Op]string{OpAnd: "And", OpOr: "Or", OpXor: "Xor"}[in.op], a, b)
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLtS, OpLeS, OpGtS, OpGeS:
 		if g.selecting[in.dst] && g.inLocal[in.dst] { // its reader selects by the mask
 			g.laneMasks[in.dst] = g.laneCompare(in, "M")
 			return
 		}
 		e = g.laneCompare(in, "")
-	case kRedAnd, kRedOr:
+	case OpRedAnd, OpRedOr:
 		if bits, fused := g.selBits[in.dst]; fused { // (fuseSelects)
 			var refs []string
 			for _, x := range bits {
 				refs = append(refs, g.laneRef(x))
 			}
-			e = tree(map[kind]string{kRedAnd: "And", kRedOr: "Or"}[in.op], refs)
-		} else if in.op == kRedAnd {
+			e = tree(map[Op]string{OpRedAnd: "And", OpRedOr: "Or"}[in.op], refs)
+		} else if in.op == OpRedAnd {
 			e = call("Eq", a, splat(m))
 		} else {
 			e = call("Ne", a, splat(0))
 		}
-	case kRedXor:
+	case OpRedXor:
 		e = call("Parity", a)
-	case kAdd, kSub, kMul:
-		e = g.laneMasked(call(map[kind]string{kAdd: "Add", kSub: "Sub", kMul: "Mul"}[in.op], a, b), m)
-	case kShlK:
+	case OpAdd, OpSub, OpMul:
+		e = g.laneMasked(call(map[Op]string{OpAdd: "Add", OpSub: "Sub", OpMul: "Mul"}[in.op], a, b), m)
+	case OpShlK:
 		e = g.laneMasked(call("ShlK", a, fmt.Sprint(k)), m)
-	case kShrK:
+	case OpShrK:
 		e = call("ShrK", a, fmt.Sprint(k))
-	case kSraK:
+	case OpSraK:
 		e = g.laneMasked(call("SraK", call("Sext", a, fmt.Sprint(aw)), fmt.Sprint(k)), m)
-	case kShl:
+	case OpShl:
 		e = g.laneMasked(call("Shl", a, b), m)
-	case kShr:
+	case OpShr:
 		e = call("Shr", a, b)
-	case kSra: // shifts of aw or more fill with the sign, as min(b, aw-1)
+	case OpSra: // shifts of aw or more fill with the sign, as min(b, aw-1)
 		e = g.laneMasked(call("Sra", call("Sext", a, fmt.Sprint(aw)), b), m)
-	case kMux:
+	case OpMux:
 		if mask := g.laneMasks[in.a]; mask != "" {
 			e = call("Sel", mask, g.laneTaken(in.b), c)
 		} else {
 			e = call("Mux", a, g.laneTaken(in.b), c)
 		}
-	case kSelect:
+	case OpSelect:
 		if aw <= maxTreeSelect {
 			e = g.laneSelectTree(in)
 			break
@@ -385,7 +385,7 @@ func (g *gosrc) laneInstr(in *instr) {
 		for j := range k {
 			e = call("MuxEq", a, fmt.Sprint(j), g.laneTaken(argv[in.b+int32(j)]), e)
 		}
-	case kOneHot: // the OR of the choices whose select bit is set
+	case OpOneHot: // the OR of the choices whose select bit is set
 		var terms []string
 		bits, fused := g.selBits[in.dst]
 		for j := range int32(k) {
@@ -403,7 +403,7 @@ func (g *gosrc) laneInstr(in *instr) {
 			}
 		}
 		e = orTree(terms)
-	case kConcat: // each part shifted to its place, the MSB's first
+	case OpConcat: // each part shifted to its place, the MSB's first
 		var terms []string
 		at := 0
 		for j := in.b; j < in.b+int32(k); j++ {
@@ -414,15 +414,15 @@ func (g *gosrc) laneInstr(in *instr) {
 			terms = append(terms, laneShl(g.laneRef(argv[j]), at))
 		}
 		e = orTree(terms)
-	case kSlice:
+	case OpSlice:
 		e = g.laneMasked(call("ShrK", a, fmt.Sprint(k)), m)
-	case kRepl: // as in GoSource: a times the copies' pattern
+	case OpRepl: // as in GoSource: a times the copies' pattern
 		e = call("Mul", a, splat(replPattern(uint(aw), uint32(k))))
-	case kZext:
+	case OpZext:
 		e = a
-	case kSext:
+	case OpSext:
 		e = g.laneMasked(call("Sext", a, fmt.Sprint(aw)), m)
-	case kMemRead:
+	case OpMemRead:
 		e = fmt.Sprintf("gather(&d.m%d, %s, %#x)", in.b, a, len(g.s.kn.mems[in.b])-1)
 	}
 	if g.inLocal[in.dst] {
@@ -488,8 +488,8 @@ func (g *gosrc) laneSelectTree(in *instr) string {
 // compares with the sign bits flipped.
 func (g *gosrc) laneCompare(in *instr, suffix string) string {
 	a, b := g.laneRef(in.a), g.laneRef(in.b)
-	op := map[kind]string{kEq: "Eq", kNe: "Ne", kLt: "Lt", kLe: "Le", kGt: "Gt", kGe: "Ge", kLtS: "Lt", kLeS: "Le", kGtS: "Gt", kGeS: "Ge"}[in.op]
-	if in.op >= kLtS {
+	op := map[Op]string{OpEq: "Eq", OpNe: "Ne", OpLt: "Lt", OpLe: "Le", OpGt: "Gt", OpGe: "Ge", OpLtS: "Lt", OpLeS: "Le", OpGtS: "Gt", OpGeS: "Ge"}[in.op]
+	if in.op >= OpLtS {
 		sign := splat(uint64(1) << (in.aw - 1))
 		a, b = fmt.Sprintf("vec.Xor(%s, %s)", a, sign), fmt.Sprintf("vec.Xor(%s, %s)", b, sign)
 	}
@@ -512,16 +512,16 @@ func (g *gosrc) laneWide(j int) bool {
 	words := nwords(op.width)
 	var e func(k int) string
 	switch {
-	case op.k == kZext:
+	case op.k == OpZext:
 		e = func(k int) string { w, _ := word(args[0], op.aw[0], k); return w }
 	case op.aw[0] > 64:
-	case op.k == kMux:
+	case op.k == OpMux:
 		e = func(k int) string {
 			t, _ := word(args[1], op.aw[1], k)
 			f, _ := word(args[2], op.aw[2], k)
 			return fmt.Sprintf("vec.Mux(sel, %s, %s)", t, f)
 		}
-	case op.k == kSelect:
+	case op.k == OpSelect:
 		e = func(k int) string {
 			r := splat(0)
 			for c, a := range args[1:] {
@@ -531,7 +531,7 @@ func (g *gosrc) laneWide(j int) bool {
 			}
 			return r
 		}
-	case op.k == kOneHot:
+	case op.k == OpOneHot:
 		e = func(k int) string {
 			var terms []string
 			for c, a := range args[1:] {
@@ -546,7 +546,7 @@ func (g *gosrc) laneWide(j int) bool {
 		return false
 	}
 	g.p("\t{\n")
-	if op.k != kZext {
+	if op.k != OpZext {
 		g.p("\t\tsel := vec.Load(&st[%d])\n", args[0])
 	}
 	for k := range words {

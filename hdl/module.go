@@ -43,7 +43,7 @@ func (m *Module) errorf(pos Pos, format string, args ...any) {
 
 // add appends a new signal to the module. A bad width is reported and
 // replaced by 1 so construction can continue.
-func (m *Module) add(pos Pos, k kind, width int, name string, args ...*Signal) *Signal {
+func (m *Module) add(pos Pos, k Op, width int, name string, args ...*Signal) *Signal {
 	if err := checkWidth(width); err != nil {
 		m.errorf(pos, "%s: %v", k, err)
 		width = 1
@@ -55,14 +55,14 @@ func (m *Module) add(pos Pos, k kind, width int, name string, args ...*Signal) *
 
 // Input declares an input port.
 func (m *Module) Input(name string, width int) *Signal {
-	s := m.add(callerPos(), kInput, width, name)
+	s := m.add(callerPos(), OpInput, width, name)
 	m.inputs = append(m.inputs, s)
 	return s
 }
 
 // Output declares an output port; drive it with Drive.
 func (m *Module) Output(name string, width int) *Signal {
-	s := m.add(callerPos(), kOutput, width, name, nil)
+	s := m.add(callerPos(), OpOutput, width, name, nil)
 	m.outputs = append(m.outputs, s)
 	return s
 }
@@ -70,14 +70,14 @@ func (m *Module) Output(name string, width int) *Signal {
 // Wire declares a combinational wire; drive it with Drive. Wires allow a
 // signal to be used before the logic that drives it is built.
 func (m *Module) Wire(name string, width int) *Signal {
-	return m.add(callerPos(), kWire, width, name, nil)
+	return m.add(callerPos(), OpWire, width, name, nil)
 }
 
 // Reg declares a register clocked by clk that becomes zero at a rising edge
 // where rst is 1 (RegInit chooses another reset value). Give its next value
 // with Drive and, optionally, a load enable with Enable.
 func (m *Module) Reg(name string, width int) *Signal {
-	s := m.add(callerPos(), kReg, width, name, nil, nil)
+	s := m.add(callerPos(), OpReg, width, name, nil, nil)
 	s.val = Zero(s.width)
 	return s
 }
@@ -89,7 +89,7 @@ func (m *Module) RegInit(name string, init Bits) *Signal {
 		m.errorf(pos, "RegInit %q: reset value is an invalid Bits; make it with hdl.U or hdl.Parse", name)
 		init = Zero(1)
 	}
-	s := m.add(pos, kReg, init.width, name, nil, nil)
+	s := m.add(pos, OpReg, init.width, name, nil, nil)
 	s.val = init
 	return s
 }
@@ -101,7 +101,7 @@ func (m *Module) Const(v Bits) *Signal {
 		m.errorf(pos, "Const: invalid Bits; make values with hdl.U or hdl.Parse")
 		v = Zero(1)
 	}
-	s := m.add(pos, kConst, v.width, "")
+	s := m.add(pos, OpConst, v.width, "")
 	s.val = v
 	return s
 }
@@ -114,7 +114,7 @@ func (m *Module) ConstU(width int, v uint64) *Signal {
 		m.errorf(pos, "ConstU: %v", err)
 		b = Zero(max(1, min(width, MaxWidth)))
 	}
-	s := m.add(pos, kConst, b.width, "")
+	s := m.add(pos, OpConst, b.width, "")
 	s.val = b
 	return s
 }
@@ -269,7 +269,7 @@ func (mem *Mem) Read(addr *Signal) *Signal {
 	if !mem.checkAddr(pos, "Read", addr) {
 		addr = nil
 	}
-	s := mem.mod.add(pos, kMemRead, mem.width, "", addr)
+	s := mem.mod.add(pos, OpMemRead, mem.width, "", addr)
 	s.mem = mem
 	mem.reads = append(mem.reads, s)
 	return s
@@ -289,7 +289,7 @@ func (mem *Mem) ReadSync(addr, en *Signal) *Signal {
 	if en != nil && !mem.mod.check1(pos, "ReadSync enable", en) {
 		en = nil
 	}
-	s := mem.mod.add(pos, kMemSync, mem.width, "", addr, en)
+	s := mem.mod.add(pos, OpMemSync, mem.width, "", addr, en)
 	s.mem = mem
 	mem.reads = append(mem.reads, s)
 	return s
@@ -383,7 +383,7 @@ func (i *Instance) out(pos Pos, port string) *Signal {
 	} else {
 		i.parent.errorf(pos, "instance %s: module %s has no output %q%s", i.name, i.sub.name, port, portList(i.sub.outputs))
 	}
-	s := i.parent.add(pos, kInstOut, width, "")
+	s := i.parent.add(pos, OpInstOut, width, "")
 	s.inst, s.port = i, port
 	i.outs = append(i.outs, s)
 	return s

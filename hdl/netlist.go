@@ -20,7 +20,7 @@ type Netlist struct {
 
 // Node is one signal of the flattened design.
 type Node struct {
-	Kind  kind
+	Op    Op
 	Width int
 	// Args are the nodes of the operation's operands, -1 for one that is
 	// absent (a register's enable when it loads every edge); ArgWidths
@@ -74,10 +74,10 @@ func (d *Design) Netlist() *Netlist {
 		n := &d.nodes[i]
 		k := n.sig.kind
 		nl.Nodes[i] = Node{
-			Kind: k, Width: n.sig.width, Args: n.args, ArgWidths: d.argWidths(n),
+			Op: k, Width: n.sig.width, Args: n.args, ArgWidths: d.argWidths(n),
 			Alias: d.aliasOf(int32(i)), Value: n.sig.val, K: n.sig.k, Mem: d.memOf(n),
 			Name:  d.hierName(i),
-			Named: n.sig.name != "", TopOutput: k == kOutput && n.scope == 0,
+			Named: n.sig.name != "", TopOutput: k == OpOutput && n.scope == 0,
 			Class: d.evalClass(int32(i)),
 		}
 	}

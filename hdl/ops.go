@@ -41,7 +41,7 @@ func operands(pos Pos, op string, sigs ...*Signal) (*Module, bool) {
 // placeholder stands in for the result of a failed operation.
 func placeholder(m *Module, pos Pos, width int) *Signal {
 	width = max(1, min(width, MaxWidth))
-	s := m.add(pos, kConst, width, "")
+	s := m.add(pos, OpConst, width, "")
 	s.val = Zero(width)
 	return s
 }
@@ -59,7 +59,7 @@ func sameWidth(m *Module, pos Pos, op string, sigs ...*Signal) bool {
 
 // binary makes a two-operand operation whose operands must have equal width
 // and whose result is resultWidth bits (0 means the operand width).
-func binary(pos Pos, op string, k kind, a, b *Signal, resultWidth int) *Signal {
+func binary(pos Pos, op string, k Op, a, b *Signal, resultWidth int) *Signal {
 	m, ok := operands(pos, op, a, b)
 	if m == nil {
 		return nil
@@ -74,7 +74,7 @@ func binary(pos Pos, op string, k kind, a, b *Signal, resultWidth int) *Signal {
 	return m.add(pos, k, w, "", a, b)
 }
 
-func unary(pos Pos, k kind, a *Signal, width int) *Signal {
+func unary(pos Pos, k Op, a *Signal, width int) *Signal {
 	if a == nil {
 		return nil
 	}
@@ -82,47 +82,47 @@ func unary(pos Pos, k kind, a *Signal, width int) *Signal {
 }
 
 // Not is the bitwise complement.
-func (a *Signal) Not() *Signal { return unary(callerPos(), kNot, a, a.Width()) }
+func (a *Signal) Not() *Signal { return unary(callerPos(), OpNot, a, a.Width()) }
 
 // And is the bitwise AND of equal-width signals.
-func (a *Signal) And(b *Signal) *Signal { return binary(callerPos(), "And", kAnd, a, b, 0) }
+func (a *Signal) And(b *Signal) *Signal { return binary(callerPos(), "And", OpAnd, a, b, 0) }
 
 // Or is the bitwise OR of equal-width signals.
-func (a *Signal) Or(b *Signal) *Signal { return binary(callerPos(), "Or", kOr, a, b, 0) }
+func (a *Signal) Or(b *Signal) *Signal { return binary(callerPos(), "Or", OpOr, a, b, 0) }
 
 // Xor is the bitwise XOR of equal-width signals.
-func (a *Signal) Xor(b *Signal) *Signal { return binary(callerPos(), "Xor", kXor, a, b, 0) }
+func (a *Signal) Xor(b *Signal) *Signal { return binary(callerPos(), "Xor", OpXor, a, b, 0) }
 
 // RedAnd is 1 when every bit of a is 1.
-func (a *Signal) RedAnd() *Signal { return unary(callerPos(), kRedAnd, a, 1) }
+func (a *Signal) RedAnd() *Signal { return unary(callerPos(), OpRedAnd, a, 1) }
 
 // RedOr is 1 when any bit of a is 1.
-func (a *Signal) RedOr() *Signal { return unary(callerPos(), kRedOr, a, 1) }
+func (a *Signal) RedOr() *Signal { return unary(callerPos(), OpRedOr, a, 1) }
 
 // RedXor is the parity of a.
-func (a *Signal) RedXor() *Signal { return unary(callerPos(), kRedXor, a, 1) }
+func (a *Signal) RedXor() *Signal { return unary(callerPos(), OpRedXor, a, 1) }
 
 // Add is (a + b) mod 2^w for equal-width a and b of w bits. Use AddCarry
 // for the carry out.
-func (a *Signal) Add(b *Signal) *Signal { return binary(callerPos(), "Add", kAdd, a, b, 0) }
+func (a *Signal) Add(b *Signal) *Signal { return binary(callerPos(), "Add", OpAdd, a, b, 0) }
 
 // Sub is (a - b) mod 2^w for equal-width a and b of w bits. Use SubBorrow
 // for the borrow out.
-func (a *Signal) Sub(b *Signal) *Signal { return binary(callerPos(), "Sub", kSub, a, b, 0) }
+func (a *Signal) Sub(b *Signal) *Signal { return binary(callerPos(), "Sub", OpSub, a, b, 0) }
 
 // AddCarry returns the w-bit sum of equal-width a and b and the carry out.
 func (a *Signal) AddCarry(b *Signal) (sum, carry *Signal) {
-	return widened(callerPos(), "AddCarry", kAdd, a, b)
+	return widened(callerPos(), "AddCarry", OpAdd, a, b)
 }
 
 // SubBorrow returns the w-bit difference a - b and the borrow out, which is
 // 1 exactly when a < b (unsigned).
 func (a *Signal) SubBorrow(b *Signal) (diff, borrow *Signal) {
-	return widened(callerPos(), "SubBorrow", kSub, a, b)
+	return widened(callerPos(), "SubBorrow", OpSub, a, b)
 }
 
 // widened computes a (k) b one bit wider and splits off the top bit.
-func widened(pos Pos, op string, k kind, a, b *Signal) (low, top *Signal) {
+func widened(pos Pos, op string, k Op, a, b *Signal) (low, top *Signal) {
 	m, ok := operands(pos, op, a, b)
 	if m == nil {
 		return nil, nil
@@ -152,7 +152,7 @@ func (a *Signal) Mul(b *Signal) *Signal {
 		}
 		return placeholder(m, pos, w)
 	}
-	return m.add(pos, kMul, w, "", a, b)
+	return m.add(pos, OpMul, w, "", a, b)
 }
 
 // MulConst is the full unsigned product of a and the constant k:
@@ -163,18 +163,18 @@ func (a *Signal) MulConst(k uint64) *Signal {
 	}
 	pos := callerPos()
 	kw := max(1, bits.Len64(k))
-	c := a.mod.add(pos, kConst, kw, "")
+	c := a.mod.add(pos, OpConst, kw, "")
 	c.val = MustU(kw, k)
 	if a.width+kw > MaxWidth {
 		a.mod.errorf(pos, "MulConst: product exceeds max width %d", MaxWidth)
 		return placeholder(a.mod, pos, a.width)
 	}
-	return a.mod.add(pos, kMul, a.width+kw, "", a, c)
+	return a.mod.add(pos, OpMul, a.width+kw, "", a, c)
 }
 
 // shiftConst makes a shift by a constant amount; amounts of at least the
 // width shift everything out (Sra fills with the sign bit).
-func shiftConst(pos Pos, op string, k kind, a *Signal, n int) *Signal {
+func shiftConst(pos Pos, op string, k Op, a *Signal, n int) *Signal {
 	if a == nil {
 		return nil
 	}
@@ -185,7 +185,7 @@ func shiftConst(pos Pos, op string, k kind, a *Signal, n int) *Signal {
 		return placeholder(m, pos, a.width)
 	case n == 0:
 		return a
-	case n >= a.width && k == kSraK:
+	case n >= a.width && k == OpSraK:
 		return repl(m, pos, slice(m, pos, a, a.width-1, a.width-1), a.width)
 	case n >= a.width:
 		return placeholder(m, pos, a.width) // all bits shifted out: zero
@@ -196,16 +196,16 @@ func shiftConst(pos Pos, op string, k kind, a *Signal, n int) *Signal {
 }
 
 // Shl shifts left by the constant n, filling with zeros.
-func (a *Signal) Shl(n int) *Signal { return shiftConst(callerPos(), "Shl", kShlK, a, n) }
+func (a *Signal) Shl(n int) *Signal { return shiftConst(callerPos(), "Shl", OpShlK, a, n) }
 
 // Shr shifts right by the constant n, filling with zeros.
-func (a *Signal) Shr(n int) *Signal { return shiftConst(callerPos(), "Shr", kShrK, a, n) }
+func (a *Signal) Shr(n int) *Signal { return shiftConst(callerPos(), "Shr", OpShrK, a, n) }
 
 // Sra shifts right by the constant n, filling with copies of the sign bit.
-func (a *Signal) Sra(n int) *Signal { return shiftConst(callerPos(), "Sra", kSraK, a, n) }
+func (a *Signal) Sra(n int) *Signal { return shiftConst(callerPos(), "Sra", OpSraK, a, n) }
 
 // shiftBy makes a shift by the unsigned value of signal amt (any width).
-func shiftBy(pos Pos, op string, k kind, a, amt *Signal) *Signal {
+func shiftBy(pos Pos, op string, k Op, a, amt *Signal) *Signal {
 	m, ok := operands(pos, op, a, amt)
 	if m == nil {
 		return nil
@@ -218,43 +218,43 @@ func shiftBy(pos Pos, op string, k kind, a, amt *Signal) *Signal {
 
 // ShlBy shifts left by the unsigned value of amt; amounts of at least the
 // width give zero.
-func (a *Signal) ShlBy(amt *Signal) *Signal { return shiftBy(callerPos(), "ShlBy", kShl, a, amt) }
+func (a *Signal) ShlBy(amt *Signal) *Signal { return shiftBy(callerPos(), "ShlBy", OpShl, a, amt) }
 
 // ShrBy shifts right (logical) by the unsigned value of amt.
-func (a *Signal) ShrBy(amt *Signal) *Signal { return shiftBy(callerPos(), "ShrBy", kShr, a, amt) }
+func (a *Signal) ShrBy(amt *Signal) *Signal { return shiftBy(callerPos(), "ShrBy", OpShr, a, amt) }
 
 // SraBy shifts right (arithmetic) by the unsigned value of amt.
-func (a *Signal) SraBy(amt *Signal) *Signal { return shiftBy(callerPos(), "SraBy", kSra, a, amt) }
+func (a *Signal) SraBy(amt *Signal) *Signal { return shiftBy(callerPos(), "SraBy", OpSra, a, amt) }
 
 // Eq is 1 when a == b.
-func (a *Signal) Eq(b *Signal) *Signal { return binary(callerPos(), "Eq", kEq, a, b, 1) }
+func (a *Signal) Eq(b *Signal) *Signal { return binary(callerPos(), "Eq", OpEq, a, b, 1) }
 
 // Ne is 1 when a != b.
-func (a *Signal) Ne(b *Signal) *Signal { return binary(callerPos(), "Ne", kNe, a, b, 1) }
+func (a *Signal) Ne(b *Signal) *Signal { return binary(callerPos(), "Ne", OpNe, a, b, 1) }
 
 // Lt is 1 when a < b as unsigned numbers.
-func (a *Signal) Lt(b *Signal) *Signal { return binary(callerPos(), "Lt", kLt, a, b, 1) }
+func (a *Signal) Lt(b *Signal) *Signal { return binary(callerPos(), "Lt", OpLt, a, b, 1) }
 
 // Le is 1 when a <= b as unsigned numbers.
-func (a *Signal) Le(b *Signal) *Signal { return binary(callerPos(), "Le", kLe, a, b, 1) }
+func (a *Signal) Le(b *Signal) *Signal { return binary(callerPos(), "Le", OpLe, a, b, 1) }
 
 // Gt is 1 when a > b as unsigned numbers.
-func (a *Signal) Gt(b *Signal) *Signal { return binary(callerPos(), "Gt", kGt, a, b, 1) }
+func (a *Signal) Gt(b *Signal) *Signal { return binary(callerPos(), "Gt", OpGt, a, b, 1) }
 
 // Ge is 1 when a >= b as unsigned numbers.
-func (a *Signal) Ge(b *Signal) *Signal { return binary(callerPos(), "Ge", kGe, a, b, 1) }
+func (a *Signal) Ge(b *Signal) *Signal { return binary(callerPos(), "Ge", OpGe, a, b, 1) }
 
 // LtS is 1 when a < b as two's complement numbers.
-func (a *Signal) LtS(b *Signal) *Signal { return binary(callerPos(), "LtS", kLtS, a, b, 1) }
+func (a *Signal) LtS(b *Signal) *Signal { return binary(callerPos(), "LtS", OpLtS, a, b, 1) }
 
 // LeS is 1 when a <= b as two's complement numbers.
-func (a *Signal) LeS(b *Signal) *Signal { return binary(callerPos(), "LeS", kLeS, a, b, 1) }
+func (a *Signal) LeS(b *Signal) *Signal { return binary(callerPos(), "LeS", OpLeS, a, b, 1) }
 
 // GtS is 1 when a > b as two's complement numbers.
-func (a *Signal) GtS(b *Signal) *Signal { return binary(callerPos(), "GtS", kGtS, a, b, 1) }
+func (a *Signal) GtS(b *Signal) *Signal { return binary(callerPos(), "GtS", OpGtS, a, b, 1) }
 
 // GeS is 1 when a >= b as two's complement numbers.
-func (a *Signal) GeS(b *Signal) *Signal { return binary(callerPos(), "GeS", kGeS, a, b, 1) }
+func (a *Signal) GeS(b *Signal) *Signal { return binary(callerPos(), "GeS", OpGeS, a, b, 1) }
 
 // EqConst is 1 when a equals the constant v (which must fit a's width).
 func (a *Signal) EqConst(v uint64) *Signal {
@@ -267,9 +267,9 @@ func (a *Signal) EqConst(v uint64) *Signal {
 		a.mod.errorf(pos, "EqConst: %v", err)
 		return placeholder(a.mod, pos, 1)
 	}
-	c := a.mod.add(pos, kConst, a.width, "")
+	c := a.mod.add(pos, OpConst, a.width, "")
 	c.val = b
-	return a.mod.add(pos, kEq, 1, "", a, c)
+	return a.mod.add(pos, OpEq, 1, "", a, c)
 }
 
 // Mux is ifTrue when the one-bit sel is 1, else ifFalse.
@@ -284,23 +284,23 @@ func muxAt(pos Pos, sel, ifTrue, ifFalse *Signal) *Signal {
 	if !ok || !m.check1(pos, "Mux select", sel) || !sameWidth(m, pos, "Mux", ifTrue, ifFalse) {
 		return placeholder(m, pos, w)
 	}
-	return m.add(pos, kMux, w, "", sel, ifTrue, ifFalse)
+	return m.add(pos, OpMux, w, "", sel, ifTrue, ifFalse)
 }
 
 // Select returns choices[index], or zero when index >= len(choices).
 // The choices must have equal widths and be reachable by the index.
 func Select(index *Signal, choices ...*Signal) *Signal {
-	return nway(callerPos(), "Select", kSelect, index, choices)
+	return nway(callerPos(), "Select", OpSelect, index, choices)
 }
 
 // OneHotSelect returns the OR of the choices whose bit in sel is 1; sel has
 // one bit per choice (bit i selects choices[i]). With sel one-hot this is a
 // multiplexer without a decoder.
 func OneHotSelect(sel *Signal, choices ...*Signal) *Signal {
-	return nway(callerPos(), "OneHotSelect", kOneHot, sel, choices)
+	return nway(callerPos(), "OneHotSelect", OpOneHot, sel, choices)
 }
 
-func nway(pos Pos, op string, k kind, sel *Signal, choices []*Signal) *Signal {
+func nway(pos Pos, op string, k Op, sel *Signal, choices []*Signal) *Signal {
 	all := append([]*Signal{sel}, choices...)
 	m, ok := operands(pos, op, all...)
 	if m == nil {
@@ -315,9 +315,9 @@ func nway(pos Pos, op string, k kind, sel *Signal, choices []*Signal) *Signal {
 	case len(choices) == 0:
 		m.errorf(pos, "%s: no choices", op)
 	case !sameWidth(m, pos, op, choices...):
-	case k == kOneHot && sel.width != len(choices):
+	case k == OpOneHot && sel.width != len(choices):
 		m.errorf(pos, "%s: select is %d bits but there are %d choices; it needs one bit per choice", op, sel.width, len(choices))
-	case k == kSelect && sel.width < 63 && len(choices) > 1<<uint(sel.width):
+	case k == OpSelect && sel.width < 63 && len(choices) > 1<<uint(sel.width):
 		m.errorf(pos, "%s: %d choices but a %d-bit index reaches only %d; widen the index or drop choices", op, len(choices), sel.width, 1<<uint(sel.width))
 	default:
 		return m.add(pos, k, w, "", all...)
@@ -344,7 +344,7 @@ func concatAt(pos Pos, parts []*Signal) *Signal {
 	case len(parts) == 1:
 		return parts[0]
 	default:
-		return m.add(pos, kConcat, w, "", parts...)
+		return m.add(pos, OpConcat, w, "", parts...)
 	}
 	return placeholder(m, pos, w)
 }
@@ -366,7 +366,7 @@ func slice(m *Module, pos Pos, a *Signal, hi, lo int) *Signal {
 	if lo == 0 && hi == a.width-1 {
 		return a
 	}
-	s := m.add(pos, kSlice, hi-lo+1, "", a)
+	s := m.add(pos, OpSlice, hi-lo+1, "", a)
 	s.k = lo
 	return s
 }
@@ -413,7 +413,7 @@ func zext(m *Module, pos Pos, a *Signal, width int) *Signal {
 	if width == a.width {
 		return a
 	}
-	return m.add(pos, kZext, width, "", a)
+	return m.add(pos, OpZext, width, "", a)
 }
 
 // Sext widens a to width bits with copies of its top bit.
@@ -428,7 +428,7 @@ func (a *Signal) Sext(width int) *Signal {
 	if width == a.width {
 		return a
 	}
-	return a.mod.add(pos, kSext, width, "", a)
+	return a.mod.add(pos, OpSext, width, "", a)
 }
 
 func extendOK(pos Pos, op string, a *Signal, width int) bool {
@@ -456,7 +456,7 @@ func repl(m *Module, pos Pos, a *Signal, n int) *Signal {
 	if n == 1 {
 		return a
 	}
-	s := m.add(pos, kRepl, a.width*n, "", a)
+	s := m.add(pos, OpRepl, a.width*n, "", a)
 	s.k = n
 	return s
 }

@@ -65,7 +65,7 @@ func (m *Module) fields(what, prefix string, lane []int, make func(name string, 
 // InputFields makes record fields as input ports <prefix>_<field>[_<lane>].
 func (m *Module) InputFields(prefix string, lane ...int) Fields {
 	return m.fields("InputFields", prefix, lane, func(name string, width int, pos Pos) *Signal {
-		s := m.add(pos, kInput, width, name)
+		s := m.add(pos, OpInput, width, name)
 		m.inputs = append(m.inputs, s)
 		return s
 	})
@@ -75,7 +75,7 @@ func (m *Module) InputFields(prefix string, lane ...int) Fields {
 // whole record with DriveRecord or SetRecord).
 func (m *Module) OutputFields(prefix string, lane ...int) Fields {
 	return m.fields("OutputFields", prefix, lane, func(name string, width int, pos Pos) *Signal {
-		s := m.add(pos, kOutput, width, name, nil)
+		s := m.add(pos, OpOutput, width, name, nil)
 		m.outputs = append(m.outputs, s)
 		return s
 	})
@@ -84,7 +84,7 @@ func (m *Module) OutputFields(prefix string, lane ...int) Fields {
 // RegFields makes record fields as registers that reset to zero.
 func (m *Module) RegFields(prefix string, lane ...int) Fields {
 	return m.fields("RegFields", prefix, lane, func(name string, width int, pos Pos) *Signal {
-		s := m.add(pos, kReg, width, name, nil, nil)
+		s := m.add(pos, OpReg, width, name, nil, nil)
 		s.val = Zero(s.width)
 		return s
 	})
@@ -93,7 +93,7 @@ func (m *Module) RegFields(prefix string, lane ...int) Fields {
 // WireFields makes record fields as wires.
 func (m *Module) WireFields(prefix string, lane ...int) Fields {
 	return m.fields("WireFields", prefix, lane, func(name string, width int, pos Pos) *Signal {
-		return m.add(pos, kWire, width, name, nil)
+		return m.add(pos, OpWire, width, name, nil)
 	})
 }
 
@@ -315,7 +315,7 @@ func SelectRecord[T any](index *Signal, choices ...T) T {
 		for j := range flat {
 			col[j] = flat[j][i]
 		}
-		out[i] = nway(pos, "SelectRecord", kSelect, index, col)
+		out[i] = nway(pos, "SelectRecord", OpSelect, index, col)
 	}
 	return withSignals(pos, "SelectRecord", choices[0], out)
 }
@@ -368,7 +368,7 @@ func Join[T any](a, b T) {
 
 // drivable reports whether s is a wire or output that nothing drives yet.
 func (s *Signal) drivable() bool {
-	return (s.kind == kWire || s.kind == kOutput) && s.args[0] == nil && !s.mod.isSetTarget(s)
+	return (s.kind == OpWire || s.kind == OpOutput) && s.args[0] == nil && !s.mod.isSetTarget(s)
 }
 
 // Use places an instance of sub called name in m and returns its ports as
@@ -390,11 +390,11 @@ func Use[T any](m *Module, name string, sub *Module, ports T) T {
 		case p.mod != sub:
 			m.errorf(pos, "Use %s: %s is not a port of module %s", name, p.describe(), sub.name)
 			out[i] = placeholder(m, pos, p.width)
-		case p.kind == kInput:
-			w := m.add(pos, kWire, p.width, local, nil)
+		case p.kind == OpInput:
+			w := m.add(pos, OpWire, p.width, local, nil)
 			inst.conns = append(inst.conns, conn{port: p.name, sig: w, pos: pos})
 			out[i] = w
-		case p.kind == kOutput:
+		case p.kind == OpOutput:
 			o := inst.out(pos, p.name)
 			out[i] = o.Named(local)
 		default:
@@ -428,7 +428,7 @@ func ConnectRecord[T any](inst *Instance, ports, from T) {
 	}
 	for i, p := range subs {
 		switch {
-		case p.mod != inst.sub || p.kind != kInput:
+		case p.mod != inst.sub || p.kind != OpInput:
 			m.errorf(pos, "ConnectRecord %s: %s is not an input of module %s", inst.name, p.describe(), inst.sub.name)
 		case srcs[i].mod != m:
 			m.errorf(pos, "ConnectRecord %s: input %q connected to a signal of module %s", inst.name, p.name, srcs[i].mod.name)
@@ -449,7 +449,7 @@ func OutRecord[T any](inst *Instance, ports T) T {
 	}
 	out := make([]*Signal, len(subs))
 	for i, p := range subs {
-		if p.mod != inst.sub || p.kind != kOutput {
+		if p.mod != inst.sub || p.kind != OpOutput {
 			inst.parent.errorf(pos, "OutRecord %s: %s is not an output of module %s", inst.name, p.describe(), inst.sub.name)
 			out[i] = placeholder(inst.parent, pos, p.width)
 			continue

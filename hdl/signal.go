@@ -5,82 +5,83 @@ import (
 	"strings"
 )
 
-// kind is what a Signal computes.
-type kind uint8
+// Op is what a Signal computes: a source, storage or an operation. The
+// lowered program (Netlist) names its nodes' operations by it.
+type Op uint8
 
 const (
-	kInvalid kind = iota
+	OpInvalid Op = iota
 	// Sources and named storage.
-	kInput   // module input port
-	kConst   // constant, val
-	kWire    // combinational wire; args[0] is its driver
-	kOutput  // module output port; args[0] is its driver
-	kReg     // register; args[0] next value, args[1] enable or nil; val reset value
-	kMemRead // asynchronous memory read; args[0] address; mem
-	kMemSync // synchronous memory read; args[0] address, args[1] enable or nil; mem
-	kInstOut // output port of an instance; inst, port
+	OpInput   // module input port
+	OpConst   // constant, val
+	OpWire    // combinational wire; args[0] is its driver
+	OpOutput  // module output port; args[0] is its driver
+	OpReg     // register; args[0] next value, args[1] enable or nil; val reset value
+	OpMemRead // asynchronous memory read; args[0] address; mem
+	OpMemSync // synchronous memory read; args[0] address, args[1] enable or nil; mem
+	OpInstOut // output port of an instance; inst, port
 
 	// Operations. Operand widths are checked when the signal is made.
-	kNot
-	kAnd
-	kOr
-	kXor
-	kRedAnd
-	kRedOr
-	kRedXor
-	kAdd
-	kSub
-	kMul // full product: width = width(a) + width(b)
-	kShlK
-	kShrK
-	kSraK
-	kShl
-	kShr
-	kSra
-	kEq
-	kNe
-	kLt
-	kLe
-	kGt
-	kGe
-	kLtS
-	kLeS
-	kGtS
-	kGeS
-	kMux    // args: sel, ifTrue, ifFalse
-	kSelect // args: index, choices...; out of range gives 0
-	kOneHot // args: sel, choices...; OR of the choices whose sel bit is set
-	kConcat // args most significant first
-	kSlice  // bits [k+width-1 : k] of args[0]
-	kRepl   // k copies of args[0]
-	kZext
-	kSext
-	numKinds
+	OpNot
+	OpAnd
+	OpOr
+	OpXor
+	OpRedAnd
+	OpRedOr
+	OpRedXor
+	OpAdd
+	OpSub
+	OpMul // full product: width = width(a) + width(b)
+	OpShlK
+	OpShrK
+	OpSraK
+	OpShl
+	OpShr
+	OpSra
+	OpEq
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+	OpLtS
+	OpLeS
+	OpGtS
+	OpGeS
+	OpMux    // args: sel, ifTrue, ifFalse
+	OpSelect // args: index, choices...; out of range gives 0
+	OpOneHot // args: sel, choices...; OR of the choices whose sel bit is set
+	OpConcat // args most significant first
+	OpSlice  // bits [k+width-1 : k] of args[0]
+	OpRepl   // k copies of args[0]
+	OpZext
+	OpSext
+	NumOps
 )
 
-var kindNames = [numKinds]string{
-	kInvalid: "invalid", kInput: "input", kConst: "const", kWire: "wire", kOutput: "output",
-	kReg: "reg", kMemRead: "mem_read", kMemSync: "mem_read_sync", kInstOut: "inst_out",
-	kNot: "not", kAnd: "and", kOr: "or", kXor: "xor",
-	kRedAnd: "rand", kRedOr: "ror", kRedXor: "rxor",
-	kAdd: "add", kSub: "sub", kMul: "mul",
-	kShlK: "shl", kShrK: "shr", kSraK: "sra", kShl: "shl", kShr: "shr", kSra: "sra",
-	kEq: "eq", kNe: "ne", kLt: "lt", kLe: "le", kGt: "gt", kGe: "ge",
-	kLtS: "lts", kLeS: "les", kGtS: "gts", kGeS: "ges",
-	kMux: "mux", kSelect: "sel", kOneHot: "onehot", kConcat: "cat", kSlice: "slice",
-	kRepl: "repl", kZext: "zext", kSext: "sext",
+var kindNames = [NumOps]string{
+	OpInvalid: "invalid", OpInput: "input", OpConst: "const", OpWire: "wire", OpOutput: "output",
+	OpReg: "reg", OpMemRead: "mem_read", OpMemSync: "mem_read_sync", OpInstOut: "inst_out",
+	OpNot: "not", OpAnd: "and", OpOr: "or", OpXor: "xor",
+	OpRedAnd: "rand", OpRedOr: "ror", OpRedXor: "rxor",
+	OpAdd: "add", OpSub: "sub", OpMul: "mul",
+	OpShlK: "shl", OpShrK: "shr", OpSraK: "sra", OpShl: "shl", OpShr: "shr", OpSra: "sra",
+	OpEq: "eq", OpNe: "ne", OpLt: "lt", OpLe: "le", OpGt: "gt", OpGe: "ge",
+	OpLtS: "lts", OpLeS: "les", OpGtS: "gts", OpGeS: "ges",
+	OpMux: "mux", OpSelect: "sel", OpOneHot: "onehot", OpConcat: "cat", OpSlice: "slice",
+	OpRepl: "repl", OpZext: "zext", OpSext: "sext",
 }
 
-func (k kind) String() string {
-	if k < numKinds {
+func (k Op) String() string {
+	if k < NumOps {
 		return kindNames[k]
 	}
 	return fmt.Sprintf("kind%d", int(k))
 }
 
-// isStorage reports whether the kind holds state across clock edges, so its
+// IsStorage reports whether the operation holds state across clock edges, so its
 // value does not depend combinationally on its arguments.
-func (k kind) isStorage() bool { return k == kReg || k == kMemSync }
+func (k Op) IsStorage() bool { return k == OpReg || k == OpMemSync }
 
 // Signal is a wire of fixed width inside a Module: a port, a constant, a
 // register, a memory read port, an instance output, or the result of an
@@ -90,7 +91,7 @@ func (k kind) isStorage() bool { return k == kReg || k == kMemSync }
 type Signal struct {
 	mod   *Module
 	id    int // index in mod.signals: declaration order
-	kind  kind
+	kind  Op
 	width int
 	args  []*Signal
 	k     int    // shift amount, slice low bit, replication count
@@ -143,7 +144,7 @@ func (s *Signal) Named(name string) *Signal {
 	if s == nil {
 		return nil
 	}
-	if s.name == "" && s.kind != kConst {
+	if s.name == "" && s.kind != OpConst {
 		s.name = name
 		return s
 	}
@@ -165,7 +166,7 @@ func (s *Signal) Drive(src *Signal) {
 func (s *Signal) drive(pos Pos, src *Signal) {
 	m := s.mod
 	switch s.kind {
-	case kWire, kOutput, kReg:
+	case OpWire, OpOutput, OpReg:
 	default:
 		m.errorf(pos, "Drive: %s is %s, not a wire, output or register", s.describe(), article(s.kind))
 		return
@@ -202,7 +203,7 @@ func (s *Signal) Enable(en *Signal) {
 	}
 	pos := callerPos()
 	switch {
-	case s.kind != kReg:
+	case s.kind != OpReg:
 		s.mod.errorf(pos, "Enable: %s is %s, not a register", s.describe(), article(s.kind))
 	case s.args[1] != nil:
 		s.mod.errorf(pos, "Enable: register %s already has an enable", s.describe())
@@ -222,7 +223,7 @@ func (s *Signal) describe() string {
 }
 
 // article is "a <kind>" or "an <kind>".
-func article(k kind) string {
+func article(k Op) string {
 	name := k.String()
 	if strings.ContainsRune("aeiou", rune(name[0])) {
 		return "an " + name

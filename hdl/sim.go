@@ -157,7 +157,7 @@ func (s *Sim) assignSlots() {
 	}
 	s.kn.st = make([]uint64, next)
 	for i, n := range nl.Nodes {
-		if n.Kind == kConst {
+		if n.Op == OpConst {
 			copy(s.view(int32(i)), n.Value.view())
 		}
 	}
@@ -184,7 +184,7 @@ func (nl *Netlist) liveNodes(through map[int32]bypass) []bool {
 		}
 	}
 	for i, n := range nl.Nodes {
-		if n.Named || n.Kind.isStorage() || n.TopOutput {
+		if n.Named || n.Op.IsStorage() || n.TopOutput {
 			mark(int32(i))
 		}
 	}
@@ -234,15 +234,15 @@ func (nl *Netlist) bypasses() map[int32]bypass {
 	through := map[int32]bypass{}
 	for i := range nl.Nodes {
 		n := &nl.Nodes[i]
-		if n.Kind != kSlice {
+		if n.Op != OpSlice {
 			continue
 		}
 		c, not := source(n.Args[0]), false
-		if nl.Nodes[c].Kind == kNot && n.Width <= 64 {
+		if nl.Nodes[c].Op == OpNot && n.Width <= 64 {
 			c, not = source(nl.Nodes[c].Args[0]), true
 		}
 		cat := &nl.Nodes[c]
-		if cat.Kind != kConcat {
+		if cat.Op != OpConcat {
 			continue
 		}
 		lo := 0 // operand j's low bit: the last operand is the lowest
@@ -279,7 +279,7 @@ func (s *Sim) compile() {
 	}
 	s.konst = make([]bool, len(s.kn.st))
 	for i, n := range nl.Nodes {
-		if n.Kind == kConst {
+		if n.Op == OpConst {
 			s.konst[s.slot[i]] = true
 		}
 	}
@@ -288,7 +288,7 @@ func (s *Sim) compile() {
 		if n.Class == 0 || !s.live[i] {
 			continue // sources, storage, aliases and dead logic need no instruction
 		}
-		k := n.Kind
+		k := n.Op
 		args := make([]int32, len(n.Args))
 		aw := n.ArgWidths
 		if b, ok := through[i]; ok {
@@ -297,7 +297,7 @@ func (s *Sim) compile() {
 				merged[s.slot[i]] = from
 				continue
 			}
-			k, args, aw = kNot, []int32{from}, []int{n.Width}
+			k, args, aw = OpNot, []int32{from}, []int{n.Width}
 		} else {
 			for j, a := range n.Args {
 				s.slot[a] = resolve(s.slot[a])
@@ -305,7 +305,7 @@ func (s *Sim) compile() {
 			}
 		}
 		mem := int32(-1)
-		if k == kMemRead {
+		if k == OpMemRead {
 			mem = int32(n.Mem)
 		}
 		if isNarrow(n.Width, aw) {
@@ -331,7 +331,7 @@ func (s *Sim) compile() {
 				}
 			}
 			in := narrowInstr(k, s.slot[i], args, aw, n.Width, n.K, mem, list)
-			if k != kMemRead && !slices.ContainsFunc(args, func(x int32) bool { return !s.konst[x] }) {
+			if k != OpMemRead && !slices.ContainsFunc(args, func(x int32) bool { return !s.konst[x] }) {
 				// Constant operands: the result is a constant, computed now.
 				cat := len(s.kn.cat)
 				s.kn.exec(s.kn.encode([]instr{in}))
@@ -372,18 +372,18 @@ func (s *Sim) wideSlots(j int) (dst int32, args []int32) {
 
 // chosen reports the operand a multiplexer or Select with a constant
 // select passes on, as the slot it reads.
-func (s *Sim) chosen(k kind, args []int32) (int32, bool) {
+func (s *Sim) chosen(k Op, args []int32) (int32, bool) {
 	if !s.konst[args[0]] {
 		return 0, false
 	}
 	sel := s.kn.st[args[0]]
 	switch k {
-	case kMux:
+	case OpMux:
 		if sel != 0 {
 			return args[1], true
 		}
 		return args[2], true
-	case kSelect:
+	case OpSelect:
 		if sel < uint64(len(args)-1) {
 			return args[1+sel], true
 		}
@@ -396,8 +396,8 @@ func (s *Sim) chosen(k kind, args []int32) (int32, bool) {
 // x | ones the constant, and a multiplexer of one operand twice that
 // operand. (Chains that start from a constant, such as a fold of ORs
 // from 0, leave these behind.)
-func (s *Sim) passed(k kind, args []int32, aw []int, width int) (int32, bool) {
-	if k == kMux && args[1] == args[2] {
+func (s *Sim) passed(k Op, args []int32, aw []int, width int) (int32, bool) {
+	if k == OpMux && args[1] == args[2] {
 		return args[1], true
 	}
 	if len(args) != 2 || aw[0] != width || aw[1] != width {
@@ -410,10 +410,10 @@ func (s *Sim) passed(k kind, args []int32, aw []int, width int) (int32, bool) {
 		}
 		other, v := args[1-j], s.kn.st[x]
 		switch {
-		case v == 0 && (k == kOr || k == kXor || k == kAdd || (k == kSub && j == 1)),
-			v == ones && k == kAnd:
+		case v == 0 && (k == OpOr || k == OpXor || k == OpAdd || (k == OpSub && j == 1)),
+			v == ones && k == OpAnd:
 			return other, true
-		case v == 0 && k == kAnd, v == ones && k == kOr:
+		case v == 0 && k == OpAnd, v == ones && k == OpOr:
 			return x, true
 		}
 	}
@@ -432,13 +432,13 @@ func (s *Sim) compileSeq() {
 	shadow := int32(0)
 	for i := range nl.Nodes {
 		n := &nl.Nodes[i]
-		k := n.Kind
-		if !k.isStorage() {
+		k := n.Op
+		if !k.IsStorage() {
 			continue
 		}
 		op := seqOp{slot: s.slot[i], d: s.slot[n.Args[0]], en: slotOr(n.Args[1]), words: int32(nwords(n.Width)), shadow: shadow}
 		shadow += op.words
-		if k == kReg {
+		if k == OpReg {
 			op.reset = n.Value.view()
 			switch r := (wordReg{slot: op.slot, d: op.d, en: op.en, reset: op.reset[0]}); {
 			case op.words > 1:

@@ -72,7 +72,7 @@ func (s *Sim) TraceVCD(w io.Writer) error {
 		m := scope.mi.m
 		traced := append(append([]*Signal{}, m.inputs...), m.outputs...)
 		for _, sig := range m.signals {
-			if sig.name != "" && sig.kind != kInput && sig.kind != kOutput {
+			if sig.name != "" && sig.kind != OpInput && sig.kind != OpOutput {
 				traced = append(traced, sig)
 			}
 		}
@@ -81,7 +81,7 @@ func (s *Sim) TraceVCD(w io.Writer) error {
 			v.last = make([]uint64, v.words)
 			t.vars = append(t.vars, v)
 			kind := "wire"
-			if sig.kind.isStorage() {
+			if sig.kind.IsStorage() {
 				kind = "reg"
 			}
 			rng := ""

@@ -111,34 +111,34 @@ func (v *vmod) sel(s *Signal, hi, lo int) string {
 // sizedInt is n as a sized decimal literal.
 func sizedInt(n int) string { return fmt.Sprintf("%d'd%d", max(1, bits.Len(uint(n))), n) }
 
-var binOps = map[kind]string{
-	kAnd: "&", kOr: "|", kXor: "^", kAdd: "+", kSub: "-",
-	kEq: "==", kNe: "!=", kLt: "<", kLe: "<=", kGt: ">", kGe: ">=",
-	kShl: "<<", kShr: ">>",
+var binOps = map[Op]string{
+	OpAnd: "&", OpOr: "|", OpXor: "^", OpAdd: "+", OpSub: "-",
+	OpEq: "==", OpNe: "!=", OpLt: "<", OpLe: "<=", OpGt: ">", OpGe: ">=",
+	OpShl: "<<", OpShr: ">>",
 }
 
-var signedCmpOps = map[kind]string{kLtS: "<", kLeS: "<=", kGtS: ">", kGeS: ">="}
+var signedCmpOps = map[Op]string{OpLtS: "<", OpLeS: "<=", OpGtS: ">", OpGeS: ">="}
 
-var reduceOps = map[kind]string{kRedAnd: "&", kRedOr: "|", kRedXor: "^"}
+var reduceOps = map[Op]string{OpRedAnd: "&", OpRedOr: "|", OpRedXor: "^"}
 
 // decidedCompare returns the value of a comparison that one constant
 // operand at the end of its range decides (x >= 0, x > max, ...), which
 // Verilator's lint flags as CMPCONST or UNSIGNED when written out.
 func decidedCompare(s *Signal) (Bits, bool) {
-	signed := s.kind >= kLtS && s.kind <= kGeS
-	if !(s.kind >= kLt && s.kind <= kGe) && !signed {
+	signed := s.kind >= OpLtS && s.kind <= OpGeS
+	if !(s.kind >= OpLt && s.kind <= OpGe) && !signed {
 		return Bits{}, false
 	}
 	a, b := s.args[0], s.args[1]
 	k := s.kind
 	if signed {
-		k = k - kLtS + kLt
+		k = k - OpLtS + OpLt
 	}
-	if a.kind == kConst && b.kind != kConst { // c op x  ==  x op' c
+	if a.kind == OpConst && b.kind != OpConst { // c op x  ==  x op' c
 		a, b = b, a
-		k = map[kind]kind{kLt: kGt, kLe: kGe, kGt: kLt, kGe: kLe}[k]
+		k = map[Op]Op{OpLt: OpGt, OpLe: OpGe, OpGt: OpLt, OpGe: OpLe}[k]
 	}
-	if b.kind != kConst || a.kind == kConst {
+	if b.kind != OpConst || a.kind == OpConst {
 		return Bits{}, false
 	}
 	c := b.val
@@ -147,9 +147,9 @@ func decidedCompare(s *Signal) (Bits, bool) {
 	}
 	isMin, isMax := c.Equal(Zero(c.width)), c.Equal(Zero(c.width).Not())
 	switch {
-	case k == kLt && isMin, k == kGt && isMax:
+	case k == OpLt && isMin, k == OpGt && isMax:
 		return MustU(1, 0), true
-	case k == kGe && isMin, k == kLe && isMax:
+	case k == OpGe && isMin, k == OpLe && isMax:
 		return MustU(1, 1), true
 	}
 	return Bits{}, false
@@ -185,28 +185,28 @@ func (v *vmod) expr(s *Signal) string {
 		return v.reduction(s.kind, op, a[0])
 	}
 	switch s.kind {
-	case kNot:
+	case OpNot:
 		return "~" + v.ref(a[0])
-	case kWire, kOutput:
+	case OpWire, OpOutput:
 		return v.ref(a[0])
-	case kSelect: // with a constant index (isRegDecl)
+	case OpSelect: // with a constant index (isRegDecl)
 		if i := a[0].val; i.FitsUint64() && i.Uint64() < uint64(len(a)-1) {
 			return v.ref(a[1+i.Uint64()])
 		}
 		return Zero(s.width).String()
-	case kMul: // operands widened to the product's width: no implicit extension
+	case OpMul: // operands widened to the product's width: no implicit extension
 		return fmt.Sprintf("{%d'd0, %s} * {%d'd0, %s}", a[1].width, v.ref(a[0]), a[0].width, v.ref(a[1]))
-	case kShlK:
+	case OpShlK:
 		return fmt.Sprintf("%s << %s", v.ref(a[0]), sizedInt(s.k))
-	case kShrK:
+	case OpShrK:
 		return fmt.Sprintf("%s >> %s", v.ref(a[0]), sizedInt(s.k))
-	case kSraK:
+	case OpSraK:
 		return fmt.Sprintf("$signed(%s) >>> %s", v.ref(a[0]), sizedInt(s.k))
-	case kSra:
+	case OpSra:
 		return fmt.Sprintf("$signed(%s) >>> %s", v.ref(a[0]), v.ref(a[1]))
-	case kMux:
+	case OpMux:
 		return fmt.Sprintf("%s ? %s : %s", v.ref(a[0]), v.ref(a[1]), v.ref(a[2]))
-	case kOneHot:
+	case OpOneHot:
 		terms := make([]string, len(a)-1)
 		for i, c := range a[1:] {
 			bit := v.ref(a[0])
@@ -216,24 +216,24 @@ func (v *vmod) expr(s *Signal) string {
 			terms[i] = fmt.Sprintf("({%d{%s}} & %s)", s.width, bit, v.ref(c))
 		}
 		return strings.Join(terms, " | ")
-	case kConcat:
+	case OpConcat:
 		parts := make([]string, len(a))
 		for i, p := range a {
 			parts[i] = v.ref(p)
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
-	case kSlice:
+	case OpSlice:
 		return v.sel(a[0], s.k+s.width-1, s.k)
-	case kRepl:
+	case OpRepl:
 		return fmt.Sprintf("{%d{%s}}", s.k, v.ref(a[0]))
-	case kZext:
+	case OpZext:
 		return fmt.Sprintf("{%d'd0, %s}", s.width-a[0].width, v.ref(a[0]))
-	case kSext:
+	case OpSext:
 		if a[0].width == 1 {
 			return fmt.Sprintf("{%d{%s}}", s.width, v.ref(a[0]))
 		}
 		return fmt.Sprintf("{{%d{%s}}, %s}", s.width-a[0].width, v.sel(a[0], a[0].width-1, a[0].width-1), v.ref(a[0]))
-	case kMemRead:
+	case OpMemRead:
 		return v.memRead(s)
 	}
 	panic(fmt.Sprintf("hdl: no Verilog for %s", s.kind)) // unreachable: every kind is handled above
@@ -246,13 +246,13 @@ func (v *vmod) expr(s *Signal) string {
 // folded") on the parity of a wide value its optimizer finds to be an
 // inverted zero extension of one bit (^~{89'd0, a}), also when module
 // ports put it together.
-func (v *vmod) reduction(k kind, op string, x *Signal) string {
+func (v *vmod) reduction(k Op, op string, x *Signal) string {
 	switch {
 	case x.width == 1:
 		return v.ref(x)
 	case v.mi.names[x.id] == "":
 		return apply(k, 1, 0, x.val).String()
-	case k != kRedXor || x.width <= 64:
+	case k != OpRedXor || x.width <= 64:
 		return op + v.ref(x)
 	}
 	var pieces []string
@@ -290,7 +290,7 @@ func (v *vmod) memIdx(mem *Mem) int {
 // with a constant index is an assignment of the choice it makes: its block
 // would read nothing, which Icarus warns will never run.
 func isRegDecl(s *Signal) bool {
-	return s.kind == kReg || s.kind == kMemSync || s.kind == kSelect && s.args[0].kind != kConst
+	return s.kind == OpReg || s.kind == OpMemSync || s.kind == OpSelect && s.args[0].kind != OpConst
 }
 
 func (v *vmod) emit(d *Design) {
@@ -340,10 +340,10 @@ func (v *vmod) declare() {
 	for _, s := range m.signals {
 		name := mi.names[s.id]
 		switch {
-		case s.kind == kInput, s.kind == kOutput:
-		case s.kind == kConst && name != "":
+		case s.kind == OpInput, s.kind == OpOutput:
+		case s.kind == OpConst && name != "":
 			v.printf("  wire %s%s = %s;\n", rangeOf(s.width), name, v.literal(s))
-		case s.kind == kConst:
+		case s.kind == OpConst:
 		case isRegDecl(s):
 			v.printf("  reg %s%s;\n", rangeOf(s.width), name)
 		default:
@@ -367,12 +367,12 @@ func (v *vmod) declare() {
 func (v *vmod) logic(s *Signal) {
 	name := v.mi.names[s.id]
 	switch s.kind {
-	case kInput, kConst:
-	case kInstOut:
+	case OpInput, OpConst:
+	case OpInstOut:
 		if w := v.instOutWire(s); w.sig != s { // a second read of the same port
 			v.printf("  assign %s = %s;\n", name, v.ref(w.sig))
 		}
-	case kReg:
+	case OpReg:
 		v.rstUsed = true
 		v.printf("  always @(posedge %s) begin\n    if (%s) %s <= %s;\n", ClockName, ResetName, name, s.val)
 		if en := s.args[1]; en != nil {
@@ -380,14 +380,14 @@ func (v *vmod) logic(s *Signal) {
 		} else {
 			v.printf("    else %s <= %s;\n  end\n", name, v.ref(s.args[0]))
 		}
-	case kMemSync:
+	case OpMemSync:
 		read := fmt.Sprintf("%s <= %s;", name, v.memRead(s))
 		if en := s.args[1]; en != nil {
 			v.printf("  always @(posedge %s) begin\n    if (%s) %s\n  end\n", ClockName, v.ref(en), read)
 		} else {
 			v.printf("  always @(posedge %s) begin\n    %s\n  end\n", ClockName, read)
 		}
-	case kSelect:
+	case OpSelect:
 		if !isRegDecl(s) {
 			v.printf("  assign %s = %s;\n", name, v.expr(s))
 			return
@@ -487,7 +487,7 @@ func (v *vmod) sink() {
 	}
 	for _, s := range v.mi.m.signals {
 		name := v.mi.names[s.id]
-		if name == "" || s.kind == kOutput {
+		if name == "" || s.kind == OpOutput {
 			continue
 		}
 		u := v.used[s.id]

@@ -16,7 +16,7 @@ func b2u(b bool) uint64 {
 // wideOp is one operation with an operand or result wider than 64 bits.
 // Its slices are views into the simulator state (or into Bits values).
 type wideOp struct {
-	k     kind
+	k     Op
 	width int // result width
 	n     int // shift amount, slice low bit, replication count
 	dst   []uint64
@@ -28,101 +28,101 @@ type wideOp struct {
 func (o *wideOp) eval() {
 	d, a := o.dst, o.args
 	switch o.k {
-	case kNot:
+	case OpNot:
 		wNot(d, a[0], o.width)
-	case kAnd:
+	case OpAnd:
 		wAnd(d, a[0], a[1])
-	case kOr:
+	case OpOr:
 		wOr(d, a[0], a[1])
-	case kXor:
+	case OpXor:
 		wXor(d, a[0], a[1])
-	case kRedAnd:
+	case OpRedAnd:
 		d[0] = b2u(wAllOnes(a[0], o.aw[0]))
-	case kRedOr:
+	case OpRedOr:
 		d[0] = b2u(!wIsZero(a[0]))
-	case kRedXor:
+	case OpRedXor:
 		d[0] = wParity(a[0])
-	case kAdd:
+	case OpAdd:
 		wAdd(d, a[0], a[1], o.width)
-	case kSub:
+	case OpSub:
 		wSub(d, a[0], a[1], o.width)
-	case kMul:
+	case OpMul:
 		wMul(d, a[0], a[1], o.width)
-	case kShlK:
+	case OpShlK:
 		wShl(d, a[0], uint64(o.n), o.width)
-	case kShrK:
+	case OpShrK:
 		wShr(d, a[0], uint64(o.n), o.width)
-	case kSraK:
+	case OpSraK:
 		wSra(d, a[0], uint64(o.n), o.width)
-	case kShl:
+	case OpShl:
 		wShl(d, a[0], shiftAmount(a[1]), o.width)
-	case kShr:
+	case OpShr:
 		wShr(d, a[0], shiftAmount(a[1]), o.width)
-	case kSra:
+	case OpSra:
 		wSra(d, a[0], shiftAmount(a[1]), o.width)
-	case kEq:
+	case OpEq:
 		d[0] = b2u(wCmp(a[0], a[1]) == 0)
-	case kNe:
+	case OpNe:
 		d[0] = b2u(wCmp(a[0], a[1]) != 0)
-	case kLt:
+	case OpLt:
 		d[0] = b2u(wCmp(a[0], a[1]) < 0)
-	case kLe:
+	case OpLe:
 		d[0] = b2u(wCmp(a[0], a[1]) <= 0)
-	case kGt:
+	case OpGt:
 		d[0] = b2u(wCmp(a[0], a[1]) > 0)
-	case kGe:
+	case OpGe:
 		d[0] = b2u(wCmp(a[0], a[1]) >= 0)
-	case kLtS:
+	case OpLtS:
 		d[0] = b2u(wCmpS(a[0], a[1], o.aw[0]) < 0)
-	case kLeS:
+	case OpLeS:
 		d[0] = b2u(wCmpS(a[0], a[1], o.aw[0]) <= 0)
-	case kGtS:
+	case OpGtS:
 		d[0] = b2u(wCmpS(a[0], a[1], o.aw[0]) > 0)
-	case kGeS:
+	case OpGeS:
 		d[0] = b2u(wCmpS(a[0], a[1], o.aw[0]) >= 0)
-	case kMux:
+	case OpMux:
 		if !wIsZero(a[0]) {
 			copy(d, a[1])
 		} else {
 			copy(d, a[2])
 		}
-	case kSelect:
+	case OpSelect:
 		if idx := shiftAmount(a[0]); idx < uint64(len(a)-1) {
 			copy(d, a[1+idx])
 		} else {
 			wZero(d)
 		}
-	case kOneHot:
+	case OpOneHot:
 		wZero(d)
 		for j, c := range a[1:] {
 			if bitOf(a[0], j) != 0 {
 				wOr(d, d, c)
 			}
 		}
-	case kConcat:
+	case OpConcat:
 		wZero(d)
 		off := o.width
 		for j, p := range a {
 			off -= o.aw[j]
 			insert(d, p, off, o.aw[j])
 		}
-	case kSlice:
+	case OpSlice:
 		extract(d, a[0], o.n, o.width)
-	case kRepl:
+	case OpRepl:
 		wZero(d)
 		for j := range o.n {
 			insert(d, a[0], j*o.aw[0], o.aw[0])
 		}
-	case kZext:
+	case OpZext:
 		wZero(d)
 		copy(d, a[0])
-	case kSext:
+	case OpSext:
 		wZero(d)
 		copy(d, a[0])
 		if bitOf(a[0], o.aw[0]-1) != 0 {
 			fillOnes(d, o.aw[0], o.width)
 		}
-	case kMemRead:
+	case OpMemRead:
 		ew := len(d)
 		addr := int(a[0][0])
 		copy(d, o.mem[addr*ew:(addr+1)*ew])
