@@ -1924,867 +1924,666 @@ module vmshr_base (
   wire [1:0] _cat_1918;
   wire _ror_1919;
   wire _slice_1920;
-  wire _not_1921;
-  wire _and_1922;
-  wire _or_1923;
-  wire _and_1924;
-  wire [1:0] _cat_1925;
-  wire _not_1926;
-  wire _not_1927;
-  wire _not_1928;
-  wire _and_1929;
-  wire _or_1930;
-  wire _mux_1931;
-  wire _or_1932;
-  wire _and_1933;
+  wire full;
+  wire _or_1922;
+  wire _and_1923;
+  wire _not_1924;
+  wire _and_1925;
+  wire _and_1926;
+  wire [1:0] kind;
+  wire new_hbs;
+  wire _not_1933;
   wire _not_1934;
-  wire _and_1935;
-  wire _and_1936;
-  wire [5:0] _mux_1938;
-  wire _and_1939;
-  wire _and_1940;
-  wire _not_1941;
-  wire _and_1942;
-  wire _mux_1943;
+  wire _not_1936;
+  wire _not_1938;
+  wire _not_1939;
+  wire _or_1940;
   wire _eq_1944;
-  wire _not_1945;
-  wire _and_1946;
-  wire _and_1947;
-  wire _and_1948;
-  wire _eq_1950;
-  wire _not_1951;
-  wire _and_1952;
-  wire _and_1953;
-  wire _and_1954;
-  wire _eq_1956;
-  wire _not_1957;
-  wire _and_1958;
-  wire _and_1959;
-  wire _and_1960;
-  wire _eq_1962;
-  wire _not_1963;
-  wire _and_1964;
-  wire _and_1965;
-  wire _and_1966;
-  wire _eq_1968;
-  wire _not_1969;
-  wire _and_1970;
-  wire _and_1971;
-  wire _and_1972;
-  wire _eq_1974;
-  wire _not_1975;
-  wire _and_1976;
-  wire _and_1977;
-  wire _and_1978;
-  wire _eq_1980;
-  wire _not_1981;
-  wire _and_1982;
-  wire _and_1983;
-  wire _and_1984;
-  wire _eq_1986;
-  wire _not_1987;
-  wire _and_1988;
-  wire _and_1989;
-  wire _and_1990;
-  wire _eq_1992;
-  wire _not_1993;
-  wire _and_1994;
-  wire _and_1995;
-  wire _and_1996;
-  wire _eq_1998;
-  wire _not_1999;
-  wire _and_2000;
-  wire _and_2001;
-  wire _and_2002;
-  wire _eq_2004;
-  wire _not_2005;
-  wire _and_2006;
-  wire _and_2007;
-  wire _and_2008;
-  wire _eq_2010;
-  wire _not_2011;
-  wire _and_2012;
-  wire _and_2013;
-  wire _and_2014;
-  wire _eq_2016;
-  wire _not_2017;
-  wire _and_2018;
-  wire _and_2019;
-  wire _and_2020;
-  wire _eq_2022;
-  wire _not_2023;
-  wire _and_2024;
-  wire _and_2025;
-  wire _and_2026;
-  wire _eq_2028;
-  wire _not_2029;
-  wire _and_2030;
-  wire _and_2031;
-  wire _and_2032;
-  wire _eq_2034;
-  wire _not_2035;
-  wire _and_2036;
-  wire _and_2037;
-  wire _and_2038;
-  wire _eq_2040;
-  wire _not_2041;
-  wire _and_2042;
-  wire _and_2043;
-  wire _and_2044;
-  wire _eq_2046;
-  wire _not_2047;
-  wire _and_2048;
-  wire _and_2049;
-  wire _and_2050;
-  wire _eq_2052;
-  wire _not_2053;
-  wire _and_2054;
-  wire _and_2055;
-  wire _and_2056;
-  wire _eq_2058;
-  wire _not_2059;
-  wire _and_2060;
-  wire _and_2061;
-  wire _and_2062;
-  wire _eq_2064;
-  wire _not_2065;
-  wire _and_2066;
-  wire _and_2067;
-  wire _and_2068;
-  wire _eq_2070;
-  wire _not_2071;
-  wire _and_2072;
-  wire _and_2073;
-  wire _and_2074;
-  wire _eq_2076;
-  wire _not_2077;
-  wire _and_2078;
-  wire _and_2079;
-  wire _and_2080;
-  wire _eq_2082;
-  wire _not_2083;
-  wire _and_2084;
-  wire _and_2085;
-  wire _and_2086;
-  wire _eq_2088;
-  wire _not_2089;
-  wire _and_2090;
-  wire _and_2091;
-  wire _and_2092;
-  wire _eq_2094;
-  wire _not_2095;
-  wire _and_2096;
-  wire _and_2097;
-  wire _and_2098;
-  wire _eq_2100;
-  wire _not_2101;
-  wire _and_2102;
-  wire _and_2103;
-  wire _and_2104;
-  wire _eq_2106;
-  wire _not_2107;
-  wire _and_2108;
-  wire _and_2109;
-  wire _and_2110;
-  wire _eq_2112;
-  wire _not_2113;
-  wire _and_2114;
-  wire _and_2115;
-  wire _and_2116;
-  wire _eq_2118;
-  wire _not_2119;
-  wire _and_2120;
-  wire _and_2121;
-  wire _and_2122;
-  wire _eq_2124;
-  wire _not_2125;
-  wire _and_2126;
-  wire _and_2127;
-  wire _and_2128;
-  wire _eq_2130;
-  wire _not_2131;
-  wire _and_2132;
-  wire _and_2133;
-  wire _and_2134;
-  wire _eq_2136;
-  wire _not_2137;
-  wire _and_2138;
-  wire _and_2139;
-  wire _and_2140;
-  wire _eq_2142;
-  wire _not_2143;
-  wire _and_2144;
-  wire _and_2145;
-  wire _and_2146;
-  wire _eq_2148;
-  wire _not_2149;
-  wire _and_2150;
-  wire _and_2151;
-  wire _and_2152;
-  wire _eq_2154;
-  wire _not_2155;
-  wire _and_2156;
-  wire _and_2157;
-  wire _and_2158;
-  wire _eq_2160;
-  wire _not_2161;
-  wire _and_2162;
-  wire _and_2163;
-  wire _and_2164;
-  wire _eq_2166;
-  wire _not_2167;
-  wire _and_2168;
-  wire _and_2169;
-  wire _and_2170;
-  wire _eq_2172;
-  wire _not_2173;
-  wire _and_2174;
-  wire _and_2175;
-  wire _and_2176;
-  wire _eq_2178;
-  wire _not_2179;
-  wire _and_2180;
-  wire _and_2181;
-  wire _and_2182;
-  wire _eq_2184;
-  wire _not_2185;
-  wire _and_2186;
-  wire _and_2187;
-  wire _and_2188;
-  wire _eq_2190;
-  wire _not_2191;
-  wire _and_2192;
-  wire _and_2193;
-  wire _and_2194;
-  wire _eq_2196;
-  wire _not_2197;
-  wire _and_2198;
-  wire _and_2199;
-  wire _and_2200;
-  wire _eq_2202;
-  wire _not_2203;
-  wire _and_2204;
-  wire _and_2205;
-  wire _and_2206;
-  wire _eq_2208;
-  wire _not_2209;
-  wire _and_2210;
-  wire _and_2211;
-  wire _and_2212;
-  wire _eq_2214;
-  wire _not_2215;
-  wire _and_2216;
-  wire _and_2217;
-  wire _and_2218;
-  wire _eq_2220;
-  wire _not_2221;
-  wire _and_2222;
-  wire _and_2223;
-  wire _and_2224;
-  wire _eq_2226;
-  wire _not_2227;
-  wire _and_2228;
-  wire _and_2229;
-  wire _and_2230;
-  wire _eq_2232;
-  wire _not_2233;
-  wire _and_2234;
-  wire _and_2235;
-  wire _and_2236;
-  wire _eq_2238;
-  wire _not_2239;
-  wire _and_2240;
-  wire _and_2241;
-  wire _and_2242;
-  wire _eq_2244;
-  wire _not_2245;
-  wire _and_2246;
-  wire _and_2247;
-  wire _and_2248;
-  wire _eq_2250;
-  wire _not_2251;
-  wire _and_2252;
-  wire _and_2253;
-  wire _and_2254;
-  wire _eq_2256;
-  wire _not_2257;
-  wire _and_2258;
-  wire _and_2259;
-  wire _and_2260;
-  wire _eq_2262;
-  wire _not_2263;
-  wire _and_2264;
-  wire _and_2265;
-  wire _and_2266;
-  wire _eq_2268;
-  wire _not_2269;
-  wire _and_2270;
-  wire _and_2271;
-  wire _and_2272;
-  wire _eq_2274;
-  wire _not_2275;
-  wire _and_2276;
-  wire _and_2277;
-  wire _and_2278;
-  wire _eq_2280;
-  wire _not_2281;
-  wire _and_2282;
-  wire _and_2283;
-  wire _and_2284;
-  wire _eq_2286;
-  wire _not_2287;
-  wire _and_2288;
-  wire _and_2289;
-  wire _and_2290;
-  wire _eq_2292;
-  wire _not_2293;
-  wire _and_2294;
-  wire _and_2295;
-  wire _and_2296;
-  wire _eq_2298;
-  wire _not_2299;
-  wire _and_2300;
-  wire _and_2301;
-  wire _and_2302;
-  wire _eq_2304;
-  wire _not_2305;
-  wire _and_2306;
-  wire _and_2307;
-  wire _and_2308;
-  wire _eq_2310;
-  wire _not_2311;
-  wire _and_2312;
-  wire _and_2313;
-  wire _and_2314;
-  wire _eq_2316;
-  wire _not_2317;
-  wire _and_2318;
-  wire _and_2319;
-  wire _and_2320;
-  wire _eq_2322;
-  wire _not_2323;
-  wire _and_2324;
-  wire _and_2325;
-  wire _and_2326;
-  wire _or_2328;
-  wire _or_2329;
-  wire _or_2330;
-  wire _or_2331;
-  wire _or_2332;
-  wire _or_2333;
-  wire _or_2334;
-  wire _or_2335;
-  wire _or_2336;
-  wire _or_2337;
-  wire _or_2338;
-  wire _or_2339;
-  wire _or_2340;
-  wire _or_2341;
-  wire _or_2342;
-  wire _or_2343;
-  wire _or_2344;
-  wire _or_2345;
-  wire _or_2346;
-  wire _or_2347;
-  wire _or_2348;
-  wire _or_2349;
-  wire _or_2350;
-  wire _or_2351;
-  wire _or_2352;
-  wire _or_2353;
-  wire _or_2354;
-  wire _or_2355;
-  wire _or_2356;
-  wire _or_2357;
-  wire _or_2358;
-  wire _or_2359;
-  wire _or_2360;
-  wire _or_2361;
-  wire _or_2362;
-  wire _or_2363;
-  wire _or_2364;
-  wire _or_2365;
-  wire _or_2366;
-  wire _or_2367;
-  wire _or_2368;
-  wire _or_2369;
-  wire _or_2370;
-  wire _or_2371;
-  wire _or_2372;
-  wire _or_2373;
-  wire _or_2374;
-  wire _or_2375;
-  wire _or_2376;
-  wire _or_2377;
-  wire _or_2378;
-  wire _or_2379;
-  wire _or_2380;
-  wire _or_2381;
-  wire _or_2382;
-  wire _or_2383;
-  wire _or_2384;
-  wire _or_2385;
-  wire _or_2386;
-  wire _or_2387;
-  wire _or_2388;
-  wire _or_2389;
-  wire _or_2390;
-  wire _not_2391;
-  wire _and_2392;
-  wire [63:0] _cat_2393;
+  wire _slice_1945;
+  wire _slice_1946;
+  wire _slice_1947;
+  wire _slice_1948;
+  wire _slice_1949;
+  wire _slice_1950;
+  wire _slice_1951;
+  wire _slice_1952;
+  wire _slice_1953;
+  wire _slice_1954;
+  wire _slice_1955;
+  wire _slice_1956;
+  wire _slice_1957;
+  wire _slice_1958;
+  wire _slice_1959;
+  wire _slice_1960;
+  wire _slice_1961;
+  wire _slice_1962;
+  wire _slice_1963;
+  wire _slice_1964;
+  wire _slice_1965;
+  wire _slice_1966;
+  wire _slice_1967;
+  wire _slice_1968;
+  wire _slice_1969;
+  wire _slice_1970;
+  wire _slice_1971;
+  wire _slice_1972;
+  wire _slice_1973;
+  wire _slice_1974;
+  wire _slice_1975;
+  wire _slice_1976;
+  wire _slice_1977;
+  wire _slice_1978;
+  wire _slice_1979;
+  wire _slice_1980;
+  wire _slice_1981;
+  wire _slice_1982;
+  wire _slice_1983;
+  wire _slice_1984;
+  wire _slice_1985;
+  wire _slice_1986;
+  wire _slice_1987;
+  wire _slice_1988;
+  wire _slice_1989;
+  wire _slice_1990;
+  wire _slice_1991;
+  wire _slice_1992;
+  wire _slice_1993;
+  wire _slice_1994;
+  wire _slice_1995;
+  wire _slice_1996;
+  wire _slice_1997;
+  wire _slice_1998;
+  wire _slice_1999;
+  wire _slice_2000;
+  wire _slice_2001;
+  wire _slice_2002;
+  wire _slice_2003;
+  wire _slice_2004;
+  wire _slice_2005;
+  wire _slice_2006;
+  wire _slice_2007;
+  wire _slice_2008;
+  wire _slice_2009;
+  wire _slice_2010;
+  wire _slice_2011;
+  wire _slice_2012;
+  wire _slice_2013;
+  wire _slice_2014;
+  wire _slice_2015;
+  wire _slice_2016;
+  wire _slice_2017;
+  wire _slice_2018;
+  wire _slice_2019;
+  wire _slice_2020;
+  wire _slice_2021;
+  wire _slice_2022;
+  wire _slice_2023;
+  wire _slice_2024;
+  wire _slice_2025;
+  wire _slice_2026;
+  wire _slice_2027;
+  wire _slice_2028;
+  wire _slice_2029;
+  wire _slice_2030;
+  wire _slice_2031;
+  wire _slice_2032;
+  wire _slice_2033;
+  wire _slice_2034;
+  wire _slice_2035;
+  wire _slice_2036;
+  wire _slice_2037;
+  wire _slice_2038;
+  wire _slice_2039;
+  wire _slice_2040;
+  wire _slice_2041;
+  wire _slice_2042;
+  wire _slice_2043;
+  wire _slice_2044;
+  wire _slice_2045;
+  wire _slice_2046;
+  wire _slice_2047;
+  wire _slice_2048;
+  wire _slice_2049;
+  wire _slice_2050;
+  wire _slice_2051;
+  wire _slice_2052;
+  wire _slice_2053;
+  wire _slice_2054;
+  wire _slice_2055;
+  wire _slice_2056;
+  wire _slice_2057;
+  wire _slice_2058;
+  wire _slice_2059;
+  wire _slice_2060;
+  wire _slice_2061;
+  wire _slice_2062;
+  wire _slice_2063;
+  wire _slice_2064;
+  wire _slice_2065;
+  wire _slice_2066;
+  wire _slice_2067;
+  wire _slice_2068;
+  wire _slice_2069;
+  wire _slice_2070;
+  wire _slice_2071;
+  wire _slice_2072;
+  wire _slice_2073;
+  wire _slice_2074;
+  wire _slice_2075;
+  wire _slice_2076;
+  wire _slice_2077;
+  wire _slice_2078;
+  wire _slice_2079;
+  wire _slice_2080;
+  wire _slice_2081;
+  wire _slice_2082;
+  wire _slice_2083;
+  wire _slice_2084;
+  wire _slice_2085;
+  wire _slice_2086;
+  wire _slice_2087;
+  wire _slice_2088;
+  wire _slice_2089;
+  wire _slice_2090;
+  wire _slice_2091;
+  wire _slice_2092;
+  wire _slice_2093;
+  wire _slice_2094;
+  wire _slice_2095;
+  wire _slice_2096;
+  wire _slice_2097;
+  wire _slice_2098;
+  wire _slice_2099;
+  wire _slice_2100;
+  wire _slice_2101;
+  wire _slice_2102;
+  wire _slice_2103;
+  wire _slice_2104;
+  wire _slice_2105;
+  wire _slice_2106;
+  wire _slice_2107;
+  wire _slice_2108;
+  wire _slice_2109;
+  wire _slice_2110;
+  wire _slice_2111;
+  wire _slice_2112;
+  wire _slice_2113;
+  wire _slice_2114;
+  wire _slice_2115;
+  wire _slice_2116;
+  wire _slice_2117;
+  wire _slice_2118;
+  wire _slice_2119;
+  wire _slice_2120;
+  wire _slice_2121;
+  wire _slice_2122;
+  wire _slice_2123;
+  wire _slice_2124;
+  wire _slice_2125;
+  wire _slice_2126;
+  wire _slice_2127;
+  wire _slice_2128;
+  wire _slice_2129;
+  wire _slice_2130;
+  wire _slice_2131;
+  wire _slice_2132;
+  wire _slice_2133;
+  wire _slice_2134;
+  wire _slice_2135;
+  wire _slice_2136;
+  wire _eq_2138;
+  wire _eq_2140;
+  wire _or_2141;
+  wire _slice_2142;
+  wire _slice_2146;
+  wire _slice_2150;
+  wire _slice_2154;
+  wire _slice_2158;
+  wire _slice_2162;
+  wire _slice_2166;
+  wire _slice_2170;
+  wire _slice_2174;
+  wire _slice_2178;
+  wire _slice_2182;
+  wire _slice_2186;
+  wire _slice_2190;
+  wire _slice_2194;
+  wire _slice_2198;
+  wire _slice_2202;
+  wire _slice_2206;
+  wire _slice_2210;
+  wire _slice_2214;
+  wire _slice_2218;
+  wire _slice_2222;
+  wire _slice_2226;
+  wire _slice_2230;
+  wire _slice_2234;
+  wire _slice_2238;
+  wire _slice_2242;
+  wire _slice_2246;
+  wire _slice_2250;
+  wire _slice_2254;
+  wire _slice_2258;
+  wire _slice_2262;
+  wire _slice_2266;
+  wire _slice_2270;
+  wire _slice_2274;
+  wire _slice_2278;
+  wire _slice_2282;
+  wire _slice_2286;
+  wire _slice_2290;
+  wire _slice_2294;
+  wire _slice_2298;
+  wire _slice_2302;
+  wire _slice_2306;
+  wire _slice_2310;
+  wire _slice_2314;
+  wire _slice_2318;
+  wire _slice_2322;
+  wire _slice_2326;
+  wire _slice_2330;
+  wire _slice_2334;
+  wire _slice_2338;
+  wire _slice_2342;
+  wire _slice_2346;
+  wire _slice_2350;
+  wire _slice_2354;
+  wire _slice_2358;
+  wire _slice_2362;
+  wire _slice_2366;
+  wire _slice_2370;
+  wire _slice_2374;
+  wire _slice_2378;
+  wire _slice_2382;
+  wire _slice_2386;
+  wire _slice_2390;
   wire _slice_2394;
-  wire _slice_2395;
-  wire _slice_2396;
-  wire _slice_2397;
-  wire _slice_2398;
-  wire _slice_2399;
-  wire _slice_2400;
-  wire _slice_2401;
-  wire _slice_2402;
-  wire _slice_2403;
-  wire _slice_2404;
-  wire _slice_2405;
-  wire _slice_2406;
-  wire _slice_2407;
-  wire _slice_2408;
-  wire _slice_2409;
-  wire _slice_2410;
-  wire _slice_2411;
-  wire _slice_2412;
-  wire _slice_2413;
-  wire _slice_2414;
-  wire _slice_2415;
-  wire _slice_2416;
-  wire _slice_2417;
-  wire _slice_2418;
-  wire _slice_2419;
-  wire _slice_2420;
-  wire _slice_2421;
-  wire _slice_2422;
-  wire _slice_2423;
-  wire _slice_2424;
-  wire _slice_2425;
-  wire _slice_2426;
-  wire _slice_2427;
-  wire _slice_2428;
-  wire _slice_2429;
-  wire _slice_2430;
-  wire _slice_2431;
-  wire _slice_2432;
-  wire _slice_2433;
-  wire _slice_2434;
-  wire _slice_2435;
-  wire _slice_2436;
-  wire _slice_2437;
-  wire _slice_2438;
-  wire _slice_2439;
-  wire _slice_2440;
-  wire _slice_2441;
-  wire _slice_2442;
-  wire _slice_2443;
-  wire _slice_2444;
-  wire _slice_2445;
-  wire _slice_2446;
-  wire _slice_2447;
-  wire _slice_2448;
-  wire _slice_2449;
-  wire _slice_2450;
-  wire _slice_2451;
-  wire _slice_2452;
-  wire _slice_2453;
-  wire _slice_2454;
-  wire _slice_2455;
-  wire _slice_2456;
-  wire _slice_2457;
+  wire _eq_2398;
+  wire _not_2399;
+  wire _and_2400;
+  wire _and_2401;
+  wire _and_2402;
+  wire _eq_2404;
+  wire _not_2405;
+  wire _and_2406;
+  wire _and_2407;
+  wire _and_2408;
+  wire _eq_2410;
+  wire _not_2411;
+  wire _and_2412;
+  wire _and_2413;
+  wire _and_2414;
+  wire _eq_2416;
+  wire _not_2417;
+  wire _and_2418;
+  wire _and_2419;
+  wire _and_2420;
+  wire _eq_2422;
+  wire _not_2423;
+  wire _and_2424;
+  wire _and_2425;
+  wire _and_2426;
+  wire _eq_2428;
+  wire _not_2429;
+  wire _and_2430;
+  wire _and_2431;
+  wire _and_2432;
+  wire _eq_2434;
+  wire _not_2435;
+  wire _and_2436;
+  wire _and_2437;
+  wire _and_2438;
+  wire _eq_2440;
+  wire _not_2441;
+  wire _and_2442;
+  wire _and_2443;
+  wire _and_2444;
+  wire _eq_2446;
+  wire _not_2447;
+  wire _and_2448;
+  wire _and_2449;
+  wire _and_2450;
+  wire _eq_2452;
+  wire _not_2453;
+  wire _and_2454;
+  wire _and_2455;
+  wire _and_2456;
+  wire _eq_2458;
   wire _not_2459;
   wire _and_2460;
-  wire _or_2461;
-  wire _not_2462;
-  wire _and_2463;
-  wire _or_2464;
+  wire _and_2461;
+  wire _and_2462;
+  wire _eq_2464;
   wire _not_2465;
   wire _and_2466;
-  wire _or_2467;
-  wire _not_2468;
-  wire _and_2469;
-  wire _or_2470;
+  wire _and_2467;
+  wire _and_2468;
+  wire _eq_2470;
   wire _not_2471;
   wire _and_2472;
-  wire _or_2473;
-  wire _not_2474;
-  wire _and_2475;
-  wire _or_2476;
+  wire _and_2473;
+  wire _and_2474;
+  wire _eq_2476;
   wire _not_2477;
   wire _and_2478;
-  wire _or_2479;
-  wire _not_2480;
-  wire _and_2481;
-  wire _or_2482;
+  wire _and_2479;
+  wire _and_2480;
+  wire _eq_2482;
   wire _not_2483;
   wire _and_2484;
-  wire _or_2485;
-  wire _not_2486;
-  wire _and_2487;
-  wire _or_2488;
+  wire _and_2485;
+  wire _and_2486;
+  wire _eq_2488;
   wire _not_2489;
   wire _and_2490;
-  wire _or_2491;
-  wire _not_2492;
-  wire _and_2493;
-  wire _or_2494;
+  wire _and_2491;
+  wire _and_2492;
+  wire _eq_2494;
   wire _not_2495;
   wire _and_2496;
-  wire _or_2497;
-  wire _not_2498;
-  wire _and_2499;
-  wire _or_2500;
+  wire _and_2497;
+  wire _and_2498;
+  wire _eq_2500;
   wire _not_2501;
   wire _and_2502;
-  wire _or_2503;
-  wire _not_2504;
-  wire _and_2505;
-  wire _or_2506;
+  wire _and_2503;
+  wire _and_2504;
+  wire _eq_2506;
   wire _not_2507;
   wire _and_2508;
-  wire _or_2509;
-  wire _not_2510;
-  wire _and_2511;
-  wire _or_2512;
+  wire _and_2509;
+  wire _and_2510;
+  wire _eq_2512;
   wire _not_2513;
   wire _and_2514;
-  wire _or_2515;
-  wire _not_2516;
-  wire _and_2517;
-  wire _or_2518;
+  wire _and_2515;
+  wire _and_2516;
+  wire _eq_2518;
   wire _not_2519;
   wire _and_2520;
-  wire _or_2521;
-  wire _not_2522;
-  wire _and_2523;
-  wire _or_2524;
+  wire _and_2521;
+  wire _and_2522;
+  wire _eq_2524;
   wire _not_2525;
   wire _and_2526;
-  wire _or_2527;
-  wire _not_2528;
-  wire _and_2529;
-  wire _or_2530;
+  wire _and_2527;
+  wire _and_2528;
+  wire _eq_2530;
   wire _not_2531;
   wire _and_2532;
-  wire _or_2533;
-  wire _not_2534;
-  wire _and_2535;
-  wire _or_2536;
+  wire _and_2533;
+  wire _and_2534;
+  wire _eq_2536;
   wire _not_2537;
   wire _and_2538;
-  wire _or_2539;
-  wire _not_2540;
-  wire _and_2541;
-  wire _or_2542;
+  wire _and_2539;
+  wire _and_2540;
+  wire _eq_2542;
   wire _not_2543;
   wire _and_2544;
-  wire _or_2545;
-  wire _not_2546;
-  wire _and_2547;
-  wire _or_2548;
+  wire _and_2545;
+  wire _and_2546;
+  wire _eq_2548;
   wire _not_2549;
   wire _and_2550;
-  wire _or_2551;
-  wire _not_2552;
-  wire _and_2553;
-  wire _or_2554;
+  wire _and_2551;
+  wire _and_2552;
+  wire _eq_2554;
   wire _not_2555;
   wire _and_2556;
-  wire _or_2557;
-  wire _not_2558;
-  wire _and_2559;
-  wire _or_2560;
+  wire _and_2557;
+  wire _and_2558;
+  wire _eq_2560;
   wire _not_2561;
   wire _and_2562;
-  wire _or_2563;
-  wire _not_2564;
-  wire _and_2565;
-  wire _or_2566;
+  wire _and_2563;
+  wire _and_2564;
+  wire _eq_2566;
   wire _not_2567;
   wire _and_2568;
-  wire _or_2569;
-  wire _not_2570;
-  wire _and_2571;
-  wire _or_2572;
+  wire _and_2569;
+  wire _and_2570;
+  wire _eq_2572;
   wire _not_2573;
   wire _and_2574;
-  wire _or_2575;
-  wire _not_2576;
-  wire _and_2577;
-  wire _or_2578;
+  wire _and_2575;
+  wire _and_2576;
+  wire _eq_2578;
   wire _not_2579;
   wire _and_2580;
-  wire _or_2581;
-  wire _not_2582;
-  wire _and_2583;
-  wire _or_2584;
+  wire _and_2581;
+  wire _and_2582;
+  wire _eq_2584;
   wire _not_2585;
   wire _and_2586;
-  wire _or_2587;
-  wire _not_2588;
-  wire _and_2589;
-  wire _or_2590;
+  wire _and_2587;
+  wire _and_2588;
+  wire _eq_2590;
   wire _not_2591;
   wire _and_2592;
-  wire _or_2593;
-  wire _not_2594;
-  wire _and_2595;
-  wire _or_2596;
+  wire _and_2593;
+  wire _and_2594;
+  wire _eq_2596;
   wire _not_2597;
   wire _and_2598;
-  wire _or_2599;
-  wire _not_2600;
-  wire _and_2601;
-  wire _or_2602;
+  wire _and_2599;
+  wire _and_2600;
+  wire _eq_2602;
   wire _not_2603;
   wire _and_2604;
-  wire _or_2605;
-  wire _not_2606;
-  wire _and_2607;
-  wire _or_2608;
+  wire _and_2605;
+  wire _and_2606;
+  wire _eq_2608;
   wire _not_2609;
   wire _and_2610;
-  wire _or_2611;
-  wire _not_2612;
-  wire _and_2613;
-  wire _or_2614;
+  wire _and_2611;
+  wire _and_2612;
+  wire _eq_2614;
   wire _not_2615;
   wire _and_2616;
-  wire _or_2617;
-  wire _not_2618;
-  wire _and_2619;
-  wire _or_2620;
+  wire _and_2617;
+  wire _and_2618;
+  wire _eq_2620;
   wire _not_2621;
   wire _and_2622;
-  wire _or_2623;
-  wire _not_2624;
-  wire _and_2625;
-  wire _or_2626;
+  wire _and_2623;
+  wire _and_2624;
+  wire _eq_2626;
   wire _not_2627;
   wire _and_2628;
-  wire _or_2629;
-  wire _not_2630;
-  wire _and_2631;
-  wire _or_2632;
+  wire _and_2629;
+  wire _and_2630;
+  wire _eq_2632;
   wire _not_2633;
   wire _and_2634;
-  wire _or_2635;
-  wire _not_2636;
-  wire _and_2637;
-  wire _or_2638;
+  wire _and_2635;
+  wire _and_2636;
+  wire _eq_2638;
   wire _not_2639;
   wire _and_2640;
-  wire _or_2641;
-  wire _not_2642;
-  wire _and_2643;
-  wire _or_2644;
+  wire _and_2641;
+  wire _and_2642;
+  wire _eq_2644;
   wire _not_2645;
   wire _and_2646;
-  wire _or_2647;
-  wire _not_2648;
-  wire _and_2649;
-  wire _or_2650;
-  wire [63:0] _cat_2651;
-  wire _ror_2652;
-  wire _slice_2653;
-  wire _slice_2654;
-  wire _slice_2655;
-  wire _slice_2656;
-  wire _slice_2657;
-  wire _slice_2658;
-  wire _slice_2659;
-  wire _slice_2660;
-  wire _slice_2661;
-  wire _slice_2662;
-  wire _slice_2663;
-  wire _slice_2664;
-  wire _slice_2665;
-  wire _slice_2666;
-  wire _slice_2667;
-  wire _slice_2668;
-  wire _slice_2669;
-  wire _slice_2670;
-  wire _slice_2671;
-  wire _slice_2672;
-  wire _slice_2673;
-  wire _slice_2674;
-  wire _slice_2675;
-  wire _slice_2676;
-  wire _slice_2677;
-  wire _slice_2678;
-  wire _slice_2679;
-  wire _slice_2680;
-  wire _slice_2681;
-  wire _slice_2682;
-  wire _slice_2683;
-  wire _slice_2684;
-  wire [31:0] _cat_2685;
-  wire _ror_2686;
-  wire _slice_2687;
-  wire _slice_2688;
-  wire _slice_2689;
-  wire _slice_2690;
-  wire _slice_2691;
-  wire _slice_2692;
-  wire _slice_2693;
-  wire _slice_2694;
-  wire _slice_2695;
-  wire _slice_2696;
-  wire _slice_2697;
-  wire _slice_2698;
-  wire _slice_2699;
-  wire _slice_2700;
-  wire _slice_2701;
-  wire _slice_2702;
-  wire _slice_2703;
-  wire _slice_2704;
-  wire _slice_2705;
-  wire _slice_2706;
-  wire _slice_2707;
-  wire _slice_2708;
-  wire _slice_2709;
-  wire _slice_2710;
-  wire _slice_2711;
-  wire _slice_2712;
-  wire _slice_2713;
-  wire _slice_2714;
-  wire _slice_2715;
-  wire _slice_2716;
-  wire _slice_2717;
-  wire _slice_2718;
-  wire [31:0] _cat_2719;
-  wire _ror_2720;
-  wire _slice_2721;
-  wire _slice_2722;
-  wire _slice_2723;
-  wire _slice_2724;
-  wire _slice_2725;
-  wire _slice_2726;
-  wire _slice_2727;
-  wire _slice_2728;
-  wire _slice_2729;
-  wire _slice_2730;
-  wire _slice_2731;
-  wire _slice_2732;
-  wire _slice_2733;
-  wire _slice_2734;
-  wire _slice_2735;
-  wire _slice_2736;
-  wire _slice_2737;
-  wire _slice_2738;
-  wire _slice_2739;
-  wire _slice_2740;
-  wire _slice_2741;
-  wire _slice_2742;
-  wire _slice_2743;
-  wire _slice_2744;
-  wire _slice_2745;
-  wire _slice_2746;
-  wire _slice_2747;
-  wire _slice_2748;
-  wire _slice_2749;
-  wire _slice_2750;
-  wire _slice_2751;
-  wire _slice_2752;
-  wire [31:0] _cat_2753;
-  wire _ror_2754;
-  wire _slice_2755;
-  wire _slice_2756;
-  wire _slice_2757;
-  wire _slice_2758;
-  wire _slice_2759;
-  wire _slice_2760;
-  wire _slice_2761;
-  wire _slice_2762;
-  wire _slice_2763;
-  wire _slice_2764;
-  wire _slice_2765;
-  wire _slice_2766;
-  wire _slice_2767;
-  wire _slice_2768;
-  wire _slice_2769;
-  wire _slice_2770;
-  wire _slice_2771;
-  wire _slice_2772;
-  wire _slice_2773;
-  wire _slice_2774;
-  wire _slice_2775;
-  wire _slice_2776;
-  wire _slice_2777;
-  wire _slice_2778;
-  wire _slice_2779;
-  wire _slice_2780;
-  wire _slice_2781;
-  wire _slice_2782;
-  wire _slice_2783;
-  wire _slice_2784;
-  wire _slice_2785;
-  wire _slice_2786;
-  wire [31:0] _cat_2787;
-  wire _ror_2788;
-  wire _slice_2789;
-  wire _slice_2790;
-  wire _slice_2791;
-  wire _slice_2792;
-  wire _slice_2793;
-  wire _slice_2794;
-  wire _slice_2795;
-  wire _slice_2796;
-  wire _slice_2797;
-  wire _slice_2798;
-  wire _slice_2799;
-  wire _slice_2800;
-  wire _slice_2801;
-  wire _slice_2802;
-  wire _slice_2803;
-  wire _slice_2804;
-  wire _slice_2805;
-  wire _slice_2806;
-  wire _slice_2807;
-  wire _slice_2808;
-  wire _slice_2809;
-  wire _slice_2810;
-  wire _slice_2811;
-  wire _slice_2812;
-  wire _slice_2813;
-  wire _slice_2814;
-  wire _slice_2815;
-  wire _slice_2816;
-  wire _slice_2817;
-  wire _slice_2818;
-  wire _slice_2819;
-  wire _slice_2820;
-  wire [31:0] _cat_2821;
-  wire _ror_2822;
-  wire _slice_2823;
-  wire _slice_2824;
-  wire _slice_2825;
-  wire _slice_2826;
-  wire _slice_2827;
-  wire _slice_2828;
-  wire _slice_2829;
-  wire _slice_2830;
-  wire _slice_2831;
-  wire _slice_2832;
-  wire _slice_2833;
-  wire _slice_2834;
-  wire _slice_2835;
-  wire _slice_2836;
-  wire _slice_2837;
-  wire _slice_2838;
-  wire _slice_2839;
-  wire _slice_2840;
-  wire _slice_2841;
-  wire _slice_2842;
-  wire _slice_2843;
-  wire _slice_2844;
-  wire _slice_2845;
-  wire _slice_2846;
-  wire _slice_2847;
+  wire _and_2647;
+  wire _and_2648;
+  wire _eq_2650;
+  wire _not_2651;
+  wire _and_2652;
+  wire _and_2653;
+  wire _and_2654;
+  wire _eq_2656;
+  wire _not_2657;
+  wire _and_2658;
+  wire _and_2659;
+  wire _and_2660;
+  wire _eq_2662;
+  wire _not_2663;
+  wire _and_2664;
+  wire _and_2665;
+  wire _and_2666;
+  wire _eq_2668;
+  wire _not_2669;
+  wire _and_2670;
+  wire _and_2671;
+  wire _and_2672;
+  wire _eq_2674;
+  wire _not_2675;
+  wire _and_2676;
+  wire _and_2677;
+  wire _and_2678;
+  wire _eq_2680;
+  wire _not_2681;
+  wire _and_2682;
+  wire _and_2683;
+  wire _and_2684;
+  wire _eq_2686;
+  wire _not_2687;
+  wire _and_2688;
+  wire _and_2689;
+  wire _and_2690;
+  wire _eq_2692;
+  wire _not_2693;
+  wire _and_2694;
+  wire _and_2695;
+  wire _and_2696;
+  wire _eq_2698;
+  wire _not_2699;
+  wire _and_2700;
+  wire _and_2701;
+  wire _and_2702;
+  wire _eq_2704;
+  wire _not_2705;
+  wire _and_2706;
+  wire _and_2707;
+  wire _and_2708;
+  wire _eq_2710;
+  wire _not_2711;
+  wire _and_2712;
+  wire _and_2713;
+  wire _and_2714;
+  wire _eq_2716;
+  wire _not_2717;
+  wire _and_2718;
+  wire _and_2719;
+  wire _and_2720;
+  wire _eq_2722;
+  wire _not_2723;
+  wire _and_2724;
+  wire _and_2725;
+  wire _and_2726;
+  wire _eq_2728;
+  wire _not_2729;
+  wire _and_2730;
+  wire _and_2731;
+  wire _and_2732;
+  wire _eq_2734;
+  wire _not_2735;
+  wire _and_2736;
+  wire _and_2737;
+  wire _and_2738;
+  wire _eq_2740;
+  wire _not_2741;
+  wire _and_2742;
+  wire _and_2743;
+  wire _and_2744;
+  wire _eq_2746;
+  wire _not_2747;
+  wire _and_2748;
+  wire _and_2749;
+  wire _and_2750;
+  wire _eq_2752;
+  wire _not_2753;
+  wire _and_2754;
+  wire _and_2755;
+  wire _and_2756;
+  wire _eq_2758;
+  wire _not_2759;
+  wire _and_2760;
+  wire _and_2761;
+  wire _and_2762;
+  wire _eq_2764;
+  wire _not_2765;
+  wire _and_2766;
+  wire _and_2767;
+  wire _and_2768;
+  wire _eq_2770;
+  wire _not_2771;
+  wire _and_2772;
+  wire _and_2773;
+  wire _and_2774;
+  wire _eq_2776;
+  wire _not_2777;
+  wire _and_2778;
+  wire _and_2779;
+  wire _and_2780;
+  wire _or_2782;
+  wire _or_2783;
+  wire _or_2784;
+  wire _or_2785;
+  wire _or_2786;
+  wire _or_2787;
+  wire _or_2788;
+  wire _or_2789;
+  wire _or_2790;
+  wire _or_2791;
+  wire _or_2792;
+  wire _or_2793;
+  wire _or_2794;
+  wire _or_2795;
+  wire _or_2796;
+  wire _or_2797;
+  wire _or_2798;
+  wire _or_2799;
+  wire _or_2800;
+  wire _or_2801;
+  wire _or_2802;
+  wire _or_2803;
+  wire _or_2804;
+  wire _or_2805;
+  wire _or_2806;
+  wire _or_2807;
+  wire _or_2808;
+  wire _or_2809;
+  wire _or_2810;
+  wire _or_2811;
+  wire _or_2812;
+  wire _or_2813;
+  wire _or_2814;
+  wire _or_2815;
+  wire _or_2816;
+  wire _or_2817;
+  wire _or_2818;
+  wire _or_2819;
+  wire _or_2820;
+  wire _or_2821;
+  wire _or_2822;
+  wire _or_2823;
+  wire _or_2824;
+  wire _or_2825;
+  wire _or_2826;
+  wire _or_2827;
+  wire _or_2828;
+  wire _or_2829;
+  wire _or_2830;
+  wire _or_2831;
+  wire _or_2832;
+  wire _or_2833;
+  wire _or_2834;
+  wire _or_2835;
+  wire _or_2836;
+  wire _or_2837;
+  wire _or_2838;
+  wire _or_2839;
+  wire _or_2840;
+  wire _or_2841;
+  wire _or_2842;
+  wire _or_2843;
+  wire _or_2844;
+  wire _not_2845;
+  wire _and_2846;
+  wire [63:0] _cat_2847;
   wire _slice_2848;
   wire _slice_2849;
   wire _slice_2850;
@@ -2792,5623 +2591,6024 @@ module vmshr_base (
   wire _slice_2852;
   wire _slice_2853;
   wire _slice_2854;
-  wire [31:0] _cat_2855;
-  wire _ror_2856;
-  wire [5:0] _cat_2857;
-  wire [1:0] _onehot_2858;
+  wire _slice_2855;
+  wire _slice_2856;
+  wire _slice_2857;
+  wire _slice_2858;
   wire _slice_2859;
   wire _slice_2860;
-  wire _not_2862;
-  wire _and_2863;
-  wire _or_2864;
-  wire _not_2865;
-  wire _and_2866;
-  wire _or_2867;
-  wire [1:0] _cat_2868;
-  wire _ror_2869;
+  wire _slice_2861;
+  wire _slice_2862;
+  wire _slice_2863;
+  wire _slice_2864;
+  wire _slice_2865;
+  wire _slice_2866;
+  wire _slice_2867;
+  wire _slice_2868;
+  wire _slice_2869;
   wire _slice_2870;
-  wire [26:0] _onehot_2871;
-  wire [255:0] _onehot_2872;
-  wire [20:0] _cat_2873;
-  wire [20:0] _cat_2874;
-  wire [20:0] _cat_2875;
-  wire [20:0] _cat_2876;
-  wire [20:0] _cat_2877;
-  wire [20:0] _cat_2878;
-  wire [20:0] _cat_2879;
-  wire [20:0] _cat_2880;
-  wire [20:0] _cat_2881;
-  wire [20:0] _cat_2882;
-  wire [20:0] _cat_2883;
-  wire [20:0] _cat_2884;
-  wire [20:0] _cat_2885;
-  wire [20:0] _cat_2886;
-  wire [20:0] _cat_2887;
-  wire [20:0] _cat_2888;
-  wire [20:0] _cat_2889;
-  wire [20:0] _cat_2890;
-  wire [20:0] _cat_2891;
-  wire [20:0] _cat_2892;
-  wire [20:0] _cat_2893;
-  wire [20:0] _cat_2894;
-  wire [20:0] _cat_2895;
-  wire [20:0] _cat_2896;
-  wire [20:0] _cat_2897;
-  wire [20:0] _cat_2898;
-  wire [20:0] _cat_2899;
-  wire [20:0] _cat_2900;
-  wire [20:0] _cat_2901;
-  wire [20:0] _cat_2902;
-  wire [20:0] _cat_2903;
-  wire [20:0] _cat_2904;
-  wire [20:0] _cat_2905;
-  wire [20:0] _cat_2906;
-  wire [20:0] _cat_2907;
-  wire [20:0] _cat_2908;
-  wire [20:0] _cat_2909;
-  wire [20:0] _cat_2910;
-  wire [20:0] _cat_2911;
-  wire [20:0] _cat_2912;
-  wire [20:0] _cat_2913;
-  wire [20:0] _cat_2914;
-  wire [20:0] _cat_2915;
-  wire [20:0] _cat_2916;
-  wire [20:0] _cat_2917;
-  wire [20:0] _cat_2918;
-  wire [20:0] _cat_2919;
-  wire [20:0] _cat_2920;
-  wire [20:0] _cat_2921;
-  wire [20:0] _cat_2922;
-  wire [20:0] _cat_2923;
-  wire [20:0] _cat_2924;
-  wire [20:0] _cat_2925;
-  wire [20:0] _cat_2926;
-  wire [20:0] _cat_2927;
-  wire [20:0] _cat_2928;
-  wire [20:0] _cat_2929;
-  wire [20:0] _cat_2930;
-  wire [20:0] _cat_2931;
-  wire [20:0] _cat_2932;
-  wire [20:0] _cat_2933;
-  wire [20:0] _cat_2934;
-  wire [20:0] _cat_2935;
-  wire [20:0] _cat_2936;
-  wire [20:0] _onehot_2937;
-  wire [20:0] _cat_2938;
-  wire [20:0] _cat_2939;
-  wire [20:0] _cat_2940;
-  wire [20:0] _cat_2941;
-  wire [20:0] _cat_2942;
-  wire [20:0] _cat_2943;
-  wire [20:0] _cat_2944;
-  wire [20:0] _cat_2945;
-  wire [20:0] _cat_2946;
-  wire [20:0] _cat_2947;
-  wire [20:0] _cat_2948;
-  wire [20:0] _cat_2949;
-  wire [20:0] _cat_2950;
-  wire [20:0] _cat_2951;
-  wire [20:0] _cat_2952;
-  wire [20:0] _cat_2953;
-  wire [20:0] _cat_2954;
-  wire [20:0] _cat_2955;
-  wire [20:0] _cat_2956;
-  wire [20:0] _cat_2957;
-  wire [20:0] _cat_2958;
-  wire [20:0] _cat_2959;
-  wire [20:0] _cat_2960;
-  wire [20:0] _cat_2961;
-  wire [20:0] _cat_2962;
-  wire [20:0] _cat_2963;
-  wire [20:0] _cat_2964;
-  wire [20:0] _cat_2965;
-  wire [20:0] _cat_2966;
-  wire [20:0] _cat_2967;
-  wire [20:0] _cat_2968;
-  wire [20:0] _cat_2969;
-  wire [20:0] _cat_2970;
-  wire [20:0] _cat_2971;
-  wire [20:0] _cat_2972;
-  wire [20:0] _cat_2973;
-  wire [20:0] _cat_2974;
-  wire [20:0] _cat_2975;
-  wire [20:0] _cat_2976;
-  wire [20:0] _cat_2977;
-  wire [20:0] _cat_2978;
-  wire [20:0] _cat_2979;
-  wire [20:0] _cat_2980;
-  wire [20:0] _cat_2981;
-  wire [20:0] _cat_2982;
-  wire [20:0] _cat_2983;
-  wire [20:0] _cat_2984;
-  wire [20:0] _cat_2985;
-  wire [20:0] _cat_2986;
-  wire [20:0] _cat_2987;
-  wire [20:0] _cat_2988;
-  wire [20:0] _cat_2989;
-  wire [20:0] _cat_2990;
-  wire [20:0] _cat_2991;
-  wire [20:0] _cat_2992;
-  wire [20:0] _cat_2993;
-  wire [20:0] _cat_2994;
-  wire [20:0] _cat_2995;
-  wire [20:0] _cat_2996;
-  wire [20:0] _cat_2997;
-  wire [20:0] _cat_2998;
-  wire [20:0] _cat_2999;
-  wire [20:0] _cat_3000;
-  wire [20:0] _cat_3001;
-  wire [20:0] _onehot_3002;
-  wire [20:0] _onehot_3003;
-  wire [6:0] _slice_3004;
-  wire [5:0] _slice_3005;
-  wire [4:0] _slice_3006;
-  wire [2:0] _slice_3007;
-  wire _and_3008;
-  wire [1:0] _not_3009;
-  wire [1:0] _and_3010;
-  wire _ror_3011;
-  wire [63:0] _and_3012;
-  wire _ror_3013;
-  wire _and_3014;
-  wire _or_3015;
-  wire _not_3016;
-  wire _and_3017;
-  wire _slice_3019;
-  wire _and_3020;
-  wire _slice_3023;
-  wire _and_3024;
-  wire _slice_3026;
-  wire _and_3027;
-  wire _slice_3028;
-  wire _and_3029;
-  wire _slice_3030;
+  wire _slice_2871;
+  wire _slice_2872;
+  wire _slice_2873;
+  wire _slice_2874;
+  wire _slice_2875;
+  wire _slice_2876;
+  wire _slice_2877;
+  wire _slice_2878;
+  wire _slice_2879;
+  wire _slice_2880;
+  wire _slice_2881;
+  wire _slice_2882;
+  wire _slice_2883;
+  wire _slice_2884;
+  wire _slice_2885;
+  wire _slice_2886;
+  wire _slice_2887;
+  wire _slice_2888;
+  wire _slice_2889;
+  wire _slice_2890;
+  wire _slice_2891;
+  wire _slice_2892;
+  wire _slice_2893;
+  wire _slice_2894;
+  wire _slice_2895;
+  wire _slice_2896;
+  wire _slice_2897;
+  wire _slice_2898;
+  wire _slice_2899;
+  wire _slice_2900;
+  wire _slice_2901;
+  wire _slice_2902;
+  wire _slice_2903;
+  wire _slice_2904;
+  wire _slice_2905;
+  wire _slice_2906;
+  wire _slice_2907;
+  wire _slice_2908;
+  wire _slice_2909;
+  wire _slice_2910;
+  wire _slice_2911;
+  wire _not_2913;
+  wire _and_2914;
+  wire _or_2915;
+  wire _not_2916;
+  wire _and_2917;
+  wire _or_2918;
+  wire _not_2919;
+  wire _and_2920;
+  wire _or_2921;
+  wire _not_2922;
+  wire _and_2923;
+  wire _or_2924;
+  wire _not_2925;
+  wire _and_2926;
+  wire _or_2927;
+  wire _not_2928;
+  wire _and_2929;
+  wire _or_2930;
+  wire _not_2931;
+  wire _and_2932;
+  wire _or_2933;
+  wire _not_2934;
+  wire _and_2935;
+  wire _or_2936;
+  wire _not_2937;
+  wire _and_2938;
+  wire _or_2939;
+  wire _not_2940;
+  wire _and_2941;
+  wire _or_2942;
+  wire _not_2943;
+  wire _and_2944;
+  wire _or_2945;
+  wire _not_2946;
+  wire _and_2947;
+  wire _or_2948;
+  wire _not_2949;
+  wire _and_2950;
+  wire _or_2951;
+  wire _not_2952;
+  wire _and_2953;
+  wire _or_2954;
+  wire _not_2955;
+  wire _and_2956;
+  wire _or_2957;
+  wire _not_2958;
+  wire _and_2959;
+  wire _or_2960;
+  wire _not_2961;
+  wire _and_2962;
+  wire _or_2963;
+  wire _not_2964;
+  wire _and_2965;
+  wire _or_2966;
+  wire _not_2967;
+  wire _and_2968;
+  wire _or_2969;
+  wire _not_2970;
+  wire _and_2971;
+  wire _or_2972;
+  wire _not_2973;
+  wire _and_2974;
+  wire _or_2975;
+  wire _not_2976;
+  wire _and_2977;
+  wire _or_2978;
+  wire _not_2979;
+  wire _and_2980;
+  wire _or_2981;
+  wire _not_2982;
+  wire _and_2983;
+  wire _or_2984;
+  wire _not_2985;
+  wire _and_2986;
+  wire _or_2987;
+  wire _not_2988;
+  wire _and_2989;
+  wire _or_2990;
+  wire _not_2991;
+  wire _and_2992;
+  wire _or_2993;
+  wire _not_2994;
+  wire _and_2995;
+  wire _or_2996;
+  wire _not_2997;
+  wire _and_2998;
+  wire _or_2999;
+  wire _not_3000;
+  wire _and_3001;
+  wire _or_3002;
+  wire _not_3003;
+  wire _and_3004;
+  wire _or_3005;
+  wire _not_3006;
+  wire _and_3007;
+  wire _or_3008;
+  wire _not_3009;
+  wire _and_3010;
+  wire _or_3011;
+  wire _not_3012;
+  wire _and_3013;
+  wire _or_3014;
+  wire _not_3015;
+  wire _and_3016;
+  wire _or_3017;
+  wire _not_3018;
+  wire _and_3019;
+  wire _or_3020;
+  wire _not_3021;
+  wire _and_3022;
+  wire _or_3023;
+  wire _not_3024;
+  wire _and_3025;
+  wire _or_3026;
+  wire _not_3027;
+  wire _and_3028;
+  wire _or_3029;
+  wire _not_3030;
   wire _and_3031;
-  wire _slice_3033;
+  wire _or_3032;
+  wire _not_3033;
   wire _and_3034;
-  wire _slice_3035;
-  wire _and_3036;
-  wire _slice_3038;
-  wire _and_3039;
-  wire _slice_3041;
-  wire _and_3042;
-  wire _slice_3045;
+  wire _or_3035;
+  wire _not_3036;
+  wire _and_3037;
+  wire _or_3038;
+  wire _not_3039;
+  wire _and_3040;
+  wire _or_3041;
+  wire _not_3042;
+  wire _and_3043;
+  wire _or_3044;
+  wire _not_3045;
   wire _and_3046;
-  wire _slice_3048;
+  wire _or_3047;
+  wire _not_3048;
   wire _and_3049;
-  wire _slice_3050;
-  wire _and_3051;
-  wire _slice_3052;
-  wire _and_3053;
-  wire _slice_3055;
-  wire _and_3056;
-  wire _slice_3057;
+  wire _or_3050;
+  wire _not_3051;
+  wire _and_3052;
+  wire _or_3053;
+  wire _not_3054;
+  wire _and_3055;
+  wire _or_3056;
+  wire _not_3057;
   wire _and_3058;
-  wire _slice_3060;
+  wire _or_3059;
+  wire _not_3060;
   wire _and_3061;
-  wire _slice_3063;
+  wire _or_3062;
+  wire _not_3063;
   wire _and_3064;
-  wire _slice_3067;
-  wire _and_3068;
-  wire _slice_3070;
-  wire _and_3071;
-  wire _slice_3072;
+  wire _or_3065;
+  wire _not_3066;
+  wire _and_3067;
+  wire _or_3068;
+  wire _not_3069;
+  wire _and_3070;
+  wire _or_3071;
+  wire _not_3072;
   wire _and_3073;
-  wire _slice_3074;
-  wire _and_3075;
-  wire _slice_3077;
-  wire _and_3078;
-  wire _slice_3079;
-  wire _and_3080;
-  wire _slice_3082;
-  wire _and_3083;
-  wire _slice_3085;
-  wire _and_3086;
-  wire _slice_3089;
-  wire _and_3090;
-  wire _slice_3092;
-  wire _and_3093;
-  wire _slice_3094;
-  wire _and_3095;
-  wire _slice_3096;
+  wire _or_3074;
+  wire _not_3075;
+  wire _and_3076;
+  wire _or_3077;
+  wire _not_3078;
+  wire _and_3079;
+  wire _or_3080;
+  wire _not_3081;
+  wire _and_3082;
+  wire _or_3083;
+  wire _not_3084;
+  wire _and_3085;
+  wire _or_3086;
+  wire _not_3087;
+  wire _and_3088;
+  wire _or_3089;
+  wire _not_3090;
+  wire _and_3091;
+  wire _or_3092;
+  wire _not_3093;
+  wire _and_3094;
+  wire _or_3095;
+  wire _not_3096;
   wire _and_3097;
-  wire _slice_3099;
+  wire _or_3098;
+  wire _not_3099;
   wire _and_3100;
-  wire _slice_3101;
-  wire _and_3102;
-  wire _slice_3104;
-  wire _and_3105;
+  wire _or_3101;
+  wire _not_3102;
+  wire _and_3103;
+  wire _or_3104;
+  wire [63:0] _cat_3105;
+  wire _ror_3106;
   wire _slice_3107;
-  wire _and_3108;
+  wire _slice_3108;
+  wire _slice_3109;
+  wire _slice_3110;
   wire _slice_3111;
-  wire _and_3112;
+  wire _slice_3112;
+  wire _slice_3113;
   wire _slice_3114;
-  wire _and_3115;
+  wire _slice_3115;
   wire _slice_3116;
-  wire _and_3117;
+  wire _slice_3117;
   wire _slice_3118;
-  wire _and_3119;
+  wire _slice_3119;
+  wire _slice_3120;
   wire _slice_3121;
-  wire _and_3122;
+  wire _slice_3122;
   wire _slice_3123;
-  wire _and_3124;
+  wire _slice_3124;
+  wire _slice_3125;
   wire _slice_3126;
-  wire _and_3127;
+  wire _slice_3127;
+  wire _slice_3128;
   wire _slice_3129;
-  wire _and_3130;
+  wire _slice_3130;
+  wire _slice_3131;
+  wire _slice_3132;
   wire _slice_3133;
-  wire _and_3134;
+  wire _slice_3134;
+  wire _slice_3135;
   wire _slice_3136;
-  wire _and_3137;
+  wire _slice_3137;
   wire _slice_3138;
-  wire _and_3139;
-  wire _slice_3140;
-  wire _and_3141;
+  wire [31:0] _cat_3139;
+  wire _ror_3140;
+  wire _slice_3141;
+  wire _slice_3142;
   wire _slice_3143;
-  wire _and_3144;
+  wire _slice_3144;
   wire _slice_3145;
-  wire _and_3146;
+  wire _slice_3146;
+  wire _slice_3147;
   wire _slice_3148;
-  wire _and_3149;
+  wire _slice_3149;
+  wire _slice_3150;
   wire _slice_3151;
-  wire _and_3152;
+  wire _slice_3152;
+  wire _slice_3153;
+  wire _slice_3154;
   wire _slice_3155;
-  wire _and_3156;
+  wire _slice_3156;
+  wire _slice_3157;
   wire _slice_3158;
-  wire _and_3159;
+  wire _slice_3159;
   wire _slice_3160;
-  wire _and_3161;
+  wire _slice_3161;
   wire _slice_3162;
-  wire _and_3163;
+  wire _slice_3163;
+  wire _slice_3164;
   wire _slice_3165;
-  wire _and_3166;
+  wire _slice_3166;
   wire _slice_3167;
-  wire _and_3168;
+  wire _slice_3168;
+  wire _slice_3169;
   wire _slice_3170;
-  wire _and_3171;
-  wire _slice_3173;
-  wire _and_3174;
+  wire _slice_3171;
+  wire _slice_3172;
+  wire [31:0] _cat_3173;
+  wire _ror_3174;
+  wire _slice_3175;
+  wire _slice_3176;
   wire _slice_3177;
-  wire _and_3178;
+  wire _slice_3178;
+  wire _slice_3179;
   wire _slice_3180;
-  wire _and_3181;
+  wire _slice_3181;
   wire _slice_3182;
-  wire _and_3183;
+  wire _slice_3183;
   wire _slice_3184;
-  wire _and_3185;
+  wire _slice_3185;
+  wire _slice_3186;
   wire _slice_3187;
-  wire _and_3188;
+  wire _slice_3188;
   wire _slice_3189;
-  wire _and_3190;
+  wire _slice_3190;
+  wire _slice_3191;
   wire _slice_3192;
-  wire _and_3193;
+  wire _slice_3193;
+  wire _slice_3194;
   wire _slice_3195;
-  wire _and_3196;
+  wire _slice_3196;
+  wire _slice_3197;
+  wire _slice_3198;
   wire _slice_3199;
-  wire _and_3200;
+  wire _slice_3200;
+  wire _slice_3201;
   wire _slice_3202;
-  wire _and_3203;
+  wire _slice_3203;
   wire _slice_3204;
-  wire _and_3205;
+  wire _slice_3205;
   wire _slice_3206;
-  wire _and_3207;
+  wire [31:0] _cat_3207;
+  wire _ror_3208;
   wire _slice_3209;
-  wire _and_3210;
+  wire _slice_3210;
   wire _slice_3211;
-  wire _and_3212;
+  wire _slice_3212;
+  wire _slice_3213;
   wire _slice_3214;
-  wire _and_3215;
+  wire _slice_3215;
+  wire _slice_3216;
   wire _slice_3217;
-  wire _and_3218;
+  wire _slice_3218;
+  wire _slice_3219;
+  wire _slice_3220;
   wire _slice_3221;
-  wire _and_3222;
+  wire _slice_3222;
+  wire _slice_3223;
   wire _slice_3224;
-  wire _and_3225;
+  wire _slice_3225;
   wire _slice_3226;
-  wire _and_3227;
+  wire _slice_3227;
   wire _slice_3228;
-  wire _and_3229;
+  wire _slice_3229;
+  wire _slice_3230;
   wire _slice_3231;
-  wire _and_3232;
+  wire _slice_3232;
   wire _slice_3233;
-  wire _and_3234;
+  wire _slice_3234;
+  wire _slice_3235;
   wire _slice_3236;
-  wire _and_3237;
+  wire _slice_3237;
+  wire _slice_3238;
   wire _slice_3239;
-  wire _and_3240;
+  wire _slice_3240;
+  wire [31:0] _cat_3241;
+  wire _ror_3242;
   wire _slice_3243;
-  wire _and_3244;
+  wire _slice_3244;
+  wire _slice_3245;
   wire _slice_3246;
-  wire _and_3247;
+  wire _slice_3247;
   wire _slice_3248;
-  wire _and_3249;
+  wire _slice_3249;
   wire _slice_3250;
-  wire _and_3251;
+  wire _slice_3251;
+  wire _slice_3252;
   wire _slice_3253;
-  wire _and_3254;
+  wire _slice_3254;
   wire _slice_3255;
-  wire _and_3256;
+  wire _slice_3256;
+  wire _slice_3257;
   wire _slice_3258;
-  wire _and_3259;
+  wire _slice_3259;
+  wire _slice_3260;
   wire _slice_3261;
-  wire _and_3262;
+  wire _slice_3262;
+  wire _slice_3263;
+  wire _slice_3264;
   wire _slice_3265;
-  wire _and_3266;
+  wire _slice_3266;
+  wire _slice_3267;
   wire _slice_3268;
-  wire _and_3269;
+  wire _slice_3269;
   wire _slice_3270;
-  wire _and_3271;
+  wire _slice_3271;
   wire _slice_3272;
-  wire _and_3273;
-  wire _slice_3275;
-  wire _and_3276;
+  wire _slice_3273;
+  wire _slice_3274;
+  wire [31:0] _cat_3275;
+  wire _ror_3276;
   wire _slice_3277;
-  wire _and_3278;
+  wire _slice_3278;
+  wire _slice_3279;
   wire _slice_3280;
-  wire _and_3281;
+  wire _slice_3281;
+  wire _slice_3282;
   wire _slice_3283;
-  wire _and_3284;
+  wire _slice_3284;
+  wire _slice_3285;
+  wire _slice_3286;
   wire _slice_3287;
-  wire _and_3288;
+  wire _slice_3288;
+  wire _slice_3289;
   wire _slice_3290;
-  wire _and_3291;
+  wire _slice_3291;
   wire _slice_3292;
-  wire _and_3293;
+  wire _slice_3293;
   wire _slice_3294;
-  wire _and_3295;
+  wire _slice_3295;
+  wire _slice_3296;
   wire _slice_3297;
-  wire _and_3298;
+  wire _slice_3298;
   wire _slice_3299;
-  wire _and_3300;
+  wire _slice_3300;
+  wire _slice_3301;
   wire _slice_3302;
-  wire _and_3303;
+  wire _slice_3303;
+  wire _slice_3304;
   wire _slice_3305;
-  wire _and_3306;
-  wire _slice_3309;
-  wire _and_3310;
-  wire _slice_3312;
-  wire _and_3313;
+  wire _slice_3306;
+  wire _slice_3307;
+  wire _slice_3308;
+  wire [31:0] _cat_3309;
+  wire _ror_3310;
+  wire [5:0] _cat_3311;
+  wire [1:0] _onehot_3312;
+  wire _slice_3313;
   wire _slice_3314;
-  wire _and_3315;
-  wire _slice_3316;
+  wire _not_3316;
   wire _and_3317;
-  wire _slice_3319;
+  wire _or_3318;
+  wire _not_3319;
   wire _and_3320;
-  wire _slice_3321;
-  wire _and_3322;
+  wire _or_3321;
+  wire [1:0] _cat_3322;
+  wire _ror_3323;
   wire _slice_3324;
-  wire _and_3325;
-  wire _slice_3327;
-  wire _and_3328;
-  wire _slice_3331;
-  wire _and_3332;
-  wire _slice_3334;
-  wire _and_3335;
-  wire _slice_3336;
-  wire _and_3337;
-  wire _slice_3338;
-  wire _and_3339;
-  wire _slice_3341;
-  wire _and_3342;
-  wire _slice_3343;
-  wire _and_3344;
-  wire _slice_3346;
-  wire _and_3347;
-  wire _slice_3349;
-  wire _and_3350;
-  wire _slice_3353;
-  wire _and_3354;
-  wire _slice_3356;
-  wire _and_3357;
-  wire _slice_3358;
-  wire _and_3359;
-  wire _slice_3360;
-  wire _and_3361;
-  wire _slice_3363;
-  wire _and_3364;
-  wire _slice_3365;
-  wire _and_3366;
-  wire _slice_3368;
-  wire _and_3369;
-  wire _slice_3371;
-  wire _and_3372;
-  wire _slice_3375;
-  wire _and_3376;
-  wire _slice_3378;
-  wire _and_3379;
-  wire _slice_3380;
-  wire _and_3381;
-  wire _slice_3382;
-  wire _and_3383;
-  wire _slice_3385;
-  wire _and_3386;
-  wire _slice_3387;
-  wire _and_3388;
-  wire _slice_3390;
-  wire _and_3391;
-  wire _slice_3393;
-  wire _and_3394;
-  wire _slice_3397;
-  wire _and_3398;
-  wire _slice_3400;
-  wire _and_3401;
-  wire _slice_3402;
-  wire _and_3403;
-  wire _slice_3404;
-  wire _and_3405;
-  wire _slice_3407;
-  wire _and_3408;
-  wire _slice_3409;
-  wire _and_3410;
-  wire _slice_3412;
-  wire _and_3413;
-  wire _slice_3415;
-  wire _and_3416;
-  wire _slice_3419;
-  wire _and_3420;
-  wire _slice_3422;
-  wire _and_3423;
-  wire _slice_3424;
-  wire _and_3425;
-  wire _slice_3426;
-  wire _and_3427;
-  wire _slice_3429;
-  wire _and_3430;
-  wire _slice_3431;
-  wire _and_3432;
-  wire _slice_3434;
-  wire _and_3435;
-  wire _slice_3437;
-  wire _and_3438;
-  wire _slice_3441;
-  wire _and_3442;
-  wire _slice_3444;
-  wire _and_3445;
-  wire _slice_3446;
-  wire _and_3447;
-  wire _slice_3448;
-  wire _and_3449;
-  wire _slice_3451;
-  wire _and_3452;
-  wire _slice_3453;
-  wire _and_3454;
-  wire _slice_3456;
-  wire _and_3457;
-  wire _slice_3459;
-  wire _and_3460;
-  wire _slice_3463;
-  wire _and_3464;
-  wire _slice_3466;
-  wire _and_3467;
-  wire _slice_3468;
-  wire _and_3469;
-  wire _slice_3470;
+  wire [26:0] _onehot_3325;
+  wire [255:0] _onehot_3326;
+  wire [20:0] _cat_3327;
+  wire [20:0] _cat_3328;
+  wire [20:0] _cat_3329;
+  wire [20:0] _cat_3330;
+  wire [20:0] _cat_3331;
+  wire [20:0] _cat_3332;
+  wire [20:0] _cat_3333;
+  wire [20:0] _cat_3334;
+  wire [20:0] _cat_3335;
+  wire [20:0] _cat_3336;
+  wire [20:0] _cat_3337;
+  wire [20:0] _cat_3338;
+  wire [20:0] _cat_3339;
+  wire [20:0] _cat_3340;
+  wire [20:0] _cat_3341;
+  wire [20:0] _cat_3342;
+  wire [20:0] _cat_3343;
+  wire [20:0] _cat_3344;
+  wire [20:0] _cat_3345;
+  wire [20:0] _cat_3346;
+  wire [20:0] _cat_3347;
+  wire [20:0] _cat_3348;
+  wire [20:0] _cat_3349;
+  wire [20:0] _cat_3350;
+  wire [20:0] _cat_3351;
+  wire [20:0] _cat_3352;
+  wire [20:0] _cat_3353;
+  wire [20:0] _cat_3354;
+  wire [20:0] _cat_3355;
+  wire [20:0] _cat_3356;
+  wire [20:0] _cat_3357;
+  wire [20:0] _cat_3358;
+  wire [20:0] _cat_3359;
+  wire [20:0] _cat_3360;
+  wire [20:0] _cat_3361;
+  wire [20:0] _cat_3362;
+  wire [20:0] _cat_3363;
+  wire [20:0] _cat_3364;
+  wire [20:0] _cat_3365;
+  wire [20:0] _cat_3366;
+  wire [20:0] _cat_3367;
+  wire [20:0] _cat_3368;
+  wire [20:0] _cat_3369;
+  wire [20:0] _cat_3370;
+  wire [20:0] _cat_3371;
+  wire [20:0] _cat_3372;
+  wire [20:0] _cat_3373;
+  wire [20:0] _cat_3374;
+  wire [20:0] _cat_3375;
+  wire [20:0] _cat_3376;
+  wire [20:0] _cat_3377;
+  wire [20:0] _cat_3378;
+  wire [20:0] _cat_3379;
+  wire [20:0] _cat_3380;
+  wire [20:0] _cat_3381;
+  wire [20:0] _cat_3382;
+  wire [20:0] _cat_3383;
+  wire [20:0] _cat_3384;
+  wire [20:0] _cat_3385;
+  wire [20:0] _cat_3386;
+  wire [20:0] _cat_3387;
+  wire [20:0] _cat_3388;
+  wire [20:0] _cat_3389;
+  wire [20:0] _cat_3390;
+  wire [20:0] _onehot_3391;
+  wire [20:0] _cat_3392;
+  wire [20:0] _cat_3393;
+  wire [20:0] _cat_3394;
+  wire [20:0] _cat_3395;
+  wire [20:0] _cat_3396;
+  wire [20:0] _cat_3397;
+  wire [20:0] _cat_3398;
+  wire [20:0] _cat_3399;
+  wire [20:0] _cat_3400;
+  wire [20:0] _cat_3401;
+  wire [20:0] _cat_3402;
+  wire [20:0] _cat_3403;
+  wire [20:0] _cat_3404;
+  wire [20:0] _cat_3405;
+  wire [20:0] _cat_3406;
+  wire [20:0] _cat_3407;
+  wire [20:0] _cat_3408;
+  wire [20:0] _cat_3409;
+  wire [20:0] _cat_3410;
+  wire [20:0] _cat_3411;
+  wire [20:0] _cat_3412;
+  wire [20:0] _cat_3413;
+  wire [20:0] _cat_3414;
+  wire [20:0] _cat_3415;
+  wire [20:0] _cat_3416;
+  wire [20:0] _cat_3417;
+  wire [20:0] _cat_3418;
+  wire [20:0] _cat_3419;
+  wire [20:0] _cat_3420;
+  wire [20:0] _cat_3421;
+  wire [20:0] _cat_3422;
+  wire [20:0] _cat_3423;
+  wire [20:0] _cat_3424;
+  wire [20:0] _cat_3425;
+  wire [20:0] _cat_3426;
+  wire [20:0] _cat_3427;
+  wire [20:0] _cat_3428;
+  wire [20:0] _cat_3429;
+  wire [20:0] _cat_3430;
+  wire [20:0] _cat_3431;
+  wire [20:0] _cat_3432;
+  wire [20:0] _cat_3433;
+  wire [20:0] _cat_3434;
+  wire [20:0] _cat_3435;
+  wire [20:0] _cat_3436;
+  wire [20:0] _cat_3437;
+  wire [20:0] _cat_3438;
+  wire [20:0] _cat_3439;
+  wire [20:0] _cat_3440;
+  wire [20:0] _cat_3441;
+  wire [20:0] _cat_3442;
+  wire [20:0] _cat_3443;
+  wire [20:0] _cat_3444;
+  wire [20:0] _cat_3445;
+  wire [20:0] _cat_3446;
+  wire [20:0] _cat_3447;
+  wire [20:0] _cat_3448;
+  wire [20:0] _cat_3449;
+  wire [20:0] _cat_3450;
+  wire [20:0] _cat_3451;
+  wire [20:0] _cat_3452;
+  wire [20:0] _cat_3453;
+  wire [20:0] _cat_3454;
+  wire [20:0] _cat_3455;
+  wire [20:0] _onehot_3456;
+  wire [20:0] _onehot_3457;
+  wire [6:0] _slice_3458;
+  wire [5:0] _slice_3459;
+  wire [4:0] _slice_3460;
+  wire [2:0] _slice_3461;
+  wire _and_3462;
+  wire [1:0] _not_3463;
+  wire [1:0] _and_3464;
+  wire _ror_3465;
+  wire [63:0] _and_3466;
+  wire _ror_3467;
+  wire _and_3468;
+  wire _or_3469;
+  wire _not_3470;
   wire _and_3471;
-  wire _slice_3473;
-  wire _and_3474;
+  wire _slice_3472;
+  wire _and_3473;
   wire _slice_3475;
   wire _and_3476;
-  wire _slice_3478;
-  wire _and_3479;
-  wire _slice_3481;
-  wire _and_3482;
-  wire _slice_3485;
-  wire _and_3486;
+  wire _slice_3477;
+  wire _and_3478;
+  wire _slice_3480;
+  wire _and_3481;
+  wire _slice_3483;
+  wire _and_3484;
+  wire _slice_3486;
+  wire _and_3487;
   wire _slice_3488;
   wire _and_3489;
-  wire _slice_3490;
-  wire _and_3491;
-  wire _slice_3492;
-  wire _and_3493;
-  wire _slice_3495;
-  wire _and_3496;
+  wire _slice_3491;
+  wire _and_3492;
+  wire _slice_3494;
+  wire _and_3495;
   wire _slice_3497;
   wire _and_3498;
-  wire _slice_3500;
-  wire _and_3501;
-  wire _slice_3503;
-  wire _and_3504;
-  wire _slice_3507;
-  wire _and_3508;
+  wire _slice_3499;
+  wire _and_3500;
+  wire _slice_3502;
+  wire _and_3503;
+  wire _slice_3505;
+  wire _and_3506;
+  wire _slice_3508;
+  wire _and_3509;
   wire _slice_3510;
   wire _and_3511;
-  wire _slice_3512;
-  wire _and_3513;
-  wire _slice_3514;
-  wire _and_3515;
-  wire _slice_3517;
-  wire _and_3518;
+  wire _slice_3513;
+  wire _and_3514;
+  wire _slice_3516;
+  wire _and_3517;
   wire _slice_3519;
   wire _and_3520;
-  wire _slice_3522;
-  wire _and_3523;
-  wire _slice_3525;
-  wire _and_3526;
-  wire _slice_3529;
-  wire _and_3530;
+  wire _slice_3521;
+  wire _and_3522;
+  wire _slice_3524;
+  wire _and_3525;
+  wire _slice_3527;
+  wire _and_3528;
+  wire _slice_3530;
+  wire _and_3531;
   wire _slice_3532;
   wire _and_3533;
-  wire _slice_3534;
-  wire _and_3535;
-  wire _slice_3536;
-  wire _and_3537;
-  wire _slice_3539;
-  wire _and_3540;
+  wire _slice_3535;
+  wire _and_3536;
+  wire _slice_3538;
+  wire _and_3539;
   wire _slice_3541;
   wire _and_3542;
-  wire _slice_3544;
-  wire _and_3545;
-  wire _slice_3547;
-  wire _and_3548;
-  wire _slice_3551;
-  wire _and_3552;
+  wire _slice_3543;
+  wire _and_3544;
+  wire _slice_3546;
+  wire _and_3547;
+  wire _slice_3549;
+  wire _and_3550;
+  wire _slice_3552;
+  wire _and_3553;
   wire _slice_3554;
   wire _and_3555;
-  wire _slice_3556;
-  wire _and_3557;
-  wire _slice_3558;
-  wire _and_3559;
-  wire _slice_3561;
-  wire _and_3562;
+  wire _slice_3557;
+  wire _and_3558;
+  wire _slice_3560;
+  wire _and_3561;
   wire _slice_3563;
   wire _and_3564;
-  wire _slice_3566;
-  wire _and_3567;
-  wire _slice_3569;
-  wire _and_3570;
-  wire _slice_3573;
-  wire _and_3574;
+  wire _slice_3565;
+  wire _and_3566;
+  wire _slice_3568;
+  wire _and_3569;
+  wire _slice_3571;
+  wire _and_3572;
+  wire _slice_3574;
+  wire _and_3575;
   wire _slice_3576;
   wire _and_3577;
-  wire _slice_3578;
-  wire _and_3579;
-  wire _slice_3580;
-  wire _and_3581;
-  wire _slice_3583;
-  wire _and_3584;
+  wire _slice_3579;
+  wire _and_3580;
+  wire _slice_3582;
+  wire _and_3583;
   wire _slice_3585;
   wire _and_3586;
-  wire _slice_3588;
-  wire _and_3589;
-  wire _slice_3591;
-  wire _and_3592;
-  wire _slice_3595;
-  wire _and_3596;
+  wire _slice_3587;
+  wire _and_3588;
+  wire _slice_3590;
+  wire _and_3591;
+  wire _slice_3593;
+  wire _and_3594;
+  wire _slice_3596;
+  wire _and_3597;
   wire _slice_3598;
   wire _and_3599;
-  wire _slice_3600;
-  wire _and_3601;
-  wire _slice_3602;
-  wire _and_3603;
-  wire _slice_3605;
-  wire _and_3606;
+  wire _slice_3601;
+  wire _and_3602;
+  wire _slice_3604;
+  wire _and_3605;
   wire _slice_3607;
   wire _and_3608;
-  wire _slice_3610;
-  wire _and_3611;
-  wire _slice_3613;
-  wire _and_3614;
-  wire _slice_3617;
-  wire _and_3618;
+  wire _slice_3609;
+  wire _and_3610;
+  wire _slice_3612;
+  wire _and_3613;
+  wire _slice_3615;
+  wire _and_3616;
+  wire _slice_3618;
+  wire _and_3619;
   wire _slice_3620;
   wire _and_3621;
-  wire _slice_3622;
-  wire _and_3623;
-  wire _slice_3624;
-  wire _and_3625;
-  wire _slice_3627;
-  wire _and_3628;
+  wire _slice_3623;
+  wire _and_3624;
+  wire _slice_3626;
+  wire _and_3627;
   wire _slice_3629;
   wire _and_3630;
-  wire _slice_3632;
-  wire _and_3633;
-  wire _slice_3635;
-  wire _and_3636;
-  wire _slice_3639;
-  wire _and_3640;
+  wire _slice_3631;
+  wire _and_3632;
+  wire _slice_3634;
+  wire _and_3635;
+  wire _slice_3637;
+  wire _and_3638;
+  wire _slice_3640;
+  wire _and_3641;
   wire _slice_3642;
   wire _and_3643;
-  wire _slice_3644;
-  wire _and_3645;
-  wire _slice_3646;
-  wire _and_3647;
-  wire _slice_3649;
-  wire _and_3650;
+  wire _slice_3645;
+  wire _and_3646;
+  wire _slice_3648;
+  wire _and_3649;
   wire _slice_3651;
   wire _and_3652;
-  wire _slice_3654;
-  wire _and_3655;
-  wire _slice_3657;
-  wire _and_3658;
-  wire _slice_3661;
-  wire _and_3662;
+  wire _slice_3653;
+  wire _and_3654;
+  wire _slice_3656;
+  wire _and_3657;
+  wire _slice_3659;
+  wire _and_3660;
+  wire _slice_3662;
+  wire _and_3663;
   wire _slice_3664;
   wire _and_3665;
-  wire _slice_3666;
-  wire _and_3667;
-  wire _slice_3668;
-  wire _and_3669;
-  wire _slice_3671;
-  wire _and_3672;
+  wire _slice_3667;
+  wire _and_3668;
+  wire _slice_3670;
+  wire _and_3671;
   wire _slice_3673;
   wire _and_3674;
-  wire _slice_3676;
-  wire _and_3677;
-  wire _slice_3679;
-  wire _and_3680;
-  wire _slice_3683;
-  wire _and_3684;
+  wire _slice_3675;
+  wire _and_3676;
+  wire _slice_3678;
+  wire _and_3679;
+  wire _slice_3681;
+  wire _and_3682;
+  wire _slice_3684;
+  wire _and_3685;
   wire _slice_3686;
   wire _and_3687;
-  wire _slice_3688;
-  wire _and_3689;
-  wire _slice_3690;
-  wire _and_3691;
-  wire _slice_3693;
-  wire _and_3694;
+  wire _slice_3689;
+  wire _and_3690;
+  wire _slice_3692;
+  wire _and_3693;
   wire _slice_3695;
   wire _and_3696;
-  wire _slice_3698;
-  wire _and_3699;
-  wire _slice_3701;
-  wire _and_3702;
-  wire _slice_3705;
-  wire _and_3706;
+  wire _slice_3697;
+  wire _and_3698;
+  wire _slice_3700;
+  wire _and_3701;
+  wire _slice_3703;
+  wire _and_3704;
+  wire _slice_3706;
+  wire _and_3707;
   wire _slice_3708;
   wire _and_3709;
-  wire _slice_3710;
-  wire _and_3711;
-  wire _slice_3712;
-  wire _and_3713;
-  wire _slice_3715;
-  wire _and_3716;
+  wire _slice_3711;
+  wire _and_3712;
+  wire _slice_3714;
+  wire _and_3715;
   wire _slice_3717;
   wire _and_3718;
-  wire _slice_3720;
-  wire _and_3721;
-  wire _slice_3723;
-  wire _and_3724;
-  wire _slice_3727;
-  wire _and_3728;
+  wire _slice_3719;
+  wire _and_3720;
+  wire _slice_3722;
+  wire _and_3723;
+  wire _slice_3725;
+  wire _and_3726;
+  wire _slice_3728;
+  wire _and_3729;
   wire _slice_3730;
   wire _and_3731;
-  wire _slice_3732;
-  wire _and_3733;
-  wire _slice_3734;
-  wire _and_3735;
-  wire _slice_3737;
-  wire _and_3738;
+  wire _slice_3733;
+  wire _and_3734;
+  wire _slice_3736;
+  wire _and_3737;
   wire _slice_3739;
   wire _and_3740;
-  wire _slice_3742;
-  wire _and_3743;
-  wire _slice_3745;
-  wire _and_3746;
-  wire _slice_3749;
-  wire _and_3750;
+  wire _slice_3741;
+  wire _and_3742;
+  wire _slice_3744;
+  wire _and_3745;
+  wire _slice_3747;
+  wire _and_3748;
+  wire _slice_3750;
+  wire _and_3751;
   wire _slice_3752;
   wire _and_3753;
-  wire _slice_3754;
-  wire _and_3755;
-  wire _slice_3756;
-  wire _and_3757;
-  wire _slice_3759;
-  wire _and_3760;
+  wire _slice_3755;
+  wire _and_3756;
+  wire _slice_3758;
+  wire _and_3759;
   wire _slice_3761;
   wire _and_3762;
-  wire _slice_3764;
-  wire _and_3765;
-  wire _slice_3767;
-  wire _and_3768;
-  wire _slice_3771;
-  wire _and_3772;
+  wire _slice_3763;
+  wire _and_3764;
+  wire _slice_3766;
+  wire _and_3767;
+  wire _slice_3769;
+  wire _and_3770;
+  wire _slice_3772;
+  wire _and_3773;
   wire _slice_3774;
   wire _and_3775;
-  wire _slice_3776;
-  wire _and_3777;
-  wire _slice_3778;
-  wire _and_3779;
-  wire _slice_3781;
-  wire _and_3782;
+  wire _slice_3777;
+  wire _and_3778;
+  wire _slice_3780;
+  wire _and_3781;
   wire _slice_3783;
   wire _and_3784;
-  wire _slice_3786;
-  wire _and_3787;
-  wire _slice_3789;
-  wire _and_3790;
-  wire _slice_3793;
-  wire _and_3794;
+  wire _slice_3785;
+  wire _and_3786;
+  wire _slice_3788;
+  wire _and_3789;
+  wire _slice_3791;
+  wire _and_3792;
+  wire _slice_3794;
+  wire _and_3795;
   wire _slice_3796;
   wire _and_3797;
-  wire _slice_3798;
-  wire _and_3799;
-  wire _slice_3800;
-  wire _and_3801;
-  wire _slice_3803;
-  wire _and_3804;
+  wire _slice_3799;
+  wire _and_3800;
+  wire _slice_3802;
+  wire _and_3803;
   wire _slice_3805;
   wire _and_3806;
-  wire _slice_3808;
-  wire _and_3809;
-  wire _slice_3811;
-  wire _and_3812;
-  wire _slice_3815;
-  wire _and_3816;
+  wire _slice_3807;
+  wire _and_3808;
+  wire _slice_3810;
+  wire _and_3811;
+  wire _slice_3813;
+  wire _and_3814;
+  wire _slice_3816;
+  wire _and_3817;
   wire _slice_3818;
   wire _and_3819;
-  wire _slice_3820;
-  wire _and_3821;
-  wire _slice_3822;
-  wire _and_3823;
-  wire _slice_3825;
-  wire _and_3826;
+  wire _slice_3821;
+  wire _and_3822;
+  wire _slice_3824;
+  wire _and_3825;
   wire _slice_3827;
   wire _and_3828;
-  wire _slice_3830;
-  wire _and_3831;
-  wire _slice_3833;
-  wire _and_3834;
-  wire _slice_3837;
-  wire _and_3838;
+  wire _slice_3829;
+  wire _and_3830;
+  wire _slice_3832;
+  wire _and_3833;
+  wire _slice_3835;
+  wire _and_3836;
+  wire _slice_3838;
+  wire _and_3839;
   wire _slice_3840;
   wire _and_3841;
-  wire _slice_3842;
-  wire _and_3843;
-  wire _slice_3844;
-  wire _and_3845;
-  wire _slice_3847;
-  wire _and_3848;
+  wire _slice_3843;
+  wire _and_3844;
+  wire _slice_3846;
+  wire _and_3847;
   wire _slice_3849;
   wire _and_3850;
-  wire _slice_3852;
-  wire _and_3853;
-  wire _slice_3855;
-  wire _and_3856;
-  wire _slice_3859;
-  wire _and_3860;
+  wire _slice_3851;
+  wire _and_3852;
+  wire _slice_3854;
+  wire _and_3855;
+  wire _slice_3857;
+  wire _and_3858;
+  wire _slice_3860;
+  wire _and_3861;
   wire _slice_3862;
   wire _and_3863;
-  wire _slice_3864;
-  wire _and_3865;
-  wire _slice_3866;
-  wire _and_3867;
-  wire _slice_3869;
-  wire _and_3870;
+  wire _slice_3865;
+  wire _and_3866;
+  wire _slice_3868;
+  wire _and_3869;
   wire _slice_3871;
   wire _and_3872;
-  wire _slice_3874;
-  wire _and_3875;
-  wire _slice_3877;
-  wire _and_3878;
-  wire _slice_3881;
-  wire _and_3882;
+  wire _slice_3873;
+  wire _and_3874;
+  wire _slice_3876;
+  wire _and_3877;
+  wire _slice_3879;
+  wire _and_3880;
+  wire _slice_3882;
+  wire _and_3883;
   wire _slice_3884;
   wire _and_3885;
-  wire _slice_3886;
-  wire _and_3887;
-  wire _slice_3888;
-  wire _and_3889;
-  wire _slice_3891;
-  wire _and_3892;
+  wire _slice_3887;
+  wire _and_3888;
+  wire _slice_3890;
+  wire _and_3891;
   wire _slice_3893;
   wire _and_3894;
-  wire _slice_3896;
-  wire _and_3897;
-  wire _slice_3899;
-  wire _and_3900;
-  wire _slice_3903;
-  wire _and_3904;
+  wire _slice_3895;
+  wire _and_3896;
+  wire _slice_3898;
+  wire _and_3899;
+  wire _slice_3901;
+  wire _and_3902;
+  wire _slice_3904;
+  wire _and_3905;
   wire _slice_3906;
   wire _and_3907;
-  wire _slice_3908;
-  wire _and_3909;
-  wire _slice_3910;
-  wire _and_3911;
-  wire _slice_3913;
-  wire _and_3914;
+  wire _slice_3909;
+  wire _and_3910;
+  wire _slice_3912;
+  wire _and_3913;
   wire _slice_3915;
   wire _and_3916;
-  wire _slice_3918;
-  wire _and_3919;
-  wire _slice_3921;
-  wire _and_3922;
-  wire _slice_3925;
-  wire _and_3926;
+  wire _slice_3917;
+  wire _and_3918;
+  wire _slice_3920;
+  wire _and_3921;
+  wire _slice_3923;
+  wire _and_3924;
+  wire _slice_3926;
+  wire _and_3927;
   wire _slice_3928;
   wire _and_3929;
-  wire _slice_3930;
-  wire _and_3931;
-  wire _slice_3932;
-  wire _and_3933;
-  wire _slice_3935;
-  wire _and_3936;
+  wire _slice_3931;
+  wire _and_3932;
+  wire _slice_3934;
+  wire _and_3935;
   wire _slice_3937;
   wire _and_3938;
-  wire _slice_3940;
-  wire _and_3941;
-  wire _slice_3943;
-  wire _and_3944;
-  wire _slice_3947;
-  wire _and_3948;
+  wire _slice_3939;
+  wire _and_3940;
+  wire _slice_3942;
+  wire _and_3943;
+  wire _slice_3945;
+  wire _and_3946;
+  wire _slice_3948;
+  wire _and_3949;
   wire _slice_3950;
   wire _and_3951;
-  wire _slice_3952;
-  wire _and_3953;
-  wire _slice_3954;
-  wire _and_3955;
-  wire _slice_3957;
-  wire _and_3958;
+  wire _slice_3953;
+  wire _and_3954;
+  wire _slice_3956;
+  wire _and_3957;
   wire _slice_3959;
   wire _and_3960;
-  wire _slice_3962;
-  wire _and_3963;
-  wire _slice_3965;
-  wire _and_3966;
-  wire _slice_3969;
-  wire _and_3970;
+  wire _slice_3961;
+  wire _and_3962;
+  wire _slice_3964;
+  wire _and_3965;
+  wire _slice_3967;
+  wire _and_3968;
+  wire _slice_3970;
+  wire _and_3971;
   wire _slice_3972;
   wire _and_3973;
-  wire _slice_3974;
-  wire _and_3975;
-  wire _slice_3976;
-  wire _and_3977;
-  wire _slice_3979;
-  wire _and_3980;
+  wire _slice_3975;
+  wire _and_3976;
+  wire _slice_3978;
+  wire _and_3979;
   wire _slice_3981;
   wire _and_3982;
-  wire _slice_3984;
-  wire _and_3985;
-  wire _slice_3987;
-  wire _and_3988;
-  wire _slice_3991;
-  wire _and_3992;
+  wire _slice_3983;
+  wire _and_3984;
+  wire _slice_3986;
+  wire _and_3987;
+  wire _slice_3989;
+  wire _and_3990;
+  wire _slice_3992;
+  wire _and_3993;
   wire _slice_3994;
   wire _and_3995;
-  wire _slice_3996;
-  wire _and_3997;
-  wire _slice_3998;
-  wire _and_3999;
-  wire _slice_4001;
-  wire _and_4002;
+  wire _slice_3997;
+  wire _and_3998;
+  wire _slice_4000;
+  wire _and_4001;
   wire _slice_4003;
   wire _and_4004;
-  wire _slice_4006;
-  wire _and_4007;
-  wire _slice_4009;
-  wire _and_4010;
-  wire _slice_4013;
-  wire _and_4014;
+  wire _slice_4005;
+  wire _and_4006;
+  wire _slice_4008;
+  wire _and_4009;
+  wire _slice_4011;
+  wire _and_4012;
+  wire _slice_4014;
+  wire _and_4015;
   wire _slice_4016;
   wire _and_4017;
-  wire _slice_4018;
-  wire _and_4019;
-  wire _slice_4020;
-  wire _and_4021;
-  wire _slice_4023;
-  wire _and_4024;
+  wire _slice_4019;
+  wire _and_4020;
+  wire _slice_4022;
+  wire _and_4023;
   wire _slice_4025;
   wire _and_4026;
-  wire _slice_4028;
-  wire _and_4029;
-  wire _slice_4031;
-  wire _and_4032;
-  wire _slice_4035;
-  wire _and_4036;
+  wire _slice_4027;
+  wire _and_4028;
+  wire _slice_4030;
+  wire _and_4031;
+  wire _slice_4033;
+  wire _and_4034;
+  wire _slice_4036;
+  wire _and_4037;
   wire _slice_4038;
   wire _and_4039;
-  wire _slice_4040;
-  wire _and_4041;
-  wire _slice_4042;
-  wire _and_4043;
-  wire _slice_4045;
-  wire _and_4046;
+  wire _slice_4041;
+  wire _and_4042;
+  wire _slice_4044;
+  wire _and_4045;
   wire _slice_4047;
   wire _and_4048;
-  wire _slice_4050;
-  wire _and_4051;
-  wire _slice_4053;
-  wire _and_4054;
-  wire _slice_4057;
-  wire _and_4058;
+  wire _slice_4049;
+  wire _and_4050;
+  wire _slice_4052;
+  wire _and_4053;
+  wire _slice_4055;
+  wire _and_4056;
+  wire _slice_4058;
+  wire _and_4059;
   wire _slice_4060;
   wire _and_4061;
-  wire _slice_4062;
-  wire _and_4063;
-  wire _slice_4064;
-  wire _and_4065;
-  wire _slice_4067;
-  wire _and_4068;
+  wire _slice_4063;
+  wire _and_4064;
+  wire _slice_4066;
+  wire _and_4067;
   wire _slice_4069;
   wire _and_4070;
-  wire _slice_4072;
-  wire _and_4073;
-  wire _slice_4075;
-  wire _and_4076;
-  wire _slice_4079;
-  wire _and_4080;
+  wire _slice_4071;
+  wire _and_4072;
+  wire _slice_4074;
+  wire _and_4075;
+  wire _slice_4077;
+  wire _and_4078;
+  wire _slice_4080;
+  wire _and_4081;
   wire _slice_4082;
   wire _and_4083;
-  wire _slice_4084;
-  wire _and_4085;
-  wire _slice_4086;
-  wire _and_4087;
-  wire _slice_4089;
-  wire _and_4090;
+  wire _slice_4085;
+  wire _and_4086;
+  wire _slice_4088;
+  wire _and_4089;
   wire _slice_4091;
   wire _and_4092;
-  wire _slice_4094;
-  wire _and_4095;
-  wire _slice_4097;
-  wire _and_4098;
-  wire _slice_4101;
-  wire _and_4102;
+  wire _slice_4093;
+  wire _and_4094;
+  wire _slice_4096;
+  wire _and_4097;
+  wire _slice_4099;
+  wire _and_4100;
+  wire _slice_4102;
+  wire _and_4103;
   wire _slice_4104;
   wire _and_4105;
-  wire _slice_4106;
-  wire _and_4107;
-  wire _slice_4108;
-  wire _and_4109;
-  wire _slice_4111;
-  wire _and_4112;
+  wire _slice_4107;
+  wire _and_4108;
+  wire _slice_4110;
+  wire _and_4111;
   wire _slice_4113;
   wire _and_4114;
-  wire _slice_4116;
-  wire _and_4117;
-  wire _slice_4119;
-  wire _and_4120;
-  wire _slice_4123;
-  wire _and_4124;
+  wire _slice_4115;
+  wire _and_4116;
+  wire _slice_4118;
+  wire _and_4119;
+  wire _slice_4121;
+  wire _and_4122;
+  wire _slice_4124;
+  wire _and_4125;
   wire _slice_4126;
   wire _and_4127;
-  wire _slice_4128;
-  wire _and_4129;
-  wire _slice_4130;
-  wire _and_4131;
-  wire _slice_4133;
-  wire _and_4134;
+  wire _slice_4129;
+  wire _and_4130;
+  wire _slice_4132;
+  wire _and_4133;
   wire _slice_4135;
   wire _and_4136;
-  wire _slice_4138;
-  wire _and_4139;
-  wire _slice_4141;
-  wire _and_4142;
-  wire _slice_4145;
-  wire _and_4146;
+  wire _slice_4137;
+  wire _and_4138;
+  wire _slice_4140;
+  wire _and_4141;
+  wire _slice_4143;
+  wire _and_4144;
+  wire _slice_4146;
+  wire _and_4147;
   wire _slice_4148;
   wire _and_4149;
-  wire _slice_4150;
-  wire _and_4151;
-  wire _slice_4152;
-  wire _and_4153;
-  wire _slice_4155;
-  wire _and_4156;
+  wire _slice_4151;
+  wire _and_4152;
+  wire _slice_4154;
+  wire _and_4155;
   wire _slice_4157;
   wire _and_4158;
-  wire _slice_4160;
-  wire _and_4161;
-  wire _slice_4163;
-  wire _and_4164;
-  wire _slice_4167;
-  wire _and_4168;
+  wire _slice_4159;
+  wire _and_4160;
+  wire _slice_4162;
+  wire _and_4163;
+  wire _slice_4165;
+  wire _and_4166;
+  wire _slice_4168;
+  wire _and_4169;
   wire _slice_4170;
   wire _and_4171;
-  wire _slice_4172;
-  wire _and_4173;
-  wire _slice_4174;
-  wire _and_4175;
-  wire _slice_4177;
-  wire _and_4178;
-  wire _slice_4179;
-  wire _and_4180;
-  wire _slice_4182;
-  wire _and_4183;
-  wire _slice_4185;
-  wire _and_4186;
-  wire _slice_4189;
+  wire _slice_4173;
+  wire _and_4174;
+  wire [5:0] _mux_4176;
+  wire _mux_4177;
+  wire _mux_4178;
+  wire _mux_4179;
+  wire _mux_4180;
+  wire _mux_4181;
+  wire [1:0] _mux_4182;
+  wire [1:0] _mux_4183;
+  wire _mux_4184;
+  wire _mux_4185;
+  wire [1:0] _mux_4186;
+  wire _and_4187;
+  wire _and_4188;
+  wire _mux_4189;
   wire _and_4190;
-  wire _slice_4192;
+  wire _mux_4191;
+  wire _or_4192;
   wire _and_4193;
-  wire _slice_4194;
-  wire _and_4195;
-  wire _slice_4196;
-  wire _and_4197;
-  wire _slice_4199;
+  wire _mux_4194;
+  wire _mux_4195;
+  wire _and_4196;
+  wire _mux_4197;
+  wire _or_4198;
+  wire _and_4199;
   wire _and_4200;
-  wire _slice_4201;
+  wire _and_4201;
   wire _and_4202;
-  wire _slice_4204;
-  wire _and_4205;
-  wire _slice_4207;
-  wire _and_4208;
-  wire _slice_4211;
-  wire _and_4212;
-  wire _slice_4214;
+  wire _mux_4203;
+  wire _and_4204;
+  wire _mux_4205;
+  wire _or_4206;
+  wire _and_4207;
+  wire _mux_4208;
+  wire _mux_4209;
+  wire _and_4210;
+  wire _mux_4211;
+  wire _or_4212;
+  wire _and_4213;
+  wire _and_4214;
   wire _and_4215;
-  wire _slice_4216;
-  wire _and_4217;
-  wire _slice_4218;
-  wire _and_4219;
-  wire _slice_4221;
-  wire _and_4222;
-  wire _slice_4223;
+  wire _and_4216;
+  wire _mux_4217;
+  wire _and_4218;
+  wire _mux_4219;
+  wire _or_4220;
+  wire _and_4221;
+  wire _mux_4222;
+  wire _mux_4223;
   wire _and_4224;
-  wire _slice_4226;
+  wire _mux_4225;
+  wire _or_4226;
   wire _and_4227;
-  wire _slice_4229;
+  wire _and_4228;
+  wire _and_4229;
   wire _and_4230;
-  wire _slice_4233;
-  wire _and_4234;
-  wire _slice_4236;
-  wire _and_4237;
-  wire _slice_4238;
-  wire _and_4239;
-  wire _slice_4240;
+  wire _mux_4231;
+  wire _and_4232;
+  wire _mux_4233;
+  wire _or_4234;
+  wire _and_4235;
+  wire _mux_4236;
+  wire _mux_4237;
+  wire _and_4238;
+  wire _mux_4239;
+  wire _or_4240;
   wire _and_4241;
-  wire _slice_4243;
+  wire _and_4242;
+  wire _and_4243;
   wire _and_4244;
-  wire _slice_4245;
+  wire _mux_4245;
   wire _and_4246;
-  wire _slice_4248;
+  wire _mux_4247;
+  wire _or_4248;
   wire _and_4249;
-  wire _slice_4251;
+  wire _mux_4250;
+  wire _mux_4251;
   wire _and_4252;
-  wire _slice_4255;
+  wire _mux_4253;
+  wire _or_4254;
+  wire _and_4255;
   wire _and_4256;
-  wire _slice_4258;
-  wire _and_4259;
-  wire _slice_4260;
-  wire _and_4261;
-  wire _slice_4262;
+  wire _and_4257;
+  wire _and_4258;
+  wire _mux_4259;
+  wire _and_4260;
+  wire _mux_4261;
+  wire _or_4262;
   wire _and_4263;
-  wire _slice_4265;
+  wire _mux_4264;
+  wire _mux_4265;
   wire _and_4266;
-  wire _slice_4267;
-  wire _and_4268;
-  wire _slice_4270;
+  wire _mux_4267;
+  wire _or_4268;
+  wire _and_4269;
+  wire _and_4270;
   wire _and_4271;
-  wire _slice_4273;
+  wire _and_4272;
+  wire _mux_4273;
   wire _and_4274;
-  wire _slice_4277;
-  wire _and_4278;
-  wire _slice_4280;
-  wire _and_4281;
-  wire _slice_4282;
+  wire _mux_4275;
+  wire _or_4276;
+  wire _and_4277;
+  wire _mux_4278;
+  wire _mux_4279;
+  wire _and_4280;
+  wire _mux_4281;
+  wire _or_4282;
   wire _and_4283;
-  wire _slice_4284;
+  wire _and_4284;
   wire _and_4285;
-  wire _slice_4287;
+  wire _and_4286;
+  wire _mux_4287;
   wire _and_4288;
-  wire _slice_4289;
-  wire _and_4290;
-  wire _slice_4292;
-  wire _and_4293;
-  wire _slice_4295;
-  wire _and_4296;
-  wire _slice_4299;
+  wire _mux_4289;
+  wire _or_4290;
+  wire _and_4291;
+  wire _mux_4292;
+  wire _mux_4293;
+  wire _and_4294;
+  wire _mux_4295;
+  wire _or_4296;
+  wire _and_4297;
+  wire _and_4298;
+  wire _and_4299;
   wire _and_4300;
-  wire _slice_4302;
-  wire _and_4303;
-  wire _slice_4304;
+  wire _mux_4301;
+  wire _and_4302;
+  wire _mux_4303;
+  wire _or_4304;
   wire _and_4305;
-  wire _slice_4306;
-  wire _and_4307;
-  wire _slice_4309;
-  wire _and_4310;
-  wire _slice_4311;
+  wire _mux_4306;
+  wire _mux_4307;
+  wire _and_4308;
+  wire _mux_4309;
+  wire _or_4310;
+  wire _and_4311;
   wire _and_4312;
-  wire _slice_4314;
-  wire _and_4315;
-  wire _slice_4317;
-  wire _and_4318;
-  wire _slice_4321;
+  wire _and_4313;
+  wire _and_4314;
+  wire _mux_4315;
+  wire _and_4316;
+  wire _mux_4317;
+  wire _or_4318;
+  wire _and_4319;
+  wire _mux_4320;
+  wire _mux_4321;
   wire _and_4322;
-  wire _slice_4324;
+  wire _mux_4323;
+  wire _or_4324;
   wire _and_4325;
-  wire _slice_4326;
+  wire _and_4326;
   wire _and_4327;
-  wire _slice_4328;
-  wire _and_4329;
-  wire _slice_4331;
-  wire _and_4332;
-  wire _slice_4333;
-  wire _and_4334;
-  wire _slice_4336;
-  wire _and_4337;
-  wire _slice_4339;
+  wire _and_4328;
+  wire _mux_4329;
+  wire _and_4330;
+  wire _mux_4331;
+  wire _or_4332;
+  wire _and_4333;
+  wire _mux_4334;
+  wire _mux_4335;
+  wire _and_4336;
+  wire _mux_4337;
+  wire _or_4338;
+  wire _and_4339;
   wire _and_4340;
-  wire _slice_4343;
+  wire _and_4341;
+  wire _and_4342;
+  wire _mux_4343;
   wire _and_4344;
-  wire _slice_4346;
+  wire _mux_4345;
+  wire _or_4346;
   wire _and_4347;
-  wire _slice_4348;
-  wire _and_4349;
-  wire _slice_4350;
-  wire _and_4351;
-  wire _slice_4353;
+  wire _mux_4348;
+  wire _mux_4349;
+  wire _and_4350;
+  wire _mux_4351;
+  wire _or_4352;
+  wire _and_4353;
   wire _and_4354;
-  wire _slice_4355;
+  wire _and_4355;
   wire _and_4356;
-  wire _slice_4358;
-  wire _and_4359;
-  wire _slice_4361;
-  wire _and_4362;
-  wire _slice_4365;
-  wire _and_4366;
-  wire _slice_4368;
+  wire _mux_4357;
+  wire _and_4358;
+  wire _mux_4359;
+  wire _or_4360;
+  wire _and_4361;
+  wire _mux_4362;
+  wire _mux_4363;
+  wire _and_4364;
+  wire _mux_4365;
+  wire _or_4366;
+  wire _and_4367;
+  wire _and_4368;
   wire _and_4369;
-  wire _slice_4370;
-  wire _and_4371;
-  wire _slice_4372;
-  wire _and_4373;
-  wire _slice_4375;
-  wire _and_4376;
-  wire _slice_4377;
+  wire _and_4370;
+  wire _mux_4371;
+  wire _and_4372;
+  wire _mux_4373;
+  wire _or_4374;
+  wire _and_4375;
+  wire _mux_4376;
+  wire _mux_4377;
   wire _and_4378;
-  wire _slice_4380;
+  wire _mux_4379;
+  wire _or_4380;
   wire _and_4381;
-  wire _slice_4383;
+  wire _and_4382;
+  wire _and_4383;
   wire _and_4384;
-  wire _slice_4387;
-  wire _and_4388;
-  wire _slice_4390;
-  wire _and_4391;
-  wire _slice_4392;
-  wire _and_4393;
-  wire _slice_4394;
+  wire _mux_4385;
+  wire _and_4386;
+  wire _mux_4387;
+  wire _or_4388;
+  wire _and_4389;
+  wire _mux_4390;
+  wire _mux_4391;
+  wire _and_4392;
+  wire _mux_4393;
+  wire _or_4394;
   wire _and_4395;
-  wire _slice_4397;
+  wire _and_4396;
+  wire _and_4397;
   wire _and_4398;
-  wire _slice_4399;
+  wire _mux_4399;
   wire _and_4400;
-  wire _slice_4402;
+  wire _mux_4401;
+  wire _or_4402;
   wire _and_4403;
-  wire _slice_4405;
+  wire _mux_4404;
+  wire _mux_4405;
   wire _and_4406;
-  wire _slice_4409;
+  wire _mux_4407;
+  wire _or_4408;
+  wire _and_4409;
   wire _and_4410;
-  wire _slice_4412;
-  wire _and_4413;
-  wire _slice_4414;
-  wire _and_4415;
-  wire _slice_4416;
+  wire _and_4411;
+  wire _and_4412;
+  wire _mux_4413;
+  wire _and_4414;
+  wire _mux_4415;
+  wire _or_4416;
   wire _and_4417;
-  wire _slice_4419;
+  wire _mux_4418;
+  wire _mux_4419;
   wire _and_4420;
-  wire _slice_4421;
-  wire _and_4422;
-  wire _slice_4424;
+  wire _mux_4421;
+  wire _or_4422;
+  wire _and_4423;
+  wire _and_4424;
   wire _and_4425;
+  wire _and_4426;
   wire _mux_4427;
-  wire _or_4428;
+  wire _and_4428;
   wire _mux_4429;
   wire _or_4430;
-  wire _mux_4431;
-  wire _or_4432;
+  wire _and_4431;
+  wire _mux_4432;
   wire _mux_4433;
-  wire _or_4434;
+  wire _and_4434;
   wire _mux_4435;
   wire _or_4436;
-  wire _mux_4437;
-  wire _or_4438;
-  wire _mux_4439;
-  wire _or_4440;
+  wire _and_4437;
+  wire _and_4438;
+  wire _and_4439;
+  wire _and_4440;
   wire _mux_4441;
-  wire _or_4442;
+  wire _and_4442;
   wire _mux_4443;
   wire _or_4444;
-  wire _mux_4445;
-  wire _or_4446;
+  wire _and_4445;
+  wire _mux_4446;
   wire _mux_4447;
-  wire _or_4448;
+  wire _and_4448;
   wire _mux_4449;
   wire _or_4450;
-  wire _mux_4451;
-  wire _or_4452;
-  wire _mux_4453;
-  wire _or_4454;
+  wire _and_4451;
+  wire _and_4452;
+  wire _and_4453;
+  wire _and_4454;
   wire _mux_4455;
-  wire _or_4456;
+  wire _and_4456;
   wire _mux_4457;
   wire _or_4458;
-  wire _mux_4459;
-  wire _or_4460;
+  wire _and_4459;
+  wire _mux_4460;
   wire _mux_4461;
-  wire _or_4462;
+  wire _and_4462;
   wire _mux_4463;
   wire _or_4464;
-  wire _mux_4465;
-  wire _or_4466;
-  wire _mux_4467;
-  wire _or_4468;
+  wire _and_4465;
+  wire _and_4466;
+  wire _and_4467;
+  wire _and_4468;
   wire _mux_4469;
-  wire _or_4470;
+  wire _and_4470;
   wire _mux_4471;
   wire _or_4472;
-  wire _mux_4473;
-  wire _or_4474;
+  wire _and_4473;
+  wire _mux_4474;
   wire _mux_4475;
-  wire _or_4476;
+  wire _and_4476;
   wire _mux_4477;
   wire _or_4478;
-  wire _mux_4479;
-  wire _or_4480;
-  wire _mux_4481;
-  wire _or_4482;
+  wire _and_4479;
+  wire _and_4480;
+  wire _and_4481;
+  wire _and_4482;
   wire _mux_4483;
-  wire _or_4484;
+  wire _and_4484;
   wire _mux_4485;
   wire _or_4486;
-  wire _mux_4487;
-  wire _or_4488;
+  wire _and_4487;
+  wire _mux_4488;
   wire _mux_4489;
-  wire _or_4490;
+  wire _and_4490;
   wire _mux_4491;
   wire _or_4492;
-  wire _mux_4493;
-  wire _or_4494;
-  wire _mux_4495;
-  wire _or_4496;
+  wire _and_4493;
+  wire _and_4494;
+  wire _and_4495;
+  wire _and_4496;
   wire _mux_4497;
-  wire _or_4498;
+  wire _and_4498;
   wire _mux_4499;
   wire _or_4500;
-  wire _mux_4501;
-  wire _or_4502;
+  wire _and_4501;
+  wire _mux_4502;
   wire _mux_4503;
-  wire _or_4504;
+  wire _and_4504;
   wire _mux_4505;
   wire _or_4506;
-  wire _mux_4507;
-  wire _or_4508;
-  wire _mux_4509;
-  wire _or_4510;
+  wire _and_4507;
+  wire _and_4508;
+  wire _and_4509;
+  wire _and_4510;
   wire _mux_4511;
-  wire _or_4512;
+  wire _and_4512;
   wire _mux_4513;
   wire _or_4514;
-  wire _mux_4515;
-  wire _or_4516;
+  wire _and_4515;
+  wire _mux_4516;
   wire _mux_4517;
-  wire _or_4518;
+  wire _and_4518;
   wire _mux_4519;
   wire _or_4520;
-  wire _mux_4521;
-  wire _or_4522;
-  wire _mux_4523;
-  wire _or_4524;
+  wire _and_4521;
+  wire _and_4522;
+  wire _and_4523;
+  wire _and_4524;
   wire _mux_4525;
-  wire _or_4526;
+  wire _and_4526;
   wire _mux_4527;
   wire _or_4528;
-  wire _mux_4529;
-  wire _or_4530;
+  wire _and_4529;
+  wire _mux_4530;
   wire _mux_4531;
-  wire _or_4532;
+  wire _and_4532;
   wire _mux_4533;
   wire _or_4534;
-  wire _mux_4535;
-  wire _or_4536;
-  wire _mux_4537;
-  wire _or_4538;
+  wire _and_4535;
+  wire _and_4536;
+  wire _and_4537;
+  wire _and_4538;
   wire _mux_4539;
-  wire _or_4540;
+  wire _and_4540;
   wire _mux_4541;
   wire _or_4542;
-  wire _mux_4543;
-  wire _or_4544;
+  wire _and_4543;
+  wire _mux_4544;
   wire _mux_4545;
-  wire _or_4546;
+  wire _and_4546;
   wire _mux_4547;
   wire _or_4548;
-  wire _mux_4549;
-  wire _or_4550;
-  wire _mux_4551;
-  wire _or_4552;
+  wire _and_4549;
+  wire _and_4550;
+  wire _and_4551;
+  wire _and_4552;
   wire _mux_4553;
-  wire _or_4554;
+  wire _and_4554;
   wire _mux_4555;
   wire _or_4556;
-  wire _mux_4557;
-  wire _or_4558;
+  wire _and_4557;
+  wire _mux_4558;
   wire _mux_4559;
-  wire _or_4560;
-  wire _or_4561;
-  wire _mux_4562;
-  wire _or_4563;
-  wire _mux_4564;
-  wire _or_4565;
-  wire _mux_4566;
-  wire _or_4567;
-  wire _mux_4568;
-  wire _or_4569;
-  wire _mux_4570;
-  wire _or_4571;
-  wire _or_4572;
+  wire _and_4560;
+  wire _mux_4561;
+  wire _or_4562;
+  wire _and_4563;
+  wire _and_4564;
+  wire _and_4565;
+  wire _and_4566;
+  wire _mux_4567;
+  wire _and_4568;
+  wire _mux_4569;
+  wire _or_4570;
+  wire _and_4571;
+  wire _mux_4572;
   wire _mux_4573;
-  wire _or_4574;
+  wire _and_4574;
   wire _mux_4575;
   wire _or_4576;
-  wire _mux_4577;
-  wire _or_4578;
-  wire _mux_4579;
-  wire _or_4580;
+  wire _and_4577;
+  wire _and_4578;
+  wire _and_4579;
+  wire _and_4580;
   wire _mux_4581;
-  wire _or_4582;
-  wire _or_4583;
-  wire _mux_4584;
-  wire _or_4585;
+  wire _and_4582;
+  wire _mux_4583;
+  wire _or_4584;
+  wire _and_4585;
   wire _mux_4586;
-  wire _or_4587;
-  wire _mux_4588;
-  wire _or_4589;
-  wire _mux_4590;
-  wire _or_4591;
-  wire _mux_4592;
-  wire _or_4593;
-  wire _or_4594;
+  wire _mux_4587;
+  wire _and_4588;
+  wire _mux_4589;
+  wire _or_4590;
+  wire _and_4591;
+  wire _and_4592;
+  wire _and_4593;
+  wire _and_4594;
   wire _mux_4595;
-  wire _or_4596;
+  wire _and_4596;
   wire _mux_4597;
   wire _or_4598;
-  wire _mux_4599;
-  wire _or_4600;
+  wire _and_4599;
+  wire _mux_4600;
   wire _mux_4601;
-  wire _or_4602;
+  wire _and_4602;
   wire _mux_4603;
   wire _or_4604;
-  wire _or_4605;
-  wire _mux_4606;
-  wire _or_4607;
-  wire _mux_4608;
-  wire _or_4609;
-  wire _mux_4610;
-  wire _or_4611;
-  wire _mux_4612;
-  wire _or_4613;
+  wire _and_4605;
+  wire _and_4606;
+  wire _and_4607;
+  wire _and_4608;
+  wire _mux_4609;
+  wire _and_4610;
+  wire _mux_4611;
+  wire _or_4612;
+  wire _and_4613;
   wire _mux_4614;
-  wire _or_4615;
-  wire _or_4616;
+  wire _mux_4615;
+  wire _and_4616;
   wire _mux_4617;
   wire _or_4618;
-  wire _mux_4619;
-  wire _or_4620;
-  wire _mux_4621;
-  wire _or_4622;
+  wire _and_4619;
+  wire _and_4620;
+  wire _and_4621;
+  wire _and_4622;
   wire _mux_4623;
-  wire _or_4624;
+  wire _and_4624;
   wire _mux_4625;
   wire _or_4626;
-  wire _or_4627;
+  wire _and_4627;
   wire _mux_4628;
-  wire _or_4629;
-  wire _mux_4630;
-  wire _or_4631;
-  wire _mux_4632;
-  wire _or_4633;
-  wire _mux_4634;
-  wire _or_4635;
-  wire _mux_4636;
-  wire _or_4637;
-  wire _or_4638;
+  wire _mux_4629;
+  wire _and_4630;
+  wire _mux_4631;
+  wire _or_4632;
+  wire _and_4633;
+  wire _and_4634;
+  wire _and_4635;
+  wire _and_4636;
+  wire _mux_4637;
+  wire _and_4638;
   wire _mux_4639;
   wire _or_4640;
-  wire _mux_4641;
-  wire _or_4642;
+  wire _and_4641;
+  wire _mux_4642;
   wire _mux_4643;
-  wire _or_4644;
+  wire _and_4644;
   wire _mux_4645;
   wire _or_4646;
-  wire _mux_4647;
-  wire _or_4648;
-  wire _or_4649;
-  wire _mux_4650;
-  wire _or_4651;
-  wire _mux_4652;
-  wire _or_4653;
-  wire _mux_4654;
-  wire _or_4655;
+  wire _and_4647;
+  wire _and_4648;
+  wire _and_4649;
+  wire _and_4650;
+  wire _mux_4651;
+  wire _and_4652;
+  wire _mux_4653;
+  wire _or_4654;
+  wire _and_4655;
   wire _mux_4656;
-  wire _or_4657;
-  wire _mux_4658;
-  wire _or_4659;
+  wire _mux_4657;
+  wire _and_4658;
+  wire _mux_4659;
   wire _or_4660;
-  wire _mux_4661;
-  wire _or_4662;
-  wire _mux_4663;
-  wire _or_4664;
+  wire _and_4661;
+  wire _and_4662;
+  wire _and_4663;
+  wire _and_4664;
   wire _mux_4665;
-  wire _or_4666;
+  wire _and_4666;
   wire _mux_4667;
   wire _or_4668;
-  wire _mux_4669;
-  wire _or_4670;
-  wire _or_4671;
-  wire _mux_4672;
-  wire _or_4673;
-  wire _mux_4674;
-  wire _or_4675;
-  wire _mux_4676;
-  wire _or_4677;
-  wire _mux_4678;
-  wire _or_4679;
-  wire _mux_4680;
-  wire _or_4681;
+  wire _and_4669;
+  wire _mux_4670;
+  wire _mux_4671;
+  wire _and_4672;
+  wire _mux_4673;
+  wire _or_4674;
+  wire _and_4675;
+  wire _and_4676;
+  wire _and_4677;
+  wire _and_4678;
+  wire _mux_4679;
+  wire _and_4680;
+  wire _mux_4681;
   wire _or_4682;
-  wire _mux_4683;
-  wire _or_4684;
+  wire _and_4683;
+  wire _mux_4684;
   wire _mux_4685;
-  wire _or_4686;
+  wire _and_4686;
   wire _mux_4687;
   wire _or_4688;
-  wire _mux_4689;
-  wire _or_4690;
-  wire _mux_4691;
-  wire _or_4692;
-  wire _or_4693;
-  wire _mux_4694;
-  wire _or_4695;
-  wire _mux_4696;
-  wire _or_4697;
+  wire _and_4689;
+  wire _and_4690;
+  wire _and_4691;
+  wire _and_4692;
+  wire _mux_4693;
+  wire _and_4694;
+  wire _mux_4695;
+  wire _or_4696;
+  wire _and_4697;
   wire _mux_4698;
-  wire _or_4699;
-  wire _mux_4700;
-  wire _or_4701;
-  wire _mux_4702;
-  wire _or_4703;
-  wire _or_4704;
-  wire _mux_4705;
-  wire _or_4706;
+  wire _mux_4699;
+  wire _and_4700;
+  wire _mux_4701;
+  wire _or_4702;
+  wire _and_4703;
+  wire _and_4704;
+  wire _and_4705;
+  wire _and_4706;
   wire _mux_4707;
-  wire _or_4708;
+  wire _and_4708;
   wire _mux_4709;
   wire _or_4710;
-  wire _mux_4711;
-  wire _or_4712;
+  wire _and_4711;
+  wire _mux_4712;
   wire _mux_4713;
-  wire _or_4714;
-  wire _or_4715;
-  wire _mux_4716;
-  wire _or_4717;
-  wire _mux_4718;
-  wire _or_4719;
-  wire _mux_4720;
-  wire _or_4721;
-  wire _mux_4722;
-  wire _or_4723;
-  wire _mux_4724;
-  wire _or_4725;
-  wire _or_4726;
+  wire _and_4714;
+  wire _mux_4715;
+  wire _or_4716;
+  wire _and_4717;
+  wire _and_4718;
+  wire _and_4719;
+  wire _and_4720;
+  wire _mux_4721;
+  wire _and_4722;
+  wire _mux_4723;
+  wire _or_4724;
+  wire _and_4725;
+  wire _mux_4726;
   wire _mux_4727;
-  wire _or_4728;
+  wire _and_4728;
   wire _mux_4729;
   wire _or_4730;
-  wire _mux_4731;
-  wire _or_4732;
-  wire _mux_4733;
-  wire _or_4734;
+  wire _and_4731;
+  wire _and_4732;
+  wire _and_4733;
+  wire _and_4734;
   wire _mux_4735;
-  wire _or_4736;
-  wire _or_4737;
-  wire _mux_4738;
-  wire _or_4739;
+  wire _and_4736;
+  wire _mux_4737;
+  wire _or_4738;
+  wire _and_4739;
   wire _mux_4740;
-  wire _or_4741;
-  wire _mux_4742;
-  wire _or_4743;
-  wire _mux_4744;
-  wire _or_4745;
-  wire _mux_4746;
-  wire _or_4747;
-  wire _or_4748;
+  wire _mux_4741;
+  wire _and_4742;
+  wire _mux_4743;
+  wire _or_4744;
+  wire _and_4745;
+  wire _and_4746;
+  wire _and_4747;
+  wire _and_4748;
   wire _mux_4749;
-  wire _or_4750;
+  wire _and_4750;
   wire _mux_4751;
   wire _or_4752;
-  wire _mux_4753;
-  wire _or_4754;
+  wire _and_4753;
+  wire _mux_4754;
   wire _mux_4755;
-  wire _or_4756;
+  wire _and_4756;
   wire _mux_4757;
   wire _or_4758;
-  wire _or_4759;
-  wire _mux_4760;
-  wire _or_4761;
-  wire _mux_4762;
-  wire _or_4763;
-  wire _mux_4764;
-  wire _or_4765;
-  wire _mux_4766;
-  wire _or_4767;
+  wire _and_4759;
+  wire _and_4760;
+  wire _and_4761;
+  wire _and_4762;
+  wire _mux_4763;
+  wire _and_4764;
+  wire _mux_4765;
+  wire _or_4766;
+  wire _and_4767;
   wire _mux_4768;
-  wire _or_4769;
-  wire _or_4770;
+  wire _mux_4769;
+  wire _and_4770;
   wire _mux_4771;
   wire _or_4772;
-  wire _mux_4773;
-  wire _or_4774;
-  wire _mux_4775;
-  wire _or_4776;
+  wire _and_4773;
+  wire _and_4774;
+  wire _and_4775;
+  wire _and_4776;
   wire _mux_4777;
-  wire _or_4778;
+  wire _and_4778;
   wire _mux_4779;
   wire _or_4780;
-  wire _or_4781;
+  wire _and_4781;
   wire _mux_4782;
-  wire _or_4783;
-  wire _mux_4784;
-  wire _or_4785;
-  wire _mux_4786;
-  wire _or_4787;
-  wire _mux_4788;
-  wire _or_4789;
-  wire _mux_4790;
-  wire _or_4791;
-  wire _or_4792;
+  wire _mux_4783;
+  wire _and_4784;
+  wire _mux_4785;
+  wire _or_4786;
+  wire _and_4787;
+  wire _and_4788;
+  wire _and_4789;
+  wire _and_4790;
+  wire _mux_4791;
+  wire _and_4792;
   wire _mux_4793;
   wire _or_4794;
-  wire _mux_4795;
-  wire _or_4796;
+  wire _and_4795;
+  wire _mux_4796;
   wire _mux_4797;
-  wire _or_4798;
+  wire _and_4798;
   wire _mux_4799;
   wire _or_4800;
-  wire _mux_4801;
-  wire _or_4802;
-  wire _or_4803;
-  wire _mux_4804;
-  wire _or_4805;
-  wire _mux_4806;
-  wire _or_4807;
-  wire _mux_4808;
-  wire _or_4809;
+  wire _and_4801;
+  wire _and_4802;
+  wire _and_4803;
+  wire _and_4804;
+  wire _mux_4805;
+  wire _and_4806;
+  wire _mux_4807;
+  wire _or_4808;
+  wire _and_4809;
   wire _mux_4810;
-  wire _or_4811;
-  wire _mux_4812;
-  wire _or_4813;
+  wire _mux_4811;
+  wire _and_4812;
+  wire _mux_4813;
   wire _or_4814;
-  wire _mux_4815;
-  wire _or_4816;
-  wire _mux_4817;
-  wire _or_4818;
+  wire _and_4815;
+  wire _and_4816;
+  wire _and_4817;
+  wire _and_4818;
   wire _mux_4819;
-  wire _or_4820;
+  wire _and_4820;
   wire _mux_4821;
   wire _or_4822;
-  wire _mux_4823;
-  wire _or_4824;
-  wire _or_4825;
-  wire _mux_4826;
-  wire _or_4827;
-  wire _mux_4828;
-  wire _or_4829;
-  wire _mux_4830;
-  wire _or_4831;
-  wire _mux_4832;
-  wire _or_4833;
-  wire _mux_4834;
-  wire _or_4835;
+  wire _and_4823;
+  wire _mux_4824;
+  wire _mux_4825;
+  wire _and_4826;
+  wire _mux_4827;
+  wire _or_4828;
+  wire _and_4829;
+  wire _and_4830;
+  wire _and_4831;
+  wire _and_4832;
+  wire _mux_4833;
+  wire _and_4834;
+  wire _mux_4835;
   wire _or_4836;
-  wire _mux_4837;
-  wire _or_4838;
+  wire _and_4837;
+  wire _mux_4838;
   wire _mux_4839;
-  wire _or_4840;
+  wire _and_4840;
   wire _mux_4841;
   wire _or_4842;
-  wire _mux_4843;
-  wire _or_4844;
-  wire _mux_4845;
-  wire _or_4846;
-  wire _or_4847;
-  wire _mux_4848;
-  wire _or_4849;
-  wire _mux_4850;
-  wire _or_4851;
+  wire _and_4843;
+  wire _and_4844;
+  wire _and_4845;
+  wire _and_4846;
+  wire _mux_4847;
+  wire _and_4848;
+  wire _mux_4849;
+  wire _or_4850;
+  wire _and_4851;
   wire _mux_4852;
-  wire _or_4853;
-  wire _mux_4854;
-  wire _or_4855;
-  wire _mux_4856;
-  wire _or_4857;
-  wire _or_4858;
-  wire _mux_4859;
-  wire _or_4860;
+  wire _mux_4853;
+  wire _and_4854;
+  wire _mux_4855;
+  wire _or_4856;
+  wire _and_4857;
+  wire _and_4858;
+  wire _and_4859;
+  wire _and_4860;
   wire _mux_4861;
-  wire _or_4862;
+  wire _and_4862;
   wire _mux_4863;
   wire _or_4864;
-  wire _mux_4865;
-  wire _or_4866;
+  wire _and_4865;
+  wire _mux_4866;
   wire _mux_4867;
-  wire _or_4868;
-  wire _or_4869;
-  wire _mux_4870;
-  wire _or_4871;
-  wire _mux_4872;
-  wire _or_4873;
-  wire _mux_4874;
-  wire _or_4875;
-  wire _mux_4876;
-  wire _or_4877;
-  wire _mux_4878;
-  wire _or_4879;
-  wire _or_4880;
+  wire _and_4868;
+  wire _mux_4869;
+  wire _or_4870;
+  wire _and_4871;
+  wire _and_4872;
+  wire _and_4873;
+  wire _and_4874;
+  wire _mux_4875;
+  wire _and_4876;
+  wire _mux_4877;
+  wire _or_4878;
+  wire _and_4879;
+  wire _mux_4880;
   wire _mux_4881;
-  wire _or_4882;
+  wire _and_4882;
   wire _mux_4883;
   wire _or_4884;
-  wire _mux_4885;
-  wire _or_4886;
-  wire _mux_4887;
-  wire _or_4888;
+  wire _and_4885;
+  wire _and_4886;
+  wire _and_4887;
+  wire _and_4888;
   wire _mux_4889;
-  wire _or_4890;
-  wire _or_4891;
-  wire _mux_4892;
-  wire _or_4893;
+  wire _and_4890;
+  wire _mux_4891;
+  wire _or_4892;
+  wire _and_4893;
   wire _mux_4894;
-  wire _or_4895;
-  wire _mux_4896;
-  wire _or_4897;
-  wire _mux_4898;
-  wire _or_4899;
-  wire _mux_4900;
-  wire _or_4901;
-  wire _or_4902;
+  wire _mux_4895;
+  wire _and_4896;
+  wire _mux_4897;
+  wire _or_4898;
+  wire _and_4899;
+  wire _and_4900;
+  wire _and_4901;
+  wire _and_4902;
   wire _mux_4903;
-  wire _or_4904;
+  wire _and_4904;
   wire _mux_4905;
   wire _or_4906;
-  wire _mux_4907;
-  wire _or_4908;
+  wire _and_4907;
+  wire _mux_4908;
   wire _mux_4909;
-  wire _or_4910;
+  wire _and_4910;
   wire _mux_4911;
   wire _or_4912;
-  wire _or_4913;
-  wire _mux_4914;
-  wire _or_4915;
-  wire _mux_4916;
-  wire _or_4917;
-  wire _mux_4918;
-  wire _or_4919;
-  wire _mux_4920;
-  wire _or_4921;
+  wire _and_4913;
+  wire _and_4914;
+  wire _and_4915;
+  wire _and_4916;
+  wire _mux_4917;
+  wire _and_4918;
+  wire _mux_4919;
+  wire _or_4920;
+  wire _and_4921;
   wire _mux_4922;
-  wire _or_4923;
-  wire _or_4924;
+  wire _mux_4923;
+  wire _and_4924;
   wire _mux_4925;
   wire _or_4926;
-  wire _mux_4927;
-  wire _or_4928;
-  wire _mux_4929;
-  wire _or_4930;
+  wire _and_4927;
+  wire _and_4928;
+  wire _and_4929;
+  wire _and_4930;
   wire _mux_4931;
-  wire _or_4932;
+  wire _and_4932;
   wire _mux_4933;
   wire _or_4934;
-  wire _or_4935;
+  wire _and_4935;
   wire _mux_4936;
-  wire _or_4937;
-  wire _mux_4938;
-  wire _or_4939;
-  wire _mux_4940;
-  wire _or_4941;
-  wire _mux_4942;
-  wire _or_4943;
-  wire _mux_4944;
-  wire _or_4945;
-  wire _or_4946;
+  wire _mux_4937;
+  wire _and_4938;
+  wire _mux_4939;
+  wire _or_4940;
+  wire _and_4941;
+  wire _and_4942;
+  wire _and_4943;
+  wire _and_4944;
+  wire _mux_4945;
+  wire _and_4946;
   wire _mux_4947;
   wire _or_4948;
-  wire _mux_4949;
-  wire _or_4950;
+  wire _and_4949;
+  wire _mux_4950;
   wire _mux_4951;
-  wire _or_4952;
+  wire _and_4952;
   wire _mux_4953;
   wire _or_4954;
-  wire _mux_4955;
-  wire _or_4956;
-  wire _or_4957;
-  wire _mux_4958;
-  wire _or_4959;
-  wire _mux_4960;
-  wire _or_4961;
-  wire _mux_4962;
-  wire _or_4963;
+  wire _and_4955;
+  wire _and_4956;
+  wire _and_4957;
+  wire _and_4958;
+  wire _mux_4959;
+  wire _and_4960;
+  wire _mux_4961;
+  wire _or_4962;
+  wire _and_4963;
   wire _mux_4964;
-  wire _or_4965;
-  wire _mux_4966;
-  wire _or_4967;
+  wire _mux_4965;
+  wire _and_4966;
+  wire _mux_4967;
   wire _or_4968;
-  wire _mux_4969;
-  wire _or_4970;
-  wire _mux_4971;
-  wire _or_4972;
+  wire _and_4969;
+  wire _and_4970;
+  wire _and_4971;
+  wire _and_4972;
   wire _mux_4973;
-  wire _or_4974;
+  wire _and_4974;
   wire _mux_4975;
   wire _or_4976;
-  wire _mux_4977;
-  wire _or_4978;
-  wire _or_4979;
-  wire _mux_4980;
-  wire _or_4981;
-  wire _mux_4982;
-  wire _or_4983;
-  wire _mux_4984;
-  wire _or_4985;
-  wire _mux_4986;
-  wire _or_4987;
-  wire _mux_4988;
-  wire _or_4989;
+  wire _and_4977;
+  wire _mux_4978;
+  wire _mux_4979;
+  wire _and_4980;
+  wire _mux_4981;
+  wire _or_4982;
+  wire _and_4983;
+  wire _and_4984;
+  wire _and_4985;
+  wire _and_4986;
+  wire _mux_4987;
+  wire _and_4988;
+  wire _mux_4989;
   wire _or_4990;
-  wire _mux_4991;
-  wire _or_4992;
+  wire _and_4991;
+  wire _mux_4992;
   wire _mux_4993;
-  wire _or_4994;
+  wire _and_4994;
   wire _mux_4995;
   wire _or_4996;
-  wire _mux_4997;
-  wire _or_4998;
-  wire _mux_4999;
-  wire _or_5000;
-  wire _or_5001;
-  wire _mux_5002;
-  wire _or_5003;
-  wire _mux_5004;
-  wire _or_5005;
+  wire _and_4997;
+  wire _and_4998;
+  wire _and_4999;
+  wire _and_5000;
+  wire _mux_5001;
+  wire _and_5002;
+  wire _mux_5003;
+  wire _or_5004;
+  wire _and_5005;
   wire _mux_5006;
-  wire _or_5007;
-  wire _mux_5008;
-  wire _or_5009;
-  wire _mux_5010;
-  wire _or_5011;
-  wire _or_5012;
-  wire _mux_5013;
-  wire _or_5014;
+  wire _mux_5007;
+  wire _and_5008;
+  wire _mux_5009;
+  wire _or_5010;
+  wire _and_5011;
+  wire _and_5012;
+  wire _and_5013;
+  wire _and_5014;
   wire _mux_5015;
-  wire _or_5016;
+  wire _and_5016;
   wire _mux_5017;
   wire _or_5018;
-  wire _mux_5019;
-  wire _or_5020;
+  wire _and_5019;
+  wire _mux_5020;
   wire _mux_5021;
-  wire _or_5022;
-  wire _or_5023;
-  wire _mux_5024;
-  wire _or_5025;
-  wire _mux_5026;
-  wire _or_5027;
-  wire _mux_5028;
-  wire _or_5029;
-  wire _mux_5030;
-  wire _or_5031;
-  wire _mux_5032;
-  wire _or_5033;
-  wire _or_5034;
+  wire _and_5022;
+  wire _mux_5023;
+  wire _or_5024;
+  wire _and_5025;
+  wire _and_5026;
+  wire _and_5027;
+  wire _and_5028;
+  wire _mux_5029;
+  wire _and_5030;
+  wire _mux_5031;
+  wire _or_5032;
+  wire _and_5033;
+  wire _mux_5034;
   wire _mux_5035;
-  wire _or_5036;
+  wire _and_5036;
   wire _mux_5037;
   wire _or_5038;
-  wire _mux_5039;
-  wire _or_5040;
-  wire _mux_5041;
-  wire _or_5042;
+  wire _and_5039;
+  wire _and_5040;
+  wire _and_5041;
+  wire _and_5042;
   wire _mux_5043;
-  wire _or_5044;
-  wire _or_5045;
-  wire _mux_5046;
-  wire _or_5047;
+  wire _and_5044;
+  wire _mux_5045;
+  wire _or_5046;
+  wire _and_5047;
   wire _mux_5048;
-  wire _or_5049;
-  wire _mux_5050;
-  wire _or_5051;
-  wire _mux_5052;
-  wire _or_5053;
-  wire _mux_5054;
-  wire _or_5055;
-  wire _or_5056;
+  wire _mux_5049;
+  wire _and_5050;
+  wire _mux_5051;
+  wire _or_5052;
+  wire _and_5053;
+  wire _and_5054;
+  wire _and_5055;
+  wire _and_5056;
   wire _mux_5057;
-  wire _or_5058;
+  wire _and_5058;
   wire _mux_5059;
   wire _or_5060;
-  wire _mux_5061;
-  wire _or_5062;
+  wire _and_5061;
+  wire _mux_5062;
   wire _mux_5063;
-  wire _or_5064;
+  wire _and_5064;
   wire _mux_5065;
   wire _or_5066;
-  wire _or_5067;
-  wire _mux_5068;
-  wire _or_5069;
-  wire _mux_5070;
-  wire _or_5071;
-  wire _mux_5072;
-  wire _or_5073;
-  wire _mux_5074;
-  wire _or_5075;
+  wire _and_5067;
+  wire _and_5068;
+  wire _and_5069;
+  wire _and_5070;
+  wire _mux_5071;
+  wire _and_5072;
+  wire _mux_5073;
+  wire _or_5074;
+  wire _and_5075;
   wire _mux_5076;
-  wire _or_5077;
-  wire _or_5078;
+  wire _mux_5077;
+  wire _and_5078;
   wire _mux_5079;
   wire _or_5080;
-  wire _mux_5081;
-  wire _or_5082;
-  wire _mux_5083;
-  wire _or_5084;
-  wire _mux_5085;
-  wire _or_5086;
-  wire _mux_5087;
-  wire _or_5088;
+  wire _and_5081;
+  wire _and_5082;
+  wire _not_5083;
+  wire _and_5084;
+  wire _and_5085;
+  wire _mux_5086;
+  wire _or_5087;
+  wire _mux_5088;
   wire _or_5089;
-  wire _mux_5090;
-  wire _or_5091;
+  wire _and_5090;
+  wire _and_5091;
   wire _mux_5092;
   wire _or_5093;
   wire _mux_5094;
   wire _or_5095;
-  wire _mux_5096;
-  wire _or_5097;
+  wire _and_5096;
+  wire _and_5097;
   wire _mux_5098;
   wire _or_5099;
-  wire _or_5100;
-  wire _mux_5101;
-  wire _or_5102;
-  wire _mux_5103;
-  wire _or_5104;
-  wire _mux_5105;
-  wire _or_5106;
-  wire _mux_5107;
-  wire _or_5108;
-  wire _mux_5109;
-  wire _or_5110;
+  wire _mux_5100;
+  wire _or_5101;
+  wire _and_5102;
+  wire _and_5103;
+  wire _mux_5104;
+  wire _or_5105;
+  wire _mux_5106;
+  wire _or_5107;
+  wire _and_5108;
+  wire _and_5109;
+  wire _mux_5110;
   wire _or_5111;
   wire _mux_5112;
   wire _or_5113;
-  wire _mux_5114;
-  wire _or_5115;
+  wire _and_5114;
+  wire _and_5115;
   wire _mux_5116;
   wire _or_5117;
   wire _mux_5118;
   wire _or_5119;
-  wire _mux_5120;
-  wire _or_5121;
-  wire _or_5122;
-  wire _mux_5123;
-  wire _or_5124;
-  wire _mux_5125;
-  wire _or_5126;
-  wire _mux_5127;
-  wire _or_5128;
-  wire _mux_5129;
-  wire _or_5130;
-  wire _mux_5131;
-  wire _or_5132;
-  wire _or_5133;
+  wire _and_5120;
+  wire _and_5121;
+  wire _mux_5122;
+  wire _or_5123;
+  wire _mux_5124;
+  wire _or_5125;
+  wire _and_5126;
+  wire _and_5127;
+  wire _mux_5128;
+  wire _or_5129;
+  wire _mux_5130;
+  wire _or_5131;
+  wire _and_5132;
+  wire _and_5133;
   wire _mux_5134;
   wire _or_5135;
   wire _mux_5136;
   wire _or_5137;
-  wire _mux_5138;
-  wire _or_5139;
+  wire _and_5138;
+  wire _and_5139;
   wire _mux_5140;
   wire _or_5141;
   wire _mux_5142;
   wire _or_5143;
-  wire _or_5144;
-  wire _mux_5145;
-  wire _or_5146;
-  wire _mux_5147;
-  wire _or_5148;
-  wire _mux_5149;
-  wire _or_5150;
-  wire _mux_5151;
-  wire _or_5152;
-  wire _mux_5153;
-  wire _or_5154;
+  wire _and_5144;
+  wire _and_5145;
+  wire _mux_5146;
+  wire _or_5147;
+  wire _mux_5148;
+  wire _or_5149;
+  wire _and_5150;
+  wire _and_5151;
+  wire _mux_5152;
+  wire _or_5153;
+  wire _mux_5154;
   wire _or_5155;
-  wire _mux_5156;
-  wire _or_5157;
+  wire _and_5156;
+  wire _and_5157;
   wire _mux_5158;
   wire _or_5159;
   wire _mux_5160;
   wire _or_5161;
-  wire _mux_5162;
-  wire _or_5163;
+  wire _and_5162;
+  wire _and_5163;
   wire _mux_5164;
   wire _or_5165;
-  wire _or_5166;
-  wire _mux_5167;
-  wire _or_5168;
-  wire _mux_5169;
-  wire _or_5170;
-  wire _mux_5171;
-  wire _or_5172;
-  wire _mux_5173;
-  wire _or_5174;
-  wire _mux_5175;
-  wire _or_5176;
+  wire _mux_5166;
+  wire _or_5167;
+  wire _and_5168;
+  wire _and_5169;
+  wire _mux_5170;
+  wire _or_5171;
+  wire _mux_5172;
+  wire _or_5173;
+  wire _and_5174;
+  wire _and_5175;
+  wire _mux_5176;
   wire _or_5177;
   wire _mux_5178;
   wire _or_5179;
-  wire _mux_5180;
-  wire _or_5181;
+  wire _and_5180;
+  wire _and_5181;
   wire _mux_5182;
   wire _or_5183;
   wire _mux_5184;
   wire _or_5185;
-  wire _mux_5186;
-  wire _or_5187;
-  wire _or_5188;
-  wire _mux_5189;
-  wire _or_5190;
-  wire _mux_5191;
-  wire _or_5192;
-  wire _mux_5193;
-  wire _or_5194;
-  wire _mux_5195;
-  wire _or_5196;
-  wire _mux_5197;
-  wire _or_5198;
-  wire _or_5199;
+  wire _and_5186;
+  wire _and_5187;
+  wire _mux_5188;
+  wire _or_5189;
+  wire _mux_5190;
+  wire _or_5191;
+  wire _and_5192;
+  wire _and_5193;
+  wire _mux_5194;
+  wire _or_5195;
+  wire _mux_5196;
+  wire _or_5197;
+  wire _and_5198;
+  wire _and_5199;
   wire _mux_5200;
   wire _or_5201;
   wire _mux_5202;
   wire _or_5203;
-  wire _mux_5204;
-  wire _or_5205;
+  wire _and_5204;
+  wire _and_5205;
   wire _mux_5206;
   wire _or_5207;
   wire _mux_5208;
   wire _or_5209;
-  wire _or_5210;
-  wire _mux_5211;
-  wire _or_5212;
-  wire _mux_5213;
-  wire _or_5214;
-  wire _mux_5215;
-  wire _or_5216;
-  wire _mux_5217;
-  wire _or_5218;
-  wire _mux_5219;
-  wire _or_5220;
+  wire _and_5210;
+  wire _and_5211;
+  wire _mux_5212;
+  wire _or_5213;
+  wire _mux_5214;
+  wire _or_5215;
+  wire _and_5216;
+  wire _and_5217;
+  wire _mux_5218;
+  wire _or_5219;
+  wire _mux_5220;
   wire _or_5221;
-  wire _mux_5222;
-  wire _or_5223;
+  wire _and_5222;
+  wire _and_5223;
   wire _mux_5224;
   wire _or_5225;
   wire _mux_5226;
   wire _or_5227;
-  wire _mux_5228;
-  wire _or_5229;
+  wire _and_5228;
+  wire _and_5229;
   wire _mux_5230;
   wire _or_5231;
-  wire _or_5232;
-  wire _mux_5233;
-  wire _or_5234;
-  wire _mux_5235;
-  wire _or_5236;
-  wire _mux_5237;
-  wire _or_5238;
-  wire _mux_5239;
-  wire _or_5240;
-  wire _mux_5241;
-  wire _or_5242;
+  wire _mux_5232;
+  wire _or_5233;
+  wire _and_5234;
+  wire _and_5235;
+  wire _mux_5236;
+  wire _or_5237;
+  wire _mux_5238;
+  wire _or_5239;
+  wire _and_5240;
+  wire _and_5241;
+  wire _mux_5242;
   wire _or_5243;
   wire _mux_5244;
   wire _or_5245;
-  wire _mux_5246;
-  wire _or_5247;
+  wire _and_5246;
+  wire _and_5247;
   wire _mux_5248;
   wire _or_5249;
   wire _mux_5250;
   wire _or_5251;
-  wire _mux_5252;
-  wire _or_5253;
-  wire _or_5254;
-  wire _mux_5255;
-  wire _or_5256;
-  wire _mux_5257;
-  wire _or_5258;
-  assign req_kind = _cat_1925;
-  assign mshr_alloc_fail = _and_1933;
-  assign fire_read_packet = _and_1936;
+  wire _and_5252;
+  wire _and_5253;
+  wire _mux_5254;
+  wire _or_5255;
+  wire _mux_5256;
+  wire _or_5257;
+  wire _and_5258;
+  wire _and_5259;
+  wire _mux_5260;
+  wire _or_5261;
+  wire _mux_5262;
+  wire _or_5263;
+  wire _and_5264;
+  wire _and_5265;
+  wire _mux_5266;
+  wire _or_5267;
+  wire _mux_5268;
+  wire _or_5269;
+  wire _and_5270;
+  wire _and_5271;
+  wire _mux_5272;
+  wire _or_5273;
+  wire _mux_5274;
+  wire _or_5275;
+  wire _and_5276;
+  wire _and_5277;
+  wire _mux_5278;
+  wire _or_5279;
+  wire _mux_5280;
+  wire _or_5281;
+  wire _and_5282;
+  wire _and_5283;
+  wire _mux_5284;
+  wire _or_5285;
+  wire _mux_5286;
+  wire _or_5287;
+  wire _and_5288;
+  wire _and_5289;
+  wire _mux_5290;
+  wire _or_5291;
+  wire _mux_5292;
+  wire _or_5293;
+  wire _and_5294;
+  wire _and_5295;
+  wire _mux_5296;
+  wire _or_5297;
+  wire _mux_5298;
+  wire _or_5299;
+  wire _and_5300;
+  wire _and_5301;
+  wire _mux_5302;
+  wire _or_5303;
+  wire _mux_5304;
+  wire _or_5305;
+  wire _and_5306;
+  wire _and_5307;
+  wire _mux_5308;
+  wire _or_5309;
+  wire _mux_5310;
+  wire _or_5311;
+  wire _and_5312;
+  wire _and_5313;
+  wire _mux_5314;
+  wire _or_5315;
+  wire _mux_5316;
+  wire _or_5317;
+  wire _and_5318;
+  wire _and_5319;
+  wire _mux_5320;
+  wire _or_5321;
+  wire _mux_5322;
+  wire _or_5323;
+  wire _and_5324;
+  wire _and_5325;
+  wire _mux_5326;
+  wire _or_5327;
+  wire _mux_5328;
+  wire _or_5329;
+  wire _and_5330;
+  wire _and_5331;
+  wire _mux_5332;
+  wire _or_5333;
+  wire _mux_5334;
+  wire _or_5335;
+  wire _and_5336;
+  wire _and_5337;
+  wire _mux_5338;
+  wire _or_5339;
+  wire _mux_5340;
+  wire _or_5341;
+  wire _and_5342;
+  wire _and_5343;
+  wire _mux_5344;
+  wire _or_5345;
+  wire _mux_5346;
+  wire _or_5347;
+  wire _and_5348;
+  wire _and_5349;
+  wire _mux_5350;
+  wire _or_5351;
+  wire _mux_5352;
+  wire _or_5353;
+  wire _and_5354;
+  wire _and_5355;
+  wire _mux_5356;
+  wire _or_5357;
+  wire _mux_5358;
+  wire _or_5359;
+  wire _and_5360;
+  wire _and_5361;
+  wire _mux_5362;
+  wire _or_5363;
+  wire _mux_5364;
+  wire _or_5365;
+  wire _and_5366;
+  wire _and_5367;
+  wire _mux_5368;
+  wire _or_5369;
+  wire _mux_5370;
+  wire _or_5371;
+  wire _and_5372;
+  wire _and_5373;
+  wire _mux_5374;
+  wire _or_5375;
+  wire _mux_5376;
+  wire _or_5377;
+  wire _and_5378;
+  wire _and_5379;
+  wire _mux_5380;
+  wire _or_5381;
+  wire _mux_5382;
+  wire _or_5383;
+  wire _and_5384;
+  wire _and_5385;
+  wire _mux_5386;
+  wire _or_5387;
+  wire _mux_5388;
+  wire _or_5389;
+  wire _and_5390;
+  wire _and_5391;
+  wire _mux_5392;
+  wire _or_5393;
+  wire _mux_5394;
+  wire _or_5395;
+  wire _and_5396;
+  wire _and_5397;
+  wire _mux_5398;
+  wire _or_5399;
+  wire _mux_5400;
+  wire _or_5401;
+  wire _and_5402;
+  wire _and_5403;
+  wire _mux_5404;
+  wire _or_5405;
+  wire _mux_5406;
+  wire _or_5407;
+  wire _and_5408;
+  wire _and_5409;
+  wire _mux_5410;
+  wire _or_5411;
+  wire _mux_5412;
+  wire _or_5413;
+  wire _and_5414;
+  wire _and_5415;
+  wire _mux_5416;
+  wire _or_5417;
+  wire _mux_5418;
+  wire _or_5419;
+  wire _and_5420;
+  wire _and_5421;
+  wire _mux_5422;
+  wire _or_5423;
+  wire _mux_5424;
+  wire _or_5425;
+  wire _and_5426;
+  wire _and_5427;
+  wire _mux_5428;
+  wire _or_5429;
+  wire _mux_5430;
+  wire _or_5431;
+  wire _and_5432;
+  wire _and_5433;
+  wire _mux_5434;
+  wire _or_5435;
+  wire _mux_5436;
+  wire _or_5437;
+  wire _and_5438;
+  wire _and_5439;
+  wire _mux_5440;
+  wire _or_5441;
+  wire _mux_5442;
+  wire _or_5443;
+  wire _and_5444;
+  wire _and_5445;
+  wire _mux_5446;
+  wire _or_5447;
+  wire _mux_5448;
+  wire _or_5449;
+  wire _and_5450;
+  wire _and_5451;
+  wire _mux_5452;
+  wire _or_5453;
+  wire _mux_5454;
+  wire _or_5455;
+  wire _and_5456;
+  wire _and_5457;
+  wire _mux_5458;
+  wire _or_5459;
+  wire _mux_5460;
+  wire _or_5461;
+  wire _and_5462;
+  wire _and_5463;
+  wire _mux_5464;
+  wire _or_5465;
+  wire _mux_5466;
+  wire _or_5467;
+  assign req_kind = _mux_4186;
+  assign mshr_alloc_fail = _and_1923;
+  assign fire_read_packet = _mux_4179;
   assign fire_blk = req_blk;
-  assign alloc_entry = _mux_1938;
-  assign alloc_slot = _and_1939;
-  assign fill_drop = _and_2392;
-  assign wb_valid = _ror_2652;
-  assign wb_entry = _cat_2857;
-  assign wb_slot = _slice_2870;
-  assign wb_blk = _onehot_2871;
-  assign wb_tid = _slice_3004;
-  assign wb_reg = _slice_3005;
-  assign wb_off = _slice_3006;
-  assign wb_fmt = _slice_3007;
-  assign wb_data = _onehot_2872;
+  assign alloc_entry = _mux_4176;
+  assign alloc_slot = _mux_4177;
+  assign fill_drop = _and_2846;
+  assign wb_valid = _ror_3106;
+  assign wb_entry = _cat_3311;
+  assign wb_slot = _slice_3324;
+  assign wb_blk = _onehot_3325;
+  assign wb_tid = _slice_3458;
+  assign wb_reg = _slice_3459;
+  assign wb_off = _slice_3460;
+  assign wb_fmt = _slice_3461;
+  assign wb_data = _onehot_3326;
   always @(posedge clk) begin
     if (rst) p_v_0 <= 1'b0;
-    else if (_or_4556) p_v_0 <= _mux_4555;
+    else if (_or_5087) p_v_0 <= _mux_5086;
   end
   always @(posedge clk) begin
     if (rst) p_tag_0 <= 27'h0000000;
-    else if (_and_3020) p_tag_0 <= req_blk;
+    else if (_and_5085) p_tag_0 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_0 <= 1'b0;
-    else if (_or_4428) p_y_0 <= _mux_4427;
+    else if (_or_5089) p_y_0 <= _mux_5088;
   end
   always @(posedge clk) begin
     if (rst) p_v_1 <= 1'b0;
-    else if (_or_4567) p_v_1 <= _mux_4566;
+    else if (_or_5093) p_v_1 <= _mux_5092;
   end
   always @(posedge clk) begin
     if (rst) p_tag_1 <= 27'h0000000;
-    else if (_and_3042) p_tag_1 <= req_blk;
+    else if (_and_5091) p_tag_1 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_1 <= 1'b0;
-    else if (_or_4430) p_y_1 <= _mux_4429;
+    else if (_or_5095) p_y_1 <= _mux_5094;
   end
   always @(posedge clk) begin
     if (rst) p_v_2 <= 1'b0;
-    else if (_or_4578) p_v_2 <= _mux_4577;
+    else if (_or_5099) p_v_2 <= _mux_5098;
   end
   always @(posedge clk) begin
     if (rst) p_tag_2 <= 27'h0000000;
-    else if (_and_3064) p_tag_2 <= req_blk;
+    else if (_and_5097) p_tag_2 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_2 <= 1'b0;
-    else if (_or_4432) p_y_2 <= _mux_4431;
+    else if (_or_5101) p_y_2 <= _mux_5100;
   end
   always @(posedge clk) begin
     if (rst) p_v_3 <= 1'b0;
-    else if (_or_4589) p_v_3 <= _mux_4588;
+    else if (_or_5105) p_v_3 <= _mux_5104;
   end
   always @(posedge clk) begin
     if (rst) p_tag_3 <= 27'h0000000;
-    else if (_and_3086) p_tag_3 <= req_blk;
+    else if (_and_5103) p_tag_3 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_3 <= 1'b0;
-    else if (_or_4434) p_y_3 <= _mux_4433;
+    else if (_or_5107) p_y_3 <= _mux_5106;
   end
   always @(posedge clk) begin
     if (rst) p_v_4 <= 1'b0;
-    else if (_or_4600) p_v_4 <= _mux_4599;
+    else if (_or_5111) p_v_4 <= _mux_5110;
   end
   always @(posedge clk) begin
     if (rst) p_tag_4 <= 27'h0000000;
-    else if (_and_3108) p_tag_4 <= req_blk;
+    else if (_and_5109) p_tag_4 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_4 <= 1'b0;
-    else if (_or_4436) p_y_4 <= _mux_4435;
+    else if (_or_5113) p_y_4 <= _mux_5112;
   end
   always @(posedge clk) begin
     if (rst) p_v_5 <= 1'b0;
-    else if (_or_4611) p_v_5 <= _mux_4610;
+    else if (_or_5117) p_v_5 <= _mux_5116;
   end
   always @(posedge clk) begin
     if (rst) p_tag_5 <= 27'h0000000;
-    else if (_and_3130) p_tag_5 <= req_blk;
+    else if (_and_5115) p_tag_5 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_5 <= 1'b0;
-    else if (_or_4438) p_y_5 <= _mux_4437;
+    else if (_or_5119) p_y_5 <= _mux_5118;
   end
   always @(posedge clk) begin
     if (rst) p_v_6 <= 1'b0;
-    else if (_or_4622) p_v_6 <= _mux_4621;
+    else if (_or_5123) p_v_6 <= _mux_5122;
   end
   always @(posedge clk) begin
     if (rst) p_tag_6 <= 27'h0000000;
-    else if (_and_3152) p_tag_6 <= req_blk;
+    else if (_and_5121) p_tag_6 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_6 <= 1'b0;
-    else if (_or_4440) p_y_6 <= _mux_4439;
+    else if (_or_5125) p_y_6 <= _mux_5124;
   end
   always @(posedge clk) begin
     if (rst) p_v_7 <= 1'b0;
-    else if (_or_4633) p_v_7 <= _mux_4632;
+    else if (_or_5129) p_v_7 <= _mux_5128;
   end
   always @(posedge clk) begin
     if (rst) p_tag_7 <= 27'h0000000;
-    else if (_and_3174) p_tag_7 <= req_blk;
+    else if (_and_5127) p_tag_7 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_7 <= 1'b0;
-    else if (_or_4442) p_y_7 <= _mux_4441;
+    else if (_or_5131) p_y_7 <= _mux_5130;
   end
   always @(posedge clk) begin
     if (rst) p_v_8 <= 1'b0;
-    else if (_or_4644) p_v_8 <= _mux_4643;
+    else if (_or_5135) p_v_8 <= _mux_5134;
   end
   always @(posedge clk) begin
     if (rst) p_tag_8 <= 27'h0000000;
-    else if (_and_3196) p_tag_8 <= req_blk;
+    else if (_and_5133) p_tag_8 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_8 <= 1'b0;
-    else if (_or_4444) p_y_8 <= _mux_4443;
+    else if (_or_5137) p_y_8 <= _mux_5136;
   end
   always @(posedge clk) begin
     if (rst) p_v_9 <= 1'b0;
-    else if (_or_4655) p_v_9 <= _mux_4654;
+    else if (_or_5141) p_v_9 <= _mux_5140;
   end
   always @(posedge clk) begin
     if (rst) p_tag_9 <= 27'h0000000;
-    else if (_and_3218) p_tag_9 <= req_blk;
+    else if (_and_5139) p_tag_9 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_9 <= 1'b0;
-    else if (_or_4446) p_y_9 <= _mux_4445;
+    else if (_or_5143) p_y_9 <= _mux_5142;
   end
   always @(posedge clk) begin
     if (rst) p_v_10 <= 1'b0;
-    else if (_or_4666) p_v_10 <= _mux_4665;
+    else if (_or_5147) p_v_10 <= _mux_5146;
   end
   always @(posedge clk) begin
     if (rst) p_tag_10 <= 27'h0000000;
-    else if (_and_3240) p_tag_10 <= req_blk;
+    else if (_and_5145) p_tag_10 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_10 <= 1'b0;
-    else if (_or_4448) p_y_10 <= _mux_4447;
+    else if (_or_5149) p_y_10 <= _mux_5148;
   end
   always @(posedge clk) begin
     if (rst) p_v_11 <= 1'b0;
-    else if (_or_4677) p_v_11 <= _mux_4676;
+    else if (_or_5153) p_v_11 <= _mux_5152;
   end
   always @(posedge clk) begin
     if (rst) p_tag_11 <= 27'h0000000;
-    else if (_and_3262) p_tag_11 <= req_blk;
+    else if (_and_5151) p_tag_11 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_11 <= 1'b0;
-    else if (_or_4450) p_y_11 <= _mux_4449;
+    else if (_or_5155) p_y_11 <= _mux_5154;
   end
   always @(posedge clk) begin
     if (rst) p_v_12 <= 1'b0;
-    else if (_or_4688) p_v_12 <= _mux_4687;
+    else if (_or_5159) p_v_12 <= _mux_5158;
   end
   always @(posedge clk) begin
     if (rst) p_tag_12 <= 27'h0000000;
-    else if (_and_3284) p_tag_12 <= req_blk;
+    else if (_and_5157) p_tag_12 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_12 <= 1'b0;
-    else if (_or_4452) p_y_12 <= _mux_4451;
+    else if (_or_5161) p_y_12 <= _mux_5160;
   end
   always @(posedge clk) begin
     if (rst) p_v_13 <= 1'b0;
-    else if (_or_4699) p_v_13 <= _mux_4698;
+    else if (_or_5165) p_v_13 <= _mux_5164;
   end
   always @(posedge clk) begin
     if (rst) p_tag_13 <= 27'h0000000;
-    else if (_and_3306) p_tag_13 <= req_blk;
+    else if (_and_5163) p_tag_13 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_13 <= 1'b0;
-    else if (_or_4454) p_y_13 <= _mux_4453;
+    else if (_or_5167) p_y_13 <= _mux_5166;
   end
   always @(posedge clk) begin
     if (rst) p_v_14 <= 1'b0;
-    else if (_or_4710) p_v_14 <= _mux_4709;
+    else if (_or_5171) p_v_14 <= _mux_5170;
   end
   always @(posedge clk) begin
     if (rst) p_tag_14 <= 27'h0000000;
-    else if (_and_3328) p_tag_14 <= req_blk;
+    else if (_and_5169) p_tag_14 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_14 <= 1'b0;
-    else if (_or_4456) p_y_14 <= _mux_4455;
+    else if (_or_5173) p_y_14 <= _mux_5172;
   end
   always @(posedge clk) begin
     if (rst) p_v_15 <= 1'b0;
-    else if (_or_4721) p_v_15 <= _mux_4720;
+    else if (_or_5177) p_v_15 <= _mux_5176;
   end
   always @(posedge clk) begin
     if (rst) p_tag_15 <= 27'h0000000;
-    else if (_and_3350) p_tag_15 <= req_blk;
+    else if (_and_5175) p_tag_15 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_15 <= 1'b0;
-    else if (_or_4458) p_y_15 <= _mux_4457;
+    else if (_or_5179) p_y_15 <= _mux_5178;
   end
   always @(posedge clk) begin
     if (rst) p_v_16 <= 1'b0;
-    else if (_or_4732) p_v_16 <= _mux_4731;
+    else if (_or_5183) p_v_16 <= _mux_5182;
   end
   always @(posedge clk) begin
     if (rst) p_tag_16 <= 27'h0000000;
-    else if (_and_3372) p_tag_16 <= req_blk;
+    else if (_and_5181) p_tag_16 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_16 <= 1'b0;
-    else if (_or_4460) p_y_16 <= _mux_4459;
+    else if (_or_5185) p_y_16 <= _mux_5184;
   end
   always @(posedge clk) begin
     if (rst) p_v_17 <= 1'b0;
-    else if (_or_4743) p_v_17 <= _mux_4742;
+    else if (_or_5189) p_v_17 <= _mux_5188;
   end
   always @(posedge clk) begin
     if (rst) p_tag_17 <= 27'h0000000;
-    else if (_and_3394) p_tag_17 <= req_blk;
+    else if (_and_5187) p_tag_17 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_17 <= 1'b0;
-    else if (_or_4462) p_y_17 <= _mux_4461;
+    else if (_or_5191) p_y_17 <= _mux_5190;
   end
   always @(posedge clk) begin
     if (rst) p_v_18 <= 1'b0;
-    else if (_or_4754) p_v_18 <= _mux_4753;
+    else if (_or_5195) p_v_18 <= _mux_5194;
   end
   always @(posedge clk) begin
     if (rst) p_tag_18 <= 27'h0000000;
-    else if (_and_3416) p_tag_18 <= req_blk;
+    else if (_and_5193) p_tag_18 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_18 <= 1'b0;
-    else if (_or_4464) p_y_18 <= _mux_4463;
+    else if (_or_5197) p_y_18 <= _mux_5196;
   end
   always @(posedge clk) begin
     if (rst) p_v_19 <= 1'b0;
-    else if (_or_4765) p_v_19 <= _mux_4764;
+    else if (_or_5201) p_v_19 <= _mux_5200;
   end
   always @(posedge clk) begin
     if (rst) p_tag_19 <= 27'h0000000;
-    else if (_and_3438) p_tag_19 <= req_blk;
+    else if (_and_5199) p_tag_19 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_19 <= 1'b0;
-    else if (_or_4466) p_y_19 <= _mux_4465;
+    else if (_or_5203) p_y_19 <= _mux_5202;
   end
   always @(posedge clk) begin
     if (rst) p_v_20 <= 1'b0;
-    else if (_or_4776) p_v_20 <= _mux_4775;
+    else if (_or_5207) p_v_20 <= _mux_5206;
   end
   always @(posedge clk) begin
     if (rst) p_tag_20 <= 27'h0000000;
-    else if (_and_3460) p_tag_20 <= req_blk;
+    else if (_and_5205) p_tag_20 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_20 <= 1'b0;
-    else if (_or_4468) p_y_20 <= _mux_4467;
+    else if (_or_5209) p_y_20 <= _mux_5208;
   end
   always @(posedge clk) begin
     if (rst) p_v_21 <= 1'b0;
-    else if (_or_4787) p_v_21 <= _mux_4786;
+    else if (_or_5213) p_v_21 <= _mux_5212;
   end
   always @(posedge clk) begin
     if (rst) p_tag_21 <= 27'h0000000;
-    else if (_and_3482) p_tag_21 <= req_blk;
+    else if (_and_5211) p_tag_21 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_21 <= 1'b0;
-    else if (_or_4470) p_y_21 <= _mux_4469;
+    else if (_or_5215) p_y_21 <= _mux_5214;
   end
   always @(posedge clk) begin
     if (rst) p_v_22 <= 1'b0;
-    else if (_or_4798) p_v_22 <= _mux_4797;
+    else if (_or_5219) p_v_22 <= _mux_5218;
   end
   always @(posedge clk) begin
     if (rst) p_tag_22 <= 27'h0000000;
-    else if (_and_3504) p_tag_22 <= req_blk;
+    else if (_and_5217) p_tag_22 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_22 <= 1'b0;
-    else if (_or_4472) p_y_22 <= _mux_4471;
+    else if (_or_5221) p_y_22 <= _mux_5220;
   end
   always @(posedge clk) begin
     if (rst) p_v_23 <= 1'b0;
-    else if (_or_4809) p_v_23 <= _mux_4808;
+    else if (_or_5225) p_v_23 <= _mux_5224;
   end
   always @(posedge clk) begin
     if (rst) p_tag_23 <= 27'h0000000;
-    else if (_and_3526) p_tag_23 <= req_blk;
+    else if (_and_5223) p_tag_23 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_23 <= 1'b0;
-    else if (_or_4474) p_y_23 <= _mux_4473;
+    else if (_or_5227) p_y_23 <= _mux_5226;
   end
   always @(posedge clk) begin
     if (rst) p_v_24 <= 1'b0;
-    else if (_or_4820) p_v_24 <= _mux_4819;
+    else if (_or_5231) p_v_24 <= _mux_5230;
   end
   always @(posedge clk) begin
     if (rst) p_tag_24 <= 27'h0000000;
-    else if (_and_3548) p_tag_24 <= req_blk;
+    else if (_and_5229) p_tag_24 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_24 <= 1'b0;
-    else if (_or_4476) p_y_24 <= _mux_4475;
+    else if (_or_5233) p_y_24 <= _mux_5232;
   end
   always @(posedge clk) begin
     if (rst) p_v_25 <= 1'b0;
-    else if (_or_4831) p_v_25 <= _mux_4830;
+    else if (_or_5237) p_v_25 <= _mux_5236;
   end
   always @(posedge clk) begin
     if (rst) p_tag_25 <= 27'h0000000;
-    else if (_and_3570) p_tag_25 <= req_blk;
+    else if (_and_5235) p_tag_25 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_25 <= 1'b0;
-    else if (_or_4478) p_y_25 <= _mux_4477;
+    else if (_or_5239) p_y_25 <= _mux_5238;
   end
   always @(posedge clk) begin
     if (rst) p_v_26 <= 1'b0;
-    else if (_or_4842) p_v_26 <= _mux_4841;
+    else if (_or_5243) p_v_26 <= _mux_5242;
   end
   always @(posedge clk) begin
     if (rst) p_tag_26 <= 27'h0000000;
-    else if (_and_3592) p_tag_26 <= req_blk;
+    else if (_and_5241) p_tag_26 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_26 <= 1'b0;
-    else if (_or_4480) p_y_26 <= _mux_4479;
+    else if (_or_5245) p_y_26 <= _mux_5244;
   end
   always @(posedge clk) begin
     if (rst) p_v_27 <= 1'b0;
-    else if (_or_4853) p_v_27 <= _mux_4852;
+    else if (_or_5249) p_v_27 <= _mux_5248;
   end
   always @(posedge clk) begin
     if (rst) p_tag_27 <= 27'h0000000;
-    else if (_and_3614) p_tag_27 <= req_blk;
+    else if (_and_5247) p_tag_27 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_27 <= 1'b0;
-    else if (_or_4482) p_y_27 <= _mux_4481;
+    else if (_or_5251) p_y_27 <= _mux_5250;
   end
   always @(posedge clk) begin
     if (rst) p_v_28 <= 1'b0;
-    else if (_or_4864) p_v_28 <= _mux_4863;
+    else if (_or_5255) p_v_28 <= _mux_5254;
   end
   always @(posedge clk) begin
     if (rst) p_tag_28 <= 27'h0000000;
-    else if (_and_3636) p_tag_28 <= req_blk;
+    else if (_and_5253) p_tag_28 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_28 <= 1'b0;
-    else if (_or_4484) p_y_28 <= _mux_4483;
+    else if (_or_5257) p_y_28 <= _mux_5256;
   end
   always @(posedge clk) begin
     if (rst) p_v_29 <= 1'b0;
-    else if (_or_4875) p_v_29 <= _mux_4874;
+    else if (_or_5261) p_v_29 <= _mux_5260;
   end
   always @(posedge clk) begin
     if (rst) p_tag_29 <= 27'h0000000;
-    else if (_and_3658) p_tag_29 <= req_blk;
+    else if (_and_5259) p_tag_29 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_29 <= 1'b0;
-    else if (_or_4486) p_y_29 <= _mux_4485;
+    else if (_or_5263) p_y_29 <= _mux_5262;
   end
   always @(posedge clk) begin
     if (rst) p_v_30 <= 1'b0;
-    else if (_or_4886) p_v_30 <= _mux_4885;
+    else if (_or_5267) p_v_30 <= _mux_5266;
   end
   always @(posedge clk) begin
     if (rst) p_tag_30 <= 27'h0000000;
-    else if (_and_3680) p_tag_30 <= req_blk;
+    else if (_and_5265) p_tag_30 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_30 <= 1'b0;
-    else if (_or_4488) p_y_30 <= _mux_4487;
+    else if (_or_5269) p_y_30 <= _mux_5268;
   end
   always @(posedge clk) begin
     if (rst) p_v_31 <= 1'b0;
-    else if (_or_4897) p_v_31 <= _mux_4896;
+    else if (_or_5273) p_v_31 <= _mux_5272;
   end
   always @(posedge clk) begin
     if (rst) p_tag_31 <= 27'h0000000;
-    else if (_and_3702) p_tag_31 <= req_blk;
+    else if (_and_5271) p_tag_31 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_31 <= 1'b0;
-    else if (_or_4490) p_y_31 <= _mux_4489;
+    else if (_or_5275) p_y_31 <= _mux_5274;
   end
   always @(posedge clk) begin
     if (rst) p_v_32 <= 1'b0;
-    else if (_or_4908) p_v_32 <= _mux_4907;
+    else if (_or_5279) p_v_32 <= _mux_5278;
   end
   always @(posedge clk) begin
     if (rst) p_tag_32 <= 27'h0000000;
-    else if (_and_3724) p_tag_32 <= req_blk;
+    else if (_and_5277) p_tag_32 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_32 <= 1'b0;
-    else if (_or_4492) p_y_32 <= _mux_4491;
+    else if (_or_5281) p_y_32 <= _mux_5280;
   end
   always @(posedge clk) begin
     if (rst) p_v_33 <= 1'b0;
-    else if (_or_4919) p_v_33 <= _mux_4918;
+    else if (_or_5285) p_v_33 <= _mux_5284;
   end
   always @(posedge clk) begin
     if (rst) p_tag_33 <= 27'h0000000;
-    else if (_and_3746) p_tag_33 <= req_blk;
+    else if (_and_5283) p_tag_33 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_33 <= 1'b0;
-    else if (_or_4494) p_y_33 <= _mux_4493;
+    else if (_or_5287) p_y_33 <= _mux_5286;
   end
   always @(posedge clk) begin
     if (rst) p_v_34 <= 1'b0;
-    else if (_or_4930) p_v_34 <= _mux_4929;
+    else if (_or_5291) p_v_34 <= _mux_5290;
   end
   always @(posedge clk) begin
     if (rst) p_tag_34 <= 27'h0000000;
-    else if (_and_3768) p_tag_34 <= req_blk;
+    else if (_and_5289) p_tag_34 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_34 <= 1'b0;
-    else if (_or_4496) p_y_34 <= _mux_4495;
+    else if (_or_5293) p_y_34 <= _mux_5292;
   end
   always @(posedge clk) begin
     if (rst) p_v_35 <= 1'b0;
-    else if (_or_4941) p_v_35 <= _mux_4940;
+    else if (_or_5297) p_v_35 <= _mux_5296;
   end
   always @(posedge clk) begin
     if (rst) p_tag_35 <= 27'h0000000;
-    else if (_and_3790) p_tag_35 <= req_blk;
+    else if (_and_5295) p_tag_35 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_35 <= 1'b0;
-    else if (_or_4498) p_y_35 <= _mux_4497;
+    else if (_or_5299) p_y_35 <= _mux_5298;
   end
   always @(posedge clk) begin
     if (rst) p_v_36 <= 1'b0;
-    else if (_or_4952) p_v_36 <= _mux_4951;
+    else if (_or_5303) p_v_36 <= _mux_5302;
   end
   always @(posedge clk) begin
     if (rst) p_tag_36 <= 27'h0000000;
-    else if (_and_3812) p_tag_36 <= req_blk;
+    else if (_and_5301) p_tag_36 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_36 <= 1'b0;
-    else if (_or_4500) p_y_36 <= _mux_4499;
+    else if (_or_5305) p_y_36 <= _mux_5304;
   end
   always @(posedge clk) begin
     if (rst) p_v_37 <= 1'b0;
-    else if (_or_4963) p_v_37 <= _mux_4962;
+    else if (_or_5309) p_v_37 <= _mux_5308;
   end
   always @(posedge clk) begin
     if (rst) p_tag_37 <= 27'h0000000;
-    else if (_and_3834) p_tag_37 <= req_blk;
+    else if (_and_5307) p_tag_37 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_37 <= 1'b0;
-    else if (_or_4502) p_y_37 <= _mux_4501;
+    else if (_or_5311) p_y_37 <= _mux_5310;
   end
   always @(posedge clk) begin
     if (rst) p_v_38 <= 1'b0;
-    else if (_or_4974) p_v_38 <= _mux_4973;
+    else if (_or_5315) p_v_38 <= _mux_5314;
   end
   always @(posedge clk) begin
     if (rst) p_tag_38 <= 27'h0000000;
-    else if (_and_3856) p_tag_38 <= req_blk;
+    else if (_and_5313) p_tag_38 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_38 <= 1'b0;
-    else if (_or_4504) p_y_38 <= _mux_4503;
+    else if (_or_5317) p_y_38 <= _mux_5316;
   end
   always @(posedge clk) begin
     if (rst) p_v_39 <= 1'b0;
-    else if (_or_4985) p_v_39 <= _mux_4984;
+    else if (_or_5321) p_v_39 <= _mux_5320;
   end
   always @(posedge clk) begin
     if (rst) p_tag_39 <= 27'h0000000;
-    else if (_and_3878) p_tag_39 <= req_blk;
+    else if (_and_5319) p_tag_39 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_39 <= 1'b0;
-    else if (_or_4506) p_y_39 <= _mux_4505;
+    else if (_or_5323) p_y_39 <= _mux_5322;
   end
   always @(posedge clk) begin
     if (rst) p_v_40 <= 1'b0;
-    else if (_or_4996) p_v_40 <= _mux_4995;
+    else if (_or_5327) p_v_40 <= _mux_5326;
   end
   always @(posedge clk) begin
     if (rst) p_tag_40 <= 27'h0000000;
-    else if (_and_3900) p_tag_40 <= req_blk;
+    else if (_and_5325) p_tag_40 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_40 <= 1'b0;
-    else if (_or_4508) p_y_40 <= _mux_4507;
+    else if (_or_5329) p_y_40 <= _mux_5328;
   end
   always @(posedge clk) begin
     if (rst) p_v_41 <= 1'b0;
-    else if (_or_5007) p_v_41 <= _mux_5006;
+    else if (_or_5333) p_v_41 <= _mux_5332;
   end
   always @(posedge clk) begin
     if (rst) p_tag_41 <= 27'h0000000;
-    else if (_and_3922) p_tag_41 <= req_blk;
+    else if (_and_5331) p_tag_41 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_41 <= 1'b0;
-    else if (_or_4510) p_y_41 <= _mux_4509;
+    else if (_or_5335) p_y_41 <= _mux_5334;
   end
   always @(posedge clk) begin
     if (rst) p_v_42 <= 1'b0;
-    else if (_or_5018) p_v_42 <= _mux_5017;
+    else if (_or_5339) p_v_42 <= _mux_5338;
   end
   always @(posedge clk) begin
     if (rst) p_tag_42 <= 27'h0000000;
-    else if (_and_3944) p_tag_42 <= req_blk;
+    else if (_and_5337) p_tag_42 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_42 <= 1'b0;
-    else if (_or_4512) p_y_42 <= _mux_4511;
+    else if (_or_5341) p_y_42 <= _mux_5340;
   end
   always @(posedge clk) begin
     if (rst) p_v_43 <= 1'b0;
-    else if (_or_5029) p_v_43 <= _mux_5028;
+    else if (_or_5345) p_v_43 <= _mux_5344;
   end
   always @(posedge clk) begin
     if (rst) p_tag_43 <= 27'h0000000;
-    else if (_and_3966) p_tag_43 <= req_blk;
+    else if (_and_5343) p_tag_43 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_43 <= 1'b0;
-    else if (_or_4514) p_y_43 <= _mux_4513;
+    else if (_or_5347) p_y_43 <= _mux_5346;
   end
   always @(posedge clk) begin
     if (rst) p_v_44 <= 1'b0;
-    else if (_or_5040) p_v_44 <= _mux_5039;
+    else if (_or_5351) p_v_44 <= _mux_5350;
   end
   always @(posedge clk) begin
     if (rst) p_tag_44 <= 27'h0000000;
-    else if (_and_3988) p_tag_44 <= req_blk;
+    else if (_and_5349) p_tag_44 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_44 <= 1'b0;
-    else if (_or_4516) p_y_44 <= _mux_4515;
+    else if (_or_5353) p_y_44 <= _mux_5352;
   end
   always @(posedge clk) begin
     if (rst) p_v_45 <= 1'b0;
-    else if (_or_5051) p_v_45 <= _mux_5050;
+    else if (_or_5357) p_v_45 <= _mux_5356;
   end
   always @(posedge clk) begin
     if (rst) p_tag_45 <= 27'h0000000;
-    else if (_and_4010) p_tag_45 <= req_blk;
+    else if (_and_5355) p_tag_45 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_45 <= 1'b0;
-    else if (_or_4518) p_y_45 <= _mux_4517;
+    else if (_or_5359) p_y_45 <= _mux_5358;
   end
   always @(posedge clk) begin
     if (rst) p_v_46 <= 1'b0;
-    else if (_or_5062) p_v_46 <= _mux_5061;
+    else if (_or_5363) p_v_46 <= _mux_5362;
   end
   always @(posedge clk) begin
     if (rst) p_tag_46 <= 27'h0000000;
-    else if (_and_4032) p_tag_46 <= req_blk;
+    else if (_and_5361) p_tag_46 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_46 <= 1'b0;
-    else if (_or_4520) p_y_46 <= _mux_4519;
+    else if (_or_5365) p_y_46 <= _mux_5364;
   end
   always @(posedge clk) begin
     if (rst) p_v_47 <= 1'b0;
-    else if (_or_5073) p_v_47 <= _mux_5072;
+    else if (_or_5369) p_v_47 <= _mux_5368;
   end
   always @(posedge clk) begin
     if (rst) p_tag_47 <= 27'h0000000;
-    else if (_and_4054) p_tag_47 <= req_blk;
+    else if (_and_5367) p_tag_47 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_47 <= 1'b0;
-    else if (_or_4522) p_y_47 <= _mux_4521;
+    else if (_or_5371) p_y_47 <= _mux_5370;
   end
   always @(posedge clk) begin
     if (rst) p_v_48 <= 1'b0;
-    else if (_or_5084) p_v_48 <= _mux_5083;
+    else if (_or_5375) p_v_48 <= _mux_5374;
   end
   always @(posedge clk) begin
     if (rst) p_tag_48 <= 27'h0000000;
-    else if (_and_4076) p_tag_48 <= req_blk;
+    else if (_and_5373) p_tag_48 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_48 <= 1'b0;
-    else if (_or_4524) p_y_48 <= _mux_4523;
+    else if (_or_5377) p_y_48 <= _mux_5376;
   end
   always @(posedge clk) begin
     if (rst) p_v_49 <= 1'b0;
-    else if (_or_5095) p_v_49 <= _mux_5094;
+    else if (_or_5381) p_v_49 <= _mux_5380;
   end
   always @(posedge clk) begin
     if (rst) p_tag_49 <= 27'h0000000;
-    else if (_and_4098) p_tag_49 <= req_blk;
+    else if (_and_5379) p_tag_49 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_49 <= 1'b0;
-    else if (_or_4526) p_y_49 <= _mux_4525;
+    else if (_or_5383) p_y_49 <= _mux_5382;
   end
   always @(posedge clk) begin
     if (rst) p_v_50 <= 1'b0;
-    else if (_or_5106) p_v_50 <= _mux_5105;
+    else if (_or_5387) p_v_50 <= _mux_5386;
   end
   always @(posedge clk) begin
     if (rst) p_tag_50 <= 27'h0000000;
-    else if (_and_4120) p_tag_50 <= req_blk;
+    else if (_and_5385) p_tag_50 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_50 <= 1'b0;
-    else if (_or_4528) p_y_50 <= _mux_4527;
+    else if (_or_5389) p_y_50 <= _mux_5388;
   end
   always @(posedge clk) begin
     if (rst) p_v_51 <= 1'b0;
-    else if (_or_5117) p_v_51 <= _mux_5116;
+    else if (_or_5393) p_v_51 <= _mux_5392;
   end
   always @(posedge clk) begin
     if (rst) p_tag_51 <= 27'h0000000;
-    else if (_and_4142) p_tag_51 <= req_blk;
+    else if (_and_5391) p_tag_51 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_51 <= 1'b0;
-    else if (_or_4530) p_y_51 <= _mux_4529;
+    else if (_or_5395) p_y_51 <= _mux_5394;
   end
   always @(posedge clk) begin
     if (rst) p_v_52 <= 1'b0;
-    else if (_or_5128) p_v_52 <= _mux_5127;
+    else if (_or_5399) p_v_52 <= _mux_5398;
   end
   always @(posedge clk) begin
     if (rst) p_tag_52 <= 27'h0000000;
-    else if (_and_4164) p_tag_52 <= req_blk;
+    else if (_and_5397) p_tag_52 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_52 <= 1'b0;
-    else if (_or_4532) p_y_52 <= _mux_4531;
+    else if (_or_5401) p_y_52 <= _mux_5400;
   end
   always @(posedge clk) begin
     if (rst) p_v_53 <= 1'b0;
-    else if (_or_5139) p_v_53 <= _mux_5138;
+    else if (_or_5405) p_v_53 <= _mux_5404;
   end
   always @(posedge clk) begin
     if (rst) p_tag_53 <= 27'h0000000;
-    else if (_and_4186) p_tag_53 <= req_blk;
+    else if (_and_5403) p_tag_53 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_53 <= 1'b0;
-    else if (_or_4534) p_y_53 <= _mux_4533;
+    else if (_or_5407) p_y_53 <= _mux_5406;
   end
   always @(posedge clk) begin
     if (rst) p_v_54 <= 1'b0;
-    else if (_or_5150) p_v_54 <= _mux_5149;
+    else if (_or_5411) p_v_54 <= _mux_5410;
   end
   always @(posedge clk) begin
     if (rst) p_tag_54 <= 27'h0000000;
-    else if (_and_4208) p_tag_54 <= req_blk;
+    else if (_and_5409) p_tag_54 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_54 <= 1'b0;
-    else if (_or_4536) p_y_54 <= _mux_4535;
+    else if (_or_5413) p_y_54 <= _mux_5412;
   end
   always @(posedge clk) begin
     if (rst) p_v_55 <= 1'b0;
-    else if (_or_5161) p_v_55 <= _mux_5160;
+    else if (_or_5417) p_v_55 <= _mux_5416;
   end
   always @(posedge clk) begin
     if (rst) p_tag_55 <= 27'h0000000;
-    else if (_and_4230) p_tag_55 <= req_blk;
+    else if (_and_5415) p_tag_55 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_55 <= 1'b0;
-    else if (_or_4538) p_y_55 <= _mux_4537;
+    else if (_or_5419) p_y_55 <= _mux_5418;
   end
   always @(posedge clk) begin
     if (rst) p_v_56 <= 1'b0;
-    else if (_or_5172) p_v_56 <= _mux_5171;
+    else if (_or_5423) p_v_56 <= _mux_5422;
   end
   always @(posedge clk) begin
     if (rst) p_tag_56 <= 27'h0000000;
-    else if (_and_4252) p_tag_56 <= req_blk;
+    else if (_and_5421) p_tag_56 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_56 <= 1'b0;
-    else if (_or_4540) p_y_56 <= _mux_4539;
+    else if (_or_5425) p_y_56 <= _mux_5424;
   end
   always @(posedge clk) begin
     if (rst) p_v_57 <= 1'b0;
-    else if (_or_5183) p_v_57 <= _mux_5182;
+    else if (_or_5429) p_v_57 <= _mux_5428;
   end
   always @(posedge clk) begin
     if (rst) p_tag_57 <= 27'h0000000;
-    else if (_and_4274) p_tag_57 <= req_blk;
+    else if (_and_5427) p_tag_57 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_57 <= 1'b0;
-    else if (_or_4542) p_y_57 <= _mux_4541;
+    else if (_or_5431) p_y_57 <= _mux_5430;
   end
   always @(posedge clk) begin
     if (rst) p_v_58 <= 1'b0;
-    else if (_or_5194) p_v_58 <= _mux_5193;
+    else if (_or_5435) p_v_58 <= _mux_5434;
   end
   always @(posedge clk) begin
     if (rst) p_tag_58 <= 27'h0000000;
-    else if (_and_4296) p_tag_58 <= req_blk;
+    else if (_and_5433) p_tag_58 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_58 <= 1'b0;
-    else if (_or_4544) p_y_58 <= _mux_4543;
+    else if (_or_5437) p_y_58 <= _mux_5436;
   end
   always @(posedge clk) begin
     if (rst) p_v_59 <= 1'b0;
-    else if (_or_5205) p_v_59 <= _mux_5204;
+    else if (_or_5441) p_v_59 <= _mux_5440;
   end
   always @(posedge clk) begin
     if (rst) p_tag_59 <= 27'h0000000;
-    else if (_and_4318) p_tag_59 <= req_blk;
+    else if (_and_5439) p_tag_59 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_59 <= 1'b0;
-    else if (_or_4546) p_y_59 <= _mux_4545;
+    else if (_or_5443) p_y_59 <= _mux_5442;
   end
   always @(posedge clk) begin
     if (rst) p_v_60 <= 1'b0;
-    else if (_or_5216) p_v_60 <= _mux_5215;
+    else if (_or_5447) p_v_60 <= _mux_5446;
   end
   always @(posedge clk) begin
     if (rst) p_tag_60 <= 27'h0000000;
-    else if (_and_4340) p_tag_60 <= req_blk;
+    else if (_and_5445) p_tag_60 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_60 <= 1'b0;
-    else if (_or_4548) p_y_60 <= _mux_4547;
+    else if (_or_5449) p_y_60 <= _mux_5448;
   end
   always @(posedge clk) begin
     if (rst) p_v_61 <= 1'b0;
-    else if (_or_5227) p_v_61 <= _mux_5226;
+    else if (_or_5453) p_v_61 <= _mux_5452;
   end
   always @(posedge clk) begin
     if (rst) p_tag_61 <= 27'h0000000;
-    else if (_and_4362) p_tag_61 <= req_blk;
+    else if (_and_5451) p_tag_61 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_61 <= 1'b0;
-    else if (_or_4550) p_y_61 <= _mux_4549;
+    else if (_or_5455) p_y_61 <= _mux_5454;
   end
   always @(posedge clk) begin
     if (rst) p_v_62 <= 1'b0;
-    else if (_or_5238) p_v_62 <= _mux_5237;
+    else if (_or_5459) p_v_62 <= _mux_5458;
   end
   always @(posedge clk) begin
     if (rst) p_tag_62 <= 27'h0000000;
-    else if (_and_4384) p_tag_62 <= req_blk;
+    else if (_and_5457) p_tag_62 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_62 <= 1'b0;
-    else if (_or_4552) p_y_62 <= _mux_4551;
+    else if (_or_5461) p_y_62 <= _mux_5460;
   end
   always @(posedge clk) begin
     if (rst) p_v_63 <= 1'b0;
-    else if (_or_5249) p_v_63 <= _mux_5248;
+    else if (_or_5465) p_v_63 <= _mux_5464;
   end
   always @(posedge clk) begin
     if (rst) p_tag_63 <= 27'h0000000;
-    else if (_and_4406) p_tag_63 <= req_blk;
+    else if (_and_5463) p_tag_63 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_63 <= 1'b0;
-    else if (_or_4554) p_y_63 <= _mux_4553;
+    else if (_or_5467) p_y_63 <= _mux_5466;
   end
   always @(posedge clk) begin
     if (rst) p_data_0 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_1948) p_data_0 <= fill_data_0;
+    else if (_and_2402) p_data_0 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_1 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_1954) p_data_1 <= fill_data_0;
+    else if (_and_2408) p_data_1 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_2 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_1960) p_data_2 <= fill_data_0;
+    else if (_and_2414) p_data_2 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_3 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_1966) p_data_3 <= fill_data_0;
+    else if (_and_2420) p_data_3 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_4 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_1972) p_data_4 <= fill_data_0;
+    else if (_and_2426) p_data_4 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_5 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_1978) p_data_5 <= fill_data_0;
+    else if (_and_2432) p_data_5 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_6 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_1984) p_data_6 <= fill_data_0;
+    else if (_and_2438) p_data_6 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_7 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_1990) p_data_7 <= fill_data_0;
+    else if (_and_2444) p_data_7 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_8 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_1996) p_data_8 <= fill_data_0;
+    else if (_and_2450) p_data_8 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_9 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2002) p_data_9 <= fill_data_0;
+    else if (_and_2456) p_data_9 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_10 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2008) p_data_10 <= fill_data_0;
+    else if (_and_2462) p_data_10 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_11 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2014) p_data_11 <= fill_data_0;
+    else if (_and_2468) p_data_11 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_12 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2020) p_data_12 <= fill_data_0;
+    else if (_and_2474) p_data_12 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_13 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2026) p_data_13 <= fill_data_0;
+    else if (_and_2480) p_data_13 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_14 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2032) p_data_14 <= fill_data_0;
+    else if (_and_2486) p_data_14 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_15 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2038) p_data_15 <= fill_data_0;
+    else if (_and_2492) p_data_15 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_16 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2044) p_data_16 <= fill_data_0;
+    else if (_and_2498) p_data_16 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_17 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2050) p_data_17 <= fill_data_0;
+    else if (_and_2504) p_data_17 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_18 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2056) p_data_18 <= fill_data_0;
+    else if (_and_2510) p_data_18 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_19 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2062) p_data_19 <= fill_data_0;
+    else if (_and_2516) p_data_19 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_20 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2068) p_data_20 <= fill_data_0;
+    else if (_and_2522) p_data_20 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_21 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2074) p_data_21 <= fill_data_0;
+    else if (_and_2528) p_data_21 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_22 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2080) p_data_22 <= fill_data_0;
+    else if (_and_2534) p_data_22 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_23 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2086) p_data_23 <= fill_data_0;
+    else if (_and_2540) p_data_23 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_24 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2092) p_data_24 <= fill_data_0;
+    else if (_and_2546) p_data_24 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_25 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2098) p_data_25 <= fill_data_0;
+    else if (_and_2552) p_data_25 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_26 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2104) p_data_26 <= fill_data_0;
+    else if (_and_2558) p_data_26 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_27 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2110) p_data_27 <= fill_data_0;
+    else if (_and_2564) p_data_27 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_28 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2116) p_data_28 <= fill_data_0;
+    else if (_and_2570) p_data_28 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_29 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2122) p_data_29 <= fill_data_0;
+    else if (_and_2576) p_data_29 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_30 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2128) p_data_30 <= fill_data_0;
+    else if (_and_2582) p_data_30 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_31 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2134) p_data_31 <= fill_data_0;
+    else if (_and_2588) p_data_31 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_32 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2140) p_data_32 <= fill_data_0;
+    else if (_and_2594) p_data_32 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_33 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2146) p_data_33 <= fill_data_0;
+    else if (_and_2600) p_data_33 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_34 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2152) p_data_34 <= fill_data_0;
+    else if (_and_2606) p_data_34 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_35 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2158) p_data_35 <= fill_data_0;
+    else if (_and_2612) p_data_35 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_36 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2164) p_data_36 <= fill_data_0;
+    else if (_and_2618) p_data_36 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_37 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2170) p_data_37 <= fill_data_0;
+    else if (_and_2624) p_data_37 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_38 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2176) p_data_38 <= fill_data_0;
+    else if (_and_2630) p_data_38 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_39 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2182) p_data_39 <= fill_data_0;
+    else if (_and_2636) p_data_39 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_40 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2188) p_data_40 <= fill_data_0;
+    else if (_and_2642) p_data_40 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_41 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2194) p_data_41 <= fill_data_0;
+    else if (_and_2648) p_data_41 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_42 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2200) p_data_42 <= fill_data_0;
+    else if (_and_2654) p_data_42 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_43 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2206) p_data_43 <= fill_data_0;
+    else if (_and_2660) p_data_43 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_44 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2212) p_data_44 <= fill_data_0;
+    else if (_and_2666) p_data_44 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_45 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2218) p_data_45 <= fill_data_0;
+    else if (_and_2672) p_data_45 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_46 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2224) p_data_46 <= fill_data_0;
+    else if (_and_2678) p_data_46 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_47 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2230) p_data_47 <= fill_data_0;
+    else if (_and_2684) p_data_47 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_48 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2236) p_data_48 <= fill_data_0;
+    else if (_and_2690) p_data_48 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_49 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2242) p_data_49 <= fill_data_0;
+    else if (_and_2696) p_data_49 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_50 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2248) p_data_50 <= fill_data_0;
+    else if (_and_2702) p_data_50 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_51 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2254) p_data_51 <= fill_data_0;
+    else if (_and_2708) p_data_51 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_52 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2260) p_data_52 <= fill_data_0;
+    else if (_and_2714) p_data_52 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_53 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2266) p_data_53 <= fill_data_0;
+    else if (_and_2720) p_data_53 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_54 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2272) p_data_54 <= fill_data_0;
+    else if (_and_2726) p_data_54 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_55 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2278) p_data_55 <= fill_data_0;
+    else if (_and_2732) p_data_55 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_56 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2284) p_data_56 <= fill_data_0;
+    else if (_and_2738) p_data_56 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_57 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2290) p_data_57 <= fill_data_0;
+    else if (_and_2744) p_data_57 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_58 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2296) p_data_58 <= fill_data_0;
+    else if (_and_2750) p_data_58 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_59 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2302) p_data_59 <= fill_data_0;
+    else if (_and_2756) p_data_59 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_60 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2308) p_data_60 <= fill_data_0;
+    else if (_and_2762) p_data_60 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_61 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2314) p_data_61 <= fill_data_0;
+    else if (_and_2768) p_data_61 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_62 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2320) p_data_62 <= fill_data_0;
+    else if (_and_2774) p_data_62 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) p_data_63 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2326) p_data_63 <= fill_data_0;
+    else if (_and_2780) p_data_63 <= fill_data_0;
   end
   always @(posedge clk) begin
     if (rst) smshr0_v_0 <= 1'b0;
-    else if (_or_4560) smshr0_v_0 <= _mux_4559;
+    else if (_or_4192) smshr0_v_0 <= _mux_4191;
   end
   always @(posedge clk) begin
     if (rst) smshr0_tid_0 <= 7'h00;
-    else if (_or_4561) smshr0_tid_0 <= req_tid;
+    else if (_and_4190) smshr0_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr0_reg_0 <= 6'h00;
-    else if (_or_4561) smshr0_reg_0 <= req_reg;
+    else if (_and_4190) smshr0_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr0_off_0 <= 5'h00;
-    else if (_or_4561) smshr0_off_0 <= req_off;
+    else if (_and_4190) smshr0_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr0_fmt_0 <= 3'h0;
-    else if (_or_4561) smshr0_fmt_0 <= req_fmt;
+    else if (_and_4190) smshr0_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr0_v_1 <= 1'b0;
-    else if (_or_4565) smshr0_v_1 <= _mux_4564;
+    else if (_or_4198) smshr0_v_1 <= _mux_4197;
   end
   always @(posedge clk) begin
     if (rst) smshr0_tid_1 <= 7'h00;
-    else if (_and_3039) smshr0_tid_1 <= req_tid;
+    else if (_and_4200) smshr0_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr0_reg_1 <= 6'h00;
-    else if (_and_3039) smshr0_reg_1 <= req_reg;
+    else if (_and_4200) smshr0_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr0_off_1 <= 5'h00;
-    else if (_and_3039) smshr0_off_1 <= req_off;
+    else if (_and_4200) smshr0_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr0_fmt_1 <= 3'h0;
-    else if (_and_3039) smshr0_fmt_1 <= req_fmt;
+    else if (_and_4200) smshr0_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr1_v_0 <= 1'b0;
-    else if (_or_4571) smshr1_v_0 <= _mux_4570;
+    else if (_or_4206) smshr1_v_0 <= _mux_4205;
   end
   always @(posedge clk) begin
     if (rst) smshr1_tid_0 <= 7'h00;
-    else if (_or_4572) smshr1_tid_0 <= req_tid;
+    else if (_and_4204) smshr1_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr1_reg_0 <= 6'h00;
-    else if (_or_4572) smshr1_reg_0 <= req_reg;
+    else if (_and_4204) smshr1_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr1_off_0 <= 5'h00;
-    else if (_or_4572) smshr1_off_0 <= req_off;
+    else if (_and_4204) smshr1_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr1_fmt_0 <= 3'h0;
-    else if (_or_4572) smshr1_fmt_0 <= req_fmt;
+    else if (_and_4204) smshr1_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr1_v_1 <= 1'b0;
-    else if (_or_4576) smshr1_v_1 <= _mux_4575;
+    else if (_or_4212) smshr1_v_1 <= _mux_4211;
   end
   always @(posedge clk) begin
     if (rst) smshr1_tid_1 <= 7'h00;
-    else if (_and_3061) smshr1_tid_1 <= req_tid;
+    else if (_and_4214) smshr1_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr1_reg_1 <= 6'h00;
-    else if (_and_3061) smshr1_reg_1 <= req_reg;
+    else if (_and_4214) smshr1_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr1_off_1 <= 5'h00;
-    else if (_and_3061) smshr1_off_1 <= req_off;
+    else if (_and_4214) smshr1_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr1_fmt_1 <= 3'h0;
-    else if (_and_3061) smshr1_fmt_1 <= req_fmt;
+    else if (_and_4214) smshr1_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr2_v_0 <= 1'b0;
-    else if (_or_4582) smshr2_v_0 <= _mux_4581;
+    else if (_or_4220) smshr2_v_0 <= _mux_4219;
   end
   always @(posedge clk) begin
     if (rst) smshr2_tid_0 <= 7'h00;
-    else if (_or_4583) smshr2_tid_0 <= req_tid;
+    else if (_and_4218) smshr2_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr2_reg_0 <= 6'h00;
-    else if (_or_4583) smshr2_reg_0 <= req_reg;
+    else if (_and_4218) smshr2_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr2_off_0 <= 5'h00;
-    else if (_or_4583) smshr2_off_0 <= req_off;
+    else if (_and_4218) smshr2_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr2_fmt_0 <= 3'h0;
-    else if (_or_4583) smshr2_fmt_0 <= req_fmt;
+    else if (_and_4218) smshr2_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr2_v_1 <= 1'b0;
-    else if (_or_4587) smshr2_v_1 <= _mux_4586;
+    else if (_or_4226) smshr2_v_1 <= _mux_4225;
   end
   always @(posedge clk) begin
     if (rst) smshr2_tid_1 <= 7'h00;
-    else if (_and_3083) smshr2_tid_1 <= req_tid;
+    else if (_and_4228) smshr2_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr2_reg_1 <= 6'h00;
-    else if (_and_3083) smshr2_reg_1 <= req_reg;
+    else if (_and_4228) smshr2_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr2_off_1 <= 5'h00;
-    else if (_and_3083) smshr2_off_1 <= req_off;
+    else if (_and_4228) smshr2_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr2_fmt_1 <= 3'h0;
-    else if (_and_3083) smshr2_fmt_1 <= req_fmt;
+    else if (_and_4228) smshr2_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr3_v_0 <= 1'b0;
-    else if (_or_4593) smshr3_v_0 <= _mux_4592;
+    else if (_or_4234) smshr3_v_0 <= _mux_4233;
   end
   always @(posedge clk) begin
     if (rst) smshr3_tid_0 <= 7'h00;
-    else if (_or_4594) smshr3_tid_0 <= req_tid;
+    else if (_and_4232) smshr3_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr3_reg_0 <= 6'h00;
-    else if (_or_4594) smshr3_reg_0 <= req_reg;
+    else if (_and_4232) smshr3_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr3_off_0 <= 5'h00;
-    else if (_or_4594) smshr3_off_0 <= req_off;
+    else if (_and_4232) smshr3_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr3_fmt_0 <= 3'h0;
-    else if (_or_4594) smshr3_fmt_0 <= req_fmt;
+    else if (_and_4232) smshr3_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr3_v_1 <= 1'b0;
-    else if (_or_4598) smshr3_v_1 <= _mux_4597;
+    else if (_or_4240) smshr3_v_1 <= _mux_4239;
   end
   always @(posedge clk) begin
     if (rst) smshr3_tid_1 <= 7'h00;
-    else if (_and_3105) smshr3_tid_1 <= req_tid;
+    else if (_and_4242) smshr3_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr3_reg_1 <= 6'h00;
-    else if (_and_3105) smshr3_reg_1 <= req_reg;
+    else if (_and_4242) smshr3_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr3_off_1 <= 5'h00;
-    else if (_and_3105) smshr3_off_1 <= req_off;
+    else if (_and_4242) smshr3_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr3_fmt_1 <= 3'h0;
-    else if (_and_3105) smshr3_fmt_1 <= req_fmt;
+    else if (_and_4242) smshr3_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr4_v_0 <= 1'b0;
-    else if (_or_4604) smshr4_v_0 <= _mux_4603;
+    else if (_or_4248) smshr4_v_0 <= _mux_4247;
   end
   always @(posedge clk) begin
     if (rst) smshr4_tid_0 <= 7'h00;
-    else if (_or_4605) smshr4_tid_0 <= req_tid;
+    else if (_and_4246) smshr4_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr4_reg_0 <= 6'h00;
-    else if (_or_4605) smshr4_reg_0 <= req_reg;
+    else if (_and_4246) smshr4_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr4_off_0 <= 5'h00;
-    else if (_or_4605) smshr4_off_0 <= req_off;
+    else if (_and_4246) smshr4_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr4_fmt_0 <= 3'h0;
-    else if (_or_4605) smshr4_fmt_0 <= req_fmt;
+    else if (_and_4246) smshr4_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr4_v_1 <= 1'b0;
-    else if (_or_4609) smshr4_v_1 <= _mux_4608;
+    else if (_or_4254) smshr4_v_1 <= _mux_4253;
   end
   always @(posedge clk) begin
     if (rst) smshr4_tid_1 <= 7'h00;
-    else if (_and_3127) smshr4_tid_1 <= req_tid;
+    else if (_and_4256) smshr4_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr4_reg_1 <= 6'h00;
-    else if (_and_3127) smshr4_reg_1 <= req_reg;
+    else if (_and_4256) smshr4_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr4_off_1 <= 5'h00;
-    else if (_and_3127) smshr4_off_1 <= req_off;
+    else if (_and_4256) smshr4_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr4_fmt_1 <= 3'h0;
-    else if (_and_3127) smshr4_fmt_1 <= req_fmt;
+    else if (_and_4256) smshr4_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr5_v_0 <= 1'b0;
-    else if (_or_4615) smshr5_v_0 <= _mux_4614;
+    else if (_or_4262) smshr5_v_0 <= _mux_4261;
   end
   always @(posedge clk) begin
     if (rst) smshr5_tid_0 <= 7'h00;
-    else if (_or_4616) smshr5_tid_0 <= req_tid;
+    else if (_and_4260) smshr5_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr5_reg_0 <= 6'h00;
-    else if (_or_4616) smshr5_reg_0 <= req_reg;
+    else if (_and_4260) smshr5_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr5_off_0 <= 5'h00;
-    else if (_or_4616) smshr5_off_0 <= req_off;
+    else if (_and_4260) smshr5_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr5_fmt_0 <= 3'h0;
-    else if (_or_4616) smshr5_fmt_0 <= req_fmt;
+    else if (_and_4260) smshr5_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr5_v_1 <= 1'b0;
-    else if (_or_4620) smshr5_v_1 <= _mux_4619;
+    else if (_or_4268) smshr5_v_1 <= _mux_4267;
   end
   always @(posedge clk) begin
     if (rst) smshr5_tid_1 <= 7'h00;
-    else if (_and_3149) smshr5_tid_1 <= req_tid;
+    else if (_and_4270) smshr5_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr5_reg_1 <= 6'h00;
-    else if (_and_3149) smshr5_reg_1 <= req_reg;
+    else if (_and_4270) smshr5_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr5_off_1 <= 5'h00;
-    else if (_and_3149) smshr5_off_1 <= req_off;
+    else if (_and_4270) smshr5_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr5_fmt_1 <= 3'h0;
-    else if (_and_3149) smshr5_fmt_1 <= req_fmt;
+    else if (_and_4270) smshr5_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr6_v_0 <= 1'b0;
-    else if (_or_4626) smshr6_v_0 <= _mux_4625;
+    else if (_or_4276) smshr6_v_0 <= _mux_4275;
   end
   always @(posedge clk) begin
     if (rst) smshr6_tid_0 <= 7'h00;
-    else if (_or_4627) smshr6_tid_0 <= req_tid;
+    else if (_and_4274) smshr6_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr6_reg_0 <= 6'h00;
-    else if (_or_4627) smshr6_reg_0 <= req_reg;
+    else if (_and_4274) smshr6_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr6_off_0 <= 5'h00;
-    else if (_or_4627) smshr6_off_0 <= req_off;
+    else if (_and_4274) smshr6_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr6_fmt_0 <= 3'h0;
-    else if (_or_4627) smshr6_fmt_0 <= req_fmt;
+    else if (_and_4274) smshr6_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr6_v_1 <= 1'b0;
-    else if (_or_4631) smshr6_v_1 <= _mux_4630;
+    else if (_or_4282) smshr6_v_1 <= _mux_4281;
   end
   always @(posedge clk) begin
     if (rst) smshr6_tid_1 <= 7'h00;
-    else if (_and_3171) smshr6_tid_1 <= req_tid;
+    else if (_and_4284) smshr6_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr6_reg_1 <= 6'h00;
-    else if (_and_3171) smshr6_reg_1 <= req_reg;
+    else if (_and_4284) smshr6_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr6_off_1 <= 5'h00;
-    else if (_and_3171) smshr6_off_1 <= req_off;
+    else if (_and_4284) smshr6_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr6_fmt_1 <= 3'h0;
-    else if (_and_3171) smshr6_fmt_1 <= req_fmt;
+    else if (_and_4284) smshr6_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr7_v_0 <= 1'b0;
-    else if (_or_4637) smshr7_v_0 <= _mux_4636;
+    else if (_or_4290) smshr7_v_0 <= _mux_4289;
   end
   always @(posedge clk) begin
     if (rst) smshr7_tid_0 <= 7'h00;
-    else if (_or_4638) smshr7_tid_0 <= req_tid;
+    else if (_and_4288) smshr7_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr7_reg_0 <= 6'h00;
-    else if (_or_4638) smshr7_reg_0 <= req_reg;
+    else if (_and_4288) smshr7_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr7_off_0 <= 5'h00;
-    else if (_or_4638) smshr7_off_0 <= req_off;
+    else if (_and_4288) smshr7_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr7_fmt_0 <= 3'h0;
-    else if (_or_4638) smshr7_fmt_0 <= req_fmt;
+    else if (_and_4288) smshr7_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr7_v_1 <= 1'b0;
-    else if (_or_4642) smshr7_v_1 <= _mux_4641;
+    else if (_or_4296) smshr7_v_1 <= _mux_4295;
   end
   always @(posedge clk) begin
     if (rst) smshr7_tid_1 <= 7'h00;
-    else if (_and_3193) smshr7_tid_1 <= req_tid;
+    else if (_and_4298) smshr7_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr7_reg_1 <= 6'h00;
-    else if (_and_3193) smshr7_reg_1 <= req_reg;
+    else if (_and_4298) smshr7_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr7_off_1 <= 5'h00;
-    else if (_and_3193) smshr7_off_1 <= req_off;
+    else if (_and_4298) smshr7_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr7_fmt_1 <= 3'h0;
-    else if (_and_3193) smshr7_fmt_1 <= req_fmt;
+    else if (_and_4298) smshr7_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr8_v_0 <= 1'b0;
-    else if (_or_4648) smshr8_v_0 <= _mux_4647;
+    else if (_or_4304) smshr8_v_0 <= _mux_4303;
   end
   always @(posedge clk) begin
     if (rst) smshr8_tid_0 <= 7'h00;
-    else if (_or_4649) smshr8_tid_0 <= req_tid;
+    else if (_and_4302) smshr8_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr8_reg_0 <= 6'h00;
-    else if (_or_4649) smshr8_reg_0 <= req_reg;
+    else if (_and_4302) smshr8_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr8_off_0 <= 5'h00;
-    else if (_or_4649) smshr8_off_0 <= req_off;
+    else if (_and_4302) smshr8_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr8_fmt_0 <= 3'h0;
-    else if (_or_4649) smshr8_fmt_0 <= req_fmt;
+    else if (_and_4302) smshr8_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr8_v_1 <= 1'b0;
-    else if (_or_4653) smshr8_v_1 <= _mux_4652;
+    else if (_or_4310) smshr8_v_1 <= _mux_4309;
   end
   always @(posedge clk) begin
     if (rst) smshr8_tid_1 <= 7'h00;
-    else if (_and_3215) smshr8_tid_1 <= req_tid;
+    else if (_and_4312) smshr8_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr8_reg_1 <= 6'h00;
-    else if (_and_3215) smshr8_reg_1 <= req_reg;
+    else if (_and_4312) smshr8_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr8_off_1 <= 5'h00;
-    else if (_and_3215) smshr8_off_1 <= req_off;
+    else if (_and_4312) smshr8_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr8_fmt_1 <= 3'h0;
-    else if (_and_3215) smshr8_fmt_1 <= req_fmt;
+    else if (_and_4312) smshr8_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr9_v_0 <= 1'b0;
-    else if (_or_4659) smshr9_v_0 <= _mux_4658;
+    else if (_or_4318) smshr9_v_0 <= _mux_4317;
   end
   always @(posedge clk) begin
     if (rst) smshr9_tid_0 <= 7'h00;
-    else if (_or_4660) smshr9_tid_0 <= req_tid;
+    else if (_and_4316) smshr9_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr9_reg_0 <= 6'h00;
-    else if (_or_4660) smshr9_reg_0 <= req_reg;
+    else if (_and_4316) smshr9_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr9_off_0 <= 5'h00;
-    else if (_or_4660) smshr9_off_0 <= req_off;
+    else if (_and_4316) smshr9_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr9_fmt_0 <= 3'h0;
-    else if (_or_4660) smshr9_fmt_0 <= req_fmt;
+    else if (_and_4316) smshr9_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr9_v_1 <= 1'b0;
-    else if (_or_4664) smshr9_v_1 <= _mux_4663;
+    else if (_or_4324) smshr9_v_1 <= _mux_4323;
   end
   always @(posedge clk) begin
     if (rst) smshr9_tid_1 <= 7'h00;
-    else if (_and_3237) smshr9_tid_1 <= req_tid;
+    else if (_and_4326) smshr9_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr9_reg_1 <= 6'h00;
-    else if (_and_3237) smshr9_reg_1 <= req_reg;
+    else if (_and_4326) smshr9_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr9_off_1 <= 5'h00;
-    else if (_and_3237) smshr9_off_1 <= req_off;
+    else if (_and_4326) smshr9_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr9_fmt_1 <= 3'h0;
-    else if (_and_3237) smshr9_fmt_1 <= req_fmt;
+    else if (_and_4326) smshr9_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr10_v_0 <= 1'b0;
-    else if (_or_4670) smshr10_v_0 <= _mux_4669;
+    else if (_or_4332) smshr10_v_0 <= _mux_4331;
   end
   always @(posedge clk) begin
     if (rst) smshr10_tid_0 <= 7'h00;
-    else if (_or_4671) smshr10_tid_0 <= req_tid;
+    else if (_and_4330) smshr10_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr10_reg_0 <= 6'h00;
-    else if (_or_4671) smshr10_reg_0 <= req_reg;
+    else if (_and_4330) smshr10_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr10_off_0 <= 5'h00;
-    else if (_or_4671) smshr10_off_0 <= req_off;
+    else if (_and_4330) smshr10_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr10_fmt_0 <= 3'h0;
-    else if (_or_4671) smshr10_fmt_0 <= req_fmt;
+    else if (_and_4330) smshr10_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr10_v_1 <= 1'b0;
-    else if (_or_4675) smshr10_v_1 <= _mux_4674;
+    else if (_or_4338) smshr10_v_1 <= _mux_4337;
   end
   always @(posedge clk) begin
     if (rst) smshr10_tid_1 <= 7'h00;
-    else if (_and_3259) smshr10_tid_1 <= req_tid;
+    else if (_and_4340) smshr10_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr10_reg_1 <= 6'h00;
-    else if (_and_3259) smshr10_reg_1 <= req_reg;
+    else if (_and_4340) smshr10_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr10_off_1 <= 5'h00;
-    else if (_and_3259) smshr10_off_1 <= req_off;
+    else if (_and_4340) smshr10_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr10_fmt_1 <= 3'h0;
-    else if (_and_3259) smshr10_fmt_1 <= req_fmt;
+    else if (_and_4340) smshr10_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr11_v_0 <= 1'b0;
-    else if (_or_4681) smshr11_v_0 <= _mux_4680;
+    else if (_or_4346) smshr11_v_0 <= _mux_4345;
   end
   always @(posedge clk) begin
     if (rst) smshr11_tid_0 <= 7'h00;
-    else if (_or_4682) smshr11_tid_0 <= req_tid;
+    else if (_and_4344) smshr11_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr11_reg_0 <= 6'h00;
-    else if (_or_4682) smshr11_reg_0 <= req_reg;
+    else if (_and_4344) smshr11_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr11_off_0 <= 5'h00;
-    else if (_or_4682) smshr11_off_0 <= req_off;
+    else if (_and_4344) smshr11_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr11_fmt_0 <= 3'h0;
-    else if (_or_4682) smshr11_fmt_0 <= req_fmt;
+    else if (_and_4344) smshr11_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr11_v_1 <= 1'b0;
-    else if (_or_4686) smshr11_v_1 <= _mux_4685;
+    else if (_or_4352) smshr11_v_1 <= _mux_4351;
   end
   always @(posedge clk) begin
     if (rst) smshr11_tid_1 <= 7'h00;
-    else if (_and_3281) smshr11_tid_1 <= req_tid;
+    else if (_and_4354) smshr11_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr11_reg_1 <= 6'h00;
-    else if (_and_3281) smshr11_reg_1 <= req_reg;
+    else if (_and_4354) smshr11_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr11_off_1 <= 5'h00;
-    else if (_and_3281) smshr11_off_1 <= req_off;
+    else if (_and_4354) smshr11_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr11_fmt_1 <= 3'h0;
-    else if (_and_3281) smshr11_fmt_1 <= req_fmt;
+    else if (_and_4354) smshr11_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr12_v_0 <= 1'b0;
-    else if (_or_4692) smshr12_v_0 <= _mux_4691;
+    else if (_or_4360) smshr12_v_0 <= _mux_4359;
   end
   always @(posedge clk) begin
     if (rst) smshr12_tid_0 <= 7'h00;
-    else if (_or_4693) smshr12_tid_0 <= req_tid;
+    else if (_and_4358) smshr12_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr12_reg_0 <= 6'h00;
-    else if (_or_4693) smshr12_reg_0 <= req_reg;
+    else if (_and_4358) smshr12_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr12_off_0 <= 5'h00;
-    else if (_or_4693) smshr12_off_0 <= req_off;
+    else if (_and_4358) smshr12_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr12_fmt_0 <= 3'h0;
-    else if (_or_4693) smshr12_fmt_0 <= req_fmt;
+    else if (_and_4358) smshr12_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr12_v_1 <= 1'b0;
-    else if (_or_4697) smshr12_v_1 <= _mux_4696;
+    else if (_or_4366) smshr12_v_1 <= _mux_4365;
   end
   always @(posedge clk) begin
     if (rst) smshr12_tid_1 <= 7'h00;
-    else if (_and_3303) smshr12_tid_1 <= req_tid;
+    else if (_and_4368) smshr12_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr12_reg_1 <= 6'h00;
-    else if (_and_3303) smshr12_reg_1 <= req_reg;
+    else if (_and_4368) smshr12_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr12_off_1 <= 5'h00;
-    else if (_and_3303) smshr12_off_1 <= req_off;
+    else if (_and_4368) smshr12_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr12_fmt_1 <= 3'h0;
-    else if (_and_3303) smshr12_fmt_1 <= req_fmt;
+    else if (_and_4368) smshr12_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr13_v_0 <= 1'b0;
-    else if (_or_4703) smshr13_v_0 <= _mux_4702;
+    else if (_or_4374) smshr13_v_0 <= _mux_4373;
   end
   always @(posedge clk) begin
     if (rst) smshr13_tid_0 <= 7'h00;
-    else if (_or_4704) smshr13_tid_0 <= req_tid;
+    else if (_and_4372) smshr13_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr13_reg_0 <= 6'h00;
-    else if (_or_4704) smshr13_reg_0 <= req_reg;
+    else if (_and_4372) smshr13_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr13_off_0 <= 5'h00;
-    else if (_or_4704) smshr13_off_0 <= req_off;
+    else if (_and_4372) smshr13_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr13_fmt_0 <= 3'h0;
-    else if (_or_4704) smshr13_fmt_0 <= req_fmt;
+    else if (_and_4372) smshr13_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr13_v_1 <= 1'b0;
-    else if (_or_4708) smshr13_v_1 <= _mux_4707;
+    else if (_or_4380) smshr13_v_1 <= _mux_4379;
   end
   always @(posedge clk) begin
     if (rst) smshr13_tid_1 <= 7'h00;
-    else if (_and_3325) smshr13_tid_1 <= req_tid;
+    else if (_and_4382) smshr13_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr13_reg_1 <= 6'h00;
-    else if (_and_3325) smshr13_reg_1 <= req_reg;
+    else if (_and_4382) smshr13_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr13_off_1 <= 5'h00;
-    else if (_and_3325) smshr13_off_1 <= req_off;
+    else if (_and_4382) smshr13_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr13_fmt_1 <= 3'h0;
-    else if (_and_3325) smshr13_fmt_1 <= req_fmt;
+    else if (_and_4382) smshr13_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr14_v_0 <= 1'b0;
-    else if (_or_4714) smshr14_v_0 <= _mux_4713;
+    else if (_or_4388) smshr14_v_0 <= _mux_4387;
   end
   always @(posedge clk) begin
     if (rst) smshr14_tid_0 <= 7'h00;
-    else if (_or_4715) smshr14_tid_0 <= req_tid;
+    else if (_and_4386) smshr14_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr14_reg_0 <= 6'h00;
-    else if (_or_4715) smshr14_reg_0 <= req_reg;
+    else if (_and_4386) smshr14_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr14_off_0 <= 5'h00;
-    else if (_or_4715) smshr14_off_0 <= req_off;
+    else if (_and_4386) smshr14_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr14_fmt_0 <= 3'h0;
-    else if (_or_4715) smshr14_fmt_0 <= req_fmt;
+    else if (_and_4386) smshr14_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr14_v_1 <= 1'b0;
-    else if (_or_4719) smshr14_v_1 <= _mux_4718;
+    else if (_or_4394) smshr14_v_1 <= _mux_4393;
   end
   always @(posedge clk) begin
     if (rst) smshr14_tid_1 <= 7'h00;
-    else if (_and_3347) smshr14_tid_1 <= req_tid;
+    else if (_and_4396) smshr14_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr14_reg_1 <= 6'h00;
-    else if (_and_3347) smshr14_reg_1 <= req_reg;
+    else if (_and_4396) smshr14_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr14_off_1 <= 5'h00;
-    else if (_and_3347) smshr14_off_1 <= req_off;
+    else if (_and_4396) smshr14_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr14_fmt_1 <= 3'h0;
-    else if (_and_3347) smshr14_fmt_1 <= req_fmt;
+    else if (_and_4396) smshr14_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr15_v_0 <= 1'b0;
-    else if (_or_4725) smshr15_v_0 <= _mux_4724;
+    else if (_or_4402) smshr15_v_0 <= _mux_4401;
   end
   always @(posedge clk) begin
     if (rst) smshr15_tid_0 <= 7'h00;
-    else if (_or_4726) smshr15_tid_0 <= req_tid;
+    else if (_and_4400) smshr15_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr15_reg_0 <= 6'h00;
-    else if (_or_4726) smshr15_reg_0 <= req_reg;
+    else if (_and_4400) smshr15_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr15_off_0 <= 5'h00;
-    else if (_or_4726) smshr15_off_0 <= req_off;
+    else if (_and_4400) smshr15_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr15_fmt_0 <= 3'h0;
-    else if (_or_4726) smshr15_fmt_0 <= req_fmt;
+    else if (_and_4400) smshr15_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr15_v_1 <= 1'b0;
-    else if (_or_4730) smshr15_v_1 <= _mux_4729;
+    else if (_or_4408) smshr15_v_1 <= _mux_4407;
   end
   always @(posedge clk) begin
     if (rst) smshr15_tid_1 <= 7'h00;
-    else if (_and_3369) smshr15_tid_1 <= req_tid;
+    else if (_and_4410) smshr15_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr15_reg_1 <= 6'h00;
-    else if (_and_3369) smshr15_reg_1 <= req_reg;
+    else if (_and_4410) smshr15_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr15_off_1 <= 5'h00;
-    else if (_and_3369) smshr15_off_1 <= req_off;
+    else if (_and_4410) smshr15_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr15_fmt_1 <= 3'h0;
-    else if (_and_3369) smshr15_fmt_1 <= req_fmt;
+    else if (_and_4410) smshr15_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr16_v_0 <= 1'b0;
-    else if (_or_4736) smshr16_v_0 <= _mux_4735;
+    else if (_or_4416) smshr16_v_0 <= _mux_4415;
   end
   always @(posedge clk) begin
     if (rst) smshr16_tid_0 <= 7'h00;
-    else if (_or_4737) smshr16_tid_0 <= req_tid;
+    else if (_and_4414) smshr16_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr16_reg_0 <= 6'h00;
-    else if (_or_4737) smshr16_reg_0 <= req_reg;
+    else if (_and_4414) smshr16_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr16_off_0 <= 5'h00;
-    else if (_or_4737) smshr16_off_0 <= req_off;
+    else if (_and_4414) smshr16_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr16_fmt_0 <= 3'h0;
-    else if (_or_4737) smshr16_fmt_0 <= req_fmt;
+    else if (_and_4414) smshr16_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr16_v_1 <= 1'b0;
-    else if (_or_4741) smshr16_v_1 <= _mux_4740;
+    else if (_or_4422) smshr16_v_1 <= _mux_4421;
   end
   always @(posedge clk) begin
     if (rst) smshr16_tid_1 <= 7'h00;
-    else if (_and_3391) smshr16_tid_1 <= req_tid;
+    else if (_and_4424) smshr16_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr16_reg_1 <= 6'h00;
-    else if (_and_3391) smshr16_reg_1 <= req_reg;
+    else if (_and_4424) smshr16_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr16_off_1 <= 5'h00;
-    else if (_and_3391) smshr16_off_1 <= req_off;
+    else if (_and_4424) smshr16_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr16_fmt_1 <= 3'h0;
-    else if (_and_3391) smshr16_fmt_1 <= req_fmt;
+    else if (_and_4424) smshr16_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr17_v_0 <= 1'b0;
-    else if (_or_4747) smshr17_v_0 <= _mux_4746;
+    else if (_or_4430) smshr17_v_0 <= _mux_4429;
   end
   always @(posedge clk) begin
     if (rst) smshr17_tid_0 <= 7'h00;
-    else if (_or_4748) smshr17_tid_0 <= req_tid;
+    else if (_and_4428) smshr17_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr17_reg_0 <= 6'h00;
-    else if (_or_4748) smshr17_reg_0 <= req_reg;
+    else if (_and_4428) smshr17_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr17_off_0 <= 5'h00;
-    else if (_or_4748) smshr17_off_0 <= req_off;
+    else if (_and_4428) smshr17_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr17_fmt_0 <= 3'h0;
-    else if (_or_4748) smshr17_fmt_0 <= req_fmt;
+    else if (_and_4428) smshr17_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr17_v_1 <= 1'b0;
-    else if (_or_4752) smshr17_v_1 <= _mux_4751;
+    else if (_or_4436) smshr17_v_1 <= _mux_4435;
   end
   always @(posedge clk) begin
     if (rst) smshr17_tid_1 <= 7'h00;
-    else if (_and_3413) smshr17_tid_1 <= req_tid;
+    else if (_and_4438) smshr17_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr17_reg_1 <= 6'h00;
-    else if (_and_3413) smshr17_reg_1 <= req_reg;
+    else if (_and_4438) smshr17_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr17_off_1 <= 5'h00;
-    else if (_and_3413) smshr17_off_1 <= req_off;
+    else if (_and_4438) smshr17_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr17_fmt_1 <= 3'h0;
-    else if (_and_3413) smshr17_fmt_1 <= req_fmt;
+    else if (_and_4438) smshr17_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr18_v_0 <= 1'b0;
-    else if (_or_4758) smshr18_v_0 <= _mux_4757;
+    else if (_or_4444) smshr18_v_0 <= _mux_4443;
   end
   always @(posedge clk) begin
     if (rst) smshr18_tid_0 <= 7'h00;
-    else if (_or_4759) smshr18_tid_0 <= req_tid;
+    else if (_and_4442) smshr18_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr18_reg_0 <= 6'h00;
-    else if (_or_4759) smshr18_reg_0 <= req_reg;
+    else if (_and_4442) smshr18_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr18_off_0 <= 5'h00;
-    else if (_or_4759) smshr18_off_0 <= req_off;
+    else if (_and_4442) smshr18_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr18_fmt_0 <= 3'h0;
-    else if (_or_4759) smshr18_fmt_0 <= req_fmt;
+    else if (_and_4442) smshr18_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr18_v_1 <= 1'b0;
-    else if (_or_4763) smshr18_v_1 <= _mux_4762;
+    else if (_or_4450) smshr18_v_1 <= _mux_4449;
   end
   always @(posedge clk) begin
     if (rst) smshr18_tid_1 <= 7'h00;
-    else if (_and_3435) smshr18_tid_1 <= req_tid;
+    else if (_and_4452) smshr18_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr18_reg_1 <= 6'h00;
-    else if (_and_3435) smshr18_reg_1 <= req_reg;
+    else if (_and_4452) smshr18_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr18_off_1 <= 5'h00;
-    else if (_and_3435) smshr18_off_1 <= req_off;
+    else if (_and_4452) smshr18_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr18_fmt_1 <= 3'h0;
-    else if (_and_3435) smshr18_fmt_1 <= req_fmt;
+    else if (_and_4452) smshr18_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr19_v_0 <= 1'b0;
-    else if (_or_4769) smshr19_v_0 <= _mux_4768;
+    else if (_or_4458) smshr19_v_0 <= _mux_4457;
   end
   always @(posedge clk) begin
     if (rst) smshr19_tid_0 <= 7'h00;
-    else if (_or_4770) smshr19_tid_0 <= req_tid;
+    else if (_and_4456) smshr19_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr19_reg_0 <= 6'h00;
-    else if (_or_4770) smshr19_reg_0 <= req_reg;
+    else if (_and_4456) smshr19_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr19_off_0 <= 5'h00;
-    else if (_or_4770) smshr19_off_0 <= req_off;
+    else if (_and_4456) smshr19_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr19_fmt_0 <= 3'h0;
-    else if (_or_4770) smshr19_fmt_0 <= req_fmt;
+    else if (_and_4456) smshr19_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr19_v_1 <= 1'b0;
-    else if (_or_4774) smshr19_v_1 <= _mux_4773;
+    else if (_or_4464) smshr19_v_1 <= _mux_4463;
   end
   always @(posedge clk) begin
     if (rst) smshr19_tid_1 <= 7'h00;
-    else if (_and_3457) smshr19_tid_1 <= req_tid;
+    else if (_and_4466) smshr19_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr19_reg_1 <= 6'h00;
-    else if (_and_3457) smshr19_reg_1 <= req_reg;
+    else if (_and_4466) smshr19_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr19_off_1 <= 5'h00;
-    else if (_and_3457) smshr19_off_1 <= req_off;
+    else if (_and_4466) smshr19_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr19_fmt_1 <= 3'h0;
-    else if (_and_3457) smshr19_fmt_1 <= req_fmt;
+    else if (_and_4466) smshr19_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr20_v_0 <= 1'b0;
-    else if (_or_4780) smshr20_v_0 <= _mux_4779;
+    else if (_or_4472) smshr20_v_0 <= _mux_4471;
   end
   always @(posedge clk) begin
     if (rst) smshr20_tid_0 <= 7'h00;
-    else if (_or_4781) smshr20_tid_0 <= req_tid;
+    else if (_and_4470) smshr20_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr20_reg_0 <= 6'h00;
-    else if (_or_4781) smshr20_reg_0 <= req_reg;
+    else if (_and_4470) smshr20_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr20_off_0 <= 5'h00;
-    else if (_or_4781) smshr20_off_0 <= req_off;
+    else if (_and_4470) smshr20_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr20_fmt_0 <= 3'h0;
-    else if (_or_4781) smshr20_fmt_0 <= req_fmt;
+    else if (_and_4470) smshr20_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr20_v_1 <= 1'b0;
-    else if (_or_4785) smshr20_v_1 <= _mux_4784;
+    else if (_or_4478) smshr20_v_1 <= _mux_4477;
   end
   always @(posedge clk) begin
     if (rst) smshr20_tid_1 <= 7'h00;
-    else if (_and_3479) smshr20_tid_1 <= req_tid;
+    else if (_and_4480) smshr20_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr20_reg_1 <= 6'h00;
-    else if (_and_3479) smshr20_reg_1 <= req_reg;
+    else if (_and_4480) smshr20_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr20_off_1 <= 5'h00;
-    else if (_and_3479) smshr20_off_1 <= req_off;
+    else if (_and_4480) smshr20_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr20_fmt_1 <= 3'h0;
-    else if (_and_3479) smshr20_fmt_1 <= req_fmt;
+    else if (_and_4480) smshr20_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr21_v_0 <= 1'b0;
-    else if (_or_4791) smshr21_v_0 <= _mux_4790;
+    else if (_or_4486) smshr21_v_0 <= _mux_4485;
   end
   always @(posedge clk) begin
     if (rst) smshr21_tid_0 <= 7'h00;
-    else if (_or_4792) smshr21_tid_0 <= req_tid;
+    else if (_and_4484) smshr21_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr21_reg_0 <= 6'h00;
-    else if (_or_4792) smshr21_reg_0 <= req_reg;
+    else if (_and_4484) smshr21_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr21_off_0 <= 5'h00;
-    else if (_or_4792) smshr21_off_0 <= req_off;
+    else if (_and_4484) smshr21_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr21_fmt_0 <= 3'h0;
-    else if (_or_4792) smshr21_fmt_0 <= req_fmt;
+    else if (_and_4484) smshr21_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr21_v_1 <= 1'b0;
-    else if (_or_4796) smshr21_v_1 <= _mux_4795;
+    else if (_or_4492) smshr21_v_1 <= _mux_4491;
   end
   always @(posedge clk) begin
     if (rst) smshr21_tid_1 <= 7'h00;
-    else if (_and_3501) smshr21_tid_1 <= req_tid;
+    else if (_and_4494) smshr21_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr21_reg_1 <= 6'h00;
-    else if (_and_3501) smshr21_reg_1 <= req_reg;
+    else if (_and_4494) smshr21_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr21_off_1 <= 5'h00;
-    else if (_and_3501) smshr21_off_1 <= req_off;
+    else if (_and_4494) smshr21_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr21_fmt_1 <= 3'h0;
-    else if (_and_3501) smshr21_fmt_1 <= req_fmt;
+    else if (_and_4494) smshr21_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr22_v_0 <= 1'b0;
-    else if (_or_4802) smshr22_v_0 <= _mux_4801;
+    else if (_or_4500) smshr22_v_0 <= _mux_4499;
   end
   always @(posedge clk) begin
     if (rst) smshr22_tid_0 <= 7'h00;
-    else if (_or_4803) smshr22_tid_0 <= req_tid;
+    else if (_and_4498) smshr22_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr22_reg_0 <= 6'h00;
-    else if (_or_4803) smshr22_reg_0 <= req_reg;
+    else if (_and_4498) smshr22_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr22_off_0 <= 5'h00;
-    else if (_or_4803) smshr22_off_0 <= req_off;
+    else if (_and_4498) smshr22_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr22_fmt_0 <= 3'h0;
-    else if (_or_4803) smshr22_fmt_0 <= req_fmt;
+    else if (_and_4498) smshr22_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr22_v_1 <= 1'b0;
-    else if (_or_4807) smshr22_v_1 <= _mux_4806;
+    else if (_or_4506) smshr22_v_1 <= _mux_4505;
   end
   always @(posedge clk) begin
     if (rst) smshr22_tid_1 <= 7'h00;
-    else if (_and_3523) smshr22_tid_1 <= req_tid;
+    else if (_and_4508) smshr22_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr22_reg_1 <= 6'h00;
-    else if (_and_3523) smshr22_reg_1 <= req_reg;
+    else if (_and_4508) smshr22_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr22_off_1 <= 5'h00;
-    else if (_and_3523) smshr22_off_1 <= req_off;
+    else if (_and_4508) smshr22_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr22_fmt_1 <= 3'h0;
-    else if (_and_3523) smshr22_fmt_1 <= req_fmt;
+    else if (_and_4508) smshr22_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr23_v_0 <= 1'b0;
-    else if (_or_4813) smshr23_v_0 <= _mux_4812;
+    else if (_or_4514) smshr23_v_0 <= _mux_4513;
   end
   always @(posedge clk) begin
     if (rst) smshr23_tid_0 <= 7'h00;
-    else if (_or_4814) smshr23_tid_0 <= req_tid;
+    else if (_and_4512) smshr23_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr23_reg_0 <= 6'h00;
-    else if (_or_4814) smshr23_reg_0 <= req_reg;
+    else if (_and_4512) smshr23_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr23_off_0 <= 5'h00;
-    else if (_or_4814) smshr23_off_0 <= req_off;
+    else if (_and_4512) smshr23_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr23_fmt_0 <= 3'h0;
-    else if (_or_4814) smshr23_fmt_0 <= req_fmt;
+    else if (_and_4512) smshr23_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr23_v_1 <= 1'b0;
-    else if (_or_4818) smshr23_v_1 <= _mux_4817;
+    else if (_or_4520) smshr23_v_1 <= _mux_4519;
   end
   always @(posedge clk) begin
     if (rst) smshr23_tid_1 <= 7'h00;
-    else if (_and_3545) smshr23_tid_1 <= req_tid;
+    else if (_and_4522) smshr23_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr23_reg_1 <= 6'h00;
-    else if (_and_3545) smshr23_reg_1 <= req_reg;
+    else if (_and_4522) smshr23_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr23_off_1 <= 5'h00;
-    else if (_and_3545) smshr23_off_1 <= req_off;
+    else if (_and_4522) smshr23_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr23_fmt_1 <= 3'h0;
-    else if (_and_3545) smshr23_fmt_1 <= req_fmt;
+    else if (_and_4522) smshr23_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr24_v_0 <= 1'b0;
-    else if (_or_4824) smshr24_v_0 <= _mux_4823;
+    else if (_or_4528) smshr24_v_0 <= _mux_4527;
   end
   always @(posedge clk) begin
     if (rst) smshr24_tid_0 <= 7'h00;
-    else if (_or_4825) smshr24_tid_0 <= req_tid;
+    else if (_and_4526) smshr24_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr24_reg_0 <= 6'h00;
-    else if (_or_4825) smshr24_reg_0 <= req_reg;
+    else if (_and_4526) smshr24_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr24_off_0 <= 5'h00;
-    else if (_or_4825) smshr24_off_0 <= req_off;
+    else if (_and_4526) smshr24_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr24_fmt_0 <= 3'h0;
-    else if (_or_4825) smshr24_fmt_0 <= req_fmt;
+    else if (_and_4526) smshr24_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr24_v_1 <= 1'b0;
-    else if (_or_4829) smshr24_v_1 <= _mux_4828;
+    else if (_or_4534) smshr24_v_1 <= _mux_4533;
   end
   always @(posedge clk) begin
     if (rst) smshr24_tid_1 <= 7'h00;
-    else if (_and_3567) smshr24_tid_1 <= req_tid;
+    else if (_and_4536) smshr24_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr24_reg_1 <= 6'h00;
-    else if (_and_3567) smshr24_reg_1 <= req_reg;
+    else if (_and_4536) smshr24_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr24_off_1 <= 5'h00;
-    else if (_and_3567) smshr24_off_1 <= req_off;
+    else if (_and_4536) smshr24_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr24_fmt_1 <= 3'h0;
-    else if (_and_3567) smshr24_fmt_1 <= req_fmt;
+    else if (_and_4536) smshr24_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr25_v_0 <= 1'b0;
-    else if (_or_4835) smshr25_v_0 <= _mux_4834;
+    else if (_or_4542) smshr25_v_0 <= _mux_4541;
   end
   always @(posedge clk) begin
     if (rst) smshr25_tid_0 <= 7'h00;
-    else if (_or_4836) smshr25_tid_0 <= req_tid;
+    else if (_and_4540) smshr25_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr25_reg_0 <= 6'h00;
-    else if (_or_4836) smshr25_reg_0 <= req_reg;
+    else if (_and_4540) smshr25_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr25_off_0 <= 5'h00;
-    else if (_or_4836) smshr25_off_0 <= req_off;
+    else if (_and_4540) smshr25_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr25_fmt_0 <= 3'h0;
-    else if (_or_4836) smshr25_fmt_0 <= req_fmt;
+    else if (_and_4540) smshr25_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr25_v_1 <= 1'b0;
-    else if (_or_4840) smshr25_v_1 <= _mux_4839;
+    else if (_or_4548) smshr25_v_1 <= _mux_4547;
   end
   always @(posedge clk) begin
     if (rst) smshr25_tid_1 <= 7'h00;
-    else if (_and_3589) smshr25_tid_1 <= req_tid;
+    else if (_and_4550) smshr25_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr25_reg_1 <= 6'h00;
-    else if (_and_3589) smshr25_reg_1 <= req_reg;
+    else if (_and_4550) smshr25_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr25_off_1 <= 5'h00;
-    else if (_and_3589) smshr25_off_1 <= req_off;
+    else if (_and_4550) smshr25_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr25_fmt_1 <= 3'h0;
-    else if (_and_3589) smshr25_fmt_1 <= req_fmt;
+    else if (_and_4550) smshr25_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr26_v_0 <= 1'b0;
-    else if (_or_4846) smshr26_v_0 <= _mux_4845;
+    else if (_or_4556) smshr26_v_0 <= _mux_4555;
   end
   always @(posedge clk) begin
     if (rst) smshr26_tid_0 <= 7'h00;
-    else if (_or_4847) smshr26_tid_0 <= req_tid;
+    else if (_and_4554) smshr26_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr26_reg_0 <= 6'h00;
-    else if (_or_4847) smshr26_reg_0 <= req_reg;
+    else if (_and_4554) smshr26_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr26_off_0 <= 5'h00;
-    else if (_or_4847) smshr26_off_0 <= req_off;
+    else if (_and_4554) smshr26_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr26_fmt_0 <= 3'h0;
-    else if (_or_4847) smshr26_fmt_0 <= req_fmt;
+    else if (_and_4554) smshr26_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr26_v_1 <= 1'b0;
-    else if (_or_4851) smshr26_v_1 <= _mux_4850;
+    else if (_or_4562) smshr26_v_1 <= _mux_4561;
   end
   always @(posedge clk) begin
     if (rst) smshr26_tid_1 <= 7'h00;
-    else if (_and_3611) smshr26_tid_1 <= req_tid;
+    else if (_and_4564) smshr26_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr26_reg_1 <= 6'h00;
-    else if (_and_3611) smshr26_reg_1 <= req_reg;
+    else if (_and_4564) smshr26_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr26_off_1 <= 5'h00;
-    else if (_and_3611) smshr26_off_1 <= req_off;
+    else if (_and_4564) smshr26_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr26_fmt_1 <= 3'h0;
-    else if (_and_3611) smshr26_fmt_1 <= req_fmt;
+    else if (_and_4564) smshr26_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr27_v_0 <= 1'b0;
-    else if (_or_4857) smshr27_v_0 <= _mux_4856;
+    else if (_or_4570) smshr27_v_0 <= _mux_4569;
   end
   always @(posedge clk) begin
     if (rst) smshr27_tid_0 <= 7'h00;
-    else if (_or_4858) smshr27_tid_0 <= req_tid;
+    else if (_and_4568) smshr27_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr27_reg_0 <= 6'h00;
-    else if (_or_4858) smshr27_reg_0 <= req_reg;
+    else if (_and_4568) smshr27_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr27_off_0 <= 5'h00;
-    else if (_or_4858) smshr27_off_0 <= req_off;
+    else if (_and_4568) smshr27_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr27_fmt_0 <= 3'h0;
-    else if (_or_4858) smshr27_fmt_0 <= req_fmt;
+    else if (_and_4568) smshr27_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr27_v_1 <= 1'b0;
-    else if (_or_4862) smshr27_v_1 <= _mux_4861;
+    else if (_or_4576) smshr27_v_1 <= _mux_4575;
   end
   always @(posedge clk) begin
     if (rst) smshr27_tid_1 <= 7'h00;
-    else if (_and_3633) smshr27_tid_1 <= req_tid;
+    else if (_and_4578) smshr27_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr27_reg_1 <= 6'h00;
-    else if (_and_3633) smshr27_reg_1 <= req_reg;
+    else if (_and_4578) smshr27_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr27_off_1 <= 5'h00;
-    else if (_and_3633) smshr27_off_1 <= req_off;
+    else if (_and_4578) smshr27_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr27_fmt_1 <= 3'h0;
-    else if (_and_3633) smshr27_fmt_1 <= req_fmt;
+    else if (_and_4578) smshr27_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr28_v_0 <= 1'b0;
-    else if (_or_4868) smshr28_v_0 <= _mux_4867;
+    else if (_or_4584) smshr28_v_0 <= _mux_4583;
   end
   always @(posedge clk) begin
     if (rst) smshr28_tid_0 <= 7'h00;
-    else if (_or_4869) smshr28_tid_0 <= req_tid;
+    else if (_and_4582) smshr28_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr28_reg_0 <= 6'h00;
-    else if (_or_4869) smshr28_reg_0 <= req_reg;
+    else if (_and_4582) smshr28_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr28_off_0 <= 5'h00;
-    else if (_or_4869) smshr28_off_0 <= req_off;
+    else if (_and_4582) smshr28_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr28_fmt_0 <= 3'h0;
-    else if (_or_4869) smshr28_fmt_0 <= req_fmt;
+    else if (_and_4582) smshr28_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr28_v_1 <= 1'b0;
-    else if (_or_4873) smshr28_v_1 <= _mux_4872;
+    else if (_or_4590) smshr28_v_1 <= _mux_4589;
   end
   always @(posedge clk) begin
     if (rst) smshr28_tid_1 <= 7'h00;
-    else if (_and_3655) smshr28_tid_1 <= req_tid;
+    else if (_and_4592) smshr28_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr28_reg_1 <= 6'h00;
-    else if (_and_3655) smshr28_reg_1 <= req_reg;
+    else if (_and_4592) smshr28_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr28_off_1 <= 5'h00;
-    else if (_and_3655) smshr28_off_1 <= req_off;
+    else if (_and_4592) smshr28_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr28_fmt_1 <= 3'h0;
-    else if (_and_3655) smshr28_fmt_1 <= req_fmt;
+    else if (_and_4592) smshr28_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr29_v_0 <= 1'b0;
-    else if (_or_4879) smshr29_v_0 <= _mux_4878;
+    else if (_or_4598) smshr29_v_0 <= _mux_4597;
   end
   always @(posedge clk) begin
     if (rst) smshr29_tid_0 <= 7'h00;
-    else if (_or_4880) smshr29_tid_0 <= req_tid;
+    else if (_and_4596) smshr29_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr29_reg_0 <= 6'h00;
-    else if (_or_4880) smshr29_reg_0 <= req_reg;
+    else if (_and_4596) smshr29_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr29_off_0 <= 5'h00;
-    else if (_or_4880) smshr29_off_0 <= req_off;
+    else if (_and_4596) smshr29_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr29_fmt_0 <= 3'h0;
-    else if (_or_4880) smshr29_fmt_0 <= req_fmt;
+    else if (_and_4596) smshr29_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr29_v_1 <= 1'b0;
-    else if (_or_4884) smshr29_v_1 <= _mux_4883;
+    else if (_or_4604) smshr29_v_1 <= _mux_4603;
   end
   always @(posedge clk) begin
     if (rst) smshr29_tid_1 <= 7'h00;
-    else if (_and_3677) smshr29_tid_1 <= req_tid;
+    else if (_and_4606) smshr29_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr29_reg_1 <= 6'h00;
-    else if (_and_3677) smshr29_reg_1 <= req_reg;
+    else if (_and_4606) smshr29_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr29_off_1 <= 5'h00;
-    else if (_and_3677) smshr29_off_1 <= req_off;
+    else if (_and_4606) smshr29_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr29_fmt_1 <= 3'h0;
-    else if (_and_3677) smshr29_fmt_1 <= req_fmt;
+    else if (_and_4606) smshr29_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr30_v_0 <= 1'b0;
-    else if (_or_4890) smshr30_v_0 <= _mux_4889;
+    else if (_or_4612) smshr30_v_0 <= _mux_4611;
   end
   always @(posedge clk) begin
     if (rst) smshr30_tid_0 <= 7'h00;
-    else if (_or_4891) smshr30_tid_0 <= req_tid;
+    else if (_and_4610) smshr30_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr30_reg_0 <= 6'h00;
-    else if (_or_4891) smshr30_reg_0 <= req_reg;
+    else if (_and_4610) smshr30_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr30_off_0 <= 5'h00;
-    else if (_or_4891) smshr30_off_0 <= req_off;
+    else if (_and_4610) smshr30_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr30_fmt_0 <= 3'h0;
-    else if (_or_4891) smshr30_fmt_0 <= req_fmt;
+    else if (_and_4610) smshr30_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr30_v_1 <= 1'b0;
-    else if (_or_4895) smshr30_v_1 <= _mux_4894;
+    else if (_or_4618) smshr30_v_1 <= _mux_4617;
   end
   always @(posedge clk) begin
     if (rst) smshr30_tid_1 <= 7'h00;
-    else if (_and_3699) smshr30_tid_1 <= req_tid;
+    else if (_and_4620) smshr30_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr30_reg_1 <= 6'h00;
-    else if (_and_3699) smshr30_reg_1 <= req_reg;
+    else if (_and_4620) smshr30_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr30_off_1 <= 5'h00;
-    else if (_and_3699) smshr30_off_1 <= req_off;
+    else if (_and_4620) smshr30_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr30_fmt_1 <= 3'h0;
-    else if (_and_3699) smshr30_fmt_1 <= req_fmt;
+    else if (_and_4620) smshr30_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr31_v_0 <= 1'b0;
-    else if (_or_4901) smshr31_v_0 <= _mux_4900;
+    else if (_or_4626) smshr31_v_0 <= _mux_4625;
   end
   always @(posedge clk) begin
     if (rst) smshr31_tid_0 <= 7'h00;
-    else if (_or_4902) smshr31_tid_0 <= req_tid;
+    else if (_and_4624) smshr31_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr31_reg_0 <= 6'h00;
-    else if (_or_4902) smshr31_reg_0 <= req_reg;
+    else if (_and_4624) smshr31_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr31_off_0 <= 5'h00;
-    else if (_or_4902) smshr31_off_0 <= req_off;
+    else if (_and_4624) smshr31_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr31_fmt_0 <= 3'h0;
-    else if (_or_4902) smshr31_fmt_0 <= req_fmt;
+    else if (_and_4624) smshr31_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr31_v_1 <= 1'b0;
-    else if (_or_4906) smshr31_v_1 <= _mux_4905;
+    else if (_or_4632) smshr31_v_1 <= _mux_4631;
   end
   always @(posedge clk) begin
     if (rst) smshr31_tid_1 <= 7'h00;
-    else if (_and_3721) smshr31_tid_1 <= req_tid;
+    else if (_and_4634) smshr31_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr31_reg_1 <= 6'h00;
-    else if (_and_3721) smshr31_reg_1 <= req_reg;
+    else if (_and_4634) smshr31_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr31_off_1 <= 5'h00;
-    else if (_and_3721) smshr31_off_1 <= req_off;
+    else if (_and_4634) smshr31_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr31_fmt_1 <= 3'h0;
-    else if (_and_3721) smshr31_fmt_1 <= req_fmt;
+    else if (_and_4634) smshr31_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr32_v_0 <= 1'b0;
-    else if (_or_4912) smshr32_v_0 <= _mux_4911;
+    else if (_or_4640) smshr32_v_0 <= _mux_4639;
   end
   always @(posedge clk) begin
     if (rst) smshr32_tid_0 <= 7'h00;
-    else if (_or_4913) smshr32_tid_0 <= req_tid;
+    else if (_and_4638) smshr32_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr32_reg_0 <= 6'h00;
-    else if (_or_4913) smshr32_reg_0 <= req_reg;
+    else if (_and_4638) smshr32_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr32_off_0 <= 5'h00;
-    else if (_or_4913) smshr32_off_0 <= req_off;
+    else if (_and_4638) smshr32_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr32_fmt_0 <= 3'h0;
-    else if (_or_4913) smshr32_fmt_0 <= req_fmt;
+    else if (_and_4638) smshr32_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr32_v_1 <= 1'b0;
-    else if (_or_4917) smshr32_v_1 <= _mux_4916;
+    else if (_or_4646) smshr32_v_1 <= _mux_4645;
   end
   always @(posedge clk) begin
     if (rst) smshr32_tid_1 <= 7'h00;
-    else if (_and_3743) smshr32_tid_1 <= req_tid;
+    else if (_and_4648) smshr32_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr32_reg_1 <= 6'h00;
-    else if (_and_3743) smshr32_reg_1 <= req_reg;
+    else if (_and_4648) smshr32_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr32_off_1 <= 5'h00;
-    else if (_and_3743) smshr32_off_1 <= req_off;
+    else if (_and_4648) smshr32_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr32_fmt_1 <= 3'h0;
-    else if (_and_3743) smshr32_fmt_1 <= req_fmt;
+    else if (_and_4648) smshr32_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr33_v_0 <= 1'b0;
-    else if (_or_4923) smshr33_v_0 <= _mux_4922;
+    else if (_or_4654) smshr33_v_0 <= _mux_4653;
   end
   always @(posedge clk) begin
     if (rst) smshr33_tid_0 <= 7'h00;
-    else if (_or_4924) smshr33_tid_0 <= req_tid;
+    else if (_and_4652) smshr33_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr33_reg_0 <= 6'h00;
-    else if (_or_4924) smshr33_reg_0 <= req_reg;
+    else if (_and_4652) smshr33_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr33_off_0 <= 5'h00;
-    else if (_or_4924) smshr33_off_0 <= req_off;
+    else if (_and_4652) smshr33_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr33_fmt_0 <= 3'h0;
-    else if (_or_4924) smshr33_fmt_0 <= req_fmt;
+    else if (_and_4652) smshr33_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr33_v_1 <= 1'b0;
-    else if (_or_4928) smshr33_v_1 <= _mux_4927;
+    else if (_or_4660) smshr33_v_1 <= _mux_4659;
   end
   always @(posedge clk) begin
     if (rst) smshr33_tid_1 <= 7'h00;
-    else if (_and_3765) smshr33_tid_1 <= req_tid;
+    else if (_and_4662) smshr33_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr33_reg_1 <= 6'h00;
-    else if (_and_3765) smshr33_reg_1 <= req_reg;
+    else if (_and_4662) smshr33_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr33_off_1 <= 5'h00;
-    else if (_and_3765) smshr33_off_1 <= req_off;
+    else if (_and_4662) smshr33_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr33_fmt_1 <= 3'h0;
-    else if (_and_3765) smshr33_fmt_1 <= req_fmt;
+    else if (_and_4662) smshr33_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr34_v_0 <= 1'b0;
-    else if (_or_4934) smshr34_v_0 <= _mux_4933;
+    else if (_or_4668) smshr34_v_0 <= _mux_4667;
   end
   always @(posedge clk) begin
     if (rst) smshr34_tid_0 <= 7'h00;
-    else if (_or_4935) smshr34_tid_0 <= req_tid;
+    else if (_and_4666) smshr34_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr34_reg_0 <= 6'h00;
-    else if (_or_4935) smshr34_reg_0 <= req_reg;
+    else if (_and_4666) smshr34_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr34_off_0 <= 5'h00;
-    else if (_or_4935) smshr34_off_0 <= req_off;
+    else if (_and_4666) smshr34_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr34_fmt_0 <= 3'h0;
-    else if (_or_4935) smshr34_fmt_0 <= req_fmt;
+    else if (_and_4666) smshr34_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr34_v_1 <= 1'b0;
-    else if (_or_4939) smshr34_v_1 <= _mux_4938;
+    else if (_or_4674) smshr34_v_1 <= _mux_4673;
   end
   always @(posedge clk) begin
     if (rst) smshr34_tid_1 <= 7'h00;
-    else if (_and_3787) smshr34_tid_1 <= req_tid;
+    else if (_and_4676) smshr34_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr34_reg_1 <= 6'h00;
-    else if (_and_3787) smshr34_reg_1 <= req_reg;
+    else if (_and_4676) smshr34_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr34_off_1 <= 5'h00;
-    else if (_and_3787) smshr34_off_1 <= req_off;
+    else if (_and_4676) smshr34_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr34_fmt_1 <= 3'h0;
-    else if (_and_3787) smshr34_fmt_1 <= req_fmt;
+    else if (_and_4676) smshr34_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr35_v_0 <= 1'b0;
-    else if (_or_4945) smshr35_v_0 <= _mux_4944;
+    else if (_or_4682) smshr35_v_0 <= _mux_4681;
   end
   always @(posedge clk) begin
     if (rst) smshr35_tid_0 <= 7'h00;
-    else if (_or_4946) smshr35_tid_0 <= req_tid;
+    else if (_and_4680) smshr35_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr35_reg_0 <= 6'h00;
-    else if (_or_4946) smshr35_reg_0 <= req_reg;
+    else if (_and_4680) smshr35_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr35_off_0 <= 5'h00;
-    else if (_or_4946) smshr35_off_0 <= req_off;
+    else if (_and_4680) smshr35_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr35_fmt_0 <= 3'h0;
-    else if (_or_4946) smshr35_fmt_0 <= req_fmt;
+    else if (_and_4680) smshr35_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr35_v_1 <= 1'b0;
-    else if (_or_4950) smshr35_v_1 <= _mux_4949;
+    else if (_or_4688) smshr35_v_1 <= _mux_4687;
   end
   always @(posedge clk) begin
     if (rst) smshr35_tid_1 <= 7'h00;
-    else if (_and_3809) smshr35_tid_1 <= req_tid;
+    else if (_and_4690) smshr35_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr35_reg_1 <= 6'h00;
-    else if (_and_3809) smshr35_reg_1 <= req_reg;
+    else if (_and_4690) smshr35_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr35_off_1 <= 5'h00;
-    else if (_and_3809) smshr35_off_1 <= req_off;
+    else if (_and_4690) smshr35_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr35_fmt_1 <= 3'h0;
-    else if (_and_3809) smshr35_fmt_1 <= req_fmt;
+    else if (_and_4690) smshr35_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr36_v_0 <= 1'b0;
-    else if (_or_4956) smshr36_v_0 <= _mux_4955;
+    else if (_or_4696) smshr36_v_0 <= _mux_4695;
   end
   always @(posedge clk) begin
     if (rst) smshr36_tid_0 <= 7'h00;
-    else if (_or_4957) smshr36_tid_0 <= req_tid;
+    else if (_and_4694) smshr36_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr36_reg_0 <= 6'h00;
-    else if (_or_4957) smshr36_reg_0 <= req_reg;
+    else if (_and_4694) smshr36_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr36_off_0 <= 5'h00;
-    else if (_or_4957) smshr36_off_0 <= req_off;
+    else if (_and_4694) smshr36_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr36_fmt_0 <= 3'h0;
-    else if (_or_4957) smshr36_fmt_0 <= req_fmt;
+    else if (_and_4694) smshr36_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr36_v_1 <= 1'b0;
-    else if (_or_4961) smshr36_v_1 <= _mux_4960;
+    else if (_or_4702) smshr36_v_1 <= _mux_4701;
   end
   always @(posedge clk) begin
     if (rst) smshr36_tid_1 <= 7'h00;
-    else if (_and_3831) smshr36_tid_1 <= req_tid;
+    else if (_and_4704) smshr36_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr36_reg_1 <= 6'h00;
-    else if (_and_3831) smshr36_reg_1 <= req_reg;
+    else if (_and_4704) smshr36_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr36_off_1 <= 5'h00;
-    else if (_and_3831) smshr36_off_1 <= req_off;
+    else if (_and_4704) smshr36_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr36_fmt_1 <= 3'h0;
-    else if (_and_3831) smshr36_fmt_1 <= req_fmt;
+    else if (_and_4704) smshr36_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr37_v_0 <= 1'b0;
-    else if (_or_4967) smshr37_v_0 <= _mux_4966;
+    else if (_or_4710) smshr37_v_0 <= _mux_4709;
   end
   always @(posedge clk) begin
     if (rst) smshr37_tid_0 <= 7'h00;
-    else if (_or_4968) smshr37_tid_0 <= req_tid;
+    else if (_and_4708) smshr37_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr37_reg_0 <= 6'h00;
-    else if (_or_4968) smshr37_reg_0 <= req_reg;
+    else if (_and_4708) smshr37_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr37_off_0 <= 5'h00;
-    else if (_or_4968) smshr37_off_0 <= req_off;
+    else if (_and_4708) smshr37_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr37_fmt_0 <= 3'h0;
-    else if (_or_4968) smshr37_fmt_0 <= req_fmt;
+    else if (_and_4708) smshr37_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr37_v_1 <= 1'b0;
-    else if (_or_4972) smshr37_v_1 <= _mux_4971;
+    else if (_or_4716) smshr37_v_1 <= _mux_4715;
   end
   always @(posedge clk) begin
     if (rst) smshr37_tid_1 <= 7'h00;
-    else if (_and_3853) smshr37_tid_1 <= req_tid;
+    else if (_and_4718) smshr37_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr37_reg_1 <= 6'h00;
-    else if (_and_3853) smshr37_reg_1 <= req_reg;
+    else if (_and_4718) smshr37_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr37_off_1 <= 5'h00;
-    else if (_and_3853) smshr37_off_1 <= req_off;
+    else if (_and_4718) smshr37_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr37_fmt_1 <= 3'h0;
-    else if (_and_3853) smshr37_fmt_1 <= req_fmt;
+    else if (_and_4718) smshr37_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr38_v_0 <= 1'b0;
-    else if (_or_4978) smshr38_v_0 <= _mux_4977;
+    else if (_or_4724) smshr38_v_0 <= _mux_4723;
   end
   always @(posedge clk) begin
     if (rst) smshr38_tid_0 <= 7'h00;
-    else if (_or_4979) smshr38_tid_0 <= req_tid;
+    else if (_and_4722) smshr38_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr38_reg_0 <= 6'h00;
-    else if (_or_4979) smshr38_reg_0 <= req_reg;
+    else if (_and_4722) smshr38_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr38_off_0 <= 5'h00;
-    else if (_or_4979) smshr38_off_0 <= req_off;
+    else if (_and_4722) smshr38_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr38_fmt_0 <= 3'h0;
-    else if (_or_4979) smshr38_fmt_0 <= req_fmt;
+    else if (_and_4722) smshr38_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr38_v_1 <= 1'b0;
-    else if (_or_4983) smshr38_v_1 <= _mux_4982;
+    else if (_or_4730) smshr38_v_1 <= _mux_4729;
   end
   always @(posedge clk) begin
     if (rst) smshr38_tid_1 <= 7'h00;
-    else if (_and_3875) smshr38_tid_1 <= req_tid;
+    else if (_and_4732) smshr38_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr38_reg_1 <= 6'h00;
-    else if (_and_3875) smshr38_reg_1 <= req_reg;
+    else if (_and_4732) smshr38_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr38_off_1 <= 5'h00;
-    else if (_and_3875) smshr38_off_1 <= req_off;
+    else if (_and_4732) smshr38_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr38_fmt_1 <= 3'h0;
-    else if (_and_3875) smshr38_fmt_1 <= req_fmt;
+    else if (_and_4732) smshr38_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr39_v_0 <= 1'b0;
-    else if (_or_4989) smshr39_v_0 <= _mux_4988;
+    else if (_or_4738) smshr39_v_0 <= _mux_4737;
   end
   always @(posedge clk) begin
     if (rst) smshr39_tid_0 <= 7'h00;
-    else if (_or_4990) smshr39_tid_0 <= req_tid;
+    else if (_and_4736) smshr39_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr39_reg_0 <= 6'h00;
-    else if (_or_4990) smshr39_reg_0 <= req_reg;
+    else if (_and_4736) smshr39_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr39_off_0 <= 5'h00;
-    else if (_or_4990) smshr39_off_0 <= req_off;
+    else if (_and_4736) smshr39_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr39_fmt_0 <= 3'h0;
-    else if (_or_4990) smshr39_fmt_0 <= req_fmt;
+    else if (_and_4736) smshr39_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr39_v_1 <= 1'b0;
-    else if (_or_4994) smshr39_v_1 <= _mux_4993;
+    else if (_or_4744) smshr39_v_1 <= _mux_4743;
   end
   always @(posedge clk) begin
     if (rst) smshr39_tid_1 <= 7'h00;
-    else if (_and_3897) smshr39_tid_1 <= req_tid;
+    else if (_and_4746) smshr39_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr39_reg_1 <= 6'h00;
-    else if (_and_3897) smshr39_reg_1 <= req_reg;
+    else if (_and_4746) smshr39_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr39_off_1 <= 5'h00;
-    else if (_and_3897) smshr39_off_1 <= req_off;
+    else if (_and_4746) smshr39_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr39_fmt_1 <= 3'h0;
-    else if (_and_3897) smshr39_fmt_1 <= req_fmt;
+    else if (_and_4746) smshr39_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr40_v_0 <= 1'b0;
-    else if (_or_5000) smshr40_v_0 <= _mux_4999;
+    else if (_or_4752) smshr40_v_0 <= _mux_4751;
   end
   always @(posedge clk) begin
     if (rst) smshr40_tid_0 <= 7'h00;
-    else if (_or_5001) smshr40_tid_0 <= req_tid;
+    else if (_and_4750) smshr40_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr40_reg_0 <= 6'h00;
-    else if (_or_5001) smshr40_reg_0 <= req_reg;
+    else if (_and_4750) smshr40_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr40_off_0 <= 5'h00;
-    else if (_or_5001) smshr40_off_0 <= req_off;
+    else if (_and_4750) smshr40_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr40_fmt_0 <= 3'h0;
-    else if (_or_5001) smshr40_fmt_0 <= req_fmt;
+    else if (_and_4750) smshr40_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr40_v_1 <= 1'b0;
-    else if (_or_5005) smshr40_v_1 <= _mux_5004;
+    else if (_or_4758) smshr40_v_1 <= _mux_4757;
   end
   always @(posedge clk) begin
     if (rst) smshr40_tid_1 <= 7'h00;
-    else if (_and_3919) smshr40_tid_1 <= req_tid;
+    else if (_and_4760) smshr40_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr40_reg_1 <= 6'h00;
-    else if (_and_3919) smshr40_reg_1 <= req_reg;
+    else if (_and_4760) smshr40_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr40_off_1 <= 5'h00;
-    else if (_and_3919) smshr40_off_1 <= req_off;
+    else if (_and_4760) smshr40_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr40_fmt_1 <= 3'h0;
-    else if (_and_3919) smshr40_fmt_1 <= req_fmt;
+    else if (_and_4760) smshr40_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr41_v_0 <= 1'b0;
-    else if (_or_5011) smshr41_v_0 <= _mux_5010;
+    else if (_or_4766) smshr41_v_0 <= _mux_4765;
   end
   always @(posedge clk) begin
     if (rst) smshr41_tid_0 <= 7'h00;
-    else if (_or_5012) smshr41_tid_0 <= req_tid;
+    else if (_and_4764) smshr41_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr41_reg_0 <= 6'h00;
-    else if (_or_5012) smshr41_reg_0 <= req_reg;
+    else if (_and_4764) smshr41_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr41_off_0 <= 5'h00;
-    else if (_or_5012) smshr41_off_0 <= req_off;
+    else if (_and_4764) smshr41_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr41_fmt_0 <= 3'h0;
-    else if (_or_5012) smshr41_fmt_0 <= req_fmt;
+    else if (_and_4764) smshr41_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr41_v_1 <= 1'b0;
-    else if (_or_5016) smshr41_v_1 <= _mux_5015;
+    else if (_or_4772) smshr41_v_1 <= _mux_4771;
   end
   always @(posedge clk) begin
     if (rst) smshr41_tid_1 <= 7'h00;
-    else if (_and_3941) smshr41_tid_1 <= req_tid;
+    else if (_and_4774) smshr41_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr41_reg_1 <= 6'h00;
-    else if (_and_3941) smshr41_reg_1 <= req_reg;
+    else if (_and_4774) smshr41_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr41_off_1 <= 5'h00;
-    else if (_and_3941) smshr41_off_1 <= req_off;
+    else if (_and_4774) smshr41_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr41_fmt_1 <= 3'h0;
-    else if (_and_3941) smshr41_fmt_1 <= req_fmt;
+    else if (_and_4774) smshr41_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr42_v_0 <= 1'b0;
-    else if (_or_5022) smshr42_v_0 <= _mux_5021;
+    else if (_or_4780) smshr42_v_0 <= _mux_4779;
   end
   always @(posedge clk) begin
     if (rst) smshr42_tid_0 <= 7'h00;
-    else if (_or_5023) smshr42_tid_0 <= req_tid;
+    else if (_and_4778) smshr42_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr42_reg_0 <= 6'h00;
-    else if (_or_5023) smshr42_reg_0 <= req_reg;
+    else if (_and_4778) smshr42_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr42_off_0 <= 5'h00;
-    else if (_or_5023) smshr42_off_0 <= req_off;
+    else if (_and_4778) smshr42_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr42_fmt_0 <= 3'h0;
-    else if (_or_5023) smshr42_fmt_0 <= req_fmt;
+    else if (_and_4778) smshr42_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr42_v_1 <= 1'b0;
-    else if (_or_5027) smshr42_v_1 <= _mux_5026;
+    else if (_or_4786) smshr42_v_1 <= _mux_4785;
   end
   always @(posedge clk) begin
     if (rst) smshr42_tid_1 <= 7'h00;
-    else if (_and_3963) smshr42_tid_1 <= req_tid;
+    else if (_and_4788) smshr42_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr42_reg_1 <= 6'h00;
-    else if (_and_3963) smshr42_reg_1 <= req_reg;
+    else if (_and_4788) smshr42_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr42_off_1 <= 5'h00;
-    else if (_and_3963) smshr42_off_1 <= req_off;
+    else if (_and_4788) smshr42_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr42_fmt_1 <= 3'h0;
-    else if (_and_3963) smshr42_fmt_1 <= req_fmt;
+    else if (_and_4788) smshr42_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr43_v_0 <= 1'b0;
-    else if (_or_5033) smshr43_v_0 <= _mux_5032;
+    else if (_or_4794) smshr43_v_0 <= _mux_4793;
   end
   always @(posedge clk) begin
     if (rst) smshr43_tid_0 <= 7'h00;
-    else if (_or_5034) smshr43_tid_0 <= req_tid;
+    else if (_and_4792) smshr43_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr43_reg_0 <= 6'h00;
-    else if (_or_5034) smshr43_reg_0 <= req_reg;
+    else if (_and_4792) smshr43_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr43_off_0 <= 5'h00;
-    else if (_or_5034) smshr43_off_0 <= req_off;
+    else if (_and_4792) smshr43_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr43_fmt_0 <= 3'h0;
-    else if (_or_5034) smshr43_fmt_0 <= req_fmt;
+    else if (_and_4792) smshr43_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr43_v_1 <= 1'b0;
-    else if (_or_5038) smshr43_v_1 <= _mux_5037;
+    else if (_or_4800) smshr43_v_1 <= _mux_4799;
   end
   always @(posedge clk) begin
     if (rst) smshr43_tid_1 <= 7'h00;
-    else if (_and_3985) smshr43_tid_1 <= req_tid;
+    else if (_and_4802) smshr43_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr43_reg_1 <= 6'h00;
-    else if (_and_3985) smshr43_reg_1 <= req_reg;
+    else if (_and_4802) smshr43_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr43_off_1 <= 5'h00;
-    else if (_and_3985) smshr43_off_1 <= req_off;
+    else if (_and_4802) smshr43_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr43_fmt_1 <= 3'h0;
-    else if (_and_3985) smshr43_fmt_1 <= req_fmt;
+    else if (_and_4802) smshr43_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr44_v_0 <= 1'b0;
-    else if (_or_5044) smshr44_v_0 <= _mux_5043;
+    else if (_or_4808) smshr44_v_0 <= _mux_4807;
   end
   always @(posedge clk) begin
     if (rst) smshr44_tid_0 <= 7'h00;
-    else if (_or_5045) smshr44_tid_0 <= req_tid;
+    else if (_and_4806) smshr44_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr44_reg_0 <= 6'h00;
-    else if (_or_5045) smshr44_reg_0 <= req_reg;
+    else if (_and_4806) smshr44_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr44_off_0 <= 5'h00;
-    else if (_or_5045) smshr44_off_0 <= req_off;
+    else if (_and_4806) smshr44_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr44_fmt_0 <= 3'h0;
-    else if (_or_5045) smshr44_fmt_0 <= req_fmt;
+    else if (_and_4806) smshr44_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr44_v_1 <= 1'b0;
-    else if (_or_5049) smshr44_v_1 <= _mux_5048;
+    else if (_or_4814) smshr44_v_1 <= _mux_4813;
   end
   always @(posedge clk) begin
     if (rst) smshr44_tid_1 <= 7'h00;
-    else if (_and_4007) smshr44_tid_1 <= req_tid;
+    else if (_and_4816) smshr44_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr44_reg_1 <= 6'h00;
-    else if (_and_4007) smshr44_reg_1 <= req_reg;
+    else if (_and_4816) smshr44_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr44_off_1 <= 5'h00;
-    else if (_and_4007) smshr44_off_1 <= req_off;
+    else if (_and_4816) smshr44_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr44_fmt_1 <= 3'h0;
-    else if (_and_4007) smshr44_fmt_1 <= req_fmt;
+    else if (_and_4816) smshr44_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr45_v_0 <= 1'b0;
-    else if (_or_5055) smshr45_v_0 <= _mux_5054;
+    else if (_or_4822) smshr45_v_0 <= _mux_4821;
   end
   always @(posedge clk) begin
     if (rst) smshr45_tid_0 <= 7'h00;
-    else if (_or_5056) smshr45_tid_0 <= req_tid;
+    else if (_and_4820) smshr45_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr45_reg_0 <= 6'h00;
-    else if (_or_5056) smshr45_reg_0 <= req_reg;
+    else if (_and_4820) smshr45_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr45_off_0 <= 5'h00;
-    else if (_or_5056) smshr45_off_0 <= req_off;
+    else if (_and_4820) smshr45_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr45_fmt_0 <= 3'h0;
-    else if (_or_5056) smshr45_fmt_0 <= req_fmt;
+    else if (_and_4820) smshr45_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr45_v_1 <= 1'b0;
-    else if (_or_5060) smshr45_v_1 <= _mux_5059;
+    else if (_or_4828) smshr45_v_1 <= _mux_4827;
   end
   always @(posedge clk) begin
     if (rst) smshr45_tid_1 <= 7'h00;
-    else if (_and_4029) smshr45_tid_1 <= req_tid;
+    else if (_and_4830) smshr45_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr45_reg_1 <= 6'h00;
-    else if (_and_4029) smshr45_reg_1 <= req_reg;
+    else if (_and_4830) smshr45_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr45_off_1 <= 5'h00;
-    else if (_and_4029) smshr45_off_1 <= req_off;
+    else if (_and_4830) smshr45_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr45_fmt_1 <= 3'h0;
-    else if (_and_4029) smshr45_fmt_1 <= req_fmt;
+    else if (_and_4830) smshr45_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr46_v_0 <= 1'b0;
-    else if (_or_5066) smshr46_v_0 <= _mux_5065;
+    else if (_or_4836) smshr46_v_0 <= _mux_4835;
   end
   always @(posedge clk) begin
     if (rst) smshr46_tid_0 <= 7'h00;
-    else if (_or_5067) smshr46_tid_0 <= req_tid;
+    else if (_and_4834) smshr46_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr46_reg_0 <= 6'h00;
-    else if (_or_5067) smshr46_reg_0 <= req_reg;
+    else if (_and_4834) smshr46_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr46_off_0 <= 5'h00;
-    else if (_or_5067) smshr46_off_0 <= req_off;
+    else if (_and_4834) smshr46_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr46_fmt_0 <= 3'h0;
-    else if (_or_5067) smshr46_fmt_0 <= req_fmt;
+    else if (_and_4834) smshr46_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr46_v_1 <= 1'b0;
-    else if (_or_5071) smshr46_v_1 <= _mux_5070;
+    else if (_or_4842) smshr46_v_1 <= _mux_4841;
   end
   always @(posedge clk) begin
     if (rst) smshr46_tid_1 <= 7'h00;
-    else if (_and_4051) smshr46_tid_1 <= req_tid;
+    else if (_and_4844) smshr46_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr46_reg_1 <= 6'h00;
-    else if (_and_4051) smshr46_reg_1 <= req_reg;
+    else if (_and_4844) smshr46_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr46_off_1 <= 5'h00;
-    else if (_and_4051) smshr46_off_1 <= req_off;
+    else if (_and_4844) smshr46_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr46_fmt_1 <= 3'h0;
-    else if (_and_4051) smshr46_fmt_1 <= req_fmt;
+    else if (_and_4844) smshr46_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr47_v_0 <= 1'b0;
-    else if (_or_5077) smshr47_v_0 <= _mux_5076;
+    else if (_or_4850) smshr47_v_0 <= _mux_4849;
   end
   always @(posedge clk) begin
     if (rst) smshr47_tid_0 <= 7'h00;
-    else if (_or_5078) smshr47_tid_0 <= req_tid;
+    else if (_and_4848) smshr47_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr47_reg_0 <= 6'h00;
-    else if (_or_5078) smshr47_reg_0 <= req_reg;
+    else if (_and_4848) smshr47_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr47_off_0 <= 5'h00;
-    else if (_or_5078) smshr47_off_0 <= req_off;
+    else if (_and_4848) smshr47_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr47_fmt_0 <= 3'h0;
-    else if (_or_5078) smshr47_fmt_0 <= req_fmt;
+    else if (_and_4848) smshr47_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr47_v_1 <= 1'b0;
-    else if (_or_5082) smshr47_v_1 <= _mux_5081;
+    else if (_or_4856) smshr47_v_1 <= _mux_4855;
   end
   always @(posedge clk) begin
     if (rst) smshr47_tid_1 <= 7'h00;
-    else if (_and_4073) smshr47_tid_1 <= req_tid;
+    else if (_and_4858) smshr47_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr47_reg_1 <= 6'h00;
-    else if (_and_4073) smshr47_reg_1 <= req_reg;
+    else if (_and_4858) smshr47_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr47_off_1 <= 5'h00;
-    else if (_and_4073) smshr47_off_1 <= req_off;
+    else if (_and_4858) smshr47_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr47_fmt_1 <= 3'h0;
-    else if (_and_4073) smshr47_fmt_1 <= req_fmt;
+    else if (_and_4858) smshr47_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr48_v_0 <= 1'b0;
-    else if (_or_5088) smshr48_v_0 <= _mux_5087;
+    else if (_or_4864) smshr48_v_0 <= _mux_4863;
   end
   always @(posedge clk) begin
     if (rst) smshr48_tid_0 <= 7'h00;
-    else if (_or_5089) smshr48_tid_0 <= req_tid;
+    else if (_and_4862) smshr48_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr48_reg_0 <= 6'h00;
-    else if (_or_5089) smshr48_reg_0 <= req_reg;
+    else if (_and_4862) smshr48_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr48_off_0 <= 5'h00;
-    else if (_or_5089) smshr48_off_0 <= req_off;
+    else if (_and_4862) smshr48_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr48_fmt_0 <= 3'h0;
-    else if (_or_5089) smshr48_fmt_0 <= req_fmt;
+    else if (_and_4862) smshr48_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr48_v_1 <= 1'b0;
-    else if (_or_5093) smshr48_v_1 <= _mux_5092;
+    else if (_or_4870) smshr48_v_1 <= _mux_4869;
   end
   always @(posedge clk) begin
     if (rst) smshr48_tid_1 <= 7'h00;
-    else if (_and_4095) smshr48_tid_1 <= req_tid;
+    else if (_and_4872) smshr48_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr48_reg_1 <= 6'h00;
-    else if (_and_4095) smshr48_reg_1 <= req_reg;
+    else if (_and_4872) smshr48_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr48_off_1 <= 5'h00;
-    else if (_and_4095) smshr48_off_1 <= req_off;
+    else if (_and_4872) smshr48_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr48_fmt_1 <= 3'h0;
-    else if (_and_4095) smshr48_fmt_1 <= req_fmt;
+    else if (_and_4872) smshr48_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr49_v_0 <= 1'b0;
-    else if (_or_5099) smshr49_v_0 <= _mux_5098;
+    else if (_or_4878) smshr49_v_0 <= _mux_4877;
   end
   always @(posedge clk) begin
     if (rst) smshr49_tid_0 <= 7'h00;
-    else if (_or_5100) smshr49_tid_0 <= req_tid;
+    else if (_and_4876) smshr49_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr49_reg_0 <= 6'h00;
-    else if (_or_5100) smshr49_reg_0 <= req_reg;
+    else if (_and_4876) smshr49_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr49_off_0 <= 5'h00;
-    else if (_or_5100) smshr49_off_0 <= req_off;
+    else if (_and_4876) smshr49_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr49_fmt_0 <= 3'h0;
-    else if (_or_5100) smshr49_fmt_0 <= req_fmt;
+    else if (_and_4876) smshr49_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr49_v_1 <= 1'b0;
-    else if (_or_5104) smshr49_v_1 <= _mux_5103;
+    else if (_or_4884) smshr49_v_1 <= _mux_4883;
   end
   always @(posedge clk) begin
     if (rst) smshr49_tid_1 <= 7'h00;
-    else if (_and_4117) smshr49_tid_1 <= req_tid;
+    else if (_and_4886) smshr49_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr49_reg_1 <= 6'h00;
-    else if (_and_4117) smshr49_reg_1 <= req_reg;
+    else if (_and_4886) smshr49_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr49_off_1 <= 5'h00;
-    else if (_and_4117) smshr49_off_1 <= req_off;
+    else if (_and_4886) smshr49_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr49_fmt_1 <= 3'h0;
-    else if (_and_4117) smshr49_fmt_1 <= req_fmt;
+    else if (_and_4886) smshr49_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr50_v_0 <= 1'b0;
-    else if (_or_5110) smshr50_v_0 <= _mux_5109;
+    else if (_or_4892) smshr50_v_0 <= _mux_4891;
   end
   always @(posedge clk) begin
     if (rst) smshr50_tid_0 <= 7'h00;
-    else if (_or_5111) smshr50_tid_0 <= req_tid;
+    else if (_and_4890) smshr50_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr50_reg_0 <= 6'h00;
-    else if (_or_5111) smshr50_reg_0 <= req_reg;
+    else if (_and_4890) smshr50_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr50_off_0 <= 5'h00;
-    else if (_or_5111) smshr50_off_0 <= req_off;
+    else if (_and_4890) smshr50_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr50_fmt_0 <= 3'h0;
-    else if (_or_5111) smshr50_fmt_0 <= req_fmt;
+    else if (_and_4890) smshr50_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr50_v_1 <= 1'b0;
-    else if (_or_5115) smshr50_v_1 <= _mux_5114;
+    else if (_or_4898) smshr50_v_1 <= _mux_4897;
   end
   always @(posedge clk) begin
     if (rst) smshr50_tid_1 <= 7'h00;
-    else if (_and_4139) smshr50_tid_1 <= req_tid;
+    else if (_and_4900) smshr50_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr50_reg_1 <= 6'h00;
-    else if (_and_4139) smshr50_reg_1 <= req_reg;
+    else if (_and_4900) smshr50_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr50_off_1 <= 5'h00;
-    else if (_and_4139) smshr50_off_1 <= req_off;
+    else if (_and_4900) smshr50_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr50_fmt_1 <= 3'h0;
-    else if (_and_4139) smshr50_fmt_1 <= req_fmt;
+    else if (_and_4900) smshr50_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr51_v_0 <= 1'b0;
-    else if (_or_5121) smshr51_v_0 <= _mux_5120;
+    else if (_or_4906) smshr51_v_0 <= _mux_4905;
   end
   always @(posedge clk) begin
     if (rst) smshr51_tid_0 <= 7'h00;
-    else if (_or_5122) smshr51_tid_0 <= req_tid;
+    else if (_and_4904) smshr51_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr51_reg_0 <= 6'h00;
-    else if (_or_5122) smshr51_reg_0 <= req_reg;
+    else if (_and_4904) smshr51_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr51_off_0 <= 5'h00;
-    else if (_or_5122) smshr51_off_0 <= req_off;
+    else if (_and_4904) smshr51_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr51_fmt_0 <= 3'h0;
-    else if (_or_5122) smshr51_fmt_0 <= req_fmt;
+    else if (_and_4904) smshr51_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr51_v_1 <= 1'b0;
-    else if (_or_5126) smshr51_v_1 <= _mux_5125;
+    else if (_or_4912) smshr51_v_1 <= _mux_4911;
   end
   always @(posedge clk) begin
     if (rst) smshr51_tid_1 <= 7'h00;
-    else if (_and_4161) smshr51_tid_1 <= req_tid;
+    else if (_and_4914) smshr51_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr51_reg_1 <= 6'h00;
-    else if (_and_4161) smshr51_reg_1 <= req_reg;
+    else if (_and_4914) smshr51_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr51_off_1 <= 5'h00;
-    else if (_and_4161) smshr51_off_1 <= req_off;
+    else if (_and_4914) smshr51_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr51_fmt_1 <= 3'h0;
-    else if (_and_4161) smshr51_fmt_1 <= req_fmt;
+    else if (_and_4914) smshr51_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr52_v_0 <= 1'b0;
-    else if (_or_5132) smshr52_v_0 <= _mux_5131;
+    else if (_or_4920) smshr52_v_0 <= _mux_4919;
   end
   always @(posedge clk) begin
     if (rst) smshr52_tid_0 <= 7'h00;
-    else if (_or_5133) smshr52_tid_0 <= req_tid;
+    else if (_and_4918) smshr52_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr52_reg_0 <= 6'h00;
-    else if (_or_5133) smshr52_reg_0 <= req_reg;
+    else if (_and_4918) smshr52_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr52_off_0 <= 5'h00;
-    else if (_or_5133) smshr52_off_0 <= req_off;
+    else if (_and_4918) smshr52_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr52_fmt_0 <= 3'h0;
-    else if (_or_5133) smshr52_fmt_0 <= req_fmt;
+    else if (_and_4918) smshr52_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr52_v_1 <= 1'b0;
-    else if (_or_5137) smshr52_v_1 <= _mux_5136;
+    else if (_or_4926) smshr52_v_1 <= _mux_4925;
   end
   always @(posedge clk) begin
     if (rst) smshr52_tid_1 <= 7'h00;
-    else if (_and_4183) smshr52_tid_1 <= req_tid;
+    else if (_and_4928) smshr52_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr52_reg_1 <= 6'h00;
-    else if (_and_4183) smshr52_reg_1 <= req_reg;
+    else if (_and_4928) smshr52_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr52_off_1 <= 5'h00;
-    else if (_and_4183) smshr52_off_1 <= req_off;
+    else if (_and_4928) smshr52_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr52_fmt_1 <= 3'h0;
-    else if (_and_4183) smshr52_fmt_1 <= req_fmt;
+    else if (_and_4928) smshr52_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr53_v_0 <= 1'b0;
-    else if (_or_5143) smshr53_v_0 <= _mux_5142;
+    else if (_or_4934) smshr53_v_0 <= _mux_4933;
   end
   always @(posedge clk) begin
     if (rst) smshr53_tid_0 <= 7'h00;
-    else if (_or_5144) smshr53_tid_0 <= req_tid;
+    else if (_and_4932) smshr53_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr53_reg_0 <= 6'h00;
-    else if (_or_5144) smshr53_reg_0 <= req_reg;
+    else if (_and_4932) smshr53_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr53_off_0 <= 5'h00;
-    else if (_or_5144) smshr53_off_0 <= req_off;
+    else if (_and_4932) smshr53_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr53_fmt_0 <= 3'h0;
-    else if (_or_5144) smshr53_fmt_0 <= req_fmt;
+    else if (_and_4932) smshr53_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr53_v_1 <= 1'b0;
-    else if (_or_5148) smshr53_v_1 <= _mux_5147;
+    else if (_or_4940) smshr53_v_1 <= _mux_4939;
   end
   always @(posedge clk) begin
     if (rst) smshr53_tid_1 <= 7'h00;
-    else if (_and_4205) smshr53_tid_1 <= req_tid;
+    else if (_and_4942) smshr53_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr53_reg_1 <= 6'h00;
-    else if (_and_4205) smshr53_reg_1 <= req_reg;
+    else if (_and_4942) smshr53_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr53_off_1 <= 5'h00;
-    else if (_and_4205) smshr53_off_1 <= req_off;
+    else if (_and_4942) smshr53_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr53_fmt_1 <= 3'h0;
-    else if (_and_4205) smshr53_fmt_1 <= req_fmt;
+    else if (_and_4942) smshr53_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr54_v_0 <= 1'b0;
-    else if (_or_5154) smshr54_v_0 <= _mux_5153;
+    else if (_or_4948) smshr54_v_0 <= _mux_4947;
   end
   always @(posedge clk) begin
     if (rst) smshr54_tid_0 <= 7'h00;
-    else if (_or_5155) smshr54_tid_0 <= req_tid;
+    else if (_and_4946) smshr54_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr54_reg_0 <= 6'h00;
-    else if (_or_5155) smshr54_reg_0 <= req_reg;
+    else if (_and_4946) smshr54_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr54_off_0 <= 5'h00;
-    else if (_or_5155) smshr54_off_0 <= req_off;
+    else if (_and_4946) smshr54_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr54_fmt_0 <= 3'h0;
-    else if (_or_5155) smshr54_fmt_0 <= req_fmt;
+    else if (_and_4946) smshr54_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr54_v_1 <= 1'b0;
-    else if (_or_5159) smshr54_v_1 <= _mux_5158;
+    else if (_or_4954) smshr54_v_1 <= _mux_4953;
   end
   always @(posedge clk) begin
     if (rst) smshr54_tid_1 <= 7'h00;
-    else if (_and_4227) smshr54_tid_1 <= req_tid;
+    else if (_and_4956) smshr54_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr54_reg_1 <= 6'h00;
-    else if (_and_4227) smshr54_reg_1 <= req_reg;
+    else if (_and_4956) smshr54_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr54_off_1 <= 5'h00;
-    else if (_and_4227) smshr54_off_1 <= req_off;
+    else if (_and_4956) smshr54_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr54_fmt_1 <= 3'h0;
-    else if (_and_4227) smshr54_fmt_1 <= req_fmt;
+    else if (_and_4956) smshr54_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr55_v_0 <= 1'b0;
-    else if (_or_5165) smshr55_v_0 <= _mux_5164;
+    else if (_or_4962) smshr55_v_0 <= _mux_4961;
   end
   always @(posedge clk) begin
     if (rst) smshr55_tid_0 <= 7'h00;
-    else if (_or_5166) smshr55_tid_0 <= req_tid;
+    else if (_and_4960) smshr55_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr55_reg_0 <= 6'h00;
-    else if (_or_5166) smshr55_reg_0 <= req_reg;
+    else if (_and_4960) smshr55_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr55_off_0 <= 5'h00;
-    else if (_or_5166) smshr55_off_0 <= req_off;
+    else if (_and_4960) smshr55_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr55_fmt_0 <= 3'h0;
-    else if (_or_5166) smshr55_fmt_0 <= req_fmt;
+    else if (_and_4960) smshr55_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr55_v_1 <= 1'b0;
-    else if (_or_5170) smshr55_v_1 <= _mux_5169;
+    else if (_or_4968) smshr55_v_1 <= _mux_4967;
   end
   always @(posedge clk) begin
     if (rst) smshr55_tid_1 <= 7'h00;
-    else if (_and_4249) smshr55_tid_1 <= req_tid;
+    else if (_and_4970) smshr55_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr55_reg_1 <= 6'h00;
-    else if (_and_4249) smshr55_reg_1 <= req_reg;
+    else if (_and_4970) smshr55_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr55_off_1 <= 5'h00;
-    else if (_and_4249) smshr55_off_1 <= req_off;
+    else if (_and_4970) smshr55_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr55_fmt_1 <= 3'h0;
-    else if (_and_4249) smshr55_fmt_1 <= req_fmt;
+    else if (_and_4970) smshr55_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr56_v_0 <= 1'b0;
-    else if (_or_5176) smshr56_v_0 <= _mux_5175;
+    else if (_or_4976) smshr56_v_0 <= _mux_4975;
   end
   always @(posedge clk) begin
     if (rst) smshr56_tid_0 <= 7'h00;
-    else if (_or_5177) smshr56_tid_0 <= req_tid;
+    else if (_and_4974) smshr56_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr56_reg_0 <= 6'h00;
-    else if (_or_5177) smshr56_reg_0 <= req_reg;
+    else if (_and_4974) smshr56_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr56_off_0 <= 5'h00;
-    else if (_or_5177) smshr56_off_0 <= req_off;
+    else if (_and_4974) smshr56_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr56_fmt_0 <= 3'h0;
-    else if (_or_5177) smshr56_fmt_0 <= req_fmt;
+    else if (_and_4974) smshr56_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr56_v_1 <= 1'b0;
-    else if (_or_5181) smshr56_v_1 <= _mux_5180;
+    else if (_or_4982) smshr56_v_1 <= _mux_4981;
   end
   always @(posedge clk) begin
     if (rst) smshr56_tid_1 <= 7'h00;
-    else if (_and_4271) smshr56_tid_1 <= req_tid;
+    else if (_and_4984) smshr56_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr56_reg_1 <= 6'h00;
-    else if (_and_4271) smshr56_reg_1 <= req_reg;
+    else if (_and_4984) smshr56_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr56_off_1 <= 5'h00;
-    else if (_and_4271) smshr56_off_1 <= req_off;
+    else if (_and_4984) smshr56_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr56_fmt_1 <= 3'h0;
-    else if (_and_4271) smshr56_fmt_1 <= req_fmt;
+    else if (_and_4984) smshr56_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr57_v_0 <= 1'b0;
-    else if (_or_5187) smshr57_v_0 <= _mux_5186;
+    else if (_or_4990) smshr57_v_0 <= _mux_4989;
   end
   always @(posedge clk) begin
     if (rst) smshr57_tid_0 <= 7'h00;
-    else if (_or_5188) smshr57_tid_0 <= req_tid;
+    else if (_and_4988) smshr57_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr57_reg_0 <= 6'h00;
-    else if (_or_5188) smshr57_reg_0 <= req_reg;
+    else if (_and_4988) smshr57_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr57_off_0 <= 5'h00;
-    else if (_or_5188) smshr57_off_0 <= req_off;
+    else if (_and_4988) smshr57_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr57_fmt_0 <= 3'h0;
-    else if (_or_5188) smshr57_fmt_0 <= req_fmt;
+    else if (_and_4988) smshr57_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr57_v_1 <= 1'b0;
-    else if (_or_5192) smshr57_v_1 <= _mux_5191;
+    else if (_or_4996) smshr57_v_1 <= _mux_4995;
   end
   always @(posedge clk) begin
     if (rst) smshr57_tid_1 <= 7'h00;
-    else if (_and_4293) smshr57_tid_1 <= req_tid;
+    else if (_and_4998) smshr57_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr57_reg_1 <= 6'h00;
-    else if (_and_4293) smshr57_reg_1 <= req_reg;
+    else if (_and_4998) smshr57_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr57_off_1 <= 5'h00;
-    else if (_and_4293) smshr57_off_1 <= req_off;
+    else if (_and_4998) smshr57_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr57_fmt_1 <= 3'h0;
-    else if (_and_4293) smshr57_fmt_1 <= req_fmt;
+    else if (_and_4998) smshr57_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr58_v_0 <= 1'b0;
-    else if (_or_5198) smshr58_v_0 <= _mux_5197;
+    else if (_or_5004) smshr58_v_0 <= _mux_5003;
   end
   always @(posedge clk) begin
     if (rst) smshr58_tid_0 <= 7'h00;
-    else if (_or_5199) smshr58_tid_0 <= req_tid;
+    else if (_and_5002) smshr58_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr58_reg_0 <= 6'h00;
-    else if (_or_5199) smshr58_reg_0 <= req_reg;
+    else if (_and_5002) smshr58_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr58_off_0 <= 5'h00;
-    else if (_or_5199) smshr58_off_0 <= req_off;
+    else if (_and_5002) smshr58_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr58_fmt_0 <= 3'h0;
-    else if (_or_5199) smshr58_fmt_0 <= req_fmt;
+    else if (_and_5002) smshr58_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr58_v_1 <= 1'b0;
-    else if (_or_5203) smshr58_v_1 <= _mux_5202;
+    else if (_or_5010) smshr58_v_1 <= _mux_5009;
   end
   always @(posedge clk) begin
     if (rst) smshr58_tid_1 <= 7'h00;
-    else if (_and_4315) smshr58_tid_1 <= req_tid;
+    else if (_and_5012) smshr58_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr58_reg_1 <= 6'h00;
-    else if (_and_4315) smshr58_reg_1 <= req_reg;
+    else if (_and_5012) smshr58_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr58_off_1 <= 5'h00;
-    else if (_and_4315) smshr58_off_1 <= req_off;
+    else if (_and_5012) smshr58_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr58_fmt_1 <= 3'h0;
-    else if (_and_4315) smshr58_fmt_1 <= req_fmt;
+    else if (_and_5012) smshr58_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr59_v_0 <= 1'b0;
-    else if (_or_5209) smshr59_v_0 <= _mux_5208;
+    else if (_or_5018) smshr59_v_0 <= _mux_5017;
   end
   always @(posedge clk) begin
     if (rst) smshr59_tid_0 <= 7'h00;
-    else if (_or_5210) smshr59_tid_0 <= req_tid;
+    else if (_and_5016) smshr59_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr59_reg_0 <= 6'h00;
-    else if (_or_5210) smshr59_reg_0 <= req_reg;
+    else if (_and_5016) smshr59_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr59_off_0 <= 5'h00;
-    else if (_or_5210) smshr59_off_0 <= req_off;
+    else if (_and_5016) smshr59_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr59_fmt_0 <= 3'h0;
-    else if (_or_5210) smshr59_fmt_0 <= req_fmt;
+    else if (_and_5016) smshr59_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr59_v_1 <= 1'b0;
-    else if (_or_5214) smshr59_v_1 <= _mux_5213;
+    else if (_or_5024) smshr59_v_1 <= _mux_5023;
   end
   always @(posedge clk) begin
     if (rst) smshr59_tid_1 <= 7'h00;
-    else if (_and_4337) smshr59_tid_1 <= req_tid;
+    else if (_and_5026) smshr59_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr59_reg_1 <= 6'h00;
-    else if (_and_4337) smshr59_reg_1 <= req_reg;
+    else if (_and_5026) smshr59_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr59_off_1 <= 5'h00;
-    else if (_and_4337) smshr59_off_1 <= req_off;
+    else if (_and_5026) smshr59_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr59_fmt_1 <= 3'h0;
-    else if (_and_4337) smshr59_fmt_1 <= req_fmt;
+    else if (_and_5026) smshr59_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr60_v_0 <= 1'b0;
-    else if (_or_5220) smshr60_v_0 <= _mux_5219;
+    else if (_or_5032) smshr60_v_0 <= _mux_5031;
   end
   always @(posedge clk) begin
     if (rst) smshr60_tid_0 <= 7'h00;
-    else if (_or_5221) smshr60_tid_0 <= req_tid;
+    else if (_and_5030) smshr60_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr60_reg_0 <= 6'h00;
-    else if (_or_5221) smshr60_reg_0 <= req_reg;
+    else if (_and_5030) smshr60_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr60_off_0 <= 5'h00;
-    else if (_or_5221) smshr60_off_0 <= req_off;
+    else if (_and_5030) smshr60_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr60_fmt_0 <= 3'h0;
-    else if (_or_5221) smshr60_fmt_0 <= req_fmt;
+    else if (_and_5030) smshr60_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr60_v_1 <= 1'b0;
-    else if (_or_5225) smshr60_v_1 <= _mux_5224;
+    else if (_or_5038) smshr60_v_1 <= _mux_5037;
   end
   always @(posedge clk) begin
     if (rst) smshr60_tid_1 <= 7'h00;
-    else if (_and_4359) smshr60_tid_1 <= req_tid;
+    else if (_and_5040) smshr60_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr60_reg_1 <= 6'h00;
-    else if (_and_4359) smshr60_reg_1 <= req_reg;
+    else if (_and_5040) smshr60_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr60_off_1 <= 5'h00;
-    else if (_and_4359) smshr60_off_1 <= req_off;
+    else if (_and_5040) smshr60_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr60_fmt_1 <= 3'h0;
-    else if (_and_4359) smshr60_fmt_1 <= req_fmt;
+    else if (_and_5040) smshr60_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr61_v_0 <= 1'b0;
-    else if (_or_5231) smshr61_v_0 <= _mux_5230;
+    else if (_or_5046) smshr61_v_0 <= _mux_5045;
   end
   always @(posedge clk) begin
     if (rst) smshr61_tid_0 <= 7'h00;
-    else if (_or_5232) smshr61_tid_0 <= req_tid;
+    else if (_and_5044) smshr61_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr61_reg_0 <= 6'h00;
-    else if (_or_5232) smshr61_reg_0 <= req_reg;
+    else if (_and_5044) smshr61_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr61_off_0 <= 5'h00;
-    else if (_or_5232) smshr61_off_0 <= req_off;
+    else if (_and_5044) smshr61_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr61_fmt_0 <= 3'h0;
-    else if (_or_5232) smshr61_fmt_0 <= req_fmt;
+    else if (_and_5044) smshr61_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr61_v_1 <= 1'b0;
-    else if (_or_5236) smshr61_v_1 <= _mux_5235;
+    else if (_or_5052) smshr61_v_1 <= _mux_5051;
   end
   always @(posedge clk) begin
     if (rst) smshr61_tid_1 <= 7'h00;
-    else if (_and_4381) smshr61_tid_1 <= req_tid;
+    else if (_and_5054) smshr61_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr61_reg_1 <= 6'h00;
-    else if (_and_4381) smshr61_reg_1 <= req_reg;
+    else if (_and_5054) smshr61_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr61_off_1 <= 5'h00;
-    else if (_and_4381) smshr61_off_1 <= req_off;
+    else if (_and_5054) smshr61_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr61_fmt_1 <= 3'h0;
-    else if (_and_4381) smshr61_fmt_1 <= req_fmt;
+    else if (_and_5054) smshr61_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr62_v_0 <= 1'b0;
-    else if (_or_5242) smshr62_v_0 <= _mux_5241;
+    else if (_or_5060) smshr62_v_0 <= _mux_5059;
   end
   always @(posedge clk) begin
     if (rst) smshr62_tid_0 <= 7'h00;
-    else if (_or_5243) smshr62_tid_0 <= req_tid;
+    else if (_and_5058) smshr62_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr62_reg_0 <= 6'h00;
-    else if (_or_5243) smshr62_reg_0 <= req_reg;
+    else if (_and_5058) smshr62_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr62_off_0 <= 5'h00;
-    else if (_or_5243) smshr62_off_0 <= req_off;
+    else if (_and_5058) smshr62_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr62_fmt_0 <= 3'h0;
-    else if (_or_5243) smshr62_fmt_0 <= req_fmt;
+    else if (_and_5058) smshr62_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr62_v_1 <= 1'b0;
-    else if (_or_5247) smshr62_v_1 <= _mux_5246;
+    else if (_or_5066) smshr62_v_1 <= _mux_5065;
   end
   always @(posedge clk) begin
     if (rst) smshr62_tid_1 <= 7'h00;
-    else if (_and_4403) smshr62_tid_1 <= req_tid;
+    else if (_and_5068) smshr62_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr62_reg_1 <= 6'h00;
-    else if (_and_4403) smshr62_reg_1 <= req_reg;
+    else if (_and_5068) smshr62_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr62_off_1 <= 5'h00;
-    else if (_and_4403) smshr62_off_1 <= req_off;
+    else if (_and_5068) smshr62_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr62_fmt_1 <= 3'h0;
-    else if (_and_4403) smshr62_fmt_1 <= req_fmt;
+    else if (_and_5068) smshr62_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr63_v_0 <= 1'b0;
-    else if (_or_5253) smshr63_v_0 <= _mux_5252;
+    else if (_or_5074) smshr63_v_0 <= _mux_5073;
   end
   always @(posedge clk) begin
     if (rst) smshr63_tid_0 <= 7'h00;
-    else if (_or_5254) smshr63_tid_0 <= req_tid;
+    else if (_and_5072) smshr63_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr63_reg_0 <= 6'h00;
-    else if (_or_5254) smshr63_reg_0 <= req_reg;
+    else if (_and_5072) smshr63_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr63_off_0 <= 5'h00;
-    else if (_or_5254) smshr63_off_0 <= req_off;
+    else if (_and_5072) smshr63_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr63_fmt_0 <= 3'h0;
-    else if (_or_5254) smshr63_fmt_0 <= req_fmt;
+    else if (_and_5072) smshr63_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr63_v_1 <= 1'b0;
-    else if (_or_5258) smshr63_v_1 <= _mux_5257;
+    else if (_or_5080) smshr63_v_1 <= _mux_5079;
   end
   always @(posedge clk) begin
     if (rst) smshr63_tid_1 <= 7'h00;
-    else if (_and_4425) smshr63_tid_1 <= req_tid;
+    else if (_and_5082) smshr63_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr63_reg_1 <= 6'h00;
-    else if (_and_4425) smshr63_reg_1 <= req_reg;
+    else if (_and_5082) smshr63_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr63_off_1 <= 5'h00;
-    else if (_and_4425) smshr63_off_1 <= req_off;
+    else if (_and_5082) smshr63_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr63_fmt_1 <= 3'h0;
-    else if (_and_4425) smshr63_fmt_1 <= req_fmt;
+    else if (_and_5082) smshr63_fmt_1 <= req_fmt;
   end
   assign _and_924 = p_v_0 & p_y_0;
   assign _cat_925 = {smshr0_v_1, smshr0_v_0};
@@ -9274,2892 +9474,3092 @@ module vmshr_base (
   assign _cat_1918 = {_and_1916, _and_1913};
   assign _ror_1919 = |_not_1908;
   assign _slice_1920 = _cat_1918[1];
-  assign _not_1921 = ~search_primary;
-  assign _and_1922 = req_valid & _not_1921;
-  assign _or_1923 = search_hit | search_primary;
-  assign _and_1924 = req_valid & _or_1923;
-  assign _cat_1925 = {_and_1922, _and_1924};
-  assign _not_1926 = ~_ror_1919;
-  assign _not_1927 = ~_ror_1701;
-  assign _not_1928 = ~icnt_ready;
-  assign _and_1929 = search_primary & _not_1928;
-  assign _or_1930 = _not_1927 | _and_1929;
-  assign _mux_1931 = search_hit ? _not_1926 : _or_1930;
-  assign _or_1932 = fill_valid | _mux_1931;
-  assign _and_1933 = req_valid & _or_1932;
-  assign _not_1934 = ~_and_1933;
-  assign _and_1935 = req_valid & _not_1934;
-  assign _and_1936 = _and_1935 & search_primary;
-  assign _mux_1938 = search_hit ? search_hit_idx : _cat_1906;
-  assign _and_1939 = _slice_1920 & search_hit;
-  assign _and_1940 = _and_1935 & search_hit;
-  assign _not_1941 = ~search_hit;
-  assign _and_1942 = _and_1935 & _not_1941;
-  assign _mux_1943 = search_primary ? 1'b0 : 1'b0;
-  assign _eq_1944 = p_tag_0 == fill_blk;
-  assign _not_1945 = ~p_y_0;
-  assign _and_1946 = p_v_0 & _not_1945;
-  assign _and_1947 = _and_1946 & _eq_1944;
-  assign _and_1948 = fill_valid & _and_1947;
-  assign _eq_1950 = p_tag_1 == fill_blk;
-  assign _not_1951 = ~p_y_1;
-  assign _and_1952 = p_v_1 & _not_1951;
-  assign _and_1953 = _and_1952 & _eq_1950;
-  assign _and_1954 = fill_valid & _and_1953;
-  assign _eq_1956 = p_tag_2 == fill_blk;
-  assign _not_1957 = ~p_y_2;
-  assign _and_1958 = p_v_2 & _not_1957;
-  assign _and_1959 = _and_1958 & _eq_1956;
-  assign _and_1960 = fill_valid & _and_1959;
-  assign _eq_1962 = p_tag_3 == fill_blk;
-  assign _not_1963 = ~p_y_3;
-  assign _and_1964 = p_v_3 & _not_1963;
-  assign _and_1965 = _and_1964 & _eq_1962;
-  assign _and_1966 = fill_valid & _and_1965;
-  assign _eq_1968 = p_tag_4 == fill_blk;
-  assign _not_1969 = ~p_y_4;
-  assign _and_1970 = p_v_4 & _not_1969;
-  assign _and_1971 = _and_1970 & _eq_1968;
-  assign _and_1972 = fill_valid & _and_1971;
-  assign _eq_1974 = p_tag_5 == fill_blk;
-  assign _not_1975 = ~p_y_5;
-  assign _and_1976 = p_v_5 & _not_1975;
-  assign _and_1977 = _and_1976 & _eq_1974;
-  assign _and_1978 = fill_valid & _and_1977;
-  assign _eq_1980 = p_tag_6 == fill_blk;
-  assign _not_1981 = ~p_y_6;
-  assign _and_1982 = p_v_6 & _not_1981;
-  assign _and_1983 = _and_1982 & _eq_1980;
-  assign _and_1984 = fill_valid & _and_1983;
-  assign _eq_1986 = p_tag_7 == fill_blk;
-  assign _not_1987 = ~p_y_7;
-  assign _and_1988 = p_v_7 & _not_1987;
-  assign _and_1989 = _and_1988 & _eq_1986;
-  assign _and_1990 = fill_valid & _and_1989;
-  assign _eq_1992 = p_tag_8 == fill_blk;
-  assign _not_1993 = ~p_y_8;
-  assign _and_1994 = p_v_8 & _not_1993;
-  assign _and_1995 = _and_1994 & _eq_1992;
-  assign _and_1996 = fill_valid & _and_1995;
-  assign _eq_1998 = p_tag_9 == fill_blk;
-  assign _not_1999 = ~p_y_9;
-  assign _and_2000 = p_v_9 & _not_1999;
-  assign _and_2001 = _and_2000 & _eq_1998;
-  assign _and_2002 = fill_valid & _and_2001;
-  assign _eq_2004 = p_tag_10 == fill_blk;
-  assign _not_2005 = ~p_y_10;
-  assign _and_2006 = p_v_10 & _not_2005;
-  assign _and_2007 = _and_2006 & _eq_2004;
-  assign _and_2008 = fill_valid & _and_2007;
-  assign _eq_2010 = p_tag_11 == fill_blk;
-  assign _not_2011 = ~p_y_11;
-  assign _and_2012 = p_v_11 & _not_2011;
-  assign _and_2013 = _and_2012 & _eq_2010;
-  assign _and_2014 = fill_valid & _and_2013;
-  assign _eq_2016 = p_tag_12 == fill_blk;
-  assign _not_2017 = ~p_y_12;
-  assign _and_2018 = p_v_12 & _not_2017;
-  assign _and_2019 = _and_2018 & _eq_2016;
-  assign _and_2020 = fill_valid & _and_2019;
-  assign _eq_2022 = p_tag_13 == fill_blk;
-  assign _not_2023 = ~p_y_13;
-  assign _and_2024 = p_v_13 & _not_2023;
-  assign _and_2025 = _and_2024 & _eq_2022;
-  assign _and_2026 = fill_valid & _and_2025;
-  assign _eq_2028 = p_tag_14 == fill_blk;
-  assign _not_2029 = ~p_y_14;
-  assign _and_2030 = p_v_14 & _not_2029;
-  assign _and_2031 = _and_2030 & _eq_2028;
-  assign _and_2032 = fill_valid & _and_2031;
-  assign _eq_2034 = p_tag_15 == fill_blk;
-  assign _not_2035 = ~p_y_15;
-  assign _and_2036 = p_v_15 & _not_2035;
-  assign _and_2037 = _and_2036 & _eq_2034;
-  assign _and_2038 = fill_valid & _and_2037;
-  assign _eq_2040 = p_tag_16 == fill_blk;
-  assign _not_2041 = ~p_y_16;
-  assign _and_2042 = p_v_16 & _not_2041;
-  assign _and_2043 = _and_2042 & _eq_2040;
-  assign _and_2044 = fill_valid & _and_2043;
-  assign _eq_2046 = p_tag_17 == fill_blk;
-  assign _not_2047 = ~p_y_17;
-  assign _and_2048 = p_v_17 & _not_2047;
-  assign _and_2049 = _and_2048 & _eq_2046;
-  assign _and_2050 = fill_valid & _and_2049;
-  assign _eq_2052 = p_tag_18 == fill_blk;
-  assign _not_2053 = ~p_y_18;
-  assign _and_2054 = p_v_18 & _not_2053;
-  assign _and_2055 = _and_2054 & _eq_2052;
-  assign _and_2056 = fill_valid & _and_2055;
-  assign _eq_2058 = p_tag_19 == fill_blk;
-  assign _not_2059 = ~p_y_19;
-  assign _and_2060 = p_v_19 & _not_2059;
-  assign _and_2061 = _and_2060 & _eq_2058;
-  assign _and_2062 = fill_valid & _and_2061;
-  assign _eq_2064 = p_tag_20 == fill_blk;
-  assign _not_2065 = ~p_y_20;
-  assign _and_2066 = p_v_20 & _not_2065;
-  assign _and_2067 = _and_2066 & _eq_2064;
-  assign _and_2068 = fill_valid & _and_2067;
-  assign _eq_2070 = p_tag_21 == fill_blk;
-  assign _not_2071 = ~p_y_21;
-  assign _and_2072 = p_v_21 & _not_2071;
-  assign _and_2073 = _and_2072 & _eq_2070;
-  assign _and_2074 = fill_valid & _and_2073;
-  assign _eq_2076 = p_tag_22 == fill_blk;
-  assign _not_2077 = ~p_y_22;
-  assign _and_2078 = p_v_22 & _not_2077;
-  assign _and_2079 = _and_2078 & _eq_2076;
-  assign _and_2080 = fill_valid & _and_2079;
-  assign _eq_2082 = p_tag_23 == fill_blk;
-  assign _not_2083 = ~p_y_23;
-  assign _and_2084 = p_v_23 & _not_2083;
-  assign _and_2085 = _and_2084 & _eq_2082;
-  assign _and_2086 = fill_valid & _and_2085;
-  assign _eq_2088 = p_tag_24 == fill_blk;
-  assign _not_2089 = ~p_y_24;
-  assign _and_2090 = p_v_24 & _not_2089;
-  assign _and_2091 = _and_2090 & _eq_2088;
-  assign _and_2092 = fill_valid & _and_2091;
-  assign _eq_2094 = p_tag_25 == fill_blk;
-  assign _not_2095 = ~p_y_25;
-  assign _and_2096 = p_v_25 & _not_2095;
-  assign _and_2097 = _and_2096 & _eq_2094;
-  assign _and_2098 = fill_valid & _and_2097;
-  assign _eq_2100 = p_tag_26 == fill_blk;
-  assign _not_2101 = ~p_y_26;
-  assign _and_2102 = p_v_26 & _not_2101;
-  assign _and_2103 = _and_2102 & _eq_2100;
-  assign _and_2104 = fill_valid & _and_2103;
-  assign _eq_2106 = p_tag_27 == fill_blk;
-  assign _not_2107 = ~p_y_27;
-  assign _and_2108 = p_v_27 & _not_2107;
-  assign _and_2109 = _and_2108 & _eq_2106;
-  assign _and_2110 = fill_valid & _and_2109;
-  assign _eq_2112 = p_tag_28 == fill_blk;
-  assign _not_2113 = ~p_y_28;
-  assign _and_2114 = p_v_28 & _not_2113;
-  assign _and_2115 = _and_2114 & _eq_2112;
-  assign _and_2116 = fill_valid & _and_2115;
-  assign _eq_2118 = p_tag_29 == fill_blk;
-  assign _not_2119 = ~p_y_29;
-  assign _and_2120 = p_v_29 & _not_2119;
-  assign _and_2121 = _and_2120 & _eq_2118;
-  assign _and_2122 = fill_valid & _and_2121;
-  assign _eq_2124 = p_tag_30 == fill_blk;
-  assign _not_2125 = ~p_y_30;
-  assign _and_2126 = p_v_30 & _not_2125;
-  assign _and_2127 = _and_2126 & _eq_2124;
-  assign _and_2128 = fill_valid & _and_2127;
-  assign _eq_2130 = p_tag_31 == fill_blk;
-  assign _not_2131 = ~p_y_31;
-  assign _and_2132 = p_v_31 & _not_2131;
-  assign _and_2133 = _and_2132 & _eq_2130;
-  assign _and_2134 = fill_valid & _and_2133;
-  assign _eq_2136 = p_tag_32 == fill_blk;
-  assign _not_2137 = ~p_y_32;
-  assign _and_2138 = p_v_32 & _not_2137;
-  assign _and_2139 = _and_2138 & _eq_2136;
-  assign _and_2140 = fill_valid & _and_2139;
-  assign _eq_2142 = p_tag_33 == fill_blk;
-  assign _not_2143 = ~p_y_33;
-  assign _and_2144 = p_v_33 & _not_2143;
-  assign _and_2145 = _and_2144 & _eq_2142;
-  assign _and_2146 = fill_valid & _and_2145;
-  assign _eq_2148 = p_tag_34 == fill_blk;
-  assign _not_2149 = ~p_y_34;
-  assign _and_2150 = p_v_34 & _not_2149;
-  assign _and_2151 = _and_2150 & _eq_2148;
-  assign _and_2152 = fill_valid & _and_2151;
-  assign _eq_2154 = p_tag_35 == fill_blk;
-  assign _not_2155 = ~p_y_35;
-  assign _and_2156 = p_v_35 & _not_2155;
-  assign _and_2157 = _and_2156 & _eq_2154;
-  assign _and_2158 = fill_valid & _and_2157;
-  assign _eq_2160 = p_tag_36 == fill_blk;
-  assign _not_2161 = ~p_y_36;
-  assign _and_2162 = p_v_36 & _not_2161;
-  assign _and_2163 = _and_2162 & _eq_2160;
-  assign _and_2164 = fill_valid & _and_2163;
-  assign _eq_2166 = p_tag_37 == fill_blk;
-  assign _not_2167 = ~p_y_37;
-  assign _and_2168 = p_v_37 & _not_2167;
-  assign _and_2169 = _and_2168 & _eq_2166;
-  assign _and_2170 = fill_valid & _and_2169;
-  assign _eq_2172 = p_tag_38 == fill_blk;
-  assign _not_2173 = ~p_y_38;
-  assign _and_2174 = p_v_38 & _not_2173;
-  assign _and_2175 = _and_2174 & _eq_2172;
-  assign _and_2176 = fill_valid & _and_2175;
-  assign _eq_2178 = p_tag_39 == fill_blk;
-  assign _not_2179 = ~p_y_39;
-  assign _and_2180 = p_v_39 & _not_2179;
-  assign _and_2181 = _and_2180 & _eq_2178;
-  assign _and_2182 = fill_valid & _and_2181;
-  assign _eq_2184 = p_tag_40 == fill_blk;
-  assign _not_2185 = ~p_y_40;
-  assign _and_2186 = p_v_40 & _not_2185;
-  assign _and_2187 = _and_2186 & _eq_2184;
-  assign _and_2188 = fill_valid & _and_2187;
-  assign _eq_2190 = p_tag_41 == fill_blk;
-  assign _not_2191 = ~p_y_41;
-  assign _and_2192 = p_v_41 & _not_2191;
-  assign _and_2193 = _and_2192 & _eq_2190;
-  assign _and_2194 = fill_valid & _and_2193;
-  assign _eq_2196 = p_tag_42 == fill_blk;
-  assign _not_2197 = ~p_y_42;
-  assign _and_2198 = p_v_42 & _not_2197;
-  assign _and_2199 = _and_2198 & _eq_2196;
-  assign _and_2200 = fill_valid & _and_2199;
-  assign _eq_2202 = p_tag_43 == fill_blk;
-  assign _not_2203 = ~p_y_43;
-  assign _and_2204 = p_v_43 & _not_2203;
-  assign _and_2205 = _and_2204 & _eq_2202;
-  assign _and_2206 = fill_valid & _and_2205;
-  assign _eq_2208 = p_tag_44 == fill_blk;
-  assign _not_2209 = ~p_y_44;
-  assign _and_2210 = p_v_44 & _not_2209;
-  assign _and_2211 = _and_2210 & _eq_2208;
-  assign _and_2212 = fill_valid & _and_2211;
-  assign _eq_2214 = p_tag_45 == fill_blk;
-  assign _not_2215 = ~p_y_45;
-  assign _and_2216 = p_v_45 & _not_2215;
-  assign _and_2217 = _and_2216 & _eq_2214;
-  assign _and_2218 = fill_valid & _and_2217;
-  assign _eq_2220 = p_tag_46 == fill_blk;
-  assign _not_2221 = ~p_y_46;
-  assign _and_2222 = p_v_46 & _not_2221;
-  assign _and_2223 = _and_2222 & _eq_2220;
-  assign _and_2224 = fill_valid & _and_2223;
-  assign _eq_2226 = p_tag_47 == fill_blk;
-  assign _not_2227 = ~p_y_47;
-  assign _and_2228 = p_v_47 & _not_2227;
-  assign _and_2229 = _and_2228 & _eq_2226;
-  assign _and_2230 = fill_valid & _and_2229;
-  assign _eq_2232 = p_tag_48 == fill_blk;
-  assign _not_2233 = ~p_y_48;
-  assign _and_2234 = p_v_48 & _not_2233;
-  assign _and_2235 = _and_2234 & _eq_2232;
-  assign _and_2236 = fill_valid & _and_2235;
-  assign _eq_2238 = p_tag_49 == fill_blk;
-  assign _not_2239 = ~p_y_49;
-  assign _and_2240 = p_v_49 & _not_2239;
-  assign _and_2241 = _and_2240 & _eq_2238;
-  assign _and_2242 = fill_valid & _and_2241;
-  assign _eq_2244 = p_tag_50 == fill_blk;
-  assign _not_2245 = ~p_y_50;
-  assign _and_2246 = p_v_50 & _not_2245;
-  assign _and_2247 = _and_2246 & _eq_2244;
-  assign _and_2248 = fill_valid & _and_2247;
-  assign _eq_2250 = p_tag_51 == fill_blk;
-  assign _not_2251 = ~p_y_51;
-  assign _and_2252 = p_v_51 & _not_2251;
-  assign _and_2253 = _and_2252 & _eq_2250;
-  assign _and_2254 = fill_valid & _and_2253;
-  assign _eq_2256 = p_tag_52 == fill_blk;
-  assign _not_2257 = ~p_y_52;
-  assign _and_2258 = p_v_52 & _not_2257;
-  assign _and_2259 = _and_2258 & _eq_2256;
-  assign _and_2260 = fill_valid & _and_2259;
-  assign _eq_2262 = p_tag_53 == fill_blk;
-  assign _not_2263 = ~p_y_53;
-  assign _and_2264 = p_v_53 & _not_2263;
-  assign _and_2265 = _and_2264 & _eq_2262;
-  assign _and_2266 = fill_valid & _and_2265;
-  assign _eq_2268 = p_tag_54 == fill_blk;
-  assign _not_2269 = ~p_y_54;
-  assign _and_2270 = p_v_54 & _not_2269;
-  assign _and_2271 = _and_2270 & _eq_2268;
-  assign _and_2272 = fill_valid & _and_2271;
-  assign _eq_2274 = p_tag_55 == fill_blk;
-  assign _not_2275 = ~p_y_55;
-  assign _and_2276 = p_v_55 & _not_2275;
-  assign _and_2277 = _and_2276 & _eq_2274;
-  assign _and_2278 = fill_valid & _and_2277;
-  assign _eq_2280 = p_tag_56 == fill_blk;
-  assign _not_2281 = ~p_y_56;
-  assign _and_2282 = p_v_56 & _not_2281;
-  assign _and_2283 = _and_2282 & _eq_2280;
-  assign _and_2284 = fill_valid & _and_2283;
-  assign _eq_2286 = p_tag_57 == fill_blk;
-  assign _not_2287 = ~p_y_57;
-  assign _and_2288 = p_v_57 & _not_2287;
-  assign _and_2289 = _and_2288 & _eq_2286;
-  assign _and_2290 = fill_valid & _and_2289;
-  assign _eq_2292 = p_tag_58 == fill_blk;
-  assign _not_2293 = ~p_y_58;
-  assign _and_2294 = p_v_58 & _not_2293;
-  assign _and_2295 = _and_2294 & _eq_2292;
-  assign _and_2296 = fill_valid & _and_2295;
-  assign _eq_2298 = p_tag_59 == fill_blk;
-  assign _not_2299 = ~p_y_59;
-  assign _and_2300 = p_v_59 & _not_2299;
-  assign _and_2301 = _and_2300 & _eq_2298;
-  assign _and_2302 = fill_valid & _and_2301;
-  assign _eq_2304 = p_tag_60 == fill_blk;
-  assign _not_2305 = ~p_y_60;
-  assign _and_2306 = p_v_60 & _not_2305;
-  assign _and_2307 = _and_2306 & _eq_2304;
-  assign _and_2308 = fill_valid & _and_2307;
-  assign _eq_2310 = p_tag_61 == fill_blk;
-  assign _not_2311 = ~p_y_61;
-  assign _and_2312 = p_v_61 & _not_2311;
-  assign _and_2313 = _and_2312 & _eq_2310;
-  assign _and_2314 = fill_valid & _and_2313;
-  assign _eq_2316 = p_tag_62 == fill_blk;
-  assign _not_2317 = ~p_y_62;
-  assign _and_2318 = p_v_62 & _not_2317;
-  assign _and_2319 = _and_2318 & _eq_2316;
-  assign _and_2320 = fill_valid & _and_2319;
-  assign _eq_2322 = p_tag_63 == fill_blk;
-  assign _not_2323 = ~p_y_63;
-  assign _and_2324 = p_v_63 & _not_2323;
-  assign _and_2325 = _and_2324 & _eq_2322;
-  assign _and_2326 = fill_valid & _and_2325;
-  assign _or_2328 = _and_1947 | _and_1953;
-  assign _or_2329 = _and_1959 | _and_1965;
-  assign _or_2330 = _or_2328 | _or_2329;
-  assign _or_2331 = _and_1971 | _and_1977;
-  assign _or_2332 = _and_1983 | _and_1989;
-  assign _or_2333 = _or_2331 | _or_2332;
-  assign _or_2334 = _or_2330 | _or_2333;
-  assign _or_2335 = _and_1995 | _and_2001;
-  assign _or_2336 = _and_2007 | _and_2013;
-  assign _or_2337 = _or_2335 | _or_2336;
-  assign _or_2338 = _and_2019 | _and_2025;
-  assign _or_2339 = _and_2031 | _and_2037;
-  assign _or_2340 = _or_2338 | _or_2339;
-  assign _or_2341 = _or_2337 | _or_2340;
-  assign _or_2342 = _or_2334 | _or_2341;
-  assign _or_2343 = _and_2043 | _and_2049;
-  assign _or_2344 = _and_2055 | _and_2061;
-  assign _or_2345 = _or_2343 | _or_2344;
-  assign _or_2346 = _and_2067 | _and_2073;
-  assign _or_2347 = _and_2079 | _and_2085;
-  assign _or_2348 = _or_2346 | _or_2347;
-  assign _or_2349 = _or_2345 | _or_2348;
-  assign _or_2350 = _and_2091 | _and_2097;
-  assign _or_2351 = _and_2103 | _and_2109;
-  assign _or_2352 = _or_2350 | _or_2351;
-  assign _or_2353 = _and_2115 | _and_2121;
-  assign _or_2354 = _and_2127 | _and_2133;
-  assign _or_2355 = _or_2353 | _or_2354;
-  assign _or_2356 = _or_2352 | _or_2355;
-  assign _or_2357 = _or_2349 | _or_2356;
-  assign _or_2358 = _or_2342 | _or_2357;
-  assign _or_2359 = _and_2139 | _and_2145;
-  assign _or_2360 = _and_2151 | _and_2157;
-  assign _or_2361 = _or_2359 | _or_2360;
-  assign _or_2362 = _and_2163 | _and_2169;
-  assign _or_2363 = _and_2175 | _and_2181;
-  assign _or_2364 = _or_2362 | _or_2363;
-  assign _or_2365 = _or_2361 | _or_2364;
-  assign _or_2366 = _and_2187 | _and_2193;
-  assign _or_2367 = _and_2199 | _and_2205;
-  assign _or_2368 = _or_2366 | _or_2367;
-  assign _or_2369 = _and_2211 | _and_2217;
-  assign _or_2370 = _and_2223 | _and_2229;
-  assign _or_2371 = _or_2369 | _or_2370;
-  assign _or_2372 = _or_2368 | _or_2371;
-  assign _or_2373 = _or_2365 | _or_2372;
-  assign _or_2374 = _and_2235 | _and_2241;
-  assign _or_2375 = _and_2247 | _and_2253;
-  assign _or_2376 = _or_2374 | _or_2375;
-  assign _or_2377 = _and_2259 | _and_2265;
-  assign _or_2378 = _and_2271 | _and_2277;
-  assign _or_2379 = _or_2377 | _or_2378;
-  assign _or_2380 = _or_2376 | _or_2379;
-  assign _or_2381 = _and_2283 | _and_2289;
-  assign _or_2382 = _and_2295 | _and_2301;
-  assign _or_2383 = _or_2381 | _or_2382;
-  assign _or_2384 = _and_2307 | _and_2313;
-  assign _or_2385 = _and_2319 | _and_2325;
-  assign _or_2386 = _or_2384 | _or_2385;
-  assign _or_2387 = _or_2383 | _or_2386;
-  assign _or_2388 = _or_2380 | _or_2387;
-  assign _or_2389 = _or_2373 | _or_2388;
-  assign _or_2390 = _or_2358 | _or_2389;
-  assign _not_2391 = ~_or_2390;
-  assign _and_2392 = _not_2391 & fill_valid;
-  assign _cat_2393 = {_and_1050, _and_1048, _and_1046, _and_1044, _and_1042, _and_1040, _and_1038, _and_1036, _and_1034, _and_1032, _and_1030, _and_1028, _and_1026, _and_1024, _and_1022, _and_1020, _and_1018, _and_1016, _and_1014, _and_1012, _and_1010, _and_1008, _and_1006, _and_1004, _and_1002, _and_1000, _and_998, _and_996, _and_994, _and_992, _and_990, _and_988, _and_986, _and_984, _and_982, _and_980, _and_978, _and_976, _and_974, _and_972, _and_970, _and_968, _and_966, _and_964, _and_962, _and_960, _and_958, _and_956, _and_954, _and_952, _and_950, _and_948, _and_946, _and_944, _and_942, _and_940, _and_938, _and_936, _and_934, _and_932, _and_930, _and_928, _and_926, _and_924};
-  assign _slice_2394 = _cat_2393[0];
-  assign _slice_2395 = _cat_2393[1];
-  assign _slice_2396 = _cat_2393[2];
-  assign _slice_2397 = _cat_2393[3];
-  assign _slice_2398 = _cat_2393[4];
-  assign _slice_2399 = _cat_2393[5];
-  assign _slice_2400 = _cat_2393[6];
-  assign _slice_2401 = _cat_2393[7];
-  assign _slice_2402 = _cat_2393[8];
-  assign _slice_2403 = _cat_2393[9];
-  assign _slice_2404 = _cat_2393[10];
-  assign _slice_2405 = _cat_2393[11];
-  assign _slice_2406 = _cat_2393[12];
-  assign _slice_2407 = _cat_2393[13];
-  assign _slice_2408 = _cat_2393[14];
-  assign _slice_2409 = _cat_2393[15];
-  assign _slice_2410 = _cat_2393[16];
-  assign _slice_2411 = _cat_2393[17];
-  assign _slice_2412 = _cat_2393[18];
-  assign _slice_2413 = _cat_2393[19];
-  assign _slice_2414 = _cat_2393[20];
-  assign _slice_2415 = _cat_2393[21];
-  assign _slice_2416 = _cat_2393[22];
-  assign _slice_2417 = _cat_2393[23];
-  assign _slice_2418 = _cat_2393[24];
-  assign _slice_2419 = _cat_2393[25];
-  assign _slice_2420 = _cat_2393[26];
-  assign _slice_2421 = _cat_2393[27];
-  assign _slice_2422 = _cat_2393[28];
-  assign _slice_2423 = _cat_2393[29];
-  assign _slice_2424 = _cat_2393[30];
-  assign _slice_2425 = _cat_2393[31];
-  assign _slice_2426 = _cat_2393[32];
-  assign _slice_2427 = _cat_2393[33];
-  assign _slice_2428 = _cat_2393[34];
-  assign _slice_2429 = _cat_2393[35];
-  assign _slice_2430 = _cat_2393[36];
-  assign _slice_2431 = _cat_2393[37];
-  assign _slice_2432 = _cat_2393[38];
-  assign _slice_2433 = _cat_2393[39];
-  assign _slice_2434 = _cat_2393[40];
-  assign _slice_2435 = _cat_2393[41];
-  assign _slice_2436 = _cat_2393[42];
-  assign _slice_2437 = _cat_2393[43];
-  assign _slice_2438 = _cat_2393[44];
-  assign _slice_2439 = _cat_2393[45];
-  assign _slice_2440 = _cat_2393[46];
-  assign _slice_2441 = _cat_2393[47];
-  assign _slice_2442 = _cat_2393[48];
-  assign _slice_2443 = _cat_2393[49];
-  assign _slice_2444 = _cat_2393[50];
-  assign _slice_2445 = _cat_2393[51];
-  assign _slice_2446 = _cat_2393[52];
-  assign _slice_2447 = _cat_2393[53];
-  assign _slice_2448 = _cat_2393[54];
-  assign _slice_2449 = _cat_2393[55];
-  assign _slice_2450 = _cat_2393[56];
-  assign _slice_2451 = _cat_2393[57];
-  assign _slice_2452 = _cat_2393[58];
-  assign _slice_2453 = _cat_2393[59];
-  assign _slice_2454 = _cat_2393[60];
-  assign _slice_2455 = _cat_2393[61];
-  assign _slice_2456 = _cat_2393[62];
-  assign _slice_2457 = _cat_2393[63];
-  assign _not_2459 = ~1'b0;
-  assign _and_2460 = _slice_2394 & _not_2459;
-  assign _or_2461 = 1'b0 | _slice_2394;
-  assign _not_2462 = ~_or_2461;
-  assign _and_2463 = _slice_2395 & _not_2462;
-  assign _or_2464 = _or_2461 | _slice_2395;
-  assign _not_2465 = ~_or_2464;
-  assign _and_2466 = _slice_2396 & _not_2465;
-  assign _or_2467 = _or_2464 | _slice_2396;
-  assign _not_2468 = ~_or_2467;
-  assign _and_2469 = _slice_2397 & _not_2468;
-  assign _or_2470 = _or_2467 | _slice_2397;
-  assign _not_2471 = ~_or_2470;
-  assign _and_2472 = _slice_2398 & _not_2471;
-  assign _or_2473 = _or_2470 | _slice_2398;
-  assign _not_2474 = ~_or_2473;
-  assign _and_2475 = _slice_2399 & _not_2474;
-  assign _or_2476 = _or_2473 | _slice_2399;
-  assign _not_2477 = ~_or_2476;
-  assign _and_2478 = _slice_2400 & _not_2477;
-  assign _or_2479 = _or_2476 | _slice_2400;
-  assign _not_2480 = ~_or_2479;
-  assign _and_2481 = _slice_2401 & _not_2480;
-  assign _or_2482 = _or_2479 | _slice_2401;
-  assign _not_2483 = ~_or_2482;
-  assign _and_2484 = _slice_2402 & _not_2483;
-  assign _or_2485 = _or_2482 | _slice_2402;
-  assign _not_2486 = ~_or_2485;
-  assign _and_2487 = _slice_2403 & _not_2486;
-  assign _or_2488 = _or_2485 | _slice_2403;
-  assign _not_2489 = ~_or_2488;
-  assign _and_2490 = _slice_2404 & _not_2489;
-  assign _or_2491 = _or_2488 | _slice_2404;
-  assign _not_2492 = ~_or_2491;
-  assign _and_2493 = _slice_2405 & _not_2492;
-  assign _or_2494 = _or_2491 | _slice_2405;
-  assign _not_2495 = ~_or_2494;
-  assign _and_2496 = _slice_2406 & _not_2495;
-  assign _or_2497 = _or_2494 | _slice_2406;
-  assign _not_2498 = ~_or_2497;
-  assign _and_2499 = _slice_2407 & _not_2498;
-  assign _or_2500 = _or_2497 | _slice_2407;
-  assign _not_2501 = ~_or_2500;
-  assign _and_2502 = _slice_2408 & _not_2501;
-  assign _or_2503 = _or_2500 | _slice_2408;
-  assign _not_2504 = ~_or_2503;
-  assign _and_2505 = _slice_2409 & _not_2504;
-  assign _or_2506 = _or_2503 | _slice_2409;
-  assign _not_2507 = ~_or_2506;
-  assign _and_2508 = _slice_2410 & _not_2507;
-  assign _or_2509 = _or_2506 | _slice_2410;
-  assign _not_2510 = ~_or_2509;
-  assign _and_2511 = _slice_2411 & _not_2510;
-  assign _or_2512 = _or_2509 | _slice_2411;
-  assign _not_2513 = ~_or_2512;
-  assign _and_2514 = _slice_2412 & _not_2513;
-  assign _or_2515 = _or_2512 | _slice_2412;
-  assign _not_2516 = ~_or_2515;
-  assign _and_2517 = _slice_2413 & _not_2516;
-  assign _or_2518 = _or_2515 | _slice_2413;
-  assign _not_2519 = ~_or_2518;
-  assign _and_2520 = _slice_2414 & _not_2519;
-  assign _or_2521 = _or_2518 | _slice_2414;
-  assign _not_2522 = ~_or_2521;
-  assign _and_2523 = _slice_2415 & _not_2522;
-  assign _or_2524 = _or_2521 | _slice_2415;
-  assign _not_2525 = ~_or_2524;
-  assign _and_2526 = _slice_2416 & _not_2525;
-  assign _or_2527 = _or_2524 | _slice_2416;
-  assign _not_2528 = ~_or_2527;
-  assign _and_2529 = _slice_2417 & _not_2528;
-  assign _or_2530 = _or_2527 | _slice_2417;
-  assign _not_2531 = ~_or_2530;
-  assign _and_2532 = _slice_2418 & _not_2531;
-  assign _or_2533 = _or_2530 | _slice_2418;
-  assign _not_2534 = ~_or_2533;
-  assign _and_2535 = _slice_2419 & _not_2534;
-  assign _or_2536 = _or_2533 | _slice_2419;
-  assign _not_2537 = ~_or_2536;
-  assign _and_2538 = _slice_2420 & _not_2537;
-  assign _or_2539 = _or_2536 | _slice_2420;
-  assign _not_2540 = ~_or_2539;
-  assign _and_2541 = _slice_2421 & _not_2540;
-  assign _or_2542 = _or_2539 | _slice_2421;
-  assign _not_2543 = ~_or_2542;
-  assign _and_2544 = _slice_2422 & _not_2543;
-  assign _or_2545 = _or_2542 | _slice_2422;
-  assign _not_2546 = ~_or_2545;
-  assign _and_2547 = _slice_2423 & _not_2546;
-  assign _or_2548 = _or_2545 | _slice_2423;
-  assign _not_2549 = ~_or_2548;
-  assign _and_2550 = _slice_2424 & _not_2549;
-  assign _or_2551 = _or_2548 | _slice_2424;
-  assign _not_2552 = ~_or_2551;
-  assign _and_2553 = _slice_2425 & _not_2552;
-  assign _or_2554 = _or_2551 | _slice_2425;
-  assign _not_2555 = ~_or_2554;
-  assign _and_2556 = _slice_2426 & _not_2555;
-  assign _or_2557 = _or_2554 | _slice_2426;
-  assign _not_2558 = ~_or_2557;
-  assign _and_2559 = _slice_2427 & _not_2558;
-  assign _or_2560 = _or_2557 | _slice_2427;
-  assign _not_2561 = ~_or_2560;
-  assign _and_2562 = _slice_2428 & _not_2561;
-  assign _or_2563 = _or_2560 | _slice_2428;
-  assign _not_2564 = ~_or_2563;
-  assign _and_2565 = _slice_2429 & _not_2564;
-  assign _or_2566 = _or_2563 | _slice_2429;
-  assign _not_2567 = ~_or_2566;
-  assign _and_2568 = _slice_2430 & _not_2567;
-  assign _or_2569 = _or_2566 | _slice_2430;
-  assign _not_2570 = ~_or_2569;
-  assign _and_2571 = _slice_2431 & _not_2570;
-  assign _or_2572 = _or_2569 | _slice_2431;
-  assign _not_2573 = ~_or_2572;
-  assign _and_2574 = _slice_2432 & _not_2573;
-  assign _or_2575 = _or_2572 | _slice_2432;
-  assign _not_2576 = ~_or_2575;
-  assign _and_2577 = _slice_2433 & _not_2576;
-  assign _or_2578 = _or_2575 | _slice_2433;
-  assign _not_2579 = ~_or_2578;
-  assign _and_2580 = _slice_2434 & _not_2579;
-  assign _or_2581 = _or_2578 | _slice_2434;
-  assign _not_2582 = ~_or_2581;
-  assign _and_2583 = _slice_2435 & _not_2582;
-  assign _or_2584 = _or_2581 | _slice_2435;
-  assign _not_2585 = ~_or_2584;
-  assign _and_2586 = _slice_2436 & _not_2585;
-  assign _or_2587 = _or_2584 | _slice_2436;
-  assign _not_2588 = ~_or_2587;
-  assign _and_2589 = _slice_2437 & _not_2588;
-  assign _or_2590 = _or_2587 | _slice_2437;
-  assign _not_2591 = ~_or_2590;
-  assign _and_2592 = _slice_2438 & _not_2591;
-  assign _or_2593 = _or_2590 | _slice_2438;
-  assign _not_2594 = ~_or_2593;
-  assign _and_2595 = _slice_2439 & _not_2594;
-  assign _or_2596 = _or_2593 | _slice_2439;
-  assign _not_2597 = ~_or_2596;
-  assign _and_2598 = _slice_2440 & _not_2597;
-  assign _or_2599 = _or_2596 | _slice_2440;
-  assign _not_2600 = ~_or_2599;
-  assign _and_2601 = _slice_2441 & _not_2600;
-  assign _or_2602 = _or_2599 | _slice_2441;
-  assign _not_2603 = ~_or_2602;
-  assign _and_2604 = _slice_2442 & _not_2603;
-  assign _or_2605 = _or_2602 | _slice_2442;
-  assign _not_2606 = ~_or_2605;
-  assign _and_2607 = _slice_2443 & _not_2606;
-  assign _or_2608 = _or_2605 | _slice_2443;
-  assign _not_2609 = ~_or_2608;
-  assign _and_2610 = _slice_2444 & _not_2609;
-  assign _or_2611 = _or_2608 | _slice_2444;
-  assign _not_2612 = ~_or_2611;
-  assign _and_2613 = _slice_2445 & _not_2612;
-  assign _or_2614 = _or_2611 | _slice_2445;
-  assign _not_2615 = ~_or_2614;
-  assign _and_2616 = _slice_2446 & _not_2615;
-  assign _or_2617 = _or_2614 | _slice_2446;
-  assign _not_2618 = ~_or_2617;
-  assign _and_2619 = _slice_2447 & _not_2618;
-  assign _or_2620 = _or_2617 | _slice_2447;
-  assign _not_2621 = ~_or_2620;
-  assign _and_2622 = _slice_2448 & _not_2621;
-  assign _or_2623 = _or_2620 | _slice_2448;
-  assign _not_2624 = ~_or_2623;
-  assign _and_2625 = _slice_2449 & _not_2624;
-  assign _or_2626 = _or_2623 | _slice_2449;
-  assign _not_2627 = ~_or_2626;
-  assign _and_2628 = _slice_2450 & _not_2627;
-  assign _or_2629 = _or_2626 | _slice_2450;
-  assign _not_2630 = ~_or_2629;
-  assign _and_2631 = _slice_2451 & _not_2630;
-  assign _or_2632 = _or_2629 | _slice_2451;
-  assign _not_2633 = ~_or_2632;
-  assign _and_2634 = _slice_2452 & _not_2633;
-  assign _or_2635 = _or_2632 | _slice_2452;
-  assign _not_2636 = ~_or_2635;
-  assign _and_2637 = _slice_2453 & _not_2636;
-  assign _or_2638 = _or_2635 | _slice_2453;
-  assign _not_2639 = ~_or_2638;
-  assign _and_2640 = _slice_2454 & _not_2639;
-  assign _or_2641 = _or_2638 | _slice_2454;
-  assign _not_2642 = ~_or_2641;
-  assign _and_2643 = _slice_2455 & _not_2642;
-  assign _or_2644 = _or_2641 | _slice_2455;
-  assign _not_2645 = ~_or_2644;
-  assign _and_2646 = _slice_2456 & _not_2645;
-  assign _or_2647 = _or_2644 | _slice_2456;
-  assign _not_2648 = ~_or_2647;
-  assign _and_2649 = _slice_2457 & _not_2648;
-  assign _or_2650 = _or_2647 | _slice_2457;
-  assign _cat_2651 = {_and_2649, _and_2646, _and_2643, _and_2640, _and_2637, _and_2634, _and_2631, _and_2628, _and_2625, _and_2622, _and_2619, _and_2616, _and_2613, _and_2610, _and_2607, _and_2604, _and_2601, _and_2598, _and_2595, _and_2592, _and_2589, _and_2586, _and_2583, _and_2580, _and_2577, _and_2574, _and_2571, _and_2568, _and_2565, _and_2562, _and_2559, _and_2556, _and_2553, _and_2550, _and_2547, _and_2544, _and_2541, _and_2538, _and_2535, _and_2532, _and_2529, _and_2526, _and_2523, _and_2520, _and_2517, _and_2514, _and_2511, _and_2508, _and_2505, _and_2502, _and_2499, _and_2496, _and_2493, _and_2490, _and_2487, _and_2484, _and_2481, _and_2478, _and_2475, _and_2472, _and_2469, _and_2466, _and_2463, _and_2460};
-  assign _ror_2652 = |_cat_2393;
-  assign _slice_2653 = _cat_2651[1];
-  assign _slice_2654 = _cat_2651[3];
-  assign _slice_2655 = _cat_2651[5];
-  assign _slice_2656 = _cat_2651[7];
-  assign _slice_2657 = _cat_2651[9];
-  assign _slice_2658 = _cat_2651[11];
-  assign _slice_2659 = _cat_2651[13];
-  assign _slice_2660 = _cat_2651[15];
-  assign _slice_2661 = _cat_2651[17];
-  assign _slice_2662 = _cat_2651[19];
-  assign _slice_2663 = _cat_2651[21];
-  assign _slice_2664 = _cat_2651[23];
-  assign _slice_2665 = _cat_2651[25];
-  assign _slice_2666 = _cat_2651[27];
-  assign _slice_2667 = _cat_2651[29];
-  assign _slice_2668 = _cat_2651[31];
-  assign _slice_2669 = _cat_2651[33];
-  assign _slice_2670 = _cat_2651[35];
-  assign _slice_2671 = _cat_2651[37];
-  assign _slice_2672 = _cat_2651[39];
-  assign _slice_2673 = _cat_2651[41];
-  assign _slice_2674 = _cat_2651[43];
-  assign _slice_2675 = _cat_2651[45];
-  assign _slice_2676 = _cat_2651[47];
-  assign _slice_2677 = _cat_2651[49];
-  assign _slice_2678 = _cat_2651[51];
-  assign _slice_2679 = _cat_2651[53];
-  assign _slice_2680 = _cat_2651[55];
-  assign _slice_2681 = _cat_2651[57];
-  assign _slice_2682 = _cat_2651[59];
-  assign _slice_2683 = _cat_2651[61];
-  assign _slice_2684 = _cat_2651[63];
-  assign _cat_2685 = {_slice_2653, _slice_2654, _slice_2655, _slice_2656, _slice_2657, _slice_2658, _slice_2659, _slice_2660, _slice_2661, _slice_2662, _slice_2663, _slice_2664, _slice_2665, _slice_2666, _slice_2667, _slice_2668, _slice_2669, _slice_2670, _slice_2671, _slice_2672, _slice_2673, _slice_2674, _slice_2675, _slice_2676, _slice_2677, _slice_2678, _slice_2679, _slice_2680, _slice_2681, _slice_2682, _slice_2683, _slice_2684};
-  assign _ror_2686 = |_cat_2685;
-  assign _slice_2687 = _cat_2651[2];
-  assign _slice_2688 = _cat_2651[3];
-  assign _slice_2689 = _cat_2651[6];
-  assign _slice_2690 = _cat_2651[7];
-  assign _slice_2691 = _cat_2651[10];
-  assign _slice_2692 = _cat_2651[11];
-  assign _slice_2693 = _cat_2651[14];
-  assign _slice_2694 = _cat_2651[15];
-  assign _slice_2695 = _cat_2651[18];
-  assign _slice_2696 = _cat_2651[19];
-  assign _slice_2697 = _cat_2651[22];
-  assign _slice_2698 = _cat_2651[23];
-  assign _slice_2699 = _cat_2651[26];
-  assign _slice_2700 = _cat_2651[27];
-  assign _slice_2701 = _cat_2651[30];
-  assign _slice_2702 = _cat_2651[31];
-  assign _slice_2703 = _cat_2651[34];
-  assign _slice_2704 = _cat_2651[35];
-  assign _slice_2705 = _cat_2651[38];
-  assign _slice_2706 = _cat_2651[39];
-  assign _slice_2707 = _cat_2651[42];
-  assign _slice_2708 = _cat_2651[43];
-  assign _slice_2709 = _cat_2651[46];
-  assign _slice_2710 = _cat_2651[47];
-  assign _slice_2711 = _cat_2651[50];
-  assign _slice_2712 = _cat_2651[51];
-  assign _slice_2713 = _cat_2651[54];
-  assign _slice_2714 = _cat_2651[55];
-  assign _slice_2715 = _cat_2651[58];
-  assign _slice_2716 = _cat_2651[59];
-  assign _slice_2717 = _cat_2651[62];
-  assign _slice_2718 = _cat_2651[63];
-  assign _cat_2719 = {_slice_2687, _slice_2688, _slice_2689, _slice_2690, _slice_2691, _slice_2692, _slice_2693, _slice_2694, _slice_2695, _slice_2696, _slice_2697, _slice_2698, _slice_2699, _slice_2700, _slice_2701, _slice_2702, _slice_2703, _slice_2704, _slice_2705, _slice_2706, _slice_2707, _slice_2708, _slice_2709, _slice_2710, _slice_2711, _slice_2712, _slice_2713, _slice_2714, _slice_2715, _slice_2716, _slice_2717, _slice_2718};
-  assign _ror_2720 = |_cat_2719;
-  assign _slice_2721 = _cat_2651[4];
-  assign _slice_2722 = _cat_2651[5];
-  assign _slice_2723 = _cat_2651[6];
-  assign _slice_2724 = _cat_2651[7];
-  assign _slice_2725 = _cat_2651[12];
-  assign _slice_2726 = _cat_2651[13];
-  assign _slice_2727 = _cat_2651[14];
-  assign _slice_2728 = _cat_2651[15];
-  assign _slice_2729 = _cat_2651[20];
-  assign _slice_2730 = _cat_2651[21];
-  assign _slice_2731 = _cat_2651[22];
-  assign _slice_2732 = _cat_2651[23];
-  assign _slice_2733 = _cat_2651[28];
-  assign _slice_2734 = _cat_2651[29];
-  assign _slice_2735 = _cat_2651[30];
-  assign _slice_2736 = _cat_2651[31];
-  assign _slice_2737 = _cat_2651[36];
-  assign _slice_2738 = _cat_2651[37];
-  assign _slice_2739 = _cat_2651[38];
-  assign _slice_2740 = _cat_2651[39];
-  assign _slice_2741 = _cat_2651[44];
-  assign _slice_2742 = _cat_2651[45];
-  assign _slice_2743 = _cat_2651[46];
-  assign _slice_2744 = _cat_2651[47];
-  assign _slice_2745 = _cat_2651[52];
-  assign _slice_2746 = _cat_2651[53];
-  assign _slice_2747 = _cat_2651[54];
-  assign _slice_2748 = _cat_2651[55];
-  assign _slice_2749 = _cat_2651[60];
-  assign _slice_2750 = _cat_2651[61];
-  assign _slice_2751 = _cat_2651[62];
-  assign _slice_2752 = _cat_2651[63];
-  assign _cat_2753 = {_slice_2721, _slice_2722, _slice_2723, _slice_2724, _slice_2725, _slice_2726, _slice_2727, _slice_2728, _slice_2729, _slice_2730, _slice_2731, _slice_2732, _slice_2733, _slice_2734, _slice_2735, _slice_2736, _slice_2737, _slice_2738, _slice_2739, _slice_2740, _slice_2741, _slice_2742, _slice_2743, _slice_2744, _slice_2745, _slice_2746, _slice_2747, _slice_2748, _slice_2749, _slice_2750, _slice_2751, _slice_2752};
-  assign _ror_2754 = |_cat_2753;
-  assign _slice_2755 = _cat_2651[8];
-  assign _slice_2756 = _cat_2651[9];
-  assign _slice_2757 = _cat_2651[10];
-  assign _slice_2758 = _cat_2651[11];
-  assign _slice_2759 = _cat_2651[12];
-  assign _slice_2760 = _cat_2651[13];
-  assign _slice_2761 = _cat_2651[14];
-  assign _slice_2762 = _cat_2651[15];
-  assign _slice_2763 = _cat_2651[24];
-  assign _slice_2764 = _cat_2651[25];
-  assign _slice_2765 = _cat_2651[26];
-  assign _slice_2766 = _cat_2651[27];
-  assign _slice_2767 = _cat_2651[28];
-  assign _slice_2768 = _cat_2651[29];
-  assign _slice_2769 = _cat_2651[30];
-  assign _slice_2770 = _cat_2651[31];
-  assign _slice_2771 = _cat_2651[40];
-  assign _slice_2772 = _cat_2651[41];
-  assign _slice_2773 = _cat_2651[42];
-  assign _slice_2774 = _cat_2651[43];
-  assign _slice_2775 = _cat_2651[44];
-  assign _slice_2776 = _cat_2651[45];
-  assign _slice_2777 = _cat_2651[46];
-  assign _slice_2778 = _cat_2651[47];
-  assign _slice_2779 = _cat_2651[56];
-  assign _slice_2780 = _cat_2651[57];
-  assign _slice_2781 = _cat_2651[58];
-  assign _slice_2782 = _cat_2651[59];
-  assign _slice_2783 = _cat_2651[60];
-  assign _slice_2784 = _cat_2651[61];
-  assign _slice_2785 = _cat_2651[62];
-  assign _slice_2786 = _cat_2651[63];
-  assign _cat_2787 = {_slice_2755, _slice_2756, _slice_2757, _slice_2758, _slice_2759, _slice_2760, _slice_2761, _slice_2762, _slice_2763, _slice_2764, _slice_2765, _slice_2766, _slice_2767, _slice_2768, _slice_2769, _slice_2770, _slice_2771, _slice_2772, _slice_2773, _slice_2774, _slice_2775, _slice_2776, _slice_2777, _slice_2778, _slice_2779, _slice_2780, _slice_2781, _slice_2782, _slice_2783, _slice_2784, _slice_2785, _slice_2786};
-  assign _ror_2788 = |_cat_2787;
-  assign _slice_2789 = _cat_2651[16];
-  assign _slice_2790 = _cat_2651[17];
-  assign _slice_2791 = _cat_2651[18];
-  assign _slice_2792 = _cat_2651[19];
-  assign _slice_2793 = _cat_2651[20];
-  assign _slice_2794 = _cat_2651[21];
-  assign _slice_2795 = _cat_2651[22];
-  assign _slice_2796 = _cat_2651[23];
-  assign _slice_2797 = _cat_2651[24];
-  assign _slice_2798 = _cat_2651[25];
-  assign _slice_2799 = _cat_2651[26];
-  assign _slice_2800 = _cat_2651[27];
-  assign _slice_2801 = _cat_2651[28];
-  assign _slice_2802 = _cat_2651[29];
-  assign _slice_2803 = _cat_2651[30];
-  assign _slice_2804 = _cat_2651[31];
-  assign _slice_2805 = _cat_2651[48];
-  assign _slice_2806 = _cat_2651[49];
-  assign _slice_2807 = _cat_2651[50];
-  assign _slice_2808 = _cat_2651[51];
-  assign _slice_2809 = _cat_2651[52];
-  assign _slice_2810 = _cat_2651[53];
-  assign _slice_2811 = _cat_2651[54];
-  assign _slice_2812 = _cat_2651[55];
-  assign _slice_2813 = _cat_2651[56];
-  assign _slice_2814 = _cat_2651[57];
-  assign _slice_2815 = _cat_2651[58];
-  assign _slice_2816 = _cat_2651[59];
-  assign _slice_2817 = _cat_2651[60];
-  assign _slice_2818 = _cat_2651[61];
-  assign _slice_2819 = _cat_2651[62];
-  assign _slice_2820 = _cat_2651[63];
-  assign _cat_2821 = {_slice_2789, _slice_2790, _slice_2791, _slice_2792, _slice_2793, _slice_2794, _slice_2795, _slice_2796, _slice_2797, _slice_2798, _slice_2799, _slice_2800, _slice_2801, _slice_2802, _slice_2803, _slice_2804, _slice_2805, _slice_2806, _slice_2807, _slice_2808, _slice_2809, _slice_2810, _slice_2811, _slice_2812, _slice_2813, _slice_2814, _slice_2815, _slice_2816, _slice_2817, _slice_2818, _slice_2819, _slice_2820};
-  assign _ror_2822 = |_cat_2821;
-  assign _slice_2823 = _cat_2651[32];
-  assign _slice_2824 = _cat_2651[33];
-  assign _slice_2825 = _cat_2651[34];
-  assign _slice_2826 = _cat_2651[35];
-  assign _slice_2827 = _cat_2651[36];
-  assign _slice_2828 = _cat_2651[37];
-  assign _slice_2829 = _cat_2651[38];
-  assign _slice_2830 = _cat_2651[39];
-  assign _slice_2831 = _cat_2651[40];
-  assign _slice_2832 = _cat_2651[41];
-  assign _slice_2833 = _cat_2651[42];
-  assign _slice_2834 = _cat_2651[43];
-  assign _slice_2835 = _cat_2651[44];
-  assign _slice_2836 = _cat_2651[45];
-  assign _slice_2837 = _cat_2651[46];
-  assign _slice_2838 = _cat_2651[47];
-  assign _slice_2839 = _cat_2651[48];
-  assign _slice_2840 = _cat_2651[49];
-  assign _slice_2841 = _cat_2651[50];
-  assign _slice_2842 = _cat_2651[51];
-  assign _slice_2843 = _cat_2651[52];
-  assign _slice_2844 = _cat_2651[53];
-  assign _slice_2845 = _cat_2651[54];
-  assign _slice_2846 = _cat_2651[55];
-  assign _slice_2847 = _cat_2651[56];
-  assign _slice_2848 = _cat_2651[57];
-  assign _slice_2849 = _cat_2651[58];
-  assign _slice_2850 = _cat_2651[59];
-  assign _slice_2851 = _cat_2651[60];
-  assign _slice_2852 = _cat_2651[61];
-  assign _slice_2853 = _cat_2651[62];
-  assign _slice_2854 = _cat_2651[63];
-  assign _cat_2855 = {_slice_2823, _slice_2824, _slice_2825, _slice_2826, _slice_2827, _slice_2828, _slice_2829, _slice_2830, _slice_2831, _slice_2832, _slice_2833, _slice_2834, _slice_2835, _slice_2836, _slice_2837, _slice_2838, _slice_2839, _slice_2840, _slice_2841, _slice_2842, _slice_2843, _slice_2844, _slice_2845, _slice_2846, _slice_2847, _slice_2848, _slice_2849, _slice_2850, _slice_2851, _slice_2852, _slice_2853, _slice_2854};
-  assign _ror_2856 = |_cat_2855;
-  assign _cat_2857 = {_ror_2856, _ror_2822, _ror_2788, _ror_2754, _ror_2720, _ror_2686};
-  assign _onehot_2858 = ({2{_cat_2651[0]}} & _cat_925) | ({2{_cat_2651[1]}} & _cat_927) | ({2{_cat_2651[2]}} & _cat_929) | ({2{_cat_2651[3]}} & _cat_931) | ({2{_cat_2651[4]}} & _cat_933) | ({2{_cat_2651[5]}} & _cat_935) | ({2{_cat_2651[6]}} & _cat_937) | ({2{_cat_2651[7]}} & _cat_939) | ({2{_cat_2651[8]}} & _cat_941) | ({2{_cat_2651[9]}} & _cat_943) | ({2{_cat_2651[10]}} & _cat_945) | ({2{_cat_2651[11]}} & _cat_947) | ({2{_cat_2651[12]}} & _cat_949) | ({2{_cat_2651[13]}} & _cat_951) | ({2{_cat_2651[14]}} & _cat_953) | ({2{_cat_2651[15]}} & _cat_955) | ({2{_cat_2651[16]}} & _cat_957) | ({2{_cat_2651[17]}} & _cat_959) | ({2{_cat_2651[18]}} & _cat_961) | ({2{_cat_2651[19]}} & _cat_963) | ({2{_cat_2651[20]}} & _cat_965) | ({2{_cat_2651[21]}} & _cat_967) | ({2{_cat_2651[22]}} & _cat_969) | ({2{_cat_2651[23]}} & _cat_971) | ({2{_cat_2651[24]}} & _cat_973) | ({2{_cat_2651[25]}} & _cat_975) | ({2{_cat_2651[26]}} & _cat_977) | ({2{_cat_2651[27]}} & _cat_979) | ({2{_cat_2651[28]}} & _cat_981) | ({2{_cat_2651[29]}} & _cat_983) | ({2{_cat_2651[30]}} & _cat_985) | ({2{_cat_2651[31]}} & _cat_987) | ({2{_cat_2651[32]}} & _cat_989) | ({2{_cat_2651[33]}} & _cat_991) | ({2{_cat_2651[34]}} & _cat_993) | ({2{_cat_2651[35]}} & _cat_995) | ({2{_cat_2651[36]}} & _cat_997) | ({2{_cat_2651[37]}} & _cat_999) | ({2{_cat_2651[38]}} & _cat_1001) | ({2{_cat_2651[39]}} & _cat_1003) | ({2{_cat_2651[40]}} & _cat_1005) | ({2{_cat_2651[41]}} & _cat_1007) | ({2{_cat_2651[42]}} & _cat_1009) | ({2{_cat_2651[43]}} & _cat_1011) | ({2{_cat_2651[44]}} & _cat_1013) | ({2{_cat_2651[45]}} & _cat_1015) | ({2{_cat_2651[46]}} & _cat_1017) | ({2{_cat_2651[47]}} & _cat_1019) | ({2{_cat_2651[48]}} & _cat_1021) | ({2{_cat_2651[49]}} & _cat_1023) | ({2{_cat_2651[50]}} & _cat_1025) | ({2{_cat_2651[51]}} & _cat_1027) | ({2{_cat_2651[52]}} & _cat_1029) | ({2{_cat_2651[53]}} & _cat_1031) | ({2{_cat_2651[54]}} & _cat_1033) | ({2{_cat_2651[55]}} & _cat_1035) | ({2{_cat_2651[56]}} & _cat_1037) | ({2{_cat_2651[57]}} & _cat_1039) | ({2{_cat_2651[58]}} & _cat_1041) | ({2{_cat_2651[59]}} & _cat_1043) | ({2{_cat_2651[60]}} & _cat_1045) | ({2{_cat_2651[61]}} & _cat_1047) | ({2{_cat_2651[62]}} & _cat_1049) | ({2{_cat_2651[63]}} & _cat_1051);
-  assign _slice_2859 = _onehot_2858[0];
-  assign _slice_2860 = _onehot_2858[1];
-  assign _not_2862 = ~1'b0;
-  assign _and_2863 = _slice_2859 & _not_2862;
-  assign _or_2864 = 1'b0 | _slice_2859;
-  assign _not_2865 = ~_or_2864;
-  assign _and_2866 = _slice_2860 & _not_2865;
-  assign _or_2867 = _or_2864 | _slice_2860;
-  assign _cat_2868 = {_and_2866, _and_2863};
-  assign _ror_2869 = |_onehot_2858;
-  assign _slice_2870 = _cat_2868[1];
-  assign _onehot_2871 = ({27{_cat_2651[0]}} & p_tag_0) | ({27{_cat_2651[1]}} & p_tag_1) | ({27{_cat_2651[2]}} & p_tag_2) | ({27{_cat_2651[3]}} & p_tag_3) | ({27{_cat_2651[4]}} & p_tag_4) | ({27{_cat_2651[5]}} & p_tag_5) | ({27{_cat_2651[6]}} & p_tag_6) | ({27{_cat_2651[7]}} & p_tag_7) | ({27{_cat_2651[8]}} & p_tag_8) | ({27{_cat_2651[9]}} & p_tag_9) | ({27{_cat_2651[10]}} & p_tag_10) | ({27{_cat_2651[11]}} & p_tag_11) | ({27{_cat_2651[12]}} & p_tag_12) | ({27{_cat_2651[13]}} & p_tag_13) | ({27{_cat_2651[14]}} & p_tag_14) | ({27{_cat_2651[15]}} & p_tag_15) | ({27{_cat_2651[16]}} & p_tag_16) | ({27{_cat_2651[17]}} & p_tag_17) | ({27{_cat_2651[18]}} & p_tag_18) | ({27{_cat_2651[19]}} & p_tag_19) | ({27{_cat_2651[20]}} & p_tag_20) | ({27{_cat_2651[21]}} & p_tag_21) | ({27{_cat_2651[22]}} & p_tag_22) | ({27{_cat_2651[23]}} & p_tag_23) | ({27{_cat_2651[24]}} & p_tag_24) | ({27{_cat_2651[25]}} & p_tag_25) | ({27{_cat_2651[26]}} & p_tag_26) | ({27{_cat_2651[27]}} & p_tag_27) | ({27{_cat_2651[28]}} & p_tag_28) | ({27{_cat_2651[29]}} & p_tag_29) | ({27{_cat_2651[30]}} & p_tag_30) | ({27{_cat_2651[31]}} & p_tag_31) | ({27{_cat_2651[32]}} & p_tag_32) | ({27{_cat_2651[33]}} & p_tag_33) | ({27{_cat_2651[34]}} & p_tag_34) | ({27{_cat_2651[35]}} & p_tag_35) | ({27{_cat_2651[36]}} & p_tag_36) | ({27{_cat_2651[37]}} & p_tag_37) | ({27{_cat_2651[38]}} & p_tag_38) | ({27{_cat_2651[39]}} & p_tag_39) | ({27{_cat_2651[40]}} & p_tag_40) | ({27{_cat_2651[41]}} & p_tag_41) | ({27{_cat_2651[42]}} & p_tag_42) | ({27{_cat_2651[43]}} & p_tag_43) | ({27{_cat_2651[44]}} & p_tag_44) | ({27{_cat_2651[45]}} & p_tag_45) | ({27{_cat_2651[46]}} & p_tag_46) | ({27{_cat_2651[47]}} & p_tag_47) | ({27{_cat_2651[48]}} & p_tag_48) | ({27{_cat_2651[49]}} & p_tag_49) | ({27{_cat_2651[50]}} & p_tag_50) | ({27{_cat_2651[51]}} & p_tag_51) | ({27{_cat_2651[52]}} & p_tag_52) | ({27{_cat_2651[53]}} & p_tag_53) | ({27{_cat_2651[54]}} & p_tag_54) | ({27{_cat_2651[55]}} & p_tag_55) | ({27{_cat_2651[56]}} & p_tag_56) | ({27{_cat_2651[57]}} & p_tag_57) | ({27{_cat_2651[58]}} & p_tag_58) | ({27{_cat_2651[59]}} & p_tag_59) | ({27{_cat_2651[60]}} & p_tag_60) | ({27{_cat_2651[61]}} & p_tag_61) | ({27{_cat_2651[62]}} & p_tag_62) | ({27{_cat_2651[63]}} & p_tag_63);
-  assign _onehot_2872 = ({256{_cat_2651[0]}} & p_data_0) | ({256{_cat_2651[1]}} & p_data_1) | ({256{_cat_2651[2]}} & p_data_2) | ({256{_cat_2651[3]}} & p_data_3) | ({256{_cat_2651[4]}} & p_data_4) | ({256{_cat_2651[5]}} & p_data_5) | ({256{_cat_2651[6]}} & p_data_6) | ({256{_cat_2651[7]}} & p_data_7) | ({256{_cat_2651[8]}} & p_data_8) | ({256{_cat_2651[9]}} & p_data_9) | ({256{_cat_2651[10]}} & p_data_10) | ({256{_cat_2651[11]}} & p_data_11) | ({256{_cat_2651[12]}} & p_data_12) | ({256{_cat_2651[13]}} & p_data_13) | ({256{_cat_2651[14]}} & p_data_14) | ({256{_cat_2651[15]}} & p_data_15) | ({256{_cat_2651[16]}} & p_data_16) | ({256{_cat_2651[17]}} & p_data_17) | ({256{_cat_2651[18]}} & p_data_18) | ({256{_cat_2651[19]}} & p_data_19) | ({256{_cat_2651[20]}} & p_data_20) | ({256{_cat_2651[21]}} & p_data_21) | ({256{_cat_2651[22]}} & p_data_22) | ({256{_cat_2651[23]}} & p_data_23) | ({256{_cat_2651[24]}} & p_data_24) | ({256{_cat_2651[25]}} & p_data_25) | ({256{_cat_2651[26]}} & p_data_26) | ({256{_cat_2651[27]}} & p_data_27) | ({256{_cat_2651[28]}} & p_data_28) | ({256{_cat_2651[29]}} & p_data_29) | ({256{_cat_2651[30]}} & p_data_30) | ({256{_cat_2651[31]}} & p_data_31) | ({256{_cat_2651[32]}} & p_data_32) | ({256{_cat_2651[33]}} & p_data_33) | ({256{_cat_2651[34]}} & p_data_34) | ({256{_cat_2651[35]}} & p_data_35) | ({256{_cat_2651[36]}} & p_data_36) | ({256{_cat_2651[37]}} & p_data_37) | ({256{_cat_2651[38]}} & p_data_38) | ({256{_cat_2651[39]}} & p_data_39) | ({256{_cat_2651[40]}} & p_data_40) | ({256{_cat_2651[41]}} & p_data_41) | ({256{_cat_2651[42]}} & p_data_42) | ({256{_cat_2651[43]}} & p_data_43) | ({256{_cat_2651[44]}} & p_data_44) | ({256{_cat_2651[45]}} & p_data_45) | ({256{_cat_2651[46]}} & p_data_46) | ({256{_cat_2651[47]}} & p_data_47) | ({256{_cat_2651[48]}} & p_data_48) | ({256{_cat_2651[49]}} & p_data_49) | ({256{_cat_2651[50]}} & p_data_50) | ({256{_cat_2651[51]}} & p_data_51) | ({256{_cat_2651[52]}} & p_data_52) | ({256{_cat_2651[53]}} & p_data_53) | ({256{_cat_2651[54]}} & p_data_54) | ({256{_cat_2651[55]}} & p_data_55) | ({256{_cat_2651[56]}} & p_data_56) | ({256{_cat_2651[57]}} & p_data_57) | ({256{_cat_2651[58]}} & p_data_58) | ({256{_cat_2651[59]}} & p_data_59) | ({256{_cat_2651[60]}} & p_data_60) | ({256{_cat_2651[61]}} & p_data_61) | ({256{_cat_2651[62]}} & p_data_62) | ({256{_cat_2651[63]}} & p_data_63);
-  assign _cat_2873 = {smshr0_tid_0, smshr0_reg_0, smshr0_off_0, smshr0_fmt_0};
-  assign _cat_2874 = {smshr1_tid_0, smshr1_reg_0, smshr1_off_0, smshr1_fmt_0};
-  assign _cat_2875 = {smshr2_tid_0, smshr2_reg_0, smshr2_off_0, smshr2_fmt_0};
-  assign _cat_2876 = {smshr3_tid_0, smshr3_reg_0, smshr3_off_0, smshr3_fmt_0};
-  assign _cat_2877 = {smshr4_tid_0, smshr4_reg_0, smshr4_off_0, smshr4_fmt_0};
-  assign _cat_2878 = {smshr5_tid_0, smshr5_reg_0, smshr5_off_0, smshr5_fmt_0};
-  assign _cat_2879 = {smshr6_tid_0, smshr6_reg_0, smshr6_off_0, smshr6_fmt_0};
-  assign _cat_2880 = {smshr7_tid_0, smshr7_reg_0, smshr7_off_0, smshr7_fmt_0};
-  assign _cat_2881 = {smshr8_tid_0, smshr8_reg_0, smshr8_off_0, smshr8_fmt_0};
-  assign _cat_2882 = {smshr9_tid_0, smshr9_reg_0, smshr9_off_0, smshr9_fmt_0};
-  assign _cat_2883 = {smshr10_tid_0, smshr10_reg_0, smshr10_off_0, smshr10_fmt_0};
-  assign _cat_2884 = {smshr11_tid_0, smshr11_reg_0, smshr11_off_0, smshr11_fmt_0};
-  assign _cat_2885 = {smshr12_tid_0, smshr12_reg_0, smshr12_off_0, smshr12_fmt_0};
-  assign _cat_2886 = {smshr13_tid_0, smshr13_reg_0, smshr13_off_0, smshr13_fmt_0};
-  assign _cat_2887 = {smshr14_tid_0, smshr14_reg_0, smshr14_off_0, smshr14_fmt_0};
-  assign _cat_2888 = {smshr15_tid_0, smshr15_reg_0, smshr15_off_0, smshr15_fmt_0};
-  assign _cat_2889 = {smshr16_tid_0, smshr16_reg_0, smshr16_off_0, smshr16_fmt_0};
-  assign _cat_2890 = {smshr17_tid_0, smshr17_reg_0, smshr17_off_0, smshr17_fmt_0};
-  assign _cat_2891 = {smshr18_tid_0, smshr18_reg_0, smshr18_off_0, smshr18_fmt_0};
-  assign _cat_2892 = {smshr19_tid_0, smshr19_reg_0, smshr19_off_0, smshr19_fmt_0};
-  assign _cat_2893 = {smshr20_tid_0, smshr20_reg_0, smshr20_off_0, smshr20_fmt_0};
-  assign _cat_2894 = {smshr21_tid_0, smshr21_reg_0, smshr21_off_0, smshr21_fmt_0};
-  assign _cat_2895 = {smshr22_tid_0, smshr22_reg_0, smshr22_off_0, smshr22_fmt_0};
-  assign _cat_2896 = {smshr23_tid_0, smshr23_reg_0, smshr23_off_0, smshr23_fmt_0};
-  assign _cat_2897 = {smshr24_tid_0, smshr24_reg_0, smshr24_off_0, smshr24_fmt_0};
-  assign _cat_2898 = {smshr25_tid_0, smshr25_reg_0, smshr25_off_0, smshr25_fmt_0};
-  assign _cat_2899 = {smshr26_tid_0, smshr26_reg_0, smshr26_off_0, smshr26_fmt_0};
-  assign _cat_2900 = {smshr27_tid_0, smshr27_reg_0, smshr27_off_0, smshr27_fmt_0};
-  assign _cat_2901 = {smshr28_tid_0, smshr28_reg_0, smshr28_off_0, smshr28_fmt_0};
-  assign _cat_2902 = {smshr29_tid_0, smshr29_reg_0, smshr29_off_0, smshr29_fmt_0};
-  assign _cat_2903 = {smshr30_tid_0, smshr30_reg_0, smshr30_off_0, smshr30_fmt_0};
-  assign _cat_2904 = {smshr31_tid_0, smshr31_reg_0, smshr31_off_0, smshr31_fmt_0};
-  assign _cat_2905 = {smshr32_tid_0, smshr32_reg_0, smshr32_off_0, smshr32_fmt_0};
-  assign _cat_2906 = {smshr33_tid_0, smshr33_reg_0, smshr33_off_0, smshr33_fmt_0};
-  assign _cat_2907 = {smshr34_tid_0, smshr34_reg_0, smshr34_off_0, smshr34_fmt_0};
-  assign _cat_2908 = {smshr35_tid_0, smshr35_reg_0, smshr35_off_0, smshr35_fmt_0};
-  assign _cat_2909 = {smshr36_tid_0, smshr36_reg_0, smshr36_off_0, smshr36_fmt_0};
-  assign _cat_2910 = {smshr37_tid_0, smshr37_reg_0, smshr37_off_0, smshr37_fmt_0};
-  assign _cat_2911 = {smshr38_tid_0, smshr38_reg_0, smshr38_off_0, smshr38_fmt_0};
-  assign _cat_2912 = {smshr39_tid_0, smshr39_reg_0, smshr39_off_0, smshr39_fmt_0};
-  assign _cat_2913 = {smshr40_tid_0, smshr40_reg_0, smshr40_off_0, smshr40_fmt_0};
-  assign _cat_2914 = {smshr41_tid_0, smshr41_reg_0, smshr41_off_0, smshr41_fmt_0};
-  assign _cat_2915 = {smshr42_tid_0, smshr42_reg_0, smshr42_off_0, smshr42_fmt_0};
-  assign _cat_2916 = {smshr43_tid_0, smshr43_reg_0, smshr43_off_0, smshr43_fmt_0};
-  assign _cat_2917 = {smshr44_tid_0, smshr44_reg_0, smshr44_off_0, smshr44_fmt_0};
-  assign _cat_2918 = {smshr45_tid_0, smshr45_reg_0, smshr45_off_0, smshr45_fmt_0};
-  assign _cat_2919 = {smshr46_tid_0, smshr46_reg_0, smshr46_off_0, smshr46_fmt_0};
-  assign _cat_2920 = {smshr47_tid_0, smshr47_reg_0, smshr47_off_0, smshr47_fmt_0};
-  assign _cat_2921 = {smshr48_tid_0, smshr48_reg_0, smshr48_off_0, smshr48_fmt_0};
-  assign _cat_2922 = {smshr49_tid_0, smshr49_reg_0, smshr49_off_0, smshr49_fmt_0};
-  assign _cat_2923 = {smshr50_tid_0, smshr50_reg_0, smshr50_off_0, smshr50_fmt_0};
-  assign _cat_2924 = {smshr51_tid_0, smshr51_reg_0, smshr51_off_0, smshr51_fmt_0};
-  assign _cat_2925 = {smshr52_tid_0, smshr52_reg_0, smshr52_off_0, smshr52_fmt_0};
-  assign _cat_2926 = {smshr53_tid_0, smshr53_reg_0, smshr53_off_0, smshr53_fmt_0};
-  assign _cat_2927 = {smshr54_tid_0, smshr54_reg_0, smshr54_off_0, smshr54_fmt_0};
-  assign _cat_2928 = {smshr55_tid_0, smshr55_reg_0, smshr55_off_0, smshr55_fmt_0};
-  assign _cat_2929 = {smshr56_tid_0, smshr56_reg_0, smshr56_off_0, smshr56_fmt_0};
-  assign _cat_2930 = {smshr57_tid_0, smshr57_reg_0, smshr57_off_0, smshr57_fmt_0};
-  assign _cat_2931 = {smshr58_tid_0, smshr58_reg_0, smshr58_off_0, smshr58_fmt_0};
-  assign _cat_2932 = {smshr59_tid_0, smshr59_reg_0, smshr59_off_0, smshr59_fmt_0};
-  assign _cat_2933 = {smshr60_tid_0, smshr60_reg_0, smshr60_off_0, smshr60_fmt_0};
-  assign _cat_2934 = {smshr61_tid_0, smshr61_reg_0, smshr61_off_0, smshr61_fmt_0};
-  assign _cat_2935 = {smshr62_tid_0, smshr62_reg_0, smshr62_off_0, smshr62_fmt_0};
-  assign _cat_2936 = {smshr63_tid_0, smshr63_reg_0, smshr63_off_0, smshr63_fmt_0};
-  assign _onehot_2937 = ({21{_cat_2651[0]}} & _cat_2873) | ({21{_cat_2651[1]}} & _cat_2874) | ({21{_cat_2651[2]}} & _cat_2875) | ({21{_cat_2651[3]}} & _cat_2876) | ({21{_cat_2651[4]}} & _cat_2877) | ({21{_cat_2651[5]}} & _cat_2878) | ({21{_cat_2651[6]}} & _cat_2879) | ({21{_cat_2651[7]}} & _cat_2880) | ({21{_cat_2651[8]}} & _cat_2881) | ({21{_cat_2651[9]}} & _cat_2882) | ({21{_cat_2651[10]}} & _cat_2883) | ({21{_cat_2651[11]}} & _cat_2884) | ({21{_cat_2651[12]}} & _cat_2885) | ({21{_cat_2651[13]}} & _cat_2886) | ({21{_cat_2651[14]}} & _cat_2887) | ({21{_cat_2651[15]}} & _cat_2888) | ({21{_cat_2651[16]}} & _cat_2889) | ({21{_cat_2651[17]}} & _cat_2890) | ({21{_cat_2651[18]}} & _cat_2891) | ({21{_cat_2651[19]}} & _cat_2892) | ({21{_cat_2651[20]}} & _cat_2893) | ({21{_cat_2651[21]}} & _cat_2894) | ({21{_cat_2651[22]}} & _cat_2895) | ({21{_cat_2651[23]}} & _cat_2896) | ({21{_cat_2651[24]}} & _cat_2897) | ({21{_cat_2651[25]}} & _cat_2898) | ({21{_cat_2651[26]}} & _cat_2899) | ({21{_cat_2651[27]}} & _cat_2900) | ({21{_cat_2651[28]}} & _cat_2901) | ({21{_cat_2651[29]}} & _cat_2902) | ({21{_cat_2651[30]}} & _cat_2903) | ({21{_cat_2651[31]}} & _cat_2904) | ({21{_cat_2651[32]}} & _cat_2905) | ({21{_cat_2651[33]}} & _cat_2906) | ({21{_cat_2651[34]}} & _cat_2907) | ({21{_cat_2651[35]}} & _cat_2908) | ({21{_cat_2651[36]}} & _cat_2909) | ({21{_cat_2651[37]}} & _cat_2910) | ({21{_cat_2651[38]}} & _cat_2911) | ({21{_cat_2651[39]}} & _cat_2912) | ({21{_cat_2651[40]}} & _cat_2913) | ({21{_cat_2651[41]}} & _cat_2914) | ({21{_cat_2651[42]}} & _cat_2915) | ({21{_cat_2651[43]}} & _cat_2916) | ({21{_cat_2651[44]}} & _cat_2917) | ({21{_cat_2651[45]}} & _cat_2918) | ({21{_cat_2651[46]}} & _cat_2919) | ({21{_cat_2651[47]}} & _cat_2920) | ({21{_cat_2651[48]}} & _cat_2921) | ({21{_cat_2651[49]}} & _cat_2922) | ({21{_cat_2651[50]}} & _cat_2923) | ({21{_cat_2651[51]}} & _cat_2924) | ({21{_cat_2651[52]}} & _cat_2925) | ({21{_cat_2651[53]}} & _cat_2926) | ({21{_cat_2651[54]}} & _cat_2927) | ({21{_cat_2651[55]}} & _cat_2928) | ({21{_cat_2651[56]}} & _cat_2929) | ({21{_cat_2651[57]}} & _cat_2930) | ({21{_cat_2651[58]}} & _cat_2931) | ({21{_cat_2651[59]}} & _cat_2932) | ({21{_cat_2651[60]}} & _cat_2933) | ({21{_cat_2651[61]}} & _cat_2934) | ({21{_cat_2651[62]}} & _cat_2935) | ({21{_cat_2651[63]}} & _cat_2936);
-  assign _cat_2938 = {smshr0_tid_1, smshr0_reg_1, smshr0_off_1, smshr0_fmt_1};
-  assign _cat_2939 = {smshr1_tid_1, smshr1_reg_1, smshr1_off_1, smshr1_fmt_1};
-  assign _cat_2940 = {smshr2_tid_1, smshr2_reg_1, smshr2_off_1, smshr2_fmt_1};
-  assign _cat_2941 = {smshr3_tid_1, smshr3_reg_1, smshr3_off_1, smshr3_fmt_1};
-  assign _cat_2942 = {smshr4_tid_1, smshr4_reg_1, smshr4_off_1, smshr4_fmt_1};
-  assign _cat_2943 = {smshr5_tid_1, smshr5_reg_1, smshr5_off_1, smshr5_fmt_1};
-  assign _cat_2944 = {smshr6_tid_1, smshr6_reg_1, smshr6_off_1, smshr6_fmt_1};
-  assign _cat_2945 = {smshr7_tid_1, smshr7_reg_1, smshr7_off_1, smshr7_fmt_1};
-  assign _cat_2946 = {smshr8_tid_1, smshr8_reg_1, smshr8_off_1, smshr8_fmt_1};
-  assign _cat_2947 = {smshr9_tid_1, smshr9_reg_1, smshr9_off_1, smshr9_fmt_1};
-  assign _cat_2948 = {smshr10_tid_1, smshr10_reg_1, smshr10_off_1, smshr10_fmt_1};
-  assign _cat_2949 = {smshr11_tid_1, smshr11_reg_1, smshr11_off_1, smshr11_fmt_1};
-  assign _cat_2950 = {smshr12_tid_1, smshr12_reg_1, smshr12_off_1, smshr12_fmt_1};
-  assign _cat_2951 = {smshr13_tid_1, smshr13_reg_1, smshr13_off_1, smshr13_fmt_1};
-  assign _cat_2952 = {smshr14_tid_1, smshr14_reg_1, smshr14_off_1, smshr14_fmt_1};
-  assign _cat_2953 = {smshr15_tid_1, smshr15_reg_1, smshr15_off_1, smshr15_fmt_1};
-  assign _cat_2954 = {smshr16_tid_1, smshr16_reg_1, smshr16_off_1, smshr16_fmt_1};
-  assign _cat_2955 = {smshr17_tid_1, smshr17_reg_1, smshr17_off_1, smshr17_fmt_1};
-  assign _cat_2956 = {smshr18_tid_1, smshr18_reg_1, smshr18_off_1, smshr18_fmt_1};
-  assign _cat_2957 = {smshr19_tid_1, smshr19_reg_1, smshr19_off_1, smshr19_fmt_1};
-  assign _cat_2958 = {smshr20_tid_1, smshr20_reg_1, smshr20_off_1, smshr20_fmt_1};
-  assign _cat_2959 = {smshr21_tid_1, smshr21_reg_1, smshr21_off_1, smshr21_fmt_1};
-  assign _cat_2960 = {smshr22_tid_1, smshr22_reg_1, smshr22_off_1, smshr22_fmt_1};
-  assign _cat_2961 = {smshr23_tid_1, smshr23_reg_1, smshr23_off_1, smshr23_fmt_1};
-  assign _cat_2962 = {smshr24_tid_1, smshr24_reg_1, smshr24_off_1, smshr24_fmt_1};
-  assign _cat_2963 = {smshr25_tid_1, smshr25_reg_1, smshr25_off_1, smshr25_fmt_1};
-  assign _cat_2964 = {smshr26_tid_1, smshr26_reg_1, smshr26_off_1, smshr26_fmt_1};
-  assign _cat_2965 = {smshr27_tid_1, smshr27_reg_1, smshr27_off_1, smshr27_fmt_1};
-  assign _cat_2966 = {smshr28_tid_1, smshr28_reg_1, smshr28_off_1, smshr28_fmt_1};
-  assign _cat_2967 = {smshr29_tid_1, smshr29_reg_1, smshr29_off_1, smshr29_fmt_1};
-  assign _cat_2968 = {smshr30_tid_1, smshr30_reg_1, smshr30_off_1, smshr30_fmt_1};
-  assign _cat_2969 = {smshr31_tid_1, smshr31_reg_1, smshr31_off_1, smshr31_fmt_1};
-  assign _cat_2970 = {smshr32_tid_1, smshr32_reg_1, smshr32_off_1, smshr32_fmt_1};
-  assign _cat_2971 = {smshr33_tid_1, smshr33_reg_1, smshr33_off_1, smshr33_fmt_1};
-  assign _cat_2972 = {smshr34_tid_1, smshr34_reg_1, smshr34_off_1, smshr34_fmt_1};
-  assign _cat_2973 = {smshr35_tid_1, smshr35_reg_1, smshr35_off_1, smshr35_fmt_1};
-  assign _cat_2974 = {smshr36_tid_1, smshr36_reg_1, smshr36_off_1, smshr36_fmt_1};
-  assign _cat_2975 = {smshr37_tid_1, smshr37_reg_1, smshr37_off_1, smshr37_fmt_1};
-  assign _cat_2976 = {smshr38_tid_1, smshr38_reg_1, smshr38_off_1, smshr38_fmt_1};
-  assign _cat_2977 = {smshr39_tid_1, smshr39_reg_1, smshr39_off_1, smshr39_fmt_1};
-  assign _cat_2978 = {smshr40_tid_1, smshr40_reg_1, smshr40_off_1, smshr40_fmt_1};
-  assign _cat_2979 = {smshr41_tid_1, smshr41_reg_1, smshr41_off_1, smshr41_fmt_1};
-  assign _cat_2980 = {smshr42_tid_1, smshr42_reg_1, smshr42_off_1, smshr42_fmt_1};
-  assign _cat_2981 = {smshr43_tid_1, smshr43_reg_1, smshr43_off_1, smshr43_fmt_1};
-  assign _cat_2982 = {smshr44_tid_1, smshr44_reg_1, smshr44_off_1, smshr44_fmt_1};
-  assign _cat_2983 = {smshr45_tid_1, smshr45_reg_1, smshr45_off_1, smshr45_fmt_1};
-  assign _cat_2984 = {smshr46_tid_1, smshr46_reg_1, smshr46_off_1, smshr46_fmt_1};
-  assign _cat_2985 = {smshr47_tid_1, smshr47_reg_1, smshr47_off_1, smshr47_fmt_1};
-  assign _cat_2986 = {smshr48_tid_1, smshr48_reg_1, smshr48_off_1, smshr48_fmt_1};
-  assign _cat_2987 = {smshr49_tid_1, smshr49_reg_1, smshr49_off_1, smshr49_fmt_1};
-  assign _cat_2988 = {smshr50_tid_1, smshr50_reg_1, smshr50_off_1, smshr50_fmt_1};
-  assign _cat_2989 = {smshr51_tid_1, smshr51_reg_1, smshr51_off_1, smshr51_fmt_1};
-  assign _cat_2990 = {smshr52_tid_1, smshr52_reg_1, smshr52_off_1, smshr52_fmt_1};
-  assign _cat_2991 = {smshr53_tid_1, smshr53_reg_1, smshr53_off_1, smshr53_fmt_1};
-  assign _cat_2992 = {smshr54_tid_1, smshr54_reg_1, smshr54_off_1, smshr54_fmt_1};
-  assign _cat_2993 = {smshr55_tid_1, smshr55_reg_1, smshr55_off_1, smshr55_fmt_1};
-  assign _cat_2994 = {smshr56_tid_1, smshr56_reg_1, smshr56_off_1, smshr56_fmt_1};
-  assign _cat_2995 = {smshr57_tid_1, smshr57_reg_1, smshr57_off_1, smshr57_fmt_1};
-  assign _cat_2996 = {smshr58_tid_1, smshr58_reg_1, smshr58_off_1, smshr58_fmt_1};
-  assign _cat_2997 = {smshr59_tid_1, smshr59_reg_1, smshr59_off_1, smshr59_fmt_1};
-  assign _cat_2998 = {smshr60_tid_1, smshr60_reg_1, smshr60_off_1, smshr60_fmt_1};
-  assign _cat_2999 = {smshr61_tid_1, smshr61_reg_1, smshr61_off_1, smshr61_fmt_1};
-  assign _cat_3000 = {smshr62_tid_1, smshr62_reg_1, smshr62_off_1, smshr62_fmt_1};
-  assign _cat_3001 = {smshr63_tid_1, smshr63_reg_1, smshr63_off_1, smshr63_fmt_1};
-  assign _onehot_3002 = ({21{_cat_2651[0]}} & _cat_2938) | ({21{_cat_2651[1]}} & _cat_2939) | ({21{_cat_2651[2]}} & _cat_2940) | ({21{_cat_2651[3]}} & _cat_2941) | ({21{_cat_2651[4]}} & _cat_2942) | ({21{_cat_2651[5]}} & _cat_2943) | ({21{_cat_2651[6]}} & _cat_2944) | ({21{_cat_2651[7]}} & _cat_2945) | ({21{_cat_2651[8]}} & _cat_2946) | ({21{_cat_2651[9]}} & _cat_2947) | ({21{_cat_2651[10]}} & _cat_2948) | ({21{_cat_2651[11]}} & _cat_2949) | ({21{_cat_2651[12]}} & _cat_2950) | ({21{_cat_2651[13]}} & _cat_2951) | ({21{_cat_2651[14]}} & _cat_2952) | ({21{_cat_2651[15]}} & _cat_2953) | ({21{_cat_2651[16]}} & _cat_2954) | ({21{_cat_2651[17]}} & _cat_2955) | ({21{_cat_2651[18]}} & _cat_2956) | ({21{_cat_2651[19]}} & _cat_2957) | ({21{_cat_2651[20]}} & _cat_2958) | ({21{_cat_2651[21]}} & _cat_2959) | ({21{_cat_2651[22]}} & _cat_2960) | ({21{_cat_2651[23]}} & _cat_2961) | ({21{_cat_2651[24]}} & _cat_2962) | ({21{_cat_2651[25]}} & _cat_2963) | ({21{_cat_2651[26]}} & _cat_2964) | ({21{_cat_2651[27]}} & _cat_2965) | ({21{_cat_2651[28]}} & _cat_2966) | ({21{_cat_2651[29]}} & _cat_2967) | ({21{_cat_2651[30]}} & _cat_2968) | ({21{_cat_2651[31]}} & _cat_2969) | ({21{_cat_2651[32]}} & _cat_2970) | ({21{_cat_2651[33]}} & _cat_2971) | ({21{_cat_2651[34]}} & _cat_2972) | ({21{_cat_2651[35]}} & _cat_2973) | ({21{_cat_2651[36]}} & _cat_2974) | ({21{_cat_2651[37]}} & _cat_2975) | ({21{_cat_2651[38]}} & _cat_2976) | ({21{_cat_2651[39]}} & _cat_2977) | ({21{_cat_2651[40]}} & _cat_2978) | ({21{_cat_2651[41]}} & _cat_2979) | ({21{_cat_2651[42]}} & _cat_2980) | ({21{_cat_2651[43]}} & _cat_2981) | ({21{_cat_2651[44]}} & _cat_2982) | ({21{_cat_2651[45]}} & _cat_2983) | ({21{_cat_2651[46]}} & _cat_2984) | ({21{_cat_2651[47]}} & _cat_2985) | ({21{_cat_2651[48]}} & _cat_2986) | ({21{_cat_2651[49]}} & _cat_2987) | ({21{_cat_2651[50]}} & _cat_2988) | ({21{_cat_2651[51]}} & _cat_2989) | ({21{_cat_2651[52]}} & _cat_2990) | ({21{_cat_2651[53]}} & _cat_2991) | ({21{_cat_2651[54]}} & _cat_2992) | ({21{_cat_2651[55]}} & _cat_2993) | ({21{_cat_2651[56]}} & _cat_2994) | ({21{_cat_2651[57]}} & _cat_2995) | ({21{_cat_2651[58]}} & _cat_2996) | ({21{_cat_2651[59]}} & _cat_2997) | ({21{_cat_2651[60]}} & _cat_2998) | ({21{_cat_2651[61]}} & _cat_2999) | ({21{_cat_2651[62]}} & _cat_3000) | ({21{_cat_2651[63]}} & _cat_3001);
-  assign _onehot_3003 = ({21{_cat_2868[0]}} & _onehot_2937) | ({21{_cat_2868[1]}} & _onehot_3002);
-  assign _slice_3004 = _onehot_3003[20:14];
-  assign _slice_3005 = _onehot_3003[13:8];
-  assign _slice_3006 = _onehot_3003[7:3];
-  assign _slice_3007 = _onehot_3003[2:0];
-  assign _and_3008 = _ror_2652 & wb_ready;
-  assign _not_3009 = ~_cat_2868;
-  assign _and_3010 = _onehot_2858 & _not_3009;
-  assign _ror_3011 = |_and_3010;
-  assign _and_3012 = _cat_1440 & _cat_2651;
-  assign _ror_3013 = |_and_3012;
-  assign _and_3014 = _and_1940 & _ror_3013;
-  assign _or_3015 = _ror_3011 | _and_3014;
-  assign _not_3016 = ~_or_3015;
-  assign _and_3017 = _and_3008 & _not_3016;
-  assign _slice_3019 = _cat_1700[0];
-  assign _and_3020 = _and_1942 & _slice_3019;
-  assign _slice_3023 = _cat_2651[0];
-  assign _and_3024 = _and_3017 & _slice_3023;
-  assign _slice_3026 = _cat_1440[0];
-  assign _and_3027 = _and_1940 & _slice_3026;
-  assign _slice_3028 = _cat_2651[0];
-  assign _and_3029 = _and_3008 & _slice_3028;
-  assign _slice_3030 = _cat_2868[0];
-  assign _and_3031 = _and_3029 & _slice_3030;
-  assign _slice_3033 = _cat_1918[0];
-  assign _and_3034 = _and_3027 & _slice_3033;
-  assign _slice_3035 = _cat_2868[1];
-  assign _and_3036 = _and_3029 & _slice_3035;
-  assign _slice_3038 = _cat_1918[1];
-  assign _and_3039 = _and_3027 & _slice_3038;
-  assign _slice_3041 = _cat_1700[1];
-  assign _and_3042 = _and_1942 & _slice_3041;
-  assign _slice_3045 = _cat_2651[1];
-  assign _and_3046 = _and_3017 & _slice_3045;
-  assign _slice_3048 = _cat_1440[1];
-  assign _and_3049 = _and_1940 & _slice_3048;
-  assign _slice_3050 = _cat_2651[1];
-  assign _and_3051 = _and_3008 & _slice_3050;
-  assign _slice_3052 = _cat_2868[0];
-  assign _and_3053 = _and_3051 & _slice_3052;
-  assign _slice_3055 = _cat_1918[0];
-  assign _and_3056 = _and_3049 & _slice_3055;
-  assign _slice_3057 = _cat_2868[1];
-  assign _and_3058 = _and_3051 & _slice_3057;
-  assign _slice_3060 = _cat_1918[1];
-  assign _and_3061 = _and_3049 & _slice_3060;
-  assign _slice_3063 = _cat_1700[2];
-  assign _and_3064 = _and_1942 & _slice_3063;
-  assign _slice_3067 = _cat_2651[2];
-  assign _and_3068 = _and_3017 & _slice_3067;
-  assign _slice_3070 = _cat_1440[2];
-  assign _and_3071 = _and_1940 & _slice_3070;
-  assign _slice_3072 = _cat_2651[2];
-  assign _and_3073 = _and_3008 & _slice_3072;
-  assign _slice_3074 = _cat_2868[0];
-  assign _and_3075 = _and_3073 & _slice_3074;
-  assign _slice_3077 = _cat_1918[0];
-  assign _and_3078 = _and_3071 & _slice_3077;
-  assign _slice_3079 = _cat_2868[1];
-  assign _and_3080 = _and_3073 & _slice_3079;
-  assign _slice_3082 = _cat_1918[1];
-  assign _and_3083 = _and_3071 & _slice_3082;
-  assign _slice_3085 = _cat_1700[3];
-  assign _and_3086 = _and_1942 & _slice_3085;
-  assign _slice_3089 = _cat_2651[3];
-  assign _and_3090 = _and_3017 & _slice_3089;
-  assign _slice_3092 = _cat_1440[3];
-  assign _and_3093 = _and_1940 & _slice_3092;
-  assign _slice_3094 = _cat_2651[3];
-  assign _and_3095 = _and_3008 & _slice_3094;
-  assign _slice_3096 = _cat_2868[0];
-  assign _and_3097 = _and_3095 & _slice_3096;
-  assign _slice_3099 = _cat_1918[0];
-  assign _and_3100 = _and_3093 & _slice_3099;
-  assign _slice_3101 = _cat_2868[1];
-  assign _and_3102 = _and_3095 & _slice_3101;
-  assign _slice_3104 = _cat_1918[1];
-  assign _and_3105 = _and_3093 & _slice_3104;
-  assign _slice_3107 = _cat_1700[4];
-  assign _and_3108 = _and_1942 & _slice_3107;
-  assign _slice_3111 = _cat_2651[4];
-  assign _and_3112 = _and_3017 & _slice_3111;
-  assign _slice_3114 = _cat_1440[4];
-  assign _and_3115 = _and_1940 & _slice_3114;
-  assign _slice_3116 = _cat_2651[4];
-  assign _and_3117 = _and_3008 & _slice_3116;
-  assign _slice_3118 = _cat_2868[0];
-  assign _and_3119 = _and_3117 & _slice_3118;
-  assign _slice_3121 = _cat_1918[0];
-  assign _and_3122 = _and_3115 & _slice_3121;
-  assign _slice_3123 = _cat_2868[1];
-  assign _and_3124 = _and_3117 & _slice_3123;
-  assign _slice_3126 = _cat_1918[1];
-  assign _and_3127 = _and_3115 & _slice_3126;
-  assign _slice_3129 = _cat_1700[5];
-  assign _and_3130 = _and_1942 & _slice_3129;
-  assign _slice_3133 = _cat_2651[5];
-  assign _and_3134 = _and_3017 & _slice_3133;
-  assign _slice_3136 = _cat_1440[5];
-  assign _and_3137 = _and_1940 & _slice_3136;
-  assign _slice_3138 = _cat_2651[5];
-  assign _and_3139 = _and_3008 & _slice_3138;
-  assign _slice_3140 = _cat_2868[0];
-  assign _and_3141 = _and_3139 & _slice_3140;
-  assign _slice_3143 = _cat_1918[0];
-  assign _and_3144 = _and_3137 & _slice_3143;
-  assign _slice_3145 = _cat_2868[1];
-  assign _and_3146 = _and_3139 & _slice_3145;
-  assign _slice_3148 = _cat_1918[1];
-  assign _and_3149 = _and_3137 & _slice_3148;
-  assign _slice_3151 = _cat_1700[6];
-  assign _and_3152 = _and_1942 & _slice_3151;
-  assign _slice_3155 = _cat_2651[6];
-  assign _and_3156 = _and_3017 & _slice_3155;
-  assign _slice_3158 = _cat_1440[6];
-  assign _and_3159 = _and_1940 & _slice_3158;
-  assign _slice_3160 = _cat_2651[6];
-  assign _and_3161 = _and_3008 & _slice_3160;
-  assign _slice_3162 = _cat_2868[0];
-  assign _and_3163 = _and_3161 & _slice_3162;
-  assign _slice_3165 = _cat_1918[0];
-  assign _and_3166 = _and_3159 & _slice_3165;
-  assign _slice_3167 = _cat_2868[1];
-  assign _and_3168 = _and_3161 & _slice_3167;
-  assign _slice_3170 = _cat_1918[1];
-  assign _and_3171 = _and_3159 & _slice_3170;
-  assign _slice_3173 = _cat_1700[7];
-  assign _and_3174 = _and_1942 & _slice_3173;
-  assign _slice_3177 = _cat_2651[7];
-  assign _and_3178 = _and_3017 & _slice_3177;
-  assign _slice_3180 = _cat_1440[7];
-  assign _and_3181 = _and_1940 & _slice_3180;
-  assign _slice_3182 = _cat_2651[7];
-  assign _and_3183 = _and_3008 & _slice_3182;
-  assign _slice_3184 = _cat_2868[0];
-  assign _and_3185 = _and_3183 & _slice_3184;
-  assign _slice_3187 = _cat_1918[0];
-  assign _and_3188 = _and_3181 & _slice_3187;
-  assign _slice_3189 = _cat_2868[1];
-  assign _and_3190 = _and_3183 & _slice_3189;
-  assign _slice_3192 = _cat_1918[1];
-  assign _and_3193 = _and_3181 & _slice_3192;
-  assign _slice_3195 = _cat_1700[8];
-  assign _and_3196 = _and_1942 & _slice_3195;
-  assign _slice_3199 = _cat_2651[8];
-  assign _and_3200 = _and_3017 & _slice_3199;
-  assign _slice_3202 = _cat_1440[8];
-  assign _and_3203 = _and_1940 & _slice_3202;
-  assign _slice_3204 = _cat_2651[8];
-  assign _and_3205 = _and_3008 & _slice_3204;
-  assign _slice_3206 = _cat_2868[0];
-  assign _and_3207 = _and_3205 & _slice_3206;
-  assign _slice_3209 = _cat_1918[0];
-  assign _and_3210 = _and_3203 & _slice_3209;
-  assign _slice_3211 = _cat_2868[1];
-  assign _and_3212 = _and_3205 & _slice_3211;
-  assign _slice_3214 = _cat_1918[1];
-  assign _and_3215 = _and_3203 & _slice_3214;
-  assign _slice_3217 = _cat_1700[9];
-  assign _and_3218 = _and_1942 & _slice_3217;
-  assign _slice_3221 = _cat_2651[9];
-  assign _and_3222 = _and_3017 & _slice_3221;
-  assign _slice_3224 = _cat_1440[9];
-  assign _and_3225 = _and_1940 & _slice_3224;
-  assign _slice_3226 = _cat_2651[9];
-  assign _and_3227 = _and_3008 & _slice_3226;
-  assign _slice_3228 = _cat_2868[0];
-  assign _and_3229 = _and_3227 & _slice_3228;
-  assign _slice_3231 = _cat_1918[0];
-  assign _and_3232 = _and_3225 & _slice_3231;
-  assign _slice_3233 = _cat_2868[1];
-  assign _and_3234 = _and_3227 & _slice_3233;
-  assign _slice_3236 = _cat_1918[1];
-  assign _and_3237 = _and_3225 & _slice_3236;
-  assign _slice_3239 = _cat_1700[10];
-  assign _and_3240 = _and_1942 & _slice_3239;
-  assign _slice_3243 = _cat_2651[10];
-  assign _and_3244 = _and_3017 & _slice_3243;
-  assign _slice_3246 = _cat_1440[10];
-  assign _and_3247 = _and_1940 & _slice_3246;
-  assign _slice_3248 = _cat_2651[10];
-  assign _and_3249 = _and_3008 & _slice_3248;
-  assign _slice_3250 = _cat_2868[0];
-  assign _and_3251 = _and_3249 & _slice_3250;
-  assign _slice_3253 = _cat_1918[0];
-  assign _and_3254 = _and_3247 & _slice_3253;
-  assign _slice_3255 = _cat_2868[1];
-  assign _and_3256 = _and_3249 & _slice_3255;
-  assign _slice_3258 = _cat_1918[1];
-  assign _and_3259 = _and_3247 & _slice_3258;
-  assign _slice_3261 = _cat_1700[11];
-  assign _and_3262 = _and_1942 & _slice_3261;
-  assign _slice_3265 = _cat_2651[11];
-  assign _and_3266 = _and_3017 & _slice_3265;
-  assign _slice_3268 = _cat_1440[11];
-  assign _and_3269 = _and_1940 & _slice_3268;
-  assign _slice_3270 = _cat_2651[11];
-  assign _and_3271 = _and_3008 & _slice_3270;
-  assign _slice_3272 = _cat_2868[0];
-  assign _and_3273 = _and_3271 & _slice_3272;
-  assign _slice_3275 = _cat_1918[0];
-  assign _and_3276 = _and_3269 & _slice_3275;
-  assign _slice_3277 = _cat_2868[1];
-  assign _and_3278 = _and_3271 & _slice_3277;
-  assign _slice_3280 = _cat_1918[1];
-  assign _and_3281 = _and_3269 & _slice_3280;
-  assign _slice_3283 = _cat_1700[12];
-  assign _and_3284 = _and_1942 & _slice_3283;
-  assign _slice_3287 = _cat_2651[12];
-  assign _and_3288 = _and_3017 & _slice_3287;
-  assign _slice_3290 = _cat_1440[12];
-  assign _and_3291 = _and_1940 & _slice_3290;
-  assign _slice_3292 = _cat_2651[12];
-  assign _and_3293 = _and_3008 & _slice_3292;
-  assign _slice_3294 = _cat_2868[0];
-  assign _and_3295 = _and_3293 & _slice_3294;
-  assign _slice_3297 = _cat_1918[0];
-  assign _and_3298 = _and_3291 & _slice_3297;
-  assign _slice_3299 = _cat_2868[1];
-  assign _and_3300 = _and_3293 & _slice_3299;
-  assign _slice_3302 = _cat_1918[1];
-  assign _and_3303 = _and_3291 & _slice_3302;
-  assign _slice_3305 = _cat_1700[13];
-  assign _and_3306 = _and_1942 & _slice_3305;
-  assign _slice_3309 = _cat_2651[13];
-  assign _and_3310 = _and_3017 & _slice_3309;
-  assign _slice_3312 = _cat_1440[13];
-  assign _and_3313 = _and_1940 & _slice_3312;
-  assign _slice_3314 = _cat_2651[13];
-  assign _and_3315 = _and_3008 & _slice_3314;
-  assign _slice_3316 = _cat_2868[0];
-  assign _and_3317 = _and_3315 & _slice_3316;
-  assign _slice_3319 = _cat_1918[0];
-  assign _and_3320 = _and_3313 & _slice_3319;
-  assign _slice_3321 = _cat_2868[1];
-  assign _and_3322 = _and_3315 & _slice_3321;
-  assign _slice_3324 = _cat_1918[1];
-  assign _and_3325 = _and_3313 & _slice_3324;
-  assign _slice_3327 = _cat_1700[14];
-  assign _and_3328 = _and_1942 & _slice_3327;
-  assign _slice_3331 = _cat_2651[14];
-  assign _and_3332 = _and_3017 & _slice_3331;
-  assign _slice_3334 = _cat_1440[14];
-  assign _and_3335 = _and_1940 & _slice_3334;
-  assign _slice_3336 = _cat_2651[14];
-  assign _and_3337 = _and_3008 & _slice_3336;
-  assign _slice_3338 = _cat_2868[0];
-  assign _and_3339 = _and_3337 & _slice_3338;
-  assign _slice_3341 = _cat_1918[0];
-  assign _and_3342 = _and_3335 & _slice_3341;
-  assign _slice_3343 = _cat_2868[1];
-  assign _and_3344 = _and_3337 & _slice_3343;
-  assign _slice_3346 = _cat_1918[1];
-  assign _and_3347 = _and_3335 & _slice_3346;
-  assign _slice_3349 = _cat_1700[15];
-  assign _and_3350 = _and_1942 & _slice_3349;
-  assign _slice_3353 = _cat_2651[15];
-  assign _and_3354 = _and_3017 & _slice_3353;
-  assign _slice_3356 = _cat_1440[15];
-  assign _and_3357 = _and_1940 & _slice_3356;
-  assign _slice_3358 = _cat_2651[15];
-  assign _and_3359 = _and_3008 & _slice_3358;
-  assign _slice_3360 = _cat_2868[0];
-  assign _and_3361 = _and_3359 & _slice_3360;
-  assign _slice_3363 = _cat_1918[0];
-  assign _and_3364 = _and_3357 & _slice_3363;
-  assign _slice_3365 = _cat_2868[1];
-  assign _and_3366 = _and_3359 & _slice_3365;
-  assign _slice_3368 = _cat_1918[1];
-  assign _and_3369 = _and_3357 & _slice_3368;
-  assign _slice_3371 = _cat_1700[16];
-  assign _and_3372 = _and_1942 & _slice_3371;
-  assign _slice_3375 = _cat_2651[16];
-  assign _and_3376 = _and_3017 & _slice_3375;
-  assign _slice_3378 = _cat_1440[16];
-  assign _and_3379 = _and_1940 & _slice_3378;
-  assign _slice_3380 = _cat_2651[16];
-  assign _and_3381 = _and_3008 & _slice_3380;
-  assign _slice_3382 = _cat_2868[0];
-  assign _and_3383 = _and_3381 & _slice_3382;
-  assign _slice_3385 = _cat_1918[0];
-  assign _and_3386 = _and_3379 & _slice_3385;
-  assign _slice_3387 = _cat_2868[1];
-  assign _and_3388 = _and_3381 & _slice_3387;
-  assign _slice_3390 = _cat_1918[1];
-  assign _and_3391 = _and_3379 & _slice_3390;
-  assign _slice_3393 = _cat_1700[17];
-  assign _and_3394 = _and_1942 & _slice_3393;
-  assign _slice_3397 = _cat_2651[17];
-  assign _and_3398 = _and_3017 & _slice_3397;
-  assign _slice_3400 = _cat_1440[17];
-  assign _and_3401 = _and_1940 & _slice_3400;
-  assign _slice_3402 = _cat_2651[17];
-  assign _and_3403 = _and_3008 & _slice_3402;
-  assign _slice_3404 = _cat_2868[0];
-  assign _and_3405 = _and_3403 & _slice_3404;
-  assign _slice_3407 = _cat_1918[0];
-  assign _and_3408 = _and_3401 & _slice_3407;
-  assign _slice_3409 = _cat_2868[1];
-  assign _and_3410 = _and_3403 & _slice_3409;
-  assign _slice_3412 = _cat_1918[1];
-  assign _and_3413 = _and_3401 & _slice_3412;
-  assign _slice_3415 = _cat_1700[18];
-  assign _and_3416 = _and_1942 & _slice_3415;
-  assign _slice_3419 = _cat_2651[18];
-  assign _and_3420 = _and_3017 & _slice_3419;
-  assign _slice_3422 = _cat_1440[18];
-  assign _and_3423 = _and_1940 & _slice_3422;
-  assign _slice_3424 = _cat_2651[18];
-  assign _and_3425 = _and_3008 & _slice_3424;
-  assign _slice_3426 = _cat_2868[0];
-  assign _and_3427 = _and_3425 & _slice_3426;
-  assign _slice_3429 = _cat_1918[0];
-  assign _and_3430 = _and_3423 & _slice_3429;
-  assign _slice_3431 = _cat_2868[1];
-  assign _and_3432 = _and_3425 & _slice_3431;
-  assign _slice_3434 = _cat_1918[1];
-  assign _and_3435 = _and_3423 & _slice_3434;
-  assign _slice_3437 = _cat_1700[19];
-  assign _and_3438 = _and_1942 & _slice_3437;
-  assign _slice_3441 = _cat_2651[19];
-  assign _and_3442 = _and_3017 & _slice_3441;
-  assign _slice_3444 = _cat_1440[19];
-  assign _and_3445 = _and_1940 & _slice_3444;
-  assign _slice_3446 = _cat_2651[19];
-  assign _and_3447 = _and_3008 & _slice_3446;
-  assign _slice_3448 = _cat_2868[0];
-  assign _and_3449 = _and_3447 & _slice_3448;
-  assign _slice_3451 = _cat_1918[0];
-  assign _and_3452 = _and_3445 & _slice_3451;
-  assign _slice_3453 = _cat_2868[1];
-  assign _and_3454 = _and_3447 & _slice_3453;
-  assign _slice_3456 = _cat_1918[1];
-  assign _and_3457 = _and_3445 & _slice_3456;
-  assign _slice_3459 = _cat_1700[20];
-  assign _and_3460 = _and_1942 & _slice_3459;
-  assign _slice_3463 = _cat_2651[20];
-  assign _and_3464 = _and_3017 & _slice_3463;
-  assign _slice_3466 = _cat_1440[20];
-  assign _and_3467 = _and_1940 & _slice_3466;
-  assign _slice_3468 = _cat_2651[20];
-  assign _and_3469 = _and_3008 & _slice_3468;
-  assign _slice_3470 = _cat_2868[0];
-  assign _and_3471 = _and_3469 & _slice_3470;
-  assign _slice_3473 = _cat_1918[0];
-  assign _and_3474 = _and_3467 & _slice_3473;
-  assign _slice_3475 = _cat_2868[1];
-  assign _and_3476 = _and_3469 & _slice_3475;
-  assign _slice_3478 = _cat_1918[1];
-  assign _and_3479 = _and_3467 & _slice_3478;
-  assign _slice_3481 = _cat_1700[21];
-  assign _and_3482 = _and_1942 & _slice_3481;
-  assign _slice_3485 = _cat_2651[21];
-  assign _and_3486 = _and_3017 & _slice_3485;
-  assign _slice_3488 = _cat_1440[21];
-  assign _and_3489 = _and_1940 & _slice_3488;
-  assign _slice_3490 = _cat_2651[21];
-  assign _and_3491 = _and_3008 & _slice_3490;
-  assign _slice_3492 = _cat_2868[0];
-  assign _and_3493 = _and_3491 & _slice_3492;
-  assign _slice_3495 = _cat_1918[0];
-  assign _and_3496 = _and_3489 & _slice_3495;
-  assign _slice_3497 = _cat_2868[1];
-  assign _and_3498 = _and_3491 & _slice_3497;
-  assign _slice_3500 = _cat_1918[1];
-  assign _and_3501 = _and_3489 & _slice_3500;
-  assign _slice_3503 = _cat_1700[22];
-  assign _and_3504 = _and_1942 & _slice_3503;
-  assign _slice_3507 = _cat_2651[22];
-  assign _and_3508 = _and_3017 & _slice_3507;
-  assign _slice_3510 = _cat_1440[22];
-  assign _and_3511 = _and_1940 & _slice_3510;
-  assign _slice_3512 = _cat_2651[22];
-  assign _and_3513 = _and_3008 & _slice_3512;
-  assign _slice_3514 = _cat_2868[0];
-  assign _and_3515 = _and_3513 & _slice_3514;
-  assign _slice_3517 = _cat_1918[0];
-  assign _and_3518 = _and_3511 & _slice_3517;
-  assign _slice_3519 = _cat_2868[1];
-  assign _and_3520 = _and_3513 & _slice_3519;
-  assign _slice_3522 = _cat_1918[1];
-  assign _and_3523 = _and_3511 & _slice_3522;
-  assign _slice_3525 = _cat_1700[23];
-  assign _and_3526 = _and_1942 & _slice_3525;
-  assign _slice_3529 = _cat_2651[23];
-  assign _and_3530 = _and_3017 & _slice_3529;
-  assign _slice_3532 = _cat_1440[23];
-  assign _and_3533 = _and_1940 & _slice_3532;
-  assign _slice_3534 = _cat_2651[23];
-  assign _and_3535 = _and_3008 & _slice_3534;
-  assign _slice_3536 = _cat_2868[0];
-  assign _and_3537 = _and_3535 & _slice_3536;
-  assign _slice_3539 = _cat_1918[0];
-  assign _and_3540 = _and_3533 & _slice_3539;
-  assign _slice_3541 = _cat_2868[1];
-  assign _and_3542 = _and_3535 & _slice_3541;
-  assign _slice_3544 = _cat_1918[1];
-  assign _and_3545 = _and_3533 & _slice_3544;
-  assign _slice_3547 = _cat_1700[24];
-  assign _and_3548 = _and_1942 & _slice_3547;
-  assign _slice_3551 = _cat_2651[24];
-  assign _and_3552 = _and_3017 & _slice_3551;
-  assign _slice_3554 = _cat_1440[24];
-  assign _and_3555 = _and_1940 & _slice_3554;
-  assign _slice_3556 = _cat_2651[24];
-  assign _and_3557 = _and_3008 & _slice_3556;
-  assign _slice_3558 = _cat_2868[0];
-  assign _and_3559 = _and_3557 & _slice_3558;
-  assign _slice_3561 = _cat_1918[0];
-  assign _and_3562 = _and_3555 & _slice_3561;
-  assign _slice_3563 = _cat_2868[1];
-  assign _and_3564 = _and_3557 & _slice_3563;
-  assign _slice_3566 = _cat_1918[1];
-  assign _and_3567 = _and_3555 & _slice_3566;
-  assign _slice_3569 = _cat_1700[25];
-  assign _and_3570 = _and_1942 & _slice_3569;
-  assign _slice_3573 = _cat_2651[25];
-  assign _and_3574 = _and_3017 & _slice_3573;
-  assign _slice_3576 = _cat_1440[25];
-  assign _and_3577 = _and_1940 & _slice_3576;
-  assign _slice_3578 = _cat_2651[25];
-  assign _and_3579 = _and_3008 & _slice_3578;
-  assign _slice_3580 = _cat_2868[0];
-  assign _and_3581 = _and_3579 & _slice_3580;
-  assign _slice_3583 = _cat_1918[0];
-  assign _and_3584 = _and_3577 & _slice_3583;
-  assign _slice_3585 = _cat_2868[1];
-  assign _and_3586 = _and_3579 & _slice_3585;
-  assign _slice_3588 = _cat_1918[1];
-  assign _and_3589 = _and_3577 & _slice_3588;
-  assign _slice_3591 = _cat_1700[26];
-  assign _and_3592 = _and_1942 & _slice_3591;
-  assign _slice_3595 = _cat_2651[26];
-  assign _and_3596 = _and_3017 & _slice_3595;
-  assign _slice_3598 = _cat_1440[26];
-  assign _and_3599 = _and_1940 & _slice_3598;
-  assign _slice_3600 = _cat_2651[26];
-  assign _and_3601 = _and_3008 & _slice_3600;
-  assign _slice_3602 = _cat_2868[0];
-  assign _and_3603 = _and_3601 & _slice_3602;
-  assign _slice_3605 = _cat_1918[0];
-  assign _and_3606 = _and_3599 & _slice_3605;
-  assign _slice_3607 = _cat_2868[1];
-  assign _and_3608 = _and_3601 & _slice_3607;
-  assign _slice_3610 = _cat_1918[1];
-  assign _and_3611 = _and_3599 & _slice_3610;
-  assign _slice_3613 = _cat_1700[27];
-  assign _and_3614 = _and_1942 & _slice_3613;
-  assign _slice_3617 = _cat_2651[27];
-  assign _and_3618 = _and_3017 & _slice_3617;
-  assign _slice_3620 = _cat_1440[27];
-  assign _and_3621 = _and_1940 & _slice_3620;
-  assign _slice_3622 = _cat_2651[27];
-  assign _and_3623 = _and_3008 & _slice_3622;
-  assign _slice_3624 = _cat_2868[0];
-  assign _and_3625 = _and_3623 & _slice_3624;
-  assign _slice_3627 = _cat_1918[0];
-  assign _and_3628 = _and_3621 & _slice_3627;
-  assign _slice_3629 = _cat_2868[1];
-  assign _and_3630 = _and_3623 & _slice_3629;
-  assign _slice_3632 = _cat_1918[1];
-  assign _and_3633 = _and_3621 & _slice_3632;
-  assign _slice_3635 = _cat_1700[28];
-  assign _and_3636 = _and_1942 & _slice_3635;
-  assign _slice_3639 = _cat_2651[28];
-  assign _and_3640 = _and_3017 & _slice_3639;
-  assign _slice_3642 = _cat_1440[28];
-  assign _and_3643 = _and_1940 & _slice_3642;
-  assign _slice_3644 = _cat_2651[28];
-  assign _and_3645 = _and_3008 & _slice_3644;
-  assign _slice_3646 = _cat_2868[0];
-  assign _and_3647 = _and_3645 & _slice_3646;
-  assign _slice_3649 = _cat_1918[0];
-  assign _and_3650 = _and_3643 & _slice_3649;
-  assign _slice_3651 = _cat_2868[1];
-  assign _and_3652 = _and_3645 & _slice_3651;
-  assign _slice_3654 = _cat_1918[1];
-  assign _and_3655 = _and_3643 & _slice_3654;
-  assign _slice_3657 = _cat_1700[29];
-  assign _and_3658 = _and_1942 & _slice_3657;
-  assign _slice_3661 = _cat_2651[29];
-  assign _and_3662 = _and_3017 & _slice_3661;
-  assign _slice_3664 = _cat_1440[29];
-  assign _and_3665 = _and_1940 & _slice_3664;
-  assign _slice_3666 = _cat_2651[29];
-  assign _and_3667 = _and_3008 & _slice_3666;
-  assign _slice_3668 = _cat_2868[0];
-  assign _and_3669 = _and_3667 & _slice_3668;
-  assign _slice_3671 = _cat_1918[0];
-  assign _and_3672 = _and_3665 & _slice_3671;
-  assign _slice_3673 = _cat_2868[1];
-  assign _and_3674 = _and_3667 & _slice_3673;
-  assign _slice_3676 = _cat_1918[1];
-  assign _and_3677 = _and_3665 & _slice_3676;
-  assign _slice_3679 = _cat_1700[30];
-  assign _and_3680 = _and_1942 & _slice_3679;
-  assign _slice_3683 = _cat_2651[30];
-  assign _and_3684 = _and_3017 & _slice_3683;
-  assign _slice_3686 = _cat_1440[30];
-  assign _and_3687 = _and_1940 & _slice_3686;
-  assign _slice_3688 = _cat_2651[30];
-  assign _and_3689 = _and_3008 & _slice_3688;
-  assign _slice_3690 = _cat_2868[0];
-  assign _and_3691 = _and_3689 & _slice_3690;
-  assign _slice_3693 = _cat_1918[0];
-  assign _and_3694 = _and_3687 & _slice_3693;
-  assign _slice_3695 = _cat_2868[1];
-  assign _and_3696 = _and_3689 & _slice_3695;
-  assign _slice_3698 = _cat_1918[1];
-  assign _and_3699 = _and_3687 & _slice_3698;
-  assign _slice_3701 = _cat_1700[31];
-  assign _and_3702 = _and_1942 & _slice_3701;
-  assign _slice_3705 = _cat_2651[31];
-  assign _and_3706 = _and_3017 & _slice_3705;
-  assign _slice_3708 = _cat_1440[31];
-  assign _and_3709 = _and_1940 & _slice_3708;
-  assign _slice_3710 = _cat_2651[31];
-  assign _and_3711 = _and_3008 & _slice_3710;
-  assign _slice_3712 = _cat_2868[0];
-  assign _and_3713 = _and_3711 & _slice_3712;
-  assign _slice_3715 = _cat_1918[0];
-  assign _and_3716 = _and_3709 & _slice_3715;
-  assign _slice_3717 = _cat_2868[1];
-  assign _and_3718 = _and_3711 & _slice_3717;
-  assign _slice_3720 = _cat_1918[1];
-  assign _and_3721 = _and_3709 & _slice_3720;
-  assign _slice_3723 = _cat_1700[32];
-  assign _and_3724 = _and_1942 & _slice_3723;
-  assign _slice_3727 = _cat_2651[32];
-  assign _and_3728 = _and_3017 & _slice_3727;
-  assign _slice_3730 = _cat_1440[32];
-  assign _and_3731 = _and_1940 & _slice_3730;
-  assign _slice_3732 = _cat_2651[32];
-  assign _and_3733 = _and_3008 & _slice_3732;
-  assign _slice_3734 = _cat_2868[0];
-  assign _and_3735 = _and_3733 & _slice_3734;
-  assign _slice_3737 = _cat_1918[0];
-  assign _and_3738 = _and_3731 & _slice_3737;
-  assign _slice_3739 = _cat_2868[1];
-  assign _and_3740 = _and_3733 & _slice_3739;
-  assign _slice_3742 = _cat_1918[1];
-  assign _and_3743 = _and_3731 & _slice_3742;
-  assign _slice_3745 = _cat_1700[33];
-  assign _and_3746 = _and_1942 & _slice_3745;
-  assign _slice_3749 = _cat_2651[33];
-  assign _and_3750 = _and_3017 & _slice_3749;
-  assign _slice_3752 = _cat_1440[33];
-  assign _and_3753 = _and_1940 & _slice_3752;
-  assign _slice_3754 = _cat_2651[33];
-  assign _and_3755 = _and_3008 & _slice_3754;
-  assign _slice_3756 = _cat_2868[0];
-  assign _and_3757 = _and_3755 & _slice_3756;
-  assign _slice_3759 = _cat_1918[0];
-  assign _and_3760 = _and_3753 & _slice_3759;
-  assign _slice_3761 = _cat_2868[1];
-  assign _and_3762 = _and_3755 & _slice_3761;
-  assign _slice_3764 = _cat_1918[1];
-  assign _and_3765 = _and_3753 & _slice_3764;
-  assign _slice_3767 = _cat_1700[34];
-  assign _and_3768 = _and_1942 & _slice_3767;
-  assign _slice_3771 = _cat_2651[34];
-  assign _and_3772 = _and_3017 & _slice_3771;
-  assign _slice_3774 = _cat_1440[34];
-  assign _and_3775 = _and_1940 & _slice_3774;
-  assign _slice_3776 = _cat_2651[34];
-  assign _and_3777 = _and_3008 & _slice_3776;
-  assign _slice_3778 = _cat_2868[0];
-  assign _and_3779 = _and_3777 & _slice_3778;
-  assign _slice_3781 = _cat_1918[0];
-  assign _and_3782 = _and_3775 & _slice_3781;
-  assign _slice_3783 = _cat_2868[1];
-  assign _and_3784 = _and_3777 & _slice_3783;
-  assign _slice_3786 = _cat_1918[1];
-  assign _and_3787 = _and_3775 & _slice_3786;
-  assign _slice_3789 = _cat_1700[35];
-  assign _and_3790 = _and_1942 & _slice_3789;
-  assign _slice_3793 = _cat_2651[35];
-  assign _and_3794 = _and_3017 & _slice_3793;
-  assign _slice_3796 = _cat_1440[35];
-  assign _and_3797 = _and_1940 & _slice_3796;
-  assign _slice_3798 = _cat_2651[35];
-  assign _and_3799 = _and_3008 & _slice_3798;
-  assign _slice_3800 = _cat_2868[0];
-  assign _and_3801 = _and_3799 & _slice_3800;
-  assign _slice_3803 = _cat_1918[0];
-  assign _and_3804 = _and_3797 & _slice_3803;
-  assign _slice_3805 = _cat_2868[1];
-  assign _and_3806 = _and_3799 & _slice_3805;
-  assign _slice_3808 = _cat_1918[1];
-  assign _and_3809 = _and_3797 & _slice_3808;
-  assign _slice_3811 = _cat_1700[36];
-  assign _and_3812 = _and_1942 & _slice_3811;
-  assign _slice_3815 = _cat_2651[36];
-  assign _and_3816 = _and_3017 & _slice_3815;
-  assign _slice_3818 = _cat_1440[36];
-  assign _and_3819 = _and_1940 & _slice_3818;
-  assign _slice_3820 = _cat_2651[36];
-  assign _and_3821 = _and_3008 & _slice_3820;
-  assign _slice_3822 = _cat_2868[0];
-  assign _and_3823 = _and_3821 & _slice_3822;
-  assign _slice_3825 = _cat_1918[0];
-  assign _and_3826 = _and_3819 & _slice_3825;
-  assign _slice_3827 = _cat_2868[1];
-  assign _and_3828 = _and_3821 & _slice_3827;
-  assign _slice_3830 = _cat_1918[1];
-  assign _and_3831 = _and_3819 & _slice_3830;
-  assign _slice_3833 = _cat_1700[37];
-  assign _and_3834 = _and_1942 & _slice_3833;
-  assign _slice_3837 = _cat_2651[37];
-  assign _and_3838 = _and_3017 & _slice_3837;
-  assign _slice_3840 = _cat_1440[37];
-  assign _and_3841 = _and_1940 & _slice_3840;
-  assign _slice_3842 = _cat_2651[37];
-  assign _and_3843 = _and_3008 & _slice_3842;
-  assign _slice_3844 = _cat_2868[0];
-  assign _and_3845 = _and_3843 & _slice_3844;
-  assign _slice_3847 = _cat_1918[0];
-  assign _and_3848 = _and_3841 & _slice_3847;
-  assign _slice_3849 = _cat_2868[1];
-  assign _and_3850 = _and_3843 & _slice_3849;
-  assign _slice_3852 = _cat_1918[1];
-  assign _and_3853 = _and_3841 & _slice_3852;
-  assign _slice_3855 = _cat_1700[38];
-  assign _and_3856 = _and_1942 & _slice_3855;
-  assign _slice_3859 = _cat_2651[38];
-  assign _and_3860 = _and_3017 & _slice_3859;
-  assign _slice_3862 = _cat_1440[38];
-  assign _and_3863 = _and_1940 & _slice_3862;
-  assign _slice_3864 = _cat_2651[38];
-  assign _and_3865 = _and_3008 & _slice_3864;
-  assign _slice_3866 = _cat_2868[0];
-  assign _and_3867 = _and_3865 & _slice_3866;
-  assign _slice_3869 = _cat_1918[0];
-  assign _and_3870 = _and_3863 & _slice_3869;
-  assign _slice_3871 = _cat_2868[1];
-  assign _and_3872 = _and_3865 & _slice_3871;
-  assign _slice_3874 = _cat_1918[1];
-  assign _and_3875 = _and_3863 & _slice_3874;
-  assign _slice_3877 = _cat_1700[39];
-  assign _and_3878 = _and_1942 & _slice_3877;
-  assign _slice_3881 = _cat_2651[39];
-  assign _and_3882 = _and_3017 & _slice_3881;
-  assign _slice_3884 = _cat_1440[39];
-  assign _and_3885 = _and_1940 & _slice_3884;
-  assign _slice_3886 = _cat_2651[39];
-  assign _and_3887 = _and_3008 & _slice_3886;
-  assign _slice_3888 = _cat_2868[0];
-  assign _and_3889 = _and_3887 & _slice_3888;
-  assign _slice_3891 = _cat_1918[0];
-  assign _and_3892 = _and_3885 & _slice_3891;
-  assign _slice_3893 = _cat_2868[1];
-  assign _and_3894 = _and_3887 & _slice_3893;
-  assign _slice_3896 = _cat_1918[1];
-  assign _and_3897 = _and_3885 & _slice_3896;
-  assign _slice_3899 = _cat_1700[40];
-  assign _and_3900 = _and_1942 & _slice_3899;
-  assign _slice_3903 = _cat_2651[40];
-  assign _and_3904 = _and_3017 & _slice_3903;
-  assign _slice_3906 = _cat_1440[40];
-  assign _and_3907 = _and_1940 & _slice_3906;
-  assign _slice_3908 = _cat_2651[40];
-  assign _and_3909 = _and_3008 & _slice_3908;
-  assign _slice_3910 = _cat_2868[0];
-  assign _and_3911 = _and_3909 & _slice_3910;
-  assign _slice_3913 = _cat_1918[0];
-  assign _and_3914 = _and_3907 & _slice_3913;
-  assign _slice_3915 = _cat_2868[1];
-  assign _and_3916 = _and_3909 & _slice_3915;
-  assign _slice_3918 = _cat_1918[1];
-  assign _and_3919 = _and_3907 & _slice_3918;
-  assign _slice_3921 = _cat_1700[41];
-  assign _and_3922 = _and_1942 & _slice_3921;
-  assign _slice_3925 = _cat_2651[41];
-  assign _and_3926 = _and_3017 & _slice_3925;
-  assign _slice_3928 = _cat_1440[41];
-  assign _and_3929 = _and_1940 & _slice_3928;
-  assign _slice_3930 = _cat_2651[41];
-  assign _and_3931 = _and_3008 & _slice_3930;
-  assign _slice_3932 = _cat_2868[0];
-  assign _and_3933 = _and_3931 & _slice_3932;
-  assign _slice_3935 = _cat_1918[0];
-  assign _and_3936 = _and_3929 & _slice_3935;
-  assign _slice_3937 = _cat_2868[1];
-  assign _and_3938 = _and_3931 & _slice_3937;
-  assign _slice_3940 = _cat_1918[1];
-  assign _and_3941 = _and_3929 & _slice_3940;
-  assign _slice_3943 = _cat_1700[42];
-  assign _and_3944 = _and_1942 & _slice_3943;
-  assign _slice_3947 = _cat_2651[42];
-  assign _and_3948 = _and_3017 & _slice_3947;
-  assign _slice_3950 = _cat_1440[42];
-  assign _and_3951 = _and_1940 & _slice_3950;
-  assign _slice_3952 = _cat_2651[42];
-  assign _and_3953 = _and_3008 & _slice_3952;
-  assign _slice_3954 = _cat_2868[0];
-  assign _and_3955 = _and_3953 & _slice_3954;
-  assign _slice_3957 = _cat_1918[0];
-  assign _and_3958 = _and_3951 & _slice_3957;
-  assign _slice_3959 = _cat_2868[1];
-  assign _and_3960 = _and_3953 & _slice_3959;
-  assign _slice_3962 = _cat_1918[1];
-  assign _and_3963 = _and_3951 & _slice_3962;
-  assign _slice_3965 = _cat_1700[43];
-  assign _and_3966 = _and_1942 & _slice_3965;
-  assign _slice_3969 = _cat_2651[43];
-  assign _and_3970 = _and_3017 & _slice_3969;
-  assign _slice_3972 = _cat_1440[43];
-  assign _and_3973 = _and_1940 & _slice_3972;
-  assign _slice_3974 = _cat_2651[43];
-  assign _and_3975 = _and_3008 & _slice_3974;
-  assign _slice_3976 = _cat_2868[0];
-  assign _and_3977 = _and_3975 & _slice_3976;
-  assign _slice_3979 = _cat_1918[0];
-  assign _and_3980 = _and_3973 & _slice_3979;
-  assign _slice_3981 = _cat_2868[1];
-  assign _and_3982 = _and_3975 & _slice_3981;
-  assign _slice_3984 = _cat_1918[1];
-  assign _and_3985 = _and_3973 & _slice_3984;
-  assign _slice_3987 = _cat_1700[44];
-  assign _and_3988 = _and_1942 & _slice_3987;
-  assign _slice_3991 = _cat_2651[44];
-  assign _and_3992 = _and_3017 & _slice_3991;
-  assign _slice_3994 = _cat_1440[44];
-  assign _and_3995 = _and_1940 & _slice_3994;
-  assign _slice_3996 = _cat_2651[44];
-  assign _and_3997 = _and_3008 & _slice_3996;
-  assign _slice_3998 = _cat_2868[0];
-  assign _and_3999 = _and_3997 & _slice_3998;
-  assign _slice_4001 = _cat_1918[0];
-  assign _and_4002 = _and_3995 & _slice_4001;
-  assign _slice_4003 = _cat_2868[1];
-  assign _and_4004 = _and_3997 & _slice_4003;
-  assign _slice_4006 = _cat_1918[1];
-  assign _and_4007 = _and_3995 & _slice_4006;
-  assign _slice_4009 = _cat_1700[45];
-  assign _and_4010 = _and_1942 & _slice_4009;
-  assign _slice_4013 = _cat_2651[45];
-  assign _and_4014 = _and_3017 & _slice_4013;
-  assign _slice_4016 = _cat_1440[45];
-  assign _and_4017 = _and_1940 & _slice_4016;
-  assign _slice_4018 = _cat_2651[45];
-  assign _and_4019 = _and_3008 & _slice_4018;
-  assign _slice_4020 = _cat_2868[0];
-  assign _and_4021 = _and_4019 & _slice_4020;
-  assign _slice_4023 = _cat_1918[0];
-  assign _and_4024 = _and_4017 & _slice_4023;
-  assign _slice_4025 = _cat_2868[1];
-  assign _and_4026 = _and_4019 & _slice_4025;
-  assign _slice_4028 = _cat_1918[1];
-  assign _and_4029 = _and_4017 & _slice_4028;
-  assign _slice_4031 = _cat_1700[46];
-  assign _and_4032 = _and_1942 & _slice_4031;
-  assign _slice_4035 = _cat_2651[46];
-  assign _and_4036 = _and_3017 & _slice_4035;
-  assign _slice_4038 = _cat_1440[46];
-  assign _and_4039 = _and_1940 & _slice_4038;
-  assign _slice_4040 = _cat_2651[46];
-  assign _and_4041 = _and_3008 & _slice_4040;
-  assign _slice_4042 = _cat_2868[0];
-  assign _and_4043 = _and_4041 & _slice_4042;
-  assign _slice_4045 = _cat_1918[0];
-  assign _and_4046 = _and_4039 & _slice_4045;
-  assign _slice_4047 = _cat_2868[1];
-  assign _and_4048 = _and_4041 & _slice_4047;
-  assign _slice_4050 = _cat_1918[1];
-  assign _and_4051 = _and_4039 & _slice_4050;
-  assign _slice_4053 = _cat_1700[47];
-  assign _and_4054 = _and_1942 & _slice_4053;
-  assign _slice_4057 = _cat_2651[47];
-  assign _and_4058 = _and_3017 & _slice_4057;
-  assign _slice_4060 = _cat_1440[47];
-  assign _and_4061 = _and_1940 & _slice_4060;
-  assign _slice_4062 = _cat_2651[47];
-  assign _and_4063 = _and_3008 & _slice_4062;
-  assign _slice_4064 = _cat_2868[0];
-  assign _and_4065 = _and_4063 & _slice_4064;
-  assign _slice_4067 = _cat_1918[0];
-  assign _and_4068 = _and_4061 & _slice_4067;
-  assign _slice_4069 = _cat_2868[1];
-  assign _and_4070 = _and_4063 & _slice_4069;
-  assign _slice_4072 = _cat_1918[1];
-  assign _and_4073 = _and_4061 & _slice_4072;
-  assign _slice_4075 = _cat_1700[48];
-  assign _and_4076 = _and_1942 & _slice_4075;
-  assign _slice_4079 = _cat_2651[48];
-  assign _and_4080 = _and_3017 & _slice_4079;
-  assign _slice_4082 = _cat_1440[48];
-  assign _and_4083 = _and_1940 & _slice_4082;
-  assign _slice_4084 = _cat_2651[48];
-  assign _and_4085 = _and_3008 & _slice_4084;
-  assign _slice_4086 = _cat_2868[0];
-  assign _and_4087 = _and_4085 & _slice_4086;
-  assign _slice_4089 = _cat_1918[0];
-  assign _and_4090 = _and_4083 & _slice_4089;
-  assign _slice_4091 = _cat_2868[1];
-  assign _and_4092 = _and_4085 & _slice_4091;
-  assign _slice_4094 = _cat_1918[1];
-  assign _and_4095 = _and_4083 & _slice_4094;
-  assign _slice_4097 = _cat_1700[49];
-  assign _and_4098 = _and_1942 & _slice_4097;
-  assign _slice_4101 = _cat_2651[49];
-  assign _and_4102 = _and_3017 & _slice_4101;
-  assign _slice_4104 = _cat_1440[49];
-  assign _and_4105 = _and_1940 & _slice_4104;
-  assign _slice_4106 = _cat_2651[49];
-  assign _and_4107 = _and_3008 & _slice_4106;
-  assign _slice_4108 = _cat_2868[0];
-  assign _and_4109 = _and_4107 & _slice_4108;
-  assign _slice_4111 = _cat_1918[0];
-  assign _and_4112 = _and_4105 & _slice_4111;
-  assign _slice_4113 = _cat_2868[1];
-  assign _and_4114 = _and_4107 & _slice_4113;
-  assign _slice_4116 = _cat_1918[1];
-  assign _and_4117 = _and_4105 & _slice_4116;
-  assign _slice_4119 = _cat_1700[50];
-  assign _and_4120 = _and_1942 & _slice_4119;
-  assign _slice_4123 = _cat_2651[50];
-  assign _and_4124 = _and_3017 & _slice_4123;
-  assign _slice_4126 = _cat_1440[50];
-  assign _and_4127 = _and_1940 & _slice_4126;
-  assign _slice_4128 = _cat_2651[50];
-  assign _and_4129 = _and_3008 & _slice_4128;
-  assign _slice_4130 = _cat_2868[0];
-  assign _and_4131 = _and_4129 & _slice_4130;
-  assign _slice_4133 = _cat_1918[0];
-  assign _and_4134 = _and_4127 & _slice_4133;
-  assign _slice_4135 = _cat_2868[1];
-  assign _and_4136 = _and_4129 & _slice_4135;
-  assign _slice_4138 = _cat_1918[1];
-  assign _and_4139 = _and_4127 & _slice_4138;
-  assign _slice_4141 = _cat_1700[51];
-  assign _and_4142 = _and_1942 & _slice_4141;
-  assign _slice_4145 = _cat_2651[51];
-  assign _and_4146 = _and_3017 & _slice_4145;
-  assign _slice_4148 = _cat_1440[51];
-  assign _and_4149 = _and_1940 & _slice_4148;
-  assign _slice_4150 = _cat_2651[51];
-  assign _and_4151 = _and_3008 & _slice_4150;
-  assign _slice_4152 = _cat_2868[0];
-  assign _and_4153 = _and_4151 & _slice_4152;
-  assign _slice_4155 = _cat_1918[0];
-  assign _and_4156 = _and_4149 & _slice_4155;
-  assign _slice_4157 = _cat_2868[1];
-  assign _and_4158 = _and_4151 & _slice_4157;
-  assign _slice_4160 = _cat_1918[1];
-  assign _and_4161 = _and_4149 & _slice_4160;
-  assign _slice_4163 = _cat_1700[52];
-  assign _and_4164 = _and_1942 & _slice_4163;
-  assign _slice_4167 = _cat_2651[52];
-  assign _and_4168 = _and_3017 & _slice_4167;
-  assign _slice_4170 = _cat_1440[52];
-  assign _and_4171 = _and_1940 & _slice_4170;
-  assign _slice_4172 = _cat_2651[52];
-  assign _and_4173 = _and_3008 & _slice_4172;
-  assign _slice_4174 = _cat_2868[0];
-  assign _and_4175 = _and_4173 & _slice_4174;
-  assign _slice_4177 = _cat_1918[0];
-  assign _and_4178 = _and_4171 & _slice_4177;
-  assign _slice_4179 = _cat_2868[1];
-  assign _and_4180 = _and_4173 & _slice_4179;
-  assign _slice_4182 = _cat_1918[1];
-  assign _and_4183 = _and_4171 & _slice_4182;
-  assign _slice_4185 = _cat_1700[53];
-  assign _and_4186 = _and_1942 & _slice_4185;
-  assign _slice_4189 = _cat_2651[53];
-  assign _and_4190 = _and_3017 & _slice_4189;
-  assign _slice_4192 = _cat_1440[53];
-  assign _and_4193 = _and_1940 & _slice_4192;
-  assign _slice_4194 = _cat_2651[53];
-  assign _and_4195 = _and_3008 & _slice_4194;
-  assign _slice_4196 = _cat_2868[0];
-  assign _and_4197 = _and_4195 & _slice_4196;
-  assign _slice_4199 = _cat_1918[0];
-  assign _and_4200 = _and_4193 & _slice_4199;
-  assign _slice_4201 = _cat_2868[1];
-  assign _and_4202 = _and_4195 & _slice_4201;
-  assign _slice_4204 = _cat_1918[1];
-  assign _and_4205 = _and_4193 & _slice_4204;
-  assign _slice_4207 = _cat_1700[54];
-  assign _and_4208 = _and_1942 & _slice_4207;
-  assign _slice_4211 = _cat_2651[54];
-  assign _and_4212 = _and_3017 & _slice_4211;
-  assign _slice_4214 = _cat_1440[54];
-  assign _and_4215 = _and_1940 & _slice_4214;
-  assign _slice_4216 = _cat_2651[54];
-  assign _and_4217 = _and_3008 & _slice_4216;
-  assign _slice_4218 = _cat_2868[0];
-  assign _and_4219 = _and_4217 & _slice_4218;
-  assign _slice_4221 = _cat_1918[0];
-  assign _and_4222 = _and_4215 & _slice_4221;
-  assign _slice_4223 = _cat_2868[1];
-  assign _and_4224 = _and_4217 & _slice_4223;
-  assign _slice_4226 = _cat_1918[1];
-  assign _and_4227 = _and_4215 & _slice_4226;
-  assign _slice_4229 = _cat_1700[55];
-  assign _and_4230 = _and_1942 & _slice_4229;
-  assign _slice_4233 = _cat_2651[55];
-  assign _and_4234 = _and_3017 & _slice_4233;
-  assign _slice_4236 = _cat_1440[55];
-  assign _and_4237 = _and_1940 & _slice_4236;
-  assign _slice_4238 = _cat_2651[55];
-  assign _and_4239 = _and_3008 & _slice_4238;
-  assign _slice_4240 = _cat_2868[0];
-  assign _and_4241 = _and_4239 & _slice_4240;
-  assign _slice_4243 = _cat_1918[0];
-  assign _and_4244 = _and_4237 & _slice_4243;
-  assign _slice_4245 = _cat_2868[1];
-  assign _and_4246 = _and_4239 & _slice_4245;
-  assign _slice_4248 = _cat_1918[1];
-  assign _and_4249 = _and_4237 & _slice_4248;
-  assign _slice_4251 = _cat_1700[56];
-  assign _and_4252 = _and_1942 & _slice_4251;
-  assign _slice_4255 = _cat_2651[56];
-  assign _and_4256 = _and_3017 & _slice_4255;
-  assign _slice_4258 = _cat_1440[56];
-  assign _and_4259 = _and_1940 & _slice_4258;
-  assign _slice_4260 = _cat_2651[56];
-  assign _and_4261 = _and_3008 & _slice_4260;
-  assign _slice_4262 = _cat_2868[0];
-  assign _and_4263 = _and_4261 & _slice_4262;
-  assign _slice_4265 = _cat_1918[0];
-  assign _and_4266 = _and_4259 & _slice_4265;
-  assign _slice_4267 = _cat_2868[1];
-  assign _and_4268 = _and_4261 & _slice_4267;
-  assign _slice_4270 = _cat_1918[1];
-  assign _and_4271 = _and_4259 & _slice_4270;
-  assign _slice_4273 = _cat_1700[57];
-  assign _and_4274 = _and_1942 & _slice_4273;
-  assign _slice_4277 = _cat_2651[57];
-  assign _and_4278 = _and_3017 & _slice_4277;
-  assign _slice_4280 = _cat_1440[57];
-  assign _and_4281 = _and_1940 & _slice_4280;
-  assign _slice_4282 = _cat_2651[57];
-  assign _and_4283 = _and_3008 & _slice_4282;
-  assign _slice_4284 = _cat_2868[0];
-  assign _and_4285 = _and_4283 & _slice_4284;
-  assign _slice_4287 = _cat_1918[0];
-  assign _and_4288 = _and_4281 & _slice_4287;
-  assign _slice_4289 = _cat_2868[1];
-  assign _and_4290 = _and_4283 & _slice_4289;
-  assign _slice_4292 = _cat_1918[1];
-  assign _and_4293 = _and_4281 & _slice_4292;
-  assign _slice_4295 = _cat_1700[58];
-  assign _and_4296 = _and_1942 & _slice_4295;
-  assign _slice_4299 = _cat_2651[58];
-  assign _and_4300 = _and_3017 & _slice_4299;
-  assign _slice_4302 = _cat_1440[58];
-  assign _and_4303 = _and_1940 & _slice_4302;
-  assign _slice_4304 = _cat_2651[58];
-  assign _and_4305 = _and_3008 & _slice_4304;
-  assign _slice_4306 = _cat_2868[0];
-  assign _and_4307 = _and_4305 & _slice_4306;
-  assign _slice_4309 = _cat_1918[0];
-  assign _and_4310 = _and_4303 & _slice_4309;
-  assign _slice_4311 = _cat_2868[1];
-  assign _and_4312 = _and_4305 & _slice_4311;
-  assign _slice_4314 = _cat_1918[1];
-  assign _and_4315 = _and_4303 & _slice_4314;
-  assign _slice_4317 = _cat_1700[59];
-  assign _and_4318 = _and_1942 & _slice_4317;
-  assign _slice_4321 = _cat_2651[59];
-  assign _and_4322 = _and_3017 & _slice_4321;
-  assign _slice_4324 = _cat_1440[59];
-  assign _and_4325 = _and_1940 & _slice_4324;
-  assign _slice_4326 = _cat_2651[59];
-  assign _and_4327 = _and_3008 & _slice_4326;
-  assign _slice_4328 = _cat_2868[0];
-  assign _and_4329 = _and_4327 & _slice_4328;
-  assign _slice_4331 = _cat_1918[0];
-  assign _and_4332 = _and_4325 & _slice_4331;
-  assign _slice_4333 = _cat_2868[1];
-  assign _and_4334 = _and_4327 & _slice_4333;
-  assign _slice_4336 = _cat_1918[1];
-  assign _and_4337 = _and_4325 & _slice_4336;
-  assign _slice_4339 = _cat_1700[60];
-  assign _and_4340 = _and_1942 & _slice_4339;
-  assign _slice_4343 = _cat_2651[60];
-  assign _and_4344 = _and_3017 & _slice_4343;
-  assign _slice_4346 = _cat_1440[60];
-  assign _and_4347 = _and_1940 & _slice_4346;
-  assign _slice_4348 = _cat_2651[60];
-  assign _and_4349 = _and_3008 & _slice_4348;
-  assign _slice_4350 = _cat_2868[0];
-  assign _and_4351 = _and_4349 & _slice_4350;
-  assign _slice_4353 = _cat_1918[0];
-  assign _and_4354 = _and_4347 & _slice_4353;
-  assign _slice_4355 = _cat_2868[1];
-  assign _and_4356 = _and_4349 & _slice_4355;
-  assign _slice_4358 = _cat_1918[1];
-  assign _and_4359 = _and_4347 & _slice_4358;
-  assign _slice_4361 = _cat_1700[61];
-  assign _and_4362 = _and_1942 & _slice_4361;
-  assign _slice_4365 = _cat_2651[61];
-  assign _and_4366 = _and_3017 & _slice_4365;
-  assign _slice_4368 = _cat_1440[61];
-  assign _and_4369 = _and_1940 & _slice_4368;
-  assign _slice_4370 = _cat_2651[61];
-  assign _and_4371 = _and_3008 & _slice_4370;
-  assign _slice_4372 = _cat_2868[0];
-  assign _and_4373 = _and_4371 & _slice_4372;
-  assign _slice_4375 = _cat_1918[0];
-  assign _and_4376 = _and_4369 & _slice_4375;
-  assign _slice_4377 = _cat_2868[1];
-  assign _and_4378 = _and_4371 & _slice_4377;
-  assign _slice_4380 = _cat_1918[1];
-  assign _and_4381 = _and_4369 & _slice_4380;
-  assign _slice_4383 = _cat_1700[62];
-  assign _and_4384 = _and_1942 & _slice_4383;
-  assign _slice_4387 = _cat_2651[62];
-  assign _and_4388 = _and_3017 & _slice_4387;
-  assign _slice_4390 = _cat_1440[62];
-  assign _and_4391 = _and_1940 & _slice_4390;
-  assign _slice_4392 = _cat_2651[62];
-  assign _and_4393 = _and_3008 & _slice_4392;
-  assign _slice_4394 = _cat_2868[0];
-  assign _and_4395 = _and_4393 & _slice_4394;
-  assign _slice_4397 = _cat_1918[0];
-  assign _and_4398 = _and_4391 & _slice_4397;
-  assign _slice_4399 = _cat_2868[1];
-  assign _and_4400 = _and_4393 & _slice_4399;
-  assign _slice_4402 = _cat_1918[1];
-  assign _and_4403 = _and_4391 & _slice_4402;
-  assign _slice_4405 = _cat_1700[63];
-  assign _and_4406 = _and_1942 & _slice_4405;
-  assign _slice_4409 = _cat_2651[63];
-  assign _and_4410 = _and_3017 & _slice_4409;
-  assign _slice_4412 = _cat_1440[63];
-  assign _and_4413 = _and_1940 & _slice_4412;
-  assign _slice_4414 = _cat_2651[63];
-  assign _and_4415 = _and_3008 & _slice_4414;
-  assign _slice_4416 = _cat_2868[0];
-  assign _and_4417 = _and_4415 & _slice_4416;
-  assign _slice_4419 = _cat_1918[0];
-  assign _and_4420 = _and_4413 & _slice_4419;
-  assign _slice_4421 = _cat_2868[1];
-  assign _and_4422 = _and_4415 & _slice_4421;
-  assign _slice_4424 = _cat_1918[1];
-  assign _and_4425 = _and_4413 & _slice_4424;
-  assign _mux_4427 = _and_3020 ? 1'b0 : 1'b1;
-  assign _or_4428 = _and_3020 | _and_1948;
-  assign _mux_4429 = _and_3042 ? 1'b0 : 1'b1;
-  assign _or_4430 = _and_3042 | _and_1954;
-  assign _mux_4431 = _and_3064 ? 1'b0 : 1'b1;
-  assign _or_4432 = _and_3064 | _and_1960;
-  assign _mux_4433 = _and_3086 ? 1'b0 : 1'b1;
-  assign _or_4434 = _and_3086 | _and_1966;
-  assign _mux_4435 = _and_3108 ? 1'b0 : 1'b1;
-  assign _or_4436 = _and_3108 | _and_1972;
-  assign _mux_4437 = _and_3130 ? 1'b0 : 1'b1;
-  assign _or_4438 = _and_3130 | _and_1978;
-  assign _mux_4439 = _and_3152 ? 1'b0 : 1'b1;
-  assign _or_4440 = _and_3152 | _and_1984;
-  assign _mux_4441 = _and_3174 ? 1'b0 : 1'b1;
-  assign _or_4442 = _and_3174 | _and_1990;
-  assign _mux_4443 = _and_3196 ? 1'b0 : 1'b1;
-  assign _or_4444 = _and_3196 | _and_1996;
-  assign _mux_4445 = _and_3218 ? 1'b0 : 1'b1;
-  assign _or_4446 = _and_3218 | _and_2002;
-  assign _mux_4447 = _and_3240 ? 1'b0 : 1'b1;
-  assign _or_4448 = _and_3240 | _and_2008;
-  assign _mux_4449 = _and_3262 ? 1'b0 : 1'b1;
-  assign _or_4450 = _and_3262 | _and_2014;
-  assign _mux_4451 = _and_3284 ? 1'b0 : 1'b1;
-  assign _or_4452 = _and_3284 | _and_2020;
-  assign _mux_4453 = _and_3306 ? 1'b0 : 1'b1;
-  assign _or_4454 = _and_3306 | _and_2026;
-  assign _mux_4455 = _and_3328 ? 1'b0 : 1'b1;
-  assign _or_4456 = _and_3328 | _and_2032;
-  assign _mux_4457 = _and_3350 ? 1'b0 : 1'b1;
-  assign _or_4458 = _and_3350 | _and_2038;
-  assign _mux_4459 = _and_3372 ? 1'b0 : 1'b1;
-  assign _or_4460 = _and_3372 | _and_2044;
-  assign _mux_4461 = _and_3394 ? 1'b0 : 1'b1;
-  assign _or_4462 = _and_3394 | _and_2050;
-  assign _mux_4463 = _and_3416 ? 1'b0 : 1'b1;
-  assign _or_4464 = _and_3416 | _and_2056;
-  assign _mux_4465 = _and_3438 ? 1'b0 : 1'b1;
-  assign _or_4466 = _and_3438 | _and_2062;
-  assign _mux_4467 = _and_3460 ? 1'b0 : 1'b1;
-  assign _or_4468 = _and_3460 | _and_2068;
-  assign _mux_4469 = _and_3482 ? 1'b0 : 1'b1;
-  assign _or_4470 = _and_3482 | _and_2074;
-  assign _mux_4471 = _and_3504 ? 1'b0 : 1'b1;
-  assign _or_4472 = _and_3504 | _and_2080;
-  assign _mux_4473 = _and_3526 ? 1'b0 : 1'b1;
-  assign _or_4474 = _and_3526 | _and_2086;
-  assign _mux_4475 = _and_3548 ? 1'b0 : 1'b1;
-  assign _or_4476 = _and_3548 | _and_2092;
-  assign _mux_4477 = _and_3570 ? 1'b0 : 1'b1;
-  assign _or_4478 = _and_3570 | _and_2098;
-  assign _mux_4479 = _and_3592 ? 1'b0 : 1'b1;
-  assign _or_4480 = _and_3592 | _and_2104;
-  assign _mux_4481 = _and_3614 ? 1'b0 : 1'b1;
-  assign _or_4482 = _and_3614 | _and_2110;
-  assign _mux_4483 = _and_3636 ? 1'b0 : 1'b1;
-  assign _or_4484 = _and_3636 | _and_2116;
-  assign _mux_4485 = _and_3658 ? 1'b0 : 1'b1;
-  assign _or_4486 = _and_3658 | _and_2122;
-  assign _mux_4487 = _and_3680 ? 1'b0 : 1'b1;
-  assign _or_4488 = _and_3680 | _and_2128;
-  assign _mux_4489 = _and_3702 ? 1'b0 : 1'b1;
-  assign _or_4490 = _and_3702 | _and_2134;
-  assign _mux_4491 = _and_3724 ? 1'b0 : 1'b1;
-  assign _or_4492 = _and_3724 | _and_2140;
-  assign _mux_4493 = _and_3746 ? 1'b0 : 1'b1;
-  assign _or_4494 = _and_3746 | _and_2146;
-  assign _mux_4495 = _and_3768 ? 1'b0 : 1'b1;
-  assign _or_4496 = _and_3768 | _and_2152;
-  assign _mux_4497 = _and_3790 ? 1'b0 : 1'b1;
-  assign _or_4498 = _and_3790 | _and_2158;
-  assign _mux_4499 = _and_3812 ? 1'b0 : 1'b1;
-  assign _or_4500 = _and_3812 | _and_2164;
-  assign _mux_4501 = _and_3834 ? 1'b0 : 1'b1;
-  assign _or_4502 = _and_3834 | _and_2170;
-  assign _mux_4503 = _and_3856 ? 1'b0 : 1'b1;
-  assign _or_4504 = _and_3856 | _and_2176;
-  assign _mux_4505 = _and_3878 ? 1'b0 : 1'b1;
-  assign _or_4506 = _and_3878 | _and_2182;
-  assign _mux_4507 = _and_3900 ? 1'b0 : 1'b1;
-  assign _or_4508 = _and_3900 | _and_2188;
-  assign _mux_4509 = _and_3922 ? 1'b0 : 1'b1;
-  assign _or_4510 = _and_3922 | _and_2194;
-  assign _mux_4511 = _and_3944 ? 1'b0 : 1'b1;
-  assign _or_4512 = _and_3944 | _and_2200;
-  assign _mux_4513 = _and_3966 ? 1'b0 : 1'b1;
-  assign _or_4514 = _and_3966 | _and_2206;
-  assign _mux_4515 = _and_3988 ? 1'b0 : 1'b1;
-  assign _or_4516 = _and_3988 | _and_2212;
-  assign _mux_4517 = _and_4010 ? 1'b0 : 1'b1;
-  assign _or_4518 = _and_4010 | _and_2218;
-  assign _mux_4519 = _and_4032 ? 1'b0 : 1'b1;
-  assign _or_4520 = _and_4032 | _and_2224;
-  assign _mux_4521 = _and_4054 ? 1'b0 : 1'b1;
-  assign _or_4522 = _and_4054 | _and_2230;
-  assign _mux_4523 = _and_4076 ? 1'b0 : 1'b1;
-  assign _or_4524 = _and_4076 | _and_2236;
-  assign _mux_4525 = _and_4098 ? 1'b0 : 1'b1;
-  assign _or_4526 = _and_4098 | _and_2242;
-  assign _mux_4527 = _and_4120 ? 1'b0 : 1'b1;
-  assign _or_4528 = _and_4120 | _and_2248;
-  assign _mux_4529 = _and_4142 ? 1'b0 : 1'b1;
-  assign _or_4530 = _and_4142 | _and_2254;
-  assign _mux_4531 = _and_4164 ? 1'b0 : 1'b1;
-  assign _or_4532 = _and_4164 | _and_2260;
-  assign _mux_4533 = _and_4186 ? 1'b0 : 1'b1;
-  assign _or_4534 = _and_4186 | _and_2266;
-  assign _mux_4535 = _and_4208 ? 1'b0 : 1'b1;
-  assign _or_4536 = _and_4208 | _and_2272;
-  assign _mux_4537 = _and_4230 ? 1'b0 : 1'b1;
-  assign _or_4538 = _and_4230 | _and_2278;
-  assign _mux_4539 = _and_4252 ? 1'b0 : 1'b1;
-  assign _or_4540 = _and_4252 | _and_2284;
-  assign _mux_4541 = _and_4274 ? 1'b0 : 1'b1;
-  assign _or_4542 = _and_4274 | _and_2290;
-  assign _mux_4543 = _and_4296 ? 1'b0 : 1'b1;
-  assign _or_4544 = _and_4296 | _and_2296;
-  assign _mux_4545 = _and_4318 ? 1'b0 : 1'b1;
-  assign _or_4546 = _and_4318 | _and_2302;
-  assign _mux_4547 = _and_4340 ? 1'b0 : 1'b1;
-  assign _or_4548 = _and_4340 | _and_2308;
-  assign _mux_4549 = _and_4362 ? 1'b0 : 1'b1;
-  assign _or_4550 = _and_4362 | _and_2314;
-  assign _mux_4551 = _and_4384 ? 1'b0 : 1'b1;
-  assign _or_4552 = _and_4384 | _and_2320;
-  assign _mux_4553 = _and_4406 ? 1'b0 : 1'b1;
-  assign _or_4554 = _and_4406 | _and_2326;
-  assign _mux_4555 = _and_3024 ? 1'b0 : 1'b1;
-  assign _or_4556 = _and_3024 | _and_3020;
-  assign _mux_4557 = _and_3034 ? 1'b1 : 1'b0;
-  assign _or_4558 = _and_3034 | _and_3031;
-  assign _mux_4559 = _and_3020 ? 1'b1 : _mux_4557;
-  assign _or_4560 = _and_3020 | _or_4558;
-  assign _or_4561 = _and_3020 | _and_3034;
-  assign _mux_4562 = _and_3039 ? 1'b1 : 1'b0;
-  assign _or_4563 = _and_3039 | _and_3036;
-  assign _mux_4564 = _and_3020 ? 1'b0 : _mux_4562;
-  assign _or_4565 = _and_3020 | _or_4563;
-  assign _mux_4566 = _and_3046 ? 1'b0 : 1'b1;
-  assign _or_4567 = _and_3046 | _and_3042;
-  assign _mux_4568 = _and_3056 ? 1'b1 : 1'b0;
-  assign _or_4569 = _and_3056 | _and_3053;
-  assign _mux_4570 = _and_3042 ? 1'b1 : _mux_4568;
-  assign _or_4571 = _and_3042 | _or_4569;
-  assign _or_4572 = _and_3042 | _and_3056;
-  assign _mux_4573 = _and_3061 ? 1'b1 : 1'b0;
-  assign _or_4574 = _and_3061 | _and_3058;
-  assign _mux_4575 = _and_3042 ? 1'b0 : _mux_4573;
-  assign _or_4576 = _and_3042 | _or_4574;
-  assign _mux_4577 = _and_3068 ? 1'b0 : 1'b1;
-  assign _or_4578 = _and_3068 | _and_3064;
-  assign _mux_4579 = _and_3078 ? 1'b1 : 1'b0;
-  assign _or_4580 = _and_3078 | _and_3075;
-  assign _mux_4581 = _and_3064 ? 1'b1 : _mux_4579;
-  assign _or_4582 = _and_3064 | _or_4580;
-  assign _or_4583 = _and_3064 | _and_3078;
-  assign _mux_4584 = _and_3083 ? 1'b1 : 1'b0;
-  assign _or_4585 = _and_3083 | _and_3080;
-  assign _mux_4586 = _and_3064 ? 1'b0 : _mux_4584;
-  assign _or_4587 = _and_3064 | _or_4585;
-  assign _mux_4588 = _and_3090 ? 1'b0 : 1'b1;
-  assign _or_4589 = _and_3090 | _and_3086;
-  assign _mux_4590 = _and_3100 ? 1'b1 : 1'b0;
-  assign _or_4591 = _and_3100 | _and_3097;
-  assign _mux_4592 = _and_3086 ? 1'b1 : _mux_4590;
-  assign _or_4593 = _and_3086 | _or_4591;
-  assign _or_4594 = _and_3086 | _and_3100;
-  assign _mux_4595 = _and_3105 ? 1'b1 : 1'b0;
-  assign _or_4596 = _and_3105 | _and_3102;
-  assign _mux_4597 = _and_3086 ? 1'b0 : _mux_4595;
-  assign _or_4598 = _and_3086 | _or_4596;
-  assign _mux_4599 = _and_3112 ? 1'b0 : 1'b1;
-  assign _or_4600 = _and_3112 | _and_3108;
-  assign _mux_4601 = _and_3122 ? 1'b1 : 1'b0;
-  assign _or_4602 = _and_3122 | _and_3119;
-  assign _mux_4603 = _and_3108 ? 1'b1 : _mux_4601;
-  assign _or_4604 = _and_3108 | _or_4602;
-  assign _or_4605 = _and_3108 | _and_3122;
-  assign _mux_4606 = _and_3127 ? 1'b1 : 1'b0;
-  assign _or_4607 = _and_3127 | _and_3124;
-  assign _mux_4608 = _and_3108 ? 1'b0 : _mux_4606;
-  assign _or_4609 = _and_3108 | _or_4607;
-  assign _mux_4610 = _and_3134 ? 1'b0 : 1'b1;
-  assign _or_4611 = _and_3134 | _and_3130;
-  assign _mux_4612 = _and_3144 ? 1'b1 : 1'b0;
-  assign _or_4613 = _and_3144 | _and_3141;
-  assign _mux_4614 = _and_3130 ? 1'b1 : _mux_4612;
-  assign _or_4615 = _and_3130 | _or_4613;
-  assign _or_4616 = _and_3130 | _and_3144;
-  assign _mux_4617 = _and_3149 ? 1'b1 : 1'b0;
-  assign _or_4618 = _and_3149 | _and_3146;
-  assign _mux_4619 = _and_3130 ? 1'b0 : _mux_4617;
-  assign _or_4620 = _and_3130 | _or_4618;
-  assign _mux_4621 = _and_3156 ? 1'b0 : 1'b1;
-  assign _or_4622 = _and_3156 | _and_3152;
-  assign _mux_4623 = _and_3166 ? 1'b1 : 1'b0;
-  assign _or_4624 = _and_3166 | _and_3163;
-  assign _mux_4625 = _and_3152 ? 1'b1 : _mux_4623;
-  assign _or_4626 = _and_3152 | _or_4624;
-  assign _or_4627 = _and_3152 | _and_3166;
-  assign _mux_4628 = _and_3171 ? 1'b1 : 1'b0;
-  assign _or_4629 = _and_3171 | _and_3168;
-  assign _mux_4630 = _and_3152 ? 1'b0 : _mux_4628;
-  assign _or_4631 = _and_3152 | _or_4629;
-  assign _mux_4632 = _and_3178 ? 1'b0 : 1'b1;
-  assign _or_4633 = _and_3178 | _and_3174;
-  assign _mux_4634 = _and_3188 ? 1'b1 : 1'b0;
-  assign _or_4635 = _and_3188 | _and_3185;
-  assign _mux_4636 = _and_3174 ? 1'b1 : _mux_4634;
-  assign _or_4637 = _and_3174 | _or_4635;
-  assign _or_4638 = _and_3174 | _and_3188;
-  assign _mux_4639 = _and_3193 ? 1'b1 : 1'b0;
-  assign _or_4640 = _and_3193 | _and_3190;
-  assign _mux_4641 = _and_3174 ? 1'b0 : _mux_4639;
-  assign _or_4642 = _and_3174 | _or_4640;
-  assign _mux_4643 = _and_3200 ? 1'b0 : 1'b1;
-  assign _or_4644 = _and_3200 | _and_3196;
-  assign _mux_4645 = _and_3210 ? 1'b1 : 1'b0;
-  assign _or_4646 = _and_3210 | _and_3207;
-  assign _mux_4647 = _and_3196 ? 1'b1 : _mux_4645;
-  assign _or_4648 = _and_3196 | _or_4646;
-  assign _or_4649 = _and_3196 | _and_3210;
-  assign _mux_4650 = _and_3215 ? 1'b1 : 1'b0;
-  assign _or_4651 = _and_3215 | _and_3212;
-  assign _mux_4652 = _and_3196 ? 1'b0 : _mux_4650;
-  assign _or_4653 = _and_3196 | _or_4651;
-  assign _mux_4654 = _and_3222 ? 1'b0 : 1'b1;
-  assign _or_4655 = _and_3222 | _and_3218;
-  assign _mux_4656 = _and_3232 ? 1'b1 : 1'b0;
-  assign _or_4657 = _and_3232 | _and_3229;
-  assign _mux_4658 = _and_3218 ? 1'b1 : _mux_4656;
-  assign _or_4659 = _and_3218 | _or_4657;
-  assign _or_4660 = _and_3218 | _and_3232;
-  assign _mux_4661 = _and_3237 ? 1'b1 : 1'b0;
-  assign _or_4662 = _and_3237 | _and_3234;
-  assign _mux_4663 = _and_3218 ? 1'b0 : _mux_4661;
-  assign _or_4664 = _and_3218 | _or_4662;
-  assign _mux_4665 = _and_3244 ? 1'b0 : 1'b1;
-  assign _or_4666 = _and_3244 | _and_3240;
-  assign _mux_4667 = _and_3254 ? 1'b1 : 1'b0;
-  assign _or_4668 = _and_3254 | _and_3251;
-  assign _mux_4669 = _and_3240 ? 1'b1 : _mux_4667;
-  assign _or_4670 = _and_3240 | _or_4668;
-  assign _or_4671 = _and_3240 | _and_3254;
-  assign _mux_4672 = _and_3259 ? 1'b1 : 1'b0;
-  assign _or_4673 = _and_3259 | _and_3256;
-  assign _mux_4674 = _and_3240 ? 1'b0 : _mux_4672;
-  assign _or_4675 = _and_3240 | _or_4673;
-  assign _mux_4676 = _and_3266 ? 1'b0 : 1'b1;
-  assign _or_4677 = _and_3266 | _and_3262;
-  assign _mux_4678 = _and_3276 ? 1'b1 : 1'b0;
-  assign _or_4679 = _and_3276 | _and_3273;
-  assign _mux_4680 = _and_3262 ? 1'b1 : _mux_4678;
-  assign _or_4681 = _and_3262 | _or_4679;
-  assign _or_4682 = _and_3262 | _and_3276;
-  assign _mux_4683 = _and_3281 ? 1'b1 : 1'b0;
-  assign _or_4684 = _and_3281 | _and_3278;
-  assign _mux_4685 = _and_3262 ? 1'b0 : _mux_4683;
-  assign _or_4686 = _and_3262 | _or_4684;
-  assign _mux_4687 = _and_3288 ? 1'b0 : 1'b1;
-  assign _or_4688 = _and_3288 | _and_3284;
-  assign _mux_4689 = _and_3298 ? 1'b1 : 1'b0;
-  assign _or_4690 = _and_3298 | _and_3295;
-  assign _mux_4691 = _and_3284 ? 1'b1 : _mux_4689;
-  assign _or_4692 = _and_3284 | _or_4690;
-  assign _or_4693 = _and_3284 | _and_3298;
-  assign _mux_4694 = _and_3303 ? 1'b1 : 1'b0;
-  assign _or_4695 = _and_3303 | _and_3300;
-  assign _mux_4696 = _and_3284 ? 1'b0 : _mux_4694;
-  assign _or_4697 = _and_3284 | _or_4695;
-  assign _mux_4698 = _and_3310 ? 1'b0 : 1'b1;
-  assign _or_4699 = _and_3310 | _and_3306;
-  assign _mux_4700 = _and_3320 ? 1'b1 : 1'b0;
-  assign _or_4701 = _and_3320 | _and_3317;
-  assign _mux_4702 = _and_3306 ? 1'b1 : _mux_4700;
-  assign _or_4703 = _and_3306 | _or_4701;
-  assign _or_4704 = _and_3306 | _and_3320;
-  assign _mux_4705 = _and_3325 ? 1'b1 : 1'b0;
-  assign _or_4706 = _and_3325 | _and_3322;
-  assign _mux_4707 = _and_3306 ? 1'b0 : _mux_4705;
-  assign _or_4708 = _and_3306 | _or_4706;
-  assign _mux_4709 = _and_3332 ? 1'b0 : 1'b1;
-  assign _or_4710 = _and_3332 | _and_3328;
-  assign _mux_4711 = _and_3342 ? 1'b1 : 1'b0;
-  assign _or_4712 = _and_3342 | _and_3339;
-  assign _mux_4713 = _and_3328 ? 1'b1 : _mux_4711;
-  assign _or_4714 = _and_3328 | _or_4712;
-  assign _or_4715 = _and_3328 | _and_3342;
-  assign _mux_4716 = _and_3347 ? 1'b1 : 1'b0;
-  assign _or_4717 = _and_3347 | _and_3344;
-  assign _mux_4718 = _and_3328 ? 1'b0 : _mux_4716;
-  assign _or_4719 = _and_3328 | _or_4717;
-  assign _mux_4720 = _and_3354 ? 1'b0 : 1'b1;
-  assign _or_4721 = _and_3354 | _and_3350;
-  assign _mux_4722 = _and_3364 ? 1'b1 : 1'b0;
-  assign _or_4723 = _and_3364 | _and_3361;
-  assign _mux_4724 = _and_3350 ? 1'b1 : _mux_4722;
-  assign _or_4725 = _and_3350 | _or_4723;
-  assign _or_4726 = _and_3350 | _and_3364;
-  assign _mux_4727 = _and_3369 ? 1'b1 : 1'b0;
-  assign _or_4728 = _and_3369 | _and_3366;
-  assign _mux_4729 = _and_3350 ? 1'b0 : _mux_4727;
-  assign _or_4730 = _and_3350 | _or_4728;
-  assign _mux_4731 = _and_3376 ? 1'b0 : 1'b1;
-  assign _or_4732 = _and_3376 | _and_3372;
-  assign _mux_4733 = _and_3386 ? 1'b1 : 1'b0;
-  assign _or_4734 = _and_3386 | _and_3383;
-  assign _mux_4735 = _and_3372 ? 1'b1 : _mux_4733;
-  assign _or_4736 = _and_3372 | _or_4734;
-  assign _or_4737 = _and_3372 | _and_3386;
-  assign _mux_4738 = _and_3391 ? 1'b1 : 1'b0;
-  assign _or_4739 = _and_3391 | _and_3388;
-  assign _mux_4740 = _and_3372 ? 1'b0 : _mux_4738;
-  assign _or_4741 = _and_3372 | _or_4739;
-  assign _mux_4742 = _and_3398 ? 1'b0 : 1'b1;
-  assign _or_4743 = _and_3398 | _and_3394;
-  assign _mux_4744 = _and_3408 ? 1'b1 : 1'b0;
-  assign _or_4745 = _and_3408 | _and_3405;
-  assign _mux_4746 = _and_3394 ? 1'b1 : _mux_4744;
-  assign _or_4747 = _and_3394 | _or_4745;
-  assign _or_4748 = _and_3394 | _and_3408;
-  assign _mux_4749 = _and_3413 ? 1'b1 : 1'b0;
-  assign _or_4750 = _and_3413 | _and_3410;
-  assign _mux_4751 = _and_3394 ? 1'b0 : _mux_4749;
-  assign _or_4752 = _and_3394 | _or_4750;
-  assign _mux_4753 = _and_3420 ? 1'b0 : 1'b1;
-  assign _or_4754 = _and_3420 | _and_3416;
-  assign _mux_4755 = _and_3430 ? 1'b1 : 1'b0;
-  assign _or_4756 = _and_3430 | _and_3427;
-  assign _mux_4757 = _and_3416 ? 1'b1 : _mux_4755;
-  assign _or_4758 = _and_3416 | _or_4756;
-  assign _or_4759 = _and_3416 | _and_3430;
-  assign _mux_4760 = _and_3435 ? 1'b1 : 1'b0;
-  assign _or_4761 = _and_3435 | _and_3432;
-  assign _mux_4762 = _and_3416 ? 1'b0 : _mux_4760;
-  assign _or_4763 = _and_3416 | _or_4761;
-  assign _mux_4764 = _and_3442 ? 1'b0 : 1'b1;
-  assign _or_4765 = _and_3442 | _and_3438;
-  assign _mux_4766 = _and_3452 ? 1'b1 : 1'b0;
-  assign _or_4767 = _and_3452 | _and_3449;
-  assign _mux_4768 = _and_3438 ? 1'b1 : _mux_4766;
-  assign _or_4769 = _and_3438 | _or_4767;
-  assign _or_4770 = _and_3438 | _and_3452;
-  assign _mux_4771 = _and_3457 ? 1'b1 : 1'b0;
-  assign _or_4772 = _and_3457 | _and_3454;
-  assign _mux_4773 = _and_3438 ? 1'b0 : _mux_4771;
-  assign _or_4774 = _and_3438 | _or_4772;
-  assign _mux_4775 = _and_3464 ? 1'b0 : 1'b1;
-  assign _or_4776 = _and_3464 | _and_3460;
-  assign _mux_4777 = _and_3474 ? 1'b1 : 1'b0;
-  assign _or_4778 = _and_3474 | _and_3471;
-  assign _mux_4779 = _and_3460 ? 1'b1 : _mux_4777;
-  assign _or_4780 = _and_3460 | _or_4778;
-  assign _or_4781 = _and_3460 | _and_3474;
-  assign _mux_4782 = _and_3479 ? 1'b1 : 1'b0;
-  assign _or_4783 = _and_3479 | _and_3476;
-  assign _mux_4784 = _and_3460 ? 1'b0 : _mux_4782;
-  assign _or_4785 = _and_3460 | _or_4783;
-  assign _mux_4786 = _and_3486 ? 1'b0 : 1'b1;
-  assign _or_4787 = _and_3486 | _and_3482;
-  assign _mux_4788 = _and_3496 ? 1'b1 : 1'b0;
-  assign _or_4789 = _and_3496 | _and_3493;
-  assign _mux_4790 = _and_3482 ? 1'b1 : _mux_4788;
-  assign _or_4791 = _and_3482 | _or_4789;
-  assign _or_4792 = _and_3482 | _and_3496;
-  assign _mux_4793 = _and_3501 ? 1'b1 : 1'b0;
-  assign _or_4794 = _and_3501 | _and_3498;
-  assign _mux_4795 = _and_3482 ? 1'b0 : _mux_4793;
-  assign _or_4796 = _and_3482 | _or_4794;
-  assign _mux_4797 = _and_3508 ? 1'b0 : 1'b1;
-  assign _or_4798 = _and_3508 | _and_3504;
-  assign _mux_4799 = _and_3518 ? 1'b1 : 1'b0;
-  assign _or_4800 = _and_3518 | _and_3515;
-  assign _mux_4801 = _and_3504 ? 1'b1 : _mux_4799;
-  assign _or_4802 = _and_3504 | _or_4800;
-  assign _or_4803 = _and_3504 | _and_3518;
-  assign _mux_4804 = _and_3523 ? 1'b1 : 1'b0;
-  assign _or_4805 = _and_3523 | _and_3520;
-  assign _mux_4806 = _and_3504 ? 1'b0 : _mux_4804;
-  assign _or_4807 = _and_3504 | _or_4805;
-  assign _mux_4808 = _and_3530 ? 1'b0 : 1'b1;
-  assign _or_4809 = _and_3530 | _and_3526;
-  assign _mux_4810 = _and_3540 ? 1'b1 : 1'b0;
-  assign _or_4811 = _and_3540 | _and_3537;
-  assign _mux_4812 = _and_3526 ? 1'b1 : _mux_4810;
-  assign _or_4813 = _and_3526 | _or_4811;
-  assign _or_4814 = _and_3526 | _and_3540;
-  assign _mux_4815 = _and_3545 ? 1'b1 : 1'b0;
-  assign _or_4816 = _and_3545 | _and_3542;
-  assign _mux_4817 = _and_3526 ? 1'b0 : _mux_4815;
-  assign _or_4818 = _and_3526 | _or_4816;
-  assign _mux_4819 = _and_3552 ? 1'b0 : 1'b1;
-  assign _or_4820 = _and_3552 | _and_3548;
-  assign _mux_4821 = _and_3562 ? 1'b1 : 1'b0;
-  assign _or_4822 = _and_3562 | _and_3559;
-  assign _mux_4823 = _and_3548 ? 1'b1 : _mux_4821;
-  assign _or_4824 = _and_3548 | _or_4822;
-  assign _or_4825 = _and_3548 | _and_3562;
-  assign _mux_4826 = _and_3567 ? 1'b1 : 1'b0;
-  assign _or_4827 = _and_3567 | _and_3564;
-  assign _mux_4828 = _and_3548 ? 1'b0 : _mux_4826;
-  assign _or_4829 = _and_3548 | _or_4827;
-  assign _mux_4830 = _and_3574 ? 1'b0 : 1'b1;
-  assign _or_4831 = _and_3574 | _and_3570;
-  assign _mux_4832 = _and_3584 ? 1'b1 : 1'b0;
-  assign _or_4833 = _and_3584 | _and_3581;
-  assign _mux_4834 = _and_3570 ? 1'b1 : _mux_4832;
-  assign _or_4835 = _and_3570 | _or_4833;
-  assign _or_4836 = _and_3570 | _and_3584;
-  assign _mux_4837 = _and_3589 ? 1'b1 : 1'b0;
-  assign _or_4838 = _and_3589 | _and_3586;
-  assign _mux_4839 = _and_3570 ? 1'b0 : _mux_4837;
-  assign _or_4840 = _and_3570 | _or_4838;
-  assign _mux_4841 = _and_3596 ? 1'b0 : 1'b1;
-  assign _or_4842 = _and_3596 | _and_3592;
-  assign _mux_4843 = _and_3606 ? 1'b1 : 1'b0;
-  assign _or_4844 = _and_3606 | _and_3603;
-  assign _mux_4845 = _and_3592 ? 1'b1 : _mux_4843;
-  assign _or_4846 = _and_3592 | _or_4844;
-  assign _or_4847 = _and_3592 | _and_3606;
-  assign _mux_4848 = _and_3611 ? 1'b1 : 1'b0;
-  assign _or_4849 = _and_3611 | _and_3608;
-  assign _mux_4850 = _and_3592 ? 1'b0 : _mux_4848;
-  assign _or_4851 = _and_3592 | _or_4849;
-  assign _mux_4852 = _and_3618 ? 1'b0 : 1'b1;
-  assign _or_4853 = _and_3618 | _and_3614;
-  assign _mux_4854 = _and_3628 ? 1'b1 : 1'b0;
-  assign _or_4855 = _and_3628 | _and_3625;
-  assign _mux_4856 = _and_3614 ? 1'b1 : _mux_4854;
-  assign _or_4857 = _and_3614 | _or_4855;
-  assign _or_4858 = _and_3614 | _and_3628;
-  assign _mux_4859 = _and_3633 ? 1'b1 : 1'b0;
-  assign _or_4860 = _and_3633 | _and_3630;
-  assign _mux_4861 = _and_3614 ? 1'b0 : _mux_4859;
-  assign _or_4862 = _and_3614 | _or_4860;
-  assign _mux_4863 = _and_3640 ? 1'b0 : 1'b1;
-  assign _or_4864 = _and_3640 | _and_3636;
-  assign _mux_4865 = _and_3650 ? 1'b1 : 1'b0;
-  assign _or_4866 = _and_3650 | _and_3647;
-  assign _mux_4867 = _and_3636 ? 1'b1 : _mux_4865;
-  assign _or_4868 = _and_3636 | _or_4866;
-  assign _or_4869 = _and_3636 | _and_3650;
-  assign _mux_4870 = _and_3655 ? 1'b1 : 1'b0;
-  assign _or_4871 = _and_3655 | _and_3652;
-  assign _mux_4872 = _and_3636 ? 1'b0 : _mux_4870;
-  assign _or_4873 = _and_3636 | _or_4871;
-  assign _mux_4874 = _and_3662 ? 1'b0 : 1'b1;
-  assign _or_4875 = _and_3662 | _and_3658;
-  assign _mux_4876 = _and_3672 ? 1'b1 : 1'b0;
-  assign _or_4877 = _and_3672 | _and_3669;
-  assign _mux_4878 = _and_3658 ? 1'b1 : _mux_4876;
-  assign _or_4879 = _and_3658 | _or_4877;
-  assign _or_4880 = _and_3658 | _and_3672;
-  assign _mux_4881 = _and_3677 ? 1'b1 : 1'b0;
-  assign _or_4882 = _and_3677 | _and_3674;
-  assign _mux_4883 = _and_3658 ? 1'b0 : _mux_4881;
-  assign _or_4884 = _and_3658 | _or_4882;
-  assign _mux_4885 = _and_3684 ? 1'b0 : 1'b1;
-  assign _or_4886 = _and_3684 | _and_3680;
-  assign _mux_4887 = _and_3694 ? 1'b1 : 1'b0;
-  assign _or_4888 = _and_3694 | _and_3691;
-  assign _mux_4889 = _and_3680 ? 1'b1 : _mux_4887;
-  assign _or_4890 = _and_3680 | _or_4888;
-  assign _or_4891 = _and_3680 | _and_3694;
-  assign _mux_4892 = _and_3699 ? 1'b1 : 1'b0;
-  assign _or_4893 = _and_3699 | _and_3696;
-  assign _mux_4894 = _and_3680 ? 1'b0 : _mux_4892;
-  assign _or_4895 = _and_3680 | _or_4893;
-  assign _mux_4896 = _and_3706 ? 1'b0 : 1'b1;
-  assign _or_4897 = _and_3706 | _and_3702;
-  assign _mux_4898 = _and_3716 ? 1'b1 : 1'b0;
-  assign _or_4899 = _and_3716 | _and_3713;
-  assign _mux_4900 = _and_3702 ? 1'b1 : _mux_4898;
-  assign _or_4901 = _and_3702 | _or_4899;
-  assign _or_4902 = _and_3702 | _and_3716;
-  assign _mux_4903 = _and_3721 ? 1'b1 : 1'b0;
-  assign _or_4904 = _and_3721 | _and_3718;
-  assign _mux_4905 = _and_3702 ? 1'b0 : _mux_4903;
-  assign _or_4906 = _and_3702 | _or_4904;
-  assign _mux_4907 = _and_3728 ? 1'b0 : 1'b1;
-  assign _or_4908 = _and_3728 | _and_3724;
-  assign _mux_4909 = _and_3738 ? 1'b1 : 1'b0;
-  assign _or_4910 = _and_3738 | _and_3735;
-  assign _mux_4911 = _and_3724 ? 1'b1 : _mux_4909;
-  assign _or_4912 = _and_3724 | _or_4910;
-  assign _or_4913 = _and_3724 | _and_3738;
-  assign _mux_4914 = _and_3743 ? 1'b1 : 1'b0;
-  assign _or_4915 = _and_3743 | _and_3740;
-  assign _mux_4916 = _and_3724 ? 1'b0 : _mux_4914;
-  assign _or_4917 = _and_3724 | _or_4915;
-  assign _mux_4918 = _and_3750 ? 1'b0 : 1'b1;
-  assign _or_4919 = _and_3750 | _and_3746;
-  assign _mux_4920 = _and_3760 ? 1'b1 : 1'b0;
-  assign _or_4921 = _and_3760 | _and_3757;
-  assign _mux_4922 = _and_3746 ? 1'b1 : _mux_4920;
-  assign _or_4923 = _and_3746 | _or_4921;
-  assign _or_4924 = _and_3746 | _and_3760;
-  assign _mux_4925 = _and_3765 ? 1'b1 : 1'b0;
-  assign _or_4926 = _and_3765 | _and_3762;
-  assign _mux_4927 = _and_3746 ? 1'b0 : _mux_4925;
-  assign _or_4928 = _and_3746 | _or_4926;
-  assign _mux_4929 = _and_3772 ? 1'b0 : 1'b1;
-  assign _or_4930 = _and_3772 | _and_3768;
-  assign _mux_4931 = _and_3782 ? 1'b1 : 1'b0;
-  assign _or_4932 = _and_3782 | _and_3779;
-  assign _mux_4933 = _and_3768 ? 1'b1 : _mux_4931;
-  assign _or_4934 = _and_3768 | _or_4932;
-  assign _or_4935 = _and_3768 | _and_3782;
-  assign _mux_4936 = _and_3787 ? 1'b1 : 1'b0;
-  assign _or_4937 = _and_3787 | _and_3784;
-  assign _mux_4938 = _and_3768 ? 1'b0 : _mux_4936;
-  assign _or_4939 = _and_3768 | _or_4937;
-  assign _mux_4940 = _and_3794 ? 1'b0 : 1'b1;
-  assign _or_4941 = _and_3794 | _and_3790;
-  assign _mux_4942 = _and_3804 ? 1'b1 : 1'b0;
-  assign _or_4943 = _and_3804 | _and_3801;
-  assign _mux_4944 = _and_3790 ? 1'b1 : _mux_4942;
-  assign _or_4945 = _and_3790 | _or_4943;
-  assign _or_4946 = _and_3790 | _and_3804;
-  assign _mux_4947 = _and_3809 ? 1'b1 : 1'b0;
-  assign _or_4948 = _and_3809 | _and_3806;
-  assign _mux_4949 = _and_3790 ? 1'b0 : _mux_4947;
-  assign _or_4950 = _and_3790 | _or_4948;
-  assign _mux_4951 = _and_3816 ? 1'b0 : 1'b1;
-  assign _or_4952 = _and_3816 | _and_3812;
-  assign _mux_4953 = _and_3826 ? 1'b1 : 1'b0;
-  assign _or_4954 = _and_3826 | _and_3823;
-  assign _mux_4955 = _and_3812 ? 1'b1 : _mux_4953;
-  assign _or_4956 = _and_3812 | _or_4954;
-  assign _or_4957 = _and_3812 | _and_3826;
-  assign _mux_4958 = _and_3831 ? 1'b1 : 1'b0;
-  assign _or_4959 = _and_3831 | _and_3828;
-  assign _mux_4960 = _and_3812 ? 1'b0 : _mux_4958;
-  assign _or_4961 = _and_3812 | _or_4959;
-  assign _mux_4962 = _and_3838 ? 1'b0 : 1'b1;
-  assign _or_4963 = _and_3838 | _and_3834;
-  assign _mux_4964 = _and_3848 ? 1'b1 : 1'b0;
-  assign _or_4965 = _and_3848 | _and_3845;
-  assign _mux_4966 = _and_3834 ? 1'b1 : _mux_4964;
-  assign _or_4967 = _and_3834 | _or_4965;
-  assign _or_4968 = _and_3834 | _and_3848;
-  assign _mux_4969 = _and_3853 ? 1'b1 : 1'b0;
-  assign _or_4970 = _and_3853 | _and_3850;
-  assign _mux_4971 = _and_3834 ? 1'b0 : _mux_4969;
-  assign _or_4972 = _and_3834 | _or_4970;
-  assign _mux_4973 = _and_3860 ? 1'b0 : 1'b1;
-  assign _or_4974 = _and_3860 | _and_3856;
-  assign _mux_4975 = _and_3870 ? 1'b1 : 1'b0;
-  assign _or_4976 = _and_3870 | _and_3867;
-  assign _mux_4977 = _and_3856 ? 1'b1 : _mux_4975;
-  assign _or_4978 = _and_3856 | _or_4976;
-  assign _or_4979 = _and_3856 | _and_3870;
-  assign _mux_4980 = _and_3875 ? 1'b1 : 1'b0;
-  assign _or_4981 = _and_3875 | _and_3872;
-  assign _mux_4982 = _and_3856 ? 1'b0 : _mux_4980;
-  assign _or_4983 = _and_3856 | _or_4981;
-  assign _mux_4984 = _and_3882 ? 1'b0 : 1'b1;
-  assign _or_4985 = _and_3882 | _and_3878;
-  assign _mux_4986 = _and_3892 ? 1'b1 : 1'b0;
-  assign _or_4987 = _and_3892 | _and_3889;
-  assign _mux_4988 = _and_3878 ? 1'b1 : _mux_4986;
-  assign _or_4989 = _and_3878 | _or_4987;
-  assign _or_4990 = _and_3878 | _and_3892;
-  assign _mux_4991 = _and_3897 ? 1'b1 : 1'b0;
-  assign _or_4992 = _and_3897 | _and_3894;
-  assign _mux_4993 = _and_3878 ? 1'b0 : _mux_4991;
-  assign _or_4994 = _and_3878 | _or_4992;
-  assign _mux_4995 = _and_3904 ? 1'b0 : 1'b1;
-  assign _or_4996 = _and_3904 | _and_3900;
-  assign _mux_4997 = _and_3914 ? 1'b1 : 1'b0;
-  assign _or_4998 = _and_3914 | _and_3911;
-  assign _mux_4999 = _and_3900 ? 1'b1 : _mux_4997;
-  assign _or_5000 = _and_3900 | _or_4998;
-  assign _or_5001 = _and_3900 | _and_3914;
-  assign _mux_5002 = _and_3919 ? 1'b1 : 1'b0;
-  assign _or_5003 = _and_3919 | _and_3916;
-  assign _mux_5004 = _and_3900 ? 1'b0 : _mux_5002;
-  assign _or_5005 = _and_3900 | _or_5003;
-  assign _mux_5006 = _and_3926 ? 1'b0 : 1'b1;
-  assign _or_5007 = _and_3926 | _and_3922;
-  assign _mux_5008 = _and_3936 ? 1'b1 : 1'b0;
-  assign _or_5009 = _and_3936 | _and_3933;
-  assign _mux_5010 = _and_3922 ? 1'b1 : _mux_5008;
-  assign _or_5011 = _and_3922 | _or_5009;
-  assign _or_5012 = _and_3922 | _and_3936;
-  assign _mux_5013 = _and_3941 ? 1'b1 : 1'b0;
-  assign _or_5014 = _and_3941 | _and_3938;
-  assign _mux_5015 = _and_3922 ? 1'b0 : _mux_5013;
-  assign _or_5016 = _and_3922 | _or_5014;
-  assign _mux_5017 = _and_3948 ? 1'b0 : 1'b1;
-  assign _or_5018 = _and_3948 | _and_3944;
-  assign _mux_5019 = _and_3958 ? 1'b1 : 1'b0;
-  assign _or_5020 = _and_3958 | _and_3955;
-  assign _mux_5021 = _and_3944 ? 1'b1 : _mux_5019;
-  assign _or_5022 = _and_3944 | _or_5020;
-  assign _or_5023 = _and_3944 | _and_3958;
-  assign _mux_5024 = _and_3963 ? 1'b1 : 1'b0;
-  assign _or_5025 = _and_3963 | _and_3960;
-  assign _mux_5026 = _and_3944 ? 1'b0 : _mux_5024;
-  assign _or_5027 = _and_3944 | _or_5025;
-  assign _mux_5028 = _and_3970 ? 1'b0 : 1'b1;
-  assign _or_5029 = _and_3970 | _and_3966;
-  assign _mux_5030 = _and_3980 ? 1'b1 : 1'b0;
-  assign _or_5031 = _and_3980 | _and_3977;
-  assign _mux_5032 = _and_3966 ? 1'b1 : _mux_5030;
-  assign _or_5033 = _and_3966 | _or_5031;
-  assign _or_5034 = _and_3966 | _and_3980;
-  assign _mux_5035 = _and_3985 ? 1'b1 : 1'b0;
-  assign _or_5036 = _and_3985 | _and_3982;
-  assign _mux_5037 = _and_3966 ? 1'b0 : _mux_5035;
-  assign _or_5038 = _and_3966 | _or_5036;
-  assign _mux_5039 = _and_3992 ? 1'b0 : 1'b1;
-  assign _or_5040 = _and_3992 | _and_3988;
-  assign _mux_5041 = _and_4002 ? 1'b1 : 1'b0;
-  assign _or_5042 = _and_4002 | _and_3999;
-  assign _mux_5043 = _and_3988 ? 1'b1 : _mux_5041;
-  assign _or_5044 = _and_3988 | _or_5042;
-  assign _or_5045 = _and_3988 | _and_4002;
-  assign _mux_5046 = _and_4007 ? 1'b1 : 1'b0;
-  assign _or_5047 = _and_4007 | _and_4004;
-  assign _mux_5048 = _and_3988 ? 1'b0 : _mux_5046;
-  assign _or_5049 = _and_3988 | _or_5047;
-  assign _mux_5050 = _and_4014 ? 1'b0 : 1'b1;
-  assign _or_5051 = _and_4014 | _and_4010;
-  assign _mux_5052 = _and_4024 ? 1'b1 : 1'b0;
-  assign _or_5053 = _and_4024 | _and_4021;
-  assign _mux_5054 = _and_4010 ? 1'b1 : _mux_5052;
-  assign _or_5055 = _and_4010 | _or_5053;
-  assign _or_5056 = _and_4010 | _and_4024;
-  assign _mux_5057 = _and_4029 ? 1'b1 : 1'b0;
-  assign _or_5058 = _and_4029 | _and_4026;
-  assign _mux_5059 = _and_4010 ? 1'b0 : _mux_5057;
-  assign _or_5060 = _and_4010 | _or_5058;
-  assign _mux_5061 = _and_4036 ? 1'b0 : 1'b1;
-  assign _or_5062 = _and_4036 | _and_4032;
-  assign _mux_5063 = _and_4046 ? 1'b1 : 1'b0;
-  assign _or_5064 = _and_4046 | _and_4043;
-  assign _mux_5065 = _and_4032 ? 1'b1 : _mux_5063;
-  assign _or_5066 = _and_4032 | _or_5064;
-  assign _or_5067 = _and_4032 | _and_4046;
-  assign _mux_5068 = _and_4051 ? 1'b1 : 1'b0;
-  assign _or_5069 = _and_4051 | _and_4048;
-  assign _mux_5070 = _and_4032 ? 1'b0 : _mux_5068;
-  assign _or_5071 = _and_4032 | _or_5069;
-  assign _mux_5072 = _and_4058 ? 1'b0 : 1'b1;
-  assign _or_5073 = _and_4058 | _and_4054;
-  assign _mux_5074 = _and_4068 ? 1'b1 : 1'b0;
-  assign _or_5075 = _and_4068 | _and_4065;
-  assign _mux_5076 = _and_4054 ? 1'b1 : _mux_5074;
-  assign _or_5077 = _and_4054 | _or_5075;
-  assign _or_5078 = _and_4054 | _and_4068;
-  assign _mux_5079 = _and_4073 ? 1'b1 : 1'b0;
-  assign _or_5080 = _and_4073 | _and_4070;
-  assign _mux_5081 = _and_4054 ? 1'b0 : _mux_5079;
-  assign _or_5082 = _and_4054 | _or_5080;
-  assign _mux_5083 = _and_4080 ? 1'b0 : 1'b1;
-  assign _or_5084 = _and_4080 | _and_4076;
-  assign _mux_5085 = _and_4090 ? 1'b1 : 1'b0;
-  assign _or_5086 = _and_4090 | _and_4087;
-  assign _mux_5087 = _and_4076 ? 1'b1 : _mux_5085;
-  assign _or_5088 = _and_4076 | _or_5086;
-  assign _or_5089 = _and_4076 | _and_4090;
-  assign _mux_5090 = _and_4095 ? 1'b1 : 1'b0;
-  assign _or_5091 = _and_4095 | _and_4092;
-  assign _mux_5092 = _and_4076 ? 1'b0 : _mux_5090;
-  assign _or_5093 = _and_4076 | _or_5091;
-  assign _mux_5094 = _and_4102 ? 1'b0 : 1'b1;
-  assign _or_5095 = _and_4102 | _and_4098;
-  assign _mux_5096 = _and_4112 ? 1'b1 : 1'b0;
-  assign _or_5097 = _and_4112 | _and_4109;
-  assign _mux_5098 = _and_4098 ? 1'b1 : _mux_5096;
-  assign _or_5099 = _and_4098 | _or_5097;
-  assign _or_5100 = _and_4098 | _and_4112;
-  assign _mux_5101 = _and_4117 ? 1'b1 : 1'b0;
-  assign _or_5102 = _and_4117 | _and_4114;
-  assign _mux_5103 = _and_4098 ? 1'b0 : _mux_5101;
-  assign _or_5104 = _and_4098 | _or_5102;
-  assign _mux_5105 = _and_4124 ? 1'b0 : 1'b1;
-  assign _or_5106 = _and_4124 | _and_4120;
-  assign _mux_5107 = _and_4134 ? 1'b1 : 1'b0;
-  assign _or_5108 = _and_4134 | _and_4131;
-  assign _mux_5109 = _and_4120 ? 1'b1 : _mux_5107;
-  assign _or_5110 = _and_4120 | _or_5108;
-  assign _or_5111 = _and_4120 | _and_4134;
-  assign _mux_5112 = _and_4139 ? 1'b1 : 1'b0;
-  assign _or_5113 = _and_4139 | _and_4136;
-  assign _mux_5114 = _and_4120 ? 1'b0 : _mux_5112;
-  assign _or_5115 = _and_4120 | _or_5113;
-  assign _mux_5116 = _and_4146 ? 1'b0 : 1'b1;
-  assign _or_5117 = _and_4146 | _and_4142;
-  assign _mux_5118 = _and_4156 ? 1'b1 : 1'b0;
-  assign _or_5119 = _and_4156 | _and_4153;
-  assign _mux_5120 = _and_4142 ? 1'b1 : _mux_5118;
-  assign _or_5121 = _and_4142 | _or_5119;
-  assign _or_5122 = _and_4142 | _and_4156;
-  assign _mux_5123 = _and_4161 ? 1'b1 : 1'b0;
-  assign _or_5124 = _and_4161 | _and_4158;
-  assign _mux_5125 = _and_4142 ? 1'b0 : _mux_5123;
-  assign _or_5126 = _and_4142 | _or_5124;
-  assign _mux_5127 = _and_4168 ? 1'b0 : 1'b1;
-  assign _or_5128 = _and_4168 | _and_4164;
-  assign _mux_5129 = _and_4178 ? 1'b1 : 1'b0;
-  assign _or_5130 = _and_4178 | _and_4175;
-  assign _mux_5131 = _and_4164 ? 1'b1 : _mux_5129;
-  assign _or_5132 = _and_4164 | _or_5130;
-  assign _or_5133 = _and_4164 | _and_4178;
-  assign _mux_5134 = _and_4183 ? 1'b1 : 1'b0;
-  assign _or_5135 = _and_4183 | _and_4180;
-  assign _mux_5136 = _and_4164 ? 1'b0 : _mux_5134;
-  assign _or_5137 = _and_4164 | _or_5135;
-  assign _mux_5138 = _and_4190 ? 1'b0 : 1'b1;
-  assign _or_5139 = _and_4190 | _and_4186;
-  assign _mux_5140 = _and_4200 ? 1'b1 : 1'b0;
-  assign _or_5141 = _and_4200 | _and_4197;
-  assign _mux_5142 = _and_4186 ? 1'b1 : _mux_5140;
-  assign _or_5143 = _and_4186 | _or_5141;
-  assign _or_5144 = _and_4186 | _and_4200;
-  assign _mux_5145 = _and_4205 ? 1'b1 : 1'b0;
-  assign _or_5146 = _and_4205 | _and_4202;
-  assign _mux_5147 = _and_4186 ? 1'b0 : _mux_5145;
-  assign _or_5148 = _and_4186 | _or_5146;
-  assign _mux_5149 = _and_4212 ? 1'b0 : 1'b1;
-  assign _or_5150 = _and_4212 | _and_4208;
-  assign _mux_5151 = _and_4222 ? 1'b1 : 1'b0;
-  assign _or_5152 = _and_4222 | _and_4219;
-  assign _mux_5153 = _and_4208 ? 1'b1 : _mux_5151;
-  assign _or_5154 = _and_4208 | _or_5152;
-  assign _or_5155 = _and_4208 | _and_4222;
-  assign _mux_5156 = _and_4227 ? 1'b1 : 1'b0;
-  assign _or_5157 = _and_4227 | _and_4224;
-  assign _mux_5158 = _and_4208 ? 1'b0 : _mux_5156;
-  assign _or_5159 = _and_4208 | _or_5157;
-  assign _mux_5160 = _and_4234 ? 1'b0 : 1'b1;
-  assign _or_5161 = _and_4234 | _and_4230;
-  assign _mux_5162 = _and_4244 ? 1'b1 : 1'b0;
-  assign _or_5163 = _and_4244 | _and_4241;
-  assign _mux_5164 = _and_4230 ? 1'b1 : _mux_5162;
-  assign _or_5165 = _and_4230 | _or_5163;
-  assign _or_5166 = _and_4230 | _and_4244;
-  assign _mux_5167 = _and_4249 ? 1'b1 : 1'b0;
-  assign _or_5168 = _and_4249 | _and_4246;
-  assign _mux_5169 = _and_4230 ? 1'b0 : _mux_5167;
-  assign _or_5170 = _and_4230 | _or_5168;
-  assign _mux_5171 = _and_4256 ? 1'b0 : 1'b1;
-  assign _or_5172 = _and_4256 | _and_4252;
-  assign _mux_5173 = _and_4266 ? 1'b1 : 1'b0;
-  assign _or_5174 = _and_4266 | _and_4263;
-  assign _mux_5175 = _and_4252 ? 1'b1 : _mux_5173;
-  assign _or_5176 = _and_4252 | _or_5174;
-  assign _or_5177 = _and_4252 | _and_4266;
-  assign _mux_5178 = _and_4271 ? 1'b1 : 1'b0;
-  assign _or_5179 = _and_4271 | _and_4268;
-  assign _mux_5180 = _and_4252 ? 1'b0 : _mux_5178;
-  assign _or_5181 = _and_4252 | _or_5179;
-  assign _mux_5182 = _and_4278 ? 1'b0 : 1'b1;
-  assign _or_5183 = _and_4278 | _and_4274;
-  assign _mux_5184 = _and_4288 ? 1'b1 : 1'b0;
-  assign _or_5185 = _and_4288 | _and_4285;
-  assign _mux_5186 = _and_4274 ? 1'b1 : _mux_5184;
-  assign _or_5187 = _and_4274 | _or_5185;
-  assign _or_5188 = _and_4274 | _and_4288;
-  assign _mux_5189 = _and_4293 ? 1'b1 : 1'b0;
-  assign _or_5190 = _and_4293 | _and_4290;
-  assign _mux_5191 = _and_4274 ? 1'b0 : _mux_5189;
-  assign _or_5192 = _and_4274 | _or_5190;
-  assign _mux_5193 = _and_4300 ? 1'b0 : 1'b1;
-  assign _or_5194 = _and_4300 | _and_4296;
-  assign _mux_5195 = _and_4310 ? 1'b1 : 1'b0;
-  assign _or_5196 = _and_4310 | _and_4307;
-  assign _mux_5197 = _and_4296 ? 1'b1 : _mux_5195;
-  assign _or_5198 = _and_4296 | _or_5196;
-  assign _or_5199 = _and_4296 | _and_4310;
-  assign _mux_5200 = _and_4315 ? 1'b1 : 1'b0;
-  assign _or_5201 = _and_4315 | _and_4312;
-  assign _mux_5202 = _and_4296 ? 1'b0 : _mux_5200;
-  assign _or_5203 = _and_4296 | _or_5201;
-  assign _mux_5204 = _and_4322 ? 1'b0 : 1'b1;
-  assign _or_5205 = _and_4322 | _and_4318;
-  assign _mux_5206 = _and_4332 ? 1'b1 : 1'b0;
-  assign _or_5207 = _and_4332 | _and_4329;
-  assign _mux_5208 = _and_4318 ? 1'b1 : _mux_5206;
-  assign _or_5209 = _and_4318 | _or_5207;
-  assign _or_5210 = _and_4318 | _and_4332;
-  assign _mux_5211 = _and_4337 ? 1'b1 : 1'b0;
-  assign _or_5212 = _and_4337 | _and_4334;
-  assign _mux_5213 = _and_4318 ? 1'b0 : _mux_5211;
-  assign _or_5214 = _and_4318 | _or_5212;
-  assign _mux_5215 = _and_4344 ? 1'b0 : 1'b1;
-  assign _or_5216 = _and_4344 | _and_4340;
-  assign _mux_5217 = _and_4354 ? 1'b1 : 1'b0;
-  assign _or_5218 = _and_4354 | _and_4351;
-  assign _mux_5219 = _and_4340 ? 1'b1 : _mux_5217;
-  assign _or_5220 = _and_4340 | _or_5218;
-  assign _or_5221 = _and_4340 | _and_4354;
-  assign _mux_5222 = _and_4359 ? 1'b1 : 1'b0;
-  assign _or_5223 = _and_4359 | _and_4356;
-  assign _mux_5224 = _and_4340 ? 1'b0 : _mux_5222;
-  assign _or_5225 = _and_4340 | _or_5223;
-  assign _mux_5226 = _and_4366 ? 1'b0 : 1'b1;
-  assign _or_5227 = _and_4366 | _and_4362;
-  assign _mux_5228 = _and_4376 ? 1'b1 : 1'b0;
-  assign _or_5229 = _and_4376 | _and_4373;
-  assign _mux_5230 = _and_4362 ? 1'b1 : _mux_5228;
-  assign _or_5231 = _and_4362 | _or_5229;
-  assign _or_5232 = _and_4362 | _and_4376;
-  assign _mux_5233 = _and_4381 ? 1'b1 : 1'b0;
-  assign _or_5234 = _and_4381 | _and_4378;
-  assign _mux_5235 = _and_4362 ? 1'b0 : _mux_5233;
-  assign _or_5236 = _and_4362 | _or_5234;
-  assign _mux_5237 = _and_4388 ? 1'b0 : 1'b1;
-  assign _or_5238 = _and_4388 | _and_4384;
-  assign _mux_5239 = _and_4398 ? 1'b1 : 1'b0;
-  assign _or_5240 = _and_4398 | _and_4395;
-  assign _mux_5241 = _and_4384 ? 1'b1 : _mux_5239;
-  assign _or_5242 = _and_4384 | _or_5240;
-  assign _or_5243 = _and_4384 | _and_4398;
-  assign _mux_5244 = _and_4403 ? 1'b1 : 1'b0;
-  assign _or_5245 = _and_4403 | _and_4400;
-  assign _mux_5246 = _and_4384 ? 1'b0 : _mux_5244;
-  assign _or_5247 = _and_4384 | _or_5245;
-  assign _mux_5248 = _and_4410 ? 1'b0 : 1'b1;
-  assign _or_5249 = _and_4410 | _and_4406;
-  assign _mux_5250 = _and_4420 ? 1'b1 : 1'b0;
-  assign _or_5251 = _and_4420 | _and_4417;
-  assign _mux_5252 = _and_4406 ? 1'b1 : _mux_5250;
-  assign _or_5253 = _and_4406 | _or_5251;
-  assign _or_5254 = _and_4406 | _and_4420;
-  assign _mux_5255 = _and_4425 ? 1'b1 : 1'b0;
-  assign _or_5256 = _and_4425 | _and_4422;
-  assign _mux_5257 = _and_4406 ? 1'b0 : _mux_5255;
-  assign _or_5258 = _and_4406 | _or_5256;
+  assign full = _mux_4185;
+  assign _or_1922 = fill_valid | full;
+  assign _and_1923 = req_valid & _or_1922;
+  assign _not_1924 = ~_and_1923;
+  assign _and_1925 = req_valid & _not_1924;
+  assign _and_1926 = _and_1925 & search_hit;
+  assign kind = _mux_4183;
+  assign new_hbs = _mux_4181;
+  assign _not_1933 = ~_ror_1919;
+  assign _not_1934 = ~search_primary;
+  assign _not_1936 = ~_ror_1701;
+  assign _not_1938 = ~_ror_1701;
+  assign _not_1939 = ~icnt_ready;
+  assign _or_1940 = _not_1938 | _not_1939;
+  assign _eq_1944 = kind == 2'h3;
+  assign _slice_1945 = _cat_1440[0];
+  assign _slice_1946 = _cat_1918[0];
+  assign _slice_1947 = _cat_1918[1];
+  assign _slice_1948 = _cat_1440[1];
+  assign _slice_1949 = _cat_1918[0];
+  assign _slice_1950 = _cat_1918[1];
+  assign _slice_1951 = _cat_1440[2];
+  assign _slice_1952 = _cat_1918[0];
+  assign _slice_1953 = _cat_1918[1];
+  assign _slice_1954 = _cat_1440[3];
+  assign _slice_1955 = _cat_1918[0];
+  assign _slice_1956 = _cat_1918[1];
+  assign _slice_1957 = _cat_1440[4];
+  assign _slice_1958 = _cat_1918[0];
+  assign _slice_1959 = _cat_1918[1];
+  assign _slice_1960 = _cat_1440[5];
+  assign _slice_1961 = _cat_1918[0];
+  assign _slice_1962 = _cat_1918[1];
+  assign _slice_1963 = _cat_1440[6];
+  assign _slice_1964 = _cat_1918[0];
+  assign _slice_1965 = _cat_1918[1];
+  assign _slice_1966 = _cat_1440[7];
+  assign _slice_1967 = _cat_1918[0];
+  assign _slice_1968 = _cat_1918[1];
+  assign _slice_1969 = _cat_1440[8];
+  assign _slice_1970 = _cat_1918[0];
+  assign _slice_1971 = _cat_1918[1];
+  assign _slice_1972 = _cat_1440[9];
+  assign _slice_1973 = _cat_1918[0];
+  assign _slice_1974 = _cat_1918[1];
+  assign _slice_1975 = _cat_1440[10];
+  assign _slice_1976 = _cat_1918[0];
+  assign _slice_1977 = _cat_1918[1];
+  assign _slice_1978 = _cat_1440[11];
+  assign _slice_1979 = _cat_1918[0];
+  assign _slice_1980 = _cat_1918[1];
+  assign _slice_1981 = _cat_1440[12];
+  assign _slice_1982 = _cat_1918[0];
+  assign _slice_1983 = _cat_1918[1];
+  assign _slice_1984 = _cat_1440[13];
+  assign _slice_1985 = _cat_1918[0];
+  assign _slice_1986 = _cat_1918[1];
+  assign _slice_1987 = _cat_1440[14];
+  assign _slice_1988 = _cat_1918[0];
+  assign _slice_1989 = _cat_1918[1];
+  assign _slice_1990 = _cat_1440[15];
+  assign _slice_1991 = _cat_1918[0];
+  assign _slice_1992 = _cat_1918[1];
+  assign _slice_1993 = _cat_1440[16];
+  assign _slice_1994 = _cat_1918[0];
+  assign _slice_1995 = _cat_1918[1];
+  assign _slice_1996 = _cat_1440[17];
+  assign _slice_1997 = _cat_1918[0];
+  assign _slice_1998 = _cat_1918[1];
+  assign _slice_1999 = _cat_1440[18];
+  assign _slice_2000 = _cat_1918[0];
+  assign _slice_2001 = _cat_1918[1];
+  assign _slice_2002 = _cat_1440[19];
+  assign _slice_2003 = _cat_1918[0];
+  assign _slice_2004 = _cat_1918[1];
+  assign _slice_2005 = _cat_1440[20];
+  assign _slice_2006 = _cat_1918[0];
+  assign _slice_2007 = _cat_1918[1];
+  assign _slice_2008 = _cat_1440[21];
+  assign _slice_2009 = _cat_1918[0];
+  assign _slice_2010 = _cat_1918[1];
+  assign _slice_2011 = _cat_1440[22];
+  assign _slice_2012 = _cat_1918[0];
+  assign _slice_2013 = _cat_1918[1];
+  assign _slice_2014 = _cat_1440[23];
+  assign _slice_2015 = _cat_1918[0];
+  assign _slice_2016 = _cat_1918[1];
+  assign _slice_2017 = _cat_1440[24];
+  assign _slice_2018 = _cat_1918[0];
+  assign _slice_2019 = _cat_1918[1];
+  assign _slice_2020 = _cat_1440[25];
+  assign _slice_2021 = _cat_1918[0];
+  assign _slice_2022 = _cat_1918[1];
+  assign _slice_2023 = _cat_1440[26];
+  assign _slice_2024 = _cat_1918[0];
+  assign _slice_2025 = _cat_1918[1];
+  assign _slice_2026 = _cat_1440[27];
+  assign _slice_2027 = _cat_1918[0];
+  assign _slice_2028 = _cat_1918[1];
+  assign _slice_2029 = _cat_1440[28];
+  assign _slice_2030 = _cat_1918[0];
+  assign _slice_2031 = _cat_1918[1];
+  assign _slice_2032 = _cat_1440[29];
+  assign _slice_2033 = _cat_1918[0];
+  assign _slice_2034 = _cat_1918[1];
+  assign _slice_2035 = _cat_1440[30];
+  assign _slice_2036 = _cat_1918[0];
+  assign _slice_2037 = _cat_1918[1];
+  assign _slice_2038 = _cat_1440[31];
+  assign _slice_2039 = _cat_1918[0];
+  assign _slice_2040 = _cat_1918[1];
+  assign _slice_2041 = _cat_1440[32];
+  assign _slice_2042 = _cat_1918[0];
+  assign _slice_2043 = _cat_1918[1];
+  assign _slice_2044 = _cat_1440[33];
+  assign _slice_2045 = _cat_1918[0];
+  assign _slice_2046 = _cat_1918[1];
+  assign _slice_2047 = _cat_1440[34];
+  assign _slice_2048 = _cat_1918[0];
+  assign _slice_2049 = _cat_1918[1];
+  assign _slice_2050 = _cat_1440[35];
+  assign _slice_2051 = _cat_1918[0];
+  assign _slice_2052 = _cat_1918[1];
+  assign _slice_2053 = _cat_1440[36];
+  assign _slice_2054 = _cat_1918[0];
+  assign _slice_2055 = _cat_1918[1];
+  assign _slice_2056 = _cat_1440[37];
+  assign _slice_2057 = _cat_1918[0];
+  assign _slice_2058 = _cat_1918[1];
+  assign _slice_2059 = _cat_1440[38];
+  assign _slice_2060 = _cat_1918[0];
+  assign _slice_2061 = _cat_1918[1];
+  assign _slice_2062 = _cat_1440[39];
+  assign _slice_2063 = _cat_1918[0];
+  assign _slice_2064 = _cat_1918[1];
+  assign _slice_2065 = _cat_1440[40];
+  assign _slice_2066 = _cat_1918[0];
+  assign _slice_2067 = _cat_1918[1];
+  assign _slice_2068 = _cat_1440[41];
+  assign _slice_2069 = _cat_1918[0];
+  assign _slice_2070 = _cat_1918[1];
+  assign _slice_2071 = _cat_1440[42];
+  assign _slice_2072 = _cat_1918[0];
+  assign _slice_2073 = _cat_1918[1];
+  assign _slice_2074 = _cat_1440[43];
+  assign _slice_2075 = _cat_1918[0];
+  assign _slice_2076 = _cat_1918[1];
+  assign _slice_2077 = _cat_1440[44];
+  assign _slice_2078 = _cat_1918[0];
+  assign _slice_2079 = _cat_1918[1];
+  assign _slice_2080 = _cat_1440[45];
+  assign _slice_2081 = _cat_1918[0];
+  assign _slice_2082 = _cat_1918[1];
+  assign _slice_2083 = _cat_1440[46];
+  assign _slice_2084 = _cat_1918[0];
+  assign _slice_2085 = _cat_1918[1];
+  assign _slice_2086 = _cat_1440[47];
+  assign _slice_2087 = _cat_1918[0];
+  assign _slice_2088 = _cat_1918[1];
+  assign _slice_2089 = _cat_1440[48];
+  assign _slice_2090 = _cat_1918[0];
+  assign _slice_2091 = _cat_1918[1];
+  assign _slice_2092 = _cat_1440[49];
+  assign _slice_2093 = _cat_1918[0];
+  assign _slice_2094 = _cat_1918[1];
+  assign _slice_2095 = _cat_1440[50];
+  assign _slice_2096 = _cat_1918[0];
+  assign _slice_2097 = _cat_1918[1];
+  assign _slice_2098 = _cat_1440[51];
+  assign _slice_2099 = _cat_1918[0];
+  assign _slice_2100 = _cat_1918[1];
+  assign _slice_2101 = _cat_1440[52];
+  assign _slice_2102 = _cat_1918[0];
+  assign _slice_2103 = _cat_1918[1];
+  assign _slice_2104 = _cat_1440[53];
+  assign _slice_2105 = _cat_1918[0];
+  assign _slice_2106 = _cat_1918[1];
+  assign _slice_2107 = _cat_1440[54];
+  assign _slice_2108 = _cat_1918[0];
+  assign _slice_2109 = _cat_1918[1];
+  assign _slice_2110 = _cat_1440[55];
+  assign _slice_2111 = _cat_1918[0];
+  assign _slice_2112 = _cat_1918[1];
+  assign _slice_2113 = _cat_1440[56];
+  assign _slice_2114 = _cat_1918[0];
+  assign _slice_2115 = _cat_1918[1];
+  assign _slice_2116 = _cat_1440[57];
+  assign _slice_2117 = _cat_1918[0];
+  assign _slice_2118 = _cat_1918[1];
+  assign _slice_2119 = _cat_1440[58];
+  assign _slice_2120 = _cat_1918[0];
+  assign _slice_2121 = _cat_1918[1];
+  assign _slice_2122 = _cat_1440[59];
+  assign _slice_2123 = _cat_1918[0];
+  assign _slice_2124 = _cat_1918[1];
+  assign _slice_2125 = _cat_1440[60];
+  assign _slice_2126 = _cat_1918[0];
+  assign _slice_2127 = _cat_1918[1];
+  assign _slice_2128 = _cat_1440[61];
+  assign _slice_2129 = _cat_1918[0];
+  assign _slice_2130 = _cat_1918[1];
+  assign _slice_2131 = _cat_1440[62];
+  assign _slice_2132 = _cat_1918[0];
+  assign _slice_2133 = _cat_1918[1];
+  assign _slice_2134 = _cat_1440[63];
+  assign _slice_2135 = _cat_1918[0];
+  assign _slice_2136 = _cat_1918[1];
+  assign _eq_2138 = kind == 2'h1;
+  assign _eq_2140 = kind == 2'h2;
+  assign _or_2141 = _eq_2138 | _eq_2140;
+  assign _slice_2142 = _cat_1700[0];
+  assign _slice_2146 = _cat_1700[1];
+  assign _slice_2150 = _cat_1700[2];
+  assign _slice_2154 = _cat_1700[3];
+  assign _slice_2158 = _cat_1700[4];
+  assign _slice_2162 = _cat_1700[5];
+  assign _slice_2166 = _cat_1700[6];
+  assign _slice_2170 = _cat_1700[7];
+  assign _slice_2174 = _cat_1700[8];
+  assign _slice_2178 = _cat_1700[9];
+  assign _slice_2182 = _cat_1700[10];
+  assign _slice_2186 = _cat_1700[11];
+  assign _slice_2190 = _cat_1700[12];
+  assign _slice_2194 = _cat_1700[13];
+  assign _slice_2198 = _cat_1700[14];
+  assign _slice_2202 = _cat_1700[15];
+  assign _slice_2206 = _cat_1700[16];
+  assign _slice_2210 = _cat_1700[17];
+  assign _slice_2214 = _cat_1700[18];
+  assign _slice_2218 = _cat_1700[19];
+  assign _slice_2222 = _cat_1700[20];
+  assign _slice_2226 = _cat_1700[21];
+  assign _slice_2230 = _cat_1700[22];
+  assign _slice_2234 = _cat_1700[23];
+  assign _slice_2238 = _cat_1700[24];
+  assign _slice_2242 = _cat_1700[25];
+  assign _slice_2246 = _cat_1700[26];
+  assign _slice_2250 = _cat_1700[27];
+  assign _slice_2254 = _cat_1700[28];
+  assign _slice_2258 = _cat_1700[29];
+  assign _slice_2262 = _cat_1700[30];
+  assign _slice_2266 = _cat_1700[31];
+  assign _slice_2270 = _cat_1700[32];
+  assign _slice_2274 = _cat_1700[33];
+  assign _slice_2278 = _cat_1700[34];
+  assign _slice_2282 = _cat_1700[35];
+  assign _slice_2286 = _cat_1700[36];
+  assign _slice_2290 = _cat_1700[37];
+  assign _slice_2294 = _cat_1700[38];
+  assign _slice_2298 = _cat_1700[39];
+  assign _slice_2302 = _cat_1700[40];
+  assign _slice_2306 = _cat_1700[41];
+  assign _slice_2310 = _cat_1700[42];
+  assign _slice_2314 = _cat_1700[43];
+  assign _slice_2318 = _cat_1700[44];
+  assign _slice_2322 = _cat_1700[45];
+  assign _slice_2326 = _cat_1700[46];
+  assign _slice_2330 = _cat_1700[47];
+  assign _slice_2334 = _cat_1700[48];
+  assign _slice_2338 = _cat_1700[49];
+  assign _slice_2342 = _cat_1700[50];
+  assign _slice_2346 = _cat_1700[51];
+  assign _slice_2350 = _cat_1700[52];
+  assign _slice_2354 = _cat_1700[53];
+  assign _slice_2358 = _cat_1700[54];
+  assign _slice_2362 = _cat_1700[55];
+  assign _slice_2366 = _cat_1700[56];
+  assign _slice_2370 = _cat_1700[57];
+  assign _slice_2374 = _cat_1700[58];
+  assign _slice_2378 = _cat_1700[59];
+  assign _slice_2382 = _cat_1700[60];
+  assign _slice_2386 = _cat_1700[61];
+  assign _slice_2390 = _cat_1700[62];
+  assign _slice_2394 = _cat_1700[63];
+  assign _eq_2398 = p_tag_0 == fill_blk;
+  assign _not_2399 = ~p_y_0;
+  assign _and_2400 = p_v_0 & _not_2399;
+  assign _and_2401 = _and_2400 & _eq_2398;
+  assign _and_2402 = fill_valid & _and_2401;
+  assign _eq_2404 = p_tag_1 == fill_blk;
+  assign _not_2405 = ~p_y_1;
+  assign _and_2406 = p_v_1 & _not_2405;
+  assign _and_2407 = _and_2406 & _eq_2404;
+  assign _and_2408 = fill_valid & _and_2407;
+  assign _eq_2410 = p_tag_2 == fill_blk;
+  assign _not_2411 = ~p_y_2;
+  assign _and_2412 = p_v_2 & _not_2411;
+  assign _and_2413 = _and_2412 & _eq_2410;
+  assign _and_2414 = fill_valid & _and_2413;
+  assign _eq_2416 = p_tag_3 == fill_blk;
+  assign _not_2417 = ~p_y_3;
+  assign _and_2418 = p_v_3 & _not_2417;
+  assign _and_2419 = _and_2418 & _eq_2416;
+  assign _and_2420 = fill_valid & _and_2419;
+  assign _eq_2422 = p_tag_4 == fill_blk;
+  assign _not_2423 = ~p_y_4;
+  assign _and_2424 = p_v_4 & _not_2423;
+  assign _and_2425 = _and_2424 & _eq_2422;
+  assign _and_2426 = fill_valid & _and_2425;
+  assign _eq_2428 = p_tag_5 == fill_blk;
+  assign _not_2429 = ~p_y_5;
+  assign _and_2430 = p_v_5 & _not_2429;
+  assign _and_2431 = _and_2430 & _eq_2428;
+  assign _and_2432 = fill_valid & _and_2431;
+  assign _eq_2434 = p_tag_6 == fill_blk;
+  assign _not_2435 = ~p_y_6;
+  assign _and_2436 = p_v_6 & _not_2435;
+  assign _and_2437 = _and_2436 & _eq_2434;
+  assign _and_2438 = fill_valid & _and_2437;
+  assign _eq_2440 = p_tag_7 == fill_blk;
+  assign _not_2441 = ~p_y_7;
+  assign _and_2442 = p_v_7 & _not_2441;
+  assign _and_2443 = _and_2442 & _eq_2440;
+  assign _and_2444 = fill_valid & _and_2443;
+  assign _eq_2446 = p_tag_8 == fill_blk;
+  assign _not_2447 = ~p_y_8;
+  assign _and_2448 = p_v_8 & _not_2447;
+  assign _and_2449 = _and_2448 & _eq_2446;
+  assign _and_2450 = fill_valid & _and_2449;
+  assign _eq_2452 = p_tag_9 == fill_blk;
+  assign _not_2453 = ~p_y_9;
+  assign _and_2454 = p_v_9 & _not_2453;
+  assign _and_2455 = _and_2454 & _eq_2452;
+  assign _and_2456 = fill_valid & _and_2455;
+  assign _eq_2458 = p_tag_10 == fill_blk;
+  assign _not_2459 = ~p_y_10;
+  assign _and_2460 = p_v_10 & _not_2459;
+  assign _and_2461 = _and_2460 & _eq_2458;
+  assign _and_2462 = fill_valid & _and_2461;
+  assign _eq_2464 = p_tag_11 == fill_blk;
+  assign _not_2465 = ~p_y_11;
+  assign _and_2466 = p_v_11 & _not_2465;
+  assign _and_2467 = _and_2466 & _eq_2464;
+  assign _and_2468 = fill_valid & _and_2467;
+  assign _eq_2470 = p_tag_12 == fill_blk;
+  assign _not_2471 = ~p_y_12;
+  assign _and_2472 = p_v_12 & _not_2471;
+  assign _and_2473 = _and_2472 & _eq_2470;
+  assign _and_2474 = fill_valid & _and_2473;
+  assign _eq_2476 = p_tag_13 == fill_blk;
+  assign _not_2477 = ~p_y_13;
+  assign _and_2478 = p_v_13 & _not_2477;
+  assign _and_2479 = _and_2478 & _eq_2476;
+  assign _and_2480 = fill_valid & _and_2479;
+  assign _eq_2482 = p_tag_14 == fill_blk;
+  assign _not_2483 = ~p_y_14;
+  assign _and_2484 = p_v_14 & _not_2483;
+  assign _and_2485 = _and_2484 & _eq_2482;
+  assign _and_2486 = fill_valid & _and_2485;
+  assign _eq_2488 = p_tag_15 == fill_blk;
+  assign _not_2489 = ~p_y_15;
+  assign _and_2490 = p_v_15 & _not_2489;
+  assign _and_2491 = _and_2490 & _eq_2488;
+  assign _and_2492 = fill_valid & _and_2491;
+  assign _eq_2494 = p_tag_16 == fill_blk;
+  assign _not_2495 = ~p_y_16;
+  assign _and_2496 = p_v_16 & _not_2495;
+  assign _and_2497 = _and_2496 & _eq_2494;
+  assign _and_2498 = fill_valid & _and_2497;
+  assign _eq_2500 = p_tag_17 == fill_blk;
+  assign _not_2501 = ~p_y_17;
+  assign _and_2502 = p_v_17 & _not_2501;
+  assign _and_2503 = _and_2502 & _eq_2500;
+  assign _and_2504 = fill_valid & _and_2503;
+  assign _eq_2506 = p_tag_18 == fill_blk;
+  assign _not_2507 = ~p_y_18;
+  assign _and_2508 = p_v_18 & _not_2507;
+  assign _and_2509 = _and_2508 & _eq_2506;
+  assign _and_2510 = fill_valid & _and_2509;
+  assign _eq_2512 = p_tag_19 == fill_blk;
+  assign _not_2513 = ~p_y_19;
+  assign _and_2514 = p_v_19 & _not_2513;
+  assign _and_2515 = _and_2514 & _eq_2512;
+  assign _and_2516 = fill_valid & _and_2515;
+  assign _eq_2518 = p_tag_20 == fill_blk;
+  assign _not_2519 = ~p_y_20;
+  assign _and_2520 = p_v_20 & _not_2519;
+  assign _and_2521 = _and_2520 & _eq_2518;
+  assign _and_2522 = fill_valid & _and_2521;
+  assign _eq_2524 = p_tag_21 == fill_blk;
+  assign _not_2525 = ~p_y_21;
+  assign _and_2526 = p_v_21 & _not_2525;
+  assign _and_2527 = _and_2526 & _eq_2524;
+  assign _and_2528 = fill_valid & _and_2527;
+  assign _eq_2530 = p_tag_22 == fill_blk;
+  assign _not_2531 = ~p_y_22;
+  assign _and_2532 = p_v_22 & _not_2531;
+  assign _and_2533 = _and_2532 & _eq_2530;
+  assign _and_2534 = fill_valid & _and_2533;
+  assign _eq_2536 = p_tag_23 == fill_blk;
+  assign _not_2537 = ~p_y_23;
+  assign _and_2538 = p_v_23 & _not_2537;
+  assign _and_2539 = _and_2538 & _eq_2536;
+  assign _and_2540 = fill_valid & _and_2539;
+  assign _eq_2542 = p_tag_24 == fill_blk;
+  assign _not_2543 = ~p_y_24;
+  assign _and_2544 = p_v_24 & _not_2543;
+  assign _and_2545 = _and_2544 & _eq_2542;
+  assign _and_2546 = fill_valid & _and_2545;
+  assign _eq_2548 = p_tag_25 == fill_blk;
+  assign _not_2549 = ~p_y_25;
+  assign _and_2550 = p_v_25 & _not_2549;
+  assign _and_2551 = _and_2550 & _eq_2548;
+  assign _and_2552 = fill_valid & _and_2551;
+  assign _eq_2554 = p_tag_26 == fill_blk;
+  assign _not_2555 = ~p_y_26;
+  assign _and_2556 = p_v_26 & _not_2555;
+  assign _and_2557 = _and_2556 & _eq_2554;
+  assign _and_2558 = fill_valid & _and_2557;
+  assign _eq_2560 = p_tag_27 == fill_blk;
+  assign _not_2561 = ~p_y_27;
+  assign _and_2562 = p_v_27 & _not_2561;
+  assign _and_2563 = _and_2562 & _eq_2560;
+  assign _and_2564 = fill_valid & _and_2563;
+  assign _eq_2566 = p_tag_28 == fill_blk;
+  assign _not_2567 = ~p_y_28;
+  assign _and_2568 = p_v_28 & _not_2567;
+  assign _and_2569 = _and_2568 & _eq_2566;
+  assign _and_2570 = fill_valid & _and_2569;
+  assign _eq_2572 = p_tag_29 == fill_blk;
+  assign _not_2573 = ~p_y_29;
+  assign _and_2574 = p_v_29 & _not_2573;
+  assign _and_2575 = _and_2574 & _eq_2572;
+  assign _and_2576 = fill_valid & _and_2575;
+  assign _eq_2578 = p_tag_30 == fill_blk;
+  assign _not_2579 = ~p_y_30;
+  assign _and_2580 = p_v_30 & _not_2579;
+  assign _and_2581 = _and_2580 & _eq_2578;
+  assign _and_2582 = fill_valid & _and_2581;
+  assign _eq_2584 = p_tag_31 == fill_blk;
+  assign _not_2585 = ~p_y_31;
+  assign _and_2586 = p_v_31 & _not_2585;
+  assign _and_2587 = _and_2586 & _eq_2584;
+  assign _and_2588 = fill_valid & _and_2587;
+  assign _eq_2590 = p_tag_32 == fill_blk;
+  assign _not_2591 = ~p_y_32;
+  assign _and_2592 = p_v_32 & _not_2591;
+  assign _and_2593 = _and_2592 & _eq_2590;
+  assign _and_2594 = fill_valid & _and_2593;
+  assign _eq_2596 = p_tag_33 == fill_blk;
+  assign _not_2597 = ~p_y_33;
+  assign _and_2598 = p_v_33 & _not_2597;
+  assign _and_2599 = _and_2598 & _eq_2596;
+  assign _and_2600 = fill_valid & _and_2599;
+  assign _eq_2602 = p_tag_34 == fill_blk;
+  assign _not_2603 = ~p_y_34;
+  assign _and_2604 = p_v_34 & _not_2603;
+  assign _and_2605 = _and_2604 & _eq_2602;
+  assign _and_2606 = fill_valid & _and_2605;
+  assign _eq_2608 = p_tag_35 == fill_blk;
+  assign _not_2609 = ~p_y_35;
+  assign _and_2610 = p_v_35 & _not_2609;
+  assign _and_2611 = _and_2610 & _eq_2608;
+  assign _and_2612 = fill_valid & _and_2611;
+  assign _eq_2614 = p_tag_36 == fill_blk;
+  assign _not_2615 = ~p_y_36;
+  assign _and_2616 = p_v_36 & _not_2615;
+  assign _and_2617 = _and_2616 & _eq_2614;
+  assign _and_2618 = fill_valid & _and_2617;
+  assign _eq_2620 = p_tag_37 == fill_blk;
+  assign _not_2621 = ~p_y_37;
+  assign _and_2622 = p_v_37 & _not_2621;
+  assign _and_2623 = _and_2622 & _eq_2620;
+  assign _and_2624 = fill_valid & _and_2623;
+  assign _eq_2626 = p_tag_38 == fill_blk;
+  assign _not_2627 = ~p_y_38;
+  assign _and_2628 = p_v_38 & _not_2627;
+  assign _and_2629 = _and_2628 & _eq_2626;
+  assign _and_2630 = fill_valid & _and_2629;
+  assign _eq_2632 = p_tag_39 == fill_blk;
+  assign _not_2633 = ~p_y_39;
+  assign _and_2634 = p_v_39 & _not_2633;
+  assign _and_2635 = _and_2634 & _eq_2632;
+  assign _and_2636 = fill_valid & _and_2635;
+  assign _eq_2638 = p_tag_40 == fill_blk;
+  assign _not_2639 = ~p_y_40;
+  assign _and_2640 = p_v_40 & _not_2639;
+  assign _and_2641 = _and_2640 & _eq_2638;
+  assign _and_2642 = fill_valid & _and_2641;
+  assign _eq_2644 = p_tag_41 == fill_blk;
+  assign _not_2645 = ~p_y_41;
+  assign _and_2646 = p_v_41 & _not_2645;
+  assign _and_2647 = _and_2646 & _eq_2644;
+  assign _and_2648 = fill_valid & _and_2647;
+  assign _eq_2650 = p_tag_42 == fill_blk;
+  assign _not_2651 = ~p_y_42;
+  assign _and_2652 = p_v_42 & _not_2651;
+  assign _and_2653 = _and_2652 & _eq_2650;
+  assign _and_2654 = fill_valid & _and_2653;
+  assign _eq_2656 = p_tag_43 == fill_blk;
+  assign _not_2657 = ~p_y_43;
+  assign _and_2658 = p_v_43 & _not_2657;
+  assign _and_2659 = _and_2658 & _eq_2656;
+  assign _and_2660 = fill_valid & _and_2659;
+  assign _eq_2662 = p_tag_44 == fill_blk;
+  assign _not_2663 = ~p_y_44;
+  assign _and_2664 = p_v_44 & _not_2663;
+  assign _and_2665 = _and_2664 & _eq_2662;
+  assign _and_2666 = fill_valid & _and_2665;
+  assign _eq_2668 = p_tag_45 == fill_blk;
+  assign _not_2669 = ~p_y_45;
+  assign _and_2670 = p_v_45 & _not_2669;
+  assign _and_2671 = _and_2670 & _eq_2668;
+  assign _and_2672 = fill_valid & _and_2671;
+  assign _eq_2674 = p_tag_46 == fill_blk;
+  assign _not_2675 = ~p_y_46;
+  assign _and_2676 = p_v_46 & _not_2675;
+  assign _and_2677 = _and_2676 & _eq_2674;
+  assign _and_2678 = fill_valid & _and_2677;
+  assign _eq_2680 = p_tag_47 == fill_blk;
+  assign _not_2681 = ~p_y_47;
+  assign _and_2682 = p_v_47 & _not_2681;
+  assign _and_2683 = _and_2682 & _eq_2680;
+  assign _and_2684 = fill_valid & _and_2683;
+  assign _eq_2686 = p_tag_48 == fill_blk;
+  assign _not_2687 = ~p_y_48;
+  assign _and_2688 = p_v_48 & _not_2687;
+  assign _and_2689 = _and_2688 & _eq_2686;
+  assign _and_2690 = fill_valid & _and_2689;
+  assign _eq_2692 = p_tag_49 == fill_blk;
+  assign _not_2693 = ~p_y_49;
+  assign _and_2694 = p_v_49 & _not_2693;
+  assign _and_2695 = _and_2694 & _eq_2692;
+  assign _and_2696 = fill_valid & _and_2695;
+  assign _eq_2698 = p_tag_50 == fill_blk;
+  assign _not_2699 = ~p_y_50;
+  assign _and_2700 = p_v_50 & _not_2699;
+  assign _and_2701 = _and_2700 & _eq_2698;
+  assign _and_2702 = fill_valid & _and_2701;
+  assign _eq_2704 = p_tag_51 == fill_blk;
+  assign _not_2705 = ~p_y_51;
+  assign _and_2706 = p_v_51 & _not_2705;
+  assign _and_2707 = _and_2706 & _eq_2704;
+  assign _and_2708 = fill_valid & _and_2707;
+  assign _eq_2710 = p_tag_52 == fill_blk;
+  assign _not_2711 = ~p_y_52;
+  assign _and_2712 = p_v_52 & _not_2711;
+  assign _and_2713 = _and_2712 & _eq_2710;
+  assign _and_2714 = fill_valid & _and_2713;
+  assign _eq_2716 = p_tag_53 == fill_blk;
+  assign _not_2717 = ~p_y_53;
+  assign _and_2718 = p_v_53 & _not_2717;
+  assign _and_2719 = _and_2718 & _eq_2716;
+  assign _and_2720 = fill_valid & _and_2719;
+  assign _eq_2722 = p_tag_54 == fill_blk;
+  assign _not_2723 = ~p_y_54;
+  assign _and_2724 = p_v_54 & _not_2723;
+  assign _and_2725 = _and_2724 & _eq_2722;
+  assign _and_2726 = fill_valid & _and_2725;
+  assign _eq_2728 = p_tag_55 == fill_blk;
+  assign _not_2729 = ~p_y_55;
+  assign _and_2730 = p_v_55 & _not_2729;
+  assign _and_2731 = _and_2730 & _eq_2728;
+  assign _and_2732 = fill_valid & _and_2731;
+  assign _eq_2734 = p_tag_56 == fill_blk;
+  assign _not_2735 = ~p_y_56;
+  assign _and_2736 = p_v_56 & _not_2735;
+  assign _and_2737 = _and_2736 & _eq_2734;
+  assign _and_2738 = fill_valid & _and_2737;
+  assign _eq_2740 = p_tag_57 == fill_blk;
+  assign _not_2741 = ~p_y_57;
+  assign _and_2742 = p_v_57 & _not_2741;
+  assign _and_2743 = _and_2742 & _eq_2740;
+  assign _and_2744 = fill_valid & _and_2743;
+  assign _eq_2746 = p_tag_58 == fill_blk;
+  assign _not_2747 = ~p_y_58;
+  assign _and_2748 = p_v_58 & _not_2747;
+  assign _and_2749 = _and_2748 & _eq_2746;
+  assign _and_2750 = fill_valid & _and_2749;
+  assign _eq_2752 = p_tag_59 == fill_blk;
+  assign _not_2753 = ~p_y_59;
+  assign _and_2754 = p_v_59 & _not_2753;
+  assign _and_2755 = _and_2754 & _eq_2752;
+  assign _and_2756 = fill_valid & _and_2755;
+  assign _eq_2758 = p_tag_60 == fill_blk;
+  assign _not_2759 = ~p_y_60;
+  assign _and_2760 = p_v_60 & _not_2759;
+  assign _and_2761 = _and_2760 & _eq_2758;
+  assign _and_2762 = fill_valid & _and_2761;
+  assign _eq_2764 = p_tag_61 == fill_blk;
+  assign _not_2765 = ~p_y_61;
+  assign _and_2766 = p_v_61 & _not_2765;
+  assign _and_2767 = _and_2766 & _eq_2764;
+  assign _and_2768 = fill_valid & _and_2767;
+  assign _eq_2770 = p_tag_62 == fill_blk;
+  assign _not_2771 = ~p_y_62;
+  assign _and_2772 = p_v_62 & _not_2771;
+  assign _and_2773 = _and_2772 & _eq_2770;
+  assign _and_2774 = fill_valid & _and_2773;
+  assign _eq_2776 = p_tag_63 == fill_blk;
+  assign _not_2777 = ~p_y_63;
+  assign _and_2778 = p_v_63 & _not_2777;
+  assign _and_2779 = _and_2778 & _eq_2776;
+  assign _and_2780 = fill_valid & _and_2779;
+  assign _or_2782 = _and_2401 | _and_2407;
+  assign _or_2783 = _and_2413 | _and_2419;
+  assign _or_2784 = _or_2782 | _or_2783;
+  assign _or_2785 = _and_2425 | _and_2431;
+  assign _or_2786 = _and_2437 | _and_2443;
+  assign _or_2787 = _or_2785 | _or_2786;
+  assign _or_2788 = _or_2784 | _or_2787;
+  assign _or_2789 = _and_2449 | _and_2455;
+  assign _or_2790 = _and_2461 | _and_2467;
+  assign _or_2791 = _or_2789 | _or_2790;
+  assign _or_2792 = _and_2473 | _and_2479;
+  assign _or_2793 = _and_2485 | _and_2491;
+  assign _or_2794 = _or_2792 | _or_2793;
+  assign _or_2795 = _or_2791 | _or_2794;
+  assign _or_2796 = _or_2788 | _or_2795;
+  assign _or_2797 = _and_2497 | _and_2503;
+  assign _or_2798 = _and_2509 | _and_2515;
+  assign _or_2799 = _or_2797 | _or_2798;
+  assign _or_2800 = _and_2521 | _and_2527;
+  assign _or_2801 = _and_2533 | _and_2539;
+  assign _or_2802 = _or_2800 | _or_2801;
+  assign _or_2803 = _or_2799 | _or_2802;
+  assign _or_2804 = _and_2545 | _and_2551;
+  assign _or_2805 = _and_2557 | _and_2563;
+  assign _or_2806 = _or_2804 | _or_2805;
+  assign _or_2807 = _and_2569 | _and_2575;
+  assign _or_2808 = _and_2581 | _and_2587;
+  assign _or_2809 = _or_2807 | _or_2808;
+  assign _or_2810 = _or_2806 | _or_2809;
+  assign _or_2811 = _or_2803 | _or_2810;
+  assign _or_2812 = _or_2796 | _or_2811;
+  assign _or_2813 = _and_2593 | _and_2599;
+  assign _or_2814 = _and_2605 | _and_2611;
+  assign _or_2815 = _or_2813 | _or_2814;
+  assign _or_2816 = _and_2617 | _and_2623;
+  assign _or_2817 = _and_2629 | _and_2635;
+  assign _or_2818 = _or_2816 | _or_2817;
+  assign _or_2819 = _or_2815 | _or_2818;
+  assign _or_2820 = _and_2641 | _and_2647;
+  assign _or_2821 = _and_2653 | _and_2659;
+  assign _or_2822 = _or_2820 | _or_2821;
+  assign _or_2823 = _and_2665 | _and_2671;
+  assign _or_2824 = _and_2677 | _and_2683;
+  assign _or_2825 = _or_2823 | _or_2824;
+  assign _or_2826 = _or_2822 | _or_2825;
+  assign _or_2827 = _or_2819 | _or_2826;
+  assign _or_2828 = _and_2689 | _and_2695;
+  assign _or_2829 = _and_2701 | _and_2707;
+  assign _or_2830 = _or_2828 | _or_2829;
+  assign _or_2831 = _and_2713 | _and_2719;
+  assign _or_2832 = _and_2725 | _and_2731;
+  assign _or_2833 = _or_2831 | _or_2832;
+  assign _or_2834 = _or_2830 | _or_2833;
+  assign _or_2835 = _and_2737 | _and_2743;
+  assign _or_2836 = _and_2749 | _and_2755;
+  assign _or_2837 = _or_2835 | _or_2836;
+  assign _or_2838 = _and_2761 | _and_2767;
+  assign _or_2839 = _and_2773 | _and_2779;
+  assign _or_2840 = _or_2838 | _or_2839;
+  assign _or_2841 = _or_2837 | _or_2840;
+  assign _or_2842 = _or_2834 | _or_2841;
+  assign _or_2843 = _or_2827 | _or_2842;
+  assign _or_2844 = _or_2812 | _or_2843;
+  assign _not_2845 = ~_or_2844;
+  assign _and_2846 = _not_2845 & fill_valid;
+  assign _cat_2847 = {_and_1050, _and_1048, _and_1046, _and_1044, _and_1042, _and_1040, _and_1038, _and_1036, _and_1034, _and_1032, _and_1030, _and_1028, _and_1026, _and_1024, _and_1022, _and_1020, _and_1018, _and_1016, _and_1014, _and_1012, _and_1010, _and_1008, _and_1006, _and_1004, _and_1002, _and_1000, _and_998, _and_996, _and_994, _and_992, _and_990, _and_988, _and_986, _and_984, _and_982, _and_980, _and_978, _and_976, _and_974, _and_972, _and_970, _and_968, _and_966, _and_964, _and_962, _and_960, _and_958, _and_956, _and_954, _and_952, _and_950, _and_948, _and_946, _and_944, _and_942, _and_940, _and_938, _and_936, _and_934, _and_932, _and_930, _and_928, _and_926, _and_924};
+  assign _slice_2848 = _cat_2847[0];
+  assign _slice_2849 = _cat_2847[1];
+  assign _slice_2850 = _cat_2847[2];
+  assign _slice_2851 = _cat_2847[3];
+  assign _slice_2852 = _cat_2847[4];
+  assign _slice_2853 = _cat_2847[5];
+  assign _slice_2854 = _cat_2847[6];
+  assign _slice_2855 = _cat_2847[7];
+  assign _slice_2856 = _cat_2847[8];
+  assign _slice_2857 = _cat_2847[9];
+  assign _slice_2858 = _cat_2847[10];
+  assign _slice_2859 = _cat_2847[11];
+  assign _slice_2860 = _cat_2847[12];
+  assign _slice_2861 = _cat_2847[13];
+  assign _slice_2862 = _cat_2847[14];
+  assign _slice_2863 = _cat_2847[15];
+  assign _slice_2864 = _cat_2847[16];
+  assign _slice_2865 = _cat_2847[17];
+  assign _slice_2866 = _cat_2847[18];
+  assign _slice_2867 = _cat_2847[19];
+  assign _slice_2868 = _cat_2847[20];
+  assign _slice_2869 = _cat_2847[21];
+  assign _slice_2870 = _cat_2847[22];
+  assign _slice_2871 = _cat_2847[23];
+  assign _slice_2872 = _cat_2847[24];
+  assign _slice_2873 = _cat_2847[25];
+  assign _slice_2874 = _cat_2847[26];
+  assign _slice_2875 = _cat_2847[27];
+  assign _slice_2876 = _cat_2847[28];
+  assign _slice_2877 = _cat_2847[29];
+  assign _slice_2878 = _cat_2847[30];
+  assign _slice_2879 = _cat_2847[31];
+  assign _slice_2880 = _cat_2847[32];
+  assign _slice_2881 = _cat_2847[33];
+  assign _slice_2882 = _cat_2847[34];
+  assign _slice_2883 = _cat_2847[35];
+  assign _slice_2884 = _cat_2847[36];
+  assign _slice_2885 = _cat_2847[37];
+  assign _slice_2886 = _cat_2847[38];
+  assign _slice_2887 = _cat_2847[39];
+  assign _slice_2888 = _cat_2847[40];
+  assign _slice_2889 = _cat_2847[41];
+  assign _slice_2890 = _cat_2847[42];
+  assign _slice_2891 = _cat_2847[43];
+  assign _slice_2892 = _cat_2847[44];
+  assign _slice_2893 = _cat_2847[45];
+  assign _slice_2894 = _cat_2847[46];
+  assign _slice_2895 = _cat_2847[47];
+  assign _slice_2896 = _cat_2847[48];
+  assign _slice_2897 = _cat_2847[49];
+  assign _slice_2898 = _cat_2847[50];
+  assign _slice_2899 = _cat_2847[51];
+  assign _slice_2900 = _cat_2847[52];
+  assign _slice_2901 = _cat_2847[53];
+  assign _slice_2902 = _cat_2847[54];
+  assign _slice_2903 = _cat_2847[55];
+  assign _slice_2904 = _cat_2847[56];
+  assign _slice_2905 = _cat_2847[57];
+  assign _slice_2906 = _cat_2847[58];
+  assign _slice_2907 = _cat_2847[59];
+  assign _slice_2908 = _cat_2847[60];
+  assign _slice_2909 = _cat_2847[61];
+  assign _slice_2910 = _cat_2847[62];
+  assign _slice_2911 = _cat_2847[63];
+  assign _not_2913 = ~1'b0;
+  assign _and_2914 = _slice_2848 & _not_2913;
+  assign _or_2915 = 1'b0 | _slice_2848;
+  assign _not_2916 = ~_or_2915;
+  assign _and_2917 = _slice_2849 & _not_2916;
+  assign _or_2918 = _or_2915 | _slice_2849;
+  assign _not_2919 = ~_or_2918;
+  assign _and_2920 = _slice_2850 & _not_2919;
+  assign _or_2921 = _or_2918 | _slice_2850;
+  assign _not_2922 = ~_or_2921;
+  assign _and_2923 = _slice_2851 & _not_2922;
+  assign _or_2924 = _or_2921 | _slice_2851;
+  assign _not_2925 = ~_or_2924;
+  assign _and_2926 = _slice_2852 & _not_2925;
+  assign _or_2927 = _or_2924 | _slice_2852;
+  assign _not_2928 = ~_or_2927;
+  assign _and_2929 = _slice_2853 & _not_2928;
+  assign _or_2930 = _or_2927 | _slice_2853;
+  assign _not_2931 = ~_or_2930;
+  assign _and_2932 = _slice_2854 & _not_2931;
+  assign _or_2933 = _or_2930 | _slice_2854;
+  assign _not_2934 = ~_or_2933;
+  assign _and_2935 = _slice_2855 & _not_2934;
+  assign _or_2936 = _or_2933 | _slice_2855;
+  assign _not_2937 = ~_or_2936;
+  assign _and_2938 = _slice_2856 & _not_2937;
+  assign _or_2939 = _or_2936 | _slice_2856;
+  assign _not_2940 = ~_or_2939;
+  assign _and_2941 = _slice_2857 & _not_2940;
+  assign _or_2942 = _or_2939 | _slice_2857;
+  assign _not_2943 = ~_or_2942;
+  assign _and_2944 = _slice_2858 & _not_2943;
+  assign _or_2945 = _or_2942 | _slice_2858;
+  assign _not_2946 = ~_or_2945;
+  assign _and_2947 = _slice_2859 & _not_2946;
+  assign _or_2948 = _or_2945 | _slice_2859;
+  assign _not_2949 = ~_or_2948;
+  assign _and_2950 = _slice_2860 & _not_2949;
+  assign _or_2951 = _or_2948 | _slice_2860;
+  assign _not_2952 = ~_or_2951;
+  assign _and_2953 = _slice_2861 & _not_2952;
+  assign _or_2954 = _or_2951 | _slice_2861;
+  assign _not_2955 = ~_or_2954;
+  assign _and_2956 = _slice_2862 & _not_2955;
+  assign _or_2957 = _or_2954 | _slice_2862;
+  assign _not_2958 = ~_or_2957;
+  assign _and_2959 = _slice_2863 & _not_2958;
+  assign _or_2960 = _or_2957 | _slice_2863;
+  assign _not_2961 = ~_or_2960;
+  assign _and_2962 = _slice_2864 & _not_2961;
+  assign _or_2963 = _or_2960 | _slice_2864;
+  assign _not_2964 = ~_or_2963;
+  assign _and_2965 = _slice_2865 & _not_2964;
+  assign _or_2966 = _or_2963 | _slice_2865;
+  assign _not_2967 = ~_or_2966;
+  assign _and_2968 = _slice_2866 & _not_2967;
+  assign _or_2969 = _or_2966 | _slice_2866;
+  assign _not_2970 = ~_or_2969;
+  assign _and_2971 = _slice_2867 & _not_2970;
+  assign _or_2972 = _or_2969 | _slice_2867;
+  assign _not_2973 = ~_or_2972;
+  assign _and_2974 = _slice_2868 & _not_2973;
+  assign _or_2975 = _or_2972 | _slice_2868;
+  assign _not_2976 = ~_or_2975;
+  assign _and_2977 = _slice_2869 & _not_2976;
+  assign _or_2978 = _or_2975 | _slice_2869;
+  assign _not_2979 = ~_or_2978;
+  assign _and_2980 = _slice_2870 & _not_2979;
+  assign _or_2981 = _or_2978 | _slice_2870;
+  assign _not_2982 = ~_or_2981;
+  assign _and_2983 = _slice_2871 & _not_2982;
+  assign _or_2984 = _or_2981 | _slice_2871;
+  assign _not_2985 = ~_or_2984;
+  assign _and_2986 = _slice_2872 & _not_2985;
+  assign _or_2987 = _or_2984 | _slice_2872;
+  assign _not_2988 = ~_or_2987;
+  assign _and_2989 = _slice_2873 & _not_2988;
+  assign _or_2990 = _or_2987 | _slice_2873;
+  assign _not_2991 = ~_or_2990;
+  assign _and_2992 = _slice_2874 & _not_2991;
+  assign _or_2993 = _or_2990 | _slice_2874;
+  assign _not_2994 = ~_or_2993;
+  assign _and_2995 = _slice_2875 & _not_2994;
+  assign _or_2996 = _or_2993 | _slice_2875;
+  assign _not_2997 = ~_or_2996;
+  assign _and_2998 = _slice_2876 & _not_2997;
+  assign _or_2999 = _or_2996 | _slice_2876;
+  assign _not_3000 = ~_or_2999;
+  assign _and_3001 = _slice_2877 & _not_3000;
+  assign _or_3002 = _or_2999 | _slice_2877;
+  assign _not_3003 = ~_or_3002;
+  assign _and_3004 = _slice_2878 & _not_3003;
+  assign _or_3005 = _or_3002 | _slice_2878;
+  assign _not_3006 = ~_or_3005;
+  assign _and_3007 = _slice_2879 & _not_3006;
+  assign _or_3008 = _or_3005 | _slice_2879;
+  assign _not_3009 = ~_or_3008;
+  assign _and_3010 = _slice_2880 & _not_3009;
+  assign _or_3011 = _or_3008 | _slice_2880;
+  assign _not_3012 = ~_or_3011;
+  assign _and_3013 = _slice_2881 & _not_3012;
+  assign _or_3014 = _or_3011 | _slice_2881;
+  assign _not_3015 = ~_or_3014;
+  assign _and_3016 = _slice_2882 & _not_3015;
+  assign _or_3017 = _or_3014 | _slice_2882;
+  assign _not_3018 = ~_or_3017;
+  assign _and_3019 = _slice_2883 & _not_3018;
+  assign _or_3020 = _or_3017 | _slice_2883;
+  assign _not_3021 = ~_or_3020;
+  assign _and_3022 = _slice_2884 & _not_3021;
+  assign _or_3023 = _or_3020 | _slice_2884;
+  assign _not_3024 = ~_or_3023;
+  assign _and_3025 = _slice_2885 & _not_3024;
+  assign _or_3026 = _or_3023 | _slice_2885;
+  assign _not_3027 = ~_or_3026;
+  assign _and_3028 = _slice_2886 & _not_3027;
+  assign _or_3029 = _or_3026 | _slice_2886;
+  assign _not_3030 = ~_or_3029;
+  assign _and_3031 = _slice_2887 & _not_3030;
+  assign _or_3032 = _or_3029 | _slice_2887;
+  assign _not_3033 = ~_or_3032;
+  assign _and_3034 = _slice_2888 & _not_3033;
+  assign _or_3035 = _or_3032 | _slice_2888;
+  assign _not_3036 = ~_or_3035;
+  assign _and_3037 = _slice_2889 & _not_3036;
+  assign _or_3038 = _or_3035 | _slice_2889;
+  assign _not_3039 = ~_or_3038;
+  assign _and_3040 = _slice_2890 & _not_3039;
+  assign _or_3041 = _or_3038 | _slice_2890;
+  assign _not_3042 = ~_or_3041;
+  assign _and_3043 = _slice_2891 & _not_3042;
+  assign _or_3044 = _or_3041 | _slice_2891;
+  assign _not_3045 = ~_or_3044;
+  assign _and_3046 = _slice_2892 & _not_3045;
+  assign _or_3047 = _or_3044 | _slice_2892;
+  assign _not_3048 = ~_or_3047;
+  assign _and_3049 = _slice_2893 & _not_3048;
+  assign _or_3050 = _or_3047 | _slice_2893;
+  assign _not_3051 = ~_or_3050;
+  assign _and_3052 = _slice_2894 & _not_3051;
+  assign _or_3053 = _or_3050 | _slice_2894;
+  assign _not_3054 = ~_or_3053;
+  assign _and_3055 = _slice_2895 & _not_3054;
+  assign _or_3056 = _or_3053 | _slice_2895;
+  assign _not_3057 = ~_or_3056;
+  assign _and_3058 = _slice_2896 & _not_3057;
+  assign _or_3059 = _or_3056 | _slice_2896;
+  assign _not_3060 = ~_or_3059;
+  assign _and_3061 = _slice_2897 & _not_3060;
+  assign _or_3062 = _or_3059 | _slice_2897;
+  assign _not_3063 = ~_or_3062;
+  assign _and_3064 = _slice_2898 & _not_3063;
+  assign _or_3065 = _or_3062 | _slice_2898;
+  assign _not_3066 = ~_or_3065;
+  assign _and_3067 = _slice_2899 & _not_3066;
+  assign _or_3068 = _or_3065 | _slice_2899;
+  assign _not_3069 = ~_or_3068;
+  assign _and_3070 = _slice_2900 & _not_3069;
+  assign _or_3071 = _or_3068 | _slice_2900;
+  assign _not_3072 = ~_or_3071;
+  assign _and_3073 = _slice_2901 & _not_3072;
+  assign _or_3074 = _or_3071 | _slice_2901;
+  assign _not_3075 = ~_or_3074;
+  assign _and_3076 = _slice_2902 & _not_3075;
+  assign _or_3077 = _or_3074 | _slice_2902;
+  assign _not_3078 = ~_or_3077;
+  assign _and_3079 = _slice_2903 & _not_3078;
+  assign _or_3080 = _or_3077 | _slice_2903;
+  assign _not_3081 = ~_or_3080;
+  assign _and_3082 = _slice_2904 & _not_3081;
+  assign _or_3083 = _or_3080 | _slice_2904;
+  assign _not_3084 = ~_or_3083;
+  assign _and_3085 = _slice_2905 & _not_3084;
+  assign _or_3086 = _or_3083 | _slice_2905;
+  assign _not_3087 = ~_or_3086;
+  assign _and_3088 = _slice_2906 & _not_3087;
+  assign _or_3089 = _or_3086 | _slice_2906;
+  assign _not_3090 = ~_or_3089;
+  assign _and_3091 = _slice_2907 & _not_3090;
+  assign _or_3092 = _or_3089 | _slice_2907;
+  assign _not_3093 = ~_or_3092;
+  assign _and_3094 = _slice_2908 & _not_3093;
+  assign _or_3095 = _or_3092 | _slice_2908;
+  assign _not_3096 = ~_or_3095;
+  assign _and_3097 = _slice_2909 & _not_3096;
+  assign _or_3098 = _or_3095 | _slice_2909;
+  assign _not_3099 = ~_or_3098;
+  assign _and_3100 = _slice_2910 & _not_3099;
+  assign _or_3101 = _or_3098 | _slice_2910;
+  assign _not_3102 = ~_or_3101;
+  assign _and_3103 = _slice_2911 & _not_3102;
+  assign _or_3104 = _or_3101 | _slice_2911;
+  assign _cat_3105 = {_and_3103, _and_3100, _and_3097, _and_3094, _and_3091, _and_3088, _and_3085, _and_3082, _and_3079, _and_3076, _and_3073, _and_3070, _and_3067, _and_3064, _and_3061, _and_3058, _and_3055, _and_3052, _and_3049, _and_3046, _and_3043, _and_3040, _and_3037, _and_3034, _and_3031, _and_3028, _and_3025, _and_3022, _and_3019, _and_3016, _and_3013, _and_3010, _and_3007, _and_3004, _and_3001, _and_2998, _and_2995, _and_2992, _and_2989, _and_2986, _and_2983, _and_2980, _and_2977, _and_2974, _and_2971, _and_2968, _and_2965, _and_2962, _and_2959, _and_2956, _and_2953, _and_2950, _and_2947, _and_2944, _and_2941, _and_2938, _and_2935, _and_2932, _and_2929, _and_2926, _and_2923, _and_2920, _and_2917, _and_2914};
+  assign _ror_3106 = |_cat_2847;
+  assign _slice_3107 = _cat_3105[1];
+  assign _slice_3108 = _cat_3105[3];
+  assign _slice_3109 = _cat_3105[5];
+  assign _slice_3110 = _cat_3105[7];
+  assign _slice_3111 = _cat_3105[9];
+  assign _slice_3112 = _cat_3105[11];
+  assign _slice_3113 = _cat_3105[13];
+  assign _slice_3114 = _cat_3105[15];
+  assign _slice_3115 = _cat_3105[17];
+  assign _slice_3116 = _cat_3105[19];
+  assign _slice_3117 = _cat_3105[21];
+  assign _slice_3118 = _cat_3105[23];
+  assign _slice_3119 = _cat_3105[25];
+  assign _slice_3120 = _cat_3105[27];
+  assign _slice_3121 = _cat_3105[29];
+  assign _slice_3122 = _cat_3105[31];
+  assign _slice_3123 = _cat_3105[33];
+  assign _slice_3124 = _cat_3105[35];
+  assign _slice_3125 = _cat_3105[37];
+  assign _slice_3126 = _cat_3105[39];
+  assign _slice_3127 = _cat_3105[41];
+  assign _slice_3128 = _cat_3105[43];
+  assign _slice_3129 = _cat_3105[45];
+  assign _slice_3130 = _cat_3105[47];
+  assign _slice_3131 = _cat_3105[49];
+  assign _slice_3132 = _cat_3105[51];
+  assign _slice_3133 = _cat_3105[53];
+  assign _slice_3134 = _cat_3105[55];
+  assign _slice_3135 = _cat_3105[57];
+  assign _slice_3136 = _cat_3105[59];
+  assign _slice_3137 = _cat_3105[61];
+  assign _slice_3138 = _cat_3105[63];
+  assign _cat_3139 = {_slice_3107, _slice_3108, _slice_3109, _slice_3110, _slice_3111, _slice_3112, _slice_3113, _slice_3114, _slice_3115, _slice_3116, _slice_3117, _slice_3118, _slice_3119, _slice_3120, _slice_3121, _slice_3122, _slice_3123, _slice_3124, _slice_3125, _slice_3126, _slice_3127, _slice_3128, _slice_3129, _slice_3130, _slice_3131, _slice_3132, _slice_3133, _slice_3134, _slice_3135, _slice_3136, _slice_3137, _slice_3138};
+  assign _ror_3140 = |_cat_3139;
+  assign _slice_3141 = _cat_3105[2];
+  assign _slice_3142 = _cat_3105[3];
+  assign _slice_3143 = _cat_3105[6];
+  assign _slice_3144 = _cat_3105[7];
+  assign _slice_3145 = _cat_3105[10];
+  assign _slice_3146 = _cat_3105[11];
+  assign _slice_3147 = _cat_3105[14];
+  assign _slice_3148 = _cat_3105[15];
+  assign _slice_3149 = _cat_3105[18];
+  assign _slice_3150 = _cat_3105[19];
+  assign _slice_3151 = _cat_3105[22];
+  assign _slice_3152 = _cat_3105[23];
+  assign _slice_3153 = _cat_3105[26];
+  assign _slice_3154 = _cat_3105[27];
+  assign _slice_3155 = _cat_3105[30];
+  assign _slice_3156 = _cat_3105[31];
+  assign _slice_3157 = _cat_3105[34];
+  assign _slice_3158 = _cat_3105[35];
+  assign _slice_3159 = _cat_3105[38];
+  assign _slice_3160 = _cat_3105[39];
+  assign _slice_3161 = _cat_3105[42];
+  assign _slice_3162 = _cat_3105[43];
+  assign _slice_3163 = _cat_3105[46];
+  assign _slice_3164 = _cat_3105[47];
+  assign _slice_3165 = _cat_3105[50];
+  assign _slice_3166 = _cat_3105[51];
+  assign _slice_3167 = _cat_3105[54];
+  assign _slice_3168 = _cat_3105[55];
+  assign _slice_3169 = _cat_3105[58];
+  assign _slice_3170 = _cat_3105[59];
+  assign _slice_3171 = _cat_3105[62];
+  assign _slice_3172 = _cat_3105[63];
+  assign _cat_3173 = {_slice_3141, _slice_3142, _slice_3143, _slice_3144, _slice_3145, _slice_3146, _slice_3147, _slice_3148, _slice_3149, _slice_3150, _slice_3151, _slice_3152, _slice_3153, _slice_3154, _slice_3155, _slice_3156, _slice_3157, _slice_3158, _slice_3159, _slice_3160, _slice_3161, _slice_3162, _slice_3163, _slice_3164, _slice_3165, _slice_3166, _slice_3167, _slice_3168, _slice_3169, _slice_3170, _slice_3171, _slice_3172};
+  assign _ror_3174 = |_cat_3173;
+  assign _slice_3175 = _cat_3105[4];
+  assign _slice_3176 = _cat_3105[5];
+  assign _slice_3177 = _cat_3105[6];
+  assign _slice_3178 = _cat_3105[7];
+  assign _slice_3179 = _cat_3105[12];
+  assign _slice_3180 = _cat_3105[13];
+  assign _slice_3181 = _cat_3105[14];
+  assign _slice_3182 = _cat_3105[15];
+  assign _slice_3183 = _cat_3105[20];
+  assign _slice_3184 = _cat_3105[21];
+  assign _slice_3185 = _cat_3105[22];
+  assign _slice_3186 = _cat_3105[23];
+  assign _slice_3187 = _cat_3105[28];
+  assign _slice_3188 = _cat_3105[29];
+  assign _slice_3189 = _cat_3105[30];
+  assign _slice_3190 = _cat_3105[31];
+  assign _slice_3191 = _cat_3105[36];
+  assign _slice_3192 = _cat_3105[37];
+  assign _slice_3193 = _cat_3105[38];
+  assign _slice_3194 = _cat_3105[39];
+  assign _slice_3195 = _cat_3105[44];
+  assign _slice_3196 = _cat_3105[45];
+  assign _slice_3197 = _cat_3105[46];
+  assign _slice_3198 = _cat_3105[47];
+  assign _slice_3199 = _cat_3105[52];
+  assign _slice_3200 = _cat_3105[53];
+  assign _slice_3201 = _cat_3105[54];
+  assign _slice_3202 = _cat_3105[55];
+  assign _slice_3203 = _cat_3105[60];
+  assign _slice_3204 = _cat_3105[61];
+  assign _slice_3205 = _cat_3105[62];
+  assign _slice_3206 = _cat_3105[63];
+  assign _cat_3207 = {_slice_3175, _slice_3176, _slice_3177, _slice_3178, _slice_3179, _slice_3180, _slice_3181, _slice_3182, _slice_3183, _slice_3184, _slice_3185, _slice_3186, _slice_3187, _slice_3188, _slice_3189, _slice_3190, _slice_3191, _slice_3192, _slice_3193, _slice_3194, _slice_3195, _slice_3196, _slice_3197, _slice_3198, _slice_3199, _slice_3200, _slice_3201, _slice_3202, _slice_3203, _slice_3204, _slice_3205, _slice_3206};
+  assign _ror_3208 = |_cat_3207;
+  assign _slice_3209 = _cat_3105[8];
+  assign _slice_3210 = _cat_3105[9];
+  assign _slice_3211 = _cat_3105[10];
+  assign _slice_3212 = _cat_3105[11];
+  assign _slice_3213 = _cat_3105[12];
+  assign _slice_3214 = _cat_3105[13];
+  assign _slice_3215 = _cat_3105[14];
+  assign _slice_3216 = _cat_3105[15];
+  assign _slice_3217 = _cat_3105[24];
+  assign _slice_3218 = _cat_3105[25];
+  assign _slice_3219 = _cat_3105[26];
+  assign _slice_3220 = _cat_3105[27];
+  assign _slice_3221 = _cat_3105[28];
+  assign _slice_3222 = _cat_3105[29];
+  assign _slice_3223 = _cat_3105[30];
+  assign _slice_3224 = _cat_3105[31];
+  assign _slice_3225 = _cat_3105[40];
+  assign _slice_3226 = _cat_3105[41];
+  assign _slice_3227 = _cat_3105[42];
+  assign _slice_3228 = _cat_3105[43];
+  assign _slice_3229 = _cat_3105[44];
+  assign _slice_3230 = _cat_3105[45];
+  assign _slice_3231 = _cat_3105[46];
+  assign _slice_3232 = _cat_3105[47];
+  assign _slice_3233 = _cat_3105[56];
+  assign _slice_3234 = _cat_3105[57];
+  assign _slice_3235 = _cat_3105[58];
+  assign _slice_3236 = _cat_3105[59];
+  assign _slice_3237 = _cat_3105[60];
+  assign _slice_3238 = _cat_3105[61];
+  assign _slice_3239 = _cat_3105[62];
+  assign _slice_3240 = _cat_3105[63];
+  assign _cat_3241 = {_slice_3209, _slice_3210, _slice_3211, _slice_3212, _slice_3213, _slice_3214, _slice_3215, _slice_3216, _slice_3217, _slice_3218, _slice_3219, _slice_3220, _slice_3221, _slice_3222, _slice_3223, _slice_3224, _slice_3225, _slice_3226, _slice_3227, _slice_3228, _slice_3229, _slice_3230, _slice_3231, _slice_3232, _slice_3233, _slice_3234, _slice_3235, _slice_3236, _slice_3237, _slice_3238, _slice_3239, _slice_3240};
+  assign _ror_3242 = |_cat_3241;
+  assign _slice_3243 = _cat_3105[16];
+  assign _slice_3244 = _cat_3105[17];
+  assign _slice_3245 = _cat_3105[18];
+  assign _slice_3246 = _cat_3105[19];
+  assign _slice_3247 = _cat_3105[20];
+  assign _slice_3248 = _cat_3105[21];
+  assign _slice_3249 = _cat_3105[22];
+  assign _slice_3250 = _cat_3105[23];
+  assign _slice_3251 = _cat_3105[24];
+  assign _slice_3252 = _cat_3105[25];
+  assign _slice_3253 = _cat_3105[26];
+  assign _slice_3254 = _cat_3105[27];
+  assign _slice_3255 = _cat_3105[28];
+  assign _slice_3256 = _cat_3105[29];
+  assign _slice_3257 = _cat_3105[30];
+  assign _slice_3258 = _cat_3105[31];
+  assign _slice_3259 = _cat_3105[48];
+  assign _slice_3260 = _cat_3105[49];
+  assign _slice_3261 = _cat_3105[50];
+  assign _slice_3262 = _cat_3105[51];
+  assign _slice_3263 = _cat_3105[52];
+  assign _slice_3264 = _cat_3105[53];
+  assign _slice_3265 = _cat_3105[54];
+  assign _slice_3266 = _cat_3105[55];
+  assign _slice_3267 = _cat_3105[56];
+  assign _slice_3268 = _cat_3105[57];
+  assign _slice_3269 = _cat_3105[58];
+  assign _slice_3270 = _cat_3105[59];
+  assign _slice_3271 = _cat_3105[60];
+  assign _slice_3272 = _cat_3105[61];
+  assign _slice_3273 = _cat_3105[62];
+  assign _slice_3274 = _cat_3105[63];
+  assign _cat_3275 = {_slice_3243, _slice_3244, _slice_3245, _slice_3246, _slice_3247, _slice_3248, _slice_3249, _slice_3250, _slice_3251, _slice_3252, _slice_3253, _slice_3254, _slice_3255, _slice_3256, _slice_3257, _slice_3258, _slice_3259, _slice_3260, _slice_3261, _slice_3262, _slice_3263, _slice_3264, _slice_3265, _slice_3266, _slice_3267, _slice_3268, _slice_3269, _slice_3270, _slice_3271, _slice_3272, _slice_3273, _slice_3274};
+  assign _ror_3276 = |_cat_3275;
+  assign _slice_3277 = _cat_3105[32];
+  assign _slice_3278 = _cat_3105[33];
+  assign _slice_3279 = _cat_3105[34];
+  assign _slice_3280 = _cat_3105[35];
+  assign _slice_3281 = _cat_3105[36];
+  assign _slice_3282 = _cat_3105[37];
+  assign _slice_3283 = _cat_3105[38];
+  assign _slice_3284 = _cat_3105[39];
+  assign _slice_3285 = _cat_3105[40];
+  assign _slice_3286 = _cat_3105[41];
+  assign _slice_3287 = _cat_3105[42];
+  assign _slice_3288 = _cat_3105[43];
+  assign _slice_3289 = _cat_3105[44];
+  assign _slice_3290 = _cat_3105[45];
+  assign _slice_3291 = _cat_3105[46];
+  assign _slice_3292 = _cat_3105[47];
+  assign _slice_3293 = _cat_3105[48];
+  assign _slice_3294 = _cat_3105[49];
+  assign _slice_3295 = _cat_3105[50];
+  assign _slice_3296 = _cat_3105[51];
+  assign _slice_3297 = _cat_3105[52];
+  assign _slice_3298 = _cat_3105[53];
+  assign _slice_3299 = _cat_3105[54];
+  assign _slice_3300 = _cat_3105[55];
+  assign _slice_3301 = _cat_3105[56];
+  assign _slice_3302 = _cat_3105[57];
+  assign _slice_3303 = _cat_3105[58];
+  assign _slice_3304 = _cat_3105[59];
+  assign _slice_3305 = _cat_3105[60];
+  assign _slice_3306 = _cat_3105[61];
+  assign _slice_3307 = _cat_3105[62];
+  assign _slice_3308 = _cat_3105[63];
+  assign _cat_3309 = {_slice_3277, _slice_3278, _slice_3279, _slice_3280, _slice_3281, _slice_3282, _slice_3283, _slice_3284, _slice_3285, _slice_3286, _slice_3287, _slice_3288, _slice_3289, _slice_3290, _slice_3291, _slice_3292, _slice_3293, _slice_3294, _slice_3295, _slice_3296, _slice_3297, _slice_3298, _slice_3299, _slice_3300, _slice_3301, _slice_3302, _slice_3303, _slice_3304, _slice_3305, _slice_3306, _slice_3307, _slice_3308};
+  assign _ror_3310 = |_cat_3309;
+  assign _cat_3311 = {_ror_3310, _ror_3276, _ror_3242, _ror_3208, _ror_3174, _ror_3140};
+  assign _onehot_3312 = ({2{_cat_3105[0]}} & _cat_925) | ({2{_cat_3105[1]}} & _cat_927) | ({2{_cat_3105[2]}} & _cat_929) | ({2{_cat_3105[3]}} & _cat_931) | ({2{_cat_3105[4]}} & _cat_933) | ({2{_cat_3105[5]}} & _cat_935) | ({2{_cat_3105[6]}} & _cat_937) | ({2{_cat_3105[7]}} & _cat_939) | ({2{_cat_3105[8]}} & _cat_941) | ({2{_cat_3105[9]}} & _cat_943) | ({2{_cat_3105[10]}} & _cat_945) | ({2{_cat_3105[11]}} & _cat_947) | ({2{_cat_3105[12]}} & _cat_949) | ({2{_cat_3105[13]}} & _cat_951) | ({2{_cat_3105[14]}} & _cat_953) | ({2{_cat_3105[15]}} & _cat_955) | ({2{_cat_3105[16]}} & _cat_957) | ({2{_cat_3105[17]}} & _cat_959) | ({2{_cat_3105[18]}} & _cat_961) | ({2{_cat_3105[19]}} & _cat_963) | ({2{_cat_3105[20]}} & _cat_965) | ({2{_cat_3105[21]}} & _cat_967) | ({2{_cat_3105[22]}} & _cat_969) | ({2{_cat_3105[23]}} & _cat_971) | ({2{_cat_3105[24]}} & _cat_973) | ({2{_cat_3105[25]}} & _cat_975) | ({2{_cat_3105[26]}} & _cat_977) | ({2{_cat_3105[27]}} & _cat_979) | ({2{_cat_3105[28]}} & _cat_981) | ({2{_cat_3105[29]}} & _cat_983) | ({2{_cat_3105[30]}} & _cat_985) | ({2{_cat_3105[31]}} & _cat_987) | ({2{_cat_3105[32]}} & _cat_989) | ({2{_cat_3105[33]}} & _cat_991) | ({2{_cat_3105[34]}} & _cat_993) | ({2{_cat_3105[35]}} & _cat_995) | ({2{_cat_3105[36]}} & _cat_997) | ({2{_cat_3105[37]}} & _cat_999) | ({2{_cat_3105[38]}} & _cat_1001) | ({2{_cat_3105[39]}} & _cat_1003) | ({2{_cat_3105[40]}} & _cat_1005) | ({2{_cat_3105[41]}} & _cat_1007) | ({2{_cat_3105[42]}} & _cat_1009) | ({2{_cat_3105[43]}} & _cat_1011) | ({2{_cat_3105[44]}} & _cat_1013) | ({2{_cat_3105[45]}} & _cat_1015) | ({2{_cat_3105[46]}} & _cat_1017) | ({2{_cat_3105[47]}} & _cat_1019) | ({2{_cat_3105[48]}} & _cat_1021) | ({2{_cat_3105[49]}} & _cat_1023) | ({2{_cat_3105[50]}} & _cat_1025) | ({2{_cat_3105[51]}} & _cat_1027) | ({2{_cat_3105[52]}} & _cat_1029) | ({2{_cat_3105[53]}} & _cat_1031) | ({2{_cat_3105[54]}} & _cat_1033) | ({2{_cat_3105[55]}} & _cat_1035) | ({2{_cat_3105[56]}} & _cat_1037) | ({2{_cat_3105[57]}} & _cat_1039) | ({2{_cat_3105[58]}} & _cat_1041) | ({2{_cat_3105[59]}} & _cat_1043) | ({2{_cat_3105[60]}} & _cat_1045) | ({2{_cat_3105[61]}} & _cat_1047) | ({2{_cat_3105[62]}} & _cat_1049) | ({2{_cat_3105[63]}} & _cat_1051);
+  assign _slice_3313 = _onehot_3312[0];
+  assign _slice_3314 = _onehot_3312[1];
+  assign _not_3316 = ~1'b0;
+  assign _and_3317 = _slice_3313 & _not_3316;
+  assign _or_3318 = 1'b0 | _slice_3313;
+  assign _not_3319 = ~_or_3318;
+  assign _and_3320 = _slice_3314 & _not_3319;
+  assign _or_3321 = _or_3318 | _slice_3314;
+  assign _cat_3322 = {_and_3320, _and_3317};
+  assign _ror_3323 = |_onehot_3312;
+  assign _slice_3324 = _cat_3322[1];
+  assign _onehot_3325 = ({27{_cat_3105[0]}} & p_tag_0) | ({27{_cat_3105[1]}} & p_tag_1) | ({27{_cat_3105[2]}} & p_tag_2) | ({27{_cat_3105[3]}} & p_tag_3) | ({27{_cat_3105[4]}} & p_tag_4) | ({27{_cat_3105[5]}} & p_tag_5) | ({27{_cat_3105[6]}} & p_tag_6) | ({27{_cat_3105[7]}} & p_tag_7) | ({27{_cat_3105[8]}} & p_tag_8) | ({27{_cat_3105[9]}} & p_tag_9) | ({27{_cat_3105[10]}} & p_tag_10) | ({27{_cat_3105[11]}} & p_tag_11) | ({27{_cat_3105[12]}} & p_tag_12) | ({27{_cat_3105[13]}} & p_tag_13) | ({27{_cat_3105[14]}} & p_tag_14) | ({27{_cat_3105[15]}} & p_tag_15) | ({27{_cat_3105[16]}} & p_tag_16) | ({27{_cat_3105[17]}} & p_tag_17) | ({27{_cat_3105[18]}} & p_tag_18) | ({27{_cat_3105[19]}} & p_tag_19) | ({27{_cat_3105[20]}} & p_tag_20) | ({27{_cat_3105[21]}} & p_tag_21) | ({27{_cat_3105[22]}} & p_tag_22) | ({27{_cat_3105[23]}} & p_tag_23) | ({27{_cat_3105[24]}} & p_tag_24) | ({27{_cat_3105[25]}} & p_tag_25) | ({27{_cat_3105[26]}} & p_tag_26) | ({27{_cat_3105[27]}} & p_tag_27) | ({27{_cat_3105[28]}} & p_tag_28) | ({27{_cat_3105[29]}} & p_tag_29) | ({27{_cat_3105[30]}} & p_tag_30) | ({27{_cat_3105[31]}} & p_tag_31) | ({27{_cat_3105[32]}} & p_tag_32) | ({27{_cat_3105[33]}} & p_tag_33) | ({27{_cat_3105[34]}} & p_tag_34) | ({27{_cat_3105[35]}} & p_tag_35) | ({27{_cat_3105[36]}} & p_tag_36) | ({27{_cat_3105[37]}} & p_tag_37) | ({27{_cat_3105[38]}} & p_tag_38) | ({27{_cat_3105[39]}} & p_tag_39) | ({27{_cat_3105[40]}} & p_tag_40) | ({27{_cat_3105[41]}} & p_tag_41) | ({27{_cat_3105[42]}} & p_tag_42) | ({27{_cat_3105[43]}} & p_tag_43) | ({27{_cat_3105[44]}} & p_tag_44) | ({27{_cat_3105[45]}} & p_tag_45) | ({27{_cat_3105[46]}} & p_tag_46) | ({27{_cat_3105[47]}} & p_tag_47) | ({27{_cat_3105[48]}} & p_tag_48) | ({27{_cat_3105[49]}} & p_tag_49) | ({27{_cat_3105[50]}} & p_tag_50) | ({27{_cat_3105[51]}} & p_tag_51) | ({27{_cat_3105[52]}} & p_tag_52) | ({27{_cat_3105[53]}} & p_tag_53) | ({27{_cat_3105[54]}} & p_tag_54) | ({27{_cat_3105[55]}} & p_tag_55) | ({27{_cat_3105[56]}} & p_tag_56) | ({27{_cat_3105[57]}} & p_tag_57) | ({27{_cat_3105[58]}} & p_tag_58) | ({27{_cat_3105[59]}} & p_tag_59) | ({27{_cat_3105[60]}} & p_tag_60) | ({27{_cat_3105[61]}} & p_tag_61) | ({27{_cat_3105[62]}} & p_tag_62) | ({27{_cat_3105[63]}} & p_tag_63);
+  assign _onehot_3326 = ({256{_cat_3105[0]}} & p_data_0) | ({256{_cat_3105[1]}} & p_data_1) | ({256{_cat_3105[2]}} & p_data_2) | ({256{_cat_3105[3]}} & p_data_3) | ({256{_cat_3105[4]}} & p_data_4) | ({256{_cat_3105[5]}} & p_data_5) | ({256{_cat_3105[6]}} & p_data_6) | ({256{_cat_3105[7]}} & p_data_7) | ({256{_cat_3105[8]}} & p_data_8) | ({256{_cat_3105[9]}} & p_data_9) | ({256{_cat_3105[10]}} & p_data_10) | ({256{_cat_3105[11]}} & p_data_11) | ({256{_cat_3105[12]}} & p_data_12) | ({256{_cat_3105[13]}} & p_data_13) | ({256{_cat_3105[14]}} & p_data_14) | ({256{_cat_3105[15]}} & p_data_15) | ({256{_cat_3105[16]}} & p_data_16) | ({256{_cat_3105[17]}} & p_data_17) | ({256{_cat_3105[18]}} & p_data_18) | ({256{_cat_3105[19]}} & p_data_19) | ({256{_cat_3105[20]}} & p_data_20) | ({256{_cat_3105[21]}} & p_data_21) | ({256{_cat_3105[22]}} & p_data_22) | ({256{_cat_3105[23]}} & p_data_23) | ({256{_cat_3105[24]}} & p_data_24) | ({256{_cat_3105[25]}} & p_data_25) | ({256{_cat_3105[26]}} & p_data_26) | ({256{_cat_3105[27]}} & p_data_27) | ({256{_cat_3105[28]}} & p_data_28) | ({256{_cat_3105[29]}} & p_data_29) | ({256{_cat_3105[30]}} & p_data_30) | ({256{_cat_3105[31]}} & p_data_31) | ({256{_cat_3105[32]}} & p_data_32) | ({256{_cat_3105[33]}} & p_data_33) | ({256{_cat_3105[34]}} & p_data_34) | ({256{_cat_3105[35]}} & p_data_35) | ({256{_cat_3105[36]}} & p_data_36) | ({256{_cat_3105[37]}} & p_data_37) | ({256{_cat_3105[38]}} & p_data_38) | ({256{_cat_3105[39]}} & p_data_39) | ({256{_cat_3105[40]}} & p_data_40) | ({256{_cat_3105[41]}} & p_data_41) | ({256{_cat_3105[42]}} & p_data_42) | ({256{_cat_3105[43]}} & p_data_43) | ({256{_cat_3105[44]}} & p_data_44) | ({256{_cat_3105[45]}} & p_data_45) | ({256{_cat_3105[46]}} & p_data_46) | ({256{_cat_3105[47]}} & p_data_47) | ({256{_cat_3105[48]}} & p_data_48) | ({256{_cat_3105[49]}} & p_data_49) | ({256{_cat_3105[50]}} & p_data_50) | ({256{_cat_3105[51]}} & p_data_51) | ({256{_cat_3105[52]}} & p_data_52) | ({256{_cat_3105[53]}} & p_data_53) | ({256{_cat_3105[54]}} & p_data_54) | ({256{_cat_3105[55]}} & p_data_55) | ({256{_cat_3105[56]}} & p_data_56) | ({256{_cat_3105[57]}} & p_data_57) | ({256{_cat_3105[58]}} & p_data_58) | ({256{_cat_3105[59]}} & p_data_59) | ({256{_cat_3105[60]}} & p_data_60) | ({256{_cat_3105[61]}} & p_data_61) | ({256{_cat_3105[62]}} & p_data_62) | ({256{_cat_3105[63]}} & p_data_63);
+  assign _cat_3327 = {smshr0_tid_0, smshr0_reg_0, smshr0_off_0, smshr0_fmt_0};
+  assign _cat_3328 = {smshr1_tid_0, smshr1_reg_0, smshr1_off_0, smshr1_fmt_0};
+  assign _cat_3329 = {smshr2_tid_0, smshr2_reg_0, smshr2_off_0, smshr2_fmt_0};
+  assign _cat_3330 = {smshr3_tid_0, smshr3_reg_0, smshr3_off_0, smshr3_fmt_0};
+  assign _cat_3331 = {smshr4_tid_0, smshr4_reg_0, smshr4_off_0, smshr4_fmt_0};
+  assign _cat_3332 = {smshr5_tid_0, smshr5_reg_0, smshr5_off_0, smshr5_fmt_0};
+  assign _cat_3333 = {smshr6_tid_0, smshr6_reg_0, smshr6_off_0, smshr6_fmt_0};
+  assign _cat_3334 = {smshr7_tid_0, smshr7_reg_0, smshr7_off_0, smshr7_fmt_0};
+  assign _cat_3335 = {smshr8_tid_0, smshr8_reg_0, smshr8_off_0, smshr8_fmt_0};
+  assign _cat_3336 = {smshr9_tid_0, smshr9_reg_0, smshr9_off_0, smshr9_fmt_0};
+  assign _cat_3337 = {smshr10_tid_0, smshr10_reg_0, smshr10_off_0, smshr10_fmt_0};
+  assign _cat_3338 = {smshr11_tid_0, smshr11_reg_0, smshr11_off_0, smshr11_fmt_0};
+  assign _cat_3339 = {smshr12_tid_0, smshr12_reg_0, smshr12_off_0, smshr12_fmt_0};
+  assign _cat_3340 = {smshr13_tid_0, smshr13_reg_0, smshr13_off_0, smshr13_fmt_0};
+  assign _cat_3341 = {smshr14_tid_0, smshr14_reg_0, smshr14_off_0, smshr14_fmt_0};
+  assign _cat_3342 = {smshr15_tid_0, smshr15_reg_0, smshr15_off_0, smshr15_fmt_0};
+  assign _cat_3343 = {smshr16_tid_0, smshr16_reg_0, smshr16_off_0, smshr16_fmt_0};
+  assign _cat_3344 = {smshr17_tid_0, smshr17_reg_0, smshr17_off_0, smshr17_fmt_0};
+  assign _cat_3345 = {smshr18_tid_0, smshr18_reg_0, smshr18_off_0, smshr18_fmt_0};
+  assign _cat_3346 = {smshr19_tid_0, smshr19_reg_0, smshr19_off_0, smshr19_fmt_0};
+  assign _cat_3347 = {smshr20_tid_0, smshr20_reg_0, smshr20_off_0, smshr20_fmt_0};
+  assign _cat_3348 = {smshr21_tid_0, smshr21_reg_0, smshr21_off_0, smshr21_fmt_0};
+  assign _cat_3349 = {smshr22_tid_0, smshr22_reg_0, smshr22_off_0, smshr22_fmt_0};
+  assign _cat_3350 = {smshr23_tid_0, smshr23_reg_0, smshr23_off_0, smshr23_fmt_0};
+  assign _cat_3351 = {smshr24_tid_0, smshr24_reg_0, smshr24_off_0, smshr24_fmt_0};
+  assign _cat_3352 = {smshr25_tid_0, smshr25_reg_0, smshr25_off_0, smshr25_fmt_0};
+  assign _cat_3353 = {smshr26_tid_0, smshr26_reg_0, smshr26_off_0, smshr26_fmt_0};
+  assign _cat_3354 = {smshr27_tid_0, smshr27_reg_0, smshr27_off_0, smshr27_fmt_0};
+  assign _cat_3355 = {smshr28_tid_0, smshr28_reg_0, smshr28_off_0, smshr28_fmt_0};
+  assign _cat_3356 = {smshr29_tid_0, smshr29_reg_0, smshr29_off_0, smshr29_fmt_0};
+  assign _cat_3357 = {smshr30_tid_0, smshr30_reg_0, smshr30_off_0, smshr30_fmt_0};
+  assign _cat_3358 = {smshr31_tid_0, smshr31_reg_0, smshr31_off_0, smshr31_fmt_0};
+  assign _cat_3359 = {smshr32_tid_0, smshr32_reg_0, smshr32_off_0, smshr32_fmt_0};
+  assign _cat_3360 = {smshr33_tid_0, smshr33_reg_0, smshr33_off_0, smshr33_fmt_0};
+  assign _cat_3361 = {smshr34_tid_0, smshr34_reg_0, smshr34_off_0, smshr34_fmt_0};
+  assign _cat_3362 = {smshr35_tid_0, smshr35_reg_0, smshr35_off_0, smshr35_fmt_0};
+  assign _cat_3363 = {smshr36_tid_0, smshr36_reg_0, smshr36_off_0, smshr36_fmt_0};
+  assign _cat_3364 = {smshr37_tid_0, smshr37_reg_0, smshr37_off_0, smshr37_fmt_0};
+  assign _cat_3365 = {smshr38_tid_0, smshr38_reg_0, smshr38_off_0, smshr38_fmt_0};
+  assign _cat_3366 = {smshr39_tid_0, smshr39_reg_0, smshr39_off_0, smshr39_fmt_0};
+  assign _cat_3367 = {smshr40_tid_0, smshr40_reg_0, smshr40_off_0, smshr40_fmt_0};
+  assign _cat_3368 = {smshr41_tid_0, smshr41_reg_0, smshr41_off_0, smshr41_fmt_0};
+  assign _cat_3369 = {smshr42_tid_0, smshr42_reg_0, smshr42_off_0, smshr42_fmt_0};
+  assign _cat_3370 = {smshr43_tid_0, smshr43_reg_0, smshr43_off_0, smshr43_fmt_0};
+  assign _cat_3371 = {smshr44_tid_0, smshr44_reg_0, smshr44_off_0, smshr44_fmt_0};
+  assign _cat_3372 = {smshr45_tid_0, smshr45_reg_0, smshr45_off_0, smshr45_fmt_0};
+  assign _cat_3373 = {smshr46_tid_0, smshr46_reg_0, smshr46_off_0, smshr46_fmt_0};
+  assign _cat_3374 = {smshr47_tid_0, smshr47_reg_0, smshr47_off_0, smshr47_fmt_0};
+  assign _cat_3375 = {smshr48_tid_0, smshr48_reg_0, smshr48_off_0, smshr48_fmt_0};
+  assign _cat_3376 = {smshr49_tid_0, smshr49_reg_0, smshr49_off_0, smshr49_fmt_0};
+  assign _cat_3377 = {smshr50_tid_0, smshr50_reg_0, smshr50_off_0, smshr50_fmt_0};
+  assign _cat_3378 = {smshr51_tid_0, smshr51_reg_0, smshr51_off_0, smshr51_fmt_0};
+  assign _cat_3379 = {smshr52_tid_0, smshr52_reg_0, smshr52_off_0, smshr52_fmt_0};
+  assign _cat_3380 = {smshr53_tid_0, smshr53_reg_0, smshr53_off_0, smshr53_fmt_0};
+  assign _cat_3381 = {smshr54_tid_0, smshr54_reg_0, smshr54_off_0, smshr54_fmt_0};
+  assign _cat_3382 = {smshr55_tid_0, smshr55_reg_0, smshr55_off_0, smshr55_fmt_0};
+  assign _cat_3383 = {smshr56_tid_0, smshr56_reg_0, smshr56_off_0, smshr56_fmt_0};
+  assign _cat_3384 = {smshr57_tid_0, smshr57_reg_0, smshr57_off_0, smshr57_fmt_0};
+  assign _cat_3385 = {smshr58_tid_0, smshr58_reg_0, smshr58_off_0, smshr58_fmt_0};
+  assign _cat_3386 = {smshr59_tid_0, smshr59_reg_0, smshr59_off_0, smshr59_fmt_0};
+  assign _cat_3387 = {smshr60_tid_0, smshr60_reg_0, smshr60_off_0, smshr60_fmt_0};
+  assign _cat_3388 = {smshr61_tid_0, smshr61_reg_0, smshr61_off_0, smshr61_fmt_0};
+  assign _cat_3389 = {smshr62_tid_0, smshr62_reg_0, smshr62_off_0, smshr62_fmt_0};
+  assign _cat_3390 = {smshr63_tid_0, smshr63_reg_0, smshr63_off_0, smshr63_fmt_0};
+  assign _onehot_3391 = ({21{_cat_3105[0]}} & _cat_3327) | ({21{_cat_3105[1]}} & _cat_3328) | ({21{_cat_3105[2]}} & _cat_3329) | ({21{_cat_3105[3]}} & _cat_3330) | ({21{_cat_3105[4]}} & _cat_3331) | ({21{_cat_3105[5]}} & _cat_3332) | ({21{_cat_3105[6]}} & _cat_3333) | ({21{_cat_3105[7]}} & _cat_3334) | ({21{_cat_3105[8]}} & _cat_3335) | ({21{_cat_3105[9]}} & _cat_3336) | ({21{_cat_3105[10]}} & _cat_3337) | ({21{_cat_3105[11]}} & _cat_3338) | ({21{_cat_3105[12]}} & _cat_3339) | ({21{_cat_3105[13]}} & _cat_3340) | ({21{_cat_3105[14]}} & _cat_3341) | ({21{_cat_3105[15]}} & _cat_3342) | ({21{_cat_3105[16]}} & _cat_3343) | ({21{_cat_3105[17]}} & _cat_3344) | ({21{_cat_3105[18]}} & _cat_3345) | ({21{_cat_3105[19]}} & _cat_3346) | ({21{_cat_3105[20]}} & _cat_3347) | ({21{_cat_3105[21]}} & _cat_3348) | ({21{_cat_3105[22]}} & _cat_3349) | ({21{_cat_3105[23]}} & _cat_3350) | ({21{_cat_3105[24]}} & _cat_3351) | ({21{_cat_3105[25]}} & _cat_3352) | ({21{_cat_3105[26]}} & _cat_3353) | ({21{_cat_3105[27]}} & _cat_3354) | ({21{_cat_3105[28]}} & _cat_3355) | ({21{_cat_3105[29]}} & _cat_3356) | ({21{_cat_3105[30]}} & _cat_3357) | ({21{_cat_3105[31]}} & _cat_3358) | ({21{_cat_3105[32]}} & _cat_3359) | ({21{_cat_3105[33]}} & _cat_3360) | ({21{_cat_3105[34]}} & _cat_3361) | ({21{_cat_3105[35]}} & _cat_3362) | ({21{_cat_3105[36]}} & _cat_3363) | ({21{_cat_3105[37]}} & _cat_3364) | ({21{_cat_3105[38]}} & _cat_3365) | ({21{_cat_3105[39]}} & _cat_3366) | ({21{_cat_3105[40]}} & _cat_3367) | ({21{_cat_3105[41]}} & _cat_3368) | ({21{_cat_3105[42]}} & _cat_3369) | ({21{_cat_3105[43]}} & _cat_3370) | ({21{_cat_3105[44]}} & _cat_3371) | ({21{_cat_3105[45]}} & _cat_3372) | ({21{_cat_3105[46]}} & _cat_3373) | ({21{_cat_3105[47]}} & _cat_3374) | ({21{_cat_3105[48]}} & _cat_3375) | ({21{_cat_3105[49]}} & _cat_3376) | ({21{_cat_3105[50]}} & _cat_3377) | ({21{_cat_3105[51]}} & _cat_3378) | ({21{_cat_3105[52]}} & _cat_3379) | ({21{_cat_3105[53]}} & _cat_3380) | ({21{_cat_3105[54]}} & _cat_3381) | ({21{_cat_3105[55]}} & _cat_3382) | ({21{_cat_3105[56]}} & _cat_3383) | ({21{_cat_3105[57]}} & _cat_3384) | ({21{_cat_3105[58]}} & _cat_3385) | ({21{_cat_3105[59]}} & _cat_3386) | ({21{_cat_3105[60]}} & _cat_3387) | ({21{_cat_3105[61]}} & _cat_3388) | ({21{_cat_3105[62]}} & _cat_3389) | ({21{_cat_3105[63]}} & _cat_3390);
+  assign _cat_3392 = {smshr0_tid_1, smshr0_reg_1, smshr0_off_1, smshr0_fmt_1};
+  assign _cat_3393 = {smshr1_tid_1, smshr1_reg_1, smshr1_off_1, smshr1_fmt_1};
+  assign _cat_3394 = {smshr2_tid_1, smshr2_reg_1, smshr2_off_1, smshr2_fmt_1};
+  assign _cat_3395 = {smshr3_tid_1, smshr3_reg_1, smshr3_off_1, smshr3_fmt_1};
+  assign _cat_3396 = {smshr4_tid_1, smshr4_reg_1, smshr4_off_1, smshr4_fmt_1};
+  assign _cat_3397 = {smshr5_tid_1, smshr5_reg_1, smshr5_off_1, smshr5_fmt_1};
+  assign _cat_3398 = {smshr6_tid_1, smshr6_reg_1, smshr6_off_1, smshr6_fmt_1};
+  assign _cat_3399 = {smshr7_tid_1, smshr7_reg_1, smshr7_off_1, smshr7_fmt_1};
+  assign _cat_3400 = {smshr8_tid_1, smshr8_reg_1, smshr8_off_1, smshr8_fmt_1};
+  assign _cat_3401 = {smshr9_tid_1, smshr9_reg_1, smshr9_off_1, smshr9_fmt_1};
+  assign _cat_3402 = {smshr10_tid_1, smshr10_reg_1, smshr10_off_1, smshr10_fmt_1};
+  assign _cat_3403 = {smshr11_tid_1, smshr11_reg_1, smshr11_off_1, smshr11_fmt_1};
+  assign _cat_3404 = {smshr12_tid_1, smshr12_reg_1, smshr12_off_1, smshr12_fmt_1};
+  assign _cat_3405 = {smshr13_tid_1, smshr13_reg_1, smshr13_off_1, smshr13_fmt_1};
+  assign _cat_3406 = {smshr14_tid_1, smshr14_reg_1, smshr14_off_1, smshr14_fmt_1};
+  assign _cat_3407 = {smshr15_tid_1, smshr15_reg_1, smshr15_off_1, smshr15_fmt_1};
+  assign _cat_3408 = {smshr16_tid_1, smshr16_reg_1, smshr16_off_1, smshr16_fmt_1};
+  assign _cat_3409 = {smshr17_tid_1, smshr17_reg_1, smshr17_off_1, smshr17_fmt_1};
+  assign _cat_3410 = {smshr18_tid_1, smshr18_reg_1, smshr18_off_1, smshr18_fmt_1};
+  assign _cat_3411 = {smshr19_tid_1, smshr19_reg_1, smshr19_off_1, smshr19_fmt_1};
+  assign _cat_3412 = {smshr20_tid_1, smshr20_reg_1, smshr20_off_1, smshr20_fmt_1};
+  assign _cat_3413 = {smshr21_tid_1, smshr21_reg_1, smshr21_off_1, smshr21_fmt_1};
+  assign _cat_3414 = {smshr22_tid_1, smshr22_reg_1, smshr22_off_1, smshr22_fmt_1};
+  assign _cat_3415 = {smshr23_tid_1, smshr23_reg_1, smshr23_off_1, smshr23_fmt_1};
+  assign _cat_3416 = {smshr24_tid_1, smshr24_reg_1, smshr24_off_1, smshr24_fmt_1};
+  assign _cat_3417 = {smshr25_tid_1, smshr25_reg_1, smshr25_off_1, smshr25_fmt_1};
+  assign _cat_3418 = {smshr26_tid_1, smshr26_reg_1, smshr26_off_1, smshr26_fmt_1};
+  assign _cat_3419 = {smshr27_tid_1, smshr27_reg_1, smshr27_off_1, smshr27_fmt_1};
+  assign _cat_3420 = {smshr28_tid_1, smshr28_reg_1, smshr28_off_1, smshr28_fmt_1};
+  assign _cat_3421 = {smshr29_tid_1, smshr29_reg_1, smshr29_off_1, smshr29_fmt_1};
+  assign _cat_3422 = {smshr30_tid_1, smshr30_reg_1, smshr30_off_1, smshr30_fmt_1};
+  assign _cat_3423 = {smshr31_tid_1, smshr31_reg_1, smshr31_off_1, smshr31_fmt_1};
+  assign _cat_3424 = {smshr32_tid_1, smshr32_reg_1, smshr32_off_1, smshr32_fmt_1};
+  assign _cat_3425 = {smshr33_tid_1, smshr33_reg_1, smshr33_off_1, smshr33_fmt_1};
+  assign _cat_3426 = {smshr34_tid_1, smshr34_reg_1, smshr34_off_1, smshr34_fmt_1};
+  assign _cat_3427 = {smshr35_tid_1, smshr35_reg_1, smshr35_off_1, smshr35_fmt_1};
+  assign _cat_3428 = {smshr36_tid_1, smshr36_reg_1, smshr36_off_1, smshr36_fmt_1};
+  assign _cat_3429 = {smshr37_tid_1, smshr37_reg_1, smshr37_off_1, smshr37_fmt_1};
+  assign _cat_3430 = {smshr38_tid_1, smshr38_reg_1, smshr38_off_1, smshr38_fmt_1};
+  assign _cat_3431 = {smshr39_tid_1, smshr39_reg_1, smshr39_off_1, smshr39_fmt_1};
+  assign _cat_3432 = {smshr40_tid_1, smshr40_reg_1, smshr40_off_1, smshr40_fmt_1};
+  assign _cat_3433 = {smshr41_tid_1, smshr41_reg_1, smshr41_off_1, smshr41_fmt_1};
+  assign _cat_3434 = {smshr42_tid_1, smshr42_reg_1, smshr42_off_1, smshr42_fmt_1};
+  assign _cat_3435 = {smshr43_tid_1, smshr43_reg_1, smshr43_off_1, smshr43_fmt_1};
+  assign _cat_3436 = {smshr44_tid_1, smshr44_reg_1, smshr44_off_1, smshr44_fmt_1};
+  assign _cat_3437 = {smshr45_tid_1, smshr45_reg_1, smshr45_off_1, smshr45_fmt_1};
+  assign _cat_3438 = {smshr46_tid_1, smshr46_reg_1, smshr46_off_1, smshr46_fmt_1};
+  assign _cat_3439 = {smshr47_tid_1, smshr47_reg_1, smshr47_off_1, smshr47_fmt_1};
+  assign _cat_3440 = {smshr48_tid_1, smshr48_reg_1, smshr48_off_1, smshr48_fmt_1};
+  assign _cat_3441 = {smshr49_tid_1, smshr49_reg_1, smshr49_off_1, smshr49_fmt_1};
+  assign _cat_3442 = {smshr50_tid_1, smshr50_reg_1, smshr50_off_1, smshr50_fmt_1};
+  assign _cat_3443 = {smshr51_tid_1, smshr51_reg_1, smshr51_off_1, smshr51_fmt_1};
+  assign _cat_3444 = {smshr52_tid_1, smshr52_reg_1, smshr52_off_1, smshr52_fmt_1};
+  assign _cat_3445 = {smshr53_tid_1, smshr53_reg_1, smshr53_off_1, smshr53_fmt_1};
+  assign _cat_3446 = {smshr54_tid_1, smshr54_reg_1, smshr54_off_1, smshr54_fmt_1};
+  assign _cat_3447 = {smshr55_tid_1, smshr55_reg_1, smshr55_off_1, smshr55_fmt_1};
+  assign _cat_3448 = {smshr56_tid_1, smshr56_reg_1, smshr56_off_1, smshr56_fmt_1};
+  assign _cat_3449 = {smshr57_tid_1, smshr57_reg_1, smshr57_off_1, smshr57_fmt_1};
+  assign _cat_3450 = {smshr58_tid_1, smshr58_reg_1, smshr58_off_1, smshr58_fmt_1};
+  assign _cat_3451 = {smshr59_tid_1, smshr59_reg_1, smshr59_off_1, smshr59_fmt_1};
+  assign _cat_3452 = {smshr60_tid_1, smshr60_reg_1, smshr60_off_1, smshr60_fmt_1};
+  assign _cat_3453 = {smshr61_tid_1, smshr61_reg_1, smshr61_off_1, smshr61_fmt_1};
+  assign _cat_3454 = {smshr62_tid_1, smshr62_reg_1, smshr62_off_1, smshr62_fmt_1};
+  assign _cat_3455 = {smshr63_tid_1, smshr63_reg_1, smshr63_off_1, smshr63_fmt_1};
+  assign _onehot_3456 = ({21{_cat_3105[0]}} & _cat_3392) | ({21{_cat_3105[1]}} & _cat_3393) | ({21{_cat_3105[2]}} & _cat_3394) | ({21{_cat_3105[3]}} & _cat_3395) | ({21{_cat_3105[4]}} & _cat_3396) | ({21{_cat_3105[5]}} & _cat_3397) | ({21{_cat_3105[6]}} & _cat_3398) | ({21{_cat_3105[7]}} & _cat_3399) | ({21{_cat_3105[8]}} & _cat_3400) | ({21{_cat_3105[9]}} & _cat_3401) | ({21{_cat_3105[10]}} & _cat_3402) | ({21{_cat_3105[11]}} & _cat_3403) | ({21{_cat_3105[12]}} & _cat_3404) | ({21{_cat_3105[13]}} & _cat_3405) | ({21{_cat_3105[14]}} & _cat_3406) | ({21{_cat_3105[15]}} & _cat_3407) | ({21{_cat_3105[16]}} & _cat_3408) | ({21{_cat_3105[17]}} & _cat_3409) | ({21{_cat_3105[18]}} & _cat_3410) | ({21{_cat_3105[19]}} & _cat_3411) | ({21{_cat_3105[20]}} & _cat_3412) | ({21{_cat_3105[21]}} & _cat_3413) | ({21{_cat_3105[22]}} & _cat_3414) | ({21{_cat_3105[23]}} & _cat_3415) | ({21{_cat_3105[24]}} & _cat_3416) | ({21{_cat_3105[25]}} & _cat_3417) | ({21{_cat_3105[26]}} & _cat_3418) | ({21{_cat_3105[27]}} & _cat_3419) | ({21{_cat_3105[28]}} & _cat_3420) | ({21{_cat_3105[29]}} & _cat_3421) | ({21{_cat_3105[30]}} & _cat_3422) | ({21{_cat_3105[31]}} & _cat_3423) | ({21{_cat_3105[32]}} & _cat_3424) | ({21{_cat_3105[33]}} & _cat_3425) | ({21{_cat_3105[34]}} & _cat_3426) | ({21{_cat_3105[35]}} & _cat_3427) | ({21{_cat_3105[36]}} & _cat_3428) | ({21{_cat_3105[37]}} & _cat_3429) | ({21{_cat_3105[38]}} & _cat_3430) | ({21{_cat_3105[39]}} & _cat_3431) | ({21{_cat_3105[40]}} & _cat_3432) | ({21{_cat_3105[41]}} & _cat_3433) | ({21{_cat_3105[42]}} & _cat_3434) | ({21{_cat_3105[43]}} & _cat_3435) | ({21{_cat_3105[44]}} & _cat_3436) | ({21{_cat_3105[45]}} & _cat_3437) | ({21{_cat_3105[46]}} & _cat_3438) | ({21{_cat_3105[47]}} & _cat_3439) | ({21{_cat_3105[48]}} & _cat_3440) | ({21{_cat_3105[49]}} & _cat_3441) | ({21{_cat_3105[50]}} & _cat_3442) | ({21{_cat_3105[51]}} & _cat_3443) | ({21{_cat_3105[52]}} & _cat_3444) | ({21{_cat_3105[53]}} & _cat_3445) | ({21{_cat_3105[54]}} & _cat_3446) | ({21{_cat_3105[55]}} & _cat_3447) | ({21{_cat_3105[56]}} & _cat_3448) | ({21{_cat_3105[57]}} & _cat_3449) | ({21{_cat_3105[58]}} & _cat_3450) | ({21{_cat_3105[59]}} & _cat_3451) | ({21{_cat_3105[60]}} & _cat_3452) | ({21{_cat_3105[61]}} & _cat_3453) | ({21{_cat_3105[62]}} & _cat_3454) | ({21{_cat_3105[63]}} & _cat_3455);
+  assign _onehot_3457 = ({21{_cat_3322[0]}} & _onehot_3391) | ({21{_cat_3322[1]}} & _onehot_3456);
+  assign _slice_3458 = _onehot_3457[20:14];
+  assign _slice_3459 = _onehot_3457[13:8];
+  assign _slice_3460 = _onehot_3457[7:3];
+  assign _slice_3461 = _onehot_3457[2:0];
+  assign _and_3462 = _ror_3106 & wb_ready;
+  assign _not_3463 = ~_cat_3322;
+  assign _and_3464 = _onehot_3312 & _not_3463;
+  assign _ror_3465 = |_and_3464;
+  assign _and_3466 = _cat_1440 & _cat_3105;
+  assign _ror_3467 = |_and_3466;
+  assign _and_3468 = _and_1926 & _ror_3467;
+  assign _or_3469 = _ror_3465 | _and_3468;
+  assign _not_3470 = ~_or_3469;
+  assign _and_3471 = _and_3462 & _not_3470;
+  assign _slice_3472 = _cat_3105[0];
+  assign _and_3473 = _and_3471 & _slice_3472;
+  assign _slice_3475 = _cat_3105[0];
+  assign _and_3476 = _and_3462 & _slice_3475;
+  assign _slice_3477 = _cat_3322[0];
+  assign _and_3478 = _and_3476 & _slice_3477;
+  assign _slice_3480 = _cat_3322[1];
+  assign _and_3481 = _and_3476 & _slice_3480;
+  assign _slice_3483 = _cat_3105[1];
+  assign _and_3484 = _and_3471 & _slice_3483;
+  assign _slice_3486 = _cat_3105[1];
+  assign _and_3487 = _and_3462 & _slice_3486;
+  assign _slice_3488 = _cat_3322[0];
+  assign _and_3489 = _and_3487 & _slice_3488;
+  assign _slice_3491 = _cat_3322[1];
+  assign _and_3492 = _and_3487 & _slice_3491;
+  assign _slice_3494 = _cat_3105[2];
+  assign _and_3495 = _and_3471 & _slice_3494;
+  assign _slice_3497 = _cat_3105[2];
+  assign _and_3498 = _and_3462 & _slice_3497;
+  assign _slice_3499 = _cat_3322[0];
+  assign _and_3500 = _and_3498 & _slice_3499;
+  assign _slice_3502 = _cat_3322[1];
+  assign _and_3503 = _and_3498 & _slice_3502;
+  assign _slice_3505 = _cat_3105[3];
+  assign _and_3506 = _and_3471 & _slice_3505;
+  assign _slice_3508 = _cat_3105[3];
+  assign _and_3509 = _and_3462 & _slice_3508;
+  assign _slice_3510 = _cat_3322[0];
+  assign _and_3511 = _and_3509 & _slice_3510;
+  assign _slice_3513 = _cat_3322[1];
+  assign _and_3514 = _and_3509 & _slice_3513;
+  assign _slice_3516 = _cat_3105[4];
+  assign _and_3517 = _and_3471 & _slice_3516;
+  assign _slice_3519 = _cat_3105[4];
+  assign _and_3520 = _and_3462 & _slice_3519;
+  assign _slice_3521 = _cat_3322[0];
+  assign _and_3522 = _and_3520 & _slice_3521;
+  assign _slice_3524 = _cat_3322[1];
+  assign _and_3525 = _and_3520 & _slice_3524;
+  assign _slice_3527 = _cat_3105[5];
+  assign _and_3528 = _and_3471 & _slice_3527;
+  assign _slice_3530 = _cat_3105[5];
+  assign _and_3531 = _and_3462 & _slice_3530;
+  assign _slice_3532 = _cat_3322[0];
+  assign _and_3533 = _and_3531 & _slice_3532;
+  assign _slice_3535 = _cat_3322[1];
+  assign _and_3536 = _and_3531 & _slice_3535;
+  assign _slice_3538 = _cat_3105[6];
+  assign _and_3539 = _and_3471 & _slice_3538;
+  assign _slice_3541 = _cat_3105[6];
+  assign _and_3542 = _and_3462 & _slice_3541;
+  assign _slice_3543 = _cat_3322[0];
+  assign _and_3544 = _and_3542 & _slice_3543;
+  assign _slice_3546 = _cat_3322[1];
+  assign _and_3547 = _and_3542 & _slice_3546;
+  assign _slice_3549 = _cat_3105[7];
+  assign _and_3550 = _and_3471 & _slice_3549;
+  assign _slice_3552 = _cat_3105[7];
+  assign _and_3553 = _and_3462 & _slice_3552;
+  assign _slice_3554 = _cat_3322[0];
+  assign _and_3555 = _and_3553 & _slice_3554;
+  assign _slice_3557 = _cat_3322[1];
+  assign _and_3558 = _and_3553 & _slice_3557;
+  assign _slice_3560 = _cat_3105[8];
+  assign _and_3561 = _and_3471 & _slice_3560;
+  assign _slice_3563 = _cat_3105[8];
+  assign _and_3564 = _and_3462 & _slice_3563;
+  assign _slice_3565 = _cat_3322[0];
+  assign _and_3566 = _and_3564 & _slice_3565;
+  assign _slice_3568 = _cat_3322[1];
+  assign _and_3569 = _and_3564 & _slice_3568;
+  assign _slice_3571 = _cat_3105[9];
+  assign _and_3572 = _and_3471 & _slice_3571;
+  assign _slice_3574 = _cat_3105[9];
+  assign _and_3575 = _and_3462 & _slice_3574;
+  assign _slice_3576 = _cat_3322[0];
+  assign _and_3577 = _and_3575 & _slice_3576;
+  assign _slice_3579 = _cat_3322[1];
+  assign _and_3580 = _and_3575 & _slice_3579;
+  assign _slice_3582 = _cat_3105[10];
+  assign _and_3583 = _and_3471 & _slice_3582;
+  assign _slice_3585 = _cat_3105[10];
+  assign _and_3586 = _and_3462 & _slice_3585;
+  assign _slice_3587 = _cat_3322[0];
+  assign _and_3588 = _and_3586 & _slice_3587;
+  assign _slice_3590 = _cat_3322[1];
+  assign _and_3591 = _and_3586 & _slice_3590;
+  assign _slice_3593 = _cat_3105[11];
+  assign _and_3594 = _and_3471 & _slice_3593;
+  assign _slice_3596 = _cat_3105[11];
+  assign _and_3597 = _and_3462 & _slice_3596;
+  assign _slice_3598 = _cat_3322[0];
+  assign _and_3599 = _and_3597 & _slice_3598;
+  assign _slice_3601 = _cat_3322[1];
+  assign _and_3602 = _and_3597 & _slice_3601;
+  assign _slice_3604 = _cat_3105[12];
+  assign _and_3605 = _and_3471 & _slice_3604;
+  assign _slice_3607 = _cat_3105[12];
+  assign _and_3608 = _and_3462 & _slice_3607;
+  assign _slice_3609 = _cat_3322[0];
+  assign _and_3610 = _and_3608 & _slice_3609;
+  assign _slice_3612 = _cat_3322[1];
+  assign _and_3613 = _and_3608 & _slice_3612;
+  assign _slice_3615 = _cat_3105[13];
+  assign _and_3616 = _and_3471 & _slice_3615;
+  assign _slice_3618 = _cat_3105[13];
+  assign _and_3619 = _and_3462 & _slice_3618;
+  assign _slice_3620 = _cat_3322[0];
+  assign _and_3621 = _and_3619 & _slice_3620;
+  assign _slice_3623 = _cat_3322[1];
+  assign _and_3624 = _and_3619 & _slice_3623;
+  assign _slice_3626 = _cat_3105[14];
+  assign _and_3627 = _and_3471 & _slice_3626;
+  assign _slice_3629 = _cat_3105[14];
+  assign _and_3630 = _and_3462 & _slice_3629;
+  assign _slice_3631 = _cat_3322[0];
+  assign _and_3632 = _and_3630 & _slice_3631;
+  assign _slice_3634 = _cat_3322[1];
+  assign _and_3635 = _and_3630 & _slice_3634;
+  assign _slice_3637 = _cat_3105[15];
+  assign _and_3638 = _and_3471 & _slice_3637;
+  assign _slice_3640 = _cat_3105[15];
+  assign _and_3641 = _and_3462 & _slice_3640;
+  assign _slice_3642 = _cat_3322[0];
+  assign _and_3643 = _and_3641 & _slice_3642;
+  assign _slice_3645 = _cat_3322[1];
+  assign _and_3646 = _and_3641 & _slice_3645;
+  assign _slice_3648 = _cat_3105[16];
+  assign _and_3649 = _and_3471 & _slice_3648;
+  assign _slice_3651 = _cat_3105[16];
+  assign _and_3652 = _and_3462 & _slice_3651;
+  assign _slice_3653 = _cat_3322[0];
+  assign _and_3654 = _and_3652 & _slice_3653;
+  assign _slice_3656 = _cat_3322[1];
+  assign _and_3657 = _and_3652 & _slice_3656;
+  assign _slice_3659 = _cat_3105[17];
+  assign _and_3660 = _and_3471 & _slice_3659;
+  assign _slice_3662 = _cat_3105[17];
+  assign _and_3663 = _and_3462 & _slice_3662;
+  assign _slice_3664 = _cat_3322[0];
+  assign _and_3665 = _and_3663 & _slice_3664;
+  assign _slice_3667 = _cat_3322[1];
+  assign _and_3668 = _and_3663 & _slice_3667;
+  assign _slice_3670 = _cat_3105[18];
+  assign _and_3671 = _and_3471 & _slice_3670;
+  assign _slice_3673 = _cat_3105[18];
+  assign _and_3674 = _and_3462 & _slice_3673;
+  assign _slice_3675 = _cat_3322[0];
+  assign _and_3676 = _and_3674 & _slice_3675;
+  assign _slice_3678 = _cat_3322[1];
+  assign _and_3679 = _and_3674 & _slice_3678;
+  assign _slice_3681 = _cat_3105[19];
+  assign _and_3682 = _and_3471 & _slice_3681;
+  assign _slice_3684 = _cat_3105[19];
+  assign _and_3685 = _and_3462 & _slice_3684;
+  assign _slice_3686 = _cat_3322[0];
+  assign _and_3687 = _and_3685 & _slice_3686;
+  assign _slice_3689 = _cat_3322[1];
+  assign _and_3690 = _and_3685 & _slice_3689;
+  assign _slice_3692 = _cat_3105[20];
+  assign _and_3693 = _and_3471 & _slice_3692;
+  assign _slice_3695 = _cat_3105[20];
+  assign _and_3696 = _and_3462 & _slice_3695;
+  assign _slice_3697 = _cat_3322[0];
+  assign _and_3698 = _and_3696 & _slice_3697;
+  assign _slice_3700 = _cat_3322[1];
+  assign _and_3701 = _and_3696 & _slice_3700;
+  assign _slice_3703 = _cat_3105[21];
+  assign _and_3704 = _and_3471 & _slice_3703;
+  assign _slice_3706 = _cat_3105[21];
+  assign _and_3707 = _and_3462 & _slice_3706;
+  assign _slice_3708 = _cat_3322[0];
+  assign _and_3709 = _and_3707 & _slice_3708;
+  assign _slice_3711 = _cat_3322[1];
+  assign _and_3712 = _and_3707 & _slice_3711;
+  assign _slice_3714 = _cat_3105[22];
+  assign _and_3715 = _and_3471 & _slice_3714;
+  assign _slice_3717 = _cat_3105[22];
+  assign _and_3718 = _and_3462 & _slice_3717;
+  assign _slice_3719 = _cat_3322[0];
+  assign _and_3720 = _and_3718 & _slice_3719;
+  assign _slice_3722 = _cat_3322[1];
+  assign _and_3723 = _and_3718 & _slice_3722;
+  assign _slice_3725 = _cat_3105[23];
+  assign _and_3726 = _and_3471 & _slice_3725;
+  assign _slice_3728 = _cat_3105[23];
+  assign _and_3729 = _and_3462 & _slice_3728;
+  assign _slice_3730 = _cat_3322[0];
+  assign _and_3731 = _and_3729 & _slice_3730;
+  assign _slice_3733 = _cat_3322[1];
+  assign _and_3734 = _and_3729 & _slice_3733;
+  assign _slice_3736 = _cat_3105[24];
+  assign _and_3737 = _and_3471 & _slice_3736;
+  assign _slice_3739 = _cat_3105[24];
+  assign _and_3740 = _and_3462 & _slice_3739;
+  assign _slice_3741 = _cat_3322[0];
+  assign _and_3742 = _and_3740 & _slice_3741;
+  assign _slice_3744 = _cat_3322[1];
+  assign _and_3745 = _and_3740 & _slice_3744;
+  assign _slice_3747 = _cat_3105[25];
+  assign _and_3748 = _and_3471 & _slice_3747;
+  assign _slice_3750 = _cat_3105[25];
+  assign _and_3751 = _and_3462 & _slice_3750;
+  assign _slice_3752 = _cat_3322[0];
+  assign _and_3753 = _and_3751 & _slice_3752;
+  assign _slice_3755 = _cat_3322[1];
+  assign _and_3756 = _and_3751 & _slice_3755;
+  assign _slice_3758 = _cat_3105[26];
+  assign _and_3759 = _and_3471 & _slice_3758;
+  assign _slice_3761 = _cat_3105[26];
+  assign _and_3762 = _and_3462 & _slice_3761;
+  assign _slice_3763 = _cat_3322[0];
+  assign _and_3764 = _and_3762 & _slice_3763;
+  assign _slice_3766 = _cat_3322[1];
+  assign _and_3767 = _and_3762 & _slice_3766;
+  assign _slice_3769 = _cat_3105[27];
+  assign _and_3770 = _and_3471 & _slice_3769;
+  assign _slice_3772 = _cat_3105[27];
+  assign _and_3773 = _and_3462 & _slice_3772;
+  assign _slice_3774 = _cat_3322[0];
+  assign _and_3775 = _and_3773 & _slice_3774;
+  assign _slice_3777 = _cat_3322[1];
+  assign _and_3778 = _and_3773 & _slice_3777;
+  assign _slice_3780 = _cat_3105[28];
+  assign _and_3781 = _and_3471 & _slice_3780;
+  assign _slice_3783 = _cat_3105[28];
+  assign _and_3784 = _and_3462 & _slice_3783;
+  assign _slice_3785 = _cat_3322[0];
+  assign _and_3786 = _and_3784 & _slice_3785;
+  assign _slice_3788 = _cat_3322[1];
+  assign _and_3789 = _and_3784 & _slice_3788;
+  assign _slice_3791 = _cat_3105[29];
+  assign _and_3792 = _and_3471 & _slice_3791;
+  assign _slice_3794 = _cat_3105[29];
+  assign _and_3795 = _and_3462 & _slice_3794;
+  assign _slice_3796 = _cat_3322[0];
+  assign _and_3797 = _and_3795 & _slice_3796;
+  assign _slice_3799 = _cat_3322[1];
+  assign _and_3800 = _and_3795 & _slice_3799;
+  assign _slice_3802 = _cat_3105[30];
+  assign _and_3803 = _and_3471 & _slice_3802;
+  assign _slice_3805 = _cat_3105[30];
+  assign _and_3806 = _and_3462 & _slice_3805;
+  assign _slice_3807 = _cat_3322[0];
+  assign _and_3808 = _and_3806 & _slice_3807;
+  assign _slice_3810 = _cat_3322[1];
+  assign _and_3811 = _and_3806 & _slice_3810;
+  assign _slice_3813 = _cat_3105[31];
+  assign _and_3814 = _and_3471 & _slice_3813;
+  assign _slice_3816 = _cat_3105[31];
+  assign _and_3817 = _and_3462 & _slice_3816;
+  assign _slice_3818 = _cat_3322[0];
+  assign _and_3819 = _and_3817 & _slice_3818;
+  assign _slice_3821 = _cat_3322[1];
+  assign _and_3822 = _and_3817 & _slice_3821;
+  assign _slice_3824 = _cat_3105[32];
+  assign _and_3825 = _and_3471 & _slice_3824;
+  assign _slice_3827 = _cat_3105[32];
+  assign _and_3828 = _and_3462 & _slice_3827;
+  assign _slice_3829 = _cat_3322[0];
+  assign _and_3830 = _and_3828 & _slice_3829;
+  assign _slice_3832 = _cat_3322[1];
+  assign _and_3833 = _and_3828 & _slice_3832;
+  assign _slice_3835 = _cat_3105[33];
+  assign _and_3836 = _and_3471 & _slice_3835;
+  assign _slice_3838 = _cat_3105[33];
+  assign _and_3839 = _and_3462 & _slice_3838;
+  assign _slice_3840 = _cat_3322[0];
+  assign _and_3841 = _and_3839 & _slice_3840;
+  assign _slice_3843 = _cat_3322[1];
+  assign _and_3844 = _and_3839 & _slice_3843;
+  assign _slice_3846 = _cat_3105[34];
+  assign _and_3847 = _and_3471 & _slice_3846;
+  assign _slice_3849 = _cat_3105[34];
+  assign _and_3850 = _and_3462 & _slice_3849;
+  assign _slice_3851 = _cat_3322[0];
+  assign _and_3852 = _and_3850 & _slice_3851;
+  assign _slice_3854 = _cat_3322[1];
+  assign _and_3855 = _and_3850 & _slice_3854;
+  assign _slice_3857 = _cat_3105[35];
+  assign _and_3858 = _and_3471 & _slice_3857;
+  assign _slice_3860 = _cat_3105[35];
+  assign _and_3861 = _and_3462 & _slice_3860;
+  assign _slice_3862 = _cat_3322[0];
+  assign _and_3863 = _and_3861 & _slice_3862;
+  assign _slice_3865 = _cat_3322[1];
+  assign _and_3866 = _and_3861 & _slice_3865;
+  assign _slice_3868 = _cat_3105[36];
+  assign _and_3869 = _and_3471 & _slice_3868;
+  assign _slice_3871 = _cat_3105[36];
+  assign _and_3872 = _and_3462 & _slice_3871;
+  assign _slice_3873 = _cat_3322[0];
+  assign _and_3874 = _and_3872 & _slice_3873;
+  assign _slice_3876 = _cat_3322[1];
+  assign _and_3877 = _and_3872 & _slice_3876;
+  assign _slice_3879 = _cat_3105[37];
+  assign _and_3880 = _and_3471 & _slice_3879;
+  assign _slice_3882 = _cat_3105[37];
+  assign _and_3883 = _and_3462 & _slice_3882;
+  assign _slice_3884 = _cat_3322[0];
+  assign _and_3885 = _and_3883 & _slice_3884;
+  assign _slice_3887 = _cat_3322[1];
+  assign _and_3888 = _and_3883 & _slice_3887;
+  assign _slice_3890 = _cat_3105[38];
+  assign _and_3891 = _and_3471 & _slice_3890;
+  assign _slice_3893 = _cat_3105[38];
+  assign _and_3894 = _and_3462 & _slice_3893;
+  assign _slice_3895 = _cat_3322[0];
+  assign _and_3896 = _and_3894 & _slice_3895;
+  assign _slice_3898 = _cat_3322[1];
+  assign _and_3899 = _and_3894 & _slice_3898;
+  assign _slice_3901 = _cat_3105[39];
+  assign _and_3902 = _and_3471 & _slice_3901;
+  assign _slice_3904 = _cat_3105[39];
+  assign _and_3905 = _and_3462 & _slice_3904;
+  assign _slice_3906 = _cat_3322[0];
+  assign _and_3907 = _and_3905 & _slice_3906;
+  assign _slice_3909 = _cat_3322[1];
+  assign _and_3910 = _and_3905 & _slice_3909;
+  assign _slice_3912 = _cat_3105[40];
+  assign _and_3913 = _and_3471 & _slice_3912;
+  assign _slice_3915 = _cat_3105[40];
+  assign _and_3916 = _and_3462 & _slice_3915;
+  assign _slice_3917 = _cat_3322[0];
+  assign _and_3918 = _and_3916 & _slice_3917;
+  assign _slice_3920 = _cat_3322[1];
+  assign _and_3921 = _and_3916 & _slice_3920;
+  assign _slice_3923 = _cat_3105[41];
+  assign _and_3924 = _and_3471 & _slice_3923;
+  assign _slice_3926 = _cat_3105[41];
+  assign _and_3927 = _and_3462 & _slice_3926;
+  assign _slice_3928 = _cat_3322[0];
+  assign _and_3929 = _and_3927 & _slice_3928;
+  assign _slice_3931 = _cat_3322[1];
+  assign _and_3932 = _and_3927 & _slice_3931;
+  assign _slice_3934 = _cat_3105[42];
+  assign _and_3935 = _and_3471 & _slice_3934;
+  assign _slice_3937 = _cat_3105[42];
+  assign _and_3938 = _and_3462 & _slice_3937;
+  assign _slice_3939 = _cat_3322[0];
+  assign _and_3940 = _and_3938 & _slice_3939;
+  assign _slice_3942 = _cat_3322[1];
+  assign _and_3943 = _and_3938 & _slice_3942;
+  assign _slice_3945 = _cat_3105[43];
+  assign _and_3946 = _and_3471 & _slice_3945;
+  assign _slice_3948 = _cat_3105[43];
+  assign _and_3949 = _and_3462 & _slice_3948;
+  assign _slice_3950 = _cat_3322[0];
+  assign _and_3951 = _and_3949 & _slice_3950;
+  assign _slice_3953 = _cat_3322[1];
+  assign _and_3954 = _and_3949 & _slice_3953;
+  assign _slice_3956 = _cat_3105[44];
+  assign _and_3957 = _and_3471 & _slice_3956;
+  assign _slice_3959 = _cat_3105[44];
+  assign _and_3960 = _and_3462 & _slice_3959;
+  assign _slice_3961 = _cat_3322[0];
+  assign _and_3962 = _and_3960 & _slice_3961;
+  assign _slice_3964 = _cat_3322[1];
+  assign _and_3965 = _and_3960 & _slice_3964;
+  assign _slice_3967 = _cat_3105[45];
+  assign _and_3968 = _and_3471 & _slice_3967;
+  assign _slice_3970 = _cat_3105[45];
+  assign _and_3971 = _and_3462 & _slice_3970;
+  assign _slice_3972 = _cat_3322[0];
+  assign _and_3973 = _and_3971 & _slice_3972;
+  assign _slice_3975 = _cat_3322[1];
+  assign _and_3976 = _and_3971 & _slice_3975;
+  assign _slice_3978 = _cat_3105[46];
+  assign _and_3979 = _and_3471 & _slice_3978;
+  assign _slice_3981 = _cat_3105[46];
+  assign _and_3982 = _and_3462 & _slice_3981;
+  assign _slice_3983 = _cat_3322[0];
+  assign _and_3984 = _and_3982 & _slice_3983;
+  assign _slice_3986 = _cat_3322[1];
+  assign _and_3987 = _and_3982 & _slice_3986;
+  assign _slice_3989 = _cat_3105[47];
+  assign _and_3990 = _and_3471 & _slice_3989;
+  assign _slice_3992 = _cat_3105[47];
+  assign _and_3993 = _and_3462 & _slice_3992;
+  assign _slice_3994 = _cat_3322[0];
+  assign _and_3995 = _and_3993 & _slice_3994;
+  assign _slice_3997 = _cat_3322[1];
+  assign _and_3998 = _and_3993 & _slice_3997;
+  assign _slice_4000 = _cat_3105[48];
+  assign _and_4001 = _and_3471 & _slice_4000;
+  assign _slice_4003 = _cat_3105[48];
+  assign _and_4004 = _and_3462 & _slice_4003;
+  assign _slice_4005 = _cat_3322[0];
+  assign _and_4006 = _and_4004 & _slice_4005;
+  assign _slice_4008 = _cat_3322[1];
+  assign _and_4009 = _and_4004 & _slice_4008;
+  assign _slice_4011 = _cat_3105[49];
+  assign _and_4012 = _and_3471 & _slice_4011;
+  assign _slice_4014 = _cat_3105[49];
+  assign _and_4015 = _and_3462 & _slice_4014;
+  assign _slice_4016 = _cat_3322[0];
+  assign _and_4017 = _and_4015 & _slice_4016;
+  assign _slice_4019 = _cat_3322[1];
+  assign _and_4020 = _and_4015 & _slice_4019;
+  assign _slice_4022 = _cat_3105[50];
+  assign _and_4023 = _and_3471 & _slice_4022;
+  assign _slice_4025 = _cat_3105[50];
+  assign _and_4026 = _and_3462 & _slice_4025;
+  assign _slice_4027 = _cat_3322[0];
+  assign _and_4028 = _and_4026 & _slice_4027;
+  assign _slice_4030 = _cat_3322[1];
+  assign _and_4031 = _and_4026 & _slice_4030;
+  assign _slice_4033 = _cat_3105[51];
+  assign _and_4034 = _and_3471 & _slice_4033;
+  assign _slice_4036 = _cat_3105[51];
+  assign _and_4037 = _and_3462 & _slice_4036;
+  assign _slice_4038 = _cat_3322[0];
+  assign _and_4039 = _and_4037 & _slice_4038;
+  assign _slice_4041 = _cat_3322[1];
+  assign _and_4042 = _and_4037 & _slice_4041;
+  assign _slice_4044 = _cat_3105[52];
+  assign _and_4045 = _and_3471 & _slice_4044;
+  assign _slice_4047 = _cat_3105[52];
+  assign _and_4048 = _and_3462 & _slice_4047;
+  assign _slice_4049 = _cat_3322[0];
+  assign _and_4050 = _and_4048 & _slice_4049;
+  assign _slice_4052 = _cat_3322[1];
+  assign _and_4053 = _and_4048 & _slice_4052;
+  assign _slice_4055 = _cat_3105[53];
+  assign _and_4056 = _and_3471 & _slice_4055;
+  assign _slice_4058 = _cat_3105[53];
+  assign _and_4059 = _and_3462 & _slice_4058;
+  assign _slice_4060 = _cat_3322[0];
+  assign _and_4061 = _and_4059 & _slice_4060;
+  assign _slice_4063 = _cat_3322[1];
+  assign _and_4064 = _and_4059 & _slice_4063;
+  assign _slice_4066 = _cat_3105[54];
+  assign _and_4067 = _and_3471 & _slice_4066;
+  assign _slice_4069 = _cat_3105[54];
+  assign _and_4070 = _and_3462 & _slice_4069;
+  assign _slice_4071 = _cat_3322[0];
+  assign _and_4072 = _and_4070 & _slice_4071;
+  assign _slice_4074 = _cat_3322[1];
+  assign _and_4075 = _and_4070 & _slice_4074;
+  assign _slice_4077 = _cat_3105[55];
+  assign _and_4078 = _and_3471 & _slice_4077;
+  assign _slice_4080 = _cat_3105[55];
+  assign _and_4081 = _and_3462 & _slice_4080;
+  assign _slice_4082 = _cat_3322[0];
+  assign _and_4083 = _and_4081 & _slice_4082;
+  assign _slice_4085 = _cat_3322[1];
+  assign _and_4086 = _and_4081 & _slice_4085;
+  assign _slice_4088 = _cat_3105[56];
+  assign _and_4089 = _and_3471 & _slice_4088;
+  assign _slice_4091 = _cat_3105[56];
+  assign _and_4092 = _and_3462 & _slice_4091;
+  assign _slice_4093 = _cat_3322[0];
+  assign _and_4094 = _and_4092 & _slice_4093;
+  assign _slice_4096 = _cat_3322[1];
+  assign _and_4097 = _and_4092 & _slice_4096;
+  assign _slice_4099 = _cat_3105[57];
+  assign _and_4100 = _and_3471 & _slice_4099;
+  assign _slice_4102 = _cat_3105[57];
+  assign _and_4103 = _and_3462 & _slice_4102;
+  assign _slice_4104 = _cat_3322[0];
+  assign _and_4105 = _and_4103 & _slice_4104;
+  assign _slice_4107 = _cat_3322[1];
+  assign _and_4108 = _and_4103 & _slice_4107;
+  assign _slice_4110 = _cat_3105[58];
+  assign _and_4111 = _and_3471 & _slice_4110;
+  assign _slice_4113 = _cat_3105[58];
+  assign _and_4114 = _and_3462 & _slice_4113;
+  assign _slice_4115 = _cat_3322[0];
+  assign _and_4116 = _and_4114 & _slice_4115;
+  assign _slice_4118 = _cat_3322[1];
+  assign _and_4119 = _and_4114 & _slice_4118;
+  assign _slice_4121 = _cat_3105[59];
+  assign _and_4122 = _and_3471 & _slice_4121;
+  assign _slice_4124 = _cat_3105[59];
+  assign _and_4125 = _and_3462 & _slice_4124;
+  assign _slice_4126 = _cat_3322[0];
+  assign _and_4127 = _and_4125 & _slice_4126;
+  assign _slice_4129 = _cat_3322[1];
+  assign _and_4130 = _and_4125 & _slice_4129;
+  assign _slice_4132 = _cat_3105[60];
+  assign _and_4133 = _and_3471 & _slice_4132;
+  assign _slice_4135 = _cat_3105[60];
+  assign _and_4136 = _and_3462 & _slice_4135;
+  assign _slice_4137 = _cat_3322[0];
+  assign _and_4138 = _and_4136 & _slice_4137;
+  assign _slice_4140 = _cat_3322[1];
+  assign _and_4141 = _and_4136 & _slice_4140;
+  assign _slice_4143 = _cat_3105[61];
+  assign _and_4144 = _and_3471 & _slice_4143;
+  assign _slice_4146 = _cat_3105[61];
+  assign _and_4147 = _and_3462 & _slice_4146;
+  assign _slice_4148 = _cat_3322[0];
+  assign _and_4149 = _and_4147 & _slice_4148;
+  assign _slice_4151 = _cat_3322[1];
+  assign _and_4152 = _and_4147 & _slice_4151;
+  assign _slice_4154 = _cat_3105[62];
+  assign _and_4155 = _and_3471 & _slice_4154;
+  assign _slice_4157 = _cat_3105[62];
+  assign _and_4158 = _and_3462 & _slice_4157;
+  assign _slice_4159 = _cat_3322[0];
+  assign _and_4160 = _and_4158 & _slice_4159;
+  assign _slice_4162 = _cat_3322[1];
+  assign _and_4163 = _and_4158 & _slice_4162;
+  assign _slice_4165 = _cat_3105[63];
+  assign _and_4166 = _and_3471 & _slice_4165;
+  assign _slice_4168 = _cat_3105[63];
+  assign _and_4169 = _and_3462 & _slice_4168;
+  assign _slice_4170 = _cat_3322[0];
+  assign _and_4171 = _and_4169 & _slice_4170;
+  assign _slice_4173 = _cat_3322[1];
+  assign _and_4174 = _and_4169 & _slice_4173;
+  assign _mux_4176 = search_hit ? search_hit_idx : _cat_1906;
+  assign _mux_4177 = search_hit ? _slice_1920 : 1'b0;
+  assign _mux_4178 = _not_1934 ? 1'b0 : _and_1925;
+  assign _mux_4179 = search_hit ? 1'b0 : _mux_4178;
+  assign _mux_4180 = _not_1934 ? 1'b0 : 1'b0;
+  assign _mux_4181 = search_hit ? 1'b0 : _mux_4180;
+  assign _mux_4182 = _not_1934 ? 2'h2 : 2'h1;
+  assign _mux_4183 = search_hit ? 2'h3 : _mux_4182;
+  assign _mux_4184 = _not_1934 ? _not_1936 : _or_1940;
+  assign _mux_4185 = search_hit ? _not_1933 : _mux_4184;
+  assign _mux_4186 = req_valid ? kind : 2'h0;
+  assign _and_4187 = _or_2141 & _slice_2142;
+  assign _and_4188 = _slice_1945 & _slice_1946;
+  assign _mux_4189 = _eq_1944 ? _and_4188 : _and_4187;
+  assign _and_4190 = _and_1925 & _mux_4189;
+  assign _mux_4191 = _and_3478 ? 1'b0 : 1'b1;
+  assign _or_4192 = _and_3478 | _and_4190;
+  assign _and_4193 = _slice_1945 & _slice_1947;
+  assign _mux_4194 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4195 = _eq_1944 ? _and_4193 : _and_4187;
+  assign _and_4196 = _and_1925 & _mux_4195;
+  assign _mux_4197 = _and_3481 ? 1'b0 : _mux_4194;
+  assign _or_4198 = _and_3481 | _and_4196;
+  assign _and_4199 = _eq_1944 & _and_4193;
+  assign _and_4200 = _and_1925 & _and_4199;
+  assign _and_4201 = _or_2141 & _slice_2146;
+  assign _and_4202 = _slice_1948 & _slice_1949;
+  assign _mux_4203 = _eq_1944 ? _and_4202 : _and_4201;
+  assign _and_4204 = _and_1925 & _mux_4203;
+  assign _mux_4205 = _and_3489 ? 1'b0 : 1'b1;
+  assign _or_4206 = _and_3489 | _and_4204;
+  assign _and_4207 = _slice_1948 & _slice_1950;
+  assign _mux_4208 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4209 = _eq_1944 ? _and_4207 : _and_4201;
+  assign _and_4210 = _and_1925 & _mux_4209;
+  assign _mux_4211 = _and_3492 ? 1'b0 : _mux_4208;
+  assign _or_4212 = _and_3492 | _and_4210;
+  assign _and_4213 = _eq_1944 & _and_4207;
+  assign _and_4214 = _and_1925 & _and_4213;
+  assign _and_4215 = _or_2141 & _slice_2150;
+  assign _and_4216 = _slice_1951 & _slice_1952;
+  assign _mux_4217 = _eq_1944 ? _and_4216 : _and_4215;
+  assign _and_4218 = _and_1925 & _mux_4217;
+  assign _mux_4219 = _and_3500 ? 1'b0 : 1'b1;
+  assign _or_4220 = _and_3500 | _and_4218;
+  assign _and_4221 = _slice_1951 & _slice_1953;
+  assign _mux_4222 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4223 = _eq_1944 ? _and_4221 : _and_4215;
+  assign _and_4224 = _and_1925 & _mux_4223;
+  assign _mux_4225 = _and_3503 ? 1'b0 : _mux_4222;
+  assign _or_4226 = _and_3503 | _and_4224;
+  assign _and_4227 = _eq_1944 & _and_4221;
+  assign _and_4228 = _and_1925 & _and_4227;
+  assign _and_4229 = _or_2141 & _slice_2154;
+  assign _and_4230 = _slice_1954 & _slice_1955;
+  assign _mux_4231 = _eq_1944 ? _and_4230 : _and_4229;
+  assign _and_4232 = _and_1925 & _mux_4231;
+  assign _mux_4233 = _and_3511 ? 1'b0 : 1'b1;
+  assign _or_4234 = _and_3511 | _and_4232;
+  assign _and_4235 = _slice_1954 & _slice_1956;
+  assign _mux_4236 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4237 = _eq_1944 ? _and_4235 : _and_4229;
+  assign _and_4238 = _and_1925 & _mux_4237;
+  assign _mux_4239 = _and_3514 ? 1'b0 : _mux_4236;
+  assign _or_4240 = _and_3514 | _and_4238;
+  assign _and_4241 = _eq_1944 & _and_4235;
+  assign _and_4242 = _and_1925 & _and_4241;
+  assign _and_4243 = _or_2141 & _slice_2158;
+  assign _and_4244 = _slice_1957 & _slice_1958;
+  assign _mux_4245 = _eq_1944 ? _and_4244 : _and_4243;
+  assign _and_4246 = _and_1925 & _mux_4245;
+  assign _mux_4247 = _and_3522 ? 1'b0 : 1'b1;
+  assign _or_4248 = _and_3522 | _and_4246;
+  assign _and_4249 = _slice_1957 & _slice_1959;
+  assign _mux_4250 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4251 = _eq_1944 ? _and_4249 : _and_4243;
+  assign _and_4252 = _and_1925 & _mux_4251;
+  assign _mux_4253 = _and_3525 ? 1'b0 : _mux_4250;
+  assign _or_4254 = _and_3525 | _and_4252;
+  assign _and_4255 = _eq_1944 & _and_4249;
+  assign _and_4256 = _and_1925 & _and_4255;
+  assign _and_4257 = _or_2141 & _slice_2162;
+  assign _and_4258 = _slice_1960 & _slice_1961;
+  assign _mux_4259 = _eq_1944 ? _and_4258 : _and_4257;
+  assign _and_4260 = _and_1925 & _mux_4259;
+  assign _mux_4261 = _and_3533 ? 1'b0 : 1'b1;
+  assign _or_4262 = _and_3533 | _and_4260;
+  assign _and_4263 = _slice_1960 & _slice_1962;
+  assign _mux_4264 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4265 = _eq_1944 ? _and_4263 : _and_4257;
+  assign _and_4266 = _and_1925 & _mux_4265;
+  assign _mux_4267 = _and_3536 ? 1'b0 : _mux_4264;
+  assign _or_4268 = _and_3536 | _and_4266;
+  assign _and_4269 = _eq_1944 & _and_4263;
+  assign _and_4270 = _and_1925 & _and_4269;
+  assign _and_4271 = _or_2141 & _slice_2166;
+  assign _and_4272 = _slice_1963 & _slice_1964;
+  assign _mux_4273 = _eq_1944 ? _and_4272 : _and_4271;
+  assign _and_4274 = _and_1925 & _mux_4273;
+  assign _mux_4275 = _and_3544 ? 1'b0 : 1'b1;
+  assign _or_4276 = _and_3544 | _and_4274;
+  assign _and_4277 = _slice_1963 & _slice_1965;
+  assign _mux_4278 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4279 = _eq_1944 ? _and_4277 : _and_4271;
+  assign _and_4280 = _and_1925 & _mux_4279;
+  assign _mux_4281 = _and_3547 ? 1'b0 : _mux_4278;
+  assign _or_4282 = _and_3547 | _and_4280;
+  assign _and_4283 = _eq_1944 & _and_4277;
+  assign _and_4284 = _and_1925 & _and_4283;
+  assign _and_4285 = _or_2141 & _slice_2170;
+  assign _and_4286 = _slice_1966 & _slice_1967;
+  assign _mux_4287 = _eq_1944 ? _and_4286 : _and_4285;
+  assign _and_4288 = _and_1925 & _mux_4287;
+  assign _mux_4289 = _and_3555 ? 1'b0 : 1'b1;
+  assign _or_4290 = _and_3555 | _and_4288;
+  assign _and_4291 = _slice_1966 & _slice_1968;
+  assign _mux_4292 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4293 = _eq_1944 ? _and_4291 : _and_4285;
+  assign _and_4294 = _and_1925 & _mux_4293;
+  assign _mux_4295 = _and_3558 ? 1'b0 : _mux_4292;
+  assign _or_4296 = _and_3558 | _and_4294;
+  assign _and_4297 = _eq_1944 & _and_4291;
+  assign _and_4298 = _and_1925 & _and_4297;
+  assign _and_4299 = _or_2141 & _slice_2174;
+  assign _and_4300 = _slice_1969 & _slice_1970;
+  assign _mux_4301 = _eq_1944 ? _and_4300 : _and_4299;
+  assign _and_4302 = _and_1925 & _mux_4301;
+  assign _mux_4303 = _and_3566 ? 1'b0 : 1'b1;
+  assign _or_4304 = _and_3566 | _and_4302;
+  assign _and_4305 = _slice_1969 & _slice_1971;
+  assign _mux_4306 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4307 = _eq_1944 ? _and_4305 : _and_4299;
+  assign _and_4308 = _and_1925 & _mux_4307;
+  assign _mux_4309 = _and_3569 ? 1'b0 : _mux_4306;
+  assign _or_4310 = _and_3569 | _and_4308;
+  assign _and_4311 = _eq_1944 & _and_4305;
+  assign _and_4312 = _and_1925 & _and_4311;
+  assign _and_4313 = _or_2141 & _slice_2178;
+  assign _and_4314 = _slice_1972 & _slice_1973;
+  assign _mux_4315 = _eq_1944 ? _and_4314 : _and_4313;
+  assign _and_4316 = _and_1925 & _mux_4315;
+  assign _mux_4317 = _and_3577 ? 1'b0 : 1'b1;
+  assign _or_4318 = _and_3577 | _and_4316;
+  assign _and_4319 = _slice_1972 & _slice_1974;
+  assign _mux_4320 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4321 = _eq_1944 ? _and_4319 : _and_4313;
+  assign _and_4322 = _and_1925 & _mux_4321;
+  assign _mux_4323 = _and_3580 ? 1'b0 : _mux_4320;
+  assign _or_4324 = _and_3580 | _and_4322;
+  assign _and_4325 = _eq_1944 & _and_4319;
+  assign _and_4326 = _and_1925 & _and_4325;
+  assign _and_4327 = _or_2141 & _slice_2182;
+  assign _and_4328 = _slice_1975 & _slice_1976;
+  assign _mux_4329 = _eq_1944 ? _and_4328 : _and_4327;
+  assign _and_4330 = _and_1925 & _mux_4329;
+  assign _mux_4331 = _and_3588 ? 1'b0 : 1'b1;
+  assign _or_4332 = _and_3588 | _and_4330;
+  assign _and_4333 = _slice_1975 & _slice_1977;
+  assign _mux_4334 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4335 = _eq_1944 ? _and_4333 : _and_4327;
+  assign _and_4336 = _and_1925 & _mux_4335;
+  assign _mux_4337 = _and_3591 ? 1'b0 : _mux_4334;
+  assign _or_4338 = _and_3591 | _and_4336;
+  assign _and_4339 = _eq_1944 & _and_4333;
+  assign _and_4340 = _and_1925 & _and_4339;
+  assign _and_4341 = _or_2141 & _slice_2186;
+  assign _and_4342 = _slice_1978 & _slice_1979;
+  assign _mux_4343 = _eq_1944 ? _and_4342 : _and_4341;
+  assign _and_4344 = _and_1925 & _mux_4343;
+  assign _mux_4345 = _and_3599 ? 1'b0 : 1'b1;
+  assign _or_4346 = _and_3599 | _and_4344;
+  assign _and_4347 = _slice_1978 & _slice_1980;
+  assign _mux_4348 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4349 = _eq_1944 ? _and_4347 : _and_4341;
+  assign _and_4350 = _and_1925 & _mux_4349;
+  assign _mux_4351 = _and_3602 ? 1'b0 : _mux_4348;
+  assign _or_4352 = _and_3602 | _and_4350;
+  assign _and_4353 = _eq_1944 & _and_4347;
+  assign _and_4354 = _and_1925 & _and_4353;
+  assign _and_4355 = _or_2141 & _slice_2190;
+  assign _and_4356 = _slice_1981 & _slice_1982;
+  assign _mux_4357 = _eq_1944 ? _and_4356 : _and_4355;
+  assign _and_4358 = _and_1925 & _mux_4357;
+  assign _mux_4359 = _and_3610 ? 1'b0 : 1'b1;
+  assign _or_4360 = _and_3610 | _and_4358;
+  assign _and_4361 = _slice_1981 & _slice_1983;
+  assign _mux_4362 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4363 = _eq_1944 ? _and_4361 : _and_4355;
+  assign _and_4364 = _and_1925 & _mux_4363;
+  assign _mux_4365 = _and_3613 ? 1'b0 : _mux_4362;
+  assign _or_4366 = _and_3613 | _and_4364;
+  assign _and_4367 = _eq_1944 & _and_4361;
+  assign _and_4368 = _and_1925 & _and_4367;
+  assign _and_4369 = _or_2141 & _slice_2194;
+  assign _and_4370 = _slice_1984 & _slice_1985;
+  assign _mux_4371 = _eq_1944 ? _and_4370 : _and_4369;
+  assign _and_4372 = _and_1925 & _mux_4371;
+  assign _mux_4373 = _and_3621 ? 1'b0 : 1'b1;
+  assign _or_4374 = _and_3621 | _and_4372;
+  assign _and_4375 = _slice_1984 & _slice_1986;
+  assign _mux_4376 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4377 = _eq_1944 ? _and_4375 : _and_4369;
+  assign _and_4378 = _and_1925 & _mux_4377;
+  assign _mux_4379 = _and_3624 ? 1'b0 : _mux_4376;
+  assign _or_4380 = _and_3624 | _and_4378;
+  assign _and_4381 = _eq_1944 & _and_4375;
+  assign _and_4382 = _and_1925 & _and_4381;
+  assign _and_4383 = _or_2141 & _slice_2198;
+  assign _and_4384 = _slice_1987 & _slice_1988;
+  assign _mux_4385 = _eq_1944 ? _and_4384 : _and_4383;
+  assign _and_4386 = _and_1925 & _mux_4385;
+  assign _mux_4387 = _and_3632 ? 1'b0 : 1'b1;
+  assign _or_4388 = _and_3632 | _and_4386;
+  assign _and_4389 = _slice_1987 & _slice_1989;
+  assign _mux_4390 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4391 = _eq_1944 ? _and_4389 : _and_4383;
+  assign _and_4392 = _and_1925 & _mux_4391;
+  assign _mux_4393 = _and_3635 ? 1'b0 : _mux_4390;
+  assign _or_4394 = _and_3635 | _and_4392;
+  assign _and_4395 = _eq_1944 & _and_4389;
+  assign _and_4396 = _and_1925 & _and_4395;
+  assign _and_4397 = _or_2141 & _slice_2202;
+  assign _and_4398 = _slice_1990 & _slice_1991;
+  assign _mux_4399 = _eq_1944 ? _and_4398 : _and_4397;
+  assign _and_4400 = _and_1925 & _mux_4399;
+  assign _mux_4401 = _and_3643 ? 1'b0 : 1'b1;
+  assign _or_4402 = _and_3643 | _and_4400;
+  assign _and_4403 = _slice_1990 & _slice_1992;
+  assign _mux_4404 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4405 = _eq_1944 ? _and_4403 : _and_4397;
+  assign _and_4406 = _and_1925 & _mux_4405;
+  assign _mux_4407 = _and_3646 ? 1'b0 : _mux_4404;
+  assign _or_4408 = _and_3646 | _and_4406;
+  assign _and_4409 = _eq_1944 & _and_4403;
+  assign _and_4410 = _and_1925 & _and_4409;
+  assign _and_4411 = _or_2141 & _slice_2206;
+  assign _and_4412 = _slice_1993 & _slice_1994;
+  assign _mux_4413 = _eq_1944 ? _and_4412 : _and_4411;
+  assign _and_4414 = _and_1925 & _mux_4413;
+  assign _mux_4415 = _and_3654 ? 1'b0 : 1'b1;
+  assign _or_4416 = _and_3654 | _and_4414;
+  assign _and_4417 = _slice_1993 & _slice_1995;
+  assign _mux_4418 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4419 = _eq_1944 ? _and_4417 : _and_4411;
+  assign _and_4420 = _and_1925 & _mux_4419;
+  assign _mux_4421 = _and_3657 ? 1'b0 : _mux_4418;
+  assign _or_4422 = _and_3657 | _and_4420;
+  assign _and_4423 = _eq_1944 & _and_4417;
+  assign _and_4424 = _and_1925 & _and_4423;
+  assign _and_4425 = _or_2141 & _slice_2210;
+  assign _and_4426 = _slice_1996 & _slice_1997;
+  assign _mux_4427 = _eq_1944 ? _and_4426 : _and_4425;
+  assign _and_4428 = _and_1925 & _mux_4427;
+  assign _mux_4429 = _and_3665 ? 1'b0 : 1'b1;
+  assign _or_4430 = _and_3665 | _and_4428;
+  assign _and_4431 = _slice_1996 & _slice_1998;
+  assign _mux_4432 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4433 = _eq_1944 ? _and_4431 : _and_4425;
+  assign _and_4434 = _and_1925 & _mux_4433;
+  assign _mux_4435 = _and_3668 ? 1'b0 : _mux_4432;
+  assign _or_4436 = _and_3668 | _and_4434;
+  assign _and_4437 = _eq_1944 & _and_4431;
+  assign _and_4438 = _and_1925 & _and_4437;
+  assign _and_4439 = _or_2141 & _slice_2214;
+  assign _and_4440 = _slice_1999 & _slice_2000;
+  assign _mux_4441 = _eq_1944 ? _and_4440 : _and_4439;
+  assign _and_4442 = _and_1925 & _mux_4441;
+  assign _mux_4443 = _and_3676 ? 1'b0 : 1'b1;
+  assign _or_4444 = _and_3676 | _and_4442;
+  assign _and_4445 = _slice_1999 & _slice_2001;
+  assign _mux_4446 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4447 = _eq_1944 ? _and_4445 : _and_4439;
+  assign _and_4448 = _and_1925 & _mux_4447;
+  assign _mux_4449 = _and_3679 ? 1'b0 : _mux_4446;
+  assign _or_4450 = _and_3679 | _and_4448;
+  assign _and_4451 = _eq_1944 & _and_4445;
+  assign _and_4452 = _and_1925 & _and_4451;
+  assign _and_4453 = _or_2141 & _slice_2218;
+  assign _and_4454 = _slice_2002 & _slice_2003;
+  assign _mux_4455 = _eq_1944 ? _and_4454 : _and_4453;
+  assign _and_4456 = _and_1925 & _mux_4455;
+  assign _mux_4457 = _and_3687 ? 1'b0 : 1'b1;
+  assign _or_4458 = _and_3687 | _and_4456;
+  assign _and_4459 = _slice_2002 & _slice_2004;
+  assign _mux_4460 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4461 = _eq_1944 ? _and_4459 : _and_4453;
+  assign _and_4462 = _and_1925 & _mux_4461;
+  assign _mux_4463 = _and_3690 ? 1'b0 : _mux_4460;
+  assign _or_4464 = _and_3690 | _and_4462;
+  assign _and_4465 = _eq_1944 & _and_4459;
+  assign _and_4466 = _and_1925 & _and_4465;
+  assign _and_4467 = _or_2141 & _slice_2222;
+  assign _and_4468 = _slice_2005 & _slice_2006;
+  assign _mux_4469 = _eq_1944 ? _and_4468 : _and_4467;
+  assign _and_4470 = _and_1925 & _mux_4469;
+  assign _mux_4471 = _and_3698 ? 1'b0 : 1'b1;
+  assign _or_4472 = _and_3698 | _and_4470;
+  assign _and_4473 = _slice_2005 & _slice_2007;
+  assign _mux_4474 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4475 = _eq_1944 ? _and_4473 : _and_4467;
+  assign _and_4476 = _and_1925 & _mux_4475;
+  assign _mux_4477 = _and_3701 ? 1'b0 : _mux_4474;
+  assign _or_4478 = _and_3701 | _and_4476;
+  assign _and_4479 = _eq_1944 & _and_4473;
+  assign _and_4480 = _and_1925 & _and_4479;
+  assign _and_4481 = _or_2141 & _slice_2226;
+  assign _and_4482 = _slice_2008 & _slice_2009;
+  assign _mux_4483 = _eq_1944 ? _and_4482 : _and_4481;
+  assign _and_4484 = _and_1925 & _mux_4483;
+  assign _mux_4485 = _and_3709 ? 1'b0 : 1'b1;
+  assign _or_4486 = _and_3709 | _and_4484;
+  assign _and_4487 = _slice_2008 & _slice_2010;
+  assign _mux_4488 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4489 = _eq_1944 ? _and_4487 : _and_4481;
+  assign _and_4490 = _and_1925 & _mux_4489;
+  assign _mux_4491 = _and_3712 ? 1'b0 : _mux_4488;
+  assign _or_4492 = _and_3712 | _and_4490;
+  assign _and_4493 = _eq_1944 & _and_4487;
+  assign _and_4494 = _and_1925 & _and_4493;
+  assign _and_4495 = _or_2141 & _slice_2230;
+  assign _and_4496 = _slice_2011 & _slice_2012;
+  assign _mux_4497 = _eq_1944 ? _and_4496 : _and_4495;
+  assign _and_4498 = _and_1925 & _mux_4497;
+  assign _mux_4499 = _and_3720 ? 1'b0 : 1'b1;
+  assign _or_4500 = _and_3720 | _and_4498;
+  assign _and_4501 = _slice_2011 & _slice_2013;
+  assign _mux_4502 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4503 = _eq_1944 ? _and_4501 : _and_4495;
+  assign _and_4504 = _and_1925 & _mux_4503;
+  assign _mux_4505 = _and_3723 ? 1'b0 : _mux_4502;
+  assign _or_4506 = _and_3723 | _and_4504;
+  assign _and_4507 = _eq_1944 & _and_4501;
+  assign _and_4508 = _and_1925 & _and_4507;
+  assign _and_4509 = _or_2141 & _slice_2234;
+  assign _and_4510 = _slice_2014 & _slice_2015;
+  assign _mux_4511 = _eq_1944 ? _and_4510 : _and_4509;
+  assign _and_4512 = _and_1925 & _mux_4511;
+  assign _mux_4513 = _and_3731 ? 1'b0 : 1'b1;
+  assign _or_4514 = _and_3731 | _and_4512;
+  assign _and_4515 = _slice_2014 & _slice_2016;
+  assign _mux_4516 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4517 = _eq_1944 ? _and_4515 : _and_4509;
+  assign _and_4518 = _and_1925 & _mux_4517;
+  assign _mux_4519 = _and_3734 ? 1'b0 : _mux_4516;
+  assign _or_4520 = _and_3734 | _and_4518;
+  assign _and_4521 = _eq_1944 & _and_4515;
+  assign _and_4522 = _and_1925 & _and_4521;
+  assign _and_4523 = _or_2141 & _slice_2238;
+  assign _and_4524 = _slice_2017 & _slice_2018;
+  assign _mux_4525 = _eq_1944 ? _and_4524 : _and_4523;
+  assign _and_4526 = _and_1925 & _mux_4525;
+  assign _mux_4527 = _and_3742 ? 1'b0 : 1'b1;
+  assign _or_4528 = _and_3742 | _and_4526;
+  assign _and_4529 = _slice_2017 & _slice_2019;
+  assign _mux_4530 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4531 = _eq_1944 ? _and_4529 : _and_4523;
+  assign _and_4532 = _and_1925 & _mux_4531;
+  assign _mux_4533 = _and_3745 ? 1'b0 : _mux_4530;
+  assign _or_4534 = _and_3745 | _and_4532;
+  assign _and_4535 = _eq_1944 & _and_4529;
+  assign _and_4536 = _and_1925 & _and_4535;
+  assign _and_4537 = _or_2141 & _slice_2242;
+  assign _and_4538 = _slice_2020 & _slice_2021;
+  assign _mux_4539 = _eq_1944 ? _and_4538 : _and_4537;
+  assign _and_4540 = _and_1925 & _mux_4539;
+  assign _mux_4541 = _and_3753 ? 1'b0 : 1'b1;
+  assign _or_4542 = _and_3753 | _and_4540;
+  assign _and_4543 = _slice_2020 & _slice_2022;
+  assign _mux_4544 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4545 = _eq_1944 ? _and_4543 : _and_4537;
+  assign _and_4546 = _and_1925 & _mux_4545;
+  assign _mux_4547 = _and_3756 ? 1'b0 : _mux_4544;
+  assign _or_4548 = _and_3756 | _and_4546;
+  assign _and_4549 = _eq_1944 & _and_4543;
+  assign _and_4550 = _and_1925 & _and_4549;
+  assign _and_4551 = _or_2141 & _slice_2246;
+  assign _and_4552 = _slice_2023 & _slice_2024;
+  assign _mux_4553 = _eq_1944 ? _and_4552 : _and_4551;
+  assign _and_4554 = _and_1925 & _mux_4553;
+  assign _mux_4555 = _and_3764 ? 1'b0 : 1'b1;
+  assign _or_4556 = _and_3764 | _and_4554;
+  assign _and_4557 = _slice_2023 & _slice_2025;
+  assign _mux_4558 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4559 = _eq_1944 ? _and_4557 : _and_4551;
+  assign _and_4560 = _and_1925 & _mux_4559;
+  assign _mux_4561 = _and_3767 ? 1'b0 : _mux_4558;
+  assign _or_4562 = _and_3767 | _and_4560;
+  assign _and_4563 = _eq_1944 & _and_4557;
+  assign _and_4564 = _and_1925 & _and_4563;
+  assign _and_4565 = _or_2141 & _slice_2250;
+  assign _and_4566 = _slice_2026 & _slice_2027;
+  assign _mux_4567 = _eq_1944 ? _and_4566 : _and_4565;
+  assign _and_4568 = _and_1925 & _mux_4567;
+  assign _mux_4569 = _and_3775 ? 1'b0 : 1'b1;
+  assign _or_4570 = _and_3775 | _and_4568;
+  assign _and_4571 = _slice_2026 & _slice_2028;
+  assign _mux_4572 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4573 = _eq_1944 ? _and_4571 : _and_4565;
+  assign _and_4574 = _and_1925 & _mux_4573;
+  assign _mux_4575 = _and_3778 ? 1'b0 : _mux_4572;
+  assign _or_4576 = _and_3778 | _and_4574;
+  assign _and_4577 = _eq_1944 & _and_4571;
+  assign _and_4578 = _and_1925 & _and_4577;
+  assign _and_4579 = _or_2141 & _slice_2254;
+  assign _and_4580 = _slice_2029 & _slice_2030;
+  assign _mux_4581 = _eq_1944 ? _and_4580 : _and_4579;
+  assign _and_4582 = _and_1925 & _mux_4581;
+  assign _mux_4583 = _and_3786 ? 1'b0 : 1'b1;
+  assign _or_4584 = _and_3786 | _and_4582;
+  assign _and_4585 = _slice_2029 & _slice_2031;
+  assign _mux_4586 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4587 = _eq_1944 ? _and_4585 : _and_4579;
+  assign _and_4588 = _and_1925 & _mux_4587;
+  assign _mux_4589 = _and_3789 ? 1'b0 : _mux_4586;
+  assign _or_4590 = _and_3789 | _and_4588;
+  assign _and_4591 = _eq_1944 & _and_4585;
+  assign _and_4592 = _and_1925 & _and_4591;
+  assign _and_4593 = _or_2141 & _slice_2258;
+  assign _and_4594 = _slice_2032 & _slice_2033;
+  assign _mux_4595 = _eq_1944 ? _and_4594 : _and_4593;
+  assign _and_4596 = _and_1925 & _mux_4595;
+  assign _mux_4597 = _and_3797 ? 1'b0 : 1'b1;
+  assign _or_4598 = _and_3797 | _and_4596;
+  assign _and_4599 = _slice_2032 & _slice_2034;
+  assign _mux_4600 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4601 = _eq_1944 ? _and_4599 : _and_4593;
+  assign _and_4602 = _and_1925 & _mux_4601;
+  assign _mux_4603 = _and_3800 ? 1'b0 : _mux_4600;
+  assign _or_4604 = _and_3800 | _and_4602;
+  assign _and_4605 = _eq_1944 & _and_4599;
+  assign _and_4606 = _and_1925 & _and_4605;
+  assign _and_4607 = _or_2141 & _slice_2262;
+  assign _and_4608 = _slice_2035 & _slice_2036;
+  assign _mux_4609 = _eq_1944 ? _and_4608 : _and_4607;
+  assign _and_4610 = _and_1925 & _mux_4609;
+  assign _mux_4611 = _and_3808 ? 1'b0 : 1'b1;
+  assign _or_4612 = _and_3808 | _and_4610;
+  assign _and_4613 = _slice_2035 & _slice_2037;
+  assign _mux_4614 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4615 = _eq_1944 ? _and_4613 : _and_4607;
+  assign _and_4616 = _and_1925 & _mux_4615;
+  assign _mux_4617 = _and_3811 ? 1'b0 : _mux_4614;
+  assign _or_4618 = _and_3811 | _and_4616;
+  assign _and_4619 = _eq_1944 & _and_4613;
+  assign _and_4620 = _and_1925 & _and_4619;
+  assign _and_4621 = _or_2141 & _slice_2266;
+  assign _and_4622 = _slice_2038 & _slice_2039;
+  assign _mux_4623 = _eq_1944 ? _and_4622 : _and_4621;
+  assign _and_4624 = _and_1925 & _mux_4623;
+  assign _mux_4625 = _and_3819 ? 1'b0 : 1'b1;
+  assign _or_4626 = _and_3819 | _and_4624;
+  assign _and_4627 = _slice_2038 & _slice_2040;
+  assign _mux_4628 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4629 = _eq_1944 ? _and_4627 : _and_4621;
+  assign _and_4630 = _and_1925 & _mux_4629;
+  assign _mux_4631 = _and_3822 ? 1'b0 : _mux_4628;
+  assign _or_4632 = _and_3822 | _and_4630;
+  assign _and_4633 = _eq_1944 & _and_4627;
+  assign _and_4634 = _and_1925 & _and_4633;
+  assign _and_4635 = _or_2141 & _slice_2270;
+  assign _and_4636 = _slice_2041 & _slice_2042;
+  assign _mux_4637 = _eq_1944 ? _and_4636 : _and_4635;
+  assign _and_4638 = _and_1925 & _mux_4637;
+  assign _mux_4639 = _and_3830 ? 1'b0 : 1'b1;
+  assign _or_4640 = _and_3830 | _and_4638;
+  assign _and_4641 = _slice_2041 & _slice_2043;
+  assign _mux_4642 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4643 = _eq_1944 ? _and_4641 : _and_4635;
+  assign _and_4644 = _and_1925 & _mux_4643;
+  assign _mux_4645 = _and_3833 ? 1'b0 : _mux_4642;
+  assign _or_4646 = _and_3833 | _and_4644;
+  assign _and_4647 = _eq_1944 & _and_4641;
+  assign _and_4648 = _and_1925 & _and_4647;
+  assign _and_4649 = _or_2141 & _slice_2274;
+  assign _and_4650 = _slice_2044 & _slice_2045;
+  assign _mux_4651 = _eq_1944 ? _and_4650 : _and_4649;
+  assign _and_4652 = _and_1925 & _mux_4651;
+  assign _mux_4653 = _and_3841 ? 1'b0 : 1'b1;
+  assign _or_4654 = _and_3841 | _and_4652;
+  assign _and_4655 = _slice_2044 & _slice_2046;
+  assign _mux_4656 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4657 = _eq_1944 ? _and_4655 : _and_4649;
+  assign _and_4658 = _and_1925 & _mux_4657;
+  assign _mux_4659 = _and_3844 ? 1'b0 : _mux_4656;
+  assign _or_4660 = _and_3844 | _and_4658;
+  assign _and_4661 = _eq_1944 & _and_4655;
+  assign _and_4662 = _and_1925 & _and_4661;
+  assign _and_4663 = _or_2141 & _slice_2278;
+  assign _and_4664 = _slice_2047 & _slice_2048;
+  assign _mux_4665 = _eq_1944 ? _and_4664 : _and_4663;
+  assign _and_4666 = _and_1925 & _mux_4665;
+  assign _mux_4667 = _and_3852 ? 1'b0 : 1'b1;
+  assign _or_4668 = _and_3852 | _and_4666;
+  assign _and_4669 = _slice_2047 & _slice_2049;
+  assign _mux_4670 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4671 = _eq_1944 ? _and_4669 : _and_4663;
+  assign _and_4672 = _and_1925 & _mux_4671;
+  assign _mux_4673 = _and_3855 ? 1'b0 : _mux_4670;
+  assign _or_4674 = _and_3855 | _and_4672;
+  assign _and_4675 = _eq_1944 & _and_4669;
+  assign _and_4676 = _and_1925 & _and_4675;
+  assign _and_4677 = _or_2141 & _slice_2282;
+  assign _and_4678 = _slice_2050 & _slice_2051;
+  assign _mux_4679 = _eq_1944 ? _and_4678 : _and_4677;
+  assign _and_4680 = _and_1925 & _mux_4679;
+  assign _mux_4681 = _and_3863 ? 1'b0 : 1'b1;
+  assign _or_4682 = _and_3863 | _and_4680;
+  assign _and_4683 = _slice_2050 & _slice_2052;
+  assign _mux_4684 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4685 = _eq_1944 ? _and_4683 : _and_4677;
+  assign _and_4686 = _and_1925 & _mux_4685;
+  assign _mux_4687 = _and_3866 ? 1'b0 : _mux_4684;
+  assign _or_4688 = _and_3866 | _and_4686;
+  assign _and_4689 = _eq_1944 & _and_4683;
+  assign _and_4690 = _and_1925 & _and_4689;
+  assign _and_4691 = _or_2141 & _slice_2286;
+  assign _and_4692 = _slice_2053 & _slice_2054;
+  assign _mux_4693 = _eq_1944 ? _and_4692 : _and_4691;
+  assign _and_4694 = _and_1925 & _mux_4693;
+  assign _mux_4695 = _and_3874 ? 1'b0 : 1'b1;
+  assign _or_4696 = _and_3874 | _and_4694;
+  assign _and_4697 = _slice_2053 & _slice_2055;
+  assign _mux_4698 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4699 = _eq_1944 ? _and_4697 : _and_4691;
+  assign _and_4700 = _and_1925 & _mux_4699;
+  assign _mux_4701 = _and_3877 ? 1'b0 : _mux_4698;
+  assign _or_4702 = _and_3877 | _and_4700;
+  assign _and_4703 = _eq_1944 & _and_4697;
+  assign _and_4704 = _and_1925 & _and_4703;
+  assign _and_4705 = _or_2141 & _slice_2290;
+  assign _and_4706 = _slice_2056 & _slice_2057;
+  assign _mux_4707 = _eq_1944 ? _and_4706 : _and_4705;
+  assign _and_4708 = _and_1925 & _mux_4707;
+  assign _mux_4709 = _and_3885 ? 1'b0 : 1'b1;
+  assign _or_4710 = _and_3885 | _and_4708;
+  assign _and_4711 = _slice_2056 & _slice_2058;
+  assign _mux_4712 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4713 = _eq_1944 ? _and_4711 : _and_4705;
+  assign _and_4714 = _and_1925 & _mux_4713;
+  assign _mux_4715 = _and_3888 ? 1'b0 : _mux_4712;
+  assign _or_4716 = _and_3888 | _and_4714;
+  assign _and_4717 = _eq_1944 & _and_4711;
+  assign _and_4718 = _and_1925 & _and_4717;
+  assign _and_4719 = _or_2141 & _slice_2294;
+  assign _and_4720 = _slice_2059 & _slice_2060;
+  assign _mux_4721 = _eq_1944 ? _and_4720 : _and_4719;
+  assign _and_4722 = _and_1925 & _mux_4721;
+  assign _mux_4723 = _and_3896 ? 1'b0 : 1'b1;
+  assign _or_4724 = _and_3896 | _and_4722;
+  assign _and_4725 = _slice_2059 & _slice_2061;
+  assign _mux_4726 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4727 = _eq_1944 ? _and_4725 : _and_4719;
+  assign _and_4728 = _and_1925 & _mux_4727;
+  assign _mux_4729 = _and_3899 ? 1'b0 : _mux_4726;
+  assign _or_4730 = _and_3899 | _and_4728;
+  assign _and_4731 = _eq_1944 & _and_4725;
+  assign _and_4732 = _and_1925 & _and_4731;
+  assign _and_4733 = _or_2141 & _slice_2298;
+  assign _and_4734 = _slice_2062 & _slice_2063;
+  assign _mux_4735 = _eq_1944 ? _and_4734 : _and_4733;
+  assign _and_4736 = _and_1925 & _mux_4735;
+  assign _mux_4737 = _and_3907 ? 1'b0 : 1'b1;
+  assign _or_4738 = _and_3907 | _and_4736;
+  assign _and_4739 = _slice_2062 & _slice_2064;
+  assign _mux_4740 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4741 = _eq_1944 ? _and_4739 : _and_4733;
+  assign _and_4742 = _and_1925 & _mux_4741;
+  assign _mux_4743 = _and_3910 ? 1'b0 : _mux_4740;
+  assign _or_4744 = _and_3910 | _and_4742;
+  assign _and_4745 = _eq_1944 & _and_4739;
+  assign _and_4746 = _and_1925 & _and_4745;
+  assign _and_4747 = _or_2141 & _slice_2302;
+  assign _and_4748 = _slice_2065 & _slice_2066;
+  assign _mux_4749 = _eq_1944 ? _and_4748 : _and_4747;
+  assign _and_4750 = _and_1925 & _mux_4749;
+  assign _mux_4751 = _and_3918 ? 1'b0 : 1'b1;
+  assign _or_4752 = _and_3918 | _and_4750;
+  assign _and_4753 = _slice_2065 & _slice_2067;
+  assign _mux_4754 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4755 = _eq_1944 ? _and_4753 : _and_4747;
+  assign _and_4756 = _and_1925 & _mux_4755;
+  assign _mux_4757 = _and_3921 ? 1'b0 : _mux_4754;
+  assign _or_4758 = _and_3921 | _and_4756;
+  assign _and_4759 = _eq_1944 & _and_4753;
+  assign _and_4760 = _and_1925 & _and_4759;
+  assign _and_4761 = _or_2141 & _slice_2306;
+  assign _and_4762 = _slice_2068 & _slice_2069;
+  assign _mux_4763 = _eq_1944 ? _and_4762 : _and_4761;
+  assign _and_4764 = _and_1925 & _mux_4763;
+  assign _mux_4765 = _and_3929 ? 1'b0 : 1'b1;
+  assign _or_4766 = _and_3929 | _and_4764;
+  assign _and_4767 = _slice_2068 & _slice_2070;
+  assign _mux_4768 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4769 = _eq_1944 ? _and_4767 : _and_4761;
+  assign _and_4770 = _and_1925 & _mux_4769;
+  assign _mux_4771 = _and_3932 ? 1'b0 : _mux_4768;
+  assign _or_4772 = _and_3932 | _and_4770;
+  assign _and_4773 = _eq_1944 & _and_4767;
+  assign _and_4774 = _and_1925 & _and_4773;
+  assign _and_4775 = _or_2141 & _slice_2310;
+  assign _and_4776 = _slice_2071 & _slice_2072;
+  assign _mux_4777 = _eq_1944 ? _and_4776 : _and_4775;
+  assign _and_4778 = _and_1925 & _mux_4777;
+  assign _mux_4779 = _and_3940 ? 1'b0 : 1'b1;
+  assign _or_4780 = _and_3940 | _and_4778;
+  assign _and_4781 = _slice_2071 & _slice_2073;
+  assign _mux_4782 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4783 = _eq_1944 ? _and_4781 : _and_4775;
+  assign _and_4784 = _and_1925 & _mux_4783;
+  assign _mux_4785 = _and_3943 ? 1'b0 : _mux_4782;
+  assign _or_4786 = _and_3943 | _and_4784;
+  assign _and_4787 = _eq_1944 & _and_4781;
+  assign _and_4788 = _and_1925 & _and_4787;
+  assign _and_4789 = _or_2141 & _slice_2314;
+  assign _and_4790 = _slice_2074 & _slice_2075;
+  assign _mux_4791 = _eq_1944 ? _and_4790 : _and_4789;
+  assign _and_4792 = _and_1925 & _mux_4791;
+  assign _mux_4793 = _and_3951 ? 1'b0 : 1'b1;
+  assign _or_4794 = _and_3951 | _and_4792;
+  assign _and_4795 = _slice_2074 & _slice_2076;
+  assign _mux_4796 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4797 = _eq_1944 ? _and_4795 : _and_4789;
+  assign _and_4798 = _and_1925 & _mux_4797;
+  assign _mux_4799 = _and_3954 ? 1'b0 : _mux_4796;
+  assign _or_4800 = _and_3954 | _and_4798;
+  assign _and_4801 = _eq_1944 & _and_4795;
+  assign _and_4802 = _and_1925 & _and_4801;
+  assign _and_4803 = _or_2141 & _slice_2318;
+  assign _and_4804 = _slice_2077 & _slice_2078;
+  assign _mux_4805 = _eq_1944 ? _and_4804 : _and_4803;
+  assign _and_4806 = _and_1925 & _mux_4805;
+  assign _mux_4807 = _and_3962 ? 1'b0 : 1'b1;
+  assign _or_4808 = _and_3962 | _and_4806;
+  assign _and_4809 = _slice_2077 & _slice_2079;
+  assign _mux_4810 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4811 = _eq_1944 ? _and_4809 : _and_4803;
+  assign _and_4812 = _and_1925 & _mux_4811;
+  assign _mux_4813 = _and_3965 ? 1'b0 : _mux_4810;
+  assign _or_4814 = _and_3965 | _and_4812;
+  assign _and_4815 = _eq_1944 & _and_4809;
+  assign _and_4816 = _and_1925 & _and_4815;
+  assign _and_4817 = _or_2141 & _slice_2322;
+  assign _and_4818 = _slice_2080 & _slice_2081;
+  assign _mux_4819 = _eq_1944 ? _and_4818 : _and_4817;
+  assign _and_4820 = _and_1925 & _mux_4819;
+  assign _mux_4821 = _and_3973 ? 1'b0 : 1'b1;
+  assign _or_4822 = _and_3973 | _and_4820;
+  assign _and_4823 = _slice_2080 & _slice_2082;
+  assign _mux_4824 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4825 = _eq_1944 ? _and_4823 : _and_4817;
+  assign _and_4826 = _and_1925 & _mux_4825;
+  assign _mux_4827 = _and_3976 ? 1'b0 : _mux_4824;
+  assign _or_4828 = _and_3976 | _and_4826;
+  assign _and_4829 = _eq_1944 & _and_4823;
+  assign _and_4830 = _and_1925 & _and_4829;
+  assign _and_4831 = _or_2141 & _slice_2326;
+  assign _and_4832 = _slice_2083 & _slice_2084;
+  assign _mux_4833 = _eq_1944 ? _and_4832 : _and_4831;
+  assign _and_4834 = _and_1925 & _mux_4833;
+  assign _mux_4835 = _and_3984 ? 1'b0 : 1'b1;
+  assign _or_4836 = _and_3984 | _and_4834;
+  assign _and_4837 = _slice_2083 & _slice_2085;
+  assign _mux_4838 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4839 = _eq_1944 ? _and_4837 : _and_4831;
+  assign _and_4840 = _and_1925 & _mux_4839;
+  assign _mux_4841 = _and_3987 ? 1'b0 : _mux_4838;
+  assign _or_4842 = _and_3987 | _and_4840;
+  assign _and_4843 = _eq_1944 & _and_4837;
+  assign _and_4844 = _and_1925 & _and_4843;
+  assign _and_4845 = _or_2141 & _slice_2330;
+  assign _and_4846 = _slice_2086 & _slice_2087;
+  assign _mux_4847 = _eq_1944 ? _and_4846 : _and_4845;
+  assign _and_4848 = _and_1925 & _mux_4847;
+  assign _mux_4849 = _and_3995 ? 1'b0 : 1'b1;
+  assign _or_4850 = _and_3995 | _and_4848;
+  assign _and_4851 = _slice_2086 & _slice_2088;
+  assign _mux_4852 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4853 = _eq_1944 ? _and_4851 : _and_4845;
+  assign _and_4854 = _and_1925 & _mux_4853;
+  assign _mux_4855 = _and_3998 ? 1'b0 : _mux_4852;
+  assign _or_4856 = _and_3998 | _and_4854;
+  assign _and_4857 = _eq_1944 & _and_4851;
+  assign _and_4858 = _and_1925 & _and_4857;
+  assign _and_4859 = _or_2141 & _slice_2334;
+  assign _and_4860 = _slice_2089 & _slice_2090;
+  assign _mux_4861 = _eq_1944 ? _and_4860 : _and_4859;
+  assign _and_4862 = _and_1925 & _mux_4861;
+  assign _mux_4863 = _and_4006 ? 1'b0 : 1'b1;
+  assign _or_4864 = _and_4006 | _and_4862;
+  assign _and_4865 = _slice_2089 & _slice_2091;
+  assign _mux_4866 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4867 = _eq_1944 ? _and_4865 : _and_4859;
+  assign _and_4868 = _and_1925 & _mux_4867;
+  assign _mux_4869 = _and_4009 ? 1'b0 : _mux_4866;
+  assign _or_4870 = _and_4009 | _and_4868;
+  assign _and_4871 = _eq_1944 & _and_4865;
+  assign _and_4872 = _and_1925 & _and_4871;
+  assign _and_4873 = _or_2141 & _slice_2338;
+  assign _and_4874 = _slice_2092 & _slice_2093;
+  assign _mux_4875 = _eq_1944 ? _and_4874 : _and_4873;
+  assign _and_4876 = _and_1925 & _mux_4875;
+  assign _mux_4877 = _and_4017 ? 1'b0 : 1'b1;
+  assign _or_4878 = _and_4017 | _and_4876;
+  assign _and_4879 = _slice_2092 & _slice_2094;
+  assign _mux_4880 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4881 = _eq_1944 ? _and_4879 : _and_4873;
+  assign _and_4882 = _and_1925 & _mux_4881;
+  assign _mux_4883 = _and_4020 ? 1'b0 : _mux_4880;
+  assign _or_4884 = _and_4020 | _and_4882;
+  assign _and_4885 = _eq_1944 & _and_4879;
+  assign _and_4886 = _and_1925 & _and_4885;
+  assign _and_4887 = _or_2141 & _slice_2342;
+  assign _and_4888 = _slice_2095 & _slice_2096;
+  assign _mux_4889 = _eq_1944 ? _and_4888 : _and_4887;
+  assign _and_4890 = _and_1925 & _mux_4889;
+  assign _mux_4891 = _and_4028 ? 1'b0 : 1'b1;
+  assign _or_4892 = _and_4028 | _and_4890;
+  assign _and_4893 = _slice_2095 & _slice_2097;
+  assign _mux_4894 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4895 = _eq_1944 ? _and_4893 : _and_4887;
+  assign _and_4896 = _and_1925 & _mux_4895;
+  assign _mux_4897 = _and_4031 ? 1'b0 : _mux_4894;
+  assign _or_4898 = _and_4031 | _and_4896;
+  assign _and_4899 = _eq_1944 & _and_4893;
+  assign _and_4900 = _and_1925 & _and_4899;
+  assign _and_4901 = _or_2141 & _slice_2346;
+  assign _and_4902 = _slice_2098 & _slice_2099;
+  assign _mux_4903 = _eq_1944 ? _and_4902 : _and_4901;
+  assign _and_4904 = _and_1925 & _mux_4903;
+  assign _mux_4905 = _and_4039 ? 1'b0 : 1'b1;
+  assign _or_4906 = _and_4039 | _and_4904;
+  assign _and_4907 = _slice_2098 & _slice_2100;
+  assign _mux_4908 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4909 = _eq_1944 ? _and_4907 : _and_4901;
+  assign _and_4910 = _and_1925 & _mux_4909;
+  assign _mux_4911 = _and_4042 ? 1'b0 : _mux_4908;
+  assign _or_4912 = _and_4042 | _and_4910;
+  assign _and_4913 = _eq_1944 & _and_4907;
+  assign _and_4914 = _and_1925 & _and_4913;
+  assign _and_4915 = _or_2141 & _slice_2350;
+  assign _and_4916 = _slice_2101 & _slice_2102;
+  assign _mux_4917 = _eq_1944 ? _and_4916 : _and_4915;
+  assign _and_4918 = _and_1925 & _mux_4917;
+  assign _mux_4919 = _and_4050 ? 1'b0 : 1'b1;
+  assign _or_4920 = _and_4050 | _and_4918;
+  assign _and_4921 = _slice_2101 & _slice_2103;
+  assign _mux_4922 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4923 = _eq_1944 ? _and_4921 : _and_4915;
+  assign _and_4924 = _and_1925 & _mux_4923;
+  assign _mux_4925 = _and_4053 ? 1'b0 : _mux_4922;
+  assign _or_4926 = _and_4053 | _and_4924;
+  assign _and_4927 = _eq_1944 & _and_4921;
+  assign _and_4928 = _and_1925 & _and_4927;
+  assign _and_4929 = _or_2141 & _slice_2354;
+  assign _and_4930 = _slice_2104 & _slice_2105;
+  assign _mux_4931 = _eq_1944 ? _and_4930 : _and_4929;
+  assign _and_4932 = _and_1925 & _mux_4931;
+  assign _mux_4933 = _and_4061 ? 1'b0 : 1'b1;
+  assign _or_4934 = _and_4061 | _and_4932;
+  assign _and_4935 = _slice_2104 & _slice_2106;
+  assign _mux_4936 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4937 = _eq_1944 ? _and_4935 : _and_4929;
+  assign _and_4938 = _and_1925 & _mux_4937;
+  assign _mux_4939 = _and_4064 ? 1'b0 : _mux_4936;
+  assign _or_4940 = _and_4064 | _and_4938;
+  assign _and_4941 = _eq_1944 & _and_4935;
+  assign _and_4942 = _and_1925 & _and_4941;
+  assign _and_4943 = _or_2141 & _slice_2358;
+  assign _and_4944 = _slice_2107 & _slice_2108;
+  assign _mux_4945 = _eq_1944 ? _and_4944 : _and_4943;
+  assign _and_4946 = _and_1925 & _mux_4945;
+  assign _mux_4947 = _and_4072 ? 1'b0 : 1'b1;
+  assign _or_4948 = _and_4072 | _and_4946;
+  assign _and_4949 = _slice_2107 & _slice_2109;
+  assign _mux_4950 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4951 = _eq_1944 ? _and_4949 : _and_4943;
+  assign _and_4952 = _and_1925 & _mux_4951;
+  assign _mux_4953 = _and_4075 ? 1'b0 : _mux_4950;
+  assign _or_4954 = _and_4075 | _and_4952;
+  assign _and_4955 = _eq_1944 & _and_4949;
+  assign _and_4956 = _and_1925 & _and_4955;
+  assign _and_4957 = _or_2141 & _slice_2362;
+  assign _and_4958 = _slice_2110 & _slice_2111;
+  assign _mux_4959 = _eq_1944 ? _and_4958 : _and_4957;
+  assign _and_4960 = _and_1925 & _mux_4959;
+  assign _mux_4961 = _and_4083 ? 1'b0 : 1'b1;
+  assign _or_4962 = _and_4083 | _and_4960;
+  assign _and_4963 = _slice_2110 & _slice_2112;
+  assign _mux_4964 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4965 = _eq_1944 ? _and_4963 : _and_4957;
+  assign _and_4966 = _and_1925 & _mux_4965;
+  assign _mux_4967 = _and_4086 ? 1'b0 : _mux_4964;
+  assign _or_4968 = _and_4086 | _and_4966;
+  assign _and_4969 = _eq_1944 & _and_4963;
+  assign _and_4970 = _and_1925 & _and_4969;
+  assign _and_4971 = _or_2141 & _slice_2366;
+  assign _and_4972 = _slice_2113 & _slice_2114;
+  assign _mux_4973 = _eq_1944 ? _and_4972 : _and_4971;
+  assign _and_4974 = _and_1925 & _mux_4973;
+  assign _mux_4975 = _and_4094 ? 1'b0 : 1'b1;
+  assign _or_4976 = _and_4094 | _and_4974;
+  assign _and_4977 = _slice_2113 & _slice_2115;
+  assign _mux_4978 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4979 = _eq_1944 ? _and_4977 : _and_4971;
+  assign _and_4980 = _and_1925 & _mux_4979;
+  assign _mux_4981 = _and_4097 ? 1'b0 : _mux_4978;
+  assign _or_4982 = _and_4097 | _and_4980;
+  assign _and_4983 = _eq_1944 & _and_4977;
+  assign _and_4984 = _and_1925 & _and_4983;
+  assign _and_4985 = _or_2141 & _slice_2370;
+  assign _and_4986 = _slice_2116 & _slice_2117;
+  assign _mux_4987 = _eq_1944 ? _and_4986 : _and_4985;
+  assign _and_4988 = _and_1925 & _mux_4987;
+  assign _mux_4989 = _and_4105 ? 1'b0 : 1'b1;
+  assign _or_4990 = _and_4105 | _and_4988;
+  assign _and_4991 = _slice_2116 & _slice_2118;
+  assign _mux_4992 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_4993 = _eq_1944 ? _and_4991 : _and_4985;
+  assign _and_4994 = _and_1925 & _mux_4993;
+  assign _mux_4995 = _and_4108 ? 1'b0 : _mux_4992;
+  assign _or_4996 = _and_4108 | _and_4994;
+  assign _and_4997 = _eq_1944 & _and_4991;
+  assign _and_4998 = _and_1925 & _and_4997;
+  assign _and_4999 = _or_2141 & _slice_2374;
+  assign _and_5000 = _slice_2119 & _slice_2120;
+  assign _mux_5001 = _eq_1944 ? _and_5000 : _and_4999;
+  assign _and_5002 = _and_1925 & _mux_5001;
+  assign _mux_5003 = _and_4116 ? 1'b0 : 1'b1;
+  assign _or_5004 = _and_4116 | _and_5002;
+  assign _and_5005 = _slice_2119 & _slice_2121;
+  assign _mux_5006 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_5007 = _eq_1944 ? _and_5005 : _and_4999;
+  assign _and_5008 = _and_1925 & _mux_5007;
+  assign _mux_5009 = _and_4119 ? 1'b0 : _mux_5006;
+  assign _or_5010 = _and_4119 | _and_5008;
+  assign _and_5011 = _eq_1944 & _and_5005;
+  assign _and_5012 = _and_1925 & _and_5011;
+  assign _and_5013 = _or_2141 & _slice_2378;
+  assign _and_5014 = _slice_2122 & _slice_2123;
+  assign _mux_5015 = _eq_1944 ? _and_5014 : _and_5013;
+  assign _and_5016 = _and_1925 & _mux_5015;
+  assign _mux_5017 = _and_4127 ? 1'b0 : 1'b1;
+  assign _or_5018 = _and_4127 | _and_5016;
+  assign _and_5019 = _slice_2122 & _slice_2124;
+  assign _mux_5020 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_5021 = _eq_1944 ? _and_5019 : _and_5013;
+  assign _and_5022 = _and_1925 & _mux_5021;
+  assign _mux_5023 = _and_4130 ? 1'b0 : _mux_5020;
+  assign _or_5024 = _and_4130 | _and_5022;
+  assign _and_5025 = _eq_1944 & _and_5019;
+  assign _and_5026 = _and_1925 & _and_5025;
+  assign _and_5027 = _or_2141 & _slice_2382;
+  assign _and_5028 = _slice_2125 & _slice_2126;
+  assign _mux_5029 = _eq_1944 ? _and_5028 : _and_5027;
+  assign _and_5030 = _and_1925 & _mux_5029;
+  assign _mux_5031 = _and_4138 ? 1'b0 : 1'b1;
+  assign _or_5032 = _and_4138 | _and_5030;
+  assign _and_5033 = _slice_2125 & _slice_2127;
+  assign _mux_5034 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_5035 = _eq_1944 ? _and_5033 : _and_5027;
+  assign _and_5036 = _and_1925 & _mux_5035;
+  assign _mux_5037 = _and_4141 ? 1'b0 : _mux_5034;
+  assign _or_5038 = _and_4141 | _and_5036;
+  assign _and_5039 = _eq_1944 & _and_5033;
+  assign _and_5040 = _and_1925 & _and_5039;
+  assign _and_5041 = _or_2141 & _slice_2386;
+  assign _and_5042 = _slice_2128 & _slice_2129;
+  assign _mux_5043 = _eq_1944 ? _and_5042 : _and_5041;
+  assign _and_5044 = _and_1925 & _mux_5043;
+  assign _mux_5045 = _and_4149 ? 1'b0 : 1'b1;
+  assign _or_5046 = _and_4149 | _and_5044;
+  assign _and_5047 = _slice_2128 & _slice_2130;
+  assign _mux_5048 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_5049 = _eq_1944 ? _and_5047 : _and_5041;
+  assign _and_5050 = _and_1925 & _mux_5049;
+  assign _mux_5051 = _and_4152 ? 1'b0 : _mux_5048;
+  assign _or_5052 = _and_4152 | _and_5050;
+  assign _and_5053 = _eq_1944 & _and_5047;
+  assign _and_5054 = _and_1925 & _and_5053;
+  assign _and_5055 = _or_2141 & _slice_2390;
+  assign _and_5056 = _slice_2131 & _slice_2132;
+  assign _mux_5057 = _eq_1944 ? _and_5056 : _and_5055;
+  assign _and_5058 = _and_1925 & _mux_5057;
+  assign _mux_5059 = _and_4160 ? 1'b0 : 1'b1;
+  assign _or_5060 = _and_4160 | _and_5058;
+  assign _and_5061 = _slice_2131 & _slice_2133;
+  assign _mux_5062 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_5063 = _eq_1944 ? _and_5061 : _and_5055;
+  assign _and_5064 = _and_1925 & _mux_5063;
+  assign _mux_5065 = _and_4163 ? 1'b0 : _mux_5062;
+  assign _or_5066 = _and_4163 | _and_5064;
+  assign _and_5067 = _eq_1944 & _and_5061;
+  assign _and_5068 = _and_1925 & _and_5067;
+  assign _and_5069 = _or_2141 & _slice_2394;
+  assign _and_5070 = _slice_2134 & _slice_2135;
+  assign _mux_5071 = _eq_1944 ? _and_5070 : _and_5069;
+  assign _and_5072 = _and_1925 & _mux_5071;
+  assign _mux_5073 = _and_4171 ? 1'b0 : 1'b1;
+  assign _or_5074 = _and_4171 | _and_5072;
+  assign _and_5075 = _slice_2134 & _slice_2136;
+  assign _mux_5076 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_5077 = _eq_1944 ? _and_5075 : _and_5069;
+  assign _and_5078 = _and_1925 & _mux_5077;
+  assign _mux_5079 = _and_4174 ? 1'b0 : _mux_5076;
+  assign _or_5080 = _and_4174 | _and_5078;
+  assign _and_5081 = _eq_1944 & _and_5075;
+  assign _and_5082 = _and_1925 & _and_5081;
+  assign _not_5083 = ~_eq_1944;
+  assign _and_5084 = _not_5083 & _and_4187;
+  assign _and_5085 = _and_1925 & _and_5084;
+  assign _mux_5086 = _and_3473 ? 1'b0 : 1'b1;
+  assign _or_5087 = _and_3473 | _and_5085;
+  assign _mux_5088 = _and_2402 ? 1'b1 : 1'b0;
+  assign _or_5089 = _and_2402 | _and_5085;
+  assign _and_5090 = _not_5083 & _and_4201;
+  assign _and_5091 = _and_1925 & _and_5090;
+  assign _mux_5092 = _and_3484 ? 1'b0 : 1'b1;
+  assign _or_5093 = _and_3484 | _and_5091;
+  assign _mux_5094 = _and_2408 ? 1'b1 : 1'b0;
+  assign _or_5095 = _and_2408 | _and_5091;
+  assign _and_5096 = _not_5083 & _and_4215;
+  assign _and_5097 = _and_1925 & _and_5096;
+  assign _mux_5098 = _and_3495 ? 1'b0 : 1'b1;
+  assign _or_5099 = _and_3495 | _and_5097;
+  assign _mux_5100 = _and_2414 ? 1'b1 : 1'b0;
+  assign _or_5101 = _and_2414 | _and_5097;
+  assign _and_5102 = _not_5083 & _and_4229;
+  assign _and_5103 = _and_1925 & _and_5102;
+  assign _mux_5104 = _and_3506 ? 1'b0 : 1'b1;
+  assign _or_5105 = _and_3506 | _and_5103;
+  assign _mux_5106 = _and_2420 ? 1'b1 : 1'b0;
+  assign _or_5107 = _and_2420 | _and_5103;
+  assign _and_5108 = _not_5083 & _and_4243;
+  assign _and_5109 = _and_1925 & _and_5108;
+  assign _mux_5110 = _and_3517 ? 1'b0 : 1'b1;
+  assign _or_5111 = _and_3517 | _and_5109;
+  assign _mux_5112 = _and_2426 ? 1'b1 : 1'b0;
+  assign _or_5113 = _and_2426 | _and_5109;
+  assign _and_5114 = _not_5083 & _and_4257;
+  assign _and_5115 = _and_1925 & _and_5114;
+  assign _mux_5116 = _and_3528 ? 1'b0 : 1'b1;
+  assign _or_5117 = _and_3528 | _and_5115;
+  assign _mux_5118 = _and_2432 ? 1'b1 : 1'b0;
+  assign _or_5119 = _and_2432 | _and_5115;
+  assign _and_5120 = _not_5083 & _and_4271;
+  assign _and_5121 = _and_1925 & _and_5120;
+  assign _mux_5122 = _and_3539 ? 1'b0 : 1'b1;
+  assign _or_5123 = _and_3539 | _and_5121;
+  assign _mux_5124 = _and_2438 ? 1'b1 : 1'b0;
+  assign _or_5125 = _and_2438 | _and_5121;
+  assign _and_5126 = _not_5083 & _and_4285;
+  assign _and_5127 = _and_1925 & _and_5126;
+  assign _mux_5128 = _and_3550 ? 1'b0 : 1'b1;
+  assign _or_5129 = _and_3550 | _and_5127;
+  assign _mux_5130 = _and_2444 ? 1'b1 : 1'b0;
+  assign _or_5131 = _and_2444 | _and_5127;
+  assign _and_5132 = _not_5083 & _and_4299;
+  assign _and_5133 = _and_1925 & _and_5132;
+  assign _mux_5134 = _and_3561 ? 1'b0 : 1'b1;
+  assign _or_5135 = _and_3561 | _and_5133;
+  assign _mux_5136 = _and_2450 ? 1'b1 : 1'b0;
+  assign _or_5137 = _and_2450 | _and_5133;
+  assign _and_5138 = _not_5083 & _and_4313;
+  assign _and_5139 = _and_1925 & _and_5138;
+  assign _mux_5140 = _and_3572 ? 1'b0 : 1'b1;
+  assign _or_5141 = _and_3572 | _and_5139;
+  assign _mux_5142 = _and_2456 ? 1'b1 : 1'b0;
+  assign _or_5143 = _and_2456 | _and_5139;
+  assign _and_5144 = _not_5083 & _and_4327;
+  assign _and_5145 = _and_1925 & _and_5144;
+  assign _mux_5146 = _and_3583 ? 1'b0 : 1'b1;
+  assign _or_5147 = _and_3583 | _and_5145;
+  assign _mux_5148 = _and_2462 ? 1'b1 : 1'b0;
+  assign _or_5149 = _and_2462 | _and_5145;
+  assign _and_5150 = _not_5083 & _and_4341;
+  assign _and_5151 = _and_1925 & _and_5150;
+  assign _mux_5152 = _and_3594 ? 1'b0 : 1'b1;
+  assign _or_5153 = _and_3594 | _and_5151;
+  assign _mux_5154 = _and_2468 ? 1'b1 : 1'b0;
+  assign _or_5155 = _and_2468 | _and_5151;
+  assign _and_5156 = _not_5083 & _and_4355;
+  assign _and_5157 = _and_1925 & _and_5156;
+  assign _mux_5158 = _and_3605 ? 1'b0 : 1'b1;
+  assign _or_5159 = _and_3605 | _and_5157;
+  assign _mux_5160 = _and_2474 ? 1'b1 : 1'b0;
+  assign _or_5161 = _and_2474 | _and_5157;
+  assign _and_5162 = _not_5083 & _and_4369;
+  assign _and_5163 = _and_1925 & _and_5162;
+  assign _mux_5164 = _and_3616 ? 1'b0 : 1'b1;
+  assign _or_5165 = _and_3616 | _and_5163;
+  assign _mux_5166 = _and_2480 ? 1'b1 : 1'b0;
+  assign _or_5167 = _and_2480 | _and_5163;
+  assign _and_5168 = _not_5083 & _and_4383;
+  assign _and_5169 = _and_1925 & _and_5168;
+  assign _mux_5170 = _and_3627 ? 1'b0 : 1'b1;
+  assign _or_5171 = _and_3627 | _and_5169;
+  assign _mux_5172 = _and_2486 ? 1'b1 : 1'b0;
+  assign _or_5173 = _and_2486 | _and_5169;
+  assign _and_5174 = _not_5083 & _and_4397;
+  assign _and_5175 = _and_1925 & _and_5174;
+  assign _mux_5176 = _and_3638 ? 1'b0 : 1'b1;
+  assign _or_5177 = _and_3638 | _and_5175;
+  assign _mux_5178 = _and_2492 ? 1'b1 : 1'b0;
+  assign _or_5179 = _and_2492 | _and_5175;
+  assign _and_5180 = _not_5083 & _and_4411;
+  assign _and_5181 = _and_1925 & _and_5180;
+  assign _mux_5182 = _and_3649 ? 1'b0 : 1'b1;
+  assign _or_5183 = _and_3649 | _and_5181;
+  assign _mux_5184 = _and_2498 ? 1'b1 : 1'b0;
+  assign _or_5185 = _and_2498 | _and_5181;
+  assign _and_5186 = _not_5083 & _and_4425;
+  assign _and_5187 = _and_1925 & _and_5186;
+  assign _mux_5188 = _and_3660 ? 1'b0 : 1'b1;
+  assign _or_5189 = _and_3660 | _and_5187;
+  assign _mux_5190 = _and_2504 ? 1'b1 : 1'b0;
+  assign _or_5191 = _and_2504 | _and_5187;
+  assign _and_5192 = _not_5083 & _and_4439;
+  assign _and_5193 = _and_1925 & _and_5192;
+  assign _mux_5194 = _and_3671 ? 1'b0 : 1'b1;
+  assign _or_5195 = _and_3671 | _and_5193;
+  assign _mux_5196 = _and_2510 ? 1'b1 : 1'b0;
+  assign _or_5197 = _and_2510 | _and_5193;
+  assign _and_5198 = _not_5083 & _and_4453;
+  assign _and_5199 = _and_1925 & _and_5198;
+  assign _mux_5200 = _and_3682 ? 1'b0 : 1'b1;
+  assign _or_5201 = _and_3682 | _and_5199;
+  assign _mux_5202 = _and_2516 ? 1'b1 : 1'b0;
+  assign _or_5203 = _and_2516 | _and_5199;
+  assign _and_5204 = _not_5083 & _and_4467;
+  assign _and_5205 = _and_1925 & _and_5204;
+  assign _mux_5206 = _and_3693 ? 1'b0 : 1'b1;
+  assign _or_5207 = _and_3693 | _and_5205;
+  assign _mux_5208 = _and_2522 ? 1'b1 : 1'b0;
+  assign _or_5209 = _and_2522 | _and_5205;
+  assign _and_5210 = _not_5083 & _and_4481;
+  assign _and_5211 = _and_1925 & _and_5210;
+  assign _mux_5212 = _and_3704 ? 1'b0 : 1'b1;
+  assign _or_5213 = _and_3704 | _and_5211;
+  assign _mux_5214 = _and_2528 ? 1'b1 : 1'b0;
+  assign _or_5215 = _and_2528 | _and_5211;
+  assign _and_5216 = _not_5083 & _and_4495;
+  assign _and_5217 = _and_1925 & _and_5216;
+  assign _mux_5218 = _and_3715 ? 1'b0 : 1'b1;
+  assign _or_5219 = _and_3715 | _and_5217;
+  assign _mux_5220 = _and_2534 ? 1'b1 : 1'b0;
+  assign _or_5221 = _and_2534 | _and_5217;
+  assign _and_5222 = _not_5083 & _and_4509;
+  assign _and_5223 = _and_1925 & _and_5222;
+  assign _mux_5224 = _and_3726 ? 1'b0 : 1'b1;
+  assign _or_5225 = _and_3726 | _and_5223;
+  assign _mux_5226 = _and_2540 ? 1'b1 : 1'b0;
+  assign _or_5227 = _and_2540 | _and_5223;
+  assign _and_5228 = _not_5083 & _and_4523;
+  assign _and_5229 = _and_1925 & _and_5228;
+  assign _mux_5230 = _and_3737 ? 1'b0 : 1'b1;
+  assign _or_5231 = _and_3737 | _and_5229;
+  assign _mux_5232 = _and_2546 ? 1'b1 : 1'b0;
+  assign _or_5233 = _and_2546 | _and_5229;
+  assign _and_5234 = _not_5083 & _and_4537;
+  assign _and_5235 = _and_1925 & _and_5234;
+  assign _mux_5236 = _and_3748 ? 1'b0 : 1'b1;
+  assign _or_5237 = _and_3748 | _and_5235;
+  assign _mux_5238 = _and_2552 ? 1'b1 : 1'b0;
+  assign _or_5239 = _and_2552 | _and_5235;
+  assign _and_5240 = _not_5083 & _and_4551;
+  assign _and_5241 = _and_1925 & _and_5240;
+  assign _mux_5242 = _and_3759 ? 1'b0 : 1'b1;
+  assign _or_5243 = _and_3759 | _and_5241;
+  assign _mux_5244 = _and_2558 ? 1'b1 : 1'b0;
+  assign _or_5245 = _and_2558 | _and_5241;
+  assign _and_5246 = _not_5083 & _and_4565;
+  assign _and_5247 = _and_1925 & _and_5246;
+  assign _mux_5248 = _and_3770 ? 1'b0 : 1'b1;
+  assign _or_5249 = _and_3770 | _and_5247;
+  assign _mux_5250 = _and_2564 ? 1'b1 : 1'b0;
+  assign _or_5251 = _and_2564 | _and_5247;
+  assign _and_5252 = _not_5083 & _and_4579;
+  assign _and_5253 = _and_1925 & _and_5252;
+  assign _mux_5254 = _and_3781 ? 1'b0 : 1'b1;
+  assign _or_5255 = _and_3781 | _and_5253;
+  assign _mux_5256 = _and_2570 ? 1'b1 : 1'b0;
+  assign _or_5257 = _and_2570 | _and_5253;
+  assign _and_5258 = _not_5083 & _and_4593;
+  assign _and_5259 = _and_1925 & _and_5258;
+  assign _mux_5260 = _and_3792 ? 1'b0 : 1'b1;
+  assign _or_5261 = _and_3792 | _and_5259;
+  assign _mux_5262 = _and_2576 ? 1'b1 : 1'b0;
+  assign _or_5263 = _and_2576 | _and_5259;
+  assign _and_5264 = _not_5083 & _and_4607;
+  assign _and_5265 = _and_1925 & _and_5264;
+  assign _mux_5266 = _and_3803 ? 1'b0 : 1'b1;
+  assign _or_5267 = _and_3803 | _and_5265;
+  assign _mux_5268 = _and_2582 ? 1'b1 : 1'b0;
+  assign _or_5269 = _and_2582 | _and_5265;
+  assign _and_5270 = _not_5083 & _and_4621;
+  assign _and_5271 = _and_1925 & _and_5270;
+  assign _mux_5272 = _and_3814 ? 1'b0 : 1'b1;
+  assign _or_5273 = _and_3814 | _and_5271;
+  assign _mux_5274 = _and_2588 ? 1'b1 : 1'b0;
+  assign _or_5275 = _and_2588 | _and_5271;
+  assign _and_5276 = _not_5083 & _and_4635;
+  assign _and_5277 = _and_1925 & _and_5276;
+  assign _mux_5278 = _and_3825 ? 1'b0 : 1'b1;
+  assign _or_5279 = _and_3825 | _and_5277;
+  assign _mux_5280 = _and_2594 ? 1'b1 : 1'b0;
+  assign _or_5281 = _and_2594 | _and_5277;
+  assign _and_5282 = _not_5083 & _and_4649;
+  assign _and_5283 = _and_1925 & _and_5282;
+  assign _mux_5284 = _and_3836 ? 1'b0 : 1'b1;
+  assign _or_5285 = _and_3836 | _and_5283;
+  assign _mux_5286 = _and_2600 ? 1'b1 : 1'b0;
+  assign _or_5287 = _and_2600 | _and_5283;
+  assign _and_5288 = _not_5083 & _and_4663;
+  assign _and_5289 = _and_1925 & _and_5288;
+  assign _mux_5290 = _and_3847 ? 1'b0 : 1'b1;
+  assign _or_5291 = _and_3847 | _and_5289;
+  assign _mux_5292 = _and_2606 ? 1'b1 : 1'b0;
+  assign _or_5293 = _and_2606 | _and_5289;
+  assign _and_5294 = _not_5083 & _and_4677;
+  assign _and_5295 = _and_1925 & _and_5294;
+  assign _mux_5296 = _and_3858 ? 1'b0 : 1'b1;
+  assign _or_5297 = _and_3858 | _and_5295;
+  assign _mux_5298 = _and_2612 ? 1'b1 : 1'b0;
+  assign _or_5299 = _and_2612 | _and_5295;
+  assign _and_5300 = _not_5083 & _and_4691;
+  assign _and_5301 = _and_1925 & _and_5300;
+  assign _mux_5302 = _and_3869 ? 1'b0 : 1'b1;
+  assign _or_5303 = _and_3869 | _and_5301;
+  assign _mux_5304 = _and_2618 ? 1'b1 : 1'b0;
+  assign _or_5305 = _and_2618 | _and_5301;
+  assign _and_5306 = _not_5083 & _and_4705;
+  assign _and_5307 = _and_1925 & _and_5306;
+  assign _mux_5308 = _and_3880 ? 1'b0 : 1'b1;
+  assign _or_5309 = _and_3880 | _and_5307;
+  assign _mux_5310 = _and_2624 ? 1'b1 : 1'b0;
+  assign _or_5311 = _and_2624 | _and_5307;
+  assign _and_5312 = _not_5083 & _and_4719;
+  assign _and_5313 = _and_1925 & _and_5312;
+  assign _mux_5314 = _and_3891 ? 1'b0 : 1'b1;
+  assign _or_5315 = _and_3891 | _and_5313;
+  assign _mux_5316 = _and_2630 ? 1'b1 : 1'b0;
+  assign _or_5317 = _and_2630 | _and_5313;
+  assign _and_5318 = _not_5083 & _and_4733;
+  assign _and_5319 = _and_1925 & _and_5318;
+  assign _mux_5320 = _and_3902 ? 1'b0 : 1'b1;
+  assign _or_5321 = _and_3902 | _and_5319;
+  assign _mux_5322 = _and_2636 ? 1'b1 : 1'b0;
+  assign _or_5323 = _and_2636 | _and_5319;
+  assign _and_5324 = _not_5083 & _and_4747;
+  assign _and_5325 = _and_1925 & _and_5324;
+  assign _mux_5326 = _and_3913 ? 1'b0 : 1'b1;
+  assign _or_5327 = _and_3913 | _and_5325;
+  assign _mux_5328 = _and_2642 ? 1'b1 : 1'b0;
+  assign _or_5329 = _and_2642 | _and_5325;
+  assign _and_5330 = _not_5083 & _and_4761;
+  assign _and_5331 = _and_1925 & _and_5330;
+  assign _mux_5332 = _and_3924 ? 1'b0 : 1'b1;
+  assign _or_5333 = _and_3924 | _and_5331;
+  assign _mux_5334 = _and_2648 ? 1'b1 : 1'b0;
+  assign _or_5335 = _and_2648 | _and_5331;
+  assign _and_5336 = _not_5083 & _and_4775;
+  assign _and_5337 = _and_1925 & _and_5336;
+  assign _mux_5338 = _and_3935 ? 1'b0 : 1'b1;
+  assign _or_5339 = _and_3935 | _and_5337;
+  assign _mux_5340 = _and_2654 ? 1'b1 : 1'b0;
+  assign _or_5341 = _and_2654 | _and_5337;
+  assign _and_5342 = _not_5083 & _and_4789;
+  assign _and_5343 = _and_1925 & _and_5342;
+  assign _mux_5344 = _and_3946 ? 1'b0 : 1'b1;
+  assign _or_5345 = _and_3946 | _and_5343;
+  assign _mux_5346 = _and_2660 ? 1'b1 : 1'b0;
+  assign _or_5347 = _and_2660 | _and_5343;
+  assign _and_5348 = _not_5083 & _and_4803;
+  assign _and_5349 = _and_1925 & _and_5348;
+  assign _mux_5350 = _and_3957 ? 1'b0 : 1'b1;
+  assign _or_5351 = _and_3957 | _and_5349;
+  assign _mux_5352 = _and_2666 ? 1'b1 : 1'b0;
+  assign _or_5353 = _and_2666 | _and_5349;
+  assign _and_5354 = _not_5083 & _and_4817;
+  assign _and_5355 = _and_1925 & _and_5354;
+  assign _mux_5356 = _and_3968 ? 1'b0 : 1'b1;
+  assign _or_5357 = _and_3968 | _and_5355;
+  assign _mux_5358 = _and_2672 ? 1'b1 : 1'b0;
+  assign _or_5359 = _and_2672 | _and_5355;
+  assign _and_5360 = _not_5083 & _and_4831;
+  assign _and_5361 = _and_1925 & _and_5360;
+  assign _mux_5362 = _and_3979 ? 1'b0 : 1'b1;
+  assign _or_5363 = _and_3979 | _and_5361;
+  assign _mux_5364 = _and_2678 ? 1'b1 : 1'b0;
+  assign _or_5365 = _and_2678 | _and_5361;
+  assign _and_5366 = _not_5083 & _and_4845;
+  assign _and_5367 = _and_1925 & _and_5366;
+  assign _mux_5368 = _and_3990 ? 1'b0 : 1'b1;
+  assign _or_5369 = _and_3990 | _and_5367;
+  assign _mux_5370 = _and_2684 ? 1'b1 : 1'b0;
+  assign _or_5371 = _and_2684 | _and_5367;
+  assign _and_5372 = _not_5083 & _and_4859;
+  assign _and_5373 = _and_1925 & _and_5372;
+  assign _mux_5374 = _and_4001 ? 1'b0 : 1'b1;
+  assign _or_5375 = _and_4001 | _and_5373;
+  assign _mux_5376 = _and_2690 ? 1'b1 : 1'b0;
+  assign _or_5377 = _and_2690 | _and_5373;
+  assign _and_5378 = _not_5083 & _and_4873;
+  assign _and_5379 = _and_1925 & _and_5378;
+  assign _mux_5380 = _and_4012 ? 1'b0 : 1'b1;
+  assign _or_5381 = _and_4012 | _and_5379;
+  assign _mux_5382 = _and_2696 ? 1'b1 : 1'b0;
+  assign _or_5383 = _and_2696 | _and_5379;
+  assign _and_5384 = _not_5083 & _and_4887;
+  assign _and_5385 = _and_1925 & _and_5384;
+  assign _mux_5386 = _and_4023 ? 1'b0 : 1'b1;
+  assign _or_5387 = _and_4023 | _and_5385;
+  assign _mux_5388 = _and_2702 ? 1'b1 : 1'b0;
+  assign _or_5389 = _and_2702 | _and_5385;
+  assign _and_5390 = _not_5083 & _and_4901;
+  assign _and_5391 = _and_1925 & _and_5390;
+  assign _mux_5392 = _and_4034 ? 1'b0 : 1'b1;
+  assign _or_5393 = _and_4034 | _and_5391;
+  assign _mux_5394 = _and_2708 ? 1'b1 : 1'b0;
+  assign _or_5395 = _and_2708 | _and_5391;
+  assign _and_5396 = _not_5083 & _and_4915;
+  assign _and_5397 = _and_1925 & _and_5396;
+  assign _mux_5398 = _and_4045 ? 1'b0 : 1'b1;
+  assign _or_5399 = _and_4045 | _and_5397;
+  assign _mux_5400 = _and_2714 ? 1'b1 : 1'b0;
+  assign _or_5401 = _and_2714 | _and_5397;
+  assign _and_5402 = _not_5083 & _and_4929;
+  assign _and_5403 = _and_1925 & _and_5402;
+  assign _mux_5404 = _and_4056 ? 1'b0 : 1'b1;
+  assign _or_5405 = _and_4056 | _and_5403;
+  assign _mux_5406 = _and_2720 ? 1'b1 : 1'b0;
+  assign _or_5407 = _and_2720 | _and_5403;
+  assign _and_5408 = _not_5083 & _and_4943;
+  assign _and_5409 = _and_1925 & _and_5408;
+  assign _mux_5410 = _and_4067 ? 1'b0 : 1'b1;
+  assign _or_5411 = _and_4067 | _and_5409;
+  assign _mux_5412 = _and_2726 ? 1'b1 : 1'b0;
+  assign _or_5413 = _and_2726 | _and_5409;
+  assign _and_5414 = _not_5083 & _and_4957;
+  assign _and_5415 = _and_1925 & _and_5414;
+  assign _mux_5416 = _and_4078 ? 1'b0 : 1'b1;
+  assign _or_5417 = _and_4078 | _and_5415;
+  assign _mux_5418 = _and_2732 ? 1'b1 : 1'b0;
+  assign _or_5419 = _and_2732 | _and_5415;
+  assign _and_5420 = _not_5083 & _and_4971;
+  assign _and_5421 = _and_1925 & _and_5420;
+  assign _mux_5422 = _and_4089 ? 1'b0 : 1'b1;
+  assign _or_5423 = _and_4089 | _and_5421;
+  assign _mux_5424 = _and_2738 ? 1'b1 : 1'b0;
+  assign _or_5425 = _and_2738 | _and_5421;
+  assign _and_5426 = _not_5083 & _and_4985;
+  assign _and_5427 = _and_1925 & _and_5426;
+  assign _mux_5428 = _and_4100 ? 1'b0 : 1'b1;
+  assign _or_5429 = _and_4100 | _and_5427;
+  assign _mux_5430 = _and_2744 ? 1'b1 : 1'b0;
+  assign _or_5431 = _and_2744 | _and_5427;
+  assign _and_5432 = _not_5083 & _and_4999;
+  assign _and_5433 = _and_1925 & _and_5432;
+  assign _mux_5434 = _and_4111 ? 1'b0 : 1'b1;
+  assign _or_5435 = _and_4111 | _and_5433;
+  assign _mux_5436 = _and_2750 ? 1'b1 : 1'b0;
+  assign _or_5437 = _and_2750 | _and_5433;
+  assign _and_5438 = _not_5083 & _and_5013;
+  assign _and_5439 = _and_1925 & _and_5438;
+  assign _mux_5440 = _and_4122 ? 1'b0 : 1'b1;
+  assign _or_5441 = _and_4122 | _and_5439;
+  assign _mux_5442 = _and_2756 ? 1'b1 : 1'b0;
+  assign _or_5443 = _and_2756 | _and_5439;
+  assign _and_5444 = _not_5083 & _and_5027;
+  assign _and_5445 = _and_1925 & _and_5444;
+  assign _mux_5446 = _and_4133 ? 1'b0 : 1'b1;
+  assign _or_5447 = _and_4133 | _and_5445;
+  assign _mux_5448 = _and_2762 ? 1'b1 : 1'b0;
+  assign _or_5449 = _and_2762 | _and_5445;
+  assign _and_5450 = _not_5083 & _and_5041;
+  assign _and_5451 = _and_1925 & _and_5450;
+  assign _mux_5452 = _and_4144 ? 1'b0 : 1'b1;
+  assign _or_5453 = _and_4144 | _and_5451;
+  assign _mux_5454 = _and_2768 ? 1'b1 : 1'b0;
+  assign _or_5455 = _and_2768 | _and_5451;
+  assign _and_5456 = _not_5083 & _and_5055;
+  assign _and_5457 = _and_1925 & _and_5456;
+  assign _mux_5458 = _and_4155 ? 1'b0 : 1'b1;
+  assign _or_5459 = _and_4155 | _and_5457;
+  assign _mux_5460 = _and_2774 ? 1'b1 : 1'b0;
+  assign _or_5461 = _and_2774 | _and_5457;
+  assign _and_5462 = _not_5083 & _and_5069;
+  assign _and_5463 = _and_1925 & _and_5462;
+  assign _mux_5464 = _and_4166 ? 1'b0 : 1'b1;
+  assign _or_5465 = _and_4166 | _and_5463;
+  assign _mux_5466 = _and_2780 ? 1'b1 : 1'b0;
+  assign _or_5467 = _and_2780 | _and_5463;
   vmshr_base_match search (
     .blk(search_blk),
     .v_0(search_v_0),
@@ -12550,7 +12950,7 @@ module vmshr_base (
     .hit_idx(search_hit_idx),
     .primary(search_primary)
   );
-  wire _unused_ok = &{1'b0, search_cov_0, search_cov_1, search_cov_2, search_cov_3, search_cov_4, search_cov_5, search_cov_6, search_cov_7, search_cov_8, search_cov_9, search_cov_10, search_cov_11, search_cov_12, search_cov_13, search_cov_14, search_cov_15, search_cov_16, search_cov_17, search_cov_18, search_cov_19, search_cov_20, search_cov_21, search_cov_22, search_cov_23, search_cov_24, search_cov_25, search_cov_26, search_cov_27, search_cov_28, search_cov_29, search_cov_30, search_cov_31, search_cov_32, search_cov_33, search_cov_34, search_cov_35, search_cov_36, search_cov_37, search_cov_38, search_cov_39, search_cov_40, search_cov_41, search_cov_42, search_cov_43, search_cov_44, search_cov_45, search_cov_46, search_cov_47, search_cov_48, search_cov_49, search_cov_50, search_cov_51, search_cov_52, search_cov_53, search_cov_54, search_cov_55, search_cov_56, search_cov_57, search_cov_58, search_cov_59, search_cov_60, search_cov_61, search_cov_62, search_cov_63, _or_1699, _or_1917, _mux_1943, _or_2650, _or_2867, _ror_2869};
+  wire _unused_ok = &{1'b0, search_cov_0, search_cov_1, search_cov_2, search_cov_3, search_cov_4, search_cov_5, search_cov_6, search_cov_7, search_cov_8, search_cov_9, search_cov_10, search_cov_11, search_cov_12, search_cov_13, search_cov_14, search_cov_15, search_cov_16, search_cov_17, search_cov_18, search_cov_19, search_cov_20, search_cov_21, search_cov_22, search_cov_23, search_cov_24, search_cov_25, search_cov_26, search_cov_27, search_cov_28, search_cov_29, search_cov_30, search_cov_31, search_cov_32, search_cov_33, search_cov_34, search_cov_35, search_cov_36, search_cov_37, search_cov_38, search_cov_39, search_cov_40, search_cov_41, search_cov_42, search_cov_43, search_cov_44, search_cov_45, search_cov_46, search_cov_47, search_cov_48, search_cov_49, search_cov_50, search_cov_51, search_cov_52, search_cov_53, search_cov_54, search_cov_55, search_cov_56, search_cov_57, search_cov_58, search_cov_59, search_cov_60, search_cov_61, search_cov_62, search_cov_63, _or_1699, _or_1917, new_hbs, _or_3104, _or_3321, _ror_3323};
 endmodule
 `line 1 "vmshr_base_match.v" 0
 module vmshr_base_match (

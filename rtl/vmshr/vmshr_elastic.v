@@ -1998,2412 +1998,2211 @@ module vmshr_elastic (
   wire [1:0] _cat_1992;
   wire _ror_1993;
   wire _slice_1994;
-  wire _not_1995;
-  wire _and_1996;
-  wire _or_1997;
-  wire _and_1998;
-  wire [1:0] _cat_1999;
-  wire _not_2000;
-  wire _not_2001;
-  wire _not_2002;
-  wire _and_2003;
-  wire _or_2004;
-  wire _mux_2005;
-  wire _or_2006;
-  wire _and_2007;
-  wire _not_2008;
-  wire _and_2009;
-  wire _and_2010;
-  wire _gt_2012;
-  wire _gt_2014;
-  wire _gt_2016;
-  wire [2:0] _cat_2017;
-  wire [23:0] _slice_2018;
-  wire [2:0] _slice_2019;
-  wire [2:0] _not_2020;
-  wire [2:0] _and_2021;
-  wire [26:0] _cat_2022;
-  wire [5:0] _mux_2023;
-  wire _and_2024;
-  wire _and_2025;
-  wire _not_2026;
-  wire _and_2027;
-  wire [1:0] _mux_2028;
-  wire _gt_2030;
-  wire _gt_2032;
-  wire _gt_2034;
-  wire [2:0] _cat_2035;
-  wire [23:0] _slice_2036;
-  wire [23:0] _slice_2037;
-  wire _eq_2038;
-  wire [2:0] _slice_2039;
-  wire [2:0] _slice_2040;
-  wire [2:0] _xor_2041;
-  wire [2:0] _not_2042;
-  wire _not_2043;
-  wire _and_2044;
-  wire [2:0] _or_2045;
-  wire _rand_2046;
-  wire _and_2047;
-  wire _and_2048;
-  wire [2:0] _slice_2049;
-  wire [2:0] _and_2050;
-  reg [255:0] _sel_2051;
-  wire _eq_2053;
-  wire _eq_2055;
-  wire _eq_2057;
-  wire _eq_2059;
-  wire _eq_2061;
-  wire _eq_2063;
-  wire _eq_2065;
-  wire _eq_2067;
-  wire [7:0] _cat_2068;
-  wire [7:0] _repl_2069;
-  wire [7:0] _and_2070;
-  wire _and_2071;
-  wire [23:0] _slice_2073;
-  wire [23:0] _slice_2074;
-  wire _eq_2075;
-  wire [2:0] _slice_2076;
-  wire [2:0] _slice_2077;
-  wire [2:0] _xor_2078;
-  wire [2:0] _not_2079;
-  wire _not_2080;
-  wire _and_2081;
-  wire [2:0] _or_2082;
-  wire _rand_2083;
-  wire _and_2084;
-  wire _and_2085;
-  wire [2:0] _slice_2086;
-  wire [2:0] _and_2087;
-  reg [255:0] _sel_2088;
-  wire _eq_2090;
-  wire _eq_2092;
-  wire _eq_2094;
-  wire _eq_2096;
-  wire _eq_2098;
-  wire _eq_2100;
-  wire _eq_2102;
-  wire _eq_2104;
-  wire [7:0] _cat_2105;
-  wire [7:0] _repl_2106;
-  wire [7:0] _and_2107;
-  wire _and_2108;
-  wire [23:0] _slice_2110;
-  wire [23:0] _slice_2111;
-  wire _eq_2112;
-  wire [2:0] _slice_2113;
-  wire [2:0] _slice_2114;
-  wire [2:0] _xor_2115;
-  wire [2:0] _not_2116;
-  wire _not_2117;
-  wire _and_2118;
-  wire [2:0] _or_2119;
-  wire _rand_2120;
-  wire _and_2121;
-  wire _and_2122;
-  wire [2:0] _slice_2123;
-  wire [2:0] _and_2124;
-  reg [255:0] _sel_2125;
-  wire _eq_2127;
-  wire _eq_2129;
-  wire _eq_2131;
-  wire _eq_2133;
-  wire _eq_2135;
-  wire _eq_2137;
-  wire _eq_2139;
-  wire _eq_2141;
-  wire [7:0] _cat_2142;
-  wire [7:0] _repl_2143;
-  wire [7:0] _and_2144;
-  wire _and_2145;
-  wire [23:0] _slice_2147;
-  wire [23:0] _slice_2148;
-  wire _eq_2149;
-  wire [2:0] _slice_2150;
-  wire [2:0] _slice_2151;
-  wire [2:0] _xor_2152;
-  wire [2:0] _not_2153;
-  wire _not_2154;
-  wire _and_2155;
-  wire [2:0] _or_2156;
-  wire _rand_2157;
-  wire _and_2158;
-  wire _and_2159;
-  wire [2:0] _slice_2160;
-  wire [2:0] _and_2161;
-  reg [255:0] _sel_2162;
-  wire _eq_2164;
-  wire _eq_2166;
-  wire _eq_2168;
-  wire _eq_2170;
-  wire _eq_2172;
-  wire _eq_2174;
-  wire _eq_2176;
-  wire _eq_2178;
-  wire [7:0] _cat_2179;
-  wire [7:0] _repl_2180;
-  wire [7:0] _and_2181;
-  wire _and_2182;
-  wire [23:0] _slice_2184;
-  wire [23:0] _slice_2185;
-  wire _eq_2186;
-  wire [2:0] _slice_2187;
-  wire [2:0] _slice_2188;
-  wire [2:0] _xor_2189;
-  wire [2:0] _not_2190;
-  wire _not_2191;
-  wire _and_2192;
-  wire [2:0] _or_2193;
-  wire _rand_2194;
-  wire _and_2195;
-  wire _and_2196;
-  wire [2:0] _slice_2197;
-  wire [2:0] _and_2198;
-  reg [255:0] _sel_2199;
-  wire _eq_2201;
-  wire _eq_2203;
-  wire _eq_2205;
-  wire _eq_2207;
-  wire _eq_2209;
-  wire _eq_2211;
-  wire _eq_2213;
-  wire _eq_2215;
-  wire [7:0] _cat_2216;
-  wire [7:0] _repl_2217;
-  wire [7:0] _and_2218;
-  wire _and_2219;
-  wire [23:0] _slice_2221;
-  wire [23:0] _slice_2222;
+  wire full;
+  wire _or_1996;
+  wire _and_1997;
+  wire _not_1998;
+  wire _and_1999;
+  wire _and_2000;
+  wire _gt_2002;
+  wire _gt_2004;
+  wire _gt_2006;
+  wire [2:0] _cat_2007;
+  wire [23:0] _slice_2008;
+  wire [2:0] _slice_2009;
+  wire [2:0] _not_2010;
+  wire [2:0] _and_2011;
+  wire [26:0] _cat_2012;
+  wire [1:0] kind;
+  wire [1:0] new_hbs;
+  wire _not_2018;
+  wire _not_2019;
+  wire _not_2021;
+  wire _not_2023;
+  wire _not_2024;
+  wire _or_2025;
+  wire _eq_2029;
+  wire _slice_2030;
+  wire _slice_2031;
+  wire _slice_2032;
+  wire _slice_2033;
+  wire _slice_2034;
+  wire _slice_2035;
+  wire _slice_2036;
+  wire _slice_2037;
+  wire _slice_2038;
+  wire _slice_2039;
+  wire _slice_2040;
+  wire _slice_2041;
+  wire _slice_2042;
+  wire _slice_2043;
+  wire _slice_2044;
+  wire _slice_2045;
+  wire _slice_2046;
+  wire _slice_2047;
+  wire _slice_2048;
+  wire _slice_2049;
+  wire _slice_2050;
+  wire _slice_2051;
+  wire _slice_2052;
+  wire _slice_2053;
+  wire _slice_2054;
+  wire _slice_2055;
+  wire _slice_2056;
+  wire _slice_2057;
+  wire _slice_2058;
+  wire _slice_2059;
+  wire _slice_2060;
+  wire _slice_2061;
+  wire _slice_2062;
+  wire _slice_2063;
+  wire _slice_2064;
+  wire _slice_2065;
+  wire _slice_2066;
+  wire _slice_2067;
+  wire _slice_2068;
+  wire _slice_2069;
+  wire _slice_2070;
+  wire _slice_2071;
+  wire _slice_2072;
+  wire _slice_2073;
+  wire _slice_2074;
+  wire _slice_2075;
+  wire _slice_2076;
+  wire _slice_2077;
+  wire _slice_2078;
+  wire _slice_2079;
+  wire _slice_2080;
+  wire _slice_2081;
+  wire _slice_2082;
+  wire _slice_2083;
+  wire _slice_2084;
+  wire _slice_2085;
+  wire _slice_2086;
+  wire _slice_2087;
+  wire _slice_2088;
+  wire _slice_2089;
+  wire _slice_2090;
+  wire _slice_2091;
+  wire _slice_2092;
+  wire _slice_2093;
+  wire _slice_2094;
+  wire _slice_2095;
+  wire _slice_2096;
+  wire _slice_2097;
+  wire _slice_2098;
+  wire _slice_2099;
+  wire _slice_2100;
+  wire _slice_2101;
+  wire _slice_2102;
+  wire _slice_2103;
+  wire _slice_2104;
+  wire _slice_2105;
+  wire _slice_2106;
+  wire _slice_2107;
+  wire _slice_2108;
+  wire _slice_2109;
+  wire _slice_2110;
+  wire _slice_2111;
+  wire _slice_2112;
+  wire _slice_2113;
+  wire _slice_2114;
+  wire _slice_2115;
+  wire _slice_2116;
+  wire _slice_2117;
+  wire _slice_2118;
+  wire _slice_2119;
+  wire _slice_2120;
+  wire _slice_2121;
+  wire _slice_2122;
+  wire _slice_2123;
+  wire _slice_2124;
+  wire _slice_2125;
+  wire _slice_2126;
+  wire _slice_2127;
+  wire _slice_2128;
+  wire _slice_2129;
+  wire _slice_2130;
+  wire _slice_2131;
+  wire _slice_2132;
+  wire _slice_2133;
+  wire _slice_2134;
+  wire _slice_2135;
+  wire _slice_2136;
+  wire _slice_2137;
+  wire _slice_2138;
+  wire _slice_2139;
+  wire _slice_2140;
+  wire _slice_2141;
+  wire _slice_2142;
+  wire _slice_2143;
+  wire _slice_2144;
+  wire _slice_2145;
+  wire _slice_2146;
+  wire _slice_2147;
+  wire _slice_2148;
+  wire _slice_2149;
+  wire _slice_2150;
+  wire _slice_2151;
+  wire _slice_2152;
+  wire _slice_2153;
+  wire _slice_2154;
+  wire _slice_2155;
+  wire _slice_2156;
+  wire _slice_2157;
+  wire _slice_2158;
+  wire _slice_2159;
+  wire _slice_2160;
+  wire _slice_2161;
+  wire _slice_2162;
+  wire _slice_2163;
+  wire _slice_2164;
+  wire _slice_2165;
+  wire _slice_2166;
+  wire _slice_2167;
+  wire _slice_2168;
+  wire _slice_2169;
+  wire _slice_2170;
+  wire _slice_2171;
+  wire _slice_2172;
+  wire _slice_2173;
+  wire _slice_2174;
+  wire _slice_2175;
+  wire _slice_2176;
+  wire _slice_2177;
+  wire _slice_2178;
+  wire _slice_2179;
+  wire _slice_2180;
+  wire _slice_2181;
+  wire _slice_2182;
+  wire _slice_2183;
+  wire _slice_2184;
+  wire _slice_2185;
+  wire _slice_2186;
+  wire _slice_2187;
+  wire _slice_2188;
+  wire _slice_2189;
+  wire _slice_2190;
+  wire _slice_2191;
+  wire _slice_2192;
+  wire _slice_2193;
+  wire _slice_2194;
+  wire _slice_2195;
+  wire _slice_2196;
+  wire _slice_2197;
+  wire _slice_2198;
+  wire _slice_2199;
+  wire _slice_2200;
+  wire _slice_2201;
+  wire _slice_2202;
+  wire _slice_2203;
+  wire _slice_2204;
+  wire _slice_2205;
+  wire _slice_2206;
+  wire _slice_2207;
+  wire _slice_2208;
+  wire _slice_2209;
+  wire _slice_2210;
+  wire _slice_2211;
+  wire _slice_2212;
+  wire _slice_2213;
+  wire _slice_2214;
+  wire _slice_2215;
+  wire _slice_2216;
+  wire _slice_2217;
+  wire _slice_2218;
+  wire _slice_2219;
+  wire _slice_2220;
+  wire _slice_2221;
   wire _eq_2223;
-  wire [2:0] _slice_2224;
-  wire [2:0] _slice_2225;
-  wire [2:0] _xor_2226;
-  wire [2:0] _not_2227;
-  wire _not_2228;
-  wire _and_2229;
-  wire [2:0] _or_2230;
-  wire _rand_2231;
-  wire _and_2232;
-  wire _and_2233;
-  wire [2:0] _slice_2234;
-  wire [2:0] _and_2235;
-  reg [255:0] _sel_2236;
-  wire _eq_2238;
-  wire _eq_2240;
-  wire _eq_2242;
-  wire _eq_2244;
-  wire _eq_2246;
-  wire _eq_2248;
-  wire _eq_2250;
-  wire _eq_2252;
-  wire [7:0] _cat_2253;
-  wire [7:0] _repl_2254;
-  wire [7:0] _and_2255;
-  wire _and_2256;
-  wire [23:0] _slice_2258;
-  wire [23:0] _slice_2259;
-  wire _eq_2260;
-  wire [2:0] _slice_2261;
-  wire [2:0] _slice_2262;
-  wire [2:0] _xor_2263;
-  wire [2:0] _not_2264;
-  wire _not_2265;
-  wire _and_2266;
-  wire [2:0] _or_2267;
-  wire _rand_2268;
-  wire _and_2269;
-  wire _and_2270;
-  wire [2:0] _slice_2271;
-  wire [2:0] _and_2272;
-  reg [255:0] _sel_2273;
-  wire _eq_2275;
-  wire _eq_2277;
-  wire _eq_2279;
-  wire _eq_2281;
-  wire _eq_2283;
-  wire _eq_2285;
-  wire _eq_2287;
-  wire _eq_2289;
-  wire [7:0] _cat_2290;
-  wire [7:0] _repl_2291;
-  wire [7:0] _and_2292;
-  wire _and_2293;
-  wire [23:0] _slice_2295;
-  wire [23:0] _slice_2296;
-  wire _eq_2297;
-  wire [2:0] _slice_2298;
-  wire [2:0] _slice_2299;
-  wire [2:0] _xor_2300;
-  wire [2:0] _not_2301;
-  wire _not_2302;
-  wire _and_2303;
-  wire [2:0] _or_2304;
-  wire _rand_2305;
-  wire _and_2306;
-  wire _and_2307;
-  wire [2:0] _slice_2308;
-  wire [2:0] _and_2309;
-  reg [255:0] _sel_2310;
-  wire _eq_2312;
-  wire _eq_2314;
-  wire _eq_2316;
-  wire _eq_2318;
-  wire _eq_2320;
-  wire _eq_2322;
-  wire _eq_2324;
-  wire _eq_2326;
-  wire [7:0] _cat_2327;
-  wire [7:0] _repl_2328;
-  wire [7:0] _and_2329;
-  wire _and_2330;
-  wire [23:0] _slice_2332;
-  wire [23:0] _slice_2333;
-  wire _eq_2334;
-  wire [2:0] _slice_2335;
-  wire [2:0] _slice_2336;
-  wire [2:0] _xor_2337;
-  wire [2:0] _not_2338;
-  wire _not_2339;
-  wire _and_2340;
-  wire [2:0] _or_2341;
-  wire _rand_2342;
-  wire _and_2343;
-  wire _and_2344;
-  wire [2:0] _slice_2345;
-  wire [2:0] _and_2346;
-  reg [255:0] _sel_2347;
-  wire _eq_2349;
-  wire _eq_2351;
-  wire _eq_2353;
-  wire _eq_2355;
-  wire _eq_2357;
-  wire _eq_2359;
-  wire _eq_2361;
-  wire _eq_2363;
-  wire [7:0] _cat_2364;
-  wire [7:0] _repl_2365;
-  wire [7:0] _and_2366;
-  wire _and_2367;
-  wire [23:0] _slice_2369;
-  wire [23:0] _slice_2370;
-  wire _eq_2371;
-  wire [2:0] _slice_2372;
-  wire [2:0] _slice_2373;
-  wire [2:0] _xor_2374;
-  wire [2:0] _not_2375;
-  wire _not_2376;
-  wire _and_2377;
-  wire [2:0] _or_2378;
-  wire _rand_2379;
-  wire _and_2380;
-  wire _and_2381;
-  wire [2:0] _slice_2382;
-  wire [2:0] _and_2383;
-  reg [255:0] _sel_2384;
-  wire _eq_2386;
-  wire _eq_2388;
-  wire _eq_2390;
-  wire _eq_2392;
-  wire _eq_2394;
-  wire _eq_2396;
-  wire _eq_2398;
-  wire _eq_2400;
-  wire [7:0] _cat_2401;
-  wire [7:0] _repl_2402;
-  wire [7:0] _and_2403;
-  wire _and_2404;
-  wire [23:0] _slice_2406;
-  wire [23:0] _slice_2407;
-  wire _eq_2408;
-  wire [2:0] _slice_2409;
-  wire [2:0] _slice_2410;
-  wire [2:0] _xor_2411;
-  wire [2:0] _not_2412;
-  wire _not_2413;
-  wire _and_2414;
-  wire [2:0] _or_2415;
-  wire _rand_2416;
-  wire _and_2417;
-  wire _and_2418;
-  wire [2:0] _slice_2419;
-  wire [2:0] _and_2420;
-  reg [255:0] _sel_2421;
-  wire _eq_2423;
-  wire _eq_2425;
-  wire _eq_2427;
-  wire _eq_2429;
-  wire _eq_2431;
-  wire _eq_2433;
-  wire _eq_2435;
-  wire _eq_2437;
-  wire [7:0] _cat_2438;
-  wire [7:0] _repl_2439;
-  wire [7:0] _and_2440;
-  wire _and_2441;
-  wire [23:0] _slice_2443;
-  wire [23:0] _slice_2444;
-  wire _eq_2445;
-  wire [2:0] _slice_2446;
-  wire [2:0] _slice_2447;
-  wire [2:0] _xor_2448;
-  wire [2:0] _not_2449;
-  wire _not_2450;
-  wire _and_2451;
-  wire [2:0] _or_2452;
-  wire _rand_2453;
-  wire _and_2454;
-  wire _and_2455;
-  wire [2:0] _slice_2456;
-  wire [2:0] _and_2457;
-  reg [255:0] _sel_2458;
-  wire _eq_2460;
-  wire _eq_2462;
-  wire _eq_2464;
-  wire _eq_2466;
-  wire _eq_2468;
-  wire _eq_2470;
-  wire _eq_2472;
-  wire _eq_2474;
-  wire [7:0] _cat_2475;
-  wire [7:0] _repl_2476;
-  wire [7:0] _and_2477;
-  wire _and_2478;
-  wire [23:0] _slice_2480;
-  wire [23:0] _slice_2481;
-  wire _eq_2482;
-  wire [2:0] _slice_2483;
-  wire [2:0] _slice_2484;
-  wire [2:0] _xor_2485;
-  wire [2:0] _not_2486;
-  wire _not_2487;
-  wire _and_2488;
-  wire [2:0] _or_2489;
-  wire _rand_2490;
-  wire _and_2491;
-  wire _and_2492;
+  wire _eq_2225;
+  wire _or_2226;
+  wire _slice_2227;
+  wire _slice_2231;
+  wire _slice_2235;
+  wire _slice_2239;
+  wire _slice_2243;
+  wire _slice_2247;
+  wire _slice_2251;
+  wire _slice_2255;
+  wire _slice_2259;
+  wire _slice_2263;
+  wire _slice_2267;
+  wire _slice_2271;
+  wire _slice_2275;
+  wire _slice_2279;
+  wire _slice_2283;
+  wire _slice_2287;
+  wire _slice_2291;
+  wire _slice_2295;
+  wire _slice_2299;
+  wire _slice_2303;
+  wire _slice_2307;
+  wire _slice_2311;
+  wire _slice_2315;
+  wire _slice_2319;
+  wire _slice_2323;
+  wire _slice_2327;
+  wire _slice_2331;
+  wire _slice_2335;
+  wire _slice_2339;
+  wire _slice_2343;
+  wire _slice_2347;
+  wire _slice_2351;
+  wire _slice_2355;
+  wire _slice_2359;
+  wire _slice_2363;
+  wire _slice_2367;
+  wire _slice_2371;
+  wire _slice_2375;
+  wire _slice_2379;
+  wire _slice_2383;
+  wire _slice_2387;
+  wire _slice_2391;
+  wire _slice_2395;
+  wire _slice_2399;
+  wire _slice_2403;
+  wire _slice_2407;
+  wire _slice_2411;
+  wire _slice_2415;
+  wire _slice_2419;
+  wire _slice_2423;
+  wire _slice_2427;
+  wire _slice_2431;
+  wire _slice_2435;
+  wire _slice_2439;
+  wire _slice_2443;
+  wire _slice_2447;
+  wire _slice_2451;
+  wire _slice_2455;
+  wire _slice_2459;
+  wire _slice_2463;
+  wire _slice_2467;
+  wire _slice_2471;
+  wire _slice_2475;
+  wire _slice_2479;
+  wire _gt_2484;
+  wire _gt_2486;
+  wire _gt_2488;
+  wire [2:0] _cat_2489;
+  wire [23:0] _slice_2490;
+  wire [23:0] _slice_2491;
+  wire _eq_2492;
   wire [2:0] _slice_2493;
-  wire [2:0] _and_2494;
-  reg [255:0] _sel_2495;
-  wire _eq_2497;
-  wire _eq_2499;
-  wire _eq_2501;
-  wire _eq_2503;
-  wire _eq_2505;
+  wire [2:0] _slice_2494;
+  wire [2:0] _xor_2495;
+  wire [2:0] _not_2496;
+  wire _not_2497;
+  wire _and_2498;
+  wire [2:0] _or_2499;
+  wire _rand_2500;
+  wire _and_2501;
+  wire _and_2502;
+  wire [2:0] _slice_2503;
+  wire [2:0] _and_2504;
+  reg [255:0] _sel_2505;
   wire _eq_2507;
   wire _eq_2509;
   wire _eq_2511;
-  wire [7:0] _cat_2512;
-  wire [7:0] _repl_2513;
-  wire [7:0] _and_2514;
-  wire _and_2515;
-  wire [23:0] _slice_2517;
-  wire [23:0] _slice_2518;
+  wire _eq_2513;
+  wire _eq_2515;
+  wire _eq_2517;
   wire _eq_2519;
-  wire [2:0] _slice_2520;
-  wire [2:0] _slice_2521;
-  wire [2:0] _xor_2522;
-  wire [2:0] _not_2523;
-  wire _not_2524;
+  wire _eq_2521;
+  wire [7:0] _cat_2522;
+  wire [7:0] _repl_2523;
+  wire [7:0] _and_2524;
   wire _and_2525;
-  wire [2:0] _or_2526;
-  wire _rand_2527;
-  wire _and_2528;
-  wire _and_2529;
+  wire [23:0] _slice_2527;
+  wire [23:0] _slice_2528;
+  wire _eq_2529;
   wire [2:0] _slice_2530;
-  wire [2:0] _and_2531;
-  reg [255:0] _sel_2532;
-  wire _eq_2534;
-  wire _eq_2536;
-  wire _eq_2538;
-  wire _eq_2540;
-  wire _eq_2542;
+  wire [2:0] _slice_2531;
+  wire [2:0] _xor_2532;
+  wire [2:0] _not_2533;
+  wire _not_2534;
+  wire _and_2535;
+  wire [2:0] _or_2536;
+  wire _rand_2537;
+  wire _and_2538;
+  wire _and_2539;
+  wire [2:0] _slice_2540;
+  wire [2:0] _and_2541;
+  reg [255:0] _sel_2542;
   wire _eq_2544;
   wire _eq_2546;
   wire _eq_2548;
-  wire [7:0] _cat_2549;
-  wire [7:0] _repl_2550;
-  wire [7:0] _and_2551;
-  wire _and_2552;
-  wire [23:0] _slice_2554;
-  wire [23:0] _slice_2555;
+  wire _eq_2550;
+  wire _eq_2552;
+  wire _eq_2554;
   wire _eq_2556;
-  wire [2:0] _slice_2557;
-  wire [2:0] _slice_2558;
-  wire [2:0] _xor_2559;
-  wire [2:0] _not_2560;
-  wire _not_2561;
+  wire _eq_2558;
+  wire [7:0] _cat_2559;
+  wire [7:0] _repl_2560;
+  wire [7:0] _and_2561;
   wire _and_2562;
-  wire [2:0] _or_2563;
-  wire _rand_2564;
-  wire _and_2565;
-  wire _and_2566;
+  wire [23:0] _slice_2564;
+  wire [23:0] _slice_2565;
+  wire _eq_2566;
   wire [2:0] _slice_2567;
-  wire [2:0] _and_2568;
-  reg [255:0] _sel_2569;
-  wire _eq_2571;
-  wire _eq_2573;
-  wire _eq_2575;
-  wire _eq_2577;
-  wire _eq_2579;
+  wire [2:0] _slice_2568;
+  wire [2:0] _xor_2569;
+  wire [2:0] _not_2570;
+  wire _not_2571;
+  wire _and_2572;
+  wire [2:0] _or_2573;
+  wire _rand_2574;
+  wire _and_2575;
+  wire _and_2576;
+  wire [2:0] _slice_2577;
+  wire [2:0] _and_2578;
+  reg [255:0] _sel_2579;
   wire _eq_2581;
   wire _eq_2583;
   wire _eq_2585;
-  wire [7:0] _cat_2586;
-  wire [7:0] _repl_2587;
-  wire [7:0] _and_2588;
-  wire _and_2589;
-  wire [23:0] _slice_2591;
-  wire [23:0] _slice_2592;
+  wire _eq_2587;
+  wire _eq_2589;
+  wire _eq_2591;
   wire _eq_2593;
-  wire [2:0] _slice_2594;
-  wire [2:0] _slice_2595;
-  wire [2:0] _xor_2596;
-  wire [2:0] _not_2597;
-  wire _not_2598;
+  wire _eq_2595;
+  wire [7:0] _cat_2596;
+  wire [7:0] _repl_2597;
+  wire [7:0] _and_2598;
   wire _and_2599;
-  wire [2:0] _or_2600;
-  wire _rand_2601;
-  wire _and_2602;
-  wire _and_2603;
+  wire [23:0] _slice_2601;
+  wire [23:0] _slice_2602;
+  wire _eq_2603;
   wire [2:0] _slice_2604;
-  wire [2:0] _and_2605;
-  reg [255:0] _sel_2606;
-  wire _eq_2608;
-  wire _eq_2610;
-  wire _eq_2612;
-  wire _eq_2614;
-  wire _eq_2616;
+  wire [2:0] _slice_2605;
+  wire [2:0] _xor_2606;
+  wire [2:0] _not_2607;
+  wire _not_2608;
+  wire _and_2609;
+  wire [2:0] _or_2610;
+  wire _rand_2611;
+  wire _and_2612;
+  wire _and_2613;
+  wire [2:0] _slice_2614;
+  wire [2:0] _and_2615;
+  reg [255:0] _sel_2616;
   wire _eq_2618;
   wire _eq_2620;
   wire _eq_2622;
-  wire [7:0] _cat_2623;
-  wire [7:0] _repl_2624;
-  wire [7:0] _and_2625;
-  wire _and_2626;
-  wire [23:0] _slice_2628;
-  wire [23:0] _slice_2629;
+  wire _eq_2624;
+  wire _eq_2626;
+  wire _eq_2628;
   wire _eq_2630;
-  wire [2:0] _slice_2631;
-  wire [2:0] _slice_2632;
-  wire [2:0] _xor_2633;
-  wire [2:0] _not_2634;
-  wire _not_2635;
+  wire _eq_2632;
+  wire [7:0] _cat_2633;
+  wire [7:0] _repl_2634;
+  wire [7:0] _and_2635;
   wire _and_2636;
-  wire [2:0] _or_2637;
-  wire _rand_2638;
-  wire _and_2639;
-  wire _and_2640;
+  wire [23:0] _slice_2638;
+  wire [23:0] _slice_2639;
+  wire _eq_2640;
   wire [2:0] _slice_2641;
-  wire [2:0] _and_2642;
-  reg [255:0] _sel_2643;
-  wire _eq_2645;
-  wire _eq_2647;
-  wire _eq_2649;
-  wire _eq_2651;
-  wire _eq_2653;
+  wire [2:0] _slice_2642;
+  wire [2:0] _xor_2643;
+  wire [2:0] _not_2644;
+  wire _not_2645;
+  wire _and_2646;
+  wire [2:0] _or_2647;
+  wire _rand_2648;
+  wire _and_2649;
+  wire _and_2650;
+  wire [2:0] _slice_2651;
+  wire [2:0] _and_2652;
+  reg [255:0] _sel_2653;
   wire _eq_2655;
   wire _eq_2657;
   wire _eq_2659;
-  wire [7:0] _cat_2660;
-  wire [7:0] _repl_2661;
-  wire [7:0] _and_2662;
-  wire _and_2663;
-  wire [23:0] _slice_2665;
-  wire [23:0] _slice_2666;
+  wire _eq_2661;
+  wire _eq_2663;
+  wire _eq_2665;
   wire _eq_2667;
-  wire [2:0] _slice_2668;
-  wire [2:0] _slice_2669;
-  wire [2:0] _xor_2670;
-  wire [2:0] _not_2671;
-  wire _not_2672;
+  wire _eq_2669;
+  wire [7:0] _cat_2670;
+  wire [7:0] _repl_2671;
+  wire [7:0] _and_2672;
   wire _and_2673;
-  wire [2:0] _or_2674;
-  wire _rand_2675;
-  wire _and_2676;
-  wire _and_2677;
+  wire [23:0] _slice_2675;
+  wire [23:0] _slice_2676;
+  wire _eq_2677;
   wire [2:0] _slice_2678;
-  wire [2:0] _and_2679;
-  reg [255:0] _sel_2680;
-  wire _eq_2682;
-  wire _eq_2684;
-  wire _eq_2686;
-  wire _eq_2688;
-  wire _eq_2690;
+  wire [2:0] _slice_2679;
+  wire [2:0] _xor_2680;
+  wire [2:0] _not_2681;
+  wire _not_2682;
+  wire _and_2683;
+  wire [2:0] _or_2684;
+  wire _rand_2685;
+  wire _and_2686;
+  wire _and_2687;
+  wire [2:0] _slice_2688;
+  wire [2:0] _and_2689;
+  reg [255:0] _sel_2690;
   wire _eq_2692;
   wire _eq_2694;
   wire _eq_2696;
-  wire [7:0] _cat_2697;
-  wire [7:0] _repl_2698;
-  wire [7:0] _and_2699;
-  wire _and_2700;
-  wire [23:0] _slice_2702;
-  wire [23:0] _slice_2703;
+  wire _eq_2698;
+  wire _eq_2700;
+  wire _eq_2702;
   wire _eq_2704;
-  wire [2:0] _slice_2705;
-  wire [2:0] _slice_2706;
-  wire [2:0] _xor_2707;
-  wire [2:0] _not_2708;
-  wire _not_2709;
+  wire _eq_2706;
+  wire [7:0] _cat_2707;
+  wire [7:0] _repl_2708;
+  wire [7:0] _and_2709;
   wire _and_2710;
-  wire [2:0] _or_2711;
-  wire _rand_2712;
-  wire _and_2713;
-  wire _and_2714;
+  wire [23:0] _slice_2712;
+  wire [23:0] _slice_2713;
+  wire _eq_2714;
   wire [2:0] _slice_2715;
-  wire [2:0] _and_2716;
-  reg [255:0] _sel_2717;
-  wire _eq_2719;
-  wire _eq_2721;
-  wire _eq_2723;
-  wire _eq_2725;
-  wire _eq_2727;
+  wire [2:0] _slice_2716;
+  wire [2:0] _xor_2717;
+  wire [2:0] _not_2718;
+  wire _not_2719;
+  wire _and_2720;
+  wire [2:0] _or_2721;
+  wire _rand_2722;
+  wire _and_2723;
+  wire _and_2724;
+  wire [2:0] _slice_2725;
+  wire [2:0] _and_2726;
+  reg [255:0] _sel_2727;
   wire _eq_2729;
   wire _eq_2731;
   wire _eq_2733;
-  wire [7:0] _cat_2734;
-  wire [7:0] _repl_2735;
-  wire [7:0] _and_2736;
-  wire _and_2737;
-  wire [23:0] _slice_2739;
-  wire [23:0] _slice_2740;
+  wire _eq_2735;
+  wire _eq_2737;
+  wire _eq_2739;
   wire _eq_2741;
-  wire [2:0] _slice_2742;
-  wire [2:0] _slice_2743;
-  wire [2:0] _xor_2744;
-  wire [2:0] _not_2745;
-  wire _not_2746;
+  wire _eq_2743;
+  wire [7:0] _cat_2744;
+  wire [7:0] _repl_2745;
+  wire [7:0] _and_2746;
   wire _and_2747;
-  wire [2:0] _or_2748;
-  wire _rand_2749;
-  wire _and_2750;
-  wire _and_2751;
+  wire [23:0] _slice_2749;
+  wire [23:0] _slice_2750;
+  wire _eq_2751;
   wire [2:0] _slice_2752;
-  wire [2:0] _and_2753;
-  reg [255:0] _sel_2754;
-  wire _eq_2756;
-  wire _eq_2758;
-  wire _eq_2760;
-  wire _eq_2762;
-  wire _eq_2764;
+  wire [2:0] _slice_2753;
+  wire [2:0] _xor_2754;
+  wire [2:0] _not_2755;
+  wire _not_2756;
+  wire _and_2757;
+  wire [2:0] _or_2758;
+  wire _rand_2759;
+  wire _and_2760;
+  wire _and_2761;
+  wire [2:0] _slice_2762;
+  wire [2:0] _and_2763;
+  reg [255:0] _sel_2764;
   wire _eq_2766;
   wire _eq_2768;
   wire _eq_2770;
-  wire [7:0] _cat_2771;
-  wire [7:0] _repl_2772;
-  wire [7:0] _and_2773;
-  wire _and_2774;
-  wire [23:0] _slice_2776;
-  wire [23:0] _slice_2777;
+  wire _eq_2772;
+  wire _eq_2774;
+  wire _eq_2776;
   wire _eq_2778;
-  wire [2:0] _slice_2779;
-  wire [2:0] _slice_2780;
-  wire [2:0] _xor_2781;
-  wire [2:0] _not_2782;
-  wire _not_2783;
+  wire _eq_2780;
+  wire [7:0] _cat_2781;
+  wire [7:0] _repl_2782;
+  wire [7:0] _and_2783;
   wire _and_2784;
-  wire [2:0] _or_2785;
-  wire _rand_2786;
-  wire _and_2787;
-  wire _and_2788;
+  wire [23:0] _slice_2786;
+  wire [23:0] _slice_2787;
+  wire _eq_2788;
   wire [2:0] _slice_2789;
-  wire [2:0] _and_2790;
-  reg [255:0] _sel_2791;
-  wire _eq_2793;
-  wire _eq_2795;
-  wire _eq_2797;
-  wire _eq_2799;
-  wire _eq_2801;
+  wire [2:0] _slice_2790;
+  wire [2:0] _xor_2791;
+  wire [2:0] _not_2792;
+  wire _not_2793;
+  wire _and_2794;
+  wire [2:0] _or_2795;
+  wire _rand_2796;
+  wire _and_2797;
+  wire _and_2798;
+  wire [2:0] _slice_2799;
+  wire [2:0] _and_2800;
+  reg [255:0] _sel_2801;
   wire _eq_2803;
   wire _eq_2805;
   wire _eq_2807;
-  wire [7:0] _cat_2808;
-  wire [7:0] _repl_2809;
-  wire [7:0] _and_2810;
-  wire _and_2811;
-  wire [23:0] _slice_2813;
-  wire [23:0] _slice_2814;
+  wire _eq_2809;
+  wire _eq_2811;
+  wire _eq_2813;
   wire _eq_2815;
-  wire [2:0] _slice_2816;
-  wire [2:0] _slice_2817;
-  wire [2:0] _xor_2818;
-  wire [2:0] _not_2819;
-  wire _not_2820;
+  wire _eq_2817;
+  wire [7:0] _cat_2818;
+  wire [7:0] _repl_2819;
+  wire [7:0] _and_2820;
   wire _and_2821;
-  wire [2:0] _or_2822;
-  wire _rand_2823;
-  wire _and_2824;
-  wire _and_2825;
+  wire [23:0] _slice_2823;
+  wire [23:0] _slice_2824;
+  wire _eq_2825;
   wire [2:0] _slice_2826;
-  wire [2:0] _and_2827;
-  reg [255:0] _sel_2828;
-  wire _eq_2830;
-  wire _eq_2832;
-  wire _eq_2834;
-  wire _eq_2836;
-  wire _eq_2838;
+  wire [2:0] _slice_2827;
+  wire [2:0] _xor_2828;
+  wire [2:0] _not_2829;
+  wire _not_2830;
+  wire _and_2831;
+  wire [2:0] _or_2832;
+  wire _rand_2833;
+  wire _and_2834;
+  wire _and_2835;
+  wire [2:0] _slice_2836;
+  wire [2:0] _and_2837;
+  reg [255:0] _sel_2838;
   wire _eq_2840;
   wire _eq_2842;
   wire _eq_2844;
-  wire [7:0] _cat_2845;
-  wire [7:0] _repl_2846;
-  wire [7:0] _and_2847;
-  wire _and_2848;
-  wire [23:0] _slice_2850;
-  wire [23:0] _slice_2851;
+  wire _eq_2846;
+  wire _eq_2848;
+  wire _eq_2850;
   wire _eq_2852;
-  wire [2:0] _slice_2853;
-  wire [2:0] _slice_2854;
-  wire [2:0] _xor_2855;
-  wire [2:0] _not_2856;
-  wire _not_2857;
+  wire _eq_2854;
+  wire [7:0] _cat_2855;
+  wire [7:0] _repl_2856;
+  wire [7:0] _and_2857;
   wire _and_2858;
-  wire [2:0] _or_2859;
-  wire _rand_2860;
-  wire _and_2861;
-  wire _and_2862;
+  wire [23:0] _slice_2860;
+  wire [23:0] _slice_2861;
+  wire _eq_2862;
   wire [2:0] _slice_2863;
-  wire [2:0] _and_2864;
-  reg [255:0] _sel_2865;
-  wire _eq_2867;
-  wire _eq_2869;
-  wire _eq_2871;
-  wire _eq_2873;
-  wire _eq_2875;
+  wire [2:0] _slice_2864;
+  wire [2:0] _xor_2865;
+  wire [2:0] _not_2866;
+  wire _not_2867;
+  wire _and_2868;
+  wire [2:0] _or_2869;
+  wire _rand_2870;
+  wire _and_2871;
+  wire _and_2872;
+  wire [2:0] _slice_2873;
+  wire [2:0] _and_2874;
+  reg [255:0] _sel_2875;
   wire _eq_2877;
   wire _eq_2879;
   wire _eq_2881;
-  wire [7:0] _cat_2882;
-  wire [7:0] _repl_2883;
-  wire [7:0] _and_2884;
-  wire _and_2885;
-  wire [23:0] _slice_2887;
-  wire [23:0] _slice_2888;
+  wire _eq_2883;
+  wire _eq_2885;
+  wire _eq_2887;
   wire _eq_2889;
-  wire [2:0] _slice_2890;
-  wire [2:0] _slice_2891;
-  wire [2:0] _xor_2892;
-  wire [2:0] _not_2893;
-  wire _not_2894;
+  wire _eq_2891;
+  wire [7:0] _cat_2892;
+  wire [7:0] _repl_2893;
+  wire [7:0] _and_2894;
   wire _and_2895;
-  wire [2:0] _or_2896;
-  wire _rand_2897;
-  wire _and_2898;
-  wire _and_2899;
+  wire [23:0] _slice_2897;
+  wire [23:0] _slice_2898;
+  wire _eq_2899;
   wire [2:0] _slice_2900;
-  wire [2:0] _and_2901;
-  reg [255:0] _sel_2902;
-  wire _eq_2904;
-  wire _eq_2906;
-  wire _eq_2908;
-  wire _eq_2910;
-  wire _eq_2912;
+  wire [2:0] _slice_2901;
+  wire [2:0] _xor_2902;
+  wire [2:0] _not_2903;
+  wire _not_2904;
+  wire _and_2905;
+  wire [2:0] _or_2906;
+  wire _rand_2907;
+  wire _and_2908;
+  wire _and_2909;
+  wire [2:0] _slice_2910;
+  wire [2:0] _and_2911;
+  reg [255:0] _sel_2912;
   wire _eq_2914;
   wire _eq_2916;
   wire _eq_2918;
-  wire [7:0] _cat_2919;
-  wire [7:0] _repl_2920;
-  wire [7:0] _and_2921;
-  wire _and_2922;
-  wire [23:0] _slice_2924;
-  wire [23:0] _slice_2925;
+  wire _eq_2920;
+  wire _eq_2922;
+  wire _eq_2924;
   wire _eq_2926;
-  wire [2:0] _slice_2927;
-  wire [2:0] _slice_2928;
-  wire [2:0] _xor_2929;
-  wire [2:0] _not_2930;
-  wire _not_2931;
+  wire _eq_2928;
+  wire [7:0] _cat_2929;
+  wire [7:0] _repl_2930;
+  wire [7:0] _and_2931;
   wire _and_2932;
-  wire [2:0] _or_2933;
-  wire _rand_2934;
-  wire _and_2935;
-  wire _and_2936;
+  wire [23:0] _slice_2934;
+  wire [23:0] _slice_2935;
+  wire _eq_2936;
   wire [2:0] _slice_2937;
-  wire [2:0] _and_2938;
-  reg [255:0] _sel_2939;
-  wire _eq_2941;
-  wire _eq_2943;
-  wire _eq_2945;
-  wire _eq_2947;
-  wire _eq_2949;
+  wire [2:0] _slice_2938;
+  wire [2:0] _xor_2939;
+  wire [2:0] _not_2940;
+  wire _not_2941;
+  wire _and_2942;
+  wire [2:0] _or_2943;
+  wire _rand_2944;
+  wire _and_2945;
+  wire _and_2946;
+  wire [2:0] _slice_2947;
+  wire [2:0] _and_2948;
+  reg [255:0] _sel_2949;
   wire _eq_2951;
   wire _eq_2953;
   wire _eq_2955;
-  wire [7:0] _cat_2956;
-  wire [7:0] _repl_2957;
-  wire [7:0] _and_2958;
-  wire _and_2959;
-  wire [23:0] _slice_2961;
-  wire [23:0] _slice_2962;
+  wire _eq_2957;
+  wire _eq_2959;
+  wire _eq_2961;
   wire _eq_2963;
-  wire [2:0] _slice_2964;
-  wire [2:0] _slice_2965;
-  wire [2:0] _xor_2966;
-  wire [2:0] _not_2967;
-  wire _not_2968;
+  wire _eq_2965;
+  wire [7:0] _cat_2966;
+  wire [7:0] _repl_2967;
+  wire [7:0] _and_2968;
   wire _and_2969;
-  wire [2:0] _or_2970;
-  wire _rand_2971;
-  wire _and_2972;
-  wire _and_2973;
+  wire [23:0] _slice_2971;
+  wire [23:0] _slice_2972;
+  wire _eq_2973;
   wire [2:0] _slice_2974;
-  wire [2:0] _and_2975;
-  reg [255:0] _sel_2976;
-  wire _eq_2978;
-  wire _eq_2980;
-  wire _eq_2982;
-  wire _eq_2984;
-  wire _eq_2986;
+  wire [2:0] _slice_2975;
+  wire [2:0] _xor_2976;
+  wire [2:0] _not_2977;
+  wire _not_2978;
+  wire _and_2979;
+  wire [2:0] _or_2980;
+  wire _rand_2981;
+  wire _and_2982;
+  wire _and_2983;
+  wire [2:0] _slice_2984;
+  wire [2:0] _and_2985;
+  reg [255:0] _sel_2986;
   wire _eq_2988;
   wire _eq_2990;
   wire _eq_2992;
-  wire [7:0] _cat_2993;
-  wire [7:0] _repl_2994;
-  wire [7:0] _and_2995;
-  wire _and_2996;
-  wire [23:0] _slice_2998;
-  wire [23:0] _slice_2999;
+  wire _eq_2994;
+  wire _eq_2996;
+  wire _eq_2998;
   wire _eq_3000;
-  wire [2:0] _slice_3001;
-  wire [2:0] _slice_3002;
-  wire [2:0] _xor_3003;
-  wire [2:0] _not_3004;
-  wire _not_3005;
+  wire _eq_3002;
+  wire [7:0] _cat_3003;
+  wire [7:0] _repl_3004;
+  wire [7:0] _and_3005;
   wire _and_3006;
-  wire [2:0] _or_3007;
-  wire _rand_3008;
-  wire _and_3009;
-  wire _and_3010;
+  wire [23:0] _slice_3008;
+  wire [23:0] _slice_3009;
+  wire _eq_3010;
   wire [2:0] _slice_3011;
-  wire [2:0] _and_3012;
-  reg [255:0] _sel_3013;
-  wire _eq_3015;
-  wire _eq_3017;
-  wire _eq_3019;
-  wire _eq_3021;
-  wire _eq_3023;
+  wire [2:0] _slice_3012;
+  wire [2:0] _xor_3013;
+  wire [2:0] _not_3014;
+  wire _not_3015;
+  wire _and_3016;
+  wire [2:0] _or_3017;
+  wire _rand_3018;
+  wire _and_3019;
+  wire _and_3020;
+  wire [2:0] _slice_3021;
+  wire [2:0] _and_3022;
+  reg [255:0] _sel_3023;
   wire _eq_3025;
   wire _eq_3027;
   wire _eq_3029;
-  wire [7:0] _cat_3030;
-  wire [7:0] _repl_3031;
-  wire [7:0] _and_3032;
-  wire _and_3033;
-  wire [23:0] _slice_3035;
-  wire [23:0] _slice_3036;
+  wire _eq_3031;
+  wire _eq_3033;
+  wire _eq_3035;
   wire _eq_3037;
-  wire [2:0] _slice_3038;
-  wire [2:0] _slice_3039;
-  wire [2:0] _xor_3040;
-  wire [2:0] _not_3041;
-  wire _not_3042;
+  wire _eq_3039;
+  wire [7:0] _cat_3040;
+  wire [7:0] _repl_3041;
+  wire [7:0] _and_3042;
   wire _and_3043;
-  wire [2:0] _or_3044;
-  wire _rand_3045;
-  wire _and_3046;
-  wire _and_3047;
+  wire [23:0] _slice_3045;
+  wire [23:0] _slice_3046;
+  wire _eq_3047;
   wire [2:0] _slice_3048;
-  wire [2:0] _and_3049;
-  reg [255:0] _sel_3050;
-  wire _eq_3052;
-  wire _eq_3054;
-  wire _eq_3056;
-  wire _eq_3058;
-  wire _eq_3060;
+  wire [2:0] _slice_3049;
+  wire [2:0] _xor_3050;
+  wire [2:0] _not_3051;
+  wire _not_3052;
+  wire _and_3053;
+  wire [2:0] _or_3054;
+  wire _rand_3055;
+  wire _and_3056;
+  wire _and_3057;
+  wire [2:0] _slice_3058;
+  wire [2:0] _and_3059;
+  reg [255:0] _sel_3060;
   wire _eq_3062;
   wire _eq_3064;
   wire _eq_3066;
-  wire [7:0] _cat_3067;
-  wire [7:0] _repl_3068;
-  wire [7:0] _and_3069;
-  wire _and_3070;
-  wire [23:0] _slice_3072;
-  wire [23:0] _slice_3073;
+  wire _eq_3068;
+  wire _eq_3070;
+  wire _eq_3072;
   wire _eq_3074;
-  wire [2:0] _slice_3075;
-  wire [2:0] _slice_3076;
-  wire [2:0] _xor_3077;
-  wire [2:0] _not_3078;
-  wire _not_3079;
+  wire _eq_3076;
+  wire [7:0] _cat_3077;
+  wire [7:0] _repl_3078;
+  wire [7:0] _and_3079;
   wire _and_3080;
-  wire [2:0] _or_3081;
-  wire _rand_3082;
-  wire _and_3083;
-  wire _and_3084;
+  wire [23:0] _slice_3082;
+  wire [23:0] _slice_3083;
+  wire _eq_3084;
   wire [2:0] _slice_3085;
-  wire [2:0] _and_3086;
-  reg [255:0] _sel_3087;
-  wire _eq_3089;
-  wire _eq_3091;
-  wire _eq_3093;
-  wire _eq_3095;
-  wire _eq_3097;
+  wire [2:0] _slice_3086;
+  wire [2:0] _xor_3087;
+  wire [2:0] _not_3088;
+  wire _not_3089;
+  wire _and_3090;
+  wire [2:0] _or_3091;
+  wire _rand_3092;
+  wire _and_3093;
+  wire _and_3094;
+  wire [2:0] _slice_3095;
+  wire [2:0] _and_3096;
+  reg [255:0] _sel_3097;
   wire _eq_3099;
   wire _eq_3101;
   wire _eq_3103;
-  wire [7:0] _cat_3104;
-  wire [7:0] _repl_3105;
-  wire [7:0] _and_3106;
-  wire _and_3107;
-  wire [23:0] _slice_3109;
-  wire [23:0] _slice_3110;
+  wire _eq_3105;
+  wire _eq_3107;
+  wire _eq_3109;
   wire _eq_3111;
-  wire [2:0] _slice_3112;
-  wire [2:0] _slice_3113;
-  wire [2:0] _xor_3114;
-  wire [2:0] _not_3115;
-  wire _not_3116;
+  wire _eq_3113;
+  wire [7:0] _cat_3114;
+  wire [7:0] _repl_3115;
+  wire [7:0] _and_3116;
   wire _and_3117;
-  wire [2:0] _or_3118;
-  wire _rand_3119;
-  wire _and_3120;
-  wire _and_3121;
+  wire [23:0] _slice_3119;
+  wire [23:0] _slice_3120;
+  wire _eq_3121;
   wire [2:0] _slice_3122;
-  wire [2:0] _and_3123;
-  reg [255:0] _sel_3124;
-  wire _eq_3126;
-  wire _eq_3128;
-  wire _eq_3130;
-  wire _eq_3132;
-  wire _eq_3134;
+  wire [2:0] _slice_3123;
+  wire [2:0] _xor_3124;
+  wire [2:0] _not_3125;
+  wire _not_3126;
+  wire _and_3127;
+  wire [2:0] _or_3128;
+  wire _rand_3129;
+  wire _and_3130;
+  wire _and_3131;
+  wire [2:0] _slice_3132;
+  wire [2:0] _and_3133;
+  reg [255:0] _sel_3134;
   wire _eq_3136;
   wire _eq_3138;
   wire _eq_3140;
-  wire [7:0] _cat_3141;
-  wire [7:0] _repl_3142;
-  wire [7:0] _and_3143;
-  wire _and_3144;
-  wire [23:0] _slice_3146;
-  wire [23:0] _slice_3147;
+  wire _eq_3142;
+  wire _eq_3144;
+  wire _eq_3146;
   wire _eq_3148;
-  wire [2:0] _slice_3149;
-  wire [2:0] _slice_3150;
-  wire [2:0] _xor_3151;
-  wire [2:0] _not_3152;
-  wire _not_3153;
+  wire _eq_3150;
+  wire [7:0] _cat_3151;
+  wire [7:0] _repl_3152;
+  wire [7:0] _and_3153;
   wire _and_3154;
-  wire [2:0] _or_3155;
-  wire _rand_3156;
-  wire _and_3157;
-  wire _and_3158;
+  wire [23:0] _slice_3156;
+  wire [23:0] _slice_3157;
+  wire _eq_3158;
   wire [2:0] _slice_3159;
-  wire [2:0] _and_3160;
-  reg [255:0] _sel_3161;
-  wire _eq_3163;
-  wire _eq_3165;
-  wire _eq_3167;
-  wire _eq_3169;
-  wire _eq_3171;
+  wire [2:0] _slice_3160;
+  wire [2:0] _xor_3161;
+  wire [2:0] _not_3162;
+  wire _not_3163;
+  wire _and_3164;
+  wire [2:0] _or_3165;
+  wire _rand_3166;
+  wire _and_3167;
+  wire _and_3168;
+  wire [2:0] _slice_3169;
+  wire [2:0] _and_3170;
+  reg [255:0] _sel_3171;
   wire _eq_3173;
   wire _eq_3175;
   wire _eq_3177;
-  wire [7:0] _cat_3178;
-  wire [7:0] _repl_3179;
-  wire [7:0] _and_3180;
-  wire _and_3181;
-  wire [23:0] _slice_3183;
-  wire [23:0] _slice_3184;
+  wire _eq_3179;
+  wire _eq_3181;
+  wire _eq_3183;
   wire _eq_3185;
-  wire [2:0] _slice_3186;
-  wire [2:0] _slice_3187;
-  wire [2:0] _xor_3188;
-  wire [2:0] _not_3189;
-  wire _not_3190;
+  wire _eq_3187;
+  wire [7:0] _cat_3188;
+  wire [7:0] _repl_3189;
+  wire [7:0] _and_3190;
   wire _and_3191;
-  wire [2:0] _or_3192;
-  wire _rand_3193;
-  wire _and_3194;
-  wire _and_3195;
+  wire [23:0] _slice_3193;
+  wire [23:0] _slice_3194;
+  wire _eq_3195;
   wire [2:0] _slice_3196;
-  wire [2:0] _and_3197;
-  reg [255:0] _sel_3198;
-  wire _eq_3200;
-  wire _eq_3202;
-  wire _eq_3204;
-  wire _eq_3206;
-  wire _eq_3208;
+  wire [2:0] _slice_3197;
+  wire [2:0] _xor_3198;
+  wire [2:0] _not_3199;
+  wire _not_3200;
+  wire _and_3201;
+  wire [2:0] _or_3202;
+  wire _rand_3203;
+  wire _and_3204;
+  wire _and_3205;
+  wire [2:0] _slice_3206;
+  wire [2:0] _and_3207;
+  reg [255:0] _sel_3208;
   wire _eq_3210;
   wire _eq_3212;
   wire _eq_3214;
-  wire [7:0] _cat_3215;
-  wire [7:0] _repl_3216;
-  wire [7:0] _and_3217;
-  wire _and_3218;
-  wire [23:0] _slice_3220;
-  wire [23:0] _slice_3221;
+  wire _eq_3216;
+  wire _eq_3218;
+  wire _eq_3220;
   wire _eq_3222;
-  wire [2:0] _slice_3223;
-  wire [2:0] _slice_3224;
-  wire [2:0] _xor_3225;
-  wire [2:0] _not_3226;
-  wire _not_3227;
+  wire _eq_3224;
+  wire [7:0] _cat_3225;
+  wire [7:0] _repl_3226;
+  wire [7:0] _and_3227;
   wire _and_3228;
-  wire [2:0] _or_3229;
-  wire _rand_3230;
-  wire _and_3231;
-  wire _and_3232;
+  wire [23:0] _slice_3230;
+  wire [23:0] _slice_3231;
+  wire _eq_3232;
   wire [2:0] _slice_3233;
-  wire [2:0] _and_3234;
-  reg [255:0] _sel_3235;
-  wire _eq_3237;
-  wire _eq_3239;
-  wire _eq_3241;
-  wire _eq_3243;
-  wire _eq_3245;
+  wire [2:0] _slice_3234;
+  wire [2:0] _xor_3235;
+  wire [2:0] _not_3236;
+  wire _not_3237;
+  wire _and_3238;
+  wire [2:0] _or_3239;
+  wire _rand_3240;
+  wire _and_3241;
+  wire _and_3242;
+  wire [2:0] _slice_3243;
+  wire [2:0] _and_3244;
+  reg [255:0] _sel_3245;
   wire _eq_3247;
   wire _eq_3249;
   wire _eq_3251;
-  wire [7:0] _cat_3252;
-  wire [7:0] _repl_3253;
-  wire [7:0] _and_3254;
-  wire _and_3255;
-  wire [23:0] _slice_3257;
-  wire [23:0] _slice_3258;
+  wire _eq_3253;
+  wire _eq_3255;
+  wire _eq_3257;
   wire _eq_3259;
-  wire [2:0] _slice_3260;
-  wire [2:0] _slice_3261;
-  wire [2:0] _xor_3262;
-  wire [2:0] _not_3263;
-  wire _not_3264;
+  wire _eq_3261;
+  wire [7:0] _cat_3262;
+  wire [7:0] _repl_3263;
+  wire [7:0] _and_3264;
   wire _and_3265;
-  wire [2:0] _or_3266;
-  wire _rand_3267;
-  wire _and_3268;
-  wire _and_3269;
+  wire [23:0] _slice_3267;
+  wire [23:0] _slice_3268;
+  wire _eq_3269;
   wire [2:0] _slice_3270;
-  wire [2:0] _and_3271;
-  reg [255:0] _sel_3272;
-  wire _eq_3274;
-  wire _eq_3276;
-  wire _eq_3278;
-  wire _eq_3280;
-  wire _eq_3282;
+  wire [2:0] _slice_3271;
+  wire [2:0] _xor_3272;
+  wire [2:0] _not_3273;
+  wire _not_3274;
+  wire _and_3275;
+  wire [2:0] _or_3276;
+  wire _rand_3277;
+  wire _and_3278;
+  wire _and_3279;
+  wire [2:0] _slice_3280;
+  wire [2:0] _and_3281;
+  reg [255:0] _sel_3282;
   wire _eq_3284;
   wire _eq_3286;
   wire _eq_3288;
-  wire [7:0] _cat_3289;
-  wire [7:0] _repl_3290;
-  wire [7:0] _and_3291;
-  wire _and_3292;
-  wire [23:0] _slice_3294;
-  wire [23:0] _slice_3295;
+  wire _eq_3290;
+  wire _eq_3292;
+  wire _eq_3294;
   wire _eq_3296;
-  wire [2:0] _slice_3297;
-  wire [2:0] _slice_3298;
-  wire [2:0] _xor_3299;
-  wire [2:0] _not_3300;
-  wire _not_3301;
+  wire _eq_3298;
+  wire [7:0] _cat_3299;
+  wire [7:0] _repl_3300;
+  wire [7:0] _and_3301;
   wire _and_3302;
-  wire [2:0] _or_3303;
-  wire _rand_3304;
-  wire _and_3305;
-  wire _and_3306;
+  wire [23:0] _slice_3304;
+  wire [23:0] _slice_3305;
+  wire _eq_3306;
   wire [2:0] _slice_3307;
-  wire [2:0] _and_3308;
-  reg [255:0] _sel_3309;
-  wire _eq_3311;
-  wire _eq_3313;
-  wire _eq_3315;
-  wire _eq_3317;
-  wire _eq_3319;
+  wire [2:0] _slice_3308;
+  wire [2:0] _xor_3309;
+  wire [2:0] _not_3310;
+  wire _not_3311;
+  wire _and_3312;
+  wire [2:0] _or_3313;
+  wire _rand_3314;
+  wire _and_3315;
+  wire _and_3316;
+  wire [2:0] _slice_3317;
+  wire [2:0] _and_3318;
+  reg [255:0] _sel_3319;
   wire _eq_3321;
   wire _eq_3323;
   wire _eq_3325;
-  wire [7:0] _cat_3326;
-  wire [7:0] _repl_3327;
-  wire [7:0] _and_3328;
-  wire _and_3329;
-  wire [23:0] _slice_3331;
-  wire [23:0] _slice_3332;
+  wire _eq_3327;
+  wire _eq_3329;
+  wire _eq_3331;
   wire _eq_3333;
-  wire [2:0] _slice_3334;
-  wire [2:0] _slice_3335;
-  wire [2:0] _xor_3336;
-  wire [2:0] _not_3337;
-  wire _not_3338;
+  wire _eq_3335;
+  wire [7:0] _cat_3336;
+  wire [7:0] _repl_3337;
+  wire [7:0] _and_3338;
   wire _and_3339;
-  wire [2:0] _or_3340;
-  wire _rand_3341;
-  wire _and_3342;
-  wire _and_3343;
+  wire [23:0] _slice_3341;
+  wire [23:0] _slice_3342;
+  wire _eq_3343;
   wire [2:0] _slice_3344;
-  wire [2:0] _and_3345;
-  reg [255:0] _sel_3346;
-  wire _eq_3348;
-  wire _eq_3350;
-  wire _eq_3352;
-  wire _eq_3354;
-  wire _eq_3356;
+  wire [2:0] _slice_3345;
+  wire [2:0] _xor_3346;
+  wire [2:0] _not_3347;
+  wire _not_3348;
+  wire _and_3349;
+  wire [2:0] _or_3350;
+  wire _rand_3351;
+  wire _and_3352;
+  wire _and_3353;
+  wire [2:0] _slice_3354;
+  wire [2:0] _and_3355;
+  reg [255:0] _sel_3356;
   wire _eq_3358;
   wire _eq_3360;
   wire _eq_3362;
-  wire [7:0] _cat_3363;
-  wire [7:0] _repl_3364;
-  wire [7:0] _and_3365;
-  wire _and_3366;
-  wire [23:0] _slice_3368;
-  wire [23:0] _slice_3369;
+  wire _eq_3364;
+  wire _eq_3366;
+  wire _eq_3368;
   wire _eq_3370;
-  wire [2:0] _slice_3371;
-  wire [2:0] _slice_3372;
-  wire [2:0] _xor_3373;
-  wire [2:0] _not_3374;
-  wire _not_3375;
+  wire _eq_3372;
+  wire [7:0] _cat_3373;
+  wire [7:0] _repl_3374;
+  wire [7:0] _and_3375;
   wire _and_3376;
-  wire [2:0] _or_3377;
-  wire _rand_3378;
-  wire _and_3379;
-  wire _and_3380;
+  wire [23:0] _slice_3378;
+  wire [23:0] _slice_3379;
+  wire _eq_3380;
   wire [2:0] _slice_3381;
-  wire [2:0] _and_3382;
-  reg [255:0] _sel_3383;
-  wire _eq_3385;
-  wire _eq_3387;
-  wire _eq_3389;
-  wire _eq_3391;
-  wire _eq_3393;
+  wire [2:0] _slice_3382;
+  wire [2:0] _xor_3383;
+  wire [2:0] _not_3384;
+  wire _not_3385;
+  wire _and_3386;
+  wire [2:0] _or_3387;
+  wire _rand_3388;
+  wire _and_3389;
+  wire _and_3390;
+  wire [2:0] _slice_3391;
+  wire [2:0] _and_3392;
+  reg [255:0] _sel_3393;
   wire _eq_3395;
   wire _eq_3397;
   wire _eq_3399;
-  wire [7:0] _cat_3400;
-  wire [7:0] _repl_3401;
-  wire [7:0] _and_3402;
-  wire _and_3403;
-  wire [23:0] _slice_3405;
-  wire [23:0] _slice_3406;
+  wire _eq_3401;
+  wire _eq_3403;
+  wire _eq_3405;
   wire _eq_3407;
-  wire [2:0] _slice_3408;
-  wire [2:0] _slice_3409;
-  wire [2:0] _xor_3410;
-  wire [2:0] _not_3411;
-  wire _not_3412;
+  wire _eq_3409;
+  wire [7:0] _cat_3410;
+  wire [7:0] _repl_3411;
+  wire [7:0] _and_3412;
   wire _and_3413;
-  wire [2:0] _or_3414;
-  wire _rand_3415;
-  wire _and_3416;
-  wire _and_3417;
+  wire [23:0] _slice_3415;
+  wire [23:0] _slice_3416;
+  wire _eq_3417;
   wire [2:0] _slice_3418;
-  wire [2:0] _and_3419;
-  reg [255:0] _sel_3420;
-  wire _eq_3422;
-  wire _eq_3424;
-  wire _eq_3426;
-  wire _eq_3428;
-  wire _eq_3430;
+  wire [2:0] _slice_3419;
+  wire [2:0] _xor_3420;
+  wire [2:0] _not_3421;
+  wire _not_3422;
+  wire _and_3423;
+  wire [2:0] _or_3424;
+  wire _rand_3425;
+  wire _and_3426;
+  wire _and_3427;
+  wire [2:0] _slice_3428;
+  wire [2:0] _and_3429;
+  reg [255:0] _sel_3430;
   wire _eq_3432;
   wire _eq_3434;
   wire _eq_3436;
-  wire [7:0] _cat_3437;
-  wire [7:0] _repl_3438;
-  wire [7:0] _and_3439;
-  wire _and_3440;
-  wire [23:0] _slice_3442;
-  wire [23:0] _slice_3443;
+  wire _eq_3438;
+  wire _eq_3440;
+  wire _eq_3442;
   wire _eq_3444;
-  wire [2:0] _slice_3445;
-  wire [2:0] _slice_3446;
-  wire [2:0] _xor_3447;
-  wire [2:0] _not_3448;
-  wire _not_3449;
+  wire _eq_3446;
+  wire [7:0] _cat_3447;
+  wire [7:0] _repl_3448;
+  wire [7:0] _and_3449;
   wire _and_3450;
-  wire [2:0] _or_3451;
-  wire _rand_3452;
-  wire _and_3453;
-  wire _and_3454;
+  wire [23:0] _slice_3452;
+  wire [23:0] _slice_3453;
+  wire _eq_3454;
   wire [2:0] _slice_3455;
-  wire [2:0] _and_3456;
-  reg [255:0] _sel_3457;
-  wire _eq_3459;
-  wire _eq_3461;
-  wire _eq_3463;
-  wire _eq_3465;
-  wire _eq_3467;
+  wire [2:0] _slice_3456;
+  wire [2:0] _xor_3457;
+  wire [2:0] _not_3458;
+  wire _not_3459;
+  wire _and_3460;
+  wire [2:0] _or_3461;
+  wire _rand_3462;
+  wire _and_3463;
+  wire _and_3464;
+  wire [2:0] _slice_3465;
+  wire [2:0] _and_3466;
+  reg [255:0] _sel_3467;
   wire _eq_3469;
   wire _eq_3471;
   wire _eq_3473;
-  wire [7:0] _cat_3474;
-  wire [7:0] _repl_3475;
-  wire [7:0] _and_3476;
-  wire _and_3477;
-  wire [23:0] _slice_3479;
-  wire [23:0] _slice_3480;
+  wire _eq_3475;
+  wire _eq_3477;
+  wire _eq_3479;
   wire _eq_3481;
-  wire [2:0] _slice_3482;
-  wire [2:0] _slice_3483;
-  wire [2:0] _xor_3484;
-  wire [2:0] _not_3485;
-  wire _not_3486;
+  wire _eq_3483;
+  wire [7:0] _cat_3484;
+  wire [7:0] _repl_3485;
+  wire [7:0] _and_3486;
   wire _and_3487;
-  wire [2:0] _or_3488;
-  wire _rand_3489;
-  wire _and_3490;
-  wire _and_3491;
+  wire [23:0] _slice_3489;
+  wire [23:0] _slice_3490;
+  wire _eq_3491;
   wire [2:0] _slice_3492;
-  wire [2:0] _and_3493;
-  reg [255:0] _sel_3494;
-  wire _eq_3496;
-  wire _eq_3498;
-  wire _eq_3500;
-  wire _eq_3502;
-  wire _eq_3504;
+  wire [2:0] _slice_3493;
+  wire [2:0] _xor_3494;
+  wire [2:0] _not_3495;
+  wire _not_3496;
+  wire _and_3497;
+  wire [2:0] _or_3498;
+  wire _rand_3499;
+  wire _and_3500;
+  wire _and_3501;
+  wire [2:0] _slice_3502;
+  wire [2:0] _and_3503;
+  reg [255:0] _sel_3504;
   wire _eq_3506;
   wire _eq_3508;
   wire _eq_3510;
-  wire [7:0] _cat_3511;
-  wire [7:0] _repl_3512;
-  wire [7:0] _and_3513;
-  wire _and_3514;
-  wire [23:0] _slice_3516;
-  wire [23:0] _slice_3517;
+  wire _eq_3512;
+  wire _eq_3514;
+  wire _eq_3516;
   wire _eq_3518;
-  wire [2:0] _slice_3519;
-  wire [2:0] _slice_3520;
-  wire [2:0] _xor_3521;
-  wire [2:0] _not_3522;
-  wire _not_3523;
+  wire _eq_3520;
+  wire [7:0] _cat_3521;
+  wire [7:0] _repl_3522;
+  wire [7:0] _and_3523;
   wire _and_3524;
-  wire [2:0] _or_3525;
-  wire _rand_3526;
-  wire _and_3527;
-  wire _and_3528;
+  wire [23:0] _slice_3526;
+  wire [23:0] _slice_3527;
+  wire _eq_3528;
   wire [2:0] _slice_3529;
-  wire [2:0] _and_3530;
-  reg [255:0] _sel_3531;
-  wire _eq_3533;
-  wire _eq_3535;
-  wire _eq_3537;
-  wire _eq_3539;
-  wire _eq_3541;
+  wire [2:0] _slice_3530;
+  wire [2:0] _xor_3531;
+  wire [2:0] _not_3532;
+  wire _not_3533;
+  wire _and_3534;
+  wire [2:0] _or_3535;
+  wire _rand_3536;
+  wire _and_3537;
+  wire _and_3538;
+  wire [2:0] _slice_3539;
+  wire [2:0] _and_3540;
+  reg [255:0] _sel_3541;
   wire _eq_3543;
   wire _eq_3545;
   wire _eq_3547;
-  wire [7:0] _cat_3548;
-  wire [7:0] _repl_3549;
-  wire [7:0] _and_3550;
-  wire _and_3551;
-  wire [23:0] _slice_3553;
-  wire [23:0] _slice_3554;
+  wire _eq_3549;
+  wire _eq_3551;
+  wire _eq_3553;
   wire _eq_3555;
-  wire [2:0] _slice_3556;
-  wire [2:0] _slice_3557;
-  wire [2:0] _xor_3558;
-  wire [2:0] _not_3559;
-  wire _not_3560;
+  wire _eq_3557;
+  wire [7:0] _cat_3558;
+  wire [7:0] _repl_3559;
+  wire [7:0] _and_3560;
   wire _and_3561;
-  wire [2:0] _or_3562;
-  wire _rand_3563;
-  wire _and_3564;
-  wire _and_3565;
+  wire [23:0] _slice_3563;
+  wire [23:0] _slice_3564;
+  wire _eq_3565;
   wire [2:0] _slice_3566;
-  wire [2:0] _and_3567;
-  reg [255:0] _sel_3568;
-  wire _eq_3570;
-  wire _eq_3572;
-  wire _eq_3574;
-  wire _eq_3576;
-  wire _eq_3578;
+  wire [2:0] _slice_3567;
+  wire [2:0] _xor_3568;
+  wire [2:0] _not_3569;
+  wire _not_3570;
+  wire _and_3571;
+  wire [2:0] _or_3572;
+  wire _rand_3573;
+  wire _and_3574;
+  wire _and_3575;
+  wire [2:0] _slice_3576;
+  wire [2:0] _and_3577;
+  reg [255:0] _sel_3578;
   wire _eq_3580;
   wire _eq_3582;
   wire _eq_3584;
-  wire [7:0] _cat_3585;
-  wire [7:0] _repl_3586;
-  wire [7:0] _and_3587;
-  wire _and_3588;
-  wire [23:0] _slice_3590;
-  wire [23:0] _slice_3591;
+  wire _eq_3586;
+  wire _eq_3588;
+  wire _eq_3590;
   wire _eq_3592;
-  wire [2:0] _slice_3593;
-  wire [2:0] _slice_3594;
-  wire [2:0] _xor_3595;
-  wire [2:0] _not_3596;
-  wire _not_3597;
+  wire _eq_3594;
+  wire [7:0] _cat_3595;
+  wire [7:0] _repl_3596;
+  wire [7:0] _and_3597;
   wire _and_3598;
-  wire [2:0] _or_3599;
-  wire _rand_3600;
-  wire _and_3601;
-  wire _and_3602;
+  wire [23:0] _slice_3600;
+  wire [23:0] _slice_3601;
+  wire _eq_3602;
   wire [2:0] _slice_3603;
-  wire [2:0] _and_3604;
-  reg [255:0] _sel_3605;
-  wire _eq_3607;
-  wire _eq_3609;
-  wire _eq_3611;
-  wire _eq_3613;
-  wire _eq_3615;
+  wire [2:0] _slice_3604;
+  wire [2:0] _xor_3605;
+  wire [2:0] _not_3606;
+  wire _not_3607;
+  wire _and_3608;
+  wire [2:0] _or_3609;
+  wire _rand_3610;
+  wire _and_3611;
+  wire _and_3612;
+  wire [2:0] _slice_3613;
+  wire [2:0] _and_3614;
+  reg [255:0] _sel_3615;
   wire _eq_3617;
   wire _eq_3619;
   wire _eq_3621;
-  wire [7:0] _cat_3622;
-  wire [7:0] _repl_3623;
-  wire [7:0] _and_3624;
-  wire _and_3625;
-  wire [23:0] _slice_3627;
-  wire [23:0] _slice_3628;
+  wire _eq_3623;
+  wire _eq_3625;
+  wire _eq_3627;
   wire _eq_3629;
-  wire [2:0] _slice_3630;
-  wire [2:0] _slice_3631;
-  wire [2:0] _xor_3632;
-  wire [2:0] _not_3633;
-  wire _not_3634;
+  wire _eq_3631;
+  wire [7:0] _cat_3632;
+  wire [7:0] _repl_3633;
+  wire [7:0] _and_3634;
   wire _and_3635;
-  wire [2:0] _or_3636;
-  wire _rand_3637;
-  wire _and_3638;
-  wire _and_3639;
+  wire [23:0] _slice_3637;
+  wire [23:0] _slice_3638;
+  wire _eq_3639;
   wire [2:0] _slice_3640;
-  wire [2:0] _and_3641;
-  reg [255:0] _sel_3642;
-  wire _eq_3644;
-  wire _eq_3646;
-  wire _eq_3648;
-  wire _eq_3650;
-  wire _eq_3652;
+  wire [2:0] _slice_3641;
+  wire [2:0] _xor_3642;
+  wire [2:0] _not_3643;
+  wire _not_3644;
+  wire _and_3645;
+  wire [2:0] _or_3646;
+  wire _rand_3647;
+  wire _and_3648;
+  wire _and_3649;
+  wire [2:0] _slice_3650;
+  wire [2:0] _and_3651;
+  reg [255:0] _sel_3652;
   wire _eq_3654;
   wire _eq_3656;
   wire _eq_3658;
-  wire [7:0] _cat_3659;
-  wire [7:0] _repl_3660;
-  wire [7:0] _and_3661;
-  wire _and_3662;
-  wire [23:0] _slice_3664;
-  wire [23:0] _slice_3665;
+  wire _eq_3660;
+  wire _eq_3662;
+  wire _eq_3664;
   wire _eq_3666;
-  wire [2:0] _slice_3667;
-  wire [2:0] _slice_3668;
-  wire [2:0] _xor_3669;
-  wire [2:0] _not_3670;
-  wire _not_3671;
+  wire _eq_3668;
+  wire [7:0] _cat_3669;
+  wire [7:0] _repl_3670;
+  wire [7:0] _and_3671;
   wire _and_3672;
-  wire [2:0] _or_3673;
-  wire _rand_3674;
-  wire _and_3675;
-  wire _and_3676;
+  wire [23:0] _slice_3674;
+  wire [23:0] _slice_3675;
+  wire _eq_3676;
   wire [2:0] _slice_3677;
-  wire [2:0] _and_3678;
-  reg [255:0] _sel_3679;
-  wire _eq_3681;
-  wire _eq_3683;
-  wire _eq_3685;
-  wire _eq_3687;
-  wire _eq_3689;
+  wire [2:0] _slice_3678;
+  wire [2:0] _xor_3679;
+  wire [2:0] _not_3680;
+  wire _not_3681;
+  wire _and_3682;
+  wire [2:0] _or_3683;
+  wire _rand_3684;
+  wire _and_3685;
+  wire _and_3686;
+  wire [2:0] _slice_3687;
+  wire [2:0] _and_3688;
+  reg [255:0] _sel_3689;
   wire _eq_3691;
   wire _eq_3693;
   wire _eq_3695;
-  wire [7:0] _cat_3696;
-  wire [7:0] _repl_3697;
-  wire [7:0] _and_3698;
-  wire _and_3699;
-  wire [23:0] _slice_3701;
-  wire [23:0] _slice_3702;
+  wire _eq_3697;
+  wire _eq_3699;
+  wire _eq_3701;
   wire _eq_3703;
-  wire [2:0] _slice_3704;
-  wire [2:0] _slice_3705;
-  wire [2:0] _xor_3706;
-  wire [2:0] _not_3707;
-  wire _not_3708;
+  wire _eq_3705;
+  wire [7:0] _cat_3706;
+  wire [7:0] _repl_3707;
+  wire [7:0] _and_3708;
   wire _and_3709;
-  wire [2:0] _or_3710;
-  wire _rand_3711;
-  wire _and_3712;
-  wire _and_3713;
+  wire [23:0] _slice_3711;
+  wire [23:0] _slice_3712;
+  wire _eq_3713;
   wire [2:0] _slice_3714;
-  wire [2:0] _and_3715;
-  reg [255:0] _sel_3716;
-  wire _eq_3718;
-  wire _eq_3720;
-  wire _eq_3722;
-  wire _eq_3724;
-  wire _eq_3726;
+  wire [2:0] _slice_3715;
+  wire [2:0] _xor_3716;
+  wire [2:0] _not_3717;
+  wire _not_3718;
+  wire _and_3719;
+  wire [2:0] _or_3720;
+  wire _rand_3721;
+  wire _and_3722;
+  wire _and_3723;
+  wire [2:0] _slice_3724;
+  wire [2:0] _and_3725;
+  reg [255:0] _sel_3726;
   wire _eq_3728;
   wire _eq_3730;
   wire _eq_3732;
-  wire [7:0] _cat_3733;
-  wire [7:0] _repl_3734;
-  wire [7:0] _and_3735;
-  wire _and_3736;
-  wire [23:0] _slice_3738;
-  wire [23:0] _slice_3739;
+  wire _eq_3734;
+  wire _eq_3736;
+  wire _eq_3738;
   wire _eq_3740;
-  wire [2:0] _slice_3741;
-  wire [2:0] _slice_3742;
-  wire [2:0] _xor_3743;
-  wire [2:0] _not_3744;
-  wire _not_3745;
+  wire _eq_3742;
+  wire [7:0] _cat_3743;
+  wire [7:0] _repl_3744;
+  wire [7:0] _and_3745;
   wire _and_3746;
-  wire [2:0] _or_3747;
-  wire _rand_3748;
-  wire _and_3749;
-  wire _and_3750;
+  wire [23:0] _slice_3748;
+  wire [23:0] _slice_3749;
+  wire _eq_3750;
   wire [2:0] _slice_3751;
-  wire [2:0] _and_3752;
-  reg [255:0] _sel_3753;
-  wire _eq_3755;
-  wire _eq_3757;
-  wire _eq_3759;
-  wire _eq_3761;
-  wire _eq_3763;
+  wire [2:0] _slice_3752;
+  wire [2:0] _xor_3753;
+  wire [2:0] _not_3754;
+  wire _not_3755;
+  wire _and_3756;
+  wire [2:0] _or_3757;
+  wire _rand_3758;
+  wire _and_3759;
+  wire _and_3760;
+  wire [2:0] _slice_3761;
+  wire [2:0] _and_3762;
+  reg [255:0] _sel_3763;
   wire _eq_3765;
   wire _eq_3767;
   wire _eq_3769;
-  wire [7:0] _cat_3770;
-  wire [7:0] _repl_3771;
-  wire [7:0] _and_3772;
-  wire _and_3773;
-  wire [23:0] _slice_3775;
-  wire [23:0] _slice_3776;
+  wire _eq_3771;
+  wire _eq_3773;
+  wire _eq_3775;
   wire _eq_3777;
-  wire [2:0] _slice_3778;
-  wire [2:0] _slice_3779;
-  wire [2:0] _xor_3780;
-  wire [2:0] _not_3781;
-  wire _not_3782;
+  wire _eq_3779;
+  wire [7:0] _cat_3780;
+  wire [7:0] _repl_3781;
+  wire [7:0] _and_3782;
   wire _and_3783;
-  wire [2:0] _or_3784;
-  wire _rand_3785;
-  wire _and_3786;
-  wire _and_3787;
+  wire [23:0] _slice_3785;
+  wire [23:0] _slice_3786;
+  wire _eq_3787;
   wire [2:0] _slice_3788;
-  wire [2:0] _and_3789;
-  reg [255:0] _sel_3790;
-  wire _eq_3792;
-  wire _eq_3794;
-  wire _eq_3796;
-  wire _eq_3798;
-  wire _eq_3800;
+  wire [2:0] _slice_3789;
+  wire [2:0] _xor_3790;
+  wire [2:0] _not_3791;
+  wire _not_3792;
+  wire _and_3793;
+  wire [2:0] _or_3794;
+  wire _rand_3795;
+  wire _and_3796;
+  wire _and_3797;
+  wire [2:0] _slice_3798;
+  wire [2:0] _and_3799;
+  reg [255:0] _sel_3800;
   wire _eq_3802;
   wire _eq_3804;
   wire _eq_3806;
-  wire [7:0] _cat_3807;
-  wire [7:0] _repl_3808;
-  wire [7:0] _and_3809;
-  wire _and_3810;
-  wire [23:0] _slice_3812;
-  wire [23:0] _slice_3813;
+  wire _eq_3808;
+  wire _eq_3810;
+  wire _eq_3812;
   wire _eq_3814;
-  wire [2:0] _slice_3815;
-  wire [2:0] _slice_3816;
-  wire [2:0] _xor_3817;
-  wire [2:0] _not_3818;
-  wire _not_3819;
+  wire _eq_3816;
+  wire [7:0] _cat_3817;
+  wire [7:0] _repl_3818;
+  wire [7:0] _and_3819;
   wire _and_3820;
-  wire [2:0] _or_3821;
-  wire _rand_3822;
-  wire _and_3823;
-  wire _and_3824;
+  wire [23:0] _slice_3822;
+  wire [23:0] _slice_3823;
+  wire _eq_3824;
   wire [2:0] _slice_3825;
-  wire [2:0] _and_3826;
-  reg [255:0] _sel_3827;
-  wire _eq_3829;
-  wire _eq_3831;
-  wire _eq_3833;
-  wire _eq_3835;
-  wire _eq_3837;
+  wire [2:0] _slice_3826;
+  wire [2:0] _xor_3827;
+  wire [2:0] _not_3828;
+  wire _not_3829;
+  wire _and_3830;
+  wire [2:0] _or_3831;
+  wire _rand_3832;
+  wire _and_3833;
+  wire _and_3834;
+  wire [2:0] _slice_3835;
+  wire [2:0] _and_3836;
+  reg [255:0] _sel_3837;
   wire _eq_3839;
   wire _eq_3841;
   wire _eq_3843;
-  wire [7:0] _cat_3844;
-  wire [7:0] _repl_3845;
-  wire [7:0] _and_3846;
-  wire _and_3847;
-  wire [23:0] _slice_3849;
-  wire [23:0] _slice_3850;
+  wire _eq_3845;
+  wire _eq_3847;
+  wire _eq_3849;
   wire _eq_3851;
-  wire [2:0] _slice_3852;
-  wire [2:0] _slice_3853;
-  wire [2:0] _xor_3854;
-  wire [2:0] _not_3855;
-  wire _not_3856;
+  wire _eq_3853;
+  wire [7:0] _cat_3854;
+  wire [7:0] _repl_3855;
+  wire [7:0] _and_3856;
   wire _and_3857;
-  wire [2:0] _or_3858;
-  wire _rand_3859;
-  wire _and_3860;
-  wire _and_3861;
+  wire [23:0] _slice_3859;
+  wire [23:0] _slice_3860;
+  wire _eq_3861;
   wire [2:0] _slice_3862;
-  wire [2:0] _and_3863;
-  reg [255:0] _sel_3864;
-  wire _eq_3866;
-  wire _eq_3868;
-  wire _eq_3870;
-  wire _eq_3872;
-  wire _eq_3874;
+  wire [2:0] _slice_3863;
+  wire [2:0] _xor_3864;
+  wire [2:0] _not_3865;
+  wire _not_3866;
+  wire _and_3867;
+  wire [2:0] _or_3868;
+  wire _rand_3869;
+  wire _and_3870;
+  wire _and_3871;
+  wire [2:0] _slice_3872;
+  wire [2:0] _and_3873;
+  reg [255:0] _sel_3874;
   wire _eq_3876;
   wire _eq_3878;
   wire _eq_3880;
-  wire [7:0] _cat_3881;
-  wire [7:0] _repl_3882;
-  wire [7:0] _and_3883;
-  wire _and_3884;
-  wire [23:0] _slice_3886;
-  wire [23:0] _slice_3887;
+  wire _eq_3882;
+  wire _eq_3884;
+  wire _eq_3886;
   wire _eq_3888;
-  wire [2:0] _slice_3889;
-  wire [2:0] _slice_3890;
-  wire [2:0] _xor_3891;
-  wire [2:0] _not_3892;
-  wire _not_3893;
+  wire _eq_3890;
+  wire [7:0] _cat_3891;
+  wire [7:0] _repl_3892;
+  wire [7:0] _and_3893;
   wire _and_3894;
-  wire [2:0] _or_3895;
-  wire _rand_3896;
-  wire _and_3897;
-  wire _and_3898;
+  wire [23:0] _slice_3896;
+  wire [23:0] _slice_3897;
+  wire _eq_3898;
   wire [2:0] _slice_3899;
-  wire [2:0] _and_3900;
-  reg [255:0] _sel_3901;
-  wire _eq_3903;
-  wire _eq_3905;
-  wire _eq_3907;
-  wire _eq_3909;
-  wire _eq_3911;
+  wire [2:0] _slice_3900;
+  wire [2:0] _xor_3901;
+  wire [2:0] _not_3902;
+  wire _not_3903;
+  wire _and_3904;
+  wire [2:0] _or_3905;
+  wire _rand_3906;
+  wire _and_3907;
+  wire _and_3908;
+  wire [2:0] _slice_3909;
+  wire [2:0] _and_3910;
+  reg [255:0] _sel_3911;
   wire _eq_3913;
   wire _eq_3915;
   wire _eq_3917;
-  wire [7:0] _cat_3918;
-  wire [7:0] _repl_3919;
-  wire [7:0] _and_3920;
-  wire _and_3921;
-  wire [23:0] _slice_3923;
-  wire [23:0] _slice_3924;
+  wire _eq_3919;
+  wire _eq_3921;
+  wire _eq_3923;
   wire _eq_3925;
-  wire [2:0] _slice_3926;
-  wire [2:0] _slice_3927;
-  wire [2:0] _xor_3928;
-  wire [2:0] _not_3929;
-  wire _not_3930;
+  wire _eq_3927;
+  wire [7:0] _cat_3928;
+  wire [7:0] _repl_3929;
+  wire [7:0] _and_3930;
   wire _and_3931;
-  wire [2:0] _or_3932;
-  wire _rand_3933;
-  wire _and_3934;
-  wire _and_3935;
+  wire [23:0] _slice_3933;
+  wire [23:0] _slice_3934;
+  wire _eq_3935;
   wire [2:0] _slice_3936;
-  wire [2:0] _and_3937;
-  reg [255:0] _sel_3938;
-  wire _eq_3940;
-  wire _eq_3942;
-  wire _eq_3944;
-  wire _eq_3946;
-  wire _eq_3948;
+  wire [2:0] _slice_3937;
+  wire [2:0] _xor_3938;
+  wire [2:0] _not_3939;
+  wire _not_3940;
+  wire _and_3941;
+  wire [2:0] _or_3942;
+  wire _rand_3943;
+  wire _and_3944;
+  wire _and_3945;
+  wire [2:0] _slice_3946;
+  wire [2:0] _and_3947;
+  reg [255:0] _sel_3948;
   wire _eq_3950;
   wire _eq_3952;
   wire _eq_3954;
-  wire [7:0] _cat_3955;
-  wire [7:0] _repl_3956;
-  wire [7:0] _and_3957;
-  wire _and_3958;
-  wire [23:0] _slice_3960;
-  wire [23:0] _slice_3961;
+  wire _eq_3956;
+  wire _eq_3958;
+  wire _eq_3960;
   wire _eq_3962;
-  wire [2:0] _slice_3963;
-  wire [2:0] _slice_3964;
-  wire [2:0] _xor_3965;
-  wire [2:0] _not_3966;
-  wire _not_3967;
+  wire _eq_3964;
+  wire [7:0] _cat_3965;
+  wire [7:0] _repl_3966;
+  wire [7:0] _and_3967;
   wire _and_3968;
-  wire [2:0] _or_3969;
-  wire _rand_3970;
-  wire _and_3971;
-  wire _and_3972;
+  wire [23:0] _slice_3970;
+  wire [23:0] _slice_3971;
+  wire _eq_3972;
   wire [2:0] _slice_3973;
-  wire [2:0] _and_3974;
-  reg [255:0] _sel_3975;
-  wire _eq_3977;
-  wire _eq_3979;
-  wire _eq_3981;
-  wire _eq_3983;
-  wire _eq_3985;
+  wire [2:0] _slice_3974;
+  wire [2:0] _xor_3975;
+  wire [2:0] _not_3976;
+  wire _not_3977;
+  wire _and_3978;
+  wire [2:0] _or_3979;
+  wire _rand_3980;
+  wire _and_3981;
+  wire _and_3982;
+  wire [2:0] _slice_3983;
+  wire [2:0] _and_3984;
+  reg [255:0] _sel_3985;
   wire _eq_3987;
   wire _eq_3989;
   wire _eq_3991;
-  wire [7:0] _cat_3992;
-  wire [7:0] _repl_3993;
-  wire [7:0] _and_3994;
-  wire _and_3995;
-  wire [23:0] _slice_3997;
-  wire [23:0] _slice_3998;
+  wire _eq_3993;
+  wire _eq_3995;
+  wire _eq_3997;
   wire _eq_3999;
-  wire [2:0] _slice_4000;
-  wire [2:0] _slice_4001;
-  wire [2:0] _xor_4002;
-  wire [2:0] _not_4003;
-  wire _not_4004;
+  wire _eq_4001;
+  wire [7:0] _cat_4002;
+  wire [7:0] _repl_4003;
+  wire [7:0] _and_4004;
   wire _and_4005;
-  wire [2:0] _or_4006;
-  wire _rand_4007;
-  wire _and_4008;
-  wire _and_4009;
+  wire [23:0] _slice_4007;
+  wire [23:0] _slice_4008;
+  wire _eq_4009;
   wire [2:0] _slice_4010;
-  wire [2:0] _and_4011;
-  reg [255:0] _sel_4012;
-  wire _eq_4014;
-  wire _eq_4016;
-  wire _eq_4018;
-  wire _eq_4020;
-  wire _eq_4022;
+  wire [2:0] _slice_4011;
+  wire [2:0] _xor_4012;
+  wire [2:0] _not_4013;
+  wire _not_4014;
+  wire _and_4015;
+  wire [2:0] _or_4016;
+  wire _rand_4017;
+  wire _and_4018;
+  wire _and_4019;
+  wire [2:0] _slice_4020;
+  wire [2:0] _and_4021;
+  reg [255:0] _sel_4022;
   wire _eq_4024;
   wire _eq_4026;
   wire _eq_4028;
-  wire [7:0] _cat_4029;
-  wire [7:0] _repl_4030;
-  wire [7:0] _and_4031;
-  wire _and_4032;
-  wire [23:0] _slice_4034;
-  wire [23:0] _slice_4035;
+  wire _eq_4030;
+  wire _eq_4032;
+  wire _eq_4034;
   wire _eq_4036;
-  wire [2:0] _slice_4037;
-  wire [2:0] _slice_4038;
-  wire [2:0] _xor_4039;
-  wire [2:0] _not_4040;
-  wire _not_4041;
+  wire _eq_4038;
+  wire [7:0] _cat_4039;
+  wire [7:0] _repl_4040;
+  wire [7:0] _and_4041;
   wire _and_4042;
-  wire [2:0] _or_4043;
-  wire _rand_4044;
-  wire _and_4045;
-  wire _and_4046;
+  wire [23:0] _slice_4044;
+  wire [23:0] _slice_4045;
+  wire _eq_4046;
   wire [2:0] _slice_4047;
-  wire [2:0] _and_4048;
-  reg [255:0] _sel_4049;
-  wire _eq_4051;
-  wire _eq_4053;
-  wire _eq_4055;
-  wire _eq_4057;
-  wire _eq_4059;
+  wire [2:0] _slice_4048;
+  wire [2:0] _xor_4049;
+  wire [2:0] _not_4050;
+  wire _not_4051;
+  wire _and_4052;
+  wire [2:0] _or_4053;
+  wire _rand_4054;
+  wire _and_4055;
+  wire _and_4056;
+  wire [2:0] _slice_4057;
+  wire [2:0] _and_4058;
+  reg [255:0] _sel_4059;
   wire _eq_4061;
   wire _eq_4063;
   wire _eq_4065;
-  wire [7:0] _cat_4066;
-  wire [7:0] _repl_4067;
-  wire [7:0] _and_4068;
-  wire _and_4069;
-  wire [23:0] _slice_4071;
-  wire [23:0] _slice_4072;
+  wire _eq_4067;
+  wire _eq_4069;
+  wire _eq_4071;
   wire _eq_4073;
-  wire [2:0] _slice_4074;
-  wire [2:0] _slice_4075;
-  wire [2:0] _xor_4076;
-  wire [2:0] _not_4077;
-  wire _not_4078;
+  wire _eq_4075;
+  wire [7:0] _cat_4076;
+  wire [7:0] _repl_4077;
+  wire [7:0] _and_4078;
   wire _and_4079;
-  wire [2:0] _or_4080;
-  wire _rand_4081;
-  wire _and_4082;
-  wire _and_4083;
+  wire [23:0] _slice_4081;
+  wire [23:0] _slice_4082;
+  wire _eq_4083;
   wire [2:0] _slice_4084;
-  wire [2:0] _and_4085;
-  reg [255:0] _sel_4086;
-  wire _eq_4088;
-  wire _eq_4090;
-  wire _eq_4092;
-  wire _eq_4094;
-  wire _eq_4096;
+  wire [2:0] _slice_4085;
+  wire [2:0] _xor_4086;
+  wire [2:0] _not_4087;
+  wire _not_4088;
+  wire _and_4089;
+  wire [2:0] _or_4090;
+  wire _rand_4091;
+  wire _and_4092;
+  wire _and_4093;
+  wire [2:0] _slice_4094;
+  wire [2:0] _and_4095;
+  reg [255:0] _sel_4096;
   wire _eq_4098;
   wire _eq_4100;
   wire _eq_4102;
-  wire [7:0] _cat_4103;
-  wire [7:0] _repl_4104;
-  wire [7:0] _and_4105;
-  wire _and_4106;
-  wire [23:0] _slice_4108;
-  wire [23:0] _slice_4109;
+  wire _eq_4104;
+  wire _eq_4106;
+  wire _eq_4108;
   wire _eq_4110;
-  wire [2:0] _slice_4111;
-  wire [2:0] _slice_4112;
-  wire [2:0] _xor_4113;
-  wire [2:0] _not_4114;
-  wire _not_4115;
+  wire _eq_4112;
+  wire [7:0] _cat_4113;
+  wire [7:0] _repl_4114;
+  wire [7:0] _and_4115;
   wire _and_4116;
-  wire [2:0] _or_4117;
-  wire _rand_4118;
-  wire _and_4119;
-  wire _and_4120;
+  wire [23:0] _slice_4118;
+  wire [23:0] _slice_4119;
+  wire _eq_4120;
   wire [2:0] _slice_4121;
-  wire [2:0] _and_4122;
-  reg [255:0] _sel_4123;
-  wire _eq_4125;
-  wire _eq_4127;
-  wire _eq_4129;
-  wire _eq_4131;
-  wire _eq_4133;
+  wire [2:0] _slice_4122;
+  wire [2:0] _xor_4123;
+  wire [2:0] _not_4124;
+  wire _not_4125;
+  wire _and_4126;
+  wire [2:0] _or_4127;
+  wire _rand_4128;
+  wire _and_4129;
+  wire _and_4130;
+  wire [2:0] _slice_4131;
+  wire [2:0] _and_4132;
+  reg [255:0] _sel_4133;
   wire _eq_4135;
   wire _eq_4137;
   wire _eq_4139;
-  wire [7:0] _cat_4140;
-  wire [7:0] _repl_4141;
-  wire [7:0] _and_4142;
-  wire _and_4143;
-  wire [23:0] _slice_4145;
-  wire [23:0] _slice_4146;
+  wire _eq_4141;
+  wire _eq_4143;
+  wire _eq_4145;
   wire _eq_4147;
-  wire [2:0] _slice_4148;
-  wire [2:0] _slice_4149;
-  wire [2:0] _xor_4150;
-  wire [2:0] _not_4151;
-  wire _not_4152;
+  wire _eq_4149;
+  wire [7:0] _cat_4150;
+  wire [7:0] _repl_4151;
+  wire [7:0] _and_4152;
   wire _and_4153;
-  wire [2:0] _or_4154;
-  wire _rand_4155;
-  wire _and_4156;
-  wire _and_4157;
+  wire [23:0] _slice_4155;
+  wire [23:0] _slice_4156;
+  wire _eq_4157;
   wire [2:0] _slice_4158;
-  wire [2:0] _and_4159;
-  reg [255:0] _sel_4160;
-  wire _eq_4162;
-  wire _eq_4164;
-  wire _eq_4166;
-  wire _eq_4168;
-  wire _eq_4170;
+  wire [2:0] _slice_4159;
+  wire [2:0] _xor_4160;
+  wire [2:0] _not_4161;
+  wire _not_4162;
+  wire _and_4163;
+  wire [2:0] _or_4164;
+  wire _rand_4165;
+  wire _and_4166;
+  wire _and_4167;
+  wire [2:0] _slice_4168;
+  wire [2:0] _and_4169;
+  reg [255:0] _sel_4170;
   wire _eq_4172;
   wire _eq_4174;
   wire _eq_4176;
-  wire [7:0] _cat_4177;
-  wire [7:0] _repl_4178;
-  wire [7:0] _and_4179;
-  wire _and_4180;
-  wire [23:0] _slice_4182;
-  wire [23:0] _slice_4183;
+  wire _eq_4178;
+  wire _eq_4180;
+  wire _eq_4182;
   wire _eq_4184;
-  wire [2:0] _slice_4185;
-  wire [2:0] _slice_4186;
-  wire [2:0] _xor_4187;
-  wire [2:0] _not_4188;
-  wire _not_4189;
+  wire _eq_4186;
+  wire [7:0] _cat_4187;
+  wire [7:0] _repl_4188;
+  wire [7:0] _and_4189;
   wire _and_4190;
-  wire [2:0] _or_4191;
-  wire _rand_4192;
-  wire _and_4193;
-  wire _and_4194;
+  wire [23:0] _slice_4192;
+  wire [23:0] _slice_4193;
+  wire _eq_4194;
   wire [2:0] _slice_4195;
-  wire [2:0] _and_4196;
-  reg [255:0] _sel_4197;
-  wire _eq_4199;
-  wire _eq_4201;
-  wire _eq_4203;
-  wire _eq_4205;
-  wire _eq_4207;
+  wire [2:0] _slice_4196;
+  wire [2:0] _xor_4197;
+  wire [2:0] _not_4198;
+  wire _not_4199;
+  wire _and_4200;
+  wire [2:0] _or_4201;
+  wire _rand_4202;
+  wire _and_4203;
+  wire _and_4204;
+  wire [2:0] _slice_4205;
+  wire [2:0] _and_4206;
+  reg [255:0] _sel_4207;
   wire _eq_4209;
   wire _eq_4211;
   wire _eq_4213;
-  wire [7:0] _cat_4214;
-  wire [7:0] _repl_4215;
-  wire [7:0] _and_4216;
-  wire _and_4217;
-  wire [23:0] _slice_4219;
-  wire [23:0] _slice_4220;
+  wire _eq_4215;
+  wire _eq_4217;
+  wire _eq_4219;
   wire _eq_4221;
-  wire [2:0] _slice_4222;
-  wire [2:0] _slice_4223;
-  wire [2:0] _xor_4224;
-  wire [2:0] _not_4225;
-  wire _not_4226;
+  wire _eq_4223;
+  wire [7:0] _cat_4224;
+  wire [7:0] _repl_4225;
+  wire [7:0] _and_4226;
   wire _and_4227;
-  wire [2:0] _or_4228;
-  wire _rand_4229;
-  wire _and_4230;
-  wire _and_4231;
+  wire [23:0] _slice_4229;
+  wire [23:0] _slice_4230;
+  wire _eq_4231;
   wire [2:0] _slice_4232;
-  wire [2:0] _and_4233;
-  reg [255:0] _sel_4234;
-  wire _eq_4236;
-  wire _eq_4238;
-  wire _eq_4240;
-  wire _eq_4242;
-  wire _eq_4244;
+  wire [2:0] _slice_4233;
+  wire [2:0] _xor_4234;
+  wire [2:0] _not_4235;
+  wire _not_4236;
+  wire _and_4237;
+  wire [2:0] _or_4238;
+  wire _rand_4239;
+  wire _and_4240;
+  wire _and_4241;
+  wire [2:0] _slice_4242;
+  wire [2:0] _and_4243;
+  reg [255:0] _sel_4244;
   wire _eq_4246;
   wire _eq_4248;
   wire _eq_4250;
-  wire [7:0] _cat_4251;
-  wire [7:0] _repl_4252;
-  wire [7:0] _and_4253;
-  wire _and_4254;
-  wire [23:0] _slice_4256;
-  wire [23:0] _slice_4257;
+  wire _eq_4252;
+  wire _eq_4254;
+  wire _eq_4256;
   wire _eq_4258;
-  wire [2:0] _slice_4259;
-  wire [2:0] _slice_4260;
-  wire [2:0] _xor_4261;
-  wire [2:0] _not_4262;
-  wire _not_4263;
+  wire _eq_4260;
+  wire [7:0] _cat_4261;
+  wire [7:0] _repl_4262;
+  wire [7:0] _and_4263;
   wire _and_4264;
-  wire [2:0] _or_4265;
-  wire _rand_4266;
-  wire _and_4267;
-  wire _and_4268;
+  wire [23:0] _slice_4266;
+  wire [23:0] _slice_4267;
+  wire _eq_4268;
   wire [2:0] _slice_4269;
-  wire [2:0] _and_4270;
-  reg [255:0] _sel_4271;
-  wire _eq_4273;
-  wire _eq_4275;
-  wire _eq_4277;
-  wire _eq_4279;
-  wire _eq_4281;
+  wire [2:0] _slice_4270;
+  wire [2:0] _xor_4271;
+  wire [2:0] _not_4272;
+  wire _not_4273;
+  wire _and_4274;
+  wire [2:0] _or_4275;
+  wire _rand_4276;
+  wire _and_4277;
+  wire _and_4278;
+  wire [2:0] _slice_4279;
+  wire [2:0] _and_4280;
+  reg [255:0] _sel_4281;
   wire _eq_4283;
   wire _eq_4285;
   wire _eq_4287;
-  wire [7:0] _cat_4288;
-  wire [7:0] _repl_4289;
-  wire [7:0] _and_4290;
-  wire _and_4291;
-  wire [23:0] _slice_4293;
-  wire [23:0] _slice_4294;
+  wire _eq_4289;
+  wire _eq_4291;
+  wire _eq_4293;
   wire _eq_4295;
-  wire [2:0] _slice_4296;
-  wire [2:0] _slice_4297;
-  wire [2:0] _xor_4298;
-  wire [2:0] _not_4299;
-  wire _not_4300;
+  wire _eq_4297;
+  wire [7:0] _cat_4298;
+  wire [7:0] _repl_4299;
+  wire [7:0] _and_4300;
   wire _and_4301;
-  wire [2:0] _or_4302;
-  wire _rand_4303;
-  wire _and_4304;
-  wire _and_4305;
+  wire [23:0] _slice_4303;
+  wire [23:0] _slice_4304;
+  wire _eq_4305;
   wire [2:0] _slice_4306;
-  wire [2:0] _and_4307;
-  reg [255:0] _sel_4308;
-  wire _eq_4310;
-  wire _eq_4312;
-  wire _eq_4314;
-  wire _eq_4316;
-  wire _eq_4318;
+  wire [2:0] _slice_4307;
+  wire [2:0] _xor_4308;
+  wire [2:0] _not_4309;
+  wire _not_4310;
+  wire _and_4311;
+  wire [2:0] _or_4312;
+  wire _rand_4313;
+  wire _and_4314;
+  wire _and_4315;
+  wire [2:0] _slice_4316;
+  wire [2:0] _and_4317;
+  reg [255:0] _sel_4318;
   wire _eq_4320;
   wire _eq_4322;
   wire _eq_4324;
-  wire [7:0] _cat_4325;
-  wire [7:0] _repl_4326;
-  wire [7:0] _and_4327;
-  wire _and_4328;
-  wire [23:0] _slice_4330;
-  wire [23:0] _slice_4331;
+  wire _eq_4326;
+  wire _eq_4328;
+  wire _eq_4330;
   wire _eq_4332;
-  wire [2:0] _slice_4333;
-  wire [2:0] _slice_4334;
-  wire [2:0] _xor_4335;
-  wire [2:0] _not_4336;
-  wire _not_4337;
+  wire _eq_4334;
+  wire [7:0] _cat_4335;
+  wire [7:0] _repl_4336;
+  wire [7:0] _and_4337;
   wire _and_4338;
-  wire [2:0] _or_4339;
-  wire _rand_4340;
-  wire _and_4341;
-  wire _and_4342;
+  wire [23:0] _slice_4340;
+  wire [23:0] _slice_4341;
+  wire _eq_4342;
   wire [2:0] _slice_4343;
-  wire [2:0] _and_4344;
-  reg [255:0] _sel_4345;
-  wire _eq_4347;
-  wire _eq_4349;
-  wire _eq_4351;
-  wire _eq_4353;
-  wire _eq_4355;
+  wire [2:0] _slice_4344;
+  wire [2:0] _xor_4345;
+  wire [2:0] _not_4346;
+  wire _not_4347;
+  wire _and_4348;
+  wire [2:0] _or_4349;
+  wire _rand_4350;
+  wire _and_4351;
+  wire _and_4352;
+  wire [2:0] _slice_4353;
+  wire [2:0] _and_4354;
+  reg [255:0] _sel_4355;
   wire _eq_4357;
   wire _eq_4359;
   wire _eq_4361;
-  wire [7:0] _cat_4362;
-  wire [7:0] _repl_4363;
-  wire [7:0] _and_4364;
-  wire _and_4365;
-  wire [23:0] _slice_4367;
-  wire [23:0] _slice_4368;
+  wire _eq_4363;
+  wire _eq_4365;
+  wire _eq_4367;
   wire _eq_4369;
-  wire [2:0] _slice_4370;
-  wire [2:0] _slice_4371;
-  wire [2:0] _xor_4372;
-  wire [2:0] _not_4373;
-  wire _not_4374;
+  wire _eq_4371;
+  wire [7:0] _cat_4372;
+  wire [7:0] _repl_4373;
+  wire [7:0] _and_4374;
   wire _and_4375;
-  wire [2:0] _or_4376;
-  wire _rand_4377;
-  wire _and_4378;
-  wire _and_4379;
+  wire [23:0] _slice_4377;
+  wire [23:0] _slice_4378;
+  wire _eq_4379;
   wire [2:0] _slice_4380;
-  wire [2:0] _and_4381;
-  reg [255:0] _sel_4382;
-  wire _eq_4384;
-  wire _eq_4386;
-  wire _eq_4388;
-  wire _eq_4390;
-  wire _eq_4392;
+  wire [2:0] _slice_4381;
+  wire [2:0] _xor_4382;
+  wire [2:0] _not_4383;
+  wire _not_4384;
+  wire _and_4385;
+  wire [2:0] _or_4386;
+  wire _rand_4387;
+  wire _and_4388;
+  wire _and_4389;
+  wire [2:0] _slice_4390;
+  wire [2:0] _and_4391;
+  reg [255:0] _sel_4392;
   wire _eq_4394;
   wire _eq_4396;
   wire _eq_4398;
-  wire [7:0] _cat_4399;
-  wire [7:0] _repl_4400;
-  wire [7:0] _and_4401;
-  wire _and_4402;
-  wire [7:0] _or_4404;
-  wire [7:0] _or_4405;
-  wire [7:0] _or_4406;
-  wire [7:0] _or_4407;
-  wire [7:0] _or_4408;
-  wire [7:0] _or_4409;
-  wire [7:0] _or_4410;
-  wire [7:0] _or_4411;
-  wire [7:0] _or_4412;
-  wire [7:0] _or_4413;
-  wire [7:0] _or_4414;
-  wire [7:0] _or_4415;
-  wire [7:0] _or_4416;
-  wire [7:0] _or_4417;
-  wire [7:0] _or_4418;
-  wire [7:0] _or_4419;
-  wire [7:0] _or_4420;
-  wire [7:0] _or_4421;
-  wire [7:0] _or_4422;
-  wire [7:0] _or_4423;
-  wire [7:0] _or_4424;
-  wire [7:0] _or_4425;
-  wire [7:0] _or_4426;
-  wire [7:0] _or_4427;
-  wire [7:0] _or_4428;
-  wire [7:0] _or_4429;
-  wire [7:0] _or_4430;
-  wire [7:0] _or_4431;
-  wire [7:0] _or_4432;
-  wire [7:0] _or_4433;
-  wire [7:0] _or_4434;
-  wire [7:0] _or_4435;
-  wire [7:0] _or_4436;
-  wire [7:0] _or_4437;
-  wire [7:0] _or_4438;
-  wire [7:0] _or_4439;
-  wire [7:0] _or_4440;
-  wire [7:0] _or_4441;
-  wire [7:0] _or_4442;
-  wire [7:0] _or_4443;
-  wire [7:0] _or_4444;
-  wire [7:0] _or_4445;
-  wire [7:0] _or_4446;
-  wire [7:0] _or_4447;
-  wire [7:0] _or_4448;
-  wire [7:0] _or_4449;
-  wire [7:0] _or_4450;
-  wire [7:0] _or_4451;
-  wire [7:0] _or_4452;
-  wire [7:0] _or_4453;
-  wire [7:0] _or_4454;
-  wire [7:0] _or_4455;
-  wire [7:0] _or_4456;
-  wire [7:0] _or_4457;
-  wire [7:0] _or_4458;
-  wire [7:0] _or_4459;
-  wire [7:0] _or_4460;
-  wire [7:0] _or_4461;
-  wire [7:0] _or_4462;
-  wire [7:0] _or_4463;
-  wire [7:0] _or_4464;
-  wire [7:0] _or_4465;
-  wire [7:0] _or_4466;
-  wire _slice_4467;
-  wire _not_4468;
-  wire _slice_4469;
-  wire _not_4470;
-  wire _slice_4471;
-  wire _and_4472;
-  wire _slice_4473;
-  wire _not_4474;
-  wire _slice_4475;
-  wire _and_4476;
-  wire _slice_4477;
-  wire _not_4478;
-  wire _slice_4479;
-  wire _and_4480;
-  wire _slice_4481;
-  wire _not_4482;
-  wire _slice_4483;
-  wire _and_4484;
-  wire _slice_4485;
-  wire _not_4486;
-  wire _slice_4487;
-  wire _and_4488;
-  wire _slice_4489;
-  wire _not_4490;
-  wire _slice_4491;
-  wire _and_4492;
-  wire _slice_4493;
-  wire _not_4494;
-  wire _slice_4495;
+  wire _eq_4400;
+  wire _eq_4402;
+  wire _eq_4404;
+  wire _eq_4406;
+  wire _eq_4408;
+  wire [7:0] _cat_4409;
+  wire [7:0] _repl_4410;
+  wire [7:0] _and_4411;
+  wire _and_4412;
+  wire [23:0] _slice_4414;
+  wire [23:0] _slice_4415;
+  wire _eq_4416;
+  wire [2:0] _slice_4417;
+  wire [2:0] _slice_4418;
+  wire [2:0] _xor_4419;
+  wire [2:0] _not_4420;
+  wire _not_4421;
+  wire _and_4422;
+  wire [2:0] _or_4423;
+  wire _rand_4424;
+  wire _and_4425;
+  wire _and_4426;
+  wire [2:0] _slice_4427;
+  wire [2:0] _and_4428;
+  reg [255:0] _sel_4429;
+  wire _eq_4431;
+  wire _eq_4433;
+  wire _eq_4435;
+  wire _eq_4437;
+  wire _eq_4439;
+  wire _eq_4441;
+  wire _eq_4443;
+  wire _eq_4445;
+  wire [7:0] _cat_4446;
+  wire [7:0] _repl_4447;
+  wire [7:0] _and_4448;
+  wire _and_4449;
+  wire [23:0] _slice_4451;
+  wire [23:0] _slice_4452;
+  wire _eq_4453;
+  wire [2:0] _slice_4454;
+  wire [2:0] _slice_4455;
+  wire [2:0] _xor_4456;
+  wire [2:0] _not_4457;
+  wire _not_4458;
+  wire _and_4459;
+  wire [2:0] _or_4460;
+  wire _rand_4461;
+  wire _and_4462;
+  wire _and_4463;
+  wire [2:0] _slice_4464;
+  wire [2:0] _and_4465;
+  reg [255:0] _sel_4466;
+  wire _eq_4468;
+  wire _eq_4470;
+  wire _eq_4472;
+  wire _eq_4474;
+  wire _eq_4476;
+  wire _eq_4478;
+  wire _eq_4480;
+  wire _eq_4482;
+  wire [7:0] _cat_4483;
+  wire [7:0] _repl_4484;
+  wire [7:0] _and_4485;
+  wire _and_4486;
+  wire [23:0] _slice_4488;
+  wire [23:0] _slice_4489;
+  wire _eq_4490;
+  wire [2:0] _slice_4491;
+  wire [2:0] _slice_4492;
+  wire [2:0] _xor_4493;
+  wire [2:0] _not_4494;
+  wire _not_4495;
   wire _and_4496;
-  wire [7:0] _cat_4497;
-  wire _slice_4498;
-  wire _slice_4499;
-  wire _slice_4500;
-  wire _slice_4501;
-  wire _slice_4502;
-  wire _slice_4503;
-  wire _slice_4504;
-  wire _slice_4505;
-  wire [1:0] _zext_4506;
-  wire [1:0] _zext_4507;
-  wire [1:0] _add_4508;
-  wire [2:0] _zext_4509;
-  wire [1:0] _zext_4510;
-  wire [1:0] _zext_4511;
-  wire [1:0] _add_4512;
-  wire [2:0] _zext_4513;
-  wire [2:0] _add_4514;
-  wire [3:0] _zext_4515;
-  wire [1:0] _zext_4516;
-  wire [1:0] _zext_4517;
-  wire [1:0] _add_4518;
-  wire [2:0] _zext_4519;
-  wire [1:0] _zext_4520;
-  wire [1:0] _zext_4521;
-  wire [1:0] _add_4522;
-  wire [2:0] _zext_4523;
-  wire [2:0] _add_4524;
-  wire [3:0] _zext_4525;
-  wire [3:0] _add_4526;
-  wire [3:0] _repl_4527;
-  wire [3:0] _and_4528;
-  wire [63:0] _cat_4529;
-  wire _slice_4530;
-  wire _slice_4531;
-  wire _slice_4532;
-  wire _slice_4533;
-  wire _slice_4534;
-  wire _slice_4535;
-  wire _slice_4536;
-  wire _slice_4537;
-  wire _slice_4538;
-  wire _slice_4539;
-  wire _slice_4540;
-  wire _slice_4541;
-  wire _slice_4542;
-  wire _slice_4543;
-  wire _slice_4544;
-  wire _slice_4545;
-  wire _slice_4546;
-  wire _slice_4547;
-  wire _slice_4548;
-  wire _slice_4549;
-  wire _slice_4550;
-  wire _slice_4551;
-  wire _slice_4552;
-  wire _slice_4553;
-  wire _slice_4554;
-  wire _slice_4555;
-  wire _slice_4556;
-  wire _slice_4557;
-  wire _slice_4558;
-  wire _slice_4559;
-  wire _slice_4560;
-  wire _slice_4561;
-  wire _slice_4562;
-  wire _slice_4563;
-  wire _slice_4564;
-  wire _slice_4565;
-  wire _slice_4566;
-  wire _slice_4567;
-  wire _slice_4568;
-  wire _slice_4569;
-  wire _slice_4570;
-  wire _slice_4571;
-  wire _slice_4572;
-  wire _slice_4573;
-  wire _slice_4574;
-  wire _slice_4575;
-  wire _slice_4576;
-  wire _slice_4577;
-  wire _slice_4578;
-  wire _slice_4579;
-  wire _slice_4580;
-  wire _slice_4581;
-  wire _slice_4582;
-  wire _slice_4583;
-  wire _slice_4584;
-  wire _slice_4585;
-  wire _slice_4586;
-  wire _slice_4587;
-  wire _slice_4588;
-  wire _slice_4589;
-  wire _slice_4590;
-  wire _slice_4591;
-  wire _slice_4592;
-  wire _slice_4593;
-  wire _not_4595;
-  wire _and_4596;
-  wire _or_4597;
-  wire _not_4598;
-  wire _and_4599;
-  wire _or_4600;
-  wire _not_4601;
-  wire _and_4602;
-  wire _or_4603;
-  wire _not_4604;
-  wire _and_4605;
-  wire _or_4606;
-  wire _not_4607;
-  wire _and_4608;
-  wire _or_4609;
-  wire _not_4610;
+  wire [2:0] _or_4497;
+  wire _rand_4498;
+  wire _and_4499;
+  wire _and_4500;
+  wire [2:0] _slice_4501;
+  wire [2:0] _and_4502;
+  reg [255:0] _sel_4503;
+  wire _eq_4505;
+  wire _eq_4507;
+  wire _eq_4509;
+  wire _eq_4511;
+  wire _eq_4513;
+  wire _eq_4515;
+  wire _eq_4517;
+  wire _eq_4519;
+  wire [7:0] _cat_4520;
+  wire [7:0] _repl_4521;
+  wire [7:0] _and_4522;
+  wire _and_4523;
+  wire [23:0] _slice_4525;
+  wire [23:0] _slice_4526;
+  wire _eq_4527;
+  wire [2:0] _slice_4528;
+  wire [2:0] _slice_4529;
+  wire [2:0] _xor_4530;
+  wire [2:0] _not_4531;
+  wire _not_4532;
+  wire _and_4533;
+  wire [2:0] _or_4534;
+  wire _rand_4535;
+  wire _and_4536;
+  wire _and_4537;
+  wire [2:0] _slice_4538;
+  wire [2:0] _and_4539;
+  reg [255:0] _sel_4540;
+  wire _eq_4542;
+  wire _eq_4544;
+  wire _eq_4546;
+  wire _eq_4548;
+  wire _eq_4550;
+  wire _eq_4552;
+  wire _eq_4554;
+  wire _eq_4556;
+  wire [7:0] _cat_4557;
+  wire [7:0] _repl_4558;
+  wire [7:0] _and_4559;
+  wire _and_4560;
+  wire [23:0] _slice_4562;
+  wire [23:0] _slice_4563;
+  wire _eq_4564;
+  wire [2:0] _slice_4565;
+  wire [2:0] _slice_4566;
+  wire [2:0] _xor_4567;
+  wire [2:0] _not_4568;
+  wire _not_4569;
+  wire _and_4570;
+  wire [2:0] _or_4571;
+  wire _rand_4572;
+  wire _and_4573;
+  wire _and_4574;
+  wire [2:0] _slice_4575;
+  wire [2:0] _and_4576;
+  reg [255:0] _sel_4577;
+  wire _eq_4579;
+  wire _eq_4581;
+  wire _eq_4583;
+  wire _eq_4585;
+  wire _eq_4587;
+  wire _eq_4589;
+  wire _eq_4591;
+  wire _eq_4593;
+  wire [7:0] _cat_4594;
+  wire [7:0] _repl_4595;
+  wire [7:0] _and_4596;
+  wire _and_4597;
+  wire [23:0] _slice_4599;
+  wire [23:0] _slice_4600;
+  wire _eq_4601;
+  wire [2:0] _slice_4602;
+  wire [2:0] _slice_4603;
+  wire [2:0] _xor_4604;
+  wire [2:0] _not_4605;
+  wire _not_4606;
+  wire _and_4607;
+  wire [2:0] _or_4608;
+  wire _rand_4609;
+  wire _and_4610;
   wire _and_4611;
-  wire _or_4612;
-  wire _not_4613;
-  wire _and_4614;
-  wire _or_4615;
-  wire _not_4616;
-  wire _and_4617;
-  wire _or_4618;
-  wire _not_4619;
-  wire _and_4620;
-  wire _or_4621;
-  wire _not_4622;
-  wire _and_4623;
-  wire _or_4624;
-  wire _not_4625;
-  wire _and_4626;
-  wire _or_4627;
-  wire _not_4628;
-  wire _and_4629;
-  wire _or_4630;
-  wire _not_4631;
-  wire _and_4632;
-  wire _or_4633;
-  wire _not_4634;
-  wire _and_4635;
-  wire _or_4636;
-  wire _not_4637;
-  wire _and_4638;
-  wire _or_4639;
-  wire _not_4640;
-  wire _and_4641;
-  wire _or_4642;
+  wire [2:0] _slice_4612;
+  wire [2:0] _and_4613;
+  reg [255:0] _sel_4614;
+  wire _eq_4616;
+  wire _eq_4618;
+  wire _eq_4620;
+  wire _eq_4622;
+  wire _eq_4624;
+  wire _eq_4626;
+  wire _eq_4628;
+  wire _eq_4630;
+  wire [7:0] _cat_4631;
+  wire [7:0] _repl_4632;
+  wire [7:0] _and_4633;
+  wire _and_4634;
+  wire [23:0] _slice_4636;
+  wire [23:0] _slice_4637;
+  wire _eq_4638;
+  wire [2:0] _slice_4639;
+  wire [2:0] _slice_4640;
+  wire [2:0] _xor_4641;
+  wire [2:0] _not_4642;
   wire _not_4643;
   wire _and_4644;
-  wire _or_4645;
-  wire _not_4646;
+  wire [2:0] _or_4645;
+  wire _rand_4646;
   wire _and_4647;
-  wire _or_4648;
-  wire _not_4649;
-  wire _and_4650;
-  wire _or_4651;
-  wire _not_4652;
-  wire _and_4653;
-  wire _or_4654;
-  wire _not_4655;
-  wire _and_4656;
-  wire _or_4657;
-  wire _not_4658;
-  wire _and_4659;
-  wire _or_4660;
-  wire _not_4661;
-  wire _and_4662;
-  wire _or_4663;
-  wire _not_4664;
-  wire _and_4665;
-  wire _or_4666;
-  wire _not_4667;
-  wire _and_4668;
-  wire _or_4669;
-  wire _not_4670;
+  wire _and_4648;
+  wire [2:0] _slice_4649;
+  wire [2:0] _and_4650;
+  reg [255:0] _sel_4651;
+  wire _eq_4653;
+  wire _eq_4655;
+  wire _eq_4657;
+  wire _eq_4659;
+  wire _eq_4661;
+  wire _eq_4663;
+  wire _eq_4665;
+  wire _eq_4667;
+  wire [7:0] _cat_4668;
+  wire [7:0] _repl_4669;
+  wire [7:0] _and_4670;
   wire _and_4671;
-  wire _or_4672;
-  wire _not_4673;
-  wire _and_4674;
-  wire _or_4675;
-  wire _not_4676;
-  wire _and_4677;
-  wire _or_4678;
-  wire _not_4679;
-  wire _and_4680;
-  wire _or_4681;
-  wire _not_4682;
-  wire _and_4683;
-  wire _or_4684;
-  wire _not_4685;
-  wire _and_4686;
-  wire _or_4687;
-  wire _not_4688;
-  wire _and_4689;
-  wire _or_4690;
-  wire _not_4691;
-  wire _and_4692;
-  wire _or_4693;
-  wire _not_4694;
-  wire _and_4695;
-  wire _or_4696;
-  wire _not_4697;
-  wire _and_4698;
-  wire _or_4699;
-  wire _not_4700;
-  wire _and_4701;
-  wire _or_4702;
-  wire _not_4703;
-  wire _and_4704;
-  wire _or_4705;
-  wire _not_4706;
-  wire _and_4707;
-  wire _or_4708;
-  wire _not_4709;
-  wire _and_4710;
-  wire _or_4711;
-  wire _not_4712;
-  wire _and_4713;
-  wire _or_4714;
-  wire _not_4715;
-  wire _and_4716;
-  wire _or_4717;
-  wire _not_4718;
-  wire _and_4719;
-  wire _or_4720;
-  wire _not_4721;
+  wire [23:0] _slice_4673;
+  wire [23:0] _slice_4674;
+  wire _eq_4675;
+  wire [2:0] _slice_4676;
+  wire [2:0] _slice_4677;
+  wire [2:0] _xor_4678;
+  wire [2:0] _not_4679;
+  wire _not_4680;
+  wire _and_4681;
+  wire [2:0] _or_4682;
+  wire _rand_4683;
+  wire _and_4684;
+  wire _and_4685;
+  wire [2:0] _slice_4686;
+  wire [2:0] _and_4687;
+  reg [255:0] _sel_4688;
+  wire _eq_4690;
+  wire _eq_4692;
+  wire _eq_4694;
+  wire _eq_4696;
+  wire _eq_4698;
+  wire _eq_4700;
+  wire _eq_4702;
+  wire _eq_4704;
+  wire [7:0] _cat_4705;
+  wire [7:0] _repl_4706;
+  wire [7:0] _and_4707;
+  wire _and_4708;
+  wire [23:0] _slice_4710;
+  wire [23:0] _slice_4711;
+  wire _eq_4712;
+  wire [2:0] _slice_4713;
+  wire [2:0] _slice_4714;
+  wire [2:0] _xor_4715;
+  wire [2:0] _not_4716;
+  wire _not_4717;
+  wire _and_4718;
+  wire [2:0] _or_4719;
+  wire _rand_4720;
+  wire _and_4721;
   wire _and_4722;
-  wire _or_4723;
-  wire _not_4724;
-  wire _and_4725;
-  wire _or_4726;
-  wire _not_4727;
-  wire _and_4728;
-  wire _or_4729;
-  wire _not_4730;
-  wire _and_4731;
-  wire _or_4732;
-  wire _not_4733;
-  wire _and_4734;
-  wire _or_4735;
-  wire _not_4736;
-  wire _and_4737;
-  wire _or_4738;
-  wire _not_4739;
-  wire _and_4740;
-  wire _or_4741;
-  wire _not_4742;
-  wire _and_4743;
-  wire _or_4744;
-  wire _not_4745;
-  wire _and_4746;
-  wire _or_4747;
-  wire _not_4748;
-  wire _and_4749;
-  wire _or_4750;
-  wire _not_4751;
-  wire _and_4752;
-  wire _or_4753;
+  wire [2:0] _slice_4723;
+  wire [2:0] _and_4724;
+  reg [255:0] _sel_4725;
+  wire _eq_4727;
+  wire _eq_4729;
+  wire _eq_4731;
+  wire _eq_4733;
+  wire _eq_4735;
+  wire _eq_4737;
+  wire _eq_4739;
+  wire _eq_4741;
+  wire [7:0] _cat_4742;
+  wire [7:0] _repl_4743;
+  wire [7:0] _and_4744;
+  wire _and_4745;
+  wire [23:0] _slice_4747;
+  wire [23:0] _slice_4748;
+  wire _eq_4749;
+  wire [2:0] _slice_4750;
+  wire [2:0] _slice_4751;
+  wire [2:0] _xor_4752;
+  wire [2:0] _not_4753;
   wire _not_4754;
   wire _and_4755;
-  wire _or_4756;
-  wire _not_4757;
+  wire [2:0] _or_4756;
+  wire _rand_4757;
   wire _and_4758;
-  wire _or_4759;
-  wire _not_4760;
-  wire _and_4761;
-  wire _or_4762;
-  wire _not_4763;
-  wire _and_4764;
-  wire _or_4765;
-  wire _not_4766;
-  wire _and_4767;
-  wire _or_4768;
-  wire _not_4769;
-  wire _and_4770;
-  wire _or_4771;
-  wire _not_4772;
-  wire _and_4773;
-  wire _or_4774;
-  wire _not_4775;
-  wire _and_4776;
-  wire _or_4777;
-  wire _not_4778;
-  wire _and_4779;
-  wire _or_4780;
-  wire _not_4781;
+  wire _and_4759;
+  wire [2:0] _slice_4760;
+  wire [2:0] _and_4761;
+  reg [255:0] _sel_4762;
+  wire _eq_4764;
+  wire _eq_4766;
+  wire _eq_4768;
+  wire _eq_4770;
+  wire _eq_4772;
+  wire _eq_4774;
+  wire _eq_4776;
+  wire _eq_4778;
+  wire [7:0] _cat_4779;
+  wire [7:0] _repl_4780;
+  wire [7:0] _and_4781;
   wire _and_4782;
-  wire _or_4783;
-  wire _not_4784;
-  wire _and_4785;
-  wire _or_4786;
-  wire [63:0] _cat_4787;
-  wire _ror_4788;
-  wire _slice_4789;
-  wire _slice_4790;
-  wire _slice_4791;
-  wire _slice_4792;
-  wire _slice_4793;
-  wire _slice_4794;
-  wire _slice_4795;
-  wire _slice_4796;
-  wire _slice_4797;
-  wire _slice_4798;
-  wire _slice_4799;
-  wire _slice_4800;
-  wire _slice_4801;
-  wire _slice_4802;
-  wire _slice_4803;
-  wire _slice_4804;
-  wire _slice_4805;
-  wire _slice_4806;
-  wire _slice_4807;
-  wire _slice_4808;
-  wire _slice_4809;
-  wire _slice_4810;
-  wire _slice_4811;
-  wire _slice_4812;
-  wire _slice_4813;
-  wire _slice_4814;
-  wire _slice_4815;
-  wire _slice_4816;
-  wire _slice_4817;
-  wire _slice_4818;
-  wire _slice_4819;
-  wire _slice_4820;
-  wire [31:0] _cat_4821;
-  wire _ror_4822;
-  wire _slice_4823;
-  wire _slice_4824;
-  wire _slice_4825;
-  wire _slice_4826;
-  wire _slice_4827;
-  wire _slice_4828;
-  wire _slice_4829;
-  wire _slice_4830;
-  wire _slice_4831;
-  wire _slice_4832;
-  wire _slice_4833;
-  wire _slice_4834;
-  wire _slice_4835;
-  wire _slice_4836;
-  wire _slice_4837;
-  wire _slice_4838;
-  wire _slice_4839;
-  wire _slice_4840;
-  wire _slice_4841;
-  wire _slice_4842;
-  wire _slice_4843;
-  wire _slice_4844;
-  wire _slice_4845;
-  wire _slice_4846;
-  wire _slice_4847;
-  wire _slice_4848;
-  wire _slice_4849;
-  wire _slice_4850;
-  wire _slice_4851;
-  wire _slice_4852;
-  wire _slice_4853;
-  wire _slice_4854;
-  wire [31:0] _cat_4855;
-  wire _ror_4856;
-  wire _slice_4857;
-  wire _slice_4858;
-  wire _slice_4859;
-  wire _slice_4860;
-  wire _slice_4861;
-  wire _slice_4862;
-  wire _slice_4863;
-  wire _slice_4864;
-  wire _slice_4865;
-  wire _slice_4866;
-  wire _slice_4867;
-  wire _slice_4868;
-  wire _slice_4869;
-  wire _slice_4870;
-  wire _slice_4871;
-  wire _slice_4872;
-  wire _slice_4873;
-  wire _slice_4874;
-  wire _slice_4875;
-  wire _slice_4876;
-  wire _slice_4877;
-  wire _slice_4878;
-  wire _slice_4879;
-  wire _slice_4880;
-  wire _slice_4881;
-  wire _slice_4882;
-  wire _slice_4883;
-  wire _slice_4884;
-  wire _slice_4885;
-  wire _slice_4886;
-  wire _slice_4887;
-  wire _slice_4888;
-  wire [31:0] _cat_4889;
-  wire _ror_4890;
-  wire _slice_4891;
-  wire _slice_4892;
-  wire _slice_4893;
-  wire _slice_4894;
-  wire _slice_4895;
-  wire _slice_4896;
-  wire _slice_4897;
-  wire _slice_4898;
-  wire _slice_4899;
-  wire _slice_4900;
-  wire _slice_4901;
-  wire _slice_4902;
-  wire _slice_4903;
-  wire _slice_4904;
-  wire _slice_4905;
-  wire _slice_4906;
-  wire _slice_4907;
-  wire _slice_4908;
-  wire _slice_4909;
-  wire _slice_4910;
-  wire _slice_4911;
-  wire _slice_4912;
-  wire _slice_4913;
-  wire _slice_4914;
-  wire _slice_4915;
-  wire _slice_4916;
-  wire _slice_4917;
-  wire _slice_4918;
-  wire _slice_4919;
-  wire _slice_4920;
+  wire [23:0] _slice_4784;
+  wire [23:0] _slice_4785;
+  wire _eq_4786;
+  wire [2:0] _slice_4787;
+  wire [2:0] _slice_4788;
+  wire [2:0] _xor_4789;
+  wire [2:0] _not_4790;
+  wire _not_4791;
+  wire _and_4792;
+  wire [2:0] _or_4793;
+  wire _rand_4794;
+  wire _and_4795;
+  wire _and_4796;
+  wire [2:0] _slice_4797;
+  wire [2:0] _and_4798;
+  reg [255:0] _sel_4799;
+  wire _eq_4801;
+  wire _eq_4803;
+  wire _eq_4805;
+  wire _eq_4807;
+  wire _eq_4809;
+  wire _eq_4811;
+  wire _eq_4813;
+  wire _eq_4815;
+  wire [7:0] _cat_4816;
+  wire [7:0] _repl_4817;
+  wire [7:0] _and_4818;
+  wire _and_4819;
+  wire [23:0] _slice_4821;
+  wire [23:0] _slice_4822;
+  wire _eq_4823;
+  wire [2:0] _slice_4824;
+  wire [2:0] _slice_4825;
+  wire [2:0] _xor_4826;
+  wire [2:0] _not_4827;
+  wire _not_4828;
+  wire _and_4829;
+  wire [2:0] _or_4830;
+  wire _rand_4831;
+  wire _and_4832;
+  wire _and_4833;
+  wire [2:0] _slice_4834;
+  wire [2:0] _and_4835;
+  reg [255:0] _sel_4836;
+  wire _eq_4838;
+  wire _eq_4840;
+  wire _eq_4842;
+  wire _eq_4844;
+  wire _eq_4846;
+  wire _eq_4848;
+  wire _eq_4850;
+  wire _eq_4852;
+  wire [7:0] _cat_4853;
+  wire [7:0] _repl_4854;
+  wire [7:0] _and_4855;
+  wire _and_4856;
+  wire [7:0] _or_4858;
+  wire [7:0] _or_4859;
+  wire [7:0] _or_4860;
+  wire [7:0] _or_4861;
+  wire [7:0] _or_4862;
+  wire [7:0] _or_4863;
+  wire [7:0] _or_4864;
+  wire [7:0] _or_4865;
+  wire [7:0] _or_4866;
+  wire [7:0] _or_4867;
+  wire [7:0] _or_4868;
+  wire [7:0] _or_4869;
+  wire [7:0] _or_4870;
+  wire [7:0] _or_4871;
+  wire [7:0] _or_4872;
+  wire [7:0] _or_4873;
+  wire [7:0] _or_4874;
+  wire [7:0] _or_4875;
+  wire [7:0] _or_4876;
+  wire [7:0] _or_4877;
+  wire [7:0] _or_4878;
+  wire [7:0] _or_4879;
+  wire [7:0] _or_4880;
+  wire [7:0] _or_4881;
+  wire [7:0] _or_4882;
+  wire [7:0] _or_4883;
+  wire [7:0] _or_4884;
+  wire [7:0] _or_4885;
+  wire [7:0] _or_4886;
+  wire [7:0] _or_4887;
+  wire [7:0] _or_4888;
+  wire [7:0] _or_4889;
+  wire [7:0] _or_4890;
+  wire [7:0] _or_4891;
+  wire [7:0] _or_4892;
+  wire [7:0] _or_4893;
+  wire [7:0] _or_4894;
+  wire [7:0] _or_4895;
+  wire [7:0] _or_4896;
+  wire [7:0] _or_4897;
+  wire [7:0] _or_4898;
+  wire [7:0] _or_4899;
+  wire [7:0] _or_4900;
+  wire [7:0] _or_4901;
+  wire [7:0] _or_4902;
+  wire [7:0] _or_4903;
+  wire [7:0] _or_4904;
+  wire [7:0] _or_4905;
+  wire [7:0] _or_4906;
+  wire [7:0] _or_4907;
+  wire [7:0] _or_4908;
+  wire [7:0] _or_4909;
+  wire [7:0] _or_4910;
+  wire [7:0] _or_4911;
+  wire [7:0] _or_4912;
+  wire [7:0] _or_4913;
+  wire [7:0] _or_4914;
+  wire [7:0] _or_4915;
+  wire [7:0] _or_4916;
+  wire [7:0] _or_4917;
+  wire [7:0] _or_4918;
+  wire [7:0] _or_4919;
+  wire [7:0] _or_4920;
   wire _slice_4921;
-  wire _slice_4922;
-  wire [31:0] _cat_4923;
-  wire _ror_4924;
+  wire _not_4922;
+  wire _slice_4923;
+  wire _not_4924;
   wire _slice_4925;
-  wire _slice_4926;
+  wire _and_4926;
   wire _slice_4927;
-  wire _slice_4928;
+  wire _not_4928;
   wire _slice_4929;
-  wire _slice_4930;
+  wire _and_4930;
   wire _slice_4931;
-  wire _slice_4932;
+  wire _not_4932;
   wire _slice_4933;
-  wire _slice_4934;
+  wire _and_4934;
   wire _slice_4935;
-  wire _slice_4936;
+  wire _not_4936;
   wire _slice_4937;
-  wire _slice_4938;
+  wire _and_4938;
   wire _slice_4939;
-  wire _slice_4940;
+  wire _not_4940;
   wire _slice_4941;
-  wire _slice_4942;
+  wire _and_4942;
   wire _slice_4943;
-  wire _slice_4944;
+  wire _not_4944;
   wire _slice_4945;
-  wire _slice_4946;
+  wire _and_4946;
   wire _slice_4947;
-  wire _slice_4948;
+  wire _not_4948;
   wire _slice_4949;
-  wire _slice_4950;
-  wire _slice_4951;
+  wire _and_4950;
+  wire [7:0] _cat_4951;
   wire _slice_4952;
   wire _slice_4953;
   wire _slice_4954;
   wire _slice_4955;
   wire _slice_4956;
-  wire [31:0] _cat_4957;
-  wire _ror_4958;
+  wire _slice_4957;
+  wire _slice_4958;
   wire _slice_4959;
-  wire _slice_4960;
-  wire _slice_4961;
-  wire _slice_4962;
-  wire _slice_4963;
-  wire _slice_4964;
-  wire _slice_4965;
-  wire _slice_4966;
-  wire _slice_4967;
-  wire _slice_4968;
-  wire _slice_4969;
-  wire _slice_4970;
-  wire _slice_4971;
-  wire _slice_4972;
-  wire _slice_4973;
-  wire _slice_4974;
-  wire _slice_4975;
-  wire _slice_4976;
-  wire _slice_4977;
-  wire _slice_4978;
-  wire _slice_4979;
-  wire _slice_4980;
-  wire _slice_4981;
-  wire _slice_4982;
-  wire _slice_4983;
+  wire [1:0] _zext_4960;
+  wire [1:0] _zext_4961;
+  wire [1:0] _add_4962;
+  wire [2:0] _zext_4963;
+  wire [1:0] _zext_4964;
+  wire [1:0] _zext_4965;
+  wire [1:0] _add_4966;
+  wire [2:0] _zext_4967;
+  wire [2:0] _add_4968;
+  wire [3:0] _zext_4969;
+  wire [1:0] _zext_4970;
+  wire [1:0] _zext_4971;
+  wire [1:0] _add_4972;
+  wire [2:0] _zext_4973;
+  wire [1:0] _zext_4974;
+  wire [1:0] _zext_4975;
+  wire [1:0] _add_4976;
+  wire [2:0] _zext_4977;
+  wire [2:0] _add_4978;
+  wire [3:0] _zext_4979;
+  wire [3:0] _add_4980;
+  wire [3:0] _repl_4981;
+  wire [3:0] _and_4982;
+  wire [63:0] _cat_4983;
   wire _slice_4984;
   wire _slice_4985;
   wire _slice_4986;
@@ -4411,5880 +4210,6281 @@ module vmshr_elastic (
   wire _slice_4988;
   wire _slice_4989;
   wire _slice_4990;
-  wire [31:0] _cat_4991;
-  wire _ror_4992;
-  wire [5:0] _cat_4993;
-  wire [1:0] _onehot_4994;
+  wire _slice_4991;
+  wire _slice_4992;
+  wire _slice_4993;
+  wire _slice_4994;
   wire _slice_4995;
   wire _slice_4996;
-  wire _not_4998;
-  wire _and_4999;
-  wire _or_5000;
-  wire _not_5001;
-  wire _and_5002;
-  wire _or_5003;
-  wire [1:0] _cat_5004;
-  wire _ror_5005;
+  wire _slice_4997;
+  wire _slice_4998;
+  wire _slice_4999;
+  wire _slice_5000;
+  wire _slice_5001;
+  wire _slice_5002;
+  wire _slice_5003;
+  wire _slice_5004;
+  wire _slice_5005;
   wire _slice_5006;
-  wire [26:0] _onehot_5007;
-  wire [255:0] _onehot_5008;
-  wire [20:0] _cat_5009;
-  wire [20:0] _cat_5010;
-  wire [20:0] _cat_5011;
-  wire [20:0] _cat_5012;
-  wire [20:0] _cat_5013;
-  wire [20:0] _cat_5014;
-  wire [20:0] _cat_5015;
-  wire [20:0] _cat_5016;
-  wire [20:0] _cat_5017;
-  wire [20:0] _cat_5018;
-  wire [20:0] _cat_5019;
-  wire [20:0] _cat_5020;
-  wire [20:0] _cat_5021;
-  wire [20:0] _cat_5022;
-  wire [20:0] _cat_5023;
-  wire [20:0] _cat_5024;
-  wire [20:0] _cat_5025;
-  wire [20:0] _cat_5026;
-  wire [20:0] _cat_5027;
-  wire [20:0] _cat_5028;
-  wire [20:0] _cat_5029;
-  wire [20:0] _cat_5030;
-  wire [20:0] _cat_5031;
-  wire [20:0] _cat_5032;
-  wire [20:0] _cat_5033;
-  wire [20:0] _cat_5034;
-  wire [20:0] _cat_5035;
-  wire [20:0] _cat_5036;
-  wire [20:0] _cat_5037;
-  wire [20:0] _cat_5038;
-  wire [20:0] _cat_5039;
-  wire [20:0] _cat_5040;
-  wire [20:0] _cat_5041;
-  wire [20:0] _cat_5042;
-  wire [20:0] _cat_5043;
-  wire [20:0] _cat_5044;
-  wire [20:0] _cat_5045;
-  wire [20:0] _cat_5046;
-  wire [20:0] _cat_5047;
-  wire [20:0] _cat_5048;
-  wire [20:0] _cat_5049;
-  wire [20:0] _cat_5050;
-  wire [20:0] _cat_5051;
-  wire [20:0] _cat_5052;
-  wire [20:0] _cat_5053;
-  wire [20:0] _cat_5054;
-  wire [20:0] _cat_5055;
-  wire [20:0] _cat_5056;
-  wire [20:0] _cat_5057;
-  wire [20:0] _cat_5058;
-  wire [20:0] _cat_5059;
-  wire [20:0] _cat_5060;
-  wire [20:0] _cat_5061;
-  wire [20:0] _cat_5062;
-  wire [20:0] _cat_5063;
-  wire [20:0] _cat_5064;
-  wire [20:0] _cat_5065;
-  wire [20:0] _cat_5066;
-  wire [20:0] _cat_5067;
-  wire [20:0] _cat_5068;
-  wire [20:0] _cat_5069;
-  wire [20:0] _cat_5070;
-  wire [20:0] _cat_5071;
-  wire [20:0] _cat_5072;
-  wire [20:0] _onehot_5073;
-  wire [20:0] _cat_5074;
-  wire [20:0] _cat_5075;
-  wire [20:0] _cat_5076;
-  wire [20:0] _cat_5077;
-  wire [20:0] _cat_5078;
-  wire [20:0] _cat_5079;
-  wire [20:0] _cat_5080;
-  wire [20:0] _cat_5081;
-  wire [20:0] _cat_5082;
-  wire [20:0] _cat_5083;
-  wire [20:0] _cat_5084;
-  wire [20:0] _cat_5085;
-  wire [20:0] _cat_5086;
-  wire [20:0] _cat_5087;
-  wire [20:0] _cat_5088;
-  wire [20:0] _cat_5089;
-  wire [20:0] _cat_5090;
-  wire [20:0] _cat_5091;
-  wire [20:0] _cat_5092;
-  wire [20:0] _cat_5093;
-  wire [20:0] _cat_5094;
-  wire [20:0] _cat_5095;
-  wire [20:0] _cat_5096;
-  wire [20:0] _cat_5097;
-  wire [20:0] _cat_5098;
-  wire [20:0] _cat_5099;
-  wire [20:0] _cat_5100;
-  wire [20:0] _cat_5101;
-  wire [20:0] _cat_5102;
-  wire [20:0] _cat_5103;
-  wire [20:0] _cat_5104;
-  wire [20:0] _cat_5105;
-  wire [20:0] _cat_5106;
-  wire [20:0] _cat_5107;
-  wire [20:0] _cat_5108;
-  wire [20:0] _cat_5109;
-  wire [20:0] _cat_5110;
-  wire [20:0] _cat_5111;
-  wire [20:0] _cat_5112;
-  wire [20:0] _cat_5113;
-  wire [20:0] _cat_5114;
-  wire [20:0] _cat_5115;
-  wire [20:0] _cat_5116;
-  wire [20:0] _cat_5117;
-  wire [20:0] _cat_5118;
-  wire [20:0] _cat_5119;
-  wire [20:0] _cat_5120;
-  wire [20:0] _cat_5121;
-  wire [20:0] _cat_5122;
-  wire [20:0] _cat_5123;
-  wire [20:0] _cat_5124;
-  wire [20:0] _cat_5125;
-  wire [20:0] _cat_5126;
-  wire [20:0] _cat_5127;
-  wire [20:0] _cat_5128;
-  wire [20:0] _cat_5129;
-  wire [20:0] _cat_5130;
-  wire [20:0] _cat_5131;
-  wire [20:0] _cat_5132;
-  wire [20:0] _cat_5133;
-  wire [20:0] _cat_5134;
-  wire [20:0] _cat_5135;
-  wire [20:0] _cat_5136;
-  wire [20:0] _cat_5137;
-  wire [20:0] _onehot_5138;
-  wire [20:0] _onehot_5139;
-  wire [6:0] _slice_5140;
-  wire [5:0] _slice_5141;
-  wire [4:0] _slice_5142;
-  wire [2:0] _slice_5143;
-  wire _and_5144;
-  wire [1:0] _not_5145;
-  wire [1:0] _and_5146;
-  wire _ror_5147;
-  wire [63:0] _and_5148;
-  wire _ror_5149;
-  wire _and_5150;
-  wire _or_5151;
-  wire _not_5152;
-  wire _and_5153;
-  wire _slice_5155;
-  wire _and_5156;
-  wire _slice_5159;
-  wire _and_5160;
-  wire _slice_5162;
-  wire _and_5163;
-  wire _slice_5164;
-  wire _and_5165;
-  wire _slice_5166;
+  wire _slice_5007;
+  wire _slice_5008;
+  wire _slice_5009;
+  wire _slice_5010;
+  wire _slice_5011;
+  wire _slice_5012;
+  wire _slice_5013;
+  wire _slice_5014;
+  wire _slice_5015;
+  wire _slice_5016;
+  wire _slice_5017;
+  wire _slice_5018;
+  wire _slice_5019;
+  wire _slice_5020;
+  wire _slice_5021;
+  wire _slice_5022;
+  wire _slice_5023;
+  wire _slice_5024;
+  wire _slice_5025;
+  wire _slice_5026;
+  wire _slice_5027;
+  wire _slice_5028;
+  wire _slice_5029;
+  wire _slice_5030;
+  wire _slice_5031;
+  wire _slice_5032;
+  wire _slice_5033;
+  wire _slice_5034;
+  wire _slice_5035;
+  wire _slice_5036;
+  wire _slice_5037;
+  wire _slice_5038;
+  wire _slice_5039;
+  wire _slice_5040;
+  wire _slice_5041;
+  wire _slice_5042;
+  wire _slice_5043;
+  wire _slice_5044;
+  wire _slice_5045;
+  wire _slice_5046;
+  wire _slice_5047;
+  wire _not_5049;
+  wire _and_5050;
+  wire _or_5051;
+  wire _not_5052;
+  wire _and_5053;
+  wire _or_5054;
+  wire _not_5055;
+  wire _and_5056;
+  wire _or_5057;
+  wire _not_5058;
+  wire _and_5059;
+  wire _or_5060;
+  wire _not_5061;
+  wire _and_5062;
+  wire _or_5063;
+  wire _not_5064;
+  wire _and_5065;
+  wire _or_5066;
+  wire _not_5067;
+  wire _and_5068;
+  wire _or_5069;
+  wire _not_5070;
+  wire _and_5071;
+  wire _or_5072;
+  wire _not_5073;
+  wire _and_5074;
+  wire _or_5075;
+  wire _not_5076;
+  wire _and_5077;
+  wire _or_5078;
+  wire _not_5079;
+  wire _and_5080;
+  wire _or_5081;
+  wire _not_5082;
+  wire _and_5083;
+  wire _or_5084;
+  wire _not_5085;
+  wire _and_5086;
+  wire _or_5087;
+  wire _not_5088;
+  wire _and_5089;
+  wire _or_5090;
+  wire _not_5091;
+  wire _and_5092;
+  wire _or_5093;
+  wire _not_5094;
+  wire _and_5095;
+  wire _or_5096;
+  wire _not_5097;
+  wire _and_5098;
+  wire _or_5099;
+  wire _not_5100;
+  wire _and_5101;
+  wire _or_5102;
+  wire _not_5103;
+  wire _and_5104;
+  wire _or_5105;
+  wire _not_5106;
+  wire _and_5107;
+  wire _or_5108;
+  wire _not_5109;
+  wire _and_5110;
+  wire _or_5111;
+  wire _not_5112;
+  wire _and_5113;
+  wire _or_5114;
+  wire _not_5115;
+  wire _and_5116;
+  wire _or_5117;
+  wire _not_5118;
+  wire _and_5119;
+  wire _or_5120;
+  wire _not_5121;
+  wire _and_5122;
+  wire _or_5123;
+  wire _not_5124;
+  wire _and_5125;
+  wire _or_5126;
+  wire _not_5127;
+  wire _and_5128;
+  wire _or_5129;
+  wire _not_5130;
+  wire _and_5131;
+  wire _or_5132;
+  wire _not_5133;
+  wire _and_5134;
+  wire _or_5135;
+  wire _not_5136;
+  wire _and_5137;
+  wire _or_5138;
+  wire _not_5139;
+  wire _and_5140;
+  wire _or_5141;
+  wire _not_5142;
+  wire _and_5143;
+  wire _or_5144;
+  wire _not_5145;
+  wire _and_5146;
+  wire _or_5147;
+  wire _not_5148;
+  wire _and_5149;
+  wire _or_5150;
+  wire _not_5151;
+  wire _and_5152;
+  wire _or_5153;
+  wire _not_5154;
+  wire _and_5155;
+  wire _or_5156;
+  wire _not_5157;
+  wire _and_5158;
+  wire _or_5159;
+  wire _not_5160;
+  wire _and_5161;
+  wire _or_5162;
+  wire _not_5163;
+  wire _and_5164;
+  wire _or_5165;
+  wire _not_5166;
   wire _and_5167;
-  wire _slice_5169;
+  wire _or_5168;
+  wire _not_5169;
   wire _and_5170;
-  wire _slice_5171;
-  wire _and_5172;
-  wire _slice_5174;
-  wire _and_5175;
-  wire _slice_5177;
-  wire _and_5178;
-  wire _slice_5181;
+  wire _or_5171;
+  wire _not_5172;
+  wire _and_5173;
+  wire _or_5174;
+  wire _not_5175;
+  wire _and_5176;
+  wire _or_5177;
+  wire _not_5178;
+  wire _and_5179;
+  wire _or_5180;
+  wire _not_5181;
   wire _and_5182;
-  wire _slice_5184;
+  wire _or_5183;
+  wire _not_5184;
   wire _and_5185;
-  wire _slice_5186;
-  wire _and_5187;
-  wire _slice_5188;
-  wire _and_5189;
-  wire _slice_5191;
-  wire _and_5192;
-  wire _slice_5193;
+  wire _or_5186;
+  wire _not_5187;
+  wire _and_5188;
+  wire _or_5189;
+  wire _not_5190;
+  wire _and_5191;
+  wire _or_5192;
+  wire _not_5193;
   wire _and_5194;
-  wire _slice_5196;
+  wire _or_5195;
+  wire _not_5196;
   wire _and_5197;
-  wire _slice_5199;
+  wire _or_5198;
+  wire _not_5199;
   wire _and_5200;
-  wire _slice_5203;
-  wire _and_5204;
-  wire _slice_5206;
-  wire _and_5207;
-  wire _slice_5208;
+  wire _or_5201;
+  wire _not_5202;
+  wire _and_5203;
+  wire _or_5204;
+  wire _not_5205;
+  wire _and_5206;
+  wire _or_5207;
+  wire _not_5208;
   wire _and_5209;
-  wire _slice_5210;
-  wire _and_5211;
-  wire _slice_5213;
-  wire _and_5214;
-  wire _slice_5215;
-  wire _and_5216;
-  wire _slice_5218;
-  wire _and_5219;
-  wire _slice_5221;
-  wire _and_5222;
-  wire _slice_5225;
-  wire _and_5226;
-  wire _slice_5228;
-  wire _and_5229;
-  wire _slice_5230;
-  wire _and_5231;
-  wire _slice_5232;
+  wire _or_5210;
+  wire _not_5211;
+  wire _and_5212;
+  wire _or_5213;
+  wire _not_5214;
+  wire _and_5215;
+  wire _or_5216;
+  wire _not_5217;
+  wire _and_5218;
+  wire _or_5219;
+  wire _not_5220;
+  wire _and_5221;
+  wire _or_5222;
+  wire _not_5223;
+  wire _and_5224;
+  wire _or_5225;
+  wire _not_5226;
+  wire _and_5227;
+  wire _or_5228;
+  wire _not_5229;
+  wire _and_5230;
+  wire _or_5231;
+  wire _not_5232;
   wire _and_5233;
-  wire _slice_5235;
+  wire _or_5234;
+  wire _not_5235;
   wire _and_5236;
-  wire _slice_5237;
-  wire _and_5238;
-  wire _slice_5240;
-  wire _and_5241;
+  wire _or_5237;
+  wire _not_5238;
+  wire _and_5239;
+  wire _or_5240;
+  wire [63:0] _cat_5241;
+  wire _ror_5242;
   wire _slice_5243;
-  wire _and_5244;
+  wire _slice_5244;
+  wire _slice_5245;
+  wire _slice_5246;
   wire _slice_5247;
-  wire _and_5248;
+  wire _slice_5248;
+  wire _slice_5249;
   wire _slice_5250;
-  wire _and_5251;
+  wire _slice_5251;
   wire _slice_5252;
-  wire _and_5253;
+  wire _slice_5253;
   wire _slice_5254;
-  wire _and_5255;
+  wire _slice_5255;
+  wire _slice_5256;
   wire _slice_5257;
-  wire _and_5258;
+  wire _slice_5258;
   wire _slice_5259;
-  wire _and_5260;
+  wire _slice_5260;
+  wire _slice_5261;
   wire _slice_5262;
-  wire _and_5263;
+  wire _slice_5263;
+  wire _slice_5264;
   wire _slice_5265;
-  wire _and_5266;
+  wire _slice_5266;
+  wire _slice_5267;
+  wire _slice_5268;
   wire _slice_5269;
-  wire _and_5270;
+  wire _slice_5270;
+  wire _slice_5271;
   wire _slice_5272;
-  wire _and_5273;
+  wire _slice_5273;
   wire _slice_5274;
-  wire _and_5275;
-  wire _slice_5276;
-  wire _and_5277;
+  wire [31:0] _cat_5275;
+  wire _ror_5276;
+  wire _slice_5277;
+  wire _slice_5278;
   wire _slice_5279;
-  wire _and_5280;
+  wire _slice_5280;
   wire _slice_5281;
-  wire _and_5282;
+  wire _slice_5282;
+  wire _slice_5283;
   wire _slice_5284;
-  wire _and_5285;
+  wire _slice_5285;
+  wire _slice_5286;
   wire _slice_5287;
-  wire _and_5288;
+  wire _slice_5288;
+  wire _slice_5289;
+  wire _slice_5290;
   wire _slice_5291;
-  wire _and_5292;
+  wire _slice_5292;
+  wire _slice_5293;
   wire _slice_5294;
-  wire _and_5295;
+  wire _slice_5295;
   wire _slice_5296;
-  wire _and_5297;
+  wire _slice_5297;
   wire _slice_5298;
-  wire _and_5299;
+  wire _slice_5299;
+  wire _slice_5300;
   wire _slice_5301;
-  wire _and_5302;
+  wire _slice_5302;
   wire _slice_5303;
-  wire _and_5304;
+  wire _slice_5304;
+  wire _slice_5305;
   wire _slice_5306;
-  wire _and_5307;
-  wire _slice_5309;
-  wire _and_5310;
+  wire _slice_5307;
+  wire _slice_5308;
+  wire [31:0] _cat_5309;
+  wire _ror_5310;
+  wire _slice_5311;
+  wire _slice_5312;
   wire _slice_5313;
-  wire _and_5314;
+  wire _slice_5314;
+  wire _slice_5315;
   wire _slice_5316;
-  wire _and_5317;
+  wire _slice_5317;
   wire _slice_5318;
-  wire _and_5319;
+  wire _slice_5319;
   wire _slice_5320;
-  wire _and_5321;
+  wire _slice_5321;
+  wire _slice_5322;
   wire _slice_5323;
-  wire _and_5324;
+  wire _slice_5324;
   wire _slice_5325;
-  wire _and_5326;
+  wire _slice_5326;
+  wire _slice_5327;
   wire _slice_5328;
-  wire _and_5329;
+  wire _slice_5329;
+  wire _slice_5330;
   wire _slice_5331;
-  wire _and_5332;
+  wire _slice_5332;
+  wire _slice_5333;
+  wire _slice_5334;
   wire _slice_5335;
-  wire _and_5336;
+  wire _slice_5336;
+  wire _slice_5337;
   wire _slice_5338;
-  wire _and_5339;
+  wire _slice_5339;
   wire _slice_5340;
-  wire _and_5341;
+  wire _slice_5341;
   wire _slice_5342;
-  wire _and_5343;
+  wire [31:0] _cat_5343;
+  wire _ror_5344;
   wire _slice_5345;
-  wire _and_5346;
+  wire _slice_5346;
   wire _slice_5347;
-  wire _and_5348;
+  wire _slice_5348;
+  wire _slice_5349;
   wire _slice_5350;
-  wire _and_5351;
+  wire _slice_5351;
+  wire _slice_5352;
   wire _slice_5353;
-  wire _and_5354;
+  wire _slice_5354;
+  wire _slice_5355;
+  wire _slice_5356;
   wire _slice_5357;
-  wire _and_5358;
+  wire _slice_5358;
+  wire _slice_5359;
   wire _slice_5360;
-  wire _and_5361;
+  wire _slice_5361;
   wire _slice_5362;
-  wire _and_5363;
+  wire _slice_5363;
   wire _slice_5364;
-  wire _and_5365;
+  wire _slice_5365;
+  wire _slice_5366;
   wire _slice_5367;
-  wire _and_5368;
+  wire _slice_5368;
   wire _slice_5369;
-  wire _and_5370;
+  wire _slice_5370;
+  wire _slice_5371;
   wire _slice_5372;
-  wire _and_5373;
+  wire _slice_5373;
+  wire _slice_5374;
   wire _slice_5375;
-  wire _and_5376;
+  wire _slice_5376;
+  wire [31:0] _cat_5377;
+  wire _ror_5378;
   wire _slice_5379;
-  wire _and_5380;
+  wire _slice_5380;
+  wire _slice_5381;
   wire _slice_5382;
-  wire _and_5383;
+  wire _slice_5383;
   wire _slice_5384;
-  wire _and_5385;
+  wire _slice_5385;
   wire _slice_5386;
-  wire _and_5387;
+  wire _slice_5387;
+  wire _slice_5388;
   wire _slice_5389;
-  wire _and_5390;
+  wire _slice_5390;
   wire _slice_5391;
-  wire _and_5392;
+  wire _slice_5392;
+  wire _slice_5393;
   wire _slice_5394;
-  wire _and_5395;
+  wire _slice_5395;
+  wire _slice_5396;
   wire _slice_5397;
-  wire _and_5398;
+  wire _slice_5398;
+  wire _slice_5399;
+  wire _slice_5400;
   wire _slice_5401;
-  wire _and_5402;
+  wire _slice_5402;
+  wire _slice_5403;
   wire _slice_5404;
-  wire _and_5405;
+  wire _slice_5405;
   wire _slice_5406;
-  wire _and_5407;
+  wire _slice_5407;
   wire _slice_5408;
-  wire _and_5409;
-  wire _slice_5411;
-  wire _and_5412;
+  wire _slice_5409;
+  wire _slice_5410;
+  wire [31:0] _cat_5411;
+  wire _ror_5412;
   wire _slice_5413;
-  wire _and_5414;
+  wire _slice_5414;
+  wire _slice_5415;
   wire _slice_5416;
-  wire _and_5417;
+  wire _slice_5417;
+  wire _slice_5418;
   wire _slice_5419;
-  wire _and_5420;
+  wire _slice_5420;
+  wire _slice_5421;
+  wire _slice_5422;
   wire _slice_5423;
-  wire _and_5424;
+  wire _slice_5424;
+  wire _slice_5425;
   wire _slice_5426;
-  wire _and_5427;
+  wire _slice_5427;
   wire _slice_5428;
-  wire _and_5429;
+  wire _slice_5429;
   wire _slice_5430;
-  wire _and_5431;
+  wire _slice_5431;
+  wire _slice_5432;
   wire _slice_5433;
-  wire _and_5434;
+  wire _slice_5434;
   wire _slice_5435;
-  wire _and_5436;
+  wire _slice_5436;
+  wire _slice_5437;
   wire _slice_5438;
-  wire _and_5439;
+  wire _slice_5439;
+  wire _slice_5440;
   wire _slice_5441;
-  wire _and_5442;
-  wire _slice_5445;
-  wire _and_5446;
-  wire _slice_5448;
-  wire _and_5449;
+  wire _slice_5442;
+  wire _slice_5443;
+  wire _slice_5444;
+  wire [31:0] _cat_5445;
+  wire _ror_5446;
+  wire [5:0] _cat_5447;
+  wire [1:0] _onehot_5448;
+  wire _slice_5449;
   wire _slice_5450;
-  wire _and_5451;
-  wire _slice_5452;
+  wire _not_5452;
   wire _and_5453;
-  wire _slice_5455;
+  wire _or_5454;
+  wire _not_5455;
   wire _and_5456;
-  wire _slice_5457;
-  wire _and_5458;
+  wire _or_5457;
+  wire [1:0] _cat_5458;
+  wire _ror_5459;
   wire _slice_5460;
-  wire _and_5461;
-  wire _slice_5463;
-  wire _and_5464;
-  wire _slice_5467;
-  wire _and_5468;
-  wire _slice_5470;
-  wire _and_5471;
-  wire _slice_5472;
-  wire _and_5473;
-  wire _slice_5474;
-  wire _and_5475;
-  wire _slice_5477;
-  wire _and_5478;
-  wire _slice_5479;
-  wire _and_5480;
-  wire _slice_5482;
-  wire _and_5483;
-  wire _slice_5485;
-  wire _and_5486;
-  wire _slice_5489;
-  wire _and_5490;
-  wire _slice_5492;
-  wire _and_5493;
-  wire _slice_5494;
-  wire _and_5495;
-  wire _slice_5496;
-  wire _and_5497;
-  wire _slice_5499;
-  wire _and_5500;
-  wire _slice_5501;
-  wire _and_5502;
-  wire _slice_5504;
-  wire _and_5505;
-  wire _slice_5507;
-  wire _and_5508;
-  wire _slice_5511;
-  wire _and_5512;
-  wire _slice_5514;
-  wire _and_5515;
-  wire _slice_5516;
-  wire _and_5517;
-  wire _slice_5518;
-  wire _and_5519;
-  wire _slice_5521;
-  wire _and_5522;
-  wire _slice_5523;
-  wire _and_5524;
-  wire _slice_5526;
-  wire _and_5527;
-  wire _slice_5529;
-  wire _and_5530;
-  wire _slice_5533;
-  wire _and_5534;
-  wire _slice_5536;
-  wire _and_5537;
-  wire _slice_5538;
-  wire _and_5539;
-  wire _slice_5540;
-  wire _and_5541;
-  wire _slice_5543;
-  wire _and_5544;
-  wire _slice_5545;
-  wire _and_5546;
-  wire _slice_5548;
-  wire _and_5549;
-  wire _slice_5551;
-  wire _and_5552;
-  wire _slice_5555;
-  wire _and_5556;
-  wire _slice_5558;
-  wire _and_5559;
-  wire _slice_5560;
-  wire _and_5561;
-  wire _slice_5562;
-  wire _and_5563;
-  wire _slice_5565;
-  wire _and_5566;
-  wire _slice_5567;
-  wire _and_5568;
-  wire _slice_5570;
-  wire _and_5571;
-  wire _slice_5573;
-  wire _and_5574;
-  wire _slice_5577;
-  wire _and_5578;
-  wire _slice_5580;
-  wire _and_5581;
-  wire _slice_5582;
-  wire _and_5583;
-  wire _slice_5584;
-  wire _and_5585;
-  wire _slice_5587;
-  wire _and_5588;
-  wire _slice_5589;
-  wire _and_5590;
-  wire _slice_5592;
-  wire _and_5593;
-  wire _slice_5595;
-  wire _and_5596;
-  wire _slice_5599;
-  wire _and_5600;
-  wire _slice_5602;
-  wire _and_5603;
-  wire _slice_5604;
-  wire _and_5605;
-  wire _slice_5606;
+  wire [26:0] _onehot_5461;
+  wire [255:0] _onehot_5462;
+  wire [20:0] _cat_5463;
+  wire [20:0] _cat_5464;
+  wire [20:0] _cat_5465;
+  wire [20:0] _cat_5466;
+  wire [20:0] _cat_5467;
+  wire [20:0] _cat_5468;
+  wire [20:0] _cat_5469;
+  wire [20:0] _cat_5470;
+  wire [20:0] _cat_5471;
+  wire [20:0] _cat_5472;
+  wire [20:0] _cat_5473;
+  wire [20:0] _cat_5474;
+  wire [20:0] _cat_5475;
+  wire [20:0] _cat_5476;
+  wire [20:0] _cat_5477;
+  wire [20:0] _cat_5478;
+  wire [20:0] _cat_5479;
+  wire [20:0] _cat_5480;
+  wire [20:0] _cat_5481;
+  wire [20:0] _cat_5482;
+  wire [20:0] _cat_5483;
+  wire [20:0] _cat_5484;
+  wire [20:0] _cat_5485;
+  wire [20:0] _cat_5486;
+  wire [20:0] _cat_5487;
+  wire [20:0] _cat_5488;
+  wire [20:0] _cat_5489;
+  wire [20:0] _cat_5490;
+  wire [20:0] _cat_5491;
+  wire [20:0] _cat_5492;
+  wire [20:0] _cat_5493;
+  wire [20:0] _cat_5494;
+  wire [20:0] _cat_5495;
+  wire [20:0] _cat_5496;
+  wire [20:0] _cat_5497;
+  wire [20:0] _cat_5498;
+  wire [20:0] _cat_5499;
+  wire [20:0] _cat_5500;
+  wire [20:0] _cat_5501;
+  wire [20:0] _cat_5502;
+  wire [20:0] _cat_5503;
+  wire [20:0] _cat_5504;
+  wire [20:0] _cat_5505;
+  wire [20:0] _cat_5506;
+  wire [20:0] _cat_5507;
+  wire [20:0] _cat_5508;
+  wire [20:0] _cat_5509;
+  wire [20:0] _cat_5510;
+  wire [20:0] _cat_5511;
+  wire [20:0] _cat_5512;
+  wire [20:0] _cat_5513;
+  wire [20:0] _cat_5514;
+  wire [20:0] _cat_5515;
+  wire [20:0] _cat_5516;
+  wire [20:0] _cat_5517;
+  wire [20:0] _cat_5518;
+  wire [20:0] _cat_5519;
+  wire [20:0] _cat_5520;
+  wire [20:0] _cat_5521;
+  wire [20:0] _cat_5522;
+  wire [20:0] _cat_5523;
+  wire [20:0] _cat_5524;
+  wire [20:0] _cat_5525;
+  wire [20:0] _cat_5526;
+  wire [20:0] _onehot_5527;
+  wire [20:0] _cat_5528;
+  wire [20:0] _cat_5529;
+  wire [20:0] _cat_5530;
+  wire [20:0] _cat_5531;
+  wire [20:0] _cat_5532;
+  wire [20:0] _cat_5533;
+  wire [20:0] _cat_5534;
+  wire [20:0] _cat_5535;
+  wire [20:0] _cat_5536;
+  wire [20:0] _cat_5537;
+  wire [20:0] _cat_5538;
+  wire [20:0] _cat_5539;
+  wire [20:0] _cat_5540;
+  wire [20:0] _cat_5541;
+  wire [20:0] _cat_5542;
+  wire [20:0] _cat_5543;
+  wire [20:0] _cat_5544;
+  wire [20:0] _cat_5545;
+  wire [20:0] _cat_5546;
+  wire [20:0] _cat_5547;
+  wire [20:0] _cat_5548;
+  wire [20:0] _cat_5549;
+  wire [20:0] _cat_5550;
+  wire [20:0] _cat_5551;
+  wire [20:0] _cat_5552;
+  wire [20:0] _cat_5553;
+  wire [20:0] _cat_5554;
+  wire [20:0] _cat_5555;
+  wire [20:0] _cat_5556;
+  wire [20:0] _cat_5557;
+  wire [20:0] _cat_5558;
+  wire [20:0] _cat_5559;
+  wire [20:0] _cat_5560;
+  wire [20:0] _cat_5561;
+  wire [20:0] _cat_5562;
+  wire [20:0] _cat_5563;
+  wire [20:0] _cat_5564;
+  wire [20:0] _cat_5565;
+  wire [20:0] _cat_5566;
+  wire [20:0] _cat_5567;
+  wire [20:0] _cat_5568;
+  wire [20:0] _cat_5569;
+  wire [20:0] _cat_5570;
+  wire [20:0] _cat_5571;
+  wire [20:0] _cat_5572;
+  wire [20:0] _cat_5573;
+  wire [20:0] _cat_5574;
+  wire [20:0] _cat_5575;
+  wire [20:0] _cat_5576;
+  wire [20:0] _cat_5577;
+  wire [20:0] _cat_5578;
+  wire [20:0] _cat_5579;
+  wire [20:0] _cat_5580;
+  wire [20:0] _cat_5581;
+  wire [20:0] _cat_5582;
+  wire [20:0] _cat_5583;
+  wire [20:0] _cat_5584;
+  wire [20:0] _cat_5585;
+  wire [20:0] _cat_5586;
+  wire [20:0] _cat_5587;
+  wire [20:0] _cat_5588;
+  wire [20:0] _cat_5589;
+  wire [20:0] _cat_5590;
+  wire [20:0] _cat_5591;
+  wire [20:0] _onehot_5592;
+  wire [20:0] _onehot_5593;
+  wire [6:0] _slice_5594;
+  wire [5:0] _slice_5595;
+  wire [4:0] _slice_5596;
+  wire [2:0] _slice_5597;
+  wire _and_5598;
+  wire [1:0] _not_5599;
+  wire [1:0] _and_5600;
+  wire _ror_5601;
+  wire [63:0] _and_5602;
+  wire _ror_5603;
+  wire _and_5604;
+  wire _or_5605;
+  wire _not_5606;
   wire _and_5607;
-  wire _slice_5609;
-  wire _and_5610;
+  wire _slice_5608;
+  wire _and_5609;
   wire _slice_5611;
   wire _and_5612;
-  wire _slice_5614;
-  wire _and_5615;
-  wire _slice_5617;
-  wire _and_5618;
-  wire _slice_5621;
-  wire _and_5622;
+  wire _slice_5613;
+  wire _and_5614;
+  wire _slice_5616;
+  wire _and_5617;
+  wire _slice_5619;
+  wire _and_5620;
+  wire _slice_5622;
+  wire _and_5623;
   wire _slice_5624;
   wire _and_5625;
-  wire _slice_5626;
-  wire _and_5627;
-  wire _slice_5628;
-  wire _and_5629;
-  wire _slice_5631;
-  wire _and_5632;
+  wire _slice_5627;
+  wire _and_5628;
+  wire _slice_5630;
+  wire _and_5631;
   wire _slice_5633;
   wire _and_5634;
-  wire _slice_5636;
-  wire _and_5637;
-  wire _slice_5639;
-  wire _and_5640;
-  wire _slice_5643;
-  wire _and_5644;
+  wire _slice_5635;
+  wire _and_5636;
+  wire _slice_5638;
+  wire _and_5639;
+  wire _slice_5641;
+  wire _and_5642;
+  wire _slice_5644;
+  wire _and_5645;
   wire _slice_5646;
   wire _and_5647;
-  wire _slice_5648;
-  wire _and_5649;
-  wire _slice_5650;
-  wire _and_5651;
-  wire _slice_5653;
-  wire _and_5654;
+  wire _slice_5649;
+  wire _and_5650;
+  wire _slice_5652;
+  wire _and_5653;
   wire _slice_5655;
   wire _and_5656;
-  wire _slice_5658;
-  wire _and_5659;
-  wire _slice_5661;
-  wire _and_5662;
-  wire _slice_5665;
-  wire _and_5666;
+  wire _slice_5657;
+  wire _and_5658;
+  wire _slice_5660;
+  wire _and_5661;
+  wire _slice_5663;
+  wire _and_5664;
+  wire _slice_5666;
+  wire _and_5667;
   wire _slice_5668;
   wire _and_5669;
-  wire _slice_5670;
-  wire _and_5671;
-  wire _slice_5672;
-  wire _and_5673;
-  wire _slice_5675;
-  wire _and_5676;
+  wire _slice_5671;
+  wire _and_5672;
+  wire _slice_5674;
+  wire _and_5675;
   wire _slice_5677;
   wire _and_5678;
-  wire _slice_5680;
-  wire _and_5681;
-  wire _slice_5683;
-  wire _and_5684;
-  wire _slice_5687;
-  wire _and_5688;
+  wire _slice_5679;
+  wire _and_5680;
+  wire _slice_5682;
+  wire _and_5683;
+  wire _slice_5685;
+  wire _and_5686;
+  wire _slice_5688;
+  wire _and_5689;
   wire _slice_5690;
   wire _and_5691;
-  wire _slice_5692;
-  wire _and_5693;
-  wire _slice_5694;
-  wire _and_5695;
-  wire _slice_5697;
-  wire _and_5698;
+  wire _slice_5693;
+  wire _and_5694;
+  wire _slice_5696;
+  wire _and_5697;
   wire _slice_5699;
   wire _and_5700;
-  wire _slice_5702;
-  wire _and_5703;
-  wire _slice_5705;
-  wire _and_5706;
-  wire _slice_5709;
-  wire _and_5710;
+  wire _slice_5701;
+  wire _and_5702;
+  wire _slice_5704;
+  wire _and_5705;
+  wire _slice_5707;
+  wire _and_5708;
+  wire _slice_5710;
+  wire _and_5711;
   wire _slice_5712;
   wire _and_5713;
-  wire _slice_5714;
-  wire _and_5715;
-  wire _slice_5716;
-  wire _and_5717;
-  wire _slice_5719;
-  wire _and_5720;
+  wire _slice_5715;
+  wire _and_5716;
+  wire _slice_5718;
+  wire _and_5719;
   wire _slice_5721;
   wire _and_5722;
-  wire _slice_5724;
-  wire _and_5725;
-  wire _slice_5727;
-  wire _and_5728;
-  wire _slice_5731;
-  wire _and_5732;
+  wire _slice_5723;
+  wire _and_5724;
+  wire _slice_5726;
+  wire _and_5727;
+  wire _slice_5729;
+  wire _and_5730;
+  wire _slice_5732;
+  wire _and_5733;
   wire _slice_5734;
   wire _and_5735;
-  wire _slice_5736;
-  wire _and_5737;
-  wire _slice_5738;
-  wire _and_5739;
-  wire _slice_5741;
-  wire _and_5742;
+  wire _slice_5737;
+  wire _and_5738;
+  wire _slice_5740;
+  wire _and_5741;
   wire _slice_5743;
   wire _and_5744;
-  wire _slice_5746;
-  wire _and_5747;
-  wire _slice_5749;
-  wire _and_5750;
-  wire _slice_5753;
-  wire _and_5754;
+  wire _slice_5745;
+  wire _and_5746;
+  wire _slice_5748;
+  wire _and_5749;
+  wire _slice_5751;
+  wire _and_5752;
+  wire _slice_5754;
+  wire _and_5755;
   wire _slice_5756;
   wire _and_5757;
-  wire _slice_5758;
-  wire _and_5759;
-  wire _slice_5760;
-  wire _and_5761;
-  wire _slice_5763;
-  wire _and_5764;
+  wire _slice_5759;
+  wire _and_5760;
+  wire _slice_5762;
+  wire _and_5763;
   wire _slice_5765;
   wire _and_5766;
-  wire _slice_5768;
-  wire _and_5769;
-  wire _slice_5771;
-  wire _and_5772;
-  wire _slice_5775;
-  wire _and_5776;
+  wire _slice_5767;
+  wire _and_5768;
+  wire _slice_5770;
+  wire _and_5771;
+  wire _slice_5773;
+  wire _and_5774;
+  wire _slice_5776;
+  wire _and_5777;
   wire _slice_5778;
   wire _and_5779;
-  wire _slice_5780;
-  wire _and_5781;
-  wire _slice_5782;
-  wire _and_5783;
-  wire _slice_5785;
-  wire _and_5786;
+  wire _slice_5781;
+  wire _and_5782;
+  wire _slice_5784;
+  wire _and_5785;
   wire _slice_5787;
   wire _and_5788;
-  wire _slice_5790;
-  wire _and_5791;
-  wire _slice_5793;
-  wire _and_5794;
-  wire _slice_5797;
-  wire _and_5798;
+  wire _slice_5789;
+  wire _and_5790;
+  wire _slice_5792;
+  wire _and_5793;
+  wire _slice_5795;
+  wire _and_5796;
+  wire _slice_5798;
+  wire _and_5799;
   wire _slice_5800;
   wire _and_5801;
-  wire _slice_5802;
-  wire _and_5803;
-  wire _slice_5804;
-  wire _and_5805;
-  wire _slice_5807;
-  wire _and_5808;
+  wire _slice_5803;
+  wire _and_5804;
+  wire _slice_5806;
+  wire _and_5807;
   wire _slice_5809;
   wire _and_5810;
-  wire _slice_5812;
-  wire _and_5813;
-  wire _slice_5815;
-  wire _and_5816;
-  wire _slice_5819;
-  wire _and_5820;
+  wire _slice_5811;
+  wire _and_5812;
+  wire _slice_5814;
+  wire _and_5815;
+  wire _slice_5817;
+  wire _and_5818;
+  wire _slice_5820;
+  wire _and_5821;
   wire _slice_5822;
   wire _and_5823;
-  wire _slice_5824;
-  wire _and_5825;
-  wire _slice_5826;
-  wire _and_5827;
-  wire _slice_5829;
-  wire _and_5830;
+  wire _slice_5825;
+  wire _and_5826;
+  wire _slice_5828;
+  wire _and_5829;
   wire _slice_5831;
   wire _and_5832;
-  wire _slice_5834;
-  wire _and_5835;
-  wire _slice_5837;
-  wire _and_5838;
-  wire _slice_5841;
-  wire _and_5842;
+  wire _slice_5833;
+  wire _and_5834;
+  wire _slice_5836;
+  wire _and_5837;
+  wire _slice_5839;
+  wire _and_5840;
+  wire _slice_5842;
+  wire _and_5843;
   wire _slice_5844;
   wire _and_5845;
-  wire _slice_5846;
-  wire _and_5847;
-  wire _slice_5848;
-  wire _and_5849;
-  wire _slice_5851;
-  wire _and_5852;
+  wire _slice_5847;
+  wire _and_5848;
+  wire _slice_5850;
+  wire _and_5851;
   wire _slice_5853;
   wire _and_5854;
-  wire _slice_5856;
-  wire _and_5857;
-  wire _slice_5859;
-  wire _and_5860;
-  wire _slice_5863;
-  wire _and_5864;
+  wire _slice_5855;
+  wire _and_5856;
+  wire _slice_5858;
+  wire _and_5859;
+  wire _slice_5861;
+  wire _and_5862;
+  wire _slice_5864;
+  wire _and_5865;
   wire _slice_5866;
   wire _and_5867;
-  wire _slice_5868;
-  wire _and_5869;
-  wire _slice_5870;
-  wire _and_5871;
-  wire _slice_5873;
-  wire _and_5874;
+  wire _slice_5869;
+  wire _and_5870;
+  wire _slice_5872;
+  wire _and_5873;
   wire _slice_5875;
   wire _and_5876;
-  wire _slice_5878;
-  wire _and_5879;
-  wire _slice_5881;
-  wire _and_5882;
-  wire _slice_5885;
-  wire _and_5886;
+  wire _slice_5877;
+  wire _and_5878;
+  wire _slice_5880;
+  wire _and_5881;
+  wire _slice_5883;
+  wire _and_5884;
+  wire _slice_5886;
+  wire _and_5887;
   wire _slice_5888;
   wire _and_5889;
-  wire _slice_5890;
-  wire _and_5891;
-  wire _slice_5892;
-  wire _and_5893;
-  wire _slice_5895;
-  wire _and_5896;
+  wire _slice_5891;
+  wire _and_5892;
+  wire _slice_5894;
+  wire _and_5895;
   wire _slice_5897;
   wire _and_5898;
-  wire _slice_5900;
-  wire _and_5901;
-  wire _slice_5903;
-  wire _and_5904;
-  wire _slice_5907;
-  wire _and_5908;
+  wire _slice_5899;
+  wire _and_5900;
+  wire _slice_5902;
+  wire _and_5903;
+  wire _slice_5905;
+  wire _and_5906;
+  wire _slice_5908;
+  wire _and_5909;
   wire _slice_5910;
   wire _and_5911;
-  wire _slice_5912;
-  wire _and_5913;
-  wire _slice_5914;
-  wire _and_5915;
-  wire _slice_5917;
-  wire _and_5918;
+  wire _slice_5913;
+  wire _and_5914;
+  wire _slice_5916;
+  wire _and_5917;
   wire _slice_5919;
   wire _and_5920;
-  wire _slice_5922;
-  wire _and_5923;
-  wire _slice_5925;
-  wire _and_5926;
-  wire _slice_5929;
-  wire _and_5930;
+  wire _slice_5921;
+  wire _and_5922;
+  wire _slice_5924;
+  wire _and_5925;
+  wire _slice_5927;
+  wire _and_5928;
+  wire _slice_5930;
+  wire _and_5931;
   wire _slice_5932;
   wire _and_5933;
-  wire _slice_5934;
-  wire _and_5935;
-  wire _slice_5936;
-  wire _and_5937;
-  wire _slice_5939;
-  wire _and_5940;
+  wire _slice_5935;
+  wire _and_5936;
+  wire _slice_5938;
+  wire _and_5939;
   wire _slice_5941;
   wire _and_5942;
-  wire _slice_5944;
-  wire _and_5945;
-  wire _slice_5947;
-  wire _and_5948;
-  wire _slice_5951;
-  wire _and_5952;
+  wire _slice_5943;
+  wire _and_5944;
+  wire _slice_5946;
+  wire _and_5947;
+  wire _slice_5949;
+  wire _and_5950;
+  wire _slice_5952;
+  wire _and_5953;
   wire _slice_5954;
   wire _and_5955;
-  wire _slice_5956;
-  wire _and_5957;
-  wire _slice_5958;
-  wire _and_5959;
-  wire _slice_5961;
-  wire _and_5962;
+  wire _slice_5957;
+  wire _and_5958;
+  wire _slice_5960;
+  wire _and_5961;
   wire _slice_5963;
   wire _and_5964;
-  wire _slice_5966;
-  wire _and_5967;
-  wire _slice_5969;
-  wire _and_5970;
-  wire _slice_5973;
-  wire _and_5974;
+  wire _slice_5965;
+  wire _and_5966;
+  wire _slice_5968;
+  wire _and_5969;
+  wire _slice_5971;
+  wire _and_5972;
+  wire _slice_5974;
+  wire _and_5975;
   wire _slice_5976;
   wire _and_5977;
-  wire _slice_5978;
-  wire _and_5979;
-  wire _slice_5980;
-  wire _and_5981;
-  wire _slice_5983;
-  wire _and_5984;
+  wire _slice_5979;
+  wire _and_5980;
+  wire _slice_5982;
+  wire _and_5983;
   wire _slice_5985;
   wire _and_5986;
-  wire _slice_5988;
-  wire _and_5989;
-  wire _slice_5991;
-  wire _and_5992;
-  wire _slice_5995;
-  wire _and_5996;
+  wire _slice_5987;
+  wire _and_5988;
+  wire _slice_5990;
+  wire _and_5991;
+  wire _slice_5993;
+  wire _and_5994;
+  wire _slice_5996;
+  wire _and_5997;
   wire _slice_5998;
   wire _and_5999;
-  wire _slice_6000;
-  wire _and_6001;
-  wire _slice_6002;
-  wire _and_6003;
-  wire _slice_6005;
-  wire _and_6006;
+  wire _slice_6001;
+  wire _and_6002;
+  wire _slice_6004;
+  wire _and_6005;
   wire _slice_6007;
   wire _and_6008;
-  wire _slice_6010;
-  wire _and_6011;
-  wire _slice_6013;
-  wire _and_6014;
-  wire _slice_6017;
-  wire _and_6018;
+  wire _slice_6009;
+  wire _and_6010;
+  wire _slice_6012;
+  wire _and_6013;
+  wire _slice_6015;
+  wire _and_6016;
+  wire _slice_6018;
+  wire _and_6019;
   wire _slice_6020;
   wire _and_6021;
-  wire _slice_6022;
-  wire _and_6023;
-  wire _slice_6024;
-  wire _and_6025;
-  wire _slice_6027;
-  wire _and_6028;
+  wire _slice_6023;
+  wire _and_6024;
+  wire _slice_6026;
+  wire _and_6027;
   wire _slice_6029;
   wire _and_6030;
-  wire _slice_6032;
-  wire _and_6033;
-  wire _slice_6035;
-  wire _and_6036;
-  wire _slice_6039;
-  wire _and_6040;
+  wire _slice_6031;
+  wire _and_6032;
+  wire _slice_6034;
+  wire _and_6035;
+  wire _slice_6037;
+  wire _and_6038;
+  wire _slice_6040;
+  wire _and_6041;
   wire _slice_6042;
   wire _and_6043;
-  wire _slice_6044;
-  wire _and_6045;
-  wire _slice_6046;
-  wire _and_6047;
-  wire _slice_6049;
-  wire _and_6050;
+  wire _slice_6045;
+  wire _and_6046;
+  wire _slice_6048;
+  wire _and_6049;
   wire _slice_6051;
   wire _and_6052;
-  wire _slice_6054;
-  wire _and_6055;
-  wire _slice_6057;
-  wire _and_6058;
-  wire _slice_6061;
-  wire _and_6062;
+  wire _slice_6053;
+  wire _and_6054;
+  wire _slice_6056;
+  wire _and_6057;
+  wire _slice_6059;
+  wire _and_6060;
+  wire _slice_6062;
+  wire _and_6063;
   wire _slice_6064;
   wire _and_6065;
-  wire _slice_6066;
-  wire _and_6067;
-  wire _slice_6068;
-  wire _and_6069;
-  wire _slice_6071;
-  wire _and_6072;
+  wire _slice_6067;
+  wire _and_6068;
+  wire _slice_6070;
+  wire _and_6071;
   wire _slice_6073;
   wire _and_6074;
-  wire _slice_6076;
-  wire _and_6077;
-  wire _slice_6079;
-  wire _and_6080;
-  wire _slice_6083;
-  wire _and_6084;
+  wire _slice_6075;
+  wire _and_6076;
+  wire _slice_6078;
+  wire _and_6079;
+  wire _slice_6081;
+  wire _and_6082;
+  wire _slice_6084;
+  wire _and_6085;
   wire _slice_6086;
   wire _and_6087;
-  wire _slice_6088;
-  wire _and_6089;
-  wire _slice_6090;
-  wire _and_6091;
-  wire _slice_6093;
-  wire _and_6094;
+  wire _slice_6089;
+  wire _and_6090;
+  wire _slice_6092;
+  wire _and_6093;
   wire _slice_6095;
   wire _and_6096;
-  wire _slice_6098;
-  wire _and_6099;
-  wire _slice_6101;
-  wire _and_6102;
-  wire _slice_6105;
-  wire _and_6106;
+  wire _slice_6097;
+  wire _and_6098;
+  wire _slice_6100;
+  wire _and_6101;
+  wire _slice_6103;
+  wire _and_6104;
+  wire _slice_6106;
+  wire _and_6107;
   wire _slice_6108;
   wire _and_6109;
-  wire _slice_6110;
-  wire _and_6111;
-  wire _slice_6112;
-  wire _and_6113;
-  wire _slice_6115;
-  wire _and_6116;
+  wire _slice_6111;
+  wire _and_6112;
+  wire _slice_6114;
+  wire _and_6115;
   wire _slice_6117;
   wire _and_6118;
-  wire _slice_6120;
-  wire _and_6121;
-  wire _slice_6123;
-  wire _and_6124;
-  wire _slice_6127;
-  wire _and_6128;
+  wire _slice_6119;
+  wire _and_6120;
+  wire _slice_6122;
+  wire _and_6123;
+  wire _slice_6125;
+  wire _and_6126;
+  wire _slice_6128;
+  wire _and_6129;
   wire _slice_6130;
   wire _and_6131;
-  wire _slice_6132;
-  wire _and_6133;
-  wire _slice_6134;
-  wire _and_6135;
-  wire _slice_6137;
-  wire _and_6138;
+  wire _slice_6133;
+  wire _and_6134;
+  wire _slice_6136;
+  wire _and_6137;
   wire _slice_6139;
   wire _and_6140;
-  wire _slice_6142;
-  wire _and_6143;
-  wire _slice_6145;
-  wire _and_6146;
-  wire _slice_6149;
-  wire _and_6150;
+  wire _slice_6141;
+  wire _and_6142;
+  wire _slice_6144;
+  wire _and_6145;
+  wire _slice_6147;
+  wire _and_6148;
+  wire _slice_6150;
+  wire _and_6151;
   wire _slice_6152;
   wire _and_6153;
-  wire _slice_6154;
-  wire _and_6155;
-  wire _slice_6156;
-  wire _and_6157;
-  wire _slice_6159;
-  wire _and_6160;
+  wire _slice_6155;
+  wire _and_6156;
+  wire _slice_6158;
+  wire _and_6159;
   wire _slice_6161;
   wire _and_6162;
-  wire _slice_6164;
-  wire _and_6165;
-  wire _slice_6167;
-  wire _and_6168;
-  wire _slice_6171;
-  wire _and_6172;
+  wire _slice_6163;
+  wire _and_6164;
+  wire _slice_6166;
+  wire _and_6167;
+  wire _slice_6169;
+  wire _and_6170;
+  wire _slice_6172;
+  wire _and_6173;
   wire _slice_6174;
   wire _and_6175;
-  wire _slice_6176;
-  wire _and_6177;
-  wire _slice_6178;
-  wire _and_6179;
-  wire _slice_6181;
-  wire _and_6182;
+  wire _slice_6177;
+  wire _and_6178;
+  wire _slice_6180;
+  wire _and_6181;
   wire _slice_6183;
   wire _and_6184;
-  wire _slice_6186;
-  wire _and_6187;
-  wire _slice_6189;
-  wire _and_6190;
-  wire _slice_6193;
-  wire _and_6194;
+  wire _slice_6185;
+  wire _and_6186;
+  wire _slice_6188;
+  wire _and_6189;
+  wire _slice_6191;
+  wire _and_6192;
+  wire _slice_6194;
+  wire _and_6195;
   wire _slice_6196;
   wire _and_6197;
-  wire _slice_6198;
-  wire _and_6199;
-  wire _slice_6200;
-  wire _and_6201;
-  wire _slice_6203;
-  wire _and_6204;
+  wire _slice_6199;
+  wire _and_6200;
+  wire _slice_6202;
+  wire _and_6203;
   wire _slice_6205;
   wire _and_6206;
-  wire _slice_6208;
-  wire _and_6209;
-  wire _slice_6211;
-  wire _and_6212;
-  wire _slice_6215;
-  wire _and_6216;
+  wire _slice_6207;
+  wire _and_6208;
+  wire _slice_6210;
+  wire _and_6211;
+  wire _slice_6213;
+  wire _and_6214;
+  wire _slice_6216;
+  wire _and_6217;
   wire _slice_6218;
   wire _and_6219;
-  wire _slice_6220;
-  wire _and_6221;
-  wire _slice_6222;
-  wire _and_6223;
-  wire _slice_6225;
-  wire _and_6226;
+  wire _slice_6221;
+  wire _and_6222;
+  wire _slice_6224;
+  wire _and_6225;
   wire _slice_6227;
   wire _and_6228;
-  wire _slice_6230;
-  wire _and_6231;
-  wire _slice_6233;
-  wire _and_6234;
-  wire _slice_6237;
-  wire _and_6238;
+  wire _slice_6229;
+  wire _and_6230;
+  wire _slice_6232;
+  wire _and_6233;
+  wire _slice_6235;
+  wire _and_6236;
+  wire _slice_6238;
+  wire _and_6239;
   wire _slice_6240;
   wire _and_6241;
-  wire _slice_6242;
-  wire _and_6243;
-  wire _slice_6244;
-  wire _and_6245;
-  wire _slice_6247;
-  wire _and_6248;
+  wire _slice_6243;
+  wire _and_6244;
+  wire _slice_6246;
+  wire _and_6247;
   wire _slice_6249;
   wire _and_6250;
-  wire _slice_6252;
-  wire _and_6253;
-  wire _slice_6255;
-  wire _and_6256;
-  wire _slice_6259;
-  wire _and_6260;
+  wire _slice_6251;
+  wire _and_6252;
+  wire _slice_6254;
+  wire _and_6255;
+  wire _slice_6257;
+  wire _and_6258;
+  wire _slice_6260;
+  wire _and_6261;
   wire _slice_6262;
   wire _and_6263;
-  wire _slice_6264;
-  wire _and_6265;
-  wire _slice_6266;
-  wire _and_6267;
-  wire _slice_6269;
-  wire _and_6270;
+  wire _slice_6265;
+  wire _and_6266;
+  wire _slice_6268;
+  wire _and_6269;
   wire _slice_6271;
   wire _and_6272;
-  wire _slice_6274;
-  wire _and_6275;
-  wire _slice_6277;
-  wire _and_6278;
-  wire _slice_6281;
-  wire _and_6282;
+  wire _slice_6273;
+  wire _and_6274;
+  wire _slice_6276;
+  wire _and_6277;
+  wire _slice_6279;
+  wire _and_6280;
+  wire _slice_6282;
+  wire _and_6283;
   wire _slice_6284;
   wire _and_6285;
-  wire _slice_6286;
-  wire _and_6287;
-  wire _slice_6288;
-  wire _and_6289;
-  wire _slice_6291;
-  wire _and_6292;
+  wire _slice_6287;
+  wire _and_6288;
+  wire _slice_6290;
+  wire _and_6291;
   wire _slice_6293;
   wire _and_6294;
-  wire _slice_6296;
-  wire _and_6297;
-  wire _slice_6299;
-  wire _and_6300;
-  wire _slice_6303;
-  wire _and_6304;
+  wire _slice_6295;
+  wire _and_6296;
+  wire _slice_6298;
+  wire _and_6299;
+  wire _slice_6301;
+  wire _and_6302;
+  wire _slice_6304;
+  wire _and_6305;
   wire _slice_6306;
   wire _and_6307;
-  wire _slice_6308;
-  wire _and_6309;
-  wire _slice_6310;
-  wire _and_6311;
-  wire _slice_6313;
-  wire _and_6314;
-  wire _slice_6315;
-  wire _and_6316;
-  wire _slice_6318;
-  wire _and_6319;
-  wire _slice_6321;
-  wire _and_6322;
-  wire _slice_6325;
+  wire _slice_6309;
+  wire _and_6310;
+  wire [5:0] _mux_6312;
+  wire _mux_6313;
+  wire _mux_6314;
+  wire _mux_6315;
+  wire [1:0] _mux_6316;
+  wire [1:0] _mux_6317;
+  wire [1:0] _mux_6318;
+  wire [1:0] _mux_6319;
+  wire _mux_6320;
+  wire _mux_6321;
+  wire [1:0] _mux_6322;
+  wire _and_6323;
+  wire _and_6324;
+  wire _mux_6325;
   wire _and_6326;
-  wire _slice_6328;
+  wire _mux_6327;
+  wire _or_6328;
   wire _and_6329;
-  wire _slice_6330;
-  wire _and_6331;
-  wire _slice_6332;
-  wire _and_6333;
-  wire _slice_6335;
+  wire _mux_6330;
+  wire _mux_6331;
+  wire _and_6332;
+  wire _mux_6333;
+  wire _or_6334;
+  wire _and_6335;
   wire _and_6336;
-  wire _slice_6337;
+  wire _and_6337;
   wire _and_6338;
-  wire _slice_6340;
-  wire _and_6341;
-  wire _slice_6343;
-  wire _and_6344;
-  wire _slice_6347;
-  wire _and_6348;
-  wire _slice_6350;
+  wire _mux_6339;
+  wire _and_6340;
+  wire _mux_6341;
+  wire _or_6342;
+  wire _and_6343;
+  wire _mux_6344;
+  wire _mux_6345;
+  wire _and_6346;
+  wire _mux_6347;
+  wire _or_6348;
+  wire _and_6349;
+  wire _and_6350;
   wire _and_6351;
-  wire _slice_6352;
-  wire _and_6353;
-  wire _slice_6354;
-  wire _and_6355;
-  wire _slice_6357;
-  wire _and_6358;
-  wire _slice_6359;
+  wire _and_6352;
+  wire _mux_6353;
+  wire _and_6354;
+  wire _mux_6355;
+  wire _or_6356;
+  wire _and_6357;
+  wire _mux_6358;
+  wire _mux_6359;
   wire _and_6360;
-  wire _slice_6362;
+  wire _mux_6361;
+  wire _or_6362;
   wire _and_6363;
-  wire _slice_6365;
+  wire _and_6364;
+  wire _and_6365;
   wire _and_6366;
-  wire _slice_6369;
-  wire _and_6370;
-  wire _slice_6372;
-  wire _and_6373;
-  wire _slice_6374;
-  wire _and_6375;
-  wire _slice_6376;
+  wire _mux_6367;
+  wire _and_6368;
+  wire _mux_6369;
+  wire _or_6370;
+  wire _and_6371;
+  wire _mux_6372;
+  wire _mux_6373;
+  wire _and_6374;
+  wire _mux_6375;
+  wire _or_6376;
   wire _and_6377;
-  wire _slice_6379;
+  wire _and_6378;
+  wire _and_6379;
   wire _and_6380;
-  wire _slice_6381;
+  wire _mux_6381;
   wire _and_6382;
-  wire _slice_6384;
+  wire _mux_6383;
+  wire _or_6384;
   wire _and_6385;
-  wire _slice_6387;
+  wire _mux_6386;
+  wire _mux_6387;
   wire _and_6388;
-  wire _slice_6391;
+  wire _mux_6389;
+  wire _or_6390;
+  wire _and_6391;
   wire _and_6392;
-  wire _slice_6394;
-  wire _and_6395;
-  wire _slice_6396;
-  wire _and_6397;
-  wire _slice_6398;
+  wire _and_6393;
+  wire _and_6394;
+  wire _mux_6395;
+  wire _and_6396;
+  wire _mux_6397;
+  wire _or_6398;
   wire _and_6399;
-  wire _slice_6401;
+  wire _mux_6400;
+  wire _mux_6401;
   wire _and_6402;
-  wire _slice_6403;
-  wire _and_6404;
-  wire _slice_6406;
+  wire _mux_6403;
+  wire _or_6404;
+  wire _and_6405;
+  wire _and_6406;
   wire _and_6407;
-  wire _slice_6409;
+  wire _and_6408;
+  wire _mux_6409;
   wire _and_6410;
-  wire _slice_6413;
-  wire _and_6414;
-  wire _slice_6416;
-  wire _and_6417;
-  wire _slice_6418;
+  wire _mux_6411;
+  wire _or_6412;
+  wire _and_6413;
+  wire _mux_6414;
+  wire _mux_6415;
+  wire _and_6416;
+  wire _mux_6417;
+  wire _or_6418;
   wire _and_6419;
-  wire _slice_6420;
+  wire _and_6420;
   wire _and_6421;
-  wire _slice_6423;
+  wire _and_6422;
+  wire _mux_6423;
   wire _and_6424;
-  wire _slice_6425;
-  wire _and_6426;
-  wire _slice_6428;
-  wire _and_6429;
-  wire _slice_6431;
-  wire _and_6432;
-  wire _slice_6435;
+  wire _mux_6425;
+  wire _or_6426;
+  wire _and_6427;
+  wire _mux_6428;
+  wire _mux_6429;
+  wire _and_6430;
+  wire _mux_6431;
+  wire _or_6432;
+  wire _and_6433;
+  wire _and_6434;
+  wire _and_6435;
   wire _and_6436;
-  wire _slice_6438;
-  wire _and_6439;
-  wire _slice_6440;
+  wire _mux_6437;
+  wire _and_6438;
+  wire _mux_6439;
+  wire _or_6440;
   wire _and_6441;
-  wire _slice_6442;
-  wire _and_6443;
-  wire _slice_6445;
-  wire _and_6446;
-  wire _slice_6447;
+  wire _mux_6442;
+  wire _mux_6443;
+  wire _and_6444;
+  wire _mux_6445;
+  wire _or_6446;
+  wire _and_6447;
   wire _and_6448;
-  wire _slice_6450;
-  wire _and_6451;
-  wire _slice_6453;
-  wire _and_6454;
-  wire _slice_6457;
+  wire _and_6449;
+  wire _and_6450;
+  wire _mux_6451;
+  wire _and_6452;
+  wire _mux_6453;
+  wire _or_6454;
+  wire _and_6455;
+  wire _mux_6456;
+  wire _mux_6457;
   wire _and_6458;
-  wire _slice_6460;
+  wire _mux_6459;
+  wire _or_6460;
   wire _and_6461;
-  wire _slice_6462;
+  wire _and_6462;
   wire _and_6463;
-  wire _slice_6464;
-  wire _and_6465;
-  wire _slice_6467;
-  wire _and_6468;
-  wire _slice_6469;
-  wire _and_6470;
-  wire _slice_6472;
-  wire _and_6473;
-  wire _slice_6475;
+  wire _and_6464;
+  wire _mux_6465;
+  wire _and_6466;
+  wire _mux_6467;
+  wire _or_6468;
+  wire _and_6469;
+  wire _mux_6470;
+  wire _mux_6471;
+  wire _and_6472;
+  wire _mux_6473;
+  wire _or_6474;
+  wire _and_6475;
   wire _and_6476;
-  wire _slice_6479;
+  wire _and_6477;
+  wire _and_6478;
+  wire _mux_6479;
   wire _and_6480;
-  wire _slice_6482;
+  wire _mux_6481;
+  wire _or_6482;
   wire _and_6483;
-  wire _slice_6484;
-  wire _and_6485;
-  wire _slice_6486;
-  wire _and_6487;
-  wire _slice_6489;
+  wire _mux_6484;
+  wire _mux_6485;
+  wire _and_6486;
+  wire _mux_6487;
+  wire _or_6488;
+  wire _and_6489;
   wire _and_6490;
-  wire _slice_6491;
+  wire _and_6491;
   wire _and_6492;
-  wire _slice_6494;
-  wire _and_6495;
-  wire _slice_6497;
-  wire _and_6498;
-  wire _slice_6501;
-  wire _and_6502;
-  wire _slice_6504;
+  wire _mux_6493;
+  wire _and_6494;
+  wire _mux_6495;
+  wire _or_6496;
+  wire _and_6497;
+  wire _mux_6498;
+  wire _mux_6499;
+  wire _and_6500;
+  wire _mux_6501;
+  wire _or_6502;
+  wire _and_6503;
+  wire _and_6504;
   wire _and_6505;
-  wire _slice_6506;
-  wire _and_6507;
-  wire _slice_6508;
-  wire _and_6509;
-  wire _slice_6511;
-  wire _and_6512;
-  wire _slice_6513;
+  wire _and_6506;
+  wire _mux_6507;
+  wire _and_6508;
+  wire _mux_6509;
+  wire _or_6510;
+  wire _and_6511;
+  wire _mux_6512;
+  wire _mux_6513;
   wire _and_6514;
-  wire _slice_6516;
+  wire _mux_6515;
+  wire _or_6516;
   wire _and_6517;
-  wire _slice_6519;
+  wire _and_6518;
+  wire _and_6519;
   wire _and_6520;
-  wire _slice_6523;
-  wire _and_6524;
-  wire _slice_6526;
-  wire _and_6527;
-  wire _slice_6528;
-  wire _and_6529;
-  wire _slice_6530;
+  wire _mux_6521;
+  wire _and_6522;
+  wire _mux_6523;
+  wire _or_6524;
+  wire _and_6525;
+  wire _mux_6526;
+  wire _mux_6527;
+  wire _and_6528;
+  wire _mux_6529;
+  wire _or_6530;
   wire _and_6531;
-  wire _slice_6533;
+  wire _and_6532;
+  wire _and_6533;
   wire _and_6534;
-  wire _slice_6535;
+  wire _mux_6535;
   wire _and_6536;
-  wire _slice_6538;
+  wire _mux_6537;
+  wire _or_6538;
   wire _and_6539;
-  wire _slice_6541;
+  wire _mux_6540;
+  wire _mux_6541;
   wire _and_6542;
-  wire _slice_6545;
+  wire _mux_6543;
+  wire _or_6544;
+  wire _and_6545;
   wire _and_6546;
-  wire _slice_6548;
-  wire _and_6549;
-  wire _slice_6550;
-  wire _and_6551;
-  wire _slice_6552;
+  wire _and_6547;
+  wire _and_6548;
+  wire _mux_6549;
+  wire _and_6550;
+  wire _mux_6551;
+  wire _or_6552;
   wire _and_6553;
-  wire _slice_6555;
+  wire _mux_6554;
+  wire _mux_6555;
   wire _and_6556;
-  wire _slice_6557;
-  wire _and_6558;
-  wire _slice_6560;
+  wire _mux_6557;
+  wire _or_6558;
+  wire _and_6559;
+  wire _and_6560;
   wire _and_6561;
+  wire _and_6562;
   wire _mux_6563;
-  wire _or_6564;
+  wire _and_6564;
   wire _mux_6565;
   wire _or_6566;
-  wire _mux_6567;
-  wire _or_6568;
+  wire _and_6567;
+  wire _mux_6568;
   wire _mux_6569;
-  wire _or_6570;
+  wire _and_6570;
   wire _mux_6571;
   wire _or_6572;
-  wire _mux_6573;
-  wire _or_6574;
-  wire _mux_6575;
-  wire _or_6576;
+  wire _and_6573;
+  wire _and_6574;
+  wire _and_6575;
+  wire _and_6576;
   wire _mux_6577;
-  wire _or_6578;
+  wire _and_6578;
   wire _mux_6579;
   wire _or_6580;
-  wire _mux_6581;
-  wire _or_6582;
+  wire _and_6581;
+  wire _mux_6582;
   wire _mux_6583;
-  wire _or_6584;
+  wire _and_6584;
   wire _mux_6585;
   wire _or_6586;
-  wire _mux_6587;
-  wire _or_6588;
-  wire _mux_6589;
-  wire _or_6590;
+  wire _and_6587;
+  wire _and_6588;
+  wire _and_6589;
+  wire _and_6590;
   wire _mux_6591;
-  wire _or_6592;
+  wire _and_6592;
   wire _mux_6593;
   wire _or_6594;
-  wire _mux_6595;
-  wire _or_6596;
+  wire _and_6595;
+  wire _mux_6596;
   wire _mux_6597;
-  wire _or_6598;
+  wire _and_6598;
   wire _mux_6599;
   wire _or_6600;
-  wire _mux_6601;
-  wire _or_6602;
-  wire _mux_6603;
-  wire _or_6604;
+  wire _and_6601;
+  wire _and_6602;
+  wire _and_6603;
+  wire _and_6604;
   wire _mux_6605;
-  wire _or_6606;
+  wire _and_6606;
   wire _mux_6607;
   wire _or_6608;
-  wire _mux_6609;
-  wire _or_6610;
+  wire _and_6609;
+  wire _mux_6610;
   wire _mux_6611;
-  wire _or_6612;
+  wire _and_6612;
   wire _mux_6613;
   wire _or_6614;
-  wire _mux_6615;
-  wire _or_6616;
-  wire _mux_6617;
-  wire _or_6618;
+  wire _and_6615;
+  wire _and_6616;
+  wire _and_6617;
+  wire _and_6618;
   wire _mux_6619;
-  wire _or_6620;
+  wire _and_6620;
   wire _mux_6621;
   wire _or_6622;
-  wire _mux_6623;
-  wire _or_6624;
+  wire _and_6623;
+  wire _mux_6624;
   wire _mux_6625;
-  wire _or_6626;
+  wire _and_6626;
   wire _mux_6627;
   wire _or_6628;
-  wire _mux_6629;
-  wire _or_6630;
-  wire _mux_6631;
-  wire _or_6632;
+  wire _and_6629;
+  wire _and_6630;
+  wire _and_6631;
+  wire _and_6632;
   wire _mux_6633;
-  wire _or_6634;
+  wire _and_6634;
   wire _mux_6635;
   wire _or_6636;
-  wire _mux_6637;
-  wire _or_6638;
+  wire _and_6637;
+  wire _mux_6638;
   wire _mux_6639;
-  wire _or_6640;
+  wire _and_6640;
   wire _mux_6641;
   wire _or_6642;
-  wire _mux_6643;
-  wire _or_6644;
-  wire _mux_6645;
-  wire _or_6646;
+  wire _and_6643;
+  wire _and_6644;
+  wire _and_6645;
+  wire _and_6646;
   wire _mux_6647;
-  wire _or_6648;
+  wire _and_6648;
   wire _mux_6649;
   wire _or_6650;
-  wire _mux_6651;
-  wire _or_6652;
+  wire _and_6651;
+  wire _mux_6652;
   wire _mux_6653;
-  wire _or_6654;
+  wire _and_6654;
   wire _mux_6655;
   wire _or_6656;
-  wire _mux_6657;
-  wire _or_6658;
-  wire _mux_6659;
-  wire _or_6660;
+  wire _and_6657;
+  wire _and_6658;
+  wire _and_6659;
+  wire _and_6660;
   wire _mux_6661;
-  wire _or_6662;
+  wire _and_6662;
   wire _mux_6663;
   wire _or_6664;
-  wire _mux_6665;
-  wire _or_6666;
+  wire _and_6665;
+  wire _mux_6666;
   wire _mux_6667;
-  wire _or_6668;
+  wire _and_6668;
   wire _mux_6669;
   wire _or_6670;
-  wire _mux_6671;
-  wire _or_6672;
-  wire _mux_6673;
-  wire _or_6674;
+  wire _and_6671;
+  wire _and_6672;
+  wire _and_6673;
+  wire _and_6674;
   wire _mux_6675;
-  wire _or_6676;
+  wire _and_6676;
   wire _mux_6677;
   wire _or_6678;
-  wire _mux_6679;
-  wire _or_6680;
+  wire _and_6679;
+  wire _mux_6680;
   wire _mux_6681;
-  wire _or_6682;
+  wire _and_6682;
   wire _mux_6683;
   wire _or_6684;
-  wire _mux_6685;
-  wire _or_6686;
-  wire _mux_6687;
-  wire _or_6688;
+  wire _and_6685;
+  wire _and_6686;
+  wire _and_6687;
+  wire _and_6688;
   wire _mux_6689;
-  wire _or_6690;
+  wire _and_6690;
   wire _mux_6691;
   wire _or_6692;
-  wire _mux_6693;
-  wire _or_6694;
+  wire _and_6693;
+  wire _mux_6694;
   wire _mux_6695;
-  wire _or_6696;
-  wire _or_6697;
-  wire _mux_6698;
-  wire _or_6699;
-  wire _mux_6700;
-  wire _or_6701;
-  wire _mux_6702;
-  wire _or_6703;
-  wire _mux_6704;
-  wire _or_6705;
-  wire _mux_6706;
-  wire _or_6707;
-  wire _or_6708;
+  wire _and_6696;
+  wire _mux_6697;
+  wire _or_6698;
+  wire _and_6699;
+  wire _and_6700;
+  wire _and_6701;
+  wire _and_6702;
+  wire _mux_6703;
+  wire _and_6704;
+  wire _mux_6705;
+  wire _or_6706;
+  wire _and_6707;
+  wire _mux_6708;
   wire _mux_6709;
-  wire _or_6710;
+  wire _and_6710;
   wire _mux_6711;
   wire _or_6712;
-  wire _mux_6713;
-  wire _or_6714;
-  wire _mux_6715;
-  wire _or_6716;
+  wire _and_6713;
+  wire _and_6714;
+  wire _and_6715;
+  wire _and_6716;
   wire _mux_6717;
-  wire _or_6718;
-  wire _or_6719;
-  wire _mux_6720;
-  wire _or_6721;
+  wire _and_6718;
+  wire _mux_6719;
+  wire _or_6720;
+  wire _and_6721;
   wire _mux_6722;
-  wire _or_6723;
-  wire _mux_6724;
-  wire _or_6725;
-  wire _mux_6726;
-  wire _or_6727;
-  wire _mux_6728;
-  wire _or_6729;
-  wire _or_6730;
+  wire _mux_6723;
+  wire _and_6724;
+  wire _mux_6725;
+  wire _or_6726;
+  wire _and_6727;
+  wire _and_6728;
+  wire _and_6729;
+  wire _and_6730;
   wire _mux_6731;
-  wire _or_6732;
+  wire _and_6732;
   wire _mux_6733;
   wire _or_6734;
-  wire _mux_6735;
-  wire _or_6736;
+  wire _and_6735;
+  wire _mux_6736;
   wire _mux_6737;
-  wire _or_6738;
+  wire _and_6738;
   wire _mux_6739;
   wire _or_6740;
-  wire _or_6741;
-  wire _mux_6742;
-  wire _or_6743;
-  wire _mux_6744;
-  wire _or_6745;
-  wire _mux_6746;
-  wire _or_6747;
-  wire _mux_6748;
-  wire _or_6749;
+  wire _and_6741;
+  wire _and_6742;
+  wire _and_6743;
+  wire _and_6744;
+  wire _mux_6745;
+  wire _and_6746;
+  wire _mux_6747;
+  wire _or_6748;
+  wire _and_6749;
   wire _mux_6750;
-  wire _or_6751;
-  wire _or_6752;
+  wire _mux_6751;
+  wire _and_6752;
   wire _mux_6753;
   wire _or_6754;
-  wire _mux_6755;
-  wire _or_6756;
-  wire _mux_6757;
-  wire _or_6758;
+  wire _and_6755;
+  wire _and_6756;
+  wire _and_6757;
+  wire _and_6758;
   wire _mux_6759;
-  wire _or_6760;
+  wire _and_6760;
   wire _mux_6761;
   wire _or_6762;
-  wire _or_6763;
+  wire _and_6763;
   wire _mux_6764;
-  wire _or_6765;
-  wire _mux_6766;
-  wire _or_6767;
-  wire _mux_6768;
-  wire _or_6769;
-  wire _mux_6770;
-  wire _or_6771;
-  wire _mux_6772;
-  wire _or_6773;
-  wire _or_6774;
+  wire _mux_6765;
+  wire _and_6766;
+  wire _mux_6767;
+  wire _or_6768;
+  wire _and_6769;
+  wire _and_6770;
+  wire _and_6771;
+  wire _and_6772;
+  wire _mux_6773;
+  wire _and_6774;
   wire _mux_6775;
   wire _or_6776;
-  wire _mux_6777;
-  wire _or_6778;
+  wire _and_6777;
+  wire _mux_6778;
   wire _mux_6779;
-  wire _or_6780;
+  wire _and_6780;
   wire _mux_6781;
   wire _or_6782;
-  wire _mux_6783;
-  wire _or_6784;
-  wire _or_6785;
-  wire _mux_6786;
-  wire _or_6787;
-  wire _mux_6788;
-  wire _or_6789;
-  wire _mux_6790;
-  wire _or_6791;
+  wire _and_6783;
+  wire _and_6784;
+  wire _and_6785;
+  wire _and_6786;
+  wire _mux_6787;
+  wire _and_6788;
+  wire _mux_6789;
+  wire _or_6790;
+  wire _and_6791;
   wire _mux_6792;
-  wire _or_6793;
-  wire _mux_6794;
-  wire _or_6795;
+  wire _mux_6793;
+  wire _and_6794;
+  wire _mux_6795;
   wire _or_6796;
-  wire _mux_6797;
-  wire _or_6798;
-  wire _mux_6799;
-  wire _or_6800;
+  wire _and_6797;
+  wire _and_6798;
+  wire _and_6799;
+  wire _and_6800;
   wire _mux_6801;
-  wire _or_6802;
+  wire _and_6802;
   wire _mux_6803;
   wire _or_6804;
-  wire _mux_6805;
-  wire _or_6806;
-  wire _or_6807;
-  wire _mux_6808;
-  wire _or_6809;
-  wire _mux_6810;
-  wire _or_6811;
-  wire _mux_6812;
-  wire _or_6813;
-  wire _mux_6814;
-  wire _or_6815;
-  wire _mux_6816;
-  wire _or_6817;
+  wire _and_6805;
+  wire _mux_6806;
+  wire _mux_6807;
+  wire _and_6808;
+  wire _mux_6809;
+  wire _or_6810;
+  wire _and_6811;
+  wire _and_6812;
+  wire _and_6813;
+  wire _and_6814;
+  wire _mux_6815;
+  wire _and_6816;
+  wire _mux_6817;
   wire _or_6818;
-  wire _mux_6819;
-  wire _or_6820;
+  wire _and_6819;
+  wire _mux_6820;
   wire _mux_6821;
-  wire _or_6822;
+  wire _and_6822;
   wire _mux_6823;
   wire _or_6824;
-  wire _mux_6825;
-  wire _or_6826;
-  wire _mux_6827;
-  wire _or_6828;
-  wire _or_6829;
-  wire _mux_6830;
-  wire _or_6831;
-  wire _mux_6832;
-  wire _or_6833;
+  wire _and_6825;
+  wire _and_6826;
+  wire _and_6827;
+  wire _and_6828;
+  wire _mux_6829;
+  wire _and_6830;
+  wire _mux_6831;
+  wire _or_6832;
+  wire _and_6833;
   wire _mux_6834;
-  wire _or_6835;
-  wire _mux_6836;
-  wire _or_6837;
-  wire _mux_6838;
-  wire _or_6839;
-  wire _or_6840;
-  wire _mux_6841;
-  wire _or_6842;
+  wire _mux_6835;
+  wire _and_6836;
+  wire _mux_6837;
+  wire _or_6838;
+  wire _and_6839;
+  wire _and_6840;
+  wire _and_6841;
+  wire _and_6842;
   wire _mux_6843;
-  wire _or_6844;
+  wire _and_6844;
   wire _mux_6845;
   wire _or_6846;
-  wire _mux_6847;
-  wire _or_6848;
+  wire _and_6847;
+  wire _mux_6848;
   wire _mux_6849;
-  wire _or_6850;
-  wire _or_6851;
-  wire _mux_6852;
-  wire _or_6853;
-  wire _mux_6854;
-  wire _or_6855;
-  wire _mux_6856;
-  wire _or_6857;
-  wire _mux_6858;
-  wire _or_6859;
-  wire _mux_6860;
-  wire _or_6861;
-  wire _or_6862;
+  wire _and_6850;
+  wire _mux_6851;
+  wire _or_6852;
+  wire _and_6853;
+  wire _and_6854;
+  wire _and_6855;
+  wire _and_6856;
+  wire _mux_6857;
+  wire _and_6858;
+  wire _mux_6859;
+  wire _or_6860;
+  wire _and_6861;
+  wire _mux_6862;
   wire _mux_6863;
-  wire _or_6864;
+  wire _and_6864;
   wire _mux_6865;
   wire _or_6866;
-  wire _mux_6867;
-  wire _or_6868;
-  wire _mux_6869;
-  wire _or_6870;
+  wire _and_6867;
+  wire _and_6868;
+  wire _and_6869;
+  wire _and_6870;
   wire _mux_6871;
-  wire _or_6872;
-  wire _or_6873;
-  wire _mux_6874;
-  wire _or_6875;
+  wire _and_6872;
+  wire _mux_6873;
+  wire _or_6874;
+  wire _and_6875;
   wire _mux_6876;
-  wire _or_6877;
-  wire _mux_6878;
-  wire _or_6879;
-  wire _mux_6880;
-  wire _or_6881;
-  wire _mux_6882;
-  wire _or_6883;
-  wire _or_6884;
+  wire _mux_6877;
+  wire _and_6878;
+  wire _mux_6879;
+  wire _or_6880;
+  wire _and_6881;
+  wire _and_6882;
+  wire _and_6883;
+  wire _and_6884;
   wire _mux_6885;
-  wire _or_6886;
+  wire _and_6886;
   wire _mux_6887;
   wire _or_6888;
-  wire _mux_6889;
-  wire _or_6890;
+  wire _and_6889;
+  wire _mux_6890;
   wire _mux_6891;
-  wire _or_6892;
+  wire _and_6892;
   wire _mux_6893;
   wire _or_6894;
-  wire _or_6895;
-  wire _mux_6896;
-  wire _or_6897;
-  wire _mux_6898;
-  wire _or_6899;
-  wire _mux_6900;
-  wire _or_6901;
-  wire _mux_6902;
-  wire _or_6903;
+  wire _and_6895;
+  wire _and_6896;
+  wire _and_6897;
+  wire _and_6898;
+  wire _mux_6899;
+  wire _and_6900;
+  wire _mux_6901;
+  wire _or_6902;
+  wire _and_6903;
   wire _mux_6904;
-  wire _or_6905;
-  wire _or_6906;
+  wire _mux_6905;
+  wire _and_6906;
   wire _mux_6907;
   wire _or_6908;
-  wire _mux_6909;
-  wire _or_6910;
-  wire _mux_6911;
-  wire _or_6912;
+  wire _and_6909;
+  wire _and_6910;
+  wire _and_6911;
+  wire _and_6912;
   wire _mux_6913;
-  wire _or_6914;
+  wire _and_6914;
   wire _mux_6915;
   wire _or_6916;
-  wire _or_6917;
+  wire _and_6917;
   wire _mux_6918;
-  wire _or_6919;
-  wire _mux_6920;
-  wire _or_6921;
-  wire _mux_6922;
-  wire _or_6923;
-  wire _mux_6924;
-  wire _or_6925;
-  wire _mux_6926;
-  wire _or_6927;
-  wire _or_6928;
+  wire _mux_6919;
+  wire _and_6920;
+  wire _mux_6921;
+  wire _or_6922;
+  wire _and_6923;
+  wire _and_6924;
+  wire _and_6925;
+  wire _and_6926;
+  wire _mux_6927;
+  wire _and_6928;
   wire _mux_6929;
   wire _or_6930;
-  wire _mux_6931;
-  wire _or_6932;
+  wire _and_6931;
+  wire _mux_6932;
   wire _mux_6933;
-  wire _or_6934;
+  wire _and_6934;
   wire _mux_6935;
   wire _or_6936;
-  wire _mux_6937;
-  wire _or_6938;
-  wire _or_6939;
-  wire _mux_6940;
-  wire _or_6941;
-  wire _mux_6942;
-  wire _or_6943;
-  wire _mux_6944;
-  wire _or_6945;
+  wire _and_6937;
+  wire _and_6938;
+  wire _and_6939;
+  wire _and_6940;
+  wire _mux_6941;
+  wire _and_6942;
+  wire _mux_6943;
+  wire _or_6944;
+  wire _and_6945;
   wire _mux_6946;
-  wire _or_6947;
-  wire _mux_6948;
-  wire _or_6949;
+  wire _mux_6947;
+  wire _and_6948;
+  wire _mux_6949;
   wire _or_6950;
-  wire _mux_6951;
-  wire _or_6952;
-  wire _mux_6953;
-  wire _or_6954;
+  wire _and_6951;
+  wire _and_6952;
+  wire _and_6953;
+  wire _and_6954;
   wire _mux_6955;
-  wire _or_6956;
+  wire _and_6956;
   wire _mux_6957;
   wire _or_6958;
-  wire _mux_6959;
-  wire _or_6960;
-  wire _or_6961;
-  wire _mux_6962;
-  wire _or_6963;
-  wire _mux_6964;
-  wire _or_6965;
-  wire _mux_6966;
-  wire _or_6967;
-  wire _mux_6968;
-  wire _or_6969;
-  wire _mux_6970;
-  wire _or_6971;
+  wire _and_6959;
+  wire _mux_6960;
+  wire _mux_6961;
+  wire _and_6962;
+  wire _mux_6963;
+  wire _or_6964;
+  wire _and_6965;
+  wire _and_6966;
+  wire _and_6967;
+  wire _and_6968;
+  wire _mux_6969;
+  wire _and_6970;
+  wire _mux_6971;
   wire _or_6972;
-  wire _mux_6973;
-  wire _or_6974;
+  wire _and_6973;
+  wire _mux_6974;
   wire _mux_6975;
-  wire _or_6976;
+  wire _and_6976;
   wire _mux_6977;
   wire _or_6978;
-  wire _mux_6979;
-  wire _or_6980;
-  wire _mux_6981;
-  wire _or_6982;
-  wire _or_6983;
-  wire _mux_6984;
-  wire _or_6985;
-  wire _mux_6986;
-  wire _or_6987;
+  wire _and_6979;
+  wire _and_6980;
+  wire _and_6981;
+  wire _and_6982;
+  wire _mux_6983;
+  wire _and_6984;
+  wire _mux_6985;
+  wire _or_6986;
+  wire _and_6987;
   wire _mux_6988;
-  wire _or_6989;
-  wire _mux_6990;
-  wire _or_6991;
-  wire _mux_6992;
-  wire _or_6993;
-  wire _or_6994;
-  wire _mux_6995;
-  wire _or_6996;
+  wire _mux_6989;
+  wire _and_6990;
+  wire _mux_6991;
+  wire _or_6992;
+  wire _and_6993;
+  wire _and_6994;
+  wire _and_6995;
+  wire _and_6996;
   wire _mux_6997;
-  wire _or_6998;
+  wire _and_6998;
   wire _mux_6999;
   wire _or_7000;
-  wire _mux_7001;
-  wire _or_7002;
+  wire _and_7001;
+  wire _mux_7002;
   wire _mux_7003;
-  wire _or_7004;
-  wire _or_7005;
-  wire _mux_7006;
-  wire _or_7007;
-  wire _mux_7008;
-  wire _or_7009;
-  wire _mux_7010;
-  wire _or_7011;
-  wire _mux_7012;
-  wire _or_7013;
-  wire _mux_7014;
-  wire _or_7015;
-  wire _or_7016;
+  wire _and_7004;
+  wire _mux_7005;
+  wire _or_7006;
+  wire _and_7007;
+  wire _and_7008;
+  wire _and_7009;
+  wire _and_7010;
+  wire _mux_7011;
+  wire _and_7012;
+  wire _mux_7013;
+  wire _or_7014;
+  wire _and_7015;
+  wire _mux_7016;
   wire _mux_7017;
-  wire _or_7018;
+  wire _and_7018;
   wire _mux_7019;
   wire _or_7020;
-  wire _mux_7021;
-  wire _or_7022;
-  wire _mux_7023;
-  wire _or_7024;
+  wire _and_7021;
+  wire _and_7022;
+  wire _and_7023;
+  wire _and_7024;
   wire _mux_7025;
-  wire _or_7026;
-  wire _or_7027;
-  wire _mux_7028;
-  wire _or_7029;
+  wire _and_7026;
+  wire _mux_7027;
+  wire _or_7028;
+  wire _and_7029;
   wire _mux_7030;
-  wire _or_7031;
-  wire _mux_7032;
-  wire _or_7033;
-  wire _mux_7034;
-  wire _or_7035;
-  wire _mux_7036;
-  wire _or_7037;
-  wire _or_7038;
+  wire _mux_7031;
+  wire _and_7032;
+  wire _mux_7033;
+  wire _or_7034;
+  wire _and_7035;
+  wire _and_7036;
+  wire _and_7037;
+  wire _and_7038;
   wire _mux_7039;
-  wire _or_7040;
+  wire _and_7040;
   wire _mux_7041;
   wire _or_7042;
-  wire _mux_7043;
-  wire _or_7044;
+  wire _and_7043;
+  wire _mux_7044;
   wire _mux_7045;
-  wire _or_7046;
+  wire _and_7046;
   wire _mux_7047;
   wire _or_7048;
-  wire _or_7049;
-  wire _mux_7050;
-  wire _or_7051;
-  wire _mux_7052;
-  wire _or_7053;
-  wire _mux_7054;
-  wire _or_7055;
-  wire _mux_7056;
-  wire _or_7057;
+  wire _and_7049;
+  wire _and_7050;
+  wire _and_7051;
+  wire _and_7052;
+  wire _mux_7053;
+  wire _and_7054;
+  wire _mux_7055;
+  wire _or_7056;
+  wire _and_7057;
   wire _mux_7058;
-  wire _or_7059;
-  wire _or_7060;
+  wire _mux_7059;
+  wire _and_7060;
   wire _mux_7061;
   wire _or_7062;
-  wire _mux_7063;
-  wire _or_7064;
-  wire _mux_7065;
-  wire _or_7066;
+  wire _and_7063;
+  wire _and_7064;
+  wire _and_7065;
+  wire _and_7066;
   wire _mux_7067;
-  wire _or_7068;
+  wire _and_7068;
   wire _mux_7069;
   wire _or_7070;
-  wire _or_7071;
+  wire _and_7071;
   wire _mux_7072;
-  wire _or_7073;
-  wire _mux_7074;
-  wire _or_7075;
-  wire _mux_7076;
-  wire _or_7077;
-  wire _mux_7078;
-  wire _or_7079;
-  wire _mux_7080;
-  wire _or_7081;
-  wire _or_7082;
+  wire _mux_7073;
+  wire _and_7074;
+  wire _mux_7075;
+  wire _or_7076;
+  wire _and_7077;
+  wire _and_7078;
+  wire _and_7079;
+  wire _and_7080;
+  wire _mux_7081;
+  wire _and_7082;
   wire _mux_7083;
   wire _or_7084;
-  wire _mux_7085;
-  wire _or_7086;
+  wire _and_7085;
+  wire _mux_7086;
   wire _mux_7087;
-  wire _or_7088;
+  wire _and_7088;
   wire _mux_7089;
   wire _or_7090;
-  wire _mux_7091;
-  wire _or_7092;
-  wire _or_7093;
-  wire _mux_7094;
-  wire _or_7095;
-  wire _mux_7096;
-  wire _or_7097;
-  wire _mux_7098;
-  wire _or_7099;
+  wire _and_7091;
+  wire _and_7092;
+  wire _and_7093;
+  wire _and_7094;
+  wire _mux_7095;
+  wire _and_7096;
+  wire _mux_7097;
+  wire _or_7098;
+  wire _and_7099;
   wire _mux_7100;
-  wire _or_7101;
-  wire _mux_7102;
-  wire _or_7103;
+  wire _mux_7101;
+  wire _and_7102;
+  wire _mux_7103;
   wire _or_7104;
-  wire _mux_7105;
-  wire _or_7106;
-  wire _mux_7107;
-  wire _or_7108;
+  wire _and_7105;
+  wire _and_7106;
+  wire _and_7107;
+  wire _and_7108;
   wire _mux_7109;
-  wire _or_7110;
+  wire _and_7110;
   wire _mux_7111;
   wire _or_7112;
-  wire _mux_7113;
-  wire _or_7114;
-  wire _or_7115;
-  wire _mux_7116;
-  wire _or_7117;
-  wire _mux_7118;
-  wire _or_7119;
-  wire _mux_7120;
-  wire _or_7121;
-  wire _mux_7122;
-  wire _or_7123;
-  wire _mux_7124;
-  wire _or_7125;
+  wire _and_7113;
+  wire _mux_7114;
+  wire _mux_7115;
+  wire _and_7116;
+  wire _mux_7117;
+  wire _or_7118;
+  wire _and_7119;
+  wire _and_7120;
+  wire _and_7121;
+  wire _and_7122;
+  wire _mux_7123;
+  wire _and_7124;
+  wire _mux_7125;
   wire _or_7126;
-  wire _mux_7127;
-  wire _or_7128;
+  wire _and_7127;
+  wire _mux_7128;
   wire _mux_7129;
-  wire _or_7130;
+  wire _and_7130;
   wire _mux_7131;
   wire _or_7132;
-  wire _mux_7133;
-  wire _or_7134;
-  wire _mux_7135;
-  wire _or_7136;
-  wire _or_7137;
-  wire _mux_7138;
-  wire _or_7139;
-  wire _mux_7140;
-  wire _or_7141;
+  wire _and_7133;
+  wire _and_7134;
+  wire _and_7135;
+  wire _and_7136;
+  wire _mux_7137;
+  wire _and_7138;
+  wire _mux_7139;
+  wire _or_7140;
+  wire _and_7141;
   wire _mux_7142;
-  wire _or_7143;
-  wire _mux_7144;
-  wire _or_7145;
-  wire _mux_7146;
-  wire _or_7147;
-  wire _or_7148;
-  wire _mux_7149;
-  wire _or_7150;
+  wire _mux_7143;
+  wire _and_7144;
+  wire _mux_7145;
+  wire _or_7146;
+  wire _and_7147;
+  wire _and_7148;
+  wire _and_7149;
+  wire _and_7150;
   wire _mux_7151;
-  wire _or_7152;
+  wire _and_7152;
   wire _mux_7153;
   wire _or_7154;
-  wire _mux_7155;
-  wire _or_7156;
+  wire _and_7155;
+  wire _mux_7156;
   wire _mux_7157;
-  wire _or_7158;
-  wire _or_7159;
-  wire _mux_7160;
-  wire _or_7161;
-  wire _mux_7162;
-  wire _or_7163;
-  wire _mux_7164;
-  wire _or_7165;
-  wire _mux_7166;
-  wire _or_7167;
-  wire _mux_7168;
-  wire _or_7169;
-  wire _or_7170;
+  wire _and_7158;
+  wire _mux_7159;
+  wire _or_7160;
+  wire _and_7161;
+  wire _and_7162;
+  wire _and_7163;
+  wire _and_7164;
+  wire _mux_7165;
+  wire _and_7166;
+  wire _mux_7167;
+  wire _or_7168;
+  wire _and_7169;
+  wire _mux_7170;
   wire _mux_7171;
-  wire _or_7172;
+  wire _and_7172;
   wire _mux_7173;
   wire _or_7174;
-  wire _mux_7175;
-  wire _or_7176;
-  wire _mux_7177;
-  wire _or_7178;
+  wire _and_7175;
+  wire _and_7176;
+  wire _and_7177;
+  wire _and_7178;
   wire _mux_7179;
-  wire _or_7180;
-  wire _or_7181;
-  wire _mux_7182;
-  wire _or_7183;
+  wire _and_7180;
+  wire _mux_7181;
+  wire _or_7182;
+  wire _and_7183;
   wire _mux_7184;
-  wire _or_7185;
-  wire _mux_7186;
-  wire _or_7187;
-  wire _mux_7188;
-  wire _or_7189;
-  wire _mux_7190;
-  wire _or_7191;
-  wire _or_7192;
+  wire _mux_7185;
+  wire _and_7186;
+  wire _mux_7187;
+  wire _or_7188;
+  wire _and_7189;
+  wire _and_7190;
+  wire _and_7191;
+  wire _and_7192;
   wire _mux_7193;
-  wire _or_7194;
+  wire _and_7194;
   wire _mux_7195;
   wire _or_7196;
-  wire _mux_7197;
-  wire _or_7198;
+  wire _and_7197;
+  wire _mux_7198;
   wire _mux_7199;
-  wire _or_7200;
+  wire _and_7200;
   wire _mux_7201;
   wire _or_7202;
-  wire _or_7203;
-  wire _mux_7204;
-  wire _or_7205;
-  wire _mux_7206;
-  wire _or_7207;
-  wire _mux_7208;
-  wire _or_7209;
-  wire _mux_7210;
-  wire _or_7211;
+  wire _and_7203;
+  wire _and_7204;
+  wire _and_7205;
+  wire _and_7206;
+  wire _mux_7207;
+  wire _and_7208;
+  wire _mux_7209;
+  wire _or_7210;
+  wire _and_7211;
   wire _mux_7212;
-  wire _or_7213;
-  wire _or_7214;
+  wire _mux_7213;
+  wire _and_7214;
   wire _mux_7215;
   wire _or_7216;
-  wire _mux_7217;
-  wire _or_7218;
-  wire _mux_7219;
-  wire _or_7220;
-  wire _mux_7221;
-  wire _or_7222;
-  wire _mux_7223;
-  wire _or_7224;
+  wire _and_7217;
+  wire _and_7218;
+  wire _not_7219;
+  wire _and_7220;
+  wire _and_7221;
+  wire _mux_7222;
+  wire _or_7223;
+  wire _mux_7224;
   wire _or_7225;
-  wire _mux_7226;
-  wire _or_7227;
+  wire _and_7226;
+  wire _and_7227;
   wire _mux_7228;
   wire _or_7229;
   wire _mux_7230;
   wire _or_7231;
-  wire _mux_7232;
-  wire _or_7233;
+  wire _and_7232;
+  wire _and_7233;
   wire _mux_7234;
   wire _or_7235;
-  wire _or_7236;
-  wire _mux_7237;
-  wire _or_7238;
-  wire _mux_7239;
-  wire _or_7240;
-  wire _mux_7241;
-  wire _or_7242;
-  wire _mux_7243;
-  wire _or_7244;
-  wire _mux_7245;
-  wire _or_7246;
+  wire _mux_7236;
+  wire _or_7237;
+  wire _and_7238;
+  wire _and_7239;
+  wire _mux_7240;
+  wire _or_7241;
+  wire _mux_7242;
+  wire _or_7243;
+  wire _and_7244;
+  wire _and_7245;
+  wire _mux_7246;
   wire _or_7247;
   wire _mux_7248;
   wire _or_7249;
-  wire _mux_7250;
-  wire _or_7251;
+  wire _and_7250;
+  wire _and_7251;
   wire _mux_7252;
   wire _or_7253;
   wire _mux_7254;
   wire _or_7255;
-  wire _mux_7256;
-  wire _or_7257;
-  wire _or_7258;
-  wire _mux_7259;
-  wire _or_7260;
-  wire _mux_7261;
-  wire _or_7262;
-  wire _mux_7263;
-  wire _or_7264;
-  wire _mux_7265;
-  wire _or_7266;
-  wire _mux_7267;
-  wire _or_7268;
-  wire _or_7269;
+  wire _and_7256;
+  wire _and_7257;
+  wire _mux_7258;
+  wire _or_7259;
+  wire _mux_7260;
+  wire _or_7261;
+  wire _and_7262;
+  wire _and_7263;
+  wire _mux_7264;
+  wire _or_7265;
+  wire _mux_7266;
+  wire _or_7267;
+  wire _and_7268;
+  wire _and_7269;
   wire _mux_7270;
   wire _or_7271;
   wire _mux_7272;
   wire _or_7273;
-  wire _mux_7274;
-  wire _or_7275;
+  wire _and_7274;
+  wire _and_7275;
   wire _mux_7276;
   wire _or_7277;
   wire _mux_7278;
   wire _or_7279;
-  wire _or_7280;
-  wire _mux_7281;
-  wire _or_7282;
-  wire _mux_7283;
-  wire _or_7284;
-  wire _mux_7285;
-  wire _or_7286;
-  wire _mux_7287;
-  wire _or_7288;
-  wire _mux_7289;
-  wire _or_7290;
+  wire _and_7280;
+  wire _and_7281;
+  wire _mux_7282;
+  wire _or_7283;
+  wire _mux_7284;
+  wire _or_7285;
+  wire _and_7286;
+  wire _and_7287;
+  wire _mux_7288;
+  wire _or_7289;
+  wire _mux_7290;
   wire _or_7291;
-  wire _mux_7292;
-  wire _or_7293;
+  wire _and_7292;
+  wire _and_7293;
   wire _mux_7294;
   wire _or_7295;
   wire _mux_7296;
   wire _or_7297;
-  wire _mux_7298;
-  wire _or_7299;
+  wire _and_7298;
+  wire _and_7299;
   wire _mux_7300;
   wire _or_7301;
-  wire _or_7302;
-  wire _mux_7303;
-  wire _or_7304;
-  wire _mux_7305;
-  wire _or_7306;
-  wire _mux_7307;
-  wire _or_7308;
-  wire _mux_7309;
-  wire _or_7310;
-  wire _mux_7311;
-  wire _or_7312;
+  wire _mux_7302;
+  wire _or_7303;
+  wire _and_7304;
+  wire _and_7305;
+  wire _mux_7306;
+  wire _or_7307;
+  wire _mux_7308;
+  wire _or_7309;
+  wire _and_7310;
+  wire _and_7311;
+  wire _mux_7312;
   wire _or_7313;
   wire _mux_7314;
   wire _or_7315;
-  wire _mux_7316;
-  wire _or_7317;
+  wire _and_7316;
+  wire _and_7317;
   wire _mux_7318;
   wire _or_7319;
   wire _mux_7320;
   wire _or_7321;
-  wire _mux_7322;
-  wire _or_7323;
-  wire _or_7324;
-  wire _mux_7325;
-  wire _or_7326;
-  wire _mux_7327;
-  wire _or_7328;
-  wire _mux_7329;
-  wire _or_7330;
-  wire _mux_7331;
-  wire _or_7332;
-  wire _mux_7333;
-  wire _or_7334;
-  wire _or_7335;
+  wire _and_7322;
+  wire _and_7323;
+  wire _mux_7324;
+  wire _or_7325;
+  wire _mux_7326;
+  wire _or_7327;
+  wire _and_7328;
+  wire _and_7329;
+  wire _mux_7330;
+  wire _or_7331;
+  wire _mux_7332;
+  wire _or_7333;
+  wire _and_7334;
+  wire _and_7335;
   wire _mux_7336;
   wire _or_7337;
   wire _mux_7338;
   wire _or_7339;
-  wire _mux_7340;
-  wire _or_7341;
+  wire _and_7340;
+  wire _and_7341;
   wire _mux_7342;
   wire _or_7343;
   wire _mux_7344;
   wire _or_7345;
-  wire _or_7346;
-  wire _mux_7347;
-  wire _or_7348;
-  wire _mux_7349;
-  wire _or_7350;
-  wire _mux_7351;
-  wire _or_7352;
-  wire _mux_7353;
-  wire _or_7354;
-  wire _mux_7355;
-  wire _or_7356;
+  wire _and_7346;
+  wire _and_7347;
+  wire _mux_7348;
+  wire _or_7349;
+  wire _mux_7350;
+  wire _or_7351;
+  wire _and_7352;
+  wire _and_7353;
+  wire _mux_7354;
+  wire _or_7355;
+  wire _mux_7356;
   wire _or_7357;
-  wire _mux_7358;
-  wire _or_7359;
+  wire _and_7358;
+  wire _and_7359;
   wire _mux_7360;
   wire _or_7361;
   wire _mux_7362;
   wire _or_7363;
-  wire _mux_7364;
-  wire _or_7365;
+  wire _and_7364;
+  wire _and_7365;
   wire _mux_7366;
   wire _or_7367;
-  wire _or_7368;
-  wire _mux_7369;
-  wire _or_7370;
-  wire _mux_7371;
-  wire _or_7372;
-  wire _mux_7373;
-  wire _or_7374;
-  wire _mux_7375;
-  wire _or_7376;
-  wire _mux_7377;
-  wire _or_7378;
+  wire _mux_7368;
+  wire _or_7369;
+  wire _and_7370;
+  wire _and_7371;
+  wire _mux_7372;
+  wire _or_7373;
+  wire _mux_7374;
+  wire _or_7375;
+  wire _and_7376;
+  wire _and_7377;
+  wire _mux_7378;
   wire _or_7379;
   wire _mux_7380;
   wire _or_7381;
-  wire _mux_7382;
-  wire _or_7383;
+  wire _and_7382;
+  wire _and_7383;
   wire _mux_7384;
   wire _or_7385;
   wire _mux_7386;
   wire _or_7387;
-  wire _mux_7388;
-  wire _or_7389;
-  wire _or_7390;
-  wire _mux_7391;
-  wire _or_7392;
-  wire _mux_7393;
-  wire _or_7394;
-  assign req_kind = _cat_1999;
-  assign mshr_alloc_fail = _and_2007;
-  assign fire_read_packet = _and_2010;
-  assign fire_blk = _cat_2022;
+  wire _and_7388;
+  wire _and_7389;
+  wire _mux_7390;
+  wire _or_7391;
+  wire _mux_7392;
+  wire _or_7393;
+  wire _and_7394;
+  wire _and_7395;
+  wire _mux_7396;
+  wire _or_7397;
+  wire _mux_7398;
+  wire _or_7399;
+  wire _and_7400;
+  wire _and_7401;
+  wire _mux_7402;
+  wire _or_7403;
+  wire _mux_7404;
+  wire _or_7405;
+  wire _and_7406;
+  wire _and_7407;
+  wire _mux_7408;
+  wire _or_7409;
+  wire _mux_7410;
+  wire _or_7411;
+  wire _and_7412;
+  wire _and_7413;
+  wire _mux_7414;
+  wire _or_7415;
+  wire _mux_7416;
+  wire _or_7417;
+  wire _and_7418;
+  wire _and_7419;
+  wire _mux_7420;
+  wire _or_7421;
+  wire _mux_7422;
+  wire _or_7423;
+  wire _and_7424;
+  wire _and_7425;
+  wire _mux_7426;
+  wire _or_7427;
+  wire _mux_7428;
+  wire _or_7429;
+  wire _and_7430;
+  wire _and_7431;
+  wire _mux_7432;
+  wire _or_7433;
+  wire _mux_7434;
+  wire _or_7435;
+  wire _and_7436;
+  wire _and_7437;
+  wire _mux_7438;
+  wire _or_7439;
+  wire _mux_7440;
+  wire _or_7441;
+  wire _and_7442;
+  wire _and_7443;
+  wire _mux_7444;
+  wire _or_7445;
+  wire _mux_7446;
+  wire _or_7447;
+  wire _and_7448;
+  wire _and_7449;
+  wire _mux_7450;
+  wire _or_7451;
+  wire _mux_7452;
+  wire _or_7453;
+  wire _and_7454;
+  wire _and_7455;
+  wire _mux_7456;
+  wire _or_7457;
+  wire _mux_7458;
+  wire _or_7459;
+  wire _and_7460;
+  wire _and_7461;
+  wire _mux_7462;
+  wire _or_7463;
+  wire _mux_7464;
+  wire _or_7465;
+  wire _and_7466;
+  wire _and_7467;
+  wire _mux_7468;
+  wire _or_7469;
+  wire _mux_7470;
+  wire _or_7471;
+  wire _and_7472;
+  wire _and_7473;
+  wire _mux_7474;
+  wire _or_7475;
+  wire _mux_7476;
+  wire _or_7477;
+  wire _and_7478;
+  wire _and_7479;
+  wire _mux_7480;
+  wire _or_7481;
+  wire _mux_7482;
+  wire _or_7483;
+  wire _and_7484;
+  wire _and_7485;
+  wire _mux_7486;
+  wire _or_7487;
+  wire _mux_7488;
+  wire _or_7489;
+  wire _and_7490;
+  wire _and_7491;
+  wire _mux_7492;
+  wire _or_7493;
+  wire _mux_7494;
+  wire _or_7495;
+  wire _and_7496;
+  wire _and_7497;
+  wire _mux_7498;
+  wire _or_7499;
+  wire _mux_7500;
+  wire _or_7501;
+  wire _and_7502;
+  wire _and_7503;
+  wire _mux_7504;
+  wire _or_7505;
+  wire _mux_7506;
+  wire _or_7507;
+  wire _and_7508;
+  wire _and_7509;
+  wire _mux_7510;
+  wire _or_7511;
+  wire _mux_7512;
+  wire _or_7513;
+  wire _and_7514;
+  wire _and_7515;
+  wire _mux_7516;
+  wire _or_7517;
+  wire _mux_7518;
+  wire _or_7519;
+  wire _and_7520;
+  wire _and_7521;
+  wire _mux_7522;
+  wire _or_7523;
+  wire _mux_7524;
+  wire _or_7525;
+  wire _and_7526;
+  wire _and_7527;
+  wire _mux_7528;
+  wire _or_7529;
+  wire _mux_7530;
+  wire _or_7531;
+  wire _and_7532;
+  wire _and_7533;
+  wire _mux_7534;
+  wire _or_7535;
+  wire _mux_7536;
+  wire _or_7537;
+  wire _and_7538;
+  wire _and_7539;
+  wire _mux_7540;
+  wire _or_7541;
+  wire _mux_7542;
+  wire _or_7543;
+  wire _and_7544;
+  wire _and_7545;
+  wire _mux_7546;
+  wire _or_7547;
+  wire _mux_7548;
+  wire _or_7549;
+  wire _and_7550;
+  wire _and_7551;
+  wire _mux_7552;
+  wire _or_7553;
+  wire _mux_7554;
+  wire _or_7555;
+  wire _and_7556;
+  wire _and_7557;
+  wire _mux_7558;
+  wire _or_7559;
+  wire _mux_7560;
+  wire _or_7561;
+  wire _and_7562;
+  wire _and_7563;
+  wire _mux_7564;
+  wire _or_7565;
+  wire _mux_7566;
+  wire _or_7567;
+  wire _and_7568;
+  wire _and_7569;
+  wire _mux_7570;
+  wire _or_7571;
+  wire _mux_7572;
+  wire _or_7573;
+  wire _and_7574;
+  wire _and_7575;
+  wire _mux_7576;
+  wire _or_7577;
+  wire _mux_7578;
+  wire _or_7579;
+  wire _and_7580;
+  wire _and_7581;
+  wire _mux_7582;
+  wire _or_7583;
+  wire _mux_7584;
+  wire _or_7585;
+  wire _and_7586;
+  wire _and_7587;
+  wire _mux_7588;
+  wire _or_7589;
+  wire _mux_7590;
+  wire _or_7591;
+  wire _and_7592;
+  wire _and_7593;
+  wire _mux_7594;
+  wire _or_7595;
+  wire _mux_7596;
+  wire _or_7597;
+  wire _and_7598;
+  wire _and_7599;
+  wire _mux_7600;
+  wire _or_7601;
+  wire _mux_7602;
+  wire _or_7603;
+  assign req_kind = _mux_6322;
+  assign mshr_alloc_fail = _and_1997;
+  assign fire_read_packet = _mux_6315;
+  assign fire_blk = _cat_2012;
   assign fire_hbs = req_hbs;
-  assign alloc_entry = _mux_2023;
-  assign alloc_slot = _and_2024;
-  assign fill_drop = _and_4528;
-  assign wb_valid = _ror_4788;
-  assign wb_entry = _cat_4993;
-  assign wb_slot = _slice_5006;
-  assign wb_blk = _onehot_5007;
-  assign wb_tid = _slice_5140;
-  assign wb_reg = _slice_5141;
-  assign wb_off = _slice_5142;
-  assign wb_fmt = _slice_5143;
-  assign wb_data = _onehot_5008;
+  assign alloc_entry = _mux_6312;
+  assign alloc_slot = _mux_6313;
+  assign fill_drop = _and_4982;
+  assign wb_valid = _ror_5242;
+  assign wb_entry = _cat_5447;
+  assign wb_slot = _slice_5460;
+  assign wb_blk = _onehot_5461;
+  assign wb_tid = _slice_5594;
+  assign wb_reg = _slice_5595;
+  assign wb_off = _slice_5596;
+  assign wb_fmt = _slice_5597;
+  assign wb_data = _onehot_5462;
   always @(posedge clk) begin
     if (rst) p_v_0 <= 1'b0;
-    else if (_or_6692) p_v_0 <= _mux_6691;
+    else if (_or_7223) p_v_0 <= _mux_7222;
   end
   always @(posedge clk) begin
     if (rst) p_tag_0 <= 27'h0000000;
-    else if (_and_5156) p_tag_0 <= req_blk;
+    else if (_and_7221) p_tag_0 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_0 <= 1'b0;
-    else if (_or_6564) p_y_0 <= _mux_6563;
+    else if (_or_7225) p_y_0 <= _mux_7224;
   end
   always @(posedge clk) begin
     if (rst) p_v_1 <= 1'b0;
-    else if (_or_6703) p_v_1 <= _mux_6702;
+    else if (_or_7229) p_v_1 <= _mux_7228;
   end
   always @(posedge clk) begin
     if (rst) p_tag_1 <= 27'h0000000;
-    else if (_and_5178) p_tag_1 <= req_blk;
+    else if (_and_7227) p_tag_1 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_1 <= 1'b0;
-    else if (_or_6566) p_y_1 <= _mux_6565;
+    else if (_or_7231) p_y_1 <= _mux_7230;
   end
   always @(posedge clk) begin
     if (rst) p_v_2 <= 1'b0;
-    else if (_or_6714) p_v_2 <= _mux_6713;
+    else if (_or_7235) p_v_2 <= _mux_7234;
   end
   always @(posedge clk) begin
     if (rst) p_tag_2 <= 27'h0000000;
-    else if (_and_5200) p_tag_2 <= req_blk;
+    else if (_and_7233) p_tag_2 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_2 <= 1'b0;
-    else if (_or_6568) p_y_2 <= _mux_6567;
+    else if (_or_7237) p_y_2 <= _mux_7236;
   end
   always @(posedge clk) begin
     if (rst) p_v_3 <= 1'b0;
-    else if (_or_6725) p_v_3 <= _mux_6724;
+    else if (_or_7241) p_v_3 <= _mux_7240;
   end
   always @(posedge clk) begin
     if (rst) p_tag_3 <= 27'h0000000;
-    else if (_and_5222) p_tag_3 <= req_blk;
+    else if (_and_7239) p_tag_3 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_3 <= 1'b0;
-    else if (_or_6570) p_y_3 <= _mux_6569;
+    else if (_or_7243) p_y_3 <= _mux_7242;
   end
   always @(posedge clk) begin
     if (rst) p_v_4 <= 1'b0;
-    else if (_or_6736) p_v_4 <= _mux_6735;
+    else if (_or_7247) p_v_4 <= _mux_7246;
   end
   always @(posedge clk) begin
     if (rst) p_tag_4 <= 27'h0000000;
-    else if (_and_5244) p_tag_4 <= req_blk;
+    else if (_and_7245) p_tag_4 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_4 <= 1'b0;
-    else if (_or_6572) p_y_4 <= _mux_6571;
+    else if (_or_7249) p_y_4 <= _mux_7248;
   end
   always @(posedge clk) begin
     if (rst) p_v_5 <= 1'b0;
-    else if (_or_6747) p_v_5 <= _mux_6746;
+    else if (_or_7253) p_v_5 <= _mux_7252;
   end
   always @(posedge clk) begin
     if (rst) p_tag_5 <= 27'h0000000;
-    else if (_and_5266) p_tag_5 <= req_blk;
+    else if (_and_7251) p_tag_5 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_5 <= 1'b0;
-    else if (_or_6574) p_y_5 <= _mux_6573;
+    else if (_or_7255) p_y_5 <= _mux_7254;
   end
   always @(posedge clk) begin
     if (rst) p_v_6 <= 1'b0;
-    else if (_or_6758) p_v_6 <= _mux_6757;
+    else if (_or_7259) p_v_6 <= _mux_7258;
   end
   always @(posedge clk) begin
     if (rst) p_tag_6 <= 27'h0000000;
-    else if (_and_5288) p_tag_6 <= req_blk;
+    else if (_and_7257) p_tag_6 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_6 <= 1'b0;
-    else if (_or_6576) p_y_6 <= _mux_6575;
+    else if (_or_7261) p_y_6 <= _mux_7260;
   end
   always @(posedge clk) begin
     if (rst) p_v_7 <= 1'b0;
-    else if (_or_6769) p_v_7 <= _mux_6768;
+    else if (_or_7265) p_v_7 <= _mux_7264;
   end
   always @(posedge clk) begin
     if (rst) p_tag_7 <= 27'h0000000;
-    else if (_and_5310) p_tag_7 <= req_blk;
+    else if (_and_7263) p_tag_7 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_7 <= 1'b0;
-    else if (_or_6578) p_y_7 <= _mux_6577;
+    else if (_or_7267) p_y_7 <= _mux_7266;
   end
   always @(posedge clk) begin
     if (rst) p_v_8 <= 1'b0;
-    else if (_or_6780) p_v_8 <= _mux_6779;
+    else if (_or_7271) p_v_8 <= _mux_7270;
   end
   always @(posedge clk) begin
     if (rst) p_tag_8 <= 27'h0000000;
-    else if (_and_5332) p_tag_8 <= req_blk;
+    else if (_and_7269) p_tag_8 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_8 <= 1'b0;
-    else if (_or_6580) p_y_8 <= _mux_6579;
+    else if (_or_7273) p_y_8 <= _mux_7272;
   end
   always @(posedge clk) begin
     if (rst) p_v_9 <= 1'b0;
-    else if (_or_6791) p_v_9 <= _mux_6790;
+    else if (_or_7277) p_v_9 <= _mux_7276;
   end
   always @(posedge clk) begin
     if (rst) p_tag_9 <= 27'h0000000;
-    else if (_and_5354) p_tag_9 <= req_blk;
+    else if (_and_7275) p_tag_9 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_9 <= 1'b0;
-    else if (_or_6582) p_y_9 <= _mux_6581;
+    else if (_or_7279) p_y_9 <= _mux_7278;
   end
   always @(posedge clk) begin
     if (rst) p_v_10 <= 1'b0;
-    else if (_or_6802) p_v_10 <= _mux_6801;
+    else if (_or_7283) p_v_10 <= _mux_7282;
   end
   always @(posedge clk) begin
     if (rst) p_tag_10 <= 27'h0000000;
-    else if (_and_5376) p_tag_10 <= req_blk;
+    else if (_and_7281) p_tag_10 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_10 <= 1'b0;
-    else if (_or_6584) p_y_10 <= _mux_6583;
+    else if (_or_7285) p_y_10 <= _mux_7284;
   end
   always @(posedge clk) begin
     if (rst) p_v_11 <= 1'b0;
-    else if (_or_6813) p_v_11 <= _mux_6812;
+    else if (_or_7289) p_v_11 <= _mux_7288;
   end
   always @(posedge clk) begin
     if (rst) p_tag_11 <= 27'h0000000;
-    else if (_and_5398) p_tag_11 <= req_blk;
+    else if (_and_7287) p_tag_11 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_11 <= 1'b0;
-    else if (_or_6586) p_y_11 <= _mux_6585;
+    else if (_or_7291) p_y_11 <= _mux_7290;
   end
   always @(posedge clk) begin
     if (rst) p_v_12 <= 1'b0;
-    else if (_or_6824) p_v_12 <= _mux_6823;
+    else if (_or_7295) p_v_12 <= _mux_7294;
   end
   always @(posedge clk) begin
     if (rst) p_tag_12 <= 27'h0000000;
-    else if (_and_5420) p_tag_12 <= req_blk;
+    else if (_and_7293) p_tag_12 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_12 <= 1'b0;
-    else if (_or_6588) p_y_12 <= _mux_6587;
+    else if (_or_7297) p_y_12 <= _mux_7296;
   end
   always @(posedge clk) begin
     if (rst) p_v_13 <= 1'b0;
-    else if (_or_6835) p_v_13 <= _mux_6834;
+    else if (_or_7301) p_v_13 <= _mux_7300;
   end
   always @(posedge clk) begin
     if (rst) p_tag_13 <= 27'h0000000;
-    else if (_and_5442) p_tag_13 <= req_blk;
+    else if (_and_7299) p_tag_13 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_13 <= 1'b0;
-    else if (_or_6590) p_y_13 <= _mux_6589;
+    else if (_or_7303) p_y_13 <= _mux_7302;
   end
   always @(posedge clk) begin
     if (rst) p_v_14 <= 1'b0;
-    else if (_or_6846) p_v_14 <= _mux_6845;
+    else if (_or_7307) p_v_14 <= _mux_7306;
   end
   always @(posedge clk) begin
     if (rst) p_tag_14 <= 27'h0000000;
-    else if (_and_5464) p_tag_14 <= req_blk;
+    else if (_and_7305) p_tag_14 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_14 <= 1'b0;
-    else if (_or_6592) p_y_14 <= _mux_6591;
+    else if (_or_7309) p_y_14 <= _mux_7308;
   end
   always @(posedge clk) begin
     if (rst) p_v_15 <= 1'b0;
-    else if (_or_6857) p_v_15 <= _mux_6856;
+    else if (_or_7313) p_v_15 <= _mux_7312;
   end
   always @(posedge clk) begin
     if (rst) p_tag_15 <= 27'h0000000;
-    else if (_and_5486) p_tag_15 <= req_blk;
+    else if (_and_7311) p_tag_15 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_15 <= 1'b0;
-    else if (_or_6594) p_y_15 <= _mux_6593;
+    else if (_or_7315) p_y_15 <= _mux_7314;
   end
   always @(posedge clk) begin
     if (rst) p_v_16 <= 1'b0;
-    else if (_or_6868) p_v_16 <= _mux_6867;
+    else if (_or_7319) p_v_16 <= _mux_7318;
   end
   always @(posedge clk) begin
     if (rst) p_tag_16 <= 27'h0000000;
-    else if (_and_5508) p_tag_16 <= req_blk;
+    else if (_and_7317) p_tag_16 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_16 <= 1'b0;
-    else if (_or_6596) p_y_16 <= _mux_6595;
+    else if (_or_7321) p_y_16 <= _mux_7320;
   end
   always @(posedge clk) begin
     if (rst) p_v_17 <= 1'b0;
-    else if (_or_6879) p_v_17 <= _mux_6878;
+    else if (_or_7325) p_v_17 <= _mux_7324;
   end
   always @(posedge clk) begin
     if (rst) p_tag_17 <= 27'h0000000;
-    else if (_and_5530) p_tag_17 <= req_blk;
+    else if (_and_7323) p_tag_17 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_17 <= 1'b0;
-    else if (_or_6598) p_y_17 <= _mux_6597;
+    else if (_or_7327) p_y_17 <= _mux_7326;
   end
   always @(posedge clk) begin
     if (rst) p_v_18 <= 1'b0;
-    else if (_or_6890) p_v_18 <= _mux_6889;
+    else if (_or_7331) p_v_18 <= _mux_7330;
   end
   always @(posedge clk) begin
     if (rst) p_tag_18 <= 27'h0000000;
-    else if (_and_5552) p_tag_18 <= req_blk;
+    else if (_and_7329) p_tag_18 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_18 <= 1'b0;
-    else if (_or_6600) p_y_18 <= _mux_6599;
+    else if (_or_7333) p_y_18 <= _mux_7332;
   end
   always @(posedge clk) begin
     if (rst) p_v_19 <= 1'b0;
-    else if (_or_6901) p_v_19 <= _mux_6900;
+    else if (_or_7337) p_v_19 <= _mux_7336;
   end
   always @(posedge clk) begin
     if (rst) p_tag_19 <= 27'h0000000;
-    else if (_and_5574) p_tag_19 <= req_blk;
+    else if (_and_7335) p_tag_19 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_19 <= 1'b0;
-    else if (_or_6602) p_y_19 <= _mux_6601;
+    else if (_or_7339) p_y_19 <= _mux_7338;
   end
   always @(posedge clk) begin
     if (rst) p_v_20 <= 1'b0;
-    else if (_or_6912) p_v_20 <= _mux_6911;
+    else if (_or_7343) p_v_20 <= _mux_7342;
   end
   always @(posedge clk) begin
     if (rst) p_tag_20 <= 27'h0000000;
-    else if (_and_5596) p_tag_20 <= req_blk;
+    else if (_and_7341) p_tag_20 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_20 <= 1'b0;
-    else if (_or_6604) p_y_20 <= _mux_6603;
+    else if (_or_7345) p_y_20 <= _mux_7344;
   end
   always @(posedge clk) begin
     if (rst) p_v_21 <= 1'b0;
-    else if (_or_6923) p_v_21 <= _mux_6922;
+    else if (_or_7349) p_v_21 <= _mux_7348;
   end
   always @(posedge clk) begin
     if (rst) p_tag_21 <= 27'h0000000;
-    else if (_and_5618) p_tag_21 <= req_blk;
+    else if (_and_7347) p_tag_21 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_21 <= 1'b0;
-    else if (_or_6606) p_y_21 <= _mux_6605;
+    else if (_or_7351) p_y_21 <= _mux_7350;
   end
   always @(posedge clk) begin
     if (rst) p_v_22 <= 1'b0;
-    else if (_or_6934) p_v_22 <= _mux_6933;
+    else if (_or_7355) p_v_22 <= _mux_7354;
   end
   always @(posedge clk) begin
     if (rst) p_tag_22 <= 27'h0000000;
-    else if (_and_5640) p_tag_22 <= req_blk;
+    else if (_and_7353) p_tag_22 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_22 <= 1'b0;
-    else if (_or_6608) p_y_22 <= _mux_6607;
+    else if (_or_7357) p_y_22 <= _mux_7356;
   end
   always @(posedge clk) begin
     if (rst) p_v_23 <= 1'b0;
-    else if (_or_6945) p_v_23 <= _mux_6944;
+    else if (_or_7361) p_v_23 <= _mux_7360;
   end
   always @(posedge clk) begin
     if (rst) p_tag_23 <= 27'h0000000;
-    else if (_and_5662) p_tag_23 <= req_blk;
+    else if (_and_7359) p_tag_23 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_23 <= 1'b0;
-    else if (_or_6610) p_y_23 <= _mux_6609;
+    else if (_or_7363) p_y_23 <= _mux_7362;
   end
   always @(posedge clk) begin
     if (rst) p_v_24 <= 1'b0;
-    else if (_or_6956) p_v_24 <= _mux_6955;
+    else if (_or_7367) p_v_24 <= _mux_7366;
   end
   always @(posedge clk) begin
     if (rst) p_tag_24 <= 27'h0000000;
-    else if (_and_5684) p_tag_24 <= req_blk;
+    else if (_and_7365) p_tag_24 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_24 <= 1'b0;
-    else if (_or_6612) p_y_24 <= _mux_6611;
+    else if (_or_7369) p_y_24 <= _mux_7368;
   end
   always @(posedge clk) begin
     if (rst) p_v_25 <= 1'b0;
-    else if (_or_6967) p_v_25 <= _mux_6966;
+    else if (_or_7373) p_v_25 <= _mux_7372;
   end
   always @(posedge clk) begin
     if (rst) p_tag_25 <= 27'h0000000;
-    else if (_and_5706) p_tag_25 <= req_blk;
+    else if (_and_7371) p_tag_25 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_25 <= 1'b0;
-    else if (_or_6614) p_y_25 <= _mux_6613;
+    else if (_or_7375) p_y_25 <= _mux_7374;
   end
   always @(posedge clk) begin
     if (rst) p_v_26 <= 1'b0;
-    else if (_or_6978) p_v_26 <= _mux_6977;
+    else if (_or_7379) p_v_26 <= _mux_7378;
   end
   always @(posedge clk) begin
     if (rst) p_tag_26 <= 27'h0000000;
-    else if (_and_5728) p_tag_26 <= req_blk;
+    else if (_and_7377) p_tag_26 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_26 <= 1'b0;
-    else if (_or_6616) p_y_26 <= _mux_6615;
+    else if (_or_7381) p_y_26 <= _mux_7380;
   end
   always @(posedge clk) begin
     if (rst) p_v_27 <= 1'b0;
-    else if (_or_6989) p_v_27 <= _mux_6988;
+    else if (_or_7385) p_v_27 <= _mux_7384;
   end
   always @(posedge clk) begin
     if (rst) p_tag_27 <= 27'h0000000;
-    else if (_and_5750) p_tag_27 <= req_blk;
+    else if (_and_7383) p_tag_27 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_27 <= 1'b0;
-    else if (_or_6618) p_y_27 <= _mux_6617;
+    else if (_or_7387) p_y_27 <= _mux_7386;
   end
   always @(posedge clk) begin
     if (rst) p_v_28 <= 1'b0;
-    else if (_or_7000) p_v_28 <= _mux_6999;
+    else if (_or_7391) p_v_28 <= _mux_7390;
   end
   always @(posedge clk) begin
     if (rst) p_tag_28 <= 27'h0000000;
-    else if (_and_5772) p_tag_28 <= req_blk;
+    else if (_and_7389) p_tag_28 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_28 <= 1'b0;
-    else if (_or_6620) p_y_28 <= _mux_6619;
+    else if (_or_7393) p_y_28 <= _mux_7392;
   end
   always @(posedge clk) begin
     if (rst) p_v_29 <= 1'b0;
-    else if (_or_7011) p_v_29 <= _mux_7010;
+    else if (_or_7397) p_v_29 <= _mux_7396;
   end
   always @(posedge clk) begin
     if (rst) p_tag_29 <= 27'h0000000;
-    else if (_and_5794) p_tag_29 <= req_blk;
+    else if (_and_7395) p_tag_29 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_29 <= 1'b0;
-    else if (_or_6622) p_y_29 <= _mux_6621;
+    else if (_or_7399) p_y_29 <= _mux_7398;
   end
   always @(posedge clk) begin
     if (rst) p_v_30 <= 1'b0;
-    else if (_or_7022) p_v_30 <= _mux_7021;
+    else if (_or_7403) p_v_30 <= _mux_7402;
   end
   always @(posedge clk) begin
     if (rst) p_tag_30 <= 27'h0000000;
-    else if (_and_5816) p_tag_30 <= req_blk;
+    else if (_and_7401) p_tag_30 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_30 <= 1'b0;
-    else if (_or_6624) p_y_30 <= _mux_6623;
+    else if (_or_7405) p_y_30 <= _mux_7404;
   end
   always @(posedge clk) begin
     if (rst) p_v_31 <= 1'b0;
-    else if (_or_7033) p_v_31 <= _mux_7032;
+    else if (_or_7409) p_v_31 <= _mux_7408;
   end
   always @(posedge clk) begin
     if (rst) p_tag_31 <= 27'h0000000;
-    else if (_and_5838) p_tag_31 <= req_blk;
+    else if (_and_7407) p_tag_31 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_31 <= 1'b0;
-    else if (_or_6626) p_y_31 <= _mux_6625;
+    else if (_or_7411) p_y_31 <= _mux_7410;
   end
   always @(posedge clk) begin
     if (rst) p_v_32 <= 1'b0;
-    else if (_or_7044) p_v_32 <= _mux_7043;
+    else if (_or_7415) p_v_32 <= _mux_7414;
   end
   always @(posedge clk) begin
     if (rst) p_tag_32 <= 27'h0000000;
-    else if (_and_5860) p_tag_32 <= req_blk;
+    else if (_and_7413) p_tag_32 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_32 <= 1'b0;
-    else if (_or_6628) p_y_32 <= _mux_6627;
+    else if (_or_7417) p_y_32 <= _mux_7416;
   end
   always @(posedge clk) begin
     if (rst) p_v_33 <= 1'b0;
-    else if (_or_7055) p_v_33 <= _mux_7054;
+    else if (_or_7421) p_v_33 <= _mux_7420;
   end
   always @(posedge clk) begin
     if (rst) p_tag_33 <= 27'h0000000;
-    else if (_and_5882) p_tag_33 <= req_blk;
+    else if (_and_7419) p_tag_33 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_33 <= 1'b0;
-    else if (_or_6630) p_y_33 <= _mux_6629;
+    else if (_or_7423) p_y_33 <= _mux_7422;
   end
   always @(posedge clk) begin
     if (rst) p_v_34 <= 1'b0;
-    else if (_or_7066) p_v_34 <= _mux_7065;
+    else if (_or_7427) p_v_34 <= _mux_7426;
   end
   always @(posedge clk) begin
     if (rst) p_tag_34 <= 27'h0000000;
-    else if (_and_5904) p_tag_34 <= req_blk;
+    else if (_and_7425) p_tag_34 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_34 <= 1'b0;
-    else if (_or_6632) p_y_34 <= _mux_6631;
+    else if (_or_7429) p_y_34 <= _mux_7428;
   end
   always @(posedge clk) begin
     if (rst) p_v_35 <= 1'b0;
-    else if (_or_7077) p_v_35 <= _mux_7076;
+    else if (_or_7433) p_v_35 <= _mux_7432;
   end
   always @(posedge clk) begin
     if (rst) p_tag_35 <= 27'h0000000;
-    else if (_and_5926) p_tag_35 <= req_blk;
+    else if (_and_7431) p_tag_35 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_35 <= 1'b0;
-    else if (_or_6634) p_y_35 <= _mux_6633;
+    else if (_or_7435) p_y_35 <= _mux_7434;
   end
   always @(posedge clk) begin
     if (rst) p_v_36 <= 1'b0;
-    else if (_or_7088) p_v_36 <= _mux_7087;
+    else if (_or_7439) p_v_36 <= _mux_7438;
   end
   always @(posedge clk) begin
     if (rst) p_tag_36 <= 27'h0000000;
-    else if (_and_5948) p_tag_36 <= req_blk;
+    else if (_and_7437) p_tag_36 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_36 <= 1'b0;
-    else if (_or_6636) p_y_36 <= _mux_6635;
+    else if (_or_7441) p_y_36 <= _mux_7440;
   end
   always @(posedge clk) begin
     if (rst) p_v_37 <= 1'b0;
-    else if (_or_7099) p_v_37 <= _mux_7098;
+    else if (_or_7445) p_v_37 <= _mux_7444;
   end
   always @(posedge clk) begin
     if (rst) p_tag_37 <= 27'h0000000;
-    else if (_and_5970) p_tag_37 <= req_blk;
+    else if (_and_7443) p_tag_37 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_37 <= 1'b0;
-    else if (_or_6638) p_y_37 <= _mux_6637;
+    else if (_or_7447) p_y_37 <= _mux_7446;
   end
   always @(posedge clk) begin
     if (rst) p_v_38 <= 1'b0;
-    else if (_or_7110) p_v_38 <= _mux_7109;
+    else if (_or_7451) p_v_38 <= _mux_7450;
   end
   always @(posedge clk) begin
     if (rst) p_tag_38 <= 27'h0000000;
-    else if (_and_5992) p_tag_38 <= req_blk;
+    else if (_and_7449) p_tag_38 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_38 <= 1'b0;
-    else if (_or_6640) p_y_38 <= _mux_6639;
+    else if (_or_7453) p_y_38 <= _mux_7452;
   end
   always @(posedge clk) begin
     if (rst) p_v_39 <= 1'b0;
-    else if (_or_7121) p_v_39 <= _mux_7120;
+    else if (_or_7457) p_v_39 <= _mux_7456;
   end
   always @(posedge clk) begin
     if (rst) p_tag_39 <= 27'h0000000;
-    else if (_and_6014) p_tag_39 <= req_blk;
+    else if (_and_7455) p_tag_39 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_39 <= 1'b0;
-    else if (_or_6642) p_y_39 <= _mux_6641;
+    else if (_or_7459) p_y_39 <= _mux_7458;
   end
   always @(posedge clk) begin
     if (rst) p_v_40 <= 1'b0;
-    else if (_or_7132) p_v_40 <= _mux_7131;
+    else if (_or_7463) p_v_40 <= _mux_7462;
   end
   always @(posedge clk) begin
     if (rst) p_tag_40 <= 27'h0000000;
-    else if (_and_6036) p_tag_40 <= req_blk;
+    else if (_and_7461) p_tag_40 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_40 <= 1'b0;
-    else if (_or_6644) p_y_40 <= _mux_6643;
+    else if (_or_7465) p_y_40 <= _mux_7464;
   end
   always @(posedge clk) begin
     if (rst) p_v_41 <= 1'b0;
-    else if (_or_7143) p_v_41 <= _mux_7142;
+    else if (_or_7469) p_v_41 <= _mux_7468;
   end
   always @(posedge clk) begin
     if (rst) p_tag_41 <= 27'h0000000;
-    else if (_and_6058) p_tag_41 <= req_blk;
+    else if (_and_7467) p_tag_41 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_41 <= 1'b0;
-    else if (_or_6646) p_y_41 <= _mux_6645;
+    else if (_or_7471) p_y_41 <= _mux_7470;
   end
   always @(posedge clk) begin
     if (rst) p_v_42 <= 1'b0;
-    else if (_or_7154) p_v_42 <= _mux_7153;
+    else if (_or_7475) p_v_42 <= _mux_7474;
   end
   always @(posedge clk) begin
     if (rst) p_tag_42 <= 27'h0000000;
-    else if (_and_6080) p_tag_42 <= req_blk;
+    else if (_and_7473) p_tag_42 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_42 <= 1'b0;
-    else if (_or_6648) p_y_42 <= _mux_6647;
+    else if (_or_7477) p_y_42 <= _mux_7476;
   end
   always @(posedge clk) begin
     if (rst) p_v_43 <= 1'b0;
-    else if (_or_7165) p_v_43 <= _mux_7164;
+    else if (_or_7481) p_v_43 <= _mux_7480;
   end
   always @(posedge clk) begin
     if (rst) p_tag_43 <= 27'h0000000;
-    else if (_and_6102) p_tag_43 <= req_blk;
+    else if (_and_7479) p_tag_43 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_43 <= 1'b0;
-    else if (_or_6650) p_y_43 <= _mux_6649;
+    else if (_or_7483) p_y_43 <= _mux_7482;
   end
   always @(posedge clk) begin
     if (rst) p_v_44 <= 1'b0;
-    else if (_or_7176) p_v_44 <= _mux_7175;
+    else if (_or_7487) p_v_44 <= _mux_7486;
   end
   always @(posedge clk) begin
     if (rst) p_tag_44 <= 27'h0000000;
-    else if (_and_6124) p_tag_44 <= req_blk;
+    else if (_and_7485) p_tag_44 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_44 <= 1'b0;
-    else if (_or_6652) p_y_44 <= _mux_6651;
+    else if (_or_7489) p_y_44 <= _mux_7488;
   end
   always @(posedge clk) begin
     if (rst) p_v_45 <= 1'b0;
-    else if (_or_7187) p_v_45 <= _mux_7186;
+    else if (_or_7493) p_v_45 <= _mux_7492;
   end
   always @(posedge clk) begin
     if (rst) p_tag_45 <= 27'h0000000;
-    else if (_and_6146) p_tag_45 <= req_blk;
+    else if (_and_7491) p_tag_45 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_45 <= 1'b0;
-    else if (_or_6654) p_y_45 <= _mux_6653;
+    else if (_or_7495) p_y_45 <= _mux_7494;
   end
   always @(posedge clk) begin
     if (rst) p_v_46 <= 1'b0;
-    else if (_or_7198) p_v_46 <= _mux_7197;
+    else if (_or_7499) p_v_46 <= _mux_7498;
   end
   always @(posedge clk) begin
     if (rst) p_tag_46 <= 27'h0000000;
-    else if (_and_6168) p_tag_46 <= req_blk;
+    else if (_and_7497) p_tag_46 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_46 <= 1'b0;
-    else if (_or_6656) p_y_46 <= _mux_6655;
+    else if (_or_7501) p_y_46 <= _mux_7500;
   end
   always @(posedge clk) begin
     if (rst) p_v_47 <= 1'b0;
-    else if (_or_7209) p_v_47 <= _mux_7208;
+    else if (_or_7505) p_v_47 <= _mux_7504;
   end
   always @(posedge clk) begin
     if (rst) p_tag_47 <= 27'h0000000;
-    else if (_and_6190) p_tag_47 <= req_blk;
+    else if (_and_7503) p_tag_47 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_47 <= 1'b0;
-    else if (_or_6658) p_y_47 <= _mux_6657;
+    else if (_or_7507) p_y_47 <= _mux_7506;
   end
   always @(posedge clk) begin
     if (rst) p_v_48 <= 1'b0;
-    else if (_or_7220) p_v_48 <= _mux_7219;
+    else if (_or_7511) p_v_48 <= _mux_7510;
   end
   always @(posedge clk) begin
     if (rst) p_tag_48 <= 27'h0000000;
-    else if (_and_6212) p_tag_48 <= req_blk;
+    else if (_and_7509) p_tag_48 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_48 <= 1'b0;
-    else if (_or_6660) p_y_48 <= _mux_6659;
+    else if (_or_7513) p_y_48 <= _mux_7512;
   end
   always @(posedge clk) begin
     if (rst) p_v_49 <= 1'b0;
-    else if (_or_7231) p_v_49 <= _mux_7230;
+    else if (_or_7517) p_v_49 <= _mux_7516;
   end
   always @(posedge clk) begin
     if (rst) p_tag_49 <= 27'h0000000;
-    else if (_and_6234) p_tag_49 <= req_blk;
+    else if (_and_7515) p_tag_49 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_49 <= 1'b0;
-    else if (_or_6662) p_y_49 <= _mux_6661;
+    else if (_or_7519) p_y_49 <= _mux_7518;
   end
   always @(posedge clk) begin
     if (rst) p_v_50 <= 1'b0;
-    else if (_or_7242) p_v_50 <= _mux_7241;
+    else if (_or_7523) p_v_50 <= _mux_7522;
   end
   always @(posedge clk) begin
     if (rst) p_tag_50 <= 27'h0000000;
-    else if (_and_6256) p_tag_50 <= req_blk;
+    else if (_and_7521) p_tag_50 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_50 <= 1'b0;
-    else if (_or_6664) p_y_50 <= _mux_6663;
+    else if (_or_7525) p_y_50 <= _mux_7524;
   end
   always @(posedge clk) begin
     if (rst) p_v_51 <= 1'b0;
-    else if (_or_7253) p_v_51 <= _mux_7252;
+    else if (_or_7529) p_v_51 <= _mux_7528;
   end
   always @(posedge clk) begin
     if (rst) p_tag_51 <= 27'h0000000;
-    else if (_and_6278) p_tag_51 <= req_blk;
+    else if (_and_7527) p_tag_51 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_51 <= 1'b0;
-    else if (_or_6666) p_y_51 <= _mux_6665;
+    else if (_or_7531) p_y_51 <= _mux_7530;
   end
   always @(posedge clk) begin
     if (rst) p_v_52 <= 1'b0;
-    else if (_or_7264) p_v_52 <= _mux_7263;
+    else if (_or_7535) p_v_52 <= _mux_7534;
   end
   always @(posedge clk) begin
     if (rst) p_tag_52 <= 27'h0000000;
-    else if (_and_6300) p_tag_52 <= req_blk;
+    else if (_and_7533) p_tag_52 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_52 <= 1'b0;
-    else if (_or_6668) p_y_52 <= _mux_6667;
+    else if (_or_7537) p_y_52 <= _mux_7536;
   end
   always @(posedge clk) begin
     if (rst) p_v_53 <= 1'b0;
-    else if (_or_7275) p_v_53 <= _mux_7274;
+    else if (_or_7541) p_v_53 <= _mux_7540;
   end
   always @(posedge clk) begin
     if (rst) p_tag_53 <= 27'h0000000;
-    else if (_and_6322) p_tag_53 <= req_blk;
+    else if (_and_7539) p_tag_53 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_53 <= 1'b0;
-    else if (_or_6670) p_y_53 <= _mux_6669;
+    else if (_or_7543) p_y_53 <= _mux_7542;
   end
   always @(posedge clk) begin
     if (rst) p_v_54 <= 1'b0;
-    else if (_or_7286) p_v_54 <= _mux_7285;
+    else if (_or_7547) p_v_54 <= _mux_7546;
   end
   always @(posedge clk) begin
     if (rst) p_tag_54 <= 27'h0000000;
-    else if (_and_6344) p_tag_54 <= req_blk;
+    else if (_and_7545) p_tag_54 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_54 <= 1'b0;
-    else if (_or_6672) p_y_54 <= _mux_6671;
+    else if (_or_7549) p_y_54 <= _mux_7548;
   end
   always @(posedge clk) begin
     if (rst) p_v_55 <= 1'b0;
-    else if (_or_7297) p_v_55 <= _mux_7296;
+    else if (_or_7553) p_v_55 <= _mux_7552;
   end
   always @(posedge clk) begin
     if (rst) p_tag_55 <= 27'h0000000;
-    else if (_and_6366) p_tag_55 <= req_blk;
+    else if (_and_7551) p_tag_55 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_55 <= 1'b0;
-    else if (_or_6674) p_y_55 <= _mux_6673;
+    else if (_or_7555) p_y_55 <= _mux_7554;
   end
   always @(posedge clk) begin
     if (rst) p_v_56 <= 1'b0;
-    else if (_or_7308) p_v_56 <= _mux_7307;
+    else if (_or_7559) p_v_56 <= _mux_7558;
   end
   always @(posedge clk) begin
     if (rst) p_tag_56 <= 27'h0000000;
-    else if (_and_6388) p_tag_56 <= req_blk;
+    else if (_and_7557) p_tag_56 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_56 <= 1'b0;
-    else if (_or_6676) p_y_56 <= _mux_6675;
+    else if (_or_7561) p_y_56 <= _mux_7560;
   end
   always @(posedge clk) begin
     if (rst) p_v_57 <= 1'b0;
-    else if (_or_7319) p_v_57 <= _mux_7318;
+    else if (_or_7565) p_v_57 <= _mux_7564;
   end
   always @(posedge clk) begin
     if (rst) p_tag_57 <= 27'h0000000;
-    else if (_and_6410) p_tag_57 <= req_blk;
+    else if (_and_7563) p_tag_57 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_57 <= 1'b0;
-    else if (_or_6678) p_y_57 <= _mux_6677;
+    else if (_or_7567) p_y_57 <= _mux_7566;
   end
   always @(posedge clk) begin
     if (rst) p_v_58 <= 1'b0;
-    else if (_or_7330) p_v_58 <= _mux_7329;
+    else if (_or_7571) p_v_58 <= _mux_7570;
   end
   always @(posedge clk) begin
     if (rst) p_tag_58 <= 27'h0000000;
-    else if (_and_6432) p_tag_58 <= req_blk;
+    else if (_and_7569) p_tag_58 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_58 <= 1'b0;
-    else if (_or_6680) p_y_58 <= _mux_6679;
+    else if (_or_7573) p_y_58 <= _mux_7572;
   end
   always @(posedge clk) begin
     if (rst) p_v_59 <= 1'b0;
-    else if (_or_7341) p_v_59 <= _mux_7340;
+    else if (_or_7577) p_v_59 <= _mux_7576;
   end
   always @(posedge clk) begin
     if (rst) p_tag_59 <= 27'h0000000;
-    else if (_and_6454) p_tag_59 <= req_blk;
+    else if (_and_7575) p_tag_59 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_59 <= 1'b0;
-    else if (_or_6682) p_y_59 <= _mux_6681;
+    else if (_or_7579) p_y_59 <= _mux_7578;
   end
   always @(posedge clk) begin
     if (rst) p_v_60 <= 1'b0;
-    else if (_or_7352) p_v_60 <= _mux_7351;
+    else if (_or_7583) p_v_60 <= _mux_7582;
   end
   always @(posedge clk) begin
     if (rst) p_tag_60 <= 27'h0000000;
-    else if (_and_6476) p_tag_60 <= req_blk;
+    else if (_and_7581) p_tag_60 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_60 <= 1'b0;
-    else if (_or_6684) p_y_60 <= _mux_6683;
+    else if (_or_7585) p_y_60 <= _mux_7584;
   end
   always @(posedge clk) begin
     if (rst) p_v_61 <= 1'b0;
-    else if (_or_7363) p_v_61 <= _mux_7362;
+    else if (_or_7589) p_v_61 <= _mux_7588;
   end
   always @(posedge clk) begin
     if (rst) p_tag_61 <= 27'h0000000;
-    else if (_and_6498) p_tag_61 <= req_blk;
+    else if (_and_7587) p_tag_61 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_61 <= 1'b0;
-    else if (_or_6686) p_y_61 <= _mux_6685;
+    else if (_or_7591) p_y_61 <= _mux_7590;
   end
   always @(posedge clk) begin
     if (rst) p_v_62 <= 1'b0;
-    else if (_or_7374) p_v_62 <= _mux_7373;
+    else if (_or_7595) p_v_62 <= _mux_7594;
   end
   always @(posedge clk) begin
     if (rst) p_tag_62 <= 27'h0000000;
-    else if (_and_6520) p_tag_62 <= req_blk;
+    else if (_and_7593) p_tag_62 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_62 <= 1'b0;
-    else if (_or_6688) p_y_62 <= _mux_6687;
+    else if (_or_7597) p_y_62 <= _mux_7596;
   end
   always @(posedge clk) begin
     if (rst) p_v_63 <= 1'b0;
-    else if (_or_7385) p_v_63 <= _mux_7384;
+    else if (_or_7601) p_v_63 <= _mux_7600;
   end
   always @(posedge clk) begin
     if (rst) p_tag_63 <= 27'h0000000;
-    else if (_and_6542) p_tag_63 <= req_blk;
+    else if (_and_7599) p_tag_63 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_63 <= 1'b0;
-    else if (_or_6690) p_y_63 <= _mux_6689;
+    else if (_or_7603) p_y_63 <= _mux_7602;
   end
   always @(posedge clk) begin
     if (rst) p_data_0 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2071) p_data_0 <= _sel_2051;
+    else if (_and_2525) p_data_0 <= _sel_2505;
   end
   always @(posedge clk) begin
     if (rst) p_data_1 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2108) p_data_1 <= _sel_2088;
+    else if (_and_2562) p_data_1 <= _sel_2542;
   end
   always @(posedge clk) begin
     if (rst) p_data_2 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2145) p_data_2 <= _sel_2125;
+    else if (_and_2599) p_data_2 <= _sel_2579;
   end
   always @(posedge clk) begin
     if (rst) p_data_3 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2182) p_data_3 <= _sel_2162;
+    else if (_and_2636) p_data_3 <= _sel_2616;
   end
   always @(posedge clk) begin
     if (rst) p_data_4 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2219) p_data_4 <= _sel_2199;
+    else if (_and_2673) p_data_4 <= _sel_2653;
   end
   always @(posedge clk) begin
     if (rst) p_data_5 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2256) p_data_5 <= _sel_2236;
+    else if (_and_2710) p_data_5 <= _sel_2690;
   end
   always @(posedge clk) begin
     if (rst) p_data_6 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2293) p_data_6 <= _sel_2273;
+    else if (_and_2747) p_data_6 <= _sel_2727;
   end
   always @(posedge clk) begin
     if (rst) p_data_7 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2330) p_data_7 <= _sel_2310;
+    else if (_and_2784) p_data_7 <= _sel_2764;
   end
   always @(posedge clk) begin
     if (rst) p_data_8 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2367) p_data_8 <= _sel_2347;
+    else if (_and_2821) p_data_8 <= _sel_2801;
   end
   always @(posedge clk) begin
     if (rst) p_data_9 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2404) p_data_9 <= _sel_2384;
+    else if (_and_2858) p_data_9 <= _sel_2838;
   end
   always @(posedge clk) begin
     if (rst) p_data_10 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2441) p_data_10 <= _sel_2421;
+    else if (_and_2895) p_data_10 <= _sel_2875;
   end
   always @(posedge clk) begin
     if (rst) p_data_11 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2478) p_data_11 <= _sel_2458;
+    else if (_and_2932) p_data_11 <= _sel_2912;
   end
   always @(posedge clk) begin
     if (rst) p_data_12 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2515) p_data_12 <= _sel_2495;
+    else if (_and_2969) p_data_12 <= _sel_2949;
   end
   always @(posedge clk) begin
     if (rst) p_data_13 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2552) p_data_13 <= _sel_2532;
+    else if (_and_3006) p_data_13 <= _sel_2986;
   end
   always @(posedge clk) begin
     if (rst) p_data_14 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2589) p_data_14 <= _sel_2569;
+    else if (_and_3043) p_data_14 <= _sel_3023;
   end
   always @(posedge clk) begin
     if (rst) p_data_15 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2626) p_data_15 <= _sel_2606;
+    else if (_and_3080) p_data_15 <= _sel_3060;
   end
   always @(posedge clk) begin
     if (rst) p_data_16 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2663) p_data_16 <= _sel_2643;
+    else if (_and_3117) p_data_16 <= _sel_3097;
   end
   always @(posedge clk) begin
     if (rst) p_data_17 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2700) p_data_17 <= _sel_2680;
+    else if (_and_3154) p_data_17 <= _sel_3134;
   end
   always @(posedge clk) begin
     if (rst) p_data_18 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2737) p_data_18 <= _sel_2717;
+    else if (_and_3191) p_data_18 <= _sel_3171;
   end
   always @(posedge clk) begin
     if (rst) p_data_19 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2774) p_data_19 <= _sel_2754;
+    else if (_and_3228) p_data_19 <= _sel_3208;
   end
   always @(posedge clk) begin
     if (rst) p_data_20 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2811) p_data_20 <= _sel_2791;
+    else if (_and_3265) p_data_20 <= _sel_3245;
   end
   always @(posedge clk) begin
     if (rst) p_data_21 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2848) p_data_21 <= _sel_2828;
+    else if (_and_3302) p_data_21 <= _sel_3282;
   end
   always @(posedge clk) begin
     if (rst) p_data_22 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2885) p_data_22 <= _sel_2865;
+    else if (_and_3339) p_data_22 <= _sel_3319;
   end
   always @(posedge clk) begin
     if (rst) p_data_23 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2922) p_data_23 <= _sel_2902;
+    else if (_and_3376) p_data_23 <= _sel_3356;
   end
   always @(posedge clk) begin
     if (rst) p_data_24 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2959) p_data_24 <= _sel_2939;
+    else if (_and_3413) p_data_24 <= _sel_3393;
   end
   always @(posedge clk) begin
     if (rst) p_data_25 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_2996) p_data_25 <= _sel_2976;
+    else if (_and_3450) p_data_25 <= _sel_3430;
   end
   always @(posedge clk) begin
     if (rst) p_data_26 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3033) p_data_26 <= _sel_3013;
+    else if (_and_3487) p_data_26 <= _sel_3467;
   end
   always @(posedge clk) begin
     if (rst) p_data_27 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3070) p_data_27 <= _sel_3050;
+    else if (_and_3524) p_data_27 <= _sel_3504;
   end
   always @(posedge clk) begin
     if (rst) p_data_28 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3107) p_data_28 <= _sel_3087;
+    else if (_and_3561) p_data_28 <= _sel_3541;
   end
   always @(posedge clk) begin
     if (rst) p_data_29 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3144) p_data_29 <= _sel_3124;
+    else if (_and_3598) p_data_29 <= _sel_3578;
   end
   always @(posedge clk) begin
     if (rst) p_data_30 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3181) p_data_30 <= _sel_3161;
+    else if (_and_3635) p_data_30 <= _sel_3615;
   end
   always @(posedge clk) begin
     if (rst) p_data_31 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3218) p_data_31 <= _sel_3198;
+    else if (_and_3672) p_data_31 <= _sel_3652;
   end
   always @(posedge clk) begin
     if (rst) p_data_32 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3255) p_data_32 <= _sel_3235;
+    else if (_and_3709) p_data_32 <= _sel_3689;
   end
   always @(posedge clk) begin
     if (rst) p_data_33 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3292) p_data_33 <= _sel_3272;
+    else if (_and_3746) p_data_33 <= _sel_3726;
   end
   always @(posedge clk) begin
     if (rst) p_data_34 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3329) p_data_34 <= _sel_3309;
+    else if (_and_3783) p_data_34 <= _sel_3763;
   end
   always @(posedge clk) begin
     if (rst) p_data_35 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3366) p_data_35 <= _sel_3346;
+    else if (_and_3820) p_data_35 <= _sel_3800;
   end
   always @(posedge clk) begin
     if (rst) p_data_36 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3403) p_data_36 <= _sel_3383;
+    else if (_and_3857) p_data_36 <= _sel_3837;
   end
   always @(posedge clk) begin
     if (rst) p_data_37 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3440) p_data_37 <= _sel_3420;
+    else if (_and_3894) p_data_37 <= _sel_3874;
   end
   always @(posedge clk) begin
     if (rst) p_data_38 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3477) p_data_38 <= _sel_3457;
+    else if (_and_3931) p_data_38 <= _sel_3911;
   end
   always @(posedge clk) begin
     if (rst) p_data_39 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3514) p_data_39 <= _sel_3494;
+    else if (_and_3968) p_data_39 <= _sel_3948;
   end
   always @(posedge clk) begin
     if (rst) p_data_40 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3551) p_data_40 <= _sel_3531;
+    else if (_and_4005) p_data_40 <= _sel_3985;
   end
   always @(posedge clk) begin
     if (rst) p_data_41 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3588) p_data_41 <= _sel_3568;
+    else if (_and_4042) p_data_41 <= _sel_4022;
   end
   always @(posedge clk) begin
     if (rst) p_data_42 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3625) p_data_42 <= _sel_3605;
+    else if (_and_4079) p_data_42 <= _sel_4059;
   end
   always @(posedge clk) begin
     if (rst) p_data_43 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3662) p_data_43 <= _sel_3642;
+    else if (_and_4116) p_data_43 <= _sel_4096;
   end
   always @(posedge clk) begin
     if (rst) p_data_44 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3699) p_data_44 <= _sel_3679;
+    else if (_and_4153) p_data_44 <= _sel_4133;
   end
   always @(posedge clk) begin
     if (rst) p_data_45 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3736) p_data_45 <= _sel_3716;
+    else if (_and_4190) p_data_45 <= _sel_4170;
   end
   always @(posedge clk) begin
     if (rst) p_data_46 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3773) p_data_46 <= _sel_3753;
+    else if (_and_4227) p_data_46 <= _sel_4207;
   end
   always @(posedge clk) begin
     if (rst) p_data_47 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3810) p_data_47 <= _sel_3790;
+    else if (_and_4264) p_data_47 <= _sel_4244;
   end
   always @(posedge clk) begin
     if (rst) p_data_48 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3847) p_data_48 <= _sel_3827;
+    else if (_and_4301) p_data_48 <= _sel_4281;
   end
   always @(posedge clk) begin
     if (rst) p_data_49 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3884) p_data_49 <= _sel_3864;
+    else if (_and_4338) p_data_49 <= _sel_4318;
   end
   always @(posedge clk) begin
     if (rst) p_data_50 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3921) p_data_50 <= _sel_3901;
+    else if (_and_4375) p_data_50 <= _sel_4355;
   end
   always @(posedge clk) begin
     if (rst) p_data_51 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3958) p_data_51 <= _sel_3938;
+    else if (_and_4412) p_data_51 <= _sel_4392;
   end
   always @(posedge clk) begin
     if (rst) p_data_52 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_3995) p_data_52 <= _sel_3975;
+    else if (_and_4449) p_data_52 <= _sel_4429;
   end
   always @(posedge clk) begin
     if (rst) p_data_53 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_4032) p_data_53 <= _sel_4012;
+    else if (_and_4486) p_data_53 <= _sel_4466;
   end
   always @(posedge clk) begin
     if (rst) p_data_54 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_4069) p_data_54 <= _sel_4049;
+    else if (_and_4523) p_data_54 <= _sel_4503;
   end
   always @(posedge clk) begin
     if (rst) p_data_55 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_4106) p_data_55 <= _sel_4086;
+    else if (_and_4560) p_data_55 <= _sel_4540;
   end
   always @(posedge clk) begin
     if (rst) p_data_56 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_4143) p_data_56 <= _sel_4123;
+    else if (_and_4597) p_data_56 <= _sel_4577;
   end
   always @(posedge clk) begin
     if (rst) p_data_57 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_4180) p_data_57 <= _sel_4160;
+    else if (_and_4634) p_data_57 <= _sel_4614;
   end
   always @(posedge clk) begin
     if (rst) p_data_58 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_4217) p_data_58 <= _sel_4197;
+    else if (_and_4671) p_data_58 <= _sel_4651;
   end
   always @(posedge clk) begin
     if (rst) p_data_59 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_4254) p_data_59 <= _sel_4234;
+    else if (_and_4708) p_data_59 <= _sel_4688;
   end
   always @(posedge clk) begin
     if (rst) p_data_60 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_4291) p_data_60 <= _sel_4271;
+    else if (_and_4745) p_data_60 <= _sel_4725;
   end
   always @(posedge clk) begin
     if (rst) p_data_61 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_4328) p_data_61 <= _sel_4308;
+    else if (_and_4782) p_data_61 <= _sel_4762;
   end
   always @(posedge clk) begin
     if (rst) p_data_62 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_4365) p_data_62 <= _sel_4345;
+    else if (_and_4819) p_data_62 <= _sel_4799;
   end
   always @(posedge clk) begin
     if (rst) p_data_63 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    else if (_and_4402) p_data_63 <= _sel_4382;
+    else if (_and_4856) p_data_63 <= _sel_4836;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_0 <= 2'h0;
-    else if (_and_5156) p_hbs_0 <= _mux_2028;
+    else if (_and_7221) p_hbs_0 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_1 <= 2'h0;
-    else if (_and_5178) p_hbs_1 <= _mux_2028;
+    else if (_and_7227) p_hbs_1 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_2 <= 2'h0;
-    else if (_and_5200) p_hbs_2 <= _mux_2028;
+    else if (_and_7233) p_hbs_2 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_3 <= 2'h0;
-    else if (_and_5222) p_hbs_3 <= _mux_2028;
+    else if (_and_7239) p_hbs_3 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_4 <= 2'h0;
-    else if (_and_5244) p_hbs_4 <= _mux_2028;
+    else if (_and_7245) p_hbs_4 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_5 <= 2'h0;
-    else if (_and_5266) p_hbs_5 <= _mux_2028;
+    else if (_and_7251) p_hbs_5 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_6 <= 2'h0;
-    else if (_and_5288) p_hbs_6 <= _mux_2028;
+    else if (_and_7257) p_hbs_6 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_7 <= 2'h0;
-    else if (_and_5310) p_hbs_7 <= _mux_2028;
+    else if (_and_7263) p_hbs_7 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_8 <= 2'h0;
-    else if (_and_5332) p_hbs_8 <= _mux_2028;
+    else if (_and_7269) p_hbs_8 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_9 <= 2'h0;
-    else if (_and_5354) p_hbs_9 <= _mux_2028;
+    else if (_and_7275) p_hbs_9 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_10 <= 2'h0;
-    else if (_and_5376) p_hbs_10 <= _mux_2028;
+    else if (_and_7281) p_hbs_10 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_11 <= 2'h0;
-    else if (_and_5398) p_hbs_11 <= _mux_2028;
+    else if (_and_7287) p_hbs_11 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_12 <= 2'h0;
-    else if (_and_5420) p_hbs_12 <= _mux_2028;
+    else if (_and_7293) p_hbs_12 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_13 <= 2'h0;
-    else if (_and_5442) p_hbs_13 <= _mux_2028;
+    else if (_and_7299) p_hbs_13 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_14 <= 2'h0;
-    else if (_and_5464) p_hbs_14 <= _mux_2028;
+    else if (_and_7305) p_hbs_14 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_15 <= 2'h0;
-    else if (_and_5486) p_hbs_15 <= _mux_2028;
+    else if (_and_7311) p_hbs_15 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_16 <= 2'h0;
-    else if (_and_5508) p_hbs_16 <= _mux_2028;
+    else if (_and_7317) p_hbs_16 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_17 <= 2'h0;
-    else if (_and_5530) p_hbs_17 <= _mux_2028;
+    else if (_and_7323) p_hbs_17 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_18 <= 2'h0;
-    else if (_and_5552) p_hbs_18 <= _mux_2028;
+    else if (_and_7329) p_hbs_18 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_19 <= 2'h0;
-    else if (_and_5574) p_hbs_19 <= _mux_2028;
+    else if (_and_7335) p_hbs_19 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_20 <= 2'h0;
-    else if (_and_5596) p_hbs_20 <= _mux_2028;
+    else if (_and_7341) p_hbs_20 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_21 <= 2'h0;
-    else if (_and_5618) p_hbs_21 <= _mux_2028;
+    else if (_and_7347) p_hbs_21 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_22 <= 2'h0;
-    else if (_and_5640) p_hbs_22 <= _mux_2028;
+    else if (_and_7353) p_hbs_22 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_23 <= 2'h0;
-    else if (_and_5662) p_hbs_23 <= _mux_2028;
+    else if (_and_7359) p_hbs_23 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_24 <= 2'h0;
-    else if (_and_5684) p_hbs_24 <= _mux_2028;
+    else if (_and_7365) p_hbs_24 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_25 <= 2'h0;
-    else if (_and_5706) p_hbs_25 <= _mux_2028;
+    else if (_and_7371) p_hbs_25 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_26 <= 2'h0;
-    else if (_and_5728) p_hbs_26 <= _mux_2028;
+    else if (_and_7377) p_hbs_26 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_27 <= 2'h0;
-    else if (_and_5750) p_hbs_27 <= _mux_2028;
+    else if (_and_7383) p_hbs_27 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_28 <= 2'h0;
-    else if (_and_5772) p_hbs_28 <= _mux_2028;
+    else if (_and_7389) p_hbs_28 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_29 <= 2'h0;
-    else if (_and_5794) p_hbs_29 <= _mux_2028;
+    else if (_and_7395) p_hbs_29 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_30 <= 2'h0;
-    else if (_and_5816) p_hbs_30 <= _mux_2028;
+    else if (_and_7401) p_hbs_30 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_31 <= 2'h0;
-    else if (_and_5838) p_hbs_31 <= _mux_2028;
+    else if (_and_7407) p_hbs_31 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_32 <= 2'h0;
-    else if (_and_5860) p_hbs_32 <= _mux_2028;
+    else if (_and_7413) p_hbs_32 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_33 <= 2'h0;
-    else if (_and_5882) p_hbs_33 <= _mux_2028;
+    else if (_and_7419) p_hbs_33 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_34 <= 2'h0;
-    else if (_and_5904) p_hbs_34 <= _mux_2028;
+    else if (_and_7425) p_hbs_34 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_35 <= 2'h0;
-    else if (_and_5926) p_hbs_35 <= _mux_2028;
+    else if (_and_7431) p_hbs_35 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_36 <= 2'h0;
-    else if (_and_5948) p_hbs_36 <= _mux_2028;
+    else if (_and_7437) p_hbs_36 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_37 <= 2'h0;
-    else if (_and_5970) p_hbs_37 <= _mux_2028;
+    else if (_and_7443) p_hbs_37 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_38 <= 2'h0;
-    else if (_and_5992) p_hbs_38 <= _mux_2028;
+    else if (_and_7449) p_hbs_38 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_39 <= 2'h0;
-    else if (_and_6014) p_hbs_39 <= _mux_2028;
+    else if (_and_7455) p_hbs_39 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_40 <= 2'h0;
-    else if (_and_6036) p_hbs_40 <= _mux_2028;
+    else if (_and_7461) p_hbs_40 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_41 <= 2'h0;
-    else if (_and_6058) p_hbs_41 <= _mux_2028;
+    else if (_and_7467) p_hbs_41 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_42 <= 2'h0;
-    else if (_and_6080) p_hbs_42 <= _mux_2028;
+    else if (_and_7473) p_hbs_42 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_43 <= 2'h0;
-    else if (_and_6102) p_hbs_43 <= _mux_2028;
+    else if (_and_7479) p_hbs_43 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_44 <= 2'h0;
-    else if (_and_6124) p_hbs_44 <= _mux_2028;
+    else if (_and_7485) p_hbs_44 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_45 <= 2'h0;
-    else if (_and_6146) p_hbs_45 <= _mux_2028;
+    else if (_and_7491) p_hbs_45 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_46 <= 2'h0;
-    else if (_and_6168) p_hbs_46 <= _mux_2028;
+    else if (_and_7497) p_hbs_46 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_47 <= 2'h0;
-    else if (_and_6190) p_hbs_47 <= _mux_2028;
+    else if (_and_7503) p_hbs_47 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_48 <= 2'h0;
-    else if (_and_6212) p_hbs_48 <= _mux_2028;
+    else if (_and_7509) p_hbs_48 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_49 <= 2'h0;
-    else if (_and_6234) p_hbs_49 <= _mux_2028;
+    else if (_and_7515) p_hbs_49 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_50 <= 2'h0;
-    else if (_and_6256) p_hbs_50 <= _mux_2028;
+    else if (_and_7521) p_hbs_50 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_51 <= 2'h0;
-    else if (_and_6278) p_hbs_51 <= _mux_2028;
+    else if (_and_7527) p_hbs_51 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_52 <= 2'h0;
-    else if (_and_6300) p_hbs_52 <= _mux_2028;
+    else if (_and_7533) p_hbs_52 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_53 <= 2'h0;
-    else if (_and_6322) p_hbs_53 <= _mux_2028;
+    else if (_and_7539) p_hbs_53 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_54 <= 2'h0;
-    else if (_and_6344) p_hbs_54 <= _mux_2028;
+    else if (_and_7545) p_hbs_54 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_55 <= 2'h0;
-    else if (_and_6366) p_hbs_55 <= _mux_2028;
+    else if (_and_7551) p_hbs_55 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_56 <= 2'h0;
-    else if (_and_6388) p_hbs_56 <= _mux_2028;
+    else if (_and_7557) p_hbs_56 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_57 <= 2'h0;
-    else if (_and_6410) p_hbs_57 <= _mux_2028;
+    else if (_and_7563) p_hbs_57 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_58 <= 2'h0;
-    else if (_and_6432) p_hbs_58 <= _mux_2028;
+    else if (_and_7569) p_hbs_58 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_59 <= 2'h0;
-    else if (_and_6454) p_hbs_59 <= _mux_2028;
+    else if (_and_7575) p_hbs_59 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_60 <= 2'h0;
-    else if (_and_6476) p_hbs_60 <= _mux_2028;
+    else if (_and_7581) p_hbs_60 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_61 <= 2'h0;
-    else if (_and_6498) p_hbs_61 <= _mux_2028;
+    else if (_and_7587) p_hbs_61 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_62 <= 2'h0;
-    else if (_and_6520) p_hbs_62 <= _mux_2028;
+    else if (_and_7593) p_hbs_62 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_63 <= 2'h0;
-    else if (_and_6542) p_hbs_63 <= _mux_2028;
+    else if (_and_7599) p_hbs_63 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) smshr0_v_0 <= 1'b0;
-    else if (_or_6696) smshr0_v_0 <= _mux_6695;
+    else if (_or_6328) smshr0_v_0 <= _mux_6327;
   end
   always @(posedge clk) begin
     if (rst) smshr0_tid_0 <= 7'h00;
-    else if (_or_6697) smshr0_tid_0 <= req_tid;
+    else if (_and_6326) smshr0_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr0_reg_0 <= 6'h00;
-    else if (_or_6697) smshr0_reg_0 <= req_reg;
+    else if (_and_6326) smshr0_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr0_off_0 <= 5'h00;
-    else if (_or_6697) smshr0_off_0 <= req_off;
+    else if (_and_6326) smshr0_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr0_fmt_0 <= 3'h0;
-    else if (_or_6697) smshr0_fmt_0 <= req_fmt;
+    else if (_and_6326) smshr0_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr0_v_1 <= 1'b0;
-    else if (_or_6701) smshr0_v_1 <= _mux_6700;
+    else if (_or_6334) smshr0_v_1 <= _mux_6333;
   end
   always @(posedge clk) begin
     if (rst) smshr0_tid_1 <= 7'h00;
-    else if (_and_5175) smshr0_tid_1 <= req_tid;
+    else if (_and_6336) smshr0_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr0_reg_1 <= 6'h00;
-    else if (_and_5175) smshr0_reg_1 <= req_reg;
+    else if (_and_6336) smshr0_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr0_off_1 <= 5'h00;
-    else if (_and_5175) smshr0_off_1 <= req_off;
+    else if (_and_6336) smshr0_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr0_fmt_1 <= 3'h0;
-    else if (_and_5175) smshr0_fmt_1 <= req_fmt;
+    else if (_and_6336) smshr0_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr1_v_0 <= 1'b0;
-    else if (_or_6707) smshr1_v_0 <= _mux_6706;
+    else if (_or_6342) smshr1_v_0 <= _mux_6341;
   end
   always @(posedge clk) begin
     if (rst) smshr1_tid_0 <= 7'h00;
-    else if (_or_6708) smshr1_tid_0 <= req_tid;
+    else if (_and_6340) smshr1_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr1_reg_0 <= 6'h00;
-    else if (_or_6708) smshr1_reg_0 <= req_reg;
+    else if (_and_6340) smshr1_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr1_off_0 <= 5'h00;
-    else if (_or_6708) smshr1_off_0 <= req_off;
+    else if (_and_6340) smshr1_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr1_fmt_0 <= 3'h0;
-    else if (_or_6708) smshr1_fmt_0 <= req_fmt;
+    else if (_and_6340) smshr1_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr1_v_1 <= 1'b0;
-    else if (_or_6712) smshr1_v_1 <= _mux_6711;
+    else if (_or_6348) smshr1_v_1 <= _mux_6347;
   end
   always @(posedge clk) begin
     if (rst) smshr1_tid_1 <= 7'h00;
-    else if (_and_5197) smshr1_tid_1 <= req_tid;
+    else if (_and_6350) smshr1_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr1_reg_1 <= 6'h00;
-    else if (_and_5197) smshr1_reg_1 <= req_reg;
+    else if (_and_6350) smshr1_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr1_off_1 <= 5'h00;
-    else if (_and_5197) smshr1_off_1 <= req_off;
+    else if (_and_6350) smshr1_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr1_fmt_1 <= 3'h0;
-    else if (_and_5197) smshr1_fmt_1 <= req_fmt;
+    else if (_and_6350) smshr1_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr2_v_0 <= 1'b0;
-    else if (_or_6718) smshr2_v_0 <= _mux_6717;
+    else if (_or_6356) smshr2_v_0 <= _mux_6355;
   end
   always @(posedge clk) begin
     if (rst) smshr2_tid_0 <= 7'h00;
-    else if (_or_6719) smshr2_tid_0 <= req_tid;
+    else if (_and_6354) smshr2_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr2_reg_0 <= 6'h00;
-    else if (_or_6719) smshr2_reg_0 <= req_reg;
+    else if (_and_6354) smshr2_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr2_off_0 <= 5'h00;
-    else if (_or_6719) smshr2_off_0 <= req_off;
+    else if (_and_6354) smshr2_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr2_fmt_0 <= 3'h0;
-    else if (_or_6719) smshr2_fmt_0 <= req_fmt;
+    else if (_and_6354) smshr2_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr2_v_1 <= 1'b0;
-    else if (_or_6723) smshr2_v_1 <= _mux_6722;
+    else if (_or_6362) smshr2_v_1 <= _mux_6361;
   end
   always @(posedge clk) begin
     if (rst) smshr2_tid_1 <= 7'h00;
-    else if (_and_5219) smshr2_tid_1 <= req_tid;
+    else if (_and_6364) smshr2_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr2_reg_1 <= 6'h00;
-    else if (_and_5219) smshr2_reg_1 <= req_reg;
+    else if (_and_6364) smshr2_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr2_off_1 <= 5'h00;
-    else if (_and_5219) smshr2_off_1 <= req_off;
+    else if (_and_6364) smshr2_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr2_fmt_1 <= 3'h0;
-    else if (_and_5219) smshr2_fmt_1 <= req_fmt;
+    else if (_and_6364) smshr2_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr3_v_0 <= 1'b0;
-    else if (_or_6729) smshr3_v_0 <= _mux_6728;
+    else if (_or_6370) smshr3_v_0 <= _mux_6369;
   end
   always @(posedge clk) begin
     if (rst) smshr3_tid_0 <= 7'h00;
-    else if (_or_6730) smshr3_tid_0 <= req_tid;
+    else if (_and_6368) smshr3_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr3_reg_0 <= 6'h00;
-    else if (_or_6730) smshr3_reg_0 <= req_reg;
+    else if (_and_6368) smshr3_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr3_off_0 <= 5'h00;
-    else if (_or_6730) smshr3_off_0 <= req_off;
+    else if (_and_6368) smshr3_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr3_fmt_0 <= 3'h0;
-    else if (_or_6730) smshr3_fmt_0 <= req_fmt;
+    else if (_and_6368) smshr3_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr3_v_1 <= 1'b0;
-    else if (_or_6734) smshr3_v_1 <= _mux_6733;
+    else if (_or_6376) smshr3_v_1 <= _mux_6375;
   end
   always @(posedge clk) begin
     if (rst) smshr3_tid_1 <= 7'h00;
-    else if (_and_5241) smshr3_tid_1 <= req_tid;
+    else if (_and_6378) smshr3_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr3_reg_1 <= 6'h00;
-    else if (_and_5241) smshr3_reg_1 <= req_reg;
+    else if (_and_6378) smshr3_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr3_off_1 <= 5'h00;
-    else if (_and_5241) smshr3_off_1 <= req_off;
+    else if (_and_6378) smshr3_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr3_fmt_1 <= 3'h0;
-    else if (_and_5241) smshr3_fmt_1 <= req_fmt;
+    else if (_and_6378) smshr3_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr4_v_0 <= 1'b0;
-    else if (_or_6740) smshr4_v_0 <= _mux_6739;
+    else if (_or_6384) smshr4_v_0 <= _mux_6383;
   end
   always @(posedge clk) begin
     if (rst) smshr4_tid_0 <= 7'h00;
-    else if (_or_6741) smshr4_tid_0 <= req_tid;
+    else if (_and_6382) smshr4_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr4_reg_0 <= 6'h00;
-    else if (_or_6741) smshr4_reg_0 <= req_reg;
+    else if (_and_6382) smshr4_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr4_off_0 <= 5'h00;
-    else if (_or_6741) smshr4_off_0 <= req_off;
+    else if (_and_6382) smshr4_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr4_fmt_0 <= 3'h0;
-    else if (_or_6741) smshr4_fmt_0 <= req_fmt;
+    else if (_and_6382) smshr4_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr4_v_1 <= 1'b0;
-    else if (_or_6745) smshr4_v_1 <= _mux_6744;
+    else if (_or_6390) smshr4_v_1 <= _mux_6389;
   end
   always @(posedge clk) begin
     if (rst) smshr4_tid_1 <= 7'h00;
-    else if (_and_5263) smshr4_tid_1 <= req_tid;
+    else if (_and_6392) smshr4_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr4_reg_1 <= 6'h00;
-    else if (_and_5263) smshr4_reg_1 <= req_reg;
+    else if (_and_6392) smshr4_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr4_off_1 <= 5'h00;
-    else if (_and_5263) smshr4_off_1 <= req_off;
+    else if (_and_6392) smshr4_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr4_fmt_1 <= 3'h0;
-    else if (_and_5263) smshr4_fmt_1 <= req_fmt;
+    else if (_and_6392) smshr4_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr5_v_0 <= 1'b0;
-    else if (_or_6751) smshr5_v_0 <= _mux_6750;
+    else if (_or_6398) smshr5_v_0 <= _mux_6397;
   end
   always @(posedge clk) begin
     if (rst) smshr5_tid_0 <= 7'h00;
-    else if (_or_6752) smshr5_tid_0 <= req_tid;
+    else if (_and_6396) smshr5_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr5_reg_0 <= 6'h00;
-    else if (_or_6752) smshr5_reg_0 <= req_reg;
+    else if (_and_6396) smshr5_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr5_off_0 <= 5'h00;
-    else if (_or_6752) smshr5_off_0 <= req_off;
+    else if (_and_6396) smshr5_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr5_fmt_0 <= 3'h0;
-    else if (_or_6752) smshr5_fmt_0 <= req_fmt;
+    else if (_and_6396) smshr5_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr5_v_1 <= 1'b0;
-    else if (_or_6756) smshr5_v_1 <= _mux_6755;
+    else if (_or_6404) smshr5_v_1 <= _mux_6403;
   end
   always @(posedge clk) begin
     if (rst) smshr5_tid_1 <= 7'h00;
-    else if (_and_5285) smshr5_tid_1 <= req_tid;
+    else if (_and_6406) smshr5_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr5_reg_1 <= 6'h00;
-    else if (_and_5285) smshr5_reg_1 <= req_reg;
+    else if (_and_6406) smshr5_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr5_off_1 <= 5'h00;
-    else if (_and_5285) smshr5_off_1 <= req_off;
+    else if (_and_6406) smshr5_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr5_fmt_1 <= 3'h0;
-    else if (_and_5285) smshr5_fmt_1 <= req_fmt;
+    else if (_and_6406) smshr5_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr6_v_0 <= 1'b0;
-    else if (_or_6762) smshr6_v_0 <= _mux_6761;
+    else if (_or_6412) smshr6_v_0 <= _mux_6411;
   end
   always @(posedge clk) begin
     if (rst) smshr6_tid_0 <= 7'h00;
-    else if (_or_6763) smshr6_tid_0 <= req_tid;
+    else if (_and_6410) smshr6_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr6_reg_0 <= 6'h00;
-    else if (_or_6763) smshr6_reg_0 <= req_reg;
+    else if (_and_6410) smshr6_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr6_off_0 <= 5'h00;
-    else if (_or_6763) smshr6_off_0 <= req_off;
+    else if (_and_6410) smshr6_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr6_fmt_0 <= 3'h0;
-    else if (_or_6763) smshr6_fmt_0 <= req_fmt;
+    else if (_and_6410) smshr6_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr6_v_1 <= 1'b0;
-    else if (_or_6767) smshr6_v_1 <= _mux_6766;
+    else if (_or_6418) smshr6_v_1 <= _mux_6417;
   end
   always @(posedge clk) begin
     if (rst) smshr6_tid_1 <= 7'h00;
-    else if (_and_5307) smshr6_tid_1 <= req_tid;
+    else if (_and_6420) smshr6_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr6_reg_1 <= 6'h00;
-    else if (_and_5307) smshr6_reg_1 <= req_reg;
+    else if (_and_6420) smshr6_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr6_off_1 <= 5'h00;
-    else if (_and_5307) smshr6_off_1 <= req_off;
+    else if (_and_6420) smshr6_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr6_fmt_1 <= 3'h0;
-    else if (_and_5307) smshr6_fmt_1 <= req_fmt;
+    else if (_and_6420) smshr6_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr7_v_0 <= 1'b0;
-    else if (_or_6773) smshr7_v_0 <= _mux_6772;
+    else if (_or_6426) smshr7_v_0 <= _mux_6425;
   end
   always @(posedge clk) begin
     if (rst) smshr7_tid_0 <= 7'h00;
-    else if (_or_6774) smshr7_tid_0 <= req_tid;
+    else if (_and_6424) smshr7_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr7_reg_0 <= 6'h00;
-    else if (_or_6774) smshr7_reg_0 <= req_reg;
+    else if (_and_6424) smshr7_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr7_off_0 <= 5'h00;
-    else if (_or_6774) smshr7_off_0 <= req_off;
+    else if (_and_6424) smshr7_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr7_fmt_0 <= 3'h0;
-    else if (_or_6774) smshr7_fmt_0 <= req_fmt;
+    else if (_and_6424) smshr7_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr7_v_1 <= 1'b0;
-    else if (_or_6778) smshr7_v_1 <= _mux_6777;
+    else if (_or_6432) smshr7_v_1 <= _mux_6431;
   end
   always @(posedge clk) begin
     if (rst) smshr7_tid_1 <= 7'h00;
-    else if (_and_5329) smshr7_tid_1 <= req_tid;
+    else if (_and_6434) smshr7_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr7_reg_1 <= 6'h00;
-    else if (_and_5329) smshr7_reg_1 <= req_reg;
+    else if (_and_6434) smshr7_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr7_off_1 <= 5'h00;
-    else if (_and_5329) smshr7_off_1 <= req_off;
+    else if (_and_6434) smshr7_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr7_fmt_1 <= 3'h0;
-    else if (_and_5329) smshr7_fmt_1 <= req_fmt;
+    else if (_and_6434) smshr7_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr8_v_0 <= 1'b0;
-    else if (_or_6784) smshr8_v_0 <= _mux_6783;
+    else if (_or_6440) smshr8_v_0 <= _mux_6439;
   end
   always @(posedge clk) begin
     if (rst) smshr8_tid_0 <= 7'h00;
-    else if (_or_6785) smshr8_tid_0 <= req_tid;
+    else if (_and_6438) smshr8_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr8_reg_0 <= 6'h00;
-    else if (_or_6785) smshr8_reg_0 <= req_reg;
+    else if (_and_6438) smshr8_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr8_off_0 <= 5'h00;
-    else if (_or_6785) smshr8_off_0 <= req_off;
+    else if (_and_6438) smshr8_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr8_fmt_0 <= 3'h0;
-    else if (_or_6785) smshr8_fmt_0 <= req_fmt;
+    else if (_and_6438) smshr8_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr8_v_1 <= 1'b0;
-    else if (_or_6789) smshr8_v_1 <= _mux_6788;
+    else if (_or_6446) smshr8_v_1 <= _mux_6445;
   end
   always @(posedge clk) begin
     if (rst) smshr8_tid_1 <= 7'h00;
-    else if (_and_5351) smshr8_tid_1 <= req_tid;
+    else if (_and_6448) smshr8_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr8_reg_1 <= 6'h00;
-    else if (_and_5351) smshr8_reg_1 <= req_reg;
+    else if (_and_6448) smshr8_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr8_off_1 <= 5'h00;
-    else if (_and_5351) smshr8_off_1 <= req_off;
+    else if (_and_6448) smshr8_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr8_fmt_1 <= 3'h0;
-    else if (_and_5351) smshr8_fmt_1 <= req_fmt;
+    else if (_and_6448) smshr8_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr9_v_0 <= 1'b0;
-    else if (_or_6795) smshr9_v_0 <= _mux_6794;
+    else if (_or_6454) smshr9_v_0 <= _mux_6453;
   end
   always @(posedge clk) begin
     if (rst) smshr9_tid_0 <= 7'h00;
-    else if (_or_6796) smshr9_tid_0 <= req_tid;
+    else if (_and_6452) smshr9_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr9_reg_0 <= 6'h00;
-    else if (_or_6796) smshr9_reg_0 <= req_reg;
+    else if (_and_6452) smshr9_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr9_off_0 <= 5'h00;
-    else if (_or_6796) smshr9_off_0 <= req_off;
+    else if (_and_6452) smshr9_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr9_fmt_0 <= 3'h0;
-    else if (_or_6796) smshr9_fmt_0 <= req_fmt;
+    else if (_and_6452) smshr9_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr9_v_1 <= 1'b0;
-    else if (_or_6800) smshr9_v_1 <= _mux_6799;
+    else if (_or_6460) smshr9_v_1 <= _mux_6459;
   end
   always @(posedge clk) begin
     if (rst) smshr9_tid_1 <= 7'h00;
-    else if (_and_5373) smshr9_tid_1 <= req_tid;
+    else if (_and_6462) smshr9_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr9_reg_1 <= 6'h00;
-    else if (_and_5373) smshr9_reg_1 <= req_reg;
+    else if (_and_6462) smshr9_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr9_off_1 <= 5'h00;
-    else if (_and_5373) smshr9_off_1 <= req_off;
+    else if (_and_6462) smshr9_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr9_fmt_1 <= 3'h0;
-    else if (_and_5373) smshr9_fmt_1 <= req_fmt;
+    else if (_and_6462) smshr9_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr10_v_0 <= 1'b0;
-    else if (_or_6806) smshr10_v_0 <= _mux_6805;
+    else if (_or_6468) smshr10_v_0 <= _mux_6467;
   end
   always @(posedge clk) begin
     if (rst) smshr10_tid_0 <= 7'h00;
-    else if (_or_6807) smshr10_tid_0 <= req_tid;
+    else if (_and_6466) smshr10_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr10_reg_0 <= 6'h00;
-    else if (_or_6807) smshr10_reg_0 <= req_reg;
+    else if (_and_6466) smshr10_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr10_off_0 <= 5'h00;
-    else if (_or_6807) smshr10_off_0 <= req_off;
+    else if (_and_6466) smshr10_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr10_fmt_0 <= 3'h0;
-    else if (_or_6807) smshr10_fmt_0 <= req_fmt;
+    else if (_and_6466) smshr10_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr10_v_1 <= 1'b0;
-    else if (_or_6811) smshr10_v_1 <= _mux_6810;
+    else if (_or_6474) smshr10_v_1 <= _mux_6473;
   end
   always @(posedge clk) begin
     if (rst) smshr10_tid_1 <= 7'h00;
-    else if (_and_5395) smshr10_tid_1 <= req_tid;
+    else if (_and_6476) smshr10_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr10_reg_1 <= 6'h00;
-    else if (_and_5395) smshr10_reg_1 <= req_reg;
+    else if (_and_6476) smshr10_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr10_off_1 <= 5'h00;
-    else if (_and_5395) smshr10_off_1 <= req_off;
+    else if (_and_6476) smshr10_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr10_fmt_1 <= 3'h0;
-    else if (_and_5395) smshr10_fmt_1 <= req_fmt;
+    else if (_and_6476) smshr10_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr11_v_0 <= 1'b0;
-    else if (_or_6817) smshr11_v_0 <= _mux_6816;
+    else if (_or_6482) smshr11_v_0 <= _mux_6481;
   end
   always @(posedge clk) begin
     if (rst) smshr11_tid_0 <= 7'h00;
-    else if (_or_6818) smshr11_tid_0 <= req_tid;
+    else if (_and_6480) smshr11_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr11_reg_0 <= 6'h00;
-    else if (_or_6818) smshr11_reg_0 <= req_reg;
+    else if (_and_6480) smshr11_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr11_off_0 <= 5'h00;
-    else if (_or_6818) smshr11_off_0 <= req_off;
+    else if (_and_6480) smshr11_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr11_fmt_0 <= 3'h0;
-    else if (_or_6818) smshr11_fmt_0 <= req_fmt;
+    else if (_and_6480) smshr11_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr11_v_1 <= 1'b0;
-    else if (_or_6822) smshr11_v_1 <= _mux_6821;
+    else if (_or_6488) smshr11_v_1 <= _mux_6487;
   end
   always @(posedge clk) begin
     if (rst) smshr11_tid_1 <= 7'h00;
-    else if (_and_5417) smshr11_tid_1 <= req_tid;
+    else if (_and_6490) smshr11_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr11_reg_1 <= 6'h00;
-    else if (_and_5417) smshr11_reg_1 <= req_reg;
+    else if (_and_6490) smshr11_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr11_off_1 <= 5'h00;
-    else if (_and_5417) smshr11_off_1 <= req_off;
+    else if (_and_6490) smshr11_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr11_fmt_1 <= 3'h0;
-    else if (_and_5417) smshr11_fmt_1 <= req_fmt;
+    else if (_and_6490) smshr11_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr12_v_0 <= 1'b0;
-    else if (_or_6828) smshr12_v_0 <= _mux_6827;
+    else if (_or_6496) smshr12_v_0 <= _mux_6495;
   end
   always @(posedge clk) begin
     if (rst) smshr12_tid_0 <= 7'h00;
-    else if (_or_6829) smshr12_tid_0 <= req_tid;
+    else if (_and_6494) smshr12_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr12_reg_0 <= 6'h00;
-    else if (_or_6829) smshr12_reg_0 <= req_reg;
+    else if (_and_6494) smshr12_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr12_off_0 <= 5'h00;
-    else if (_or_6829) smshr12_off_0 <= req_off;
+    else if (_and_6494) smshr12_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr12_fmt_0 <= 3'h0;
-    else if (_or_6829) smshr12_fmt_0 <= req_fmt;
+    else if (_and_6494) smshr12_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr12_v_1 <= 1'b0;
-    else if (_or_6833) smshr12_v_1 <= _mux_6832;
+    else if (_or_6502) smshr12_v_1 <= _mux_6501;
   end
   always @(posedge clk) begin
     if (rst) smshr12_tid_1 <= 7'h00;
-    else if (_and_5439) smshr12_tid_1 <= req_tid;
+    else if (_and_6504) smshr12_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr12_reg_1 <= 6'h00;
-    else if (_and_5439) smshr12_reg_1 <= req_reg;
+    else if (_and_6504) smshr12_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr12_off_1 <= 5'h00;
-    else if (_and_5439) smshr12_off_1 <= req_off;
+    else if (_and_6504) smshr12_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr12_fmt_1 <= 3'h0;
-    else if (_and_5439) smshr12_fmt_1 <= req_fmt;
+    else if (_and_6504) smshr12_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr13_v_0 <= 1'b0;
-    else if (_or_6839) smshr13_v_0 <= _mux_6838;
+    else if (_or_6510) smshr13_v_0 <= _mux_6509;
   end
   always @(posedge clk) begin
     if (rst) smshr13_tid_0 <= 7'h00;
-    else if (_or_6840) smshr13_tid_0 <= req_tid;
+    else if (_and_6508) smshr13_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr13_reg_0 <= 6'h00;
-    else if (_or_6840) smshr13_reg_0 <= req_reg;
+    else if (_and_6508) smshr13_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr13_off_0 <= 5'h00;
-    else if (_or_6840) smshr13_off_0 <= req_off;
+    else if (_and_6508) smshr13_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr13_fmt_0 <= 3'h0;
-    else if (_or_6840) smshr13_fmt_0 <= req_fmt;
+    else if (_and_6508) smshr13_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr13_v_1 <= 1'b0;
-    else if (_or_6844) smshr13_v_1 <= _mux_6843;
+    else if (_or_6516) smshr13_v_1 <= _mux_6515;
   end
   always @(posedge clk) begin
     if (rst) smshr13_tid_1 <= 7'h00;
-    else if (_and_5461) smshr13_tid_1 <= req_tid;
+    else if (_and_6518) smshr13_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr13_reg_1 <= 6'h00;
-    else if (_and_5461) smshr13_reg_1 <= req_reg;
+    else if (_and_6518) smshr13_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr13_off_1 <= 5'h00;
-    else if (_and_5461) smshr13_off_1 <= req_off;
+    else if (_and_6518) smshr13_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr13_fmt_1 <= 3'h0;
-    else if (_and_5461) smshr13_fmt_1 <= req_fmt;
+    else if (_and_6518) smshr13_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr14_v_0 <= 1'b0;
-    else if (_or_6850) smshr14_v_0 <= _mux_6849;
+    else if (_or_6524) smshr14_v_0 <= _mux_6523;
   end
   always @(posedge clk) begin
     if (rst) smshr14_tid_0 <= 7'h00;
-    else if (_or_6851) smshr14_tid_0 <= req_tid;
+    else if (_and_6522) smshr14_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr14_reg_0 <= 6'h00;
-    else if (_or_6851) smshr14_reg_0 <= req_reg;
+    else if (_and_6522) smshr14_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr14_off_0 <= 5'h00;
-    else if (_or_6851) smshr14_off_0 <= req_off;
+    else if (_and_6522) smshr14_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr14_fmt_0 <= 3'h0;
-    else if (_or_6851) smshr14_fmt_0 <= req_fmt;
+    else if (_and_6522) smshr14_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr14_v_1 <= 1'b0;
-    else if (_or_6855) smshr14_v_1 <= _mux_6854;
+    else if (_or_6530) smshr14_v_1 <= _mux_6529;
   end
   always @(posedge clk) begin
     if (rst) smshr14_tid_1 <= 7'h00;
-    else if (_and_5483) smshr14_tid_1 <= req_tid;
+    else if (_and_6532) smshr14_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr14_reg_1 <= 6'h00;
-    else if (_and_5483) smshr14_reg_1 <= req_reg;
+    else if (_and_6532) smshr14_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr14_off_1 <= 5'h00;
-    else if (_and_5483) smshr14_off_1 <= req_off;
+    else if (_and_6532) smshr14_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr14_fmt_1 <= 3'h0;
-    else if (_and_5483) smshr14_fmt_1 <= req_fmt;
+    else if (_and_6532) smshr14_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr15_v_0 <= 1'b0;
-    else if (_or_6861) smshr15_v_0 <= _mux_6860;
+    else if (_or_6538) smshr15_v_0 <= _mux_6537;
   end
   always @(posedge clk) begin
     if (rst) smshr15_tid_0 <= 7'h00;
-    else if (_or_6862) smshr15_tid_0 <= req_tid;
+    else if (_and_6536) smshr15_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr15_reg_0 <= 6'h00;
-    else if (_or_6862) smshr15_reg_0 <= req_reg;
+    else if (_and_6536) smshr15_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr15_off_0 <= 5'h00;
-    else if (_or_6862) smshr15_off_0 <= req_off;
+    else if (_and_6536) smshr15_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr15_fmt_0 <= 3'h0;
-    else if (_or_6862) smshr15_fmt_0 <= req_fmt;
+    else if (_and_6536) smshr15_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr15_v_1 <= 1'b0;
-    else if (_or_6866) smshr15_v_1 <= _mux_6865;
+    else if (_or_6544) smshr15_v_1 <= _mux_6543;
   end
   always @(posedge clk) begin
     if (rst) smshr15_tid_1 <= 7'h00;
-    else if (_and_5505) smshr15_tid_1 <= req_tid;
+    else if (_and_6546) smshr15_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr15_reg_1 <= 6'h00;
-    else if (_and_5505) smshr15_reg_1 <= req_reg;
+    else if (_and_6546) smshr15_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr15_off_1 <= 5'h00;
-    else if (_and_5505) smshr15_off_1 <= req_off;
+    else if (_and_6546) smshr15_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr15_fmt_1 <= 3'h0;
-    else if (_and_5505) smshr15_fmt_1 <= req_fmt;
+    else if (_and_6546) smshr15_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr16_v_0 <= 1'b0;
-    else if (_or_6872) smshr16_v_0 <= _mux_6871;
+    else if (_or_6552) smshr16_v_0 <= _mux_6551;
   end
   always @(posedge clk) begin
     if (rst) smshr16_tid_0 <= 7'h00;
-    else if (_or_6873) smshr16_tid_0 <= req_tid;
+    else if (_and_6550) smshr16_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr16_reg_0 <= 6'h00;
-    else if (_or_6873) smshr16_reg_0 <= req_reg;
+    else if (_and_6550) smshr16_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr16_off_0 <= 5'h00;
-    else if (_or_6873) smshr16_off_0 <= req_off;
+    else if (_and_6550) smshr16_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr16_fmt_0 <= 3'h0;
-    else if (_or_6873) smshr16_fmt_0 <= req_fmt;
+    else if (_and_6550) smshr16_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr16_v_1 <= 1'b0;
-    else if (_or_6877) smshr16_v_1 <= _mux_6876;
+    else if (_or_6558) smshr16_v_1 <= _mux_6557;
   end
   always @(posedge clk) begin
     if (rst) smshr16_tid_1 <= 7'h00;
-    else if (_and_5527) smshr16_tid_1 <= req_tid;
+    else if (_and_6560) smshr16_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr16_reg_1 <= 6'h00;
-    else if (_and_5527) smshr16_reg_1 <= req_reg;
+    else if (_and_6560) smshr16_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr16_off_1 <= 5'h00;
-    else if (_and_5527) smshr16_off_1 <= req_off;
+    else if (_and_6560) smshr16_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr16_fmt_1 <= 3'h0;
-    else if (_and_5527) smshr16_fmt_1 <= req_fmt;
+    else if (_and_6560) smshr16_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr17_v_0 <= 1'b0;
-    else if (_or_6883) smshr17_v_0 <= _mux_6882;
+    else if (_or_6566) smshr17_v_0 <= _mux_6565;
   end
   always @(posedge clk) begin
     if (rst) smshr17_tid_0 <= 7'h00;
-    else if (_or_6884) smshr17_tid_0 <= req_tid;
+    else if (_and_6564) smshr17_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr17_reg_0 <= 6'h00;
-    else if (_or_6884) smshr17_reg_0 <= req_reg;
+    else if (_and_6564) smshr17_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr17_off_0 <= 5'h00;
-    else if (_or_6884) smshr17_off_0 <= req_off;
+    else if (_and_6564) smshr17_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr17_fmt_0 <= 3'h0;
-    else if (_or_6884) smshr17_fmt_0 <= req_fmt;
+    else if (_and_6564) smshr17_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr17_v_1 <= 1'b0;
-    else if (_or_6888) smshr17_v_1 <= _mux_6887;
+    else if (_or_6572) smshr17_v_1 <= _mux_6571;
   end
   always @(posedge clk) begin
     if (rst) smshr17_tid_1 <= 7'h00;
-    else if (_and_5549) smshr17_tid_1 <= req_tid;
+    else if (_and_6574) smshr17_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr17_reg_1 <= 6'h00;
-    else if (_and_5549) smshr17_reg_1 <= req_reg;
+    else if (_and_6574) smshr17_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr17_off_1 <= 5'h00;
-    else if (_and_5549) smshr17_off_1 <= req_off;
+    else if (_and_6574) smshr17_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr17_fmt_1 <= 3'h0;
-    else if (_and_5549) smshr17_fmt_1 <= req_fmt;
+    else if (_and_6574) smshr17_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr18_v_0 <= 1'b0;
-    else if (_or_6894) smshr18_v_0 <= _mux_6893;
+    else if (_or_6580) smshr18_v_0 <= _mux_6579;
   end
   always @(posedge clk) begin
     if (rst) smshr18_tid_0 <= 7'h00;
-    else if (_or_6895) smshr18_tid_0 <= req_tid;
+    else if (_and_6578) smshr18_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr18_reg_0 <= 6'h00;
-    else if (_or_6895) smshr18_reg_0 <= req_reg;
+    else if (_and_6578) smshr18_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr18_off_0 <= 5'h00;
-    else if (_or_6895) smshr18_off_0 <= req_off;
+    else if (_and_6578) smshr18_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr18_fmt_0 <= 3'h0;
-    else if (_or_6895) smshr18_fmt_0 <= req_fmt;
+    else if (_and_6578) smshr18_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr18_v_1 <= 1'b0;
-    else if (_or_6899) smshr18_v_1 <= _mux_6898;
+    else if (_or_6586) smshr18_v_1 <= _mux_6585;
   end
   always @(posedge clk) begin
     if (rst) smshr18_tid_1 <= 7'h00;
-    else if (_and_5571) smshr18_tid_1 <= req_tid;
+    else if (_and_6588) smshr18_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr18_reg_1 <= 6'h00;
-    else if (_and_5571) smshr18_reg_1 <= req_reg;
+    else if (_and_6588) smshr18_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr18_off_1 <= 5'h00;
-    else if (_and_5571) smshr18_off_1 <= req_off;
+    else if (_and_6588) smshr18_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr18_fmt_1 <= 3'h0;
-    else if (_and_5571) smshr18_fmt_1 <= req_fmt;
+    else if (_and_6588) smshr18_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr19_v_0 <= 1'b0;
-    else if (_or_6905) smshr19_v_0 <= _mux_6904;
+    else if (_or_6594) smshr19_v_0 <= _mux_6593;
   end
   always @(posedge clk) begin
     if (rst) smshr19_tid_0 <= 7'h00;
-    else if (_or_6906) smshr19_tid_0 <= req_tid;
+    else if (_and_6592) smshr19_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr19_reg_0 <= 6'h00;
-    else if (_or_6906) smshr19_reg_0 <= req_reg;
+    else if (_and_6592) smshr19_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr19_off_0 <= 5'h00;
-    else if (_or_6906) smshr19_off_0 <= req_off;
+    else if (_and_6592) smshr19_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr19_fmt_0 <= 3'h0;
-    else if (_or_6906) smshr19_fmt_0 <= req_fmt;
+    else if (_and_6592) smshr19_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr19_v_1 <= 1'b0;
-    else if (_or_6910) smshr19_v_1 <= _mux_6909;
+    else if (_or_6600) smshr19_v_1 <= _mux_6599;
   end
   always @(posedge clk) begin
     if (rst) smshr19_tid_1 <= 7'h00;
-    else if (_and_5593) smshr19_tid_1 <= req_tid;
+    else if (_and_6602) smshr19_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr19_reg_1 <= 6'h00;
-    else if (_and_5593) smshr19_reg_1 <= req_reg;
+    else if (_and_6602) smshr19_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr19_off_1 <= 5'h00;
-    else if (_and_5593) smshr19_off_1 <= req_off;
+    else if (_and_6602) smshr19_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr19_fmt_1 <= 3'h0;
-    else if (_and_5593) smshr19_fmt_1 <= req_fmt;
+    else if (_and_6602) smshr19_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr20_v_0 <= 1'b0;
-    else if (_or_6916) smshr20_v_0 <= _mux_6915;
+    else if (_or_6608) smshr20_v_0 <= _mux_6607;
   end
   always @(posedge clk) begin
     if (rst) smshr20_tid_0 <= 7'h00;
-    else if (_or_6917) smshr20_tid_0 <= req_tid;
+    else if (_and_6606) smshr20_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr20_reg_0 <= 6'h00;
-    else if (_or_6917) smshr20_reg_0 <= req_reg;
+    else if (_and_6606) smshr20_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr20_off_0 <= 5'h00;
-    else if (_or_6917) smshr20_off_0 <= req_off;
+    else if (_and_6606) smshr20_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr20_fmt_0 <= 3'h0;
-    else if (_or_6917) smshr20_fmt_0 <= req_fmt;
+    else if (_and_6606) smshr20_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr20_v_1 <= 1'b0;
-    else if (_or_6921) smshr20_v_1 <= _mux_6920;
+    else if (_or_6614) smshr20_v_1 <= _mux_6613;
   end
   always @(posedge clk) begin
     if (rst) smshr20_tid_1 <= 7'h00;
-    else if (_and_5615) smshr20_tid_1 <= req_tid;
+    else if (_and_6616) smshr20_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr20_reg_1 <= 6'h00;
-    else if (_and_5615) smshr20_reg_1 <= req_reg;
+    else if (_and_6616) smshr20_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr20_off_1 <= 5'h00;
-    else if (_and_5615) smshr20_off_1 <= req_off;
+    else if (_and_6616) smshr20_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr20_fmt_1 <= 3'h0;
-    else if (_and_5615) smshr20_fmt_1 <= req_fmt;
+    else if (_and_6616) smshr20_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr21_v_0 <= 1'b0;
-    else if (_or_6927) smshr21_v_0 <= _mux_6926;
+    else if (_or_6622) smshr21_v_0 <= _mux_6621;
   end
   always @(posedge clk) begin
     if (rst) smshr21_tid_0 <= 7'h00;
-    else if (_or_6928) smshr21_tid_0 <= req_tid;
+    else if (_and_6620) smshr21_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr21_reg_0 <= 6'h00;
-    else if (_or_6928) smshr21_reg_0 <= req_reg;
+    else if (_and_6620) smshr21_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr21_off_0 <= 5'h00;
-    else if (_or_6928) smshr21_off_0 <= req_off;
+    else if (_and_6620) smshr21_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr21_fmt_0 <= 3'h0;
-    else if (_or_6928) smshr21_fmt_0 <= req_fmt;
+    else if (_and_6620) smshr21_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr21_v_1 <= 1'b0;
-    else if (_or_6932) smshr21_v_1 <= _mux_6931;
+    else if (_or_6628) smshr21_v_1 <= _mux_6627;
   end
   always @(posedge clk) begin
     if (rst) smshr21_tid_1 <= 7'h00;
-    else if (_and_5637) smshr21_tid_1 <= req_tid;
+    else if (_and_6630) smshr21_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr21_reg_1 <= 6'h00;
-    else if (_and_5637) smshr21_reg_1 <= req_reg;
+    else if (_and_6630) smshr21_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr21_off_1 <= 5'h00;
-    else if (_and_5637) smshr21_off_1 <= req_off;
+    else if (_and_6630) smshr21_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr21_fmt_1 <= 3'h0;
-    else if (_and_5637) smshr21_fmt_1 <= req_fmt;
+    else if (_and_6630) smshr21_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr22_v_0 <= 1'b0;
-    else if (_or_6938) smshr22_v_0 <= _mux_6937;
+    else if (_or_6636) smshr22_v_0 <= _mux_6635;
   end
   always @(posedge clk) begin
     if (rst) smshr22_tid_0 <= 7'h00;
-    else if (_or_6939) smshr22_tid_0 <= req_tid;
+    else if (_and_6634) smshr22_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr22_reg_0 <= 6'h00;
-    else if (_or_6939) smshr22_reg_0 <= req_reg;
+    else if (_and_6634) smshr22_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr22_off_0 <= 5'h00;
-    else if (_or_6939) smshr22_off_0 <= req_off;
+    else if (_and_6634) smshr22_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr22_fmt_0 <= 3'h0;
-    else if (_or_6939) smshr22_fmt_0 <= req_fmt;
+    else if (_and_6634) smshr22_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr22_v_1 <= 1'b0;
-    else if (_or_6943) smshr22_v_1 <= _mux_6942;
+    else if (_or_6642) smshr22_v_1 <= _mux_6641;
   end
   always @(posedge clk) begin
     if (rst) smshr22_tid_1 <= 7'h00;
-    else if (_and_5659) smshr22_tid_1 <= req_tid;
+    else if (_and_6644) smshr22_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr22_reg_1 <= 6'h00;
-    else if (_and_5659) smshr22_reg_1 <= req_reg;
+    else if (_and_6644) smshr22_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr22_off_1 <= 5'h00;
-    else if (_and_5659) smshr22_off_1 <= req_off;
+    else if (_and_6644) smshr22_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr22_fmt_1 <= 3'h0;
-    else if (_and_5659) smshr22_fmt_1 <= req_fmt;
+    else if (_and_6644) smshr22_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr23_v_0 <= 1'b0;
-    else if (_or_6949) smshr23_v_0 <= _mux_6948;
+    else if (_or_6650) smshr23_v_0 <= _mux_6649;
   end
   always @(posedge clk) begin
     if (rst) smshr23_tid_0 <= 7'h00;
-    else if (_or_6950) smshr23_tid_0 <= req_tid;
+    else if (_and_6648) smshr23_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr23_reg_0 <= 6'h00;
-    else if (_or_6950) smshr23_reg_0 <= req_reg;
+    else if (_and_6648) smshr23_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr23_off_0 <= 5'h00;
-    else if (_or_6950) smshr23_off_0 <= req_off;
+    else if (_and_6648) smshr23_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr23_fmt_0 <= 3'h0;
-    else if (_or_6950) smshr23_fmt_0 <= req_fmt;
+    else if (_and_6648) smshr23_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr23_v_1 <= 1'b0;
-    else if (_or_6954) smshr23_v_1 <= _mux_6953;
+    else if (_or_6656) smshr23_v_1 <= _mux_6655;
   end
   always @(posedge clk) begin
     if (rst) smshr23_tid_1 <= 7'h00;
-    else if (_and_5681) smshr23_tid_1 <= req_tid;
+    else if (_and_6658) smshr23_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr23_reg_1 <= 6'h00;
-    else if (_and_5681) smshr23_reg_1 <= req_reg;
+    else if (_and_6658) smshr23_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr23_off_1 <= 5'h00;
-    else if (_and_5681) smshr23_off_1 <= req_off;
+    else if (_and_6658) smshr23_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr23_fmt_1 <= 3'h0;
-    else if (_and_5681) smshr23_fmt_1 <= req_fmt;
+    else if (_and_6658) smshr23_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr24_v_0 <= 1'b0;
-    else if (_or_6960) smshr24_v_0 <= _mux_6959;
+    else if (_or_6664) smshr24_v_0 <= _mux_6663;
   end
   always @(posedge clk) begin
     if (rst) smshr24_tid_0 <= 7'h00;
-    else if (_or_6961) smshr24_tid_0 <= req_tid;
+    else if (_and_6662) smshr24_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr24_reg_0 <= 6'h00;
-    else if (_or_6961) smshr24_reg_0 <= req_reg;
+    else if (_and_6662) smshr24_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr24_off_0 <= 5'h00;
-    else if (_or_6961) smshr24_off_0 <= req_off;
+    else if (_and_6662) smshr24_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr24_fmt_0 <= 3'h0;
-    else if (_or_6961) smshr24_fmt_0 <= req_fmt;
+    else if (_and_6662) smshr24_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr24_v_1 <= 1'b0;
-    else if (_or_6965) smshr24_v_1 <= _mux_6964;
+    else if (_or_6670) smshr24_v_1 <= _mux_6669;
   end
   always @(posedge clk) begin
     if (rst) smshr24_tid_1 <= 7'h00;
-    else if (_and_5703) smshr24_tid_1 <= req_tid;
+    else if (_and_6672) smshr24_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr24_reg_1 <= 6'h00;
-    else if (_and_5703) smshr24_reg_1 <= req_reg;
+    else if (_and_6672) smshr24_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr24_off_1 <= 5'h00;
-    else if (_and_5703) smshr24_off_1 <= req_off;
+    else if (_and_6672) smshr24_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr24_fmt_1 <= 3'h0;
-    else if (_and_5703) smshr24_fmt_1 <= req_fmt;
+    else if (_and_6672) smshr24_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr25_v_0 <= 1'b0;
-    else if (_or_6971) smshr25_v_0 <= _mux_6970;
+    else if (_or_6678) smshr25_v_0 <= _mux_6677;
   end
   always @(posedge clk) begin
     if (rst) smshr25_tid_0 <= 7'h00;
-    else if (_or_6972) smshr25_tid_0 <= req_tid;
+    else if (_and_6676) smshr25_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr25_reg_0 <= 6'h00;
-    else if (_or_6972) smshr25_reg_0 <= req_reg;
+    else if (_and_6676) smshr25_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr25_off_0 <= 5'h00;
-    else if (_or_6972) smshr25_off_0 <= req_off;
+    else if (_and_6676) smshr25_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr25_fmt_0 <= 3'h0;
-    else if (_or_6972) smshr25_fmt_0 <= req_fmt;
+    else if (_and_6676) smshr25_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr25_v_1 <= 1'b0;
-    else if (_or_6976) smshr25_v_1 <= _mux_6975;
+    else if (_or_6684) smshr25_v_1 <= _mux_6683;
   end
   always @(posedge clk) begin
     if (rst) smshr25_tid_1 <= 7'h00;
-    else if (_and_5725) smshr25_tid_1 <= req_tid;
+    else if (_and_6686) smshr25_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr25_reg_1 <= 6'h00;
-    else if (_and_5725) smshr25_reg_1 <= req_reg;
+    else if (_and_6686) smshr25_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr25_off_1 <= 5'h00;
-    else if (_and_5725) smshr25_off_1 <= req_off;
+    else if (_and_6686) smshr25_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr25_fmt_1 <= 3'h0;
-    else if (_and_5725) smshr25_fmt_1 <= req_fmt;
+    else if (_and_6686) smshr25_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr26_v_0 <= 1'b0;
-    else if (_or_6982) smshr26_v_0 <= _mux_6981;
+    else if (_or_6692) smshr26_v_0 <= _mux_6691;
   end
   always @(posedge clk) begin
     if (rst) smshr26_tid_0 <= 7'h00;
-    else if (_or_6983) smshr26_tid_0 <= req_tid;
+    else if (_and_6690) smshr26_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr26_reg_0 <= 6'h00;
-    else if (_or_6983) smshr26_reg_0 <= req_reg;
+    else if (_and_6690) smshr26_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr26_off_0 <= 5'h00;
-    else if (_or_6983) smshr26_off_0 <= req_off;
+    else if (_and_6690) smshr26_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr26_fmt_0 <= 3'h0;
-    else if (_or_6983) smshr26_fmt_0 <= req_fmt;
+    else if (_and_6690) smshr26_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr26_v_1 <= 1'b0;
-    else if (_or_6987) smshr26_v_1 <= _mux_6986;
+    else if (_or_6698) smshr26_v_1 <= _mux_6697;
   end
   always @(posedge clk) begin
     if (rst) smshr26_tid_1 <= 7'h00;
-    else if (_and_5747) smshr26_tid_1 <= req_tid;
+    else if (_and_6700) smshr26_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr26_reg_1 <= 6'h00;
-    else if (_and_5747) smshr26_reg_1 <= req_reg;
+    else if (_and_6700) smshr26_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr26_off_1 <= 5'h00;
-    else if (_and_5747) smshr26_off_1 <= req_off;
+    else if (_and_6700) smshr26_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr26_fmt_1 <= 3'h0;
-    else if (_and_5747) smshr26_fmt_1 <= req_fmt;
+    else if (_and_6700) smshr26_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr27_v_0 <= 1'b0;
-    else if (_or_6993) smshr27_v_0 <= _mux_6992;
+    else if (_or_6706) smshr27_v_0 <= _mux_6705;
   end
   always @(posedge clk) begin
     if (rst) smshr27_tid_0 <= 7'h00;
-    else if (_or_6994) smshr27_tid_0 <= req_tid;
+    else if (_and_6704) smshr27_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr27_reg_0 <= 6'h00;
-    else if (_or_6994) smshr27_reg_0 <= req_reg;
+    else if (_and_6704) smshr27_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr27_off_0 <= 5'h00;
-    else if (_or_6994) smshr27_off_0 <= req_off;
+    else if (_and_6704) smshr27_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr27_fmt_0 <= 3'h0;
-    else if (_or_6994) smshr27_fmt_0 <= req_fmt;
+    else if (_and_6704) smshr27_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr27_v_1 <= 1'b0;
-    else if (_or_6998) smshr27_v_1 <= _mux_6997;
+    else if (_or_6712) smshr27_v_1 <= _mux_6711;
   end
   always @(posedge clk) begin
     if (rst) smshr27_tid_1 <= 7'h00;
-    else if (_and_5769) smshr27_tid_1 <= req_tid;
+    else if (_and_6714) smshr27_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr27_reg_1 <= 6'h00;
-    else if (_and_5769) smshr27_reg_1 <= req_reg;
+    else if (_and_6714) smshr27_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr27_off_1 <= 5'h00;
-    else if (_and_5769) smshr27_off_1 <= req_off;
+    else if (_and_6714) smshr27_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr27_fmt_1 <= 3'h0;
-    else if (_and_5769) smshr27_fmt_1 <= req_fmt;
+    else if (_and_6714) smshr27_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr28_v_0 <= 1'b0;
-    else if (_or_7004) smshr28_v_0 <= _mux_7003;
+    else if (_or_6720) smshr28_v_0 <= _mux_6719;
   end
   always @(posedge clk) begin
     if (rst) smshr28_tid_0 <= 7'h00;
-    else if (_or_7005) smshr28_tid_0 <= req_tid;
+    else if (_and_6718) smshr28_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr28_reg_0 <= 6'h00;
-    else if (_or_7005) smshr28_reg_0 <= req_reg;
+    else if (_and_6718) smshr28_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr28_off_0 <= 5'h00;
-    else if (_or_7005) smshr28_off_0 <= req_off;
+    else if (_and_6718) smshr28_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr28_fmt_0 <= 3'h0;
-    else if (_or_7005) smshr28_fmt_0 <= req_fmt;
+    else if (_and_6718) smshr28_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr28_v_1 <= 1'b0;
-    else if (_or_7009) smshr28_v_1 <= _mux_7008;
+    else if (_or_6726) smshr28_v_1 <= _mux_6725;
   end
   always @(posedge clk) begin
     if (rst) smshr28_tid_1 <= 7'h00;
-    else if (_and_5791) smshr28_tid_1 <= req_tid;
+    else if (_and_6728) smshr28_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr28_reg_1 <= 6'h00;
-    else if (_and_5791) smshr28_reg_1 <= req_reg;
+    else if (_and_6728) smshr28_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr28_off_1 <= 5'h00;
-    else if (_and_5791) smshr28_off_1 <= req_off;
+    else if (_and_6728) smshr28_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr28_fmt_1 <= 3'h0;
-    else if (_and_5791) smshr28_fmt_1 <= req_fmt;
+    else if (_and_6728) smshr28_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr29_v_0 <= 1'b0;
-    else if (_or_7015) smshr29_v_0 <= _mux_7014;
+    else if (_or_6734) smshr29_v_0 <= _mux_6733;
   end
   always @(posedge clk) begin
     if (rst) smshr29_tid_0 <= 7'h00;
-    else if (_or_7016) smshr29_tid_0 <= req_tid;
+    else if (_and_6732) smshr29_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr29_reg_0 <= 6'h00;
-    else if (_or_7016) smshr29_reg_0 <= req_reg;
+    else if (_and_6732) smshr29_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr29_off_0 <= 5'h00;
-    else if (_or_7016) smshr29_off_0 <= req_off;
+    else if (_and_6732) smshr29_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr29_fmt_0 <= 3'h0;
-    else if (_or_7016) smshr29_fmt_0 <= req_fmt;
+    else if (_and_6732) smshr29_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr29_v_1 <= 1'b0;
-    else if (_or_7020) smshr29_v_1 <= _mux_7019;
+    else if (_or_6740) smshr29_v_1 <= _mux_6739;
   end
   always @(posedge clk) begin
     if (rst) smshr29_tid_1 <= 7'h00;
-    else if (_and_5813) smshr29_tid_1 <= req_tid;
+    else if (_and_6742) smshr29_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr29_reg_1 <= 6'h00;
-    else if (_and_5813) smshr29_reg_1 <= req_reg;
+    else if (_and_6742) smshr29_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr29_off_1 <= 5'h00;
-    else if (_and_5813) smshr29_off_1 <= req_off;
+    else if (_and_6742) smshr29_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr29_fmt_1 <= 3'h0;
-    else if (_and_5813) smshr29_fmt_1 <= req_fmt;
+    else if (_and_6742) smshr29_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr30_v_0 <= 1'b0;
-    else if (_or_7026) smshr30_v_0 <= _mux_7025;
+    else if (_or_6748) smshr30_v_0 <= _mux_6747;
   end
   always @(posedge clk) begin
     if (rst) smshr30_tid_0 <= 7'h00;
-    else if (_or_7027) smshr30_tid_0 <= req_tid;
+    else if (_and_6746) smshr30_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr30_reg_0 <= 6'h00;
-    else if (_or_7027) smshr30_reg_0 <= req_reg;
+    else if (_and_6746) smshr30_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr30_off_0 <= 5'h00;
-    else if (_or_7027) smshr30_off_0 <= req_off;
+    else if (_and_6746) smshr30_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr30_fmt_0 <= 3'h0;
-    else if (_or_7027) smshr30_fmt_0 <= req_fmt;
+    else if (_and_6746) smshr30_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr30_v_1 <= 1'b0;
-    else if (_or_7031) smshr30_v_1 <= _mux_7030;
+    else if (_or_6754) smshr30_v_1 <= _mux_6753;
   end
   always @(posedge clk) begin
     if (rst) smshr30_tid_1 <= 7'h00;
-    else if (_and_5835) smshr30_tid_1 <= req_tid;
+    else if (_and_6756) smshr30_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr30_reg_1 <= 6'h00;
-    else if (_and_5835) smshr30_reg_1 <= req_reg;
+    else if (_and_6756) smshr30_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr30_off_1 <= 5'h00;
-    else if (_and_5835) smshr30_off_1 <= req_off;
+    else if (_and_6756) smshr30_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr30_fmt_1 <= 3'h0;
-    else if (_and_5835) smshr30_fmt_1 <= req_fmt;
+    else if (_and_6756) smshr30_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr31_v_0 <= 1'b0;
-    else if (_or_7037) smshr31_v_0 <= _mux_7036;
+    else if (_or_6762) smshr31_v_0 <= _mux_6761;
   end
   always @(posedge clk) begin
     if (rst) smshr31_tid_0 <= 7'h00;
-    else if (_or_7038) smshr31_tid_0 <= req_tid;
+    else if (_and_6760) smshr31_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr31_reg_0 <= 6'h00;
-    else if (_or_7038) smshr31_reg_0 <= req_reg;
+    else if (_and_6760) smshr31_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr31_off_0 <= 5'h00;
-    else if (_or_7038) smshr31_off_0 <= req_off;
+    else if (_and_6760) smshr31_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr31_fmt_0 <= 3'h0;
-    else if (_or_7038) smshr31_fmt_0 <= req_fmt;
+    else if (_and_6760) smshr31_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr31_v_1 <= 1'b0;
-    else if (_or_7042) smshr31_v_1 <= _mux_7041;
+    else if (_or_6768) smshr31_v_1 <= _mux_6767;
   end
   always @(posedge clk) begin
     if (rst) smshr31_tid_1 <= 7'h00;
-    else if (_and_5857) smshr31_tid_1 <= req_tid;
+    else if (_and_6770) smshr31_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr31_reg_1 <= 6'h00;
-    else if (_and_5857) smshr31_reg_1 <= req_reg;
+    else if (_and_6770) smshr31_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr31_off_1 <= 5'h00;
-    else if (_and_5857) smshr31_off_1 <= req_off;
+    else if (_and_6770) smshr31_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr31_fmt_1 <= 3'h0;
-    else if (_and_5857) smshr31_fmt_1 <= req_fmt;
+    else if (_and_6770) smshr31_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr32_v_0 <= 1'b0;
-    else if (_or_7048) smshr32_v_0 <= _mux_7047;
+    else if (_or_6776) smshr32_v_0 <= _mux_6775;
   end
   always @(posedge clk) begin
     if (rst) smshr32_tid_0 <= 7'h00;
-    else if (_or_7049) smshr32_tid_0 <= req_tid;
+    else if (_and_6774) smshr32_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr32_reg_0 <= 6'h00;
-    else if (_or_7049) smshr32_reg_0 <= req_reg;
+    else if (_and_6774) smshr32_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr32_off_0 <= 5'h00;
-    else if (_or_7049) smshr32_off_0 <= req_off;
+    else if (_and_6774) smshr32_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr32_fmt_0 <= 3'h0;
-    else if (_or_7049) smshr32_fmt_0 <= req_fmt;
+    else if (_and_6774) smshr32_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr32_v_1 <= 1'b0;
-    else if (_or_7053) smshr32_v_1 <= _mux_7052;
+    else if (_or_6782) smshr32_v_1 <= _mux_6781;
   end
   always @(posedge clk) begin
     if (rst) smshr32_tid_1 <= 7'h00;
-    else if (_and_5879) smshr32_tid_1 <= req_tid;
+    else if (_and_6784) smshr32_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr32_reg_1 <= 6'h00;
-    else if (_and_5879) smshr32_reg_1 <= req_reg;
+    else if (_and_6784) smshr32_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr32_off_1 <= 5'h00;
-    else if (_and_5879) smshr32_off_1 <= req_off;
+    else if (_and_6784) smshr32_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr32_fmt_1 <= 3'h0;
-    else if (_and_5879) smshr32_fmt_1 <= req_fmt;
+    else if (_and_6784) smshr32_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr33_v_0 <= 1'b0;
-    else if (_or_7059) smshr33_v_0 <= _mux_7058;
+    else if (_or_6790) smshr33_v_0 <= _mux_6789;
   end
   always @(posedge clk) begin
     if (rst) smshr33_tid_0 <= 7'h00;
-    else if (_or_7060) smshr33_tid_0 <= req_tid;
+    else if (_and_6788) smshr33_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr33_reg_0 <= 6'h00;
-    else if (_or_7060) smshr33_reg_0 <= req_reg;
+    else if (_and_6788) smshr33_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr33_off_0 <= 5'h00;
-    else if (_or_7060) smshr33_off_0 <= req_off;
+    else if (_and_6788) smshr33_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr33_fmt_0 <= 3'h0;
-    else if (_or_7060) smshr33_fmt_0 <= req_fmt;
+    else if (_and_6788) smshr33_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr33_v_1 <= 1'b0;
-    else if (_or_7064) smshr33_v_1 <= _mux_7063;
+    else if (_or_6796) smshr33_v_1 <= _mux_6795;
   end
   always @(posedge clk) begin
     if (rst) smshr33_tid_1 <= 7'h00;
-    else if (_and_5901) smshr33_tid_1 <= req_tid;
+    else if (_and_6798) smshr33_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr33_reg_1 <= 6'h00;
-    else if (_and_5901) smshr33_reg_1 <= req_reg;
+    else if (_and_6798) smshr33_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr33_off_1 <= 5'h00;
-    else if (_and_5901) smshr33_off_1 <= req_off;
+    else if (_and_6798) smshr33_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr33_fmt_1 <= 3'h0;
-    else if (_and_5901) smshr33_fmt_1 <= req_fmt;
+    else if (_and_6798) smshr33_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr34_v_0 <= 1'b0;
-    else if (_or_7070) smshr34_v_0 <= _mux_7069;
+    else if (_or_6804) smshr34_v_0 <= _mux_6803;
   end
   always @(posedge clk) begin
     if (rst) smshr34_tid_0 <= 7'h00;
-    else if (_or_7071) smshr34_tid_0 <= req_tid;
+    else if (_and_6802) smshr34_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr34_reg_0 <= 6'h00;
-    else if (_or_7071) smshr34_reg_0 <= req_reg;
+    else if (_and_6802) smshr34_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr34_off_0 <= 5'h00;
-    else if (_or_7071) smshr34_off_0 <= req_off;
+    else if (_and_6802) smshr34_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr34_fmt_0 <= 3'h0;
-    else if (_or_7071) smshr34_fmt_0 <= req_fmt;
+    else if (_and_6802) smshr34_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr34_v_1 <= 1'b0;
-    else if (_or_7075) smshr34_v_1 <= _mux_7074;
+    else if (_or_6810) smshr34_v_1 <= _mux_6809;
   end
   always @(posedge clk) begin
     if (rst) smshr34_tid_1 <= 7'h00;
-    else if (_and_5923) smshr34_tid_1 <= req_tid;
+    else if (_and_6812) smshr34_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr34_reg_1 <= 6'h00;
-    else if (_and_5923) smshr34_reg_1 <= req_reg;
+    else if (_and_6812) smshr34_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr34_off_1 <= 5'h00;
-    else if (_and_5923) smshr34_off_1 <= req_off;
+    else if (_and_6812) smshr34_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr34_fmt_1 <= 3'h0;
-    else if (_and_5923) smshr34_fmt_1 <= req_fmt;
+    else if (_and_6812) smshr34_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr35_v_0 <= 1'b0;
-    else if (_or_7081) smshr35_v_0 <= _mux_7080;
+    else if (_or_6818) smshr35_v_0 <= _mux_6817;
   end
   always @(posedge clk) begin
     if (rst) smshr35_tid_0 <= 7'h00;
-    else if (_or_7082) smshr35_tid_0 <= req_tid;
+    else if (_and_6816) smshr35_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr35_reg_0 <= 6'h00;
-    else if (_or_7082) smshr35_reg_0 <= req_reg;
+    else if (_and_6816) smshr35_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr35_off_0 <= 5'h00;
-    else if (_or_7082) smshr35_off_0 <= req_off;
+    else if (_and_6816) smshr35_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr35_fmt_0 <= 3'h0;
-    else if (_or_7082) smshr35_fmt_0 <= req_fmt;
+    else if (_and_6816) smshr35_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr35_v_1 <= 1'b0;
-    else if (_or_7086) smshr35_v_1 <= _mux_7085;
+    else if (_or_6824) smshr35_v_1 <= _mux_6823;
   end
   always @(posedge clk) begin
     if (rst) smshr35_tid_1 <= 7'h00;
-    else if (_and_5945) smshr35_tid_1 <= req_tid;
+    else if (_and_6826) smshr35_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr35_reg_1 <= 6'h00;
-    else if (_and_5945) smshr35_reg_1 <= req_reg;
+    else if (_and_6826) smshr35_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr35_off_1 <= 5'h00;
-    else if (_and_5945) smshr35_off_1 <= req_off;
+    else if (_and_6826) smshr35_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr35_fmt_1 <= 3'h0;
-    else if (_and_5945) smshr35_fmt_1 <= req_fmt;
+    else if (_and_6826) smshr35_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr36_v_0 <= 1'b0;
-    else if (_or_7092) smshr36_v_0 <= _mux_7091;
+    else if (_or_6832) smshr36_v_0 <= _mux_6831;
   end
   always @(posedge clk) begin
     if (rst) smshr36_tid_0 <= 7'h00;
-    else if (_or_7093) smshr36_tid_0 <= req_tid;
+    else if (_and_6830) smshr36_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr36_reg_0 <= 6'h00;
-    else if (_or_7093) smshr36_reg_0 <= req_reg;
+    else if (_and_6830) smshr36_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr36_off_0 <= 5'h00;
-    else if (_or_7093) smshr36_off_0 <= req_off;
+    else if (_and_6830) smshr36_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr36_fmt_0 <= 3'h0;
-    else if (_or_7093) smshr36_fmt_0 <= req_fmt;
+    else if (_and_6830) smshr36_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr36_v_1 <= 1'b0;
-    else if (_or_7097) smshr36_v_1 <= _mux_7096;
+    else if (_or_6838) smshr36_v_1 <= _mux_6837;
   end
   always @(posedge clk) begin
     if (rst) smshr36_tid_1 <= 7'h00;
-    else if (_and_5967) smshr36_tid_1 <= req_tid;
+    else if (_and_6840) smshr36_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr36_reg_1 <= 6'h00;
-    else if (_and_5967) smshr36_reg_1 <= req_reg;
+    else if (_and_6840) smshr36_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr36_off_1 <= 5'h00;
-    else if (_and_5967) smshr36_off_1 <= req_off;
+    else if (_and_6840) smshr36_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr36_fmt_1 <= 3'h0;
-    else if (_and_5967) smshr36_fmt_1 <= req_fmt;
+    else if (_and_6840) smshr36_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr37_v_0 <= 1'b0;
-    else if (_or_7103) smshr37_v_0 <= _mux_7102;
+    else if (_or_6846) smshr37_v_0 <= _mux_6845;
   end
   always @(posedge clk) begin
     if (rst) smshr37_tid_0 <= 7'h00;
-    else if (_or_7104) smshr37_tid_0 <= req_tid;
+    else if (_and_6844) smshr37_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr37_reg_0 <= 6'h00;
-    else if (_or_7104) smshr37_reg_0 <= req_reg;
+    else if (_and_6844) smshr37_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr37_off_0 <= 5'h00;
-    else if (_or_7104) smshr37_off_0 <= req_off;
+    else if (_and_6844) smshr37_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr37_fmt_0 <= 3'h0;
-    else if (_or_7104) smshr37_fmt_0 <= req_fmt;
+    else if (_and_6844) smshr37_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr37_v_1 <= 1'b0;
-    else if (_or_7108) smshr37_v_1 <= _mux_7107;
+    else if (_or_6852) smshr37_v_1 <= _mux_6851;
   end
   always @(posedge clk) begin
     if (rst) smshr37_tid_1 <= 7'h00;
-    else if (_and_5989) smshr37_tid_1 <= req_tid;
+    else if (_and_6854) smshr37_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr37_reg_1 <= 6'h00;
-    else if (_and_5989) smshr37_reg_1 <= req_reg;
+    else if (_and_6854) smshr37_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr37_off_1 <= 5'h00;
-    else if (_and_5989) smshr37_off_1 <= req_off;
+    else if (_and_6854) smshr37_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr37_fmt_1 <= 3'h0;
-    else if (_and_5989) smshr37_fmt_1 <= req_fmt;
+    else if (_and_6854) smshr37_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr38_v_0 <= 1'b0;
-    else if (_or_7114) smshr38_v_0 <= _mux_7113;
+    else if (_or_6860) smshr38_v_0 <= _mux_6859;
   end
   always @(posedge clk) begin
     if (rst) smshr38_tid_0 <= 7'h00;
-    else if (_or_7115) smshr38_tid_0 <= req_tid;
+    else if (_and_6858) smshr38_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr38_reg_0 <= 6'h00;
-    else if (_or_7115) smshr38_reg_0 <= req_reg;
+    else if (_and_6858) smshr38_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr38_off_0 <= 5'h00;
-    else if (_or_7115) smshr38_off_0 <= req_off;
+    else if (_and_6858) smshr38_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr38_fmt_0 <= 3'h0;
-    else if (_or_7115) smshr38_fmt_0 <= req_fmt;
+    else if (_and_6858) smshr38_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr38_v_1 <= 1'b0;
-    else if (_or_7119) smshr38_v_1 <= _mux_7118;
+    else if (_or_6866) smshr38_v_1 <= _mux_6865;
   end
   always @(posedge clk) begin
     if (rst) smshr38_tid_1 <= 7'h00;
-    else if (_and_6011) smshr38_tid_1 <= req_tid;
+    else if (_and_6868) smshr38_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr38_reg_1 <= 6'h00;
-    else if (_and_6011) smshr38_reg_1 <= req_reg;
+    else if (_and_6868) smshr38_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr38_off_1 <= 5'h00;
-    else if (_and_6011) smshr38_off_1 <= req_off;
+    else if (_and_6868) smshr38_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr38_fmt_1 <= 3'h0;
-    else if (_and_6011) smshr38_fmt_1 <= req_fmt;
+    else if (_and_6868) smshr38_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr39_v_0 <= 1'b0;
-    else if (_or_7125) smshr39_v_0 <= _mux_7124;
+    else if (_or_6874) smshr39_v_0 <= _mux_6873;
   end
   always @(posedge clk) begin
     if (rst) smshr39_tid_0 <= 7'h00;
-    else if (_or_7126) smshr39_tid_0 <= req_tid;
+    else if (_and_6872) smshr39_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr39_reg_0 <= 6'h00;
-    else if (_or_7126) smshr39_reg_0 <= req_reg;
+    else if (_and_6872) smshr39_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr39_off_0 <= 5'h00;
-    else if (_or_7126) smshr39_off_0 <= req_off;
+    else if (_and_6872) smshr39_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr39_fmt_0 <= 3'h0;
-    else if (_or_7126) smshr39_fmt_0 <= req_fmt;
+    else if (_and_6872) smshr39_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr39_v_1 <= 1'b0;
-    else if (_or_7130) smshr39_v_1 <= _mux_7129;
+    else if (_or_6880) smshr39_v_1 <= _mux_6879;
   end
   always @(posedge clk) begin
     if (rst) smshr39_tid_1 <= 7'h00;
-    else if (_and_6033) smshr39_tid_1 <= req_tid;
+    else if (_and_6882) smshr39_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr39_reg_1 <= 6'h00;
-    else if (_and_6033) smshr39_reg_1 <= req_reg;
+    else if (_and_6882) smshr39_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr39_off_1 <= 5'h00;
-    else if (_and_6033) smshr39_off_1 <= req_off;
+    else if (_and_6882) smshr39_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr39_fmt_1 <= 3'h0;
-    else if (_and_6033) smshr39_fmt_1 <= req_fmt;
+    else if (_and_6882) smshr39_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr40_v_0 <= 1'b0;
-    else if (_or_7136) smshr40_v_0 <= _mux_7135;
+    else if (_or_6888) smshr40_v_0 <= _mux_6887;
   end
   always @(posedge clk) begin
     if (rst) smshr40_tid_0 <= 7'h00;
-    else if (_or_7137) smshr40_tid_0 <= req_tid;
+    else if (_and_6886) smshr40_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr40_reg_0 <= 6'h00;
-    else if (_or_7137) smshr40_reg_0 <= req_reg;
+    else if (_and_6886) smshr40_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr40_off_0 <= 5'h00;
-    else if (_or_7137) smshr40_off_0 <= req_off;
+    else if (_and_6886) smshr40_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr40_fmt_0 <= 3'h0;
-    else if (_or_7137) smshr40_fmt_0 <= req_fmt;
+    else if (_and_6886) smshr40_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr40_v_1 <= 1'b0;
-    else if (_or_7141) smshr40_v_1 <= _mux_7140;
+    else if (_or_6894) smshr40_v_1 <= _mux_6893;
   end
   always @(posedge clk) begin
     if (rst) smshr40_tid_1 <= 7'h00;
-    else if (_and_6055) smshr40_tid_1 <= req_tid;
+    else if (_and_6896) smshr40_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr40_reg_1 <= 6'h00;
-    else if (_and_6055) smshr40_reg_1 <= req_reg;
+    else if (_and_6896) smshr40_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr40_off_1 <= 5'h00;
-    else if (_and_6055) smshr40_off_1 <= req_off;
+    else if (_and_6896) smshr40_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr40_fmt_1 <= 3'h0;
-    else if (_and_6055) smshr40_fmt_1 <= req_fmt;
+    else if (_and_6896) smshr40_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr41_v_0 <= 1'b0;
-    else if (_or_7147) smshr41_v_0 <= _mux_7146;
+    else if (_or_6902) smshr41_v_0 <= _mux_6901;
   end
   always @(posedge clk) begin
     if (rst) smshr41_tid_0 <= 7'h00;
-    else if (_or_7148) smshr41_tid_0 <= req_tid;
+    else if (_and_6900) smshr41_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr41_reg_0 <= 6'h00;
-    else if (_or_7148) smshr41_reg_0 <= req_reg;
+    else if (_and_6900) smshr41_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr41_off_0 <= 5'h00;
-    else if (_or_7148) smshr41_off_0 <= req_off;
+    else if (_and_6900) smshr41_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr41_fmt_0 <= 3'h0;
-    else if (_or_7148) smshr41_fmt_0 <= req_fmt;
+    else if (_and_6900) smshr41_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr41_v_1 <= 1'b0;
-    else if (_or_7152) smshr41_v_1 <= _mux_7151;
+    else if (_or_6908) smshr41_v_1 <= _mux_6907;
   end
   always @(posedge clk) begin
     if (rst) smshr41_tid_1 <= 7'h00;
-    else if (_and_6077) smshr41_tid_1 <= req_tid;
+    else if (_and_6910) smshr41_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr41_reg_1 <= 6'h00;
-    else if (_and_6077) smshr41_reg_1 <= req_reg;
+    else if (_and_6910) smshr41_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr41_off_1 <= 5'h00;
-    else if (_and_6077) smshr41_off_1 <= req_off;
+    else if (_and_6910) smshr41_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr41_fmt_1 <= 3'h0;
-    else if (_and_6077) smshr41_fmt_1 <= req_fmt;
+    else if (_and_6910) smshr41_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr42_v_0 <= 1'b0;
-    else if (_or_7158) smshr42_v_0 <= _mux_7157;
+    else if (_or_6916) smshr42_v_0 <= _mux_6915;
   end
   always @(posedge clk) begin
     if (rst) smshr42_tid_0 <= 7'h00;
-    else if (_or_7159) smshr42_tid_0 <= req_tid;
+    else if (_and_6914) smshr42_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr42_reg_0 <= 6'h00;
-    else if (_or_7159) smshr42_reg_0 <= req_reg;
+    else if (_and_6914) smshr42_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr42_off_0 <= 5'h00;
-    else if (_or_7159) smshr42_off_0 <= req_off;
+    else if (_and_6914) smshr42_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr42_fmt_0 <= 3'h0;
-    else if (_or_7159) smshr42_fmt_0 <= req_fmt;
+    else if (_and_6914) smshr42_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr42_v_1 <= 1'b0;
-    else if (_or_7163) smshr42_v_1 <= _mux_7162;
+    else if (_or_6922) smshr42_v_1 <= _mux_6921;
   end
   always @(posedge clk) begin
     if (rst) smshr42_tid_1 <= 7'h00;
-    else if (_and_6099) smshr42_tid_1 <= req_tid;
+    else if (_and_6924) smshr42_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr42_reg_1 <= 6'h00;
-    else if (_and_6099) smshr42_reg_1 <= req_reg;
+    else if (_and_6924) smshr42_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr42_off_1 <= 5'h00;
-    else if (_and_6099) smshr42_off_1 <= req_off;
+    else if (_and_6924) smshr42_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr42_fmt_1 <= 3'h0;
-    else if (_and_6099) smshr42_fmt_1 <= req_fmt;
+    else if (_and_6924) smshr42_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr43_v_0 <= 1'b0;
-    else if (_or_7169) smshr43_v_0 <= _mux_7168;
+    else if (_or_6930) smshr43_v_0 <= _mux_6929;
   end
   always @(posedge clk) begin
     if (rst) smshr43_tid_0 <= 7'h00;
-    else if (_or_7170) smshr43_tid_0 <= req_tid;
+    else if (_and_6928) smshr43_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr43_reg_0 <= 6'h00;
-    else if (_or_7170) smshr43_reg_0 <= req_reg;
+    else if (_and_6928) smshr43_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr43_off_0 <= 5'h00;
-    else if (_or_7170) smshr43_off_0 <= req_off;
+    else if (_and_6928) smshr43_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr43_fmt_0 <= 3'h0;
-    else if (_or_7170) smshr43_fmt_0 <= req_fmt;
+    else if (_and_6928) smshr43_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr43_v_1 <= 1'b0;
-    else if (_or_7174) smshr43_v_1 <= _mux_7173;
+    else if (_or_6936) smshr43_v_1 <= _mux_6935;
   end
   always @(posedge clk) begin
     if (rst) smshr43_tid_1 <= 7'h00;
-    else if (_and_6121) smshr43_tid_1 <= req_tid;
+    else if (_and_6938) smshr43_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr43_reg_1 <= 6'h00;
-    else if (_and_6121) smshr43_reg_1 <= req_reg;
+    else if (_and_6938) smshr43_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr43_off_1 <= 5'h00;
-    else if (_and_6121) smshr43_off_1 <= req_off;
+    else if (_and_6938) smshr43_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr43_fmt_1 <= 3'h0;
-    else if (_and_6121) smshr43_fmt_1 <= req_fmt;
+    else if (_and_6938) smshr43_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr44_v_0 <= 1'b0;
-    else if (_or_7180) smshr44_v_0 <= _mux_7179;
+    else if (_or_6944) smshr44_v_0 <= _mux_6943;
   end
   always @(posedge clk) begin
     if (rst) smshr44_tid_0 <= 7'h00;
-    else if (_or_7181) smshr44_tid_0 <= req_tid;
+    else if (_and_6942) smshr44_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr44_reg_0 <= 6'h00;
-    else if (_or_7181) smshr44_reg_0 <= req_reg;
+    else if (_and_6942) smshr44_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr44_off_0 <= 5'h00;
-    else if (_or_7181) smshr44_off_0 <= req_off;
+    else if (_and_6942) smshr44_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr44_fmt_0 <= 3'h0;
-    else if (_or_7181) smshr44_fmt_0 <= req_fmt;
+    else if (_and_6942) smshr44_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr44_v_1 <= 1'b0;
-    else if (_or_7185) smshr44_v_1 <= _mux_7184;
+    else if (_or_6950) smshr44_v_1 <= _mux_6949;
   end
   always @(posedge clk) begin
     if (rst) smshr44_tid_1 <= 7'h00;
-    else if (_and_6143) smshr44_tid_1 <= req_tid;
+    else if (_and_6952) smshr44_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr44_reg_1 <= 6'h00;
-    else if (_and_6143) smshr44_reg_1 <= req_reg;
+    else if (_and_6952) smshr44_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr44_off_1 <= 5'h00;
-    else if (_and_6143) smshr44_off_1 <= req_off;
+    else if (_and_6952) smshr44_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr44_fmt_1 <= 3'h0;
-    else if (_and_6143) smshr44_fmt_1 <= req_fmt;
+    else if (_and_6952) smshr44_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr45_v_0 <= 1'b0;
-    else if (_or_7191) smshr45_v_0 <= _mux_7190;
+    else if (_or_6958) smshr45_v_0 <= _mux_6957;
   end
   always @(posedge clk) begin
     if (rst) smshr45_tid_0 <= 7'h00;
-    else if (_or_7192) smshr45_tid_0 <= req_tid;
+    else if (_and_6956) smshr45_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr45_reg_0 <= 6'h00;
-    else if (_or_7192) smshr45_reg_0 <= req_reg;
+    else if (_and_6956) smshr45_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr45_off_0 <= 5'h00;
-    else if (_or_7192) smshr45_off_0 <= req_off;
+    else if (_and_6956) smshr45_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr45_fmt_0 <= 3'h0;
-    else if (_or_7192) smshr45_fmt_0 <= req_fmt;
+    else if (_and_6956) smshr45_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr45_v_1 <= 1'b0;
-    else if (_or_7196) smshr45_v_1 <= _mux_7195;
+    else if (_or_6964) smshr45_v_1 <= _mux_6963;
   end
   always @(posedge clk) begin
     if (rst) smshr45_tid_1 <= 7'h00;
-    else if (_and_6165) smshr45_tid_1 <= req_tid;
+    else if (_and_6966) smshr45_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr45_reg_1 <= 6'h00;
-    else if (_and_6165) smshr45_reg_1 <= req_reg;
+    else if (_and_6966) smshr45_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr45_off_1 <= 5'h00;
-    else if (_and_6165) smshr45_off_1 <= req_off;
+    else if (_and_6966) smshr45_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr45_fmt_1 <= 3'h0;
-    else if (_and_6165) smshr45_fmt_1 <= req_fmt;
+    else if (_and_6966) smshr45_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr46_v_0 <= 1'b0;
-    else if (_or_7202) smshr46_v_0 <= _mux_7201;
+    else if (_or_6972) smshr46_v_0 <= _mux_6971;
   end
   always @(posedge clk) begin
     if (rst) smshr46_tid_0 <= 7'h00;
-    else if (_or_7203) smshr46_tid_0 <= req_tid;
+    else if (_and_6970) smshr46_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr46_reg_0 <= 6'h00;
-    else if (_or_7203) smshr46_reg_0 <= req_reg;
+    else if (_and_6970) smshr46_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr46_off_0 <= 5'h00;
-    else if (_or_7203) smshr46_off_0 <= req_off;
+    else if (_and_6970) smshr46_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr46_fmt_0 <= 3'h0;
-    else if (_or_7203) smshr46_fmt_0 <= req_fmt;
+    else if (_and_6970) smshr46_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr46_v_1 <= 1'b0;
-    else if (_or_7207) smshr46_v_1 <= _mux_7206;
+    else if (_or_6978) smshr46_v_1 <= _mux_6977;
   end
   always @(posedge clk) begin
     if (rst) smshr46_tid_1 <= 7'h00;
-    else if (_and_6187) smshr46_tid_1 <= req_tid;
+    else if (_and_6980) smshr46_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr46_reg_1 <= 6'h00;
-    else if (_and_6187) smshr46_reg_1 <= req_reg;
+    else if (_and_6980) smshr46_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr46_off_1 <= 5'h00;
-    else if (_and_6187) smshr46_off_1 <= req_off;
+    else if (_and_6980) smshr46_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr46_fmt_1 <= 3'h0;
-    else if (_and_6187) smshr46_fmt_1 <= req_fmt;
+    else if (_and_6980) smshr46_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr47_v_0 <= 1'b0;
-    else if (_or_7213) smshr47_v_0 <= _mux_7212;
+    else if (_or_6986) smshr47_v_0 <= _mux_6985;
   end
   always @(posedge clk) begin
     if (rst) smshr47_tid_0 <= 7'h00;
-    else if (_or_7214) smshr47_tid_0 <= req_tid;
+    else if (_and_6984) smshr47_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr47_reg_0 <= 6'h00;
-    else if (_or_7214) smshr47_reg_0 <= req_reg;
+    else if (_and_6984) smshr47_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr47_off_0 <= 5'h00;
-    else if (_or_7214) smshr47_off_0 <= req_off;
+    else if (_and_6984) smshr47_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr47_fmt_0 <= 3'h0;
-    else if (_or_7214) smshr47_fmt_0 <= req_fmt;
+    else if (_and_6984) smshr47_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr47_v_1 <= 1'b0;
-    else if (_or_7218) smshr47_v_1 <= _mux_7217;
+    else if (_or_6992) smshr47_v_1 <= _mux_6991;
   end
   always @(posedge clk) begin
     if (rst) smshr47_tid_1 <= 7'h00;
-    else if (_and_6209) smshr47_tid_1 <= req_tid;
+    else if (_and_6994) smshr47_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr47_reg_1 <= 6'h00;
-    else if (_and_6209) smshr47_reg_1 <= req_reg;
+    else if (_and_6994) smshr47_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr47_off_1 <= 5'h00;
-    else if (_and_6209) smshr47_off_1 <= req_off;
+    else if (_and_6994) smshr47_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr47_fmt_1 <= 3'h0;
-    else if (_and_6209) smshr47_fmt_1 <= req_fmt;
+    else if (_and_6994) smshr47_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr48_v_0 <= 1'b0;
-    else if (_or_7224) smshr48_v_0 <= _mux_7223;
+    else if (_or_7000) smshr48_v_0 <= _mux_6999;
   end
   always @(posedge clk) begin
     if (rst) smshr48_tid_0 <= 7'h00;
-    else if (_or_7225) smshr48_tid_0 <= req_tid;
+    else if (_and_6998) smshr48_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr48_reg_0 <= 6'h00;
-    else if (_or_7225) smshr48_reg_0 <= req_reg;
+    else if (_and_6998) smshr48_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr48_off_0 <= 5'h00;
-    else if (_or_7225) smshr48_off_0 <= req_off;
+    else if (_and_6998) smshr48_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr48_fmt_0 <= 3'h0;
-    else if (_or_7225) smshr48_fmt_0 <= req_fmt;
+    else if (_and_6998) smshr48_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr48_v_1 <= 1'b0;
-    else if (_or_7229) smshr48_v_1 <= _mux_7228;
+    else if (_or_7006) smshr48_v_1 <= _mux_7005;
   end
   always @(posedge clk) begin
     if (rst) smshr48_tid_1 <= 7'h00;
-    else if (_and_6231) smshr48_tid_1 <= req_tid;
+    else if (_and_7008) smshr48_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr48_reg_1 <= 6'h00;
-    else if (_and_6231) smshr48_reg_1 <= req_reg;
+    else if (_and_7008) smshr48_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr48_off_1 <= 5'h00;
-    else if (_and_6231) smshr48_off_1 <= req_off;
+    else if (_and_7008) smshr48_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr48_fmt_1 <= 3'h0;
-    else if (_and_6231) smshr48_fmt_1 <= req_fmt;
+    else if (_and_7008) smshr48_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr49_v_0 <= 1'b0;
-    else if (_or_7235) smshr49_v_0 <= _mux_7234;
+    else if (_or_7014) smshr49_v_0 <= _mux_7013;
   end
   always @(posedge clk) begin
     if (rst) smshr49_tid_0 <= 7'h00;
-    else if (_or_7236) smshr49_tid_0 <= req_tid;
+    else if (_and_7012) smshr49_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr49_reg_0 <= 6'h00;
-    else if (_or_7236) smshr49_reg_0 <= req_reg;
+    else if (_and_7012) smshr49_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr49_off_0 <= 5'h00;
-    else if (_or_7236) smshr49_off_0 <= req_off;
+    else if (_and_7012) smshr49_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr49_fmt_0 <= 3'h0;
-    else if (_or_7236) smshr49_fmt_0 <= req_fmt;
+    else if (_and_7012) smshr49_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr49_v_1 <= 1'b0;
-    else if (_or_7240) smshr49_v_1 <= _mux_7239;
+    else if (_or_7020) smshr49_v_1 <= _mux_7019;
   end
   always @(posedge clk) begin
     if (rst) smshr49_tid_1 <= 7'h00;
-    else if (_and_6253) smshr49_tid_1 <= req_tid;
+    else if (_and_7022) smshr49_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr49_reg_1 <= 6'h00;
-    else if (_and_6253) smshr49_reg_1 <= req_reg;
+    else if (_and_7022) smshr49_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr49_off_1 <= 5'h00;
-    else if (_and_6253) smshr49_off_1 <= req_off;
+    else if (_and_7022) smshr49_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr49_fmt_1 <= 3'h0;
-    else if (_and_6253) smshr49_fmt_1 <= req_fmt;
+    else if (_and_7022) smshr49_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr50_v_0 <= 1'b0;
-    else if (_or_7246) smshr50_v_0 <= _mux_7245;
+    else if (_or_7028) smshr50_v_0 <= _mux_7027;
   end
   always @(posedge clk) begin
     if (rst) smshr50_tid_0 <= 7'h00;
-    else if (_or_7247) smshr50_tid_0 <= req_tid;
+    else if (_and_7026) smshr50_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr50_reg_0 <= 6'h00;
-    else if (_or_7247) smshr50_reg_0 <= req_reg;
+    else if (_and_7026) smshr50_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr50_off_0 <= 5'h00;
-    else if (_or_7247) smshr50_off_0 <= req_off;
+    else if (_and_7026) smshr50_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr50_fmt_0 <= 3'h0;
-    else if (_or_7247) smshr50_fmt_0 <= req_fmt;
+    else if (_and_7026) smshr50_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr50_v_1 <= 1'b0;
-    else if (_or_7251) smshr50_v_1 <= _mux_7250;
+    else if (_or_7034) smshr50_v_1 <= _mux_7033;
   end
   always @(posedge clk) begin
     if (rst) smshr50_tid_1 <= 7'h00;
-    else if (_and_6275) smshr50_tid_1 <= req_tid;
+    else if (_and_7036) smshr50_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr50_reg_1 <= 6'h00;
-    else if (_and_6275) smshr50_reg_1 <= req_reg;
+    else if (_and_7036) smshr50_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr50_off_1 <= 5'h00;
-    else if (_and_6275) smshr50_off_1 <= req_off;
+    else if (_and_7036) smshr50_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr50_fmt_1 <= 3'h0;
-    else if (_and_6275) smshr50_fmt_1 <= req_fmt;
+    else if (_and_7036) smshr50_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr51_v_0 <= 1'b0;
-    else if (_or_7257) smshr51_v_0 <= _mux_7256;
+    else if (_or_7042) smshr51_v_0 <= _mux_7041;
   end
   always @(posedge clk) begin
     if (rst) smshr51_tid_0 <= 7'h00;
-    else if (_or_7258) smshr51_tid_0 <= req_tid;
+    else if (_and_7040) smshr51_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr51_reg_0 <= 6'h00;
-    else if (_or_7258) smshr51_reg_0 <= req_reg;
+    else if (_and_7040) smshr51_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr51_off_0 <= 5'h00;
-    else if (_or_7258) smshr51_off_0 <= req_off;
+    else if (_and_7040) smshr51_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr51_fmt_0 <= 3'h0;
-    else if (_or_7258) smshr51_fmt_0 <= req_fmt;
+    else if (_and_7040) smshr51_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr51_v_1 <= 1'b0;
-    else if (_or_7262) smshr51_v_1 <= _mux_7261;
+    else if (_or_7048) smshr51_v_1 <= _mux_7047;
   end
   always @(posedge clk) begin
     if (rst) smshr51_tid_1 <= 7'h00;
-    else if (_and_6297) smshr51_tid_1 <= req_tid;
+    else if (_and_7050) smshr51_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr51_reg_1 <= 6'h00;
-    else if (_and_6297) smshr51_reg_1 <= req_reg;
+    else if (_and_7050) smshr51_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr51_off_1 <= 5'h00;
-    else if (_and_6297) smshr51_off_1 <= req_off;
+    else if (_and_7050) smshr51_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr51_fmt_1 <= 3'h0;
-    else if (_and_6297) smshr51_fmt_1 <= req_fmt;
+    else if (_and_7050) smshr51_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr52_v_0 <= 1'b0;
-    else if (_or_7268) smshr52_v_0 <= _mux_7267;
+    else if (_or_7056) smshr52_v_0 <= _mux_7055;
   end
   always @(posedge clk) begin
     if (rst) smshr52_tid_0 <= 7'h00;
-    else if (_or_7269) smshr52_tid_0 <= req_tid;
+    else if (_and_7054) smshr52_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr52_reg_0 <= 6'h00;
-    else if (_or_7269) smshr52_reg_0 <= req_reg;
+    else if (_and_7054) smshr52_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr52_off_0 <= 5'h00;
-    else if (_or_7269) smshr52_off_0 <= req_off;
+    else if (_and_7054) smshr52_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr52_fmt_0 <= 3'h0;
-    else if (_or_7269) smshr52_fmt_0 <= req_fmt;
+    else if (_and_7054) smshr52_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr52_v_1 <= 1'b0;
-    else if (_or_7273) smshr52_v_1 <= _mux_7272;
+    else if (_or_7062) smshr52_v_1 <= _mux_7061;
   end
   always @(posedge clk) begin
     if (rst) smshr52_tid_1 <= 7'h00;
-    else if (_and_6319) smshr52_tid_1 <= req_tid;
+    else if (_and_7064) smshr52_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr52_reg_1 <= 6'h00;
-    else if (_and_6319) smshr52_reg_1 <= req_reg;
+    else if (_and_7064) smshr52_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr52_off_1 <= 5'h00;
-    else if (_and_6319) smshr52_off_1 <= req_off;
+    else if (_and_7064) smshr52_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr52_fmt_1 <= 3'h0;
-    else if (_and_6319) smshr52_fmt_1 <= req_fmt;
+    else if (_and_7064) smshr52_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr53_v_0 <= 1'b0;
-    else if (_or_7279) smshr53_v_0 <= _mux_7278;
+    else if (_or_7070) smshr53_v_0 <= _mux_7069;
   end
   always @(posedge clk) begin
     if (rst) smshr53_tid_0 <= 7'h00;
-    else if (_or_7280) smshr53_tid_0 <= req_tid;
+    else if (_and_7068) smshr53_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr53_reg_0 <= 6'h00;
-    else if (_or_7280) smshr53_reg_0 <= req_reg;
+    else if (_and_7068) smshr53_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr53_off_0 <= 5'h00;
-    else if (_or_7280) smshr53_off_0 <= req_off;
+    else if (_and_7068) smshr53_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr53_fmt_0 <= 3'h0;
-    else if (_or_7280) smshr53_fmt_0 <= req_fmt;
+    else if (_and_7068) smshr53_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr53_v_1 <= 1'b0;
-    else if (_or_7284) smshr53_v_1 <= _mux_7283;
+    else if (_or_7076) smshr53_v_1 <= _mux_7075;
   end
   always @(posedge clk) begin
     if (rst) smshr53_tid_1 <= 7'h00;
-    else if (_and_6341) smshr53_tid_1 <= req_tid;
+    else if (_and_7078) smshr53_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr53_reg_1 <= 6'h00;
-    else if (_and_6341) smshr53_reg_1 <= req_reg;
+    else if (_and_7078) smshr53_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr53_off_1 <= 5'h00;
-    else if (_and_6341) smshr53_off_1 <= req_off;
+    else if (_and_7078) smshr53_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr53_fmt_1 <= 3'h0;
-    else if (_and_6341) smshr53_fmt_1 <= req_fmt;
+    else if (_and_7078) smshr53_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr54_v_0 <= 1'b0;
-    else if (_or_7290) smshr54_v_0 <= _mux_7289;
+    else if (_or_7084) smshr54_v_0 <= _mux_7083;
   end
   always @(posedge clk) begin
     if (rst) smshr54_tid_0 <= 7'h00;
-    else if (_or_7291) smshr54_tid_0 <= req_tid;
+    else if (_and_7082) smshr54_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr54_reg_0 <= 6'h00;
-    else if (_or_7291) smshr54_reg_0 <= req_reg;
+    else if (_and_7082) smshr54_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr54_off_0 <= 5'h00;
-    else if (_or_7291) smshr54_off_0 <= req_off;
+    else if (_and_7082) smshr54_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr54_fmt_0 <= 3'h0;
-    else if (_or_7291) smshr54_fmt_0 <= req_fmt;
+    else if (_and_7082) smshr54_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr54_v_1 <= 1'b0;
-    else if (_or_7295) smshr54_v_1 <= _mux_7294;
+    else if (_or_7090) smshr54_v_1 <= _mux_7089;
   end
   always @(posedge clk) begin
     if (rst) smshr54_tid_1 <= 7'h00;
-    else if (_and_6363) smshr54_tid_1 <= req_tid;
+    else if (_and_7092) smshr54_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr54_reg_1 <= 6'h00;
-    else if (_and_6363) smshr54_reg_1 <= req_reg;
+    else if (_and_7092) smshr54_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr54_off_1 <= 5'h00;
-    else if (_and_6363) smshr54_off_1 <= req_off;
+    else if (_and_7092) smshr54_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr54_fmt_1 <= 3'h0;
-    else if (_and_6363) smshr54_fmt_1 <= req_fmt;
+    else if (_and_7092) smshr54_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr55_v_0 <= 1'b0;
-    else if (_or_7301) smshr55_v_0 <= _mux_7300;
+    else if (_or_7098) smshr55_v_0 <= _mux_7097;
   end
   always @(posedge clk) begin
     if (rst) smshr55_tid_0 <= 7'h00;
-    else if (_or_7302) smshr55_tid_0 <= req_tid;
+    else if (_and_7096) smshr55_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr55_reg_0 <= 6'h00;
-    else if (_or_7302) smshr55_reg_0 <= req_reg;
+    else if (_and_7096) smshr55_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr55_off_0 <= 5'h00;
-    else if (_or_7302) smshr55_off_0 <= req_off;
+    else if (_and_7096) smshr55_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr55_fmt_0 <= 3'h0;
-    else if (_or_7302) smshr55_fmt_0 <= req_fmt;
+    else if (_and_7096) smshr55_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr55_v_1 <= 1'b0;
-    else if (_or_7306) smshr55_v_1 <= _mux_7305;
+    else if (_or_7104) smshr55_v_1 <= _mux_7103;
   end
   always @(posedge clk) begin
     if (rst) smshr55_tid_1 <= 7'h00;
-    else if (_and_6385) smshr55_tid_1 <= req_tid;
+    else if (_and_7106) smshr55_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr55_reg_1 <= 6'h00;
-    else if (_and_6385) smshr55_reg_1 <= req_reg;
+    else if (_and_7106) smshr55_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr55_off_1 <= 5'h00;
-    else if (_and_6385) smshr55_off_1 <= req_off;
+    else if (_and_7106) smshr55_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr55_fmt_1 <= 3'h0;
-    else if (_and_6385) smshr55_fmt_1 <= req_fmt;
+    else if (_and_7106) smshr55_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr56_v_0 <= 1'b0;
-    else if (_or_7312) smshr56_v_0 <= _mux_7311;
+    else if (_or_7112) smshr56_v_0 <= _mux_7111;
   end
   always @(posedge clk) begin
     if (rst) smshr56_tid_0 <= 7'h00;
-    else if (_or_7313) smshr56_tid_0 <= req_tid;
+    else if (_and_7110) smshr56_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr56_reg_0 <= 6'h00;
-    else if (_or_7313) smshr56_reg_0 <= req_reg;
+    else if (_and_7110) smshr56_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr56_off_0 <= 5'h00;
-    else if (_or_7313) smshr56_off_0 <= req_off;
+    else if (_and_7110) smshr56_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr56_fmt_0 <= 3'h0;
-    else if (_or_7313) smshr56_fmt_0 <= req_fmt;
+    else if (_and_7110) smshr56_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr56_v_1 <= 1'b0;
-    else if (_or_7317) smshr56_v_1 <= _mux_7316;
+    else if (_or_7118) smshr56_v_1 <= _mux_7117;
   end
   always @(posedge clk) begin
     if (rst) smshr56_tid_1 <= 7'h00;
-    else if (_and_6407) smshr56_tid_1 <= req_tid;
+    else if (_and_7120) smshr56_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr56_reg_1 <= 6'h00;
-    else if (_and_6407) smshr56_reg_1 <= req_reg;
+    else if (_and_7120) smshr56_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr56_off_1 <= 5'h00;
-    else if (_and_6407) smshr56_off_1 <= req_off;
+    else if (_and_7120) smshr56_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr56_fmt_1 <= 3'h0;
-    else if (_and_6407) smshr56_fmt_1 <= req_fmt;
+    else if (_and_7120) smshr56_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr57_v_0 <= 1'b0;
-    else if (_or_7323) smshr57_v_0 <= _mux_7322;
+    else if (_or_7126) smshr57_v_0 <= _mux_7125;
   end
   always @(posedge clk) begin
     if (rst) smshr57_tid_0 <= 7'h00;
-    else if (_or_7324) smshr57_tid_0 <= req_tid;
+    else if (_and_7124) smshr57_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr57_reg_0 <= 6'h00;
-    else if (_or_7324) smshr57_reg_0 <= req_reg;
+    else if (_and_7124) smshr57_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr57_off_0 <= 5'h00;
-    else if (_or_7324) smshr57_off_0 <= req_off;
+    else if (_and_7124) smshr57_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr57_fmt_0 <= 3'h0;
-    else if (_or_7324) smshr57_fmt_0 <= req_fmt;
+    else if (_and_7124) smshr57_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr57_v_1 <= 1'b0;
-    else if (_or_7328) smshr57_v_1 <= _mux_7327;
+    else if (_or_7132) smshr57_v_1 <= _mux_7131;
   end
   always @(posedge clk) begin
     if (rst) smshr57_tid_1 <= 7'h00;
-    else if (_and_6429) smshr57_tid_1 <= req_tid;
+    else if (_and_7134) smshr57_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr57_reg_1 <= 6'h00;
-    else if (_and_6429) smshr57_reg_1 <= req_reg;
+    else if (_and_7134) smshr57_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr57_off_1 <= 5'h00;
-    else if (_and_6429) smshr57_off_1 <= req_off;
+    else if (_and_7134) smshr57_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr57_fmt_1 <= 3'h0;
-    else if (_and_6429) smshr57_fmt_1 <= req_fmt;
+    else if (_and_7134) smshr57_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr58_v_0 <= 1'b0;
-    else if (_or_7334) smshr58_v_0 <= _mux_7333;
+    else if (_or_7140) smshr58_v_0 <= _mux_7139;
   end
   always @(posedge clk) begin
     if (rst) smshr58_tid_0 <= 7'h00;
-    else if (_or_7335) smshr58_tid_0 <= req_tid;
+    else if (_and_7138) smshr58_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr58_reg_0 <= 6'h00;
-    else if (_or_7335) smshr58_reg_0 <= req_reg;
+    else if (_and_7138) smshr58_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr58_off_0 <= 5'h00;
-    else if (_or_7335) smshr58_off_0 <= req_off;
+    else if (_and_7138) smshr58_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr58_fmt_0 <= 3'h0;
-    else if (_or_7335) smshr58_fmt_0 <= req_fmt;
+    else if (_and_7138) smshr58_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr58_v_1 <= 1'b0;
-    else if (_or_7339) smshr58_v_1 <= _mux_7338;
+    else if (_or_7146) smshr58_v_1 <= _mux_7145;
   end
   always @(posedge clk) begin
     if (rst) smshr58_tid_1 <= 7'h00;
-    else if (_and_6451) smshr58_tid_1 <= req_tid;
+    else if (_and_7148) smshr58_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr58_reg_1 <= 6'h00;
-    else if (_and_6451) smshr58_reg_1 <= req_reg;
+    else if (_and_7148) smshr58_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr58_off_1 <= 5'h00;
-    else if (_and_6451) smshr58_off_1 <= req_off;
+    else if (_and_7148) smshr58_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr58_fmt_1 <= 3'h0;
-    else if (_and_6451) smshr58_fmt_1 <= req_fmt;
+    else if (_and_7148) smshr58_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr59_v_0 <= 1'b0;
-    else if (_or_7345) smshr59_v_0 <= _mux_7344;
+    else if (_or_7154) smshr59_v_0 <= _mux_7153;
   end
   always @(posedge clk) begin
     if (rst) smshr59_tid_0 <= 7'h00;
-    else if (_or_7346) smshr59_tid_0 <= req_tid;
+    else if (_and_7152) smshr59_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr59_reg_0 <= 6'h00;
-    else if (_or_7346) smshr59_reg_0 <= req_reg;
+    else if (_and_7152) smshr59_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr59_off_0 <= 5'h00;
-    else if (_or_7346) smshr59_off_0 <= req_off;
+    else if (_and_7152) smshr59_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr59_fmt_0 <= 3'h0;
-    else if (_or_7346) smshr59_fmt_0 <= req_fmt;
+    else if (_and_7152) smshr59_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr59_v_1 <= 1'b0;
-    else if (_or_7350) smshr59_v_1 <= _mux_7349;
+    else if (_or_7160) smshr59_v_1 <= _mux_7159;
   end
   always @(posedge clk) begin
     if (rst) smshr59_tid_1 <= 7'h00;
-    else if (_and_6473) smshr59_tid_1 <= req_tid;
+    else if (_and_7162) smshr59_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr59_reg_1 <= 6'h00;
-    else if (_and_6473) smshr59_reg_1 <= req_reg;
+    else if (_and_7162) smshr59_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr59_off_1 <= 5'h00;
-    else if (_and_6473) smshr59_off_1 <= req_off;
+    else if (_and_7162) smshr59_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr59_fmt_1 <= 3'h0;
-    else if (_and_6473) smshr59_fmt_1 <= req_fmt;
+    else if (_and_7162) smshr59_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr60_v_0 <= 1'b0;
-    else if (_or_7356) smshr60_v_0 <= _mux_7355;
+    else if (_or_7168) smshr60_v_0 <= _mux_7167;
   end
   always @(posedge clk) begin
     if (rst) smshr60_tid_0 <= 7'h00;
-    else if (_or_7357) smshr60_tid_0 <= req_tid;
+    else if (_and_7166) smshr60_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr60_reg_0 <= 6'h00;
-    else if (_or_7357) smshr60_reg_0 <= req_reg;
+    else if (_and_7166) smshr60_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr60_off_0 <= 5'h00;
-    else if (_or_7357) smshr60_off_0 <= req_off;
+    else if (_and_7166) smshr60_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr60_fmt_0 <= 3'h0;
-    else if (_or_7357) smshr60_fmt_0 <= req_fmt;
+    else if (_and_7166) smshr60_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr60_v_1 <= 1'b0;
-    else if (_or_7361) smshr60_v_1 <= _mux_7360;
+    else if (_or_7174) smshr60_v_1 <= _mux_7173;
   end
   always @(posedge clk) begin
     if (rst) smshr60_tid_1 <= 7'h00;
-    else if (_and_6495) smshr60_tid_1 <= req_tid;
+    else if (_and_7176) smshr60_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr60_reg_1 <= 6'h00;
-    else if (_and_6495) smshr60_reg_1 <= req_reg;
+    else if (_and_7176) smshr60_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr60_off_1 <= 5'h00;
-    else if (_and_6495) smshr60_off_1 <= req_off;
+    else if (_and_7176) smshr60_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr60_fmt_1 <= 3'h0;
-    else if (_and_6495) smshr60_fmt_1 <= req_fmt;
+    else if (_and_7176) smshr60_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr61_v_0 <= 1'b0;
-    else if (_or_7367) smshr61_v_0 <= _mux_7366;
+    else if (_or_7182) smshr61_v_0 <= _mux_7181;
   end
   always @(posedge clk) begin
     if (rst) smshr61_tid_0 <= 7'h00;
-    else if (_or_7368) smshr61_tid_0 <= req_tid;
+    else if (_and_7180) smshr61_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr61_reg_0 <= 6'h00;
-    else if (_or_7368) smshr61_reg_0 <= req_reg;
+    else if (_and_7180) smshr61_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr61_off_0 <= 5'h00;
-    else if (_or_7368) smshr61_off_0 <= req_off;
+    else if (_and_7180) smshr61_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr61_fmt_0 <= 3'h0;
-    else if (_or_7368) smshr61_fmt_0 <= req_fmt;
+    else if (_and_7180) smshr61_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr61_v_1 <= 1'b0;
-    else if (_or_7372) smshr61_v_1 <= _mux_7371;
+    else if (_or_7188) smshr61_v_1 <= _mux_7187;
   end
   always @(posedge clk) begin
     if (rst) smshr61_tid_1 <= 7'h00;
-    else if (_and_6517) smshr61_tid_1 <= req_tid;
+    else if (_and_7190) smshr61_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr61_reg_1 <= 6'h00;
-    else if (_and_6517) smshr61_reg_1 <= req_reg;
+    else if (_and_7190) smshr61_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr61_off_1 <= 5'h00;
-    else if (_and_6517) smshr61_off_1 <= req_off;
+    else if (_and_7190) smshr61_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr61_fmt_1 <= 3'h0;
-    else if (_and_6517) smshr61_fmt_1 <= req_fmt;
+    else if (_and_7190) smshr61_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr62_v_0 <= 1'b0;
-    else if (_or_7378) smshr62_v_0 <= _mux_7377;
+    else if (_or_7196) smshr62_v_0 <= _mux_7195;
   end
   always @(posedge clk) begin
     if (rst) smshr62_tid_0 <= 7'h00;
-    else if (_or_7379) smshr62_tid_0 <= req_tid;
+    else if (_and_7194) smshr62_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr62_reg_0 <= 6'h00;
-    else if (_or_7379) smshr62_reg_0 <= req_reg;
+    else if (_and_7194) smshr62_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr62_off_0 <= 5'h00;
-    else if (_or_7379) smshr62_off_0 <= req_off;
+    else if (_and_7194) smshr62_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr62_fmt_0 <= 3'h0;
-    else if (_or_7379) smshr62_fmt_0 <= req_fmt;
+    else if (_and_7194) smshr62_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr62_v_1 <= 1'b0;
-    else if (_or_7383) smshr62_v_1 <= _mux_7382;
+    else if (_or_7202) smshr62_v_1 <= _mux_7201;
   end
   always @(posedge clk) begin
     if (rst) smshr62_tid_1 <= 7'h00;
-    else if (_and_6539) smshr62_tid_1 <= req_tid;
+    else if (_and_7204) smshr62_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr62_reg_1 <= 6'h00;
-    else if (_and_6539) smshr62_reg_1 <= req_reg;
+    else if (_and_7204) smshr62_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr62_off_1 <= 5'h00;
-    else if (_and_6539) smshr62_off_1 <= req_off;
+    else if (_and_7204) smshr62_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr62_fmt_1 <= 3'h0;
-    else if (_and_6539) smshr62_fmt_1 <= req_fmt;
+    else if (_and_7204) smshr62_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr63_v_0 <= 1'b0;
-    else if (_or_7389) smshr63_v_0 <= _mux_7388;
+    else if (_or_7210) smshr63_v_0 <= _mux_7209;
   end
   always @(posedge clk) begin
     if (rst) smshr63_tid_0 <= 7'h00;
-    else if (_or_7390) smshr63_tid_0 <= req_tid;
+    else if (_and_7208) smshr63_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr63_reg_0 <= 6'h00;
-    else if (_or_7390) smshr63_reg_0 <= req_reg;
+    else if (_and_7208) smshr63_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr63_off_0 <= 5'h00;
-    else if (_or_7390) smshr63_off_0 <= req_off;
+    else if (_and_7208) smshr63_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr63_fmt_0 <= 3'h0;
-    else if (_or_7390) smshr63_fmt_0 <= req_fmt;
+    else if (_and_7208) smshr63_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr63_v_1 <= 1'b0;
-    else if (_or_7394) smshr63_v_1 <= _mux_7393;
+    else if (_or_7216) smshr63_v_1 <= _mux_7215;
   end
   always @(posedge clk) begin
     if (rst) smshr63_tid_1 <= 7'h00;
-    else if (_and_6561) smshr63_tid_1 <= req_tid;
+    else if (_and_7218) smshr63_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr63_reg_1 <= 6'h00;
-    else if (_and_6561) smshr63_reg_1 <= req_reg;
+    else if (_and_7218) smshr63_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr63_off_1 <= 5'h00;
-    else if (_and_6561) smshr63_off_1 <= req_off;
+    else if (_and_7218) smshr63_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr63_fmt_1 <= 3'h0;
-    else if (_and_6561) smshr63_fmt_1 <= req_fmt;
+    else if (_and_7218) smshr63_fmt_1 <= req_fmt;
   end
   assign _and_998 = p_v_0 & p_y_0;
   assign _cat_999 = {smshr0_v_1, smshr0_v_0};
@@ -11150,5205 +11350,5405 @@ module vmshr_elastic (
   assign _cat_1992 = {_and_1990, _and_1987};
   assign _ror_1993 = |_not_1982;
   assign _slice_1994 = _cat_1992[1];
-  assign _not_1995 = ~search_primary;
-  assign _and_1996 = req_valid & _not_1995;
-  assign _or_1997 = search_hit | search_primary;
-  assign _and_1998 = req_valid & _or_1997;
-  assign _cat_1999 = {_and_1996, _and_1998};
-  assign _not_2000 = ~_ror_1993;
-  assign _not_2001 = ~_ror_1775;
-  assign _not_2002 = ~icnt_ready;
-  assign _and_2003 = search_primary & _not_2002;
-  assign _or_2004 = _not_2001 | _and_2003;
-  assign _mux_2005 = search_hit ? _not_2000 : _or_2004;
-  assign _or_2006 = fill_valid | _mux_2005;
-  assign _and_2007 = req_valid & _or_2006;
-  assign _not_2008 = ~_and_2007;
-  assign _and_2009 = req_valid & _not_2008;
-  assign _and_2010 = _and_2009 & search_primary;
-  assign _gt_2012 = req_hbs > 2'h0;
-  assign _gt_2014 = req_hbs > 2'h1;
-  assign _gt_2016 = req_hbs > 2'h2;
-  assign _cat_2017 = {_gt_2016, _gt_2014, _gt_2012};
-  assign _slice_2018 = req_blk[26:3];
-  assign _slice_2019 = req_blk[2:0];
-  assign _not_2020 = ~_cat_2017;
-  assign _and_2021 = _slice_2019 & _not_2020;
-  assign _cat_2022 = {_slice_2018, _and_2021};
-  assign _mux_2023 = search_hit ? search_hit_idx : _cat_1980;
-  assign _and_2024 = _slice_1994 & search_hit;
-  assign _and_2025 = _and_2009 & search_hit;
-  assign _not_2026 = ~search_hit;
-  assign _and_2027 = _and_2009 & _not_2026;
-  assign _mux_2028 = search_primary ? req_hbs : 2'h0;
-  assign _gt_2030 = fill_hbs > 2'h0;
-  assign _gt_2032 = fill_hbs > 2'h1;
-  assign _gt_2034 = fill_hbs > 2'h2;
-  assign _cat_2035 = {_gt_2034, _gt_2032, _gt_2030};
-  assign _slice_2036 = p_tag_0[26:3];
-  assign _slice_2037 = fill_blk[26:3];
-  assign _eq_2038 = _slice_2036 == _slice_2037;
-  assign _slice_2039 = p_tag_0[2:0];
-  assign _slice_2040 = fill_blk[2:0];
-  assign _xor_2041 = _slice_2039 ^ _slice_2040;
-  assign _not_2042 = ~_xor_2041;
-  assign _not_2043 = ~p_y_0;
-  assign _and_2044 = p_v_0 & _not_2043;
-  assign _or_2045 = _not_2042 | _cat_2035;
-  assign _rand_2046 = &_or_2045;
-  assign _and_2047 = _eq_2038 & _rand_2046;
-  assign _and_2048 = _and_2044 & _and_2047;
-  assign _slice_2049 = p_tag_0[2:0];
-  assign _and_2050 = _slice_2049 & _cat_2035;
-  always @(*) begin
-    case (_and_2050)
-      3'd0: _sel_2051 = fill_data_0;
-      3'd1: _sel_2051 = fill_data_1;
-      3'd2: _sel_2051 = fill_data_2;
-      3'd3: _sel_2051 = fill_data_3;
-      3'd4: _sel_2051 = fill_data_4;
-      3'd5: _sel_2051 = fill_data_5;
-      3'd6: _sel_2051 = fill_data_6;
-      3'd7: _sel_2051 = fill_data_7;
-      default: _sel_2051 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2053 = _and_2050 == 3'h0;
-  assign _eq_2055 = _and_2050 == 3'h1;
-  assign _eq_2057 = _and_2050 == 3'h2;
-  assign _eq_2059 = _and_2050 == 3'h3;
-  assign _eq_2061 = _and_2050 == 3'h4;
-  assign _eq_2063 = _and_2050 == 3'h5;
-  assign _eq_2065 = _and_2050 == 3'h6;
-  assign _eq_2067 = _and_2050 == 3'h7;
-  assign _cat_2068 = {_eq_2067, _eq_2065, _eq_2063, _eq_2061, _eq_2059, _eq_2057, _eq_2055, _eq_2053};
-  assign _repl_2069 = {8{_and_2048}};
-  assign _and_2070 = _cat_2068 & _repl_2069;
-  assign _and_2071 = fill_valid & _and_2048;
-  assign _slice_2073 = p_tag_1[26:3];
-  assign _slice_2074 = fill_blk[26:3];
-  assign _eq_2075 = _slice_2073 == _slice_2074;
-  assign _slice_2076 = p_tag_1[2:0];
-  assign _slice_2077 = fill_blk[2:0];
-  assign _xor_2078 = _slice_2076 ^ _slice_2077;
-  assign _not_2079 = ~_xor_2078;
-  assign _not_2080 = ~p_y_1;
-  assign _and_2081 = p_v_1 & _not_2080;
-  assign _or_2082 = _not_2079 | _cat_2035;
-  assign _rand_2083 = &_or_2082;
-  assign _and_2084 = _eq_2075 & _rand_2083;
-  assign _and_2085 = _and_2081 & _and_2084;
-  assign _slice_2086 = p_tag_1[2:0];
-  assign _and_2087 = _slice_2086 & _cat_2035;
-  always @(*) begin
-    case (_and_2087)
-      3'd0: _sel_2088 = fill_data_0;
-      3'd1: _sel_2088 = fill_data_1;
-      3'd2: _sel_2088 = fill_data_2;
-      3'd3: _sel_2088 = fill_data_3;
-      3'd4: _sel_2088 = fill_data_4;
-      3'd5: _sel_2088 = fill_data_5;
-      3'd6: _sel_2088 = fill_data_6;
-      3'd7: _sel_2088 = fill_data_7;
-      default: _sel_2088 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2090 = _and_2087 == 3'h0;
-  assign _eq_2092 = _and_2087 == 3'h1;
-  assign _eq_2094 = _and_2087 == 3'h2;
-  assign _eq_2096 = _and_2087 == 3'h3;
-  assign _eq_2098 = _and_2087 == 3'h4;
-  assign _eq_2100 = _and_2087 == 3'h5;
-  assign _eq_2102 = _and_2087 == 3'h6;
-  assign _eq_2104 = _and_2087 == 3'h7;
-  assign _cat_2105 = {_eq_2104, _eq_2102, _eq_2100, _eq_2098, _eq_2096, _eq_2094, _eq_2092, _eq_2090};
-  assign _repl_2106 = {8{_and_2085}};
-  assign _and_2107 = _cat_2105 & _repl_2106;
-  assign _and_2108 = fill_valid & _and_2085;
-  assign _slice_2110 = p_tag_2[26:3];
-  assign _slice_2111 = fill_blk[26:3];
-  assign _eq_2112 = _slice_2110 == _slice_2111;
-  assign _slice_2113 = p_tag_2[2:0];
-  assign _slice_2114 = fill_blk[2:0];
-  assign _xor_2115 = _slice_2113 ^ _slice_2114;
-  assign _not_2116 = ~_xor_2115;
-  assign _not_2117 = ~p_y_2;
-  assign _and_2118 = p_v_2 & _not_2117;
-  assign _or_2119 = _not_2116 | _cat_2035;
-  assign _rand_2120 = &_or_2119;
-  assign _and_2121 = _eq_2112 & _rand_2120;
-  assign _and_2122 = _and_2118 & _and_2121;
-  assign _slice_2123 = p_tag_2[2:0];
-  assign _and_2124 = _slice_2123 & _cat_2035;
-  always @(*) begin
-    case (_and_2124)
-      3'd0: _sel_2125 = fill_data_0;
-      3'd1: _sel_2125 = fill_data_1;
-      3'd2: _sel_2125 = fill_data_2;
-      3'd3: _sel_2125 = fill_data_3;
-      3'd4: _sel_2125 = fill_data_4;
-      3'd5: _sel_2125 = fill_data_5;
-      3'd6: _sel_2125 = fill_data_6;
-      3'd7: _sel_2125 = fill_data_7;
-      default: _sel_2125 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2127 = _and_2124 == 3'h0;
-  assign _eq_2129 = _and_2124 == 3'h1;
-  assign _eq_2131 = _and_2124 == 3'h2;
-  assign _eq_2133 = _and_2124 == 3'h3;
-  assign _eq_2135 = _and_2124 == 3'h4;
-  assign _eq_2137 = _and_2124 == 3'h5;
-  assign _eq_2139 = _and_2124 == 3'h6;
-  assign _eq_2141 = _and_2124 == 3'h7;
-  assign _cat_2142 = {_eq_2141, _eq_2139, _eq_2137, _eq_2135, _eq_2133, _eq_2131, _eq_2129, _eq_2127};
-  assign _repl_2143 = {8{_and_2122}};
-  assign _and_2144 = _cat_2142 & _repl_2143;
-  assign _and_2145 = fill_valid & _and_2122;
-  assign _slice_2147 = p_tag_3[26:3];
-  assign _slice_2148 = fill_blk[26:3];
-  assign _eq_2149 = _slice_2147 == _slice_2148;
-  assign _slice_2150 = p_tag_3[2:0];
-  assign _slice_2151 = fill_blk[2:0];
-  assign _xor_2152 = _slice_2150 ^ _slice_2151;
-  assign _not_2153 = ~_xor_2152;
-  assign _not_2154 = ~p_y_3;
-  assign _and_2155 = p_v_3 & _not_2154;
-  assign _or_2156 = _not_2153 | _cat_2035;
-  assign _rand_2157 = &_or_2156;
-  assign _and_2158 = _eq_2149 & _rand_2157;
-  assign _and_2159 = _and_2155 & _and_2158;
-  assign _slice_2160 = p_tag_3[2:0];
-  assign _and_2161 = _slice_2160 & _cat_2035;
-  always @(*) begin
-    case (_and_2161)
-      3'd0: _sel_2162 = fill_data_0;
-      3'd1: _sel_2162 = fill_data_1;
-      3'd2: _sel_2162 = fill_data_2;
-      3'd3: _sel_2162 = fill_data_3;
-      3'd4: _sel_2162 = fill_data_4;
-      3'd5: _sel_2162 = fill_data_5;
-      3'd6: _sel_2162 = fill_data_6;
-      3'd7: _sel_2162 = fill_data_7;
-      default: _sel_2162 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2164 = _and_2161 == 3'h0;
-  assign _eq_2166 = _and_2161 == 3'h1;
-  assign _eq_2168 = _and_2161 == 3'h2;
-  assign _eq_2170 = _and_2161 == 3'h3;
-  assign _eq_2172 = _and_2161 == 3'h4;
-  assign _eq_2174 = _and_2161 == 3'h5;
-  assign _eq_2176 = _and_2161 == 3'h6;
-  assign _eq_2178 = _and_2161 == 3'h7;
-  assign _cat_2179 = {_eq_2178, _eq_2176, _eq_2174, _eq_2172, _eq_2170, _eq_2168, _eq_2166, _eq_2164};
-  assign _repl_2180 = {8{_and_2159}};
-  assign _and_2181 = _cat_2179 & _repl_2180;
-  assign _and_2182 = fill_valid & _and_2159;
-  assign _slice_2184 = p_tag_4[26:3];
-  assign _slice_2185 = fill_blk[26:3];
-  assign _eq_2186 = _slice_2184 == _slice_2185;
-  assign _slice_2187 = p_tag_4[2:0];
-  assign _slice_2188 = fill_blk[2:0];
-  assign _xor_2189 = _slice_2187 ^ _slice_2188;
-  assign _not_2190 = ~_xor_2189;
-  assign _not_2191 = ~p_y_4;
-  assign _and_2192 = p_v_4 & _not_2191;
-  assign _or_2193 = _not_2190 | _cat_2035;
-  assign _rand_2194 = &_or_2193;
-  assign _and_2195 = _eq_2186 & _rand_2194;
-  assign _and_2196 = _and_2192 & _and_2195;
-  assign _slice_2197 = p_tag_4[2:0];
-  assign _and_2198 = _slice_2197 & _cat_2035;
-  always @(*) begin
-    case (_and_2198)
-      3'd0: _sel_2199 = fill_data_0;
-      3'd1: _sel_2199 = fill_data_1;
-      3'd2: _sel_2199 = fill_data_2;
-      3'd3: _sel_2199 = fill_data_3;
-      3'd4: _sel_2199 = fill_data_4;
-      3'd5: _sel_2199 = fill_data_5;
-      3'd6: _sel_2199 = fill_data_6;
-      3'd7: _sel_2199 = fill_data_7;
-      default: _sel_2199 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2201 = _and_2198 == 3'h0;
-  assign _eq_2203 = _and_2198 == 3'h1;
-  assign _eq_2205 = _and_2198 == 3'h2;
-  assign _eq_2207 = _and_2198 == 3'h3;
-  assign _eq_2209 = _and_2198 == 3'h4;
-  assign _eq_2211 = _and_2198 == 3'h5;
-  assign _eq_2213 = _and_2198 == 3'h6;
-  assign _eq_2215 = _and_2198 == 3'h7;
-  assign _cat_2216 = {_eq_2215, _eq_2213, _eq_2211, _eq_2209, _eq_2207, _eq_2205, _eq_2203, _eq_2201};
-  assign _repl_2217 = {8{_and_2196}};
-  assign _and_2218 = _cat_2216 & _repl_2217;
-  assign _and_2219 = fill_valid & _and_2196;
-  assign _slice_2221 = p_tag_5[26:3];
-  assign _slice_2222 = fill_blk[26:3];
-  assign _eq_2223 = _slice_2221 == _slice_2222;
-  assign _slice_2224 = p_tag_5[2:0];
-  assign _slice_2225 = fill_blk[2:0];
-  assign _xor_2226 = _slice_2224 ^ _slice_2225;
-  assign _not_2227 = ~_xor_2226;
-  assign _not_2228 = ~p_y_5;
-  assign _and_2229 = p_v_5 & _not_2228;
-  assign _or_2230 = _not_2227 | _cat_2035;
-  assign _rand_2231 = &_or_2230;
-  assign _and_2232 = _eq_2223 & _rand_2231;
-  assign _and_2233 = _and_2229 & _and_2232;
-  assign _slice_2234 = p_tag_5[2:0];
-  assign _and_2235 = _slice_2234 & _cat_2035;
-  always @(*) begin
-    case (_and_2235)
-      3'd0: _sel_2236 = fill_data_0;
-      3'd1: _sel_2236 = fill_data_1;
-      3'd2: _sel_2236 = fill_data_2;
-      3'd3: _sel_2236 = fill_data_3;
-      3'd4: _sel_2236 = fill_data_4;
-      3'd5: _sel_2236 = fill_data_5;
-      3'd6: _sel_2236 = fill_data_6;
-      3'd7: _sel_2236 = fill_data_7;
-      default: _sel_2236 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2238 = _and_2235 == 3'h0;
-  assign _eq_2240 = _and_2235 == 3'h1;
-  assign _eq_2242 = _and_2235 == 3'h2;
-  assign _eq_2244 = _and_2235 == 3'h3;
-  assign _eq_2246 = _and_2235 == 3'h4;
-  assign _eq_2248 = _and_2235 == 3'h5;
-  assign _eq_2250 = _and_2235 == 3'h6;
-  assign _eq_2252 = _and_2235 == 3'h7;
-  assign _cat_2253 = {_eq_2252, _eq_2250, _eq_2248, _eq_2246, _eq_2244, _eq_2242, _eq_2240, _eq_2238};
-  assign _repl_2254 = {8{_and_2233}};
-  assign _and_2255 = _cat_2253 & _repl_2254;
-  assign _and_2256 = fill_valid & _and_2233;
-  assign _slice_2258 = p_tag_6[26:3];
-  assign _slice_2259 = fill_blk[26:3];
-  assign _eq_2260 = _slice_2258 == _slice_2259;
-  assign _slice_2261 = p_tag_6[2:0];
-  assign _slice_2262 = fill_blk[2:0];
-  assign _xor_2263 = _slice_2261 ^ _slice_2262;
-  assign _not_2264 = ~_xor_2263;
-  assign _not_2265 = ~p_y_6;
-  assign _and_2266 = p_v_6 & _not_2265;
-  assign _or_2267 = _not_2264 | _cat_2035;
-  assign _rand_2268 = &_or_2267;
-  assign _and_2269 = _eq_2260 & _rand_2268;
-  assign _and_2270 = _and_2266 & _and_2269;
-  assign _slice_2271 = p_tag_6[2:0];
-  assign _and_2272 = _slice_2271 & _cat_2035;
-  always @(*) begin
-    case (_and_2272)
-      3'd0: _sel_2273 = fill_data_0;
-      3'd1: _sel_2273 = fill_data_1;
-      3'd2: _sel_2273 = fill_data_2;
-      3'd3: _sel_2273 = fill_data_3;
-      3'd4: _sel_2273 = fill_data_4;
-      3'd5: _sel_2273 = fill_data_5;
-      3'd6: _sel_2273 = fill_data_6;
-      3'd7: _sel_2273 = fill_data_7;
-      default: _sel_2273 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2275 = _and_2272 == 3'h0;
-  assign _eq_2277 = _and_2272 == 3'h1;
-  assign _eq_2279 = _and_2272 == 3'h2;
-  assign _eq_2281 = _and_2272 == 3'h3;
-  assign _eq_2283 = _and_2272 == 3'h4;
-  assign _eq_2285 = _and_2272 == 3'h5;
-  assign _eq_2287 = _and_2272 == 3'h6;
-  assign _eq_2289 = _and_2272 == 3'h7;
-  assign _cat_2290 = {_eq_2289, _eq_2287, _eq_2285, _eq_2283, _eq_2281, _eq_2279, _eq_2277, _eq_2275};
-  assign _repl_2291 = {8{_and_2270}};
-  assign _and_2292 = _cat_2290 & _repl_2291;
-  assign _and_2293 = fill_valid & _and_2270;
-  assign _slice_2295 = p_tag_7[26:3];
-  assign _slice_2296 = fill_blk[26:3];
-  assign _eq_2297 = _slice_2295 == _slice_2296;
-  assign _slice_2298 = p_tag_7[2:0];
-  assign _slice_2299 = fill_blk[2:0];
-  assign _xor_2300 = _slice_2298 ^ _slice_2299;
-  assign _not_2301 = ~_xor_2300;
-  assign _not_2302 = ~p_y_7;
-  assign _and_2303 = p_v_7 & _not_2302;
-  assign _or_2304 = _not_2301 | _cat_2035;
-  assign _rand_2305 = &_or_2304;
-  assign _and_2306 = _eq_2297 & _rand_2305;
-  assign _and_2307 = _and_2303 & _and_2306;
-  assign _slice_2308 = p_tag_7[2:0];
-  assign _and_2309 = _slice_2308 & _cat_2035;
-  always @(*) begin
-    case (_and_2309)
-      3'd0: _sel_2310 = fill_data_0;
-      3'd1: _sel_2310 = fill_data_1;
-      3'd2: _sel_2310 = fill_data_2;
-      3'd3: _sel_2310 = fill_data_3;
-      3'd4: _sel_2310 = fill_data_4;
-      3'd5: _sel_2310 = fill_data_5;
-      3'd6: _sel_2310 = fill_data_6;
-      3'd7: _sel_2310 = fill_data_7;
-      default: _sel_2310 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2312 = _and_2309 == 3'h0;
-  assign _eq_2314 = _and_2309 == 3'h1;
-  assign _eq_2316 = _and_2309 == 3'h2;
-  assign _eq_2318 = _and_2309 == 3'h3;
-  assign _eq_2320 = _and_2309 == 3'h4;
-  assign _eq_2322 = _and_2309 == 3'h5;
-  assign _eq_2324 = _and_2309 == 3'h6;
-  assign _eq_2326 = _and_2309 == 3'h7;
-  assign _cat_2327 = {_eq_2326, _eq_2324, _eq_2322, _eq_2320, _eq_2318, _eq_2316, _eq_2314, _eq_2312};
-  assign _repl_2328 = {8{_and_2307}};
-  assign _and_2329 = _cat_2327 & _repl_2328;
-  assign _and_2330 = fill_valid & _and_2307;
-  assign _slice_2332 = p_tag_8[26:3];
-  assign _slice_2333 = fill_blk[26:3];
-  assign _eq_2334 = _slice_2332 == _slice_2333;
-  assign _slice_2335 = p_tag_8[2:0];
-  assign _slice_2336 = fill_blk[2:0];
-  assign _xor_2337 = _slice_2335 ^ _slice_2336;
-  assign _not_2338 = ~_xor_2337;
-  assign _not_2339 = ~p_y_8;
-  assign _and_2340 = p_v_8 & _not_2339;
-  assign _or_2341 = _not_2338 | _cat_2035;
-  assign _rand_2342 = &_or_2341;
-  assign _and_2343 = _eq_2334 & _rand_2342;
-  assign _and_2344 = _and_2340 & _and_2343;
-  assign _slice_2345 = p_tag_8[2:0];
-  assign _and_2346 = _slice_2345 & _cat_2035;
-  always @(*) begin
-    case (_and_2346)
-      3'd0: _sel_2347 = fill_data_0;
-      3'd1: _sel_2347 = fill_data_1;
-      3'd2: _sel_2347 = fill_data_2;
-      3'd3: _sel_2347 = fill_data_3;
-      3'd4: _sel_2347 = fill_data_4;
-      3'd5: _sel_2347 = fill_data_5;
-      3'd6: _sel_2347 = fill_data_6;
-      3'd7: _sel_2347 = fill_data_7;
-      default: _sel_2347 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2349 = _and_2346 == 3'h0;
-  assign _eq_2351 = _and_2346 == 3'h1;
-  assign _eq_2353 = _and_2346 == 3'h2;
-  assign _eq_2355 = _and_2346 == 3'h3;
-  assign _eq_2357 = _and_2346 == 3'h4;
-  assign _eq_2359 = _and_2346 == 3'h5;
-  assign _eq_2361 = _and_2346 == 3'h6;
-  assign _eq_2363 = _and_2346 == 3'h7;
-  assign _cat_2364 = {_eq_2363, _eq_2361, _eq_2359, _eq_2357, _eq_2355, _eq_2353, _eq_2351, _eq_2349};
-  assign _repl_2365 = {8{_and_2344}};
-  assign _and_2366 = _cat_2364 & _repl_2365;
-  assign _and_2367 = fill_valid & _and_2344;
-  assign _slice_2369 = p_tag_9[26:3];
-  assign _slice_2370 = fill_blk[26:3];
-  assign _eq_2371 = _slice_2369 == _slice_2370;
-  assign _slice_2372 = p_tag_9[2:0];
-  assign _slice_2373 = fill_blk[2:0];
-  assign _xor_2374 = _slice_2372 ^ _slice_2373;
-  assign _not_2375 = ~_xor_2374;
-  assign _not_2376 = ~p_y_9;
-  assign _and_2377 = p_v_9 & _not_2376;
-  assign _or_2378 = _not_2375 | _cat_2035;
-  assign _rand_2379 = &_or_2378;
-  assign _and_2380 = _eq_2371 & _rand_2379;
-  assign _and_2381 = _and_2377 & _and_2380;
-  assign _slice_2382 = p_tag_9[2:0];
-  assign _and_2383 = _slice_2382 & _cat_2035;
-  always @(*) begin
-    case (_and_2383)
-      3'd0: _sel_2384 = fill_data_0;
-      3'd1: _sel_2384 = fill_data_1;
-      3'd2: _sel_2384 = fill_data_2;
-      3'd3: _sel_2384 = fill_data_3;
-      3'd4: _sel_2384 = fill_data_4;
-      3'd5: _sel_2384 = fill_data_5;
-      3'd6: _sel_2384 = fill_data_6;
-      3'd7: _sel_2384 = fill_data_7;
-      default: _sel_2384 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2386 = _and_2383 == 3'h0;
-  assign _eq_2388 = _and_2383 == 3'h1;
-  assign _eq_2390 = _and_2383 == 3'h2;
-  assign _eq_2392 = _and_2383 == 3'h3;
-  assign _eq_2394 = _and_2383 == 3'h4;
-  assign _eq_2396 = _and_2383 == 3'h5;
-  assign _eq_2398 = _and_2383 == 3'h6;
-  assign _eq_2400 = _and_2383 == 3'h7;
-  assign _cat_2401 = {_eq_2400, _eq_2398, _eq_2396, _eq_2394, _eq_2392, _eq_2390, _eq_2388, _eq_2386};
-  assign _repl_2402 = {8{_and_2381}};
-  assign _and_2403 = _cat_2401 & _repl_2402;
-  assign _and_2404 = fill_valid & _and_2381;
-  assign _slice_2406 = p_tag_10[26:3];
-  assign _slice_2407 = fill_blk[26:3];
-  assign _eq_2408 = _slice_2406 == _slice_2407;
-  assign _slice_2409 = p_tag_10[2:0];
-  assign _slice_2410 = fill_blk[2:0];
-  assign _xor_2411 = _slice_2409 ^ _slice_2410;
-  assign _not_2412 = ~_xor_2411;
-  assign _not_2413 = ~p_y_10;
-  assign _and_2414 = p_v_10 & _not_2413;
-  assign _or_2415 = _not_2412 | _cat_2035;
-  assign _rand_2416 = &_or_2415;
-  assign _and_2417 = _eq_2408 & _rand_2416;
-  assign _and_2418 = _and_2414 & _and_2417;
-  assign _slice_2419 = p_tag_10[2:0];
-  assign _and_2420 = _slice_2419 & _cat_2035;
-  always @(*) begin
-    case (_and_2420)
-      3'd0: _sel_2421 = fill_data_0;
-      3'd1: _sel_2421 = fill_data_1;
-      3'd2: _sel_2421 = fill_data_2;
-      3'd3: _sel_2421 = fill_data_3;
-      3'd4: _sel_2421 = fill_data_4;
-      3'd5: _sel_2421 = fill_data_5;
-      3'd6: _sel_2421 = fill_data_6;
-      3'd7: _sel_2421 = fill_data_7;
-      default: _sel_2421 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2423 = _and_2420 == 3'h0;
-  assign _eq_2425 = _and_2420 == 3'h1;
-  assign _eq_2427 = _and_2420 == 3'h2;
-  assign _eq_2429 = _and_2420 == 3'h3;
-  assign _eq_2431 = _and_2420 == 3'h4;
-  assign _eq_2433 = _and_2420 == 3'h5;
-  assign _eq_2435 = _and_2420 == 3'h6;
-  assign _eq_2437 = _and_2420 == 3'h7;
-  assign _cat_2438 = {_eq_2437, _eq_2435, _eq_2433, _eq_2431, _eq_2429, _eq_2427, _eq_2425, _eq_2423};
-  assign _repl_2439 = {8{_and_2418}};
-  assign _and_2440 = _cat_2438 & _repl_2439;
-  assign _and_2441 = fill_valid & _and_2418;
-  assign _slice_2443 = p_tag_11[26:3];
-  assign _slice_2444 = fill_blk[26:3];
-  assign _eq_2445 = _slice_2443 == _slice_2444;
-  assign _slice_2446 = p_tag_11[2:0];
-  assign _slice_2447 = fill_blk[2:0];
-  assign _xor_2448 = _slice_2446 ^ _slice_2447;
-  assign _not_2449 = ~_xor_2448;
-  assign _not_2450 = ~p_y_11;
-  assign _and_2451 = p_v_11 & _not_2450;
-  assign _or_2452 = _not_2449 | _cat_2035;
-  assign _rand_2453 = &_or_2452;
-  assign _and_2454 = _eq_2445 & _rand_2453;
-  assign _and_2455 = _and_2451 & _and_2454;
-  assign _slice_2456 = p_tag_11[2:0];
-  assign _and_2457 = _slice_2456 & _cat_2035;
-  always @(*) begin
-    case (_and_2457)
-      3'd0: _sel_2458 = fill_data_0;
-      3'd1: _sel_2458 = fill_data_1;
-      3'd2: _sel_2458 = fill_data_2;
-      3'd3: _sel_2458 = fill_data_3;
-      3'd4: _sel_2458 = fill_data_4;
-      3'd5: _sel_2458 = fill_data_5;
-      3'd6: _sel_2458 = fill_data_6;
-      3'd7: _sel_2458 = fill_data_7;
-      default: _sel_2458 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2460 = _and_2457 == 3'h0;
-  assign _eq_2462 = _and_2457 == 3'h1;
-  assign _eq_2464 = _and_2457 == 3'h2;
-  assign _eq_2466 = _and_2457 == 3'h3;
-  assign _eq_2468 = _and_2457 == 3'h4;
-  assign _eq_2470 = _and_2457 == 3'h5;
-  assign _eq_2472 = _and_2457 == 3'h6;
-  assign _eq_2474 = _and_2457 == 3'h7;
-  assign _cat_2475 = {_eq_2474, _eq_2472, _eq_2470, _eq_2468, _eq_2466, _eq_2464, _eq_2462, _eq_2460};
-  assign _repl_2476 = {8{_and_2455}};
-  assign _and_2477 = _cat_2475 & _repl_2476;
-  assign _and_2478 = fill_valid & _and_2455;
-  assign _slice_2480 = p_tag_12[26:3];
-  assign _slice_2481 = fill_blk[26:3];
-  assign _eq_2482 = _slice_2480 == _slice_2481;
-  assign _slice_2483 = p_tag_12[2:0];
-  assign _slice_2484 = fill_blk[2:0];
-  assign _xor_2485 = _slice_2483 ^ _slice_2484;
-  assign _not_2486 = ~_xor_2485;
-  assign _not_2487 = ~p_y_12;
-  assign _and_2488 = p_v_12 & _not_2487;
-  assign _or_2489 = _not_2486 | _cat_2035;
-  assign _rand_2490 = &_or_2489;
-  assign _and_2491 = _eq_2482 & _rand_2490;
-  assign _and_2492 = _and_2488 & _and_2491;
-  assign _slice_2493 = p_tag_12[2:0];
-  assign _and_2494 = _slice_2493 & _cat_2035;
-  always @(*) begin
-    case (_and_2494)
-      3'd0: _sel_2495 = fill_data_0;
-      3'd1: _sel_2495 = fill_data_1;
-      3'd2: _sel_2495 = fill_data_2;
-      3'd3: _sel_2495 = fill_data_3;
-      3'd4: _sel_2495 = fill_data_4;
-      3'd5: _sel_2495 = fill_data_5;
-      3'd6: _sel_2495 = fill_data_6;
-      3'd7: _sel_2495 = fill_data_7;
-      default: _sel_2495 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2497 = _and_2494 == 3'h0;
-  assign _eq_2499 = _and_2494 == 3'h1;
-  assign _eq_2501 = _and_2494 == 3'h2;
-  assign _eq_2503 = _and_2494 == 3'h3;
-  assign _eq_2505 = _and_2494 == 3'h4;
-  assign _eq_2507 = _and_2494 == 3'h5;
-  assign _eq_2509 = _and_2494 == 3'h6;
-  assign _eq_2511 = _and_2494 == 3'h7;
-  assign _cat_2512 = {_eq_2511, _eq_2509, _eq_2507, _eq_2505, _eq_2503, _eq_2501, _eq_2499, _eq_2497};
-  assign _repl_2513 = {8{_and_2492}};
-  assign _and_2514 = _cat_2512 & _repl_2513;
-  assign _and_2515 = fill_valid & _and_2492;
-  assign _slice_2517 = p_tag_13[26:3];
-  assign _slice_2518 = fill_blk[26:3];
-  assign _eq_2519 = _slice_2517 == _slice_2518;
-  assign _slice_2520 = p_tag_13[2:0];
-  assign _slice_2521 = fill_blk[2:0];
-  assign _xor_2522 = _slice_2520 ^ _slice_2521;
-  assign _not_2523 = ~_xor_2522;
-  assign _not_2524 = ~p_y_13;
-  assign _and_2525 = p_v_13 & _not_2524;
-  assign _or_2526 = _not_2523 | _cat_2035;
-  assign _rand_2527 = &_or_2526;
-  assign _and_2528 = _eq_2519 & _rand_2527;
-  assign _and_2529 = _and_2525 & _and_2528;
-  assign _slice_2530 = p_tag_13[2:0];
-  assign _and_2531 = _slice_2530 & _cat_2035;
-  always @(*) begin
-    case (_and_2531)
-      3'd0: _sel_2532 = fill_data_0;
-      3'd1: _sel_2532 = fill_data_1;
-      3'd2: _sel_2532 = fill_data_2;
-      3'd3: _sel_2532 = fill_data_3;
-      3'd4: _sel_2532 = fill_data_4;
-      3'd5: _sel_2532 = fill_data_5;
-      3'd6: _sel_2532 = fill_data_6;
-      3'd7: _sel_2532 = fill_data_7;
-      default: _sel_2532 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2534 = _and_2531 == 3'h0;
-  assign _eq_2536 = _and_2531 == 3'h1;
-  assign _eq_2538 = _and_2531 == 3'h2;
-  assign _eq_2540 = _and_2531 == 3'h3;
-  assign _eq_2542 = _and_2531 == 3'h4;
-  assign _eq_2544 = _and_2531 == 3'h5;
-  assign _eq_2546 = _and_2531 == 3'h6;
-  assign _eq_2548 = _and_2531 == 3'h7;
-  assign _cat_2549 = {_eq_2548, _eq_2546, _eq_2544, _eq_2542, _eq_2540, _eq_2538, _eq_2536, _eq_2534};
-  assign _repl_2550 = {8{_and_2529}};
-  assign _and_2551 = _cat_2549 & _repl_2550;
-  assign _and_2552 = fill_valid & _and_2529;
-  assign _slice_2554 = p_tag_14[26:3];
-  assign _slice_2555 = fill_blk[26:3];
-  assign _eq_2556 = _slice_2554 == _slice_2555;
-  assign _slice_2557 = p_tag_14[2:0];
-  assign _slice_2558 = fill_blk[2:0];
-  assign _xor_2559 = _slice_2557 ^ _slice_2558;
-  assign _not_2560 = ~_xor_2559;
-  assign _not_2561 = ~p_y_14;
-  assign _and_2562 = p_v_14 & _not_2561;
-  assign _or_2563 = _not_2560 | _cat_2035;
-  assign _rand_2564 = &_or_2563;
-  assign _and_2565 = _eq_2556 & _rand_2564;
-  assign _and_2566 = _and_2562 & _and_2565;
-  assign _slice_2567 = p_tag_14[2:0];
-  assign _and_2568 = _slice_2567 & _cat_2035;
-  always @(*) begin
-    case (_and_2568)
-      3'd0: _sel_2569 = fill_data_0;
-      3'd1: _sel_2569 = fill_data_1;
-      3'd2: _sel_2569 = fill_data_2;
-      3'd3: _sel_2569 = fill_data_3;
-      3'd4: _sel_2569 = fill_data_4;
-      3'd5: _sel_2569 = fill_data_5;
-      3'd6: _sel_2569 = fill_data_6;
-      3'd7: _sel_2569 = fill_data_7;
-      default: _sel_2569 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2571 = _and_2568 == 3'h0;
-  assign _eq_2573 = _and_2568 == 3'h1;
-  assign _eq_2575 = _and_2568 == 3'h2;
-  assign _eq_2577 = _and_2568 == 3'h3;
-  assign _eq_2579 = _and_2568 == 3'h4;
-  assign _eq_2581 = _and_2568 == 3'h5;
-  assign _eq_2583 = _and_2568 == 3'h6;
-  assign _eq_2585 = _and_2568 == 3'h7;
-  assign _cat_2586 = {_eq_2585, _eq_2583, _eq_2581, _eq_2579, _eq_2577, _eq_2575, _eq_2573, _eq_2571};
-  assign _repl_2587 = {8{_and_2566}};
-  assign _and_2588 = _cat_2586 & _repl_2587;
-  assign _and_2589 = fill_valid & _and_2566;
-  assign _slice_2591 = p_tag_15[26:3];
-  assign _slice_2592 = fill_blk[26:3];
-  assign _eq_2593 = _slice_2591 == _slice_2592;
-  assign _slice_2594 = p_tag_15[2:0];
-  assign _slice_2595 = fill_blk[2:0];
-  assign _xor_2596 = _slice_2594 ^ _slice_2595;
-  assign _not_2597 = ~_xor_2596;
-  assign _not_2598 = ~p_y_15;
-  assign _and_2599 = p_v_15 & _not_2598;
-  assign _or_2600 = _not_2597 | _cat_2035;
-  assign _rand_2601 = &_or_2600;
-  assign _and_2602 = _eq_2593 & _rand_2601;
-  assign _and_2603 = _and_2599 & _and_2602;
-  assign _slice_2604 = p_tag_15[2:0];
-  assign _and_2605 = _slice_2604 & _cat_2035;
-  always @(*) begin
-    case (_and_2605)
-      3'd0: _sel_2606 = fill_data_0;
-      3'd1: _sel_2606 = fill_data_1;
-      3'd2: _sel_2606 = fill_data_2;
-      3'd3: _sel_2606 = fill_data_3;
-      3'd4: _sel_2606 = fill_data_4;
-      3'd5: _sel_2606 = fill_data_5;
-      3'd6: _sel_2606 = fill_data_6;
-      3'd7: _sel_2606 = fill_data_7;
-      default: _sel_2606 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2608 = _and_2605 == 3'h0;
-  assign _eq_2610 = _and_2605 == 3'h1;
-  assign _eq_2612 = _and_2605 == 3'h2;
-  assign _eq_2614 = _and_2605 == 3'h3;
-  assign _eq_2616 = _and_2605 == 3'h4;
-  assign _eq_2618 = _and_2605 == 3'h5;
-  assign _eq_2620 = _and_2605 == 3'h6;
-  assign _eq_2622 = _and_2605 == 3'h7;
-  assign _cat_2623 = {_eq_2622, _eq_2620, _eq_2618, _eq_2616, _eq_2614, _eq_2612, _eq_2610, _eq_2608};
-  assign _repl_2624 = {8{_and_2603}};
-  assign _and_2625 = _cat_2623 & _repl_2624;
-  assign _and_2626 = fill_valid & _and_2603;
-  assign _slice_2628 = p_tag_16[26:3];
-  assign _slice_2629 = fill_blk[26:3];
-  assign _eq_2630 = _slice_2628 == _slice_2629;
-  assign _slice_2631 = p_tag_16[2:0];
-  assign _slice_2632 = fill_blk[2:0];
-  assign _xor_2633 = _slice_2631 ^ _slice_2632;
-  assign _not_2634 = ~_xor_2633;
-  assign _not_2635 = ~p_y_16;
-  assign _and_2636 = p_v_16 & _not_2635;
-  assign _or_2637 = _not_2634 | _cat_2035;
-  assign _rand_2638 = &_or_2637;
-  assign _and_2639 = _eq_2630 & _rand_2638;
-  assign _and_2640 = _and_2636 & _and_2639;
-  assign _slice_2641 = p_tag_16[2:0];
-  assign _and_2642 = _slice_2641 & _cat_2035;
-  always @(*) begin
-    case (_and_2642)
-      3'd0: _sel_2643 = fill_data_0;
-      3'd1: _sel_2643 = fill_data_1;
-      3'd2: _sel_2643 = fill_data_2;
-      3'd3: _sel_2643 = fill_data_3;
-      3'd4: _sel_2643 = fill_data_4;
-      3'd5: _sel_2643 = fill_data_5;
-      3'd6: _sel_2643 = fill_data_6;
-      3'd7: _sel_2643 = fill_data_7;
-      default: _sel_2643 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2645 = _and_2642 == 3'h0;
-  assign _eq_2647 = _and_2642 == 3'h1;
-  assign _eq_2649 = _and_2642 == 3'h2;
-  assign _eq_2651 = _and_2642 == 3'h3;
-  assign _eq_2653 = _and_2642 == 3'h4;
-  assign _eq_2655 = _and_2642 == 3'h5;
-  assign _eq_2657 = _and_2642 == 3'h6;
-  assign _eq_2659 = _and_2642 == 3'h7;
-  assign _cat_2660 = {_eq_2659, _eq_2657, _eq_2655, _eq_2653, _eq_2651, _eq_2649, _eq_2647, _eq_2645};
-  assign _repl_2661 = {8{_and_2640}};
-  assign _and_2662 = _cat_2660 & _repl_2661;
-  assign _and_2663 = fill_valid & _and_2640;
-  assign _slice_2665 = p_tag_17[26:3];
-  assign _slice_2666 = fill_blk[26:3];
-  assign _eq_2667 = _slice_2665 == _slice_2666;
-  assign _slice_2668 = p_tag_17[2:0];
-  assign _slice_2669 = fill_blk[2:0];
-  assign _xor_2670 = _slice_2668 ^ _slice_2669;
-  assign _not_2671 = ~_xor_2670;
-  assign _not_2672 = ~p_y_17;
-  assign _and_2673 = p_v_17 & _not_2672;
-  assign _or_2674 = _not_2671 | _cat_2035;
-  assign _rand_2675 = &_or_2674;
-  assign _and_2676 = _eq_2667 & _rand_2675;
-  assign _and_2677 = _and_2673 & _and_2676;
-  assign _slice_2678 = p_tag_17[2:0];
-  assign _and_2679 = _slice_2678 & _cat_2035;
-  always @(*) begin
-    case (_and_2679)
-      3'd0: _sel_2680 = fill_data_0;
-      3'd1: _sel_2680 = fill_data_1;
-      3'd2: _sel_2680 = fill_data_2;
-      3'd3: _sel_2680 = fill_data_3;
-      3'd4: _sel_2680 = fill_data_4;
-      3'd5: _sel_2680 = fill_data_5;
-      3'd6: _sel_2680 = fill_data_6;
-      3'd7: _sel_2680 = fill_data_7;
-      default: _sel_2680 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2682 = _and_2679 == 3'h0;
-  assign _eq_2684 = _and_2679 == 3'h1;
-  assign _eq_2686 = _and_2679 == 3'h2;
-  assign _eq_2688 = _and_2679 == 3'h3;
-  assign _eq_2690 = _and_2679 == 3'h4;
-  assign _eq_2692 = _and_2679 == 3'h5;
-  assign _eq_2694 = _and_2679 == 3'h6;
-  assign _eq_2696 = _and_2679 == 3'h7;
-  assign _cat_2697 = {_eq_2696, _eq_2694, _eq_2692, _eq_2690, _eq_2688, _eq_2686, _eq_2684, _eq_2682};
-  assign _repl_2698 = {8{_and_2677}};
-  assign _and_2699 = _cat_2697 & _repl_2698;
-  assign _and_2700 = fill_valid & _and_2677;
-  assign _slice_2702 = p_tag_18[26:3];
-  assign _slice_2703 = fill_blk[26:3];
-  assign _eq_2704 = _slice_2702 == _slice_2703;
-  assign _slice_2705 = p_tag_18[2:0];
-  assign _slice_2706 = fill_blk[2:0];
-  assign _xor_2707 = _slice_2705 ^ _slice_2706;
-  assign _not_2708 = ~_xor_2707;
-  assign _not_2709 = ~p_y_18;
-  assign _and_2710 = p_v_18 & _not_2709;
-  assign _or_2711 = _not_2708 | _cat_2035;
-  assign _rand_2712 = &_or_2711;
-  assign _and_2713 = _eq_2704 & _rand_2712;
-  assign _and_2714 = _and_2710 & _and_2713;
-  assign _slice_2715 = p_tag_18[2:0];
-  assign _and_2716 = _slice_2715 & _cat_2035;
-  always @(*) begin
-    case (_and_2716)
-      3'd0: _sel_2717 = fill_data_0;
-      3'd1: _sel_2717 = fill_data_1;
-      3'd2: _sel_2717 = fill_data_2;
-      3'd3: _sel_2717 = fill_data_3;
-      3'd4: _sel_2717 = fill_data_4;
-      3'd5: _sel_2717 = fill_data_5;
-      3'd6: _sel_2717 = fill_data_6;
-      3'd7: _sel_2717 = fill_data_7;
-      default: _sel_2717 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2719 = _and_2716 == 3'h0;
-  assign _eq_2721 = _and_2716 == 3'h1;
-  assign _eq_2723 = _and_2716 == 3'h2;
-  assign _eq_2725 = _and_2716 == 3'h3;
-  assign _eq_2727 = _and_2716 == 3'h4;
-  assign _eq_2729 = _and_2716 == 3'h5;
-  assign _eq_2731 = _and_2716 == 3'h6;
-  assign _eq_2733 = _and_2716 == 3'h7;
-  assign _cat_2734 = {_eq_2733, _eq_2731, _eq_2729, _eq_2727, _eq_2725, _eq_2723, _eq_2721, _eq_2719};
-  assign _repl_2735 = {8{_and_2714}};
-  assign _and_2736 = _cat_2734 & _repl_2735;
-  assign _and_2737 = fill_valid & _and_2714;
-  assign _slice_2739 = p_tag_19[26:3];
-  assign _slice_2740 = fill_blk[26:3];
-  assign _eq_2741 = _slice_2739 == _slice_2740;
-  assign _slice_2742 = p_tag_19[2:0];
-  assign _slice_2743 = fill_blk[2:0];
-  assign _xor_2744 = _slice_2742 ^ _slice_2743;
-  assign _not_2745 = ~_xor_2744;
-  assign _not_2746 = ~p_y_19;
-  assign _and_2747 = p_v_19 & _not_2746;
-  assign _or_2748 = _not_2745 | _cat_2035;
-  assign _rand_2749 = &_or_2748;
-  assign _and_2750 = _eq_2741 & _rand_2749;
-  assign _and_2751 = _and_2747 & _and_2750;
-  assign _slice_2752 = p_tag_19[2:0];
-  assign _and_2753 = _slice_2752 & _cat_2035;
-  always @(*) begin
-    case (_and_2753)
-      3'd0: _sel_2754 = fill_data_0;
-      3'd1: _sel_2754 = fill_data_1;
-      3'd2: _sel_2754 = fill_data_2;
-      3'd3: _sel_2754 = fill_data_3;
-      3'd4: _sel_2754 = fill_data_4;
-      3'd5: _sel_2754 = fill_data_5;
-      3'd6: _sel_2754 = fill_data_6;
-      3'd7: _sel_2754 = fill_data_7;
-      default: _sel_2754 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2756 = _and_2753 == 3'h0;
-  assign _eq_2758 = _and_2753 == 3'h1;
-  assign _eq_2760 = _and_2753 == 3'h2;
-  assign _eq_2762 = _and_2753 == 3'h3;
-  assign _eq_2764 = _and_2753 == 3'h4;
-  assign _eq_2766 = _and_2753 == 3'h5;
-  assign _eq_2768 = _and_2753 == 3'h6;
-  assign _eq_2770 = _and_2753 == 3'h7;
-  assign _cat_2771 = {_eq_2770, _eq_2768, _eq_2766, _eq_2764, _eq_2762, _eq_2760, _eq_2758, _eq_2756};
-  assign _repl_2772 = {8{_and_2751}};
-  assign _and_2773 = _cat_2771 & _repl_2772;
-  assign _and_2774 = fill_valid & _and_2751;
-  assign _slice_2776 = p_tag_20[26:3];
-  assign _slice_2777 = fill_blk[26:3];
-  assign _eq_2778 = _slice_2776 == _slice_2777;
-  assign _slice_2779 = p_tag_20[2:0];
-  assign _slice_2780 = fill_blk[2:0];
-  assign _xor_2781 = _slice_2779 ^ _slice_2780;
-  assign _not_2782 = ~_xor_2781;
-  assign _not_2783 = ~p_y_20;
-  assign _and_2784 = p_v_20 & _not_2783;
-  assign _or_2785 = _not_2782 | _cat_2035;
-  assign _rand_2786 = &_or_2785;
-  assign _and_2787 = _eq_2778 & _rand_2786;
-  assign _and_2788 = _and_2784 & _and_2787;
-  assign _slice_2789 = p_tag_20[2:0];
-  assign _and_2790 = _slice_2789 & _cat_2035;
-  always @(*) begin
-    case (_and_2790)
-      3'd0: _sel_2791 = fill_data_0;
-      3'd1: _sel_2791 = fill_data_1;
-      3'd2: _sel_2791 = fill_data_2;
-      3'd3: _sel_2791 = fill_data_3;
-      3'd4: _sel_2791 = fill_data_4;
-      3'd5: _sel_2791 = fill_data_5;
-      3'd6: _sel_2791 = fill_data_6;
-      3'd7: _sel_2791 = fill_data_7;
-      default: _sel_2791 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2793 = _and_2790 == 3'h0;
-  assign _eq_2795 = _and_2790 == 3'h1;
-  assign _eq_2797 = _and_2790 == 3'h2;
-  assign _eq_2799 = _and_2790 == 3'h3;
-  assign _eq_2801 = _and_2790 == 3'h4;
-  assign _eq_2803 = _and_2790 == 3'h5;
-  assign _eq_2805 = _and_2790 == 3'h6;
-  assign _eq_2807 = _and_2790 == 3'h7;
-  assign _cat_2808 = {_eq_2807, _eq_2805, _eq_2803, _eq_2801, _eq_2799, _eq_2797, _eq_2795, _eq_2793};
-  assign _repl_2809 = {8{_and_2788}};
-  assign _and_2810 = _cat_2808 & _repl_2809;
-  assign _and_2811 = fill_valid & _and_2788;
-  assign _slice_2813 = p_tag_21[26:3];
-  assign _slice_2814 = fill_blk[26:3];
-  assign _eq_2815 = _slice_2813 == _slice_2814;
-  assign _slice_2816 = p_tag_21[2:0];
-  assign _slice_2817 = fill_blk[2:0];
-  assign _xor_2818 = _slice_2816 ^ _slice_2817;
-  assign _not_2819 = ~_xor_2818;
-  assign _not_2820 = ~p_y_21;
-  assign _and_2821 = p_v_21 & _not_2820;
-  assign _or_2822 = _not_2819 | _cat_2035;
-  assign _rand_2823 = &_or_2822;
-  assign _and_2824 = _eq_2815 & _rand_2823;
-  assign _and_2825 = _and_2821 & _and_2824;
-  assign _slice_2826 = p_tag_21[2:0];
-  assign _and_2827 = _slice_2826 & _cat_2035;
-  always @(*) begin
-    case (_and_2827)
-      3'd0: _sel_2828 = fill_data_0;
-      3'd1: _sel_2828 = fill_data_1;
-      3'd2: _sel_2828 = fill_data_2;
-      3'd3: _sel_2828 = fill_data_3;
-      3'd4: _sel_2828 = fill_data_4;
-      3'd5: _sel_2828 = fill_data_5;
-      3'd6: _sel_2828 = fill_data_6;
-      3'd7: _sel_2828 = fill_data_7;
-      default: _sel_2828 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2830 = _and_2827 == 3'h0;
-  assign _eq_2832 = _and_2827 == 3'h1;
-  assign _eq_2834 = _and_2827 == 3'h2;
-  assign _eq_2836 = _and_2827 == 3'h3;
-  assign _eq_2838 = _and_2827 == 3'h4;
-  assign _eq_2840 = _and_2827 == 3'h5;
-  assign _eq_2842 = _and_2827 == 3'h6;
-  assign _eq_2844 = _and_2827 == 3'h7;
-  assign _cat_2845 = {_eq_2844, _eq_2842, _eq_2840, _eq_2838, _eq_2836, _eq_2834, _eq_2832, _eq_2830};
-  assign _repl_2846 = {8{_and_2825}};
-  assign _and_2847 = _cat_2845 & _repl_2846;
-  assign _and_2848 = fill_valid & _and_2825;
-  assign _slice_2850 = p_tag_22[26:3];
-  assign _slice_2851 = fill_blk[26:3];
-  assign _eq_2852 = _slice_2850 == _slice_2851;
-  assign _slice_2853 = p_tag_22[2:0];
-  assign _slice_2854 = fill_blk[2:0];
-  assign _xor_2855 = _slice_2853 ^ _slice_2854;
-  assign _not_2856 = ~_xor_2855;
-  assign _not_2857 = ~p_y_22;
-  assign _and_2858 = p_v_22 & _not_2857;
-  assign _or_2859 = _not_2856 | _cat_2035;
-  assign _rand_2860 = &_or_2859;
-  assign _and_2861 = _eq_2852 & _rand_2860;
-  assign _and_2862 = _and_2858 & _and_2861;
-  assign _slice_2863 = p_tag_22[2:0];
-  assign _and_2864 = _slice_2863 & _cat_2035;
-  always @(*) begin
-    case (_and_2864)
-      3'd0: _sel_2865 = fill_data_0;
-      3'd1: _sel_2865 = fill_data_1;
-      3'd2: _sel_2865 = fill_data_2;
-      3'd3: _sel_2865 = fill_data_3;
-      3'd4: _sel_2865 = fill_data_4;
-      3'd5: _sel_2865 = fill_data_5;
-      3'd6: _sel_2865 = fill_data_6;
-      3'd7: _sel_2865 = fill_data_7;
-      default: _sel_2865 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2867 = _and_2864 == 3'h0;
-  assign _eq_2869 = _and_2864 == 3'h1;
-  assign _eq_2871 = _and_2864 == 3'h2;
-  assign _eq_2873 = _and_2864 == 3'h3;
-  assign _eq_2875 = _and_2864 == 3'h4;
-  assign _eq_2877 = _and_2864 == 3'h5;
-  assign _eq_2879 = _and_2864 == 3'h6;
-  assign _eq_2881 = _and_2864 == 3'h7;
-  assign _cat_2882 = {_eq_2881, _eq_2879, _eq_2877, _eq_2875, _eq_2873, _eq_2871, _eq_2869, _eq_2867};
-  assign _repl_2883 = {8{_and_2862}};
-  assign _and_2884 = _cat_2882 & _repl_2883;
-  assign _and_2885 = fill_valid & _and_2862;
-  assign _slice_2887 = p_tag_23[26:3];
-  assign _slice_2888 = fill_blk[26:3];
-  assign _eq_2889 = _slice_2887 == _slice_2888;
-  assign _slice_2890 = p_tag_23[2:0];
-  assign _slice_2891 = fill_blk[2:0];
-  assign _xor_2892 = _slice_2890 ^ _slice_2891;
-  assign _not_2893 = ~_xor_2892;
-  assign _not_2894 = ~p_y_23;
-  assign _and_2895 = p_v_23 & _not_2894;
-  assign _or_2896 = _not_2893 | _cat_2035;
-  assign _rand_2897 = &_or_2896;
-  assign _and_2898 = _eq_2889 & _rand_2897;
-  assign _and_2899 = _and_2895 & _and_2898;
-  assign _slice_2900 = p_tag_23[2:0];
-  assign _and_2901 = _slice_2900 & _cat_2035;
-  always @(*) begin
-    case (_and_2901)
-      3'd0: _sel_2902 = fill_data_0;
-      3'd1: _sel_2902 = fill_data_1;
-      3'd2: _sel_2902 = fill_data_2;
-      3'd3: _sel_2902 = fill_data_3;
-      3'd4: _sel_2902 = fill_data_4;
-      3'd5: _sel_2902 = fill_data_5;
-      3'd6: _sel_2902 = fill_data_6;
-      3'd7: _sel_2902 = fill_data_7;
-      default: _sel_2902 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2904 = _and_2901 == 3'h0;
-  assign _eq_2906 = _and_2901 == 3'h1;
-  assign _eq_2908 = _and_2901 == 3'h2;
-  assign _eq_2910 = _and_2901 == 3'h3;
-  assign _eq_2912 = _and_2901 == 3'h4;
-  assign _eq_2914 = _and_2901 == 3'h5;
-  assign _eq_2916 = _and_2901 == 3'h6;
-  assign _eq_2918 = _and_2901 == 3'h7;
-  assign _cat_2919 = {_eq_2918, _eq_2916, _eq_2914, _eq_2912, _eq_2910, _eq_2908, _eq_2906, _eq_2904};
-  assign _repl_2920 = {8{_and_2899}};
-  assign _and_2921 = _cat_2919 & _repl_2920;
-  assign _and_2922 = fill_valid & _and_2899;
-  assign _slice_2924 = p_tag_24[26:3];
-  assign _slice_2925 = fill_blk[26:3];
-  assign _eq_2926 = _slice_2924 == _slice_2925;
-  assign _slice_2927 = p_tag_24[2:0];
-  assign _slice_2928 = fill_blk[2:0];
-  assign _xor_2929 = _slice_2927 ^ _slice_2928;
-  assign _not_2930 = ~_xor_2929;
-  assign _not_2931 = ~p_y_24;
-  assign _and_2932 = p_v_24 & _not_2931;
-  assign _or_2933 = _not_2930 | _cat_2035;
-  assign _rand_2934 = &_or_2933;
-  assign _and_2935 = _eq_2926 & _rand_2934;
-  assign _and_2936 = _and_2932 & _and_2935;
-  assign _slice_2937 = p_tag_24[2:0];
-  assign _and_2938 = _slice_2937 & _cat_2035;
-  always @(*) begin
-    case (_and_2938)
-      3'd0: _sel_2939 = fill_data_0;
-      3'd1: _sel_2939 = fill_data_1;
-      3'd2: _sel_2939 = fill_data_2;
-      3'd3: _sel_2939 = fill_data_3;
-      3'd4: _sel_2939 = fill_data_4;
-      3'd5: _sel_2939 = fill_data_5;
-      3'd6: _sel_2939 = fill_data_6;
-      3'd7: _sel_2939 = fill_data_7;
-      default: _sel_2939 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2941 = _and_2938 == 3'h0;
-  assign _eq_2943 = _and_2938 == 3'h1;
-  assign _eq_2945 = _and_2938 == 3'h2;
-  assign _eq_2947 = _and_2938 == 3'h3;
-  assign _eq_2949 = _and_2938 == 3'h4;
-  assign _eq_2951 = _and_2938 == 3'h5;
-  assign _eq_2953 = _and_2938 == 3'h6;
-  assign _eq_2955 = _and_2938 == 3'h7;
-  assign _cat_2956 = {_eq_2955, _eq_2953, _eq_2951, _eq_2949, _eq_2947, _eq_2945, _eq_2943, _eq_2941};
-  assign _repl_2957 = {8{_and_2936}};
-  assign _and_2958 = _cat_2956 & _repl_2957;
-  assign _and_2959 = fill_valid & _and_2936;
-  assign _slice_2961 = p_tag_25[26:3];
-  assign _slice_2962 = fill_blk[26:3];
-  assign _eq_2963 = _slice_2961 == _slice_2962;
-  assign _slice_2964 = p_tag_25[2:0];
-  assign _slice_2965 = fill_blk[2:0];
-  assign _xor_2966 = _slice_2964 ^ _slice_2965;
-  assign _not_2967 = ~_xor_2966;
-  assign _not_2968 = ~p_y_25;
-  assign _and_2969 = p_v_25 & _not_2968;
-  assign _or_2970 = _not_2967 | _cat_2035;
-  assign _rand_2971 = &_or_2970;
-  assign _and_2972 = _eq_2963 & _rand_2971;
-  assign _and_2973 = _and_2969 & _and_2972;
-  assign _slice_2974 = p_tag_25[2:0];
-  assign _and_2975 = _slice_2974 & _cat_2035;
-  always @(*) begin
-    case (_and_2975)
-      3'd0: _sel_2976 = fill_data_0;
-      3'd1: _sel_2976 = fill_data_1;
-      3'd2: _sel_2976 = fill_data_2;
-      3'd3: _sel_2976 = fill_data_3;
-      3'd4: _sel_2976 = fill_data_4;
-      3'd5: _sel_2976 = fill_data_5;
-      3'd6: _sel_2976 = fill_data_6;
-      3'd7: _sel_2976 = fill_data_7;
-      default: _sel_2976 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_2978 = _and_2975 == 3'h0;
-  assign _eq_2980 = _and_2975 == 3'h1;
-  assign _eq_2982 = _and_2975 == 3'h2;
-  assign _eq_2984 = _and_2975 == 3'h3;
-  assign _eq_2986 = _and_2975 == 3'h4;
-  assign _eq_2988 = _and_2975 == 3'h5;
-  assign _eq_2990 = _and_2975 == 3'h6;
-  assign _eq_2992 = _and_2975 == 3'h7;
-  assign _cat_2993 = {_eq_2992, _eq_2990, _eq_2988, _eq_2986, _eq_2984, _eq_2982, _eq_2980, _eq_2978};
-  assign _repl_2994 = {8{_and_2973}};
-  assign _and_2995 = _cat_2993 & _repl_2994;
-  assign _and_2996 = fill_valid & _and_2973;
-  assign _slice_2998 = p_tag_26[26:3];
-  assign _slice_2999 = fill_blk[26:3];
-  assign _eq_3000 = _slice_2998 == _slice_2999;
-  assign _slice_3001 = p_tag_26[2:0];
-  assign _slice_3002 = fill_blk[2:0];
-  assign _xor_3003 = _slice_3001 ^ _slice_3002;
-  assign _not_3004 = ~_xor_3003;
-  assign _not_3005 = ~p_y_26;
-  assign _and_3006 = p_v_26 & _not_3005;
-  assign _or_3007 = _not_3004 | _cat_2035;
-  assign _rand_3008 = &_or_3007;
-  assign _and_3009 = _eq_3000 & _rand_3008;
-  assign _and_3010 = _and_3006 & _and_3009;
-  assign _slice_3011 = p_tag_26[2:0];
-  assign _and_3012 = _slice_3011 & _cat_2035;
-  always @(*) begin
-    case (_and_3012)
-      3'd0: _sel_3013 = fill_data_0;
-      3'd1: _sel_3013 = fill_data_1;
-      3'd2: _sel_3013 = fill_data_2;
-      3'd3: _sel_3013 = fill_data_3;
-      3'd4: _sel_3013 = fill_data_4;
-      3'd5: _sel_3013 = fill_data_5;
-      3'd6: _sel_3013 = fill_data_6;
-      3'd7: _sel_3013 = fill_data_7;
-      default: _sel_3013 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3015 = _and_3012 == 3'h0;
-  assign _eq_3017 = _and_3012 == 3'h1;
-  assign _eq_3019 = _and_3012 == 3'h2;
-  assign _eq_3021 = _and_3012 == 3'h3;
-  assign _eq_3023 = _and_3012 == 3'h4;
-  assign _eq_3025 = _and_3012 == 3'h5;
-  assign _eq_3027 = _and_3012 == 3'h6;
-  assign _eq_3029 = _and_3012 == 3'h7;
-  assign _cat_3030 = {_eq_3029, _eq_3027, _eq_3025, _eq_3023, _eq_3021, _eq_3019, _eq_3017, _eq_3015};
-  assign _repl_3031 = {8{_and_3010}};
-  assign _and_3032 = _cat_3030 & _repl_3031;
-  assign _and_3033 = fill_valid & _and_3010;
-  assign _slice_3035 = p_tag_27[26:3];
-  assign _slice_3036 = fill_blk[26:3];
-  assign _eq_3037 = _slice_3035 == _slice_3036;
-  assign _slice_3038 = p_tag_27[2:0];
-  assign _slice_3039 = fill_blk[2:0];
-  assign _xor_3040 = _slice_3038 ^ _slice_3039;
-  assign _not_3041 = ~_xor_3040;
-  assign _not_3042 = ~p_y_27;
-  assign _and_3043 = p_v_27 & _not_3042;
-  assign _or_3044 = _not_3041 | _cat_2035;
-  assign _rand_3045 = &_or_3044;
-  assign _and_3046 = _eq_3037 & _rand_3045;
-  assign _and_3047 = _and_3043 & _and_3046;
-  assign _slice_3048 = p_tag_27[2:0];
-  assign _and_3049 = _slice_3048 & _cat_2035;
-  always @(*) begin
-    case (_and_3049)
-      3'd0: _sel_3050 = fill_data_0;
-      3'd1: _sel_3050 = fill_data_1;
-      3'd2: _sel_3050 = fill_data_2;
-      3'd3: _sel_3050 = fill_data_3;
-      3'd4: _sel_3050 = fill_data_4;
-      3'd5: _sel_3050 = fill_data_5;
-      3'd6: _sel_3050 = fill_data_6;
-      3'd7: _sel_3050 = fill_data_7;
-      default: _sel_3050 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3052 = _and_3049 == 3'h0;
-  assign _eq_3054 = _and_3049 == 3'h1;
-  assign _eq_3056 = _and_3049 == 3'h2;
-  assign _eq_3058 = _and_3049 == 3'h3;
-  assign _eq_3060 = _and_3049 == 3'h4;
-  assign _eq_3062 = _and_3049 == 3'h5;
-  assign _eq_3064 = _and_3049 == 3'h6;
-  assign _eq_3066 = _and_3049 == 3'h7;
-  assign _cat_3067 = {_eq_3066, _eq_3064, _eq_3062, _eq_3060, _eq_3058, _eq_3056, _eq_3054, _eq_3052};
-  assign _repl_3068 = {8{_and_3047}};
-  assign _and_3069 = _cat_3067 & _repl_3068;
-  assign _and_3070 = fill_valid & _and_3047;
-  assign _slice_3072 = p_tag_28[26:3];
-  assign _slice_3073 = fill_blk[26:3];
-  assign _eq_3074 = _slice_3072 == _slice_3073;
-  assign _slice_3075 = p_tag_28[2:0];
-  assign _slice_3076 = fill_blk[2:0];
-  assign _xor_3077 = _slice_3075 ^ _slice_3076;
-  assign _not_3078 = ~_xor_3077;
-  assign _not_3079 = ~p_y_28;
-  assign _and_3080 = p_v_28 & _not_3079;
-  assign _or_3081 = _not_3078 | _cat_2035;
-  assign _rand_3082 = &_or_3081;
-  assign _and_3083 = _eq_3074 & _rand_3082;
-  assign _and_3084 = _and_3080 & _and_3083;
-  assign _slice_3085 = p_tag_28[2:0];
-  assign _and_3086 = _slice_3085 & _cat_2035;
-  always @(*) begin
-    case (_and_3086)
-      3'd0: _sel_3087 = fill_data_0;
-      3'd1: _sel_3087 = fill_data_1;
-      3'd2: _sel_3087 = fill_data_2;
-      3'd3: _sel_3087 = fill_data_3;
-      3'd4: _sel_3087 = fill_data_4;
-      3'd5: _sel_3087 = fill_data_5;
-      3'd6: _sel_3087 = fill_data_6;
-      3'd7: _sel_3087 = fill_data_7;
-      default: _sel_3087 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3089 = _and_3086 == 3'h0;
-  assign _eq_3091 = _and_3086 == 3'h1;
-  assign _eq_3093 = _and_3086 == 3'h2;
-  assign _eq_3095 = _and_3086 == 3'h3;
-  assign _eq_3097 = _and_3086 == 3'h4;
-  assign _eq_3099 = _and_3086 == 3'h5;
-  assign _eq_3101 = _and_3086 == 3'h6;
-  assign _eq_3103 = _and_3086 == 3'h7;
-  assign _cat_3104 = {_eq_3103, _eq_3101, _eq_3099, _eq_3097, _eq_3095, _eq_3093, _eq_3091, _eq_3089};
-  assign _repl_3105 = {8{_and_3084}};
-  assign _and_3106 = _cat_3104 & _repl_3105;
-  assign _and_3107 = fill_valid & _and_3084;
-  assign _slice_3109 = p_tag_29[26:3];
-  assign _slice_3110 = fill_blk[26:3];
-  assign _eq_3111 = _slice_3109 == _slice_3110;
-  assign _slice_3112 = p_tag_29[2:0];
-  assign _slice_3113 = fill_blk[2:0];
-  assign _xor_3114 = _slice_3112 ^ _slice_3113;
-  assign _not_3115 = ~_xor_3114;
-  assign _not_3116 = ~p_y_29;
-  assign _and_3117 = p_v_29 & _not_3116;
-  assign _or_3118 = _not_3115 | _cat_2035;
-  assign _rand_3119 = &_or_3118;
-  assign _and_3120 = _eq_3111 & _rand_3119;
-  assign _and_3121 = _and_3117 & _and_3120;
-  assign _slice_3122 = p_tag_29[2:0];
-  assign _and_3123 = _slice_3122 & _cat_2035;
-  always @(*) begin
-    case (_and_3123)
-      3'd0: _sel_3124 = fill_data_0;
-      3'd1: _sel_3124 = fill_data_1;
-      3'd2: _sel_3124 = fill_data_2;
-      3'd3: _sel_3124 = fill_data_3;
-      3'd4: _sel_3124 = fill_data_4;
-      3'd5: _sel_3124 = fill_data_5;
-      3'd6: _sel_3124 = fill_data_6;
-      3'd7: _sel_3124 = fill_data_7;
-      default: _sel_3124 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3126 = _and_3123 == 3'h0;
-  assign _eq_3128 = _and_3123 == 3'h1;
-  assign _eq_3130 = _and_3123 == 3'h2;
-  assign _eq_3132 = _and_3123 == 3'h3;
-  assign _eq_3134 = _and_3123 == 3'h4;
-  assign _eq_3136 = _and_3123 == 3'h5;
-  assign _eq_3138 = _and_3123 == 3'h6;
-  assign _eq_3140 = _and_3123 == 3'h7;
-  assign _cat_3141 = {_eq_3140, _eq_3138, _eq_3136, _eq_3134, _eq_3132, _eq_3130, _eq_3128, _eq_3126};
-  assign _repl_3142 = {8{_and_3121}};
-  assign _and_3143 = _cat_3141 & _repl_3142;
-  assign _and_3144 = fill_valid & _and_3121;
-  assign _slice_3146 = p_tag_30[26:3];
-  assign _slice_3147 = fill_blk[26:3];
-  assign _eq_3148 = _slice_3146 == _slice_3147;
-  assign _slice_3149 = p_tag_30[2:0];
-  assign _slice_3150 = fill_blk[2:0];
-  assign _xor_3151 = _slice_3149 ^ _slice_3150;
-  assign _not_3152 = ~_xor_3151;
-  assign _not_3153 = ~p_y_30;
-  assign _and_3154 = p_v_30 & _not_3153;
-  assign _or_3155 = _not_3152 | _cat_2035;
-  assign _rand_3156 = &_or_3155;
-  assign _and_3157 = _eq_3148 & _rand_3156;
-  assign _and_3158 = _and_3154 & _and_3157;
-  assign _slice_3159 = p_tag_30[2:0];
-  assign _and_3160 = _slice_3159 & _cat_2035;
-  always @(*) begin
-    case (_and_3160)
-      3'd0: _sel_3161 = fill_data_0;
-      3'd1: _sel_3161 = fill_data_1;
-      3'd2: _sel_3161 = fill_data_2;
-      3'd3: _sel_3161 = fill_data_3;
-      3'd4: _sel_3161 = fill_data_4;
-      3'd5: _sel_3161 = fill_data_5;
-      3'd6: _sel_3161 = fill_data_6;
-      3'd7: _sel_3161 = fill_data_7;
-      default: _sel_3161 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3163 = _and_3160 == 3'h0;
-  assign _eq_3165 = _and_3160 == 3'h1;
-  assign _eq_3167 = _and_3160 == 3'h2;
-  assign _eq_3169 = _and_3160 == 3'h3;
-  assign _eq_3171 = _and_3160 == 3'h4;
-  assign _eq_3173 = _and_3160 == 3'h5;
-  assign _eq_3175 = _and_3160 == 3'h6;
-  assign _eq_3177 = _and_3160 == 3'h7;
-  assign _cat_3178 = {_eq_3177, _eq_3175, _eq_3173, _eq_3171, _eq_3169, _eq_3167, _eq_3165, _eq_3163};
-  assign _repl_3179 = {8{_and_3158}};
-  assign _and_3180 = _cat_3178 & _repl_3179;
-  assign _and_3181 = fill_valid & _and_3158;
-  assign _slice_3183 = p_tag_31[26:3];
-  assign _slice_3184 = fill_blk[26:3];
-  assign _eq_3185 = _slice_3183 == _slice_3184;
-  assign _slice_3186 = p_tag_31[2:0];
-  assign _slice_3187 = fill_blk[2:0];
-  assign _xor_3188 = _slice_3186 ^ _slice_3187;
-  assign _not_3189 = ~_xor_3188;
-  assign _not_3190 = ~p_y_31;
-  assign _and_3191 = p_v_31 & _not_3190;
-  assign _or_3192 = _not_3189 | _cat_2035;
-  assign _rand_3193 = &_or_3192;
-  assign _and_3194 = _eq_3185 & _rand_3193;
-  assign _and_3195 = _and_3191 & _and_3194;
-  assign _slice_3196 = p_tag_31[2:0];
-  assign _and_3197 = _slice_3196 & _cat_2035;
-  always @(*) begin
-    case (_and_3197)
-      3'd0: _sel_3198 = fill_data_0;
-      3'd1: _sel_3198 = fill_data_1;
-      3'd2: _sel_3198 = fill_data_2;
-      3'd3: _sel_3198 = fill_data_3;
-      3'd4: _sel_3198 = fill_data_4;
-      3'd5: _sel_3198 = fill_data_5;
-      3'd6: _sel_3198 = fill_data_6;
-      3'd7: _sel_3198 = fill_data_7;
-      default: _sel_3198 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3200 = _and_3197 == 3'h0;
-  assign _eq_3202 = _and_3197 == 3'h1;
-  assign _eq_3204 = _and_3197 == 3'h2;
-  assign _eq_3206 = _and_3197 == 3'h3;
-  assign _eq_3208 = _and_3197 == 3'h4;
-  assign _eq_3210 = _and_3197 == 3'h5;
-  assign _eq_3212 = _and_3197 == 3'h6;
-  assign _eq_3214 = _and_3197 == 3'h7;
-  assign _cat_3215 = {_eq_3214, _eq_3212, _eq_3210, _eq_3208, _eq_3206, _eq_3204, _eq_3202, _eq_3200};
-  assign _repl_3216 = {8{_and_3195}};
-  assign _and_3217 = _cat_3215 & _repl_3216;
-  assign _and_3218 = fill_valid & _and_3195;
-  assign _slice_3220 = p_tag_32[26:3];
-  assign _slice_3221 = fill_blk[26:3];
-  assign _eq_3222 = _slice_3220 == _slice_3221;
-  assign _slice_3223 = p_tag_32[2:0];
-  assign _slice_3224 = fill_blk[2:0];
-  assign _xor_3225 = _slice_3223 ^ _slice_3224;
-  assign _not_3226 = ~_xor_3225;
-  assign _not_3227 = ~p_y_32;
-  assign _and_3228 = p_v_32 & _not_3227;
-  assign _or_3229 = _not_3226 | _cat_2035;
-  assign _rand_3230 = &_or_3229;
-  assign _and_3231 = _eq_3222 & _rand_3230;
-  assign _and_3232 = _and_3228 & _and_3231;
-  assign _slice_3233 = p_tag_32[2:0];
-  assign _and_3234 = _slice_3233 & _cat_2035;
-  always @(*) begin
-    case (_and_3234)
-      3'd0: _sel_3235 = fill_data_0;
-      3'd1: _sel_3235 = fill_data_1;
-      3'd2: _sel_3235 = fill_data_2;
-      3'd3: _sel_3235 = fill_data_3;
-      3'd4: _sel_3235 = fill_data_4;
-      3'd5: _sel_3235 = fill_data_5;
-      3'd6: _sel_3235 = fill_data_6;
-      3'd7: _sel_3235 = fill_data_7;
-      default: _sel_3235 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3237 = _and_3234 == 3'h0;
-  assign _eq_3239 = _and_3234 == 3'h1;
-  assign _eq_3241 = _and_3234 == 3'h2;
-  assign _eq_3243 = _and_3234 == 3'h3;
-  assign _eq_3245 = _and_3234 == 3'h4;
-  assign _eq_3247 = _and_3234 == 3'h5;
-  assign _eq_3249 = _and_3234 == 3'h6;
-  assign _eq_3251 = _and_3234 == 3'h7;
-  assign _cat_3252 = {_eq_3251, _eq_3249, _eq_3247, _eq_3245, _eq_3243, _eq_3241, _eq_3239, _eq_3237};
-  assign _repl_3253 = {8{_and_3232}};
-  assign _and_3254 = _cat_3252 & _repl_3253;
-  assign _and_3255 = fill_valid & _and_3232;
-  assign _slice_3257 = p_tag_33[26:3];
-  assign _slice_3258 = fill_blk[26:3];
-  assign _eq_3259 = _slice_3257 == _slice_3258;
-  assign _slice_3260 = p_tag_33[2:0];
-  assign _slice_3261 = fill_blk[2:0];
-  assign _xor_3262 = _slice_3260 ^ _slice_3261;
-  assign _not_3263 = ~_xor_3262;
-  assign _not_3264 = ~p_y_33;
-  assign _and_3265 = p_v_33 & _not_3264;
-  assign _or_3266 = _not_3263 | _cat_2035;
-  assign _rand_3267 = &_or_3266;
-  assign _and_3268 = _eq_3259 & _rand_3267;
-  assign _and_3269 = _and_3265 & _and_3268;
-  assign _slice_3270 = p_tag_33[2:0];
-  assign _and_3271 = _slice_3270 & _cat_2035;
-  always @(*) begin
-    case (_and_3271)
-      3'd0: _sel_3272 = fill_data_0;
-      3'd1: _sel_3272 = fill_data_1;
-      3'd2: _sel_3272 = fill_data_2;
-      3'd3: _sel_3272 = fill_data_3;
-      3'd4: _sel_3272 = fill_data_4;
-      3'd5: _sel_3272 = fill_data_5;
-      3'd6: _sel_3272 = fill_data_6;
-      3'd7: _sel_3272 = fill_data_7;
-      default: _sel_3272 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3274 = _and_3271 == 3'h0;
-  assign _eq_3276 = _and_3271 == 3'h1;
-  assign _eq_3278 = _and_3271 == 3'h2;
-  assign _eq_3280 = _and_3271 == 3'h3;
-  assign _eq_3282 = _and_3271 == 3'h4;
-  assign _eq_3284 = _and_3271 == 3'h5;
-  assign _eq_3286 = _and_3271 == 3'h6;
-  assign _eq_3288 = _and_3271 == 3'h7;
-  assign _cat_3289 = {_eq_3288, _eq_3286, _eq_3284, _eq_3282, _eq_3280, _eq_3278, _eq_3276, _eq_3274};
-  assign _repl_3290 = {8{_and_3269}};
-  assign _and_3291 = _cat_3289 & _repl_3290;
-  assign _and_3292 = fill_valid & _and_3269;
-  assign _slice_3294 = p_tag_34[26:3];
-  assign _slice_3295 = fill_blk[26:3];
-  assign _eq_3296 = _slice_3294 == _slice_3295;
-  assign _slice_3297 = p_tag_34[2:0];
-  assign _slice_3298 = fill_blk[2:0];
-  assign _xor_3299 = _slice_3297 ^ _slice_3298;
-  assign _not_3300 = ~_xor_3299;
-  assign _not_3301 = ~p_y_34;
-  assign _and_3302 = p_v_34 & _not_3301;
-  assign _or_3303 = _not_3300 | _cat_2035;
-  assign _rand_3304 = &_or_3303;
-  assign _and_3305 = _eq_3296 & _rand_3304;
-  assign _and_3306 = _and_3302 & _and_3305;
-  assign _slice_3307 = p_tag_34[2:0];
-  assign _and_3308 = _slice_3307 & _cat_2035;
-  always @(*) begin
-    case (_and_3308)
-      3'd0: _sel_3309 = fill_data_0;
-      3'd1: _sel_3309 = fill_data_1;
-      3'd2: _sel_3309 = fill_data_2;
-      3'd3: _sel_3309 = fill_data_3;
-      3'd4: _sel_3309 = fill_data_4;
-      3'd5: _sel_3309 = fill_data_5;
-      3'd6: _sel_3309 = fill_data_6;
-      3'd7: _sel_3309 = fill_data_7;
-      default: _sel_3309 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3311 = _and_3308 == 3'h0;
-  assign _eq_3313 = _and_3308 == 3'h1;
-  assign _eq_3315 = _and_3308 == 3'h2;
-  assign _eq_3317 = _and_3308 == 3'h3;
-  assign _eq_3319 = _and_3308 == 3'h4;
-  assign _eq_3321 = _and_3308 == 3'h5;
-  assign _eq_3323 = _and_3308 == 3'h6;
-  assign _eq_3325 = _and_3308 == 3'h7;
-  assign _cat_3326 = {_eq_3325, _eq_3323, _eq_3321, _eq_3319, _eq_3317, _eq_3315, _eq_3313, _eq_3311};
-  assign _repl_3327 = {8{_and_3306}};
-  assign _and_3328 = _cat_3326 & _repl_3327;
-  assign _and_3329 = fill_valid & _and_3306;
-  assign _slice_3331 = p_tag_35[26:3];
-  assign _slice_3332 = fill_blk[26:3];
-  assign _eq_3333 = _slice_3331 == _slice_3332;
-  assign _slice_3334 = p_tag_35[2:0];
-  assign _slice_3335 = fill_blk[2:0];
-  assign _xor_3336 = _slice_3334 ^ _slice_3335;
-  assign _not_3337 = ~_xor_3336;
-  assign _not_3338 = ~p_y_35;
-  assign _and_3339 = p_v_35 & _not_3338;
-  assign _or_3340 = _not_3337 | _cat_2035;
-  assign _rand_3341 = &_or_3340;
-  assign _and_3342 = _eq_3333 & _rand_3341;
-  assign _and_3343 = _and_3339 & _and_3342;
-  assign _slice_3344 = p_tag_35[2:0];
-  assign _and_3345 = _slice_3344 & _cat_2035;
-  always @(*) begin
-    case (_and_3345)
-      3'd0: _sel_3346 = fill_data_0;
-      3'd1: _sel_3346 = fill_data_1;
-      3'd2: _sel_3346 = fill_data_2;
-      3'd3: _sel_3346 = fill_data_3;
-      3'd4: _sel_3346 = fill_data_4;
-      3'd5: _sel_3346 = fill_data_5;
-      3'd6: _sel_3346 = fill_data_6;
-      3'd7: _sel_3346 = fill_data_7;
-      default: _sel_3346 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3348 = _and_3345 == 3'h0;
-  assign _eq_3350 = _and_3345 == 3'h1;
-  assign _eq_3352 = _and_3345 == 3'h2;
-  assign _eq_3354 = _and_3345 == 3'h3;
-  assign _eq_3356 = _and_3345 == 3'h4;
-  assign _eq_3358 = _and_3345 == 3'h5;
-  assign _eq_3360 = _and_3345 == 3'h6;
-  assign _eq_3362 = _and_3345 == 3'h7;
-  assign _cat_3363 = {_eq_3362, _eq_3360, _eq_3358, _eq_3356, _eq_3354, _eq_3352, _eq_3350, _eq_3348};
-  assign _repl_3364 = {8{_and_3343}};
-  assign _and_3365 = _cat_3363 & _repl_3364;
-  assign _and_3366 = fill_valid & _and_3343;
-  assign _slice_3368 = p_tag_36[26:3];
-  assign _slice_3369 = fill_blk[26:3];
-  assign _eq_3370 = _slice_3368 == _slice_3369;
-  assign _slice_3371 = p_tag_36[2:0];
-  assign _slice_3372 = fill_blk[2:0];
-  assign _xor_3373 = _slice_3371 ^ _slice_3372;
-  assign _not_3374 = ~_xor_3373;
-  assign _not_3375 = ~p_y_36;
-  assign _and_3376 = p_v_36 & _not_3375;
-  assign _or_3377 = _not_3374 | _cat_2035;
-  assign _rand_3378 = &_or_3377;
-  assign _and_3379 = _eq_3370 & _rand_3378;
-  assign _and_3380 = _and_3376 & _and_3379;
-  assign _slice_3381 = p_tag_36[2:0];
-  assign _and_3382 = _slice_3381 & _cat_2035;
-  always @(*) begin
-    case (_and_3382)
-      3'd0: _sel_3383 = fill_data_0;
-      3'd1: _sel_3383 = fill_data_1;
-      3'd2: _sel_3383 = fill_data_2;
-      3'd3: _sel_3383 = fill_data_3;
-      3'd4: _sel_3383 = fill_data_4;
-      3'd5: _sel_3383 = fill_data_5;
-      3'd6: _sel_3383 = fill_data_6;
-      3'd7: _sel_3383 = fill_data_7;
-      default: _sel_3383 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3385 = _and_3382 == 3'h0;
-  assign _eq_3387 = _and_3382 == 3'h1;
-  assign _eq_3389 = _and_3382 == 3'h2;
-  assign _eq_3391 = _and_3382 == 3'h3;
-  assign _eq_3393 = _and_3382 == 3'h4;
-  assign _eq_3395 = _and_3382 == 3'h5;
-  assign _eq_3397 = _and_3382 == 3'h6;
-  assign _eq_3399 = _and_3382 == 3'h7;
-  assign _cat_3400 = {_eq_3399, _eq_3397, _eq_3395, _eq_3393, _eq_3391, _eq_3389, _eq_3387, _eq_3385};
-  assign _repl_3401 = {8{_and_3380}};
-  assign _and_3402 = _cat_3400 & _repl_3401;
-  assign _and_3403 = fill_valid & _and_3380;
-  assign _slice_3405 = p_tag_37[26:3];
-  assign _slice_3406 = fill_blk[26:3];
-  assign _eq_3407 = _slice_3405 == _slice_3406;
-  assign _slice_3408 = p_tag_37[2:0];
-  assign _slice_3409 = fill_blk[2:0];
-  assign _xor_3410 = _slice_3408 ^ _slice_3409;
-  assign _not_3411 = ~_xor_3410;
-  assign _not_3412 = ~p_y_37;
-  assign _and_3413 = p_v_37 & _not_3412;
-  assign _or_3414 = _not_3411 | _cat_2035;
-  assign _rand_3415 = &_or_3414;
-  assign _and_3416 = _eq_3407 & _rand_3415;
-  assign _and_3417 = _and_3413 & _and_3416;
-  assign _slice_3418 = p_tag_37[2:0];
-  assign _and_3419 = _slice_3418 & _cat_2035;
-  always @(*) begin
-    case (_and_3419)
-      3'd0: _sel_3420 = fill_data_0;
-      3'd1: _sel_3420 = fill_data_1;
-      3'd2: _sel_3420 = fill_data_2;
-      3'd3: _sel_3420 = fill_data_3;
-      3'd4: _sel_3420 = fill_data_4;
-      3'd5: _sel_3420 = fill_data_5;
-      3'd6: _sel_3420 = fill_data_6;
-      3'd7: _sel_3420 = fill_data_7;
-      default: _sel_3420 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3422 = _and_3419 == 3'h0;
-  assign _eq_3424 = _and_3419 == 3'h1;
-  assign _eq_3426 = _and_3419 == 3'h2;
-  assign _eq_3428 = _and_3419 == 3'h3;
-  assign _eq_3430 = _and_3419 == 3'h4;
-  assign _eq_3432 = _and_3419 == 3'h5;
-  assign _eq_3434 = _and_3419 == 3'h6;
-  assign _eq_3436 = _and_3419 == 3'h7;
-  assign _cat_3437 = {_eq_3436, _eq_3434, _eq_3432, _eq_3430, _eq_3428, _eq_3426, _eq_3424, _eq_3422};
-  assign _repl_3438 = {8{_and_3417}};
-  assign _and_3439 = _cat_3437 & _repl_3438;
-  assign _and_3440 = fill_valid & _and_3417;
-  assign _slice_3442 = p_tag_38[26:3];
-  assign _slice_3443 = fill_blk[26:3];
-  assign _eq_3444 = _slice_3442 == _slice_3443;
-  assign _slice_3445 = p_tag_38[2:0];
-  assign _slice_3446 = fill_blk[2:0];
-  assign _xor_3447 = _slice_3445 ^ _slice_3446;
-  assign _not_3448 = ~_xor_3447;
-  assign _not_3449 = ~p_y_38;
-  assign _and_3450 = p_v_38 & _not_3449;
-  assign _or_3451 = _not_3448 | _cat_2035;
-  assign _rand_3452 = &_or_3451;
-  assign _and_3453 = _eq_3444 & _rand_3452;
-  assign _and_3454 = _and_3450 & _and_3453;
-  assign _slice_3455 = p_tag_38[2:0];
-  assign _and_3456 = _slice_3455 & _cat_2035;
-  always @(*) begin
-    case (_and_3456)
-      3'd0: _sel_3457 = fill_data_0;
-      3'd1: _sel_3457 = fill_data_1;
-      3'd2: _sel_3457 = fill_data_2;
-      3'd3: _sel_3457 = fill_data_3;
-      3'd4: _sel_3457 = fill_data_4;
-      3'd5: _sel_3457 = fill_data_5;
-      3'd6: _sel_3457 = fill_data_6;
-      3'd7: _sel_3457 = fill_data_7;
-      default: _sel_3457 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3459 = _and_3456 == 3'h0;
-  assign _eq_3461 = _and_3456 == 3'h1;
-  assign _eq_3463 = _and_3456 == 3'h2;
-  assign _eq_3465 = _and_3456 == 3'h3;
-  assign _eq_3467 = _and_3456 == 3'h4;
-  assign _eq_3469 = _and_3456 == 3'h5;
-  assign _eq_3471 = _and_3456 == 3'h6;
-  assign _eq_3473 = _and_3456 == 3'h7;
-  assign _cat_3474 = {_eq_3473, _eq_3471, _eq_3469, _eq_3467, _eq_3465, _eq_3463, _eq_3461, _eq_3459};
-  assign _repl_3475 = {8{_and_3454}};
-  assign _and_3476 = _cat_3474 & _repl_3475;
-  assign _and_3477 = fill_valid & _and_3454;
-  assign _slice_3479 = p_tag_39[26:3];
-  assign _slice_3480 = fill_blk[26:3];
-  assign _eq_3481 = _slice_3479 == _slice_3480;
-  assign _slice_3482 = p_tag_39[2:0];
-  assign _slice_3483 = fill_blk[2:0];
-  assign _xor_3484 = _slice_3482 ^ _slice_3483;
-  assign _not_3485 = ~_xor_3484;
-  assign _not_3486 = ~p_y_39;
-  assign _and_3487 = p_v_39 & _not_3486;
-  assign _or_3488 = _not_3485 | _cat_2035;
-  assign _rand_3489 = &_or_3488;
-  assign _and_3490 = _eq_3481 & _rand_3489;
-  assign _and_3491 = _and_3487 & _and_3490;
-  assign _slice_3492 = p_tag_39[2:0];
-  assign _and_3493 = _slice_3492 & _cat_2035;
-  always @(*) begin
-    case (_and_3493)
-      3'd0: _sel_3494 = fill_data_0;
-      3'd1: _sel_3494 = fill_data_1;
-      3'd2: _sel_3494 = fill_data_2;
-      3'd3: _sel_3494 = fill_data_3;
-      3'd4: _sel_3494 = fill_data_4;
-      3'd5: _sel_3494 = fill_data_5;
-      3'd6: _sel_3494 = fill_data_6;
-      3'd7: _sel_3494 = fill_data_7;
-      default: _sel_3494 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3496 = _and_3493 == 3'h0;
-  assign _eq_3498 = _and_3493 == 3'h1;
-  assign _eq_3500 = _and_3493 == 3'h2;
-  assign _eq_3502 = _and_3493 == 3'h3;
-  assign _eq_3504 = _and_3493 == 3'h4;
-  assign _eq_3506 = _and_3493 == 3'h5;
-  assign _eq_3508 = _and_3493 == 3'h6;
-  assign _eq_3510 = _and_3493 == 3'h7;
-  assign _cat_3511 = {_eq_3510, _eq_3508, _eq_3506, _eq_3504, _eq_3502, _eq_3500, _eq_3498, _eq_3496};
-  assign _repl_3512 = {8{_and_3491}};
-  assign _and_3513 = _cat_3511 & _repl_3512;
-  assign _and_3514 = fill_valid & _and_3491;
-  assign _slice_3516 = p_tag_40[26:3];
-  assign _slice_3517 = fill_blk[26:3];
-  assign _eq_3518 = _slice_3516 == _slice_3517;
-  assign _slice_3519 = p_tag_40[2:0];
-  assign _slice_3520 = fill_blk[2:0];
-  assign _xor_3521 = _slice_3519 ^ _slice_3520;
-  assign _not_3522 = ~_xor_3521;
-  assign _not_3523 = ~p_y_40;
-  assign _and_3524 = p_v_40 & _not_3523;
-  assign _or_3525 = _not_3522 | _cat_2035;
-  assign _rand_3526 = &_or_3525;
-  assign _and_3527 = _eq_3518 & _rand_3526;
-  assign _and_3528 = _and_3524 & _and_3527;
-  assign _slice_3529 = p_tag_40[2:0];
-  assign _and_3530 = _slice_3529 & _cat_2035;
-  always @(*) begin
-    case (_and_3530)
-      3'd0: _sel_3531 = fill_data_0;
-      3'd1: _sel_3531 = fill_data_1;
-      3'd2: _sel_3531 = fill_data_2;
-      3'd3: _sel_3531 = fill_data_3;
-      3'd4: _sel_3531 = fill_data_4;
-      3'd5: _sel_3531 = fill_data_5;
-      3'd6: _sel_3531 = fill_data_6;
-      3'd7: _sel_3531 = fill_data_7;
-      default: _sel_3531 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3533 = _and_3530 == 3'h0;
-  assign _eq_3535 = _and_3530 == 3'h1;
-  assign _eq_3537 = _and_3530 == 3'h2;
-  assign _eq_3539 = _and_3530 == 3'h3;
-  assign _eq_3541 = _and_3530 == 3'h4;
-  assign _eq_3543 = _and_3530 == 3'h5;
-  assign _eq_3545 = _and_3530 == 3'h6;
-  assign _eq_3547 = _and_3530 == 3'h7;
-  assign _cat_3548 = {_eq_3547, _eq_3545, _eq_3543, _eq_3541, _eq_3539, _eq_3537, _eq_3535, _eq_3533};
-  assign _repl_3549 = {8{_and_3528}};
-  assign _and_3550 = _cat_3548 & _repl_3549;
-  assign _and_3551 = fill_valid & _and_3528;
-  assign _slice_3553 = p_tag_41[26:3];
-  assign _slice_3554 = fill_blk[26:3];
-  assign _eq_3555 = _slice_3553 == _slice_3554;
-  assign _slice_3556 = p_tag_41[2:0];
-  assign _slice_3557 = fill_blk[2:0];
-  assign _xor_3558 = _slice_3556 ^ _slice_3557;
-  assign _not_3559 = ~_xor_3558;
-  assign _not_3560 = ~p_y_41;
-  assign _and_3561 = p_v_41 & _not_3560;
-  assign _or_3562 = _not_3559 | _cat_2035;
-  assign _rand_3563 = &_or_3562;
-  assign _and_3564 = _eq_3555 & _rand_3563;
-  assign _and_3565 = _and_3561 & _and_3564;
-  assign _slice_3566 = p_tag_41[2:0];
-  assign _and_3567 = _slice_3566 & _cat_2035;
-  always @(*) begin
-    case (_and_3567)
-      3'd0: _sel_3568 = fill_data_0;
-      3'd1: _sel_3568 = fill_data_1;
-      3'd2: _sel_3568 = fill_data_2;
-      3'd3: _sel_3568 = fill_data_3;
-      3'd4: _sel_3568 = fill_data_4;
-      3'd5: _sel_3568 = fill_data_5;
-      3'd6: _sel_3568 = fill_data_6;
-      3'd7: _sel_3568 = fill_data_7;
-      default: _sel_3568 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3570 = _and_3567 == 3'h0;
-  assign _eq_3572 = _and_3567 == 3'h1;
-  assign _eq_3574 = _and_3567 == 3'h2;
-  assign _eq_3576 = _and_3567 == 3'h3;
-  assign _eq_3578 = _and_3567 == 3'h4;
-  assign _eq_3580 = _and_3567 == 3'h5;
-  assign _eq_3582 = _and_3567 == 3'h6;
-  assign _eq_3584 = _and_3567 == 3'h7;
-  assign _cat_3585 = {_eq_3584, _eq_3582, _eq_3580, _eq_3578, _eq_3576, _eq_3574, _eq_3572, _eq_3570};
-  assign _repl_3586 = {8{_and_3565}};
-  assign _and_3587 = _cat_3585 & _repl_3586;
-  assign _and_3588 = fill_valid & _and_3565;
-  assign _slice_3590 = p_tag_42[26:3];
-  assign _slice_3591 = fill_blk[26:3];
-  assign _eq_3592 = _slice_3590 == _slice_3591;
-  assign _slice_3593 = p_tag_42[2:0];
-  assign _slice_3594 = fill_blk[2:0];
-  assign _xor_3595 = _slice_3593 ^ _slice_3594;
-  assign _not_3596 = ~_xor_3595;
-  assign _not_3597 = ~p_y_42;
-  assign _and_3598 = p_v_42 & _not_3597;
-  assign _or_3599 = _not_3596 | _cat_2035;
-  assign _rand_3600 = &_or_3599;
-  assign _and_3601 = _eq_3592 & _rand_3600;
-  assign _and_3602 = _and_3598 & _and_3601;
-  assign _slice_3603 = p_tag_42[2:0];
-  assign _and_3604 = _slice_3603 & _cat_2035;
-  always @(*) begin
-    case (_and_3604)
-      3'd0: _sel_3605 = fill_data_0;
-      3'd1: _sel_3605 = fill_data_1;
-      3'd2: _sel_3605 = fill_data_2;
-      3'd3: _sel_3605 = fill_data_3;
-      3'd4: _sel_3605 = fill_data_4;
-      3'd5: _sel_3605 = fill_data_5;
-      3'd6: _sel_3605 = fill_data_6;
-      3'd7: _sel_3605 = fill_data_7;
-      default: _sel_3605 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3607 = _and_3604 == 3'h0;
-  assign _eq_3609 = _and_3604 == 3'h1;
-  assign _eq_3611 = _and_3604 == 3'h2;
-  assign _eq_3613 = _and_3604 == 3'h3;
-  assign _eq_3615 = _and_3604 == 3'h4;
-  assign _eq_3617 = _and_3604 == 3'h5;
-  assign _eq_3619 = _and_3604 == 3'h6;
-  assign _eq_3621 = _and_3604 == 3'h7;
-  assign _cat_3622 = {_eq_3621, _eq_3619, _eq_3617, _eq_3615, _eq_3613, _eq_3611, _eq_3609, _eq_3607};
-  assign _repl_3623 = {8{_and_3602}};
-  assign _and_3624 = _cat_3622 & _repl_3623;
-  assign _and_3625 = fill_valid & _and_3602;
-  assign _slice_3627 = p_tag_43[26:3];
-  assign _slice_3628 = fill_blk[26:3];
-  assign _eq_3629 = _slice_3627 == _slice_3628;
-  assign _slice_3630 = p_tag_43[2:0];
-  assign _slice_3631 = fill_blk[2:0];
-  assign _xor_3632 = _slice_3630 ^ _slice_3631;
-  assign _not_3633 = ~_xor_3632;
-  assign _not_3634 = ~p_y_43;
-  assign _and_3635 = p_v_43 & _not_3634;
-  assign _or_3636 = _not_3633 | _cat_2035;
-  assign _rand_3637 = &_or_3636;
-  assign _and_3638 = _eq_3629 & _rand_3637;
-  assign _and_3639 = _and_3635 & _and_3638;
-  assign _slice_3640 = p_tag_43[2:0];
-  assign _and_3641 = _slice_3640 & _cat_2035;
-  always @(*) begin
-    case (_and_3641)
-      3'd0: _sel_3642 = fill_data_0;
-      3'd1: _sel_3642 = fill_data_1;
-      3'd2: _sel_3642 = fill_data_2;
-      3'd3: _sel_3642 = fill_data_3;
-      3'd4: _sel_3642 = fill_data_4;
-      3'd5: _sel_3642 = fill_data_5;
-      3'd6: _sel_3642 = fill_data_6;
-      3'd7: _sel_3642 = fill_data_7;
-      default: _sel_3642 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3644 = _and_3641 == 3'h0;
-  assign _eq_3646 = _and_3641 == 3'h1;
-  assign _eq_3648 = _and_3641 == 3'h2;
-  assign _eq_3650 = _and_3641 == 3'h3;
-  assign _eq_3652 = _and_3641 == 3'h4;
-  assign _eq_3654 = _and_3641 == 3'h5;
-  assign _eq_3656 = _and_3641 == 3'h6;
-  assign _eq_3658 = _and_3641 == 3'h7;
-  assign _cat_3659 = {_eq_3658, _eq_3656, _eq_3654, _eq_3652, _eq_3650, _eq_3648, _eq_3646, _eq_3644};
-  assign _repl_3660 = {8{_and_3639}};
-  assign _and_3661 = _cat_3659 & _repl_3660;
-  assign _and_3662 = fill_valid & _and_3639;
-  assign _slice_3664 = p_tag_44[26:3];
-  assign _slice_3665 = fill_blk[26:3];
-  assign _eq_3666 = _slice_3664 == _slice_3665;
-  assign _slice_3667 = p_tag_44[2:0];
-  assign _slice_3668 = fill_blk[2:0];
-  assign _xor_3669 = _slice_3667 ^ _slice_3668;
-  assign _not_3670 = ~_xor_3669;
-  assign _not_3671 = ~p_y_44;
-  assign _and_3672 = p_v_44 & _not_3671;
-  assign _or_3673 = _not_3670 | _cat_2035;
-  assign _rand_3674 = &_or_3673;
-  assign _and_3675 = _eq_3666 & _rand_3674;
-  assign _and_3676 = _and_3672 & _and_3675;
-  assign _slice_3677 = p_tag_44[2:0];
-  assign _and_3678 = _slice_3677 & _cat_2035;
-  always @(*) begin
-    case (_and_3678)
-      3'd0: _sel_3679 = fill_data_0;
-      3'd1: _sel_3679 = fill_data_1;
-      3'd2: _sel_3679 = fill_data_2;
-      3'd3: _sel_3679 = fill_data_3;
-      3'd4: _sel_3679 = fill_data_4;
-      3'd5: _sel_3679 = fill_data_5;
-      3'd6: _sel_3679 = fill_data_6;
-      3'd7: _sel_3679 = fill_data_7;
-      default: _sel_3679 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3681 = _and_3678 == 3'h0;
-  assign _eq_3683 = _and_3678 == 3'h1;
-  assign _eq_3685 = _and_3678 == 3'h2;
-  assign _eq_3687 = _and_3678 == 3'h3;
-  assign _eq_3689 = _and_3678 == 3'h4;
-  assign _eq_3691 = _and_3678 == 3'h5;
-  assign _eq_3693 = _and_3678 == 3'h6;
-  assign _eq_3695 = _and_3678 == 3'h7;
-  assign _cat_3696 = {_eq_3695, _eq_3693, _eq_3691, _eq_3689, _eq_3687, _eq_3685, _eq_3683, _eq_3681};
-  assign _repl_3697 = {8{_and_3676}};
-  assign _and_3698 = _cat_3696 & _repl_3697;
-  assign _and_3699 = fill_valid & _and_3676;
-  assign _slice_3701 = p_tag_45[26:3];
-  assign _slice_3702 = fill_blk[26:3];
-  assign _eq_3703 = _slice_3701 == _slice_3702;
-  assign _slice_3704 = p_tag_45[2:0];
-  assign _slice_3705 = fill_blk[2:0];
-  assign _xor_3706 = _slice_3704 ^ _slice_3705;
-  assign _not_3707 = ~_xor_3706;
-  assign _not_3708 = ~p_y_45;
-  assign _and_3709 = p_v_45 & _not_3708;
-  assign _or_3710 = _not_3707 | _cat_2035;
-  assign _rand_3711 = &_or_3710;
-  assign _and_3712 = _eq_3703 & _rand_3711;
-  assign _and_3713 = _and_3709 & _and_3712;
-  assign _slice_3714 = p_tag_45[2:0];
-  assign _and_3715 = _slice_3714 & _cat_2035;
-  always @(*) begin
-    case (_and_3715)
-      3'd0: _sel_3716 = fill_data_0;
-      3'd1: _sel_3716 = fill_data_1;
-      3'd2: _sel_3716 = fill_data_2;
-      3'd3: _sel_3716 = fill_data_3;
-      3'd4: _sel_3716 = fill_data_4;
-      3'd5: _sel_3716 = fill_data_5;
-      3'd6: _sel_3716 = fill_data_6;
-      3'd7: _sel_3716 = fill_data_7;
-      default: _sel_3716 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3718 = _and_3715 == 3'h0;
-  assign _eq_3720 = _and_3715 == 3'h1;
-  assign _eq_3722 = _and_3715 == 3'h2;
-  assign _eq_3724 = _and_3715 == 3'h3;
-  assign _eq_3726 = _and_3715 == 3'h4;
-  assign _eq_3728 = _and_3715 == 3'h5;
-  assign _eq_3730 = _and_3715 == 3'h6;
-  assign _eq_3732 = _and_3715 == 3'h7;
-  assign _cat_3733 = {_eq_3732, _eq_3730, _eq_3728, _eq_3726, _eq_3724, _eq_3722, _eq_3720, _eq_3718};
-  assign _repl_3734 = {8{_and_3713}};
-  assign _and_3735 = _cat_3733 & _repl_3734;
-  assign _and_3736 = fill_valid & _and_3713;
-  assign _slice_3738 = p_tag_46[26:3];
-  assign _slice_3739 = fill_blk[26:3];
-  assign _eq_3740 = _slice_3738 == _slice_3739;
-  assign _slice_3741 = p_tag_46[2:0];
-  assign _slice_3742 = fill_blk[2:0];
-  assign _xor_3743 = _slice_3741 ^ _slice_3742;
-  assign _not_3744 = ~_xor_3743;
-  assign _not_3745 = ~p_y_46;
-  assign _and_3746 = p_v_46 & _not_3745;
-  assign _or_3747 = _not_3744 | _cat_2035;
-  assign _rand_3748 = &_or_3747;
-  assign _and_3749 = _eq_3740 & _rand_3748;
-  assign _and_3750 = _and_3746 & _and_3749;
-  assign _slice_3751 = p_tag_46[2:0];
-  assign _and_3752 = _slice_3751 & _cat_2035;
-  always @(*) begin
-    case (_and_3752)
-      3'd0: _sel_3753 = fill_data_0;
-      3'd1: _sel_3753 = fill_data_1;
-      3'd2: _sel_3753 = fill_data_2;
-      3'd3: _sel_3753 = fill_data_3;
-      3'd4: _sel_3753 = fill_data_4;
-      3'd5: _sel_3753 = fill_data_5;
-      3'd6: _sel_3753 = fill_data_6;
-      3'd7: _sel_3753 = fill_data_7;
-      default: _sel_3753 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3755 = _and_3752 == 3'h0;
-  assign _eq_3757 = _and_3752 == 3'h1;
-  assign _eq_3759 = _and_3752 == 3'h2;
-  assign _eq_3761 = _and_3752 == 3'h3;
-  assign _eq_3763 = _and_3752 == 3'h4;
-  assign _eq_3765 = _and_3752 == 3'h5;
-  assign _eq_3767 = _and_3752 == 3'h6;
-  assign _eq_3769 = _and_3752 == 3'h7;
-  assign _cat_3770 = {_eq_3769, _eq_3767, _eq_3765, _eq_3763, _eq_3761, _eq_3759, _eq_3757, _eq_3755};
-  assign _repl_3771 = {8{_and_3750}};
-  assign _and_3772 = _cat_3770 & _repl_3771;
-  assign _and_3773 = fill_valid & _and_3750;
-  assign _slice_3775 = p_tag_47[26:3];
-  assign _slice_3776 = fill_blk[26:3];
-  assign _eq_3777 = _slice_3775 == _slice_3776;
-  assign _slice_3778 = p_tag_47[2:0];
-  assign _slice_3779 = fill_blk[2:0];
-  assign _xor_3780 = _slice_3778 ^ _slice_3779;
-  assign _not_3781 = ~_xor_3780;
-  assign _not_3782 = ~p_y_47;
-  assign _and_3783 = p_v_47 & _not_3782;
-  assign _or_3784 = _not_3781 | _cat_2035;
-  assign _rand_3785 = &_or_3784;
-  assign _and_3786 = _eq_3777 & _rand_3785;
-  assign _and_3787 = _and_3783 & _and_3786;
-  assign _slice_3788 = p_tag_47[2:0];
-  assign _and_3789 = _slice_3788 & _cat_2035;
-  always @(*) begin
-    case (_and_3789)
-      3'd0: _sel_3790 = fill_data_0;
-      3'd1: _sel_3790 = fill_data_1;
-      3'd2: _sel_3790 = fill_data_2;
-      3'd3: _sel_3790 = fill_data_3;
-      3'd4: _sel_3790 = fill_data_4;
-      3'd5: _sel_3790 = fill_data_5;
-      3'd6: _sel_3790 = fill_data_6;
-      3'd7: _sel_3790 = fill_data_7;
-      default: _sel_3790 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3792 = _and_3789 == 3'h0;
-  assign _eq_3794 = _and_3789 == 3'h1;
-  assign _eq_3796 = _and_3789 == 3'h2;
-  assign _eq_3798 = _and_3789 == 3'h3;
-  assign _eq_3800 = _and_3789 == 3'h4;
-  assign _eq_3802 = _and_3789 == 3'h5;
-  assign _eq_3804 = _and_3789 == 3'h6;
-  assign _eq_3806 = _and_3789 == 3'h7;
-  assign _cat_3807 = {_eq_3806, _eq_3804, _eq_3802, _eq_3800, _eq_3798, _eq_3796, _eq_3794, _eq_3792};
-  assign _repl_3808 = {8{_and_3787}};
-  assign _and_3809 = _cat_3807 & _repl_3808;
-  assign _and_3810 = fill_valid & _and_3787;
-  assign _slice_3812 = p_tag_48[26:3];
-  assign _slice_3813 = fill_blk[26:3];
-  assign _eq_3814 = _slice_3812 == _slice_3813;
-  assign _slice_3815 = p_tag_48[2:0];
-  assign _slice_3816 = fill_blk[2:0];
-  assign _xor_3817 = _slice_3815 ^ _slice_3816;
-  assign _not_3818 = ~_xor_3817;
-  assign _not_3819 = ~p_y_48;
-  assign _and_3820 = p_v_48 & _not_3819;
-  assign _or_3821 = _not_3818 | _cat_2035;
-  assign _rand_3822 = &_or_3821;
-  assign _and_3823 = _eq_3814 & _rand_3822;
-  assign _and_3824 = _and_3820 & _and_3823;
-  assign _slice_3825 = p_tag_48[2:0];
-  assign _and_3826 = _slice_3825 & _cat_2035;
-  always @(*) begin
-    case (_and_3826)
-      3'd0: _sel_3827 = fill_data_0;
-      3'd1: _sel_3827 = fill_data_1;
-      3'd2: _sel_3827 = fill_data_2;
-      3'd3: _sel_3827 = fill_data_3;
-      3'd4: _sel_3827 = fill_data_4;
-      3'd5: _sel_3827 = fill_data_5;
-      3'd6: _sel_3827 = fill_data_6;
-      3'd7: _sel_3827 = fill_data_7;
-      default: _sel_3827 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3829 = _and_3826 == 3'h0;
-  assign _eq_3831 = _and_3826 == 3'h1;
-  assign _eq_3833 = _and_3826 == 3'h2;
-  assign _eq_3835 = _and_3826 == 3'h3;
-  assign _eq_3837 = _and_3826 == 3'h4;
-  assign _eq_3839 = _and_3826 == 3'h5;
-  assign _eq_3841 = _and_3826 == 3'h6;
-  assign _eq_3843 = _and_3826 == 3'h7;
-  assign _cat_3844 = {_eq_3843, _eq_3841, _eq_3839, _eq_3837, _eq_3835, _eq_3833, _eq_3831, _eq_3829};
-  assign _repl_3845 = {8{_and_3824}};
-  assign _and_3846 = _cat_3844 & _repl_3845;
-  assign _and_3847 = fill_valid & _and_3824;
-  assign _slice_3849 = p_tag_49[26:3];
-  assign _slice_3850 = fill_blk[26:3];
-  assign _eq_3851 = _slice_3849 == _slice_3850;
-  assign _slice_3852 = p_tag_49[2:0];
-  assign _slice_3853 = fill_blk[2:0];
-  assign _xor_3854 = _slice_3852 ^ _slice_3853;
-  assign _not_3855 = ~_xor_3854;
-  assign _not_3856 = ~p_y_49;
-  assign _and_3857 = p_v_49 & _not_3856;
-  assign _or_3858 = _not_3855 | _cat_2035;
-  assign _rand_3859 = &_or_3858;
-  assign _and_3860 = _eq_3851 & _rand_3859;
-  assign _and_3861 = _and_3857 & _and_3860;
-  assign _slice_3862 = p_tag_49[2:0];
-  assign _and_3863 = _slice_3862 & _cat_2035;
-  always @(*) begin
-    case (_and_3863)
-      3'd0: _sel_3864 = fill_data_0;
-      3'd1: _sel_3864 = fill_data_1;
-      3'd2: _sel_3864 = fill_data_2;
-      3'd3: _sel_3864 = fill_data_3;
-      3'd4: _sel_3864 = fill_data_4;
-      3'd5: _sel_3864 = fill_data_5;
-      3'd6: _sel_3864 = fill_data_6;
-      3'd7: _sel_3864 = fill_data_7;
-      default: _sel_3864 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3866 = _and_3863 == 3'h0;
-  assign _eq_3868 = _and_3863 == 3'h1;
-  assign _eq_3870 = _and_3863 == 3'h2;
-  assign _eq_3872 = _and_3863 == 3'h3;
-  assign _eq_3874 = _and_3863 == 3'h4;
-  assign _eq_3876 = _and_3863 == 3'h5;
-  assign _eq_3878 = _and_3863 == 3'h6;
-  assign _eq_3880 = _and_3863 == 3'h7;
-  assign _cat_3881 = {_eq_3880, _eq_3878, _eq_3876, _eq_3874, _eq_3872, _eq_3870, _eq_3868, _eq_3866};
-  assign _repl_3882 = {8{_and_3861}};
-  assign _and_3883 = _cat_3881 & _repl_3882;
-  assign _and_3884 = fill_valid & _and_3861;
-  assign _slice_3886 = p_tag_50[26:3];
-  assign _slice_3887 = fill_blk[26:3];
-  assign _eq_3888 = _slice_3886 == _slice_3887;
-  assign _slice_3889 = p_tag_50[2:0];
-  assign _slice_3890 = fill_blk[2:0];
-  assign _xor_3891 = _slice_3889 ^ _slice_3890;
-  assign _not_3892 = ~_xor_3891;
-  assign _not_3893 = ~p_y_50;
-  assign _and_3894 = p_v_50 & _not_3893;
-  assign _or_3895 = _not_3892 | _cat_2035;
-  assign _rand_3896 = &_or_3895;
-  assign _and_3897 = _eq_3888 & _rand_3896;
-  assign _and_3898 = _and_3894 & _and_3897;
-  assign _slice_3899 = p_tag_50[2:0];
-  assign _and_3900 = _slice_3899 & _cat_2035;
-  always @(*) begin
-    case (_and_3900)
-      3'd0: _sel_3901 = fill_data_0;
-      3'd1: _sel_3901 = fill_data_1;
-      3'd2: _sel_3901 = fill_data_2;
-      3'd3: _sel_3901 = fill_data_3;
-      3'd4: _sel_3901 = fill_data_4;
-      3'd5: _sel_3901 = fill_data_5;
-      3'd6: _sel_3901 = fill_data_6;
-      3'd7: _sel_3901 = fill_data_7;
-      default: _sel_3901 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3903 = _and_3900 == 3'h0;
-  assign _eq_3905 = _and_3900 == 3'h1;
-  assign _eq_3907 = _and_3900 == 3'h2;
-  assign _eq_3909 = _and_3900 == 3'h3;
-  assign _eq_3911 = _and_3900 == 3'h4;
-  assign _eq_3913 = _and_3900 == 3'h5;
-  assign _eq_3915 = _and_3900 == 3'h6;
-  assign _eq_3917 = _and_3900 == 3'h7;
-  assign _cat_3918 = {_eq_3917, _eq_3915, _eq_3913, _eq_3911, _eq_3909, _eq_3907, _eq_3905, _eq_3903};
-  assign _repl_3919 = {8{_and_3898}};
-  assign _and_3920 = _cat_3918 & _repl_3919;
-  assign _and_3921 = fill_valid & _and_3898;
-  assign _slice_3923 = p_tag_51[26:3];
-  assign _slice_3924 = fill_blk[26:3];
-  assign _eq_3925 = _slice_3923 == _slice_3924;
-  assign _slice_3926 = p_tag_51[2:0];
-  assign _slice_3927 = fill_blk[2:0];
-  assign _xor_3928 = _slice_3926 ^ _slice_3927;
-  assign _not_3929 = ~_xor_3928;
-  assign _not_3930 = ~p_y_51;
-  assign _and_3931 = p_v_51 & _not_3930;
-  assign _or_3932 = _not_3929 | _cat_2035;
-  assign _rand_3933 = &_or_3932;
-  assign _and_3934 = _eq_3925 & _rand_3933;
-  assign _and_3935 = _and_3931 & _and_3934;
-  assign _slice_3936 = p_tag_51[2:0];
-  assign _and_3937 = _slice_3936 & _cat_2035;
-  always @(*) begin
-    case (_and_3937)
-      3'd0: _sel_3938 = fill_data_0;
-      3'd1: _sel_3938 = fill_data_1;
-      3'd2: _sel_3938 = fill_data_2;
-      3'd3: _sel_3938 = fill_data_3;
-      3'd4: _sel_3938 = fill_data_4;
-      3'd5: _sel_3938 = fill_data_5;
-      3'd6: _sel_3938 = fill_data_6;
-      3'd7: _sel_3938 = fill_data_7;
-      default: _sel_3938 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3940 = _and_3937 == 3'h0;
-  assign _eq_3942 = _and_3937 == 3'h1;
-  assign _eq_3944 = _and_3937 == 3'h2;
-  assign _eq_3946 = _and_3937 == 3'h3;
-  assign _eq_3948 = _and_3937 == 3'h4;
-  assign _eq_3950 = _and_3937 == 3'h5;
-  assign _eq_3952 = _and_3937 == 3'h6;
-  assign _eq_3954 = _and_3937 == 3'h7;
-  assign _cat_3955 = {_eq_3954, _eq_3952, _eq_3950, _eq_3948, _eq_3946, _eq_3944, _eq_3942, _eq_3940};
-  assign _repl_3956 = {8{_and_3935}};
-  assign _and_3957 = _cat_3955 & _repl_3956;
-  assign _and_3958 = fill_valid & _and_3935;
-  assign _slice_3960 = p_tag_52[26:3];
-  assign _slice_3961 = fill_blk[26:3];
-  assign _eq_3962 = _slice_3960 == _slice_3961;
-  assign _slice_3963 = p_tag_52[2:0];
-  assign _slice_3964 = fill_blk[2:0];
-  assign _xor_3965 = _slice_3963 ^ _slice_3964;
-  assign _not_3966 = ~_xor_3965;
-  assign _not_3967 = ~p_y_52;
-  assign _and_3968 = p_v_52 & _not_3967;
-  assign _or_3969 = _not_3966 | _cat_2035;
-  assign _rand_3970 = &_or_3969;
-  assign _and_3971 = _eq_3962 & _rand_3970;
-  assign _and_3972 = _and_3968 & _and_3971;
-  assign _slice_3973 = p_tag_52[2:0];
-  assign _and_3974 = _slice_3973 & _cat_2035;
-  always @(*) begin
-    case (_and_3974)
-      3'd0: _sel_3975 = fill_data_0;
-      3'd1: _sel_3975 = fill_data_1;
-      3'd2: _sel_3975 = fill_data_2;
-      3'd3: _sel_3975 = fill_data_3;
-      3'd4: _sel_3975 = fill_data_4;
-      3'd5: _sel_3975 = fill_data_5;
-      3'd6: _sel_3975 = fill_data_6;
-      3'd7: _sel_3975 = fill_data_7;
-      default: _sel_3975 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_3977 = _and_3974 == 3'h0;
-  assign _eq_3979 = _and_3974 == 3'h1;
-  assign _eq_3981 = _and_3974 == 3'h2;
-  assign _eq_3983 = _and_3974 == 3'h3;
-  assign _eq_3985 = _and_3974 == 3'h4;
-  assign _eq_3987 = _and_3974 == 3'h5;
-  assign _eq_3989 = _and_3974 == 3'h6;
-  assign _eq_3991 = _and_3974 == 3'h7;
-  assign _cat_3992 = {_eq_3991, _eq_3989, _eq_3987, _eq_3985, _eq_3983, _eq_3981, _eq_3979, _eq_3977};
-  assign _repl_3993 = {8{_and_3972}};
-  assign _and_3994 = _cat_3992 & _repl_3993;
-  assign _and_3995 = fill_valid & _and_3972;
-  assign _slice_3997 = p_tag_53[26:3];
-  assign _slice_3998 = fill_blk[26:3];
-  assign _eq_3999 = _slice_3997 == _slice_3998;
-  assign _slice_4000 = p_tag_53[2:0];
-  assign _slice_4001 = fill_blk[2:0];
-  assign _xor_4002 = _slice_4000 ^ _slice_4001;
-  assign _not_4003 = ~_xor_4002;
-  assign _not_4004 = ~p_y_53;
-  assign _and_4005 = p_v_53 & _not_4004;
-  assign _or_4006 = _not_4003 | _cat_2035;
-  assign _rand_4007 = &_or_4006;
-  assign _and_4008 = _eq_3999 & _rand_4007;
-  assign _and_4009 = _and_4005 & _and_4008;
-  assign _slice_4010 = p_tag_53[2:0];
-  assign _and_4011 = _slice_4010 & _cat_2035;
-  always @(*) begin
-    case (_and_4011)
-      3'd0: _sel_4012 = fill_data_0;
-      3'd1: _sel_4012 = fill_data_1;
-      3'd2: _sel_4012 = fill_data_2;
-      3'd3: _sel_4012 = fill_data_3;
-      3'd4: _sel_4012 = fill_data_4;
-      3'd5: _sel_4012 = fill_data_5;
-      3'd6: _sel_4012 = fill_data_6;
-      3'd7: _sel_4012 = fill_data_7;
-      default: _sel_4012 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_4014 = _and_4011 == 3'h0;
-  assign _eq_4016 = _and_4011 == 3'h1;
-  assign _eq_4018 = _and_4011 == 3'h2;
-  assign _eq_4020 = _and_4011 == 3'h3;
-  assign _eq_4022 = _and_4011 == 3'h4;
-  assign _eq_4024 = _and_4011 == 3'h5;
-  assign _eq_4026 = _and_4011 == 3'h6;
-  assign _eq_4028 = _and_4011 == 3'h7;
-  assign _cat_4029 = {_eq_4028, _eq_4026, _eq_4024, _eq_4022, _eq_4020, _eq_4018, _eq_4016, _eq_4014};
-  assign _repl_4030 = {8{_and_4009}};
-  assign _and_4031 = _cat_4029 & _repl_4030;
-  assign _and_4032 = fill_valid & _and_4009;
-  assign _slice_4034 = p_tag_54[26:3];
-  assign _slice_4035 = fill_blk[26:3];
-  assign _eq_4036 = _slice_4034 == _slice_4035;
-  assign _slice_4037 = p_tag_54[2:0];
-  assign _slice_4038 = fill_blk[2:0];
-  assign _xor_4039 = _slice_4037 ^ _slice_4038;
-  assign _not_4040 = ~_xor_4039;
-  assign _not_4041 = ~p_y_54;
-  assign _and_4042 = p_v_54 & _not_4041;
-  assign _or_4043 = _not_4040 | _cat_2035;
-  assign _rand_4044 = &_or_4043;
-  assign _and_4045 = _eq_4036 & _rand_4044;
-  assign _and_4046 = _and_4042 & _and_4045;
-  assign _slice_4047 = p_tag_54[2:0];
-  assign _and_4048 = _slice_4047 & _cat_2035;
-  always @(*) begin
-    case (_and_4048)
-      3'd0: _sel_4049 = fill_data_0;
-      3'd1: _sel_4049 = fill_data_1;
-      3'd2: _sel_4049 = fill_data_2;
-      3'd3: _sel_4049 = fill_data_3;
-      3'd4: _sel_4049 = fill_data_4;
-      3'd5: _sel_4049 = fill_data_5;
-      3'd6: _sel_4049 = fill_data_6;
-      3'd7: _sel_4049 = fill_data_7;
-      default: _sel_4049 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_4051 = _and_4048 == 3'h0;
-  assign _eq_4053 = _and_4048 == 3'h1;
-  assign _eq_4055 = _and_4048 == 3'h2;
-  assign _eq_4057 = _and_4048 == 3'h3;
-  assign _eq_4059 = _and_4048 == 3'h4;
-  assign _eq_4061 = _and_4048 == 3'h5;
-  assign _eq_4063 = _and_4048 == 3'h6;
-  assign _eq_4065 = _and_4048 == 3'h7;
-  assign _cat_4066 = {_eq_4065, _eq_4063, _eq_4061, _eq_4059, _eq_4057, _eq_4055, _eq_4053, _eq_4051};
-  assign _repl_4067 = {8{_and_4046}};
-  assign _and_4068 = _cat_4066 & _repl_4067;
-  assign _and_4069 = fill_valid & _and_4046;
-  assign _slice_4071 = p_tag_55[26:3];
-  assign _slice_4072 = fill_blk[26:3];
-  assign _eq_4073 = _slice_4071 == _slice_4072;
-  assign _slice_4074 = p_tag_55[2:0];
-  assign _slice_4075 = fill_blk[2:0];
-  assign _xor_4076 = _slice_4074 ^ _slice_4075;
-  assign _not_4077 = ~_xor_4076;
-  assign _not_4078 = ~p_y_55;
-  assign _and_4079 = p_v_55 & _not_4078;
-  assign _or_4080 = _not_4077 | _cat_2035;
-  assign _rand_4081 = &_or_4080;
-  assign _and_4082 = _eq_4073 & _rand_4081;
-  assign _and_4083 = _and_4079 & _and_4082;
-  assign _slice_4084 = p_tag_55[2:0];
-  assign _and_4085 = _slice_4084 & _cat_2035;
-  always @(*) begin
-    case (_and_4085)
-      3'd0: _sel_4086 = fill_data_0;
-      3'd1: _sel_4086 = fill_data_1;
-      3'd2: _sel_4086 = fill_data_2;
-      3'd3: _sel_4086 = fill_data_3;
-      3'd4: _sel_4086 = fill_data_4;
-      3'd5: _sel_4086 = fill_data_5;
-      3'd6: _sel_4086 = fill_data_6;
-      3'd7: _sel_4086 = fill_data_7;
-      default: _sel_4086 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_4088 = _and_4085 == 3'h0;
-  assign _eq_4090 = _and_4085 == 3'h1;
-  assign _eq_4092 = _and_4085 == 3'h2;
-  assign _eq_4094 = _and_4085 == 3'h3;
-  assign _eq_4096 = _and_4085 == 3'h4;
-  assign _eq_4098 = _and_4085 == 3'h5;
-  assign _eq_4100 = _and_4085 == 3'h6;
-  assign _eq_4102 = _and_4085 == 3'h7;
-  assign _cat_4103 = {_eq_4102, _eq_4100, _eq_4098, _eq_4096, _eq_4094, _eq_4092, _eq_4090, _eq_4088};
-  assign _repl_4104 = {8{_and_4083}};
-  assign _and_4105 = _cat_4103 & _repl_4104;
-  assign _and_4106 = fill_valid & _and_4083;
-  assign _slice_4108 = p_tag_56[26:3];
-  assign _slice_4109 = fill_blk[26:3];
-  assign _eq_4110 = _slice_4108 == _slice_4109;
-  assign _slice_4111 = p_tag_56[2:0];
-  assign _slice_4112 = fill_blk[2:0];
-  assign _xor_4113 = _slice_4111 ^ _slice_4112;
-  assign _not_4114 = ~_xor_4113;
-  assign _not_4115 = ~p_y_56;
-  assign _and_4116 = p_v_56 & _not_4115;
-  assign _or_4117 = _not_4114 | _cat_2035;
-  assign _rand_4118 = &_or_4117;
-  assign _and_4119 = _eq_4110 & _rand_4118;
-  assign _and_4120 = _and_4116 & _and_4119;
-  assign _slice_4121 = p_tag_56[2:0];
-  assign _and_4122 = _slice_4121 & _cat_2035;
-  always @(*) begin
-    case (_and_4122)
-      3'd0: _sel_4123 = fill_data_0;
-      3'd1: _sel_4123 = fill_data_1;
-      3'd2: _sel_4123 = fill_data_2;
-      3'd3: _sel_4123 = fill_data_3;
-      3'd4: _sel_4123 = fill_data_4;
-      3'd5: _sel_4123 = fill_data_5;
-      3'd6: _sel_4123 = fill_data_6;
-      3'd7: _sel_4123 = fill_data_7;
-      default: _sel_4123 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_4125 = _and_4122 == 3'h0;
-  assign _eq_4127 = _and_4122 == 3'h1;
-  assign _eq_4129 = _and_4122 == 3'h2;
-  assign _eq_4131 = _and_4122 == 3'h3;
-  assign _eq_4133 = _and_4122 == 3'h4;
-  assign _eq_4135 = _and_4122 == 3'h5;
-  assign _eq_4137 = _and_4122 == 3'h6;
-  assign _eq_4139 = _and_4122 == 3'h7;
-  assign _cat_4140 = {_eq_4139, _eq_4137, _eq_4135, _eq_4133, _eq_4131, _eq_4129, _eq_4127, _eq_4125};
-  assign _repl_4141 = {8{_and_4120}};
-  assign _and_4142 = _cat_4140 & _repl_4141;
-  assign _and_4143 = fill_valid & _and_4120;
-  assign _slice_4145 = p_tag_57[26:3];
-  assign _slice_4146 = fill_blk[26:3];
-  assign _eq_4147 = _slice_4145 == _slice_4146;
-  assign _slice_4148 = p_tag_57[2:0];
-  assign _slice_4149 = fill_blk[2:0];
-  assign _xor_4150 = _slice_4148 ^ _slice_4149;
-  assign _not_4151 = ~_xor_4150;
-  assign _not_4152 = ~p_y_57;
-  assign _and_4153 = p_v_57 & _not_4152;
-  assign _or_4154 = _not_4151 | _cat_2035;
-  assign _rand_4155 = &_or_4154;
-  assign _and_4156 = _eq_4147 & _rand_4155;
-  assign _and_4157 = _and_4153 & _and_4156;
-  assign _slice_4158 = p_tag_57[2:0];
-  assign _and_4159 = _slice_4158 & _cat_2035;
-  always @(*) begin
-    case (_and_4159)
-      3'd0: _sel_4160 = fill_data_0;
-      3'd1: _sel_4160 = fill_data_1;
-      3'd2: _sel_4160 = fill_data_2;
-      3'd3: _sel_4160 = fill_data_3;
-      3'd4: _sel_4160 = fill_data_4;
-      3'd5: _sel_4160 = fill_data_5;
-      3'd6: _sel_4160 = fill_data_6;
-      3'd7: _sel_4160 = fill_data_7;
-      default: _sel_4160 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_4162 = _and_4159 == 3'h0;
-  assign _eq_4164 = _and_4159 == 3'h1;
-  assign _eq_4166 = _and_4159 == 3'h2;
-  assign _eq_4168 = _and_4159 == 3'h3;
-  assign _eq_4170 = _and_4159 == 3'h4;
-  assign _eq_4172 = _and_4159 == 3'h5;
-  assign _eq_4174 = _and_4159 == 3'h6;
-  assign _eq_4176 = _and_4159 == 3'h7;
-  assign _cat_4177 = {_eq_4176, _eq_4174, _eq_4172, _eq_4170, _eq_4168, _eq_4166, _eq_4164, _eq_4162};
-  assign _repl_4178 = {8{_and_4157}};
-  assign _and_4179 = _cat_4177 & _repl_4178;
-  assign _and_4180 = fill_valid & _and_4157;
-  assign _slice_4182 = p_tag_58[26:3];
-  assign _slice_4183 = fill_blk[26:3];
-  assign _eq_4184 = _slice_4182 == _slice_4183;
-  assign _slice_4185 = p_tag_58[2:0];
-  assign _slice_4186 = fill_blk[2:0];
-  assign _xor_4187 = _slice_4185 ^ _slice_4186;
-  assign _not_4188 = ~_xor_4187;
-  assign _not_4189 = ~p_y_58;
-  assign _and_4190 = p_v_58 & _not_4189;
-  assign _or_4191 = _not_4188 | _cat_2035;
-  assign _rand_4192 = &_or_4191;
-  assign _and_4193 = _eq_4184 & _rand_4192;
-  assign _and_4194 = _and_4190 & _and_4193;
-  assign _slice_4195 = p_tag_58[2:0];
-  assign _and_4196 = _slice_4195 & _cat_2035;
-  always @(*) begin
-    case (_and_4196)
-      3'd0: _sel_4197 = fill_data_0;
-      3'd1: _sel_4197 = fill_data_1;
-      3'd2: _sel_4197 = fill_data_2;
-      3'd3: _sel_4197 = fill_data_3;
-      3'd4: _sel_4197 = fill_data_4;
-      3'd5: _sel_4197 = fill_data_5;
-      3'd6: _sel_4197 = fill_data_6;
-      3'd7: _sel_4197 = fill_data_7;
-      default: _sel_4197 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_4199 = _and_4196 == 3'h0;
-  assign _eq_4201 = _and_4196 == 3'h1;
-  assign _eq_4203 = _and_4196 == 3'h2;
-  assign _eq_4205 = _and_4196 == 3'h3;
-  assign _eq_4207 = _and_4196 == 3'h4;
-  assign _eq_4209 = _and_4196 == 3'h5;
-  assign _eq_4211 = _and_4196 == 3'h6;
-  assign _eq_4213 = _and_4196 == 3'h7;
-  assign _cat_4214 = {_eq_4213, _eq_4211, _eq_4209, _eq_4207, _eq_4205, _eq_4203, _eq_4201, _eq_4199};
-  assign _repl_4215 = {8{_and_4194}};
-  assign _and_4216 = _cat_4214 & _repl_4215;
-  assign _and_4217 = fill_valid & _and_4194;
-  assign _slice_4219 = p_tag_59[26:3];
-  assign _slice_4220 = fill_blk[26:3];
-  assign _eq_4221 = _slice_4219 == _slice_4220;
-  assign _slice_4222 = p_tag_59[2:0];
-  assign _slice_4223 = fill_blk[2:0];
-  assign _xor_4224 = _slice_4222 ^ _slice_4223;
-  assign _not_4225 = ~_xor_4224;
-  assign _not_4226 = ~p_y_59;
-  assign _and_4227 = p_v_59 & _not_4226;
-  assign _or_4228 = _not_4225 | _cat_2035;
-  assign _rand_4229 = &_or_4228;
-  assign _and_4230 = _eq_4221 & _rand_4229;
-  assign _and_4231 = _and_4227 & _and_4230;
-  assign _slice_4232 = p_tag_59[2:0];
-  assign _and_4233 = _slice_4232 & _cat_2035;
-  always @(*) begin
-    case (_and_4233)
-      3'd0: _sel_4234 = fill_data_0;
-      3'd1: _sel_4234 = fill_data_1;
-      3'd2: _sel_4234 = fill_data_2;
-      3'd3: _sel_4234 = fill_data_3;
-      3'd4: _sel_4234 = fill_data_4;
-      3'd5: _sel_4234 = fill_data_5;
-      3'd6: _sel_4234 = fill_data_6;
-      3'd7: _sel_4234 = fill_data_7;
-      default: _sel_4234 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_4236 = _and_4233 == 3'h0;
-  assign _eq_4238 = _and_4233 == 3'h1;
-  assign _eq_4240 = _and_4233 == 3'h2;
-  assign _eq_4242 = _and_4233 == 3'h3;
-  assign _eq_4244 = _and_4233 == 3'h4;
-  assign _eq_4246 = _and_4233 == 3'h5;
-  assign _eq_4248 = _and_4233 == 3'h6;
-  assign _eq_4250 = _and_4233 == 3'h7;
-  assign _cat_4251 = {_eq_4250, _eq_4248, _eq_4246, _eq_4244, _eq_4242, _eq_4240, _eq_4238, _eq_4236};
-  assign _repl_4252 = {8{_and_4231}};
-  assign _and_4253 = _cat_4251 & _repl_4252;
-  assign _and_4254 = fill_valid & _and_4231;
-  assign _slice_4256 = p_tag_60[26:3];
-  assign _slice_4257 = fill_blk[26:3];
-  assign _eq_4258 = _slice_4256 == _slice_4257;
-  assign _slice_4259 = p_tag_60[2:0];
-  assign _slice_4260 = fill_blk[2:0];
-  assign _xor_4261 = _slice_4259 ^ _slice_4260;
-  assign _not_4262 = ~_xor_4261;
-  assign _not_4263 = ~p_y_60;
-  assign _and_4264 = p_v_60 & _not_4263;
-  assign _or_4265 = _not_4262 | _cat_2035;
-  assign _rand_4266 = &_or_4265;
-  assign _and_4267 = _eq_4258 & _rand_4266;
-  assign _and_4268 = _and_4264 & _and_4267;
-  assign _slice_4269 = p_tag_60[2:0];
-  assign _and_4270 = _slice_4269 & _cat_2035;
-  always @(*) begin
-    case (_and_4270)
-      3'd0: _sel_4271 = fill_data_0;
-      3'd1: _sel_4271 = fill_data_1;
-      3'd2: _sel_4271 = fill_data_2;
-      3'd3: _sel_4271 = fill_data_3;
-      3'd4: _sel_4271 = fill_data_4;
-      3'd5: _sel_4271 = fill_data_5;
-      3'd6: _sel_4271 = fill_data_6;
-      3'd7: _sel_4271 = fill_data_7;
-      default: _sel_4271 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_4273 = _and_4270 == 3'h0;
-  assign _eq_4275 = _and_4270 == 3'h1;
-  assign _eq_4277 = _and_4270 == 3'h2;
-  assign _eq_4279 = _and_4270 == 3'h3;
-  assign _eq_4281 = _and_4270 == 3'h4;
-  assign _eq_4283 = _and_4270 == 3'h5;
-  assign _eq_4285 = _and_4270 == 3'h6;
-  assign _eq_4287 = _and_4270 == 3'h7;
-  assign _cat_4288 = {_eq_4287, _eq_4285, _eq_4283, _eq_4281, _eq_4279, _eq_4277, _eq_4275, _eq_4273};
-  assign _repl_4289 = {8{_and_4268}};
-  assign _and_4290 = _cat_4288 & _repl_4289;
-  assign _and_4291 = fill_valid & _and_4268;
-  assign _slice_4293 = p_tag_61[26:3];
-  assign _slice_4294 = fill_blk[26:3];
-  assign _eq_4295 = _slice_4293 == _slice_4294;
-  assign _slice_4296 = p_tag_61[2:0];
-  assign _slice_4297 = fill_blk[2:0];
-  assign _xor_4298 = _slice_4296 ^ _slice_4297;
-  assign _not_4299 = ~_xor_4298;
-  assign _not_4300 = ~p_y_61;
-  assign _and_4301 = p_v_61 & _not_4300;
-  assign _or_4302 = _not_4299 | _cat_2035;
-  assign _rand_4303 = &_or_4302;
-  assign _and_4304 = _eq_4295 & _rand_4303;
-  assign _and_4305 = _and_4301 & _and_4304;
-  assign _slice_4306 = p_tag_61[2:0];
-  assign _and_4307 = _slice_4306 & _cat_2035;
-  always @(*) begin
-    case (_and_4307)
-      3'd0: _sel_4308 = fill_data_0;
-      3'd1: _sel_4308 = fill_data_1;
-      3'd2: _sel_4308 = fill_data_2;
-      3'd3: _sel_4308 = fill_data_3;
-      3'd4: _sel_4308 = fill_data_4;
-      3'd5: _sel_4308 = fill_data_5;
-      3'd6: _sel_4308 = fill_data_6;
-      3'd7: _sel_4308 = fill_data_7;
-      default: _sel_4308 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_4310 = _and_4307 == 3'h0;
-  assign _eq_4312 = _and_4307 == 3'h1;
-  assign _eq_4314 = _and_4307 == 3'h2;
-  assign _eq_4316 = _and_4307 == 3'h3;
-  assign _eq_4318 = _and_4307 == 3'h4;
-  assign _eq_4320 = _and_4307 == 3'h5;
-  assign _eq_4322 = _and_4307 == 3'h6;
-  assign _eq_4324 = _and_4307 == 3'h7;
-  assign _cat_4325 = {_eq_4324, _eq_4322, _eq_4320, _eq_4318, _eq_4316, _eq_4314, _eq_4312, _eq_4310};
-  assign _repl_4326 = {8{_and_4305}};
-  assign _and_4327 = _cat_4325 & _repl_4326;
-  assign _and_4328 = fill_valid & _and_4305;
-  assign _slice_4330 = p_tag_62[26:3];
-  assign _slice_4331 = fill_blk[26:3];
-  assign _eq_4332 = _slice_4330 == _slice_4331;
-  assign _slice_4333 = p_tag_62[2:0];
-  assign _slice_4334 = fill_blk[2:0];
-  assign _xor_4335 = _slice_4333 ^ _slice_4334;
-  assign _not_4336 = ~_xor_4335;
-  assign _not_4337 = ~p_y_62;
-  assign _and_4338 = p_v_62 & _not_4337;
-  assign _or_4339 = _not_4336 | _cat_2035;
-  assign _rand_4340 = &_or_4339;
-  assign _and_4341 = _eq_4332 & _rand_4340;
-  assign _and_4342 = _and_4338 & _and_4341;
-  assign _slice_4343 = p_tag_62[2:0];
-  assign _and_4344 = _slice_4343 & _cat_2035;
-  always @(*) begin
-    case (_and_4344)
-      3'd0: _sel_4345 = fill_data_0;
-      3'd1: _sel_4345 = fill_data_1;
-      3'd2: _sel_4345 = fill_data_2;
-      3'd3: _sel_4345 = fill_data_3;
-      3'd4: _sel_4345 = fill_data_4;
-      3'd5: _sel_4345 = fill_data_5;
-      3'd6: _sel_4345 = fill_data_6;
-      3'd7: _sel_4345 = fill_data_7;
-      default: _sel_4345 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_4347 = _and_4344 == 3'h0;
-  assign _eq_4349 = _and_4344 == 3'h1;
-  assign _eq_4351 = _and_4344 == 3'h2;
-  assign _eq_4353 = _and_4344 == 3'h3;
-  assign _eq_4355 = _and_4344 == 3'h4;
-  assign _eq_4357 = _and_4344 == 3'h5;
-  assign _eq_4359 = _and_4344 == 3'h6;
-  assign _eq_4361 = _and_4344 == 3'h7;
-  assign _cat_4362 = {_eq_4361, _eq_4359, _eq_4357, _eq_4355, _eq_4353, _eq_4351, _eq_4349, _eq_4347};
-  assign _repl_4363 = {8{_and_4342}};
-  assign _and_4364 = _cat_4362 & _repl_4363;
-  assign _and_4365 = fill_valid & _and_4342;
-  assign _slice_4367 = p_tag_63[26:3];
-  assign _slice_4368 = fill_blk[26:3];
-  assign _eq_4369 = _slice_4367 == _slice_4368;
-  assign _slice_4370 = p_tag_63[2:0];
-  assign _slice_4371 = fill_blk[2:0];
-  assign _xor_4372 = _slice_4370 ^ _slice_4371;
-  assign _not_4373 = ~_xor_4372;
-  assign _not_4374 = ~p_y_63;
-  assign _and_4375 = p_v_63 & _not_4374;
-  assign _or_4376 = _not_4373 | _cat_2035;
-  assign _rand_4377 = &_or_4376;
-  assign _and_4378 = _eq_4369 & _rand_4377;
-  assign _and_4379 = _and_4375 & _and_4378;
-  assign _slice_4380 = p_tag_63[2:0];
-  assign _and_4381 = _slice_4380 & _cat_2035;
-  always @(*) begin
-    case (_and_4381)
-      3'd0: _sel_4382 = fill_data_0;
-      3'd1: _sel_4382 = fill_data_1;
-      3'd2: _sel_4382 = fill_data_2;
-      3'd3: _sel_4382 = fill_data_3;
-      3'd4: _sel_4382 = fill_data_4;
-      3'd5: _sel_4382 = fill_data_5;
-      3'd6: _sel_4382 = fill_data_6;
-      3'd7: _sel_4382 = fill_data_7;
-      default: _sel_4382 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
-    endcase
-  end
-  assign _eq_4384 = _and_4381 == 3'h0;
-  assign _eq_4386 = _and_4381 == 3'h1;
-  assign _eq_4388 = _and_4381 == 3'h2;
-  assign _eq_4390 = _and_4381 == 3'h3;
-  assign _eq_4392 = _and_4381 == 3'h4;
-  assign _eq_4394 = _and_4381 == 3'h5;
-  assign _eq_4396 = _and_4381 == 3'h6;
-  assign _eq_4398 = _and_4381 == 3'h7;
-  assign _cat_4399 = {_eq_4398, _eq_4396, _eq_4394, _eq_4392, _eq_4390, _eq_4388, _eq_4386, _eq_4384};
-  assign _repl_4400 = {8{_and_4379}};
-  assign _and_4401 = _cat_4399 & _repl_4400;
-  assign _and_4402 = fill_valid & _and_4379;
-  assign _or_4404 = _and_2070 | _and_2107;
-  assign _or_4405 = _and_2144 | _and_2181;
-  assign _or_4406 = _or_4404 | _or_4405;
-  assign _or_4407 = _and_2218 | _and_2255;
-  assign _or_4408 = _and_2292 | _and_2329;
-  assign _or_4409 = _or_4407 | _or_4408;
-  assign _or_4410 = _or_4406 | _or_4409;
-  assign _or_4411 = _and_2366 | _and_2403;
-  assign _or_4412 = _and_2440 | _and_2477;
-  assign _or_4413 = _or_4411 | _or_4412;
-  assign _or_4414 = _and_2514 | _and_2551;
-  assign _or_4415 = _and_2588 | _and_2625;
-  assign _or_4416 = _or_4414 | _or_4415;
-  assign _or_4417 = _or_4413 | _or_4416;
-  assign _or_4418 = _or_4410 | _or_4417;
-  assign _or_4419 = _and_2662 | _and_2699;
-  assign _or_4420 = _and_2736 | _and_2773;
-  assign _or_4421 = _or_4419 | _or_4420;
-  assign _or_4422 = _and_2810 | _and_2847;
-  assign _or_4423 = _and_2884 | _and_2921;
-  assign _or_4424 = _or_4422 | _or_4423;
-  assign _or_4425 = _or_4421 | _or_4424;
-  assign _or_4426 = _and_2958 | _and_2995;
-  assign _or_4427 = _and_3032 | _and_3069;
-  assign _or_4428 = _or_4426 | _or_4427;
-  assign _or_4429 = _and_3106 | _and_3143;
-  assign _or_4430 = _and_3180 | _and_3217;
-  assign _or_4431 = _or_4429 | _or_4430;
-  assign _or_4432 = _or_4428 | _or_4431;
-  assign _or_4433 = _or_4425 | _or_4432;
-  assign _or_4434 = _or_4418 | _or_4433;
-  assign _or_4435 = _and_3254 | _and_3291;
-  assign _or_4436 = _and_3328 | _and_3365;
-  assign _or_4437 = _or_4435 | _or_4436;
-  assign _or_4438 = _and_3402 | _and_3439;
-  assign _or_4439 = _and_3476 | _and_3513;
-  assign _or_4440 = _or_4438 | _or_4439;
-  assign _or_4441 = _or_4437 | _or_4440;
-  assign _or_4442 = _and_3550 | _and_3587;
-  assign _or_4443 = _and_3624 | _and_3661;
-  assign _or_4444 = _or_4442 | _or_4443;
-  assign _or_4445 = _and_3698 | _and_3735;
-  assign _or_4446 = _and_3772 | _and_3809;
-  assign _or_4447 = _or_4445 | _or_4446;
-  assign _or_4448 = _or_4444 | _or_4447;
-  assign _or_4449 = _or_4441 | _or_4448;
-  assign _or_4450 = _and_3846 | _and_3883;
-  assign _or_4451 = _and_3920 | _and_3957;
-  assign _or_4452 = _or_4450 | _or_4451;
-  assign _or_4453 = _and_3994 | _and_4031;
-  assign _or_4454 = _and_4068 | _and_4105;
-  assign _or_4455 = _or_4453 | _or_4454;
-  assign _or_4456 = _or_4452 | _or_4455;
-  assign _or_4457 = _and_4142 | _and_4179;
-  assign _or_4458 = _and_4216 | _and_4253;
-  assign _or_4459 = _or_4457 | _or_4458;
-  assign _or_4460 = _and_4290 | _and_4327;
-  assign _or_4461 = _and_4364 | _and_4401;
-  assign _or_4462 = _or_4460 | _or_4461;
-  assign _or_4463 = _or_4459 | _or_4462;
-  assign _or_4464 = _or_4456 | _or_4463;
-  assign _or_4465 = _or_4449 | _or_4464;
-  assign _or_4466 = _or_4434 | _or_4465;
-  assign _slice_4467 = _or_4466[0];
-  assign _not_4468 = ~_slice_4467;
-  assign _slice_4469 = _or_4466[1];
-  assign _not_4470 = ~_slice_4469;
-  assign _slice_4471 = _cat_2035[0];
-  assign _and_4472 = _not_4470 & _slice_4471;
-  assign _slice_4473 = _or_4466[2];
-  assign _not_4474 = ~_slice_4473;
-  assign _slice_4475 = _cat_2035[1];
-  assign _and_4476 = _not_4474 & _slice_4475;
-  assign _slice_4477 = _or_4466[3];
-  assign _not_4478 = ~_slice_4477;
-  assign _slice_4479 = _cat_2035[1];
-  assign _and_4480 = _not_4478 & _slice_4479;
-  assign _slice_4481 = _or_4466[4];
-  assign _not_4482 = ~_slice_4481;
-  assign _slice_4483 = _cat_2035[2];
-  assign _and_4484 = _not_4482 & _slice_4483;
-  assign _slice_4485 = _or_4466[5];
-  assign _not_4486 = ~_slice_4485;
-  assign _slice_4487 = _cat_2035[2];
-  assign _and_4488 = _not_4486 & _slice_4487;
-  assign _slice_4489 = _or_4466[6];
-  assign _not_4490 = ~_slice_4489;
-  assign _slice_4491 = _cat_2035[2];
-  assign _and_4492 = _not_4490 & _slice_4491;
-  assign _slice_4493 = _or_4466[7];
-  assign _not_4494 = ~_slice_4493;
-  assign _slice_4495 = _cat_2035[2];
-  assign _and_4496 = _not_4494 & _slice_4495;
-  assign _cat_4497 = {_and_4496, _and_4492, _and_4488, _and_4484, _and_4480, _and_4476, _and_4472, _not_4468};
-  assign _slice_4498 = _cat_4497[0];
-  assign _slice_4499 = _cat_4497[1];
-  assign _slice_4500 = _cat_4497[2];
-  assign _slice_4501 = _cat_4497[3];
-  assign _slice_4502 = _cat_4497[4];
-  assign _slice_4503 = _cat_4497[5];
-  assign _slice_4504 = _cat_4497[6];
-  assign _slice_4505 = _cat_4497[7];
-  assign _zext_4506 = {1'd0, _slice_4498};
-  assign _zext_4507 = {1'd0, _slice_4499};
-  assign _add_4508 = _zext_4506 + _zext_4507;
-  assign _zext_4509 = {1'd0, _add_4508};
-  assign _zext_4510 = {1'd0, _slice_4500};
-  assign _zext_4511 = {1'd0, _slice_4501};
-  assign _add_4512 = _zext_4510 + _zext_4511;
-  assign _zext_4513 = {1'd0, _add_4512};
-  assign _add_4514 = _zext_4509 + _zext_4513;
-  assign _zext_4515 = {1'd0, _add_4514};
-  assign _zext_4516 = {1'd0, _slice_4502};
-  assign _zext_4517 = {1'd0, _slice_4503};
-  assign _add_4518 = _zext_4516 + _zext_4517;
-  assign _zext_4519 = {1'd0, _add_4518};
-  assign _zext_4520 = {1'd0, _slice_4504};
-  assign _zext_4521 = {1'd0, _slice_4505};
-  assign _add_4522 = _zext_4520 + _zext_4521;
-  assign _zext_4523 = {1'd0, _add_4522};
-  assign _add_4524 = _zext_4519 + _zext_4523;
-  assign _zext_4525 = {1'd0, _add_4524};
-  assign _add_4526 = _zext_4515 + _zext_4525;
-  assign _repl_4527 = {4{fill_valid}};
-  assign _and_4528 = _add_4526 & _repl_4527;
-  assign _cat_4529 = {_and_1124, _and_1122, _and_1120, _and_1118, _and_1116, _and_1114, _and_1112, _and_1110, _and_1108, _and_1106, _and_1104, _and_1102, _and_1100, _and_1098, _and_1096, _and_1094, _and_1092, _and_1090, _and_1088, _and_1086, _and_1084, _and_1082, _and_1080, _and_1078, _and_1076, _and_1074, _and_1072, _and_1070, _and_1068, _and_1066, _and_1064, _and_1062, _and_1060, _and_1058, _and_1056, _and_1054, _and_1052, _and_1050, _and_1048, _and_1046, _and_1044, _and_1042, _and_1040, _and_1038, _and_1036, _and_1034, _and_1032, _and_1030, _and_1028, _and_1026, _and_1024, _and_1022, _and_1020, _and_1018, _and_1016, _and_1014, _and_1012, _and_1010, _and_1008, _and_1006, _and_1004, _and_1002, _and_1000, _and_998};
-  assign _slice_4530 = _cat_4529[0];
-  assign _slice_4531 = _cat_4529[1];
-  assign _slice_4532 = _cat_4529[2];
-  assign _slice_4533 = _cat_4529[3];
-  assign _slice_4534 = _cat_4529[4];
-  assign _slice_4535 = _cat_4529[5];
-  assign _slice_4536 = _cat_4529[6];
-  assign _slice_4537 = _cat_4529[7];
-  assign _slice_4538 = _cat_4529[8];
-  assign _slice_4539 = _cat_4529[9];
-  assign _slice_4540 = _cat_4529[10];
-  assign _slice_4541 = _cat_4529[11];
-  assign _slice_4542 = _cat_4529[12];
-  assign _slice_4543 = _cat_4529[13];
-  assign _slice_4544 = _cat_4529[14];
-  assign _slice_4545 = _cat_4529[15];
-  assign _slice_4546 = _cat_4529[16];
-  assign _slice_4547 = _cat_4529[17];
-  assign _slice_4548 = _cat_4529[18];
-  assign _slice_4549 = _cat_4529[19];
-  assign _slice_4550 = _cat_4529[20];
-  assign _slice_4551 = _cat_4529[21];
-  assign _slice_4552 = _cat_4529[22];
-  assign _slice_4553 = _cat_4529[23];
-  assign _slice_4554 = _cat_4529[24];
-  assign _slice_4555 = _cat_4529[25];
-  assign _slice_4556 = _cat_4529[26];
-  assign _slice_4557 = _cat_4529[27];
-  assign _slice_4558 = _cat_4529[28];
-  assign _slice_4559 = _cat_4529[29];
-  assign _slice_4560 = _cat_4529[30];
-  assign _slice_4561 = _cat_4529[31];
-  assign _slice_4562 = _cat_4529[32];
-  assign _slice_4563 = _cat_4529[33];
-  assign _slice_4564 = _cat_4529[34];
-  assign _slice_4565 = _cat_4529[35];
-  assign _slice_4566 = _cat_4529[36];
-  assign _slice_4567 = _cat_4529[37];
-  assign _slice_4568 = _cat_4529[38];
-  assign _slice_4569 = _cat_4529[39];
-  assign _slice_4570 = _cat_4529[40];
-  assign _slice_4571 = _cat_4529[41];
-  assign _slice_4572 = _cat_4529[42];
-  assign _slice_4573 = _cat_4529[43];
-  assign _slice_4574 = _cat_4529[44];
-  assign _slice_4575 = _cat_4529[45];
-  assign _slice_4576 = _cat_4529[46];
-  assign _slice_4577 = _cat_4529[47];
-  assign _slice_4578 = _cat_4529[48];
-  assign _slice_4579 = _cat_4529[49];
-  assign _slice_4580 = _cat_4529[50];
-  assign _slice_4581 = _cat_4529[51];
-  assign _slice_4582 = _cat_4529[52];
-  assign _slice_4583 = _cat_4529[53];
-  assign _slice_4584 = _cat_4529[54];
-  assign _slice_4585 = _cat_4529[55];
-  assign _slice_4586 = _cat_4529[56];
-  assign _slice_4587 = _cat_4529[57];
-  assign _slice_4588 = _cat_4529[58];
-  assign _slice_4589 = _cat_4529[59];
-  assign _slice_4590 = _cat_4529[60];
-  assign _slice_4591 = _cat_4529[61];
-  assign _slice_4592 = _cat_4529[62];
-  assign _slice_4593 = _cat_4529[63];
-  assign _not_4595 = ~1'b0;
-  assign _and_4596 = _slice_4530 & _not_4595;
-  assign _or_4597 = 1'b0 | _slice_4530;
-  assign _not_4598 = ~_or_4597;
-  assign _and_4599 = _slice_4531 & _not_4598;
-  assign _or_4600 = _or_4597 | _slice_4531;
-  assign _not_4601 = ~_or_4600;
-  assign _and_4602 = _slice_4532 & _not_4601;
-  assign _or_4603 = _or_4600 | _slice_4532;
-  assign _not_4604 = ~_or_4603;
-  assign _and_4605 = _slice_4533 & _not_4604;
-  assign _or_4606 = _or_4603 | _slice_4533;
-  assign _not_4607 = ~_or_4606;
-  assign _and_4608 = _slice_4534 & _not_4607;
-  assign _or_4609 = _or_4606 | _slice_4534;
-  assign _not_4610 = ~_or_4609;
-  assign _and_4611 = _slice_4535 & _not_4610;
-  assign _or_4612 = _or_4609 | _slice_4535;
-  assign _not_4613 = ~_or_4612;
-  assign _and_4614 = _slice_4536 & _not_4613;
-  assign _or_4615 = _or_4612 | _slice_4536;
-  assign _not_4616 = ~_or_4615;
-  assign _and_4617 = _slice_4537 & _not_4616;
-  assign _or_4618 = _or_4615 | _slice_4537;
-  assign _not_4619 = ~_or_4618;
-  assign _and_4620 = _slice_4538 & _not_4619;
-  assign _or_4621 = _or_4618 | _slice_4538;
-  assign _not_4622 = ~_or_4621;
-  assign _and_4623 = _slice_4539 & _not_4622;
-  assign _or_4624 = _or_4621 | _slice_4539;
-  assign _not_4625 = ~_or_4624;
-  assign _and_4626 = _slice_4540 & _not_4625;
-  assign _or_4627 = _or_4624 | _slice_4540;
-  assign _not_4628 = ~_or_4627;
-  assign _and_4629 = _slice_4541 & _not_4628;
-  assign _or_4630 = _or_4627 | _slice_4541;
-  assign _not_4631 = ~_or_4630;
-  assign _and_4632 = _slice_4542 & _not_4631;
-  assign _or_4633 = _or_4630 | _slice_4542;
-  assign _not_4634 = ~_or_4633;
-  assign _and_4635 = _slice_4543 & _not_4634;
-  assign _or_4636 = _or_4633 | _slice_4543;
-  assign _not_4637 = ~_or_4636;
-  assign _and_4638 = _slice_4544 & _not_4637;
-  assign _or_4639 = _or_4636 | _slice_4544;
-  assign _not_4640 = ~_or_4639;
-  assign _and_4641 = _slice_4545 & _not_4640;
-  assign _or_4642 = _or_4639 | _slice_4545;
-  assign _not_4643 = ~_or_4642;
-  assign _and_4644 = _slice_4546 & _not_4643;
-  assign _or_4645 = _or_4642 | _slice_4546;
-  assign _not_4646 = ~_or_4645;
-  assign _and_4647 = _slice_4547 & _not_4646;
-  assign _or_4648 = _or_4645 | _slice_4547;
-  assign _not_4649 = ~_or_4648;
-  assign _and_4650 = _slice_4548 & _not_4649;
-  assign _or_4651 = _or_4648 | _slice_4548;
-  assign _not_4652 = ~_or_4651;
-  assign _and_4653 = _slice_4549 & _not_4652;
-  assign _or_4654 = _or_4651 | _slice_4549;
-  assign _not_4655 = ~_or_4654;
-  assign _and_4656 = _slice_4550 & _not_4655;
-  assign _or_4657 = _or_4654 | _slice_4550;
-  assign _not_4658 = ~_or_4657;
-  assign _and_4659 = _slice_4551 & _not_4658;
-  assign _or_4660 = _or_4657 | _slice_4551;
-  assign _not_4661 = ~_or_4660;
-  assign _and_4662 = _slice_4552 & _not_4661;
-  assign _or_4663 = _or_4660 | _slice_4552;
-  assign _not_4664 = ~_or_4663;
-  assign _and_4665 = _slice_4553 & _not_4664;
-  assign _or_4666 = _or_4663 | _slice_4553;
-  assign _not_4667 = ~_or_4666;
-  assign _and_4668 = _slice_4554 & _not_4667;
-  assign _or_4669 = _or_4666 | _slice_4554;
-  assign _not_4670 = ~_or_4669;
-  assign _and_4671 = _slice_4555 & _not_4670;
-  assign _or_4672 = _or_4669 | _slice_4555;
-  assign _not_4673 = ~_or_4672;
-  assign _and_4674 = _slice_4556 & _not_4673;
-  assign _or_4675 = _or_4672 | _slice_4556;
-  assign _not_4676 = ~_or_4675;
-  assign _and_4677 = _slice_4557 & _not_4676;
-  assign _or_4678 = _or_4675 | _slice_4557;
-  assign _not_4679 = ~_or_4678;
-  assign _and_4680 = _slice_4558 & _not_4679;
-  assign _or_4681 = _or_4678 | _slice_4558;
-  assign _not_4682 = ~_or_4681;
-  assign _and_4683 = _slice_4559 & _not_4682;
-  assign _or_4684 = _or_4681 | _slice_4559;
-  assign _not_4685 = ~_or_4684;
-  assign _and_4686 = _slice_4560 & _not_4685;
-  assign _or_4687 = _or_4684 | _slice_4560;
-  assign _not_4688 = ~_or_4687;
-  assign _and_4689 = _slice_4561 & _not_4688;
-  assign _or_4690 = _or_4687 | _slice_4561;
-  assign _not_4691 = ~_or_4690;
-  assign _and_4692 = _slice_4562 & _not_4691;
-  assign _or_4693 = _or_4690 | _slice_4562;
-  assign _not_4694 = ~_or_4693;
-  assign _and_4695 = _slice_4563 & _not_4694;
-  assign _or_4696 = _or_4693 | _slice_4563;
-  assign _not_4697 = ~_or_4696;
-  assign _and_4698 = _slice_4564 & _not_4697;
-  assign _or_4699 = _or_4696 | _slice_4564;
-  assign _not_4700 = ~_or_4699;
-  assign _and_4701 = _slice_4565 & _not_4700;
-  assign _or_4702 = _or_4699 | _slice_4565;
-  assign _not_4703 = ~_or_4702;
-  assign _and_4704 = _slice_4566 & _not_4703;
-  assign _or_4705 = _or_4702 | _slice_4566;
-  assign _not_4706 = ~_or_4705;
-  assign _and_4707 = _slice_4567 & _not_4706;
-  assign _or_4708 = _or_4705 | _slice_4567;
-  assign _not_4709 = ~_or_4708;
-  assign _and_4710 = _slice_4568 & _not_4709;
-  assign _or_4711 = _or_4708 | _slice_4568;
-  assign _not_4712 = ~_or_4711;
-  assign _and_4713 = _slice_4569 & _not_4712;
-  assign _or_4714 = _or_4711 | _slice_4569;
-  assign _not_4715 = ~_or_4714;
-  assign _and_4716 = _slice_4570 & _not_4715;
-  assign _or_4717 = _or_4714 | _slice_4570;
-  assign _not_4718 = ~_or_4717;
-  assign _and_4719 = _slice_4571 & _not_4718;
-  assign _or_4720 = _or_4717 | _slice_4571;
-  assign _not_4721 = ~_or_4720;
-  assign _and_4722 = _slice_4572 & _not_4721;
-  assign _or_4723 = _or_4720 | _slice_4572;
-  assign _not_4724 = ~_or_4723;
-  assign _and_4725 = _slice_4573 & _not_4724;
-  assign _or_4726 = _or_4723 | _slice_4573;
-  assign _not_4727 = ~_or_4726;
-  assign _and_4728 = _slice_4574 & _not_4727;
-  assign _or_4729 = _or_4726 | _slice_4574;
-  assign _not_4730 = ~_or_4729;
-  assign _and_4731 = _slice_4575 & _not_4730;
-  assign _or_4732 = _or_4729 | _slice_4575;
-  assign _not_4733 = ~_or_4732;
-  assign _and_4734 = _slice_4576 & _not_4733;
-  assign _or_4735 = _or_4732 | _slice_4576;
-  assign _not_4736 = ~_or_4735;
-  assign _and_4737 = _slice_4577 & _not_4736;
-  assign _or_4738 = _or_4735 | _slice_4577;
-  assign _not_4739 = ~_or_4738;
-  assign _and_4740 = _slice_4578 & _not_4739;
-  assign _or_4741 = _or_4738 | _slice_4578;
-  assign _not_4742 = ~_or_4741;
-  assign _and_4743 = _slice_4579 & _not_4742;
-  assign _or_4744 = _or_4741 | _slice_4579;
-  assign _not_4745 = ~_or_4744;
-  assign _and_4746 = _slice_4580 & _not_4745;
-  assign _or_4747 = _or_4744 | _slice_4580;
-  assign _not_4748 = ~_or_4747;
-  assign _and_4749 = _slice_4581 & _not_4748;
-  assign _or_4750 = _or_4747 | _slice_4581;
-  assign _not_4751 = ~_or_4750;
-  assign _and_4752 = _slice_4582 & _not_4751;
-  assign _or_4753 = _or_4750 | _slice_4582;
-  assign _not_4754 = ~_or_4753;
-  assign _and_4755 = _slice_4583 & _not_4754;
-  assign _or_4756 = _or_4753 | _slice_4583;
-  assign _not_4757 = ~_or_4756;
-  assign _and_4758 = _slice_4584 & _not_4757;
-  assign _or_4759 = _or_4756 | _slice_4584;
-  assign _not_4760 = ~_or_4759;
-  assign _and_4761 = _slice_4585 & _not_4760;
-  assign _or_4762 = _or_4759 | _slice_4585;
-  assign _not_4763 = ~_or_4762;
-  assign _and_4764 = _slice_4586 & _not_4763;
-  assign _or_4765 = _or_4762 | _slice_4586;
-  assign _not_4766 = ~_or_4765;
-  assign _and_4767 = _slice_4587 & _not_4766;
-  assign _or_4768 = _or_4765 | _slice_4587;
-  assign _not_4769 = ~_or_4768;
-  assign _and_4770 = _slice_4588 & _not_4769;
-  assign _or_4771 = _or_4768 | _slice_4588;
-  assign _not_4772 = ~_or_4771;
-  assign _and_4773 = _slice_4589 & _not_4772;
-  assign _or_4774 = _or_4771 | _slice_4589;
-  assign _not_4775 = ~_or_4774;
-  assign _and_4776 = _slice_4590 & _not_4775;
-  assign _or_4777 = _or_4774 | _slice_4590;
-  assign _not_4778 = ~_or_4777;
-  assign _and_4779 = _slice_4591 & _not_4778;
-  assign _or_4780 = _or_4777 | _slice_4591;
-  assign _not_4781 = ~_or_4780;
-  assign _and_4782 = _slice_4592 & _not_4781;
-  assign _or_4783 = _or_4780 | _slice_4592;
-  assign _not_4784 = ~_or_4783;
-  assign _and_4785 = _slice_4593 & _not_4784;
-  assign _or_4786 = _or_4783 | _slice_4593;
-  assign _cat_4787 = {_and_4785, _and_4782, _and_4779, _and_4776, _and_4773, _and_4770, _and_4767, _and_4764, _and_4761, _and_4758, _and_4755, _and_4752, _and_4749, _and_4746, _and_4743, _and_4740, _and_4737, _and_4734, _and_4731, _and_4728, _and_4725, _and_4722, _and_4719, _and_4716, _and_4713, _and_4710, _and_4707, _and_4704, _and_4701, _and_4698, _and_4695, _and_4692, _and_4689, _and_4686, _and_4683, _and_4680, _and_4677, _and_4674, _and_4671, _and_4668, _and_4665, _and_4662, _and_4659, _and_4656, _and_4653, _and_4650, _and_4647, _and_4644, _and_4641, _and_4638, _and_4635, _and_4632, _and_4629, _and_4626, _and_4623, _and_4620, _and_4617, _and_4614, _and_4611, _and_4608, _and_4605, _and_4602, _and_4599, _and_4596};
-  assign _ror_4788 = |_cat_4529;
-  assign _slice_4789 = _cat_4787[1];
-  assign _slice_4790 = _cat_4787[3];
-  assign _slice_4791 = _cat_4787[5];
-  assign _slice_4792 = _cat_4787[7];
-  assign _slice_4793 = _cat_4787[9];
-  assign _slice_4794 = _cat_4787[11];
-  assign _slice_4795 = _cat_4787[13];
-  assign _slice_4796 = _cat_4787[15];
-  assign _slice_4797 = _cat_4787[17];
-  assign _slice_4798 = _cat_4787[19];
-  assign _slice_4799 = _cat_4787[21];
-  assign _slice_4800 = _cat_4787[23];
-  assign _slice_4801 = _cat_4787[25];
-  assign _slice_4802 = _cat_4787[27];
-  assign _slice_4803 = _cat_4787[29];
-  assign _slice_4804 = _cat_4787[31];
-  assign _slice_4805 = _cat_4787[33];
-  assign _slice_4806 = _cat_4787[35];
-  assign _slice_4807 = _cat_4787[37];
-  assign _slice_4808 = _cat_4787[39];
-  assign _slice_4809 = _cat_4787[41];
-  assign _slice_4810 = _cat_4787[43];
-  assign _slice_4811 = _cat_4787[45];
-  assign _slice_4812 = _cat_4787[47];
-  assign _slice_4813 = _cat_4787[49];
-  assign _slice_4814 = _cat_4787[51];
-  assign _slice_4815 = _cat_4787[53];
-  assign _slice_4816 = _cat_4787[55];
-  assign _slice_4817 = _cat_4787[57];
-  assign _slice_4818 = _cat_4787[59];
-  assign _slice_4819 = _cat_4787[61];
-  assign _slice_4820 = _cat_4787[63];
-  assign _cat_4821 = {_slice_4789, _slice_4790, _slice_4791, _slice_4792, _slice_4793, _slice_4794, _slice_4795, _slice_4796, _slice_4797, _slice_4798, _slice_4799, _slice_4800, _slice_4801, _slice_4802, _slice_4803, _slice_4804, _slice_4805, _slice_4806, _slice_4807, _slice_4808, _slice_4809, _slice_4810, _slice_4811, _slice_4812, _slice_4813, _slice_4814, _slice_4815, _slice_4816, _slice_4817, _slice_4818, _slice_4819, _slice_4820};
-  assign _ror_4822 = |_cat_4821;
-  assign _slice_4823 = _cat_4787[2];
-  assign _slice_4824 = _cat_4787[3];
-  assign _slice_4825 = _cat_4787[6];
-  assign _slice_4826 = _cat_4787[7];
-  assign _slice_4827 = _cat_4787[10];
-  assign _slice_4828 = _cat_4787[11];
-  assign _slice_4829 = _cat_4787[14];
-  assign _slice_4830 = _cat_4787[15];
-  assign _slice_4831 = _cat_4787[18];
-  assign _slice_4832 = _cat_4787[19];
-  assign _slice_4833 = _cat_4787[22];
-  assign _slice_4834 = _cat_4787[23];
-  assign _slice_4835 = _cat_4787[26];
-  assign _slice_4836 = _cat_4787[27];
-  assign _slice_4837 = _cat_4787[30];
-  assign _slice_4838 = _cat_4787[31];
-  assign _slice_4839 = _cat_4787[34];
-  assign _slice_4840 = _cat_4787[35];
-  assign _slice_4841 = _cat_4787[38];
-  assign _slice_4842 = _cat_4787[39];
-  assign _slice_4843 = _cat_4787[42];
-  assign _slice_4844 = _cat_4787[43];
-  assign _slice_4845 = _cat_4787[46];
-  assign _slice_4846 = _cat_4787[47];
-  assign _slice_4847 = _cat_4787[50];
-  assign _slice_4848 = _cat_4787[51];
-  assign _slice_4849 = _cat_4787[54];
-  assign _slice_4850 = _cat_4787[55];
-  assign _slice_4851 = _cat_4787[58];
-  assign _slice_4852 = _cat_4787[59];
-  assign _slice_4853 = _cat_4787[62];
-  assign _slice_4854 = _cat_4787[63];
-  assign _cat_4855 = {_slice_4823, _slice_4824, _slice_4825, _slice_4826, _slice_4827, _slice_4828, _slice_4829, _slice_4830, _slice_4831, _slice_4832, _slice_4833, _slice_4834, _slice_4835, _slice_4836, _slice_4837, _slice_4838, _slice_4839, _slice_4840, _slice_4841, _slice_4842, _slice_4843, _slice_4844, _slice_4845, _slice_4846, _slice_4847, _slice_4848, _slice_4849, _slice_4850, _slice_4851, _slice_4852, _slice_4853, _slice_4854};
-  assign _ror_4856 = |_cat_4855;
-  assign _slice_4857 = _cat_4787[4];
-  assign _slice_4858 = _cat_4787[5];
-  assign _slice_4859 = _cat_4787[6];
-  assign _slice_4860 = _cat_4787[7];
-  assign _slice_4861 = _cat_4787[12];
-  assign _slice_4862 = _cat_4787[13];
-  assign _slice_4863 = _cat_4787[14];
-  assign _slice_4864 = _cat_4787[15];
-  assign _slice_4865 = _cat_4787[20];
-  assign _slice_4866 = _cat_4787[21];
-  assign _slice_4867 = _cat_4787[22];
-  assign _slice_4868 = _cat_4787[23];
-  assign _slice_4869 = _cat_4787[28];
-  assign _slice_4870 = _cat_4787[29];
-  assign _slice_4871 = _cat_4787[30];
-  assign _slice_4872 = _cat_4787[31];
-  assign _slice_4873 = _cat_4787[36];
-  assign _slice_4874 = _cat_4787[37];
-  assign _slice_4875 = _cat_4787[38];
-  assign _slice_4876 = _cat_4787[39];
-  assign _slice_4877 = _cat_4787[44];
-  assign _slice_4878 = _cat_4787[45];
-  assign _slice_4879 = _cat_4787[46];
-  assign _slice_4880 = _cat_4787[47];
-  assign _slice_4881 = _cat_4787[52];
-  assign _slice_4882 = _cat_4787[53];
-  assign _slice_4883 = _cat_4787[54];
-  assign _slice_4884 = _cat_4787[55];
-  assign _slice_4885 = _cat_4787[60];
-  assign _slice_4886 = _cat_4787[61];
-  assign _slice_4887 = _cat_4787[62];
-  assign _slice_4888 = _cat_4787[63];
-  assign _cat_4889 = {_slice_4857, _slice_4858, _slice_4859, _slice_4860, _slice_4861, _slice_4862, _slice_4863, _slice_4864, _slice_4865, _slice_4866, _slice_4867, _slice_4868, _slice_4869, _slice_4870, _slice_4871, _slice_4872, _slice_4873, _slice_4874, _slice_4875, _slice_4876, _slice_4877, _slice_4878, _slice_4879, _slice_4880, _slice_4881, _slice_4882, _slice_4883, _slice_4884, _slice_4885, _slice_4886, _slice_4887, _slice_4888};
-  assign _ror_4890 = |_cat_4889;
-  assign _slice_4891 = _cat_4787[8];
-  assign _slice_4892 = _cat_4787[9];
-  assign _slice_4893 = _cat_4787[10];
-  assign _slice_4894 = _cat_4787[11];
-  assign _slice_4895 = _cat_4787[12];
-  assign _slice_4896 = _cat_4787[13];
-  assign _slice_4897 = _cat_4787[14];
-  assign _slice_4898 = _cat_4787[15];
-  assign _slice_4899 = _cat_4787[24];
-  assign _slice_4900 = _cat_4787[25];
-  assign _slice_4901 = _cat_4787[26];
-  assign _slice_4902 = _cat_4787[27];
-  assign _slice_4903 = _cat_4787[28];
-  assign _slice_4904 = _cat_4787[29];
-  assign _slice_4905 = _cat_4787[30];
-  assign _slice_4906 = _cat_4787[31];
-  assign _slice_4907 = _cat_4787[40];
-  assign _slice_4908 = _cat_4787[41];
-  assign _slice_4909 = _cat_4787[42];
-  assign _slice_4910 = _cat_4787[43];
-  assign _slice_4911 = _cat_4787[44];
-  assign _slice_4912 = _cat_4787[45];
-  assign _slice_4913 = _cat_4787[46];
-  assign _slice_4914 = _cat_4787[47];
-  assign _slice_4915 = _cat_4787[56];
-  assign _slice_4916 = _cat_4787[57];
-  assign _slice_4917 = _cat_4787[58];
-  assign _slice_4918 = _cat_4787[59];
-  assign _slice_4919 = _cat_4787[60];
-  assign _slice_4920 = _cat_4787[61];
-  assign _slice_4921 = _cat_4787[62];
-  assign _slice_4922 = _cat_4787[63];
-  assign _cat_4923 = {_slice_4891, _slice_4892, _slice_4893, _slice_4894, _slice_4895, _slice_4896, _slice_4897, _slice_4898, _slice_4899, _slice_4900, _slice_4901, _slice_4902, _slice_4903, _slice_4904, _slice_4905, _slice_4906, _slice_4907, _slice_4908, _slice_4909, _slice_4910, _slice_4911, _slice_4912, _slice_4913, _slice_4914, _slice_4915, _slice_4916, _slice_4917, _slice_4918, _slice_4919, _slice_4920, _slice_4921, _slice_4922};
-  assign _ror_4924 = |_cat_4923;
-  assign _slice_4925 = _cat_4787[16];
-  assign _slice_4926 = _cat_4787[17];
-  assign _slice_4927 = _cat_4787[18];
-  assign _slice_4928 = _cat_4787[19];
-  assign _slice_4929 = _cat_4787[20];
-  assign _slice_4930 = _cat_4787[21];
-  assign _slice_4931 = _cat_4787[22];
-  assign _slice_4932 = _cat_4787[23];
-  assign _slice_4933 = _cat_4787[24];
-  assign _slice_4934 = _cat_4787[25];
-  assign _slice_4935 = _cat_4787[26];
-  assign _slice_4936 = _cat_4787[27];
-  assign _slice_4937 = _cat_4787[28];
-  assign _slice_4938 = _cat_4787[29];
-  assign _slice_4939 = _cat_4787[30];
-  assign _slice_4940 = _cat_4787[31];
-  assign _slice_4941 = _cat_4787[48];
-  assign _slice_4942 = _cat_4787[49];
-  assign _slice_4943 = _cat_4787[50];
-  assign _slice_4944 = _cat_4787[51];
-  assign _slice_4945 = _cat_4787[52];
-  assign _slice_4946 = _cat_4787[53];
-  assign _slice_4947 = _cat_4787[54];
-  assign _slice_4948 = _cat_4787[55];
-  assign _slice_4949 = _cat_4787[56];
-  assign _slice_4950 = _cat_4787[57];
-  assign _slice_4951 = _cat_4787[58];
-  assign _slice_4952 = _cat_4787[59];
-  assign _slice_4953 = _cat_4787[60];
-  assign _slice_4954 = _cat_4787[61];
-  assign _slice_4955 = _cat_4787[62];
-  assign _slice_4956 = _cat_4787[63];
-  assign _cat_4957 = {_slice_4925, _slice_4926, _slice_4927, _slice_4928, _slice_4929, _slice_4930, _slice_4931, _slice_4932, _slice_4933, _slice_4934, _slice_4935, _slice_4936, _slice_4937, _slice_4938, _slice_4939, _slice_4940, _slice_4941, _slice_4942, _slice_4943, _slice_4944, _slice_4945, _slice_4946, _slice_4947, _slice_4948, _slice_4949, _slice_4950, _slice_4951, _slice_4952, _slice_4953, _slice_4954, _slice_4955, _slice_4956};
-  assign _ror_4958 = |_cat_4957;
-  assign _slice_4959 = _cat_4787[32];
-  assign _slice_4960 = _cat_4787[33];
-  assign _slice_4961 = _cat_4787[34];
-  assign _slice_4962 = _cat_4787[35];
-  assign _slice_4963 = _cat_4787[36];
-  assign _slice_4964 = _cat_4787[37];
-  assign _slice_4965 = _cat_4787[38];
-  assign _slice_4966 = _cat_4787[39];
-  assign _slice_4967 = _cat_4787[40];
-  assign _slice_4968 = _cat_4787[41];
-  assign _slice_4969 = _cat_4787[42];
-  assign _slice_4970 = _cat_4787[43];
-  assign _slice_4971 = _cat_4787[44];
-  assign _slice_4972 = _cat_4787[45];
-  assign _slice_4973 = _cat_4787[46];
-  assign _slice_4974 = _cat_4787[47];
-  assign _slice_4975 = _cat_4787[48];
-  assign _slice_4976 = _cat_4787[49];
-  assign _slice_4977 = _cat_4787[50];
-  assign _slice_4978 = _cat_4787[51];
-  assign _slice_4979 = _cat_4787[52];
-  assign _slice_4980 = _cat_4787[53];
-  assign _slice_4981 = _cat_4787[54];
-  assign _slice_4982 = _cat_4787[55];
-  assign _slice_4983 = _cat_4787[56];
-  assign _slice_4984 = _cat_4787[57];
-  assign _slice_4985 = _cat_4787[58];
-  assign _slice_4986 = _cat_4787[59];
-  assign _slice_4987 = _cat_4787[60];
-  assign _slice_4988 = _cat_4787[61];
-  assign _slice_4989 = _cat_4787[62];
-  assign _slice_4990 = _cat_4787[63];
-  assign _cat_4991 = {_slice_4959, _slice_4960, _slice_4961, _slice_4962, _slice_4963, _slice_4964, _slice_4965, _slice_4966, _slice_4967, _slice_4968, _slice_4969, _slice_4970, _slice_4971, _slice_4972, _slice_4973, _slice_4974, _slice_4975, _slice_4976, _slice_4977, _slice_4978, _slice_4979, _slice_4980, _slice_4981, _slice_4982, _slice_4983, _slice_4984, _slice_4985, _slice_4986, _slice_4987, _slice_4988, _slice_4989, _slice_4990};
-  assign _ror_4992 = |_cat_4991;
-  assign _cat_4993 = {_ror_4992, _ror_4958, _ror_4924, _ror_4890, _ror_4856, _ror_4822};
-  assign _onehot_4994 = ({2{_cat_4787[0]}} & _cat_999) | ({2{_cat_4787[1]}} & _cat_1001) | ({2{_cat_4787[2]}} & _cat_1003) | ({2{_cat_4787[3]}} & _cat_1005) | ({2{_cat_4787[4]}} & _cat_1007) | ({2{_cat_4787[5]}} & _cat_1009) | ({2{_cat_4787[6]}} & _cat_1011) | ({2{_cat_4787[7]}} & _cat_1013) | ({2{_cat_4787[8]}} & _cat_1015) | ({2{_cat_4787[9]}} & _cat_1017) | ({2{_cat_4787[10]}} & _cat_1019) | ({2{_cat_4787[11]}} & _cat_1021) | ({2{_cat_4787[12]}} & _cat_1023) | ({2{_cat_4787[13]}} & _cat_1025) | ({2{_cat_4787[14]}} & _cat_1027) | ({2{_cat_4787[15]}} & _cat_1029) | ({2{_cat_4787[16]}} & _cat_1031) | ({2{_cat_4787[17]}} & _cat_1033) | ({2{_cat_4787[18]}} & _cat_1035) | ({2{_cat_4787[19]}} & _cat_1037) | ({2{_cat_4787[20]}} & _cat_1039) | ({2{_cat_4787[21]}} & _cat_1041) | ({2{_cat_4787[22]}} & _cat_1043) | ({2{_cat_4787[23]}} & _cat_1045) | ({2{_cat_4787[24]}} & _cat_1047) | ({2{_cat_4787[25]}} & _cat_1049) | ({2{_cat_4787[26]}} & _cat_1051) | ({2{_cat_4787[27]}} & _cat_1053) | ({2{_cat_4787[28]}} & _cat_1055) | ({2{_cat_4787[29]}} & _cat_1057) | ({2{_cat_4787[30]}} & _cat_1059) | ({2{_cat_4787[31]}} & _cat_1061) | ({2{_cat_4787[32]}} & _cat_1063) | ({2{_cat_4787[33]}} & _cat_1065) | ({2{_cat_4787[34]}} & _cat_1067) | ({2{_cat_4787[35]}} & _cat_1069) | ({2{_cat_4787[36]}} & _cat_1071) | ({2{_cat_4787[37]}} & _cat_1073) | ({2{_cat_4787[38]}} & _cat_1075) | ({2{_cat_4787[39]}} & _cat_1077) | ({2{_cat_4787[40]}} & _cat_1079) | ({2{_cat_4787[41]}} & _cat_1081) | ({2{_cat_4787[42]}} & _cat_1083) | ({2{_cat_4787[43]}} & _cat_1085) | ({2{_cat_4787[44]}} & _cat_1087) | ({2{_cat_4787[45]}} & _cat_1089) | ({2{_cat_4787[46]}} & _cat_1091) | ({2{_cat_4787[47]}} & _cat_1093) | ({2{_cat_4787[48]}} & _cat_1095) | ({2{_cat_4787[49]}} & _cat_1097) | ({2{_cat_4787[50]}} & _cat_1099) | ({2{_cat_4787[51]}} & _cat_1101) | ({2{_cat_4787[52]}} & _cat_1103) | ({2{_cat_4787[53]}} & _cat_1105) | ({2{_cat_4787[54]}} & _cat_1107) | ({2{_cat_4787[55]}} & _cat_1109) | ({2{_cat_4787[56]}} & _cat_1111) | ({2{_cat_4787[57]}} & _cat_1113) | ({2{_cat_4787[58]}} & _cat_1115) | ({2{_cat_4787[59]}} & _cat_1117) | ({2{_cat_4787[60]}} & _cat_1119) | ({2{_cat_4787[61]}} & _cat_1121) | ({2{_cat_4787[62]}} & _cat_1123) | ({2{_cat_4787[63]}} & _cat_1125);
-  assign _slice_4995 = _onehot_4994[0];
-  assign _slice_4996 = _onehot_4994[1];
-  assign _not_4998 = ~1'b0;
-  assign _and_4999 = _slice_4995 & _not_4998;
-  assign _or_5000 = 1'b0 | _slice_4995;
-  assign _not_5001 = ~_or_5000;
-  assign _and_5002 = _slice_4996 & _not_5001;
-  assign _or_5003 = _or_5000 | _slice_4996;
-  assign _cat_5004 = {_and_5002, _and_4999};
-  assign _ror_5005 = |_onehot_4994;
-  assign _slice_5006 = _cat_5004[1];
-  assign _onehot_5007 = ({27{_cat_4787[0]}} & p_tag_0) | ({27{_cat_4787[1]}} & p_tag_1) | ({27{_cat_4787[2]}} & p_tag_2) | ({27{_cat_4787[3]}} & p_tag_3) | ({27{_cat_4787[4]}} & p_tag_4) | ({27{_cat_4787[5]}} & p_tag_5) | ({27{_cat_4787[6]}} & p_tag_6) | ({27{_cat_4787[7]}} & p_tag_7) | ({27{_cat_4787[8]}} & p_tag_8) | ({27{_cat_4787[9]}} & p_tag_9) | ({27{_cat_4787[10]}} & p_tag_10) | ({27{_cat_4787[11]}} & p_tag_11) | ({27{_cat_4787[12]}} & p_tag_12) | ({27{_cat_4787[13]}} & p_tag_13) | ({27{_cat_4787[14]}} & p_tag_14) | ({27{_cat_4787[15]}} & p_tag_15) | ({27{_cat_4787[16]}} & p_tag_16) | ({27{_cat_4787[17]}} & p_tag_17) | ({27{_cat_4787[18]}} & p_tag_18) | ({27{_cat_4787[19]}} & p_tag_19) | ({27{_cat_4787[20]}} & p_tag_20) | ({27{_cat_4787[21]}} & p_tag_21) | ({27{_cat_4787[22]}} & p_tag_22) | ({27{_cat_4787[23]}} & p_tag_23) | ({27{_cat_4787[24]}} & p_tag_24) | ({27{_cat_4787[25]}} & p_tag_25) | ({27{_cat_4787[26]}} & p_tag_26) | ({27{_cat_4787[27]}} & p_tag_27) | ({27{_cat_4787[28]}} & p_tag_28) | ({27{_cat_4787[29]}} & p_tag_29) | ({27{_cat_4787[30]}} & p_tag_30) | ({27{_cat_4787[31]}} & p_tag_31) | ({27{_cat_4787[32]}} & p_tag_32) | ({27{_cat_4787[33]}} & p_tag_33) | ({27{_cat_4787[34]}} & p_tag_34) | ({27{_cat_4787[35]}} & p_tag_35) | ({27{_cat_4787[36]}} & p_tag_36) | ({27{_cat_4787[37]}} & p_tag_37) | ({27{_cat_4787[38]}} & p_tag_38) | ({27{_cat_4787[39]}} & p_tag_39) | ({27{_cat_4787[40]}} & p_tag_40) | ({27{_cat_4787[41]}} & p_tag_41) | ({27{_cat_4787[42]}} & p_tag_42) | ({27{_cat_4787[43]}} & p_tag_43) | ({27{_cat_4787[44]}} & p_tag_44) | ({27{_cat_4787[45]}} & p_tag_45) | ({27{_cat_4787[46]}} & p_tag_46) | ({27{_cat_4787[47]}} & p_tag_47) | ({27{_cat_4787[48]}} & p_tag_48) | ({27{_cat_4787[49]}} & p_tag_49) | ({27{_cat_4787[50]}} & p_tag_50) | ({27{_cat_4787[51]}} & p_tag_51) | ({27{_cat_4787[52]}} & p_tag_52) | ({27{_cat_4787[53]}} & p_tag_53) | ({27{_cat_4787[54]}} & p_tag_54) | ({27{_cat_4787[55]}} & p_tag_55) | ({27{_cat_4787[56]}} & p_tag_56) | ({27{_cat_4787[57]}} & p_tag_57) | ({27{_cat_4787[58]}} & p_tag_58) | ({27{_cat_4787[59]}} & p_tag_59) | ({27{_cat_4787[60]}} & p_tag_60) | ({27{_cat_4787[61]}} & p_tag_61) | ({27{_cat_4787[62]}} & p_tag_62) | ({27{_cat_4787[63]}} & p_tag_63);
-  assign _onehot_5008 = ({256{_cat_4787[0]}} & p_data_0) | ({256{_cat_4787[1]}} & p_data_1) | ({256{_cat_4787[2]}} & p_data_2) | ({256{_cat_4787[3]}} & p_data_3) | ({256{_cat_4787[4]}} & p_data_4) | ({256{_cat_4787[5]}} & p_data_5) | ({256{_cat_4787[6]}} & p_data_6) | ({256{_cat_4787[7]}} & p_data_7) | ({256{_cat_4787[8]}} & p_data_8) | ({256{_cat_4787[9]}} & p_data_9) | ({256{_cat_4787[10]}} & p_data_10) | ({256{_cat_4787[11]}} & p_data_11) | ({256{_cat_4787[12]}} & p_data_12) | ({256{_cat_4787[13]}} & p_data_13) | ({256{_cat_4787[14]}} & p_data_14) | ({256{_cat_4787[15]}} & p_data_15) | ({256{_cat_4787[16]}} & p_data_16) | ({256{_cat_4787[17]}} & p_data_17) | ({256{_cat_4787[18]}} & p_data_18) | ({256{_cat_4787[19]}} & p_data_19) | ({256{_cat_4787[20]}} & p_data_20) | ({256{_cat_4787[21]}} & p_data_21) | ({256{_cat_4787[22]}} & p_data_22) | ({256{_cat_4787[23]}} & p_data_23) | ({256{_cat_4787[24]}} & p_data_24) | ({256{_cat_4787[25]}} & p_data_25) | ({256{_cat_4787[26]}} & p_data_26) | ({256{_cat_4787[27]}} & p_data_27) | ({256{_cat_4787[28]}} & p_data_28) | ({256{_cat_4787[29]}} & p_data_29) | ({256{_cat_4787[30]}} & p_data_30) | ({256{_cat_4787[31]}} & p_data_31) | ({256{_cat_4787[32]}} & p_data_32) | ({256{_cat_4787[33]}} & p_data_33) | ({256{_cat_4787[34]}} & p_data_34) | ({256{_cat_4787[35]}} & p_data_35) | ({256{_cat_4787[36]}} & p_data_36) | ({256{_cat_4787[37]}} & p_data_37) | ({256{_cat_4787[38]}} & p_data_38) | ({256{_cat_4787[39]}} & p_data_39) | ({256{_cat_4787[40]}} & p_data_40) | ({256{_cat_4787[41]}} & p_data_41) | ({256{_cat_4787[42]}} & p_data_42) | ({256{_cat_4787[43]}} & p_data_43) | ({256{_cat_4787[44]}} & p_data_44) | ({256{_cat_4787[45]}} & p_data_45) | ({256{_cat_4787[46]}} & p_data_46) | ({256{_cat_4787[47]}} & p_data_47) | ({256{_cat_4787[48]}} & p_data_48) | ({256{_cat_4787[49]}} & p_data_49) | ({256{_cat_4787[50]}} & p_data_50) | ({256{_cat_4787[51]}} & p_data_51) | ({256{_cat_4787[52]}} & p_data_52) | ({256{_cat_4787[53]}} & p_data_53) | ({256{_cat_4787[54]}} & p_data_54) | ({256{_cat_4787[55]}} & p_data_55) | ({256{_cat_4787[56]}} & p_data_56) | ({256{_cat_4787[57]}} & p_data_57) | ({256{_cat_4787[58]}} & p_data_58) | ({256{_cat_4787[59]}} & p_data_59) | ({256{_cat_4787[60]}} & p_data_60) | ({256{_cat_4787[61]}} & p_data_61) | ({256{_cat_4787[62]}} & p_data_62) | ({256{_cat_4787[63]}} & p_data_63);
-  assign _cat_5009 = {smshr0_tid_0, smshr0_reg_0, smshr0_off_0, smshr0_fmt_0};
-  assign _cat_5010 = {smshr1_tid_0, smshr1_reg_0, smshr1_off_0, smshr1_fmt_0};
-  assign _cat_5011 = {smshr2_tid_0, smshr2_reg_0, smshr2_off_0, smshr2_fmt_0};
-  assign _cat_5012 = {smshr3_tid_0, smshr3_reg_0, smshr3_off_0, smshr3_fmt_0};
-  assign _cat_5013 = {smshr4_tid_0, smshr4_reg_0, smshr4_off_0, smshr4_fmt_0};
-  assign _cat_5014 = {smshr5_tid_0, smshr5_reg_0, smshr5_off_0, smshr5_fmt_0};
-  assign _cat_5015 = {smshr6_tid_0, smshr6_reg_0, smshr6_off_0, smshr6_fmt_0};
-  assign _cat_5016 = {smshr7_tid_0, smshr7_reg_0, smshr7_off_0, smshr7_fmt_0};
-  assign _cat_5017 = {smshr8_tid_0, smshr8_reg_0, smshr8_off_0, smshr8_fmt_0};
-  assign _cat_5018 = {smshr9_tid_0, smshr9_reg_0, smshr9_off_0, smshr9_fmt_0};
-  assign _cat_5019 = {smshr10_tid_0, smshr10_reg_0, smshr10_off_0, smshr10_fmt_0};
-  assign _cat_5020 = {smshr11_tid_0, smshr11_reg_0, smshr11_off_0, smshr11_fmt_0};
-  assign _cat_5021 = {smshr12_tid_0, smshr12_reg_0, smshr12_off_0, smshr12_fmt_0};
-  assign _cat_5022 = {smshr13_tid_0, smshr13_reg_0, smshr13_off_0, smshr13_fmt_0};
-  assign _cat_5023 = {smshr14_tid_0, smshr14_reg_0, smshr14_off_0, smshr14_fmt_0};
-  assign _cat_5024 = {smshr15_tid_0, smshr15_reg_0, smshr15_off_0, smshr15_fmt_0};
-  assign _cat_5025 = {smshr16_tid_0, smshr16_reg_0, smshr16_off_0, smshr16_fmt_0};
-  assign _cat_5026 = {smshr17_tid_0, smshr17_reg_0, smshr17_off_0, smshr17_fmt_0};
-  assign _cat_5027 = {smshr18_tid_0, smshr18_reg_0, smshr18_off_0, smshr18_fmt_0};
-  assign _cat_5028 = {smshr19_tid_0, smshr19_reg_0, smshr19_off_0, smshr19_fmt_0};
-  assign _cat_5029 = {smshr20_tid_0, smshr20_reg_0, smshr20_off_0, smshr20_fmt_0};
-  assign _cat_5030 = {smshr21_tid_0, smshr21_reg_0, smshr21_off_0, smshr21_fmt_0};
-  assign _cat_5031 = {smshr22_tid_0, smshr22_reg_0, smshr22_off_0, smshr22_fmt_0};
-  assign _cat_5032 = {smshr23_tid_0, smshr23_reg_0, smshr23_off_0, smshr23_fmt_0};
-  assign _cat_5033 = {smshr24_tid_0, smshr24_reg_0, smshr24_off_0, smshr24_fmt_0};
-  assign _cat_5034 = {smshr25_tid_0, smshr25_reg_0, smshr25_off_0, smshr25_fmt_0};
-  assign _cat_5035 = {smshr26_tid_0, smshr26_reg_0, smshr26_off_0, smshr26_fmt_0};
-  assign _cat_5036 = {smshr27_tid_0, smshr27_reg_0, smshr27_off_0, smshr27_fmt_0};
-  assign _cat_5037 = {smshr28_tid_0, smshr28_reg_0, smshr28_off_0, smshr28_fmt_0};
-  assign _cat_5038 = {smshr29_tid_0, smshr29_reg_0, smshr29_off_0, smshr29_fmt_0};
-  assign _cat_5039 = {smshr30_tid_0, smshr30_reg_0, smshr30_off_0, smshr30_fmt_0};
-  assign _cat_5040 = {smshr31_tid_0, smshr31_reg_0, smshr31_off_0, smshr31_fmt_0};
-  assign _cat_5041 = {smshr32_tid_0, smshr32_reg_0, smshr32_off_0, smshr32_fmt_0};
-  assign _cat_5042 = {smshr33_tid_0, smshr33_reg_0, smshr33_off_0, smshr33_fmt_0};
-  assign _cat_5043 = {smshr34_tid_0, smshr34_reg_0, smshr34_off_0, smshr34_fmt_0};
-  assign _cat_5044 = {smshr35_tid_0, smshr35_reg_0, smshr35_off_0, smshr35_fmt_0};
-  assign _cat_5045 = {smshr36_tid_0, smshr36_reg_0, smshr36_off_0, smshr36_fmt_0};
-  assign _cat_5046 = {smshr37_tid_0, smshr37_reg_0, smshr37_off_0, smshr37_fmt_0};
-  assign _cat_5047 = {smshr38_tid_0, smshr38_reg_0, smshr38_off_0, smshr38_fmt_0};
-  assign _cat_5048 = {smshr39_tid_0, smshr39_reg_0, smshr39_off_0, smshr39_fmt_0};
-  assign _cat_5049 = {smshr40_tid_0, smshr40_reg_0, smshr40_off_0, smshr40_fmt_0};
-  assign _cat_5050 = {smshr41_tid_0, smshr41_reg_0, smshr41_off_0, smshr41_fmt_0};
-  assign _cat_5051 = {smshr42_tid_0, smshr42_reg_0, smshr42_off_0, smshr42_fmt_0};
-  assign _cat_5052 = {smshr43_tid_0, smshr43_reg_0, smshr43_off_0, smshr43_fmt_0};
-  assign _cat_5053 = {smshr44_tid_0, smshr44_reg_0, smshr44_off_0, smshr44_fmt_0};
-  assign _cat_5054 = {smshr45_tid_0, smshr45_reg_0, smshr45_off_0, smshr45_fmt_0};
-  assign _cat_5055 = {smshr46_tid_0, smshr46_reg_0, smshr46_off_0, smshr46_fmt_0};
-  assign _cat_5056 = {smshr47_tid_0, smshr47_reg_0, smshr47_off_0, smshr47_fmt_0};
-  assign _cat_5057 = {smshr48_tid_0, smshr48_reg_0, smshr48_off_0, smshr48_fmt_0};
-  assign _cat_5058 = {smshr49_tid_0, smshr49_reg_0, smshr49_off_0, smshr49_fmt_0};
-  assign _cat_5059 = {smshr50_tid_0, smshr50_reg_0, smshr50_off_0, smshr50_fmt_0};
-  assign _cat_5060 = {smshr51_tid_0, smshr51_reg_0, smshr51_off_0, smshr51_fmt_0};
-  assign _cat_5061 = {smshr52_tid_0, smshr52_reg_0, smshr52_off_0, smshr52_fmt_0};
-  assign _cat_5062 = {smshr53_tid_0, smshr53_reg_0, smshr53_off_0, smshr53_fmt_0};
-  assign _cat_5063 = {smshr54_tid_0, smshr54_reg_0, smshr54_off_0, smshr54_fmt_0};
-  assign _cat_5064 = {smshr55_tid_0, smshr55_reg_0, smshr55_off_0, smshr55_fmt_0};
-  assign _cat_5065 = {smshr56_tid_0, smshr56_reg_0, smshr56_off_0, smshr56_fmt_0};
-  assign _cat_5066 = {smshr57_tid_0, smshr57_reg_0, smshr57_off_0, smshr57_fmt_0};
-  assign _cat_5067 = {smshr58_tid_0, smshr58_reg_0, smshr58_off_0, smshr58_fmt_0};
-  assign _cat_5068 = {smshr59_tid_0, smshr59_reg_0, smshr59_off_0, smshr59_fmt_0};
-  assign _cat_5069 = {smshr60_tid_0, smshr60_reg_0, smshr60_off_0, smshr60_fmt_0};
-  assign _cat_5070 = {smshr61_tid_0, smshr61_reg_0, smshr61_off_0, smshr61_fmt_0};
-  assign _cat_5071 = {smshr62_tid_0, smshr62_reg_0, smshr62_off_0, smshr62_fmt_0};
-  assign _cat_5072 = {smshr63_tid_0, smshr63_reg_0, smshr63_off_0, smshr63_fmt_0};
-  assign _onehot_5073 = ({21{_cat_4787[0]}} & _cat_5009) | ({21{_cat_4787[1]}} & _cat_5010) | ({21{_cat_4787[2]}} & _cat_5011) | ({21{_cat_4787[3]}} & _cat_5012) | ({21{_cat_4787[4]}} & _cat_5013) | ({21{_cat_4787[5]}} & _cat_5014) | ({21{_cat_4787[6]}} & _cat_5015) | ({21{_cat_4787[7]}} & _cat_5016) | ({21{_cat_4787[8]}} & _cat_5017) | ({21{_cat_4787[9]}} & _cat_5018) | ({21{_cat_4787[10]}} & _cat_5019) | ({21{_cat_4787[11]}} & _cat_5020) | ({21{_cat_4787[12]}} & _cat_5021) | ({21{_cat_4787[13]}} & _cat_5022) | ({21{_cat_4787[14]}} & _cat_5023) | ({21{_cat_4787[15]}} & _cat_5024) | ({21{_cat_4787[16]}} & _cat_5025) | ({21{_cat_4787[17]}} & _cat_5026) | ({21{_cat_4787[18]}} & _cat_5027) | ({21{_cat_4787[19]}} & _cat_5028) | ({21{_cat_4787[20]}} & _cat_5029) | ({21{_cat_4787[21]}} & _cat_5030) | ({21{_cat_4787[22]}} & _cat_5031) | ({21{_cat_4787[23]}} & _cat_5032) | ({21{_cat_4787[24]}} & _cat_5033) | ({21{_cat_4787[25]}} & _cat_5034) | ({21{_cat_4787[26]}} & _cat_5035) | ({21{_cat_4787[27]}} & _cat_5036) | ({21{_cat_4787[28]}} & _cat_5037) | ({21{_cat_4787[29]}} & _cat_5038) | ({21{_cat_4787[30]}} & _cat_5039) | ({21{_cat_4787[31]}} & _cat_5040) | ({21{_cat_4787[32]}} & _cat_5041) | ({21{_cat_4787[33]}} & _cat_5042) | ({21{_cat_4787[34]}} & _cat_5043) | ({21{_cat_4787[35]}} & _cat_5044) | ({21{_cat_4787[36]}} & _cat_5045) | ({21{_cat_4787[37]}} & _cat_5046) | ({21{_cat_4787[38]}} & _cat_5047) | ({21{_cat_4787[39]}} & _cat_5048) | ({21{_cat_4787[40]}} & _cat_5049) | ({21{_cat_4787[41]}} & _cat_5050) | ({21{_cat_4787[42]}} & _cat_5051) | ({21{_cat_4787[43]}} & _cat_5052) | ({21{_cat_4787[44]}} & _cat_5053) | ({21{_cat_4787[45]}} & _cat_5054) | ({21{_cat_4787[46]}} & _cat_5055) | ({21{_cat_4787[47]}} & _cat_5056) | ({21{_cat_4787[48]}} & _cat_5057) | ({21{_cat_4787[49]}} & _cat_5058) | ({21{_cat_4787[50]}} & _cat_5059) | ({21{_cat_4787[51]}} & _cat_5060) | ({21{_cat_4787[52]}} & _cat_5061) | ({21{_cat_4787[53]}} & _cat_5062) | ({21{_cat_4787[54]}} & _cat_5063) | ({21{_cat_4787[55]}} & _cat_5064) | ({21{_cat_4787[56]}} & _cat_5065) | ({21{_cat_4787[57]}} & _cat_5066) | ({21{_cat_4787[58]}} & _cat_5067) | ({21{_cat_4787[59]}} & _cat_5068) | ({21{_cat_4787[60]}} & _cat_5069) | ({21{_cat_4787[61]}} & _cat_5070) | ({21{_cat_4787[62]}} & _cat_5071) | ({21{_cat_4787[63]}} & _cat_5072);
-  assign _cat_5074 = {smshr0_tid_1, smshr0_reg_1, smshr0_off_1, smshr0_fmt_1};
-  assign _cat_5075 = {smshr1_tid_1, smshr1_reg_1, smshr1_off_1, smshr1_fmt_1};
-  assign _cat_5076 = {smshr2_tid_1, smshr2_reg_1, smshr2_off_1, smshr2_fmt_1};
-  assign _cat_5077 = {smshr3_tid_1, smshr3_reg_1, smshr3_off_1, smshr3_fmt_1};
-  assign _cat_5078 = {smshr4_tid_1, smshr4_reg_1, smshr4_off_1, smshr4_fmt_1};
-  assign _cat_5079 = {smshr5_tid_1, smshr5_reg_1, smshr5_off_1, smshr5_fmt_1};
-  assign _cat_5080 = {smshr6_tid_1, smshr6_reg_1, smshr6_off_1, smshr6_fmt_1};
-  assign _cat_5081 = {smshr7_tid_1, smshr7_reg_1, smshr7_off_1, smshr7_fmt_1};
-  assign _cat_5082 = {smshr8_tid_1, smshr8_reg_1, smshr8_off_1, smshr8_fmt_1};
-  assign _cat_5083 = {smshr9_tid_1, smshr9_reg_1, smshr9_off_1, smshr9_fmt_1};
-  assign _cat_5084 = {smshr10_tid_1, smshr10_reg_1, smshr10_off_1, smshr10_fmt_1};
-  assign _cat_5085 = {smshr11_tid_1, smshr11_reg_1, smshr11_off_1, smshr11_fmt_1};
-  assign _cat_5086 = {smshr12_tid_1, smshr12_reg_1, smshr12_off_1, smshr12_fmt_1};
-  assign _cat_5087 = {smshr13_tid_1, smshr13_reg_1, smshr13_off_1, smshr13_fmt_1};
-  assign _cat_5088 = {smshr14_tid_1, smshr14_reg_1, smshr14_off_1, smshr14_fmt_1};
-  assign _cat_5089 = {smshr15_tid_1, smshr15_reg_1, smshr15_off_1, smshr15_fmt_1};
-  assign _cat_5090 = {smshr16_tid_1, smshr16_reg_1, smshr16_off_1, smshr16_fmt_1};
-  assign _cat_5091 = {smshr17_tid_1, smshr17_reg_1, smshr17_off_1, smshr17_fmt_1};
-  assign _cat_5092 = {smshr18_tid_1, smshr18_reg_1, smshr18_off_1, smshr18_fmt_1};
-  assign _cat_5093 = {smshr19_tid_1, smshr19_reg_1, smshr19_off_1, smshr19_fmt_1};
-  assign _cat_5094 = {smshr20_tid_1, smshr20_reg_1, smshr20_off_1, smshr20_fmt_1};
-  assign _cat_5095 = {smshr21_tid_1, smshr21_reg_1, smshr21_off_1, smshr21_fmt_1};
-  assign _cat_5096 = {smshr22_tid_1, smshr22_reg_1, smshr22_off_1, smshr22_fmt_1};
-  assign _cat_5097 = {smshr23_tid_1, smshr23_reg_1, smshr23_off_1, smshr23_fmt_1};
-  assign _cat_5098 = {smshr24_tid_1, smshr24_reg_1, smshr24_off_1, smshr24_fmt_1};
-  assign _cat_5099 = {smshr25_tid_1, smshr25_reg_1, smshr25_off_1, smshr25_fmt_1};
-  assign _cat_5100 = {smshr26_tid_1, smshr26_reg_1, smshr26_off_1, smshr26_fmt_1};
-  assign _cat_5101 = {smshr27_tid_1, smshr27_reg_1, smshr27_off_1, smshr27_fmt_1};
-  assign _cat_5102 = {smshr28_tid_1, smshr28_reg_1, smshr28_off_1, smshr28_fmt_1};
-  assign _cat_5103 = {smshr29_tid_1, smshr29_reg_1, smshr29_off_1, smshr29_fmt_1};
-  assign _cat_5104 = {smshr30_tid_1, smshr30_reg_1, smshr30_off_1, smshr30_fmt_1};
-  assign _cat_5105 = {smshr31_tid_1, smshr31_reg_1, smshr31_off_1, smshr31_fmt_1};
-  assign _cat_5106 = {smshr32_tid_1, smshr32_reg_1, smshr32_off_1, smshr32_fmt_1};
-  assign _cat_5107 = {smshr33_tid_1, smshr33_reg_1, smshr33_off_1, smshr33_fmt_1};
-  assign _cat_5108 = {smshr34_tid_1, smshr34_reg_1, smshr34_off_1, smshr34_fmt_1};
-  assign _cat_5109 = {smshr35_tid_1, smshr35_reg_1, smshr35_off_1, smshr35_fmt_1};
-  assign _cat_5110 = {smshr36_tid_1, smshr36_reg_1, smshr36_off_1, smshr36_fmt_1};
-  assign _cat_5111 = {smshr37_tid_1, smshr37_reg_1, smshr37_off_1, smshr37_fmt_1};
-  assign _cat_5112 = {smshr38_tid_1, smshr38_reg_1, smshr38_off_1, smshr38_fmt_1};
-  assign _cat_5113 = {smshr39_tid_1, smshr39_reg_1, smshr39_off_1, smshr39_fmt_1};
-  assign _cat_5114 = {smshr40_tid_1, smshr40_reg_1, smshr40_off_1, smshr40_fmt_1};
-  assign _cat_5115 = {smshr41_tid_1, smshr41_reg_1, smshr41_off_1, smshr41_fmt_1};
-  assign _cat_5116 = {smshr42_tid_1, smshr42_reg_1, smshr42_off_1, smshr42_fmt_1};
-  assign _cat_5117 = {smshr43_tid_1, smshr43_reg_1, smshr43_off_1, smshr43_fmt_1};
-  assign _cat_5118 = {smshr44_tid_1, smshr44_reg_1, smshr44_off_1, smshr44_fmt_1};
-  assign _cat_5119 = {smshr45_tid_1, smshr45_reg_1, smshr45_off_1, smshr45_fmt_1};
-  assign _cat_5120 = {smshr46_tid_1, smshr46_reg_1, smshr46_off_1, smshr46_fmt_1};
-  assign _cat_5121 = {smshr47_tid_1, smshr47_reg_1, smshr47_off_1, smshr47_fmt_1};
-  assign _cat_5122 = {smshr48_tid_1, smshr48_reg_1, smshr48_off_1, smshr48_fmt_1};
-  assign _cat_5123 = {smshr49_tid_1, smshr49_reg_1, smshr49_off_1, smshr49_fmt_1};
-  assign _cat_5124 = {smshr50_tid_1, smshr50_reg_1, smshr50_off_1, smshr50_fmt_1};
-  assign _cat_5125 = {smshr51_tid_1, smshr51_reg_1, smshr51_off_1, smshr51_fmt_1};
-  assign _cat_5126 = {smshr52_tid_1, smshr52_reg_1, smshr52_off_1, smshr52_fmt_1};
-  assign _cat_5127 = {smshr53_tid_1, smshr53_reg_1, smshr53_off_1, smshr53_fmt_1};
-  assign _cat_5128 = {smshr54_tid_1, smshr54_reg_1, smshr54_off_1, smshr54_fmt_1};
-  assign _cat_5129 = {smshr55_tid_1, smshr55_reg_1, smshr55_off_1, smshr55_fmt_1};
-  assign _cat_5130 = {smshr56_tid_1, smshr56_reg_1, smshr56_off_1, smshr56_fmt_1};
-  assign _cat_5131 = {smshr57_tid_1, smshr57_reg_1, smshr57_off_1, smshr57_fmt_1};
-  assign _cat_5132 = {smshr58_tid_1, smshr58_reg_1, smshr58_off_1, smshr58_fmt_1};
-  assign _cat_5133 = {smshr59_tid_1, smshr59_reg_1, smshr59_off_1, smshr59_fmt_1};
-  assign _cat_5134 = {smshr60_tid_1, smshr60_reg_1, smshr60_off_1, smshr60_fmt_1};
-  assign _cat_5135 = {smshr61_tid_1, smshr61_reg_1, smshr61_off_1, smshr61_fmt_1};
-  assign _cat_5136 = {smshr62_tid_1, smshr62_reg_1, smshr62_off_1, smshr62_fmt_1};
-  assign _cat_5137 = {smshr63_tid_1, smshr63_reg_1, smshr63_off_1, smshr63_fmt_1};
-  assign _onehot_5138 = ({21{_cat_4787[0]}} & _cat_5074) | ({21{_cat_4787[1]}} & _cat_5075) | ({21{_cat_4787[2]}} & _cat_5076) | ({21{_cat_4787[3]}} & _cat_5077) | ({21{_cat_4787[4]}} & _cat_5078) | ({21{_cat_4787[5]}} & _cat_5079) | ({21{_cat_4787[6]}} & _cat_5080) | ({21{_cat_4787[7]}} & _cat_5081) | ({21{_cat_4787[8]}} & _cat_5082) | ({21{_cat_4787[9]}} & _cat_5083) | ({21{_cat_4787[10]}} & _cat_5084) | ({21{_cat_4787[11]}} & _cat_5085) | ({21{_cat_4787[12]}} & _cat_5086) | ({21{_cat_4787[13]}} & _cat_5087) | ({21{_cat_4787[14]}} & _cat_5088) | ({21{_cat_4787[15]}} & _cat_5089) | ({21{_cat_4787[16]}} & _cat_5090) | ({21{_cat_4787[17]}} & _cat_5091) | ({21{_cat_4787[18]}} & _cat_5092) | ({21{_cat_4787[19]}} & _cat_5093) | ({21{_cat_4787[20]}} & _cat_5094) | ({21{_cat_4787[21]}} & _cat_5095) | ({21{_cat_4787[22]}} & _cat_5096) | ({21{_cat_4787[23]}} & _cat_5097) | ({21{_cat_4787[24]}} & _cat_5098) | ({21{_cat_4787[25]}} & _cat_5099) | ({21{_cat_4787[26]}} & _cat_5100) | ({21{_cat_4787[27]}} & _cat_5101) | ({21{_cat_4787[28]}} & _cat_5102) | ({21{_cat_4787[29]}} & _cat_5103) | ({21{_cat_4787[30]}} & _cat_5104) | ({21{_cat_4787[31]}} & _cat_5105) | ({21{_cat_4787[32]}} & _cat_5106) | ({21{_cat_4787[33]}} & _cat_5107) | ({21{_cat_4787[34]}} & _cat_5108) | ({21{_cat_4787[35]}} & _cat_5109) | ({21{_cat_4787[36]}} & _cat_5110) | ({21{_cat_4787[37]}} & _cat_5111) | ({21{_cat_4787[38]}} & _cat_5112) | ({21{_cat_4787[39]}} & _cat_5113) | ({21{_cat_4787[40]}} & _cat_5114) | ({21{_cat_4787[41]}} & _cat_5115) | ({21{_cat_4787[42]}} & _cat_5116) | ({21{_cat_4787[43]}} & _cat_5117) | ({21{_cat_4787[44]}} & _cat_5118) | ({21{_cat_4787[45]}} & _cat_5119) | ({21{_cat_4787[46]}} & _cat_5120) | ({21{_cat_4787[47]}} & _cat_5121) | ({21{_cat_4787[48]}} & _cat_5122) | ({21{_cat_4787[49]}} & _cat_5123) | ({21{_cat_4787[50]}} & _cat_5124) | ({21{_cat_4787[51]}} & _cat_5125) | ({21{_cat_4787[52]}} & _cat_5126) | ({21{_cat_4787[53]}} & _cat_5127) | ({21{_cat_4787[54]}} & _cat_5128) | ({21{_cat_4787[55]}} & _cat_5129) | ({21{_cat_4787[56]}} & _cat_5130) | ({21{_cat_4787[57]}} & _cat_5131) | ({21{_cat_4787[58]}} & _cat_5132) | ({21{_cat_4787[59]}} & _cat_5133) | ({21{_cat_4787[60]}} & _cat_5134) | ({21{_cat_4787[61]}} & _cat_5135) | ({21{_cat_4787[62]}} & _cat_5136) | ({21{_cat_4787[63]}} & _cat_5137);
-  assign _onehot_5139 = ({21{_cat_5004[0]}} & _onehot_5073) | ({21{_cat_5004[1]}} & _onehot_5138);
-  assign _slice_5140 = _onehot_5139[20:14];
-  assign _slice_5141 = _onehot_5139[13:8];
-  assign _slice_5142 = _onehot_5139[7:3];
-  assign _slice_5143 = _onehot_5139[2:0];
-  assign _and_5144 = _ror_4788 & wb_ready;
-  assign _not_5145 = ~_cat_5004;
-  assign _and_5146 = _onehot_4994 & _not_5145;
-  assign _ror_5147 = |_and_5146;
-  assign _and_5148 = _cat_1514 & _cat_4787;
-  assign _ror_5149 = |_and_5148;
-  assign _and_5150 = _and_2025 & _ror_5149;
-  assign _or_5151 = _ror_5147 | _and_5150;
-  assign _not_5152 = ~_or_5151;
-  assign _and_5153 = _and_5144 & _not_5152;
-  assign _slice_5155 = _cat_1774[0];
-  assign _and_5156 = _and_2027 & _slice_5155;
-  assign _slice_5159 = _cat_4787[0];
-  assign _and_5160 = _and_5153 & _slice_5159;
-  assign _slice_5162 = _cat_1514[0];
-  assign _and_5163 = _and_2025 & _slice_5162;
-  assign _slice_5164 = _cat_4787[0];
-  assign _and_5165 = _and_5144 & _slice_5164;
-  assign _slice_5166 = _cat_5004[0];
-  assign _and_5167 = _and_5165 & _slice_5166;
-  assign _slice_5169 = _cat_1992[0];
-  assign _and_5170 = _and_5163 & _slice_5169;
-  assign _slice_5171 = _cat_5004[1];
-  assign _and_5172 = _and_5165 & _slice_5171;
-  assign _slice_5174 = _cat_1992[1];
-  assign _and_5175 = _and_5163 & _slice_5174;
-  assign _slice_5177 = _cat_1774[1];
-  assign _and_5178 = _and_2027 & _slice_5177;
-  assign _slice_5181 = _cat_4787[1];
-  assign _and_5182 = _and_5153 & _slice_5181;
-  assign _slice_5184 = _cat_1514[1];
-  assign _and_5185 = _and_2025 & _slice_5184;
-  assign _slice_5186 = _cat_4787[1];
-  assign _and_5187 = _and_5144 & _slice_5186;
-  assign _slice_5188 = _cat_5004[0];
-  assign _and_5189 = _and_5187 & _slice_5188;
-  assign _slice_5191 = _cat_1992[0];
-  assign _and_5192 = _and_5185 & _slice_5191;
-  assign _slice_5193 = _cat_5004[1];
-  assign _and_5194 = _and_5187 & _slice_5193;
-  assign _slice_5196 = _cat_1992[1];
-  assign _and_5197 = _and_5185 & _slice_5196;
-  assign _slice_5199 = _cat_1774[2];
-  assign _and_5200 = _and_2027 & _slice_5199;
-  assign _slice_5203 = _cat_4787[2];
-  assign _and_5204 = _and_5153 & _slice_5203;
-  assign _slice_5206 = _cat_1514[2];
-  assign _and_5207 = _and_2025 & _slice_5206;
-  assign _slice_5208 = _cat_4787[2];
-  assign _and_5209 = _and_5144 & _slice_5208;
-  assign _slice_5210 = _cat_5004[0];
-  assign _and_5211 = _and_5209 & _slice_5210;
-  assign _slice_5213 = _cat_1992[0];
-  assign _and_5214 = _and_5207 & _slice_5213;
-  assign _slice_5215 = _cat_5004[1];
-  assign _and_5216 = _and_5209 & _slice_5215;
-  assign _slice_5218 = _cat_1992[1];
-  assign _and_5219 = _and_5207 & _slice_5218;
-  assign _slice_5221 = _cat_1774[3];
-  assign _and_5222 = _and_2027 & _slice_5221;
-  assign _slice_5225 = _cat_4787[3];
-  assign _and_5226 = _and_5153 & _slice_5225;
-  assign _slice_5228 = _cat_1514[3];
-  assign _and_5229 = _and_2025 & _slice_5228;
-  assign _slice_5230 = _cat_4787[3];
-  assign _and_5231 = _and_5144 & _slice_5230;
-  assign _slice_5232 = _cat_5004[0];
-  assign _and_5233 = _and_5231 & _slice_5232;
-  assign _slice_5235 = _cat_1992[0];
-  assign _and_5236 = _and_5229 & _slice_5235;
-  assign _slice_5237 = _cat_5004[1];
-  assign _and_5238 = _and_5231 & _slice_5237;
-  assign _slice_5240 = _cat_1992[1];
-  assign _and_5241 = _and_5229 & _slice_5240;
-  assign _slice_5243 = _cat_1774[4];
-  assign _and_5244 = _and_2027 & _slice_5243;
-  assign _slice_5247 = _cat_4787[4];
-  assign _and_5248 = _and_5153 & _slice_5247;
-  assign _slice_5250 = _cat_1514[4];
-  assign _and_5251 = _and_2025 & _slice_5250;
-  assign _slice_5252 = _cat_4787[4];
-  assign _and_5253 = _and_5144 & _slice_5252;
-  assign _slice_5254 = _cat_5004[0];
-  assign _and_5255 = _and_5253 & _slice_5254;
-  assign _slice_5257 = _cat_1992[0];
-  assign _and_5258 = _and_5251 & _slice_5257;
-  assign _slice_5259 = _cat_5004[1];
-  assign _and_5260 = _and_5253 & _slice_5259;
-  assign _slice_5262 = _cat_1992[1];
-  assign _and_5263 = _and_5251 & _slice_5262;
-  assign _slice_5265 = _cat_1774[5];
-  assign _and_5266 = _and_2027 & _slice_5265;
-  assign _slice_5269 = _cat_4787[5];
-  assign _and_5270 = _and_5153 & _slice_5269;
-  assign _slice_5272 = _cat_1514[5];
-  assign _and_5273 = _and_2025 & _slice_5272;
-  assign _slice_5274 = _cat_4787[5];
-  assign _and_5275 = _and_5144 & _slice_5274;
-  assign _slice_5276 = _cat_5004[0];
-  assign _and_5277 = _and_5275 & _slice_5276;
-  assign _slice_5279 = _cat_1992[0];
-  assign _and_5280 = _and_5273 & _slice_5279;
-  assign _slice_5281 = _cat_5004[1];
-  assign _and_5282 = _and_5275 & _slice_5281;
-  assign _slice_5284 = _cat_1992[1];
-  assign _and_5285 = _and_5273 & _slice_5284;
-  assign _slice_5287 = _cat_1774[6];
-  assign _and_5288 = _and_2027 & _slice_5287;
-  assign _slice_5291 = _cat_4787[6];
-  assign _and_5292 = _and_5153 & _slice_5291;
-  assign _slice_5294 = _cat_1514[6];
-  assign _and_5295 = _and_2025 & _slice_5294;
-  assign _slice_5296 = _cat_4787[6];
-  assign _and_5297 = _and_5144 & _slice_5296;
-  assign _slice_5298 = _cat_5004[0];
-  assign _and_5299 = _and_5297 & _slice_5298;
-  assign _slice_5301 = _cat_1992[0];
-  assign _and_5302 = _and_5295 & _slice_5301;
-  assign _slice_5303 = _cat_5004[1];
-  assign _and_5304 = _and_5297 & _slice_5303;
-  assign _slice_5306 = _cat_1992[1];
-  assign _and_5307 = _and_5295 & _slice_5306;
-  assign _slice_5309 = _cat_1774[7];
-  assign _and_5310 = _and_2027 & _slice_5309;
-  assign _slice_5313 = _cat_4787[7];
-  assign _and_5314 = _and_5153 & _slice_5313;
-  assign _slice_5316 = _cat_1514[7];
-  assign _and_5317 = _and_2025 & _slice_5316;
-  assign _slice_5318 = _cat_4787[7];
-  assign _and_5319 = _and_5144 & _slice_5318;
-  assign _slice_5320 = _cat_5004[0];
-  assign _and_5321 = _and_5319 & _slice_5320;
-  assign _slice_5323 = _cat_1992[0];
-  assign _and_5324 = _and_5317 & _slice_5323;
-  assign _slice_5325 = _cat_5004[1];
-  assign _and_5326 = _and_5319 & _slice_5325;
-  assign _slice_5328 = _cat_1992[1];
-  assign _and_5329 = _and_5317 & _slice_5328;
-  assign _slice_5331 = _cat_1774[8];
-  assign _and_5332 = _and_2027 & _slice_5331;
-  assign _slice_5335 = _cat_4787[8];
-  assign _and_5336 = _and_5153 & _slice_5335;
-  assign _slice_5338 = _cat_1514[8];
-  assign _and_5339 = _and_2025 & _slice_5338;
-  assign _slice_5340 = _cat_4787[8];
-  assign _and_5341 = _and_5144 & _slice_5340;
-  assign _slice_5342 = _cat_5004[0];
-  assign _and_5343 = _and_5341 & _slice_5342;
-  assign _slice_5345 = _cat_1992[0];
-  assign _and_5346 = _and_5339 & _slice_5345;
-  assign _slice_5347 = _cat_5004[1];
-  assign _and_5348 = _and_5341 & _slice_5347;
-  assign _slice_5350 = _cat_1992[1];
-  assign _and_5351 = _and_5339 & _slice_5350;
-  assign _slice_5353 = _cat_1774[9];
-  assign _and_5354 = _and_2027 & _slice_5353;
-  assign _slice_5357 = _cat_4787[9];
-  assign _and_5358 = _and_5153 & _slice_5357;
-  assign _slice_5360 = _cat_1514[9];
-  assign _and_5361 = _and_2025 & _slice_5360;
-  assign _slice_5362 = _cat_4787[9];
-  assign _and_5363 = _and_5144 & _slice_5362;
-  assign _slice_5364 = _cat_5004[0];
-  assign _and_5365 = _and_5363 & _slice_5364;
-  assign _slice_5367 = _cat_1992[0];
-  assign _and_5368 = _and_5361 & _slice_5367;
-  assign _slice_5369 = _cat_5004[1];
-  assign _and_5370 = _and_5363 & _slice_5369;
-  assign _slice_5372 = _cat_1992[1];
-  assign _and_5373 = _and_5361 & _slice_5372;
-  assign _slice_5375 = _cat_1774[10];
-  assign _and_5376 = _and_2027 & _slice_5375;
-  assign _slice_5379 = _cat_4787[10];
-  assign _and_5380 = _and_5153 & _slice_5379;
-  assign _slice_5382 = _cat_1514[10];
-  assign _and_5383 = _and_2025 & _slice_5382;
-  assign _slice_5384 = _cat_4787[10];
-  assign _and_5385 = _and_5144 & _slice_5384;
-  assign _slice_5386 = _cat_5004[0];
-  assign _and_5387 = _and_5385 & _slice_5386;
-  assign _slice_5389 = _cat_1992[0];
-  assign _and_5390 = _and_5383 & _slice_5389;
-  assign _slice_5391 = _cat_5004[1];
-  assign _and_5392 = _and_5385 & _slice_5391;
-  assign _slice_5394 = _cat_1992[1];
-  assign _and_5395 = _and_5383 & _slice_5394;
-  assign _slice_5397 = _cat_1774[11];
-  assign _and_5398 = _and_2027 & _slice_5397;
-  assign _slice_5401 = _cat_4787[11];
-  assign _and_5402 = _and_5153 & _slice_5401;
-  assign _slice_5404 = _cat_1514[11];
-  assign _and_5405 = _and_2025 & _slice_5404;
-  assign _slice_5406 = _cat_4787[11];
-  assign _and_5407 = _and_5144 & _slice_5406;
-  assign _slice_5408 = _cat_5004[0];
-  assign _and_5409 = _and_5407 & _slice_5408;
-  assign _slice_5411 = _cat_1992[0];
-  assign _and_5412 = _and_5405 & _slice_5411;
-  assign _slice_5413 = _cat_5004[1];
-  assign _and_5414 = _and_5407 & _slice_5413;
-  assign _slice_5416 = _cat_1992[1];
-  assign _and_5417 = _and_5405 & _slice_5416;
-  assign _slice_5419 = _cat_1774[12];
-  assign _and_5420 = _and_2027 & _slice_5419;
-  assign _slice_5423 = _cat_4787[12];
-  assign _and_5424 = _and_5153 & _slice_5423;
-  assign _slice_5426 = _cat_1514[12];
-  assign _and_5427 = _and_2025 & _slice_5426;
-  assign _slice_5428 = _cat_4787[12];
-  assign _and_5429 = _and_5144 & _slice_5428;
-  assign _slice_5430 = _cat_5004[0];
-  assign _and_5431 = _and_5429 & _slice_5430;
-  assign _slice_5433 = _cat_1992[0];
-  assign _and_5434 = _and_5427 & _slice_5433;
-  assign _slice_5435 = _cat_5004[1];
-  assign _and_5436 = _and_5429 & _slice_5435;
-  assign _slice_5438 = _cat_1992[1];
-  assign _and_5439 = _and_5427 & _slice_5438;
-  assign _slice_5441 = _cat_1774[13];
-  assign _and_5442 = _and_2027 & _slice_5441;
-  assign _slice_5445 = _cat_4787[13];
-  assign _and_5446 = _and_5153 & _slice_5445;
-  assign _slice_5448 = _cat_1514[13];
-  assign _and_5449 = _and_2025 & _slice_5448;
-  assign _slice_5450 = _cat_4787[13];
-  assign _and_5451 = _and_5144 & _slice_5450;
-  assign _slice_5452 = _cat_5004[0];
-  assign _and_5453 = _and_5451 & _slice_5452;
-  assign _slice_5455 = _cat_1992[0];
-  assign _and_5456 = _and_5449 & _slice_5455;
-  assign _slice_5457 = _cat_5004[1];
-  assign _and_5458 = _and_5451 & _slice_5457;
-  assign _slice_5460 = _cat_1992[1];
-  assign _and_5461 = _and_5449 & _slice_5460;
-  assign _slice_5463 = _cat_1774[14];
-  assign _and_5464 = _and_2027 & _slice_5463;
-  assign _slice_5467 = _cat_4787[14];
-  assign _and_5468 = _and_5153 & _slice_5467;
-  assign _slice_5470 = _cat_1514[14];
-  assign _and_5471 = _and_2025 & _slice_5470;
-  assign _slice_5472 = _cat_4787[14];
-  assign _and_5473 = _and_5144 & _slice_5472;
-  assign _slice_5474 = _cat_5004[0];
-  assign _and_5475 = _and_5473 & _slice_5474;
-  assign _slice_5477 = _cat_1992[0];
-  assign _and_5478 = _and_5471 & _slice_5477;
-  assign _slice_5479 = _cat_5004[1];
-  assign _and_5480 = _and_5473 & _slice_5479;
-  assign _slice_5482 = _cat_1992[1];
-  assign _and_5483 = _and_5471 & _slice_5482;
-  assign _slice_5485 = _cat_1774[15];
-  assign _and_5486 = _and_2027 & _slice_5485;
-  assign _slice_5489 = _cat_4787[15];
-  assign _and_5490 = _and_5153 & _slice_5489;
-  assign _slice_5492 = _cat_1514[15];
-  assign _and_5493 = _and_2025 & _slice_5492;
-  assign _slice_5494 = _cat_4787[15];
-  assign _and_5495 = _and_5144 & _slice_5494;
-  assign _slice_5496 = _cat_5004[0];
-  assign _and_5497 = _and_5495 & _slice_5496;
-  assign _slice_5499 = _cat_1992[0];
-  assign _and_5500 = _and_5493 & _slice_5499;
-  assign _slice_5501 = _cat_5004[1];
-  assign _and_5502 = _and_5495 & _slice_5501;
-  assign _slice_5504 = _cat_1992[1];
-  assign _and_5505 = _and_5493 & _slice_5504;
-  assign _slice_5507 = _cat_1774[16];
-  assign _and_5508 = _and_2027 & _slice_5507;
-  assign _slice_5511 = _cat_4787[16];
-  assign _and_5512 = _and_5153 & _slice_5511;
-  assign _slice_5514 = _cat_1514[16];
-  assign _and_5515 = _and_2025 & _slice_5514;
-  assign _slice_5516 = _cat_4787[16];
-  assign _and_5517 = _and_5144 & _slice_5516;
-  assign _slice_5518 = _cat_5004[0];
-  assign _and_5519 = _and_5517 & _slice_5518;
-  assign _slice_5521 = _cat_1992[0];
-  assign _and_5522 = _and_5515 & _slice_5521;
-  assign _slice_5523 = _cat_5004[1];
-  assign _and_5524 = _and_5517 & _slice_5523;
-  assign _slice_5526 = _cat_1992[1];
-  assign _and_5527 = _and_5515 & _slice_5526;
-  assign _slice_5529 = _cat_1774[17];
-  assign _and_5530 = _and_2027 & _slice_5529;
-  assign _slice_5533 = _cat_4787[17];
-  assign _and_5534 = _and_5153 & _slice_5533;
-  assign _slice_5536 = _cat_1514[17];
-  assign _and_5537 = _and_2025 & _slice_5536;
-  assign _slice_5538 = _cat_4787[17];
-  assign _and_5539 = _and_5144 & _slice_5538;
-  assign _slice_5540 = _cat_5004[0];
-  assign _and_5541 = _and_5539 & _slice_5540;
-  assign _slice_5543 = _cat_1992[0];
-  assign _and_5544 = _and_5537 & _slice_5543;
-  assign _slice_5545 = _cat_5004[1];
-  assign _and_5546 = _and_5539 & _slice_5545;
-  assign _slice_5548 = _cat_1992[1];
-  assign _and_5549 = _and_5537 & _slice_5548;
-  assign _slice_5551 = _cat_1774[18];
-  assign _and_5552 = _and_2027 & _slice_5551;
-  assign _slice_5555 = _cat_4787[18];
-  assign _and_5556 = _and_5153 & _slice_5555;
-  assign _slice_5558 = _cat_1514[18];
-  assign _and_5559 = _and_2025 & _slice_5558;
-  assign _slice_5560 = _cat_4787[18];
-  assign _and_5561 = _and_5144 & _slice_5560;
-  assign _slice_5562 = _cat_5004[0];
-  assign _and_5563 = _and_5561 & _slice_5562;
-  assign _slice_5565 = _cat_1992[0];
-  assign _and_5566 = _and_5559 & _slice_5565;
-  assign _slice_5567 = _cat_5004[1];
-  assign _and_5568 = _and_5561 & _slice_5567;
-  assign _slice_5570 = _cat_1992[1];
-  assign _and_5571 = _and_5559 & _slice_5570;
-  assign _slice_5573 = _cat_1774[19];
-  assign _and_5574 = _and_2027 & _slice_5573;
-  assign _slice_5577 = _cat_4787[19];
-  assign _and_5578 = _and_5153 & _slice_5577;
-  assign _slice_5580 = _cat_1514[19];
-  assign _and_5581 = _and_2025 & _slice_5580;
-  assign _slice_5582 = _cat_4787[19];
-  assign _and_5583 = _and_5144 & _slice_5582;
-  assign _slice_5584 = _cat_5004[0];
-  assign _and_5585 = _and_5583 & _slice_5584;
-  assign _slice_5587 = _cat_1992[0];
-  assign _and_5588 = _and_5581 & _slice_5587;
-  assign _slice_5589 = _cat_5004[1];
-  assign _and_5590 = _and_5583 & _slice_5589;
-  assign _slice_5592 = _cat_1992[1];
-  assign _and_5593 = _and_5581 & _slice_5592;
-  assign _slice_5595 = _cat_1774[20];
-  assign _and_5596 = _and_2027 & _slice_5595;
-  assign _slice_5599 = _cat_4787[20];
-  assign _and_5600 = _and_5153 & _slice_5599;
-  assign _slice_5602 = _cat_1514[20];
-  assign _and_5603 = _and_2025 & _slice_5602;
-  assign _slice_5604 = _cat_4787[20];
-  assign _and_5605 = _and_5144 & _slice_5604;
-  assign _slice_5606 = _cat_5004[0];
-  assign _and_5607 = _and_5605 & _slice_5606;
-  assign _slice_5609 = _cat_1992[0];
-  assign _and_5610 = _and_5603 & _slice_5609;
-  assign _slice_5611 = _cat_5004[1];
-  assign _and_5612 = _and_5605 & _slice_5611;
-  assign _slice_5614 = _cat_1992[1];
-  assign _and_5615 = _and_5603 & _slice_5614;
-  assign _slice_5617 = _cat_1774[21];
-  assign _and_5618 = _and_2027 & _slice_5617;
-  assign _slice_5621 = _cat_4787[21];
-  assign _and_5622 = _and_5153 & _slice_5621;
-  assign _slice_5624 = _cat_1514[21];
-  assign _and_5625 = _and_2025 & _slice_5624;
-  assign _slice_5626 = _cat_4787[21];
-  assign _and_5627 = _and_5144 & _slice_5626;
-  assign _slice_5628 = _cat_5004[0];
-  assign _and_5629 = _and_5627 & _slice_5628;
-  assign _slice_5631 = _cat_1992[0];
-  assign _and_5632 = _and_5625 & _slice_5631;
-  assign _slice_5633 = _cat_5004[1];
-  assign _and_5634 = _and_5627 & _slice_5633;
-  assign _slice_5636 = _cat_1992[1];
-  assign _and_5637 = _and_5625 & _slice_5636;
-  assign _slice_5639 = _cat_1774[22];
-  assign _and_5640 = _and_2027 & _slice_5639;
-  assign _slice_5643 = _cat_4787[22];
-  assign _and_5644 = _and_5153 & _slice_5643;
-  assign _slice_5646 = _cat_1514[22];
-  assign _and_5647 = _and_2025 & _slice_5646;
-  assign _slice_5648 = _cat_4787[22];
-  assign _and_5649 = _and_5144 & _slice_5648;
-  assign _slice_5650 = _cat_5004[0];
-  assign _and_5651 = _and_5649 & _slice_5650;
-  assign _slice_5653 = _cat_1992[0];
-  assign _and_5654 = _and_5647 & _slice_5653;
-  assign _slice_5655 = _cat_5004[1];
-  assign _and_5656 = _and_5649 & _slice_5655;
-  assign _slice_5658 = _cat_1992[1];
-  assign _and_5659 = _and_5647 & _slice_5658;
-  assign _slice_5661 = _cat_1774[23];
-  assign _and_5662 = _and_2027 & _slice_5661;
-  assign _slice_5665 = _cat_4787[23];
-  assign _and_5666 = _and_5153 & _slice_5665;
-  assign _slice_5668 = _cat_1514[23];
-  assign _and_5669 = _and_2025 & _slice_5668;
-  assign _slice_5670 = _cat_4787[23];
-  assign _and_5671 = _and_5144 & _slice_5670;
-  assign _slice_5672 = _cat_5004[0];
-  assign _and_5673 = _and_5671 & _slice_5672;
-  assign _slice_5675 = _cat_1992[0];
-  assign _and_5676 = _and_5669 & _slice_5675;
-  assign _slice_5677 = _cat_5004[1];
-  assign _and_5678 = _and_5671 & _slice_5677;
-  assign _slice_5680 = _cat_1992[1];
-  assign _and_5681 = _and_5669 & _slice_5680;
-  assign _slice_5683 = _cat_1774[24];
-  assign _and_5684 = _and_2027 & _slice_5683;
-  assign _slice_5687 = _cat_4787[24];
-  assign _and_5688 = _and_5153 & _slice_5687;
-  assign _slice_5690 = _cat_1514[24];
-  assign _and_5691 = _and_2025 & _slice_5690;
-  assign _slice_5692 = _cat_4787[24];
-  assign _and_5693 = _and_5144 & _slice_5692;
-  assign _slice_5694 = _cat_5004[0];
-  assign _and_5695 = _and_5693 & _slice_5694;
-  assign _slice_5697 = _cat_1992[0];
-  assign _and_5698 = _and_5691 & _slice_5697;
-  assign _slice_5699 = _cat_5004[1];
-  assign _and_5700 = _and_5693 & _slice_5699;
-  assign _slice_5702 = _cat_1992[1];
-  assign _and_5703 = _and_5691 & _slice_5702;
-  assign _slice_5705 = _cat_1774[25];
-  assign _and_5706 = _and_2027 & _slice_5705;
-  assign _slice_5709 = _cat_4787[25];
-  assign _and_5710 = _and_5153 & _slice_5709;
-  assign _slice_5712 = _cat_1514[25];
-  assign _and_5713 = _and_2025 & _slice_5712;
-  assign _slice_5714 = _cat_4787[25];
-  assign _and_5715 = _and_5144 & _slice_5714;
-  assign _slice_5716 = _cat_5004[0];
-  assign _and_5717 = _and_5715 & _slice_5716;
-  assign _slice_5719 = _cat_1992[0];
-  assign _and_5720 = _and_5713 & _slice_5719;
-  assign _slice_5721 = _cat_5004[1];
-  assign _and_5722 = _and_5715 & _slice_5721;
-  assign _slice_5724 = _cat_1992[1];
-  assign _and_5725 = _and_5713 & _slice_5724;
-  assign _slice_5727 = _cat_1774[26];
-  assign _and_5728 = _and_2027 & _slice_5727;
-  assign _slice_5731 = _cat_4787[26];
-  assign _and_5732 = _and_5153 & _slice_5731;
-  assign _slice_5734 = _cat_1514[26];
-  assign _and_5735 = _and_2025 & _slice_5734;
-  assign _slice_5736 = _cat_4787[26];
-  assign _and_5737 = _and_5144 & _slice_5736;
-  assign _slice_5738 = _cat_5004[0];
-  assign _and_5739 = _and_5737 & _slice_5738;
-  assign _slice_5741 = _cat_1992[0];
-  assign _and_5742 = _and_5735 & _slice_5741;
-  assign _slice_5743 = _cat_5004[1];
-  assign _and_5744 = _and_5737 & _slice_5743;
-  assign _slice_5746 = _cat_1992[1];
-  assign _and_5747 = _and_5735 & _slice_5746;
-  assign _slice_5749 = _cat_1774[27];
-  assign _and_5750 = _and_2027 & _slice_5749;
-  assign _slice_5753 = _cat_4787[27];
-  assign _and_5754 = _and_5153 & _slice_5753;
-  assign _slice_5756 = _cat_1514[27];
-  assign _and_5757 = _and_2025 & _slice_5756;
-  assign _slice_5758 = _cat_4787[27];
-  assign _and_5759 = _and_5144 & _slice_5758;
-  assign _slice_5760 = _cat_5004[0];
-  assign _and_5761 = _and_5759 & _slice_5760;
-  assign _slice_5763 = _cat_1992[0];
-  assign _and_5764 = _and_5757 & _slice_5763;
-  assign _slice_5765 = _cat_5004[1];
-  assign _and_5766 = _and_5759 & _slice_5765;
-  assign _slice_5768 = _cat_1992[1];
-  assign _and_5769 = _and_5757 & _slice_5768;
-  assign _slice_5771 = _cat_1774[28];
-  assign _and_5772 = _and_2027 & _slice_5771;
-  assign _slice_5775 = _cat_4787[28];
-  assign _and_5776 = _and_5153 & _slice_5775;
-  assign _slice_5778 = _cat_1514[28];
-  assign _and_5779 = _and_2025 & _slice_5778;
-  assign _slice_5780 = _cat_4787[28];
-  assign _and_5781 = _and_5144 & _slice_5780;
-  assign _slice_5782 = _cat_5004[0];
-  assign _and_5783 = _and_5781 & _slice_5782;
-  assign _slice_5785 = _cat_1992[0];
-  assign _and_5786 = _and_5779 & _slice_5785;
-  assign _slice_5787 = _cat_5004[1];
-  assign _and_5788 = _and_5781 & _slice_5787;
-  assign _slice_5790 = _cat_1992[1];
-  assign _and_5791 = _and_5779 & _slice_5790;
-  assign _slice_5793 = _cat_1774[29];
-  assign _and_5794 = _and_2027 & _slice_5793;
-  assign _slice_5797 = _cat_4787[29];
-  assign _and_5798 = _and_5153 & _slice_5797;
-  assign _slice_5800 = _cat_1514[29];
-  assign _and_5801 = _and_2025 & _slice_5800;
-  assign _slice_5802 = _cat_4787[29];
-  assign _and_5803 = _and_5144 & _slice_5802;
-  assign _slice_5804 = _cat_5004[0];
-  assign _and_5805 = _and_5803 & _slice_5804;
-  assign _slice_5807 = _cat_1992[0];
-  assign _and_5808 = _and_5801 & _slice_5807;
-  assign _slice_5809 = _cat_5004[1];
-  assign _and_5810 = _and_5803 & _slice_5809;
-  assign _slice_5812 = _cat_1992[1];
-  assign _and_5813 = _and_5801 & _slice_5812;
-  assign _slice_5815 = _cat_1774[30];
-  assign _and_5816 = _and_2027 & _slice_5815;
-  assign _slice_5819 = _cat_4787[30];
-  assign _and_5820 = _and_5153 & _slice_5819;
-  assign _slice_5822 = _cat_1514[30];
-  assign _and_5823 = _and_2025 & _slice_5822;
-  assign _slice_5824 = _cat_4787[30];
-  assign _and_5825 = _and_5144 & _slice_5824;
-  assign _slice_5826 = _cat_5004[0];
-  assign _and_5827 = _and_5825 & _slice_5826;
-  assign _slice_5829 = _cat_1992[0];
-  assign _and_5830 = _and_5823 & _slice_5829;
-  assign _slice_5831 = _cat_5004[1];
-  assign _and_5832 = _and_5825 & _slice_5831;
-  assign _slice_5834 = _cat_1992[1];
-  assign _and_5835 = _and_5823 & _slice_5834;
-  assign _slice_5837 = _cat_1774[31];
-  assign _and_5838 = _and_2027 & _slice_5837;
-  assign _slice_5841 = _cat_4787[31];
-  assign _and_5842 = _and_5153 & _slice_5841;
-  assign _slice_5844 = _cat_1514[31];
-  assign _and_5845 = _and_2025 & _slice_5844;
-  assign _slice_5846 = _cat_4787[31];
-  assign _and_5847 = _and_5144 & _slice_5846;
-  assign _slice_5848 = _cat_5004[0];
-  assign _and_5849 = _and_5847 & _slice_5848;
-  assign _slice_5851 = _cat_1992[0];
-  assign _and_5852 = _and_5845 & _slice_5851;
-  assign _slice_5853 = _cat_5004[1];
-  assign _and_5854 = _and_5847 & _slice_5853;
-  assign _slice_5856 = _cat_1992[1];
-  assign _and_5857 = _and_5845 & _slice_5856;
-  assign _slice_5859 = _cat_1774[32];
-  assign _and_5860 = _and_2027 & _slice_5859;
-  assign _slice_5863 = _cat_4787[32];
-  assign _and_5864 = _and_5153 & _slice_5863;
-  assign _slice_5866 = _cat_1514[32];
-  assign _and_5867 = _and_2025 & _slice_5866;
-  assign _slice_5868 = _cat_4787[32];
-  assign _and_5869 = _and_5144 & _slice_5868;
-  assign _slice_5870 = _cat_5004[0];
-  assign _and_5871 = _and_5869 & _slice_5870;
-  assign _slice_5873 = _cat_1992[0];
-  assign _and_5874 = _and_5867 & _slice_5873;
-  assign _slice_5875 = _cat_5004[1];
-  assign _and_5876 = _and_5869 & _slice_5875;
-  assign _slice_5878 = _cat_1992[1];
-  assign _and_5879 = _and_5867 & _slice_5878;
-  assign _slice_5881 = _cat_1774[33];
-  assign _and_5882 = _and_2027 & _slice_5881;
-  assign _slice_5885 = _cat_4787[33];
-  assign _and_5886 = _and_5153 & _slice_5885;
-  assign _slice_5888 = _cat_1514[33];
-  assign _and_5889 = _and_2025 & _slice_5888;
-  assign _slice_5890 = _cat_4787[33];
-  assign _and_5891 = _and_5144 & _slice_5890;
-  assign _slice_5892 = _cat_5004[0];
-  assign _and_5893 = _and_5891 & _slice_5892;
-  assign _slice_5895 = _cat_1992[0];
-  assign _and_5896 = _and_5889 & _slice_5895;
-  assign _slice_5897 = _cat_5004[1];
-  assign _and_5898 = _and_5891 & _slice_5897;
-  assign _slice_5900 = _cat_1992[1];
-  assign _and_5901 = _and_5889 & _slice_5900;
-  assign _slice_5903 = _cat_1774[34];
-  assign _and_5904 = _and_2027 & _slice_5903;
-  assign _slice_5907 = _cat_4787[34];
-  assign _and_5908 = _and_5153 & _slice_5907;
-  assign _slice_5910 = _cat_1514[34];
-  assign _and_5911 = _and_2025 & _slice_5910;
-  assign _slice_5912 = _cat_4787[34];
-  assign _and_5913 = _and_5144 & _slice_5912;
-  assign _slice_5914 = _cat_5004[0];
-  assign _and_5915 = _and_5913 & _slice_5914;
-  assign _slice_5917 = _cat_1992[0];
-  assign _and_5918 = _and_5911 & _slice_5917;
-  assign _slice_5919 = _cat_5004[1];
-  assign _and_5920 = _and_5913 & _slice_5919;
-  assign _slice_5922 = _cat_1992[1];
-  assign _and_5923 = _and_5911 & _slice_5922;
-  assign _slice_5925 = _cat_1774[35];
-  assign _and_5926 = _and_2027 & _slice_5925;
-  assign _slice_5929 = _cat_4787[35];
-  assign _and_5930 = _and_5153 & _slice_5929;
-  assign _slice_5932 = _cat_1514[35];
-  assign _and_5933 = _and_2025 & _slice_5932;
-  assign _slice_5934 = _cat_4787[35];
-  assign _and_5935 = _and_5144 & _slice_5934;
-  assign _slice_5936 = _cat_5004[0];
-  assign _and_5937 = _and_5935 & _slice_5936;
-  assign _slice_5939 = _cat_1992[0];
-  assign _and_5940 = _and_5933 & _slice_5939;
-  assign _slice_5941 = _cat_5004[1];
-  assign _and_5942 = _and_5935 & _slice_5941;
-  assign _slice_5944 = _cat_1992[1];
-  assign _and_5945 = _and_5933 & _slice_5944;
-  assign _slice_5947 = _cat_1774[36];
-  assign _and_5948 = _and_2027 & _slice_5947;
-  assign _slice_5951 = _cat_4787[36];
-  assign _and_5952 = _and_5153 & _slice_5951;
-  assign _slice_5954 = _cat_1514[36];
-  assign _and_5955 = _and_2025 & _slice_5954;
-  assign _slice_5956 = _cat_4787[36];
-  assign _and_5957 = _and_5144 & _slice_5956;
-  assign _slice_5958 = _cat_5004[0];
-  assign _and_5959 = _and_5957 & _slice_5958;
-  assign _slice_5961 = _cat_1992[0];
-  assign _and_5962 = _and_5955 & _slice_5961;
-  assign _slice_5963 = _cat_5004[1];
-  assign _and_5964 = _and_5957 & _slice_5963;
-  assign _slice_5966 = _cat_1992[1];
-  assign _and_5967 = _and_5955 & _slice_5966;
-  assign _slice_5969 = _cat_1774[37];
-  assign _and_5970 = _and_2027 & _slice_5969;
-  assign _slice_5973 = _cat_4787[37];
-  assign _and_5974 = _and_5153 & _slice_5973;
-  assign _slice_5976 = _cat_1514[37];
-  assign _and_5977 = _and_2025 & _slice_5976;
-  assign _slice_5978 = _cat_4787[37];
-  assign _and_5979 = _and_5144 & _slice_5978;
-  assign _slice_5980 = _cat_5004[0];
-  assign _and_5981 = _and_5979 & _slice_5980;
-  assign _slice_5983 = _cat_1992[0];
-  assign _and_5984 = _and_5977 & _slice_5983;
-  assign _slice_5985 = _cat_5004[1];
-  assign _and_5986 = _and_5979 & _slice_5985;
-  assign _slice_5988 = _cat_1992[1];
-  assign _and_5989 = _and_5977 & _slice_5988;
-  assign _slice_5991 = _cat_1774[38];
-  assign _and_5992 = _and_2027 & _slice_5991;
-  assign _slice_5995 = _cat_4787[38];
-  assign _and_5996 = _and_5153 & _slice_5995;
-  assign _slice_5998 = _cat_1514[38];
-  assign _and_5999 = _and_2025 & _slice_5998;
-  assign _slice_6000 = _cat_4787[38];
-  assign _and_6001 = _and_5144 & _slice_6000;
-  assign _slice_6002 = _cat_5004[0];
-  assign _and_6003 = _and_6001 & _slice_6002;
-  assign _slice_6005 = _cat_1992[0];
-  assign _and_6006 = _and_5999 & _slice_6005;
-  assign _slice_6007 = _cat_5004[1];
-  assign _and_6008 = _and_6001 & _slice_6007;
-  assign _slice_6010 = _cat_1992[1];
-  assign _and_6011 = _and_5999 & _slice_6010;
-  assign _slice_6013 = _cat_1774[39];
-  assign _and_6014 = _and_2027 & _slice_6013;
-  assign _slice_6017 = _cat_4787[39];
-  assign _and_6018 = _and_5153 & _slice_6017;
-  assign _slice_6020 = _cat_1514[39];
-  assign _and_6021 = _and_2025 & _slice_6020;
-  assign _slice_6022 = _cat_4787[39];
-  assign _and_6023 = _and_5144 & _slice_6022;
-  assign _slice_6024 = _cat_5004[0];
-  assign _and_6025 = _and_6023 & _slice_6024;
-  assign _slice_6027 = _cat_1992[0];
-  assign _and_6028 = _and_6021 & _slice_6027;
-  assign _slice_6029 = _cat_5004[1];
-  assign _and_6030 = _and_6023 & _slice_6029;
-  assign _slice_6032 = _cat_1992[1];
-  assign _and_6033 = _and_6021 & _slice_6032;
-  assign _slice_6035 = _cat_1774[40];
-  assign _and_6036 = _and_2027 & _slice_6035;
-  assign _slice_6039 = _cat_4787[40];
-  assign _and_6040 = _and_5153 & _slice_6039;
-  assign _slice_6042 = _cat_1514[40];
-  assign _and_6043 = _and_2025 & _slice_6042;
-  assign _slice_6044 = _cat_4787[40];
-  assign _and_6045 = _and_5144 & _slice_6044;
-  assign _slice_6046 = _cat_5004[0];
-  assign _and_6047 = _and_6045 & _slice_6046;
-  assign _slice_6049 = _cat_1992[0];
-  assign _and_6050 = _and_6043 & _slice_6049;
-  assign _slice_6051 = _cat_5004[1];
-  assign _and_6052 = _and_6045 & _slice_6051;
-  assign _slice_6054 = _cat_1992[1];
-  assign _and_6055 = _and_6043 & _slice_6054;
-  assign _slice_6057 = _cat_1774[41];
-  assign _and_6058 = _and_2027 & _slice_6057;
-  assign _slice_6061 = _cat_4787[41];
-  assign _and_6062 = _and_5153 & _slice_6061;
-  assign _slice_6064 = _cat_1514[41];
-  assign _and_6065 = _and_2025 & _slice_6064;
-  assign _slice_6066 = _cat_4787[41];
-  assign _and_6067 = _and_5144 & _slice_6066;
-  assign _slice_6068 = _cat_5004[0];
-  assign _and_6069 = _and_6067 & _slice_6068;
-  assign _slice_6071 = _cat_1992[0];
-  assign _and_6072 = _and_6065 & _slice_6071;
-  assign _slice_6073 = _cat_5004[1];
-  assign _and_6074 = _and_6067 & _slice_6073;
-  assign _slice_6076 = _cat_1992[1];
-  assign _and_6077 = _and_6065 & _slice_6076;
-  assign _slice_6079 = _cat_1774[42];
-  assign _and_6080 = _and_2027 & _slice_6079;
-  assign _slice_6083 = _cat_4787[42];
-  assign _and_6084 = _and_5153 & _slice_6083;
-  assign _slice_6086 = _cat_1514[42];
-  assign _and_6087 = _and_2025 & _slice_6086;
-  assign _slice_6088 = _cat_4787[42];
-  assign _and_6089 = _and_5144 & _slice_6088;
-  assign _slice_6090 = _cat_5004[0];
-  assign _and_6091 = _and_6089 & _slice_6090;
-  assign _slice_6093 = _cat_1992[0];
-  assign _and_6094 = _and_6087 & _slice_6093;
-  assign _slice_6095 = _cat_5004[1];
-  assign _and_6096 = _and_6089 & _slice_6095;
-  assign _slice_6098 = _cat_1992[1];
-  assign _and_6099 = _and_6087 & _slice_6098;
-  assign _slice_6101 = _cat_1774[43];
-  assign _and_6102 = _and_2027 & _slice_6101;
-  assign _slice_6105 = _cat_4787[43];
-  assign _and_6106 = _and_5153 & _slice_6105;
-  assign _slice_6108 = _cat_1514[43];
-  assign _and_6109 = _and_2025 & _slice_6108;
-  assign _slice_6110 = _cat_4787[43];
-  assign _and_6111 = _and_5144 & _slice_6110;
-  assign _slice_6112 = _cat_5004[0];
-  assign _and_6113 = _and_6111 & _slice_6112;
-  assign _slice_6115 = _cat_1992[0];
-  assign _and_6116 = _and_6109 & _slice_6115;
-  assign _slice_6117 = _cat_5004[1];
-  assign _and_6118 = _and_6111 & _slice_6117;
-  assign _slice_6120 = _cat_1992[1];
-  assign _and_6121 = _and_6109 & _slice_6120;
-  assign _slice_6123 = _cat_1774[44];
-  assign _and_6124 = _and_2027 & _slice_6123;
-  assign _slice_6127 = _cat_4787[44];
-  assign _and_6128 = _and_5153 & _slice_6127;
-  assign _slice_6130 = _cat_1514[44];
-  assign _and_6131 = _and_2025 & _slice_6130;
-  assign _slice_6132 = _cat_4787[44];
-  assign _and_6133 = _and_5144 & _slice_6132;
-  assign _slice_6134 = _cat_5004[0];
-  assign _and_6135 = _and_6133 & _slice_6134;
-  assign _slice_6137 = _cat_1992[0];
-  assign _and_6138 = _and_6131 & _slice_6137;
-  assign _slice_6139 = _cat_5004[1];
-  assign _and_6140 = _and_6133 & _slice_6139;
-  assign _slice_6142 = _cat_1992[1];
-  assign _and_6143 = _and_6131 & _slice_6142;
-  assign _slice_6145 = _cat_1774[45];
-  assign _and_6146 = _and_2027 & _slice_6145;
-  assign _slice_6149 = _cat_4787[45];
-  assign _and_6150 = _and_5153 & _slice_6149;
-  assign _slice_6152 = _cat_1514[45];
-  assign _and_6153 = _and_2025 & _slice_6152;
-  assign _slice_6154 = _cat_4787[45];
-  assign _and_6155 = _and_5144 & _slice_6154;
-  assign _slice_6156 = _cat_5004[0];
-  assign _and_6157 = _and_6155 & _slice_6156;
-  assign _slice_6159 = _cat_1992[0];
-  assign _and_6160 = _and_6153 & _slice_6159;
-  assign _slice_6161 = _cat_5004[1];
-  assign _and_6162 = _and_6155 & _slice_6161;
-  assign _slice_6164 = _cat_1992[1];
-  assign _and_6165 = _and_6153 & _slice_6164;
-  assign _slice_6167 = _cat_1774[46];
-  assign _and_6168 = _and_2027 & _slice_6167;
-  assign _slice_6171 = _cat_4787[46];
-  assign _and_6172 = _and_5153 & _slice_6171;
-  assign _slice_6174 = _cat_1514[46];
-  assign _and_6175 = _and_2025 & _slice_6174;
-  assign _slice_6176 = _cat_4787[46];
-  assign _and_6177 = _and_5144 & _slice_6176;
-  assign _slice_6178 = _cat_5004[0];
-  assign _and_6179 = _and_6177 & _slice_6178;
-  assign _slice_6181 = _cat_1992[0];
-  assign _and_6182 = _and_6175 & _slice_6181;
-  assign _slice_6183 = _cat_5004[1];
-  assign _and_6184 = _and_6177 & _slice_6183;
-  assign _slice_6186 = _cat_1992[1];
-  assign _and_6187 = _and_6175 & _slice_6186;
-  assign _slice_6189 = _cat_1774[47];
-  assign _and_6190 = _and_2027 & _slice_6189;
-  assign _slice_6193 = _cat_4787[47];
-  assign _and_6194 = _and_5153 & _slice_6193;
-  assign _slice_6196 = _cat_1514[47];
-  assign _and_6197 = _and_2025 & _slice_6196;
-  assign _slice_6198 = _cat_4787[47];
-  assign _and_6199 = _and_5144 & _slice_6198;
-  assign _slice_6200 = _cat_5004[0];
-  assign _and_6201 = _and_6199 & _slice_6200;
-  assign _slice_6203 = _cat_1992[0];
-  assign _and_6204 = _and_6197 & _slice_6203;
-  assign _slice_6205 = _cat_5004[1];
-  assign _and_6206 = _and_6199 & _slice_6205;
-  assign _slice_6208 = _cat_1992[1];
-  assign _and_6209 = _and_6197 & _slice_6208;
-  assign _slice_6211 = _cat_1774[48];
-  assign _and_6212 = _and_2027 & _slice_6211;
-  assign _slice_6215 = _cat_4787[48];
-  assign _and_6216 = _and_5153 & _slice_6215;
-  assign _slice_6218 = _cat_1514[48];
-  assign _and_6219 = _and_2025 & _slice_6218;
-  assign _slice_6220 = _cat_4787[48];
-  assign _and_6221 = _and_5144 & _slice_6220;
-  assign _slice_6222 = _cat_5004[0];
-  assign _and_6223 = _and_6221 & _slice_6222;
-  assign _slice_6225 = _cat_1992[0];
-  assign _and_6226 = _and_6219 & _slice_6225;
-  assign _slice_6227 = _cat_5004[1];
-  assign _and_6228 = _and_6221 & _slice_6227;
-  assign _slice_6230 = _cat_1992[1];
-  assign _and_6231 = _and_6219 & _slice_6230;
-  assign _slice_6233 = _cat_1774[49];
-  assign _and_6234 = _and_2027 & _slice_6233;
-  assign _slice_6237 = _cat_4787[49];
-  assign _and_6238 = _and_5153 & _slice_6237;
-  assign _slice_6240 = _cat_1514[49];
-  assign _and_6241 = _and_2025 & _slice_6240;
-  assign _slice_6242 = _cat_4787[49];
-  assign _and_6243 = _and_5144 & _slice_6242;
-  assign _slice_6244 = _cat_5004[0];
-  assign _and_6245 = _and_6243 & _slice_6244;
-  assign _slice_6247 = _cat_1992[0];
-  assign _and_6248 = _and_6241 & _slice_6247;
-  assign _slice_6249 = _cat_5004[1];
-  assign _and_6250 = _and_6243 & _slice_6249;
-  assign _slice_6252 = _cat_1992[1];
-  assign _and_6253 = _and_6241 & _slice_6252;
-  assign _slice_6255 = _cat_1774[50];
-  assign _and_6256 = _and_2027 & _slice_6255;
-  assign _slice_6259 = _cat_4787[50];
-  assign _and_6260 = _and_5153 & _slice_6259;
-  assign _slice_6262 = _cat_1514[50];
-  assign _and_6263 = _and_2025 & _slice_6262;
-  assign _slice_6264 = _cat_4787[50];
-  assign _and_6265 = _and_5144 & _slice_6264;
-  assign _slice_6266 = _cat_5004[0];
-  assign _and_6267 = _and_6265 & _slice_6266;
-  assign _slice_6269 = _cat_1992[0];
-  assign _and_6270 = _and_6263 & _slice_6269;
-  assign _slice_6271 = _cat_5004[1];
-  assign _and_6272 = _and_6265 & _slice_6271;
-  assign _slice_6274 = _cat_1992[1];
-  assign _and_6275 = _and_6263 & _slice_6274;
-  assign _slice_6277 = _cat_1774[51];
-  assign _and_6278 = _and_2027 & _slice_6277;
-  assign _slice_6281 = _cat_4787[51];
-  assign _and_6282 = _and_5153 & _slice_6281;
-  assign _slice_6284 = _cat_1514[51];
-  assign _and_6285 = _and_2025 & _slice_6284;
-  assign _slice_6286 = _cat_4787[51];
-  assign _and_6287 = _and_5144 & _slice_6286;
-  assign _slice_6288 = _cat_5004[0];
-  assign _and_6289 = _and_6287 & _slice_6288;
-  assign _slice_6291 = _cat_1992[0];
-  assign _and_6292 = _and_6285 & _slice_6291;
-  assign _slice_6293 = _cat_5004[1];
-  assign _and_6294 = _and_6287 & _slice_6293;
-  assign _slice_6296 = _cat_1992[1];
-  assign _and_6297 = _and_6285 & _slice_6296;
-  assign _slice_6299 = _cat_1774[52];
-  assign _and_6300 = _and_2027 & _slice_6299;
-  assign _slice_6303 = _cat_4787[52];
-  assign _and_6304 = _and_5153 & _slice_6303;
-  assign _slice_6306 = _cat_1514[52];
-  assign _and_6307 = _and_2025 & _slice_6306;
-  assign _slice_6308 = _cat_4787[52];
-  assign _and_6309 = _and_5144 & _slice_6308;
-  assign _slice_6310 = _cat_5004[0];
-  assign _and_6311 = _and_6309 & _slice_6310;
-  assign _slice_6313 = _cat_1992[0];
-  assign _and_6314 = _and_6307 & _slice_6313;
-  assign _slice_6315 = _cat_5004[1];
-  assign _and_6316 = _and_6309 & _slice_6315;
-  assign _slice_6318 = _cat_1992[1];
-  assign _and_6319 = _and_6307 & _slice_6318;
-  assign _slice_6321 = _cat_1774[53];
-  assign _and_6322 = _and_2027 & _slice_6321;
-  assign _slice_6325 = _cat_4787[53];
-  assign _and_6326 = _and_5153 & _slice_6325;
-  assign _slice_6328 = _cat_1514[53];
-  assign _and_6329 = _and_2025 & _slice_6328;
-  assign _slice_6330 = _cat_4787[53];
-  assign _and_6331 = _and_5144 & _slice_6330;
-  assign _slice_6332 = _cat_5004[0];
-  assign _and_6333 = _and_6331 & _slice_6332;
-  assign _slice_6335 = _cat_1992[0];
-  assign _and_6336 = _and_6329 & _slice_6335;
-  assign _slice_6337 = _cat_5004[1];
-  assign _and_6338 = _and_6331 & _slice_6337;
-  assign _slice_6340 = _cat_1992[1];
-  assign _and_6341 = _and_6329 & _slice_6340;
-  assign _slice_6343 = _cat_1774[54];
-  assign _and_6344 = _and_2027 & _slice_6343;
-  assign _slice_6347 = _cat_4787[54];
-  assign _and_6348 = _and_5153 & _slice_6347;
-  assign _slice_6350 = _cat_1514[54];
-  assign _and_6351 = _and_2025 & _slice_6350;
-  assign _slice_6352 = _cat_4787[54];
-  assign _and_6353 = _and_5144 & _slice_6352;
-  assign _slice_6354 = _cat_5004[0];
-  assign _and_6355 = _and_6353 & _slice_6354;
-  assign _slice_6357 = _cat_1992[0];
-  assign _and_6358 = _and_6351 & _slice_6357;
-  assign _slice_6359 = _cat_5004[1];
-  assign _and_6360 = _and_6353 & _slice_6359;
-  assign _slice_6362 = _cat_1992[1];
-  assign _and_6363 = _and_6351 & _slice_6362;
-  assign _slice_6365 = _cat_1774[55];
-  assign _and_6366 = _and_2027 & _slice_6365;
-  assign _slice_6369 = _cat_4787[55];
-  assign _and_6370 = _and_5153 & _slice_6369;
-  assign _slice_6372 = _cat_1514[55];
-  assign _and_6373 = _and_2025 & _slice_6372;
-  assign _slice_6374 = _cat_4787[55];
-  assign _and_6375 = _and_5144 & _slice_6374;
-  assign _slice_6376 = _cat_5004[0];
-  assign _and_6377 = _and_6375 & _slice_6376;
-  assign _slice_6379 = _cat_1992[0];
-  assign _and_6380 = _and_6373 & _slice_6379;
-  assign _slice_6381 = _cat_5004[1];
-  assign _and_6382 = _and_6375 & _slice_6381;
-  assign _slice_6384 = _cat_1992[1];
-  assign _and_6385 = _and_6373 & _slice_6384;
-  assign _slice_6387 = _cat_1774[56];
-  assign _and_6388 = _and_2027 & _slice_6387;
-  assign _slice_6391 = _cat_4787[56];
-  assign _and_6392 = _and_5153 & _slice_6391;
-  assign _slice_6394 = _cat_1514[56];
-  assign _and_6395 = _and_2025 & _slice_6394;
-  assign _slice_6396 = _cat_4787[56];
-  assign _and_6397 = _and_5144 & _slice_6396;
-  assign _slice_6398 = _cat_5004[0];
-  assign _and_6399 = _and_6397 & _slice_6398;
-  assign _slice_6401 = _cat_1992[0];
-  assign _and_6402 = _and_6395 & _slice_6401;
-  assign _slice_6403 = _cat_5004[1];
-  assign _and_6404 = _and_6397 & _slice_6403;
-  assign _slice_6406 = _cat_1992[1];
-  assign _and_6407 = _and_6395 & _slice_6406;
-  assign _slice_6409 = _cat_1774[57];
-  assign _and_6410 = _and_2027 & _slice_6409;
-  assign _slice_6413 = _cat_4787[57];
-  assign _and_6414 = _and_5153 & _slice_6413;
-  assign _slice_6416 = _cat_1514[57];
-  assign _and_6417 = _and_2025 & _slice_6416;
-  assign _slice_6418 = _cat_4787[57];
-  assign _and_6419 = _and_5144 & _slice_6418;
-  assign _slice_6420 = _cat_5004[0];
-  assign _and_6421 = _and_6419 & _slice_6420;
-  assign _slice_6423 = _cat_1992[0];
-  assign _and_6424 = _and_6417 & _slice_6423;
-  assign _slice_6425 = _cat_5004[1];
-  assign _and_6426 = _and_6419 & _slice_6425;
-  assign _slice_6428 = _cat_1992[1];
-  assign _and_6429 = _and_6417 & _slice_6428;
-  assign _slice_6431 = _cat_1774[58];
-  assign _and_6432 = _and_2027 & _slice_6431;
-  assign _slice_6435 = _cat_4787[58];
-  assign _and_6436 = _and_5153 & _slice_6435;
-  assign _slice_6438 = _cat_1514[58];
-  assign _and_6439 = _and_2025 & _slice_6438;
-  assign _slice_6440 = _cat_4787[58];
-  assign _and_6441 = _and_5144 & _slice_6440;
-  assign _slice_6442 = _cat_5004[0];
-  assign _and_6443 = _and_6441 & _slice_6442;
-  assign _slice_6445 = _cat_1992[0];
-  assign _and_6446 = _and_6439 & _slice_6445;
-  assign _slice_6447 = _cat_5004[1];
-  assign _and_6448 = _and_6441 & _slice_6447;
-  assign _slice_6450 = _cat_1992[1];
-  assign _and_6451 = _and_6439 & _slice_6450;
-  assign _slice_6453 = _cat_1774[59];
-  assign _and_6454 = _and_2027 & _slice_6453;
-  assign _slice_6457 = _cat_4787[59];
-  assign _and_6458 = _and_5153 & _slice_6457;
-  assign _slice_6460 = _cat_1514[59];
-  assign _and_6461 = _and_2025 & _slice_6460;
-  assign _slice_6462 = _cat_4787[59];
-  assign _and_6463 = _and_5144 & _slice_6462;
-  assign _slice_6464 = _cat_5004[0];
-  assign _and_6465 = _and_6463 & _slice_6464;
-  assign _slice_6467 = _cat_1992[0];
-  assign _and_6468 = _and_6461 & _slice_6467;
-  assign _slice_6469 = _cat_5004[1];
-  assign _and_6470 = _and_6463 & _slice_6469;
-  assign _slice_6472 = _cat_1992[1];
-  assign _and_6473 = _and_6461 & _slice_6472;
-  assign _slice_6475 = _cat_1774[60];
-  assign _and_6476 = _and_2027 & _slice_6475;
-  assign _slice_6479 = _cat_4787[60];
-  assign _and_6480 = _and_5153 & _slice_6479;
-  assign _slice_6482 = _cat_1514[60];
-  assign _and_6483 = _and_2025 & _slice_6482;
-  assign _slice_6484 = _cat_4787[60];
-  assign _and_6485 = _and_5144 & _slice_6484;
-  assign _slice_6486 = _cat_5004[0];
-  assign _and_6487 = _and_6485 & _slice_6486;
-  assign _slice_6489 = _cat_1992[0];
-  assign _and_6490 = _and_6483 & _slice_6489;
-  assign _slice_6491 = _cat_5004[1];
-  assign _and_6492 = _and_6485 & _slice_6491;
-  assign _slice_6494 = _cat_1992[1];
-  assign _and_6495 = _and_6483 & _slice_6494;
-  assign _slice_6497 = _cat_1774[61];
-  assign _and_6498 = _and_2027 & _slice_6497;
-  assign _slice_6501 = _cat_4787[61];
-  assign _and_6502 = _and_5153 & _slice_6501;
-  assign _slice_6504 = _cat_1514[61];
-  assign _and_6505 = _and_2025 & _slice_6504;
-  assign _slice_6506 = _cat_4787[61];
-  assign _and_6507 = _and_5144 & _slice_6506;
-  assign _slice_6508 = _cat_5004[0];
-  assign _and_6509 = _and_6507 & _slice_6508;
-  assign _slice_6511 = _cat_1992[0];
-  assign _and_6512 = _and_6505 & _slice_6511;
-  assign _slice_6513 = _cat_5004[1];
-  assign _and_6514 = _and_6507 & _slice_6513;
-  assign _slice_6516 = _cat_1992[1];
-  assign _and_6517 = _and_6505 & _slice_6516;
-  assign _slice_6519 = _cat_1774[62];
-  assign _and_6520 = _and_2027 & _slice_6519;
-  assign _slice_6523 = _cat_4787[62];
-  assign _and_6524 = _and_5153 & _slice_6523;
-  assign _slice_6526 = _cat_1514[62];
-  assign _and_6527 = _and_2025 & _slice_6526;
-  assign _slice_6528 = _cat_4787[62];
-  assign _and_6529 = _and_5144 & _slice_6528;
-  assign _slice_6530 = _cat_5004[0];
-  assign _and_6531 = _and_6529 & _slice_6530;
-  assign _slice_6533 = _cat_1992[0];
-  assign _and_6534 = _and_6527 & _slice_6533;
-  assign _slice_6535 = _cat_5004[1];
-  assign _and_6536 = _and_6529 & _slice_6535;
-  assign _slice_6538 = _cat_1992[1];
-  assign _and_6539 = _and_6527 & _slice_6538;
-  assign _slice_6541 = _cat_1774[63];
-  assign _and_6542 = _and_2027 & _slice_6541;
-  assign _slice_6545 = _cat_4787[63];
-  assign _and_6546 = _and_5153 & _slice_6545;
-  assign _slice_6548 = _cat_1514[63];
-  assign _and_6549 = _and_2025 & _slice_6548;
-  assign _slice_6550 = _cat_4787[63];
-  assign _and_6551 = _and_5144 & _slice_6550;
-  assign _slice_6552 = _cat_5004[0];
-  assign _and_6553 = _and_6551 & _slice_6552;
-  assign _slice_6555 = _cat_1992[0];
-  assign _and_6556 = _and_6549 & _slice_6555;
-  assign _slice_6557 = _cat_5004[1];
-  assign _and_6558 = _and_6551 & _slice_6557;
-  assign _slice_6560 = _cat_1992[1];
-  assign _and_6561 = _and_6549 & _slice_6560;
-  assign _mux_6563 = _and_5156 ? 1'b0 : 1'b1;
-  assign _or_6564 = _and_5156 | _and_2071;
-  assign _mux_6565 = _and_5178 ? 1'b0 : 1'b1;
-  assign _or_6566 = _and_5178 | _and_2108;
-  assign _mux_6567 = _and_5200 ? 1'b0 : 1'b1;
-  assign _or_6568 = _and_5200 | _and_2145;
-  assign _mux_6569 = _and_5222 ? 1'b0 : 1'b1;
-  assign _or_6570 = _and_5222 | _and_2182;
-  assign _mux_6571 = _and_5244 ? 1'b0 : 1'b1;
-  assign _or_6572 = _and_5244 | _and_2219;
-  assign _mux_6573 = _and_5266 ? 1'b0 : 1'b1;
-  assign _or_6574 = _and_5266 | _and_2256;
-  assign _mux_6575 = _and_5288 ? 1'b0 : 1'b1;
-  assign _or_6576 = _and_5288 | _and_2293;
-  assign _mux_6577 = _and_5310 ? 1'b0 : 1'b1;
-  assign _or_6578 = _and_5310 | _and_2330;
-  assign _mux_6579 = _and_5332 ? 1'b0 : 1'b1;
-  assign _or_6580 = _and_5332 | _and_2367;
-  assign _mux_6581 = _and_5354 ? 1'b0 : 1'b1;
-  assign _or_6582 = _and_5354 | _and_2404;
-  assign _mux_6583 = _and_5376 ? 1'b0 : 1'b1;
-  assign _or_6584 = _and_5376 | _and_2441;
-  assign _mux_6585 = _and_5398 ? 1'b0 : 1'b1;
-  assign _or_6586 = _and_5398 | _and_2478;
-  assign _mux_6587 = _and_5420 ? 1'b0 : 1'b1;
-  assign _or_6588 = _and_5420 | _and_2515;
-  assign _mux_6589 = _and_5442 ? 1'b0 : 1'b1;
-  assign _or_6590 = _and_5442 | _and_2552;
-  assign _mux_6591 = _and_5464 ? 1'b0 : 1'b1;
-  assign _or_6592 = _and_5464 | _and_2589;
-  assign _mux_6593 = _and_5486 ? 1'b0 : 1'b1;
-  assign _or_6594 = _and_5486 | _and_2626;
-  assign _mux_6595 = _and_5508 ? 1'b0 : 1'b1;
-  assign _or_6596 = _and_5508 | _and_2663;
-  assign _mux_6597 = _and_5530 ? 1'b0 : 1'b1;
-  assign _or_6598 = _and_5530 | _and_2700;
-  assign _mux_6599 = _and_5552 ? 1'b0 : 1'b1;
-  assign _or_6600 = _and_5552 | _and_2737;
-  assign _mux_6601 = _and_5574 ? 1'b0 : 1'b1;
-  assign _or_6602 = _and_5574 | _and_2774;
-  assign _mux_6603 = _and_5596 ? 1'b0 : 1'b1;
-  assign _or_6604 = _and_5596 | _and_2811;
-  assign _mux_6605 = _and_5618 ? 1'b0 : 1'b1;
-  assign _or_6606 = _and_5618 | _and_2848;
-  assign _mux_6607 = _and_5640 ? 1'b0 : 1'b1;
-  assign _or_6608 = _and_5640 | _and_2885;
-  assign _mux_6609 = _and_5662 ? 1'b0 : 1'b1;
-  assign _or_6610 = _and_5662 | _and_2922;
-  assign _mux_6611 = _and_5684 ? 1'b0 : 1'b1;
-  assign _or_6612 = _and_5684 | _and_2959;
-  assign _mux_6613 = _and_5706 ? 1'b0 : 1'b1;
-  assign _or_6614 = _and_5706 | _and_2996;
-  assign _mux_6615 = _and_5728 ? 1'b0 : 1'b1;
-  assign _or_6616 = _and_5728 | _and_3033;
-  assign _mux_6617 = _and_5750 ? 1'b0 : 1'b1;
-  assign _or_6618 = _and_5750 | _and_3070;
-  assign _mux_6619 = _and_5772 ? 1'b0 : 1'b1;
-  assign _or_6620 = _and_5772 | _and_3107;
-  assign _mux_6621 = _and_5794 ? 1'b0 : 1'b1;
-  assign _or_6622 = _and_5794 | _and_3144;
-  assign _mux_6623 = _and_5816 ? 1'b0 : 1'b1;
-  assign _or_6624 = _and_5816 | _and_3181;
-  assign _mux_6625 = _and_5838 ? 1'b0 : 1'b1;
-  assign _or_6626 = _and_5838 | _and_3218;
-  assign _mux_6627 = _and_5860 ? 1'b0 : 1'b1;
-  assign _or_6628 = _and_5860 | _and_3255;
-  assign _mux_6629 = _and_5882 ? 1'b0 : 1'b1;
-  assign _or_6630 = _and_5882 | _and_3292;
-  assign _mux_6631 = _and_5904 ? 1'b0 : 1'b1;
-  assign _or_6632 = _and_5904 | _and_3329;
-  assign _mux_6633 = _and_5926 ? 1'b0 : 1'b1;
-  assign _or_6634 = _and_5926 | _and_3366;
-  assign _mux_6635 = _and_5948 ? 1'b0 : 1'b1;
-  assign _or_6636 = _and_5948 | _and_3403;
-  assign _mux_6637 = _and_5970 ? 1'b0 : 1'b1;
-  assign _or_6638 = _and_5970 | _and_3440;
-  assign _mux_6639 = _and_5992 ? 1'b0 : 1'b1;
-  assign _or_6640 = _and_5992 | _and_3477;
-  assign _mux_6641 = _and_6014 ? 1'b0 : 1'b1;
-  assign _or_6642 = _and_6014 | _and_3514;
-  assign _mux_6643 = _and_6036 ? 1'b0 : 1'b1;
-  assign _or_6644 = _and_6036 | _and_3551;
-  assign _mux_6645 = _and_6058 ? 1'b0 : 1'b1;
-  assign _or_6646 = _and_6058 | _and_3588;
-  assign _mux_6647 = _and_6080 ? 1'b0 : 1'b1;
-  assign _or_6648 = _and_6080 | _and_3625;
-  assign _mux_6649 = _and_6102 ? 1'b0 : 1'b1;
-  assign _or_6650 = _and_6102 | _and_3662;
-  assign _mux_6651 = _and_6124 ? 1'b0 : 1'b1;
-  assign _or_6652 = _and_6124 | _and_3699;
-  assign _mux_6653 = _and_6146 ? 1'b0 : 1'b1;
-  assign _or_6654 = _and_6146 | _and_3736;
-  assign _mux_6655 = _and_6168 ? 1'b0 : 1'b1;
-  assign _or_6656 = _and_6168 | _and_3773;
-  assign _mux_6657 = _and_6190 ? 1'b0 : 1'b1;
-  assign _or_6658 = _and_6190 | _and_3810;
-  assign _mux_6659 = _and_6212 ? 1'b0 : 1'b1;
-  assign _or_6660 = _and_6212 | _and_3847;
-  assign _mux_6661 = _and_6234 ? 1'b0 : 1'b1;
-  assign _or_6662 = _and_6234 | _and_3884;
-  assign _mux_6663 = _and_6256 ? 1'b0 : 1'b1;
-  assign _or_6664 = _and_6256 | _and_3921;
-  assign _mux_6665 = _and_6278 ? 1'b0 : 1'b1;
-  assign _or_6666 = _and_6278 | _and_3958;
-  assign _mux_6667 = _and_6300 ? 1'b0 : 1'b1;
-  assign _or_6668 = _and_6300 | _and_3995;
-  assign _mux_6669 = _and_6322 ? 1'b0 : 1'b1;
-  assign _or_6670 = _and_6322 | _and_4032;
-  assign _mux_6671 = _and_6344 ? 1'b0 : 1'b1;
-  assign _or_6672 = _and_6344 | _and_4069;
-  assign _mux_6673 = _and_6366 ? 1'b0 : 1'b1;
-  assign _or_6674 = _and_6366 | _and_4106;
-  assign _mux_6675 = _and_6388 ? 1'b0 : 1'b1;
-  assign _or_6676 = _and_6388 | _and_4143;
-  assign _mux_6677 = _and_6410 ? 1'b0 : 1'b1;
-  assign _or_6678 = _and_6410 | _and_4180;
-  assign _mux_6679 = _and_6432 ? 1'b0 : 1'b1;
-  assign _or_6680 = _and_6432 | _and_4217;
-  assign _mux_6681 = _and_6454 ? 1'b0 : 1'b1;
-  assign _or_6682 = _and_6454 | _and_4254;
-  assign _mux_6683 = _and_6476 ? 1'b0 : 1'b1;
-  assign _or_6684 = _and_6476 | _and_4291;
-  assign _mux_6685 = _and_6498 ? 1'b0 : 1'b1;
-  assign _or_6686 = _and_6498 | _and_4328;
-  assign _mux_6687 = _and_6520 ? 1'b0 : 1'b1;
-  assign _or_6688 = _and_6520 | _and_4365;
-  assign _mux_6689 = _and_6542 ? 1'b0 : 1'b1;
-  assign _or_6690 = _and_6542 | _and_4402;
-  assign _mux_6691 = _and_5160 ? 1'b0 : 1'b1;
-  assign _or_6692 = _and_5160 | _and_5156;
-  assign _mux_6693 = _and_5170 ? 1'b1 : 1'b0;
-  assign _or_6694 = _and_5170 | _and_5167;
-  assign _mux_6695 = _and_5156 ? 1'b1 : _mux_6693;
-  assign _or_6696 = _and_5156 | _or_6694;
-  assign _or_6697 = _and_5156 | _and_5170;
-  assign _mux_6698 = _and_5175 ? 1'b1 : 1'b0;
-  assign _or_6699 = _and_5175 | _and_5172;
-  assign _mux_6700 = _and_5156 ? 1'b0 : _mux_6698;
-  assign _or_6701 = _and_5156 | _or_6699;
-  assign _mux_6702 = _and_5182 ? 1'b0 : 1'b1;
-  assign _or_6703 = _and_5182 | _and_5178;
-  assign _mux_6704 = _and_5192 ? 1'b1 : 1'b0;
-  assign _or_6705 = _and_5192 | _and_5189;
-  assign _mux_6706 = _and_5178 ? 1'b1 : _mux_6704;
-  assign _or_6707 = _and_5178 | _or_6705;
-  assign _or_6708 = _and_5178 | _and_5192;
-  assign _mux_6709 = _and_5197 ? 1'b1 : 1'b0;
-  assign _or_6710 = _and_5197 | _and_5194;
-  assign _mux_6711 = _and_5178 ? 1'b0 : _mux_6709;
-  assign _or_6712 = _and_5178 | _or_6710;
-  assign _mux_6713 = _and_5204 ? 1'b0 : 1'b1;
-  assign _or_6714 = _and_5204 | _and_5200;
-  assign _mux_6715 = _and_5214 ? 1'b1 : 1'b0;
-  assign _or_6716 = _and_5214 | _and_5211;
-  assign _mux_6717 = _and_5200 ? 1'b1 : _mux_6715;
-  assign _or_6718 = _and_5200 | _or_6716;
-  assign _or_6719 = _and_5200 | _and_5214;
-  assign _mux_6720 = _and_5219 ? 1'b1 : 1'b0;
-  assign _or_6721 = _and_5219 | _and_5216;
-  assign _mux_6722 = _and_5200 ? 1'b0 : _mux_6720;
-  assign _or_6723 = _and_5200 | _or_6721;
-  assign _mux_6724 = _and_5226 ? 1'b0 : 1'b1;
-  assign _or_6725 = _and_5226 | _and_5222;
-  assign _mux_6726 = _and_5236 ? 1'b1 : 1'b0;
-  assign _or_6727 = _and_5236 | _and_5233;
-  assign _mux_6728 = _and_5222 ? 1'b1 : _mux_6726;
-  assign _or_6729 = _and_5222 | _or_6727;
-  assign _or_6730 = _and_5222 | _and_5236;
-  assign _mux_6731 = _and_5241 ? 1'b1 : 1'b0;
-  assign _or_6732 = _and_5241 | _and_5238;
-  assign _mux_6733 = _and_5222 ? 1'b0 : _mux_6731;
-  assign _or_6734 = _and_5222 | _or_6732;
-  assign _mux_6735 = _and_5248 ? 1'b0 : 1'b1;
-  assign _or_6736 = _and_5248 | _and_5244;
-  assign _mux_6737 = _and_5258 ? 1'b1 : 1'b0;
-  assign _or_6738 = _and_5258 | _and_5255;
-  assign _mux_6739 = _and_5244 ? 1'b1 : _mux_6737;
-  assign _or_6740 = _and_5244 | _or_6738;
-  assign _or_6741 = _and_5244 | _and_5258;
-  assign _mux_6742 = _and_5263 ? 1'b1 : 1'b0;
-  assign _or_6743 = _and_5263 | _and_5260;
-  assign _mux_6744 = _and_5244 ? 1'b0 : _mux_6742;
-  assign _or_6745 = _and_5244 | _or_6743;
-  assign _mux_6746 = _and_5270 ? 1'b0 : 1'b1;
-  assign _or_6747 = _and_5270 | _and_5266;
-  assign _mux_6748 = _and_5280 ? 1'b1 : 1'b0;
-  assign _or_6749 = _and_5280 | _and_5277;
-  assign _mux_6750 = _and_5266 ? 1'b1 : _mux_6748;
-  assign _or_6751 = _and_5266 | _or_6749;
-  assign _or_6752 = _and_5266 | _and_5280;
-  assign _mux_6753 = _and_5285 ? 1'b1 : 1'b0;
-  assign _or_6754 = _and_5285 | _and_5282;
-  assign _mux_6755 = _and_5266 ? 1'b0 : _mux_6753;
-  assign _or_6756 = _and_5266 | _or_6754;
-  assign _mux_6757 = _and_5292 ? 1'b0 : 1'b1;
-  assign _or_6758 = _and_5292 | _and_5288;
-  assign _mux_6759 = _and_5302 ? 1'b1 : 1'b0;
-  assign _or_6760 = _and_5302 | _and_5299;
-  assign _mux_6761 = _and_5288 ? 1'b1 : _mux_6759;
-  assign _or_6762 = _and_5288 | _or_6760;
-  assign _or_6763 = _and_5288 | _and_5302;
-  assign _mux_6764 = _and_5307 ? 1'b1 : 1'b0;
-  assign _or_6765 = _and_5307 | _and_5304;
-  assign _mux_6766 = _and_5288 ? 1'b0 : _mux_6764;
-  assign _or_6767 = _and_5288 | _or_6765;
-  assign _mux_6768 = _and_5314 ? 1'b0 : 1'b1;
-  assign _or_6769 = _and_5314 | _and_5310;
-  assign _mux_6770 = _and_5324 ? 1'b1 : 1'b0;
-  assign _or_6771 = _and_5324 | _and_5321;
-  assign _mux_6772 = _and_5310 ? 1'b1 : _mux_6770;
-  assign _or_6773 = _and_5310 | _or_6771;
-  assign _or_6774 = _and_5310 | _and_5324;
-  assign _mux_6775 = _and_5329 ? 1'b1 : 1'b0;
-  assign _or_6776 = _and_5329 | _and_5326;
-  assign _mux_6777 = _and_5310 ? 1'b0 : _mux_6775;
-  assign _or_6778 = _and_5310 | _or_6776;
-  assign _mux_6779 = _and_5336 ? 1'b0 : 1'b1;
-  assign _or_6780 = _and_5336 | _and_5332;
-  assign _mux_6781 = _and_5346 ? 1'b1 : 1'b0;
-  assign _or_6782 = _and_5346 | _and_5343;
-  assign _mux_6783 = _and_5332 ? 1'b1 : _mux_6781;
-  assign _or_6784 = _and_5332 | _or_6782;
-  assign _or_6785 = _and_5332 | _and_5346;
-  assign _mux_6786 = _and_5351 ? 1'b1 : 1'b0;
-  assign _or_6787 = _and_5351 | _and_5348;
-  assign _mux_6788 = _and_5332 ? 1'b0 : _mux_6786;
-  assign _or_6789 = _and_5332 | _or_6787;
-  assign _mux_6790 = _and_5358 ? 1'b0 : 1'b1;
-  assign _or_6791 = _and_5358 | _and_5354;
-  assign _mux_6792 = _and_5368 ? 1'b1 : 1'b0;
-  assign _or_6793 = _and_5368 | _and_5365;
-  assign _mux_6794 = _and_5354 ? 1'b1 : _mux_6792;
-  assign _or_6795 = _and_5354 | _or_6793;
-  assign _or_6796 = _and_5354 | _and_5368;
-  assign _mux_6797 = _and_5373 ? 1'b1 : 1'b0;
-  assign _or_6798 = _and_5373 | _and_5370;
-  assign _mux_6799 = _and_5354 ? 1'b0 : _mux_6797;
-  assign _or_6800 = _and_5354 | _or_6798;
-  assign _mux_6801 = _and_5380 ? 1'b0 : 1'b1;
-  assign _or_6802 = _and_5380 | _and_5376;
-  assign _mux_6803 = _and_5390 ? 1'b1 : 1'b0;
-  assign _or_6804 = _and_5390 | _and_5387;
-  assign _mux_6805 = _and_5376 ? 1'b1 : _mux_6803;
-  assign _or_6806 = _and_5376 | _or_6804;
-  assign _or_6807 = _and_5376 | _and_5390;
-  assign _mux_6808 = _and_5395 ? 1'b1 : 1'b0;
-  assign _or_6809 = _and_5395 | _and_5392;
-  assign _mux_6810 = _and_5376 ? 1'b0 : _mux_6808;
-  assign _or_6811 = _and_5376 | _or_6809;
-  assign _mux_6812 = _and_5402 ? 1'b0 : 1'b1;
-  assign _or_6813 = _and_5402 | _and_5398;
-  assign _mux_6814 = _and_5412 ? 1'b1 : 1'b0;
-  assign _or_6815 = _and_5412 | _and_5409;
-  assign _mux_6816 = _and_5398 ? 1'b1 : _mux_6814;
-  assign _or_6817 = _and_5398 | _or_6815;
-  assign _or_6818 = _and_5398 | _and_5412;
-  assign _mux_6819 = _and_5417 ? 1'b1 : 1'b0;
-  assign _or_6820 = _and_5417 | _and_5414;
-  assign _mux_6821 = _and_5398 ? 1'b0 : _mux_6819;
-  assign _or_6822 = _and_5398 | _or_6820;
-  assign _mux_6823 = _and_5424 ? 1'b0 : 1'b1;
-  assign _or_6824 = _and_5424 | _and_5420;
-  assign _mux_6825 = _and_5434 ? 1'b1 : 1'b0;
-  assign _or_6826 = _and_5434 | _and_5431;
-  assign _mux_6827 = _and_5420 ? 1'b1 : _mux_6825;
-  assign _or_6828 = _and_5420 | _or_6826;
-  assign _or_6829 = _and_5420 | _and_5434;
-  assign _mux_6830 = _and_5439 ? 1'b1 : 1'b0;
-  assign _or_6831 = _and_5439 | _and_5436;
-  assign _mux_6832 = _and_5420 ? 1'b0 : _mux_6830;
-  assign _or_6833 = _and_5420 | _or_6831;
-  assign _mux_6834 = _and_5446 ? 1'b0 : 1'b1;
-  assign _or_6835 = _and_5446 | _and_5442;
-  assign _mux_6836 = _and_5456 ? 1'b1 : 1'b0;
-  assign _or_6837 = _and_5456 | _and_5453;
-  assign _mux_6838 = _and_5442 ? 1'b1 : _mux_6836;
-  assign _or_6839 = _and_5442 | _or_6837;
-  assign _or_6840 = _and_5442 | _and_5456;
-  assign _mux_6841 = _and_5461 ? 1'b1 : 1'b0;
-  assign _or_6842 = _and_5461 | _and_5458;
-  assign _mux_6843 = _and_5442 ? 1'b0 : _mux_6841;
-  assign _or_6844 = _and_5442 | _or_6842;
-  assign _mux_6845 = _and_5468 ? 1'b0 : 1'b1;
-  assign _or_6846 = _and_5468 | _and_5464;
-  assign _mux_6847 = _and_5478 ? 1'b1 : 1'b0;
-  assign _or_6848 = _and_5478 | _and_5475;
-  assign _mux_6849 = _and_5464 ? 1'b1 : _mux_6847;
-  assign _or_6850 = _and_5464 | _or_6848;
-  assign _or_6851 = _and_5464 | _and_5478;
-  assign _mux_6852 = _and_5483 ? 1'b1 : 1'b0;
-  assign _or_6853 = _and_5483 | _and_5480;
-  assign _mux_6854 = _and_5464 ? 1'b0 : _mux_6852;
-  assign _or_6855 = _and_5464 | _or_6853;
-  assign _mux_6856 = _and_5490 ? 1'b0 : 1'b1;
-  assign _or_6857 = _and_5490 | _and_5486;
-  assign _mux_6858 = _and_5500 ? 1'b1 : 1'b0;
-  assign _or_6859 = _and_5500 | _and_5497;
-  assign _mux_6860 = _and_5486 ? 1'b1 : _mux_6858;
-  assign _or_6861 = _and_5486 | _or_6859;
-  assign _or_6862 = _and_5486 | _and_5500;
-  assign _mux_6863 = _and_5505 ? 1'b1 : 1'b0;
-  assign _or_6864 = _and_5505 | _and_5502;
-  assign _mux_6865 = _and_5486 ? 1'b0 : _mux_6863;
-  assign _or_6866 = _and_5486 | _or_6864;
-  assign _mux_6867 = _and_5512 ? 1'b0 : 1'b1;
-  assign _or_6868 = _and_5512 | _and_5508;
-  assign _mux_6869 = _and_5522 ? 1'b1 : 1'b0;
-  assign _or_6870 = _and_5522 | _and_5519;
-  assign _mux_6871 = _and_5508 ? 1'b1 : _mux_6869;
-  assign _or_6872 = _and_5508 | _or_6870;
-  assign _or_6873 = _and_5508 | _and_5522;
-  assign _mux_6874 = _and_5527 ? 1'b1 : 1'b0;
-  assign _or_6875 = _and_5527 | _and_5524;
-  assign _mux_6876 = _and_5508 ? 1'b0 : _mux_6874;
-  assign _or_6877 = _and_5508 | _or_6875;
-  assign _mux_6878 = _and_5534 ? 1'b0 : 1'b1;
-  assign _or_6879 = _and_5534 | _and_5530;
-  assign _mux_6880 = _and_5544 ? 1'b1 : 1'b0;
-  assign _or_6881 = _and_5544 | _and_5541;
-  assign _mux_6882 = _and_5530 ? 1'b1 : _mux_6880;
-  assign _or_6883 = _and_5530 | _or_6881;
-  assign _or_6884 = _and_5530 | _and_5544;
-  assign _mux_6885 = _and_5549 ? 1'b1 : 1'b0;
-  assign _or_6886 = _and_5549 | _and_5546;
-  assign _mux_6887 = _and_5530 ? 1'b0 : _mux_6885;
-  assign _or_6888 = _and_5530 | _or_6886;
-  assign _mux_6889 = _and_5556 ? 1'b0 : 1'b1;
-  assign _or_6890 = _and_5556 | _and_5552;
-  assign _mux_6891 = _and_5566 ? 1'b1 : 1'b0;
-  assign _or_6892 = _and_5566 | _and_5563;
-  assign _mux_6893 = _and_5552 ? 1'b1 : _mux_6891;
-  assign _or_6894 = _and_5552 | _or_6892;
-  assign _or_6895 = _and_5552 | _and_5566;
-  assign _mux_6896 = _and_5571 ? 1'b1 : 1'b0;
-  assign _or_6897 = _and_5571 | _and_5568;
-  assign _mux_6898 = _and_5552 ? 1'b0 : _mux_6896;
-  assign _or_6899 = _and_5552 | _or_6897;
-  assign _mux_6900 = _and_5578 ? 1'b0 : 1'b1;
-  assign _or_6901 = _and_5578 | _and_5574;
-  assign _mux_6902 = _and_5588 ? 1'b1 : 1'b0;
-  assign _or_6903 = _and_5588 | _and_5585;
-  assign _mux_6904 = _and_5574 ? 1'b1 : _mux_6902;
-  assign _or_6905 = _and_5574 | _or_6903;
-  assign _or_6906 = _and_5574 | _and_5588;
-  assign _mux_6907 = _and_5593 ? 1'b1 : 1'b0;
-  assign _or_6908 = _and_5593 | _and_5590;
-  assign _mux_6909 = _and_5574 ? 1'b0 : _mux_6907;
-  assign _or_6910 = _and_5574 | _or_6908;
-  assign _mux_6911 = _and_5600 ? 1'b0 : 1'b1;
-  assign _or_6912 = _and_5600 | _and_5596;
-  assign _mux_6913 = _and_5610 ? 1'b1 : 1'b0;
-  assign _or_6914 = _and_5610 | _and_5607;
-  assign _mux_6915 = _and_5596 ? 1'b1 : _mux_6913;
-  assign _or_6916 = _and_5596 | _or_6914;
-  assign _or_6917 = _and_5596 | _and_5610;
-  assign _mux_6918 = _and_5615 ? 1'b1 : 1'b0;
-  assign _or_6919 = _and_5615 | _and_5612;
-  assign _mux_6920 = _and_5596 ? 1'b0 : _mux_6918;
-  assign _or_6921 = _and_5596 | _or_6919;
-  assign _mux_6922 = _and_5622 ? 1'b0 : 1'b1;
-  assign _or_6923 = _and_5622 | _and_5618;
-  assign _mux_6924 = _and_5632 ? 1'b1 : 1'b0;
-  assign _or_6925 = _and_5632 | _and_5629;
-  assign _mux_6926 = _and_5618 ? 1'b1 : _mux_6924;
-  assign _or_6927 = _and_5618 | _or_6925;
-  assign _or_6928 = _and_5618 | _and_5632;
-  assign _mux_6929 = _and_5637 ? 1'b1 : 1'b0;
-  assign _or_6930 = _and_5637 | _and_5634;
-  assign _mux_6931 = _and_5618 ? 1'b0 : _mux_6929;
-  assign _or_6932 = _and_5618 | _or_6930;
-  assign _mux_6933 = _and_5644 ? 1'b0 : 1'b1;
-  assign _or_6934 = _and_5644 | _and_5640;
-  assign _mux_6935 = _and_5654 ? 1'b1 : 1'b0;
-  assign _or_6936 = _and_5654 | _and_5651;
-  assign _mux_6937 = _and_5640 ? 1'b1 : _mux_6935;
-  assign _or_6938 = _and_5640 | _or_6936;
-  assign _or_6939 = _and_5640 | _and_5654;
-  assign _mux_6940 = _and_5659 ? 1'b1 : 1'b0;
-  assign _or_6941 = _and_5659 | _and_5656;
-  assign _mux_6942 = _and_5640 ? 1'b0 : _mux_6940;
-  assign _or_6943 = _and_5640 | _or_6941;
-  assign _mux_6944 = _and_5666 ? 1'b0 : 1'b1;
-  assign _or_6945 = _and_5666 | _and_5662;
-  assign _mux_6946 = _and_5676 ? 1'b1 : 1'b0;
-  assign _or_6947 = _and_5676 | _and_5673;
-  assign _mux_6948 = _and_5662 ? 1'b1 : _mux_6946;
-  assign _or_6949 = _and_5662 | _or_6947;
-  assign _or_6950 = _and_5662 | _and_5676;
-  assign _mux_6951 = _and_5681 ? 1'b1 : 1'b0;
-  assign _or_6952 = _and_5681 | _and_5678;
-  assign _mux_6953 = _and_5662 ? 1'b0 : _mux_6951;
-  assign _or_6954 = _and_5662 | _or_6952;
-  assign _mux_6955 = _and_5688 ? 1'b0 : 1'b1;
-  assign _or_6956 = _and_5688 | _and_5684;
-  assign _mux_6957 = _and_5698 ? 1'b1 : 1'b0;
-  assign _or_6958 = _and_5698 | _and_5695;
-  assign _mux_6959 = _and_5684 ? 1'b1 : _mux_6957;
-  assign _or_6960 = _and_5684 | _or_6958;
-  assign _or_6961 = _and_5684 | _and_5698;
-  assign _mux_6962 = _and_5703 ? 1'b1 : 1'b0;
-  assign _or_6963 = _and_5703 | _and_5700;
-  assign _mux_6964 = _and_5684 ? 1'b0 : _mux_6962;
-  assign _or_6965 = _and_5684 | _or_6963;
-  assign _mux_6966 = _and_5710 ? 1'b0 : 1'b1;
-  assign _or_6967 = _and_5710 | _and_5706;
-  assign _mux_6968 = _and_5720 ? 1'b1 : 1'b0;
-  assign _or_6969 = _and_5720 | _and_5717;
-  assign _mux_6970 = _and_5706 ? 1'b1 : _mux_6968;
-  assign _or_6971 = _and_5706 | _or_6969;
-  assign _or_6972 = _and_5706 | _and_5720;
-  assign _mux_6973 = _and_5725 ? 1'b1 : 1'b0;
-  assign _or_6974 = _and_5725 | _and_5722;
-  assign _mux_6975 = _and_5706 ? 1'b0 : _mux_6973;
-  assign _or_6976 = _and_5706 | _or_6974;
-  assign _mux_6977 = _and_5732 ? 1'b0 : 1'b1;
-  assign _or_6978 = _and_5732 | _and_5728;
-  assign _mux_6979 = _and_5742 ? 1'b1 : 1'b0;
-  assign _or_6980 = _and_5742 | _and_5739;
-  assign _mux_6981 = _and_5728 ? 1'b1 : _mux_6979;
-  assign _or_6982 = _and_5728 | _or_6980;
-  assign _or_6983 = _and_5728 | _and_5742;
-  assign _mux_6984 = _and_5747 ? 1'b1 : 1'b0;
-  assign _or_6985 = _and_5747 | _and_5744;
-  assign _mux_6986 = _and_5728 ? 1'b0 : _mux_6984;
-  assign _or_6987 = _and_5728 | _or_6985;
-  assign _mux_6988 = _and_5754 ? 1'b0 : 1'b1;
-  assign _or_6989 = _and_5754 | _and_5750;
-  assign _mux_6990 = _and_5764 ? 1'b1 : 1'b0;
-  assign _or_6991 = _and_5764 | _and_5761;
-  assign _mux_6992 = _and_5750 ? 1'b1 : _mux_6990;
-  assign _or_6993 = _and_5750 | _or_6991;
-  assign _or_6994 = _and_5750 | _and_5764;
-  assign _mux_6995 = _and_5769 ? 1'b1 : 1'b0;
-  assign _or_6996 = _and_5769 | _and_5766;
-  assign _mux_6997 = _and_5750 ? 1'b0 : _mux_6995;
-  assign _or_6998 = _and_5750 | _or_6996;
-  assign _mux_6999 = _and_5776 ? 1'b0 : 1'b1;
-  assign _or_7000 = _and_5776 | _and_5772;
-  assign _mux_7001 = _and_5786 ? 1'b1 : 1'b0;
-  assign _or_7002 = _and_5786 | _and_5783;
-  assign _mux_7003 = _and_5772 ? 1'b1 : _mux_7001;
-  assign _or_7004 = _and_5772 | _or_7002;
-  assign _or_7005 = _and_5772 | _and_5786;
-  assign _mux_7006 = _and_5791 ? 1'b1 : 1'b0;
-  assign _or_7007 = _and_5791 | _and_5788;
-  assign _mux_7008 = _and_5772 ? 1'b0 : _mux_7006;
-  assign _or_7009 = _and_5772 | _or_7007;
-  assign _mux_7010 = _and_5798 ? 1'b0 : 1'b1;
-  assign _or_7011 = _and_5798 | _and_5794;
-  assign _mux_7012 = _and_5808 ? 1'b1 : 1'b0;
-  assign _or_7013 = _and_5808 | _and_5805;
-  assign _mux_7014 = _and_5794 ? 1'b1 : _mux_7012;
-  assign _or_7015 = _and_5794 | _or_7013;
-  assign _or_7016 = _and_5794 | _and_5808;
-  assign _mux_7017 = _and_5813 ? 1'b1 : 1'b0;
-  assign _or_7018 = _and_5813 | _and_5810;
-  assign _mux_7019 = _and_5794 ? 1'b0 : _mux_7017;
-  assign _or_7020 = _and_5794 | _or_7018;
-  assign _mux_7021 = _and_5820 ? 1'b0 : 1'b1;
-  assign _or_7022 = _and_5820 | _and_5816;
-  assign _mux_7023 = _and_5830 ? 1'b1 : 1'b0;
-  assign _or_7024 = _and_5830 | _and_5827;
-  assign _mux_7025 = _and_5816 ? 1'b1 : _mux_7023;
-  assign _or_7026 = _and_5816 | _or_7024;
-  assign _or_7027 = _and_5816 | _and_5830;
-  assign _mux_7028 = _and_5835 ? 1'b1 : 1'b0;
-  assign _or_7029 = _and_5835 | _and_5832;
-  assign _mux_7030 = _and_5816 ? 1'b0 : _mux_7028;
-  assign _or_7031 = _and_5816 | _or_7029;
-  assign _mux_7032 = _and_5842 ? 1'b0 : 1'b1;
-  assign _or_7033 = _and_5842 | _and_5838;
-  assign _mux_7034 = _and_5852 ? 1'b1 : 1'b0;
-  assign _or_7035 = _and_5852 | _and_5849;
-  assign _mux_7036 = _and_5838 ? 1'b1 : _mux_7034;
-  assign _or_7037 = _and_5838 | _or_7035;
-  assign _or_7038 = _and_5838 | _and_5852;
-  assign _mux_7039 = _and_5857 ? 1'b1 : 1'b0;
-  assign _or_7040 = _and_5857 | _and_5854;
-  assign _mux_7041 = _and_5838 ? 1'b0 : _mux_7039;
-  assign _or_7042 = _and_5838 | _or_7040;
-  assign _mux_7043 = _and_5864 ? 1'b0 : 1'b1;
-  assign _or_7044 = _and_5864 | _and_5860;
-  assign _mux_7045 = _and_5874 ? 1'b1 : 1'b0;
-  assign _or_7046 = _and_5874 | _and_5871;
-  assign _mux_7047 = _and_5860 ? 1'b1 : _mux_7045;
-  assign _or_7048 = _and_5860 | _or_7046;
-  assign _or_7049 = _and_5860 | _and_5874;
-  assign _mux_7050 = _and_5879 ? 1'b1 : 1'b0;
-  assign _or_7051 = _and_5879 | _and_5876;
-  assign _mux_7052 = _and_5860 ? 1'b0 : _mux_7050;
-  assign _or_7053 = _and_5860 | _or_7051;
-  assign _mux_7054 = _and_5886 ? 1'b0 : 1'b1;
-  assign _or_7055 = _and_5886 | _and_5882;
-  assign _mux_7056 = _and_5896 ? 1'b1 : 1'b0;
-  assign _or_7057 = _and_5896 | _and_5893;
-  assign _mux_7058 = _and_5882 ? 1'b1 : _mux_7056;
-  assign _or_7059 = _and_5882 | _or_7057;
-  assign _or_7060 = _and_5882 | _and_5896;
-  assign _mux_7061 = _and_5901 ? 1'b1 : 1'b0;
-  assign _or_7062 = _and_5901 | _and_5898;
-  assign _mux_7063 = _and_5882 ? 1'b0 : _mux_7061;
-  assign _or_7064 = _and_5882 | _or_7062;
-  assign _mux_7065 = _and_5908 ? 1'b0 : 1'b1;
-  assign _or_7066 = _and_5908 | _and_5904;
-  assign _mux_7067 = _and_5918 ? 1'b1 : 1'b0;
-  assign _or_7068 = _and_5918 | _and_5915;
-  assign _mux_7069 = _and_5904 ? 1'b1 : _mux_7067;
-  assign _or_7070 = _and_5904 | _or_7068;
-  assign _or_7071 = _and_5904 | _and_5918;
-  assign _mux_7072 = _and_5923 ? 1'b1 : 1'b0;
-  assign _or_7073 = _and_5923 | _and_5920;
-  assign _mux_7074 = _and_5904 ? 1'b0 : _mux_7072;
-  assign _or_7075 = _and_5904 | _or_7073;
-  assign _mux_7076 = _and_5930 ? 1'b0 : 1'b1;
-  assign _or_7077 = _and_5930 | _and_5926;
-  assign _mux_7078 = _and_5940 ? 1'b1 : 1'b0;
-  assign _or_7079 = _and_5940 | _and_5937;
-  assign _mux_7080 = _and_5926 ? 1'b1 : _mux_7078;
-  assign _or_7081 = _and_5926 | _or_7079;
-  assign _or_7082 = _and_5926 | _and_5940;
-  assign _mux_7083 = _and_5945 ? 1'b1 : 1'b0;
-  assign _or_7084 = _and_5945 | _and_5942;
-  assign _mux_7085 = _and_5926 ? 1'b0 : _mux_7083;
-  assign _or_7086 = _and_5926 | _or_7084;
-  assign _mux_7087 = _and_5952 ? 1'b0 : 1'b1;
-  assign _or_7088 = _and_5952 | _and_5948;
-  assign _mux_7089 = _and_5962 ? 1'b1 : 1'b0;
-  assign _or_7090 = _and_5962 | _and_5959;
-  assign _mux_7091 = _and_5948 ? 1'b1 : _mux_7089;
-  assign _or_7092 = _and_5948 | _or_7090;
-  assign _or_7093 = _and_5948 | _and_5962;
-  assign _mux_7094 = _and_5967 ? 1'b1 : 1'b0;
-  assign _or_7095 = _and_5967 | _and_5964;
-  assign _mux_7096 = _and_5948 ? 1'b0 : _mux_7094;
-  assign _or_7097 = _and_5948 | _or_7095;
-  assign _mux_7098 = _and_5974 ? 1'b0 : 1'b1;
-  assign _or_7099 = _and_5974 | _and_5970;
-  assign _mux_7100 = _and_5984 ? 1'b1 : 1'b0;
-  assign _or_7101 = _and_5984 | _and_5981;
-  assign _mux_7102 = _and_5970 ? 1'b1 : _mux_7100;
-  assign _or_7103 = _and_5970 | _or_7101;
-  assign _or_7104 = _and_5970 | _and_5984;
-  assign _mux_7105 = _and_5989 ? 1'b1 : 1'b0;
-  assign _or_7106 = _and_5989 | _and_5986;
-  assign _mux_7107 = _and_5970 ? 1'b0 : _mux_7105;
-  assign _or_7108 = _and_5970 | _or_7106;
-  assign _mux_7109 = _and_5996 ? 1'b0 : 1'b1;
-  assign _or_7110 = _and_5996 | _and_5992;
-  assign _mux_7111 = _and_6006 ? 1'b1 : 1'b0;
-  assign _or_7112 = _and_6006 | _and_6003;
-  assign _mux_7113 = _and_5992 ? 1'b1 : _mux_7111;
-  assign _or_7114 = _and_5992 | _or_7112;
-  assign _or_7115 = _and_5992 | _and_6006;
-  assign _mux_7116 = _and_6011 ? 1'b1 : 1'b0;
-  assign _or_7117 = _and_6011 | _and_6008;
-  assign _mux_7118 = _and_5992 ? 1'b0 : _mux_7116;
-  assign _or_7119 = _and_5992 | _or_7117;
-  assign _mux_7120 = _and_6018 ? 1'b0 : 1'b1;
-  assign _or_7121 = _and_6018 | _and_6014;
-  assign _mux_7122 = _and_6028 ? 1'b1 : 1'b0;
-  assign _or_7123 = _and_6028 | _and_6025;
-  assign _mux_7124 = _and_6014 ? 1'b1 : _mux_7122;
-  assign _or_7125 = _and_6014 | _or_7123;
-  assign _or_7126 = _and_6014 | _and_6028;
-  assign _mux_7127 = _and_6033 ? 1'b1 : 1'b0;
-  assign _or_7128 = _and_6033 | _and_6030;
-  assign _mux_7129 = _and_6014 ? 1'b0 : _mux_7127;
-  assign _or_7130 = _and_6014 | _or_7128;
-  assign _mux_7131 = _and_6040 ? 1'b0 : 1'b1;
-  assign _or_7132 = _and_6040 | _and_6036;
-  assign _mux_7133 = _and_6050 ? 1'b1 : 1'b0;
-  assign _or_7134 = _and_6050 | _and_6047;
-  assign _mux_7135 = _and_6036 ? 1'b1 : _mux_7133;
-  assign _or_7136 = _and_6036 | _or_7134;
-  assign _or_7137 = _and_6036 | _and_6050;
-  assign _mux_7138 = _and_6055 ? 1'b1 : 1'b0;
-  assign _or_7139 = _and_6055 | _and_6052;
-  assign _mux_7140 = _and_6036 ? 1'b0 : _mux_7138;
-  assign _or_7141 = _and_6036 | _or_7139;
-  assign _mux_7142 = _and_6062 ? 1'b0 : 1'b1;
-  assign _or_7143 = _and_6062 | _and_6058;
-  assign _mux_7144 = _and_6072 ? 1'b1 : 1'b0;
-  assign _or_7145 = _and_6072 | _and_6069;
-  assign _mux_7146 = _and_6058 ? 1'b1 : _mux_7144;
-  assign _or_7147 = _and_6058 | _or_7145;
-  assign _or_7148 = _and_6058 | _and_6072;
-  assign _mux_7149 = _and_6077 ? 1'b1 : 1'b0;
-  assign _or_7150 = _and_6077 | _and_6074;
-  assign _mux_7151 = _and_6058 ? 1'b0 : _mux_7149;
-  assign _or_7152 = _and_6058 | _or_7150;
-  assign _mux_7153 = _and_6084 ? 1'b0 : 1'b1;
-  assign _or_7154 = _and_6084 | _and_6080;
-  assign _mux_7155 = _and_6094 ? 1'b1 : 1'b0;
-  assign _or_7156 = _and_6094 | _and_6091;
-  assign _mux_7157 = _and_6080 ? 1'b1 : _mux_7155;
-  assign _or_7158 = _and_6080 | _or_7156;
-  assign _or_7159 = _and_6080 | _and_6094;
-  assign _mux_7160 = _and_6099 ? 1'b1 : 1'b0;
-  assign _or_7161 = _and_6099 | _and_6096;
-  assign _mux_7162 = _and_6080 ? 1'b0 : _mux_7160;
-  assign _or_7163 = _and_6080 | _or_7161;
-  assign _mux_7164 = _and_6106 ? 1'b0 : 1'b1;
-  assign _or_7165 = _and_6106 | _and_6102;
-  assign _mux_7166 = _and_6116 ? 1'b1 : 1'b0;
-  assign _or_7167 = _and_6116 | _and_6113;
-  assign _mux_7168 = _and_6102 ? 1'b1 : _mux_7166;
-  assign _or_7169 = _and_6102 | _or_7167;
-  assign _or_7170 = _and_6102 | _and_6116;
-  assign _mux_7171 = _and_6121 ? 1'b1 : 1'b0;
-  assign _or_7172 = _and_6121 | _and_6118;
-  assign _mux_7173 = _and_6102 ? 1'b0 : _mux_7171;
-  assign _or_7174 = _and_6102 | _or_7172;
-  assign _mux_7175 = _and_6128 ? 1'b0 : 1'b1;
-  assign _or_7176 = _and_6128 | _and_6124;
-  assign _mux_7177 = _and_6138 ? 1'b1 : 1'b0;
-  assign _or_7178 = _and_6138 | _and_6135;
-  assign _mux_7179 = _and_6124 ? 1'b1 : _mux_7177;
-  assign _or_7180 = _and_6124 | _or_7178;
-  assign _or_7181 = _and_6124 | _and_6138;
-  assign _mux_7182 = _and_6143 ? 1'b1 : 1'b0;
-  assign _or_7183 = _and_6143 | _and_6140;
-  assign _mux_7184 = _and_6124 ? 1'b0 : _mux_7182;
-  assign _or_7185 = _and_6124 | _or_7183;
-  assign _mux_7186 = _and_6150 ? 1'b0 : 1'b1;
-  assign _or_7187 = _and_6150 | _and_6146;
-  assign _mux_7188 = _and_6160 ? 1'b1 : 1'b0;
-  assign _or_7189 = _and_6160 | _and_6157;
-  assign _mux_7190 = _and_6146 ? 1'b1 : _mux_7188;
-  assign _or_7191 = _and_6146 | _or_7189;
-  assign _or_7192 = _and_6146 | _and_6160;
-  assign _mux_7193 = _and_6165 ? 1'b1 : 1'b0;
-  assign _or_7194 = _and_6165 | _and_6162;
-  assign _mux_7195 = _and_6146 ? 1'b0 : _mux_7193;
-  assign _or_7196 = _and_6146 | _or_7194;
-  assign _mux_7197 = _and_6172 ? 1'b0 : 1'b1;
-  assign _or_7198 = _and_6172 | _and_6168;
-  assign _mux_7199 = _and_6182 ? 1'b1 : 1'b0;
-  assign _or_7200 = _and_6182 | _and_6179;
-  assign _mux_7201 = _and_6168 ? 1'b1 : _mux_7199;
-  assign _or_7202 = _and_6168 | _or_7200;
-  assign _or_7203 = _and_6168 | _and_6182;
-  assign _mux_7204 = _and_6187 ? 1'b1 : 1'b0;
-  assign _or_7205 = _and_6187 | _and_6184;
-  assign _mux_7206 = _and_6168 ? 1'b0 : _mux_7204;
-  assign _or_7207 = _and_6168 | _or_7205;
-  assign _mux_7208 = _and_6194 ? 1'b0 : 1'b1;
-  assign _or_7209 = _and_6194 | _and_6190;
-  assign _mux_7210 = _and_6204 ? 1'b1 : 1'b0;
-  assign _or_7211 = _and_6204 | _and_6201;
-  assign _mux_7212 = _and_6190 ? 1'b1 : _mux_7210;
-  assign _or_7213 = _and_6190 | _or_7211;
-  assign _or_7214 = _and_6190 | _and_6204;
-  assign _mux_7215 = _and_6209 ? 1'b1 : 1'b0;
-  assign _or_7216 = _and_6209 | _and_6206;
-  assign _mux_7217 = _and_6190 ? 1'b0 : _mux_7215;
-  assign _or_7218 = _and_6190 | _or_7216;
-  assign _mux_7219 = _and_6216 ? 1'b0 : 1'b1;
-  assign _or_7220 = _and_6216 | _and_6212;
-  assign _mux_7221 = _and_6226 ? 1'b1 : 1'b0;
-  assign _or_7222 = _and_6226 | _and_6223;
-  assign _mux_7223 = _and_6212 ? 1'b1 : _mux_7221;
-  assign _or_7224 = _and_6212 | _or_7222;
-  assign _or_7225 = _and_6212 | _and_6226;
-  assign _mux_7226 = _and_6231 ? 1'b1 : 1'b0;
-  assign _or_7227 = _and_6231 | _and_6228;
-  assign _mux_7228 = _and_6212 ? 1'b0 : _mux_7226;
-  assign _or_7229 = _and_6212 | _or_7227;
-  assign _mux_7230 = _and_6238 ? 1'b0 : 1'b1;
-  assign _or_7231 = _and_6238 | _and_6234;
-  assign _mux_7232 = _and_6248 ? 1'b1 : 1'b0;
-  assign _or_7233 = _and_6248 | _and_6245;
-  assign _mux_7234 = _and_6234 ? 1'b1 : _mux_7232;
-  assign _or_7235 = _and_6234 | _or_7233;
-  assign _or_7236 = _and_6234 | _and_6248;
-  assign _mux_7237 = _and_6253 ? 1'b1 : 1'b0;
-  assign _or_7238 = _and_6253 | _and_6250;
-  assign _mux_7239 = _and_6234 ? 1'b0 : _mux_7237;
-  assign _or_7240 = _and_6234 | _or_7238;
-  assign _mux_7241 = _and_6260 ? 1'b0 : 1'b1;
-  assign _or_7242 = _and_6260 | _and_6256;
-  assign _mux_7243 = _and_6270 ? 1'b1 : 1'b0;
-  assign _or_7244 = _and_6270 | _and_6267;
-  assign _mux_7245 = _and_6256 ? 1'b1 : _mux_7243;
-  assign _or_7246 = _and_6256 | _or_7244;
-  assign _or_7247 = _and_6256 | _and_6270;
-  assign _mux_7248 = _and_6275 ? 1'b1 : 1'b0;
-  assign _or_7249 = _and_6275 | _and_6272;
-  assign _mux_7250 = _and_6256 ? 1'b0 : _mux_7248;
-  assign _or_7251 = _and_6256 | _or_7249;
-  assign _mux_7252 = _and_6282 ? 1'b0 : 1'b1;
-  assign _or_7253 = _and_6282 | _and_6278;
-  assign _mux_7254 = _and_6292 ? 1'b1 : 1'b0;
-  assign _or_7255 = _and_6292 | _and_6289;
-  assign _mux_7256 = _and_6278 ? 1'b1 : _mux_7254;
-  assign _or_7257 = _and_6278 | _or_7255;
-  assign _or_7258 = _and_6278 | _and_6292;
-  assign _mux_7259 = _and_6297 ? 1'b1 : 1'b0;
-  assign _or_7260 = _and_6297 | _and_6294;
-  assign _mux_7261 = _and_6278 ? 1'b0 : _mux_7259;
-  assign _or_7262 = _and_6278 | _or_7260;
-  assign _mux_7263 = _and_6304 ? 1'b0 : 1'b1;
-  assign _or_7264 = _and_6304 | _and_6300;
-  assign _mux_7265 = _and_6314 ? 1'b1 : 1'b0;
-  assign _or_7266 = _and_6314 | _and_6311;
-  assign _mux_7267 = _and_6300 ? 1'b1 : _mux_7265;
-  assign _or_7268 = _and_6300 | _or_7266;
-  assign _or_7269 = _and_6300 | _and_6314;
-  assign _mux_7270 = _and_6319 ? 1'b1 : 1'b0;
-  assign _or_7271 = _and_6319 | _and_6316;
-  assign _mux_7272 = _and_6300 ? 1'b0 : _mux_7270;
-  assign _or_7273 = _and_6300 | _or_7271;
-  assign _mux_7274 = _and_6326 ? 1'b0 : 1'b1;
-  assign _or_7275 = _and_6326 | _and_6322;
-  assign _mux_7276 = _and_6336 ? 1'b1 : 1'b0;
-  assign _or_7277 = _and_6336 | _and_6333;
-  assign _mux_7278 = _and_6322 ? 1'b1 : _mux_7276;
-  assign _or_7279 = _and_6322 | _or_7277;
-  assign _or_7280 = _and_6322 | _and_6336;
-  assign _mux_7281 = _and_6341 ? 1'b1 : 1'b0;
-  assign _or_7282 = _and_6341 | _and_6338;
-  assign _mux_7283 = _and_6322 ? 1'b0 : _mux_7281;
-  assign _or_7284 = _and_6322 | _or_7282;
-  assign _mux_7285 = _and_6348 ? 1'b0 : 1'b1;
-  assign _or_7286 = _and_6348 | _and_6344;
-  assign _mux_7287 = _and_6358 ? 1'b1 : 1'b0;
-  assign _or_7288 = _and_6358 | _and_6355;
-  assign _mux_7289 = _and_6344 ? 1'b1 : _mux_7287;
-  assign _or_7290 = _and_6344 | _or_7288;
-  assign _or_7291 = _and_6344 | _and_6358;
-  assign _mux_7292 = _and_6363 ? 1'b1 : 1'b0;
-  assign _or_7293 = _and_6363 | _and_6360;
-  assign _mux_7294 = _and_6344 ? 1'b0 : _mux_7292;
-  assign _or_7295 = _and_6344 | _or_7293;
-  assign _mux_7296 = _and_6370 ? 1'b0 : 1'b1;
-  assign _or_7297 = _and_6370 | _and_6366;
-  assign _mux_7298 = _and_6380 ? 1'b1 : 1'b0;
-  assign _or_7299 = _and_6380 | _and_6377;
-  assign _mux_7300 = _and_6366 ? 1'b1 : _mux_7298;
-  assign _or_7301 = _and_6366 | _or_7299;
-  assign _or_7302 = _and_6366 | _and_6380;
-  assign _mux_7303 = _and_6385 ? 1'b1 : 1'b0;
-  assign _or_7304 = _and_6385 | _and_6382;
-  assign _mux_7305 = _and_6366 ? 1'b0 : _mux_7303;
-  assign _or_7306 = _and_6366 | _or_7304;
-  assign _mux_7307 = _and_6392 ? 1'b0 : 1'b1;
-  assign _or_7308 = _and_6392 | _and_6388;
-  assign _mux_7309 = _and_6402 ? 1'b1 : 1'b0;
-  assign _or_7310 = _and_6402 | _and_6399;
-  assign _mux_7311 = _and_6388 ? 1'b1 : _mux_7309;
-  assign _or_7312 = _and_6388 | _or_7310;
-  assign _or_7313 = _and_6388 | _and_6402;
-  assign _mux_7314 = _and_6407 ? 1'b1 : 1'b0;
-  assign _or_7315 = _and_6407 | _and_6404;
-  assign _mux_7316 = _and_6388 ? 1'b0 : _mux_7314;
-  assign _or_7317 = _and_6388 | _or_7315;
-  assign _mux_7318 = _and_6414 ? 1'b0 : 1'b1;
-  assign _or_7319 = _and_6414 | _and_6410;
-  assign _mux_7320 = _and_6424 ? 1'b1 : 1'b0;
-  assign _or_7321 = _and_6424 | _and_6421;
-  assign _mux_7322 = _and_6410 ? 1'b1 : _mux_7320;
-  assign _or_7323 = _and_6410 | _or_7321;
-  assign _or_7324 = _and_6410 | _and_6424;
-  assign _mux_7325 = _and_6429 ? 1'b1 : 1'b0;
-  assign _or_7326 = _and_6429 | _and_6426;
-  assign _mux_7327 = _and_6410 ? 1'b0 : _mux_7325;
-  assign _or_7328 = _and_6410 | _or_7326;
-  assign _mux_7329 = _and_6436 ? 1'b0 : 1'b1;
-  assign _or_7330 = _and_6436 | _and_6432;
-  assign _mux_7331 = _and_6446 ? 1'b1 : 1'b0;
-  assign _or_7332 = _and_6446 | _and_6443;
-  assign _mux_7333 = _and_6432 ? 1'b1 : _mux_7331;
-  assign _or_7334 = _and_6432 | _or_7332;
-  assign _or_7335 = _and_6432 | _and_6446;
-  assign _mux_7336 = _and_6451 ? 1'b1 : 1'b0;
-  assign _or_7337 = _and_6451 | _and_6448;
-  assign _mux_7338 = _and_6432 ? 1'b0 : _mux_7336;
-  assign _or_7339 = _and_6432 | _or_7337;
-  assign _mux_7340 = _and_6458 ? 1'b0 : 1'b1;
-  assign _or_7341 = _and_6458 | _and_6454;
-  assign _mux_7342 = _and_6468 ? 1'b1 : 1'b0;
-  assign _or_7343 = _and_6468 | _and_6465;
-  assign _mux_7344 = _and_6454 ? 1'b1 : _mux_7342;
-  assign _or_7345 = _and_6454 | _or_7343;
-  assign _or_7346 = _and_6454 | _and_6468;
-  assign _mux_7347 = _and_6473 ? 1'b1 : 1'b0;
-  assign _or_7348 = _and_6473 | _and_6470;
-  assign _mux_7349 = _and_6454 ? 1'b0 : _mux_7347;
-  assign _or_7350 = _and_6454 | _or_7348;
-  assign _mux_7351 = _and_6480 ? 1'b0 : 1'b1;
-  assign _or_7352 = _and_6480 | _and_6476;
-  assign _mux_7353 = _and_6490 ? 1'b1 : 1'b0;
-  assign _or_7354 = _and_6490 | _and_6487;
-  assign _mux_7355 = _and_6476 ? 1'b1 : _mux_7353;
-  assign _or_7356 = _and_6476 | _or_7354;
-  assign _or_7357 = _and_6476 | _and_6490;
-  assign _mux_7358 = _and_6495 ? 1'b1 : 1'b0;
-  assign _or_7359 = _and_6495 | _and_6492;
-  assign _mux_7360 = _and_6476 ? 1'b0 : _mux_7358;
-  assign _or_7361 = _and_6476 | _or_7359;
-  assign _mux_7362 = _and_6502 ? 1'b0 : 1'b1;
-  assign _or_7363 = _and_6502 | _and_6498;
-  assign _mux_7364 = _and_6512 ? 1'b1 : 1'b0;
-  assign _or_7365 = _and_6512 | _and_6509;
-  assign _mux_7366 = _and_6498 ? 1'b1 : _mux_7364;
-  assign _or_7367 = _and_6498 | _or_7365;
-  assign _or_7368 = _and_6498 | _and_6512;
-  assign _mux_7369 = _and_6517 ? 1'b1 : 1'b0;
-  assign _or_7370 = _and_6517 | _and_6514;
-  assign _mux_7371 = _and_6498 ? 1'b0 : _mux_7369;
-  assign _or_7372 = _and_6498 | _or_7370;
-  assign _mux_7373 = _and_6524 ? 1'b0 : 1'b1;
-  assign _or_7374 = _and_6524 | _and_6520;
-  assign _mux_7375 = _and_6534 ? 1'b1 : 1'b0;
-  assign _or_7376 = _and_6534 | _and_6531;
-  assign _mux_7377 = _and_6520 ? 1'b1 : _mux_7375;
-  assign _or_7378 = _and_6520 | _or_7376;
-  assign _or_7379 = _and_6520 | _and_6534;
-  assign _mux_7380 = _and_6539 ? 1'b1 : 1'b0;
-  assign _or_7381 = _and_6539 | _and_6536;
-  assign _mux_7382 = _and_6520 ? 1'b0 : _mux_7380;
-  assign _or_7383 = _and_6520 | _or_7381;
-  assign _mux_7384 = _and_6546 ? 1'b0 : 1'b1;
-  assign _or_7385 = _and_6546 | _and_6542;
-  assign _mux_7386 = _and_6556 ? 1'b1 : 1'b0;
-  assign _or_7387 = _and_6556 | _and_6553;
-  assign _mux_7388 = _and_6542 ? 1'b1 : _mux_7386;
-  assign _or_7389 = _and_6542 | _or_7387;
-  assign _or_7390 = _and_6542 | _and_6556;
-  assign _mux_7391 = _and_6561 ? 1'b1 : 1'b0;
-  assign _or_7392 = _and_6561 | _and_6558;
-  assign _mux_7393 = _and_6542 ? 1'b0 : _mux_7391;
-  assign _or_7394 = _and_6542 | _or_7392;
+  assign full = _mux_6321;
+  assign _or_1996 = fill_valid | full;
+  assign _and_1997 = req_valid & _or_1996;
+  assign _not_1998 = ~_and_1997;
+  assign _and_1999 = req_valid & _not_1998;
+  assign _and_2000 = _and_1999 & search_hit;
+  assign _gt_2002 = req_hbs > 2'h0;
+  assign _gt_2004 = req_hbs > 2'h1;
+  assign _gt_2006 = req_hbs > 2'h2;
+  assign _cat_2007 = {_gt_2006, _gt_2004, _gt_2002};
+  assign _slice_2008 = req_blk[26:3];
+  assign _slice_2009 = req_blk[2:0];
+  assign _not_2010 = ~_cat_2007;
+  assign _and_2011 = _slice_2009 & _not_2010;
+  assign _cat_2012 = {_slice_2008, _and_2011};
+  assign kind = _mux_6319;
+  assign new_hbs = _mux_6317;
+  assign _not_2018 = ~_ror_1993;
+  assign _not_2019 = ~search_primary;
+  assign _not_2021 = ~_ror_1775;
+  assign _not_2023 = ~_ror_1775;
+  assign _not_2024 = ~icnt_ready;
+  assign _or_2025 = _not_2023 | _not_2024;
+  assign _eq_2029 = kind == 2'h3;
+  assign _slice_2030 = _cat_1514[0];
+  assign _slice_2031 = _cat_1992[0];
+  assign _slice_2032 = _cat_1992[1];
+  assign _slice_2033 = _cat_1514[1];
+  assign _slice_2034 = _cat_1992[0];
+  assign _slice_2035 = _cat_1992[1];
+  assign _slice_2036 = _cat_1514[2];
+  assign _slice_2037 = _cat_1992[0];
+  assign _slice_2038 = _cat_1992[1];
+  assign _slice_2039 = _cat_1514[3];
+  assign _slice_2040 = _cat_1992[0];
+  assign _slice_2041 = _cat_1992[1];
+  assign _slice_2042 = _cat_1514[4];
+  assign _slice_2043 = _cat_1992[0];
+  assign _slice_2044 = _cat_1992[1];
+  assign _slice_2045 = _cat_1514[5];
+  assign _slice_2046 = _cat_1992[0];
+  assign _slice_2047 = _cat_1992[1];
+  assign _slice_2048 = _cat_1514[6];
+  assign _slice_2049 = _cat_1992[0];
+  assign _slice_2050 = _cat_1992[1];
+  assign _slice_2051 = _cat_1514[7];
+  assign _slice_2052 = _cat_1992[0];
+  assign _slice_2053 = _cat_1992[1];
+  assign _slice_2054 = _cat_1514[8];
+  assign _slice_2055 = _cat_1992[0];
+  assign _slice_2056 = _cat_1992[1];
+  assign _slice_2057 = _cat_1514[9];
+  assign _slice_2058 = _cat_1992[0];
+  assign _slice_2059 = _cat_1992[1];
+  assign _slice_2060 = _cat_1514[10];
+  assign _slice_2061 = _cat_1992[0];
+  assign _slice_2062 = _cat_1992[1];
+  assign _slice_2063 = _cat_1514[11];
+  assign _slice_2064 = _cat_1992[0];
+  assign _slice_2065 = _cat_1992[1];
+  assign _slice_2066 = _cat_1514[12];
+  assign _slice_2067 = _cat_1992[0];
+  assign _slice_2068 = _cat_1992[1];
+  assign _slice_2069 = _cat_1514[13];
+  assign _slice_2070 = _cat_1992[0];
+  assign _slice_2071 = _cat_1992[1];
+  assign _slice_2072 = _cat_1514[14];
+  assign _slice_2073 = _cat_1992[0];
+  assign _slice_2074 = _cat_1992[1];
+  assign _slice_2075 = _cat_1514[15];
+  assign _slice_2076 = _cat_1992[0];
+  assign _slice_2077 = _cat_1992[1];
+  assign _slice_2078 = _cat_1514[16];
+  assign _slice_2079 = _cat_1992[0];
+  assign _slice_2080 = _cat_1992[1];
+  assign _slice_2081 = _cat_1514[17];
+  assign _slice_2082 = _cat_1992[0];
+  assign _slice_2083 = _cat_1992[1];
+  assign _slice_2084 = _cat_1514[18];
+  assign _slice_2085 = _cat_1992[0];
+  assign _slice_2086 = _cat_1992[1];
+  assign _slice_2087 = _cat_1514[19];
+  assign _slice_2088 = _cat_1992[0];
+  assign _slice_2089 = _cat_1992[1];
+  assign _slice_2090 = _cat_1514[20];
+  assign _slice_2091 = _cat_1992[0];
+  assign _slice_2092 = _cat_1992[1];
+  assign _slice_2093 = _cat_1514[21];
+  assign _slice_2094 = _cat_1992[0];
+  assign _slice_2095 = _cat_1992[1];
+  assign _slice_2096 = _cat_1514[22];
+  assign _slice_2097 = _cat_1992[0];
+  assign _slice_2098 = _cat_1992[1];
+  assign _slice_2099 = _cat_1514[23];
+  assign _slice_2100 = _cat_1992[0];
+  assign _slice_2101 = _cat_1992[1];
+  assign _slice_2102 = _cat_1514[24];
+  assign _slice_2103 = _cat_1992[0];
+  assign _slice_2104 = _cat_1992[1];
+  assign _slice_2105 = _cat_1514[25];
+  assign _slice_2106 = _cat_1992[0];
+  assign _slice_2107 = _cat_1992[1];
+  assign _slice_2108 = _cat_1514[26];
+  assign _slice_2109 = _cat_1992[0];
+  assign _slice_2110 = _cat_1992[1];
+  assign _slice_2111 = _cat_1514[27];
+  assign _slice_2112 = _cat_1992[0];
+  assign _slice_2113 = _cat_1992[1];
+  assign _slice_2114 = _cat_1514[28];
+  assign _slice_2115 = _cat_1992[0];
+  assign _slice_2116 = _cat_1992[1];
+  assign _slice_2117 = _cat_1514[29];
+  assign _slice_2118 = _cat_1992[0];
+  assign _slice_2119 = _cat_1992[1];
+  assign _slice_2120 = _cat_1514[30];
+  assign _slice_2121 = _cat_1992[0];
+  assign _slice_2122 = _cat_1992[1];
+  assign _slice_2123 = _cat_1514[31];
+  assign _slice_2124 = _cat_1992[0];
+  assign _slice_2125 = _cat_1992[1];
+  assign _slice_2126 = _cat_1514[32];
+  assign _slice_2127 = _cat_1992[0];
+  assign _slice_2128 = _cat_1992[1];
+  assign _slice_2129 = _cat_1514[33];
+  assign _slice_2130 = _cat_1992[0];
+  assign _slice_2131 = _cat_1992[1];
+  assign _slice_2132 = _cat_1514[34];
+  assign _slice_2133 = _cat_1992[0];
+  assign _slice_2134 = _cat_1992[1];
+  assign _slice_2135 = _cat_1514[35];
+  assign _slice_2136 = _cat_1992[0];
+  assign _slice_2137 = _cat_1992[1];
+  assign _slice_2138 = _cat_1514[36];
+  assign _slice_2139 = _cat_1992[0];
+  assign _slice_2140 = _cat_1992[1];
+  assign _slice_2141 = _cat_1514[37];
+  assign _slice_2142 = _cat_1992[0];
+  assign _slice_2143 = _cat_1992[1];
+  assign _slice_2144 = _cat_1514[38];
+  assign _slice_2145 = _cat_1992[0];
+  assign _slice_2146 = _cat_1992[1];
+  assign _slice_2147 = _cat_1514[39];
+  assign _slice_2148 = _cat_1992[0];
+  assign _slice_2149 = _cat_1992[1];
+  assign _slice_2150 = _cat_1514[40];
+  assign _slice_2151 = _cat_1992[0];
+  assign _slice_2152 = _cat_1992[1];
+  assign _slice_2153 = _cat_1514[41];
+  assign _slice_2154 = _cat_1992[0];
+  assign _slice_2155 = _cat_1992[1];
+  assign _slice_2156 = _cat_1514[42];
+  assign _slice_2157 = _cat_1992[0];
+  assign _slice_2158 = _cat_1992[1];
+  assign _slice_2159 = _cat_1514[43];
+  assign _slice_2160 = _cat_1992[0];
+  assign _slice_2161 = _cat_1992[1];
+  assign _slice_2162 = _cat_1514[44];
+  assign _slice_2163 = _cat_1992[0];
+  assign _slice_2164 = _cat_1992[1];
+  assign _slice_2165 = _cat_1514[45];
+  assign _slice_2166 = _cat_1992[0];
+  assign _slice_2167 = _cat_1992[1];
+  assign _slice_2168 = _cat_1514[46];
+  assign _slice_2169 = _cat_1992[0];
+  assign _slice_2170 = _cat_1992[1];
+  assign _slice_2171 = _cat_1514[47];
+  assign _slice_2172 = _cat_1992[0];
+  assign _slice_2173 = _cat_1992[1];
+  assign _slice_2174 = _cat_1514[48];
+  assign _slice_2175 = _cat_1992[0];
+  assign _slice_2176 = _cat_1992[1];
+  assign _slice_2177 = _cat_1514[49];
+  assign _slice_2178 = _cat_1992[0];
+  assign _slice_2179 = _cat_1992[1];
+  assign _slice_2180 = _cat_1514[50];
+  assign _slice_2181 = _cat_1992[0];
+  assign _slice_2182 = _cat_1992[1];
+  assign _slice_2183 = _cat_1514[51];
+  assign _slice_2184 = _cat_1992[0];
+  assign _slice_2185 = _cat_1992[1];
+  assign _slice_2186 = _cat_1514[52];
+  assign _slice_2187 = _cat_1992[0];
+  assign _slice_2188 = _cat_1992[1];
+  assign _slice_2189 = _cat_1514[53];
+  assign _slice_2190 = _cat_1992[0];
+  assign _slice_2191 = _cat_1992[1];
+  assign _slice_2192 = _cat_1514[54];
+  assign _slice_2193 = _cat_1992[0];
+  assign _slice_2194 = _cat_1992[1];
+  assign _slice_2195 = _cat_1514[55];
+  assign _slice_2196 = _cat_1992[0];
+  assign _slice_2197 = _cat_1992[1];
+  assign _slice_2198 = _cat_1514[56];
+  assign _slice_2199 = _cat_1992[0];
+  assign _slice_2200 = _cat_1992[1];
+  assign _slice_2201 = _cat_1514[57];
+  assign _slice_2202 = _cat_1992[0];
+  assign _slice_2203 = _cat_1992[1];
+  assign _slice_2204 = _cat_1514[58];
+  assign _slice_2205 = _cat_1992[0];
+  assign _slice_2206 = _cat_1992[1];
+  assign _slice_2207 = _cat_1514[59];
+  assign _slice_2208 = _cat_1992[0];
+  assign _slice_2209 = _cat_1992[1];
+  assign _slice_2210 = _cat_1514[60];
+  assign _slice_2211 = _cat_1992[0];
+  assign _slice_2212 = _cat_1992[1];
+  assign _slice_2213 = _cat_1514[61];
+  assign _slice_2214 = _cat_1992[0];
+  assign _slice_2215 = _cat_1992[1];
+  assign _slice_2216 = _cat_1514[62];
+  assign _slice_2217 = _cat_1992[0];
+  assign _slice_2218 = _cat_1992[1];
+  assign _slice_2219 = _cat_1514[63];
+  assign _slice_2220 = _cat_1992[0];
+  assign _slice_2221 = _cat_1992[1];
+  assign _eq_2223 = kind == 2'h1;
+  assign _eq_2225 = kind == 2'h2;
+  assign _or_2226 = _eq_2223 | _eq_2225;
+  assign _slice_2227 = _cat_1774[0];
+  assign _slice_2231 = _cat_1774[1];
+  assign _slice_2235 = _cat_1774[2];
+  assign _slice_2239 = _cat_1774[3];
+  assign _slice_2243 = _cat_1774[4];
+  assign _slice_2247 = _cat_1774[5];
+  assign _slice_2251 = _cat_1774[6];
+  assign _slice_2255 = _cat_1774[7];
+  assign _slice_2259 = _cat_1774[8];
+  assign _slice_2263 = _cat_1774[9];
+  assign _slice_2267 = _cat_1774[10];
+  assign _slice_2271 = _cat_1774[11];
+  assign _slice_2275 = _cat_1774[12];
+  assign _slice_2279 = _cat_1774[13];
+  assign _slice_2283 = _cat_1774[14];
+  assign _slice_2287 = _cat_1774[15];
+  assign _slice_2291 = _cat_1774[16];
+  assign _slice_2295 = _cat_1774[17];
+  assign _slice_2299 = _cat_1774[18];
+  assign _slice_2303 = _cat_1774[19];
+  assign _slice_2307 = _cat_1774[20];
+  assign _slice_2311 = _cat_1774[21];
+  assign _slice_2315 = _cat_1774[22];
+  assign _slice_2319 = _cat_1774[23];
+  assign _slice_2323 = _cat_1774[24];
+  assign _slice_2327 = _cat_1774[25];
+  assign _slice_2331 = _cat_1774[26];
+  assign _slice_2335 = _cat_1774[27];
+  assign _slice_2339 = _cat_1774[28];
+  assign _slice_2343 = _cat_1774[29];
+  assign _slice_2347 = _cat_1774[30];
+  assign _slice_2351 = _cat_1774[31];
+  assign _slice_2355 = _cat_1774[32];
+  assign _slice_2359 = _cat_1774[33];
+  assign _slice_2363 = _cat_1774[34];
+  assign _slice_2367 = _cat_1774[35];
+  assign _slice_2371 = _cat_1774[36];
+  assign _slice_2375 = _cat_1774[37];
+  assign _slice_2379 = _cat_1774[38];
+  assign _slice_2383 = _cat_1774[39];
+  assign _slice_2387 = _cat_1774[40];
+  assign _slice_2391 = _cat_1774[41];
+  assign _slice_2395 = _cat_1774[42];
+  assign _slice_2399 = _cat_1774[43];
+  assign _slice_2403 = _cat_1774[44];
+  assign _slice_2407 = _cat_1774[45];
+  assign _slice_2411 = _cat_1774[46];
+  assign _slice_2415 = _cat_1774[47];
+  assign _slice_2419 = _cat_1774[48];
+  assign _slice_2423 = _cat_1774[49];
+  assign _slice_2427 = _cat_1774[50];
+  assign _slice_2431 = _cat_1774[51];
+  assign _slice_2435 = _cat_1774[52];
+  assign _slice_2439 = _cat_1774[53];
+  assign _slice_2443 = _cat_1774[54];
+  assign _slice_2447 = _cat_1774[55];
+  assign _slice_2451 = _cat_1774[56];
+  assign _slice_2455 = _cat_1774[57];
+  assign _slice_2459 = _cat_1774[58];
+  assign _slice_2463 = _cat_1774[59];
+  assign _slice_2467 = _cat_1774[60];
+  assign _slice_2471 = _cat_1774[61];
+  assign _slice_2475 = _cat_1774[62];
+  assign _slice_2479 = _cat_1774[63];
+  assign _gt_2484 = fill_hbs > 2'h0;
+  assign _gt_2486 = fill_hbs > 2'h1;
+  assign _gt_2488 = fill_hbs > 2'h2;
+  assign _cat_2489 = {_gt_2488, _gt_2486, _gt_2484};
+  assign _slice_2490 = p_tag_0[26:3];
+  assign _slice_2491 = fill_blk[26:3];
+  assign _eq_2492 = _slice_2490 == _slice_2491;
+  assign _slice_2493 = p_tag_0[2:0];
+  assign _slice_2494 = fill_blk[2:0];
+  assign _xor_2495 = _slice_2493 ^ _slice_2494;
+  assign _not_2496 = ~_xor_2495;
+  assign _not_2497 = ~p_y_0;
+  assign _and_2498 = p_v_0 & _not_2497;
+  assign _or_2499 = _not_2496 | _cat_2489;
+  assign _rand_2500 = &_or_2499;
+  assign _and_2501 = _eq_2492 & _rand_2500;
+  assign _and_2502 = _and_2498 & _and_2501;
+  assign _slice_2503 = p_tag_0[2:0];
+  assign _and_2504 = _slice_2503 & _cat_2489;
+  always @(*) begin
+    case (_and_2504)
+      3'd0: _sel_2505 = fill_data_0;
+      3'd1: _sel_2505 = fill_data_1;
+      3'd2: _sel_2505 = fill_data_2;
+      3'd3: _sel_2505 = fill_data_3;
+      3'd4: _sel_2505 = fill_data_4;
+      3'd5: _sel_2505 = fill_data_5;
+      3'd6: _sel_2505 = fill_data_6;
+      3'd7: _sel_2505 = fill_data_7;
+      default: _sel_2505 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2507 = _and_2504 == 3'h0;
+  assign _eq_2509 = _and_2504 == 3'h1;
+  assign _eq_2511 = _and_2504 == 3'h2;
+  assign _eq_2513 = _and_2504 == 3'h3;
+  assign _eq_2515 = _and_2504 == 3'h4;
+  assign _eq_2517 = _and_2504 == 3'h5;
+  assign _eq_2519 = _and_2504 == 3'h6;
+  assign _eq_2521 = _and_2504 == 3'h7;
+  assign _cat_2522 = {_eq_2521, _eq_2519, _eq_2517, _eq_2515, _eq_2513, _eq_2511, _eq_2509, _eq_2507};
+  assign _repl_2523 = {8{_and_2502}};
+  assign _and_2524 = _cat_2522 & _repl_2523;
+  assign _and_2525 = fill_valid & _and_2502;
+  assign _slice_2527 = p_tag_1[26:3];
+  assign _slice_2528 = fill_blk[26:3];
+  assign _eq_2529 = _slice_2527 == _slice_2528;
+  assign _slice_2530 = p_tag_1[2:0];
+  assign _slice_2531 = fill_blk[2:0];
+  assign _xor_2532 = _slice_2530 ^ _slice_2531;
+  assign _not_2533 = ~_xor_2532;
+  assign _not_2534 = ~p_y_1;
+  assign _and_2535 = p_v_1 & _not_2534;
+  assign _or_2536 = _not_2533 | _cat_2489;
+  assign _rand_2537 = &_or_2536;
+  assign _and_2538 = _eq_2529 & _rand_2537;
+  assign _and_2539 = _and_2535 & _and_2538;
+  assign _slice_2540 = p_tag_1[2:0];
+  assign _and_2541 = _slice_2540 & _cat_2489;
+  always @(*) begin
+    case (_and_2541)
+      3'd0: _sel_2542 = fill_data_0;
+      3'd1: _sel_2542 = fill_data_1;
+      3'd2: _sel_2542 = fill_data_2;
+      3'd3: _sel_2542 = fill_data_3;
+      3'd4: _sel_2542 = fill_data_4;
+      3'd5: _sel_2542 = fill_data_5;
+      3'd6: _sel_2542 = fill_data_6;
+      3'd7: _sel_2542 = fill_data_7;
+      default: _sel_2542 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2544 = _and_2541 == 3'h0;
+  assign _eq_2546 = _and_2541 == 3'h1;
+  assign _eq_2548 = _and_2541 == 3'h2;
+  assign _eq_2550 = _and_2541 == 3'h3;
+  assign _eq_2552 = _and_2541 == 3'h4;
+  assign _eq_2554 = _and_2541 == 3'h5;
+  assign _eq_2556 = _and_2541 == 3'h6;
+  assign _eq_2558 = _and_2541 == 3'h7;
+  assign _cat_2559 = {_eq_2558, _eq_2556, _eq_2554, _eq_2552, _eq_2550, _eq_2548, _eq_2546, _eq_2544};
+  assign _repl_2560 = {8{_and_2539}};
+  assign _and_2561 = _cat_2559 & _repl_2560;
+  assign _and_2562 = fill_valid & _and_2539;
+  assign _slice_2564 = p_tag_2[26:3];
+  assign _slice_2565 = fill_blk[26:3];
+  assign _eq_2566 = _slice_2564 == _slice_2565;
+  assign _slice_2567 = p_tag_2[2:0];
+  assign _slice_2568 = fill_blk[2:0];
+  assign _xor_2569 = _slice_2567 ^ _slice_2568;
+  assign _not_2570 = ~_xor_2569;
+  assign _not_2571 = ~p_y_2;
+  assign _and_2572 = p_v_2 & _not_2571;
+  assign _or_2573 = _not_2570 | _cat_2489;
+  assign _rand_2574 = &_or_2573;
+  assign _and_2575 = _eq_2566 & _rand_2574;
+  assign _and_2576 = _and_2572 & _and_2575;
+  assign _slice_2577 = p_tag_2[2:0];
+  assign _and_2578 = _slice_2577 & _cat_2489;
+  always @(*) begin
+    case (_and_2578)
+      3'd0: _sel_2579 = fill_data_0;
+      3'd1: _sel_2579 = fill_data_1;
+      3'd2: _sel_2579 = fill_data_2;
+      3'd3: _sel_2579 = fill_data_3;
+      3'd4: _sel_2579 = fill_data_4;
+      3'd5: _sel_2579 = fill_data_5;
+      3'd6: _sel_2579 = fill_data_6;
+      3'd7: _sel_2579 = fill_data_7;
+      default: _sel_2579 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2581 = _and_2578 == 3'h0;
+  assign _eq_2583 = _and_2578 == 3'h1;
+  assign _eq_2585 = _and_2578 == 3'h2;
+  assign _eq_2587 = _and_2578 == 3'h3;
+  assign _eq_2589 = _and_2578 == 3'h4;
+  assign _eq_2591 = _and_2578 == 3'h5;
+  assign _eq_2593 = _and_2578 == 3'h6;
+  assign _eq_2595 = _and_2578 == 3'h7;
+  assign _cat_2596 = {_eq_2595, _eq_2593, _eq_2591, _eq_2589, _eq_2587, _eq_2585, _eq_2583, _eq_2581};
+  assign _repl_2597 = {8{_and_2576}};
+  assign _and_2598 = _cat_2596 & _repl_2597;
+  assign _and_2599 = fill_valid & _and_2576;
+  assign _slice_2601 = p_tag_3[26:3];
+  assign _slice_2602 = fill_blk[26:3];
+  assign _eq_2603 = _slice_2601 == _slice_2602;
+  assign _slice_2604 = p_tag_3[2:0];
+  assign _slice_2605 = fill_blk[2:0];
+  assign _xor_2606 = _slice_2604 ^ _slice_2605;
+  assign _not_2607 = ~_xor_2606;
+  assign _not_2608 = ~p_y_3;
+  assign _and_2609 = p_v_3 & _not_2608;
+  assign _or_2610 = _not_2607 | _cat_2489;
+  assign _rand_2611 = &_or_2610;
+  assign _and_2612 = _eq_2603 & _rand_2611;
+  assign _and_2613 = _and_2609 & _and_2612;
+  assign _slice_2614 = p_tag_3[2:0];
+  assign _and_2615 = _slice_2614 & _cat_2489;
+  always @(*) begin
+    case (_and_2615)
+      3'd0: _sel_2616 = fill_data_0;
+      3'd1: _sel_2616 = fill_data_1;
+      3'd2: _sel_2616 = fill_data_2;
+      3'd3: _sel_2616 = fill_data_3;
+      3'd4: _sel_2616 = fill_data_4;
+      3'd5: _sel_2616 = fill_data_5;
+      3'd6: _sel_2616 = fill_data_6;
+      3'd7: _sel_2616 = fill_data_7;
+      default: _sel_2616 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2618 = _and_2615 == 3'h0;
+  assign _eq_2620 = _and_2615 == 3'h1;
+  assign _eq_2622 = _and_2615 == 3'h2;
+  assign _eq_2624 = _and_2615 == 3'h3;
+  assign _eq_2626 = _and_2615 == 3'h4;
+  assign _eq_2628 = _and_2615 == 3'h5;
+  assign _eq_2630 = _and_2615 == 3'h6;
+  assign _eq_2632 = _and_2615 == 3'h7;
+  assign _cat_2633 = {_eq_2632, _eq_2630, _eq_2628, _eq_2626, _eq_2624, _eq_2622, _eq_2620, _eq_2618};
+  assign _repl_2634 = {8{_and_2613}};
+  assign _and_2635 = _cat_2633 & _repl_2634;
+  assign _and_2636 = fill_valid & _and_2613;
+  assign _slice_2638 = p_tag_4[26:3];
+  assign _slice_2639 = fill_blk[26:3];
+  assign _eq_2640 = _slice_2638 == _slice_2639;
+  assign _slice_2641 = p_tag_4[2:0];
+  assign _slice_2642 = fill_blk[2:0];
+  assign _xor_2643 = _slice_2641 ^ _slice_2642;
+  assign _not_2644 = ~_xor_2643;
+  assign _not_2645 = ~p_y_4;
+  assign _and_2646 = p_v_4 & _not_2645;
+  assign _or_2647 = _not_2644 | _cat_2489;
+  assign _rand_2648 = &_or_2647;
+  assign _and_2649 = _eq_2640 & _rand_2648;
+  assign _and_2650 = _and_2646 & _and_2649;
+  assign _slice_2651 = p_tag_4[2:0];
+  assign _and_2652 = _slice_2651 & _cat_2489;
+  always @(*) begin
+    case (_and_2652)
+      3'd0: _sel_2653 = fill_data_0;
+      3'd1: _sel_2653 = fill_data_1;
+      3'd2: _sel_2653 = fill_data_2;
+      3'd3: _sel_2653 = fill_data_3;
+      3'd4: _sel_2653 = fill_data_4;
+      3'd5: _sel_2653 = fill_data_5;
+      3'd6: _sel_2653 = fill_data_6;
+      3'd7: _sel_2653 = fill_data_7;
+      default: _sel_2653 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2655 = _and_2652 == 3'h0;
+  assign _eq_2657 = _and_2652 == 3'h1;
+  assign _eq_2659 = _and_2652 == 3'h2;
+  assign _eq_2661 = _and_2652 == 3'h3;
+  assign _eq_2663 = _and_2652 == 3'h4;
+  assign _eq_2665 = _and_2652 == 3'h5;
+  assign _eq_2667 = _and_2652 == 3'h6;
+  assign _eq_2669 = _and_2652 == 3'h7;
+  assign _cat_2670 = {_eq_2669, _eq_2667, _eq_2665, _eq_2663, _eq_2661, _eq_2659, _eq_2657, _eq_2655};
+  assign _repl_2671 = {8{_and_2650}};
+  assign _and_2672 = _cat_2670 & _repl_2671;
+  assign _and_2673 = fill_valid & _and_2650;
+  assign _slice_2675 = p_tag_5[26:3];
+  assign _slice_2676 = fill_blk[26:3];
+  assign _eq_2677 = _slice_2675 == _slice_2676;
+  assign _slice_2678 = p_tag_5[2:0];
+  assign _slice_2679 = fill_blk[2:0];
+  assign _xor_2680 = _slice_2678 ^ _slice_2679;
+  assign _not_2681 = ~_xor_2680;
+  assign _not_2682 = ~p_y_5;
+  assign _and_2683 = p_v_5 & _not_2682;
+  assign _or_2684 = _not_2681 | _cat_2489;
+  assign _rand_2685 = &_or_2684;
+  assign _and_2686 = _eq_2677 & _rand_2685;
+  assign _and_2687 = _and_2683 & _and_2686;
+  assign _slice_2688 = p_tag_5[2:0];
+  assign _and_2689 = _slice_2688 & _cat_2489;
+  always @(*) begin
+    case (_and_2689)
+      3'd0: _sel_2690 = fill_data_0;
+      3'd1: _sel_2690 = fill_data_1;
+      3'd2: _sel_2690 = fill_data_2;
+      3'd3: _sel_2690 = fill_data_3;
+      3'd4: _sel_2690 = fill_data_4;
+      3'd5: _sel_2690 = fill_data_5;
+      3'd6: _sel_2690 = fill_data_6;
+      3'd7: _sel_2690 = fill_data_7;
+      default: _sel_2690 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2692 = _and_2689 == 3'h0;
+  assign _eq_2694 = _and_2689 == 3'h1;
+  assign _eq_2696 = _and_2689 == 3'h2;
+  assign _eq_2698 = _and_2689 == 3'h3;
+  assign _eq_2700 = _and_2689 == 3'h4;
+  assign _eq_2702 = _and_2689 == 3'h5;
+  assign _eq_2704 = _and_2689 == 3'h6;
+  assign _eq_2706 = _and_2689 == 3'h7;
+  assign _cat_2707 = {_eq_2706, _eq_2704, _eq_2702, _eq_2700, _eq_2698, _eq_2696, _eq_2694, _eq_2692};
+  assign _repl_2708 = {8{_and_2687}};
+  assign _and_2709 = _cat_2707 & _repl_2708;
+  assign _and_2710 = fill_valid & _and_2687;
+  assign _slice_2712 = p_tag_6[26:3];
+  assign _slice_2713 = fill_blk[26:3];
+  assign _eq_2714 = _slice_2712 == _slice_2713;
+  assign _slice_2715 = p_tag_6[2:0];
+  assign _slice_2716 = fill_blk[2:0];
+  assign _xor_2717 = _slice_2715 ^ _slice_2716;
+  assign _not_2718 = ~_xor_2717;
+  assign _not_2719 = ~p_y_6;
+  assign _and_2720 = p_v_6 & _not_2719;
+  assign _or_2721 = _not_2718 | _cat_2489;
+  assign _rand_2722 = &_or_2721;
+  assign _and_2723 = _eq_2714 & _rand_2722;
+  assign _and_2724 = _and_2720 & _and_2723;
+  assign _slice_2725 = p_tag_6[2:0];
+  assign _and_2726 = _slice_2725 & _cat_2489;
+  always @(*) begin
+    case (_and_2726)
+      3'd0: _sel_2727 = fill_data_0;
+      3'd1: _sel_2727 = fill_data_1;
+      3'd2: _sel_2727 = fill_data_2;
+      3'd3: _sel_2727 = fill_data_3;
+      3'd4: _sel_2727 = fill_data_4;
+      3'd5: _sel_2727 = fill_data_5;
+      3'd6: _sel_2727 = fill_data_6;
+      3'd7: _sel_2727 = fill_data_7;
+      default: _sel_2727 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2729 = _and_2726 == 3'h0;
+  assign _eq_2731 = _and_2726 == 3'h1;
+  assign _eq_2733 = _and_2726 == 3'h2;
+  assign _eq_2735 = _and_2726 == 3'h3;
+  assign _eq_2737 = _and_2726 == 3'h4;
+  assign _eq_2739 = _and_2726 == 3'h5;
+  assign _eq_2741 = _and_2726 == 3'h6;
+  assign _eq_2743 = _and_2726 == 3'h7;
+  assign _cat_2744 = {_eq_2743, _eq_2741, _eq_2739, _eq_2737, _eq_2735, _eq_2733, _eq_2731, _eq_2729};
+  assign _repl_2745 = {8{_and_2724}};
+  assign _and_2746 = _cat_2744 & _repl_2745;
+  assign _and_2747 = fill_valid & _and_2724;
+  assign _slice_2749 = p_tag_7[26:3];
+  assign _slice_2750 = fill_blk[26:3];
+  assign _eq_2751 = _slice_2749 == _slice_2750;
+  assign _slice_2752 = p_tag_7[2:0];
+  assign _slice_2753 = fill_blk[2:0];
+  assign _xor_2754 = _slice_2752 ^ _slice_2753;
+  assign _not_2755 = ~_xor_2754;
+  assign _not_2756 = ~p_y_7;
+  assign _and_2757 = p_v_7 & _not_2756;
+  assign _or_2758 = _not_2755 | _cat_2489;
+  assign _rand_2759 = &_or_2758;
+  assign _and_2760 = _eq_2751 & _rand_2759;
+  assign _and_2761 = _and_2757 & _and_2760;
+  assign _slice_2762 = p_tag_7[2:0];
+  assign _and_2763 = _slice_2762 & _cat_2489;
+  always @(*) begin
+    case (_and_2763)
+      3'd0: _sel_2764 = fill_data_0;
+      3'd1: _sel_2764 = fill_data_1;
+      3'd2: _sel_2764 = fill_data_2;
+      3'd3: _sel_2764 = fill_data_3;
+      3'd4: _sel_2764 = fill_data_4;
+      3'd5: _sel_2764 = fill_data_5;
+      3'd6: _sel_2764 = fill_data_6;
+      3'd7: _sel_2764 = fill_data_7;
+      default: _sel_2764 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2766 = _and_2763 == 3'h0;
+  assign _eq_2768 = _and_2763 == 3'h1;
+  assign _eq_2770 = _and_2763 == 3'h2;
+  assign _eq_2772 = _and_2763 == 3'h3;
+  assign _eq_2774 = _and_2763 == 3'h4;
+  assign _eq_2776 = _and_2763 == 3'h5;
+  assign _eq_2778 = _and_2763 == 3'h6;
+  assign _eq_2780 = _and_2763 == 3'h7;
+  assign _cat_2781 = {_eq_2780, _eq_2778, _eq_2776, _eq_2774, _eq_2772, _eq_2770, _eq_2768, _eq_2766};
+  assign _repl_2782 = {8{_and_2761}};
+  assign _and_2783 = _cat_2781 & _repl_2782;
+  assign _and_2784 = fill_valid & _and_2761;
+  assign _slice_2786 = p_tag_8[26:3];
+  assign _slice_2787 = fill_blk[26:3];
+  assign _eq_2788 = _slice_2786 == _slice_2787;
+  assign _slice_2789 = p_tag_8[2:0];
+  assign _slice_2790 = fill_blk[2:0];
+  assign _xor_2791 = _slice_2789 ^ _slice_2790;
+  assign _not_2792 = ~_xor_2791;
+  assign _not_2793 = ~p_y_8;
+  assign _and_2794 = p_v_8 & _not_2793;
+  assign _or_2795 = _not_2792 | _cat_2489;
+  assign _rand_2796 = &_or_2795;
+  assign _and_2797 = _eq_2788 & _rand_2796;
+  assign _and_2798 = _and_2794 & _and_2797;
+  assign _slice_2799 = p_tag_8[2:0];
+  assign _and_2800 = _slice_2799 & _cat_2489;
+  always @(*) begin
+    case (_and_2800)
+      3'd0: _sel_2801 = fill_data_0;
+      3'd1: _sel_2801 = fill_data_1;
+      3'd2: _sel_2801 = fill_data_2;
+      3'd3: _sel_2801 = fill_data_3;
+      3'd4: _sel_2801 = fill_data_4;
+      3'd5: _sel_2801 = fill_data_5;
+      3'd6: _sel_2801 = fill_data_6;
+      3'd7: _sel_2801 = fill_data_7;
+      default: _sel_2801 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2803 = _and_2800 == 3'h0;
+  assign _eq_2805 = _and_2800 == 3'h1;
+  assign _eq_2807 = _and_2800 == 3'h2;
+  assign _eq_2809 = _and_2800 == 3'h3;
+  assign _eq_2811 = _and_2800 == 3'h4;
+  assign _eq_2813 = _and_2800 == 3'h5;
+  assign _eq_2815 = _and_2800 == 3'h6;
+  assign _eq_2817 = _and_2800 == 3'h7;
+  assign _cat_2818 = {_eq_2817, _eq_2815, _eq_2813, _eq_2811, _eq_2809, _eq_2807, _eq_2805, _eq_2803};
+  assign _repl_2819 = {8{_and_2798}};
+  assign _and_2820 = _cat_2818 & _repl_2819;
+  assign _and_2821 = fill_valid & _and_2798;
+  assign _slice_2823 = p_tag_9[26:3];
+  assign _slice_2824 = fill_blk[26:3];
+  assign _eq_2825 = _slice_2823 == _slice_2824;
+  assign _slice_2826 = p_tag_9[2:0];
+  assign _slice_2827 = fill_blk[2:0];
+  assign _xor_2828 = _slice_2826 ^ _slice_2827;
+  assign _not_2829 = ~_xor_2828;
+  assign _not_2830 = ~p_y_9;
+  assign _and_2831 = p_v_9 & _not_2830;
+  assign _or_2832 = _not_2829 | _cat_2489;
+  assign _rand_2833 = &_or_2832;
+  assign _and_2834 = _eq_2825 & _rand_2833;
+  assign _and_2835 = _and_2831 & _and_2834;
+  assign _slice_2836 = p_tag_9[2:0];
+  assign _and_2837 = _slice_2836 & _cat_2489;
+  always @(*) begin
+    case (_and_2837)
+      3'd0: _sel_2838 = fill_data_0;
+      3'd1: _sel_2838 = fill_data_1;
+      3'd2: _sel_2838 = fill_data_2;
+      3'd3: _sel_2838 = fill_data_3;
+      3'd4: _sel_2838 = fill_data_4;
+      3'd5: _sel_2838 = fill_data_5;
+      3'd6: _sel_2838 = fill_data_6;
+      3'd7: _sel_2838 = fill_data_7;
+      default: _sel_2838 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2840 = _and_2837 == 3'h0;
+  assign _eq_2842 = _and_2837 == 3'h1;
+  assign _eq_2844 = _and_2837 == 3'h2;
+  assign _eq_2846 = _and_2837 == 3'h3;
+  assign _eq_2848 = _and_2837 == 3'h4;
+  assign _eq_2850 = _and_2837 == 3'h5;
+  assign _eq_2852 = _and_2837 == 3'h6;
+  assign _eq_2854 = _and_2837 == 3'h7;
+  assign _cat_2855 = {_eq_2854, _eq_2852, _eq_2850, _eq_2848, _eq_2846, _eq_2844, _eq_2842, _eq_2840};
+  assign _repl_2856 = {8{_and_2835}};
+  assign _and_2857 = _cat_2855 & _repl_2856;
+  assign _and_2858 = fill_valid & _and_2835;
+  assign _slice_2860 = p_tag_10[26:3];
+  assign _slice_2861 = fill_blk[26:3];
+  assign _eq_2862 = _slice_2860 == _slice_2861;
+  assign _slice_2863 = p_tag_10[2:0];
+  assign _slice_2864 = fill_blk[2:0];
+  assign _xor_2865 = _slice_2863 ^ _slice_2864;
+  assign _not_2866 = ~_xor_2865;
+  assign _not_2867 = ~p_y_10;
+  assign _and_2868 = p_v_10 & _not_2867;
+  assign _or_2869 = _not_2866 | _cat_2489;
+  assign _rand_2870 = &_or_2869;
+  assign _and_2871 = _eq_2862 & _rand_2870;
+  assign _and_2872 = _and_2868 & _and_2871;
+  assign _slice_2873 = p_tag_10[2:0];
+  assign _and_2874 = _slice_2873 & _cat_2489;
+  always @(*) begin
+    case (_and_2874)
+      3'd0: _sel_2875 = fill_data_0;
+      3'd1: _sel_2875 = fill_data_1;
+      3'd2: _sel_2875 = fill_data_2;
+      3'd3: _sel_2875 = fill_data_3;
+      3'd4: _sel_2875 = fill_data_4;
+      3'd5: _sel_2875 = fill_data_5;
+      3'd6: _sel_2875 = fill_data_6;
+      3'd7: _sel_2875 = fill_data_7;
+      default: _sel_2875 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2877 = _and_2874 == 3'h0;
+  assign _eq_2879 = _and_2874 == 3'h1;
+  assign _eq_2881 = _and_2874 == 3'h2;
+  assign _eq_2883 = _and_2874 == 3'h3;
+  assign _eq_2885 = _and_2874 == 3'h4;
+  assign _eq_2887 = _and_2874 == 3'h5;
+  assign _eq_2889 = _and_2874 == 3'h6;
+  assign _eq_2891 = _and_2874 == 3'h7;
+  assign _cat_2892 = {_eq_2891, _eq_2889, _eq_2887, _eq_2885, _eq_2883, _eq_2881, _eq_2879, _eq_2877};
+  assign _repl_2893 = {8{_and_2872}};
+  assign _and_2894 = _cat_2892 & _repl_2893;
+  assign _and_2895 = fill_valid & _and_2872;
+  assign _slice_2897 = p_tag_11[26:3];
+  assign _slice_2898 = fill_blk[26:3];
+  assign _eq_2899 = _slice_2897 == _slice_2898;
+  assign _slice_2900 = p_tag_11[2:0];
+  assign _slice_2901 = fill_blk[2:0];
+  assign _xor_2902 = _slice_2900 ^ _slice_2901;
+  assign _not_2903 = ~_xor_2902;
+  assign _not_2904 = ~p_y_11;
+  assign _and_2905 = p_v_11 & _not_2904;
+  assign _or_2906 = _not_2903 | _cat_2489;
+  assign _rand_2907 = &_or_2906;
+  assign _and_2908 = _eq_2899 & _rand_2907;
+  assign _and_2909 = _and_2905 & _and_2908;
+  assign _slice_2910 = p_tag_11[2:0];
+  assign _and_2911 = _slice_2910 & _cat_2489;
+  always @(*) begin
+    case (_and_2911)
+      3'd0: _sel_2912 = fill_data_0;
+      3'd1: _sel_2912 = fill_data_1;
+      3'd2: _sel_2912 = fill_data_2;
+      3'd3: _sel_2912 = fill_data_3;
+      3'd4: _sel_2912 = fill_data_4;
+      3'd5: _sel_2912 = fill_data_5;
+      3'd6: _sel_2912 = fill_data_6;
+      3'd7: _sel_2912 = fill_data_7;
+      default: _sel_2912 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2914 = _and_2911 == 3'h0;
+  assign _eq_2916 = _and_2911 == 3'h1;
+  assign _eq_2918 = _and_2911 == 3'h2;
+  assign _eq_2920 = _and_2911 == 3'h3;
+  assign _eq_2922 = _and_2911 == 3'h4;
+  assign _eq_2924 = _and_2911 == 3'h5;
+  assign _eq_2926 = _and_2911 == 3'h6;
+  assign _eq_2928 = _and_2911 == 3'h7;
+  assign _cat_2929 = {_eq_2928, _eq_2926, _eq_2924, _eq_2922, _eq_2920, _eq_2918, _eq_2916, _eq_2914};
+  assign _repl_2930 = {8{_and_2909}};
+  assign _and_2931 = _cat_2929 & _repl_2930;
+  assign _and_2932 = fill_valid & _and_2909;
+  assign _slice_2934 = p_tag_12[26:3];
+  assign _slice_2935 = fill_blk[26:3];
+  assign _eq_2936 = _slice_2934 == _slice_2935;
+  assign _slice_2937 = p_tag_12[2:0];
+  assign _slice_2938 = fill_blk[2:0];
+  assign _xor_2939 = _slice_2937 ^ _slice_2938;
+  assign _not_2940 = ~_xor_2939;
+  assign _not_2941 = ~p_y_12;
+  assign _and_2942 = p_v_12 & _not_2941;
+  assign _or_2943 = _not_2940 | _cat_2489;
+  assign _rand_2944 = &_or_2943;
+  assign _and_2945 = _eq_2936 & _rand_2944;
+  assign _and_2946 = _and_2942 & _and_2945;
+  assign _slice_2947 = p_tag_12[2:0];
+  assign _and_2948 = _slice_2947 & _cat_2489;
+  always @(*) begin
+    case (_and_2948)
+      3'd0: _sel_2949 = fill_data_0;
+      3'd1: _sel_2949 = fill_data_1;
+      3'd2: _sel_2949 = fill_data_2;
+      3'd3: _sel_2949 = fill_data_3;
+      3'd4: _sel_2949 = fill_data_4;
+      3'd5: _sel_2949 = fill_data_5;
+      3'd6: _sel_2949 = fill_data_6;
+      3'd7: _sel_2949 = fill_data_7;
+      default: _sel_2949 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2951 = _and_2948 == 3'h0;
+  assign _eq_2953 = _and_2948 == 3'h1;
+  assign _eq_2955 = _and_2948 == 3'h2;
+  assign _eq_2957 = _and_2948 == 3'h3;
+  assign _eq_2959 = _and_2948 == 3'h4;
+  assign _eq_2961 = _and_2948 == 3'h5;
+  assign _eq_2963 = _and_2948 == 3'h6;
+  assign _eq_2965 = _and_2948 == 3'h7;
+  assign _cat_2966 = {_eq_2965, _eq_2963, _eq_2961, _eq_2959, _eq_2957, _eq_2955, _eq_2953, _eq_2951};
+  assign _repl_2967 = {8{_and_2946}};
+  assign _and_2968 = _cat_2966 & _repl_2967;
+  assign _and_2969 = fill_valid & _and_2946;
+  assign _slice_2971 = p_tag_13[26:3];
+  assign _slice_2972 = fill_blk[26:3];
+  assign _eq_2973 = _slice_2971 == _slice_2972;
+  assign _slice_2974 = p_tag_13[2:0];
+  assign _slice_2975 = fill_blk[2:0];
+  assign _xor_2976 = _slice_2974 ^ _slice_2975;
+  assign _not_2977 = ~_xor_2976;
+  assign _not_2978 = ~p_y_13;
+  assign _and_2979 = p_v_13 & _not_2978;
+  assign _or_2980 = _not_2977 | _cat_2489;
+  assign _rand_2981 = &_or_2980;
+  assign _and_2982 = _eq_2973 & _rand_2981;
+  assign _and_2983 = _and_2979 & _and_2982;
+  assign _slice_2984 = p_tag_13[2:0];
+  assign _and_2985 = _slice_2984 & _cat_2489;
+  always @(*) begin
+    case (_and_2985)
+      3'd0: _sel_2986 = fill_data_0;
+      3'd1: _sel_2986 = fill_data_1;
+      3'd2: _sel_2986 = fill_data_2;
+      3'd3: _sel_2986 = fill_data_3;
+      3'd4: _sel_2986 = fill_data_4;
+      3'd5: _sel_2986 = fill_data_5;
+      3'd6: _sel_2986 = fill_data_6;
+      3'd7: _sel_2986 = fill_data_7;
+      default: _sel_2986 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_2988 = _and_2985 == 3'h0;
+  assign _eq_2990 = _and_2985 == 3'h1;
+  assign _eq_2992 = _and_2985 == 3'h2;
+  assign _eq_2994 = _and_2985 == 3'h3;
+  assign _eq_2996 = _and_2985 == 3'h4;
+  assign _eq_2998 = _and_2985 == 3'h5;
+  assign _eq_3000 = _and_2985 == 3'h6;
+  assign _eq_3002 = _and_2985 == 3'h7;
+  assign _cat_3003 = {_eq_3002, _eq_3000, _eq_2998, _eq_2996, _eq_2994, _eq_2992, _eq_2990, _eq_2988};
+  assign _repl_3004 = {8{_and_2983}};
+  assign _and_3005 = _cat_3003 & _repl_3004;
+  assign _and_3006 = fill_valid & _and_2983;
+  assign _slice_3008 = p_tag_14[26:3];
+  assign _slice_3009 = fill_blk[26:3];
+  assign _eq_3010 = _slice_3008 == _slice_3009;
+  assign _slice_3011 = p_tag_14[2:0];
+  assign _slice_3012 = fill_blk[2:0];
+  assign _xor_3013 = _slice_3011 ^ _slice_3012;
+  assign _not_3014 = ~_xor_3013;
+  assign _not_3015 = ~p_y_14;
+  assign _and_3016 = p_v_14 & _not_3015;
+  assign _or_3017 = _not_3014 | _cat_2489;
+  assign _rand_3018 = &_or_3017;
+  assign _and_3019 = _eq_3010 & _rand_3018;
+  assign _and_3020 = _and_3016 & _and_3019;
+  assign _slice_3021 = p_tag_14[2:0];
+  assign _and_3022 = _slice_3021 & _cat_2489;
+  always @(*) begin
+    case (_and_3022)
+      3'd0: _sel_3023 = fill_data_0;
+      3'd1: _sel_3023 = fill_data_1;
+      3'd2: _sel_3023 = fill_data_2;
+      3'd3: _sel_3023 = fill_data_3;
+      3'd4: _sel_3023 = fill_data_4;
+      3'd5: _sel_3023 = fill_data_5;
+      3'd6: _sel_3023 = fill_data_6;
+      3'd7: _sel_3023 = fill_data_7;
+      default: _sel_3023 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3025 = _and_3022 == 3'h0;
+  assign _eq_3027 = _and_3022 == 3'h1;
+  assign _eq_3029 = _and_3022 == 3'h2;
+  assign _eq_3031 = _and_3022 == 3'h3;
+  assign _eq_3033 = _and_3022 == 3'h4;
+  assign _eq_3035 = _and_3022 == 3'h5;
+  assign _eq_3037 = _and_3022 == 3'h6;
+  assign _eq_3039 = _and_3022 == 3'h7;
+  assign _cat_3040 = {_eq_3039, _eq_3037, _eq_3035, _eq_3033, _eq_3031, _eq_3029, _eq_3027, _eq_3025};
+  assign _repl_3041 = {8{_and_3020}};
+  assign _and_3042 = _cat_3040 & _repl_3041;
+  assign _and_3043 = fill_valid & _and_3020;
+  assign _slice_3045 = p_tag_15[26:3];
+  assign _slice_3046 = fill_blk[26:3];
+  assign _eq_3047 = _slice_3045 == _slice_3046;
+  assign _slice_3048 = p_tag_15[2:0];
+  assign _slice_3049 = fill_blk[2:0];
+  assign _xor_3050 = _slice_3048 ^ _slice_3049;
+  assign _not_3051 = ~_xor_3050;
+  assign _not_3052 = ~p_y_15;
+  assign _and_3053 = p_v_15 & _not_3052;
+  assign _or_3054 = _not_3051 | _cat_2489;
+  assign _rand_3055 = &_or_3054;
+  assign _and_3056 = _eq_3047 & _rand_3055;
+  assign _and_3057 = _and_3053 & _and_3056;
+  assign _slice_3058 = p_tag_15[2:0];
+  assign _and_3059 = _slice_3058 & _cat_2489;
+  always @(*) begin
+    case (_and_3059)
+      3'd0: _sel_3060 = fill_data_0;
+      3'd1: _sel_3060 = fill_data_1;
+      3'd2: _sel_3060 = fill_data_2;
+      3'd3: _sel_3060 = fill_data_3;
+      3'd4: _sel_3060 = fill_data_4;
+      3'd5: _sel_3060 = fill_data_5;
+      3'd6: _sel_3060 = fill_data_6;
+      3'd7: _sel_3060 = fill_data_7;
+      default: _sel_3060 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3062 = _and_3059 == 3'h0;
+  assign _eq_3064 = _and_3059 == 3'h1;
+  assign _eq_3066 = _and_3059 == 3'h2;
+  assign _eq_3068 = _and_3059 == 3'h3;
+  assign _eq_3070 = _and_3059 == 3'h4;
+  assign _eq_3072 = _and_3059 == 3'h5;
+  assign _eq_3074 = _and_3059 == 3'h6;
+  assign _eq_3076 = _and_3059 == 3'h7;
+  assign _cat_3077 = {_eq_3076, _eq_3074, _eq_3072, _eq_3070, _eq_3068, _eq_3066, _eq_3064, _eq_3062};
+  assign _repl_3078 = {8{_and_3057}};
+  assign _and_3079 = _cat_3077 & _repl_3078;
+  assign _and_3080 = fill_valid & _and_3057;
+  assign _slice_3082 = p_tag_16[26:3];
+  assign _slice_3083 = fill_blk[26:3];
+  assign _eq_3084 = _slice_3082 == _slice_3083;
+  assign _slice_3085 = p_tag_16[2:0];
+  assign _slice_3086 = fill_blk[2:0];
+  assign _xor_3087 = _slice_3085 ^ _slice_3086;
+  assign _not_3088 = ~_xor_3087;
+  assign _not_3089 = ~p_y_16;
+  assign _and_3090 = p_v_16 & _not_3089;
+  assign _or_3091 = _not_3088 | _cat_2489;
+  assign _rand_3092 = &_or_3091;
+  assign _and_3093 = _eq_3084 & _rand_3092;
+  assign _and_3094 = _and_3090 & _and_3093;
+  assign _slice_3095 = p_tag_16[2:0];
+  assign _and_3096 = _slice_3095 & _cat_2489;
+  always @(*) begin
+    case (_and_3096)
+      3'd0: _sel_3097 = fill_data_0;
+      3'd1: _sel_3097 = fill_data_1;
+      3'd2: _sel_3097 = fill_data_2;
+      3'd3: _sel_3097 = fill_data_3;
+      3'd4: _sel_3097 = fill_data_4;
+      3'd5: _sel_3097 = fill_data_5;
+      3'd6: _sel_3097 = fill_data_6;
+      3'd7: _sel_3097 = fill_data_7;
+      default: _sel_3097 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3099 = _and_3096 == 3'h0;
+  assign _eq_3101 = _and_3096 == 3'h1;
+  assign _eq_3103 = _and_3096 == 3'h2;
+  assign _eq_3105 = _and_3096 == 3'h3;
+  assign _eq_3107 = _and_3096 == 3'h4;
+  assign _eq_3109 = _and_3096 == 3'h5;
+  assign _eq_3111 = _and_3096 == 3'h6;
+  assign _eq_3113 = _and_3096 == 3'h7;
+  assign _cat_3114 = {_eq_3113, _eq_3111, _eq_3109, _eq_3107, _eq_3105, _eq_3103, _eq_3101, _eq_3099};
+  assign _repl_3115 = {8{_and_3094}};
+  assign _and_3116 = _cat_3114 & _repl_3115;
+  assign _and_3117 = fill_valid & _and_3094;
+  assign _slice_3119 = p_tag_17[26:3];
+  assign _slice_3120 = fill_blk[26:3];
+  assign _eq_3121 = _slice_3119 == _slice_3120;
+  assign _slice_3122 = p_tag_17[2:0];
+  assign _slice_3123 = fill_blk[2:0];
+  assign _xor_3124 = _slice_3122 ^ _slice_3123;
+  assign _not_3125 = ~_xor_3124;
+  assign _not_3126 = ~p_y_17;
+  assign _and_3127 = p_v_17 & _not_3126;
+  assign _or_3128 = _not_3125 | _cat_2489;
+  assign _rand_3129 = &_or_3128;
+  assign _and_3130 = _eq_3121 & _rand_3129;
+  assign _and_3131 = _and_3127 & _and_3130;
+  assign _slice_3132 = p_tag_17[2:0];
+  assign _and_3133 = _slice_3132 & _cat_2489;
+  always @(*) begin
+    case (_and_3133)
+      3'd0: _sel_3134 = fill_data_0;
+      3'd1: _sel_3134 = fill_data_1;
+      3'd2: _sel_3134 = fill_data_2;
+      3'd3: _sel_3134 = fill_data_3;
+      3'd4: _sel_3134 = fill_data_4;
+      3'd5: _sel_3134 = fill_data_5;
+      3'd6: _sel_3134 = fill_data_6;
+      3'd7: _sel_3134 = fill_data_7;
+      default: _sel_3134 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3136 = _and_3133 == 3'h0;
+  assign _eq_3138 = _and_3133 == 3'h1;
+  assign _eq_3140 = _and_3133 == 3'h2;
+  assign _eq_3142 = _and_3133 == 3'h3;
+  assign _eq_3144 = _and_3133 == 3'h4;
+  assign _eq_3146 = _and_3133 == 3'h5;
+  assign _eq_3148 = _and_3133 == 3'h6;
+  assign _eq_3150 = _and_3133 == 3'h7;
+  assign _cat_3151 = {_eq_3150, _eq_3148, _eq_3146, _eq_3144, _eq_3142, _eq_3140, _eq_3138, _eq_3136};
+  assign _repl_3152 = {8{_and_3131}};
+  assign _and_3153 = _cat_3151 & _repl_3152;
+  assign _and_3154 = fill_valid & _and_3131;
+  assign _slice_3156 = p_tag_18[26:3];
+  assign _slice_3157 = fill_blk[26:3];
+  assign _eq_3158 = _slice_3156 == _slice_3157;
+  assign _slice_3159 = p_tag_18[2:0];
+  assign _slice_3160 = fill_blk[2:0];
+  assign _xor_3161 = _slice_3159 ^ _slice_3160;
+  assign _not_3162 = ~_xor_3161;
+  assign _not_3163 = ~p_y_18;
+  assign _and_3164 = p_v_18 & _not_3163;
+  assign _or_3165 = _not_3162 | _cat_2489;
+  assign _rand_3166 = &_or_3165;
+  assign _and_3167 = _eq_3158 & _rand_3166;
+  assign _and_3168 = _and_3164 & _and_3167;
+  assign _slice_3169 = p_tag_18[2:0];
+  assign _and_3170 = _slice_3169 & _cat_2489;
+  always @(*) begin
+    case (_and_3170)
+      3'd0: _sel_3171 = fill_data_0;
+      3'd1: _sel_3171 = fill_data_1;
+      3'd2: _sel_3171 = fill_data_2;
+      3'd3: _sel_3171 = fill_data_3;
+      3'd4: _sel_3171 = fill_data_4;
+      3'd5: _sel_3171 = fill_data_5;
+      3'd6: _sel_3171 = fill_data_6;
+      3'd7: _sel_3171 = fill_data_7;
+      default: _sel_3171 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3173 = _and_3170 == 3'h0;
+  assign _eq_3175 = _and_3170 == 3'h1;
+  assign _eq_3177 = _and_3170 == 3'h2;
+  assign _eq_3179 = _and_3170 == 3'h3;
+  assign _eq_3181 = _and_3170 == 3'h4;
+  assign _eq_3183 = _and_3170 == 3'h5;
+  assign _eq_3185 = _and_3170 == 3'h6;
+  assign _eq_3187 = _and_3170 == 3'h7;
+  assign _cat_3188 = {_eq_3187, _eq_3185, _eq_3183, _eq_3181, _eq_3179, _eq_3177, _eq_3175, _eq_3173};
+  assign _repl_3189 = {8{_and_3168}};
+  assign _and_3190 = _cat_3188 & _repl_3189;
+  assign _and_3191 = fill_valid & _and_3168;
+  assign _slice_3193 = p_tag_19[26:3];
+  assign _slice_3194 = fill_blk[26:3];
+  assign _eq_3195 = _slice_3193 == _slice_3194;
+  assign _slice_3196 = p_tag_19[2:0];
+  assign _slice_3197 = fill_blk[2:0];
+  assign _xor_3198 = _slice_3196 ^ _slice_3197;
+  assign _not_3199 = ~_xor_3198;
+  assign _not_3200 = ~p_y_19;
+  assign _and_3201 = p_v_19 & _not_3200;
+  assign _or_3202 = _not_3199 | _cat_2489;
+  assign _rand_3203 = &_or_3202;
+  assign _and_3204 = _eq_3195 & _rand_3203;
+  assign _and_3205 = _and_3201 & _and_3204;
+  assign _slice_3206 = p_tag_19[2:0];
+  assign _and_3207 = _slice_3206 & _cat_2489;
+  always @(*) begin
+    case (_and_3207)
+      3'd0: _sel_3208 = fill_data_0;
+      3'd1: _sel_3208 = fill_data_1;
+      3'd2: _sel_3208 = fill_data_2;
+      3'd3: _sel_3208 = fill_data_3;
+      3'd4: _sel_3208 = fill_data_4;
+      3'd5: _sel_3208 = fill_data_5;
+      3'd6: _sel_3208 = fill_data_6;
+      3'd7: _sel_3208 = fill_data_7;
+      default: _sel_3208 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3210 = _and_3207 == 3'h0;
+  assign _eq_3212 = _and_3207 == 3'h1;
+  assign _eq_3214 = _and_3207 == 3'h2;
+  assign _eq_3216 = _and_3207 == 3'h3;
+  assign _eq_3218 = _and_3207 == 3'h4;
+  assign _eq_3220 = _and_3207 == 3'h5;
+  assign _eq_3222 = _and_3207 == 3'h6;
+  assign _eq_3224 = _and_3207 == 3'h7;
+  assign _cat_3225 = {_eq_3224, _eq_3222, _eq_3220, _eq_3218, _eq_3216, _eq_3214, _eq_3212, _eq_3210};
+  assign _repl_3226 = {8{_and_3205}};
+  assign _and_3227 = _cat_3225 & _repl_3226;
+  assign _and_3228 = fill_valid & _and_3205;
+  assign _slice_3230 = p_tag_20[26:3];
+  assign _slice_3231 = fill_blk[26:3];
+  assign _eq_3232 = _slice_3230 == _slice_3231;
+  assign _slice_3233 = p_tag_20[2:0];
+  assign _slice_3234 = fill_blk[2:0];
+  assign _xor_3235 = _slice_3233 ^ _slice_3234;
+  assign _not_3236 = ~_xor_3235;
+  assign _not_3237 = ~p_y_20;
+  assign _and_3238 = p_v_20 & _not_3237;
+  assign _or_3239 = _not_3236 | _cat_2489;
+  assign _rand_3240 = &_or_3239;
+  assign _and_3241 = _eq_3232 & _rand_3240;
+  assign _and_3242 = _and_3238 & _and_3241;
+  assign _slice_3243 = p_tag_20[2:0];
+  assign _and_3244 = _slice_3243 & _cat_2489;
+  always @(*) begin
+    case (_and_3244)
+      3'd0: _sel_3245 = fill_data_0;
+      3'd1: _sel_3245 = fill_data_1;
+      3'd2: _sel_3245 = fill_data_2;
+      3'd3: _sel_3245 = fill_data_3;
+      3'd4: _sel_3245 = fill_data_4;
+      3'd5: _sel_3245 = fill_data_5;
+      3'd6: _sel_3245 = fill_data_6;
+      3'd7: _sel_3245 = fill_data_7;
+      default: _sel_3245 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3247 = _and_3244 == 3'h0;
+  assign _eq_3249 = _and_3244 == 3'h1;
+  assign _eq_3251 = _and_3244 == 3'h2;
+  assign _eq_3253 = _and_3244 == 3'h3;
+  assign _eq_3255 = _and_3244 == 3'h4;
+  assign _eq_3257 = _and_3244 == 3'h5;
+  assign _eq_3259 = _and_3244 == 3'h6;
+  assign _eq_3261 = _and_3244 == 3'h7;
+  assign _cat_3262 = {_eq_3261, _eq_3259, _eq_3257, _eq_3255, _eq_3253, _eq_3251, _eq_3249, _eq_3247};
+  assign _repl_3263 = {8{_and_3242}};
+  assign _and_3264 = _cat_3262 & _repl_3263;
+  assign _and_3265 = fill_valid & _and_3242;
+  assign _slice_3267 = p_tag_21[26:3];
+  assign _slice_3268 = fill_blk[26:3];
+  assign _eq_3269 = _slice_3267 == _slice_3268;
+  assign _slice_3270 = p_tag_21[2:0];
+  assign _slice_3271 = fill_blk[2:0];
+  assign _xor_3272 = _slice_3270 ^ _slice_3271;
+  assign _not_3273 = ~_xor_3272;
+  assign _not_3274 = ~p_y_21;
+  assign _and_3275 = p_v_21 & _not_3274;
+  assign _or_3276 = _not_3273 | _cat_2489;
+  assign _rand_3277 = &_or_3276;
+  assign _and_3278 = _eq_3269 & _rand_3277;
+  assign _and_3279 = _and_3275 & _and_3278;
+  assign _slice_3280 = p_tag_21[2:0];
+  assign _and_3281 = _slice_3280 & _cat_2489;
+  always @(*) begin
+    case (_and_3281)
+      3'd0: _sel_3282 = fill_data_0;
+      3'd1: _sel_3282 = fill_data_1;
+      3'd2: _sel_3282 = fill_data_2;
+      3'd3: _sel_3282 = fill_data_3;
+      3'd4: _sel_3282 = fill_data_4;
+      3'd5: _sel_3282 = fill_data_5;
+      3'd6: _sel_3282 = fill_data_6;
+      3'd7: _sel_3282 = fill_data_7;
+      default: _sel_3282 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3284 = _and_3281 == 3'h0;
+  assign _eq_3286 = _and_3281 == 3'h1;
+  assign _eq_3288 = _and_3281 == 3'h2;
+  assign _eq_3290 = _and_3281 == 3'h3;
+  assign _eq_3292 = _and_3281 == 3'h4;
+  assign _eq_3294 = _and_3281 == 3'h5;
+  assign _eq_3296 = _and_3281 == 3'h6;
+  assign _eq_3298 = _and_3281 == 3'h7;
+  assign _cat_3299 = {_eq_3298, _eq_3296, _eq_3294, _eq_3292, _eq_3290, _eq_3288, _eq_3286, _eq_3284};
+  assign _repl_3300 = {8{_and_3279}};
+  assign _and_3301 = _cat_3299 & _repl_3300;
+  assign _and_3302 = fill_valid & _and_3279;
+  assign _slice_3304 = p_tag_22[26:3];
+  assign _slice_3305 = fill_blk[26:3];
+  assign _eq_3306 = _slice_3304 == _slice_3305;
+  assign _slice_3307 = p_tag_22[2:0];
+  assign _slice_3308 = fill_blk[2:0];
+  assign _xor_3309 = _slice_3307 ^ _slice_3308;
+  assign _not_3310 = ~_xor_3309;
+  assign _not_3311 = ~p_y_22;
+  assign _and_3312 = p_v_22 & _not_3311;
+  assign _or_3313 = _not_3310 | _cat_2489;
+  assign _rand_3314 = &_or_3313;
+  assign _and_3315 = _eq_3306 & _rand_3314;
+  assign _and_3316 = _and_3312 & _and_3315;
+  assign _slice_3317 = p_tag_22[2:0];
+  assign _and_3318 = _slice_3317 & _cat_2489;
+  always @(*) begin
+    case (_and_3318)
+      3'd0: _sel_3319 = fill_data_0;
+      3'd1: _sel_3319 = fill_data_1;
+      3'd2: _sel_3319 = fill_data_2;
+      3'd3: _sel_3319 = fill_data_3;
+      3'd4: _sel_3319 = fill_data_4;
+      3'd5: _sel_3319 = fill_data_5;
+      3'd6: _sel_3319 = fill_data_6;
+      3'd7: _sel_3319 = fill_data_7;
+      default: _sel_3319 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3321 = _and_3318 == 3'h0;
+  assign _eq_3323 = _and_3318 == 3'h1;
+  assign _eq_3325 = _and_3318 == 3'h2;
+  assign _eq_3327 = _and_3318 == 3'h3;
+  assign _eq_3329 = _and_3318 == 3'h4;
+  assign _eq_3331 = _and_3318 == 3'h5;
+  assign _eq_3333 = _and_3318 == 3'h6;
+  assign _eq_3335 = _and_3318 == 3'h7;
+  assign _cat_3336 = {_eq_3335, _eq_3333, _eq_3331, _eq_3329, _eq_3327, _eq_3325, _eq_3323, _eq_3321};
+  assign _repl_3337 = {8{_and_3316}};
+  assign _and_3338 = _cat_3336 & _repl_3337;
+  assign _and_3339 = fill_valid & _and_3316;
+  assign _slice_3341 = p_tag_23[26:3];
+  assign _slice_3342 = fill_blk[26:3];
+  assign _eq_3343 = _slice_3341 == _slice_3342;
+  assign _slice_3344 = p_tag_23[2:0];
+  assign _slice_3345 = fill_blk[2:0];
+  assign _xor_3346 = _slice_3344 ^ _slice_3345;
+  assign _not_3347 = ~_xor_3346;
+  assign _not_3348 = ~p_y_23;
+  assign _and_3349 = p_v_23 & _not_3348;
+  assign _or_3350 = _not_3347 | _cat_2489;
+  assign _rand_3351 = &_or_3350;
+  assign _and_3352 = _eq_3343 & _rand_3351;
+  assign _and_3353 = _and_3349 & _and_3352;
+  assign _slice_3354 = p_tag_23[2:0];
+  assign _and_3355 = _slice_3354 & _cat_2489;
+  always @(*) begin
+    case (_and_3355)
+      3'd0: _sel_3356 = fill_data_0;
+      3'd1: _sel_3356 = fill_data_1;
+      3'd2: _sel_3356 = fill_data_2;
+      3'd3: _sel_3356 = fill_data_3;
+      3'd4: _sel_3356 = fill_data_4;
+      3'd5: _sel_3356 = fill_data_5;
+      3'd6: _sel_3356 = fill_data_6;
+      3'd7: _sel_3356 = fill_data_7;
+      default: _sel_3356 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3358 = _and_3355 == 3'h0;
+  assign _eq_3360 = _and_3355 == 3'h1;
+  assign _eq_3362 = _and_3355 == 3'h2;
+  assign _eq_3364 = _and_3355 == 3'h3;
+  assign _eq_3366 = _and_3355 == 3'h4;
+  assign _eq_3368 = _and_3355 == 3'h5;
+  assign _eq_3370 = _and_3355 == 3'h6;
+  assign _eq_3372 = _and_3355 == 3'h7;
+  assign _cat_3373 = {_eq_3372, _eq_3370, _eq_3368, _eq_3366, _eq_3364, _eq_3362, _eq_3360, _eq_3358};
+  assign _repl_3374 = {8{_and_3353}};
+  assign _and_3375 = _cat_3373 & _repl_3374;
+  assign _and_3376 = fill_valid & _and_3353;
+  assign _slice_3378 = p_tag_24[26:3];
+  assign _slice_3379 = fill_blk[26:3];
+  assign _eq_3380 = _slice_3378 == _slice_3379;
+  assign _slice_3381 = p_tag_24[2:0];
+  assign _slice_3382 = fill_blk[2:0];
+  assign _xor_3383 = _slice_3381 ^ _slice_3382;
+  assign _not_3384 = ~_xor_3383;
+  assign _not_3385 = ~p_y_24;
+  assign _and_3386 = p_v_24 & _not_3385;
+  assign _or_3387 = _not_3384 | _cat_2489;
+  assign _rand_3388 = &_or_3387;
+  assign _and_3389 = _eq_3380 & _rand_3388;
+  assign _and_3390 = _and_3386 & _and_3389;
+  assign _slice_3391 = p_tag_24[2:0];
+  assign _and_3392 = _slice_3391 & _cat_2489;
+  always @(*) begin
+    case (_and_3392)
+      3'd0: _sel_3393 = fill_data_0;
+      3'd1: _sel_3393 = fill_data_1;
+      3'd2: _sel_3393 = fill_data_2;
+      3'd3: _sel_3393 = fill_data_3;
+      3'd4: _sel_3393 = fill_data_4;
+      3'd5: _sel_3393 = fill_data_5;
+      3'd6: _sel_3393 = fill_data_6;
+      3'd7: _sel_3393 = fill_data_7;
+      default: _sel_3393 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3395 = _and_3392 == 3'h0;
+  assign _eq_3397 = _and_3392 == 3'h1;
+  assign _eq_3399 = _and_3392 == 3'h2;
+  assign _eq_3401 = _and_3392 == 3'h3;
+  assign _eq_3403 = _and_3392 == 3'h4;
+  assign _eq_3405 = _and_3392 == 3'h5;
+  assign _eq_3407 = _and_3392 == 3'h6;
+  assign _eq_3409 = _and_3392 == 3'h7;
+  assign _cat_3410 = {_eq_3409, _eq_3407, _eq_3405, _eq_3403, _eq_3401, _eq_3399, _eq_3397, _eq_3395};
+  assign _repl_3411 = {8{_and_3390}};
+  assign _and_3412 = _cat_3410 & _repl_3411;
+  assign _and_3413 = fill_valid & _and_3390;
+  assign _slice_3415 = p_tag_25[26:3];
+  assign _slice_3416 = fill_blk[26:3];
+  assign _eq_3417 = _slice_3415 == _slice_3416;
+  assign _slice_3418 = p_tag_25[2:0];
+  assign _slice_3419 = fill_blk[2:0];
+  assign _xor_3420 = _slice_3418 ^ _slice_3419;
+  assign _not_3421 = ~_xor_3420;
+  assign _not_3422 = ~p_y_25;
+  assign _and_3423 = p_v_25 & _not_3422;
+  assign _or_3424 = _not_3421 | _cat_2489;
+  assign _rand_3425 = &_or_3424;
+  assign _and_3426 = _eq_3417 & _rand_3425;
+  assign _and_3427 = _and_3423 & _and_3426;
+  assign _slice_3428 = p_tag_25[2:0];
+  assign _and_3429 = _slice_3428 & _cat_2489;
+  always @(*) begin
+    case (_and_3429)
+      3'd0: _sel_3430 = fill_data_0;
+      3'd1: _sel_3430 = fill_data_1;
+      3'd2: _sel_3430 = fill_data_2;
+      3'd3: _sel_3430 = fill_data_3;
+      3'd4: _sel_3430 = fill_data_4;
+      3'd5: _sel_3430 = fill_data_5;
+      3'd6: _sel_3430 = fill_data_6;
+      3'd7: _sel_3430 = fill_data_7;
+      default: _sel_3430 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3432 = _and_3429 == 3'h0;
+  assign _eq_3434 = _and_3429 == 3'h1;
+  assign _eq_3436 = _and_3429 == 3'h2;
+  assign _eq_3438 = _and_3429 == 3'h3;
+  assign _eq_3440 = _and_3429 == 3'h4;
+  assign _eq_3442 = _and_3429 == 3'h5;
+  assign _eq_3444 = _and_3429 == 3'h6;
+  assign _eq_3446 = _and_3429 == 3'h7;
+  assign _cat_3447 = {_eq_3446, _eq_3444, _eq_3442, _eq_3440, _eq_3438, _eq_3436, _eq_3434, _eq_3432};
+  assign _repl_3448 = {8{_and_3427}};
+  assign _and_3449 = _cat_3447 & _repl_3448;
+  assign _and_3450 = fill_valid & _and_3427;
+  assign _slice_3452 = p_tag_26[26:3];
+  assign _slice_3453 = fill_blk[26:3];
+  assign _eq_3454 = _slice_3452 == _slice_3453;
+  assign _slice_3455 = p_tag_26[2:0];
+  assign _slice_3456 = fill_blk[2:0];
+  assign _xor_3457 = _slice_3455 ^ _slice_3456;
+  assign _not_3458 = ~_xor_3457;
+  assign _not_3459 = ~p_y_26;
+  assign _and_3460 = p_v_26 & _not_3459;
+  assign _or_3461 = _not_3458 | _cat_2489;
+  assign _rand_3462 = &_or_3461;
+  assign _and_3463 = _eq_3454 & _rand_3462;
+  assign _and_3464 = _and_3460 & _and_3463;
+  assign _slice_3465 = p_tag_26[2:0];
+  assign _and_3466 = _slice_3465 & _cat_2489;
+  always @(*) begin
+    case (_and_3466)
+      3'd0: _sel_3467 = fill_data_0;
+      3'd1: _sel_3467 = fill_data_1;
+      3'd2: _sel_3467 = fill_data_2;
+      3'd3: _sel_3467 = fill_data_3;
+      3'd4: _sel_3467 = fill_data_4;
+      3'd5: _sel_3467 = fill_data_5;
+      3'd6: _sel_3467 = fill_data_6;
+      3'd7: _sel_3467 = fill_data_7;
+      default: _sel_3467 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3469 = _and_3466 == 3'h0;
+  assign _eq_3471 = _and_3466 == 3'h1;
+  assign _eq_3473 = _and_3466 == 3'h2;
+  assign _eq_3475 = _and_3466 == 3'h3;
+  assign _eq_3477 = _and_3466 == 3'h4;
+  assign _eq_3479 = _and_3466 == 3'h5;
+  assign _eq_3481 = _and_3466 == 3'h6;
+  assign _eq_3483 = _and_3466 == 3'h7;
+  assign _cat_3484 = {_eq_3483, _eq_3481, _eq_3479, _eq_3477, _eq_3475, _eq_3473, _eq_3471, _eq_3469};
+  assign _repl_3485 = {8{_and_3464}};
+  assign _and_3486 = _cat_3484 & _repl_3485;
+  assign _and_3487 = fill_valid & _and_3464;
+  assign _slice_3489 = p_tag_27[26:3];
+  assign _slice_3490 = fill_blk[26:3];
+  assign _eq_3491 = _slice_3489 == _slice_3490;
+  assign _slice_3492 = p_tag_27[2:0];
+  assign _slice_3493 = fill_blk[2:0];
+  assign _xor_3494 = _slice_3492 ^ _slice_3493;
+  assign _not_3495 = ~_xor_3494;
+  assign _not_3496 = ~p_y_27;
+  assign _and_3497 = p_v_27 & _not_3496;
+  assign _or_3498 = _not_3495 | _cat_2489;
+  assign _rand_3499 = &_or_3498;
+  assign _and_3500 = _eq_3491 & _rand_3499;
+  assign _and_3501 = _and_3497 & _and_3500;
+  assign _slice_3502 = p_tag_27[2:0];
+  assign _and_3503 = _slice_3502 & _cat_2489;
+  always @(*) begin
+    case (_and_3503)
+      3'd0: _sel_3504 = fill_data_0;
+      3'd1: _sel_3504 = fill_data_1;
+      3'd2: _sel_3504 = fill_data_2;
+      3'd3: _sel_3504 = fill_data_3;
+      3'd4: _sel_3504 = fill_data_4;
+      3'd5: _sel_3504 = fill_data_5;
+      3'd6: _sel_3504 = fill_data_6;
+      3'd7: _sel_3504 = fill_data_7;
+      default: _sel_3504 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3506 = _and_3503 == 3'h0;
+  assign _eq_3508 = _and_3503 == 3'h1;
+  assign _eq_3510 = _and_3503 == 3'h2;
+  assign _eq_3512 = _and_3503 == 3'h3;
+  assign _eq_3514 = _and_3503 == 3'h4;
+  assign _eq_3516 = _and_3503 == 3'h5;
+  assign _eq_3518 = _and_3503 == 3'h6;
+  assign _eq_3520 = _and_3503 == 3'h7;
+  assign _cat_3521 = {_eq_3520, _eq_3518, _eq_3516, _eq_3514, _eq_3512, _eq_3510, _eq_3508, _eq_3506};
+  assign _repl_3522 = {8{_and_3501}};
+  assign _and_3523 = _cat_3521 & _repl_3522;
+  assign _and_3524 = fill_valid & _and_3501;
+  assign _slice_3526 = p_tag_28[26:3];
+  assign _slice_3527 = fill_blk[26:3];
+  assign _eq_3528 = _slice_3526 == _slice_3527;
+  assign _slice_3529 = p_tag_28[2:0];
+  assign _slice_3530 = fill_blk[2:0];
+  assign _xor_3531 = _slice_3529 ^ _slice_3530;
+  assign _not_3532 = ~_xor_3531;
+  assign _not_3533 = ~p_y_28;
+  assign _and_3534 = p_v_28 & _not_3533;
+  assign _or_3535 = _not_3532 | _cat_2489;
+  assign _rand_3536 = &_or_3535;
+  assign _and_3537 = _eq_3528 & _rand_3536;
+  assign _and_3538 = _and_3534 & _and_3537;
+  assign _slice_3539 = p_tag_28[2:0];
+  assign _and_3540 = _slice_3539 & _cat_2489;
+  always @(*) begin
+    case (_and_3540)
+      3'd0: _sel_3541 = fill_data_0;
+      3'd1: _sel_3541 = fill_data_1;
+      3'd2: _sel_3541 = fill_data_2;
+      3'd3: _sel_3541 = fill_data_3;
+      3'd4: _sel_3541 = fill_data_4;
+      3'd5: _sel_3541 = fill_data_5;
+      3'd6: _sel_3541 = fill_data_6;
+      3'd7: _sel_3541 = fill_data_7;
+      default: _sel_3541 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3543 = _and_3540 == 3'h0;
+  assign _eq_3545 = _and_3540 == 3'h1;
+  assign _eq_3547 = _and_3540 == 3'h2;
+  assign _eq_3549 = _and_3540 == 3'h3;
+  assign _eq_3551 = _and_3540 == 3'h4;
+  assign _eq_3553 = _and_3540 == 3'h5;
+  assign _eq_3555 = _and_3540 == 3'h6;
+  assign _eq_3557 = _and_3540 == 3'h7;
+  assign _cat_3558 = {_eq_3557, _eq_3555, _eq_3553, _eq_3551, _eq_3549, _eq_3547, _eq_3545, _eq_3543};
+  assign _repl_3559 = {8{_and_3538}};
+  assign _and_3560 = _cat_3558 & _repl_3559;
+  assign _and_3561 = fill_valid & _and_3538;
+  assign _slice_3563 = p_tag_29[26:3];
+  assign _slice_3564 = fill_blk[26:3];
+  assign _eq_3565 = _slice_3563 == _slice_3564;
+  assign _slice_3566 = p_tag_29[2:0];
+  assign _slice_3567 = fill_blk[2:0];
+  assign _xor_3568 = _slice_3566 ^ _slice_3567;
+  assign _not_3569 = ~_xor_3568;
+  assign _not_3570 = ~p_y_29;
+  assign _and_3571 = p_v_29 & _not_3570;
+  assign _or_3572 = _not_3569 | _cat_2489;
+  assign _rand_3573 = &_or_3572;
+  assign _and_3574 = _eq_3565 & _rand_3573;
+  assign _and_3575 = _and_3571 & _and_3574;
+  assign _slice_3576 = p_tag_29[2:0];
+  assign _and_3577 = _slice_3576 & _cat_2489;
+  always @(*) begin
+    case (_and_3577)
+      3'd0: _sel_3578 = fill_data_0;
+      3'd1: _sel_3578 = fill_data_1;
+      3'd2: _sel_3578 = fill_data_2;
+      3'd3: _sel_3578 = fill_data_3;
+      3'd4: _sel_3578 = fill_data_4;
+      3'd5: _sel_3578 = fill_data_5;
+      3'd6: _sel_3578 = fill_data_6;
+      3'd7: _sel_3578 = fill_data_7;
+      default: _sel_3578 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3580 = _and_3577 == 3'h0;
+  assign _eq_3582 = _and_3577 == 3'h1;
+  assign _eq_3584 = _and_3577 == 3'h2;
+  assign _eq_3586 = _and_3577 == 3'h3;
+  assign _eq_3588 = _and_3577 == 3'h4;
+  assign _eq_3590 = _and_3577 == 3'h5;
+  assign _eq_3592 = _and_3577 == 3'h6;
+  assign _eq_3594 = _and_3577 == 3'h7;
+  assign _cat_3595 = {_eq_3594, _eq_3592, _eq_3590, _eq_3588, _eq_3586, _eq_3584, _eq_3582, _eq_3580};
+  assign _repl_3596 = {8{_and_3575}};
+  assign _and_3597 = _cat_3595 & _repl_3596;
+  assign _and_3598 = fill_valid & _and_3575;
+  assign _slice_3600 = p_tag_30[26:3];
+  assign _slice_3601 = fill_blk[26:3];
+  assign _eq_3602 = _slice_3600 == _slice_3601;
+  assign _slice_3603 = p_tag_30[2:0];
+  assign _slice_3604 = fill_blk[2:0];
+  assign _xor_3605 = _slice_3603 ^ _slice_3604;
+  assign _not_3606 = ~_xor_3605;
+  assign _not_3607 = ~p_y_30;
+  assign _and_3608 = p_v_30 & _not_3607;
+  assign _or_3609 = _not_3606 | _cat_2489;
+  assign _rand_3610 = &_or_3609;
+  assign _and_3611 = _eq_3602 & _rand_3610;
+  assign _and_3612 = _and_3608 & _and_3611;
+  assign _slice_3613 = p_tag_30[2:0];
+  assign _and_3614 = _slice_3613 & _cat_2489;
+  always @(*) begin
+    case (_and_3614)
+      3'd0: _sel_3615 = fill_data_0;
+      3'd1: _sel_3615 = fill_data_1;
+      3'd2: _sel_3615 = fill_data_2;
+      3'd3: _sel_3615 = fill_data_3;
+      3'd4: _sel_3615 = fill_data_4;
+      3'd5: _sel_3615 = fill_data_5;
+      3'd6: _sel_3615 = fill_data_6;
+      3'd7: _sel_3615 = fill_data_7;
+      default: _sel_3615 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3617 = _and_3614 == 3'h0;
+  assign _eq_3619 = _and_3614 == 3'h1;
+  assign _eq_3621 = _and_3614 == 3'h2;
+  assign _eq_3623 = _and_3614 == 3'h3;
+  assign _eq_3625 = _and_3614 == 3'h4;
+  assign _eq_3627 = _and_3614 == 3'h5;
+  assign _eq_3629 = _and_3614 == 3'h6;
+  assign _eq_3631 = _and_3614 == 3'h7;
+  assign _cat_3632 = {_eq_3631, _eq_3629, _eq_3627, _eq_3625, _eq_3623, _eq_3621, _eq_3619, _eq_3617};
+  assign _repl_3633 = {8{_and_3612}};
+  assign _and_3634 = _cat_3632 & _repl_3633;
+  assign _and_3635 = fill_valid & _and_3612;
+  assign _slice_3637 = p_tag_31[26:3];
+  assign _slice_3638 = fill_blk[26:3];
+  assign _eq_3639 = _slice_3637 == _slice_3638;
+  assign _slice_3640 = p_tag_31[2:0];
+  assign _slice_3641 = fill_blk[2:0];
+  assign _xor_3642 = _slice_3640 ^ _slice_3641;
+  assign _not_3643 = ~_xor_3642;
+  assign _not_3644 = ~p_y_31;
+  assign _and_3645 = p_v_31 & _not_3644;
+  assign _or_3646 = _not_3643 | _cat_2489;
+  assign _rand_3647 = &_or_3646;
+  assign _and_3648 = _eq_3639 & _rand_3647;
+  assign _and_3649 = _and_3645 & _and_3648;
+  assign _slice_3650 = p_tag_31[2:0];
+  assign _and_3651 = _slice_3650 & _cat_2489;
+  always @(*) begin
+    case (_and_3651)
+      3'd0: _sel_3652 = fill_data_0;
+      3'd1: _sel_3652 = fill_data_1;
+      3'd2: _sel_3652 = fill_data_2;
+      3'd3: _sel_3652 = fill_data_3;
+      3'd4: _sel_3652 = fill_data_4;
+      3'd5: _sel_3652 = fill_data_5;
+      3'd6: _sel_3652 = fill_data_6;
+      3'd7: _sel_3652 = fill_data_7;
+      default: _sel_3652 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3654 = _and_3651 == 3'h0;
+  assign _eq_3656 = _and_3651 == 3'h1;
+  assign _eq_3658 = _and_3651 == 3'h2;
+  assign _eq_3660 = _and_3651 == 3'h3;
+  assign _eq_3662 = _and_3651 == 3'h4;
+  assign _eq_3664 = _and_3651 == 3'h5;
+  assign _eq_3666 = _and_3651 == 3'h6;
+  assign _eq_3668 = _and_3651 == 3'h7;
+  assign _cat_3669 = {_eq_3668, _eq_3666, _eq_3664, _eq_3662, _eq_3660, _eq_3658, _eq_3656, _eq_3654};
+  assign _repl_3670 = {8{_and_3649}};
+  assign _and_3671 = _cat_3669 & _repl_3670;
+  assign _and_3672 = fill_valid & _and_3649;
+  assign _slice_3674 = p_tag_32[26:3];
+  assign _slice_3675 = fill_blk[26:3];
+  assign _eq_3676 = _slice_3674 == _slice_3675;
+  assign _slice_3677 = p_tag_32[2:0];
+  assign _slice_3678 = fill_blk[2:0];
+  assign _xor_3679 = _slice_3677 ^ _slice_3678;
+  assign _not_3680 = ~_xor_3679;
+  assign _not_3681 = ~p_y_32;
+  assign _and_3682 = p_v_32 & _not_3681;
+  assign _or_3683 = _not_3680 | _cat_2489;
+  assign _rand_3684 = &_or_3683;
+  assign _and_3685 = _eq_3676 & _rand_3684;
+  assign _and_3686 = _and_3682 & _and_3685;
+  assign _slice_3687 = p_tag_32[2:0];
+  assign _and_3688 = _slice_3687 & _cat_2489;
+  always @(*) begin
+    case (_and_3688)
+      3'd0: _sel_3689 = fill_data_0;
+      3'd1: _sel_3689 = fill_data_1;
+      3'd2: _sel_3689 = fill_data_2;
+      3'd3: _sel_3689 = fill_data_3;
+      3'd4: _sel_3689 = fill_data_4;
+      3'd5: _sel_3689 = fill_data_5;
+      3'd6: _sel_3689 = fill_data_6;
+      3'd7: _sel_3689 = fill_data_7;
+      default: _sel_3689 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3691 = _and_3688 == 3'h0;
+  assign _eq_3693 = _and_3688 == 3'h1;
+  assign _eq_3695 = _and_3688 == 3'h2;
+  assign _eq_3697 = _and_3688 == 3'h3;
+  assign _eq_3699 = _and_3688 == 3'h4;
+  assign _eq_3701 = _and_3688 == 3'h5;
+  assign _eq_3703 = _and_3688 == 3'h6;
+  assign _eq_3705 = _and_3688 == 3'h7;
+  assign _cat_3706 = {_eq_3705, _eq_3703, _eq_3701, _eq_3699, _eq_3697, _eq_3695, _eq_3693, _eq_3691};
+  assign _repl_3707 = {8{_and_3686}};
+  assign _and_3708 = _cat_3706 & _repl_3707;
+  assign _and_3709 = fill_valid & _and_3686;
+  assign _slice_3711 = p_tag_33[26:3];
+  assign _slice_3712 = fill_blk[26:3];
+  assign _eq_3713 = _slice_3711 == _slice_3712;
+  assign _slice_3714 = p_tag_33[2:0];
+  assign _slice_3715 = fill_blk[2:0];
+  assign _xor_3716 = _slice_3714 ^ _slice_3715;
+  assign _not_3717 = ~_xor_3716;
+  assign _not_3718 = ~p_y_33;
+  assign _and_3719 = p_v_33 & _not_3718;
+  assign _or_3720 = _not_3717 | _cat_2489;
+  assign _rand_3721 = &_or_3720;
+  assign _and_3722 = _eq_3713 & _rand_3721;
+  assign _and_3723 = _and_3719 & _and_3722;
+  assign _slice_3724 = p_tag_33[2:0];
+  assign _and_3725 = _slice_3724 & _cat_2489;
+  always @(*) begin
+    case (_and_3725)
+      3'd0: _sel_3726 = fill_data_0;
+      3'd1: _sel_3726 = fill_data_1;
+      3'd2: _sel_3726 = fill_data_2;
+      3'd3: _sel_3726 = fill_data_3;
+      3'd4: _sel_3726 = fill_data_4;
+      3'd5: _sel_3726 = fill_data_5;
+      3'd6: _sel_3726 = fill_data_6;
+      3'd7: _sel_3726 = fill_data_7;
+      default: _sel_3726 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3728 = _and_3725 == 3'h0;
+  assign _eq_3730 = _and_3725 == 3'h1;
+  assign _eq_3732 = _and_3725 == 3'h2;
+  assign _eq_3734 = _and_3725 == 3'h3;
+  assign _eq_3736 = _and_3725 == 3'h4;
+  assign _eq_3738 = _and_3725 == 3'h5;
+  assign _eq_3740 = _and_3725 == 3'h6;
+  assign _eq_3742 = _and_3725 == 3'h7;
+  assign _cat_3743 = {_eq_3742, _eq_3740, _eq_3738, _eq_3736, _eq_3734, _eq_3732, _eq_3730, _eq_3728};
+  assign _repl_3744 = {8{_and_3723}};
+  assign _and_3745 = _cat_3743 & _repl_3744;
+  assign _and_3746 = fill_valid & _and_3723;
+  assign _slice_3748 = p_tag_34[26:3];
+  assign _slice_3749 = fill_blk[26:3];
+  assign _eq_3750 = _slice_3748 == _slice_3749;
+  assign _slice_3751 = p_tag_34[2:0];
+  assign _slice_3752 = fill_blk[2:0];
+  assign _xor_3753 = _slice_3751 ^ _slice_3752;
+  assign _not_3754 = ~_xor_3753;
+  assign _not_3755 = ~p_y_34;
+  assign _and_3756 = p_v_34 & _not_3755;
+  assign _or_3757 = _not_3754 | _cat_2489;
+  assign _rand_3758 = &_or_3757;
+  assign _and_3759 = _eq_3750 & _rand_3758;
+  assign _and_3760 = _and_3756 & _and_3759;
+  assign _slice_3761 = p_tag_34[2:0];
+  assign _and_3762 = _slice_3761 & _cat_2489;
+  always @(*) begin
+    case (_and_3762)
+      3'd0: _sel_3763 = fill_data_0;
+      3'd1: _sel_3763 = fill_data_1;
+      3'd2: _sel_3763 = fill_data_2;
+      3'd3: _sel_3763 = fill_data_3;
+      3'd4: _sel_3763 = fill_data_4;
+      3'd5: _sel_3763 = fill_data_5;
+      3'd6: _sel_3763 = fill_data_6;
+      3'd7: _sel_3763 = fill_data_7;
+      default: _sel_3763 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3765 = _and_3762 == 3'h0;
+  assign _eq_3767 = _and_3762 == 3'h1;
+  assign _eq_3769 = _and_3762 == 3'h2;
+  assign _eq_3771 = _and_3762 == 3'h3;
+  assign _eq_3773 = _and_3762 == 3'h4;
+  assign _eq_3775 = _and_3762 == 3'h5;
+  assign _eq_3777 = _and_3762 == 3'h6;
+  assign _eq_3779 = _and_3762 == 3'h7;
+  assign _cat_3780 = {_eq_3779, _eq_3777, _eq_3775, _eq_3773, _eq_3771, _eq_3769, _eq_3767, _eq_3765};
+  assign _repl_3781 = {8{_and_3760}};
+  assign _and_3782 = _cat_3780 & _repl_3781;
+  assign _and_3783 = fill_valid & _and_3760;
+  assign _slice_3785 = p_tag_35[26:3];
+  assign _slice_3786 = fill_blk[26:3];
+  assign _eq_3787 = _slice_3785 == _slice_3786;
+  assign _slice_3788 = p_tag_35[2:0];
+  assign _slice_3789 = fill_blk[2:0];
+  assign _xor_3790 = _slice_3788 ^ _slice_3789;
+  assign _not_3791 = ~_xor_3790;
+  assign _not_3792 = ~p_y_35;
+  assign _and_3793 = p_v_35 & _not_3792;
+  assign _or_3794 = _not_3791 | _cat_2489;
+  assign _rand_3795 = &_or_3794;
+  assign _and_3796 = _eq_3787 & _rand_3795;
+  assign _and_3797 = _and_3793 & _and_3796;
+  assign _slice_3798 = p_tag_35[2:0];
+  assign _and_3799 = _slice_3798 & _cat_2489;
+  always @(*) begin
+    case (_and_3799)
+      3'd0: _sel_3800 = fill_data_0;
+      3'd1: _sel_3800 = fill_data_1;
+      3'd2: _sel_3800 = fill_data_2;
+      3'd3: _sel_3800 = fill_data_3;
+      3'd4: _sel_3800 = fill_data_4;
+      3'd5: _sel_3800 = fill_data_5;
+      3'd6: _sel_3800 = fill_data_6;
+      3'd7: _sel_3800 = fill_data_7;
+      default: _sel_3800 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3802 = _and_3799 == 3'h0;
+  assign _eq_3804 = _and_3799 == 3'h1;
+  assign _eq_3806 = _and_3799 == 3'h2;
+  assign _eq_3808 = _and_3799 == 3'h3;
+  assign _eq_3810 = _and_3799 == 3'h4;
+  assign _eq_3812 = _and_3799 == 3'h5;
+  assign _eq_3814 = _and_3799 == 3'h6;
+  assign _eq_3816 = _and_3799 == 3'h7;
+  assign _cat_3817 = {_eq_3816, _eq_3814, _eq_3812, _eq_3810, _eq_3808, _eq_3806, _eq_3804, _eq_3802};
+  assign _repl_3818 = {8{_and_3797}};
+  assign _and_3819 = _cat_3817 & _repl_3818;
+  assign _and_3820 = fill_valid & _and_3797;
+  assign _slice_3822 = p_tag_36[26:3];
+  assign _slice_3823 = fill_blk[26:3];
+  assign _eq_3824 = _slice_3822 == _slice_3823;
+  assign _slice_3825 = p_tag_36[2:0];
+  assign _slice_3826 = fill_blk[2:0];
+  assign _xor_3827 = _slice_3825 ^ _slice_3826;
+  assign _not_3828 = ~_xor_3827;
+  assign _not_3829 = ~p_y_36;
+  assign _and_3830 = p_v_36 & _not_3829;
+  assign _or_3831 = _not_3828 | _cat_2489;
+  assign _rand_3832 = &_or_3831;
+  assign _and_3833 = _eq_3824 & _rand_3832;
+  assign _and_3834 = _and_3830 & _and_3833;
+  assign _slice_3835 = p_tag_36[2:0];
+  assign _and_3836 = _slice_3835 & _cat_2489;
+  always @(*) begin
+    case (_and_3836)
+      3'd0: _sel_3837 = fill_data_0;
+      3'd1: _sel_3837 = fill_data_1;
+      3'd2: _sel_3837 = fill_data_2;
+      3'd3: _sel_3837 = fill_data_3;
+      3'd4: _sel_3837 = fill_data_4;
+      3'd5: _sel_3837 = fill_data_5;
+      3'd6: _sel_3837 = fill_data_6;
+      3'd7: _sel_3837 = fill_data_7;
+      default: _sel_3837 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3839 = _and_3836 == 3'h0;
+  assign _eq_3841 = _and_3836 == 3'h1;
+  assign _eq_3843 = _and_3836 == 3'h2;
+  assign _eq_3845 = _and_3836 == 3'h3;
+  assign _eq_3847 = _and_3836 == 3'h4;
+  assign _eq_3849 = _and_3836 == 3'h5;
+  assign _eq_3851 = _and_3836 == 3'h6;
+  assign _eq_3853 = _and_3836 == 3'h7;
+  assign _cat_3854 = {_eq_3853, _eq_3851, _eq_3849, _eq_3847, _eq_3845, _eq_3843, _eq_3841, _eq_3839};
+  assign _repl_3855 = {8{_and_3834}};
+  assign _and_3856 = _cat_3854 & _repl_3855;
+  assign _and_3857 = fill_valid & _and_3834;
+  assign _slice_3859 = p_tag_37[26:3];
+  assign _slice_3860 = fill_blk[26:3];
+  assign _eq_3861 = _slice_3859 == _slice_3860;
+  assign _slice_3862 = p_tag_37[2:0];
+  assign _slice_3863 = fill_blk[2:0];
+  assign _xor_3864 = _slice_3862 ^ _slice_3863;
+  assign _not_3865 = ~_xor_3864;
+  assign _not_3866 = ~p_y_37;
+  assign _and_3867 = p_v_37 & _not_3866;
+  assign _or_3868 = _not_3865 | _cat_2489;
+  assign _rand_3869 = &_or_3868;
+  assign _and_3870 = _eq_3861 & _rand_3869;
+  assign _and_3871 = _and_3867 & _and_3870;
+  assign _slice_3872 = p_tag_37[2:0];
+  assign _and_3873 = _slice_3872 & _cat_2489;
+  always @(*) begin
+    case (_and_3873)
+      3'd0: _sel_3874 = fill_data_0;
+      3'd1: _sel_3874 = fill_data_1;
+      3'd2: _sel_3874 = fill_data_2;
+      3'd3: _sel_3874 = fill_data_3;
+      3'd4: _sel_3874 = fill_data_4;
+      3'd5: _sel_3874 = fill_data_5;
+      3'd6: _sel_3874 = fill_data_6;
+      3'd7: _sel_3874 = fill_data_7;
+      default: _sel_3874 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3876 = _and_3873 == 3'h0;
+  assign _eq_3878 = _and_3873 == 3'h1;
+  assign _eq_3880 = _and_3873 == 3'h2;
+  assign _eq_3882 = _and_3873 == 3'h3;
+  assign _eq_3884 = _and_3873 == 3'h4;
+  assign _eq_3886 = _and_3873 == 3'h5;
+  assign _eq_3888 = _and_3873 == 3'h6;
+  assign _eq_3890 = _and_3873 == 3'h7;
+  assign _cat_3891 = {_eq_3890, _eq_3888, _eq_3886, _eq_3884, _eq_3882, _eq_3880, _eq_3878, _eq_3876};
+  assign _repl_3892 = {8{_and_3871}};
+  assign _and_3893 = _cat_3891 & _repl_3892;
+  assign _and_3894 = fill_valid & _and_3871;
+  assign _slice_3896 = p_tag_38[26:3];
+  assign _slice_3897 = fill_blk[26:3];
+  assign _eq_3898 = _slice_3896 == _slice_3897;
+  assign _slice_3899 = p_tag_38[2:0];
+  assign _slice_3900 = fill_blk[2:0];
+  assign _xor_3901 = _slice_3899 ^ _slice_3900;
+  assign _not_3902 = ~_xor_3901;
+  assign _not_3903 = ~p_y_38;
+  assign _and_3904 = p_v_38 & _not_3903;
+  assign _or_3905 = _not_3902 | _cat_2489;
+  assign _rand_3906 = &_or_3905;
+  assign _and_3907 = _eq_3898 & _rand_3906;
+  assign _and_3908 = _and_3904 & _and_3907;
+  assign _slice_3909 = p_tag_38[2:0];
+  assign _and_3910 = _slice_3909 & _cat_2489;
+  always @(*) begin
+    case (_and_3910)
+      3'd0: _sel_3911 = fill_data_0;
+      3'd1: _sel_3911 = fill_data_1;
+      3'd2: _sel_3911 = fill_data_2;
+      3'd3: _sel_3911 = fill_data_3;
+      3'd4: _sel_3911 = fill_data_4;
+      3'd5: _sel_3911 = fill_data_5;
+      3'd6: _sel_3911 = fill_data_6;
+      3'd7: _sel_3911 = fill_data_7;
+      default: _sel_3911 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3913 = _and_3910 == 3'h0;
+  assign _eq_3915 = _and_3910 == 3'h1;
+  assign _eq_3917 = _and_3910 == 3'h2;
+  assign _eq_3919 = _and_3910 == 3'h3;
+  assign _eq_3921 = _and_3910 == 3'h4;
+  assign _eq_3923 = _and_3910 == 3'h5;
+  assign _eq_3925 = _and_3910 == 3'h6;
+  assign _eq_3927 = _and_3910 == 3'h7;
+  assign _cat_3928 = {_eq_3927, _eq_3925, _eq_3923, _eq_3921, _eq_3919, _eq_3917, _eq_3915, _eq_3913};
+  assign _repl_3929 = {8{_and_3908}};
+  assign _and_3930 = _cat_3928 & _repl_3929;
+  assign _and_3931 = fill_valid & _and_3908;
+  assign _slice_3933 = p_tag_39[26:3];
+  assign _slice_3934 = fill_blk[26:3];
+  assign _eq_3935 = _slice_3933 == _slice_3934;
+  assign _slice_3936 = p_tag_39[2:0];
+  assign _slice_3937 = fill_blk[2:0];
+  assign _xor_3938 = _slice_3936 ^ _slice_3937;
+  assign _not_3939 = ~_xor_3938;
+  assign _not_3940 = ~p_y_39;
+  assign _and_3941 = p_v_39 & _not_3940;
+  assign _or_3942 = _not_3939 | _cat_2489;
+  assign _rand_3943 = &_or_3942;
+  assign _and_3944 = _eq_3935 & _rand_3943;
+  assign _and_3945 = _and_3941 & _and_3944;
+  assign _slice_3946 = p_tag_39[2:0];
+  assign _and_3947 = _slice_3946 & _cat_2489;
+  always @(*) begin
+    case (_and_3947)
+      3'd0: _sel_3948 = fill_data_0;
+      3'd1: _sel_3948 = fill_data_1;
+      3'd2: _sel_3948 = fill_data_2;
+      3'd3: _sel_3948 = fill_data_3;
+      3'd4: _sel_3948 = fill_data_4;
+      3'd5: _sel_3948 = fill_data_5;
+      3'd6: _sel_3948 = fill_data_6;
+      3'd7: _sel_3948 = fill_data_7;
+      default: _sel_3948 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3950 = _and_3947 == 3'h0;
+  assign _eq_3952 = _and_3947 == 3'h1;
+  assign _eq_3954 = _and_3947 == 3'h2;
+  assign _eq_3956 = _and_3947 == 3'h3;
+  assign _eq_3958 = _and_3947 == 3'h4;
+  assign _eq_3960 = _and_3947 == 3'h5;
+  assign _eq_3962 = _and_3947 == 3'h6;
+  assign _eq_3964 = _and_3947 == 3'h7;
+  assign _cat_3965 = {_eq_3964, _eq_3962, _eq_3960, _eq_3958, _eq_3956, _eq_3954, _eq_3952, _eq_3950};
+  assign _repl_3966 = {8{_and_3945}};
+  assign _and_3967 = _cat_3965 & _repl_3966;
+  assign _and_3968 = fill_valid & _and_3945;
+  assign _slice_3970 = p_tag_40[26:3];
+  assign _slice_3971 = fill_blk[26:3];
+  assign _eq_3972 = _slice_3970 == _slice_3971;
+  assign _slice_3973 = p_tag_40[2:0];
+  assign _slice_3974 = fill_blk[2:0];
+  assign _xor_3975 = _slice_3973 ^ _slice_3974;
+  assign _not_3976 = ~_xor_3975;
+  assign _not_3977 = ~p_y_40;
+  assign _and_3978 = p_v_40 & _not_3977;
+  assign _or_3979 = _not_3976 | _cat_2489;
+  assign _rand_3980 = &_or_3979;
+  assign _and_3981 = _eq_3972 & _rand_3980;
+  assign _and_3982 = _and_3978 & _and_3981;
+  assign _slice_3983 = p_tag_40[2:0];
+  assign _and_3984 = _slice_3983 & _cat_2489;
+  always @(*) begin
+    case (_and_3984)
+      3'd0: _sel_3985 = fill_data_0;
+      3'd1: _sel_3985 = fill_data_1;
+      3'd2: _sel_3985 = fill_data_2;
+      3'd3: _sel_3985 = fill_data_3;
+      3'd4: _sel_3985 = fill_data_4;
+      3'd5: _sel_3985 = fill_data_5;
+      3'd6: _sel_3985 = fill_data_6;
+      3'd7: _sel_3985 = fill_data_7;
+      default: _sel_3985 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_3987 = _and_3984 == 3'h0;
+  assign _eq_3989 = _and_3984 == 3'h1;
+  assign _eq_3991 = _and_3984 == 3'h2;
+  assign _eq_3993 = _and_3984 == 3'h3;
+  assign _eq_3995 = _and_3984 == 3'h4;
+  assign _eq_3997 = _and_3984 == 3'h5;
+  assign _eq_3999 = _and_3984 == 3'h6;
+  assign _eq_4001 = _and_3984 == 3'h7;
+  assign _cat_4002 = {_eq_4001, _eq_3999, _eq_3997, _eq_3995, _eq_3993, _eq_3991, _eq_3989, _eq_3987};
+  assign _repl_4003 = {8{_and_3982}};
+  assign _and_4004 = _cat_4002 & _repl_4003;
+  assign _and_4005 = fill_valid & _and_3982;
+  assign _slice_4007 = p_tag_41[26:3];
+  assign _slice_4008 = fill_blk[26:3];
+  assign _eq_4009 = _slice_4007 == _slice_4008;
+  assign _slice_4010 = p_tag_41[2:0];
+  assign _slice_4011 = fill_blk[2:0];
+  assign _xor_4012 = _slice_4010 ^ _slice_4011;
+  assign _not_4013 = ~_xor_4012;
+  assign _not_4014 = ~p_y_41;
+  assign _and_4015 = p_v_41 & _not_4014;
+  assign _or_4016 = _not_4013 | _cat_2489;
+  assign _rand_4017 = &_or_4016;
+  assign _and_4018 = _eq_4009 & _rand_4017;
+  assign _and_4019 = _and_4015 & _and_4018;
+  assign _slice_4020 = p_tag_41[2:0];
+  assign _and_4021 = _slice_4020 & _cat_2489;
+  always @(*) begin
+    case (_and_4021)
+      3'd0: _sel_4022 = fill_data_0;
+      3'd1: _sel_4022 = fill_data_1;
+      3'd2: _sel_4022 = fill_data_2;
+      3'd3: _sel_4022 = fill_data_3;
+      3'd4: _sel_4022 = fill_data_4;
+      3'd5: _sel_4022 = fill_data_5;
+      3'd6: _sel_4022 = fill_data_6;
+      3'd7: _sel_4022 = fill_data_7;
+      default: _sel_4022 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4024 = _and_4021 == 3'h0;
+  assign _eq_4026 = _and_4021 == 3'h1;
+  assign _eq_4028 = _and_4021 == 3'h2;
+  assign _eq_4030 = _and_4021 == 3'h3;
+  assign _eq_4032 = _and_4021 == 3'h4;
+  assign _eq_4034 = _and_4021 == 3'h5;
+  assign _eq_4036 = _and_4021 == 3'h6;
+  assign _eq_4038 = _and_4021 == 3'h7;
+  assign _cat_4039 = {_eq_4038, _eq_4036, _eq_4034, _eq_4032, _eq_4030, _eq_4028, _eq_4026, _eq_4024};
+  assign _repl_4040 = {8{_and_4019}};
+  assign _and_4041 = _cat_4039 & _repl_4040;
+  assign _and_4042 = fill_valid & _and_4019;
+  assign _slice_4044 = p_tag_42[26:3];
+  assign _slice_4045 = fill_blk[26:3];
+  assign _eq_4046 = _slice_4044 == _slice_4045;
+  assign _slice_4047 = p_tag_42[2:0];
+  assign _slice_4048 = fill_blk[2:0];
+  assign _xor_4049 = _slice_4047 ^ _slice_4048;
+  assign _not_4050 = ~_xor_4049;
+  assign _not_4051 = ~p_y_42;
+  assign _and_4052 = p_v_42 & _not_4051;
+  assign _or_4053 = _not_4050 | _cat_2489;
+  assign _rand_4054 = &_or_4053;
+  assign _and_4055 = _eq_4046 & _rand_4054;
+  assign _and_4056 = _and_4052 & _and_4055;
+  assign _slice_4057 = p_tag_42[2:0];
+  assign _and_4058 = _slice_4057 & _cat_2489;
+  always @(*) begin
+    case (_and_4058)
+      3'd0: _sel_4059 = fill_data_0;
+      3'd1: _sel_4059 = fill_data_1;
+      3'd2: _sel_4059 = fill_data_2;
+      3'd3: _sel_4059 = fill_data_3;
+      3'd4: _sel_4059 = fill_data_4;
+      3'd5: _sel_4059 = fill_data_5;
+      3'd6: _sel_4059 = fill_data_6;
+      3'd7: _sel_4059 = fill_data_7;
+      default: _sel_4059 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4061 = _and_4058 == 3'h0;
+  assign _eq_4063 = _and_4058 == 3'h1;
+  assign _eq_4065 = _and_4058 == 3'h2;
+  assign _eq_4067 = _and_4058 == 3'h3;
+  assign _eq_4069 = _and_4058 == 3'h4;
+  assign _eq_4071 = _and_4058 == 3'h5;
+  assign _eq_4073 = _and_4058 == 3'h6;
+  assign _eq_4075 = _and_4058 == 3'h7;
+  assign _cat_4076 = {_eq_4075, _eq_4073, _eq_4071, _eq_4069, _eq_4067, _eq_4065, _eq_4063, _eq_4061};
+  assign _repl_4077 = {8{_and_4056}};
+  assign _and_4078 = _cat_4076 & _repl_4077;
+  assign _and_4079 = fill_valid & _and_4056;
+  assign _slice_4081 = p_tag_43[26:3];
+  assign _slice_4082 = fill_blk[26:3];
+  assign _eq_4083 = _slice_4081 == _slice_4082;
+  assign _slice_4084 = p_tag_43[2:0];
+  assign _slice_4085 = fill_blk[2:0];
+  assign _xor_4086 = _slice_4084 ^ _slice_4085;
+  assign _not_4087 = ~_xor_4086;
+  assign _not_4088 = ~p_y_43;
+  assign _and_4089 = p_v_43 & _not_4088;
+  assign _or_4090 = _not_4087 | _cat_2489;
+  assign _rand_4091 = &_or_4090;
+  assign _and_4092 = _eq_4083 & _rand_4091;
+  assign _and_4093 = _and_4089 & _and_4092;
+  assign _slice_4094 = p_tag_43[2:0];
+  assign _and_4095 = _slice_4094 & _cat_2489;
+  always @(*) begin
+    case (_and_4095)
+      3'd0: _sel_4096 = fill_data_0;
+      3'd1: _sel_4096 = fill_data_1;
+      3'd2: _sel_4096 = fill_data_2;
+      3'd3: _sel_4096 = fill_data_3;
+      3'd4: _sel_4096 = fill_data_4;
+      3'd5: _sel_4096 = fill_data_5;
+      3'd6: _sel_4096 = fill_data_6;
+      3'd7: _sel_4096 = fill_data_7;
+      default: _sel_4096 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4098 = _and_4095 == 3'h0;
+  assign _eq_4100 = _and_4095 == 3'h1;
+  assign _eq_4102 = _and_4095 == 3'h2;
+  assign _eq_4104 = _and_4095 == 3'h3;
+  assign _eq_4106 = _and_4095 == 3'h4;
+  assign _eq_4108 = _and_4095 == 3'h5;
+  assign _eq_4110 = _and_4095 == 3'h6;
+  assign _eq_4112 = _and_4095 == 3'h7;
+  assign _cat_4113 = {_eq_4112, _eq_4110, _eq_4108, _eq_4106, _eq_4104, _eq_4102, _eq_4100, _eq_4098};
+  assign _repl_4114 = {8{_and_4093}};
+  assign _and_4115 = _cat_4113 & _repl_4114;
+  assign _and_4116 = fill_valid & _and_4093;
+  assign _slice_4118 = p_tag_44[26:3];
+  assign _slice_4119 = fill_blk[26:3];
+  assign _eq_4120 = _slice_4118 == _slice_4119;
+  assign _slice_4121 = p_tag_44[2:0];
+  assign _slice_4122 = fill_blk[2:0];
+  assign _xor_4123 = _slice_4121 ^ _slice_4122;
+  assign _not_4124 = ~_xor_4123;
+  assign _not_4125 = ~p_y_44;
+  assign _and_4126 = p_v_44 & _not_4125;
+  assign _or_4127 = _not_4124 | _cat_2489;
+  assign _rand_4128 = &_or_4127;
+  assign _and_4129 = _eq_4120 & _rand_4128;
+  assign _and_4130 = _and_4126 & _and_4129;
+  assign _slice_4131 = p_tag_44[2:0];
+  assign _and_4132 = _slice_4131 & _cat_2489;
+  always @(*) begin
+    case (_and_4132)
+      3'd0: _sel_4133 = fill_data_0;
+      3'd1: _sel_4133 = fill_data_1;
+      3'd2: _sel_4133 = fill_data_2;
+      3'd3: _sel_4133 = fill_data_3;
+      3'd4: _sel_4133 = fill_data_4;
+      3'd5: _sel_4133 = fill_data_5;
+      3'd6: _sel_4133 = fill_data_6;
+      3'd7: _sel_4133 = fill_data_7;
+      default: _sel_4133 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4135 = _and_4132 == 3'h0;
+  assign _eq_4137 = _and_4132 == 3'h1;
+  assign _eq_4139 = _and_4132 == 3'h2;
+  assign _eq_4141 = _and_4132 == 3'h3;
+  assign _eq_4143 = _and_4132 == 3'h4;
+  assign _eq_4145 = _and_4132 == 3'h5;
+  assign _eq_4147 = _and_4132 == 3'h6;
+  assign _eq_4149 = _and_4132 == 3'h7;
+  assign _cat_4150 = {_eq_4149, _eq_4147, _eq_4145, _eq_4143, _eq_4141, _eq_4139, _eq_4137, _eq_4135};
+  assign _repl_4151 = {8{_and_4130}};
+  assign _and_4152 = _cat_4150 & _repl_4151;
+  assign _and_4153 = fill_valid & _and_4130;
+  assign _slice_4155 = p_tag_45[26:3];
+  assign _slice_4156 = fill_blk[26:3];
+  assign _eq_4157 = _slice_4155 == _slice_4156;
+  assign _slice_4158 = p_tag_45[2:0];
+  assign _slice_4159 = fill_blk[2:0];
+  assign _xor_4160 = _slice_4158 ^ _slice_4159;
+  assign _not_4161 = ~_xor_4160;
+  assign _not_4162 = ~p_y_45;
+  assign _and_4163 = p_v_45 & _not_4162;
+  assign _or_4164 = _not_4161 | _cat_2489;
+  assign _rand_4165 = &_or_4164;
+  assign _and_4166 = _eq_4157 & _rand_4165;
+  assign _and_4167 = _and_4163 & _and_4166;
+  assign _slice_4168 = p_tag_45[2:0];
+  assign _and_4169 = _slice_4168 & _cat_2489;
+  always @(*) begin
+    case (_and_4169)
+      3'd0: _sel_4170 = fill_data_0;
+      3'd1: _sel_4170 = fill_data_1;
+      3'd2: _sel_4170 = fill_data_2;
+      3'd3: _sel_4170 = fill_data_3;
+      3'd4: _sel_4170 = fill_data_4;
+      3'd5: _sel_4170 = fill_data_5;
+      3'd6: _sel_4170 = fill_data_6;
+      3'd7: _sel_4170 = fill_data_7;
+      default: _sel_4170 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4172 = _and_4169 == 3'h0;
+  assign _eq_4174 = _and_4169 == 3'h1;
+  assign _eq_4176 = _and_4169 == 3'h2;
+  assign _eq_4178 = _and_4169 == 3'h3;
+  assign _eq_4180 = _and_4169 == 3'h4;
+  assign _eq_4182 = _and_4169 == 3'h5;
+  assign _eq_4184 = _and_4169 == 3'h6;
+  assign _eq_4186 = _and_4169 == 3'h7;
+  assign _cat_4187 = {_eq_4186, _eq_4184, _eq_4182, _eq_4180, _eq_4178, _eq_4176, _eq_4174, _eq_4172};
+  assign _repl_4188 = {8{_and_4167}};
+  assign _and_4189 = _cat_4187 & _repl_4188;
+  assign _and_4190 = fill_valid & _and_4167;
+  assign _slice_4192 = p_tag_46[26:3];
+  assign _slice_4193 = fill_blk[26:3];
+  assign _eq_4194 = _slice_4192 == _slice_4193;
+  assign _slice_4195 = p_tag_46[2:0];
+  assign _slice_4196 = fill_blk[2:0];
+  assign _xor_4197 = _slice_4195 ^ _slice_4196;
+  assign _not_4198 = ~_xor_4197;
+  assign _not_4199 = ~p_y_46;
+  assign _and_4200 = p_v_46 & _not_4199;
+  assign _or_4201 = _not_4198 | _cat_2489;
+  assign _rand_4202 = &_or_4201;
+  assign _and_4203 = _eq_4194 & _rand_4202;
+  assign _and_4204 = _and_4200 & _and_4203;
+  assign _slice_4205 = p_tag_46[2:0];
+  assign _and_4206 = _slice_4205 & _cat_2489;
+  always @(*) begin
+    case (_and_4206)
+      3'd0: _sel_4207 = fill_data_0;
+      3'd1: _sel_4207 = fill_data_1;
+      3'd2: _sel_4207 = fill_data_2;
+      3'd3: _sel_4207 = fill_data_3;
+      3'd4: _sel_4207 = fill_data_4;
+      3'd5: _sel_4207 = fill_data_5;
+      3'd6: _sel_4207 = fill_data_6;
+      3'd7: _sel_4207 = fill_data_7;
+      default: _sel_4207 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4209 = _and_4206 == 3'h0;
+  assign _eq_4211 = _and_4206 == 3'h1;
+  assign _eq_4213 = _and_4206 == 3'h2;
+  assign _eq_4215 = _and_4206 == 3'h3;
+  assign _eq_4217 = _and_4206 == 3'h4;
+  assign _eq_4219 = _and_4206 == 3'h5;
+  assign _eq_4221 = _and_4206 == 3'h6;
+  assign _eq_4223 = _and_4206 == 3'h7;
+  assign _cat_4224 = {_eq_4223, _eq_4221, _eq_4219, _eq_4217, _eq_4215, _eq_4213, _eq_4211, _eq_4209};
+  assign _repl_4225 = {8{_and_4204}};
+  assign _and_4226 = _cat_4224 & _repl_4225;
+  assign _and_4227 = fill_valid & _and_4204;
+  assign _slice_4229 = p_tag_47[26:3];
+  assign _slice_4230 = fill_blk[26:3];
+  assign _eq_4231 = _slice_4229 == _slice_4230;
+  assign _slice_4232 = p_tag_47[2:0];
+  assign _slice_4233 = fill_blk[2:0];
+  assign _xor_4234 = _slice_4232 ^ _slice_4233;
+  assign _not_4235 = ~_xor_4234;
+  assign _not_4236 = ~p_y_47;
+  assign _and_4237 = p_v_47 & _not_4236;
+  assign _or_4238 = _not_4235 | _cat_2489;
+  assign _rand_4239 = &_or_4238;
+  assign _and_4240 = _eq_4231 & _rand_4239;
+  assign _and_4241 = _and_4237 & _and_4240;
+  assign _slice_4242 = p_tag_47[2:0];
+  assign _and_4243 = _slice_4242 & _cat_2489;
+  always @(*) begin
+    case (_and_4243)
+      3'd0: _sel_4244 = fill_data_0;
+      3'd1: _sel_4244 = fill_data_1;
+      3'd2: _sel_4244 = fill_data_2;
+      3'd3: _sel_4244 = fill_data_3;
+      3'd4: _sel_4244 = fill_data_4;
+      3'd5: _sel_4244 = fill_data_5;
+      3'd6: _sel_4244 = fill_data_6;
+      3'd7: _sel_4244 = fill_data_7;
+      default: _sel_4244 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4246 = _and_4243 == 3'h0;
+  assign _eq_4248 = _and_4243 == 3'h1;
+  assign _eq_4250 = _and_4243 == 3'h2;
+  assign _eq_4252 = _and_4243 == 3'h3;
+  assign _eq_4254 = _and_4243 == 3'h4;
+  assign _eq_4256 = _and_4243 == 3'h5;
+  assign _eq_4258 = _and_4243 == 3'h6;
+  assign _eq_4260 = _and_4243 == 3'h7;
+  assign _cat_4261 = {_eq_4260, _eq_4258, _eq_4256, _eq_4254, _eq_4252, _eq_4250, _eq_4248, _eq_4246};
+  assign _repl_4262 = {8{_and_4241}};
+  assign _and_4263 = _cat_4261 & _repl_4262;
+  assign _and_4264 = fill_valid & _and_4241;
+  assign _slice_4266 = p_tag_48[26:3];
+  assign _slice_4267 = fill_blk[26:3];
+  assign _eq_4268 = _slice_4266 == _slice_4267;
+  assign _slice_4269 = p_tag_48[2:0];
+  assign _slice_4270 = fill_blk[2:0];
+  assign _xor_4271 = _slice_4269 ^ _slice_4270;
+  assign _not_4272 = ~_xor_4271;
+  assign _not_4273 = ~p_y_48;
+  assign _and_4274 = p_v_48 & _not_4273;
+  assign _or_4275 = _not_4272 | _cat_2489;
+  assign _rand_4276 = &_or_4275;
+  assign _and_4277 = _eq_4268 & _rand_4276;
+  assign _and_4278 = _and_4274 & _and_4277;
+  assign _slice_4279 = p_tag_48[2:0];
+  assign _and_4280 = _slice_4279 & _cat_2489;
+  always @(*) begin
+    case (_and_4280)
+      3'd0: _sel_4281 = fill_data_0;
+      3'd1: _sel_4281 = fill_data_1;
+      3'd2: _sel_4281 = fill_data_2;
+      3'd3: _sel_4281 = fill_data_3;
+      3'd4: _sel_4281 = fill_data_4;
+      3'd5: _sel_4281 = fill_data_5;
+      3'd6: _sel_4281 = fill_data_6;
+      3'd7: _sel_4281 = fill_data_7;
+      default: _sel_4281 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4283 = _and_4280 == 3'h0;
+  assign _eq_4285 = _and_4280 == 3'h1;
+  assign _eq_4287 = _and_4280 == 3'h2;
+  assign _eq_4289 = _and_4280 == 3'h3;
+  assign _eq_4291 = _and_4280 == 3'h4;
+  assign _eq_4293 = _and_4280 == 3'h5;
+  assign _eq_4295 = _and_4280 == 3'h6;
+  assign _eq_4297 = _and_4280 == 3'h7;
+  assign _cat_4298 = {_eq_4297, _eq_4295, _eq_4293, _eq_4291, _eq_4289, _eq_4287, _eq_4285, _eq_4283};
+  assign _repl_4299 = {8{_and_4278}};
+  assign _and_4300 = _cat_4298 & _repl_4299;
+  assign _and_4301 = fill_valid & _and_4278;
+  assign _slice_4303 = p_tag_49[26:3];
+  assign _slice_4304 = fill_blk[26:3];
+  assign _eq_4305 = _slice_4303 == _slice_4304;
+  assign _slice_4306 = p_tag_49[2:0];
+  assign _slice_4307 = fill_blk[2:0];
+  assign _xor_4308 = _slice_4306 ^ _slice_4307;
+  assign _not_4309 = ~_xor_4308;
+  assign _not_4310 = ~p_y_49;
+  assign _and_4311 = p_v_49 & _not_4310;
+  assign _or_4312 = _not_4309 | _cat_2489;
+  assign _rand_4313 = &_or_4312;
+  assign _and_4314 = _eq_4305 & _rand_4313;
+  assign _and_4315 = _and_4311 & _and_4314;
+  assign _slice_4316 = p_tag_49[2:0];
+  assign _and_4317 = _slice_4316 & _cat_2489;
+  always @(*) begin
+    case (_and_4317)
+      3'd0: _sel_4318 = fill_data_0;
+      3'd1: _sel_4318 = fill_data_1;
+      3'd2: _sel_4318 = fill_data_2;
+      3'd3: _sel_4318 = fill_data_3;
+      3'd4: _sel_4318 = fill_data_4;
+      3'd5: _sel_4318 = fill_data_5;
+      3'd6: _sel_4318 = fill_data_6;
+      3'd7: _sel_4318 = fill_data_7;
+      default: _sel_4318 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4320 = _and_4317 == 3'h0;
+  assign _eq_4322 = _and_4317 == 3'h1;
+  assign _eq_4324 = _and_4317 == 3'h2;
+  assign _eq_4326 = _and_4317 == 3'h3;
+  assign _eq_4328 = _and_4317 == 3'h4;
+  assign _eq_4330 = _and_4317 == 3'h5;
+  assign _eq_4332 = _and_4317 == 3'h6;
+  assign _eq_4334 = _and_4317 == 3'h7;
+  assign _cat_4335 = {_eq_4334, _eq_4332, _eq_4330, _eq_4328, _eq_4326, _eq_4324, _eq_4322, _eq_4320};
+  assign _repl_4336 = {8{_and_4315}};
+  assign _and_4337 = _cat_4335 & _repl_4336;
+  assign _and_4338 = fill_valid & _and_4315;
+  assign _slice_4340 = p_tag_50[26:3];
+  assign _slice_4341 = fill_blk[26:3];
+  assign _eq_4342 = _slice_4340 == _slice_4341;
+  assign _slice_4343 = p_tag_50[2:0];
+  assign _slice_4344 = fill_blk[2:0];
+  assign _xor_4345 = _slice_4343 ^ _slice_4344;
+  assign _not_4346 = ~_xor_4345;
+  assign _not_4347 = ~p_y_50;
+  assign _and_4348 = p_v_50 & _not_4347;
+  assign _or_4349 = _not_4346 | _cat_2489;
+  assign _rand_4350 = &_or_4349;
+  assign _and_4351 = _eq_4342 & _rand_4350;
+  assign _and_4352 = _and_4348 & _and_4351;
+  assign _slice_4353 = p_tag_50[2:0];
+  assign _and_4354 = _slice_4353 & _cat_2489;
+  always @(*) begin
+    case (_and_4354)
+      3'd0: _sel_4355 = fill_data_0;
+      3'd1: _sel_4355 = fill_data_1;
+      3'd2: _sel_4355 = fill_data_2;
+      3'd3: _sel_4355 = fill_data_3;
+      3'd4: _sel_4355 = fill_data_4;
+      3'd5: _sel_4355 = fill_data_5;
+      3'd6: _sel_4355 = fill_data_6;
+      3'd7: _sel_4355 = fill_data_7;
+      default: _sel_4355 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4357 = _and_4354 == 3'h0;
+  assign _eq_4359 = _and_4354 == 3'h1;
+  assign _eq_4361 = _and_4354 == 3'h2;
+  assign _eq_4363 = _and_4354 == 3'h3;
+  assign _eq_4365 = _and_4354 == 3'h4;
+  assign _eq_4367 = _and_4354 == 3'h5;
+  assign _eq_4369 = _and_4354 == 3'h6;
+  assign _eq_4371 = _and_4354 == 3'h7;
+  assign _cat_4372 = {_eq_4371, _eq_4369, _eq_4367, _eq_4365, _eq_4363, _eq_4361, _eq_4359, _eq_4357};
+  assign _repl_4373 = {8{_and_4352}};
+  assign _and_4374 = _cat_4372 & _repl_4373;
+  assign _and_4375 = fill_valid & _and_4352;
+  assign _slice_4377 = p_tag_51[26:3];
+  assign _slice_4378 = fill_blk[26:3];
+  assign _eq_4379 = _slice_4377 == _slice_4378;
+  assign _slice_4380 = p_tag_51[2:0];
+  assign _slice_4381 = fill_blk[2:0];
+  assign _xor_4382 = _slice_4380 ^ _slice_4381;
+  assign _not_4383 = ~_xor_4382;
+  assign _not_4384 = ~p_y_51;
+  assign _and_4385 = p_v_51 & _not_4384;
+  assign _or_4386 = _not_4383 | _cat_2489;
+  assign _rand_4387 = &_or_4386;
+  assign _and_4388 = _eq_4379 & _rand_4387;
+  assign _and_4389 = _and_4385 & _and_4388;
+  assign _slice_4390 = p_tag_51[2:0];
+  assign _and_4391 = _slice_4390 & _cat_2489;
+  always @(*) begin
+    case (_and_4391)
+      3'd0: _sel_4392 = fill_data_0;
+      3'd1: _sel_4392 = fill_data_1;
+      3'd2: _sel_4392 = fill_data_2;
+      3'd3: _sel_4392 = fill_data_3;
+      3'd4: _sel_4392 = fill_data_4;
+      3'd5: _sel_4392 = fill_data_5;
+      3'd6: _sel_4392 = fill_data_6;
+      3'd7: _sel_4392 = fill_data_7;
+      default: _sel_4392 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4394 = _and_4391 == 3'h0;
+  assign _eq_4396 = _and_4391 == 3'h1;
+  assign _eq_4398 = _and_4391 == 3'h2;
+  assign _eq_4400 = _and_4391 == 3'h3;
+  assign _eq_4402 = _and_4391 == 3'h4;
+  assign _eq_4404 = _and_4391 == 3'h5;
+  assign _eq_4406 = _and_4391 == 3'h6;
+  assign _eq_4408 = _and_4391 == 3'h7;
+  assign _cat_4409 = {_eq_4408, _eq_4406, _eq_4404, _eq_4402, _eq_4400, _eq_4398, _eq_4396, _eq_4394};
+  assign _repl_4410 = {8{_and_4389}};
+  assign _and_4411 = _cat_4409 & _repl_4410;
+  assign _and_4412 = fill_valid & _and_4389;
+  assign _slice_4414 = p_tag_52[26:3];
+  assign _slice_4415 = fill_blk[26:3];
+  assign _eq_4416 = _slice_4414 == _slice_4415;
+  assign _slice_4417 = p_tag_52[2:0];
+  assign _slice_4418 = fill_blk[2:0];
+  assign _xor_4419 = _slice_4417 ^ _slice_4418;
+  assign _not_4420 = ~_xor_4419;
+  assign _not_4421 = ~p_y_52;
+  assign _and_4422 = p_v_52 & _not_4421;
+  assign _or_4423 = _not_4420 | _cat_2489;
+  assign _rand_4424 = &_or_4423;
+  assign _and_4425 = _eq_4416 & _rand_4424;
+  assign _and_4426 = _and_4422 & _and_4425;
+  assign _slice_4427 = p_tag_52[2:0];
+  assign _and_4428 = _slice_4427 & _cat_2489;
+  always @(*) begin
+    case (_and_4428)
+      3'd0: _sel_4429 = fill_data_0;
+      3'd1: _sel_4429 = fill_data_1;
+      3'd2: _sel_4429 = fill_data_2;
+      3'd3: _sel_4429 = fill_data_3;
+      3'd4: _sel_4429 = fill_data_4;
+      3'd5: _sel_4429 = fill_data_5;
+      3'd6: _sel_4429 = fill_data_6;
+      3'd7: _sel_4429 = fill_data_7;
+      default: _sel_4429 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4431 = _and_4428 == 3'h0;
+  assign _eq_4433 = _and_4428 == 3'h1;
+  assign _eq_4435 = _and_4428 == 3'h2;
+  assign _eq_4437 = _and_4428 == 3'h3;
+  assign _eq_4439 = _and_4428 == 3'h4;
+  assign _eq_4441 = _and_4428 == 3'h5;
+  assign _eq_4443 = _and_4428 == 3'h6;
+  assign _eq_4445 = _and_4428 == 3'h7;
+  assign _cat_4446 = {_eq_4445, _eq_4443, _eq_4441, _eq_4439, _eq_4437, _eq_4435, _eq_4433, _eq_4431};
+  assign _repl_4447 = {8{_and_4426}};
+  assign _and_4448 = _cat_4446 & _repl_4447;
+  assign _and_4449 = fill_valid & _and_4426;
+  assign _slice_4451 = p_tag_53[26:3];
+  assign _slice_4452 = fill_blk[26:3];
+  assign _eq_4453 = _slice_4451 == _slice_4452;
+  assign _slice_4454 = p_tag_53[2:0];
+  assign _slice_4455 = fill_blk[2:0];
+  assign _xor_4456 = _slice_4454 ^ _slice_4455;
+  assign _not_4457 = ~_xor_4456;
+  assign _not_4458 = ~p_y_53;
+  assign _and_4459 = p_v_53 & _not_4458;
+  assign _or_4460 = _not_4457 | _cat_2489;
+  assign _rand_4461 = &_or_4460;
+  assign _and_4462 = _eq_4453 & _rand_4461;
+  assign _and_4463 = _and_4459 & _and_4462;
+  assign _slice_4464 = p_tag_53[2:0];
+  assign _and_4465 = _slice_4464 & _cat_2489;
+  always @(*) begin
+    case (_and_4465)
+      3'd0: _sel_4466 = fill_data_0;
+      3'd1: _sel_4466 = fill_data_1;
+      3'd2: _sel_4466 = fill_data_2;
+      3'd3: _sel_4466 = fill_data_3;
+      3'd4: _sel_4466 = fill_data_4;
+      3'd5: _sel_4466 = fill_data_5;
+      3'd6: _sel_4466 = fill_data_6;
+      3'd7: _sel_4466 = fill_data_7;
+      default: _sel_4466 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4468 = _and_4465 == 3'h0;
+  assign _eq_4470 = _and_4465 == 3'h1;
+  assign _eq_4472 = _and_4465 == 3'h2;
+  assign _eq_4474 = _and_4465 == 3'h3;
+  assign _eq_4476 = _and_4465 == 3'h4;
+  assign _eq_4478 = _and_4465 == 3'h5;
+  assign _eq_4480 = _and_4465 == 3'h6;
+  assign _eq_4482 = _and_4465 == 3'h7;
+  assign _cat_4483 = {_eq_4482, _eq_4480, _eq_4478, _eq_4476, _eq_4474, _eq_4472, _eq_4470, _eq_4468};
+  assign _repl_4484 = {8{_and_4463}};
+  assign _and_4485 = _cat_4483 & _repl_4484;
+  assign _and_4486 = fill_valid & _and_4463;
+  assign _slice_4488 = p_tag_54[26:3];
+  assign _slice_4489 = fill_blk[26:3];
+  assign _eq_4490 = _slice_4488 == _slice_4489;
+  assign _slice_4491 = p_tag_54[2:0];
+  assign _slice_4492 = fill_blk[2:0];
+  assign _xor_4493 = _slice_4491 ^ _slice_4492;
+  assign _not_4494 = ~_xor_4493;
+  assign _not_4495 = ~p_y_54;
+  assign _and_4496 = p_v_54 & _not_4495;
+  assign _or_4497 = _not_4494 | _cat_2489;
+  assign _rand_4498 = &_or_4497;
+  assign _and_4499 = _eq_4490 & _rand_4498;
+  assign _and_4500 = _and_4496 & _and_4499;
+  assign _slice_4501 = p_tag_54[2:0];
+  assign _and_4502 = _slice_4501 & _cat_2489;
+  always @(*) begin
+    case (_and_4502)
+      3'd0: _sel_4503 = fill_data_0;
+      3'd1: _sel_4503 = fill_data_1;
+      3'd2: _sel_4503 = fill_data_2;
+      3'd3: _sel_4503 = fill_data_3;
+      3'd4: _sel_4503 = fill_data_4;
+      3'd5: _sel_4503 = fill_data_5;
+      3'd6: _sel_4503 = fill_data_6;
+      3'd7: _sel_4503 = fill_data_7;
+      default: _sel_4503 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4505 = _and_4502 == 3'h0;
+  assign _eq_4507 = _and_4502 == 3'h1;
+  assign _eq_4509 = _and_4502 == 3'h2;
+  assign _eq_4511 = _and_4502 == 3'h3;
+  assign _eq_4513 = _and_4502 == 3'h4;
+  assign _eq_4515 = _and_4502 == 3'h5;
+  assign _eq_4517 = _and_4502 == 3'h6;
+  assign _eq_4519 = _and_4502 == 3'h7;
+  assign _cat_4520 = {_eq_4519, _eq_4517, _eq_4515, _eq_4513, _eq_4511, _eq_4509, _eq_4507, _eq_4505};
+  assign _repl_4521 = {8{_and_4500}};
+  assign _and_4522 = _cat_4520 & _repl_4521;
+  assign _and_4523 = fill_valid & _and_4500;
+  assign _slice_4525 = p_tag_55[26:3];
+  assign _slice_4526 = fill_blk[26:3];
+  assign _eq_4527 = _slice_4525 == _slice_4526;
+  assign _slice_4528 = p_tag_55[2:0];
+  assign _slice_4529 = fill_blk[2:0];
+  assign _xor_4530 = _slice_4528 ^ _slice_4529;
+  assign _not_4531 = ~_xor_4530;
+  assign _not_4532 = ~p_y_55;
+  assign _and_4533 = p_v_55 & _not_4532;
+  assign _or_4534 = _not_4531 | _cat_2489;
+  assign _rand_4535 = &_or_4534;
+  assign _and_4536 = _eq_4527 & _rand_4535;
+  assign _and_4537 = _and_4533 & _and_4536;
+  assign _slice_4538 = p_tag_55[2:0];
+  assign _and_4539 = _slice_4538 & _cat_2489;
+  always @(*) begin
+    case (_and_4539)
+      3'd0: _sel_4540 = fill_data_0;
+      3'd1: _sel_4540 = fill_data_1;
+      3'd2: _sel_4540 = fill_data_2;
+      3'd3: _sel_4540 = fill_data_3;
+      3'd4: _sel_4540 = fill_data_4;
+      3'd5: _sel_4540 = fill_data_5;
+      3'd6: _sel_4540 = fill_data_6;
+      3'd7: _sel_4540 = fill_data_7;
+      default: _sel_4540 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4542 = _and_4539 == 3'h0;
+  assign _eq_4544 = _and_4539 == 3'h1;
+  assign _eq_4546 = _and_4539 == 3'h2;
+  assign _eq_4548 = _and_4539 == 3'h3;
+  assign _eq_4550 = _and_4539 == 3'h4;
+  assign _eq_4552 = _and_4539 == 3'h5;
+  assign _eq_4554 = _and_4539 == 3'h6;
+  assign _eq_4556 = _and_4539 == 3'h7;
+  assign _cat_4557 = {_eq_4556, _eq_4554, _eq_4552, _eq_4550, _eq_4548, _eq_4546, _eq_4544, _eq_4542};
+  assign _repl_4558 = {8{_and_4537}};
+  assign _and_4559 = _cat_4557 & _repl_4558;
+  assign _and_4560 = fill_valid & _and_4537;
+  assign _slice_4562 = p_tag_56[26:3];
+  assign _slice_4563 = fill_blk[26:3];
+  assign _eq_4564 = _slice_4562 == _slice_4563;
+  assign _slice_4565 = p_tag_56[2:0];
+  assign _slice_4566 = fill_blk[2:0];
+  assign _xor_4567 = _slice_4565 ^ _slice_4566;
+  assign _not_4568 = ~_xor_4567;
+  assign _not_4569 = ~p_y_56;
+  assign _and_4570 = p_v_56 & _not_4569;
+  assign _or_4571 = _not_4568 | _cat_2489;
+  assign _rand_4572 = &_or_4571;
+  assign _and_4573 = _eq_4564 & _rand_4572;
+  assign _and_4574 = _and_4570 & _and_4573;
+  assign _slice_4575 = p_tag_56[2:0];
+  assign _and_4576 = _slice_4575 & _cat_2489;
+  always @(*) begin
+    case (_and_4576)
+      3'd0: _sel_4577 = fill_data_0;
+      3'd1: _sel_4577 = fill_data_1;
+      3'd2: _sel_4577 = fill_data_2;
+      3'd3: _sel_4577 = fill_data_3;
+      3'd4: _sel_4577 = fill_data_4;
+      3'd5: _sel_4577 = fill_data_5;
+      3'd6: _sel_4577 = fill_data_6;
+      3'd7: _sel_4577 = fill_data_7;
+      default: _sel_4577 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4579 = _and_4576 == 3'h0;
+  assign _eq_4581 = _and_4576 == 3'h1;
+  assign _eq_4583 = _and_4576 == 3'h2;
+  assign _eq_4585 = _and_4576 == 3'h3;
+  assign _eq_4587 = _and_4576 == 3'h4;
+  assign _eq_4589 = _and_4576 == 3'h5;
+  assign _eq_4591 = _and_4576 == 3'h6;
+  assign _eq_4593 = _and_4576 == 3'h7;
+  assign _cat_4594 = {_eq_4593, _eq_4591, _eq_4589, _eq_4587, _eq_4585, _eq_4583, _eq_4581, _eq_4579};
+  assign _repl_4595 = {8{_and_4574}};
+  assign _and_4596 = _cat_4594 & _repl_4595;
+  assign _and_4597 = fill_valid & _and_4574;
+  assign _slice_4599 = p_tag_57[26:3];
+  assign _slice_4600 = fill_blk[26:3];
+  assign _eq_4601 = _slice_4599 == _slice_4600;
+  assign _slice_4602 = p_tag_57[2:0];
+  assign _slice_4603 = fill_blk[2:0];
+  assign _xor_4604 = _slice_4602 ^ _slice_4603;
+  assign _not_4605 = ~_xor_4604;
+  assign _not_4606 = ~p_y_57;
+  assign _and_4607 = p_v_57 & _not_4606;
+  assign _or_4608 = _not_4605 | _cat_2489;
+  assign _rand_4609 = &_or_4608;
+  assign _and_4610 = _eq_4601 & _rand_4609;
+  assign _and_4611 = _and_4607 & _and_4610;
+  assign _slice_4612 = p_tag_57[2:0];
+  assign _and_4613 = _slice_4612 & _cat_2489;
+  always @(*) begin
+    case (_and_4613)
+      3'd0: _sel_4614 = fill_data_0;
+      3'd1: _sel_4614 = fill_data_1;
+      3'd2: _sel_4614 = fill_data_2;
+      3'd3: _sel_4614 = fill_data_3;
+      3'd4: _sel_4614 = fill_data_4;
+      3'd5: _sel_4614 = fill_data_5;
+      3'd6: _sel_4614 = fill_data_6;
+      3'd7: _sel_4614 = fill_data_7;
+      default: _sel_4614 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4616 = _and_4613 == 3'h0;
+  assign _eq_4618 = _and_4613 == 3'h1;
+  assign _eq_4620 = _and_4613 == 3'h2;
+  assign _eq_4622 = _and_4613 == 3'h3;
+  assign _eq_4624 = _and_4613 == 3'h4;
+  assign _eq_4626 = _and_4613 == 3'h5;
+  assign _eq_4628 = _and_4613 == 3'h6;
+  assign _eq_4630 = _and_4613 == 3'h7;
+  assign _cat_4631 = {_eq_4630, _eq_4628, _eq_4626, _eq_4624, _eq_4622, _eq_4620, _eq_4618, _eq_4616};
+  assign _repl_4632 = {8{_and_4611}};
+  assign _and_4633 = _cat_4631 & _repl_4632;
+  assign _and_4634 = fill_valid & _and_4611;
+  assign _slice_4636 = p_tag_58[26:3];
+  assign _slice_4637 = fill_blk[26:3];
+  assign _eq_4638 = _slice_4636 == _slice_4637;
+  assign _slice_4639 = p_tag_58[2:0];
+  assign _slice_4640 = fill_blk[2:0];
+  assign _xor_4641 = _slice_4639 ^ _slice_4640;
+  assign _not_4642 = ~_xor_4641;
+  assign _not_4643 = ~p_y_58;
+  assign _and_4644 = p_v_58 & _not_4643;
+  assign _or_4645 = _not_4642 | _cat_2489;
+  assign _rand_4646 = &_or_4645;
+  assign _and_4647 = _eq_4638 & _rand_4646;
+  assign _and_4648 = _and_4644 & _and_4647;
+  assign _slice_4649 = p_tag_58[2:0];
+  assign _and_4650 = _slice_4649 & _cat_2489;
+  always @(*) begin
+    case (_and_4650)
+      3'd0: _sel_4651 = fill_data_0;
+      3'd1: _sel_4651 = fill_data_1;
+      3'd2: _sel_4651 = fill_data_2;
+      3'd3: _sel_4651 = fill_data_3;
+      3'd4: _sel_4651 = fill_data_4;
+      3'd5: _sel_4651 = fill_data_5;
+      3'd6: _sel_4651 = fill_data_6;
+      3'd7: _sel_4651 = fill_data_7;
+      default: _sel_4651 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4653 = _and_4650 == 3'h0;
+  assign _eq_4655 = _and_4650 == 3'h1;
+  assign _eq_4657 = _and_4650 == 3'h2;
+  assign _eq_4659 = _and_4650 == 3'h3;
+  assign _eq_4661 = _and_4650 == 3'h4;
+  assign _eq_4663 = _and_4650 == 3'h5;
+  assign _eq_4665 = _and_4650 == 3'h6;
+  assign _eq_4667 = _and_4650 == 3'h7;
+  assign _cat_4668 = {_eq_4667, _eq_4665, _eq_4663, _eq_4661, _eq_4659, _eq_4657, _eq_4655, _eq_4653};
+  assign _repl_4669 = {8{_and_4648}};
+  assign _and_4670 = _cat_4668 & _repl_4669;
+  assign _and_4671 = fill_valid & _and_4648;
+  assign _slice_4673 = p_tag_59[26:3];
+  assign _slice_4674 = fill_blk[26:3];
+  assign _eq_4675 = _slice_4673 == _slice_4674;
+  assign _slice_4676 = p_tag_59[2:0];
+  assign _slice_4677 = fill_blk[2:0];
+  assign _xor_4678 = _slice_4676 ^ _slice_4677;
+  assign _not_4679 = ~_xor_4678;
+  assign _not_4680 = ~p_y_59;
+  assign _and_4681 = p_v_59 & _not_4680;
+  assign _or_4682 = _not_4679 | _cat_2489;
+  assign _rand_4683 = &_or_4682;
+  assign _and_4684 = _eq_4675 & _rand_4683;
+  assign _and_4685 = _and_4681 & _and_4684;
+  assign _slice_4686 = p_tag_59[2:0];
+  assign _and_4687 = _slice_4686 & _cat_2489;
+  always @(*) begin
+    case (_and_4687)
+      3'd0: _sel_4688 = fill_data_0;
+      3'd1: _sel_4688 = fill_data_1;
+      3'd2: _sel_4688 = fill_data_2;
+      3'd3: _sel_4688 = fill_data_3;
+      3'd4: _sel_4688 = fill_data_4;
+      3'd5: _sel_4688 = fill_data_5;
+      3'd6: _sel_4688 = fill_data_6;
+      3'd7: _sel_4688 = fill_data_7;
+      default: _sel_4688 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4690 = _and_4687 == 3'h0;
+  assign _eq_4692 = _and_4687 == 3'h1;
+  assign _eq_4694 = _and_4687 == 3'h2;
+  assign _eq_4696 = _and_4687 == 3'h3;
+  assign _eq_4698 = _and_4687 == 3'h4;
+  assign _eq_4700 = _and_4687 == 3'h5;
+  assign _eq_4702 = _and_4687 == 3'h6;
+  assign _eq_4704 = _and_4687 == 3'h7;
+  assign _cat_4705 = {_eq_4704, _eq_4702, _eq_4700, _eq_4698, _eq_4696, _eq_4694, _eq_4692, _eq_4690};
+  assign _repl_4706 = {8{_and_4685}};
+  assign _and_4707 = _cat_4705 & _repl_4706;
+  assign _and_4708 = fill_valid & _and_4685;
+  assign _slice_4710 = p_tag_60[26:3];
+  assign _slice_4711 = fill_blk[26:3];
+  assign _eq_4712 = _slice_4710 == _slice_4711;
+  assign _slice_4713 = p_tag_60[2:0];
+  assign _slice_4714 = fill_blk[2:0];
+  assign _xor_4715 = _slice_4713 ^ _slice_4714;
+  assign _not_4716 = ~_xor_4715;
+  assign _not_4717 = ~p_y_60;
+  assign _and_4718 = p_v_60 & _not_4717;
+  assign _or_4719 = _not_4716 | _cat_2489;
+  assign _rand_4720 = &_or_4719;
+  assign _and_4721 = _eq_4712 & _rand_4720;
+  assign _and_4722 = _and_4718 & _and_4721;
+  assign _slice_4723 = p_tag_60[2:0];
+  assign _and_4724 = _slice_4723 & _cat_2489;
+  always @(*) begin
+    case (_and_4724)
+      3'd0: _sel_4725 = fill_data_0;
+      3'd1: _sel_4725 = fill_data_1;
+      3'd2: _sel_4725 = fill_data_2;
+      3'd3: _sel_4725 = fill_data_3;
+      3'd4: _sel_4725 = fill_data_4;
+      3'd5: _sel_4725 = fill_data_5;
+      3'd6: _sel_4725 = fill_data_6;
+      3'd7: _sel_4725 = fill_data_7;
+      default: _sel_4725 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4727 = _and_4724 == 3'h0;
+  assign _eq_4729 = _and_4724 == 3'h1;
+  assign _eq_4731 = _and_4724 == 3'h2;
+  assign _eq_4733 = _and_4724 == 3'h3;
+  assign _eq_4735 = _and_4724 == 3'h4;
+  assign _eq_4737 = _and_4724 == 3'h5;
+  assign _eq_4739 = _and_4724 == 3'h6;
+  assign _eq_4741 = _and_4724 == 3'h7;
+  assign _cat_4742 = {_eq_4741, _eq_4739, _eq_4737, _eq_4735, _eq_4733, _eq_4731, _eq_4729, _eq_4727};
+  assign _repl_4743 = {8{_and_4722}};
+  assign _and_4744 = _cat_4742 & _repl_4743;
+  assign _and_4745 = fill_valid & _and_4722;
+  assign _slice_4747 = p_tag_61[26:3];
+  assign _slice_4748 = fill_blk[26:3];
+  assign _eq_4749 = _slice_4747 == _slice_4748;
+  assign _slice_4750 = p_tag_61[2:0];
+  assign _slice_4751 = fill_blk[2:0];
+  assign _xor_4752 = _slice_4750 ^ _slice_4751;
+  assign _not_4753 = ~_xor_4752;
+  assign _not_4754 = ~p_y_61;
+  assign _and_4755 = p_v_61 & _not_4754;
+  assign _or_4756 = _not_4753 | _cat_2489;
+  assign _rand_4757 = &_or_4756;
+  assign _and_4758 = _eq_4749 & _rand_4757;
+  assign _and_4759 = _and_4755 & _and_4758;
+  assign _slice_4760 = p_tag_61[2:0];
+  assign _and_4761 = _slice_4760 & _cat_2489;
+  always @(*) begin
+    case (_and_4761)
+      3'd0: _sel_4762 = fill_data_0;
+      3'd1: _sel_4762 = fill_data_1;
+      3'd2: _sel_4762 = fill_data_2;
+      3'd3: _sel_4762 = fill_data_3;
+      3'd4: _sel_4762 = fill_data_4;
+      3'd5: _sel_4762 = fill_data_5;
+      3'd6: _sel_4762 = fill_data_6;
+      3'd7: _sel_4762 = fill_data_7;
+      default: _sel_4762 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4764 = _and_4761 == 3'h0;
+  assign _eq_4766 = _and_4761 == 3'h1;
+  assign _eq_4768 = _and_4761 == 3'h2;
+  assign _eq_4770 = _and_4761 == 3'h3;
+  assign _eq_4772 = _and_4761 == 3'h4;
+  assign _eq_4774 = _and_4761 == 3'h5;
+  assign _eq_4776 = _and_4761 == 3'h6;
+  assign _eq_4778 = _and_4761 == 3'h7;
+  assign _cat_4779 = {_eq_4778, _eq_4776, _eq_4774, _eq_4772, _eq_4770, _eq_4768, _eq_4766, _eq_4764};
+  assign _repl_4780 = {8{_and_4759}};
+  assign _and_4781 = _cat_4779 & _repl_4780;
+  assign _and_4782 = fill_valid & _and_4759;
+  assign _slice_4784 = p_tag_62[26:3];
+  assign _slice_4785 = fill_blk[26:3];
+  assign _eq_4786 = _slice_4784 == _slice_4785;
+  assign _slice_4787 = p_tag_62[2:0];
+  assign _slice_4788 = fill_blk[2:0];
+  assign _xor_4789 = _slice_4787 ^ _slice_4788;
+  assign _not_4790 = ~_xor_4789;
+  assign _not_4791 = ~p_y_62;
+  assign _and_4792 = p_v_62 & _not_4791;
+  assign _or_4793 = _not_4790 | _cat_2489;
+  assign _rand_4794 = &_or_4793;
+  assign _and_4795 = _eq_4786 & _rand_4794;
+  assign _and_4796 = _and_4792 & _and_4795;
+  assign _slice_4797 = p_tag_62[2:0];
+  assign _and_4798 = _slice_4797 & _cat_2489;
+  always @(*) begin
+    case (_and_4798)
+      3'd0: _sel_4799 = fill_data_0;
+      3'd1: _sel_4799 = fill_data_1;
+      3'd2: _sel_4799 = fill_data_2;
+      3'd3: _sel_4799 = fill_data_3;
+      3'd4: _sel_4799 = fill_data_4;
+      3'd5: _sel_4799 = fill_data_5;
+      3'd6: _sel_4799 = fill_data_6;
+      3'd7: _sel_4799 = fill_data_7;
+      default: _sel_4799 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4801 = _and_4798 == 3'h0;
+  assign _eq_4803 = _and_4798 == 3'h1;
+  assign _eq_4805 = _and_4798 == 3'h2;
+  assign _eq_4807 = _and_4798 == 3'h3;
+  assign _eq_4809 = _and_4798 == 3'h4;
+  assign _eq_4811 = _and_4798 == 3'h5;
+  assign _eq_4813 = _and_4798 == 3'h6;
+  assign _eq_4815 = _and_4798 == 3'h7;
+  assign _cat_4816 = {_eq_4815, _eq_4813, _eq_4811, _eq_4809, _eq_4807, _eq_4805, _eq_4803, _eq_4801};
+  assign _repl_4817 = {8{_and_4796}};
+  assign _and_4818 = _cat_4816 & _repl_4817;
+  assign _and_4819 = fill_valid & _and_4796;
+  assign _slice_4821 = p_tag_63[26:3];
+  assign _slice_4822 = fill_blk[26:3];
+  assign _eq_4823 = _slice_4821 == _slice_4822;
+  assign _slice_4824 = p_tag_63[2:0];
+  assign _slice_4825 = fill_blk[2:0];
+  assign _xor_4826 = _slice_4824 ^ _slice_4825;
+  assign _not_4827 = ~_xor_4826;
+  assign _not_4828 = ~p_y_63;
+  assign _and_4829 = p_v_63 & _not_4828;
+  assign _or_4830 = _not_4827 | _cat_2489;
+  assign _rand_4831 = &_or_4830;
+  assign _and_4832 = _eq_4823 & _rand_4831;
+  assign _and_4833 = _and_4829 & _and_4832;
+  assign _slice_4834 = p_tag_63[2:0];
+  assign _and_4835 = _slice_4834 & _cat_2489;
+  always @(*) begin
+    case (_and_4835)
+      3'd0: _sel_4836 = fill_data_0;
+      3'd1: _sel_4836 = fill_data_1;
+      3'd2: _sel_4836 = fill_data_2;
+      3'd3: _sel_4836 = fill_data_3;
+      3'd4: _sel_4836 = fill_data_4;
+      3'd5: _sel_4836 = fill_data_5;
+      3'd6: _sel_4836 = fill_data_6;
+      3'd7: _sel_4836 = fill_data_7;
+      default: _sel_4836 = 256'h0000000000000000000000000000000000000000000000000000000000000000;
+    endcase
+  end
+  assign _eq_4838 = _and_4835 == 3'h0;
+  assign _eq_4840 = _and_4835 == 3'h1;
+  assign _eq_4842 = _and_4835 == 3'h2;
+  assign _eq_4844 = _and_4835 == 3'h3;
+  assign _eq_4846 = _and_4835 == 3'h4;
+  assign _eq_4848 = _and_4835 == 3'h5;
+  assign _eq_4850 = _and_4835 == 3'h6;
+  assign _eq_4852 = _and_4835 == 3'h7;
+  assign _cat_4853 = {_eq_4852, _eq_4850, _eq_4848, _eq_4846, _eq_4844, _eq_4842, _eq_4840, _eq_4838};
+  assign _repl_4854 = {8{_and_4833}};
+  assign _and_4855 = _cat_4853 & _repl_4854;
+  assign _and_4856 = fill_valid & _and_4833;
+  assign _or_4858 = _and_2524 | _and_2561;
+  assign _or_4859 = _and_2598 | _and_2635;
+  assign _or_4860 = _or_4858 | _or_4859;
+  assign _or_4861 = _and_2672 | _and_2709;
+  assign _or_4862 = _and_2746 | _and_2783;
+  assign _or_4863 = _or_4861 | _or_4862;
+  assign _or_4864 = _or_4860 | _or_4863;
+  assign _or_4865 = _and_2820 | _and_2857;
+  assign _or_4866 = _and_2894 | _and_2931;
+  assign _or_4867 = _or_4865 | _or_4866;
+  assign _or_4868 = _and_2968 | _and_3005;
+  assign _or_4869 = _and_3042 | _and_3079;
+  assign _or_4870 = _or_4868 | _or_4869;
+  assign _or_4871 = _or_4867 | _or_4870;
+  assign _or_4872 = _or_4864 | _or_4871;
+  assign _or_4873 = _and_3116 | _and_3153;
+  assign _or_4874 = _and_3190 | _and_3227;
+  assign _or_4875 = _or_4873 | _or_4874;
+  assign _or_4876 = _and_3264 | _and_3301;
+  assign _or_4877 = _and_3338 | _and_3375;
+  assign _or_4878 = _or_4876 | _or_4877;
+  assign _or_4879 = _or_4875 | _or_4878;
+  assign _or_4880 = _and_3412 | _and_3449;
+  assign _or_4881 = _and_3486 | _and_3523;
+  assign _or_4882 = _or_4880 | _or_4881;
+  assign _or_4883 = _and_3560 | _and_3597;
+  assign _or_4884 = _and_3634 | _and_3671;
+  assign _or_4885 = _or_4883 | _or_4884;
+  assign _or_4886 = _or_4882 | _or_4885;
+  assign _or_4887 = _or_4879 | _or_4886;
+  assign _or_4888 = _or_4872 | _or_4887;
+  assign _or_4889 = _and_3708 | _and_3745;
+  assign _or_4890 = _and_3782 | _and_3819;
+  assign _or_4891 = _or_4889 | _or_4890;
+  assign _or_4892 = _and_3856 | _and_3893;
+  assign _or_4893 = _and_3930 | _and_3967;
+  assign _or_4894 = _or_4892 | _or_4893;
+  assign _or_4895 = _or_4891 | _or_4894;
+  assign _or_4896 = _and_4004 | _and_4041;
+  assign _or_4897 = _and_4078 | _and_4115;
+  assign _or_4898 = _or_4896 | _or_4897;
+  assign _or_4899 = _and_4152 | _and_4189;
+  assign _or_4900 = _and_4226 | _and_4263;
+  assign _or_4901 = _or_4899 | _or_4900;
+  assign _or_4902 = _or_4898 | _or_4901;
+  assign _or_4903 = _or_4895 | _or_4902;
+  assign _or_4904 = _and_4300 | _and_4337;
+  assign _or_4905 = _and_4374 | _and_4411;
+  assign _or_4906 = _or_4904 | _or_4905;
+  assign _or_4907 = _and_4448 | _and_4485;
+  assign _or_4908 = _and_4522 | _and_4559;
+  assign _or_4909 = _or_4907 | _or_4908;
+  assign _or_4910 = _or_4906 | _or_4909;
+  assign _or_4911 = _and_4596 | _and_4633;
+  assign _or_4912 = _and_4670 | _and_4707;
+  assign _or_4913 = _or_4911 | _or_4912;
+  assign _or_4914 = _and_4744 | _and_4781;
+  assign _or_4915 = _and_4818 | _and_4855;
+  assign _or_4916 = _or_4914 | _or_4915;
+  assign _or_4917 = _or_4913 | _or_4916;
+  assign _or_4918 = _or_4910 | _or_4917;
+  assign _or_4919 = _or_4903 | _or_4918;
+  assign _or_4920 = _or_4888 | _or_4919;
+  assign _slice_4921 = _or_4920[0];
+  assign _not_4922 = ~_slice_4921;
+  assign _slice_4923 = _or_4920[1];
+  assign _not_4924 = ~_slice_4923;
+  assign _slice_4925 = _cat_2489[0];
+  assign _and_4926 = _not_4924 & _slice_4925;
+  assign _slice_4927 = _or_4920[2];
+  assign _not_4928 = ~_slice_4927;
+  assign _slice_4929 = _cat_2489[1];
+  assign _and_4930 = _not_4928 & _slice_4929;
+  assign _slice_4931 = _or_4920[3];
+  assign _not_4932 = ~_slice_4931;
+  assign _slice_4933 = _cat_2489[1];
+  assign _and_4934 = _not_4932 & _slice_4933;
+  assign _slice_4935 = _or_4920[4];
+  assign _not_4936 = ~_slice_4935;
+  assign _slice_4937 = _cat_2489[2];
+  assign _and_4938 = _not_4936 & _slice_4937;
+  assign _slice_4939 = _or_4920[5];
+  assign _not_4940 = ~_slice_4939;
+  assign _slice_4941 = _cat_2489[2];
+  assign _and_4942 = _not_4940 & _slice_4941;
+  assign _slice_4943 = _or_4920[6];
+  assign _not_4944 = ~_slice_4943;
+  assign _slice_4945 = _cat_2489[2];
+  assign _and_4946 = _not_4944 & _slice_4945;
+  assign _slice_4947 = _or_4920[7];
+  assign _not_4948 = ~_slice_4947;
+  assign _slice_4949 = _cat_2489[2];
+  assign _and_4950 = _not_4948 & _slice_4949;
+  assign _cat_4951 = {_and_4950, _and_4946, _and_4942, _and_4938, _and_4934, _and_4930, _and_4926, _not_4922};
+  assign _slice_4952 = _cat_4951[0];
+  assign _slice_4953 = _cat_4951[1];
+  assign _slice_4954 = _cat_4951[2];
+  assign _slice_4955 = _cat_4951[3];
+  assign _slice_4956 = _cat_4951[4];
+  assign _slice_4957 = _cat_4951[5];
+  assign _slice_4958 = _cat_4951[6];
+  assign _slice_4959 = _cat_4951[7];
+  assign _zext_4960 = {1'd0, _slice_4952};
+  assign _zext_4961 = {1'd0, _slice_4953};
+  assign _add_4962 = _zext_4960 + _zext_4961;
+  assign _zext_4963 = {1'd0, _add_4962};
+  assign _zext_4964 = {1'd0, _slice_4954};
+  assign _zext_4965 = {1'd0, _slice_4955};
+  assign _add_4966 = _zext_4964 + _zext_4965;
+  assign _zext_4967 = {1'd0, _add_4966};
+  assign _add_4968 = _zext_4963 + _zext_4967;
+  assign _zext_4969 = {1'd0, _add_4968};
+  assign _zext_4970 = {1'd0, _slice_4956};
+  assign _zext_4971 = {1'd0, _slice_4957};
+  assign _add_4972 = _zext_4970 + _zext_4971;
+  assign _zext_4973 = {1'd0, _add_4972};
+  assign _zext_4974 = {1'd0, _slice_4958};
+  assign _zext_4975 = {1'd0, _slice_4959};
+  assign _add_4976 = _zext_4974 + _zext_4975;
+  assign _zext_4977 = {1'd0, _add_4976};
+  assign _add_4978 = _zext_4973 + _zext_4977;
+  assign _zext_4979 = {1'd0, _add_4978};
+  assign _add_4980 = _zext_4969 + _zext_4979;
+  assign _repl_4981 = {4{fill_valid}};
+  assign _and_4982 = _add_4980 & _repl_4981;
+  assign _cat_4983 = {_and_1124, _and_1122, _and_1120, _and_1118, _and_1116, _and_1114, _and_1112, _and_1110, _and_1108, _and_1106, _and_1104, _and_1102, _and_1100, _and_1098, _and_1096, _and_1094, _and_1092, _and_1090, _and_1088, _and_1086, _and_1084, _and_1082, _and_1080, _and_1078, _and_1076, _and_1074, _and_1072, _and_1070, _and_1068, _and_1066, _and_1064, _and_1062, _and_1060, _and_1058, _and_1056, _and_1054, _and_1052, _and_1050, _and_1048, _and_1046, _and_1044, _and_1042, _and_1040, _and_1038, _and_1036, _and_1034, _and_1032, _and_1030, _and_1028, _and_1026, _and_1024, _and_1022, _and_1020, _and_1018, _and_1016, _and_1014, _and_1012, _and_1010, _and_1008, _and_1006, _and_1004, _and_1002, _and_1000, _and_998};
+  assign _slice_4984 = _cat_4983[0];
+  assign _slice_4985 = _cat_4983[1];
+  assign _slice_4986 = _cat_4983[2];
+  assign _slice_4987 = _cat_4983[3];
+  assign _slice_4988 = _cat_4983[4];
+  assign _slice_4989 = _cat_4983[5];
+  assign _slice_4990 = _cat_4983[6];
+  assign _slice_4991 = _cat_4983[7];
+  assign _slice_4992 = _cat_4983[8];
+  assign _slice_4993 = _cat_4983[9];
+  assign _slice_4994 = _cat_4983[10];
+  assign _slice_4995 = _cat_4983[11];
+  assign _slice_4996 = _cat_4983[12];
+  assign _slice_4997 = _cat_4983[13];
+  assign _slice_4998 = _cat_4983[14];
+  assign _slice_4999 = _cat_4983[15];
+  assign _slice_5000 = _cat_4983[16];
+  assign _slice_5001 = _cat_4983[17];
+  assign _slice_5002 = _cat_4983[18];
+  assign _slice_5003 = _cat_4983[19];
+  assign _slice_5004 = _cat_4983[20];
+  assign _slice_5005 = _cat_4983[21];
+  assign _slice_5006 = _cat_4983[22];
+  assign _slice_5007 = _cat_4983[23];
+  assign _slice_5008 = _cat_4983[24];
+  assign _slice_5009 = _cat_4983[25];
+  assign _slice_5010 = _cat_4983[26];
+  assign _slice_5011 = _cat_4983[27];
+  assign _slice_5012 = _cat_4983[28];
+  assign _slice_5013 = _cat_4983[29];
+  assign _slice_5014 = _cat_4983[30];
+  assign _slice_5015 = _cat_4983[31];
+  assign _slice_5016 = _cat_4983[32];
+  assign _slice_5017 = _cat_4983[33];
+  assign _slice_5018 = _cat_4983[34];
+  assign _slice_5019 = _cat_4983[35];
+  assign _slice_5020 = _cat_4983[36];
+  assign _slice_5021 = _cat_4983[37];
+  assign _slice_5022 = _cat_4983[38];
+  assign _slice_5023 = _cat_4983[39];
+  assign _slice_5024 = _cat_4983[40];
+  assign _slice_5025 = _cat_4983[41];
+  assign _slice_5026 = _cat_4983[42];
+  assign _slice_5027 = _cat_4983[43];
+  assign _slice_5028 = _cat_4983[44];
+  assign _slice_5029 = _cat_4983[45];
+  assign _slice_5030 = _cat_4983[46];
+  assign _slice_5031 = _cat_4983[47];
+  assign _slice_5032 = _cat_4983[48];
+  assign _slice_5033 = _cat_4983[49];
+  assign _slice_5034 = _cat_4983[50];
+  assign _slice_5035 = _cat_4983[51];
+  assign _slice_5036 = _cat_4983[52];
+  assign _slice_5037 = _cat_4983[53];
+  assign _slice_5038 = _cat_4983[54];
+  assign _slice_5039 = _cat_4983[55];
+  assign _slice_5040 = _cat_4983[56];
+  assign _slice_5041 = _cat_4983[57];
+  assign _slice_5042 = _cat_4983[58];
+  assign _slice_5043 = _cat_4983[59];
+  assign _slice_5044 = _cat_4983[60];
+  assign _slice_5045 = _cat_4983[61];
+  assign _slice_5046 = _cat_4983[62];
+  assign _slice_5047 = _cat_4983[63];
+  assign _not_5049 = ~1'b0;
+  assign _and_5050 = _slice_4984 & _not_5049;
+  assign _or_5051 = 1'b0 | _slice_4984;
+  assign _not_5052 = ~_or_5051;
+  assign _and_5053 = _slice_4985 & _not_5052;
+  assign _or_5054 = _or_5051 | _slice_4985;
+  assign _not_5055 = ~_or_5054;
+  assign _and_5056 = _slice_4986 & _not_5055;
+  assign _or_5057 = _or_5054 | _slice_4986;
+  assign _not_5058 = ~_or_5057;
+  assign _and_5059 = _slice_4987 & _not_5058;
+  assign _or_5060 = _or_5057 | _slice_4987;
+  assign _not_5061 = ~_or_5060;
+  assign _and_5062 = _slice_4988 & _not_5061;
+  assign _or_5063 = _or_5060 | _slice_4988;
+  assign _not_5064 = ~_or_5063;
+  assign _and_5065 = _slice_4989 & _not_5064;
+  assign _or_5066 = _or_5063 | _slice_4989;
+  assign _not_5067 = ~_or_5066;
+  assign _and_5068 = _slice_4990 & _not_5067;
+  assign _or_5069 = _or_5066 | _slice_4990;
+  assign _not_5070 = ~_or_5069;
+  assign _and_5071 = _slice_4991 & _not_5070;
+  assign _or_5072 = _or_5069 | _slice_4991;
+  assign _not_5073 = ~_or_5072;
+  assign _and_5074 = _slice_4992 & _not_5073;
+  assign _or_5075 = _or_5072 | _slice_4992;
+  assign _not_5076 = ~_or_5075;
+  assign _and_5077 = _slice_4993 & _not_5076;
+  assign _or_5078 = _or_5075 | _slice_4993;
+  assign _not_5079 = ~_or_5078;
+  assign _and_5080 = _slice_4994 & _not_5079;
+  assign _or_5081 = _or_5078 | _slice_4994;
+  assign _not_5082 = ~_or_5081;
+  assign _and_5083 = _slice_4995 & _not_5082;
+  assign _or_5084 = _or_5081 | _slice_4995;
+  assign _not_5085 = ~_or_5084;
+  assign _and_5086 = _slice_4996 & _not_5085;
+  assign _or_5087 = _or_5084 | _slice_4996;
+  assign _not_5088 = ~_or_5087;
+  assign _and_5089 = _slice_4997 & _not_5088;
+  assign _or_5090 = _or_5087 | _slice_4997;
+  assign _not_5091 = ~_or_5090;
+  assign _and_5092 = _slice_4998 & _not_5091;
+  assign _or_5093 = _or_5090 | _slice_4998;
+  assign _not_5094 = ~_or_5093;
+  assign _and_5095 = _slice_4999 & _not_5094;
+  assign _or_5096 = _or_5093 | _slice_4999;
+  assign _not_5097 = ~_or_5096;
+  assign _and_5098 = _slice_5000 & _not_5097;
+  assign _or_5099 = _or_5096 | _slice_5000;
+  assign _not_5100 = ~_or_5099;
+  assign _and_5101 = _slice_5001 & _not_5100;
+  assign _or_5102 = _or_5099 | _slice_5001;
+  assign _not_5103 = ~_or_5102;
+  assign _and_5104 = _slice_5002 & _not_5103;
+  assign _or_5105 = _or_5102 | _slice_5002;
+  assign _not_5106 = ~_or_5105;
+  assign _and_5107 = _slice_5003 & _not_5106;
+  assign _or_5108 = _or_5105 | _slice_5003;
+  assign _not_5109 = ~_or_5108;
+  assign _and_5110 = _slice_5004 & _not_5109;
+  assign _or_5111 = _or_5108 | _slice_5004;
+  assign _not_5112 = ~_or_5111;
+  assign _and_5113 = _slice_5005 & _not_5112;
+  assign _or_5114 = _or_5111 | _slice_5005;
+  assign _not_5115 = ~_or_5114;
+  assign _and_5116 = _slice_5006 & _not_5115;
+  assign _or_5117 = _or_5114 | _slice_5006;
+  assign _not_5118 = ~_or_5117;
+  assign _and_5119 = _slice_5007 & _not_5118;
+  assign _or_5120 = _or_5117 | _slice_5007;
+  assign _not_5121 = ~_or_5120;
+  assign _and_5122 = _slice_5008 & _not_5121;
+  assign _or_5123 = _or_5120 | _slice_5008;
+  assign _not_5124 = ~_or_5123;
+  assign _and_5125 = _slice_5009 & _not_5124;
+  assign _or_5126 = _or_5123 | _slice_5009;
+  assign _not_5127 = ~_or_5126;
+  assign _and_5128 = _slice_5010 & _not_5127;
+  assign _or_5129 = _or_5126 | _slice_5010;
+  assign _not_5130 = ~_or_5129;
+  assign _and_5131 = _slice_5011 & _not_5130;
+  assign _or_5132 = _or_5129 | _slice_5011;
+  assign _not_5133 = ~_or_5132;
+  assign _and_5134 = _slice_5012 & _not_5133;
+  assign _or_5135 = _or_5132 | _slice_5012;
+  assign _not_5136 = ~_or_5135;
+  assign _and_5137 = _slice_5013 & _not_5136;
+  assign _or_5138 = _or_5135 | _slice_5013;
+  assign _not_5139 = ~_or_5138;
+  assign _and_5140 = _slice_5014 & _not_5139;
+  assign _or_5141 = _or_5138 | _slice_5014;
+  assign _not_5142 = ~_or_5141;
+  assign _and_5143 = _slice_5015 & _not_5142;
+  assign _or_5144 = _or_5141 | _slice_5015;
+  assign _not_5145 = ~_or_5144;
+  assign _and_5146 = _slice_5016 & _not_5145;
+  assign _or_5147 = _or_5144 | _slice_5016;
+  assign _not_5148 = ~_or_5147;
+  assign _and_5149 = _slice_5017 & _not_5148;
+  assign _or_5150 = _or_5147 | _slice_5017;
+  assign _not_5151 = ~_or_5150;
+  assign _and_5152 = _slice_5018 & _not_5151;
+  assign _or_5153 = _or_5150 | _slice_5018;
+  assign _not_5154 = ~_or_5153;
+  assign _and_5155 = _slice_5019 & _not_5154;
+  assign _or_5156 = _or_5153 | _slice_5019;
+  assign _not_5157 = ~_or_5156;
+  assign _and_5158 = _slice_5020 & _not_5157;
+  assign _or_5159 = _or_5156 | _slice_5020;
+  assign _not_5160 = ~_or_5159;
+  assign _and_5161 = _slice_5021 & _not_5160;
+  assign _or_5162 = _or_5159 | _slice_5021;
+  assign _not_5163 = ~_or_5162;
+  assign _and_5164 = _slice_5022 & _not_5163;
+  assign _or_5165 = _or_5162 | _slice_5022;
+  assign _not_5166 = ~_or_5165;
+  assign _and_5167 = _slice_5023 & _not_5166;
+  assign _or_5168 = _or_5165 | _slice_5023;
+  assign _not_5169 = ~_or_5168;
+  assign _and_5170 = _slice_5024 & _not_5169;
+  assign _or_5171 = _or_5168 | _slice_5024;
+  assign _not_5172 = ~_or_5171;
+  assign _and_5173 = _slice_5025 & _not_5172;
+  assign _or_5174 = _or_5171 | _slice_5025;
+  assign _not_5175 = ~_or_5174;
+  assign _and_5176 = _slice_5026 & _not_5175;
+  assign _or_5177 = _or_5174 | _slice_5026;
+  assign _not_5178 = ~_or_5177;
+  assign _and_5179 = _slice_5027 & _not_5178;
+  assign _or_5180 = _or_5177 | _slice_5027;
+  assign _not_5181 = ~_or_5180;
+  assign _and_5182 = _slice_5028 & _not_5181;
+  assign _or_5183 = _or_5180 | _slice_5028;
+  assign _not_5184 = ~_or_5183;
+  assign _and_5185 = _slice_5029 & _not_5184;
+  assign _or_5186 = _or_5183 | _slice_5029;
+  assign _not_5187 = ~_or_5186;
+  assign _and_5188 = _slice_5030 & _not_5187;
+  assign _or_5189 = _or_5186 | _slice_5030;
+  assign _not_5190 = ~_or_5189;
+  assign _and_5191 = _slice_5031 & _not_5190;
+  assign _or_5192 = _or_5189 | _slice_5031;
+  assign _not_5193 = ~_or_5192;
+  assign _and_5194 = _slice_5032 & _not_5193;
+  assign _or_5195 = _or_5192 | _slice_5032;
+  assign _not_5196 = ~_or_5195;
+  assign _and_5197 = _slice_5033 & _not_5196;
+  assign _or_5198 = _or_5195 | _slice_5033;
+  assign _not_5199 = ~_or_5198;
+  assign _and_5200 = _slice_5034 & _not_5199;
+  assign _or_5201 = _or_5198 | _slice_5034;
+  assign _not_5202 = ~_or_5201;
+  assign _and_5203 = _slice_5035 & _not_5202;
+  assign _or_5204 = _or_5201 | _slice_5035;
+  assign _not_5205 = ~_or_5204;
+  assign _and_5206 = _slice_5036 & _not_5205;
+  assign _or_5207 = _or_5204 | _slice_5036;
+  assign _not_5208 = ~_or_5207;
+  assign _and_5209 = _slice_5037 & _not_5208;
+  assign _or_5210 = _or_5207 | _slice_5037;
+  assign _not_5211 = ~_or_5210;
+  assign _and_5212 = _slice_5038 & _not_5211;
+  assign _or_5213 = _or_5210 | _slice_5038;
+  assign _not_5214 = ~_or_5213;
+  assign _and_5215 = _slice_5039 & _not_5214;
+  assign _or_5216 = _or_5213 | _slice_5039;
+  assign _not_5217 = ~_or_5216;
+  assign _and_5218 = _slice_5040 & _not_5217;
+  assign _or_5219 = _or_5216 | _slice_5040;
+  assign _not_5220 = ~_or_5219;
+  assign _and_5221 = _slice_5041 & _not_5220;
+  assign _or_5222 = _or_5219 | _slice_5041;
+  assign _not_5223 = ~_or_5222;
+  assign _and_5224 = _slice_5042 & _not_5223;
+  assign _or_5225 = _or_5222 | _slice_5042;
+  assign _not_5226 = ~_or_5225;
+  assign _and_5227 = _slice_5043 & _not_5226;
+  assign _or_5228 = _or_5225 | _slice_5043;
+  assign _not_5229 = ~_or_5228;
+  assign _and_5230 = _slice_5044 & _not_5229;
+  assign _or_5231 = _or_5228 | _slice_5044;
+  assign _not_5232 = ~_or_5231;
+  assign _and_5233 = _slice_5045 & _not_5232;
+  assign _or_5234 = _or_5231 | _slice_5045;
+  assign _not_5235 = ~_or_5234;
+  assign _and_5236 = _slice_5046 & _not_5235;
+  assign _or_5237 = _or_5234 | _slice_5046;
+  assign _not_5238 = ~_or_5237;
+  assign _and_5239 = _slice_5047 & _not_5238;
+  assign _or_5240 = _or_5237 | _slice_5047;
+  assign _cat_5241 = {_and_5239, _and_5236, _and_5233, _and_5230, _and_5227, _and_5224, _and_5221, _and_5218, _and_5215, _and_5212, _and_5209, _and_5206, _and_5203, _and_5200, _and_5197, _and_5194, _and_5191, _and_5188, _and_5185, _and_5182, _and_5179, _and_5176, _and_5173, _and_5170, _and_5167, _and_5164, _and_5161, _and_5158, _and_5155, _and_5152, _and_5149, _and_5146, _and_5143, _and_5140, _and_5137, _and_5134, _and_5131, _and_5128, _and_5125, _and_5122, _and_5119, _and_5116, _and_5113, _and_5110, _and_5107, _and_5104, _and_5101, _and_5098, _and_5095, _and_5092, _and_5089, _and_5086, _and_5083, _and_5080, _and_5077, _and_5074, _and_5071, _and_5068, _and_5065, _and_5062, _and_5059, _and_5056, _and_5053, _and_5050};
+  assign _ror_5242 = |_cat_4983;
+  assign _slice_5243 = _cat_5241[1];
+  assign _slice_5244 = _cat_5241[3];
+  assign _slice_5245 = _cat_5241[5];
+  assign _slice_5246 = _cat_5241[7];
+  assign _slice_5247 = _cat_5241[9];
+  assign _slice_5248 = _cat_5241[11];
+  assign _slice_5249 = _cat_5241[13];
+  assign _slice_5250 = _cat_5241[15];
+  assign _slice_5251 = _cat_5241[17];
+  assign _slice_5252 = _cat_5241[19];
+  assign _slice_5253 = _cat_5241[21];
+  assign _slice_5254 = _cat_5241[23];
+  assign _slice_5255 = _cat_5241[25];
+  assign _slice_5256 = _cat_5241[27];
+  assign _slice_5257 = _cat_5241[29];
+  assign _slice_5258 = _cat_5241[31];
+  assign _slice_5259 = _cat_5241[33];
+  assign _slice_5260 = _cat_5241[35];
+  assign _slice_5261 = _cat_5241[37];
+  assign _slice_5262 = _cat_5241[39];
+  assign _slice_5263 = _cat_5241[41];
+  assign _slice_5264 = _cat_5241[43];
+  assign _slice_5265 = _cat_5241[45];
+  assign _slice_5266 = _cat_5241[47];
+  assign _slice_5267 = _cat_5241[49];
+  assign _slice_5268 = _cat_5241[51];
+  assign _slice_5269 = _cat_5241[53];
+  assign _slice_5270 = _cat_5241[55];
+  assign _slice_5271 = _cat_5241[57];
+  assign _slice_5272 = _cat_5241[59];
+  assign _slice_5273 = _cat_5241[61];
+  assign _slice_5274 = _cat_5241[63];
+  assign _cat_5275 = {_slice_5243, _slice_5244, _slice_5245, _slice_5246, _slice_5247, _slice_5248, _slice_5249, _slice_5250, _slice_5251, _slice_5252, _slice_5253, _slice_5254, _slice_5255, _slice_5256, _slice_5257, _slice_5258, _slice_5259, _slice_5260, _slice_5261, _slice_5262, _slice_5263, _slice_5264, _slice_5265, _slice_5266, _slice_5267, _slice_5268, _slice_5269, _slice_5270, _slice_5271, _slice_5272, _slice_5273, _slice_5274};
+  assign _ror_5276 = |_cat_5275;
+  assign _slice_5277 = _cat_5241[2];
+  assign _slice_5278 = _cat_5241[3];
+  assign _slice_5279 = _cat_5241[6];
+  assign _slice_5280 = _cat_5241[7];
+  assign _slice_5281 = _cat_5241[10];
+  assign _slice_5282 = _cat_5241[11];
+  assign _slice_5283 = _cat_5241[14];
+  assign _slice_5284 = _cat_5241[15];
+  assign _slice_5285 = _cat_5241[18];
+  assign _slice_5286 = _cat_5241[19];
+  assign _slice_5287 = _cat_5241[22];
+  assign _slice_5288 = _cat_5241[23];
+  assign _slice_5289 = _cat_5241[26];
+  assign _slice_5290 = _cat_5241[27];
+  assign _slice_5291 = _cat_5241[30];
+  assign _slice_5292 = _cat_5241[31];
+  assign _slice_5293 = _cat_5241[34];
+  assign _slice_5294 = _cat_5241[35];
+  assign _slice_5295 = _cat_5241[38];
+  assign _slice_5296 = _cat_5241[39];
+  assign _slice_5297 = _cat_5241[42];
+  assign _slice_5298 = _cat_5241[43];
+  assign _slice_5299 = _cat_5241[46];
+  assign _slice_5300 = _cat_5241[47];
+  assign _slice_5301 = _cat_5241[50];
+  assign _slice_5302 = _cat_5241[51];
+  assign _slice_5303 = _cat_5241[54];
+  assign _slice_5304 = _cat_5241[55];
+  assign _slice_5305 = _cat_5241[58];
+  assign _slice_5306 = _cat_5241[59];
+  assign _slice_5307 = _cat_5241[62];
+  assign _slice_5308 = _cat_5241[63];
+  assign _cat_5309 = {_slice_5277, _slice_5278, _slice_5279, _slice_5280, _slice_5281, _slice_5282, _slice_5283, _slice_5284, _slice_5285, _slice_5286, _slice_5287, _slice_5288, _slice_5289, _slice_5290, _slice_5291, _slice_5292, _slice_5293, _slice_5294, _slice_5295, _slice_5296, _slice_5297, _slice_5298, _slice_5299, _slice_5300, _slice_5301, _slice_5302, _slice_5303, _slice_5304, _slice_5305, _slice_5306, _slice_5307, _slice_5308};
+  assign _ror_5310 = |_cat_5309;
+  assign _slice_5311 = _cat_5241[4];
+  assign _slice_5312 = _cat_5241[5];
+  assign _slice_5313 = _cat_5241[6];
+  assign _slice_5314 = _cat_5241[7];
+  assign _slice_5315 = _cat_5241[12];
+  assign _slice_5316 = _cat_5241[13];
+  assign _slice_5317 = _cat_5241[14];
+  assign _slice_5318 = _cat_5241[15];
+  assign _slice_5319 = _cat_5241[20];
+  assign _slice_5320 = _cat_5241[21];
+  assign _slice_5321 = _cat_5241[22];
+  assign _slice_5322 = _cat_5241[23];
+  assign _slice_5323 = _cat_5241[28];
+  assign _slice_5324 = _cat_5241[29];
+  assign _slice_5325 = _cat_5241[30];
+  assign _slice_5326 = _cat_5241[31];
+  assign _slice_5327 = _cat_5241[36];
+  assign _slice_5328 = _cat_5241[37];
+  assign _slice_5329 = _cat_5241[38];
+  assign _slice_5330 = _cat_5241[39];
+  assign _slice_5331 = _cat_5241[44];
+  assign _slice_5332 = _cat_5241[45];
+  assign _slice_5333 = _cat_5241[46];
+  assign _slice_5334 = _cat_5241[47];
+  assign _slice_5335 = _cat_5241[52];
+  assign _slice_5336 = _cat_5241[53];
+  assign _slice_5337 = _cat_5241[54];
+  assign _slice_5338 = _cat_5241[55];
+  assign _slice_5339 = _cat_5241[60];
+  assign _slice_5340 = _cat_5241[61];
+  assign _slice_5341 = _cat_5241[62];
+  assign _slice_5342 = _cat_5241[63];
+  assign _cat_5343 = {_slice_5311, _slice_5312, _slice_5313, _slice_5314, _slice_5315, _slice_5316, _slice_5317, _slice_5318, _slice_5319, _slice_5320, _slice_5321, _slice_5322, _slice_5323, _slice_5324, _slice_5325, _slice_5326, _slice_5327, _slice_5328, _slice_5329, _slice_5330, _slice_5331, _slice_5332, _slice_5333, _slice_5334, _slice_5335, _slice_5336, _slice_5337, _slice_5338, _slice_5339, _slice_5340, _slice_5341, _slice_5342};
+  assign _ror_5344 = |_cat_5343;
+  assign _slice_5345 = _cat_5241[8];
+  assign _slice_5346 = _cat_5241[9];
+  assign _slice_5347 = _cat_5241[10];
+  assign _slice_5348 = _cat_5241[11];
+  assign _slice_5349 = _cat_5241[12];
+  assign _slice_5350 = _cat_5241[13];
+  assign _slice_5351 = _cat_5241[14];
+  assign _slice_5352 = _cat_5241[15];
+  assign _slice_5353 = _cat_5241[24];
+  assign _slice_5354 = _cat_5241[25];
+  assign _slice_5355 = _cat_5241[26];
+  assign _slice_5356 = _cat_5241[27];
+  assign _slice_5357 = _cat_5241[28];
+  assign _slice_5358 = _cat_5241[29];
+  assign _slice_5359 = _cat_5241[30];
+  assign _slice_5360 = _cat_5241[31];
+  assign _slice_5361 = _cat_5241[40];
+  assign _slice_5362 = _cat_5241[41];
+  assign _slice_5363 = _cat_5241[42];
+  assign _slice_5364 = _cat_5241[43];
+  assign _slice_5365 = _cat_5241[44];
+  assign _slice_5366 = _cat_5241[45];
+  assign _slice_5367 = _cat_5241[46];
+  assign _slice_5368 = _cat_5241[47];
+  assign _slice_5369 = _cat_5241[56];
+  assign _slice_5370 = _cat_5241[57];
+  assign _slice_5371 = _cat_5241[58];
+  assign _slice_5372 = _cat_5241[59];
+  assign _slice_5373 = _cat_5241[60];
+  assign _slice_5374 = _cat_5241[61];
+  assign _slice_5375 = _cat_5241[62];
+  assign _slice_5376 = _cat_5241[63];
+  assign _cat_5377 = {_slice_5345, _slice_5346, _slice_5347, _slice_5348, _slice_5349, _slice_5350, _slice_5351, _slice_5352, _slice_5353, _slice_5354, _slice_5355, _slice_5356, _slice_5357, _slice_5358, _slice_5359, _slice_5360, _slice_5361, _slice_5362, _slice_5363, _slice_5364, _slice_5365, _slice_5366, _slice_5367, _slice_5368, _slice_5369, _slice_5370, _slice_5371, _slice_5372, _slice_5373, _slice_5374, _slice_5375, _slice_5376};
+  assign _ror_5378 = |_cat_5377;
+  assign _slice_5379 = _cat_5241[16];
+  assign _slice_5380 = _cat_5241[17];
+  assign _slice_5381 = _cat_5241[18];
+  assign _slice_5382 = _cat_5241[19];
+  assign _slice_5383 = _cat_5241[20];
+  assign _slice_5384 = _cat_5241[21];
+  assign _slice_5385 = _cat_5241[22];
+  assign _slice_5386 = _cat_5241[23];
+  assign _slice_5387 = _cat_5241[24];
+  assign _slice_5388 = _cat_5241[25];
+  assign _slice_5389 = _cat_5241[26];
+  assign _slice_5390 = _cat_5241[27];
+  assign _slice_5391 = _cat_5241[28];
+  assign _slice_5392 = _cat_5241[29];
+  assign _slice_5393 = _cat_5241[30];
+  assign _slice_5394 = _cat_5241[31];
+  assign _slice_5395 = _cat_5241[48];
+  assign _slice_5396 = _cat_5241[49];
+  assign _slice_5397 = _cat_5241[50];
+  assign _slice_5398 = _cat_5241[51];
+  assign _slice_5399 = _cat_5241[52];
+  assign _slice_5400 = _cat_5241[53];
+  assign _slice_5401 = _cat_5241[54];
+  assign _slice_5402 = _cat_5241[55];
+  assign _slice_5403 = _cat_5241[56];
+  assign _slice_5404 = _cat_5241[57];
+  assign _slice_5405 = _cat_5241[58];
+  assign _slice_5406 = _cat_5241[59];
+  assign _slice_5407 = _cat_5241[60];
+  assign _slice_5408 = _cat_5241[61];
+  assign _slice_5409 = _cat_5241[62];
+  assign _slice_5410 = _cat_5241[63];
+  assign _cat_5411 = {_slice_5379, _slice_5380, _slice_5381, _slice_5382, _slice_5383, _slice_5384, _slice_5385, _slice_5386, _slice_5387, _slice_5388, _slice_5389, _slice_5390, _slice_5391, _slice_5392, _slice_5393, _slice_5394, _slice_5395, _slice_5396, _slice_5397, _slice_5398, _slice_5399, _slice_5400, _slice_5401, _slice_5402, _slice_5403, _slice_5404, _slice_5405, _slice_5406, _slice_5407, _slice_5408, _slice_5409, _slice_5410};
+  assign _ror_5412 = |_cat_5411;
+  assign _slice_5413 = _cat_5241[32];
+  assign _slice_5414 = _cat_5241[33];
+  assign _slice_5415 = _cat_5241[34];
+  assign _slice_5416 = _cat_5241[35];
+  assign _slice_5417 = _cat_5241[36];
+  assign _slice_5418 = _cat_5241[37];
+  assign _slice_5419 = _cat_5241[38];
+  assign _slice_5420 = _cat_5241[39];
+  assign _slice_5421 = _cat_5241[40];
+  assign _slice_5422 = _cat_5241[41];
+  assign _slice_5423 = _cat_5241[42];
+  assign _slice_5424 = _cat_5241[43];
+  assign _slice_5425 = _cat_5241[44];
+  assign _slice_5426 = _cat_5241[45];
+  assign _slice_5427 = _cat_5241[46];
+  assign _slice_5428 = _cat_5241[47];
+  assign _slice_5429 = _cat_5241[48];
+  assign _slice_5430 = _cat_5241[49];
+  assign _slice_5431 = _cat_5241[50];
+  assign _slice_5432 = _cat_5241[51];
+  assign _slice_5433 = _cat_5241[52];
+  assign _slice_5434 = _cat_5241[53];
+  assign _slice_5435 = _cat_5241[54];
+  assign _slice_5436 = _cat_5241[55];
+  assign _slice_5437 = _cat_5241[56];
+  assign _slice_5438 = _cat_5241[57];
+  assign _slice_5439 = _cat_5241[58];
+  assign _slice_5440 = _cat_5241[59];
+  assign _slice_5441 = _cat_5241[60];
+  assign _slice_5442 = _cat_5241[61];
+  assign _slice_5443 = _cat_5241[62];
+  assign _slice_5444 = _cat_5241[63];
+  assign _cat_5445 = {_slice_5413, _slice_5414, _slice_5415, _slice_5416, _slice_5417, _slice_5418, _slice_5419, _slice_5420, _slice_5421, _slice_5422, _slice_5423, _slice_5424, _slice_5425, _slice_5426, _slice_5427, _slice_5428, _slice_5429, _slice_5430, _slice_5431, _slice_5432, _slice_5433, _slice_5434, _slice_5435, _slice_5436, _slice_5437, _slice_5438, _slice_5439, _slice_5440, _slice_5441, _slice_5442, _slice_5443, _slice_5444};
+  assign _ror_5446 = |_cat_5445;
+  assign _cat_5447 = {_ror_5446, _ror_5412, _ror_5378, _ror_5344, _ror_5310, _ror_5276};
+  assign _onehot_5448 = ({2{_cat_5241[0]}} & _cat_999) | ({2{_cat_5241[1]}} & _cat_1001) | ({2{_cat_5241[2]}} & _cat_1003) | ({2{_cat_5241[3]}} & _cat_1005) | ({2{_cat_5241[4]}} & _cat_1007) | ({2{_cat_5241[5]}} & _cat_1009) | ({2{_cat_5241[6]}} & _cat_1011) | ({2{_cat_5241[7]}} & _cat_1013) | ({2{_cat_5241[8]}} & _cat_1015) | ({2{_cat_5241[9]}} & _cat_1017) | ({2{_cat_5241[10]}} & _cat_1019) | ({2{_cat_5241[11]}} & _cat_1021) | ({2{_cat_5241[12]}} & _cat_1023) | ({2{_cat_5241[13]}} & _cat_1025) | ({2{_cat_5241[14]}} & _cat_1027) | ({2{_cat_5241[15]}} & _cat_1029) | ({2{_cat_5241[16]}} & _cat_1031) | ({2{_cat_5241[17]}} & _cat_1033) | ({2{_cat_5241[18]}} & _cat_1035) | ({2{_cat_5241[19]}} & _cat_1037) | ({2{_cat_5241[20]}} & _cat_1039) | ({2{_cat_5241[21]}} & _cat_1041) | ({2{_cat_5241[22]}} & _cat_1043) | ({2{_cat_5241[23]}} & _cat_1045) | ({2{_cat_5241[24]}} & _cat_1047) | ({2{_cat_5241[25]}} & _cat_1049) | ({2{_cat_5241[26]}} & _cat_1051) | ({2{_cat_5241[27]}} & _cat_1053) | ({2{_cat_5241[28]}} & _cat_1055) | ({2{_cat_5241[29]}} & _cat_1057) | ({2{_cat_5241[30]}} & _cat_1059) | ({2{_cat_5241[31]}} & _cat_1061) | ({2{_cat_5241[32]}} & _cat_1063) | ({2{_cat_5241[33]}} & _cat_1065) | ({2{_cat_5241[34]}} & _cat_1067) | ({2{_cat_5241[35]}} & _cat_1069) | ({2{_cat_5241[36]}} & _cat_1071) | ({2{_cat_5241[37]}} & _cat_1073) | ({2{_cat_5241[38]}} & _cat_1075) | ({2{_cat_5241[39]}} & _cat_1077) | ({2{_cat_5241[40]}} & _cat_1079) | ({2{_cat_5241[41]}} & _cat_1081) | ({2{_cat_5241[42]}} & _cat_1083) | ({2{_cat_5241[43]}} & _cat_1085) | ({2{_cat_5241[44]}} & _cat_1087) | ({2{_cat_5241[45]}} & _cat_1089) | ({2{_cat_5241[46]}} & _cat_1091) | ({2{_cat_5241[47]}} & _cat_1093) | ({2{_cat_5241[48]}} & _cat_1095) | ({2{_cat_5241[49]}} & _cat_1097) | ({2{_cat_5241[50]}} & _cat_1099) | ({2{_cat_5241[51]}} & _cat_1101) | ({2{_cat_5241[52]}} & _cat_1103) | ({2{_cat_5241[53]}} & _cat_1105) | ({2{_cat_5241[54]}} & _cat_1107) | ({2{_cat_5241[55]}} & _cat_1109) | ({2{_cat_5241[56]}} & _cat_1111) | ({2{_cat_5241[57]}} & _cat_1113) | ({2{_cat_5241[58]}} & _cat_1115) | ({2{_cat_5241[59]}} & _cat_1117) | ({2{_cat_5241[60]}} & _cat_1119) | ({2{_cat_5241[61]}} & _cat_1121) | ({2{_cat_5241[62]}} & _cat_1123) | ({2{_cat_5241[63]}} & _cat_1125);
+  assign _slice_5449 = _onehot_5448[0];
+  assign _slice_5450 = _onehot_5448[1];
+  assign _not_5452 = ~1'b0;
+  assign _and_5453 = _slice_5449 & _not_5452;
+  assign _or_5454 = 1'b0 | _slice_5449;
+  assign _not_5455 = ~_or_5454;
+  assign _and_5456 = _slice_5450 & _not_5455;
+  assign _or_5457 = _or_5454 | _slice_5450;
+  assign _cat_5458 = {_and_5456, _and_5453};
+  assign _ror_5459 = |_onehot_5448;
+  assign _slice_5460 = _cat_5458[1];
+  assign _onehot_5461 = ({27{_cat_5241[0]}} & p_tag_0) | ({27{_cat_5241[1]}} & p_tag_1) | ({27{_cat_5241[2]}} & p_tag_2) | ({27{_cat_5241[3]}} & p_tag_3) | ({27{_cat_5241[4]}} & p_tag_4) | ({27{_cat_5241[5]}} & p_tag_5) | ({27{_cat_5241[6]}} & p_tag_6) | ({27{_cat_5241[7]}} & p_tag_7) | ({27{_cat_5241[8]}} & p_tag_8) | ({27{_cat_5241[9]}} & p_tag_9) | ({27{_cat_5241[10]}} & p_tag_10) | ({27{_cat_5241[11]}} & p_tag_11) | ({27{_cat_5241[12]}} & p_tag_12) | ({27{_cat_5241[13]}} & p_tag_13) | ({27{_cat_5241[14]}} & p_tag_14) | ({27{_cat_5241[15]}} & p_tag_15) | ({27{_cat_5241[16]}} & p_tag_16) | ({27{_cat_5241[17]}} & p_tag_17) | ({27{_cat_5241[18]}} & p_tag_18) | ({27{_cat_5241[19]}} & p_tag_19) | ({27{_cat_5241[20]}} & p_tag_20) | ({27{_cat_5241[21]}} & p_tag_21) | ({27{_cat_5241[22]}} & p_tag_22) | ({27{_cat_5241[23]}} & p_tag_23) | ({27{_cat_5241[24]}} & p_tag_24) | ({27{_cat_5241[25]}} & p_tag_25) | ({27{_cat_5241[26]}} & p_tag_26) | ({27{_cat_5241[27]}} & p_tag_27) | ({27{_cat_5241[28]}} & p_tag_28) | ({27{_cat_5241[29]}} & p_tag_29) | ({27{_cat_5241[30]}} & p_tag_30) | ({27{_cat_5241[31]}} & p_tag_31) | ({27{_cat_5241[32]}} & p_tag_32) | ({27{_cat_5241[33]}} & p_tag_33) | ({27{_cat_5241[34]}} & p_tag_34) | ({27{_cat_5241[35]}} & p_tag_35) | ({27{_cat_5241[36]}} & p_tag_36) | ({27{_cat_5241[37]}} & p_tag_37) | ({27{_cat_5241[38]}} & p_tag_38) | ({27{_cat_5241[39]}} & p_tag_39) | ({27{_cat_5241[40]}} & p_tag_40) | ({27{_cat_5241[41]}} & p_tag_41) | ({27{_cat_5241[42]}} & p_tag_42) | ({27{_cat_5241[43]}} & p_tag_43) | ({27{_cat_5241[44]}} & p_tag_44) | ({27{_cat_5241[45]}} & p_tag_45) | ({27{_cat_5241[46]}} & p_tag_46) | ({27{_cat_5241[47]}} & p_tag_47) | ({27{_cat_5241[48]}} & p_tag_48) | ({27{_cat_5241[49]}} & p_tag_49) | ({27{_cat_5241[50]}} & p_tag_50) | ({27{_cat_5241[51]}} & p_tag_51) | ({27{_cat_5241[52]}} & p_tag_52) | ({27{_cat_5241[53]}} & p_tag_53) | ({27{_cat_5241[54]}} & p_tag_54) | ({27{_cat_5241[55]}} & p_tag_55) | ({27{_cat_5241[56]}} & p_tag_56) | ({27{_cat_5241[57]}} & p_tag_57) | ({27{_cat_5241[58]}} & p_tag_58) | ({27{_cat_5241[59]}} & p_tag_59) | ({27{_cat_5241[60]}} & p_tag_60) | ({27{_cat_5241[61]}} & p_tag_61) | ({27{_cat_5241[62]}} & p_tag_62) | ({27{_cat_5241[63]}} & p_tag_63);
+  assign _onehot_5462 = ({256{_cat_5241[0]}} & p_data_0) | ({256{_cat_5241[1]}} & p_data_1) | ({256{_cat_5241[2]}} & p_data_2) | ({256{_cat_5241[3]}} & p_data_3) | ({256{_cat_5241[4]}} & p_data_4) | ({256{_cat_5241[5]}} & p_data_5) | ({256{_cat_5241[6]}} & p_data_6) | ({256{_cat_5241[7]}} & p_data_7) | ({256{_cat_5241[8]}} & p_data_8) | ({256{_cat_5241[9]}} & p_data_9) | ({256{_cat_5241[10]}} & p_data_10) | ({256{_cat_5241[11]}} & p_data_11) | ({256{_cat_5241[12]}} & p_data_12) | ({256{_cat_5241[13]}} & p_data_13) | ({256{_cat_5241[14]}} & p_data_14) | ({256{_cat_5241[15]}} & p_data_15) | ({256{_cat_5241[16]}} & p_data_16) | ({256{_cat_5241[17]}} & p_data_17) | ({256{_cat_5241[18]}} & p_data_18) | ({256{_cat_5241[19]}} & p_data_19) | ({256{_cat_5241[20]}} & p_data_20) | ({256{_cat_5241[21]}} & p_data_21) | ({256{_cat_5241[22]}} & p_data_22) | ({256{_cat_5241[23]}} & p_data_23) | ({256{_cat_5241[24]}} & p_data_24) | ({256{_cat_5241[25]}} & p_data_25) | ({256{_cat_5241[26]}} & p_data_26) | ({256{_cat_5241[27]}} & p_data_27) | ({256{_cat_5241[28]}} & p_data_28) | ({256{_cat_5241[29]}} & p_data_29) | ({256{_cat_5241[30]}} & p_data_30) | ({256{_cat_5241[31]}} & p_data_31) | ({256{_cat_5241[32]}} & p_data_32) | ({256{_cat_5241[33]}} & p_data_33) | ({256{_cat_5241[34]}} & p_data_34) | ({256{_cat_5241[35]}} & p_data_35) | ({256{_cat_5241[36]}} & p_data_36) | ({256{_cat_5241[37]}} & p_data_37) | ({256{_cat_5241[38]}} & p_data_38) | ({256{_cat_5241[39]}} & p_data_39) | ({256{_cat_5241[40]}} & p_data_40) | ({256{_cat_5241[41]}} & p_data_41) | ({256{_cat_5241[42]}} & p_data_42) | ({256{_cat_5241[43]}} & p_data_43) | ({256{_cat_5241[44]}} & p_data_44) | ({256{_cat_5241[45]}} & p_data_45) | ({256{_cat_5241[46]}} & p_data_46) | ({256{_cat_5241[47]}} & p_data_47) | ({256{_cat_5241[48]}} & p_data_48) | ({256{_cat_5241[49]}} & p_data_49) | ({256{_cat_5241[50]}} & p_data_50) | ({256{_cat_5241[51]}} & p_data_51) | ({256{_cat_5241[52]}} & p_data_52) | ({256{_cat_5241[53]}} & p_data_53) | ({256{_cat_5241[54]}} & p_data_54) | ({256{_cat_5241[55]}} & p_data_55) | ({256{_cat_5241[56]}} & p_data_56) | ({256{_cat_5241[57]}} & p_data_57) | ({256{_cat_5241[58]}} & p_data_58) | ({256{_cat_5241[59]}} & p_data_59) | ({256{_cat_5241[60]}} & p_data_60) | ({256{_cat_5241[61]}} & p_data_61) | ({256{_cat_5241[62]}} & p_data_62) | ({256{_cat_5241[63]}} & p_data_63);
+  assign _cat_5463 = {smshr0_tid_0, smshr0_reg_0, smshr0_off_0, smshr0_fmt_0};
+  assign _cat_5464 = {smshr1_tid_0, smshr1_reg_0, smshr1_off_0, smshr1_fmt_0};
+  assign _cat_5465 = {smshr2_tid_0, smshr2_reg_0, smshr2_off_0, smshr2_fmt_0};
+  assign _cat_5466 = {smshr3_tid_0, smshr3_reg_0, smshr3_off_0, smshr3_fmt_0};
+  assign _cat_5467 = {smshr4_tid_0, smshr4_reg_0, smshr4_off_0, smshr4_fmt_0};
+  assign _cat_5468 = {smshr5_tid_0, smshr5_reg_0, smshr5_off_0, smshr5_fmt_0};
+  assign _cat_5469 = {smshr6_tid_0, smshr6_reg_0, smshr6_off_0, smshr6_fmt_0};
+  assign _cat_5470 = {smshr7_tid_0, smshr7_reg_0, smshr7_off_0, smshr7_fmt_0};
+  assign _cat_5471 = {smshr8_tid_0, smshr8_reg_0, smshr8_off_0, smshr8_fmt_0};
+  assign _cat_5472 = {smshr9_tid_0, smshr9_reg_0, smshr9_off_0, smshr9_fmt_0};
+  assign _cat_5473 = {smshr10_tid_0, smshr10_reg_0, smshr10_off_0, smshr10_fmt_0};
+  assign _cat_5474 = {smshr11_tid_0, smshr11_reg_0, smshr11_off_0, smshr11_fmt_0};
+  assign _cat_5475 = {smshr12_tid_0, smshr12_reg_0, smshr12_off_0, smshr12_fmt_0};
+  assign _cat_5476 = {smshr13_tid_0, smshr13_reg_0, smshr13_off_0, smshr13_fmt_0};
+  assign _cat_5477 = {smshr14_tid_0, smshr14_reg_0, smshr14_off_0, smshr14_fmt_0};
+  assign _cat_5478 = {smshr15_tid_0, smshr15_reg_0, smshr15_off_0, smshr15_fmt_0};
+  assign _cat_5479 = {smshr16_tid_0, smshr16_reg_0, smshr16_off_0, smshr16_fmt_0};
+  assign _cat_5480 = {smshr17_tid_0, smshr17_reg_0, smshr17_off_0, smshr17_fmt_0};
+  assign _cat_5481 = {smshr18_tid_0, smshr18_reg_0, smshr18_off_0, smshr18_fmt_0};
+  assign _cat_5482 = {smshr19_tid_0, smshr19_reg_0, smshr19_off_0, smshr19_fmt_0};
+  assign _cat_5483 = {smshr20_tid_0, smshr20_reg_0, smshr20_off_0, smshr20_fmt_0};
+  assign _cat_5484 = {smshr21_tid_0, smshr21_reg_0, smshr21_off_0, smshr21_fmt_0};
+  assign _cat_5485 = {smshr22_tid_0, smshr22_reg_0, smshr22_off_0, smshr22_fmt_0};
+  assign _cat_5486 = {smshr23_tid_0, smshr23_reg_0, smshr23_off_0, smshr23_fmt_0};
+  assign _cat_5487 = {smshr24_tid_0, smshr24_reg_0, smshr24_off_0, smshr24_fmt_0};
+  assign _cat_5488 = {smshr25_tid_0, smshr25_reg_0, smshr25_off_0, smshr25_fmt_0};
+  assign _cat_5489 = {smshr26_tid_0, smshr26_reg_0, smshr26_off_0, smshr26_fmt_0};
+  assign _cat_5490 = {smshr27_tid_0, smshr27_reg_0, smshr27_off_0, smshr27_fmt_0};
+  assign _cat_5491 = {smshr28_tid_0, smshr28_reg_0, smshr28_off_0, smshr28_fmt_0};
+  assign _cat_5492 = {smshr29_tid_0, smshr29_reg_0, smshr29_off_0, smshr29_fmt_0};
+  assign _cat_5493 = {smshr30_tid_0, smshr30_reg_0, smshr30_off_0, smshr30_fmt_0};
+  assign _cat_5494 = {smshr31_tid_0, smshr31_reg_0, smshr31_off_0, smshr31_fmt_0};
+  assign _cat_5495 = {smshr32_tid_0, smshr32_reg_0, smshr32_off_0, smshr32_fmt_0};
+  assign _cat_5496 = {smshr33_tid_0, smshr33_reg_0, smshr33_off_0, smshr33_fmt_0};
+  assign _cat_5497 = {smshr34_tid_0, smshr34_reg_0, smshr34_off_0, smshr34_fmt_0};
+  assign _cat_5498 = {smshr35_tid_0, smshr35_reg_0, smshr35_off_0, smshr35_fmt_0};
+  assign _cat_5499 = {smshr36_tid_0, smshr36_reg_0, smshr36_off_0, smshr36_fmt_0};
+  assign _cat_5500 = {smshr37_tid_0, smshr37_reg_0, smshr37_off_0, smshr37_fmt_0};
+  assign _cat_5501 = {smshr38_tid_0, smshr38_reg_0, smshr38_off_0, smshr38_fmt_0};
+  assign _cat_5502 = {smshr39_tid_0, smshr39_reg_0, smshr39_off_0, smshr39_fmt_0};
+  assign _cat_5503 = {smshr40_tid_0, smshr40_reg_0, smshr40_off_0, smshr40_fmt_0};
+  assign _cat_5504 = {smshr41_tid_0, smshr41_reg_0, smshr41_off_0, smshr41_fmt_0};
+  assign _cat_5505 = {smshr42_tid_0, smshr42_reg_0, smshr42_off_0, smshr42_fmt_0};
+  assign _cat_5506 = {smshr43_tid_0, smshr43_reg_0, smshr43_off_0, smshr43_fmt_0};
+  assign _cat_5507 = {smshr44_tid_0, smshr44_reg_0, smshr44_off_0, smshr44_fmt_0};
+  assign _cat_5508 = {smshr45_tid_0, smshr45_reg_0, smshr45_off_0, smshr45_fmt_0};
+  assign _cat_5509 = {smshr46_tid_0, smshr46_reg_0, smshr46_off_0, smshr46_fmt_0};
+  assign _cat_5510 = {smshr47_tid_0, smshr47_reg_0, smshr47_off_0, smshr47_fmt_0};
+  assign _cat_5511 = {smshr48_tid_0, smshr48_reg_0, smshr48_off_0, smshr48_fmt_0};
+  assign _cat_5512 = {smshr49_tid_0, smshr49_reg_0, smshr49_off_0, smshr49_fmt_0};
+  assign _cat_5513 = {smshr50_tid_0, smshr50_reg_0, smshr50_off_0, smshr50_fmt_0};
+  assign _cat_5514 = {smshr51_tid_0, smshr51_reg_0, smshr51_off_0, smshr51_fmt_0};
+  assign _cat_5515 = {smshr52_tid_0, smshr52_reg_0, smshr52_off_0, smshr52_fmt_0};
+  assign _cat_5516 = {smshr53_tid_0, smshr53_reg_0, smshr53_off_0, smshr53_fmt_0};
+  assign _cat_5517 = {smshr54_tid_0, smshr54_reg_0, smshr54_off_0, smshr54_fmt_0};
+  assign _cat_5518 = {smshr55_tid_0, smshr55_reg_0, smshr55_off_0, smshr55_fmt_0};
+  assign _cat_5519 = {smshr56_tid_0, smshr56_reg_0, smshr56_off_0, smshr56_fmt_0};
+  assign _cat_5520 = {smshr57_tid_0, smshr57_reg_0, smshr57_off_0, smshr57_fmt_0};
+  assign _cat_5521 = {smshr58_tid_0, smshr58_reg_0, smshr58_off_0, smshr58_fmt_0};
+  assign _cat_5522 = {smshr59_tid_0, smshr59_reg_0, smshr59_off_0, smshr59_fmt_0};
+  assign _cat_5523 = {smshr60_tid_0, smshr60_reg_0, smshr60_off_0, smshr60_fmt_0};
+  assign _cat_5524 = {smshr61_tid_0, smshr61_reg_0, smshr61_off_0, smshr61_fmt_0};
+  assign _cat_5525 = {smshr62_tid_0, smshr62_reg_0, smshr62_off_0, smshr62_fmt_0};
+  assign _cat_5526 = {smshr63_tid_0, smshr63_reg_0, smshr63_off_0, smshr63_fmt_0};
+  assign _onehot_5527 = ({21{_cat_5241[0]}} & _cat_5463) | ({21{_cat_5241[1]}} & _cat_5464) | ({21{_cat_5241[2]}} & _cat_5465) | ({21{_cat_5241[3]}} & _cat_5466) | ({21{_cat_5241[4]}} & _cat_5467) | ({21{_cat_5241[5]}} & _cat_5468) | ({21{_cat_5241[6]}} & _cat_5469) | ({21{_cat_5241[7]}} & _cat_5470) | ({21{_cat_5241[8]}} & _cat_5471) | ({21{_cat_5241[9]}} & _cat_5472) | ({21{_cat_5241[10]}} & _cat_5473) | ({21{_cat_5241[11]}} & _cat_5474) | ({21{_cat_5241[12]}} & _cat_5475) | ({21{_cat_5241[13]}} & _cat_5476) | ({21{_cat_5241[14]}} & _cat_5477) | ({21{_cat_5241[15]}} & _cat_5478) | ({21{_cat_5241[16]}} & _cat_5479) | ({21{_cat_5241[17]}} & _cat_5480) | ({21{_cat_5241[18]}} & _cat_5481) | ({21{_cat_5241[19]}} & _cat_5482) | ({21{_cat_5241[20]}} & _cat_5483) | ({21{_cat_5241[21]}} & _cat_5484) | ({21{_cat_5241[22]}} & _cat_5485) | ({21{_cat_5241[23]}} & _cat_5486) | ({21{_cat_5241[24]}} & _cat_5487) | ({21{_cat_5241[25]}} & _cat_5488) | ({21{_cat_5241[26]}} & _cat_5489) | ({21{_cat_5241[27]}} & _cat_5490) | ({21{_cat_5241[28]}} & _cat_5491) | ({21{_cat_5241[29]}} & _cat_5492) | ({21{_cat_5241[30]}} & _cat_5493) | ({21{_cat_5241[31]}} & _cat_5494) | ({21{_cat_5241[32]}} & _cat_5495) | ({21{_cat_5241[33]}} & _cat_5496) | ({21{_cat_5241[34]}} & _cat_5497) | ({21{_cat_5241[35]}} & _cat_5498) | ({21{_cat_5241[36]}} & _cat_5499) | ({21{_cat_5241[37]}} & _cat_5500) | ({21{_cat_5241[38]}} & _cat_5501) | ({21{_cat_5241[39]}} & _cat_5502) | ({21{_cat_5241[40]}} & _cat_5503) | ({21{_cat_5241[41]}} & _cat_5504) | ({21{_cat_5241[42]}} & _cat_5505) | ({21{_cat_5241[43]}} & _cat_5506) | ({21{_cat_5241[44]}} & _cat_5507) | ({21{_cat_5241[45]}} & _cat_5508) | ({21{_cat_5241[46]}} & _cat_5509) | ({21{_cat_5241[47]}} & _cat_5510) | ({21{_cat_5241[48]}} & _cat_5511) | ({21{_cat_5241[49]}} & _cat_5512) | ({21{_cat_5241[50]}} & _cat_5513) | ({21{_cat_5241[51]}} & _cat_5514) | ({21{_cat_5241[52]}} & _cat_5515) | ({21{_cat_5241[53]}} & _cat_5516) | ({21{_cat_5241[54]}} & _cat_5517) | ({21{_cat_5241[55]}} & _cat_5518) | ({21{_cat_5241[56]}} & _cat_5519) | ({21{_cat_5241[57]}} & _cat_5520) | ({21{_cat_5241[58]}} & _cat_5521) | ({21{_cat_5241[59]}} & _cat_5522) | ({21{_cat_5241[60]}} & _cat_5523) | ({21{_cat_5241[61]}} & _cat_5524) | ({21{_cat_5241[62]}} & _cat_5525) | ({21{_cat_5241[63]}} & _cat_5526);
+  assign _cat_5528 = {smshr0_tid_1, smshr0_reg_1, smshr0_off_1, smshr0_fmt_1};
+  assign _cat_5529 = {smshr1_tid_1, smshr1_reg_1, smshr1_off_1, smshr1_fmt_1};
+  assign _cat_5530 = {smshr2_tid_1, smshr2_reg_1, smshr2_off_1, smshr2_fmt_1};
+  assign _cat_5531 = {smshr3_tid_1, smshr3_reg_1, smshr3_off_1, smshr3_fmt_1};
+  assign _cat_5532 = {smshr4_tid_1, smshr4_reg_1, smshr4_off_1, smshr4_fmt_1};
+  assign _cat_5533 = {smshr5_tid_1, smshr5_reg_1, smshr5_off_1, smshr5_fmt_1};
+  assign _cat_5534 = {smshr6_tid_1, smshr6_reg_1, smshr6_off_1, smshr6_fmt_1};
+  assign _cat_5535 = {smshr7_tid_1, smshr7_reg_1, smshr7_off_1, smshr7_fmt_1};
+  assign _cat_5536 = {smshr8_tid_1, smshr8_reg_1, smshr8_off_1, smshr8_fmt_1};
+  assign _cat_5537 = {smshr9_tid_1, smshr9_reg_1, smshr9_off_1, smshr9_fmt_1};
+  assign _cat_5538 = {smshr10_tid_1, smshr10_reg_1, smshr10_off_1, smshr10_fmt_1};
+  assign _cat_5539 = {smshr11_tid_1, smshr11_reg_1, smshr11_off_1, smshr11_fmt_1};
+  assign _cat_5540 = {smshr12_tid_1, smshr12_reg_1, smshr12_off_1, smshr12_fmt_1};
+  assign _cat_5541 = {smshr13_tid_1, smshr13_reg_1, smshr13_off_1, smshr13_fmt_1};
+  assign _cat_5542 = {smshr14_tid_1, smshr14_reg_1, smshr14_off_1, smshr14_fmt_1};
+  assign _cat_5543 = {smshr15_tid_1, smshr15_reg_1, smshr15_off_1, smshr15_fmt_1};
+  assign _cat_5544 = {smshr16_tid_1, smshr16_reg_1, smshr16_off_1, smshr16_fmt_1};
+  assign _cat_5545 = {smshr17_tid_1, smshr17_reg_1, smshr17_off_1, smshr17_fmt_1};
+  assign _cat_5546 = {smshr18_tid_1, smshr18_reg_1, smshr18_off_1, smshr18_fmt_1};
+  assign _cat_5547 = {smshr19_tid_1, smshr19_reg_1, smshr19_off_1, smshr19_fmt_1};
+  assign _cat_5548 = {smshr20_tid_1, smshr20_reg_1, smshr20_off_1, smshr20_fmt_1};
+  assign _cat_5549 = {smshr21_tid_1, smshr21_reg_1, smshr21_off_1, smshr21_fmt_1};
+  assign _cat_5550 = {smshr22_tid_1, smshr22_reg_1, smshr22_off_1, smshr22_fmt_1};
+  assign _cat_5551 = {smshr23_tid_1, smshr23_reg_1, smshr23_off_1, smshr23_fmt_1};
+  assign _cat_5552 = {smshr24_tid_1, smshr24_reg_1, smshr24_off_1, smshr24_fmt_1};
+  assign _cat_5553 = {smshr25_tid_1, smshr25_reg_1, smshr25_off_1, smshr25_fmt_1};
+  assign _cat_5554 = {smshr26_tid_1, smshr26_reg_1, smshr26_off_1, smshr26_fmt_1};
+  assign _cat_5555 = {smshr27_tid_1, smshr27_reg_1, smshr27_off_1, smshr27_fmt_1};
+  assign _cat_5556 = {smshr28_tid_1, smshr28_reg_1, smshr28_off_1, smshr28_fmt_1};
+  assign _cat_5557 = {smshr29_tid_1, smshr29_reg_1, smshr29_off_1, smshr29_fmt_1};
+  assign _cat_5558 = {smshr30_tid_1, smshr30_reg_1, smshr30_off_1, smshr30_fmt_1};
+  assign _cat_5559 = {smshr31_tid_1, smshr31_reg_1, smshr31_off_1, smshr31_fmt_1};
+  assign _cat_5560 = {smshr32_tid_1, smshr32_reg_1, smshr32_off_1, smshr32_fmt_1};
+  assign _cat_5561 = {smshr33_tid_1, smshr33_reg_1, smshr33_off_1, smshr33_fmt_1};
+  assign _cat_5562 = {smshr34_tid_1, smshr34_reg_1, smshr34_off_1, smshr34_fmt_1};
+  assign _cat_5563 = {smshr35_tid_1, smshr35_reg_1, smshr35_off_1, smshr35_fmt_1};
+  assign _cat_5564 = {smshr36_tid_1, smshr36_reg_1, smshr36_off_1, smshr36_fmt_1};
+  assign _cat_5565 = {smshr37_tid_1, smshr37_reg_1, smshr37_off_1, smshr37_fmt_1};
+  assign _cat_5566 = {smshr38_tid_1, smshr38_reg_1, smshr38_off_1, smshr38_fmt_1};
+  assign _cat_5567 = {smshr39_tid_1, smshr39_reg_1, smshr39_off_1, smshr39_fmt_1};
+  assign _cat_5568 = {smshr40_tid_1, smshr40_reg_1, smshr40_off_1, smshr40_fmt_1};
+  assign _cat_5569 = {smshr41_tid_1, smshr41_reg_1, smshr41_off_1, smshr41_fmt_1};
+  assign _cat_5570 = {smshr42_tid_1, smshr42_reg_1, smshr42_off_1, smshr42_fmt_1};
+  assign _cat_5571 = {smshr43_tid_1, smshr43_reg_1, smshr43_off_1, smshr43_fmt_1};
+  assign _cat_5572 = {smshr44_tid_1, smshr44_reg_1, smshr44_off_1, smshr44_fmt_1};
+  assign _cat_5573 = {smshr45_tid_1, smshr45_reg_1, smshr45_off_1, smshr45_fmt_1};
+  assign _cat_5574 = {smshr46_tid_1, smshr46_reg_1, smshr46_off_1, smshr46_fmt_1};
+  assign _cat_5575 = {smshr47_tid_1, smshr47_reg_1, smshr47_off_1, smshr47_fmt_1};
+  assign _cat_5576 = {smshr48_tid_1, smshr48_reg_1, smshr48_off_1, smshr48_fmt_1};
+  assign _cat_5577 = {smshr49_tid_1, smshr49_reg_1, smshr49_off_1, smshr49_fmt_1};
+  assign _cat_5578 = {smshr50_tid_1, smshr50_reg_1, smshr50_off_1, smshr50_fmt_1};
+  assign _cat_5579 = {smshr51_tid_1, smshr51_reg_1, smshr51_off_1, smshr51_fmt_1};
+  assign _cat_5580 = {smshr52_tid_1, smshr52_reg_1, smshr52_off_1, smshr52_fmt_1};
+  assign _cat_5581 = {smshr53_tid_1, smshr53_reg_1, smshr53_off_1, smshr53_fmt_1};
+  assign _cat_5582 = {smshr54_tid_1, smshr54_reg_1, smshr54_off_1, smshr54_fmt_1};
+  assign _cat_5583 = {smshr55_tid_1, smshr55_reg_1, smshr55_off_1, smshr55_fmt_1};
+  assign _cat_5584 = {smshr56_tid_1, smshr56_reg_1, smshr56_off_1, smshr56_fmt_1};
+  assign _cat_5585 = {smshr57_tid_1, smshr57_reg_1, smshr57_off_1, smshr57_fmt_1};
+  assign _cat_5586 = {smshr58_tid_1, smshr58_reg_1, smshr58_off_1, smshr58_fmt_1};
+  assign _cat_5587 = {smshr59_tid_1, smshr59_reg_1, smshr59_off_1, smshr59_fmt_1};
+  assign _cat_5588 = {smshr60_tid_1, smshr60_reg_1, smshr60_off_1, smshr60_fmt_1};
+  assign _cat_5589 = {smshr61_tid_1, smshr61_reg_1, smshr61_off_1, smshr61_fmt_1};
+  assign _cat_5590 = {smshr62_tid_1, smshr62_reg_1, smshr62_off_1, smshr62_fmt_1};
+  assign _cat_5591 = {smshr63_tid_1, smshr63_reg_1, smshr63_off_1, smshr63_fmt_1};
+  assign _onehot_5592 = ({21{_cat_5241[0]}} & _cat_5528) | ({21{_cat_5241[1]}} & _cat_5529) | ({21{_cat_5241[2]}} & _cat_5530) | ({21{_cat_5241[3]}} & _cat_5531) | ({21{_cat_5241[4]}} & _cat_5532) | ({21{_cat_5241[5]}} & _cat_5533) | ({21{_cat_5241[6]}} & _cat_5534) | ({21{_cat_5241[7]}} & _cat_5535) | ({21{_cat_5241[8]}} & _cat_5536) | ({21{_cat_5241[9]}} & _cat_5537) | ({21{_cat_5241[10]}} & _cat_5538) | ({21{_cat_5241[11]}} & _cat_5539) | ({21{_cat_5241[12]}} & _cat_5540) | ({21{_cat_5241[13]}} & _cat_5541) | ({21{_cat_5241[14]}} & _cat_5542) | ({21{_cat_5241[15]}} & _cat_5543) | ({21{_cat_5241[16]}} & _cat_5544) | ({21{_cat_5241[17]}} & _cat_5545) | ({21{_cat_5241[18]}} & _cat_5546) | ({21{_cat_5241[19]}} & _cat_5547) | ({21{_cat_5241[20]}} & _cat_5548) | ({21{_cat_5241[21]}} & _cat_5549) | ({21{_cat_5241[22]}} & _cat_5550) | ({21{_cat_5241[23]}} & _cat_5551) | ({21{_cat_5241[24]}} & _cat_5552) | ({21{_cat_5241[25]}} & _cat_5553) | ({21{_cat_5241[26]}} & _cat_5554) | ({21{_cat_5241[27]}} & _cat_5555) | ({21{_cat_5241[28]}} & _cat_5556) | ({21{_cat_5241[29]}} & _cat_5557) | ({21{_cat_5241[30]}} & _cat_5558) | ({21{_cat_5241[31]}} & _cat_5559) | ({21{_cat_5241[32]}} & _cat_5560) | ({21{_cat_5241[33]}} & _cat_5561) | ({21{_cat_5241[34]}} & _cat_5562) | ({21{_cat_5241[35]}} & _cat_5563) | ({21{_cat_5241[36]}} & _cat_5564) | ({21{_cat_5241[37]}} & _cat_5565) | ({21{_cat_5241[38]}} & _cat_5566) | ({21{_cat_5241[39]}} & _cat_5567) | ({21{_cat_5241[40]}} & _cat_5568) | ({21{_cat_5241[41]}} & _cat_5569) | ({21{_cat_5241[42]}} & _cat_5570) | ({21{_cat_5241[43]}} & _cat_5571) | ({21{_cat_5241[44]}} & _cat_5572) | ({21{_cat_5241[45]}} & _cat_5573) | ({21{_cat_5241[46]}} & _cat_5574) | ({21{_cat_5241[47]}} & _cat_5575) | ({21{_cat_5241[48]}} & _cat_5576) | ({21{_cat_5241[49]}} & _cat_5577) | ({21{_cat_5241[50]}} & _cat_5578) | ({21{_cat_5241[51]}} & _cat_5579) | ({21{_cat_5241[52]}} & _cat_5580) | ({21{_cat_5241[53]}} & _cat_5581) | ({21{_cat_5241[54]}} & _cat_5582) | ({21{_cat_5241[55]}} & _cat_5583) | ({21{_cat_5241[56]}} & _cat_5584) | ({21{_cat_5241[57]}} & _cat_5585) | ({21{_cat_5241[58]}} & _cat_5586) | ({21{_cat_5241[59]}} & _cat_5587) | ({21{_cat_5241[60]}} & _cat_5588) | ({21{_cat_5241[61]}} & _cat_5589) | ({21{_cat_5241[62]}} & _cat_5590) | ({21{_cat_5241[63]}} & _cat_5591);
+  assign _onehot_5593 = ({21{_cat_5458[0]}} & _onehot_5527) | ({21{_cat_5458[1]}} & _onehot_5592);
+  assign _slice_5594 = _onehot_5593[20:14];
+  assign _slice_5595 = _onehot_5593[13:8];
+  assign _slice_5596 = _onehot_5593[7:3];
+  assign _slice_5597 = _onehot_5593[2:0];
+  assign _and_5598 = _ror_5242 & wb_ready;
+  assign _not_5599 = ~_cat_5458;
+  assign _and_5600 = _onehot_5448 & _not_5599;
+  assign _ror_5601 = |_and_5600;
+  assign _and_5602 = _cat_1514 & _cat_5241;
+  assign _ror_5603 = |_and_5602;
+  assign _and_5604 = _and_2000 & _ror_5603;
+  assign _or_5605 = _ror_5601 | _and_5604;
+  assign _not_5606 = ~_or_5605;
+  assign _and_5607 = _and_5598 & _not_5606;
+  assign _slice_5608 = _cat_5241[0];
+  assign _and_5609 = _and_5607 & _slice_5608;
+  assign _slice_5611 = _cat_5241[0];
+  assign _and_5612 = _and_5598 & _slice_5611;
+  assign _slice_5613 = _cat_5458[0];
+  assign _and_5614 = _and_5612 & _slice_5613;
+  assign _slice_5616 = _cat_5458[1];
+  assign _and_5617 = _and_5612 & _slice_5616;
+  assign _slice_5619 = _cat_5241[1];
+  assign _and_5620 = _and_5607 & _slice_5619;
+  assign _slice_5622 = _cat_5241[1];
+  assign _and_5623 = _and_5598 & _slice_5622;
+  assign _slice_5624 = _cat_5458[0];
+  assign _and_5625 = _and_5623 & _slice_5624;
+  assign _slice_5627 = _cat_5458[1];
+  assign _and_5628 = _and_5623 & _slice_5627;
+  assign _slice_5630 = _cat_5241[2];
+  assign _and_5631 = _and_5607 & _slice_5630;
+  assign _slice_5633 = _cat_5241[2];
+  assign _and_5634 = _and_5598 & _slice_5633;
+  assign _slice_5635 = _cat_5458[0];
+  assign _and_5636 = _and_5634 & _slice_5635;
+  assign _slice_5638 = _cat_5458[1];
+  assign _and_5639 = _and_5634 & _slice_5638;
+  assign _slice_5641 = _cat_5241[3];
+  assign _and_5642 = _and_5607 & _slice_5641;
+  assign _slice_5644 = _cat_5241[3];
+  assign _and_5645 = _and_5598 & _slice_5644;
+  assign _slice_5646 = _cat_5458[0];
+  assign _and_5647 = _and_5645 & _slice_5646;
+  assign _slice_5649 = _cat_5458[1];
+  assign _and_5650 = _and_5645 & _slice_5649;
+  assign _slice_5652 = _cat_5241[4];
+  assign _and_5653 = _and_5607 & _slice_5652;
+  assign _slice_5655 = _cat_5241[4];
+  assign _and_5656 = _and_5598 & _slice_5655;
+  assign _slice_5657 = _cat_5458[0];
+  assign _and_5658 = _and_5656 & _slice_5657;
+  assign _slice_5660 = _cat_5458[1];
+  assign _and_5661 = _and_5656 & _slice_5660;
+  assign _slice_5663 = _cat_5241[5];
+  assign _and_5664 = _and_5607 & _slice_5663;
+  assign _slice_5666 = _cat_5241[5];
+  assign _and_5667 = _and_5598 & _slice_5666;
+  assign _slice_5668 = _cat_5458[0];
+  assign _and_5669 = _and_5667 & _slice_5668;
+  assign _slice_5671 = _cat_5458[1];
+  assign _and_5672 = _and_5667 & _slice_5671;
+  assign _slice_5674 = _cat_5241[6];
+  assign _and_5675 = _and_5607 & _slice_5674;
+  assign _slice_5677 = _cat_5241[6];
+  assign _and_5678 = _and_5598 & _slice_5677;
+  assign _slice_5679 = _cat_5458[0];
+  assign _and_5680 = _and_5678 & _slice_5679;
+  assign _slice_5682 = _cat_5458[1];
+  assign _and_5683 = _and_5678 & _slice_5682;
+  assign _slice_5685 = _cat_5241[7];
+  assign _and_5686 = _and_5607 & _slice_5685;
+  assign _slice_5688 = _cat_5241[7];
+  assign _and_5689 = _and_5598 & _slice_5688;
+  assign _slice_5690 = _cat_5458[0];
+  assign _and_5691 = _and_5689 & _slice_5690;
+  assign _slice_5693 = _cat_5458[1];
+  assign _and_5694 = _and_5689 & _slice_5693;
+  assign _slice_5696 = _cat_5241[8];
+  assign _and_5697 = _and_5607 & _slice_5696;
+  assign _slice_5699 = _cat_5241[8];
+  assign _and_5700 = _and_5598 & _slice_5699;
+  assign _slice_5701 = _cat_5458[0];
+  assign _and_5702 = _and_5700 & _slice_5701;
+  assign _slice_5704 = _cat_5458[1];
+  assign _and_5705 = _and_5700 & _slice_5704;
+  assign _slice_5707 = _cat_5241[9];
+  assign _and_5708 = _and_5607 & _slice_5707;
+  assign _slice_5710 = _cat_5241[9];
+  assign _and_5711 = _and_5598 & _slice_5710;
+  assign _slice_5712 = _cat_5458[0];
+  assign _and_5713 = _and_5711 & _slice_5712;
+  assign _slice_5715 = _cat_5458[1];
+  assign _and_5716 = _and_5711 & _slice_5715;
+  assign _slice_5718 = _cat_5241[10];
+  assign _and_5719 = _and_5607 & _slice_5718;
+  assign _slice_5721 = _cat_5241[10];
+  assign _and_5722 = _and_5598 & _slice_5721;
+  assign _slice_5723 = _cat_5458[0];
+  assign _and_5724 = _and_5722 & _slice_5723;
+  assign _slice_5726 = _cat_5458[1];
+  assign _and_5727 = _and_5722 & _slice_5726;
+  assign _slice_5729 = _cat_5241[11];
+  assign _and_5730 = _and_5607 & _slice_5729;
+  assign _slice_5732 = _cat_5241[11];
+  assign _and_5733 = _and_5598 & _slice_5732;
+  assign _slice_5734 = _cat_5458[0];
+  assign _and_5735 = _and_5733 & _slice_5734;
+  assign _slice_5737 = _cat_5458[1];
+  assign _and_5738 = _and_5733 & _slice_5737;
+  assign _slice_5740 = _cat_5241[12];
+  assign _and_5741 = _and_5607 & _slice_5740;
+  assign _slice_5743 = _cat_5241[12];
+  assign _and_5744 = _and_5598 & _slice_5743;
+  assign _slice_5745 = _cat_5458[0];
+  assign _and_5746 = _and_5744 & _slice_5745;
+  assign _slice_5748 = _cat_5458[1];
+  assign _and_5749 = _and_5744 & _slice_5748;
+  assign _slice_5751 = _cat_5241[13];
+  assign _and_5752 = _and_5607 & _slice_5751;
+  assign _slice_5754 = _cat_5241[13];
+  assign _and_5755 = _and_5598 & _slice_5754;
+  assign _slice_5756 = _cat_5458[0];
+  assign _and_5757 = _and_5755 & _slice_5756;
+  assign _slice_5759 = _cat_5458[1];
+  assign _and_5760 = _and_5755 & _slice_5759;
+  assign _slice_5762 = _cat_5241[14];
+  assign _and_5763 = _and_5607 & _slice_5762;
+  assign _slice_5765 = _cat_5241[14];
+  assign _and_5766 = _and_5598 & _slice_5765;
+  assign _slice_5767 = _cat_5458[0];
+  assign _and_5768 = _and_5766 & _slice_5767;
+  assign _slice_5770 = _cat_5458[1];
+  assign _and_5771 = _and_5766 & _slice_5770;
+  assign _slice_5773 = _cat_5241[15];
+  assign _and_5774 = _and_5607 & _slice_5773;
+  assign _slice_5776 = _cat_5241[15];
+  assign _and_5777 = _and_5598 & _slice_5776;
+  assign _slice_5778 = _cat_5458[0];
+  assign _and_5779 = _and_5777 & _slice_5778;
+  assign _slice_5781 = _cat_5458[1];
+  assign _and_5782 = _and_5777 & _slice_5781;
+  assign _slice_5784 = _cat_5241[16];
+  assign _and_5785 = _and_5607 & _slice_5784;
+  assign _slice_5787 = _cat_5241[16];
+  assign _and_5788 = _and_5598 & _slice_5787;
+  assign _slice_5789 = _cat_5458[0];
+  assign _and_5790 = _and_5788 & _slice_5789;
+  assign _slice_5792 = _cat_5458[1];
+  assign _and_5793 = _and_5788 & _slice_5792;
+  assign _slice_5795 = _cat_5241[17];
+  assign _and_5796 = _and_5607 & _slice_5795;
+  assign _slice_5798 = _cat_5241[17];
+  assign _and_5799 = _and_5598 & _slice_5798;
+  assign _slice_5800 = _cat_5458[0];
+  assign _and_5801 = _and_5799 & _slice_5800;
+  assign _slice_5803 = _cat_5458[1];
+  assign _and_5804 = _and_5799 & _slice_5803;
+  assign _slice_5806 = _cat_5241[18];
+  assign _and_5807 = _and_5607 & _slice_5806;
+  assign _slice_5809 = _cat_5241[18];
+  assign _and_5810 = _and_5598 & _slice_5809;
+  assign _slice_5811 = _cat_5458[0];
+  assign _and_5812 = _and_5810 & _slice_5811;
+  assign _slice_5814 = _cat_5458[1];
+  assign _and_5815 = _and_5810 & _slice_5814;
+  assign _slice_5817 = _cat_5241[19];
+  assign _and_5818 = _and_5607 & _slice_5817;
+  assign _slice_5820 = _cat_5241[19];
+  assign _and_5821 = _and_5598 & _slice_5820;
+  assign _slice_5822 = _cat_5458[0];
+  assign _and_5823 = _and_5821 & _slice_5822;
+  assign _slice_5825 = _cat_5458[1];
+  assign _and_5826 = _and_5821 & _slice_5825;
+  assign _slice_5828 = _cat_5241[20];
+  assign _and_5829 = _and_5607 & _slice_5828;
+  assign _slice_5831 = _cat_5241[20];
+  assign _and_5832 = _and_5598 & _slice_5831;
+  assign _slice_5833 = _cat_5458[0];
+  assign _and_5834 = _and_5832 & _slice_5833;
+  assign _slice_5836 = _cat_5458[1];
+  assign _and_5837 = _and_5832 & _slice_5836;
+  assign _slice_5839 = _cat_5241[21];
+  assign _and_5840 = _and_5607 & _slice_5839;
+  assign _slice_5842 = _cat_5241[21];
+  assign _and_5843 = _and_5598 & _slice_5842;
+  assign _slice_5844 = _cat_5458[0];
+  assign _and_5845 = _and_5843 & _slice_5844;
+  assign _slice_5847 = _cat_5458[1];
+  assign _and_5848 = _and_5843 & _slice_5847;
+  assign _slice_5850 = _cat_5241[22];
+  assign _and_5851 = _and_5607 & _slice_5850;
+  assign _slice_5853 = _cat_5241[22];
+  assign _and_5854 = _and_5598 & _slice_5853;
+  assign _slice_5855 = _cat_5458[0];
+  assign _and_5856 = _and_5854 & _slice_5855;
+  assign _slice_5858 = _cat_5458[1];
+  assign _and_5859 = _and_5854 & _slice_5858;
+  assign _slice_5861 = _cat_5241[23];
+  assign _and_5862 = _and_5607 & _slice_5861;
+  assign _slice_5864 = _cat_5241[23];
+  assign _and_5865 = _and_5598 & _slice_5864;
+  assign _slice_5866 = _cat_5458[0];
+  assign _and_5867 = _and_5865 & _slice_5866;
+  assign _slice_5869 = _cat_5458[1];
+  assign _and_5870 = _and_5865 & _slice_5869;
+  assign _slice_5872 = _cat_5241[24];
+  assign _and_5873 = _and_5607 & _slice_5872;
+  assign _slice_5875 = _cat_5241[24];
+  assign _and_5876 = _and_5598 & _slice_5875;
+  assign _slice_5877 = _cat_5458[0];
+  assign _and_5878 = _and_5876 & _slice_5877;
+  assign _slice_5880 = _cat_5458[1];
+  assign _and_5881 = _and_5876 & _slice_5880;
+  assign _slice_5883 = _cat_5241[25];
+  assign _and_5884 = _and_5607 & _slice_5883;
+  assign _slice_5886 = _cat_5241[25];
+  assign _and_5887 = _and_5598 & _slice_5886;
+  assign _slice_5888 = _cat_5458[0];
+  assign _and_5889 = _and_5887 & _slice_5888;
+  assign _slice_5891 = _cat_5458[1];
+  assign _and_5892 = _and_5887 & _slice_5891;
+  assign _slice_5894 = _cat_5241[26];
+  assign _and_5895 = _and_5607 & _slice_5894;
+  assign _slice_5897 = _cat_5241[26];
+  assign _and_5898 = _and_5598 & _slice_5897;
+  assign _slice_5899 = _cat_5458[0];
+  assign _and_5900 = _and_5898 & _slice_5899;
+  assign _slice_5902 = _cat_5458[1];
+  assign _and_5903 = _and_5898 & _slice_5902;
+  assign _slice_5905 = _cat_5241[27];
+  assign _and_5906 = _and_5607 & _slice_5905;
+  assign _slice_5908 = _cat_5241[27];
+  assign _and_5909 = _and_5598 & _slice_5908;
+  assign _slice_5910 = _cat_5458[0];
+  assign _and_5911 = _and_5909 & _slice_5910;
+  assign _slice_5913 = _cat_5458[1];
+  assign _and_5914 = _and_5909 & _slice_5913;
+  assign _slice_5916 = _cat_5241[28];
+  assign _and_5917 = _and_5607 & _slice_5916;
+  assign _slice_5919 = _cat_5241[28];
+  assign _and_5920 = _and_5598 & _slice_5919;
+  assign _slice_5921 = _cat_5458[0];
+  assign _and_5922 = _and_5920 & _slice_5921;
+  assign _slice_5924 = _cat_5458[1];
+  assign _and_5925 = _and_5920 & _slice_5924;
+  assign _slice_5927 = _cat_5241[29];
+  assign _and_5928 = _and_5607 & _slice_5927;
+  assign _slice_5930 = _cat_5241[29];
+  assign _and_5931 = _and_5598 & _slice_5930;
+  assign _slice_5932 = _cat_5458[0];
+  assign _and_5933 = _and_5931 & _slice_5932;
+  assign _slice_5935 = _cat_5458[1];
+  assign _and_5936 = _and_5931 & _slice_5935;
+  assign _slice_5938 = _cat_5241[30];
+  assign _and_5939 = _and_5607 & _slice_5938;
+  assign _slice_5941 = _cat_5241[30];
+  assign _and_5942 = _and_5598 & _slice_5941;
+  assign _slice_5943 = _cat_5458[0];
+  assign _and_5944 = _and_5942 & _slice_5943;
+  assign _slice_5946 = _cat_5458[1];
+  assign _and_5947 = _and_5942 & _slice_5946;
+  assign _slice_5949 = _cat_5241[31];
+  assign _and_5950 = _and_5607 & _slice_5949;
+  assign _slice_5952 = _cat_5241[31];
+  assign _and_5953 = _and_5598 & _slice_5952;
+  assign _slice_5954 = _cat_5458[0];
+  assign _and_5955 = _and_5953 & _slice_5954;
+  assign _slice_5957 = _cat_5458[1];
+  assign _and_5958 = _and_5953 & _slice_5957;
+  assign _slice_5960 = _cat_5241[32];
+  assign _and_5961 = _and_5607 & _slice_5960;
+  assign _slice_5963 = _cat_5241[32];
+  assign _and_5964 = _and_5598 & _slice_5963;
+  assign _slice_5965 = _cat_5458[0];
+  assign _and_5966 = _and_5964 & _slice_5965;
+  assign _slice_5968 = _cat_5458[1];
+  assign _and_5969 = _and_5964 & _slice_5968;
+  assign _slice_5971 = _cat_5241[33];
+  assign _and_5972 = _and_5607 & _slice_5971;
+  assign _slice_5974 = _cat_5241[33];
+  assign _and_5975 = _and_5598 & _slice_5974;
+  assign _slice_5976 = _cat_5458[0];
+  assign _and_5977 = _and_5975 & _slice_5976;
+  assign _slice_5979 = _cat_5458[1];
+  assign _and_5980 = _and_5975 & _slice_5979;
+  assign _slice_5982 = _cat_5241[34];
+  assign _and_5983 = _and_5607 & _slice_5982;
+  assign _slice_5985 = _cat_5241[34];
+  assign _and_5986 = _and_5598 & _slice_5985;
+  assign _slice_5987 = _cat_5458[0];
+  assign _and_5988 = _and_5986 & _slice_5987;
+  assign _slice_5990 = _cat_5458[1];
+  assign _and_5991 = _and_5986 & _slice_5990;
+  assign _slice_5993 = _cat_5241[35];
+  assign _and_5994 = _and_5607 & _slice_5993;
+  assign _slice_5996 = _cat_5241[35];
+  assign _and_5997 = _and_5598 & _slice_5996;
+  assign _slice_5998 = _cat_5458[0];
+  assign _and_5999 = _and_5997 & _slice_5998;
+  assign _slice_6001 = _cat_5458[1];
+  assign _and_6002 = _and_5997 & _slice_6001;
+  assign _slice_6004 = _cat_5241[36];
+  assign _and_6005 = _and_5607 & _slice_6004;
+  assign _slice_6007 = _cat_5241[36];
+  assign _and_6008 = _and_5598 & _slice_6007;
+  assign _slice_6009 = _cat_5458[0];
+  assign _and_6010 = _and_6008 & _slice_6009;
+  assign _slice_6012 = _cat_5458[1];
+  assign _and_6013 = _and_6008 & _slice_6012;
+  assign _slice_6015 = _cat_5241[37];
+  assign _and_6016 = _and_5607 & _slice_6015;
+  assign _slice_6018 = _cat_5241[37];
+  assign _and_6019 = _and_5598 & _slice_6018;
+  assign _slice_6020 = _cat_5458[0];
+  assign _and_6021 = _and_6019 & _slice_6020;
+  assign _slice_6023 = _cat_5458[1];
+  assign _and_6024 = _and_6019 & _slice_6023;
+  assign _slice_6026 = _cat_5241[38];
+  assign _and_6027 = _and_5607 & _slice_6026;
+  assign _slice_6029 = _cat_5241[38];
+  assign _and_6030 = _and_5598 & _slice_6029;
+  assign _slice_6031 = _cat_5458[0];
+  assign _and_6032 = _and_6030 & _slice_6031;
+  assign _slice_6034 = _cat_5458[1];
+  assign _and_6035 = _and_6030 & _slice_6034;
+  assign _slice_6037 = _cat_5241[39];
+  assign _and_6038 = _and_5607 & _slice_6037;
+  assign _slice_6040 = _cat_5241[39];
+  assign _and_6041 = _and_5598 & _slice_6040;
+  assign _slice_6042 = _cat_5458[0];
+  assign _and_6043 = _and_6041 & _slice_6042;
+  assign _slice_6045 = _cat_5458[1];
+  assign _and_6046 = _and_6041 & _slice_6045;
+  assign _slice_6048 = _cat_5241[40];
+  assign _and_6049 = _and_5607 & _slice_6048;
+  assign _slice_6051 = _cat_5241[40];
+  assign _and_6052 = _and_5598 & _slice_6051;
+  assign _slice_6053 = _cat_5458[0];
+  assign _and_6054 = _and_6052 & _slice_6053;
+  assign _slice_6056 = _cat_5458[1];
+  assign _and_6057 = _and_6052 & _slice_6056;
+  assign _slice_6059 = _cat_5241[41];
+  assign _and_6060 = _and_5607 & _slice_6059;
+  assign _slice_6062 = _cat_5241[41];
+  assign _and_6063 = _and_5598 & _slice_6062;
+  assign _slice_6064 = _cat_5458[0];
+  assign _and_6065 = _and_6063 & _slice_6064;
+  assign _slice_6067 = _cat_5458[1];
+  assign _and_6068 = _and_6063 & _slice_6067;
+  assign _slice_6070 = _cat_5241[42];
+  assign _and_6071 = _and_5607 & _slice_6070;
+  assign _slice_6073 = _cat_5241[42];
+  assign _and_6074 = _and_5598 & _slice_6073;
+  assign _slice_6075 = _cat_5458[0];
+  assign _and_6076 = _and_6074 & _slice_6075;
+  assign _slice_6078 = _cat_5458[1];
+  assign _and_6079 = _and_6074 & _slice_6078;
+  assign _slice_6081 = _cat_5241[43];
+  assign _and_6082 = _and_5607 & _slice_6081;
+  assign _slice_6084 = _cat_5241[43];
+  assign _and_6085 = _and_5598 & _slice_6084;
+  assign _slice_6086 = _cat_5458[0];
+  assign _and_6087 = _and_6085 & _slice_6086;
+  assign _slice_6089 = _cat_5458[1];
+  assign _and_6090 = _and_6085 & _slice_6089;
+  assign _slice_6092 = _cat_5241[44];
+  assign _and_6093 = _and_5607 & _slice_6092;
+  assign _slice_6095 = _cat_5241[44];
+  assign _and_6096 = _and_5598 & _slice_6095;
+  assign _slice_6097 = _cat_5458[0];
+  assign _and_6098 = _and_6096 & _slice_6097;
+  assign _slice_6100 = _cat_5458[1];
+  assign _and_6101 = _and_6096 & _slice_6100;
+  assign _slice_6103 = _cat_5241[45];
+  assign _and_6104 = _and_5607 & _slice_6103;
+  assign _slice_6106 = _cat_5241[45];
+  assign _and_6107 = _and_5598 & _slice_6106;
+  assign _slice_6108 = _cat_5458[0];
+  assign _and_6109 = _and_6107 & _slice_6108;
+  assign _slice_6111 = _cat_5458[1];
+  assign _and_6112 = _and_6107 & _slice_6111;
+  assign _slice_6114 = _cat_5241[46];
+  assign _and_6115 = _and_5607 & _slice_6114;
+  assign _slice_6117 = _cat_5241[46];
+  assign _and_6118 = _and_5598 & _slice_6117;
+  assign _slice_6119 = _cat_5458[0];
+  assign _and_6120 = _and_6118 & _slice_6119;
+  assign _slice_6122 = _cat_5458[1];
+  assign _and_6123 = _and_6118 & _slice_6122;
+  assign _slice_6125 = _cat_5241[47];
+  assign _and_6126 = _and_5607 & _slice_6125;
+  assign _slice_6128 = _cat_5241[47];
+  assign _and_6129 = _and_5598 & _slice_6128;
+  assign _slice_6130 = _cat_5458[0];
+  assign _and_6131 = _and_6129 & _slice_6130;
+  assign _slice_6133 = _cat_5458[1];
+  assign _and_6134 = _and_6129 & _slice_6133;
+  assign _slice_6136 = _cat_5241[48];
+  assign _and_6137 = _and_5607 & _slice_6136;
+  assign _slice_6139 = _cat_5241[48];
+  assign _and_6140 = _and_5598 & _slice_6139;
+  assign _slice_6141 = _cat_5458[0];
+  assign _and_6142 = _and_6140 & _slice_6141;
+  assign _slice_6144 = _cat_5458[1];
+  assign _and_6145 = _and_6140 & _slice_6144;
+  assign _slice_6147 = _cat_5241[49];
+  assign _and_6148 = _and_5607 & _slice_6147;
+  assign _slice_6150 = _cat_5241[49];
+  assign _and_6151 = _and_5598 & _slice_6150;
+  assign _slice_6152 = _cat_5458[0];
+  assign _and_6153 = _and_6151 & _slice_6152;
+  assign _slice_6155 = _cat_5458[1];
+  assign _and_6156 = _and_6151 & _slice_6155;
+  assign _slice_6158 = _cat_5241[50];
+  assign _and_6159 = _and_5607 & _slice_6158;
+  assign _slice_6161 = _cat_5241[50];
+  assign _and_6162 = _and_5598 & _slice_6161;
+  assign _slice_6163 = _cat_5458[0];
+  assign _and_6164 = _and_6162 & _slice_6163;
+  assign _slice_6166 = _cat_5458[1];
+  assign _and_6167 = _and_6162 & _slice_6166;
+  assign _slice_6169 = _cat_5241[51];
+  assign _and_6170 = _and_5607 & _slice_6169;
+  assign _slice_6172 = _cat_5241[51];
+  assign _and_6173 = _and_5598 & _slice_6172;
+  assign _slice_6174 = _cat_5458[0];
+  assign _and_6175 = _and_6173 & _slice_6174;
+  assign _slice_6177 = _cat_5458[1];
+  assign _and_6178 = _and_6173 & _slice_6177;
+  assign _slice_6180 = _cat_5241[52];
+  assign _and_6181 = _and_5607 & _slice_6180;
+  assign _slice_6183 = _cat_5241[52];
+  assign _and_6184 = _and_5598 & _slice_6183;
+  assign _slice_6185 = _cat_5458[0];
+  assign _and_6186 = _and_6184 & _slice_6185;
+  assign _slice_6188 = _cat_5458[1];
+  assign _and_6189 = _and_6184 & _slice_6188;
+  assign _slice_6191 = _cat_5241[53];
+  assign _and_6192 = _and_5607 & _slice_6191;
+  assign _slice_6194 = _cat_5241[53];
+  assign _and_6195 = _and_5598 & _slice_6194;
+  assign _slice_6196 = _cat_5458[0];
+  assign _and_6197 = _and_6195 & _slice_6196;
+  assign _slice_6199 = _cat_5458[1];
+  assign _and_6200 = _and_6195 & _slice_6199;
+  assign _slice_6202 = _cat_5241[54];
+  assign _and_6203 = _and_5607 & _slice_6202;
+  assign _slice_6205 = _cat_5241[54];
+  assign _and_6206 = _and_5598 & _slice_6205;
+  assign _slice_6207 = _cat_5458[0];
+  assign _and_6208 = _and_6206 & _slice_6207;
+  assign _slice_6210 = _cat_5458[1];
+  assign _and_6211 = _and_6206 & _slice_6210;
+  assign _slice_6213 = _cat_5241[55];
+  assign _and_6214 = _and_5607 & _slice_6213;
+  assign _slice_6216 = _cat_5241[55];
+  assign _and_6217 = _and_5598 & _slice_6216;
+  assign _slice_6218 = _cat_5458[0];
+  assign _and_6219 = _and_6217 & _slice_6218;
+  assign _slice_6221 = _cat_5458[1];
+  assign _and_6222 = _and_6217 & _slice_6221;
+  assign _slice_6224 = _cat_5241[56];
+  assign _and_6225 = _and_5607 & _slice_6224;
+  assign _slice_6227 = _cat_5241[56];
+  assign _and_6228 = _and_5598 & _slice_6227;
+  assign _slice_6229 = _cat_5458[0];
+  assign _and_6230 = _and_6228 & _slice_6229;
+  assign _slice_6232 = _cat_5458[1];
+  assign _and_6233 = _and_6228 & _slice_6232;
+  assign _slice_6235 = _cat_5241[57];
+  assign _and_6236 = _and_5607 & _slice_6235;
+  assign _slice_6238 = _cat_5241[57];
+  assign _and_6239 = _and_5598 & _slice_6238;
+  assign _slice_6240 = _cat_5458[0];
+  assign _and_6241 = _and_6239 & _slice_6240;
+  assign _slice_6243 = _cat_5458[1];
+  assign _and_6244 = _and_6239 & _slice_6243;
+  assign _slice_6246 = _cat_5241[58];
+  assign _and_6247 = _and_5607 & _slice_6246;
+  assign _slice_6249 = _cat_5241[58];
+  assign _and_6250 = _and_5598 & _slice_6249;
+  assign _slice_6251 = _cat_5458[0];
+  assign _and_6252 = _and_6250 & _slice_6251;
+  assign _slice_6254 = _cat_5458[1];
+  assign _and_6255 = _and_6250 & _slice_6254;
+  assign _slice_6257 = _cat_5241[59];
+  assign _and_6258 = _and_5607 & _slice_6257;
+  assign _slice_6260 = _cat_5241[59];
+  assign _and_6261 = _and_5598 & _slice_6260;
+  assign _slice_6262 = _cat_5458[0];
+  assign _and_6263 = _and_6261 & _slice_6262;
+  assign _slice_6265 = _cat_5458[1];
+  assign _and_6266 = _and_6261 & _slice_6265;
+  assign _slice_6268 = _cat_5241[60];
+  assign _and_6269 = _and_5607 & _slice_6268;
+  assign _slice_6271 = _cat_5241[60];
+  assign _and_6272 = _and_5598 & _slice_6271;
+  assign _slice_6273 = _cat_5458[0];
+  assign _and_6274 = _and_6272 & _slice_6273;
+  assign _slice_6276 = _cat_5458[1];
+  assign _and_6277 = _and_6272 & _slice_6276;
+  assign _slice_6279 = _cat_5241[61];
+  assign _and_6280 = _and_5607 & _slice_6279;
+  assign _slice_6282 = _cat_5241[61];
+  assign _and_6283 = _and_5598 & _slice_6282;
+  assign _slice_6284 = _cat_5458[0];
+  assign _and_6285 = _and_6283 & _slice_6284;
+  assign _slice_6287 = _cat_5458[1];
+  assign _and_6288 = _and_6283 & _slice_6287;
+  assign _slice_6290 = _cat_5241[62];
+  assign _and_6291 = _and_5607 & _slice_6290;
+  assign _slice_6293 = _cat_5241[62];
+  assign _and_6294 = _and_5598 & _slice_6293;
+  assign _slice_6295 = _cat_5458[0];
+  assign _and_6296 = _and_6294 & _slice_6295;
+  assign _slice_6298 = _cat_5458[1];
+  assign _and_6299 = _and_6294 & _slice_6298;
+  assign _slice_6301 = _cat_5241[63];
+  assign _and_6302 = _and_5607 & _slice_6301;
+  assign _slice_6304 = _cat_5241[63];
+  assign _and_6305 = _and_5598 & _slice_6304;
+  assign _slice_6306 = _cat_5458[0];
+  assign _and_6307 = _and_6305 & _slice_6306;
+  assign _slice_6309 = _cat_5458[1];
+  assign _and_6310 = _and_6305 & _slice_6309;
+  assign _mux_6312 = search_hit ? search_hit_idx : _cat_1980;
+  assign _mux_6313 = search_hit ? _slice_1994 : 1'b0;
+  assign _mux_6314 = _not_2019 ? 1'b0 : _and_1999;
+  assign _mux_6315 = search_hit ? 1'b0 : _mux_6314;
+  assign _mux_6316 = _not_2019 ? 2'h0 : req_hbs;
+  assign _mux_6317 = search_hit ? 2'h0 : _mux_6316;
+  assign _mux_6318 = _not_2019 ? 2'h2 : 2'h1;
+  assign _mux_6319 = search_hit ? 2'h3 : _mux_6318;
+  assign _mux_6320 = _not_2019 ? _not_2021 : _or_2025;
+  assign _mux_6321 = search_hit ? _not_2018 : _mux_6320;
+  assign _mux_6322 = req_valid ? kind : 2'h0;
+  assign _and_6323 = _or_2226 & _slice_2227;
+  assign _and_6324 = _slice_2030 & _slice_2031;
+  assign _mux_6325 = _eq_2029 ? _and_6324 : _and_6323;
+  assign _and_6326 = _and_1999 & _mux_6325;
+  assign _mux_6327 = _and_5614 ? 1'b0 : 1'b1;
+  assign _or_6328 = _and_5614 | _and_6326;
+  assign _and_6329 = _slice_2030 & _slice_2032;
+  assign _mux_6330 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6331 = _eq_2029 ? _and_6329 : _and_6323;
+  assign _and_6332 = _and_1999 & _mux_6331;
+  assign _mux_6333 = _and_5617 ? 1'b0 : _mux_6330;
+  assign _or_6334 = _and_5617 | _and_6332;
+  assign _and_6335 = _eq_2029 & _and_6329;
+  assign _and_6336 = _and_1999 & _and_6335;
+  assign _and_6337 = _or_2226 & _slice_2231;
+  assign _and_6338 = _slice_2033 & _slice_2034;
+  assign _mux_6339 = _eq_2029 ? _and_6338 : _and_6337;
+  assign _and_6340 = _and_1999 & _mux_6339;
+  assign _mux_6341 = _and_5625 ? 1'b0 : 1'b1;
+  assign _or_6342 = _and_5625 | _and_6340;
+  assign _and_6343 = _slice_2033 & _slice_2035;
+  assign _mux_6344 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6345 = _eq_2029 ? _and_6343 : _and_6337;
+  assign _and_6346 = _and_1999 & _mux_6345;
+  assign _mux_6347 = _and_5628 ? 1'b0 : _mux_6344;
+  assign _or_6348 = _and_5628 | _and_6346;
+  assign _and_6349 = _eq_2029 & _and_6343;
+  assign _and_6350 = _and_1999 & _and_6349;
+  assign _and_6351 = _or_2226 & _slice_2235;
+  assign _and_6352 = _slice_2036 & _slice_2037;
+  assign _mux_6353 = _eq_2029 ? _and_6352 : _and_6351;
+  assign _and_6354 = _and_1999 & _mux_6353;
+  assign _mux_6355 = _and_5636 ? 1'b0 : 1'b1;
+  assign _or_6356 = _and_5636 | _and_6354;
+  assign _and_6357 = _slice_2036 & _slice_2038;
+  assign _mux_6358 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6359 = _eq_2029 ? _and_6357 : _and_6351;
+  assign _and_6360 = _and_1999 & _mux_6359;
+  assign _mux_6361 = _and_5639 ? 1'b0 : _mux_6358;
+  assign _or_6362 = _and_5639 | _and_6360;
+  assign _and_6363 = _eq_2029 & _and_6357;
+  assign _and_6364 = _and_1999 & _and_6363;
+  assign _and_6365 = _or_2226 & _slice_2239;
+  assign _and_6366 = _slice_2039 & _slice_2040;
+  assign _mux_6367 = _eq_2029 ? _and_6366 : _and_6365;
+  assign _and_6368 = _and_1999 & _mux_6367;
+  assign _mux_6369 = _and_5647 ? 1'b0 : 1'b1;
+  assign _or_6370 = _and_5647 | _and_6368;
+  assign _and_6371 = _slice_2039 & _slice_2041;
+  assign _mux_6372 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6373 = _eq_2029 ? _and_6371 : _and_6365;
+  assign _and_6374 = _and_1999 & _mux_6373;
+  assign _mux_6375 = _and_5650 ? 1'b0 : _mux_6372;
+  assign _or_6376 = _and_5650 | _and_6374;
+  assign _and_6377 = _eq_2029 & _and_6371;
+  assign _and_6378 = _and_1999 & _and_6377;
+  assign _and_6379 = _or_2226 & _slice_2243;
+  assign _and_6380 = _slice_2042 & _slice_2043;
+  assign _mux_6381 = _eq_2029 ? _and_6380 : _and_6379;
+  assign _and_6382 = _and_1999 & _mux_6381;
+  assign _mux_6383 = _and_5658 ? 1'b0 : 1'b1;
+  assign _or_6384 = _and_5658 | _and_6382;
+  assign _and_6385 = _slice_2042 & _slice_2044;
+  assign _mux_6386 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6387 = _eq_2029 ? _and_6385 : _and_6379;
+  assign _and_6388 = _and_1999 & _mux_6387;
+  assign _mux_6389 = _and_5661 ? 1'b0 : _mux_6386;
+  assign _or_6390 = _and_5661 | _and_6388;
+  assign _and_6391 = _eq_2029 & _and_6385;
+  assign _and_6392 = _and_1999 & _and_6391;
+  assign _and_6393 = _or_2226 & _slice_2247;
+  assign _and_6394 = _slice_2045 & _slice_2046;
+  assign _mux_6395 = _eq_2029 ? _and_6394 : _and_6393;
+  assign _and_6396 = _and_1999 & _mux_6395;
+  assign _mux_6397 = _and_5669 ? 1'b0 : 1'b1;
+  assign _or_6398 = _and_5669 | _and_6396;
+  assign _and_6399 = _slice_2045 & _slice_2047;
+  assign _mux_6400 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6401 = _eq_2029 ? _and_6399 : _and_6393;
+  assign _and_6402 = _and_1999 & _mux_6401;
+  assign _mux_6403 = _and_5672 ? 1'b0 : _mux_6400;
+  assign _or_6404 = _and_5672 | _and_6402;
+  assign _and_6405 = _eq_2029 & _and_6399;
+  assign _and_6406 = _and_1999 & _and_6405;
+  assign _and_6407 = _or_2226 & _slice_2251;
+  assign _and_6408 = _slice_2048 & _slice_2049;
+  assign _mux_6409 = _eq_2029 ? _and_6408 : _and_6407;
+  assign _and_6410 = _and_1999 & _mux_6409;
+  assign _mux_6411 = _and_5680 ? 1'b0 : 1'b1;
+  assign _or_6412 = _and_5680 | _and_6410;
+  assign _and_6413 = _slice_2048 & _slice_2050;
+  assign _mux_6414 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6415 = _eq_2029 ? _and_6413 : _and_6407;
+  assign _and_6416 = _and_1999 & _mux_6415;
+  assign _mux_6417 = _and_5683 ? 1'b0 : _mux_6414;
+  assign _or_6418 = _and_5683 | _and_6416;
+  assign _and_6419 = _eq_2029 & _and_6413;
+  assign _and_6420 = _and_1999 & _and_6419;
+  assign _and_6421 = _or_2226 & _slice_2255;
+  assign _and_6422 = _slice_2051 & _slice_2052;
+  assign _mux_6423 = _eq_2029 ? _and_6422 : _and_6421;
+  assign _and_6424 = _and_1999 & _mux_6423;
+  assign _mux_6425 = _and_5691 ? 1'b0 : 1'b1;
+  assign _or_6426 = _and_5691 | _and_6424;
+  assign _and_6427 = _slice_2051 & _slice_2053;
+  assign _mux_6428 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6429 = _eq_2029 ? _and_6427 : _and_6421;
+  assign _and_6430 = _and_1999 & _mux_6429;
+  assign _mux_6431 = _and_5694 ? 1'b0 : _mux_6428;
+  assign _or_6432 = _and_5694 | _and_6430;
+  assign _and_6433 = _eq_2029 & _and_6427;
+  assign _and_6434 = _and_1999 & _and_6433;
+  assign _and_6435 = _or_2226 & _slice_2259;
+  assign _and_6436 = _slice_2054 & _slice_2055;
+  assign _mux_6437 = _eq_2029 ? _and_6436 : _and_6435;
+  assign _and_6438 = _and_1999 & _mux_6437;
+  assign _mux_6439 = _and_5702 ? 1'b0 : 1'b1;
+  assign _or_6440 = _and_5702 | _and_6438;
+  assign _and_6441 = _slice_2054 & _slice_2056;
+  assign _mux_6442 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6443 = _eq_2029 ? _and_6441 : _and_6435;
+  assign _and_6444 = _and_1999 & _mux_6443;
+  assign _mux_6445 = _and_5705 ? 1'b0 : _mux_6442;
+  assign _or_6446 = _and_5705 | _and_6444;
+  assign _and_6447 = _eq_2029 & _and_6441;
+  assign _and_6448 = _and_1999 & _and_6447;
+  assign _and_6449 = _or_2226 & _slice_2263;
+  assign _and_6450 = _slice_2057 & _slice_2058;
+  assign _mux_6451 = _eq_2029 ? _and_6450 : _and_6449;
+  assign _and_6452 = _and_1999 & _mux_6451;
+  assign _mux_6453 = _and_5713 ? 1'b0 : 1'b1;
+  assign _or_6454 = _and_5713 | _and_6452;
+  assign _and_6455 = _slice_2057 & _slice_2059;
+  assign _mux_6456 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6457 = _eq_2029 ? _and_6455 : _and_6449;
+  assign _and_6458 = _and_1999 & _mux_6457;
+  assign _mux_6459 = _and_5716 ? 1'b0 : _mux_6456;
+  assign _or_6460 = _and_5716 | _and_6458;
+  assign _and_6461 = _eq_2029 & _and_6455;
+  assign _and_6462 = _and_1999 & _and_6461;
+  assign _and_6463 = _or_2226 & _slice_2267;
+  assign _and_6464 = _slice_2060 & _slice_2061;
+  assign _mux_6465 = _eq_2029 ? _and_6464 : _and_6463;
+  assign _and_6466 = _and_1999 & _mux_6465;
+  assign _mux_6467 = _and_5724 ? 1'b0 : 1'b1;
+  assign _or_6468 = _and_5724 | _and_6466;
+  assign _and_6469 = _slice_2060 & _slice_2062;
+  assign _mux_6470 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6471 = _eq_2029 ? _and_6469 : _and_6463;
+  assign _and_6472 = _and_1999 & _mux_6471;
+  assign _mux_6473 = _and_5727 ? 1'b0 : _mux_6470;
+  assign _or_6474 = _and_5727 | _and_6472;
+  assign _and_6475 = _eq_2029 & _and_6469;
+  assign _and_6476 = _and_1999 & _and_6475;
+  assign _and_6477 = _or_2226 & _slice_2271;
+  assign _and_6478 = _slice_2063 & _slice_2064;
+  assign _mux_6479 = _eq_2029 ? _and_6478 : _and_6477;
+  assign _and_6480 = _and_1999 & _mux_6479;
+  assign _mux_6481 = _and_5735 ? 1'b0 : 1'b1;
+  assign _or_6482 = _and_5735 | _and_6480;
+  assign _and_6483 = _slice_2063 & _slice_2065;
+  assign _mux_6484 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6485 = _eq_2029 ? _and_6483 : _and_6477;
+  assign _and_6486 = _and_1999 & _mux_6485;
+  assign _mux_6487 = _and_5738 ? 1'b0 : _mux_6484;
+  assign _or_6488 = _and_5738 | _and_6486;
+  assign _and_6489 = _eq_2029 & _and_6483;
+  assign _and_6490 = _and_1999 & _and_6489;
+  assign _and_6491 = _or_2226 & _slice_2275;
+  assign _and_6492 = _slice_2066 & _slice_2067;
+  assign _mux_6493 = _eq_2029 ? _and_6492 : _and_6491;
+  assign _and_6494 = _and_1999 & _mux_6493;
+  assign _mux_6495 = _and_5746 ? 1'b0 : 1'b1;
+  assign _or_6496 = _and_5746 | _and_6494;
+  assign _and_6497 = _slice_2066 & _slice_2068;
+  assign _mux_6498 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6499 = _eq_2029 ? _and_6497 : _and_6491;
+  assign _and_6500 = _and_1999 & _mux_6499;
+  assign _mux_6501 = _and_5749 ? 1'b0 : _mux_6498;
+  assign _or_6502 = _and_5749 | _and_6500;
+  assign _and_6503 = _eq_2029 & _and_6497;
+  assign _and_6504 = _and_1999 & _and_6503;
+  assign _and_6505 = _or_2226 & _slice_2279;
+  assign _and_6506 = _slice_2069 & _slice_2070;
+  assign _mux_6507 = _eq_2029 ? _and_6506 : _and_6505;
+  assign _and_6508 = _and_1999 & _mux_6507;
+  assign _mux_6509 = _and_5757 ? 1'b0 : 1'b1;
+  assign _or_6510 = _and_5757 | _and_6508;
+  assign _and_6511 = _slice_2069 & _slice_2071;
+  assign _mux_6512 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6513 = _eq_2029 ? _and_6511 : _and_6505;
+  assign _and_6514 = _and_1999 & _mux_6513;
+  assign _mux_6515 = _and_5760 ? 1'b0 : _mux_6512;
+  assign _or_6516 = _and_5760 | _and_6514;
+  assign _and_6517 = _eq_2029 & _and_6511;
+  assign _and_6518 = _and_1999 & _and_6517;
+  assign _and_6519 = _or_2226 & _slice_2283;
+  assign _and_6520 = _slice_2072 & _slice_2073;
+  assign _mux_6521 = _eq_2029 ? _and_6520 : _and_6519;
+  assign _and_6522 = _and_1999 & _mux_6521;
+  assign _mux_6523 = _and_5768 ? 1'b0 : 1'b1;
+  assign _or_6524 = _and_5768 | _and_6522;
+  assign _and_6525 = _slice_2072 & _slice_2074;
+  assign _mux_6526 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6527 = _eq_2029 ? _and_6525 : _and_6519;
+  assign _and_6528 = _and_1999 & _mux_6527;
+  assign _mux_6529 = _and_5771 ? 1'b0 : _mux_6526;
+  assign _or_6530 = _and_5771 | _and_6528;
+  assign _and_6531 = _eq_2029 & _and_6525;
+  assign _and_6532 = _and_1999 & _and_6531;
+  assign _and_6533 = _or_2226 & _slice_2287;
+  assign _and_6534 = _slice_2075 & _slice_2076;
+  assign _mux_6535 = _eq_2029 ? _and_6534 : _and_6533;
+  assign _and_6536 = _and_1999 & _mux_6535;
+  assign _mux_6537 = _and_5779 ? 1'b0 : 1'b1;
+  assign _or_6538 = _and_5779 | _and_6536;
+  assign _and_6539 = _slice_2075 & _slice_2077;
+  assign _mux_6540 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6541 = _eq_2029 ? _and_6539 : _and_6533;
+  assign _and_6542 = _and_1999 & _mux_6541;
+  assign _mux_6543 = _and_5782 ? 1'b0 : _mux_6540;
+  assign _or_6544 = _and_5782 | _and_6542;
+  assign _and_6545 = _eq_2029 & _and_6539;
+  assign _and_6546 = _and_1999 & _and_6545;
+  assign _and_6547 = _or_2226 & _slice_2291;
+  assign _and_6548 = _slice_2078 & _slice_2079;
+  assign _mux_6549 = _eq_2029 ? _and_6548 : _and_6547;
+  assign _and_6550 = _and_1999 & _mux_6549;
+  assign _mux_6551 = _and_5790 ? 1'b0 : 1'b1;
+  assign _or_6552 = _and_5790 | _and_6550;
+  assign _and_6553 = _slice_2078 & _slice_2080;
+  assign _mux_6554 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6555 = _eq_2029 ? _and_6553 : _and_6547;
+  assign _and_6556 = _and_1999 & _mux_6555;
+  assign _mux_6557 = _and_5793 ? 1'b0 : _mux_6554;
+  assign _or_6558 = _and_5793 | _and_6556;
+  assign _and_6559 = _eq_2029 & _and_6553;
+  assign _and_6560 = _and_1999 & _and_6559;
+  assign _and_6561 = _or_2226 & _slice_2295;
+  assign _and_6562 = _slice_2081 & _slice_2082;
+  assign _mux_6563 = _eq_2029 ? _and_6562 : _and_6561;
+  assign _and_6564 = _and_1999 & _mux_6563;
+  assign _mux_6565 = _and_5801 ? 1'b0 : 1'b1;
+  assign _or_6566 = _and_5801 | _and_6564;
+  assign _and_6567 = _slice_2081 & _slice_2083;
+  assign _mux_6568 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6569 = _eq_2029 ? _and_6567 : _and_6561;
+  assign _and_6570 = _and_1999 & _mux_6569;
+  assign _mux_6571 = _and_5804 ? 1'b0 : _mux_6568;
+  assign _or_6572 = _and_5804 | _and_6570;
+  assign _and_6573 = _eq_2029 & _and_6567;
+  assign _and_6574 = _and_1999 & _and_6573;
+  assign _and_6575 = _or_2226 & _slice_2299;
+  assign _and_6576 = _slice_2084 & _slice_2085;
+  assign _mux_6577 = _eq_2029 ? _and_6576 : _and_6575;
+  assign _and_6578 = _and_1999 & _mux_6577;
+  assign _mux_6579 = _and_5812 ? 1'b0 : 1'b1;
+  assign _or_6580 = _and_5812 | _and_6578;
+  assign _and_6581 = _slice_2084 & _slice_2086;
+  assign _mux_6582 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6583 = _eq_2029 ? _and_6581 : _and_6575;
+  assign _and_6584 = _and_1999 & _mux_6583;
+  assign _mux_6585 = _and_5815 ? 1'b0 : _mux_6582;
+  assign _or_6586 = _and_5815 | _and_6584;
+  assign _and_6587 = _eq_2029 & _and_6581;
+  assign _and_6588 = _and_1999 & _and_6587;
+  assign _and_6589 = _or_2226 & _slice_2303;
+  assign _and_6590 = _slice_2087 & _slice_2088;
+  assign _mux_6591 = _eq_2029 ? _and_6590 : _and_6589;
+  assign _and_6592 = _and_1999 & _mux_6591;
+  assign _mux_6593 = _and_5823 ? 1'b0 : 1'b1;
+  assign _or_6594 = _and_5823 | _and_6592;
+  assign _and_6595 = _slice_2087 & _slice_2089;
+  assign _mux_6596 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6597 = _eq_2029 ? _and_6595 : _and_6589;
+  assign _and_6598 = _and_1999 & _mux_6597;
+  assign _mux_6599 = _and_5826 ? 1'b0 : _mux_6596;
+  assign _or_6600 = _and_5826 | _and_6598;
+  assign _and_6601 = _eq_2029 & _and_6595;
+  assign _and_6602 = _and_1999 & _and_6601;
+  assign _and_6603 = _or_2226 & _slice_2307;
+  assign _and_6604 = _slice_2090 & _slice_2091;
+  assign _mux_6605 = _eq_2029 ? _and_6604 : _and_6603;
+  assign _and_6606 = _and_1999 & _mux_6605;
+  assign _mux_6607 = _and_5834 ? 1'b0 : 1'b1;
+  assign _or_6608 = _and_5834 | _and_6606;
+  assign _and_6609 = _slice_2090 & _slice_2092;
+  assign _mux_6610 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6611 = _eq_2029 ? _and_6609 : _and_6603;
+  assign _and_6612 = _and_1999 & _mux_6611;
+  assign _mux_6613 = _and_5837 ? 1'b0 : _mux_6610;
+  assign _or_6614 = _and_5837 | _and_6612;
+  assign _and_6615 = _eq_2029 & _and_6609;
+  assign _and_6616 = _and_1999 & _and_6615;
+  assign _and_6617 = _or_2226 & _slice_2311;
+  assign _and_6618 = _slice_2093 & _slice_2094;
+  assign _mux_6619 = _eq_2029 ? _and_6618 : _and_6617;
+  assign _and_6620 = _and_1999 & _mux_6619;
+  assign _mux_6621 = _and_5845 ? 1'b0 : 1'b1;
+  assign _or_6622 = _and_5845 | _and_6620;
+  assign _and_6623 = _slice_2093 & _slice_2095;
+  assign _mux_6624 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6625 = _eq_2029 ? _and_6623 : _and_6617;
+  assign _and_6626 = _and_1999 & _mux_6625;
+  assign _mux_6627 = _and_5848 ? 1'b0 : _mux_6624;
+  assign _or_6628 = _and_5848 | _and_6626;
+  assign _and_6629 = _eq_2029 & _and_6623;
+  assign _and_6630 = _and_1999 & _and_6629;
+  assign _and_6631 = _or_2226 & _slice_2315;
+  assign _and_6632 = _slice_2096 & _slice_2097;
+  assign _mux_6633 = _eq_2029 ? _and_6632 : _and_6631;
+  assign _and_6634 = _and_1999 & _mux_6633;
+  assign _mux_6635 = _and_5856 ? 1'b0 : 1'b1;
+  assign _or_6636 = _and_5856 | _and_6634;
+  assign _and_6637 = _slice_2096 & _slice_2098;
+  assign _mux_6638 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6639 = _eq_2029 ? _and_6637 : _and_6631;
+  assign _and_6640 = _and_1999 & _mux_6639;
+  assign _mux_6641 = _and_5859 ? 1'b0 : _mux_6638;
+  assign _or_6642 = _and_5859 | _and_6640;
+  assign _and_6643 = _eq_2029 & _and_6637;
+  assign _and_6644 = _and_1999 & _and_6643;
+  assign _and_6645 = _or_2226 & _slice_2319;
+  assign _and_6646 = _slice_2099 & _slice_2100;
+  assign _mux_6647 = _eq_2029 ? _and_6646 : _and_6645;
+  assign _and_6648 = _and_1999 & _mux_6647;
+  assign _mux_6649 = _and_5867 ? 1'b0 : 1'b1;
+  assign _or_6650 = _and_5867 | _and_6648;
+  assign _and_6651 = _slice_2099 & _slice_2101;
+  assign _mux_6652 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6653 = _eq_2029 ? _and_6651 : _and_6645;
+  assign _and_6654 = _and_1999 & _mux_6653;
+  assign _mux_6655 = _and_5870 ? 1'b0 : _mux_6652;
+  assign _or_6656 = _and_5870 | _and_6654;
+  assign _and_6657 = _eq_2029 & _and_6651;
+  assign _and_6658 = _and_1999 & _and_6657;
+  assign _and_6659 = _or_2226 & _slice_2323;
+  assign _and_6660 = _slice_2102 & _slice_2103;
+  assign _mux_6661 = _eq_2029 ? _and_6660 : _and_6659;
+  assign _and_6662 = _and_1999 & _mux_6661;
+  assign _mux_6663 = _and_5878 ? 1'b0 : 1'b1;
+  assign _or_6664 = _and_5878 | _and_6662;
+  assign _and_6665 = _slice_2102 & _slice_2104;
+  assign _mux_6666 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6667 = _eq_2029 ? _and_6665 : _and_6659;
+  assign _and_6668 = _and_1999 & _mux_6667;
+  assign _mux_6669 = _and_5881 ? 1'b0 : _mux_6666;
+  assign _or_6670 = _and_5881 | _and_6668;
+  assign _and_6671 = _eq_2029 & _and_6665;
+  assign _and_6672 = _and_1999 & _and_6671;
+  assign _and_6673 = _or_2226 & _slice_2327;
+  assign _and_6674 = _slice_2105 & _slice_2106;
+  assign _mux_6675 = _eq_2029 ? _and_6674 : _and_6673;
+  assign _and_6676 = _and_1999 & _mux_6675;
+  assign _mux_6677 = _and_5889 ? 1'b0 : 1'b1;
+  assign _or_6678 = _and_5889 | _and_6676;
+  assign _and_6679 = _slice_2105 & _slice_2107;
+  assign _mux_6680 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6681 = _eq_2029 ? _and_6679 : _and_6673;
+  assign _and_6682 = _and_1999 & _mux_6681;
+  assign _mux_6683 = _and_5892 ? 1'b0 : _mux_6680;
+  assign _or_6684 = _and_5892 | _and_6682;
+  assign _and_6685 = _eq_2029 & _and_6679;
+  assign _and_6686 = _and_1999 & _and_6685;
+  assign _and_6687 = _or_2226 & _slice_2331;
+  assign _and_6688 = _slice_2108 & _slice_2109;
+  assign _mux_6689 = _eq_2029 ? _and_6688 : _and_6687;
+  assign _and_6690 = _and_1999 & _mux_6689;
+  assign _mux_6691 = _and_5900 ? 1'b0 : 1'b1;
+  assign _or_6692 = _and_5900 | _and_6690;
+  assign _and_6693 = _slice_2108 & _slice_2110;
+  assign _mux_6694 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6695 = _eq_2029 ? _and_6693 : _and_6687;
+  assign _and_6696 = _and_1999 & _mux_6695;
+  assign _mux_6697 = _and_5903 ? 1'b0 : _mux_6694;
+  assign _or_6698 = _and_5903 | _and_6696;
+  assign _and_6699 = _eq_2029 & _and_6693;
+  assign _and_6700 = _and_1999 & _and_6699;
+  assign _and_6701 = _or_2226 & _slice_2335;
+  assign _and_6702 = _slice_2111 & _slice_2112;
+  assign _mux_6703 = _eq_2029 ? _and_6702 : _and_6701;
+  assign _and_6704 = _and_1999 & _mux_6703;
+  assign _mux_6705 = _and_5911 ? 1'b0 : 1'b1;
+  assign _or_6706 = _and_5911 | _and_6704;
+  assign _and_6707 = _slice_2111 & _slice_2113;
+  assign _mux_6708 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6709 = _eq_2029 ? _and_6707 : _and_6701;
+  assign _and_6710 = _and_1999 & _mux_6709;
+  assign _mux_6711 = _and_5914 ? 1'b0 : _mux_6708;
+  assign _or_6712 = _and_5914 | _and_6710;
+  assign _and_6713 = _eq_2029 & _and_6707;
+  assign _and_6714 = _and_1999 & _and_6713;
+  assign _and_6715 = _or_2226 & _slice_2339;
+  assign _and_6716 = _slice_2114 & _slice_2115;
+  assign _mux_6717 = _eq_2029 ? _and_6716 : _and_6715;
+  assign _and_6718 = _and_1999 & _mux_6717;
+  assign _mux_6719 = _and_5922 ? 1'b0 : 1'b1;
+  assign _or_6720 = _and_5922 | _and_6718;
+  assign _and_6721 = _slice_2114 & _slice_2116;
+  assign _mux_6722 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6723 = _eq_2029 ? _and_6721 : _and_6715;
+  assign _and_6724 = _and_1999 & _mux_6723;
+  assign _mux_6725 = _and_5925 ? 1'b0 : _mux_6722;
+  assign _or_6726 = _and_5925 | _and_6724;
+  assign _and_6727 = _eq_2029 & _and_6721;
+  assign _and_6728 = _and_1999 & _and_6727;
+  assign _and_6729 = _or_2226 & _slice_2343;
+  assign _and_6730 = _slice_2117 & _slice_2118;
+  assign _mux_6731 = _eq_2029 ? _and_6730 : _and_6729;
+  assign _and_6732 = _and_1999 & _mux_6731;
+  assign _mux_6733 = _and_5933 ? 1'b0 : 1'b1;
+  assign _or_6734 = _and_5933 | _and_6732;
+  assign _and_6735 = _slice_2117 & _slice_2119;
+  assign _mux_6736 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6737 = _eq_2029 ? _and_6735 : _and_6729;
+  assign _and_6738 = _and_1999 & _mux_6737;
+  assign _mux_6739 = _and_5936 ? 1'b0 : _mux_6736;
+  assign _or_6740 = _and_5936 | _and_6738;
+  assign _and_6741 = _eq_2029 & _and_6735;
+  assign _and_6742 = _and_1999 & _and_6741;
+  assign _and_6743 = _or_2226 & _slice_2347;
+  assign _and_6744 = _slice_2120 & _slice_2121;
+  assign _mux_6745 = _eq_2029 ? _and_6744 : _and_6743;
+  assign _and_6746 = _and_1999 & _mux_6745;
+  assign _mux_6747 = _and_5944 ? 1'b0 : 1'b1;
+  assign _or_6748 = _and_5944 | _and_6746;
+  assign _and_6749 = _slice_2120 & _slice_2122;
+  assign _mux_6750 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6751 = _eq_2029 ? _and_6749 : _and_6743;
+  assign _and_6752 = _and_1999 & _mux_6751;
+  assign _mux_6753 = _and_5947 ? 1'b0 : _mux_6750;
+  assign _or_6754 = _and_5947 | _and_6752;
+  assign _and_6755 = _eq_2029 & _and_6749;
+  assign _and_6756 = _and_1999 & _and_6755;
+  assign _and_6757 = _or_2226 & _slice_2351;
+  assign _and_6758 = _slice_2123 & _slice_2124;
+  assign _mux_6759 = _eq_2029 ? _and_6758 : _and_6757;
+  assign _and_6760 = _and_1999 & _mux_6759;
+  assign _mux_6761 = _and_5955 ? 1'b0 : 1'b1;
+  assign _or_6762 = _and_5955 | _and_6760;
+  assign _and_6763 = _slice_2123 & _slice_2125;
+  assign _mux_6764 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6765 = _eq_2029 ? _and_6763 : _and_6757;
+  assign _and_6766 = _and_1999 & _mux_6765;
+  assign _mux_6767 = _and_5958 ? 1'b0 : _mux_6764;
+  assign _or_6768 = _and_5958 | _and_6766;
+  assign _and_6769 = _eq_2029 & _and_6763;
+  assign _and_6770 = _and_1999 & _and_6769;
+  assign _and_6771 = _or_2226 & _slice_2355;
+  assign _and_6772 = _slice_2126 & _slice_2127;
+  assign _mux_6773 = _eq_2029 ? _and_6772 : _and_6771;
+  assign _and_6774 = _and_1999 & _mux_6773;
+  assign _mux_6775 = _and_5966 ? 1'b0 : 1'b1;
+  assign _or_6776 = _and_5966 | _and_6774;
+  assign _and_6777 = _slice_2126 & _slice_2128;
+  assign _mux_6778 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6779 = _eq_2029 ? _and_6777 : _and_6771;
+  assign _and_6780 = _and_1999 & _mux_6779;
+  assign _mux_6781 = _and_5969 ? 1'b0 : _mux_6778;
+  assign _or_6782 = _and_5969 | _and_6780;
+  assign _and_6783 = _eq_2029 & _and_6777;
+  assign _and_6784 = _and_1999 & _and_6783;
+  assign _and_6785 = _or_2226 & _slice_2359;
+  assign _and_6786 = _slice_2129 & _slice_2130;
+  assign _mux_6787 = _eq_2029 ? _and_6786 : _and_6785;
+  assign _and_6788 = _and_1999 & _mux_6787;
+  assign _mux_6789 = _and_5977 ? 1'b0 : 1'b1;
+  assign _or_6790 = _and_5977 | _and_6788;
+  assign _and_6791 = _slice_2129 & _slice_2131;
+  assign _mux_6792 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6793 = _eq_2029 ? _and_6791 : _and_6785;
+  assign _and_6794 = _and_1999 & _mux_6793;
+  assign _mux_6795 = _and_5980 ? 1'b0 : _mux_6792;
+  assign _or_6796 = _and_5980 | _and_6794;
+  assign _and_6797 = _eq_2029 & _and_6791;
+  assign _and_6798 = _and_1999 & _and_6797;
+  assign _and_6799 = _or_2226 & _slice_2363;
+  assign _and_6800 = _slice_2132 & _slice_2133;
+  assign _mux_6801 = _eq_2029 ? _and_6800 : _and_6799;
+  assign _and_6802 = _and_1999 & _mux_6801;
+  assign _mux_6803 = _and_5988 ? 1'b0 : 1'b1;
+  assign _or_6804 = _and_5988 | _and_6802;
+  assign _and_6805 = _slice_2132 & _slice_2134;
+  assign _mux_6806 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6807 = _eq_2029 ? _and_6805 : _and_6799;
+  assign _and_6808 = _and_1999 & _mux_6807;
+  assign _mux_6809 = _and_5991 ? 1'b0 : _mux_6806;
+  assign _or_6810 = _and_5991 | _and_6808;
+  assign _and_6811 = _eq_2029 & _and_6805;
+  assign _and_6812 = _and_1999 & _and_6811;
+  assign _and_6813 = _or_2226 & _slice_2367;
+  assign _and_6814 = _slice_2135 & _slice_2136;
+  assign _mux_6815 = _eq_2029 ? _and_6814 : _and_6813;
+  assign _and_6816 = _and_1999 & _mux_6815;
+  assign _mux_6817 = _and_5999 ? 1'b0 : 1'b1;
+  assign _or_6818 = _and_5999 | _and_6816;
+  assign _and_6819 = _slice_2135 & _slice_2137;
+  assign _mux_6820 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6821 = _eq_2029 ? _and_6819 : _and_6813;
+  assign _and_6822 = _and_1999 & _mux_6821;
+  assign _mux_6823 = _and_6002 ? 1'b0 : _mux_6820;
+  assign _or_6824 = _and_6002 | _and_6822;
+  assign _and_6825 = _eq_2029 & _and_6819;
+  assign _and_6826 = _and_1999 & _and_6825;
+  assign _and_6827 = _or_2226 & _slice_2371;
+  assign _and_6828 = _slice_2138 & _slice_2139;
+  assign _mux_6829 = _eq_2029 ? _and_6828 : _and_6827;
+  assign _and_6830 = _and_1999 & _mux_6829;
+  assign _mux_6831 = _and_6010 ? 1'b0 : 1'b1;
+  assign _or_6832 = _and_6010 | _and_6830;
+  assign _and_6833 = _slice_2138 & _slice_2140;
+  assign _mux_6834 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6835 = _eq_2029 ? _and_6833 : _and_6827;
+  assign _and_6836 = _and_1999 & _mux_6835;
+  assign _mux_6837 = _and_6013 ? 1'b0 : _mux_6834;
+  assign _or_6838 = _and_6013 | _and_6836;
+  assign _and_6839 = _eq_2029 & _and_6833;
+  assign _and_6840 = _and_1999 & _and_6839;
+  assign _and_6841 = _or_2226 & _slice_2375;
+  assign _and_6842 = _slice_2141 & _slice_2142;
+  assign _mux_6843 = _eq_2029 ? _and_6842 : _and_6841;
+  assign _and_6844 = _and_1999 & _mux_6843;
+  assign _mux_6845 = _and_6021 ? 1'b0 : 1'b1;
+  assign _or_6846 = _and_6021 | _and_6844;
+  assign _and_6847 = _slice_2141 & _slice_2143;
+  assign _mux_6848 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6849 = _eq_2029 ? _and_6847 : _and_6841;
+  assign _and_6850 = _and_1999 & _mux_6849;
+  assign _mux_6851 = _and_6024 ? 1'b0 : _mux_6848;
+  assign _or_6852 = _and_6024 | _and_6850;
+  assign _and_6853 = _eq_2029 & _and_6847;
+  assign _and_6854 = _and_1999 & _and_6853;
+  assign _and_6855 = _or_2226 & _slice_2379;
+  assign _and_6856 = _slice_2144 & _slice_2145;
+  assign _mux_6857 = _eq_2029 ? _and_6856 : _and_6855;
+  assign _and_6858 = _and_1999 & _mux_6857;
+  assign _mux_6859 = _and_6032 ? 1'b0 : 1'b1;
+  assign _or_6860 = _and_6032 | _and_6858;
+  assign _and_6861 = _slice_2144 & _slice_2146;
+  assign _mux_6862 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6863 = _eq_2029 ? _and_6861 : _and_6855;
+  assign _and_6864 = _and_1999 & _mux_6863;
+  assign _mux_6865 = _and_6035 ? 1'b0 : _mux_6862;
+  assign _or_6866 = _and_6035 | _and_6864;
+  assign _and_6867 = _eq_2029 & _and_6861;
+  assign _and_6868 = _and_1999 & _and_6867;
+  assign _and_6869 = _or_2226 & _slice_2383;
+  assign _and_6870 = _slice_2147 & _slice_2148;
+  assign _mux_6871 = _eq_2029 ? _and_6870 : _and_6869;
+  assign _and_6872 = _and_1999 & _mux_6871;
+  assign _mux_6873 = _and_6043 ? 1'b0 : 1'b1;
+  assign _or_6874 = _and_6043 | _and_6872;
+  assign _and_6875 = _slice_2147 & _slice_2149;
+  assign _mux_6876 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6877 = _eq_2029 ? _and_6875 : _and_6869;
+  assign _and_6878 = _and_1999 & _mux_6877;
+  assign _mux_6879 = _and_6046 ? 1'b0 : _mux_6876;
+  assign _or_6880 = _and_6046 | _and_6878;
+  assign _and_6881 = _eq_2029 & _and_6875;
+  assign _and_6882 = _and_1999 & _and_6881;
+  assign _and_6883 = _or_2226 & _slice_2387;
+  assign _and_6884 = _slice_2150 & _slice_2151;
+  assign _mux_6885 = _eq_2029 ? _and_6884 : _and_6883;
+  assign _and_6886 = _and_1999 & _mux_6885;
+  assign _mux_6887 = _and_6054 ? 1'b0 : 1'b1;
+  assign _or_6888 = _and_6054 | _and_6886;
+  assign _and_6889 = _slice_2150 & _slice_2152;
+  assign _mux_6890 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6891 = _eq_2029 ? _and_6889 : _and_6883;
+  assign _and_6892 = _and_1999 & _mux_6891;
+  assign _mux_6893 = _and_6057 ? 1'b0 : _mux_6890;
+  assign _or_6894 = _and_6057 | _and_6892;
+  assign _and_6895 = _eq_2029 & _and_6889;
+  assign _and_6896 = _and_1999 & _and_6895;
+  assign _and_6897 = _or_2226 & _slice_2391;
+  assign _and_6898 = _slice_2153 & _slice_2154;
+  assign _mux_6899 = _eq_2029 ? _and_6898 : _and_6897;
+  assign _and_6900 = _and_1999 & _mux_6899;
+  assign _mux_6901 = _and_6065 ? 1'b0 : 1'b1;
+  assign _or_6902 = _and_6065 | _and_6900;
+  assign _and_6903 = _slice_2153 & _slice_2155;
+  assign _mux_6904 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6905 = _eq_2029 ? _and_6903 : _and_6897;
+  assign _and_6906 = _and_1999 & _mux_6905;
+  assign _mux_6907 = _and_6068 ? 1'b0 : _mux_6904;
+  assign _or_6908 = _and_6068 | _and_6906;
+  assign _and_6909 = _eq_2029 & _and_6903;
+  assign _and_6910 = _and_1999 & _and_6909;
+  assign _and_6911 = _or_2226 & _slice_2395;
+  assign _and_6912 = _slice_2156 & _slice_2157;
+  assign _mux_6913 = _eq_2029 ? _and_6912 : _and_6911;
+  assign _and_6914 = _and_1999 & _mux_6913;
+  assign _mux_6915 = _and_6076 ? 1'b0 : 1'b1;
+  assign _or_6916 = _and_6076 | _and_6914;
+  assign _and_6917 = _slice_2156 & _slice_2158;
+  assign _mux_6918 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6919 = _eq_2029 ? _and_6917 : _and_6911;
+  assign _and_6920 = _and_1999 & _mux_6919;
+  assign _mux_6921 = _and_6079 ? 1'b0 : _mux_6918;
+  assign _or_6922 = _and_6079 | _and_6920;
+  assign _and_6923 = _eq_2029 & _and_6917;
+  assign _and_6924 = _and_1999 & _and_6923;
+  assign _and_6925 = _or_2226 & _slice_2399;
+  assign _and_6926 = _slice_2159 & _slice_2160;
+  assign _mux_6927 = _eq_2029 ? _and_6926 : _and_6925;
+  assign _and_6928 = _and_1999 & _mux_6927;
+  assign _mux_6929 = _and_6087 ? 1'b0 : 1'b1;
+  assign _or_6930 = _and_6087 | _and_6928;
+  assign _and_6931 = _slice_2159 & _slice_2161;
+  assign _mux_6932 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6933 = _eq_2029 ? _and_6931 : _and_6925;
+  assign _and_6934 = _and_1999 & _mux_6933;
+  assign _mux_6935 = _and_6090 ? 1'b0 : _mux_6932;
+  assign _or_6936 = _and_6090 | _and_6934;
+  assign _and_6937 = _eq_2029 & _and_6931;
+  assign _and_6938 = _and_1999 & _and_6937;
+  assign _and_6939 = _or_2226 & _slice_2403;
+  assign _and_6940 = _slice_2162 & _slice_2163;
+  assign _mux_6941 = _eq_2029 ? _and_6940 : _and_6939;
+  assign _and_6942 = _and_1999 & _mux_6941;
+  assign _mux_6943 = _and_6098 ? 1'b0 : 1'b1;
+  assign _or_6944 = _and_6098 | _and_6942;
+  assign _and_6945 = _slice_2162 & _slice_2164;
+  assign _mux_6946 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6947 = _eq_2029 ? _and_6945 : _and_6939;
+  assign _and_6948 = _and_1999 & _mux_6947;
+  assign _mux_6949 = _and_6101 ? 1'b0 : _mux_6946;
+  assign _or_6950 = _and_6101 | _and_6948;
+  assign _and_6951 = _eq_2029 & _and_6945;
+  assign _and_6952 = _and_1999 & _and_6951;
+  assign _and_6953 = _or_2226 & _slice_2407;
+  assign _and_6954 = _slice_2165 & _slice_2166;
+  assign _mux_6955 = _eq_2029 ? _and_6954 : _and_6953;
+  assign _and_6956 = _and_1999 & _mux_6955;
+  assign _mux_6957 = _and_6109 ? 1'b0 : 1'b1;
+  assign _or_6958 = _and_6109 | _and_6956;
+  assign _and_6959 = _slice_2165 & _slice_2167;
+  assign _mux_6960 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6961 = _eq_2029 ? _and_6959 : _and_6953;
+  assign _and_6962 = _and_1999 & _mux_6961;
+  assign _mux_6963 = _and_6112 ? 1'b0 : _mux_6960;
+  assign _or_6964 = _and_6112 | _and_6962;
+  assign _and_6965 = _eq_2029 & _and_6959;
+  assign _and_6966 = _and_1999 & _and_6965;
+  assign _and_6967 = _or_2226 & _slice_2411;
+  assign _and_6968 = _slice_2168 & _slice_2169;
+  assign _mux_6969 = _eq_2029 ? _and_6968 : _and_6967;
+  assign _and_6970 = _and_1999 & _mux_6969;
+  assign _mux_6971 = _and_6120 ? 1'b0 : 1'b1;
+  assign _or_6972 = _and_6120 | _and_6970;
+  assign _and_6973 = _slice_2168 & _slice_2170;
+  assign _mux_6974 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6975 = _eq_2029 ? _and_6973 : _and_6967;
+  assign _and_6976 = _and_1999 & _mux_6975;
+  assign _mux_6977 = _and_6123 ? 1'b0 : _mux_6974;
+  assign _or_6978 = _and_6123 | _and_6976;
+  assign _and_6979 = _eq_2029 & _and_6973;
+  assign _and_6980 = _and_1999 & _and_6979;
+  assign _and_6981 = _or_2226 & _slice_2415;
+  assign _and_6982 = _slice_2171 & _slice_2172;
+  assign _mux_6983 = _eq_2029 ? _and_6982 : _and_6981;
+  assign _and_6984 = _and_1999 & _mux_6983;
+  assign _mux_6985 = _and_6131 ? 1'b0 : 1'b1;
+  assign _or_6986 = _and_6131 | _and_6984;
+  assign _and_6987 = _slice_2171 & _slice_2173;
+  assign _mux_6988 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_6989 = _eq_2029 ? _and_6987 : _and_6981;
+  assign _and_6990 = _and_1999 & _mux_6989;
+  assign _mux_6991 = _and_6134 ? 1'b0 : _mux_6988;
+  assign _or_6992 = _and_6134 | _and_6990;
+  assign _and_6993 = _eq_2029 & _and_6987;
+  assign _and_6994 = _and_1999 & _and_6993;
+  assign _and_6995 = _or_2226 & _slice_2419;
+  assign _and_6996 = _slice_2174 & _slice_2175;
+  assign _mux_6997 = _eq_2029 ? _and_6996 : _and_6995;
+  assign _and_6998 = _and_1999 & _mux_6997;
+  assign _mux_6999 = _and_6142 ? 1'b0 : 1'b1;
+  assign _or_7000 = _and_6142 | _and_6998;
+  assign _and_7001 = _slice_2174 & _slice_2176;
+  assign _mux_7002 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7003 = _eq_2029 ? _and_7001 : _and_6995;
+  assign _and_7004 = _and_1999 & _mux_7003;
+  assign _mux_7005 = _and_6145 ? 1'b0 : _mux_7002;
+  assign _or_7006 = _and_6145 | _and_7004;
+  assign _and_7007 = _eq_2029 & _and_7001;
+  assign _and_7008 = _and_1999 & _and_7007;
+  assign _and_7009 = _or_2226 & _slice_2423;
+  assign _and_7010 = _slice_2177 & _slice_2178;
+  assign _mux_7011 = _eq_2029 ? _and_7010 : _and_7009;
+  assign _and_7012 = _and_1999 & _mux_7011;
+  assign _mux_7013 = _and_6153 ? 1'b0 : 1'b1;
+  assign _or_7014 = _and_6153 | _and_7012;
+  assign _and_7015 = _slice_2177 & _slice_2179;
+  assign _mux_7016 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7017 = _eq_2029 ? _and_7015 : _and_7009;
+  assign _and_7018 = _and_1999 & _mux_7017;
+  assign _mux_7019 = _and_6156 ? 1'b0 : _mux_7016;
+  assign _or_7020 = _and_6156 | _and_7018;
+  assign _and_7021 = _eq_2029 & _and_7015;
+  assign _and_7022 = _and_1999 & _and_7021;
+  assign _and_7023 = _or_2226 & _slice_2427;
+  assign _and_7024 = _slice_2180 & _slice_2181;
+  assign _mux_7025 = _eq_2029 ? _and_7024 : _and_7023;
+  assign _and_7026 = _and_1999 & _mux_7025;
+  assign _mux_7027 = _and_6164 ? 1'b0 : 1'b1;
+  assign _or_7028 = _and_6164 | _and_7026;
+  assign _and_7029 = _slice_2180 & _slice_2182;
+  assign _mux_7030 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7031 = _eq_2029 ? _and_7029 : _and_7023;
+  assign _and_7032 = _and_1999 & _mux_7031;
+  assign _mux_7033 = _and_6167 ? 1'b0 : _mux_7030;
+  assign _or_7034 = _and_6167 | _and_7032;
+  assign _and_7035 = _eq_2029 & _and_7029;
+  assign _and_7036 = _and_1999 & _and_7035;
+  assign _and_7037 = _or_2226 & _slice_2431;
+  assign _and_7038 = _slice_2183 & _slice_2184;
+  assign _mux_7039 = _eq_2029 ? _and_7038 : _and_7037;
+  assign _and_7040 = _and_1999 & _mux_7039;
+  assign _mux_7041 = _and_6175 ? 1'b0 : 1'b1;
+  assign _or_7042 = _and_6175 | _and_7040;
+  assign _and_7043 = _slice_2183 & _slice_2185;
+  assign _mux_7044 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7045 = _eq_2029 ? _and_7043 : _and_7037;
+  assign _and_7046 = _and_1999 & _mux_7045;
+  assign _mux_7047 = _and_6178 ? 1'b0 : _mux_7044;
+  assign _or_7048 = _and_6178 | _and_7046;
+  assign _and_7049 = _eq_2029 & _and_7043;
+  assign _and_7050 = _and_1999 & _and_7049;
+  assign _and_7051 = _or_2226 & _slice_2435;
+  assign _and_7052 = _slice_2186 & _slice_2187;
+  assign _mux_7053 = _eq_2029 ? _and_7052 : _and_7051;
+  assign _and_7054 = _and_1999 & _mux_7053;
+  assign _mux_7055 = _and_6186 ? 1'b0 : 1'b1;
+  assign _or_7056 = _and_6186 | _and_7054;
+  assign _and_7057 = _slice_2186 & _slice_2188;
+  assign _mux_7058 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7059 = _eq_2029 ? _and_7057 : _and_7051;
+  assign _and_7060 = _and_1999 & _mux_7059;
+  assign _mux_7061 = _and_6189 ? 1'b0 : _mux_7058;
+  assign _or_7062 = _and_6189 | _and_7060;
+  assign _and_7063 = _eq_2029 & _and_7057;
+  assign _and_7064 = _and_1999 & _and_7063;
+  assign _and_7065 = _or_2226 & _slice_2439;
+  assign _and_7066 = _slice_2189 & _slice_2190;
+  assign _mux_7067 = _eq_2029 ? _and_7066 : _and_7065;
+  assign _and_7068 = _and_1999 & _mux_7067;
+  assign _mux_7069 = _and_6197 ? 1'b0 : 1'b1;
+  assign _or_7070 = _and_6197 | _and_7068;
+  assign _and_7071 = _slice_2189 & _slice_2191;
+  assign _mux_7072 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7073 = _eq_2029 ? _and_7071 : _and_7065;
+  assign _and_7074 = _and_1999 & _mux_7073;
+  assign _mux_7075 = _and_6200 ? 1'b0 : _mux_7072;
+  assign _or_7076 = _and_6200 | _and_7074;
+  assign _and_7077 = _eq_2029 & _and_7071;
+  assign _and_7078 = _and_1999 & _and_7077;
+  assign _and_7079 = _or_2226 & _slice_2443;
+  assign _and_7080 = _slice_2192 & _slice_2193;
+  assign _mux_7081 = _eq_2029 ? _and_7080 : _and_7079;
+  assign _and_7082 = _and_1999 & _mux_7081;
+  assign _mux_7083 = _and_6208 ? 1'b0 : 1'b1;
+  assign _or_7084 = _and_6208 | _and_7082;
+  assign _and_7085 = _slice_2192 & _slice_2194;
+  assign _mux_7086 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7087 = _eq_2029 ? _and_7085 : _and_7079;
+  assign _and_7088 = _and_1999 & _mux_7087;
+  assign _mux_7089 = _and_6211 ? 1'b0 : _mux_7086;
+  assign _or_7090 = _and_6211 | _and_7088;
+  assign _and_7091 = _eq_2029 & _and_7085;
+  assign _and_7092 = _and_1999 & _and_7091;
+  assign _and_7093 = _or_2226 & _slice_2447;
+  assign _and_7094 = _slice_2195 & _slice_2196;
+  assign _mux_7095 = _eq_2029 ? _and_7094 : _and_7093;
+  assign _and_7096 = _and_1999 & _mux_7095;
+  assign _mux_7097 = _and_6219 ? 1'b0 : 1'b1;
+  assign _or_7098 = _and_6219 | _and_7096;
+  assign _and_7099 = _slice_2195 & _slice_2197;
+  assign _mux_7100 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7101 = _eq_2029 ? _and_7099 : _and_7093;
+  assign _and_7102 = _and_1999 & _mux_7101;
+  assign _mux_7103 = _and_6222 ? 1'b0 : _mux_7100;
+  assign _or_7104 = _and_6222 | _and_7102;
+  assign _and_7105 = _eq_2029 & _and_7099;
+  assign _and_7106 = _and_1999 & _and_7105;
+  assign _and_7107 = _or_2226 & _slice_2451;
+  assign _and_7108 = _slice_2198 & _slice_2199;
+  assign _mux_7109 = _eq_2029 ? _and_7108 : _and_7107;
+  assign _and_7110 = _and_1999 & _mux_7109;
+  assign _mux_7111 = _and_6230 ? 1'b0 : 1'b1;
+  assign _or_7112 = _and_6230 | _and_7110;
+  assign _and_7113 = _slice_2198 & _slice_2200;
+  assign _mux_7114 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7115 = _eq_2029 ? _and_7113 : _and_7107;
+  assign _and_7116 = _and_1999 & _mux_7115;
+  assign _mux_7117 = _and_6233 ? 1'b0 : _mux_7114;
+  assign _or_7118 = _and_6233 | _and_7116;
+  assign _and_7119 = _eq_2029 & _and_7113;
+  assign _and_7120 = _and_1999 & _and_7119;
+  assign _and_7121 = _or_2226 & _slice_2455;
+  assign _and_7122 = _slice_2201 & _slice_2202;
+  assign _mux_7123 = _eq_2029 ? _and_7122 : _and_7121;
+  assign _and_7124 = _and_1999 & _mux_7123;
+  assign _mux_7125 = _and_6241 ? 1'b0 : 1'b1;
+  assign _or_7126 = _and_6241 | _and_7124;
+  assign _and_7127 = _slice_2201 & _slice_2203;
+  assign _mux_7128 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7129 = _eq_2029 ? _and_7127 : _and_7121;
+  assign _and_7130 = _and_1999 & _mux_7129;
+  assign _mux_7131 = _and_6244 ? 1'b0 : _mux_7128;
+  assign _or_7132 = _and_6244 | _and_7130;
+  assign _and_7133 = _eq_2029 & _and_7127;
+  assign _and_7134 = _and_1999 & _and_7133;
+  assign _and_7135 = _or_2226 & _slice_2459;
+  assign _and_7136 = _slice_2204 & _slice_2205;
+  assign _mux_7137 = _eq_2029 ? _and_7136 : _and_7135;
+  assign _and_7138 = _and_1999 & _mux_7137;
+  assign _mux_7139 = _and_6252 ? 1'b0 : 1'b1;
+  assign _or_7140 = _and_6252 | _and_7138;
+  assign _and_7141 = _slice_2204 & _slice_2206;
+  assign _mux_7142 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7143 = _eq_2029 ? _and_7141 : _and_7135;
+  assign _and_7144 = _and_1999 & _mux_7143;
+  assign _mux_7145 = _and_6255 ? 1'b0 : _mux_7142;
+  assign _or_7146 = _and_6255 | _and_7144;
+  assign _and_7147 = _eq_2029 & _and_7141;
+  assign _and_7148 = _and_1999 & _and_7147;
+  assign _and_7149 = _or_2226 & _slice_2463;
+  assign _and_7150 = _slice_2207 & _slice_2208;
+  assign _mux_7151 = _eq_2029 ? _and_7150 : _and_7149;
+  assign _and_7152 = _and_1999 & _mux_7151;
+  assign _mux_7153 = _and_6263 ? 1'b0 : 1'b1;
+  assign _or_7154 = _and_6263 | _and_7152;
+  assign _and_7155 = _slice_2207 & _slice_2209;
+  assign _mux_7156 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7157 = _eq_2029 ? _and_7155 : _and_7149;
+  assign _and_7158 = _and_1999 & _mux_7157;
+  assign _mux_7159 = _and_6266 ? 1'b0 : _mux_7156;
+  assign _or_7160 = _and_6266 | _and_7158;
+  assign _and_7161 = _eq_2029 & _and_7155;
+  assign _and_7162 = _and_1999 & _and_7161;
+  assign _and_7163 = _or_2226 & _slice_2467;
+  assign _and_7164 = _slice_2210 & _slice_2211;
+  assign _mux_7165 = _eq_2029 ? _and_7164 : _and_7163;
+  assign _and_7166 = _and_1999 & _mux_7165;
+  assign _mux_7167 = _and_6274 ? 1'b0 : 1'b1;
+  assign _or_7168 = _and_6274 | _and_7166;
+  assign _and_7169 = _slice_2210 & _slice_2212;
+  assign _mux_7170 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7171 = _eq_2029 ? _and_7169 : _and_7163;
+  assign _and_7172 = _and_1999 & _mux_7171;
+  assign _mux_7173 = _and_6277 ? 1'b0 : _mux_7170;
+  assign _or_7174 = _and_6277 | _and_7172;
+  assign _and_7175 = _eq_2029 & _and_7169;
+  assign _and_7176 = _and_1999 & _and_7175;
+  assign _and_7177 = _or_2226 & _slice_2471;
+  assign _and_7178 = _slice_2213 & _slice_2214;
+  assign _mux_7179 = _eq_2029 ? _and_7178 : _and_7177;
+  assign _and_7180 = _and_1999 & _mux_7179;
+  assign _mux_7181 = _and_6285 ? 1'b0 : 1'b1;
+  assign _or_7182 = _and_6285 | _and_7180;
+  assign _and_7183 = _slice_2213 & _slice_2215;
+  assign _mux_7184 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7185 = _eq_2029 ? _and_7183 : _and_7177;
+  assign _and_7186 = _and_1999 & _mux_7185;
+  assign _mux_7187 = _and_6288 ? 1'b0 : _mux_7184;
+  assign _or_7188 = _and_6288 | _and_7186;
+  assign _and_7189 = _eq_2029 & _and_7183;
+  assign _and_7190 = _and_1999 & _and_7189;
+  assign _and_7191 = _or_2226 & _slice_2475;
+  assign _and_7192 = _slice_2216 & _slice_2217;
+  assign _mux_7193 = _eq_2029 ? _and_7192 : _and_7191;
+  assign _and_7194 = _and_1999 & _mux_7193;
+  assign _mux_7195 = _and_6296 ? 1'b0 : 1'b1;
+  assign _or_7196 = _and_6296 | _and_7194;
+  assign _and_7197 = _slice_2216 & _slice_2218;
+  assign _mux_7198 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7199 = _eq_2029 ? _and_7197 : _and_7191;
+  assign _and_7200 = _and_1999 & _mux_7199;
+  assign _mux_7201 = _and_6299 ? 1'b0 : _mux_7198;
+  assign _or_7202 = _and_6299 | _and_7200;
+  assign _and_7203 = _eq_2029 & _and_7197;
+  assign _and_7204 = _and_1999 & _and_7203;
+  assign _and_7205 = _or_2226 & _slice_2479;
+  assign _and_7206 = _slice_2219 & _slice_2220;
+  assign _mux_7207 = _eq_2029 ? _and_7206 : _and_7205;
+  assign _and_7208 = _and_1999 & _mux_7207;
+  assign _mux_7209 = _and_6307 ? 1'b0 : 1'b1;
+  assign _or_7210 = _and_6307 | _and_7208;
+  assign _and_7211 = _slice_2219 & _slice_2221;
+  assign _mux_7212 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_7213 = _eq_2029 ? _and_7211 : _and_7205;
+  assign _and_7214 = _and_1999 & _mux_7213;
+  assign _mux_7215 = _and_6310 ? 1'b0 : _mux_7212;
+  assign _or_7216 = _and_6310 | _and_7214;
+  assign _and_7217 = _eq_2029 & _and_7211;
+  assign _and_7218 = _and_1999 & _and_7217;
+  assign _not_7219 = ~_eq_2029;
+  assign _and_7220 = _not_7219 & _and_6323;
+  assign _and_7221 = _and_1999 & _and_7220;
+  assign _mux_7222 = _and_5609 ? 1'b0 : 1'b1;
+  assign _or_7223 = _and_5609 | _and_7221;
+  assign _mux_7224 = _and_2525 ? 1'b1 : 1'b0;
+  assign _or_7225 = _and_2525 | _and_7221;
+  assign _and_7226 = _not_7219 & _and_6337;
+  assign _and_7227 = _and_1999 & _and_7226;
+  assign _mux_7228 = _and_5620 ? 1'b0 : 1'b1;
+  assign _or_7229 = _and_5620 | _and_7227;
+  assign _mux_7230 = _and_2562 ? 1'b1 : 1'b0;
+  assign _or_7231 = _and_2562 | _and_7227;
+  assign _and_7232 = _not_7219 & _and_6351;
+  assign _and_7233 = _and_1999 & _and_7232;
+  assign _mux_7234 = _and_5631 ? 1'b0 : 1'b1;
+  assign _or_7235 = _and_5631 | _and_7233;
+  assign _mux_7236 = _and_2599 ? 1'b1 : 1'b0;
+  assign _or_7237 = _and_2599 | _and_7233;
+  assign _and_7238 = _not_7219 & _and_6365;
+  assign _and_7239 = _and_1999 & _and_7238;
+  assign _mux_7240 = _and_5642 ? 1'b0 : 1'b1;
+  assign _or_7241 = _and_5642 | _and_7239;
+  assign _mux_7242 = _and_2636 ? 1'b1 : 1'b0;
+  assign _or_7243 = _and_2636 | _and_7239;
+  assign _and_7244 = _not_7219 & _and_6379;
+  assign _and_7245 = _and_1999 & _and_7244;
+  assign _mux_7246 = _and_5653 ? 1'b0 : 1'b1;
+  assign _or_7247 = _and_5653 | _and_7245;
+  assign _mux_7248 = _and_2673 ? 1'b1 : 1'b0;
+  assign _or_7249 = _and_2673 | _and_7245;
+  assign _and_7250 = _not_7219 & _and_6393;
+  assign _and_7251 = _and_1999 & _and_7250;
+  assign _mux_7252 = _and_5664 ? 1'b0 : 1'b1;
+  assign _or_7253 = _and_5664 | _and_7251;
+  assign _mux_7254 = _and_2710 ? 1'b1 : 1'b0;
+  assign _or_7255 = _and_2710 | _and_7251;
+  assign _and_7256 = _not_7219 & _and_6407;
+  assign _and_7257 = _and_1999 & _and_7256;
+  assign _mux_7258 = _and_5675 ? 1'b0 : 1'b1;
+  assign _or_7259 = _and_5675 | _and_7257;
+  assign _mux_7260 = _and_2747 ? 1'b1 : 1'b0;
+  assign _or_7261 = _and_2747 | _and_7257;
+  assign _and_7262 = _not_7219 & _and_6421;
+  assign _and_7263 = _and_1999 & _and_7262;
+  assign _mux_7264 = _and_5686 ? 1'b0 : 1'b1;
+  assign _or_7265 = _and_5686 | _and_7263;
+  assign _mux_7266 = _and_2784 ? 1'b1 : 1'b0;
+  assign _or_7267 = _and_2784 | _and_7263;
+  assign _and_7268 = _not_7219 & _and_6435;
+  assign _and_7269 = _and_1999 & _and_7268;
+  assign _mux_7270 = _and_5697 ? 1'b0 : 1'b1;
+  assign _or_7271 = _and_5697 | _and_7269;
+  assign _mux_7272 = _and_2821 ? 1'b1 : 1'b0;
+  assign _or_7273 = _and_2821 | _and_7269;
+  assign _and_7274 = _not_7219 & _and_6449;
+  assign _and_7275 = _and_1999 & _and_7274;
+  assign _mux_7276 = _and_5708 ? 1'b0 : 1'b1;
+  assign _or_7277 = _and_5708 | _and_7275;
+  assign _mux_7278 = _and_2858 ? 1'b1 : 1'b0;
+  assign _or_7279 = _and_2858 | _and_7275;
+  assign _and_7280 = _not_7219 & _and_6463;
+  assign _and_7281 = _and_1999 & _and_7280;
+  assign _mux_7282 = _and_5719 ? 1'b0 : 1'b1;
+  assign _or_7283 = _and_5719 | _and_7281;
+  assign _mux_7284 = _and_2895 ? 1'b1 : 1'b0;
+  assign _or_7285 = _and_2895 | _and_7281;
+  assign _and_7286 = _not_7219 & _and_6477;
+  assign _and_7287 = _and_1999 & _and_7286;
+  assign _mux_7288 = _and_5730 ? 1'b0 : 1'b1;
+  assign _or_7289 = _and_5730 | _and_7287;
+  assign _mux_7290 = _and_2932 ? 1'b1 : 1'b0;
+  assign _or_7291 = _and_2932 | _and_7287;
+  assign _and_7292 = _not_7219 & _and_6491;
+  assign _and_7293 = _and_1999 & _and_7292;
+  assign _mux_7294 = _and_5741 ? 1'b0 : 1'b1;
+  assign _or_7295 = _and_5741 | _and_7293;
+  assign _mux_7296 = _and_2969 ? 1'b1 : 1'b0;
+  assign _or_7297 = _and_2969 | _and_7293;
+  assign _and_7298 = _not_7219 & _and_6505;
+  assign _and_7299 = _and_1999 & _and_7298;
+  assign _mux_7300 = _and_5752 ? 1'b0 : 1'b1;
+  assign _or_7301 = _and_5752 | _and_7299;
+  assign _mux_7302 = _and_3006 ? 1'b1 : 1'b0;
+  assign _or_7303 = _and_3006 | _and_7299;
+  assign _and_7304 = _not_7219 & _and_6519;
+  assign _and_7305 = _and_1999 & _and_7304;
+  assign _mux_7306 = _and_5763 ? 1'b0 : 1'b1;
+  assign _or_7307 = _and_5763 | _and_7305;
+  assign _mux_7308 = _and_3043 ? 1'b1 : 1'b0;
+  assign _or_7309 = _and_3043 | _and_7305;
+  assign _and_7310 = _not_7219 & _and_6533;
+  assign _and_7311 = _and_1999 & _and_7310;
+  assign _mux_7312 = _and_5774 ? 1'b0 : 1'b1;
+  assign _or_7313 = _and_5774 | _and_7311;
+  assign _mux_7314 = _and_3080 ? 1'b1 : 1'b0;
+  assign _or_7315 = _and_3080 | _and_7311;
+  assign _and_7316 = _not_7219 & _and_6547;
+  assign _and_7317 = _and_1999 & _and_7316;
+  assign _mux_7318 = _and_5785 ? 1'b0 : 1'b1;
+  assign _or_7319 = _and_5785 | _and_7317;
+  assign _mux_7320 = _and_3117 ? 1'b1 : 1'b0;
+  assign _or_7321 = _and_3117 | _and_7317;
+  assign _and_7322 = _not_7219 & _and_6561;
+  assign _and_7323 = _and_1999 & _and_7322;
+  assign _mux_7324 = _and_5796 ? 1'b0 : 1'b1;
+  assign _or_7325 = _and_5796 | _and_7323;
+  assign _mux_7326 = _and_3154 ? 1'b1 : 1'b0;
+  assign _or_7327 = _and_3154 | _and_7323;
+  assign _and_7328 = _not_7219 & _and_6575;
+  assign _and_7329 = _and_1999 & _and_7328;
+  assign _mux_7330 = _and_5807 ? 1'b0 : 1'b1;
+  assign _or_7331 = _and_5807 | _and_7329;
+  assign _mux_7332 = _and_3191 ? 1'b1 : 1'b0;
+  assign _or_7333 = _and_3191 | _and_7329;
+  assign _and_7334 = _not_7219 & _and_6589;
+  assign _and_7335 = _and_1999 & _and_7334;
+  assign _mux_7336 = _and_5818 ? 1'b0 : 1'b1;
+  assign _or_7337 = _and_5818 | _and_7335;
+  assign _mux_7338 = _and_3228 ? 1'b1 : 1'b0;
+  assign _or_7339 = _and_3228 | _and_7335;
+  assign _and_7340 = _not_7219 & _and_6603;
+  assign _and_7341 = _and_1999 & _and_7340;
+  assign _mux_7342 = _and_5829 ? 1'b0 : 1'b1;
+  assign _or_7343 = _and_5829 | _and_7341;
+  assign _mux_7344 = _and_3265 ? 1'b1 : 1'b0;
+  assign _or_7345 = _and_3265 | _and_7341;
+  assign _and_7346 = _not_7219 & _and_6617;
+  assign _and_7347 = _and_1999 & _and_7346;
+  assign _mux_7348 = _and_5840 ? 1'b0 : 1'b1;
+  assign _or_7349 = _and_5840 | _and_7347;
+  assign _mux_7350 = _and_3302 ? 1'b1 : 1'b0;
+  assign _or_7351 = _and_3302 | _and_7347;
+  assign _and_7352 = _not_7219 & _and_6631;
+  assign _and_7353 = _and_1999 & _and_7352;
+  assign _mux_7354 = _and_5851 ? 1'b0 : 1'b1;
+  assign _or_7355 = _and_5851 | _and_7353;
+  assign _mux_7356 = _and_3339 ? 1'b1 : 1'b0;
+  assign _or_7357 = _and_3339 | _and_7353;
+  assign _and_7358 = _not_7219 & _and_6645;
+  assign _and_7359 = _and_1999 & _and_7358;
+  assign _mux_7360 = _and_5862 ? 1'b0 : 1'b1;
+  assign _or_7361 = _and_5862 | _and_7359;
+  assign _mux_7362 = _and_3376 ? 1'b1 : 1'b0;
+  assign _or_7363 = _and_3376 | _and_7359;
+  assign _and_7364 = _not_7219 & _and_6659;
+  assign _and_7365 = _and_1999 & _and_7364;
+  assign _mux_7366 = _and_5873 ? 1'b0 : 1'b1;
+  assign _or_7367 = _and_5873 | _and_7365;
+  assign _mux_7368 = _and_3413 ? 1'b1 : 1'b0;
+  assign _or_7369 = _and_3413 | _and_7365;
+  assign _and_7370 = _not_7219 & _and_6673;
+  assign _and_7371 = _and_1999 & _and_7370;
+  assign _mux_7372 = _and_5884 ? 1'b0 : 1'b1;
+  assign _or_7373 = _and_5884 | _and_7371;
+  assign _mux_7374 = _and_3450 ? 1'b1 : 1'b0;
+  assign _or_7375 = _and_3450 | _and_7371;
+  assign _and_7376 = _not_7219 & _and_6687;
+  assign _and_7377 = _and_1999 & _and_7376;
+  assign _mux_7378 = _and_5895 ? 1'b0 : 1'b1;
+  assign _or_7379 = _and_5895 | _and_7377;
+  assign _mux_7380 = _and_3487 ? 1'b1 : 1'b0;
+  assign _or_7381 = _and_3487 | _and_7377;
+  assign _and_7382 = _not_7219 & _and_6701;
+  assign _and_7383 = _and_1999 & _and_7382;
+  assign _mux_7384 = _and_5906 ? 1'b0 : 1'b1;
+  assign _or_7385 = _and_5906 | _and_7383;
+  assign _mux_7386 = _and_3524 ? 1'b1 : 1'b0;
+  assign _or_7387 = _and_3524 | _and_7383;
+  assign _and_7388 = _not_7219 & _and_6715;
+  assign _and_7389 = _and_1999 & _and_7388;
+  assign _mux_7390 = _and_5917 ? 1'b0 : 1'b1;
+  assign _or_7391 = _and_5917 | _and_7389;
+  assign _mux_7392 = _and_3561 ? 1'b1 : 1'b0;
+  assign _or_7393 = _and_3561 | _and_7389;
+  assign _and_7394 = _not_7219 & _and_6729;
+  assign _and_7395 = _and_1999 & _and_7394;
+  assign _mux_7396 = _and_5928 ? 1'b0 : 1'b1;
+  assign _or_7397 = _and_5928 | _and_7395;
+  assign _mux_7398 = _and_3598 ? 1'b1 : 1'b0;
+  assign _or_7399 = _and_3598 | _and_7395;
+  assign _and_7400 = _not_7219 & _and_6743;
+  assign _and_7401 = _and_1999 & _and_7400;
+  assign _mux_7402 = _and_5939 ? 1'b0 : 1'b1;
+  assign _or_7403 = _and_5939 | _and_7401;
+  assign _mux_7404 = _and_3635 ? 1'b1 : 1'b0;
+  assign _or_7405 = _and_3635 | _and_7401;
+  assign _and_7406 = _not_7219 & _and_6757;
+  assign _and_7407 = _and_1999 & _and_7406;
+  assign _mux_7408 = _and_5950 ? 1'b0 : 1'b1;
+  assign _or_7409 = _and_5950 | _and_7407;
+  assign _mux_7410 = _and_3672 ? 1'b1 : 1'b0;
+  assign _or_7411 = _and_3672 | _and_7407;
+  assign _and_7412 = _not_7219 & _and_6771;
+  assign _and_7413 = _and_1999 & _and_7412;
+  assign _mux_7414 = _and_5961 ? 1'b0 : 1'b1;
+  assign _or_7415 = _and_5961 | _and_7413;
+  assign _mux_7416 = _and_3709 ? 1'b1 : 1'b0;
+  assign _or_7417 = _and_3709 | _and_7413;
+  assign _and_7418 = _not_7219 & _and_6785;
+  assign _and_7419 = _and_1999 & _and_7418;
+  assign _mux_7420 = _and_5972 ? 1'b0 : 1'b1;
+  assign _or_7421 = _and_5972 | _and_7419;
+  assign _mux_7422 = _and_3746 ? 1'b1 : 1'b0;
+  assign _or_7423 = _and_3746 | _and_7419;
+  assign _and_7424 = _not_7219 & _and_6799;
+  assign _and_7425 = _and_1999 & _and_7424;
+  assign _mux_7426 = _and_5983 ? 1'b0 : 1'b1;
+  assign _or_7427 = _and_5983 | _and_7425;
+  assign _mux_7428 = _and_3783 ? 1'b1 : 1'b0;
+  assign _or_7429 = _and_3783 | _and_7425;
+  assign _and_7430 = _not_7219 & _and_6813;
+  assign _and_7431 = _and_1999 & _and_7430;
+  assign _mux_7432 = _and_5994 ? 1'b0 : 1'b1;
+  assign _or_7433 = _and_5994 | _and_7431;
+  assign _mux_7434 = _and_3820 ? 1'b1 : 1'b0;
+  assign _or_7435 = _and_3820 | _and_7431;
+  assign _and_7436 = _not_7219 & _and_6827;
+  assign _and_7437 = _and_1999 & _and_7436;
+  assign _mux_7438 = _and_6005 ? 1'b0 : 1'b1;
+  assign _or_7439 = _and_6005 | _and_7437;
+  assign _mux_7440 = _and_3857 ? 1'b1 : 1'b0;
+  assign _or_7441 = _and_3857 | _and_7437;
+  assign _and_7442 = _not_7219 & _and_6841;
+  assign _and_7443 = _and_1999 & _and_7442;
+  assign _mux_7444 = _and_6016 ? 1'b0 : 1'b1;
+  assign _or_7445 = _and_6016 | _and_7443;
+  assign _mux_7446 = _and_3894 ? 1'b1 : 1'b0;
+  assign _or_7447 = _and_3894 | _and_7443;
+  assign _and_7448 = _not_7219 & _and_6855;
+  assign _and_7449 = _and_1999 & _and_7448;
+  assign _mux_7450 = _and_6027 ? 1'b0 : 1'b1;
+  assign _or_7451 = _and_6027 | _and_7449;
+  assign _mux_7452 = _and_3931 ? 1'b1 : 1'b0;
+  assign _or_7453 = _and_3931 | _and_7449;
+  assign _and_7454 = _not_7219 & _and_6869;
+  assign _and_7455 = _and_1999 & _and_7454;
+  assign _mux_7456 = _and_6038 ? 1'b0 : 1'b1;
+  assign _or_7457 = _and_6038 | _and_7455;
+  assign _mux_7458 = _and_3968 ? 1'b1 : 1'b0;
+  assign _or_7459 = _and_3968 | _and_7455;
+  assign _and_7460 = _not_7219 & _and_6883;
+  assign _and_7461 = _and_1999 & _and_7460;
+  assign _mux_7462 = _and_6049 ? 1'b0 : 1'b1;
+  assign _or_7463 = _and_6049 | _and_7461;
+  assign _mux_7464 = _and_4005 ? 1'b1 : 1'b0;
+  assign _or_7465 = _and_4005 | _and_7461;
+  assign _and_7466 = _not_7219 & _and_6897;
+  assign _and_7467 = _and_1999 & _and_7466;
+  assign _mux_7468 = _and_6060 ? 1'b0 : 1'b1;
+  assign _or_7469 = _and_6060 | _and_7467;
+  assign _mux_7470 = _and_4042 ? 1'b1 : 1'b0;
+  assign _or_7471 = _and_4042 | _and_7467;
+  assign _and_7472 = _not_7219 & _and_6911;
+  assign _and_7473 = _and_1999 & _and_7472;
+  assign _mux_7474 = _and_6071 ? 1'b0 : 1'b1;
+  assign _or_7475 = _and_6071 | _and_7473;
+  assign _mux_7476 = _and_4079 ? 1'b1 : 1'b0;
+  assign _or_7477 = _and_4079 | _and_7473;
+  assign _and_7478 = _not_7219 & _and_6925;
+  assign _and_7479 = _and_1999 & _and_7478;
+  assign _mux_7480 = _and_6082 ? 1'b0 : 1'b1;
+  assign _or_7481 = _and_6082 | _and_7479;
+  assign _mux_7482 = _and_4116 ? 1'b1 : 1'b0;
+  assign _or_7483 = _and_4116 | _and_7479;
+  assign _and_7484 = _not_7219 & _and_6939;
+  assign _and_7485 = _and_1999 & _and_7484;
+  assign _mux_7486 = _and_6093 ? 1'b0 : 1'b1;
+  assign _or_7487 = _and_6093 | _and_7485;
+  assign _mux_7488 = _and_4153 ? 1'b1 : 1'b0;
+  assign _or_7489 = _and_4153 | _and_7485;
+  assign _and_7490 = _not_7219 & _and_6953;
+  assign _and_7491 = _and_1999 & _and_7490;
+  assign _mux_7492 = _and_6104 ? 1'b0 : 1'b1;
+  assign _or_7493 = _and_6104 | _and_7491;
+  assign _mux_7494 = _and_4190 ? 1'b1 : 1'b0;
+  assign _or_7495 = _and_4190 | _and_7491;
+  assign _and_7496 = _not_7219 & _and_6967;
+  assign _and_7497 = _and_1999 & _and_7496;
+  assign _mux_7498 = _and_6115 ? 1'b0 : 1'b1;
+  assign _or_7499 = _and_6115 | _and_7497;
+  assign _mux_7500 = _and_4227 ? 1'b1 : 1'b0;
+  assign _or_7501 = _and_4227 | _and_7497;
+  assign _and_7502 = _not_7219 & _and_6981;
+  assign _and_7503 = _and_1999 & _and_7502;
+  assign _mux_7504 = _and_6126 ? 1'b0 : 1'b1;
+  assign _or_7505 = _and_6126 | _and_7503;
+  assign _mux_7506 = _and_4264 ? 1'b1 : 1'b0;
+  assign _or_7507 = _and_4264 | _and_7503;
+  assign _and_7508 = _not_7219 & _and_6995;
+  assign _and_7509 = _and_1999 & _and_7508;
+  assign _mux_7510 = _and_6137 ? 1'b0 : 1'b1;
+  assign _or_7511 = _and_6137 | _and_7509;
+  assign _mux_7512 = _and_4301 ? 1'b1 : 1'b0;
+  assign _or_7513 = _and_4301 | _and_7509;
+  assign _and_7514 = _not_7219 & _and_7009;
+  assign _and_7515 = _and_1999 & _and_7514;
+  assign _mux_7516 = _and_6148 ? 1'b0 : 1'b1;
+  assign _or_7517 = _and_6148 | _and_7515;
+  assign _mux_7518 = _and_4338 ? 1'b1 : 1'b0;
+  assign _or_7519 = _and_4338 | _and_7515;
+  assign _and_7520 = _not_7219 & _and_7023;
+  assign _and_7521 = _and_1999 & _and_7520;
+  assign _mux_7522 = _and_6159 ? 1'b0 : 1'b1;
+  assign _or_7523 = _and_6159 | _and_7521;
+  assign _mux_7524 = _and_4375 ? 1'b1 : 1'b0;
+  assign _or_7525 = _and_4375 | _and_7521;
+  assign _and_7526 = _not_7219 & _and_7037;
+  assign _and_7527 = _and_1999 & _and_7526;
+  assign _mux_7528 = _and_6170 ? 1'b0 : 1'b1;
+  assign _or_7529 = _and_6170 | _and_7527;
+  assign _mux_7530 = _and_4412 ? 1'b1 : 1'b0;
+  assign _or_7531 = _and_4412 | _and_7527;
+  assign _and_7532 = _not_7219 & _and_7051;
+  assign _and_7533 = _and_1999 & _and_7532;
+  assign _mux_7534 = _and_6181 ? 1'b0 : 1'b1;
+  assign _or_7535 = _and_6181 | _and_7533;
+  assign _mux_7536 = _and_4449 ? 1'b1 : 1'b0;
+  assign _or_7537 = _and_4449 | _and_7533;
+  assign _and_7538 = _not_7219 & _and_7065;
+  assign _and_7539 = _and_1999 & _and_7538;
+  assign _mux_7540 = _and_6192 ? 1'b0 : 1'b1;
+  assign _or_7541 = _and_6192 | _and_7539;
+  assign _mux_7542 = _and_4486 ? 1'b1 : 1'b0;
+  assign _or_7543 = _and_4486 | _and_7539;
+  assign _and_7544 = _not_7219 & _and_7079;
+  assign _and_7545 = _and_1999 & _and_7544;
+  assign _mux_7546 = _and_6203 ? 1'b0 : 1'b1;
+  assign _or_7547 = _and_6203 | _and_7545;
+  assign _mux_7548 = _and_4523 ? 1'b1 : 1'b0;
+  assign _or_7549 = _and_4523 | _and_7545;
+  assign _and_7550 = _not_7219 & _and_7093;
+  assign _and_7551 = _and_1999 & _and_7550;
+  assign _mux_7552 = _and_6214 ? 1'b0 : 1'b1;
+  assign _or_7553 = _and_6214 | _and_7551;
+  assign _mux_7554 = _and_4560 ? 1'b1 : 1'b0;
+  assign _or_7555 = _and_4560 | _and_7551;
+  assign _and_7556 = _not_7219 & _and_7107;
+  assign _and_7557 = _and_1999 & _and_7556;
+  assign _mux_7558 = _and_6225 ? 1'b0 : 1'b1;
+  assign _or_7559 = _and_6225 | _and_7557;
+  assign _mux_7560 = _and_4597 ? 1'b1 : 1'b0;
+  assign _or_7561 = _and_4597 | _and_7557;
+  assign _and_7562 = _not_7219 & _and_7121;
+  assign _and_7563 = _and_1999 & _and_7562;
+  assign _mux_7564 = _and_6236 ? 1'b0 : 1'b1;
+  assign _or_7565 = _and_6236 | _and_7563;
+  assign _mux_7566 = _and_4634 ? 1'b1 : 1'b0;
+  assign _or_7567 = _and_4634 | _and_7563;
+  assign _and_7568 = _not_7219 & _and_7135;
+  assign _and_7569 = _and_1999 & _and_7568;
+  assign _mux_7570 = _and_6247 ? 1'b0 : 1'b1;
+  assign _or_7571 = _and_6247 | _and_7569;
+  assign _mux_7572 = _and_4671 ? 1'b1 : 1'b0;
+  assign _or_7573 = _and_4671 | _and_7569;
+  assign _and_7574 = _not_7219 & _and_7149;
+  assign _and_7575 = _and_1999 & _and_7574;
+  assign _mux_7576 = _and_6258 ? 1'b0 : 1'b1;
+  assign _or_7577 = _and_6258 | _and_7575;
+  assign _mux_7578 = _and_4708 ? 1'b1 : 1'b0;
+  assign _or_7579 = _and_4708 | _and_7575;
+  assign _and_7580 = _not_7219 & _and_7163;
+  assign _and_7581 = _and_1999 & _and_7580;
+  assign _mux_7582 = _and_6269 ? 1'b0 : 1'b1;
+  assign _or_7583 = _and_6269 | _and_7581;
+  assign _mux_7584 = _and_4745 ? 1'b1 : 1'b0;
+  assign _or_7585 = _and_4745 | _and_7581;
+  assign _and_7586 = _not_7219 & _and_7177;
+  assign _and_7587 = _and_1999 & _and_7586;
+  assign _mux_7588 = _and_6280 ? 1'b0 : 1'b1;
+  assign _or_7589 = _and_6280 | _and_7587;
+  assign _mux_7590 = _and_4782 ? 1'b1 : 1'b0;
+  assign _or_7591 = _and_4782 | _and_7587;
+  assign _and_7592 = _not_7219 & _and_7191;
+  assign _and_7593 = _and_1999 & _and_7592;
+  assign _mux_7594 = _and_6291 ? 1'b0 : 1'b1;
+  assign _or_7595 = _and_6291 | _and_7593;
+  assign _mux_7596 = _and_4819 ? 1'b1 : 1'b0;
+  assign _or_7597 = _and_4819 | _and_7593;
+  assign _and_7598 = _not_7219 & _and_7205;
+  assign _and_7599 = _and_1999 & _and_7598;
+  assign _mux_7600 = _and_6302 ? 1'b0 : 1'b1;
+  assign _or_7601 = _and_6302 | _and_7599;
+  assign _mux_7602 = _and_4856 ? 1'b1 : 1'b0;
+  assign _or_7603 = _and_4856 | _and_7599;
   vmshr_elastic_match search (
     .blk(search_blk),
     .v_0(search_v_0),
@@ -16739,7 +17139,7 @@ module vmshr_elastic (
     .hit_idx(search_hit_idx),
     .primary(search_primary)
   );
-  wire _unused_ok = &{1'b0, search_cov_0, search_cov_1, search_cov_2, search_cov_3, search_cov_4, search_cov_5, search_cov_6, search_cov_7, search_cov_8, search_cov_9, search_cov_10, search_cov_11, search_cov_12, search_cov_13, search_cov_14, search_cov_15, search_cov_16, search_cov_17, search_cov_18, search_cov_19, search_cov_20, search_cov_21, search_cov_22, search_cov_23, search_cov_24, search_cov_25, search_cov_26, search_cov_27, search_cov_28, search_cov_29, search_cov_30, search_cov_31, search_cov_32, search_cov_33, search_cov_34, search_cov_35, search_cov_36, search_cov_37, search_cov_38, search_cov_39, search_cov_40, search_cov_41, search_cov_42, search_cov_43, search_cov_44, search_cov_45, search_cov_46, search_cov_47, search_cov_48, search_cov_49, search_cov_50, search_cov_51, search_cov_52, search_cov_53, search_cov_54, search_cov_55, search_cov_56, search_cov_57, search_cov_58, search_cov_59, search_cov_60, search_cov_61, search_cov_62, search_cov_63, _or_1773, _or_1991, _or_4786, _or_5003, _ror_5005};
+  wire _unused_ok = &{1'b0, search_cov_0, search_cov_1, search_cov_2, search_cov_3, search_cov_4, search_cov_5, search_cov_6, search_cov_7, search_cov_8, search_cov_9, search_cov_10, search_cov_11, search_cov_12, search_cov_13, search_cov_14, search_cov_15, search_cov_16, search_cov_17, search_cov_18, search_cov_19, search_cov_20, search_cov_21, search_cov_22, search_cov_23, search_cov_24, search_cov_25, search_cov_26, search_cov_27, search_cov_28, search_cov_29, search_cov_30, search_cov_31, search_cov_32, search_cov_33, search_cov_34, search_cov_35, search_cov_36, search_cov_37, search_cov_38, search_cov_39, search_cov_40, search_cov_41, search_cov_42, search_cov_43, search_cov_44, search_cov_45, search_cov_46, search_cov_47, search_cov_48, search_cov_49, search_cov_50, search_cov_51, search_cov_52, search_cov_53, search_cov_54, search_cov_55, search_cov_56, search_cov_57, search_cov_58, search_cov_59, search_cov_60, search_cov_61, search_cov_62, search_cov_63, _or_1773, _or_1991, _or_5240, _or_5457, _ror_5459};
 endmodule
 `line 1 "vmshr_elastic_match.v" 0
 module vmshr_elastic_match (

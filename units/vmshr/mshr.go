@@ -51,8 +51,9 @@ type smshr struct {
 
 // Build makes the module called name; its tag search is the sub-module
 // <name>_match. It is built in Fig. 6.5's parts: the ports, the PMSHR and
-// SMSHR registers, the request's tag search and allocation, the fill, the
-// writeback, and each entry's next state at the edge.
+// SMSHR registers, the request's tag search and kind, the MSHRs each kind
+// takes, the fill, and the writeback; each part sets the registers it
+// decides.
 func (c MSHRBlock) Build(name string) *hdl.Module {
 	if c.Base {
 		c.Hmax = 0
@@ -63,9 +64,9 @@ func (c MSHRBlock) Build(name string) *hdl.Module {
 	b.ports()
 	b.state()
 	b.request(name)
+	b.take()
 	b.fill()
 	b.writeback()
-	b.edge()
 	return b.m
 }
 
@@ -114,12 +115,9 @@ type mshrBuild struct {
 
 	// The request's decisions.
 	hitOne, freeOne, slotOne *hdl.Signal // the hit PMSHR, the free PMSHR, the free SMSHR, one-hot
-	secondary, allocate      *hdl.Signal
+	kind                     *hdl.Signal // File.Classify's Kind of req_blk, req_valid aside
+	accepted, secondary      *hdl.Signal
 	newHBS                   *hdl.Signal
-
-	// The writeback's.
-	wbOne, wbSlotOne *hdl.Signal
-	taken, release   *hdl.Signal
 }
 
 // ports declares the module's ports.
@@ -190,7 +188,8 @@ func (b *mshrBuild) state() {
 }
 
 // request: the tag search of Fig. 6.5 (a vmshr-match instance), the
-// request's kind, and the PMSHR or SMSHR it takes.
+// request's kind, and what each kind needs and is given (6.4.1's MSHR
+// allocation, 6.4.2's deferred reservation).
 func (b *mshrBuild) request(name string) {
 	c, m := b.c, b.m
 	sub, ports := MatchBlock{M: c.M, Hmax: b.hmax, Aw: c.Aw, Base: c.Base}.build(name + "_match")
@@ -202,29 +201,88 @@ func (b *mshrBuild) request(name string) {
 		search.Tag[i].Drive(e.Tag)
 		search.HBS[i].Drive(b.hbs[i])
 	}
-	hit, primary := search.Any, search.Primary // kind 3; kind 1 (else 2) when !hit
-	b.hitOne = lib.Bus(search.Hit)             // E, one-hot (a block is in at most one PMSHR)
+	b.hitOne = lib.Bus(search.Hit) // E, one-hot (a block is in at most one PMSHR)
 	anyFree, freeIdx, freeOne := lib.Priority(lib.Bus(b.valid).Not(), false)
 	slotFree, slotIdx, slotOne := lib.Priority(hdl.OneHotSelect(b.hitOne, b.slotsValid...).Not(), false)
 	b.freeOne, b.slotOne = freeOne, slotOne
 
-	// req_kind: 0 idle, 1 primary, 2 deferred, 3 secondary.
-	reqValid := b.reqValid
-	b.kindOut.Drive(hdl.Concat(reqValid.And(primary.Not()), reqValid.And(hit.Or(primary))))
-	fail := reqValid.And(b.fillValid.Or(hdl.Mux(hit, slotFree.Not(), anyFree.Not().Or(primary.And(b.icntReady.Not())))))
+	full := m.Wire("full", 1) // what the request's kind needs is not free
+	fail := b.reqValid.And(b.fillValid.Or(full))
 	b.failOut.Drive(fail)
-	accepted := reqValid.And(fail.Not())
-	b.fireOut.Drive(accepted.And(primary))
+	b.accepted = b.reqValid.And(fail.Not())
+	b.secondary = b.accepted.And(search.Any)
 	fireHBS := clampHBS(b.reqHBS, b.hmax)
 	if b.fireHBSOut != nil {
 		b.fireHBSOut.Drive(fireHBS)
 	}
 	b.fireBlkOut.Drive(clearLow(b.reqBlk, thermometer(b.reqHBS, b.hmax)))
-	b.allocEntryOut.Drive(hdl.Mux(hit, search.Idx, freeIdx))
-	b.allocSlotOut.Drive(slotIdx.And(hit.Repl(b.sw)))
-	b.secondary = accepted.And(hit)      // SMSHR (E, alloc_slot) takes the request
-	b.allocate = accepted.And(hit.Not()) // PMSHR alloc_entry takes it
-	b.newHBS = hdl.Mux(primary, fireHBS, b.zeroHBS)
+
+	// The kind as File.Classify reads the search (6.4.1's primary and
+	// secondary loads, 6.4.2's deferred one) and what each kind needs: a
+	// secondary load a free SMSHR of E; a deferred one a free PMSHR (the
+	// lowest: alloc_entry for every kind but secondary); a primary one a
+	// free PMSHR and an interconnect buffer for the packet it fires, whose
+	// HBS its PMSHR records (a deferred load's records 0: deferred
+	// reservation keeps a normal block).
+	b.kind, b.newHBS = m.Wire("kind", 2), m.Wire("new_hbs", b.gw)
+	b.allocEntryOut.Set(freeIdx)
+	b.allocSlotOut.SetU(0)
+	b.fireOut.SetU(0)
+	b.newHBS.Set(b.zeroHBS)
+	m.If(search.Any, func() { // a PMSHR E holds the block: secondary
+		b.kind.SetU(uint64(Secondary))
+		b.allocEntryOut.Set(search.Idx)
+		b.allocSlotOut.Set(slotIdx)
+		full.Set(slotFree.Not())
+	}).Elif(search.Primary.Not(), func() { // a pending hyper block covers it: deferred
+		b.kind.SetU(uint64(Deferred))
+		full.Set(anyFree.Not())
+	}).Else(func() { // a new block: primary
+		b.kind.SetU(uint64(Primary))
+		full.Set(anyFree.Not().Or(b.icntReady.Not()))
+		b.fireOut.Set(b.accepted)
+		b.newHBS.Set(fireHBS)
+	})
+	b.kindOut.SetU(uint64(Idle))
+	m.If(b.reqValid, func() { b.kindOut.Set(b.kind) })
+}
+
+// take is the edge of an accepted request, by its kind: a secondary load
+// takes SMSHR (E, alloc_slot); a primary or deferred one takes PMSHR
+// alloc_entry: V, tag, HBS, Y = 0, SMSHR 0 the request and the others
+// invalid (footnote 5).
+func (b *mshrBuild) take() {
+	m := b.m
+	one := m.ConstU(1, 1)
+	m.If(b.accepted, func() {
+		m.Switch(b.kind).Case(uint64(Secondary), func() {
+			for i := range b.p.Len() {
+				m.If(b.hitOne.Bit(i), func() {
+					for j, s := range b.slots[i].Elems() {
+						m.If(b.slotOne.Bit(j), func() { hdl.SetRecord(s, smshr{one, b.req}) })
+					}
+				})
+			}
+		}).Cases([]uint64{uint64(Primary), uint64(Deferred)}, func() {
+			for i, e := range b.p.Elems() {
+				m.If(b.freeOne.Bit(i), func() {
+					e.V.SetU(1)
+					e.Tag.Set(b.reqBlk)
+					e.Y.SetU(0)
+					if b.hasHBS {
+						b.hbs[i].Set(b.newHBS)
+					}
+					for j, s := range b.slots[i].Elems() {
+						if j == 0 {
+							hdl.SetRecord(s, smshr{one, b.req})
+						} else {
+							s.V.SetU(0)
+						}
+					}
+				})
+			}
+		})
+	})
 }
 
 // fill: every waiting PMSHR inside the packet's aligned range takes its
@@ -238,13 +296,13 @@ func (b *mshrBuild) fill() {
 	}))
 }
 
-// writeback: the lowest ready PMSHR's lowest valid SMSHR.
+// writeback: the lowest ready PMSHR's lowest valid SMSHR, which leaves at
+// the edge when taken.
 func (b *mshrBuild) writeback() {
-	c := b.c
+	c, m := b.c, b.m
 	wbValid, wbIdx, wbOne := lib.Priority(lib.Bus(b.ready), false)
 	wbSlots := hdl.OneHotSelect(wbOne, b.slotsValid...)
 	_, wbSlotIdx, wbSlotOne := lib.Priority(wbSlots, false)
-	b.wbOne, b.wbSlotOne = wbOne, wbSlotOne
 	b.wbValidOut.Drive(wbValid)
 	b.wbEntryOut.Drive(wbIdx)
 	b.wbSlotOut.Drive(wbSlotIdx)
@@ -263,42 +321,16 @@ func (b *mshrBuild) writeback() {
 		perSlot[j] = hdl.OneHotSelect(wbOne, col...)
 	}
 	hdl.DriveRecord(b.wbOut, hdl.Unpack(hdl.OneHotSelect(wbSlotOne, perSlot...), b.wbOut))
-	b.taken = wbValid.And(b.wbReady)
+	taken := wbValid.And(b.wbReady)
 	// The PMSHR is freed when its last SMSHR leaves and no secondary joins
 	// it at the same edge.
 	keeps := wbSlots.And(wbSlotOne.Not()).RedOr().Or(b.secondary.And(b.hitOne.And(wbOne).RedOr()))
-	b.release = b.taken.And(keeps.Not())
-}
-
-// edge is each entry's next state: allocated by a primary or deferred
-// request, freed by its last writeback, its SMSHRs joined by secondaries
-// and left by writebacks.
-func (b *mshrBuild) edge() {
-	m := b.m
-	one := m.ConstU(1, 1)
+	release := taken.And(keeps.Not())
 	for i, e := range b.p.Elems() {
-		newEntry := b.allocate.And(b.freeOne.Bit(i))
-		m.If(newEntry, func() {
-			e.V.SetU(1)
-			e.Tag.Set(b.reqBlk)
-			e.Y.SetU(0)
-			if b.hasHBS {
-				b.hbs[i].Set(b.newHBS)
-			}
-		})
-		m.If(b.release.And(b.wbOne.Bit(i)), func() { e.V.SetU(0) })
-		join := b.secondary.And(b.hitOne.Bit(i))
-		leave := b.taken.And(b.wbOne.Bit(i))
+		m.If(release.And(wbOne.Bit(i)), func() { e.V.SetU(0) })
+		leave := taken.And(wbOne.Bit(i))
 		for j, s := range b.slots[i].Elems() {
-			m.If(leave.And(b.wbSlotOne.Bit(j)), func() { s.V.SetU(0) })
-			m.If(join.And(b.slotOne.Bit(j)), func() { hdl.SetRecord(s, smshr{one, b.req}) })
-			m.If(newEntry, func() {
-				if j == 0 {
-					hdl.SetRecord(s, smshr{one, b.req})
-				} else {
-					s.V.SetU(0)
-				}
-			})
+			m.If(leave.And(wbSlotOne.Bit(j)), func() { s.V.SetU(0) })
 		}
 	}
 }
