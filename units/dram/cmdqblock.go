@@ -28,28 +28,31 @@ type cmdqBuild struct {
 	c                            CmdQBlock
 	m                            *hdl.Module
 	issued, issuedBank, issuedOp *hdl.Signal
-	column                       *hdl.Signal // a RD or WR issued
+	issuedTag                    *hdl.Signal // the issued bank's head's tag
 	counters                     *countdowns
-	rrd, ccds, rdWait, wrWait    *hdl.Signal // the constraints across banks
-	ccdl                         []*hdl.Signal
+	rrd, ccds, rdWait, wrWait    *hdl.Signal   // the constraints across banks
+	ccdl, inGroup                []*hdl.Signal // per bank group: tCCDL, "the issued bank is in it"
 	line                         []done
 }
 
 // done is a stage of the completion delay line.
 type done struct{ Valid, Write, Tag *hdl.Signal }
 
-// bankHead is a bank's head request and the command it needs.
-type bankHead struct {
-	legal, op, row, tag, write *hdl.Signal
+// bankState is a bank's queue head, its open row and the counters of its
+// own constraints, and the command its head needs.
+type bankState struct {
+	here           *hdl.Signal // the issued command is the bank's
+	pop, headValid *hdl.Signal
+	head           cmdReq
+	openV, openRow *hdl.Signal
+	act, col, pre  *hdl.Signal // tRC after ACT and tRP after PRE; tRCD after ACT; tRAS after ACT, tRTPL after RD, tWL+tburst+tWR after WR
+	op, ready      *hdl.Signal // the command and whether its counters let it issue
 }
-
-// is is "op was issued this cycle".
-func (b *cmdqBuild) is(op Op) *hdl.Signal { return b.issued.And(b.issuedOp.EqConst(uint64(op))) }
 
 // Build makes the module called name: the timing constraints, the
 // completion delay line, a queue per bank with the command its head needs
-// (section 2.3: open page), and the round-robin choice of a bank whose
-// command is legal.
+// (section 2.3: open page), the round-robin choice of a bank whose
+// command is legal, and what the issued command does.
 func (c CmdQBlock) Build(name string) *hdl.Module {
 	m := hdl.NewModule(name)
 	reqValid, reqWrite := m.Input("req_valid", 1), m.Input("req_write", 1)
@@ -57,47 +60,54 @@ func (c CmdQBlock) Build(name string) *hdl.Module {
 	b := &cmdqBuild{c: c, m: m}
 	b.constraints()
 	b.delayLine()
-	heads := make([]bankHead, 1<<c.BankBits)
-	for k := range heads {
-		heads[k] = b.bank(k, reqValid, reqBank, cmdReq{reqWrite, reqRow, reqTag})
+	banks := make([]bankState, 1<<c.BankBits)
+	for k := range banks {
+		banks[k] = b.bank(k, reqValid, reqBank, cmdReq{reqWrite, reqRow, reqTag})
 	}
-	b.counters.update()
-	b.issue(heads)
+	b.issue(banks)
+	b.apply(banks)
 	return m
 }
 
 // constraints declares the timing constraints across banks: every
-// constraint is a down-counter that a command may pass at 0; issuing
-// loads the counters it constrains with the gap less one.
+// constraint is a down-counter that a command may pass at 0 (countdowns).
 func (b *cmdqBuild) constraints() {
 	c, m, t := b.c, b.m, b.c.T
 	cw := lib.CountWidth(max(t.RC, t.RP, t.RCD, t.RAS, t.RTPL, t.writeToPre(), t.CCDL, t.CCDS, t.RRD, t.writeToRead(), t.readToWrite()))
 	b.counters = &countdowns{m: m, width: cw}
 	b.issued, b.issuedBank, b.issuedOp = m.Wire("issued", 1), m.Wire("issued_bank", c.BankBits), m.Wire("issued_op", 2)
-	b.column = b.is(RD).Or(b.is(WR))
-	b.rrd = b.counters.add("rrd_wait", wait{b.is(ACT), t.RRD})
-	b.ccds = b.counters.add("ccds_wait", wait{b.column, t.CCDS})
-	b.rdWait = b.counters.add("rd_wait", wait{b.is(WR), t.writeToRead()})
-	b.wrWait = b.counters.add("wr_wait", wait{b.is(RD), t.readToWrite()})
+	b.rrd = b.counters.add("rrd_wait")
+	b.ccds = b.counters.add("ccds_wait")
+	b.rdWait = b.counters.add("rd_wait")
+	b.wrWait = b.counters.add("wr_wait")
 	groupBits := c.BankBits - c.BGBits
 	for g := range 1 << c.BGBits {
 		inGroup := b.issuedBank.Shr(groupBits).Trunc(max(1, c.BGBits)).EqConst(uint64(g))
 		if c.BGBits == 0 {
 			inGroup = m.ConstU(1, 1)
 		}
-		b.ccdl = append(b.ccdl, b.counters.add(fmt.Sprintf("ccdl_wait_%d", g), wait{b.column.And(inGroup), t.CCDL}))
+		b.inGroup = append(b.inGroup, inGroup)
+		b.ccdl = append(b.ccdl, b.counters.add(fmt.Sprintf("ccdl_wait_%d", g)))
 	}
 }
 
 // delayLine declares the data's completion, tcl+tburst after RD and
 // twl+tburst after WR: a delay line whose stage k completes k cycles from
-// now.
+// now. Every cycle each stage takes the next one's; a column command
+// enters at its completion (apply).
 func (b *cmdqBuild) delayLine() {
-	t := b.c.T
+	t, m := b.c.T, b.m
 	b.line = make([]done, max(t.ReadDone(), t.WriteDone()))
 	for k := range b.line {
-		b.line[k] = done{b.m.Reg(fmt.Sprintf("done_v_%d", k), 1), b.m.Reg(fmt.Sprintf("done_w_%d", k), 1),
-			b.m.Reg(fmt.Sprintf("done_tag_%d", k), b.c.TagBits)}
+		b.line[k] = done{m.Reg(fmt.Sprintf("done_v_%d", k), 1), m.Reg(fmt.Sprintf("done_w_%d", k), 1),
+			m.Reg(fmt.Sprintf("done_tag_%d", k), b.c.TagBits)}
+	}
+	for k := range b.line {
+		next := done{m.ConstU(1, 0), m.ConstU(1, 0), m.ConstU(b.c.TagBits, 0)}
+		if k+1 < len(b.line) {
+			next = b.line[k+1]
+		}
+		hdl.SetRecord(b.line[k], next)
 	}
 }
 
@@ -110,72 +120,119 @@ func (b *cmdqBuild) slotFree(lat int) *hdl.Signal {
 }
 
 // bank is bank k's queue (taking req when valid for bank k), its open
-// row and its own constraints, and the command its head needs next, from
-// the bank's state (open page).
-func (b *cmdqBuild) bank(k int, valid, bank *hdl.Signal, req cmdReq) bankHead {
+// row and its own counters, and the command its head needs next, from
+// the bank's state (open page), as the ordered cases of section 2.3 and
+// Fig. 2.4(a) (CmdQ.headCmd): a closed bank is activated; another row
+// open is a row miss, precharged first; the open row is a row hit, read
+// or written. Each command may issue when the counters that constrain it
+// are 0.
+func (b *cmdqBuild) bank(k int, valid, bank *hdl.Signal, req cmdReq) bankState {
 	c, m, t := b.c, b.m, b.c.T
 	pop := m.Wire(fmt.Sprintf("pop_%d", k), 1)
+	pop.SetU(0) // the head leaves with its RD or WR (apply)
 	q := lib.NewQueue(m, fmt.Sprintf("queue_%d", k), c.Depth, valid.And(bank.EqConst(uint64(k))), req, pop)
 	m.Output(fmt.Sprintf("rdy_%d", k), 1).Drive(q.InReady)
-	openV, openRow := m.Reg(fmt.Sprintf("open_v_%d", k), 1), m.Reg(fmt.Sprintf("open_row_%d", k), c.RowBits)
-	here := b.issued.And(b.issuedBank.EqConst(uint64(k)))
-	act := b.counters.add(fmt.Sprintf("act_wait_%d", k), wait{here.And(b.is(ACT)), t.RC}, wait{here.And(b.is(PRE)), t.RP})
-	col := b.counters.add(fmt.Sprintf("col_wait_%d", k), wait{here.And(b.is(ACT)), t.RCD})
-	pre := b.counters.add(fmt.Sprintf("pre_wait_%d", k),
-		wait{here.And(b.is(ACT)), t.RAS}, wait{here.And(b.is(RD)), t.RTPL}, wait{here.And(b.is(WR)), t.writeToPre()})
-	group := b.ccdl[0]
-	if c.BGBits > 0 {
-		group = b.ccdl[k>>(c.BankBits-c.BGBits)]
-	}
-
-	needAct := openV.Not()
-	needPre := openV.And(openRow.Ne(q.Out.Row))
-	colOK := zero(col).And(zero(group)).And(zero(b.ccds)).And(hdl.Mux(q.Out.Write,
-		zero(b.wrWait).And(b.slotFree(t.WriteDone())), zero(b.rdWait).And(b.slotFree(t.ReadDone()))))
-	legal := q.OutValid.And(hdl.Mux(needAct, zero(act).And(zero(b.rrd)), hdl.Mux(needPre, zero(pre), colOK)))
-	colOp := hdl.Mux(q.Out.Write, m.ConstU(2, uint64(WR)), m.ConstU(2, uint64(RD)))
-	op := hdl.Mux(needAct, m.ConstU(2, uint64(ACT)), hdl.Mux(needPre, m.ConstU(2, uint64(PRE)), colOp))
-	pop.Drive(here.And(b.column))
-	m.If(here.And(b.is(ACT)), func() {
-		openV.SetU(1)
-		openRow.Set(q.Out.Row)
-	}).Elif(here.And(b.is(PRE)), func() { openV.SetU(0) })
-	return bankHead{legal: legal, op: op, row: q.Out.Row, tag: q.Out.Tag, write: q.Out.Write}
+	s := bankState{here: b.issuedBank.EqConst(uint64(k)), pop: pop, headValid: q.OutValid, head: q.Out,
+		openV: m.Reg(fmt.Sprintf("open_v_%d", k), 1), openRow: m.Reg(fmt.Sprintf("open_row_%d", k), c.RowBits),
+		act: b.counters.add(fmt.Sprintf("act_wait_%d", k)), col: b.counters.add(fmt.Sprintf("col_wait_%d", k)),
+		pre: b.counters.add(fmt.Sprintf("pre_wait_%d", k)),
+		op:  m.Wire(fmt.Sprintf("op_%d", k), 2), ready: m.Wire(fmt.Sprintf("ready_%d", k), 1)}
+	column := zero(s.col).And(zero(b.ccdl[b.group(k)])).And(zero(b.ccds))
+	m.If(s.openV.Not(), func() {
+		s.op.SetU(uint64(ACT))
+		s.ready.Set(zero(s.act).And(zero(b.rrd)))
+	}).Elif(s.openRow.Ne(q.Out.Row), func() {
+		s.op.SetU(uint64(PRE))
+		s.ready.Set(zero(s.pre))
+	}).Elif(q.Out.Write, func() {
+		s.op.SetU(uint64(WR))
+		s.ready.Set(column.And(zero(b.wrWait)).And(b.slotFree(t.WriteDone())))
+	}).Else(func() {
+		s.op.SetU(uint64(RD))
+		s.ready.Set(column.And(zero(b.rdWait)).And(b.slotFree(t.ReadDone())))
+	})
+	return s
 }
 
-// issue: banks round robin, starting after the bank that issued last;
-// the issued column command enters the delay line at its completion.
-func (b *cmdqBuild) issue(heads []bankHead) {
-	c, m, t := b.c, b.m, b.c.T
-	legal, ops, rows, tags, writes := make([]*hdl.Signal, len(heads)), make([]*hdl.Signal, len(heads)),
-		make([]*hdl.Signal, len(heads)), make([]*hdl.Signal, len(heads)), make([]*hdl.Signal, len(heads))
-	for k, h := range heads {
-		legal[k], ops[k], rows[k], tags[k], writes[k] = h.legal, h.op, h.row, h.tag, h.write
+// group is bank k's bank group (0 without groups).
+func (b *cmdqBuild) group(k int) int { return k >> (b.c.BankBits - b.c.BGBits) }
+
+// issue: banks round robin among those whose head's command may issue,
+// starting after the bank that issued last (section 2.3: the priority
+// pointer moves to the next bank when a command is sent).
+func (b *cmdqBuild) issue(banks []bankState) {
+	c, m := b.c, b.m
+	legal, ops, rows, tags := make([]*hdl.Signal, len(banks)), make([]*hdl.Signal, len(banks)),
+		make([]*hdl.Signal, len(banks)), make([]*hdl.Signal, len(banks))
+	for k, s := range banks {
+		legal[k], ops[k], rows[k], tags[k] = s.headValid.And(s.ready), s.op, s.head.Row, s.head.Tag
 	}
 	valid, idx, _ := lib.RoundRobin(m, "rr", lib.Bus(legal), m.ConstU(1, 1))
 	b.issued.Drive(valid)
 	b.issuedBank.Drive(idx)
 	b.issuedOp.Drive(hdl.Select(idx, ops...).And(valid.Repl(2)))
+	b.issuedTag = hdl.Select(idx, tags...)
 	m.Output("cmd_valid", 1).Drive(valid)
 	m.Output("cmd_op", 2).Drive(b.issuedOp)
 	m.Output("cmd_bank", c.BankBits).Drive(idx)
 	m.Output("cmd_row", c.RowBits).Drive(hdl.Select(idx, rows...).And(valid.Repl(c.RowBits)))
-
 	line := b.line
 	m.Output("done_valid", 1).Drive(line[0].Valid)
 	m.Output("done_write", 1).Drive(line[0].Write)
 	m.Output("done_tag", c.TagBits).Drive(line[0].Tag)
-	tag, write := hdl.Select(idx, tags...), hdl.Select(idx, writes...)
-	for k := range line {
-		next := done{m.ConstU(1, 0), m.ConstU(1, 0), m.ConstU(c.TagBits, 0)}
-		if k+1 < len(line) {
-			next = line[k+1]
+}
+
+// apply is what the issued command does, by its op (CmdQ.apply): it
+// starts the constraints of Table 5.1 that follow it (load), opens or
+// closes its bank's row, and a RD or WR takes its bank's head out of the
+// queue and into the delay line at its completion. Every counter first
+// counts down.
+func (b *cmdqBuild) apply(banks []bankState) {
+	m, t := b.m, b.c.T
+	b.counters.countDown()
+	at := func(body func(s bankState)) { // on the issued bank
+		for _, s := range banks {
+			m.If(s.here, func() { body(s) })
 		}
-		enters := b.column.And(hdl.Mux(write, m.ConstU(1, b2u(k == t.WriteDone()-1)), m.ConstU(1, b2u(k == t.ReadDone()-1))))
-		line[k].Valid.Drive(next.Valid.Or(enters))
-		line[k].Write.Drive(hdl.Mux(enters, write, next.Write))
-		line[k].Tag.Drive(hdl.Mux(enters, tag, next.Tag))
 	}
+	m.If(b.issued, func() {
+		m.Switch(b.issuedOp).Case(uint64(ACT), func() {
+			b.counters.load(b.rrd, t.RRD)
+			at(func(s bankState) {
+				s.openV.SetU(1)
+				s.openRow.Set(s.head.Row)
+				b.counters.load(s.act, t.RC)
+				b.counters.load(s.col, t.RCD)
+				b.counters.load(s.pre, t.RAS)
+			})
+		}).Case(uint64(PRE), func() {
+			at(func(s bankState) {
+				s.openV.SetU(0)
+				b.counters.load(s.act, t.RP)
+			})
+		}).Cases([]uint64{uint64(RD), uint64(WR)}, func() {
+			b.counters.load(b.ccds, t.CCDS)
+			for g, r := range b.ccdl {
+				m.If(b.inGroup[g], func() { b.counters.load(r, t.CCDL) })
+			}
+			at(func(s bankState) { s.pop.SetU(1) })
+			m.Switch(b.issuedOp).Case(uint64(RD), func() {
+				b.column(at, t.ReadDone(), false, b.wrWait, t.readToWrite(), t.RTPL)
+			}).Case(uint64(WR), func() {
+				b.column(at, t.WriteDone(), true, b.rdWait, t.writeToRead(), t.writeToPre())
+			})
+		})
+	})
+}
+
+// column is what a RD (write false) or WR does besides tCCDS and tCCDL:
+// turn, the other column command's counter, waits turnGap (the bus
+// turnaround), its bank's pre_wait preGap, and its bank's head enters the
+// delay line's stage lat-1.
+func (b *cmdqBuild) column(at func(func(bankState)), lat int, write bool, turn *hdl.Signal, turnGap, preGap int) {
+	b.counters.load(turn, turnGap)
+	at(func(s bankState) { b.counters.load(s.pre, preGap) })
+	hdl.SetRecord(b.line[lat-1], done{b.m.ConstU(1, 1), b.m.ConstU(1, b2u(write)), b.issuedTag})
 }
 
 func b2u(b bool) uint64 {
@@ -187,38 +244,35 @@ func b2u(b bool) uint64 {
 
 func zero(s *hdl.Signal) *hdl.Signal { return s.EqConst(0) }
 
-// wait is a constraint a command imposes: when cond, the counter waits
-// gap cycles.
-type wait struct {
-	cond *hdl.Signal
-	gap  int
-}
-
-// countdowns are the timing counters of a module: each decrements to 0
-// and takes the largest gap-1 of the loads that apply.
+// countdowns are the timing counters of a module, one per constraint of
+// Table 5.1: each counts down to 0, and a command the constraint follows
+// loads it (CmdQ's dec and load).
 type countdowns struct {
 	m     *hdl.Module
 	width int
 	regs  []*hdl.Signal
-	loads [][]wait
 }
 
 // add declares a counter register called name.
-func (c *countdowns) add(name string, loads ...wait) *hdl.Signal {
+func (c *countdowns) add(name string) *hdl.Signal {
 	r := c.m.Reg(name, c.width)
-	c.regs, c.loads = append(c.regs, r), append(c.loads, loads)
+	c.regs = append(c.regs, r)
 	return r
 }
 
-// update drives every counter's next value; call it once the loads'
-// conditions are all declared.
-func (c *countdowns) update() {
-	for i, r := range c.regs {
-		next := hdl.Mux(zero(r), r, r.Sub(c.m.ConstU(c.width, 1)))
-		for _, l := range c.loads[i] {
-			g := c.m.ConstU(c.width, uint64(l.gap-1))
-			next = hdl.Mux(l.cond.And(g.Gt(next)), g, next)
-		}
-		r.Drive(next)
+// countDown makes every counter not at 0 count down; give it before the
+// loads, which win.
+func (c *countdowns) countDown() {
+	for _, r := range c.regs {
+		c.m.If(zero(r).Not(), func() { r.Set(r.Sub(c.m.ConstU(c.width, 1))) })
 	}
+}
+
+// load makes counter r wait gap cycles from now: it takes gap-1 unless
+// it already waits longer (r > gap-1, so its count down r-1 is at least
+// gap-1), which is CmdQ's max(dec(r), gap-1). Each counter has at most one
+// load per command.
+func (c *countdowns) load(r *hdl.Signal, gap int) {
+	g := c.m.ConstU(c.width, uint64(gap-1))
+	c.m.If(r.Le(g), func() { r.Set(g) })
 }
