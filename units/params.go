@@ -3,6 +3,7 @@ package units
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -424,4 +425,133 @@ func (ps Params) DependsOn(name string) []string {
 		}
 	}
 	return deps
+}
+
+// Typed parameters. A parameter struct P (a block's, or a report's or a
+// picture's) declares its parameters in a declare function, usually a
+// method (*P).params: one call of Decl.Int, Pow2, Bool or Choice per
+// parameter, in dependency order, with the address of the field it fills
+// and its name, doc, default and range. A default or range that depends
+// on earlier parameters is a Go expression of their fields, which hold
+// their values when the later parameters are declared. A declare function
+// may also set fields that are no parameters (a unit's fixed choices).
+// The declaration is the one source of the parameters: ParamsOf derives
+// the Params that gen's flags, help and messages and the registry's
+// checks read, and Fill fills a P from resolved values, so a unit's
+// Build reads fields, never values by name.
+
+// Decl takes a parameter struct's declarations.
+type Decl struct {
+	v     Values // the values the declared fields take, by name
+	decls []decl
+}
+
+// decl is one declared parameter: its Param without the functions, its
+// default and range at the values before it, and its field.
+type decl struct {
+	Param
+	def, lo, hi int
+	field       reflect.Value
+}
+
+// Int declares an Int parameter filling the integer field *field.
+func (d *Decl) Int(field any, name, doc string, def, lo, hi int) {
+	d.add(field, Param{Name: name, Doc: doc, Kind: Int}, def, lo, hi)
+}
+
+// Pow2 declares a Pow2 parameter filling the integer field *field.
+func (d *Decl) Pow2(field any, name, doc string, def, lo, hi int) {
+	d.add(field, Param{Name: name, Doc: doc, Kind: Pow2}, def, lo, hi)
+}
+
+// Bool declares a Bool parameter filling *field.
+func (d *Decl) Bool(field *bool, name, doc string) {
+	d.add(field, Param{Name: name, Doc: doc, Kind: Bool}, 0, 0, 0)
+}
+
+// Choice declares a Choice parameter filling the integer field *field
+// with the index of one of choices; def is the default's index.
+func (d *Decl) Choice(field any, name, doc string, choices []string, def int) {
+	d.add(field, Param{Name: name, Doc: doc, Kind: Choice, Choices: choices}, def, 0, 0)
+}
+
+// add records a declaration and sets its field to its value, when d has
+// one. A field that is no pointer to a field of the parameter's kind, or
+// that another parameter fills, is a programming error (it panics when
+// the unit registers).
+func (d *Decl) add(field any, p Param, def, lo, hi int) {
+	f := reflect.ValueOf(field)
+	if f.Kind() != reflect.Pointer || f.IsNil() {
+		panic(fmt.Sprintf("units: parameter -%s: the field is %T, not a pointer to a field", p.Name, field))
+	}
+	f = f.Elem()
+	if (f.Kind() == reflect.Bool) != (p.Kind == Bool) || !(f.Kind() == reflect.Bool || f.CanInt() || f.CanUint()) {
+		panic(fmt.Sprintf("units: parameter -%s: the %s parameter does not fill a %s field", p.Name, p.Kind, f.Type()))
+	}
+	for _, e := range d.decls {
+		if e.field.Addr() == f.Addr() {
+			panic(fmt.Sprintf("units: parameters -%s and -%s fill one field", e.Name, p.Name))
+		}
+	}
+	d.decls = append(d.decls, decl{p, def, lo, hi, f})
+	if x, ok := d.v[p.Name]; ok {
+		switch {
+		case f.Kind() == reflect.Bool:
+			f.SetBool(x != 0)
+		case f.CanInt():
+			f.SetInt(int64(x))
+		default:
+			f.SetUint(uint64(x))
+		}
+	}
+}
+
+// declared runs declare on a new P with the values v.
+func declared[P any](declare func(*P, *Decl), v Values) []decl {
+	d := &Decl{v: v}
+	declare(new(P), d)
+	return d.decls
+}
+
+// ParamsOf returns the parameters declare declares, in its order: their
+// defaults and ranges run declare on the values before them. The names
+// and kinds a declare function declares must not depend on values.
+func ParamsOf[P any](declare func(*P, *Decl)) Params {
+	first := declared(declare, nil)
+	ps := make(Params, len(first))
+	for i, e := range first {
+		p := e.Param
+		at := func(v Values) decl {
+			ds := declared(declare, v)
+			if len(ds) != len(first) || ds[i].Name != p.Name || ds[i].Kind != p.Kind {
+				panic(fmt.Sprintf("units: parameter -%s: the parameters declared depend on the values", p.Name))
+			}
+			return ds[i]
+		}
+		switch p.Kind {
+		case Int, Pow2:
+			p.Default = func(v Values) int { return at(v).def }
+			p.Range = func(v Values) (int, int) { e := at(v); return e.lo, e.hi }
+		case Choice:
+			p.Default = func(v Values) int { return at(v).def }
+		}
+		ps[i] = p
+	}
+	return ps
+}
+
+// Fill returns the P whose declared fields hold the values v, which has
+// every declared parameter (values Resolve returned; names v has beyond
+// them are not looked at). A declared parameter missing from v is a
+// programming error and panics: never a silent 0.
+func Fill[P any](v Values, declare func(*P, *Decl)) P {
+	var p P
+	d := &Decl{v: v}
+	declare(&p, d)
+	for _, e := range d.decls {
+		if _, ok := v[e.Name]; !ok {
+			panic(fmt.Sprintf("units: Fill: no value for -%s (values %v)", e.Name, v))
+		}
+	}
+	return p
 }

@@ -316,3 +316,11 @@ func Names() []string { return registered.UnitNames() }
 
 // LookupFamily returns the registered family called name.
 func LookupFamily(name string) (*Family, error) { return registered.Family(name) }
+
+// NewUnit is a unit whose parameters are those declare declares on a P
+// (ParamsOf) and whose Build builds the P that the resolved values fill
+// (Fill).
+func NewUnit[P any](name, doc string, declare func(*P, *Decl), build func(p P, name string) *hdl.Module) *Unit {
+	return &Unit{Name: name, Doc: doc, Params: ParamsOf(declare),
+		Build: func(v Values, top string) (*hdl.Module, error) { return build(Fill(v, declare), top), nil }}
+}
