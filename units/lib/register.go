@@ -6,77 +6,55 @@
 package lib
 
 import (
-	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
 	"github.com/parmem/parmem/units"
 )
 
-func param(name, doc string, def, lo, hi int) units.Param {
-	return units.Param{Name: name, Doc: doc, Default: units.Const(def), Range: units.Fixed(lo, hi)}
+// inputs declares n, the inputs (requesters, entries) of a selector or
+// encoder.
+func inputs(n *int, d *units.Decl, def, lo int) {
+	d.Int(n, "n", "inputs (requesters, entries)", def, lo, 64)
 }
 
-var (
-	paramN    = func(def, lo int) units.Param { return param("n", "inputs (requesters, entries)", def, lo, 64) }
-	paramWays = param("ways", "ways of the set", 4, 2, 8)
-	paramW    = func(def int) units.Param { return param("w", "bits of a key, score or count", def, 1, 64) }
-)
-
-// unit declares a unit whose Build ignores errors (the library's builders
-// check nothing the parameter ranges do not).
-func unit(name, doc string, ps units.Params, build func(v units.Values, name string) *hdl.Module) *units.Unit {
-	return &units.Unit{Name: name, Doc: doc, Params: ps,
-		Build: func(v units.Values, name string) (*hdl.Module, error) { return build(v, name), nil }}
+// width declares w, the bits of a key, score or count.
+func width(w *int, d *units.Decl, def int) {
+	d.Int(w, "w", "bits of a key, score or count", def, 1, 64)
 }
 
 func libUnits() []*units.Unit {
 	return []*units.Unit{
-		unit("lib-fifo", "synchronous FIFO: valid/ready in and out, count, first-word fall-through", units.Params{
-			param("depth", "entries", 4, 1, 256),
-			param("width", "bits per entry", 8, 1, 256),
-			{Name: "standard", Doc: "standard read mode: out_data is the entry popped at the last pop (a synchronous read)", Kind: units.Bool},
-			{Name: "pipe", Doc: "a full queue takes a push in a cycle it pops: in_ready = count < depth | out_ready", Kind: units.Bool},
-		}, func(v units.Values, name string) *hdl.Module {
-			return lib.FIFO{Depth: v["depth"], Width: v["width"], Standard: v["standard"] == 1, Pipe: v["pipe"] == 1}.Build(name)
-		}),
-		unit("lib-prio", "priority encoder: the lowest (or highest) set bit as valid, index and one-hot", units.Params{
-			param("n", "request bits", 8, 1, 64),
-			{Name: "msb", Doc: "the highest set bit wins", Kind: units.Bool},
-		}, func(v units.Values, name string) *hdl.Module {
-			return lib.Prio{N: v["n"], MSB: v["msb"] == 1}.Build(name)
-		}),
-		unit("lib-rrarb", "round-robin arbiter: the first requester at or after a pointer that moves past each grant",
-			units.Params{paramN(4, 2)},
-			func(v units.Values, name string) *hdl.Module { return lib.RRArb{N: v["n"]}.Build(name) }),
-		unit("lib-age", "oldest-first selection over entries by an age matrix of touch order",
-			units.Params{paramN(8, 1)},
-			func(v units.Values, name string) *hdl.Module { return lib.AgeUnit{N: v["n"]}.Build(name) }),
-		unit("lib-argmax", "the largest score among valid entries, ties to the lower index",
-			units.Params{paramN(8, 1), paramW(8)},
-			func(v units.Values, name string) *hdl.Module { return lib.ArgmaxUnit{N: v["n"], W: v["w"]}.Build(name) }),
-		unit("lib-cam", "content-addressable memory: valid keys matched in parallel, written and cleared by index",
-			units.Params{paramN(8, 1), paramW(8)},
-			func(v units.Values, name string) *hdl.Module { return lib.CAM{N: v["n"], W: v["w"]}.Build(name) }),
-		unit("lib-lru", "true LRU replacement state of one set (an age matrix over the ways)",
-			units.Params{paramWays},
-			func(v units.Values, name string) *hdl.Module { return lib.LRU{Ways: v["ways"]}.Build(name) }),
-		unit("lib-plru", "tree pseudo-LRU replacement state of one set",
-			units.Params{{Name: "ways", Doc: "ways of the set", Kind: units.Pow2, Default: units.Const(4), Range: units.Fixed(2, 8)}},
-			func(v units.Values, name string) *hdl.Module { return lib.PLRU{Ways: v["ways"]}.Build(name) }),
-		unit("lib-popcount", "population count: the number of set bits",
-			units.Params{param("n", "input bits", 8, 1, 256)},
-			func(v units.Values, name string) *hdl.Module { return lib.PopCountUnit{N: v["n"]}.Build(name) }),
-		unit("lib-encode", "one-hot to binary",
-			units.Params{paramN(8, 1)},
-			func(v units.Values, name string) *hdl.Module { return lib.Encode{N: v["n"]}.Build(name) }),
-		unit("lib-decode", "binary to one-hot",
-			units.Params{paramN(8, 1)},
-			func(v units.Values, name string) *hdl.Module { return lib.Decode{N: v["n"]}.Build(name) }),
-		unit("lib-satcnt", "saturating up/down counter",
-			units.Params{paramW(2)},
-			func(v units.Values, name string) *hdl.Module { return lib.SatCounterUnit{W: v["w"]}.Build(name) }),
-		unit("lib-downcnt", "loadable down counter that stops at zero",
-			units.Params{paramW(4)},
-			func(v units.Values, name string) *hdl.Module { return lib.DownCounterUnit{W: v["w"]}.Build(name) }),
+		units.NewUnit("lib-fifo", "synchronous FIFO: valid/ready in and out, count, first-word fall-through", func(f *lib.FIFO, d *units.Decl) {
+			d.Int(&f.Depth, "depth", "entries", 4, 1, 256)
+			d.Int(&f.Width, "width", "bits per entry", 8, 1, 256)
+			d.Bool(&f.Standard, "standard", "standard read mode: out_data is the entry popped at the last pop (a synchronous read)")
+			d.Bool(&f.Pipe, "pipe", "a full queue takes a push in a cycle it pops: in_ready = count < depth | out_ready")
+		}, lib.FIFO.Build),
+		units.NewUnit("lib-prio", "priority encoder: the lowest (or highest) set bit as valid, index and one-hot", func(p *lib.Prio, d *units.Decl) {
+			d.Int(&p.N, "n", "request bits", 8, 1, 64)
+			d.Bool(&p.MSB, "msb", "the highest set bit wins")
+		}, lib.Prio.Build),
+		units.NewUnit("lib-rrarb", "round-robin arbiter: the first requester at or after a pointer that moves past each grant",
+			func(a *lib.RRArb, d *units.Decl) { inputs(&a.N, d, 4, 2) }, lib.RRArb.Build),
+		units.NewUnit("lib-age", "oldest-first selection over entries by an age matrix of touch order",
+			func(a *lib.AgeUnit, d *units.Decl) { inputs(&a.N, d, 8, 1) }, lib.AgeUnit.Build),
+		units.NewUnit("lib-argmax", "the largest score among valid entries, ties to the lower index",
+			func(a *lib.ArgmaxUnit, d *units.Decl) { inputs(&a.N, d, 8, 1); width(&a.W, d, 8) }, lib.ArgmaxUnit.Build),
+		units.NewUnit("lib-cam", "content-addressable memory: valid keys matched in parallel, written and cleared by index",
+			func(c *lib.CAM, d *units.Decl) { inputs(&c.N, d, 8, 1); width(&c.W, d, 8) }, lib.CAM.Build),
+		units.NewUnit("lib-lru", "true LRU replacement state of one set (an age matrix over the ways)",
+			func(l *lib.LRU, d *units.Decl) { d.Int(&l.Ways, "ways", "ways of the set", 4, 2, 8) }, lib.LRU.Build),
+		units.NewUnit("lib-plru", "tree pseudo-LRU replacement state of one set",
+			func(p *lib.PLRU, d *units.Decl) { d.Pow2(&p.Ways, "ways", "ways of the set", 4, 2, 8) }, lib.PLRU.Build),
+		units.NewUnit("lib-popcount", "population count: the number of set bits",
+			func(p *lib.PopCountUnit, d *units.Decl) { d.Int(&p.N, "n", "input bits", 8, 1, 256) }, lib.PopCountUnit.Build),
+		units.NewUnit("lib-encode", "one-hot to binary",
+			func(e *lib.Encode, d *units.Decl) { inputs(&e.N, d, 8, 1) }, lib.Encode.Build),
+		units.NewUnit("lib-decode", "binary to one-hot",
+			func(e *lib.Decode, d *units.Decl) { inputs(&e.N, d, 8, 1) }, lib.Decode.Build),
+		units.NewUnit("lib-satcnt", "saturating up/down counter",
+			func(c *lib.SatCounterUnit, d *units.Decl) { width(&c.W, d, 2) }, lib.SatCounterUnit.Build),
+		units.NewUnit("lib-downcnt", "loadable down counter that stops at zero",
+			func(c *lib.DownCounterUnit, d *units.Decl) { width(&c.W, d, 4) }, lib.DownCounterUnit.Build),
 	}
 }
 
