@@ -1,121 +1,130 @@
 package dram
 
-import (
-	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/units"
-)
+import "github.com/parmem/parmem/units"
 
-// The registry entry of the dram family: each unit's parameters, defaults
-// and ranges (../contracts/dram.md), the reports, the canonical RTL and
-// the lockstep configurations.
+// The registry entry of the dram family: each block's parameters, its
+// params method (names, docs, defaults and ranges: ../contracts/dram.md),
+// the units, the reports, the canonical RTL and the lockstep
+// configurations. The functions before the methods declare the
+// parameters that several blocks share.
 
-var (
-	paramEntries  = units.IntParam("entries", "read queue slots (Table 5.1: 64)", 64, 2, 128)
-	paramMSHRs    = units.IntParam("entries", "L2 MSHR entries, one MIB entry each (Table 5.1: 64)", 64, 1, 256)
-	paramWEntries = units.IntParam("wentries", "write queue slots (Table 5.1: 128)", 128, 2, 256)
-	paramHiWM     = units.Param{Name: "hiwm", Doc: "writes that start a drain (Table 5.1: 96; default 3/4 of wentries)",
-		Default: func(v units.Values) int { return max(1, v["wentries"]*3/4) },
-		Range:   func(v units.Values) (int, int) { return 1, v["wentries"] }}
-	paramLoWM = units.Param{Name: "lowm", Doc: "writes that end a drain (Table 5.1: 80; default 5/8 of wentries)",
-		Default: func(v units.Values) int { return min(v["wentries"]*5/8, v["hiwm"]-1) },
-		Range:   func(v units.Values) (int, int) { return 0, v["hiwm"] - 1 }}
-	paramBankBits = units.IntParam("bankbits", "log2 of the banks (Table 5.1: 16 banks)", 4, 1, 6)
-	paramRowBits  = units.IntParam("rowbits", "row address bits (Table 5.1: 4096 rows)", 12, 1, 20)
-	paramMlBits   = units.IntParam("mlbits", "merge length bits (bits(16) = 5)", 5, 1, 8)
-	paramAgeBits  = units.IntParam("agebits", "Age_MSHR bits, saturating (4.5: 15)", 15, 1, 32)
-	paramBlkBits  = units.IntParam("blkbits", "block address bits (4.5: 24; 25 for 32-bit addresses over 128 B lines)", 24, 1, 40)
-	paramMerges   = units.IntParam("merges", "merges per L2 MSHR entry (Table 5.1: 16)", 16, 1, 255)
-	paramL2Merges = units.IntParam("merges", "merges per L2 MSHR entry (Table 5.1: 16)", 16, 2, 256)
-	paramBGBits   = units.Param{Name: "bgbits", Doc: "log2 of the bank groups (Table 5.1: 4 groups)", Default: units.Const(2),
-		Range: func(v units.Values) (int, int) { return 0, v["bankbits"] }}
-	paramFRFCFS   = units.Param{Name: "frfcfs", Doc: "FR-FCFS only, without the score logic (the baseline of dram-cost; pol is ignored)", Kind: units.Bool}
-	paramDepth    = units.IntParam("depth", "requests per bank command queue", 4, 2, 16)
-	paramTagBits  = units.IntParam("tagbits", "request tag bits", 8, 1, 16)
-	paramRowScore = units.Param{Name: "rowscore", Kind: units.Choice, Choices: RowScoreNames, Default: units.Const(int(SummedScores)),
-		Doc: "row scores summed over the queue every cycle, kept in a row-score table (4.5), or none (FR-FCFS: the cost baseline)"}
-)
+func readEntries(x *int, d *units.Decl) {
+	d.Int(x, "entries", "read queue slots (Table 5.1: 64)", 64, 2, 128)
+}
 
-// timingParams are Table 5.1's GDDR5 timings in DRAM cycles and the burst.
-func timingParams() units.Params {
-	t := Table51()
-	var ps units.Params
+func bankBits(x *int, d *units.Decl) {
+	d.Int(x, "bankbits", "log2 of the banks (Table 5.1: 16 banks)", 4, 1, 6)
+}
+
+func rowBits(x *int, d *units.Decl) {
+	d.Int(x, "rowbits", "row address bits (Table 5.1: 4096 rows)", 12, 1, 20)
+}
+
+func mlBits(x *int, d *units.Decl) { d.Int(x, "mlbits", "merge length bits (bits(16) = 5)", 5, 1, 8) }
+
+func ageBits(x *int, d *units.Decl) {
+	d.Int(x, "agebits", "Age_MSHR bits, saturating (4.5: 15)", 15, 1, 32)
+}
+
+func blkBits(x *int, d *units.Decl) {
+	d.Int(x, "blkbits", "block address bits (4.5: 24; 25 for 32-bit addresses over 128 B lines)", 24, 1, 40)
+}
+
+func merges(x *int, d *units.Decl, lo, hi int) {
+	d.Int(x, "merges", "merges per L2 MSHR entry (Table 5.1: 16)", 16, lo, hi)
+}
+
+func (b *PickBlock) params(d *units.Decl) {
+	readEntries(&b.Entries, d)
+	bankBits(&b.BankBits, d)
+	rowBits(&b.RowBits, d)
+	mlBits(&b.MlBits, d)
+	ageBits(&b.AgeBits, d)
+	d.Bool(&b.FRFCFSOnly, "frfcfs", "FR-FCFS only, without the score logic (the baseline of dram-cost; pol is ignored)")
+}
+
+func (b *MIBBlock) params(d *units.Decl) {
+	readEntries(&b.Entries, d)
+	blkBits(&b.BlkBits, d)
+	merges(&b.Merges, d, 1, 255)
+	ageBits(&b.AgeBits, d)
+}
+
+func (b *L2MIBBlock) params(d *units.Decl) {
+	d.Int(&b.Entries, "entries", "L2 MSHR entries, one MIB entry each (Table 5.1: 64)", 64, 1, 256)
+	merges(&b.Merges, d, 2, 256)
+	ageBits(&b.AgeBits, d)
+}
+
+func (b *RowTabBlock) params(d *units.Decl) {
+	readEntries(&b.Entries, d)
+	bankBits(&b.BankBits, d)
+	rowBits(&b.RowBits, d)
+	mlBits(&b.MlBits, d)
+	ageBits(&b.AgeBits, d)
+}
+
+// params declares the scheduler's queues and their write drain, whose
+// watermarks default to Table 5.1's fractions of the write queue.
+func (b *SchedBlock) params(d *units.Decl) {
+	readEntries(&b.Entries, d)
+	d.Int(&b.WEntries, "wentries", "write queue slots (Table 5.1: 128)", 128, 2, 256)
+	d.Int(&b.HiWM, "hiwm", "writes that start a drain (Table 5.1: 96; default 3/4 of wentries)",
+		max(1, b.WEntries*3/4), 1, b.WEntries)
+	d.Int(&b.LoWM, "lowm", "writes that end a drain (Table 5.1: 80; default 5/8 of wentries)",
+		min(b.WEntries*5/8, b.HiWM-1), 0, b.HiWM-1)
+	bankBits(&b.BankBits, d)
+	rowBits(&b.RowBits, d)
+	blkBits(&b.BlkBits, d)
+	merges(&b.Merges, d, 1, 255)
+	ageBits(&b.AgeBits, d)
+	d.Choice(&b.Scores, "rowscore", "row scores summed over the queue every cycle, kept in a row-score table (4.5), or none (FR-FCFS: the cost baseline)",
+		RowScoreNames, int(SummedScores))
+}
+
+func (b *CmdQBlock) params(d *units.Decl) {
+	bankBits(&b.BankBits, d)
+	d.Int(&b.BGBits, "bgbits", "log2 of the bank groups (Table 5.1: 4 groups)", 2, 0, b.BankBits)
+	d.Int(&b.Depth, "depth", "requests per bank command queue", 4, 2, 16)
+	rowBits(&b.RowBits, d)
+	d.Int(&b.TagBits, "tagbits", "request tag bits", 8, 1, 16)
+	b.T.params(d)
+}
+
+// params declares Table 5.1's GDDR5 timings in DRAM cycles and the burst.
+func (t *Timing) params(d *units.Decl) {
+	t51 := Table51()
 	for _, p := range []struct {
+		field     *int
 		name, doc string
-		v         int
+		def       int
 	}{
-		{"trcd", "ACT to RD/WR, one bank", t.RCD}, {"trp", "PRE to ACT, one bank", t.RP},
-		{"tcl", "RD to its data", t.CL}, {"tras", "ACT to PRE, one bank", t.RAS},
-		{"trc", "ACT to ACT, one bank", t.RC}, {"tccdl", "column to column, one bank group", t.CCDL},
-		{"tccds", "column to column, any banks", t.CCDS}, {"trrd", "ACT to ACT, any banks", t.RRD},
-		{"twl", "WR to its data", t.WL}, {"tcdlr", "last write data to RD (stands for tWTR)", t.CDLR},
-		{"twr", "last write data to PRE", t.WR}, {"trtpl", "RD to PRE", t.RTPL},
-		{"tburst", "data cycles per request", t.Burst},
+		{&t.RCD, "trcd", "ACT to RD/WR, one bank", t51.RCD}, {&t.RP, "trp", "PRE to ACT, one bank", t51.RP},
+		{&t.CL, "tcl", "RD to its data", t51.CL}, {&t.RAS, "tras", "ACT to PRE, one bank", t51.RAS},
+		{&t.RC, "trc", "ACT to ACT, one bank", t51.RC}, {&t.CCDL, "tccdl", "column to column, one bank group", t51.CCDL},
+		{&t.CCDS, "tccds", "column to column, any banks", t51.CCDS}, {&t.RRD, "trrd", "ACT to ACT, any banks", t51.RRD},
+		{&t.WL, "twl", "WR to its data", t51.WL}, {&t.CDLR, "tcdlr", "last write data to RD (stands for tWTR)", t51.CDLR},
+		{&t.WR, "twr", "last write data to PRE", t51.WR}, {&t.RTPL, "trtpl", "RD to PRE", t51.RTPL},
+		{&t.Burst, "tburst", "data cycles per request", t51.Burst},
 	} {
-		ps = append(ps, units.IntParam(p.name, p.doc+" (Table 5.1)", p.v, 1, 63))
+		d.Int(p.field, p.name, p.doc+" (Table 5.1)", p.def, 1, 63)
 	}
-	return ps
-}
-
-func timingOf(v units.Values) Timing {
-	return Timing{RCD: v["trcd"], RP: v["trp"], CL: v["tcl"], RAS: v["tras"], RC: v["trc"], CCDL: v["tccdl"],
-		CCDS: v["tccds"], RRD: v["trrd"], WL: v["twl"], CDLR: v["tcdlr"], WR: v["twr"], RTPL: v["trtpl"], Burst: v["tburst"]}
-}
-
-func schedBlock(v units.Values) SchedBlock {
-	return SchedBlock{Entries: v["entries"], WEntries: v["wentries"], HiWM: v["hiwm"], LoWM: v["lowm"],
-		BankBits: v["bankbits"], RowBits: v["rowbits"], BlkBits: v["blkbits"], Merges: v["merges"], AgeBits: v["agebits"],
-		Scores: RowScores(v["rowscore"])}
-}
-
-func cmdqBlock(v units.Values) CmdQBlock {
-	return CmdQBlock{BankBits: v["bankbits"], BGBits: v["bgbits"], Depth: v["depth"], RowBits: v["rowbits"],
-		TagBits: v["tagbits"], T: timingOf(v)}
 }
 
 func dramUnits() []*units.Unit {
-	built := func(m *hdl.Module) (*hdl.Module, error) { return m, nil }
 	return []*units.Unit{
-		{
-			Name: "dram-pick", Doc: "Rule 1 over the read queue: FR-FCFS, MSHR-M, MSHR-S, MSHR-S+A (Li, 4.1-4.3)",
-			Params: units.Params{paramEntries, paramBankBits, paramRowBits, paramMlBits, paramAgeBits, paramFRFCFS},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return built(PickBlock{Entries: v["entries"], BankBits: v["bankbits"], RowBits: v["rowbits"],
-					MlBits: v["mlbits"], AgeBits: v["agebits"], FRFCFSOnly: v["frfcfs"] == 1}.Build(name))
-			},
-		},
-		{
-			Name: "dram-mib", Doc: "the DRAM controller's Merge Information Buffer (Li, 4.4, Figure 4.2)",
-			Params: units.Params{paramEntries, paramBlkBits, paramMerges, paramAgeBits},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return built(MIBBlock{Entries: v["entries"], BlkBits: v["blkbits"], Merges: v["merges"], AgeBits: v["agebits"]}.Build(name))
-			},
-		},
-		{
-			Name: "dram-l2mib", Doc: "the L2 cache's Merge Information Buffer and its dummy requests (Li, 4.4)",
-			Params: units.Params{paramMSHRs, paramL2Merges, paramAgeBits},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return built(L2MIBBlock{Entries: v["entries"], Merges: v["merges"], AgeBits: v["agebits"]}.Build(name))
-			},
-		},
-		{
-			Name: "dram-rowtab", Doc: "the row-score table: per row its reads' merge length and age sums, kept by events (Li, 4.5)",
-			Params: units.Params{paramEntries, paramBankBits, paramRowBits, paramMlBits, paramAgeBits},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return built(RowTabBlock{Entries: v["entries"], BankBits: v["bankbits"], RowBits: v["rowbits"],
-					MlBits: v["mlbits"], AgeBits: v["agebits"]}.Build(name))
-			},
-		},
-		{
-			Name: "dram-sched", Doc: "read/write request scheduler with the MIB and the write drain (Li, Figures 2.3, 4.2)",
-			Params: units.Params{paramEntries, paramWEntries, paramHiWM, paramLoWM, paramBankBits, paramRowBits,
-				paramBlkBits, paramMerges, paramAgeBits, paramRowScore},
-			Build: func(v units.Values, name string) (*hdl.Module, error) { return built(schedBlock(v).Build(name)) },
-		},
-		{
-			Name: "dram-cmdq", Doc: "per-bank GDDR5 command queues, round robin, Table 5.1 timing (Li, 2.3)",
-			Params: append(units.Params{paramBankBits, paramBGBits, paramDepth, paramRowBits, paramTagBits}, timingParams()...),
-			Build:  func(v units.Values, name string) (*hdl.Module, error) { return built(cmdqBlock(v).Build(name)) },
-		},
+		units.NewUnit("dram-pick", "Rule 1 over the read queue: FR-FCFS, MSHR-M, MSHR-S, MSHR-S+A (Li, 4.1-4.3)",
+			(*PickBlock).params, PickBlock.Build),
+		units.NewUnit("dram-mib", "the DRAM controller's Merge Information Buffer (Li, 4.4, Figure 4.2)",
+			(*MIBBlock).params, MIBBlock.Build),
+		units.NewUnit("dram-l2mib", "the L2 cache's Merge Information Buffer and its dummy requests (Li, 4.4)",
+			(*L2MIBBlock).params, L2MIBBlock.Build),
+		units.NewUnit("dram-rowtab", "the row-score table: per row its reads' merge length and age sums, kept by events (Li, 4.5)",
+			(*RowTabBlock).params, RowTabBlock.Build),
+		units.NewUnit("dram-sched", "read/write request scheduler with the MIB and the write drain (Li, Figures 2.3, 4.2)",
+			(*SchedBlock).params, SchedBlock.Build),
+		units.NewUnit("dram-cmdq", "per-bank GDDR5 command queues, round robin, Table 5.1 timing (Li, 2.3)",
+			(*CmdQBlock).params, CmdQBlock.Build),
 	}
 }
 
