@@ -6,55 +6,87 @@ import (
 	"math/bits"
 	"time"
 
-	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/units"
 )
 
-// The registry entry of the elastic family: each unit's parameters,
-// defaults and ranges (the contracts in DESIGN.md), declared once for gen
-// -list, flag checking and the builders; the reports and the pipeline
-// picture; the canonical RTL and the lockstep configurations.
-
-func pow2(name, doc string, def, lo, hi int) units.Param {
-	p := units.IntParam(name, doc, def, lo, hi)
-	p.Kind = units.Pow2
-	return p
-}
+// The registry entry of the elastic family: each block's parameters, its
+// params method (names, docs, defaults and ranges: the contracts in
+// DESIGN.md), and the units; the reports and the pipeline picture with
+// theirs; the canonical RTL and the lockstep configurations.
 
 func log2(x int) int { return bits.Len(uint(x - 1)) }
 
-var (
-	paramLanes  = units.IntParam("lanes", "SIMD lanes (simd_width)", 8, 1, 32)
-	paramBanks  = pow2("banks", "shared-memory banks", 8, 1, 64)
-	paramAw     = units.Param{Name: "aw", Doc: "word address bits", Default: units.Const(12), Range: func(v units.Values) (int, int) { return max(1, log2(v["banks"])), 32 }}
-	paramPorts  = units.IntParam("ports", "ports per bank (Eq. 5.3's #shared_memory_ports)", 1, 1, 4)
-	paramBcast  = units.Param{Name: "broadcast", Doc: "lanes reading one word are served together", Kind: units.Bool}
-	paramSets   = pow2("sets", "history cache sets", 256, 1, 1024)
-	paramWays   = units.IntParam("ways", "history cache ways", 2, 1, 4)
-	paramPcw    = units.Param{Name: "pcw", Doc: "PC bits (Table 5.3 assumes 14)", Default: units.Const(14), Range: func(v units.Values) (int, int) { return log2(v["sets"]) + 1, 32 }}
-	paramWarp   = pow2("warp", "threads per warp (warp_size)", 32, 2, 64)
-	paramWarps  = units.IntParam("warps", "warp contexts per core", 32, 1, 64)
-	paramLanesW = units.Param{Name: "lanes", Doc: "SIMD lanes (simd_width)", Kind: units.Pow2, Default: units.Const(8), Range: func(v units.Values) (int, int) { return 1, v["warp"] }}
-	paramW      = units.IntParam("w", "bits per lane's word", 32, 1, 64)
-	paramM      = units.IntParam("mstages", "memory stages M (Eq. 5.4)", 4, 1, 8)
-	paramPremem = units.IntParam("premem", "PREMEM queue entries N (Eq. 5.5: warp/lanes - 1)", 3, 0, 7)
-	paramNonmem = units.Param{Name: "nonmem", Doc: "NONMEM queue entries (M, at least N+1 so a warp's subwarps fit)",
-		Default: func(v units.Values) int { return DefaultNonmem(v["mstages"], v["premem"]) }, Range: units.Fixed(1, 16)}
-	paramTw = units.IntParam("tw", "instruction tag bits", 5, 1, 8)
-)
+// simdLanes declares lanes, the SIMD width.
+func simdLanes(x *int, d *units.Decl) { d.Int(x, "lanes", "SIMD lanes (simd_width)", 8, 1, 32) }
+
+// warpSize declares warp, the threads of a warp.
+func warpSize(x *int, d *units.Decl) { d.Pow2(x, "warp", "threads per warp (warp_size)", 32, 2, 64) }
+
+// historyCache declares the history cache's sets, ways and PC bits
+// (Table 5.3).
+func historyCache(sets, ways, pcw *int, d *units.Decl) {
+	d.Pow2(sets, "sets", "history cache sets", 256, 1, 1024)
+	d.Int(ways, "ways", "history cache ways", 2, 1, 4)
+	d.Int(pcw, "pcw", "PC bits (Table 5.3 assumes 14)", 14, log2(*sets)+1, 32)
+}
+
+func (b *BankConflict) params(d *units.Decl) {
+	simdLanes(&b.Lanes, d)
+	d.Pow2(&b.Banks, "banks", "shared-memory banks", 8, 1, 64)
+	d.Int(&b.Aw, "aw", "word address bits", 12, max(1, log2(b.Banks)), 32)
+	d.Int(&b.Ports, "ports", "ports per bank (Eq. 5.3's #shared_memory_ports)", 1, 1, 4)
+	d.Bool(&b.Broadcast, "broadcast", "lanes reading one word are served together")
+}
+
+func (c *HistoryCacheBlock) params(d *units.Decl) {
+	historyCache(&c.Sets, &c.Ways, &c.Pcw, d)
+	warpSize(&c.Warp, d)
+}
+
+func (w *WarpMaskBlock) params(d *units.Decl) {
+	d.Int(&w.Warps, "warps", "warp contexts per core", 32, 1, 64)
+	warpSize(&w.Warp, d)
+	d.Pow2(&w.Lanes, "lanes", "SIMD lanes (simd_width)", 8, 1, w.Warp)
+	historyCache(&w.Sets, &w.Ways, &w.Pcw, d)
+}
+
+// params declares the back end's parameters; the baseline (Base) has no
+// PREMEM and NONMEM queues.
+func (p *Pipe) params(d *units.Decl) {
+	simdLanes(&p.Lanes, d)
+	d.Int(&p.W, "w", "bits per lane's word", 32, 1, 64)
+	d.Int(&p.MStages, "mstages", "memory stages M (Eq. 5.4)", 4, 1, 8)
+	if !p.Base {
+		d.Int(&p.Premem, "premem", "PREMEM queue entries N (Eq. 5.5: warp/lanes - 1)", 3, 0, 7)
+		d.Int(&p.Nonmem, "nonmem", "NONMEM queue entries (M, at least N+1 so a warp's subwarps fit)",
+			DefaultNonmem(p.MStages, p.Premem), 1, 16)
+	}
+	d.Int(&p.Tw, "tw", "instruction tag bits", 5, 1, 8)
+}
+
+// evaluationParams are the elastic report's parameters: the figures'
+// global loads.
+type evaluationParams struct {
+	Latency, Spread int
+	Memory          Memory
+}
+
+func (e *evaluationParams) params(d *units.Decl) {
+	d.Int(&e.Latency, "latency", "global loads' shortest round trip in cycles", DefaultLatency, 1, 10000)
+	d.Int(&e.Spread, "spread", "global loads take latency to latency+spread cycles", DefaultSpread, 0, 10000)
+	d.Choice(&e.Memory, "memory", "the figures' global loads: fixed (latency, spread) or gddr (16 cores sharing 4 GDDR3 channels, Table 5.4); the shared-DRAM table runs both",
+		MemoryNames, int(FixedLatency))
+}
 
 var elasticReports = []*units.Report{
 	{
 		Name: "elastic", Doc: "the cycle model's evaluation beside thesis Tables 5.1 and 5.5 and Figs. 5.3 and 5.8-5.12",
-		Time: 45 * time.Second,
-		Params: units.Params{
-			{Name: "latency", Doc: "global loads' shortest round trip in cycles", Default: units.Const(DefaultLatency), Range: units.Fixed(1, 10000)},
-			{Name: "spread", Doc: "global loads take latency to latency+spread cycles", Default: units.Const(DefaultSpread), Range: units.Fixed(0, 10000)},
-			{Name: "memory", Doc: "the figures' global loads: fixed (latency, spread) or gddr (16 cores sharing 4 GDDR3 channels, Table 5.4); the shared-DRAM table runs both", Kind: units.Choice, Choices: MemoryNames, Default: units.Const(int(FixedLatency))},
-		},
+		Time:   45 * time.Second,
+		Params: units.ParamsOf((*evaluationParams).params),
 		Run: func(v units.Values, progress io.Writer) ([]*table.Table, error) {
-			return evaluationReport(v["latency"], v["spread"], Memory(v["memory"]), progress)
+			e := units.Fill(v, (*evaluationParams).params)
+			return evaluationReport(e.Latency, e.Spread, e.Memory, progress)
 		},
 	},
 	{
@@ -70,17 +102,26 @@ var elasticReports = []*units.Report{
 // (t_{i+7} in Fig. 5.4 at M = D = 2).
 func pipelineRows(mstages, degree int) int { return 5 + mstages + degree }
 
+// pipelineView is the pipeline picture's parameters.
+type pipelineView struct {
+	Pipeline        BackEndKind
+	MStages, Degree int
+}
+
+func (p *pipelineView) params(d *units.Decl) {
+	d.Choice(&p.Pipeline, "pipeline", "the back end", BackEndNames, int(Elastic))
+	d.Int(&p.MStages, "mstages", "memory stages M", 2, 1, 8)
+	d.Int(&p.Degree, "degree", "W_i's bank conflict degree", 2, 1, 8)
+}
+
 var pipelinePicture = &units.Picture{
 	Kind: "pipeline", Unit: "elastic-pipe", Default: true,
-	Doc: "the stage-by-cycle diagram of thesis Figs. 5.4(a) (unified), 5.4(b) (split) and 5.5 (elastic) from the cycle model",
-	Params: units.Params{
-		{Name: "pipeline", Doc: "the back end", Kind: units.Choice, Choices: BackEndNames, Default: units.Const(int(Elastic))},
-		{Name: "mstages", Doc: "memory stages M", Default: units.Const(2), Range: units.Fixed(1, 8)},
-		{Name: "degree", Doc: "W_i's bank conflict degree", Default: units.Const(2), Range: units.Fixed(1, 8)},
-	},
+	Doc:     "the stage-by-cycle diagram of thesis Figs. 5.4(a) (unified), 5.4(b) (split) and 5.5 (elastic) from the cycle model",
+	Params:  units.ParamsOf((*pipelineView).params),
 	Formats: table.Formats,
 	Draw: func(v units.Values, format string) ([]byte, error) {
-		b, m, d := BackEndKind(v["pipeline"]), v["mstages"], v["degree"]
+		p := units.Fill(v, (*pipelineView).params)
+		b, m, d := p.Pipeline, p.MStages, p.Degree
 		var out bytes.Buffer
 		err := pipelineTable(DrawPipeline(b, m, d, pipelineRows(m, d)), b, m, d).Write(&out, format)
 		return out.Bytes(), err
@@ -89,50 +130,17 @@ var pipelinePicture = &units.Picture{
 
 func elasticUnits() []*units.Unit {
 	return []*units.Unit{
-		{
-			Name: "elastic-bkconf", Doc: "bank conflict degree of a SIMD shared-memory access and its MEM0 cycles (5.3.1, Eq. 5.3)",
-			Params: units.Params{paramLanes, paramBanks, paramAw, paramPorts, paramBcast},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return BankConflict{Lanes: v["lanes"], Banks: v["banks"], Aw: v["aw"], Ports: v["ports"], Broadcast: v["broadcast"] == 1}.Build(name), nil
-			},
-		},
-		{
-			Name: "elastic-bchc", Doc: "bank conflict history cache: last warp conflict degree per PC, true LRU (5.5.2, Table 5.3)",
-			Params: units.Params{paramSets, paramWays, paramPcw, paramWarp},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return historyCache(v).Build(name), nil
-			},
-		},
-		{
-			Name: "elastic-warpmask", Doc: "bank-conflict aware warp ready mask with its history cache (Fig. 5.7)",
-			Params: units.Params{paramWarps, paramWarp, paramLanesW, paramSets, paramWays, paramPcw},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return WarpMaskBlock{Warps: v["warps"], Warp: v["warp"], Lanes: v["lanes"], Sets: v["sets"], Ways: v["ways"], Pcw: v["pcw"]}.Build(name), nil
-			},
-		},
-		{
-			Name: "elastic-pipe", Doc: "elastic back end: PREMEM and NONMEM queues beside the MEM stages (Figs. 5.5, 5.6)",
-			Params: units.Params{paramLanes, paramW, paramM, paramPremem, paramNonmem, paramTw},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return pipe(v, false).Build(name), nil
-			},
-		},
-		{
-			Name: "elastic-basepipe", Doc: "baseline back end: unified memory stages (Fig. 5.4(a))",
-			Params: units.Params{paramLanes, paramW, paramM, paramTw},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return pipe(v, true).Build(name), nil
-			},
-		},
+		units.NewUnit("elastic-bkconf", "bank conflict degree of a SIMD shared-memory access and its MEM0 cycles (5.3.1, Eq. 5.3)",
+			(*BankConflict).params, BankConflict.Build),
+		units.NewUnit("elastic-bchc", "bank conflict history cache: last warp conflict degree per PC, true LRU (5.5.2, Table 5.3)",
+			(*HistoryCacheBlock).params, HistoryCacheBlock.Build),
+		units.NewUnit("elastic-warpmask", "bank-conflict aware warp ready mask with its history cache (Fig. 5.7)",
+			(*WarpMaskBlock).params, WarpMaskBlock.Build),
+		units.NewUnit("elastic-pipe", "elastic back end: PREMEM and NONMEM queues beside the MEM stages (Figs. 5.5, 5.6)",
+			(*Pipe).params, Pipe.Build),
+		units.NewUnit("elastic-basepipe", "baseline back end: unified memory stages (Fig. 5.4(a))",
+			func(p *Pipe, d *units.Decl) { p.Base = true; p.params(d) }, Pipe.Build),
 	}
-}
-
-func historyCache(v units.Values) HistoryCacheBlock {
-	return HistoryCacheBlock{Sets: v["sets"], Ways: v["ways"], Pcw: v["pcw"], Warp: v["warp"]}
-}
-
-func pipe(v units.Values, base bool) Pipe {
-	return Pipe{Lanes: v["lanes"], W: v["w"], MStages: v["mstages"], Premem: v["premem"], Nonmem: v["nonmem"], Tw: v["tw"], Base: base}
 }
 
 // lockstepConfigs runs every unit at its defaults and at least two other
