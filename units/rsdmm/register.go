@@ -1,66 +1,62 @@
 package rsdmm
 
-import (
-	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/units"
-)
+import "github.com/parmem/parmem/units"
 
-// The registry entry of the rsdmm family: each unit's parameters,
-// defaults and ranges (../contracts/rsdmm.md), the canonical RTL and the
-// lockstep configurations.
+// The registry entry of the rsdmm family: each block's parameters, its
+// params method (names, docs, defaults and ranges: ../contracts/rsdmm.md),
+// the units, the canonical RTL and the lockstep configurations.
 
-var (
-	paramRSULW = units.IntParam("lw", "log2 of the width w: banks, threads per warp", 5, 1, 8)
-	paramHash  = units.Param{Name: "hash", Doc: "r_j from H3 keys instead of a table of shifts", Kind: units.Bool}
-	paramAB    = units.Param{Name: "ab", Doc: "address bits (row j = addr >> lw)", Default: units.Const(16),
-		Range: func(v units.Values) (int, int) {
-			if v["hash"] == 1 {
-				return v["lw"] + 1, 32
-			}
-			return v["lw"] + 1, 20 // a table of 2^(ab-lw) shifts
-		}}
-	paramLanes = units.Param{Name: "lanes", Doc: "addresses shifted per cycle (default w)",
-		Default: func(v units.Values) int { return 1 << v["lw"] }, Range: units.Fixed(1, 256)}
-	paramSeed = units.IntParam("seed", "splitmix64 seed of the H3 keys after reset", 1, 0, 1<<32-1)
+// lwParam declares lw, the log2 of the machine's width.
+func lwParam(x *int, d *units.Decl, def, hi int) {
+	d.Int(x, "lw", "log2 of the width w: banks, threads per warp", def, 1, hi)
+}
 
-	paramRPULW    = units.IntParam("lw", "log2 of the width w: banks, threads per warp", 3, 1, 6)
-	paramS        = units.IntParam("s", "warps per super warp (s*w <= 512 at every lw)", 3, 1, 8)
-	paramRB       = units.IntParam("rb", "row bits of a request", 8, 1, 16)
-	paramAllPairs = units.Param{Name: "allpairs", Doc: "the O(N^2) comparator matrix instead of the sorting network", Kind: units.Bool}
+func seedParam(x *uint64, d *units.Decl) {
+	d.Int(x, "seed", "splitmix64 seed of the H3 keys after reset", 1, 0, 1<<32-1)
+}
 
-	paramMemLW = units.IntParam("lw", "log2 of the width w: banks, threads per warp", 3, 1, 5)
-	paramMemS  = units.IntParam("s", "warps per super warp", 3, 1, 8)
-	paramMemAB = units.Param{Name: "ab", Doc: "address bits: a flat memory of 2^ab words", Default: units.Const(12),
-		Range: func(v units.Values) (int, int) { return v["lw"] + 1, 20 }}
-	paramDW    = units.IntParam("dw", "data bits of a word", 32, 1, 64)
-	paramL     = units.IntParam("l", "stages of the MMU pipeline (Lemma 1's l)", 4, 1, 32)
-	paramShift = units.IntParam("shift", "0 none (the SDMM; the DMM with s = 1), 1 the RSU's table, 2 its H3 keys", 1, 0, 2)
-)
+func allPairsParam(x *bool, d *units.Decl) {
+	d.Bool(x, "allpairs", "the O(N^2) comparator matrix instead of the sorting network")
+}
+
+func (b *RSUBlock) params(d *units.Decl) {
+	lwParam(&b.LW, d, 5, 8)
+	d.Bool(&b.Hash, "hash", "r_j from H3 keys instead of a table of shifts")
+	maxAB := 20 // a table of 2^(ab-lw) shifts
+	if b.Hash {
+		maxAB = 32
+	}
+	d.Int(&b.AB, "ab", "address bits (row j = addr >> lw)", 16, b.LW+1, maxAB)
+	d.Int(&b.Lanes, "lanes", "addresses shifted per cycle (default w)", 1<<b.LW, 1, 256)
+	seedParam(&b.Seed, d)
+}
+
+func (b *RPUBlock) params(d *units.Decl) {
+	lwParam(&b.LW, d, 3, 6)
+	d.Int(&b.S, "s", "warps per super warp (s*w <= 512 at every lw)", 3, 1, 8)
+	d.Int(&b.RB, "rb", "row bits of a request", 8, 1, 16)
+	allPairsParam(&b.AllPairs, d)
+}
+
+func (b *MemoryBlock) params(d *units.Decl) {
+	lwParam(&b.LW, d, 3, 5)
+	d.Int(&b.S, "s", "warps per super warp", 3, 1, 8)
+	d.Int(&b.AB, "ab", "address bits: a flat memory of 2^ab words", 12, b.LW+1, 20)
+	d.Int(&b.DW, "dw", "data bits of a word", 32, 1, 64)
+	d.Int(&b.L, "l", "stages of the MMU pipeline (Lemma 1's l)", 4, 1, 32)
+	d.Int(&b.Shift, "shift", "0 none (the SDMM; the DMM with s = 1), 1 the RSU's table, 2 its H3 keys", 1, 0, 2)
+	seedParam(&b.Seed, d)
+	allPairsParam(&b.AllPairs, d)
+}
 
 func rsdmmUnits() []*units.Unit {
 	return []*units.Unit{
-		{
-			Name: "rsdmm-rsu", Doc: "the random shift unit: bank (k + r_j) mod w by a table or H3 keys (Nakano, V, Figure 1 (C))",
-			Params: units.Params{paramRSULW, paramHash, paramAB, paramLanes, paramSeed},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return RSUBlock{LW: v["lw"], AB: v["ab"], Lanes: v["lanes"], Hash: v["hash"] == 1, Seed: uint64(v["seed"])}.Build(name), nil
-			},
-		},
-		{
-			Name: "rsdmm-rpu", Doc: "the request packing unit: stages, leaders, bank loads and congestion of a super warp (Nakano, IV, Figure 1 (B))",
-			Params: units.Params{paramRPULW, paramS, paramRB, paramAllPairs},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return RPUBlock{LW: v["lw"], S: v["s"], RB: v["rb"], AllPairs: v["allpairs"] == 1}.Build(name), nil
-			},
-		},
-		{
-			Name: "rsdmm", Doc: "the memory: RSU, RPU, the l-stage MMU pipeline and w banks, a flat memory to its user (Nakano, Figure 1, Lemma 1)",
-			Params: units.Params{paramMemLW, paramMemS, paramMemAB, paramDW, paramL, paramShift, paramSeed, paramAllPairs},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return MemoryBlock{LW: v["lw"], S: v["s"], AB: v["ab"], DW: v["dw"], L: v["l"], Shift: ShiftKind(v["shift"]),
-					Seed: uint64(v["seed"]), AllPairs: v["allpairs"] == 1}.Build(name), nil
-			},
-		},
+		units.NewUnit("rsdmm-rsu", "the random shift unit: bank (k + r_j) mod w by a table or H3 keys (Nakano, V, Figure 1 (C))",
+			(*RSUBlock).params, RSUBlock.Build),
+		units.NewUnit("rsdmm-rpu", "the request packing unit: stages, leaders, bank loads and congestion of a super warp (Nakano, IV, Figure 1 (B))",
+			(*RPUBlock).params, RPUBlock.Build),
+		units.NewUnit("rsdmm", "the memory: RSU, RPU, the l-stage MMU pipeline and w banks, a flat memory to its user (Nakano, Figure 1, Lemma 1)",
+			(*MemoryBlock).params, MemoryBlock.Build),
 	}
 }
 
