@@ -3,30 +3,62 @@ package sams
 import (
 	"fmt"
 
-	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/units"
 )
 
-// The registry entry of the SAMS family: each unit's parameters, defaults
-// and ranges, declared once for gen -list, flag checking and the
-// builders; the design-review reports (reports.go), the thesis's results
-// beside ours (claims.go), the layout picture (layout.go), the canonical
-// RTL and the lockstep configurations.
+// The registry entry of the SAMS family: each block's parameters, its
+// params method (names, docs, defaults and ranges), declared once for gen
+// -list, flag checking and the builders, and the units; the
+// design-review reports (reports.go), the thesis's results beside ours
+// (claims.go), the layout picture (layout.go), the canonical RTL and the
+// lockstep configurations.
 
-var (
-	paramQ = units.Param{Name: "q", Doc: "2^q memory modules (banks) and lanes", Default: units.Const(3), Range: units.Fixed(1, 6)}
-	// Thesis Table 3.1 goes to n = 64 for the address logic; the memory's
-	// banks must fit a simulator.
-	paramN = func(maxN int) units.Param {
-		return units.Param{Name: "n", Doc: "address bits: 2^n elements", Default: units.Const(16),
-			Range: func(v units.Values) (int, int) { return v["q"] + 2, maxN }}
-	}
-	paramW     = units.Param{Name: "w", Doc: "element bits", Default: units.Const(32), Range: units.Fixed(1, 64)}
-	paramLanes = units.Param{Name: "lanes", Doc: "addresses translated at once (default 2^q; 1 is thesis Table 3.1's single translator)",
-		Default: func(v units.Values) int { return 1 << uint(v["q"]) },
-		Range:   func(v units.Values) (int, int) { return 1, 2 << uint(v["q"]) }}
-	paramMatched = units.Param{Name: "matched", Doc: "Matched SAMS (thesis 3.2.4): every strided layout is family q", Kind: units.Bool}
-)
+func qParam(x *int, d *units.Decl) { d.Int(x, "q", "2^q memory modules (banks) and lanes", 3, 1, 6) }
+
+// nParam declares n. Thesis Table 3.1 goes to n = 64 for the address
+// logic; the memory's banks must fit a simulator (maxN 20).
+func nParam(x *int, d *units.Decl, q, maxN int) {
+	d.Int(x, "n", "address bits: 2^n elements", 16, q+2, maxN)
+}
+
+func wParam(x *int, d *units.Decl) { d.Int(x, "w", "element bits", 32, 1, 64) }
+
+// qnwParams declares q, n (up to 64) and w.
+func qnwParams(q, n, w *int, d *units.Decl) {
+	qParam(q, d)
+	nParam(n, d, *q, 64)
+	wParam(w, d)
+}
+
+func (p *AGU) params(d *units.Decl) {
+	qParam(&p.Q, d)
+	nParam(&p.N, d, p.Q, 64)
+}
+
+func (p *ATU) params(d *units.Decl) {
+	qParam(&p.Q, d)
+	nParam(&p.N, d, p.Q, 64)
+	d.Int(&p.Lanes, "lanes", "addresses translated at once (default 2^q; 1 is thesis Table 3.1's single translator)",
+		1<<uint(p.Q), 1, 2<<uint(p.Q))
+}
+
+func (p *InSwitch) params(d *units.Decl) { qnwParams(&p.Q, &p.N, &p.W, d) }
+
+func (p *OutSwitch) params(d *units.Decl) {
+	qParam(&p.Q, d)
+	wParam(&p.W, d)
+}
+
+func (p *Shuffle) params(d *units.Decl) { qnwParams(&p.Q, &p.N, &p.W, d) }
+
+func (p *Logic) params(d *units.Decl) { qnwParams(&p.Q, &p.N, &p.W, d) }
+
+func (p *Memory) params(d *units.Decl) {
+	qParam(&p.Q, d)
+	nParam(&p.N, d, p.Q, 20)
+	wParam(&p.W, d)
+	d.Bool(&p.Matched, "matched", "Matched SAMS (thesis 3.2.4): every strided layout is family q")
+}
 
 func init() {
 	units.RegisterFamily(&units.Family{
@@ -49,60 +81,24 @@ func init() {
 
 func samsUnits() []*units.Unit {
 	return []*units.Unit{
-		{
-			Name: "sams-agu", Doc: "address generation: 2^q addresses and the stride family (thesis Table 4.1)",
-			Params: units.Params{paramQ, paramN(64)},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return AGU{v["q"], v["n"]}.Build(name), nil
-			},
-		},
-		{
-			Name: "sams-atu", Doc: "address translation: module, row, offset (thesis Eq. 3.1-3.3, Fig. 3.9)",
-			Params: units.Params{paramQ, paramN(64), paramLanes},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return ATU{v["q"], v["n"], v["lanes"]}.Build(name), nil
-			},
-		},
-		qnwUnit("sams-inswitch", "2^q x 2^(q+1) crossbar from lanes to bank slots", func(q, n, w int, name string) *hdl.Module {
-			return InSwitch{q, n, w}.Build(name)
-		}),
-		{
-			Name: "sams-outswitch", Doc: "2^(q+1) x 2^q crossbar from bank slots to lanes",
-			Params: units.Params{paramQ, paramW},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return OutSwitch{v["q"], v["w"]}.Build(name), nil
-			},
-		},
-		qnwUnit("sams-prs", "post-read shuffle: a wide line in internal order to linear order", func(q, n, w int, name string) *hdl.Module {
-			return Shuffle{q, n, w, false}.Build(name)
-		}),
-		qnwUnit("sams-pws", "pre-write shuffle: a wide line in linear order to internal order", func(q, n, w int, name string) *hdl.Module {
-			return Shuffle{q, n, w, true}.Build(name)
-		}),
-		qnwUnit("sams-inbound", "the inbound path of thesis Table 4.2: AGU -> ATU -> InSwitch, combinational", func(q, n, w int, name string) *hdl.Module {
-			return Logic{q, n, w, true}.Build(name)
-		}),
-		qnwUnit("sams-logic", "the memory logic of thesis Table 4.2: inbound path and OutSwitch, no banks or registers", func(q, n, w int, name string) *hdl.Module {
-			return Logic{q, n, w, false}.Build(name)
-		}),
-		{
-			Name: "sams", Doc: "the SAMS multi-layout memory: banks, AGU, ATU, switches, conflict splitter, wide port",
-			Params: units.Params{paramQ, paramN(20), paramW, paramMatched},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return Memory{v["q"], v["n"], v["w"], v["matched"] == 1}.Build(name), nil
-			},
-		},
-	}
-}
-
-// qnwUnit is a unit whose parameters are q, n (up to 64) and w.
-func qnwUnit(name, doc string, build func(q, n, w int, name string) *hdl.Module) *units.Unit {
-	return &units.Unit{
-		Name: name, Doc: doc,
-		Params: units.Params{paramQ, paramN(64), paramW},
-		Build: func(v units.Values, top string) (*hdl.Module, error) {
-			return build(v["q"], v["n"], v["w"], top), nil
-		},
+		units.NewUnit("sams-agu", "address generation: 2^q addresses and the stride family (thesis Table 4.1)",
+			(*AGU).params, AGU.Build),
+		units.NewUnit("sams-atu", "address translation: module, row, offset (thesis Eq. 3.1-3.3, Fig. 3.9)",
+			(*ATU).params, ATU.Build),
+		units.NewUnit("sams-inswitch", "2^q x 2^(q+1) crossbar from lanes to bank slots",
+			(*InSwitch).params, InSwitch.Build),
+		units.NewUnit("sams-outswitch", "2^(q+1) x 2^q crossbar from bank slots to lanes",
+			(*OutSwitch).params, OutSwitch.Build),
+		units.NewUnit("sams-prs", "post-read shuffle: a wide line in internal order to linear order",
+			(*Shuffle).params, Shuffle.Build),
+		units.NewUnit("sams-pws", "pre-write shuffle: a wide line in linear order to internal order",
+			func(p *Shuffle, d *units.Decl) { p.Write = true; p.params(d) }, Shuffle.Build),
+		units.NewUnit("sams-inbound", "the inbound path of thesis Table 4.2: AGU -> ATU -> InSwitch, combinational",
+			func(p *Logic, d *units.Decl) { p.InboundOnly = true; p.params(d) }, Logic.Build),
+		units.NewUnit("sams-logic", "the memory logic of thesis Table 4.2: inbound path and OutSwitch, no banks or registers",
+			(*Logic).params, Logic.Build),
+		units.NewUnit("sams", "the SAMS multi-layout memory: banks, AGU, ATU, switches, conflict splitter, wide port",
+			(*Memory).params, Memory.Build),
 	}
 }
 
