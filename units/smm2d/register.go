@@ -3,32 +3,63 @@ package smm2d
 import (
 	"maps"
 
-	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/units"
 )
 
-// The registry entry of the smm2d family: each unit's parameters,
-// defaults and ranges (the contracts in DESIGN.md), the reports, the
-// claims, the layout picture, the canonical RTL and the lockstep
-// configurations.
+// The registry entry of the smm2d family: each block's parameters, its
+// params method (names, docs, defaults and ranges: the contracts in
+// DESIGN.md), and the units; the reports, the claims, the layout picture,
+// the canonical RTL and the lockstep configurations.
 
+// pqParams declares the bank array: 2^p x 2^q banks (section 3.3).
+func (g *Geometry) pqParams(d *units.Decl) {
+	d.Int(&g.P, "p", "2^p rows of banks (1 <= p <= q)", 1, 1, 3)
+	d.Int(&g.Q, "q", "2^q columns of banks; L = 2^(p+q) lanes and banks", max(2, g.P), g.P, 6-g.P)
+}
+
+// params declares the bank array and the M x N elements it holds.
+func (g *Geometry) params(d *units.Decl) {
+	g.pqParams(d)
+	d.Int(&g.MB, "mb", "M = 2^mb rows (vertical address i)", 10, g.P+1, 32)
+	d.Int(&g.NB, "nb", "N = 2^nb columns (horizontal address j)", 8, g.P+g.Q, 32)
+}
+
+func postParam(x *bool, d *units.Decl) {
+	d.Bool(x, "post", "m_v in section 3.3's post-add form (default: 3.4.2's pre-add)")
+}
+
+func (a *ATU) params(d *units.Decl) {
+	a.Geometry.params(d)
+	postParam(&a.Post, d)
+}
+
+// params declares the router's bank array; it does not depend on M and N.
+func (r *Route) params(d *units.Decl) {
+	r.pqParams(d)
+	d.Int(&r.W, "w", "data bits", 32, 1, 128)
+	d.Bool(&r.Out, "out", "the outward router: banks to lanes (default: lanes to banks)")
+}
+
+// params declares the memory's; its banks must fit a simulator: mb+nb <=
+// 20.
+func (m *Memory) params(d *units.Decl) {
+	m.pqParams(d)
+	d.Int(&m.MB, "mb", "M = 2^mb rows (vertical address i); mb+nb <= 20", 10, m.P+1, 20-m.P-m.Q)
+	d.Int(&m.NB, "nb", "N = 2^nb columns (horizontal address j); mb+nb <= 20", 8, m.P+m.Q, 20-m.MB)
+	d.Int(&m.W, "w", "element bits", 32, 1, 64)
+	postParam(&m.Post, d)
+}
+
+// The layout picture's (picture.go) p, q and post are the units', and its
+// geometry the p, q, mb and nb of its values.
 var (
-	paramP = units.IntParam("p", "2^p rows of banks (1 <= p <= q)", 1, 1, 3)
-	paramQ = units.Param{Name: "q", Doc: "2^q columns of banks; L = 2^(p+q) lanes and banks",
-		Default: func(v units.Values) int { return max(2, v["p"]) },
-		Range:   func(v units.Values) (int, int) { return v["p"], 6 - v["p"] }}
-	paramMB = units.Param{Name: "mb", Doc: "M = 2^mb rows (vertical address i)", Default: units.Const(10),
-		Range: func(v units.Values) (int, int) { return v["p"] + 1, 32 }}
-	paramNB = units.Param{Name: "nb", Doc: "N = 2^nb columns (horizontal address j)", Default: units.Const(8),
-		Range: func(v units.Values) (int, int) { return v["p"] + v["q"], 32 }}
-	// The memory's banks must fit a simulator: mb+nb <= 20.
-	paramMemMB = units.Param{Name: "mb", Doc: "M = 2^mb rows (vertical address i); mb+nb <= 20", Default: units.Const(10),
-		Range: func(v units.Values) (int, int) { return v["p"] + 1, 20 - v["p"] - v["q"] }}
-	paramMemNB = units.Param{Name: "nb", Doc: "N = 2^nb columns (horizontal address j); mb+nb <= 20", Default: units.Const(8),
-		Range: func(v units.Values) (int, int) { return v["p"] + v["q"], 20 - v["mb"] }}
-	paramPost = units.Param{Name: "post", Doc: "m_v in section 3.3's post-add form (default: 3.4.2's pre-add)", Kind: units.Bool}
-	paramOut  = units.Param{Name: "out", Doc: "the outward router: banks to lanes (default: lanes to banks)", Kind: units.Bool}
+	pq        = units.ParamsOf((*Geometry).pqParams)
+	paramP    = pq[0]
+	paramQ    = pq[1]
+	paramPost = units.ParamsOf(postParam)[0]
 )
+
+func geometry(v units.Values) Geometry { return units.Fill(v, (*Geometry).params) }
 
 func init() {
 	units.RegisterFamily(&units.Family{
@@ -57,41 +88,16 @@ func init() {
 	})
 }
 
-func geometry(v units.Values) Geometry {
-	return Geometry{P: v["p"], Q: v["q"], MB: v["mb"], NB: v["nb"]}
-}
-
 func smm2dUnits() []*units.Unit {
 	return []*units.Unit{
-		{
-			Name: "smm2d-atu", Doc: "address translation: every lane's (i, j) to m_v, m_h and row (section 3.3, Fig. 3.12)",
-			Params: units.Params{paramP, paramQ, paramMB, paramNB, paramPost},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return ATU{geometry(v), v["post"] == 1}.Build(name), nil
-			},
-		},
-		{
-			Name: "smm2d-agu", Doc: "address generation: the L addresses of the six patterns (Figs. 3.10, 3.11)",
-			Params: units.Params{paramP, paramQ, paramMB, paramNB},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return AGU{geometry(v)}.Build(name), nil
-			},
-		},
-		{
-			Name: "smm2d-route", Doc: "the two-stage address and data router, inward or outward (Figs. 3.14-3.16)",
-			Params: units.Params{paramP, paramQ, units.IntParam("w", "data bits", 32, 1, 128), paramOut},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				// The router does not depend on M and N.
-				return Route{Geometry{P: v["p"], Q: v["q"]}, v["w"], v["out"] == 1}.Build(name), nil
-			},
-		},
-		{
-			Name: "smm2d", Doc: "the 2DSMM memory: configuration, stride table, AGU, ATU, routers, banks, sub-accesses",
-			Params: units.Params{paramP, paramQ, paramMemMB, paramMemNB, units.IntParam("w", "element bits", 32, 1, 64), paramPost},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return Memory{Geometry: geometry(v), W: v["w"], Post: v["post"] == 1}.Build(name), nil
-			},
-		},
+		units.NewUnit("smm2d-atu", "address translation: every lane's (i, j) to m_v, m_h and row (section 3.3, Fig. 3.12)",
+			(*ATU).params, ATU.Build),
+		units.NewUnit("smm2d-agu", "address generation: the L addresses of the six patterns (Figs. 3.10, 3.11)",
+			(*AGU).params, AGU.Build),
+		units.NewUnit("smm2d-route", "the two-stage address and data router, inward or outward (Figs. 3.14-3.16)",
+			(*Route).params, Route.Build),
+		units.NewUnit("smm2d", "the 2DSMM memory: configuration, stride table, AGU, ATU, routers, banks, sub-accesses",
+			(*Memory).params, Memory.Build),
 	}
 }
 
