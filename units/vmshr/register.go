@@ -4,40 +4,70 @@ import (
 	"io"
 	"time"
 
-	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/units"
 )
 
-// The registry entry of the vmshr family: each unit's parameters,
-// defaults and ranges (the contracts in DESIGN.md), the reports, the
-// canonical RTL and the lockstep configurations.
+// The registry entry of the vmshr family: each block's parameters, its
+// params method (names, docs, defaults and ranges: the contracts in
+// DESIGN.md), and the units; the reports, the canonical RTL and the
+// lockstep configurations.
 
-var (
-	paramM    = units.IntParam("m", "PMSHR entries (fully associative)", MSHRs, 1, 128)
-	paramS    = units.IntParam("s", "SMSHRs per PMSHR", SMSHRs, 1, 4)
-	paramHmax = units.IntParam("hmax", "log2 of the largest hyper block ratio (3: 256 B)", HyperMax, 0, 4)
-	paramAw   = units.Param{Name: "aw", Doc: "normal-block address bits (byte address / 32)", Default: units.Const(27),
-		Range: func(v units.Values) (int, int) { return v["hmax"] + 1, 58 }}
-	paramAwBase = units.IntParam("aw", "normal-block address bits (byte address / 32)", 27, 1, 58)
-	paramDw     = units.IntParam("dw", "bits of a normal block's data", 8*NormalBlock, 1, 1024)
-	paramTw     = units.IntParam("tw", "hardware thread id bits (Tid)", 7, 1, 16)
-	paramRw     = units.IntParam("rw", "destination register bits (R)", 6, 1, 16)
-	paramOw     = units.IntParam("ow", "offset-in-block bits (O)", 5, 1, 16)
-	paramFw     = units.IntParam("fw", "format bits (F)", 3, 1, 16)
-	paramBase   = units.Param{Name: "base", Doc: "the baseline's search: no cover match (cov_<i> = 0)", Kind: units.Bool}
-)
+func mParam(x *int, d *units.Decl) { d.Int(x, "m", "PMSHR entries (fully associative)", MSHRs, 1, 128) }
+
+func hmaxParam(x *int, d *units.Decl) {
+	d.Int(x, "hmax", "log2 of the largest hyper block ratio (3: 256 B)", HyperMax, 0, 4)
+}
+
+// awParam declares aw, which holds a hyper block's address above its hmax
+// bits.
+func awParam(x *int, d *units.Decl, hmax int) {
+	d.Int(x, "aw", "normal-block address bits (byte address / 32)", 27, hmax+1, 58)
+}
+
+func (b *MatchBlock) params(d *units.Decl) {
+	mParam(&b.M, d)
+	hmaxParam(&b.Hmax, d)
+	awParam(&b.Aw, d, b.Hmax)
+	d.Bool(&b.Base, "base", "the baseline's search: no cover match (cov_<i> = 0)")
+}
+
+// params declares the MSHR file's parameters; the baseline's (Base) has
+// no hyper blocks, so no hmax.
+func (b *MSHRBlock) params(d *units.Decl) {
+	mParam(&b.M, d)
+	d.Int(&b.S, "s", "SMSHRs per PMSHR", SMSHRs, 1, 4)
+	if !b.Base {
+		hmaxParam(&b.Hmax, d)
+	}
+	awParam(&b.Aw, d, b.Hmax)
+	d.Int(&b.Dw, "dw", "bits of a normal block's data", 8*NormalBlock, 1, 1024)
+	d.Int(&b.Tw, "tw", "hardware thread id bits (Tid)", 7, 1, 16)
+	d.Int(&b.Rw, "rw", "destination register bits (R)", 6, 1, 16)
+	d.Int(&b.Ow, "ow", "offset-in-block bits (O)", 5, 1, 16)
+	d.Int(&b.Fw, "fw", "format bits (F)", 3, 1, 16)
+}
+
+// evaluationParams are the vmshr report's parameters: the interconnect.
+type evaluationParams struct {
+	VCs  int
+	Icnt Icnt
+}
+
+func (e *evaluationParams) params(d *units.Decl) {
+	d.Int(&e.VCs, "vcs", "interconnect virtual channels (Table 6.2: 2; 6.5.6: 1)", 2, 1, 2)
+	d.Choice(&e.Icnt, "icnt", "interconnect topology (Table 6.2: a 2-ary 5-fly butterfly; crossbar: one crossbar stage)",
+		IcntNames, int(Butterfly))
+}
 
 var vmshrReports = []*units.Report{
 	{
 		Name: "vmshr", Doc: "the cycle model's evaluation beside thesis Figs. 6.7-6.10: baseline against adaptive granularity",
-		Time: 10 * time.Second, // measured 7 s on 2 cores: both interconnects, 2 and 1 VCs
-		Params: units.Params{
-			{Name: "vcs", Doc: "interconnect virtual channels (Table 6.2: 2; 6.5.6: 1)", Default: units.Const(2), Range: units.Fixed(1, 2)},
-			{Name: "icnt", Doc: "interconnect topology (Table 6.2: a 2-ary 5-fly butterfly; crossbar: one crossbar stage)", Kind: units.Choice, Choices: IcntNames},
-		},
+		Time:   10 * time.Second, // measured 7 s on 2 cores: both interconnects, 2 and 1 VCs
+		Params: units.ParamsOf((*evaluationParams).params),
 		Run: func(v units.Values, progress io.Writer) ([]*table.Table, error) {
-			return evaluationReport(Icnt(v["icnt"]), v["vcs"], progress)
+			e := units.Fill(v, (*evaluationParams).params)
+			return evaluationReport(e.Icnt, e.VCs, progress)
 		},
 	},
 	{
@@ -53,34 +83,14 @@ var vmshrReports = []*units.Report{
 	},
 }
 
-func mshrBlock(v units.Values, base bool) MSHRBlock {
-	return MSHRBlock{M: v["m"], S: v["s"], Hmax: v["hmax"], Aw: v["aw"], Dw: v["dw"],
-		Tw: v["tw"], Rw: v["rw"], Ow: v["ow"], Fw: v["fw"], Base: base}
-}
-
 func vmshrUnits() []*units.Unit {
 	return []*units.Unit{
-		{
-			Name: "vmshr-match", Doc: "PMSHR tag search: hits, hyper-block cover and the primary NOR (thesis chapter 6, Fig. 6.5, Table 6.1)",
-			Params: units.Params{paramM, paramHmax, paramAw, paramBase},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return MatchBlock{M: v["m"], Hmax: v["hmax"], Aw: v["aw"], Base: v["base"] == 1}.Build(name), nil
-			},
-		},
-		{
-			Name: "vmshr-elastic", Doc: "elastic vector MSHR file with deferred reservation (thesis chapter 6, Fig. 6.5(b))",
-			Params: units.Params{paramM, paramS, paramHmax, paramAw, paramDw, paramTw, paramRw, paramOw, paramFw},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return mshrBlock(v, false).Build(name), nil
-			},
-		},
-		{
-			Name: "vmshr-base", Doc: "baseline vector MSHR file of normal blocks (thesis chapter 6, Fig. 6.5(a))",
-			Params: units.Params{paramM, paramS, paramAwBase, paramDw, paramTw, paramRw, paramOw, paramFw},
-			Build: func(v units.Values, name string) (*hdl.Module, error) {
-				return mshrBlock(v, true).Build(name), nil
-			},
-		},
+		units.NewUnit("vmshr-match", "PMSHR tag search: hits, hyper-block cover and the primary NOR (thesis chapter 6, Fig. 6.5, Table 6.1)",
+			(*MatchBlock).params, MatchBlock.Build),
+		units.NewUnit("vmshr-elastic", "elastic vector MSHR file with deferred reservation (thesis chapter 6, Fig. 6.5(b))",
+			(*MSHRBlock).params, MSHRBlock.Build),
+		units.NewUnit("vmshr-base", "baseline vector MSHR file of normal blocks (thesis chapter 6, Fig. 6.5(a))",
+			func(b *MSHRBlock, d *units.Decl) { b.Base = true; b.params(d) }, MSHRBlock.Build),
 	}
 }
 
