@@ -8,85 +8,87 @@ import "github.com/parmem/parmem/units"
 // configurations. The functions before the methods declare the
 // parameters that several blocks share.
 
-func readEntries(x *int, d *units.Decl) {
+func entriesParam(x *int, d *units.Decl) {
 	d.Int(x, "entries", "read queue slots (Table 5.1: 64)", 64, 2, 128)
 }
 
-func bankBits(x *int, d *units.Decl) {
+func bankBitsParam(x *int, d *units.Decl) {
 	d.Int(x, "bankbits", "log2 of the banks (Table 5.1: 16 banks)", 4, 1, 6)
 }
 
-func rowBits(x *int, d *units.Decl) {
+func rowBitsParam(x *int, d *units.Decl) {
 	d.Int(x, "rowbits", "row address bits (Table 5.1: 4096 rows)", 12, 1, 20)
 }
 
-func mlBits(x *int, d *units.Decl) { d.Int(x, "mlbits", "merge length bits (bits(16) = 5)", 5, 1, 8) }
+func mlBitsParam(x *int, d *units.Decl) {
+	d.Int(x, "mlbits", "merge length bits (bits(16) = 5)", 5, 1, 8)
+}
 
-func ageBits(x *int, d *units.Decl) {
+func ageBitsParam(x *int, d *units.Decl) {
 	d.Int(x, "agebits", "Age_MSHR bits, saturating (4.5: 15)", 15, 1, 32)
 }
 
-func blkBits(x *int, d *units.Decl) {
+func blkBitsParam(x *int, d *units.Decl) {
 	d.Int(x, "blkbits", "block address bits (4.5: 24; 25 for 32-bit addresses over 128 B lines)", 24, 1, 40)
 }
 
-func merges(x *int, d *units.Decl, lo, hi int) {
+func mergesParam(x *int, d *units.Decl, lo, hi int) {
 	d.Int(x, "merges", "merges per L2 MSHR entry (Table 5.1: 16)", 16, lo, hi)
 }
 
 func (b *PickBlock) params(d *units.Decl) {
-	readEntries(&b.Entries, d)
-	bankBits(&b.BankBits, d)
-	rowBits(&b.RowBits, d)
-	mlBits(&b.MlBits, d)
-	ageBits(&b.AgeBits, d)
+	entriesParam(&b.Entries, d)
+	bankBitsParam(&b.BankBits, d)
+	rowBitsParam(&b.RowBits, d)
+	mlBitsParam(&b.MlBits, d)
+	ageBitsParam(&b.AgeBits, d)
 	d.Bool(&b.FRFCFSOnly, "frfcfs", "FR-FCFS only, without the score logic (the baseline of dram-cost; pol is ignored)")
 }
 
 func (b *MIBBlock) params(d *units.Decl) {
-	readEntries(&b.Entries, d)
-	blkBits(&b.BlkBits, d)
-	merges(&b.Merges, d, 1, 255)
-	ageBits(&b.AgeBits, d)
+	entriesParam(&b.Entries, d)
+	blkBitsParam(&b.BlkBits, d)
+	mergesParam(&b.Merges, d, 1, 255)
+	ageBitsParam(&b.AgeBits, d)
 }
 
 func (b *L2MIBBlock) params(d *units.Decl) {
 	d.Int(&b.Entries, "entries", "L2 MSHR entries, one MIB entry each (Table 5.1: 64)", 64, 1, 256)
-	merges(&b.Merges, d, 2, 256)
-	ageBits(&b.AgeBits, d)
+	mergesParam(&b.Merges, d, 2, 256)
+	ageBitsParam(&b.AgeBits, d)
 }
 
 func (b *RowTabBlock) params(d *units.Decl) {
-	readEntries(&b.Entries, d)
-	bankBits(&b.BankBits, d)
-	rowBits(&b.RowBits, d)
-	mlBits(&b.MlBits, d)
-	ageBits(&b.AgeBits, d)
+	entriesParam(&b.Entries, d)
+	bankBitsParam(&b.BankBits, d)
+	rowBitsParam(&b.RowBits, d)
+	mlBitsParam(&b.MlBits, d)
+	ageBitsParam(&b.AgeBits, d)
 }
 
 // params declares the scheduler's queues and their write drain, whose
 // watermarks default to Table 5.1's fractions of the write queue.
 func (b *SchedBlock) params(d *units.Decl) {
-	readEntries(&b.Entries, d)
+	entriesParam(&b.Entries, d)
 	d.Int(&b.WEntries, "wentries", "write queue slots (Table 5.1: 128)", 128, 2, 256)
 	d.Int(&b.HiWM, "hiwm", "writes that start a drain (Table 5.1: 96; default 3/4 of wentries)",
 		max(1, b.WEntries*3/4), 1, b.WEntries)
 	d.Int(&b.LoWM, "lowm", "writes that end a drain (Table 5.1: 80; default 5/8 of wentries)",
 		min(b.WEntries*5/8, b.HiWM-1), 0, b.HiWM-1)
-	bankBits(&b.BankBits, d)
-	rowBits(&b.RowBits, d)
-	blkBits(&b.BlkBits, d)
-	merges(&b.Merges, d, 1, 255)
-	ageBits(&b.AgeBits, d)
+	bankBitsParam(&b.BankBits, d)
+	rowBitsParam(&b.RowBits, d)
+	blkBitsParam(&b.BlkBits, d)
+	mergesParam(&b.Merges, d, 1, 255)
+	ageBitsParam(&b.AgeBits, d)
 	d.Choice(&b.Scores, "rowscore", "row scores summed over the queue every cycle, kept in a row-score table (4.5), or none (FR-FCFS: the cost baseline)",
 		RowScoreNames, int(SummedScores))
 }
 
 func (b *CmdQBlock) params(d *units.Decl) {
-	bankBits(&b.BankBits, d)
+	bankBitsParam(&b.BankBits, d)
 	d.Int(&b.BGBits, "bgbits", "log2 of the bank groups (Table 5.1: 4 groups)", 2, 0, b.BankBits)
 	d.Int(&b.Depth, "depth", "requests per bank command queue", 4, 2, 16)
-	rowBits(&b.RowBits, d)
+	rowBitsParam(&b.RowBits, d)
 	d.Int(&b.TagBits, "tagbits", "request tag bits", 8, 1, 16)
 	b.T.params(d)
 }

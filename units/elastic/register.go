@@ -17,22 +17,22 @@ import (
 
 func log2(x int) int { return bits.Len(uint(x - 1)) }
 
-// simdLanes declares lanes, the SIMD width.
-func simdLanes(x *int, d *units.Decl) { d.Int(x, "lanes", "SIMD lanes (simd_width)", 8, 1, 32) }
+// lanesParam declares lanes, the SIMD width.
+func lanesParam(x *int, d *units.Decl) { d.Int(x, "lanes", "SIMD lanes (simd_width)", 8, 1, 32) }
 
-// warpSize declares warp, the threads of a warp.
-func warpSize(x *int, d *units.Decl) { d.Pow2(x, "warp", "threads per warp (warp_size)", 32, 2, 64) }
+// warpParam declares warp, the threads of a warp.
+func warpParam(x *int, d *units.Decl) { d.Pow2(x, "warp", "threads per warp (warp_size)", 32, 2, 64) }
 
-// historyCache declares the history cache's sets, ways and PC bits
+// historyCacheParams declares the history cache's sets, ways and PC bits
 // (Table 5.3).
-func historyCache(sets, ways, pcw *int, d *units.Decl) {
+func historyCacheParams(sets, ways, pcw *int, d *units.Decl) {
 	d.Pow2(sets, "sets", "history cache sets", 256, 1, 1024)
 	d.Int(ways, "ways", "history cache ways", 2, 1, 4)
 	d.Int(pcw, "pcw", "PC bits (Table 5.3 assumes 14)", 14, log2(*sets)+1, 32)
 }
 
 func (b *BankConflict) params(d *units.Decl) {
-	simdLanes(&b.Lanes, d)
+	lanesParam(&b.Lanes, d)
 	d.Pow2(&b.Banks, "banks", "shared-memory banks", 8, 1, 64)
 	d.Int(&b.Aw, "aw", "word address bits", 12, max(1, log2(b.Banks)), 32)
 	d.Int(&b.Ports, "ports", "ports per bank (Eq. 5.3's #shared_memory_ports)", 1, 1, 4)
@@ -40,21 +40,21 @@ func (b *BankConflict) params(d *units.Decl) {
 }
 
 func (c *HistoryCacheBlock) params(d *units.Decl) {
-	historyCache(&c.Sets, &c.Ways, &c.Pcw, d)
-	warpSize(&c.Warp, d)
+	historyCacheParams(&c.Sets, &c.Ways, &c.Pcw, d)
+	warpParam(&c.Warp, d)
 }
 
 func (w *WarpMaskBlock) params(d *units.Decl) {
 	d.Int(&w.Warps, "warps", "warp contexts per core", 32, 1, 64)
-	warpSize(&w.Warp, d)
+	warpParam(&w.Warp, d)
 	d.Pow2(&w.Lanes, "lanes", "SIMD lanes (simd_width)", 8, 1, w.Warp)
-	historyCache(&w.Sets, &w.Ways, &w.Pcw, d)
+	historyCacheParams(&w.Sets, &w.Ways, &w.Pcw, d)
 }
 
 // params declares the back end's parameters; the baseline (Base) has no
 // PREMEM and NONMEM queues.
 func (p *Pipe) params(d *units.Decl) {
-	simdLanes(&p.Lanes, d)
+	lanesParam(&p.Lanes, d)
 	d.Int(&p.W, "w", "bits per lane's word", 32, 1, 64)
 	d.Int(&p.MStages, "mstages", "memory stages M (Eq. 5.4)", 4, 1, 8)
 	if !p.Base {

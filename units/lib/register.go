@@ -10,14 +10,14 @@ import (
 	"github.com/parmem/parmem/units"
 )
 
-// inputs declares n, the inputs (requesters, entries) of a selector or
+// nParam declares n, the inputs (requesters, entries) of a selector or
 // encoder.
-func inputs(n *int, d *units.Decl, def, lo int) {
+func nParam(n *int, d *units.Decl, def, lo int) {
 	d.Int(n, "n", "inputs (requesters, entries)", def, lo, 64)
 }
 
-// width declares w, the bits of a key, score or count.
-func width(w *int, d *units.Decl, def int) {
+// wParam declares w, the bits of a key, score or count.
+func wParam(w *int, d *units.Decl, def int) {
 	d.Int(w, "w", "bits of a key, score or count", def, 1, 64)
 }
 
@@ -34,13 +34,13 @@ func libUnits() []*units.Unit {
 			d.Bool(&p.MSB, "msb", "the highest set bit wins")
 		}, lib.Prio.Build),
 		units.NewUnit("lib-rrarb", "round-robin arbiter: the first requester at or after a pointer that moves past each grant",
-			func(a *lib.RRArb, d *units.Decl) { inputs(&a.N, d, 4, 2) }, lib.RRArb.Build),
+			func(a *lib.RRArb, d *units.Decl) { nParam(&a.N, d, 4, 2) }, lib.RRArb.Build),
 		units.NewUnit("lib-age", "oldest-first selection over entries by an age matrix of touch order",
-			func(a *lib.AgeUnit, d *units.Decl) { inputs(&a.N, d, 8, 1) }, lib.AgeUnit.Build),
+			func(a *lib.AgeUnit, d *units.Decl) { nParam(&a.N, d, 8, 1) }, lib.AgeUnit.Build),
 		units.NewUnit("lib-argmax", "the largest score among valid entries, ties to the lower index",
-			func(a *lib.ArgmaxUnit, d *units.Decl) { inputs(&a.N, d, 8, 1); width(&a.W, d, 8) }, lib.ArgmaxUnit.Build),
+			func(a *lib.ArgmaxUnit, d *units.Decl) { nParam(&a.N, d, 8, 1); wParam(&a.W, d, 8) }, lib.ArgmaxUnit.Build),
 		units.NewUnit("lib-cam", "content-addressable memory: valid keys matched in parallel, written and cleared by index",
-			func(c *lib.CAM, d *units.Decl) { inputs(&c.N, d, 8, 1); width(&c.W, d, 8) }, lib.CAM.Build),
+			func(c *lib.CAM, d *units.Decl) { nParam(&c.N, d, 8, 1); wParam(&c.W, d, 8) }, lib.CAM.Build),
 		units.NewUnit("lib-lru", "true LRU replacement state of one set (an age matrix over the ways)",
 			func(l *lib.LRU, d *units.Decl) { d.Int(&l.Ways, "ways", "ways of the set", 4, 2, 8) }, lib.LRU.Build),
 		units.NewUnit("lib-plru", "tree pseudo-LRU replacement state of one set",
@@ -48,13 +48,13 @@ func libUnits() []*units.Unit {
 		units.NewUnit("lib-popcount", "population count: the number of set bits",
 			func(p *lib.PopCountUnit, d *units.Decl) { d.Int(&p.N, "n", "input bits", 8, 1, 256) }, lib.PopCountUnit.Build),
 		units.NewUnit("lib-encode", "one-hot to binary",
-			func(e *lib.Encode, d *units.Decl) { inputs(&e.N, d, 8, 1) }, lib.Encode.Build),
+			func(e *lib.Encode, d *units.Decl) { nParam(&e.N, d, 8, 1) }, lib.Encode.Build),
 		units.NewUnit("lib-decode", "binary to one-hot",
-			func(e *lib.Decode, d *units.Decl) { inputs(&e.N, d, 8, 1) }, lib.Decode.Build),
+			func(e *lib.Decode, d *units.Decl) { nParam(&e.N, d, 8, 1) }, lib.Decode.Build),
 		units.NewUnit("lib-satcnt", "saturating up/down counter",
-			func(c *lib.SatCounterUnit, d *units.Decl) { width(&c.W, d, 2) }, lib.SatCounterUnit.Build),
+			func(c *lib.SatCounterUnit, d *units.Decl) { wParam(&c.W, d, 2) }, lib.SatCounterUnit.Build),
 		units.NewUnit("lib-downcnt", "loadable down counter that stops at zero",
-			func(c *lib.DownCounterUnit, d *units.Decl) { width(&c.W, d, 4) }, lib.DownCounterUnit.Build),
+			func(c *lib.DownCounterUnit, d *units.Decl) { wParam(&c.W, d, 4) }, lib.DownCounterUnit.Build),
 	}
 }
 
