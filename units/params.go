@@ -451,7 +451,7 @@ type Decl struct {
 type decl struct {
 	Param
 	def, lo, hi int
-	field       reflect.Value
+	ptr         any // the field's address, as declared
 }
 
 // Int declares an Int parameter filling the integer field *field.
@@ -485,15 +485,19 @@ func (d *Decl) add(field any, p Param, def, lo, hi int) {
 		panic(fmt.Sprintf("units: parameter -%s: the field is %T, not a pointer to a field", p.Name, field))
 	}
 	f = f.Elem()
-	if (f.Kind() == reflect.Bool) != (p.Kind == Bool) || !(f.Kind() == reflect.Bool || f.CanInt() || f.CanUint()) {
+	fits := f.Kind() == reflect.Bool
+	if p.Kind != Bool {
+		fits = f.CanInt() || f.CanUint()
+	}
+	if !fits {
 		panic(fmt.Sprintf("units: parameter -%s: the %s parameter does not fill a %s field", p.Name, p.Kind, f.Type()))
 	}
 	for _, e := range d.decls {
-		if e.field.Addr() == f.Addr() {
+		if e.ptr == field {
 			panic(fmt.Sprintf("units: parameters -%s and -%s fill one field", e.Name, p.Name))
 		}
 	}
-	d.decls = append(d.decls, decl{p, def, lo, hi, f})
+	d.decls = append(d.decls, decl{p, def, lo, hi, field})
 	if x, ok := d.v[p.Name]; ok {
 		switch {
 		case f.Kind() == reflect.Bool:
@@ -531,7 +535,7 @@ func ParamsOf[P any](declare func(*P, *Decl)) Params {
 		switch p.Kind {
 		case Int, Pow2:
 			p.Default = func(v Values) int { return at(v).def }
-			p.Range = func(v Values) (int, int) { e := at(v); return e.lo, e.hi }
+			p.Range = func(v Values) (int, int) { a := at(v); return a.lo, a.hi }
 		case Choice:
 			p.Default = func(v Values) int { return at(v).def }
 		}
