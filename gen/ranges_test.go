@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"testing"
 
 	"github.com/parmem/parmem/units"
@@ -68,4 +69,26 @@ func TestEveryUnitRefusesValuesOutOfItsRanges(t *testing.T) {
 	}
 	t.Logf("%d units, %d values out of range refused", len(reg.UnitNames()), checked)
 	require.Greater(t, checked, 100)
+}
+
+// Every unit builds from its parameter struct, which the registry fills
+// from the resolved values by the names the struct declares (units.Fill):
+// a declared value its Build is not given panics, where a lookup by name
+// would read 0, so no unit reads a value by a name it does not declare.
+func TestEveryUnitBuildsFromItsDeclaredParameters(t *testing.T) {
+	checked := 0
+	for _, name := range reg.UnitNames() {
+		u, err := reg.Unit(name)
+		require.NoError(t, err)
+		defaults, err := u.Resolve(units.Values{})
+		require.NoError(t, err, name)
+		for _, p := range u.Params {
+			v := maps.Clone(defaults)
+			delete(v, p.Name)
+			require.PanicsWithValue(t, fmt.Sprintf("units: Fill: no value for -%s (values %v)", p.Name, v),
+				func() { _, _ = u.Build(v, "top") }, "%s without -%s", name, p.Name)
+			checked++
+		}
+	}
+	t.Logf("%d units, %d parameters filled by name", len(reg.UnitNames()), checked)
 }
