@@ -433,6 +433,33 @@ func TestSharedSubModules(t *testing.T) {
 
 // TestConnectRecord: a sub-module's port records connect and read an
 // instance in one call each, creating no signals for the inputs.
+func TestVectorFields(t *testing.T) {
+	type lanes struct {
+		Valid *Signal
+		Addr  []*Signal
+	}
+	m := NewModule("v")
+	in := lanes{Valid: m.InputFields("")("valid", 1), Addr: m.InputFields("").Vec("addr", 3, 4)}
+	out := lanes{Valid: m.OutputFields("q")("valid", 1), Addr: m.OutputFields("q").Vec("addr", 3, 4)}
+	DriveRecord(out, in)
+	require.Equal(t, []string{"valid", "addr_0", "addr_1", "addr_2"}, names(Signals(in)), "<field>_<i> without a prefix")
+	require.Equal(t, []string{"q_valid", "q_addr_0", "q_addr_1", "q_addr_2"}, names(Signals(out)), "<prefix>_<field>_<i>")
+	d, err := Elaborate(m)
+	require.NoError(t, err)
+	s := NewSim(d)
+	require.NoError(t, s.SetU("addr_2", 9))
+	got, _ := s.GetU("q_addr_2")
+	require.Equal(t, uint64(9), got)
+}
+
+func names(sigs []*Signal) []string {
+	var out []string
+	for _, s := range sigs {
+		out = append(out, s.Name())
+	}
+	return out
+}
+
 func TestConnectRecord(t *testing.T) {
 	type pair struct{ A, B *Signal }
 	sub := NewModule("swap")

@@ -35,6 +35,17 @@ import (
 // maker's prefix and lane) of the given width.
 type Fields func(name string, width int) *Signal
 
+// Vec makes a vector field: n signals of one width, the lanes of one
+// port or register, named as the lanes of a record are:
+// <prefix>_<name>_<i> (<name>_<i> without a prefix), for i from 0.
+func (f Fields) Vec(name string, n, width int) []*Signal {
+	v := make([]*Signal, n)
+	for i := range v {
+		v[i] = f(fmt.Sprintf("%s_%d", name, i), width)
+	}
+	return v
+}
+
 // fieldName joins a prefix, a field name and an optional lane index.
 func fieldName(prefix, field string, lane []int) string {
 	parts := make([]string, 0, 3)
