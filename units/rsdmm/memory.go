@@ -21,6 +21,8 @@ import (
 //	resp_valid, resp_rdata_<i>[dw-1:0]                  one per read warp, in order
 //	cong_valid, cong[CB-1:0]                            once per super warp
 //
+// MemoryPorts are these ports as a record.
+//
 // Its stations, each a set of registers:
 //
 //	collect  the super warp being gathered, its addresses already shifted
@@ -53,14 +55,54 @@ func (p MemoryBlock) rsu() RSUBlock {
 	return RSUBlock{LW: p.LW, AB: p.AB, Lanes: 1 << p.LW, Hash: p.Shift == HashShift, Seed: p.Seed}
 }
 
-// lane is one thread's request: in the collect and issue stations, its
-// enable (mask), its shifted address and the data it writes.
-type lane struct {
+// MemoryPorts are rsdmm's ports (contract rsdmm), lanes i < w.
+type MemoryPorts struct {
+	// Cfg writes r_j (or an H3 key) into the RSU (section V) while the
+	// memory is idle: cfg_valid, cfg_ready, cfg_idx, cfg_val.
+	Cfg MemoryCfg
+	// Req is one warp's request: req_valid, req_ready, req_write and each
+	// thread's req_mask_<i>, req_addr_<i>, req_wdata_<i> (Figure 1 (A)).
+	Req MemoryReq
+	// Resp is one read warp's data, in order: resp_valid, resp_rdata_<i>.
+	Resp MemoryResp
+	// Cong is a super warp's congestion c (section IV), once per super
+	// warp: cong_valid, cong.
+	Cong MemoryCong
+}
+
+// MemoryCfg is the configuration port: a write of Val at Idx, taken when
+// Valid and Ready.
+type MemoryCfg struct {
+	Valid, Ready, Idx, Val *hdl.Signal
+}
+
+// MemoryReq is the request port: a warp, taken when Valid and Ready, that
+// writes (Write) or reads.
+type MemoryReq struct {
+	Valid, Ready, Write *hdl.Signal
+	Lanes               []MemoryLane
+}
+
+// MemoryResp is the response port: Rdata[i] is thread i's word.
+type MemoryResp struct {
+	Valid *hdl.Signal
+	Rdata []*hdl.Signal
+}
+
+// MemoryCong is the congestion port.
+type MemoryCong struct {
+	Valid, Cong *hdl.Signal
+}
+
+// MemoryLane is one thread's request: at the port, and in the collect and
+// issue stations, its enable (mask), its address (shifted in the
+// stations) and the data it writes.
+type MemoryLane struct {
 	Mask, Addr, Wdata *hdl.Signal
 }
 
-func (p MemoryBlock) lane(f hdl.Fields) lane {
-	return lane{Mask: f("mask", 1), Addr: f("addr", p.AB), Wdata: f("wdata", p.DW)}
+func (p MemoryBlock) lane(f hdl.Fields) MemoryLane {
+	return MemoryLane{Mask: f("mask", 1), Addr: f("addr", p.AB), Wdata: f("wdata", p.DW)}
 }
 
 // bankCmd is what one bank does in one stage: access cell Row (En),
@@ -106,14 +148,21 @@ func (p MemoryBlock) stage(mk func(prefix string, lane ...int) hdl.Fields, prefi
 // that issue one per cycle, the MMU pipeline carries a stage to the
 // banks, and emit answers one warp per cycle.
 func (p MemoryBlock) Build(name string) *hdl.Module {
+	m, _ := p.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the module called name (as Build) and returns it with
+// its ports.
+func (p MemoryBlock) WithPorts(name string) (*hdl.Module, MemoryPorts) {
 	b := &memoryBuild{p: p, m: hdl.NewModule(name), w: 1 << p.LW, n: p.N()}
-	in := b.ports()
-	shifted := b.shift(name, in)
-	b.collect(in, shifted)
+	b.ports()
+	shifted := b.shift(name)
+	b.collect(shifted)
 	s0 := b.issue(name)
 	at := b.mmu(s0)
 	b.respond(at, b.bankArray(at))
-	return b.m
+	return b.m, b.io
 }
 
 // memoryBuild is the memory under construction: the signals its parts
@@ -122,17 +171,17 @@ type memoryBuild struct {
 	p    MemoryBlock
 	m    *hdl.Module
 	w, n int
+	io   MemoryPorts // made by the parts as they use them
 
-	// The configuration port and the occupancy cfg_ready waits on.
-	cfgIdx, cfgVal, cfgTake *hdl.Signal
-	collected               *hdl.Signal // collect's warps
-	issueState              *hdl.FSM    // issue: Idle, or a super warp's Window
-	busy                    *hdl.Signal // issue's window running
-	inFlight                *hdl.Signal // a stage in the MMU, ret or emit (driven by respond)
-	reqValid, reqWrite      *hdl.Signal
+	// A configuration write taken, and the occupancy cfg_ready waits on.
+	cfgTake    *hdl.Signal
+	collected  *hdl.Signal // collect's warps
+	issueState *hdl.FSM    // issue: Idle, or a super warp's Window
+	busy       *hdl.Signal // issue's window running
+	inFlight   *hdl.Signal // a stage in the MMU, ret or emit (driven by respond)
 
 	// collect -> issue: the collected super warp and its move to issue.
-	col       []lane
+	col       []MemoryLane
 	colWrite  *hdl.Signal
 	issueFree *hdl.Signal // issue's window ends (driven by issue)
 	transfer  *hdl.Signal
@@ -142,16 +191,14 @@ type memoryBuild struct {
 
 // ports declares the inputs and cfg_ready: a configuration write is taken
 // while nothing is collected, issued or in flight.
-func (b *memoryBuild) ports() []lane {
-	p, m := b.p, b.m
+func (b *memoryBuild) ports() {
+	p, m, cfg, req := b.p, b.m, &b.io.Cfg, &b.io.Req
 	f := m.InputFields("cfg")
-	cfgValid := f("valid", 1)
-	b.cfgIdx, b.cfgVal = f("idx", p.rsu().idxWidth()), f("val", p.LW)
+	cfg.Valid, cfg.Idx, cfg.Val = f("valid", 1), f("idx", p.rsu().idxWidth()), f("val", p.LW)
 	f = m.InputFields("req")
-	b.reqValid, b.reqWrite = f("valid", 1), f("write", 1)
-	var in []lane
+	req.Valid, req.Write = f("valid", 1), f("write", 1)
 	for i := range b.w {
-		in = append(in, p.lane(m.InputFields("req", i)))
+		req.Lanes = append(req.Lanes, p.lane(m.InputFields("req", i)))
 	}
 
 	// Every station's occupancy, for cfg_ready: declared here, driven below.
@@ -160,29 +207,27 @@ func (b *memoryBuild) ports() []lane {
 	b.busy = b.issueState.Is("Window")
 	b.inFlight = m.Wire("in_flight", 1)
 	cfgReady := b.collected.EqConst(0).And(b.busy.Not()).And(b.inFlight.Not())
-	m.Output("cfg_ready", 1).Drive(cfgReady)
-	b.cfgTake = cfgValid.And(cfgReady)
-	return in
+	cfg.Ready = m.OutputFields("cfg")("ready", 1)
+	cfg.Ready.Drive(cfgReady)
+	b.cfgTake = cfg.Valid.And(cfgReady)
 }
 
 // shift is the RSU (section V): each warp's addresses are shifted as they
 // arrive; a configuration write changes r_j from the next cycle.
-func (b *memoryBuild) shift(name string, in []lane) []*hdl.Signal {
-	shifted := make([]*hdl.Signal, b.w)
-	for i, l := range in {
-		shifted[i] = l.Addr
+func (b *memoryBuild) shift(name string) []*hdl.Signal {
+	addr := make([]*hdl.Signal, b.w)
+	for i, l := range b.io.Req.Lanes {
+		addr[i] = l.Addr
 	}
-	if b.p.Shift != NoShift {
-		rsu := b.m.Instance("rsu", b.p.rsu().Build(name+"_rsu"))
-		rsu.Connect("tbl_we", b.cfgTake)
-		rsu.Connect("tbl_idx", b.cfgIdx)
-		rsu.Connect("tbl_val", b.cfgVal)
-		for i, l := range in {
-			rsu.Connect(fmt.Sprintf("addr_%d", i), l.Addr)
-			shifted[i] = rsu.Out(fmt.Sprintf("saddr_%d", i))
-		}
+	if b.p.Shift == NoShift {
+		return addr
 	}
-	return shifted
+	sub, ports := b.p.rsu().WithPorts(name + "_rsu")
+	rsu := b.m.Instance("rsu", sub)
+	cfg := b.io.Cfg
+	hdl.ConnectRecord(rsu, ports.Tbl, RSUWrite{We: b.cfgTake, Idx: cfg.Idx, Val: cfg.Val})
+	hdl.ConnectRecord(rsu, ports.Addr, addr)
+	return hdl.OutRecord(rsu, ports.SAddr)
 }
 
 // collect: warp q of the super warp lands in slots q*w .. q*w+w-1, after
@@ -190,16 +235,17 @@ func (b *memoryBuild) shift(name string, in []lane) []*hdl.Signal {
 // warp's. A full station moves to issue when issue's window ends, and
 // takes a new warp (its warp 0) in the same cycle, or is empty after it.
 // A configuration write goes first.
-func (b *memoryBuild) collect(in []lane, shifted []*hdl.Signal) {
-	p, m, collected := b.p, b.m, b.collected
+func (b *memoryBuild) collect(shifted []*hdl.Signal) {
+	p, m, collected, req := b.p, b.m, b.collected, &b.io.Req
 	b.issueFree = m.Wire("issue_free", 1)
 	full := collected.EqConst(uint64(p.S))
 	b.transfer = full.And(b.issueFree).Named("transfer")
 	reqReady := full.Not().Or(b.transfer).And(b.cfgTake.Not())
-	m.Output("req_ready", 1).Drive(reqReady)
-	take := b.reqValid.And(reqReady)
+	req.Ready = m.OutputFields("req")("ready", 1)
+	req.Ready.Drive(reqReady)
+	take := req.Valid.And(reqReady)
 	slot := hdl.Mux(full, m.ConstU(collected.Width(), 0), collected) // the arriving warp's place
-	b.col = make([]lane, b.n)
+	b.col = make([]MemoryLane, b.n)
 	for i := range b.n {
 		b.col[i] = p.lane(m.RegFields("col", i))
 	}
@@ -207,11 +253,12 @@ func (b *memoryBuild) collect(in []lane, shifted []*hdl.Signal) {
 	slotIs := lib.NewDecoder(slot)
 	m.If(take, func() {
 		collected.Set(slot.Add(m.ConstU(collected.Width(), 1)))
-		m.If(slotIs.Is(0), func() { b.colWrite.Set(b.reqWrite) })
+		m.If(slotIs.Is(0), func() { b.colWrite.Set(req.Write) })
 		for q := range p.S {
 			m.If(slotIs.Is(q), func() {
 				for k := range b.w {
-					hdl.SetRecord(b.col[q*b.w+k], lane{Mask: in[k].Mask, Addr: shifted[k], Wdata: in[k].Wdata})
+					in := req.Lanes[k]
+					hdl.SetRecord(b.col[q*b.w+k], MemoryLane{Mask: in.Mask, Addr: shifted[k], Wdata: in.Wdata})
 				}
 			})
 		}
@@ -225,22 +272,22 @@ func (b *memoryBuild) collect(in []lane, shifted []*hdl.Signal) {
 // leaves for the MMU.
 func (b *memoryBuild) issue(name string) mmuStage {
 	p, m, n, busy, st := b.p, b.m, b.n, b.busy, b.issueState
-	iss := make([]lane, n)
+	iss := make([]MemoryLane, n)
 	for i := range n {
 		iss[i] = p.lane(m.RegFields("iss", i))
 	}
 	issWrite := m.Reg("iss_write", 1)
 	rb := p.AB - p.LW
-	rpu := m.Instance("rpu", RPUBlock{LW: p.LW, S: p.S, RB: rb, AllPairs: p.AllPairs}.Build(name+"_rpu"))
+	sub, ports := RPUBlock{LW: p.LW, S: p.S, RB: rb, AllPairs: p.AllPairs}.WithPorts(name + "_rpu")
+	rpu := m.Instance("rpu", sub)
 	banks, rows, stages, leads := make([]*hdl.Signal, n), make([]*hdl.Signal, n), make([]*hdl.Signal, n), make([]*hdl.Signal, n)
 	for i, r := range iss {
 		banks[i], rows[i] = r.Addr.Slice(p.LW-1, 0), r.Addr.Slice(p.AB-1, p.LW)
-		rpu.Connect(fmt.Sprintf("valid_%d", i), r.Mask)
-		rpu.Connect(fmt.Sprintf("bank_%d", i), banks[i])
-		rpu.Connect(fmt.Sprintf("row_%d", i), rows[i])
-		stages[i], leads[i] = rpu.Out(fmt.Sprintf("stage_%d", i)), rpu.Out(fmt.Sprintf("lead_%d", i))
+		hdl.ConnectRecord(rpu, ports.In[i], RPURequest{Valid: r.Mask, Bank: banks[i], Row: rows[i]})
+		o := hdl.OutRecord(rpu, ports.Out[i])
+		stages[i], leads[i] = o.Stage, o.Lead
 	}
-	cong := rpu.Out("cong")
+	cong := hdl.OutRecord(rpu, ports.Cong)
 	cw := cong.Width()
 	one := m.ConstU(cw, 1)
 	stagesC := hdl.Mux(cong.EqConst(0), one, cong).Named("stages") // c'
@@ -269,8 +316,11 @@ func (b *memoryBuild) issue(name string) mmuStage {
 	})
 	issuing := busy.And(t.Ge(wait)).Named("issuing")
 	k := t.Sub(wait).Trunc(stages[0].Width()).Named("k") // the stage issued: k < c' <= N
-	m.Output("cong_valid", 1).Drive(busy.And(t.EqConst(0)))
-	m.Output("cong", cw).Drive(cong)
+	f := m.OutputFields("")
+	b.io.Cong.Valid = f("cong_valid", 1)
+	b.io.Cong.Valid.Drive(busy.And(t.EqConst(0)))
+	b.io.Cong.Cong = f("cong", cw)
+	b.io.Cong.Cong.Drive(cong)
 
 	// Stage k: request i is served when its stage is k; bank b's command
 	// comes from its leader (the highest thread of its address, whose
@@ -343,15 +393,13 @@ func (b *memoryBuild) respond(at mmuStage, rdata []*hdl.Signal) {
 	emitting := left.EqConst(0).Not()
 	done := retRead.And(retLast)
 	b.pending = append(b.pending, emitting)
-	emit, got := make([]*hdl.Signal, n), make([]*hdl.Signal, n)
-	for i := range n {
-		emit[i] = m.Reg(fmt.Sprintf("emit_%d", i), p.DW)
-	}
+	emit, got := m.RegFields("").Vec("emit", n, p.DW), make([]*hdl.Signal, n)
 	zero := m.ConstU(p.DW, 0)
 	for i, h := range at.Hits {
-		rh := hit{Hit: m.Reg(fmt.Sprintf("ret_hit_%d", i), 1), Bank: m.Reg(fmt.Sprintf("ret_bank_%d", i), p.LW)}
+		f := m.RegFields("ret", i)
+		rh := hit{Hit: f("hit", 1), Bank: f("bank", p.LW)}
 		hdl.DriveRecord(rh, h)
-		capt := m.Reg(fmt.Sprintf("capture_%d", i), p.DW)
+		capt := m.RegFields("", i)("capture", p.DW)
 		// Request i's data with this stage's: capture's next value, and
 		// emit's after the last stage.
 		got[i] = hdl.Mux(rh.Hit, hdl.Select(rh.Bank, rdata...), hdl.Mux(retFirst, zero, capt))
@@ -373,8 +421,7 @@ func (b *memoryBuild) respond(at mmuStage, rdata []*hdl.Signal) {
 		}
 	})
 	b.inFlight.Drive(lib.Bus(b.pending).RedOr())
-	m.Output("resp_valid", 1).Drive(emitting)
-	for i := range w {
-		m.Output(fmt.Sprintf("resp_rdata_%d", i), p.DW).Drive(emit[i])
-	}
+	f := m.OutputFields("resp")
+	b.io.Resp = MemoryResp{Valid: f("valid", 1), Rdata: f.Vec("rdata", w, p.DW)}
+	hdl.DriveRecord(b.io.Resp, MemoryResp{Valid: emitting, Rdata: emit[:w]})
 }

@@ -1,7 +1,6 @@
 package rsdmm
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/parmem/parmem/hdl"
@@ -18,6 +17,8 @@ import (
 //	in valid_<i>, bank_<i>[lw-1:0], row_<i>[rb-1:0] for i < N
 //	out stage_<i>[XB(N)-1:0], lead_<i>; out load_<b>[CB-1:0] for b < w, cong[CB-1:0]
 //
+// RPUPorts are these ports as a record.
+//
 // By default a sorting network: Batcher's odd-even merge sort of (valid,
 // bank, row, index), a scan numbering the distinct rows within each bank,
 // and a second network keyed by index returning each stage. AllPairs
@@ -27,9 +28,29 @@ type RPUBlock struct {
 	AllPairs  bool
 }
 
-// rpuPorts are the unit's inputs, one per request.
-type rpuPorts struct {
-	Valid, Bank, Row []*hdl.Signal
+// RPUPorts are rsdmm-rpu's ports (contract rsdmm-rpu), requests i < N
+// and banks b < w.
+type RPUPorts struct {
+	// In is request i of the super warp: valid_<i>, bank_<i>, row_<i>.
+	In []RPURequest
+	// Out is request i's stage and whether it leads its address (goes to
+	// the bank for every request of it): stage_<i>, lead_<i> (section IV).
+	Out []RPUStage
+	// Load is bank b's load, the distinct rows asked of it (load_<b>).
+	Load []*hdl.Signal
+	// Cong is the congestion, the largest load: the stages c (cong).
+	Cong *hdl.Signal
+}
+
+// RPURequest is one request: its enable, bank and row.
+type RPURequest struct {
+	Valid, Bank, Row *hdl.Signal
+}
+
+// RPUStage is one request's packing: its pipeline stage and whether it
+// leads.
+type RPUStage struct {
+	Stage, Lead *hdl.Signal
 }
 
 // N is the requests of a super warp.
@@ -37,46 +58,60 @@ func (c RPUBlock) N() int { return c.S << c.LW }
 
 // Build makes the module called name.
 func (c RPUBlock) Build(name string) *hdl.Module {
+	m, _ := c.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the module called name and returns it with its ports.
+func (c RPUBlock) WithPorts(name string) (*hdl.Module, RPUPorts) {
 	m := hdl.NewModule(name)
 	n, w := c.N(), 1<<c.LW
 	sw, cw := lib.IndexWidth(n), lib.CountWidth(n) // XB(N), CB
-	var p rpuPorts
+	var p RPUPorts
 	for i := range n {
-		p.Valid = append(p.Valid, m.Input(fmt.Sprintf("valid_%d", i), 1))
-		p.Bank = append(p.Bank, m.Input(fmt.Sprintf("bank_%d", i), c.LW))
-		p.Row = append(p.Row, m.Input(fmt.Sprintf("row_%d", i), c.RB))
+		p.In = append(p.In, c.request(m.InputFields("", i)))
 	}
 	var stage, lead, load []*hdl.Signal
 	if c.AllPairs {
-		stage, lead, load = allPairs(p, w, sw)
+		stage, lead, load = allPairs(p.In, w, sw)
 	} else {
-		stage, lead, load = sorted(p, w, sw, cw)
+		stage, lead, load = sorted(p.In, w, sw, cw)
 	}
 	for i := range n {
-		m.Output(fmt.Sprintf("stage_%d", i), sw).Drive(stage[i])
-		m.Output(fmt.Sprintf("lead_%d", i), 1).Drive(lead[i])
+		f := m.OutputFields("", i)
+		o := RPUStage{Stage: f("stage", sw), Lead: f("lead", 1)}
+		hdl.DriveRecord(o, RPUStage{Stage: stage[i], Lead: lead[i]})
+		p.Out = append(p.Out, o)
 	}
 	cong := m.ConstU(cw, 0)
 	for b := range w {
-		m.Output(fmt.Sprintf("load_%d", b), cw).Drive(load[b])
+		l := m.OutputFields("", b)("load", cw)
+		l.Drive(load[b])
+		p.Load = append(p.Load, l)
 		cong = hdl.Mux(load[b].Gt(cong), load[b], cong)
 	}
-	m.Output("cong", cw).Drive(cong)
-	return m
+	p.Cong = m.Output("cong", cw)
+	p.Cong.Drive(cong)
+	return m, p
+}
+
+// request makes an RPURequest's fields with f.
+func (c RPUBlock) request(f hdl.Fields) RPURequest {
+	return RPURequest{Valid: f("valid", 1), Bank: f("bank", c.LW), Row: f("row", c.RB)}
 }
 
 // allPairs compares every pair: i leads when no valid higher request has
 // its address; its stage counts the leaders of its bank with a lower row;
 // a bank's load counts its leaders.
-func allPairs(p rpuPorts, w, sw int) (stage, lead, load []*hdl.Signal) {
-	n := len(p.Valid)
-	sameBank := func(i, j int) *hdl.Signal { return p.Bank[i].Eq(p.Bank[j]) }
+func allPairs(in []RPURequest, w, sw int) (stage, lead, load []*hdl.Signal) {
+	n := len(in)
+	sameBank := func(i, j int) *hdl.Signal { return in[i].Bank.Eq(in[j].Bank) }
 	for i := range n {
 		var later []*hdl.Signal
 		for j := i + 1; j < n; j++ {
-			later = append(later, p.Valid[j].And(sameBank(i, j)).And(p.Row[i].Eq(p.Row[j])))
+			later = append(later, in[j].Valid.And(sameBank(i, j)).And(in[i].Row.Eq(in[j].Row)))
 		}
-		l := p.Valid[i]
+		l := in[i].Valid
 		if len(later) > 0 {
 			l = l.And(lib.Bus(later).RedOr().Not())
 		}
@@ -85,14 +120,14 @@ func allPairs(p rpuPorts, w, sw int) (stage, lead, load []*hdl.Signal) {
 	for i := range n {
 		below := make([]*hdl.Signal, n)
 		for j := range n {
-			below[j] = lead[j].And(sameBank(i, j)).And(p.Row[j].Lt(p.Row[i]))
+			below[j] = lead[j].And(sameBank(i, j)).And(in[j].Row.Lt(in[i].Row))
 		}
-		stage = append(stage, lib.PopCount(lib.Bus(below)).Trunc(sw).And(p.Valid[i].Repl(sw))) // at most N-1
+		stage = append(stage, lib.PopCount(lib.Bus(below)).Trunc(sw).And(in[i].Valid.Repl(sw))) // at most N-1
 	}
 	for b := range w {
 		mine := make([]*hdl.Signal, n)
 		for j := range n {
-			mine[j] = lead[j].And(p.Bank[j].EqConst(uint64(b)))
+			mine[j] = lead[j].And(in[j].Bank.EqConst(uint64(b)))
 		}
 		load = append(load, lib.PopCount(lib.Bus(mine)))
 	}
@@ -104,16 +139,16 @@ func allPairs(p rpuPorts, w, sw int) (stage, lead, load []*hdl.Signal) {
 // last of an address its leader (the highest index); number the distinct
 // rows along each bank's run; a bank's load is the stage of its run's
 // last request plus one; sort back by index.
-func sorted(p rpuPorts, w, sw, cw int) (stage, lead, load []*hdl.Signal) {
-	n := len(p.Valid)
-	m := p.Valid[0].Module()
+func sorted(in []RPURequest, w, sw, cw int) (stage, lead, load []*hdl.Signal) {
+	n := len(in)
+	m := in[0].Valid.Module()
 	size := 1 << bits.Len(uint(n-1)) // padded to a power of two
 	iw := lib.IndexWidth(size)
-	lw, rb := p.Bank[0].Width(), p.Row[0].Width()
+	lw, rb := in[0].Bank.Width(), in[0].Row.Width()
 	keys := make([]*hdl.Signal, size)
 	for i := range size {
 		if i < n {
-			keys[i] = hdl.Concat(p.Valid[i].Not(), p.Bank[i], p.Row[i], m.ConstU(iw, uint64(i)))
+			keys[i] = hdl.Concat(in[i].Valid.Not(), in[i].Bank, in[i].Row, m.ConstU(iw, uint64(i)))
 		} else {
 			keys[i] = hdl.Concat(m.ConstU(1+lw+rb, 1<<(lw+rb)), m.ConstU(iw, uint64(i))) // invalid, last
 		}

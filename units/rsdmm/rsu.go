@@ -1,8 +1,6 @@
 package rsdmm
 
 import (
-	"fmt"
-
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
 )
@@ -16,6 +14,8 @@ import (
 //
 //	clk, rst; in addr_<i>[ab-1:0], out saddr_<i>[ab-1:0] for i < lanes
 //	in tbl_we, tbl_idx, tbl_val[lw-1:0]: a table entry, or a key, written at the edge
+//
+// RSUPorts are these ports as a record.
 type RSUBlock struct {
 	LW, AB, Lanes int
 	Hash          bool
@@ -31,42 +31,70 @@ func (c RSUBlock) idxWidth() int {
 	return c.AB - c.LW
 }
 
+// RSUPorts are rsdmm-rsu's ports (contract rsdmm-rsu), lanes i < lanes.
+type RSUPorts struct {
+	// Tbl is the write port of r_j (section V): tbl_we, tbl_idx, tbl_val.
+	Tbl RSUWrite
+	// Addr is lane i's address j*w + k (addr_<i>).
+	Addr []*hdl.Signal
+	// SAddr is lane i's shifted address j*w + (k + r_j) mod w (saddr_<i>).
+	SAddr []*hdl.Signal
+}
+
+// RSUWrite writes Val to table entry Idx, or to H3 key Idx, at the edge
+// when We is set.
+type RSUWrite struct {
+	We, Idx, Val *hdl.Signal
+}
+
 // Build makes the module called name.
 func (c RSUBlock) Build(name string) *hdl.Module {
+	m, _ := c.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the module called name and returns it with its ports.
+func (c RSUBlock) WithPorts(name string) (*hdl.Module, RSUPorts) {
 	m := hdl.NewModule(name)
-	we, idx, val := m.Input("tbl_we", 1), m.Input("tbl_idx", c.idxWidth()), m.Input("tbl_val", c.LW)
-	shiftOf := c.table(m, we, idx, val)
+	f := m.InputFields("tbl")
+	p := RSUPorts{Tbl: RSUWrite{We: f("we", 1), Idx: f("idx", c.idxWidth()), Val: f("val", c.LW)}}
+	shiftOf := c.table(m, p.Tbl)
 	if c.Hash {
-		shiftOf = c.keys(m, we, idx, val)
+		shiftOf = c.keys(m, p.Tbl)
 	}
 	for i := range c.Lanes {
-		a := m.Input(fmt.Sprintf("addr_%d", i), c.AB)
+		a := m.InputFields("", i)("addr", c.AB)
 		j, k := a.Slice(c.AB-1, c.LW), a.Slice(c.LW-1, 0)
-		m.Output(fmt.Sprintf("saddr_%d", i), c.AB).Drive(hdl.Concat(j, k.Add(shiftOf(j)))) // (k + r_j) mod w
+		s := m.OutputFields("", i)("saddr", c.AB)
+		s.Drive(hdl.Concat(j, k.Add(shiftOf(j)))) // (k + r_j) mod w
+		p.Addr, p.SAddr = append(p.Addr, a), append(p.SAddr, s)
 	}
-	return m
+	return m, p
 }
 
 // table is the paper's r_0, r_1, ...: a memory written by the port, read
 // by every lane. It is built only without Hash.
-func (c RSUBlock) table(m *hdl.Module, we, idx, val *hdl.Signal) func(j *hdl.Signal) *hdl.Signal {
+func (c RSUBlock) table(m *hdl.Module, wr RSUWrite) func(j *hdl.Signal) *hdl.Signal {
 	if c.Hash {
 		return nil
 	}
 	t := m.Mem("shifts", c.AB-c.LW, c.LW)
-	t.Write(idx, val, we)
+	t.Write(wr.Idx, wr.Val, wr.We)
 	return t.Read
 }
 
-// keys are the H3 keys, one register per row bit, reset to splitmix64's
-// outputs; a write to an index past the row bits is ignored.
-func (c RSUBlock) keys(m *hdl.Module, we, idx, val *hdl.Signal) func(j *hdl.Signal) *hdl.Signal {
-	init := HashKeys(c.LW, c.AB-c.LW, c.Seed)
-	keys := make([]*hdl.Signal, len(init))
-	for b, k := range init {
-		keys[b] = m.RegInit(fmt.Sprintf("key_%d", b), hdl.MustU(c.LW, uint64(k)))
-		m.If(we.And(idx.EqConst(uint64(b))), func() { keys[b].Set(val) })
+// keys are the H3 keys key_<b>, one register per row bit, reset to
+// splitmix64's outputs; a write to an index past the row bits is ignored.
+func (c RSUBlock) keys(m *hdl.Module, wr RSUWrite) func(j *hdl.Signal) *hdl.Signal {
+	reset := HashKeys(c.LW, c.AB-c.LW, c.Seed)
+	b := 0 // the key Vec makes next: its reset value, and the index that writes it
+	key := func(name string, width int) *hdl.Signal {
+		k := m.RegInit(name, hdl.MustU(width, uint64(reset[b])))
+		m.If(wr.We.And(wr.Idx.EqConst(uint64(b))), func() { k.Set(wr.Val) })
+		b++
+		return k
 	}
+	keys := hdl.Fields(key).Vec("key", len(reset), c.LW)
 	return func(j *hdl.Signal) *hdl.Signal {
 		r := m.ConstU(c.LW, 0)
 		for b, k := range keys {
