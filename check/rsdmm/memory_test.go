@@ -132,17 +132,16 @@ func (f *flatMemory) accept(mb *memBench, wp warp) []verify.Expect {
 }
 
 func newMemBench(t *testing.T, p rs.MemoryBlock) *memBench {
-	b := verify.NewBench(t, p.Build("rsdmm"))
+	m, ports := p.WithPorts("rsdmm")
+	b := verify.NewBench(t, m)
 	w := 1 << p.LW
 	mb := &memBench{Bench: b, p: p, m: rs.Machine{LW: p.LW}, model: newFlatMemory(p)}
-	write := b.In("req_write")
+	write := b.In(ports.Req.Write.Name())
 	var mask, addr, data []verify.In
-	var rdata []verify.Out
-	for i := range w {
-		mask = append(mask, b.In(fmt.Sprintf("req_mask_%d", i)))
-		addr = append(addr, b.In(fmt.Sprintf("req_addr_%d", i)))
-		data = append(data, b.In(fmt.Sprintf("req_wdata_%d", i)))
-		rdata = append(rdata, b.Out(fmt.Sprintf("resp_rdata_%d", i)))
+	for _, l := range ports.Req.Lanes {
+		mask = append(mask, b.In(l.Mask.Name()))
+		addr = append(addr, b.In(l.Addr.Name()))
+		data = append(data, b.In(l.Wdata.Name()))
 	}
 	mb.req = verify.NewSource(b, "req", func(wp warp) {
 		b.Set(write, verify.Bit(wp.write))
@@ -152,14 +151,14 @@ func newMemBench(t *testing.T, p rs.MemoryBlock) *memBench {
 			b.Set(data[i], wp.data[i])
 		}
 	})
-	idx, val := b.In("cfg_idx"), b.In("cfg_val")
+	idx, val := b.In(ports.Cfg.Idx.Name()), b.In(ports.Cfg.Val.Name())
 	mb.cfg = verify.NewSource(b, "cfg", func(c cfgWrite) {
 		b.Set(idx, uint64(c.idx))
 		b.Set(val, uint64(c.val))
 	})
 	mb.cfg.OnAccept(func(a verify.Accepted[cfgWrite]) { mb.model.configure(a.Tx) })
-	mb.resp = verify.NewSink(b, "resp", rdata...).Forget()
-	mb.cong = verify.NewSink(b, "cong", b.Out("cong"))
+	mb.resp = verify.NewSink(b, "resp", b.Outs(ports.Resp.Rdata)...).Forget()
+	mb.cong = verify.NewSink(b, "cong", b.Outs(ports.Cong.Cong)...)
 	mb.sb = verify.NewScoreboard(b)
 	mb.sb.InOrder(mb.resp)
 	mb.sb.InOrder(mb.cong)

@@ -1,7 +1,6 @@
 package rsdmm
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -25,11 +24,11 @@ func TestRPUMatchesPack(t *testing.T) {
 			c := units.Config{Unit: "rsdmm-rpu", Values: vv}
 			t.Run(c.String(), func(t *testing.T) {
 				t.Parallel()
-				design, err := c.Build("dut")
-				require.NoError(t, err)
-				b := verify.NewBenchDesign(t, design)
+				dut, ports := rs.RPUBlock{LW: vv["lw"], S: vv["s"], RB: vv["rb"], AllPairs: all == 1}.WithPorts("dut")
+				b := verify.NewBench(t, dut)
 				b.DontRecord()
 				w, n := 1<<vv["lw"], vv["s"]<<vv["lw"]
+				load, cong := b.Outs(ports.Load), b.Out(ports.Cong.Name())
 				r := rand.New(rand.NewPCG(uint64(w), uint64(n)))
 				rounds := 3000
 				if n > 100 {
@@ -44,20 +43,22 @@ func TestRPUMatchesPack(t *testing.T) {
 						if r.IntN(4) == 0 {
 							reqs[i].Bank = 0 // a hot bank
 						}
-						b.Set(b.In(fmt.Sprintf("valid_%d", i)), verify.Bit(reqs[i].Valid))
-						b.Set(b.In(fmt.Sprintf("bank_%d", i)), uint64(reqs[i].Bank))
-						b.Set(b.In(fmt.Sprintf("row_%d", i)), uint64(reqs[i].Row))
+						in := ports.In[i]
+						b.Set(b.In(in.Valid.Name()), verify.Bit(reqs[i].Valid))
+						b.Set(b.In(in.Bank.Name()), uint64(reqs[i].Bank))
+						b.Set(b.In(in.Row.Name()), uint64(reqs[i].Row))
 					}
 					b.Step()
 					p := rs.Pack(reqs, w)
 					for i := range reqs {
-						require.Equal(t, uint64(p.Stage[i]), b.Get(b.Out(fmt.Sprintf("stage_%d", i))), "stage_%d of %+v", i, reqs)
-						require.Equal(t, p.Lead[i], b.Get(b.Out(fmt.Sprintf("lead_%d", i))) == 1, "lead_%d", i)
+						out := ports.Out[i]
+						require.Equal(t, uint64(p.Stage[i]), b.Get(b.Out(out.Stage.Name())), "%s of %+v", out.Stage.Name(), reqs)
+						require.Equal(t, p.Lead[i], b.Get(b.Out(out.Lead.Name())) == 1, "%s", out.Lead.Name())
 					}
 					for k := range w {
-						require.Equal(t, uint64(p.Load[k]), b.Get(b.Out(fmt.Sprintf("load_%d", k))), "load_%d", k)
+						require.Equal(t, uint64(p.Load[k]), b.Get(load[k]), "%s", ports.Load[k].Name())
 					}
-					require.Equal(t, uint64(p.Cong), b.Get(b.Out("cong")))
+					require.Equal(t, uint64(p.Cong), b.Get(cong))
 					maxCong = max(maxCong, p.Cong)
 				}
 				t.Logf("%s: %d super warps, largest congestion %d", c, rounds, maxCong)

@@ -4,7 +4,6 @@
 package rsdmm
 
 import (
-	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
@@ -34,18 +33,18 @@ func TestRSUMatchesShift(t *testing.T) {
 		c := units.Config{Unit: "rsdmm-rsu", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			design, err := c.Build("dut")
-			require.NoError(t, err)
 			_, v, err := c.Resolve()
 			require.NoError(t, err)
-			b := verify.NewBenchDesign(t, design)
-			b.DontRecord()
 			lw, ab, lanes, hash := v["lw"], v["ab"], v["lanes"], v["hash"] == 1
+			dut, ports := rs.RSUBlock{LW: lw, AB: ab, Lanes: lanes, Hash: hash, Seed: uint64(v["seed"])}.WithPorts("dut")
+			b := verify.NewBench(t, dut)
+			b.DontRecord()
+			addr, saddr := b.Ins(ports.Addr), b.Outs(ports.SAddr)
 			m := rs.Machine{LW: lw}
 			rowBits := ab - lw
 			keys := rs.HashKeys(lw, rowBits, uint64(v["seed"]))
 			table := map[int]int{}
-			we, idx, val := b.In("tbl_we"), b.In("tbl_idx"), b.In("tbl_val")
+			we, idx, val := b.In(ports.Tbl.We.Name()), b.In(ports.Tbl.Idx.Name()), b.In(ports.Tbl.Val.Name())
 			r := rand.New(rand.NewPCG(uint64(lw), uint64(ab)))
 			rows := min(1<<rowBits, 64) // few rows, so that written ones recur
 			checked := 0
@@ -56,7 +55,7 @@ func TestRSUMatchesShift(t *testing.T) {
 					if r.IntN(8) == 0 && ab < 63 {
 						addrs[i] = int(r.Uint64N(1 << ab))
 					}
-					b.Set(b.In(fmt.Sprintf("addr_%d", i)), uint64(addrs[i]))
+					b.Set(addr[i], uint64(addrs[i]))
 				}
 				write := r.IntN(3) == 0
 				wi, wv := r.IntN(rows), r.IntN(m.W())
@@ -76,7 +75,7 @@ func TestRSUMatchesShift(t *testing.T) {
 					}
 					if known {
 						want := m.Shift(a, func(int) int { return shift })
-						require.Equal(t, uint64(want), b.Get(b.Out(fmt.Sprintf("saddr_%d", i))), "cycle %d lane %d addr %#x", b.Cycle(), i, a)
+						require.Equal(t, uint64(want), b.Get(saddr[i]), "cycle %d lane %d addr %#x", b.Cycle(), i, a)
 						checked++
 					}
 				}
