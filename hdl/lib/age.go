@@ -164,16 +164,31 @@ type AgeUnit struct{ N int }
 // ModuleName is the module's name with its parameters: lib_age_n8.
 func (a AgeUnit) ModuleName() string { return fmt.Sprintf("lib_age_n%d", a.N) }
 
+// AgePorts are lib-age's ports (DESIGN.md, lib-age).
+type AgePorts struct {
+	// Touch makes entry TouchIdx the youngest at the edge.
+	TouchIdx, Touch *hdl.Signal
+	Valid           *hdl.Signal // valid[N-1:0]: the entries that compete
+	// Found: an entry is valid; Idx and Onehot: the oldest valid entry,
+	// both 0 when none is.
+	Found, Idx, Onehot *hdl.Signal
+}
+
 // Build makes the module called name.
-func (a AgeUnit) Build(name string) *hdl.Module {
+func (a AgeUnit) Build(name string) *hdl.Module { return moduleOf(a.WithPorts(name)) }
+
+// WithPorts makes the module called name and returns it with its ports.
+func (a AgeUnit) WithPorts(name string) (*hdl.Module, AgePorts) {
 	m := hdl.NewModule(name)
 	ages := NewAgeMatrix(m, "older", a.N)
-	ages.Touch(m.Input("touch_idx", IndexWidth(a.N)), m.Input("touch", 1))
-	found, idx, onehot := ages.Oldest(m.Input("valid", a.N))
-	m.Output("found", 1).Drive(found)
-	m.Output("idx", IndexWidth(a.N)).Drive(idx)
-	m.Output("onehot", a.N).Drive(onehot)
-	return m
+	ports := AgePorts{TouchIdx: m.Input("touch_idx", IndexWidth(a.N)), Touch: m.Input("touch", 1)}
+	ages.Touch(ports.TouchIdx, ports.Touch)
+	ports.Valid = m.Input("valid", a.N)
+	found, idx, onehot := ages.Oldest(ports.Valid)
+	ports.Found = drivenBy(m.Output("found", 1), found)
+	ports.Idx = drivenBy(m.Output("idx", IndexWidth(a.N)), idx)
+	ports.Onehot = drivenBy(m.Output("onehot", a.N), onehot)
+	return m, ports
 }
 
 // TrueLRU is the replacement state of one set of ways ways, registers of m
@@ -196,14 +211,28 @@ type LRU struct{ Ways int }
 // ModuleName is the module's name with its parameters: lib_lru_w4.
 func (l LRU) ModuleName() string { return fmt.Sprintf("lib_lru_w%d", l.Ways) }
 
+// LRUPorts are lib-lru's ports, and lib-plru's (DESIGN.md, lib-lru).
+type LRUPorts struct {
+	// Touch makes way TouchWay the most recently used at the edge.
+	Touch, TouchWay *hdl.Signal
+	Victim          *hdl.Signal // the way to replace
+}
+
 // Build makes the module called name.
-func (l LRU) Build(name string) *hdl.Module { return replacementUnit(name, "older", l.Ways, TrueLRU) }
+func (l LRU) Build(name string) *hdl.Module { return moduleOf(l.WithPorts(name)) }
+
+// WithPorts makes the module called name and returns it with its ports.
+func (l LRU) WithPorts(name string) (*hdl.Module, LRUPorts) {
+	return replacementUnit(name, "older", l.Ways, TrueLRU)
+}
 
 // replacementUnit is a module with lib-lru's ports around the replacement
 // state that state makes, its registers named after reg.
-func replacementUnit(name, reg string, ways int, state func(m *hdl.Module, name string, ways int, touch, way *hdl.Signal) *hdl.Signal) *hdl.Module {
+func replacementUnit(name, reg string, ways int, state func(m *hdl.Module, name string, ways int, touch, way *hdl.Signal) *hdl.Signal) (*hdl.Module, LRUPorts) {
 	m := hdl.NewModule(name)
 	ww := IndexWidth(ways)
-	m.Output("victim", ww).Drive(state(m, reg, ways, m.Input("touch", 1), m.Input("touch_way", ww)))
-	return m
+	victim := m.Output("victim", ww)
+	ports := LRUPorts{Touch: m.Input("touch", 1), TouchWay: m.Input("touch_way", ww), Victim: victim}
+	victim.Drive(state(m, reg, ways, ports.Touch, ports.TouchWay))
+	return m, ports
 }

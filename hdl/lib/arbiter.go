@@ -43,12 +43,25 @@ type RRArb struct{ N int }
 // ModuleName is the module's name with its parameters: lib_rrarb_n4.
 func (a RRArb) ModuleName() string { return fmt.Sprintf("lib_rrarb_n%d", a.N) }
 
+// RRArbPorts are lib-rrarb's ports (DESIGN.md, lib-rrarb).
+type RRArbPorts struct {
+	// Req: the requests; Ack: the grant is taken, the pointer moves past it.
+	Req, Ack *hdl.Signal
+	// Valid: a request is set; Idx and Grant: the first requester at or
+	// after the pointer, as an index and one-hot.
+	Valid, Idx, Grant *hdl.Signal
+}
+
 // Build makes the module called name.
-func (a RRArb) Build(name string) *hdl.Module {
+func (a RRArb) Build(name string) *hdl.Module { return moduleOf(a.WithPorts(name)) }
+
+// WithPorts makes the module called name and returns it with its ports.
+func (a RRArb) WithPorts(name string) (*hdl.Module, RRArbPorts) {
 	m := hdl.NewModule(name)
-	valid, idx, grant := RoundRobin(m, "ptr", m.Input("req", a.N), m.Input("ack", 1))
-	m.Output("valid", 1).Drive(valid)
-	m.Output("idx", IndexWidth(a.N)).Drive(idx)
-	m.Output("grant", a.N).Drive(grant)
-	return m
+	ports := RRArbPorts{Req: m.Input("req", a.N), Ack: m.Input("ack", 1)}
+	valid, idx, grant := RoundRobin(m, "ptr", ports.Req, ports.Ack)
+	ports.Valid = drivenBy(m.Output("valid", 1), valid)
+	ports.Idx = drivenBy(m.Output("idx", IndexWidth(a.N)), idx)
+	ports.Grant = drivenBy(m.Output("grant", a.N), grant)
+	return m, ports
 }

@@ -48,17 +48,25 @@ type ArgmaxUnit struct{ N, W int }
 // ModuleName is the module's name with its parameters: lib_argmax_n8_w8.
 func (a ArgmaxUnit) ModuleName() string { return fmt.Sprintf("lib_argmax_n%d_w%d", a.N, a.W) }
 
+// ArgmaxPorts are lib-argmax's ports (DESIGN.md, lib-argmax).
+type ArgmaxPorts struct {
+	Valid *hdl.Signal   // valid[N-1:0]: the entries that compete
+	Score []*hdl.Signal // score_<i>[W-1:0]: entry i's score
+	// Found: an entry is valid; Idx and Best: the largest valid score's
+	// entry (ties to the lower index) and the score, 0 when none.
+	Found, Idx, Best *hdl.Signal
+}
+
 // Build makes the module called name.
-func (a ArgmaxUnit) Build(name string) *hdl.Module {
+func (a ArgmaxUnit) Build(name string) *hdl.Module { return moduleOf(a.WithPorts(name)) }
+
+// WithPorts makes the module called name and returns it with its ports.
+func (a ArgmaxUnit) WithPorts(name string) (*hdl.Module, ArgmaxPorts) {
 	m := hdl.NewModule(name)
-	valid := m.Input("valid", a.N)
-	scores := make([]*hdl.Signal, a.N)
-	for i := range scores {
-		scores[i] = m.Input(fmt.Sprintf("score_%d", i), a.W)
-	}
-	found, idx, best := Argmax(scores, valid)
-	m.Output("found", 1).Drive(found)
-	m.Output("idx", IndexWidth(a.N)).Drive(idx)
-	m.Output("best", a.W).Drive(best)
-	return m
+	ports := ArgmaxPorts{Valid: m.Input("valid", a.N), Score: m.InputFields("").Vec("score", a.N, a.W)}
+	found, idx, best := Argmax(ports.Score, ports.Valid)
+	ports.Found = drivenBy(m.Output("found", 1), found)
+	ports.Idx = drivenBy(m.Output("idx", IndexWidth(a.N)), idx)
+	ports.Best = drivenBy(m.Output("best", a.W), best)
+	return m, ports
 }

@@ -33,27 +33,42 @@ type CAM struct{ N, W int }
 // ModuleName is the module's name with its parameters: lib_cam_n8_w8.
 func (c CAM) ModuleName() string { return fmt.Sprintf("lib_cam_n%d_w%d", c.N, c.W) }
 
+// CAMPorts are lib-cam's ports (DESIGN.md, lib-cam).
+type CAMPorts struct {
+	// Write stores WriteKey in entry WriteIdx and validates it.
+	Write, WriteIdx, WriteKey *hdl.Signal
+	// Clear invalidates entry ClearIdx.
+	Clear, ClearIdx *hdl.Signal
+	Key             *hdl.Signal // key[W-1:0]: the key looked up
+	// Hit: a valid entry holds Key; Match: a bit per such entry; Idx: the
+	// lowest of them.
+	Hit, Idx, Match *hdl.Signal
+}
+
 // Build makes the module called name.
-func (c CAM) Build(name string) *hdl.Module {
+func (c CAM) Build(name string) *hdl.Module { return moduleOf(c.WithPorts(name)) }
+
+// WithPorts makes the module called name and returns it with its ports.
+func (c CAM) WithPorts(name string) (*hdl.Module, CAMPorts) {
 	type entry struct{ Valid, Key *hdl.Signal }
 	m := hdl.NewModule(name)
 	iw := IndexWidth(c.N)
-	write, writeIdx, writeKey := m.Input("write", 1), m.Input("write_idx", iw), m.Input("write_key", c.W)
-	clear, clearIdx, key := m.Input("clear", 1), m.Input("clear_idx", iw), m.Input("key", c.W)
+	ports := CAMPorts{Write: m.Input("write", 1), WriteIdx: m.Input("write_idx", iw), WriteKey: m.Input("write_key", c.W),
+		Clear: m.Input("clear", 1), ClearIdx: m.Input("clear_idx", iw), Key: m.Input("key", c.W)}
 
 	entries := hdl.RegArray(m, "e", c.N, func(f hdl.Fields) entry { return entry{f("valid", 1), f("key", c.W)} })
 	valid := make([]*hdl.Signal, c.N)
 	keys := make([]*hdl.Signal, c.N)
 	for i, e := range entries.Elems() {
 		valid[i], keys[i] = e.Valid, e.Key
-		m.If(clear.And(clearIdx.EqConst(uint64(i))), func() { e.Valid.SetU(0) })
+		m.If(ports.Clear.And(ports.ClearIdx.EqConst(uint64(i))), func() { e.Valid.SetU(0) })
 	}
-	m.If(write, func() { entries.Write(writeIdx, entry{m.ConstU(1, 1), writeKey}) })
+	m.If(ports.Write, func() { entries.Write(ports.WriteIdx, entry{m.ConstU(1, 1), ports.WriteKey}) })
 
-	match := Match(key, keys, Bus(valid))
+	match := Match(ports.Key, keys, Bus(valid))
 	hit, idx, _ := Priority(match, false)
-	m.Output("hit", 1).Drive(hit)
-	m.Output("idx", iw).Drive(idx)
-	m.Output("match", c.N).Drive(match)
-	return m
+	ports.Hit = drivenBy(m.Output("hit", 1), hit)
+	ports.Idx = drivenBy(m.Output("idx", iw), idx)
+	ports.Match = drivenBy(m.Output("match", c.N), match)
+	return m, ports
 }

@@ -40,11 +40,23 @@ type SatCounterUnit struct{ W int }
 // ModuleName is the module's name with its parameters: lib_satcnt_w2.
 func (s SatCounterUnit) ModuleName() string { return fmt.Sprintf("lib_satcnt_w%d", s.W) }
 
+// SatCounterPorts are lib-satcnt's ports (DESIGN.md, lib-satcnt): Inc
+// and Dec move Count by one, held at 0 and 2^W-1 and when both or
+// neither.
+type SatCounterPorts struct {
+	Inc, Dec, Count *hdl.Signal
+}
+
 // Build makes the module called name.
-func (s SatCounterUnit) Build(name string) *hdl.Module {
+func (s SatCounterUnit) Build(name string) *hdl.Module { return moduleOf(s.WithPorts(name)) }
+
+// WithPorts makes the module called name and returns it with its ports.
+func (s SatCounterUnit) WithPorts(name string) (*hdl.Module, SatCounterPorts) {
 	m := hdl.NewModule(name)
-	m.Output("count", s.W).Drive(SatCounter(m, "value", s.W, m.Input("inc", 1), m.Input("dec", 1)))
-	return m
+	count := m.Output("count", s.W)
+	ports := SatCounterPorts{Inc: m.Input("inc", 1), Dec: m.Input("dec", 1), Count: count}
+	count.Drive(SatCounter(m, "value", s.W, ports.Inc, ports.Dec))
+	return m, ports
 }
 
 // DownCounterUnit is the lib-downcnt unit.
@@ -55,12 +67,23 @@ type DownCounterUnit struct{ W int }
 // ModuleName is the module's name with its parameters: lib_downcnt_w4.
 func (d DownCounterUnit) ModuleName() string { return fmt.Sprintf("lib_downcnt_w%d", d.W) }
 
+// DownCounterPorts are lib-downcnt's ports (DESIGN.md, lib-downcnt):
+// Load sets Count to Value, else En counts it down to 0 (Zero) and it
+// stops.
+type DownCounterPorts struct {
+	Load, Value, En *hdl.Signal
+	Count, Zero     *hdl.Signal
+}
+
 // Build makes the module called name.
-func (d DownCounterUnit) Build(name string) *hdl.Module {
+func (d DownCounterUnit) Build(name string) *hdl.Module { return moduleOf(d.WithPorts(name)) }
+
+// WithPorts makes the module called name and returns it with its ports.
+func (d DownCounterUnit) WithPorts(name string) (*hdl.Module, DownCounterPorts) {
 	m := hdl.NewModule(name)
-	load, value, en := m.Input("load", 1), m.Input("value", d.W), m.Input("en", 1)
-	count, zero := DownCounter(m, "left", value, load, en)
-	m.Output("count", d.W).Drive(count)
-	m.Output("zero", 1).Drive(zero)
-	return m
+	ports := DownCounterPorts{Load: m.Input("load", 1), Value: m.Input("value", d.W), En: m.Input("en", 1)}
+	count, zero := DownCounter(m, "left", ports.Value, ports.Load, ports.En)
+	ports.Count = drivenBy(m.Output("count", d.W), count)
+	ports.Zero = drivenBy(m.Output("zero", 1), zero)
+	return m, ports
 }

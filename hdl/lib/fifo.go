@@ -32,11 +32,14 @@ type FIFO struct {
 	Pipe         bool
 }
 
-// FIFOPorts are a FIFO module's ports.
+// FIFOPorts are a FIFO module's ports (DESIGN.md, lib-fifo).
 type FIFOPorts struct {
-	InValid, InReady, InData    *hdl.Signal
+	// The push side: in_valid, in_ready, in_data.
+	InValid, InReady, InData *hdl.Signal
+	// The pop side: out_valid, out_ready, out_data (the oldest entry, or
+	// with Standard the one popped at the last pop).
 	OutValid, OutReady, OutData *hdl.Signal
-	Count                       *hdl.Signal
+	Count                       *hdl.Signal // count: the entries held
 }
 
 // ModuleName is the module's name with its parameters: lib_fifo_d5_w8
@@ -53,12 +56,10 @@ func (f FIFO) ModuleName() string {
 }
 
 // Build makes the module called name.
-func (f FIFO) Build(name string) *hdl.Module {
-	m, _ := f.build(name)
-	return m
-}
+func (f FIFO) Build(name string) *hdl.Module { return moduleOf(f.WithPorts(name)) }
 
-func (f FIFO) build(name string) (*hdl.Module, FIFOPorts) {
+// WithPorts makes the module called name and returns it with its ports.
+func (f FIFO) WithPorts(name string) (*hdl.Module, FIFOPorts) {
 	m := hdl.NewModule(name)
 	cw := CountWidth(f.Depth)
 	p := FIFOPorts{
@@ -119,7 +120,7 @@ func NewQueue[T any](m *hdl.Module, name string, depth int, inValid *hdl.Signal,
 // Width is in's.
 func NewQueueOf[T any](m *hdl.Module, name string, f FIFO, inValid *hdl.Signal, in T, outReady *hdl.Signal) Queue[T] {
 	f.Width = hdl.RecordWidth(in)
-	sub, ports := f.build(f.ModuleName())
+	sub, ports := f.WithPorts(f.ModuleName())
 	p := hdl.Use(m, name, sub, ports)
 	p.InValid.Drive(inValid)
 	p.InData.Drive(hdl.Pack(in))

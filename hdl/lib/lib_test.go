@@ -131,13 +131,14 @@ func TestArgmax(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, c := range []struct{ n, w int }{{1, 3}, {3, 2}, {5, 1}, {8, 2}, {8, 12}, {13, 3}} {
 		u := lib.ArgmaxUnit{N: c.n, W: c.w}
-		d := newDUT(t, u.Build(u.ModuleName()))
+		m, ports := u.WithPorts(u.ModuleName())
+		d := newDUT(t, m)
 		for range 2000 {
 			valid := r.Uint64() & mask(c.n)
 			scores := make([]uint64, c.n)
 			for i := range scores {
 				scores[i] = r.Uint64() & mask(c.w) // narrow scores: many ties
-				d.set(fmt.Sprintf("score_%d", i), scores[i])
+				d.set(ports.Score[i].Name(), scores[i])
 			}
 			d.set("valid", valid)
 			found, idx, best := lib.ArgmaxOf(scores, valid)

@@ -51,11 +51,22 @@ type Encode struct{ N int }
 // ModuleName is the module's name with its parameters: lib_encode_n8.
 func (e Encode) ModuleName() string { return fmt.Sprintf("lib_encode_n%d", e.N) }
 
+// EncodePorts are lib-encode's ports (DESIGN.md, lib-encode): Onehot in,
+// its index Idx out.
+type EncodePorts struct {
+	Onehot, Idx *hdl.Signal
+}
+
 // Build makes the module called name.
-func (e Encode) Build(name string) *hdl.Module {
+func (e Encode) Build(name string) *hdl.Module { return moduleOf(e.WithPorts(name)) }
+
+// WithPorts makes the module called name and returns it with its ports.
+func (e Encode) WithPorts(name string) (*hdl.Module, EncodePorts) {
 	m := hdl.NewModule(name)
-	m.Output("idx", IndexWidth(e.N)).Drive(OneHotToBinary(m.Input("onehot", e.N)))
-	return m
+	idx := m.Output("idx", IndexWidth(e.N))
+	ports := EncodePorts{Onehot: m.Input("onehot", e.N), Idx: idx}
+	idx.Drive(OneHotToBinary(ports.Onehot))
+	return m, ports
 }
 
 // Decode is the lib-decode unit: binary to one-hot.
@@ -66,9 +77,20 @@ type Decode struct{ N int }
 // ModuleName is the module's name with its parameters: lib_decode_n8.
 func (d Decode) ModuleName() string { return fmt.Sprintf("lib_decode_n%d", d.N) }
 
+// DecodePorts are lib-decode's ports (DESIGN.md, lib-decode): Idx in,
+// Onehot out (0 when Idx >= N).
+type DecodePorts struct {
+	Idx, Onehot *hdl.Signal
+}
+
 // Build makes the module called name.
-func (d Decode) Build(name string) *hdl.Module {
+func (d Decode) Build(name string) *hdl.Module { return moduleOf(d.WithPorts(name)) }
+
+// WithPorts makes the module called name and returns it with its ports.
+func (d Decode) WithPorts(name string) (*hdl.Module, DecodePorts) {
 	m := hdl.NewModule(name)
-	m.Output("onehot", d.N).Drive(BinaryToOneHot(m.Input("idx", IndexWidth(d.N)), d.N))
-	return m
+	onehot := m.Output("onehot", d.N)
+	ports := DecodePorts{Idx: m.Input("idx", IndexWidth(d.N)), Onehot: onehot}
+	onehot.Drive(BinaryToOneHot(ports.Idx, d.N))
+	return m, ports
 }

@@ -56,4 +56,10 @@ type PLRU struct{ Ways int }
 func (p PLRU) ModuleName() string { return fmt.Sprintf("lib_plru_w%d", p.Ways) }
 
 // Build makes the module called name.
-func (p PLRU) Build(name string) *hdl.Module { return replacementUnit(name, "node", p.Ways, TreePLRU) }
+func (p PLRU) Build(name string) *hdl.Module { return moduleOf(p.WithPorts(name)) }
+
+// WithPorts makes the module called name and returns it with its ports,
+// lib-lru's.
+func (p PLRU) WithPorts(name string) (*hdl.Module, LRUPorts) {
+	return replacementUnit(name, "node", p.Ways, TreePLRU)
+}

@@ -27,9 +27,20 @@ type PopCountUnit struct{ N int }
 // ModuleName is the module's name with its parameters: lib_popcount_n8.
 func (p PopCountUnit) ModuleName() string { return fmt.Sprintf("lib_popcount_n%d", p.N) }
 
+// PopCountPorts are lib-popcount's ports (DESIGN.md, lib-popcount): Bits
+// in, the number set, Count, out.
+type PopCountPorts struct {
+	Bits, Count *hdl.Signal
+}
+
 // Build makes the module called name.
-func (p PopCountUnit) Build(name string) *hdl.Module {
+func (p PopCountUnit) Build(name string) *hdl.Module { return moduleOf(p.WithPorts(name)) }
+
+// WithPorts makes the module called name and returns it with its ports.
+func (p PopCountUnit) WithPorts(name string) (*hdl.Module, PopCountPorts) {
 	m := hdl.NewModule(name)
-	m.Output("count", CountWidth(p.N)).Drive(PopCount(m.Input("bits", p.N)))
-	return m
+	count := m.Output("count", CountWidth(p.N))
+	ports := PopCountPorts{Bits: m.Input("bits", p.N), Count: count}
+	count.Drive(PopCount(ports.Bits))
+	return m, ports
 }

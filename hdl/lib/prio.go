@@ -47,14 +47,26 @@ type Prio struct {
 // ModuleName is the module's name with its parameters: lib_prio_n8_msb0.
 func (p Prio) ModuleName() string { return fmt.Sprintf("lib_prio_n%d_msb%d", p.N, b2i(p.MSB)) }
 
+// PrioPorts are lib-prio's ports (DESIGN.md, lib-prio).
+type PrioPorts struct {
+	Req *hdl.Signal // req[N-1:0]: the requests
+	// Valid: a request is set; Idx and Onehot: the lowest set bit (the
+	// highest with MSB), both 0 when none is.
+	Valid, Idx, Onehot *hdl.Signal
+}
+
 // Build makes the module called name.
-func (p Prio) Build(name string) *hdl.Module {
+func (p Prio) Build(name string) *hdl.Module { return moduleOf(p.WithPorts(name)) }
+
+// WithPorts makes the module called name and returns it with its ports.
+func (p Prio) WithPorts(name string) (*hdl.Module, PrioPorts) {
 	m := hdl.NewModule(name)
-	valid, idx, onehot := Priority(m.Input("req", p.N), p.MSB)
-	m.Output("valid", 1).Drive(valid)
-	m.Output("idx", IndexWidth(p.N)).Drive(idx)
-	m.Output("onehot", p.N).Drive(onehot)
-	return m
+	ports := PrioPorts{Req: m.Input("req", p.N)}
+	valid, idx, onehot := Priority(ports.Req, p.MSB)
+	ports.Valid = drivenBy(m.Output("valid", 1), valid)
+	ports.Idx = drivenBy(m.Output("idx", IndexWidth(p.N)), idx)
+	ports.Onehot = drivenBy(m.Output("onehot", p.N), onehot)
+	return m, ports
 }
 
 func b2i(b bool) int {
