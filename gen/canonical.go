@@ -27,7 +27,11 @@ func canonicalText(c units.Canonical) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return verilog(u, v, c.Top)
+	d, err := elaborate(u, v, c.Top)
+	if err != nil {
+		return nil, err
+	}
+	return d.Verilog(), nil
 }
 
 // writeCanonical regenerates every canonical file under dir. Every text

@@ -73,6 +73,7 @@ const (
 	flagShard     = "shard"
 	flagMerge     = "merge"
 	flagResults   = "results"
+	flagPorts     = "ports"
 )
 
 // valueFlags are gen's own flags that take a value (the pre-scan skips it).
@@ -211,7 +212,7 @@ func parse(fs *flag.FlagSet, s scan, args []string, cmd, owner string, params un
 
 // genFlag reports whether name is a flag of gen itself or a picture kind.
 func genFlag(name string) bool {
-	return slices.Contains(valueFlags, name) || slices.Contains([]string{flagList, "h", "help"}, name) ||
+	return slices.Contains(valueFlags, name) || slices.Contains([]string{flagList, flagPorts, "h", "help"}, name) ||
 		slices.Contains(reg.PictureKinds(), name)
 }
 
@@ -259,12 +260,13 @@ func lookupUnit(name string) (*units.Unit, error) {
 	return u, nil
 }
 
-// verilogCommand: gen -unit NAME [params] [-top M] [-o F].
+// verilogCommand: gen -unit NAME [params] [-top M] [-ports] [-o F].
 func verilogCommand(s scan, args []string, stdout io.Writer) error {
 	const cmd = "gen -unit"
 	fs, out := newFlags(true)
 	unit := fs.String(flagUnit, "", "the unit")
 	top := fs.String(flagTop, "", "the top module's name")
+	ports := fs.Bool(flagPorts, false, "list the top module's ports instead of writing its Verilog")
 	var u *units.Unit
 	owner := ""
 	if name, ok := s.values[flagUnit]; ok {
@@ -304,15 +306,18 @@ func verilogCommand(s scan, args []string, stdout io.Writer) error {
 		}
 		name = *top
 	}
-	text, err := verilog(u, v, name)
+	d, err := elaborate(u, v, name)
 	if err != nil {
 		return err
 	}
-	return emit(*out, stdout, func(w io.Writer) error { _, err := w.Write(text); return err })
+	if *ports {
+		return emit(*out, stdout, func(w io.Writer) error { return portTable(d).Write(w, "text") })
+	}
+	return emit(*out, stdout, func(w io.Writer) error { _, err := w.Write(d.Verilog()); return err })
 }
 
-// verilog builds a unit from resolved values and returns its Verilog.
-func verilog(u *units.Unit, v units.Values, top string) ([]byte, error) {
+// elaborate builds a unit from resolved values under the top module name.
+func elaborate(u *units.Unit, v units.Values, top string) (*hdl.Design, error) {
 	m, err := u.Build(v, top)
 	if err != nil {
 		return nil, err
@@ -321,7 +326,25 @@ func verilog(u *units.Unit, v units.Values, top string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("unit %s does not elaborate (a parmem bug; please report it):\n%v", u.Name, err)
 	}
-	return d.Verilog(), nil
+	return d, nil
+}
+
+// portTable lists the top module's ports as its Verilog declares them:
+// clk and rst first where it holds state, then the inputs and the outputs
+// in declaration order.
+func portTable(d *hdl.Design) *table.Table {
+	t := &table.Table{Title: d.Top().Name() + "'s ports", Header: []string{"port", "direction", "width"}}
+	if d.HasState() {
+		t.Add(hdl.ClockName, "in", "1")
+		t.Add(hdl.ResetName, "in", "1")
+	}
+	for _, p := range d.Top().Inputs() {
+		t.Add(p.Name(), "in", fmt.Sprint(p.Width()))
+	}
+	for _, p := range d.Top().Outputs() {
+		t.Add(p.Name(), "out", fmt.Sprint(p.Width()))
+	}
+	return t
 }
 
 // listCommand: gen -list [-unit NAME] [-o F].
