@@ -6,10 +6,10 @@
 package smm2d_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/parmem/parmem/hdl"
 	. "github.com/parmem/parmem/units/smm2d"
 	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
@@ -45,37 +45,34 @@ type setting struct {
 }
 
 func newMemBench(t *testing.T, p Memory) *memBench {
-	b := verify.NewBench(t, p.Build("smm2d"))
+	m, ports := p.WithPorts("smm2d")
+	b := verify.NewBench(t, m)
 	mb := &memBench{Bench: b, p: p}
 	mb.flat = &flatArray{mem: map[[2]uint64]uint64{}, set: setting{0, 0, 1, 1}}
-	lanes := p.Lanes()
-	write, pattern, bi, bj := b.In("req_write"), b.In("req_pattern"), b.In("req_i"), b.In("req_j")
-	var masks, wdata []verify.In
-	var rdata []verify.Out
-	for k := range lanes {
-		masks = append(masks, b.In(fmt.Sprintf("req_mask_%d", k)))
-		wdata = append(wdata, b.In(fmt.Sprintf("req_wdata_%d", k)))
-		rdata = append(rdata, b.Out(fmt.Sprintf("resp_rdata_%d", k)))
+	req, cfg := ports.Req, ports.Cfg
+	fields := b.Ins([]*hdl.Signal{req.Write, req.Pattern, req.I, req.J})
+	masks, wdata := make([]*hdl.Signal, len(req.Lanes)), make([]*hdl.Signal, len(req.Lanes))
+	for k, lane := range req.Lanes {
+		masks[k], wdata[k] = lane.Mask, lane.Wdata
 	}
+	maskIns, wdataIns := b.Ins(masks), b.Ins(wdata)
 	mb.req = verify.NewSource(b, "req", func(r request) {
-		b.Set(write, verify.Bit(r.write))
-		b.Set(pattern, uint64(r.pattern))
-		b.Set(bi, r.bi)
-		b.Set(bj, r.bj)
-		for k := range lanes {
-			b.Set(masks[k], verify.Bit(r.mask[k]))
-			b.Set(wdata[k], r.data[k])
+		for i, v := range []uint64{verify.Bit(r.write), uint64(r.pattern), r.bi, r.bj} {
+			b.Set(fields[i], v)
+		}
+		for k := range req.Lanes {
+			b.Set(maskIns[k], verify.Bit(r.mask[k]))
+			b.Set(wdataIns[k], r.data[k])
 		}
 	})
-	vs, hs, vstride, hstride := b.In("cfg_vs"), b.In("cfg_hs"), b.In("cfg_vstride"), b.In("cfg_hstride")
+	cfgIns := b.Ins([]*hdl.Signal{cfg.VS, cfg.HS, cfg.VStride, cfg.HStride})
 	mb.cfg = verify.NewSource(b, "cfg", func(c setting) {
-		b.Set(vs, uint64(c.vs))
-		b.Set(hs, uint64(c.hs))
-		b.Set(vstride, c.vstride)
-		b.Set(hstride, c.hstride)
+		for i, v := range []uint64{uint64(c.vs), uint64(c.hs), c.vstride, c.hstride} {
+			b.Set(cfgIns[i], v)
+		}
 	})
 	mb.cfg.OnAccept(func(a verify.Accepted[setting]) { mb.flat.configure(a.Tx) })
-	mb.resp = verify.NewSink(b, "resp", rdata...).Forget()
+	mb.resp = verify.NewSink(b, "resp", b.Outs(ports.Resp.Rdata)...).Forget()
 	mb.sb = verify.NewScoreboard(b)
 	mb.sb.InOrder(mb.resp)
 	verify.Predict(mb.req, mb.sb, func(a verify.Accepted[request]) []verify.Expect {

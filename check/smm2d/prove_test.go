@@ -43,21 +43,25 @@ func newAccessWrapper(name string, g Geometry, post bool, pattern Pattern) acces
 	w := accessWrapper{m: m, bi: m.Input("base_i", g.MB), bj: m.Input("base_j", g.NB),
 		vstride: m.Input("vstride", g.MB), hstride: m.Input("hstride", g.NB),
 		vs: m.Input("vs", g.VW()), hs: m.Input("hs", g.HW())}
-	agu := m.Instance("agu", AGU{Geometry: g}.Build(name+"_agu"))
-	agu.Connect("base_i", w.bi)
-	agu.Connect("base_j", w.bj)
-	agu.Connect("vstride", w.vstride)
-	agu.Connect("hstride", w.hstride)
-	agu.Connect("pattern", m.ConstU(3, uint64(pattern)))
-	atu := m.Instance("atu", ATU{Geometry: g, Post: post}.Build(name+"_atu"))
-	atu.Connect("vs", w.vs)
-	atu.Connect("hs", w.hs)
-	for k := range g.Lanes() {
-		atu.Connect(fmt.Sprintf("i_%d", k), agu.Out(fmt.Sprintf("i_%d", k)))
-		atu.Connect(fmt.Sprintf("j_%d", k), agu.Out(fmt.Sprintf("j_%d", k)))
-		w.banks = append(w.banks, hdl.Concat(atu.Out(fmt.Sprintf("mv_%d", k)), atu.Out(fmt.Sprintf("mh_%d", k))))
+	aguMod, ap := AGU{Geometry: g}.WithPorts(name + "_agu")
+	agu := m.Instance("agu", aguMod)
+	hdl.ConnectRecord(agu, []*hdl.Signal{ap.BaseI, ap.BaseJ, ap.VStride, ap.HStride, ap.Pattern},
+		[]*hdl.Signal{w.bi, w.bj, w.vstride, w.hstride, m.ConstU(3, uint64(pattern))})
+	atu, tp := instanceATU(m, g, post, w.vs, w.hs)
+	hdl.ConnectRecord(atu, tp.Addr, hdl.OutRecord(agu, ap.Addr))
+	for _, place := range hdl.OutRecord(atu, tp.Place) {
+		w.banks = append(w.banks, hdl.Concat(place.MV, place.MH))
 	}
 	return w
+}
+
+// instanceATU places an ATU called atu in m on the exponents vs, hs; its
+// lanes' addresses are left to connect.
+func instanceATU(m *hdl.Module, g Geometry, post bool, vs, hs *hdl.Signal) (*hdl.Instance, ATUPorts) {
+	sub, ports := ATU{Geometry: g, Post: post}.WithPorts(m.Name() + "_atu")
+	atu := m.Instance("atu", sub)
+	hdl.ConnectRecord(atu, []*hdl.Signal{ports.VS, ports.HS}, []*hdl.Signal{vs, hs})
+	return atu, ports
 }
 
 // distinct is 1 when the signals are pairwise different.
@@ -133,17 +137,15 @@ func TestProveATUInjective(t *testing.T) {
 	for _, post := range proveForms() {
 		m := hdl.NewModule(fmt.Sprintf("prove_injective_post%v", post))
 		vs, hs := m.Input("vs", g.VW()), m.Input("hs", g.HW())
-		atu := m.Instance("atu", ATU{Geometry: g, Post: post}.Build(m.Name()+"_atu"))
-		atu.Connect("vs", vs)
-		atu.Connect("hs", hs)
+		atu, ports := instanceATU(m, g, post, vs, hs)
 		var elems, places []*hdl.Signal
-		for k := range g.Lanes() {
-			i, j := m.Input(fmt.Sprintf("i_%d", k), g.MB), m.Input(fmt.Sprintf("j_%d", k), g.NB)
-			atu.Connect(fmt.Sprintf("i_%d", k), i)
-			atu.Connect(fmt.Sprintf("j_%d", k), j)
+		for k, addr := range ports.Addr {
+			in := m.InputFields("", k)
+			at := Address{I: in("i", g.MB), J: in("j", g.NB)}
+			hdl.ConnectRecord(atu, addr, at)
 			if k < 2 {
-				elems = append(elems, hdl.Concat(i, j))
-				places = append(places, hdl.Concat(atu.Out(fmt.Sprintf("mv_%d", k)), atu.Out(fmt.Sprintf("mh_%d", k)), atu.Out(fmt.Sprintf("row_%d", k))))
+				elems = append(elems, hdl.Pack(at))
+				places = append(places, hdl.Pack(hdl.OutRecord(atu, ports.Place[k])))
 			}
 		}
 		inRange := vs.Le(m.ConstU(g.VW(), uint64(g.MB-g.P))).And(hs.Le(m.ConstU(g.HW(), uint64(g.NB-g.Q))))

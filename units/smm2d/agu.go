@@ -1,8 +1,6 @@
 package smm2d
 
 import (
-	"fmt"
-
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
 )
@@ -91,15 +89,41 @@ func addSub(x, y, sub *hdl.Signal) *hdl.Signal {
 	return hdl.Concat(x, one).Add(hdl.Concat(y.Xor(sub.Repl(w)), sub)).Slice(w, 1)
 }
 
+// AGUPorts are smm2d-agu's ports (DESIGN.md, smm2d-agu).
+type AGUPorts struct {
+	// BaseI, BaseJ are the access's base address (i, j); VStride, HStride
+	// its strides VS, HS (Figure 3.10's inputs).
+	BaseI, BaseJ, VStride, HStride *hdl.Signal
+	// Pattern selects one of the six patterns (section 3.4.2's table).
+	Pattern *hdl.Signal
+	// Addr are the L addresses, lane k's ports i_<k>, j_<k> (Figure 3.11).
+	Addr []Address
+}
+
+// Address is one lane's element address (i, j): the AGU's output and the
+// ATU's input (Figure 3.8).
+type Address struct{ I, J *hdl.Signal }
+
 // Build makes the AGU module called name.
 func (p AGU) Build(name string) *hdl.Module {
-	m := hdl.NewModule(name)
-	bi, bj := m.Input("base_i", p.MB), m.Input("base_j", p.NB)
-	st := p.multiples(m.Input("vstride", p.MB), m.Input("hstride", p.NB))
-	is, js := p.generate(m, bi, bj, lib.NewDecoder(m.Input("pattern", 3)), st)
-	for k := range is {
-		m.Output(fmt.Sprintf("i_%d", k), p.MB).Drive(is[k])
-		m.Output(fmt.Sprintf("j_%d", k), p.NB).Drive(js[k])
-	}
+	m, _ := p.WithPorts(name)
 	return m
+}
+
+// WithPorts makes the AGU module called name and returns its ports.
+func (p AGU) WithPorts(name string) (*hdl.Module, AGUPorts) {
+	m := hdl.NewModule(name)
+	f := m.InputFields("")
+	ps := AGUPorts{BaseI: f("base_i", p.MB), BaseJ: f("base_j", p.NB), VStride: f("vstride", p.MB), HStride: f("hstride", p.NB)}
+	st := p.multiples(ps.VStride, ps.HStride)
+	ps.Pattern = f("pattern", 3)
+	is, js := p.generate(m, ps.BaseI, ps.BaseJ, lib.NewDecoder(ps.Pattern), st)
+	for k := range is {
+		out := m.OutputFields("", k)
+		addr := Address{I: out("i", p.MB), J: out("j", p.NB)}
+		addr.I.Drive(is[k])
+		addr.J.Drive(js[k])
+		ps.Addr = append(ps.Addr, addr)
+	}
+	return m, ps
 }

@@ -1,7 +1,6 @@
 package smm2d
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/parmem/parmem/hdl"
@@ -112,15 +111,41 @@ func (p ATU) translate(d atuDecode, i, j *hdl.Signal) (mv, mh, row *hdl.Signal) 
 	return mv, mh, row
 }
 
+// ATUPorts are smm2d-atu's ports (DESIGN.md, smm2d-atu).
+type ATUPorts struct {
+	// VS, HS are the XOR scheme's exponents vs, hs (section 3.3).
+	VS, HS *hdl.Signal
+	// Addr is every lane's address in (i_<k>, j_<k>), Place its bank
+	// and row out (mv_<k>, mh_<k>, row_<k>; Figure 3.12).
+	Addr  []Address
+	Place []Placement
+}
+
+// Placement is where a lane's element lives: bank (m_v, m_h) and row
+// r(i, j) (section 3.3).
+type Placement struct{ MV, MH, Row *hdl.Signal }
+
 // Build makes the ATU module called name.
 func (p ATU) Build(name string) *hdl.Module {
-	m := hdl.NewModule(name)
-	d := p.decode(m.Input("vs", p.VW()), m.Input("hs", p.HW()))
-	for k := range p.Lanes() {
-		mv, mh, row := p.translate(d, m.Input(fmt.Sprintf("i_%d", k), p.MB), m.Input(fmt.Sprintf("j_%d", k), p.NB))
-		m.Output(fmt.Sprintf("mv_%d", k), p.P).Drive(mv)
-		m.Output(fmt.Sprintf("mh_%d", k), p.Q).Drive(mh)
-		m.Output(fmt.Sprintf("row_%d", k), p.RW()).Drive(row)
-	}
+	m, _ := p.WithPorts(name)
 	return m
+}
+
+// WithPorts makes the ATU module called name and returns its ports.
+func (p ATU) WithPorts(name string) (*hdl.Module, ATUPorts) {
+	m := hdl.NewModule(name)
+	f := m.InputFields("")
+	ps := ATUPorts{VS: f("vs", p.VW()), HS: f("hs", p.HW())}
+	d := p.decode(ps.VS, ps.HS)
+	for k := range p.Lanes() {
+		in, out := m.InputFields("", k), m.OutputFields("", k)
+		addr := Address{I: in("i", p.MB), J: in("j", p.NB)}
+		mv, mh, row := p.translate(d, addr.I, addr.J)
+		place := Placement{MV: out("mv", p.P), MH: out("mh", p.Q), Row: out("row", p.RW())}
+		place.MV.Drive(mv)
+		place.MH.Drive(mh)
+		place.Row.Drive(row)
+		ps.Addr, ps.Place = append(ps.Addr, addr), append(ps.Place, place)
+	}
+	return m, ps
 }

@@ -1,7 +1,6 @@
 package smm2d
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -29,28 +28,35 @@ func get(t *testing.T, s *hdl.Sim, name string) uint64 {
 	return v
 }
 
+// setPort and getPort drive and read a port of the simulated top module
+// by its signal in the block's port record.
+func setPort(t *testing.T, s *hdl.Sim, port *hdl.Signal, v uint64) { set(t, s, port.Name(), v) }
+
+func getPort(t *testing.T, s *hdl.Sim, port *hdl.Signal) uint64 { return get(t, s, port.Name()) }
+
 var blockGeometries = []Geometry{{1, 2, 10, 8}, {1, 2, 3, 4}, {2, 2, 10, 10}, {1, 3, 10, 10}, {2, 3, 6, 7}, {3, 3, 8, 9}, {2, 4, 32, 32}}
 
 func TestATUMatchesSpec(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, g := range blockGeometries {
 		for _, post := range []bool{false, true} {
-			s := simOf(t, ATU{g, post}.Build("atu"))
+			m, ports := ATU{g, post}.WithPorts("atu")
+			s := simOf(t, m)
 			for range 300 {
 				sc := Scheme{g, r.IntN(1 << uint(g.VW())), r.IntN(1 << uint(g.HW())), post}
-				set(t, s, "vs", uint64(sc.VS))
-				set(t, s, "hs", uint64(sc.HS))
+				setPort(t, s, ports.VS, uint64(sc.VS))
+				setPort(t, s, ports.HS, uint64(sc.HS))
 				is, js := make([]uint64, g.Lanes()), make([]uint64, g.Lanes())
-				for k := range is {
+				for k, addr := range ports.Addr {
 					is[k], js[k] = r.Uint64()&mask(g.MB), r.Uint64()&mask(g.NB)
-					set(t, s, fmt.Sprintf("i_%d", k), is[k])
-					set(t, s, fmt.Sprintf("j_%d", k), js[k])
+					setPort(t, s, addr.I, is[k])
+					setPort(t, s, addr.J, js[k])
 				}
 				s.Eval()
-				for k := range is {
-					require.Equal(t, sc.Mv(is[k], js[k]), get(t, s, fmt.Sprintf("mv_%d", k)), "%+v mv (%d,%d)", sc, is[k], js[k])
-					require.Equal(t, sc.Mh(js[k]), get(t, s, fmt.Sprintf("mh_%d", k)), "%+v mh", sc)
-					require.Equal(t, g.Row(is[k], js[k]), get(t, s, fmt.Sprintf("row_%d", k)), "%+v row", sc)
+				for k, place := range ports.Place {
+					require.Equal(t, sc.Mv(is[k], js[k]), getPort(t, s, place.MV), "%+v mv (%d,%d)", sc, is[k], js[k])
+					require.Equal(t, sc.Mh(js[k]), getPort(t, s, place.MH), "%+v mh", sc)
+					require.Equal(t, g.Row(is[k], js[k]), getPort(t, s, place.Row), "%+v row", sc)
 				}
 			}
 		}
@@ -60,19 +66,20 @@ func TestATUMatchesSpec(t *testing.T) {
 func TestAGUMatchesSpec(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, g := range blockGeometries {
-		s := simOf(t, AGU{g}.Build("agu"))
+		m, ports := AGU{g}.WithPorts("agu")
+		s := simOf(t, m)
 		for range 500 {
 			a := Access{Pattern(r.IntN(8)), r.Uint64() & mask(g.MB), r.Uint64() & mask(g.NB), r.Uint64() & mask(g.MB), r.Uint64() & mask(g.NB)}
-			set(t, s, "pattern", uint64(a.Pattern))
-			set(t, s, "base_i", a.BI)
-			set(t, s, "base_j", a.BJ)
-			set(t, s, "vstride", a.VStride)
-			set(t, s, "hstride", a.HStride)
+			setPort(t, s, ports.Pattern, uint64(a.Pattern))
+			setPort(t, s, ports.BaseI, a.BI)
+			setPort(t, s, ports.BaseJ, a.BJ)
+			setPort(t, s, ports.VStride, a.VStride)
+			setPort(t, s, ports.HStride, a.HStride)
 			s.Eval()
 			is, js := g.Addresses(a)
-			for k := range is {
-				require.Equal(t, is[k], get(t, s, fmt.Sprintf("i_%d", k)), "%+v %+v lane %d", g, a, k)
-				require.Equal(t, js[k], get(t, s, fmt.Sprintf("j_%d", k)), "%+v %+v lane %d", g, a, k)
+			for k, addr := range ports.Addr {
+				require.Equal(t, is[k], getPort(t, s, addr.I), "%+v %+v lane %d", g, a, k)
+				require.Equal(t, js[k], getPort(t, s, addr.J), "%+v %+v lane %d", g, a, k)
 			}
 		}
 	}
@@ -109,21 +116,22 @@ func TestRouteMatchesSpec(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, g := range blockGeometries[:6] {
 		for _, out := range []bool{false, true} {
-			s := simOf(t, Route{g, 16, out}.Build("route"))
+			m, ports := Route{g, 16, out}.WithPorts("route")
+			s := simOf(t, m)
 			routable := 0
 			for range 400 {
 				mv, mh, crow := routableIndices(r, g)
-				set(t, s, "crow", b2u(crow))
+				setPort(t, s, ports.Crow, b2u(crow))
 				d := make([]uint64, g.Lanes())
-				for k := range d {
+				for k, lane := range ports.Lanes {
 					d[k] = r.Uint64() & 0xffff
-					set(t, s, fmt.Sprintf("mv_%d", k), mv[k])
-					set(t, s, fmt.Sprintf("mh_%d", k), mh[k])
-					set(t, s, fmt.Sprintf("d_%d", k), d[k])
+					setPort(t, s, lane.MV, mv[k])
+					setPort(t, s, lane.MH, mh[k])
+					setPort(t, s, ports.D[k], d[k])
 				}
 				s.Eval()
 				ok := g.Routable(mv, mh, crow)
-				require.Equal(t, b2u(ok), get(t, s, "ok"), "%+v mv %v mh %v crow %v", g, mv, mh, crow)
+				require.Equal(t, b2u(ok), getPort(t, s, ports.OK), "%+v mv %v mh %v crow %v", g, mv, mh, crow)
 				if !ok {
 					continue
 				}
@@ -131,9 +139,9 @@ func TestRouteMatchesSpec(t *testing.T) {
 				for k := range d {
 					bank := int(mv[k]<<uint(g.Q) | mh[k])
 					if out {
-						require.Equal(t, d[bank], get(t, s, fmt.Sprintf("q_%d", k)), "lane %d reads bank %d", k, bank)
+						require.Equal(t, d[bank], getPort(t, s, ports.Q[k]), "lane %d reads bank %d", k, bank)
 					} else {
-						require.Equal(t, d[k], get(t, s, fmt.Sprintf("q_%d", bank)), "bank %d gets lane %d", bank, k)
+						require.Equal(t, d[k], getPort(t, s, ports.Q[bank]), "bank %d gets lane %d", bank, k)
 					}
 				}
 			}

@@ -46,16 +46,44 @@ type Memory struct {
 	NoBanks bool
 }
 
-// request is the request channel.
-type request struct {
-	Valid, Write, Pattern, I, J *hdl.Signal
-	Mask, Wdata                 []*hdl.Signal
+// MemoryPorts are smm2d's ports (DESIGN.md, smm2d): the configuration,
+// request and response channels, and the banks' ports when NoBanks.
+type MemoryPorts struct {
+	Cfg  MemoryConfig
+	Req  MemoryRequest
+	Resp MemoryResponse
+	// Banks are bank b's SRAM ports bank<b>_* (NoBanks only).
+	Banks []BankPorts
 }
 
-// config is the configuration channel.
-type config struct {
+// MemoryConfig is the configuration channel: vs, hs and the strides VS,
+// HS (Table 3.3's configuration state).
+type MemoryConfig struct {
 	Valid, VS, HS, VStride, HStride *hdl.Signal
+	Ready                           *hdl.Signal // out
 }
+
+// MemoryRequest is the request channel: the AGU's base, pattern and write
+// (Figure 3.8), and each lane's mask and write data.
+type MemoryRequest struct {
+	Valid, Write, Pattern, I, J *hdl.Signal
+	Lanes                       []RequestLane
+	Ready                       *hdl.Signal // out
+}
+
+// RequestLane is lane k's req_mask_<k> and req_wdata_<k>.
+type RequestLane struct{ Mask, Wdata *hdl.Signal }
+
+// MemoryResponse is the response channel: resp_valid and the lanes'
+// read data resp_rdata_<k>.
+type MemoryResponse struct {
+	Valid *hdl.Signal
+	Rdata []*hdl.Signal
+}
+
+// BankPorts are one bank's synchronous SRAM ports outside the memory:
+// row, we, wdata out and rdata in (read at the edge).
+type BankPorts struct{ Row, We, Wdata, Rdata *hdl.Signal }
 
 // stage1 is the 2DSMM's own part of the request being served (the rest
 // is the split-access pipeline's): its pattern, (i, j) and write data.
@@ -64,21 +92,29 @@ type stage1 struct {
 	Wdata         []*hdl.Signal
 }
 
-func (p Memory) ports(m *hdl.Module) (request, config) {
+// inputs makes the request's and the configuration's inputs.
+func (p Memory) inputs(m *hdl.Module) MemoryPorts {
 	f := m.InputFields("req")
-	req := request{Valid: f("valid", 1), Write: f("write", 1), Pattern: f("pattern", 3), I: f("i", p.MB), J: f("j", p.NB)}
+	req := MemoryRequest{Valid: f("valid", 1), Write: f("write", 1), Pattern: f("pattern", 3), I: f("i", p.MB), J: f("j", p.NB)}
 	for k := range p.Lanes() {
-		req.Mask = append(req.Mask, m.Input(fmt.Sprintf("req_mask_%d", k), 1))
-		req.Wdata = append(req.Wdata, m.Input(fmt.Sprintf("req_wdata_%d", k), p.W))
+		lane := m.InputFields("req", k)
+		req.Lanes = append(req.Lanes, RequestLane{Mask: lane("mask", 1), Wdata: lane("wdata", p.W)})
 	}
 	f = m.InputFields("cfg")
-	cfg := config{Valid: f("valid", 1), VS: f("vs", p.VW()), HS: f("hs", p.HW()), VStride: f("vstride", p.MB), HStride: f("hstride", p.NB)}
-	return req, cfg
+	cfg := MemoryConfig{Valid: f("valid", 1), VS: f("vs", p.VW()), HS: f("hs", p.HW()), VStride: f("vstride", p.MB), HStride: f("hstride", p.NB)}
+	return MemoryPorts{Cfg: cfg, Req: req}
+}
+
+// newest is the last output m declared: the one a split-access pipeline
+// call just made.
+func newest(m *hdl.Module, n int) []*hdl.Signal {
+	outs := m.Outputs()
+	return outs[len(outs)-n:]
 }
 
 // configuration is vs, hs and the stride table, loaded when take is 1;
 // after reset vs = hs = 0 and VS = HS = 1.
-func (p Memory) configuration(m *hdl.Module, cfg config, take *hdl.Signal) (vs, hs *hdl.Signal, st strideTable) {
+func (p Memory) configuration(m *hdl.Module, cfg MemoryConfig, take *hdl.Signal) (vs, hs *hdl.Signal, st strideTable) {
 	vs, hs = m.Reg("vs", p.VW()), m.Reg("hs", p.HW())
 	loaded := AGU{p.Geometry}.multiples(cfg.VStride, cfg.HStride)
 	for k := range p.Lanes() {
@@ -106,11 +142,8 @@ func bitsOf(w int, x uint64) hdl.Bits {
 }
 
 func (p Memory) stage1(m *hdl.Module) stage1 {
-	r1 := stage1{Pattern: m.Reg("r1_pattern", 3), I: m.Reg("r1_i", p.MB), J: m.Reg("r1_j", p.NB)}
-	for k := range p.Lanes() {
-		r1.Wdata = append(r1.Wdata, m.Reg(fmt.Sprintf("r1_wdata_%d", k), p.W))
-	}
-	return r1
+	f := m.RegFields("r1")
+	return stage1{Pattern: f("pattern", 3), I: f("i", p.MB), J: f("j", p.NB), Wdata: f.Vec("wdata", p.Lanes(), p.W)}
 }
 
 // serve chooses this cycle's sub-access (model.go, Meet): a waiting lane
@@ -140,17 +173,24 @@ func (p Memory) serve(crow, pending *hdl.Signal, mv, mh []*hdl.Signal) []*hdl.Si
 	return served
 }
 
-// Build makes the memory module called name, one flat module: the AGU,
-// ATU and router are the blocks of agu.go, atu.go and route.go inlined;
-// stage 1, stage 2, the responses and the handshake are the split-access
-// pipeline's (units/internal/splitmem).
+// Build makes the memory module called name.
 func (p Memory) Build(name string) *hdl.Module {
-	lanes, w, rw := p.Lanes(), p.W, p.RW()
+	m, _ := p.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the memory module called name, one flat module: the
+// AGU, ATU and router are the blocks of agu.go, atu.go and route.go
+// inlined; stage 1, stage 2, the responses and the handshake are the
+// split-access pipeline's (units/internal/splitmem). It returns the ports.
+func (p Memory) WithPorts(name string) (*hdl.Module, MemoryPorts) {
+	lanes := p.Lanes()
 	m := hdl.NewModule(name)
-	req, cfg := p.ports(m)
+	ps := p.inputs(m)
 	pipe := splitmem.New(m, lanes)
 	r1 := p.stage1(m)
-	vs, hs, st := p.configuration(m, cfg, pipe.Offer("cfg", cfg.Valid, nil))
+	vs, hs, st := p.configuration(m, ps.Cfg, pipe.Offer("cfg", ps.Cfg.Valid, nil))
+	ps.Cfg.Ready = newest(m, 1)[0]
 
 	// Stage 1: AGU, ATU, the sub-access choice and the inward router.
 	is, js := AGU{p.Geometry}.generate(m, r1.I, r1.J, lib.NewDecoder(r1.Pattern), st)
@@ -171,21 +211,7 @@ func (p Memory) Build(name string) *hdl.Module {
 		packets[k] = hdl.Concat(pipe.Write, rows[k], r1.Wdata[k]) // {we, row, wdata}
 	}
 	atBank := route.inward(crow, laneInfo{MV: mv, MH: mh, En: servedBits}, packets)
-	rdata := make([]*hdl.Signal, lanes)
-	for b := range lanes {
-		pk := atBank[b]
-		row, wdata, we := pk.Slice(w+rw-1, w), pk.Slice(w-1, 0), pk.Bit(w+rw)
-		if p.NoBanks {
-			m.Output(fmt.Sprintf("bank%d_row", b), rw).Drive(row)
-			m.Output(fmt.Sprintf("bank%d_we", b), 1).Drive(we)
-			m.Output(fmt.Sprintf("bank%d_wdata", b), w).Drive(wdata)
-			rdata[b] = m.Input(fmt.Sprintf("bank%d_rdata", b), w)
-			continue
-		}
-		bank := m.Mem(fmt.Sprintf("bank%d", b), rw, w)
-		bank.Write(row, wdata, we)
-		rdata[b] = bank.ReadSync(row, nil)
-	}
+	rdata := p.banks(m, atBank, &ps)
 
 	// Stage 2: the routing information and the outward router, each
 	// register next to what it takes; a read collects its lanes over its
@@ -195,27 +221,64 @@ func (p Memory) Build(name string) *hdl.Module {
 	s2Crow.Drive(crow)
 	back := laneInfo{En: lib.Split(s2.Served)}
 	for k := range lanes {
-		v, h := m.Reg(fmt.Sprintf("route_mv_%d", k), p.P), m.Reg(fmt.Sprintf("route_mh_%d", k), p.Q)
+		info := m.RegFields("route", k)
+		v, h := info("mv", p.P), info("mh", p.Q)
 		v.Drive(mv[k])
 		h.Drive(mh[k])
 		back.MV, back.MH = append(back.MV, v), append(back.MH, h)
 	}
 	pipe.Respond(s2, s2.Read, route.outward(s2Crow, back, rdata))
-	p.handshake(m, pipe, req, cfg.Valid, r1)
-	return m
+	resp := newest(m, lanes+1)
+	ps.Resp = MemoryResponse{Valid: resp[0], Rdata: resp[1:]}
+	p.handshake(m, pipe, ps.Req, ps.Cfg.Valid, r1)
+	ps.Req.Ready = newest(m, 1)[0]
+	return m, ps
 }
+
+// banks are the L banks, each written and read at the row the inward
+// router brings it (atBank[b] = {we, row, wdata}); it returns their read
+// data. With NoBanks the banks are outside, behind ports bank<b>_*.
+func (p Memory) banks(m *hdl.Module, atBank []*hdl.Signal, ps *MemoryPorts) []*hdl.Signal {
+	w, rw := p.W, p.RW()
+	rdata := make([]*hdl.Signal, len(atBank))
+	for b, pk := range atBank {
+		row, wdata, we := pk.Slice(w+rw-1, w), pk.Slice(w-1, 0), pk.Bit(w+rw)
+		if p.NoBanks {
+			out := m.OutputFields(bankName(b))
+			bp := BankPorts{Row: out("row", rw), We: out("we", 1), Wdata: out("wdata", w)}
+			bp.Row.Drive(row)
+			bp.We.Drive(we)
+			bp.Wdata.Drive(wdata)
+			bp.Rdata = m.InputFields(bankName(b))("rdata", w)
+			ps.Banks = append(ps.Banks, bp)
+			rdata[b] = bp.Rdata
+			continue
+		}
+		bank := m.Mem(bankName(b), rw, w)
+		bank.Write(row, wdata, we)
+		rdata[b] = bank.ReadSync(row, nil)
+	}
+	return rdata
+}
+
+// bankName is bank b's memory, or its ports' prefix with NoBanks.
+func bankName(b int) string { return fmt.Sprintf("bank%d", b) }
 
 // handshake accepts requests into stage 1: not while a request has
 // sub-accesses left, nor while a configuration is offered.
-func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, req request, cfgValid *hdl.Signal, r1 stage1) {
+func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, req MemoryRequest, cfgValid *hdl.Signal, r1 stage1) {
 	take := pipe.Offer("req", req.Valid, cfgValid)
-	pipe.Accept(take, req.Write, lib.Bus(req.Mask).And(take.Repl(p.Lanes())))
+	mask := make([]*hdl.Signal, len(req.Lanes))
+	for k, lane := range req.Lanes {
+		mask[k] = lane.Mask
+	}
+	pipe.Accept(take, req.Write, lib.Bus(mask).And(take.Repl(p.Lanes())))
 	m.If(take, func() {
 		r1.Pattern.Set(req.Pattern)
 		r1.I.Set(req.I)
 		r1.J.Set(req.J)
-		for k, d := range req.Wdata {
-			r1.Wdata[k].Set(d)
+		for k, lane := range req.Lanes {
+			r1.Wdata[k].Set(lane.Wdata)
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package smm2d
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -19,7 +18,8 @@ func TestNoBanksMatchesTheBanks(t *testing.T) {
 		p := Memory{Geometry: g, W: 8}
 		banked := simOf(t, p.Build("dut"))
 		p.NoBanks = true
-		bare := simOf(t, p.Build("dut"))
+		m, ports := p.WithPorts("dut")
+		bare := simOf(t, m)
 		top := banked.Design().Top()
 		rows := 1 << uint(g.RW())
 		srams := make([][]uint64, g.Lanes()) // per bank: its words
@@ -32,30 +32,31 @@ func TestNoBanksMatchesTheBanks(t *testing.T) {
 			for _, in := range top.Inputs() {
 				v := r.Uint64() & mask(in.Width())
 				switch in.Name() {
-				case "cfg_valid":
+				case ports.Cfg.Valid.Name():
 					v &= uint64(r.IntN(8) / 7) // a configuration now and then
-				case "req_valid", "req_write":
+				case ports.Req.Valid.Name(), ports.Req.Write.Name():
 					v = uint64(r.IntN(2))
 				}
 				set(t, banked, in.Name(), v)
 				set(t, bare, in.Name(), v)
 			}
 			for b, v := range reads {
-				set(t, bare, fmt.Sprintf("bank%d_rdata", b), v)
+				setPort(t, bare, ports.Banks[b].Rdata, v)
 			}
 			banked.Eval()
 			bare.Eval()
 			for _, out := range top.Outputs() {
 				require.Equal(t, get(t, banked, out.Name()), get(t, bare, out.Name()), "%+v cycle %d: %s", g, cycle, out.Name())
 			}
-			if get(t, bare, "resp_valid") == 1 && get(t, bare, "resp_rdata_0") != 0 {
+			if getPort(t, bare, ports.Resp.Valid) == 1 && getPort(t, bare, ports.Resp.Rdata[0]) != 0 {
 				answers++
 			}
 			for b, sram := range srams { // the edge: read the old word, then write
-				row := get(t, bare, fmt.Sprintf("bank%d_row", b))
+				bank := ports.Banks[b]
+				row := getPort(t, bare, bank.Row)
 				reads[b] = sram[row]
-				if get(t, bare, fmt.Sprintf("bank%d_we", b)) == 1 {
-					sram[row] = get(t, bare, fmt.Sprintf("bank%d_wdata", b))
+				if getPort(t, bare, bank.We) == 1 {
+					sram[row] = getPort(t, bare, bank.Wdata)
 					writes++
 				}
 			}

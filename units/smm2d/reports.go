@@ -85,13 +85,14 @@ func tableAGU(g Geometry) design {
 		bi, bj := m.Input("base_i", g.MB), m.Input("base_j", g.NB)
 		var st strideTable
 		for k := range g.Lanes() {
-			st.V = append(st.V, m.Input(fmt.Sprintf("vmul_%d", k), g.MB))
-			st.H = append(st.H, m.Input(fmt.Sprintf("hmul_%d", k), g.NB))
+			mul := m.InputFields("", k)
+			st.V, st.H = append(st.V, mul("vmul", g.MB)), append(st.H, mul("hmul", g.NB))
 		}
 		is, js := AGU{g}.generate(m, bi, bj, lib.NewDecoder(m.Input("pattern", 3)), st)
 		for k := range is {
-			m.Output(fmt.Sprintf("i_%d", k), g.MB).Drive(is[k])
-			m.Output(fmt.Sprintf("j_%d", k), g.NB).Drive(js[k])
+			out := m.OutputFields("", k)
+			out("i", g.MB).Drive(is[k])
+			out("j", g.NB).Drive(js[k])
 		}
 		return m
 	}}
@@ -115,8 +116,8 @@ func choiceDesign(p Memory) design {
 		crow, pending := m.Input("crow", 1), m.Input("pending", p.Lanes())
 		var mv, mh []*hdl.Signal
 		for k := range p.Lanes() {
-			mv = append(mv, m.Input(fmt.Sprintf("mv_%d", k), p.P))
-			mh = append(mh, m.Input(fmt.Sprintf("mh_%d", k), p.Q))
+			in := m.InputFields("", k)
+			mv, mh = append(mv, in("mv", p.P)), append(mh, in("mh", p.Q))
 		}
 		m.Output("served", p.Lanes()).Drive(lib.Bus(p.serve(crow, pending, mv, mh)))
 		return m

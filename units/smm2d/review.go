@@ -86,10 +86,7 @@ func thesisPaths(g Geometry) []design {
 	agu := func(name string) *hdl.Module {
 		m := hdl.NewModule(name)
 		n := max(g.MB, g.NB)
-		var offsets []*hdl.Signal
-		for k := range 5 {
-			offsets = append(offsets, m.Input(fmt.Sprintf("x_%d", k), n))
-		}
+		offsets := m.InputFields("").Vec("x", 5, n)
 		sum := hdl.Select(m.Input("sel", 3), offsets...).Add(m.Input("base", n))
 		m.Output("addr", n).Drive(sum)
 		return m

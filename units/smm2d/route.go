@@ -1,8 +1,6 @@
 package smm2d
 
 import (
-	"fmt"
-
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
 )
@@ -236,26 +234,50 @@ func (r Route) grouping(crow *hdl.Signal, li laneInfo) *hdl.Signal {
 	return hdl.Mux(crow, lib.Bus(row).RedAnd(), lib.Bus(column).RedAnd())
 }
 
+// RoutePorts are smm2d-route's ports (DESIGN.md, smm2d-route).
+type RoutePorts struct {
+	// Crow picks the row path (the continuous row, Figure 3.16).
+	Crow *hdl.Signal
+	// Lanes are each lane's bank (m_v, m_h): ports mv_<k>, mh_<k>.
+	Lanes []RouteLane
+	// D is the data in (d_<x>: lanes inward, banks outward), Q the data
+	// out (q_<x>: banks inward, lanes outward).
+	D, Q []*hdl.Signal
+	// OK is Theorem 7's grouping: every lane served in one pass.
+	OK *hdl.Signal
+}
+
+// RouteLane is one lane's bank: m_v and m_h.
+type RouteLane struct{ MV, MH *hdl.Signal }
+
 // Build makes the router module called name.
 func (r Route) Build(name string) *hdl.Module {
+	m, _ := r.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the router module called name and returns its ports.
+func (r Route) WithPorts(name string) (*hdl.Module, RoutePorts) {
 	m := hdl.NewModule(name)
-	crow := m.Input("crow", 1)
+	ps := RoutePorts{Crow: m.Input("crow", 1)}
 	var li laneInfo
 	for k := range r.Lanes() {
-		li.MV = append(li.MV, m.Input(fmt.Sprintf("mv_%d", k), r.P))
-		li.MH = append(li.MH, m.Input(fmt.Sprintf("mh_%d", k), r.Q))
+		in := m.InputFields("", k)
+		lane := RouteLane{MV: in("mv", r.P), MH: in("mh", r.Q)}
+		li.MV, li.MH = append(li.MV, lane.MV), append(li.MH, lane.MH)
+		ps.Lanes = append(ps.Lanes, lane)
 	}
-	var d []*hdl.Signal
-	for x := range r.Lanes() {
-		d = append(d, m.Input(fmt.Sprintf("d_%d", x), r.W))
-	}
+	ps.D = m.InputFields("").Vec("d", r.Lanes(), r.W)
 	route := r.inward
 	if r.Out {
 		route = r.outward
 	}
-	for x, qx := range route(crow, li, d) {
-		m.Output(fmt.Sprintf("q_%d", x), r.W).Drive(qx)
+	q := route(ps.Crow, li, ps.D)
+	ps.Q = m.OutputFields("").Vec("q", r.Lanes(), r.W)
+	for x, qx := range q {
+		ps.Q[x].Drive(qx)
 	}
-	m.Output("ok", 1).Drive(r.grouping(crow, li))
-	return m
+	ps.OK = m.Output("ok", 1)
+	ps.OK.Drive(r.grouping(ps.Crow, li))
+	return m, ps
 }
