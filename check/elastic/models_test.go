@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/units"
 	el "github.com/parmem/parmem/units/elastic"
 	"github.com/parmem/parmem/verify"
@@ -225,23 +226,29 @@ func matchHistoryCache(t *testing.T, c units.Config, cycles int) {
 }
 
 func matchWarpMask(t *testing.T, c units.Config, cycles int) {
-	b, v := bench(t, c)
+	_, v, err := c.Resolve()
+	require.NoError(t, err)
+	m, ports := el.WarpMaskBlock{Warps: v["warps"], Warp: v["warp"], Lanes: v["lanes"],
+		Sets: v["sets"], Ways: v["ways"], Pcw: v["pcw"]}.WithPorts("dut")
+	b := verify.NewBench(t, m)
 	r := seed(c)
 	warps := v["warps"]
 	model := el.NewWarpMask(warps, v["warp"], v["lanes"], v["sets"], v["ways"], v["pcw"])
 	pool := pcPool(r, v["sets"], v["ways"], v["pcw"])
 	extras := 1 << el.ExtraWidth(v["lanes"])
-	rst, launch := b.In("rst"), b.In("launch")
+	rst, launch := b.In("rst"), b.Ins(ports.Launch)[0]
 	var ready, isMem []verify.In
 	var schedReady []verify.Out
-	for j := range warps {
-		ready = append(ready, b.In(fmt.Sprintf("ready_%d", j)))
-		isMem = append(isMem, b.In(fmt.Sprintf("is_mem_%d", j)))
-		schedReady = append(schedReady, b.Out(fmt.Sprintf("sched_ready_%d", j)))
+	for _, w := range ports.Warps {
+		ready, isMem = append(ready, b.Ins(w.Ready)[0]), append(isMem, b.Ins(w.IsMem)[0])
+		schedReady = append(schedReady, b.Outs(w.SchedReady)[0])
 	}
-	schedValid, schedShmem, schedPC := b.In("sched_valid"), b.In("sched_shmem"), b.In("sched_pc")
-	resValid, resPC, resExtra, resLast := b.In("res_valid"), b.In("res_pc"), b.In("res_extra"), b.In("res_last")
-	predHit, pred, count, acc, block := b.Out("pred_hit"), b.Out("pred"), b.Out("count"), b.Out("acc"), b.Out("block")
+	sched := b.Ins([]*hdl.Signal{ports.SchedValid, ports.SchedShmem, ports.SchedPC})
+	schedValid, schedShmem, schedPC := sched[0], sched[1], sched[2]
+	res := b.Ins([]*hdl.Signal{ports.ResValid, ports.ResPC, ports.ResExtra, ports.ResLast})
+	resValid, resPC, resExtra, resLast := res[0], res[1], res[2], res[3]
+	outs := b.Outs([]*hdl.Signal{ports.PredHit, ports.Pred, ports.Count, ports.Acc, ports.Block})
+	predHit, pred, count, acc, block := outs[0], outs[1], outs[2], outs[3], outs[4]
 
 	var in el.MaskIn
 	var hits, blocked int

@@ -1,10 +1,10 @@
 package elastic
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/units"
 	el "github.com/parmem/parmem/units/elastic"
 	"github.com/parmem/parmem/verify"
@@ -40,21 +40,19 @@ type pipeBench struct {
 }
 
 func newPipeBench(t *testing.T, c units.Config) *pipeBench {
-	d, err := c.Build("dut")
-	require.NoError(t, err)
 	_, v, err := c.Resolve()
 	require.NoError(t, err)
-	b := verify.NewBenchDesign(t, d)
-	p := &pipeBench{b: b, lanes: v["lanes"], base: c.Unit == "elastic-basepipe",
-		exMem: b.In("ex_mem"), exHold: b.In("ex_hold"), exTag: b.In("ex_tag"),
-		icValid: b.In("ic_valid"), icTag: b.In("ic_tag"),
-		wbValid: b.Out("wb_valid"), wbSrc: b.Out("wb_src"), wbTag: b.Out("wb_tag")}
-	for i := range p.lanes {
-		p.exData = append(p.exData, b.In(fmt.Sprintf("ex_data_%d", i)))
-		p.icData = append(p.icData, b.In(fmt.Sprintf("ic_data_%d", i)))
-		p.wbData = append(p.wbData, b.Out(fmt.Sprintf("wb_data_%d", i)))
-	}
-	return p
+	base := c.Unit == "elastic-basepipe"
+	m, ports := el.Pipe{Lanes: v["lanes"], W: v["w"], MStages: v["mstages"], Premem: v["premem"], Nonmem: v["nonmem"],
+		Tw: v["tw"], Base: base}.WithPorts("dut")
+	b := verify.NewBench(t, m)
+	in := func(s *hdl.Signal) verify.In { return b.Ins(s)[0] }
+	out := func(s *hdl.Signal) verify.Out { return b.Outs(s)[0] }
+	return &pipeBench{b: b, lanes: v["lanes"], base: base,
+		exMem: in(ports.ExMem), exHold: in(ports.ExHold), exTag: in(ports.Ex.Tag),
+		icValid: in(ports.ICValid), icTag: in(ports.IC.Tag),
+		wbValid: out(ports.WBValid), wbSrc: out(ports.WBSrc), wbTag: out(ports.WB.Tag),
+		exData: b.Ins(ports.Ex.Data), icData: b.Ins(ports.IC.Data), wbData: b.Outs(ports.WB.Data)}
 }
 
 // random makes an instruction with random payload; w is the lane width.

@@ -31,14 +31,29 @@ func (c HistoryCacheBlock) tagWidth() int { return c.Pcw - bits.Len(uint(c.Sets-
 // valueWidth is VW = log2 Warp.
 func (c HistoryCacheBlock) valueWidth() int { return bits.Len(uint(c.Warp - 1)) }
 
-// historyPorts are elastic-bchc's ports, a record so that elastic-warpmask
-// connects its instance in one call.
-type historyPorts struct {
-	Clear        *hdl.Signal
+// HistoryCachePorts are elastic-bchc's ports, a record so that
+// elastic-warpmask connects its instance in one call.
+type HistoryCachePorts struct {
+	// Clear invalidates every line (a kernel launch, 5.5.2).
+	Clear *hdl.Signal
+	// RdEn, RdPC look a PC up (at scheduling, Fig. 5.7); RdHit, RdVal
+	// are the hit and the warp's last conflict degree.
 	RdEn, RdPC   *hdl.Signal
 	RdHit, RdVal *hdl.Signal
-	WrEn, WrPC   *hdl.Signal
-	WrValue      *hdl.Signal
+	// WrEn, WrPC, WrValue record a warp's conflict degree at its last
+	// subwarp.
+	WrEn, WrPC *hdl.Signal
+	WrValue    *hdl.Signal
+}
+
+func (c HistoryCacheBlock) ports(m *hdl.Module) HistoryCachePorts {
+	in, out, vw := m.InputFields(""), m.OutputFields(""), c.valueWidth()
+	return HistoryCachePorts{
+		Clear: in("clear", 1),
+		RdEn:  in("rd_en", 1), RdPC: in("rd_pc", c.Pcw),
+		RdHit: out("rd_hit", 1), RdVal: out("rd_value", vw),
+		WrEn: in("wr_en", 1), WrPC: in("wr_pc", c.Pcw), WrValue: in("wr_value", vw),
+	}
 }
 
 // cacheLine is one way of a set as the memory holds it.
@@ -46,19 +61,15 @@ type cacheLine struct{ Tag, Value *hdl.Signal }
 
 // Build makes the module called name.
 func (c HistoryCacheBlock) Build(name string) *hdl.Module {
-	m, _ := c.build(name)
+	m, _ := c.WithPorts(name)
 	return m
 }
 
-func (c HistoryCacheBlock) build(name string) (*hdl.Module, historyPorts) {
+// WithPorts makes the module called name and returns its ports.
+func (c HistoryCacheBlock) WithPorts(name string) (*hdl.Module, HistoryCachePorts) {
 	m := hdl.NewModule(name)
 	vw, tw := c.valueWidth(), c.tagWidth()
-	p := historyPorts{
-		Clear: m.Input("clear", 1),
-		RdEn:  m.Input("rd_en", 1), RdPC: m.Input("rd_pc", c.Pcw),
-		RdHit: m.Output("rd_hit", 1), RdVal: m.Output("rd_value", vw),
-		WrEn: m.Input("wr_en", 1), WrPC: m.Input("wr_pc", c.Pcw), WrValue: m.Input("wr_value", vw),
-	}
+	p := c.ports(m)
 	setBits := c.Pcw - tw
 	split := func(pc *hdl.Signal) (set, tag *hdl.Signal) {
 		set = m.ConstU(1, 0) // one set: every pc maps to it

@@ -1,7 +1,6 @@
 package elastic
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/parmem/parmem/hdl"
@@ -34,14 +33,38 @@ type BankConflict struct {
 	Broadcast               bool
 }
 
+// BankConflictPorts are elastic-bkconf's ports.
+type BankConflictPorts struct {
+	// Lanes are the access's lanes: en_<i>, addr_<i> (a SIMD
+	// shared-memory access, thesis 5.3.1).
+	Lanes []AccessLane
+	// Degree is the bank conflict degree, Cycles the MEM0 cycles of Eq.
+	// 5.3, Extra = Cycles - 1 (footnote 10's zero-aligned degree) and
+	// Conflict = Extra != 0.
+	Degree, Cycles, Extra, Conflict *hdl.Signal
+}
+
+// AccessLane is one lane of a shared-memory access: enabled, and its word
+// address.
+type AccessLane struct{ En, Addr *hdl.Signal }
+
 // Build makes the module called name.
 func (b BankConflict) Build(name string) *hdl.Module {
+	m, _ := b.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the module called name and returns its ports.
+func (b BankConflict) WithPorts(name string) (*hdl.Module, BankConflictPorts) {
 	m := hdl.NewModule(name)
+	var ps BankConflictPorts
 	en := make([]*hdl.Signal, b.Lanes)
 	addr := make([]*hdl.Signal, b.Lanes)
 	for i := range b.Lanes {
-		en[i] = m.Input(fmt.Sprintf("en_%d", i), 1)
-		addr[i] = m.Input(fmt.Sprintf("addr_%d", i), b.Aw)
+		in := m.InputFields("", i)
+		lane := AccessLane{En: in("en", 1), Addr: in("addr", b.Aw)}
+		en[i], addr[i] = lane.En, lane.Addr
+		ps.Lanes = append(ps.Lanes, lane)
 	}
 	counted := en
 	if b.Broadcast {
@@ -71,11 +94,16 @@ func (b BankConflict) Build(name string) *hdl.Module {
 	if len(steps) > 0 {
 		extra = lib.PopCount(lib.Bus(steps)).Zext(ExtraWidth(b.Lanes))
 	}
-	m.Output("degree", dw).Drive(degree)
-	m.Output("cycles", dw).Drive(extra.Zext(dw).Add(m.ConstU(dw, 1)))
-	m.Output("extra", ExtraWidth(b.Lanes)).Drive(extra)
-	m.Output("conflict", 1).Drive(extra.RedOr())
-	return m
+	out := m.OutputFields("")
+	ps.Degree = out("degree", dw)
+	ps.Degree.Drive(degree)
+	ps.Cycles = out("cycles", dw)
+	ps.Cycles.Drive(extra.Zext(dw).Add(m.ConstU(dw, 1)))
+	ps.Extra = out("extra", ExtraWidth(b.Lanes))
+	ps.Extra.Drive(extra)
+	ps.Conflict = out("conflict", 1)
+	ps.Conflict.Drive(extra.RedOr())
+	return m, ps
 }
 
 // firstReaders marks the enabled lanes that no lower enabled lane reads the

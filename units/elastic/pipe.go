@@ -42,41 +42,47 @@ const (
 	SrcExe    = 3
 )
 
-// payload is what an instruction carries through the back end unchanged.
-type payload struct {
+// Payload is what an instruction carries through the back end unchanged:
+// its tag and its lanes' words (<prefix>_tag, <prefix>_data_<i>).
+type Payload struct {
 	Tag  *hdl.Signal
 	Data []*hdl.Signal
+}
+
+// PipePorts are elastic-pipe's and elastic-basepipe's ports (Figs. 5.4(a),
+// 5.6).
+type PipePorts struct {
+	// ExValid, ExMem, ExHold, Ex: EXE's instruction, a memory one with
+	// its hold (extra MEM0 cycles, Eq. 5.3); ExReady out.
+	ExValid, ExMem, ExHold *hdl.Signal
+	Ex                     Payload
+	ExReady                *hdl.Signal
+	// ICValid, IC: the interconnect's return, never refused.
+	ICValid *hdl.Signal
+	IC      Payload
+	// WBValid, WBSrc, WB: the writeback and its source (SrcIC ..
+	// SrcExe, Fig. 5.6's priority multiplexer).
+	WBValid, WBSrc *hdl.Signal
+	WB             Payload
+	// PrememCount, NonmemCount: the queues' occupancy (elastic only; nil
+	// in the baseline, which has no queues).
+	PrememCount, NonmemCount *hdl.Signal
 }
 
 // held is a memory instruction before S_0: its payload and its hold.
 type held struct {
 	Hold    *hdl.Signal
-	Payload payload
+	Payload Payload
 }
 
 // stage is one MEM stage's pipeline register.
 type stage struct {
 	Valid   *hdl.Signal
-	Payload payload
+	Payload Payload
 }
 
-func (p Pipe) payload(f func(lane int) hdl.Fields) payload {
-	pl := payload{Tag: f(-1)("tag", p.Tw)}
-	for i := range p.Lanes {
-		pl.Data = append(pl.Data, f(i)("data", p.W))
-	}
-	return pl
-}
-
-// lanes turns a Fields maker with lanes into one for payload: lane -1 is
-// the unlaned tag.
-func lanes(make func(prefix string, lane ...int) hdl.Fields, prefix string) func(int) hdl.Fields {
-	return func(lane int) hdl.Fields {
-		if lane < 0 {
-			return make(prefix)
-		}
-		return make(prefix, lane)
-	}
+func (p Pipe) payload(f hdl.Fields) Payload {
+	return Payload{Tag: f("tag", p.Tw), Data: f.Vec("data", p.Lanes, p.W)}
 }
 
 // Build makes the module called name, in Fig. 5.6's parts: the ports,
@@ -85,13 +91,20 @@ func lanes(make func(prefix string, lane ...int) hdl.Fields, prefix string) func
 // 5.4(a); PREMEM and NONMEM beside them in the elastic pipeline), the
 // writeback's priority multiplexer, and each stage's next value.
 func (p Pipe) Build(name string) *hdl.Module {
+	m, _ := p.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the module called name (see Build) and returns its
+// ports.
+func (p Pipe) WithPorts(name string) (*hdl.Module, PipePorts) {
 	m := hdl.NewModule(name)
 	b := &pipeBuild{p: p, m: m, hw: ExtraWidth(p.Lanes)}
 	b.exValid, b.exMem, b.exHold = m.Input("ex_valid", 1), m.Input("ex_mem", 1), m.Input("ex_hold", b.hw)
-	b.ex = p.payload(lanes(m.InputFields, "ex"))
+	b.ex = p.payload(m.InputFields("ex"))
 	b.exReady = m.Output("ex_ready", 1)
 	b.icValid = m.Input("ic_valid", 1)
-	b.ic = p.payload(lanes(m.InputFields, "ic"))
+	b.ic = p.payload(m.InputFields("ic"))
 	b.one, b.zero = m.ConstU(1, 1), m.ConstU(1, 0)
 	b.memStages()
 	if p.Base {
@@ -101,7 +114,9 @@ func (p Pipe) Build(name string) *hdl.Module {
 	}
 	b.writeback()
 	b.edge()
-	return m
+	b.ports.ExValid, b.ports.ExMem, b.ports.ExHold, b.ports.Ex, b.ports.ExReady = b.exValid, b.exMem, b.exHold, b.ex, b.exReady
+	b.ports.ICValid, b.ports.IC = b.icValid, b.ic
+	return m, b.ports
 }
 
 // pipeBuild is a pipe under construction.
@@ -112,11 +127,12 @@ type pipeBuild struct {
 	exValid   *hdl.Signal
 	exMem     *hdl.Signal
 	exHold    *hdl.Signal
-	ex        payload
+	ex        Payload
 	exReady   *hdl.Signal
 	icValid   *hdl.Signal
-	ic        payload
+	ic        Payload
 	one, zero *hdl.Signal
+	ports     PipePorts // the outputs as the parts declare them
 
 	s         []stage
 	hold      *hdl.Signal // S_0's cycles still to stay
@@ -136,7 +152,7 @@ func (b *pipeBuild) memStages() {
 	b.s = make([]stage, p.MStages)
 	for k := range b.s {
 		prefix := "s" + strconv.Itoa(k)
-		b.s[k] = stage{Valid: m.Reg(prefix+"_valid", 1), Payload: p.payload(lanes(m.RegFields, prefix))}
+		b.s[k] = stage{Valid: m.Reg(prefix+"_valid", 1), Payload: p.payload(m.RegFields(prefix))}
 	}
 	b.hold = m.Reg("s0_hold", b.hw)
 	b.done = b.hold.RedOr().Not()
@@ -193,8 +209,10 @@ func (b *pipeBuild) elasticEntry() {
 	b.exReady.Set(b.zero)
 	m.If(b.exMem, func() { b.route(memDirect, premem) }).
 		Else(func() { b.route(slotFree.And(nm.OutValid.Not()), &queueIn{push, nm.InReady}) })
-	m.Output("premem_count", lib.CountWidth(p.Premem)).Drive(prememCount)
-	m.Output("nonmem_count", lib.CountWidth(p.Nonmem)).Drive(nm.Count)
+	b.ports.PrememCount = m.Output("premem_count", lib.CountWidth(p.Premem))
+	b.ports.PrememCount.Drive(prememCount)
+	b.ports.NonmemCount = m.Output("nonmem_count", lib.CountWidth(p.Nonmem))
+	b.ports.NonmemCount.Drive(nm.Count)
 }
 
 // queueIn is a queue's input side as EXE sees it: its push (a pushWire)
@@ -233,8 +251,10 @@ func (b *pipeBuild) writeback() {
 	for i := n - 2; i >= 0; i-- {
 		wbValid = valids[i].Or(wbValid)
 	}
-	m.Output("wb_valid", 1).Drive(wbValid)
-	wbSrc, wb := m.Output("wb_src", 2), b.p.payload(lanes(m.OutputFields, "wb"))
+	b.ports.WBValid = m.Output("wb_valid", 1)
+	b.ports.WBValid.Drive(wbValid)
+	wbSrc, wb := m.Output("wb_src", 2), b.p.payload(m.OutputFields("wb"))
+	b.ports.WBSrc, b.ports.WB = wbSrc, wb
 	firstOf(m, valids, func(i int) {
 		wbSrc.Set(m.ConstU(2, uint64(b.sources[i].src)))
 		hdl.SetRecord(wb, b.sources[i].payload)
@@ -291,5 +311,5 @@ type entry struct {
 type source struct {
 	valid   *hdl.Signal
 	src     int
-	payload payload
+	payload Payload
 }

@@ -1,8 +1,6 @@
 package elastic
 
 import (
-	"fmt"
-
 	"github.com/parmem/parmem/hdl"
 )
 
@@ -32,37 +30,70 @@ func (w WarpMaskBlock) cache() HistoryCacheBlock {
 	return HistoryCacheBlock{Sets: w.Sets, Ways: w.Ways, Pcw: w.Pcw, Warp: w.Warp}
 }
 
+// WarpMaskPorts are elastic-warpmask's ports (Fig. 5.7).
+type WarpMaskPorts struct {
+	// Launch starts a kernel: the cache and the counters clear.
+	Launch *hdl.Signal
+	// Warps are each warp context's ready_<j>, is_mem_<j> in and
+	// sched_ready_<j> out: the ready pool with memory warps masked
+	// (5.5.3).
+	Warps []WarpReady
+	// SchedValid, SchedShmem, SchedPC: the scheduled warp, a
+	// shared-memory instruction at SchedPC.
+	SchedValid, SchedShmem, SchedPC *hdl.Signal
+	// ResValid, ResPC, ResExtra, ResLast: a subwarp resolved at MEM0
+	// with its extra cycles, the warp's last subwarp when ResLast.
+	ResValid, ResPC, ResExtra, ResLast *hdl.Signal
+	// PredHit, Pred: the history cache's lookup at scheduling; Count the
+	// countdown, Acc the accumulated extras, Block 1 while Count is not
+	// zero (Eqs. 5.6, 5.7).
+	PredHit, Pred, Count, Acc, Block *hdl.Signal
+}
+
+// WarpReady is one warp context's ready signal in and out.
+type WarpReady struct{ Ready, IsMem, SchedReady *hdl.Signal }
+
 // Build makes the module called name; its cache is the sub-module
 // <name>_bchc.
 func (w WarpMaskBlock) Build(name string) *hdl.Module {
+	m, _ := w.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the module called name and returns its ports.
+func (w WarpMaskBlock) WithPorts(name string) (*hdl.Module, WarpMaskPorts) {
 	m := hdl.NewModule(name)
 	vw := w.cache().valueWidth()
-	launch := m.Input("launch", 1)
-	block := m.Output("block", 1)
+	ps := WarpMaskPorts{Launch: m.Input("launch", 1), Block: m.Output("block", 1)}
 	for j := range w.Warps {
-		ready, isMem := m.Input(fmt.Sprintf("ready_%d", j), 1), m.Input(fmt.Sprintf("is_mem_%d", j), 1)
-		m.Output(fmt.Sprintf("sched_ready_%d", j), 1).Drive(ready.And(isMem.And(block).Not()))
+		in, out := m.InputFields("", j), m.OutputFields("", j)
+		warp := WarpReady{Ready: in("ready", 1), IsMem: in("is_mem", 1)}
+		warp.SchedReady = out("sched_ready", 1)
+		warp.SchedReady.Drive(warp.Ready.And(warp.IsMem.And(ps.Block).Not()))
+		ps.Warps = append(ps.Warps, warp)
 	}
-	schedValid, schedShmem := m.Input("sched_valid", 1), m.Input("sched_shmem", 1)
-	schedPC := m.Input("sched_pc", w.Pcw)
-	resValid, resPC := m.Input("res_valid", 1), m.Input("res_pc", w.Pcw)
-	resExtra, resLast := m.Input("res_extra", ExtraWidth(w.Lanes)), m.Input("res_last", 1)
+	in := m.InputFields("")
+	ps.SchedValid, ps.SchedShmem, ps.SchedPC = in("sched_valid", 1), in("sched_shmem", 1), in("sched_pc", w.Pcw)
+	ps.ResValid, ps.ResPC = in("res_valid", 1), in("res_pc", w.Pcw)
+	ps.ResExtra, ps.ResLast = in("res_extra", ExtraWidth(w.Lanes)), in("res_last", 1)
+	launch, block := ps.Launch, ps.Block
+	resValid, resLast := ps.ResValid, ps.ResLast
 
 	acc, count := m.Reg("acc_q", vw), m.Reg("count_q", vw)
 	// sat is min(x, 2^VW - 1) of a VW+1-bit sum.
 	sat := func(x *hdl.Signal) *hdl.Signal {
 		return hdl.Mux(x.Bit(vw), m.ConstU(1, 1).Repl(vw), x.Trunc(vw))
 	}
-	sum := sat(acc.Zext(vw + 1).Add(resExtra.Zext(vw + 1)))
-	scheduled := schedValid.And(schedShmem)
+	sum := sat(acc.Zext(vw + 1).Add(ps.ResExtra.Zext(vw + 1)))
+	scheduled := ps.SchedValid.And(ps.SchedShmem)
 
-	sub, ports := w.cache().build(name + "_bchc")
+	sub, ports := w.cache().WithPorts(name + "_bchc")
 	c := hdl.Use(m, "bchc", sub, ports)
 	c.Clear.Drive(launch)
 	c.RdEn.Drive(scheduled)
-	c.RdPC.Drive(schedPC)
+	c.RdPC.Drive(ps.SchedPC)
 	c.WrEn.Drive(resValid.And(resLast))
-	c.WrPC.Drive(resPC)
+	c.WrPC.Drive(ps.ResPC)
 	c.WrValue.Drive(sum)
 
 	// acc <- res_valid ? (res_last ? 0 : sat(acc + res_extra)) : acc
@@ -78,9 +109,11 @@ func (w WarpMaskBlock) Build(name string) *hdl.Module {
 	})
 
 	block.Drive(count.RedOr())
-	m.Output("pred_hit", 1).Drive(c.RdHit)
-	m.Output("pred", vw).Drive(c.RdVal)
-	m.Output("count", vw).Drive(count)
-	m.Output("acc", vw).Drive(acc)
-	return m
+	out := m.OutputFields("")
+	ps.PredHit, ps.Pred, ps.Count, ps.Acc = out("pred_hit", 1), out("pred", vw), out("count", vw), out("acc", vw)
+	ps.PredHit.Drive(c.RdHit)
+	ps.Pred.Drive(c.RdVal)
+	ps.Count.Drive(count)
+	ps.Acc.Drive(acc)
+	return m, ps
 }
