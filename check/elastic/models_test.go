@@ -45,13 +45,24 @@ func TestBlocksMatchModels(t *testing.T) {
 }
 
 // bench builds c's block on a bench (reset) and returns its values.
-func bench(t *testing.T, c units.Config) (*verify.Bench, units.Values) {
-	d, err := c.Build("dut")
-	require.NoError(t, err)
+func resolve(t *testing.T, c units.Config) units.Values {
 	_, v, err := c.Resolve()
 	require.NoError(t, err)
-	return verify.NewBenchDesign(t, d), v
+	return v
 }
+
+// pipeOnBench is a back end (elastic-pipe or elastic-basepipe) at c's
+// values on a bench, with its port record.
+func pipeOnBench(t *testing.T, c units.Config) (*verify.Bench, el.PipePorts, units.Values) {
+	v := resolve(t, c)
+	m, ports := el.Pipe{Lanes: v["lanes"], W: v["w"], MStages: v["mstages"], Premem: v["premem"], Nonmem: v["nonmem"],
+		Tw: v["tw"], Base: c.Unit == "elastic-basepipe"}.WithPorts("dut")
+	return verify.NewBench(t, m), ports, v
+}
+
+// in and out are the bench's handles of one port of the block's record.
+func in(b *verify.Bench, port *hdl.Signal) verify.In   { return b.Ins(port)[0] }
+func out(b *verify.Bench, port *hdl.Signal) verify.Out { return b.Outs(port)[0] }
 
 // seed is a per-configuration random source.
 func seed(c units.Config) *rand.Rand {
@@ -79,7 +90,7 @@ func pcPool(r *rand.Rand, sets, ways, pcw int) []int {
 }
 
 func matchPipe(t *testing.T, c units.Config, cycles int) {
-	b, v := bench(t, c)
+	b, ports, v := pipeOnBench(t, c)
 	r := seed(c)
 	base := c.Unit == "elastic-basepipe"
 	var model el.Backend
@@ -88,12 +99,12 @@ func matchPipe(t *testing.T, c units.Config, cycles int) {
 	} else {
 		model = el.NewElasticPipe(v["mstages"], v["premem"], v["nonmem"])
 	}
-	rst, exValid, exMem := b.In("rst"), b.In("ex_valid"), b.In("ex_mem")
-	exHold, exTag, icValid, icTag := b.In("ex_hold"), b.In("ex_tag"), b.In("ic_valid"), b.In("ic_tag")
-	exReady, wbValid, wbSrc, wbTag := b.Out("ex_ready"), b.Out("wb_valid"), b.Out("wb_src"), b.Out("wb_tag")
+	rst, exValid, exMem := b.In("rst"), in(b, ports.ExValid), in(b, ports.ExMem)
+	exHold, exTag, icValid, icTag := in(b, ports.ExHold), in(b, ports.Ex.Tag), in(b, ports.ICValid), in(b, ports.IC.Tag)
+	exReady, wbValid, wbSrc, wbTag := out(b, ports.ExReady), out(b, ports.WBValid), out(b, ports.WBSrc), out(b, ports.WB.Tag)
 	var prememCount, nonmemCount verify.Out
 	if !base {
-		prememCount, nonmemCount = b.Out("premem_count"), b.Out("nonmem_count")
+		prememCount, nonmemCount = out(b, ports.PrememCount), out(b, ports.NonmemCount)
 	}
 	holds := 1 << el.ExtraWidth(v["lanes"])
 	tags := 1 << v["tw"]
@@ -183,13 +194,15 @@ func matchPipe(t *testing.T, c units.Config, cycles int) {
 }
 
 func matchHistoryCache(t *testing.T, c units.Config, cycles int) {
-	b, v := bench(t, c)
+	v := resolve(t, c)
+	m, ports := el.HistoryCacheBlock{Sets: v["sets"], Ways: v["ways"], Pcw: v["pcw"], Warp: v["warp"]}.WithPorts("dut")
+	b := verify.NewBench(t, m)
 	r := seed(c)
 	model := el.NewHistoryCache(v["sets"], v["ways"], v["pcw"], v["warp"])
 	pool := pcPool(r, v["sets"], v["ways"], v["pcw"])
-	rst, clr := b.In("rst"), b.In("clear")
-	rdEn, rdPC, wrEn, wrPC, wrValue := b.In("rd_en"), b.In("rd_pc"), b.In("wr_en"), b.In("wr_pc"), b.In("wr_value")
-	rdHit, rdValue := b.Out("rd_hit"), b.Out("rd_value")
+	rst, clr := b.In("rst"), in(b, ports.Clear)
+	rdEn, rdPC, wrEn, wrPC, wrValue := in(b, ports.RdEn), in(b, ports.RdPC), in(b, ports.WrEn), in(b, ports.WrPC), in(b, ports.WrValue)
+	rdHit, rdValue := out(b, ports.RdHit), out(b, ports.RdVal)
 
 	type inputs struct {
 		rdEn, wrEn, clear   bool
@@ -226,8 +239,7 @@ func matchHistoryCache(t *testing.T, c units.Config, cycles int) {
 }
 
 func matchWarpMask(t *testing.T, c units.Config, cycles int) {
-	_, v, err := c.Resolve()
-	require.NoError(t, err)
+	v := resolve(t, c)
 	m, ports := el.WarpMaskBlock{Warps: v["warps"], Warp: v["warp"], Lanes: v["lanes"],
 		Sets: v["sets"], Ways: v["ways"], Pcw: v["pcw"]}.WithPorts("dut")
 	b := verify.NewBench(t, m)
@@ -236,12 +248,12 @@ func matchWarpMask(t *testing.T, c units.Config, cycles int) {
 	model := el.NewWarpMask(warps, v["warp"], v["lanes"], v["sets"], v["ways"], v["pcw"])
 	pool := pcPool(r, v["sets"], v["ways"], v["pcw"])
 	extras := 1 << el.ExtraWidth(v["lanes"])
-	rst, launch := b.In("rst"), b.Ins(ports.Launch)[0]
+	rst, launch := b.In("rst"), in(b, ports.Launch)
 	var ready, isMem []verify.In
 	var schedReady []verify.Out
 	for _, w := range ports.Warps {
-		ready, isMem = append(ready, b.Ins(w.Ready)[0]), append(isMem, b.Ins(w.IsMem)[0])
-		schedReady = append(schedReady, b.Outs(w.SchedReady)[0])
+		ready, isMem = append(ready, in(b, w.Ready)), append(isMem, in(b, w.IsMem))
+		schedReady = append(schedReady, out(b, w.SchedReady))
 	}
 	sched := b.Ins([]*hdl.Signal{ports.SchedValid, ports.SchedShmem, ports.SchedPC})
 	schedValid, schedShmem, schedPC := sched[0], sched[1], sched[2]

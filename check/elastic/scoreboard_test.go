@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/units"
 	el "github.com/parmem/parmem/units/elastic"
 	"github.com/parmem/parmem/verify"
@@ -40,18 +39,11 @@ type pipeBench struct {
 }
 
 func newPipeBench(t *testing.T, c units.Config) *pipeBench {
-	_, v, err := c.Resolve()
-	require.NoError(t, err)
-	base := c.Unit == "elastic-basepipe"
-	m, ports := el.Pipe{Lanes: v["lanes"], W: v["w"], MStages: v["mstages"], Premem: v["premem"], Nonmem: v["nonmem"],
-		Tw: v["tw"], Base: base}.WithPorts("dut")
-	b := verify.NewBench(t, m)
-	in := func(s *hdl.Signal) verify.In { return b.Ins(s)[0] }
-	out := func(s *hdl.Signal) verify.Out { return b.Outs(s)[0] }
-	return &pipeBench{b: b, lanes: v["lanes"], base: base,
-		exMem: in(ports.ExMem), exHold: in(ports.ExHold), exTag: in(ports.Ex.Tag),
-		icValid: in(ports.ICValid), icTag: in(ports.IC.Tag),
-		wbValid: out(ports.WBValid), wbSrc: out(ports.WBSrc), wbTag: out(ports.WB.Tag),
+	b, ports, v := pipeOnBench(t, c)
+	return &pipeBench{b: b, lanes: v["lanes"], base: c.Unit == "elastic-basepipe",
+		exMem: in(b, ports.ExMem), exHold: in(b, ports.ExHold), exTag: in(b, ports.Ex.Tag),
+		icValid: in(b, ports.ICValid), icTag: in(b, ports.IC.Tag),
+		wbValid: out(b, ports.WBValid), wbSrc: out(b, ports.WBSrc), wbTag: out(b, ports.WB.Tag),
 		exData: b.Ins(ports.Ex.Data), icData: b.Ins(ports.IC.Data), wbData: b.Outs(ports.WB.Data)}
 }
 

@@ -41,11 +41,11 @@ func TestModelTracesOnBlocks(t *testing.T) {
 
 // replay drives the block with trace and compares its outputs.
 func replay(t *testing.T, c units.Config, trace []el.TraceCycle) {
-	b, _ := bench(t, c)
+	b, ports, _ := pipeOnBench(t, c)
 	b.DontRecord()
-	exValid, exMem, exHold, exTag := b.In("ex_valid"), b.In("ex_mem"), b.In("ex_hold"), b.In("ex_tag")
-	icValid, icTag := b.In("ic_valid"), b.In("ic_tag")
-	exReady, wbValid, wbSrc, wbTag := b.Out("ex_ready"), b.Out("wb_valid"), b.Out("wb_src"), b.Out("wb_tag")
+	exValid, exMem, exHold, exTag := in(b, ports.ExValid), in(b, ports.ExMem), in(b, ports.ExHold), in(b, ports.Ex.Tag)
+	icValid, icTag := in(b, ports.ICValid), in(b, ports.IC.Tag)
+	exReady, wbValid, wbSrc, wbTag := out(b, ports.ExReady), out(b, ports.WBValid), out(b, ports.WBSrc), out(b, ports.WB.Tag)
 	b.Before(func(cycle uint64) {
 		tc := trace[cycle]
 		b.Set(exValid, verify.Bit(tc.ExValid))
