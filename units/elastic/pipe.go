@@ -100,11 +100,11 @@ func (p Pipe) Build(name string) *hdl.Module {
 func (p Pipe) WithPorts(name string) (*hdl.Module, PipePorts) {
 	m := hdl.NewModule(name)
 	b := &pipeBuild{p: p, m: m, hw: ExtraWidth(p.Lanes)}
-	b.exValid, b.exMem, b.exHold = m.Input("ex_valid", 1), m.Input("ex_mem", 1), m.Input("ex_hold", b.hw)
-	b.ex = p.payload(m.InputFields("ex"))
-	b.exReady = m.Output("ex_ready", 1)
-	b.icValid = m.Input("ic_valid", 1)
-	b.ic = p.payload(m.InputFields("ic"))
+	b.ExValid, b.ExMem, b.ExHold = m.Input("ex_valid", 1), m.Input("ex_mem", 1), m.Input("ex_hold", b.hw)
+	b.Ex = p.payload(m.InputFields("ex"))
+	b.ExReady = m.Output("ex_ready", 1)
+	b.ICValid = m.Input("ic_valid", 1)
+	b.IC = p.payload(m.InputFields("ic"))
 	b.one, b.zero = m.ConstU(1, 1), m.ConstU(1, 0)
 	b.memStages()
 	if p.Base {
@@ -114,9 +114,7 @@ func (p Pipe) WithPorts(name string) (*hdl.Module, PipePorts) {
 	}
 	b.writeback()
 	b.edge()
-	b.ports.ExValid, b.ports.ExMem, b.ports.ExHold, b.ports.Ex, b.ports.ExReady = b.exValid, b.exMem, b.exHold, b.ex, b.exReady
-	b.ports.ICValid, b.ports.IC = b.icValid, b.ic
-	return m, b.ports
+	return m, b.PipePorts
 }
 
 // pipeBuild is a pipe under construction.
@@ -124,15 +122,8 @@ type pipeBuild struct {
 	p         Pipe
 	m         *hdl.Module
 	hw        int // the hold's width
-	exValid   *hdl.Signal
-	exMem     *hdl.Signal
-	exHold    *hdl.Signal
-	ex        Payload
-	exReady   *hdl.Signal
-	icValid   *hdl.Signal
-	ic        Payload
+	PipePorts     // as the parts declare them
 	one, zero *hdl.Signal
-	ports     PipePorts // the outputs as the parts declare them
 
 	s         []stage
 	hold      *hdl.Signal // S_0's cycles still to stay
@@ -162,7 +153,7 @@ func (b *pipeBuild) memStages() {
 		b.tailReady = b.tailReady.And(b.done)
 	}
 	b.leaves = make([]*hdl.Signal, p.MStages)
-	b.leaves[p.MStages-1] = b.icValid.Not().And(b.tailReady)
+	b.leaves[p.MStages-1] = b.ICValid.Not().And(b.tailReady)
 	for k := p.MStages - 2; k >= 0; k-- {
 		b.leaves[k] = b.s[k].Valid.And(b.s[k+1].Valid.Not().Or(b.leaves[k+1]))
 		if k == 0 {
@@ -170,14 +161,14 @@ func (b *pipeBuild) memStages() {
 		}
 	}
 	b.s0Free = b.s[0].Valid.Not().Or(b.leaves[0])
-	b.sources = []source{{b.icValid, SrcIC, b.ic}, {b.tailReady, SrcMem, tail.Payload}}
+	b.sources = []source{{b.ICValid, SrcIC, b.IC}, {b.tailReady, SrcMem, tail.Payload}}
 }
 
 // baseEntry: Fig. 5.4(a): every instruction takes the MEM stages, and
 // EXE stalls while S_0 cannot take its instruction.
 func (b *pipeBuild) baseEntry() {
-	b.entries = []entry{{b.exValid, held{Hold: b.exHold, Payload: b.ex}}}
-	b.exReady.Drive(b.s0Free)
+	b.entries = []entry{{b.ExValid, held{Hold: b.ExHold, Payload: b.Ex}}}
+	b.ExReady.Drive(b.s0Free)
 }
 
 // elasticEntry is Fig. 5.5's queues beside the MEM stages. PREMEM (Eq.
@@ -187,8 +178,8 @@ func (b *pipeBuild) baseEntry() {
 // writes back when neither the interconnect nor the MEM tail does, else
 // EXE's non-memory instruction, directly only while NONMEM is empty.
 func (b *pipeBuild) elasticEntry() {
-	p, m, ex := b.p, b.m, b.ex
-	exHeld := held{Hold: b.exHold, Payload: ex}
+	p, m, ex := b.p, b.m, b.Ex
+	exHeld := held{Hold: b.ExHold, Payload: ex}
 	memDirect, prememCount := b.s0Free, b.zero
 	var premem *queueIn
 	if p.Premem > 0 {
@@ -198,21 +189,21 @@ func (b *pipeBuild) elasticEntry() {
 		b.entries = append(b.entries, entry{pm.OutValid, pm.Out})
 		memDirect, prememCount = pm.OutValid.Not().And(b.s0Free), pm.Count
 	}
-	b.entries = append(b.entries, entry{b.exValid.And(b.exMem), exHeld})
-	slotFree := b.icValid.Or(b.tailReady).Not()
+	b.entries = append(b.entries, entry{b.ExValid.And(b.ExMem), exHeld})
+	slotFree := b.ICValid.Or(b.tailReady).Not()
 	push := b.pushWire("nonmem_push")
 	nm := lib.NewQueueOf(m, "nonmem_fifo", lib.FIFO{Depth: p.Nonmem, Pipe: true}, push, ex, slotFree)
-	b.sources = append(b.sources, source{nm.OutValid, SrcNonmem, nm.Out}, source{b.exValid.And(b.exMem.Not()), SrcExe, ex})
+	b.sources = append(b.sources, source{nm.OutValid, SrcNonmem, nm.Out}, source{b.ExValid.And(b.ExMem.Not()), SrcExe, ex})
 
 	// EXE's instruction takes the memory path or the non-memory one
 	// (Fig. 5.5); EXE stalls unless it can go on.
-	b.exReady.Set(b.zero)
-	m.If(b.exMem, func() { b.route(memDirect, premem) }).
+	b.ExReady.Set(b.zero)
+	m.If(b.ExMem, func() { b.route(memDirect, premem) }).
 		Else(func() { b.route(slotFree.And(nm.OutValid.Not()), &queueIn{push, nm.InReady}) })
-	b.ports.PrememCount = m.Output("premem_count", lib.CountWidth(p.Premem))
-	b.ports.PrememCount.Drive(prememCount)
-	b.ports.NonmemCount = m.Output("nonmem_count", lib.CountWidth(p.Nonmem))
-	b.ports.NonmemCount.Drive(nm.Count)
+	b.PrememCount = m.Output("premem_count", lib.CountWidth(p.Premem))
+	b.PrememCount.Drive(prememCount)
+	b.NonmemCount = m.Output("nonmem_count", lib.CountWidth(p.Nonmem))
+	b.NonmemCount.Drive(nm.Count)
 }
 
 // queueIn is a queue's input side as EXE sees it: its push (a pushWire)
@@ -231,11 +222,11 @@ func (b *pipeBuild) pushWire(name string) *hdl.Signal {
 // if there is one, and EXE stalls unless q has room; without a queue, EXE
 // stalls.
 func (b *pipeBuild) route(direct *hdl.Signal, q *queueIn) {
-	c := b.m.If(direct, func() { b.exReady.Set(b.one) })
+	c := b.m.If(direct, func() { b.ExReady.Set(b.one) })
 	if q != nil {
 		c.Else(func() {
-			q.push.Set(b.exValid)
-			b.exReady.Set(q.ready)
+			q.push.Set(b.ExValid)
+			b.ExReady.Set(q.ready)
 		})
 	}
 }
@@ -251,10 +242,10 @@ func (b *pipeBuild) writeback() {
 	for i := n - 2; i >= 0; i-- {
 		wbValid = valids[i].Or(wbValid)
 	}
-	b.ports.WBValid = m.Output("wb_valid", 1)
-	b.ports.WBValid.Drive(wbValid)
+	b.WBValid = m.Output("wb_valid", 1)
+	b.WBValid.Drive(wbValid)
 	wbSrc, wb := m.Output("wb_src", 2), b.p.payload(m.OutputFields("wb"))
-	b.ports.WBSrc, b.ports.WB = wbSrc, wb
+	b.WBSrc, b.WB = wbSrc, wb
 	firstOf(m, valids, func(i int) {
 		wbSrc.Set(m.ConstU(2, uint64(b.sources[i].src)))
 		hdl.SetRecord(wb, b.sources[i].payload)

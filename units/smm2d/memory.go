@@ -49,7 +49,10 @@ type Memory struct {
 // MemoryPorts are smm2d's ports (DESIGN.md, smm2d): the configuration,
 // request and response channels, and the banks' ports when NoBanks.
 type MemoryPorts struct {
-	Cfg  MemoryConfig
+	// Cfg loads vs, hs and the stride table (Table 3.3).
+	Cfg MemoryConfig
+	// Req is an access of one of the six patterns (Figure 3.8's AGU
+	// input), Resp its read data, one response per read in order.
 	Req  MemoryRequest
 	Resp MemoryResponse
 	// Banks are bank b's SRAM ports bank<b>_* (NoBanks only).
