@@ -117,13 +117,19 @@ func (p AGU) WithPorts(name string) (*hdl.Module, AGUPorts) {
 	ps := AGUPorts{BaseI: f("base_i", p.MB), BaseJ: f("base_j", p.NB), VStride: f("vstride", p.MB), HStride: f("hstride", p.NB)}
 	st := p.multiples(ps.VStride, ps.HStride)
 	ps.Pattern = f("pattern", 3)
-	is, js := p.generate(m, ps.BaseI, ps.BaseJ, lib.NewDecoder(ps.Pattern), st)
+	ps.Addr = p.outputs(p.generate(m, ps.BaseI, ps.BaseJ, lib.NewDecoder(ps.Pattern), st))
+	return m, ps
+}
+
+// outputs drives the lanes' address ports i_<k>, j_<k> with is, js.
+func (p AGU) outputs(is, js []*hdl.Signal) []Address {
+	m := is[0].Module()
+	addrs := make([]Address, len(is))
 	for k := range is {
 		out := m.OutputFields("", k)
-		addr := Address{I: out("i", p.MB), J: out("j", p.NB)}
-		addr.I.Drive(is[k])
-		addr.J.Drive(js[k])
-		ps.Addr = append(ps.Addr, addr)
+		addrs[k] = Address{I: out("i", p.MB), J: out("j", p.NB)}
+		addrs[k].I.Drive(is[k])
+		addrs[k].J.Drive(js[k])
 	}
-	return m, ps
+	return addrs
 }

@@ -88,12 +88,8 @@ func tableAGU(g Geometry) design {
 			mul := m.InputFields("", k)
 			st.V, st.H = append(st.V, mul("vmul", g.MB)), append(st.H, mul("hmul", g.NB))
 		}
-		is, js := AGU{g}.generate(m, bi, bj, lib.NewDecoder(m.Input("pattern", 3)), st)
-		for k := range is {
-			out := m.OutputFields("", k)
-			out("i", g.MB).Drive(is[k])
-			out("j", g.NB).Drive(js[k])
-		}
+		agu := AGU{g}
+		agu.outputs(agu.generate(m, bi, bj, lib.NewDecoder(m.Input("pattern", 3)), st))
 		return m
 	}}
 }
