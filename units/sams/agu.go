@@ -1,10 +1,6 @@
 package sams
 
-import (
-	"fmt"
-
-	"github.com/parmem/parmem/hdl"
-)
+import "github.com/parmem/parmem/hdl"
 
 // AGU is the address generation unit (thesis section 4.4.1, Table 4.1):
 // the 2^q addresses of a vector access and its stride family. Ports
@@ -60,17 +56,34 @@ func (p AGU) generate(m *hdl.Module, base, stride, mode *hdl.Signal) (addrs []*h
 	return addrs, family, nas, wide
 }
 
+// AGUPorts are the AGU's ports (DESIGN.md, sams-agu).
+type AGUPorts struct {
+	// Base[n-1:0], Stride[n-1:0] and Mode[1:0] = {use_stride_family,
+	// use_stride}: the vector access of Table 4.1.
+	Base, Stride, Mode *hdl.Signal
+	// Addr are the 2^q addresses addr_<i>[n-1:0].
+	Addr []*hdl.Signal
+	// Family[FW-1:0] is fam(stride) in modes 1x, else 0; NaS and Wide are
+	// modes 00 and 01.
+	Family, NaS, Wide *hdl.Signal
+}
+
 // Build makes the AGU module called name.
 func (p AGU) Build(name string) *hdl.Module {
-	m := hdl.NewModule(name)
-	base, stride := m.Input("base", p.N), m.Input("stride", p.N)
-	mode := m.Input("mode", 2)
-	addrs, family, nas, wide := p.generate(m, base, stride, mode)
-	for i, a := range addrs {
-		m.Output(fmt.Sprintf("addr_%d", i), p.N).Drive(a)
-	}
-	m.Output("family", FamilyWidth(p.N, p.Q)).Drive(family)
-	m.Output("nas", 1).Drive(nas)
-	m.Output("wide", 1).Drive(wide)
+	m, _ := p.WithPorts(name)
 	return m
+}
+
+// WithPorts makes the AGU module called name and returns its ports.
+func (p AGU) WithPorts(name string) (*hdl.Module, AGUPorts) {
+	m := hdl.NewModule(name)
+	in := m.InputFields("")
+	ports := AGUPorts{Base: in("base", p.N), Stride: in("stride", p.N), Mode: in("mode", 2)}
+	addrs, family, nas, wide := p.generate(m, ports.Base, ports.Stride, ports.Mode)
+	out := m.OutputFields("")
+	ports.Addr = out.Vec("addr", len(addrs), p.N)
+	ports.Family, ports.NaS, ports.Wide = out("family", FamilyWidth(p.N, p.Q)), out("nas", 1), out("wide", 1)
+	hdl.DriveRecord(ports.Addr, addrs)
+	hdl.DriveRecord([]*hdl.Signal{ports.Family, ports.NaS, ports.Wide}, []*hdl.Signal{family, nas, wide})
+	return m, ports
 }

@@ -1,7 +1,6 @@
 package sams
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/parmem/parmem/hdl"
@@ -125,17 +124,42 @@ func (p ATU) translate(m *hdl.Module, d *atuDecode, a *hdl.Signal) (bank, row, o
 	return bank, row, offset
 }
 
+// ATUPorts are the ATU's ports (DESIGN.md, sams-atu).
+type ATUPorts struct {
+	// Family[FW-1:0] and NaS select the layout (Eq. 3.1-3.3).
+	Family, NaS *hdl.Signal
+	// Addr are the lanes' addresses addr_<i>[n-1:0].
+	Addr []*hdl.Signal
+	// Lanes are where each address lives: bank_<i>, row_<i>, offset_<i>.
+	Lanes []ATUPlace
+}
+
+// ATUPlace is one lane's translated address: the module bank[q-1:0]
+// (Eq. 3.1), the row[n-q-2:0] (Eq. 3.2) and the offset in the module's
+// two-element row (Eq. 3.3).
+type ATUPlace struct {
+	Bank, Row, Offset *hdl.Signal
+}
+
 // Build makes the ATU module called name.
 func (p ATU) Build(name string) *hdl.Module {
-	m := hdl.NewModule(name)
-	family := m.Input("family", FamilyWidth(p.N, p.Q))
-	nas := m.Input("nas", 1)
-	d := p.decode(m, family, nas)
-	for i := range p.Lanes {
-		bank, row, offset := p.translate(m, d, m.Input(fmt.Sprintf("addr_%d", i), p.N))
-		m.Output(fmt.Sprintf("bank_%d", i), p.Q).Drive(bank)
-		m.Output(fmt.Sprintf("row_%d", i), p.N-p.Q-1).Drive(row)
-		m.Output(fmt.Sprintf("offset_%d", i), 1).Drive(offset)
-	}
+	m, _ := p.WithPorts(name)
 	return m
+}
+
+// WithPorts makes the ATU module called name and returns its ports.
+func (p ATU) WithPorts(name string) (*hdl.Module, ATUPorts) {
+	m := hdl.NewModule(name)
+	in := m.InputFields("")
+	ports := ATUPorts{Family: in("family", FamilyWidth(p.N, p.Q)), NaS: in("nas", 1)}
+	d := p.decode(m, ports.Family, ports.NaS)
+	for i := range p.Lanes { // each lane's address beside its translation
+		a := m.InputFields("", i)("addr", p.N)
+		bank, row, offset := p.translate(m, d, a)
+		f := m.OutputFields("", i)
+		place := ATUPlace{Bank: f("bank", p.Q), Row: f("row", p.N-p.Q-1), Offset: f("offset", 1)}
+		hdl.DriveRecord(place, ATUPlace{Bank: bank, Row: row, Offset: offset})
+		ports.Addr, ports.Lanes = append(ports.Addr, a), append(ports.Lanes, place)
+	}
+	return m, ports
 }

@@ -18,14 +18,16 @@ func simOf(t *testing.T, m *hdl.Module) *hdl.Sim {
 	return hdl.NewSim(d)
 }
 
-func set(t *testing.T, s *hdl.Sim, name string, v uint64) {
+// set drives the input port of the simulated module.
+func set(t *testing.T, s *hdl.Sim, port *hdl.Signal, v uint64) {
 	t.Helper()
-	require.NoError(t, s.SetU(name, v))
+	require.NoError(t, s.SetU(port.Name(), v))
 }
 
-func get(t *testing.T, s *hdl.Sim, name string) uint64 {
+// get reads the port of the simulated module.
+func get(t *testing.T, s *hdl.Sim, port *hdl.Signal) uint64 {
 	t.Helper()
-	v, err := s.GetU(name)
+	v, err := s.GetU(port.Name())
 	require.NoError(t, err)
 	return v
 }
@@ -33,27 +35,29 @@ func get(t *testing.T, s *hdl.Sim, name string) uint64 {
 // checkATU compares every lane for the given addresses under every family
 // the input can carry, and NaS.
 func checkATU(t *testing.T, p ATU, addrs func(r *rand.Rand) []uint64) {
-	s := simOf(t, p.Build("atu"))
+	m, ports := p.WithPorts("atu")
+	s := simOf(t, m)
 	r := rand.New(rand.NewPCG(uint64(p.Q), uint64(p.N)))
 	fw := FamilyWidth(p.N, p.Q)
 	for fam := range 1<<uint(fw) + 1 {
 		nas := fam == 1<<uint(fw)
 		l := Layout{Q: p.Q, N: p.N, Family: fam, NaS: nas}
 		if nas {
-			set(t, s, "family", uint64(r.IntN(1<<uint(fw))))
-			set(t, s, "nas", 1)
+			set(t, s, ports.Family, uint64(r.IntN(1<<uint(fw))))
+			set(t, s, ports.NaS, 1)
 		} else {
-			set(t, s, "family", uint64(fam))
-			set(t, s, "nas", 0)
+			set(t, s, ports.Family, uint64(fam))
+			set(t, s, ports.NaS, 0)
 		}
 		for range 20 {
 			as := addrs(r)
 			for i, a := range as {
-				set(t, s, fmt.Sprintf("addr_%d", i), a)
+				set(t, s, ports.Addr[i], a)
 			}
 			for i, a := range as {
 				want := l.Place(a)
-				got := Slot{get(t, s, fmt.Sprintf("bank_%d", i)), get(t, s, fmt.Sprintf("row_%d", i)), get(t, s, fmt.Sprintf("offset_%d", i))}
+				out := ports.Lanes[i]
+				got := Slot{get(t, s, out.Bank), get(t, s, out.Row), get(t, s, out.Offset)}
 				require.Equalf(t, want, got, "q=%d n=%d family %d nas %v address %d", p.Q, p.N, fam, nas, a)
 			}
 		}
@@ -91,7 +95,8 @@ func TestATUExhaustive(t *testing.T) {
 func TestAGUMatchesSpec(t *testing.T) {
 	for _, p := range []AGU{{2, 8}, {3, 16}, {4, 16}, {5, 23}, {3, 64}} {
 		t.Run(fmt.Sprintf("q%d_n%d", p.Q, p.N), func(t *testing.T) {
-			s := simOf(t, p.Build("agu"))
+			m, ports := p.WithPorts("agu")
+			s := simOf(t, m)
 			r := rand.New(rand.NewPCG(uint64(p.Q), 9))
 			for range 400 {
 				base, stride, mode := r.Uint64()&mask(p.N), r.Uint64()&mask(p.N), uint64(r.IntN(4))
@@ -101,23 +106,23 @@ func TestAGUMatchesSpec(t *testing.T) {
 				if r.IntN(20) == 0 {
 					stride = 0
 				}
-				set(t, s, "base", base)
-				set(t, s, "stride", stride)
-				set(t, s, "mode", mode)
+				set(t, s, ports.Base, base)
+				set(t, s, ports.Stride, stride)
+				set(t, s, ports.Mode, mode)
 				step := uint64(1)
 				if mode == 3 {
 					step = stride
 				}
 				for i, a := range Addresses(base, step, p.Q, p.N) {
-					require.Equalf(t, a, get(t, s, fmt.Sprintf("addr_%d", i)), "lane %d mode %d", i, mode)
+					require.Equalf(t, a, get(t, s, ports.Addr[i]), "lane %d mode %d", i, mode)
 				}
 				wantFam := uint64(0)
 				if mode >= 2 {
 					wantFam = uint64(Fam(stride, p.N, p.Q))
 				}
-				require.Equal(t, wantFam, get(t, s, "family"), "family of stride %#x mode %d", stride, mode)
-				require.Equal(t, b2u(mode == 0), get(t, s, "nas"))
-				require.Equal(t, b2u(mode == 1), get(t, s, "wide"))
+				require.Equal(t, wantFam, get(t, s, ports.Family), "family of stride %#x mode %d", stride, mode)
+				require.Equal(t, b2u(mode == 0), get(t, s, ports.NaS))
+				require.Equal(t, b2u(mode == 1), get(t, s, ports.Wide))
 			}
 		})
 	}
@@ -136,8 +141,9 @@ func b2u(b bool) uint64 {
 func TestShufflesMatchSpec(t *testing.T) {
 	for _, c := range []struct{ q, n int }{{2, 8}, {3, 16}, {3, 12}} {
 		q, n, w := c.q, c.n, 16
-		prs := simOf(t, Shuffle{q, n, w, false}.Build("prs"))
-		pws := simOf(t, Shuffle{q, n, w, true}.Build("pws"))
+		prsMod, prsPorts := Shuffle{q, n, w, false}.WithPorts("prs")
+		pwsMod, pwsPorts := Shuffle{q, n, w, true}.WithPorts("pws")
+		prs, pws := simOf(t, prsMod), simOf(t, pwsMod)
 		r := rand.New(rand.NewPCG(uint64(q), uint64(n)))
 		elems := 2 << uint(q)
 		for fam := range n - q + 2 {
@@ -146,27 +152,30 @@ func TestShufflesMatchSpec(t *testing.T) {
 			for range 10 {
 				row := r.Uint64() & mask(n-q-1)
 				line := make([]uint64, elems)
-				for _, s := range []*hdl.Sim{prs, pws} {
-					set(t, s, "family", uint64(fam)&mask(FamilyWidth(n, q)))
-					set(t, s, "nas", b2u(nas))
-					set(t, s, "row", row)
+				for _, c := range []struct {
+					s     *hdl.Sim
+					ports ShufflePorts
+				}{{prs, prsPorts}, {pws, pwsPorts}} {
+					set(t, c.s, c.ports.Family, uint64(fam)&mask(FamilyWidth(n, q)))
+					set(t, c.s, c.ports.NaS, b2u(nas))
+					set(t, c.s, c.ports.Row, row)
 				}
 				for j := range line {
 					line[j] = r.Uint64() & mask(w)
-					set(t, prs, fmt.Sprintf("line_%d", j), line[j])
+					set(t, prs, prsPorts.In[j], line[j])
 				}
-				base := get(t, prs, "base")
-				require.Equal(t, base, get(t, pws, "base"))
+				base := get(t, prs, prsPorts.Base)
+				require.Equal(t, base, get(t, pws, pwsPorts.Base))
 				for k := range elems {
 					a := (base + uint64(k)) & mask(n)
 					s := l.Place(a)
 					require.Equalf(t, row, s.Row, "address %d of the line is in row %d", a, row)
-					lin := get(t, prs, fmt.Sprintf("lin_%d", k))
-					require.Equal(t, line[2*s.Module+s.Offset], lin, "lin_%d", k)
-					set(t, pws, fmt.Sprintf("lin_%d", k), lin)
+					lin := get(t, prs, prsPorts.Out[k])
+					require.Equal(t, line[2*s.Module+s.Offset], lin, prsPorts.Out[k].Name())
+					set(t, pws, pwsPorts.In[k], lin)
 				}
 				for j := range line {
-					require.Equal(t, line[j], get(t, pws, fmt.Sprintf("line_%d", j)), "pws(prs(line)) = line")
+					require.Equal(t, line[j], get(t, pws, pwsPorts.Out[j]), "pws(prs(line)) = line")
 				}
 			}
 		}
@@ -179,8 +188,9 @@ func TestShufflesMatchSpec(t *testing.T) {
 func TestSwitchesMatchModel(t *testing.T) {
 	q, n, w := 3, 12, 8
 	lanes, slots := 1<<uint(q), 2<<uint(q)
-	in := simOf(t, InSwitch{q, n, w}.Build("in"))
-	out := simOf(t, OutSwitch{q, w}.Build("out"))
+	inMod, ip := InSwitch{q, n, w}.WithPorts("in")
+	outMod, op := OutSwitch{q, w}.WithPorts("out")
+	in, out := simOf(t, inMod), simOf(t, outMod)
 	r := rand.New(rand.NewPCG(7, 8))
 	for range 300 {
 		rowOf := make([]uint64, lanes) // per bank, the row every lane to it uses
@@ -193,14 +203,15 @@ func TestSwitchesMatchModel(t *testing.T) {
 			bank, offset := uint64(r.IntN(lanes)), uint64(r.IntN(2))
 			en, we := r.IntN(4) != 0, r.IntN(2) == 0
 			data := r.Uint64() & mask(w)
-			set(t, in, fmt.Sprintf("lane_en_%d", i), b2u(en))
-			set(t, in, fmt.Sprintf("lane_we_%d", i), b2u(en && we))
-			set(t, in, fmt.Sprintf("lane_bank_%d", i), bank)
-			set(t, in, fmt.Sprintf("lane_row_%d", i), rowOf[bank])
-			set(t, in, fmt.Sprintf("lane_offset_%d", i), offset)
-			set(t, in, fmt.Sprintf("lane_wdata_%d", i), data)
-			set(t, out, fmt.Sprintf("lane_bank_%d", i), bank)
-			set(t, out, fmt.Sprintf("lane_offset_%d", i), offset)
+			lane := ip.Lanes[i]
+			set(t, in, lane.En, b2u(en))
+			set(t, in, lane.We, b2u(en && we))
+			set(t, in, lane.Bank, bank)
+			set(t, in, lane.Row, rowOf[bank])
+			set(t, in, lane.Offset, offset)
+			set(t, in, lane.Wdata, data)
+			set(t, out, op.Lanes[i].Bank, bank)
+			set(t, out, op.Lanes[i].Offset, offset)
 			if en && we {
 				wantWe[2*bank+offset], wantData[2*bank+offset] = true, data // higher lanes overwrite
 			}
@@ -208,18 +219,18 @@ func TestSwitchesMatchModel(t *testing.T) {
 		slotData := make([]uint64, slots)
 		for j := range slots {
 			slotData[j] = r.Uint64() & mask(w)
-			set(t, out, fmt.Sprintf("slot_rdata_%d", j), slotData[j])
-			require.Equal(t, b2u(wantWe[j]), get(t, in, fmt.Sprintf("slot_we_%d", j)), "slot_we_%d", j)
+			set(t, out, op.SlotRdata[j], slotData[j])
+			require.Equal(t, b2u(wantWe[j]), get(t, in, ip.Slots[j].We), ip.Slots[j].We.Name())
 			if wantWe[j] {
-				require.Equal(t, wantData[j], get(t, in, fmt.Sprintf("slot_wdata_%d", j)), "slot_wdata_%d", j)
+				require.Equal(t, wantData[j], get(t, in, ip.Slots[j].Wdata), ip.Slots[j].Wdata.Name())
 			}
 		}
 		for i := range lanes {
-			bank := get(t, out, fmt.Sprintf("lane_bank_%d", i))
-			offset := get(t, out, fmt.Sprintf("lane_offset_%d", i))
-			require.Equal(t, slotData[2*bank+offset], get(t, out, fmt.Sprintf("lane_rdata_%d", i)))
-			if get(t, in, fmt.Sprintf("lane_en_%d", i)) == 1 {
-				require.Equal(t, rowOf[bank], get(t, in, fmt.Sprintf("bank_row_%d", bank)))
+			bank := get(t, out, op.Lanes[i].Bank)
+			offset := get(t, out, op.Lanes[i].Offset)
+			require.Equal(t, slotData[2*bank+offset], get(t, out, op.Rdata[i]))
+			if get(t, in, ip.Lanes[i].En) == 1 {
+				require.Equal(t, rowOf[bank], get(t, in, ip.BankRow[bank]))
 			}
 		}
 	}

@@ -11,43 +11,45 @@ import (
 // response is valid) and its write latency (the smallest distance in
 // cycles at which a read accepted after a write returns what it wrote).
 func latency(q int) (read, write int, err error) {
-	d, err := table42Config("sams", q).Build("sams")
+	m, ports := Memory{Q: q, N: table42N, W: table42W}.WithPorts("sams") // the configuration table42Config("sams", q) names
+	d, err := hdl.Elaborate(m)
 	if err != nil {
 		return 0, 0, err
 	}
 	s := hdl.NewSim(d)
-	set := func(name string, v uint64) {
+	set := func(port *hdl.Signal, v uint64) {
 		if err == nil {
-			err = s.SetU(name, v)
+			err = s.SetU(port.Name(), v)
 		}
 	}
-	get := func(name string) uint64 {
-		v, gerr := s.GetU(name)
+	get := func(port *hdl.Signal) uint64 {
+		v, gerr := s.GetU(port.Name())
 		if err == nil {
 			err = gerr
 		}
 		return v
 	}
+	req := ports.Req
 	request := func(write bool, data uint64) {
-		set("req_valid", 1)
-		set("req_write", 0)
+		set(req.Valid, 1)
+		set(req.Write, 0)
 		if write {
-			set("req_write", 1)
+			set(req.Write, 1)
 		}
-		set("req_mode", 0)
-		set("req_base", 8)
-		for i := range 1 << uint(q) {
-			set(fmt.Sprintf("req_mask_%d", i), 1)
-			set(fmt.Sprintf("req_wdata_%d", i), data+uint64(i))
+		set(req.Mode, 0)
+		set(req.Base, 8)
+		for i, l := range req.Lanes {
+			set(l.Mask, 1)
+			set(l.Wdata, data+uint64(i))
 		}
 	}
-	idle := func() { set("req_valid", 0) }
+	idle := func() { set(req.Valid, 0) }
 	s.Reset()
 	// Read latency: one read, then wait for its response.
 	request(false, 0)
 	s.Step()
 	idle()
-	for read = 1; get("resp_valid") == 0; read++ {
+	for read = 1; get(ports.Resp.Valid) == 0; read++ {
 		if read > 20 {
 			return 0, 0, fmt.Errorf("sams q=%d: no read response", q)
 		}
@@ -66,12 +68,12 @@ func latency(q int) (read, write int, err error) {
 		s.Step()
 		idle()
 		for range 20 {
-			if get("resp_valid") == 1 {
+			if get(ports.Resp.Valid) == 1 {
 				break
 			}
 			s.Step()
 		}
-		if get("resp_rdata_0") == data {
+		if get(ports.Resp.Rdata[0]) == data {
 			return read, gap + 1, err
 		}
 		for range 8 {

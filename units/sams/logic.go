@@ -1,64 +1,99 @@
 package sams
 
-import (
-	"fmt"
-
-	"github.com/parmem/parmem/hdl"
-)
+import "github.com/parmem/parmem/hdl"
 
 // Logic is the SAMS memory logic as thesis Table 4.2 measures it, without
 // banks or pipeline registers: the inbound path (AGU -> ATU -> InSwitch,
 // chained combinationally) and, unless InboundOnly, the OutSwitch beside
-// it, fed by the ATU's bank and offset. Ports: base, stride, mode, write,
-// mask_<i>, wdata_<i> in, bank_row_<b>, slot_we_<j>, slot_wdata_<j> out;
-// with the OutSwitch also slot_rdata_<j> in and rdata_<i> out.
+// it, fed by the ATU's bank and offset. Ports (LogicPorts): base, stride,
+// mode, write, mask_<i>, wdata_<i> in, bank_row_<b>, slot_we_<j>,
+// slot_wdata_<j> out; with the OutSwitch also slot_rdata_<j> in and
+// rdata_<i> out.
 type Logic struct {
 	Q, N, W     int
 	InboundOnly bool
 }
 
-// Build makes the logic module called name; its parts are name_agu,
-// name_atu, name_inswitch and name_outswitch.
+// LogicPorts are the memory logic's ports.
+type LogicPorts struct {
+	// Base, Stride[n-1:0] and Mode[1:0] are the AGU's access (Table 4.1);
+	// Write marks a write.
+	Base, Stride, Mode, Write *hdl.Signal
+	// Lanes are each lane's mask_<i> and wdata_<i>[w-1:0].
+	Lanes []Element
+	// BankRow and Slots are the InSwitch's: bank_row_<b>, slot_we_<j>,
+	// slot_wdata_<j>.
+	BankRow []*hdl.Signal
+	Slots   []SlotWrite
+	// SlotRdata (slot_rdata_<j> in) and Rdata (rdata_<i> out) are the
+	// OutSwitch's; none when InboundOnly.
+	SlotRdata, Rdata []*hdl.Signal
+}
+
+// Build makes the logic module called name.
 func (p Logic) Build(name string) *hdl.Module {
-	q, n, w := p.Q, p.N, p.W
-	lanes, slots := 1<<uint(q), 2<<uint(q)
-	m := hdl.NewModule(name)
-	base, stride, mode, write := m.Input("base", n), m.Input("stride", n), m.Input("mode", 2), m.Input("write", 1)
-	agu := m.Instance("agu", AGU{q, n}.Build(name+"_agu"))
-	agu.Connect("base", base)
-	agu.Connect("stride", stride)
-	agu.Connect("mode", mode)
-	atu := m.Instance("atu", ATU{q, n, lanes}.Build(name+"_atu"))
-	atu.Connect("family", agu.Out("family"))
-	atu.Connect("nas", agu.Out("nas"))
-	sw, swLanes := InSwitch{q, n, w}.build(name + "_inswitch")
-	in := m.Instance("inswitch", sw)
-	banks, offsets := make([]*hdl.Signal, lanes), make([]*hdl.Signal, lanes)
-	for i := range lanes {
-		atu.Connect(fmt.Sprintf("addr_%d", i), agu.Out(fmt.Sprintf("addr_%d", i)))
-		banks[i], offsets[i] = atu.Out(fmt.Sprintf("bank_%d", i)), atu.Out(fmt.Sprintf("offset_%d", i))
-		en := m.Input(fmt.Sprintf("mask_%d", i), 1)
-		hdl.ConnectRecord(in, swLanes[i], inLane{En: en, We: en.And(write), Bank: banks[i], Row: atu.Out(fmt.Sprintf("row_%d", i)),
-			Offset: offsets[i], Wdata: m.Input(fmt.Sprintf("wdata_%d", i), w)})
-	}
-	for b := range lanes {
-		m.Output(fmt.Sprintf("bank_row_%d", b), n-q-1).Drive(in.Out(fmt.Sprintf("bank_row_%d", b)))
-	}
-	for j := range slots {
-		m.Output(fmt.Sprintf("slot_we_%d", j), 1).Drive(in.Out(fmt.Sprintf("slot_we_%d", j)))
-		m.Output(fmt.Sprintf("slot_wdata_%d", j), w).Drive(in.Out(fmt.Sprintf("slot_wdata_%d", j)))
-	}
-	if p.InboundOnly {
-		return m
-	}
-	ow, owLanes := OutSwitch{q, w}.build(name + "_outswitch")
-	out := m.Instance("outswitch", ow)
-	for j := range slots {
-		out.Connect(fmt.Sprintf("slot_rdata_%d", j), m.Input(fmt.Sprintf("slot_rdata_%d", j), w))
-	}
-	for i := range lanes {
-		hdl.ConnectRecord(out, owLanes[i], outLane{Bank: banks[i], Offset: offsets[i]})
-		m.Output(fmt.Sprintf("rdata_%d", i), w).Drive(out.Out(fmt.Sprintf("lane_rdata_%d", i)))
-	}
+	m, _ := p.WithPorts(name)
 	return m
+}
+
+// WithPorts makes the logic module called name and returns its ports; its
+// parts are name_agu, name_atu, name_inswitch and name_outswitch.
+func (p Logic) WithPorts(name string) (*hdl.Module, LogicPorts) {
+	q, n, w := p.Q, p.N, p.W
+	lanes := 1 << uint(q)
+	m := hdl.NewModule(name)
+	f := m.InputFields("")
+	ports := LogicPorts{Base: f("base", n), Stride: f("stride", n), Mode: f("mode", 2), Write: f("write", 1)}
+	aguMod, ag := AGU{q, n}.WithPorts(name + "_agu")
+	agu := m.Instance("agu", aguMod)
+	hdl.ConnectRecord(agu, []*hdl.Signal{ag.Base, ag.Stride, ag.Mode}, []*hdl.Signal{ports.Base, ports.Stride, ports.Mode})
+	atuMod, at := ATU{q, n, lanes}.WithPorts(name + "_atu")
+	atu := m.Instance("atu", atuMod)
+	hdl.ConnectRecord(atu, []*hdl.Signal{at.Family, at.NaS}, hdl.OutRecord(agu, []*hdl.Signal{ag.Family, ag.NaS}))
+	swMod, sw := InSwitch{q, n, w}.WithPorts(name + "_inswitch")
+	in := m.Instance("inswitch", swMod)
+	reads := make([]OutLane, lanes) // the ATU's bank and offset, for the OutSwitch
+	for i := range lanes {
+		hdl.ConnectRecord(atu, at.Addr[i], hdl.OutRecord(agu, ag.Addr[i]))
+		reads[i] = OutLane{Bank: hdl.OutRecord(atu, at.Lanes[i].Bank), Offset: hdl.OutRecord(atu, at.Lanes[i].Offset)}
+		lane := m.InputFields("", i)
+		en := lane("mask", 1)
+		req := InLane{En: en, We: en.And(ports.Write), Bank: reads[i].Bank, Row: hdl.OutRecord(atu, at.Lanes[i].Row), Offset: reads[i].Offset, Wdata: lane("wdata", w)}
+		hdl.ConnectRecord(in, sw.Lanes[i], req)
+		ports.Lanes = append(ports.Lanes, Element{Mask: en, Wdata: req.Wdata})
+	}
+	for b, r := range sw.BankRow {
+		row := m.OutputFields("bank", b)("row", r.Width())
+		row.Drive(hdl.OutRecord(in, r))
+		ports.BankRow = append(ports.BankRow, row)
+	}
+	for j, sl := range sw.Slots { // each port beside the switch output it shows
+		f := m.OutputFields("slot", j)
+		we := f("we", 1)
+		we.Drive(hdl.OutRecord(in, sl.We))
+		wdata := f("wdata", w)
+		wdata.Drive(hdl.OutRecord(in, sl.Wdata))
+		ports.Slots = append(ports.Slots, SlotWrite{We: we, Wdata: wdata})
+	}
+	if !p.InboundOnly {
+		p.outbound(m, name, reads, &ports)
+	}
+	return m, ports
+}
+
+// outbound places the OutSwitch, reading where the ATU placed each lane.
+func (p Logic) outbound(m *hdl.Module, name string, reads []OutLane, ports *LogicPorts) {
+	owMod, ow := OutSwitch{p.Q, p.W}.WithPorts(name + "_outswitch")
+	out := m.Instance("outswitch", owMod)
+	for j, sl := range ow.SlotRdata {
+		d := m.InputFields("slot", j)("rdata", p.W)
+		hdl.ConnectRecord(out, sl, d)
+		ports.SlotRdata = append(ports.SlotRdata, d)
+	}
+	for i, r := range reads {
+		hdl.ConnectRecord(out, ow.Lanes[i], r)
+		d := m.OutputFields("", i)("rdata", p.W)
+		d.Drive(hdl.OutRecord(out, ow.Rdata[i]))
+		ports.Rdata = append(ports.Rdata, d)
+	}
 }

@@ -12,8 +12,8 @@ import (
 // 2^q banks of two-element rows, an inbound path (AGU, ATU, InSwitch), an
 // outbound path (OutSwitch), a conflict detector and a splitter that serves
 // a conflicting access as conflict-free sub-accesses, element-granular
-// writes, and the wide port. Ports follow DESIGN.md (sams) plus the wide
-// channel:
+// writes, and the wide port. Ports (MemoryPorts) follow DESIGN.md (sams)
+// plus the wide channel:
 //
 //	narrow request  req_valid, req_ready, req_write, req_mode[1:0],
 //	                req_base[n-1:0], req_stride[n-1:0], req_mask_<i>,
@@ -44,25 +44,46 @@ type Memory struct {
 	Matched bool
 }
 
-// element is one element of a request: whether it takes part (mask) and
+// Element is one element of a request: whether it takes part (mask) and
 // what it writes (wdata[w-1:0]). A narrow request has one per lane
 // (req_mask_<i>, req_wdata_<i>), a wide one one per bank slot.
-type element struct {
+type Element struct {
 	Mask, Wdata *hdl.Signal
 }
 
-// request is the narrow request channel: req_valid, req_write,
+// Request is the narrow request channel: req_valid, req_write,
 // req_mode[1:0], req_base[n-1:0], req_stride[n-1:0] and the lanes.
-type request struct {
+type Request struct {
 	Valid, Write, Mode, Base, Stride *hdl.Signal
-	Lanes                            []element
+	Lanes                            []Element
 }
 
-// wideRequest is the wide channel: wide_valid, wide_write,
+// WideRequest is the wide channel: wide_valid, wide_write,
 // wide_row[n-q-2:0] and one element per bank slot.
-type wideRequest struct {
+type WideRequest struct {
 	Valid, Write, Row *hdl.Signal
-	Slots             []element
+	Slots             []Element
+}
+
+// Response is a response channel: valid and one rdata[w-1:0] per lane
+// (resp_valid, resp_rdata_<i>) or per bank slot (wide_resp_valid,
+// wide_rdata_<j>).
+type Response struct {
+	Valid *hdl.Signal
+	Rdata []*hdl.Signal
+}
+
+// MemoryPorts are the memory's ports (DESIGN.md, sams, and the wide
+// channel; see Memory).
+type MemoryPorts struct {
+	// Req and Wide are the request channels in; ReqReady and WideReady
+	// their ready outputs.
+	Req       Request
+	Wide      WideRequest
+	ReqReady  *hdl.Signal
+	WideReady *hdl.Signal
+	// Resp and WideResp are the response channels out.
+	Resp, WideResp Response
 }
 
 // stage1 is the SAMS memory's own part of the request being served (the
@@ -81,21 +102,22 @@ type lanePath struct {
 	Banks, Rows, Offsets []*hdl.Signal
 }
 
-func (p Memory) element(f hdl.Fields) element {
-	return element{Mask: f("mask", 1), Wdata: f("wdata", p.W)}
+// element makes one element's fields.
+func element(f hdl.Fields, w int) Element {
+	return Element{Mask: f("mask", 1), Wdata: f("wdata", w)}
 }
 
-func (p Memory) ports(m *hdl.Module) (request, wideRequest) {
+func (p Memory) ports(m *hdl.Module) (Request, WideRequest) {
 	lanes, slots := 1<<uint(p.Q), 2<<uint(p.Q)
 	f := m.InputFields("req")
-	req := request{Valid: f("valid", 1), Write: f("write", 1), Mode: f("mode", 2), Base: f("base", p.N), Stride: f("stride", p.N)}
+	req := Request{Valid: f("valid", 1), Write: f("write", 1), Mode: f("mode", 2), Base: f("base", p.N), Stride: f("stride", p.N)}
 	for i := range lanes {
-		req.Lanes = append(req.Lanes, p.element(m.InputFields("req", i)))
+		req.Lanes = append(req.Lanes, element(m.InputFields("req", i), p.W))
 	}
 	f = m.InputFields("wide")
-	wide := wideRequest{Valid: f("valid", 1), Write: f("write", 1), Row: f("row", p.N-p.Q-1)}
+	wide := WideRequest{Valid: f("valid", 1), Write: f("write", 1), Row: f("row", p.N-p.Q-1)}
 	for j := range slots {
-		wide.Slots = append(wide.Slots, p.element(m.InputFields("wide", j)))
+		wide.Slots = append(wide.Slots, element(m.InputFields("wide", j), p.W))
 	}
 	return req, wide
 }
@@ -103,17 +125,12 @@ func (p Memory) ports(m *hdl.Module) (request, wideRequest) {
 func (p Memory) stage1(m *hdl.Module) stage1 {
 	q, n, w := p.Q, p.N, p.W
 	lanes, slots, rw := 1<<uint(q), 2<<uint(q), n-q-1
-	r1 := stage1{
-		Wide: m.Reg("r1_wide", 1), Mode: m.Reg("r1_mode", 2), Base: m.Reg("r1_base", n), Stride: m.Reg("r1_stride", n),
-		Row: m.Reg("r1_row", rw), WideMask: m.Reg("r1_wide_mask", slots),
+	f := m.RegFields("r1")
+	return stage1{
+		Wide: f("wide", 1), Mode: f("mode", 2), Base: f("base", n), Stride: f("stride", n),
+		Row: f("row", rw), WideMask: f("wide_mask", slots),
+		Wdata: f.Vec("wdata", lanes, w), WideWdata: f.Vec("wide_wdata", slots, w),
 	}
-	for i := range lanes {
-		r1.Wdata = append(r1.Wdata, m.Reg(fmt.Sprintf("r1_wdata_%d", i), w))
-	}
-	for j := range slots {
-		r1.WideWdata = append(r1.WideWdata, m.Reg(fmt.Sprintf("r1_wide_wdata_%d", j), w))
-	}
-	return r1
 }
 
 // inbound is the AGU and the ATU (thesis Fig. 4.5b): the bank, row and
@@ -121,23 +138,23 @@ func (p Memory) stage1(m *hdl.Module) stage1 {
 func (p Memory) inbound(m *hdl.Module, name string, r1 stage1) lanePath {
 	q, n := p.Q, p.N
 	lanes := 1 << uint(q)
-	agu := m.Instance("agu", AGU{q, n}.Build(name+"_agu"))
-	agu.Connect("base", r1.Base)
-	agu.Connect("stride", r1.Stride)
-	agu.Connect("mode", r1.Mode)
-	family, nas := agu.Out("family"), agu.Out("nas")
+	aguMod, ag := AGU{q, n}.WithPorts(name + "_agu")
+	agu := m.Instance("agu", aguMod)
+	hdl.ConnectRecord(agu, []*hdl.Signal{ag.Base, ag.Stride, ag.Mode}, []*hdl.Signal{r1.Base, r1.Stride, r1.Mode})
+	family, nas := hdl.OutRecord(agu, ag.Family), hdl.OutRecord(agu, ag.NaS)
 	if p.Matched { // thesis 3.2.4: the layout is family q whatever the stride
 		family = hdl.Mux(nas, family, m.ConstU(family.Width(), uint64(q)))
 	}
-	atu := m.Instance("atu", ATU{q, n, lanes}.Build(name+"_atu"))
-	atu.Connect("family", family)
-	atu.Connect("nas", nas)
+	atuMod, at := ATU{q, n, lanes}.WithPorts(name + "_atu")
+	atu := m.Instance("atu", atuMod)
+	hdl.ConnectRecord(atu, []*hdl.Signal{at.Family, at.NaS}, []*hdl.Signal{family, nas})
 	var path lanePath
-	for i := range lanes {
-		atu.Connect(fmt.Sprintf("addr_%d", i), agu.Out(fmt.Sprintf("addr_%d", i)))
-		path.Banks = append(path.Banks, atu.Out(fmt.Sprintf("bank_%d", i)).Named(fmt.Sprintf("bank_%d", i)))
-		path.Rows = append(path.Rows, atu.Out(fmt.Sprintf("row_%d", i)).Named(fmt.Sprintf("row_%d", i)))
-		path.Offsets = append(path.Offsets, atu.Out(fmt.Sprintf("offset_%d", i)).Named(fmt.Sprintf("offset_%d", i)))
+	for i, sub := range at.Lanes {
+		hdl.ConnectRecord(atu, at.Addr[i], hdl.OutRecord(agu, ag.Addr[i]))
+		// Each lane's place as the parent's wires bank_<i>, row_<i>, offset_<i>.
+		path.Banks = append(path.Banks, hdl.OutRecord(atu, sub.Bank).Named(sub.Bank.Name()))
+		path.Rows = append(path.Rows, hdl.OutRecord(atu, sub.Row).Named(sub.Row.Name()))
+		path.Offsets = append(path.Offsets, hdl.OutRecord(atu, sub.Offset).Named(sub.Offset.Name()))
 	}
 	return path
 }
@@ -167,10 +184,18 @@ func (p Memory) split(pending *hdl.Signal, path lanePath) []*hdl.Signal {
 // the narrow responses and the handshake are the split-access pipeline's
 // (units/internal/splitmem).
 func (p Memory) Build(name string) *hdl.Module {
+	m, _ := p.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the memory module called name (see Build) and returns
+// its ports.
+func (p Memory) WithPorts(name string) (*hdl.Module, MemoryPorts) {
 	q, w := p.Q, p.W
 	lanes, slots := 1<<uint(q), 2<<uint(q)
 	m := hdl.NewModule(name)
-	req, wide := p.ports(m)
+	var ports MemoryPorts
+	ports.Req, ports.Wide = p.ports(m)
 	pipe := splitmem.New(m, lanes)
 	r1 := p.stage1(m)
 	path := p.inbound(m, name, r1)
@@ -181,11 +206,11 @@ func (p Memory) Build(name string) *hdl.Module {
 	pipe.Split(servedBits)
 	narrow := pipe.Valid.And(r1.Wide.Not())
 
-	sw, swLanes := InSwitch{q, p.N, w}.build(name + "_inswitch")
-	in := m.Instance("inswitch", sw)
+	swMod, sw := InSwitch{q, p.N, w}.WithPorts(name + "_inswitch")
+	in := m.Instance("inswitch", swMod)
 	for i := range lanes {
 		en := servedBits[i].And(narrow)
-		hdl.ConnectRecord(in, swLanes[i], inLane{En: en, We: en.And(pipe.Write), Bank: path.Banks[i], Row: path.Rows[i], Offset: path.Offsets[i], Wdata: r1.Wdata[i]})
+		hdl.ConnectRecord(in, sw.Lanes[i], InLane{En: en, We: en.And(pipe.Write), Bank: path.Banks[i], Row: path.Rows[i], Offset: path.Offsets[i], Wdata: r1.Wdata[i]})
 	}
 
 	// The banks: per bank two memories, one per offset, so that each
@@ -194,9 +219,9 @@ func (p Memory) Build(name string) *hdl.Module {
 	rdata := make([]*hdl.Signal, slots)
 	for j := range slots {
 		b := j / 2
-		row := hdl.Mux(r1.Wide, r1.Row, in.Out(fmt.Sprintf("bank_row_%d", b)))
-		we := hdl.Mux(r1.Wide, wideWrites.And(r1.WideMask.Bit(j)), in.Out(fmt.Sprintf("slot_we_%d", j)))
-		data := hdl.Mux(r1.Wide, r1.WideWdata[j], in.Out(fmt.Sprintf("slot_wdata_%d", j)))
+		row := hdl.Mux(r1.Wide, r1.Row, hdl.OutRecord(in, sw.BankRow[b]))
+		we := hdl.Mux(r1.Wide, wideWrites.And(r1.WideMask.Bit(j)), hdl.OutRecord(in, sw.Slots[j].We))
+		data := hdl.Mux(r1.Wide, r1.WideWdata[j], hdl.OutRecord(in, sw.Slots[j].Wdata))
 		bank := m.Mem(fmt.Sprintf("bank%d_%d", b, j%2), p.N-q-1, w)
 		bank.Write(row, data, we)
 		rdata[j] = bank.ReadSync(row, nil)
@@ -206,50 +231,56 @@ func (p Memory) Build(name string) *hdl.Module {
 	s2 := pipe.Stage2()
 	s2Wide := m.Reg("s2_wide", 1)
 	s2Wide.Drive(r1.Wide)
-	ow, owLanes := OutSwitch{q, w}.build(name + "_outswitch")
-	out := m.Instance("outswitch", ow)
-	for j := range slots {
-		out.Connect(fmt.Sprintf("slot_rdata_%d", j), rdata[j])
-	}
+	owMod, ow := OutSwitch{q, w}.WithPorts(name + "_outswitch")
+	out := m.Instance("outswitch", owMod)
+	hdl.ConnectRecord(out, ow.SlotRdata, rdata)
 	for i := range lanes {
 		back := OutSwitch{q, w}.lane(m.RegFields("s2", i))
-		hdl.DriveRecord(back, outLane{Bank: path.Banks[i], Offset: path.Offsets[i]})
-		hdl.ConnectRecord(out, owLanes[i], back)
+		hdl.DriveRecord(back, OutLane{Bank: path.Banks[i], Offset: path.Offsets[i]})
+		hdl.ConnectRecord(out, ow.Lanes[i], back)
 	}
 
-	p.respond(m, pipe, s2, s2Wide, out, rdata)
-	p.handshake(m, pipe, req, wide, r1)
-	return m
+	ports.Resp, ports.WideResp = p.respond(m, pipe, s2, s2Wide, hdl.OutRecord(out, ow.Rdata), rdata)
+	ports.WideReady, ports.ReqReady = p.handshake(m, pipe, ports.Req, ports.Wide, r1)
+	return m, ports
+}
+
+// made returns the output ports m gains while build runs: those the
+// split-access pipeline makes.
+func made(m *hdl.Module, build func()) []*hdl.Signal {
+	n := len(m.Outputs())
+	build()
+	return m.Outputs()[n:]
 }
 
 // respond: a narrow read collects its lanes over its sub-accesses and
 // answers after the last (the pipeline's responses); a wide read answers
-// at once. s2Wide is stage 2's r1_wide, out the outbound switch, rdata
-// the banks' read data.
-func (p Memory) respond(m *hdl.Module, pipe *splitmem.Pipeline, s2 splitmem.Stage2, s2Wide *hdl.Signal, out *hdl.Instance, rdata []*hdl.Signal) {
-	w, lanes := p.W, 1<<uint(p.Q)
-	data := make([]*hdl.Signal, lanes)
-	for i := range lanes {
-		data[i] = out.Out(fmt.Sprintf("lane_rdata_%d", i))
-	}
-	pipe.Respond(s2, s2.Read.And(s2Wide.Not()), data)
+// at once. s2Wide is stage 2's r1_wide, data the outbound switch's lanes,
+// rdata the banks' read data.
+func (p Memory) respond(m *hdl.Module, pipe *splitmem.Pipeline, s2 splitmem.Stage2, s2Wide *hdl.Signal, data, rdata []*hdl.Signal) (narrow, wide Response) {
+	resp := made(m, func() { pipe.Respond(s2, s2.Read.And(s2Wide.Not()), data) })
+	narrow = Response{Valid: resp[0], Rdata: resp[1:]}
 	wideRead := s2.Read.And(s2Wide)
 	wideRespValid := m.Reg("wide_resp_valid_q", 1)
 	wideRespValid.Drive(wideRead)
-	m.Output("wide_resp_valid", 1).Drive(wideRespValid)
-	for j, d := range rdata {
-		q := m.Reg(fmt.Sprintf("wide_rdata_q_%d", j), w)
+	wide.Valid = m.Output("wide_resp_valid", 1)
+	wide.Valid.Drive(wideRespValid)
+	for j, d := range rdata { // each register beside its port
+		q := m.RegFields("wide_rdata", j)("q", p.W)
 		m.If(wideRead, func() { q.Set(d) })
-		m.Output(fmt.Sprintf("wide_rdata_%d", j), w).Drive(q)
+		wide.Rdata = append(wide.Rdata, m.OutputFields("wide", j)("rdata", p.W))
+		wide.Rdata[j].Drive(q)
 	}
+	return narrow, wide
 }
 
 // handshake accepts requests into stage 1: a wide request goes first; a
 // conflicting request holds stage 1 (ready low) until its last
 // sub-access. Only a narrow request has lanes to wait for.
-func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, req request, wide wideRequest, r1 stage1) {
-	takeWide := pipe.Offer("wide", wide.Valid, nil)
-	takeNarrow := pipe.Offer("req", req.Valid, wide.Valid)
+func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, req Request, wide WideRequest, r1 stage1) (wideReady, reqReady *hdl.Signal) {
+	var takeWide, takeNarrow *hdl.Signal
+	wideReady = made(m, func() { takeWide = pipe.Offer("wide", wide.Valid, nil) })[0]
+	reqReady = made(m, func() { takeNarrow = pipe.Offer("req", req.Valid, wide.Valid) })[0]
 	take := takeWide.Or(takeNarrow)
 	masks := make([]*hdl.Signal, len(req.Lanes))
 	for i, l := range req.Lanes {
@@ -275,4 +306,5 @@ func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, req request, w
 		r1.Row.Set(wide.Row)
 		r1.WideMask.Set(lib.Bus(wideMasks))
 	})
+	return wideReady, reqReady
 }

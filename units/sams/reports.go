@@ -166,9 +166,12 @@ var thesisTable42 = []struct {
 	{4, 1.01, 82538, 2.7, 18.1},
 }
 
+// table42N and table42W are the n and w of thesis Table 4.2.
+const table42N, table42W = 16, 32
+
 // table42Config is unit at q with the n and w of thesis Table 4.2.
 func table42Config(unit string, q int) units.Config {
-	return units.Config{Unit: unit, Values: units.Values{"q": q, "n": 16, "w": 32}}
+	return units.Config{Unit: unit, Values: units.Values{"q": q, "n": table42N, "w": table42W}}
 }
 
 // samsGateConfigs are the Table 4.2 measurements: per row, the memory

@@ -1,8 +1,6 @@
 package sams
 
 import (
-	"fmt"
-
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
 )
@@ -27,36 +25,54 @@ type Shuffle struct {
 	Write   bool // true for the pre-write shuffle (sams-pws)
 }
 
-// Build makes the shuffle module called name, with its ATU as name_atu.
+// ShufflePorts are a shuffle's ports.
+type ShufflePorts struct {
+	// Family[FW-1:0], NaS and Row[n-q-2:0] name the layout and the line.
+	Family, NaS, Row *hdl.Signal
+	// In is the line in: line_<j> (sams-prs) or lin_<k> (sams-pws).
+	In []*hdl.Signal
+	// Base[n-1:0] is L(r), the linear address of element 0.
+	Base *hdl.Signal
+	// Out is the line out: lin_<k> (sams-prs) or line_<j> (sams-pws).
+	Out []*hdl.Signal
+}
+
+// Build makes the shuffle module called name.
 func (p Shuffle) Build(name string) *hdl.Module {
+	m, _ := p.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the shuffle module called name, with its ATU as
+// name_atu, and returns its ports.
+func (p Shuffle) WithPorts(name string) (*hdl.Module, ShufflePorts) {
 	q, n := p.Q, p.N
 	elems := 2 << uint(q)
 	m := hdl.NewModule(name)
-	family, nas := m.Input("family", FamilyWidth(n, q)), m.Input("nas", 1)
-	row := m.Input("row", n-q-1)
-	in := make([]*hdl.Signal, elems)
+	f := m.InputFields("")
+	ports := ShufflePorts{Family: f("family", FamilyWidth(n, q)), NaS: f("nas", 1), Row: f("row", n-q-1)}
 	inName, outName := "line", "lin"
 	if p.Write {
 		inName, outName = "lin", "line"
 	}
-	for j := range in {
-		in[j] = m.Input(fmt.Sprintf("%s_%d", inName, j), p.W)
-	}
+	ports.In = f.Vec(inName, elems, p.W)
 
 	// L(r): row*2^(q+1), or (2*row - 1)*2^q when s > q.
+	row, family := ports.Row, ports.Family
 	aligned := hdl.Concat(row, m.ConstU(q+1, 0))
 	shifted := hdl.Concat(hdl.Concat(row, m.ConstU(1, 0)).Sub(m.ConstU(n-q, 1)), m.ConstU(q, 0))
-	high := family.Gt(m.ConstU(family.Width(), uint64(q))).And(nas.Not())
+	high := family.Gt(m.ConstU(family.Width(), uint64(q))).And(ports.NaS.Not())
 	base := hdl.Mux(high, shifted, aligned).Named("line_base")
-	m.Output("base", n).Drive(base)
+	ports.Base = m.Output("base", n)
+	ports.Base.Drive(base)
 
-	atu := m.Instance("atu", ATU{q, n, elems}.Build(name+"_atu"))
-	atu.Connect("family", family)
-	atu.Connect("nas", nas)
+	atuMod, at := ATU{q, n, elems}.WithPorts(name + "_atu")
+	atu := m.Instance("atu", atuMod)
+	hdl.ConnectRecord(atu, []*hdl.Signal{at.Family, at.NaS}, []*hdl.Signal{family, ports.NaS})
 	slot := make([]*hdl.Signal, elems) // slot of linear element k
-	for k := range elems {
-		atu.Connect(fmt.Sprintf("addr_%d", k), base.Add(m.ConstU(n, uint64(k))))
-		slot[k] = hdl.Concat(atu.Out(fmt.Sprintf("bank_%d", k)), atu.Out(fmt.Sprintf("offset_%d", k)))
+	for k, place := range at.Lanes {
+		hdl.ConnectRecord(atu, at.Addr[k], base.Add(m.ConstU(n, uint64(k))))
+		slot[k] = hdl.Concat(hdl.OutRecord(atu, place.Bank), hdl.OutRecord(atu, place.Offset))
 	}
 	for x := range elems {
 		var out *hdl.Signal
@@ -65,11 +81,12 @@ func (p Shuffle) Build(name string) *hdl.Module {
 			for k := range elems {
 				hits[k] = slot[k].EqConst(uint64(x))
 			}
-			out = hdl.OneHotSelect(lib.Bus(hits), in...)
+			out = hdl.OneHotSelect(lib.Bus(hits), ports.In...)
 		} else { // linear element x comes from its slot
-			out = hdl.Select(slot[x], in...)
+			out = hdl.Select(slot[x], ports.In...)
 		}
-		m.Output(fmt.Sprintf("%s_%d", outName, x), p.W).Drive(out)
+		ports.Out = append(ports.Out, m.OutputFields("", x)(outName, p.W))
+		ports.Out[x].Drive(out)
 	}
-	return m
+	return m, ports
 }

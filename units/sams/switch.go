@@ -1,8 +1,6 @@
 package sams
 
 import (
-	"fmt"
-
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
 )
@@ -12,30 +10,30 @@ import (
 // A bank slot j = 2*bank + offset is one element of one module's two-element
 // row.
 
-// InSwitch routes lane requests to banks. Ports: per lane i the inLane
-// record lane_<field>_<i> in; per bank b bank_row_<b>[n-q-2:0], per slot j
-// slot_we_<j>, slot_wdata_<j>[w-1:0] out. Lanes that reach one bank share
+// InSwitch routes lane requests to banks. Ports (InSwitchPorts): per lane
+// i the InLane record lane_<field>_<i> in; per bank b
+// bank_row_<b>[n-q-2:0], per slot j slot_we_<j>, slot_wdata_<j>[w-1:0] out. Lanes that reach one bank share
 // its row (the splitter sees to it); when several writing lanes reach one
 // slot, the highest lane wins.
 type InSwitch struct {
 	Q, N, W int
 }
 
-// inLane is one lane's request into the InSwitch: whether the lane takes
+// InLane is one lane's request into the InSwitch: whether the lane takes
 // part (en) and writes (we), and where: bank[q-1:0], row[n-q-2:0], offset,
 // with its write data wdata[w-1:0].
-type inLane struct {
+type InLane struct {
 	En, We, Bank, Row, Offset, Wdata *hdl.Signal
 }
 
 // lane makes one lane's fields.
-func (p InSwitch) lane(f hdl.Fields) inLane {
-	return inLane{En: f("en", 1), We: f("we", 1), Bank: f("bank", p.Q), Row: f("row", p.N-p.Q-1), Offset: f("offset", 1), Wdata: f("wdata", p.W)}
+func (p InSwitch) lane(f hdl.Fields) InLane {
+	return InLane{En: f("en", 1), We: f("we", 1), Bank: f("bank", p.Q), Row: f("row", p.N-p.Q-1), Offset: f("offset", 1), Wdata: f("wdata", p.W)}
 }
 
 // route builds the crossbar in m and returns the bank rows and the slot
 // write enables and data.
-func (p InSwitch) route(m *hdl.Module, lanes []inLane) (rows, we, wdata []*hdl.Signal) {
+func (p InSwitch) route(m *hdl.Module, lanes []InLane) (rows, we, wdata []*hdl.Signal) {
 	banks := 1 << uint(p.Q)
 	for b := range banks {
 		hits := make([]*hdl.Signal, len(lanes))
@@ -63,50 +61,70 @@ func (p InSwitch) route(m *hdl.Module, lanes []inLane) (rows, we, wdata []*hdl.S
 	return rows, we, wdata
 }
 
+// InSwitchPorts are the InSwitch's ports (thesis section 4.4.1: the
+// 2^q x 2^(q+1) crossbar).
+type InSwitchPorts struct {
+	// Lanes are the lane requests, lane_<field>_<i>.
+	Lanes []InLane
+	// BankRow is the row each bank serves, bank_row_<b>[n-q-2:0].
+	BankRow []*hdl.Signal
+	// Slots are the slots' writes, slot_we_<j> and slot_wdata_<j>[w-1:0].
+	Slots []SlotWrite
+}
+
+// SlotWrite is one bank slot's write: enable (we) and data (wdata[w-1:0]).
+type SlotWrite struct {
+	We, Wdata *hdl.Signal
+}
+
+// slotWrite makes one slot's fields.
+func slotWrite(f hdl.Fields, w int) SlotWrite {
+	return SlotWrite{We: f("we", 1), Wdata: f("wdata", w)}
+}
+
 // Build makes the InSwitch module called name.
 func (p InSwitch) Build(name string) *hdl.Module {
-	m, _ := p.build(name)
+	m, _ := p.WithPorts(name)
 	return m
 }
 
-// build makes the module and returns its lane input ports, which the
-// module's users connect with hdl.ConnectRecord.
-func (p InSwitch) build(name string) (*hdl.Module, []inLane) {
+// WithPorts makes the InSwitch module called name and returns its ports.
+func (p InSwitch) WithPorts(name string) (*hdl.Module, InSwitchPorts) {
 	m := hdl.NewModule(name)
-	var lanes []inLane
+	var ports InSwitchPorts
 	for i := range 1 << uint(p.Q) {
-		lanes = append(lanes, p.lane(m.InputFields("lane", i)))
+		ports.Lanes = append(ports.Lanes, p.lane(m.InputFields("lane", i)))
 	}
-	rows, we, wdata := p.route(m, lanes)
-	for b, r := range rows {
-		m.Output(fmt.Sprintf("bank_row_%d", b), p.N-p.Q-1).Drive(r)
-	}
+	rows, we, wdata := p.route(m, ports.Lanes)
+	ports.BankRow = m.OutputFields("bank").Vec("row", len(rows), p.N-p.Q-1)
+	hdl.DriveRecord(ports.BankRow, rows)
 	for j := range we {
-		m.Output(fmt.Sprintf("slot_we_%d", j), 1).Drive(we[j])
-		m.Output(fmt.Sprintf("slot_wdata_%d", j), p.W).Drive(wdata[j])
+		s := slotWrite(m.OutputFields("slot", j), p.W)
+		hdl.DriveRecord(s, SlotWrite{We: we[j], Wdata: wdata[j]})
+		ports.Slots = append(ports.Slots, s)
 	}
-	return m, lanes
+	return m, ports
 }
 
-// OutSwitch routes bank read data back to lanes. Ports: per slot j
-// slot_rdata_<j>[w-1:0], per lane i the outLane record lane_<field>_<i>
-// in; per lane lane_rdata_<i>[w-1:0] out.
+// OutSwitch routes bank read data back to lanes. Ports (OutSwitchPorts):
+// per slot j slot_rdata_<j>[w-1:0], per lane i the OutLane record
+// lane_<field>_<i> in; per lane lane_rdata_<i>[w-1:0] out.
 type OutSwitch struct {
 	Q, W int
 }
 
-// outLane is where one lane reads: bank[q-1:0] and offset.
-type outLane struct {
+// OutLane is where one lane reads: bank[q-1:0] and offset.
+type OutLane struct {
 	Bank, Offset *hdl.Signal
 }
 
 // lane makes one lane's fields.
-func (p OutSwitch) lane(f hdl.Fields) outLane {
-	return outLane{Bank: f("bank", p.Q), Offset: f("offset", 1)}
+func (p OutSwitch) lane(f hdl.Fields) OutLane {
+	return OutLane{Bank: f("bank", p.Q), Offset: f("offset", 1)}
 }
 
 // route builds the crossbar: lane i reads slot 2*bank_i + offset_i.
-func (p OutSwitch) route(slots []*hdl.Signal, lanes []outLane) []*hdl.Signal {
+func (p OutSwitch) route(slots []*hdl.Signal, lanes []OutLane) []*hdl.Signal {
 	out := make([]*hdl.Signal, len(lanes))
 	for i, l := range lanes {
 		out[i] = hdl.Select(hdl.Concat(l.Bank, l.Offset), slots...)
@@ -114,25 +132,33 @@ func (p OutSwitch) route(slots []*hdl.Signal, lanes []outLane) []*hdl.Signal {
 	return out
 }
 
+// OutSwitchPorts are the OutSwitch's ports (thesis section 4.4.1: the
+// 2^(q+1) x 2^q crossbar).
+type OutSwitchPorts struct {
+	// SlotRdata is each bank slot's read data, slot_rdata_<j>[w-1:0].
+	SlotRdata []*hdl.Signal
+	// Lanes are where each lane reads, lane_<field>_<i>.
+	Lanes []OutLane
+	// Rdata is each lane's read data, lane_rdata_<i>[w-1:0].
+	Rdata []*hdl.Signal
+}
+
 // Build makes the OutSwitch module called name.
 func (p OutSwitch) Build(name string) *hdl.Module {
-	m, _ := p.build(name)
+	m, _ := p.WithPorts(name)
 	return m
 }
 
-// build makes the module and returns its lane input ports.
-func (p OutSwitch) build(name string) (*hdl.Module, []outLane) {
+// WithPorts makes the OutSwitch module called name and returns its ports.
+func (p OutSwitch) WithPorts(name string) (*hdl.Module, OutSwitchPorts) {
 	m := hdl.NewModule(name)
-	var slots []*hdl.Signal
-	for j := range 2 << uint(p.Q) {
-		slots = append(slots, m.Input(fmt.Sprintf("slot_rdata_%d", j), p.W))
+	lanes := 1 << uint(p.Q)
+	ports := OutSwitchPorts{SlotRdata: m.InputFields("slot").Vec("rdata", 2*lanes, p.W)}
+	for i := range lanes {
+		ports.Lanes = append(ports.Lanes, p.lane(m.InputFields("lane", i)))
 	}
-	var lanes []outLane
-	for i := range 1 << uint(p.Q) {
-		lanes = append(lanes, p.lane(m.InputFields("lane", i)))
-	}
-	for i, d := range p.route(slots, lanes) {
-		m.Output(fmt.Sprintf("lane_rdata_%d", i), p.W).Drive(d)
-	}
-	return m, lanes
+	rdata := p.route(ports.SlotRdata, ports.Lanes)
+	ports.Rdata = m.OutputFields("lane").Vec("rdata", lanes, p.W)
+	hdl.DriveRecord(ports.Rdata, rdata)
+	return m, ports
 }
