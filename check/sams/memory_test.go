@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/parmem/parmem/hdl"
 	. "github.com/parmem/parmem/units/sams"
 	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
@@ -30,47 +31,44 @@ type memBench struct {
 }
 
 func newMemBench(t *testing.T, p Memory) *memBench {
-	b := verify.NewBench(t, p.Build("sams"))
-	lanes, slots := 1<<uint(p.Q), 2<<uint(p.Q)
+	m, ports := p.WithPorts("sams")
+	b := verify.NewBench(t, m)
 	mb := &memBench{Bench: b, p: p}
-	ins := func(prefix string, n int) []verify.In {
-		hs := make([]verify.In, n)
-		for i := range hs {
-			hs[i] = b.In(fmt.Sprintf("%s%d", prefix, i))
+	in := func(port *hdl.Signal) verify.In { return b.Ins(port)[0] }
+	out := func(port *hdl.Signal) verify.Out { return b.Outs(port)[0] }
+	// elements are the handles of a request's masks and write data.
+	elements := func(es []Element) (masks, data []verify.In) {
+		for _, e := range es {
+			masks, data = append(masks, in(e.Mask)), append(data, in(e.Wdata))
 		}
-		return hs
+		return masks, data
 	}
-	outs := func(prefix string, n int) []verify.Out {
-		hs := make([]verify.Out, n)
-		for i := range hs {
-			hs[i] = b.Out(fmt.Sprintf("%s%d", prefix, i))
-		}
-		return hs
-	}
-	write, mode, base, stride := b.In("req_write"), b.In("req_mode"), b.In("req_base"), b.In("req_stride")
-	reqMask, reqData := ins("req_mask_", lanes), ins("req_wdata_", lanes)
-	mb.req = verify.NewSource(b, "req", func(req request) {
+	narrow := ports.Req
+	write, mode, base, stride := in(narrow.Write), in(narrow.Mode), in(narrow.Base), in(narrow.Stride)
+	reqMask, reqData := elements(narrow.Lanes)
+	mb.req = verify.NewSourceOn(b, "req", in(narrow.Valid), out(ports.ReqReady), func(req request) {
 		b.Set(write, verify.Bit(req.write))
 		b.Set(mode, req.mode)
 		b.Set(base, req.base)
 		b.Set(stride, req.stride)
-		for i := range lanes {
+		for i := range reqMask {
 			b.Set(reqMask[i], verify.Bit(req.mask[i]))
 			b.Set(reqData[i], req.data[i])
 		}
 	})
-	wideWrite, wideRow := b.In("wide_write"), b.In("wide_row")
-	wideMask, wideData := ins("wide_mask_", slots), ins("wide_wdata_", slots)
-	mb.wide = verify.NewSource(b, "wide", func(req request) {
+	wide := ports.Wide
+	wideWrite, wideRow := in(wide.Write), in(wide.Row)
+	wideMask, wideData := elements(wide.Slots)
+	mb.wide = verify.NewSourceOn(b, "wide", in(wide.Valid), out(ports.WideReady), func(req request) {
 		b.Set(wideWrite, verify.Bit(req.write))
 		b.Set(wideRow, req.row)
-		for j := range slots {
+		for j := range wideMask {
 			b.Set(wideMask[j], verify.Bit(req.mask[j]))
 			b.Set(wideData[j], req.data[j])
 		}
 	})
-	mb.resp = verify.NewSink(b, "resp", outs("resp_rdata_", lanes)...).Forget()
-	mb.wideResp = verify.NewSink(b, "wide_resp", outs("wide_rdata_", slots)...).Forget()
+	mb.resp = verify.NewSinkOn(b, "resp", out(ports.Resp.Valid), verify.In{}, b.Outs(ports.Resp.Rdata)...).Forget()
+	mb.wideResp = verify.NewSinkOn(b, "wide_resp", out(ports.WideResp.Valid), verify.In{}, b.Outs(ports.WideResp.Rdata)...).Forget()
 	mb.sb = verify.NewScoreboard(b)
 	mb.sb.InOrder(mb.resp, mb.wideResp) // responses come in request order
 	predict := func(a verify.Accepted[request]) []verify.Expect {

@@ -48,14 +48,11 @@ func TestProveTheorem1Injective(t *testing.T) {
 		fw := FamilyWidth(n, q)
 		family, nas := m.Input("family", fw), m.Input("nas", 1)
 		a, b := m.Input("a", n), m.Input("b", n)
-		u := m.Instance("atu", ATU{Q: q, N: n, Lanes: 2}.Build(m.Name()+"_atu"))
-		u.Connect("family", family)
-		u.Connect("nas", nas)
-		u.Connect("addr_0", a)
-		u.Connect("addr_1", b)
-		slot := func(i int) *hdl.Signal {
-			return hdl.Concat(u.Out(fmt.Sprintf("bank_%d", i)), u.Out(fmt.Sprintf("row_%d", i)), u.Out(fmt.Sprintf("offset_%d", i)))
-		}
+		atu, ports := ATU{Q: q, N: n, Lanes: 2}.WithPorts(m.Name() + "_atu")
+		u := m.Instance("atu", atu)
+		hdl.ConnectRecord(u, []*hdl.Signal{ports.Family, ports.NaS}, []*hdl.Signal{family, nas})
+		hdl.ConnectRecord(u, ports.Addr, []*hdl.Signal{a, b})
+		slot := func(i int) *hdl.Signal { return hdl.Pack(hdl.OutRecord(u, ports.Lanes[i])) } // {bank, row, offset}
 		legal := family.Le(m.ConstU(fw, uint64(n-q))).Or(nas)
 		m.Output("ok", 1).Drive(legal.Not().Or(a.Eq(b)).Or(slot(0).Ne(slot(1))))
 		proved, cex := verify.Prove(t, m)
@@ -71,21 +68,20 @@ func accessModule(name string, q, n int, matched bool) (m *hdl.Module, stride *h
 	m = hdl.NewModule(name)
 	base, useStride := m.Input("base", n), m.Input("use_stride", 1)
 	stride = m.Input("stride", n)
-	agu := m.Instance("agu", AGU{Q: q, N: n}.Build(name+"_agu"))
-	agu.Connect("base", base)
-	agu.Connect("stride", stride)
-	agu.Connect("mode", hdl.Concat(m.ConstU(1, 1), useStride)) // 10 or 11: strided layouts
-	family := agu.Out("family")
+	aguMod, ag := AGU{Q: q, N: n}.WithPorts(name + "_agu")
+	agu := m.Instance("agu", aguMod)
+	mode := hdl.Concat(m.ConstU(1, 1), useStride) // 10 or 11: strided layouts
+	hdl.ConnectRecord(agu, []*hdl.Signal{ag.Base, ag.Stride, ag.Mode}, []*hdl.Signal{base, stride, mode})
+	family := hdl.OutRecord(agu, ag.Family)
 	if matched {
 		family = m.ConstU(family.Width(), uint64(q))
 	}
-	atu := m.Instance("atu", ATU{Q: q, N: n, Lanes: 1 << uint(q)}.Build(name+"_atu"))
-	atu.Connect("family", family)
-	atu.Connect("nas", agu.Out("nas"))
-	for i := range 1 << uint(q) {
-		atu.Connect(fmt.Sprintf("addr_%d", i), agu.Out(fmt.Sprintf("addr_%d", i)))
-		banks = append(banks, atu.Out(fmt.Sprintf("bank_%d", i)))
-		rows = append(rows, atu.Out(fmt.Sprintf("row_%d", i)))
+	atuMod, at := ATU{Q: q, N: n, Lanes: 1 << uint(q)}.WithPorts(name + "_atu")
+	atu := m.Instance("atu", atuMod)
+	hdl.ConnectRecord(atu, []*hdl.Signal{at.Family, at.NaS}, []*hdl.Signal{family, hdl.OutRecord(agu, ag.NaS)})
+	hdl.ConnectRecord(atu, at.Addr, hdl.OutRecord(agu, ag.Addr))
+	for _, place := range at.Lanes {
+		banks, rows = append(banks, hdl.OutRecord(atu, place.Bank)), append(rows, hdl.OutRecord(atu, place.Row))
 	}
 	return m, stride, banks, rows
 }
