@@ -68,10 +68,7 @@ type WideRequest struct {
 // Response is a response channel: valid and one rdata[w-1:0] per lane
 // (resp_valid, resp_rdata_<i>) or per bank slot (wide_resp_valid,
 // wide_rdata_<j>).
-type Response struct {
-	Valid *hdl.Signal
-	Rdata []*hdl.Signal
-}
+type Response = splitmem.Response
 
 // MemoryPorts are the memory's ports (DESIGN.md, sams, and the wide
 // channel; see Memory).
@@ -245,21 +242,12 @@ func (p Memory) WithPorts(name string) (*hdl.Module, MemoryPorts) {
 	return m, ports
 }
 
-// made returns the output ports m gains while build runs: those the
-// split-access pipeline makes.
-func made(m *hdl.Module, build func()) []*hdl.Signal {
-	n := len(m.Outputs())
-	build()
-	return m.Outputs()[n:]
-}
-
 // respond: a narrow read collects its lanes over its sub-accesses and
 // answers after the last (the pipeline's responses); a wide read answers
 // at once. s2Wide is stage 2's r1_wide, data the outbound switch's lanes,
 // rdata the banks' read data.
 func (p Memory) respond(m *hdl.Module, pipe *splitmem.Pipeline, s2 splitmem.Stage2, s2Wide *hdl.Signal, data, rdata []*hdl.Signal) (narrow, wide Response) {
-	resp := made(m, func() { pipe.Respond(s2, s2.Read.And(s2Wide.Not()), data) })
-	narrow = Response{Valid: resp[0], Rdata: resp[1:]}
+	narrow = pipe.Respond(s2, s2.Read.And(s2Wide.Not()), data)
 	wideRead := s2.Read.And(s2Wide)
 	wideRespValid := m.Reg("wide_resp_valid_q", 1)
 	wideRespValid.Drive(wideRead)
@@ -278,9 +266,8 @@ func (p Memory) respond(m *hdl.Module, pipe *splitmem.Pipeline, s2 splitmem.Stag
 // conflicting request holds stage 1 (ready low) until its last
 // sub-access. Only a narrow request has lanes to wait for.
 func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, req Request, wide WideRequest, r1 stage1) (wideReady, reqReady *hdl.Signal) {
-	var takeWide, takeNarrow *hdl.Signal
-	wideReady = made(m, func() { takeWide = pipe.Offer("wide", wide.Valid, nil) })[0]
-	reqReady = made(m, func() { takeNarrow = pipe.Offer("req", req.Valid, wide.Valid) })[0]
+	takeWide, wideReady := pipe.Offer("wide", wide.Valid, nil)
+	takeNarrow, reqReady := pipe.Offer("req", req.Valid, wide.Valid)
 	take := takeWide.Or(takeNarrow)
 	masks := make([]*hdl.Signal, len(req.Lanes))
 	for i, l := range req.Lanes {

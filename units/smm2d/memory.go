@@ -79,10 +79,7 @@ type RequestLane struct{ Mask, Wdata *hdl.Signal }
 
 // MemoryResponse is the response channel: resp_valid and the lanes'
 // read data resp_rdata_<k>.
-type MemoryResponse struct {
-	Valid *hdl.Signal
-	Rdata []*hdl.Signal
-}
+type MemoryResponse = splitmem.Response
 
 // BankPorts are one bank's synchronous SRAM ports outside the memory:
 // row, we, wdata out and rdata in (read at the edge).
@@ -106,13 +103,6 @@ func (p Memory) inputs(m *hdl.Module) MemoryPorts {
 	f = m.InputFields("cfg")
 	cfg := MemoryConfig{Valid: f("valid", 1), VS: f("vs", p.VW()), HS: f("hs", p.HW()), VStride: f("vstride", p.MB), HStride: f("hstride", p.NB)}
 	return MemoryPorts{Cfg: cfg, Req: req}
-}
-
-// newest is the last output m declared: the one a split-access pipeline
-// call just made.
-func newest(m *hdl.Module, n int) []*hdl.Signal {
-	outs := m.Outputs()
-	return outs[len(outs)-n:]
 }
 
 // configuration is vs, hs and the stride table, loaded when take is 1;
@@ -192,8 +182,9 @@ func (p Memory) WithPorts(name string) (*hdl.Module, MemoryPorts) {
 	ps := p.inputs(m)
 	pipe := splitmem.New(m, lanes)
 	r1 := p.stage1(m)
-	vs, hs, st := p.configuration(m, ps.Cfg, pipe.Offer("cfg", ps.Cfg.Valid, nil))
-	ps.Cfg.Ready = newest(m, 1)[0]
+	take, ready := pipe.Offer("cfg", ps.Cfg.Valid, nil)
+	ps.Cfg.Ready = ready
+	vs, hs, st := p.configuration(m, ps.Cfg, take)
 
 	// Stage 1: AGU, ATU, the sub-access choice and the inward router.
 	is, js := AGU{p.Geometry}.generate(m, r1.I, r1.J, lib.NewDecoder(r1.Pattern), st)
@@ -230,11 +221,8 @@ func (p Memory) WithPorts(name string) (*hdl.Module, MemoryPorts) {
 		h.Drive(mh[k])
 		back.MV, back.MH = append(back.MV, v), append(back.MH, h)
 	}
-	pipe.Respond(s2, s2.Read, route.outward(s2Crow, back, rdata))
-	resp := newest(m, lanes+1)
-	ps.Resp = MemoryResponse{Valid: resp[0], Rdata: resp[1:]}
-	p.handshake(m, pipe, ps.Req, ps.Cfg.Valid, r1)
-	ps.Req.Ready = newest(m, 1)[0]
+	ps.Resp = pipe.Respond(s2, s2.Read, route.outward(s2Crow, back, rdata))
+	ps.Req.Ready = p.handshake(m, pipe, ps.Req, ps.Cfg.Valid, r1)
 	return m, ps
 }
 
@@ -268,9 +256,10 @@ func (p Memory) banks(m *hdl.Module, atBank []*hdl.Signal, ps *MemoryPorts) []*h
 func bankName(b int) string { return fmt.Sprintf("bank%d", b) }
 
 // handshake accepts requests into stage 1: not while a request has
-// sub-accesses left, nor while a configuration is offered.
-func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, req MemoryRequest, cfgValid *hdl.Signal, r1 stage1) {
-	take := pipe.Offer("req", req.Valid, cfgValid)
+// sub-accesses left, nor while a configuration is offered. It returns
+// the port req_ready.
+func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, req MemoryRequest, cfgValid *hdl.Signal, r1 stage1) *hdl.Signal {
+	take, ready := pipe.Offer("req", req.Valid, cfgValid)
 	mask := make([]*hdl.Signal, len(req.Lanes))
 	for k, lane := range req.Lanes {
 		mask[k] = lane.Mask
@@ -284,4 +273,5 @@ func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, req MemoryRequ
 			r1.Wdata[k].Set(lane.Wdata)
 		}
 	})
+	return ready
 }

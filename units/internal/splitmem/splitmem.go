@@ -23,8 +23,6 @@
 package splitmem
 
 import (
-	"fmt"
-
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
 )
@@ -70,17 +68,18 @@ func (p *Pipeline) Split(served []*hdl.Signal) {
 	p.Stall.Drive(p.Remaining.RedOr())
 }
 
-// Offer is the handshake of the channel called name (its output
-// name_ready): it is ready while stage 1 does not stall and yield (a
-// channel that goes first; nil for none) is 0. It returns the take,
-// valid and ready both 1.
-func (p *Pipeline) Offer(name string, valid, yield *hdl.Signal) *hdl.Signal {
-	ready := p.Stall.Not()
+// Offer is the handshake of the channel called name: it is ready while
+// stage 1 does not stall and yield (a channel that goes first; nil for
+// none) is 0. It returns the take, valid and ready both 1, and the
+// output port name_ready.
+func (p *Pipeline) Offer(name string, valid, yield *hdl.Signal) (take, ready *hdl.Signal) {
+	r := p.Stall.Not()
 	if yield != nil {
-		ready = p.Stall.Or(yield).Not()
+		r = p.Stall.Or(yield).Not()
 	}
-	p.m.Output(name+"_ready", 1).Drive(ready)
-	return valid.And(ready)
+	ready = p.m.OutputFields(name)("ready", 1)
+	ready.Drive(r)
+	return valid.And(r), ready
 }
 
 // Accept loads stage 1: a stalled request stays with its remaining
@@ -116,16 +115,18 @@ func (p *Pipeline) Stage2() Stage2 {
 // sub-access served takes its read data (data[k], lane k's, from the
 // outbound path) and the first sub-access clears the others, so that
 // masked lanes read 0; the last sub-access answers. A lane's register
-// holds otherwise.
-func (p *Pipeline) Respond(s2 Stage2, read *hdl.Signal, data []*hdl.Signal) {
+// holds otherwise. It returns the response ports, resp_valid and
+// resp_rdata_<k>.
+func (p *Pipeline) Respond(s2 Stage2, read *hdl.Signal, data []*hdl.Signal) Response {
 	m := p.m
 	valid := m.Reg("resp_valid_q", 1)
 	valid.Drive(read.And(s2.Last))
-	m.Output("resp_valid", 1).Drive(valid)
+	resp := Response{Valid: m.OutputFields("resp")("valid", 1)}
+	resp.Valid.Drive(valid)
 	w := data[0].Width()
 	zero := m.ConstU(w, 0)
 	for k, d := range data {
-		coll := m.Reg(fmt.Sprintf("resp_rdata_q_%d", k), w)
+		coll := m.RegFields("resp", k)("rdata_q", w)
 		m.If(read, func() {
 			m.If(s2.Served.Bit(k), func() {
 				coll.Set(d)
@@ -133,6 +134,15 @@ func (p *Pipeline) Respond(s2 Stage2, read *hdl.Signal, data []*hdl.Signal) {
 				coll.Set(zero)
 			})
 		})
-		m.Output(fmt.Sprintf("resp_rdata_%d", k), w).Drive(coll)
+		resp.Rdata = append(resp.Rdata, m.OutputFields("resp", k)("rdata", w))
+		resp.Rdata[k].Drive(coll)
 	}
+	return resp
+}
+
+// Response is the response channel's ports: resp_valid, and each lane's
+// read data resp_rdata_<k>.
+type Response struct {
+	Valid *hdl.Signal
+	Rdata []*hdl.Signal
 }
