@@ -9,6 +9,7 @@
 //	go run ./gen -unit sams-atu -q 3 -n 23 -lanes 1 -o atu.v
 //	go run ./gen -list                           units by family
 //	go run ./gen -list -unit sams-atu            one unit's parameters and ranges
+//	go run ./gen -unit sams-atu -q 3 -n 23 -ports   its ports: name, direction, width
 //	go run ./gen -layout -q 2 -family 2 -base 1 -stride 3 -mode 3
 //	go run ./gen -layout -q 2 -family 2 -base 1 -stride 3 -mode 3 -format svg -o layout.svg
 //

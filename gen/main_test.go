@@ -209,3 +209,22 @@ func TestUnknownReportListsAll(t *testing.T) {
 	require.GreaterOrEqual(t, len(names), 4, "sams registers three reports")
 	require.Contains(t, errs, `-report="nope" is not one of `+strings.Join(names, ", ")+"\n")
 }
+
+// -ports lists the ports the Verilog declares, in its order, with their
+// widths at the parameters given; a design without state has no clk.
+func TestPorts(t *testing.T) {
+	code, out, errs := runGen("-unit", "lib-fifo", "-depth", "5", "-width", "8", "-ports")
+	require.Equal(t, 0, code, errs)
+	var rows []string
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(strings.ReplaceAll(line, "│", " ")); len(f) == 3 && f[0] != "port" {
+			rows = append(rows, strings.Join(f, " "))
+		}
+	}
+	require.Equal(t, []string{"clk in 1", "rst in 1", "in_valid in 1", "in_data in 8", "out_ready in 1",
+		"in_ready out 1", "out_valid out 1", "out_data out 8", "count out 3"}, rows)
+	code, out, _ = runGen("-unit", "vmshr-match", "-m", "2", "-ports")
+	require.Equal(t, 0, code)
+	require.NotContains(t, out, "clk", "a combinational unit has no clock")
+	require.Contains(t, out, "hit_1")
+}
