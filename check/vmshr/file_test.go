@@ -471,27 +471,21 @@ func TestMatchAgainstContract(t *testing.T) {
 	} {
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			d, err := c.Build("dut")
-			require.NoError(t, err)
 			_, v, err := c.Resolve()
 			require.NoError(t, err)
-			b := verify.NewBenchDesign(t, d)
-			b.DontRecord()
 			m, hmax, aw, base := v["m"], v["hmax"], v["aw"], v["base"] == 1
+			mod, p := vm.MatchBlock{M: m, Hmax: hmax, Aw: aw, Base: base}.WithPorts("dut")
+			b := verify.NewBench(t, mod)
+			b.DontRecord()
 			gw := 1
 			for 1<<gw-1 < hmax {
 				gw++
 			}
 			r := rand.New(rand.NewPCG(5, seedOf(c.String())))
-			blkIn := b.In("blk")
-			var vIn, yIn, tagIn, hbsIn []verify.In
-			var hitOut, covOut []verify.Out
-			for i := range m {
-				vIn, yIn = append(vIn, b.In(fmt.Sprintf("v_%d", i))), append(yIn, b.In(fmt.Sprintf("y_%d", i)))
-				tagIn, hbsIn = append(tagIn, b.In(fmt.Sprintf("tag_%d", i))), append(hbsIn, b.In(fmt.Sprintf("hbs_%d", i)))
-				hitOut, covOut = append(hitOut, b.Out(fmt.Sprintf("hit_%d", i))), append(covOut, b.Out(fmt.Sprintf("cov_%d", i)))
-			}
-			hitAny, hitIdx, primary := b.Out("hit"), b.Out("hit_idx"), b.Out("primary")
+			blkIn := b.Ins(p.In.Blk)[0]
+			vIn, yIn, tagIn, hbsIn := b.Ins(p.In.V), b.Ins(p.In.Y), b.Ins(p.In.Tag), b.Ins(p.In.HBS)
+			hitOut, covOut := b.Outs(p.Out.Hit), b.Outs(p.Out.Cov)
+			hitAny, hitIdx, primary := b.Outs(p.Out.Any)[0], b.Outs(p.Out.Idx)[0], b.Outs(p.Out.Primary)[0]
 			awMask := uint64(1)<<aw - 1
 			counts := map[string]int{}
 			for range 3000 {

@@ -1,8 +1,6 @@
 package vmshr
 
 import (
-	"fmt"
-
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
 )
@@ -32,14 +30,34 @@ type MatchBlock struct {
 	Base        bool
 }
 
-// matchPorts are vmshr-match's ports, a record so that the MSHR file
-// places its instance with one hdl.Use.
-type matchPorts struct {
-	Blk            *hdl.Signal
+// MatchPorts are vmshr-match's ports (Fig. 6.5's tag search), in the
+// order of the module's ports, so that the MSHR file places its instance
+// with one hdl.Use.
+type MatchPorts struct {
+	In  MatchIn
+	Out MatchOut
+}
+
+// MatchIn is what the search reads: the request's block and the PMSHRs'
+// fields of Fig. 6.5, lane i for PMSHR i < M.
+type MatchIn struct {
+	// Blk (blk) is the request's normal-block address.
+	Blk *hdl.Signal
+	// V, Y, Tag and HBS (v_<i>, y_<i>, tag_<i>, hbs_<i>) are PMSHR i's
+	// valid and ready bits, its block tag and its hyper block size
+	// (6.3.1); Base reads neither Y nor HBS.
 	V, Y, Tag, HBS []*hdl.Signal
-	Hit, Cov       []*hdl.Signal
-	Any, Idx       *hdl.Signal // hit, hit_idx
-	Primary        *hdl.Signal
+}
+
+// MatchOut is the search's result.
+type MatchOut struct {
+	// Hit and Cov (hit_<i>, cov_<i>): PMSHR i holds blk; its pending
+	// hyper block covers blk (Table 6.1's cover logic; 0 with Base).
+	Hit, Cov []*hdl.Signal
+	// Any (hit) is some Hit; Idx (hit_idx[EW-1:0]) the lowest, 0 when none.
+	Any, Idx *hdl.Signal
+	// Primary is Fig. 6.5's M-input NOR of every Hit and Cov.
+	Primary *hdl.Signal
 }
 
 // hbsWidth is GW = max(1, ceil(log2(hmax+1))): an HBS from 0 to hmax.
@@ -47,42 +65,43 @@ func hbsWidth(hmax int) int { return lib.IndexWidth(hmax + 1) }
 
 // Build makes the module called name.
 func (c MatchBlock) Build(name string) *hdl.Module {
-	m, _ := c.build(name)
+	m, _ := c.WithPorts(name)
 	return m
 }
 
-func (c MatchBlock) build(name string) (*hdl.Module, matchPorts) {
+// WithPorts makes the module called name and returns its ports.
+func (c MatchBlock) WithPorts(name string) (*hdl.Module, MatchPorts) {
 	m := hdl.NewModule(name)
 	gw := hbsWidth(c.Hmax)
-	p := matchPorts{Blk: m.Input("blk", c.Aw)}
+	in := MatchIn{Blk: m.Input("blk", c.Aw), V: make([]*hdl.Signal, c.M), Y: make([]*hdl.Signal, c.M),
+		Tag: make([]*hdl.Signal, c.M), HBS: make([]*hdl.Signal, c.M)}
 	for i := range c.M {
-		p.V = append(p.V, m.Input(fmt.Sprintf("v_%d", i), 1))
-		p.Y = append(p.Y, m.Input(fmt.Sprintf("y_%d", i), 1))
-		p.Tag = append(p.Tag, m.Input(fmt.Sprintf("tag_%d", i), c.Aw))
-		p.HBS = append(p.HBS, m.Input(fmt.Sprintf("hbs_%d", i), gw))
+		f := m.InputFields("", i)
+		in.V[i], in.Y[i], in.Tag[i], in.HBS[i] = f("v", 1), f("y", 1), f("tag", c.Aw), f("hbs", gw)
 	}
+	out := MatchOut{Hit: make([]*hdl.Signal, c.M), Cov: make([]*hdl.Signal, c.M)}
 	hits := make([]*hdl.Signal, c.M)
 	either := make([]*hdl.Signal, c.M)
 	for i := range c.M {
-		hi, lo := splitCompare(p.Tag[i], p.Blk, c.Hmax)
-		hits[i] = p.V[i].And(sameBlock(hi, lo))
+		hi, lo := splitCompare(in.Tag[i], in.Blk, c.Hmax)
+		hits[i] = in.V[i].And(sameBlock(hi, lo))
 		cov := m.ConstU(1, 0)
 		either[i] = hits[i]
 		if !c.Base {
-			cov = p.V[i].And(p.Y[i].Not()).And(sameHyper(hi, lo, thermometer(p.HBS[i], c.Hmax)))
+			cov = in.V[i].And(in.Y[i].Not()).And(sameHyper(hi, lo, thermometer(in.HBS[i], c.Hmax)))
 			either[i] = hits[i].Or(cov)
 		}
-		p.Hit = append(p.Hit, m.Output(fmt.Sprintf("hit_%d", i), 1))
-		p.Hit[i].Drive(hits[i])
-		p.Cov = append(p.Cov, m.Output(fmt.Sprintf("cov_%d", i), 1))
-		p.Cov[i].Drive(cov)
+		f := m.OutputFields("", i)
+		out.Hit[i], out.Cov[i] = f("hit", 1), f("cov", 1)
+		out.Hit[i].Drive(hits[i])
+		out.Cov[i].Drive(cov)
 	}
 	any, idx, _ := lib.Priority(lib.Bus(hits), false)
-	p.Any, p.Idx, p.Primary = m.Output("hit", 1), m.Output("hit_idx", lib.IndexWidth(c.M)), m.Output("primary", 1)
-	p.Any.Drive(any)
-	p.Idx.Drive(idx)
-	p.Primary.Drive(lib.Bus(either).RedOr().Not())
-	return m, p
+	out.Any, out.Idx, out.Primary = m.Output("hit", 1), m.Output("hit_idx", lib.IndexWidth(c.M)), m.Output("primary", 1)
+	out.Any.Drive(any)
+	out.Idx.Drive(idx)
+	out.Primary.Drive(lib.Bus(either).RedOr().Not())
+	return m, MatchPorts{in, out}
 }
 
 // splitCompare is Fig. 6.5(b)'s comparator split in two: hi is 1 when the

@@ -143,10 +143,7 @@ func (b *mshrBuild) ports() {
 	if !c.Base {
 		b.fillHBS = m.Input("fill_hbs", b.gw)
 	}
-	b.fillData = make([]*hdl.Signal, 1<<b.hmax)
-	for k := range b.fillData {
-		b.fillData[k] = m.Input(fmt.Sprintf("fill_data_%d", k), c.Dw)
-	}
+	b.fillData = m.InputFields("fill").Vec("data", 1<<b.hmax, c.Dw)
 	b.fillDropOut = m.Output("fill_drop", b.hmax+1)
 
 	b.wbReady = m.Input("wb_ready", 1)
@@ -192,16 +189,16 @@ func (b *mshrBuild) state() {
 // allocation, 6.4.2's deferred reservation).
 func (b *mshrBuild) request(name string) {
 	c, m := b.c, b.m
-	sub, ports := MatchBlock{M: c.M, Hmax: b.hmax, Aw: c.Aw, Base: c.Base}.build(name + "_match")
+	sub, ports := MatchBlock{M: c.M, Hmax: b.hmax, Aw: c.Aw, Base: c.Base}.WithPorts(name + "_match")
 	search := hdl.Use(m, "search", sub, ports)
-	search.Blk.Drive(b.reqBlk)
+	search.In.Blk.Drive(b.reqBlk)
 	for i, e := range b.p.Elems() {
-		search.V[i].Drive(e.V)
-		search.Y[i].Drive(e.Y)
-		search.Tag[i].Drive(e.Tag)
-		search.HBS[i].Drive(b.hbs[i])
+		search.In.V[i].Drive(e.V)
+		search.In.Y[i].Drive(e.Y)
+		search.In.Tag[i].Drive(e.Tag)
+		search.In.HBS[i].Drive(b.hbs[i])
 	}
-	b.hitOne = lib.Bus(search.Hit) // E, one-hot (a block is in at most one PMSHR)
+	b.hitOne = lib.Bus(search.Out.Hit) // E, one-hot (a block is in at most one PMSHR)
 	anyFree, freeIdx, freeOne := lib.Priority(lib.Bus(b.valid).Not(), false)
 	slotFree, slotIdx, slotOne := lib.Priority(hdl.OneHotSelect(b.hitOne, b.slotsValid...).Not(), false)
 	b.freeOne, b.slotOne = freeOne, slotOne
@@ -210,7 +207,7 @@ func (b *mshrBuild) request(name string) {
 	fail := b.reqValid.And(b.fillValid.Or(full))
 	b.failOut.Drive(fail)
 	b.accepted = b.reqValid.And(fail.Not())
-	b.secondary = b.accepted.And(search.Any)
+	b.secondary = b.accepted.And(search.Out.Any)
 	fireHBS := clampHBS(b.reqHBS, b.hmax)
 	if b.fireHBSOut != nil {
 		b.fireHBSOut.Drive(fireHBS)
@@ -229,12 +226,12 @@ func (b *mshrBuild) request(name string) {
 	b.allocSlotOut.SetU(0)
 	b.fireOut.SetU(0)
 	b.newHBS.Set(b.zeroHBS)
-	m.If(search.Any, func() { // a PMSHR E holds the block: secondary
+	m.If(search.Out.Any, func() { // a PMSHR E holds the block: secondary
 		b.kind.SetU(uint64(Secondary))
-		b.allocEntryOut.Set(search.Idx)
+		b.allocEntryOut.Set(search.Out.Idx)
 		b.allocSlotOut.Set(slotIdx)
 		full.Set(slotFree.Not())
-	}).Elif(search.Primary.Not(), func() { // a pending hyper block covers it: deferred
+	}).Elif(search.Out.Primary.Not(), func() { // a pending hyper block covers it: deferred
 		b.kind.SetU(uint64(Deferred))
 		full.Set(anyFree.Not())
 	}).Else(func() { // a new block: primary
@@ -395,17 +392,16 @@ func (c FillBlock) Build(name string) *hdl.Module {
 	if !c.Base {
 		fillHBS = m.Input("fill_hbs", hbsWidth(c.Hmax))
 	}
-	fillData := make([]*hdl.Signal, 1<<c.Hmax)
-	for k := range fillData {
-		fillData[k] = m.Input(fmt.Sprintf("fill_data_%d", k), c.Dw)
-	}
+	fillData := m.InputFields("fill").Vec("data", 1<<c.Hmax, c.Dw)
 	entries := make([]pmshr, c.M)
 	for i := range entries {
-		entries[i] = pmshr{m.Input(fmt.Sprintf("v_%d", i), 1), m.Input(fmt.Sprintf("tag_%d", i), c.Aw), m.Input(fmt.Sprintf("y_%d", i), 1)}
+		f := m.InputFields("", i)
+		entries[i] = pmshr{f("v", 1), f("tag", c.Aw), f("y", 1)}
 	}
 	drop := fillPath(entries, fillValid, fillBlk, fillHBS, fillData, c.Hmax, func(i int, take, piece *hdl.Signal) {
-		m.Output(fmt.Sprintf("take_%d", i), 1).Drive(take)
-		m.Output(fmt.Sprintf("piece_%d", i), c.Dw).Drive(piece)
+		f := m.OutputFields("", i)
+		f("take", 1).Drive(take)
+		f("piece", c.Dw).Drive(piece)
 	})
 	m.Output("fill_drop", c.Hmax+1).Drive(drop)
 	return m
