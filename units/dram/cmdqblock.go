@@ -18,6 +18,27 @@ type CmdQBlock struct {
 	T                                         Timing
 }
 
+// CmdQPorts are dram-cmdq's ports (2.3, Figure 2.3).
+type CmdQPorts struct {
+	// Req is a request from the scheduler (req_valid, req_write,
+	// req_bank, req_row, req_tag).
+	Req CmdQReq
+	// Rdy (rdy_<b>) is bank b's queue taking a request.
+	Rdy []*hdl.Signal
+	// Cmd is the GDDR5 command issued (cmd_valid, cmd_op[1:0], cmd_bank,
+	// cmd_row).
+	Cmd CmdQCmd
+	// Done is a request's data completing (done_valid, done_write,
+	// done_tag), tCL+tburst after its RD, tWL+tburst after its WR.
+	Done CmdDone
+}
+
+// CmdQReq is a request for a bank's queue.
+type CmdQReq struct{ Valid, Write, Bank, Row, Tag *hdl.Signal }
+
+// CmdQCmd is a command to the DRAM: ACT, PRE, RD or WR, its bank and row.
+type CmdQCmd struct{ Valid, Op, Bank, Row *hdl.Signal }
+
 // cmdReq is a request in a bank's queue.
 type cmdReq struct{ Write, Row, Tag *hdl.Signal }
 
@@ -27,16 +48,18 @@ type cmdReq struct{ Write, Row, Tag *hdl.Signal }
 type cmdqBuild struct {
 	c                            CmdQBlock
 	m                            *hdl.Module
+	p                            CmdQPorts
 	issued, issuedBank, issuedOp *hdl.Signal
 	issuedTag                    *hdl.Signal // the issued bank's head's tag
 	counters                     *countdowns
 	rrd, ccds, rdWait, wrWait    *hdl.Signal   // the constraints across banks
 	ccdl, inGroup                []*hdl.Signal // per bank group: tCCDL, "the issued bank is in it"
-	line                         []done
+	line                         []CmdDone
 }
 
-// done is a stage of the completion delay line.
-type done struct{ Valid, Write, Tag *hdl.Signal }
+// CmdDone is a request's completion, and a stage of the completion delay
+// line.
+type CmdDone struct{ Valid, Write, Tag *hdl.Signal }
 
 // bankState is a bank's queue head, its open row and the counters of its
 // own constraints, and the command its head needs.
@@ -49,24 +72,32 @@ type bankState struct {
 	op, ready      *hdl.Signal // the command and whether its counters let it issue
 }
 
-// Build makes the module called name: the timing constraints, the
+// Build makes the module called name.
+func (c CmdQBlock) Build(name string) *hdl.Module {
+	m, _ := c.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the module called name: the timing constraints, the
 // completion delay line, a queue per bank with the command its head needs
 // (section 2.3: open page), the round-robin choice of a bank whose
-// command is legal, and what the issued command does.
-func (c CmdQBlock) Build(name string) *hdl.Module {
+// command is legal, and what the issued command does; it returns the
+// ports.
+func (c CmdQBlock) WithPorts(name string) (*hdl.Module, CmdQPorts) {
 	m := hdl.NewModule(name)
-	reqValid, reqWrite := m.Input("req_valid", 1), m.Input("req_write", 1)
-	reqBank, reqRow, reqTag := m.Input("req_bank", c.BankBits), m.Input("req_row", c.RowBits), m.Input("req_tag", c.TagBits)
-	b := &cmdqBuild{c: c, m: m}
+	f := m.InputFields("req")
+	b := &cmdqBuild{c: c, m: m, p: CmdQPorts{Req: CmdQReq{f("valid", 1), f("write", 1), f("bank", c.BankBits),
+		f("row", c.RowBits), f("tag", c.TagBits)}}}
+	req := b.p.Req
 	b.constraints()
 	b.delayLine()
 	banks := make([]bankState, 1<<c.BankBits)
 	for k := range banks {
-		banks[k] = b.bank(k, reqValid, reqBank, cmdReq{reqWrite, reqRow, reqTag})
+		banks[k] = b.bank(k, req.Valid, req.Bank, cmdReq{req.Write, req.Row, req.Tag})
 	}
 	b.issue(banks)
 	b.apply(banks)
-	return m
+	return m, b.p
 }
 
 // constraints declares the timing constraints across banks: every
@@ -87,7 +118,7 @@ func (b *cmdqBuild) constraints() {
 			inGroup = m.ConstU(1, 1)
 		}
 		b.inGroup = append(b.inGroup, inGroup)
-		b.ccdl = append(b.ccdl, b.counters.add(fmt.Sprintf("ccdl_wait_%d", g)))
+		b.ccdl = append(b.ccdl, b.counters.add("ccdl_wait", g))
 	}
 }
 
@@ -97,13 +128,13 @@ func (b *cmdqBuild) constraints() {
 // enters at its completion (apply).
 func (b *cmdqBuild) delayLine() {
 	t, m := b.c.T, b.m
-	b.line = make([]done, max(t.ReadDone(), t.WriteDone()))
+	b.line = make([]CmdDone, max(t.ReadDone(), t.WriteDone()))
 	for k := range b.line {
-		b.line[k] = done{m.Reg(fmt.Sprintf("done_v_%d", k), 1), m.Reg(fmt.Sprintf("done_w_%d", k), 1),
-			m.Reg(fmt.Sprintf("done_tag_%d", k), b.c.TagBits)}
+		r := m.RegFields("done", k)
+		b.line[k] = CmdDone{r("v", 1), r("w", 1), r("tag", b.c.TagBits)}
 	}
 	for k := range b.line {
-		next := done{m.ConstU(1, 0), m.ConstU(1, 0), m.ConstU(b.c.TagBits, 0)}
+		next := CmdDone{m.ConstU(1, 0), m.ConstU(1, 0), m.ConstU(b.c.TagBits, 0)}
 		if k+1 < len(b.line) {
 			next = b.line[k+1]
 		}
@@ -128,15 +159,17 @@ func (b *cmdqBuild) slotFree(lat int) *hdl.Signal {
 // are 0.
 func (b *cmdqBuild) bank(k int, valid, bank *hdl.Signal, req cmdReq) bankState {
 	c, m, t := b.c, b.m, b.c.T
-	pop := m.Wire(fmt.Sprintf("pop_%d", k), 1)
+	wire := m.WireFields("", k)
+	pop := wire("pop", 1)
 	pop.SetU(0) // the head leaves with its RD or WR (apply)
 	q := lib.NewQueue(m, fmt.Sprintf("queue_%d", k), c.Depth, valid.And(bank.EqConst(uint64(k))), req, pop)
-	m.Output(fmt.Sprintf("rdy_%d", k), 1).Drive(q.InReady)
+	b.p.Rdy = append(b.p.Rdy, m.OutputFields("", k)("rdy", 1))
+	b.p.Rdy[k].Drive(q.InReady)
+	open := m.RegFields("open", k)
 	s := bankState{here: b.issuedBank.EqConst(uint64(k)), pop: pop, headValid: q.OutValid, head: q.Out,
-		openV: m.Reg(fmt.Sprintf("open_v_%d", k), 1), openRow: m.Reg(fmt.Sprintf("open_row_%d", k), c.RowBits),
-		act: b.counters.add(fmt.Sprintf("act_wait_%d", k)), col: b.counters.add(fmt.Sprintf("col_wait_%d", k)),
-		pre: b.counters.add(fmt.Sprintf("pre_wait_%d", k)),
-		op:  m.Wire(fmt.Sprintf("op_%d", k), 2), ready: m.Wire(fmt.Sprintf("ready_%d", k), 1)}
+		openV: open("v", 1), openRow: open("row", c.RowBits),
+		act: b.counters.add("act_wait", k), col: b.counters.add("col_wait", k), pre: b.counters.add("pre_wait", k),
+		op: wire("op", 2), ready: wire("ready", 1)}
 	column := zero(s.col).And(zero(b.ccdl[b.group(k)])).And(zero(b.ccds))
 	m.If(s.openV.Not(), func() {
 		s.op.SetU(uint64(ACT))
@@ -172,14 +205,14 @@ func (b *cmdqBuild) issue(banks []bankState) {
 	b.issuedBank.Drive(idx)
 	b.issuedOp.Drive(hdl.Select(idx, ops...).And(valid.Repl(2)))
 	b.issuedTag = hdl.Select(idx, tags...)
-	m.Output("cmd_valid", 1).Drive(valid)
-	m.Output("cmd_op", 2).Drive(b.issuedOp)
-	m.Output("cmd_bank", c.BankBits).Drive(idx)
-	m.Output("cmd_row", c.RowBits).Drive(hdl.Select(idx, rows...).And(valid.Repl(c.RowBits)))
-	line := b.line
-	m.Output("done_valid", 1).Drive(line[0].Valid)
-	m.Output("done_write", 1).Drive(line[0].Write)
-	m.Output("done_tag", c.TagBits).Drive(line[0].Tag)
+	o, cmd := m.OutputFields("cmd"), &b.p.Cmd
+	outPort(o, &cmd.Valid, "valid", 1).Drive(valid)
+	outPort(o, &cmd.Op, "op", 2).Drive(b.issuedOp)
+	outPort(o, &cmd.Bank, "bank", c.BankBits).Drive(idx)
+	outPort(o, &cmd.Row, "row", c.RowBits).Drive(hdl.Select(idx, rows...).And(valid.Repl(c.RowBits)))
+	o = m.OutputFields("done")
+	b.p.Done = CmdDone{o("valid", 1), o("write", 1), o("tag", c.TagBits)}
+	hdl.DriveRecord(b.p.Done, b.line[0])
 }
 
 // apply is what the issued command does, by its op (CmdQ.apply): it
@@ -232,7 +265,7 @@ func (b *cmdqBuild) apply(banks []bankState) {
 func (b *cmdqBuild) column(at func(func(bankState)), lat int, write bool, turn *hdl.Signal, turnGap, preGap int) {
 	b.counters.load(turn, turnGap)
 	at(func(s bankState) { b.counters.load(s.pre, preGap) })
-	hdl.SetRecord(b.line[lat-1], done{b.m.ConstU(1, 1), b.m.ConstU(1, b2u(write)), b.issuedTag})
+	hdl.SetRecord(b.line[lat-1], CmdDone{b.m.ConstU(1, 1), b.m.ConstU(1, b2u(write)), b.issuedTag})
 }
 
 func b2u(b bool) uint64 {
@@ -253,9 +286,10 @@ type countdowns struct {
 	regs  []*hdl.Signal
 }
 
-// add declares a counter register called name.
-func (c *countdowns) add(name string) *hdl.Signal {
-	r := c.m.Reg(name, c.width)
+// add declares a counter register called name, or name_<lane> for a
+// counter of a bank or a bank group.
+func (c *countdowns) add(name string, lane ...int) *hdl.Signal {
+	r := c.m.RegFields("", lane...)(name, c.width)
 	c.regs = append(c.regs, r)
 	return r
 }

@@ -1,8 +1,6 @@
 package dram
 
 import (
-	"fmt"
-
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
 )
@@ -17,11 +15,26 @@ type MIBBlock struct {
 	Entries, BlkBits, Merges, AgeBits int
 }
 
-// mibPorts are the MIB's inputs.
-type mibPorts struct {
+// MIBInputs are the MIB's inputs (4.4, Figure 4.2): a read allocates
+// slot alloc_idx for its block with its age; a dummy request updates
+// the slots of its block with its merge length and age; a read that
+// issues frees its slot.
+type MIBInputs struct {
 	AllocValid, AllocIdx, AllocBlk, AllocAge *hdl.Signal
 	UpdValid, UpdBlk, UpdMlen, UpdAge        *hdl.Signal
 	FreeValid, FreeIdx                       *hdl.Signal
+}
+
+// MIBOut is a slot's outputs (v_<i>, mlen_<i>, age_<i>): valid, its
+// merge length and age, Rule 1's request score (4.1-4.3).
+type MIBOut struct {
+	V, Mlen, Age *hdl.Signal
+}
+
+// MIBPorts are dram-mib's ports.
+type MIBPorts struct {
+	In    MIBInputs
+	Slots []MIBOut
 }
 
 // mibSlots are the MIB's registers per slot, and per slot whether this
@@ -33,22 +46,30 @@ type mibSlots struct {
 
 // Build makes the module called name.
 func (c MIBBlock) Build(name string) *hdl.Module {
+	m, _ := c.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the module called name and returns its ports.
+func (c MIBBlock) WithPorts(name string) (*hdl.Module, MIBPorts) {
 	m := hdl.NewModule(name)
 	iw, mw := lib.CountWidth(c.Entries-1), lib.CountWidth(c.Merges)
-	in := mibPorts{
-		AllocValid: m.Input("alloc_valid", 1), AllocIdx: m.Input("alloc_idx", iw),
-		AllocBlk: m.Input("alloc_blk", c.BlkBits), AllocAge: m.Input("alloc_age", c.AgeBits),
-		UpdValid: m.Input("upd_valid", 1), UpdBlk: m.Input("upd_blk", c.BlkBits),
-		UpdMlen: m.Input("upd_mlen", mw), UpdAge: m.Input("upd_age", c.AgeBits),
-		FreeValid: m.Input("free_valid", 1), FreeIdx: m.Input("free_idx", iw),
-	}
-	s := mibLogic(m, "mib", c.Entries, in, false)
+	f := m.InputFields("")
+	p := MIBPorts{In: MIBInputs{
+		AllocValid: f("alloc_valid", 1), AllocIdx: f("alloc_idx", iw),
+		AllocBlk: f("alloc_blk", c.BlkBits), AllocAge: f("alloc_age", c.AgeBits),
+		UpdValid: f("upd_valid", 1), UpdBlk: f("upd_blk", c.BlkBits),
+		UpdMlen: f("upd_mlen", mw), UpdAge: f("upd_age", c.AgeBits),
+		FreeValid: f("free_valid", 1), FreeIdx: f("free_idx", iw),
+	}}
+	s := mibLogic(m, "mib", c.Entries, p.In, false)
 	for i := range c.Entries {
-		m.Output(fmt.Sprintf("v_%d", i), 1).Drive(s.V[i])
-		m.Output(fmt.Sprintf("mlen_%d", i), mw).Drive(s.Mlen[i])
-		m.Output(fmt.Sprintf("age_%d", i), c.AgeBits).Drive(s.Age[i])
+		o := m.OutputFields("", i)
+		out := MIBOut{o("v", 1), o("mlen", mw), o("age", c.AgeBits)}
+		hdl.DriveRecord(out, MIBOut{s.V[i], s.Mlen[i], s.Age[i]})
+		p.Slots = append(p.Slots, out)
 	}
-	return m
+	return m, p
 }
 
 // mibLogic declares the MIB's registers (<name>_v_<i>, ...) in m. At each
@@ -62,14 +83,15 @@ func (c MIBBlock) Build(name string) *hdl.Module {
 // slot of its block that is not freed, and each slot has one adder
 // (sat(age + mlen + dummy age) = sat(sat(age + mlen) + dummy age)), the
 // dummy's merge length and age added once for all slots.
-func mibLogic(m *hdl.Module, name string, entries int, in mibPorts, firstOnly bool) mibSlots {
+func mibLogic(m *hdl.Module, name string, entries int, in MIBInputs, firstOnly bool) mibSlots {
 	agebits, mw := in.AllocAge.Width(), in.UpdMlen.Width()
 	var s mibSlots
 	for i := range entries {
-		s.V = append(s.V, m.Reg(fmt.Sprintf("%s_v_%d", name, i), 1))
-		s.Blk = append(s.Blk, m.Reg(fmt.Sprintf("%s_blk_%d", name, i), in.AllocBlk.Width()))
-		s.Mlen = append(s.Mlen, m.Reg(fmt.Sprintf("%s_mlen_%d", name, i), mw))
-		s.Age = append(s.Age, m.Reg(fmt.Sprintf("%s_age_%d", name, i), agebits))
+		r := m.RegFields(name, i)
+		s.V = append(s.V, r("v", 1))
+		s.Blk = append(s.Blk, r("blk", in.AllocBlk.Width()))
+		s.Mlen = append(s.Mlen, r("mlen", mw))
+		s.Age = append(s.Age, r("age", agebits))
 		s.Match = append(s.Match, s.V[i].And(in.UpdValid).And(s.Blk[i].Eq(in.UpdBlk)))
 	}
 	freed := func(i int) *hdl.Signal { return in.FreeValid.And(in.FreeIdx.EqConst(uint64(i))) }
@@ -132,36 +154,59 @@ type L2MIBBlock struct {
 	Entries, Merges, AgeBits int
 }
 
+// L2MIBPorts are dram-l2mib's ports (4.4): an L2 MSHR entry is
+// allocated, a request merges into one with its age, one is freed; the
+// dummy request (dmy_valid, dmy_idx, dmy_mlen, dmy_age out, dmy_ready
+// in) carries an entry's merge length and ages to the DRAM controller's
+// MIB.
+type L2MIBPorts struct {
+	AllocValid, AllocIdx     *hdl.Signal
+	MrgValid, MrgIdx, MrgAge *hdl.Signal
+	FreeValid, FreeIdx       *hdl.Signal
+	DmyReady                 *hdl.Signal
+	DmyValid, DmyIdx         *hdl.Signal
+	DmyMlen, DmyAge          *hdl.Signal
+}
+
 // Build makes the module called name.
 func (c L2MIBBlock) Build(name string) *hdl.Module {
+	m, _ := c.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the module called name and returns its ports.
+func (c L2MIBBlock) WithPorts(name string) (*hdl.Module, L2MIBPorts) {
 	m := hdl.NewModule(name)
 	iw, lw, mw := lib.CountWidth(c.Entries-1), lib.CountWidth(c.Merges-1), lib.CountWidth(c.Merges)
-	allocValid, allocIdx := m.Input("alloc_valid", 1), m.Input("alloc_idx", iw)
-	mrgValid, mrgIdx, mrgAge := m.Input("mrg_valid", 1), m.Input("mrg_idx", iw), m.Input("mrg_age", c.AgeBits)
-	freeValid, freeIdx := m.Input("free_valid", 1), m.Input("free_idx", iw)
-	dmyReady := m.Input("dmy_ready", 1)
+	f := m.InputFields("")
+	p := L2MIBPorts{AllocValid: f("alloc_valid", 1), AllocIdx: f("alloc_idx", iw),
+		MrgValid: f("mrg_valid", 1), MrgIdx: f("mrg_idx", iw), MrgAge: f("mrg_age", c.AgeBits),
+		FreeValid: f("free_valid", 1), FreeIdx: f("free_idx", iw), DmyReady: f("dmy_ready", 1)}
 
 	cnt := make([]*hdl.Signal, c.Entries)  // merge length - 1 (reading 1)
 	age := make([]*hdl.Signal, c.Entries)  // ages merged since the last dummy
 	pend := make([]*hdl.Signal, c.Entries) // a dummy is due
 	for i := range c.Entries {
-		cnt[i] = m.Reg(fmt.Sprintf("cnt_%d", i), lw)
-		age[i] = m.Reg(fmt.Sprintf("age_%d", i), c.AgeBits)
-		pend[i] = m.Reg(fmt.Sprintf("pend_%d", i), 1)
+		r := m.RegFields("", i)
+		cnt[i], age[i], pend[i] = r("cnt", lw), r("age", c.AgeBits), r("pend", 1)
 	}
 	// The dummy: the pending entry with the largest merge length, then the
 	// lowest index ("a dummy request with the maximum request score", 4.4).
 	found, idx, best := lib.Argmax(cnt, lib.Bus(pend))
-	m.Output("dmy_valid", 1).Drive(found)
-	m.Output("dmy_idx", iw).Drive(idx)
-	m.Output("dmy_mlen", mw).Drive(best.Zext(mw).Add(m.ConstU(mw, 1)).And(found.Repl(mw)))
-	m.Output("dmy_age", c.AgeBits).Drive(hdl.Select(idx, age...))
-	sent := found.And(dmyReady)
+	o := m.OutputFields("dmy")
+	p.DmyValid, p.DmyIdx = o("valid", 1), o("idx", iw)
+	p.DmyValid.Drive(found)
+	p.DmyIdx.Drive(idx)
+	p.DmyMlen = o("mlen", mw)
+	p.DmyMlen.Drive(best.Zext(mw).Add(m.ConstU(mw, 1)).And(found.Repl(mw)))
+	p.DmyAge = o("age", c.AgeBits)
+	p.DmyAge.Drive(hdl.Select(idx, age...))
+	sent := found.And(p.DmyReady)
 
 	lastCnt := m.ConstU(lw, uint64(c.Merges-1))
 	for i := range c.Entries {
 		at := func(valid, index *hdl.Signal) *hdl.Signal { return valid.And(index.EqConst(uint64(i))) }
-		m.If(at(freeValid, freeIdx).Or(at(allocValid, allocIdx)), func() {
+		m.If(at(p.FreeValid, p.FreeIdx).Or(at(p.AllocValid, p.AllocIdx)), func() {
 			cnt[i].SetU(0)
 			age[i].SetU(0)
 			pend[i].SetU(0)
@@ -171,12 +216,12 @@ func (c L2MIBBlock) Build(name string) *hdl.Module {
 				age[i].SetU(0)
 				pend[i].SetU(0)
 			})
-			m.If(at(mrgValid, mrgIdx), func() {
+			m.If(at(p.MrgValid, p.MrgIdx), func() {
 				cnt[i].Set(hdl.Mux(cnt[i].Eq(lastCnt), lastCnt, cnt[i].Add(m.ConstU(lw, 1))))
-				age[i].Set(satAdd(hdl.Mux(left, m.ConstU(c.AgeBits, 0), age[i]), mrgAge))
+				age[i].Set(satAdd(hdl.Mux(left, m.ConstU(c.AgeBits, 0), age[i]), p.MrgAge))
 				pend[i].SetU(1)
 			})
 		})
 	}
-	return m
+	return m, p
 }

@@ -1,8 +1,6 @@
 package dram
 
 import (
-	"fmt"
-
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
 )
@@ -21,46 +19,65 @@ type PickBlock struct {
 	FRFCFSOnly                                  bool
 }
 
-// pickSlot is a queue slot as the pick logic reads it.
-type pickSlot struct {
+// PickSlot is a read-queue slot as Rule 1 reads it (4.1-4.3): valid,
+// its bank and row, its merge length and age (the MIB's, 4.4) and its
+// arrival order ord (a smaller ord is older).
+type PickSlot struct {
 	V, Bank, Row, Mlen, Age, Ord *hdl.Signal
 }
 
-// pickBanks are the banks' state: rdy, open_v and open_row per bank.
-type pickBanks struct {
+// PickBanks are the banks' state, lane b for bank b: ready for a
+// command, a row open, the open row.
+type PickBanks struct {
 	Rdy, OpenV, OpenRow []*hdl.Signal
+}
+
+// PickPorts are dram-pick's ports.
+type PickPorts struct {
+	// Pol (pol[1:0]) is the policy: FR-FCFS, MSHR-M, MSHR-S, MSHR-S+A.
+	Pol *hdl.Signal
+	// Slots are the read queue (v_<i>, bank_<i>, row_<i>, mlen_<i>,
+	// age_<i>, ord_<i>).
+	Slots []PickSlot
+	// Banks are rdy_<b>, open_v_<b> and open_row_<b>.
+	Banks PickBanks
+	// Gnt, Idx and Hit: a slot is picked, which one (idx[IW-1:0]), and
+	// whether it hits its bank's open row.
+	Gnt, Idx, Hit *hdl.Signal
 }
 
 // Build makes the module called name.
 func (c PickBlock) Build(name string) *hdl.Module {
+	m, _ := c.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the module called name and returns its ports.
+func (c PickBlock) WithPorts(name string) (*hdl.Module, PickPorts) {
 	m := hdl.NewModule(name)
 	iw := lib.CountWidth(c.Entries - 1)
-	pol := m.Input("pol", 2)
-	slots := make([]pickSlot, c.Entries)
-	for i := range slots {
-		slots[i] = pickSlot{
-			V:    m.Input(fmt.Sprintf("v_%d", i), 1),
-			Bank: m.Input(fmt.Sprintf("bank_%d", i), c.BankBits),
-			Row:  m.Input(fmt.Sprintf("row_%d", i), c.RowBits),
-			Mlen: m.Input(fmt.Sprintf("mlen_%d", i), c.MlBits),
-			Age:  m.Input(fmt.Sprintf("age_%d", i), c.AgeBits),
-			Ord:  m.Input(fmt.Sprintf("ord_%d", i), iw),
-		}
+	p := PickPorts{Pol: m.Input("pol", 2), Slots: make([]PickSlot, c.Entries)}
+	for i := range p.Slots {
+		f := m.InputFields("", i)
+		p.Slots[i] = PickSlot{V: f("v", 1), Bank: f("bank", c.BankBits), Row: f("row", c.RowBits),
+			Mlen: f("mlen", c.MlBits), Age: f("age", c.AgeBits), Ord: f("ord", iw)}
 	}
-	var banks pickBanks
 	for b := range 1 << c.BankBits {
-		banks.Rdy = append(banks.Rdy, m.Input(fmt.Sprintf("rdy_%d", b), 1))
-		banks.OpenV = append(banks.OpenV, m.Input(fmt.Sprintf("open_v_%d", b), 1))
-		banks.OpenRow = append(banks.OpenRow, m.Input(fmt.Sprintf("open_row_%d", b), c.RowBits))
+		f := m.InputFields("", b)
+		p.Banks.Rdy = append(p.Banks.Rdy, f("rdy", 1))
+		p.Banks.OpenV = append(p.Banks.OpenV, f("open_v", 1))
+		p.Banks.OpenRow = append(p.Banks.OpenRow, f("open_row", c.RowBits))
 	}
+	pol := p.Pol
 	if c.FRFCFSOnly {
 		pol = nil
 	}
-	gnt, idx, hit := pickLogic(pol, slots, banks)
-	m.Output("gnt", 1).Drive(gnt)
-	m.Output("idx", iw).Drive(idx)
-	m.Output("hit", 1).Drive(hit)
-	return m
+	gnt, idx, hit := pickLogic(pol, p.Slots, p.Banks)
+	p.Gnt, p.Idx, p.Hit = m.Output("gnt", 1), m.Output("idx", iw), m.Output("hit", 1)
+	p.Gnt.Drive(gnt)
+	p.Idx.Drive(idx)
+	p.Hit.Drive(hit)
+	return m, p
 }
 
 // pickLogic is Rule 1 in the module of its inputs. Each eligible slot
@@ -75,7 +92,7 @@ func (c PickBlock) Build(name string) *hdl.Module {
 // logic: the slots with the largest (R, s) are exactly those whose s is
 // the largest of the queue (their rows then score it too), so its winner
 // is the one with the largest s, which is what R = 0 picks.
-func pickLogic(pol *hdl.Signal, slots []pickSlot, banks pickBanks) (gnt, idx, hit *hdl.Signal) {
+func pickLogic(pol *hdl.Signal, slots []PickSlot, banks PickBanks) (gnt, idx, hit *hdl.Signal) {
 	n := len(slots)
 	elig, hits := banks.eligible(slots)
 	keys := make([]*hdl.Signal, n)
@@ -118,7 +135,7 @@ func pickLogic(pol *hdl.Signal, slots []pickSlot, banks pickBanks) (gnt, idx, hi
 
 // eligible are the slots that may issue (valid, their bank ready) and
 // those of them that hit their bank's open row.
-func (banks pickBanks) eligible(slots []pickSlot) (elig, hits []*hdl.Signal) {
+func (banks PickBanks) eligible(slots []PickSlot) (elig, hits []*hdl.Signal) {
 	bankRdy, bankOpen := lib.Bus(banks.Rdy), lib.Bus(banks.OpenV)
 	for _, s := range slots {
 		e := s.V.And(bankRdy.ShrBy(s.Bank).Bit(0))
@@ -131,7 +148,7 @@ func (banks pickBanks) eligible(slots []pickSlot) (elig, hits []*hdl.Signal) {
 // requestScore is s of a slot (4.1-4.3): 0 under FR-FCFS, the merge
 // length under MSHR-M and MSHR-S, the age under MSHR-S+A, in the wider
 // of their widths.
-func requestScore(pol *hdl.Signal, s pickSlot) *hdl.Signal {
+func requestScore(pol *hdl.Signal, s PickSlot) *hdl.Signal {
 	sw := max(s.Mlen.Width(), s.Age.Width())
 	mlen, age := s.Mlen.Zext(sw), s.Age.Zext(sw)
 	return hdl.Select(pol, s.V.Module().ConstU(sw, 0), mlen, mlen, age)
@@ -146,7 +163,7 @@ func requestScore(pol *hdl.Signal, s pickSlot) *hdl.Signal {
 // over the slots: among misses those of the top rows win, and among them
 // s and age decide, as pickLogic's key {hit, R, s, ~ord} does. The logic
 // grows with entries, but for the one-bit lookup of each slot's row.
-func pickByRows(pol *hdl.Signal, slots []pickSlot, ptrs []*hdl.Signal, banks pickBanks, rows []rowTabEntry) (gnt, idx, hit *hdl.Signal) {
+func pickByRows(pol *hdl.Signal, slots []PickSlot, ptrs []*hdl.Signal, banks PickBanks, rows []RowTabEntry) (gnt, idx, hit *hdl.Signal) {
 	m := pol.Module()
 	bankRdy, bankOpen := lib.Bus(banks.Rdy), lib.Bus(banks.OpenV)
 	rw := max(rows[0].Mlen.Width(), rows[0].Age.Width())

@@ -120,28 +120,37 @@ type RowTabBlock struct {
 	Entries, BankBits, RowBits, MlBits, AgeBits int
 }
 
-// rowTabPorts are the table's inputs.
-type rowTabPorts struct {
+// RowTabPorts are dram-rowtab's ports (4.5's row-score table).
+type RowTabPorts struct {
+	In  RowTabInputs
+	Out RowTabOut
+}
+
+// RowTabInputs are the table's inputs, its events: a read entering the
+// queue (enq_*), one issued with its merge length and age (deq_*), and
+// the dummy request that updates a queued read's merge length and age
+// (dmy_*; 4.4).
+type RowTabInputs struct {
 	EnqValid, EnqBank, EnqRow, EnqAge             *hdl.Signal
 	DeqValid, DeqPtr, DeqMlen, DeqAge             *hdl.Signal
 	DmyValid, DmyPtr, DmyMlenWas, DmyMlen, DmyAge *hdl.Signal
 }
 
-// rowTabEntry is one entry as the table shows it: valid, its bank and
+// RowTabEntry is one entry as the table shows it: valid, its bank and
 // row, its reads' merge length and age sums.
-type rowTabEntry struct{ V, Bank, Row, Mlen, Age *hdl.Signal }
+type RowTabEntry struct{ V, Bank, Row, Mlen, Age *hdl.Signal }
 
-// rowTabOut are the table's outputs: the entry a read entering now takes,
+// RowTabOut are the table's outputs: the entry a read entering now takes,
 // and the entries.
-type rowTabOut struct {
+type RowTabOut struct {
 	EnqPtr *hdl.Signal
-	Entry  []rowTabEntry
+	Entry  []RowTabEntry
 }
 
 // inputs makes the table's inputs with f.
-func (c RowTabBlock) inputs(f hdl.Fields) rowTabPorts {
+func (c RowTabBlock) inputs(f hdl.Fields) RowTabInputs {
 	iw := lib.CountWidth(c.Entries - 1)
-	return rowTabPorts{
+	return RowTabInputs{
 		EnqValid: f("enq_valid", 1), EnqBank: f("enq_bank", c.BankBits), EnqRow: f("enq_row", c.RowBits), EnqAge: f("enq_age", c.AgeBits),
 		DeqValid: f("deq_valid", 1), DeqPtr: f("deq_ptr", iw), DeqMlen: f("deq_mlen", c.MlBits), DeqAge: f("deq_age", c.AgeBits),
 		DmyValid: f("dmy_valid", 1), DmyPtr: f("dmy_ptr", iw), DmyMlenWas: f("dmy_mlen_was", c.MlBits),
@@ -150,28 +159,27 @@ func (c RowTabBlock) inputs(f hdl.Fields) rowTabPorts {
 }
 
 // entry makes one entry's signals with f.
-func (c RowTabBlock) entry(f hdl.Fields) rowTabEntry {
+func (c RowTabBlock) entry(f hdl.Fields) RowTabEntry {
 	mlw, agew := sumWidths(c.Entries, c.MlBits, c.AgeBits)
-	return rowTabEntry{V: f("v", 1), Bank: f("bank", c.BankBits), Row: f("row", c.RowBits), Mlen: f("mlen", mlw), Age: f("age", agew)}
+	return RowTabEntry{V: f("v", 1), Bank: f("bank", c.BankBits), Row: f("row", c.RowBits), Mlen: f("mlen", mlw), Age: f("age", agew)}
 }
 
 // Build makes the module called name.
 func (c RowTabBlock) Build(name string) *hdl.Module {
-	m, _, _ := c.build(name)
+	m, _ := c.WithPorts(name)
 	return m
 }
 
-// build makes the module called name and returns its port records, for
-// a scheduler that instances it.
-func (c RowTabBlock) build(name string) (*hdl.Module, rowTabPorts, rowTabOut) {
+// WithPorts makes the module called name and returns its ports.
+func (c RowTabBlock) WithPorts(name string) (*hdl.Module, RowTabPorts) {
 	m := hdl.NewModule(name)
 	in := c.inputs(m.InputFields(""))
-	out := rowTabOut{EnqPtr: m.Output("enq_ptr", lib.CountWidth(c.Entries-1))}
+	out := RowTabOut{EnqPtr: m.Output("enq_ptr", lib.CountWidth(c.Entries-1))}
 	for r := range c.Entries {
 		out.Entry = append(out.Entry, c.entry(m.OutputFields("", r)))
 	}
 	hdl.DriveRecord(out, c.logic(m, "rt", in))
-	return m, in, out
+	return m, RowTabPorts{in, out}
 }
 
 // logic declares the table's registers (<name>_v_<r>, ...) in m and
@@ -181,7 +189,7 @@ func (c RowTabBlock) build(name string) (*hdl.Module, rowTabPorts, rowTabOut) {
 // most three entries; what each event's entry becomes is computed once,
 // by adders shared by all entries, and the entries an event reaches take
 // it (two events at one entry compute the same values).
-func (c RowTabBlock) logic(m *hdl.Module, name string, in rowTabPorts) rowTabOut {
+func (c RowTabBlock) logic(m *hdl.Module, name string, in RowTabInputs) RowTabOut {
 	entries, cw := c.Entries, lib.CountWidth(c.Entries)
 	mlw, agew := sumWidths(c.Entries, c.MlBits, c.AgeBits)
 	var t struct{ V, Bank, Row, Mlen, Age []*hdl.Signal } // the registers by field
@@ -274,9 +282,9 @@ func (c RowTabBlock) logic(m *hdl.Module, name string, in rowTabPorts) rowTabOut
 			t.Age[r].Set(pick(nextAge))
 		})
 	}
-	out := rowTabOut{EnqPtr: enqPtr}
+	out := RowTabOut{EnqPtr: enqPtr}
 	for r := range entries {
-		out.Entry = append(out.Entry, rowTabEntry{V: t.V[r], Bank: t.Bank[r], Row: t.Row[r], Mlen: t.Mlen[r], Age: t.Age[r]})
+		out.Entry = append(out.Entry, RowTabEntry{V: t.V[r], Bank: t.Bank[r], Row: t.Row[r], Mlen: t.Mlen[r], Age: t.Age[r]})
 	}
 	return out
 }

@@ -1,7 +1,7 @@
 package dram
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
@@ -38,18 +38,65 @@ const (
 // RowScoreNames are the -rowscore values in RowScores order.
 var RowScoreNames = []string{"sum", "table", "none"}
 
-// Build makes the module called name, in Figure 4.2's parts: the ports,
-// the read and write queues with the MIB (and under -rowscore table the
-// row-score table), Rule 1's choice of a read and FR-FCFS's of a write
-// with the drain deciding between them, and the open rows and the drain
-// at the edge.
+// SchedPorts are dram-sched's ports (Figures 2.3 and 4.2).
+type SchedPorts struct {
+	// Pol (pol[1:0]) is Rule 1's policy for the reads (4.1-4.3).
+	Pol *hdl.Signal
+	// Rd is the read channel (rd_valid, rd_ready out, rd_bank, rd_row,
+	// rd_blk, rd_age): a read and its block and age for the MIB (4.4).
+	Rd SchedRead
+	// Dmy is the L2 MIB's dummy request (dmy_valid, dmy_blk, dmy_mlen,
+	// dmy_age; 4.4).
+	Dmy SchedDummy
+	// Wr is the write channel (wr_valid, wr_ready out, wr_bank, wr_row,
+	// wr_blk).
+	Wr SchedWrite
+	// Rdy (rdy_<k>) is bank k's command queue ready for a request.
+	Rdy []*hdl.Signal
+	// Iss is the request issued (iss_valid, iss_write, iss_bank, iss_row,
+	// iss_blk, iss_hit, iss_mlen, iss_age).
+	Iss SchedIssue
+}
+
+// SchedRead is the read channel; Ready is an output.
+type SchedRead struct {
+	Valid, Ready, Bank, Row, Blk, Age *hdl.Signal
+}
+
+// SchedDummy is a dummy request: its block, merge length and age.
+type SchedDummy struct {
+	Valid, Blk, Mlen, Age *hdl.Signal
+}
+
+// SchedWrite is the write channel; Ready is an output.
+type SchedWrite struct {
+	Valid, Ready, Bank, Row, Blk *hdl.Signal
+}
+
+// SchedIssue is the request issued: a read or a write, its bank, row and
+// block, whether it hits the open row, and a read's merge length and age.
+type SchedIssue struct {
+	Valid, Write, Bank, Row, Blk, Hit, Mlen, Age *hdl.Signal
+}
+
+// Build makes the module called name.
 func (c SchedBlock) Build(name string) *hdl.Module {
+	m, _ := c.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the module called name, in Figure 4.2's parts: the
+// ports, the read and write queues with the MIB (and under -rowscore
+// table the row-score table), Rule 1's choice of a read and FR-FCFS's of
+// a write with the drain deciding between them, and the open rows and
+// the drain at the edge; it returns the ports.
+func (c SchedBlock) WithPorts(name string) (*hdl.Module, SchedPorts) {
 	b := &schedBuild{c: c, m: hdl.NewModule(name), mw: lib.CountWidth(c.Merges)}
 	b.ports()
 	b.queues(name)
 	b.pick()
 	b.edge()
-	return b.m
+	return b.m, b.p
 }
 
 // schedBuild is a dram-sched under construction.
@@ -58,40 +105,37 @@ type schedBuild struct {
 	m  *hdl.Module
 	mw int // merge length width
 
-	pol                                    *hdl.Signal
-	rdValid, rdReady, rdBank, rdRow        *hdl.Signal
-	rdBlk, rdAge                           *hdl.Signal
-	dmyValid, dmyBlk, dmyMlen, dmyAge      *hdl.Signal
-	wrValid, wrReady, wrBank, wrRow, wrBlk *hdl.Signal
-	banks                                  pickBanks
-	drain                                  *hdl.Signal
-	issRead, issWrite, readOut, writeOut   *hdl.Signal // what leaves the queues, decided by pick
-	reads, writes                          requestQueue
-	mib                                    mibSlots
-	rowtab                                 *hdl.Instance // under -rowscore table
-	tabIn                                  rowTabPorts
-	tabOut                                 rowTabOut
-	valid, bank, row                       *hdl.Signal // the request issued
+	p                                    SchedPorts
+	banks                                PickBanks
+	drain                                *hdl.Signal
+	issRead, issWrite, readOut, writeOut *hdl.Signal // what leaves the queues, decided by pick
+	reads, writes                        requestQueue
+	mib                                  mibSlots
+	rowtab                               *hdl.Instance // under -rowscore table
+	tabIn                                RowTabInputs
+	tabOut                               RowTabOut
+	valid, bank, row                     *hdl.Signal // the request issued
 }
 
 // ports declares the ports, and each bank's open row.
 func (b *schedBuild) ports() {
-	c, m := b.c, b.m
-	b.pol = m.Input("pol", 2)
-	b.rdValid = m.Input("rd_valid", 1)
-	b.rdReady = m.Output("rd_ready", 1)
-	b.rdBank, b.rdRow = m.Input("rd_bank", c.BankBits), m.Input("rd_row", c.RowBits)
-	b.rdBlk, b.rdAge = m.Input("rd_blk", c.BlkBits), m.Input("rd_age", c.AgeBits)
-	b.dmyValid, b.dmyBlk = m.Input("dmy_valid", 1), m.Input("dmy_blk", c.BlkBits)
-	b.dmyMlen, b.dmyAge = m.Input("dmy_mlen", b.mw), m.Input("dmy_age", c.AgeBits)
-	b.wrValid = m.Input("wr_valid", 1)
-	b.wrReady = m.Output("wr_ready", 1)
-	b.wrBank, b.wrRow, b.wrBlk = m.Input("wr_bank", c.BankBits), m.Input("wr_row", c.RowBits), m.Input("wr_blk", c.BlkBits)
+	c, m, p := b.c, b.m, &b.p
+	p.Pol = m.Input("pol", 2)
+	in, out := m.InputFields("rd"), m.OutputFields("rd")
+	p.Rd = SchedRead{Valid: in("valid", 1), Ready: out("ready", 1), Bank: in("bank", c.BankBits), Row: in("row", c.RowBits),
+		Blk: in("blk", c.BlkBits), Age: in("age", c.AgeBits)}
+	in = m.InputFields("dmy")
+	p.Dmy = SchedDummy{in("valid", 1), in("blk", c.BlkBits), in("mlen", b.mw), in("age", c.AgeBits)}
+	in, out = m.InputFields("wr"), m.OutputFields("wr")
+	p.Wr = SchedWrite{Valid: in("valid", 1), Ready: out("ready", 1), Bank: in("bank", c.BankBits), Row: in("row", c.RowBits),
+		Blk: in("blk", c.BlkBits)}
 	for k := range 1 << c.BankBits {
-		b.banks.Rdy = append(b.banks.Rdy, m.Input(fmt.Sprintf("rdy_%d", k), 1))
-		b.banks.OpenV = append(b.banks.OpenV, m.Reg(fmt.Sprintf("open_v_%d", k), 1))
-		b.banks.OpenRow = append(b.banks.OpenRow, m.Reg(fmt.Sprintf("open_row_%d", k), c.RowBits))
+		p.Rdy = append(p.Rdy, m.InputFields("", k)("rdy", 1))
+		open := m.RegFields("open", k)
+		b.banks.OpenV = append(b.banks.OpenV, open("v", 1))
+		b.banks.OpenRow = append(b.banks.OpenRow, open("row", c.RowBits))
 	}
+	b.banks.Rdy = p.Rdy
 	b.drain = m.Reg("drain", 1)
 }
 
@@ -101,21 +145,21 @@ func (b *schedBuild) queues(name string) {
 	c, m := b.c, b.m
 	b.issRead, b.issWrite = m.Wire("read_issued", 1), m.Wire("write_issued", 1)
 	b.readOut, b.writeOut = m.Wire("read_out", lib.CountWidth(c.Entries-1)), m.Wire("write_out", lib.CountWidth(c.WEntries-1))
-	readFields := []*hdl.Signal{b.rdBank, b.rdRow}
+	readFields := []*hdl.Signal{b.p.Rd.Bank, b.p.Rd.Row}
 	if c.Scores == TableScores {
-		sub, in, out := RowTabBlock{Entries: c.Entries, BankBits: c.BankBits, RowBits: c.RowBits,
-			MlBits: b.mw, AgeBits: c.AgeBits}.build(name + "_rowtab")
-		b.rowtab, b.tabIn = m.Instance("rowtab", sub), in
-		b.tabOut = hdl.OutRecord(b.rowtab, out)
+		sub, p := RowTabBlock{Entries: c.Entries, BankBits: c.BankBits, RowBits: c.RowBits,
+			MlBits: b.mw, AgeBits: c.AgeBits}.WithPorts(name + "_rowtab")
+		b.rowtab, b.tabIn = m.Instance("rowtab", sub), p.In
+		b.tabOut = hdl.OutRecord(b.rowtab, p.Out)
 		readFields = append(readFields, b.tabOut.EnqPtr) // each read keeps its row's entry
 	}
-	b.reads = newRequestQueue(m, "rq", c.Entries, b.rdValid, readFields, b.issRead, b.readOut)
-	b.writes = newRequestQueue(m, "wq", c.WEntries, b.wrValid, []*hdl.Signal{b.wrBank, b.wrRow, b.wrBlk}, b.issWrite, b.writeOut)
-	b.rdReady.Drive(b.reads.ready)
-	b.wrReady.Drive(b.writes.ready)
-	b.mib = mibLogic(m, "mib", c.Entries, mibPorts{
-		AllocValid: b.reads.take, AllocIdx: b.reads.slot, AllocBlk: b.rdBlk, AllocAge: b.rdAge,
-		UpdValid: b.dmyValid, UpdBlk: b.dmyBlk, UpdMlen: b.dmyMlen, UpdAge: b.dmyAge,
+	b.reads = newRequestQueue(m, "rq", c.Entries, b.p.Rd.Valid, readFields, b.issRead, b.readOut)
+	b.writes = newRequestQueue(m, "wq", c.WEntries, b.p.Wr.Valid, []*hdl.Signal{b.p.Wr.Bank, b.p.Wr.Row, b.p.Wr.Blk}, b.issWrite, b.writeOut)
+	b.p.Rd.Ready.Drive(b.reads.ready)
+	b.p.Wr.Ready.Drive(b.writes.ready)
+	b.mib = mibLogic(m, "mib", c.Entries, MIBInputs{
+		AllocValid: b.reads.take, AllocIdx: b.reads.slot, AllocBlk: b.p.Rd.Blk, AllocAge: b.p.Rd.Age,
+		UpdValid: b.p.Dmy.Valid, UpdBlk: b.p.Dmy.Blk, UpdMlen: b.p.Dmy.Mlen, UpdAge: b.p.Dmy.Age,
 		FreeValid: b.issRead, FreeIdx: b.readOut,
 	}, c.Scores == TableScores)
 }
@@ -124,28 +168,28 @@ func (b *schedBuild) queues(name string) {
 // or FR-FCFS), FR-FCFS over the writes, and the request issued.
 func (b *schedBuild) pick() {
 	c, m, reads, writes, mib := b.c, b.m, b.reads, b.writes, b.mib
-	readSlots := make([]pickSlot, c.Entries)
+	readSlots := make([]PickSlot, c.Entries)
 	for i := range readSlots {
-		readSlots[i] = pickSlot{V: reads.v[i], Bank: reads.fields[0][i], Row: reads.fields[1][i],
+		readSlots[i] = PickSlot{V: reads.v[i], Bank: reads.fields[0][i], Row: reads.fields[1][i],
 			Mlen: mib.Mlen[i], Age: mib.Age[i], Ord: reads.ord[i]}
 	}
-	writeSlots := make([]pickSlot, c.WEntries)
+	writeSlots := make([]PickSlot, c.WEntries)
 	for i := range writeSlots {
-		writeSlots[i] = pickSlot{V: writes.v[i], Bank: writes.fields[0][i], Row: writes.fields[1][i], Ord: writes.ord[i]}
+		writeSlots[i] = PickSlot{V: writes.v[i], Bank: writes.fields[0][i], Row: writes.fields[1][i], Ord: writes.ord[i]}
 	}
 	var rgnt, ridx, rhit *hdl.Signal
 	switch c.Scores {
 	case TableScores:
-		events := dummyOf(mib, reads.fields[2], b.dmyMlen, b.dmyAge)
-		events.EnqValid, events.EnqBank, events.EnqRow, events.EnqAge = reads.take, b.rdBank, b.rdRow, b.rdAge
+		events := dummyOf(mib, reads.fields[2], b.p.Dmy.Mlen, b.p.Dmy.Age)
+		events.EnqValid, events.EnqBank, events.EnqRow, events.EnqAge = reads.take, b.p.Rd.Bank, b.p.Rd.Row, b.p.Rd.Age
 		events.DeqValid, events.DeqPtr = b.issRead, hdl.Select(b.readOut, reads.fields[2]...)
 		events.DeqMlen, events.DeqAge = hdl.Select(b.readOut, mib.Mlen...), hdl.Select(b.readOut, mib.Age...)
 		hdl.ConnectRecord(b.rowtab, b.tabIn, events)
-		rgnt, ridx, rhit = pickByRows(b.pol, readSlots, reads.fields[2], b.banks, b.tabOut.Entry)
+		rgnt, ridx, rhit = pickByRows(b.p.Pol, readSlots, reads.fields[2], b.banks, b.tabOut.Entry)
 	case NoScores:
 		rgnt, ridx, rhit = pickLogic(nil, readSlots, b.banks)
 	default:
-		rgnt, ridx, rhit = pickLogic(b.pol, readSlots, b.banks)
+		rgnt, ridx, rhit = pickLogic(b.p.Pol, readSlots, b.banks)
 	}
 	wgnt, widx, whit := pickLogic(nil, writeSlots, b.banks)
 	// 2.3 and reading 8: in a drain writes go first; otherwise a write
@@ -161,14 +205,15 @@ func (b *schedBuild) pick() {
 	b.valid = rgnt.Or(wgnt)
 	b.bank = pickField(reads.fields[0], writes.fields[0])
 	b.row = pickField(reads.fields[1], writes.fields[1])
-	m.Output("iss_valid", 1).Drive(b.valid)
-	m.Output("iss_write", 1).Drive(b.issWrite)
-	m.Output("iss_bank", c.BankBits).Drive(b.bank)
-	m.Output("iss_row", c.RowBits).Drive(b.row)
-	m.Output("iss_blk", c.BlkBits).Drive(pickField(mib.Blk, writes.fields[2]))
-	m.Output("iss_hit", 1).Drive(hdl.Mux(b.issWrite, whit, rhit))
-	m.Output("iss_mlen", b.mw).Drive(hdl.Select(ridx, mib.Mlen...).And(b.issRead.Repl(b.mw)))
-	m.Output("iss_age", c.AgeBits).Drive(hdl.Select(ridx, mib.Age...).And(b.issRead.Repl(c.AgeBits)))
+	o, iss := m.OutputFields("iss"), &b.p.Iss
+	outPort(o, &iss.Valid, "valid", 1).Drive(b.valid)
+	outPort(o, &iss.Write, "write", 1).Drive(b.issWrite)
+	outPort(o, &iss.Bank, "bank", c.BankBits).Drive(b.bank)
+	outPort(o, &iss.Row, "row", c.RowBits).Drive(b.row)
+	outPort(o, &iss.Blk, "blk", c.BlkBits).Drive(pickField(mib.Blk, writes.fields[2]))
+	outPort(o, &iss.Hit, "hit", 1).Drive(hdl.Mux(b.issWrite, whit, rhit))
+	outPort(o, &iss.Mlen, "mlen", b.mw).Drive(hdl.Select(ridx, mib.Mlen...).And(b.issRead.Repl(b.mw)))
+	outPort(o, &iss.Age, "age", c.AgeBits).Drive(hdl.Select(ridx, mib.Age...).And(b.issRead.Repl(c.AgeBits)))
 }
 
 // edge: the open row of a bank is the row last issued to it; the drain
@@ -205,10 +250,11 @@ func newRequestQueue(m *hdl.Module, name string, n int, valid *hdl.Signal, in []
 	iw, cw := lib.CountWidth(n-1), lib.CountWidth(n)
 	q := requestQueue{fields: make([][]*hdl.Signal, len(in)), count: m.Reg(name+"_count", cw)}
 	for i := range n {
-		q.v = append(q.v, m.Reg(fmt.Sprintf("%s_v_%d", name, i), 1))
-		q.ord = append(q.ord, m.Reg(fmt.Sprintf("%s_ord_%d", name, i), iw))
+		r := m.RegFields(name, i)
+		q.v = append(q.v, r("v", 1))
+		q.ord = append(q.ord, r("ord", iw))
 		for k, f := range in {
-			q.fields[k] = append(q.fields[k], m.Reg(fmt.Sprintf("%s_f%d_%d", name, k, i), f.Width()))
+			q.fields[k] = append(q.fields[k], r("f"+strconv.Itoa(k), f.Width()))
 		}
 	}
 	q.ready = q.count.Ne(m.ConstU(cw, uint64(n)))
@@ -237,8 +283,15 @@ func newRequestQueue(m *hdl.Module, name string, n int, valid *hdl.Signal, in []
 // dummyOf are the row-score table's dummy inputs: the slot the MIB's
 // dummy updates this edge (the MIB updates one, firstOnly), its row's
 // entry ptrs[j] and its merge length before the dummy.
-func dummyOf(mib mibSlots, ptrs []*hdl.Signal, mlen, age *hdl.Signal) rowTabPorts {
+func dummyOf(mib mibSlots, ptrs []*hdl.Signal, mlen, age *hdl.Signal) RowTabInputs {
 	found, j, _ := lib.Priority(lib.Bus(mib.Match), false)
-	return rowTabPorts{DmyValid: found, DmyPtr: hdl.Select(j, ptrs...), DmyMlenWas: hdl.Select(j, mib.Mlen...),
+	return RowTabInputs{DmyValid: found, DmyPtr: hdl.Select(j, ptrs...), DmyMlenWas: hdl.Select(j, mib.Mlen...),
 		DmyMlen: mlen, DmyAge: age}
+}
+
+// outPort makes the output port name of a record with o and keeps it in
+// its field, for a port made where the logic that drives it is.
+func outPort(o hdl.Fields, field **hdl.Signal, name string, width int) *hdl.Signal {
+	*field = o(name, width)
+	return *field
 }
