@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
 	"github.com/parmem/parmem/units"
 	d "github.com/parmem/parmem/units/dram"
@@ -26,36 +27,36 @@ func TestUnitsInLockstep(t *testing.T) {
 	verify.LockstepFamily(t, "dram")
 }
 
-// bench is a unit on verify's Go-simulator bench with its resolved
-// parameters.
-type bench struct {
-	*verify.Bench
-	v units.Values
-}
-
-func newBench(t *testing.T, c units.Config) bench {
-	design, err := c.Build("dut")
-	require.NoError(t, err)
+// values are a configuration's resolved parameters, from which a test
+// builds the block with its port record (WithPorts).
+func values(t *testing.T, c units.Config) units.Values {
 	_, v, err := c.Resolve()
 	require.NoError(t, err)
-	b := verify.NewBenchDesign(t, design)
-	b.DontRecord()
-	return bench{b, v}
+	return v
 }
 
-func (b bench) set(name string, x uint64)         { b.Set(b.In(name), x) }
-func (b bench) seti(name string, i int, x uint64) { b.set(fmt.Sprintf("%s_%d", name, i), x) }
-func (b bench) get(name string) uint64            { return b.Get(b.Out(name)) }
-func (b bench) geti(name string, i int) uint64    { return b.get(fmt.Sprintf("%s_%d", name, i)) }
+// newBench puts a block's module on verify's Go-simulator bench, which
+// the test drives and reads through the block's port record.
+func newBench(t *testing.T, m *hdl.Module) *verify.Bench {
+	b := verify.NewBench(t, m)
+	b.DontRecord()
+	return b
+}
 
-// lanes returns the handles of inputs name_0 .. name_<n-1>, for loops that
-// set them many times (a lookup by name costs more than the cycle).
-func (b bench) lanes(name string, n int) []verify.In {
-	hs := make([]verify.In, n)
-	for i := range hs {
-		hs[i] = b.In(fmt.Sprintf("%s_%d", name, i))
+// setAll sets the inputs hs (a record's handles, in field order) to xs.
+func setAll(b *verify.Bench, hs []verify.In, xs ...uint64) {
+	for i, h := range hs {
+		b.Set(h, xs[i])
 	}
-	return hs
+}
+
+// getAll reads the outputs hs.
+func getAll(b *verify.Bench, hs []verify.Out) []uint64 {
+	xs := make([]uint64, len(hs))
+	for i, h := range hs {
+		xs[i] = b.Get(h)
+	}
+	return xs
 }
 
 // TestPickMatchesRule1 drives dram-pick with random queues, per policy,
@@ -76,19 +77,25 @@ func TestPickMatchesRule1(t *testing.T) {
 		c := units.Config{Unit: "dram-pick", Values: tc.values}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			b := newBench(t, c)
-			n, banks := b.v["entries"], 1<<b.v["bankbits"]
-			rows := min(1<<b.v["rowbits"], 3)
+			v := values(t, c)
+			m, p := d.PickBlock{Entries: v["entries"], BankBits: v["bankbits"], RowBits: v["rowbits"], MlBits: v["mlbits"],
+				AgeBits: v["agebits"]}.WithPorts("dut")
+			b := newBench(t, m)
+			n, banks := v["entries"], 1<<v["bankbits"]
+			rows := min(1<<v["rowbits"], 3)
 			r := rand.New(rand.NewPCG(uint64(n), 12))
 			slots := make([]d.Slot, n)
 			bs := make([]d.Bank, banks)
 			counts := map[string]int{}
-			v, bank, row, mlen, age, ord := b.lanes("v", n), b.lanes("bank", n), b.lanes("row", n), b.lanes("mlen", n), b.lanes("age", n), b.lanes("ord", n)
-			rdy, openV, openRow := b.lanes("rdy", banks), b.lanes("open_v", banks), b.lanes("open_row", banks)
-			polIn, gnt, idxOut, hitOut := b.In("pol"), b.Out("gnt"), b.Out("idx"), b.Out("hit")
+			slotIn := make([][]verify.In, n)
+			for i := range slotIn {
+				slotIn[i] = b.Ins(p.Slots[i])
+			}
+			rdy, openV, openRow := b.Ins(p.Banks.Rdy), b.Ins(p.Banks.OpenV), b.Ins(p.Banks.OpenRow)
+			polIn, outs := b.Ins(p.Pol)[0], b.Outs([]*hdl.Signal{p.Gnt, p.Idx, p.Hit})
 			for q := range 4 * tc.queues {
 				pol := d.Policies[q%4]
-				mlMax, ageMax := uint64(1)<<b.v["mlbits"]-1, uint64(1)<<b.v["agebits"]-1
+				mlMax, ageMax := uint64(1)<<v["mlbits"]-1, uint64(1)<<v["agebits"]-1
 				for i := range slots {
 					slots[i] = d.Slot{Valid: r.IntN(3) > 0, Bank: r.IntN(banks), Row: r.IntN(rows),
 						Mlen: pickValue(r, mlMax), Age: pickValue(r, ageMax), Ord: r.IntN(n)}
@@ -98,12 +105,7 @@ func TestPickMatchesRule1(t *testing.T) {
 				}
 				b.Set(polIn, uint64(pol))
 				for i, s := range slots {
-					b.Set(v[i], verify.Bit(s.Valid))
-					b.Set(bank[i], uint64(s.Bank))
-					b.Set(row[i], uint64(s.Row))
-					b.Set(mlen[i], s.Mlen)
-					b.Set(age[i], s.Age)
-					b.Set(ord[i], uint64(s.Ord))
+					setAll(b, slotIn[i], verify.Bit(s.Valid), uint64(s.Bank), uint64(s.Row), s.Mlen, s.Age, uint64(s.Ord))
 				}
 				for k, bk := range bs {
 					b.Set(rdy[k], verify.Bit(bk.Ready))
@@ -115,8 +117,7 @@ func TestPickMatchesRule1(t *testing.T) {
 				if !ok {
 					idx = 0
 				}
-				got := [3]uint64{b.Get(gnt), b.Get(idxOut), b.Get(hitOut)}
-				require.Equal(t, [3]uint64{verify.Bit(ok), uint64(idx), verify.Bit(hit)}, got, "queue %d, %v: %+v banks %+v", q, pol, slots, bs)
+				require.Equal(t, []uint64{verify.Bit(ok), uint64(idx), verify.Bit(hit)}, getAll(b, outs), "queue %d, %v: %+v banks %+v", q, pol, slots, bs)
 				counts[fmt.Sprintf("%v hit=%v", pol, hit)]++
 			}
 			t.Logf("%v", counts)
@@ -150,34 +151,33 @@ func TestMIBsMatchContract(t *testing.T) {
 		c := units.Config{Unit: "dram-mib", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			b := newBench(t, c)
-			n, mw := b.v["entries"], lib.CountWidth(b.v["merges"])
-			ref := d.NewMIB(n, b.v["merges"], b.v["agebits"])
+			v := values(t, c)
+			m, p := d.MIBBlock{Entries: v["entries"], BlkBits: v["blkbits"], Merges: v["merges"], AgeBits: v["agebits"]}.WithPorts("dut")
+			b := newBench(t, m)
+			n, mw := v["entries"], lib.CountWidth(v["merges"])
+			ref := d.NewMIB(n, v["merges"], v["agebits"])
 			r := rand.New(rand.NewPCG(5, uint64(n)))
-			blocks := uint64(min(6, 1<<b.v["blkbits"]))
+			blocks := uint64(min(6, 1<<v["blkbits"]))
+			ins := b.Ins(p.In)
+			slotOut := make([][]verify.Out, n)
+			for i := range slotOut {
+				slotOut[i] = b.Outs(p.Slots[i])
+			}
 			saturated := 0
 			for range cycles {
 				in := d.MIBIn{Alloc: r.IntN(3) == 0, AllocIdx: r.IntN(n + 1), AllocBlk: r.Uint64N(blocks),
-					AllocAge: pickValue(r, uint64(1)<<b.v["agebits"]-1),
+					AllocAge: pickValue(r, uint64(1)<<v["agebits"]-1),
 					Upd:      r.IntN(2) == 0, UpdBlk: r.Uint64N(blocks), UpdMlen: r.Uint64N(1 << mw),
 					UpdAge: pickValue(r, 40), Free: r.IntN(4) == 0, FreeIdx: r.IntN(n + 1)}
-				b.set("alloc_valid", verify.Bit(in.Alloc))
-				b.set("alloc_idx", uint64(in.AllocIdx)%(1<<lib.CountWidth(n-1)))
-				b.set("alloc_blk", in.AllocBlk)
-				b.set("alloc_age", in.AllocAge)
-				b.set("upd_valid", verify.Bit(in.Upd))
-				b.set("upd_blk", in.UpdBlk)
-				b.set("upd_mlen", in.UpdMlen)
-				b.set("upd_age", in.UpdAge)
-				b.set("free_valid", verify.Bit(in.Free))
-				b.set("free_idx", uint64(in.FreeIdx)%(1<<lib.CountWidth(n-1)))
 				in.AllocIdx %= 1 << lib.CountWidth(n-1)
 				in.FreeIdx %= 1 << lib.CountWidth(n-1)
+				setAll(b, ins, verify.Bit(in.Alloc), uint64(in.AllocIdx), in.AllocBlk, in.AllocAge,
+					verify.Bit(in.Upd), in.UpdBlk, in.UpdMlen, in.UpdAge, verify.Bit(in.Free), uint64(in.FreeIdx))
 				b.Step()
 				for i := range n {
-					require.Equal(t, [3]uint64{verify.Bit(ref.V[i]), ref.Mlen[i], ref.Age[i]},
-						[3]uint64{b.geti("v", i), b.geti("mlen", i), b.geti("age", i)}, "cycle %d slot %d", b.Cycle(), i)
-					if ref.Age[i] == uint64(1)<<b.v["agebits"]-1 {
+					require.Equal(t, []uint64{verify.Bit(ref.V[i]), ref.Mlen[i], ref.Age[i]},
+						getAll(b, slotOut[i]), "cycle %d slot %d", b.Cycle(), i)
+					if ref.Age[i] == uint64(1)<<v["agebits"]-1 {
 						saturated++
 					}
 				}
@@ -190,28 +190,25 @@ func TestMIBsMatchContract(t *testing.T) {
 		c := units.Config{Unit: "dram-l2mib", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			b := newBench(t, c)
-			n := b.v["entries"]
-			ref := d.NewL2MIB(n, b.v["merges"], b.v["agebits"])
+			v := values(t, c)
+			m, p := d.L2MIBBlock{Entries: v["entries"], Merges: v["merges"], AgeBits: v["agebits"]}.WithPorts("dut")
+			b := newBench(t, m)
+			n := v["entries"]
+			ref := d.NewL2MIB(n, v["merges"], v["agebits"])
+			ins := b.Ins([]*hdl.Signal{p.AllocValid, p.AllocIdx, p.MrgValid, p.MrgIdx, p.MrgAge, p.FreeValid, p.FreeIdx, p.DmyReady})
+			outs := b.Outs([]*hdl.Signal{p.DmyValid, p.DmyIdx, p.DmyMlen, p.DmyAge})
 			r := rand.New(rand.NewPCG(6, uint64(n)))
 			iw := lib.CountWidth(n - 1)
 			dummies := 0
 			for range cycles {
 				in := d.L2MIBIn{Alloc: r.IntN(8) == 0, AllocIdx: r.IntN(1 << iw), Mrg: r.IntN(2) == 0,
-					MrgIdx: r.IntN(1 << iw), MrgAge: pickValue(r, min(20, uint64(1)<<b.v["agebits"]-1)), Free: r.IntN(8) == 0, FreeIdx: r.IntN(1 << iw),
+					MrgIdx: r.IntN(1 << iw), MrgAge: pickValue(r, min(20, uint64(1)<<v["agebits"]-1)), Free: r.IntN(8) == 0, FreeIdx: r.IntN(1 << iw),
 					DmyReady: r.IntN(3) == 0}
-				b.set("alloc_valid", verify.Bit(in.Alloc))
-				b.set("alloc_idx", uint64(in.AllocIdx))
-				b.set("mrg_valid", verify.Bit(in.Mrg))
-				b.set("mrg_idx", uint64(in.MrgIdx))
-				b.set("mrg_age", in.MrgAge)
-				b.set("free_valid", verify.Bit(in.Free))
-				b.set("free_idx", uint64(in.FreeIdx))
-				b.set("dmy_ready", verify.Bit(in.DmyReady))
+				setAll(b, ins, verify.Bit(in.Alloc), uint64(in.AllocIdx), verify.Bit(in.Mrg), uint64(in.MrgIdx), in.MrgAge,
+					verify.Bit(in.Free), uint64(in.FreeIdx), verify.Bit(in.DmyReady))
 				b.Step()
 				ok, idx, mlen, age := ref.Dummy()
-				require.Equal(t, [4]uint64{verify.Bit(ok), uint64(idx), mlen, age},
-					[4]uint64{b.get("dmy_valid"), b.get("dmy_idx"), b.get("dmy_mlen"), b.get("dmy_age")}, "cycle %d", b.Cycle())
+				require.Equal(t, []uint64{verify.Bit(ok), uint64(idx), mlen, age}, getAll(b, outs), "cycle %d", b.Cycle())
 				if ok && in.DmyReady {
 					dummies++
 				}

@@ -28,14 +28,18 @@ func TestCmdQ(t *testing.T) {
 		c := units.Config{Unit: "dram-cmdq", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			b := newBench(t, c)
-			cfg := d.CmdQConfig{BankBits: b.v["bankbits"], BGBits: b.v["bgbits"], Depth: b.v["depth"],
-				T: d.Timing{RCD: b.v["trcd"], RP: b.v["trp"], CL: b.v["tcl"], RAS: b.v["tras"], RC: b.v["trc"],
-					CCDL: b.v["tccdl"], CCDS: b.v["tccds"], RRD: b.v["trrd"], WL: b.v["twl"], CDLR: b.v["tcdlr"],
-					WR: b.v["twr"], RTPL: b.v["trtpl"], Burst: b.v["tburst"]}}
+			v := values(t, c)
+			cfg := d.CmdQConfig{BankBits: v["bankbits"], BGBits: v["bgbits"], Depth: v["depth"],
+				T: d.Timing{RCD: v["trcd"], RP: v["trp"], CL: v["tcl"], RAS: v["tras"], RC: v["trc"],
+					CCDL: v["tccdl"], CCDS: v["tccds"], RRD: v["trrd"], WL: v["twl"], CDLR: v["tcdlr"],
+					WR: v["twr"], RTPL: v["trtpl"], Burst: v["tburst"]}}
+			m, p := d.CmdQBlock{BankBits: cfg.BankBits, BGBits: cfg.BGBits, Depth: cfg.Depth, RowBits: v["rowbits"],
+				TagBits: v["tagbits"], T: cfg.T}.WithPorts("dut")
+			b := newBench(t, m)
+			reqIn, rdy, cmdOut, doneOut := b.Ins(p.Req), b.Outs(p.Rdy), b.Outs(p.Cmd), b.Outs(p.Done)
 			ref, check := d.NewCmdQ(cfg), d.NewTimingChecker(cfg)
 			r := rand.New(rand.NewPCG(7, uint64(cfg.BankBits)))
-			tags := uint64(1) << b.v["tagbits"]
+			tags := uint64(1) << v["tagbits"]
 			pending := map[uint64]bool{} // tag -> write, of accepted requests not yet done
 			var nextTag uint64
 			for cyc := range cycles {
@@ -43,24 +47,20 @@ func TestCmdQ(t *testing.T) {
 				if _, busy := pending[req.Tag]; busy {
 					req.Valid = false // every tag in flight is unique
 				}
-				b.set("req_valid", verify.Bit(req.Valid))
-				b.set("req_write", verify.Bit(req.Write))
-				b.set("req_bank", uint64(req.Bank))
-				b.set("req_row", uint64(req.Row))
-				b.set("req_tag", req.Tag)
+				setAll(b, reqIn, verify.Bit(req.Valid), verify.Bit(req.Write), uint64(req.Bank), uint64(req.Row), req.Tag)
 				b.Step()
 				for k := range cfg.Banks() {
-					require.Equal(t, verify.Bit(ref.Ready(k)), b.geti("rdy", k), "cycle %d rdy_%d", cyc, k)
+					require.Equal(t, verify.Bit(ref.Ready(k)), b.Get(rdy[k]), "cycle %d rdy_%d", cyc, k)
 				}
 				if req.Valid && ref.Ready(req.Bank) {
 					pending[req.Tag] = req.Write
 					nextTag = (nextTag + 1) % tags
 				}
 				cmd, done := ref.Step(req)
-				got := d.Cmd{Valid: b.get("cmd_valid") == 1, Op: d.Op(b.get("cmd_op")), Bank: int(b.get("cmd_bank")), Row: int(b.get("cmd_row"))}
-				require.Equal(t, cmd, got, "cycle %d command", cyc)
-				require.Equal(t, done, d.Done{Valid: b.get("done_valid") == 1, Write: b.get("done_write") == 1, Tag: b.get("done_tag")},
-					"cycle %d completion", cyc)
+				got := getAll(b, cmdOut)
+				require.Equal(t, cmd, d.Cmd{Valid: got[0] == 1, Op: d.Op(got[1]), Bank: int(got[2]), Row: int(got[3])}, "cycle %d command", cyc)
+				got = getAll(b, doneOut)
+				require.Equal(t, done, d.Done{Valid: got[0] == 1, Write: got[1] == 1, Tag: got[2]}, "cycle %d completion", cyc)
 				require.Empty(t, check.Check(cyc, cmd))
 				if done.Valid {
 					write, ok := pending[done.Tag]

@@ -27,41 +27,40 @@ func TestRowTabMatchesContract(t *testing.T) {
 		c := units.Config{Unit: "dram-rowtab", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			b := newBench(t, c)
-			n, iw := b.v["entries"], lib.CountWidth(b.v["entries"]-1)
-			ref := d.NewRowTable(n, b.v["mlbits"], b.v["agebits"])
+			v := values(t, c)
+			m, p := d.RowTabBlock{Entries: v["entries"], BankBits: v["bankbits"], RowBits: v["rowbits"], MlBits: v["mlbits"],
+				AgeBits: v["agebits"]}.WithPorts("dut")
+			b := newBench(t, m)
+			ins, enqPtr := b.Ins(p.In), b.Outs(p.Out.EnqPtr)[0]
+			n, iw := v["entries"], lib.CountWidth(v["entries"]-1)
+			entryOut := make([][]verify.Out, n)
+			for e := range entryOut {
+				entryOut[e] = b.Outs(p.Out.Entry[e])
+			}
+			ref := d.NewRowTable(n, v["mlbits"], v["agebits"])
 			r := rand.New(rand.NewPCG(7, uint64(n)))
-			banks, rows := 1<<b.v["bankbits"], 1<<b.v["rowbits"]
-			mlMax, ageMax := uint64(1)<<b.v["mlbits"]-1, uint64(1)<<b.v["agebits"]-1
+			banks, rows := 1<<v["bankbits"], 1<<v["rowbits"]
+			mlMax, ageMax := uint64(1)<<v["mlbits"]-1, uint64(1)<<v["agebits"]-1
 			counts := map[string]int{}
 			for range 40_000 {
 				in := d.RowTabIn{Enq: r.IntN(2) == 0, EnqBank: r.IntN(banks), EnqRow: r.IntN(rows), EnqAge: pickValue(r, ageMax),
 					Deq: r.IntN(2) == 0, DeqPtr: r.IntN(1 << iw), DeqMlen: pickValue(r, mlMax), DeqAge: pickValue(r, ageMax),
 					Dmy: r.IntN(2) == 0, DmyPtr: r.IntN(1 << iw), DmyMlenWas: pickValue(r, mlMax), DmyMlen: pickValue(r, mlMax),
 					DmyAge: pickValue(r, ageMax)}
-				for _, s := range []struct {
-					name string
-					x    uint64
-				}{
-					{"enq_valid", verify.Bit(in.Enq)}, {"enq_bank", uint64(in.EnqBank)}, {"enq_row", uint64(in.EnqRow)}, {"enq_age", in.EnqAge},
-					{"deq_valid", verify.Bit(in.Deq)}, {"deq_ptr", uint64(in.DeqPtr)}, {"deq_mlen", in.DeqMlen}, {"deq_age", in.DeqAge},
-					{"dmy_valid", verify.Bit(in.Dmy)}, {"dmy_ptr", uint64(in.DmyPtr)}, {"dmy_mlen_was", in.DmyMlenWas},
-					{"dmy_mlen", in.DmyMlen}, {"dmy_age", in.DmyAge},
-				} {
-					b.set(s.name, s.x)
-				}
+				setAll(b, ins, verify.Bit(in.Enq), uint64(in.EnqBank), uint64(in.EnqRow), in.EnqAge,
+					verify.Bit(in.Deq), uint64(in.DeqPtr), in.DeqMlen, in.DeqAge,
+					verify.Bit(in.Dmy), uint64(in.DmyPtr), in.DmyMlenWas, in.DmyMlen, in.DmyAge)
 				b.Step()
 				want := ref.EnqPtr(in.EnqBank, in.EnqRow)
 				if want < n {
-					require.Equal(t, uint64(want), b.get("enq_ptr"), "cycle %d enq_ptr", b.Cycle())
+					require.Equal(t, uint64(want), b.Get(enqPtr), "cycle %d enq_ptr", b.Cycle())
 				} else {
 					counts["full"]++
 				}
 				valid := 0
 				for e := range n {
-					require.Equal(t, [5]uint64{verify.Bit(ref.V[e]), uint64(ref.Bank[e]), uint64(ref.Row[e]), ref.Mlen[e], ref.Age[e]},
-						[5]uint64{b.geti("v", e), b.geti("bank", e), b.geti("row", e), b.geti("mlen", e), b.geti("age", e)},
-						"cycle %d entry %d (v bank row mlen age)", b.Cycle(), e)
+					require.Equal(t, []uint64{verify.Bit(ref.V[e]), uint64(ref.Bank[e]), uint64(ref.Row[e]), ref.Mlen[e], ref.Age[e]},
+						getAll(b, entryOut[e]), "cycle %d entry %d (v bank row mlen age)", b.Cycle(), e)
 					if ref.V[e] {
 						valid++
 						counts[fmt.Sprintf("reads %d", min(ref.N[e], 3))]++

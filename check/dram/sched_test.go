@@ -5,69 +5,77 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/units"
 	d "github.com/parmem/parmem/units/dram"
 	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
 )
 
-// schedBench is dram-sched on the bench with Sched stepped beside it.
+// schedBench is dram-sched on the bench with Sched stepped beside it,
+// and the handles of its port record.
 type schedBench struct {
-	bench
+	b          *verify.Bench
+	v          units.Values
 	ref        *d.Sched
 	frfcfsOnly bool // -rowscore none: Sched runs FR-FCFS whatever pol says
 	banks      int
 	counts     map[string]int
+
+	pol          verify.In
+	rd, wr, dmy  []verify.In // valid, then the request's fields in SchedRead's, SchedWrite's, SchedDummy's order
+	rdy          []verify.In
+	ready, issue []verify.Out // rd_ready and wr_ready; SchedIssue
 }
 
 func newSchedBench(t *testing.T, c units.Config) *schedBench {
-	b := newBench(t, c)
-	v := b.v
-	return &schedBench{bench: b, banks: 1 << v["bankbits"], counts: map[string]int{},
+	v := values(t, c)
+	m, p := d.SchedBlock{Entries: v["entries"], WEntries: v["wentries"], HiWM: v["hiwm"], LoWM: v["lowm"],
+		BankBits: v["bankbits"], RowBits: v["rowbits"], BlkBits: v["blkbits"], Merges: v["merges"], AgeBits: v["agebits"],
+		Scores: d.RowScores(v["rowscore"])}.WithPorts("dut")
+	b := newBench(t, m)
+	return &schedBench{b: b, v: v, banks: 1 << v["bankbits"], counts: map[string]int{},
 		ref: d.NewSched(d.SchedConfig{Entries: v["entries"], WEntries: v["wentries"], HiWM: v["hiwm"], LoWM: v["lowm"],
 			Banks: 1 << v["bankbits"], Merges: v["merges"], AgeBits: v["agebits"], RowTable: v["rowscore"] == int(d.TableScores)}),
-		frfcfsOnly: v["rowscore"] == int(d.NoScores)}
+		frfcfsOnly: v["rowscore"] == int(d.NoScores),
+		pol:        b.Ins(p.Pol)[0],
+		rd:         b.Ins([]*hdl.Signal{p.Rd.Valid, p.Rd.Bank, p.Rd.Row, p.Rd.Blk, p.Rd.Age}),
+		wr:         b.Ins([]*hdl.Signal{p.Wr.Valid, p.Wr.Bank, p.Wr.Row, p.Wr.Blk}),
+		dmy:        b.Ins(p.Dmy), rdy: b.Ins(p.Rdy),
+		ready: b.Outs([]*hdl.Signal{p.Rd.Ready, p.Wr.Ready}), issue: b.Outs(p.Iss)}
 }
 
 // step drives one cycle's inputs on both, requires the same ready and
 // issue outputs, and applies the edge.
 func (s *schedBench) step(t *testing.T, in d.SchedIn) d.Issued {
-	b := s.bench
-	b.set("pol", uint64(in.Pol))
-	drive := func(prefix string, r *d.Request, age bool) {
-		b.set(prefix+"_valid", verify.Bit(r != nil))
+	b := s.b
+	b.Set(s.pol, uint64(in.Pol))
+	drive := func(hs []verify.In, r *d.Request) { // a write has no age: setAll stops at its handles
+		b.Set(hs[0], verify.Bit(r != nil))
 		if r != nil {
-			b.set(prefix+"_bank", uint64(r.Bank))
-			b.set(prefix+"_row", uint64(r.Row))
-			b.set(prefix+"_blk", r.Blk)
-			if age {
-				b.set(prefix+"_age", r.Age)
-			}
+			setAll(b, hs[1:], uint64(r.Bank), uint64(r.Row), r.Blk, r.Age)
 		}
 	}
-	drive("rd", in.Read, true)
-	drive("wr", in.Write, false)
-	b.set("dmy_valid", verify.Bit(in.Dummy != nil))
+	drive(s.rd, in.Read)
+	drive(s.wr, in.Write)
+	b.Set(s.dmy[0], verify.Bit(in.Dummy != nil))
 	if in.Dummy != nil {
-		b.set("dmy_blk", in.Dummy.Blk)
-		b.set("dmy_mlen", in.Dummy.Mlen)
-		b.set("dmy_age", in.Dummy.Age)
+		setAll(b, s.dmy[1:], in.Dummy.Blk, in.Dummy.Mlen, in.Dummy.Age)
 	}
 	for k, r := range in.Rdy {
-		b.seti("rdy", k, verify.Bit(r))
+		b.Set(s.rdy[k], verify.Bit(r))
 	}
 	b.Step()
-	require.Equal(t, [2]uint64{verify.Bit(s.ref.ReadReady()), verify.Bit(s.ref.WriteReady())}, [2]uint64{b.get("rd_ready"), b.get("wr_ready")},
+	require.Equal(t, []uint64{verify.Bit(s.ref.ReadReady()), verify.Bit(s.ref.WriteReady())}, getAll(b, s.ready),
 		"cycle %d ready", b.Cycle())
 	if s.frfcfsOnly {
 		in.Pol = d.FRFCFS
 	}
 	iss := s.ref.Step(in)
-	got := [8]uint64{b.get("iss_valid"), b.get("iss_write"), b.get("iss_bank"), b.get("iss_row"), b.get("iss_blk"),
-		b.get("iss_hit"), b.get("iss_mlen"), b.get("iss_age")}
-	want := [8]uint64{verify.Bit(iss.Valid), verify.Bit(iss.Write), uint64(iss.Bank), uint64(iss.Row), iss.Blk, verify.Bit(iss.Hit), iss.Mlen, iss.Age}
+	got := getAll(b, s.issue)
+	want := []uint64{verify.Bit(iss.Valid), verify.Bit(iss.Write), uint64(iss.Bank), uint64(iss.Row), iss.Blk, verify.Bit(iss.Hit), iss.Mlen, iss.Age}
 	if !iss.Valid {
-		got, want = [8]uint64{got[0]}, [8]uint64{want[0]}
+		got, want = got[:1], want[:1]
 	}
 	require.Equal(t, want, got, "cycle %d issue (valid write bank row blk hit mlen age), drain %v", b.Cycle(), s.ref.Draining())
 	if iss.Valid {
