@@ -1,11 +1,11 @@
 package vmshr
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/units"
 	vm "github.com/parmem/parmem/units/vmshr"
 	"github.com/parmem/parmem/verify"
@@ -122,30 +122,45 @@ type dut struct {
 	outs                                                  []verify.Out // every output, in port order
 }
 
-func newDUT(t *testing.T, c units.Config) (*dut, units.Values) {
-	d, err := c.Build("dut")
-	require.NoError(t, err)
+// mshrOf is the MSHR file of a vmshr-elastic or vmshr-base
+// configuration, and the configuration's resolved values.
+func mshrOf(t *testing.T, c units.Config) (vm.MSHRBlock, units.Values) {
 	_, v, err := c.Resolve()
 	require.NoError(t, err)
-	b := verify.NewBenchDesign(t, d)
+	return vm.MSHRBlock{M: v["m"], S: v["s"], Hmax: v["hmax"], Aw: v["aw"], Dw: v["dw"], Tw: v["tw"], Rw: v["rw"],
+		Ow: v["ow"], Fw: v["fw"], Base: c.Unit == "vmshr-base"}, v
+}
+
+// inOf and outOf look up the handle of one port of a block's record on
+// the bench.
+func inOf(b *verify.Bench) func(*hdl.Signal) verify.In {
+	return func(s *hdl.Signal) verify.In { return b.Ins(s)[0] }
+}
+
+func outOf(b *verify.Bench) func(*hdl.Signal) verify.Out {
+	return func(s *hdl.Signal) verify.Out { return b.Outs(s)[0] }
+}
+
+func newDUT(t *testing.T, c units.Config) (*dut, units.Values) {
+	blk, v := mshrOf(t, c)
+	m, p := blk.WithPorts("dut")
+	b := verify.NewBench(t, m)
 	b.DontRecord() // never replayed: the lockstep test runs the RTL
-	u := &dut{b: b, hasHBS: c.Unit == "vmshr-elastic", words: (v["dw"] + 63) / 64}
-	in, out := b.In, b.Out
-	u.reqValid, u.reqBlk, u.icnt = in("req_valid"), in("req_blk"), in("icnt_ready")
-	u.reqTid, u.reqReg, u.reqOff, u.reqFmt = in("req_tid"), in("req_reg"), in("req_off"), in("req_fmt")
-	u.fillValid, u.fillBlk, u.wbReady, u.rst = in("fill_valid"), in("fill_blk"), in("wb_ready"), in("rst")
-	u.kind, u.fail, u.fire, u.fireBlk = out("req_kind"), out("mshr_alloc_fail"), out("fire_read_packet"), out("fire_blk")
-	u.entry, u.slot, u.drop = out("alloc_entry"), out("alloc_slot"), out("fill_drop")
-	u.wbValid, u.wbEntry, u.wbSlot, u.wbBlk = out("wb_valid"), out("wb_entry"), out("wb_slot"), out("wb_blk")
-	u.wbTid, u.wbReg, u.wbOff, u.wbFmt, u.wbData = out("wb_tid"), out("wb_reg"), out("wb_off"), out("wb_fmt"), out("wb_data")
+	u := &dut{b: b, hasHBS: !blk.Base, words: (v["dw"] + 63) / 64}
+	in, out := inOf(b), outOf(b)
+	u.reqValid, u.reqBlk, u.icnt = in(p.Req.Valid), in(p.Req.Blk), in(p.IcntReady)
+	u.reqTid, u.reqReg, u.reqOff, u.reqFmt = in(p.Req.T.Tid), in(p.Req.T.Reg), in(p.Req.T.Off), in(p.Req.T.Fmt)
+	u.fillValid, u.fillBlk, u.wbReady, u.rst = in(p.Fill.Valid), in(p.Fill.Blk), in(p.WBReady), b.In("rst")
+	u.kind, u.fail, u.fire, u.fireBlk = out(p.Resp.Kind), out(p.Resp.Fail), out(p.Resp.Fire), out(p.Resp.FireBlk)
+	u.entry, u.slot, u.drop = out(p.Resp.AllocEntry), out(p.Resp.AllocSlot), out(p.FillDrop)
+	u.wbValid, u.wbEntry, u.wbSlot, u.wbBlk = out(p.WB.Valid), out(p.WB.Entry), out(p.WB.Slot), out(p.WB.Blk)
+	u.wbTid, u.wbReg, u.wbOff, u.wbFmt, u.wbData = out(p.WB.T.Tid), out(p.WB.T.Reg), out(p.WB.T.Off), out(p.WB.T.Fmt), out(p.WB.Data)
 	if u.hasHBS {
-		u.reqHBS, u.fillHBS, u.fireHBS = in("req_hbs"), in("fill_hbs"), out("fire_hbs")
+		u.reqHBS, u.fillHBS, u.fireHBS = in(p.Req.HBS[0]), in(p.Fill.HBS[0]), out(p.Resp.FireHBS[0])
 	}
-	for k := range 1 << v["hmax"] {
-		u.fillData = append(u.fillData, in(fmt.Sprintf("fill_data_%d", k)))
-	}
-	for _, p := range b.Ports().Out {
-		u.outs = append(u.outs, out(p.Name))
+	u.fillData = b.Ins(p.Fill.Data)
+	for _, port := range b.Ports().Out {
+		u.outs = append(u.outs, b.Out(port.Name))
 	}
 	return u, v
 }
@@ -482,10 +497,11 @@ func TestMatchAgainstContract(t *testing.T) {
 				gw++
 			}
 			r := rand.New(rand.NewPCG(5, seedOf(c.String())))
-			blkIn := b.Ins(p.In.Blk)[0]
+			out := outOf(b)
+			blkIn := inOf(b)(p.In.Blk)
 			vIn, yIn, tagIn, hbsIn := b.Ins(p.In.V), b.Ins(p.In.Y), b.Ins(p.In.Tag), b.Ins(p.In.HBS)
 			hitOut, covOut := b.Outs(p.Out.Hit), b.Outs(p.Out.Cov)
-			hitAny, hitIdx, primary := b.Outs(p.Out.Any)[0], b.Outs(p.Out.Idx)[0], b.Outs(p.Out.Primary)[0]
+			hitAny, hitIdx, primary := out(p.Out.Any), out(p.Out.Idx), out(p.Out.Primary)
 			awMask := uint64(1)<<aw - 1
 			counts := map[string]int{}
 			for range 3000 {

@@ -1,7 +1,6 @@
 package vmshr
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/parmem/parmem/units"
@@ -31,23 +30,19 @@ func TestModelTracesOnBlock(t *testing.T) {
 // compares its outputs cycle by cycle (alloc_entry and alloc_slot when a
 // request is offered, the writeback's fields when wb_valid).
 func replayTrace(t *testing.T, trace []vm.PortCycle) {
-	d, err := units.Config{Unit: "vmshr-elastic", Values: units.Values{}}.Build("dut")
-	require.NoError(t, err)
-	b := verify.NewBenchDesign(t, d)
+	blk, _ := mshrOf(t, units.Config{Unit: "vmshr-elastic", Values: units.Values{}})
+	m, p := blk.WithPorts("dut")
+	b := verify.NewBench(t, m)
 	b.DontRecord()
-	in := func(name string) verify.In { return b.In(name) }
-	out := func(name string) verify.Out { return b.Out(name) }
-	reqValid, reqBlk, reqHBS, icnt := in("req_valid"), in("req_blk"), in("req_hbs"), in("icnt_ready")
-	reqTid, reqReg, reqOff, reqFmt := in("req_tid"), in("req_reg"), in("req_off"), in("req_fmt")
-	fillValid, fillBlk, fillHBS, wbReady := in("fill_valid"), in("fill_blk"), in("fill_hbs"), in("wb_ready")
-	var fillData []verify.In
-	for k := range 1 << vm.HyperMax {
-		fillData = append(fillData, in(fmt.Sprintf("fill_data_%d", k)))
-	}
-	kind, fail, fire, fireBlk, fireHBS := out("req_kind"), out("mshr_alloc_fail"), out("fire_read_packet"), out("fire_blk"), out("fire_hbs")
-	entry, slot, drop := out("alloc_entry"), out("alloc_slot"), out("fill_drop")
-	wbValid, wbEntry, wbSlot, wbBlk, wbData := out("wb_valid"), out("wb_entry"), out("wb_slot"), out("wb_blk"), out("wb_data")
-	wbTid, wbReg, wbOff, wbFmt := out("wb_tid"), out("wb_reg"), out("wb_off"), out("wb_fmt")
+	in, out := inOf(b), outOf(b)
+	reqValid, reqBlk, reqHBS, icnt := in(p.Req.Valid), in(p.Req.Blk), in(p.Req.HBS[0]), in(p.IcntReady)
+	reqTid, reqReg, reqOff, reqFmt := in(p.Req.T.Tid), in(p.Req.T.Reg), in(p.Req.T.Off), in(p.Req.T.Fmt)
+	fillValid, fillBlk, fillHBS, wbReady := in(p.Fill.Valid), in(p.Fill.Blk), in(p.Fill.HBS[0]), in(p.WBReady)
+	fillData := b.Ins(p.Fill.Data)
+	kind, fail, fire, fireBlk, fireHBS := out(p.Resp.Kind), out(p.Resp.Fail), out(p.Resp.Fire), out(p.Resp.FireBlk), out(p.Resp.FireHBS[0])
+	entry, slot, drop := out(p.Resp.AllocEntry), out(p.Resp.AllocSlot), out(p.FillDrop)
+	wbValid, wbEntry, wbSlot, wbBlk, wbData := out(p.WB.Valid), out(p.WB.Entry), out(p.WB.Slot), out(p.WB.Blk), out(p.WB.Data)
+	wbTid, wbReg, wbOff, wbFmt := out(p.WB.T.Tid), out(p.WB.T.Reg), out(p.WB.T.Off), out(p.WB.T.Fmt)
 
 	b.Before(func(cycle uint64) {
 		pc := trace[cycle]

@@ -1,7 +1,6 @@
 package vmshr
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -78,13 +77,14 @@ func TestCostClaimsFollowTheMeasurements(t *testing.T) {
 // packet's blocks no PMSHR takes.
 func TestFillBlockDefersReservation(t *testing.T) {
 	for _, c := range []FillBlock{{M: 4, Hmax: 2, Aw: 5, Dw: 6}, {M: 5, Hmax: 3, Aw: 6, Dw: 3}, {M: 3, Hmax: 3, Aw: 4, Dw: 5, Base: true}} {
-		d, err := hdl.Elaborate(c.Build("fill"))
+		m, p := c.WithPorts("fill")
+		d, err := hdl.Elaborate(m)
 		require.NoError(t, err)
 		s := hdl.NewSim(d)
-		set := func(name string, v uint64) { require.NoError(t, s.SetU(name, v), name) }
-		get := func(name string) uint64 {
-			v, err := s.GetU(name)
-			require.NoError(t, err, name)
+		set := func(port *hdl.Signal, v uint64) { require.NoError(t, s.SetU(port.Name(), v), port.Name()) }
+		get := func(port *hdl.Signal) uint64 {
+			v, err := s.GetU(port.Name())
+			require.NoError(t, err, port.Name())
 			return v
 		}
 		hmax := c.Hmax
@@ -97,15 +97,15 @@ func TestFillBlockDefersReservation(t *testing.T) {
 			g := 0
 			if !c.Base {
 				hbs := r.IntN(1 << hbsWidth(hmax))
-				set("fill_hbs", uint64(hbs))
+				set(p.Fill.HBS[0], uint64(hbs))
 				g = min(hbs, hmax)
 			}
-			set("fill_valid", verify.Bit(valid))
-			set("fill_blk", blk)
+			set(p.Fill.Valid, verify.Bit(valid))
+			set(p.Fill.Blk, blk)
 			data := make([]uint64, 1<<hmax)
 			for k := range data {
 				data[k] = r.Uint64N(1 << c.Dw)
-				set(fmt.Sprintf("fill_data_%d", k), data[k])
+				set(p.Fill.Data[k], data[k])
 			}
 			start := blk &^ (1<<g - 1)
 			taken := map[uint64]bool{}
@@ -113,9 +113,9 @@ func TestFillBlockDefersReservation(t *testing.T) {
 				v, y := r.IntN(4) > 0, r.IntN(3) == 0
 				tag := start + r.Uint64N(1<<(g+1)) // inside the range or just beyond it
 				tag &= 1<<c.Aw - 1
-				set(fmt.Sprintf("v_%d", i), verify.Bit(v))
-				set(fmt.Sprintf("y_%d", i), verify.Bit(y))
-				set(fmt.Sprintf("tag_%d", i), tag)
+				set(p.Entries[i].V, verify.Bit(v))
+				set(p.Entries[i].Y, verify.Bit(y))
+				set(p.Entries[i].Tag, tag)
 				waits := v && !y && tag>>g == blk>>g
 				if waits {
 					taken[tag] = true
@@ -124,9 +124,9 @@ func TestFillBlockDefersReservation(t *testing.T) {
 				if valid && waits {
 					want = 1
 				}
-				require.Equal(t, want, get(fmt.Sprintf("take_%d", i)), "%+v entry %d", c, i)
+				require.Equal(t, want, get(p.Take[i]), "%+v entry %d", c, i)
 				if waits {
-					require.Equal(t, data[tag-start], get(fmt.Sprintf("piece_%d", i)), "%+v entry %d", c, i)
+					require.Equal(t, data[tag-start], get(p.Piece[i]), "%+v entry %d", c, i)
 				}
 			}
 			drop := 0
@@ -137,7 +137,7 @@ func TestFillBlockDefersReservation(t *testing.T) {
 					}
 				}
 			}
-			require.Equal(t, uint64(drop), get("fill_drop"), "%+v", c)
+			require.Equal(t, uint64(drop), get(p.Drop), "%+v", c)
 		}
 	}
 }

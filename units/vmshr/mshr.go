@@ -37,24 +37,90 @@ type MSHRBlock struct {
 	Base               bool
 }
 
-// pmshr is a primary MSHR's registers besides HBS and Data.
-type pmshr struct{ V, Tag, Y *hdl.Signal }
+// PMSHRSignals are a primary MSHR's valid bit, block tag and ready bit
+// Y (Fig. 6.5): its registers besides HBS and Data, or the ports that
+// carry them.
+type PMSHRSignals struct{ V, Tag, Y *hdl.Signal }
 
-// target is where a load's data goes (Tid, R, O, F of Fig. 6.5(a)).
-type target struct{ Tid, Reg, Off, Fmt *hdl.Signal }
+// TargetSignals are where a load's data goes (Tid, R, O, F of Fig.
+// 6.5(a)).
+type TargetSignals struct{ Tid, Reg, Off, Fmt *hdl.Signal }
 
 // smshr is a secondary MSHR.
 type smshr struct {
 	V *hdl.Signal
-	T target
+	T TargetSignals
 }
 
-// Build makes the module called name; its tag search is the sub-module
-// <name>_match. It is built in Fig. 6.5's parts: the ports, the PMSHR and
-// SMSHR registers, the request's tag search and kind, the MSHRs each kind
-// takes, the fill, and the writeback; each part sets the registers it
-// decides.
+// MSHRPorts are the MSHR file's ports (Fig. 6.5) by channel; vmshr-base
+// has none of the HBS fields (they are then empty).
+type MSHRPorts struct {
+	// Req is a load (req_valid, req_blk, req_hbs, req_tid, req_reg,
+	// req_off, req_fmt): its normal block, its hyper block size (Alg.
+	// 6.1's HBS) and its target.
+	Req MSHRReq
+	// IcntReady (icnt_ready) is an interconnect buffer free for the read
+	// packet a primary load fires.
+	IcntReady *hdl.Signal
+	// Resp is what the file does with the load (6.4.1, 6.4.2).
+	Resp MSHRResp
+	// Fill is a read packet returning (fill_valid, fill_blk, fill_hbs,
+	// fill_data_<k> for k < 2^Hmax).
+	Fill MSHRFill
+	// FillDrop (fill_drop[Hmax:0]) counts the packet's blocks no PMSHR
+	// waits for (deferred reservation, 6.4.2).
+	FillDrop *hdl.Signal
+	// WBReady (wb_ready) takes the writeback.
+	WBReady *hdl.Signal
+	// WB is a load's data written back (wb_valid, wb_entry, wb_slot,
+	// wb_blk, wb_tid, wb_reg, wb_off, wb_fmt, wb_data).
+	WB MSHRWriteback
+}
+
+// MSHRReq is a load request.
+type MSHRReq struct {
+	Valid, Blk *hdl.Signal
+	HBS        []*hdl.Signal // one signal; none in vmshr-base
+	T          TargetSignals
+}
+
+// MSHRResp is the file's answer to a load: its kind (req_kind[1:0]),
+// mshr_alloc_fail, the read packet fired (fire_read_packet, fire_blk,
+// fire_hbs) and the MSHRs taken (alloc_entry, alloc_slot).
+type MSHRResp struct {
+	Kind, Fail, Fire, FireBlk *hdl.Signal
+	FireHBS                   []*hdl.Signal // one signal; none in vmshr-base
+	AllocEntry, AllocSlot     *hdl.Signal
+}
+
+// MSHRFill is a returning read packet: its block, its HBS and its
+// normal blocks' data.
+type MSHRFill struct {
+	Valid, Blk *hdl.Signal
+	HBS        []*hdl.Signal // one signal; none in vmshr-base
+	Data       []*hdl.Signal
+}
+
+// MSHRWriteback is a load's writeback: the PMSHR and SMSHR it leaves,
+// its block, its target and its block's data.
+type MSHRWriteback struct {
+	Valid, Entry, Slot, Blk *hdl.Signal
+	T                       TargetSignals
+	Data                    *hdl.Signal
+}
+
+// Build makes the module called name.
 func (c MSHRBlock) Build(name string) *hdl.Module {
+	m, _ := c.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the module called name and returns its ports; its tag
+// search is the sub-module <name>_match. It is built in Fig. 6.5's
+// parts: the ports, the PMSHR and SMSHR registers, the request's tag
+// search and kind, the MSHRs each kind takes, the fill, and the
+// writeback; each part sets the registers it decides.
+func (c MSHRBlock) WithPorts(name string) (*hdl.Module, MSHRPorts) {
 	if c.Base {
 		c.Hmax = 0
 	}
@@ -67,45 +133,24 @@ func (c MSHRBlock) Build(name string) *hdl.Module {
 	b.take()
 	b.fill()
 	b.writeback()
-	return b.m
+	return b.m, b.io
 }
 
 // mshrBuild is an MSHR under construction: its ports, its registers and
 // the decisions its parts share.
 type mshrBuild struct {
-	c             MSHRBlock
-	m             *hdl.Module
-	hmax, gw      int // Hmax, HBS width
-	ew, sw        int // entry and slot index widths
-	zeroHBS       *hdl.Signal
-	hasHBS        bool // at hmax 0 every HBS is 0: no registers
-	reqValid      *hdl.Signal
-	reqBlk        *hdl.Signal
-	reqHBS        *hdl.Signal
-	req           target
-	icntReady     *hdl.Signal
-	kindOut       *hdl.Signal
-	failOut       *hdl.Signal
-	fireOut       *hdl.Signal
-	fireBlkOut    *hdl.Signal
-	fireHBSOut    *hdl.Signal // nil in vmshr-base
-	allocEntryOut *hdl.Signal
-	allocSlotOut  *hdl.Signal
-	fillValid     *hdl.Signal
-	fillBlk       *hdl.Signal
-	fillHBS       *hdl.Signal
-	fillData      []*hdl.Signal
-	fillDropOut   *hdl.Signal
-	wbReady       *hdl.Signal
-	wbValidOut    *hdl.Signal
-	wbEntryOut    *hdl.Signal
-	wbSlotOut     *hdl.Signal
-	wbBlkOut      *hdl.Signal
-	wbOut         target
-	wbDataOut     *hdl.Signal
+	c        MSHRBlock
+	m        *hdl.Module
+	hmax, gw int // Hmax, HBS width
+	ew, sw   int // entry and slot index widths
+	zeroHBS  *hdl.Signal
+	hasHBS   bool // at hmax 0 every HBS is 0: no registers
+	io       MSHRPorts
+	reqHBS   *hdl.Signal // req_hbs, or 0 in vmshr-base
+	fillHBS  *hdl.Signal // fill_hbs, or 0 in vmshr-base
 
 	// State.
-	p          *hdl.Array[pmshr]
+	p          *hdl.Array[PMSHRSignals]
 	data       *hdl.Array[*hdl.Signal]
 	hbs        []*hdl.Signal // HBS_i (the constant 0 without registers)
 	slots      []*hdl.Array[smshr]
@@ -122,42 +167,48 @@ type mshrBuild struct {
 
 // ports declares the module's ports.
 func (b *mshrBuild) ports() {
-	c, m := b.c, b.m
+	c, m, p := b.c, b.m, &b.io
 	b.hasHBS = b.hmax > 0
-	b.reqValid, b.reqBlk = m.Input("req_valid", 1), m.Input("req_blk", c.Aw)
-	b.reqHBS = b.zeroHBS
-	if !c.Base {
-		b.reqHBS = m.Input("req_hbs", b.gw)
+	hbs := func(f hdl.Fields) []*hdl.Signal { // none in vmshr-base
+		if c.Base {
+			return nil
+		}
+		return []*hdl.Signal{f("hbs", b.gw)}
 	}
-	b.req = target{m.Input("req_tid", c.Tw), m.Input("req_reg", c.Rw), m.Input("req_off", c.Ow), m.Input("req_fmt", c.Fw)}
-	b.icntReady = m.Input("icnt_ready", 1)
-	b.kindOut, b.failOut, b.fireOut = m.Output("req_kind", 2), m.Output("mshr_alloc_fail", 1), m.Output("fire_read_packet", 1)
-	b.fireBlkOut = m.Output("fire_blk", c.Aw)
-	if !c.Base {
-		b.fireHBSOut = m.Output("fire_hbs", b.gw)
-	}
-	b.allocEntryOut, b.allocSlotOut = m.Output("alloc_entry", b.ew), m.Output("alloc_slot", b.sw)
+	in := m.InputFields("req")
+	p.Req.Valid, p.Req.Blk = in("valid", 1), in("blk", c.Aw)
+	p.Req.HBS = hbs(in)
+	p.Req.T = c.target(in)
+	p.IcntReady = m.Input("icnt_ready", 1)
+	out := m.OutputFields("")
+	p.Resp = MSHRResp{Kind: out("req_kind", 2), Fail: out("mshr_alloc_fail", 1), Fire: out("fire_read_packet", 1),
+		FireBlk: out("fire_blk", c.Aw), FireHBS: hbs(m.OutputFields("fire"))}
+	p.Resp.AllocEntry, p.Resp.AllocSlot = out("alloc_entry", b.ew), out("alloc_slot", b.sw)
 
-	b.fillValid, b.fillBlk = m.Input("fill_valid", 1), m.Input("fill_blk", c.Aw)
-	b.fillHBS = b.zeroHBS
-	if !c.Base {
-		b.fillHBS = m.Input("fill_hbs", b.gw)
-	}
-	b.fillData = m.InputFields("fill").Vec("data", 1<<b.hmax, c.Dw)
-	b.fillDropOut = m.Output("fill_drop", b.hmax+1)
+	in = m.InputFields("fill")
+	p.Fill = MSHRFill{Valid: in("valid", 1), Blk: in("blk", c.Aw), HBS: hbs(in), Data: in.Vec("data", 1<<b.hmax, c.Dw)}
+	p.FillDrop = m.Output("fill_drop", b.hmax+1)
 
-	b.wbReady = m.Input("wb_ready", 1)
-	b.wbValidOut, b.wbEntryOut, b.wbSlotOut = m.Output("wb_valid", 1), m.Output("wb_entry", b.ew), m.Output("wb_slot", b.sw)
-	b.wbBlkOut = m.Output("wb_blk", c.Aw)
-	b.wbOut = target{m.Output("wb_tid", c.Tw), m.Output("wb_reg", c.Rw), m.Output("wb_off", c.Ow), m.Output("wb_fmt", c.Fw)}
-	b.wbDataOut = m.Output("wb_data", c.Dw)
+	p.WBReady = m.Input("wb_ready", 1)
+	out = m.OutputFields("wb")
+	p.WB = MSHRWriteback{Valid: out("valid", 1), Entry: out("entry", b.ew), Slot: out("slot", b.sw), Blk: out("blk", c.Aw),
+		T: c.target(out), Data: out("data", c.Dw)}
+	b.reqHBS, b.fillHBS = b.zeroHBS, b.zeroHBS
+	if !c.Base {
+		b.reqHBS, b.fillHBS = p.Req.HBS[0], p.Fill.HBS[0]
+	}
+}
+
+// target makes a load's target with f.
+func (c MSHRBlock) target(f hdl.Fields) TargetSignals {
+	return TargetSignals{f("tid", c.Tw), f("reg", c.Rw), f("off", c.Ow), f("fmt", c.Fw)}
 }
 
 // state declares the PMSHRs (V, tag, Y, data and HBS) and each one's
 // SMSHRs (Fig. 6.5).
 func (b *mshrBuild) state() {
 	c, m := b.c, b.m
-	b.p = hdl.RegArray(m, "p", c.M, func(f hdl.Fields) pmshr { return pmshr{f("v", 1), f("tag", c.Aw), f("y", 1)} })
+	b.p = hdl.RegArray(m, "p", c.M, func(f hdl.Fields) PMSHRSignals { return PMSHRSignals{f("v", 1), f("tag", c.Aw), f("y", 1)} })
 	b.data = hdl.RegArray(m, "p", c.M, func(f hdl.Fields) *hdl.Signal { return f("data", c.Dw) })
 	b.hbs = make([]*hdl.Signal, c.M)
 	if b.hasHBS {
@@ -170,7 +221,7 @@ func (b *mshrBuild) state() {
 	b.slots = make([]*hdl.Array[smshr], c.M)
 	for i := range b.slots {
 		b.slots[i] = hdl.RegArray(m, fmt.Sprintf("smshr%d", i), c.S, func(f hdl.Fields) smshr {
-			return smshr{f("v", 1), target{f("tid", c.Tw), f("reg", c.Rw), f("off", c.Ow), f("fmt", c.Fw)}}
+			return smshr{f("v", 1), c.target(f)}
 		})
 	}
 	b.valid, b.ready, b.slotsValid = make([]*hdl.Signal, c.M), make([]*hdl.Signal, c.M), make([]*hdl.Signal, c.M)
@@ -191,7 +242,7 @@ func (b *mshrBuild) request(name string) {
 	c, m := b.c, b.m
 	sub, ports := MatchBlock{M: c.M, Hmax: b.hmax, Aw: c.Aw, Base: c.Base}.WithPorts(name + "_match")
 	search := hdl.Use(m, "search", sub, ports)
-	search.In.Blk.Drive(b.reqBlk)
+	search.In.Blk.Drive(b.io.Req.Blk)
 	for i, e := range b.p.Elems() {
 		search.In.V[i].Drive(e.V)
 		search.In.Y[i].Drive(e.Y)
@@ -204,15 +255,15 @@ func (b *mshrBuild) request(name string) {
 	b.freeOne, b.slotOne = freeOne, slotOne
 
 	full := m.Wire("full", 1) // what the request's kind needs is not free
-	fail := b.reqValid.And(b.fillValid.Or(full))
-	b.failOut.Drive(fail)
-	b.accepted = b.reqValid.And(fail.Not())
+	fail := b.io.Req.Valid.And(b.io.Fill.Valid.Or(full))
+	b.io.Resp.Fail.Drive(fail)
+	b.accepted = b.io.Req.Valid.And(fail.Not())
 	b.secondary = b.accepted.And(search.Out.Any)
 	fireHBS := clampHBS(b.reqHBS, b.hmax)
-	if b.fireHBSOut != nil {
-		b.fireHBSOut.Drive(fireHBS)
+	for _, o := range b.io.Resp.FireHBS {
+		o.Drive(fireHBS)
 	}
-	b.fireBlkOut.Drive(clearLow(b.reqBlk, thermometer(b.reqHBS, b.hmax)))
+	b.io.Resp.FireBlk.Drive(clearLow(b.io.Req.Blk, thermometer(b.reqHBS, b.hmax)))
 
 	// The kind as File.Classify reads the search (6.4.1's primary and
 	// secondary loads, 6.4.2's deferred one) and what each kind needs: a
@@ -222,26 +273,26 @@ func (b *mshrBuild) request(name string) {
 	// HBS its PMSHR records (a deferred load's records 0: deferred
 	// reservation keeps a normal block).
 	b.kind, b.newHBS = m.Wire("kind", 2), m.Wire("new_hbs", b.gw)
-	b.allocEntryOut.Set(freeIdx)
-	b.allocSlotOut.SetU(0)
-	b.fireOut.SetU(0)
+	b.io.Resp.AllocEntry.Set(freeIdx)
+	b.io.Resp.AllocSlot.SetU(0)
+	b.io.Resp.Fire.SetU(0)
 	b.newHBS.Set(b.zeroHBS)
 	m.If(search.Out.Any, func() { // a PMSHR E holds the block: secondary
 		b.kind.SetU(uint64(Secondary))
-		b.allocEntryOut.Set(search.Out.Idx)
-		b.allocSlotOut.Set(slotIdx)
+		b.io.Resp.AllocEntry.Set(search.Out.Idx)
+		b.io.Resp.AllocSlot.Set(slotIdx)
 		full.Set(slotFree.Not())
 	}).Elif(search.Out.Primary.Not(), func() { // a pending hyper block covers it: deferred
 		b.kind.SetU(uint64(Deferred))
 		full.Set(anyFree.Not())
 	}).Else(func() { // a new block: primary
 		b.kind.SetU(uint64(Primary))
-		full.Set(anyFree.Not().Or(b.icntReady.Not()))
-		b.fireOut.Set(b.accepted)
+		full.Set(anyFree.Not().Or(b.io.IcntReady.Not()))
+		b.io.Resp.Fire.Set(b.accepted)
 		b.newHBS.Set(fireHBS)
 	})
-	b.kindOut.SetU(uint64(Idle))
-	m.If(b.reqValid, func() { b.kindOut.Set(b.kind) })
+	b.io.Resp.Kind.SetU(uint64(Idle))
+	m.If(b.io.Req.Valid, func() { b.io.Resp.Kind.Set(b.kind) })
 }
 
 // take is the edge of an accepted request, by its kind: a secondary load
@@ -256,7 +307,7 @@ func (b *mshrBuild) take() {
 			for i := range b.p.Len() {
 				m.If(b.hitOne.Bit(i), func() {
 					for j, s := range b.slots[i].Elems() {
-						m.If(b.slotOne.Bit(j), func() { hdl.SetRecord(s, smshr{one, b.req}) })
+						m.If(b.slotOne.Bit(j), func() { hdl.SetRecord(s, smshr{one, b.io.Req.T}) })
 					}
 				})
 			}
@@ -264,14 +315,14 @@ func (b *mshrBuild) take() {
 			for i, e := range b.p.Elems() {
 				m.If(b.freeOne.Bit(i), func() {
 					e.V.SetU(1)
-					e.Tag.Set(b.reqBlk)
+					e.Tag.Set(b.io.Req.Blk)
 					e.Y.SetU(0)
 					if b.hasHBS {
 						b.hbs[i].Set(b.newHBS)
 					}
 					for j, s := range b.slots[i].Elems() {
 						if j == 0 {
-							hdl.SetRecord(s, smshr{one, b.req})
+							hdl.SetRecord(s, smshr{one, b.io.Req.T})
 						} else {
 							s.V.SetU(0)
 						}
@@ -285,7 +336,7 @@ func (b *mshrBuild) take() {
 // fill: every waiting PMSHR inside the packet's aligned range takes its
 // block; the packet's blocks no PMSHR waits for are dropped.
 func (b *mshrBuild) fill() {
-	b.fillDropOut.Drive(fillPath(b.p.Elems(), b.fillValid, b.fillBlk, b.fillHBS, b.fillData, b.hmax, func(i int, take, piece *hdl.Signal) {
+	b.io.FillDrop.Drive(fillPath(b.p.Elems(), b.io.Fill.Valid, b.io.Fill.Blk, b.fillHBS, b.io.Fill.Data, b.hmax, func(i int, take, piece *hdl.Signal) {
 		b.m.If(take, func() {
 			b.p.At(i).Y.SetU(1)
 			b.data.At(i).Set(piece)
@@ -300,15 +351,15 @@ func (b *mshrBuild) writeback() {
 	wbValid, wbIdx, wbOne := lib.Priority(lib.Bus(b.ready), false)
 	wbSlots := hdl.OneHotSelect(wbOne, b.slotsValid...)
 	_, wbSlotIdx, wbSlotOne := lib.Priority(wbSlots, false)
-	b.wbValidOut.Drive(wbValid)
-	b.wbEntryOut.Drive(wbIdx)
-	b.wbSlotOut.Drive(wbSlotIdx)
+	b.io.WB.Valid.Drive(wbValid)
+	b.io.WB.Entry.Drive(wbIdx)
+	b.io.WB.Slot.Drive(wbSlotIdx)
 	tags, datas := make([]*hdl.Signal, c.M), b.data.Elems()
 	for i, e := range b.p.Elems() {
 		tags[i] = e.Tag
 	}
-	b.wbBlkOut.Drive(hdl.OneHotSelect(wbOne, tags...))
-	b.wbDataOut.Drive(hdl.OneHotSelect(wbOne, datas...))
+	b.io.WB.Blk.Drive(hdl.OneHotSelect(wbOne, tags...))
+	b.io.WB.Data.Drive(hdl.OneHotSelect(wbOne, datas...))
 	perSlot := make([]*hdl.Signal, c.S) // slot j's target of the writeback PMSHR
 	for j := range c.S {
 		col := make([]*hdl.Signal, c.M)
@@ -317,8 +368,8 @@ func (b *mshrBuild) writeback() {
 		}
 		perSlot[j] = hdl.OneHotSelect(wbOne, col...)
 	}
-	hdl.DriveRecord(b.wbOut, hdl.Unpack(hdl.OneHotSelect(wbSlotOne, perSlot...), b.wbOut))
-	taken := wbValid.And(b.wbReady)
+	hdl.DriveRecord(b.io.WB.T, hdl.Unpack(hdl.OneHotSelect(wbSlotOne, perSlot...), b.io.WB.T))
+	taken := wbValid.And(b.io.WBReady)
 	// The PMSHR is freed when its last SMSHR leaves and no secondary joins
 	// it at the same edge.
 	keeps := wbSlots.And(wbSlotOne.Not()).RedOr().Or(b.secondary.And(b.hitOne.And(wbOne).RedOr()))
@@ -338,7 +389,7 @@ func (b *mshrBuild) writeback() {
 // range) and piece the packet's block it waits for (the 2^hmax:1
 // multiplexer of Dw bits), and it returns fill_drop, the count of the
 // packet's blocks no PMSHR waits for (deferred reservation, 6.4.2).
-func fillPath(entries []pmshr, fillValid, fillBlk, fillHBS *hdl.Signal, fillData []*hdl.Signal, hmax int,
+func fillPath(entries []PMSHRSignals, fillValid, fillBlk, fillHBS *hdl.Signal, fillData []*hdl.Signal, hmax int,
 	set func(i int, take, piece *hdl.Signal)) *hdl.Signal {
 	fillTherm := thermometer(fillHBS, hmax)
 	present := make([]*hdl.Signal, len(entries)) // which block of the packet PMSHR i waits for, one-hot over 2^hmax
@@ -381,30 +432,51 @@ type FillBlock struct {
 	Base            bool
 }
 
+// FillPorts are FillBlock's ports: the fill of MSHRPorts (without
+// fill_hbs under Base), the PMSHRs' V, tag and Y (v_<i>, tag_<i>,
+// y_<i>), and per PMSHR whether it takes a block of the packet and
+// which (take_<i>, piece_<i>), and fill_drop.
+type FillPorts struct {
+	Fill        MSHRFill
+	Entries     []PMSHRSignals
+	Take, Piece []*hdl.Signal
+	Drop        *hdl.Signal
+}
+
 // Build makes the module called name.
 func (c FillBlock) Build(name string) *hdl.Module {
+	m, _ := c.WithPorts(name)
+	return m
+}
+
+// WithPorts makes the module called name and returns its ports.
+func (c FillBlock) WithPorts(name string) (*hdl.Module, FillPorts) {
 	if c.Base {
 		c.Hmax = 0
 	}
 	m := hdl.NewModule(name)
-	fillValid, fillBlk := m.Input("fill_valid", 1), m.Input("fill_blk", c.Aw)
-	fillHBS := m.ConstU(hbsWidth(c.Hmax), 0)
+	gw := hbsWidth(c.Hmax)
+	in := m.InputFields("fill")
+	p := FillPorts{Fill: MSHRFill{Valid: in("valid", 1), Blk: in("blk", c.Aw)}}
+	fillHBS := m.ConstU(gw, 0)
 	if !c.Base {
-		fillHBS = m.Input("fill_hbs", hbsWidth(c.Hmax))
+		fillHBS = in("hbs", gw)
+		p.Fill.HBS = []*hdl.Signal{fillHBS}
 	}
-	fillData := m.InputFields("fill").Vec("data", 1<<c.Hmax, c.Dw)
-	entries := make([]pmshr, c.M)
-	for i := range entries {
+	p.Fill.Data = in.Vec("data", 1<<c.Hmax, c.Dw)
+	for i := range c.M {
 		f := m.InputFields("", i)
-		entries[i] = pmshr{f("v", 1), f("tag", c.Aw), f("y", 1)}
+		p.Entries = append(p.Entries, PMSHRSignals{f("v", 1), f("tag", c.Aw), f("y", 1)})
 	}
-	drop := fillPath(entries, fillValid, fillBlk, fillHBS, fillData, c.Hmax, func(i int, take, piece *hdl.Signal) {
+	drop := fillPath(p.Entries, p.Fill.Valid, p.Fill.Blk, fillHBS, p.Fill.Data, c.Hmax, func(i int, take, piece *hdl.Signal) {
 		f := m.OutputFields("", i)
-		f("take", 1).Drive(take)
-		f("piece", c.Dw).Drive(piece)
+		p.Take, p.Piece = append(p.Take, f("take", 1)), append(p.Piece, f("piece", c.Dw))
+		p.Take[i].Drive(take)
+		p.Piece[i].Drive(piece)
 	})
-	m.Output("fill_drop", c.Hmax+1).Drive(drop)
-	return m
+	p.Drop = m.Output("fill_drop", c.Hmax+1)
+	p.Drop.Drive(drop)
+	return m, p
 }
 
 // clampHBS is g(hbs) = min(hbs, hmax).
