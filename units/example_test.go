@@ -1,0 +1,107 @@
+package units_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/hdl/lib"
+	"github.com/parmem/parmem/units"
+	"github.com/parmem/parmem/verify"
+	"github.com/stretchr/testify/require"
+)
+
+// DESIGN.md: newcomer
+// Gather holds requests in a queue and lets them go as a burst once Burst
+// of them wait: a unit with parameters, ports as a record, a state machine
+// and a queue.
+type Gather struct{ Depth, Burst, Width int }
+
+// params declares Gather's parameters: flag, doc, default and range (a
+// range may use an earlier field).
+func (g *Gather) params(d *units.Decl) {
+	d.Int(&g.Depth, "depth", "queue entries", 8, 2, 64)
+	d.Int(&g.Burst, "burst", "requests a burst waits for", 4, 1, g.Depth)
+	d.Int(&g.Width, "width", "request bits", 16, 1, 64)
+}
+
+// Channel is a valid/ready channel of one payload.
+type Channel struct{ Valid, Ready, Data *hdl.Signal }
+
+// GatherPorts are Gather's ports: requests in, the bursts out.
+type GatherPorts struct{ In, Out Channel }
+
+// WithPorts builds Gather through its port record.
+func (g Gather) WithPorts(name string) (*hdl.Module, GatherPorts) {
+	m := hdl.NewModule(name)
+	in, out := m.InputFields("in"), m.OutputFields("out")
+	p := GatherPorts{
+		In:  Channel{Valid: in("valid", 1), Ready: m.OutputFields("in")("ready", 1), Data: in("data", g.Width)},
+		Out: Channel{Valid: out("valid", 1), Ready: m.InputFields("out")("ready", 1), Data: out("data", g.Width)},
+	}
+	st := m.FSM("st", "Fill", "Send")
+	q := lib.NewQueue(m, "q", g.Depth, p.In.Valid, struct{ Data *hdl.Signal }{p.In.Data}, st.Is("Send").And(p.Out.Ready))
+	st.When("Fill", func() { m.If(q.Count.EqConst(uint64(g.Burst)), func() { st.Goto("Send") }) })
+	st.When("Send", func() { m.If(q.Count.EqConst(1).And(p.Out.Ready), func() { st.Goto("Fill") }) })
+	p.In.Ready.Drive(q.InReady)
+	p.Out.Valid.Drive(st.Is("Send"))
+	p.Out.Data.Drive(q.Out.Data)
+	return m, p
+}
+
+// Build is the registry's view of Gather: its module.
+func (g Gather) Build(name string) *hdl.Module {
+	m, _ := g.WithPorts(name)
+	return m
+}
+
+// gather is Gather as a unit: its flags come from params.
+var gather = units.NewUnit("example-gather", "requests released in bursts", (*Gather).params, Gather.Build)
+
+func TestGatherMatchesRTL(t *testing.T) {
+	v, err := gather.Resolve(units.Values{"burst": 3})
+	require.NoError(t, err)
+	m, err := gather.Build(v, "gather")
+	require.NoError(t, err)
+	verify.Check(t, m, verify.CheckOptions{Cycles: 20_000})
+}
+
+// DESIGN.md: end
+
+// TestGatherSendsABurst drives Gather through its record: three requests
+// fill it, then they leave in order, one a cycle.
+func TestGatherSendsABurst(t *testing.T) {
+	m, p := Gather{Depth: 4, Burst: 3, Width: 8}.WithPorts("gather")
+	b := verify.NewBench(t, m)
+	inValid, inData, outReady := b.In(p.In.Valid.Name()), b.In(p.In.Data.Name()), b.In(p.Out.Ready.Name())
+	outValid, outData := b.Out(p.Out.Valid.Name()), b.Out(p.Out.Data.Name())
+	b.Set(inValid, 1)
+	for _, x := range []uint64{7, 8, 9} {
+		b.Set(inData, x)
+		require.Zero(t, b.Get(outValid), "no burst before three requests wait")
+		b.Step()
+	}
+	b.Set(inValid, 0)
+	b.Set(outReady, 1)
+	var got []uint64
+	for range 6 { // Get: the outputs before the edge of the last Step
+		b.Step()
+		if b.Get(outValid) == 1 {
+			got = append(got, b.Get(outData))
+		}
+	}
+	require.Equal(t, []uint64{7, 8, 9}, got)
+}
+
+// TestDesignShowsTheNewcomersUnit: DESIGN.md's worked example is this
+// file's, line for line.
+func TestDesignShowsTheNewcomersUnit(t *testing.T) {
+	src, err := os.ReadFile("example_test.go")
+	require.NoError(t, err)
+	_, body, _ := strings.Cut(string(src), "// DESIGN.md: newcomer\n")
+	body, _, _ = strings.Cut(body, "// DESIGN.md: end\n")
+	design, err := os.ReadFile("../DESIGN.md")
+	require.NoError(t, err)
+	require.True(t, strings.Contains(string(design), "```go\n"+body+"```\n"), "DESIGN.md must show units/example_test.go's Gather as it is")
+}
