@@ -23,7 +23,7 @@ Commands:
       the unit's own (gen -list -unit NAME shows them with their defaults
       and valid values); -top renames the top module (sub-modules follow
       it: MODULE_atu, ...).
-  gen -unit NAME [-PARAM VALUE ...] -ports [-o FILE]
+  gen -unit NAME [-PARAM VALUE ...] -portlist [-o FILE]
       lists the top module's ports at those parameters (name, direction,
       width) instead of writing its Verilog.
   gen -list [-unit NAME] [-o FILE]

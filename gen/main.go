@@ -9,7 +9,7 @@
 //	go run ./gen -unit sams-atu -q 3 -n 23 -lanes 1 -o atu.v
 //	go run ./gen -list                           units by family
 //	go run ./gen -list -unit sams-atu            one unit's parameters and ranges
-//	go run ./gen -unit sams-atu -q 3 -n 23 -ports   its ports: name, direction, width
+//	go run ./gen -unit sams-atu -q 3 -n 23 -portlist   its ports: name, direction, width
 //	go run ./gen -layout -q 2 -family 2 -base 1 -stride 3 -mode 3
 //	go run ./gen -layout -q 2 -family 2 -base 1 -stride 3 -mode 3 -format svg -o layout.svg
 //
@@ -74,7 +74,7 @@ const (
 	flagShard     = "shard"
 	flagMerge     = "merge"
 	flagResults   = "results"
-	flagPorts     = "ports"
+	flagPorts     = "portlist"
 )
 
 // valueFlags are gen's own flags that take a value (the pre-scan skips it).
@@ -261,7 +261,7 @@ func lookupUnit(name string) (*units.Unit, error) {
 	return u, nil
 }
 
-// verilogCommand: gen -unit NAME [params] [-top M] [-ports] [-o F].
+// verilogCommand: gen -unit NAME [params] [-top M] [-portlist] [-o F].
 func verilogCommand(s scan, args []string, stdout io.Writer) error {
 	const cmd = "gen -unit"
 	fs, out := newFlags(true)
