@@ -18,9 +18,9 @@ import (
 // and a queue.
 type Gather struct{ Depth, Burst, Width int }
 
-// params declares Gather's parameters: flag, doc, default and range (a
+// Params declares Gather's parameters: flag, doc, default and range (a
 // range may use an earlier field).
-func (g *Gather) params(d *units.Decl) {
+func (g *Gather) Params(d *units.Decl) {
 	d.Int(&g.Depth, "depth", "queue entries", 8, 2, 64)
 	d.Int(&g.Burst, "burst", "requests a burst waits for", 4, 1, g.Depth)
 	d.Int(&g.Width, "width", "request bits", 16, 1, 64)
@@ -56,8 +56,8 @@ func (g Gather) Build(name string) *hdl.Module {
 	return m
 }
 
-// gather is Gather as a unit: its flags come from params.
-var gather = units.NewUnit("example-gather", "requests released in bursts", (*Gather).params, Gather.Build)
+// gather is Gather as a unit: its flags come from Params.
+var gather = units.NewUnit("example-gather", "requests released in bursts", (*Gather).Params, Gather.Build)
 
 func TestGatherMatchesRTL(t *testing.T) {
 	v, err := gather.Resolve(units.Values{"burst": 3})

@@ -429,7 +429,7 @@ func (ps Params) DependsOn(name string) []string {
 
 // Typed parameters. A parameter struct P (a block's, or a report's or a
 // picture's) declares its parameters in a declare function, usually a
-// method (*P).params: one call of Decl.Int, Pow2, Bool or Choice per
+// method (*P).Params: one call of Decl.Int, Pow2, Bool or Choice per
 // parameter, in dependency order, with the address of the field it fills
 // and its name, doc, default and range. A default or range that depends
 // on earlier parameters is a Go expression of their fields, which hold

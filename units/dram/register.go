@@ -3,7 +3,7 @@ package dram
 import "github.com/parmem/parmem/units"
 
 // The registry entry of the dram family: each block's parameters, its
-// params method (names, docs, defaults and ranges: ../contracts/dram.md),
+// Params method (names, docs, defaults and ranges: ../contracts/dram.md),
 // the units, the reports, the canonical RTL and the lockstep
 // configurations. The functions before the methods declare the
 // parameters that several blocks share.
@@ -36,7 +36,7 @@ func mergesParam(x *int, d *units.Decl, lo, hi int) {
 	d.Int(x, "merges", "merges per L2 MSHR entry (Table 5.1: 16)", 16, lo, hi)
 }
 
-func (b *PickBlock) params(d *units.Decl) {
+func (b *PickBlock) Params(d *units.Decl) {
 	entriesParam(&b.Entries, d)
 	bankBitsParam(&b.BankBits, d)
 	rowBitsParam(&b.RowBits, d)
@@ -45,20 +45,20 @@ func (b *PickBlock) params(d *units.Decl) {
 	d.Bool(&b.FRFCFSOnly, "frfcfs", "FR-FCFS only, without the score logic (the baseline of dram-cost; pol is ignored)")
 }
 
-func (b *MIBBlock) params(d *units.Decl) {
+func (b *MIBBlock) Params(d *units.Decl) {
 	entriesParam(&b.Entries, d)
 	blkBitsParam(&b.BlkBits, d)
 	mergesParam(&b.Merges, d, 1, 255)
 	ageBitsParam(&b.AgeBits, d)
 }
 
-func (b *L2MIBBlock) params(d *units.Decl) {
+func (b *L2MIBBlock) Params(d *units.Decl) {
 	d.Int(&b.Entries, "entries", "L2 MSHR entries, one MIB entry each (Table 5.1: 64)", 64, 1, 256)
 	mergesParam(&b.Merges, d, 2, 256)
 	ageBitsParam(&b.AgeBits, d)
 }
 
-func (b *RowTabBlock) params(d *units.Decl) {
+func (b *RowTabBlock) Params(d *units.Decl) {
 	entriesParam(&b.Entries, d)
 	bankBitsParam(&b.BankBits, d)
 	rowBitsParam(&b.RowBits, d)
@@ -66,9 +66,9 @@ func (b *RowTabBlock) params(d *units.Decl) {
 	ageBitsParam(&b.AgeBits, d)
 }
 
-// params declares the scheduler's queues and their write drain, whose
+// Params declares the scheduler's queues and their write drain, whose
 // watermarks default to Table 5.1's fractions of the write queue.
-func (b *SchedBlock) params(d *units.Decl) {
+func (b *SchedBlock) Params(d *units.Decl) {
 	entriesParam(&b.Entries, d)
 	d.Int(&b.WEntries, "wentries", "write queue slots (Table 5.1: 128)", 128, 2, 256)
 	d.Int(&b.HiWM, "hiwm", "writes that start a drain (Table 5.1: 96; default 3/4 of wentries)",
@@ -84,17 +84,17 @@ func (b *SchedBlock) params(d *units.Decl) {
 		RowScoreNames, int(SummedScores))
 }
 
-func (b *CmdQBlock) params(d *units.Decl) {
+func (b *CmdQBlock) Params(d *units.Decl) {
 	bankBitsParam(&b.BankBits, d)
 	d.Int(&b.BGBits, "bgbits", "log2 of the bank groups (Table 5.1: 4 groups)", 2, 0, b.BankBits)
 	d.Int(&b.Depth, "depth", "requests per bank command queue", 4, 2, 16)
 	rowBitsParam(&b.RowBits, d)
 	d.Int(&b.TagBits, "tagbits", "request tag bits", 8, 1, 16)
-	b.T.params(d)
+	b.T.Params(d)
 }
 
-// params declares Table 5.1's GDDR5 timings in DRAM cycles and the burst.
-func (t *Timing) params(d *units.Decl) {
+// Params declares Table 5.1's GDDR5 timings in DRAM cycles and the burst.
+func (t *Timing) Params(d *units.Decl) {
 	t51 := Table51()
 	for _, p := range []struct {
 		field     *int
@@ -116,17 +116,17 @@ func (t *Timing) params(d *units.Decl) {
 func dramUnits() []*units.Unit {
 	return []*units.Unit{
 		units.NewUnit("dram-pick", "Rule 1 over the read queue: FR-FCFS, MSHR-M, MSHR-S, MSHR-S+A (Li, 4.1-4.3)",
-			(*PickBlock).params, PickBlock.Build),
+			(*PickBlock).Params, PickBlock.Build),
 		units.NewUnit("dram-mib", "the DRAM controller's Merge Information Buffer (Li, 4.4, Figure 4.2)",
-			(*MIBBlock).params, MIBBlock.Build),
+			(*MIBBlock).Params, MIBBlock.Build),
 		units.NewUnit("dram-l2mib", "the L2 cache's Merge Information Buffer and its dummy requests (Li, 4.4)",
-			(*L2MIBBlock).params, L2MIBBlock.Build),
+			(*L2MIBBlock).Params, L2MIBBlock.Build),
 		units.NewUnit("dram-rowtab", "the row-score table: per row its reads' merge length and age sums, kept by events (Li, 4.5)",
-			(*RowTabBlock).params, RowTabBlock.Build),
+			(*RowTabBlock).Params, RowTabBlock.Build),
 		units.NewUnit("dram-sched", "read/write request scheduler with the MIB and the write drain (Li, Figures 2.3, 4.2)",
-			(*SchedBlock).params, SchedBlock.Build),
+			(*SchedBlock).Params, SchedBlock.Build),
 		units.NewUnit("dram-cmdq", "per-bank GDDR5 command queues, round robin, Table 5.1 timing (Li, 2.3)",
-			(*CmdQBlock).params, CmdQBlock.Build),
+			(*CmdQBlock).Params, CmdQBlock.Build),
 	}
 }
 

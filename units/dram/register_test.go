@@ -14,7 +14,7 @@ func TestWatermarkDefaultsFollowTheWriteQueue(t *testing.T) {
 	for wentries, want := range map[int][2]int{16: {12, 10}, 2: {1, 0}} {
 		_, v, err := units.Config{Unit: "dram-sched", Values: units.Values{"wentries": wentries}}.Resolve()
 		require.NoError(t, err)
-		b := units.Fill(v, (*SchedBlock).params)
+		b := units.Fill(v, (*SchedBlock).Params)
 		require.Equal(t, want, [2]int{b.HiWM, b.LoWM}, "wentries %d", wentries)
 	}
 }

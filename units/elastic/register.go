@@ -11,7 +11,7 @@ import (
 )
 
 // The registry entry of the elastic family: each block's parameters, its
-// params method (names, docs, defaults and ranges: the contracts in
+// Params method (names, docs, defaults and ranges: the contracts in
 // DESIGN.md), and the units; the reports and the pipeline picture with
 // theirs; the canonical RTL and the lockstep configurations.
 
@@ -31,7 +31,7 @@ func historyCacheParams(sets, ways, pcw *int, d *units.Decl) {
 	d.Int(pcw, "pcw", "PC bits (Table 5.3 assumes 14)", 14, log2(*sets)+1, 32)
 }
 
-func (b *BankConflict) params(d *units.Decl) {
+func (b *BankConflict) Params(d *units.Decl) {
 	lanesParam(&b.Lanes, d)
 	d.Pow2(&b.Banks, "banks", "shared-memory banks", 8, 1, 64)
 	d.Int(&b.Aw, "aw", "word address bits", 12, max(1, log2(b.Banks)), 32)
@@ -39,21 +39,21 @@ func (b *BankConflict) params(d *units.Decl) {
 	d.Bool(&b.Broadcast, "broadcast", "lanes reading one word are served together")
 }
 
-func (c *HistoryCacheBlock) params(d *units.Decl) {
+func (c *HistoryCacheBlock) Params(d *units.Decl) {
 	historyCacheParams(&c.Sets, &c.Ways, &c.Pcw, d)
 	warpParam(&c.Warp, d)
 }
 
-func (w *WarpMaskBlock) params(d *units.Decl) {
+func (w *WarpMaskBlock) Params(d *units.Decl) {
 	d.Int(&w.Warps, "warps", "warp contexts per core", 32, 1, 64)
 	warpParam(&w.Warp, d)
 	d.Pow2(&w.Lanes, "lanes", "SIMD lanes (simd_width)", 8, 1, w.Warp)
 	historyCacheParams(&w.Sets, &w.Ways, &w.Pcw, d)
 }
 
-// params declares the back end's parameters; the baseline (Base) has no
+// Params declares the back end's parameters; the baseline (Base) has no
 // PREMEM and NONMEM queues.
-func (p *Pipe) params(d *units.Decl) {
+func (p *Pipe) Params(d *units.Decl) {
 	lanesParam(&p.Lanes, d)
 	d.Int(&p.W, "w", "bits per lane's word", 32, 1, 64)
 	d.Int(&p.MStages, "mstages", "memory stages M (Eq. 5.4)", 4, 1, 8)
@@ -72,7 +72,7 @@ type evaluationParams struct {
 	Memory          Memory
 }
 
-func (e *evaluationParams) params(d *units.Decl) {
+func (e *evaluationParams) Params(d *units.Decl) {
 	d.Int(&e.Latency, "latency", "global loads' shortest round trip in cycles", DefaultLatency, 1, 10000)
 	d.Int(&e.Spread, "spread", "global loads take latency to latency+spread cycles", DefaultSpread, 0, 10000)
 	d.Choice(&e.Memory, "memory", "the figures' global loads: fixed (latency, spread) or gddr (16 cores sharing 4 GDDR3 channels, Table 5.4); the shared-DRAM table runs both",
@@ -83,9 +83,9 @@ var elasticReports = []*units.Report{
 	{
 		Name: "elastic", Doc: "the cycle model's evaluation beside thesis Tables 5.1 and 5.5 and Figs. 5.3 and 5.8-5.12",
 		Time:   45 * time.Second,
-		Params: units.ParamsOf((*evaluationParams).params),
+		Params: units.ParamsOf((*evaluationParams).Params),
 		Run: func(v units.Values, progress io.Writer) ([]*table.Table, error) {
-			e := units.Fill(v, (*evaluationParams).params)
+			e := units.Fill(v, (*evaluationParams).Params)
 			return evaluationReport(e.Latency, e.Spread, e.Memory, progress)
 		},
 	},
@@ -108,7 +108,7 @@ type pipelineView struct {
 	MStages, Degree int
 }
 
-func (p *pipelineView) params(d *units.Decl) {
+func (p *pipelineView) Params(d *units.Decl) {
 	d.Choice(&p.Pipeline, "pipeline", "the back end", BackEndNames, int(Elastic))
 	d.Int(&p.MStages, "mstages", "memory stages M", 2, 1, 8)
 	d.Int(&p.Degree, "degree", "W_i's bank conflict degree", 2, 1, 8)
@@ -117,10 +117,10 @@ func (p *pipelineView) params(d *units.Decl) {
 var pipelinePicture = &units.Picture{
 	Kind: "pipeline", Unit: "elastic-pipe", Default: true,
 	Doc:     "the stage-by-cycle diagram of thesis Figs. 5.4(a) (unified), 5.4(b) (split) and 5.5 (elastic) from the cycle model",
-	Params:  units.ParamsOf((*pipelineView).params),
+	Params:  units.ParamsOf((*pipelineView).Params),
 	Formats: table.Formats,
 	Draw: func(v units.Values, format string) ([]byte, error) {
-		p := units.Fill(v, (*pipelineView).params)
+		p := units.Fill(v, (*pipelineView).Params)
 		b, m, d := p.Pipeline, p.MStages, p.Degree
 		var out bytes.Buffer
 		err := pipelineTable(DrawPipeline(b, m, d, pipelineRows(m, d)), b, m, d).Write(&out, format)
@@ -131,15 +131,15 @@ var pipelinePicture = &units.Picture{
 func elasticUnits() []*units.Unit {
 	return []*units.Unit{
 		units.NewUnit("elastic-bkconf", "bank conflict degree of a SIMD shared-memory access and its MEM0 cycles (5.3.1, Eq. 5.3)",
-			(*BankConflict).params, BankConflict.Build),
+			(*BankConflict).Params, BankConflict.Build),
 		units.NewUnit("elastic-bchc", "bank conflict history cache: last warp conflict degree per PC, true LRU (5.5.2, Table 5.3)",
-			(*HistoryCacheBlock).params, HistoryCacheBlock.Build),
+			(*HistoryCacheBlock).Params, HistoryCacheBlock.Build),
 		units.NewUnit("elastic-warpmask", "bank-conflict aware warp ready mask with its history cache (Fig. 5.7)",
-			(*WarpMaskBlock).params, WarpMaskBlock.Build),
+			(*WarpMaskBlock).Params, WarpMaskBlock.Build),
 		units.NewUnit("elastic-pipe", "elastic back end: PREMEM and NONMEM queues beside the MEM stages (Figs. 5.5, 5.6)",
-			(*Pipe).params, Pipe.Build),
+			(*Pipe).Params, Pipe.Build),
 		units.NewUnit("elastic-basepipe", "baseline back end: unified memory stages (Fig. 5.4(a))",
-			func(p *Pipe, d *units.Decl) { p.Base = true; p.params(d) }, Pipe.Build),
+			func(p *Pipe, d *units.Decl) { p.Base = true; p.Params(d) }, Pipe.Build),
 	}
 }
 

@@ -3,7 +3,7 @@ package rsdmm
 import "github.com/parmem/parmem/units"
 
 // The registry entry of the rsdmm family: each block's parameters, its
-// params method (names, docs, defaults and ranges: ../contracts/rsdmm.md),
+// Params method (names, docs, defaults and ranges: ../contracts/rsdmm.md),
 // the units, the canonical RTL and the lockstep configurations.
 
 // lwParam declares lw, the log2 of the machine's width.
@@ -19,7 +19,7 @@ func allPairsParam(x *bool, d *units.Decl) {
 	d.Bool(x, "allpairs", "the O(N^2) comparator matrix instead of the sorting network")
 }
 
-func (b *RSUBlock) params(d *units.Decl) {
+func (b *RSUBlock) Params(d *units.Decl) {
 	lwParam(&b.LW, d, 5, 8)
 	d.Bool(&b.Hash, "hash", "r_j from H3 keys instead of a table of shifts")
 	maxAB := 20 // a table of 2^(ab-lw) shifts
@@ -31,14 +31,14 @@ func (b *RSUBlock) params(d *units.Decl) {
 	seedParam(&b.Seed, d)
 }
 
-func (b *RPUBlock) params(d *units.Decl) {
+func (b *RPUBlock) Params(d *units.Decl) {
 	lwParam(&b.LW, d, 3, 6)
 	d.Int(&b.S, "s", "warps per super warp (s*w <= 512 at every lw)", 3, 1, 8)
 	d.Int(&b.RB, "rb", "row bits of a request", 8, 1, 16)
 	allPairsParam(&b.AllPairs, d)
 }
 
-func (b *MemoryBlock) params(d *units.Decl) {
+func (b *MemoryBlock) Params(d *units.Decl) {
 	lwParam(&b.LW, d, 3, 5)
 	d.Int(&b.S, "s", "warps per super warp", 3, 1, 8)
 	d.Int(&b.AB, "ab", "address bits: a flat memory of 2^ab words", 12, b.LW+1, 20)
@@ -52,11 +52,11 @@ func (b *MemoryBlock) params(d *units.Decl) {
 func rsdmmUnits() []*units.Unit {
 	return []*units.Unit{
 		units.NewUnit("rsdmm-rsu", "the random shift unit: bank (k + r_j) mod w by a table or H3 keys (Nakano, V, Figure 1 (C))",
-			(*RSUBlock).params, RSUBlock.Build),
+			(*RSUBlock).Params, RSUBlock.Build),
 		units.NewUnit("rsdmm-rpu", "the request packing unit: stages, leaders, bank loads and congestion of a super warp (Nakano, IV, Figure 1 (B))",
-			(*RPUBlock).params, RPUBlock.Build),
+			(*RPUBlock).Params, RPUBlock.Build),
 		units.NewUnit("rsdmm", "the memory: RSU, RPU, the l-stage MMU pipeline and w banks, a flat memory to its user (Nakano, Figure 1, Lemma 1)",
-			(*MemoryBlock).params, MemoryBlock.Build),
+			(*MemoryBlock).Params, MemoryBlock.Build),
 	}
 }
 

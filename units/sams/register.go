@@ -7,7 +7,7 @@ import (
 )
 
 // The registry entry of the SAMS family: each block's parameters, its
-// params method (names, docs, defaults and ranges), declared once for gen
+// Params method (names, docs, defaults and ranges), declared once for gen
 // -list, flag checking and the builders, and the units; the
 // design-review reports (reports.go), the thesis's results beside ours
 // (claims.go), the layout picture (layout.go), the canonical RTL and the
@@ -30,30 +30,30 @@ func qnwParams(q, n, w *int, d *units.Decl) {
 	wParam(w, d)
 }
 
-func (p *AGU) params(d *units.Decl) {
+func (p *AGU) Params(d *units.Decl) {
 	qParam(&p.Q, d)
 	nParam(&p.N, d, p.Q, 64)
 }
 
-func (p *ATU) params(d *units.Decl) {
+func (p *ATU) Params(d *units.Decl) {
 	qParam(&p.Q, d)
 	nParam(&p.N, d, p.Q, 64)
 	d.Int(&p.Lanes, "lanes", "addresses translated at once (default 2^q; 1 is thesis Table 3.1's single translator)",
 		1<<uint(p.Q), 1, 2<<uint(p.Q))
 }
 
-func (p *InSwitch) params(d *units.Decl) { qnwParams(&p.Q, &p.N, &p.W, d) }
+func (p *InSwitch) Params(d *units.Decl) { qnwParams(&p.Q, &p.N, &p.W, d) }
 
-func (p *OutSwitch) params(d *units.Decl) {
+func (p *OutSwitch) Params(d *units.Decl) {
 	qParam(&p.Q, d)
 	wParam(&p.W, d)
 }
 
-func (p *Shuffle) params(d *units.Decl) { qnwParams(&p.Q, &p.N, &p.W, d) }
+func (p *Shuffle) Params(d *units.Decl) { qnwParams(&p.Q, &p.N, &p.W, d) }
 
-func (p *Logic) params(d *units.Decl) { qnwParams(&p.Q, &p.N, &p.W, d) }
+func (p *Logic) Params(d *units.Decl) { qnwParams(&p.Q, &p.N, &p.W, d) }
 
-func (p *Memory) params(d *units.Decl) {
+func (p *Memory) Params(d *units.Decl) {
 	qParam(&p.Q, d)
 	nParam(&p.N, d, p.Q, 20)
 	wParam(&p.W, d)
@@ -82,23 +82,23 @@ func init() {
 func samsUnits() []*units.Unit {
 	return []*units.Unit{
 		units.NewUnit("sams-agu", "address generation: 2^q addresses and the stride family (thesis Table 4.1)",
-			(*AGU).params, AGU.Build),
+			(*AGU).Params, AGU.Build),
 		units.NewUnit("sams-atu", "address translation: module, row, offset (thesis Eq. 3.1-3.3, Fig. 3.9)",
-			(*ATU).params, ATU.Build),
+			(*ATU).Params, ATU.Build),
 		units.NewUnit("sams-inswitch", "2^q x 2^(q+1) crossbar from lanes to bank slots",
-			(*InSwitch).params, InSwitch.Build),
+			(*InSwitch).Params, InSwitch.Build),
 		units.NewUnit("sams-outswitch", "2^(q+1) x 2^q crossbar from bank slots to lanes",
-			(*OutSwitch).params, OutSwitch.Build),
+			(*OutSwitch).Params, OutSwitch.Build),
 		units.NewUnit("sams-prs", "post-read shuffle: a wide line in internal order to linear order",
-			(*Shuffle).params, Shuffle.Build),
+			(*Shuffle).Params, Shuffle.Build),
 		units.NewUnit("sams-pws", "pre-write shuffle: a wide line in linear order to internal order",
-			func(p *Shuffle, d *units.Decl) { p.Write = true; p.params(d) }, Shuffle.Build),
+			func(p *Shuffle, d *units.Decl) { p.Write = true; p.Params(d) }, Shuffle.Build),
 		units.NewUnit("sams-inbound", "the inbound path of thesis Table 4.2: AGU -> ATU -> InSwitch, combinational",
-			func(p *Logic, d *units.Decl) { p.InboundOnly = true; p.params(d) }, Logic.Build),
+			func(p *Logic, d *units.Decl) { p.InboundOnly = true; p.Params(d) }, Logic.Build),
 		units.NewUnit("sams-logic", "the memory logic of thesis Table 4.2: inbound path and OutSwitch, no banks or registers",
-			(*Logic).params, Logic.Build),
+			(*Logic).Params, Logic.Build),
 		units.NewUnit("sams", "the SAMS multi-layout memory: banks, AGU, ATU, switches, conflict splitter, wide port",
-			(*Memory).params, Memory.Build),
+			(*Memory).Params, Memory.Build),
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 // The registry entry of the smm2d family: each block's parameters, its
-// params method (names, docs, defaults and ranges: the contracts in
+// Params method (names, docs, defaults and ranges: the contracts in
 // DESIGN.md), and the units; the reports, the claims, the layout picture,
 // the canonical RTL and the lockstep configurations.
 
@@ -17,8 +17,8 @@ func (g *Geometry) pqParams(d *units.Decl) {
 	d.Int(&g.Q, "q", "2^q columns of banks; L = 2^(p+q) lanes and banks", max(2, g.P), g.P, 6-g.P)
 }
 
-// params declares the bank array and the M x N elements it holds.
-func (g *Geometry) params(d *units.Decl) {
+// Params declares the bank array and the M x N elements it holds.
+func (g *Geometry) Params(d *units.Decl) {
 	g.pqParams(d)
 	d.Int(&g.MB, "mb", "M = 2^mb rows (vertical address i)", 10, g.P+1, 32)
 	d.Int(&g.NB, "nb", "N = 2^nb columns (horizontal address j)", 8, g.P+g.Q, 32)
@@ -28,21 +28,21 @@ func postParam(x *bool, d *units.Decl) {
 	d.Bool(x, "post", "m_v in section 3.3's post-add form (default: 3.4.2's pre-add)")
 }
 
-func (a *ATU) params(d *units.Decl) {
-	a.Geometry.params(d)
+func (a *ATU) Params(d *units.Decl) {
+	a.Geometry.Params(d)
 	postParam(&a.Post, d)
 }
 
-// params declares the router's bank array; it does not depend on M and N.
-func (r *Route) params(d *units.Decl) {
+// Params declares the router's bank array; it does not depend on M and N.
+func (r *Route) Params(d *units.Decl) {
 	r.pqParams(d)
 	d.Int(&r.W, "w", "data bits", 32, 1, 128)
 	d.Bool(&r.Out, "out", "the outward router: banks to lanes (default: lanes to banks)")
 }
 
-// params declares the memory's; its banks must fit a simulator: mb+nb <=
+// Params declares the memory's; its banks must fit a simulator: mb+nb <=
 // 20.
-func (m *Memory) params(d *units.Decl) {
+func (m *Memory) Params(d *units.Decl) {
 	m.pqParams(d)
 	d.Int(&m.MB, "mb", "M = 2^mb rows (vertical address i); mb+nb <= 20", 10, m.P+1, 20-m.P-m.Q)
 	d.Int(&m.NB, "nb", "N = 2^nb columns (horizontal address j); mb+nb <= 20", 8, m.P+m.Q, 20-m.MB)
@@ -59,7 +59,7 @@ var (
 	paramPost = units.ParamsOf(postParam)[0]
 )
 
-func geometry(v units.Values) Geometry { return units.Fill(v, (*Geometry).params) }
+func geometry(v units.Values) Geometry { return units.Fill(v, (*Geometry).Params) }
 
 func init() {
 	units.RegisterFamily(&units.Family{
@@ -91,13 +91,13 @@ func init() {
 func smm2dUnits() []*units.Unit {
 	return []*units.Unit{
 		units.NewUnit("smm2d-atu", "address translation: every lane's (i, j) to m_v, m_h and row (section 3.3, Fig. 3.12)",
-			(*ATU).params, ATU.Build),
+			(*ATU).Params, ATU.Build),
 		units.NewUnit("smm2d-agu", "address generation: the L addresses of the six patterns (Figs. 3.10, 3.11)",
-			(*AGU).params, AGU.Build),
+			(*AGU).Params, AGU.Build),
 		units.NewUnit("smm2d-route", "the two-stage address and data router, inward or outward (Figs. 3.14-3.16)",
-			(*Route).params, Route.Build),
+			(*Route).Params, Route.Build),
 		units.NewUnit("smm2d", "the 2DSMM memory: configuration, stride table, AGU, ATU, routers, banks, sub-accesses",
-			(*Memory).params, Memory.Build),
+			(*Memory).Params, Memory.Build),
 	}
 }
 

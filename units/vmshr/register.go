@@ -9,7 +9,7 @@ import (
 )
 
 // The registry entry of the vmshr family: each block's parameters, its
-// params method (names, docs, defaults and ranges: the contracts in
+// Params method (names, docs, defaults and ranges: the contracts in
 // DESIGN.md), and the units; the reports, the canonical RTL and the
 // lockstep configurations.
 
@@ -25,16 +25,16 @@ func awParam(x *int, d *units.Decl, hmax int) {
 	d.Int(x, "aw", "normal-block address bits (byte address / 32)", 27, hmax+1, 58)
 }
 
-func (b *MatchBlock) params(d *units.Decl) {
+func (b *MatchBlock) Params(d *units.Decl) {
 	mParam(&b.M, d)
 	hmaxParam(&b.Hmax, d)
 	awParam(&b.Aw, d, b.Hmax)
 	d.Bool(&b.Base, "base", "the baseline's search: no cover match (cov_<i> = 0)")
 }
 
-// params declares the MSHR file's parameters; the baseline's (Base) has
+// Params declares the MSHR file's parameters; the baseline's (Base) has
 // no hyper blocks, so no hmax.
-func (b *MSHRBlock) params(d *units.Decl) {
+func (b *MSHRBlock) Params(d *units.Decl) {
 	mParam(&b.M, d)
 	d.Int(&b.S, "s", "SMSHRs per PMSHR", SMSHRs, 1, 4)
 	if !b.Base {
@@ -54,7 +54,7 @@ type evaluationParams struct {
 	Icnt Icnt
 }
 
-func (e *evaluationParams) params(d *units.Decl) {
+func (e *evaluationParams) Params(d *units.Decl) {
 	d.Int(&e.VCs, "vcs", "interconnect virtual channels (Table 6.2: 2; 6.5.6: 1)", 2, 1, 2)
 	d.Choice(&e.Icnt, "icnt", "interconnect topology (Table 6.2: a 2-ary 5-fly butterfly; crossbar: one crossbar stage)",
 		IcntNames, int(Butterfly))
@@ -64,9 +64,9 @@ var vmshrReports = []*units.Report{
 	{
 		Name: "vmshr", Doc: "the cycle model's evaluation beside thesis Figs. 6.7-6.10: baseline against adaptive granularity",
 		Time:   10 * time.Second, // measured 7 s on 2 cores: both interconnects, 2 and 1 VCs
-		Params: units.ParamsOf((*evaluationParams).params),
+		Params: units.ParamsOf((*evaluationParams).Params),
 		Run: func(v units.Values, progress io.Writer) ([]*table.Table, error) {
-			e := units.Fill(v, (*evaluationParams).params)
+			e := units.Fill(v, (*evaluationParams).Params)
 			return evaluationReport(e.Icnt, e.VCs, progress)
 		},
 	},
@@ -86,11 +86,11 @@ var vmshrReports = []*units.Report{
 func vmshrUnits() []*units.Unit {
 	return []*units.Unit{
 		units.NewUnit("vmshr-match", "PMSHR tag search: hits, hyper-block cover and the primary NOR (thesis chapter 6, Fig. 6.5, Table 6.1)",
-			(*MatchBlock).params, MatchBlock.Build),
+			(*MatchBlock).Params, MatchBlock.Build),
 		units.NewUnit("vmshr-elastic", "elastic vector MSHR file with deferred reservation (thesis chapter 6, Fig. 6.5(b))",
-			(*MSHRBlock).params, MSHRBlock.Build),
+			(*MSHRBlock).Params, MSHRBlock.Build),
 		units.NewUnit("vmshr-base", "baseline vector MSHR file of normal blocks (thesis chapter 6, Fig. 6.5(a))",
-			func(b *MSHRBlock, d *units.Decl) { b.Base = true; b.params(d) }, MSHRBlock.Build),
+			func(b *MSHRBlock, d *units.Decl) { b.Base = true; b.Params(d) }, MSHRBlock.Build),
 	}
 }
 
