@@ -27,12 +27,14 @@ func TestUnitsInLockstep(t *testing.T) {
 	verify.LockstepFamily(t, "dram")
 }
 
-// values are a configuration's resolved parameters, from which a test
-// builds the block with its port record (WithPorts).
-func values(t *testing.T, c units.Config) units.Values {
+// block is a configuration's block, filled from its resolved values by
+// the block's declaration (declare, its Params method: units.Fill panics
+// on a declared parameter without a value); the test builds it with its
+// port record (WithPorts) and reads its fields.
+func block[P any](t *testing.T, c units.Config, declare func(*P, *units.Decl)) P {
 	_, v, err := c.Resolve()
 	require.NoError(t, err)
-	return v
+	return units.Fill(v, declare)
 }
 
 // newBench puts a block's module on verify's Go-simulator bench, which
@@ -77,12 +79,11 @@ func TestPickMatchesRule1(t *testing.T) {
 		c := units.Config{Unit: "dram-pick", Values: tc.values}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			v := values(t, c)
-			m, p := d.PickBlock{Entries: v["entries"], BankBits: v["bankbits"], RowBits: v["rowbits"], MlBits: v["mlbits"],
-				AgeBits: v["agebits"]}.WithPorts("dut")
+			blk := block(t, c, (*d.PickBlock).Params)
+			m, p := blk.WithPorts("dut")
 			b := newBench(t, m)
-			n, banks := v["entries"], 1<<v["bankbits"]
-			rows := min(1<<v["rowbits"], 3)
+			n, banks := blk.Entries, 1<<blk.BankBits
+			rows := min(1<<blk.RowBits, 3)
 			r := rand.New(rand.NewPCG(uint64(n), 12))
 			slots := make([]d.Slot, n)
 			bs := make([]d.Bank, banks)
@@ -95,7 +96,7 @@ func TestPickMatchesRule1(t *testing.T) {
 			polIn, outs := b.Ins(p.Pol)[0], b.Outs([]*hdl.Signal{p.Gnt, p.Idx, p.Hit})
 			for q := range 4 * tc.queues {
 				pol := d.Policies[q%4]
-				mlMax, ageMax := uint64(1)<<v["mlbits"]-1, uint64(1)<<v["agebits"]-1
+				mlMax, ageMax := uint64(1)<<blk.MlBits-1, uint64(1)<<blk.AgeBits-1
 				for i := range slots {
 					slots[i] = d.Slot{Valid: r.IntN(3) > 0, Bank: r.IntN(banks), Row: r.IntN(rows),
 						Mlen: pickValue(r, mlMax), Age: pickValue(r, ageMax), Ord: r.IntN(n)}
@@ -151,13 +152,13 @@ func TestMIBsMatchContract(t *testing.T) {
 		c := units.Config{Unit: "dram-mib", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			v := values(t, c)
-			m, p := d.MIBBlock{Entries: v["entries"], BlkBits: v["blkbits"], Merges: v["merges"], AgeBits: v["agebits"]}.WithPorts("dut")
+			blk := block(t, c, (*d.MIBBlock).Params)
+			m, p := blk.WithPorts("dut")
 			b := newBench(t, m)
-			n, mw := v["entries"], lib.CountWidth(v["merges"])
-			ref := d.NewMIB(n, v["merges"], v["agebits"])
+			n, mw := blk.Entries, lib.CountWidth(blk.Merges)
+			ref := d.NewMIB(n, blk.Merges, blk.AgeBits)
 			r := rand.New(rand.NewPCG(5, uint64(n)))
-			blocks := uint64(min(6, 1<<v["blkbits"]))
+			blocks := uint64(min(6, 1<<blk.BlkBits))
 			ins := b.Ins(p.In)
 			slotOut := make([][]verify.Out, n)
 			for i := range slotOut {
@@ -166,7 +167,7 @@ func TestMIBsMatchContract(t *testing.T) {
 			saturated := 0
 			for range cycles {
 				in := d.MIBIn{Alloc: r.IntN(3) == 0, AllocIdx: r.IntN(n + 1), AllocBlk: r.Uint64N(blocks),
-					AllocAge: pickValue(r, uint64(1)<<v["agebits"]-1),
+					AllocAge: pickValue(r, uint64(1)<<blk.AgeBits-1),
 					Upd:      r.IntN(2) == 0, UpdBlk: r.Uint64N(blocks), UpdMlen: r.Uint64N(1 << mw),
 					UpdAge: pickValue(r, 40), Free: r.IntN(4) == 0, FreeIdx: r.IntN(n + 1)}
 				in.AllocIdx %= 1 << lib.CountWidth(n-1)
@@ -177,7 +178,7 @@ func TestMIBsMatchContract(t *testing.T) {
 				for i := range n {
 					require.Equal(t, []uint64{verify.Bit(ref.V[i]), ref.Mlen[i], ref.Age[i]},
 						getAll(b, slotOut[i]), "cycle %d slot %d", b.Cycle(), i)
-					if ref.Age[i] == uint64(1)<<v["agebits"]-1 {
+					if ref.Age[i] == uint64(1)<<blk.AgeBits-1 {
 						saturated++
 					}
 				}
@@ -190,11 +191,11 @@ func TestMIBsMatchContract(t *testing.T) {
 		c := units.Config{Unit: "dram-l2mib", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			v := values(t, c)
-			m, p := d.L2MIBBlock{Entries: v["entries"], Merges: v["merges"], AgeBits: v["agebits"]}.WithPorts("dut")
+			blk := block(t, c, (*d.L2MIBBlock).Params)
+			m, p := blk.WithPorts("dut")
 			b := newBench(t, m)
-			n := v["entries"]
-			ref := d.NewL2MIB(n, v["merges"], v["agebits"])
+			n := blk.Entries
+			ref := d.NewL2MIB(n, blk.Merges, blk.AgeBits)
 			ins := b.Ins([]*hdl.Signal{p.AllocValid, p.AllocIdx, p.MrgValid, p.MrgIdx, p.MrgAge, p.FreeValid, p.FreeIdx, p.DmyReady})
 			outs := b.Outs([]*hdl.Signal{p.DmyValid, p.DmyIdx, p.DmyMlen, p.DmyAge})
 			r := rand.New(rand.NewPCG(6, uint64(n)))
@@ -202,7 +203,7 @@ func TestMIBsMatchContract(t *testing.T) {
 			dummies := 0
 			for range cycles {
 				in := d.L2MIBIn{Alloc: r.IntN(8) == 0, AllocIdx: r.IntN(1 << iw), Mrg: r.IntN(2) == 0,
-					MrgIdx: r.IntN(1 << iw), MrgAge: pickValue(r, min(20, uint64(1)<<v["agebits"]-1)), Free: r.IntN(8) == 0, FreeIdx: r.IntN(1 << iw),
+					MrgIdx: r.IntN(1 << iw), MrgAge: pickValue(r, min(20, uint64(1)<<blk.AgeBits-1)), Free: r.IntN(8) == 0, FreeIdx: r.IntN(1 << iw),
 					DmyReady: r.IntN(3) == 0}
 				setAll(b, ins, verify.Bit(in.Alloc), uint64(in.AllocIdx), verify.Bit(in.Mrg), uint64(in.MrgIdx), in.MrgAge,
 					verify.Bit(in.Free), uint64(in.FreeIdx), verify.Bit(in.DmyReady))

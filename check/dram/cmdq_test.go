@@ -28,18 +28,14 @@ func TestCmdQ(t *testing.T) {
 		c := units.Config{Unit: "dram-cmdq", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			v := values(t, c)
-			cfg := d.CmdQConfig{BankBits: v["bankbits"], BGBits: v["bgbits"], Depth: v["depth"],
-				T: d.Timing{RCD: v["trcd"], RP: v["trp"], CL: v["tcl"], RAS: v["tras"], RC: v["trc"],
-					CCDL: v["tccdl"], CCDS: v["tccds"], RRD: v["trrd"], WL: v["twl"], CDLR: v["tcdlr"],
-					WR: v["twr"], RTPL: v["trtpl"], Burst: v["tburst"]}}
-			m, p := d.CmdQBlock{BankBits: cfg.BankBits, BGBits: cfg.BGBits, Depth: cfg.Depth, RowBits: v["rowbits"],
-				TagBits: v["tagbits"], T: cfg.T}.WithPorts("dut")
+			blk := block(t, c, (*d.CmdQBlock).Params)
+			cfg := d.CmdQConfig{BankBits: blk.BankBits, BGBits: blk.BGBits, Depth: blk.Depth, T: blk.T}
+			m, p := blk.WithPorts("dut")
 			b := newBench(t, m)
 			reqIn, rdy, cmdOut, doneOut := b.Ins(p.Req), b.Outs(p.Rdy), b.Outs(p.Cmd), b.Outs(p.Done)
 			ref, check := d.NewCmdQ(cfg), d.NewTimingChecker(cfg)
 			r := rand.New(rand.NewPCG(7, uint64(cfg.BankBits)))
-			tags := uint64(1) << v["tagbits"]
+			tags := uint64(1) << blk.TagBits
 			pending := map[uint64]bool{} // tag -> write, of accepted requests not yet done
 			var nextTag uint64
 			for cyc := range cycles {

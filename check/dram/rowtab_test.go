@@ -27,20 +27,19 @@ func TestRowTabMatchesContract(t *testing.T) {
 		c := units.Config{Unit: "dram-rowtab", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			v := values(t, c)
-			m, p := d.RowTabBlock{Entries: v["entries"], BankBits: v["bankbits"], RowBits: v["rowbits"], MlBits: v["mlbits"],
-				AgeBits: v["agebits"]}.WithPorts("dut")
+			blk := block(t, c, (*d.RowTabBlock).Params)
+			m, p := blk.WithPorts("dut")
 			b := newBench(t, m)
 			ins, enqPtr := b.Ins(p.In), b.Outs(p.Out.EnqPtr)[0]
-			n, iw := v["entries"], lib.CountWidth(v["entries"]-1)
+			n, iw := blk.Entries, lib.CountWidth(blk.Entries-1)
 			entryOut := make([][]verify.Out, n)
 			for e := range entryOut {
 				entryOut[e] = b.Outs(p.Out.Entry[e])
 			}
-			ref := d.NewRowTable(n, v["mlbits"], v["agebits"])
+			ref := d.NewRowTable(n, blk.MlBits, blk.AgeBits)
 			r := rand.New(rand.NewPCG(7, uint64(n)))
-			banks, rows := 1<<v["bankbits"], 1<<v["rowbits"]
-			mlMax, ageMax := uint64(1)<<v["mlbits"]-1, uint64(1)<<v["agebits"]-1
+			banks, rows := 1<<blk.BankBits, 1<<blk.RowBits
+			mlMax, ageMax := uint64(1)<<blk.MlBits-1, uint64(1)<<blk.AgeBits-1
 			counts := map[string]int{}
 			for range 40_000 {
 				in := d.RowTabIn{Enq: r.IntN(2) == 0, EnqBank: r.IntN(banks), EnqRow: r.IntN(rows), EnqAge: pickValue(r, ageMax),
@@ -128,7 +127,7 @@ func TestRowScoresAgree(t *testing.T) {
 						in.Dummy.Blk = inQueue[r.IntN(len(inQueue))]
 					}
 				}
-				if table.ref.Reads() >= v["entries"]/2 {
+				if table.ref.Reads() >= table.blk.Entries/2 {
 					table.counts["half full"]++
 				}
 				a, b := table.step(t, in), sum.step(t, in)
@@ -140,7 +139,7 @@ func TestRowScoresAgree(t *testing.T) {
 				}
 			}
 			t.Logf("%v: %v; oldest read issued at age %d", pol, table.counts, maxAge)
-			require.Less(t, maxAge, uint64(1)<<v["agebits"]-1, "an age saturated: the traffic leaves the table's conditions")
+			require.Less(t, maxAge, uint64(1)<<table.blk.AgeBits-1, "an age saturated: the traffic leaves the table's conditions")
 			require.Greater(t, table.counts["half full"], 50_000)
 		})
 	}

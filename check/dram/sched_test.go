@@ -16,7 +16,7 @@ import (
 // and the handles of its port record.
 type schedBench struct {
 	b          *verify.Bench
-	v          units.Values
+	blk        d.SchedBlock
 	ref        *d.Sched
 	frfcfsOnly bool // -rowscore none: Sched runs FR-FCFS whatever pol says
 	banks      int
@@ -29,15 +29,13 @@ type schedBench struct {
 }
 
 func newSchedBench(t *testing.T, c units.Config) *schedBench {
-	v := values(t, c)
-	m, p := d.SchedBlock{Entries: v["entries"], WEntries: v["wentries"], HiWM: v["hiwm"], LoWM: v["lowm"],
-		BankBits: v["bankbits"], RowBits: v["rowbits"], BlkBits: v["blkbits"], Merges: v["merges"], AgeBits: v["agebits"],
-		Scores: d.RowScores(v["rowscore"])}.WithPorts("dut")
+	blk := block(t, c, (*d.SchedBlock).Params)
+	m, p := blk.WithPorts("dut")
 	b := newBench(t, m)
-	return &schedBench{b: b, v: v, banks: 1 << v["bankbits"], counts: map[string]int{},
-		ref: d.NewSched(d.SchedConfig{Entries: v["entries"], WEntries: v["wentries"], HiWM: v["hiwm"], LoWM: v["lowm"],
-			Banks: 1 << v["bankbits"], Merges: v["merges"], AgeBits: v["agebits"], RowTable: v["rowscore"] == int(d.TableScores)}),
-		frfcfsOnly: v["rowscore"] == int(d.NoScores),
+	return &schedBench{b: b, blk: blk, banks: 1 << blk.BankBits, counts: map[string]int{},
+		ref: d.NewSched(d.SchedConfig{Entries: blk.Entries, WEntries: blk.WEntries, HiWM: blk.HiWM, LoWM: blk.LoWM,
+			Banks: 1 << blk.BankBits, Merges: blk.Merges, AgeBits: blk.AgeBits, RowTable: blk.Scores == d.TableScores}),
+		frfcfsOnly: blk.Scores == d.NoScores,
 		pol:        b.Ins(p.Pol)[0],
 		rd:         b.Ins([]*hdl.Signal{p.Rd.Valid, p.Rd.Bank, p.Rd.Row, p.Rd.Blk, p.Rd.Age}),
 		wr:         b.Ins([]*hdl.Signal{p.Wr.Valid, p.Wr.Bank, p.Wr.Row, p.Wr.Blk}),
@@ -111,11 +109,11 @@ func TestSchedRandom(t *testing.T) {
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
 			s := newSchedBench(t, c)
-			v := s.v
-			r := rand.New(rand.NewPCG(9, uint64(v["entries"])))
-			blocks := min(uint64(1)<<v["blkbits"], 2*uint64(v["entries"]))
-			rows := min(1<<v["rowbits"], 3)
-			ageMax := uint64(1)<<v["agebits"] - 1
+			blk := s.blk
+			r := rand.New(rand.NewPCG(9, uint64(blk.Entries)))
+			blocks := min(uint64(1)<<blk.BlkBits, 2*uint64(blk.Entries))
+			rows := min(1<<blk.RowBits, 3)
+			ageMax := uint64(1)<<blk.AgeBits - 1
 			pol := d.MSHRS
 			rdy := make([]bool, s.banks)
 			for cyc := range tc.cycles {
@@ -138,7 +136,7 @@ func TestSchedRandom(t *testing.T) {
 					in.Write = &d.Request{Bank: r.IntN(s.banks), Row: r.IntN(rows), Blk: r.Uint64N(blocks)}
 				}
 				if r.IntN(2) == 0 {
-					in.Dummy = &d.DummyReq{Blk: r.Uint64N(blocks), Mlen: 1 + r.Uint64N(uint64(v["merges"])), Age: pickValue(r, 30)}
+					in.Dummy = &d.DummyReq{Blk: r.Uint64N(blocks), Mlen: 1 + r.Uint64N(uint64(blk.Merges)), Age: pickValue(r, 30)}
 				}
 				s.step(t, in)
 			}
