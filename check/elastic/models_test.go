@@ -44,20 +44,32 @@ func TestBlocksMatchModels(t *testing.T) {
 	}
 }
 
-// bench builds c's block on a bench (reset) and returns its values.
-func resolve(t *testing.T, c units.Config) units.Values {
+// block is c's block, filled from its resolved values by the block's
+// declaration (declare, its Params method: units.Fill panics on a
+// declared parameter without a value); the test builds it with its port
+// record (WithPorts) and reads its fields.
+func block[P any](t *testing.T, c units.Config, declare func(*P, *units.Decl)) P {
 	_, v, err := c.Resolve()
 	require.NoError(t, err)
-	return v
+	return units.Fill(v, declare)
+}
+
+// pipeParams declares c's back end as units/elastic registers it:
+// elastic-basepipe's is the Pipe with Base set (no PREMEM and NONMEM
+// queues).
+func pipeParams(c units.Config) func(*el.Pipe, *units.Decl) {
+	if c.Unit == "elastic-basepipe" {
+		return func(p *el.Pipe, d *units.Decl) { p.Base = true; p.Params(d) }
+	}
+	return (*el.Pipe).Params
 }
 
 // pipeOnBench is a back end (elastic-pipe or elastic-basepipe) at c's
 // values on a bench, with its port record.
-func pipeOnBench(t *testing.T, c units.Config) (*verify.Bench, el.PipePorts, units.Values) {
-	v := resolve(t, c)
-	m, ports := el.Pipe{Lanes: v["lanes"], W: v["w"], MStages: v["mstages"], Premem: v["premem"], Nonmem: v["nonmem"],
-		Tw: v["tw"], Base: c.Unit == "elastic-basepipe"}.WithPorts("dut")
-	return verify.NewBench(t, m), ports, v
+func pipeOnBench(t *testing.T, c units.Config) (*verify.Bench, el.PipePorts, el.Pipe) {
+	pipe := block(t, c, pipeParams(c))
+	m, ports := pipe.WithPorts("dut")
+	return verify.NewBench(t, m), ports, pipe
 }
 
 // in and out are the bench's handles of one port of the block's record.
@@ -90,14 +102,14 @@ func pcPool(r *rand.Rand, sets, ways, pcw int) []int {
 }
 
 func matchPipe(t *testing.T, c units.Config, cycles int) {
-	b, ports, v := pipeOnBench(t, c)
+	b, ports, pipe := pipeOnBench(t, c)
 	r := seed(c)
-	base := c.Unit == "elastic-basepipe"
+	base := pipe.Base
 	var model el.Backend
 	if base {
-		model = el.NewBasePipe(v["mstages"])
+		model = el.NewBasePipe(pipe.MStages)
 	} else {
-		model = el.NewElasticPipe(v["mstages"], v["premem"], v["nonmem"])
+		model = el.NewElasticPipe(pipe.MStages, pipe.Premem, pipe.Nonmem)
 	}
 	rst, exValid, exMem := b.In("rst"), in(b, ports.ExValid), in(b, ports.ExMem)
 	exHold, exTag, icValid, icTag := in(b, ports.ExHold), in(b, ports.Ex.Tag), in(b, ports.ICValid), in(b, ports.IC.Tag)
@@ -106,8 +118,8 @@ func matchPipe(t *testing.T, c units.Config, cycles int) {
 	if !base {
 		prememCount, nonmemCount = out(b, ports.PrememCount), out(b, ports.NonmemCount)
 	}
-	holds := 1 << el.ExtraWidth(v["lanes"])
-	tags := 1 << v["tw"]
+	holds := 1 << el.ExtraWidth(pipe.Lanes)
+	tags := 1 << pipe.Tw
 
 	var ex *el.Instr
 	var ic *int
@@ -188,18 +200,18 @@ func matchPipe(t *testing.T, c units.Config, cycles int) {
 	require.NotZero(t, mems)
 	if !base {
 		require.NotZero(t, nonmems)
-		require.Equal(t, [2]int{v["premem"], v["nonmem"]}, [2]int{maxPremem, maxNonmem}, "PREMEM and NONMEM never both filled")
+		require.Equal(t, [2]int{pipe.Premem, pipe.Nonmem}, [2]int{maxPremem, maxNonmem}, "PREMEM and NONMEM never both filled")
 	}
 	t.Logf("%s: %d cycles, %d refusals; writebacks: %d ic, %d mem, %d nonmem/exe", c, cycles, refused, ics, mems, nonmems)
 }
 
 func matchHistoryCache(t *testing.T, c units.Config, cycles int) {
-	v := resolve(t, c)
-	m, ports := el.HistoryCacheBlock{Sets: v["sets"], Ways: v["ways"], Pcw: v["pcw"], Warp: v["warp"]}.WithPorts("dut")
+	hc := block(t, c, (*el.HistoryCacheBlock).Params)
+	m, ports := hc.WithPorts("dut")
 	b := verify.NewBench(t, m)
 	r := seed(c)
-	model := el.NewHistoryCache(v["sets"], v["ways"], v["pcw"], v["warp"])
-	pool := pcPool(r, v["sets"], v["ways"], v["pcw"])
+	model := el.NewHistoryCache(hc.Sets, hc.Ways, hc.Pcw, hc.Warp)
+	pool := pcPool(r, hc.Sets, hc.Ways, hc.Pcw)
 	rst, clr := b.In("rst"), in(b, ports.Clear)
 	rdEn, rdPC, wrEn, wrPC, wrValue := in(b, ports.RdEn), in(b, ports.RdPC), in(b, ports.WrEn), in(b, ports.WrPC), in(b, ports.WrValue)
 	rdHit, rdValue := out(b, ports.RdHit), out(b, ports.RdVal)
@@ -212,7 +224,7 @@ func matchHistoryCache(t *testing.T, c units.Config, cycles int) {
 	var hits int
 	b.Before(func(uint64) {
 		in = inputs{rdEn: r.IntN(2) == 0, wrEn: r.IntN(3) == 0, clear: r.IntN(300) == 0,
-			rdPC: pool[r.IntN(len(pool))], wrPC: pool[r.IntN(len(pool))], wrValue: r.IntN(v["warp"])}
+			rdPC: pool[r.IntN(len(pool))], wrPC: pool[r.IntN(len(pool))], wrValue: r.IntN(hc.Warp)}
 		b.Set(rst, 0)
 		b.Set(clr, verify.Bit(in.clear))
 		b.Set(rdEn, verify.Bit(in.rdEn))
@@ -239,15 +251,14 @@ func matchHistoryCache(t *testing.T, c units.Config, cycles int) {
 }
 
 func matchWarpMask(t *testing.T, c units.Config, cycles int) {
-	v := resolve(t, c)
-	m, ports := el.WarpMaskBlock{Warps: v["warps"], Warp: v["warp"], Lanes: v["lanes"],
-		Sets: v["sets"], Ways: v["ways"], Pcw: v["pcw"]}.WithPorts("dut")
+	wm := block(t, c, (*el.WarpMaskBlock).Params)
+	m, ports := wm.WithPorts("dut")
 	b := verify.NewBench(t, m)
 	r := seed(c)
-	warps := v["warps"]
-	model := el.NewWarpMask(warps, v["warp"], v["lanes"], v["sets"], v["ways"], v["pcw"])
-	pool := pcPool(r, v["sets"], v["ways"], v["pcw"])
-	extras := 1 << el.ExtraWidth(v["lanes"])
+	warps := wm.Warps
+	model := el.NewWarpMask(warps, wm.Warp, wm.Lanes, wm.Sets, wm.Ways, wm.Pcw)
+	pool := pcPool(r, wm.Sets, wm.Ways, wm.Pcw)
+	extras := 1 << el.ExtraWidth(wm.Lanes)
 	rst, launch := b.In("rst"), in(b, ports.Launch)
 	var ready, isMem []verify.In
 	var schedReady []verify.Out

@@ -24,8 +24,7 @@ type instr struct {
 // random, and it checks every writeback as it happens.
 type pipeBench struct {
 	b                *verify.Bench
-	lanes            int
-	base             bool
+	pipe             el.Pipe // the back end's block
 	exData, icData   []verify.In
 	wbData           []verify.Out
 	exMem, exHold    verify.In
@@ -39,22 +38,22 @@ type pipeBench struct {
 }
 
 func newPipeBench(t *testing.T, c units.Config) *pipeBench {
-	b, ports, v := pipeOnBench(t, c)
-	return &pipeBench{b: b, lanes: v["lanes"], base: c.Unit == "elastic-basepipe",
+	b, ports, pipe := pipeOnBench(t, c)
+	return &pipeBench{b: b, pipe: pipe,
 		exMem: in(b, ports.ExMem), exHold: in(b, ports.ExHold), exTag: in(b, ports.Ex.Tag),
 		icValid: in(b, ports.ICValid), icTag: in(b, ports.IC.Tag),
 		wbValid: out(b, ports.WBValid), wbSrc: out(b, ports.WBSrc), wbTag: out(b, ports.WB.Tag),
 		exData: b.Ins(ports.Ex.Data), icData: b.Ins(ports.IC.Data), wbData: b.Outs(ports.WB.Data)}
 }
 
-// random makes an instruction with random payload; w is the lane width.
-func (p *pipeBench) random(r *rand.Rand, w int) instr {
+// random makes an instruction with a random payload: a W-bit word a lane.
+func (p *pipeBench) random(r *rand.Rand) instr {
 	in := instr{mem: r.IntN(2) == 0, tag: r.Uint64N(32)}
 	if in.mem && r.IntN(3) == 0 {
-		in.hold = r.Uint64N(uint64(p.lanes)) // a conflict of degree hold+1
+		in.hold = r.Uint64N(uint64(p.pipe.Lanes)) // a conflict of degree hold+1
 	}
-	for range p.lanes {
-		in.data = append(in.data, r.Uint64()>>(64-uint(w)))
+	for range p.pipe.Lanes {
+		in.data = append(in.data, r.Uint64()>>(64-uint(p.pipe.W)))
 	}
 	return in
 }
@@ -78,22 +77,22 @@ func (p *pipeBench) check(t *testing.T, cycle uint64) {
 		want = *p.ic
 	case src == el.SrcMem:
 		queue := &p.mem
-		if p.base {
+		if p.pipe.Base {
 			queue = &p.nonmem // the base pipe keeps every instruction in one order
 		}
 		require.NotEmpty(t, *queue, "cycle %d: a MEM writeback with no instruction in flight", cycle)
 		want, *queue = (*queue)[0], (*queue)[1:]
-		if !p.base {
+		if !p.pipe.Base {
 			require.True(t, want.mem, "cycle %d", cycle)
 		}
 	default:
-		require.False(t, p.base, "cycle %d: the base pipe writes back from source %d", cycle, src)
+		require.False(t, p.pipe.Base, "cycle %d: the base pipe writes back from source %d", cycle, src)
 		require.NotEmpty(t, p.nonmem, "cycle %d: a non-memory writeback with none in flight", cycle)
 		want, p.nonmem = p.nonmem[0], p.nonmem[1:]
 	}
 	got := []uint64{b.Get(p.wbTag)}
 	exp := []uint64{want.tag}
-	for i := range p.lanes {
+	for i := range p.pipe.Lanes {
 		got = append(got, b.Get(p.wbData[i]))
 		exp = append(exp, want.data[i])
 	}
@@ -119,7 +118,6 @@ func TestBackEndsScoreboard(t *testing.T) {
 		t.Run(c.String(), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(7, uint64(len(c.String()))))
 			p := newPipeBench(t, c)
-			_, v, _ := c.Resolve()
 			b := p.b
 			src := verify.NewSource(b, "ex", func(in instr) {
 				b.Set(p.exMem, verify.Bit(in.mem))
@@ -130,7 +128,7 @@ func TestBackEndsScoreboard(t *testing.T) {
 				}
 			}).ValidWhen(verify.Randomly(r, 0.7))
 			src.OnAccept(func(a verify.Accepted[instr]) {
-				if a.Tx.mem && !p.base {
+				if a.Tx.mem && !p.pipe.Base {
 					p.mem = append(p.mem, a.Tx)
 				} else {
 					p.nonmem = append(p.nonmem, a.Tx)
@@ -139,11 +137,11 @@ func TestBackEndsScoreboard(t *testing.T) {
 			returning := true
 			b.Before(func(uint64) {
 				if returning && src.Pending() < 2 {
-					src.Push(p.random(r, v["w"]))
+					src.Push(p.random(r))
 				}
 				p.ic = nil
 				if returning && r.IntN(10) == 0 {
-					in := p.random(r, v["w"])
+					in := p.random(r)
 					p.ic = &in
 					p.returns++
 				}
