@@ -123,12 +123,18 @@ type dut struct {
 }
 
 // mshrOf is the MSHR file of a vmshr-elastic or vmshr-base
-// configuration, and the configuration's resolved values.
-func mshrOf(t *testing.T, c units.Config) (vm.MSHRBlock, units.Values) {
+// configuration, filled from its resolved values by the unit's
+// declaration as units/vmshr registers it (vmshr-base's is the
+// MSHRBlock's with Base set; units.Fill panics on a declared parameter
+// without a value).
+func mshrOf(t *testing.T, c units.Config) vm.MSHRBlock {
 	_, v, err := c.Resolve()
 	require.NoError(t, err)
-	return vm.MSHRBlock{M: v["m"], S: v["s"], Hmax: v["hmax"], Aw: v["aw"], Dw: v["dw"], Tw: v["tw"], Rw: v["rw"],
-		Ow: v["ow"], Fw: v["fw"], Base: c.Unit == "vmshr-base"}, v
+	declare := (*vm.MSHRBlock).Params
+	if c.Unit == "vmshr-base" {
+		declare = func(b *vm.MSHRBlock, d *units.Decl) { b.Base = true; b.Params(d) }
+	}
+	return units.Fill(v, declare)
 }
 
 // inOf and outOf look up the handle of one port of a block's record on
@@ -141,12 +147,12 @@ func outOf(b *verify.Bench) func(*hdl.Signal) verify.Out {
 	return func(s *hdl.Signal) verify.Out { return b.Outs(s)[0] }
 }
 
-func newDUT(t *testing.T, c units.Config) (*dut, units.Values) {
-	blk, v := mshrOf(t, c)
+func newDUT(t *testing.T, c units.Config) (*dut, vm.MSHRBlock) {
+	blk := mshrOf(t, c)
 	m, p := blk.WithPorts("dut")
 	b := verify.NewBench(t, m)
 	b.DontRecord() // never replayed: the lockstep test runs the RTL
-	u := &dut{b: b, hasHBS: !blk.Base, words: (v["dw"] + 63) / 64}
+	u := &dut{b: b, hasHBS: !blk.Base, words: (blk.Dw + 63) / 64}
 	in, out := inOf(b), outOf(b)
 	u.reqValid, u.reqBlk, u.icnt = in(p.Req.Valid), in(p.Req.Blk), in(p.IcntReady)
 	u.reqTid, u.reqReg, u.reqOff, u.reqFmt = in(p.Req.T.Tid), in(p.Req.T.Reg), in(p.Req.T.Off), in(p.Req.T.Fmt)
@@ -162,7 +168,7 @@ func newDUT(t *testing.T, c units.Config) (*dut, units.Values) {
 	for _, port := range b.Ports().Out {
 		u.outs = append(u.outs, b.Out(port.Name))
 	}
-	return u, v
+	return u, blk
 }
 
 // cycleIn is one cycle's inputs.
@@ -257,10 +263,10 @@ type run struct {
 }
 
 func newRun(t *testing.T, c units.Config, twin *units.Config) *run {
-	u, v := newDUT(t, c)
+	u, blk := newDUT(t, c)
 	n := &run{t: t, r: rand.New(rand.NewPCG(uint64(len(c.String())), seedOf(c.String()))), u: u,
-		file: vm.NewFile[block](v["m"], v["s"], v["hmax"]), hmax: v["hmax"], s: v["s"], dw: v["dw"], aw: v["aw"],
-		fields:  [4]int{v["tw"], v["rw"], v["ow"], v["fw"]},
+		file: vm.NewFile[block](blk.M, blk.S, blk.Hmax), hmax: blk.Hmax, s: blk.S, dw: blk.Dw, aw: blk.Aw,
+		fields:  [4]int{blk.Tw, blk.Rw, blk.Ow, blk.Fw},
 		waiting: map[vm.Target]uint64{}, counts: map[string]int{}}
 	if twin != nil {
 		n.twin, _ = newDUT(t, *twin)
@@ -277,8 +283,8 @@ func newRun(t *testing.T, c units.Config, twin *units.Config) *run {
 	// blocks, so loads share blocks and hyper blocks, and packets late
 	// enough to fill the file.
 	n.span = 2 << n.hmax
-	n.latency = 8*v["m"] + 20
-	for range max(2, (2*v["m"]+int(n.span)-1)/int(n.span)) {
+	n.latency = 8*blk.M + 20
+	for range max(2, (2*blk.M+int(n.span)-1)/int(n.span)) {
 		n.regions = append(n.regions, n.r.Uint64N(1<<n.aw)/n.span*n.span)
 	}
 	return n
@@ -488,8 +494,9 @@ func TestMatchAgainstContract(t *testing.T) {
 			t.Parallel()
 			_, v, err := c.Resolve()
 			require.NoError(t, err)
-			m, hmax, aw, base := v["m"], v["hmax"], v["aw"], v["base"] == 1
-			mod, p := vm.MatchBlock{M: m, Hmax: hmax, Aw: aw, Base: base}.WithPorts("dut")
+			mb := units.Fill(v, (*vm.MatchBlock).Params)
+			m, hmax, aw, base := mb.M, mb.Hmax, mb.Aw, mb.Base
+			mod, p := mb.WithPorts("dut")
 			b := verify.NewBench(t, mod)
 			b.DontRecord()
 			gw := 1

@@ -30,7 +30,7 @@ func TestModelTracesOnBlock(t *testing.T) {
 // compares its outputs cycle by cycle (alloc_entry and alloc_slot when a
 // request is offered, the writeback's fields when wb_valid).
 func replayTrace(t *testing.T, trace []vm.PortCycle) {
-	blk, _ := mshrOf(t, units.Config{Unit: "vmshr-elastic", Values: units.Values{}})
+	blk := mshrOf(t, units.Config{Unit: "vmshr-elastic", Values: units.Values{}})
 	m, p := blk.WithPorts("dut")
 	b := verify.NewBench(t, m)
 	b.DontRecord()
