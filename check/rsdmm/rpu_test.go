@@ -24,10 +24,13 @@ func TestRPUMatchesPack(t *testing.T) {
 			c := units.Config{Unit: "rsdmm-rpu", Values: vv}
 			t.Run(c.String(), func(t *testing.T) {
 				t.Parallel()
-				dut, ports := rs.RPUBlock{LW: vv["lw"], S: vv["s"], RB: vv["rb"], AllPairs: all == 1}.WithPorts("dut")
+				_, v, err := c.Resolve()
+				require.NoError(t, err)
+				rpu := units.Fill(v, (*rs.RPUBlock).Params)
+				dut, ports := rpu.WithPorts("dut")
 				b := verify.NewBench(t, dut)
 				b.DontRecord()
-				w, n := 1<<vv["lw"], vv["s"]<<vv["lw"]
+				w, n := 1<<rpu.LW, rpu.S<<rpu.LW
 				load, cong := b.Outs(ports.Load), b.Out(ports.Cong.Name())
 				r := rand.New(rand.NewPCG(uint64(w), uint64(n)))
 				rounds := 3000
@@ -37,7 +40,7 @@ func TestRPUMatchesPack(t *testing.T) {
 				maxCong := 0
 				for range rounds {
 					reqs := make([]rs.Request, n)
-					rows := 1 + r.IntN(1<<vv["rb"])
+					rows := 1 + r.IntN(1<<rpu.RB)
 					for i := range reqs {
 						reqs[i] = rs.Request{Valid: r.IntN(5) > 0, Bank: r.IntN(w), Row: r.IntN(rows)}
 						if r.IntN(4) == 0 {

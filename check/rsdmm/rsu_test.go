@@ -35,14 +35,15 @@ func TestRSUMatchesShift(t *testing.T) {
 			t.Parallel()
 			_, v, err := c.Resolve()
 			require.NoError(t, err)
-			lw, ab, lanes, hash := v["lw"], v["ab"], v["lanes"], v["hash"] == 1
-			dut, ports := rs.RSUBlock{LW: lw, AB: ab, Lanes: lanes, Hash: hash, Seed: uint64(v["seed"])}.WithPorts("dut")
+			rsu := units.Fill(v, (*rs.RSUBlock).Params)
+			lw, ab, lanes, hash := rsu.LW, rsu.AB, rsu.Lanes, rsu.Hash
+			dut, ports := rsu.WithPorts("dut")
 			b := verify.NewBench(t, dut)
 			b.DontRecord()
 			addr, saddr := b.Ins(ports.Addr), b.Outs(ports.SAddr)
 			m := rs.Machine{LW: lw}
 			rowBits := ab - lw
-			keys := rs.HashKeys(lw, rowBits, uint64(v["seed"]))
+			keys := rs.HashKeys(lw, rowBits, rsu.Seed)
 			table := map[int]int{}
 			we, idx, val := b.In(ports.Tbl.We.Name()), b.In(ports.Tbl.Idx.Name()), b.In(ports.Tbl.Val.Name())
 			r := rand.New(rand.NewPCG(uint64(lw), uint64(ab)))
