@@ -37,8 +37,8 @@ type Node struct {
 	K int
 	// Mem is the memory a memory read reads (an index into Mems), or -1.
 	Mem int
-	// Name is the hierarchical Verilog name ("u0.q"), "" for constants and
-	// the names elaboration made up for unnamed logic.
+	// Name is the hierarchical Verilog name ("u0.q"; elaboration's own
+	// "_add_12" for logic the user did not name), "" for most constants.
 	Name string
 	// Named marks a signal the user named (Peek and waveforms show it);
 	// TopOutput a top-level output port.
