@@ -452,6 +452,31 @@ func TestVectorFields(t *testing.T) {
 	require.Equal(t, uint64(9), got)
 }
 
+// RegInitFields names a lane's registers as the other makers do and
+// resets each to its own value.
+func TestRegInitFields(t *testing.T) {
+	m := NewModule("t")
+	var outs []*Signal
+	for k := range 3 {
+		r := m.RegInitFields("tab", k)("mul", MustU(4, uint64(3*k)))
+		r.Drive(r)
+		outs = append(outs, r)
+		m.Output(r.Name()+"_q", 4).Drive(r)
+	}
+	require.Equal(t, []string{"tab_mul_0", "tab_mul_1", "tab_mul_2"}, names(outs))
+	d, err := Elaborate(m)
+	require.NoError(t, err)
+	s := NewSim(d)
+	s.Reset()
+	for k := range 3 {
+		got, _ := s.GetU(fmt.Sprintf("tab_mul_%d_q", k))
+		require.Equal(t, uint64(3*k), got, "lane %d's reset value", k)
+	}
+	bad := NewModule("bad")
+	bad.RegInitFields("x", 1, 2)("y", MustU(1, 0))
+	require.Contains(t, errorsOf(t, bad), "RegInitFields \"x\": one lane index at most")
+}
+
 func names(sigs []*Signal) []string {
 	var out []string
 	for _, s := range sigs {

@@ -83,8 +83,9 @@ func (m *Module) Reg(name string, width int) *Signal {
 }
 
 // RegInit declares a register like Reg whose reset value is init.
-func (m *Module) RegInit(name string, init Bits) *Signal {
-	pos := callerPos()
+func (m *Module) RegInit(name string, init Bits) *Signal { return m.regInit(callerPos(), name, init) }
+
+func (m *Module) regInit(pos Pos, name string, init Bits) *Signal {
 	if !init.IsValid() {
 		m.errorf(pos, "RegInit %q: reset value is an invalid Bits; make it with hdl.U or hdl.Parse", name)
 		init = Zero(1)

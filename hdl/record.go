@@ -101,6 +101,20 @@ func (m *Module) RegFields(prefix string, lane ...int) Fields {
 	})
 }
 
+// RegInitFields makes record fields as registers, each with its own reset
+// value (its width is the value's): the lanes of a table that resets to
+// its index, say.
+func (m *Module) RegInitFields(prefix string, lane ...int) func(name string, init Bits) *Signal {
+	pos := callerPos()
+	if len(lane) > 1 {
+		m.errorf(pos, "RegInitFields %q: one lane index at most, got %v", prefix, lane)
+		lane = lane[:1]
+	}
+	return func(name string, init Bits) *Signal {
+		return m.regInit(callerPos(), fieldName(prefix, name, lane), init)
+	}
+}
+
 // WireFields makes record fields as wires.
 func (m *Module) WireFields(prefix string, lane ...int) Fields {
 	return m.fields("WireFields", prefix, lane, func(name string, width int, pos Pos) *Signal {

@@ -111,8 +111,9 @@ func (p Memory) configuration(m *hdl.Module, cfg MemoryConfig, take *hdl.Signal)
 	vs, hs = m.Reg("vs", p.VW()), m.Reg("hs", p.HW())
 	loaded := AGU{p.Geometry}.multiples(cfg.VStride, cfg.HStride)
 	for k := range p.Lanes() {
-		st.V = append(st.V, m.RegInit(fmt.Sprintf("vmul_%d", k), bitsOf(p.MB, uint64(k))))
-		st.H = append(st.H, m.RegInit(fmt.Sprintf("hmul_%d", k), bitsOf(p.NB, uint64(k))))
+		table := m.RegInitFields("", k)
+		st.V = append(st.V, table("vmul", bitsOf(p.MB, uint64(k))))
+		st.H = append(st.H, table("hmul", bitsOf(p.NB, uint64(k))))
 	}
 	m.If(take, func() {
 		vs.Set(cfg.VS)
