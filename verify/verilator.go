@@ -94,7 +94,7 @@ func NewVerilator(d *hdl.Design, opt VerilatorOptions) (*Verilator, error) {
 	verilog := d.Verilog()
 	harness := verilatorHarness(top, ports, d.HasState(), opt)
 	args := verilatorArgs(top, opt)
-	key := cache.Key(string(verilog), harness, strings.Join(args, " "), strings.Join(makeFlags(opt), " "), cache.ToolVersion("verilator", "--version"))
+	key := cache.Key(string(verilog), harness, strings.Join(args, " "), strings.Join(makeFlags(opt), " "), machineOf(opt), cache.ToolVersion("verilator", "--version"))
 	dir, hit, err := cache.Build("verilator", key, func(dir string) error {
 		if err := os.WriteFile(filepath.Join(dir, top+".v"), verilog, 0o644); err != nil {
 			return err
@@ -269,6 +269,34 @@ func makeFlags(opt VerilatorOptions) []string {
 // BestFlags are the model's fast-code flags of Verilator at its best
 // (VerilatorOptions.OptFast), for the machine that builds it.
 const BestFlags = "-O3 -march=native"
+
+// machineOf is what a build's key must know of the machine: its CPU's
+// model and features when OptFast may tune the code for them
+// (-march=native), so that a cache shared between machines never hands
+// one another's program; nothing otherwise.
+func machineOf(opt VerilatorOptions) string {
+	if !opt.Optimize || !strings.Contains(opt.OptFast, "native") {
+		return ""
+	}
+	info, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "cpu unknown"
+	}
+	var model, flags string
+	for line := range strings.Lines(string(info)) {
+		key, value, _ := strings.Cut(line, ":")
+		switch strings.TrimSpace(key) {
+		case "model name":
+			model = strings.TrimSpace(value)
+		case "flags":
+			flags = strings.TrimSpace(value)
+		}
+		if model != "" && flags != "" {
+			break
+		}
+	}
+	return model + "\n" + flags
+}
 
 // outsideMake drops from env the variables by which a make run by make
 // (the tests under make test) joins its parent: their jobserver, and the

@@ -51,3 +51,18 @@ func TestRuntimeKeyIsSharedUnderMake(t *testing.T) {
 	require.Contains(t, dry[0], "verilated.cpp")
 	require.Equal(t, dry[0], dry[1])
 }
+
+// A build tuned to the machine (-march=native) is keyed by the machine's
+// CPU, so that a cache shared between machines never hands one another's
+// program; other builds are keyed without it.
+func TestNativeBuildsAreKeyedByTheCPU(t *testing.T) {
+	require.Empty(t, machineOf(VerilatorOptions{}))
+	require.Empty(t, machineOf(VerilatorOptions{Optimize: true}))
+	require.Empty(t, machineOf(VerilatorOptions{OptFast: BestFlags}), "OptFast counts only with Optimize")
+	cpu := machineOf(VerilatorOptions{Optimize: true, OptFast: BestFlags})
+	require.NotEmpty(t, cpu)
+	if _, err := os.Stat("/proc/cpuinfo"); err == nil {
+		require.NotEqual(t, "cpu unknown", cpu)
+		require.Contains(t, cpu, "\n", "the model and the feature flags")
+	}
+}
