@@ -430,6 +430,12 @@ func Use[T any](m *Module, name string, sub *Module, ports T) T {
 	return withSignals(pos, "Use", ports, out)
 }
 
+// ModuleOf is the module of a block's WithPorts(name) (a module and its
+// port record), for a Build that returns the module alone:
+//
+//	func (b Block) Build(name string) *hdl.Module { return hdl.ModuleOf(b.WithPorts(name)) }
+func ModuleOf[P any](m *Module, _ P) *Module { return m }
+
 // ConnectRecord connects the inputs of an instance given as a record of
 // the sub-module's input ports (ports) to the parent's signals of the same
 // record type (from): one call instead of one Connect per field.

@@ -51,10 +51,7 @@ func (g Gather) WithPorts(name string) (*hdl.Module, GatherPorts) {
 }
 
 // Build is the registry's view of Gather: its module.
-func (g Gather) Build(name string) *hdl.Module {
-	m, _ := g.WithPorts(name)
-	return m
-}
+func (g Gather) Build(name string) *hdl.Module { return hdl.ModuleOf(g.WithPorts(name)) }
 
 // gather is Gather as a unit: its flags come from Params.
 var gather = units.NewUnit("example-gather", "requests released in bursts", (*Gather).Params, Gather.Build)

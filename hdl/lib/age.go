@@ -175,7 +175,7 @@ type AgePorts struct {
 }
 
 // Build makes the module called name.
-func (a AgeUnit) Build(name string) *hdl.Module { return moduleOf(a.WithPorts(name)) }
+func (a AgeUnit) Build(name string) *hdl.Module { return hdl.ModuleOf(a.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (a AgeUnit) WithPorts(name string) (*hdl.Module, AgePorts) {
@@ -219,7 +219,7 @@ type LRUPorts struct {
 }
 
 // Build makes the module called name.
-func (l LRU) Build(name string) *hdl.Module { return moduleOf(l.WithPorts(name)) }
+func (l LRU) Build(name string) *hdl.Module { return hdl.ModuleOf(l.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (l LRU) WithPorts(name string) (*hdl.Module, LRUPorts) {

@@ -53,7 +53,7 @@ type RRArbPorts struct {
 }
 
 // Build makes the module called name.
-func (a RRArb) Build(name string) *hdl.Module { return moduleOf(a.WithPorts(name)) }
+func (a RRArb) Build(name string) *hdl.Module { return hdl.ModuleOf(a.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (a RRArb) WithPorts(name string) (*hdl.Module, RRArbPorts) {

@@ -58,7 +58,7 @@ type ArgmaxPorts struct {
 }
 
 // Build makes the module called name.
-func (a ArgmaxUnit) Build(name string) *hdl.Module { return moduleOf(a.WithPorts(name)) }
+func (a ArgmaxUnit) Build(name string) *hdl.Module { return hdl.ModuleOf(a.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (a ArgmaxUnit) WithPorts(name string) (*hdl.Module, ArgmaxPorts) {

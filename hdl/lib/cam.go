@@ -46,7 +46,7 @@ type CAMPorts struct {
 }
 
 // Build makes the module called name.
-func (c CAM) Build(name string) *hdl.Module { return moduleOf(c.WithPorts(name)) }
+func (c CAM) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (c CAM) WithPorts(name string) (*hdl.Module, CAMPorts) {

@@ -48,7 +48,7 @@ type SatCounterPorts struct {
 }
 
 // Build makes the module called name.
-func (s SatCounterUnit) Build(name string) *hdl.Module { return moduleOf(s.WithPorts(name)) }
+func (s SatCounterUnit) Build(name string) *hdl.Module { return hdl.ModuleOf(s.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (s SatCounterUnit) WithPorts(name string) (*hdl.Module, SatCounterPorts) {
@@ -76,7 +76,7 @@ type DownCounterPorts struct {
 }
 
 // Build makes the module called name.
-func (d DownCounterUnit) Build(name string) *hdl.Module { return moduleOf(d.WithPorts(name)) }
+func (d DownCounterUnit) Build(name string) *hdl.Module { return hdl.ModuleOf(d.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (d DownCounterUnit) WithPorts(name string) (*hdl.Module, DownCounterPorts) {

@@ -28,9 +28,6 @@ func IndexWidth(n int) int { return max(1, bits.Len(uint(n-1))) }
 // CountWidth is the width of a count from 0 to n: bits to hold n.
 func CountWidth(n int) int { return max(1, bits.Len(uint(n))) }
 
-// moduleOf is the module of a unit's WithPorts, for its Build.
-func moduleOf[P any](m *hdl.Module, _ P) *hdl.Module { return m }
-
 // drivenBy drives the output port out with v and returns out.
 func drivenBy(out, v *hdl.Signal) *hdl.Signal {
 	out.Drive(v)

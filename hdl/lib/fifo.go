@@ -56,7 +56,7 @@ func (f FIFO) ModuleName() string {
 }
 
 // Build makes the module called name.
-func (f FIFO) Build(name string) *hdl.Module { return moduleOf(f.WithPorts(name)) }
+func (f FIFO) Build(name string) *hdl.Module { return hdl.ModuleOf(f.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (f FIFO) WithPorts(name string) (*hdl.Module, FIFOPorts) {

@@ -58,7 +58,7 @@ type EncodePorts struct {
 }
 
 // Build makes the module called name.
-func (e Encode) Build(name string) *hdl.Module { return moduleOf(e.WithPorts(name)) }
+func (e Encode) Build(name string) *hdl.Module { return hdl.ModuleOf(e.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (e Encode) WithPorts(name string) (*hdl.Module, EncodePorts) {
@@ -84,7 +84,7 @@ type DecodePorts struct {
 }
 
 // Build makes the module called name.
-func (d Decode) Build(name string) *hdl.Module { return moduleOf(d.WithPorts(name)) }
+func (d Decode) Build(name string) *hdl.Module { return hdl.ModuleOf(d.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (d Decode) WithPorts(name string) (*hdl.Module, DecodePorts) {

@@ -56,7 +56,7 @@ type PLRU struct{ Ways int }
 func (p PLRU) ModuleName() string { return fmt.Sprintf("lib_plru_w%d", p.Ways) }
 
 // Build makes the module called name.
-func (p PLRU) Build(name string) *hdl.Module { return moduleOf(p.WithPorts(name)) }
+func (p PLRU) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports,
 // lib-lru's.

@@ -34,7 +34,7 @@ type PopCountPorts struct {
 }
 
 // Build makes the module called name.
-func (p PopCountUnit) Build(name string) *hdl.Module { return moduleOf(p.WithPorts(name)) }
+func (p PopCountUnit) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (p PopCountUnit) WithPorts(name string) (*hdl.Module, PopCountPorts) {

@@ -56,7 +56,7 @@ type PrioPorts struct {
 }
 
 // Build makes the module called name.
-func (p Prio) Build(name string) *hdl.Module { return moduleOf(p.WithPorts(name)) }
+func (p Prio) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (p Prio) WithPorts(name string) (*hdl.Module, PrioPorts) {

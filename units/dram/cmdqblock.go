@@ -73,10 +73,7 @@ type bankState struct {
 }
 
 // Build makes the module called name.
-func (c CmdQBlock) Build(name string) *hdl.Module {
-	m, _ := c.WithPorts(name)
-	return m
-}
+func (c CmdQBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPorts(name)) }
 
 // WithPorts makes the module called name: the timing constraints, the
 // completion delay line, a queue per bank with the command its head needs

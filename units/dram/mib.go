@@ -45,10 +45,7 @@ type mibSlots struct {
 }
 
 // Build makes the module called name.
-func (c MIBBlock) Build(name string) *hdl.Module {
-	m, _ := c.WithPorts(name)
-	return m
-}
+func (c MIBBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns its ports.
 func (c MIBBlock) WithPorts(name string) (*hdl.Module, MIBPorts) {
@@ -169,10 +166,7 @@ type L2MIBPorts struct {
 }
 
 // Build makes the module called name.
-func (c L2MIBBlock) Build(name string) *hdl.Module {
-	m, _ := c.WithPorts(name)
-	return m
-}
+func (c L2MIBBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns its ports.
 func (c L2MIBBlock) WithPorts(name string) (*hdl.Module, L2MIBPorts) {

@@ -47,10 +47,7 @@ type PickPorts struct {
 }
 
 // Build makes the module called name.
-func (c PickBlock) Build(name string) *hdl.Module {
-	m, _ := c.WithPorts(name)
-	return m
-}
+func (c PickBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns its ports.
 func (c PickBlock) WithPorts(name string) (*hdl.Module, PickPorts) {

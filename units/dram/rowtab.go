@@ -165,10 +165,7 @@ func (c RowTabBlock) entry(f hdl.Fields) RowTabEntry {
 }
 
 // Build makes the module called name.
-func (c RowTabBlock) Build(name string) *hdl.Module {
-	m, _ := c.WithPorts(name)
-	return m
-}
+func (c RowTabBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns its ports.
 func (c RowTabBlock) WithPorts(name string) (*hdl.Module, RowTabPorts) {

@@ -80,10 +80,7 @@ type SchedIssue struct {
 }
 
 // Build makes the module called name.
-func (c SchedBlock) Build(name string) *hdl.Module {
-	m, _ := c.WithPorts(name)
-	return m
-}
+func (c SchedBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPorts(name)) }
 
 // WithPorts makes the module called name, in Figure 4.2's parts: the
 // ports, the read and write queues with the MIB (and under -rowscore

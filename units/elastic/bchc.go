@@ -60,10 +60,7 @@ func (c HistoryCacheBlock) ports(m *hdl.Module) HistoryCachePorts {
 type cacheLine struct{ Tag, Value *hdl.Signal }
 
 // Build makes the module called name.
-func (c HistoryCacheBlock) Build(name string) *hdl.Module {
-	m, _ := c.WithPorts(name)
-	return m
-}
+func (c HistoryCacheBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns its ports.
 func (c HistoryCacheBlock) WithPorts(name string) (*hdl.Module, HistoryCachePorts) {

@@ -49,10 +49,7 @@ type BankConflictPorts struct {
 type AccessLane struct{ En, Addr *hdl.Signal }
 
 // Build makes the module called name.
-func (b BankConflict) Build(name string) *hdl.Module {
-	m, _ := b.WithPorts(name)
-	return m
-}
+func (b BankConflict) Build(name string) *hdl.Module { return hdl.ModuleOf(b.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns its ports.
 func (b BankConflict) WithPorts(name string) (*hdl.Module, BankConflictPorts) {

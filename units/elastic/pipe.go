@@ -90,10 +90,7 @@ func (p Pipe) payload(f hdl.Fields) Payload {
 // (every instruction through the MEM stages in the baseline of Fig.
 // 5.4(a); PREMEM and NONMEM beside them in the elastic pipeline), the
 // writeback's priority multiplexer, and each stage's next value.
-func (p Pipe) Build(name string) *hdl.Module {
-	m, _ := p.WithPorts(name)
-	return m
-}
+func (p Pipe) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the module called name (see Build) and returns its
 // ports.

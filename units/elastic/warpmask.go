@@ -55,10 +55,7 @@ type WarpReady struct{ Ready, IsMem, SchedReady *hdl.Signal }
 
 // Build makes the module called name; its cache is the sub-module
 // <name>_bchc.
-func (w WarpMaskBlock) Build(name string) *hdl.Module {
-	m, _ := w.WithPorts(name)
-	return m
-}
+func (w WarpMaskBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(w.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns its ports.
 func (w WarpMaskBlock) WithPorts(name string) (*hdl.Module, WarpMaskPorts) {

@@ -147,10 +147,7 @@ func (p MemoryBlock) stage(mk func(prefix string, lane ...int) hdl.Fields, prefi
 // arrives, collect gathers the S warps, the RPU packs them into stages
 // that issue one per cycle, the MMU pipeline carries a stage to the
 // banks, and emit answers one warp per cycle.
-func (p MemoryBlock) Build(name string) *hdl.Module {
-	m, _ := p.WithPorts(name)
-	return m
-}
+func (p MemoryBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the module called name (as Build) and returns it with
 // its ports.

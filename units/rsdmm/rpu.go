@@ -57,10 +57,7 @@ type RPUStage struct {
 func (c RPUBlock) N() int { return c.S << c.LW }
 
 // Build makes the module called name.
-func (c RPUBlock) Build(name string) *hdl.Module {
-	m, _ := c.WithPorts(name)
-	return m
-}
+func (c RPUBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (c RPUBlock) WithPorts(name string) (*hdl.Module, RPUPorts) {

@@ -48,10 +48,7 @@ type RSUWrite struct {
 }
 
 // Build makes the module called name.
-func (c RSUBlock) Build(name string) *hdl.Module {
-	m, _ := c.WithPorts(name)
-	return m
-}
+func (c RSUBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns it with its ports.
 func (c RSUBlock) WithPorts(name string) (*hdl.Module, RSUPorts) {

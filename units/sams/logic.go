@@ -31,10 +31,7 @@ type LogicPorts struct {
 }
 
 // Build makes the logic module called name.
-func (p Logic) Build(name string) *hdl.Module {
-	m, _ := p.WithPorts(name)
-	return m
-}
+func (p Logic) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the logic module called name and returns its ports; its
 // parts are name_agu, name_atu, name_inswitch and name_outswitch.

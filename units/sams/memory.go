@@ -180,10 +180,7 @@ func (p Memory) split(pending *hdl.Signal, path lanePath) []*hdl.Signal {
 // name_agu, name_atu, name_inswitch and name_outswitch. Stage 1, stage 2,
 // the narrow responses and the handshake are the split-access pipeline's
 // (units/internal/splitmem).
-func (p Memory) Build(name string) *hdl.Module {
-	m, _ := p.WithPorts(name)
-	return m
-}
+func (p Memory) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the memory module called name (see Build) and returns
 // its ports.

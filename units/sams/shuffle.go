@@ -38,10 +38,7 @@ type ShufflePorts struct {
 }
 
 // Build makes the shuffle module called name.
-func (p Shuffle) Build(name string) *hdl.Module {
-	m, _ := p.WithPorts(name)
-	return m
-}
+func (p Shuffle) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the shuffle module called name, with its ATU as
 // name_atu, and returns its ports.

@@ -83,10 +83,7 @@ func slotWrite(f hdl.Fields, w int) SlotWrite {
 }
 
 // Build makes the InSwitch module called name.
-func (p InSwitch) Build(name string) *hdl.Module {
-	m, _ := p.WithPorts(name)
-	return m
-}
+func (p InSwitch) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the InSwitch module called name and returns its ports.
 func (p InSwitch) WithPorts(name string) (*hdl.Module, InSwitchPorts) {
@@ -144,10 +141,7 @@ type OutSwitchPorts struct {
 }
 
 // Build makes the OutSwitch module called name.
-func (p OutSwitch) Build(name string) *hdl.Module {
-	m, _ := p.WithPorts(name)
-	return m
-}
+func (p OutSwitch) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the OutSwitch module called name and returns its ports.
 func (p OutSwitch) WithPorts(name string) (*hdl.Module, OutSwitchPorts) {

@@ -105,10 +105,7 @@ type AGUPorts struct {
 type Address struct{ I, J *hdl.Signal }
 
 // Build makes the AGU module called name.
-func (p AGU) Build(name string) *hdl.Module {
-	m, _ := p.WithPorts(name)
-	return m
-}
+func (p AGU) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the AGU module called name and returns its ports.
 func (p AGU) WithPorts(name string) (*hdl.Module, AGUPorts) {

@@ -126,10 +126,7 @@ type ATUPorts struct {
 type Placement struct{ MV, MH, Row *hdl.Signal }
 
 // Build makes the ATU module called name.
-func (p ATU) Build(name string) *hdl.Module {
-	m, _ := p.WithPorts(name)
-	return m
-}
+func (p ATU) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the ATU module called name and returns its ports.
 func (p ATU) WithPorts(name string) (*hdl.Module, ATUPorts) {

@@ -168,10 +168,7 @@ func (p Memory) serve(crow, pending *hdl.Signal, mv, mh []*hdl.Signal) []*hdl.Si
 }
 
 // Build makes the memory module called name.
-func (p Memory) Build(name string) *hdl.Module {
-	m, _ := p.WithPorts(name)
-	return m
-}
+func (p Memory) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the memory module called name, one flat module: the
 // AGU, ATU and router are the blocks of agu.go, atu.go and route.go

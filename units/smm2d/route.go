@@ -251,10 +251,7 @@ type RoutePorts struct {
 type RouteLane struct{ MV, MH *hdl.Signal }
 
 // Build makes the router module called name.
-func (r Route) Build(name string) *hdl.Module {
-	m, _ := r.WithPorts(name)
-	return m
-}
+func (r Route) Build(name string) *hdl.Module { return hdl.ModuleOf(r.WithPorts(name)) }
 
 // WithPorts makes the router module called name and returns its ports.
 func (r Route) WithPorts(name string) (*hdl.Module, RoutePorts) {

@@ -64,10 +64,7 @@ type MatchOut struct {
 func hbsWidth(hmax int) int { return lib.IndexWidth(hmax + 1) }
 
 // Build makes the module called name.
-func (c MatchBlock) Build(name string) *hdl.Module {
-	m, _ := c.WithPorts(name)
-	return m
-}
+func (c MatchBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns its ports.
 func (c MatchBlock) WithPorts(name string) (*hdl.Module, MatchPorts) {

@@ -110,10 +110,7 @@ type MSHRWriteback struct {
 }
 
 // Build makes the module called name.
-func (c MSHRBlock) Build(name string) *hdl.Module {
-	m, _ := c.WithPorts(name)
-	return m
-}
+func (c MSHRBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns its ports; its tag
 // search is the sub-module <name>_match. It is built in Fig. 6.5's
@@ -444,10 +441,7 @@ type FillPorts struct {
 }
 
 // Build makes the module called name.
-func (c FillBlock) Build(name string) *hdl.Module {
-	m, _ := c.WithPorts(name)
-	return m
-}
+func (c FillBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPorts(name)) }
 
 // WithPorts makes the module called name and returns its ports.
 func (c FillBlock) WithPorts(name string) (*hdl.Module, FillPorts) {
