@@ -314,8 +314,8 @@ func (kn *kernel) exec(runs []run, cs []code) {
 
 // operandsOf lists the slots an instruction of s's program reads; for a
 // wide operation, every word of each operand: narrow instructions compute
-// some of those words (opCatWord), and machine code keeps out of the state
-// a result that nothing else is listed as reading.
+// some of those words (opCatWord), and the fusions and compiled Go keep
+// out of the state a result that nothing else is listed as reading.
 func (s *Sim) operandsOf(in *instr) []int32 {
 	argv := s.kn.argv
 	switch in.op {

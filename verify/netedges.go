@@ -26,9 +26,9 @@ import (
 //     that reads nothing never runs in Icarus);
 //   - operations on constants only, which the simulators compute once;
 //   - Concats of narrow values over 64 bits wide, their words read by
-//     narrow slices and by a wide operation (machine code computes such a
-//     Concat word by word and keeps a result with one reader out of the
-//     state);
+//     narrow slices and by a wide operation (a simulator that computes
+//     such a Concat word by word must keep every word a reader needs in
+//     the state);
 //   - slices that take exactly one operand of a Concat, through a NOT and a
 //     Zext, which the simulators read from the operand.
 
@@ -274,8 +274,9 @@ func (g *netgen) constantOperands() *hdl.Signal {
 }
 
 // concatWords is a Concat of narrow values, over 64 bits wide, whose words
-// narrow slices read beside a wide operation (machine code once kept a
-// word that one slice read out of the state the wide operation reads).
+// narrow slices read beside a wide operation (the x86-64 engine, since
+// deleted, once kept a word that one slice read out of the state the wide
+// operation reads).
 func (g *netgen) concatWords() *hdl.Signal {
 	if g.maxW <= 64 { // (narrow netlists have no wide values)
 		return g.sliceThroughNot()

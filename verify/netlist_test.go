@@ -34,8 +34,7 @@ var (
 func netlistSeed(run uint64, i int) uint64 { return run*1_000_003 + uint64(i) }
 
 // TestRandomNetlists is the differential fuzz of the framework: random
-// designs run on the Go simulator (machine code), its interpreter,
-// Verilator and Icarus in lockstep, many to a build. A design that
+// designs run on the Go simulator, Verilator and Icarus in lockstep, many to a build. A design that
 // differs, or that a tool will not build, is reported by its index and
 // RandomNetlist seed and left out, and the rest of its pack is compared
 // without it. Progress goes to stderr.
