@@ -70,6 +70,7 @@ long: deps
 # The reviewed RTL: regenerate after changing a unit (a test fails while rtl/ is stale).
 rtl:
 	$(GO) run ./gen -canonical rtl
+	$(GO) test -count=1 ./gen -run TestDesignPortLists -update
 
 # Design-review tables (minutes of Yosys): area and latency beside the thesis.
 # rtl/synth-results.json holds the Yosys results REPORT.md was made from,

@@ -23,9 +23,10 @@ Commands:
       the unit's own (gen -list -unit NAME shows them with their defaults
       and valid values); -top renames the top module (sub-modules follow
       it: MODULE_atu, ...).
-  gen -unit NAME [-PARAM VALUE ...] -portlist [-o FILE]
+  gen -unit NAME [-PARAM VALUE ...] -portlist [-format F] [-o FILE]
       lists the top module's ports at those parameters (name, direction,
-      width) instead of writing its Verilog.
+      width, doc; a vector port's lanes as one row name_<i>) instead of
+      writing its Verilog; -format text (default), markdown or csv.
   gen -list [-unit NAME] [-o FILE]
       lists the units by family; with -unit, NAME's parameters.
   gen -report NAME|all [-format text|markdown|csv] [-PARAM VALUE ...] [-o FILE]
@@ -155,7 +156,7 @@ func help(s scan, w io.Writer) error {
 	}
 	fs.String(flagCanonical, "", "regenerate the reviewed RTL under the directory `DIR` (make rtl: -canonical rtl)")
 	fs.String(flagTop, "", "with -unit: the top Verilog module's name `MODULE` (default: the unit's name with - turned into _)")
-	fs.Bool(flagPorts, false, "with -unit: list the top module's ports (name, direction, width) instead of its Verilog")
+	fs.Bool(flagPorts, false, "with -unit: list the top module's ports (name, direction, width, doc) instead of its Verilog")
 	fs.String(flagFormat, "", "the output `FORMAT`: with -report text (default), markdown or csv; with a picture one of its formats")
 	fs.String(flagOut, "", "write to the file `FILE` instead of stdout")
 	fs.String(flagShard, "", "with -report: run only the jobs of shard `i/N` (0-based) and write their file")

@@ -27,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/parmem/parmem/hdl"
@@ -268,6 +269,7 @@ func verilogCommand(s scan, args []string, stdout io.Writer) error {
 	unit := fs.String(flagUnit, "", "the unit")
 	top := fs.String(flagTop, "", "the top module's name")
 	ports := fs.Bool(flagPorts, false, "list the top module's ports instead of writing its Verilog")
+	format := fs.String(flagFormat, "text", "with -portlist: text, markdown or csv")
 	var u *units.Unit
 	owner := ""
 	if name, ok := s.values[flagUnit]; ok {
@@ -300,6 +302,12 @@ func verilogCommand(s scan, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if s.has(flagFormat) && !*ports {
+		return badf("-format applies to -portlist only (the Verilog has one format)")
+	}
+	if !slices.Contains(table.Formats, *format) {
+		return badf("-format=%q is not one of %s for gen -portlist", *format, strings.Join(table.Formats, ", "))
+	}
 	name := u.ModuleName()
 	if s.has(flagTop) {
 		if why := hdl.CheckName(*top); why != "" {
@@ -312,7 +320,7 @@ func verilogCommand(s scan, args []string, stdout io.Writer) error {
 		return err
 	}
 	if *ports {
-		return emit(*out, stdout, func(w io.Writer) error { return portTable(d).Write(w, "text") })
+		return emit(*out, stdout, func(w io.Writer) error { return portTable(d).Write(w, *format) })
 	}
 	return emit(*out, stdout, func(w io.Writer) error { _, err := w.Write(d.Verilog()); return err })
 }
@@ -332,20 +340,70 @@ func elaborate(u *units.Unit, v units.Values, top string) (*hdl.Design, error) {
 
 // portTable lists the top module's ports as its Verilog declares them:
 // clk and rst first where it holds state, then the inputs and the outputs
-// in declaration order.
+// in declaration order, with the docs of the unit's port record. The lanes
+// of a vector port (name_0 .. name_<n-1>, one width and one doc) are one
+// row, name_<i>, where the first of them is declared.
 func portTable(d *hdl.Design) *table.Table {
-	t := &table.Table{Title: d.Top().Name() + "'s ports", Header: []string{"port", "direction", "width"}}
+	t := &table.Table{Title: d.Top().Name() + "'s ports", Header: []string{"port", "direction", "width", "doc"}}
 	if d.HasState() {
-		t.Add(hdl.ClockName, "in", "1")
-		t.Add(hdl.ResetName, "in", "1")
+		t.Add(hdl.ClockName, "in", "1", "clock")
+		t.Add(hdl.ResetName, "in", "1", "synchronous reset, active high")
 	}
+	type port struct {
+		sig *hdl.Signal
+		dir string
+	}
+	var ports []port
 	for _, p := range d.Top().Inputs() {
-		t.Add(p.Name(), "in", fmt.Sprint(p.Width()))
+		ports = append(ports, port{p, "in"})
 	}
 	for _, p := range d.Top().Outputs() {
-		t.Add(p.Name(), "out", fmt.Sprint(p.Width()))
+		ports = append(ports, port{p, "out"})
+	}
+	lanes := map[string][]port{} // a vector port's lanes by its name_<i>
+	for _, p := range ports {
+		if base, i, ok := laneOf(p.sig.Name()); ok {
+			key := base + "_<i>"
+			if len(lanes[key]) == i {
+				lanes[key] = append(lanes[key], p)
+			} else {
+				lanes[key] = append(lanes[key], port{}) // out of order: not a vector
+			}
+		}
+	}
+	vector := func(key string) bool {
+		ls := lanes[key]
+		for _, l := range ls {
+			if l.sig == nil || l.sig.Width() != ls[0].sig.Width() || l.sig.Doc() != ls[0].sig.Doc() || l.dir != ls[0].dir {
+				return false
+			}
+		}
+		return len(ls) > 1
+	}
+	for _, p := range ports {
+		name := p.sig.Name()
+		if base, i, ok := laneOf(name); ok && vector(base+"_<i>") {
+			if i != 0 {
+				continue
+			}
+			name = fmt.Sprintf("%s_<i>, i < %d", base, len(lanes[base+"_<i>"]))
+		}
+		t.Add(name, p.dir, fmt.Sprint(p.sig.Width()), p.sig.Doc())
 	}
 	return t
+}
+
+// laneOf splits a port name base_<i> into base and i.
+func laneOf(name string) (base string, i int, ok bool) {
+	cut := strings.LastIndexByte(name, '_')
+	if cut <= 0 {
+		return "", 0, false
+	}
+	i, err := strconv.Atoi(name[cut+1:])
+	if err != nil || i < 0 || strconv.Itoa(i) != name[cut+1:] {
+		return "", 0, false
+	}
+	return name[:cut], i, true
 }
 
 // listCommand: gen -list [-unit NAME] [-o F].

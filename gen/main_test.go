@@ -211,22 +211,29 @@ func TestUnknownReportListsAll(t *testing.T) {
 }
 
 // -portlist lists the ports the Verilog declares, in its order, with their
-// widths at the parameters given; a design without state has no clk.
+// widths at the parameters given and their docs; a design without state
+// has no clk, and a vector port's lanes are one row.
 func TestPortList(t *testing.T) {
-	code, out, errs := runGen("-unit", "lib-fifo", "-depth", "5", "-width", "8", "-portlist")
+	code, out, errs := runGen("-unit", "lib-fifo", "-depth", "5", "-width", "8", "-portlist", "-format", "csv")
 	require.Equal(t, 0, code, errs)
 	var rows []string
-	for _, line := range strings.Split(out, "\n") {
-		if f := strings.Fields(strings.ReplaceAll(line, "│", " ")); len(f) == 3 && f[0] != "port" {
-			rows = append(rows, strings.Join(f, " "))
-		}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		f := strings.Split(line, ",")
+		rows = append(rows, strings.Join(f[:3], " "))
+		require.NotEmpty(t, f[3], "port %s has a doc", f[0])
 	}
 	require.Equal(t, []string{"clk in 1", "rst in 1", "in_valid in 1", "in_data in 8", "out_ready in 1",
 		"in_ready out 1", "out_valid out 1", "out_data out 8", "count out 3"}, rows)
 	code, out, _ = runGen("-unit", "vmshr-match", "-m", "2", "-portlist")
 	require.Equal(t, 0, code)
 	require.NotContains(t, out, "clk", "a combinational unit has no clock")
-	require.Contains(t, out, "hit_1")
+	require.Contains(t, out, "hit_<i>, i < 2")
+	require.NotContains(t, out, "hit_1")
+
+	code, out, errs = runGen("-unit", "lib-fifo", "-format", "markdown")
+	require.Equal(t, 2, code)
+	require.Empty(t, out)
+	require.Equal(t, "gen: -format applies to -portlist only (the Verilog has one format)\n", errs)
 }
 
 // Every unit runs through gen's command line at its defaults, as Verilog

@@ -293,7 +293,7 @@ func TestRecords(t *testing.T) {
 	a := make(func(l ...int) Fields { return top.InputFields("a", l...) })
 	u := Use(top, "u", sub, sp)
 	require.Equal(t, "u_req_en_0", u.Req.Lanes[0].En.Name(), "the instance's inputs are wires named <inst>_<port>")
-	Join(u.Req, a) // one call connects the whole channel
+	DriveRecord(u.Req, a) // one call connects the whole channel
 	y := make(func(l ...int) Fields { return top.OutputFields("y", l...) })
 	DriveRecord(y, u.Resp)
 	packed := Pack(a)

@@ -24,7 +24,7 @@ import (
 // i; an empty prefix or field drops its part ("addr_3", "tag_0").
 //
 // The record functions below (Signals, MapRecord, Select, Mux, SetRecord,
-// DriveRecord, Join, Use, Pack, Unpack) walk a record's exported fields in
+// DriveRecord, Use, Pack, Unpack; Connect for streams) walk a record's exported fields in
 // declaration order. A field may be a *Signal, a []*Signal, a nested record
 // (struct or pointer to struct), or a slice or array of records; a plain
 // *Signal is a record of one field. Any other exported field is a mistake,
@@ -370,36 +370,10 @@ func SetRecord[T any](dst, src T) {
 	pairwise(pos, "SetRecord", dst, src, func(d, s *Signal) { d.set(pos, s) })
 }
 
-// Join connects two records of the same type field by field, driving
-// whichever side of each pair is an undriven wire or output with the
-// other: a producer's channel and a consumer's channel are joined in one
-// call, valid and data flowing one way and ready the other.
-func Join[T any](a, b T) {
-	pos := callerPos()
-	pairwise(pos, "Join", a, b, func(x, y *Signal) {
-		xd, yd := x.drivable(), y.drivable()
-		switch {
-		case xd && !yd:
-			x.drive(pos, y)
-		case yd && !xd:
-			y.drive(pos, x)
-		case xd && yd:
-			x.mod.errorf(pos, "Join: both %s and %s are undriven; one side must drive the other", x.describe(), y.describe())
-		default:
-			x.mod.errorf(pos, "Join: neither %s nor %s is an undriven wire or output", x.describe(), y.describe())
-		}
-	})
-}
-
-// drivable reports whether s is a wire or output that nothing drives yet.
-func (s *Signal) drivable() bool {
-	return (s.kind == OpWire || s.kind == OpOutput) && s.args[0] == nil && !s.mod.isSetTarget(s)
-}
-
 // Use places an instance of sub called name in m and returns its ports as
 // a record of m's signals, of the same type as ports (sub's own port
 // record): each input of sub becomes a wire of m named <name>_<port>, to be
-// driven (Drive, Set, Join), and each output a signal of m named
+// driven (Drive, Set, DriveRecord, Connect), and each output a signal of m named
 // <name>_<port> that reads it.
 func Use[T any](m *Module, name string, sub *Module, ports T) T {
 	pos := callerPos()
@@ -434,7 +408,57 @@ func Use[T any](m *Module, name string, sub *Module, ports T) T {
 // port record), for a Build that returns the module alone:
 //
 //	func (b Block) Build(name string) *hdl.Module { return hdl.ModuleOf(b.WithPorts(name)) }
-func ModuleOf[P any](m *Module, _ P) *Module { return m }
+//
+// It also gives m's ports the docs of the record's fields (see DocPorts).
+func ModuleOf[P any](m *Module, ports P) *Module {
+	DocPorts(m, ports)
+	return m
+}
+
+// DocPorts gives the ports of m in the record ports the text of their
+// fields' `doc` tags, which Signal.Doc returns and gen -portlist prints. A
+// nested record's tag leads its fields' ("request: valid"); the lanes of a
+// vector field share its doc. A port keeps the first doc it is given.
+//
+//	type Ports struct {
+//		Addr []*hdl.Signal `doc:"[n-1:0] address of lane i (Eq. 3.1)"`
+//		Req  hdl.Stream[Req] `doc:"request"`
+//	}
+func DocPorts[P any](m *Module, ports P) {
+	var walk func(v reflect.Value, doc string)
+	walk = func(v reflect.Value, doc string) {
+		switch {
+		case v.Type() == signalType:
+			if s := v.Interface().(*Signal); s != nil && s.mod == m && s.doc == "" && (s.kind == OpInput || s.kind == OpOutput) {
+				s.doc = doc
+			}
+		case v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Struct && !v.IsNil():
+			walk(v.Elem(), doc)
+		case v.Kind() == reflect.Struct:
+			for i := range v.NumField() {
+				if f := v.Type().Field(i); f.IsExported() {
+					walk(v.Field(i), joinDoc(doc, f.Tag.Get("doc")))
+				}
+			}
+		case v.Kind() == reflect.Slice || v.Kind() == reflect.Array:
+			for i := range v.Len() {
+				walk(v.Index(i), doc)
+			}
+		}
+	}
+	walk(reflect.ValueOf(ports), "")
+}
+
+// joinDoc puts a field's doc after its record's.
+func joinDoc(outer, inner string) string {
+	switch {
+	case outer == "":
+		return inner
+	case inner == "":
+		return outer
+	}
+	return outer + ": " + inner
+}
 
 // ConnectRecord connects the inputs of an instance given as a record of
 // the sub-module's input ports (ports) to the parent's signals of the same

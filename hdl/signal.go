@@ -103,7 +103,12 @@ type Signal struct {
 	mem   *Mem
 	inst  *Instance
 	port  string
+	doc   string // a port's documentation (DocPorts)
 }
+
+// Doc is a port's documentation, from its port record's `doc` tags (see
+// DocPorts); "" when it has none.
+func (s *Signal) Doc() string { return s.doc }
 
 // Width returns the signal's width in bits (0 for a nil signal).
 func (s *Signal) Width() int {

@@ -8,21 +8,7 @@ import (
 
 // FIFO is the lib-fifo unit: a synchronous queue of Depth words of Width
 // bits (any depth, not only powers of two), kept in a memory addressed by
-// a head and a tail pointer.
-//
-//	clk, rst; in in_valid, in_data[Width-1:0], out_ready;
-//	out in_ready, out_valid, out_data[Width-1:0], count[CW-1:0]
-//
-// in_ready = count < Depth (not full); out_valid = count > 0 (not empty).
-// With Pipe, a full queue also takes a push in a cycle it pops: in_ready =
-// count < Depth | out_ready (Chisel's pipe queue; the elastic pipeline's
-// queues take an instruction when "a slot is free or the head leaves").
-// At an edge a push (in_valid & in_ready) and a pop (out_valid &
-// out_ready) both take effect and count becomes count + push - pop; rst
-// empties it. out_data is the oldest entry, first-word fall-through: an
-// entry pushed at an edge is visible right after it. With Standard, it is
-// instead the entry popped at the last pop, read synchronously (a block
-// RAM's read port): data follows a pop by one edge.
+// a head and a tail pointer; FIFOPorts are its ports.
 //
 // For the elastic pipeline's NONMEM queue, the vector MSHR's fill queue
 // and the DRAM read and write queues (through NewQueue).
@@ -32,14 +18,24 @@ type FIFO struct {
 	Pipe         bool
 }
 
-// FIFOPorts are a FIFO module's ports (DESIGN.md, lib-fifo).
+// FIFOPorts are a FIFO module's ports (DESIGN.md, lib-fifo). in_ready =
+// count < depth (not full), with Pipe also when out_ready (Chisel's pipe
+// queue; the elastic pipeline's queues take an instruction when "a slot is
+// free or the head leaves"); out_valid = count > 0 (not empty). At an edge
+// a push (In transfers) and a pop (Out transfers) both take effect and
+// count becomes count + push - pop; rst empties the queue. out_data is the
+// oldest entry, first-word fall-through: an entry pushed at an edge is
+// visible right after it. With Standard, it is instead the entry popped at
+// the last pop, read synchronously (a block RAM's read port).
 type FIFOPorts struct {
-	// The push side: in_valid, in_ready, in_data.
-	InValid, InReady, InData *hdl.Signal
-	// The pop side: out_valid, out_ready, out_data (the oldest entry, or
-	// with Standard the one popped at the last pop).
-	OutValid, OutReady, OutData *hdl.Signal
-	Count                       *hdl.Signal // count: the entries held
+	In    hdl.Stream[FIFOWord] `doc:"push"`
+	Out   hdl.Stream[FIFOWord] `doc:"pop"`
+	Count *hdl.Signal          `doc:"[CW-1:0] the entries held"`
+}
+
+// FIFOWord is the word a FIFO pushes and pops.
+type FIFOWord struct {
+	Data *hdl.Signal `doc:"[width-1:0] the word"`
 }
 
 // ModuleName is the module's name with its parameters: lib_fifo_d5_w8
@@ -61,35 +57,32 @@ func (f FIFO) Build(name string) *hdl.Module { return hdl.ModuleOf(f.WithPorts(n
 // WithPorts makes the module called name and returns it with its ports.
 func (f FIFO) WithPorts(name string) (*hdl.Module, FIFOPorts) {
 	m := hdl.NewModule(name)
-	cw := CountWidth(f.Depth)
-	p := FIFOPorts{
-		InValid: m.Input("in_valid", 1), InReady: m.Output("in_ready", 1), InData: m.Input("in_data", f.Width),
-		OutValid: m.Output("out_valid", 1), OutReady: m.Input("out_ready", 1), OutData: m.Output("out_data", f.Width),
-		Count: m.Output("count", cw),
-	}
+	cw, width := CountWidth(f.Depth), f.Width
+	word := func(f hdl.Fields) FIFOWord { return FIFOWord{Data: f("data", width)} }
+	p := FIFOPorts{In: hdl.InStream(m, "in", word), Out: hdl.OutStream(m, "out", word), Count: m.Output("count", cw)}
 	fill := m.Reg("fill", cw)
 	head, tail := m.Reg("head", IndexWidth(f.Depth)), m.Reg("tail", IndexWidth(f.Depth))
 	notFull, notEmpty := fill.Lt(m.ConstU(cw, uint64(f.Depth))), fill.RedOr()
 	inReady := notFull
 	if f.Pipe {
-		inReady = notFull.Or(p.OutReady)
+		inReady = notFull.Or(p.Out.Ready)
 	}
-	push, pop := p.InValid.And(inReady), notEmpty.And(p.OutReady)
+	push, pop := p.In.Valid.And(inReady), notEmpty.And(p.Out.Ready)
 
 	slots := m.MemDepth("slot", f.Depth, f.Width)
-	slots.Write(tail, p.InData, push)
+	slots.Write(tail, p.In.Payload.Data, push)
 	m.If(push, func() { tail.Set(wrapInc(tail, f.Depth)) })
 	m.If(pop, func() { head.Set(wrapInc(head, f.Depth)) })
 	m.If(push.And(pop.Not()), func() { fill.Set(fill.Add(m.ConstU(cw, 1))) }).
 		Elif(pop.And(push.Not()), func() { fill.Set(fill.Sub(m.ConstU(cw, 1))) })
 
-	p.InReady.Drive(inReady)
-	p.OutValid.Drive(notEmpty)
+	p.In.Ready.Drive(inReady)
+	p.Out.Valid.Drive(notEmpty)
 	p.Count.Drive(fill)
 	if f.Standard {
-		p.OutData.Drive(slots.ReadSync(head, pop))
+		p.Out.Payload.Data.Drive(slots.ReadSync(head, pop))
 	} else {
-		p.OutData.Drive(slots.Read(head))
+		p.Out.Payload.Data.Drive(slots.Read(head))
 	}
 	return m, p
 }
@@ -122,8 +115,8 @@ func NewQueueOf[T any](m *hdl.Module, name string, f FIFO, inValid *hdl.Signal, 
 	f.Width = hdl.RecordWidth(in)
 	sub, ports := f.WithPorts(f.ModuleName())
 	p := hdl.Use(m, name, sub, ports)
-	p.InValid.Drive(inValid)
-	p.InData.Drive(hdl.Pack(in))
-	p.OutReady.Drive(outReady)
-	return Queue[T]{InReady: p.InReady, OutValid: p.OutValid, Out: hdl.Unpack(p.OutData, in), Count: p.Count}
+	p.In.Valid.Drive(inValid)
+	p.In.Payload.Data.Drive(hdl.Pack(in))
+	p.Out.Ready.Drive(outReady)
+	return Queue[T]{InReady: p.In.Ready, OutValid: p.Out.Valid, Out: hdl.Unpack(p.Out.Payload.Data, in), Count: p.Count}
 }
