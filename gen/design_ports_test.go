@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"flag"
 	"os"
 	"regexp"
@@ -31,25 +32,33 @@ func portListOf(t *testing.T, args string) string {
 // prints them from the unit's port record, so that the names, widths and
 // docs there cannot drift from the blocks; go test ./gen -run
 // TestDesignPortLists -update (make rtl) rewrites them. Every unit has
-// one, at its defaults.
+// one, at its defaults, and every port a doc.
 func TestDesignPortLists(t *testing.T) {
 	const path = "../DESIGN.md"
 	text, err := os.ReadFile(path)
 	require.NoError(t, err)
-	listed := map[string]bool{}
-	fresh := portListBlock.ReplaceAllStringFunc(string(text), func(block string) string {
+	held, fresh := map[string]string{}, map[string]string{}
+	rewritten := portListBlock.ReplaceAllStringFunc(string(text), func(block string) string {
 		m := portListBlock.FindStringSubmatch(block)
-		listed[m[2]] = true
-		want := portListOf(t, m[1])
-		if !*update {
-			require.Equal(t, want, m[3], "DESIGN.md's port list of %s differs from gen %s (go test ./gen -run TestDesignPortLists -update rewrites it)", m[2], m[1])
-		}
-		return "<!-- gen " + m[1] + " -->\n" + want + "<!-- end of generated port list -->\n"
+		held[m[2]], fresh[m[2]] = m[3], portListOf(t, m[1])
+		return "<!-- gen " + m[1] + " -->\n" + fresh[m[2]] + "<!-- end of generated port list -->\n"
 	})
 	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(fresh), 0o644))
+		require.NoError(t, os.WriteFile(path, []byte(rewritten), 0o644))
+		return
 	}
 	for _, name := range reg.UnitNames() {
-		require.True(t, listed[name], "DESIGN.md has no generated port list of %s: add\n<!-- gen -unit %s -portlist -format markdown -->\n<!-- end of generated port list -->\nunder its contract and run go test ./gen -run TestDesignPortLists -update", name, name)
+		t.Run(name, func(t *testing.T) {
+			list, ok := held[name]
+			require.True(t, ok, "DESIGN.md has no generated port list of %s: add\n<!-- gen -unit %s -portlist -format markdown -->\n<!-- end of generated port list -->\nunder its contract and run go test ./gen -run TestDesignPortLists -update", name, name)
+			require.Equal(t, fresh[name], list, "DESIGN.md's port list of %s differs from gen -unit %s -portlist (go test ./gen -run TestDesignPortLists -update rewrites it)", name, name)
+			code, out, errs := runGen("-unit", name, "-portlist", "-format", "csv")
+			require.Equal(t, 0, code, errs)
+			rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+			require.NoError(t, err)
+			for _, row := range rows[1:] {
+				require.NotEmpty(t, row[3], "port %s of %s has no doc: give its port record's field a doc tag", row[0], name)
+			}
+		})
 	}
 }
