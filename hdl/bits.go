@@ -49,7 +49,7 @@ func MustU(width int, v uint64) Bits {
 	return b
 }
 
-func maxOf(width int) uint64 { return maskOf(width) }
+func maxOf(width int) uint64 { return MaskOf(width) }
 
 // Zero returns the width-bit zero. An invalid width yields the invalid Bits.
 func Zero(width int) Bits {
@@ -58,7 +58,7 @@ func Zero(width int) Bits {
 	}
 	b := Bits{width: width}
 	if width > 64 {
-		b.words = make([]uint64, nwords(width))
+		b.words = make([]uint64, NWords(width))
 	}
 	return b
 }
@@ -77,7 +77,7 @@ func FromWords(width int, words []uint64) (Bits, error) {
 	if err := checkWidth(width); err != nil {
 		return Bits{}, err
 	}
-	if len(words) != nwords(width) || words[len(words)-1]&^topMask(width) != 0 {
+	if len(words) != NWords(width) || words[len(words)-1]&^TopMask(width) != 0 {
 		return Bits{}, fmt.Errorf("%d words do not hold a clean %d-bit value", len(words), width)
 	}
 	return fromWords(width, words), nil
@@ -112,7 +112,7 @@ func (b Bits) Uint64() uint64 {
 }
 
 // FitsUint64 reports whether the value is below 2^64.
-func (b Bits) FitsUint64() bool { return b.width <= 64 || wIsZero(b.words[1:]) }
+func (b Bits) FitsUint64() bool { return b.width <= 64 || WIsZero(b.words[1:]) }
 
 // view returns the value's words without copying (do not modify).
 func (b *Bits) view() []uint64 {
@@ -127,7 +127,7 @@ func (b Bits) Bit(i int) uint64 {
 	if i < 0 || i >= b.width {
 		return 0
 	}
-	return bitOf(b.view(), i)
+	return BitOf(b.view(), i)
 }
 
 // Equal reports whether a and b have the same width and value.
@@ -135,7 +135,7 @@ func (b Bits) Equal(o Bits) bool {
 	if b.width != o.width {
 		return false
 	}
-	return wCmp(b.view(), o.view()) == 0
+	return WCmp(b.view(), o.view()) == 0
 }
 
 // Big returns the value as a non-negative big.Int.
@@ -188,7 +188,7 @@ func (b Bits) String() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%d'h", b.width)
 	for i := digits - 1; i >= 0; i-- {
-		nib := word(v, i/16) >> (4 * uint(i%16)) & 15
+		nib := Word(v, i/16) >> (4 * uint(i%16)) & 15
 		sb.WriteByte("0123456789abcdef"[nib])
 	}
 	return sb.String()

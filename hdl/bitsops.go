@@ -27,7 +27,7 @@ func apply(k Op, w, n int, args ...Bits) Bits {
 		}
 		aw = append(aw, a.width)
 	}
-	if !isNarrow(w, aw) {
+	if !IsNarrow(w, aw) {
 		return applyWide(k, w, n, aw, append([]Bits(nil), args...))
 	}
 	var st [maxStackArgs + 1]uint64
@@ -36,11 +36,11 @@ func apply(k Op, w, n int, args ...Bits) Bits {
 		st[i], slots[i], widths[i] = a.lo, int32(i), int32(a.width)
 	}
 	var cat [maxStackArgs]catOperand
-	kn := kernel{st: st[:], argv: slots[:len(args)], argw: widths[:len(args)]}
-	var code [1]code
-	code[0], kn.cat, _ = encodeOne(narrowInstr(k, int32(len(args)), slots[:len(args)], aw, w, n, -1, 0), kn.argv, kn.argw, cat[:0], nil)
-	runs := [1]run{{op: k, lo: 0, hi: 1}}
-	kn.exec(runs[:], code[:])
+	kn := Kernel{St: st[:], Argv: slots[:len(args)], Argw: widths[:len(args)]}
+	var code [1]Code
+	code[0], kn.Cat, _ = encodeOne(NarrowInstr(k, int32(len(args)), slots[:len(args)], aw, w, n, -1, 0), kn.Argv, kn.Argw, cat[:0], nil)
+	runs := [1]Run{{Op: k, Lo: 0, Hi: 1}}
+	kn.Exec(runs[:], code[:])
 	return Bits{width: w, lo: st[len(args)]}
 }
 
@@ -48,11 +48,11 @@ func apply(k Op, w, n int, args ...Bits) Bits {
 // owns args (a copy), so the narrow path's operands stay on the stack.
 func applyWide(k Op, w, n int, aw []int, args []Bits) Bits {
 	r := Zero(w)
-	op := wideOp{k: k, width: w, n: n, dst: r.view(), aw: append([]int(nil), aw...)}
+	op := WideOp{Op: k, Width: w, N: n, Dst: r.view(), AW: append([]int(nil), aw...)}
 	for i := range args {
-		op.args = append(op.args, args[i].view())
+		op.Args = append(op.Args, args[i].view())
 	}
-	op.eval()
+	op.Eval()
 	return r
 }
 

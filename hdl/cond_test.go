@@ -76,7 +76,7 @@ func TestConditionalAssignmentMatchesModel(t *testing.T) {
 	for cycle := range 5000 {
 		a, b, c := rng.IntN(2) == 1, rng.IntN(2) == 1, rng.IntN(2) == 1
 		op, x, y := rng.Uint64N(4), rng.Uint64N(256), rng.Uint64N(256)
-		for name, v := range map[string]uint64{"a": b2u(a), "b": b2u(b), "c": b2u(c), "op": op, "x": x, "y": y} {
+		for name, v := range map[string]uint64{"a": FromBool(a), "b": FromBool(b), "c": FromBool(c), "op": op, "x": x, "y": y} {
 			require.NoError(t, s.SetU(name, v))
 		}
 		o, w, next := condModel(a, b, c, op, x, y, r)

@@ -50,8 +50,8 @@ func TestRegistersLoadOnTheirEnables(t *testing.T) {
 		require.NoError(t, err)
 		av, bv := r.IntN(3) == 0, r.IntN(2) == 0
 		require.NoError(t, sim.Set("x", xv))
-		require.NoError(t, sim.SetU("a", b2u(av)))
-		require.NoError(t, sim.SetU("b", b2u(bv)))
+		require.NoError(t, sim.SetU("a", FromBool(av)))
+		require.NoError(t, sim.SetU("b", FromBool(bv)))
 		sim.Step()
 		next := want
 		if av {

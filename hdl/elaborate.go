@@ -504,7 +504,7 @@ func (d *Design) evalClass(i int32) int {
 		return 0
 	}
 	c := 1 + int(k)
-	if !isNarrow(n.sig.width, d.argWidths(n)) {
+	if !IsNarrow(n.sig.width, d.argWidths(n)) {
 		c += int(NumOps)
 	}
 	return c
@@ -527,7 +527,7 @@ func (d *Design) aliasOf(i int32) int32 {
 	if n.src >= 0 {
 		return n.src
 	}
-	if n.sig.kind == OpZext && nwords(n.sig.width) == nwords(n.sig.args[0].width) {
+	if n.sig.kind == OpZext && NWords(n.sig.width) == NWords(n.sig.args[0].width) {
 		return n.args[0] // the clean-top invariant makes the words equal
 	}
 	return -1

@@ -13,21 +13,21 @@ func BenchmarkKernel(b *testing.B) {
 			name = "chain" + string(rune('0'+dist))
 		}
 		b.Run(name, func(b *testing.B) {
-			kn := kernel{st: make([]uint64, 64+n)}
-			for i := range kn.st {
-				kn.st[i] = uint64(i)*0x9e3779b97f4a7c15 | 1
+			kn := Kernel{St: make([]uint64, 64+n)}
+			for i := range kn.St {
+				kn.St[i] = uint64(i)*0x9e3779b97f4a7c15 | 1
 			}
-			prog := make([]instr, n)
+			prog := make([]Instr, n)
 			for i := range prog {
 				a := int32(i % 64)
 				if dist > 0 && i >= dist {
 					a = int32(64 + i - dist)
 				}
-				prog[i] = instr{op: OpAnd, dst: int32(64 + i), a: a, b: int32(i * 7 % 64)}
+				prog[i] = Instr{Op: OpAnd, Dst: int32(64 + i), A: a, B: int32(i * 7 % 64)}
 			}
-			runs, code := kn.encode(prog)
+			runs, code := kn.Encode(prog)
 			for b.Loop() {
-				kn.exec(runs, code)
+				kn.Exec(runs, code)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/instr")
 		})

@@ -15,23 +15,23 @@ import "slices"
 
 // The fused operations, after opWide.
 const (
-	opAndNot    = opWide + 1 + iota // st[a] &^ st[b]: an AND of a NOT of b
-	opAndEq                         // st[a] & (st[b] == st[c]): an AND of an equality
-	opCatAndNot                     // a Concat of opAndNot results
-	opCatAndEq                      // a Concat of opAndEq results
-	opCatEq                         // a Concat of equalities
-	opOrAnd                         // st[a] & st[b] | st[c]: an OR of an AND
-	opOr3                           // st[a] | st[b] | st[c]: an OR of an OR
-	opDecode                        // opAndEq of one enable and one index for many constants (kernel.decodes)
-	opSlice2                        // (st[a] >> b | st[a+1] << (64 - b)) & mask, 0 < b < 64: a narrow slice across two words of a wide value
-	opCatWord                       // one word of a wide Concat of narrow operands: the OR of kernel.pieces[a : a+b]
+	OpAndNot    = OpWide + 1 + iota // st[a] &^ st[b]: an AND of a NOT of b
+	OpAndEq                         // st[a] & (st[b] == st[c]): an AND of an equality
+	OpCatAndNot                     // a Concat of opAndNot results
+	OpCatAndEq                      // a Concat of opAndEq results
+	OpCatEq                         // a Concat of equalities
+	OpOrAnd                         // st[a] & st[b] | st[c]: an OR of an AND
+	OpOr3                           // st[a] | st[b] | st[c]: an OR of an OR
+	OpDecode                        // opAndEq of one enable and one index for many constants (kernel.decodes)
+	OpSlice2                        // (st[a] >> b | st[a+1] << (64 - b)) & mask, 0 < b < 64: a narrow slice across two words of a wide value
+	OpCatWord                       // one word of a wide Concat of narrow operands: the OR of kernel.pieces[a : a+b]
 )
 
 // catPiece is the part of a narrow operand that lands in one word of a
 // wide Concat: st[slot] << shl >> shr.
-type catPiece struct {
-	slot     int32
-	shl, shr uint32
+type CatPiece struct {
+	Slot     int32
+	Shl, Shr uint32
 }
 
 // minDecode is the fewest opAndEq outputs fuseDecodes makes a decoder of.
@@ -39,14 +39,14 @@ const minDecode = 4
 
 // decoder is an opDecode's table: outputs en & (idx == k) for the
 // constants k of base..base+len(at)-1.
-type decoder struct {
-	base uint64
-	at   []int32 // the output slot of k = base + i, -1 when none has it
-	dsts []int32 // every output slot
+type Decoder struct {
+	Base uint64
+	At   []int32 // the output slot of k = base + i, -1 when none has it
+	Dsts []int32 // every output slot
 }
 
 // catOf is the Concat superinstruction of each operation it fuses.
-var catOf = map[Op]Op{opAndNot: opCatAndNot, opAndEq: opCatAndEq, OpEq: opCatEq}
+var catOf = map[Op]Op{OpAndNot: OpCatAndNot, OpAndEq: OpCatAndEq, OpEq: OpCatEq}
 
 // fused returns prog with each fusable pair as one instruction: a NOT or an
 // equality whose result only one AND reads, and which nothing else can
@@ -56,7 +56,7 @@ var catOf = map[Op]Op{opAndNot: opCatAndNot, opAndEq: opCatAndEq, OpEq: opCatEq}
 // become 3,986, 0.94-0.97x time on vmshr, smm2d and the warp mask). The
 // generated names of the operations it fuses away ('_' names, which
 // waveforms leave out too) can no longer be looked up.
-func (s *Sim) fused(prog []instr) []instr {
+func (s *Sim) fused(prog []Instr) []Instr {
 	prog = s.narrowWide(prog)
 	readers := map[int32]int{}
 	for i := range prog {
@@ -66,11 +66,11 @@ func (s *Sim) fused(prog []instr) []instr {
 	}
 	observable := s.observableSlots()
 	gone := map[int32]bool{} // producers fused into their reader
-	out := make([]instr, 0, len(prog))
+	out := make([]Instr, 0, len(prog))
 	at := map[int32]int{} // the index in out of the instruction that writes a slot
 	for _, in := range prog {
-		if in.op == OpAnd || in.op == OpOr {
-			for _, pair := range [2][2]int32{{in.a, in.b}, {in.b, in.a}} {
+		if in.Op == OpAnd || in.Op == OpOr {
+			for _, pair := range [2][2]int32{{in.A, in.B}, {in.B, in.A}} {
 				other, x := pair[0], pair[1]
 				j, ok := at[x]
 				if !ok || readers[x] != 1 || observable[x] {
@@ -82,15 +82,15 @@ func (s *Sim) fused(prog []instr) []instr {
 				}
 			}
 		}
-		if in.op != opWide { // (a wide operation's result is in its views)
-			at[in.dst] = len(out)
+		if in.Op != OpWide { // (a wide operation's result is in its views)
+			at[in.Dst] = len(out)
 		}
 		out = append(out, in)
 	}
 	out = s.fuseConcats(out, gone, observable)
 	kept := out[:0] // without the fused producers (an AND keeps its own dst)
 	for _, in := range out {
-		if !gone[in.dst] {
+		if !gone[in.Dst] {
 			kept = append(kept, in)
 		}
 	}
@@ -109,20 +109,20 @@ func (s *Sim) fused(prog []instr) []instr {
 // operand other, as one superinstruction: an AND of a NOT or of an
 // equality, an OR of an AND or of an OR (p as it stands in the fused
 // program: a fused AND or OR is not taken in again).
-func fusedPair(r, p instr, other int32) (instr, bool) {
+func fusedPair(r, p Instr, other int32) (Instr, bool) {
 	switch {
-	case r.op == OpAnd && p.op == OpNot && p.mask&r.mask == r.mask:
+	case r.Op == OpAnd && p.Op == OpNot && p.Mask&r.Mask == r.Mask:
 		// (A NOT narrower than the AND, widened by a Zext that shares its
 		// slot, sets no bit above its width, where ^st[b] would.)
-		return instr{op: opAndNot, dst: r.dst, a: other, b: p.a, mask: r.mask}, true
-	case r.op == OpAnd && p.op == OpEq:
-		return instr{op: opAndEq, dst: r.dst, a: other, b: p.a, c: p.b, mask: r.mask}, true
-	case r.op == OpOr && p.op == OpAnd:
-		return instr{op: opOrAnd, dst: r.dst, a: p.a, b: p.b, c: other, mask: r.mask}, true
-	case r.op == OpOr && p.op == OpOr:
-		return instr{op: opOr3, dst: r.dst, a: p.a, b: p.b, c: other, mask: r.mask}, true
+		return Instr{Op: OpAndNot, Dst: r.Dst, A: other, B: p.A, Mask: r.Mask}, true
+	case r.Op == OpAnd && p.Op == OpEq:
+		return Instr{Op: OpAndEq, Dst: r.Dst, A: other, B: p.A, C: p.B, Mask: r.Mask}, true
+	case r.Op == OpOr && p.Op == OpAnd:
+		return Instr{Op: OpOrAnd, Dst: r.Dst, A: p.A, B: p.B, C: other, Mask: r.Mask}, true
+	case r.Op == OpOr && p.Op == OpOr:
+		return Instr{Op: OpOr3, Dst: r.Dst, A: p.A, B: p.B, C: other, Mask: r.Mask}, true
 	}
-	return instr{}, false
+	return Instr{}, false
 }
 
 // observableSlots are the slots read other than by instructions: signals
@@ -141,7 +141,7 @@ func (s *Sim) observableSlots() map[int32]bool {
 	}
 	for i, n := range s.nl.Nodes {
 		if n.Named && s.live[i] {
-			mark(s.slot[i], int32(nwords(n.Width)))
+			mark(s.slot[i], int32(NWords(n.Width)))
 		}
 	}
 	for _, r := range s.regs {
@@ -165,69 +165,69 @@ func (s *Sim) observableSlots() map[int32]bool {
 // b), with the operation's width at each in argw. Another operand x goes
 // in as an operation that passes it: x &^ 0 (with a constant zero in the
 // state), x & (x == x), and not at all in a Concat of equalities.
-func (s *Sim) fuseConcats(prog []instr, gone, observable map[int32]bool) []instr {
+func (s *Sim) fuseConcats(prog []Instr, gone, observable map[int32]bool) []Instr {
 	readers := map[int32]int{}
-	producer := map[int32]*instr{}
+	producer := map[int32]*Instr{}
 	for i := range prog {
 		in := &prog[i]
 		for _, x := range s.operandsOf(in) {
 			readers[x]++
 		}
-		if _, ok := catOf[in.op]; ok {
-			producer[in.dst] = in
+		if _, ok := catOf[in.Op]; ok {
+			producer[in.Dst] = in
 		}
 	}
 	zero := int32(-1)
 	for x, k := range s.konst {
-		if k && s.kn.st[x] == 0 {
+		if k && s.kn.St[x] == 0 {
 			zero = int32(x)
 			break
 		}
 	}
 	for i := range prog {
 		in := &prog[i]
-		if in.op != OpConcat {
+		if in.Op != OpConcat {
 			continue
 		}
-		args := s.kn.argv[in.b : in.b+int32(in.k)]
+		args := s.kn.Argv[in.B : in.B+int32(in.K)]
 		fusable := func(x int32, op Op) bool {
 			p := producer[x]
-			return p != nil && p.op == op && readers[x] == 1 && !observable[x] && !gone[x]
+			return p != nil && p.Op == op && readers[x] == 1 && !observable[x] && !gone[x]
 		}
 		var op Op
 		n := 0
 		for _, x := range args {
-			if p := producer[x]; p != nil && fusable(x, p.op) {
+			if p := producer[x]; p != nil && fusable(x, p.Op) {
 				if n == 0 {
-					op = p.op
+					op = p.Op
 				}
-				if p.op == op {
+				if p.Op == op {
 					n++
 				}
 			}
 		}
-		if n < 2 || 2*n < len(args) || n < len(args) && (op == OpEq || op == opAndNot && zero < 0) {
+		if n < 2 || 2*n < len(args) || n < len(args) && (op == OpEq || op == OpAndNot && zero < 0) {
 			continue
 		}
-		list := int32(len(s.kn.argv))
+		list := int32(len(s.kn.Argv))
 		for j, x := range args {
 			a, b, c := x, x, x // a passed operand
-			if op == opAndNot {
+			if op == OpAndNot {
 				b, c = zero, zero
 			}
 			if fusable(x, op) {
 				p := producer[x]
-				a, b, c = p.a, p.b, p.c
-				if op != opAndEq {
-					c = p.b
+				a, b, c = p.A, p.B, p.C
+				if op != OpAndEq {
+					c = p.B
 				}
 				gone[x] = true
 			}
-			w := s.kn.argw[in.b+int32(j)]
-			s.kn.argv = append(s.kn.argv, a, b, c)
-			s.kn.argw = append(s.kn.argw, w, w, w)
+			w := s.kn.Argw[in.B+int32(j)]
+			s.kn.Argv = append(s.kn.Argv, a, b, c)
+			s.kn.Argw = append(s.kn.Argw, w, w, w)
 		}
-		*in = instr{op: catOf[op], dst: in.dst, b: list, k: in.k, mask: in.mask}
+		*in = Instr{Op: catOf[op], Dst: in.Dst, B: list, K: in.K, Mask: in.Mask}
 	}
 	return prog
 }
@@ -236,33 +236,33 @@ func (s *Sim) fuseConcats(prog []instr, gone, observable map[int32]bool) []instr
 // stretch of ANDs, or of ORs, fused or not, none of which reads another's
 // result, is ordered by operation (stably), which gives one run per
 // operation instead of one per change.
-func (s *Sim) regroup(prog []instr) {
+func (s *Sim) regroup(prog []Instr) {
 	family := func(op Op) int {
 		switch op {
-		case OpAnd, opAndNot, opAndEq:
+		case OpAnd, OpAndNot, OpAndEq:
 			return 1
-		case OpOr, opOrAnd, opOr3:
+		case OpOr, OpOrAnd, OpOr3:
 			return 2
 		}
 		return 0
 	}
 	for lo := 0; lo < len(prog); {
 		hi := lo + 1
-		for hi < len(prog) && family(prog[lo].op) != 0 && family(prog[hi].op) == family(prog[lo].op) {
+		for hi < len(prog) && family(prog[lo].Op) != 0 && family(prog[hi].Op) == family(prog[lo].Op) {
 			hi++
 		}
 		if seg := prog[lo:hi]; len(seg) > 1 && independent(s, seg) {
-			slices.SortStableFunc(seg, func(x, y instr) int { return int(x.op) - int(y.op) })
+			slices.SortStableFunc(seg, func(x, y Instr) int { return int(x.Op) - int(y.Op) })
 		}
 		lo = hi
 	}
 }
 
 // independent reports whether no instruction of seg reads another's result.
-func independent(s *Sim, seg []instr) bool {
+func independent(s *Sim, seg []Instr) bool {
 	written := map[int32]bool{}
 	for _, in := range seg {
-		written[in.dst] = true
+		written[in.Dst] = true
 	}
 	for i := range seg {
 		for _, x := range s.operandsOf(&seg[i]) {
@@ -282,16 +282,16 @@ func independent(s *Sim, seg []instr) bool {
 // enables (the warp mask's history cache: 768 of its 1,797 opAndEq a
 // cycle, in three groups of 256). The run's instructions are independent,
 // so the decoders go first and the rest keep their order.
-func (s *Sim) fuseDecodes(prog []instr) []instr {
-	out := make([]instr, 0, len(prog))
+func (s *Sim) fuseDecodes(prog []Instr) []Instr {
+	out := make([]Instr, 0, len(prog))
 	for lo := 0; lo < len(prog); {
 		hi := lo + 1
-		for hi < len(prog) && prog[hi].op == prog[lo].op {
+		for hi < len(prog) && prog[hi].Op == prog[lo].Op {
 			hi++
 		}
 		seg := prog[lo:hi]
 		lo = hi
-		if seg[0].op != opAndEq || len(seg) < minDecode || !independent(s, seg) {
+		if seg[0].Op != OpAndEq || len(seg) < minDecode || !independent(s, seg) {
 			out = append(out, seg...)
 			continue
 		}
@@ -306,11 +306,11 @@ func (s *Sim) fuseDecodes(prog []instr) []instr {
 		copies := map[[3]uint64]int{}
 		var order []operands
 		for i, in := range seg {
-			if !s.konst[in.c] || in.mask != 1 {
+			if !s.konst[in.C] || in.Mask != 1 {
 				continue
 			}
-			constant := [3]uint64{uint64(in.a), uint64(in.b), s.kn.st[in.c]}
-			key := operands{in.a, in.b, copies[constant]}
+			constant := [3]uint64{uint64(in.A), uint64(in.B), s.kn.St[in.C]}
+			key := operands{in.A, in.B, copies[constant]}
 			copies[constant]++
 			if groups[key] == nil {
 				order = append(order, key)
@@ -320,8 +320,8 @@ func (s *Sim) fuseDecodes(prog []instr) []instr {
 		decoded := make([]bool, len(seg))
 		for _, key := range order {
 			if t, ok := s.decoderOf(seg, groups[key]); ok {
-				out = append(out, instr{op: opDecode, a: key.en, b: key.idx, k: uint32(len(s.kn.decodes)), mask: 1})
-				s.kn.decodes = append(s.kn.decodes, t)
+				out = append(out, Instr{Op: OpDecode, A: key.en, B: key.idx, K: uint32(len(s.kn.Decodes)), Mask: 1})
+				s.kn.Decodes = append(s.kn.Decodes, t)
 				for _, i := range groups[key] {
 					decoded[i] = true
 				}
@@ -339,22 +339,22 @@ func (s *Sim) fuseDecodes(prog []instr) []instr {
 // decoderOf is the table of the opAndEq seg[i] for i in members, whose
 // constants are distinct, when there are at least minDecode of them and
 // they fill at least half of the range they span.
-func (s *Sim) decoderOf(seg []instr, members []int) (decoder, bool) {
+func (s *Sim) decoderOf(seg []Instr, members []int) (Decoder, bool) {
 	if len(members) < minDecode {
-		return decoder{}, false
+		return Decoder{}, false
 	}
 	lo, hi := ^uint64(0), uint64(0)
 	for _, i := range members {
-		k := s.kn.st[seg[i].c]
+		k := s.kn.St[seg[i].C]
 		lo, hi = min(lo, k), max(hi, k)
 	}
 	if hi-lo >= 2*uint64(len(members)) {
-		return decoder{}, false
+		return Decoder{}, false
 	}
-	t := decoder{base: lo, at: slices.Repeat([]int32{-1}, int(hi-lo+1))}
+	t := Decoder{Base: lo, At: slices.Repeat([]int32{-1}, int(hi-lo+1))}
 	for _, i := range members {
-		t.at[s.kn.st[seg[i].c]-lo] = seg[i].dst
-		t.dsts = append(t.dsts, seg[i].dst)
+		t.At[s.kn.St[seg[i].C]-lo] = seg[i].Dst
+		t.Dsts = append(t.Dsts, seg[i].Dst)
 	}
 	return t, true
 }
@@ -366,25 +366,25 @@ func (s *Sim) decoderOf(seg []instr, members []int) (decoder, bool) {
 // 16 a cycle) reads the one word (OpSlice) or the two words (opSlice2) it
 // lies in; a Concat of narrow operands (the entry put together) is an OR
 // of pieces for each of its words (opCatWord).
-func (s *Sim) narrowWide(prog []instr) []instr {
-	out := make([]instr, 0, len(prog))
+func (s *Sim) narrowWide(prog []Instr) []Instr {
+	out := make([]Instr, 0, len(prog))
 	for _, in := range prog {
-		if in.op != opWide {
+		if in.Op != OpWide {
 			out = append(out, in)
 			continue
 		}
-		o := &s.kn.wide[in.a]
-		dst, args := s.wideSlots(int(in.a))
+		o := &s.kn.Wide[in.A]
+		dst, args := s.wideSlots(int(in.A))
 		switch {
-		case o.k == OpSlice && o.width <= 64:
-			word, lo := int32(o.n/64), uint32(o.n%64)
+		case o.Op == OpSlice && o.Width <= 64:
+			word, lo := int32(o.N/64), uint32(o.N%64)
 			op := OpSlice
-			if int(lo)+o.width > 64 {
-				op = opSlice2
+			if int(lo)+o.Width > 64 {
+				op = OpSlice2
 			}
-			out = append(out, instr{op: op, dst: dst, a: args[0] + word, k: lo, mask: maskOf(o.width)})
-		case o.k == OpConcat && !slices.ContainsFunc(o.aw, func(w int) bool { return w > 64 }):
-			out = append(out, s.catWords(dst, args, o.aw, o.width)...)
+			out = append(out, Instr{Op: op, Dst: dst, A: args[0] + word, K: lo, Mask: MaskOf(o.Width)})
+		case o.Op == OpConcat && !slices.ContainsFunc(o.AW, func(w int) bool { return w > 64 }):
+			out = append(out, s.catWords(dst, args, o.AW, o.Width)...)
 		default:
 			out = append(out, in)
 		}
@@ -395,22 +395,22 @@ func (s *Sim) narrowWide(prog []instr) []instr {
 // catWords are the opCatWord instructions of a Concat of the narrow
 // operands args (widths aw, the last the lowest) into the width-bit value
 // at dst.
-func (s *Sim) catWords(dst int32, args []int32, aw []int, width int) []instr {
-	var ins []instr
-	for k := range nwords(width) {
-		lo, first := 0, int32(len(s.kn.pieces))
+func (s *Sim) catWords(dst int32, args []int32, aw []int, width int) []Instr {
+	var ins []Instr
+	for k := range NWords(width) {
+		lo, first := 0, int32(len(s.kn.Pieces))
 		for j := len(args) - 1; j >= 0; j-- {
 			from, to := lo, lo+aw[j] // the operand's bits in the value
 			lo = to
 			switch {
 			case to <= 64*k || from >= 64*(k+1): // not in word k
 			case from >= 64*k:
-				s.kn.pieces = append(s.kn.pieces, catPiece{slot: args[j], shl: uint32(from - 64*k)})
+				s.kn.Pieces = append(s.kn.Pieces, CatPiece{Slot: args[j], Shl: uint32(from - 64*k)})
 			default: // its high bits, from the word before
-				s.kn.pieces = append(s.kn.pieces, catPiece{slot: args[j], shr: uint32(64*k - from)})
+				s.kn.Pieces = append(s.kn.Pieces, CatPiece{Slot: args[j], Shr: uint32(64*k - from)})
 			}
 		}
-		ins = append(ins, instr{op: opCatWord, dst: dst + int32(k), a: first, b: int32(len(s.kn.pieces)) - first, mask: ^uint64(0)})
+		ins = append(ins, Instr{Op: OpCatWord, Dst: dst + int32(k), A: first, B: int32(len(s.kn.Pieces)) - first, Mask: ^uint64(0)})
 	}
 	return ins
 }

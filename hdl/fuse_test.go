@@ -32,8 +32,8 @@ func TestSuperinstructions(t *testing.T) {
 	first := c.And(y.Eq(m.ConstU(3, 2)))
 	m.Output("chain", 1).Drive(first.And(x.Bit(0).Not()).And(d))
 	s, count := simWithCounts(t, m)
-	require.Equal(t, 2, count(opAndNot))
-	require.Equal(t, 2, count(opAndEq))
+	require.Equal(t, 2, count(OpAndNot))
+	require.Equal(t, 2, count(OpAndEq))
 	require.Equal(t, len(s.prog)-4, len(s.code), "the fused NOTs and equalities cost no instruction of their own")
 	for v := range uint64(1 << 8) {
 		in := map[string]uint64{"x": v & 7, "y": v >> 3 & 7, "c": v >> 6 & 1, "d": v >> 7}
@@ -75,8 +75,8 @@ func TestOrSuperinstructions(t *testing.T) {
 	m.Output("twice_e", 4).Drive(twice.Or(e))
 	m.Output("chain", 4).Drive(a.Or(b.Not()).Or(c.Xor(d)).Or(d.Add(e)).Or(e.Sub(a))) // the 2nd and 4th OR fuse
 	s, count := simWithCounts(t, m)
-	require.Equal(t, 2, count(opOrAnd))
-	require.Equal(t, 3, count(opOr3))
+	require.Equal(t, 2, count(OpOrAnd))
+	require.Equal(t, 3, count(OpOr3))
 	require.Equal(t, len(s.prog)-5, len(s.code), "the fused ANDs and ORs cost no instruction of their own")
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 4000 {
@@ -104,8 +104,8 @@ func simWithCounts(t *testing.T, m *Module) (*Sim, func(op Op) int) {
 	s := NewSim(dsn)
 	return s, func(op Op) (n int) {
 		for _, r := range s.runs {
-			if r.op == op {
-				n += int(r.hi - r.lo)
+			if r.Op == op {
+				n += int(r.Hi - r.Lo)
 			}
 		}
 		return n
@@ -135,9 +135,9 @@ func TestConcatSuperinstructions(t *testing.T) {
 	m.Output("few", 3).Drive(Concat(busy.Bit(1).And(v.Bit(0).Not()), busy.Slice(3, 2)))
 	m.Output("shared_out", 1).Drive(shared.And(busy.Bit(2)))
 	s, count := simWithCounts(t, m)
-	require.Equal(t, 2, count(opCatAndNot), "free, free_mixed")
-	require.Equal(t, 1, count(opCatAndEq), "hit")
-	require.Equal(t, 1, count(opCatEq), "match")
+	require.Equal(t, 2, count(OpCatAndNot), "free, free_mixed")
+	require.Equal(t, 1, count(OpCatAndEq), "hit")
+	require.Equal(t, 1, count(OpCatEq), "match")
 	require.Equal(t, 2, count(OpConcat), "match_mixed, few")
 	rng := rand.New(rand.NewPCG(3, 4))
 	bit := func(x uint64, i int) uint64 { return x >> i & 1 }
@@ -164,9 +164,9 @@ func TestConcatSuperinstructions(t *testing.T) {
 			"zero":        0,
 			"free":        msbFirst(func(i int) uint64 { return bit(vb, i) &^ bit(bb, i) }),
 			"free_mixed":  (bit(bb, 3)&^bit(vb, 2))<<4 | (bb>>1&3)<<2 | (bit(bb, 2)&^bit(vb, 3))<<1 | shared,
-			"hit":         msbFirst(func(i int) uint64 { return bit(vb, i) & b2u(in[fmt.Sprint("k", i)] == in["k"]) })&^2 | bit(bb, 3)<<1,
-			"match":       msbFirst(func(i int) uint64 { return b2u(in[fmt.Sprint("k", i)] == in["k"]^7) }),
-			"match_mixed": b2u(in["k0"] == vb&7)<<1 | bit(vb, 3),
+			"hit":         msbFirst(func(i int) uint64 { return bit(vb, i) & FromBool(in[fmt.Sprint("k", i)] == in["k"]) })&^2 | bit(bb, 3)<<1,
+			"match":       msbFirst(func(i int) uint64 { return FromBool(in[fmt.Sprint("k", i)] == in["k"]^7) }),
+			"match_mixed": FromBool(in["k0"] == vb&7)<<1 | bit(vb, 3),
 			"few":         (bit(bb, 1)&^bit(vb, 0))<<2 | bb>>2&3,
 			"shared_out":  shared & bit(bb, 2),
 		}
@@ -196,8 +196,8 @@ func TestDecodeSuperinstructions(t *testing.T) {
 		m.Output(fmt.Sprintf("few%d", k), 1).Drive(en.And(few.EqConst(uint64(k))))
 	}
 	s, count := simWithCounts(t, m)
-	require.Equal(t, 1, count(opDecode))
-	require.Equal(t, 3, count(opAndEq), "the three ANDs of few stay")
+	require.Equal(t, 1, count(OpDecode))
+	require.Equal(t, 3, count(OpAndEq), "the three ANDs of few stay")
 	var model [6]uint64
 	r := rand.New(rand.NewPCG(1, 2))
 	for c := range 2000 {
@@ -237,8 +237,8 @@ func TestNarrowSlicesOfWideValues(t *testing.T) {
 	m.Output("wide", 100).Drive(x.Slice(149, 50)) // stays wide
 	s, count := simWithCounts(t, m)
 	require.Equal(t, 3, count(OpSlice), "the cuts within one word")
-	require.Equal(t, 6, count(opSlice2), "the cuts across two words")
-	require.Equal(t, 1, count(opWide))
+	require.Equal(t, 6, count(OpSlice2), "the cuts across two words")
+	require.Equal(t, 1, count(OpWide))
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 200 {
 		words := []uint64{r.Uint64(), r.Uint64(), r.Uint64(), r.Uint64() & (1<<8 - 1)}
@@ -272,8 +272,8 @@ func TestConcatWordsOfNarrowOperands(t *testing.T) {
 	m.Output("y", 200).Drive(Concat(parts...))
 	m.Output("z", 201).Drive(Concat(m.Input("b", 1), Concat(parts...).Not())) // of a wide operand: stays wide
 	s, count := simWithCounts(t, m)
-	require.Equal(t, 8, count(opCatWord), "y's words, and those of the Concat z negates")
-	require.Equal(t, 2, count(opWide), "z's NOT and Concat")
+	require.Equal(t, 8, count(OpCatWord), "y's words, and those of the Concat z negates")
+	require.Equal(t, 2, count(OpWide), "z's NOT and Concat")
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 200 {
 		var want [4]uint64
@@ -312,7 +312,7 @@ func TestSuperinstructionsOfZeroExtendedOperands(t *testing.T) {
 	m.Output("or_or", 31).Drive(a.Or(c.Or(d).Zext(31)))
 	m.Output("and_not", 31).Drive(a.And(e.Not())) // fused
 	s, count := simWithCounts(t, m)
-	require.Equal(t, 1, count(opAndNot), "and_not")
+	require.Equal(t, 1, count(OpAndNot), "and_not")
 	r := rand.New(rand.NewPCG(7, 8))
 	for range 4000 {
 		in := map[string]uint64{"a": r.Uint64N(1 << 31), "e": r.Uint64N(1 << 31), "b": r.Uint64N(2), "c": r.Uint64N(32), "d": r.Uint64N(32)}
@@ -320,7 +320,7 @@ func TestSuperinstructionsOfZeroExtendedOperands(t *testing.T) {
 			require.NoError(t, s.SetU(name, v))
 		}
 		a, e, b, c, d := in["a"], in["e"], in["b"], in["c"], in["d"]
-		want := map[string]uint64{"and_not1": a & (b ^ 1), "and_not5": a & (c ^ 31), "and_eq": a & b2u(c == d),
+		want := map[string]uint64{"and_not1": a & (b ^ 1), "and_not5": a & (c ^ 31), "and_eq": a & FromBool(c == d),
 			"or_and": c&d | a, "or_or": a | c | d, "and_not": a &^ e}
 		for name, w := range want {
 			got, err := s.GetU(name)

@@ -62,7 +62,7 @@ func (s *Sim) compactState(src []byte) ([]byte, map[int]int) {
 	}
 	for name, slot := range s.byName {
 		if s.isPort(name) {
-			for k := range nwords(s.width[name]) {
+			for k := range NWords(s.width[name]) {
 				used[int(slot)+k] = true
 			}
 		}

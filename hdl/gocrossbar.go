@@ -92,19 +92,19 @@ const maxIndexWidth = 6
 // only they read. A crossbar is computed at its first multiplexer's place,
 // where every source is known; its results are stored in the state.
 func (g *gosrc) findCrossbars() {
-	producer := map[int32]*instr{}
+	producer := map[int32]*Instr{}
 	for i := range g.prog {
-		producer[g.prog[i].dst] = &g.prog[i]
+		producer[g.prog[i].Dst] = &g.prog[i]
 	}
 	groups := map[string]*crossbar{}
 	var order []*crossbar
 	for i := range g.prog {
 		in := &g.prog[i]
-		bits, fused := g.selBits[in.dst]
-		if in.op != OpOneHot || !fused {
+		bits, fused := g.selBits[in.Dst]
+		if in.Op != OpOneHot || !fused {
 			continue
 		}
-		cb, key, ok := g.decodeSelect(producer, bits, g.s.kn.argv[in.b:in.b+int32(in.k)])
+		cb, key, ok := g.decodeSelect(producer, bits, g.s.kn.Argv[in.B:in.B+int32(in.K)])
 		if !ok {
 			continue
 		}
@@ -113,7 +113,7 @@ func (g *gosrc) findCrossbars() {
 			groups[sig] = cb
 			order = append(order, cb)
 		}
-		groups[sig].outs = append(groups[sig].outs, in.dst)
+		groups[sig].outs = append(groups[sig].outs, in.Dst)
 		groups[sig].keys = append(groups[sig].keys, key)
 	}
 	g.crossbarAt, g.scattered = map[int32]*crossbar{}, map[int32]bool{}
@@ -132,7 +132,7 @@ func (g *gosrc) findCrossbars() {
 // choices: a priority arbiter's grants (either direction), else the
 // requests themselves, every request decoding the same key on indices of
 // one layout.
-func (g *gosrc) decodeSelect(producer map[int32]*instr, bits, choices []int32) (*crossbar, uint64, bool) {
+func (g *gosrc) decodeSelect(producer map[int32]*Instr, bits, choices []int32) (*crossbar, uint64, bool) {
 	try := func(priority int, reqs []int32) (*crossbar, uint64, bool) {
 		cb := &crossbar{priority: priority}
 		var key uint64
@@ -167,7 +167,7 @@ func sameLayout(a, b []field) bool {
 // from the last source down with -1) the first grant is its request, and
 // each later one r AND NOT before, where before is the first request, then
 // before OR the previous request.
-func (g *gosrc) arbiterRequests(producer map[int32]*instr, grants []int32, priority int) ([]int32, bool) {
+func (g *gosrc) arbiterRequests(producer map[int32]*Instr, grants []int32, priority int) ([]int32, bool) {
 	n := len(grants)
 	if n < 2 {
 		return nil, false
@@ -183,12 +183,12 @@ func (g *gosrc) arbiterRequests(producer map[int32]*instr, grants []int32, prior
 	before := grants[at(0)]
 	for k := 1; k < n; k++ {
 		grant := producer[grants[at(k)]]
-		if grant == nil || grant.op != OpAnd {
+		if grant == nil || grant.Op != OpAnd {
 			return nil, false
 		}
 		matched := false
-		for _, arg := range [2][2]int32{{grant.a, grant.b}, {grant.b, grant.a}} {
-			if not := producer[arg[1]]; not != nil && not.op == OpNot && not.mask == 1 && not.a == before {
+		for _, arg := range [2][2]int32{{grant.A, grant.B}, {grant.B, grant.A}} {
+			if not := producer[arg[1]]; not != nil && not.Op == OpNot && not.Mask == 1 && not.A == before {
 				reqs[at(k)], matched = arg[0], true
 				break
 			}
@@ -201,14 +201,14 @@ func (g *gosrc) arbiterRequests(producer map[int32]*instr, grants []int32, prior
 		}
 		// The next grant's "before" ORs this request in.
 		next := producer[grants[at(k+1)]]
-		if next == nil || next.op != OpAnd {
+		if next == nil || next.Op != OpAnd {
 			return nil, false
 		}
 		found := false
-		for _, arg := range [2]int32{next.a, next.b} {
-			if not := producer[arg]; not != nil && not.op == OpNot && not.mask == 1 {
-				if or := producer[not.a]; or != nil && or.op == OpOr && (or.a == before && or.b == reqs[at(k)] || or.b == before && or.a == reqs[at(k)]) {
-					before, found = not.a, true
+		for _, arg := range [2]int32{next.A, next.B} {
+			if not := producer[arg]; not != nil && not.Op == OpNot && not.Mask == 1 {
+				if or := producer[not.A]; or != nil && or.Op == OpOr && (or.A == before && or.B == reqs[at(k)] || or.B == before && or.A == reqs[at(k)]) {
+					before, found = not.A, true
 					break
 				}
 			}
@@ -224,16 +224,16 @@ func (g *gosrc) arbiterRequests(producer map[int32]*instr, grants []int32, prior
 // and the index fields of a route, with the key the fields decode and the
 // index's width; it fails when r has no field. An AND whose operands
 // compare nothing with a constant stays one condition.
-func (g *gosrc) decodeRequest(producer map[int32]*instr, r int32) (s route, key uint64, width uint, ok bool) {
+func (g *gosrc) decodeRequest(producer map[int32]*Instr, r int32) (s route, key uint64, width uint, ok bool) {
 	konst := func(x int32) bool { return int(x) < len(g.s.konst) && g.s.konst[x] }
 	// decoded is the value x == k compares with a constant, if it does.
-	decoded := func(p *instr) (x int32, k uint64, ok bool) {
+	decoded := func(p *Instr) (x int32, k uint64, ok bool) {
 		switch {
-		case p == nil || p.op != OpEq:
-		case konst(p.b) && !konst(p.a):
-			return p.a, g.s.kn.st[p.b], true
-		case konst(p.a) && !konst(p.b):
-			return p.b, g.s.kn.st[p.a], true
+		case p == nil || p.Op != OpEq:
+		case konst(p.B) && !konst(p.A):
+			return p.A, g.s.kn.St[p.B], true
+		case konst(p.A) && !konst(p.B):
+			return p.B, g.s.kn.St[p.A], true
 		}
 		return 0, 0, false
 	}
@@ -243,19 +243,19 @@ func (g *gosrc) decodeRequest(producer map[int32]*instr, r int32) (s route, key 
 		if _, _, ok := decoded(p); ok {
 			return true
 		}
-		return p != nil && p.op == OpAnd && depth < 4 && (hasField(p.a, depth+1) || hasField(p.b, depth+1))
+		return p != nil && p.Op == OpAnd && depth < 4 && (hasField(p.A, depth+1) || hasField(p.B, depth+1))
 	}
 	var terms func(x int32, depth int)
 	terms = func(x int32, depth int) {
 		p := producer[x]
 		if v, k, ok := decoded(p); ok {
-			s.fields = append(s.fields, field{v, uint(p.aw)})
-			key = key<<p.aw | k
+			s.fields = append(s.fields, field{v, uint(p.AW)})
+			key = key<<p.AW | k
 			return
 		}
-		if p != nil && p.op == OpAnd && hasField(x, depth) {
-			terms(p.a, depth+1)
-			terms(p.b, depth+1)
+		if p != nil && p.Op == OpAnd && hasField(x, depth) {
+			terms(p.A, depth+1)
+			terms(p.B, depth+1)
 			return
 		}
 		if !slices.Contains(s.conds, x) { // (x & x is x)

@@ -84,8 +84,8 @@ func (s *Sim) GoSourceSlots(pkg string) (src []byte, slot func(name string) int,
 func newGosrc(s *Sim, b *bytes.Buffer) *gosrc {
 	g := &gosrc{s: s, b: b, prog: slices.Clone(s.prog), regs: slices.Clone(s.regs)}
 	for i := range g.prog {
-		if in := &g.prog[i]; in.op == opWide { // its result's slot, for the scheduler
-			in.dst, _ = s.wideSlots(int(in.a))
+		if in := &g.prog[i]; in.Op == OpWide { // its result's slot, for the scheduler
+			in.Dst, _ = s.wideSlots(int(in.A))
 		}
 	}
 	g.fuseSelects()
@@ -98,8 +98,8 @@ func newGosrc(s *Sim, b *bytes.Buffer) *gosrc {
 	}
 	g.compared = map[int32]bool{}
 	for _, in := range g.prog {
-		if in.op >= OpEq && in.op <= OpGeS && readers[in.dst] == 1 {
-			g.compared[in.dst] = true
+		if in.Op >= OpEq && in.Op <= OpGeS && readers[in.Dst] == 1 {
+			g.compared[in.Dst] = true
 		}
 	}
 	return g
@@ -108,7 +108,7 @@ func newGosrc(s *Sim, b *bytes.Buffer) *gosrc {
 type gosrc struct {
 	s           *Sim
 	b           *bytes.Buffer
-	prog        []instr             // Sim's program, wide operations with their result slot, in depth-first order (schedule)
+	prog        []Instr             // Sim's program, wide operations with their result slot, in depth-first order (schedule)
 	regs        []seqOp             // Sim's registers (loadEnables gives some an enable)
 	selBits     map[int32][]int32   // a one-hot select's bits, LSB first, by its result slot (fuseSelects)
 	inLocal     map[int32]bool      // results kept in Go locals
@@ -157,16 +157,16 @@ func (g *gosrc) file(pkg string) {
 	g.p("// Design: its address is then a constant, which frees the register the\n")
 	g.p("// state's pointer held (hdl.Sim.GoSource). A program simulates one Design\n")
 	g.p("// at a time; NewDesign resets it.\n")
-	g.p("var st [%d]uint64\n\n", max(1, len(s.kn.st)))
+	g.p("var st [%d]uint64\n\n", max(1, len(s.kn.St)))
 	g.p("// Design is module %s compiled to straight-line Go (hdl.Sim.GoSource).\n", s.nl.Top)
 	g.p("type Design struct {\n\tsh [%d]uint64\n", max(1, len(s.shadow)))
-	for k, m := range s.kn.mems {
+	for k, m := range s.kn.Mems {
 		g.p("\tm%d [%d]%s\n", k, len(m), g.memElem(k))
 	}
-	g.p("\twide []wideOp // operations on values over 64 bits, on views of st\n}\n\n")
+	g.p("\twide []WideOp // operations on values over 64 bits, on views of st\n}\n\n")
 
 	g.p("// NewDesign returns the design with all state zero: the only one until the\n// next call (see st).\nfunc NewDesign() *Design {\n\td := &Design{}\n\tclear(st[:])\n")
-	for i, v := range s.kn.st {
+	for i, v := range s.kn.St {
 		if v != 0 {
 			g.p("\tst[%d] = %#x\n", i, v)
 		}
@@ -194,7 +194,7 @@ func (g *gosrc) file(pkg string) {
 // compiled streams keep full chunks: dram-sched's 31,722 vector
 // statements as 16 of 1,983 took 1.08-1.27x the time of 15 of 2,000 and
 // the rest.
-func (g *gosrc) eval(emit func(*instr), chunk int, even bool, prelude string) {
+func (g *gosrc) eval(emit func(*Instr), chunk int, even bool, prelude string) {
 	var starts []int // each function's first instruction
 	g.chunkOf = make([]int, len(g.prog))
 	if n := (len(g.prog) + chunk - 1) / chunk; even && n > 1 {
@@ -245,10 +245,10 @@ func (g *gosrc) eval(emit func(*instr), chunk int, even bool, prelude string) {
 func (g *gosrc) wideOps(state string, lanes bool) {
 	s := g.s
 	view := func(slot int32, width int) string {
-		return fmt.Sprintf("%s[%d:%d]", state, slot, slot+int32(nwords(width)))
+		return fmt.Sprintf("%s[%d:%d]", state, slot, slot+int32(NWords(width)))
 	}
 	g.tabled = map[int]int{}
-	for j, op := range s.kn.wide {
+	for j, op := range s.kn.Wide {
 		if g.inlinable(j) {
 			continue
 		}
@@ -256,14 +256,14 @@ func (g *gosrc) wideOps(state string, lanes bool) {
 		dst, slots := s.wideSlots(j)
 		var args []string
 		for k, a := range slots {
-			args = append(args, view(a, op.aw[k]))
+			args = append(args, view(a, op.AW[k]))
 		}
 		mem := "nil"
-		if op.k == OpMemRead && !lanes {
+		if op.Op == OpMemRead && !lanes {
 			mem = fmt.Sprintf("d.m%d[:]", s.nl.Nodes[s.wideAt[j]].Mem)
 		}
-		g.p("\td.wide = append(d.wide, wideOp{k: %d, width: %d, n: %d, dst: %s, args: [][]uint64{%s}, aw: %#v, mem: %s})\n",
-			op.k, op.width, op.n, view(dst, op.width), strings.Join(args, ", "), op.aw, mem)
+		g.p("\td.wide = append(d.wide, WideOp{Op: %d, Width: %d, N: %d, Dst: %s, Args: [][]uint64{%s}, AW: %#v, Mem: %s})\n",
+			op.Op, op.Width, op.N, view(dst, op.Width), strings.Join(args, ", "), op.AW, mem)
 	}
 }
 
@@ -331,7 +331,7 @@ func (g *gosrc) schedule() {
 	producer := map[int32]int{}
 	read := make([]bool, len(prog))
 	for i := range prog {
-		producer[prog[i].dst] = i
+		producer[prog[i].Dst] = i
 	}
 	for i := range prog {
 		for _, x := range g.operands(&prog[i]) {
@@ -341,7 +341,7 @@ func (g *gosrc) schedule() {
 		}
 	}
 	done := make([]bool, len(prog))
-	g.prog = make([]instr, 0, len(prog))
+	g.prog = make([]Instr, 0, len(prog))
 	var visit func(i int)
 	visit = func(i int) {
 		done[i] = true
@@ -367,55 +367,55 @@ func (g *gosrc) schedule() {
 // b1 | b2 | ... rather than (b1<<k | b2<<(k-1) | ...) != 0.
 func (g *gosrc) fuseSelects() {
 	kn := g.s.kn
-	concat := map[int32]*instr{}
+	concat := map[int32]*Instr{}
 	for i := range g.s.prog {
-		if in := &g.s.prog[i]; in.op == OpConcat {
-			concat[in.dst] = in
+		if in := &g.s.prog[i]; in.Op == OpConcat {
+			concat[in.Dst] = in
 		}
 	}
 	g.selBits = map[int32][]int32{}
 	for i := range g.s.prog {
 		in := &g.s.prog[i]
-		c, ok := concat[in.a]
+		c, ok := concat[in.A]
 		switch {
 		case !ok:
 			continue
-		case in.op == OpOneHot && c.k == in.k:
-		case in.op == OpRedOr:
-		case in.op == OpRedAnd && in.mask == maskOf(int(c.k)): // (not of a Zext of the bits, whose zeros it ANDs too)
+		case in.Op == OpOneHot && c.K == in.K:
+		case in.Op == OpRedOr:
+		case in.Op == OpRedAnd && in.Mask == MaskOf(int(c.K)): // (not of a Zext of the bits, whose zeros it ANDs too)
 		default:
 			continue
 		}
-		bits := make([]int32, 0, c.k)
-		for j := c.b + int32(c.k) - 1; j >= c.b; j-- { // Concat lists the MSB first
-			if kn.argw[j] != 1 {
+		bits := make([]int32, 0, c.K)
+		for j := c.B + int32(c.K) - 1; j >= c.B; j-- { // Concat lists the MSB first
+			if kn.Argw[j] != 1 {
 				bits = nil
 				break
 			}
-			bits = append(bits, kn.argv[j])
+			bits = append(bits, kn.Argv[j])
 		}
 		if bits != nil {
-			g.selBits[in.dst] = bits
+			g.selBits[in.Dst] = bits
 		}
 	}
 }
 
 // operands lists the state slots an instruction reads.
-func (g *gosrc) operands(in *instr) []int32 {
-	if cb := g.crossbarAt[in.dst]; cb != nil {
+func (g *gosrc) operands(in *Instr) []int32 {
+	if cb := g.crossbarAt[in.Dst]; cb != nil {
 		return cb.operands()
 	}
-	if g.scattered[in.dst] {
+	if g.scattered[in.Dst] {
 		return nil
 	}
-	bits, fused := g.selBits[in.dst]
+	bits, fused := g.selBits[in.Dst]
 	switch {
-	case fused && in.op != OpOneHot: // a reduction
+	case fused && in.Op != OpOneHot: // a reduction
 		return bits
 	case fused:
 		return append(slices.Clone(bits), g.oneHotChoices(in)...)
-	case in.op == OpOneHot:
-		return append([]int32{in.a}, g.oneHotChoices(in)...)
+	case in.Op == OpOneHot:
+		return append([]int32{in.A}, g.oneHotChoices(in)...)
 	}
 	return g.s.operandsOf(in)
 }
@@ -423,13 +423,13 @@ func (g *gosrc) operands(in *instr) []int32 {
 // oneHotChoices are the choices one-hot select in may pass on: all but
 // those whose select bit is a constant zero, which its statement leaves
 // out (a local that nothing else reads would then be unused).
-func (g *gosrc) oneHotChoices(in *instr) []int32 {
-	bits, fused := g.selBits[in.dst]
+func (g *gosrc) oneHotChoices(in *Instr) []int32 {
+	bits, fused := g.selBits[in.Dst]
 	var xs []int32
-	for j := range int32(in.k) {
-		zero := fused && g.isZero(bits[j]) || !fused && g.s.konst[in.a] && g.s.kn.st[in.a]>>j&1 == 0
+	for j := range int32(in.K) {
+		zero := fused && g.isZero(bits[j]) || !fused && g.s.konst[in.A] && g.s.kn.St[in.A]>>j&1 == 0
 		if !zero {
-			xs = append(xs, g.s.kn.argv[in.b+j])
+			xs = append(xs, g.s.kn.Argv[in.B+j])
 		}
 	}
 	return xs
@@ -455,7 +455,7 @@ func (g *gosrc) planLocals() {
 	}
 	g.inLocal = map[int32]bool{}
 	for i := range g.prog {
-		d := g.prog[i].dst
+		d := g.prog[i].Dst
 		if rs := readers[d]; !external[d] && len(rs) == 1 && rs[g.chunkOf[i]] {
 			g.inLocal[d] = true
 		}
@@ -491,8 +491,8 @@ func (g *gosrc) readOutside() map[int32]bool {
 		external[x] = true
 	}
 	for i := range g.prog {
-		if in := &g.prog[i]; in.op == opWide {
-			external[in.dst] = true
+		if in := &g.prog[i]; in.Op == OpWide {
+			external[in.Dst] = true
 			for _, x := range g.operands(in) {
 				external[x] = true
 			}
@@ -507,14 +507,14 @@ func (g *gosrc) readOutside() map[int32]bool {
 // removes the multiplexer if nothing else reads it). sinkIntoEnables then
 // computes x only on the cycles s is on.
 func (g *gosrc) loadEnables() {
-	producer := map[int32]*instr{}
+	producer := map[int32]*Instr{}
 	for i := range g.prog {
-		producer[g.prog[i].dst] = &g.prog[i]
+		producer[g.prog[i].Dst] = &g.prog[i]
 	}
 	for k := range g.regs {
 		r := &g.regs[k]
-		if mux := producer[r.d]; mux != nil && r.en < 0 && r.words == 1 && mux.op == OpMux && mux.c == r.slot {
-			r.en, r.d = mux.a, mux.b
+		if mux := producer[r.d]; mux != nil && r.en < 0 && r.words == 1 && mux.Op == OpMux && mux.C == r.slot {
+			r.en, r.d = mux.A, mux.B
 		}
 	}
 }
@@ -532,7 +532,7 @@ func (g *gosrc) dropUnread() {
 	keep := make([]bool, len(g.prog))
 	for i := len(g.prog) - 1; i >= 0; i-- { // readers before what they read
 		in := &g.prog[i]
-		if keep[i] = read[in.dst]; keep[i] {
+		if keep[i] = read[in.Dst]; keep[i] {
 			for _, x := range g.operands(in) {
 				read[x] = true
 			}
@@ -576,15 +576,15 @@ func (g *gosrc) sinkIntoEnables() {
 	for i := len(g.prog) - 1; i >= 0; i-- { // readers before the instructions they read
 		in := &g.prog[i]
 		sunk[i] = always
-		if e, ok := need[in.dst]; ok {
+		if e, ok := need[in.Dst]; ok {
 			sunk[i] = e
 		}
 		for _, x := range g.operands(in) {
 			read(x, sunk[i])
 		}
 	}
-	var kept []instr
-	byEnable := map[int32][]instr{}
+	var kept []Instr
+	byEnable := map[int32][]Instr{}
 	var enables []int32
 	for i, in := range g.prog {
 		if e := sunk[i]; e == always {
@@ -613,7 +613,7 @@ func (g *gosrc) isPort(name string) bool { return g.s.isPort(name) }
 // whole), a local by name, else the state array.
 func (g *gosrc) ref(x int32) string {
 	if int(x) < len(g.s.konst) && g.s.konst[x] { // (instr reads b and c of every kind)
-		return fmt.Sprintf("uint64(%#x)", g.s.kn.st[x])
+		return fmt.Sprintf("uint64(%#x)", g.s.kn.St[x])
 	}
 	if g.local[x] {
 		return fmt.Sprintf("v%d", x)
@@ -623,24 +623,24 @@ func (g *gosrc) ref(x int32) string {
 
 // instr writes the statement for one narrow instruction, the counterpart
 // of its case in kernel.exec.
-func (g *gosrc) instr(in *instr) {
-	if cb := g.crossbarAt[in.dst]; cb != nil {
+func (g *gosrc) instr(in *Instr) {
+	if cb := g.crossbarAt[in.Dst]; cb != nil {
 		g.scatter(cb)
 		return
 	}
-	if g.scattered[in.dst] { // (its crossbar computed it)
+	if g.scattered[in.Dst] { // (its crossbar computed it)
 		return
 	}
-	a, b, c, k, m := g.ref(in.a), g.ref(in.b), g.ref(in.c), in.k, in.mask
-	aw := uint(in.aw)
-	argv, argw := g.s.kn.argv, g.s.kn.argw
+	a, b, c, k, m := g.ref(in.A), g.ref(in.B), g.ref(in.C), in.K, in.Mask
+	aw := uint(in.AW)
+	argv, argw := g.s.kn.Argv, g.s.kn.Argw
 	var e string
-	switch in.op {
-	case opWide:
-		if g.inlinable(int(in.a)) {
-			g.inlineWide(int(in.a), scalarWords)
+	switch in.Op {
+	case OpWide:
+		if g.inlinable(int(in.A)) {
+			g.inlineWide(int(in.A), scalarWords)
 		} else {
-			g.p("\td.wide[%d].eval()\n", g.tabled[int(in.a)])
+			g.p("\td.wide[%d].Eval()\n", g.tabled[int(in.A)])
 		}
 		return
 	case OpNot:
@@ -656,24 +656,24 @@ func (g *gosrc) instr(in *instr) {
 	case OpXor:
 		e = fmt.Sprintf("%s ^ %s", a, b)
 	case OpRedAnd, OpRedOr:
-		if bits, fused := g.selBits[in.dst]; fused {
-			identity := map[Op]uint64{OpRedAnd: 1, OpRedOr: 0}[in.op] // (a constant bit that leaves the rest)
+		if bits, fused := g.selBits[in.Dst]; fused {
+			identity := map[Op]uint64{OpRedAnd: 1, OpRedOr: 0}[in.Op] // (a constant bit that leaves the rest)
 			var refs []string
 			for _, x := range bits {
-				if !g.s.konst[x] || g.s.kn.st[x] != identity {
+				if !g.s.konst[x] || g.s.kn.St[x] != identity {
 					refs = append(refs, g.ref(x))
 				}
 			}
-			e = strings.Join(refs, map[Op]string{OpRedAnd: " & ", OpRedOr: " | "}[in.op])
+			e = strings.Join(refs, map[Op]string{OpRedAnd: " & ", OpRedOr: " | "}[in.Op])
 			if len(refs) == 0 {
 				e = fmt.Sprint(identity)
 			}
 		} else if aw == 1 {
 			e = a
-		} else if in.op == OpRedAnd {
-			e = fmt.Sprintf("b2u(%s == %#x)", a, m)
+		} else if in.Op == OpRedAnd {
+			e = fmt.Sprintf("FromBool(%s == %#x)", a, m)
 		} else {
-			e = fmt.Sprintf("b2u(%s != 0)", a)
+			e = fmt.Sprintf("FromBool(%s != 0)", a)
 		}
 	case OpRedXor:
 		e = fmt.Sprintf("uint64(bits.OnesCount64(%s) & 1)", a)
@@ -696,14 +696,14 @@ func (g *gosrc) instr(in *instr) {
 	case OpSra:
 		e = masked(fmt.Sprintf("uint64(int64(sext(%s, %d))>>min(%s, %d))", a, aw, b, aw-1), m)
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
-		op := map[Op]string{OpEq: "==", OpNe: "!=", OpLt: "<", OpLe: "<=", OpGt: ">", OpGe: ">="}[in.op]
-		e = fmt.Sprintf("b2u(%s %s %s)", a, op, b)
+		op := map[Op]string{OpEq: "==", OpNe: "!=", OpLt: "<", OpLe: "<=", OpGt: ">", OpGe: ">="}[in.Op]
+		e = fmt.Sprintf("FromBool(%s %s %s)", a, op, b)
 	case OpLtS, OpLeS, OpGtS, OpGeS:
-		op := map[Op]string{OpLtS: "<", OpLeS: "<=", OpGtS: ">", OpGeS: ">="}[in.op]
+		op := map[Op]string{OpLtS: "<", OpLeS: "<=", OpGtS: ">", OpGeS: ">="}[in.Op]
 		sign := uint64(1) << (aw - 1)
-		e = fmt.Sprintf("b2u(%s^%#x %s %s^%#x)", a, sign, op, b, sign)
+		e = fmt.Sprintf("FromBool(%s^%#x %s %s^%#x)", a, sign, op, b, sign)
 	case OpMux:
-		if !g.compared[in.a] { // branch-free: the select is data, 0 or 1
+		if !g.compared[in.A] { // branch-free: the select is data, 0 or 1
 			e = fmt.Sprintf("%s ^ (%s^%s)&-%s", c, b, c, a)
 			break
 		}
@@ -713,20 +713,20 @@ func (g *gosrc) instr(in *instr) {
 		// halves of a compare-exchange, it merges their ifs into one
 		// branch on data instead, which mispredicts: rsdmm's sorting
 		// network measured 12-20% slower than branch-free.)
-		if !g.inLocal[in.dst] { // into the state through a temporary: two stores around a branch would mispredict on data
-			g.p("\t{\n\t\tt := %s\n\t\tif %s != 0 {\n\t\t\tt = %s\n\t\t}\n\t\tst[%d] = t\n\t}\n", c, a, b, in.dst)
+		if !g.inLocal[in.Dst] { // into the state through a temporary: two stores around a branch would mispredict on data
+			g.p("\t{\n\t\tt := %s\n\t\tif %s != 0 {\n\t\t\tt = %s\n\t\t}\n\t\tst[%d] = t\n\t}\n", c, a, b, in.Dst)
 			return
 		}
-		dst := g.define(in.dst, "var %s uint64\n")
+		dst := g.define(in.Dst, "var %s uint64\n")
 		g.p("\t%s = %s\n\tif %s != 0 {\n\t\t%s = %s\n\t}\n", dst, c, a, dst, b)
 		return
 	case OpSelect:
 		var choices []string
 		for j := range int32(k) {
-			choices = append(choices, g.ref(argv[in.b+j]))
+			choices = append(choices, g.ref(argv[in.B+j]))
 		}
-		if n := 1 << aw; aw <= 6 && g.stateRun(argv[in.b:in.b+int32(k)], n) { // choices in a row of the state
-			e = fmt.Sprintf("st[%d:%d][%s&%#x]", argv[in.b], argv[in.b]+int32(n), a, n-1)
+		if n := 1 << aw; aw <= 6 && g.stateRun(argv[in.B:in.B+int32(k)], n) { // choices in a row of the state
+			e = fmt.Sprintf("st[%d:%d][%s&%#x]", argv[in.B], argv[in.B]+int32(n), a, n-1)
 			break
 		}
 		if n := 1 << aw; aw <= 6 { // a load from a table of every index (a switch on data mispredicts)
@@ -737,7 +737,7 @@ func (g *gosrc) instr(in *instr) {
 			e = fmt.Sprintf("[%d]uint64{%s}[%s&%#x]", n, strings.Join(table, ", "), a, n-1)
 			break
 		}
-		dst := g.define(in.dst, "var %s uint64\n")
+		dst := g.define(in.Dst, "var %s uint64\n")
 		g.p("\tswitch %s {\n", a)
 		for j, c := range choices {
 			g.p("\tcase %d:\n\t\t%s = %s\n", j, dst, c)
@@ -746,12 +746,12 @@ func (g *gosrc) instr(in *instr) {
 		return
 	case OpOneHot:
 		var terms []string
-		bits, fused := g.selBits[in.dst]
+		bits, fused := g.selBits[in.Dst]
 		for j := range int32(k) {
-			choice := g.ref(argv[in.b+j])
+			choice := g.ref(argv[in.B+j])
 			switch {
-			case !fused && g.s.konst[in.a]: // a constant select: the choices its bits set (-(c>>j&1) would overflow)
-				if g.s.kn.st[in.a]>>j&1 != 0 {
+			case !fused && g.s.konst[in.A]: // a constant select: the choices its bits set (-(c>>j&1) would overflow)
+				if g.s.kn.St[in.A]>>j&1 != 0 {
 					terms = append(terms, choice)
 				}
 			case !fused:
@@ -766,7 +766,7 @@ func (g *gosrc) instr(in *instr) {
 		e = scalarOr(terms)
 	case OpConcat:
 		e = "0"
-		for j := in.b; j < in.b+int32(k); j++ {
+		for j := in.B; j < in.B+int32(k); j++ {
 			e = fmt.Sprintf("(%s)<<%d | %s", e, argw[j], g.ref(argv[j]))
 		}
 	case OpSlice:
@@ -782,13 +782,13 @@ func (g *gosrc) instr(in *instr) {
 	case OpSext:
 		e = masked(fmt.Sprintf("sext(%s, %d)", a, aw), m)
 	case OpMemRead:
-		e = g.fromMem(int(in.b), fmt.Sprintf("d.m%d[%s&%#x]", in.b, a, len(g.s.kn.mems[in.b])-1))
+		e = g.fromMem(int(in.B), fmt.Sprintf("d.m%d[%s&%#x]", in.B, a, len(g.s.kn.Mems[in.B])-1))
 	}
-	g.p(g.define(in.dst, "%s := ")+"%s\n", e)
+	g.p(g.define(in.Dst, "%s := ")+"%s\n", e)
 }
 
 // isZero reports whether slot x is the constant 0.
-func (g *gosrc) isZero(x int32) bool { return g.s.konst[x] && g.s.kn.st[x] == 0 }
+func (g *gosrc) isZero(x int32) bool { return g.s.konst[x] && g.s.kn.St[x] == 0 }
 
 // stateRun reports whether at least n slots start xs and are consecutive
 // words of the state array (not constants, not locals): an indexed
@@ -1052,7 +1052,7 @@ func (g *gosrc) memPorts(w edgeWords) {
 // a*n+n-1, and its depth is a power of two, so the address is masked, not
 // checked.
 func (g *gosrc) entry(w edgeWords, mem int, n int32, addr int32) string {
-	entries := len(g.s.kn.mems[mem]) / int(n)
+	entries := len(g.s.kn.Mems[mem]) / int(n)
 	if n == 1 {
 		return fmt.Sprintf("%s&%#x", w.st(addr), entries-1)
 	}
@@ -1133,7 +1133,7 @@ func (g *gosrc) toMem(k int, expr string) string {
 // checksDepth reports whether write port wr must check its address: when
 // its depth is not the memory's (a power of two).
 func (g *gosrc) checksDepth(wr *writeOp) bool {
-	return wr.depth != uint64(len(g.s.kn.mems[wr.memi]))/uint64(wr.words)
+	return wr.depth != uint64(len(g.s.kn.Mems[wr.memi]))/uint64(wr.words)
 }
 
 // inlinable reports whether wide operation j only moves bits (a slice, a
@@ -1142,12 +1142,12 @@ func (g *gosrc) checksDepth(wr *writeOp) bool {
 // and memories make common: inlineWide writes those as statements, the others call the wide
 // kernel.
 func (g *gosrc) inlinable(j int) bool {
-	op := g.s.kn.wide[j]
-	switch op.k {
+	op := g.s.kn.Wide[j]
+	switch op.Op {
 	case OpSlice, OpZext, OpConcat:
 		return true
 	case OpMemRead, OpMux, OpSelect, OpOneHot:
-		return op.aw[0] <= 64
+		return op.AW[0] <= 64
 	}
 	return false
 }
@@ -1156,11 +1156,11 @@ func (g *gosrc) inlinable(j int) bool {
 // state words of w, its kernel case in wide.go word by word (the state
 // keeps the bits above a value's width zero).
 func (g *gosrc) inlineWide(j int, ew edgeWords) {
-	op := g.s.kn.wide[j]
+	op := g.s.kn.Wide[j]
 	dst, args := g.s.wideSlots(j)
-	words := nwords(op.width)
+	words := NWords(op.Width)
 	word := func(x int32, w, k int) string { // word k of a w-bit value at slot x
-		if k < 0 || k >= nwords(w) {
+		if k < 0 || k >= NWords(w) {
 			return ""
 		}
 		return ew.st(x + int32(k))
@@ -1182,30 +1182,30 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 		if e == "" {
 			e = "0"
 		}
-		if k == words-1 && op.width&63 != 0 {
-			e = fmt.Sprintf("(%s) & %#x", e, topMask(op.width))
+		if k == words-1 && op.Width&63 != 0 {
+			e = fmt.Sprintf("(%s) & %#x", e, TopMask(op.Width))
 		}
 		g.p("\t%s = %s\n", ew.st(dst+int32(k)), e)
 	}
-	switch op.k {
+	switch op.Op {
 	case OpSlice:
 		for k := range words {
-			assign(k, bitsAt(args[0], op.aw[0], op.n+64*k, min(64, op.width-64*k)))
+			assign(k, bitsAt(args[0], op.AW[0], op.N+64*k, min(64, op.Width-64*k)))
 		}
 	case OpZext:
 		for k := range words {
-			assign(k, word(args[0], op.aw[0], k))
+			assign(k, word(args[0], op.AW[0], k))
 		}
 	case OpConcat:
 		terms := make([][]string, words)
-		off := op.width
+		off := op.Width
 		for i, a := range args {
-			off -= op.aw[i]
-			for k := range nwords(op.aw[i]) { // word k of the part lands at bit off+64k
+			off -= op.AW[i]
+			for k := range NWords(op.AW[i]) { // word k of the part lands at bit off+64k
 				at, sh := (off+64*k)>>6, (off+64*k)&63
-				terms[at] = append(terms[at], shifted(word(a, op.aw[i], k), "<<", sh))
-				if partWidth := min(64, op.aw[i]-64*k); sh+partWidth > 64 && at+1 < words {
-					terms[at+1] = append(terms[at+1], shifted(word(a, op.aw[i], k), ">>", 64-sh))
+				terms[at] = append(terms[at], shifted(word(a, op.AW[i], k), "<<", sh))
+				if partWidth := min(64, op.AW[i]-64*k); sh+partWidth > 64 && at+1 < words {
+					terms[at+1] = append(terms[at+1], shifted(word(a, op.AW[i], k), ">>", 64-sh))
 				}
 			}
 		}
@@ -1234,7 +1234,7 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 		for j, a := range args[1:] {
 			g.p("\tcase %d:\n", j)
 			for k := range words {
-				assign(k, word(a, op.aw[1+j], k))
+				assign(k, word(a, op.AW[1+j], k))
 			}
 		}
 		g.p("\tdefault:\n")
@@ -1246,7 +1246,7 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 		for k := range words {
 			var terms []string
 			for j, a := range args[1:] {
-				if w := word(a, op.aw[1+j], k); w != "" {
+				if w := word(a, op.AW[1+j], k); w != "" {
 					terms = append(terms, fmt.Sprintf("%s&-(%s>>%d&1)", w, ew.st(args[0]), j))
 				}
 			}

@@ -19,10 +19,10 @@ import (
 type Sim struct {
 	d      *Design
 	nl     *Netlist
-	kn     kernel
-	prog   []instr
-	runs   []run   // prog as the interpreter runs it, with superinstructions (fused)
-	code   []code  // the runs' instructions
+	kn     Kernel
+	prog   []Instr
+	runs   []Run   // prog as the interpreter runs it, with superinstructions (fused)
+	code   []Code  // the runs' instructions
 	slot   []int32 // state offset of every flat node
 	regs   []seqOp // registers
 	syncs  []seqOp // synchronous memory reads
@@ -118,13 +118,13 @@ func NewSim(d *Design) *Sim {
 	s.assignSlots()
 	mems := make([][]uint64, len(s.nl.Mems))
 	for k, fm := range s.nl.Mems {
-		mems[k] = make([]uint64, (1<<uint(fm.AddrBits))*nwords(fm.Width))
+		mems[k] = make([]uint64, (1<<uint(fm.AddrBits))*NWords(fm.Width))
 	}
-	s.kn.mems = mems
+	s.kn.Mems = mems
 	s.compile()
 	s.compileSeq()
 	s.indexNames()
-	s.runs, s.code = s.kn.encode(s.fused(s.prog))
+	s.runs, s.code = s.kn.Encode(s.fused(s.prog))
 	return s
 }
 
@@ -148,14 +148,14 @@ func (s *Sim) assignSlots() {
 			s.slot[i] = place(a)
 		} else {
 			s.slot[i] = next
-			next += int32(nwords(nl.Nodes[i].Width))
+			next += int32(NWords(nl.Nodes[i].Width))
 		}
 		return s.slot[i]
 	}
 	for _, i := range nl.Order { // evaluation order: results used together sit together
 		place(i)
 	}
-	s.kn.st = make([]uint64, next)
+	s.kn.St = make([]uint64, next)
 	for i, n := range nl.Nodes {
 		if n.Op == OpConst {
 			copy(s.view(int32(i)), n.Value.view())
@@ -166,7 +166,7 @@ func (s *Sim) assignSlots() {
 // view is the state words of flat node i.
 func (s *Sim) view(i int32) []uint64 {
 	o := s.slot[i]
-	return s.kn.st[o : o+int32(nwords(s.nl.Nodes[i].Width))]
+	return s.kn.St[o : o+int32(NWords(s.nl.Nodes[i].Width))]
 }
 
 // liveNodes marks the nodes whose values can be observed: top-level
@@ -277,7 +277,7 @@ func (s *Sim) compile() {
 		}
 		return x
 	}
-	s.konst = make([]bool, len(s.kn.st))
+	s.konst = make([]bool, len(s.kn.St))
 	for i, n := range nl.Nodes {
 		if n.Op == OpConst {
 			s.konst[s.slot[i]] = true
@@ -308,7 +308,7 @@ func (s *Sim) compile() {
 		if k == OpMemRead {
 			mem = int32(n.Mem)
 		}
-		if isNarrow(n.Width, aw) {
+		if IsNarrow(n.Width, aw) {
 			if src, ok := s.chosen(k, args); ok { // a constant select
 				merged[s.slot[i]] = src
 				continue
@@ -323,35 +323,35 @@ func (s *Sim) compile() {
 				continue
 			}
 			same[key] = s.slot[i]
-			list := int32(len(s.kn.argv))
-			if hasOperandList(k) {
-				s.kn.argv = append(s.kn.argv, args...)
+			list := int32(len(s.kn.Argv))
+			if HasOperandList(k) {
+				s.kn.Argv = append(s.kn.Argv, args...)
 				for _, w := range aw {
-					s.kn.argw = append(s.kn.argw, int32(w))
+					s.kn.Argw = append(s.kn.Argw, int32(w))
 				}
 			}
-			in := narrowInstr(k, s.slot[i], args, aw, n.Width, n.K, mem, list)
+			in := NarrowInstr(k, s.slot[i], args, aw, n.Width, n.K, mem, list)
 			if k != OpMemRead && !slices.ContainsFunc(args, func(x int32) bool { return !s.konst[x] }) {
 				// Constant operands: the result is a constant, computed now.
-				cat := len(s.kn.cat)
-				s.kn.exec(s.kn.encode([]instr{in}))
-				s.kn.cat = s.kn.cat[:cat]
-				s.konst[in.dst] = true
-				s.kn.argv, s.kn.argw = s.kn.argv[:list], s.kn.argw[:list]
+				cat := len(s.kn.Cat)
+				s.kn.Exec(s.kn.Encode([]Instr{in}))
+				s.kn.Cat = s.kn.Cat[:cat]
+				s.konst[in.Dst] = true
+				s.kn.Argv, s.kn.Argw = s.kn.Argv[:list], s.kn.Argw[:list]
 				continue
 			}
 			s.prog = append(s.prog, in)
 			continue
 		}
-		op := wideOp{k: k, width: n.Width, n: n.K, dst: s.view(i), aw: aw}
+		op := WideOp{Op: k, Width: n.Width, N: n.K, Dst: s.view(i), AW: aw}
 		for _, a := range n.Args {
-			op.args = append(op.args, s.view(a))
+			op.Args = append(op.Args, s.view(a))
 		}
 		if mem >= 0 {
-			op.mem = s.kn.mems[mem]
+			op.Mem = s.kn.Mems[mem]
 		}
-		s.prog = append(s.prog, instr{op: opWide, a: int32(len(s.kn.wide))})
-		s.kn.wide = append(s.kn.wide, op)
+		s.prog = append(s.prog, Instr{Op: OpWide, A: int32(len(s.kn.Wide))})
+		s.kn.Wide = append(s.kn.Wide, op)
 		s.wideAt = append(s.wideAt, i)
 	}
 	for i, x := range s.slot { // aliases of merged results, storage inputs, names
@@ -376,7 +376,7 @@ func (s *Sim) chosen(k Op, args []int32) (int32, bool) {
 	if !s.konst[args[0]] {
 		return 0, false
 	}
-	sel := s.kn.st[args[0]]
+	sel := s.kn.St[args[0]]
 	switch k {
 	case OpMux:
 		if sel != 0 {
@@ -403,12 +403,12 @@ func (s *Sim) passed(k Op, args []int32, aw []int, width int) (int32, bool) {
 	if len(args) != 2 || aw[0] != width || aw[1] != width {
 		return 0, false
 	}
-	ones := maskOf(width)
+	ones := MaskOf(width)
 	for j, x := range args {
 		if !s.konst[x] {
 			continue
 		}
-		other, v := args[1-j], s.kn.st[x]
+		other, v := args[1-j], s.kn.St[x]
 		switch {
 		case v == 0 && (k == OpOr || k == OpXor || k == OpAdd || (k == OpSub && j == 1)),
 			v == ones && k == OpAnd:
@@ -436,7 +436,7 @@ func (s *Sim) compileSeq() {
 		if !k.IsStorage() {
 			continue
 		}
-		op := seqOp{slot: s.slot[i], d: s.slot[n.Args[0]], en: slotOr(n.Args[1]), words: int32(nwords(n.Width)), shadow: shadow}
+		op := seqOp{slot: s.slot[i], d: s.slot[n.Args[0]], en: slotOr(n.Args[1]), words: int32(NWords(n.Width)), shadow: shadow}
 		shadow += op.words
 		if k == OpReg {
 			op.reset = n.Value.view()
@@ -460,7 +460,7 @@ func (s *Sim) compileSeq() {
 	s.groupEnRegs()
 	for k, fm := range nl.Mems {
 		for _, w := range fm.Writes {
-			op := writeOp{memi: k, addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(nwords(fm.Width)), depth: uint64(fm.Depth), mask: -1}
+			op := writeOp{memi: k, addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(NWords(fm.Width)), depth: uint64(fm.Depth), mask: -1}
 			if w[3] >= 0 {
 				op.mask = s.slot[w[3]]
 				op.lanes = laneMasks(fm.Width, nl.Nodes[w[3]].Width)
@@ -489,7 +489,7 @@ func (s *Sim) indexNames() {
 // Reads call it as needed, so calling it is only useful before Peek-heavy
 // work or to measure evaluation alone.
 func (s *Sim) Eval() {
-	s.kn.exec(s.runs, s.code)
+	s.kn.Exec(s.runs, s.code)
 	s.dirty = false
 }
 
@@ -509,7 +509,7 @@ func (s *Sim) Step() {
 	if s.trace != nil {
 		s.trace.sample(s, 10*s.cycle, 0)
 	}
-	st, sh := s.kn.st, s.shadow
+	st, sh := s.kn.St, s.shadow
 	reset := s.rst >= 0 && st[s.rst] != 0
 	s.nextWordRegs(st, reset)
 	wideLoaded := s.wideLoaded[:0]
@@ -531,7 +531,7 @@ func (s *Sim) Step() {
 		n := int(r.words)
 		from, src := int(r.slot), st // hold
 		if r.en < 0 || st[r.en] != 0 {
-			from, src = int(st[r.d])*n, s.kn.mems[r.memi] // read-first: before any write
+			from, src = int(st[r.d])*n, s.kn.Mems[r.memi] // read-first: before any write
 		}
 		if n == 1 {
 			sh[r.shadow] = src[from]
@@ -546,11 +546,11 @@ func (s *Sim) Step() {
 			a := int(st[w.addr]) * n
 			switch {
 			case w.mask >= 0:
-				writeLanes(s.kn.mems[w.memi][a:a+n], st[w.data:w.data+w.words], st[w.mask:], w.lanes)
+				writeLanes(s.kn.Mems[w.memi][a:a+n], st[w.data:w.data+w.words], st[w.mask:], w.lanes)
 			case n == 1:
-				s.kn.mems[w.memi][a] = st[w.data]
+				s.kn.Mems[w.memi][a] = st[w.data]
 			default:
-				copy(s.kn.mems[w.memi][a:a+n], st[w.data:w.data+w.words])
+				copy(s.kn.Mems[w.memi][a:a+n], st[w.data:w.data+w.words])
 			}
 		}
 	}
@@ -619,8 +619,8 @@ func laneMasks(width, lanes int) [][]uint64 {
 	g := width / lanes
 	out := make([][]uint64, lanes)
 	for j := range out {
-		out[j] = make([]uint64, nwords(width))
-		fillOnes(out[j], j*g, (j+1)*g)
+		out[j] = make([]uint64, NWords(width))
+		FillOnes(out[j], j*g, (j+1)*g)
 	}
 	return out
 }
@@ -628,7 +628,7 @@ func laneMasks(width, lanes int) [][]uint64 {
 // writeLanes copies into word the lanes of data whose mask bit is set.
 func writeLanes(word, data, mask []uint64, lanes [][]uint64) {
 	for j, lm := range lanes {
-		if bitOf(mask, j) != 0 {
+		if BitOf(mask, j) != 0 {
 			for k := range word {
 				word[k] = word[k]&^lm[k] | data[k]&lm[k]
 			}
@@ -642,10 +642,10 @@ func (s *Sim) Reset() {
 	if s.rst < 0 {
 		return
 	}
-	s.kn.st[s.rst] = 1
+	s.kn.St[s.rst] = 1
 	s.dirty = true
 	s.Step()
-	s.kn.st[s.rst] = 0
+	s.kn.St[s.rst] = 0
 	s.dirty = true
 }
 
@@ -724,9 +724,9 @@ func (s *Sim) Signal(name string) (SignalRef, error) {
 // Put sets an input to v, keeping the low Width bits (and zeroing higher
 // words of wider inputs).
 func (s *Sim) Put(r InputRef, v uint64) {
-	st := s.kn.st[r.slot : r.slot+int32(nwords(int(r.width)))]
-	wZero(st)
-	st[0] = v & maskOf(int(r.width))
+	st := s.kn.St[r.slot : r.slot+int32(NWords(int(r.width)))]
+	WZero(st)
+	st[0] = v & MaskOf(int(r.width))
 	s.dirty = true
 }
 
@@ -735,7 +735,7 @@ func (s *Sim) PutBits(r InputRef, v Bits) error {
 	if v.width != int(r.width) {
 		return fmt.Errorf("value %s is %d bits; the input is %d bits", v, v.width, r.width)
 	}
-	copy(s.kn.st[r.slot:], v.view())
+	copy(s.kn.St[r.slot:], v.view())
 	s.dirty = true
 	return nil
 }
@@ -744,9 +744,9 @@ func (s *Sim) PutBits(r InputRef, v Bits) error {
 // rounded up to 64-bit words); bits above the width must be zero.
 func (s *Sim) PutWords(r InputRef, w []uint64) {
 	if r.width <= 64 && len(w) > 0 { // most ports: a store, not a call to memmove
-		s.kn.st[r.slot] = w[0]
+		s.kn.St[r.slot] = w[0]
 	} else {
-		copy(s.kn.st[r.slot:r.slot+int32(nwords(int(r.width)))], w)
+		copy(s.kn.St[r.slot:r.slot+int32(NWords(int(r.width)))], w)
 	}
 	s.dirty = true
 }
@@ -756,7 +756,7 @@ func (s *Sim) PutWords(r InputRef, w []uint64) {
 // until the next change and must not be modified.
 func (s *Sim) Words(r SignalRef) []uint64 {
 	s.settle()
-	return s.kn.st[r.slot : r.slot+int32(nwords(int(r.width)))]
+	return s.kn.St[r.slot : r.slot+int32(NWords(int(r.width)))]
 }
 
 // PortWords moves every input word in and every output word out at once,
@@ -784,7 +784,7 @@ func (s *Sim) PortWords(ins []InputRef, outs []SignalRef) *PortWords {
 // appendWordSlots appends the slots of a width-bit value at slot, one a
 // word.
 func appendWordSlots(slots []int32, slot, width int32) []int32 {
-	for k := range int32(nwords(int(width))) {
+	for k := range int32(NWords(int(width))) {
 		slots = append(slots, slot+k)
 	}
 	return slots
@@ -793,7 +793,7 @@ func appendWordSlots(slots []int32, slot, width int32) []int32 {
 // Put sets the inputs from v, one word each in order; bits above an
 // input's width must be zero (as for PutWords).
 func (p *PortWords) Put(v []uint64) {
-	st := p.s.kn.st
+	st := p.s.kn.St
 	for i, slot := range p.in {
 		st[slot] = v[i]
 	}
@@ -803,7 +803,7 @@ func (p *PortWords) Put(v []uint64) {
 // Get settles the logic and copies the outputs' words into v, in order.
 func (p *PortWords) Get(v []uint64) {
 	p.s.settle()
-	st := p.s.kn.st
+	st := p.s.kn.St
 	for i, slot := range p.out {
 		v[i] = st[slot]
 	}
@@ -812,13 +812,13 @@ func (p *PortWords) Get(v []uint64) {
 // Val returns the low 64 bits of a signal, settling logic first if needed.
 func (s *Sim) Val(r SignalRef) uint64 {
 	s.settle()
-	return s.kn.st[r.slot]
+	return s.kn.St[r.slot]
 }
 
 // ValBits returns a signal's value.
 func (s *Sim) ValBits(r SignalRef) Bits {
 	s.settle()
-	return fromWords(int(r.width), s.kn.st[r.slot:r.slot+int32(nwords(int(r.width)))])
+	return fromWords(int(r.width), s.kn.St[r.slot:r.slot+int32(NWords(int(r.width)))])
 }
 
 // Set drives top-level input name with v.

@@ -60,7 +60,7 @@ func TestLoadsSinkIntoEnables(t *testing.T) {
 	for _, run := range g.sunk {
 		sunk[run.en] += run.to - run.from
 		for _, in := range g.prog[run.from:run.to] {
-			require.NotEqual(t, OpOr, in.op, "x|y is read on every cycle")
+			require.NotEqual(t, OpOr, in.Op, "x|y is read on every cycle")
 		}
 	}
 	require.Equal(t, map[int32]int{slot("s"): 2, slot("e"): 2}, sunk, "s: the add and the XOR (not kept's subtract, which an output reads); e: the multiply and its truncation")

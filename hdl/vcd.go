@@ -77,7 +77,7 @@ func (s *Sim) TraceVCD(w io.Writer) error {
 			}
 		}
 		for _, sig := range traced {
-			v := vcdVar{id: newID(), slot: s.slot[scope.base+sig.id], words: int32(nwords(sig.width)), width: sig.width}
+			v := vcdVar{id: newID(), slot: s.slot[scope.base+sig.id], words: int32(NWords(sig.width)), width: sig.width}
 			v.last = make([]uint64, v.words)
 			t.vars = append(t.vars, v)
 			kind := "wire"
@@ -145,11 +145,11 @@ func (t *vcdTrace) sample(s *Sim, time uint64, clk uint64) {
 		fmt.Fprintf(t.w, "%d%s\n", clk, t.clk)
 		t.clkLast = clk
 	}
-	st := s.kn.st
+	st := s.kn.St
 	for i := range t.vars {
 		v := &t.vars[i]
 		cur := st[v.slot : v.slot+v.words]
-		if t.started && wCmp(cur, v.last) == 0 {
+		if t.started && WCmp(cur, v.last) == 0 {
 			continue
 		}
 		stamp()
@@ -172,12 +172,12 @@ func (t *vcdTrace) sample(s *Sim, time uint64, clk uint64) {
 // binaryDigits formats a w-bit value in binary without leading zeros.
 func binaryDigits(v []uint64, w int) string {
 	top := w - 1
-	for top > 0 && bitOf(v, top) == 0 {
+	for top > 0 && BitOf(v, top) == 0 {
 		top--
 	}
 	b := make([]byte, top+1)
 	for i := top; i >= 0; i-- {
-		b[top-i] = byte('0' + bitOf(v, i))
+		b[top-i] = byte('0' + BitOf(v, i))
 	}
 	return string(b)
 }

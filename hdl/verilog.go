@@ -74,10 +74,10 @@ func rangeOf(w int) string {
 func (v *vmod) markUsed(s *Signal, lo, hi int) {
 	u := v.used[s.id]
 	if u == nil {
-		u = make([]uint64, nwords(s.width))
+		u = make([]uint64, NWords(s.width))
 		v.used[s.id] = u
 	}
-	fillOnes(u, lo, hi+1)
+	FillOnes(u, lo, hi+1)
 }
 
 // ref returns how an expression reads all of s: its name, or a literal.
@@ -492,12 +492,12 @@ func (v *vmod) sink() {
 		}
 		u := v.used[s.id]
 		for lo := 0; lo < s.width; {
-			if u != nil && bitOf(u, lo) == 1 {
+			if u != nil && BitOf(u, lo) == 1 {
 				lo++
 				continue
 			}
 			hi := lo
-			for hi+1 < s.width && (u == nil || bitOf(u, hi+1) == 0) {
+			for hi+1 < s.width && (u == nil || BitOf(u, hi+1) == 0) {
 				hi++
 			}
 			switch {

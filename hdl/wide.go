@@ -6,7 +6,7 @@ package hdl
 // so the two simulators run the same code; keep both free of anything
 // else of package hdl but the kinds.
 
-func b2u(b bool) uint64 {
+func FromBool(b bool) uint64 {
 	if b {
 		return 1
 	}
@@ -15,21 +15,21 @@ func b2u(b bool) uint64 {
 
 // wideOp is one operation with an operand or result wider than 64 bits.
 // Its slices are views into the simulator state (or into Bits values).
-type wideOp struct {
-	k     Op
-	width int // result width
-	n     int // shift amount, slice low bit, replication count
-	dst   []uint64
-	args  [][]uint64
-	aw    []int // operand widths
-	mem   []uint64
+type WideOp struct {
+	Op     Op
+	Width int // result width
+	N     int // shift amount, slice low bit, replication count
+	Dst   []uint64
+	Args  [][]uint64
+	AW    []int // operand widths
+	Mem   []uint64
 }
 
-func (o *wideOp) eval() {
-	d, a := o.dst, o.args
-	switch o.k {
+func (o *WideOp) Eval() {
+	d, a := o.Dst, o.Args
+	switch o.Op {
 	case OpNot:
-		wNot(d, a[0], o.width)
+		wNot(d, a[0], o.Width)
 	case OpAnd:
 		wAnd(d, a[0], a[1])
 	case OpOr:
@@ -37,51 +37,51 @@ func (o *wideOp) eval() {
 	case OpXor:
 		wXor(d, a[0], a[1])
 	case OpRedAnd:
-		d[0] = b2u(wAllOnes(a[0], o.aw[0]))
+		d[0] = FromBool(wAllOnes(a[0], o.AW[0]))
 	case OpRedOr:
-		d[0] = b2u(!wIsZero(a[0]))
+		d[0] = FromBool(!WIsZero(a[0]))
 	case OpRedXor:
 		d[0] = wParity(a[0])
 	case OpAdd:
-		wAdd(d, a[0], a[1], o.width)
+		wAdd(d, a[0], a[1], o.Width)
 	case OpSub:
-		wSub(d, a[0], a[1], o.width)
+		wSub(d, a[0], a[1], o.Width)
 	case OpMul:
-		wMul(d, a[0], a[1], o.width)
+		wMul(d, a[0], a[1], o.Width)
 	case OpShlK:
-		wShl(d, a[0], uint64(o.n), o.width)
+		wShl(d, a[0], uint64(o.N), o.Width)
 	case OpShrK:
-		wShr(d, a[0], uint64(o.n), o.width)
+		wShr(d, a[0], uint64(o.N), o.Width)
 	case OpSraK:
-		wSra(d, a[0], uint64(o.n), o.width)
+		wSra(d, a[0], uint64(o.N), o.Width)
 	case OpShl:
-		wShl(d, a[0], shiftAmount(a[1]), o.width)
+		wShl(d, a[0], shiftAmount(a[1]), o.Width)
 	case OpShr:
-		wShr(d, a[0], shiftAmount(a[1]), o.width)
+		wShr(d, a[0], shiftAmount(a[1]), o.Width)
 	case OpSra:
-		wSra(d, a[0], shiftAmount(a[1]), o.width)
+		wSra(d, a[0], shiftAmount(a[1]), o.Width)
 	case OpEq:
-		d[0] = b2u(wCmp(a[0], a[1]) == 0)
+		d[0] = FromBool(WCmp(a[0], a[1]) == 0)
 	case OpNe:
-		d[0] = b2u(wCmp(a[0], a[1]) != 0)
+		d[0] = FromBool(WCmp(a[0], a[1]) != 0)
 	case OpLt:
-		d[0] = b2u(wCmp(a[0], a[1]) < 0)
+		d[0] = FromBool(WCmp(a[0], a[1]) < 0)
 	case OpLe:
-		d[0] = b2u(wCmp(a[0], a[1]) <= 0)
+		d[0] = FromBool(WCmp(a[0], a[1]) <= 0)
 	case OpGt:
-		d[0] = b2u(wCmp(a[0], a[1]) > 0)
+		d[0] = FromBool(WCmp(a[0], a[1]) > 0)
 	case OpGe:
-		d[0] = b2u(wCmp(a[0], a[1]) >= 0)
+		d[0] = FromBool(WCmp(a[0], a[1]) >= 0)
 	case OpLtS:
-		d[0] = b2u(wCmpS(a[0], a[1], o.aw[0]) < 0)
+		d[0] = FromBool(wCmpS(a[0], a[1], o.AW[0]) < 0)
 	case OpLeS:
-		d[0] = b2u(wCmpS(a[0], a[1], o.aw[0]) <= 0)
+		d[0] = FromBool(wCmpS(a[0], a[1], o.AW[0]) <= 0)
 	case OpGtS:
-		d[0] = b2u(wCmpS(a[0], a[1], o.aw[0]) > 0)
+		d[0] = FromBool(wCmpS(a[0], a[1], o.AW[0]) > 0)
 	case OpGeS:
-		d[0] = b2u(wCmpS(a[0], a[1], o.aw[0]) >= 0)
+		d[0] = FromBool(wCmpS(a[0], a[1], o.AW[0]) >= 0)
 	case OpMux:
-		if !wIsZero(a[0]) {
+		if !WIsZero(a[0]) {
 			copy(d, a[1])
 		} else {
 			copy(d, a[2])
@@ -90,41 +90,41 @@ func (o *wideOp) eval() {
 		if idx := shiftAmount(a[0]); idx < uint64(len(a)-1) {
 			copy(d, a[1+idx])
 		} else {
-			wZero(d)
+			WZero(d)
 		}
 	case OpOneHot:
-		wZero(d)
+		WZero(d)
 		for j, c := range a[1:] {
-			if bitOf(a[0], j) != 0 {
+			if BitOf(a[0], j) != 0 {
 				wOr(d, d, c)
 			}
 		}
 	case OpConcat:
-		wZero(d)
-		off := o.width
+		WZero(d)
+		off := o.Width
 		for j, p := range a {
-			off -= o.aw[j]
-			insert(d, p, off, o.aw[j])
+			off -= o.AW[j]
+			insert(d, p, off, o.AW[j])
 		}
 	case OpSlice:
-		extract(d, a[0], o.n, o.width)
+		extract(d, a[0], o.N, o.Width)
 	case OpRepl:
-		wZero(d)
-		for j := range o.n {
-			insert(d, a[0], j*o.aw[0], o.aw[0])
+		WZero(d)
+		for j := range o.N {
+			insert(d, a[0], j*o.AW[0], o.AW[0])
 		}
 	case OpZext:
-		wZero(d)
+		WZero(d)
 		copy(d, a[0])
 	case OpSext:
-		wZero(d)
+		WZero(d)
 		copy(d, a[0])
-		if bitOf(a[0], o.aw[0]-1) != 0 {
-			fillOnes(d, o.aw[0], o.width)
+		if BitOf(a[0], o.AW[0]-1) != 0 {
+			FillOnes(d, o.AW[0], o.Width)
 		}
 	case OpMemRead:
 		ew := len(d)
 		addr := int(a[0][0])
-		copy(d, o.mem[addr*ew:(addr+1)*ew])
+		copy(d, o.Mem[addr*ew:(addr+1)*ew])
 	}
 }

@@ -9,10 +9,10 @@ import "math/bits"
 // the two cannot disagree. None of them allocates.
 
 // nwords is the number of 64-bit words that hold w bits.
-func nwords(w int) int { return (w + 63) >> 6 }
+func NWords(w int) int { return (w + 63) >> 6 }
 
 // topMask is the mask of valid bits in the top word of a w-bit vector.
-func topMask(w int) uint64 {
+func TopMask(w int) uint64 {
 	if r := w & 63; r != 0 {
 		return 1<<uint(r) - 1
 	}
@@ -20,7 +20,7 @@ func topMask(w int) uint64 {
 }
 
 // maskOf is the mask of a w-bit value held in one word (w <= 64).
-func maskOf(w int) uint64 {
+func MaskOf(w int) uint64 {
 	if w >= 64 {
 		return ^uint64(0)
 	}
@@ -28,16 +28,16 @@ func maskOf(w int) uint64 {
 }
 
 // clean zeroes the bits of d above width w.
-func clean(d []uint64, w int) { d[len(d)-1] &= topMask(w) }
+func clean(d []uint64, w int) { d[len(d)-1] &= TopMask(w) }
 
-func wZero(d []uint64) {
+func WZero(d []uint64) {
 	for i := range d {
 		d[i] = 0
 	}
 }
 
 // word returns word i of v, or 0 beyond its length.
-func word(v []uint64, i int) uint64 {
+func Word(v []uint64, i int) uint64 {
 	if i < len(v) {
 		return v[i]
 	}
@@ -45,7 +45,7 @@ func word(v []uint64, i int) uint64 {
 }
 
 // bitOf returns bit i of v.
-func bitOf(v []uint64, i int) uint64 { return word(v, i>>6) >> uint(i&63) & 1 }
+func BitOf(v []uint64, i int) uint64 { return Word(v, i>>6) >> uint(i&63) & 1 }
 
 func wNot(d, a []uint64, w int) {
 	for i := range d {
@@ -92,14 +92,14 @@ func wSub(d, a, b []uint64, w int) {
 
 // wMul sets d = (a * b) mod 2^w. d must not share storage with a or b.
 func wMul(d, a, b []uint64, w int) {
-	wZero(d)
+	WZero(d)
 	for i := 0; i < len(a) && i < len(d); i++ {
 		if a[i] == 0 {
 			continue
 		}
 		var carry uint64
 		for j := 0; i+j < len(d); j++ {
-			hi, lo := bits.Mul64(a[i], word(b, j))
+			hi, lo := bits.Mul64(a[i], Word(b, j))
 			var c uint64
 			lo, c = bits.Add64(lo, d[i+j], 0)
 			hi += c
@@ -114,15 +114,15 @@ func wMul(d, a, b []uint64, w int) {
 
 // wShl sets d = (a << k) mod 2^w; d may not share storage with a.
 func wShl(d, a []uint64, k uint64, w int) {
-	wZero(d)
+	WZero(d)
 	if k >= uint64(w) {
 		return
 	}
 	ws, bs := int(k>>6), uint(k&63)
 	for i := len(d) - 1; i >= ws; i-- {
-		v := word(a, i-ws) << bs
+		v := Word(a, i-ws) << bs
 		if bs != 0 && i-ws-1 >= 0 {
-			v |= word(a, i-ws-1) >> (64 - bs)
+			v |= Word(a, i-ws-1) >> (64 - bs)
 		}
 		d[i] = v
 	}
@@ -131,7 +131,7 @@ func wShl(d, a []uint64, k uint64, w int) {
 
 // wShr sets d = a >> k (logical) for a w-bit a; d may not share storage with a.
 func wShr(d, a []uint64, k uint64, w int) {
-	wZero(d)
+	WZero(d)
 	if k >= uint64(w) {
 		return
 	}
@@ -144,45 +144,45 @@ func wSra(d, a []uint64, k uint64, w int) {
 		k = uint64(w - 1)
 	}
 	wShr(d, a, k, w)
-	if bitOf(a, w-1) == 1 {
-		fillOnes(d, w-int(k), w)
+	if BitOf(a, w-1) == 1 {
+		FillOnes(d, w-int(k), w)
 	}
 }
 
 // fillOnes sets bits [lo, hi) of d.
-func fillOnes(d []uint64, lo, hi int) {
+func FillOnes(d []uint64, lo, hi int) {
 	for i := lo; i < hi; {
 		wi, bi := i>>6, uint(i&63)
 		n := 64 - int(bi)
 		if hi-i < n {
 			n = hi - i
 		}
-		d[wi] |= maskOf(n) << bi
+		d[wi] |= MaskOf(n) << bi
 		i += n
 	}
 }
 
 // extract sets d = a[lo+n-1:lo] (n bits, zero above); d may not share storage with a.
 func extract(d, a []uint64, lo, n int) {
-	wZero(d)
+	WZero(d)
 	ws, bs := lo>>6, uint(lo&63)
-	for i := 0; i < nwords(n); i++ {
-		v := word(a, i+ws) >> bs
+	for i := 0; i < NWords(n); i++ {
+		v := Word(a, i+ws) >> bs
 		if bs != 0 {
-			v |= word(a, i+ws+1) << (64 - bs)
+			v |= Word(a, i+ws+1) << (64 - bs)
 		}
 		d[i] = v
 	}
-	clean(d[:nwords(n)], n)
+	clean(d[:NWords(n)], n)
 }
 
 // insert ORs the n-bit value a into d starting at bit off.
 func insert(d, a []uint64, off, n int) {
 	ws, bs := off>>6, uint(off&63)
-	for i := 0; i < nwords(n); i++ {
+	for i := 0; i < NWords(n); i++ {
 		v := a[i]
-		if i == nwords(n)-1 {
-			v &= topMask(n)
+		if i == NWords(n)-1 {
+			v &= TopMask(n)
 		}
 		d[i+ws] |= v << bs
 		if bs != 0 && i+ws+1 < len(d) {
@@ -192,7 +192,7 @@ func insert(d, a []uint64, off, n int) {
 }
 
 // wCmp compares a and b as unsigned numbers of equal word length: -1, 0 or +1.
-func wCmp(a, b []uint64) int {
+func WCmp(a, b []uint64) int {
 	for i := len(a) - 1; i >= 0; i-- {
 		if a[i] != b[i] {
 			if a[i] < b[i] {
@@ -206,17 +206,17 @@ func wCmp(a, b []uint64) int {
 
 // wCmpS compares a and b as w-bit two's complement numbers.
 func wCmpS(a, b []uint64, w int) int {
-	sa, sb := bitOf(a, w-1), bitOf(b, w-1)
+	sa, sb := BitOf(a, w-1), BitOf(b, w-1)
 	if sa != sb {
 		if sa == 1 {
 			return -1
 		}
 		return 1
 	}
-	return wCmp(a, b)
+	return WCmp(a, b)
 }
 
-func wIsZero(a []uint64) bool {
+func WIsZero(a []uint64) bool {
 	for _, v := range a {
 		if v != 0 {
 			return false
@@ -232,7 +232,7 @@ func wAllOnes(a []uint64, w int) bool {
 			return false
 		}
 	}
-	return a[len(a)-1] == topMask(w)
+	return a[len(a)-1] == TopMask(w)
 }
 
 func wParity(a []uint64) uint64 {
@@ -266,7 +266,7 @@ func shl64(v, k uint64, w int) uint64 {
 	if k >= uint64(w) {
 		return 0
 	}
-	return v << k & maskOf(w)
+	return v << k & MaskOf(w)
 }
 
 func shr64(v, k uint64, w int) uint64 {
@@ -280,5 +280,5 @@ func sra64(v, k uint64, w int) uint64 {
 	if k >= uint64(w) {
 		k = uint64(w - 1)
 	}
-	return uint64(sext64(v, w)>>k) & maskOf(w)
+	return uint64(sext64(v, w)>>k) & MaskOf(w)
 }

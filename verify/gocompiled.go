@@ -154,7 +154,7 @@ func stimulusCode(ports Ports, slot func(name string) int) string {
 		b.WriteString("\tr = lfsrStep(r)\n")
 		switch {
 		case isReset(i, p):
-			fmt.Fprintf(&b, "\tst[%d] = b2u(r&63 == 0)\n", at)
+			fmt.Fprintf(&b, "\tst[%d] = FromBool(r&63 == 0)\n", at)
 		case p.Width <= 64: // its case picked without a branch; a uniform case draws again
 			widths[p.Width] = true
 			fmt.Fprintf(&b, "\tsel = r >> 61\n\tr ^= (r ^ lfsrStep(r)) & -(sel >> 2)\n\tst[%d] = cases%d[sel] & (r | lfsrConstant[sel])\n", at, p.Width)
