@@ -16,6 +16,25 @@ type Netlist struct {
 	// comes after every node its value depends on within a cycle.
 	Order []int32
 	Mems  []NetMem
+	// Scopes is the instance tree, Scopes[0] the top module, each scope
+	// with the signals a waveform shows (its ports and the signals the
+	// user named, as the emitted Verilog declares them).
+	Scopes []NetScope
+}
+
+// NetScope is one module instance of the flattened design.
+type NetScope struct {
+	Name     string // the instance's name; the module's for the top
+	Seq      bool   // the module holds state, so has the ports clk and rst
+	Vars     []NetVar
+	Children []int // the scopes of the instances inside, in order
+}
+
+// NetVar is a signal of a scope by its local name: inputs, then outputs,
+// then the other signals the user named, each in declaration order.
+type NetVar struct {
+	Name string
+	Node int32
 }
 
 // Node is one signal of the flattened design.
@@ -69,6 +88,28 @@ func (d *Design) Netlist() *Netlist {
 	}
 	for _, fm := range d.mems {
 		nl.Mems = append(nl.Mems, NetMem{Width: fm.mem.width, Depth: fm.mem.depth, AddrBits: fm.mem.addrBits, Writes: fm.writes})
+	}
+	for _, sc := range d.scopes {
+		ns := NetScope{Name: sc.mi.m.name, Seq: sc.mi.seq}
+		if sc.inst != nil {
+			ns.Name = sc.inst.name
+		}
+		m := sc.mi.m
+		shown := append(append([]*Signal{}, m.inputs...), m.outputs...)
+		for _, sig := range m.signals {
+			if sig.name != "" && sig.kind != OpInput && sig.kind != OpOutput {
+				shown = append(shown, sig)
+			}
+		}
+		for _, sig := range shown {
+			ns.Vars = append(ns.Vars, NetVar{Name: sig.name, Node: int32(sc.base + sig.id)})
+		}
+		for _, c := range sc.children {
+			if c >= 0 {
+				ns.Children = append(ns.Children, c)
+			}
+		}
+		nl.Scopes = append(nl.Scopes, ns)
 	}
 	for i := range d.nodes {
 		n := &d.nodes[i]

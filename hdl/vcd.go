@@ -55,45 +55,33 @@ func (s *Sim) TraceVCD(w io.Writer) error {
 	ids := 0
 	newID := func() string { ids++; return vcdID(ids - 1) }
 	var rstID string
-	if s.d.top.seq {
+	if s.nl.Seq {
 		t.clk, rstID = newID(), newID()
 	}
 	var walk func(sc int)
 	walk = func(sc int) {
-		scope := &s.d.scopes[sc]
-		name := scope.mi.m.name
-		if scope.inst != nil {
-			name = scope.inst.name
-		}
-		fmt.Fprintf(t.w, "$scope module %s $end\n", name)
-		if scope.mi.seq {
+		scope := &s.nl.Scopes[sc]
+		fmt.Fprintf(t.w, "$scope module %s $end\n", scope.Name)
+		if scope.Seq {
 			fmt.Fprintf(t.w, "$var wire 1 %s %s $end\n$var wire 1 %s %s $end\n", t.clk, ClockName, rstID, ResetName)
 		}
-		m := scope.mi.m
-		traced := append(append([]*Signal{}, m.inputs...), m.outputs...)
-		for _, sig := range m.signals {
-			if sig.name != "" && sig.kind != OpInput && sig.kind != OpOutput {
-				traced = append(traced, sig)
-			}
-		}
-		for _, sig := range traced {
-			v := vcdVar{id: newID(), slot: s.slot[scope.base+sig.id], words: int32(NWords(sig.width)), width: sig.width}
+		for _, sv := range scope.Vars {
+			n := &s.nl.Nodes[sv.Node]
+			v := vcdVar{id: newID(), slot: s.slot[sv.Node], words: int32(NWords(n.Width)), width: n.Width}
 			v.last = make([]uint64, v.words)
 			t.vars = append(t.vars, v)
 			kind := "wire"
-			if sig.kind.IsStorage() {
+			if n.Op.IsStorage() {
 				kind = "reg"
 			}
 			rng := ""
-			if sig.width > 1 {
-				rng = fmt.Sprintf(" [%d:0]", sig.width-1)
+			if n.Width > 1 {
+				rng = fmt.Sprintf(" [%d:0]", n.Width-1)
 			}
-			fmt.Fprintf(t.w, "$var %s %d %s %s%s $end\n", kind, sig.width, v.id, sig.name, rng)
+			fmt.Fprintf(t.w, "$var %s %d %s %s%s $end\n", kind, n.Width, v.id, sv.Name, rng)
 		}
-		for _, c := range scope.children {
-			if c >= 0 {
-				walk(c)
-			}
+		for _, c := range scope.Children {
+			walk(c)
 		}
 		fmt.Fprintf(t.w, "$upscope $end\n")
 	}
