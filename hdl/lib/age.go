@@ -152,13 +152,9 @@ func (a *AgeArray) Oldest(set, valid *hdl.Signal) (found, idx, onehot *hdl.Signa
 	}, valid)
 }
 
-// AgeUnit is the lib-age unit: oldest-first selection over N entries.
-//
-//	clk, rst; in touch, touch_idx[IW-1:0], valid[N-1:0];
-//	out found, idx[IW-1:0], onehot[N-1:0]
-//
-// touch makes touch_idx the youngest at the edge; the outputs pick the
-// oldest valid entry before it.
+// AgeUnit is the lib-age unit: oldest-first selection over N entries;
+// AgePorts are its ports. touch makes touch_idx the youngest at the edge;
+// the outputs pick the oldest valid entry before it.
 type AgeUnit struct{ N int }
 
 // ModuleName is the module's name with its parameters: lib_age_n8.
@@ -166,12 +162,12 @@ func (a AgeUnit) ModuleName() string { return fmt.Sprintf("lib_age_n%d", a.N) }
 
 // AgePorts are lib-age's ports (DESIGN.md, lib-age).
 type AgePorts struct {
-	// Touch makes entry TouchIdx the youngest at the edge.
-	TouchIdx, Touch *hdl.Signal
-	Valid           *hdl.Signal // valid[N-1:0]: the entries that compete
-	// Found: an entry is valid; Idx and Onehot: the oldest valid entry,
-	// both 0 when none is.
-	Found, Idx, Onehot *hdl.Signal
+	TouchIdx *hdl.Signal `doc:"[IW-1:0] the entry touch makes the youngest"`
+	Touch    *hdl.Signal `doc:"entry touch_idx becomes the youngest at the edge"`
+	Valid    *hdl.Signal `doc:"[n-1:0] the entries that compete"`
+	Found    *hdl.Signal `doc:"an entry is valid: valid != 0"`
+	Idx      *hdl.Signal `doc:"[IW-1:0] the oldest valid entry, 0 when none"`
+	Onehot   *hdl.Signal `doc:"[n-1:0] the oldest valid entry as one-hot, 0 when none"`
 }
 
 // Build makes the module called name.
@@ -203,9 +199,8 @@ func TrueLRU(m *hdl.Module, name string, ways int, touch, way *hdl.Signal) (vict
 	return victim
 }
 
-// LRU is the lib-lru unit: true LRU of one set of Ways ways (2..8).
-//
-//	clk, rst; in touch, touch_way[WW-1:0]; out victim[WW-1:0]
+// LRU is the lib-lru unit: true LRU of one set of Ways ways (2..8);
+// LRUPorts are its ports.
 type LRU struct{ Ways int }
 
 // ModuleName is the module's name with its parameters: lib_lru_w4.
@@ -213,9 +208,9 @@ func (l LRU) ModuleName() string { return fmt.Sprintf("lib_lru_w%d", l.Ways) }
 
 // LRUPorts are lib-lru's ports, and lib-plru's (DESIGN.md, lib-lru).
 type LRUPorts struct {
-	// Touch makes way TouchWay the most recently used at the edge.
-	Touch, TouchWay *hdl.Signal
-	Victim          *hdl.Signal // the way to replace
+	Touch    *hdl.Signal `doc:"way touch_way is used at the edge"`
+	TouchWay *hdl.Signal `doc:"[WW-1:0] the way used"`
+	Victim   *hdl.Signal `doc:"[WW-1:0] the way to replace"`
 }
 
 // Build makes the module called name.

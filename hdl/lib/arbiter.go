@@ -35,9 +35,8 @@ func wrapInc(x *hdl.Signal, n int) *hdl.Signal {
 	return hdl.Mux(x.EqConst(uint64(n-1)), m.ConstU(x.Width(), 0), next)
 }
 
-// RRArb is the lib-rrarb unit: a round-robin arbiter of N requests.
-//
-//	clk, rst; in req[N-1:0], ack; out valid, idx[IW-1:0], grant[N-1:0]
+// RRArb is the lib-rrarb unit: a round-robin arbiter of N requests
+// (RoundRobin); RRArbPorts are its ports.
 type RRArb struct{ N int }
 
 // ModuleName is the module's name with its parameters: lib_rrarb_n4.
@@ -45,11 +44,11 @@ func (a RRArb) ModuleName() string { return fmt.Sprintf("lib_rrarb_n%d", a.N) }
 
 // RRArbPorts are lib-rrarb's ports (DESIGN.md, lib-rrarb).
 type RRArbPorts struct {
-	// Req: the requests; Ack: the grant is taken, the pointer moves past it.
-	Req, Ack *hdl.Signal
-	// Valid: a request is set; Idx and Grant: the first requester at or
-	// after the pointer, as an index and one-hot.
-	Valid, Idx, Grant *hdl.Signal
+	Req   *hdl.Signal `doc:"[n-1:0] the requests"`
+	Ack   *hdl.Signal `doc:"the grant is taken: the pointer moves past idx"`
+	Valid *hdl.Signal `doc:"a request is set: req != 0"`
+	Idx   *hdl.Signal `doc:"[IW-1:0] the first requester at or after the pointer"`
+	Grant *hdl.Signal `doc:"[n-1:0] one-hot of idx, 0 when none"`
 }
 
 // Build makes the module called name.

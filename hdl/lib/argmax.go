@@ -40,9 +40,8 @@ func tournament(c []contender) contender {
 	}
 }
 
-// ArgmaxUnit is the lib-argmax unit over N scores of W bits.
-//
-//	in valid[N-1:0], score_<i>[W-1:0]; out found, idx[IW-1:0], best[W-1:0]
+// ArgmaxUnit is the lib-argmax unit over N scores of W bits; ArgmaxPorts
+// are its ports.
 type ArgmaxUnit struct{ N, W int }
 
 // ModuleName is the module's name with its parameters: lib_argmax_n8_w8.
@@ -50,11 +49,11 @@ func (a ArgmaxUnit) ModuleName() string { return fmt.Sprintf("lib_argmax_n%d_w%d
 
 // ArgmaxPorts are lib-argmax's ports (DESIGN.md, lib-argmax).
 type ArgmaxPorts struct {
-	Valid *hdl.Signal   // valid[N-1:0]: the entries that compete
-	Score []*hdl.Signal // score_<i>[W-1:0]: entry i's score
-	// Found: an entry is valid; Idx and Best: the largest valid score's
-	// entry (ties to the lower index) and the score, 0 when none.
-	Found, Idx, Best *hdl.Signal
+	Valid *hdl.Signal   `doc:"[n-1:0] the entries that compete"`
+	Score []*hdl.Signal `doc:"[w-1:0] the score of lane i"`
+	Found *hdl.Signal   `doc:"an entry is valid: valid != 0"`
+	Idx   *hdl.Signal   `doc:"[IW-1:0] the entry of the largest valid score, 0 when none"`
+	Best  *hdl.Signal   `doc:"[w-1:0] the largest valid score, 0 when none"`
 }
 
 // Build makes the module called name.

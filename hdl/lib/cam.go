@@ -18,16 +18,12 @@ func Match(key *hdl.Signal, keys []*hdl.Signal, valid *hdl.Signal) *hdl.Signal {
 	return Bus(hits)
 }
 
-// CAM is the lib-cam unit: N entries of W-bit keys with a valid bit each.
-//
-//	clk, rst; in write, write_idx[IW-1:0], write_key[W-1:0],
-//	   clear, clear_idx[IW-1:0], key[W-1:0];
-//	out hit, idx[IW-1:0], match[N-1:0]
-//
-// At an edge, clear invalidates entry clear_idx and write stores
-// write_key in entry write_idx and validates it (write wins when both
-// name one entry). The lookup is combinational: match has a bit per valid
-// entry holding key, idx is the lowest of them, hit = match != 0.
+// CAM is the lib-cam unit: N entries of W-bit keys with a valid bit each;
+// CAMPorts are its ports. At an edge, clear invalidates entry clear_idx
+// and write stores write_key in entry write_idx and validates it (write
+// wins when both name one entry). The lookup is combinational: match has
+// a bit per valid entry holding key, idx is the lowest of them, hit =
+// match != 0.
 type CAM struct{ N, W int }
 
 // ModuleName is the module's name with its parameters: lib_cam_n8_w8.
@@ -35,14 +31,15 @@ func (c CAM) ModuleName() string { return fmt.Sprintf("lib_cam_n%d_w%d", c.N, c.
 
 // CAMPorts are lib-cam's ports (DESIGN.md, lib-cam).
 type CAMPorts struct {
-	// Write stores WriteKey in entry WriteIdx and validates it.
-	Write, WriteIdx, WriteKey *hdl.Signal
-	// Clear invalidates entry ClearIdx.
-	Clear, ClearIdx *hdl.Signal
-	Key             *hdl.Signal // key[W-1:0]: the key looked up
-	// Hit: a valid entry holds Key; Match: a bit per such entry; Idx: the
-	// lowest of them.
-	Hit, Idx, Match *hdl.Signal
+	Write    *hdl.Signal `doc:"store write_key in entry write_idx and validate it"`
+	WriteIdx *hdl.Signal `doc:"[IW-1:0] the entry written"`
+	WriteKey *hdl.Signal `doc:"[w-1:0] the key written"`
+	Clear    *hdl.Signal `doc:"invalidate entry clear_idx"`
+	ClearIdx *hdl.Signal `doc:"[IW-1:0] the entry cleared"`
+	Key      *hdl.Signal `doc:"[w-1:0] the key looked up"`
+	Hit      *hdl.Signal `doc:"a valid entry holds key: match != 0"`
+	Idx      *hdl.Signal `doc:"[IW-1:0] the lowest matching entry, 0 when none"`
+	Match    *hdl.Signal `doc:"[n-1:0] a bit per valid entry holding key"`
 }
 
 // Build makes the module called name.

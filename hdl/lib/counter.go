@@ -32,19 +32,19 @@ func DownCounter(m *hdl.Module, name string, value, load, en *hdl.Signal) (count
 	return count, zero
 }
 
-// SatCounterUnit is the lib-satcnt unit.
-//
-//	clk, rst; in inc, dec; out count[W-1:0]
+// SatCounterUnit is the lib-satcnt unit; SatCounterPorts are its ports.
 type SatCounterUnit struct{ W int }
 
 // ModuleName is the module's name with its parameters: lib_satcnt_w2.
 func (s SatCounterUnit) ModuleName() string { return fmt.Sprintf("lib_satcnt_w%d", s.W) }
 
-// SatCounterPorts are lib-satcnt's ports (DESIGN.md, lib-satcnt): Inc
-// and Dec move Count by one, held at 0 and 2^W-1 and when both or
+// SatCounterPorts are lib-satcnt's ports (DESIGN.md, lib-satcnt): inc
+// and dec move count by one, held at 0 and 2^W-1 and when both or
 // neither.
 type SatCounterPorts struct {
-	Inc, Dec, Count *hdl.Signal
+	Inc   *hdl.Signal `doc:"count up by one"`
+	Dec   *hdl.Signal `doc:"count down by one"`
+	Count *hdl.Signal `doc:"[w-1:0] the count, held at 0 and 2^w-1"`
 }
 
 // Build makes the module called name.
@@ -59,20 +59,22 @@ func (s SatCounterUnit) WithPorts(name string) (*hdl.Module, SatCounterPorts) {
 	return m, ports
 }
 
-// DownCounterUnit is the lib-downcnt unit.
-//
-//	clk, rst; in load, value[W-1:0], en; out count[W-1:0], zero
+// DownCounterUnit is the lib-downcnt unit; DownCounterPorts are its
+// ports.
 type DownCounterUnit struct{ W int }
 
 // ModuleName is the module's name with its parameters: lib_downcnt_w4.
 func (d DownCounterUnit) ModuleName() string { return fmt.Sprintf("lib_downcnt_w%d", d.W) }
 
 // DownCounterPorts are lib-downcnt's ports (DESIGN.md, lib-downcnt):
-// Load sets Count to Value, else En counts it down to 0 (Zero) and it
+// load sets count to value, else en counts it down to 0 (zero) and it
 // stops.
 type DownCounterPorts struct {
-	Load, Value, En *hdl.Signal
-	Count, Zero     *hdl.Signal
+	Load  *hdl.Signal `doc:"set count to value (wins over en)"`
+	Value *hdl.Signal `doc:"[w-1:0] the value loaded"`
+	En    *hdl.Signal `doc:"count down by one, stopping at 0"`
+	Count *hdl.Signal `doc:"[w-1:0] the count"`
+	Zero  *hdl.Signal `doc:"count is 0"`
 }
 
 // Build makes the module called name.

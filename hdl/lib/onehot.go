@@ -43,18 +43,17 @@ func BinaryToOneHot(idx *hdl.Signal, n int) *hdl.Signal {
 	return Bus(out)
 }
 
-// Encode is the lib-encode unit: one-hot to binary.
-//
-//	in onehot[N-1:0]; out idx[IW-1:0]
+// Encode is the lib-encode unit: one-hot to binary; EncodePorts are its
+// ports.
 type Encode struct{ N int }
 
 // ModuleName is the module's name with its parameters: lib_encode_n8.
 func (e Encode) ModuleName() string { return fmt.Sprintf("lib_encode_n%d", e.N) }
 
-// EncodePorts are lib-encode's ports (DESIGN.md, lib-encode): Onehot in,
-// its index Idx out.
+// EncodePorts are lib-encode's ports (DESIGN.md, lib-encode).
 type EncodePorts struct {
-	Onehot, Idx *hdl.Signal
+	Onehot *hdl.Signal `doc:"[n-1:0] the one-hot input"`
+	Idx    *hdl.Signal `doc:"[IW-1:0] the index of its set bit"`
 }
 
 // Build makes the module called name.
@@ -69,18 +68,17 @@ func (e Encode) WithPorts(name string) (*hdl.Module, EncodePorts) {
 	return m, ports
 }
 
-// Decode is the lib-decode unit: binary to one-hot.
-//
-//	in idx[IW-1:0]; out onehot[N-1:0] (0 when idx >= N)
+// Decode is the lib-decode unit: binary to one-hot; DecodePorts are its
+// ports.
 type Decode struct{ N int }
 
 // ModuleName is the module's name with its parameters: lib_decode_n8.
 func (d Decode) ModuleName() string { return fmt.Sprintf("lib_decode_n%d", d.N) }
 
-// DecodePorts are lib-decode's ports (DESIGN.md, lib-decode): Idx in,
-// Onehot out (0 when Idx >= N).
+// DecodePorts are lib-decode's ports (DESIGN.md, lib-decode).
 type DecodePorts struct {
-	Idx, Onehot *hdl.Signal
+	Idx    *hdl.Signal `doc:"[IW-1:0] the index"`
+	Onehot *hdl.Signal `doc:"[n-1:0] bit idx set, 0 when idx >= n"`
 }
 
 // Build makes the module called name.

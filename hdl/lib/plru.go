@@ -47,9 +47,7 @@ func TreePLRU(m *hdl.Module, name string, ways int, touch, way *hdl.Signal) (vic
 }
 
 // PLRU is the lib-plru unit: tree pseudo-LRU of one set of Ways ways (2, 4
-// or 8), with lib-lru's ports.
-//
-//	clk, rst; in touch, touch_way[WW-1:0]; out victim[WW-1:0]
+// or 8), with lib-lru's ports (LRUPorts).
 type PLRU struct{ Ways int }
 
 // ModuleName is the module's name with its parameters: lib_plru_w4.

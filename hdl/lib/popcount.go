@@ -19,18 +19,17 @@ func popCount(bits []*hdl.Signal) *hdl.Signal {
 	return popCount(bits[:half]).Zext(w).Add(popCount(bits[half:]).Zext(w))
 }
 
-// PopCountUnit is the lib-popcount unit.
-//
-//	in bits[N-1:0]; out count[CW-1:0] (CW = CountWidth(N))
+// PopCountUnit is the lib-popcount unit; PopCountPorts are its ports.
 type PopCountUnit struct{ N int }
 
 // ModuleName is the module's name with its parameters: lib_popcount_n8.
 func (p PopCountUnit) ModuleName() string { return fmt.Sprintf("lib_popcount_n%d", p.N) }
 
-// PopCountPorts are lib-popcount's ports (DESIGN.md, lib-popcount): Bits
-// in, the number set, Count, out.
+// PopCountPorts are lib-popcount's ports (DESIGN.md, lib-popcount); count
+// is C = CountWidth(N) bits wide.
 type PopCountPorts struct {
-	Bits, Count *hdl.Signal
+	Bits  *hdl.Signal `doc:"[n-1:0] the bits counted"`
+	Count *hdl.Signal `doc:"[C-1:0] the number of set bits"`
 }
 
 // Build makes the module called name.

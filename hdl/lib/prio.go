@@ -36,9 +36,8 @@ func Priority(req *hdl.Signal, highest bool) (valid, idx, onehot *hdl.Signal) {
 	return req.RedOr(), OneHotToBinary(onehot), onehot
 }
 
-// Prio is the lib-prio unit: a priority encoder of N requests.
-//
-//	in req[N-1:0]; out valid, idx[IW-1:0], onehot[N-1:0]
+// Prio is the lib-prio unit: a priority encoder of N requests; PrioPorts
+// are its ports.
 type Prio struct {
 	N   int
 	MSB bool // the highest set bit wins
@@ -47,12 +46,14 @@ type Prio struct {
 // ModuleName is the module's name with its parameters: lib_prio_n8_msb0.
 func (p Prio) ModuleName() string { return fmt.Sprintf("lib_prio_n%d_msb%d", p.N, b2i(p.MSB)) }
 
-// PrioPorts are lib-prio's ports (DESIGN.md, lib-prio).
+// PrioPorts are lib-prio's ports (DESIGN.md, lib-prio): idx and onehot
+// are the lowest set bit of req (the highest with MSB), both 0 when none
+// is.
 type PrioPorts struct {
-	Req *hdl.Signal // req[N-1:0]: the requests
-	// Valid: a request is set; Idx and Onehot: the lowest set bit (the
-	// highest with MSB), both 0 when none is.
-	Valid, Idx, Onehot *hdl.Signal
+	Req    *hdl.Signal `doc:"[n-1:0] the requests"`
+	Valid  *hdl.Signal `doc:"a request is set: req != 0"`
+	Idx    *hdl.Signal `doc:"[IW-1:0] the first set bit's index, 0 when none"`
+	Onehot *hdl.Signal `doc:"[n-1:0] the first set bit alone, 0 when none"`
 }
 
 // Build makes the module called name.
