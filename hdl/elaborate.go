@@ -650,7 +650,7 @@ func (d *Design) StateElements() []StateElement {
 // design's outputs or state can observe, by width in bits: the figure a
 // review compares with a paper's "128 15-bit adders" (Li, section 4.5).
 func (d *Design) Adders() map[int]int {
-	live := d.Netlist().liveNodes(nil)
+	live := d.Netlist().Live(nil)
 	out := map[int]int{}
 	for i, n := range d.nodes {
 		if live[i] && (n.sig.kind == OpAdd || n.sig.kind == OpSub) {
@@ -664,7 +664,7 @@ func (d *Design) Adders() map[int]int {
 // not) the design's outputs or state can observe, by operand width: the
 // argmax trees of a scheduler, which 4.5's adder count leaves out.
 func (d *Design) Comparators() map[int]int {
-	live := d.Netlist().liveNodes(nil)
+	live := d.Netlist().Live(nil)
 	out := map[int]int{}
 	for i, n := range d.nodes {
 		switch n.sig.kind {

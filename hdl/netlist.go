@@ -138,3 +138,48 @@ func (d *Design) memOf(n *fnode) int {
 	}
 	return -1
 }
+
+// Live marks the nodes whose values can be observed: top-level outputs,
+// signals the user named (Peek and waveforms show them), state elements
+// and memory ports, and everything they depend on. A simulator skips the
+// rest, as Verilator removes logic that drives nothing. via, when not nil,
+// names a node that a simulator reads from another node in place of its
+// operands (a slice taken from a concatenation's operand).
+func (nl *Netlist) Live(via func(node int32) (from int32, ok bool)) []bool {
+	live := make([]bool, len(nl.Nodes))
+	var stack []int32
+	mark := func(i int32) {
+		if i >= 0 && !live[i] {
+			live[i] = true
+			stack = append(stack, i)
+		}
+	}
+	for i, n := range nl.Nodes {
+		if n.Named || n.Op.IsStorage() || n.TopOutput {
+			mark(int32(i))
+		}
+	}
+	for _, fm := range nl.Mems {
+		for _, w := range fm.Writes {
+			for _, x := range w {
+				mark(x)
+			}
+		}
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if via != nil {
+			if from, ok := via(i); ok {
+				mark(from)
+				continue
+			}
+		}
+		n := &nl.Nodes[i]
+		mark(n.Alias)
+		for _, a := range n.Args {
+			mark(a)
+		}
+	}
+	return live
+}

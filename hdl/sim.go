@@ -28,7 +28,7 @@ type Sim struct {
 	syncs  []seqOp // synchronous memory reads
 	writes []writeOp
 	shadow []uint64 // next values of registers and synchronous reads
-	live   []bool   // nodes whose value is observable (see liveNodes)
+	live   []bool   // nodes whose value is observable (see Netlist.Live)
 	wideAt []int32  // the flat node of each wide operation (kn.wide[j])
 	konst  []bool   // state words that hold constants (compile folds operations on them)
 	rst    int32    // slot of the top-level reset, -1 without state
@@ -169,48 +169,6 @@ func (s *Sim) view(i int32) []uint64 {
 	return s.kn.St[o : o+int32(NWords(s.nl.Nodes[i].Width))]
 }
 
-// liveNodes marks the nodes whose values can be observed: top-level
-// outputs, signals the user named (Peek and waveforms show them), state
-// elements and memory ports, and everything they depend on (a slice in
-// through on the operand it reads instead). The simulator skips the rest,
-// as Verilator removes logic that drives nothing.
-func (nl *Netlist) liveNodes(through map[int32]bypass) []bool {
-	live := make([]bool, len(nl.Nodes))
-	var stack []int32
-	mark := func(i int32) {
-		if i >= 0 && !live[i] {
-			live[i] = true
-			stack = append(stack, i)
-		}
-	}
-	for i, n := range nl.Nodes {
-		if n.Named || n.Op.IsStorage() || n.TopOutput {
-			mark(int32(i))
-		}
-	}
-	for _, fm := range nl.Mems {
-		for _, w := range fm.Writes {
-			for _, x := range w {
-				mark(x)
-			}
-		}
-	}
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if b, ok := through[i]; ok {
-			mark(b.from)
-			continue
-		}
-		n := &nl.Nodes[i]
-		mark(n.Alias)
-		for _, a := range n.Args {
-			mark(a)
-		}
-	}
-	return live
-}
-
 // bypass is a slice that the simulator reads from the operand of a
 // concatenation it takes exactly, negated when a NOT stands between
 // them: records and bit vectors built to be taken apart again (vmshr's
@@ -268,7 +226,7 @@ func (nl *Netlist) bypasses() map[int32]bypass {
 func (s *Sim) compile() {
 	nl := s.nl
 	through := nl.bypasses()
-	s.live = nl.liveNodes(through)
+	s.live = nl.Live(func(i int32) (int32, bool) { b, ok := through[i]; return b.from, ok })
 	same := map[string]int32{}  // an operation's key -> its result's slot
 	merged := map[int32]int32{} // slot of a merged result -> slot it reads
 	resolve := func(x int32) int32 {
