@@ -18,14 +18,14 @@ deps:
 test: deps lint
 	$(GO) test -count=1 -timeout 30m ./verify ./check/... ./gen ./...
 	$(GO) test -race -count=1 -run 'TestMismatchStopsAStreamingPipelineCleanly|TestFastModeFindsTheCycleAcrossBatches' ./verify
-	$(GO) test -count=1 -tags vec32 ./hdl/vec
-	GOEXPERIMENT=simd $(GO) test -count=1 ./hdl/vec
-	GOEXPERIMENT=simd $(GO) test -count=1 -tags vec32 ./hdl/vec
+	$(GO) test -count=1 -tags vec32 ./sim/vec
+	GOEXPERIMENT=simd $(GO) test -count=1 ./sim/vec
+	GOEXPERIMENT=simd $(GO) test -count=1 -tags vec32 ./sim/vec
 
 lint:
 	@fmt_out="$$(gofmt -l .)"; if [ -n "$$fmt_out" ]; then echo "gofmt needed:"; echo "$$fmt_out"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) vet -tags vec32 ./hdl/vec
+	$(GO) vet -tags vec32 ./sim/vec
 
 # Simulator speed: the hdl interpreter's ns per node, then every simulator's
 # cycles/s with equal checksums on the random designs and on each family's

@@ -2,6 +2,7 @@ package hdl
 
 import (
 	"fmt"
+	"github.com/parmem/parmem/internal/kernel"
 	"math/big"
 	"strings"
 	"unsafe"
@@ -49,7 +50,7 @@ func MustU(width int, v uint64) Bits {
 	return b
 }
 
-func maxOf(width int) uint64 { return MaskOf(width) }
+func maxOf(width int) uint64 { return kernel.MaskOf(width) }
 
 // Zero returns the width-bit zero. An invalid width yields the invalid Bits.
 func Zero(width int) Bits {
@@ -58,7 +59,7 @@ func Zero(width int) Bits {
 	}
 	b := Bits{width: width}
 	if width > 64 {
-		b.words = make([]uint64, NWords(width))
+		b.words = make([]uint64, kernel.NWords(width))
 	}
 	return b
 }
@@ -72,12 +73,12 @@ func (b *Bits) setWord0(v uint64) {
 }
 
 // FromWords returns the width-bit value held in little-endian words
-// (nwords = ceil(width/64) of them, bits above width zero).
+// (NWords = ceil(width/64) of them, bits above width zero).
 func FromWords(width int, words []uint64) (Bits, error) {
 	if err := checkWidth(width); err != nil {
 		return Bits{}, err
 	}
-	if len(words) != NWords(width) || words[len(words)-1]&^TopMask(width) != 0 {
+	if len(words) != kernel.NWords(width) || words[len(words)-1]&^kernel.TopMask(width) != 0 {
 		return Bits{}, fmt.Errorf("%d words do not hold a clean %d-bit value", len(words), width)
 	}
 	return fromWords(width, words), nil
@@ -112,7 +113,7 @@ func (b Bits) Uint64() uint64 {
 }
 
 // FitsUint64 reports whether the value is below 2^64.
-func (b Bits) FitsUint64() bool { return b.width <= 64 || WIsZero(b.words[1:]) }
+func (b Bits) FitsUint64() bool { return b.width <= 64 || kernel.WIsZero(b.words[1:]) }
 
 // view returns the value's words without copying (do not modify).
 func (b *Bits) view() []uint64 {
@@ -127,7 +128,7 @@ func (b Bits) Bit(i int) uint64 {
 	if i < 0 || i >= b.width {
 		return 0
 	}
-	return BitOf(b.view(), i)
+	return kernel.BitOf(b.view(), i)
 }
 
 // Equal reports whether a and b have the same width and value.
@@ -135,7 +136,7 @@ func (b Bits) Equal(o Bits) bool {
 	if b.width != o.width {
 		return false
 	}
-	return WCmp(b.view(), o.view()) == 0
+	return kernel.WCmp(b.view(), o.view()) == 0
 }
 
 // Big returns the value as a non-negative big.Int.
@@ -188,7 +189,7 @@ func (b Bits) String() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%d'h", b.width)
 	for i := digits - 1; i >= 0; i-- {
-		nib := Word(v, i/16) >> (4 * uint(i%16)) & 15
+		nib := kernel.Word(v, i/16) >> (4 * uint(i%16)) & 15
 		sb.WriteByte("0123456789abcdef"[nib])
 	}
 	return sb.String()

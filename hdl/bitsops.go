@@ -1,6 +1,10 @@
 package hdl
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/parmem/parmem/internal/kernel"
+)
 
 // Operations on values. Each mirrors the Signal operation of the same name
 // (same widths, same result) and runs through the simulator's own kernel,
@@ -12,7 +16,7 @@ import "math/bits"
 // a NaN: operations on invalid values stay invalid.
 
 // maxStackArgs bounds the operands that the allocation-free path handles.
-const maxStackArgs = 8
+const maxStackArgs = kernel.MaxEvalArgs
 
 // apply evaluates operation k with result width w and parameter n.
 func apply(k Op, w, n int, args ...Bits) Bits {
@@ -27,28 +31,21 @@ func apply(k Op, w, n int, args ...Bits) Bits {
 		}
 		aw = append(aw, a.width)
 	}
-	if !IsNarrow(w, aw) {
+	if !kernel.IsNarrow(w, aw) {
 		return applyWide(k, w, n, aw, append([]Bits(nil), args...))
 	}
-	var st [maxStackArgs + 1]uint64
-	var slots, widths [maxStackArgs]int32
+	var vals [maxStackArgs]uint64
 	for i, a := range args {
-		st[i], slots[i], widths[i] = a.lo, int32(i), int32(a.width)
+		vals[i] = a.lo
 	}
-	var cat [maxStackArgs]catOperand
-	kn := Kernel{St: st[:], Argv: slots[:len(args)], Argw: widths[:len(args)]}
-	var code [1]Code
-	code[0], kn.Cat, _ = encodeOne(NarrowInstr(k, int32(len(args)), slots[:len(args)], aw, w, n, -1, 0), kn.Argv, kn.Argw, cat[:0], nil)
-	runs := [1]Run{{Op: k, Lo: 0, Hi: 1}}
-	kn.Exec(runs[:], code[:])
-	return Bits{width: w, lo: st[len(args)]}
+	return Bits{width: w, lo: kernel.Eval(k, w, n, vals[:len(args)], aw)}
 }
 
 // applyWide is apply for operations with a value wider than 64 bits; it
 // owns args (a copy), so the narrow path's operands stay on the stack.
 func applyWide(k Op, w, n int, aw []int, args []Bits) Bits {
 	r := Zero(w)
-	op := WideOp{Op: k, Width: w, N: n, Dst: r.view(), AW: append([]int(nil), aw...)}
+	op := kernel.WideOp{Op: k, Width: w, N: n, Dst: r.view(), AW: append([]int(nil), aw...)}
 	for i := range args {
 		op.Args = append(op.Args, args[i].view())
 	}

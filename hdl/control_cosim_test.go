@@ -8,6 +8,7 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/tools"
+	"github.com/parmem/parmem/sim"
 	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
 )
@@ -95,7 +96,7 @@ func TestStateNamesInWaveforms(t *testing.T) {
 
 	f, err := os.Create(vcd)
 	require.NoError(t, err)
-	s := hdl.NewSim(d)
+	s := sim.New(d)
 	require.NoError(t, s.TraceVCD(f))
 	s.Reset()
 	require.NoError(t, s.SetU("go", 1))

@@ -14,7 +14,7 @@
 //	m.Output("q", 8).Drive(count)
 //
 //	d, err := hdl.Elaborate(m) // every problem, each as file:line: message
-//	sim := hdl.NewSim(d)       // flat state, one topological order
+//	sim := sim.New(d)       // flat state, one topological order
 //	sim.Reset()
 //	sim.SetU("en", 1)
 //	sim.Step()                 // one rising edge of clk

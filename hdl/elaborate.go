@@ -2,6 +2,7 @@ package hdl
 
 import (
 	"fmt"
+	"github.com/parmem/parmem/internal/kernel"
 	"slices"
 	"strings"
 )
@@ -504,7 +505,7 @@ func (d *Design) evalClass(i int32) int {
 		return 0
 	}
 	c := 1 + int(k)
-	if !IsNarrow(n.sig.width, d.argWidths(n)) {
+	if !kernel.IsNarrow(n.sig.width, d.argWidths(n)) {
 		c += int(NumOps)
 	}
 	return c
@@ -527,7 +528,7 @@ func (d *Design) aliasOf(i int32) int32 {
 	if n.src >= 0 {
 		return n.src
 	}
-	if n.sig.kind == OpZext && NWords(n.sig.width) == NWords(n.sig.args[0].width) {
+	if n.sig.kind == OpZext && kernel.NWords(n.sig.width) == kernel.NWords(n.sig.args[0].width) {
 		return n.args[0] // the clean-top invariant makes the words equal
 	}
 	return -1

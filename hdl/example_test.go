@@ -14,6 +14,7 @@ import (
 	"github.com/parmem/parmem/internal/designs"
 	"github.com/parmem/parmem/internal/tools"
 	"github.com/parmem/parmem/internal/vcd"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -62,7 +63,7 @@ func randomInputs(r *rand.Rand, n int) []counterRAMIn {
 	return ins
 }
 
-func putInputs(t *testing.T, s *hdl.Sim, in counterRAMIn) {
+func putInputs(t *testing.T, s *sim.Sim, in counterRAMIn) {
 	en := uint64(0)
 	if in.en {
 		en = 1
@@ -75,7 +76,7 @@ func putInputs(t *testing.T, s *hdl.Sim, in counterRAMIn) {
 func TestExampleSimulationMatchesModel(t *testing.T) {
 	d, err := hdl.Elaborate(designs.CounterRAM())
 	require.NoError(t, err)
-	s := hdl.NewSim(d)
+	s := sim.New(d)
 	s.Reset()
 	var m counterRAMModel
 	r := rand.New(rand.NewPCG(1, 2))
@@ -156,7 +157,7 @@ func TestExampleWaveformMatchesIcarus(t *testing.T) {
 	ins := randomInputs(rand.New(rand.NewPCG(3, 4)), 60)
 
 	var goVCD bytes.Buffer
-	s := hdl.NewSim(d)
+	s := sim.New(d)
 	require.NoError(t, s.TraceVCD(&goVCD))
 	s.Reset()
 	for _, in := range ins {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/sim"
 )
 
 // FuzzConstruct turns arbitrary bytes into a sequence of construction
@@ -34,7 +35,7 @@ func FuzzConstruct(f *testing.F) {
 			}
 			return
 		}
-		s := hdl.NewSim(d)
+		s := sim.New(d)
 		if err := s.TraceVCD(io.Discard); err != nil {
 			t.Fatal(err)
 		}

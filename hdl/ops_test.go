@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -335,13 +336,13 @@ func checkOp(t *testing.T, r *rand.Rand, oc opCase, w, vectors int) {
 	out.Drive(y)
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
-	sim := hdl.NewSim(d)
-	refs := make([]hdl.InputRef, len(widths))
+	sm := sim.New(d)
+	refs := make([]sim.InputRef, len(widths))
 	for i := range widths {
-		refs[i], err = sim.Input(fmt.Sprintf("a%d", i))
+		refs[i], err = sm.Input(fmt.Sprintf("a%d", i))
 		require.NoError(t, err)
 	}
-	yref, err := sim.Signal("y")
+	yref, err := sm.Signal("y")
 	require.NoError(t, err)
 	for v := range vectors {
 		args := make([]*big.Int, len(widths))
@@ -350,11 +351,11 @@ func checkOp(t *testing.T, r *rand.Rand, oc opCase, w, vectors int) {
 			args[i] = operand(r, iw)
 			vals[i], err = hdl.FromBig(iw, args[i])
 			require.NoError(t, err)
-			require.NoError(t, sim.PutBits(refs[i], vals[i]))
+			require.NoError(t, sm.PutBits(refs[i], vals[i]))
 		}
 		want, ww := oc.ref(w, args)
 		require.Equal(t, ww, y.Width(), "result width")
-		got := sim.ValBits(yref)
+		got := sm.ValBits(yref)
 		require.Zerof(t, want.Cmp(got.Big()), "vector %d, operands %v: simulator gives %s, want %s", v, vals, got, want.Text(16))
 		if oc.bits != nil {
 			bv := oc.bits(vals)

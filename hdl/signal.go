@@ -3,85 +3,61 @@ package hdl
 import (
 	"fmt"
 	"strings"
+
+	"github.com/parmem/parmem/internal/kernel"
 )
 
 // Op is what a Signal computes: a source, storage or an operation. The
 // lowered program (Netlist) names its nodes' operations by it.
-type Op uint8
+type Op = kernel.Op
 
+// The operations, as package kernel defines them (see there for each).
 const (
-	OpInvalid Op = iota
-	// Sources and named storage.
-	OpInput   // module input port
-	OpConst   // constant, val
-	OpWire    // combinational wire; args[0] is its driver
-	OpOutput  // module output port; args[0] is its driver
-	OpReg     // register; args[0] next value, args[1] enable or nil; val reset value
-	OpMemRead // asynchronous memory read; args[0] address; mem
-	OpMemSync // synchronous memory read; args[0] address, args[1] enable or nil; mem
-	OpInstOut // output port of an instance; inst, port
-
-	// Operations. Operand widths are checked when the signal is made.
-	OpNot
-	OpAnd
-	OpOr
-	OpXor
-	OpRedAnd
-	OpRedOr
-	OpRedXor
-	OpAdd
-	OpSub
-	OpMul // full product: width = width(a) + width(b)
-	OpShlK
-	OpShrK
-	OpSraK
-	OpShl
-	OpShr
-	OpSra
-	OpEq
-	OpNe
-	OpLt
-	OpLe
-	OpGt
-	OpGe
-	OpLtS
-	OpLeS
-	OpGtS
-	OpGeS
-	OpMux    // args: sel, ifTrue, ifFalse
-	OpSelect // args: index, choices...; out of range gives 0
-	OpOneHot // args: sel, choices...; OR of the choices whose sel bit is set
-	OpConcat // args most significant first
-	OpSlice  // bits [k+width-1 : k] of args[0]
-	OpRepl   // k copies of args[0]
-	OpZext
-	OpSext
-	NumOps
+	OpInvalid = kernel.OpInvalid
+	OpInput   = kernel.OpInput
+	OpConst   = kernel.OpConst
+	OpWire    = kernel.OpWire
+	OpOutput  = kernel.OpOutput
+	OpReg     = kernel.OpReg
+	OpMemRead = kernel.OpMemRead
+	OpMemSync = kernel.OpMemSync
+	OpInstOut = kernel.OpInstOut
+	OpNot     = kernel.OpNot
+	OpAnd     = kernel.OpAnd
+	OpOr      = kernel.OpOr
+	OpXor     = kernel.OpXor
+	OpRedAnd  = kernel.OpRedAnd
+	OpRedOr   = kernel.OpRedOr
+	OpRedXor  = kernel.OpRedXor
+	OpAdd     = kernel.OpAdd
+	OpSub     = kernel.OpSub
+	OpMul     = kernel.OpMul
+	OpShlK    = kernel.OpShlK
+	OpShrK    = kernel.OpShrK
+	OpSraK    = kernel.OpSraK
+	OpShl     = kernel.OpShl
+	OpShr     = kernel.OpShr
+	OpSra     = kernel.OpSra
+	OpEq      = kernel.OpEq
+	OpNe      = kernel.OpNe
+	OpLt      = kernel.OpLt
+	OpLe      = kernel.OpLe
+	OpGt      = kernel.OpGt
+	OpGe      = kernel.OpGe
+	OpLtS     = kernel.OpLtS
+	OpLeS     = kernel.OpLeS
+	OpGtS     = kernel.OpGtS
+	OpGeS     = kernel.OpGeS
+	OpMux     = kernel.OpMux
+	OpSelect  = kernel.OpSelect
+	OpOneHot  = kernel.OpOneHot
+	OpConcat  = kernel.OpConcat
+	OpSlice   = kernel.OpSlice
+	OpRepl    = kernel.OpRepl
+	OpZext    = kernel.OpZext
+	OpSext    = kernel.OpSext
+	NumOps    = kernel.NumOps
 )
-
-var kindNames = [NumOps]string{
-	OpInvalid: "invalid", OpInput: "input", OpConst: "const", OpWire: "wire", OpOutput: "output",
-	OpReg: "reg", OpMemRead: "mem_read", OpMemSync: "mem_read_sync", OpInstOut: "inst_out",
-	OpNot: "not", OpAnd: "and", OpOr: "or", OpXor: "xor",
-	OpRedAnd: "rand", OpRedOr: "ror", OpRedXor: "rxor",
-	OpAdd: "add", OpSub: "sub", OpMul: "mul",
-	OpShlK: "shl", OpShrK: "shr", OpSraK: "sra", OpShl: "shl", OpShr: "shr", OpSra: "sra",
-	OpEq: "eq", OpNe: "ne", OpLt: "lt", OpLe: "le", OpGt: "gt", OpGe: "ge",
-	OpLtS: "lts", OpLeS: "les", OpGtS: "gts", OpGeS: "ges",
-	OpMux: "mux", OpSelect: "sel", OpOneHot: "onehot", OpConcat: "cat", OpSlice: "slice",
-	OpRepl: "repl", OpZext: "zext", OpSext: "sext",
-}
-
-func (k Op) String() string {
-	if k < NumOps {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("kind%d", int(k))
-}
-
-// IsStorage reports whether the operation holds state across clock edges, so its
-// value does not depend combinationally on its arguments.
-func (k Op) IsStorage() bool { return k == OpReg || k == OpMemSync }
 
 // Signal is a wire of fixed width inside a Module: a port, a constant, a
 // register, a memory read port, an instance output, or the result of an

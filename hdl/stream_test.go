@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -51,7 +52,7 @@ func TestStreamConnect(t *testing.T) {
 	d, err := hdl.Elaborate(top)
 	require.NoError(t, err)
 
-	s := hdl.NewSim(d)
+	s := sim.New(d)
 	s.Reset()
 	var sent, got []uint64
 	for cycle := range 40 {

@@ -3,6 +3,7 @@ package hdl
 import (
 	"bytes"
 	"fmt"
+	"github.com/parmem/parmem/internal/kernel"
 	"io"
 	"math/bits"
 	"strings"
@@ -74,10 +75,10 @@ func rangeOf(w int) string {
 func (v *vmod) markUsed(s *Signal, lo, hi int) {
 	u := v.used[s.id]
 	if u == nil {
-		u = make([]uint64, NWords(s.width))
+		u = make([]uint64, kernel.NWords(s.width))
 		v.used[s.id] = u
 	}
-	FillOnes(u, lo, hi+1)
+	kernel.FillOnes(u, lo, hi+1)
 }
 
 // ref returns how an expression reads all of s: its name, or a literal.
@@ -492,12 +493,12 @@ func (v *vmod) sink() {
 		}
 		u := v.used[s.id]
 		for lo := 0; lo < s.width; {
-			if u != nil && BitOf(u, lo) == 1 {
+			if u != nil && kernel.BitOf(u, lo) == 1 {
 				lo++
 				continue
 			}
 			hi := lo
-			for hi+1 < s.width && (u == nil || BitOf(u, hi+1) == 0) {
+			for hi+1 < s.width && (u == nil || kernel.BitOf(u, hi+1) == 0) {
 				hi++
 			}
 			switch {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/tools"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -58,7 +59,7 @@ func TestAllOperationsVerilogMatchesGo(t *testing.T) {
 
 	const vectors = 12
 	r := rand.New(rand.NewPCG(opsSeed, 7))
-	s := hdl.NewSim(d)
+	s := sim.New(d)
 	var tb strings.Builder
 	tb.WriteString("module tb;\n")
 	conns := []string{}
@@ -129,7 +130,7 @@ func TestConstantOperandsNeedingNames(t *testing.T) {
 		in.GeS(minS), in.GtS(maxS), minS.LeS(in), maxS.GeS(in)))
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
-	s := hdl.NewSim(d)
+	s := sim.New(d)
 	require.NoError(t, s.SetU("x", 3))
 	for name, want := range map[string]uint64{"lo": 0x5 ^ 3, "sx": 0xfa5, "oh": 0xc, "decided": 0b10101011} {
 		got, err := s.GetU(name)
@@ -198,7 +199,7 @@ func TestReductionsAndConstantSelects(t *testing.T) {
 	for _, absent := range []string{"= &a;", "= |a;", "= ^a;", "always @(*)"} {
 		require.NotContainsf(t, v, absent, "emitted %q", absent)
 	}
-	s := hdl.NewSim(d)
+	s := sim.New(d)
 	for _, in := range []struct{ a, x uint64 }{{0, 3}, {1, 5}} {
 		require.NoError(t, s.SetU("a", in.a))
 		require.NoError(t, s.SetU("x", in.x))

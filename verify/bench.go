@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/sim"
 )
 
 // Bench is a reactive, transaction-level test bench on the Go simulator,
@@ -36,10 +37,10 @@ import (
 type Bench struct {
 	tb    testing.TB
 	d     *hdl.Design
-	sim   *hdl.Sim
+	sim   *sim.Sim
 	ports Ports
-	inRef []hdl.InputRef
-	outRf []hdl.SignalRef
+	inRef []sim.InputRef
+	outRf []sim.SignalRef
 	inOff []int // word offset of each input in vec, plus the total at the end
 	outOf []int // word offset of each output in out, plus the total at the end
 	vec   Vector
@@ -86,7 +87,7 @@ func NewBench(tb testing.TB, m *hdl.Module) *Bench {
 // NewBenchDesign is NewBench for a design already elaborated.
 func NewBenchDesign(tb testing.TB, d *hdl.Design) *Bench {
 	tb.Helper()
-	b := &Bench{tb: tb, d: d, sim: hdl.NewSim(d), ports: PortsOf(d)}
+	b := &Bench{tb: tb, d: d, sim: sim.New(d), ports: PortsOf(d)}
 	b.inOff = offsets(b.ports.In)
 	b.outOf = offsets(b.ports.Out)
 	for _, p := range b.ports.In {
@@ -122,7 +123,7 @@ func (b *Bench) Design() *hdl.Design { return b.d }
 
 // Sim returns the Go simulator, for Peek at inner signals. Drive inputs
 // through the bench, or the recording will not replay them.
-func (b *Bench) Sim() *hdl.Sim { return b.sim }
+func (b *Bench) Sim() *sim.Sim { return b.sim }
 
 // Ports returns the design's ports in the order of recorded vectors.
 func (b *Bench) Ports() Ports { return b.ports }

@@ -14,9 +14,10 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/cache"
+	"github.com/parmem/parmem/sim"
 )
 
-// GoCompiled runs a design as Go compiled from hdl.Sim.GoSource, in its
+// GoCompiled runs a design as Go compiled from sim.Sim.GoSource, in its
 // own process speaking the Verilator harness's binary protocol. It is the
 // golden model's fast form: the same program as the interpreter, so it is
 // checked in lockstep against the interpreter itself as well as the RTL.
@@ -63,7 +64,7 @@ type goCompiledBuild struct {
 // buildGoCompiled generates the design's program and builds it, or finds
 // it in the cache.
 func buildGoCompiled(d *hdl.Design) (goCompiledBuild, error) {
-	src, slot, err := hdl.NewSim(d).GoSourceSlots("main")
+	src, slot, err := sim.New(d).GoSourceSlots("main")
 	if err != nil {
 		return goCompiledBuild{}, err
 	}
@@ -133,7 +134,7 @@ func goTool() (string, error) {
 
 // goHarness writes main.go: the protocol loop around the generated Design.
 // A port of more than 64 bits takes consecutive words from its slot on;
-// slot gives a port's first state word (hdl.Sim.GoSourceSlots).
+// slot gives a port's first state word (sim.Sim.GoSourceSlots).
 func goHarness(ports Ports, slot func(name string) int) string {
 	return harness("the protocol loop of the compiled Go simulator", []string{"bufio", "encoding/binary", "io", "os", "time"}, ports,
 		goHarnessBody+stimulusCode(ports, slot))

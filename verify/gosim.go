@@ -5,17 +5,18 @@ import (
 	"os"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/sim"
 )
 
 // GoSim runs a design on the hdl cycle simulator, the golden model.
 type GoSim struct {
-	sim   *hdl.Sim
+	sim   *sim.Sim
 	ports Ports
 	trace *os.File
 	stim  uint64   // state of the in-simulator stimulus
 	plan  lfsrPlan // the stimulus of the inputs
 	vec   Vector
-	io    *hdl.PortWords // every input and output word, for Run and cycle
+	io    *sim.PortWords // every input and output word, for Run and cycle
 	out   Vector         // the outputs' words of a cycle
 	// batches of the fast mode asked for and not yet read
 	batches batchQueue
@@ -23,9 +24,9 @@ type GoSim struct {
 
 // NewGoSim builds the Go simulator for an elaborated design.
 func NewGoSim(d *hdl.Design) (*GoSim, error) {
-	g := &GoSim{sim: hdl.NewSim(d), ports: PortsOf(d), stim: lfsrSeed(0)}
+	g := &GoSim{sim: sim.New(d), ports: PortsOf(d), stim: lfsrSeed(0)}
 	g.plan, g.vec = newLFSRPlan(g.ports), make(Vector, g.ports.InWords())
-	var ins []hdl.InputRef
+	var ins []sim.InputRef
 	for _, p := range g.ports.In {
 		r, err := g.sim.Input(p.Name)
 		if err != nil {
@@ -33,7 +34,7 @@ func NewGoSim(d *hdl.Design) (*GoSim, error) {
 		}
 		ins = append(ins, r)
 	}
-	var outs []hdl.SignalRef
+	var outs []sim.SignalRef
 	for _, p := range g.ports.Out {
 		r, err := g.sim.Signal(p.Name)
 		if err != nil {
@@ -52,7 +53,7 @@ func (g *GoSim) Name() string { return "go" }
 func (g *GoSim) Ports() Ports { return g.ports }
 
 // Sim exposes the underlying simulator, for Peek and friends.
-func (g *GoSim) Sim() *hdl.Sim { return g.sim }
+func (g *GoSim) Sim() *sim.Sim { return g.sim }
 
 // Run implements Simulator.
 func (g *GoSim) Run(in []Vector) ([]Vector, error) {

@@ -9,12 +9,13 @@ import (
 	"strconv"
 
 	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/hdl/vec"
+	"github.com/parmem/parmem/sim/vec"
+	"github.com/parmem/parmem/sim"
 )
 
 // CompiledStreamsBench is StreamsBench on compiled Go: the design compiled
-// by hdl.Sim.GoStreamsSource, sixteen or eight streams to a vector
-// (hdl.Sim.StreamLaneBits), the groups of a vector's streams spread over
+// by sim.Sim.GoStreamsSource, sixteen or eight streams to a vector
+// (sim.Sim.StreamLaneBits), the groups of a vector's streams spread over
 // every core, each stream's stimulus generated in the process as
 // GoBench's (stream l from StreamSeed(seed, l)). It returns each stream's
 // checksum, equal to GoBench's for the same seed, and the nanoseconds the
@@ -69,9 +70,9 @@ const noAVX512 = 3
 // lanes, the stimulus and checksums; vec16/: sixteen 32-bit lanes, the
 // design's where it fits them); for AVX-512 if simd.
 func buildCompiledStreams(d *hdl.Design, simd bool) (string, error) {
-	sim := hdl.NewSim(d)
-	bits := sim.StreamLaneBits()
-	src, err := sim.GoStreamsSource("main", "parmemsim/"+vecDir[bits])
+	sm := sim.New(d)
+	bits := sm.StreamLaneBits()
+	src, err := sm.GoStreamsSource("main", "parmemsim/"+vecDir[bits])
 	if err != nil {
 		return "", err
 	}

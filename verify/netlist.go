@@ -22,7 +22,7 @@ import (
 const maxNetWidth = 130
 
 // narrowNetWidth bounds the widths of the narrow netlists: the designs
-// the compiled streams run in 32-bit lanes (hdl.Sim.StreamLaneBits).
+// the compiled streams run in 32-bit lanes (sim.Sim.StreamLaneBits).
 const narrowNetWidth = 32
 
 type netgen struct {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/table"
+	"github.com/parmem/parmem/sim"
 	"github.com/parmem/parmem/units"
 )
 
@@ -64,7 +65,7 @@ type bencher interface {
 }
 
 // MeasureSpeed runs the LFSR benchmark of d on every simulator: the Go
-// simulator (hdl.Sim, the interpreter), compiled Go, and Verilator in its
+// simulator (sim.Sim, the interpreter), compiled Go, and Verilator in its
 // default build and at its best (BestFlags) for fast cycles, and all of
 // them plus Icarus for slow cycles (Icarus is far slower); then the
 // compiled multi-stream simulator on DefaultStreams streams for fast
@@ -248,7 +249,7 @@ func SpeedFamily(b *testing.B, family string) {
 		if err != nil {
 			b.Fatalf("%s: %v", c, err)
 		}
-		ops := hdl.NewSim(d).Ops()
+		ops := sim.New(d).Ops()
 		fast, slow := speedCycles(ops)
 		var rows []SpeedRow
 		b.Run(c.String(), func(b *testing.B) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/designs"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -52,7 +53,7 @@ func compiledNetlists() int {
 // group of sixteen.
 func TestNarrowNetlistsOnCompiledStreams(t *testing.T) {
 	randomNetlistsOn(t, PackNarrowNetlists, func(d *hdl.Design, streams int, cycles, seed uint64) error {
-		if bits := hdl.NewSim(d).StreamLaneBits(); bits != 32 {
+		if bits := sim.New(d).StreamLaneBits(); bits != 32 {
 			return fmt.Errorf("%s runs in %d-bit lanes, want 32", d.Top().Name(), bits)
 		}
 		return CheckCompiledStreams(d, streams, cycles, seed)

@@ -31,7 +31,7 @@ import (
 //	0 0        quit
 //
 // Each cycle sets the inputs with clk low, evaluates, samples the outputs,
-// raises clk and evaluates again: the same cycle as hdl.Sim.Step, and the
+// raises clk and evaluates again: the same cycle as sim.Sim.Step, and the
 // same VCD times (10c before the edge, 10c+5 after).
 
 const (

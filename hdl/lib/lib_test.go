@@ -8,20 +8,21 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
 // dut runs a unit on the Go simulator, reset, ports by name.
 type dut struct {
 	t *testing.T
-	s *hdl.Sim
+	s *sim.Sim
 }
 
 func newDUT(t *testing.T, m *hdl.Module) *dut {
 	t.Helper()
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
-	s := hdl.NewSim(d)
+	s := sim.New(d)
 	s.Reset()
 	return &dut{t, s}
 }

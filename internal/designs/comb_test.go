@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -14,7 +15,7 @@ func TestRandomCombHasNoDeadLogic(t *testing.T) {
 		for seed := uint64(1); seed <= 150; seed++ {
 			d, err := hdl.Elaborate(RandomComb("comb", nodes, 16, seed))
 			require.NoError(t, err)
-			require.Equalf(t, nodes, hdl.NewSim(d).Ops(), "nodes=%d seed=%d: every node is live", nodes, seed)
+			require.Equalf(t, nodes, sim.New(d).Ops(), "nodes=%d seed=%d: every node is live", nodes, seed)
 		}
 	}
 }

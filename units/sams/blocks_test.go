@@ -6,26 +6,27 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
 // The hardware blocks, run on the Go simulator, against spec.go.
 
-func simOf(t *testing.T, m *hdl.Module) *hdl.Sim {
+func simOf(t *testing.T, m *hdl.Module) *sim.Sim {
 	t.Helper()
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
-	return hdl.NewSim(d)
+	return sim.New(d)
 }
 
 // set drives the input port of the simulated module.
-func set(t *testing.T, s *hdl.Sim, port *hdl.Signal, v uint64) {
+func set(t *testing.T, s *sim.Sim, port *hdl.Signal, v uint64) {
 	t.Helper()
 	require.NoError(t, s.SetU(port.Name(), v))
 }
 
 // get reads the port of the simulated module.
-func get(t *testing.T, s *hdl.Sim, port *hdl.Signal) uint64 {
+func get(t *testing.T, s *sim.Sim, port *hdl.Signal) uint64 {
 	t.Helper()
 	v, err := s.GetU(port.Name())
 	require.NoError(t, err)
@@ -153,7 +154,7 @@ func TestShufflesMatchSpec(t *testing.T) {
 				row := r.Uint64() & mask(n-q-1)
 				line := make([]uint64, elems)
 				for _, c := range []struct {
-					s     *hdl.Sim
+					s     *sim.Sim
 					ports ShufflePorts
 				}{{prs, prsPorts}, {pws, pwsPorts}} {
 					set(t, c.s, c.ports.Family, uint64(fam)&mask(FamilyWidth(n, q)))

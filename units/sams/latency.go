@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/sim"
 )
 
 // latency measures, on the Go simulator, the read latency of the SAMS
@@ -16,7 +17,7 @@ func latency(q int) (read, write int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	s := hdl.NewSim(d)
+	s := sim.New(d)
 	set := func(port *hdl.Signal, v uint64) {
 		if err == nil {
 			err = s.SetU(port.Name(), v)

@@ -5,24 +5,25 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
 // The blocks against the spec on the Go simulator: random inputs, every
 // output compared with spec.go.
 
-func simOf(t *testing.T, m *hdl.Module) *hdl.Sim {
+func simOf(t *testing.T, m *hdl.Module) *sim.Sim {
 	t.Helper()
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
-	s := hdl.NewSim(d)
+	s := sim.New(d)
 	s.Reset()
 	return s
 }
 
-func set(t *testing.T, s *hdl.Sim, name string, v uint64) { require.NoError(t, s.SetU(name, v)) }
+func set(t *testing.T, s *sim.Sim, name string, v uint64) { require.NoError(t, s.SetU(name, v)) }
 
-func get(t *testing.T, s *hdl.Sim, name string) uint64 {
+func get(t *testing.T, s *sim.Sim, name string) uint64 {
 	v, err := s.GetU(name)
 	require.NoError(t, err)
 	return v
@@ -30,9 +31,9 @@ func get(t *testing.T, s *hdl.Sim, name string) uint64 {
 
 // setPort and getPort drive and read a port of the simulated top module
 // by its signal in the block's port record.
-func setPort(t *testing.T, s *hdl.Sim, port *hdl.Signal, v uint64) { set(t, s, port.Name(), v) }
+func setPort(t *testing.T, s *sim.Sim, port *hdl.Signal, v uint64) { set(t, s, port.Name(), v) }
 
-func getPort(t *testing.T, s *hdl.Sim, port *hdl.Signal) uint64 { return get(t, s, port.Name()) }
+func getPort(t *testing.T, s *sim.Sim, port *hdl.Signal) uint64 { return get(t, s, port.Name()) }
 
 var blockGeometries = []Geometry{{1, 2, 10, 8}, {1, 2, 3, 4}, {2, 2, 10, 10}, {1, 3, 10, 10}, {2, 3, 6, 7}, {3, 3, 8, 9}, {2, 4, 32, 32}}
 

@@ -7,6 +7,7 @@ import (
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/internal/verdict"
+	"github.com/parmem/parmem/sim"
 	"github.com/parmem/parmem/units"
 	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/assert"
@@ -80,7 +81,7 @@ func TestFillBlockDefersReservation(t *testing.T) {
 		m, p := c.WithPorts("fill")
 		d, err := hdl.Elaborate(m)
 		require.NoError(t, err)
-		s := hdl.NewSim(d)
+		s := sim.New(d)
 		set := func(port *hdl.Signal, v uint64) { require.NoError(t, s.SetU(port.Name(), v), port.Name()) }
 		get := func(port *hdl.Signal) uint64 {
 			v, err := s.GetU(port.Name())

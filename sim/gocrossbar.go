@@ -1,9 +1,12 @@
-package hdl
+package sim
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/kernel"
 )
 
 // Crossbars in compiled Go. A crossbar routes n sources to m destinations
@@ -92,7 +95,7 @@ const maxIndexWidth = 6
 // only they read. A crossbar is computed at its first multiplexer's place,
 // where every source is known; its results are stored in the state.
 func (g *gosrc) findCrossbars() {
-	producer := map[int32]*Instr{}
+	producer := map[int32]*kernel.Instr{}
 	for i := range g.prog {
 		producer[g.prog[i].Dst] = &g.prog[i]
 	}
@@ -101,7 +104,7 @@ func (g *gosrc) findCrossbars() {
 	for i := range g.prog {
 		in := &g.prog[i]
 		bits, fused := g.selBits[in.Dst]
-		if in.Op != OpOneHot || !fused {
+		if in.Op != hdl.OpOneHot || !fused {
 			continue
 		}
 		cb, key, ok := g.decodeSelect(producer, bits, g.s.kn.Argv[in.B:in.B+int32(in.K)])
@@ -132,7 +135,7 @@ func (g *gosrc) findCrossbars() {
 // choices: a priority arbiter's grants (either direction), else the
 // requests themselves, every request decoding the same key on indices of
 // one layout.
-func (g *gosrc) decodeSelect(producer map[int32]*Instr, bits, choices []int32) (*crossbar, uint64, bool) {
+func (g *gosrc) decodeSelect(producer map[int32]*kernel.Instr, bits, choices []int32) (*crossbar, uint64, bool) {
 	try := func(priority int, reqs []int32) (*crossbar, uint64, bool) {
 		cb := &crossbar{priority: priority}
 		var key uint64
@@ -167,7 +170,7 @@ func sameLayout(a, b []field) bool {
 // from the last source down with -1) the first grant is its request, and
 // each later one r AND NOT before, where before is the first request, then
 // before OR the previous request.
-func (g *gosrc) arbiterRequests(producer map[int32]*Instr, grants []int32, priority int) ([]int32, bool) {
+func (g *gosrc) arbiterRequests(producer map[int32]*kernel.Instr, grants []int32, priority int) ([]int32, bool) {
 	n := len(grants)
 	if n < 2 {
 		return nil, false
@@ -183,12 +186,12 @@ func (g *gosrc) arbiterRequests(producer map[int32]*Instr, grants []int32, prior
 	before := grants[at(0)]
 	for k := 1; k < n; k++ {
 		grant := producer[grants[at(k)]]
-		if grant == nil || grant.Op != OpAnd {
+		if grant == nil || grant.Op != hdl.OpAnd {
 			return nil, false
 		}
 		matched := false
 		for _, arg := range [2][2]int32{{grant.A, grant.B}, {grant.B, grant.A}} {
-			if not := producer[arg[1]]; not != nil && not.Op == OpNot && not.Mask == 1 && not.A == before {
+			if not := producer[arg[1]]; not != nil && not.Op == hdl.OpNot && not.Mask == 1 && not.A == before {
 				reqs[at(k)], matched = arg[0], true
 				break
 			}
@@ -201,13 +204,13 @@ func (g *gosrc) arbiterRequests(producer map[int32]*Instr, grants []int32, prior
 		}
 		// The next grant's "before" ORs this request in.
 		next := producer[grants[at(k+1)]]
-		if next == nil || next.Op != OpAnd {
+		if next == nil || next.Op != hdl.OpAnd {
 			return nil, false
 		}
 		found := false
 		for _, arg := range [2]int32{next.A, next.B} {
-			if not := producer[arg]; not != nil && not.Op == OpNot && not.Mask == 1 {
-				if or := producer[not.A]; or != nil && or.Op == OpOr && (or.A == before && or.B == reqs[at(k)] || or.B == before && or.A == reqs[at(k)]) {
+			if not := producer[arg]; not != nil && not.Op == hdl.OpNot && not.Mask == 1 {
+				if or := producer[not.A]; or != nil && or.Op == hdl.OpOr && (or.A == before && or.B == reqs[at(k)] || or.B == before && or.A == reqs[at(k)]) {
 					before, found = not.A, true
 					break
 				}
@@ -224,12 +227,12 @@ func (g *gosrc) arbiterRequests(producer map[int32]*Instr, grants []int32, prior
 // and the index fields of a route, with the key the fields decode and the
 // index's width; it fails when r has no field. An AND whose operands
 // compare nothing with a constant stays one condition.
-func (g *gosrc) decodeRequest(producer map[int32]*Instr, r int32) (s route, key uint64, width uint, ok bool) {
+func (g *gosrc) decodeRequest(producer map[int32]*kernel.Instr, r int32) (s route, key uint64, width uint, ok bool) {
 	konst := func(x int32) bool { return int(x) < len(g.s.konst) && g.s.konst[x] }
 	// decoded is the value x == k compares with a constant, if it does.
-	decoded := func(p *Instr) (x int32, k uint64, ok bool) {
+	decoded := func(p *kernel.Instr) (x int32, k uint64, ok bool) {
 		switch {
-		case p == nil || p.Op != OpEq:
+		case p == nil || p.Op != hdl.OpEq:
 		case konst(p.B) && !konst(p.A):
 			return p.A, g.s.kn.St[p.B], true
 		case konst(p.A) && !konst(p.B):
@@ -243,7 +246,7 @@ func (g *gosrc) decodeRequest(producer map[int32]*Instr, r int32) (s route, key 
 		if _, _, ok := decoded(p); ok {
 			return true
 		}
-		return p != nil && p.Op == OpAnd && depth < 4 && (hasField(p.A, depth+1) || hasField(p.B, depth+1))
+		return p != nil && p.Op == hdl.OpAnd && depth < 4 && (hasField(p.A, depth+1) || hasField(p.B, depth+1))
 	}
 	var terms func(x int32, depth int)
 	terms = func(x int32, depth int) {
@@ -253,7 +256,7 @@ func (g *gosrc) decodeRequest(producer map[int32]*Instr, r int32) (s route, key 
 			key = key<<p.AW | k
 			return
 		}
-		if p != nil && p.Op == OpAnd && hasField(x, depth) {
+		if p != nil && p.Op == hdl.OpAnd && hasField(x, depth) {
 			terms(p.A, depth+1)
 			terms(p.B, depth+1)
 			return

@@ -1,9 +1,12 @@
-package hdl
+package sim
 
 import (
 	"bufio"
 	"fmt"
 	"io"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/kernel"
 )
 
 // VCD waveforms from the Go simulator. Scopes follow the instance hierarchy
@@ -63,11 +66,11 @@ func (s *Sim) TraceVCD(w io.Writer) error {
 		scope := &s.nl.Scopes[sc]
 		fmt.Fprintf(t.w, "$scope module %s $end\n", scope.Name)
 		if scope.Seq {
-			fmt.Fprintf(t.w, "$var wire 1 %s %s $end\n$var wire 1 %s %s $end\n", t.clk, ClockName, rstID, ResetName)
+			fmt.Fprintf(t.w, "$var wire 1 %s %s $end\n$var wire 1 %s %s $end\n", t.clk, hdl.ClockName, rstID, hdl.ResetName)
 		}
 		for _, sv := range scope.Vars {
 			n := &s.nl.Nodes[sv.Node]
-			v := vcdVar{id: newID(), slot: s.slot[sv.Node], words: int32(NWords(n.Width)), width: n.Width}
+			v := vcdVar{id: newID(), slot: s.slot[sv.Node], words: int32(kernel.NWords(n.Width)), width: n.Width}
 			v.last = make([]uint64, v.words)
 			t.vars = append(t.vars, v)
 			kind := "wire"
@@ -137,7 +140,7 @@ func (t *vcdTrace) sample(s *Sim, time uint64, clk uint64) {
 	for i := range t.vars {
 		v := &t.vars[i]
 		cur := st[v.slot : v.slot+v.words]
-		if t.started && WCmp(cur, v.last) == 0 {
+		if t.started && kernel.WCmp(cur, v.last) == 0 {
 			continue
 		}
 		stamp()
@@ -160,12 +163,12 @@ func (t *vcdTrace) sample(s *Sim, time uint64, clk uint64) {
 // binaryDigits formats a w-bit value in binary without leading zeros.
 func binaryDigits(v []uint64, w int) string {
 	top := w - 1
-	for top > 0 && BitOf(v, top) == 0 {
+	for top > 0 && kernel.BitOf(v, top) == 0 {
 		top--
 	}
 	b := make([]byte, top+1)
 	for i := top; i >= 0; i-- {
-		b[top-i] = byte('0' + BitOf(v, i))
+		b[top-i] = byte('0' + kernel.BitOf(v, i))
 	}
 	return string(b)
 }

@@ -1,6 +1,11 @@
-package hdl
+package sim
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/kernel"
+)
 
 // Superinstructions: the interpreter's program fuses the commonest pairs
 // of an operation and its only reader into one instruction, so that the
@@ -13,40 +18,11 @@ import "slices"
 // matches, rsdmm's grants). GoSource and Streams keep the plain program;
 // the Go compiler and the vector code fuse such pairs themselves.
 
-// The fused operations, after opWide.
-const (
-	OpAndNot    = OpWide + 1 + iota // st[a] &^ st[b]: an AND of a NOT of b
-	OpAndEq                         // st[a] & (st[b] == st[c]): an AND of an equality
-	OpCatAndNot                     // a Concat of opAndNot results
-	OpCatAndEq                      // a Concat of opAndEq results
-	OpCatEq                         // a Concat of equalities
-	OpOrAnd                         // st[a] & st[b] | st[c]: an OR of an AND
-	OpOr3                           // st[a] | st[b] | st[c]: an OR of an OR
-	OpDecode                        // opAndEq of one enable and one index for many constants (kernel.decodes)
-	OpSlice2                        // (st[a] >> b | st[a+1] << (64 - b)) & mask, 0 < b < 64: a narrow slice across two words of a wide value
-	OpCatWord                       // one word of a wide Concat of narrow operands: the OR of kernel.pieces[a : a+b]
-)
-
-// catPiece is the part of a narrow operand that lands in one word of a
-// wide Concat: st[slot] << shl >> shr.
-type CatPiece struct {
-	Slot     int32
-	Shl, Shr uint32
-}
-
-// minDecode is the fewest opAndEq outputs fuseDecodes makes a decoder of.
+// minDecode is the fewest OpAndEq outputs fuseDecodes makes a decoder of.
 const minDecode = 4
 
-// decoder is an opDecode's table: outputs en & (idx == k) for the
-// constants k of base..base+len(at)-1.
-type Decoder struct {
-	Base uint64
-	At   []int32 // the output slot of k = base + i, -1 when none has it
-	Dsts []int32 // every output slot
-}
-
 // catOf is the Concat superinstruction of each operation it fuses.
-var catOf = map[Op]Op{OpAndNot: OpCatAndNot, OpAndEq: OpCatAndEq, OpEq: OpCatEq}
+var catOf = map[hdl.Op]hdl.Op{kernel.OpAndNot: kernel.OpCatAndNot, kernel.OpAndEq: kernel.OpCatAndEq, hdl.OpEq: kernel.OpCatEq}
 
 // fused returns prog with each fusable pair as one instruction: a NOT or an
 // equality whose result only one AND reads, and which nothing else can
@@ -56,7 +32,7 @@ var catOf = map[Op]Op{OpAndNot: OpCatAndNot, OpAndEq: OpCatAndEq, OpEq: OpCatEq}
 // become 3,986, 0.94-0.97x time on vmshr, smm2d and the warp mask). The
 // generated names of the operations it fuses away ('_' names, which
 // waveforms leave out too) can no longer be looked up.
-func (s *Sim) fused(prog []Instr) []Instr {
+func (s *Sim) fused(prog []kernel.Instr) []kernel.Instr {
 	prog = s.narrowWide(prog)
 	readers := map[int32]int{}
 	for i := range prog {
@@ -66,10 +42,10 @@ func (s *Sim) fused(prog []Instr) []Instr {
 	}
 	observable := s.observableSlots()
 	gone := map[int32]bool{} // producers fused into their reader
-	out := make([]Instr, 0, len(prog))
+	out := make([]kernel.Instr, 0, len(prog))
 	at := map[int32]int{} // the index in out of the instruction that writes a slot
 	for _, in := range prog {
-		if in.Op == OpAnd || in.Op == OpOr {
+		if in.Op == hdl.OpAnd || in.Op == hdl.OpOr {
 			for _, pair := range [2][2]int32{{in.A, in.B}, {in.B, in.A}} {
 				other, x := pair[0], pair[1]
 				j, ok := at[x]
@@ -82,7 +58,7 @@ func (s *Sim) fused(prog []Instr) []Instr {
 				}
 			}
 		}
-		if in.Op != OpWide { // (a wide operation's result is in its views)
+		if in.Op != kernel.OpWide { // (a wide operation's result is in its views)
 			at[in.Dst] = len(out)
 		}
 		out = append(out, in)
@@ -109,26 +85,26 @@ func (s *Sim) fused(prog []Instr) []Instr {
 // operand other, as one superinstruction: an AND of a NOT or of an
 // equality, an OR of an AND or of an OR (p as it stands in the fused
 // program: a fused AND or OR is not taken in again).
-func fusedPair(r, p Instr, other int32) (Instr, bool) {
+func fusedPair(r, p kernel.Instr, other int32) (kernel.Instr, bool) {
 	switch {
-	case r.Op == OpAnd && p.Op == OpNot && p.Mask&r.Mask == r.Mask:
+	case r.Op == hdl.OpAnd && p.Op == hdl.OpNot && p.Mask&r.Mask == r.Mask:
 		// (A NOT narrower than the AND, widened by a Zext that shares its
 		// slot, sets no bit above its width, where ^st[b] would.)
-		return Instr{Op: OpAndNot, Dst: r.Dst, A: other, B: p.A, Mask: r.Mask}, true
-	case r.Op == OpAnd && p.Op == OpEq:
-		return Instr{Op: OpAndEq, Dst: r.Dst, A: other, B: p.A, C: p.B, Mask: r.Mask}, true
-	case r.Op == OpOr && p.Op == OpAnd:
-		return Instr{Op: OpOrAnd, Dst: r.Dst, A: p.A, B: p.B, C: other, Mask: r.Mask}, true
-	case r.Op == OpOr && p.Op == OpOr:
-		return Instr{Op: OpOr3, Dst: r.Dst, A: p.A, B: p.B, C: other, Mask: r.Mask}, true
+		return kernel.Instr{Op: kernel.OpAndNot, Dst: r.Dst, A: other, B: p.A, Mask: r.Mask}, true
+	case r.Op == hdl.OpAnd && p.Op == hdl.OpEq:
+		return kernel.Instr{Op: kernel.OpAndEq, Dst: r.Dst, A: other, B: p.A, C: p.B, Mask: r.Mask}, true
+	case r.Op == hdl.OpOr && p.Op == hdl.OpAnd:
+		return kernel.Instr{Op: kernel.OpOrAnd, Dst: r.Dst, A: p.A, B: p.B, C: other, Mask: r.Mask}, true
+	case r.Op == hdl.OpOr && p.Op == hdl.OpOr:
+		return kernel.Instr{Op: kernel.OpOr3, Dst: r.Dst, A: p.A, B: p.B, C: other, Mask: r.Mask}, true
 	}
-	return Instr{}, false
+	return kernel.Instr{}, false
 }
 
 // observableSlots are the slots read other than by instructions: signals
 // the user named, ports among them (Peek, waveforms, the harnesses), and
 // the inputs of registers, synchronous reads and write ports; every word
-// of a wide one (narrow instructions compute some, opCatWord).
+// of a wide one (narrow instructions compute some, OpCatWord).
 func (s *Sim) observableSlots() map[int32]bool {
 	obs := map[int32]bool{}
 	mark := func(slot, words int32) {
@@ -141,7 +117,7 @@ func (s *Sim) observableSlots() map[int32]bool {
 	}
 	for i, n := range s.nl.Nodes {
 		if n.Named && s.live[i] {
-			mark(s.slot[i], int32(NWords(n.Width)))
+			mark(s.slot[i], int32(kernel.NWords(n.Width)))
 		}
 	}
 	for _, r := range s.regs {
@@ -165,9 +141,9 @@ func (s *Sim) observableSlots() map[int32]bool {
 // b), with the operation's width at each in argw. Another operand x goes
 // in as an operation that passes it: x &^ 0 (with a constant zero in the
 // state), x & (x == x), and not at all in a Concat of equalities.
-func (s *Sim) fuseConcats(prog []Instr, gone, observable map[int32]bool) []Instr {
+func (s *Sim) fuseConcats(prog []kernel.Instr, gone, observable map[int32]bool) []kernel.Instr {
 	readers := map[int32]int{}
-	producer := map[int32]*Instr{}
+	producer := map[int32]*kernel.Instr{}
 	for i := range prog {
 		in := &prog[i]
 		for _, x := range s.operandsOf(in) {
@@ -186,15 +162,15 @@ func (s *Sim) fuseConcats(prog []Instr, gone, observable map[int32]bool) []Instr
 	}
 	for i := range prog {
 		in := &prog[i]
-		if in.Op != OpConcat {
+		if in.Op != hdl.OpConcat {
 			continue
 		}
 		args := s.kn.Argv[in.B : in.B+int32(in.K)]
-		fusable := func(x int32, op Op) bool {
+		fusable := func(x int32, op hdl.Op) bool {
 			p := producer[x]
 			return p != nil && p.Op == op && readers[x] == 1 && !observable[x] && !gone[x]
 		}
-		var op Op
+		var op hdl.Op
 		n := 0
 		for _, x := range args {
 			if p := producer[x]; p != nil && fusable(x, p.Op) {
@@ -206,19 +182,19 @@ func (s *Sim) fuseConcats(prog []Instr, gone, observable map[int32]bool) []Instr
 				}
 			}
 		}
-		if n < 2 || 2*n < len(args) || n < len(args) && (op == OpEq || op == OpAndNot && zero < 0) {
+		if n < 2 || 2*n < len(args) || n < len(args) && (op == hdl.OpEq || op == kernel.OpAndNot && zero < 0) {
 			continue
 		}
 		list := int32(len(s.kn.Argv))
 		for j, x := range args {
 			a, b, c := x, x, x // a passed operand
-			if op == OpAndNot {
+			if op == kernel.OpAndNot {
 				b, c = zero, zero
 			}
 			if fusable(x, op) {
 				p := producer[x]
 				a, b, c = p.A, p.B, p.C
-				if op != OpAndEq {
+				if op != kernel.OpAndEq {
 					c = p.B
 				}
 				gone[x] = true
@@ -227,7 +203,7 @@ func (s *Sim) fuseConcats(prog []Instr, gone, observable map[int32]bool) []Instr
 			s.kn.Argv = append(s.kn.Argv, a, b, c)
 			s.kn.Argw = append(s.kn.Argw, w, w, w)
 		}
-		*in = Instr{Op: catOf[op], Dst: in.Dst, B: list, K: in.K, Mask: in.Mask}
+		*in = kernel.Instr{Op: catOf[op], Dst: in.Dst, B: list, K: in.K, Mask: in.Mask}
 	}
 	return prog
 }
@@ -236,12 +212,12 @@ func (s *Sim) fuseConcats(prog []Instr, gone, observable map[int32]bool) []Instr
 // stretch of ANDs, or of ORs, fused or not, none of which reads another's
 // result, is ordered by operation (stably), which gives one run per
 // operation instead of one per change.
-func (s *Sim) regroup(prog []Instr) {
-	family := func(op Op) int {
+func (s *Sim) regroup(prog []kernel.Instr) {
+	family := func(op hdl.Op) int {
 		switch op {
-		case OpAnd, OpAndNot, OpAndEq:
+		case hdl.OpAnd, kernel.OpAndNot, kernel.OpAndEq:
 			return 1
-		case OpOr, OpOrAnd, OpOr3:
+		case hdl.OpOr, kernel.OpOrAnd, kernel.OpOr3:
 			return 2
 		}
 		return 0
@@ -252,14 +228,14 @@ func (s *Sim) regroup(prog []Instr) {
 			hi++
 		}
 		if seg := prog[lo:hi]; len(seg) > 1 && independent(s, seg) {
-			slices.SortStableFunc(seg, func(x, y Instr) int { return int(x.Op) - int(y.Op) })
+			slices.SortStableFunc(seg, func(x, y kernel.Instr) int { return int(x.Op) - int(y.Op) })
 		}
 		lo = hi
 	}
 }
 
 // independent reports whether no instruction of seg reads another's result.
-func independent(s *Sim, seg []Instr) bool {
+func independent(s *Sim, seg []kernel.Instr) bool {
 	written := map[int32]bool{}
 	for _, in := range seg {
 		written[in.Dst] = true
@@ -274,16 +250,16 @@ func independent(s *Sim, seg []Instr) bool {
 	return true
 }
 
-// fuseDecodes turns each group of at least minDecode opAndEq of one run
+// fuseDecodes turns each group of at least minDecode OpAndEq of one run
 // that AND one enable with one index compared to distinct constants into
-// an opDecode, which clears the outputs and sets the one the index
+// an OpDecode, which clears the outputs and sets the one the index
 // selects rather than comparing the index once per output: the decoded
 // enables of an Array's Write under a condition, lib.AgeArray's per-set
-// enables (the warp mask's history cache: 768 of its 1,797 opAndEq a
+// enables (the warp mask's history cache: 768 of its 1,797 OpAndEq a
 // cycle, in three groups of 256). The run's instructions are independent,
 // so the decoders go first and the rest keep their order.
-func (s *Sim) fuseDecodes(prog []Instr) []Instr {
-	out := make([]Instr, 0, len(prog))
+func (s *Sim) fuseDecodes(prog []kernel.Instr) []kernel.Instr {
+	out := make([]kernel.Instr, 0, len(prog))
 	for lo := 0; lo < len(prog); {
 		hi := lo + 1
 		for hi < len(prog) && prog[hi].Op == prog[lo].Op {
@@ -291,7 +267,7 @@ func (s *Sim) fuseDecodes(prog []Instr) []Instr {
 		}
 		seg := prog[lo:hi]
 		lo = hi
-		if seg[0].Op != OpAndEq || len(seg) < minDecode || !independent(s, seg) {
+		if seg[0].Op != kernel.OpAndEq || len(seg) < minDecode || !independent(s, seg) {
 			out = append(out, seg...)
 			continue
 		}
@@ -320,7 +296,7 @@ func (s *Sim) fuseDecodes(prog []Instr) []Instr {
 		decoded := make([]bool, len(seg))
 		for _, key := range order {
 			if t, ok := s.decoderOf(seg, groups[key]); ok {
-				out = append(out, Instr{Op: OpDecode, A: key.en, B: key.idx, K: uint32(len(s.kn.Decodes)), Mask: 1})
+				out = append(out, kernel.Instr{Op: kernel.OpDecode, A: key.en, B: key.idx, K: uint32(len(s.kn.Decodes)), Mask: 1})
 				s.kn.Decodes = append(s.kn.Decodes, t)
 				for _, i := range groups[key] {
 					decoded[i] = true
@@ -336,12 +312,12 @@ func (s *Sim) fuseDecodes(prog []Instr) []Instr {
 	return out
 }
 
-// decoderOf is the table of the opAndEq seg[i] for i in members, whose
+// decoderOf is the table of the OpAndEq seg[i] for i in members, whose
 // constants are distinct, when there are at least minDecode of them and
 // they fill at least half of the range they span.
-func (s *Sim) decoderOf(seg []Instr, members []int) (Decoder, bool) {
+func (s *Sim) decoderOf(seg []kernel.Instr, members []int) (kernel.Decoder, bool) {
 	if len(members) < minDecode {
-		return Decoder{}, false
+		return kernel.Decoder{}, false
 	}
 	lo, hi := ^uint64(0), uint64(0)
 	for _, i := range members {
@@ -349,9 +325,9 @@ func (s *Sim) decoderOf(seg []Instr, members []int) (Decoder, bool) {
 		lo, hi = min(lo, k), max(hi, k)
 	}
 	if hi-lo >= 2*uint64(len(members)) {
-		return Decoder{}, false
+		return kernel.Decoder{}, false
 	}
-	t := Decoder{Base: lo, At: slices.Repeat([]int32{-1}, int(hi-lo+1))}
+	t := kernel.Decoder{Base: lo, At: slices.Repeat([]int32{-1}, int(hi-lo+1))}
 	for _, i := range members {
 		t.At[s.kn.St[seg[i].C]-lo] = seg[i].Dst
 		t.Dsts = append(t.Dsts, seg[i].Dst)
@@ -363,27 +339,27 @@ func (s *Sim) decoderOf(seg []Instr, members []int) (Decoder, bool) {
 // instructions compute into those instructions, one dispatch each in a
 // run rather than a call of the wide kernel: a slice of at most 64 bits
 // out of a wide value (a lane's data out of a queue entry, elastic-pipe's
-// 16 a cycle) reads the one word (OpSlice) or the two words (opSlice2) it
+// 16 a cycle) reads the one word (OpSlice) or the two words (OpSlice2) it
 // lies in; a Concat of narrow operands (the entry put together) is an OR
-// of pieces for each of its words (opCatWord).
-func (s *Sim) narrowWide(prog []Instr) []Instr {
-	out := make([]Instr, 0, len(prog))
+// of pieces for each of its words (OpCatWord).
+func (s *Sim) narrowWide(prog []kernel.Instr) []kernel.Instr {
+	out := make([]kernel.Instr, 0, len(prog))
 	for _, in := range prog {
-		if in.Op != OpWide {
+		if in.Op != kernel.OpWide {
 			out = append(out, in)
 			continue
 		}
 		o := &s.kn.Wide[in.A]
 		dst, args := s.wideSlots(int(in.A))
 		switch {
-		case o.Op == OpSlice && o.Width <= 64:
+		case o.Op == hdl.OpSlice && o.Width <= 64:
 			word, lo := int32(o.N/64), uint32(o.N%64)
-			op := OpSlice
+			op := hdl.OpSlice
 			if int(lo)+o.Width > 64 {
-				op = OpSlice2
+				op = kernel.OpSlice2
 			}
-			out = append(out, Instr{Op: op, Dst: dst, A: args[0] + word, K: lo, Mask: MaskOf(o.Width)})
-		case o.Op == OpConcat && !slices.ContainsFunc(o.AW, func(w int) bool { return w > 64 }):
+			out = append(out, kernel.Instr{Op: op, Dst: dst, A: args[0] + word, K: lo, Mask: kernel.MaskOf(o.Width)})
+		case o.Op == hdl.OpConcat && !slices.ContainsFunc(o.AW, func(w int) bool { return w > 64 }):
 			out = append(out, s.catWords(dst, args, o.AW, o.Width)...)
 		default:
 			out = append(out, in)
@@ -392,12 +368,12 @@ func (s *Sim) narrowWide(prog []Instr) []Instr {
 	return out
 }
 
-// catWords are the opCatWord instructions of a Concat of the narrow
+// catWords are the OpCatWord instructions of a Concat of the narrow
 // operands args (widths aw, the last the lowest) into the width-bit value
 // at dst.
-func (s *Sim) catWords(dst int32, args []int32, aw []int, width int) []Instr {
-	var ins []Instr
-	for k := range NWords(width) {
+func (s *Sim) catWords(dst int32, args []int32, aw []int, width int) []kernel.Instr {
+	var ins []kernel.Instr
+	for k := range kernel.NWords(width) {
 		lo, first := 0, int32(len(s.kn.Pieces))
 		for j := len(args) - 1; j >= 0; j-- {
 			from, to := lo, lo+aw[j] // the operand's bits in the value
@@ -405,12 +381,12 @@ func (s *Sim) catWords(dst int32, args []int32, aw []int, width int) []Instr {
 			switch {
 			case to <= 64*k || from >= 64*(k+1): // not in word k
 			case from >= 64*k:
-				s.kn.Pieces = append(s.kn.Pieces, CatPiece{Slot: args[j], Shl: uint32(from - 64*k)})
+				s.kn.Pieces = append(s.kn.Pieces, kernel.CatPiece{Slot: args[j], Shl: uint32(from - 64*k)})
 			default: // its high bits, from the word before
-				s.kn.Pieces = append(s.kn.Pieces, CatPiece{Slot: args[j], Shr: uint32(64*k - from)})
+				s.kn.Pieces = append(s.kn.Pieces, kernel.CatPiece{Slot: args[j], Shr: uint32(64*k - from)})
 			}
 		}
-		ins = append(ins, Instr{Op: OpCatWord, Dst: dst + int32(k), A: first, B: int32(len(s.kn.Pieces)) - first, Mask: ^uint64(0)})
+		ins = append(ins, kernel.Instr{Op: kernel.OpCatWord, Dst: dst + int32(k), A: first, B: int32(len(s.kn.Pieces)) - first, Mask: ^uint64(0)})
 	}
 	return ins
 }

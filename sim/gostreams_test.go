@@ -1,10 +1,11 @@
-package hdl_test
+package sim_test
 
 import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/designs"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -39,6 +40,6 @@ func TestStreamLaneBits(t *testing.T) {
 	} {
 		d, err := hdl.Elaborate(tc.m)
 		require.NoError(t, err, tc.name)
-		require.Equal(t, tc.bits, hdl.NewSim(d).StreamLaneBits(), tc.name)
+		require.Equal(t, tc.bits, sim.New(d).StreamLaneBits(), tc.name)
 	}
 }

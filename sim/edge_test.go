@@ -1,8 +1,11 @@
-package hdl
+package sim
 
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/kernel"
 
 	"github.com/stretchr/testify/require"
 )
@@ -14,7 +17,7 @@ import (
 // edge: a shift chain through all three kinds, on random enables, against
 // a plain-Go model.
 func TestRegistersLoadOnTheirEnables(t *testing.T) {
-	m := NewModule("edges")
+	m := hdl.NewModule("edges")
 	x := m.Input("x", 70)
 	a, b := m.Input("a", 1), m.Input("b", 1)
 	wide := m.Reg("wide", 70) // on a
@@ -32,9 +35,9 @@ func TestRegistersLoadOnTheirEnables(t *testing.T) {
 	back := m.Reg("back", 70) // on b: reads alone and the wide register
 	back.Drive(wide.Xor(alone.Zext(70)))
 	back.Enable(b)
-	d, err := Elaborate(m)
+	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
-	sim := NewSim(d)
+	sim := New(d)
 	require.Len(t, sim.enGroups, 1, "g0 and g1 share a: one group")
 	require.Equal(t, 1, sim.enAlone, "alone's enable is its own among the one-word registers")
 
@@ -46,12 +49,12 @@ func TestRegistersLoadOnTheirEnables(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for cycle := range 2000 {
 		xw := [2]uint64{r.Uint64(), r.Uint64() & 0x3f}
-		xv, err := FromWords(70, xw[:])
+		xv, err := hdl.FromWords(70, xw[:])
 		require.NoError(t, err)
 		av, bv := r.IntN(3) == 0, r.IntN(2) == 0
 		require.NoError(t, sim.Set("x", xv))
-		require.NoError(t, sim.SetU("a", FromBool(av)))
-		require.NoError(t, sim.SetU("b", FromBool(bv)))
+		require.NoError(t, sim.SetU("a", kernel.FromBool(av)))
+		require.NoError(t, sim.SetU("b", kernel.FromBool(bv)))
 		sim.Step()
 		next := want
 		if av {
@@ -79,15 +82,15 @@ func TestRegistersLoadOnTheirEnables(t *testing.T) {
 // every output word, narrow and wide ports alike, as PutWords and Words
 // do port by port; the register behind an output sees the inputs put.
 func TestPortWordsMoveEveryWord(t *testing.T) {
-	m := NewModule("io")
+	m := hdl.NewModule("io")
 	a, b := m.Input("a", 100), m.Input("b", 7)
 	r := m.Reg("r", 7)
 	r.Drive(b)
 	m.Output("y", 100).Drive(a.Not())
 	m.Output("z", 7).Drive(b.Xor(r))
-	d, err := Elaborate(m)
+	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
-	s := NewSim(d)
+	s := New(d)
 	var ins []InputRef
 	for _, name := range []string{"a", "b"} {
 		in, err := s.Input(name)

@@ -1,17 +1,17 @@
-package hdl
+package kernel
 
 import "math/bits"
 
 // Arithmetic on multi-word bit vectors. A vector of width w is stored little
-// endian in nwords(w) uint64 words; bits at and above w in the top word are
+// endian in NWords(w) uint64 words; bits at and above w in the top word are
 // always zero (the "clean top" invariant every function below keeps). These
 // routines are shared by Bits (values) and by the simulator's wide path, so
 // the two cannot disagree. None of them allocates.
 
-// nwords is the number of 64-bit words that hold w bits.
+// NWords is the number of 64-bit words that hold w bits.
 func NWords(w int) int { return (w + 63) >> 6 }
 
-// topMask is the mask of valid bits in the top word of a w-bit vector.
+// TopMask is the mask of valid bits in the top word of a w-bit vector.
 func TopMask(w int) uint64 {
 	if r := w & 63; r != 0 {
 		return 1<<uint(r) - 1
@@ -19,7 +19,7 @@ func TopMask(w int) uint64 {
 	return ^uint64(0)
 }
 
-// maskOf is the mask of a w-bit value held in one word (w <= 64).
+// MaskOf is the mask of a w-bit value held in one word (w <= 64).
 func MaskOf(w int) uint64 {
 	if w >= 64 {
 		return ^uint64(0)
@@ -30,13 +30,14 @@ func MaskOf(w int) uint64 {
 // clean zeroes the bits of d above width w.
 func clean(d []uint64, w int) { d[len(d)-1] &= TopMask(w) }
 
+// WZero sets every word of d to 0.
 func WZero(d []uint64) {
 	for i := range d {
 		d[i] = 0
 	}
 }
 
-// word returns word i of v, or 0 beyond its length.
+// Word returns word i of v, or 0 beyond its length.
 func Word(v []uint64, i int) uint64 {
 	if i < len(v) {
 		return v[i]
@@ -44,7 +45,7 @@ func Word(v []uint64, i int) uint64 {
 	return 0
 }
 
-// bitOf returns bit i of v.
+// BitOf returns bit i of v.
 func BitOf(v []uint64, i int) uint64 { return Word(v, i>>6) >> uint(i&63) & 1 }
 
 func wNot(d, a []uint64, w int) {
@@ -149,7 +150,7 @@ func wSra(d, a []uint64, k uint64, w int) {
 	}
 }
 
-// fillOnes sets bits [lo, hi) of d.
+// FillOnes sets bits [lo, hi) of d.
 func FillOnes(d []uint64, lo, hi int) {
 	for i := lo; i < hi; {
 		wi, bi := i>>6, uint(i&63)
@@ -191,7 +192,7 @@ func insert(d, a []uint64, off, n int) {
 	}
 }
 
-// wCmp compares a and b as unsigned numbers of equal word length: -1, 0 or +1.
+// WCmp compares a and b as unsigned numbers of equal word length: -1, 0 or +1.
 func WCmp(a, b []uint64) int {
 	for i := len(a) - 1; i >= 0; i-- {
 		if a[i] != b[i] {
@@ -216,6 +217,7 @@ func wCmpS(a, b []uint64, w int) int {
 	return WCmp(a, b)
 }
 
+// WIsZero reports whether every word of a is 0.
 func WIsZero(a []uint64) bool {
 	for _, v := range a {
 		if v != 0 {

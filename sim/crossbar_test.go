@@ -1,4 +1,4 @@
-package hdl_test
+package sim_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/designs"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -34,7 +35,7 @@ func TestBusReductionsReadTheBits(t *testing.T) {
 func crossbarSource(t *testing.T) string {
 	d, err := hdl.Elaborate(designs.Crossbar("xbar", 8, 3))
 	require.NoError(t, err)
-	src, err := hdl.NewSim(d).GoSource("main")
+	src, err := sim.New(d).GoSource("main")
 	require.NoError(t, err)
 	return string(src)
 }
@@ -47,7 +48,7 @@ func crossbarSource(t *testing.T) string {
 func TestPriorityCrossbarsScatter(t *testing.T) {
 	d, err := hdl.Elaborate(designs.PriorityCrossbar("pxbar"))
 	require.NoError(t, err)
-	src, err := hdl.NewSim(d).GoSource("main")
+	src, err := sim.New(d).GoSource("main")
 	require.NoError(t, err)
 	eval, _, _ := strings.Cut(string(src), "func (d *Design) Step()")
 	require.Equal(t, 3, strings.Count(eval, "var o [16]uint64 // entries 8 on: the sources not routed"), "first_b, last_b*_s0, last_b*_s1")
@@ -58,10 +59,10 @@ func TestPriorityCrossbarsScatter(t *testing.T) {
 	require.NotContains(t, eval, " | ", "an arbiter's chain of ORs")
 	// A design with a priority crossbar keeps the interpreter's state
 	// numbering (compactState).
-	sim := hdl.NewSim(d)
-	_, slot, err := sim.GoSourceSlots("main")
+	sm := sim.New(d)
+	_, slot, err := sm.GoSourceSlots("main")
 	require.NoError(t, err)
 	for _, name := range []string{"valid1", "data7", "first_b3", "last_b7_s1"} {
-		require.Equal(t, sim.StateSlot(name), slot(name), name)
+		require.Equal(t, sm.StateSlot(name), slot(name), name)
 	}
 }

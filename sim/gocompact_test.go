@@ -1,4 +1,4 @@
-package hdl_test
+package sim_test
 
 import (
 	"regexp"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/designs"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,10 +20,10 @@ import (
 func TestCompiledStateHoldsOnlyNamedWords(t *testing.T) {
 	d, err := hdl.Elaborate(designs.RandomComb("comb1000", 1000, 32, 1))
 	require.NoError(t, err)
-	sim := hdl.NewSim(d)
-	src, slot, err := sim.GoSourceSlots("main")
+	sm := sim.New(d)
+	src, slot, err := sm.GoSourceSlots("main")
 	require.NoError(t, err)
-	lanes, err := sim.GoStreamsSource("main", "parmemsim/vec16")
+	lanes, err := sm.GoStreamsSource("main", "parmemsim/vec16")
 	require.NoError(t, err)
 	size := func(src []byte, decl string) int {
 		m := regexp.MustCompile(decl).FindSubmatch(src)

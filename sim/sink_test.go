@@ -1,8 +1,10 @@
-package hdl
+package sim
 
 import (
 	"bytes"
 	"testing"
+
+	"github.com/parmem/parmem/hdl"
 
 	"github.com/stretchr/testify/require"
 )
@@ -13,18 +15,18 @@ import (
 // computes under a register's enable exactly the operations that only
 // registers loading on that enable need.
 func TestLoadsSinkIntoEnables(t *testing.T) {
-	m := NewModule("sinks")
+	m := hdl.NewModule("sinks")
 	x, y := m.Input("x", 8), m.Input("y", 8)
 	s, e := m.Input("s", 1), m.Input("e", 1)
 
 	held := m.Reg("held", 8) // held <= s ? (x+y)^y : held
-	held.Drive(Mux(s, x.Add(y).Xor(y), held))
+	held.Drive(hdl.Mux(s, x.Add(y).Xor(y), held))
 	kept := m.Reg("kept", 8) // the same, with its multiplexer read by an output
-	keptMux := Mux(s, x.Sub(y), kept)
+	keptMux := hdl.Mux(s, x.Sub(y), kept)
 	kept.Drive(keptMux)
 	m.Output("kept_next", 8).Drive(keptMux)
 	inverted := m.Reg("inverted", 8) // holds on s = 1: not a load on s
-	inverted.Drive(Mux(s, inverted, x.And(y)))
+	inverted.Drive(hdl.Mux(s, inverted, x.And(y)))
 
 	shared := x.Or(y)              // read on every cycle (by every) and under e
 	enabled := m.Reg("enabled", 8) // enabled <= (x|y) * y on e
@@ -32,12 +34,12 @@ func TestLoadsSinkIntoEnables(t *testing.T) {
 	enabled.Enable(e)
 	every := m.Reg("every", 8)
 	every.Drive(shared.Not())
-	for _, r := range []*Signal{held, kept, inverted, enabled, every} {
+	for _, r := range []*hdl.Signal{held, kept, inverted, enabled, every} {
 		m.Output(r.Name()+"_q", 8).Drive(r)
 	}
-	d, err := Elaborate(m)
+	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
-	sim := NewSim(d)
+	sim := New(d)
 
 	g := newGosrc(sim, &bytes.Buffer{})
 	ops := len(g.prog)
@@ -60,7 +62,7 @@ func TestLoadsSinkIntoEnables(t *testing.T) {
 	for _, run := range g.sunk {
 		sunk[run.en] += run.to - run.from
 		for _, in := range g.prog[run.from:run.to] {
-			require.NotEqual(t, OpOr, in.Op, "x|y is read on every cycle")
+			require.NotEqual(t, hdl.OpOr, in.Op, "x|y is read on every cycle")
 		}
 	}
 	require.Equal(t, map[int32]int{slot("s"): 2, slot("e"): 2}, sunk, "s: the add and the XOR (not kept's subtract, which an output reads); e: the multiply and its truncation")

@@ -1,10 +1,13 @@
-package hdl
+package sim
 
 import (
 	"cmp"
 	"fmt"
 	"slices"
 	"sort"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/kernel"
 )
 
 // Sim is the cycle simulator, parmem's golden model. It is built once from
@@ -17,15 +20,15 @@ import (
 //
 // A Sim is not safe for concurrent use.
 type Sim struct {
-	d      *Design
-	nl     *Netlist
-	kn     Kernel
-	prog   []Instr
-	runs   []Run   // prog as the interpreter runs it, with superinstructions (fused)
-	code   []Code  // the runs' instructions
-	slot   []int32 // state offset of every flat node
-	regs   []seqOp // registers
-	syncs  []seqOp // synchronous memory reads
+	d      *hdl.Design
+	nl     *hdl.Netlist
+	kn     kernel.Kernel
+	prog   []kernel.Instr
+	runs   []kernel.Run  // prog as the interpreter runs it, with superinstructions (fused)
+	code   []kernel.Code // the runs' instructions
+	slot   []int32       // state offset of every flat node
+	regs   []seqOp       // registers
+	syncs  []seqOp       // synchronous memory reads
 	writes []writeOp
 	shadow []uint64 // next values of registers and synchronous reads
 	live   []bool   // nodes whose value is observable (see Netlist.Live)
@@ -59,7 +62,7 @@ type seqOp struct {
 	words       int32
 	shadow      int32    // offset in Sim.shadow
 	reset       []uint64 // registers: reset value
-	memi        int      // synchronous reads: the memory's index in kernel.mems
+	memi        int      // synchronous reads: the memory's index in Kernel.Mems
 }
 
 // wordReg is a one-word register at the clock edge.
@@ -103,7 +106,7 @@ type wordWrite struct {
 }
 
 type writeOp struct {
-	memi           int // the memory's index in kernel.mems
+	memi           int // the memory's index in Kernel.Mems
 	addr, data, en int32
 	words          int32
 	depth          uint64     // addresses from depth on write nothing
@@ -113,12 +116,12 @@ type writeOp struct {
 
 // NewSim builds a simulator for an elaborated design. All state starts at
 // zero; call Reset to apply register reset values.
-func NewSim(d *Design) *Sim {
+func New(d *hdl.Design) *Sim {
 	s := &Sim{d: d, nl: d.Netlist(), rst: -1, dirty: true, byName: map[string]int32{}, width: map[string]int{}, inputs: map[string]bool{}}
 	s.assignSlots()
 	mems := make([][]uint64, len(s.nl.Mems))
 	for k, fm := range s.nl.Mems {
-		mems[k] = make([]uint64, (1<<uint(fm.AddrBits))*NWords(fm.Width))
+		mems[k] = make([]uint64, (1<<uint(fm.AddrBits))*kernel.NWords(fm.Width))
 	}
 	s.kn.Mems = mems
 	s.compile()
@@ -148,7 +151,7 @@ func (s *Sim) assignSlots() {
 			s.slot[i] = place(a)
 		} else {
 			s.slot[i] = next
-			next += int32(NWords(nl.Nodes[i].Width))
+			next += int32(kernel.NWords(nl.Nodes[i].Width))
 		}
 		return s.slot[i]
 	}
@@ -157,8 +160,8 @@ func (s *Sim) assignSlots() {
 	}
 	s.kn.St = make([]uint64, next)
 	for i, n := range nl.Nodes {
-		if n.Op == OpConst {
-			copy(s.view(int32(i)), n.Value.view())
+		if n.Op == hdl.OpConst {
+			copy(s.view(int32(i)), n.Value.Words())
 		}
 	}
 }
@@ -166,7 +169,7 @@ func (s *Sim) assignSlots() {
 // view is the state words of flat node i.
 func (s *Sim) view(i int32) []uint64 {
 	o := s.slot[i]
-	return s.kn.St[o : o+int32(NWords(s.nl.Nodes[i].Width))]
+	return s.kn.St[o : o+int32(kernel.NWords(s.nl.Nodes[i].Width))]
 }
 
 // bypass is a slice that the simulator reads from the operand of a
@@ -182,7 +185,7 @@ type bypass struct {
 // bypasses finds the slices to read from a concatenation's operand: the
 // whole of one operand, through aliases and at most one NOT (of at most
 // 64 bits, the narrow path's).
-func (nl *Netlist) bypasses() map[int32]bypass {
+func bypasses(nl *hdl.Netlist) map[int32]bypass {
 	source := func(i int32) int32 {
 		for a := nl.Nodes[i].Alias; a >= 0; a = nl.Nodes[i].Alias {
 			i = a
@@ -192,15 +195,15 @@ func (nl *Netlist) bypasses() map[int32]bypass {
 	through := map[int32]bypass{}
 	for i := range nl.Nodes {
 		n := &nl.Nodes[i]
-		if n.Op != OpSlice {
+		if n.Op != hdl.OpSlice {
 			continue
 		}
 		c, not := source(n.Args[0]), false
-		if nl.Nodes[c].Op == OpNot && n.Width <= 64 {
+		if nl.Nodes[c].Op == hdl.OpNot && n.Width <= 64 {
 			c, not = source(nl.Nodes[c].Args[0]), true
 		}
 		cat := &nl.Nodes[c]
-		if cat.Op != OpConcat {
+		if cat.Op != hdl.OpConcat {
 			continue
 		}
 		lo := 0 // operand j's low bit: the last operand is the lowest
@@ -225,7 +228,7 @@ func (nl *Netlist) bypasses() map[int32]bypass {
 // operation on constants only is computed once, here.
 func (s *Sim) compile() {
 	nl := s.nl
-	through := nl.bypasses()
+	through := bypasses(nl)
 	s.live = nl.Live(func(i int32) (int32, bool) { b, ok := through[i]; return b.from, ok })
 	same := map[string]int32{}  // an operation's key -> its result's slot
 	merged := map[int32]int32{} // slot of a merged result -> slot it reads
@@ -237,7 +240,7 @@ func (s *Sim) compile() {
 	}
 	s.konst = make([]bool, len(s.kn.St))
 	for i, n := range nl.Nodes {
-		if n.Op == OpConst {
+		if n.Op == hdl.OpConst {
 			s.konst[s.slot[i]] = true
 		}
 	}
@@ -255,7 +258,7 @@ func (s *Sim) compile() {
 				merged[s.slot[i]] = from
 				continue
 			}
-			k, args, aw = OpNot, []int32{from}, []int{n.Width}
+			k, args, aw = hdl.OpNot, []int32{from}, []int{n.Width}
 		} else {
 			for j, a := range n.Args {
 				s.slot[a] = resolve(s.slot[a])
@@ -263,10 +266,10 @@ func (s *Sim) compile() {
 			}
 		}
 		mem := int32(-1)
-		if k == OpMemRead {
+		if k == hdl.OpMemRead {
 			mem = int32(n.Mem)
 		}
-		if IsNarrow(n.Width, aw) {
+		if kernel.IsNarrow(n.Width, aw) {
 			if src, ok := s.chosen(k, args); ok { // a constant select
 				merged[s.slot[i]] = src
 				continue
@@ -282,17 +285,17 @@ func (s *Sim) compile() {
 			}
 			same[key] = s.slot[i]
 			list := int32(len(s.kn.Argv))
-			if HasOperandList(k) {
+			if kernel.HasOperandList(k) {
 				s.kn.Argv = append(s.kn.Argv, args...)
 				for _, w := range aw {
 					s.kn.Argw = append(s.kn.Argw, int32(w))
 				}
 			}
-			in := NarrowInstr(k, s.slot[i], args, aw, n.Width, n.K, mem, list)
-			if k != OpMemRead && !slices.ContainsFunc(args, func(x int32) bool { return !s.konst[x] }) {
+			in := kernel.NarrowInstr(k, s.slot[i], args, aw, n.Width, n.K, mem, list)
+			if k != hdl.OpMemRead && !slices.ContainsFunc(args, func(x int32) bool { return !s.konst[x] }) {
 				// Constant operands: the result is a constant, computed now.
 				cat := len(s.kn.Cat)
-				s.kn.Exec(s.kn.Encode([]Instr{in}))
+				s.kn.Exec(s.kn.Encode([]kernel.Instr{in}))
 				s.kn.Cat = s.kn.Cat[:cat]
 				s.konst[in.Dst] = true
 				s.kn.Argv, s.kn.Argw = s.kn.Argv[:list], s.kn.Argw[:list]
@@ -301,14 +304,14 @@ func (s *Sim) compile() {
 			s.prog = append(s.prog, in)
 			continue
 		}
-		op := WideOp{Op: k, Width: n.Width, N: n.K, Dst: s.view(i), AW: aw}
+		op := kernel.WideOp{Op: k, Width: n.Width, N: n.K, Dst: s.view(i), AW: aw}
 		for _, a := range n.Args {
 			op.Args = append(op.Args, s.view(a))
 		}
 		if mem >= 0 {
 			op.Mem = s.kn.Mems[mem]
 		}
-		s.prog = append(s.prog, Instr{Op: OpWide, A: int32(len(s.kn.Wide))})
+		s.prog = append(s.prog, kernel.Instr{Op: kernel.OpWide, A: int32(len(s.kn.Wide))})
 		s.kn.Wide = append(s.kn.Wide, op)
 		s.wideAt = append(s.wideAt, i)
 	}
@@ -330,18 +333,18 @@ func (s *Sim) wideSlots(j int) (dst int32, args []int32) {
 
 // chosen reports the operand a multiplexer or Select with a constant
 // select passes on, as the slot it reads.
-func (s *Sim) chosen(k Op, args []int32) (int32, bool) {
+func (s *Sim) chosen(k hdl.Op, args []int32) (int32, bool) {
 	if !s.konst[args[0]] {
 		return 0, false
 	}
 	sel := s.kn.St[args[0]]
 	switch k {
-	case OpMux:
+	case hdl.OpMux:
 		if sel != 0 {
 			return args[1], true
 		}
 		return args[2], true
-	case OpSelect:
+	case hdl.OpSelect:
 		if sel < uint64(len(args)-1) {
 			return args[1+sel], true
 		}
@@ -354,24 +357,24 @@ func (s *Sim) chosen(k Op, args []int32) (int32, bool) {
 // x | ones the constant, and a multiplexer of one operand twice that
 // operand. (Chains that start from a constant, such as a fold of ORs
 // from 0, leave these behind.)
-func (s *Sim) passed(k Op, args []int32, aw []int, width int) (int32, bool) {
-	if k == OpMux && args[1] == args[2] {
+func (s *Sim) passed(k hdl.Op, args []int32, aw []int, width int) (int32, bool) {
+	if k == hdl.OpMux && args[1] == args[2] {
 		return args[1], true
 	}
 	if len(args) != 2 || aw[0] != width || aw[1] != width {
 		return 0, false
 	}
-	ones := MaskOf(width)
+	ones := kernel.MaskOf(width)
 	for j, x := range args {
 		if !s.konst[x] {
 			continue
 		}
 		other, v := args[1-j], s.kn.St[x]
 		switch {
-		case v == 0 && (k == OpOr || k == OpXor || k == OpAdd || (k == OpSub && j == 1)),
-			v == ones && k == OpAnd:
+		case v == 0 && (k == hdl.OpOr || k == hdl.OpXor || k == hdl.OpAdd || (k == hdl.OpSub && j == 1)),
+			v == ones && k == hdl.OpAnd:
 			return other, true
-		case v == 0 && k == OpAnd, v == ones && k == OpOr:
+		case v == 0 && k == hdl.OpAnd, v == ones && k == hdl.OpOr:
 			return x, true
 		}
 	}
@@ -394,10 +397,10 @@ func (s *Sim) compileSeq() {
 		if !k.IsStorage() {
 			continue
 		}
-		op := seqOp{slot: s.slot[i], d: s.slot[n.Args[0]], en: slotOr(n.Args[1]), words: int32(NWords(n.Width)), shadow: shadow}
+		op := seqOp{slot: s.slot[i], d: s.slot[n.Args[0]], en: slotOr(n.Args[1]), words: int32(kernel.NWords(n.Width)), shadow: shadow}
 		shadow += op.words
-		if k == OpReg {
-			op.reset = n.Value.view()
+		if k == hdl.OpReg {
+			op.reset = n.Value.Words()
 			switch r := (wordReg{slot: op.slot, d: op.d, en: op.en, reset: op.reset[0]}); {
 			case op.words > 1:
 				s.wideRegs = append(s.wideRegs, len(s.regs))
@@ -418,7 +421,7 @@ func (s *Sim) compileSeq() {
 	s.groupEnRegs()
 	for k, fm := range nl.Mems {
 		for _, w := range fm.Writes {
-			op := writeOp{memi: k, addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(NWords(fm.Width)), depth: uint64(fm.Depth), mask: -1}
+			op := writeOp{memi: k, addr: s.slot[w[0]], data: s.slot[w[1]], en: s.slot[w[2]], words: int32(kernel.NWords(fm.Width)), depth: uint64(fm.Depth), mask: -1}
 			if w[3] >= 0 {
 				op.mask = s.slot[w[3]]
 				op.lanes = laneMasks(fm.Width, nl.Nodes[w[3]].Width)
@@ -439,7 +442,7 @@ func (s *Sim) indexNames() {
 		s.inputs[in] = true
 	}
 	if s.rst >= 0 {
-		s.byName[ResetName], s.width[ResetName], s.inputs[ResetName] = s.rst, 1, true
+		s.byName[hdl.ResetName], s.width[hdl.ResetName], s.inputs[hdl.ResetName] = s.rst, 1, true
 	}
 }
 
@@ -577,8 +580,8 @@ func laneMasks(width, lanes int) [][]uint64 {
 	g := width / lanes
 	out := make([][]uint64, lanes)
 	for j := range out {
-		out[j] = make([]uint64, NWords(width))
-		FillOnes(out[j], j*g, (j+1)*g)
+		out[j] = make([]uint64, kernel.NWords(width))
+		kernel.FillOnes(out[j], j*g, (j+1)*g)
 	}
 	return out
 }
@@ -586,7 +589,7 @@ func laneMasks(width, lanes int) [][]uint64 {
 // writeLanes copies into word the lanes of data whose mask bit is set.
 func writeLanes(word, data, mask []uint64, lanes [][]uint64) {
 	for j, lm := range lanes {
-		if BitOf(mask, j) != 0 {
+		if kernel.BitOf(mask, j) != 0 {
 			for k := range word {
 				word[k] = word[k]&^lm[k] | data[k]&lm[k]
 			}
@@ -608,7 +611,7 @@ func (s *Sim) Reset() {
 }
 
 // Design returns the design the simulator runs.
-func (s *Sim) Design() *Design { return s.d }
+func (s *Sim) Design() *hdl.Design { return s.d }
 
 // StateSlot is the index in the flat state (GoSource's st, Sim's
 // own) of a top-level port's first word, or -1: the compiled harnesses
@@ -682,18 +685,18 @@ func (s *Sim) Signal(name string) (SignalRef, error) {
 // Put sets an input to v, keeping the low Width bits (and zeroing higher
 // words of wider inputs).
 func (s *Sim) Put(r InputRef, v uint64) {
-	st := s.kn.St[r.slot : r.slot+int32(NWords(int(r.width)))]
-	WZero(st)
-	st[0] = v & MaskOf(int(r.width))
+	st := s.kn.St[r.slot : r.slot+int32(kernel.NWords(int(r.width)))]
+	kernel.WZero(st)
+	st[0] = v & kernel.MaskOf(int(r.width))
 	s.dirty = true
 }
 
 // PutBits sets an input to v, which must have the input's width.
-func (s *Sim) PutBits(r InputRef, v Bits) error {
-	if v.width != int(r.width) {
-		return fmt.Errorf("value %s is %d bits; the input is %d bits", v, v.width, r.width)
+func (s *Sim) PutBits(r InputRef, v hdl.Bits) error {
+	if v.Width() != int(r.width) {
+		return fmt.Errorf("value %s is %d bits; the input is %d bits", v, v.Width(), r.width)
 	}
-	copy(s.kn.St[r.slot:], v.view())
+	copy(s.kn.St[r.slot:], v.Words())
 	s.dirty = true
 	return nil
 }
@@ -704,7 +707,7 @@ func (s *Sim) PutWords(r InputRef, w []uint64) {
 	if r.width <= 64 && len(w) > 0 { // most ports: a store, not a call to memmove
 		s.kn.St[r.slot] = w[0]
 	} else {
-		copy(s.kn.St[r.slot:r.slot+int32(NWords(int(r.width)))], w)
+		copy(s.kn.St[r.slot:r.slot+int32(kernel.NWords(int(r.width)))], w)
 	}
 	s.dirty = true
 }
@@ -714,7 +717,7 @@ func (s *Sim) PutWords(r InputRef, w []uint64) {
 // until the next change and must not be modified.
 func (s *Sim) Words(r SignalRef) []uint64 {
 	s.settle()
-	return s.kn.St[r.slot : r.slot+int32(NWords(int(r.width)))]
+	return s.kn.St[r.slot : r.slot+int32(kernel.NWords(int(r.width)))]
 }
 
 // PortWords moves every input word in and every output word out at once,
@@ -742,7 +745,7 @@ func (s *Sim) PortWords(ins []InputRef, outs []SignalRef) *PortWords {
 // appendWordSlots appends the slots of a width-bit value at slot, one a
 // word.
 func appendWordSlots(slots []int32, slot, width int32) []int32 {
-	for k := range int32(NWords(int(width))) {
+	for k := range int32(kernel.NWords(int(width))) {
 		slots = append(slots, slot+k)
 	}
 	return slots
@@ -774,13 +777,14 @@ func (s *Sim) Val(r SignalRef) uint64 {
 }
 
 // ValBits returns a signal's value.
-func (s *Sim) ValBits(r SignalRef) Bits {
+func (s *Sim) ValBits(r SignalRef) hdl.Bits {
 	s.settle()
-	return fromWords(int(r.width), s.kn.St[r.slot:r.slot+int32(NWords(int(r.width)))])
+	v, _ := hdl.FromWords(int(r.width), s.kn.St[r.slot:r.slot+int32(kernel.NWords(int(r.width)))]) // the state holds no bit beyond a value's width
+	return v
 }
 
 // Set drives top-level input name with v.
-func (s *Sim) Set(name string, v Bits) error {
+func (s *Sim) Set(name string, v hdl.Bits) error {
 	r, err := s.Input(name)
 	if err != nil {
 		return err
@@ -797,7 +801,7 @@ func (s *Sim) SetU(name string, v uint64) error {
 	if err != nil {
 		return err
 	}
-	b, err := U(int(r.width), v)
+	b, err := hdl.U(int(r.width), v)
 	if err != nil {
 		return fmt.Errorf("input %q: %v", name, err)
 	}
@@ -805,18 +809,18 @@ func (s *Sim) SetU(name string, v uint64) error {
 }
 
 // Get returns the value of a top-level port.
-func (s *Sim) Get(name string) (Bits, error) {
+func (s *Sim) Get(name string) (hdl.Bits, error) {
 	if !s.isPort(name) {
-		return Bits{}, fmt.Errorf("%q is not a port of design %s%s; use Peek for inner signals", name, s.nl.Top, s.portHint())
+		return hdl.Bits{}, fmt.Errorf("%q is not a port of design %s%s; use Peek for inner signals", name, s.nl.Top, s.portHint())
 	}
 	return s.Peek(name)
 }
 
 // Peek returns the value of any named signal, by hierarchical name.
-func (s *Sim) Peek(name string) (Bits, error) {
+func (s *Sim) Peek(name string) (hdl.Bits, error) {
 	r, err := s.Signal(name)
 	if err != nil {
-		return Bits{}, err
+		return hdl.Bits{}, err
 	}
 	return s.ValBits(r), nil
 }

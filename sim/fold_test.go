@@ -1,9 +1,10 @@
-package hdl_test
+package sim_test
 
 import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,7 +24,7 @@ func TestBuildTimeFolding(t *testing.T) {
 	m.Output("eq", 1).Drive(hdl.Mux(one.Not(), x, y).Eq(five))           // y == 5: one compare
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
-	s := hdl.NewSim(d)
+	s := sim.New(d)
 	require.Equal(t, 4, s.Ops(), "the out-of-range Select, the XOR, the add and the compare")
 	for _, v := range [][2]uint64{{3, 5}, {0x80, 0x7f}, {5, 9}} {
 		requireOutputs(t, s, map[string]uint64{"x": v[0], "y": v[1]}, map[string]uint64{"not5": 0xfa, "sum": 0xff, "mux": v[0], "sel": 5, "sel_out": 0,
@@ -32,7 +33,7 @@ func TestBuildTimeFolding(t *testing.T) {
 }
 
 // requireOutputs sets the inputs of s and checks the outputs it wants.
-func requireOutputs(t *testing.T, s *hdl.Sim, inputs, want map[string]uint64) {
+func requireOutputs(t *testing.T, s *sim.Sim, inputs, want map[string]uint64) {
 	t.Helper()
 	for name, v := range inputs {
 		require.NoError(t, s.SetU(name, v))
@@ -66,10 +67,10 @@ func TestIdentitiesCostNothing(t *testing.T) {
 	m.Output("one_bit", 1).Drive(s.And(m.ConstU(1, 1)))
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
-	sim := hdl.NewSim(d)
-	require.Equal(t, 2, sim.Ops(), "0 - x and x & 5")
+	sm := sim.New(d)
+	require.Equal(t, 2, sm.Ops(), "0 - x and x & 5")
 	for _, v := range [][2]uint64{{3, 0}, {0x80, 1}, {0xff, 1}} {
-		requireOutputs(t, sim, map[string]uint64{"x": v[0], "s": v[1]}, map[string]uint64{"or0": v[0], "xor0": v[0], "and1": v[0], "add0": v[0], "sub0": v[0], "mux": v[0],
+		requireOutputs(t, sm, map[string]uint64{"x": v[0], "s": v[1]}, map[string]uint64{"or0": v[0], "xor0": v[0], "and1": v[0], "add0": v[0], "sub0": v[0], "mux": v[0],
 			"and0": 0, "or1": 0xff, "neg": -v[0] & 0xff, "and5": v[0] & 5, "one_bit": v[1]})
 	}
 }
@@ -95,7 +96,7 @@ func TestSlicesOfConcatenations(t *testing.T) {
 	m.Output("part", 2).Drive(hdl.Concat(a, b).Slice(2, 1)) // part of b: stays
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
-	s := hdl.NewSim(d)
+	s := sim.New(d)
 	require.Equal(t, 6, s.Ops(), "the NOT of b, the wire's and the named concatenations, the slice of the named one, the last concatenation and its slice")
 	for _, v := range [][3]uint64{{5, 0x13, 1}, {2, 0x0c, 0}, {7, 0x1f, 1}} {
 		for i, name := range []string{"a", "b", "c"} {

@@ -1,5 +1,5 @@
 // Package vec is the value type of hdl's compiled multi-stream simulator
-// (hdl.Sim.GoStreamsSource): V holds one state word of N independent
+// (sim.Sim.GoStreamsSource): V holds one state word of N independent
 // simulation lanes, and each function applies an operation of the
 // simulator to all N at once. The package comes in two widths from one
 // source: eight lanes of 64-bit words, and, with the build tag vec32,

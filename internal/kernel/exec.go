@@ -1,4 +1,4 @@
-package hdl
+package kernel
 
 import (
 	"math/bits"
@@ -11,10 +11,10 @@ import (
 // []uint64 state with one word per value. Anything wider goes through
 // evalWide on word slices.
 
-// opWide marks an instruction that runs wide[a].
+// OpWide marks an instruction that runs wide[a].
 const OpWide = Op(NumOps)
 
-// instr is one narrow operation: st[dst] = op(st[a], st[b], st[c]).
+// Instr is one narrow operation: st[dst] = op(st[a], st[b], st[c]).
 // Operations with operand lists (Select, OneHotSelect, Concat) keep the
 // operand slots in argv[b : b+k] (and Concat their widths in argw).
 // Its 32 bytes keep big programs cache friendly.
@@ -26,20 +26,20 @@ type Instr struct {
 	Mask         uint64 // mask of the result's width (RedAnd: of the operand's)
 }
 
-// kernel is the state a program works on.
+// Kernel is the state a program works on.
 type Kernel struct {
 	St      []uint64
 	Argv    []int32
 	Argw    []int32
 	Cat     []catOperand // Concat operands as the interpreter reads them (encode)
-	Fused    []bitOperand // the operands of the Concat superinstructions (fuseConcats)
-	Decodes []Decoder    // the opDecode tables (fuseDecodes)
-	Pieces  []CatPiece   // the opCatWord operands (narrowWide)
+	Fused   []bitOperand // the operands of the Concat superinstructions (fuseConcats)
+	Decodes []Decoder    // the OpDecode tables (fuseDecodes)
+	Pieces  []CatPiece   // the OpCatWord operands (narrowWide)
 	Wide    []WideOp
 	Mems    [][]uint64
 }
 
-// code is an instruction as the interpreter runs it: its operation is its
+// Code is an instruction as the interpreter runs it: its operation is its
 // run's, and the parameters the operation needs are packed into the
 // operand fields (encode), so that 16 bytes hold it, four to a cache
 // line; the state and the program of a design of a few thousand
@@ -60,7 +60,7 @@ type bitOperand struct {
 	shift   uint32
 }
 
-// run is a stretch code[lo:hi] of instructions of one kind. Executing a
+// Run is a stretch code[Lo:Hi] of instructions of one kind. Executing a
 // run is one dispatch and a tight loop, so the cost of an unpredictable
 // dispatch is shared by the whole run (Elaborate orders nodes to make runs
 // long).
@@ -69,7 +69,7 @@ type Run struct {
 	Lo, Hi int32
 }
 
-// encode turns prog into the interpreter's runs and code. A result mask
+// Encode turns prog into the interpreter's runs and code. A result mask
 // travels as the shift 64 - width (ones >> c), Concat operands go to
 // kn.cat with their low bits.
 func (kn *Kernel) Encode(prog []Instr) ([]Run, []Code) {
@@ -86,9 +86,32 @@ func (kn *Kernel) Encode(prog []Instr) ([]Run, []Code) {
 	return runs, out
 }
 
+// MaxEvalArgs bounds the operands of an Eval.
+const MaxEvalArgs = 8
+
+// Eval is operation k with result width w and parameter n (a shift's
+// count, a slice's low bit, a replication's count) on the values args of
+// widths aw, all of at most 64 bits (IsNarrow) and at most MaxEvalArgs of
+// them: the one instruction run by Exec, as the simulator runs it. It
+// does not allocate.
+func Eval(k Op, w, n int, args []uint64, aw []int) uint64 {
+	var st [MaxEvalArgs + 1]uint64
+	var slots, widths [MaxEvalArgs]int32
+	for i, a := range args {
+		st[i], slots[i], widths[i] = a, int32(i), int32(aw[i])
+	}
+	var cat [MaxEvalArgs]catOperand
+	kn := Kernel{St: st[:], Argv: slots[:len(args)], Argw: widths[:len(args)]}
+	var code [1]Code
+	code[0], kn.Cat, _ = encodeOne(NarrowInstr(k, int32(len(args)), slots[:len(args)], aw, w, n, -1, 0), kn.Argv, kn.Argw, cat[:0], nil)
+	runs := [1]Run{{Op: k, Lo: 0, Hi: 1}}
+	kn.Exec(runs[:], code[:])
+	return st[len(args)]
+}
+
 // encodeOne encodes in, whose operand lists are in argv and argw,
 // appending a Concat's operands to cat and a Concat superinstruction's to
-// fused (kernel.bits).
+// fused (Kernel.Fused).
 func encodeOne(in Instr, argv, argw []int32, cat []catOperand, fused []bitOperand) (Code, []catOperand, []bitOperand) {
 	c := Code{dst: in.Dst, a: in.A}
 	masked := int32(64 - bits.Len64(in.Mask)) // ones >> masked is in.mask
@@ -148,7 +171,7 @@ func each(cs []Code, p unsafe.Pointer, f func(in *Code) uint64) {
 // spares the shift its test for counts of 64 and more).
 func lowOnes(c int32) uint64 { return ^uint64(0) >> (uint32(c) & 63) }
 
-// exec runs the code of encode over the kernel's state. The literals read
+// Exec runs the code of Encode over the kernel's state. The literals read
 // the operand lists through kn: a local copy would stay live across the
 // switch, and the register allocator reloaded such copies from the stack
 // in every instruction loop, two loads an instruction.
@@ -204,13 +227,21 @@ func (kn *Kernel) Exec(runs []Run, cs []Code) {
 		case OpGe:
 			each(ps, p, func(in *Code) uint64 { return FromBool(ld(p, in.a) >= ld(p, in.b)) })
 		case OpLtS:
-			each(ps, p, func(in *Code) uint64 { return FromBool(sext64(ld(p, in.a), int(in.c)) < sext64(ld(p, in.b), int(in.c))) })
+			each(ps, p, func(in *Code) uint64 {
+				return FromBool(sext64(ld(p, in.a), int(in.c)) < sext64(ld(p, in.b), int(in.c)))
+			})
 		case OpLeS:
-			each(ps, p, func(in *Code) uint64 { return FromBool(sext64(ld(p, in.a), int(in.c)) <= sext64(ld(p, in.b), int(in.c))) })
+			each(ps, p, func(in *Code) uint64 {
+				return FromBool(sext64(ld(p, in.a), int(in.c)) <= sext64(ld(p, in.b), int(in.c)))
+			})
 		case OpGtS:
-			each(ps, p, func(in *Code) uint64 { return FromBool(sext64(ld(p, in.a), int(in.c)) > sext64(ld(p, in.b), int(in.c))) })
+			each(ps, p, func(in *Code) uint64 {
+				return FromBool(sext64(ld(p, in.a), int(in.c)) > sext64(ld(p, in.b), int(in.c)))
+			})
 		case OpGeS:
-			each(ps, p, func(in *Code) uint64 { return FromBool(sext64(ld(p, in.a), int(in.c)) >= sext64(ld(p, in.b), int(in.c))) })
+			each(ps, p, func(in *Code) uint64 {
+				return FromBool(sext64(ld(p, in.a), int(in.c)) >= sext64(ld(p, in.b), int(in.c)))
+			})
 		case OpMux:
 			each(ps, p, func(in *Code) uint64 { // branch-free: the select is data, not control
 				t, f := ld(p, in.b), ld(p, in.c)
@@ -312,44 +343,6 @@ func (kn *Kernel) Exec(runs []Run, cs []Code) {
 	}
 }
 
-// operandsOf lists the slots an instruction of s's program reads; for a
-// wide operation, every word of each operand: narrow instructions compute
-// some of those words (opCatWord), and the fusions and compiled Go keep
-// out of the state a result that nothing else is listed as reading.
-func (s *Sim) operandsOf(in *Instr) []int32 {
-	argv := s.kn.Argv
-	switch in.Op {
-	case OpWide:
-		_, args := s.wideSlots(int(in.A))
-		var words []int32
-		for j, x := range args {
-			for k := range NWords(s.kn.Wide[in.A].AW[j]) {
-				words = append(words, x+int32(k))
-			}
-		}
-		return words
-	case OpNot, OpRedAnd, OpRedOr, OpRedXor, OpShlK, OpShrK, OpSraK, OpSlice, OpRepl, OpZext, OpSext, OpMemRead:
-		return []int32{in.A}
-	case OpMux, OpAndEq, OpOrAnd, OpOr3:
-		return []int32{in.A, in.B, in.C}
-	case OpSlice2:
-		return []int32{in.A, in.A + 1}
-	case OpCatWord:
-		var slots []int32
-		for _, x := range s.kn.Pieces[in.A : in.A+in.B] {
-			slots = append(slots, x.Slot)
-		}
-		return slots
-	case OpSelect, OpOneHot:
-		return append([]int32{in.A}, argv[in.B:in.B+int32(in.K)]...)
-	case OpConcat:
-		return argv[in.B : in.B+int32(in.K)]
-	case OpCatAndNot, OpCatAndEq, OpCatEq:
-		return argv[in.B : in.B+3*int32(in.K)]
-	}
-	return []int32{in.A, in.B}
-}
-
 // replicate is the copies of the aw-bit value v that fill mask: a bit is
 // negated into all ones, wider values double their copies until full.
 func replicate(v uint64, aw uint, mask uint64) uint64 {
@@ -370,7 +363,7 @@ func slotPtr(p unsafe.Pointer, i int32) *uint64 {
 	return (*uint64)(unsafe.Add(p, uintptr(uint32(i))*8))
 }
 
-// isNarrow reports whether an operation on operands of widths aw with a
+// IsNarrow reports whether an operation on operands of widths aw with a
 // result of width w runs on the narrow path.
 func IsNarrow(w int, aw []int) bool {
 	if w > 64 {
@@ -384,7 +377,7 @@ func IsNarrow(w int, aw []int) bool {
 	return true
 }
 
-// narrowInstr builds the instruction for a narrow operation whose operands
+// NarrowInstr builds the instruction for a narrow operation whose operands
 // sit in slots args (with widths aw) and whose result goes to slot dst. For
 // operations with operand lists the caller has stored args and their widths
 // at kn.argv[list:] and kn.argw[list:].
@@ -413,5 +406,5 @@ func NarrowInstr(k Op, dst int32, args []int32, aw []int, width, n int, mem, lis
 	return in
 }
 
-// hasOperandList reports whether narrowInstr reads its operands from argv.
+// HasOperandList reports whether NarrowInstr reads its operands from argv.
 func HasOperandList(k Op) bool { return k == OpSelect || k == OpOneHot || k == OpConcat }

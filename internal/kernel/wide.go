@@ -1,11 +1,10 @@
-package hdl
+package kernel
 
 // The wide path of the kernel: operations with an operand or result wider
-// than 64 bits, on word slices (words.go). GoSource copies this file and
-// words.go into the compiled simulator of a design that has such values,
-// so the two simulators run the same code; keep both free of anything
-// else of package hdl but the kinds.
+// than 64 bits, on word slices (words.go). sim's compiled Go copies this
+// file (see Sources).
 
+// FromBool is 1 for true and 0 for false.
 func FromBool(b bool) uint64 {
 	if b {
 		return 1
@@ -13,10 +12,10 @@ func FromBool(b bool) uint64 {
 	return 0
 }
 
-// wideOp is one operation with an operand or result wider than 64 bits.
+// WideOp is one operation with an operand or result wider than 64 bits.
 // Its slices are views into the simulator state (or into Bits values).
 type WideOp struct {
-	Op     Op
+	Op    Op
 	Width int // result width
 	N     int // shift amount, slice low bit, replication count
 	Dst   []uint64

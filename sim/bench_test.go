@@ -1,10 +1,11 @@
-package hdl_test
+package sim_test
 
 import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/designs"
+	"github.com/parmem/parmem/sim"
 )
 
 // BenchmarkEval measures the Go simulator's cost per node evaluation on
@@ -22,7 +23,7 @@ func BenchmarkEval(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			s := hdl.NewSim(d)
+			s := sim.New(d)
 			in, err := s.Input("in0")
 			if err != nil {
 				b.Fatal(err)

@@ -1,8 +1,7 @@
-package hdl
+package sim
 
 import (
 	"bytes"
-	"embed"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -12,6 +11,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/kernel"
 )
 
 // GoSource compiles the simulator's program to Go source: the same flat
@@ -84,7 +86,7 @@ func (s *Sim) GoSourceSlots(pkg string) (src []byte, slot func(name string) int,
 func newGosrc(s *Sim, b *bytes.Buffer) *gosrc {
 	g := &gosrc{s: s, b: b, prog: slices.Clone(s.prog), regs: slices.Clone(s.regs)}
 	for i := range g.prog {
-		if in := &g.prog[i]; in.Op == OpWide { // its result's slot, for the scheduler
+		if in := &g.prog[i]; in.Op == kernel.OpWide { // its result's slot, for the scheduler
 			in.Dst, _ = s.wideSlots(int(in.A))
 		}
 	}
@@ -98,7 +100,7 @@ func newGosrc(s *Sim, b *bytes.Buffer) *gosrc {
 	}
 	g.compared = map[int32]bool{}
 	for _, in := range g.prog {
-		if in.Op >= OpEq && in.Op <= OpGeS && readers[in.Dst] == 1 {
+		if in.Op >= hdl.OpEq && in.Op <= hdl.OpGeS && readers[in.Dst] == 1 {
 			g.compared[in.Dst] = true
 		}
 	}
@@ -108,7 +110,7 @@ func newGosrc(s *Sim, b *bytes.Buffer) *gosrc {
 type gosrc struct {
 	s           *Sim
 	b           *bytes.Buffer
-	prog        []Instr             // Sim's program, wide operations with their result slot, in depth-first order (schedule)
+	prog        []kernel.Instr      // Sim's program, wide operations with their result slot, in depth-first order (schedule)
 	regs        []seqOp             // Sim's registers (loadEnables gives some an enable)
 	selBits     map[int32][]int32   // a one-hot select's bits, LSB first, by its result slot (fuseSelects)
 	inLocal     map[int32]bool      // results kept in Go locals
@@ -155,10 +157,10 @@ func (g *gosrc) file(pkg string) {
 	g.p("var _ = bits.OnesCount64\n\n")
 	g.p("// st is the design's state, a package variable rather than a field of\n")
 	g.p("// Design: its address is then a constant, which frees the register the\n")
-	g.p("// state's pointer held (hdl.Sim.GoSource). A program simulates one Design\n")
+	g.p("// state's pointer held (sim.Sim.GoSource). A program simulates one Design\n")
 	g.p("// at a time; NewDesign resets it.\n")
 	g.p("var st [%d]uint64\n\n", max(1, len(s.kn.St)))
-	g.p("// Design is module %s compiled to straight-line Go (hdl.Sim.GoSource).\n", s.nl.Top)
+	g.p("// Design is module %s compiled to straight-line Go (sim.Sim.GoSource).\n", s.nl.Top)
 	g.p("type Design struct {\n\tsh [%d]uint64\n", max(1, len(s.shadow)))
 	for k, m := range s.kn.Mems {
 		g.p("\tm%d [%d]%s\n", k, len(m), g.memElem(k))
@@ -194,7 +196,7 @@ func (g *gosrc) file(pkg string) {
 // compiled streams keep full chunks: dram-sched's 31,722 vector
 // statements as 16 of 1,983 took 1.08-1.27x the time of 15 of 2,000 and
 // the rest.
-func (g *gosrc) eval(emit func(*Instr), chunk int, even bool, prelude string) {
+func (g *gosrc) eval(emit func(*kernel.Instr), chunk int, even bool, prelude string) {
 	var starts []int // each function's first instruction
 	g.chunkOf = make([]int, len(g.prog))
 	if n := (len(g.prog) + chunk - 1) / chunk; even && n > 1 {
@@ -245,7 +247,7 @@ func (g *gosrc) eval(emit func(*Instr), chunk int, even bool, prelude string) {
 func (g *gosrc) wideOps(state string, lanes bool) {
 	s := g.s
 	view := func(slot int32, width int) string {
-		return fmt.Sprintf("%s[%d:%d]", state, slot, slot+int32(NWords(width)))
+		return fmt.Sprintf("%s[%d:%d]", state, slot, slot+int32(kernel.NWords(width)))
 	}
 	g.tabled = map[int]int{}
 	for j, op := range s.kn.Wide {
@@ -259,7 +261,7 @@ func (g *gosrc) wideOps(state string, lanes bool) {
 			args = append(args, view(a, op.AW[k]))
 		}
 		mem := "nil"
-		if op.Op == OpMemRead && !lanes {
+		if op.Op == hdl.OpMemRead && !lanes {
 			mem = fmt.Sprintf("d.m%d[:]", s.nl.Nodes[s.wideAt[j]].Mem)
 		}
 		g.p("\td.wide = append(d.wide, WideOp{Op: %d, Width: %d, N: %d, Dst: %s, Args: [][]uint64{%s}, AW: %#v, Mem: %s})\n",
@@ -267,21 +269,16 @@ func (g *gosrc) wideOps(state string, lanes bool) {
 	}
 }
 
-// kernelFiles are the sources GoSource copies the wide kernel from.
-//
-//go:embed signal.go wide.go words.go
-var kernelFiles embed.FS
-
 // wideKernel is the wide kernel's source for a compiled design: the kind
-// type and its constants (signal.go), wideOp (wide.go) and the word
+// type and its constants (op.go), WideOp (wide.go) and the word
 // routines (words.go), without package clauses or imports (they need only
 // math/bits, which the file imports). Made on first use, not when a
 // program that imports hdl starts.
 var wideKernel = sync.OnceValue(func() string {
 	var b bytes.Buffer
 	fset := token.NewFileSet()
-	for _, name := range []string{"signal.go", "wide.go", "words.go"} {
-		src, err := kernelFiles.ReadFile(name)
+	for _, name := range []string{"op.go", "wide.go", "words.go"} {
+		src, err := kernel.Sources.ReadFile(name)
 		if err != nil {
 			panic(err)
 		}
@@ -294,7 +291,7 @@ var wideKernel = sync.OnceValue(func() string {
 			switch {
 			case isGen && gd.Tok == token.IMPORT:
 				continue
-			case name == "signal.go" && !(isGen && declaresKind(gd)):
+			case name == "op.go" && !(isGen && declaresKind(gd)):
 				continue
 			}
 			printer.Fprint(&b, fset, decl)
@@ -304,7 +301,7 @@ var wideKernel = sync.OnceValue(func() string {
 	return b.String()
 })
 
-// declaresKind reports whether gd is signal.go's Op type or its constants.
+// declaresKind reports whether gd is op.go's Op type or its constants.
 func declaresKind(gd *ast.GenDecl) bool {
 	for _, spec := range gd.Specs {
 		switch sp := spec.(type) {
@@ -341,7 +338,7 @@ func (g *gosrc) schedule() {
 		}
 	}
 	done := make([]bool, len(prog))
-	g.prog = make([]Instr, 0, len(prog))
+	g.prog = make([]kernel.Instr, 0, len(prog))
 	var visit func(i int)
 	visit = func(i int) {
 		done[i] = true
@@ -367,9 +364,9 @@ func (g *gosrc) schedule() {
 // b1 | b2 | ... rather than (b1<<k | b2<<(k-1) | ...) != 0.
 func (g *gosrc) fuseSelects() {
 	kn := g.s.kn
-	concat := map[int32]*Instr{}
+	concat := map[int32]*kernel.Instr{}
 	for i := range g.s.prog {
-		if in := &g.s.prog[i]; in.Op == OpConcat {
+		if in := &g.s.prog[i]; in.Op == hdl.OpConcat {
 			concat[in.Dst] = in
 		}
 	}
@@ -380,9 +377,9 @@ func (g *gosrc) fuseSelects() {
 		switch {
 		case !ok:
 			continue
-		case in.Op == OpOneHot && c.K == in.K:
-		case in.Op == OpRedOr:
-		case in.Op == OpRedAnd && in.Mask == MaskOf(int(c.K)): // (not of a Zext of the bits, whose zeros it ANDs too)
+		case in.Op == hdl.OpOneHot && c.K == in.K:
+		case in.Op == hdl.OpRedOr:
+		case in.Op == hdl.OpRedAnd && in.Mask == kernel.MaskOf(int(c.K)): // (not of a Zext of the bits, whose zeros it ANDs too)
 		default:
 			continue
 		}
@@ -401,7 +398,7 @@ func (g *gosrc) fuseSelects() {
 }
 
 // operands lists the state slots an instruction reads.
-func (g *gosrc) operands(in *Instr) []int32 {
+func (g *gosrc) operands(in *kernel.Instr) []int32 {
 	if cb := g.crossbarAt[in.Dst]; cb != nil {
 		return cb.operands()
 	}
@@ -410,11 +407,11 @@ func (g *gosrc) operands(in *Instr) []int32 {
 	}
 	bits, fused := g.selBits[in.Dst]
 	switch {
-	case fused && in.Op != OpOneHot: // a reduction
+	case fused && in.Op != hdl.OpOneHot: // a reduction
 		return bits
 	case fused:
 		return append(slices.Clone(bits), g.oneHotChoices(in)...)
-	case in.Op == OpOneHot:
+	case in.Op == hdl.OpOneHot:
 		return append([]int32{in.A}, g.oneHotChoices(in)...)
 	}
 	return g.s.operandsOf(in)
@@ -423,7 +420,7 @@ func (g *gosrc) operands(in *Instr) []int32 {
 // oneHotChoices are the choices one-hot select in may pass on: all but
 // those whose select bit is a constant zero, which its statement leaves
 // out (a local that nothing else reads would then be unused).
-func (g *gosrc) oneHotChoices(in *Instr) []int32 {
+func (g *gosrc) oneHotChoices(in *kernel.Instr) []int32 {
 	bits, fused := g.selBits[in.Dst]
 	var xs []int32
 	for j := range int32(in.K) {
@@ -491,7 +488,7 @@ func (g *gosrc) readOutside() map[int32]bool {
 		external[x] = true
 	}
 	for i := range g.prog {
-		if in := &g.prog[i]; in.Op == OpWide {
+		if in := &g.prog[i]; in.Op == kernel.OpWide {
 			external[in.Dst] = true
 			for _, x := range g.operands(in) {
 				external[x] = true
@@ -507,13 +504,13 @@ func (g *gosrc) readOutside() map[int32]bool {
 // removes the multiplexer if nothing else reads it). sinkIntoEnables then
 // computes x only on the cycles s is on.
 func (g *gosrc) loadEnables() {
-	producer := map[int32]*Instr{}
+	producer := map[int32]*kernel.Instr{}
 	for i := range g.prog {
 		producer[g.prog[i].Dst] = &g.prog[i]
 	}
 	for k := range g.regs {
 		r := &g.regs[k]
-		if mux := producer[r.d]; mux != nil && r.en < 0 && r.words == 1 && mux.Op == OpMux && mux.C == r.slot {
+		if mux := producer[r.d]; mux != nil && r.en < 0 && r.words == 1 && mux.Op == hdl.OpMux && mux.C == r.slot {
 			r.en, r.d = mux.A, mux.B
 		}
 	}
@@ -583,8 +580,8 @@ func (g *gosrc) sinkIntoEnables() {
 			read(x, sunk[i])
 		}
 	}
-	var kept []Instr
-	byEnable := map[int32][]Instr{}
+	var kept []kernel.Instr
+	byEnable := map[int32][]kernel.Instr{}
 	var enables []int32
 	for i, in := range g.prog {
 		if e := sunk[i]; e == always {
@@ -623,7 +620,7 @@ func (g *gosrc) ref(x int32) string {
 
 // instr writes the statement for one narrow instruction, the counterpart
 // of its case in kernel.exec.
-func (g *gosrc) instr(in *Instr) {
+func (g *gosrc) instr(in *kernel.Instr) {
 	if cb := g.crossbarAt[in.Dst]; cb != nil {
 		g.scatter(cb)
 		return
@@ -636,73 +633,73 @@ func (g *gosrc) instr(in *Instr) {
 	argv, argw := g.s.kn.Argv, g.s.kn.Argw
 	var e string
 	switch in.Op {
-	case OpWide:
+	case kernel.OpWide:
 		if g.inlinable(int(in.A)) {
 			g.inlineWide(int(in.A), scalarWords)
 		} else {
 			g.p("\td.wide[%d].Eval()\n", g.tabled[int(in.A)])
 		}
 		return
-	case OpNot:
+	case hdl.OpNot:
 		if m == 0xffffffff { // amd64's 32-bit NOT clears the upper half (see arith)
 			e = fmt.Sprintf("uint64(^uint32(%s))", a)
 		} else { // a has no bits outside m: one XOR
 			e = fmt.Sprintf("%s ^ %#x", a, m)
 		}
-	case OpAnd:
+	case hdl.OpAnd:
 		e = fmt.Sprintf("%s & %s", a, b)
-	case OpOr:
+	case hdl.OpOr:
 		e = fmt.Sprintf("%s | %s", a, b)
-	case OpXor:
+	case hdl.OpXor:
 		e = fmt.Sprintf("%s ^ %s", a, b)
-	case OpRedAnd, OpRedOr:
+	case hdl.OpRedAnd, hdl.OpRedOr:
 		if bits, fused := g.selBits[in.Dst]; fused {
-			identity := map[Op]uint64{OpRedAnd: 1, OpRedOr: 0}[in.Op] // (a constant bit that leaves the rest)
+			identity := map[hdl.Op]uint64{hdl.OpRedAnd: 1, hdl.OpRedOr: 0}[in.Op] // (a constant bit that leaves the rest)
 			var refs []string
 			for _, x := range bits {
 				if !g.s.konst[x] || g.s.kn.St[x] != identity {
 					refs = append(refs, g.ref(x))
 				}
 			}
-			e = strings.Join(refs, map[Op]string{OpRedAnd: " & ", OpRedOr: " | "}[in.Op])
+			e = strings.Join(refs, map[hdl.Op]string{hdl.OpRedAnd: " & ", hdl.OpRedOr: " | "}[in.Op])
 			if len(refs) == 0 {
 				e = fmt.Sprint(identity)
 			}
 		} else if aw == 1 {
 			e = a
-		} else if in.Op == OpRedAnd {
+		} else if in.Op == hdl.OpRedAnd {
 			e = fmt.Sprintf("FromBool(%s == %#x)", a, m)
 		} else {
 			e = fmt.Sprintf("FromBool(%s != 0)", a)
 		}
-	case OpRedXor:
+	case hdl.OpRedXor:
 		e = fmt.Sprintf("uint64(bits.OnesCount64(%s) & 1)", a)
-	case OpAdd:
+	case hdl.OpAdd:
 		e = arith(a, " + ", b, m)
-	case OpSub:
+	case hdl.OpSub:
 		e = arith(a, " - ", b, m)
-	case OpMul:
+	case hdl.OpMul:
 		e = arith(a, " * ", b, m)
-	case OpShlK:
+	case hdl.OpShlK:
 		e = arith(a, " << ", fmt.Sprint(k), m) // (a constant count)
-	case OpShrK:
+	case hdl.OpShrK:
 		e = fmt.Sprintf("%s >> %d", a, k)
-	case OpSraK:
+	case hdl.OpSraK:
 		e = masked(fmt.Sprintf("uint64(int64(sext(%s, %d))>>%d)", a, aw, k), m)
-	case OpShl: // Go shifts of 64 or more give 0, and the mask clears the rest
+	case hdl.OpShl: // Go shifts of 64 or more give 0, and the mask clears the rest
 		e = arith(a, " << ", b, m)
-	case OpShr:
+	case hdl.OpShr:
 		e = fmt.Sprintf("%s >> %s", a, b)
-	case OpSra:
+	case hdl.OpSra:
 		e = masked(fmt.Sprintf("uint64(int64(sext(%s, %d))>>min(%s, %d))", a, aw, b, aw-1), m)
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
-		op := map[Op]string{OpEq: "==", OpNe: "!=", OpLt: "<", OpLe: "<=", OpGt: ">", OpGe: ">="}[in.Op]
+	case hdl.OpEq, hdl.OpNe, hdl.OpLt, hdl.OpLe, hdl.OpGt, hdl.OpGe:
+		op := map[hdl.Op]string{hdl.OpEq: "==", hdl.OpNe: "!=", hdl.OpLt: "<", hdl.OpLe: "<=", hdl.OpGt: ">", hdl.OpGe: ">="}[in.Op]
 		e = fmt.Sprintf("FromBool(%s %s %s)", a, op, b)
-	case OpLtS, OpLeS, OpGtS, OpGeS:
-		op := map[Op]string{OpLtS: "<", OpLeS: "<=", OpGtS: ">", OpGeS: ">="}[in.Op]
+	case hdl.OpLtS, hdl.OpLeS, hdl.OpGtS, hdl.OpGeS:
+		op := map[hdl.Op]string{hdl.OpLtS: "<", hdl.OpLeS: "<=", hdl.OpGtS: ">", hdl.OpGeS: ">="}[in.Op]
 		sign := uint64(1) << (aw - 1)
 		e = fmt.Sprintf("FromBool(%s^%#x %s %s^%#x)", a, sign, op, b, sign)
-	case OpMux:
+	case hdl.OpMux:
 		if !g.compared[in.A] { // branch-free: the select is data, 0 or 1
 			e = fmt.Sprintf("%s ^ (%s^%s)&-%s", c, b, c, a)
 			break
@@ -720,7 +717,7 @@ func (g *gosrc) instr(in *Instr) {
 		dst := g.define(in.Dst, "var %s uint64\n")
 		g.p("\t%s = %s\n\tif %s != 0 {\n\t\t%s = %s\n\t}\n", dst, c, a, dst, b)
 		return
-	case OpSelect:
+	case hdl.OpSelect:
 		var choices []string
 		for j := range int32(k) {
 			choices = append(choices, g.ref(argv[in.B+j]))
@@ -744,7 +741,7 @@ func (g *gosrc) instr(in *Instr) {
 		}
 		g.p("\tdefault:\n\t\t%s = 0\n\t}\n", dst)
 		return
-	case OpOneHot:
+	case hdl.OpOneHot:
 		var terms []string
 		bits, fused := g.selBits[in.Dst]
 		for j := range int32(k) {
@@ -764,24 +761,24 @@ func (g *gosrc) instr(in *Instr) {
 			}
 		}
 		e = scalarOr(terms)
-	case OpConcat:
+	case hdl.OpConcat:
 		e = "0"
 		for j := in.B; j < in.B+int32(k); j++ {
 			e = fmt.Sprintf("(%s)<<%d | %s", e, argw[j], g.ref(argv[j]))
 		}
-	case OpSlice:
+	case hdl.OpSlice:
 		e = masked(shifted(a, ">>", int(k)), m)
-	case OpRepl: // a fits its aw bits, so the copies' sum has no carries
+	case hdl.OpRepl: // a fits its aw bits, so the copies' sum has no carries
 		if aw == 1 {
 			e = masked("-"+a, m)
 		} else {
 			e = fmt.Sprintf("%s * %#x", a, replPattern(aw, k))
 		}
-	case OpZext:
+	case hdl.OpZext:
 		e = a
-	case OpSext:
+	case hdl.OpSext:
 		e = masked(fmt.Sprintf("sext(%s, %d)", a, aw), m)
-	case OpMemRead:
+	case hdl.OpMemRead:
 		e = g.fromMem(int(in.B), fmt.Sprintf("d.m%d[%s&%#x]", in.B, a, len(g.s.kn.Mems[in.B])-1))
 	}
 	g.p(g.define(in.Dst, "%s := ")+"%s\n", e)
@@ -1144,9 +1141,9 @@ func (g *gosrc) checksDepth(wr *writeOp) bool {
 func (g *gosrc) inlinable(j int) bool {
 	op := g.s.kn.Wide[j]
 	switch op.Op {
-	case OpSlice, OpZext, OpConcat:
+	case hdl.OpSlice, hdl.OpZext, hdl.OpConcat:
 		return true
-	case OpMemRead, OpMux, OpSelect, OpOneHot:
+	case hdl.OpMemRead, hdl.OpMux, hdl.OpSelect, hdl.OpOneHot:
 		return op.AW[0] <= 64
 	}
 	return false
@@ -1158,9 +1155,9 @@ func (g *gosrc) inlinable(j int) bool {
 func (g *gosrc) inlineWide(j int, ew edgeWords) {
 	op := g.s.kn.Wide[j]
 	dst, args := g.s.wideSlots(j)
-	words := NWords(op.Width)
+	words := kernel.NWords(op.Width)
 	word := func(x int32, w, k int) string { // word k of a w-bit value at slot x
-		if k < 0 || k >= NWords(w) {
+		if k < 0 || k >= kernel.NWords(w) {
 			return ""
 		}
 		return ew.st(x + int32(k))
@@ -1183,25 +1180,25 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 			e = "0"
 		}
 		if k == words-1 && op.Width&63 != 0 {
-			e = fmt.Sprintf("(%s) & %#x", e, TopMask(op.Width))
+			e = fmt.Sprintf("(%s) & %#x", e, kernel.TopMask(op.Width))
 		}
 		g.p("\t%s = %s\n", ew.st(dst+int32(k)), e)
 	}
 	switch op.Op {
-	case OpSlice:
+	case hdl.OpSlice:
 		for k := range words {
 			assign(k, bitsAt(args[0], op.AW[0], op.N+64*k, min(64, op.Width-64*k)))
 		}
-	case OpZext:
+	case hdl.OpZext:
 		for k := range words {
 			assign(k, word(args[0], op.AW[0], k))
 		}
-	case OpConcat:
+	case hdl.OpConcat:
 		terms := make([][]string, words)
 		off := op.Width
 		for i, a := range args {
 			off -= op.AW[i]
-			for k := range NWords(op.AW[i]) { // word k of the part lands at bit off+64k
+			for k := range kernel.NWords(op.AW[i]) { // word k of the part lands at bit off+64k
 				at, sh := (off+64*k)>>6, (off+64*k)&63
 				terms[at] = append(terms[at], shifted(word(a, op.AW[i], k), "<<", sh))
 				if partWidth := min(64, op.AW[i]-64*k); sh+partWidth > 64 && at+1 < words {
@@ -1212,14 +1209,14 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 		for k := range words {
 			assign(k, strings.Join(terms[k], " | "))
 		}
-	case OpMemRead:
+	case hdl.OpMemRead:
 		mem := g.s.nl.Nodes[g.s.wideAt[j]].Mem
 		g.p("\t{\n\t\tat := int(%s) * %d\n", ew.st(args[0]), words)
 		for k := range words {
 			g.p("\t\t%s = %s[at+%d]\n", ew.st(dst+int32(k)), ew.mem(mem), k)
 		}
 		g.p("\t}\n")
-	case OpMux:
+	case hdl.OpMux:
 		g.p("\tif %s != 0 {\n", ew.st(args[0]))
 		for k := range words {
 			g.p("\t\t%s = %s\n", ew.st(dst+int32(k)), ew.st(args[1]+int32(k)))
@@ -1229,7 +1226,7 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 			g.p("\t\t%s = %s\n", ew.st(dst+int32(k)), ew.st(args[2]+int32(k)))
 		}
 		g.p("\t}\n")
-	case OpSelect:
+	case hdl.OpSelect:
 		g.p("\tswitch %s {\n", ew.st(args[0]))
 		for j, a := range args[1:] {
 			g.p("\tcase %d:\n", j)
@@ -1242,7 +1239,7 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 			assign(k, "")
 		}
 		g.p("\t}\n")
-	case OpOneHot:
+	case hdl.OpOneHot:
 		for k := range words {
 			var terms []string
 			for j, a := range args[1:] {

@@ -1,4 +1,4 @@
-package hdl
+package sim
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+
+	"github.com/parmem/parmem/internal/kernel"
 )
 
 // Compiled Go's state is the interpreter's slots, one word each, but the
@@ -62,7 +64,7 @@ func (s *Sim) compactState(src []byte) ([]byte, map[int]int) {
 	}
 	for name, slot := range s.byName {
 		if s.isPort(name) {
-			for k := range NWords(s.width[name]) {
+			for k := range kernel.NWords(s.width[name]) {
 				used[int(slot)+k] = true
 			}
 		}
