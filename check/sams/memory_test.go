@@ -43,10 +43,10 @@ func newMemBench(t *testing.T, p Memory) *memBench {
 		}
 		return masks, data
 	}
-	narrow := ports.Req
+	narrow := ports.Req.Payload
 	write, mode, base, stride := in(narrow.Write), in(narrow.Mode), in(narrow.Base), in(narrow.Stride)
 	reqMask, reqData := elements(narrow.Lanes)
-	mb.req = verify.NewSourceOn(b, "req", in(narrow.Valid), out(ports.ReqReady), func(req request) {
+	mb.req = verify.NewSourceOn(b, "req", in(ports.Req.Valid), out(ports.Req.Ready), func(req request) {
 		b.Set(write, verify.Bit(req.write))
 		b.Set(mode, req.mode)
 		b.Set(base, req.base)
@@ -56,10 +56,10 @@ func newMemBench(t *testing.T, p Memory) *memBench {
 			b.Set(reqData[i], req.data[i])
 		}
 	})
-	wide := ports.Wide
+	wide := ports.Wide.Payload
 	wideWrite, wideRow := in(wide.Write), in(wide.Row)
 	wideMask, wideData := elements(wide.Slots)
-	mb.wide = verify.NewSourceOn(b, "wide", in(wide.Valid), out(ports.WideReady), func(req request) {
+	mb.wide = verify.NewSourceOn(b, "wide", in(ports.Wide.Valid), out(ports.Wide.Ready), func(req request) {
 		b.Set(wideWrite, verify.Bit(req.write))
 		b.Set(wideRow, req.row)
 		for j := range wideMask {

@@ -3,10 +3,8 @@ package sams
 import "github.com/parmem/parmem/hdl"
 
 // AGU is the address generation unit (thesis section 4.4.1, Table 4.1):
-// the 2^q addresses of a vector access and its stride family. Ports
-// (DESIGN.md, sams-agu): base[n-1:0], stride[n-1:0], mode[1:0] =
-// {use_stride_family, use_stride} in; addr_<i>[n-1:0], family[FW-1:0],
-// nas, wide out.
+// the 2^q addresses of a vector access and its stride family; AGUPorts
+// are its ports.
 //
 //	mode 00  addr_i = base + i           NaS layout
 //	mode 01  addr_i = base + i           wide-port access
@@ -58,14 +56,17 @@ func (p AGU) generate(m *hdl.Module, base, stride, mode *hdl.Signal) (addrs []*h
 
 // AGUPorts are the AGU's ports (DESIGN.md, sams-agu).
 type AGUPorts struct {
-	// Base[n-1:0], Stride[n-1:0] and Mode[1:0] = {use_stride_family,
-	// use_stride}: the vector access of Table 4.1.
-	Base, Stride, Mode *hdl.Signal
-	// Addr are the 2^q addresses addr_<i>[n-1:0].
-	Addr []*hdl.Signal
-	// Family[FW-1:0] is fam(stride) in modes 1x, else 0; NaS and Wide are
-	// modes 00 and 01.
-	Family, NaS, Wide *hdl.Signal
+	// Base, Stride and Mode are the vector access of Table 4.1.
+	Base   *hdl.Signal `doc:"[n-1:0] base address"`
+	Stride *hdl.Signal `doc:"[n-1:0] stride"`
+	Mode   *hdl.Signal `doc:"[1:0] {use_stride_family, use_stride} (Table 4.1)"`
+	// Addr are the 2^q addresses.
+	Addr []*hdl.Signal `doc:"[n-1:0] address of lane i"`
+	// Family is fam(stride) in modes 1x, else 0; NaS and Wide are modes
+	// 00 and 01.
+	Family *hdl.Signal `doc:"[FW-1:0] layout family: fam(stride) in modes 1x, else 0"`
+	NaS    *hdl.Signal `doc:"1 in mode 00: the NaS layout"`
+	Wide   *hdl.Signal `doc:"1 in mode 01: a wide-port access"`
 }
 
 // Build makes the AGU module called name.

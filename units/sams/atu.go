@@ -12,8 +12,7 @@ func FamilyWidth(n, q int) int { return max(1, bits.Len(uint(n-q))) }
 
 // ATU is the address translation unit (thesis section 3.4.1, Fig. 3.9):
 // lanes addresses to (module, row, offset) under the layout that family
-// and nas select. Ports (DESIGN.md, sams-atu): family[FW-1:0], nas,
-// addr_<i>[n-1:0] in; bank_<i>[q-1:0], row_<i>[n-q-2:0], offset_<i> out.
+// and nas select; ATUPorts are its ports.
 //
 // Structure, as the thesis describes it: the family is decoded once into
 // select lines shared by all lanes; each module bit is then a multiplexer
@@ -126,19 +125,21 @@ func (p ATU) translate(m *hdl.Module, d *atuDecode, a *hdl.Signal) (bank, row, o
 
 // ATUPorts are the ATU's ports (DESIGN.md, sams-atu).
 type ATUPorts struct {
-	// Family[FW-1:0] and NaS select the layout (Eq. 3.1-3.3).
-	Family, NaS *hdl.Signal
-	// Addr are the lanes' addresses addr_<i>[n-1:0].
-	Addr []*hdl.Signal
-	// Lanes are where each address lives: bank_<i>, row_<i>, offset_<i>.
-	Lanes []ATUPlace
+	// Family and NaS select the layout (Eq. 3.1-3.3).
+	Family *hdl.Signal `doc:"[FW-1:0] layout family s (Eq. 3.1-3.3)"`
+	NaS    *hdl.Signal `doc:"1: the NaS layout (section 4.3.2), whatever family"`
+	// Addr are the lanes' addresses.
+	Addr []*hdl.Signal `doc:"[n-1:0] address of lane i"`
+	// Lanes are where each address lives.
+	Lanes []ATUPlace `doc:"lane i"`
 }
 
-// ATUPlace is one lane's translated address: the module bank[q-1:0]
-// (Eq. 3.1), the row[n-q-2:0] (Eq. 3.2) and the offset in the module's
-// two-element row (Eq. 3.3).
+// ATUPlace is one lane's translated address: the module (Eq. 3.1), the
+// row (Eq. 3.2) and the offset in the module's two-element row (Eq. 3.3).
 type ATUPlace struct {
-	Bank, Row, Offset *hdl.Signal
+	Bank   *hdl.Signal `doc:"[q-1:0] module (Eq. 3.1)"`
+	Row    *hdl.Signal `doc:"[n-q-2:0] row (Eq. 3.2)"`
+	Offset *hdl.Signal `doc:"offset in the module's row (Eq. 3.3)"`
 }
 
 // Build makes the ATU module called name.

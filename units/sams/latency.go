@@ -30,9 +30,9 @@ func latency(q int) (read, write int, err error) {
 		}
 		return v
 	}
-	req := ports.Req
+	valid, req := ports.Req.Valid, ports.Req.Payload
 	request := func(write bool, data uint64) {
-		set(req.Valid, 1)
+		set(valid, 1)
 		set(req.Write, 0)
 		if write {
 			set(req.Write, 1)
@@ -44,7 +44,7 @@ func latency(q int) (read, write int, err error) {
 			set(l.Wdata, data+uint64(i))
 		}
 	}
-	idle := func() { set(req.Valid, 0) }
+	idle := func() { set(valid, 0) }
 	s.Reset()
 	// Read latency: one read, then wait for its response.
 	request(false, 0)

@@ -5,10 +5,7 @@ import "github.com/parmem/parmem/hdl"
 // Logic is the SAMS memory logic as thesis Table 4.2 measures it, without
 // banks or pipeline registers: the inbound path (AGU -> ATU -> InSwitch,
 // chained combinationally) and, unless InboundOnly, the OutSwitch beside
-// it, fed by the ATU's bank and offset. Ports (LogicPorts): base, stride,
-// mode, write, mask_<i>, wdata_<i> in, bank_row_<b>, slot_we_<j>,
-// slot_wdata_<j> out; with the OutSwitch also slot_rdata_<j> in and
-// rdata_<i> out.
+// it, fed by the ATU's bank and offset. LogicPorts are its ports.
 type Logic struct {
 	Q, N, W     int
 	InboundOnly bool
@@ -16,18 +13,18 @@ type Logic struct {
 
 // LogicPorts are the memory logic's ports.
 type LogicPorts struct {
-	// Base, Stride[n-1:0] and Mode[1:0] are the AGU's access (Table 4.1);
-	// Write marks a write.
-	Base, Stride, Mode, Write *hdl.Signal
-	// Lanes are each lane's mask_<i> and wdata_<i>[w-1:0].
-	Lanes []Element
-	// BankRow and Slots are the InSwitch's: bank_row_<b>, slot_we_<j>,
-	// slot_wdata_<j>.
-	BankRow []*hdl.Signal
-	Slots   []SlotWrite
-	// SlotRdata (slot_rdata_<j> in) and Rdata (rdata_<i> out) are the
-	// OutSwitch's; none when InboundOnly.
-	SlotRdata, Rdata []*hdl.Signal
+	// Base, Stride and Mode are the AGU's access (Table 4.1).
+	Base   *hdl.Signal `doc:"[n-1:0] base address"`
+	Stride *hdl.Signal `doc:"[n-1:0] stride"`
+	Mode   *hdl.Signal `doc:"[1:0] {use_stride_family, use_stride} (Table 4.1)"`
+	Write  *hdl.Signal `doc:"1 to write, 0 to read"`
+	Lanes  []Element   `doc:"lane i"`
+	// BankRow and Slots are the InSwitch's.
+	BankRow []*hdl.Signal `doc:"[n-q-2:0] row bank i serves"`
+	Slots   []SlotWrite   `doc:"slot i (bank i/2, offset i%2)"`
+	// SlotRdata and Rdata are the OutSwitch's; none when InboundOnly.
+	SlotRdata []*hdl.Signal `doc:"[w-1:0] read data of slot i"`
+	Rdata     []*hdl.Signal `doc:"[w-1:0] read data of lane i"`
 }
 
 // Build makes the logic module called name.

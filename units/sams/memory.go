@@ -12,16 +12,8 @@ import (
 // 2^q banks of two-element rows, an inbound path (AGU, ATU, InSwitch), an
 // outbound path (OutSwitch), a conflict detector and a splitter that serves
 // a conflicting access as conflict-free sub-accesses, element-granular
-// writes, and the wide port. Ports (MemoryPorts) follow DESIGN.md (sams)
-// plus the wide channel:
-//
-//	narrow request  req_valid, req_ready, req_write, req_mode[1:0],
-//	                req_base[n-1:0], req_stride[n-1:0], req_mask_<i>,
-//	                req_wdata_<i>[w-1:0]                      (i < 2^q)
-//	narrow response resp_valid, resp_rdata_<i>[w-1:0]
-//	wide request    wide_valid, wide_ready, wide_write, wide_row[n-q-2:0],
-//	                wide_mask_<j>, wide_wdata_<j>[w-1:0]       (j < 2^(q+1))
-//	wide response   wide_resp_valid, wide_rdata_<j>[w-1:0]
+// writes, and the wide port. MemoryPorts are its ports: DESIGN.md's
+// (sams) plus the wide channel.
 //
 // The wide port moves one whole row of every bank: element j is bank j/2,
 // offset j%2 (the internal order; sams-prs and sams-pws convert to and from
@@ -44,43 +36,50 @@ type Memory struct {
 	Matched bool
 }
 
-// Element is one element of a request: whether it takes part (mask) and
-// what it writes (wdata[w-1:0]). A narrow request has one per lane
-// (req_mask_<i>, req_wdata_<i>), a wide one one per bank slot.
+// Element is one element of a request: whether it takes part and what it
+// writes. A narrow request has one per lane, a wide one one per bank slot.
 type Element struct {
-	Mask, Wdata *hdl.Signal
+	Mask  *hdl.Signal `doc:"takes part (mask)"`
+	Wdata *hdl.Signal `doc:"[w-1:0] write data"`
 }
 
-// Request is the narrow request channel: req_valid, req_write,
-// req_mode[1:0], req_base[n-1:0], req_stride[n-1:0] and the lanes.
+// Request is the narrow request channel's payload: the AGU's access and
+// the lanes.
 type Request struct {
-	Valid, Write, Mode, Base, Stride *hdl.Signal
-	Lanes                            []Element
+	Write  *hdl.Signal `doc:"1 to write, 0 to read"`
+	Mode   *hdl.Signal `doc:"[1:0] as sams-agu's (Table 4.1); 01 means 00 here"`
+	Base   *hdl.Signal `doc:"[n-1:0] base address"`
+	Stride *hdl.Signal `doc:"[n-1:0] stride"`
+	Lanes  []Element   `doc:"lane i"`
 }
 
-// WideRequest is the wide channel: wide_valid, wide_write,
-// wide_row[n-q-2:0] and one element per bank slot.
+// WideRequest is the wide channel's payload: one row of every bank, one
+// element per bank slot.
 type WideRequest struct {
-	Valid, Write, Row *hdl.Signal
-	Slots             []Element
+	Write *hdl.Signal `doc:"1 to write, 0 to read"`
+	Row   *hdl.Signal `doc:"[n-q-2:0] row of every bank"`
+	Slots []Element   `doc:"slot i (bank i/2, offset i%2)"`
 }
 
-// Response is a response channel: valid and one rdata[w-1:0] per lane
-// (resp_valid, resp_rdata_<i>) or per bank slot (wide_resp_valid,
-// wide_rdata_<j>).
+// Response is the narrow response channel: valid and one read data per
+// lane.
 type Response = splitmem.Response
 
+// WideResponse is the wide response channel: valid and one read data per
+// bank slot.
+type WideResponse struct {
+	Valid *hdl.Signal   `doc:"valid"`
+	Rdata []*hdl.Signal `doc:"[w-1:0] read data of slot i (bank i/2, offset i%2)"`
+}
+
 // MemoryPorts are the memory's ports (DESIGN.md, sams, and the wide
-// channel; see Memory).
+// channel; see Memory). The requests are streams; the responses have no
+// back-pressure.
 type MemoryPorts struct {
-	// Req and Wide are the request channels in; ReqReady and WideReady
-	// their ready outputs.
-	Req       Request
-	Wide      WideRequest
-	ReqReady  *hdl.Signal
-	WideReady *hdl.Signal
-	// Resp and WideResp are the response channels out.
-	Resp, WideResp Response
+	Req      hdl.Stream[Request]     `doc:"request"`
+	Wide     hdl.Stream[WideRequest] `doc:"wide request"`
+	Resp     Response                `doc:"response"`
+	WideResp WideResponse            `doc:"wide response"`
 }
 
 // stage1 is the SAMS memory's own part of the request being served (the
@@ -104,17 +103,21 @@ func element(f hdl.Fields, w int) Element {
 	return Element{Mask: f("mask", 1), Wdata: f("wdata", w)}
 }
 
-func (p Memory) ports(m *hdl.Module) (Request, WideRequest) {
+// inputs makes the requests' inputs, valid and payload; their ready
+// outputs come last, from the handshake.
+func (p Memory) inputs(m *hdl.Module) (req hdl.Stream[Request], wide hdl.Stream[WideRequest]) {
 	lanes, slots := 1<<uint(p.Q), 2<<uint(p.Q)
 	f := m.InputFields("req")
-	req := Request{Valid: f("valid", 1), Write: f("write", 1), Mode: f("mode", 2), Base: f("base", p.N), Stride: f("stride", p.N)}
+	req.Valid = f("valid", 1)
+	req.Payload = Request{Write: f("write", 1), Mode: f("mode", 2), Base: f("base", p.N), Stride: f("stride", p.N)}
 	for i := range lanes {
-		req.Lanes = append(req.Lanes, element(m.InputFields("req", i), p.W))
+		req.Payload.Lanes = append(req.Payload.Lanes, element(m.InputFields("req", i), p.W))
 	}
 	f = m.InputFields("wide")
-	wide := WideRequest{Valid: f("valid", 1), Write: f("write", 1), Row: f("row", p.N-p.Q-1)}
+	wide.Valid = f("valid", 1)
+	wide.Payload = WideRequest{Write: f("write", 1), Row: f("row", p.N-p.Q-1)}
 	for j := range slots {
-		wide.Slots = append(wide.Slots, element(m.InputFields("wide", j), p.W))
+		wide.Payload.Slots = append(wide.Payload.Slots, element(m.InputFields("wide", j), p.W))
 	}
 	return req, wide
 }
@@ -189,7 +192,7 @@ func (p Memory) WithPorts(name string) (*hdl.Module, MemoryPorts) {
 	lanes, slots := 1<<uint(q), 2<<uint(q)
 	m := hdl.NewModule(name)
 	var ports MemoryPorts
-	ports.Req, ports.Wide = p.ports(m)
+	ports.Req, ports.Wide = p.inputs(m)
 	pipe := splitmem.New(m, lanes)
 	r1 := p.stage1(m)
 	path := p.inbound(m, name, r1)
@@ -235,7 +238,7 @@ func (p Memory) WithPorts(name string) (*hdl.Module, MemoryPorts) {
 	}
 
 	ports.Resp, ports.WideResp = p.respond(m, pipe, s2, s2Wide, hdl.OutRecord(out, ow.Rdata), rdata)
-	ports.WideReady, ports.ReqReady = p.handshake(m, pipe, ports.Req, ports.Wide, r1)
+	ports.Wide.Ready, ports.Req.Ready = p.handshake(m, pipe, ports.Req, ports.Wide, r1)
 	return m, ports
 }
 
@@ -243,7 +246,7 @@ func (p Memory) WithPorts(name string) (*hdl.Module, MemoryPorts) {
 // answers after the last (the pipeline's responses); a wide read answers
 // at once. s2Wide is stage 2's r1_wide, data the outbound switch's lanes,
 // rdata the banks' read data.
-func (p Memory) respond(m *hdl.Module, pipe *splitmem.Pipeline, s2 splitmem.Stage2, s2Wide *hdl.Signal, data, rdata []*hdl.Signal) (narrow, wide Response) {
+func (p Memory) respond(m *hdl.Module, pipe *splitmem.Pipeline, s2 splitmem.Stage2, s2Wide *hdl.Signal, data, rdata []*hdl.Signal) (narrow Response, wide WideResponse) {
 	narrow = pipe.Respond(s2, s2.Read.And(s2Wide.Not()), data)
 	wideRead := s2.Read.And(s2Wide)
 	wideRespValid := m.Reg("wide_resp_valid_q", 1)
@@ -261,10 +264,12 @@ func (p Memory) respond(m *hdl.Module, pipe *splitmem.Pipeline, s2 splitmem.Stag
 
 // handshake accepts requests into stage 1: a wide request goes first; a
 // conflicting request holds stage 1 (ready low) until its last
-// sub-access. Only a narrow request has lanes to wait for.
-func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, req Request, wide WideRequest, r1 stage1) (wideReady, reqReady *hdl.Signal) {
-	takeWide, wideReady := pipe.Offer("wide", wide.Valid, nil)
-	takeNarrow, reqReady := pipe.Offer("req", req.Valid, wide.Valid)
+// sub-access. Only a narrow request has lanes to wait for. It returns the
+// ready ports.
+func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, reqIn hdl.Stream[Request], wideIn hdl.Stream[WideRequest], r1 stage1) (wideReady, reqReady *hdl.Signal) {
+	takeWide, wideReady := pipe.Offer("wide", wideIn.Valid, nil)
+	takeNarrow, reqReady := pipe.Offer("req", reqIn.Valid, wideIn.Valid)
+	req, wide := reqIn.Payload, wideIn.Payload
 	take := takeWide.Or(takeNarrow)
 	masks := make([]*hdl.Signal, len(req.Lanes))
 	for i, l := range req.Lanes {

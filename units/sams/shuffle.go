@@ -15,11 +15,7 @@ import (
 // L(r) = r * 2^(q+1) for NaS and families s <= q, and at
 // L(r) = (2r - 1) * 2^q (mod 2^n) for s > q (Eq. 3.2: a/2^q + 1 is 2r or
 // 2r+1). Linear element k of the line is address L(r) + k, which the ATU
-// places in slot 2*m(L+k) + o(L+k).
-//
-// Ports of both: family[FW-1:0], nas, row[n-q-2:0] in, base[n-1:0] out
-// (L(r), the linear address of element 0); sams-prs: line_<j>[w-1:0] in,
-// lin_<k>[w-1:0] out; sams-pws: lin_<k> in, line_<j> out.
+// places in slot 2*m(L+k) + o(L+k). ShufflePorts are the ports of both.
 type Shuffle struct {
 	Q, N, W int
 	Write   bool // true for the pre-write shuffle (sams-pws)
@@ -27,14 +23,16 @@ type Shuffle struct {
 
 // ShufflePorts are a shuffle's ports.
 type ShufflePorts struct {
-	// Family[FW-1:0], NaS and Row[n-q-2:0] name the layout and the line.
-	Family, NaS, Row *hdl.Signal
+	// Family, NaS and Row name the layout and the line.
+	Family *hdl.Signal `doc:"[FW-1:0] layout family s"`
+	NaS    *hdl.Signal `doc:"1: the NaS layout, whatever family"`
+	Row    *hdl.Signal `doc:"[n-q-2:0] row r of every bank"`
 	// In is the line in: line_<j> (sams-prs) or lin_<k> (sams-pws).
-	In []*hdl.Signal
-	// Base[n-1:0] is L(r), the linear address of element 0.
-	Base *hdl.Signal
+	In []*hdl.Signal `doc:"[w-1:0] element i in (prs: slot i; pws: linear)"`
+	// Base is L(r).
+	Base *hdl.Signal `doc:"[n-1:0] L(r), the linear address of element 0"`
 	// Out is the line out: lin_<k> (sams-prs) or line_<j> (sams-pws).
-	Out []*hdl.Signal
+	Out []*hdl.Signal `doc:"[w-1:0] element i out (prs: linear; pws: slot i)"`
 }
 
 // Build makes the shuffle module called name.

@@ -10,20 +10,22 @@ import (
 // A bank slot j = 2*bank + offset is one element of one module's two-element
 // row.
 
-// InSwitch routes lane requests to banks. Ports (InSwitchPorts): per lane
-// i the InLane record lane_<field>_<i> in; per bank b
-// bank_row_<b>[n-q-2:0], per slot j slot_we_<j>, slot_wdata_<j>[w-1:0] out. Lanes that reach one bank share
-// its row (the splitter sees to it); when several writing lanes reach one
-// slot, the highest lane wins.
+// InSwitch routes lane requests to banks; InSwitchPorts are its ports.
+// Lanes that reach one bank share its row (the splitter sees to it); when
+// several writing lanes reach one slot, the highest lane wins.
 type InSwitch struct {
 	Q, N, W int
 }
 
 // InLane is one lane's request into the InSwitch: whether the lane takes
-// part (en) and writes (we), and where: bank[q-1:0], row[n-q-2:0], offset,
-// with its write data wdata[w-1:0].
+// part and writes, and where, with its write data.
 type InLane struct {
-	En, We, Bank, Row, Offset, Wdata *hdl.Signal
+	En     *hdl.Signal `doc:"takes part"`
+	We     *hdl.Signal `doc:"writes"`
+	Bank   *hdl.Signal `doc:"[q-1:0] module (Eq. 3.1)"`
+	Row    *hdl.Signal `doc:"[n-q-2:0] row (Eq. 3.2)"`
+	Offset *hdl.Signal `doc:"offset in the module's row (Eq. 3.3)"`
+	Wdata  *hdl.Signal `doc:"[w-1:0] write data"`
 }
 
 // lane makes one lane's fields.
@@ -64,17 +66,15 @@ func (p InSwitch) route(m *hdl.Module, lanes []InLane) (rows, we, wdata []*hdl.S
 // InSwitchPorts are the InSwitch's ports (thesis section 4.4.1: the
 // 2^q x 2^(q+1) crossbar).
 type InSwitchPorts struct {
-	// Lanes are the lane requests, lane_<field>_<i>.
-	Lanes []InLane
-	// BankRow is the row each bank serves, bank_row_<b>[n-q-2:0].
-	BankRow []*hdl.Signal
-	// Slots are the slots' writes, slot_we_<j> and slot_wdata_<j>[w-1:0].
-	Slots []SlotWrite
+	Lanes   []InLane      `doc:"lane i"`
+	BankRow []*hdl.Signal `doc:"[n-q-2:0] row bank i serves"`
+	Slots   []SlotWrite   `doc:"slot i (bank i/2, offset i%2)"`
 }
 
-// SlotWrite is one bank slot's write: enable (we) and data (wdata[w-1:0]).
+// SlotWrite is one bank slot's write: enable and data.
 type SlotWrite struct {
-	We, Wdata *hdl.Signal
+	We    *hdl.Signal `doc:"write enable"`
+	Wdata *hdl.Signal `doc:"[w-1:0] write data"`
 }
 
 // slotWrite makes one slot's fields.
@@ -103,16 +103,16 @@ func (p InSwitch) WithPorts(name string) (*hdl.Module, InSwitchPorts) {
 	return m, ports
 }
 
-// OutSwitch routes bank read data back to lanes. Ports (OutSwitchPorts):
-// per slot j slot_rdata_<j>[w-1:0], per lane i the OutLane record
-// lane_<field>_<i> in; per lane lane_rdata_<i>[w-1:0] out.
+// OutSwitch routes bank read data back to lanes; OutSwitchPorts are its
+// ports.
 type OutSwitch struct {
 	Q, W int
 }
 
-// OutLane is where one lane reads: bank[q-1:0] and offset.
+// OutLane is where one lane reads: module and offset.
 type OutLane struct {
-	Bank, Offset *hdl.Signal
+	Bank   *hdl.Signal `doc:"[q-1:0] module to read"`
+	Offset *hdl.Signal `doc:"offset to read"`
 }
 
 // lane makes one lane's fields.
@@ -132,12 +132,9 @@ func (p OutSwitch) route(slots []*hdl.Signal, lanes []OutLane) []*hdl.Signal {
 // OutSwitchPorts are the OutSwitch's ports (thesis section 4.4.1: the
 // 2^(q+1) x 2^q crossbar).
 type OutSwitchPorts struct {
-	// SlotRdata is each bank slot's read data, slot_rdata_<j>[w-1:0].
-	SlotRdata []*hdl.Signal
-	// Lanes are where each lane reads, lane_<field>_<i>.
-	Lanes []OutLane
-	// Rdata is each lane's read data, lane_rdata_<i>[w-1:0].
-	Rdata []*hdl.Signal
+	SlotRdata []*hdl.Signal `doc:"[w-1:0] read data of slot i (bank i/2, offset i%2)"`
+	Lanes     []OutLane     `doc:"lane i"`
+	Rdata     []*hdl.Signal `doc:"[w-1:0] read data of lane i"`
 }
 
 // Build makes the OutSwitch module called name.

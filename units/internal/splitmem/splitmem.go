@@ -140,9 +140,9 @@ func (p *Pipeline) Respond(s2 Stage2, read *hdl.Signal, data []*hdl.Signal) Resp
 	return resp
 }
 
-// Response is the response channel's ports: resp_valid, and each lane's
-// read data resp_rdata_<k>.
+// Response is the response channel's ports: valid, and each lane's read
+// data (no back-pressure).
 type Response struct {
-	Valid *hdl.Signal
-	Rdata []*hdl.Signal
+	Valid *hdl.Signal   `doc:"valid"`
+	Rdata []*hdl.Signal `doc:"[w-1:0] read data of lane i"`
 }
