@@ -49,7 +49,7 @@ func newMemBench(t *testing.T, p Memory) *memBench {
 	b := verify.NewBench(t, m)
 	mb := &memBench{Bench: b, p: p}
 	mb.flat = &flatArray{mem: map[[2]uint64]uint64{}, set: setting{0, 0, 1, 1}}
-	req, cfg := ports.Req, ports.Cfg
+	req, cfg := ports.Req.Payload, ports.Cfg.Payload
 	fields := b.Ins([]*hdl.Signal{req.Write, req.Pattern, req.I, req.J})
 	masks, wdata := make([]*hdl.Signal, len(req.Lanes)), make([]*hdl.Signal, len(req.Lanes))
 	for k, lane := range req.Lanes {

@@ -7,9 +7,7 @@ import (
 
 // AGU is the address generation unit (thesis section 3.4.2, Figures 3.10
 // and 3.11): the L addresses of an access from its base, pattern and
-// strides. Ports (DESIGN.md, smm2d-agu): base_i[mb-1:0], base_j[nb-1:0],
-// vstride[mb-1:0], hstride[nb-1:0], pattern[2:0] in; i_<k>[mb-1:0],
-// j_<k>[nb-1:0] out.
+// strides; AGUPorts are its ports.
 //
 // Lane k = a*2^q + c adds to the base one of a few offsets the pattern
 // selects (Figure 3.11's multiplexer before one adder per coordinate):
@@ -93,16 +91,22 @@ func addSub(x, y, sub *hdl.Signal) *hdl.Signal {
 type AGUPorts struct {
 	// BaseI, BaseJ are the access's base address (i, j); VStride, HStride
 	// its strides VS, HS (Figure 3.10's inputs).
-	BaseI, BaseJ, VStride, HStride *hdl.Signal
+	BaseI   *hdl.Signal `doc:"[mb-1:0] base vertical address"`
+	BaseJ   *hdl.Signal `doc:"[nb-1:0] base horizontal address"`
+	VStride *hdl.Signal `doc:"[mb-1:0] vertical stride VS"`
+	HStride *hdl.Signal `doc:"[nb-1:0] horizontal stride HS"`
 	// Pattern selects one of the six patterns (section 3.4.2's table).
-	Pattern *hdl.Signal
-	// Addr are the L addresses, lane k's ports i_<k>, j_<k> (Figure 3.11).
-	Addr []Address
+	Pattern *hdl.Signal `doc:"[2:0] pattern (Fig. 3.10; 6, 7 as 0)"`
+	// Addr are the L addresses (Figure 3.11).
+	Addr []Address `doc:"lane i"`
 }
 
 // Address is one lane's element address (i, j): the AGU's output and the
 // ATU's input (Figure 3.8).
-type Address struct{ I, J *hdl.Signal }
+type Address struct {
+	I *hdl.Signal `doc:"[mb-1:0] vertical address"`
+	J *hdl.Signal `doc:"[nb-1:0] horizontal address"`
+}
 
 // Build makes the AGU module called name.
 func (p AGU) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }

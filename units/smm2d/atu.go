@@ -8,9 +8,8 @@ import (
 )
 
 // ATU is the address translation unit (thesis section 3.4.2, Figure
-// 3.12): every lane's (i, j) to its bank (m_v, m_h) and row. Ports
-// (DESIGN.md, smm2d-atu): vs[VW-1:0], hs[HW-1:0], i_<k>[mb-1:0],
-// j_<k>[nb-1:0] in; mv_<k>[p-1:0], mh_<k>[q-1:0], row_<k>[RW-1:0] out.
+// 3.12): every lane's (i, j) to its bank (m_v, m_h) and row; ATUPorts are
+// its ports.
 //
 // What depends only on vs and hs is computed once for all lanes (the
 // thesis: "calculated in advance"): the shift amounts and which low bits
@@ -114,16 +113,21 @@ func (p ATU) translate(d atuDecode, i, j *hdl.Signal) (mv, mh, row *hdl.Signal) 
 // ATUPorts are smm2d-atu's ports (DESIGN.md, smm2d-atu).
 type ATUPorts struct {
 	// VS, HS are the XOR scheme's exponents vs, hs (section 3.3).
-	VS, HS *hdl.Signal
-	// Addr is every lane's address in (i_<k>, j_<k>), Place its bank
-	// and row out (mv_<k>, mh_<k>, row_<k>; Figure 3.12).
-	Addr  []Address
-	Place []Placement
+	VS *hdl.Signal `doc:"[VW-1:0] vs, the vertical XOR exponent"`
+	HS *hdl.Signal `doc:"[HW-1:0] hs, the horizontal XOR exponent"`
+	// Addr is every lane's address in, Place its bank and row out
+	// (Figure 3.12).
+	Addr  []Address   `doc:"lane i"`
+	Place []Placement `doc:"lane i"`
 }
 
 // Placement is where a lane's element lives: bank (m_v, m_h) and row
 // r(i, j) (section 3.3).
-type Placement struct{ MV, MH, Row *hdl.Signal }
+type Placement struct {
+	MV  *hdl.Signal `doc:"[p-1:0] m_v, the bank's vertical index (Fig. 3.12)"`
+	MH  *hdl.Signal `doc:"[q-1:0] m_h = xor(j, q, hs), its horizontal index"`
+	Row *hdl.Signal `doc:"[RW-1:0] row r in the bank (section 3.3)"`
+}
 
 // Build makes the ATU module called name.
 func (p ATU) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }

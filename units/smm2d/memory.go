@@ -10,14 +10,7 @@ import (
 
 // Memory is the 2DSMM memory (thesis section 3.4.2, Figure 3.8 with the
 // 2DSMM's AGU, ATU and router): L banks of 2^RW w-bit elements holding an
-// M x N array. Ports (DESIGN.md, smm2d):
-//
-//	configuration  cfg_valid, cfg_ready, cfg_vs[VW-1:0], cfg_hs[HW-1:0],
-//	               cfg_vstride[mb-1:0], cfg_hstride[nb-1:0]
-//	request        req_valid, req_ready, req_write, req_pattern[2:0],
-//	               req_i[mb-1:0], req_j[nb-1:0], req_mask_<k>,
-//	               req_wdata_<k>[w-1:0]                          (k < L)
-//	response       resp_valid, resp_rdata_<k>[w-1:0]
+// M x N array; MemoryPorts are its ports (DESIGN.md, smm2d).
 //
 // A configuration loads vs, hs and the stride table k*VS, k*HS (k < L,
 // Table 3.3) and is taken when no request is mid-way; a request waits in
@@ -40,9 +33,7 @@ type Memory struct {
 	W    int
 	Post bool
 	// NoBanks leaves the banks out for area reports (thesis Table 3.2
-	// counts logic only): per bank b the ports bank<b>_row[RW-1:0],
-	// bank<b>_we, bank<b>_wdata[w-1:0] out and bank<b>_rdata[w-1:0] in, the
-	// data a synchronous SRAM reads at the edge.
+	// counts logic only): per bank b the ports bank<b>_* of BankPorts.
 	NoBanks bool
 }
 
@@ -50,40 +41,52 @@ type Memory struct {
 // request and response channels, and the banks' ports when NoBanks.
 type MemoryPorts struct {
 	// Cfg loads vs, hs and the stride table (Table 3.3).
-	Cfg MemoryConfig
+	Cfg hdl.Stream[MemoryConfig] `doc:"configuration"`
 	// Req is an access of one of the six patterns (Figure 3.8's AGU
 	// input), Resp its read data, one response per read in order.
-	Req  MemoryRequest
-	Resp MemoryResponse
+	Req  hdl.Stream[MemoryRequest] `doc:"request"`
+	Resp MemoryResponse            `doc:"response"`
 	// Banks are bank b's SRAM ports bank<b>_* (NoBanks only).
-	Banks []BankPorts
+	Banks []BankPorts `doc:"bank i (NoBanks)"`
 }
 
-// MemoryConfig is the configuration channel: vs, hs and the strides VS,
-// HS (Table 3.3's configuration state).
+// MemoryConfig is the configuration channel's payload: vs, hs and the
+// strides VS, HS (Table 3.3's configuration state).
 type MemoryConfig struct {
-	Valid, VS, HS, VStride, HStride *hdl.Signal
-	Ready                           *hdl.Signal // out
+	VS      *hdl.Signal `doc:"[VW-1:0] vs"`
+	HS      *hdl.Signal `doc:"[HW-1:0] hs"`
+	VStride *hdl.Signal `doc:"[mb-1:0] VS"`
+	HStride *hdl.Signal `doc:"[nb-1:0] HS"`
 }
 
-// MemoryRequest is the request channel: the AGU's base, pattern and write
-// (Figure 3.8), and each lane's mask and write data.
+// MemoryRequest is the request channel's payload: the AGU's base, pattern
+// and write (Figure 3.8), and each lane's mask and write data.
 type MemoryRequest struct {
-	Valid, Write, Pattern, I, J *hdl.Signal
-	Lanes                       []RequestLane
-	Ready                       *hdl.Signal // out
+	Write   *hdl.Signal   `doc:"1 to write, 0 to read"`
+	Pattern *hdl.Signal   `doc:"[2:0] pattern, as smm2d-agu's (Fig. 3.10)"`
+	I       *hdl.Signal   `doc:"[mb-1:0] base vertical address"`
+	J       *hdl.Signal   `doc:"[nb-1:0] base horizontal address"`
+	Lanes   []RequestLane `doc:"lane i"`
 }
 
-// RequestLane is lane k's req_mask_<k> and req_wdata_<k>.
-type RequestLane struct{ Mask, Wdata *hdl.Signal }
+// RequestLane is one lane's mask and write data.
+type RequestLane struct {
+	Mask  *hdl.Signal `doc:"takes part (mask)"`
+	Wdata *hdl.Signal `doc:"[w-1:0] write data"`
+}
 
-// MemoryResponse is the response channel: resp_valid and the lanes'
-// read data resp_rdata_<k>.
+// MemoryResponse is the response channel: valid and the lanes' read
+// data, with no back-pressure.
 type MemoryResponse = splitmem.Response
 
 // BankPorts are one bank's synchronous SRAM ports outside the memory:
 // row, we, wdata out and rdata in (read at the edge).
-type BankPorts struct{ Row, We, Wdata, Rdata *hdl.Signal }
+type BankPorts struct {
+	Row   *hdl.Signal `doc:"[RW-1:0] row"`
+	We    *hdl.Signal `doc:"write enable"`
+	Wdata *hdl.Signal `doc:"[w-1:0] write data"`
+	Rdata *hdl.Signal `doc:"[w-1:0] read data, of the row at the last edge"`
+}
 
 // stage1 is the 2DSMM's own part of the request being served (the rest
 // is the split-access pipeline's): its pattern, (i, j) and write data.
@@ -92,17 +95,22 @@ type stage1 struct {
 	Wdata         []*hdl.Signal
 }
 
-// inputs makes the request's and the configuration's inputs.
+// inputs makes the request's and the configuration's inputs, valid and
+// payload; their ready outputs come from the handshakes.
 func (p Memory) inputs(m *hdl.Module) MemoryPorts {
+	var ps MemoryPorts
 	f := m.InputFields("req")
-	req := MemoryRequest{Valid: f("valid", 1), Write: f("write", 1), Pattern: f("pattern", 3), I: f("i", p.MB), J: f("j", p.NB)}
+	ps.Req.Valid = f("valid", 1)
+	req := MemoryRequest{Write: f("write", 1), Pattern: f("pattern", 3), I: f("i", p.MB), J: f("j", p.NB)}
 	for k := range p.Lanes() {
 		lane := m.InputFields("req", k)
 		req.Lanes = append(req.Lanes, RequestLane{Mask: lane("mask", 1), Wdata: lane("wdata", p.W)})
 	}
+	ps.Req.Payload = req
 	f = m.InputFields("cfg")
-	cfg := MemoryConfig{Valid: f("valid", 1), VS: f("vs", p.VW()), HS: f("hs", p.HW()), VStride: f("vstride", p.MB), HStride: f("hstride", p.NB)}
-	return MemoryPorts{Cfg: cfg, Req: req}
+	ps.Cfg.Valid = f("valid", 1)
+	ps.Cfg.Payload = MemoryConfig{VS: f("vs", p.VW()), HS: f("hs", p.HW()), VStride: f("vstride", p.MB), HStride: f("hstride", p.NB)}
+	return ps
 }
 
 // configuration is vs, hs and the stride table, loaded when take is 1;
@@ -182,7 +190,7 @@ func (p Memory) WithPorts(name string) (*hdl.Module, MemoryPorts) {
 	r1 := p.stage1(m)
 	take, ready := pipe.Offer("cfg", ps.Cfg.Valid, nil)
 	ps.Cfg.Ready = ready
-	vs, hs, st := p.configuration(m, ps.Cfg, take)
+	vs, hs, st := p.configuration(m, ps.Cfg.Payload, take)
 
 	// Stage 1: AGU, ATU, the sub-access choice and the inward router.
 	is, js := AGU{p.Geometry}.generate(m, r1.I, r1.J, lib.NewDecoder(r1.Pattern), st)
@@ -256,8 +264,9 @@ func bankName(b int) string { return fmt.Sprintf("bank%d", b) }
 // handshake accepts requests into stage 1: not while a request has
 // sub-accesses left, nor while a configuration is offered. It returns
 // the port req_ready.
-func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, req MemoryRequest, cfgValid *hdl.Signal, r1 stage1) *hdl.Signal {
-	take, ready := pipe.Offer("req", req.Valid, cfgValid)
+func (p Memory) handshake(m *hdl.Module, pipe *splitmem.Pipeline, in hdl.Stream[MemoryRequest], cfgValid *hdl.Signal, r1 stage1) *hdl.Signal {
+	take, ready := pipe.Offer("req", in.Valid, cfgValid)
+	req := in.Payload
 	mask := make([]*hdl.Signal, len(req.Lanes))
 	for k, lane := range req.Lanes {
 		mask[k] = lane.Mask

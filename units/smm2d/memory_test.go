@@ -34,7 +34,7 @@ func TestNoBanksMatchesTheBanks(t *testing.T) {
 				switch in.Name() {
 				case ports.Cfg.Valid.Name():
 					v &= uint64(r.IntN(8) / 7) // a configuration now and then
-				case ports.Req.Valid.Name(), ports.Req.Write.Name():
+				case ports.Req.Valid.Name(), ports.Req.Payload.Write.Name():
 					v = uint64(r.IntN(2))
 				}
 				set(t, banked, in.Name(), v)

@@ -7,9 +7,8 @@ import (
 
 // Route is the address and data routing unit (thesis section 3.4.2,
 // Figures 3.14-3.16): two stages of small crossbars instead of a full L x L
-// one. Ports (DESIGN.md, smm2d-route): crow, mv_<k>[p-1:0], mh_<k>[q-1:0]
-// in; inward d_<k>[w-1:0] (lane) in, q_<b>[w-1:0] (bank) out; outward (Out)
-// d_<b> (bank) in, q_<k> (lane) out; ok out.
+// one; RoutePorts are its ports: inward lanes' data in and banks' out,
+// outward (Out) the reverse.
 //
 // Lane k sits at (a, c) of the 2^p x 2^q access array (Theorem 7). The
 // column path (crow = 0) first moves each lane along its access row to
@@ -237,18 +236,22 @@ func (r Route) grouping(crow *hdl.Signal, li laneInfo) *hdl.Signal {
 // RoutePorts are smm2d-route's ports (DESIGN.md, smm2d-route).
 type RoutePorts struct {
 	// Crow picks the row path (the continuous row, Figure 3.16).
-	Crow *hdl.Signal
-	// Lanes are each lane's bank (m_v, m_h): ports mv_<k>, mh_<k>.
-	Lanes []RouteLane
-	// D is the data in (d_<x>: lanes inward, banks outward), Q the data
-	// out (q_<x>: banks inward, lanes outward).
-	D, Q []*hdl.Signal
+	Crow *hdl.Signal `doc:"1: continuous-row grouping (Fig. 3.16)"`
+	// Lanes are each lane's bank (m_v, m_h).
+	Lanes []RouteLane `doc:"lane i"`
+	// D is the data in (lanes inward, banks outward), Q the data out
+	// (banks inward, lanes outward).
+	D []*hdl.Signal `doc:"[w-1:0] lane i's data (with out: bank i's)"`
+	Q []*hdl.Signal `doc:"[w-1:0] bank i's data (with out: lane i's)"`
 	// OK is Theorem 7's grouping: every lane served in one pass.
-	OK *hdl.Signal
+	OK *hdl.Signal `doc:"Theorem 7's grouping holds: one pass serves all"`
 }
 
 // RouteLane is one lane's bank: m_v and m_h.
-type RouteLane struct{ MV, MH *hdl.Signal }
+type RouteLane struct {
+	MV *hdl.Signal `doc:"[p-1:0] m_v of its bank"`
+	MH *hdl.Signal `doc:"[q-1:0] m_h of its bank"`
+}
 
 // Build makes the router module called name.
 func (r Route) Build(name string) *hdl.Module { return hdl.ModuleOf(r.WithPorts(name)) }
