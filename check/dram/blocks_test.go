@@ -196,8 +196,8 @@ func TestMIBsMatchContract(t *testing.T) {
 			b := newBench(t, m)
 			n := blk.Entries
 			ref := d.NewL2MIB(n, blk.Merges, blk.AgeBits)
-			ins := b.Ins([]*hdl.Signal{p.AllocValid, p.AllocIdx, p.MrgValid, p.MrgIdx, p.MrgAge, p.FreeValid, p.FreeIdx, p.DmyReady})
-			outs := b.Outs([]*hdl.Signal{p.DmyValid, p.DmyIdx, p.DmyMlen, p.DmyAge})
+			ins := b.Ins([]*hdl.Signal{p.AllocValid, p.AllocIdx, p.MrgValid, p.MrgIdx, p.MrgAge, p.FreeValid, p.FreeIdx, p.Dmy.Ready})
+			outs := b.Outs([]*hdl.Signal{p.Dmy.Valid, p.Dmy.Payload.Idx, p.Dmy.Payload.Mlen, p.Dmy.Payload.Age})
 			r := rand.New(rand.NewPCG(6, uint64(n)))
 			iw := lib.CountWidth(n - 1)
 			dummies := 0

@@ -37,8 +37,8 @@ func newSchedBench(t *testing.T, c units.Config) *schedBench {
 			Banks: 1 << blk.BankBits, Merges: blk.Merges, AgeBits: blk.AgeBits, RowTable: blk.Scores == d.TableScores}),
 		frfcfsOnly: blk.Scores == d.NoScores,
 		pol:        b.Ins(p.Pol)[0],
-		rd:         b.Ins([]*hdl.Signal{p.Rd.Valid, p.Rd.Bank, p.Rd.Row, p.Rd.Blk, p.Rd.Age}),
-		wr:         b.Ins([]*hdl.Signal{p.Wr.Valid, p.Wr.Bank, p.Wr.Row, p.Wr.Blk}),
+		rd:         b.Ins([]*hdl.Signal{p.Rd.Valid, p.Rd.Payload.Bank, p.Rd.Payload.Row, p.Rd.Payload.Blk, p.Rd.Payload.Age}),
+		wr:         b.Ins([]*hdl.Signal{p.Wr.Valid, p.Wr.Payload.Bank, p.Wr.Payload.Row, p.Wr.Payload.Blk}),
 		dmy:        b.Ins(p.Dmy), rdy: b.Ins(p.Rdy),
 		ready: b.Outs([]*hdl.Signal{p.Rd.Ready, p.Wr.Ready}), issue: b.Outs(p.Iss)}
 }

@@ -9,10 +9,7 @@ import (
 
 // CmdQBlock is the dram-cmdq unit: the per-bank command queues of section
 // 2.3 and Figure 2.3 with the GDDR5 timing of Table 5.1 (contract
-// dram-cmdq). CmdQ is the same in plain Go.
-//
-//	clk, rst; in req_valid, req_write, req_bank, req_row, req_tag; out rdy_<b>
-//	out cmd_valid, cmd_op[1:0], cmd_bank, cmd_row; out done_valid, done_write, done_tag
+// dram-cmdq); CmdQPorts are its ports. CmdQ is the same in plain Go.
 type CmdQBlock struct {
 	BankBits, BGBits, Depth, RowBits, TagBits int
 	T                                         Timing
@@ -20,24 +17,32 @@ type CmdQBlock struct {
 
 // CmdQPorts are dram-cmdq's ports (2.3, Figure 2.3).
 type CmdQPorts struct {
-	// Req is a request from the scheduler (req_valid, req_write,
-	// req_bank, req_row, req_tag).
+	// Req is a request from the scheduler, taken by its bank's queue.
 	Req CmdQReq
-	// Rdy (rdy_<b>) is bank b's queue taking a request.
-	Rdy []*hdl.Signal
-	// Cmd is the GDDR5 command issued (cmd_valid, cmd_op[1:0], cmd_bank,
-	// cmd_row).
+	Rdy []*hdl.Signal `doc:"bank i's queue can take one request"`
+	// Cmd is the GDDR5 command issued.
 	Cmd CmdQCmd
-	// Done is a request's data completing (done_valid, done_write,
-	// done_tag), tCL+tburst after its RD, tWL+tburst after its WR.
+	// Done is a request's data completing, tCL+tburst after its RD,
+	// tWL+tburst after its WR.
 	Done CmdDone
 }
 
 // CmdQReq is a request for a bank's queue.
-type CmdQReq struct{ Valid, Write, Bank, Row, Tag *hdl.Signal }
+type CmdQReq struct {
+	Valid *hdl.Signal `doc:"a request from the scheduler"`
+	Write *hdl.Signal `doc:"the request is a write"`
+	Bank  *hdl.Signal `doc:"[bankbits-1:0] the request's bank"`
+	Row   *hdl.Signal `doc:"[rowbits-1:0] the request's row"`
+	Tag   *hdl.Signal `doc:"[tagbits-1:0] the request's tag"`
+}
 
 // CmdQCmd is a command to the DRAM: ACT, PRE, RD or WR, its bank and row.
-type CmdQCmd struct{ Valid, Op, Bank, Row *hdl.Signal }
+type CmdQCmd struct {
+	Valid *hdl.Signal `doc:"a command is issued"`
+	Op    *hdl.Signal `doc:"the command: 0 ACT, 1 PRE, 2 RD, 3 WR"`
+	Bank  *hdl.Signal `doc:"[bankbits-1:0] the command's bank"`
+	Row   *hdl.Signal `doc:"[rowbits-1:0] the command's row"`
+}
 
 // cmdReq is a request in a bank's queue.
 type cmdReq struct{ Write, Row, Tag *hdl.Signal }
@@ -59,7 +64,11 @@ type cmdqBuild struct {
 
 // CmdDone is a request's completion, and a stage of the completion delay
 // line.
-type CmdDone struct{ Valid, Write, Tag *hdl.Signal }
+type CmdDone struct {
+	Valid *hdl.Signal `doc:"a request's data completes"`
+	Write *hdl.Signal `doc:"the request was a write"`
+	Tag   *hdl.Signal `doc:"[tagbits-1:0] the request's tag"`
+}
 
 // bankState is a bank's queue head, its open row and the counters of its
 // own constraints, and the command its head needs.

@@ -6,11 +6,8 @@ import (
 )
 
 // MIBBlock is the dram-mib unit: the DRAM controller's Merge Information
-// Buffer of section 4.4 and Figure 4.2 (contract dram-mib).
-//
-//	clk, rst; in alloc_valid, alloc_idx, alloc_blk, alloc_age; in upd_valid,
-//	upd_blk, upd_mlen, upd_age; in free_valid, free_idx
-//	out per slot i: v_<i>, mlen_<i>[MW-1:0], age_<i>[agebits-1:0]
+// Buffer of section 4.4 and Figure 4.2 (contract dram-mib); MIBPorts are
+// its ports.
 type MIBBlock struct {
 	Entries, BlkBits, Merges, AgeBits int
 }
@@ -20,15 +17,24 @@ type MIBBlock struct {
 // the slots of its block with its merge length and age; a read that
 // issues frees its slot.
 type MIBInputs struct {
-	AllocValid, AllocIdx, AllocBlk, AllocAge *hdl.Signal
-	UpdValid, UpdBlk, UpdMlen, UpdAge        *hdl.Signal
-	FreeValid, FreeIdx                       *hdl.Signal
+	AllocValid *hdl.Signal `doc:"a read enters slot alloc_idx"`
+	AllocIdx   *hdl.Signal `doc:"[IW-1:0] the slot the read enters"`
+	AllocBlk   *hdl.Signal `doc:"[blkbits-1:0] the read's block"`
+	AllocAge   *hdl.Signal `doc:"[agebits-1:0] the read's age"`
+	UpdValid   *hdl.Signal `doc:"a dummy request updates its block's slots"`
+	UpdBlk     *hdl.Signal `doc:"[blkbits-1:0] the dummy's block"`
+	UpdMlen    *hdl.Signal `doc:"[MW-1:0] the dummy's merge length"`
+	UpdAge     *hdl.Signal `doc:"[agebits-1:0] the dummy's age"`
+	FreeValid  *hdl.Signal `doc:"the read in slot free_idx was issued"`
+	FreeIdx    *hdl.Signal `doc:"[IW-1:0] the slot freed"`
 }
 
-// MIBOut is a slot's outputs (v_<i>, mlen_<i>, age_<i>): valid, its
-// merge length and age, Rule 1's request score (4.1-4.3).
+// MIBOut is a slot's outputs, its registered state: valid, its merge
+// length and age, Rule 1's request score (4.1-4.3).
 type MIBOut struct {
-	V, Mlen, Age *hdl.Signal
+	V    *hdl.Signal `doc:"slot i holds a read"`
+	Mlen *hdl.Signal `doc:"[MW-1:0] merge length of slot i, 0 when v = 0"`
+	Age  *hdl.Signal `doc:"[agebits-1:0] age of slot i, 0 when v = 0"`
 }
 
 // MIBPorts are dram-mib's ports.
@@ -142,27 +148,34 @@ func satAdd(a, b *hdl.Signal) *hdl.Signal {
 }
 
 // L2MIBBlock is the dram-l2mib unit: the L2 cache's Merge Information
-// Buffer of section 4.4 beside the MSHR (contract dram-l2mib).
-//
-//	clk, rst; in alloc_valid, alloc_idx; in mrg_valid, mrg_idx, mrg_age;
-//	in free_valid, free_idx; out dmy_valid, dmy_idx, dmy_mlen[MW-1:0],
-//	dmy_age; in dmy_ready
+// Buffer of section 4.4 beside the MSHR (contract dram-l2mib);
+// L2MIBPorts are its ports.
 type L2MIBBlock struct {
 	Entries, Merges, AgeBits int
 }
 
 // L2MIBPorts are dram-l2mib's ports (4.4): an L2 MSHR entry is
 // allocated, a request merges into one with its age, one is freed; the
-// dummy request (dmy_valid, dmy_idx, dmy_mlen, dmy_age out, dmy_ready
-// in) carries an entry's merge length and ages to the DRAM controller's
-// MIB.
+// dummy request carries an entry's merge length and ages to the DRAM
+// controller's MIB.
 type L2MIBPorts struct {
-	AllocValid, AllocIdx     *hdl.Signal
-	MrgValid, MrgIdx, MrgAge *hdl.Signal
-	FreeValid, FreeIdx       *hdl.Signal
-	DmyReady                 *hdl.Signal
-	DmyValid, DmyIdx         *hdl.Signal
-	DmyMlen, DmyAge          *hdl.Signal
+	AllocValid *hdl.Signal            `doc:"an L2 MSHR entry is allocated by a first miss"`
+	AllocIdx   *hdl.Signal            `doc:"[IW-1:0] the entry allocated"`
+	MrgValid   *hdl.Signal            `doc:"a request merges into entry mrg_idx"`
+	MrgIdx     *hdl.Signal            `doc:"[IW-1:0] the entry merged into"`
+	MrgAge     *hdl.Signal            `doc:"[agebits-1:0] the merged request's age (Eq. 4.1)"`
+	FreeValid  *hdl.Signal            `doc:"entry free_idx's fill returned"`
+	FreeIdx    *hdl.Signal            `doc:"[IW-1:0] the entry freed"`
+	Dmy        hdl.Stream[L2MIBDummy] `doc:"dummy request"`
+}
+
+// L2MIBDummy is a dummy request: the pending entry with the largest merge
+// length (then the lowest index), its merge length and the ages merged
+// into it since its last dummy.
+type L2MIBDummy struct {
+	Idx  *hdl.Signal `doc:"[IW-1:0] the entry"`
+	Mlen *hdl.Signal `doc:"[MW-1:0] its merge length, cnt+1"`
+	Age  *hdl.Signal `doc:"[agebits-1:0] its ages since its last dummy"`
 }
 
 // Build makes the module called name.
@@ -175,7 +188,7 @@ func (c L2MIBBlock) WithPorts(name string) (*hdl.Module, L2MIBPorts) {
 	f := m.InputFields("")
 	p := L2MIBPorts{AllocValid: f("alloc_valid", 1), AllocIdx: f("alloc_idx", iw),
 		MrgValid: f("mrg_valid", 1), MrgIdx: f("mrg_idx", iw), MrgAge: f("mrg_age", c.AgeBits),
-		FreeValid: f("free_valid", 1), FreeIdx: f("free_idx", iw), DmyReady: f("dmy_ready", 1)}
+		FreeValid: f("free_valid", 1), FreeIdx: f("free_idx", iw), Dmy: hdl.Stream[L2MIBDummy]{Ready: f("dmy_ready", 1)}}
 
 	cnt := make([]*hdl.Signal, c.Entries)  // merge length - 1 (reading 1)
 	age := make([]*hdl.Signal, c.Entries)  // ages merged since the last dummy
@@ -187,15 +200,17 @@ func (c L2MIBBlock) WithPorts(name string) (*hdl.Module, L2MIBPorts) {
 	// The dummy: the pending entry with the largest merge length, then the
 	// lowest index ("a dummy request with the maximum request score", 4.4).
 	found, idx, best := lib.Argmax(cnt, lib.Bus(pend))
-	o := m.OutputFields("dmy")
-	p.DmyValid, p.DmyIdx = o("valid", 1), o("idx", iw)
-	p.DmyValid.Drive(found)
-	p.DmyIdx.Drive(idx)
-	p.DmyMlen = o("mlen", mw)
-	p.DmyMlen.Drive(best.Zext(mw).Add(m.ConstU(mw, 1)).And(found.Repl(mw)))
-	p.DmyAge = o("age", c.AgeBits)
-	p.DmyAge.Drive(hdl.Select(idx, age...))
-	sent := found.And(p.DmyReady)
+	// The dummy's outputs are made here, beside their logic: where a port
+	// is made fixes its place in the Verilog and its neighbours' names.
+	o, dmy := m.OutputFields("dmy"), &p.Dmy.Payload
+	p.Dmy.Valid, dmy.Idx = o("valid", 1), o("idx", iw)
+	p.Dmy.Valid.Drive(found)
+	dmy.Idx.Drive(idx)
+	dmy.Mlen = o("mlen", mw)
+	dmy.Mlen.Drive(best.Zext(mw).Add(m.ConstU(mw, 1)).And(found.Repl(mw)))
+	dmy.Age = o("age", c.AgeBits)
+	dmy.Age.Drive(hdl.Select(idx, age...))
+	sent := found.And(p.Dmy.Ready) // the dummy is sent (found is dmy_valid)
 
 	lastCnt := m.ConstU(lw, uint64(c.Merges-1))
 	for i := range c.Entries {

@@ -6,10 +6,7 @@ import (
 )
 
 // PickBlock is the dram-pick unit: Rule 1 of section 4.1 over a read
-// queue, combinational (contract dram-pick).
-//
-//	in pol[1:0]; per slot i: v_<i>, bank_<i>, row_<i>, mlen_<i>, age_<i>, ord_<i>[IW-1:0]
-//	per bank b: rdy_<b>, open_v_<b>, open_row_<b>; out gnt, idx[IW-1:0], hit
+// queue, combinational (contract dram-pick); PickPorts are its ports.
 //
 // FRFCFSOnly builds the baseline without the score logic: FR-FCFS
 // whatever pol says (pol, mlen_<i> and age_<i> stay, unused), the
@@ -21,29 +18,33 @@ type PickBlock struct {
 
 // PickSlot is a read-queue slot as Rule 1 reads it (4.1-4.3): valid,
 // its bank and row, its merge length and age (the MIB's, 4.4) and its
-// arrival order ord (a smaller ord is older).
+// arrival order ord (a smaller ord is older; ords may repeat).
 type PickSlot struct {
-	V, Bank, Row, Mlen, Age, Ord *hdl.Signal
+	V    *hdl.Signal `doc:"slot i holds a read"`
+	Bank *hdl.Signal `doc:"[bankbits-1:0] bank of slot i"`
+	Row  *hdl.Signal `doc:"[rowbits-1:0] row of slot i"`
+	Mlen *hdl.Signal `doc:"[mlbits-1:0] L2 MSHR merge length of slot i"`
+	Age  *hdl.Signal `doc:"[agebits-1:0] Age_MSHR of slot i (Eq. 4.2)"`
+	Ord  *hdl.Signal `doc:"[IW-1:0] arrival rank of slot i: smaller is older"`
 }
 
 // PickBanks are the banks' state, lane b for bank b: ready for a
 // command, a row open, the open row.
 type PickBanks struct {
-	Rdy, OpenV, OpenRow []*hdl.Signal
+	Rdy     []*hdl.Signal `doc:"bank i can take a request"`
+	OpenV   []*hdl.Signal `doc:"bank i has a row open"`
+	OpenRow []*hdl.Signal `doc:"[rowbits-1:0] the open row of bank i"`
 }
 
-// PickPorts are dram-pick's ports.
+// PickPorts are dram-pick's ports: the policy, the read queue's slots,
+// the banks and the slot picked.
 type PickPorts struct {
-	// Pol (pol[1:0]) is the policy: FR-FCFS, MSHR-M, MSHR-S, MSHR-S+A.
-	Pol *hdl.Signal
-	// Slots are the read queue (v_<i>, bank_<i>, row_<i>, mlen_<i>,
-	// age_<i>, ord_<i>).
+	Pol   *hdl.Signal `doc:"policy: 0 FR-FCFS, 1 MSHR-M, 2 MSHR-S, 3 MSHR-S+A"`
 	Slots []PickSlot
-	// Banks are rdy_<b>, open_v_<b> and open_row_<b>.
 	Banks PickBanks
-	// Gnt, Idx and Hit: a slot is picked, which one (idx[IW-1:0]), and
-	// whether it hits its bank's open row.
-	Gnt, Idx, Hit *hdl.Signal
+	Gnt   *hdl.Signal `doc:"some slot is eligible"`
+	Idx   *hdl.Signal `doc:"[IW-1:0] the slot picked"`
+	Hit   *hdl.Signal `doc:"the slot picked hits its bank's open row"`
 }
 
 // Build makes the module called name.

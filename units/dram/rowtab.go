@@ -110,12 +110,7 @@ func (t *RowTable) Step(in RowTabIn) {
 }
 
 // RowTabBlock is the dram-rowtab unit: RowTable in hardware (contract
-// dram-rowtab).
-//
-//	clk, rst; in enq_valid, enq_bank, enq_row, enq_age; out enq_ptr[IW-1:0]
-//	in deq_valid, deq_ptr, deq_mlen[mlbits-1:0], deq_age
-//	in dmy_valid, dmy_ptr, dmy_mlen_was, dmy_mlen, dmy_age
-//	out per entry r: v_<r>, bank_<r>, row_<r>, mlen_<r>[SW-1:0], age_<r>[AW-1:0]
+// dram-rowtab); RowTabPorts are its ports.
 type RowTabBlock struct {
 	Entries, BankBits, RowBits, MlBits, AgeBits int
 }
@@ -131,19 +126,35 @@ type RowTabPorts struct {
 // the dummy request that updates a queued read's merge length and age
 // (dmy_*; 4.4).
 type RowTabInputs struct {
-	EnqValid, EnqBank, EnqRow, EnqAge             *hdl.Signal
-	DeqValid, DeqPtr, DeqMlen, DeqAge             *hdl.Signal
-	DmyValid, DmyPtr, DmyMlenWas, DmyMlen, DmyAge *hdl.Signal
+	EnqValid   *hdl.Signal `doc:"a read enters, merge length 1"`
+	EnqBank    *hdl.Signal `doc:"[bankbits-1:0] the entering read's bank"`
+	EnqRow     *hdl.Signal `doc:"[rowbits-1:0] the entering read's row"`
+	EnqAge     *hdl.Signal `doc:"[agebits-1:0] the entering read's age"`
+	DeqValid   *hdl.Signal `doc:"a read of entry deq_ptr leaves"`
+	DeqPtr     *hdl.Signal `doc:"[IW-1:0] the leaving read's entry"`
+	DeqMlen    *hdl.Signal `doc:"[mlbits-1:0] its merge length of this cycle"`
+	DeqAge     *hdl.Signal `doc:"[agebits-1:0] its age of this cycle"`
+	DmyValid   *hdl.Signal `doc:"a dummy changed a read of entry dmy_ptr"`
+	DmyPtr     *hdl.Signal `doc:"[IW-1:0] that read's entry"`
+	DmyMlenWas *hdl.Signal `doc:"[mlbits-1:0] its merge length before the dummy"`
+	DmyMlen    *hdl.Signal `doc:"[mlbits-1:0] its merge length after the dummy"`
+	DmyAge     *hdl.Signal `doc:"[agebits-1:0] the age the dummy added to it"`
 }
 
 // RowTabEntry is one entry as the table shows it: valid, its bank and
 // row, its reads' merge length and age sums.
-type RowTabEntry struct{ V, Bank, Row, Mlen, Age *hdl.Signal }
+type RowTabEntry struct {
+	V    *hdl.Signal `doc:"entry i holds a row"`
+	Bank *hdl.Signal `doc:"[bankbits-1:0] bank of entry i"`
+	Row  *hdl.Signal `doc:"[rowbits-1:0] row of entry i"`
+	Mlen *hdl.Signal `doc:"[SW-1:0] sum of entry i's reads' merge lengths"`
+	Age  *hdl.Signal `doc:"[AW-1:0] sum of entry i's reads' ages"`
+}
 
 // RowTabOut are the table's outputs: the entry a read entering now takes,
 // and the entries.
 type RowTabOut struct {
-	EnqPtr *hdl.Signal
+	EnqPtr *hdl.Signal `doc:"[IW-1:0] the entry a read entering takes"`
 	Entry  []RowTabEntry
 }
 

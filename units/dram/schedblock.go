@@ -38,45 +38,55 @@ const (
 // RowScoreNames are the -rowscore values in RowScores order.
 var RowScoreNames = []string{"sum", "table", "none"}
 
-// SchedPorts are dram-sched's ports (Figures 2.3 and 4.2).
+// SchedPorts are dram-sched's ports (Figures 2.3 and 4.2): Rule 1's
+// policy for the reads (4.1-4.3), the read and write channels, the L2
+// MIB's dummy requests (4.4), the command queues' readiness and the
+// request issued.
 type SchedPorts struct {
-	// Pol (pol[1:0]) is Rule 1's policy for the reads (4.1-4.3).
-	Pol *hdl.Signal
-	// Rd is the read channel (rd_valid, rd_ready out, rd_bank, rd_row,
-	// rd_blk, rd_age): a read and its block and age for the MIB (4.4).
-	Rd SchedRead
-	// Dmy is the L2 MIB's dummy request (dmy_valid, dmy_blk, dmy_mlen,
-	// dmy_age; 4.4).
+	Pol *hdl.Signal           `doc:"reads' policy: 0 FR-FCFS, 1 MSHR-M, 2 MSHR-S, 3 MSHR-S+A"`
+	Rd  hdl.Stream[SchedRead] `doc:"read"`
 	Dmy SchedDummy
-	// Wr is the write channel (wr_valid, wr_ready out, wr_bank, wr_row,
-	// wr_blk).
-	Wr SchedWrite
-	// Rdy (rdy_<k>) is bank k's command queue ready for a request.
-	Rdy []*hdl.Signal
-	// Iss is the request issued (iss_valid, iss_write, iss_bank, iss_row,
-	// iss_blk, iss_hit, iss_mlen, iss_age).
+	Wr  hdl.Stream[SchedWrite] `doc:"write"`
+	Rdy []*hdl.Signal          `doc:"bank i's command queue can take a request"`
 	Iss SchedIssue
 }
 
-// SchedRead is the read channel; Ready is an output.
+// SchedRead is a read: its bank, row, and its block and age for the MIB
+// (4.4).
 type SchedRead struct {
-	Valid, Ready, Bank, Row, Blk, Age *hdl.Signal
+	Bank *hdl.Signal `doc:"[bankbits-1:0] bank"`
+	Row  *hdl.Signal `doc:"[rowbits-1:0] row"`
+	Blk  *hdl.Signal `doc:"[blkbits-1:0] block"`
+	Age  *hdl.Signal `doc:"[agebits-1:0] age"`
 }
 
-// SchedDummy is a dummy request: its block, merge length and age.
+// SchedDummy is a dummy request, always taken: its block, merge length
+// and age.
 type SchedDummy struct {
-	Valid, Blk, Mlen, Age *hdl.Signal
+	Valid *hdl.Signal `doc:"a dummy request"`
+	Blk   *hdl.Signal `doc:"[blkbits-1:0] the dummy's block"`
+	Mlen  *hdl.Signal `doc:"[MW-1:0] the dummy's merge length"`
+	Age   *hdl.Signal `doc:"[agebits-1:0] the dummy's age"`
 }
 
-// SchedWrite is the write channel; Ready is an output.
+// SchedWrite is a write: its bank, row and block.
 type SchedWrite struct {
-	Valid, Ready, Bank, Row, Blk *hdl.Signal
+	Bank *hdl.Signal `doc:"[bankbits-1:0] bank"`
+	Row  *hdl.Signal `doc:"[rowbits-1:0] row"`
+	Blk  *hdl.Signal `doc:"[blkbits-1:0] block"`
 }
 
 // SchedIssue is the request issued: a read or a write, its bank, row and
 // block, whether it hits the open row, and a read's merge length and age.
 type SchedIssue struct {
-	Valid, Write, Bank, Row, Blk, Hit, Mlen, Age *hdl.Signal
+	Valid *hdl.Signal `doc:"a request is issued"`
+	Write *hdl.Signal `doc:"the issued request is a write"`
+	Bank  *hdl.Signal `doc:"[bankbits-1:0] the issued request's bank"`
+	Row   *hdl.Signal `doc:"[rowbits-1:0] the issued request's row"`
+	Blk   *hdl.Signal `doc:"[blkbits-1:0] the issued request's block"`
+	Hit   *hdl.Signal `doc:"the issued request hits its bank's open row"`
+	Mlen  *hdl.Signal `doc:"[MW-1:0] the issued read's merge length"`
+	Age   *hdl.Signal `doc:"[agebits-1:0] the issued read's age"`
 }
 
 // Build makes the module called name.
@@ -118,14 +128,14 @@ type schedBuild struct {
 func (b *schedBuild) ports() {
 	c, m, p := b.c, b.m, &b.p
 	p.Pol = m.Input("pol", 2)
-	in, out := m.InputFields("rd"), m.OutputFields("rd")
-	p.Rd = SchedRead{Valid: in("valid", 1), Ready: out("ready", 1), Bank: in("bank", c.BankBits), Row: in("row", c.RowBits),
-		Blk: in("blk", c.BlkBits), Age: in("age", c.AgeBits)}
-	in = m.InputFields("dmy")
+	p.Rd = hdl.InStream(m, "rd", func(in hdl.Fields) SchedRead {
+		return SchedRead{Bank: in("bank", c.BankBits), Row: in("row", c.RowBits), Blk: in("blk", c.BlkBits), Age: in("age", c.AgeBits)}
+	})
+	in := m.InputFields("dmy")
 	p.Dmy = SchedDummy{in("valid", 1), in("blk", c.BlkBits), in("mlen", b.mw), in("age", c.AgeBits)}
-	in, out = m.InputFields("wr"), m.OutputFields("wr")
-	p.Wr = SchedWrite{Valid: in("valid", 1), Ready: out("ready", 1), Bank: in("bank", c.BankBits), Row: in("row", c.RowBits),
-		Blk: in("blk", c.BlkBits)}
+	p.Wr = hdl.InStream(m, "wr", func(in hdl.Fields) SchedWrite {
+		return SchedWrite{Bank: in("bank", c.BankBits), Row: in("row", c.RowBits), Blk: in("blk", c.BlkBits)}
+	})
 	for k := range 1 << c.BankBits {
 		p.Rdy = append(p.Rdy, m.InputFields("", k)("rdy", 1))
 		open := m.RegFields("open", k)
@@ -142,7 +152,7 @@ func (b *schedBuild) queues(name string) {
 	c, m := b.c, b.m
 	b.issRead, b.issWrite = m.Wire("read_issued", 1), m.Wire("write_issued", 1)
 	b.readOut, b.writeOut = m.Wire("read_out", lib.CountWidth(c.Entries-1)), m.Wire("write_out", lib.CountWidth(c.WEntries-1))
-	readFields := []*hdl.Signal{b.p.Rd.Bank, b.p.Rd.Row}
+	readFields := []*hdl.Signal{b.p.Rd.Payload.Bank, b.p.Rd.Payload.Row}
 	if c.Scores == TableScores {
 		sub, p := RowTabBlock{Entries: c.Entries, BankBits: c.BankBits, RowBits: c.RowBits,
 			MlBits: b.mw, AgeBits: c.AgeBits}.WithPorts(name + "_rowtab")
@@ -151,11 +161,11 @@ func (b *schedBuild) queues(name string) {
 		readFields = append(readFields, b.tabOut.EnqPtr) // each read keeps its row's entry
 	}
 	b.reads = newRequestQueue(m, "rq", c.Entries, b.p.Rd.Valid, readFields, b.issRead, b.readOut)
-	b.writes = newRequestQueue(m, "wq", c.WEntries, b.p.Wr.Valid, []*hdl.Signal{b.p.Wr.Bank, b.p.Wr.Row, b.p.Wr.Blk}, b.issWrite, b.writeOut)
+	b.writes = newRequestQueue(m, "wq", c.WEntries, b.p.Wr.Valid, []*hdl.Signal{b.p.Wr.Payload.Bank, b.p.Wr.Payload.Row, b.p.Wr.Payload.Blk}, b.issWrite, b.writeOut)
 	b.p.Rd.Ready.Drive(b.reads.ready)
 	b.p.Wr.Ready.Drive(b.writes.ready)
 	b.mib = mibLogic(m, "mib", c.Entries, MIBInputs{
-		AllocValid: b.reads.take, AllocIdx: b.reads.slot, AllocBlk: b.p.Rd.Blk, AllocAge: b.p.Rd.Age,
+		AllocValid: b.reads.take, AllocIdx: b.reads.slot, AllocBlk: b.p.Rd.Payload.Blk, AllocAge: b.p.Rd.Payload.Age,
 		UpdValid: b.p.Dmy.Valid, UpdBlk: b.p.Dmy.Blk, UpdMlen: b.p.Dmy.Mlen, UpdAge: b.p.Dmy.Age,
 		FreeValid: b.issRead, FreeIdx: b.readOut,
 	}, c.Scores == TableScores)
@@ -178,7 +188,7 @@ func (b *schedBuild) pick() {
 	switch c.Scores {
 	case TableScores:
 		events := dummyOf(mib, reads.fields[2], b.p.Dmy.Mlen, b.p.Dmy.Age)
-		events.EnqValid, events.EnqBank, events.EnqRow, events.EnqAge = reads.take, b.p.Rd.Bank, b.p.Rd.Row, b.p.Rd.Age
+		events.EnqValid, events.EnqBank, events.EnqRow, events.EnqAge = reads.take, b.p.Rd.Payload.Bank, b.p.Rd.Payload.Row, b.p.Rd.Payload.Age
 		events.DeqValid, events.DeqPtr = b.issRead, hdl.Select(b.readOut, reads.fields[2]...)
 		events.DeqMlen, events.DeqAge = hdl.Select(b.readOut, mib.Mlen...), hdl.Select(b.readOut, mib.Age...)
 		hdl.ConnectRecord(b.rowtab, b.tabIn, events)
