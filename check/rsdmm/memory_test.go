@@ -136,9 +136,9 @@ func newMemBench(t *testing.T, p rs.MemoryBlock) *memBench {
 	b := verify.NewBench(t, m)
 	w := 1 << p.LW
 	mb := &memBench{Bench: b, p: p, m: rs.Machine{LW: p.LW}, model: newFlatMemory(p)}
-	write := b.In(ports.Req.Write.Name())
+	write := b.In(ports.Req.Payload.Write.Name())
 	var mask, addr, data []verify.In
-	for _, l := range ports.Req.Lanes {
+	for _, l := range ports.Req.Payload.Lanes {
 		mask = append(mask, b.In(l.Mask.Name()))
 		addr = append(addr, b.In(l.Addr.Name()))
 		data = append(data, b.In(l.Wdata.Name()))
@@ -151,7 +151,7 @@ func newMemBench(t *testing.T, p rs.MemoryBlock) *memBench {
 			b.Set(data[i], wp.data[i])
 		}
 	})
-	idx, val := b.In(ports.Cfg.Idx.Name()), b.In(ports.Cfg.Val.Name())
+	idx, val := b.In(ports.Cfg.Payload.Idx.Name()), b.In(ports.Cfg.Payload.Val.Name())
 	mb.cfg = verify.NewSource(b, "cfg", func(c cfgWrite) {
 		b.Set(idx, uint64(c.idx))
 		b.Set(val, uint64(c.val))

@@ -12,16 +12,8 @@ import (
 // Warps arrive one per cycle and pass the RSU (Shift); every S of them
 // form a super warp, which the RPU packs into c stages (section IV); the
 // stages enter the L-stage MMU pipeline one per cycle and reach the banks
-// c + L - 1 cycles after the first entered (Lemma 1).
-//
-//	clk, rst
-//	cfg_valid, cfg_ready, cfg_idx, cfg_val[lw-1:0]      an RSU write, while idle
-//	req_valid, req_ready, req_write, req_mask_<i>,
-//	req_addr_<i>[ab-1:0], req_wdata_<i>[dw-1:0]        one warp (i < w)
-//	resp_valid, resp_rdata_<i>[dw-1:0]                  one per read warp, in order
-//	cong_valid, cong[CB-1:0]                            once per super warp
-//
-// MemoryPorts are these ports as a record.
+// c + L - 1 cycles after the first entered (Lemma 1). MemoryPorts are
+// its ports.
 //
 // Its stations, each a set of registers:
 //
@@ -58,47 +50,48 @@ func (p MemoryBlock) rsu() RSUBlock {
 // MemoryPorts are rsdmm's ports (contract rsdmm), lanes i < w.
 type MemoryPorts struct {
 	// Cfg writes r_j (or an H3 key) into the RSU (section V) while the
-	// memory is idle: cfg_valid, cfg_ready, cfg_idx, cfg_val.
-	Cfg MemoryCfg
-	// Req is one warp's request: req_valid, req_ready, req_write and each
-	// thread's req_mask_<i>, req_addr_<i>, req_wdata_<i> (Figure 1 (A)).
-	Req MemoryReq
-	// Resp is one read warp's data, in order: resp_valid, resp_rdata_<i>.
+	// memory is idle.
+	Cfg hdl.Stream[MemoryCfg] `doc:"RSU write"`
+	// Req is one warp's request (Figure 1 (A)).
+	Req hdl.Stream[MemoryReq] `doc:"warp"`
+	// Resp is one read warp's data, in order.
 	Resp MemoryResp
 	// Cong is a super warp's congestion c (section IV), once per super
-	// warp: cong_valid, cong.
+	// warp.
 	Cong MemoryCong
 }
 
-// MemoryCfg is the configuration port: a write of Val at Idx, taken when
-// Valid and Ready.
+// MemoryCfg is a configuration write: Val at Idx.
 type MemoryCfg struct {
-	Valid, Ready, Idx, Val *hdl.Signal
+	Idx *hdl.Signal `doc:"[ab-lw-1:0] table entry j (hash: [XB(ab-lw)-1:0] key b)"`
+	Val *hdl.Signal `doc:"[lw-1:0] the shift r_j, or key b"`
 }
 
-// MemoryReq is the request port: a warp, taken when Valid and Ready, that
-// writes (Write) or reads.
+// MemoryReq is a warp that writes (Write) or reads.
 type MemoryReq struct {
-	Valid, Ready, Write *hdl.Signal
-	Lanes               []MemoryLane
+	Write *hdl.Signal `doc:"a write, else a read"`
+	Lanes []MemoryLane
 }
 
 // MemoryResp is the response port: Rdata[i] is thread i's word.
 type MemoryResp struct {
-	Valid *hdl.Signal
-	Rdata []*hdl.Signal
+	Valid *hdl.Signal   `doc:"a read warp's response"`
+	Rdata []*hdl.Signal `doc:"[dw-1:0] the word of thread i, 0 if masked"`
 }
 
 // MemoryCong is the congestion port.
 type MemoryCong struct {
-	Valid, Cong *hdl.Signal
+	Valid *hdl.Signal `doc:"a super warp's congestion"`
+	Cong  *hdl.Signal `doc:"[CB-1:0] the congestion c (section IV)"`
 }
 
 // MemoryLane is one thread's request: at the port, and in the collect and
 // issue stations, its enable (mask), its address (shifted in the
 // stations) and the data it writes.
 type MemoryLane struct {
-	Mask, Addr, Wdata *hdl.Signal
+	Mask  *hdl.Signal `doc:"thread i is enabled"`
+	Addr  *hdl.Signal `doc:"[ab-1:0] address of thread i"`
+	Wdata *hdl.Signal `doc:"[dw-1:0] write data of thread i"`
 }
 
 func (p MemoryBlock) lane(f hdl.Fields) MemoryLane {
@@ -191,11 +184,11 @@ type memoryBuild struct {
 func (b *memoryBuild) ports() {
 	p, m, cfg, req := b.p, b.m, &b.io.Cfg, &b.io.Req
 	f := m.InputFields("cfg")
-	cfg.Valid, cfg.Idx, cfg.Val = f("valid", 1), f("idx", p.rsu().idxWidth()), f("val", p.LW)
+	cfg.Valid, cfg.Payload.Idx, cfg.Payload.Val = f("valid", 1), f("idx", p.rsu().idxWidth()), f("val", p.LW)
 	f = m.InputFields("req")
-	req.Valid, req.Write = f("valid", 1), f("write", 1)
+	req.Valid, req.Payload.Write = f("valid", 1), f("write", 1)
 	for i := range b.w {
-		req.Lanes = append(req.Lanes, p.lane(m.InputFields("req", i)))
+		req.Payload.Lanes = append(req.Payload.Lanes, p.lane(m.InputFields("req", i)))
 	}
 
 	// Every station's occupancy, for cfg_ready: declared here, driven below.
@@ -213,7 +206,7 @@ func (b *memoryBuild) ports() {
 // arrive; a configuration write changes r_j from the next cycle.
 func (b *memoryBuild) shift(name string) []*hdl.Signal {
 	addr := make([]*hdl.Signal, b.w)
-	for i, l := range b.io.Req.Lanes {
+	for i, l := range b.io.Req.Payload.Lanes {
 		addr[i] = l.Addr
 	}
 	if b.p.Shift == NoShift {
@@ -222,7 +215,7 @@ func (b *memoryBuild) shift(name string) []*hdl.Signal {
 	sub, ports := b.p.rsu().WithPorts(name + "_rsu")
 	rsu := b.m.Instance("rsu", sub)
 	cfg := b.io.Cfg
-	hdl.ConnectRecord(rsu, ports.Tbl, RSUWrite{We: b.cfgTake, Idx: cfg.Idx, Val: cfg.Val})
+	hdl.ConnectRecord(rsu, ports.Tbl, RSUWrite{We: b.cfgTake, Idx: cfg.Payload.Idx, Val: cfg.Payload.Val})
 	hdl.ConnectRecord(rsu, ports.Addr, addr)
 	return hdl.OutRecord(rsu, ports.SAddr)
 }
@@ -250,11 +243,11 @@ func (b *memoryBuild) collect(shifted []*hdl.Signal) {
 	slotIs := lib.NewDecoder(slot)
 	m.If(take, func() {
 		collected.Set(slot.Add(m.ConstU(collected.Width(), 1)))
-		m.If(slotIs.Is(0), func() { b.colWrite.Set(req.Write) })
+		m.If(slotIs.Is(0), func() { b.colWrite.Set(req.Payload.Write) })
 		for q := range p.S {
 			m.If(slotIs.Is(q), func() {
 				for k := range b.w {
-					in := req.Lanes[k]
+					in := req.Payload.Lanes[k]
 					hdl.SetRecord(b.col[q*b.w+k], MemoryLane{Mask: in.Mask, Addr: shifted[k], Wdata: in.Wdata})
 				}
 			})

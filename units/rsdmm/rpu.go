@@ -12,12 +12,7 @@ import (
 // gives each request its pipeline stage (the rank of its row among the
 // distinct rows its bank is asked for), the requests that go to the banks
 // (one per distinct address, the highest thread), each bank's load and
-// the congestion (section IV).
-//
-//	in valid_<i>, bank_<i>[lw-1:0], row_<i>[rb-1:0] for i < N
-//	out stage_<i>[XB(N)-1:0], lead_<i>; out load_<b>[CB-1:0] for b < w, cong[CB-1:0]
-//
-// RPUPorts are these ports as a record.
+// the congestion (section IV). RPUPorts are its ports.
 //
 // By default a sorting network: Batcher's odd-even merge sort of (valid,
 // bank, row, index), a scan numbering the distinct rows within each bank,
@@ -31,26 +26,27 @@ type RPUBlock struct {
 // RPUPorts are rsdmm-rpu's ports (contract rsdmm-rpu), requests i < N
 // and banks b < w.
 type RPUPorts struct {
-	// In is request i of the super warp: valid_<i>, bank_<i>, row_<i>.
+	// In is request i of the super warp.
 	In []RPURequest
 	// Out is request i's stage and whether it leads its address (goes to
-	// the bank for every request of it): stage_<i>, lead_<i> (section IV).
-	Out []RPUStage
-	// Load is bank b's load, the distinct rows asked of it (load_<b>).
-	Load []*hdl.Signal
-	// Cong is the congestion, the largest load: the stages c (cong).
-	Cong *hdl.Signal
+	// the bank for every request of it, section IV).
+	Out  []RPUStage
+	Load []*hdl.Signal `doc:"[CB-1:0] load of bank i: the distinct rows asked of it"`
+	Cong *hdl.Signal   `doc:"[CB-1:0] congestion c, the largest load (section IV)"`
 }
 
 // RPURequest is one request: its enable, bank and row.
 type RPURequest struct {
-	Valid, Bank, Row *hdl.Signal
+	Valid *hdl.Signal `doc:"request i is enabled"`
+	Bank  *hdl.Signal `doc:"[lw-1:0] bank of request i"`
+	Row   *hdl.Signal `doc:"[rb-1:0] row of request i"`
 }
 
 // RPUStage is one request's packing: its pipeline stage and whether it
 // leads.
 type RPUStage struct {
-	Stage, Lead *hdl.Signal
+	Stage *hdl.Signal `doc:"[XB(N)-1:0] pipeline stage of request i"`
+	Lead  *hdl.Signal `doc:"request i goes to the bank"`
 }
 
 // N is the requests of a super warp.

@@ -10,12 +10,7 @@ import (
 // as j*w + (k + r_j) mod w. Without Hash, r_j is entry j of a table of
 // 2^(ab-lw) shifts that every lane reads (lanes read ports); with Hash,
 // r_j is the XOR of key_b over the set bits b of j (H3), keys reset to
-// splitmix64(Seed)'s top lw bits.
-//
-//	clk, rst; in addr_<i>[ab-1:0], out saddr_<i>[ab-1:0] for i < lanes
-//	in tbl_we, tbl_idx, tbl_val[lw-1:0]: a table entry, or a key, written at the edge
-//
-// RSUPorts are these ports as a record.
+// splitmix64(Seed)'s top lw bits. RSUPorts are its ports.
 type RSUBlock struct {
 	LW, AB, Lanes int
 	Hash          bool
@@ -33,18 +28,18 @@ func (c RSUBlock) idxWidth() int {
 
 // RSUPorts are rsdmm-rsu's ports (contract rsdmm-rsu), lanes i < lanes.
 type RSUPorts struct {
-	// Tbl is the write port of r_j (section V): tbl_we, tbl_idx, tbl_val.
-	Tbl RSUWrite
-	// Addr is lane i's address j*w + k (addr_<i>).
-	Addr []*hdl.Signal
-	// SAddr is lane i's shifted address j*w + (k + r_j) mod w (saddr_<i>).
-	SAddr []*hdl.Signal
+	// Tbl is the write port of r_j (section V).
+	Tbl   RSUWrite
+	Addr  []*hdl.Signal `doc:"[ab-1:0] address j*w + k of lane i"`
+	SAddr []*hdl.Signal `doc:"[ab-1:0] shifted address of lane i: {j, (k + r_j) mod w}"`
 }
 
 // RSUWrite writes Val to table entry Idx, or to H3 key Idx, at the edge
 // when We is set.
 type RSUWrite struct {
-	We, Idx, Val *hdl.Signal
+	We  *hdl.Signal `doc:"write tbl_val at tbl_idx at the edge"`
+	Idx *hdl.Signal `doc:"[ab-lw-1:0] table entry j (hash: [XB(ab-lw)-1:0] key b)"`
+	Val *hdl.Signal `doc:"[lw-1:0] the shift r_j, or key b"`
 }
 
 // Build makes the module called name.
