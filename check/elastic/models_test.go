@@ -111,9 +111,9 @@ func matchPipe(t *testing.T, c units.Config, cycles int) {
 	} else {
 		model = el.NewElasticPipe(pipe.MStages, pipe.Premem, pipe.Nonmem)
 	}
-	rst, exValid, exMem := b.In("rst"), in(b, ports.ExValid), in(b, ports.ExMem)
-	exHold, exTag, icValid, icTag := in(b, ports.ExHold), in(b, ports.Ex.Tag), in(b, ports.ICValid), in(b, ports.IC.Tag)
-	exReady, wbValid, wbSrc, wbTag := out(b, ports.ExReady), out(b, ports.WBValid), out(b, ports.WBSrc), out(b, ports.WB.Tag)
+	rst, exValid, exMem := b.In("rst"), in(b, ports.Ex.Valid), in(b, ports.Ex.Payload.Mem)
+	exHold, exTag, icValid, icTag := in(b, ports.Ex.Payload.Hold), in(b, ports.Ex.Payload.Tag), in(b, ports.ICValid), in(b, ports.IC.Tag)
+	exReady, wbValid, wbSrc, wbTag := out(b, ports.Ex.Ready), out(b, ports.WBValid), out(b, ports.WBSrc), out(b, ports.WB.Tag)
 	var prememCount, nonmemCount verify.Out
 	if !base {
 		prememCount, nonmemCount = out(b, ports.PrememCount), out(b, ports.NonmemCount)

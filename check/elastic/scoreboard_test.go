@@ -40,10 +40,10 @@ type pipeBench struct {
 func newPipeBench(t *testing.T, c units.Config) *pipeBench {
 	b, ports, pipe := pipeOnBench(t, c)
 	return &pipeBench{b: b, pipe: pipe,
-		exMem: in(b, ports.ExMem), exHold: in(b, ports.ExHold), exTag: in(b, ports.Ex.Tag),
+		exMem: in(b, ports.Ex.Payload.Mem), exHold: in(b, ports.Ex.Payload.Hold), exTag: in(b, ports.Ex.Payload.Tag),
 		icValid: in(b, ports.ICValid), icTag: in(b, ports.IC.Tag),
 		wbValid: out(b, ports.WBValid), wbSrc: out(b, ports.WBSrc), wbTag: out(b, ports.WB.Tag),
-		exData: b.Ins(ports.Ex.Data), icData: b.Ins(ports.IC.Data), wbData: b.Outs(ports.WB.Data)}
+		exData: b.Ins(ports.Ex.Payload.Data), icData: b.Ins(ports.IC.Data), wbData: b.Outs(ports.WB.Data)}
 }
 
 // random makes an instruction with a random payload: a W-bit word a lane.

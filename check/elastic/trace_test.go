@@ -43,9 +43,9 @@ func TestModelTracesOnBlocks(t *testing.T) {
 func replay(t *testing.T, c units.Config, trace []el.TraceCycle) {
 	b, ports, _ := pipeOnBench(t, c)
 	b.DontRecord()
-	exValid, exMem, exHold, exTag := in(b, ports.ExValid), in(b, ports.ExMem), in(b, ports.ExHold), in(b, ports.Ex.Tag)
+	exValid, exMem, exHold, exTag := in(b, ports.Ex.Valid), in(b, ports.Ex.Payload.Mem), in(b, ports.Ex.Payload.Hold), in(b, ports.Ex.Payload.Tag)
 	icValid, icTag := in(b, ports.ICValid), in(b, ports.IC.Tag)
-	exReady, wbValid, wbSrc, wbTag := out(b, ports.ExReady), out(b, ports.WBValid), out(b, ports.WBSrc), out(b, ports.WB.Tag)
+	exReady, wbValid, wbSrc, wbTag := out(b, ports.Ex.Ready), out(b, ports.WBValid), out(b, ports.WBSrc), out(b, ports.WB.Tag)
 	b.Before(func(cycle uint64) {
 		tc := trace[cycle]
 		b.Set(exValid, verify.Bit(tc.ExValid))

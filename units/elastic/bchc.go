@@ -11,11 +11,8 @@ import (
 // HistoryCacheBlock is the elastic-bchc unit: the bank conflict history
 // cache of thesis 5.5.2 (Fig. 5.7, Table 5.3), Sets sets of Ways lines of
 // (valid, tag, value), set = pc mod Sets, tag = pc / Sets (Pcw - log2 Sets
-// bits), value = a warp's zero-aligned conflict degree (log2 Warp bits).
-//
-//	clk, rst; in clear
-//	in rd_en, rd_pc[Pcw-1:0]; out rd_hit, rd_value[VW-1:0]
-//	in wr_en, wr_pc[Pcw-1:0], wr_value[VW-1:0]
+// bits), value = a warp's zero-aligned conflict degree (log2 Warp bits);
+// HistoryCachePorts are its ports.
 //
 // Tags and values of way w live in the memory line_<w> (Sets words, the
 // storage Table 5.3 counts); valid bits and the true-LRU order of each set
@@ -34,16 +31,17 @@ func (c HistoryCacheBlock) valueWidth() int { return bits.Len(uint(c.Warp - 1)) 
 // HistoryCachePorts are elastic-bchc's ports, a record so that
 // elastic-warpmask connects its instance in one call.
 type HistoryCachePorts struct {
-	// Clear invalidates every line (a kernel launch, 5.5.2).
-	Clear *hdl.Signal
-	// RdEn, RdPC look a PC up (at scheduling, Fig. 5.7); RdHit, RdVal
-	// are the hit and the warp's last conflict degree.
-	RdEn, RdPC   *hdl.Signal
-	RdHit, RdVal *hdl.Signal
-	// WrEn, WrPC, WrValue record a warp's conflict degree at its last
+	Clear *hdl.Signal `doc:"invalidate every line (kernel launch, 5.5.2)"`
+	// The read port looks a PC up at scheduling (Fig. 5.7).
+	RdEn  *hdl.Signal `doc:"read port: look rd_pc up"`
+	RdPC  *hdl.Signal `doc:"[pcw-1:0] read port: the PC"`
+	RdHit *hdl.Signal `doc:"read port: rd_en and a valid line holds tag(rd_pc)"`
+	RdVal *hdl.Signal `doc:"[VW-1:0] read port: the hit line's value, else 0"`
+	// The write port records a warp's conflict degree at its last
 	// subwarp.
-	WrEn, WrPC *hdl.Signal
-	WrValue    *hdl.Signal
+	WrEn    *hdl.Signal `doc:"write port: record wr_value for wr_pc"`
+	WrPC    *hdl.Signal `doc:"[pcw-1:0] write port: the PC"`
+	WrValue *hdl.Signal `doc:"[VW-1:0] write port: a warp's conflict degree"`
 }
 
 func (c HistoryCacheBlock) ports(m *hdl.Module) HistoryCachePorts {

@@ -17,10 +17,8 @@ func DegreeWidth(lanes int) int { return bits.Len(uint(lanes)) }
 
 // BankConflict is the elastic-bkconf unit: the bank conflict degree of one
 // SIMD shared-memory access (thesis 5.3.1) and the cycles it holds MEM0
-// (Eq. 5.3), the detection logic footnote 9 says the baseline already has.
-//
-//	in en_<i>, addr_<i>[Aw-1:0] for i < Lanes
-//	out degree[DW-1:0], cycles[DW-1:0], extra[EW-1:0], conflict
+// (Eq. 5.3), the detection logic footnote 9 says the baseline already has;
+// BankConflictPorts are its ports.
 //
 // The bank of a lane is its address mod Banks. Per bank, a population
 // count of the enabled lanes in it (with Broadcast, of the lanes that are
@@ -35,18 +33,21 @@ type BankConflict struct {
 
 // BankConflictPorts are elastic-bkconf's ports.
 type BankConflictPorts struct {
-	// Lanes are the access's lanes: en_<i>, addr_<i> (a SIMD
-	// shared-memory access, thesis 5.3.1).
-	Lanes []AccessLane
-	// Degree is the bank conflict degree, Cycles the MEM0 cycles of Eq.
-	// 5.3, Extra = Cycles - 1 (footnote 10's zero-aligned degree) and
-	// Conflict = Extra != 0.
-	Degree, Cycles, Extra, Conflict *hdl.Signal
+	// Lanes are the lanes of one SIMD shared-memory access (thesis
+	// 5.3.1).
+	Lanes    []AccessLane
+	Degree   *hdl.Signal `doc:"[DW-1:0] bank conflict degree (5.3.1)"`
+	Cycles   *hdl.Signal `doc:"[DW-1:0] cycles the access holds MEM0 (Eq. 5.3)"`
+	Extra    *hdl.Signal `doc:"[EW-1:0] cycles - 1 (footnote 10's zero-aligned degree)"`
+	Conflict *hdl.Signal `doc:"extra != 0"`
 }
 
 // AccessLane is one lane of a shared-memory access: enabled, and its word
 // address.
-type AccessLane struct{ En, Addr *hdl.Signal }
+type AccessLane struct {
+	En   *hdl.Signal `doc:"lane i is enabled"`
+	Addr *hdl.Signal `doc:"[aw-1:0] word address of lane i"`
+}
 
 // Build makes the module called name.
 func (b BankConflict) Build(name string) *hdl.Module { return hdl.ModuleOf(b.WithPorts(name)) }

@@ -11,13 +11,7 @@ import (
 // SIMD instruction (Lanes words of W bits and a Tw-bit tag) per stage:
 // the elastic back end of thesis Fig. 5.6 (elastic-pipe) or, with Base,
 // the baseline with unified memory stages of Fig. 5.4(a)
-// (elastic-basepipe).
-//
-//	clk, rst
-//	in ex_valid, ex_mem, ex_hold[HW-1:0], ex_tag[Tw-1:0], ex_data_<i>[W-1:0]; out ex_ready
-//	in ic_valid, ic_tag[Tw-1:0], ic_data_<i>[W-1:0]        (never refused)
-//	out wb_valid, wb_src[1:0], wb_tag[Tw-1:0], wb_data_<i>[W-1:0]
-//	out premem_count, nonmem_count                          (elastic only)
+// (elastic-basepipe); PipePorts are their ports.
 //
 // Both have MStages memory stages S_0..S_{M-1}; an instruction that enters
 // S_0 with hold h stays there h+1 cycles (a conflict of degree h+1 on
@@ -45,28 +39,35 @@ const (
 // Payload is what an instruction carries through the back end unchanged:
 // its tag and its lanes' words (<prefix>_tag, <prefix>_data_<i>).
 type Payload struct {
-	Tag  *hdl.Signal
-	Data []*hdl.Signal
+	Tag  *hdl.Signal   `doc:"[tw-1:0] instruction tag"`
+	Data []*hdl.Signal `doc:"[w-1:0] word of lane i"`
+}
+
+// ExInstr is EXE's instruction: a memory one or not, its hold and its
+// payload.
+type ExInstr struct {
+	Mem  *hdl.Signal `doc:"a memory instruction"`
+	Hold *hdl.Signal `doc:"[HW-1:0] extra MEM0 cycles (Eq. 5.3)"`
+	Payload
 }
 
 // PipePorts are elastic-pipe's and elastic-basepipe's ports (Figs. 5.4(a),
 // 5.6).
 type PipePorts struct {
-	// ExValid, ExMem, ExHold, Ex: EXE's instruction, a memory one with
-	// its hold (extra MEM0 cycles, Eq. 5.3); ExReady out.
-	ExValid, ExMem, ExHold *hdl.Signal
-	Ex                     Payload
-	ExReady                *hdl.Signal
+	// Ex is EXE's instruction; Ex.Ready 0 stalls the upstream pipeline.
+	Ex hdl.Stream[ExInstr] `doc:"EXE"`
 	// ICValid, IC: the interconnect's return, never refused.
-	ICValid *hdl.Signal
-	IC      Payload
+	ICValid *hdl.Signal `doc:"interconnect return: valid (never refused)"`
+	IC      Payload     `doc:"interconnect return"`
 	// WBValid, WBSrc, WB: the writeback and its source (SrcIC ..
 	// SrcExe, Fig. 5.6's priority multiplexer).
-	WBValid, WBSrc *hdl.Signal
-	WB             Payload
+	WBValid *hdl.Signal `doc:"writeback: valid"`
+	WBSrc   *hdl.Signal `doc:"writeback: [1:0] source: 0 ic, 1 MEM, 2 NONMEM, 3 EXE"`
+	WB      Payload     `doc:"writeback"`
 	// PrememCount, NonmemCount: the queues' occupancy (elastic only; nil
 	// in the baseline, which has no queues).
-	PrememCount, NonmemCount *hdl.Signal
+	PrememCount *hdl.Signal `doc:"[PW-1:0] PREMEM entries held"`
+	NonmemCount *hdl.Signal `doc:"[NW-1:0] NONMEM entries held"`
 }
 
 // held is a memory instruction before S_0: its payload and its hold.
@@ -97,9 +98,9 @@ func (p Pipe) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(n
 func (p Pipe) WithPorts(name string) (*hdl.Module, PipePorts) {
 	m := hdl.NewModule(name)
 	b := &pipeBuild{p: p, m: m, hw: ExtraWidth(p.Lanes)}
-	b.ExValid, b.ExMem, b.ExHold = m.Input("ex_valid", 1), m.Input("ex_mem", 1), m.Input("ex_hold", b.hw)
-	b.Ex = p.payload(m.InputFields("ex"))
-	b.ExReady = m.Output("ex_ready", 1)
+	b.Ex = hdl.InStream(m, "ex", func(f hdl.Fields) ExInstr {
+		return ExInstr{Mem: f("mem", 1), Hold: f("hold", b.hw), Payload: p.payload(f)}
+	})
 	b.ICValid = m.Input("ic_valid", 1)
 	b.IC = p.payload(m.InputFields("ic"))
 	b.one, b.zero = m.ConstU(1, 1), m.ConstU(1, 0)
@@ -164,8 +165,9 @@ func (b *pipeBuild) memStages() {
 // baseEntry: Fig. 5.4(a): every instruction takes the MEM stages, and
 // EXE stalls while S_0 cannot take its instruction.
 func (b *pipeBuild) baseEntry() {
-	b.entries = []entry{{b.ExValid, held{Hold: b.ExHold, Payload: b.Ex}}}
-	b.ExReady.Drive(b.s0Free)
+	ex := b.Ex.Payload
+	b.entries = []entry{{b.Ex.Valid, held{Hold: ex.Hold, Payload: ex.Payload}}}
+	b.Ex.Ready.Drive(b.s0Free)
 }
 
 // elasticEntry is Fig. 5.5's queues beside the MEM stages. PREMEM (Eq.
@@ -175,8 +177,8 @@ func (b *pipeBuild) baseEntry() {
 // writes back when neither the interconnect nor the MEM tail does, else
 // EXE's non-memory instruction, directly only while NONMEM is empty.
 func (b *pipeBuild) elasticEntry() {
-	p, m, ex := b.p, b.m, b.Ex
-	exHeld := held{Hold: b.ExHold, Payload: ex}
+	p, m, ex := b.p, b.m, b.Ex.Payload.Payload
+	exHeld := held{Hold: b.Ex.Payload.Hold, Payload: ex}
 	memDirect, prememCount := b.s0Free, b.zero
 	var premem *queueIn
 	if p.Premem > 0 {
@@ -186,16 +188,17 @@ func (b *pipeBuild) elasticEntry() {
 		b.entries = append(b.entries, entry{pm.OutValid, pm.Out})
 		memDirect, prememCount = pm.OutValid.Not().And(b.s0Free), pm.Count
 	}
-	b.entries = append(b.entries, entry{b.ExValid.And(b.ExMem), exHeld})
+	exValid, exMem := b.Ex.Valid, b.Ex.Payload.Mem
+	b.entries = append(b.entries, entry{exValid.And(exMem), exHeld})
 	slotFree := b.ICValid.Or(b.tailReady).Not()
 	push := b.pushWire("nonmem_push")
 	nm := lib.NewQueueOf(m, "nonmem_fifo", lib.FIFO{Depth: p.Nonmem, Pipe: true}, push, ex, slotFree)
-	b.sources = append(b.sources, source{nm.OutValid, SrcNonmem, nm.Out}, source{b.ExValid.And(b.ExMem.Not()), SrcExe, ex})
+	b.sources = append(b.sources, source{nm.OutValid, SrcNonmem, nm.Out}, source{exValid.And(exMem.Not()), SrcExe, ex})
 
 	// EXE's instruction takes the memory path or the non-memory one
 	// (Fig. 5.5); EXE stalls unless it can go on.
-	b.ExReady.Set(b.zero)
-	m.If(b.ExMem, func() { b.route(memDirect, premem) }).
+	b.Ex.Ready.Set(b.zero)
+	m.If(exMem, func() { b.route(memDirect, premem) }).
 		Else(func() { b.route(slotFree.And(nm.OutValid.Not()), &queueIn{push, nm.InReady}) })
 	b.PrememCount = m.Output("premem_count", lib.CountWidth(p.Premem))
 	b.PrememCount.Drive(prememCount)
@@ -219,11 +222,11 @@ func (b *pipeBuild) pushWire(name string) *hdl.Signal {
 // if there is one, and EXE stalls unless q has room; without a queue, EXE
 // stalls.
 func (b *pipeBuild) route(direct *hdl.Signal, q *queueIn) {
-	c := b.m.If(direct, func() { b.ExReady.Set(b.one) })
+	c := b.m.If(direct, func() { b.Ex.Ready.Set(b.one) })
 	if q != nil {
 		c.Else(func() {
-			q.push.Set(b.ExValid)
-			b.ExReady.Set(q.ready)
+			q.push.Set(b.Ex.Valid)
+			b.Ex.Ready.Set(q.ready)
 		})
 	}
 }

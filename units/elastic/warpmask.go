@@ -5,13 +5,8 @@ import (
 )
 
 // WarpMaskBlock is the elastic-warpmask unit: the bank-conflict aware warp
-// ready signal generation of thesis Fig. 5.7 (5.5.1-5.5.3, Table 5.3).
-//
-//	clk, rst; in launch
-//	in ready_<j>, is_mem_<j>; out sched_ready_<j>   for j < Warps
-//	in sched_valid, sched_shmem, sched_pc[Pcw-1:0]
-//	in res_valid, res_pc[Pcw-1:0], res_extra[EW-1:0], res_last
-//	out pred_hit, pred[VW-1:0], count[VW-1:0], acc[VW-1:0], block
+// ready signal generation of thesis Fig. 5.7 (5.5.1-5.5.3, Table 5.3);
+// WarpMaskPorts are its ports.
 //
 // It holds one elastic-bchc. The accumulator sums a warp's subwarp extras
 // as they resolve at MEM0 (Eq. 5.6 minus K, footnote 10) and writes the sum
@@ -32,26 +27,35 @@ func (w WarpMaskBlock) cache() HistoryCacheBlock {
 
 // WarpMaskPorts are elastic-warpmask's ports (Fig. 5.7).
 type WarpMaskPorts struct {
-	// Launch starts a kernel: the cache and the counters clear.
-	Launch *hdl.Signal
-	// Warps are each warp context's ready_<j>, is_mem_<j> in and
-	// sched_ready_<j> out: the ready pool with memory warps masked
-	// (5.5.3).
+	Launch *hdl.Signal `doc:"kernel launch: the cache and the counters clear"`
+	// Warps are the warp contexts: the ready pool with memory warps
+	// masked (5.5.3).
 	Warps []WarpReady
-	// SchedValid, SchedShmem, SchedPC: the scheduled warp, a
-	// shared-memory instruction at SchedPC.
-	SchedValid, SchedShmem, SchedPC *hdl.Signal
-	// ResValid, ResPC, ResExtra, ResLast: a subwarp resolved at MEM0
-	// with its extra cycles, the warp's last subwarp when ResLast.
-	ResValid, ResPC, ResExtra, ResLast *hdl.Signal
-	// PredHit, Pred: the history cache's lookup at scheduling; Count the
-	// countdown, Acc the accumulated extras, Block 1 while Count is not
-	// zero (Eqs. 5.6, 5.7).
-	PredHit, Pred, Count, Acc, Block *hdl.Signal
+	// The scheduled warp, a shared-memory instruction at SchedPC.
+	SchedValid *hdl.Signal `doc:"scheduling: a warp is scheduled"`
+	SchedShmem *hdl.Signal `doc:"scheduling: its instruction accesses shared memory"`
+	SchedPC    *hdl.Signal `doc:"[pcw-1:0] scheduling: its PC"`
+	// A subwarp's shared-memory access resolved at MEM0 with its extra
+	// cycles.
+	ResValid *hdl.Signal `doc:"resolution: a subwarp's access resolved at MEM0"`
+	ResPC    *hdl.Signal `doc:"[pcw-1:0] resolution: its PC"`
+	ResExtra *hdl.Signal `doc:"[EW-1:0] resolution: elastic-bkconf's extra"`
+	ResLast  *hdl.Signal `doc:"resolution: last subwarp of its warp"`
+	// The history cache's lookup at scheduling and the counters (Eqs.
+	// 5.6, 5.7).
+	PredHit *hdl.Signal `doc:"history cache hit (rd_hit)"`
+	Pred    *hdl.Signal `doc:"[VW-1:0] predicted conflict degree (rd_value)"`
+	Count   *hdl.Signal `doc:"[VW-1:0] warp_safe_mem_dist - 1 countdown (Eq. 5.7)"`
+	Acc     *hdl.Signal `doc:"[VW-1:0] the warp's extras so far (Eq. 5.6)"`
+	Block   *hdl.Signal `doc:"count != 0: memory warps are masked"`
 }
 
 // WarpReady is one warp context's ready signal in and out.
-type WarpReady struct{ Ready, IsMem, SchedReady *hdl.Signal }
+type WarpReady struct {
+	Ready      *hdl.Signal `doc:"warp i is ready"`
+	IsMem      *hdl.Signal `doc:"warp i's instruction is a memory one"`
+	SchedReady *hdl.Signal `doc:"warp i may be scheduled (5.5.3)"`
+}
 
 // Build makes the module called name; its cache is the sub-module
 // <name>_bchc.
