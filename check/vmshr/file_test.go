@@ -156,11 +156,12 @@ func newDUT(t *testing.T, c units.Config) (*dut, vm.MSHRBlock) {
 	in, out := inOf(b), outOf(b)
 	u.reqValid, u.reqBlk, u.icnt = in(p.Req.Valid), in(p.Req.Blk), in(p.IcntReady)
 	u.reqTid, u.reqReg, u.reqOff, u.reqFmt = in(p.Req.T.Tid), in(p.Req.T.Reg), in(p.Req.T.Off), in(p.Req.T.Fmt)
-	u.fillValid, u.fillBlk, u.wbReady, u.rst = in(p.Fill.Valid), in(p.Fill.Blk), in(p.WBReady), b.In("rst")
+	u.fillValid, u.fillBlk, u.wbReady, u.rst = in(p.Fill.Valid), in(p.Fill.Blk), in(p.WB.Ready), b.In("rst")
 	u.kind, u.fail, u.fire, u.fireBlk = out(p.Resp.Kind), out(p.Resp.Fail), out(p.Resp.Fire), out(p.Resp.FireBlk)
 	u.entry, u.slot, u.drop = out(p.Resp.AllocEntry), out(p.Resp.AllocSlot), out(p.FillDrop)
-	u.wbValid, u.wbEntry, u.wbSlot, u.wbBlk = out(p.WB.Valid), out(p.WB.Entry), out(p.WB.Slot), out(p.WB.Blk)
-	u.wbTid, u.wbReg, u.wbOff, u.wbFmt, u.wbData = out(p.WB.T.Tid), out(p.WB.T.Reg), out(p.WB.T.Off), out(p.WB.T.Fmt), out(p.WB.Data)
+	wb := p.WB.Payload
+	u.wbValid, u.wbEntry, u.wbSlot, u.wbBlk = out(p.WB.Valid), out(wb.Entry), out(wb.Slot), out(wb.Blk)
+	u.wbTid, u.wbReg, u.wbOff, u.wbFmt, u.wbData = out(wb.T.Tid), out(wb.T.Reg), out(wb.T.Off), out(wb.T.Fmt), out(wb.Data)
 	if u.hasHBS {
 		u.reqHBS, u.fillHBS, u.fireHBS = in(p.Req.HBS[0]), in(p.Fill.HBS[0]), out(p.Resp.FireHBS[0])
 	}

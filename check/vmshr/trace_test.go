@@ -37,12 +37,13 @@ func replayTrace(t *testing.T, trace []vm.PortCycle) {
 	in, out := inOf(b), outOf(b)
 	reqValid, reqBlk, reqHBS, icnt := in(p.Req.Valid), in(p.Req.Blk), in(p.Req.HBS[0]), in(p.IcntReady)
 	reqTid, reqReg, reqOff, reqFmt := in(p.Req.T.Tid), in(p.Req.T.Reg), in(p.Req.T.Off), in(p.Req.T.Fmt)
-	fillValid, fillBlk, fillHBS, wbReady := in(p.Fill.Valid), in(p.Fill.Blk), in(p.Fill.HBS[0]), in(p.WBReady)
+	fillValid, fillBlk, fillHBS, wbReady := in(p.Fill.Valid), in(p.Fill.Blk), in(p.Fill.HBS[0]), in(p.WB.Ready)
 	fillData := b.Ins(p.Fill.Data)
 	kind, fail, fire, fireBlk, fireHBS := out(p.Resp.Kind), out(p.Resp.Fail), out(p.Resp.Fire), out(p.Resp.FireBlk), out(p.Resp.FireHBS[0])
 	entry, slot, drop := out(p.Resp.AllocEntry), out(p.Resp.AllocSlot), out(p.FillDrop)
-	wbValid, wbEntry, wbSlot, wbBlk, wbData := out(p.WB.Valid), out(p.WB.Entry), out(p.WB.Slot), out(p.WB.Blk), out(p.WB.Data)
-	wbTid, wbReg, wbOff, wbFmt := out(p.WB.T.Tid), out(p.WB.T.Reg), out(p.WB.T.Off), out(p.WB.T.Fmt)
+	wb := p.WB.Payload
+	wbValid, wbEntry, wbSlot, wbBlk, wbData := out(p.WB.Valid), out(wb.Entry), out(wb.Slot), out(wb.Blk), out(wb.Data)
+	wbTid, wbReg, wbOff, wbFmt := out(wb.T.Tid), out(wb.T.Reg), out(wb.T.Off), out(wb.T.Fmt)
 
 	b.Before(func(cycle uint64) {
 		pc := trace[cycle]

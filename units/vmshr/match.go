@@ -7,10 +7,7 @@ import (
 
 // MatchBlock is the vmshr-match unit: the PMSHR tag search of thesis
 // Fig. 6.5, with the dashed squares of Fig. 6.5(b) (Table 6.1) unless
-// Base.
-//
-//	in blk[Aw-1:0]; for i < M: in v_<i>, y_<i>, tag_<i>[Aw-1:0], hbs_<i>[GW-1:0]
-//	out hit_<i>, cov_<i> for i < M; out hit, hit_idx[EW-1:0], primary
+// Base; MatchPorts are its ports.
 //
 // hit_i = v_i & tag_i == blk; cov_i = !Base & v_i & !y_i & tag_i >>
 // g(hbs_i) == blk >> g(hbs_i); hit_idx is the lowest hit (0 when none);
@@ -41,23 +38,24 @@ type MatchPorts struct {
 // MatchIn is what the search reads: the request's block and the PMSHRs'
 // fields of Fig. 6.5, lane i for PMSHR i < M.
 type MatchIn struct {
-	// Blk (blk) is the request's normal-block address.
-	Blk *hdl.Signal
-	// V, Y, Tag and HBS (v_<i>, y_<i>, tag_<i>, hbs_<i>) are PMSHR i's
-	// valid and ready bits, its block tag and its hyper block size
-	// (6.3.1); Base reads neither Y nor HBS.
-	V, Y, Tag, HBS []*hdl.Signal
+	Blk *hdl.Signal `doc:"[aw-1:0] the request's normal-block address"`
+	// PMSHR i's valid and ready bits, its block tag and its hyper block
+	// size (6.3.1); Base reads neither Y nor HBS.
+	V   []*hdl.Signal `doc:"V of PMSHR i"`
+	Y   []*hdl.Signal `doc:"Y (data ready) of PMSHR i"`
+	Tag []*hdl.Signal `doc:"[aw-1:0] tag of PMSHR i"`
+	HBS []*hdl.Signal `doc:"[GW-1:0] HBS of PMSHR i"`
 }
 
 // MatchOut is the search's result.
 type MatchOut struct {
-	// Hit and Cov (hit_<i>, cov_<i>): PMSHR i holds blk; its pending
-	// hyper block covers blk (Table 6.1's cover logic; 0 with Base).
-	Hit, Cov []*hdl.Signal
-	// Any (hit) is some Hit; Idx (hit_idx[EW-1:0]) the lowest, 0 when none.
-	Any, Idx *hdl.Signal
-	// Primary is Fig. 6.5's M-input NOR of every Hit and Cov.
-	Primary *hdl.Signal
+	Hit []*hdl.Signal `doc:"PMSHR i holds blk"`
+	// Cov is Table 6.1's cover logic, 0 with Base.
+	Cov []*hdl.Signal `doc:"PMSHR i's pending hyper block covers blk"`
+	Any *hdl.Signal   `doc:"some hit_i"`
+	Idx *hdl.Signal   `doc:"[EW-1:0] the lowest i with hit_i, 0 when none"`
+	// Primary is Fig. 6.5's M-input NOR.
+	Primary *hdl.Signal `doc:"no hit_i and no cov_i (Table 6.1's NOR)"`
 }
 
 // hbsWidth is GW = max(1, ceil(log2(hmax+1))): an HBS from 0 to hmax.

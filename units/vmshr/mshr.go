@@ -11,17 +11,7 @@ import (
 // MSHRBlock is the vmshr-elastic unit, the vector MSHR file of thesis
 // Fig. 6.5(b) with deferred reservation (6.4.1-6.4.2), and with Base the
 // vmshr-base unit, the baseline of Fig. 6.5(a) (Hmax is then 0). File is
-// its contract in plain Go.
-//
-//	clk, rst
-//	in req_valid, req_blk[Aw-1:0], req_hbs[GW-1:0], req_tid[Tw-1:0], req_reg[Rw-1:0],
-//	   req_off[Ow-1:0], req_fmt[Fw-1:0], icnt_ready
-//	out req_kind[1:0], mshr_alloc_fail, fire_read_packet, fire_blk[Aw-1:0], fire_hbs[GW-1:0],
-//	    alloc_entry[EW-1:0], alloc_slot[SW-1:0]
-//	in fill_valid, fill_blk[Aw-1:0], fill_hbs[GW-1:0], fill_data_<k>[Dw-1:0] for k < 2^Hmax
-//	out fill_drop[Hmax:0]
-//	in wb_ready; out wb_valid, wb_entry[EW-1:0], wb_slot[SW-1:0], wb_blk[Aw-1:0],
-//	    wb_tid, wb_reg, wb_off, wb_fmt, wb_data[Dw-1:0]
+// its contract in plain Go; MSHRPorts are its ports.
 //
 // vmshr-base has no req_hbs, fire_hbs or fill_hbs. The request's tag
 // search is a vmshr-match instance (<name>_match) on the PMSHRs' V, Y,
@@ -40,11 +30,20 @@ type MSHRBlock struct {
 // PMSHRSignals are a primary MSHR's valid bit, block tag and ready bit
 // Y (Fig. 6.5): its registers besides HBS and Data, or the ports that
 // carry them.
-type PMSHRSignals struct{ V, Tag, Y *hdl.Signal }
+type PMSHRSignals struct {
+	V   *hdl.Signal `doc:"V of PMSHR i"`
+	Tag *hdl.Signal `doc:"[aw-1:0] tag of PMSHR i"`
+	Y   *hdl.Signal `doc:"Y (data ready) of PMSHR i"`
+}
 
 // TargetSignals are where a load's data goes (Tid, R, O, F of Fig.
 // 6.5(a)).
-type TargetSignals struct{ Tid, Reg, Off, Fmt *hdl.Signal }
+type TargetSignals struct {
+	Tid *hdl.Signal `doc:"[tw-1:0] hardware thread id (Tid)"`
+	Reg *hdl.Signal `doc:"[rw-1:0] destination register (R)"`
+	Off *hdl.Signal `doc:"[ow-1:0] offset in the block (O)"`
+	Fmt *hdl.Signal `doc:"[fw-1:0] format (F)"`
+}
 
 // smshr is a secondary MSHR.
 type smshr struct {
@@ -55,58 +54,60 @@ type smshr struct {
 // MSHRPorts are the MSHR file's ports (Fig. 6.5) by channel; vmshr-base
 // has none of the HBS fields (they are then empty).
 type MSHRPorts struct {
-	// Req is a load (req_valid, req_blk, req_hbs, req_tid, req_reg,
-	// req_off, req_fmt): its normal block, its hyper block size (Alg.
-	// 6.1's HBS) and its target.
-	Req MSHRReq
-	// IcntReady (icnt_ready) is an interconnect buffer free for the read
-	// packet a primary load fires.
-	IcntReady *hdl.Signal
+	// Req is a load: its normal block, its hyper block size (Alg. 6.1's
+	// HBS) and its target.
+	Req MSHRReq `doc:"request"`
+	// IcntReady is an interconnect buffer free for the read packet a
+	// primary load fires.
+	IcntReady *hdl.Signal `doc:"an interconnect buffer is free"`
 	// Resp is what the file does with the load (6.4.1, 6.4.2).
 	Resp MSHRResp
-	// Fill is a read packet returning (fill_valid, fill_blk, fill_hbs,
-	// fill_data_<k> for k < 2^Hmax).
-	Fill MSHRFill
-	// FillDrop (fill_drop[Hmax:0]) counts the packet's blocks no PMSHR
-	// waits for (deferred reservation, 6.4.2).
-	FillDrop *hdl.Signal
-	// WBReady (wb_ready) takes the writeback.
-	WBReady *hdl.Signal
-	// WB is a load's data written back (wb_valid, wb_entry, wb_slot,
-	// wb_blk, wb_tid, wb_reg, wb_off, wb_fmt, wb_data).
-	WB MSHRWriteback
+	// Fill is a read packet returning.
+	Fill MSHRFill `doc:"fill"`
+	// FillDrop counts the packet's blocks no PMSHR waits for (deferred
+	// reservation, 6.4.2).
+	FillDrop *hdl.Signal `doc:"[hmax:0] the packet's blocks no PMSHR waits for"`
+	// WB is a load's data written back.
+	WB hdl.Stream[MSHRWriteback] `doc:"writeback"`
 }
 
 // MSHRReq is a load request.
 type MSHRReq struct {
-	Valid, Blk *hdl.Signal
-	HBS        []*hdl.Signal // one signal; none in vmshr-base
-	T          TargetSignals
+	Valid *hdl.Signal   `doc:"valid"`
+	Blk   *hdl.Signal   `doc:"[aw-1:0] the normal block"`
+	HBS   []*hdl.Signal `doc:"[GW-1:0] hyper block size (HBS)"` // one signal; none in vmshr-base
+	T     TargetSignals
 }
 
-// MSHRResp is the file's answer to a load: its kind (req_kind[1:0]),
-// mshr_alloc_fail, the read packet fired (fire_read_packet, fire_blk,
-// fire_hbs) and the MSHRs taken (alloc_entry, alloc_slot).
+// MSHRResp is the file's answer to a load: its kind, whether it failed,
+// the read packet fired and the MSHRs taken.
 type MSHRResp struct {
-	Kind, Fail, Fire, FireBlk *hdl.Signal
-	FireHBS                   []*hdl.Signal // one signal; none in vmshr-base
-	AllocEntry, AllocSlot     *hdl.Signal
+	Kind       *hdl.Signal   `doc:"[1:0] 0 idle, 1 primary, 2 deferred, 3 secondary"`
+	Fail       *hdl.Signal   `doc:"the request is refused"`
+	Fire       *hdl.Signal   `doc:"a primary request fires a read packet"`
+	FireBlk    *hdl.Signal   `doc:"[aw-1:0] the packet's block, B(req_blk, fire_hbs)"`
+	FireHBS    []*hdl.Signal `doc:"[GW-1:0] the packet's HBS, g(req_hbs)"` // one signal; none in vmshr-base
+	AllocEntry *hdl.Signal   `doc:"[EW-1:0] the PMSHR taken"`
+	AllocSlot  *hdl.Signal   `doc:"[SW-1:0] the SMSHR taken"`
 }
 
 // MSHRFill is a returning read packet: its block, its HBS and its
 // normal blocks' data.
 type MSHRFill struct {
-	Valid, Blk *hdl.Signal
-	HBS        []*hdl.Signal // one signal; none in vmshr-base
-	Data       []*hdl.Signal
+	Valid *hdl.Signal   `doc:"valid"`
+	Blk   *hdl.Signal   `doc:"[aw-1:0] the packet's block"`
+	HBS   []*hdl.Signal `doc:"[GW-1:0] the packet's HBS"` // one signal; none in vmshr-base
+	Data  []*hdl.Signal `doc:"[dw-1:0] normal block i of the packet"`
 }
 
 // MSHRWriteback is a load's writeback: the PMSHR and SMSHR it leaves,
 // its block, its target and its block's data.
 type MSHRWriteback struct {
-	Valid, Entry, Slot, Blk *hdl.Signal
-	T                       TargetSignals
-	Data                    *hdl.Signal
+	Entry *hdl.Signal `doc:"[EW-1:0] the PMSHR"`
+	Slot  *hdl.Signal `doc:"[SW-1:0] its SMSHR"`
+	Blk   *hdl.Signal `doc:"[aw-1:0] its block (tag)"`
+	T     TargetSignals
+	Data  *hdl.Signal `doc:"[dw-1:0] its block's data"`
 }
 
 // Build makes the module called name.
@@ -186,10 +187,10 @@ func (b *mshrBuild) ports() {
 	p.Fill = MSHRFill{Valid: in("valid", 1), Blk: in("blk", c.Aw), HBS: hbs(in), Data: in.Vec("data", 1<<b.hmax, c.Dw)}
 	p.FillDrop = m.Output("fill_drop", b.hmax+1)
 
-	p.WBReady = m.Input("wb_ready", 1)
-	out = m.OutputFields("wb")
-	p.WB = MSHRWriteback{Valid: out("valid", 1), Entry: out("entry", b.ew), Slot: out("slot", b.sw), Blk: out("blk", c.Aw),
-		T: c.target(out), Data: out("data", c.Dw)}
+	p.WB = hdl.OutStream(m, "wb", func(out hdl.Fields) MSHRWriteback {
+		return MSHRWriteback{Entry: out("entry", b.ew), Slot: out("slot", b.sw), Blk: out("blk", c.Aw),
+			T: c.target(out), Data: out("data", c.Dw)}
+	})
 	b.reqHBS, b.fillHBS = b.zeroHBS, b.zeroHBS
 	if !c.Base {
 		b.reqHBS, b.fillHBS = p.Req.HBS[0], p.Fill.HBS[0]
@@ -349,14 +350,15 @@ func (b *mshrBuild) writeback() {
 	wbSlots := hdl.OneHotSelect(wbOne, b.slotsValid...)
 	_, wbSlotIdx, wbSlotOne := lib.Priority(wbSlots, false)
 	b.io.WB.Valid.Drive(wbValid)
-	b.io.WB.Entry.Drive(wbIdx)
-	b.io.WB.Slot.Drive(wbSlotIdx)
+	wb := b.io.WB.Payload
+	wb.Entry.Drive(wbIdx)
+	wb.Slot.Drive(wbSlotIdx)
 	tags, datas := make([]*hdl.Signal, c.M), b.data.Elems()
 	for i, e := range b.p.Elems() {
 		tags[i] = e.Tag
 	}
-	b.io.WB.Blk.Drive(hdl.OneHotSelect(wbOne, tags...))
-	b.io.WB.Data.Drive(hdl.OneHotSelect(wbOne, datas...))
+	wb.Blk.Drive(hdl.OneHotSelect(wbOne, tags...))
+	wb.Data.Drive(hdl.OneHotSelect(wbOne, datas...))
 	perSlot := make([]*hdl.Signal, c.S) // slot j's target of the writeback PMSHR
 	for j := range c.S {
 		col := make([]*hdl.Signal, c.M)
@@ -365,8 +367,8 @@ func (b *mshrBuild) writeback() {
 		}
 		perSlot[j] = hdl.OneHotSelect(wbOne, col...)
 	}
-	hdl.DriveRecord(b.io.WB.T, hdl.Unpack(hdl.OneHotSelect(wbSlotOne, perSlot...), b.io.WB.T))
-	taken := wbValid.And(b.io.WBReady)
+	hdl.DriveRecord(wb.T, hdl.Unpack(hdl.OneHotSelect(wbSlotOne, perSlot...), wb.T))
+	taken := wbValid.And(b.io.WB.Ready) // WB's transfer, from wb_valid's driver
 	// The PMSHR is freed when its last SMSHR leaves and no secondary joins
 	// it at the same edge.
 	keeps := wbSlots.And(wbSlotOne.Not()).RedOr().Or(b.secondary.And(b.hitOne.And(wbOne).RedOr()))
@@ -417,27 +419,22 @@ func fillPath(entries []PMSHRSignals, fillValid, fillBlk, fillHBS *hdl.Signal, f
 // FillBlock is MSHRBlock's fill path alone (fillPath), which vmshr-cost
 // synthesizes to tell the logic our fill adds from the tag search Table
 // 6.1 counts; with Base it is vmshr-base's (Hmax 0: one normal block, a
-// full tag compare, no multiplexer).
-//
-//	in fill_valid, fill_blk[Aw-1:0], fill_hbs[GW-1:0], fill_data_<k>[Dw-1:0] for k < 2^Hmax;
-//	   for i < M: v_<i>, y_<i>, tag_<i>[Aw-1:0]
-//	out take_<i>, piece_<i>[Dw-1:0] for i < M; fill_drop[Hmax:0]
-//
-// With Base there is no fill_hbs.
+// full tag compare, no multiplexer). FillPorts are its ports; with Base
+// there is no fill_hbs.
 type FillBlock struct {
 	M, Hmax, Aw, Dw int
 	Base            bool
 }
 
-// FillPorts are FillBlock's ports: the fill of MSHRPorts (without
-// fill_hbs under Base), the PMSHRs' V, tag and Y (v_<i>, tag_<i>,
-// y_<i>), and per PMSHR whether it takes a block of the packet and
-// which (take_<i>, piece_<i>), and fill_drop.
+// FillPorts are FillBlock's ports: the fill of MSHRPorts, the PMSHRs'
+// V, tag and Y, and per PMSHR whether it takes a block of the packet and
+// which, and fill_drop.
 type FillPorts struct {
-	Fill        MSHRFill
-	Entries     []PMSHRSignals
-	Take, Piece []*hdl.Signal
-	Drop        *hdl.Signal
+	Fill    MSHRFill `doc:"fill"`
+	Entries []PMSHRSignals
+	Take    []*hdl.Signal `doc:"PMSHR i takes a block of the packet"`
+	Piece   []*hdl.Signal `doc:"[dw-1:0] the block PMSHR i takes"`
+	Drop    *hdl.Signal   `doc:"[hmax:0] the packet's blocks no PMSHR waits for"`
 }
 
 // Build makes the module called name.
