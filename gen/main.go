@@ -320,7 +320,7 @@ func verilogCommand(s scan, args []string, stdout io.Writer) error {
 		return err
 	}
 	if *ports {
-		return emit(*out, stdout, func(w io.Writer) error { return portTable(d).Write(w, *format) })
+		return emit(*out, stdout, func(w io.Writer) error { return portTable(d, *format).Write(w, *format) })
 	}
 	return emit(*out, stdout, func(w io.Writer) error { _, err := w.Write(d.Verilog()); return err })
 }
@@ -342,12 +342,17 @@ func elaborate(u *units.Unit, v units.Values, top string) (*hdl.Design, error) {
 // clk and rst first where it holds state, then the inputs and the outputs
 // in declaration order, with the docs of the unit's port record. The lanes
 // of a vector port (name_0 .. name_<n-1>, one width and one doc) are one
-// row, name_<i>, where the first of them is declared.
-func portTable(d *hdl.Design) *table.Table {
+// row, name_<i>, where the first of them is declared. In markdown the
+// names are code, so that a renderer keeps <i>.
+func portTable(d *hdl.Design, format string) *table.Table {
+	code := func(name string) string { return name }
+	if format == "markdown" {
+		code = func(name string) string { return "`" + name + "`" }
+	}
 	t := &table.Table{Title: d.Top().Name() + "'s ports", Header: []string{"port", "direction", "width", "doc"}}
 	if d.HasState() {
-		t.Add(hdl.ClockName, "in", "1", "clock")
-		t.Add(hdl.ResetName, "in", "1", "synchronous reset, active high")
+		t.Add(code(hdl.ClockName), "in", "1", "clock")
+		t.Add(code(hdl.ResetName), "in", "1", "synchronous reset, active high")
 	}
 	type port struct {
 		sig *hdl.Signal
@@ -381,12 +386,12 @@ func portTable(d *hdl.Design) *table.Table {
 		return len(ls) > 1
 	}
 	for _, p := range ports {
-		name := p.sig.Name()
-		if base, i, ok := laneOf(name); ok && vector(base+"_<i>") {
+		name := code(p.sig.Name())
+		if base, i, ok := laneOf(p.sig.Name()); ok && vector(base+"_<i>") {
 			if i != 0 {
 				continue
 			}
-			name = fmt.Sprintf("%s_<i>, i < %d", base, len(lanes[base+"_<i>"]))
+			name = fmt.Sprintf("%s, i < %d", code(base+"_<i>"), len(lanes[base+"_<i>"]))
 		}
 		t.Add(name, p.dir, fmt.Sprint(p.sig.Width()), p.sig.Doc())
 	}

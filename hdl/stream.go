@@ -7,8 +7,8 @@ package hdl
 // a record; a module's ports are named <prefix>_valid, <prefix>_ready and
 // the payload's <prefix>_<field>.
 type Stream[P any] struct {
-	Valid   *Signal `doc:"valid"`
-	Ready   *Signal `doc:"ready"`
+	Valid   *Signal `doc:"valid: the payload is offered"`
+	Ready   *Signal `doc:"ready: taken at an edge where valid"`
 	Payload P
 }
 

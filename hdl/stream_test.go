@@ -73,8 +73,8 @@ func TestStreamConnect(t *testing.T) {
 	require.Equal(t, sent[:len(got)], got, "bytes leave in the order they came")
 	require.LessOrEqual(t, len(sent)-len(got), 2, "the two buffers hold at most two bytes")
 
-	require.Equal(t, "bytes in: valid", subPorts.In.Valid.Doc())
-	require.Equal(t, "bytes out, one cycle later at the earliest: ready", subPorts.Out.Ready.Doc())
+	require.Equal(t, "bytes in: valid: the payload is offered", subPorts.In.Valid.Doc())
+	require.Equal(t, "bytes out, one cycle later at the earliest: ready: taken at an edge where valid", subPorts.Out.Ready.Doc())
 	require.Equal(t, "bytes in: [7:0] the byte", subPorts.In.Payload.Data.Doc())
 	require.Empty(t, p.In.Valid.Doc(), "the top's ports were given no docs")
 }
