@@ -9,8 +9,8 @@ import (
 	"strconv"
 
 	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/sim/vec"
 	"github.com/parmem/parmem/sim"
+	"github.com/parmem/parmem/sim/vec"
 )
 
 // CompiledStreamsBench is StreamsBench on compiled Go: the design compiled
