@@ -303,7 +303,7 @@ func verilogCommand(s scan, args []string, stdout io.Writer) error {
 		return err
 	}
 	if s.has(flagFormat) && !*ports {
-		return badf("-format applies to -portlist only (the Verilog has one format)")
+		return badf("-format does not apply to gen -unit without -portlist")
 	}
 	if !slices.Contains(table.Formats, *format) {
 		return badf("-format=%q is not one of %s for gen -portlist", *format, strings.Join(table.Formats, ", "))

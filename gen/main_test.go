@@ -142,7 +142,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-unit", "sams", "-q", "three"}, `invalid value "three" for flag -q`},
 		{[]string{"-unit", "sams", "-top", "module"}, "-top: name \"module\" is a Verilog or SystemVerilog keyword"},
 		{[]string{"-unit", "sams", "-family", "2"}, "unit sams has no parameter -family (it has -q, -n, -w, -matched)"},
-		{[]string{"-unit", "sams", "-format", "svg"}, "-format does not apply to gen -unit"},
+		{[]string{"-unit", "sams", "-format", "svg"}, "-format does not apply to gen -unit without -portlist"},
 		{[]string{}, "-unit is required"},
 		{[]string{"-q", "3"}, "-unit is required"},
 		{[]string{"-frobnicate"}, "flag provided but not defined: -frobnicate"},
@@ -233,7 +233,7 @@ func TestPortList(t *testing.T) {
 	code, out, errs = runGen("-unit", "lib-fifo", "-format", "markdown")
 	require.Equal(t, 2, code)
 	require.Empty(t, out)
-	require.Equal(t, "gen: -format applies to -portlist only (the Verilog has one format)\n", errs)
+	require.Equal(t, "gen: -format does not apply to gen -unit without -portlist\n", errs)
 }
 
 // Every unit runs through gen's command line at its defaults, as Verilog

@@ -183,7 +183,7 @@ func TestRegistryFamilyBadInput(t *testing.T) {
 		{[]string{"-unit", "zz-test", "-ways", "four"}, `invalid value "four" for flag -ways: not an integer (gen -h lists the flags)`},
 		{[]string{"-unit", "zz-test", "-size", "2"}, "unit zz-test has no parameter -size (it has -q, -n, -ways, -fast, -policy, -mode)"},
 		{[]string{"-unit", "sams", "-policy", "frfcfs"}, "unit sams has no parameter -policy (it has -q, -n, -w, -matched)"},
-		{[]string{"-unit", "zz-test", "-format", "text"}, "-format does not apply to gen -unit"},
+		{[]string{"-unit", "zz-test", "-format", "text"}, "-format does not apply to gen -unit without -portlist"},
 		{[]string{"-unit", "zz-test", "-rows", "2"}, "unit zz-test has no parameter -rows (it has -q, -n, -ways, -fast, -policy, -mode)"},
 		{[]string{"-list", "-q", "99"}, "-q does not apply to gen -list"},
 		{[]string{"-list", "-ways", "2"}, "-ways does not apply to gen -list"},
