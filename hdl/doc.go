@@ -1,10 +1,10 @@
 // Package hdl is parmem's embedded hardware description language: fixed-width
 // bit values (Bits), signals and operations checked as they are built,
-// modules with registers, memories and instances, elaboration that reports
-// every problem at once with its Go source position, a cycle simulator that
-// serves as the golden model, a Verilog-2005 emitter and a VCD writer.
+// modules with registers, memories and instances, records and valid/ready
+// streams as ports, elaboration that reports every problem at once with its
+// Go source position, and a Verilog-2005 emitter.
 //
-// A design is built, elaborated once, then simulated or emitted:
+// A design is built, elaborated once, then emitted or simulated:
 //
 //	m := hdl.NewModule("counter")
 //	en := m.Input("en", 1)
@@ -14,17 +14,16 @@
 //	m.Output("q", 8).Drive(count)
 //
 //	d, err := hdl.Elaborate(m) // every problem, each as file:line: message
-//	sim := sim.New(d)       // flat state, one topological order
-//	sim.Reset()
-//	sim.SetU("en", 1)
-//	sim.Step()                 // one rising edge of clk
-//	q, _ := sim.Get("q")       // 8'h01
 //	verilog := d.Verilog()     // lint-clean Verilog-2005, byte-identical run to run
+//	s := sim.New(d)            // package sim: the golden model
+//	s.Reset()
+//	s.SetU("en", 1)
+//	s.Step()                   // one rising edge of clk
+//	q, _ := s.Get("q")         // 8'h01
 //
-// The same program also runs as straight-line Go (Sim.GoSource, which
-// verify builds into the compiled simulator) and on many independent
-// copies at once (Sim.GoStreamsSource: each operation one vector
-// operation over the copies' values, for stimulus streams by the dozen).
+// Simulation lives in package sim, which reads the design only through
+// Design.Netlist, the flattened program documented there; hdl imports no
+// simulator.
 //
 // Widths never change silently: operands of Add, And, Mux and the like must
 // have equal widths, and Zext, Sext, Trunc and Slice change widths

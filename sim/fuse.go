@@ -28,8 +28,7 @@ var catOf = map[hdl.Op]hdl.Op{kernel.OpAndNot: kernel.OpCatAndNot, kernel.OpAndE
 // equality whose result only one AND reads, and which nothing else can
 // observe (a user's name, a port, a register's or memory port's input, a
 // wide operation's operand), goes into that AND; so does an AND or an OR
-// into the one OR that reads it (vmshr-elastic's 4,157 instructions
-// become 3,986, 0.94-0.97x time on vmshr, smm2d and the warp mask). The
+// into the one OR that reads it. The
 // generated names of the operations it fuses away ('_' names, which
 // waveforms leave out too) can no longer be looked up.
 func (s *Sim) fused(prog []kernel.Instr) []kernel.Instr {

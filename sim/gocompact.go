@@ -15,20 +15,15 @@ import (
 // compiled program reads far fewer of them: its locals, the constants it
 // writes as literals and what it drops never reach the array. compactState
 // renumbers the words the program does name, in their order, so that the
-// array holds only those: vmshr-base's 5,714 words (46 KB, more than a
-// core's 32 KB L1 cache) become 2,482, rsdmm's 4,963 become 1,265, the
-// 10,000-node random design's 10,016 become 1,999 (1.27x faster; rsdmm
-// 1.08x; the other designs of make bench within 3%).
+// array holds only those and big designs' state fits a core's L1 cache
+// (DESIGN.md gives the figures).
 //
-// Two kinds keep the interpreter's numbering, measured slower compacted:
-//   - a design with a priority crossbar: sams -q 4 ran 400,000 cycles in
-//     1.06 s instead of 0.79 s (0.87 s with a free word after each run),
-//     q = 3 2% slower; the loads of the dense state wait, likely on the
-//     scatters' stores at late-known indices, whose low address bits the
-//     small state shares more often (not measured further);
-//   - the compiled streams: sams -q 3's 2,638 words of eight lanes became
-//     264 (17 KB) and ran 2.08-2.38 s instead of 1.85-1.90, likely for
-//     the same reason (words 64 apart are 4 KB apart).
+// Two kinds keep the interpreter's numbering, slower compacted:
+//   - a design with a priority crossbar (the SAMS InSwitch): the loads of
+//     the dense state wait, likely on the scatters' stores at late-known
+//     indices, whose low address bits the small state shares more often;
+//   - the compiled streams, likely for the same reason (words 64 apart are
+//     4 KB apart).
 
 var (
 	// stateRef is a word or a run of words of the state: st[i] or st[i:j].

@@ -38,16 +38,12 @@ import (
 //
 // The state is a package variable, not a field of Design, so that its
 // address is a constant: the compiled code then needs no register for the
-// state's pointer, which the Go compiler had spilled and reloaded all
-// through the eval functions (A/B, fastest of 5: time 0.62x on
-// vmshr-elastic, 0.69x comb10000, 0.70x dram-pick, 0.71x vmshr-base,
-// 0.85x rsdmm-rpu, 0.87x sams -q 4, 0.92x rsdmm, dram-sched and sams -q 3,
-// 0.94x smm2d; the other five designs of make bench within 5%). A program
-// therefore simulates one Design at a time, as verify's simulator process
-// does; NewDesign resets the state.
+// state's pointer, which the Go compiler would spill and reload all
+// through the eval functions. A program therefore simulates one Design at
+// a time, as verify's simulator process does; NewDesign resets the state.
 //
 // Values wider than 64 bits take several consecutive words, as in Sim;
-// their operations call the interpreter's own wide kernel (wide.go and
+// their operations call the interpreter's own wide kernel (internal/kernel's wide.go and
 // words.go, copied into the file).
 func (s *Sim) GoSource(pkg string) ([]byte, error) {
 	src, _, err := s.GoSourceSlots(pkg)
@@ -137,14 +133,12 @@ type sunkRun struct {
 func (g *gosrc) p(format string, args ...any) { fmt.Fprintf(g.b, format, args...) }
 
 // Chunks bound the statements per eval function, which keeps the Go
-// compiler fast on big designs and its register allocation good. At 2,000
-// scalar statements a function held about 2,000 locals and spilled many;
-// at 600, sams -q 3 runs 2M cycles in 1.97 s instead of 2.39 s and rsdmm
-// 400,000 in 0.67 s instead of 0.80 s (200 measured slower again, 2.24 s;
-// values that cross a function go through the state array, which costs
-// the 10,000-node random design 8%). The compiled streams' statements are
-// vector operations on eight or sixteen lanes, whose values cross
-// functions as that many words: they keep 2,000.
+// compiler fast on big designs and its register allocation good: a
+// function of thousands of scalar statements holds as many locals and
+// spills many, while values that cross functions go through the state
+// array, so too small a chunk costs again. The compiled streams'
+// statements are vector operations on eight or sixteen lanes, whose
+// values cross functions as that many words: they keep bigger chunks.
 const (
 	scalarChunk = 600
 	laneChunk   = 2000
@@ -183,19 +177,15 @@ func (g *gosrc) file(pkg string) {
 
 	g.eval(g.instr, scalarChunk, true, "")
 	g.step()
-	g.p("\n// The interpreter's wide kernel (hdl/wide.go, hdl/words.go).\n\n%s", wideKernel())
+	g.p("\n// The interpreter's wide kernel (parmem's internal/kernel: wide.go, words.go).\n\n%s", wideKernel())
 }
 
 // eval writes Eval, which calls the functions eval0, eval1, ... that
 // each settle at most about chunk instructions of the program, written by
 // emit after prelude; a sunk run is one branch on its enable, never split.
-// With even, the functions share the program evenly. In A/B runs (fastest
-// of 3 and of 5), smm2d's 820 scalar statements took 0.88-0.95x the time
-// as two functions of 410 that they took as 600 and 220, and sams -q 3's
-// 999 took 0.89-0.97x; rsdmm-rpu's 2,151 took 1.05x as four of 538. The
-// compiled streams keep full chunks: dram-sched's 31,722 vector
-// statements as 16 of 1,983 took 1.08-1.27x the time of 15 of 2,000 and
-// the rest.
+// With even, the functions share the program evenly (the scalar code,
+// where a short last function wastes the others' registers); the compiled
+// streams keep full chunks.
 func (g *gosrc) eval(emit func(*kernel.Instr), chunk int, even bool, prelude string) {
 	var starts []int // each function's first instruction
 	g.chunkOf = make([]int, len(g.prog))
@@ -708,8 +698,8 @@ func (g *gosrc) instr(in *kernel.Instr) {
 		// compiler fuses the two into a compare and a conditional move.
 		// (When several multiplexers read one comparison, as the two
 		// halves of a compare-exchange, it merges their ifs into one
-		// branch on data instead, which mispredicts: rsdmm's sorting
-		// network measured 12-20% slower than branch-free.)
+		// branch on data instead, which mispredicts, as in rsdmm's
+		// sorting network.)
 		if !g.inLocal[in.Dst] { // into the state through a temporary: two stores around a branch would mispredict on data
 			g.p("\t{\n\t\tt := %s\n\t\tif %s != 0 {\n\t\t\tt = %s\n\t\t}\n\t\tst[%d] = t\n\t}\n", c, a, b, in.Dst)
 			return
@@ -803,7 +793,7 @@ func (g *gosrc) stateRun(xs []int32, n int) bool {
 }
 
 // scalarOr is the OR of terms, of uint64 operands, left to right (a
-// balanced tree, as the vector code uses, measured slower in scalar code).
+// balanced tree, as the vector code uses, is slower in scalar code).
 func scalarOr(terms []string) string {
 	if len(terms) == 0 {
 		return "0"
@@ -898,8 +888,8 @@ func (g *gosrc) step() {
 	// One branch on reset for all registers, and one on each enable for
 	// every run of registers in order that share it: enables are mostly
 	// off for many cycles, which the branch predicts (selecting with -en
-	// on every register instead, branch-free, measured 15-35% slower on
-	// vmshr-base and -elastic and elastic-pipe, and equal on sams).
+	// on every register instead, branch-free, is slower where enables
+	// stay off, as in vmshr and the elastic pipeline).
 	g.p("\tif reset {\n")
 	for _, r := range order {
 		for j := range r.words {

@@ -204,7 +204,7 @@ func gather[T uint8 | uint16 | uint32 | uint64](m *[vec.N][]T, addr vec.V, mask 
 `)
 	g.eval(g.laneInstr, laneChunk, false, "\tst := &d.st\n\t_ = st\n")
 	g.laneStep()
-	g.p("\n// The interpreter's wide kernel (hdl/wide.go, hdl/words.go).\n\n%s", wideKernel())
+	g.p("\n// The interpreter's wide kernel (parmem's internal/kernel: wide.go, words.go).\n\n%s", wideKernel())
 }
 
 // slotTable writes Slot: the state index of each top-level port.

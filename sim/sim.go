@@ -114,7 +114,7 @@ type writeOp struct {
 	lanes          [][]uint64 // with a mask: the bits of each lane
 }
 
-// NewSim builds a simulator for an elaborated design. All state starts at
+// New builds a simulator for an elaborated design. All state starts at
 // zero; call Reset to apply register reset values.
 func New(d *hdl.Design) *Sim {
 	s := &Sim{d: d, nl: d.Netlist(), rst: -1, dirty: true, byName: map[string]int32{}, width: map[string]int{}, inputs: map[string]bool{}}

@@ -559,3 +559,14 @@ func Fill[P any](v Values, declare func(*P, *Decl)) P {
 	}
 	return p
 }
+
+// FillConfig is Fill of c's values once resolved (defaults filled in,
+// ranges checked): the block a configuration builds.
+func FillConfig[P any](c Config, declare func(*P, *Decl)) (P, error) {
+	_, v, err := c.Resolve()
+	if err != nil {
+		var none P
+		return none, err
+	}
+	return Fill(v, declare), nil
+}

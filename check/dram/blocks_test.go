@@ -27,16 +27,6 @@ func TestUnitsInLockstep(t *testing.T) {
 	verify.LockstepFamily(t, "dram")
 }
 
-// block is a configuration's block, filled from its resolved values by
-// the block's declaration (declare, its Params method: units.Fill panics
-// on a declared parameter without a value); the test builds it with its
-// port record (WithPorts) and reads its fields.
-func block[P any](t *testing.T, c units.Config, declare func(*P, *units.Decl)) P {
-	_, v, err := c.Resolve()
-	require.NoError(t, err)
-	return units.Fill(v, declare)
-}
-
 // newBench puts a block's module on verify's Go-simulator bench, which
 // the test drives and reads through the block's port record.
 func newBench(t *testing.T, m *hdl.Module) *verify.Bench {
@@ -79,7 +69,8 @@ func TestPickMatchesRule1(t *testing.T) {
 		c := units.Config{Unit: "dram-pick", Values: tc.values}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			blk := block(t, c, (*d.PickBlock).Params)
+			blk, err := units.FillConfig(c, (*d.PickBlock).Params)
+			require.NoError(t, err)
 			m, p := blk.WithPorts("dut")
 			b := newBench(t, m)
 			n, banks := blk.Entries, 1<<blk.BankBits
@@ -152,7 +143,8 @@ func TestMIBsMatchContract(t *testing.T) {
 		c := units.Config{Unit: "dram-mib", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			blk := block(t, c, (*d.MIBBlock).Params)
+			blk, err := units.FillConfig(c, (*d.MIBBlock).Params)
+			require.NoError(t, err)
 			m, p := blk.WithPorts("dut")
 			b := newBench(t, m)
 			n, mw := blk.Entries, lib.CountWidth(blk.Merges)
@@ -191,7 +183,8 @@ func TestMIBsMatchContract(t *testing.T) {
 		c := units.Config{Unit: "dram-l2mib", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			blk := block(t, c, (*d.L2MIBBlock).Params)
+			blk, err := units.FillConfig(c, (*d.L2MIBBlock).Params)
+			require.NoError(t, err)
 			m, p := blk.WithPorts("dut")
 			b := newBench(t, m)
 			n := blk.Entries

@@ -28,7 +28,8 @@ func TestCmdQ(t *testing.T) {
 		c := units.Config{Unit: "dram-cmdq", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			blk := block(t, c, (*d.CmdQBlock).Params)
+			blk, err := units.FillConfig(c, (*d.CmdQBlock).Params)
+			require.NoError(t, err)
 			cfg := d.CmdQConfig{BankBits: blk.BankBits, BGBits: blk.BGBits, Depth: blk.Depth, T: blk.T}
 			m, p := blk.WithPorts("dut")
 			b := newBench(t, m)

@@ -27,7 +27,8 @@ func TestRowTabMatchesContract(t *testing.T) {
 		c := units.Config{Unit: "dram-rowtab", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			blk := block(t, c, (*d.RowTabBlock).Params)
+			blk, err := units.FillConfig(c, (*d.RowTabBlock).Params)
+			require.NoError(t, err)
 			m, p := blk.WithPorts("dut")
 			b := newBench(t, m)
 			ins, enqPtr := b.Ins(p.In), b.Outs(p.Out.EnqPtr)[0]

@@ -29,7 +29,8 @@ type schedBench struct {
 }
 
 func newSchedBench(t *testing.T, c units.Config) *schedBench {
-	blk := block(t, c, (*d.SchedBlock).Params)
+	blk, err := units.FillConfig(c, (*d.SchedBlock).Params)
+	require.NoError(t, err)
 	m, p := blk.WithPorts("dut")
 	b := newBench(t, m)
 	return &schedBench{b: b, blk: blk, banks: 1 << blk.BankBits, counts: map[string]int{},

@@ -44,16 +44,6 @@ func TestBlocksMatchModels(t *testing.T) {
 	}
 }
 
-// block is c's block, filled from its resolved values by the block's
-// declaration (declare, its Params method: units.Fill panics on a
-// declared parameter without a value); the test builds it with its port
-// record (WithPorts) and reads its fields.
-func block[P any](t *testing.T, c units.Config, declare func(*P, *units.Decl)) P {
-	_, v, err := c.Resolve()
-	require.NoError(t, err)
-	return units.Fill(v, declare)
-}
-
 // pipeParams declares c's back end as units/elastic registers it:
 // elastic-basepipe's is the Pipe with Base set (no PREMEM and NONMEM
 // queues).
@@ -67,7 +57,8 @@ func pipeParams(c units.Config) func(*el.Pipe, *units.Decl) {
 // pipeOnBench is a back end (elastic-pipe or elastic-basepipe) at c's
 // values on a bench, with its port record.
 func pipeOnBench(t *testing.T, c units.Config) (*verify.Bench, el.PipePorts, el.Pipe) {
-	pipe := block(t, c, pipeParams(c))
+	pipe, err := units.FillConfig(c, pipeParams(c))
+	require.NoError(t, err)
 	m, ports := pipe.WithPorts("dut")
 	return verify.NewBench(t, m), ports, pipe
 }
@@ -206,7 +197,8 @@ func matchPipe(t *testing.T, c units.Config, cycles int) {
 }
 
 func matchHistoryCache(t *testing.T, c units.Config, cycles int) {
-	hc := block(t, c, (*el.HistoryCacheBlock).Params)
+	hc, err := units.FillConfig(c, (*el.HistoryCacheBlock).Params)
+	require.NoError(t, err)
 	m, ports := hc.WithPorts("dut")
 	b := verify.NewBench(t, m)
 	r := seed(c)
@@ -251,7 +243,8 @@ func matchHistoryCache(t *testing.T, c units.Config, cycles int) {
 }
 
 func matchWarpMask(t *testing.T, c units.Config, cycles int) {
-	wm := block(t, c, (*el.WarpMaskBlock).Params)
+	wm, err := units.FillConfig(c, (*el.WarpMaskBlock).Params)
+	require.NoError(t, err)
 	m, ports := wm.WithPorts("dut")
 	b := verify.NewBench(t, m)
 	r := seed(c)

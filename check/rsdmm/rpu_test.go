@@ -24,9 +24,8 @@ func TestRPUMatchesPack(t *testing.T) {
 			c := units.Config{Unit: "rsdmm-rpu", Values: vv}
 			t.Run(c.String(), func(t *testing.T) {
 				t.Parallel()
-				_, v, err := c.Resolve()
+				rpu, err := units.FillConfig(c, (*rs.RPUBlock).Params)
 				require.NoError(t, err)
-				rpu := units.Fill(v, (*rs.RPUBlock).Params)
 				dut, ports := rpu.WithPorts("dut")
 				b := verify.NewBench(t, dut)
 				b.DontRecord()

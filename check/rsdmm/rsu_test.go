@@ -33,9 +33,8 @@ func TestRSUMatchesShift(t *testing.T) {
 		c := units.Config{Unit: "rsdmm-rsu", Values: v}
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			_, v, err := c.Resolve()
+			rsu, err := units.FillConfig(c, (*rs.RSUBlock).Params)
 			require.NoError(t, err)
-			rsu := units.Fill(v, (*rs.RSUBlock).Params)
 			lw, ab, lanes, hash := rsu.LW, rsu.AB, rsu.Lanes, rsu.Hash
 			dut, ports := rsu.WithPorts("dut")
 			b := verify.NewBench(t, dut)

@@ -128,13 +128,13 @@ type dut struct {
 // MSHRBlock's with Base set; units.Fill panics on a declared parameter
 // without a value).
 func mshrOf(t *testing.T, c units.Config) vm.MSHRBlock {
-	_, v, err := c.Resolve()
-	require.NoError(t, err)
 	declare := (*vm.MSHRBlock).Params
 	if c.Unit == "vmshr-base" {
 		declare = func(b *vm.MSHRBlock, d *units.Decl) { b.Base = true; b.Params(d) }
 	}
-	return units.Fill(v, declare)
+	b, err := units.FillConfig(c, declare)
+	require.NoError(t, err)
+	return b
 }
 
 // inOf and outOf look up the handle of one port of a block's record on
@@ -493,9 +493,8 @@ func TestMatchAgainstContract(t *testing.T) {
 	} {
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
-			_, v, err := c.Resolve()
+			mb, err := units.FillConfig(c, (*vm.MatchBlock).Params)
 			require.NoError(t, err)
-			mb := units.Fill(v, (*vm.MatchBlock).Params)
 			m, hmax, aw, base := mb.M, mb.Hmax, mb.Aw, mb.Base
 			mod, p := mb.WithPorts("dut")
 			b := verify.NewBench(t, mod)
