@@ -27,7 +27,7 @@ lint:
 	$(GO) vet ./...
 	$(GO) vet -tags vec32 ./sim/vec
 
-# Simulator speed: the hdl interpreter's ns per node, then every simulator's
+# Simulator speed: the interpreter's (package sim) ns per node, then every simulator's
 # cycles/s with equal checksums on the random designs and on each family's
 # largest designs (units.Family.Speed), and lockstep throughput. Built with
 # GOEXPERIMENT=simd, so that the multi-stream simulator runs its AVX-512
@@ -36,7 +36,7 @@ lint:
 # at once slowed each other's simulators by up to a third.
 bench: deps
 	GOEXPERIMENT=simd $(GO) test -count=1 -run 'Streams' ./verify
-	GOEXPERIMENT=simd $(GO) test -run '^$$' -bench . -benchtime 2s ./hdl
+	GOEXPERIMENT=simd $(GO) test -run '^$$' -bench . -benchtime 2s ./sim ./internal/kernel
 	GOEXPERIMENT=simd $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./verify
 	GOEXPERIMENT=simd $(GO) test -p 1 -run '^$$' -bench Speed -benchtime 1x -timeout 60m ./check/...
 

@@ -33,7 +33,7 @@ func (r SpeedRow) CyclesPerSecond() float64 {
 	return float64(r.Cycles) * float64(max(1, r.Streams)) / (float64(r.Nanos) / 1e9)
 }
 
-// GoBench runs the hdl simulator's benchmark: one reset cycle, then
+// GoBench runs the interpreter's (sim.Sim) benchmark: one reset cycle, then
 // cycles of the in-simulator stimulus; it returns the checksum of every
 // output word and the nanoseconds the cycles took.
 func GoBench(d *hdl.Design, cycles, seed uint64) (checksum, nanos uint64, err error) {
