@@ -76,10 +76,13 @@ const (
 	flagMerge     = "merge"
 	flagResults   = "results"
 	flagPorts     = "portlist"
+	flagProve     = "prove"
+	flagBound     = "bound"
+	flagVCD       = "vcd"
 )
 
 // valueFlags are gen's own flags that take a value (the pre-scan skips it).
-var valueFlags = []string{flagUnit, flagReport, flagCanonical, flagTop, flagOut, flagFormat, flagShard, flagMerge, flagResults}
+var valueFlags = []string{flagUnit, flagReport, flagCanonical, flagTop, flagOut, flagFormat, flagShard, flagMerge, flagResults, flagBound, flagVCD}
 
 // scan is what a pre-scan of the arguments finds: the flags given, in
 // order, and the last values of -unit and -report.
@@ -128,7 +131,7 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	case len(cmds) > 1:
 		return badf("-%s and -%s are separate commands; give one (gen -h lists them)", cmds[0], cmds[1])
 	case len(cmds) == 0:
-		return verilogCommand(s, args, stdout)
+		return verilogCommand(s, args, stdout, stderr)
 	case cmds[0] == flagList:
 		return listCommand(s, args, stdout)
 	case cmds[0] == flagReport:
@@ -214,7 +217,7 @@ func parse(fs *flag.FlagSet, s scan, args []string, cmd, owner string, params un
 
 // genFlag reports whether name is a flag of gen itself or a picture kind.
 func genFlag(name string) bool {
-	return slices.Contains(valueFlags, name) || slices.Contains([]string{flagList, flagPorts, "h", "help"}, name) ||
+	return slices.Contains(valueFlags, name) || slices.Contains([]string{flagList, flagPorts, flagProve, "h", "help"}, name) ||
 		slices.Contains(reg.PictureKinds(), name)
 }
 
@@ -262,14 +265,18 @@ func lookupUnit(name string) (*units.Unit, error) {
 	return u, nil
 }
 
-// verilogCommand: gen -unit NAME [params] [-top M] [-portlist] [-o F].
-func verilogCommand(s scan, args []string, stdout io.Writer) error {
+// verilogCommand: gen -unit NAME [params] [-top M] [-portlist | -prove]
+// [-o F].
+func verilogCommand(s scan, args []string, stdout, stderr io.Writer) error {
 	const cmd = "gen -unit"
 	fs, out := newFlags(true)
 	unit := fs.String(flagUnit, "", "the unit")
 	top := fs.String(flagTop, "", "the top module's name")
 	ports := fs.Bool(flagPorts, false, "list the top module's ports instead of writing its Verilog")
 	format := fs.String(flagFormat, "text", "with -portlist: text, markdown or csv")
+	prove := fs.Bool(flagProve, false, "prove the unit's properties instead of writing its Verilog")
+	bound := fs.Int(flagBound, 20, "with -prove: the most time steps a proof searches")
+	vcd := fs.String(flagVCD, "", "with -prove: write each counterexample and cover trace as DIR/<property>.vcd")
 	var u *units.Unit
 	owner := ""
 	if name, ok := s.values[flagUnit]; ok {
@@ -305,6 +312,17 @@ func verilogCommand(s scan, args []string, stdout io.Writer) error {
 	if s.has(flagFormat) && !*ports {
 		return badf("-format does not apply to gen -unit without -portlist")
 	}
+	if *ports && *prove {
+		return badf("-portlist and -prove are separate commands; give one")
+	}
+	for _, f := range []string{flagBound, flagVCD} {
+		if s.has(f) && !*prove {
+			return badf("-%s does not apply to gen -unit without -prove", f)
+		}
+	}
+	if *bound < 1 || *bound > 1000 {
+		return badf("-bound=%d is out of range: 1 to 1000 time steps", *bound)
+	}
 	if !slices.Contains(table.Formats, *format) {
 		return badf("-format=%q is not one of %s for gen -portlist", *format, strings.Join(table.Formats, ", "))
 	}
@@ -321,6 +339,9 @@ func verilogCommand(s scan, args []string, stdout io.Writer) error {
 	}
 	if *ports {
 		return emit(*out, stdout, func(w io.Writer) error { return portTable(d, *format).Write(w, *format) })
+	}
+	if *prove {
+		return proveCommand(u, v, d, proveFlags{bound: *bound, vcd: *vcd, out: *out}, stdout, stderr)
 	}
 	return emit(*out, stdout, func(w io.Writer) error { _, err := w.Write(d.Verilog()); return err })
 }

@@ -27,7 +27,12 @@ type modInfo struct {
 	memNames []string
 	instOuts [][]instWire // per instance, per sub-module output: the wire it drives
 	sinkName string       // wire that gathers unused bits for Verilator's lint
-	used     map[string]bool
+	// formalSinkName and propNames are those of the properties' section
+	// (verilog_formal.go): its sink, and a wire for each property.
+	formalSinkName string
+	propNames      []string
+	formal         []bool // per signal: only properties read it (formalOnly)
+	used           map[string]bool
 }
 
 // instWire is the parent-side wire of one instance output: the first signal
@@ -263,6 +268,13 @@ func (e *elaborator) assignNames(mi *modInfo) {
 		mi.memNames = append(mi.memNames, name)
 	}
 	mi.sinkName = fresh("_unused_ok")
+	mi.formal = formalOnly(m)
+	if len(m.props) > 0 {
+		mi.formalSinkName = fresh("_unused_formal_ok")
+		for _, p := range m.props {
+			mi.propNames = append(mi.propNames, fresh("_"+p.kind.String()+"_"+p.name))
+		}
+	}
 	mi.instOuts = make([][]instWire, len(m.insts))
 	for k, i := range m.insts {
 		mi.instOuts[k] = make([]instWire, len(i.sub.outputs))
@@ -626,13 +638,17 @@ type StateElement struct {
 	Depth int // words of a memory; 0 for a register
 }
 
+// formal reports whether node i is logic only properties read (ghost
+// state and the like), which the Verilog holds under `ifdef FORMAL alone.
+func (d *Design) formal(i int) bool { return d.scopes[d.nodes[i].scope].mi.formal[d.nodes[i].sig.id] }
+
 // StateElements lists every register, synchronous read register and memory
-// of the hierarchy. Test benches use it to give RTL state the Go
+// of the hierarchy (ghost state excepted). Test benches use it to give RTL state the Go
 // simulator's initial value, zero.
 func (d *Design) StateElements() []StateElement {
 	var out []StateElement
 	for i, n := range d.nodes {
-		if n.sig.kind.IsStorage() {
+		if n.sig.kind.IsStorage() && !d.formal(i) {
 			out = append(out, StateElement{Path: d.hierName(i), Width: n.sig.width})
 		}
 	}
@@ -654,7 +670,7 @@ func (d *Design) Adders() map[int]int {
 	live := d.Netlist().Live(nil)
 	out := map[int]int{}
 	for i, n := range d.nodes {
-		if live[i] && (n.sig.kind == OpAdd || n.sig.kind == OpSub) {
+		if live[i] && !d.formal(i) && (n.sig.kind == OpAdd || n.sig.kind == OpSub) {
 			out[n.sig.width]++
 		}
 	}
@@ -670,7 +686,7 @@ func (d *Design) Comparators() map[int]int {
 	for i, n := range d.nodes {
 		switch n.sig.kind {
 		case OpLt, OpLe, OpGt, OpGe, OpLtS, OpLeS, OpGtS, OpGeS:
-			if live[i] {
+			if live[i] && !d.formal(i) {
 				out[n.sig.args[0].width]++
 			}
 		}

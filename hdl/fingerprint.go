@@ -66,6 +66,9 @@ func (e *elaborator) fingerprint(m *Module) string {
 	for _, f := range m.fsms {
 		put("fsm %d %q\n", f.reg.id, f.states)
 	}
+	for _, p := range m.props {
+		put("property %s %q %q %d\n", p.kind, p.name, p.message, p.cond.id)
+	}
 	fp := sum(h)
 	e.prints[m] = fp
 	return fp

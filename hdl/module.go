@@ -18,6 +18,7 @@ type Module struct {
 	mems    []*Mem
 	insts   []*Instance
 	fsms    []*FSM
+	props   []property
 	errs    []error // problems recorded during construction
 	condState
 	decoded map[decodeKey]*Signal // idx == k comparators made by Array.Write

@@ -16,10 +16,31 @@ type Netlist struct {
 	// comes after every node its value depends on within a cycle.
 	Order []int32
 	Mems  []NetMem
+	// Properties are every module instance's assertions, assumptions and
+	// cover points, the top's first, then each instance's in Scopes order.
+	Properties []NetProperty
 	// Scopes is the instance tree, Scopes[0] the top module, each scope
 	// with the signals a waveform shows (its ports and the signals the
 	// user named, as the emitted Verilog declares them).
 	Scopes []NetScope
+}
+
+// NetProperty is one property of the flattened design (Module.Assert,
+// Assume, Cover).
+type NetProperty struct {
+	Kind PropertyKind
+	// Name is hierarchical: the instance path and the property's name
+	// ("u0.no_overflow").
+	Name, Message string
+	Pos           Pos // the Go call that made it
+	// Node is the condition as it applies: for an assertion or assumption
+	// 1 where it holds, for a cover point 1 where it is reached.
+	Node int32
+	// Wire is the hierarchical name of the wire that carries the condition
+	// in the Verilog's properties' section (1 in reset for an assertion or
+	// assumption, 0 for a cover point), as Yosys names it once the design
+	// is flattened: "u0._assert_no_overflow".
+	Wire string
 }
 
 // NetScope is one module instance of the flattened design.
@@ -110,6 +131,10 @@ func (d *Design) Netlist() *Netlist {
 			}
 		}
 		nl.Scopes = append(nl.Scopes, ns)
+		for i, p := range m.props {
+			nl.Properties = append(nl.Properties, NetProperty{Kind: p.kind, Name: joinPath(sc.path, p.name), Message: p.message, Pos: p.pos,
+				Node: int32(sc.base + p.cond.id), Wire: joinPath(sc.path, sc.mi.propNames[i])})
+		}
 	}
 	for i := range d.nodes {
 		n := &d.nodes[i]
@@ -158,6 +183,9 @@ func (nl *Netlist) Live(via func(node int32) (from int32, ok bool)) []bool {
 		if n.Named || n.Op.IsStorage() || n.TopOutput {
 			mark(int32(i))
 		}
+	}
+	for _, p := range nl.Properties {
+		mark(p.Node)
 	}
 	for _, fm := range nl.Mems {
 		for _, w := range fm.Writes {

@@ -60,6 +60,7 @@ type vmod struct {
 	rstUsed   bool
 	danglings []string        // instance-output wires nothing reads
 	symUsed   map[string]bool // state localparams some expression reads
+	formal    []bool          // per signal: only properties read it (verilog_formal.go)
 }
 
 func (v *vmod) printf(format string, args ...any) { fmt.Fprintf(&v.out, format, args...) }
@@ -316,9 +317,12 @@ func (v *vmod) emit(d *Design) {
 		v.printf("  %s%s\n", p, sep)
 	}
 	v.printf(");\n")
+	v.formal = mi.formal
 	v.declare()
 	for _, s := range m.signals {
-		v.logic(s)
+		if !v.formal[s.id] {
+			v.logic(s)
+		}
 	}
 	for i, mem := range m.mems {
 		v.memWrites(mi.memNames[i], mem)
@@ -327,6 +331,7 @@ func (v *vmod) emit(d *Design) {
 		v.instance(d, k, inst)
 	}
 	v.sink()
+	v.properties()
 	v.printf("endmodule\n")
 }
 
@@ -339,16 +344,8 @@ func (v *vmod) declare() {
 		}
 	}
 	for _, s := range m.signals {
-		name := mi.names[s.id]
-		switch {
-		case s.kind == OpInput, s.kind == OpOutput:
-		case s.kind == OpConst && name != "":
-			v.printf("  wire %s%s = %s;\n", rangeOf(s.width), name, v.literal(s))
-		case s.kind == OpConst:
-		case isRegDecl(s):
-			v.printf("  reg %s%s;\n", rangeOf(s.width), name)
-		default:
-			v.printf("  wire %s%s;\n", rangeOf(s.width), name)
+		if !v.formal[s.id] {
+			v.declareSignal(s)
 		}
 	}
 	for k, inst := range m.insts {
@@ -361,6 +358,21 @@ func (v *vmod) declare() {
 	}
 	for i, mem := range m.mems {
 		v.printf("  reg %s%s [0:%d];\n", rangeOf(mem.width), mi.memNames[i], mem.depth-1)
+	}
+}
+
+// declareSignal declares s, unless it is a port or an unnamed constant.
+func (v *vmod) declareSignal(s *Signal) {
+	name := v.mi.names[s.id]
+	switch {
+	case s.kind == OpInput, s.kind == OpOutput:
+	case s.kind == OpConst && name != "":
+		v.printf("  wire %s%s = %s;\n", rangeOf(s.width), name, v.literal(s))
+	case s.kind == OpConst:
+	case isRegDecl(s):
+		v.printf("  reg %s%s;\n", rangeOf(s.width), name)
+	default:
+		v.printf("  wire %s%s;\n", rangeOf(s.width), name)
 	}
 }
 
@@ -487,29 +499,8 @@ func (v *vmod) sink() {
 		unused = append(unused, ResetName)
 	}
 	for _, s := range v.mi.m.signals {
-		name := v.mi.names[s.id]
-		if name == "" || s.kind == OpOutput {
-			continue
-		}
-		u := v.used[s.id]
-		for lo := 0; lo < s.width; {
-			if u != nil && kernel.BitOf(u, lo) == 1 {
-				lo++
-				continue
-			}
-			hi := lo
-			for hi+1 < s.width && (u == nil || kernel.BitOf(u, hi+1) == 0) {
-				hi++
-			}
-			switch {
-			case lo == 0 && hi == s.width-1:
-				unused = append(unused, name)
-			case lo == hi:
-				unused = append(unused, fmt.Sprintf("%s[%d]", name, lo))
-			default:
-				unused = append(unused, fmt.Sprintf("%s[%d:%d]", name, hi, lo))
-			}
-			lo = hi + 1
+		if !v.formal[s.id] {
+			unused = v.unusedBits(unused, s)
 		}
 	}
 	unused = append(unused, v.danglings...)
@@ -520,6 +511,40 @@ func (v *vmod) sink() {
 			}
 		}
 	}
+	v.sinkWire(v.mi.sinkName, unused)
+}
+
+// unusedBits appends the parts of s that nothing reads to unused.
+func (v *vmod) unusedBits(unused []string, s *Signal) []string {
+	name := v.mi.names[s.id]
+	if name == "" || s.kind == OpOutput {
+		return unused
+	}
+	u := v.used[s.id]
+	for lo := 0; lo < s.width; {
+		if u != nil && kernel.BitOf(u, lo) == 1 {
+			lo++
+			continue
+		}
+		hi := lo
+		for hi+1 < s.width && (u == nil || kernel.BitOf(u, hi+1) == 0) {
+			hi++
+		}
+		switch {
+		case lo == 0 && hi == s.width-1:
+			unused = append(unused, name)
+		case lo == hi:
+			unused = append(unused, fmt.Sprintf("%s[%d]", name, lo))
+		default:
+			unused = append(unused, fmt.Sprintf("%s[%d:%d]", name, hi, lo))
+		}
+		lo = hi + 1
+	}
+	return unused
+}
+
+// sinkWire declares the wire name reading every part in unused, if any.
+func (v *vmod) sinkWire(name string, unused []string) {
 	if len(unused) > 0 {
 		const sinkLine = 1024
 		// At most sinkLine names a line: Verilator refuses lines of more
@@ -528,6 +553,6 @@ func (v *vmod) sink() {
 		for i := 0; i < len(unused); i += sinkLine {
 			lines = append(lines, strings.Join(unused[i:min(i+sinkLine, len(unused))], ", "))
 		}
-		v.printf("  wire %s = &{1'b0, %s};\n", v.mi.sinkName, strings.Join(lines, ",\n    "))
+		v.printf("  wire %s = &{1'b0, %s};\n", name, strings.Join(lines, ",\n    "))
 	}
 }

@@ -130,6 +130,9 @@ func (s *Sim) observableSlots() map[int32]bool {
 		mark(w.data, w.words)
 		obs[w.addr], obs[w.en], obs[w.mask] = true, true, true
 	}
+	for _, p := range s.props {
+		obs[p.slot] = true
+	}
 	return obs
 }
 

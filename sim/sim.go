@@ -41,6 +41,8 @@ type Sim struct {
 	width  map[string]int
 	inputs map[string]bool
 	trace  *vcdTrace
+	props  []propertyCheck
+	failed *Violation // the first property that failed
 
 	// The clock edge's fast path: one-word registers (most of them) as
 	// flat records, so that Step does not call copy for them, those that
@@ -127,6 +129,7 @@ func New(d *hdl.Design) *Sim {
 	s.compile()
 	s.compileSeq()
 	s.indexNames()
+	s.props = s.propertyChecks()
 	s.runs, s.code = s.kn.Encode(s.fused(s.prog))
 	return s
 }
@@ -472,6 +475,9 @@ func (s *Sim) Step() {
 	}
 	st, sh := s.kn.St, s.shadow
 	reset := s.rst >= 0 && st[s.rst] != 0
+	if len(s.props) > 0 && !reset {
+		s.checkProperties()
+	}
 	s.nextWordRegs(st, reset)
 	wideLoaded := s.wideLoaded[:0]
 	for _, i := range s.wideRegs {

@@ -84,7 +84,39 @@ func (f FIFO) WithPorts(name string) (*hdl.Module, FIFOPorts) {
 	} else {
 		p.Out.Payload.Data.Drive(slots.Read(head))
 	}
+	f.properties(m, fifoState{fill: fill, head: head, tail: tail, push: push, pop: pop, refused: p.In.Valid.And(inReady.Not())})
 	return m, p
+}
+
+// fifoState is what the FIFO's properties read.
+type fifoState struct{ fill, head, tail, push, pop, refused *hdl.Signal }
+
+// properties states what the queue promises (DESIGN.md, lib-fifo): it
+// never holds more than Depth entries, its count is the pushes taken
+// minus the pops (a ghost counter kept beside it), the pointers are that
+// count apart, and a push is taken only into a free slot (or, Pipe, one
+// the head leaves in the same cycle).
+func (f FIFO) properties(m *hdl.Module, s fifoState) {
+	cw := s.fill.Width()
+	depth := m.ConstU(cw, uint64(f.Depth))
+	m.Assert(s.fill.Le(depth), "count_le_depth", "the queue holds at most depth entries")
+	ghost := m.Reg("ghost_count", cw)
+	m.If(s.push.And(s.pop.Not()), func() { ghost.Set(ghost.Add(m.ConstU(cw, 1))) }).
+		Elif(s.pop.And(s.push.Not()), func() { ghost.Set(ghost.Sub(m.ConstU(cw, 1))) })
+	m.Assert(ghost.Eq(s.fill), "count_is_pushes_minus_pops", "count equals the pushes taken minus the pops")
+	head, tail := s.head.Zext(cw), s.tail.Zext(cw)
+	apart := hdl.Mux(tail.Ge(head), tail.Sub(head), tail.Add(depth).Sub(head))
+	m.Assert(apart.Eq(hdl.Mux(s.fill.Eq(depth), m.ConstU(cw, 0), s.fill)), "pointers_apart_by_count", "tail is count entries past head, modulo depth")
+	m.If(s.push, func() {
+		free := s.fill.Lt(depth)
+		if f.Pipe {
+			free = free.Or(s.pop)
+		}
+		m.Assert(free, "push_into_free_slot", "a push is taken only into a free slot")
+	})
+	m.Cover(s.fill.Eq(depth), "full")
+	m.Cover(s.push.And(s.pop), "push_and_pop")
+	m.Cover(s.refused, "push_refused")
 }
 
 // Queue is a FIFO of records placed in a parent module by NewQueue: the

@@ -57,6 +57,26 @@ func LintClean(t testing.TB, dir string, files ...string) {
 	if err := silentOnce(dir, "lint", "verilator", "--version", args, files); err != nil {
 		t.Fatalf("verilator %s: %v", strings.Join(args, " "), err)
 	}
+	if hasFormal(t, dir, files) { // and the form with the properties (hdl's verilog_formal.go)
+		args = append([]string{"-DFORMAL"}, args...)
+		if err := silentOnce(dir, "lint", "verilator", "--version", args, files); err != nil {
+			t.Fatalf("verilator %s: %v", strings.Join(args, " "), err)
+		}
+	}
+}
+
+// hasFormal reports whether one of the files has a properties' section.
+func hasFormal(t testing.TB, dir string, files []string) bool {
+	for _, f := range files {
+		text, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(text, []byte("`ifdef FORMAL")) {
+			return true
+		}
+	}
+	return false
 }
 
 // IverilogCompile fails the test unless `iverilog -g2005` compiles the files

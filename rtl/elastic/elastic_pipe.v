@@ -563,8 +563,8 @@ module lib_fifo_d4_w261_pipe (
   wire _and_25;
   wire [2:0] _sub_27;
   wire [260:0] _mem_read_28;
-  wire [2:0] _mux_29;
-  wire _or_30;
+  wire [2:0] _mux_63;
+  wire _or_64;
   reg [260:0] slot [0:3];
   assign in_ready = _or_13;
   assign out_valid = _ror_12;
@@ -572,7 +572,7 @@ module lib_fifo_d4_w261_pipe (
   assign count = fill;
   always @(posedge clk) begin
     if (rst) fill <= 3'h0;
-    else if (_or_30) fill <= _mux_29;
+    else if (_or_64) fill <= _mux_63;
   end
   always @(posedge clk) begin
     if (rst) head <= 2'h0;
@@ -596,11 +596,94 @@ module lib_fifo_d4_w261_pipe (
   assign _and_25 = _and_15 & _not_24;
   assign _sub_27 = fill - 3'h1;
   assign _mem_read_28 = slot[head];
-  assign _mux_29 = _and_21 ? _add_23 : _sub_27;
-  assign _or_30 = _and_21 | _and_25;
+  assign _mux_63 = _and_21 ? _add_23 : _sub_27;
+  assign _or_64 = _and_21 | _and_25;
   always @(posedge clk) begin
     if (_and_14) slot[tail] <= in_data;
   end
+`ifdef FORMAL
+  wire _not_29;
+  wire _and_30;
+  wire _le_32;
+  reg [2:0] ghost_count;
+  wire _not_34;
+  wire _and_35;
+  wire [2:0] _add_37;
+  wire _not_38;
+  wire _and_39;
+  wire [2:0] _sub_41;
+  wire _eq_42;
+  wire [2:0] _zext_43;
+  wire [2:0] _zext_44;
+  wire _ge_45;
+  wire [2:0] _sub_46;
+  wire [2:0] _add_47;
+  wire [2:0] _sub_48;
+  wire [2:0] _mux_49;
+  wire _eq_50;
+  wire [2:0] _mux_52;
+  wire _eq_53;
+  wire _lt_54;
+  wire _or_55;
+  wire _wire_56;
+  wire _not_59;
+  wire _or_60;
+  wire _eq_61;
+  wire _and_62;
+  wire [2:0] _mux_65;
+  wire _or_66;
+  wire _mux_67;
+  assign _not_29 = ~_or_13;
+  assign _and_30 = in_valid & _not_29;
+  assign _le_32 = fill <= 3'h4;
+  always @(posedge clk) begin
+    if (rst) ghost_count <= 3'h0;
+    else if (_or_66) ghost_count <= _mux_65;
+  end
+  assign _not_34 = ~_and_15;
+  assign _and_35 = _and_14 & _not_34;
+  assign _add_37 = ghost_count + 3'h1;
+  assign _not_38 = ~_and_14;
+  assign _and_39 = _and_15 & _not_38;
+  assign _sub_41 = ghost_count - 3'h1;
+  assign _eq_42 = ghost_count == fill;
+  assign _zext_43 = {1'd0, head};
+  assign _zext_44 = {1'd0, tail};
+  assign _ge_45 = _zext_44 >= _zext_43;
+  assign _sub_46 = _zext_44 - _zext_43;
+  assign _add_47 = _zext_44 + 3'h4;
+  assign _sub_48 = _add_47 - _zext_43;
+  assign _mux_49 = _ge_45 ? _sub_46 : _sub_48;
+  assign _eq_50 = fill == 3'h4;
+  assign _mux_52 = _eq_50 ? 3'h0 : fill;
+  assign _eq_53 = _mux_49 == _mux_52;
+  assign _lt_54 = fill < 3'h4;
+  assign _or_55 = _lt_54 | _and_15;
+  assign _wire_56 = _mux_67;
+  assign _not_59 = ~_wire_56;
+  assign _or_60 = _not_59 | _or_55;
+  assign _eq_61 = fill == 3'h4;
+  assign _and_62 = _and_14 & _and_15;
+  assign _mux_65 = _and_35 ? _add_37 : _sub_41;
+  assign _or_66 = _and_35 | _and_39;
+  assign _mux_67 = _and_14 ? 1'b1 : 1'b0;
+  wire _assert_count_le_depth = rst | _le_32; // the queue holds at most depth entries
+  wire _assert_count_is_pushes_minus_pops = rst | _eq_42; // count equals the pushes taken minus the pops
+  wire _assert_pointers_apart_by_count = rst | _eq_53; // tail is count entries past head, modulo depth
+  wire _assert_push_into_free_slot = rst | _or_60; // a push is taken only into a free slot
+  wire _cover_full = ~rst & _eq_61;
+  wire _cover_push_and_pop = ~rst & _and_62;
+  wire _cover_push_refused = ~rst & _and_30;
+  always @* begin
+    assert (_assert_count_le_depth);
+    assert (_assert_count_is_pushes_minus_pops);
+    assert (_assert_pointers_apart_by_count);
+    assert (_assert_push_into_free_slot);
+    cover (_cover_full);
+    cover (_cover_push_and_pop);
+    cover (_cover_push_refused);
+  end
+`endif
 endmodule
 `line 1 "lib_fifo_d3_w264_pipe.v" 0
 module lib_fifo_d3_w264_pipe (
@@ -635,8 +718,8 @@ module lib_fifo_d3_w264_pipe (
   wire _and_33;
   wire [1:0] _sub_35;
   wire [263:0] _mem_read_36;
-  wire [1:0] _mux_37;
-  wire _or_38;
+  wire [1:0] _mux_69;
+  wire _or_70;
   reg [263:0] slot [0:2];
   assign in_ready = _or_13;
   assign out_valid = _ror_12;
@@ -644,7 +727,7 @@ module lib_fifo_d3_w264_pipe (
   assign count = fill;
   always @(posedge clk) begin
     if (rst) fill <= 2'h0;
-    else if (_or_38) fill <= _mux_37;
+    else if (_or_70) fill <= _mux_69;
   end
   always @(posedge clk) begin
     if (rst) head <= 2'h0;
@@ -672,10 +755,89 @@ module lib_fifo_d3_w264_pipe (
   assign _and_33 = _and_15 & _not_32;
   assign _sub_35 = fill - 2'h1;
   assign _mem_read_36 = (head < 2'd3) ? slot[head] : 264'h000000000000000000000000000000000000000000000000000000000000000000;
-  assign _mux_37 = _and_29 ? _add_31 : _sub_35;
-  assign _or_38 = _and_29 | _and_33;
+  assign _mux_69 = _and_29 ? _add_31 : _sub_35;
+  assign _or_70 = _and_29 | _and_33;
   always @(posedge clk) begin
     if (_and_14 && tail < 2'd3) slot[tail] <= in_data;
   end
+`ifdef FORMAL
+  wire _not_37;
+  wire _and_38;
+  wire _le_40;
+  reg [1:0] ghost_count;
+  wire _not_42;
+  wire _and_43;
+  wire [1:0] _add_45;
+  wire _not_46;
+  wire _and_47;
+  wire [1:0] _sub_49;
+  wire _eq_50;
+  wire _ge_51;
+  wire [1:0] _sub_52;
+  wire [1:0] _add_53;
+  wire [1:0] _sub_54;
+  wire [1:0] _mux_55;
+  wire _eq_56;
+  wire [1:0] _mux_58;
+  wire _eq_59;
+  wire _lt_60;
+  wire _or_61;
+  wire _wire_62;
+  wire _not_65;
+  wire _or_66;
+  wire _eq_67;
+  wire _and_68;
+  wire [1:0] _mux_71;
+  wire _or_72;
+  wire _mux_73;
+  assign _not_37 = ~_or_13;
+  assign _and_38 = in_valid & _not_37;
+  assign _le_40 = 1'b1;
+  always @(posedge clk) begin
+    if (rst) ghost_count <= 2'h0;
+    else if (_or_72) ghost_count <= _mux_71;
+  end
+  assign _not_42 = ~_and_15;
+  assign _and_43 = _and_14 & _not_42;
+  assign _add_45 = ghost_count + 2'h1;
+  assign _not_46 = ~_and_14;
+  assign _and_47 = _and_15 & _not_46;
+  assign _sub_49 = ghost_count - 2'h1;
+  assign _eq_50 = ghost_count == fill;
+  assign _ge_51 = tail >= head;
+  assign _sub_52 = tail - head;
+  assign _add_53 = tail + 2'h3;
+  assign _sub_54 = _add_53 - head;
+  assign _mux_55 = _ge_51 ? _sub_52 : _sub_54;
+  assign _eq_56 = fill == 2'h3;
+  assign _mux_58 = _eq_56 ? 2'h0 : fill;
+  assign _eq_59 = _mux_55 == _mux_58;
+  assign _lt_60 = fill < 2'h3;
+  assign _or_61 = _lt_60 | _and_15;
+  assign _wire_62 = _mux_73;
+  assign _not_65 = ~_wire_62;
+  assign _or_66 = _not_65 | _or_61;
+  assign _eq_67 = fill == 2'h3;
+  assign _and_68 = _and_14 & _and_15;
+  assign _mux_71 = _and_43 ? _add_45 : _sub_49;
+  assign _or_72 = _and_43 | _and_47;
+  assign _mux_73 = _and_14 ? 1'b1 : 1'b0;
+  wire _assert_count_le_depth = rst | _le_40; // the queue holds at most depth entries
+  wire _assert_count_is_pushes_minus_pops = rst | _eq_50; // count equals the pushes taken minus the pops
+  wire _assert_pointers_apart_by_count = rst | _eq_59; // tail is count entries past head, modulo depth
+  wire _assert_push_into_free_slot = rst | _or_66; // a push is taken only into a free slot
+  wire _cover_full = ~rst & _eq_67;
+  wire _cover_push_and_pop = ~rst & _and_68;
+  wire _cover_push_refused = ~rst & _and_38;
+  always @* begin
+    assert (_assert_count_le_depth);
+    assert (_assert_count_is_pushes_minus_pops);
+    assert (_assert_pointers_apart_by_count);
+    assert (_assert_push_into_free_slot);
+    cover (_cover_full);
+    cover (_cover_push_and_pop);
+    cover (_cover_push_refused);
+  end
+`endif
 endmodule
 `default_nettype wire

@@ -29,8 +29,8 @@ module lib_fifo (
   wire _and_24;
   wire [2:0] _sub_26;
   wire [7:0] _mem_read_27;
-  wire [2:0] _mux_28;
-  wire _or_29;
+  wire [2:0] _mux_61;
+  wire _or_62;
   reg [7:0] slot [0:3];
   assign in_ready = _lt_11;
   assign out_valid = _ror_12;
@@ -38,7 +38,7 @@ module lib_fifo (
   assign count = fill;
   always @(posedge clk) begin
     if (rst) fill <= 3'h0;
-    else if (_or_29) fill <= _mux_28;
+    else if (_or_62) fill <= _mux_61;
   end
   always @(posedge clk) begin
     if (rst) head <= 2'h0;
@@ -61,10 +61,91 @@ module lib_fifo (
   assign _and_24 = _and_14 & _not_23;
   assign _sub_26 = fill - 3'h1;
   assign _mem_read_27 = slot[head];
-  assign _mux_28 = _and_20 ? _add_22 : _sub_26;
-  assign _or_29 = _and_20 | _and_24;
+  assign _mux_61 = _and_20 ? _add_22 : _sub_26;
+  assign _or_62 = _and_20 | _and_24;
   always @(posedge clk) begin
     if (_and_13) slot[tail] <= in_data;
   end
+`ifdef FORMAL
+  wire _not_28;
+  wire _and_29;
+  wire _le_31;
+  reg [2:0] ghost_count;
+  wire _not_33;
+  wire _and_34;
+  wire [2:0] _add_36;
+  wire _not_37;
+  wire _and_38;
+  wire [2:0] _sub_40;
+  wire _eq_41;
+  wire [2:0] _zext_42;
+  wire [2:0] _zext_43;
+  wire _ge_44;
+  wire [2:0] _sub_45;
+  wire [2:0] _add_46;
+  wire [2:0] _sub_47;
+  wire [2:0] _mux_48;
+  wire _eq_49;
+  wire [2:0] _mux_51;
+  wire _eq_52;
+  wire _lt_53;
+  wire _wire_54;
+  wire _not_57;
+  wire _or_58;
+  wire _eq_59;
+  wire _and_60;
+  wire [2:0] _mux_63;
+  wire _or_64;
+  wire _mux_65;
+  assign _not_28 = ~_lt_11;
+  assign _and_29 = in_valid & _not_28;
+  assign _le_31 = fill <= 3'h4;
+  always @(posedge clk) begin
+    if (rst) ghost_count <= 3'h0;
+    else if (_or_64) ghost_count <= _mux_63;
+  end
+  assign _not_33 = ~_and_14;
+  assign _and_34 = _and_13 & _not_33;
+  assign _add_36 = ghost_count + 3'h1;
+  assign _not_37 = ~_and_13;
+  assign _and_38 = _and_14 & _not_37;
+  assign _sub_40 = ghost_count - 3'h1;
+  assign _eq_41 = ghost_count == fill;
+  assign _zext_42 = {1'd0, head};
+  assign _zext_43 = {1'd0, tail};
+  assign _ge_44 = _zext_43 >= _zext_42;
+  assign _sub_45 = _zext_43 - _zext_42;
+  assign _add_46 = _zext_43 + 3'h4;
+  assign _sub_47 = _add_46 - _zext_42;
+  assign _mux_48 = _ge_44 ? _sub_45 : _sub_47;
+  assign _eq_49 = fill == 3'h4;
+  assign _mux_51 = _eq_49 ? 3'h0 : fill;
+  assign _eq_52 = _mux_48 == _mux_51;
+  assign _lt_53 = fill < 3'h4;
+  assign _wire_54 = _mux_65;
+  assign _not_57 = ~_wire_54;
+  assign _or_58 = _not_57 | _lt_53;
+  assign _eq_59 = fill == 3'h4;
+  assign _and_60 = _and_13 & _and_14;
+  assign _mux_63 = _and_34 ? _add_36 : _sub_40;
+  assign _or_64 = _and_34 | _and_38;
+  assign _mux_65 = _and_13 ? 1'b1 : 1'b0;
+  wire _assert_count_le_depth = rst | _le_31; // the queue holds at most depth entries
+  wire _assert_count_is_pushes_minus_pops = rst | _eq_41; // count equals the pushes taken minus the pops
+  wire _assert_pointers_apart_by_count = rst | _eq_52; // tail is count entries past head, modulo depth
+  wire _assert_push_into_free_slot = rst | _or_58; // a push is taken only into a free slot
+  wire _cover_full = ~rst & _eq_59;
+  wire _cover_push_and_pop = ~rst & _and_60;
+  wire _cover_push_refused = ~rst & _and_29;
+  always @* begin
+    assert (_assert_count_le_depth);
+    assert (_assert_count_is_pushes_minus_pops);
+    assert (_assert_pointers_apart_by_count);
+    assert (_assert_push_into_free_slot);
+    cover (_cover_full);
+    cover (_cover_push_and_pop);
+    cover (_cover_push_refused);
+  end
+`endif
 endmodule
 `default_nettype wire

@@ -1,0 +1,81 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/parmem/parmem/hdl"
+)
+
+// Properties (hdl's Module.Assert, Assume and Cover): Step samples every
+// one of them before the clock edge of each cycle in which rst is 0, on
+// that cycle's values. The first assertion or assumption that fails is
+// kept as the Violation; cover points count the cycles that reach them.
+
+// propertyCheck is a property and the state word of its condition.
+type propertyCheck struct {
+	hdl.NetProperty
+	slot int32
+	hits uint64 // cover points: cycles that reached it
+}
+
+func (s *Sim) propertyChecks() []propertyCheck {
+	var out []propertyCheck
+	for _, p := range s.nl.Properties {
+		out = append(out, propertyCheck{NetProperty: p, slot: s.slot[p.Node]})
+	}
+	return out
+}
+
+// Violation is a property that failed: an assertion that did not hold, or
+// an assumption that the stimulus broke.
+type Violation struct {
+	Cycle uint64 // the cycle whose values broke it (Cycle() before its Step)
+	hdl.NetProperty
+}
+
+func (v *Violation) Error() string {
+	what := "assertion"
+	if v.Kind == hdl.Assumption {
+		what = "assumption"
+	}
+	msg := fmt.Sprintf("cycle %d: %s %s failed (%s)", v.Cycle, what, v.Name, v.Pos)
+	if v.Message != "" {
+		msg += ": " + v.Message
+	}
+	return msg
+}
+
+func (s *Sim) checkProperties() {
+	st := s.kn.St
+	for i := range s.props {
+		p := &s.props[i]
+		switch {
+		case p.Kind == hdl.CoverPoint:
+			p.hits += st[p.slot]
+		case st[p.slot] == 0 && s.failed == nil:
+			s.failed = &Violation{Cycle: s.cycle, NetProperty: p.NetProperty}
+		}
+	}
+}
+
+// Violation returns the first property that failed, or nil while none
+// has. Simulation goes on after it; a checker stops at it.
+func (s *Sim) Violation() *Violation { return s.failed }
+
+// Cover is a cover point and the cycles that reached it.
+type Cover struct {
+	hdl.NetProperty
+	Hits uint64
+}
+
+// Covers lists the design's cover points, in the Netlist's order, with
+// the cycles that reached each so far.
+func (s *Sim) Covers() []Cover {
+	var out []Cover
+	for _, p := range s.props {
+		if p.Kind == hdl.CoverPoint {
+			out = append(out, Cover{NetProperty: p.NetProperty, Hits: p.hits})
+		}
+	}
+	return out
+}
