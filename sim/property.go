@@ -33,12 +33,15 @@ type Violation struct {
 	hdl.NetProperty
 }
 
-func (v *Violation) Error() string {
+func (v *Violation) Error() string { return fmt.Sprintf("cycle %d: %s", v.Cycle, v.What()) }
+
+// What says which property failed, where it was made and its message.
+func (v *Violation) What() string {
 	what := "assertion"
 	if v.Kind == hdl.Assumption {
 		what = "assumption"
 	}
-	msg := fmt.Sprintf("cycle %d: %s %s failed (%s)", v.Cycle, what, v.Name, v.Pos)
+	msg := fmt.Sprintf("%s %s failed (%s)", what, v.Name, v.Pos)
 	if v.Message != "" {
 		msg += ": " + v.Message
 	}

@@ -91,3 +91,16 @@ func TestProveProperties(t *testing.T) {
 	require.NotNil(t, c, "the waveform has the sub-module's register: %v", w.Paths())
 	require.Equal(t, "1000", c.At(10*v.Cycle), "and shows it at 8 in the failing cycle")
 }
+
+// Lockstep reports a property that fails in the Go simulator as it does a
+// mismatch: the cycle, the property with its message and Go line, and the
+// last inputs, in the fast (hashed) mode as in the full one.
+func TestLockstepReportsAFailedProperty(t *testing.T) {
+	d, err := hdl.Elaborate(counterDigit())
+	require.NoError(t, err)
+	for _, batch := range []int{0, 16} {
+		_, err = Lockstep(Config{Backends: []Backend{GoBackend(d)}, Seed: 3, Cycles: 5000, Batch: batch})
+		require.Error(t, err)
+		require.Regexp(t, `^lockstep: cycle \d+: go: assertion u.below_eight failed \(formal_test.go:\d+\): c stays below 8\nlast inputs:\n`, err.Error())
+	}
+}

@@ -55,7 +55,9 @@ func (g *GoSim) Ports() Ports { return g.ports }
 // Sim exposes the underlying simulator, for Peek and friends.
 func (g *GoSim) Sim() *sim.Sim { return g.sim }
 
-// Run implements Simulator.
+// Run implements Simulator. A property of the design that fails (an
+// assertion, or an assumption the stimulus breaks) ends the run with a
+// *sim.Violation.
 func (g *GoSim) Run(in []Vector) ([]Vector, error) {
 	outWords := g.ports.OutWords()
 	flat := make(Vector, len(in)*outWords)
@@ -65,6 +67,9 @@ func (g *GoSim) Run(in []Vector) ([]Vector, error) {
 		out[c] = flat[c*outWords : (c+1)*outWords]
 		g.io.Get(out[c])
 		g.sim.Step()
+		if v := g.sim.Violation(); v != nil {
+			return out[:c+1], v
+		}
 	}
 	return out, nil
 }
@@ -97,6 +102,9 @@ func (g *GoSim) readDigest() (uint64, error) {
 	for range g.batches.pop() {
 		g.plan.fill(&g.stim, g.vec)
 		digest = batchDigest(digest, g.cycle(g.vec, lfsrChecksumInit))
+	}
+	if v := g.sim.Violation(); v != nil {
+		return 0, v
 	}
 	return digest, nil
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/parmem/parmem/sim"
 )
 
 // Backend makes a fresh simulator of the design under test; with trace it
@@ -120,6 +122,15 @@ func Lockstep(cfg Config) (*Result, error) {
 			fast.Batch = hashedBatch
 			at, hres, err := compareHashed(fast, sims, hashers)
 			closeAll(sims)
+			if failed := (*sim.Violation)(nil); errors.As(err, &failed) {
+				// Find its cycle and inputs: the same stimulus, fed in.
+				if sims, err = startAll(cfg.Backends, false); err != nil {
+					return hres, err
+				}
+				_, _, err = compare(cfg, sims)
+				closeAll(sims)
+				return hres, err
+			}
 			if err != nil || at < 0 {
 				return hres, err
 			}
@@ -424,7 +435,13 @@ func compare(cfg Config, sims []Simulator) (*Mismatch, *Result, error) {
 		}
 		unknown := make([]*UnknownError, len(sims))
 		for i, err := range b.errs {
-			if err != nil && !errors.As(err, &unknown[i]) {
+			var failed *sim.Violation
+			switch {
+			case errors.As(err, &failed): // a property of the design, in the Go simulator
+				c := len(b.outs[i]) - 1
+				return nil, res, fmt.Errorf("lockstep: cycle %d: %s: %s\nlast inputs:\n  %s", b.start+uint64(c), sims[i].Name(), failed.What(),
+					strings.Join(history.lines(b.start, b.in[:c+1]), "\n  "))
+			case err != nil && !errors.As(err, &unknown[i]):
 				return nil, res, fmt.Errorf("lockstep: %s: %w", sims[i].Name(), err)
 			}
 		}
