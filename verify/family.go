@@ -4,10 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"hash/fnv"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/sim"
 	"github.com/parmem/parmem/units"
 )
 
@@ -66,6 +69,7 @@ func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	var covers []sim.Cover // of the longest run
 	run := func(n int, backends ...Backend) {
 		t.Helper()
 		res, err := Lockstep(Config{Backends: backends, Seed: TestSeed(t, 3), Cycles: uint64(n)})
@@ -73,6 +77,7 @@ func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) 
 			t.Fatal(err)
 		}
 		t.Logf("%d simulators: %d cycles, %d output values compared", len(backends), res.Cycles, res.Compared)
+		covers = res.Covers
 	}
 	goSim := GoBackend(d)
 	verilator := VerilatorBackend(d, VerilatorOptions{Lint: true}) // every configuration linted, no waivers
@@ -87,6 +92,7 @@ func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) 
 	if icarusCycles < cycles {
 		run(cycles, goSim, verilator)
 	}
+	checkCoverage(t, configs, modules, covers, cycles)
 	if !*longFlag { // a pack's compiled streams take up to a minute of Go build
 		return
 	}
@@ -121,4 +127,51 @@ func buildConfig(c units.Config) (*hdl.Module, error) {
 		name = fmt.Sprintf("%s_h%08x", u.ModuleName(), h.Sum32())
 	}
 	return u.Build(v, name)
+}
+
+// checkCoverage reports how often the pack's stimulus reached each
+// configuration's cover points, and fails for a cover point it never
+// reached unless Yosys proves it unreachable in that configuration
+// (ProveProperties; a cover point nothing can reach says nothing, so
+// remove it).
+func checkCoverage(t *testing.T, configs []units.Config, modules []*hdl.Module, covers []sim.Cover, cycles int) {
+	t.Helper()
+	if len(covers) == 0 {
+		return
+	}
+	never := map[int][]string{} // configuration index -> cover points never reached
+	hit := 0
+	for _, c := range covers {
+		inst, name, _ := strings.Cut(c.Name, ".")
+		k, err := strconv.Atoi(strings.TrimPrefix(inst, "c"))
+		if err != nil || k >= len(configs) {
+			t.Fatalf("cover point %s is in no configuration of the pack", c.Name)
+		}
+		if c.Hits == 0 {
+			never[k] = append(never[k], name)
+		} else {
+			hit++
+		}
+	}
+	t.Logf("cover points: %d of %d reached by %d cycles of stimulus", hit, len(covers), cycles)
+	for k, names := range never {
+		d, err := hdl.Elaborate(modules[k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		results, err := ProveProperties(d, ProveOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", configs[k], err)
+		}
+		for _, r := range results {
+			if !slices.Contains(names, r.Name) {
+				continue
+			}
+			if r.Verdict == Unreachable {
+				t.Logf("%s: cover point %s: proven unreachable", configs[k], r.Name)
+				continue
+			}
+			t.Errorf("%s: cover point %s (%s) never reached in %d cycles of stimulus, and Yosys finds it %s (%s): reach it with new stimulus or remove it", configs[k], r.Name, r.Pos, cycles, r.Verdict, r.Method())
+		}
+	}
 }

@@ -93,6 +93,9 @@ func (m *Mismatch) Text() string {
 type Result struct {
 	Cycles   uint64 // cycles compared, after the reset
 	Compared uint64 // output values compared
+	// Covers are the design's cover points and the cycles of the run that
+	// reached each, as the Go simulator counted them.
+	Covers []sim.Cover
 }
 
 // Lockstep drives every backend with the same stimulus, compares every
@@ -282,7 +285,19 @@ func compareHashed(cfg Config, sims []Simulator, hs []hasher) (int64, *Result, e
 		res.Cycles += n
 		res.Compared += n * uint64(len(ports.Out))
 	}
+	res.Covers = coversOf(sims)
 	return -1, res, nil
+}
+
+// coversOf is the cover points of the Go simulator among sims, with the
+// cycles that reached each.
+func coversOf(sims []Simulator) []sim.Cover {
+	for _, s := range sims {
+		if g, ok := s.(*GoSim); ok {
+			return g.sim.Covers()
+		}
+	}
+	return nil
 }
 
 // startAll starts a simulator of every backend, all at once (each takes
@@ -458,6 +473,7 @@ func compare(cfg Config, sims []Simulator) (*Mismatch, *Result, error) {
 		}
 		history.keep(b.start, b.in)
 	}
+	res.Covers = coversOf(sims)
 	return nil, res, nil
 }
 
