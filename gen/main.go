@@ -35,6 +35,7 @@ import (
 	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/units"
+	"github.com/parmem/parmem/verify"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -79,10 +80,11 @@ const (
 	flagProve     = "prove"
 	flagBound     = "bound"
 	flagVCD       = "vcd"
+	flagMaxBits   = "maxbits"
 )
 
 // valueFlags are gen's own flags that take a value (the pre-scan skips it).
-var valueFlags = []string{flagUnit, flagReport, flagCanonical, flagTop, flagOut, flagFormat, flagShard, flagMerge, flagResults, flagBound, flagVCD}
+var valueFlags = []string{flagUnit, flagReport, flagCanonical, flagTop, flagOut, flagFormat, flagShard, flagMerge, flagResults, flagBound, flagVCD, flagMaxBits}
 
 // scan is what a pre-scan of the arguments finds: the flags given, in
 // order, and the last values of -unit and -report.
@@ -277,6 +279,16 @@ func verilogCommand(s scan, args []string, stdout, stderr io.Writer) error {
 	prove := fs.Bool(flagProve, false, "prove the unit's properties instead of writing its Verilog")
 	bound := fs.Int(flagBound, 20, "with -prove: the most time steps a proof searches")
 	vcd := fs.String(flagVCD, "", "with -prove: write each counterexample and cover trace as DIR/<property>.vcd")
+	maxBits := fs.Int(flagMaxBits, verify.DefaultMaxStateBits, "with -prove: the most state bits a design may hold")
+	if s.values[flagUnit] == "all" && s.has(flagProve) {
+		if _, err := parse(fs, s, args, "gen -unit all -prove", "", nil); err != nil {
+			return err
+		}
+		if *bound < 1 || *bound > 1000 {
+			return badf("-bound=%d is out of range: 1 to 1000 time steps", *bound)
+		}
+		return proveAllCommand(*bound, *maxBits, *out, stdout, stderr)
+	}
 	var u *units.Unit
 	owner := ""
 	if name, ok := s.values[flagUnit]; ok {
@@ -315,7 +327,7 @@ func verilogCommand(s scan, args []string, stdout, stderr io.Writer) error {
 	if *ports && *prove {
 		return badf("-portlist and -prove are separate commands; give one")
 	}
-	for _, f := range []string{flagBound, flagVCD} {
+	for _, f := range []string{flagBound, flagVCD, flagMaxBits} {
 		if s.has(f) && !*prove {
 			return badf("-%s does not apply to gen -unit without -prove", f)
 		}
@@ -341,7 +353,7 @@ func verilogCommand(s scan, args []string, stdout, stderr io.Writer) error {
 		return emit(*out, stdout, func(w io.Writer) error { return portTable(d, *format).Write(w, *format) })
 	}
 	if *prove {
-		return proveCommand(u, v, d, proveFlags{bound: *bound, vcd: *vcd, out: *out}, stdout, stderr)
+		return proveCommand(u, v, d, proveFlags{bound: *bound, maxBits: *maxBits, vcd: *vcd, out: *out}, stdout, stderr)
 	}
 	return emit(*out, stdout, func(w io.Writer) error { _, err := w.Write(d.Verilog()); return err })
 }

@@ -91,7 +91,7 @@ func Const(x int) func(Values) int { return func(Values) int { return x } }
 
 // Reserved are the flag names gen uses for itself; no parameter may take
 // them. (Picture kinds are gen flags too; the registry checks those.)
-var Reserved = []string{"bound", "canonical", "format", "h", "help", "list", "o", "portlist", "prove", "report", "top", "unit", "vcd"}
+var Reserved = []string{"bound", "canonical", "format", "h", "help", "list", "maxbits", "o", "portlist", "prove", "report", "top", "unit", "vcd"}
 
 var (
 	nameRE   = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)

@@ -90,6 +90,32 @@ type ProveOptions struct {
 	Depth int
 	// Progress, when not nil, is called after each property.
 	Progress func(done, total int, r PropertyResult)
+	// MaxStateBits refuses a design holding more state bits (registers
+	// and memory words, which the proof turns into registers) than this
+	// (default DefaultMaxStateBits; negative: no limit): its proofs would
+	// take minutes to hours.
+	MaxStateBits int
+}
+
+// DefaultMaxStateBits is the most state bits ProveProperties takes on by
+// default: a proof's time grows fast with the state, and thousands of
+// bits take minutes.
+const DefaultMaxStateBits = 1024
+
+// StateBits counts the bits of d's registers and memories.
+func StateBits(d *hdl.Design) int {
+	n := 0
+	for _, e := range d.StateElements() {
+		n += e.Width * max(1, e.Depth)
+	}
+	return n
+}
+
+// TooLargeError is a design too large to prove.
+type TooLargeError struct{ Bits, Max int }
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("the design holds %d state bits, more than the %d a proof takes on; prove a smaller configuration", e.Bits, e.Max)
 }
 
 // ProveProperties proves each property of d and returns the results in
@@ -98,6 +124,12 @@ type ProveOptions struct {
 func ProveProperties(d *hdl.Design, opts ProveOptions) ([]PropertyResult, error) {
 	if opts.Depth <= 0 {
 		opts.Depth = 20
+	}
+	if opts.MaxStateBits == 0 {
+		opts.MaxStateBits = DefaultMaxStateBits
+	}
+	if bits := StateBits(d); opts.MaxStateBits > 0 && bits > opts.MaxStateBits {
+		return nil, &TooLargeError{Bits: bits, Max: opts.MaxStateBits}
 	}
 	p := &prover{d: d, nl: d.Netlist(), verilog: d.Verilog(), depth: opts.Depth, widths: map[string]int{}}
 	for _, in := range d.Top().Inputs() {
