@@ -79,12 +79,15 @@ rtl:
 tables: deps
 	$(GO) run ./gen -report all -format markdown -results rtl/synth-results.json -o rtl/REPORT.md
 
-# Yosys SAT proofs on the emitted netlists: SAMS's Theorem 1, Theorem 2 and
-# Corollary 1 for q = 2, 3 and n = 12, 16 (make test proves q = 2, n = 12);
-# 2DSMM's injectivity and Theorems 1-6 at p = 1, q = 2, mb = nb = 6 in both
-# forms of m_v (make test proves pre-add); each with a counterexample for
-# an unsupported stride.
+# Yosys SAT proofs on the emitted netlists: every unit's properties
+# (hdl's Assert, Assume, Cover) at its smallest lockstep configuration,
+# then the families' proofs at every configuration they list: SAMS's
+# Theorem 1, Theorem 2 and Corollary 1 for q = 2, 3 and n = 12, 16 (make
+# test proves q = 2, n = 12); 2DSMM's injectivity and Theorems 1-6 at
+# p = 1, q = 2, mb = nb = 6 in both forms of m_v (make test proves
+# pre-add); each with a counterexample for an unsupported stride.
 prove: deps
+	$(GO) run ./gen -unit all -prove
 	$(GO) test ./check/sams -run Prove -v -count=1 -prove.all
 	$(GO) test ./check/smm2d -run Prove -v -count=1 -prove.all
 
