@@ -9,6 +9,7 @@ import (
 
 	"github.com/parmem/parmem/internal/table"
 	"github.com/parmem/parmem/units"
+	"github.com/parmem/parmem/verify"
 )
 
 // gen -h and gen -list, made from the registry.
@@ -27,6 +28,14 @@ Commands:
       lists the top module's ports at those parameters (name, direction,
       width, doc; a vector port's lanes as one row name_<i>) instead of
       writing its Verilog; -format text (default), markdown or csv.
+  gen -unit NAME|all [-PARAM VALUE ...] -prove [-bound N] [-maxbits N] [-vcd DIR] [-o FILE]
+      proves the unit's properties (hdl's Assert, Assume, Cover) on its
+      Verilog with Yosys, within N time steps (default 20): a table of
+      verdicts (proven, failed, open; reached, unreachable) and times, then
+      each counterexample or cover trace, replayed in the Go simulator and,
+      with -vcd, written as DIR/<property>.vcd; a failed assertion exits 1.
+      -unit all proves every unit at its smallest lockstep configuration.
+      A design of more than -maxbits state bits (1024) is refused.
   gen -list [-unit NAME] [-o FILE]
       lists the units by family; with -unit, NAME's parameters.
   gen -report NAME|all [-format text|markdown|csv] [-PARAM VALUE ...] [-o FILE]
@@ -157,6 +166,10 @@ func help(s scan, w io.Writer) error {
 	fs.String(flagCanonical, "", "regenerate the reviewed RTL under the directory `DIR` (make rtl: -canonical rtl)")
 	fs.String(flagTop, "", "with -unit: the top Verilog module's name `MODULE` (default: the unit's name with - turned into _)")
 	fs.Bool(flagPorts, false, "with -unit: list the top module's ports (name, direction, width, doc) instead of its Verilog")
+	fs.Bool(flagProve, false, "with -unit: prove the unit's properties with Yosys instead of writing its Verilog")
+	fs.Int(flagBound, 20, "with -prove: the most time steps a proof searches")
+	fs.Int(flagMaxBits, verify.DefaultMaxStateBits, "with -prove: refuse a design of more state bits")
+	fs.String(flagVCD, "", "with -prove: write each counterexample and cover trace as `DIR`/<property>.vcd")
 	fs.String(flagFormat, "", "the output `FORMAT`: with -report text (default), markdown or csv; with a picture one of its formats")
 	fs.String(flagOut, "", "write to the file `FILE` instead of stdout")
 	fs.String(flagShard, "", "with -report: run only the jobs of shard `i/N` (0-based) and write their file")

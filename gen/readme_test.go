@@ -93,8 +93,9 @@ func docCommands(t *testing.T) []documentedCommand {
 // registry (see testdata/readme/README.md). A command documented since
 // then has no golden: it must run cleanly, and Verilog it writes must pass
 // Verilator's lint and Icarus. Skipped here: -report, which needs minutes
-// of Yosys (make tables checks it), and -list and -h, whose format changed
-// by design (TestListAndHelp checks them).
+// of Yosys (make tables checks it), -prove, which prints the times its
+// proofs took (TestProve checks it), and -list and -h, whose format
+// changed by design (TestListAndHelp checks them).
 func TestREADMECommands(t *testing.T) {
 	readme, doc := readmeCommands(t), docCommands(t)
 	require.GreaterOrEqual(t, len(readme), 3, "README.md shows gen -unit and two -layout commands")
@@ -105,7 +106,7 @@ func TestREADMECommands(t *testing.T) {
 	ran := 0
 	for _, c := range append(readme, doc...) {
 		if len(c.args) == 0 || slices.ContainsFunc(c.args, func(a string) bool {
-			return a == "-report" || a == "-list" || a == "-h" || a == "-help"
+			return a == "-report" || a == "-prove" || a == "-list" || a == "-h" || a == "-help"
 		}) {
 			continue
 		}
