@@ -58,7 +58,7 @@ func (s *Sim) compactState(src []byte) ([]byte, map[int]int) {
 		}
 	}
 	for name, slot := range s.byName {
-		if s.isPort(name) {
+		if s.isVisible(name) {
 			for k := range kernel.NWords(s.width[name]) {
 				used[int(slot)+k] = true
 			}

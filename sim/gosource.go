@@ -470,7 +470,7 @@ func (g *gosrc) readOutside() map[int32]bool {
 		}
 	}
 	for n, slot := range s.byName {
-		if g.isPort(n) {
+		if g.s.isVisible(n) {
 			external[slot] = true
 		}
 	}
@@ -590,10 +590,6 @@ func (g *gosrc) sinkIntoEnables() {
 	}
 }
 
-// isPort reports whether a named slot is a top-level port (or rst): the
-// only names the compiled program exposes (Slot), so internal named
-// signals, which Sim can Peek, may live in Go locals.
-func (g *gosrc) isPort(name string) bool { return g.s.isPort(name) }
 
 // ref is how a statement reads slot x: a constant as a literal (Sim
 // folds operations on constants only, so no expression is constant as a

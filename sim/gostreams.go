@@ -212,7 +212,7 @@ func (g *gosrc) slotTable() {
 	s := g.s
 	var names []string
 	for n := range s.byName {
-		if g.isPort(n) {
+		if g.s.isVisible(n) {
 			names = append(names, n)
 		}
 	}

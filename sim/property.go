@@ -20,8 +20,10 @@ type propertyCheck struct {
 
 func (s *Sim) propertyChecks() []propertyCheck {
 	var out []propertyCheck
+	s.propWires = map[string]bool{}
 	for _, p := range s.nl.Properties {
 		out = append(out, propertyCheck{NetProperty: p, slot: s.slot[p.Node]})
+		s.byName[p.Wire], s.width[p.Wire], s.propWires[p.Wire] = s.slot[p.Node], 1, true
 	}
 	return out
 }

@@ -42,6 +42,9 @@ type Sim struct {
 	inputs map[string]bool
 	trace  *vcdTrace
 	props  []propertyCheck
+	// propWires are the properties' Wire names, which byName maps to
+	// their conditions' slots (StateSlot).
+	propWires map[string]bool
 	failed *Violation // the first property that failed
 
 	// The clock edge's fast path: one-word registers (most of them) as
@@ -620,10 +623,11 @@ func (s *Sim) Reset() {
 func (s *Sim) Design() *hdl.Design { return s.d }
 
 // StateSlot is the index in the flat state (GoSource's st, Sim's
-// own) of a top-level port's first word, or -1: the compiled harnesses
-// address the ports at constant indices.
+// own) of a top-level port's first word, or of a property's condition
+// (by its NetProperty.Wire), or -1: the compiled harnesses address the
+// ports and check the properties at constant indices.
 func (s *Sim) StateSlot(name string) int {
-	if i, ok := s.byName[name]; ok && s.isPort(name) {
+	if i, ok := s.byName[name]; ok && s.isVisible(name) {
 		return int(i)
 	}
 	return -1
@@ -633,6 +637,12 @@ func (s *Sim) StateSlot(name string) int {
 func (s *Sim) isPort(name string) bool {
 	return s.inputs[name] || slices.Contains(s.nl.Outputs, name)
 }
+
+// isVisible reports whether a named slot is what a compiled program must
+// keep in its state and expose (Slot): a top-level port, or a property's
+// condition; internal named signals, which Sim can Peek, may live in Go
+// locals.
+func (s *Sim) isVisible(name string) bool { return s.isPort(name) || s.propWires[name] }
 
 // Ops returns the number of operations one Eval executes: the design's
 // live logic, without aliases (wires, ports, zero extensions).

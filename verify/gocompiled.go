@@ -69,7 +69,8 @@ func buildGoCompiled(d *hdl.Design) (goCompiledBuild, error) {
 		return goCompiledBuild{}, err
 	}
 	ports := PortsOf(d)
-	dir, hit, err := buildGo("gocompiled", d, map[string]string{"design.go": string(src), "main.go": goHarness(ports, slot)}, false)
+	harness := goHarness(ports, slot) + propertyCode(d.Netlist(), slot)
+	dir, hit, err := buildGo("gocompiled", d, map[string]string{"design.go": string(src), "main.go": harness}, false)
 	return goCompiledBuild{ports: ports, dir: dir, hit: hit}, err
 }
 
@@ -138,6 +139,27 @@ func goTool() (string, error) {
 func goHarness(ports Ports, slot func(name string) int) string {
 	return harness("the protocol loop of the compiled Go simulator", []string{"bufio", "encoding/binary", "io", "os", "time"}, ports,
 		goHarnessBody+stimulusCode(ports, slot))
+}
+
+// propertyCode writes failedProperty, which returns the first of the
+// design's assertions and assumptions that fails in the cycle just
+// evaluated (out of reset), or "": the harness stops there, as the
+// interpreter's Violation does.
+func propertyCode(nl *hdl.Netlist, slot func(name string) int) string {
+	var b strings.Builder
+	b.WriteString("func failedProperty(d *Design) string {\n")
+	if nl.Seq {
+		fmt.Fprintf(&b, "\tif d.Word(%d) != 0 {\n\t\treturn \"\"\n\t}\n", slot(hdl.ResetName))
+	}
+	for _, p := range nl.Properties {
+		if p.Kind == hdl.CoverPoint {
+			continue
+		}
+		v := sim.Violation{NetProperty: p}
+		fmt.Fprintf(&b, "\tif d.Word(%d) == 0 {\n\t\treturn %q\n\t}\n", slot(p.Wire), v.What())
+	}
+	b.WriteString("\treturn \"\"\n}\n")
+	return b.String()
 }
 
 // stimulusCode writes stimulate, the in-simulator stimulus of verify/lfsr.go
@@ -311,13 +333,25 @@ func stimWide(d *Design, p *stimPort, r uint64) uint64 {
 }
 
 // cycle runs one cycle of the in-simulator stimulus (see verify/lfsr.go)
-// and folds the outputs into h.
-func cycle(d *Design, in []stimPort, s *uint64, h uint64) uint64 {
+// and folds the outputs into h; with check, a property that fails stops
+// the program.
+func cycle(d *Design, in []stimPort, s *uint64, h uint64, check bool) uint64 {
 	*s = stimulate(d, in, *s)
 	d.Eval()
+	if check {
+		checkProperties(d)
+	}
 	h = hashOutputs(d, h)
 	d.Step()
 	return h
+}
+
+// checkProperties stops the program, saying why, when a property fails.
+func checkProperties(d *Design) {
+	if f := failedProperty(d); f != "" {
+		os.Stderr.WriteString(f + "\n")
+		os.Exit(3)
+	}
 }
 
 func main() {
@@ -351,6 +385,7 @@ func main() {
 					d.SetWord(slot, le.Uint64(batch[8*(c*len(inWords)+i):]))
 				}
 				d.Eval()
+				checkProperties(d)
 				for _, slot := range out {
 					outBuf = le.AppendUint64(outBuf, d.Word(slot))
 				}
@@ -374,7 +409,7 @@ func main() {
 			chk := uint64(0xcbf29ce484222325)
 			start := time.Now()
 			for range cycles {
-				chk = cycle(d, in, &s, chk)
+				chk = cycle(d, in, &s, chk, false)
 			}
 			le.PutUint64(buf[0:], chk)
 			le.PutUint64(buf[8:], uint64(time.Since(start).Nanoseconds()))
@@ -383,7 +418,7 @@ func main() {
 		case 4: // n cycles of the in-simulator stimulus, answered by their digest
 			digest := uint64(0xcbf29ce484222325)
 			for range n {
-				digest = (digest ^ cycle(d, in, &stim, 0xcbf29ce484222325)) * 0x100000001b3
+				digest = (digest ^ cycle(d, in, &stim, 0xcbf29ce484222325, true)) * 0x100000001b3
 			}
 			le.PutUint64(buf[:8], digest)
 			w.Write(buf[:8])

@@ -114,7 +114,11 @@ func TestCompiledRandomNetlists(t *testing.T) {
 // the tool cache under the module, where make lint's gofmt -l sees them.
 func TestHarnessesAreGofmtClean(t *testing.T) {
 	ports := Ports{In: []Port{{Name: "rst", Width: 1}, {Name: "a", Width: 70}}, Out: []Port{{Name: "y", Width: 8}}}
-	for name, src := range map[string]string{"go-compiled": goHarness(ports, func(name string) int { return len(name) }), "go-compiled-streams": goStreamsHarness(ports, 64), "go-compiled-streams-32": goStreamsHarness(ports, 32)} {
+	slot := func(name string) int { return len(name) }
+	d, err := hdl.Elaborate(counterDigit()) // with properties
+	require.NoError(t, err)
+	compiled := goHarness(ports, slot) + propertyCode(d.Netlist(), slot)
+	for name, src := range map[string]string{"go-compiled": compiled, "go-compiled-streams": goStreamsHarness(ports, 64), "go-compiled-streams-32": goStreamsHarness(ports, 32)} {
 		formatted, err := format.Source([]byte(src))
 		require.NoError(t, err, name)
 		require.Equal(t, string(formatted), src, "%s harness is not gofmt-clean", name)
@@ -215,4 +219,15 @@ func TestCompiledPriorityCrossbars(t *testing.T) {
 		require.Equal(t, uint64(3000), res.Cycles)
 	}
 	require.NoError(t, CheckCompiledStreams(d, 20, 3000, 7))
+}
+
+// Compiled Go stops at a property that fails, as the interpreter does,
+// saying which, in lockstep's full and fast (digest) modes.
+func TestCompiledGoChecksProperties(t *testing.T) {
+	d, err := hdl.Elaborate(counterDigit())
+	require.NoError(t, err)
+	for _, batch := range []int{0, 16} {
+		_, err = Lockstep(Config{Backends: []Backend{GoCompiledBackend(d)}, Seed: 3, Cycles: 5000, Batch: batch})
+		require.ErrorContains(t, err, "assertion u.below_eight failed (formal_test.go:")
+	}
 }

@@ -3,6 +3,7 @@ package verify
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -19,6 +20,16 @@ type proc struct {
 	out    *bufio.Reader
 	mu     sync.Mutex
 	errBuf bytes.Buffer
+	// waited is the process's exit, once: close waits for it, and fail
+	// does when the process ended on its own (its stderr is then whole).
+	waited  sync.Once
+	waitErr error
+}
+
+// wait waits for the process to exit, once.
+func (p *proc) wait() error {
+	p.waited.Do(func() { p.waitErr = p.cmd.Wait() })
+	return p.waitErr
 }
 
 func startProc(name, dir, path string, args ...string) (*proc, error) {
@@ -53,8 +64,13 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 	return l.w.Write(b)
 }
 
-// fail wraps err with what the process wrote on stderr.
+// fail wraps err with what the process wrote on stderr: all of it when
+// the process ended (its stdout at EOF), as when the compiled Go
+// simulator stops at a failing property.
 func (p *proc) fail(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		p.wait()
+	}
 	p.mu.Lock()
 	msg := p.errBuf.String()
 	p.mu.Unlock()
@@ -73,7 +89,7 @@ func (p *proc) close(quit []byte) error {
 	p.in.Flush()
 	p.inPipe.Close()
 	go io.Copy(io.Discard, p.out) // answers nobody will read must not block the exit
-	err := p.cmd.Wait()
+	err := p.wait()
 	p.cmd = nil
 	if err != nil {
 		return p.fail(err)
