@@ -590,7 +590,6 @@ func (g *gosrc) sinkIntoEnables() {
 	}
 }
 
-
 // ref is how a statement reads slot x: a constant as a literal (Sim
 // folds operations on constants only, so no expression is constant as a
 // whole), a local by name, else the state array.
