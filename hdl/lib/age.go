@@ -76,6 +76,66 @@ func (a *AgeMatrix) bits() *hdl.Signal {
 	return Bus(bs)
 }
 
+// properties states what the order promises (the lib-age and lib-lru
+// contracts in DESIGN.md): it stays total, a permutation of the entries
+// (one of each pair is older by construction, and such a tournament is a
+// total order exactly when no three entries are each older than the
+// next), and the entry last touched, kept in ghost registers, is the
+// youngest until another is touched. Both hold after each edge given they
+// held before it, so they are inductive as they stand.
+func (a *AgeMatrix) properties(m *hdl.Module, idx, en *hdl.Signal) {
+	var cycles []*hdl.Signal
+	for i := range a.n {
+		for j := i + 1; j < a.n; j++ {
+			for k := j + 1; k < a.n; k++ {
+				cycles = append(cycles, a.isOlder(i, j).And(a.isOlder(j, k)).And(a.isOlder(k, i)),
+					a.isOlder(j, i).And(a.isOlder(k, j)).And(a.isOlder(i, k)))
+			}
+		}
+	}
+	if len(cycles) > 0 {
+		m.Assert(Bus(cycles).RedOr().Not(), "order_is_a_permutation", "three entries are each older than the next: the age order is no longer total")
+	}
+	if a.n == 1 {
+		return // one entry is always the youngest
+	}
+	last, seen := m.Reg("ghost_last", idx.Width()), m.Reg("ghost_touched", 1)
+	m.If(en.And(below(idx, a.n)), func() { last.Set(idx); seen.SetU(1) })
+	m.Assert(seen.Not().Or(hdl.Select(last, a.youngest(m)...)), "touched_is_youngest", "the entry touched last is not the youngest")
+}
+
+// anyOlder is, for each entry i, 1 when an entry j != i with bit j of
+// among set is older than i (for properties).
+func (a *AgeMatrix) anyOlder(among *hdl.Signal) []*hdl.Signal {
+	out := make([]*hdl.Signal, a.n)
+	for i := range a.n {
+		older := []*hdl.Signal{among.Module().ConstU(1, 0)}
+		for j := range a.n {
+			if j != i {
+				older = append(older, among.Bit(j).And(a.isOlder(j, i)))
+			}
+		}
+		out[i] = Bus(older).RedOr()
+	}
+	return out
+}
+
+// youngest is, for each entry, 1 when every other entry is older (for
+// properties).
+func (a *AgeMatrix) youngest(m *hdl.Module) []*hdl.Signal {
+	out := make([]*hdl.Signal, a.n)
+	for i := range a.n {
+		older := []*hdl.Signal{m.ConstU(1, 1)}
+		for j := range a.n {
+			if j != i {
+				older = append(older, a.isOlder(j, i))
+			}
+		}
+		out[i] = Bus(older).RedAnd()
+	}
+	return out
+}
+
 // oldest picks the oldest valid entry of an order given by isOlder.
 func oldest(n int, isOlder func(i, j int) *hdl.Signal, valid *hdl.Signal) (found, idx, onehot *hdl.Signal) {
 	wins := make([]*hdl.Signal, n)
@@ -184,7 +244,21 @@ func (a AgeUnit) WithPorts(name string) (*hdl.Module, AgePorts) {
 	ports.Found = drivenBy(m.Output("found", 1), found)
 	ports.Idx = drivenBy(m.Output("idx", IndexWidth(a.N)), idx)
 	ports.Onehot = drivenBy(m.Output("onehot", a.N), onehot)
+	a.properties(m, ages, ports)
 	return m, ports
+}
+
+// properties states what the selection promises (DESIGN.md, lib-age):
+// the order's (AgeMatrix.properties), and that the entry picked is valid,
+// one-hot as idx, and no valid entry is older.
+func (a AgeUnit) properties(m *hdl.Module, ages *AgeMatrix, p AgePorts) {
+	ages.properties(m, p.TouchIdx, p.Touch)
+	m.Assert(p.Found.Eq(p.Valid.RedOr()), "found_iff_valid", "found does not say whether an entry is valid")
+	m.Assert(p.Onehot.Eq(BinaryToOneHot(p.Idx, a.N).And(p.Found.Repl(a.N))), "onehot_is_idx", "onehot is not idx as one-hot (or not 0 with nothing valid)")
+	m.Assert(p.Onehot.And(p.Valid.Not()).RedOr().Not(), "picks_a_valid_entry", "the entry picked is not valid")
+	m.Assert(hdl.Select(p.Idx, ages.anyOlder(p.Valid)...).Not(), "picks_the_oldest", "a valid entry is older than the one picked")
+	m.Cover(p.Valid.RedAnd(), "all_valid")
+	m.Cover(p.Found.And(hdl.Select(p.Idx, ages.youngest(m)...)), "youngest_picked")
 }
 
 // TrueLRU is the replacement state of one set of ways ways, registers of m
@@ -193,10 +267,16 @@ func (a AgeUnit) WithPorts(name string) (*hdl.Module, AgePorts) {
 // order from least to most recently used is 0, 1, ..., ways-1. It is an
 // AgeMatrix in which every way takes part.
 func TrueLRU(m *hdl.Module, name string, ways int, touch, way *hdl.Signal) (victim *hdl.Signal) {
-	ages := NewAgeMatrix(m, name, ways)
-	ages.Touch(way, touch)
-	_, victim, _ = ages.Oldest(m.ConstU(1, 1).Repl(ways))
+	victim, _ = trueLRU(m, name, ways, touch, way)
 	return victim
+}
+
+// trueLRU is TrueLRU that also returns its age matrix.
+func trueLRU(m *hdl.Module, name string, ways int, touch, way *hdl.Signal) (victim *hdl.Signal, ages *AgeMatrix) {
+	ages = NewAgeMatrix(m, name, ways)
+	ages.Touch(plant("lru.touch_way", way), touch)
+	_, victim, _ = ages.Oldest(m.ConstU(1, 1).Repl(ways))
+	return victim, ages
 }
 
 // LRU is the lib-lru unit: true LRU of one set of Ways ways (2..8);
@@ -218,16 +298,29 @@ func (l LRU) Build(name string) *hdl.Module { return hdl.ModuleOf(l.WithPorts(na
 
 // WithPorts makes the module called name and returns it with its ports.
 func (l LRU) WithPorts(name string) (*hdl.Module, LRUPorts) {
-	return replacementUnit(name, "older", l.Ways, TrueLRU)
+	return replacementUnit(name, l.Ways, func(m *hdl.Module, touch, way *hdl.Signal) *hdl.Signal {
+		victim, ages := trueLRU(m, "older", l.Ways, touch, way)
+		ages.properties(m, way, touch)
+		m.Assert(hdl.Select(victim, ages.anyOlder(m.ConstU(1, 1).Repl(l.Ways))...).Not(), "victim_is_least_recent", "a way is older than the victim: it is not the least recently used")
+		coverVictims(m, victim, l.Ways)
+		return victim
+	})
 }
 
 // replacementUnit is a module with lib-lru's ports around the replacement
-// state that state makes, its registers named after reg.
-func replacementUnit(name, reg string, ways int, state func(m *hdl.Module, name string, ways int, touch, way *hdl.Signal) *hdl.Signal) (*hdl.Module, LRUPorts) {
+// state that state makes.
+func replacementUnit(name string, ways int, state func(m *hdl.Module, touch, way *hdl.Signal) (victim *hdl.Signal)) (*hdl.Module, LRUPorts) {
 	m := hdl.NewModule(name)
 	ww := IndexWidth(ways)
 	victim := m.Output("victim", ww)
 	ports := LRUPorts{Touch: m.Input("touch", 1), TouchWay: m.Input("touch_way", ww), Victim: victim}
-	victim.Drive(state(m, reg, ways, ports.Touch, ports.TouchWay))
+	victim.Drive(state(m, ports.Touch, ports.TouchWay))
 	return m, ports
+}
+
+// coverVictims makes a cover point for each way becoming the victim.
+func coverVictims(m *hdl.Module, victim *hdl.Signal, ways int) {
+	for w := range ways {
+		m.Cover(victim.EqConst(uint64(w)), fmt.Sprintf("victim_%d", w))
+	}
 }

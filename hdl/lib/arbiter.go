@@ -16,13 +16,19 @@ import (
 // For the papers' shared ports: the elastic pipeline's writeback, the
 // vector MSHR's fill port, the DRAM command queues (families to come).
 func RoundRobin(m *hdl.Module, name string, req, ack *hdl.Signal) (valid, idx, grant *hdl.Signal) {
+	valid, idx, grant, _ = roundRobin(m, name, req, ack)
+	return valid, idx, grant
+}
+
+// roundRobin is RoundRobin that also returns the pointer.
+func roundRobin(m *hdl.Module, name string, req, ack *hdl.Signal) (valid, idx, grant, p *hdl.Signal) {
 	n := req.Width()
-	p := m.Reg(name, IndexWidth(n))
+	p = m.Reg(name, IndexWidth(n))
 	atOrAfter := req.And(m.ConstU(1, 1).Repl(n).ShlBy(p)) // requesters numbered p and up
 	first := hdl.Mux(atOrAfter.RedOr(), atOrAfter, req)
 	valid, idx, grant = Priority(first, false)
-	m.If(valid.And(ack), func() { p.Set(wrapInc(idx, n)) })
-	return valid, idx, grant
+	m.If(valid.And(ack), func() { p.Set(plant("rrarb.next_ptr", wrapInc(idx, n))) })
+	return valid, idx, grant, p
 }
 
 // wrapInc is (x + 1) mod n for x < n.
@@ -33,6 +39,14 @@ func wrapInc(x *hdl.Signal, n int) *hdl.Signal {
 		return next
 	}
 	return hdl.Mux(x.EqConst(uint64(n-1)), m.ConstU(x.Width(), 0), next)
+}
+
+// below is 1 when x < n.
+func below(x *hdl.Signal, n int) *hdl.Signal {
+	if x.Width() < 64 && n >= 1<<uint(x.Width()) {
+		return x.Module().ConstU(1, 1)
+	}
+	return x.Lt(x.Module().ConstU(x.Width(), uint64(n)))
 }
 
 // RRArb is the lib-rrarb unit: a round-robin arbiter of N requests
@@ -58,9 +72,48 @@ func (a RRArb) Build(name string) *hdl.Module { return hdl.ModuleOf(a.WithPorts(
 func (a RRArb) WithPorts(name string) (*hdl.Module, RRArbPorts) {
 	m := hdl.NewModule(name)
 	ports := RRArbPorts{Req: m.Input("req", a.N), Ack: m.Input("ack", 1)}
-	valid, idx, grant := RoundRobin(m, "ptr", ports.Req, ports.Ack)
+	valid, idx, grant, ptr := roundRobin(m, "ptr", ports.Req, ports.Ack)
 	ports.Valid = drivenBy(m.Output("valid", 1), valid)
 	ports.Idx = drivenBy(m.Output("idx", IndexWidth(a.N)), idx)
 	ports.Grant = drivenBy(m.Output("grant", a.N), grant)
+	a.properties(m, ports, ptr)
 	return m, ports
+}
+
+// properties states what the arbiter promises (DESIGN.md, lib-rrarb): one
+// grant while a request is set and none otherwise, only to a requester,
+// idx its index, and a requester that keeps its request is served within
+// n grants.
+//
+// Fairness is counted by a ghost wait per requester: the grants taken by
+// others since it began requesting (it restarts at 0 when the requester
+// drops its request or is granted). A grant passes over only requesters
+// between the pointer and the winner, and moves the pointer past the
+// winner, closer to each of them; so a requester's wait plus its distance
+// from the pointer stays below n, which makes served_within_n_grants
+// inductive and bounds every wait by n-1.
+func (a RRArb) properties(m *hdl.Module, p RRArbPorts, ptr *hdl.Signal) {
+	n, ww, cw := a.N, CountWidth(a.N), CountWidth(2*a.N) // a wait, and a wait plus a distance
+	m.Assert(oneHotWhen(p.Valid, p.Grant), "grant_one_hot", "not exactly one grant while a request is set, or a grant while none is")
+	m.Assert(p.Grant.And(p.Req.Not()).RedOr().Not(), "grant_to_requester", "a requester that does not request is granted")
+	m.Assert(p.Grant.Eq(BinaryToOneHot(p.Idx, n).And(p.Valid.Repl(n))), "idx_is_grant", "idx does not name the granted requester (or is not 0 with none)")
+	m.Assert(ptr.Zext(cw).Lt(m.ConstU(cw, uint64(n))), "pointer_in_range", "the pointer names no requester")
+	taken := p.Valid.And(p.Ack)
+	served := make([]*hdl.Signal, n)
+	var longest []*hdl.Signal
+	for i := range n {
+		wait := m.Reg(fmt.Sprintf("ghost_wait_%d", i), ww)
+		granted := p.Grant.Bit(i).And(p.Ack)
+		m.If(p.Req.Bit(i).Not().Or(granted), func() { wait.SetU(0) }).
+			Elif(taken, func() { wait.Set(wait.Add(m.ConstU(ww, 1))) })
+		me, at := m.ConstU(cw, uint64(i)), ptr.Zext(cw)
+		distance := hdl.Mux(me.Ge(at), me.Sub(at), me.Add(m.ConstU(cw, uint64(n))).Sub(at))
+		served[i] = wait.Zext(cw).Add(distance).Lt(m.ConstU(cw, uint64(n)))
+		m.Cover(granted, fmt.Sprintf("granted_%d", i))
+		longest = append(longest, granted.And(wait.EqConst(uint64(n-1))))
+	}
+	m.Assert(Bus(served).RedAnd(), "served_within_n_grants", "a requester that kept its request was passed over by more grants than its distance from the pointer allows (n-1 at most)")
+	m.Cover(Bus(longest).RedOr(), "served_after_n_minus_1")
+	m.Cover(taken.And(p.Idx.Lt(ptr)), "wraps_to_lowest")
+	m.Cover(p.Req.RedAnd().And(p.Ack), "all_request")
 }

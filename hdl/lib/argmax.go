@@ -67,5 +67,34 @@ func (a ArgmaxUnit) WithPorts(name string) (*hdl.Module, ArgmaxPorts) {
 	ports.Found = drivenBy(m.Output("found", 1), found)
 	ports.Idx = drivenBy(m.Output("idx", IndexWidth(a.N)), idx)
 	ports.Best = drivenBy(m.Output("best", a.W), best)
+	a.properties(m, ports)
 	return m, ports
+}
+
+// properties states what the selection promises (DESIGN.md, lib-argmax;
+// Li's Rule 1 breaks ties to the lower index): found says whether an
+// entry is valid, the winner is valid and best its score, no valid score
+// is larger, and every valid entry below the winner scores less; with
+// nothing valid, idx and best are 0.
+func (a ArgmaxUnit) properties(m *hdl.Module, p ArgmaxPorts) {
+	m.Assert(p.Found.Eq(p.Valid.RedOr()), "found_iff_valid", "found does not say whether an entry is valid")
+	winner := hdl.Select(p.Idx, Split(p.Valid)...)
+	m.Assert(hdl.Mux(p.Found, winner.And(hdl.Select(p.Idx, p.Score...).Eq(p.Best)), p.Idx.EqConst(0).And(p.Best.EqConst(0))),
+		"best_is_the_winners", "the winner is not valid or best is not its score (or idx and best are not 0 with nothing valid)")
+	larger := make([]*hdl.Signal, a.N)
+	tieBelow := make([]*hdl.Signal, a.N)
+	lost := make([]*hdl.Signal, a.N)
+	for i, score := range p.Score {
+		valid := p.Valid.Bit(i)
+		larger[i] = valid.And(score.Gt(p.Best))
+		tieBelow[i] = valid.And(score.Eq(p.Best)).And(p.Idx.Gt(m.ConstU(p.Idx.Width(), uint64(i))))
+		lost[i] = valid.And(score.Eq(p.Best)).And(p.Idx.Ne(m.ConstU(p.Idx.Width(), uint64(i))))
+	}
+	m.Assert(Bus(larger).RedOr().Not(), "best_is_largest", "a valid score is larger than best")
+	m.Assert(Bus(tieBelow).RedOr().Not(), "ties_to_lower_index", "a valid entry below the winner has the same score")
+	if a.N > 1 {
+		m.Cover(Bus(lost).RedOr(), "tie_lost")
+	}
+	m.Cover(p.Found.Not(), "none_valid")
+	m.Cover(p.Found.And(p.Idx.EqConst(uint64(a.N-1))), "last_wins")
 }

@@ -67,5 +67,39 @@ func (c CAM) WithPorts(name string) (*hdl.Module, CAMPorts) {
 	ports.Hit = drivenBy(m.Output("hit", 1), hit)
 	ports.Idx = drivenBy(m.Output("idx", iw), idx)
 	ports.Match = drivenBy(m.Output("match", c.N), match)
+	c.properties(m, ports, Bus(valid), keys)
 	return m, ports
+}
+
+// properties states what the CAM promises (DESIGN.md, lib-cam): hit says
+// whether an entry matches and idx is the lowest that does; the entry
+// written last, kept in ghost registers, holds its key (and a lookup of
+// that key hits it) until it is cleared or written again, and the entry
+// cleared last stays invalid until it is written. The ghosts follow the
+// ports, so each property holds after an edge given it held before: they
+// are inductive as they stand.
+func (c CAM) properties(m *hdl.Module, p CAMPorts, valid *hdl.Signal, keys []*hdl.Signal) {
+	iw := p.Idx.Width()
+	m.Assert(p.Hit.Eq(p.Match.RedOr()), "hit_iff_match", "hit does not say whether an entry matches")
+	lowest := BinaryToOneHot(p.Idx, c.N)
+	m.Assert(p.Hit.Not().Or(p.Match.And(lowest).RedOr().And(p.Match.And(lowest.Sub(m.ConstU(c.N, 1))).RedOr().Not())),
+		"idx_is_lowest_match", "idx is not the lowest matching entry")
+
+	wrote, wIdx, wKey := m.Reg("ghost_written", 1), m.Reg("ghost_written_idx", iw), m.Reg("ghost_written_key", c.W)
+	cleared, cIdx := m.Reg("ghost_cleared", 1), m.Reg("ghost_cleared_idx", iw)
+	write := p.Write.And(below(p.WriteIdx, c.N)) // a write past the end writes nothing
+	clear := p.Clear.And(write.And(p.WriteIdx.Eq(p.ClearIdx)).Not())
+	m.If(write, func() { wrote.SetU(1); wIdx.Set(p.WriteIdx); wKey.Set(p.WriteKey) }).
+		Elif(clear.And(p.ClearIdx.Eq(wIdx)), func() { wrote.SetU(0) })
+	m.If(clear.And(below(p.ClearIdx, c.N)), func() { cleared.SetU(1); cIdx.Set(p.ClearIdx) }).
+		Elif(write.And(p.WriteIdx.Eq(cIdx)), func() { cleared.SetU(0) })
+	holds := hdl.Select(wIdx, Split(valid)...).And(hdl.Select(wIdx, keys...).Eq(wKey))
+	m.Assert(wrote.Not().Or(holds), "written_key_held", "the entry written last lost its key or its valid bit before it was cleared or written again")
+	m.Assert(wrote.And(p.Key.Eq(wKey)).Not().Or(hdl.Select(wIdx, Split(p.Match)...)), "written_key_found", "a lookup of the key written last misses its entry")
+	m.Assert(cleared.Not().Or(hdl.Select(cIdx, Split(valid)...).Not()), "cleared_stays_invalid", "the entry cleared last is valid before it was written again")
+	m.Cover(p.Write.And(p.Clear).And(p.WriteIdx.Eq(p.ClearIdx)), "write_wins_over_clear")
+	if c.N > 1 {
+		m.Cover(p.Match.And(p.Match.Sub(m.ConstU(c.N, 1))).RedOr(), "several_match")
+	}
+	m.Cover(valid.RedAnd(), "all_valid")
 }

@@ -56,7 +56,31 @@ func (s SatCounterUnit) WithPorts(name string) (*hdl.Module, SatCounterPorts) {
 	count := m.Output("count", s.W)
 	ports := SatCounterPorts{Inc: m.Input("inc", 1), Dec: m.Input("dec", 1), Count: count}
 	count.Drive(SatCounter(m, "value", s.W, ports.Inc, ports.Dec))
+	s.properties(m, ports)
 	return m, ports
+}
+
+// properties states what the counter promises (DESIGN.md, lib-satcnt),
+// cycle by cycle against ghost copies of the last cycle's count and
+// inputs: it moves by at most one and never wraps, up only on inc alone,
+// down only on dec alone, and it does move on either alone unless at
+// that end.
+func (s SatCounterUnit) properties(m *hdl.Module, p SatCounterPorts) {
+	w := s.W
+	prev, inc, dec := m.Reg("ghost_prev", w), m.Reg("ghost_inc", 1), m.Reg("ghost_dec", 1)
+	prev.Set(p.Count)
+	inc.Set(p.Inc)
+	dec.Set(p.Dec)
+	step := p.Count.Zext(w + 1).Sub(prev.Zext(w + 1))
+	m.Assert(step.EqConst(0).Or(step.EqConst(1)).Or(step.RedAnd()), "moves_by_one", "the count jumped by more than one (or wrapped)")
+	up, down := inc.And(dec.Not()), dec.And(inc.Not())
+	m.Assert(p.Count.Le(prev).Or(up), "up_only_on_inc", "the count rose without inc alone")
+	m.Assert(p.Count.Ge(prev).Or(down), "down_only_on_dec", "the count fell without dec alone")
+	top := m.ConstU(1, 1).Repl(w)
+	m.Assert(up.And(prev.Ne(top)).Or(down.And(prev.RedOr())).Not().Or(p.Count.Ne(prev)), "moves_unless_at_an_end", "inc or dec alone left the count where it was away from that end")
+	m.Cover(up.And(prev.Eq(top)), "held_at_top")
+	m.Cover(down.And(prev.EqConst(0)), "held_at_zero")
+	m.Cover(inc.And(dec), "inc_and_dec")
 }
 
 // DownCounterUnit is the lib-downcnt unit; DownCounterPorts are its
@@ -87,5 +111,26 @@ func (d DownCounterUnit) WithPorts(name string) (*hdl.Module, DownCounterPorts) 
 	count, zero := DownCounter(m, "left", ports.Value, ports.Load, ports.En)
 	ports.Count = drivenBy(m.Output("count", d.W), count)
 	ports.Zero = drivenBy(m.Output("zero", 1), zero)
+	d.properties(m, ports)
 	return m, ports
+}
+
+// properties states what the counter promises (DESIGN.md, lib-downcnt),
+// cycle by cycle against ghost copies of the last cycle's count and
+// inputs: load sets it to the value, else en counts it down by one and it
+// stops at 0, else it holds; zero says when it is 0.
+func (d DownCounterUnit) properties(m *hdl.Module, p DownCounterPorts) {
+	prev, load, value, en := m.Reg("ghost_prev", d.W), m.Reg("ghost_load", 1), m.Reg("ghost_value", d.W), m.Reg("ghost_en", 1)
+	prev.Set(p.Count)
+	load.Set(p.Load)
+	value.Set(p.Value)
+	en.Set(p.En)
+	counting := load.Not().And(en).And(prev.RedOr())
+	m.Assert(p.Zero.Eq(p.Count.EqConst(0)), "zero_iff_count_zero", "zero does not say whether the count is 0")
+	m.Assert(load.Not().Or(p.Count.Eq(value)), "load_sets_value", "a load did not set the count to the value")
+	m.Assert(counting.Not().Or(p.Count.Eq(prev.Sub(m.ConstU(d.W, 1)))), "counts_down_by_one", "en did not count down by one")
+	m.Assert(load.Or(counting).Or(p.Count.Eq(prev)), "holds_otherwise", "the count moved without a load, or without en above 0")
+	m.Cover(counting.And(p.Zero), "reaches_zero")
+	m.Cover(load.Not().And(en).And(prev.EqConst(0)), "stops_at_zero")
+	m.Cover(load.And(en).And(prev.RedOr()), "load_while_counting")
 }

@@ -28,6 +28,15 @@ func IndexWidth(n int) int { return max(1, bits.Len(uint(n-1))) }
 // CountWidth is the width of a count from 0 to n: bits to hold n.
 func CountWidth(n int) int { return max(1, bits.Len(uint(n))) }
 
+// plant returns s. The planted-bug tests (plant_test.go) set it to change
+// one signal of a component, at one site each: the FIFO's not-full test
+// ("fifo.not_full"), the round-robin pointer's next value
+// ("rrarb.next_ptr") and the way an LRU touch makes the most recent
+// ("lru.touch_way"); they show that a proof of the component's properties
+// finds the bug. Left as it is, it changes neither the logic nor the
+// Verilog.
+var plant = func(site string, s *hdl.Signal) *hdl.Signal { return s }
+
 // drivenBy drives the output port out with v and returns out.
 func drivenBy(out, v *hdl.Signal) *hdl.Signal {
 	out.Drive(v)

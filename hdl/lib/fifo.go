@@ -62,7 +62,7 @@ func (f FIFO) WithPorts(name string) (*hdl.Module, FIFOPorts) {
 	p := FIFOPorts{In: hdl.InStream(m, "in", word), Out: hdl.OutStream(m, "out", word), Count: m.Output("count", cw)}
 	fill := m.Reg("fill", cw)
 	head, tail := m.Reg("head", IndexWidth(f.Depth)), m.Reg("tail", IndexWidth(f.Depth))
-	notFull, notEmpty := fill.Lt(m.ConstU(cw, uint64(f.Depth))), fill.RedOr()
+	notFull, notEmpty := plant("fifo.not_full", fill.Lt(m.ConstU(cw, uint64(f.Depth)))), fill.RedOr()
 	inReady := notFull
 	if f.Pipe {
 		inReady = notFull.Or(p.Out.Ready)
@@ -93,20 +93,27 @@ type fifoState struct{ fill, head, tail, push, pop, refused *hdl.Signal }
 
 // properties states what the queue promises (DESIGN.md, lib-fifo): it
 // never holds more than Depth entries, its count is the pushes taken
-// minus the pops (a ghost counter kept beside it), the pointers are that
-// count apart, and a push is taken only into a free slot (or, Pipe, one
-// the head leaves in the same cycle).
+// minus the pops (ghost counters kept beside it), the pointers are that
+// count apart, a push is taken only into a free slot (or, Pipe, one the
+// head leaves in the same cycle), and words leave in the order they came.
+//
+// The order is checked through a ghost copy of the slots' order: beside
+// each pushed word a ghost tag holds the pushes before it, so the word a
+// pop takes must carry the pops so far. held_in_push_order makes this
+// inductive: the k-th word from head carries the pops so far plus k. The
+// ghost counters and tags count modulo 2^CW > Depth, so the tags of the
+// words held are distinct.
 func (f FIFO) properties(m *hdl.Module, s fifoState) {
 	cw := s.fill.Width()
-	depth := m.ConstU(cw, uint64(f.Depth))
+	depth, one := m.ConstU(cw, uint64(f.Depth)), m.ConstU(cw, 1)
 	m.Assert(s.fill.Le(depth), "count_le_depth", "the queue holds at most depth entries")
-	ghost := m.Reg("ghost_count", cw)
-	m.If(s.push.And(s.pop.Not()), func() { ghost.Set(ghost.Add(m.ConstU(cw, 1))) }).
-		Elif(s.pop.And(s.push.Not()), func() { ghost.Set(ghost.Sub(m.ConstU(cw, 1))) })
-	m.Assert(ghost.Eq(s.fill), "count_is_pushes_minus_pops", "count equals the pushes taken minus the pops")
+	pushes, pops := m.Reg("ghost_pushes", cw), m.Reg("ghost_pops", cw)
+	m.If(s.push, func() { pushes.Set(pushes.Add(one)) })
+	m.If(s.pop, func() { pops.Set(pops.Add(one)) })
+	m.Assert(pushes.Sub(pops).Eq(s.fill), "count_is_pushes_minus_pops", "count equals the pushes taken minus the pops")
 	head, tail := s.head.Zext(cw), s.tail.Zext(cw)
-	apart := hdl.Mux(tail.Ge(head), tail.Sub(head), tail.Add(depth).Sub(head))
-	m.Assert(apart.Eq(hdl.Mux(s.fill.Eq(depth), m.ConstU(cw, 0), s.fill)), "pointers_apart_by_count", "tail is count entries past head, modulo depth")
+	m.Assert(head.Lt(depth).And(tail.Lt(depth)), "pointers_in_range", "a pointer names no slot")
+	m.Assert(f.past(head, tail).Eq(hdl.Mux(s.fill.Eq(depth), m.ConstU(cw, 0), s.fill)), "pointers_apart_by_count", "tail is count entries past head, modulo depth")
 	m.If(s.push, func() {
 		free := s.fill.Lt(depth)
 		if f.Pipe {
@@ -114,9 +121,30 @@ func (f FIFO) properties(m *hdl.Module, s fifoState) {
 		}
 		m.Assert(free, "push_into_free_slot", "a push is taken only into a free slot")
 	})
+	tags := hdl.RegArray(m, "ghost_tag", f.Depth, func(f hdl.Fields) *hdl.Signal { return f("", cw) })
+	m.If(s.push, func() { tags.Write(s.tail, pushes) })
+	m.If(s.pop, func() {
+		m.Assert(tags.Read(s.head).Eq(pops), "popped_in_push_order", "the word popped is not the oldest held: its tag is not the pops so far")
+	})
+	inOrder := make([]*hdl.Signal, f.Depth)
+	for i, tag := range tags.Elems() {
+		k := f.past(head, m.ConstU(cw, uint64(i)))
+		inOrder[i] = k.Ge(s.fill).Or(tag.Eq(pops.Add(k)))
+	}
+	m.Assert(Bus(inOrder).RedAnd(), "held_in_push_order", "the k-th word from head does not carry the pops so far plus k")
 	m.Cover(s.fill.Eq(depth), "full")
-	m.Cover(s.push.And(s.pop), "push_and_pop")
+	if f.Depth > 1 || f.Pipe { // a queue of one slot takes a push only when empty
+		m.Cover(s.push.And(s.pop), "push_and_pop")
+	}
 	m.Cover(s.refused, "push_refused")
+	m.Cover(s.pop.And(s.head.EqConst(uint64(f.Depth-1))), "head_wraps")
+}
+
+// past is how far slot to lies past slot from, modulo Depth (both below
+// Depth, as wide as a count).
+func (f FIFO) past(from, to *hdl.Signal) *hdl.Signal {
+	depth := from.Module().ConstU(from.Width(), uint64(f.Depth))
+	return hdl.Mux(to.Ge(from), to.Sub(from), to.Add(depth).Sub(from))
 }
 
 // Queue is a FIFO of records placed in a parent module by NewQueue: the

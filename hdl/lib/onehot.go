@@ -43,6 +43,13 @@ func BinaryToOneHot(idx *hdl.Signal, n int) *hdl.Signal {
 	return Bus(out)
 }
 
+// oneHotWhen is 1 when s has exactly one bit set where valid is 1 and
+// none where it is 0 (for properties).
+func oneHotWhen(valid, s *hdl.Signal) *hdl.Signal {
+	atMostOne := s.And(s.Sub(s.Module().ConstU(s.Width(), 1))).RedOr().Not()
+	return hdl.Mux(valid, atMostOne.And(s.RedOr()), s.RedOr().Not())
+}
+
 // Encode is the lib-encode unit: one-hot to binary; EncodePorts are its
 // ports.
 type Encode struct{ N int }
@@ -65,7 +72,19 @@ func (e Encode) WithPorts(name string) (*hdl.Module, EncodePorts) {
 	idx := m.Output("idx", IndexWidth(e.N))
 	ports := EncodePorts{Onehot: m.Input("onehot", e.N), Idx: idx}
 	idx.Drive(OneHotToBinary(ports.Onehot))
+	e.properties(m, ports)
 	return m, ports
+}
+
+// properties states what the encoder promises (DESIGN.md, lib-encode):
+// a one-hot input is 1 shifted left by idx (a shifter, not a decoder),
+// and zero gives 0.
+func (e Encode) properties(m *hdl.Module, ports EncodePorts) {
+	in := ports.Onehot
+	oneHot := oneHotWhen(m.ConstU(1, 1), in)
+	m.Assert(oneHot.Not().Or(m.ConstU(e.N, 1).ShlBy(ports.Idx).Eq(in)), "idx_of_the_set_bit", "idx is not the index of the one-hot input's set bit")
+	m.Assert(in.RedOr().Or(ports.Idx.EqConst(0)), "zero_to_zero", "no set bit gives an idx other than 0")
+	m.Cover(oneHot.And(in.Bit(e.N-1)), "top_bit")
 }
 
 // Decode is the lib-decode unit: binary to one-hot; DecodePorts are its
@@ -90,5 +109,18 @@ func (d Decode) WithPorts(name string) (*hdl.Module, DecodePorts) {
 	onehot := m.Output("onehot", d.N)
 	ports := DecodePorts{Idx: m.Input("idx", IndexWidth(d.N)), Onehot: onehot}
 	onehot.Drive(BinaryToOneHot(ports.Idx, d.N))
+	d.properties(m, ports)
 	return m, ports
+}
+
+// properties states what the decoder promises (DESIGN.md, lib-decode):
+// an index below n sets exactly its bit (1 shifted left by idx, a
+// shifter, not a comparator per bit), any other sets none.
+func (d Decode) properties(m *hdl.Module, ports DecodePorts) {
+	inRange := below(ports.Idx, d.N)
+	m.Assert(hdl.Mux(inRange, m.ConstU(d.N, 1).ShlBy(ports.Idx), m.ConstU(d.N, 0)).Eq(ports.Onehot), "bit_idx_set", "onehot is not bit idx alone (or not 0 with idx out of range)")
+	m.Cover(ports.Onehot.Bit(d.N-1), "top_bit")
+	if d.N < 1<<uint(ports.Idx.Width()) {
+		m.Cover(inRange.Not(), "out_of_range")
+	}
 }

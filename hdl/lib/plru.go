@@ -59,5 +59,20 @@ func (p PLRU) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(n
 // WithPorts makes the module called name and returns it with its ports,
 // lib-lru's.
 func (p PLRU) WithPorts(name string) (*hdl.Module, LRUPorts) {
-	return replacementUnit(name, "node", p.Ways, TreePLRU)
+	return replacementUnit(name, p.Ways, func(m *hdl.Module, touch, way *hdl.Signal) *hdl.Signal {
+		victim := TreePLRU(m, "node", p.Ways, touch, way)
+		p.properties(m, touch, way, victim)
+		return victim
+	})
+}
+
+// properties states what the tree promises (DESIGN.md, lib-plru): a touch
+// points every node on the way's path away from it, so the way touched
+// last (kept in ghost registers) is not the victim until another is
+// touched; inductive as it stands.
+func (p PLRU) properties(m *hdl.Module, touch, way, victim *hdl.Signal) {
+	last, seen := m.Reg("ghost_last", way.Width()), m.Reg("ghost_touched", 1)
+	m.If(touch, func() { last.Set(way); seen.SetU(1) })
+	m.Assert(seen.Not().Or(victim.Ne(last)), "touched_is_not_victim", "the way touched last is the victim")
+	coverVictims(m, victim, p.Ways)
 }

@@ -41,5 +41,20 @@ func (p PopCountUnit) WithPorts(name string) (*hdl.Module, PopCountPorts) {
 	count := m.Output("count", CountWidth(p.N))
 	ports := PopCountPorts{Bits: m.Input("bits", p.N), Count: count}
 	count.Drive(PopCount(ports.Bits))
+	p.properties(m, ports)
 	return m, ports
+}
+
+// properties states what the count promises (DESIGN.md, lib-popcount):
+// it equals the bits added one at a time, a ripple of increments that
+// shares nothing with the adder tree.
+func (p PopCountUnit) properties(m *hdl.Module, ports PopCountPorts) {
+	cw := ports.Count.Width()
+	sum := m.ConstU(cw, 0)
+	for _, b := range Split(ports.Bits) {
+		sum = sum.Add(b.Zext(cw))
+	}
+	m.Assert(ports.Count.Eq(sum), "count_is_ripple_sum", "the count is not the bits added one at a time")
+	m.Cover(ports.Bits.RedAnd(), "all_set")
+	m.Cover(ports.Bits.RedOr().Not(), "none_set")
 }

@@ -563,8 +563,8 @@ module lib_fifo_d4_w261_pipe (
   wire _and_25;
   wire [2:0] _sub_27;
   wire [260:0] _mem_read_28;
-  wire [2:0] _mux_63;
-  wire _or_64;
+  wire [2:0] _mux_132;
+  wire _or_133;
   reg [260:0] slot [0:3];
   assign in_ready = _or_13;
   assign out_valid = _ror_12;
@@ -572,7 +572,7 @@ module lib_fifo_d4_w261_pipe (
   assign count = fill;
   always @(posedge clk) begin
     if (rst) fill <= 3'h0;
-    else if (_or_64) fill <= _mux_63;
+    else if (_or_133) fill <= _mux_132;
   end
   always @(posedge clk) begin
     if (rst) head <= 2'h0;
@@ -596,92 +596,237 @@ module lib_fifo_d4_w261_pipe (
   assign _and_25 = _and_15 & _not_24;
   assign _sub_27 = fill - 3'h1;
   assign _mem_read_28 = slot[head];
-  assign _mux_63 = _and_21 ? _add_23 : _sub_27;
-  assign _or_64 = _and_21 | _and_25;
+  assign _mux_132 = _and_21 ? _add_23 : _sub_27;
+  assign _or_133 = _and_21 | _and_25;
   always @(posedge clk) begin
     if (_and_14) slot[tail] <= in_data;
   end
 `ifdef FORMAL
   wire _not_29;
   wire _and_30;
-  wire _le_32;
-  reg [2:0] ghost_count;
-  wire _not_34;
-  wire _and_35;
+  wire _le_33;
+  reg [2:0] ghost_pushes;
+  reg [2:0] ghost_pops;
+  wire [2:0] _add_36;
   wire [2:0] _add_37;
-  wire _not_38;
-  wire _and_39;
-  wire [2:0] _sub_41;
-  wire _eq_42;
-  wire [2:0] _zext_43;
-  wire [2:0] _zext_44;
-  wire _ge_45;
-  wire [2:0] _sub_46;
-  wire [2:0] _add_47;
-  wire [2:0] _sub_48;
-  wire [2:0] _mux_49;
-  wire _eq_50;
-  wire [2:0] _mux_52;
-  wire _eq_53;
-  wire _lt_54;
-  wire _or_55;
-  wire _wire_56;
-  wire _not_59;
-  wire _or_60;
-  wire _eq_61;
-  wire _and_62;
-  wire [2:0] _mux_65;
-  wire _or_66;
-  wire _mux_67;
+  wire [2:0] _sub_38;
+  wire _eq_39;
+  wire [2:0] _zext_40;
+  wire [2:0] _zext_41;
+  wire _lt_42;
+  wire _lt_43;
+  wire _and_44;
+  wire _ge_46;
+  wire [2:0] _sub_47;
+  wire [2:0] _add_48;
+  wire [2:0] _sub_49;
+  wire [2:0] _mux_50;
+  wire _eq_51;
+  wire [2:0] _mux_53;
+  wire _eq_54;
+  wire _lt_55;
+  wire _or_56;
+  wire _wire_57;
+  wire _not_60;
+  wire _or_61;
+  reg [2:0] ghost_tag_0;
+  reg [2:0] ghost_tag_1;
+  reg [2:0] ghost_tag_2;
+  reg [2:0] ghost_tag_3;
+  wire _eq_67;
+  wire _eq_69;
+  wire _eq_71;
+  wire _eq_73;
+  reg [2:0] _sel_74;
+  wire _eq_75;
+  wire _wire_76;
+  wire _not_79;
+  wire _or_80;
+  wire _ge_83;
+  wire [2:0] _sub_84;
+  wire [2:0] _add_85;
+  wire [2:0] _sub_86;
+  wire [2:0] _mux_87;
+  wire _ge_88;
+  wire [2:0] _add_89;
+  wire _eq_90;
+  wire _or_91;
+  wire _ge_94;
+  wire [2:0] _sub_95;
+  wire [2:0] _add_96;
+  wire [2:0] _sub_97;
+  wire [2:0] _mux_98;
+  wire _ge_99;
+  wire [2:0] _add_100;
+  wire _eq_101;
+  wire _or_102;
+  wire _ge_105;
+  wire [2:0] _sub_106;
+  wire [2:0] _add_107;
+  wire [2:0] _sub_108;
+  wire [2:0] _mux_109;
+  wire _ge_110;
+  wire [2:0] _add_111;
+  wire _eq_112;
+  wire _or_113;
+  wire _ge_116;
+  wire [2:0] _sub_117;
+  wire [2:0] _add_118;
+  wire [2:0] _sub_119;
+  wire [2:0] _mux_120;
+  wire _ge_121;
+  wire [2:0] _add_122;
+  wire _eq_123;
+  wire _or_124;
+  wire [3:0] _cat_125;
+  wire _rand_126;
+  wire _eq_127;
+  wire _and_128;
+  wire _eq_130;
+  wire _and_131;
+  wire _mux_134;
+  wire _and_135;
+  wire _and_136;
+  wire _and_137;
+  wire _and_138;
+  wire _mux_139;
   assign _not_29 = ~_or_13;
   assign _and_30 = in_valid & _not_29;
-  assign _le_32 = fill <= 3'h4;
+  assign _le_33 = fill <= 3'h4;
   always @(posedge clk) begin
-    if (rst) ghost_count <= 3'h0;
-    else if (_or_66) ghost_count <= _mux_65;
+    if (rst) ghost_pushes <= 3'h0;
+    else if (_and_14) ghost_pushes <= _add_36;
   end
-  assign _not_34 = ~_and_15;
-  assign _and_35 = _and_14 & _not_34;
-  assign _add_37 = ghost_count + 3'h1;
-  assign _not_38 = ~_and_14;
-  assign _and_39 = _and_15 & _not_38;
-  assign _sub_41 = ghost_count - 3'h1;
-  assign _eq_42 = ghost_count == fill;
-  assign _zext_43 = {1'd0, head};
-  assign _zext_44 = {1'd0, tail};
-  assign _ge_45 = _zext_44 >= _zext_43;
-  assign _sub_46 = _zext_44 - _zext_43;
-  assign _add_47 = _zext_44 + 3'h4;
-  assign _sub_48 = _add_47 - _zext_43;
-  assign _mux_49 = _ge_45 ? _sub_46 : _sub_48;
-  assign _eq_50 = fill == 3'h4;
-  assign _mux_52 = _eq_50 ? 3'h0 : fill;
-  assign _eq_53 = _mux_49 == _mux_52;
-  assign _lt_54 = fill < 3'h4;
-  assign _or_55 = _lt_54 | _and_15;
-  assign _wire_56 = _mux_67;
-  assign _not_59 = ~_wire_56;
-  assign _or_60 = _not_59 | _or_55;
-  assign _eq_61 = fill == 3'h4;
-  assign _and_62 = _and_14 & _and_15;
-  assign _mux_65 = _and_35 ? _add_37 : _sub_41;
-  assign _or_66 = _and_35 | _and_39;
-  assign _mux_67 = _and_14 ? 1'b1 : 1'b0;
-  wire _assert_count_le_depth = rst | _le_32; // the queue holds at most depth entries
-  wire _assert_count_is_pushes_minus_pops = rst | _eq_42; // count equals the pushes taken minus the pops
-  wire _assert_pointers_apart_by_count = rst | _eq_53; // tail is count entries past head, modulo depth
-  wire _assert_push_into_free_slot = rst | _or_60; // a push is taken only into a free slot
-  wire _cover_full = ~rst & _eq_61;
-  wire _cover_push_and_pop = ~rst & _and_62;
+  always @(posedge clk) begin
+    if (rst) ghost_pops <= 3'h0;
+    else if (_and_15) ghost_pops <= _add_37;
+  end
+  assign _add_36 = ghost_pushes + 3'h1;
+  assign _add_37 = ghost_pops + 3'h1;
+  assign _sub_38 = ghost_pushes - ghost_pops;
+  assign _eq_39 = _sub_38 == fill;
+  assign _zext_40 = {1'd0, head};
+  assign _zext_41 = {1'd0, tail};
+  assign _lt_42 = _zext_40 < 3'h4;
+  assign _lt_43 = _zext_41 < 3'h4;
+  assign _and_44 = _lt_42 & _lt_43;
+  assign _ge_46 = _zext_41 >= _zext_40;
+  assign _sub_47 = _zext_41 - _zext_40;
+  assign _add_48 = _zext_41 + 3'h4;
+  assign _sub_49 = _add_48 - _zext_40;
+  assign _mux_50 = _ge_46 ? _sub_47 : _sub_49;
+  assign _eq_51 = fill == 3'h4;
+  assign _mux_53 = _eq_51 ? 3'h0 : fill;
+  assign _eq_54 = _mux_50 == _mux_53;
+  assign _lt_55 = fill < 3'h4;
+  assign _or_56 = _lt_55 | _and_15;
+  assign _wire_57 = _mux_134;
+  assign _not_60 = ~_wire_57;
+  assign _or_61 = _not_60 | _or_56;
+  always @(posedge clk) begin
+    if (rst) ghost_tag_0 <= 3'h0;
+    else if (_and_135) ghost_tag_0 <= ghost_pushes;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_tag_1 <= 3'h0;
+    else if (_and_136) ghost_tag_1 <= ghost_pushes;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_tag_2 <= 3'h0;
+    else if (_and_137) ghost_tag_2 <= ghost_pushes;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_tag_3 <= 3'h0;
+    else if (_and_138) ghost_tag_3 <= ghost_pushes;
+  end
+  assign _eq_67 = tail == 2'h0;
+  assign _eq_69 = tail == 2'h1;
+  assign _eq_71 = tail == 2'h2;
+  assign _eq_73 = tail == 2'h3;
+  always @(*) begin
+    case (head)
+      2'd0: _sel_74 = ghost_tag_0;
+      2'd1: _sel_74 = ghost_tag_1;
+      2'd2: _sel_74 = ghost_tag_2;
+      2'd3: _sel_74 = ghost_tag_3;
+      default: _sel_74 = 3'h0;
+    endcase
+  end
+  assign _eq_75 = _sel_74 == ghost_pops;
+  assign _wire_76 = _mux_139;
+  assign _not_79 = ~_wire_76;
+  assign _or_80 = _not_79 | _eq_75;
+  assign _ge_83 = 3'h0 >= _zext_40;
+  assign _sub_84 = 3'h0 - _zext_40;
+  assign _add_85 = 3'h0 + 3'h4;
+  assign _sub_86 = _add_85 - _zext_40;
+  assign _mux_87 = _ge_83 ? _sub_84 : _sub_86;
+  assign _ge_88 = _mux_87 >= fill;
+  assign _add_89 = ghost_pops + _mux_87;
+  assign _eq_90 = ghost_tag_0 == _add_89;
+  assign _or_91 = _ge_88 | _eq_90;
+  assign _ge_94 = 3'h1 >= _zext_40;
+  assign _sub_95 = 3'h1 - _zext_40;
+  assign _add_96 = 3'h1 + 3'h4;
+  assign _sub_97 = _add_96 - _zext_40;
+  assign _mux_98 = _ge_94 ? _sub_95 : _sub_97;
+  assign _ge_99 = _mux_98 >= fill;
+  assign _add_100 = ghost_pops + _mux_98;
+  assign _eq_101 = ghost_tag_1 == _add_100;
+  assign _or_102 = _ge_99 | _eq_101;
+  assign _ge_105 = 3'h2 >= _zext_40;
+  assign _sub_106 = 3'h2 - _zext_40;
+  assign _add_107 = 3'h2 + 3'h4;
+  assign _sub_108 = _add_107 - _zext_40;
+  assign _mux_109 = _ge_105 ? _sub_106 : _sub_108;
+  assign _ge_110 = _mux_109 >= fill;
+  assign _add_111 = ghost_pops + _mux_109;
+  assign _eq_112 = ghost_tag_2 == _add_111;
+  assign _or_113 = _ge_110 | _eq_112;
+  assign _ge_116 = 3'h3 >= _zext_40;
+  assign _sub_117 = 3'h3 - _zext_40;
+  assign _add_118 = 3'h3 + 3'h4;
+  assign _sub_119 = _add_118 - _zext_40;
+  assign _mux_120 = _ge_116 ? _sub_117 : _sub_119;
+  assign _ge_121 = _mux_120 >= fill;
+  assign _add_122 = ghost_pops + _mux_120;
+  assign _eq_123 = ghost_tag_3 == _add_122;
+  assign _or_124 = _ge_121 | _eq_123;
+  assign _cat_125 = {_or_124, _or_113, _or_102, _or_91};
+  assign _rand_126 = &_cat_125;
+  assign _eq_127 = fill == 3'h4;
+  assign _and_128 = _and_14 & _and_15;
+  assign _eq_130 = head == 2'h3;
+  assign _and_131 = _and_15 & _eq_130;
+  assign _mux_134 = _and_14 ? 1'b1 : 1'b0;
+  assign _and_135 = _and_14 & _eq_67;
+  assign _and_136 = _and_14 & _eq_69;
+  assign _and_137 = _and_14 & _eq_71;
+  assign _and_138 = _and_14 & _eq_73;
+  assign _mux_139 = _and_15 ? 1'b1 : 1'b0;
+  wire _assert_count_le_depth = rst | _le_33; // the queue holds at most depth entries
+  wire _assert_count_is_pushes_minus_pops = rst | _eq_39; // count equals the pushes taken minus the pops
+  wire _assert_pointers_in_range = rst | _and_44; // a pointer names no slot
+  wire _assert_pointers_apart_by_count = rst | _eq_54; // tail is count entries past head, modulo depth
+  wire _assert_push_into_free_slot = rst | _or_61; // a push is taken only into a free slot
+  wire _assert_popped_in_push_order = rst | _or_80; // the word popped is not the oldest held: its tag is not the pops so far
+  wire _assert_held_in_push_order = rst | _rand_126; // the k-th word from head does not carry the pops so far plus k
+  wire _cover_full = ~rst & _eq_127;
+  wire _cover_push_and_pop = ~rst & _and_128;
   wire _cover_push_refused = ~rst & _and_30;
+  wire _cover_head_wraps = ~rst & _and_131;
   always @* begin
     assert (_assert_count_le_depth);
     assert (_assert_count_is_pushes_minus_pops);
+    assert (_assert_pointers_in_range);
     assert (_assert_pointers_apart_by_count);
     assert (_assert_push_into_free_slot);
+    assert (_assert_popped_in_push_order);
+    assert (_assert_held_in_push_order);
     cover (_cover_full);
     cover (_cover_push_and_pop);
     cover (_cover_push_refused);
+    cover (_cover_head_wraps);
   end
 `endif
 endmodule
@@ -718,8 +863,8 @@ module lib_fifo_d3_w264_pipe (
   wire _and_33;
   wire [1:0] _sub_35;
   wire [263:0] _mem_read_36;
-  wire [1:0] _mux_69;
-  wire _or_70;
+  wire [1:0] _mux_124;
+  wire _or_125;
   reg [263:0] slot [0:2];
   assign in_ready = _or_13;
   assign out_valid = _ror_12;
@@ -727,7 +872,7 @@ module lib_fifo_d3_w264_pipe (
   assign count = fill;
   always @(posedge clk) begin
     if (rst) fill <= 2'h0;
-    else if (_or_70) fill <= _mux_69;
+    else if (_or_125) fill <= _mux_124;
   end
   always @(posedge clk) begin
     if (rst) head <= 2'h0;
@@ -755,88 +900,205 @@ module lib_fifo_d3_w264_pipe (
   assign _and_33 = _and_15 & _not_32;
   assign _sub_35 = fill - 2'h1;
   assign _mem_read_36 = (head < 2'd3) ? slot[head] : 264'h000000000000000000000000000000000000000000000000000000000000000000;
-  assign _mux_69 = _and_29 ? _add_31 : _sub_35;
-  assign _or_70 = _and_29 | _and_33;
+  assign _mux_124 = _and_29 ? _add_31 : _sub_35;
+  assign _or_125 = _and_29 | _and_33;
   always @(posedge clk) begin
     if (_and_14 && tail < 2'd3) slot[tail] <= in_data;
   end
 `ifdef FORMAL
   wire _not_37;
   wire _and_38;
-  wire _le_40;
-  reg [1:0] ghost_count;
-  wire _not_42;
-  wire _and_43;
+  wire _le_41;
+  reg [1:0] ghost_pushes;
+  reg [1:0] ghost_pops;
+  wire [1:0] _add_44;
   wire [1:0] _add_45;
-  wire _not_46;
-  wire _and_47;
-  wire [1:0] _sub_49;
-  wire _eq_50;
-  wire _ge_51;
-  wire [1:0] _sub_52;
-  wire [1:0] _add_53;
-  wire [1:0] _sub_54;
-  wire [1:0] _mux_55;
-  wire _eq_56;
-  wire [1:0] _mux_58;
-  wire _eq_59;
-  wire _lt_60;
-  wire _or_61;
-  wire _wire_62;
-  wire _not_65;
-  wire _or_66;
-  wire _eq_67;
-  wire _and_68;
-  wire [1:0] _mux_71;
-  wire _or_72;
-  wire _mux_73;
+  wire [1:0] _sub_46;
+  wire _eq_47;
+  wire _lt_48;
+  wire _lt_49;
+  wire _and_50;
+  wire _ge_52;
+  wire [1:0] _sub_53;
+  wire [1:0] _add_54;
+  wire [1:0] _sub_55;
+  wire [1:0] _mux_56;
+  wire _eq_57;
+  wire [1:0] _mux_59;
+  wire _eq_60;
+  wire _lt_61;
+  wire _or_62;
+  wire _wire_63;
+  wire _not_66;
+  wire _or_67;
+  reg [1:0] ghost_tag_0;
+  reg [1:0] ghost_tag_1;
+  reg [1:0] ghost_tag_2;
+  wire _eq_72;
+  wire _eq_74;
+  wire _eq_76;
+  reg [1:0] _sel_77;
+  wire _eq_78;
+  wire _wire_79;
+  wire _not_82;
+  wire _or_83;
+  wire _ge_86;
+  wire [1:0] _sub_87;
+  wire [1:0] _add_88;
+  wire [1:0] _sub_89;
+  wire [1:0] _mux_90;
+  wire _ge_91;
+  wire [1:0] _add_92;
+  wire _eq_93;
+  wire _or_94;
+  wire _ge_97;
+  wire [1:0] _sub_98;
+  wire [1:0] _add_99;
+  wire [1:0] _sub_100;
+  wire [1:0] _mux_101;
+  wire _ge_102;
+  wire [1:0] _add_103;
+  wire _eq_104;
+  wire _or_105;
+  wire _ge_108;
+  wire [1:0] _sub_109;
+  wire [1:0] _add_110;
+  wire [1:0] _sub_111;
+  wire [1:0] _mux_112;
+  wire _ge_113;
+  wire [1:0] _add_114;
+  wire _eq_115;
+  wire _or_116;
+  wire [2:0] _cat_117;
+  wire _rand_118;
+  wire _eq_119;
+  wire _and_120;
+  wire _eq_122;
+  wire _and_123;
+  wire _mux_126;
+  wire _and_127;
+  wire _and_128;
+  wire _and_129;
+  wire _mux_130;
   assign _not_37 = ~_or_13;
   assign _and_38 = in_valid & _not_37;
-  assign _le_40 = 1'b1;
+  assign _le_41 = 1'b1;
   always @(posedge clk) begin
-    if (rst) ghost_count <= 2'h0;
-    else if (_or_72) ghost_count <= _mux_71;
+    if (rst) ghost_pushes <= 2'h0;
+    else if (_and_14) ghost_pushes <= _add_44;
   end
-  assign _not_42 = ~_and_15;
-  assign _and_43 = _and_14 & _not_42;
-  assign _add_45 = ghost_count + 2'h1;
-  assign _not_46 = ~_and_14;
-  assign _and_47 = _and_15 & _not_46;
-  assign _sub_49 = ghost_count - 2'h1;
-  assign _eq_50 = ghost_count == fill;
-  assign _ge_51 = tail >= head;
-  assign _sub_52 = tail - head;
-  assign _add_53 = tail + 2'h3;
-  assign _sub_54 = _add_53 - head;
-  assign _mux_55 = _ge_51 ? _sub_52 : _sub_54;
-  assign _eq_56 = fill == 2'h3;
-  assign _mux_58 = _eq_56 ? 2'h0 : fill;
-  assign _eq_59 = _mux_55 == _mux_58;
-  assign _lt_60 = fill < 2'h3;
-  assign _or_61 = _lt_60 | _and_15;
-  assign _wire_62 = _mux_73;
-  assign _not_65 = ~_wire_62;
-  assign _or_66 = _not_65 | _or_61;
-  assign _eq_67 = fill == 2'h3;
-  assign _and_68 = _and_14 & _and_15;
-  assign _mux_71 = _and_43 ? _add_45 : _sub_49;
-  assign _or_72 = _and_43 | _and_47;
-  assign _mux_73 = _and_14 ? 1'b1 : 1'b0;
-  wire _assert_count_le_depth = rst | _le_40; // the queue holds at most depth entries
-  wire _assert_count_is_pushes_minus_pops = rst | _eq_50; // count equals the pushes taken minus the pops
-  wire _assert_pointers_apart_by_count = rst | _eq_59; // tail is count entries past head, modulo depth
-  wire _assert_push_into_free_slot = rst | _or_66; // a push is taken only into a free slot
-  wire _cover_full = ~rst & _eq_67;
-  wire _cover_push_and_pop = ~rst & _and_68;
+  always @(posedge clk) begin
+    if (rst) ghost_pops <= 2'h0;
+    else if (_and_15) ghost_pops <= _add_45;
+  end
+  assign _add_44 = ghost_pushes + 2'h1;
+  assign _add_45 = ghost_pops + 2'h1;
+  assign _sub_46 = ghost_pushes - ghost_pops;
+  assign _eq_47 = _sub_46 == fill;
+  assign _lt_48 = head < 2'h3;
+  assign _lt_49 = tail < 2'h3;
+  assign _and_50 = _lt_48 & _lt_49;
+  assign _ge_52 = tail >= head;
+  assign _sub_53 = tail - head;
+  assign _add_54 = tail + 2'h3;
+  assign _sub_55 = _add_54 - head;
+  assign _mux_56 = _ge_52 ? _sub_53 : _sub_55;
+  assign _eq_57 = fill == 2'h3;
+  assign _mux_59 = _eq_57 ? 2'h0 : fill;
+  assign _eq_60 = _mux_56 == _mux_59;
+  assign _lt_61 = fill < 2'h3;
+  assign _or_62 = _lt_61 | _and_15;
+  assign _wire_63 = _mux_126;
+  assign _not_66 = ~_wire_63;
+  assign _or_67 = _not_66 | _or_62;
+  always @(posedge clk) begin
+    if (rst) ghost_tag_0 <= 2'h0;
+    else if (_and_127) ghost_tag_0 <= ghost_pushes;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_tag_1 <= 2'h0;
+    else if (_and_128) ghost_tag_1 <= ghost_pushes;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_tag_2 <= 2'h0;
+    else if (_and_129) ghost_tag_2 <= ghost_pushes;
+  end
+  assign _eq_72 = tail == 2'h0;
+  assign _eq_74 = tail == 2'h1;
+  assign _eq_76 = tail == 2'h2;
+  always @(*) begin
+    case (head)
+      2'd0: _sel_77 = ghost_tag_0;
+      2'd1: _sel_77 = ghost_tag_1;
+      2'd2: _sel_77 = ghost_tag_2;
+      default: _sel_77 = 2'h0;
+    endcase
+  end
+  assign _eq_78 = _sel_77 == ghost_pops;
+  assign _wire_79 = _mux_130;
+  assign _not_82 = ~_wire_79;
+  assign _or_83 = _not_82 | _eq_78;
+  assign _ge_86 = 2'h0 >= head;
+  assign _sub_87 = 2'h0 - head;
+  assign _add_88 = 2'h0 + 2'h3;
+  assign _sub_89 = _add_88 - head;
+  assign _mux_90 = _ge_86 ? _sub_87 : _sub_89;
+  assign _ge_91 = _mux_90 >= fill;
+  assign _add_92 = ghost_pops + _mux_90;
+  assign _eq_93 = ghost_tag_0 == _add_92;
+  assign _or_94 = _ge_91 | _eq_93;
+  assign _ge_97 = 2'h1 >= head;
+  assign _sub_98 = 2'h1 - head;
+  assign _add_99 = 2'h1 + 2'h3;
+  assign _sub_100 = _add_99 - head;
+  assign _mux_101 = _ge_97 ? _sub_98 : _sub_100;
+  assign _ge_102 = _mux_101 >= fill;
+  assign _add_103 = ghost_pops + _mux_101;
+  assign _eq_104 = ghost_tag_1 == _add_103;
+  assign _or_105 = _ge_102 | _eq_104;
+  assign _ge_108 = 2'h2 >= head;
+  assign _sub_109 = 2'h2 - head;
+  assign _add_110 = 2'h2 + 2'h3;
+  assign _sub_111 = _add_110 - head;
+  assign _mux_112 = _ge_108 ? _sub_109 : _sub_111;
+  assign _ge_113 = _mux_112 >= fill;
+  assign _add_114 = ghost_pops + _mux_112;
+  assign _eq_115 = ghost_tag_2 == _add_114;
+  assign _or_116 = _ge_113 | _eq_115;
+  assign _cat_117 = {_or_116, _or_105, _or_94};
+  assign _rand_118 = &_cat_117;
+  assign _eq_119 = fill == 2'h3;
+  assign _and_120 = _and_14 & _and_15;
+  assign _eq_122 = head == 2'h2;
+  assign _and_123 = _and_15 & _eq_122;
+  assign _mux_126 = _and_14 ? 1'b1 : 1'b0;
+  assign _and_127 = _and_14 & _eq_72;
+  assign _and_128 = _and_14 & _eq_74;
+  assign _and_129 = _and_14 & _eq_76;
+  assign _mux_130 = _and_15 ? 1'b1 : 1'b0;
+  wire _assert_count_le_depth = rst | _le_41; // the queue holds at most depth entries
+  wire _assert_count_is_pushes_minus_pops = rst | _eq_47; // count equals the pushes taken minus the pops
+  wire _assert_pointers_in_range = rst | _and_50; // a pointer names no slot
+  wire _assert_pointers_apart_by_count = rst | _eq_60; // tail is count entries past head, modulo depth
+  wire _assert_push_into_free_slot = rst | _or_67; // a push is taken only into a free slot
+  wire _assert_popped_in_push_order = rst | _or_83; // the word popped is not the oldest held: its tag is not the pops so far
+  wire _assert_held_in_push_order = rst | _rand_118; // the k-th word from head does not carry the pops so far plus k
+  wire _cover_full = ~rst & _eq_119;
+  wire _cover_push_and_pop = ~rst & _and_120;
   wire _cover_push_refused = ~rst & _and_38;
+  wire _cover_head_wraps = ~rst & _and_123;
   always @* begin
     assert (_assert_count_le_depth);
     assert (_assert_count_is_pushes_minus_pops);
+    assert (_assert_pointers_in_range);
     assert (_assert_pointers_apart_by_count);
     assert (_assert_push_into_free_slot);
+    assert (_assert_popped_in_push_order);
+    assert (_assert_held_in_push_order);
     cover (_cover_full);
     cover (_cover_push_and_pop);
     cover (_cover_push_refused);
+    cover (_cover_head_wraps);
   end
 `endif
 endmodule

@@ -29,8 +29,8 @@ module lib_fifo (
   wire _and_24;
   wire [2:0] _sub_26;
   wire [7:0] _mem_read_27;
-  wire [2:0] _mux_61;
-  wire _or_62;
+  wire [2:0] _mux_130;
+  wire _or_131;
   reg [7:0] slot [0:3];
   assign in_ready = _lt_11;
   assign out_valid = _ror_12;
@@ -38,7 +38,7 @@ module lib_fifo (
   assign count = fill;
   always @(posedge clk) begin
     if (rst) fill <= 3'h0;
-    else if (_or_62) fill <= _mux_61;
+    else if (_or_131) fill <= _mux_130;
   end
   always @(posedge clk) begin
     if (rst) head <= 2'h0;
@@ -61,90 +61,235 @@ module lib_fifo (
   assign _and_24 = _and_14 & _not_23;
   assign _sub_26 = fill - 3'h1;
   assign _mem_read_27 = slot[head];
-  assign _mux_61 = _and_20 ? _add_22 : _sub_26;
-  assign _or_62 = _and_20 | _and_24;
+  assign _mux_130 = _and_20 ? _add_22 : _sub_26;
+  assign _or_131 = _and_20 | _and_24;
   always @(posedge clk) begin
     if (_and_13) slot[tail] <= in_data;
   end
 `ifdef FORMAL
   wire _not_28;
   wire _and_29;
-  wire _le_31;
-  reg [2:0] ghost_count;
-  wire _not_33;
-  wire _and_34;
+  wire _le_32;
+  reg [2:0] ghost_pushes;
+  reg [2:0] ghost_pops;
+  wire [2:0] _add_35;
   wire [2:0] _add_36;
-  wire _not_37;
-  wire _and_38;
-  wire [2:0] _sub_40;
-  wire _eq_41;
-  wire [2:0] _zext_42;
-  wire [2:0] _zext_43;
-  wire _ge_44;
-  wire [2:0] _sub_45;
-  wire [2:0] _add_46;
-  wire [2:0] _sub_47;
-  wire [2:0] _mux_48;
-  wire _eq_49;
-  wire [2:0] _mux_51;
-  wire _eq_52;
-  wire _lt_53;
-  wire _wire_54;
-  wire _not_57;
-  wire _or_58;
-  wire _eq_59;
-  wire _and_60;
-  wire [2:0] _mux_63;
-  wire _or_64;
-  wire _mux_65;
+  wire [2:0] _sub_37;
+  wire _eq_38;
+  wire [2:0] _zext_39;
+  wire [2:0] _zext_40;
+  wire _lt_41;
+  wire _lt_42;
+  wire _and_43;
+  wire _ge_45;
+  wire [2:0] _sub_46;
+  wire [2:0] _add_47;
+  wire [2:0] _sub_48;
+  wire [2:0] _mux_49;
+  wire _eq_50;
+  wire [2:0] _mux_52;
+  wire _eq_53;
+  wire _lt_54;
+  wire _wire_55;
+  wire _not_58;
+  wire _or_59;
+  reg [2:0] ghost_tag_0;
+  reg [2:0] ghost_tag_1;
+  reg [2:0] ghost_tag_2;
+  reg [2:0] ghost_tag_3;
+  wire _eq_65;
+  wire _eq_67;
+  wire _eq_69;
+  wire _eq_71;
+  reg [2:0] _sel_72;
+  wire _eq_73;
+  wire _wire_74;
+  wire _not_77;
+  wire _or_78;
+  wire _ge_81;
+  wire [2:0] _sub_82;
+  wire [2:0] _add_83;
+  wire [2:0] _sub_84;
+  wire [2:0] _mux_85;
+  wire _ge_86;
+  wire [2:0] _add_87;
+  wire _eq_88;
+  wire _or_89;
+  wire _ge_92;
+  wire [2:0] _sub_93;
+  wire [2:0] _add_94;
+  wire [2:0] _sub_95;
+  wire [2:0] _mux_96;
+  wire _ge_97;
+  wire [2:0] _add_98;
+  wire _eq_99;
+  wire _or_100;
+  wire _ge_103;
+  wire [2:0] _sub_104;
+  wire [2:0] _add_105;
+  wire [2:0] _sub_106;
+  wire [2:0] _mux_107;
+  wire _ge_108;
+  wire [2:0] _add_109;
+  wire _eq_110;
+  wire _or_111;
+  wire _ge_114;
+  wire [2:0] _sub_115;
+  wire [2:0] _add_116;
+  wire [2:0] _sub_117;
+  wire [2:0] _mux_118;
+  wire _ge_119;
+  wire [2:0] _add_120;
+  wire _eq_121;
+  wire _or_122;
+  wire [3:0] _cat_123;
+  wire _rand_124;
+  wire _eq_125;
+  wire _and_126;
+  wire _eq_128;
+  wire _and_129;
+  wire _mux_132;
+  wire _and_133;
+  wire _and_134;
+  wire _and_135;
+  wire _and_136;
+  wire _mux_137;
   assign _not_28 = ~_lt_11;
   assign _and_29 = in_valid & _not_28;
-  assign _le_31 = fill <= 3'h4;
+  assign _le_32 = fill <= 3'h4;
   always @(posedge clk) begin
-    if (rst) ghost_count <= 3'h0;
-    else if (_or_64) ghost_count <= _mux_63;
+    if (rst) ghost_pushes <= 3'h0;
+    else if (_and_13) ghost_pushes <= _add_35;
   end
-  assign _not_33 = ~_and_14;
-  assign _and_34 = _and_13 & _not_33;
-  assign _add_36 = ghost_count + 3'h1;
-  assign _not_37 = ~_and_13;
-  assign _and_38 = _and_14 & _not_37;
-  assign _sub_40 = ghost_count - 3'h1;
-  assign _eq_41 = ghost_count == fill;
-  assign _zext_42 = {1'd0, head};
-  assign _zext_43 = {1'd0, tail};
-  assign _ge_44 = _zext_43 >= _zext_42;
-  assign _sub_45 = _zext_43 - _zext_42;
-  assign _add_46 = _zext_43 + 3'h4;
-  assign _sub_47 = _add_46 - _zext_42;
-  assign _mux_48 = _ge_44 ? _sub_45 : _sub_47;
-  assign _eq_49 = fill == 3'h4;
-  assign _mux_51 = _eq_49 ? 3'h0 : fill;
-  assign _eq_52 = _mux_48 == _mux_51;
-  assign _lt_53 = fill < 3'h4;
-  assign _wire_54 = _mux_65;
-  assign _not_57 = ~_wire_54;
-  assign _or_58 = _not_57 | _lt_53;
-  assign _eq_59 = fill == 3'h4;
-  assign _and_60 = _and_13 & _and_14;
-  assign _mux_63 = _and_34 ? _add_36 : _sub_40;
-  assign _or_64 = _and_34 | _and_38;
-  assign _mux_65 = _and_13 ? 1'b1 : 1'b0;
-  wire _assert_count_le_depth = rst | _le_31; // the queue holds at most depth entries
-  wire _assert_count_is_pushes_minus_pops = rst | _eq_41; // count equals the pushes taken minus the pops
-  wire _assert_pointers_apart_by_count = rst | _eq_52; // tail is count entries past head, modulo depth
-  wire _assert_push_into_free_slot = rst | _or_58; // a push is taken only into a free slot
-  wire _cover_full = ~rst & _eq_59;
-  wire _cover_push_and_pop = ~rst & _and_60;
+  always @(posedge clk) begin
+    if (rst) ghost_pops <= 3'h0;
+    else if (_and_14) ghost_pops <= _add_36;
+  end
+  assign _add_35 = ghost_pushes + 3'h1;
+  assign _add_36 = ghost_pops + 3'h1;
+  assign _sub_37 = ghost_pushes - ghost_pops;
+  assign _eq_38 = _sub_37 == fill;
+  assign _zext_39 = {1'd0, head};
+  assign _zext_40 = {1'd0, tail};
+  assign _lt_41 = _zext_39 < 3'h4;
+  assign _lt_42 = _zext_40 < 3'h4;
+  assign _and_43 = _lt_41 & _lt_42;
+  assign _ge_45 = _zext_40 >= _zext_39;
+  assign _sub_46 = _zext_40 - _zext_39;
+  assign _add_47 = _zext_40 + 3'h4;
+  assign _sub_48 = _add_47 - _zext_39;
+  assign _mux_49 = _ge_45 ? _sub_46 : _sub_48;
+  assign _eq_50 = fill == 3'h4;
+  assign _mux_52 = _eq_50 ? 3'h0 : fill;
+  assign _eq_53 = _mux_49 == _mux_52;
+  assign _lt_54 = fill < 3'h4;
+  assign _wire_55 = _mux_132;
+  assign _not_58 = ~_wire_55;
+  assign _or_59 = _not_58 | _lt_54;
+  always @(posedge clk) begin
+    if (rst) ghost_tag_0 <= 3'h0;
+    else if (_and_133) ghost_tag_0 <= ghost_pushes;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_tag_1 <= 3'h0;
+    else if (_and_134) ghost_tag_1 <= ghost_pushes;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_tag_2 <= 3'h0;
+    else if (_and_135) ghost_tag_2 <= ghost_pushes;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_tag_3 <= 3'h0;
+    else if (_and_136) ghost_tag_3 <= ghost_pushes;
+  end
+  assign _eq_65 = tail == 2'h0;
+  assign _eq_67 = tail == 2'h1;
+  assign _eq_69 = tail == 2'h2;
+  assign _eq_71 = tail == 2'h3;
+  always @(*) begin
+    case (head)
+      2'd0: _sel_72 = ghost_tag_0;
+      2'd1: _sel_72 = ghost_tag_1;
+      2'd2: _sel_72 = ghost_tag_2;
+      2'd3: _sel_72 = ghost_tag_3;
+      default: _sel_72 = 3'h0;
+    endcase
+  end
+  assign _eq_73 = _sel_72 == ghost_pops;
+  assign _wire_74 = _mux_137;
+  assign _not_77 = ~_wire_74;
+  assign _or_78 = _not_77 | _eq_73;
+  assign _ge_81 = 3'h0 >= _zext_39;
+  assign _sub_82 = 3'h0 - _zext_39;
+  assign _add_83 = 3'h0 + 3'h4;
+  assign _sub_84 = _add_83 - _zext_39;
+  assign _mux_85 = _ge_81 ? _sub_82 : _sub_84;
+  assign _ge_86 = _mux_85 >= fill;
+  assign _add_87 = ghost_pops + _mux_85;
+  assign _eq_88 = ghost_tag_0 == _add_87;
+  assign _or_89 = _ge_86 | _eq_88;
+  assign _ge_92 = 3'h1 >= _zext_39;
+  assign _sub_93 = 3'h1 - _zext_39;
+  assign _add_94 = 3'h1 + 3'h4;
+  assign _sub_95 = _add_94 - _zext_39;
+  assign _mux_96 = _ge_92 ? _sub_93 : _sub_95;
+  assign _ge_97 = _mux_96 >= fill;
+  assign _add_98 = ghost_pops + _mux_96;
+  assign _eq_99 = ghost_tag_1 == _add_98;
+  assign _or_100 = _ge_97 | _eq_99;
+  assign _ge_103 = 3'h2 >= _zext_39;
+  assign _sub_104 = 3'h2 - _zext_39;
+  assign _add_105 = 3'h2 + 3'h4;
+  assign _sub_106 = _add_105 - _zext_39;
+  assign _mux_107 = _ge_103 ? _sub_104 : _sub_106;
+  assign _ge_108 = _mux_107 >= fill;
+  assign _add_109 = ghost_pops + _mux_107;
+  assign _eq_110 = ghost_tag_2 == _add_109;
+  assign _or_111 = _ge_108 | _eq_110;
+  assign _ge_114 = 3'h3 >= _zext_39;
+  assign _sub_115 = 3'h3 - _zext_39;
+  assign _add_116 = 3'h3 + 3'h4;
+  assign _sub_117 = _add_116 - _zext_39;
+  assign _mux_118 = _ge_114 ? _sub_115 : _sub_117;
+  assign _ge_119 = _mux_118 >= fill;
+  assign _add_120 = ghost_pops + _mux_118;
+  assign _eq_121 = ghost_tag_3 == _add_120;
+  assign _or_122 = _ge_119 | _eq_121;
+  assign _cat_123 = {_or_122, _or_111, _or_100, _or_89};
+  assign _rand_124 = &_cat_123;
+  assign _eq_125 = fill == 3'h4;
+  assign _and_126 = _and_13 & _and_14;
+  assign _eq_128 = head == 2'h3;
+  assign _and_129 = _and_14 & _eq_128;
+  assign _mux_132 = _and_13 ? 1'b1 : 1'b0;
+  assign _and_133 = _and_13 & _eq_65;
+  assign _and_134 = _and_13 & _eq_67;
+  assign _and_135 = _and_13 & _eq_69;
+  assign _and_136 = _and_13 & _eq_71;
+  assign _mux_137 = _and_14 ? 1'b1 : 1'b0;
+  wire _assert_count_le_depth = rst | _le_32; // the queue holds at most depth entries
+  wire _assert_count_is_pushes_minus_pops = rst | _eq_38; // count equals the pushes taken minus the pops
+  wire _assert_pointers_in_range = rst | _and_43; // a pointer names no slot
+  wire _assert_pointers_apart_by_count = rst | _eq_53; // tail is count entries past head, modulo depth
+  wire _assert_push_into_free_slot = rst | _or_59; // a push is taken only into a free slot
+  wire _assert_popped_in_push_order = rst | _or_78; // the word popped is not the oldest held: its tag is not the pops so far
+  wire _assert_held_in_push_order = rst | _rand_124; // the k-th word from head does not carry the pops so far plus k
+  wire _cover_full = ~rst & _eq_125;
+  wire _cover_push_and_pop = ~rst & _and_126;
   wire _cover_push_refused = ~rst & _and_29;
+  wire _cover_head_wraps = ~rst & _and_129;
   always @* begin
     assert (_assert_count_le_depth);
     assert (_assert_count_is_pushes_minus_pops);
+    assert (_assert_pointers_in_range);
     assert (_assert_pointers_apart_by_count);
     assert (_assert_push_into_free_slot);
+    assert (_assert_popped_in_push_order);
+    assert (_assert_held_in_push_order);
     cover (_cover_full);
     cover (_cover_push_and_pop);
     cover (_cover_push_refused);
+    cover (_cover_head_wraps);
   end
 `endif
 endmodule

@@ -85,42 +85,42 @@ module lib_lru (
   wire [1:0] _cat_93;
   wire _ror_94;
   wire [1:0] _cat_95;
-  wire _mux_96;
-  wire _or_97;
-  wire _mux_98;
-  wire _or_99;
-  wire _mux_100;
-  wire _or_101;
-  wire _mux_102;
-  wire _or_103;
-  wire _mux_104;
-  wire _or_105;
-  wire _mux_106;
-  wire _or_107;
+  wire _mux_207;
+  wire _or_208;
+  wire _mux_209;
+  wire _or_210;
+  wire _mux_211;
+  wire _or_212;
+  wire _mux_213;
+  wire _or_214;
+  wire _mux_215;
+  wire _or_216;
+  wire _mux_217;
+  wire _or_218;
   assign victim = _cat_95;
   always @(posedge clk) begin
     if (rst) older_0_1 <= 1'b1;
-    else if (_or_97) older_0_1 <= _mux_96;
+    else if (_or_208) older_0_1 <= _mux_207;
   end
   always @(posedge clk) begin
     if (rst) older_0_2 <= 1'b1;
-    else if (_or_99) older_0_2 <= _mux_98;
+    else if (_or_210) older_0_2 <= _mux_209;
   end
   always @(posedge clk) begin
     if (rst) older_0_3 <= 1'b1;
-    else if (_or_101) older_0_3 <= _mux_100;
+    else if (_or_212) older_0_3 <= _mux_211;
   end
   always @(posedge clk) begin
     if (rst) older_1_2 <= 1'b1;
-    else if (_or_103) older_1_2 <= _mux_102;
+    else if (_or_214) older_1_2 <= _mux_213;
   end
   always @(posedge clk) begin
     if (rst) older_1_3 <= 1'b1;
-    else if (_or_105) older_1_3 <= _mux_104;
+    else if (_or_216) older_1_3 <= _mux_215;
   end
   always @(posedge clk) begin
     if (rst) older_2_3 <= 1'b1;
-    else if (_or_107) older_2_3 <= _mux_106;
+    else if (_or_218) older_2_3 <= _mux_217;
   end
   assign _eq_10 = touch_way == 2'h0;
   assign _and_11 = touch & _eq_10;
@@ -192,18 +192,250 @@ module lib_lru (
   assign _cat_93 = {_slice_91, _slice_92};
   assign _ror_94 = |_cat_93;
   assign _cat_95 = {_ror_94, _ror_90};
-  assign _mux_96 = _and_17 ? 1'b1 : 1'b0;
-  assign _or_97 = _and_17 | _and_11;
-  assign _mux_98 = _and_23 ? 1'b1 : 1'b0;
-  assign _or_99 = _and_23 | _and_11;
-  assign _mux_100 = _and_29 ? 1'b1 : 1'b0;
-  assign _or_101 = _and_29 | _and_11;
-  assign _mux_102 = _and_23 ? 1'b1 : 1'b0;
-  assign _or_103 = _and_23 | _and_17;
-  assign _mux_104 = _and_29 ? 1'b1 : 1'b0;
-  assign _or_105 = _and_29 | _and_17;
-  assign _mux_106 = _and_29 ? 1'b1 : 1'b0;
-  assign _or_107 = _and_29 | _and_23;
+  assign _mux_207 = _and_17 ? 1'b1 : 1'b0;
+  assign _or_208 = _and_17 | _and_11;
+  assign _mux_209 = _and_23 ? 1'b1 : 1'b0;
+  assign _or_210 = _and_23 | _and_11;
+  assign _mux_211 = _and_29 ? 1'b1 : 1'b0;
+  assign _or_212 = _and_29 | _and_11;
+  assign _mux_213 = _and_23 ? 1'b1 : 1'b0;
+  assign _or_214 = _and_23 | _and_17;
+  assign _mux_215 = _and_29 ? 1'b1 : 1'b0;
+  assign _or_216 = _and_29 | _and_17;
+  assign _mux_217 = _and_29 ? 1'b1 : 1'b0;
+  assign _or_218 = _and_29 | _and_23;
   wire _unused_ok = &{1'b0, _cat_85[0], _ror_86};
+`ifdef FORMAL
+  wire _and_96;
+  wire _not_97;
+  wire _and_98;
+  wire _not_99;
+  wire _not_100;
+  wire _and_101;
+  wire _and_102;
+  wire _and_103;
+  wire _not_104;
+  wire _and_105;
+  wire _not_106;
+  wire _not_107;
+  wire _and_108;
+  wire _and_109;
+  wire _and_110;
+  wire _not_111;
+  wire _and_112;
+  wire _not_113;
+  wire _not_114;
+  wire _and_115;
+  wire _and_116;
+  wire _and_117;
+  wire _not_118;
+  wire _and_119;
+  wire _not_120;
+  wire _not_121;
+  wire _and_122;
+  wire _and_123;
+  wire [7:0] _cat_124;
+  wire _ror_125;
+  wire _not_126;
+  reg [1:0] ghost_last;
+  reg ghost_touched;
+  wire _and_130;
+  wire _not_132;
+  wire _not_134;
+  wire _not_135;
+  wire _not_136;
+  wire [3:0] _cat_137;
+  wire _rand_138;
+  wire _not_140;
+  wire _not_141;
+  wire [3:0] _cat_142;
+  wire _rand_143;
+  wire _not_145;
+  wire [3:0] _cat_146;
+  wire _rand_147;
+  wire [3:0] _cat_149;
+  wire _rand_150;
+  reg _sel_151;
+  wire _or_152;
+  wire [3:0] _repl_154;
+  wire _slice_156;
+  wire _not_157;
+  wire _and_158;
+  wire _slice_159;
+  wire _not_160;
+  wire _and_161;
+  wire _slice_162;
+  wire _not_163;
+  wire _and_164;
+  wire [3:0] _cat_165;
+  wire _ror_166;
+  wire _slice_168;
+  wire _and_169;
+  wire _slice_170;
+  wire _not_171;
+  wire _and_172;
+  wire _slice_173;
+  wire _not_174;
+  wire _and_175;
+  wire [3:0] _cat_176;
+  wire _ror_177;
+  wire _slice_179;
+  wire _and_180;
+  wire _slice_181;
+  wire _and_182;
+  wire _slice_183;
+  wire _not_184;
+  wire _and_185;
+  wire [3:0] _cat_186;
+  wire _ror_187;
+  wire _slice_189;
+  wire _and_190;
+  wire _slice_191;
+  wire _and_192;
+  wire _slice_193;
+  wire _and_194;
+  wire [3:0] _cat_195;
+  wire _ror_196;
+  reg _sel_197;
+  wire _not_198;
+  wire _eq_200;
+  wire _eq_202;
+  wire _eq_204;
+  wire _eq_206;
+  assign _and_96 = older_0_1 & older_1_2;
+  assign _not_97 = ~older_0_2;
+  assign _and_98 = _and_96 & _not_97;
+  assign _not_99 = ~older_0_1;
+  assign _not_100 = ~older_1_2;
+  assign _and_101 = _not_99 & _not_100;
+  assign _and_102 = _and_101 & older_0_2;
+  assign _and_103 = older_0_1 & older_1_3;
+  assign _not_104 = ~older_0_3;
+  assign _and_105 = _and_103 & _not_104;
+  assign _not_106 = ~older_0_1;
+  assign _not_107 = ~older_1_3;
+  assign _and_108 = _not_106 & _not_107;
+  assign _and_109 = _and_108 & older_0_3;
+  assign _and_110 = older_0_2 & older_2_3;
+  assign _not_111 = ~older_0_3;
+  assign _and_112 = _and_110 & _not_111;
+  assign _not_113 = ~older_0_2;
+  assign _not_114 = ~older_2_3;
+  assign _and_115 = _not_113 & _not_114;
+  assign _and_116 = _and_115 & older_0_3;
+  assign _and_117 = older_1_2 & older_2_3;
+  assign _not_118 = ~older_1_3;
+  assign _and_119 = _and_117 & _not_118;
+  assign _not_120 = ~older_1_2;
+  assign _not_121 = ~older_2_3;
+  assign _and_122 = _not_120 & _not_121;
+  assign _and_123 = _and_122 & older_1_3;
+  assign _cat_124 = {_and_123, _and_119, _and_116, _and_112, _and_109, _and_105, _and_102, _and_98};
+  assign _ror_125 = |_cat_124;
+  assign _not_126 = ~_ror_125;
+  always @(posedge clk) begin
+    if (rst) ghost_last <= 2'h0;
+    else if (_and_130) ghost_last <= touch_way;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_touched <= 1'b0;
+    else if (_and_130) ghost_touched <= 1'b1;
+  end
+  assign _and_130 = touch & 1'b1;
+  assign _not_132 = ~ghost_touched;
+  assign _not_134 = ~older_0_1;
+  assign _not_135 = ~older_0_2;
+  assign _not_136 = ~older_0_3;
+  assign _cat_137 = {_not_136, _not_135, _not_134, 1'b1};
+  assign _rand_138 = &_cat_137;
+  assign _not_140 = ~older_1_2;
+  assign _not_141 = ~older_1_3;
+  assign _cat_142 = {_not_141, _not_140, older_0_1, 1'b1};
+  assign _rand_143 = &_cat_142;
+  assign _not_145 = ~older_2_3;
+  assign _cat_146 = {_not_145, older_1_2, older_0_2, 1'b1};
+  assign _rand_147 = &_cat_146;
+  assign _cat_149 = {older_2_3, older_1_3, older_0_3, 1'b1};
+  assign _rand_150 = &_cat_149;
+  always @(*) begin
+    case (ghost_last)
+      2'd0: _sel_151 = _rand_138;
+      2'd1: _sel_151 = _rand_143;
+      2'd2: _sel_151 = _rand_147;
+      2'd3: _sel_151 = _rand_150;
+      default: _sel_151 = 1'b0;
+    endcase
+  end
+  assign _or_152 = _not_132 | _sel_151;
+  assign _repl_154 = {4{1'b1}};
+  assign _slice_156 = _repl_154[1];
+  assign _not_157 = ~older_0_1;
+  assign _and_158 = _slice_156 & _not_157;
+  assign _slice_159 = _repl_154[2];
+  assign _not_160 = ~older_0_2;
+  assign _and_161 = _slice_159 & _not_160;
+  assign _slice_162 = _repl_154[3];
+  assign _not_163 = ~older_0_3;
+  assign _and_164 = _slice_162 & _not_163;
+  assign _cat_165 = {_and_164, _and_161, _and_158, 1'b0};
+  assign _ror_166 = |_cat_165;
+  assign _slice_168 = _repl_154[0];
+  assign _and_169 = _slice_168 & older_0_1;
+  assign _slice_170 = _repl_154[2];
+  assign _not_171 = ~older_1_2;
+  assign _and_172 = _slice_170 & _not_171;
+  assign _slice_173 = _repl_154[3];
+  assign _not_174 = ~older_1_3;
+  assign _and_175 = _slice_173 & _not_174;
+  assign _cat_176 = {_and_175, _and_172, _and_169, 1'b0};
+  assign _ror_177 = |_cat_176;
+  assign _slice_179 = _repl_154[0];
+  assign _and_180 = _slice_179 & older_0_2;
+  assign _slice_181 = _repl_154[1];
+  assign _and_182 = _slice_181 & older_1_2;
+  assign _slice_183 = _repl_154[3];
+  assign _not_184 = ~older_2_3;
+  assign _and_185 = _slice_183 & _not_184;
+  assign _cat_186 = {_and_185, _and_182, _and_180, 1'b0};
+  assign _ror_187 = |_cat_186;
+  assign _slice_189 = _repl_154[0];
+  assign _and_190 = _slice_189 & older_0_3;
+  assign _slice_191 = _repl_154[1];
+  assign _and_192 = _slice_191 & older_1_3;
+  assign _slice_193 = _repl_154[2];
+  assign _and_194 = _slice_193 & older_2_3;
+  assign _cat_195 = {_and_194, _and_192, _and_190, 1'b0};
+  assign _ror_196 = |_cat_195;
+  always @(*) begin
+    case (_cat_95)
+      2'd0: _sel_197 = _ror_166;
+      2'd1: _sel_197 = _ror_177;
+      2'd2: _sel_197 = _ror_187;
+      2'd3: _sel_197 = _ror_196;
+      default: _sel_197 = 1'b0;
+    endcase
+  end
+  assign _not_198 = ~_sel_197;
+  assign _eq_200 = _cat_95 == 2'h0;
+  assign _eq_202 = _cat_95 == 2'h1;
+  assign _eq_204 = _cat_95 == 2'h2;
+  assign _eq_206 = _cat_95 == 2'h3;
+  wire _assert_order_is_a_permutation = rst | _not_126; // three entries are each older than the next: the age order is no longer total
+  wire _assert_touched_is_youngest = rst | _or_152; // the entry touched last is not the youngest
+  wire _assert_victim_is_least_recent = rst | _not_198; // a way is older than the victim: it is not the least recently used
+  wire _cover_victim_0 = ~rst & _eq_200;
+  wire _cover_victim_1 = ~rst & _eq_202;
+  wire _cover_victim_2 = ~rst & _eq_204;
+  wire _cover_victim_3 = ~rst & _eq_206;
+  always @* begin
+    assert (_assert_order_is_a_permutation);
+    assert (_assert_touched_is_youngest);
+    assert (_assert_victim_is_least_recent);
+    cover (_cover_victim_0);
+    cover (_cover_victim_1);
+    cover (_cover_victim_2);
+    cover (_cover_victim_3);
+  end
+`endif
 endmodule
 `default_nettype wire

@@ -118,5 +118,97 @@ module lib_prio (
   assign idx = _cat_54;
   assign onehot = _cat_34;
   wire _unused_ok = &{1'b0, _or_33};
+`ifdef FORMAL
+  wire _ror_58;
+  wire _eq_59;
+  wire [7:0] _sub_61;
+  wire [7:0] _and_62;
+  wire _ror_63;
+  wire _not_64;
+  wire _ror_65;
+  wire _and_66;
+  wire _ror_67;
+  wire _not_68;
+  wire _mux_69;
+  wire [7:0] _not_70;
+  wire [7:0] _and_71;
+  wire _ror_72;
+  wire _not_73;
+  wire _eq_75;
+  wire _eq_77;
+  wire _eq_79;
+  wire _eq_81;
+  wire _eq_83;
+  wire _eq_85;
+  wire _eq_87;
+  wire _eq_89;
+  wire [7:0] _cat_90;
+  wire [7:0] _repl_91;
+  wire [7:0] _and_92;
+  wire _eq_93;
+  wire [7:0] _sub_95;
+  wire [7:0] _and_96;
+  wire _ror_97;
+  wire _not_98;
+  wire _not_99;
+  wire [7:0] _sub_101;
+  wire [7:0] _and_102;
+  wire _ror_103;
+  wire _slice_104;
+  assign _ror_58 = |req;
+  assign _eq_59 = valid == _ror_58;
+  assign _sub_61 = onehot - 8'h01;
+  assign _and_62 = onehot & _sub_61;
+  assign _ror_63 = |_and_62;
+  assign _not_64 = ~_ror_63;
+  assign _ror_65 = |onehot;
+  assign _and_66 = _not_64 & _ror_65;
+  assign _ror_67 = |onehot;
+  assign _not_68 = ~_ror_67;
+  assign _mux_69 = valid ? _and_66 : _not_68;
+  assign _not_70 = ~req;
+  assign _and_71 = onehot & _not_70;
+  assign _ror_72 = |_and_71;
+  assign _not_73 = ~_ror_72;
+  assign _eq_75 = idx == 3'h0;
+  assign _eq_77 = idx == 3'h1;
+  assign _eq_79 = idx == 3'h2;
+  assign _eq_81 = idx == 3'h3;
+  assign _eq_83 = idx == 3'h4;
+  assign _eq_85 = idx == 3'h5;
+  assign _eq_87 = idx == 3'h6;
+  assign _eq_89 = idx == 3'h7;
+  assign _cat_90 = {_eq_89, _eq_87, _eq_85, _eq_83, _eq_81, _eq_79, _eq_77, _eq_75};
+  assign _repl_91 = {8{valid}};
+  assign _and_92 = _cat_90 & _repl_91;
+  assign _eq_93 = onehot == _and_92;
+  assign _sub_95 = onehot - 8'h01;
+  assign _and_96 = req & _sub_95;
+  assign _ror_97 = |_and_96;
+  assign _not_98 = ~_ror_97;
+  assign _not_99 = ~valid;
+  assign _sub_101 = req - 8'h01;
+  assign _and_102 = req & _sub_101;
+  assign _ror_103 = |_and_102;
+  assign _slice_104 = onehot[7];
+  wire _assert_valid_iff_request = _eq_59; // valid does not say whether a request is set
+  wire _assert_onehot_one_hot = _mux_69; // not exactly one bit while a request is set, or a bit while none is
+  wire _assert_onehot_is_a_request = _not_73; // onehot picks a bit that is not requested
+  wire _assert_idx_is_onehot = _eq_93; // idx is not onehot's index (or not 0 with no request)
+  wire _assert_first_request = _not_98; // a request comes before the one picked
+  wire _cover_none = _not_99;
+  wire _cover_several = _ror_103;
+  wire _cover_top_picked = _slice_104;
+  always @* begin
+    assert (_assert_valid_iff_request);
+    assert (_assert_onehot_one_hot);
+    assert (_assert_onehot_is_a_request);
+    assert (_assert_idx_is_onehot);
+    assert (_assert_first_request);
+    cover (_cover_none);
+    cover (_cover_several);
+    cover (_cover_top_picked);
+  end
+`endif
 endmodule
 `default_nettype wire
