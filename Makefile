@@ -88,6 +88,7 @@ tables: deps
 # pre-add); each with a counterexample for an unsupported stride.
 prove: deps
 	$(GO) run ./gen -unit all -prove
+	$(GO) test ./check/lib -run Prove -v -count=1 -prove.all
 	$(GO) test ./check/sams -run Prove -v -count=1 -prove.all
 	$(GO) test ./check/smm2d -run Prove -v -count=1 -prove.all
 

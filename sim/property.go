@@ -14,8 +14,9 @@ import (
 // propertyCheck is a property and the state word of its condition.
 type propertyCheck struct {
 	hdl.NetProperty
-	slot int32
-	hits uint64 // cover points: cycles that reached it
+	slot   int32
+	hits   uint64 // cover points: cycles that reached it
+	failed bool   // assertions and assumptions: it has failed (Violations)
 }
 
 func (s *Sim) propertyChecks() []propertyCheck {
@@ -57,15 +58,25 @@ func (s *Sim) checkProperties() {
 		switch {
 		case p.Kind == hdl.CoverPoint:
 			p.hits += st[p.slot]
-		case st[p.slot] == 0 && s.failed == nil:
-			s.failed = &Violation{Cycle: s.cycle, NetProperty: p.NetProperty}
+		case st[p.slot] == 0 && !p.failed:
+			p.failed = true
+			s.failures = append(s.failures, &Violation{Cycle: s.cycle, NetProperty: p.NetProperty})
 		}
 	}
 }
 
 // Violation returns the first property that failed, or nil while none
 // has. Simulation goes on after it; a checker stops at it.
-func (s *Sim) Violation() *Violation { return s.failed }
+func (s *Sim) Violation() *Violation {
+	if len(s.failures) == 0 {
+		return nil
+	}
+	return s.failures[0]
+}
+
+// Violations returns the first failure of each property that has failed,
+// in the order they happened (in one cycle, in the Netlist's order).
+func (s *Sim) Violations() []*Violation { return s.failures }
 
 // Cover is a cover point and the cycles that reached it.
 type Cover struct {

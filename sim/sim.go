@@ -45,7 +45,7 @@ type Sim struct {
 	// propWires are the properties' Wire names, which byName maps to
 	// their conditions' slots (StateSlot).
 	propWires map[string]bool
-	failed    *Violation // the first property that failed
+	failures  []*Violation // the first failure of each property that failed
 
 	// The clock edge's fast path: one-word registers (most of them) as
 	// flat records, so that Step does not call copy for them, those that

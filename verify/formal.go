@@ -217,10 +217,16 @@ func (p *prover) proveAssertions(results []PropertyResult, todo []int, report fu
 			if err != nil {
 				return err
 			}
-			v := s.Violation()
-			k := slices.IndexFunc(todo, func(i int) bool { return v != nil && results[i].Name == v.Name })
+			// The trace ends where one of todo fails; earlier it may fail
+			// assertions already set aside.
+			k := -1
+			for _, v := range s.Violations() {
+				if k = slices.IndexFunc(todo, func(i int) bool { return results[i].Name == v.Name && int(v.Cycle) == len(joint.Trace)-1 }); k >= 0 {
+					break
+				}
+			}
 			if k < 0 {
-				return fmt.Errorf("the Go simulator fails no assertion on Yosys's counterexample (it fails %v): the simulator and the Verilog disagree (a parmem bug; please report it)", v)
+				return fmt.Errorf("the Go simulator fails none of the assertions being proved at the end of Yosys's counterexample (it fails %v): the simulator and the Verilog disagree (a parmem bug; please report it)", s.Violations())
 			}
 			i := todo[k]
 			results[i].Verdict, results[i].Trace, results[i].Steps, results[i].Time, results[i].Cached = Failed, joint.Trace, len(joint.Trace), joint.Time, joint.Cached
@@ -296,7 +302,7 @@ func yosysName(wire string) string {
 
 var (
 	inductionStep = regexp.MustCompile(`\[induction step (\d+)\]`)
-	traceRow      = regexp.MustCompile(`^\s+(\d+)\s+\\(\S+)\s+\S+\s+([0-9a-fA-FxX]+)\s+[01xX]+$`)
+	traceRow      = regexp.MustCompile(`^\s+(\d+)\s+\\(\S+)\s+\S+\s+\S+\s+([01xXzZ]+)$`) // time, name, dec, hex, bin (dec and hex are -- over 32 bits)
 )
 
 // read sets r's verdict from one sat -tempinduct run: proven means the
@@ -326,7 +332,8 @@ func (r *PropertyResult) read(run satRun, depth int, widths map[string]int, prov
 }
 
 // readTrace reads the inputs of Yosys's -show-inputs table: one row a
-// signal and time step (from 1), its value in hex.
+// signal and time step (from 1), its value in binary (an x, which the
+// solver leaves free, as 0).
 func readTrace(table string, widths map[string]int) ([]map[string]hdl.Bits, error) {
 	var trace []map[string]hdl.Bits
 	sc := bufio.NewScanner(strings.NewReader(table))
@@ -344,7 +351,7 @@ func readTrace(table string, widths map[string]int) ([]map[string]hdl.Bits, erro
 		for len(trace) < step {
 			trace = append(trace, map[string]hdl.Bits{})
 		}
-		x, ok := new(big.Int).SetString(strings.NewReplacer("x", "0", "X", "0").Replace(m[3]), 16)
+		x, ok := new(big.Int).SetString(strings.NewReplacer("x", "0", "X", "0", "z", "0", "Z", "0").Replace(m[3]), 2)
 		if !ok {
 			return nil, fmt.Errorf("trace: bad value %q of %s", m[3], m[2])
 		}

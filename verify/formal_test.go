@@ -12,9 +12,9 @@ import (
 )
 
 // counterDigit is a decimal digit counter in a sub-module, with an
-// assertion that holds, one that fails, a cover point reached, one
-// unreachable, and an assertion that needs more induction steps than
-// the bound allows.
+// assertion that holds, two that fail (the second only on a trace that
+// fails the first before), a cover point reached, one unreachable, and
+// an assertion that needs more induction steps than a small bound allows.
 func counterDigit() *hdl.Module {
 	sub := hdl.NewModule("digit")
 	en := sub.Input("en", 1)
@@ -24,6 +24,7 @@ func counterDigit() *hdl.Module {
 	})
 	sub.Assert(c.Le(sub.ConstU(4, 9)), "in_range", "c stays a decimal digit")
 	sub.Assert(c.Le(sub.ConstU(4, 7)), "below_eight", "c stays below 8")
+	sub.Assert(c.Le(sub.ConstU(4, 8)), "below_nine", "c stays below 9") // fails after below_eight
 	sub.Cover(c.EqConst(5), "five")
 	sub.Cover(c.EqConst(12), "twelve")
 	sub.Output("q", 4).Drive(c)
@@ -58,7 +59,9 @@ func TestProveProperties(t *testing.T) {
 	for _, r := range results {
 		got[r.Name] = r
 	}
-	require.Len(t, got, 5)
+	require.Len(t, got, 6)
+	require.Equal(t, Failed, got["u.below_nine"].Verdict)
+	require.Len(t, got["u.below_nine"].Trace, 11, "reset, then nine counts")
 	require.Equal(t, Proven, got["u.in_range"].Verdict)
 	require.Equal(t, Reached, got["u.five"].Verdict)
 	require.Equal(t, Unreachable, got["u.twelve"].Verdict, "with the proven in_range as a constraint")
@@ -103,4 +106,20 @@ func TestLockstepReportsAFailedProperty(t *testing.T) {
 		require.Error(t, err)
 		require.Regexp(t, `^lockstep: cycle \d+: go: assertion u.below_eight failed \(formal_test.go:\d+\): c stays below 8\nlast inputs:\n`, err.Error())
 	}
+}
+
+// A counterexample's inputs of more than 32 bits come from the binary
+// column of Yosys's table (it prints -- as their decimal and hex).
+func TestProveReadsWideInputs(t *testing.T) {
+	tools.Need(t, "yosys")
+	m := hdl.NewModule("wide")
+	a := m.Input("a", 40)
+	m.Assert(a.Ne(m.ConstU(40, 0xab_1234_5678)), "not_the_key", "")
+	m.Output("y", 1).Drive(a.RedXor())
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	results, err := ProveProperties(d, ProveOptions{})
+	require.NoError(t, err)
+	require.Equal(t, Failed, results[0].Verdict)
+	require.Equal(t, uint64(0xab_1234_5678), results[0].Trace[0]["a"].Uint64())
 }
