@@ -140,6 +140,7 @@ func checkCoverage(t *testing.T, configs []units.Config, modules []*hdl.Module, 
 		return
 	}
 	never := map[int][]string{} // configuration index -> cover points never reached
+	counts := make([][]string, len(configs))
 	hit := 0
 	for _, c := range covers {
 		inst, name, _ := strings.Cut(c.Name, ".")
@@ -147,6 +148,7 @@ func checkCoverage(t *testing.T, configs []units.Config, modules []*hdl.Module, 
 		if err != nil || k >= len(configs) {
 			t.Fatalf("cover point %s is in no configuration of the pack", c.Name)
 		}
+		counts[k] = append(counts[k], fmt.Sprintf("%s %d", name, c.Hits))
 		if c.Hits == 0 {
 			never[k] = append(never[k], name)
 		} else {
@@ -154,6 +156,11 @@ func checkCoverage(t *testing.T, configs []units.Config, modules []*hdl.Module, 
 		}
 	}
 	t.Logf("cover points: %d of %d reached by %d cycles of stimulus", hit, len(covers), cycles)
+	for k, cs := range counts {
+		if len(cs) > 0 {
+			t.Logf("  %s: %s", configs[k], strings.Join(cs, ", "))
+		}
+	}
 	for k, names := range never {
 		d, err := hdl.Elaborate(modules[k])
 		if err != nil {
