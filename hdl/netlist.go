@@ -30,8 +30,8 @@ type Netlist struct {
 type NetProperty struct {
 	Kind PropertyKind
 	// Name is hierarchical: the instance path and the property's name
-	// ("u0.no_overflow").
-	Name, Message string
+	// ("u0.no_overflow"); Module is the name of the module that states it.
+	Name, Message, Module string
 	Pos           Pos // the Go call that made it
 	// Node is the condition as it applies: for an assertion or assumption
 	// 1 where it holds, for a cover point 1 where it is reached.
@@ -132,7 +132,7 @@ func (d *Design) Netlist() *Netlist {
 		}
 		nl.Scopes = append(nl.Scopes, ns)
 		for i, p := range m.props {
-			nl.Properties = append(nl.Properties, NetProperty{Kind: p.kind, Name: joinPath(sc.path, p.name), Message: p.message, Pos: p.pos,
+			nl.Properties = append(nl.Properties, NetProperty{Kind: p.kind, Name: joinPath(sc.path, p.name), Message: p.message, Module: m.name, Pos: p.pos,
 				Node: int32(sc.base + p.cond.id), Wire: joinPath(sc.path, sc.mi.propNames[i])})
 		}
 	}

@@ -22,8 +22,10 @@ import (
 // its emitted Verilog, by Yosys's SAT solver: read_verilog -formal with
 // FORMAL defined, the hierarchy flattened, memories as registers, then
 // `sat -tempinduct`, which searches for a counterexample from the reset
-// state (the base case, rst held in the first step) while it tries to
-// prove by k-induction, up to a bound of time steps. The design's
+// state (the base case, rst held in the first step, in which nothing is
+// checked: the registers of that step hold anything, and a combinational
+// sub-module's properties, which no rst guards, would see them) while it
+// tries to prove by k-induction, up to a bound of time steps. The design's
 // assumptions constrain every step (-set-assumes).
 //
 // The assertions are proved together, as one conjunction, which
@@ -268,8 +270,8 @@ func (p *prover) sat(wires []string, want int, holds []string) (satRun, error) {
 	for _, w := range holds {
 		fmt.Fprintf(&args, " -set %s 1", yosysName(w))
 	}
-	if p.nl.Seq {
-		fmt.Fprintf(&args, " -set-at 1 %s 1", hdl.ResetName)
+	if p.nl.Seq { // the first step resets, and checks nothing: its state is any
+		fmt.Fprintf(&args, " -set-at 1 %s 1 -seq 1", hdl.ResetName)
 	}
 	script := fmt.Sprintf("read_verilog -formal -DFORMAL design.v; prep -flatten -top %s; memory_map; opt_clean; chformal -cover -remove; async2sync; dffunmap; "+
 		"sat -tempinduct%s -set-assumes -maxsteps %d -show-inputs", p.nl.Top, args.String(), p.depth)
