@@ -174,5 +174,52 @@ module sams_agu_q3_n16 (
   assign nas = _not_6;
   assign wide = _and_8;
   wire _unused_ok = &{1'b0, _and_12[0], _mul_51[16], _mul_57[17:16], _mul_63[17:16], _mul_69[18:16], _mul_75[18:16], _mul_81[18:16], _mul_87[18:16]};
+`ifdef FORMAL
+  wire [15:0] _shl_105;
+  wire [15:0] _sub_107;
+  wire _le_108;
+  wire [15:0] _and_109;
+  wire _eq_111;
+  wire _and_112;
+  wire _eq_113;
+  wire [15:0] _shr_114;
+  wire _slice_115;
+  wire _or_116;
+  wire _and_117;
+  wire _slice_118;
+  wire _eq_120;
+  wire _mux_121;
+  wire _eq_123;
+  wire _eq_124;
+  wire _eq_126;
+  wire _eq_127;
+  wire _and_128;
+  assign _shl_105 = 16'h0001 << _mux_48;
+  assign _sub_107 = _shl_105 - 16'h0001;
+  assign _le_108 = _mux_48 <= 4'hd;
+  assign _and_109 = stride & _sub_107;
+  assign _eq_111 = _and_109 == 16'h0000;
+  assign _and_112 = _le_108 & _eq_111;
+  assign _eq_113 = _mux_48 == 4'hd;
+  assign _shr_114 = stride >> _mux_48;
+  assign _slice_115 = _shr_114[0];
+  assign _or_116 = _eq_113 | _slice_115;
+  assign _and_117 = _and_112 & _or_116;
+  assign _slice_118 = mode[1];
+  assign _eq_120 = _mux_48 == 4'h0;
+  assign _mux_121 = _slice_118 ? _and_117 : _eq_120;
+  assign _eq_123 = mode == 2'h0;
+  assign _eq_124 = _not_6 == _eq_123;
+  assign _eq_126 = mode == 2'h1;
+  assign _eq_127 = _and_8 == _eq_126;
+  assign _and_128 = _eq_124 & _eq_127;
+  wire _assert_family_is_fam_stride = _mux_121; // the family is not fam(stride) in modes 1x, 0 otherwise (section 4.4.1)
+  wire _assert_mode_decode = _and_128; // NaS is not mode 00 or Wide not mode 01 (Table 4.1)
+  always @* begin
+    assert (_assert_family_is_fam_stride);
+    assert (_assert_mode_decode);
+  end
+  wire _unused_formal_ok = &{1'b0, _shr_114[15:1]};
+`endif
 endmodule
 `default_nettype wire

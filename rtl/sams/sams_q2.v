@@ -364,19 +364,19 @@ module sams_q2 (
   wire _and_376;
   wire [1:0] _cat_377;
   wire [7:0] _cat_378;
-  wire [31:0] _mux_379;
-  wire _or_380;
-  wire _and_381;
-  wire [31:0] _mux_382;
-  wire _or_383;
-  wire _and_384;
-  wire [31:0] _mux_385;
-  wire _or_386;
-  wire _and_387;
-  wire [31:0] _mux_388;
-  wire _or_389;
-  wire _and_390;
-  wire [3:0] _mux_391;
+  wire [31:0] _mux_419;
+  wire _or_420;
+  wire _and_421;
+  wire [31:0] _mux_422;
+  wire _or_423;
+  wire _and_424;
+  wire [31:0] _mux_425;
+  wire _or_426;
+  wire _and_427;
+  wire [31:0] _mux_428;
+  wire _or_429;
+  wire _and_430;
+  wire [3:0] _mux_431;
   wire _agu_wide;
   reg [31:0] bank0_0 [0:8191];
   reg [31:0] bank0_1 [0:8191];
@@ -396,7 +396,7 @@ module sams_q2 (
   end
   always @(posedge clk) begin
     if (rst) pending <= 4'h0;
-    else pending <= _mux_391;
+    else pending <= _mux_431;
   end
   always @(posedge clk) begin
     if (rst) first <= 1'b0;
@@ -776,25 +776,25 @@ module sams_q2 (
   assign resp_valid = resp_valid_q;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_0 <= 32'h00000000;
-    else if (_and_381) resp_rdata_q_0 <= _mux_379;
+    else if (_and_421) resp_rdata_q_0 <= _mux_419;
   end
   assign _slice_328 = s2_served[0];
   assign resp_rdata_0 = resp_rdata_q_0;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_1 <= 32'h00000000;
-    else if (_and_384) resp_rdata_q_1 <= _mux_382;
+    else if (_and_424) resp_rdata_q_1 <= _mux_422;
   end
   assign _slice_331 = s2_served[1];
   assign resp_rdata_1 = resp_rdata_q_1;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_2 <= 32'h00000000;
-    else if (_and_387) resp_rdata_q_2 <= _mux_385;
+    else if (_and_427) resp_rdata_q_2 <= _mux_425;
   end
   assign _slice_334 = s2_served[2];
   assign resp_rdata_2 = resp_rdata_q_2;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_3 <= 32'h00000000;
-    else if (_and_390) resp_rdata_q_3 <= _mux_388;
+    else if (_and_430) resp_rdata_q_3 <= _mux_428;
   end
   assign _slice_337 = s2_served[3];
   assign resp_rdata_3 = resp_rdata_q_3;
@@ -865,19 +865,19 @@ module sams_q2 (
   assign _and_376 = _slice_374 & _slice_375;
   assign _cat_377 = {_slice_373, _and_376};
   assign _cat_378 = {wide_mask_7, wide_mask_6, wide_mask_5, wide_mask_4, wide_mask_3, wide_mask_2, wide_mask_1, wide_mask_0};
-  assign _mux_379 = _slice_328 ? _outswitch_lane_rdata_0 : 32'h00000000;
-  assign _or_380 = _slice_328 | s2_first;
-  assign _and_381 = _and_322 & _or_380;
-  assign _mux_382 = _slice_331 ? _outswitch_lane_rdata_1 : 32'h00000000;
-  assign _or_383 = _slice_331 | s2_first;
-  assign _and_384 = _and_322 & _or_383;
-  assign _mux_385 = _slice_334 ? _outswitch_lane_rdata_2 : 32'h00000000;
-  assign _or_386 = _slice_334 | s2_first;
-  assign _and_387 = _and_322 & _or_386;
-  assign _mux_388 = _slice_337 ? _outswitch_lane_rdata_3 : 32'h00000000;
-  assign _or_389 = _slice_337 | s2_first;
-  assign _and_390 = _and_322 & _or_389;
-  assign _mux_391 = conflict_stall ? _and_215 : _and_370;
+  assign _mux_419 = _slice_328 ? _outswitch_lane_rdata_0 : 32'h00000000;
+  assign _or_420 = _slice_328 | s2_first;
+  assign _and_421 = _and_322 & _or_420;
+  assign _mux_422 = _slice_331 ? _outswitch_lane_rdata_1 : 32'h00000000;
+  assign _or_423 = _slice_331 | s2_first;
+  assign _and_424 = _and_322 & _or_423;
+  assign _mux_425 = _slice_334 ? _outswitch_lane_rdata_2 : 32'h00000000;
+  assign _or_426 = _slice_334 | s2_first;
+  assign _and_427 = _and_322 & _or_426;
+  assign _mux_428 = _slice_337 ? _outswitch_lane_rdata_3 : 32'h00000000;
+  assign _or_429 = _slice_337 | s2_first;
+  assign _and_430 = _and_322 & _or_429;
+  assign _mux_431 = conflict_stall ? _and_215 : _and_370;
   always @(posedge clk) begin
     if (_mux_234) bank0_0[_mux_230] <= _mux_236;
   end
@@ -1003,6 +1003,115 @@ module sams_q2 (
     .lane_rdata_3(_outswitch_lane_rdata_3)
   );
   wire _unused_ok = &{1'b0, _or_101, _or_132, _or_163, _or_194, _not_361, _agu_wide};
+`ifdef FORMAL
+  wire [2:0] _zext_379;
+  wire [2:0] _zext_380;
+  wire [2:0] _add_381;
+  reg [2:0] ghost_reads;
+  wire _not_383;
+  wire _and_384;
+  wire [2:0] _zext_385;
+  wire [2:0] _add_386;
+  wire [2:0] _sub_387;
+  wire _not_388;
+  wire _and_389;
+  wire [2:0] _zext_390;
+  wire _and_391;
+  wire [2:0] _zext_392;
+  wire [2:0] _add_393;
+  wire [2:0] _add_394;
+  wire _ge_395;
+  wire _le_397;
+  wire _eq_398;
+  wire _ror_399;
+  wire _not_400;
+  wire _or_401;
+  wire [3:0] _not_402;
+  wire [3:0] _and_403;
+  wire _ror_404;
+  wire _not_405;
+  wire _ror_406;
+  wire _not_407;
+  wire _ror_408;
+  wire _or_409;
+  wire _not_410;
+  wire _not_411;
+  wire _ror_412;
+  wire _not_413;
+  wire _or_414;
+  wire _and_415;
+  wire _and_416;
+  wire _and_417;
+  wire _and_418;
+  assign _zext_379 = {2'd0, resp_valid_q};
+  assign _zext_380 = {2'd0, wide_resp_valid};
+  assign _add_381 = _zext_379 + _zext_380;
+  always @(posedge clk) begin
+    if (rst) ghost_reads <= 3'h0;
+    else ghost_reads <= _sub_387;
+  end
+  assign _not_383 = ~_mux_367;
+  assign _and_384 = _or_366 & _not_383;
+  assign _zext_385 = {2'd0, _and_384};
+  assign _add_386 = ghost_reads + _zext_385;
+  assign _sub_387 = _add_386 - _add_381;
+  assign _not_388 = ~r1_write;
+  assign _and_389 = r1_valid & _not_388;
+  assign _zext_390 = {2'd0, _and_389};
+  assign _and_391 = s2_read & s2_last;
+  assign _zext_392 = {2'd0, _and_391};
+  assign _add_393 = _zext_390 + _zext_392;
+  assign _add_394 = _add_393 + _add_381;
+  assign _ge_395 = ghost_reads >= _add_381;
+  assign _le_397 = ghost_reads <= 3'h3;
+  assign _eq_398 = ghost_reads == _add_394;
+  assign _ror_399 = |pending;
+  assign _not_400 = ~_ror_399;
+  assign _or_401 = _not_400 | r1_valid;
+  assign _not_402 = ~pending;
+  assign _and_403 = served & _not_402;
+  assign _ror_404 = |_and_403;
+  assign _not_405 = ~_ror_404;
+  assign _ror_406 = |pending;
+  assign _not_407 = ~_ror_406;
+  assign _ror_408 = |served;
+  assign _or_409 = _not_407 | _ror_408;
+  assign _not_410 = ~conflict_stall;
+  assign _not_411 = ~r1_wide;
+  assign _ror_412 = |pending;
+  assign _not_413 = ~_ror_412;
+  assign _or_414 = _not_411 | _not_413;
+  assign _and_415 = r1_valid & r1_wide;
+  assign _and_416 = _and_415 & r1_write;
+  assign _and_417 = wide_valid & req_valid;
+  assign _and_418 = _and_417 & wide_ready;
+  wire _assert_response_answers_a_read = rst | _ge_395; // a response is shown only for a read accepted and not yet answered
+  wire _assert_at_most_depth_reads = rst | _le_397; // at most three reads (stage 1, stage 2, the response registers) are outstanding
+  wire _assert_reads_in_flight = rst | _eq_398; // the reads outstanding are the reads stage 1, stage 2 and the response registers hold
+  wire _assert_lanes_wait_in_stage1 = rst | _or_401; // lanes wait only in a request stage 1 holds
+  wire _assert_serves_waiting_lanes = rst | _not_405; // a sub-access serves only lanes still waiting
+  wire _assert_sub_access_progresses = rst | _or_409; // while lanes wait, a sub-access serves at least one
+  wire _cover_response = ~rst & resp_valid_q;
+  wire _assert_conflict_free = rst | _not_410; // an access conflicts in the layout of its stride's family (Theorem 2)
+  wire _assert_wide_has_no_waiting_lanes = rst | _or_414; // no lanes wait while stage 1 holds a wide request
+  wire _cover_wide_write = ~rst & _and_416;
+  wire _cover_wide_response = ~rst & wide_resp_valid;
+  wire _cover_wide_goes_first = ~rst & _and_418;
+  always @* begin
+    assert (_assert_response_answers_a_read);
+    assert (_assert_at_most_depth_reads);
+    assert (_assert_reads_in_flight);
+    assert (_assert_lanes_wait_in_stage1);
+    assert (_assert_serves_waiting_lanes);
+    assert (_assert_sub_access_progresses);
+    cover (_cover_response);
+    assert (_assert_conflict_free);
+    assert (_assert_wide_has_no_waiting_lanes);
+    cover (_cover_wide_write);
+    cover (_cover_wide_response);
+    cover (_cover_wide_goes_first);
+  end
+`endif
 endmodule
 `line 1 "sams_q2_outswitch.v" 0
 module sams_q2_outswitch (
@@ -2303,6 +2412,68 @@ module sams_q2_atu (
   assign row_3 = _slice_357;
   assign offset_3 = _onehot_364;
   wire _unused_ok = &{1'b0, _add_191[0], _add_246[0], _add_301[0], _add_356[0]};
+`ifdef FORMAL
+  wire _le_369;
+  wire _or_370;
+  wire [15:0] _cat_371;
+  wire [15:0] _cat_372;
+  wire [15:0] _cat_373;
+  wire [15:0] _cat_374;
+  wire _eq_375;
+  wire _ne_376;
+  wire _or_377;
+  wire _eq_378;
+  wire _ne_379;
+  wire _or_380;
+  wire _eq_381;
+  wire _ne_382;
+  wire _or_383;
+  wire _eq_384;
+  wire _ne_385;
+  wire _or_386;
+  wire _eq_387;
+  wire _ne_388;
+  wire _or_389;
+  wire _eq_390;
+  wire _ne_391;
+  wire _or_392;
+  wire _not_393;
+  wire [5:0] _cat_394;
+  wire _rand_395;
+  wire _or_396;
+  assign _le_369 = family <= 4'he;
+  assign _or_370 = _le_369 | nas;
+  assign _cat_371 = {_cat_188, _slice_192, _onehot_199};
+  assign _cat_372 = {_cat_243, _slice_247, _onehot_254};
+  assign _cat_373 = {_cat_298, _slice_302, _onehot_309};
+  assign _cat_374 = {_cat_353, _slice_357, _onehot_364};
+  assign _eq_375 = addr_0 == addr_1;
+  assign _ne_376 = _cat_371 != _cat_372;
+  assign _or_377 = _eq_375 | _ne_376;
+  assign _eq_378 = addr_0 == addr_2;
+  assign _ne_379 = _cat_371 != _cat_373;
+  assign _or_380 = _eq_378 | _ne_379;
+  assign _eq_381 = addr_0 == addr_3;
+  assign _ne_382 = _cat_371 != _cat_374;
+  assign _or_383 = _eq_381 | _ne_382;
+  assign _eq_384 = addr_1 == addr_2;
+  assign _ne_385 = _cat_372 != _cat_373;
+  assign _or_386 = _eq_384 | _ne_385;
+  assign _eq_387 = addr_1 == addr_3;
+  assign _ne_388 = _cat_372 != _cat_374;
+  assign _or_389 = _eq_387 | _ne_388;
+  assign _eq_390 = addr_2 == addr_3;
+  assign _ne_391 = _cat_373 != _cat_374;
+  assign _or_392 = _eq_390 | _ne_391;
+  assign _not_393 = ~_or_370;
+  assign _cat_394 = {_or_377, _or_380, _or_383, _or_386, _or_389, _or_392};
+  assign _rand_395 = &_cat_394;
+  assign _or_396 = _not_393 | _rand_395;
+  wire _assert_injective = _or_396; // two lanes with different addresses share a (module, row, offset) (Theorem 1)
+  always @* begin
+    assert (_assert_injective);
+  end
+`endif
 endmodule
 `line 1 "sams_q2_agu.v" 0
 module sams_q2_agu (
@@ -2443,5 +2614,52 @@ module sams_q2_agu (
   assign nas = _not_6;
   assign wide = _and_8;
   wire _unused_ok = &{1'b0, _and_12[0], _mul_54[16], _mul_60[17:16], _mul_66[17:16]};
+`ifdef FORMAL
+  wire [15:0] _shl_80;
+  wire [15:0] _sub_82;
+  wire _le_83;
+  wire [15:0] _and_84;
+  wire _eq_86;
+  wire _and_87;
+  wire _eq_88;
+  wire [15:0] _shr_89;
+  wire _slice_90;
+  wire _or_91;
+  wire _and_92;
+  wire _slice_93;
+  wire _eq_95;
+  wire _mux_96;
+  wire _eq_98;
+  wire _eq_99;
+  wire _eq_101;
+  wire _eq_102;
+  wire _and_103;
+  assign _shl_80 = 16'h0001 << _mux_51;
+  assign _sub_82 = _shl_80 - 16'h0001;
+  assign _le_83 = _mux_51 <= 4'he;
+  assign _and_84 = stride & _sub_82;
+  assign _eq_86 = _and_84 == 16'h0000;
+  assign _and_87 = _le_83 & _eq_86;
+  assign _eq_88 = _mux_51 == 4'he;
+  assign _shr_89 = stride >> _mux_51;
+  assign _slice_90 = _shr_89[0];
+  assign _or_91 = _eq_88 | _slice_90;
+  assign _and_92 = _and_87 & _or_91;
+  assign _slice_93 = mode[1];
+  assign _eq_95 = _mux_51 == 4'h0;
+  assign _mux_96 = _slice_93 ? _and_92 : _eq_95;
+  assign _eq_98 = mode == 2'h0;
+  assign _eq_99 = _not_6 == _eq_98;
+  assign _eq_101 = mode == 2'h1;
+  assign _eq_102 = _and_8 == _eq_101;
+  assign _and_103 = _eq_99 & _eq_102;
+  wire _assert_family_is_fam_stride = _mux_96; // the family is not fam(stride) in modes 1x, 0 otherwise (section 4.4.1)
+  wire _assert_mode_decode = _and_103; // NaS is not mode 00 or Wide not mode 01 (Table 4.1)
+  always @* begin
+    assert (_assert_family_is_fam_stride);
+    assert (_assert_mode_decode);
+  end
+  wire _unused_formal_ok = &{1'b0, _shr_89[15:1]};
+`endif
 endmodule
 `default_nettype wire

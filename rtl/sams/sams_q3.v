@@ -848,31 +848,31 @@ module sams_q3 (
   wire _and_912;
   wire [1:0] _cat_913;
   wire [15:0] _cat_914;
-  wire [31:0] _mux_915;
-  wire _or_916;
-  wire _and_917;
-  wire [31:0] _mux_918;
-  wire _or_919;
-  wire _and_920;
-  wire [31:0] _mux_921;
-  wire _or_922;
-  wire _and_923;
-  wire [31:0] _mux_924;
-  wire _or_925;
-  wire _and_926;
-  wire [31:0] _mux_927;
-  wire _or_928;
-  wire _and_929;
-  wire [31:0] _mux_930;
-  wire _or_931;
-  wire _and_932;
-  wire [31:0] _mux_933;
-  wire _or_934;
-  wire _and_935;
-  wire [31:0] _mux_936;
-  wire _or_937;
-  wire _and_938;
-  wire [7:0] _mux_939;
+  wire [31:0] _mux_955;
+  wire _or_956;
+  wire _and_957;
+  wire [31:0] _mux_958;
+  wire _or_959;
+  wire _and_960;
+  wire [31:0] _mux_961;
+  wire _or_962;
+  wire _and_963;
+  wire [31:0] _mux_964;
+  wire _or_965;
+  wire _and_966;
+  wire [31:0] _mux_967;
+  wire _or_968;
+  wire _and_969;
+  wire [31:0] _mux_970;
+  wire _or_971;
+  wire _and_972;
+  wire [31:0] _mux_973;
+  wire _or_974;
+  wire _and_975;
+  wire [31:0] _mux_976;
+  wire _or_977;
+  wire _and_978;
+  wire [7:0] _mux_979;
   wire _agu_wide;
   reg [31:0] bank0_0 [0:4095];
   reg [31:0] bank0_1 [0:4095];
@@ -900,7 +900,7 @@ module sams_q3 (
   end
   always @(posedge clk) begin
     if (rst) pending <= 8'h00;
-    else pending <= _mux_939;
+    else pending <= _mux_979;
   end
   always @(posedge clk) begin
     if (rst) first <= 1'b0;
@@ -1812,49 +1812,49 @@ module sams_q3 (
   assign resp_valid = resp_valid_q;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_0 <= 32'h00000000;
-    else if (_and_917) resp_rdata_q_0 <= _mux_915;
+    else if (_and_957) resp_rdata_q_0 <= _mux_955;
   end
   assign _slice_836 = s2_served[0];
   assign resp_rdata_0 = resp_rdata_q_0;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_1 <= 32'h00000000;
-    else if (_and_920) resp_rdata_q_1 <= _mux_918;
+    else if (_and_960) resp_rdata_q_1 <= _mux_958;
   end
   assign _slice_839 = s2_served[1];
   assign resp_rdata_1 = resp_rdata_q_1;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_2 <= 32'h00000000;
-    else if (_and_923) resp_rdata_q_2 <= _mux_921;
+    else if (_and_963) resp_rdata_q_2 <= _mux_961;
   end
   assign _slice_842 = s2_served[2];
   assign resp_rdata_2 = resp_rdata_q_2;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_3 <= 32'h00000000;
-    else if (_and_926) resp_rdata_q_3 <= _mux_924;
+    else if (_and_966) resp_rdata_q_3 <= _mux_964;
   end
   assign _slice_845 = s2_served[3];
   assign resp_rdata_3 = resp_rdata_q_3;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_4 <= 32'h00000000;
-    else if (_and_929) resp_rdata_q_4 <= _mux_927;
+    else if (_and_969) resp_rdata_q_4 <= _mux_967;
   end
   assign _slice_848 = s2_served[4];
   assign resp_rdata_4 = resp_rdata_q_4;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_5 <= 32'h00000000;
-    else if (_and_932) resp_rdata_q_5 <= _mux_930;
+    else if (_and_972) resp_rdata_q_5 <= _mux_970;
   end
   assign _slice_851 = s2_served[5];
   assign resp_rdata_5 = resp_rdata_q_5;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_6 <= 32'h00000000;
-    else if (_and_935) resp_rdata_q_6 <= _mux_933;
+    else if (_and_975) resp_rdata_q_6 <= _mux_973;
   end
   assign _slice_854 = s2_served[6];
   assign resp_rdata_6 = resp_rdata_q_6;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_7 <= 32'h00000000;
-    else if (_and_938) resp_rdata_q_7 <= _mux_936;
+    else if (_and_978) resp_rdata_q_7 <= _mux_976;
   end
   assign _slice_857 = s2_served[7];
   assign resp_rdata_7 = resp_rdata_q_7;
@@ -1965,31 +1965,31 @@ module sams_q3 (
   assign _and_912 = _slice_910 & _slice_911;
   assign _cat_913 = {_slice_909, _and_912};
   assign _cat_914 = {wide_mask_15, wide_mask_14, wide_mask_13, wide_mask_12, wide_mask_11, wide_mask_10, wide_mask_9, wide_mask_8, wide_mask_7, wide_mask_6, wide_mask_5, wide_mask_4, wide_mask_3, wide_mask_2, wide_mask_1, wide_mask_0};
-  assign _mux_915 = _slice_836 ? _outswitch_lane_rdata_0 : 32'h00000000;
-  assign _or_916 = _slice_836 | s2_first;
-  assign _and_917 = _and_830 & _or_916;
-  assign _mux_918 = _slice_839 ? _outswitch_lane_rdata_1 : 32'h00000000;
-  assign _or_919 = _slice_839 | s2_first;
-  assign _and_920 = _and_830 & _or_919;
-  assign _mux_921 = _slice_842 ? _outswitch_lane_rdata_2 : 32'h00000000;
-  assign _or_922 = _slice_842 | s2_first;
-  assign _and_923 = _and_830 & _or_922;
-  assign _mux_924 = _slice_845 ? _outswitch_lane_rdata_3 : 32'h00000000;
-  assign _or_925 = _slice_845 | s2_first;
-  assign _and_926 = _and_830 & _or_925;
-  assign _mux_927 = _slice_848 ? _outswitch_lane_rdata_4 : 32'h00000000;
-  assign _or_928 = _slice_848 | s2_first;
-  assign _and_929 = _and_830 & _or_928;
-  assign _mux_930 = _slice_851 ? _outswitch_lane_rdata_5 : 32'h00000000;
-  assign _or_931 = _slice_851 | s2_first;
-  assign _and_932 = _and_830 & _or_931;
-  assign _mux_933 = _slice_854 ? _outswitch_lane_rdata_6 : 32'h00000000;
-  assign _or_934 = _slice_854 | s2_first;
-  assign _and_935 = _and_830 & _or_934;
-  assign _mux_936 = _slice_857 ? _outswitch_lane_rdata_7 : 32'h00000000;
-  assign _or_937 = _slice_857 | s2_first;
-  assign _and_938 = _and_830 & _or_937;
-  assign _mux_939 = conflict_stall ? _and_631 : _and_906;
+  assign _mux_955 = _slice_836 ? _outswitch_lane_rdata_0 : 32'h00000000;
+  assign _or_956 = _slice_836 | s2_first;
+  assign _and_957 = _and_830 & _or_956;
+  assign _mux_958 = _slice_839 ? _outswitch_lane_rdata_1 : 32'h00000000;
+  assign _or_959 = _slice_839 | s2_first;
+  assign _and_960 = _and_830 & _or_959;
+  assign _mux_961 = _slice_842 ? _outswitch_lane_rdata_2 : 32'h00000000;
+  assign _or_962 = _slice_842 | s2_first;
+  assign _and_963 = _and_830 & _or_962;
+  assign _mux_964 = _slice_845 ? _outswitch_lane_rdata_3 : 32'h00000000;
+  assign _or_965 = _slice_845 | s2_first;
+  assign _and_966 = _and_830 & _or_965;
+  assign _mux_967 = _slice_848 ? _outswitch_lane_rdata_4 : 32'h00000000;
+  assign _or_968 = _slice_848 | s2_first;
+  assign _and_969 = _and_830 & _or_968;
+  assign _mux_970 = _slice_851 ? _outswitch_lane_rdata_5 : 32'h00000000;
+  assign _or_971 = _slice_851 | s2_first;
+  assign _and_972 = _and_830 & _or_971;
+  assign _mux_973 = _slice_854 ? _outswitch_lane_rdata_6 : 32'h00000000;
+  assign _or_974 = _slice_854 | s2_first;
+  assign _and_975 = _and_830 & _or_974;
+  assign _mux_976 = _slice_857 ? _outswitch_lane_rdata_7 : 32'h00000000;
+  assign _or_977 = _slice_857 | s2_first;
+  assign _and_978 = _and_830 & _or_977;
+  assign _mux_979 = conflict_stall ? _and_631 : _and_906;
   always @(posedge clk) begin
     if (_mux_658) bank0_0[_mux_654] <= _mux_660;
   end
@@ -2223,6 +2223,115 @@ module sams_q3 (
     .lane_rdata_7(_outswitch_lane_rdata_7)
   );
   wire _unused_ok = &{1'b0, _or_181, _or_240, _or_299, _or_358, _or_417, _or_476, _or_535, _or_594, _not_897, _agu_wide};
+`ifdef FORMAL
+  wire [2:0] _zext_915;
+  wire [2:0] _zext_916;
+  wire [2:0] _add_917;
+  reg [2:0] ghost_reads;
+  wire _not_919;
+  wire _and_920;
+  wire [2:0] _zext_921;
+  wire [2:0] _add_922;
+  wire [2:0] _sub_923;
+  wire _not_924;
+  wire _and_925;
+  wire [2:0] _zext_926;
+  wire _and_927;
+  wire [2:0] _zext_928;
+  wire [2:0] _add_929;
+  wire [2:0] _add_930;
+  wire _ge_931;
+  wire _le_933;
+  wire _eq_934;
+  wire _ror_935;
+  wire _not_936;
+  wire _or_937;
+  wire [7:0] _not_938;
+  wire [7:0] _and_939;
+  wire _ror_940;
+  wire _not_941;
+  wire _ror_942;
+  wire _not_943;
+  wire _ror_944;
+  wire _or_945;
+  wire _not_946;
+  wire _not_947;
+  wire _ror_948;
+  wire _not_949;
+  wire _or_950;
+  wire _and_951;
+  wire _and_952;
+  wire _and_953;
+  wire _and_954;
+  assign _zext_915 = {2'd0, resp_valid_q};
+  assign _zext_916 = {2'd0, wide_resp_valid};
+  assign _add_917 = _zext_915 + _zext_916;
+  always @(posedge clk) begin
+    if (rst) ghost_reads <= 3'h0;
+    else ghost_reads <= _sub_923;
+  end
+  assign _not_919 = ~_mux_903;
+  assign _and_920 = _or_902 & _not_919;
+  assign _zext_921 = {2'd0, _and_920};
+  assign _add_922 = ghost_reads + _zext_921;
+  assign _sub_923 = _add_922 - _add_917;
+  assign _not_924 = ~r1_write;
+  assign _and_925 = r1_valid & _not_924;
+  assign _zext_926 = {2'd0, _and_925};
+  assign _and_927 = s2_read & s2_last;
+  assign _zext_928 = {2'd0, _and_927};
+  assign _add_929 = _zext_926 + _zext_928;
+  assign _add_930 = _add_929 + _add_917;
+  assign _ge_931 = ghost_reads >= _add_917;
+  assign _le_933 = ghost_reads <= 3'h3;
+  assign _eq_934 = ghost_reads == _add_930;
+  assign _ror_935 = |pending;
+  assign _not_936 = ~_ror_935;
+  assign _or_937 = _not_936 | r1_valid;
+  assign _not_938 = ~pending;
+  assign _and_939 = served & _not_938;
+  assign _ror_940 = |_and_939;
+  assign _not_941 = ~_ror_940;
+  assign _ror_942 = |pending;
+  assign _not_943 = ~_ror_942;
+  assign _ror_944 = |served;
+  assign _or_945 = _not_943 | _ror_944;
+  assign _not_946 = ~conflict_stall;
+  assign _not_947 = ~r1_wide;
+  assign _ror_948 = |pending;
+  assign _not_949 = ~_ror_948;
+  assign _or_950 = _not_947 | _not_949;
+  assign _and_951 = r1_valid & r1_wide;
+  assign _and_952 = _and_951 & r1_write;
+  assign _and_953 = wide_valid & req_valid;
+  assign _and_954 = _and_953 & wide_ready;
+  wire _assert_response_answers_a_read = rst | _ge_931; // a response is shown only for a read accepted and not yet answered
+  wire _assert_at_most_depth_reads = rst | _le_933; // at most three reads (stage 1, stage 2, the response registers) are outstanding
+  wire _assert_reads_in_flight = rst | _eq_934; // the reads outstanding are the reads stage 1, stage 2 and the response registers hold
+  wire _assert_lanes_wait_in_stage1 = rst | _or_937; // lanes wait only in a request stage 1 holds
+  wire _assert_serves_waiting_lanes = rst | _not_941; // a sub-access serves only lanes still waiting
+  wire _assert_sub_access_progresses = rst | _or_945; // while lanes wait, a sub-access serves at least one
+  wire _cover_response = ~rst & resp_valid_q;
+  wire _assert_conflict_free = rst | _not_946; // an access conflicts in the layout of its stride's family (Theorem 2)
+  wire _assert_wide_has_no_waiting_lanes = rst | _or_950; // no lanes wait while stage 1 holds a wide request
+  wire _cover_wide_write = ~rst & _and_952;
+  wire _cover_wide_response = ~rst & wide_resp_valid;
+  wire _cover_wide_goes_first = ~rst & _and_954;
+  always @* begin
+    assert (_assert_response_answers_a_read);
+    assert (_assert_at_most_depth_reads);
+    assert (_assert_reads_in_flight);
+    assert (_assert_lanes_wait_in_stage1);
+    assert (_assert_serves_waiting_lanes);
+    assert (_assert_sub_access_progresses);
+    cover (_cover_response);
+    assert (_assert_conflict_free);
+    assert (_assert_wide_has_no_waiting_lanes);
+    cover (_cover_wide_write);
+    cover (_cover_wide_response);
+    cover (_cover_wide_goes_first);
+  end
+`endif
 endmodule
 `line 1 "sams_q3_outswitch.v" 0
 module sams_q3_outswitch (
@@ -5821,6 +5930,208 @@ module sams_q3_atu (
   assign row_7 = _slice_748;
   assign offset_7 = _onehot_756;
   wire _unused_ok = &{1'b0, _add_250[0], _add_321[0], _add_392[0], _add_463[0], _add_534[0], _add_605[0], _add_676[0], _add_747[0]};
+`ifdef FORMAL
+  wire _le_761;
+  wire _or_762;
+  wire [15:0] _cat_763;
+  wire [15:0] _cat_764;
+  wire [15:0] _cat_765;
+  wire [15:0] _cat_766;
+  wire [15:0] _cat_767;
+  wire [15:0] _cat_768;
+  wire [15:0] _cat_769;
+  wire [15:0] _cat_770;
+  wire _eq_771;
+  wire _ne_772;
+  wire _or_773;
+  wire _eq_774;
+  wire _ne_775;
+  wire _or_776;
+  wire _eq_777;
+  wire _ne_778;
+  wire _or_779;
+  wire _eq_780;
+  wire _ne_781;
+  wire _or_782;
+  wire _eq_783;
+  wire _ne_784;
+  wire _or_785;
+  wire _eq_786;
+  wire _ne_787;
+  wire _or_788;
+  wire _eq_789;
+  wire _ne_790;
+  wire _or_791;
+  wire _eq_792;
+  wire _ne_793;
+  wire _or_794;
+  wire _eq_795;
+  wire _ne_796;
+  wire _or_797;
+  wire _eq_798;
+  wire _ne_799;
+  wire _or_800;
+  wire _eq_801;
+  wire _ne_802;
+  wire _or_803;
+  wire _eq_804;
+  wire _ne_805;
+  wire _or_806;
+  wire _eq_807;
+  wire _ne_808;
+  wire _or_809;
+  wire _eq_810;
+  wire _ne_811;
+  wire _or_812;
+  wire _eq_813;
+  wire _ne_814;
+  wire _or_815;
+  wire _eq_816;
+  wire _ne_817;
+  wire _or_818;
+  wire _eq_819;
+  wire _ne_820;
+  wire _or_821;
+  wire _eq_822;
+  wire _ne_823;
+  wire _or_824;
+  wire _eq_825;
+  wire _ne_826;
+  wire _or_827;
+  wire _eq_828;
+  wire _ne_829;
+  wire _or_830;
+  wire _eq_831;
+  wire _ne_832;
+  wire _or_833;
+  wire _eq_834;
+  wire _ne_835;
+  wire _or_836;
+  wire _eq_837;
+  wire _ne_838;
+  wire _or_839;
+  wire _eq_840;
+  wire _ne_841;
+  wire _or_842;
+  wire _eq_843;
+  wire _ne_844;
+  wire _or_845;
+  wire _eq_846;
+  wire _ne_847;
+  wire _or_848;
+  wire _eq_849;
+  wire _ne_850;
+  wire _or_851;
+  wire _eq_852;
+  wire _ne_853;
+  wire _or_854;
+  wire _not_855;
+  wire [27:0] _cat_856;
+  wire _rand_857;
+  wire _or_858;
+  assign _le_761 = family <= 4'hd;
+  assign _or_762 = _le_761 | nas;
+  assign _cat_763 = {_cat_247, _slice_251, _onehot_259};
+  assign _cat_764 = {_cat_318, _slice_322, _onehot_330};
+  assign _cat_765 = {_cat_389, _slice_393, _onehot_401};
+  assign _cat_766 = {_cat_460, _slice_464, _onehot_472};
+  assign _cat_767 = {_cat_531, _slice_535, _onehot_543};
+  assign _cat_768 = {_cat_602, _slice_606, _onehot_614};
+  assign _cat_769 = {_cat_673, _slice_677, _onehot_685};
+  assign _cat_770 = {_cat_744, _slice_748, _onehot_756};
+  assign _eq_771 = addr_0 == addr_1;
+  assign _ne_772 = _cat_763 != _cat_764;
+  assign _or_773 = _eq_771 | _ne_772;
+  assign _eq_774 = addr_0 == addr_2;
+  assign _ne_775 = _cat_763 != _cat_765;
+  assign _or_776 = _eq_774 | _ne_775;
+  assign _eq_777 = addr_0 == addr_3;
+  assign _ne_778 = _cat_763 != _cat_766;
+  assign _or_779 = _eq_777 | _ne_778;
+  assign _eq_780 = addr_0 == addr_4;
+  assign _ne_781 = _cat_763 != _cat_767;
+  assign _or_782 = _eq_780 | _ne_781;
+  assign _eq_783 = addr_0 == addr_5;
+  assign _ne_784 = _cat_763 != _cat_768;
+  assign _or_785 = _eq_783 | _ne_784;
+  assign _eq_786 = addr_0 == addr_6;
+  assign _ne_787 = _cat_763 != _cat_769;
+  assign _or_788 = _eq_786 | _ne_787;
+  assign _eq_789 = addr_0 == addr_7;
+  assign _ne_790 = _cat_763 != _cat_770;
+  assign _or_791 = _eq_789 | _ne_790;
+  assign _eq_792 = addr_1 == addr_2;
+  assign _ne_793 = _cat_764 != _cat_765;
+  assign _or_794 = _eq_792 | _ne_793;
+  assign _eq_795 = addr_1 == addr_3;
+  assign _ne_796 = _cat_764 != _cat_766;
+  assign _or_797 = _eq_795 | _ne_796;
+  assign _eq_798 = addr_1 == addr_4;
+  assign _ne_799 = _cat_764 != _cat_767;
+  assign _or_800 = _eq_798 | _ne_799;
+  assign _eq_801 = addr_1 == addr_5;
+  assign _ne_802 = _cat_764 != _cat_768;
+  assign _or_803 = _eq_801 | _ne_802;
+  assign _eq_804 = addr_1 == addr_6;
+  assign _ne_805 = _cat_764 != _cat_769;
+  assign _or_806 = _eq_804 | _ne_805;
+  assign _eq_807 = addr_1 == addr_7;
+  assign _ne_808 = _cat_764 != _cat_770;
+  assign _or_809 = _eq_807 | _ne_808;
+  assign _eq_810 = addr_2 == addr_3;
+  assign _ne_811 = _cat_765 != _cat_766;
+  assign _or_812 = _eq_810 | _ne_811;
+  assign _eq_813 = addr_2 == addr_4;
+  assign _ne_814 = _cat_765 != _cat_767;
+  assign _or_815 = _eq_813 | _ne_814;
+  assign _eq_816 = addr_2 == addr_5;
+  assign _ne_817 = _cat_765 != _cat_768;
+  assign _or_818 = _eq_816 | _ne_817;
+  assign _eq_819 = addr_2 == addr_6;
+  assign _ne_820 = _cat_765 != _cat_769;
+  assign _or_821 = _eq_819 | _ne_820;
+  assign _eq_822 = addr_2 == addr_7;
+  assign _ne_823 = _cat_765 != _cat_770;
+  assign _or_824 = _eq_822 | _ne_823;
+  assign _eq_825 = addr_3 == addr_4;
+  assign _ne_826 = _cat_766 != _cat_767;
+  assign _or_827 = _eq_825 | _ne_826;
+  assign _eq_828 = addr_3 == addr_5;
+  assign _ne_829 = _cat_766 != _cat_768;
+  assign _or_830 = _eq_828 | _ne_829;
+  assign _eq_831 = addr_3 == addr_6;
+  assign _ne_832 = _cat_766 != _cat_769;
+  assign _or_833 = _eq_831 | _ne_832;
+  assign _eq_834 = addr_3 == addr_7;
+  assign _ne_835 = _cat_766 != _cat_770;
+  assign _or_836 = _eq_834 | _ne_835;
+  assign _eq_837 = addr_4 == addr_5;
+  assign _ne_838 = _cat_767 != _cat_768;
+  assign _or_839 = _eq_837 | _ne_838;
+  assign _eq_840 = addr_4 == addr_6;
+  assign _ne_841 = _cat_767 != _cat_769;
+  assign _or_842 = _eq_840 | _ne_841;
+  assign _eq_843 = addr_4 == addr_7;
+  assign _ne_844 = _cat_767 != _cat_770;
+  assign _or_845 = _eq_843 | _ne_844;
+  assign _eq_846 = addr_5 == addr_6;
+  assign _ne_847 = _cat_768 != _cat_769;
+  assign _or_848 = _eq_846 | _ne_847;
+  assign _eq_849 = addr_5 == addr_7;
+  assign _ne_850 = _cat_768 != _cat_770;
+  assign _or_851 = _eq_849 | _ne_850;
+  assign _eq_852 = addr_6 == addr_7;
+  assign _ne_853 = _cat_769 != _cat_770;
+  assign _or_854 = _eq_852 | _ne_853;
+  assign _not_855 = ~_or_762;
+  assign _cat_856 = {_or_773, _or_776, _or_779, _or_782, _or_785, _or_788, _or_791, _or_794, _or_797, _or_800, _or_803, _or_806, _or_809, _or_812, _or_815, _or_818, _or_821, _or_824, _or_827, _or_830, _or_833, _or_836, _or_839, _or_842, _or_845, _or_848, _or_851, _or_854};
+  assign _rand_857 = &_cat_856;
+  assign _or_858 = _not_855 | _rand_857;
+  wire _assert_injective = _or_858; // two lanes with different addresses share a (module, row, offset) (Theorem 1)
+  always @* begin
+    assert (_assert_injective);
+  end
+`endif
 endmodule
 `line 1 "sams_q3_agu.v" 0
 module sams_q3_agu (
@@ -5995,5 +6306,52 @@ module sams_q3_agu (
   assign nas = _not_6;
   assign wide = _and_8;
   wire _unused_ok = &{1'b0, _and_12[0], _mul_51[16], _mul_57[17:16], _mul_63[17:16], _mul_69[18:16], _mul_75[18:16], _mul_81[18:16], _mul_87[18:16]};
+`ifdef FORMAL
+  wire [15:0] _shl_105;
+  wire [15:0] _sub_107;
+  wire _le_108;
+  wire [15:0] _and_109;
+  wire _eq_111;
+  wire _and_112;
+  wire _eq_113;
+  wire [15:0] _shr_114;
+  wire _slice_115;
+  wire _or_116;
+  wire _and_117;
+  wire _slice_118;
+  wire _eq_120;
+  wire _mux_121;
+  wire _eq_123;
+  wire _eq_124;
+  wire _eq_126;
+  wire _eq_127;
+  wire _and_128;
+  assign _shl_105 = 16'h0001 << _mux_48;
+  assign _sub_107 = _shl_105 - 16'h0001;
+  assign _le_108 = _mux_48 <= 4'hd;
+  assign _and_109 = stride & _sub_107;
+  assign _eq_111 = _and_109 == 16'h0000;
+  assign _and_112 = _le_108 & _eq_111;
+  assign _eq_113 = _mux_48 == 4'hd;
+  assign _shr_114 = stride >> _mux_48;
+  assign _slice_115 = _shr_114[0];
+  assign _or_116 = _eq_113 | _slice_115;
+  assign _and_117 = _and_112 & _or_116;
+  assign _slice_118 = mode[1];
+  assign _eq_120 = _mux_48 == 4'h0;
+  assign _mux_121 = _slice_118 ? _and_117 : _eq_120;
+  assign _eq_123 = mode == 2'h0;
+  assign _eq_124 = _not_6 == _eq_123;
+  assign _eq_126 = mode == 2'h1;
+  assign _eq_127 = _and_8 == _eq_126;
+  assign _and_128 = _eq_124 & _eq_127;
+  wire _assert_family_is_fam_stride = _mux_121; // the family is not fam(stride) in modes 1x, 0 otherwise (section 4.4.1)
+  wire _assert_mode_decode = _and_128; // NaS is not mode 00 or Wide not mode 01 (Table 4.1)
+  always @* begin
+    assert (_assert_family_is_fam_stride);
+    assert (_assert_mode_decode);
+  end
+  wire _unused_formal_ok = &{1'b0, _shr_114[15:1]};
+`endif
 endmodule
 `default_nettype wire

@@ -1456,31 +1456,31 @@ module smm2d (
   wire [7:0] _and_1660;
   wire _or_1661;
   wire _not_1662;
-  wire [31:0] _mux_1663;
-  wire _or_1664;
-  wire _and_1665;
-  wire [31:0] _mux_1666;
-  wire _or_1667;
-  wire _and_1668;
-  wire [31:0] _mux_1669;
-  wire _or_1670;
-  wire _and_1671;
-  wire [31:0] _mux_1672;
-  wire _or_1673;
-  wire _and_1674;
-  wire [31:0] _mux_1675;
-  wire _or_1676;
-  wire _and_1677;
-  wire [31:0] _mux_1678;
-  wire _or_1679;
-  wire _and_1680;
-  wire [31:0] _mux_1681;
-  wire _or_1682;
-  wire _and_1683;
-  wire [31:0] _mux_1684;
-  wire _or_1685;
-  wire _and_1686;
-  wire [7:0] _mux_1687;
+  wire [31:0] _mux_1756;
+  wire _or_1757;
+  wire _and_1758;
+  wire [31:0] _mux_1759;
+  wire _or_1760;
+  wire _and_1761;
+  wire [31:0] _mux_1762;
+  wire _or_1763;
+  wire _and_1764;
+  wire [31:0] _mux_1765;
+  wire _or_1766;
+  wire _and_1767;
+  wire [31:0] _mux_1768;
+  wire _or_1769;
+  wire _and_1770;
+  wire [31:0] _mux_1771;
+  wire _or_1772;
+  wire _and_1773;
+  wire [31:0] _mux_1774;
+  wire _or_1775;
+  wire _and_1776;
+  wire [31:0] _mux_1777;
+  wire _or_1778;
+  wire _and_1779;
+  wire [7:0] _mux_1780;
   reg [31:0] bank0 [0:32767];
   reg [31:0] bank1 [0:32767];
   reg [31:0] bank2 [0:32767];
@@ -1499,7 +1499,7 @@ module smm2d (
   end
   always @(posedge clk) begin
     if (rst) pending <= 8'h00;
-    else pending <= _mux_1687;
+    else pending <= _mux_1780;
   end
   always @(posedge clk) begin
     if (rst) first <= 1'b0;
@@ -3286,49 +3286,49 @@ module smm2d (
   assign resp_valid = resp_valid_q;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_0 <= 32'h00000000;
-    else if (_and_1665) resp_rdata_q_0 <= _mux_1663;
+    else if (_and_1758) resp_rdata_q_0 <= _mux_1756;
   end
   assign _slice_1630 = s2_served[0];
   assign resp_rdata_0 = resp_rdata_q_0;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_1 <= 32'h00000000;
-    else if (_and_1668) resp_rdata_q_1 <= _mux_1666;
+    else if (_and_1761) resp_rdata_q_1 <= _mux_1759;
   end
   assign _slice_1633 = s2_served[1];
   assign resp_rdata_1 = resp_rdata_q_1;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_2 <= 32'h00000000;
-    else if (_and_1671) resp_rdata_q_2 <= _mux_1669;
+    else if (_and_1764) resp_rdata_q_2 <= _mux_1762;
   end
   assign _slice_1636 = s2_served[2];
   assign resp_rdata_2 = resp_rdata_q_2;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_3 <= 32'h00000000;
-    else if (_and_1674) resp_rdata_q_3 <= _mux_1672;
+    else if (_and_1767) resp_rdata_q_3 <= _mux_1765;
   end
   assign _slice_1639 = s2_served[3];
   assign resp_rdata_3 = resp_rdata_q_3;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_4 <= 32'h00000000;
-    else if (_and_1677) resp_rdata_q_4 <= _mux_1675;
+    else if (_and_1770) resp_rdata_q_4 <= _mux_1768;
   end
   assign _slice_1642 = s2_served[4];
   assign resp_rdata_4 = resp_rdata_q_4;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_5 <= 32'h00000000;
-    else if (_and_1680) resp_rdata_q_5 <= _mux_1678;
+    else if (_and_1773) resp_rdata_q_5 <= _mux_1771;
   end
   assign _slice_1645 = s2_served[5];
   assign resp_rdata_5 = resp_rdata_q_5;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_6 <= 32'h00000000;
-    else if (_and_1683) resp_rdata_q_6 <= _mux_1681;
+    else if (_and_1776) resp_rdata_q_6 <= _mux_1774;
   end
   assign _slice_1648 = s2_served[6];
   assign resp_rdata_6 = resp_rdata_q_6;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_7 <= 32'h00000000;
-    else if (_and_1686) resp_rdata_q_7 <= _mux_1684;
+    else if (_and_1779) resp_rdata_q_7 <= _mux_1777;
   end
   assign _slice_1651 = s2_served[7];
   assign resp_rdata_7 = resp_rdata_q_7;
@@ -3342,31 +3342,31 @@ module smm2d (
   assign _and_1660 = _cat_1658 & _repl_1659;
   assign _or_1661 = conflict_stall | _and_1657;
   assign _not_1662 = ~conflict_stall;
-  assign _mux_1663 = _slice_1630 ? _mux_1617 : 32'h00000000;
-  assign _or_1664 = _slice_1630 | s2_first;
-  assign _and_1665 = s2_read & _or_1664;
-  assign _mux_1666 = _slice_1633 ? _mux_1618 : 32'h00000000;
-  assign _or_1667 = _slice_1633 | s2_first;
-  assign _and_1668 = s2_read & _or_1667;
-  assign _mux_1669 = _slice_1636 ? _mux_1619 : 32'h00000000;
-  assign _or_1670 = _slice_1636 | s2_first;
-  assign _and_1671 = s2_read & _or_1670;
-  assign _mux_1672 = _slice_1639 ? _mux_1620 : 32'h00000000;
-  assign _or_1673 = _slice_1639 | s2_first;
-  assign _and_1674 = s2_read & _or_1673;
-  assign _mux_1675 = _slice_1642 ? _mux_1621 : 32'h00000000;
-  assign _or_1676 = _slice_1642 | s2_first;
-  assign _and_1677 = s2_read & _or_1676;
-  assign _mux_1678 = _slice_1645 ? _mux_1622 : 32'h00000000;
-  assign _or_1679 = _slice_1645 | s2_first;
-  assign _and_1680 = s2_read & _or_1679;
-  assign _mux_1681 = _slice_1648 ? _mux_1623 : 32'h00000000;
-  assign _or_1682 = _slice_1648 | s2_first;
-  assign _and_1683 = s2_read & _or_1682;
-  assign _mux_1684 = _slice_1651 ? _mux_1624 : 32'h00000000;
-  assign _or_1685 = _slice_1651 | s2_first;
-  assign _and_1686 = s2_read & _or_1685;
-  assign _mux_1687 = conflict_stall ? _and_751 : _and_1660;
+  assign _mux_1756 = _slice_1630 ? _mux_1617 : 32'h00000000;
+  assign _or_1757 = _slice_1630 | s2_first;
+  assign _and_1758 = s2_read & _or_1757;
+  assign _mux_1759 = _slice_1633 ? _mux_1618 : 32'h00000000;
+  assign _or_1760 = _slice_1633 | s2_first;
+  assign _and_1761 = s2_read & _or_1760;
+  assign _mux_1762 = _slice_1636 ? _mux_1619 : 32'h00000000;
+  assign _or_1763 = _slice_1636 | s2_first;
+  assign _and_1764 = s2_read & _or_1763;
+  assign _mux_1765 = _slice_1639 ? _mux_1620 : 32'h00000000;
+  assign _or_1766 = _slice_1639 | s2_first;
+  assign _and_1767 = s2_read & _or_1766;
+  assign _mux_1768 = _slice_1642 ? _mux_1621 : 32'h00000000;
+  assign _or_1769 = _slice_1642 | s2_first;
+  assign _and_1770 = s2_read & _or_1769;
+  assign _mux_1771 = _slice_1645 ? _mux_1622 : 32'h00000000;
+  assign _or_1772 = _slice_1645 | s2_first;
+  assign _and_1773 = s2_read & _or_1772;
+  assign _mux_1774 = _slice_1648 ? _mux_1623 : 32'h00000000;
+  assign _or_1775 = _slice_1648 | s2_first;
+  assign _and_1776 = s2_read & _or_1775;
+  assign _mux_1777 = _slice_1651 ? _mux_1624 : 32'h00000000;
+  assign _or_1778 = _slice_1651 | s2_first;
+  assign _and_1779 = s2_read & _or_1778;
+  assign _mux_1780 = conflict_stall ? _and_751 : _and_1660;
   always @(posedge clk) begin
     if (_slice_1283) bank0[_slice_1281] <= _slice_1282;
   end
@@ -3392,5 +3392,193 @@ module smm2d (
     if (_slice_1311) bank7[_slice_1309] <= _slice_1310;
   end
   wire _unused_ok = &{1'b0, _mul_48[10], _mul_51[8], _mul_54[10], _mul_57[8], _mul_60[11:10], _mul_63[9:8], _mul_66[11:10], _mul_69[9:8], _mul_72[12:10], _mul_75[10:8], _mul_78[12:10], _mul_81[10:8], _mul_84[12:10], _mul_87[10:8], _mul_90[12:10], _mul_93[10:8], _add_146[0], _add_163[0], _add_178[0], _add_193[0], _add_210[0], _add_225[0], _add_240[0], _add_255[0], _mux_269, _shr_281[5:1], _shr_286[9:2], _shl_290[1], _shr_297[1], _shr_302[7:2], _shr_310[5:1], _shr_315[9:2], _shl_319[1], _shr_326[1], _shr_331[7:2], _shr_339[5:1], _shr_344[9:2], _shl_348[1], _shr_355[1], _shr_360[7:2], _shr_368[5:1], _shr_373[9:2], _shl_377[1], _shr_384[1], _shr_389[7:2], _shr_397[5:1], _shr_402[9:2], _shl_406[1], _shr_413[1], _shr_418[7:2], _shr_426[5:1], _shr_431[9:2], _shl_435[1], _shr_442[1], _shr_447[7:2], _shr_455[5:1], _shr_460[9:2], _shl_464[1], _shr_471[1], _shr_476[7:2], _shr_484[5:1], _shr_489[9:2], _shl_493[1], _shr_500[1], _shr_505[7:2], _and_522, _and_534, _and_541, _and_553, _and_560, _and_567, _and_580, _and_620, _and_640, _and_667, _and_680, _and_687, _and_721, _and_727, _and_734, _and_741, _not_1653};
+`ifdef FORMAL
+  wire [2:0] _zext_1663;
+  reg [2:0] ghost_reads;
+  wire _not_1665;
+  wire _and_1666;
+  wire [2:0] _zext_1667;
+  wire [2:0] _add_1668;
+  wire [2:0] _sub_1669;
+  wire _not_1670;
+  wire _and_1671;
+  wire [2:0] _zext_1672;
+  wire _and_1673;
+  wire [2:0] _zext_1674;
+  wire [2:0] _add_1675;
+  wire [2:0] _add_1676;
+  wire _ge_1677;
+  wire _le_1679;
+  wire _eq_1680;
+  wire _ror_1681;
+  wire _not_1682;
+  wire _or_1683;
+  wire [7:0] _not_1684;
+  wire [7:0] _and_1685;
+  wire _ror_1686;
+  wire _not_1687;
+  wire _ror_1688;
+  wire _not_1689;
+  wire _ror_1690;
+  wire _or_1691;
+  wire _and_1692;
+  wire _not_1693;
+  wire _and_1694;
+  wire [10:0] _mul_1696;
+  wire [9:0] _slice_1697;
+  wire _eq_1698;
+  wire [8:0] _mul_1700;
+  wire [7:0] _slice_1701;
+  wire _eq_1702;
+  wire [11:0] _mul_1704;
+  wire [9:0] _slice_1705;
+  wire _eq_1706;
+  wire [9:0] _mul_1708;
+  wire [7:0] _slice_1709;
+  wire _eq_1710;
+  wire [11:0] _mul_1712;
+  wire [9:0] _slice_1713;
+  wire _eq_1714;
+  wire [9:0] _mul_1716;
+  wire [7:0] _slice_1717;
+  wire _eq_1718;
+  wire [12:0] _mul_1720;
+  wire [9:0] _slice_1721;
+  wire _eq_1722;
+  wire [10:0] _mul_1724;
+  wire [7:0] _slice_1725;
+  wire _eq_1726;
+  wire [12:0] _mul_1728;
+  wire [9:0] _slice_1729;
+  wire _eq_1730;
+  wire [10:0] _mul_1732;
+  wire [7:0] _slice_1733;
+  wire _eq_1734;
+  wire [12:0] _mul_1736;
+  wire [9:0] _slice_1737;
+  wire _eq_1738;
+  wire [10:0] _mul_1740;
+  wire [7:0] _slice_1741;
+  wire _eq_1742;
+  wire [12:0] _mul_1744;
+  wire [9:0] _slice_1745;
+  wire _eq_1746;
+  wire [10:0] _mul_1748;
+  wire [7:0] _slice_1749;
+  wire _eq_1750;
+  wire [13:0] _cat_1751;
+  wire _rand_1752;
+  wire _and_1753;
+  wire _and_1754;
+  wire _and_1755;
+  assign _zext_1663 = {2'd0, resp_valid_q};
+  always @(posedge clk) begin
+    if (rst) ghost_reads <= 3'h0;
+    else ghost_reads <= _sub_1669;
+  end
+  assign _not_1665 = ~req_write;
+  assign _and_1666 = _and_1657 & _not_1665;
+  assign _zext_1667 = {2'd0, _and_1666};
+  assign _add_1668 = ghost_reads + _zext_1667;
+  assign _sub_1669 = _add_1668 - _zext_1663;
+  assign _not_1670 = ~r1_write;
+  assign _and_1671 = r1_valid & _not_1670;
+  assign _zext_1672 = {2'd0, _and_1671};
+  assign _and_1673 = s2_read & s2_last;
+  assign _zext_1674 = {2'd0, _and_1673};
+  assign _add_1675 = _zext_1672 + _zext_1674;
+  assign _add_1676 = _add_1675 + _zext_1663;
+  assign _ge_1677 = ghost_reads >= _zext_1663;
+  assign _le_1679 = ghost_reads <= 3'h3;
+  assign _eq_1680 = ghost_reads == _add_1676;
+  assign _ror_1681 = |pending;
+  assign _not_1682 = ~_ror_1681;
+  assign _or_1683 = _not_1682 | r1_valid;
+  assign _not_1684 = ~pending;
+  assign _and_1685 = served & _not_1684;
+  assign _ror_1686 = |_and_1685;
+  assign _not_1687 = ~_ror_1686;
+  assign _ror_1688 = |pending;
+  assign _not_1689 = ~_ror_1688;
+  assign _ror_1690 = |served;
+  assign _or_1691 = _not_1689 | _ror_1690;
+  assign _and_1692 = conflict_stall & first;
+  assign _not_1693 = ~first;
+  assign _and_1694 = conflict_stall & _not_1693;
+  assign _mul_1696 = {1'd0, vmul_1} * {10'd0, 1'b0};
+  assign _slice_1697 = _mul_1696[9:0];
+  assign _eq_1698 = vmul_0 == _slice_1697;
+  assign _mul_1700 = {1'd0, hmul_1} * {8'd0, 1'b0};
+  assign _slice_1701 = _mul_1700[7:0];
+  assign _eq_1702 = hmul_0 == _slice_1701;
+  assign _mul_1704 = {2'd0, vmul_1} * {10'd0, 2'h2};
+  assign _slice_1705 = _mul_1704[9:0];
+  assign _eq_1706 = vmul_2 == _slice_1705;
+  assign _mul_1708 = {2'd0, hmul_1} * {8'd0, 2'h2};
+  assign _slice_1709 = _mul_1708[7:0];
+  assign _eq_1710 = hmul_2 == _slice_1709;
+  assign _mul_1712 = {2'd0, vmul_1} * {10'd0, 2'h3};
+  assign _slice_1713 = _mul_1712[9:0];
+  assign _eq_1714 = vmul_3 == _slice_1713;
+  assign _mul_1716 = {2'd0, hmul_1} * {8'd0, 2'h3};
+  assign _slice_1717 = _mul_1716[7:0];
+  assign _eq_1718 = hmul_3 == _slice_1717;
+  assign _mul_1720 = {3'd0, vmul_1} * {10'd0, 3'h4};
+  assign _slice_1721 = _mul_1720[9:0];
+  assign _eq_1722 = vmul_4 == _slice_1721;
+  assign _mul_1724 = {3'd0, hmul_1} * {8'd0, 3'h4};
+  assign _slice_1725 = _mul_1724[7:0];
+  assign _eq_1726 = hmul_4 == _slice_1725;
+  assign _mul_1728 = {3'd0, vmul_1} * {10'd0, 3'h5};
+  assign _slice_1729 = _mul_1728[9:0];
+  assign _eq_1730 = vmul_5 == _slice_1729;
+  assign _mul_1732 = {3'd0, hmul_1} * {8'd0, 3'h5};
+  assign _slice_1733 = _mul_1732[7:0];
+  assign _eq_1734 = hmul_5 == _slice_1733;
+  assign _mul_1736 = {3'd0, vmul_1} * {10'd0, 3'h6};
+  assign _slice_1737 = _mul_1736[9:0];
+  assign _eq_1738 = vmul_6 == _slice_1737;
+  assign _mul_1740 = {3'd0, hmul_1} * {8'd0, 3'h6};
+  assign _slice_1741 = _mul_1740[7:0];
+  assign _eq_1742 = hmul_6 == _slice_1741;
+  assign _mul_1744 = {3'd0, vmul_1} * {10'd0, 3'h7};
+  assign _slice_1745 = _mul_1744[9:0];
+  assign _eq_1746 = vmul_7 == _slice_1745;
+  assign _mul_1748 = {3'd0, hmul_1} * {8'd0, 3'h7};
+  assign _slice_1749 = _mul_1748[7:0];
+  assign _eq_1750 = hmul_7 == _slice_1749;
+  assign _cat_1751 = {_eq_1698, _eq_1702, _eq_1706, _eq_1710, _eq_1714, _eq_1718, _eq_1722, _eq_1726, _eq_1730, _eq_1734, _eq_1738, _eq_1742, _eq_1746, _eq_1750};
+  assign _rand_1752 = &_cat_1751;
+  assign _and_1753 = cfg_valid & cfg_ready;
+  assign _and_1754 = cfg_valid & req_valid;
+  assign _and_1755 = _and_1754 & cfg_ready;
+  wire _assert_response_answers_a_read = rst | _ge_1677; // a response is shown only for a read accepted and not yet answered
+  wire _assert_at_most_depth_reads = rst | _le_1679; // at most three reads (stage 1, stage 2, the response registers) are outstanding
+  wire _assert_reads_in_flight = rst | _eq_1680; // the reads outstanding are the reads stage 1, stage 2 and the response registers hold
+  wire _assert_lanes_wait_in_stage1 = rst | _or_1683; // lanes wait only in a request stage 1 holds
+  wire _assert_serves_waiting_lanes = rst | _not_1687; // a sub-access serves only lanes still waiting
+  wire _assert_sub_access_progresses = rst | _or_1691; // while lanes wait, a sub-access serves at least one
+  wire _cover_response = ~rst & resp_valid_q;
+  wire _cover_conflict = ~rst & _and_1692;
+  wire _cover_long_conflict = ~rst & _and_1694;
+  wire _assert_stride_table_multiples = rst | _rand_1752; // a stride table entry k is not k times entry 1
+  wire _cover_configured = ~rst & _and_1753;
+  wire _cover_configuration_goes_first = ~rst & _and_1755;
+  always @* begin
+    assert (_assert_response_answers_a_read);
+    assert (_assert_at_most_depth_reads);
+    assert (_assert_reads_in_flight);
+    assert (_assert_lanes_wait_in_stage1);
+    assert (_assert_serves_waiting_lanes);
+    assert (_assert_sub_access_progresses);
+    cover (_cover_response);
+    cover (_cover_conflict);
+    cover (_cover_long_conflict);
+    assert (_assert_stride_table_multiples);
+    cover (_cover_configured);
+    cover (_cover_configuration_goes_first);
+  end
+  wire _unused_formal_ok = &{1'b0, _mul_1696[10], _mul_1700[8], _mul_1704[11:10], _mul_1708[9:8], _mul_1712[11:10], _mul_1716[9:8], _mul_1720[12:10], _mul_1724[10:8], _mul_1728[12:10], _mul_1732[10:8], _mul_1736[12:10], _mul_1740[10:8], _mul_1744[12:10], _mul_1748[10:8]};
+`endif
 endmodule
 `default_nettype wire

@@ -83,5 +83,20 @@ func (p AGU) WithPorts(name string) (*hdl.Module, AGUPorts) {
 	ports.Family, ports.NaS, ports.Wide = out("family", FamilyWidth(p.N, p.Q)), out("nas", 1), out("wide", 1)
 	hdl.DriveRecord(ports.Addr, addrs)
 	hdl.DriveRecord([]*hdl.Signal{ports.Family, ports.NaS, ports.Wide}, []*hdl.Signal{family, nas, wide})
+	p.properties(m, ports, family, nas, wide)
 	return m, ports
+}
+
+// properties states the family of modes 1x, fam(stride) = min(trailing
+// zeros, n-q) (section 4.4.1), in other words than famLogic's priority
+// encoder: the stride's bits below it are 0, and it is n-q or the
+// stride's bit there is 1; in modes 0x it is 0. NaS and Wide are modes 00
+// and 01 (Table 4.1).
+func (p AGU) properties(m *hdl.Module, ports AGUPorts, family, nas, wide *hdl.Signal) {
+	n, mode, stride := p.N, ports.Mode, ports.Stride
+	top := m.ConstU(family.Width(), uint64(n-p.Q))
+	below := m.ConstU(n, 1).ShlBy(family).Sub(m.ConstU(n, 1))
+	fam := family.Le(top).And(stride.And(below).EqConst(0)).And(family.Eq(top).Or(stride.ShrBy(family).Bit(0)))
+	m.Assert(hdl.Mux(mode.Bit(1), fam, family.EqConst(0)), "family_is_fam_stride", "the family is not fam(stride) in modes 1x, 0 otherwise (section 4.4.1)")
+	m.Assert(nas.Eq(mode.EqConst(0)).And(wide.Eq(mode.EqConst(1))), "mode_decode", "NaS is not mode 00 or Wide not mode 01 (Table 4.1)")
 }

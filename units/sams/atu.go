@@ -151,13 +151,36 @@ func (p ATU) WithPorts(name string) (*hdl.Module, ATUPorts) {
 	in := m.InputFields("")
 	ports := ATUPorts{Family: in("family", FamilyWidth(p.N, p.Q)), NaS: in("nas", 1)}
 	d := p.decode(m, ports.Family, ports.NaS)
+	var places []ATUPlace
 	for i := range p.Lanes { // each lane's address beside its translation
 		a := m.InputFields("", i)("addr", p.N)
 		bank, row, offset := p.translate(m, d, a)
 		f := m.OutputFields("", i)
-		place := ATUPlace{Bank: f("bank", p.Q), Row: f("row", p.N-p.Q-1), Offset: f("offset", 1)}
-		hdl.DriveRecord(place, ATUPlace{Bank: bank, Row: row, Offset: offset})
-		ports.Addr, ports.Lanes = append(ports.Addr, a), append(ports.Lanes, place)
+		place, own := ATUPlace{Bank: f("bank", p.Q), Row: f("row", p.N-p.Q-1), Offset: f("offset", 1)}, ATUPlace{Bank: bank, Row: row, Offset: offset}
+		hdl.DriveRecord(place, own)
+		ports.Addr, ports.Lanes, places = append(ports.Addr, a), append(ports.Lanes, place), append(places, own)
 	}
+	p.properties(m, ports, places)
 	return m, ports
+}
+
+// properties states Theorem 1 (appendix A) for the block's own lanes: in
+// a layout the thesis defines (a family 0..n-q, or NaS) two lanes with
+// different addresses never share a (module, row, offset) (places[i],
+// lane i's).
+func (p ATU) properties(m *hdl.Module, ports ATUPorts, places []ATUPlace) {
+	legal := ports.Family.Le(m.ConstU(ports.Family.Width(), uint64(p.N-p.Q))).Or(ports.NaS)
+	slots := make([]*hdl.Signal, len(places))
+	for i, pl := range places {
+		slots[i] = hdl.Pack(pl)
+	}
+	var pairs []*hdl.Signal
+	for i := range slots {
+		for j := i + 1; j < len(slots); j++ {
+			pairs = append(pairs, ports.Addr[i].Eq(ports.Addr[j]).Or(slots[i].Ne(slots[j])))
+		}
+	}
+	if len(pairs) > 0 {
+		m.Assert(legal.Not().Or(hdl.Concat(pairs...).RedAnd()), "injective", "two lanes with different addresses share a (module, row, offset) (Theorem 1)")
+	}
 }

@@ -239,7 +239,30 @@ func (p Memory) WithPorts(name string) (*hdl.Module, MemoryPorts) {
 
 	ports.Resp, ports.WideResp = p.respond(m, pipe, s2, s2Wide, hdl.OutRecord(out, ow.Rdata), rdata)
 	ports.Wide.Ready, ports.Req.Ready = p.handshake(m, pipe, ports.Req, ports.Wide, r1)
+	pipe.Properties(s2, ports.WideResp.Valid)
+	p.properties(m, pipe, r1, ports)
 	return m, ports
+}
+
+// properties states the memory's own promises beside the pipeline's
+// (splitmem) and covers the wide port's cases. Without Matched every
+// access is conflict-free (Theorem 2: a strided access in the layout of
+// its stride's family, a unit-stride one in every layout, thesis appendix
+// A), so the splitter never stalls; Matched layouts conflict for strides
+// outside Corollary 1's set, and the stall is covered. A wide request
+// bypasses the splitter (Fig. 4.5b: it moves one row of every bank), so
+// no lanes wait while stage 1 holds one; it goes first when both are
+// offered.
+func (p Memory) properties(m *hdl.Module, pipe *splitmem.Pipeline, r1 stage1, ports MemoryPorts) {
+	if p.Matched {
+		pipe.CoverConflicts()
+	} else {
+		m.Assert(pipe.Stall.Not(), "conflict_free", "an access conflicts in the layout of its stride's family (Theorem 2)")
+	}
+	m.Assert(r1.Wide.Not().Or(pipe.Pending.RedOr().Not()), "wide_has_no_waiting_lanes", "no lanes wait while stage 1 holds a wide request")
+	m.Cover(pipe.Valid.And(r1.Wide).And(pipe.Write), "wide_write")
+	m.Cover(ports.WideResp.Valid, "wide_response")
+	m.Cover(ports.Wide.Valid.And(ports.Req.Valid).And(ports.Wide.Ready), "wide_goes_first")
 }
 
 // respond: a narrow read collects its lanes over its sub-accesses and

@@ -138,6 +138,7 @@ func (p ATU) WithPorts(name string) (*hdl.Module, ATUPorts) {
 	f := m.InputFields("")
 	ps := ATUPorts{VS: f("vs", p.VW()), HS: f("hs", p.HW())}
 	d := p.decode(ps.VS, ps.HS)
+	var places []Placement
 	for k := range p.Lanes() {
 		in, out := m.InputFields("", k), m.OutputFields("", k)
 		addr := Address{I: in("i", p.MB), J: in("j", p.NB)}
@@ -147,6 +148,28 @@ func (p ATU) WithPorts(name string) (*hdl.Module, ATUPorts) {
 		place.MH.Drive(mh)
 		place.Row.Drive(row)
 		ps.Addr, ps.Place = append(ps.Addr, addr), append(ps.Place, place)
+		places = append(places, Placement{MV: mv, MH: mh, Row: row})
 	}
+	p.properties(m, ps, places)
 	return m, ps
+}
+
+// properties states that the block's lanes are placed one to one
+// (section 3.3: (i, j) -> (m_v, m_h, r) is a bijection of the M x N
+// elements onto the banks' rows): for vs <= mb-p and hs <= nb-q, two lanes
+// with different addresses (i, j) never share a bank and row (places[k],
+// lane k's).
+func (p ATU) properties(m *hdl.Module, ps ATUPorts, places []Placement) {
+	inRange := ps.VS.Le(m.ConstU(p.VW(), uint64(p.MB-p.P))).And(ps.HS.Le(m.ConstU(p.HW(), uint64(p.NB-p.Q))))
+	elems, slots := make([]*hdl.Signal, len(places)), make([]*hdl.Signal, len(places))
+	for k := range places {
+		elems[k], slots[k] = hdl.Pack(ps.Addr[k]), hdl.Pack(places[k])
+	}
+	var pairs []*hdl.Signal
+	for k := range places {
+		for l := k + 1; l < len(places); l++ {
+			pairs = append(pairs, elems[k].Eq(elems[l]).Or(slots[k].Ne(slots[l])))
+		}
+	}
+	m.Assert(inRange.Not().Or(hdl.Concat(pairs...).RedAnd()), "injective", "two lanes with different (i, j) share a bank and row (section 3.3)")
 }

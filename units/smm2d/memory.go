@@ -229,7 +229,27 @@ func (p Memory) WithPorts(name string) (*hdl.Module, MemoryPorts) {
 	}
 	ps.Resp = pipe.Respond(s2, s2.Read, route.outward(s2Crow, back, rdata))
 	ps.Req.Ready = p.handshake(m, pipe, ps.Req, ps.Cfg.Valid, r1)
+	pipe.Properties(s2)
+	pipe.CoverConflicts()
+	p.properties(m, ps, st)
 	return m, ps
+}
+
+// properties states that the stride table holds the multiples k*VS, k*HS
+// of its entries for k = 1 (Table 3.3: loaded from one configuration, and
+// VS = HS = 1 after reset), and covers a configuration taken and one that
+// goes before a request offered with it.
+func (p Memory) properties(m *hdl.Module, ps MemoryPorts, st strideTable) {
+	var multiples []*hdl.Signal
+	for k := range p.Lanes() {
+		if k == 1 {
+			continue
+		}
+		multiples = append(multiples, st.V[k].Eq(st.V[1].MulConst(uint64(k)).Trunc(p.MB)), st.H[k].Eq(st.H[1].MulConst(uint64(k)).Trunc(p.NB)))
+	}
+	m.Assert(hdl.Concat(multiples...).RedAnd(), "stride_table_multiples", "a stride table entry k is not k times entry 1")
+	m.Cover(ps.Cfg.Valid.And(ps.Cfg.Ready), "configured")
+	m.Cover(ps.Cfg.Valid.And(ps.Req.Valid).And(ps.Cfg.Ready), "configuration_goes_first")
 }
 
 // banks are the L banks, each written and read at the row the inward

@@ -32,6 +32,9 @@ import (
 // loaded by Accept; Served, Remaining and Stall are set by Split.
 type Pipeline struct {
 	m *hdl.Module
+	// take and write are Accept's, answered is the response port's valid
+	// (Respond): what the properties count.
+	take, write, answered *hdl.Signal
 
 	Valid, Write, Pending, First *hdl.Signal
 	// Served[L-1:0] are the lanes this cycle's sub-access serves,
@@ -88,6 +91,7 @@ func (p *Pipeline) Offer(name string, valid, yield *hdl.Signal) (take, ready *hd
 // taken or the request has no sub-accesses). The memory loads its own
 // fields of the request under take.
 func (p *Pipeline) Accept(take, write, waiting *hdl.Signal) {
+	p.take, p.write = take, write
 	p.Valid.Drive(p.Stall.Or(take))
 	p.m.If(take, func() { p.Write.Set(write) })
 	p.m.If(p.Stall, func() {
@@ -123,6 +127,7 @@ func (p *Pipeline) Respond(s2 Stage2, read *hdl.Signal, data []*hdl.Signal) Resp
 	valid.Drive(read.And(s2.Last))
 	resp := Response{Valid: m.OutputFields("resp")("valid", 1)}
 	resp.Valid.Drive(valid)
+	p.answered = valid
 	w := data[0].Width()
 	zero := m.ConstU(w, 0)
 	for k, d := range data {
@@ -138,6 +143,51 @@ func (p *Pipeline) Respond(s2 Stage2, read *hdl.Signal, data []*hdl.Signal) Resp
 		resp.Rdata[k].Drive(coll)
 	}
 	return resp
+}
+
+// depth is the reads the pipeline holds at most: one in stage 1, one in
+// stage 2 and one in the response registers.
+const depth = 3
+
+// Properties states what the pipeline promises (DESIGN.md, sams and
+// smm2d: "timing") and covers its cases; call it after Accept and
+// Respond. s2 is Stage2's registers; others are the valid registers of
+// the memory's other response ports (the SAMS wide port's), each 1 in a
+// cycle it shows a response to a read the pipeline carried.
+//
+// A ghost counter keeps the reads accepted minus the responses shown: no
+// response is shown without a read outstanding, at most depth reads are
+// outstanding, and they are exactly the reads the stages hold (which
+// makes the count inductive). Lanes wait only in a request stage 1 holds;
+// a sub-access serves only waiting lanes and, while any wait, at least
+// one, so a conflicting access ends.
+func (p *Pipeline) Properties(s2 Stage2, others ...*hdl.Signal) {
+	m := p.m
+	const cw = 3 // holds depth and one more
+	one := func(b *hdl.Signal) *hdl.Signal { return b.Zext(cw) }
+	shown := one(p.answered)
+	for _, o := range others {
+		shown = shown.Add(one(o))
+	}
+	ghost := m.Reg("ghost_reads", cw)
+	ghost.Drive(ghost.Add(one(p.take.And(p.write.Not()))).Sub(shown))
+	held := one(p.Valid.And(p.Write.Not())).Add(one(s2.Read.And(s2.Last))).Add(shown)
+	m.Assert(ghost.Ge(shown), "response_answers_a_read", "a response is shown only for a read accepted and not yet answered")
+	m.Assert(ghost.Le(m.ConstU(cw, depth)), "at_most_depth_reads", "at most three reads (stage 1, stage 2, the response registers) are outstanding")
+	m.Assert(ghost.Eq(held), "reads_in_flight", "the reads outstanding are the reads stage 1, stage 2 and the response registers hold")
+	m.Assert(p.Pending.RedOr().Not().Or(p.Valid), "lanes_wait_in_stage1", "lanes wait only in a request stage 1 holds")
+	m.Assert(p.Served.And(p.Pending.Not()).RedOr().Not(), "serves_waiting_lanes", "a sub-access serves only lanes still waiting")
+	m.Assert(p.Pending.RedOr().Not().Or(p.Served.RedOr()), "sub_access_progresses", "while lanes wait, a sub-access serves at least one")
+	m.Cover(p.answered, "response")
+}
+
+// CoverConflicts covers the splitter's stall, for a memory whose accesses
+// can conflict: a request's first sub-access leaves lanes waiting
+// (conflict), and a later one does too (long_conflict: three sub-accesses
+// or more).
+func (p *Pipeline) CoverConflicts() {
+	p.m.Cover(p.Stall.And(p.First), "conflict")
+	p.m.Cover(p.Stall.And(p.First.Not()), "long_conflict")
 }
 
 // Response is the response channel's ports: valid, and each lane's read
