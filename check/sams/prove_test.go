@@ -3,19 +3,25 @@ package sams_test
 import (
 	"flag"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/tools"
+	"github.com/parmem/parmem/units"
 	. "github.com/parmem/parmem/units/sams"
 	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
 )
 
-// Proofs of the thesis's theorems on the emitted netlist, by Yosys's SAT
-// solver. Each property is a 1-bit output "ok" of a small wrapper built
-// with hdl around the real AGU and ATU modules; sat -prove shows it is 1
-// for every input, or prints a counterexample. make test runs q = 2,
-// n = 12; make prove (-prove.all) runs every listed configuration.
+// Proofs on the emitted Verilog by Yosys (verify.ProveProperties): the
+// blocks' own properties (the AGU's family and mode decode, the ATU's
+// Theorem 1 for its lanes, the memory's split-access pipeline), and the
+// thesis's theorems that join blocks, each an assertion of a small
+// wrapper built with hdl around the real AGU and ATU. make test runs q =
+// 2, n = 12 and the small memories; make prove (-prove.all) runs every
+// listed configuration.
 
 var proveAll = flag.Bool("prove.all", false, "prove every configuration (make prove), not only q=2 n=12")
 
@@ -25,6 +31,78 @@ func proveConfigs() [][2]int {
 		return [][2]int{{2, 12}, {2, 16}, {3, 12}, {3, 16}}
 	}
 	return [][2]int{{2, 12}}
+}
+
+// prove proves the properties of m's design and returns them by name.
+func prove(t *testing.T, m *hdl.Module) map[string]verify.PropertyResult {
+	t.Helper()
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	return proveDesign(t, d)
+}
+
+// proveDesign proves the properties of d and returns them by name.
+func proveDesign(t *testing.T, d *hdl.Design) map[string]verify.PropertyResult {
+	t.Helper()
+	tools.Need(t, "yosys")
+	results, err := verify.ProveProperties(d, verify.ProveOptions{})
+	require.NoError(t, err)
+	byName := map[string]verify.PropertyResult{}
+	for _, r := range results {
+		byName[r.Name] = r
+	}
+	return byName
+}
+
+// requireSettled requires every assertion of results proven, but those
+// in failing (which must fail), and every cover point of the top module
+// reached. A sub-module's cover points are what its parent feeds it (the
+// Matched memory's ATU never sees family 0): they are settled on the
+// block alone.
+func requireSettled(t *testing.T, what string, results map[string]verify.PropertyResult, failing ...string) {
+	t.Helper()
+	for name, r := range results {
+		want := verify.Proven
+		switch {
+		case slices.Contains(failing, name):
+			want = verify.Failed
+		case r.Kind == hdl.Assumption:
+			want = verify.Assumed
+		case r.Kind == hdl.CoverPoint && strings.Contains(name, "."):
+			continue
+		case r.Kind == hdl.CoverPoint:
+			want = verify.Reached
+		}
+		require.Equalf(t, want, r.Verdict, "%s: %s %s (%s): %s", what, r.Kind, name, r.Pos, r.Method())
+	}
+}
+
+// TestProveBlockProperties proves the properties of the AGU, the ATU and
+// the memory (units/sams, units/internal/splitmem) at small sizes: the
+// memory without Matched, where every access is conflict-free (Theorem
+// 2), and Matched with four lanes and four rows a bank, where an access
+// takes up to four sub-accesses (its conflict cover points need three).
+func TestProveBlockProperties(t *testing.T) {
+	configs := []units.Config{
+		{Unit: "sams-agu", Values: units.Values{"q": 2, "n": 12}},
+		{Unit: "sams-atu", Values: units.Values{"q": 2, "n": 12}},
+		{Unit: "sams", Values: units.Values{"q": 1, "n": 3, "w": 1}},
+		{Unit: "sams", Values: units.Values{"q": 2, "n": 5, "w": 1, "matched": 1}},
+	}
+	if *proveAll {
+		configs = append(configs,
+			units.Config{Unit: "sams-agu", Values: units.Values{"q": 3, "n": 16}},
+			units.Config{Unit: "sams-atu", Values: units.Values{"q": 3, "n": 16}},
+			units.Config{Unit: "sams", Values: units.Values{"q": 2, "n": 5, "w": 2}},
+			units.Config{Unit: "sams", Values: units.Values{"q": 2, "n": 6, "w": 2, "matched": 1}})
+	}
+	for _, c := range configs {
+		d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
+		require.NoError(t, err)
+		results := proveDesign(t, d)
+		requireSettled(t, c.String(), results)
+		t.Logf("%s: %d properties settled", c, len(results))
+	}
 }
 
 // conflictFree is 1 when no two lanes share a bank with different rows.
@@ -38,25 +116,16 @@ func conflictFree(m *hdl.Module, banks, rows []*hdl.Signal) *hdl.Signal {
 	return hdl.Concat(oks...).RedAnd()
 }
 
-// Theorem 1: the ATU is injective. Two lanes of one ATU share the family
-// input; for any legal family (or NaS) two different addresses never land
-// in the same (bank, row, offset).
+// Theorem 1: the ATU is injective, its own assertion "injective" for two
+// lanes that share the family input: for any legal family (or NaS) two
+// different addresses never land in the same (bank, row, offset).
 func TestProveTheorem1Injective(t *testing.T) {
 	for _, c := range proveConfigs() {
 		q, n := c[0], c[1]
-		m := hdl.NewModule(fmt.Sprintf("prove_t1_q%d_n%d", q, n))
-		fw := FamilyWidth(n, q)
-		family, nas := m.Input("family", fw), m.Input("nas", 1)
-		a, b := m.Input("a", n), m.Input("b", n)
-		atu, ports := ATU{Q: q, N: n, Lanes: 2}.WithPorts(m.Name() + "_atu")
-		u := m.Instance("atu", atu)
-		hdl.ConnectRecord(u, []*hdl.Signal{ports.Family, ports.NaS}, []*hdl.Signal{family, nas})
-		hdl.ConnectRecord(u, ports.Addr, []*hdl.Signal{a, b})
-		slot := func(i int) *hdl.Signal { return hdl.Pack(hdl.OutRecord(u, ports.Lanes[i])) } // {bank, row, offset}
-		legal := family.Le(m.ConstU(fw, uint64(n-q))).Or(nas)
-		m.Output("ok", 1).Drive(legal.Not().Or(a.Eq(b)).Or(slot(0).Ne(slot(1))))
-		proved, cex := verify.Prove(t, m)
-		require.Truef(t, proved, "Theorem 1, q=%d n=%d:\n%s", q, n, cex)
+		m := ATU{Q: q, N: n, Lanes: 2}.Build(fmt.Sprintf("prove_t1_q%d_n%d", q, n))
+		results := prove(t, m)
+		requireSettled(t, fmt.Sprintf("Theorem 1, q=%d n=%d", q, n), results)
+		require.Contains(t, results, "injective")
 		t.Logf("Theorem 1 proved for q=%d n=%d, families 0..%d and NaS", q, n, n-q)
 	}
 }
@@ -90,23 +159,22 @@ func accessModule(name string, q, n int, matched bool) (m *hdl.Module, stride *h
 // (mode 11) and every unit-stride access (mode 10) is conflict-free: any
 // two lanes are in different banks or in the same row. Corollary 1: the
 // Matched layout (family q) is conflict-free for strides 1, 2, ...,
-// 2^(q-1) and the family sigma*2^q.
+// 2^(q-1) and the family sigma*2^q. Each is the wrapper's assertion; the
+// AGU's and the ATU's own are proven with it.
 func TestProveTheorem2AndCorollary1(t *testing.T) {
 	for _, c := range proveConfigs() {
 		q, n := c[0], c[1]
 		m, _, banks, rows := accessModule(fmt.Sprintf("prove_t2_q%d_n%d", q, n), q, n, false)
-		m.Output("ok", 1).Drive(conflictFree(m, banks, rows))
-		proved, cex := verify.Prove(t, m)
-		require.Truef(t, proved, "Theorem 2, q=%d n=%d:\n%s", q, n, cex)
+		m.Assert(conflictFree(m, banks, rows), "theorem2", "a strided or unit-stride access conflicts in its family's layout")
+		requireSettled(t, fmt.Sprintf("Theorem 2, q=%d n=%d", q, n), prove(t, m))
 
 		m, stride, banks, rows := accessModule(fmt.Sprintf("prove_c1_q%d_n%d", q, n), q, n, true)
 		supported := stride.Trunc(q + 1).EqConst(1 << uint(q)) // sigma*2^q
 		for s := range q {
 			supported = supported.Or(stride.EqConst(1 << uint(s)))
 		}
-		m.Output("ok", 1).Drive(supported.Not().Or(conflictFree(m, banks, rows)))
-		proved, cex = verify.Prove(t, m)
-		require.Truef(t, proved, "Corollary 1, q=%d n=%d:\n%s", q, n, cex)
+		m.Assert(supported.Not().Or(conflictFree(m, banks, rows)), "corollary1", "a stride of Corollary 1's set conflicts in the Matched layout")
+		requireSettled(t, fmt.Sprintf("Corollary 1, q=%d n=%d", q, n), prove(t, m))
 		t.Logf("Theorem 2 and Corollary 1 proved for q=%d n=%d", q, n)
 	}
 }
@@ -117,18 +185,18 @@ func TestProveFindsCounterexampleForUnsupportedStride(t *testing.T) {
 	for _, c := range proveConfigs() {
 		q, n := c[0], c[1]
 		m, stride, banks, rows := accessModule(fmt.Sprintf("prove_cex_q%d_n%d", q, n), q, n, true)
-		m.Output("ok", 1).Drive(stride.EqConst(3).Not().Or(conflictFree(m, banks, rows)))
-		proved, cex := verify.Prove(t, m)
-		require.False(t, proved, "stride 3 in the Matched layout conflicts for some base")
-		t.Logf("counterexample for stride 3, Matched q=%d n=%d:\n%s", q, n, cex)
+		m.Assert(stride.EqConst(3).Not().Or(conflictFree(m, banks, rows)), "stride3", "stride 3 conflicts in the Matched layout")
+		results := prove(t, m)
+		requireSettled(t, fmt.Sprintf("stride 3, Matched q=%d n=%d", q, n), results, "stride3")
 		// The counterexample is real: spec.go splits that access too.
-		inputs := verify.CounterexampleValues(cex)
-		require.Contains(t, inputs, "base", "the counterexample gives base:\n%s", cex)
-		require.Contains(t, inputs, "use_stride", "the counterexample gives use_stride:\n%s", cex)
-		base, addrStride := inputs["base"], uint64(1)
-		if inputs["use_stride"] == 1 {
+		cex := results["stride3"].Trace
+		require.Len(t, cex, 1, "one evaluation of the combinational wrapper")
+		inputs := cex[0]
+		base, addrStride := inputs["base"].Uint64(), uint64(1)
+		if inputs["use_stride"].Uint64() == 1 {
 			addrStride = 3
 		}
+		t.Logf("counterexample for stride 3, Matched q=%d n=%d: base %d, stride %d", q, n, base, addrStride)
 		l := Layout{Q: q, N: n, Family: q}
 		require.Greater(t, l.SubAccesses(Addresses(base, addrStride, q, n), nil), 1, "base %d, stride %d conflicts in spec.go", base, addrStride)
 	}

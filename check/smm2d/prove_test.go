@@ -3,18 +3,23 @@ package smm2d_test
 import (
 	"flag"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/tools"
+	"github.com/parmem/parmem/units"
 	. "github.com/parmem/parmem/units/smm2d"
 	"github.com/parmem/parmem/verify"
 	"github.com/stretchr/testify/require"
 )
 
-// Proofs of appendix B on the emitted AGU and ATU netlists by Yosys's SAT
-// solver, at p = 1, q = 2, mb = nb = 6: each property is the 1-bit output
-// ok of a wrapper around the real modules, proved 1 for every input
-// (every base, vs, hs and odd sigma at once). make test proves the
+// Proofs on the emitted Verilog by Yosys (verify.ProveProperties): the
+// blocks' own properties (the ATU's injectivity, the memory's
+// split-access pipeline) and appendix B's theorems at p = 1, q =
+// 2, mb = nb = 6, each an assertion of a wrapper around the real AGU and
+// ATU (every base, vs, hs and odd sigma at once). make test proves the
 // pre-add form; make prove (-prove.all) both forms.
 
 var proveAll = flag.Bool("prove.all", false, "prove both forms of m_v (make prove), not only pre-add")
@@ -112,46 +117,89 @@ func (w accessWrapper) premise(g Geometry, pattern Pattern) *hdl.Signal {
 	return oddMultiple(w.hstride, w.hs).And(le(w.hs, g.NB-g.P-g.Q))
 }
 
+// prove proves the properties of d and returns them by name.
+func prove(t *testing.T, d *hdl.Design) map[string]verify.PropertyResult {
+	t.Helper()
+	tools.Need(t, "yosys")
+	results, err := verify.ProveProperties(d, verify.ProveOptions{})
+	require.NoError(t, err)
+	byName := map[string]verify.PropertyResult{}
+	for _, r := range results {
+		byName[r.Name] = r
+	}
+	return byName
+}
+
+// proveModule proves the properties of m's design.
+func proveModule(t *testing.T, m *hdl.Module) map[string]verify.PropertyResult {
+	t.Helper()
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	return prove(t, d)
+}
+
+// requireSettled requires every assertion of results proven, but those
+// in failing (which must fail), and every cover point reached.
+func requireSettled(t *testing.T, what string, results map[string]verify.PropertyResult, failing ...string) {
+	t.Helper()
+	for name, r := range results {
+		want := map[hdl.PropertyKind]verify.Verdict{hdl.Assertion: verify.Proven, hdl.Assumption: verify.Assumed, hdl.CoverPoint: verify.Reached}[r.Kind]
+		if slices.Contains(failing, name) {
+			want = verify.Failed
+		}
+		require.Equalf(t, want, r.Verdict, "%s: %s %s (%s): %s", what, r.Kind, name, r.Pos, r.Method())
+	}
+}
+
+// TestProveBlockProperties proves the properties of the memory
+// (units/smm2d, units/internal/splitmem) at small sizes (make test proves
+// the ATU's in TestProveATUInjective).
+func TestProveBlockProperties(t *testing.T) {
+	configs := []units.Config{
+		{Unit: "smm2d", Values: units.Values{"p": 1, "q": 1, "mb": 2, "nb": 2, "w": 1}},
+	}
+	if *proveAll {
+		configs = append(configs,
+			units.Config{Unit: "smm2d", Values: units.Values{"p": 1, "q": 1, "mb": 2, "nb": 2, "w": 1, "post": 1}},
+			units.Config{Unit: "smm2d", Values: units.Values{"p": 1, "q": 2, "mb": 2, "nb": 3, "w": 1}})
+	}
+	for _, c := range configs {
+		d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
+		require.NoError(t, err)
+		results := prove(t, d)
+		requireSettled(t, c.String(), results)
+		t.Logf("%s: %d properties settled", c, len(results))
+	}
+}
+
 // Theorems 1-6 (appendix B) under the point 3: every access of
 // each pattern that the scheme supports puts its L lanes in L different
-// banks, for every base, vs, hs and odd sigma.
+// banks, for every base, vs, hs and odd sigma. Each is the assertion of a
+// wrapper, proven with the ATU's own.
 func TestProveTheorems1To6(t *testing.T) {
 	g := proveGeometry
-	theorem := map[Pattern]string{StridedRow: "Theorem 1", ContinuousRow: "Theorem 2", ForwardDiagonal: "Theorem 3",
-		BackwardDiagonal: "Theorem 4", StridedBlock: "Theorem 5", ContinuousBlock: "Theorem 6"}
 	for _, post := range proveForms() {
-		for _, pattern := range Patterns {
+		for n, pattern := range theorems {
 			w := newAccessWrapper(fmt.Sprintf("prove_pattern%d_post%v", pattern, post), g, post, pattern)
-			w.m.Output("ok", 1).Drive(w.premise(g, pattern).Not().Or(distinct(w.banks)))
-			proved, cex := verify.Prove(t, w.m)
-			require.Truef(t, proved, "%s (%v), post=%v:\n%s", theorem[pattern], pattern, post, cex)
-			t.Logf("%s proved: every supported %v is conflict-free (p=1 q=2 mb=nb=6, post=%v)", theorem[pattern], pattern, post)
+			w.m.Assert(w.premise(g, pattern).Not().Or(distinct(w.banks)), "conflict_free", fmt.Sprintf("a supported %v puts two lanes in one bank", pattern))
+			requireSettled(t, fmt.Sprintf("Theorem %d (%v), post=%v", n+1, pattern, post), proveModule(t, w.m))
+			t.Logf("Theorem %d proved: every supported %v is conflict-free (p=1 q=2 mb=nb=6, post=%v)", n+1, pattern, post)
 		}
 	}
 }
 
-// The ATU is injective: two different elements never share a bank and
-// row, for every vs <= mb-p and hs <= nb-q.
+// theorems are the patterns of appendix B's Theorems 1-6, in order.
+var theorems = []Pattern{StridedRow, ContinuousRow, ForwardDiagonal, BackwardDiagonal, StridedBlock, ContinuousBlock}
+
+// The ATU is injective: its own assertion "injective", that two different
+// elements of its lanes never share a bank and row, for every vs <= mb-p
+// and hs <= nb-q.
 func TestProveATUInjective(t *testing.T) {
-	g := proveGeometry
 	for _, post := range proveForms() {
-		m := hdl.NewModule(fmt.Sprintf("prove_injective_post%v", post))
-		vs, hs := m.Input("vs", g.VW()), m.Input("hs", g.HW())
-		atu, ports := instanceATU(m, g, post, vs, hs)
-		var elems, places []*hdl.Signal
-		for k, addr := range ports.Addr {
-			in := m.InputFields("", k)
-			at := Address{I: in("i", g.MB), J: in("j", g.NB)}
-			hdl.ConnectRecord(atu, addr, at)
-			if k < 2 {
-				elems = append(elems, hdl.Pack(at))
-				places = append(places, hdl.Pack(hdl.OutRecord(atu, ports.Place[k])))
-			}
-		}
-		inRange := vs.Le(m.ConstU(g.VW(), uint64(g.MB-g.P))).And(hs.Le(m.ConstU(g.HW(), uint64(g.NB-g.Q))))
-		m.Output("ok", 1).Drive(inRange.Not().Or(elems[0].Eq(elems[1])).Or(places[0].Ne(places[1])))
-		proved, cex := verify.Prove(t, m)
-		require.Truef(t, proved, "injectivity, post=%v:\n%s", post, cex)
+		m := ATU{Geometry: proveGeometry, Post: post}.Build(fmt.Sprintf("prove_injective_post%v", post))
+		results := proveModule(t, m)
+		requireSettled(t, fmt.Sprintf("injectivity, post=%v", post), results)
+		require.Contains(t, results, "injective")
 		t.Logf("(i,j) -> (m_v, m_h, row) proved injective (p=1 q=2 mb=nb=6, post=%v)", post)
 	}
 }
@@ -166,12 +214,17 @@ func TestProveFindsCounterexampleForAnotherFamily(t *testing.T) {
 	one := m.ConstU(g.NB, 1)
 	exact := w.hstride.Eq(one.ShlBy(w.hs.Zext(4).Add(m.ConstU(4, 1))))
 	premise := exact.And(w.hs.Zext(4).Add(m.ConstU(4, 1)).Le(m.ConstU(4, uint64(g.NB-g.Q))))
-	m.Output("ok", 1).Drive(premise.Not().Or(distinct(w.banks)))
-	proved, cex := verify.Prove(t, m)
-	require.False(t, proved, "HS = 2^(hs+1) conflicts for some base")
-	v := verify.CounterexampleValues(cex)
+	m.Assert(premise.Not().Or(distinct(w.banks)), "another_family", "HS = 2^(hs+1) conflicts")
+	results := proveModule(t, m)
+	requireSettled(t, "HS = 2^(hs+1)", results, "another_family")
+	cex := results["another_family"].Trace
+	require.Len(t, cex, 1, "one evaluation of the combinational wrapper")
+	v := map[string]uint64{}
+	for name, x := range cex[0] {
+		v[name] = x.Uint64()
+	}
 	for _, name := range []string{"base_i", "base_j", "hs", "hstride", "vs"} {
-		require.Contains(t, v, name, "the counterexample gives %s:\n%s", name, cex)
+		require.Contains(t, v, name, "the counterexample gives %s: %v", name, cex[0])
 	}
 	s := Scheme{Geometry: g, VS: int(v["vs"]), HS: int(v["hs"])}
 	a := Access{Pattern: StridedRow, BI: v["base_i"], BJ: v["base_j"], VStride: v["vstride"], HStride: v["hstride"]}
