@@ -32,7 +32,7 @@ type NetProperty struct {
 	// Name is hierarchical: the instance path and the property's name
 	// ("u0.no_overflow"); Module is the name of the module that states it.
 	Name, Message, Module string
-	Pos           Pos // the Go call that made it
+	Pos                   Pos // the Go call that made it
 	// Node is the condition as it applies: for an assertion or assumption
 	// 1 where it holds, for a cover point 1 where it is reached.
 	Node int32
