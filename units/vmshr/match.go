@@ -96,7 +96,43 @@ func (c MatchBlock) WithPorts(name string) (*hdl.Module, MatchPorts) {
 	out.Any.Drive(any)
 	out.Idx.Drive(idx)
 	out.Primary.Drive(lib.Bus(either).RedOr().Not())
+	c.properties(m, in, out)
 	return m, MatchPorts{in, out}
+}
+
+// properties states the search's contract (DESIGN.md, vmshr-match; Fig.
+// 6.5, Table 6.1): hit_idx names the lowest hit, a hit is never primary,
+// a pending block covers itself (cov_i wherever hit_i and not y_i), and
+// Base covers nothing. The cover points are Fig. 6.5's three answers
+// (secondary: a hit; deferred: a cover without a hit; primary) and two
+// hits at once, which the MSHR file never makes but the inputs may carry.
+func (c MatchBlock) properties(m *hdl.Module, in MatchIn, out MatchOut) {
+	hits := lib.Bus(out.Hit)
+	var lowest []*hdl.Signal
+	for i := range c.M {
+		below := m.ConstU(1, 0)
+		if i > 0 {
+			below = hits.Slice(i-1, 0).RedOr()
+		}
+		lowest = append(lowest, out.Idx.EqConst(uint64(i)).Not().Or(out.Hit[i].And(below.Not())))
+	}
+	m.If(out.Any, func() {
+		m.Assert(lib.Bus(lowest).RedAnd(), "hit_idx_lowest_hit", "hit_idx does not name the lowest hit")
+		m.Assert(out.Primary.Not(), "hit_not_primary", "a hit PMSHR's block is a primary load")
+	})
+	covs := lib.Bus(out.Cov)
+	if c.Base {
+		m.Assert(covs.RedOr().Not(), "base_covers_nothing", "the baseline's search reports a cover")
+	} else {
+		self := hits.And(lib.Bus(in.Y).Not()).And(covs.Not())
+		m.Assert(self.RedOr().Not(), "pending_block_covers_itself", "a pending PMSHR holding blk does not cover it")
+		m.Cover(covs.RedOr().And(out.Any.Not()), "deferred")
+	}
+	m.Cover(out.Any, "secondary")
+	m.Cover(out.Primary, "primary")
+	if c.M > 1 {
+		m.Cover(hits.And(hits.Sub(m.ConstU(c.M, 1))).RedOr(), "two_hits")
+	}
 }
 
 // splitCompare is Fig. 6.5(b)'s comparator split in two: hi is 1 when the

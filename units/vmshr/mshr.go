@@ -131,6 +131,7 @@ func (c MSHRBlock) WithPorts(name string) (*hdl.Module, MSHRPorts) {
 	b.take()
 	b.fill()
 	b.writeback()
+	b.properties()
 	return b.m, b.io
 }
 
@@ -161,6 +162,11 @@ type mshrBuild struct {
 	kind                     *hdl.Signal // File.Classify's Kind of req_blk, req_valid aside
 	accepted, secondary      *hdl.Signal
 	newHBS                   *hdl.Signal
+
+	// What the properties read: each PMSHR's fill take, the writeback's
+	// transfer and its PMSHR's release.
+	fillTake         []*hdl.Signal
+	wbTaken, release *hdl.Signal
 }
 
 // ports declares the module's ports.
@@ -335,6 +341,7 @@ func (b *mshrBuild) take() {
 // block; the packet's blocks no PMSHR waits for are dropped.
 func (b *mshrBuild) fill() {
 	b.io.FillDrop.Drive(fillPath(b.p.Elems(), b.io.Fill.Valid, b.io.Fill.Blk, b.fillHBS, b.io.Fill.Data, b.hmax, func(i int, take, piece *hdl.Signal) {
+		b.fillTake = append(b.fillTake, take)
 		b.m.If(take, func() {
 			b.p.At(i).Y.SetU(1)
 			b.data.At(i).Set(piece)
@@ -373,6 +380,7 @@ func (b *mshrBuild) writeback() {
 	// it at the same edge.
 	keeps := wbSlots.And(wbSlotOne.Not()).RedOr().Or(b.secondary.And(b.hitOne.And(wbOne).RedOr()))
 	release := taken.And(keeps.Not())
+	b.wbTaken, b.release = taken, release
 	for i, e := range b.p.Elems() {
 		m.If(release.And(wbOne.Bit(i)), func() { e.V.SetU(0) })
 		leave := taken.And(wbOne.Bit(i))
