@@ -104,30 +104,30 @@ module elastic_basepipe (
   wire _not_99;
   wire _and_100;
   wire [2:0] _sub_102;
-  wire [1:0] _mux_103;
-  wire [4:0] _mux_104;
-  wire [31:0] _mux_105;
-  wire [31:0] _mux_106;
-  wire [31:0] _mux_107;
-  wire [31:0] _mux_108;
-  wire [31:0] _mux_109;
-  wire [31:0] _mux_110;
-  wire [31:0] _mux_111;
-  wire [31:0] _mux_112;
-  wire _mux_113;
-  wire _or_114;
-  wire [2:0] _mux_115;
-  wire _or_116;
-  wire _mux_117;
-  wire _or_118;
-  wire _mux_119;
-  wire _or_120;
-  wire _mux_121;
-  wire _or_122;
+  wire [1:0] _mux_214;
+  wire [4:0] _mux_215;
+  wire [31:0] _mux_216;
+  wire [31:0] _mux_217;
+  wire [31:0] _mux_218;
+  wire [31:0] _mux_219;
+  wire [31:0] _mux_220;
+  wire [31:0] _mux_221;
+  wire [31:0] _mux_222;
+  wire [31:0] _mux_223;
+  wire _mux_224;
+  wire _or_225;
+  wire [2:0] _mux_226;
+  wire _or_227;
+  wire _mux_228;
+  wire _or_229;
+  wire _mux_230;
+  wire _or_231;
+  wire _mux_232;
+  wire _or_233;
   assign ex_ready = _or_81;
   always @(posedge clk) begin
     if (rst) s0_valid <= 1'b0;
-    else if (_or_114) s0_valid <= _mux_113;
+    else if (_or_225) s0_valid <= _mux_224;
   end
   always @(posedge clk) begin
     if (rst) s0_tag <= 5'h00;
@@ -167,7 +167,7 @@ module elastic_basepipe (
   end
   always @(posedge clk) begin
     if (rst) s1_valid <= 1'b0;
-    else if (_or_118) s1_valid <= _mux_117;
+    else if (_or_229) s1_valid <= _mux_228;
   end
   always @(posedge clk) begin
     if (rst) s1_tag <= 5'h00;
@@ -207,7 +207,7 @@ module elastic_basepipe (
   end
   always @(posedge clk) begin
     if (rst) s2_valid <= 1'b0;
-    else if (_or_120) s2_valid <= _mux_119;
+    else if (_or_231) s2_valid <= _mux_230;
   end
   always @(posedge clk) begin
     if (rst) s2_tag <= 5'h00;
@@ -247,7 +247,7 @@ module elastic_basepipe (
   end
   always @(posedge clk) begin
     if (rst) s3_valid <= 1'b0;
-    else if (_or_122) s3_valid <= _mux_121;
+    else if (_or_233) s3_valid <= _mux_232;
   end
   always @(posedge clk) begin
     if (rst) s3_tag <= 5'h00;
@@ -287,7 +287,7 @@ module elastic_basepipe (
   end
   always @(posedge clk) begin
     if (rst) s0_hold <= 3'h0;
-    else if (_or_116) s0_hold <= _mux_115;
+    else if (_or_227) s0_hold <= _mux_226;
   end
   assign _ror_66 = |s0_hold;
   assign _not_67 = ~_ror_66;
@@ -307,42 +307,290 @@ module elastic_basepipe (
   assign _or_81 = _not_80 | _and_79;
   assign _or_82 = ic_valid | s3_valid;
   assign wb_valid = _or_82;
-  assign wb_src = _mux_103;
-  assign wb_tag = _mux_104;
-  assign wb_data_0 = _mux_105;
-  assign wb_data_1 = _mux_106;
-  assign wb_data_2 = _mux_107;
-  assign wb_data_3 = _mux_108;
-  assign wb_data_4 = _mux_109;
-  assign wb_data_5 = _mux_110;
-  assign wb_data_6 = _mux_111;
-  assign wb_data_7 = _mux_112;
+  assign wb_src = _mux_214;
+  assign wb_tag = _mux_215;
+  assign wb_data_0 = _mux_216;
+  assign wb_data_1 = _mux_217;
+  assign wb_data_2 = _mux_218;
+  assign wb_data_3 = _mux_219;
+  assign wb_data_4 = _mux_220;
+  assign wb_data_5 = _mux_221;
+  assign wb_data_6 = _mux_222;
+  assign wb_data_7 = _mux_223;
   assign _ror_96 = ex_valid;
   assign _and_97 = _ror_96 & _or_81;
   assign _not_98 = ~_and_97;
   assign _not_99 = ~_not_67;
   assign _and_100 = _not_98 & _not_99;
   assign _sub_102 = s0_hold - 3'h1;
-  assign _mux_103 = ic_valid ? 2'h0 : 2'h1;
-  assign _mux_104 = ic_valid ? ic_tag : s3_tag;
-  assign _mux_105 = ic_valid ? ic_data_0 : s3_data_0;
-  assign _mux_106 = ic_valid ? ic_data_1 : s3_data_1;
-  assign _mux_107 = ic_valid ? ic_data_2 : s3_data_2;
-  assign _mux_108 = ic_valid ? ic_data_3 : s3_data_3;
-  assign _mux_109 = ic_valid ? ic_data_4 : s3_data_4;
-  assign _mux_110 = ic_valid ? ic_data_5 : s3_data_5;
-  assign _mux_111 = ic_valid ? ic_data_6 : s3_data_6;
-  assign _mux_112 = ic_valid ? ic_data_7 : s3_data_7;
-  assign _mux_113 = _and_97 ? 1'b1 : 1'b0;
-  assign _or_114 = _and_97 | _and_79;
-  assign _mux_115 = _and_100 ? _sub_102 : ex_hold;
-  assign _or_116 = _and_100 | _and_97;
-  assign _mux_117 = _and_79 ? 1'b1 : 1'b0;
-  assign _or_118 = _and_79 | _and_75;
-  assign _mux_119 = _and_75 ? 1'b1 : 1'b0;
-  assign _or_120 = _and_75 | _and_72;
-  assign _mux_121 = _and_72 ? 1'b1 : 1'b0;
-  assign _or_122 = _and_72 | _and_69;
+  assign _mux_214 = ic_valid ? 2'h0 : 2'h1;
+  assign _mux_215 = ic_valid ? ic_tag : s3_tag;
+  assign _mux_216 = ic_valid ? ic_data_0 : s3_data_0;
+  assign _mux_217 = ic_valid ? ic_data_1 : s3_data_1;
+  assign _mux_218 = ic_valid ? ic_data_2 : s3_data_2;
+  assign _mux_219 = ic_valid ? ic_data_3 : s3_data_3;
+  assign _mux_220 = ic_valid ? ic_data_4 : s3_data_4;
+  assign _mux_221 = ic_valid ? ic_data_5 : s3_data_5;
+  assign _mux_222 = ic_valid ? ic_data_6 : s3_data_6;
+  assign _mux_223 = ic_valid ? ic_data_7 : s3_data_7;
+  assign _mux_224 = _and_97 ? 1'b1 : 1'b0;
+  assign _or_225 = _and_97 | _and_79;
+  assign _mux_226 = _and_100 ? _sub_102 : ex_hold;
+  assign _or_227 = _and_100 | _and_97;
+  assign _mux_228 = _and_79 ? 1'b1 : 1'b0;
+  assign _or_229 = _and_79 | _and_75;
+  assign _mux_230 = _and_75 ? 1'b1 : 1'b0;
+  assign _or_231 = _and_75 | _and_72;
+  assign _mux_232 = _and_72 ? 1'b1 : 1'b0;
+  assign _or_233 = _and_72 | _and_69;
   wire _unused_ok = &{1'b0, ex_mem};
+`ifdef FORMAL
+  wire _and_106;
+  reg [3:0] ghost_mem_seq_in;
+  reg [3:0] ghost_mem_seq_out;
+  wire [3:0] _add_109;
+  wire _eq_111;
+  wire _and_112;
+  wire [3:0] _add_113;
+  reg [3:0] ghost_s0_seq;
+  reg [3:0] ghost_s1_seq;
+  reg [3:0] ghost_s2_seq;
+  reg [3:0] ghost_s3_seq;
+  wire [3:0] _zext_118;
+  wire [3:0] _sub_119;
+  wire [3:0] _mux_120;
+  wire [3:0] _cat_121;
+  wire _slice_122;
+  wire _slice_123;
+  wire _slice_124;
+  wire _slice_125;
+  wire [1:0] _zext_126;
+  wire [1:0] _zext_127;
+  wire [1:0] _add_128;
+  wire [2:0] _zext_129;
+  wire [1:0] _zext_130;
+  wire [1:0] _zext_131;
+  wire [1:0] _add_132;
+  wire [2:0] _zext_133;
+  wire [2:0] _add_134;
+  wire [3:0] _zext_135;
+  wire [3:0] _sub_136;
+  wire [3:0] _zext_137;
+  wire [3:0] _add_138;
+  wire _eq_139;
+  wire [3:0] _zext_140;
+  wire [3:0] _zext_141;
+  wire [3:0] _add_142;
+  wire _not_143;
+  wire [3:0] _sub_144;
+  wire _eq_145;
+  wire _or_146;
+  wire [3:0] _zext_147;
+  wire [1:0] _cat_148;
+  wire _slice_149;
+  wire _slice_150;
+  wire [1:0] _zext_151;
+  wire [1:0] _zext_152;
+  wire [1:0] _add_153;
+  wire [3:0] _zext_154;
+  wire [3:0] _add_155;
+  wire _not_156;
+  wire [3:0] _sub_157;
+  wire _eq_158;
+  wire _or_159;
+  wire [3:0] _zext_160;
+  wire [2:0] _cat_161;
+  wire _slice_162;
+  wire _slice_163;
+  wire _slice_164;
+  wire [1:0] _zext_165;
+  wire [1:0] _zext_166;
+  wire [1:0] _zext_167;
+  wire [1:0] _add_168;
+  wire [1:0] _add_169;
+  wire [3:0] _zext_170;
+  wire [3:0] _add_171;
+  wire _not_172;
+  wire [3:0] _sub_173;
+  wire _eq_174;
+  wire _or_175;
+  wire [3:0] _zext_176;
+  wire [3:0] _cat_177;
+  wire _slice_178;
+  wire _slice_179;
+  wire _slice_180;
+  wire _slice_181;
+  wire [1:0] _zext_182;
+  wire [1:0] _zext_183;
+  wire [1:0] _add_184;
+  wire [2:0] _zext_185;
+  wire [1:0] _zext_186;
+  wire [1:0] _zext_187;
+  wire [1:0] _add_188;
+  wire [2:0] _zext_189;
+  wire [2:0] _add_190;
+  wire [3:0] _zext_191;
+  wire [3:0] _add_192;
+  wire _not_193;
+  wire [3:0] _sub_194;
+  wire _eq_195;
+  wire _or_196;
+  wire [3:0] _cat_197;
+  wire _rand_198;
+  wire _eq_200;
+  wire _and_201;
+  wire _eq_203;
+  wire _and_204;
+  wire _not_205;
+  wire _and_206;
+  wire _not_207;
+  wire _and_208;
+  wire [3:0] _cat_209;
+  wire _rand_210;
+  wire [3:0] _cat_211;
+  wire _ror_212;
+  wire _not_213;
+  assign _and_106 = ex_valid & ex_ready;
+  always @(posedge clk) begin
+    if (rst) ghost_mem_seq_in <= 4'h0;
+    else if (_and_106) ghost_mem_seq_in <= _add_109;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_mem_seq_out <= 4'h0;
+    else if (_and_112) ghost_mem_seq_out <= _add_113;
+  end
+  assign _add_109 = ghost_mem_seq_in + 4'h1;
+  assign _eq_111 = wb_src == 2'h1;
+  assign _and_112 = wb_valid & _eq_111;
+  assign _add_113 = ghost_mem_seq_out + 4'h1;
+  always @(posedge clk) begin
+    if (rst) ghost_s0_seq <= 4'h0;
+    else if (_and_97) ghost_s0_seq <= _mux_120;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_s1_seq <= 4'h0;
+    else if (_and_79) ghost_s1_seq <= ghost_s0_seq;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_s2_seq <= 4'h0;
+    else if (_and_75) ghost_s2_seq <= ghost_s1_seq;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_s3_seq <= 4'h0;
+    else if (_and_72) ghost_s3_seq <= ghost_s2_seq;
+  end
+  assign _zext_118 = {3'd0, 1'b0};
+  assign _sub_119 = ghost_mem_seq_in - _zext_118;
+  assign _mux_120 = 1'b0 ? _sub_119 : ghost_mem_seq_in;
+  assign _cat_121 = {s3_valid, s2_valid, s1_valid, s0_valid};
+  assign _slice_122 = _cat_121[0];
+  assign _slice_123 = _cat_121[1];
+  assign _slice_124 = _cat_121[2];
+  assign _slice_125 = _cat_121[3];
+  assign _zext_126 = {1'd0, _slice_122};
+  assign _zext_127 = {1'd0, _slice_123};
+  assign _add_128 = _zext_126 + _zext_127;
+  assign _zext_129 = {1'd0, _add_128};
+  assign _zext_130 = {1'd0, _slice_124};
+  assign _zext_131 = {1'd0, _slice_125};
+  assign _add_132 = _zext_130 + _zext_131;
+  assign _zext_133 = {1'd0, _add_132};
+  assign _add_134 = _zext_129 + _zext_133;
+  assign _zext_135 = {1'd0, _add_134};
+  assign _sub_136 = ghost_mem_seq_in - ghost_mem_seq_out;
+  assign _zext_137 = {3'd0, 1'b0};
+  assign _add_138 = _zext_137 + _zext_135;
+  assign _eq_139 = _sub_136 == _add_138;
+  assign _zext_140 = {3'd0, 1'b0};
+  assign _zext_141 = {3'd0, s0_valid};
+  assign _add_142 = _zext_140 + _zext_141;
+  assign _not_143 = ~s0_valid;
+  assign _sub_144 = ghost_mem_seq_in - _add_142;
+  assign _eq_145 = ghost_s0_seq == _sub_144;
+  assign _or_146 = _not_143 | _eq_145;
+  assign _zext_147 = {3'd0, 1'b0};
+  assign _cat_148 = {s1_valid, s0_valid};
+  assign _slice_149 = _cat_148[0];
+  assign _slice_150 = _cat_148[1];
+  assign _zext_151 = {1'd0, _slice_149};
+  assign _zext_152 = {1'd0, _slice_150};
+  assign _add_153 = _zext_151 + _zext_152;
+  assign _zext_154 = {2'd0, _add_153};
+  assign _add_155 = _zext_147 + _zext_154;
+  assign _not_156 = ~s1_valid;
+  assign _sub_157 = ghost_mem_seq_in - _add_155;
+  assign _eq_158 = ghost_s1_seq == _sub_157;
+  assign _or_159 = _not_156 | _eq_158;
+  assign _zext_160 = {3'd0, 1'b0};
+  assign _cat_161 = {s2_valid, s1_valid, s0_valid};
+  assign _slice_162 = _cat_161[0];
+  assign _slice_163 = _cat_161[1];
+  assign _slice_164 = _cat_161[2];
+  assign _zext_165 = {1'd0, _slice_162};
+  assign _zext_166 = {1'd0, _slice_163};
+  assign _zext_167 = {1'd0, _slice_164};
+  assign _add_168 = _zext_166 + _zext_167;
+  assign _add_169 = _zext_165 + _add_168;
+  assign _zext_170 = {2'd0, _add_169};
+  assign _add_171 = _zext_160 + _zext_170;
+  assign _not_172 = ~s2_valid;
+  assign _sub_173 = ghost_mem_seq_in - _add_171;
+  assign _eq_174 = ghost_s2_seq == _sub_173;
+  assign _or_175 = _not_172 | _eq_174;
+  assign _zext_176 = {3'd0, 1'b0};
+  assign _cat_177 = {s3_valid, s2_valid, s1_valid, s0_valid};
+  assign _slice_178 = _cat_177[0];
+  assign _slice_179 = _cat_177[1];
+  assign _slice_180 = _cat_177[2];
+  assign _slice_181 = _cat_177[3];
+  assign _zext_182 = {1'd0, _slice_178};
+  assign _zext_183 = {1'd0, _slice_179};
+  assign _add_184 = _zext_182 + _zext_183;
+  assign _zext_185 = {1'd0, _add_184};
+  assign _zext_186 = {1'd0, _slice_180};
+  assign _zext_187 = {1'd0, _slice_181};
+  assign _add_188 = _zext_186 + _zext_187;
+  assign _zext_189 = {1'd0, _add_188};
+  assign _add_190 = _zext_185 + _zext_189;
+  assign _zext_191 = {1'd0, _add_190};
+  assign _add_192 = _zext_176 + _zext_191;
+  assign _not_193 = ~s3_valid;
+  assign _sub_194 = ghost_mem_seq_in - _add_192;
+  assign _eq_195 = ghost_s3_seq == _sub_194;
+  assign _or_196 = _not_193 | _eq_195;
+  assign _cat_197 = {_or_196, _or_175, _or_159, _or_146};
+  assign _rand_198 = &_cat_197;
+  assign _eq_200 = wb_src == 2'h0;
+  assign _and_201 = wb_valid & _eq_200;
+  assign _eq_203 = wb_src == 2'h1;
+  assign _and_204 = wb_valid & _eq_203;
+  assign _not_205 = ~ex_ready;
+  assign _and_206 = ex_valid & _not_205;
+  assign _not_207 = ~_not_67;
+  assign _and_208 = s0_valid & _not_207;
+  assign _cat_209 = {s3_valid, s2_valid, s1_valid, s0_valid};
+  assign _rand_210 = &_cat_209;
+  assign _cat_211 = {s3_valid, s2_valid, s1_valid, s0_valid};
+  assign _ror_212 = |_cat_211;
+  assign _not_213 = ~_ror_212;
+  wire _assert_mem_none_lost = rst | _eq_139; // the memory instructions taken minus those written back from MEM are not the PREMEM entries and valid MEM stages
+  wire _assert_mem_in_order = rst | _rand_198; // a MEM stage holds a memory instruction out of EXE's order
+  wire _cover_wb_ic = ~rst & _and_201;
+  wire _cover_wb_mem = ~rst & _and_204;
+  wire _cover_ex_stalled = ~rst & _and_206;
+  wire _cover_s0_held = ~rst & _and_208;
+  wire _cover_mem_stages_full = ~rst & _rand_210;
+  wire _cover_mem_stages_empty = ~rst & _not_213;
+  always @* begin
+    assert (_assert_mem_none_lost);
+    assert (_assert_mem_in_order);
+    cover (_cover_wb_ic);
+    cover (_cover_wb_mem);
+    cover (_cover_ex_stalled);
+    cover (_cover_s0_held);
+    cover (_cover_mem_stages_full);
+    cover (_cover_mem_stages_empty);
+  end
+`endif
 endmodule
 `default_nettype wire

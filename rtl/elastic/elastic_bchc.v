@@ -3942,538 +3942,6 @@ module elastic_bchc (
   wire _and_6755;
   wire _eq_6758;
   wire _and_6759;
-  wire _mux_7017;
-  wire _or_7018;
-  wire _mux_7019;
-  wire _or_7020;
-  wire _mux_7021;
-  wire _or_7022;
-  wire _mux_7023;
-  wire _or_7024;
-  wire _mux_7025;
-  wire _or_7026;
-  wire _mux_7027;
-  wire _or_7028;
-  wire _mux_7029;
-  wire _or_7030;
-  wire _mux_7031;
-  wire _or_7032;
-  wire _mux_7033;
-  wire _or_7034;
-  wire _mux_7035;
-  wire _or_7036;
-  wire _mux_7037;
-  wire _or_7038;
-  wire _mux_7039;
-  wire _or_7040;
-  wire _mux_7041;
-  wire _or_7042;
-  wire _mux_7043;
-  wire _or_7044;
-  wire _mux_7045;
-  wire _or_7046;
-  wire _mux_7047;
-  wire _or_7048;
-  wire _mux_7049;
-  wire _or_7050;
-  wire _mux_7051;
-  wire _or_7052;
-  wire _mux_7053;
-  wire _or_7054;
-  wire _mux_7055;
-  wire _or_7056;
-  wire _mux_7057;
-  wire _or_7058;
-  wire _mux_7059;
-  wire _or_7060;
-  wire _mux_7061;
-  wire _or_7062;
-  wire _mux_7063;
-  wire _or_7064;
-  wire _mux_7065;
-  wire _or_7066;
-  wire _mux_7067;
-  wire _or_7068;
-  wire _mux_7069;
-  wire _or_7070;
-  wire _mux_7071;
-  wire _or_7072;
-  wire _mux_7073;
-  wire _or_7074;
-  wire _mux_7075;
-  wire _or_7076;
-  wire _mux_7077;
-  wire _or_7078;
-  wire _mux_7079;
-  wire _or_7080;
-  wire _mux_7081;
-  wire _or_7082;
-  wire _mux_7083;
-  wire _or_7084;
-  wire _mux_7085;
-  wire _or_7086;
-  wire _mux_7087;
-  wire _or_7088;
-  wire _mux_7089;
-  wire _or_7090;
-  wire _mux_7091;
-  wire _or_7092;
-  wire _mux_7093;
-  wire _or_7094;
-  wire _mux_7095;
-  wire _or_7096;
-  wire _mux_7097;
-  wire _or_7098;
-  wire _mux_7099;
-  wire _or_7100;
-  wire _mux_7101;
-  wire _or_7102;
-  wire _mux_7103;
-  wire _or_7104;
-  wire _mux_7105;
-  wire _or_7106;
-  wire _mux_7107;
-  wire _or_7108;
-  wire _mux_7109;
-  wire _or_7110;
-  wire _mux_7111;
-  wire _or_7112;
-  wire _mux_7113;
-  wire _or_7114;
-  wire _mux_7115;
-  wire _or_7116;
-  wire _mux_7117;
-  wire _or_7118;
-  wire _mux_7119;
-  wire _or_7120;
-  wire _mux_7121;
-  wire _or_7122;
-  wire _mux_7123;
-  wire _or_7124;
-  wire _mux_7125;
-  wire _or_7126;
-  wire _mux_7127;
-  wire _or_7128;
-  wire _mux_7129;
-  wire _or_7130;
-  wire _mux_7131;
-  wire _or_7132;
-  wire _mux_7133;
-  wire _or_7134;
-  wire _mux_7135;
-  wire _or_7136;
-  wire _mux_7137;
-  wire _or_7138;
-  wire _mux_7139;
-  wire _or_7140;
-  wire _mux_7141;
-  wire _or_7142;
-  wire _mux_7143;
-  wire _or_7144;
-  wire _mux_7145;
-  wire _or_7146;
-  wire _mux_7147;
-  wire _or_7148;
-  wire _mux_7149;
-  wire _or_7150;
-  wire _mux_7151;
-  wire _or_7152;
-  wire _mux_7153;
-  wire _or_7154;
-  wire _mux_7155;
-  wire _or_7156;
-  wire _mux_7157;
-  wire _or_7158;
-  wire _mux_7159;
-  wire _or_7160;
-  wire _mux_7161;
-  wire _or_7162;
-  wire _mux_7163;
-  wire _or_7164;
-  wire _mux_7165;
-  wire _or_7166;
-  wire _mux_7167;
-  wire _or_7168;
-  wire _mux_7169;
-  wire _or_7170;
-  wire _mux_7171;
-  wire _or_7172;
-  wire _mux_7173;
-  wire _or_7174;
-  wire _mux_7175;
-  wire _or_7176;
-  wire _mux_7177;
-  wire _or_7178;
-  wire _mux_7179;
-  wire _or_7180;
-  wire _mux_7181;
-  wire _or_7182;
-  wire _mux_7183;
-  wire _or_7184;
-  wire _mux_7185;
-  wire _or_7186;
-  wire _mux_7187;
-  wire _or_7188;
-  wire _mux_7189;
-  wire _or_7190;
-  wire _mux_7191;
-  wire _or_7192;
-  wire _mux_7193;
-  wire _or_7194;
-  wire _mux_7195;
-  wire _or_7196;
-  wire _mux_7197;
-  wire _or_7198;
-  wire _mux_7199;
-  wire _or_7200;
-  wire _mux_7201;
-  wire _or_7202;
-  wire _mux_7203;
-  wire _or_7204;
-  wire _mux_7205;
-  wire _or_7206;
-  wire _mux_7207;
-  wire _or_7208;
-  wire _mux_7209;
-  wire _or_7210;
-  wire _mux_7211;
-  wire _or_7212;
-  wire _mux_7213;
-  wire _or_7214;
-  wire _mux_7215;
-  wire _or_7216;
-  wire _mux_7217;
-  wire _or_7218;
-  wire _mux_7219;
-  wire _or_7220;
-  wire _mux_7221;
-  wire _or_7222;
-  wire _mux_7223;
-  wire _or_7224;
-  wire _mux_7225;
-  wire _or_7226;
-  wire _mux_7227;
-  wire _or_7228;
-  wire _mux_7229;
-  wire _or_7230;
-  wire _mux_7231;
-  wire _or_7232;
-  wire _mux_7233;
-  wire _or_7234;
-  wire _mux_7235;
-  wire _or_7236;
-  wire _mux_7237;
-  wire _or_7238;
-  wire _mux_7239;
-  wire _or_7240;
-  wire _mux_7241;
-  wire _or_7242;
-  wire _mux_7243;
-  wire _or_7244;
-  wire _mux_7245;
-  wire _or_7246;
-  wire _mux_7247;
-  wire _or_7248;
-  wire _mux_7249;
-  wire _or_7250;
-  wire _mux_7251;
-  wire _or_7252;
-  wire _mux_7253;
-  wire _or_7254;
-  wire _mux_7255;
-  wire _or_7256;
-  wire _mux_7257;
-  wire _or_7258;
-  wire _mux_7259;
-  wire _or_7260;
-  wire _mux_7261;
-  wire _or_7262;
-  wire _mux_7263;
-  wire _or_7264;
-  wire _mux_7265;
-  wire _or_7266;
-  wire _mux_7267;
-  wire _or_7268;
-  wire _mux_7269;
-  wire _or_7270;
-  wire _mux_7271;
-  wire _or_7272;
-  wire _mux_7273;
-  wire _or_7274;
-  wire _mux_7275;
-  wire _or_7276;
-  wire _mux_7277;
-  wire _or_7278;
-  wire _mux_7279;
-  wire _or_7280;
-  wire _mux_7281;
-  wire _or_7282;
-  wire _mux_7283;
-  wire _or_7284;
-  wire _mux_7285;
-  wire _or_7286;
-  wire _mux_7287;
-  wire _or_7288;
-  wire _mux_7289;
-  wire _or_7290;
-  wire _mux_7291;
-  wire _or_7292;
-  wire _mux_7293;
-  wire _or_7294;
-  wire _mux_7295;
-  wire _or_7296;
-  wire _mux_7297;
-  wire _or_7298;
-  wire _mux_7299;
-  wire _or_7300;
-  wire _mux_7301;
-  wire _or_7302;
-  wire _mux_7303;
-  wire _or_7304;
-  wire _mux_7305;
-  wire _or_7306;
-  wire _mux_7307;
-  wire _or_7308;
-  wire _mux_7309;
-  wire _or_7310;
-  wire _mux_7311;
-  wire _or_7312;
-  wire _mux_7313;
-  wire _or_7314;
-  wire _mux_7315;
-  wire _or_7316;
-  wire _mux_7317;
-  wire _or_7318;
-  wire _mux_7319;
-  wire _or_7320;
-  wire _mux_7321;
-  wire _or_7322;
-  wire _mux_7323;
-  wire _or_7324;
-  wire _mux_7325;
-  wire _or_7326;
-  wire _mux_7327;
-  wire _or_7328;
-  wire _mux_7329;
-  wire _or_7330;
-  wire _mux_7331;
-  wire _or_7332;
-  wire _mux_7333;
-  wire _or_7334;
-  wire _mux_7335;
-  wire _or_7336;
-  wire _mux_7337;
-  wire _or_7338;
-  wire _mux_7339;
-  wire _or_7340;
-  wire _mux_7341;
-  wire _or_7342;
-  wire _mux_7343;
-  wire _or_7344;
-  wire _mux_7345;
-  wire _or_7346;
-  wire _mux_7347;
-  wire _or_7348;
-  wire _mux_7349;
-  wire _or_7350;
-  wire _mux_7351;
-  wire _or_7352;
-  wire _mux_7353;
-  wire _or_7354;
-  wire _mux_7355;
-  wire _or_7356;
-  wire _mux_7357;
-  wire _or_7358;
-  wire _mux_7359;
-  wire _or_7360;
-  wire _mux_7361;
-  wire _or_7362;
-  wire _mux_7363;
-  wire _or_7364;
-  wire _mux_7365;
-  wire _or_7366;
-  wire _mux_7367;
-  wire _or_7368;
-  wire _mux_7369;
-  wire _or_7370;
-  wire _mux_7371;
-  wire _or_7372;
-  wire _mux_7373;
-  wire _or_7374;
-  wire _mux_7375;
-  wire _or_7376;
-  wire _mux_7377;
-  wire _or_7378;
-  wire _mux_7379;
-  wire _or_7380;
-  wire _mux_7381;
-  wire _or_7382;
-  wire _mux_7383;
-  wire _or_7384;
-  wire _mux_7385;
-  wire _or_7386;
-  wire _mux_7387;
-  wire _or_7388;
-  wire _mux_7389;
-  wire _or_7390;
-  wire _mux_7391;
-  wire _or_7392;
-  wire _mux_7393;
-  wire _or_7394;
-  wire _mux_7395;
-  wire _or_7396;
-  wire _mux_7397;
-  wire _or_7398;
-  wire _mux_7399;
-  wire _or_7400;
-  wire _mux_7401;
-  wire _or_7402;
-  wire _mux_7403;
-  wire _or_7404;
-  wire _mux_7405;
-  wire _or_7406;
-  wire _mux_7407;
-  wire _or_7408;
-  wire _mux_7409;
-  wire _or_7410;
-  wire _mux_7411;
-  wire _or_7412;
-  wire _mux_7413;
-  wire _or_7414;
-  wire _mux_7415;
-  wire _or_7416;
-  wire _mux_7417;
-  wire _or_7418;
-  wire _mux_7419;
-  wire _or_7420;
-  wire _mux_7421;
-  wire _or_7422;
-  wire _mux_7423;
-  wire _or_7424;
-  wire _mux_7425;
-  wire _or_7426;
-  wire _mux_7427;
-  wire _or_7428;
-  wire _mux_7429;
-  wire _or_7430;
-  wire _mux_7431;
-  wire _or_7432;
-  wire _mux_7433;
-  wire _or_7434;
-  wire _mux_7435;
-  wire _or_7436;
-  wire _mux_7437;
-  wire _or_7438;
-  wire _mux_7439;
-  wire _or_7440;
-  wire _mux_7441;
-  wire _or_7442;
-  wire _mux_7443;
-  wire _or_7444;
-  wire _mux_7445;
-  wire _or_7446;
-  wire _mux_7447;
-  wire _or_7448;
-  wire _mux_7449;
-  wire _or_7450;
-  wire _mux_7451;
-  wire _or_7452;
-  wire _mux_7453;
-  wire _or_7454;
-  wire _mux_7455;
-  wire _or_7456;
-  wire _mux_7457;
-  wire _or_7458;
-  wire _mux_7459;
-  wire _or_7460;
-  wire _mux_7461;
-  wire _or_7462;
-  wire _mux_7463;
-  wire _or_7464;
-  wire _mux_7465;
-  wire _or_7466;
-  wire _mux_7467;
-  wire _or_7468;
-  wire _mux_7469;
-  wire _or_7470;
-  wire _mux_7471;
-  wire _or_7472;
-  wire _mux_7473;
-  wire _or_7474;
-  wire _mux_7475;
-  wire _or_7476;
-  wire _mux_7477;
-  wire _or_7478;
-  wire _mux_7479;
-  wire _or_7480;
-  wire _mux_7481;
-  wire _or_7482;
-  wire _mux_7483;
-  wire _or_7484;
-  wire _mux_7485;
-  wire _or_7486;
-  wire _mux_7487;
-  wire _or_7488;
-  wire _mux_7489;
-  wire _or_7490;
-  wire _mux_7491;
-  wire _or_7492;
-  wire _mux_7493;
-  wire _or_7494;
-  wire _mux_7495;
-  wire _or_7496;
-  wire _mux_7497;
-  wire _or_7498;
-  wire _mux_7499;
-  wire _or_7500;
-  wire _mux_7501;
-  wire _or_7502;
-  wire _mux_7503;
-  wire _or_7504;
-  wire _mux_7505;
-  wire _or_7506;
-  wire _mux_7507;
-  wire _or_7508;
-  wire _mux_7509;
-  wire _or_7510;
-  wire _mux_7511;
-  wire _or_7512;
-  wire _mux_7513;
-  wire _or_7514;
-  wire _mux_7515;
-  wire _or_7516;
-  wire _mux_7517;
-  wire _or_7518;
-  wire _mux_7519;
-  wire _or_7520;
-  wire _mux_7521;
-  wire _or_7522;
-  wire _mux_7523;
-  wire _or_7524;
-  wire _mux_7525;
-  wire _or_7526;
-  wire _mux_7527;
-  wire _or_7528;
-  wire _mux_7529;
-  wire _or_7530;
-  wire _mux_7531;
-  wire _or_7532;
-  wire _mux_7533;
-  wire _or_7534;
-  wire _mux_7535;
-  wire _or_7536;
-  wire _mux_7537;
-  wire _or_7538;
-  wire _mux_7539;
-  wire _or_7540;
-  wire _mux_7541;
-  wire _or_7542;
-  wire _mux_7543;
-  wire _or_7544;
-  wire _mux_7545;
-  wire _or_7546;
-  wire _mux_7547;
-  wire _or_7548;
   wire _mux_7549;
   wire _or_7550;
   wire _mux_7551;
@@ -5478,2825 +4946,3357 @@ module elastic_bchc (
   wire _or_8550;
   wire _mux_8551;
   wire _or_8552;
-  wire _and_8553;
-  wire [1:0] _mux_8554;
-  wire _or_8555;
-  wire _and_8556;
-  wire [1:0] _mux_8557;
+  wire _mux_8553;
+  wire _or_8554;
+  wire _mux_8555;
+  wire _or_8556;
+  wire _mux_8557;
   wire _or_8558;
-  wire _and_8559;
-  wire [1:0] _mux_8560;
-  wire _or_8561;
-  wire _and_8562;
-  wire [1:0] _mux_8563;
+  wire _mux_8559;
+  wire _or_8560;
+  wire _mux_8561;
+  wire _or_8562;
+  wire _mux_8563;
   wire _or_8564;
-  wire _and_8565;
-  wire [1:0] _mux_8566;
-  wire _or_8567;
-  wire _and_8568;
-  wire [1:0] _mux_8569;
+  wire _mux_8565;
+  wire _or_8566;
+  wire _mux_8567;
+  wire _or_8568;
+  wire _mux_8569;
   wire _or_8570;
-  wire _and_8571;
-  wire [1:0] _mux_8572;
-  wire _or_8573;
-  wire _and_8574;
-  wire [1:0] _mux_8575;
+  wire _mux_8571;
+  wire _or_8572;
+  wire _mux_8573;
+  wire _or_8574;
+  wire _mux_8575;
   wire _or_8576;
-  wire _and_8577;
-  wire [1:0] _mux_8578;
-  wire _or_8579;
-  wire _and_8580;
-  wire [1:0] _mux_8581;
+  wire _mux_8577;
+  wire _or_8578;
+  wire _mux_8579;
+  wire _or_8580;
+  wire _mux_8581;
   wire _or_8582;
-  wire _and_8583;
-  wire [1:0] _mux_8584;
-  wire _or_8585;
-  wire _and_8586;
-  wire [1:0] _mux_8587;
+  wire _mux_8583;
+  wire _or_8584;
+  wire _mux_8585;
+  wire _or_8586;
+  wire _mux_8587;
   wire _or_8588;
-  wire _and_8589;
-  wire [1:0] _mux_8590;
-  wire _or_8591;
-  wire _and_8592;
-  wire [1:0] _mux_8593;
+  wire _mux_8589;
+  wire _or_8590;
+  wire _mux_8591;
+  wire _or_8592;
+  wire _mux_8593;
   wire _or_8594;
-  wire _and_8595;
-  wire [1:0] _mux_8596;
-  wire _or_8597;
-  wire _and_8598;
-  wire [1:0] _mux_8599;
+  wire _mux_8595;
+  wire _or_8596;
+  wire _mux_8597;
+  wire _or_8598;
+  wire _mux_8599;
   wire _or_8600;
-  wire _and_8601;
-  wire [1:0] _mux_8602;
-  wire _or_8603;
-  wire _and_8604;
-  wire [1:0] _mux_8605;
+  wire _mux_8601;
+  wire _or_8602;
+  wire _mux_8603;
+  wire _or_8604;
+  wire _mux_8605;
   wire _or_8606;
-  wire _and_8607;
-  wire [1:0] _mux_8608;
-  wire _or_8609;
-  wire _and_8610;
-  wire [1:0] _mux_8611;
+  wire _mux_8607;
+  wire _or_8608;
+  wire _mux_8609;
+  wire _or_8610;
+  wire _mux_8611;
   wire _or_8612;
-  wire _and_8613;
-  wire [1:0] _mux_8614;
-  wire _or_8615;
-  wire _and_8616;
-  wire [1:0] _mux_8617;
+  wire _mux_8613;
+  wire _or_8614;
+  wire _mux_8615;
+  wire _or_8616;
+  wire _mux_8617;
   wire _or_8618;
-  wire _and_8619;
-  wire [1:0] _mux_8620;
-  wire _or_8621;
-  wire _and_8622;
-  wire [1:0] _mux_8623;
+  wire _mux_8619;
+  wire _or_8620;
+  wire _mux_8621;
+  wire _or_8622;
+  wire _mux_8623;
   wire _or_8624;
-  wire _and_8625;
-  wire [1:0] _mux_8626;
-  wire _or_8627;
-  wire _and_8628;
-  wire [1:0] _mux_8629;
+  wire _mux_8625;
+  wire _or_8626;
+  wire _mux_8627;
+  wire _or_8628;
+  wire _mux_8629;
   wire _or_8630;
-  wire _and_8631;
-  wire [1:0] _mux_8632;
-  wire _or_8633;
-  wire _and_8634;
-  wire [1:0] _mux_8635;
+  wire _mux_8631;
+  wire _or_8632;
+  wire _mux_8633;
+  wire _or_8634;
+  wire _mux_8635;
   wire _or_8636;
-  wire _and_8637;
-  wire [1:0] _mux_8638;
-  wire _or_8639;
-  wire _and_8640;
-  wire [1:0] _mux_8641;
+  wire _mux_8637;
+  wire _or_8638;
+  wire _mux_8639;
+  wire _or_8640;
+  wire _mux_8641;
   wire _or_8642;
-  wire _and_8643;
-  wire [1:0] _mux_8644;
-  wire _or_8645;
-  wire _and_8646;
-  wire [1:0] _mux_8647;
+  wire _mux_8643;
+  wire _or_8644;
+  wire _mux_8645;
+  wire _or_8646;
+  wire _mux_8647;
   wire _or_8648;
-  wire _and_8649;
-  wire [1:0] _mux_8650;
-  wire _or_8651;
-  wire _and_8652;
-  wire [1:0] _mux_8653;
+  wire _mux_8649;
+  wire _or_8650;
+  wire _mux_8651;
+  wire _or_8652;
+  wire _mux_8653;
   wire _or_8654;
-  wire _and_8655;
-  wire [1:0] _mux_8656;
-  wire _or_8657;
-  wire _and_8658;
-  wire [1:0] _mux_8659;
+  wire _mux_8655;
+  wire _or_8656;
+  wire _mux_8657;
+  wire _or_8658;
+  wire _mux_8659;
   wire _or_8660;
-  wire _and_8661;
-  wire [1:0] _mux_8662;
-  wire _or_8663;
-  wire _and_8664;
-  wire [1:0] _mux_8665;
+  wire _mux_8661;
+  wire _or_8662;
+  wire _mux_8663;
+  wire _or_8664;
+  wire _mux_8665;
   wire _or_8666;
-  wire _and_8667;
-  wire [1:0] _mux_8668;
-  wire _or_8669;
-  wire _and_8670;
-  wire [1:0] _mux_8671;
+  wire _mux_8667;
+  wire _or_8668;
+  wire _mux_8669;
+  wire _or_8670;
+  wire _mux_8671;
   wire _or_8672;
-  wire _and_8673;
-  wire [1:0] _mux_8674;
-  wire _or_8675;
-  wire _and_8676;
-  wire [1:0] _mux_8677;
+  wire _mux_8673;
+  wire _or_8674;
+  wire _mux_8675;
+  wire _or_8676;
+  wire _mux_8677;
   wire _or_8678;
-  wire _and_8679;
-  wire [1:0] _mux_8680;
-  wire _or_8681;
-  wire _and_8682;
-  wire [1:0] _mux_8683;
+  wire _mux_8679;
+  wire _or_8680;
+  wire _mux_8681;
+  wire _or_8682;
+  wire _mux_8683;
   wire _or_8684;
-  wire _and_8685;
-  wire [1:0] _mux_8686;
-  wire _or_8687;
-  wire _and_8688;
-  wire [1:0] _mux_8689;
+  wire _mux_8685;
+  wire _or_8686;
+  wire _mux_8687;
+  wire _or_8688;
+  wire _mux_8689;
   wire _or_8690;
-  wire _and_8691;
-  wire [1:0] _mux_8692;
-  wire _or_8693;
-  wire _and_8694;
-  wire [1:0] _mux_8695;
+  wire _mux_8691;
+  wire _or_8692;
+  wire _mux_8693;
+  wire _or_8694;
+  wire _mux_8695;
   wire _or_8696;
-  wire _and_8697;
-  wire [1:0] _mux_8698;
-  wire _or_8699;
-  wire _and_8700;
-  wire [1:0] _mux_8701;
+  wire _mux_8697;
+  wire _or_8698;
+  wire _mux_8699;
+  wire _or_8700;
+  wire _mux_8701;
   wire _or_8702;
-  wire _and_8703;
-  wire [1:0] _mux_8704;
-  wire _or_8705;
-  wire _and_8706;
-  wire [1:0] _mux_8707;
+  wire _mux_8703;
+  wire _or_8704;
+  wire _mux_8705;
+  wire _or_8706;
+  wire _mux_8707;
   wire _or_8708;
-  wire _and_8709;
-  wire [1:0] _mux_8710;
-  wire _or_8711;
-  wire _and_8712;
-  wire [1:0] _mux_8713;
+  wire _mux_8709;
+  wire _or_8710;
+  wire _mux_8711;
+  wire _or_8712;
+  wire _mux_8713;
   wire _or_8714;
-  wire _and_8715;
-  wire [1:0] _mux_8716;
-  wire _or_8717;
-  wire _and_8718;
-  wire [1:0] _mux_8719;
+  wire _mux_8715;
+  wire _or_8716;
+  wire _mux_8717;
+  wire _or_8718;
+  wire _mux_8719;
   wire _or_8720;
-  wire _and_8721;
-  wire [1:0] _mux_8722;
-  wire _or_8723;
-  wire _and_8724;
-  wire [1:0] _mux_8725;
+  wire _mux_8721;
+  wire _or_8722;
+  wire _mux_8723;
+  wire _or_8724;
+  wire _mux_8725;
   wire _or_8726;
-  wire _and_8727;
-  wire [1:0] _mux_8728;
-  wire _or_8729;
-  wire _and_8730;
-  wire [1:0] _mux_8731;
+  wire _mux_8727;
+  wire _or_8728;
+  wire _mux_8729;
+  wire _or_8730;
+  wire _mux_8731;
   wire _or_8732;
-  wire _and_8733;
-  wire [1:0] _mux_8734;
-  wire _or_8735;
-  wire _and_8736;
-  wire [1:0] _mux_8737;
+  wire _mux_8733;
+  wire _or_8734;
+  wire _mux_8735;
+  wire _or_8736;
+  wire _mux_8737;
   wire _or_8738;
-  wire _and_8739;
-  wire [1:0] _mux_8740;
-  wire _or_8741;
-  wire _and_8742;
-  wire [1:0] _mux_8743;
+  wire _mux_8739;
+  wire _or_8740;
+  wire _mux_8741;
+  wire _or_8742;
+  wire _mux_8743;
   wire _or_8744;
-  wire _and_8745;
-  wire [1:0] _mux_8746;
-  wire _or_8747;
-  wire _and_8748;
-  wire [1:0] _mux_8749;
+  wire _mux_8745;
+  wire _or_8746;
+  wire _mux_8747;
+  wire _or_8748;
+  wire _mux_8749;
   wire _or_8750;
-  wire _and_8751;
-  wire [1:0] _mux_8752;
-  wire _or_8753;
-  wire _and_8754;
-  wire [1:0] _mux_8755;
+  wire _mux_8751;
+  wire _or_8752;
+  wire _mux_8753;
+  wire _or_8754;
+  wire _mux_8755;
   wire _or_8756;
-  wire _and_8757;
-  wire [1:0] _mux_8758;
-  wire _or_8759;
-  wire _and_8760;
-  wire [1:0] _mux_8761;
+  wire _mux_8757;
+  wire _or_8758;
+  wire _mux_8759;
+  wire _or_8760;
+  wire _mux_8761;
   wire _or_8762;
-  wire _and_8763;
-  wire [1:0] _mux_8764;
-  wire _or_8765;
-  wire _and_8766;
-  wire [1:0] _mux_8767;
+  wire _mux_8763;
+  wire _or_8764;
+  wire _mux_8765;
+  wire _or_8766;
+  wire _mux_8767;
   wire _or_8768;
-  wire _and_8769;
-  wire [1:0] _mux_8770;
-  wire _or_8771;
-  wire _and_8772;
-  wire [1:0] _mux_8773;
+  wire _mux_8769;
+  wire _or_8770;
+  wire _mux_8771;
+  wire _or_8772;
+  wire _mux_8773;
   wire _or_8774;
-  wire _and_8775;
-  wire [1:0] _mux_8776;
-  wire _or_8777;
-  wire _and_8778;
-  wire [1:0] _mux_8779;
+  wire _mux_8775;
+  wire _or_8776;
+  wire _mux_8777;
+  wire _or_8778;
+  wire _mux_8779;
   wire _or_8780;
-  wire _and_8781;
-  wire [1:0] _mux_8782;
-  wire _or_8783;
-  wire _and_8784;
-  wire [1:0] _mux_8785;
+  wire _mux_8781;
+  wire _or_8782;
+  wire _mux_8783;
+  wire _or_8784;
+  wire _mux_8785;
   wire _or_8786;
-  wire _and_8787;
-  wire [1:0] _mux_8788;
-  wire _or_8789;
-  wire _and_8790;
-  wire [1:0] _mux_8791;
+  wire _mux_8787;
+  wire _or_8788;
+  wire _mux_8789;
+  wire _or_8790;
+  wire _mux_8791;
   wire _or_8792;
-  wire _and_8793;
-  wire [1:0] _mux_8794;
-  wire _or_8795;
-  wire _and_8796;
-  wire [1:0] _mux_8797;
+  wire _mux_8793;
+  wire _or_8794;
+  wire _mux_8795;
+  wire _or_8796;
+  wire _mux_8797;
   wire _or_8798;
-  wire _and_8799;
-  wire [1:0] _mux_8800;
-  wire _or_8801;
-  wire _and_8802;
-  wire [1:0] _mux_8803;
+  wire _mux_8799;
+  wire _or_8800;
+  wire _mux_8801;
+  wire _or_8802;
+  wire _mux_8803;
   wire _or_8804;
-  wire _and_8805;
-  wire [1:0] _mux_8806;
-  wire _or_8807;
-  wire _and_8808;
-  wire [1:0] _mux_8809;
+  wire _mux_8805;
+  wire _or_8806;
+  wire _mux_8807;
+  wire _or_8808;
+  wire _mux_8809;
   wire _or_8810;
-  wire _and_8811;
-  wire [1:0] _mux_8812;
-  wire _or_8813;
-  wire _and_8814;
-  wire [1:0] _mux_8815;
+  wire _mux_8811;
+  wire _or_8812;
+  wire _mux_8813;
+  wire _or_8814;
+  wire _mux_8815;
   wire _or_8816;
-  wire _and_8817;
-  wire [1:0] _mux_8818;
-  wire _or_8819;
-  wire _and_8820;
-  wire [1:0] _mux_8821;
+  wire _mux_8817;
+  wire _or_8818;
+  wire _mux_8819;
+  wire _or_8820;
+  wire _mux_8821;
   wire _or_8822;
-  wire _and_8823;
-  wire [1:0] _mux_8824;
-  wire _or_8825;
-  wire _and_8826;
-  wire [1:0] _mux_8827;
+  wire _mux_8823;
+  wire _or_8824;
+  wire _mux_8825;
+  wire _or_8826;
+  wire _mux_8827;
   wire _or_8828;
-  wire _and_8829;
-  wire [1:0] _mux_8830;
-  wire _or_8831;
-  wire _and_8832;
-  wire [1:0] _mux_8833;
+  wire _mux_8829;
+  wire _or_8830;
+  wire _mux_8831;
+  wire _or_8832;
+  wire _mux_8833;
   wire _or_8834;
-  wire _and_8835;
-  wire [1:0] _mux_8836;
-  wire _or_8837;
-  wire _and_8838;
-  wire [1:0] _mux_8839;
+  wire _mux_8835;
+  wire _or_8836;
+  wire _mux_8837;
+  wire _or_8838;
+  wire _mux_8839;
   wire _or_8840;
-  wire _and_8841;
-  wire [1:0] _mux_8842;
-  wire _or_8843;
-  wire _and_8844;
-  wire [1:0] _mux_8845;
+  wire _mux_8841;
+  wire _or_8842;
+  wire _mux_8843;
+  wire _or_8844;
+  wire _mux_8845;
   wire _or_8846;
-  wire _and_8847;
-  wire [1:0] _mux_8848;
-  wire _or_8849;
-  wire _and_8850;
-  wire [1:0] _mux_8851;
+  wire _mux_8847;
+  wire _or_8848;
+  wire _mux_8849;
+  wire _or_8850;
+  wire _mux_8851;
   wire _or_8852;
-  wire _and_8853;
-  wire [1:0] _mux_8854;
-  wire _or_8855;
-  wire _and_8856;
-  wire [1:0] _mux_8857;
+  wire _mux_8853;
+  wire _or_8854;
+  wire _mux_8855;
+  wire _or_8856;
+  wire _mux_8857;
   wire _or_8858;
-  wire _and_8859;
-  wire [1:0] _mux_8860;
-  wire _or_8861;
-  wire _and_8862;
-  wire [1:0] _mux_8863;
+  wire _mux_8859;
+  wire _or_8860;
+  wire _mux_8861;
+  wire _or_8862;
+  wire _mux_8863;
   wire _or_8864;
-  wire _and_8865;
-  wire [1:0] _mux_8866;
-  wire _or_8867;
-  wire _and_8868;
-  wire [1:0] _mux_8869;
+  wire _mux_8865;
+  wire _or_8866;
+  wire _mux_8867;
+  wire _or_8868;
+  wire _mux_8869;
   wire _or_8870;
-  wire _and_8871;
-  wire [1:0] _mux_8872;
-  wire _or_8873;
-  wire _and_8874;
-  wire [1:0] _mux_8875;
+  wire _mux_8871;
+  wire _or_8872;
+  wire _mux_8873;
+  wire _or_8874;
+  wire _mux_8875;
   wire _or_8876;
-  wire _and_8877;
-  wire [1:0] _mux_8878;
-  wire _or_8879;
-  wire _and_8880;
-  wire [1:0] _mux_8881;
+  wire _mux_8877;
+  wire _or_8878;
+  wire _mux_8879;
+  wire _or_8880;
+  wire _mux_8881;
   wire _or_8882;
-  wire _and_8883;
-  wire [1:0] _mux_8884;
-  wire _or_8885;
-  wire _and_8886;
-  wire [1:0] _mux_8887;
+  wire _mux_8883;
+  wire _or_8884;
+  wire _mux_8885;
+  wire _or_8886;
+  wire _mux_8887;
   wire _or_8888;
-  wire _and_8889;
-  wire [1:0] _mux_8890;
-  wire _or_8891;
-  wire _and_8892;
-  wire [1:0] _mux_8893;
+  wire _mux_8889;
+  wire _or_8890;
+  wire _mux_8891;
+  wire _or_8892;
+  wire _mux_8893;
   wire _or_8894;
-  wire _and_8895;
-  wire [1:0] _mux_8896;
-  wire _or_8897;
-  wire _and_8898;
-  wire [1:0] _mux_8899;
+  wire _mux_8895;
+  wire _or_8896;
+  wire _mux_8897;
+  wire _or_8898;
+  wire _mux_8899;
   wire _or_8900;
-  wire _and_8901;
-  wire [1:0] _mux_8902;
-  wire _or_8903;
-  wire _and_8904;
-  wire [1:0] _mux_8905;
+  wire _mux_8901;
+  wire _or_8902;
+  wire _mux_8903;
+  wire _or_8904;
+  wire _mux_8905;
   wire _or_8906;
-  wire _and_8907;
-  wire [1:0] _mux_8908;
-  wire _or_8909;
-  wire _and_8910;
-  wire [1:0] _mux_8911;
+  wire _mux_8907;
+  wire _or_8908;
+  wire _mux_8909;
+  wire _or_8910;
+  wire _mux_8911;
   wire _or_8912;
-  wire _and_8913;
-  wire [1:0] _mux_8914;
-  wire _or_8915;
-  wire _and_8916;
-  wire [1:0] _mux_8917;
+  wire _mux_8913;
+  wire _or_8914;
+  wire _mux_8915;
+  wire _or_8916;
+  wire _mux_8917;
   wire _or_8918;
-  wire _and_8919;
-  wire [1:0] _mux_8920;
-  wire _or_8921;
-  wire _and_8922;
-  wire [1:0] _mux_8923;
+  wire _mux_8919;
+  wire _or_8920;
+  wire _mux_8921;
+  wire _or_8922;
+  wire _mux_8923;
   wire _or_8924;
-  wire _and_8925;
-  wire [1:0] _mux_8926;
-  wire _or_8927;
-  wire _and_8928;
-  wire [1:0] _mux_8929;
+  wire _mux_8925;
+  wire _or_8926;
+  wire _mux_8927;
+  wire _or_8928;
+  wire _mux_8929;
   wire _or_8930;
-  wire _and_8931;
-  wire [1:0] _mux_8932;
-  wire _or_8933;
-  wire _and_8934;
-  wire [1:0] _mux_8935;
+  wire _mux_8931;
+  wire _or_8932;
+  wire _mux_8933;
+  wire _or_8934;
+  wire _mux_8935;
   wire _or_8936;
-  wire _and_8937;
-  wire [1:0] _mux_8938;
-  wire _or_8939;
-  wire _and_8940;
-  wire [1:0] _mux_8941;
+  wire _mux_8937;
+  wire _or_8938;
+  wire _mux_8939;
+  wire _or_8940;
+  wire _mux_8941;
   wire _or_8942;
-  wire _and_8943;
-  wire [1:0] _mux_8944;
-  wire _or_8945;
-  wire _and_8946;
-  wire [1:0] _mux_8947;
+  wire _mux_8943;
+  wire _or_8944;
+  wire _mux_8945;
+  wire _or_8946;
+  wire _mux_8947;
   wire _or_8948;
-  wire _and_8949;
-  wire [1:0] _mux_8950;
-  wire _or_8951;
-  wire _and_8952;
-  wire [1:0] _mux_8953;
+  wire _mux_8949;
+  wire _or_8950;
+  wire _mux_8951;
+  wire _or_8952;
+  wire _mux_8953;
   wire _or_8954;
-  wire _and_8955;
-  wire [1:0] _mux_8956;
-  wire _or_8957;
-  wire _and_8958;
-  wire [1:0] _mux_8959;
+  wire _mux_8955;
+  wire _or_8956;
+  wire _mux_8957;
+  wire _or_8958;
+  wire _mux_8959;
   wire _or_8960;
-  wire _and_8961;
-  wire [1:0] _mux_8962;
-  wire _or_8963;
-  wire _and_8964;
-  wire [1:0] _mux_8965;
+  wire _mux_8961;
+  wire _or_8962;
+  wire _mux_8963;
+  wire _or_8964;
+  wire _mux_8965;
   wire _or_8966;
-  wire _and_8967;
-  wire [1:0] _mux_8968;
-  wire _or_8969;
-  wire _and_8970;
-  wire [1:0] _mux_8971;
+  wire _mux_8967;
+  wire _or_8968;
+  wire _mux_8969;
+  wire _or_8970;
+  wire _mux_8971;
   wire _or_8972;
-  wire _and_8973;
-  wire [1:0] _mux_8974;
-  wire _or_8975;
-  wire _and_8976;
-  wire [1:0] _mux_8977;
+  wire _mux_8973;
+  wire _or_8974;
+  wire _mux_8975;
+  wire _or_8976;
+  wire _mux_8977;
   wire _or_8978;
-  wire _and_8979;
-  wire [1:0] _mux_8980;
-  wire _or_8981;
-  wire _and_8982;
-  wire [1:0] _mux_8983;
+  wire _mux_8979;
+  wire _or_8980;
+  wire _mux_8981;
+  wire _or_8982;
+  wire _mux_8983;
   wire _or_8984;
-  wire _and_8985;
-  wire [1:0] _mux_8986;
-  wire _or_8987;
-  wire _and_8988;
-  wire [1:0] _mux_8989;
+  wire _mux_8985;
+  wire _or_8986;
+  wire _mux_8987;
+  wire _or_8988;
+  wire _mux_8989;
   wire _or_8990;
-  wire _and_8991;
-  wire [1:0] _mux_8992;
-  wire _or_8993;
-  wire _and_8994;
-  wire [1:0] _mux_8995;
+  wire _mux_8991;
+  wire _or_8992;
+  wire _mux_8993;
+  wire _or_8994;
+  wire _mux_8995;
   wire _or_8996;
-  wire _and_8997;
-  wire [1:0] _mux_8998;
-  wire _or_8999;
-  wire _and_9000;
-  wire [1:0] _mux_9001;
+  wire _mux_8997;
+  wire _or_8998;
+  wire _mux_8999;
+  wire _or_9000;
+  wire _mux_9001;
   wire _or_9002;
-  wire _and_9003;
-  wire [1:0] _mux_9004;
-  wire _or_9005;
-  wire _and_9006;
-  wire [1:0] _mux_9007;
+  wire _mux_9003;
+  wire _or_9004;
+  wire _mux_9005;
+  wire _or_9006;
+  wire _mux_9007;
   wire _or_9008;
-  wire _and_9009;
-  wire [1:0] _mux_9010;
-  wire _or_9011;
-  wire _and_9012;
-  wire [1:0] _mux_9013;
+  wire _mux_9009;
+  wire _or_9010;
+  wire _mux_9011;
+  wire _or_9012;
+  wire _mux_9013;
   wire _or_9014;
-  wire _and_9015;
-  wire [1:0] _mux_9016;
-  wire _or_9017;
-  wire _and_9018;
-  wire [1:0] _mux_9019;
+  wire _mux_9015;
+  wire _or_9016;
+  wire _mux_9017;
+  wire _or_9018;
+  wire _mux_9019;
   wire _or_9020;
-  wire _and_9021;
-  wire [1:0] _mux_9022;
-  wire _or_9023;
-  wire _and_9024;
-  wire [1:0] _mux_9025;
+  wire _mux_9021;
+  wire _or_9022;
+  wire _mux_9023;
+  wire _or_9024;
+  wire _mux_9025;
   wire _or_9026;
-  wire _and_9027;
-  wire [1:0] _mux_9028;
-  wire _or_9029;
-  wire _and_9030;
-  wire [1:0] _mux_9031;
+  wire _mux_9027;
+  wire _or_9028;
+  wire _mux_9029;
+  wire _or_9030;
+  wire _mux_9031;
   wire _or_9032;
-  wire _and_9033;
-  wire [1:0] _mux_9034;
-  wire _or_9035;
-  wire _and_9036;
-  wire [1:0] _mux_9037;
+  wire _mux_9033;
+  wire _or_9034;
+  wire _mux_9035;
+  wire _or_9036;
+  wire _mux_9037;
   wire _or_9038;
-  wire _and_9039;
-  wire [1:0] _mux_9040;
-  wire _or_9041;
-  wire _and_9042;
-  wire [1:0] _mux_9043;
+  wire _mux_9039;
+  wire _or_9040;
+  wire _mux_9041;
+  wire _or_9042;
+  wire _mux_9043;
   wire _or_9044;
-  wire _and_9045;
-  wire [1:0] _mux_9046;
-  wire _or_9047;
-  wire _and_9048;
-  wire [1:0] _mux_9049;
+  wire _mux_9045;
+  wire _or_9046;
+  wire _mux_9047;
+  wire _or_9048;
+  wire _mux_9049;
   wire _or_9050;
-  wire _and_9051;
-  wire [1:0] _mux_9052;
-  wire _or_9053;
-  wire _and_9054;
-  wire [1:0] _mux_9055;
+  wire _mux_9051;
+  wire _or_9052;
+  wire _mux_9053;
+  wire _or_9054;
+  wire _mux_9055;
   wire _or_9056;
-  wire _and_9057;
-  wire [1:0] _mux_9058;
-  wire _or_9059;
-  wire _and_9060;
-  wire [1:0] _mux_9061;
+  wire _mux_9057;
+  wire _or_9058;
+  wire _mux_9059;
+  wire _or_9060;
+  wire _mux_9061;
   wire _or_9062;
-  wire _and_9063;
-  wire [1:0] _mux_9064;
-  wire _or_9065;
-  wire _and_9066;
-  wire [1:0] _mux_9067;
+  wire _mux_9063;
+  wire _or_9064;
+  wire _mux_9065;
+  wire _or_9066;
+  wire _mux_9067;
   wire _or_9068;
-  wire _and_9069;
-  wire [1:0] _mux_9070;
-  wire _or_9071;
-  wire _and_9072;
-  wire [1:0] _mux_9073;
+  wire _mux_9069;
+  wire _or_9070;
+  wire _mux_9071;
+  wire _or_9072;
+  wire _mux_9073;
   wire _or_9074;
-  wire _and_9075;
-  wire [1:0] _mux_9076;
-  wire _or_9077;
-  wire _and_9078;
-  wire [1:0] _mux_9079;
+  wire _mux_9075;
+  wire _or_9076;
+  wire _mux_9077;
+  wire _or_9078;
+  wire _mux_9079;
   wire _or_9080;
-  wire _and_9081;
-  wire [1:0] _mux_9082;
-  wire _or_9083;
-  wire _and_9084;
-  wire [1:0] _mux_9085;
-  wire _or_9086;
-  wire _and_9087;
-  wire [1:0] _mux_9088;
-  wire _or_9089;
-  wire _and_9090;
-  wire [1:0] _mux_9091;
-  wire _or_9092;
-  wire _and_9093;
-  wire [1:0] _mux_9094;
-  wire _or_9095;
-  wire _and_9096;
-  wire [1:0] _mux_9097;
-  wire _or_9098;
-  wire _and_9099;
-  wire [1:0] _mux_9100;
-  wire _or_9101;
-  wire _and_9102;
-  wire [1:0] _mux_9103;
-  wire _or_9104;
-  wire _and_9105;
-  wire [1:0] _mux_9106;
-  wire _or_9107;
-  wire _and_9108;
-  wire [1:0] _mux_9109;
-  wire _or_9110;
-  wire _and_9111;
-  wire [1:0] _mux_9112;
-  wire _or_9113;
-  wire _and_9114;
-  wire [1:0] _mux_9115;
-  wire _or_9116;
-  wire _and_9117;
-  wire [1:0] _mux_9118;
-  wire _or_9119;
-  wire _and_9120;
-  wire [1:0] _mux_9121;
-  wire _or_9122;
-  wire _and_9123;
-  wire [1:0] _mux_9124;
-  wire _or_9125;
-  wire _and_9126;
-  wire [1:0] _mux_9127;
-  wire _or_9128;
-  wire _and_9129;
-  wire [1:0] _mux_9130;
-  wire _or_9131;
-  wire _and_9132;
-  wire [1:0] _mux_9133;
-  wire _or_9134;
-  wire _and_9135;
-  wire [1:0] _mux_9136;
-  wire _or_9137;
-  wire _and_9138;
-  wire [1:0] _mux_9139;
-  wire _or_9140;
-  wire _and_9141;
-  wire [1:0] _mux_9142;
-  wire _or_9143;
-  wire _and_9144;
-  wire [1:0] _mux_9145;
-  wire _or_9146;
-  wire _and_9147;
-  wire [1:0] _mux_9148;
-  wire _or_9149;
-  wire _and_9150;
-  wire [1:0] _mux_9151;
-  wire _or_9152;
-  wire _and_9153;
-  wire [1:0] _mux_9154;
-  wire _or_9155;
-  wire _and_9156;
-  wire [1:0] _mux_9157;
-  wire _or_9158;
-  wire _and_9159;
-  wire [1:0] _mux_9160;
-  wire _or_9161;
-  wire _and_9162;
-  wire [1:0] _mux_9163;
-  wire _or_9164;
-  wire _and_9165;
-  wire [1:0] _mux_9166;
-  wire _or_9167;
-  wire _and_9168;
-  wire [1:0] _mux_9169;
-  wire _or_9170;
-  wire _and_9171;
-  wire [1:0] _mux_9172;
-  wire _or_9173;
-  wire _and_9174;
-  wire [1:0] _mux_9175;
-  wire _or_9176;
-  wire _and_9177;
-  wire [1:0] _mux_9178;
-  wire _or_9179;
-  wire _and_9180;
-  wire [1:0] _mux_9181;
-  wire _or_9182;
-  wire _and_9183;
-  wire [1:0] _mux_9184;
-  wire _or_9185;
-  wire _and_9186;
-  wire [1:0] _mux_9187;
-  wire _or_9188;
-  wire _and_9189;
-  wire [1:0] _mux_9190;
-  wire _or_9191;
-  wire _and_9192;
-  wire [1:0] _mux_9193;
-  wire _or_9194;
-  wire _and_9195;
-  wire [1:0] _mux_9196;
-  wire _or_9197;
-  wire _and_9198;
-  wire [1:0] _mux_9199;
-  wire _or_9200;
-  wire _and_9201;
-  wire [1:0] _mux_9202;
-  wire _or_9203;
-  wire _and_9204;
-  wire [1:0] _mux_9205;
-  wire _or_9206;
-  wire _and_9207;
-  wire [1:0] _mux_9208;
-  wire _or_9209;
-  wire _and_9210;
-  wire [1:0] _mux_9211;
-  wire _or_9212;
-  wire _and_9213;
-  wire [1:0] _mux_9214;
-  wire _or_9215;
-  wire _and_9216;
-  wire [1:0] _mux_9217;
-  wire _or_9218;
-  wire _and_9219;
-  wire [1:0] _mux_9220;
-  wire _or_9221;
-  wire _and_9222;
-  wire [1:0] _mux_9223;
-  wire _or_9224;
-  wire _and_9225;
-  wire [1:0] _mux_9226;
-  wire _or_9227;
-  wire _and_9228;
-  wire [1:0] _mux_9229;
-  wire _or_9230;
-  wire _and_9231;
-  wire [1:0] _mux_9232;
-  wire _or_9233;
-  wire _and_9234;
-  wire [1:0] _mux_9235;
-  wire _or_9236;
-  wire _and_9237;
-  wire [1:0] _mux_9238;
-  wire _or_9239;
-  wire _and_9240;
-  wire [1:0] _mux_9241;
-  wire _or_9242;
-  wire _and_9243;
-  wire [1:0] _mux_9244;
-  wire _or_9245;
-  wire _and_9246;
-  wire [1:0] _mux_9247;
-  wire _or_9248;
-  wire _and_9249;
-  wire [1:0] _mux_9250;
-  wire _or_9251;
-  wire _and_9252;
-  wire [1:0] _mux_9253;
-  wire _or_9254;
-  wire _and_9255;
-  wire [1:0] _mux_9256;
-  wire _or_9257;
-  wire _and_9258;
-  wire [1:0] _mux_9259;
-  wire _or_9260;
-  wire _and_9261;
-  wire [1:0] _mux_9262;
-  wire _or_9263;
-  wire _and_9264;
-  wire [1:0] _mux_9265;
-  wire _or_9266;
-  wire _and_9267;
-  wire [1:0] _mux_9268;
-  wire _or_9269;
-  wire _and_9270;
-  wire [1:0] _mux_9271;
-  wire _or_9272;
-  wire _and_9273;
-  wire [1:0] _mux_9274;
-  wire _or_9275;
-  wire _and_9276;
-  wire [1:0] _mux_9277;
-  wire _or_9278;
-  wire _and_9279;
-  wire [1:0] _mux_9280;
-  wire _or_9281;
-  wire _and_9282;
-  wire [1:0] _mux_9283;
-  wire _or_9284;
-  wire _and_9285;
-  wire [1:0] _mux_9286;
-  wire _or_9287;
-  wire _and_9288;
-  wire [1:0] _mux_9289;
-  wire _or_9290;
-  wire _and_9291;
-  wire [1:0] _mux_9292;
-  wire _or_9293;
-  wire _and_9294;
-  wire [1:0] _mux_9295;
-  wire _or_9296;
-  wire _and_9297;
-  wire [1:0] _mux_9298;
-  wire _or_9299;
-  wire _and_9300;
-  wire [1:0] _mux_9301;
-  wire _or_9302;
-  wire _and_9303;
-  wire [1:0] _mux_9304;
-  wire _or_9305;
-  wire _and_9306;
-  wire [1:0] _mux_9307;
-  wire _or_9308;
-  wire _and_9309;
-  wire [1:0] _mux_9310;
-  wire _or_9311;
-  wire _and_9312;
-  wire [1:0] _mux_9313;
-  wire _or_9314;
-  wire _and_9315;
-  wire [1:0] _mux_9316;
-  wire _or_9317;
-  wire _and_9318;
-  wire [1:0] _mux_9319;
-  wire _or_9320;
+  wire _mux_9081;
+  wire _or_9082;
+  wire _mux_9083;
+  wire _or_9084;
+  wire _and_9085;
+  wire [1:0] _mux_9086;
+  wire _or_9087;
+  wire _and_9088;
+  wire [1:0] _mux_9089;
+  wire _or_9090;
+  wire _and_9091;
+  wire [1:0] _mux_9092;
+  wire _or_9093;
+  wire _and_9094;
+  wire [1:0] _mux_9095;
+  wire _or_9096;
+  wire _and_9097;
+  wire [1:0] _mux_9098;
+  wire _or_9099;
+  wire _and_9100;
+  wire [1:0] _mux_9101;
+  wire _or_9102;
+  wire _and_9103;
+  wire [1:0] _mux_9104;
+  wire _or_9105;
+  wire _and_9106;
+  wire [1:0] _mux_9107;
+  wire _or_9108;
+  wire _and_9109;
+  wire [1:0] _mux_9110;
+  wire _or_9111;
+  wire _and_9112;
+  wire [1:0] _mux_9113;
+  wire _or_9114;
+  wire _and_9115;
+  wire [1:0] _mux_9116;
+  wire _or_9117;
+  wire _and_9118;
+  wire [1:0] _mux_9119;
+  wire _or_9120;
+  wire _and_9121;
+  wire [1:0] _mux_9122;
+  wire _or_9123;
+  wire _and_9124;
+  wire [1:0] _mux_9125;
+  wire _or_9126;
+  wire _and_9127;
+  wire [1:0] _mux_9128;
+  wire _or_9129;
+  wire _and_9130;
+  wire [1:0] _mux_9131;
+  wire _or_9132;
+  wire _and_9133;
+  wire [1:0] _mux_9134;
+  wire _or_9135;
+  wire _and_9136;
+  wire [1:0] _mux_9137;
+  wire _or_9138;
+  wire _and_9139;
+  wire [1:0] _mux_9140;
+  wire _or_9141;
+  wire _and_9142;
+  wire [1:0] _mux_9143;
+  wire _or_9144;
+  wire _and_9145;
+  wire [1:0] _mux_9146;
+  wire _or_9147;
+  wire _and_9148;
+  wire [1:0] _mux_9149;
+  wire _or_9150;
+  wire _and_9151;
+  wire [1:0] _mux_9152;
+  wire _or_9153;
+  wire _and_9154;
+  wire [1:0] _mux_9155;
+  wire _or_9156;
+  wire _and_9157;
+  wire [1:0] _mux_9158;
+  wire _or_9159;
+  wire _and_9160;
+  wire [1:0] _mux_9161;
+  wire _or_9162;
+  wire _and_9163;
+  wire [1:0] _mux_9164;
+  wire _or_9165;
+  wire _and_9166;
+  wire [1:0] _mux_9167;
+  wire _or_9168;
+  wire _and_9169;
+  wire [1:0] _mux_9170;
+  wire _or_9171;
+  wire _and_9172;
+  wire [1:0] _mux_9173;
+  wire _or_9174;
+  wire _and_9175;
+  wire [1:0] _mux_9176;
+  wire _or_9177;
+  wire _and_9178;
+  wire [1:0] _mux_9179;
+  wire _or_9180;
+  wire _and_9181;
+  wire [1:0] _mux_9182;
+  wire _or_9183;
+  wire _and_9184;
+  wire [1:0] _mux_9185;
+  wire _or_9186;
+  wire _and_9187;
+  wire [1:0] _mux_9188;
+  wire _or_9189;
+  wire _and_9190;
+  wire [1:0] _mux_9191;
+  wire _or_9192;
+  wire _and_9193;
+  wire [1:0] _mux_9194;
+  wire _or_9195;
+  wire _and_9196;
+  wire [1:0] _mux_9197;
+  wire _or_9198;
+  wire _and_9199;
+  wire [1:0] _mux_9200;
+  wire _or_9201;
+  wire _and_9202;
+  wire [1:0] _mux_9203;
+  wire _or_9204;
+  wire _and_9205;
+  wire [1:0] _mux_9206;
+  wire _or_9207;
+  wire _and_9208;
+  wire [1:0] _mux_9209;
+  wire _or_9210;
+  wire _and_9211;
+  wire [1:0] _mux_9212;
+  wire _or_9213;
+  wire _and_9214;
+  wire [1:0] _mux_9215;
+  wire _or_9216;
+  wire _and_9217;
+  wire [1:0] _mux_9218;
+  wire _or_9219;
+  wire _and_9220;
+  wire [1:0] _mux_9221;
+  wire _or_9222;
+  wire _and_9223;
+  wire [1:0] _mux_9224;
+  wire _or_9225;
+  wire _and_9226;
+  wire [1:0] _mux_9227;
+  wire _or_9228;
+  wire _and_9229;
+  wire [1:0] _mux_9230;
+  wire _or_9231;
+  wire _and_9232;
+  wire [1:0] _mux_9233;
+  wire _or_9234;
+  wire _and_9235;
+  wire [1:0] _mux_9236;
+  wire _or_9237;
+  wire _and_9238;
+  wire [1:0] _mux_9239;
+  wire _or_9240;
+  wire _and_9241;
+  wire [1:0] _mux_9242;
+  wire _or_9243;
+  wire _and_9244;
+  wire [1:0] _mux_9245;
+  wire _or_9246;
+  wire _and_9247;
+  wire [1:0] _mux_9248;
+  wire _or_9249;
+  wire _and_9250;
+  wire [1:0] _mux_9251;
+  wire _or_9252;
+  wire _and_9253;
+  wire [1:0] _mux_9254;
+  wire _or_9255;
+  wire _and_9256;
+  wire [1:0] _mux_9257;
+  wire _or_9258;
+  wire _and_9259;
+  wire [1:0] _mux_9260;
+  wire _or_9261;
+  wire _and_9262;
+  wire [1:0] _mux_9263;
+  wire _or_9264;
+  wire _and_9265;
+  wire [1:0] _mux_9266;
+  wire _or_9267;
+  wire _and_9268;
+  wire [1:0] _mux_9269;
+  wire _or_9270;
+  wire _and_9271;
+  wire [1:0] _mux_9272;
+  wire _or_9273;
+  wire _and_9274;
+  wire [1:0] _mux_9275;
+  wire _or_9276;
+  wire _and_9277;
+  wire [1:0] _mux_9278;
+  wire _or_9279;
+  wire _and_9280;
+  wire [1:0] _mux_9281;
+  wire _or_9282;
+  wire _and_9283;
+  wire [1:0] _mux_9284;
+  wire _or_9285;
+  wire _and_9286;
+  wire [1:0] _mux_9287;
+  wire _or_9288;
+  wire _and_9289;
+  wire [1:0] _mux_9290;
+  wire _or_9291;
+  wire _and_9292;
+  wire [1:0] _mux_9293;
+  wire _or_9294;
+  wire _and_9295;
+  wire [1:0] _mux_9296;
+  wire _or_9297;
+  wire _and_9298;
+  wire [1:0] _mux_9299;
+  wire _or_9300;
+  wire _and_9301;
+  wire [1:0] _mux_9302;
+  wire _or_9303;
+  wire _and_9304;
+  wire [1:0] _mux_9305;
+  wire _or_9306;
+  wire _and_9307;
+  wire [1:0] _mux_9308;
+  wire _or_9309;
+  wire _and_9310;
+  wire [1:0] _mux_9311;
+  wire _or_9312;
+  wire _and_9313;
+  wire [1:0] _mux_9314;
+  wire _or_9315;
+  wire _and_9316;
+  wire [1:0] _mux_9317;
+  wire _or_9318;
+  wire _and_9319;
+  wire [1:0] _mux_9320;
+  wire _or_9321;
+  wire _and_9322;
+  wire [1:0] _mux_9323;
+  wire _or_9324;
+  wire _and_9325;
+  wire [1:0] _mux_9326;
+  wire _or_9327;
+  wire _and_9328;
+  wire [1:0] _mux_9329;
+  wire _or_9330;
+  wire _and_9331;
+  wire [1:0] _mux_9332;
+  wire _or_9333;
+  wire _and_9334;
+  wire [1:0] _mux_9335;
+  wire _or_9336;
+  wire _and_9337;
+  wire [1:0] _mux_9338;
+  wire _or_9339;
+  wire _and_9340;
+  wire [1:0] _mux_9341;
+  wire _or_9342;
+  wire _and_9343;
+  wire [1:0] _mux_9344;
+  wire _or_9345;
+  wire _and_9346;
+  wire [1:0] _mux_9347;
+  wire _or_9348;
+  wire _and_9349;
+  wire [1:0] _mux_9350;
+  wire _or_9351;
+  wire _and_9352;
+  wire [1:0] _mux_9353;
+  wire _or_9354;
+  wire _and_9355;
+  wire [1:0] _mux_9356;
+  wire _or_9357;
+  wire _and_9358;
+  wire [1:0] _mux_9359;
+  wire _or_9360;
+  wire _and_9361;
+  wire [1:0] _mux_9362;
+  wire _or_9363;
+  wire _and_9364;
+  wire [1:0] _mux_9365;
+  wire _or_9366;
+  wire _and_9367;
+  wire [1:0] _mux_9368;
+  wire _or_9369;
+  wire _and_9370;
+  wire [1:0] _mux_9371;
+  wire _or_9372;
+  wire _and_9373;
+  wire [1:0] _mux_9374;
+  wire _or_9375;
+  wire _and_9376;
+  wire [1:0] _mux_9377;
+  wire _or_9378;
+  wire _and_9379;
+  wire [1:0] _mux_9380;
+  wire _or_9381;
+  wire _and_9382;
+  wire [1:0] _mux_9383;
+  wire _or_9384;
+  wire _and_9385;
+  wire [1:0] _mux_9386;
+  wire _or_9387;
+  wire _and_9388;
+  wire [1:0] _mux_9389;
+  wire _or_9390;
+  wire _and_9391;
+  wire [1:0] _mux_9392;
+  wire _or_9393;
+  wire _and_9394;
+  wire [1:0] _mux_9395;
+  wire _or_9396;
+  wire _and_9397;
+  wire [1:0] _mux_9398;
+  wire _or_9399;
+  wire _and_9400;
+  wire [1:0] _mux_9401;
+  wire _or_9402;
+  wire _and_9403;
+  wire [1:0] _mux_9404;
+  wire _or_9405;
+  wire _and_9406;
+  wire [1:0] _mux_9407;
+  wire _or_9408;
+  wire _and_9409;
+  wire [1:0] _mux_9410;
+  wire _or_9411;
+  wire _and_9412;
+  wire [1:0] _mux_9413;
+  wire _or_9414;
+  wire _and_9415;
+  wire [1:0] _mux_9416;
+  wire _or_9417;
+  wire _and_9418;
+  wire [1:0] _mux_9419;
+  wire _or_9420;
+  wire _and_9421;
+  wire [1:0] _mux_9422;
+  wire _or_9423;
+  wire _and_9424;
+  wire [1:0] _mux_9425;
+  wire _or_9426;
+  wire _and_9427;
+  wire [1:0] _mux_9428;
+  wire _or_9429;
+  wire _and_9430;
+  wire [1:0] _mux_9431;
+  wire _or_9432;
+  wire _and_9433;
+  wire [1:0] _mux_9434;
+  wire _or_9435;
+  wire _and_9436;
+  wire [1:0] _mux_9437;
+  wire _or_9438;
+  wire _and_9439;
+  wire [1:0] _mux_9440;
+  wire _or_9441;
+  wire _and_9442;
+  wire [1:0] _mux_9443;
+  wire _or_9444;
+  wire _and_9445;
+  wire [1:0] _mux_9446;
+  wire _or_9447;
+  wire _and_9448;
+  wire [1:0] _mux_9449;
+  wire _or_9450;
+  wire _and_9451;
+  wire [1:0] _mux_9452;
+  wire _or_9453;
+  wire _and_9454;
+  wire [1:0] _mux_9455;
+  wire _or_9456;
+  wire _and_9457;
+  wire [1:0] _mux_9458;
+  wire _or_9459;
+  wire _and_9460;
+  wire [1:0] _mux_9461;
+  wire _or_9462;
+  wire _and_9463;
+  wire [1:0] _mux_9464;
+  wire _or_9465;
+  wire _and_9466;
+  wire [1:0] _mux_9467;
+  wire _or_9468;
+  wire _and_9469;
+  wire [1:0] _mux_9470;
+  wire _or_9471;
+  wire _and_9472;
+  wire [1:0] _mux_9473;
+  wire _or_9474;
+  wire _and_9475;
+  wire [1:0] _mux_9476;
+  wire _or_9477;
+  wire _and_9478;
+  wire [1:0] _mux_9479;
+  wire _or_9480;
+  wire _and_9481;
+  wire [1:0] _mux_9482;
+  wire _or_9483;
+  wire _and_9484;
+  wire [1:0] _mux_9485;
+  wire _or_9486;
+  wire _and_9487;
+  wire [1:0] _mux_9488;
+  wire _or_9489;
+  wire _and_9490;
+  wire [1:0] _mux_9491;
+  wire _or_9492;
+  wire _and_9493;
+  wire [1:0] _mux_9494;
+  wire _or_9495;
+  wire _and_9496;
+  wire [1:0] _mux_9497;
+  wire _or_9498;
+  wire _and_9499;
+  wire [1:0] _mux_9500;
+  wire _or_9501;
+  wire _and_9502;
+  wire [1:0] _mux_9503;
+  wire _or_9504;
+  wire _and_9505;
+  wire [1:0] _mux_9506;
+  wire _or_9507;
+  wire _and_9508;
+  wire [1:0] _mux_9509;
+  wire _or_9510;
+  wire _and_9511;
+  wire [1:0] _mux_9512;
+  wire _or_9513;
+  wire _and_9514;
+  wire [1:0] _mux_9515;
+  wire _or_9516;
+  wire _and_9517;
+  wire [1:0] _mux_9518;
+  wire _or_9519;
+  wire _and_9520;
+  wire [1:0] _mux_9521;
+  wire _or_9522;
+  wire _and_9523;
+  wire [1:0] _mux_9524;
+  wire _or_9525;
+  wire _and_9526;
+  wire [1:0] _mux_9527;
+  wire _or_9528;
+  wire _and_9529;
+  wire [1:0] _mux_9530;
+  wire _or_9531;
+  wire _and_9532;
+  wire [1:0] _mux_9533;
+  wire _or_9534;
+  wire _and_9535;
+  wire [1:0] _mux_9536;
+  wire _or_9537;
+  wire _and_9538;
+  wire [1:0] _mux_9539;
+  wire _or_9540;
+  wire _and_9541;
+  wire [1:0] _mux_9542;
+  wire _or_9543;
+  wire _and_9544;
+  wire [1:0] _mux_9545;
+  wire _or_9546;
+  wire _and_9547;
+  wire [1:0] _mux_9548;
+  wire _or_9549;
+  wire _and_9550;
+  wire [1:0] _mux_9551;
+  wire _or_9552;
+  wire _and_9553;
+  wire [1:0] _mux_9554;
+  wire _or_9555;
+  wire _and_9556;
+  wire [1:0] _mux_9557;
+  wire _or_9558;
+  wire _and_9559;
+  wire [1:0] _mux_9560;
+  wire _or_9561;
+  wire _and_9562;
+  wire [1:0] _mux_9563;
+  wire _or_9564;
+  wire _and_9565;
+  wire [1:0] _mux_9566;
+  wire _or_9567;
+  wire _and_9568;
+  wire [1:0] _mux_9569;
+  wire _or_9570;
+  wire _and_9571;
+  wire [1:0] _mux_9572;
+  wire _or_9573;
+  wire _and_9574;
+  wire [1:0] _mux_9575;
+  wire _or_9576;
+  wire _and_9577;
+  wire [1:0] _mux_9578;
+  wire _or_9579;
+  wire _and_9580;
+  wire [1:0] _mux_9581;
+  wire _or_9582;
+  wire _and_9583;
+  wire [1:0] _mux_9584;
+  wire _or_9585;
+  wire _and_9586;
+  wire [1:0] _mux_9587;
+  wire _or_9588;
+  wire _and_9589;
+  wire [1:0] _mux_9590;
+  wire _or_9591;
+  wire _and_9592;
+  wire [1:0] _mux_9593;
+  wire _or_9594;
+  wire _and_9595;
+  wire [1:0] _mux_9596;
+  wire _or_9597;
+  wire _and_9598;
+  wire [1:0] _mux_9599;
+  wire _or_9600;
+  wire _and_9601;
+  wire [1:0] _mux_9602;
+  wire _or_9603;
+  wire _and_9604;
+  wire [1:0] _mux_9605;
+  wire _or_9606;
+  wire _and_9607;
+  wire [1:0] _mux_9608;
+  wire _or_9609;
+  wire _and_9610;
+  wire [1:0] _mux_9611;
+  wire _or_9612;
+  wire _and_9613;
+  wire [1:0] _mux_9614;
+  wire _or_9615;
+  wire _and_9616;
+  wire [1:0] _mux_9617;
+  wire _or_9618;
+  wire _and_9619;
+  wire [1:0] _mux_9620;
+  wire _or_9621;
+  wire _and_9622;
+  wire [1:0] _mux_9623;
+  wire _or_9624;
+  wire _and_9625;
+  wire [1:0] _mux_9626;
+  wire _or_9627;
+  wire _and_9628;
+  wire [1:0] _mux_9629;
+  wire _or_9630;
+  wire _and_9631;
+  wire [1:0] _mux_9632;
+  wire _or_9633;
+  wire _and_9634;
+  wire [1:0] _mux_9635;
+  wire _or_9636;
+  wire _and_9637;
+  wire [1:0] _mux_9638;
+  wire _or_9639;
+  wire _and_9640;
+  wire [1:0] _mux_9641;
+  wire _or_9642;
+  wire _and_9643;
+  wire [1:0] _mux_9644;
+  wire _or_9645;
+  wire _and_9646;
+  wire [1:0] _mux_9647;
+  wire _or_9648;
+  wire _and_9649;
+  wire [1:0] _mux_9650;
+  wire _or_9651;
+  wire _and_9652;
+  wire [1:0] _mux_9653;
+  wire _or_9654;
+  wire _and_9655;
+  wire [1:0] _mux_9656;
+  wire _or_9657;
+  wire _and_9658;
+  wire [1:0] _mux_9659;
+  wire _or_9660;
+  wire _and_9661;
+  wire [1:0] _mux_9662;
+  wire _or_9663;
+  wire _and_9664;
+  wire [1:0] _mux_9665;
+  wire _or_9666;
+  wire _and_9667;
+  wire [1:0] _mux_9668;
+  wire _or_9669;
+  wire _and_9670;
+  wire [1:0] _mux_9671;
+  wire _or_9672;
+  wire _and_9673;
+  wire [1:0] _mux_9674;
+  wire _or_9675;
+  wire _and_9676;
+  wire [1:0] _mux_9677;
+  wire _or_9678;
+  wire _and_9679;
+  wire [1:0] _mux_9680;
+  wire _or_9681;
+  wire _and_9682;
+  wire [1:0] _mux_9683;
+  wire _or_9684;
+  wire _and_9685;
+  wire [1:0] _mux_9686;
+  wire _or_9687;
+  wire _and_9688;
+  wire [1:0] _mux_9689;
+  wire _or_9690;
+  wire _and_9691;
+  wire [1:0] _mux_9692;
+  wire _or_9693;
+  wire _and_9694;
+  wire [1:0] _mux_9695;
+  wire _or_9696;
+  wire _and_9697;
+  wire [1:0] _mux_9698;
+  wire _or_9699;
+  wire _and_9700;
+  wire [1:0] _mux_9701;
+  wire _or_9702;
+  wire _and_9703;
+  wire [1:0] _mux_9704;
+  wire _or_9705;
+  wire _and_9706;
+  wire [1:0] _mux_9707;
+  wire _or_9708;
+  wire _and_9709;
+  wire [1:0] _mux_9710;
+  wire _or_9711;
+  wire _and_9712;
+  wire [1:0] _mux_9713;
+  wire _or_9714;
+  wire _and_9715;
+  wire [1:0] _mux_9716;
+  wire _or_9717;
+  wire _and_9718;
+  wire [1:0] _mux_9719;
+  wire _or_9720;
+  wire _and_9721;
+  wire [1:0] _mux_9722;
+  wire _or_9723;
+  wire _and_9724;
+  wire [1:0] _mux_9725;
+  wire _or_9726;
+  wire _and_9727;
+  wire [1:0] _mux_9728;
+  wire _or_9729;
+  wire _and_9730;
+  wire [1:0] _mux_9731;
+  wire _or_9732;
+  wire _and_9733;
+  wire [1:0] _mux_9734;
+  wire _or_9735;
+  wire _and_9736;
+  wire [1:0] _mux_9737;
+  wire _or_9738;
+  wire _and_9739;
+  wire [1:0] _mux_9740;
+  wire _or_9741;
+  wire _and_9742;
+  wire [1:0] _mux_9743;
+  wire _or_9744;
+  wire _and_9745;
+  wire [1:0] _mux_9746;
+  wire _or_9747;
+  wire _and_9748;
+  wire [1:0] _mux_9749;
+  wire _or_9750;
+  wire _and_9751;
+  wire [1:0] _mux_9752;
+  wire _or_9753;
+  wire _and_9754;
+  wire [1:0] _mux_9755;
+  wire _or_9756;
+  wire _and_9757;
+  wire [1:0] _mux_9758;
+  wire _or_9759;
+  wire _and_9760;
+  wire [1:0] _mux_9761;
+  wire _or_9762;
+  wire _and_9763;
+  wire [1:0] _mux_9764;
+  wire _or_9765;
+  wire _and_9766;
+  wire [1:0] _mux_9767;
+  wire _or_9768;
+  wire _and_9769;
+  wire [1:0] _mux_9770;
+  wire _or_9771;
+  wire _and_9772;
+  wire [1:0] _mux_9773;
+  wire _or_9774;
+  wire _and_9775;
+  wire [1:0] _mux_9776;
+  wire _or_9777;
+  wire _and_9778;
+  wire [1:0] _mux_9779;
+  wire _or_9780;
+  wire _and_9781;
+  wire [1:0] _mux_9782;
+  wire _or_9783;
+  wire _and_9784;
+  wire [1:0] _mux_9785;
+  wire _or_9786;
+  wire _and_9787;
+  wire [1:0] _mux_9788;
+  wire _or_9789;
+  wire _and_9790;
+  wire [1:0] _mux_9791;
+  wire _or_9792;
+  wire _and_9793;
+  wire [1:0] _mux_9794;
+  wire _or_9795;
+  wire _and_9796;
+  wire [1:0] _mux_9797;
+  wire _or_9798;
+  wire _and_9799;
+  wire [1:0] _mux_9800;
+  wire _or_9801;
+  wire _and_9802;
+  wire [1:0] _mux_9803;
+  wire _or_9804;
+  wire _and_9805;
+  wire [1:0] _mux_9806;
+  wire _or_9807;
+  wire _and_9808;
+  wire [1:0] _mux_9809;
+  wire _or_9810;
+  wire _and_9811;
+  wire [1:0] _mux_9812;
+  wire _or_9813;
+  wire _and_9814;
+  wire [1:0] _mux_9815;
+  wire _or_9816;
+  wire _and_9817;
+  wire [1:0] _mux_9818;
+  wire _or_9819;
+  wire _and_9820;
+  wire [1:0] _mux_9821;
+  wire _or_9822;
+  wire _and_9823;
+  wire [1:0] _mux_9824;
+  wire _or_9825;
+  wire _and_9826;
+  wire [1:0] _mux_9827;
+  wire _or_9828;
+  wire _and_9829;
+  wire [1:0] _mux_9830;
+  wire _or_9831;
+  wire _and_9832;
+  wire [1:0] _mux_9833;
+  wire _or_9834;
+  wire _and_9835;
+  wire [1:0] _mux_9836;
+  wire _or_9837;
+  wire _and_9838;
+  wire [1:0] _mux_9839;
+  wire _or_9840;
+  wire _and_9841;
+  wire [1:0] _mux_9842;
+  wire _or_9843;
+  wire _and_9844;
+  wire [1:0] _mux_9845;
+  wire _or_9846;
+  wire _and_9847;
+  wire [1:0] _mux_9848;
+  wire _or_9849;
+  wire _and_9850;
+  wire [1:0] _mux_9851;
+  wire _or_9852;
   reg [10:0] line_0 [0:255];
   reg [10:0] line_1 [0:255];
   assign rd_hit = _ror_541;
   assign rd_value = _onehot_542;
   always @(posedge clk) begin
     if (rst) valid_0 <= 2'h0;
-    else if (_or_8555) valid_0 <= _mux_8554;
+    else if (_or_9087) valid_0 <= _mux_9086;
   end
   always @(posedge clk) begin
     if (rst) valid_1 <= 2'h0;
-    else if (_or_8558) valid_1 <= _mux_8557;
+    else if (_or_9090) valid_1 <= _mux_9089;
   end
   always @(posedge clk) begin
     if (rst) valid_2 <= 2'h0;
-    else if (_or_8561) valid_2 <= _mux_8560;
+    else if (_or_9093) valid_2 <= _mux_9092;
   end
   always @(posedge clk) begin
     if (rst) valid_3 <= 2'h0;
-    else if (_or_8564) valid_3 <= _mux_8563;
+    else if (_or_9096) valid_3 <= _mux_9095;
   end
   always @(posedge clk) begin
     if (rst) valid_4 <= 2'h0;
-    else if (_or_8567) valid_4 <= _mux_8566;
+    else if (_or_9099) valid_4 <= _mux_9098;
   end
   always @(posedge clk) begin
     if (rst) valid_5 <= 2'h0;
-    else if (_or_8570) valid_5 <= _mux_8569;
+    else if (_or_9102) valid_5 <= _mux_9101;
   end
   always @(posedge clk) begin
     if (rst) valid_6 <= 2'h0;
-    else if (_or_8573) valid_6 <= _mux_8572;
+    else if (_or_9105) valid_6 <= _mux_9104;
   end
   always @(posedge clk) begin
     if (rst) valid_7 <= 2'h0;
-    else if (_or_8576) valid_7 <= _mux_8575;
+    else if (_or_9108) valid_7 <= _mux_9107;
   end
   always @(posedge clk) begin
     if (rst) valid_8 <= 2'h0;
-    else if (_or_8579) valid_8 <= _mux_8578;
+    else if (_or_9111) valid_8 <= _mux_9110;
   end
   always @(posedge clk) begin
     if (rst) valid_9 <= 2'h0;
-    else if (_or_8582) valid_9 <= _mux_8581;
+    else if (_or_9114) valid_9 <= _mux_9113;
   end
   always @(posedge clk) begin
     if (rst) valid_10 <= 2'h0;
-    else if (_or_8585) valid_10 <= _mux_8584;
+    else if (_or_9117) valid_10 <= _mux_9116;
   end
   always @(posedge clk) begin
     if (rst) valid_11 <= 2'h0;
-    else if (_or_8588) valid_11 <= _mux_8587;
+    else if (_or_9120) valid_11 <= _mux_9119;
   end
   always @(posedge clk) begin
     if (rst) valid_12 <= 2'h0;
-    else if (_or_8591) valid_12 <= _mux_8590;
+    else if (_or_9123) valid_12 <= _mux_9122;
   end
   always @(posedge clk) begin
     if (rst) valid_13 <= 2'h0;
-    else if (_or_8594) valid_13 <= _mux_8593;
+    else if (_or_9126) valid_13 <= _mux_9125;
   end
   always @(posedge clk) begin
     if (rst) valid_14 <= 2'h0;
-    else if (_or_8597) valid_14 <= _mux_8596;
+    else if (_or_9129) valid_14 <= _mux_9128;
   end
   always @(posedge clk) begin
     if (rst) valid_15 <= 2'h0;
-    else if (_or_8600) valid_15 <= _mux_8599;
+    else if (_or_9132) valid_15 <= _mux_9131;
   end
   always @(posedge clk) begin
     if (rst) valid_16 <= 2'h0;
-    else if (_or_8603) valid_16 <= _mux_8602;
+    else if (_or_9135) valid_16 <= _mux_9134;
   end
   always @(posedge clk) begin
     if (rst) valid_17 <= 2'h0;
-    else if (_or_8606) valid_17 <= _mux_8605;
+    else if (_or_9138) valid_17 <= _mux_9137;
   end
   always @(posedge clk) begin
     if (rst) valid_18 <= 2'h0;
-    else if (_or_8609) valid_18 <= _mux_8608;
+    else if (_or_9141) valid_18 <= _mux_9140;
   end
   always @(posedge clk) begin
     if (rst) valid_19 <= 2'h0;
-    else if (_or_8612) valid_19 <= _mux_8611;
+    else if (_or_9144) valid_19 <= _mux_9143;
   end
   always @(posedge clk) begin
     if (rst) valid_20 <= 2'h0;
-    else if (_or_8615) valid_20 <= _mux_8614;
+    else if (_or_9147) valid_20 <= _mux_9146;
   end
   always @(posedge clk) begin
     if (rst) valid_21 <= 2'h0;
-    else if (_or_8618) valid_21 <= _mux_8617;
+    else if (_or_9150) valid_21 <= _mux_9149;
   end
   always @(posedge clk) begin
     if (rst) valid_22 <= 2'h0;
-    else if (_or_8621) valid_22 <= _mux_8620;
+    else if (_or_9153) valid_22 <= _mux_9152;
   end
   always @(posedge clk) begin
     if (rst) valid_23 <= 2'h0;
-    else if (_or_8624) valid_23 <= _mux_8623;
+    else if (_or_9156) valid_23 <= _mux_9155;
   end
   always @(posedge clk) begin
     if (rst) valid_24 <= 2'h0;
-    else if (_or_8627) valid_24 <= _mux_8626;
+    else if (_or_9159) valid_24 <= _mux_9158;
   end
   always @(posedge clk) begin
     if (rst) valid_25 <= 2'h0;
-    else if (_or_8630) valid_25 <= _mux_8629;
+    else if (_or_9162) valid_25 <= _mux_9161;
   end
   always @(posedge clk) begin
     if (rst) valid_26 <= 2'h0;
-    else if (_or_8633) valid_26 <= _mux_8632;
+    else if (_or_9165) valid_26 <= _mux_9164;
   end
   always @(posedge clk) begin
     if (rst) valid_27 <= 2'h0;
-    else if (_or_8636) valid_27 <= _mux_8635;
+    else if (_or_9168) valid_27 <= _mux_9167;
   end
   always @(posedge clk) begin
     if (rst) valid_28 <= 2'h0;
-    else if (_or_8639) valid_28 <= _mux_8638;
+    else if (_or_9171) valid_28 <= _mux_9170;
   end
   always @(posedge clk) begin
     if (rst) valid_29 <= 2'h0;
-    else if (_or_8642) valid_29 <= _mux_8641;
+    else if (_or_9174) valid_29 <= _mux_9173;
   end
   always @(posedge clk) begin
     if (rst) valid_30 <= 2'h0;
-    else if (_or_8645) valid_30 <= _mux_8644;
+    else if (_or_9177) valid_30 <= _mux_9176;
   end
   always @(posedge clk) begin
     if (rst) valid_31 <= 2'h0;
-    else if (_or_8648) valid_31 <= _mux_8647;
+    else if (_or_9180) valid_31 <= _mux_9179;
   end
   always @(posedge clk) begin
     if (rst) valid_32 <= 2'h0;
-    else if (_or_8651) valid_32 <= _mux_8650;
+    else if (_or_9183) valid_32 <= _mux_9182;
   end
   always @(posedge clk) begin
     if (rst) valid_33 <= 2'h0;
-    else if (_or_8654) valid_33 <= _mux_8653;
+    else if (_or_9186) valid_33 <= _mux_9185;
   end
   always @(posedge clk) begin
     if (rst) valid_34 <= 2'h0;
-    else if (_or_8657) valid_34 <= _mux_8656;
+    else if (_or_9189) valid_34 <= _mux_9188;
   end
   always @(posedge clk) begin
     if (rst) valid_35 <= 2'h0;
-    else if (_or_8660) valid_35 <= _mux_8659;
+    else if (_or_9192) valid_35 <= _mux_9191;
   end
   always @(posedge clk) begin
     if (rst) valid_36 <= 2'h0;
-    else if (_or_8663) valid_36 <= _mux_8662;
+    else if (_or_9195) valid_36 <= _mux_9194;
   end
   always @(posedge clk) begin
     if (rst) valid_37 <= 2'h0;
-    else if (_or_8666) valid_37 <= _mux_8665;
+    else if (_or_9198) valid_37 <= _mux_9197;
   end
   always @(posedge clk) begin
     if (rst) valid_38 <= 2'h0;
-    else if (_or_8669) valid_38 <= _mux_8668;
+    else if (_or_9201) valid_38 <= _mux_9200;
   end
   always @(posedge clk) begin
     if (rst) valid_39 <= 2'h0;
-    else if (_or_8672) valid_39 <= _mux_8671;
+    else if (_or_9204) valid_39 <= _mux_9203;
   end
   always @(posedge clk) begin
     if (rst) valid_40 <= 2'h0;
-    else if (_or_8675) valid_40 <= _mux_8674;
+    else if (_or_9207) valid_40 <= _mux_9206;
   end
   always @(posedge clk) begin
     if (rst) valid_41 <= 2'h0;
-    else if (_or_8678) valid_41 <= _mux_8677;
+    else if (_or_9210) valid_41 <= _mux_9209;
   end
   always @(posedge clk) begin
     if (rst) valid_42 <= 2'h0;
-    else if (_or_8681) valid_42 <= _mux_8680;
+    else if (_or_9213) valid_42 <= _mux_9212;
   end
   always @(posedge clk) begin
     if (rst) valid_43 <= 2'h0;
-    else if (_or_8684) valid_43 <= _mux_8683;
+    else if (_or_9216) valid_43 <= _mux_9215;
   end
   always @(posedge clk) begin
     if (rst) valid_44 <= 2'h0;
-    else if (_or_8687) valid_44 <= _mux_8686;
+    else if (_or_9219) valid_44 <= _mux_9218;
   end
   always @(posedge clk) begin
     if (rst) valid_45 <= 2'h0;
-    else if (_or_8690) valid_45 <= _mux_8689;
+    else if (_or_9222) valid_45 <= _mux_9221;
   end
   always @(posedge clk) begin
     if (rst) valid_46 <= 2'h0;
-    else if (_or_8693) valid_46 <= _mux_8692;
+    else if (_or_9225) valid_46 <= _mux_9224;
   end
   always @(posedge clk) begin
     if (rst) valid_47 <= 2'h0;
-    else if (_or_8696) valid_47 <= _mux_8695;
+    else if (_or_9228) valid_47 <= _mux_9227;
   end
   always @(posedge clk) begin
     if (rst) valid_48 <= 2'h0;
-    else if (_or_8699) valid_48 <= _mux_8698;
+    else if (_or_9231) valid_48 <= _mux_9230;
   end
   always @(posedge clk) begin
     if (rst) valid_49 <= 2'h0;
-    else if (_or_8702) valid_49 <= _mux_8701;
+    else if (_or_9234) valid_49 <= _mux_9233;
   end
   always @(posedge clk) begin
     if (rst) valid_50 <= 2'h0;
-    else if (_or_8705) valid_50 <= _mux_8704;
+    else if (_or_9237) valid_50 <= _mux_9236;
   end
   always @(posedge clk) begin
     if (rst) valid_51 <= 2'h0;
-    else if (_or_8708) valid_51 <= _mux_8707;
+    else if (_or_9240) valid_51 <= _mux_9239;
   end
   always @(posedge clk) begin
     if (rst) valid_52 <= 2'h0;
-    else if (_or_8711) valid_52 <= _mux_8710;
+    else if (_or_9243) valid_52 <= _mux_9242;
   end
   always @(posedge clk) begin
     if (rst) valid_53 <= 2'h0;
-    else if (_or_8714) valid_53 <= _mux_8713;
+    else if (_or_9246) valid_53 <= _mux_9245;
   end
   always @(posedge clk) begin
     if (rst) valid_54 <= 2'h0;
-    else if (_or_8717) valid_54 <= _mux_8716;
+    else if (_or_9249) valid_54 <= _mux_9248;
   end
   always @(posedge clk) begin
     if (rst) valid_55 <= 2'h0;
-    else if (_or_8720) valid_55 <= _mux_8719;
+    else if (_or_9252) valid_55 <= _mux_9251;
   end
   always @(posedge clk) begin
     if (rst) valid_56 <= 2'h0;
-    else if (_or_8723) valid_56 <= _mux_8722;
+    else if (_or_9255) valid_56 <= _mux_9254;
   end
   always @(posedge clk) begin
     if (rst) valid_57 <= 2'h0;
-    else if (_or_8726) valid_57 <= _mux_8725;
+    else if (_or_9258) valid_57 <= _mux_9257;
   end
   always @(posedge clk) begin
     if (rst) valid_58 <= 2'h0;
-    else if (_or_8729) valid_58 <= _mux_8728;
+    else if (_or_9261) valid_58 <= _mux_9260;
   end
   always @(posedge clk) begin
     if (rst) valid_59 <= 2'h0;
-    else if (_or_8732) valid_59 <= _mux_8731;
+    else if (_or_9264) valid_59 <= _mux_9263;
   end
   always @(posedge clk) begin
     if (rst) valid_60 <= 2'h0;
-    else if (_or_8735) valid_60 <= _mux_8734;
+    else if (_or_9267) valid_60 <= _mux_9266;
   end
   always @(posedge clk) begin
     if (rst) valid_61 <= 2'h0;
-    else if (_or_8738) valid_61 <= _mux_8737;
+    else if (_or_9270) valid_61 <= _mux_9269;
   end
   always @(posedge clk) begin
     if (rst) valid_62 <= 2'h0;
-    else if (_or_8741) valid_62 <= _mux_8740;
+    else if (_or_9273) valid_62 <= _mux_9272;
   end
   always @(posedge clk) begin
     if (rst) valid_63 <= 2'h0;
-    else if (_or_8744) valid_63 <= _mux_8743;
+    else if (_or_9276) valid_63 <= _mux_9275;
   end
   always @(posedge clk) begin
     if (rst) valid_64 <= 2'h0;
-    else if (_or_8747) valid_64 <= _mux_8746;
+    else if (_or_9279) valid_64 <= _mux_9278;
   end
   always @(posedge clk) begin
     if (rst) valid_65 <= 2'h0;
-    else if (_or_8750) valid_65 <= _mux_8749;
+    else if (_or_9282) valid_65 <= _mux_9281;
   end
   always @(posedge clk) begin
     if (rst) valid_66 <= 2'h0;
-    else if (_or_8753) valid_66 <= _mux_8752;
+    else if (_or_9285) valid_66 <= _mux_9284;
   end
   always @(posedge clk) begin
     if (rst) valid_67 <= 2'h0;
-    else if (_or_8756) valid_67 <= _mux_8755;
+    else if (_or_9288) valid_67 <= _mux_9287;
   end
   always @(posedge clk) begin
     if (rst) valid_68 <= 2'h0;
-    else if (_or_8759) valid_68 <= _mux_8758;
+    else if (_or_9291) valid_68 <= _mux_9290;
   end
   always @(posedge clk) begin
     if (rst) valid_69 <= 2'h0;
-    else if (_or_8762) valid_69 <= _mux_8761;
+    else if (_or_9294) valid_69 <= _mux_9293;
   end
   always @(posedge clk) begin
     if (rst) valid_70 <= 2'h0;
-    else if (_or_8765) valid_70 <= _mux_8764;
+    else if (_or_9297) valid_70 <= _mux_9296;
   end
   always @(posedge clk) begin
     if (rst) valid_71 <= 2'h0;
-    else if (_or_8768) valid_71 <= _mux_8767;
+    else if (_or_9300) valid_71 <= _mux_9299;
   end
   always @(posedge clk) begin
     if (rst) valid_72 <= 2'h0;
-    else if (_or_8771) valid_72 <= _mux_8770;
+    else if (_or_9303) valid_72 <= _mux_9302;
   end
   always @(posedge clk) begin
     if (rst) valid_73 <= 2'h0;
-    else if (_or_8774) valid_73 <= _mux_8773;
+    else if (_or_9306) valid_73 <= _mux_9305;
   end
   always @(posedge clk) begin
     if (rst) valid_74 <= 2'h0;
-    else if (_or_8777) valid_74 <= _mux_8776;
+    else if (_or_9309) valid_74 <= _mux_9308;
   end
   always @(posedge clk) begin
     if (rst) valid_75 <= 2'h0;
-    else if (_or_8780) valid_75 <= _mux_8779;
+    else if (_or_9312) valid_75 <= _mux_9311;
   end
   always @(posedge clk) begin
     if (rst) valid_76 <= 2'h0;
-    else if (_or_8783) valid_76 <= _mux_8782;
+    else if (_or_9315) valid_76 <= _mux_9314;
   end
   always @(posedge clk) begin
     if (rst) valid_77 <= 2'h0;
-    else if (_or_8786) valid_77 <= _mux_8785;
+    else if (_or_9318) valid_77 <= _mux_9317;
   end
   always @(posedge clk) begin
     if (rst) valid_78 <= 2'h0;
-    else if (_or_8789) valid_78 <= _mux_8788;
+    else if (_or_9321) valid_78 <= _mux_9320;
   end
   always @(posedge clk) begin
     if (rst) valid_79 <= 2'h0;
-    else if (_or_8792) valid_79 <= _mux_8791;
+    else if (_or_9324) valid_79 <= _mux_9323;
   end
   always @(posedge clk) begin
     if (rst) valid_80 <= 2'h0;
-    else if (_or_8795) valid_80 <= _mux_8794;
+    else if (_or_9327) valid_80 <= _mux_9326;
   end
   always @(posedge clk) begin
     if (rst) valid_81 <= 2'h0;
-    else if (_or_8798) valid_81 <= _mux_8797;
+    else if (_or_9330) valid_81 <= _mux_9329;
   end
   always @(posedge clk) begin
     if (rst) valid_82 <= 2'h0;
-    else if (_or_8801) valid_82 <= _mux_8800;
+    else if (_or_9333) valid_82 <= _mux_9332;
   end
   always @(posedge clk) begin
     if (rst) valid_83 <= 2'h0;
-    else if (_or_8804) valid_83 <= _mux_8803;
+    else if (_or_9336) valid_83 <= _mux_9335;
   end
   always @(posedge clk) begin
     if (rst) valid_84 <= 2'h0;
-    else if (_or_8807) valid_84 <= _mux_8806;
+    else if (_or_9339) valid_84 <= _mux_9338;
   end
   always @(posedge clk) begin
     if (rst) valid_85 <= 2'h0;
-    else if (_or_8810) valid_85 <= _mux_8809;
+    else if (_or_9342) valid_85 <= _mux_9341;
   end
   always @(posedge clk) begin
     if (rst) valid_86 <= 2'h0;
-    else if (_or_8813) valid_86 <= _mux_8812;
+    else if (_or_9345) valid_86 <= _mux_9344;
   end
   always @(posedge clk) begin
     if (rst) valid_87 <= 2'h0;
-    else if (_or_8816) valid_87 <= _mux_8815;
+    else if (_or_9348) valid_87 <= _mux_9347;
   end
   always @(posedge clk) begin
     if (rst) valid_88 <= 2'h0;
-    else if (_or_8819) valid_88 <= _mux_8818;
+    else if (_or_9351) valid_88 <= _mux_9350;
   end
   always @(posedge clk) begin
     if (rst) valid_89 <= 2'h0;
-    else if (_or_8822) valid_89 <= _mux_8821;
+    else if (_or_9354) valid_89 <= _mux_9353;
   end
   always @(posedge clk) begin
     if (rst) valid_90 <= 2'h0;
-    else if (_or_8825) valid_90 <= _mux_8824;
+    else if (_or_9357) valid_90 <= _mux_9356;
   end
   always @(posedge clk) begin
     if (rst) valid_91 <= 2'h0;
-    else if (_or_8828) valid_91 <= _mux_8827;
+    else if (_or_9360) valid_91 <= _mux_9359;
   end
   always @(posedge clk) begin
     if (rst) valid_92 <= 2'h0;
-    else if (_or_8831) valid_92 <= _mux_8830;
+    else if (_or_9363) valid_92 <= _mux_9362;
   end
   always @(posedge clk) begin
     if (rst) valid_93 <= 2'h0;
-    else if (_or_8834) valid_93 <= _mux_8833;
+    else if (_or_9366) valid_93 <= _mux_9365;
   end
   always @(posedge clk) begin
     if (rst) valid_94 <= 2'h0;
-    else if (_or_8837) valid_94 <= _mux_8836;
+    else if (_or_9369) valid_94 <= _mux_9368;
   end
   always @(posedge clk) begin
     if (rst) valid_95 <= 2'h0;
-    else if (_or_8840) valid_95 <= _mux_8839;
+    else if (_or_9372) valid_95 <= _mux_9371;
   end
   always @(posedge clk) begin
     if (rst) valid_96 <= 2'h0;
-    else if (_or_8843) valid_96 <= _mux_8842;
+    else if (_or_9375) valid_96 <= _mux_9374;
   end
   always @(posedge clk) begin
     if (rst) valid_97 <= 2'h0;
-    else if (_or_8846) valid_97 <= _mux_8845;
+    else if (_or_9378) valid_97 <= _mux_9377;
   end
   always @(posedge clk) begin
     if (rst) valid_98 <= 2'h0;
-    else if (_or_8849) valid_98 <= _mux_8848;
+    else if (_or_9381) valid_98 <= _mux_9380;
   end
   always @(posedge clk) begin
     if (rst) valid_99 <= 2'h0;
-    else if (_or_8852) valid_99 <= _mux_8851;
+    else if (_or_9384) valid_99 <= _mux_9383;
   end
   always @(posedge clk) begin
     if (rst) valid_100 <= 2'h0;
-    else if (_or_8855) valid_100 <= _mux_8854;
+    else if (_or_9387) valid_100 <= _mux_9386;
   end
   always @(posedge clk) begin
     if (rst) valid_101 <= 2'h0;
-    else if (_or_8858) valid_101 <= _mux_8857;
+    else if (_or_9390) valid_101 <= _mux_9389;
   end
   always @(posedge clk) begin
     if (rst) valid_102 <= 2'h0;
-    else if (_or_8861) valid_102 <= _mux_8860;
+    else if (_or_9393) valid_102 <= _mux_9392;
   end
   always @(posedge clk) begin
     if (rst) valid_103 <= 2'h0;
-    else if (_or_8864) valid_103 <= _mux_8863;
+    else if (_or_9396) valid_103 <= _mux_9395;
   end
   always @(posedge clk) begin
     if (rst) valid_104 <= 2'h0;
-    else if (_or_8867) valid_104 <= _mux_8866;
+    else if (_or_9399) valid_104 <= _mux_9398;
   end
   always @(posedge clk) begin
     if (rst) valid_105 <= 2'h0;
-    else if (_or_8870) valid_105 <= _mux_8869;
+    else if (_or_9402) valid_105 <= _mux_9401;
   end
   always @(posedge clk) begin
     if (rst) valid_106 <= 2'h0;
-    else if (_or_8873) valid_106 <= _mux_8872;
+    else if (_or_9405) valid_106 <= _mux_9404;
   end
   always @(posedge clk) begin
     if (rst) valid_107 <= 2'h0;
-    else if (_or_8876) valid_107 <= _mux_8875;
+    else if (_or_9408) valid_107 <= _mux_9407;
   end
   always @(posedge clk) begin
     if (rst) valid_108 <= 2'h0;
-    else if (_or_8879) valid_108 <= _mux_8878;
+    else if (_or_9411) valid_108 <= _mux_9410;
   end
   always @(posedge clk) begin
     if (rst) valid_109 <= 2'h0;
-    else if (_or_8882) valid_109 <= _mux_8881;
+    else if (_or_9414) valid_109 <= _mux_9413;
   end
   always @(posedge clk) begin
     if (rst) valid_110 <= 2'h0;
-    else if (_or_8885) valid_110 <= _mux_8884;
+    else if (_or_9417) valid_110 <= _mux_9416;
   end
   always @(posedge clk) begin
     if (rst) valid_111 <= 2'h0;
-    else if (_or_8888) valid_111 <= _mux_8887;
+    else if (_or_9420) valid_111 <= _mux_9419;
   end
   always @(posedge clk) begin
     if (rst) valid_112 <= 2'h0;
-    else if (_or_8891) valid_112 <= _mux_8890;
+    else if (_or_9423) valid_112 <= _mux_9422;
   end
   always @(posedge clk) begin
     if (rst) valid_113 <= 2'h0;
-    else if (_or_8894) valid_113 <= _mux_8893;
+    else if (_or_9426) valid_113 <= _mux_9425;
   end
   always @(posedge clk) begin
     if (rst) valid_114 <= 2'h0;
-    else if (_or_8897) valid_114 <= _mux_8896;
+    else if (_or_9429) valid_114 <= _mux_9428;
   end
   always @(posedge clk) begin
     if (rst) valid_115 <= 2'h0;
-    else if (_or_8900) valid_115 <= _mux_8899;
+    else if (_or_9432) valid_115 <= _mux_9431;
   end
   always @(posedge clk) begin
     if (rst) valid_116 <= 2'h0;
-    else if (_or_8903) valid_116 <= _mux_8902;
+    else if (_or_9435) valid_116 <= _mux_9434;
   end
   always @(posedge clk) begin
     if (rst) valid_117 <= 2'h0;
-    else if (_or_8906) valid_117 <= _mux_8905;
+    else if (_or_9438) valid_117 <= _mux_9437;
   end
   always @(posedge clk) begin
     if (rst) valid_118 <= 2'h0;
-    else if (_or_8909) valid_118 <= _mux_8908;
+    else if (_or_9441) valid_118 <= _mux_9440;
   end
   always @(posedge clk) begin
     if (rst) valid_119 <= 2'h0;
-    else if (_or_8912) valid_119 <= _mux_8911;
+    else if (_or_9444) valid_119 <= _mux_9443;
   end
   always @(posedge clk) begin
     if (rst) valid_120 <= 2'h0;
-    else if (_or_8915) valid_120 <= _mux_8914;
+    else if (_or_9447) valid_120 <= _mux_9446;
   end
   always @(posedge clk) begin
     if (rst) valid_121 <= 2'h0;
-    else if (_or_8918) valid_121 <= _mux_8917;
+    else if (_or_9450) valid_121 <= _mux_9449;
   end
   always @(posedge clk) begin
     if (rst) valid_122 <= 2'h0;
-    else if (_or_8921) valid_122 <= _mux_8920;
+    else if (_or_9453) valid_122 <= _mux_9452;
   end
   always @(posedge clk) begin
     if (rst) valid_123 <= 2'h0;
-    else if (_or_8924) valid_123 <= _mux_8923;
+    else if (_or_9456) valid_123 <= _mux_9455;
   end
   always @(posedge clk) begin
     if (rst) valid_124 <= 2'h0;
-    else if (_or_8927) valid_124 <= _mux_8926;
+    else if (_or_9459) valid_124 <= _mux_9458;
   end
   always @(posedge clk) begin
     if (rst) valid_125 <= 2'h0;
-    else if (_or_8930) valid_125 <= _mux_8929;
+    else if (_or_9462) valid_125 <= _mux_9461;
   end
   always @(posedge clk) begin
     if (rst) valid_126 <= 2'h0;
-    else if (_or_8933) valid_126 <= _mux_8932;
+    else if (_or_9465) valid_126 <= _mux_9464;
   end
   always @(posedge clk) begin
     if (rst) valid_127 <= 2'h0;
-    else if (_or_8936) valid_127 <= _mux_8935;
+    else if (_or_9468) valid_127 <= _mux_9467;
   end
   always @(posedge clk) begin
     if (rst) valid_128 <= 2'h0;
-    else if (_or_8939) valid_128 <= _mux_8938;
+    else if (_or_9471) valid_128 <= _mux_9470;
   end
   always @(posedge clk) begin
     if (rst) valid_129 <= 2'h0;
-    else if (_or_8942) valid_129 <= _mux_8941;
+    else if (_or_9474) valid_129 <= _mux_9473;
   end
   always @(posedge clk) begin
     if (rst) valid_130 <= 2'h0;
-    else if (_or_8945) valid_130 <= _mux_8944;
+    else if (_or_9477) valid_130 <= _mux_9476;
   end
   always @(posedge clk) begin
     if (rst) valid_131 <= 2'h0;
-    else if (_or_8948) valid_131 <= _mux_8947;
+    else if (_or_9480) valid_131 <= _mux_9479;
   end
   always @(posedge clk) begin
     if (rst) valid_132 <= 2'h0;
-    else if (_or_8951) valid_132 <= _mux_8950;
+    else if (_or_9483) valid_132 <= _mux_9482;
   end
   always @(posedge clk) begin
     if (rst) valid_133 <= 2'h0;
-    else if (_or_8954) valid_133 <= _mux_8953;
+    else if (_or_9486) valid_133 <= _mux_9485;
   end
   always @(posedge clk) begin
     if (rst) valid_134 <= 2'h0;
-    else if (_or_8957) valid_134 <= _mux_8956;
+    else if (_or_9489) valid_134 <= _mux_9488;
   end
   always @(posedge clk) begin
     if (rst) valid_135 <= 2'h0;
-    else if (_or_8960) valid_135 <= _mux_8959;
+    else if (_or_9492) valid_135 <= _mux_9491;
   end
   always @(posedge clk) begin
     if (rst) valid_136 <= 2'h0;
-    else if (_or_8963) valid_136 <= _mux_8962;
+    else if (_or_9495) valid_136 <= _mux_9494;
   end
   always @(posedge clk) begin
     if (rst) valid_137 <= 2'h0;
-    else if (_or_8966) valid_137 <= _mux_8965;
+    else if (_or_9498) valid_137 <= _mux_9497;
   end
   always @(posedge clk) begin
     if (rst) valid_138 <= 2'h0;
-    else if (_or_8969) valid_138 <= _mux_8968;
+    else if (_or_9501) valid_138 <= _mux_9500;
   end
   always @(posedge clk) begin
     if (rst) valid_139 <= 2'h0;
-    else if (_or_8972) valid_139 <= _mux_8971;
+    else if (_or_9504) valid_139 <= _mux_9503;
   end
   always @(posedge clk) begin
     if (rst) valid_140 <= 2'h0;
-    else if (_or_8975) valid_140 <= _mux_8974;
+    else if (_or_9507) valid_140 <= _mux_9506;
   end
   always @(posedge clk) begin
     if (rst) valid_141 <= 2'h0;
-    else if (_or_8978) valid_141 <= _mux_8977;
+    else if (_or_9510) valid_141 <= _mux_9509;
   end
   always @(posedge clk) begin
     if (rst) valid_142 <= 2'h0;
-    else if (_or_8981) valid_142 <= _mux_8980;
+    else if (_or_9513) valid_142 <= _mux_9512;
   end
   always @(posedge clk) begin
     if (rst) valid_143 <= 2'h0;
-    else if (_or_8984) valid_143 <= _mux_8983;
+    else if (_or_9516) valid_143 <= _mux_9515;
   end
   always @(posedge clk) begin
     if (rst) valid_144 <= 2'h0;
-    else if (_or_8987) valid_144 <= _mux_8986;
+    else if (_or_9519) valid_144 <= _mux_9518;
   end
   always @(posedge clk) begin
     if (rst) valid_145 <= 2'h0;
-    else if (_or_8990) valid_145 <= _mux_8989;
+    else if (_or_9522) valid_145 <= _mux_9521;
   end
   always @(posedge clk) begin
     if (rst) valid_146 <= 2'h0;
-    else if (_or_8993) valid_146 <= _mux_8992;
+    else if (_or_9525) valid_146 <= _mux_9524;
   end
   always @(posedge clk) begin
     if (rst) valid_147 <= 2'h0;
-    else if (_or_8996) valid_147 <= _mux_8995;
+    else if (_or_9528) valid_147 <= _mux_9527;
   end
   always @(posedge clk) begin
     if (rst) valid_148 <= 2'h0;
-    else if (_or_8999) valid_148 <= _mux_8998;
+    else if (_or_9531) valid_148 <= _mux_9530;
   end
   always @(posedge clk) begin
     if (rst) valid_149 <= 2'h0;
-    else if (_or_9002) valid_149 <= _mux_9001;
+    else if (_or_9534) valid_149 <= _mux_9533;
   end
   always @(posedge clk) begin
     if (rst) valid_150 <= 2'h0;
-    else if (_or_9005) valid_150 <= _mux_9004;
+    else if (_or_9537) valid_150 <= _mux_9536;
   end
   always @(posedge clk) begin
     if (rst) valid_151 <= 2'h0;
-    else if (_or_9008) valid_151 <= _mux_9007;
+    else if (_or_9540) valid_151 <= _mux_9539;
   end
   always @(posedge clk) begin
     if (rst) valid_152 <= 2'h0;
-    else if (_or_9011) valid_152 <= _mux_9010;
+    else if (_or_9543) valid_152 <= _mux_9542;
   end
   always @(posedge clk) begin
     if (rst) valid_153 <= 2'h0;
-    else if (_or_9014) valid_153 <= _mux_9013;
+    else if (_or_9546) valid_153 <= _mux_9545;
   end
   always @(posedge clk) begin
     if (rst) valid_154 <= 2'h0;
-    else if (_or_9017) valid_154 <= _mux_9016;
+    else if (_or_9549) valid_154 <= _mux_9548;
   end
   always @(posedge clk) begin
     if (rst) valid_155 <= 2'h0;
-    else if (_or_9020) valid_155 <= _mux_9019;
+    else if (_or_9552) valid_155 <= _mux_9551;
   end
   always @(posedge clk) begin
     if (rst) valid_156 <= 2'h0;
-    else if (_or_9023) valid_156 <= _mux_9022;
+    else if (_or_9555) valid_156 <= _mux_9554;
   end
   always @(posedge clk) begin
     if (rst) valid_157 <= 2'h0;
-    else if (_or_9026) valid_157 <= _mux_9025;
+    else if (_or_9558) valid_157 <= _mux_9557;
   end
   always @(posedge clk) begin
     if (rst) valid_158 <= 2'h0;
-    else if (_or_9029) valid_158 <= _mux_9028;
+    else if (_or_9561) valid_158 <= _mux_9560;
   end
   always @(posedge clk) begin
     if (rst) valid_159 <= 2'h0;
-    else if (_or_9032) valid_159 <= _mux_9031;
+    else if (_or_9564) valid_159 <= _mux_9563;
   end
   always @(posedge clk) begin
     if (rst) valid_160 <= 2'h0;
-    else if (_or_9035) valid_160 <= _mux_9034;
+    else if (_or_9567) valid_160 <= _mux_9566;
   end
   always @(posedge clk) begin
     if (rst) valid_161 <= 2'h0;
-    else if (_or_9038) valid_161 <= _mux_9037;
+    else if (_or_9570) valid_161 <= _mux_9569;
   end
   always @(posedge clk) begin
     if (rst) valid_162 <= 2'h0;
-    else if (_or_9041) valid_162 <= _mux_9040;
+    else if (_or_9573) valid_162 <= _mux_9572;
   end
   always @(posedge clk) begin
     if (rst) valid_163 <= 2'h0;
-    else if (_or_9044) valid_163 <= _mux_9043;
+    else if (_or_9576) valid_163 <= _mux_9575;
   end
   always @(posedge clk) begin
     if (rst) valid_164 <= 2'h0;
-    else if (_or_9047) valid_164 <= _mux_9046;
+    else if (_or_9579) valid_164 <= _mux_9578;
   end
   always @(posedge clk) begin
     if (rst) valid_165 <= 2'h0;
-    else if (_or_9050) valid_165 <= _mux_9049;
+    else if (_or_9582) valid_165 <= _mux_9581;
   end
   always @(posedge clk) begin
     if (rst) valid_166 <= 2'h0;
-    else if (_or_9053) valid_166 <= _mux_9052;
+    else if (_or_9585) valid_166 <= _mux_9584;
   end
   always @(posedge clk) begin
     if (rst) valid_167 <= 2'h0;
-    else if (_or_9056) valid_167 <= _mux_9055;
+    else if (_or_9588) valid_167 <= _mux_9587;
   end
   always @(posedge clk) begin
     if (rst) valid_168 <= 2'h0;
-    else if (_or_9059) valid_168 <= _mux_9058;
+    else if (_or_9591) valid_168 <= _mux_9590;
   end
   always @(posedge clk) begin
     if (rst) valid_169 <= 2'h0;
-    else if (_or_9062) valid_169 <= _mux_9061;
+    else if (_or_9594) valid_169 <= _mux_9593;
   end
   always @(posedge clk) begin
     if (rst) valid_170 <= 2'h0;
-    else if (_or_9065) valid_170 <= _mux_9064;
+    else if (_or_9597) valid_170 <= _mux_9596;
   end
   always @(posedge clk) begin
     if (rst) valid_171 <= 2'h0;
-    else if (_or_9068) valid_171 <= _mux_9067;
+    else if (_or_9600) valid_171 <= _mux_9599;
   end
   always @(posedge clk) begin
     if (rst) valid_172 <= 2'h0;
-    else if (_or_9071) valid_172 <= _mux_9070;
+    else if (_or_9603) valid_172 <= _mux_9602;
   end
   always @(posedge clk) begin
     if (rst) valid_173 <= 2'h0;
-    else if (_or_9074) valid_173 <= _mux_9073;
+    else if (_or_9606) valid_173 <= _mux_9605;
   end
   always @(posedge clk) begin
     if (rst) valid_174 <= 2'h0;
-    else if (_or_9077) valid_174 <= _mux_9076;
+    else if (_or_9609) valid_174 <= _mux_9608;
   end
   always @(posedge clk) begin
     if (rst) valid_175 <= 2'h0;
-    else if (_or_9080) valid_175 <= _mux_9079;
+    else if (_or_9612) valid_175 <= _mux_9611;
   end
   always @(posedge clk) begin
     if (rst) valid_176 <= 2'h0;
-    else if (_or_9083) valid_176 <= _mux_9082;
+    else if (_or_9615) valid_176 <= _mux_9614;
   end
   always @(posedge clk) begin
     if (rst) valid_177 <= 2'h0;
-    else if (_or_9086) valid_177 <= _mux_9085;
+    else if (_or_9618) valid_177 <= _mux_9617;
   end
   always @(posedge clk) begin
     if (rst) valid_178 <= 2'h0;
-    else if (_or_9089) valid_178 <= _mux_9088;
+    else if (_or_9621) valid_178 <= _mux_9620;
   end
   always @(posedge clk) begin
     if (rst) valid_179 <= 2'h0;
-    else if (_or_9092) valid_179 <= _mux_9091;
+    else if (_or_9624) valid_179 <= _mux_9623;
   end
   always @(posedge clk) begin
     if (rst) valid_180 <= 2'h0;
-    else if (_or_9095) valid_180 <= _mux_9094;
+    else if (_or_9627) valid_180 <= _mux_9626;
   end
   always @(posedge clk) begin
     if (rst) valid_181 <= 2'h0;
-    else if (_or_9098) valid_181 <= _mux_9097;
+    else if (_or_9630) valid_181 <= _mux_9629;
   end
   always @(posedge clk) begin
     if (rst) valid_182 <= 2'h0;
-    else if (_or_9101) valid_182 <= _mux_9100;
+    else if (_or_9633) valid_182 <= _mux_9632;
   end
   always @(posedge clk) begin
     if (rst) valid_183 <= 2'h0;
-    else if (_or_9104) valid_183 <= _mux_9103;
+    else if (_or_9636) valid_183 <= _mux_9635;
   end
   always @(posedge clk) begin
     if (rst) valid_184 <= 2'h0;
-    else if (_or_9107) valid_184 <= _mux_9106;
+    else if (_or_9639) valid_184 <= _mux_9638;
   end
   always @(posedge clk) begin
     if (rst) valid_185 <= 2'h0;
-    else if (_or_9110) valid_185 <= _mux_9109;
+    else if (_or_9642) valid_185 <= _mux_9641;
   end
   always @(posedge clk) begin
     if (rst) valid_186 <= 2'h0;
-    else if (_or_9113) valid_186 <= _mux_9112;
+    else if (_or_9645) valid_186 <= _mux_9644;
   end
   always @(posedge clk) begin
     if (rst) valid_187 <= 2'h0;
-    else if (_or_9116) valid_187 <= _mux_9115;
+    else if (_or_9648) valid_187 <= _mux_9647;
   end
   always @(posedge clk) begin
     if (rst) valid_188 <= 2'h0;
-    else if (_or_9119) valid_188 <= _mux_9118;
+    else if (_or_9651) valid_188 <= _mux_9650;
   end
   always @(posedge clk) begin
     if (rst) valid_189 <= 2'h0;
-    else if (_or_9122) valid_189 <= _mux_9121;
+    else if (_or_9654) valid_189 <= _mux_9653;
   end
   always @(posedge clk) begin
     if (rst) valid_190 <= 2'h0;
-    else if (_or_9125) valid_190 <= _mux_9124;
+    else if (_or_9657) valid_190 <= _mux_9656;
   end
   always @(posedge clk) begin
     if (rst) valid_191 <= 2'h0;
-    else if (_or_9128) valid_191 <= _mux_9127;
+    else if (_or_9660) valid_191 <= _mux_9659;
   end
   always @(posedge clk) begin
     if (rst) valid_192 <= 2'h0;
-    else if (_or_9131) valid_192 <= _mux_9130;
+    else if (_or_9663) valid_192 <= _mux_9662;
   end
   always @(posedge clk) begin
     if (rst) valid_193 <= 2'h0;
-    else if (_or_9134) valid_193 <= _mux_9133;
+    else if (_or_9666) valid_193 <= _mux_9665;
   end
   always @(posedge clk) begin
     if (rst) valid_194 <= 2'h0;
-    else if (_or_9137) valid_194 <= _mux_9136;
+    else if (_or_9669) valid_194 <= _mux_9668;
   end
   always @(posedge clk) begin
     if (rst) valid_195 <= 2'h0;
-    else if (_or_9140) valid_195 <= _mux_9139;
+    else if (_or_9672) valid_195 <= _mux_9671;
   end
   always @(posedge clk) begin
     if (rst) valid_196 <= 2'h0;
-    else if (_or_9143) valid_196 <= _mux_9142;
+    else if (_or_9675) valid_196 <= _mux_9674;
   end
   always @(posedge clk) begin
     if (rst) valid_197 <= 2'h0;
-    else if (_or_9146) valid_197 <= _mux_9145;
+    else if (_or_9678) valid_197 <= _mux_9677;
   end
   always @(posedge clk) begin
     if (rst) valid_198 <= 2'h0;
-    else if (_or_9149) valid_198 <= _mux_9148;
+    else if (_or_9681) valid_198 <= _mux_9680;
   end
   always @(posedge clk) begin
     if (rst) valid_199 <= 2'h0;
-    else if (_or_9152) valid_199 <= _mux_9151;
+    else if (_or_9684) valid_199 <= _mux_9683;
   end
   always @(posedge clk) begin
     if (rst) valid_200 <= 2'h0;
-    else if (_or_9155) valid_200 <= _mux_9154;
+    else if (_or_9687) valid_200 <= _mux_9686;
   end
   always @(posedge clk) begin
     if (rst) valid_201 <= 2'h0;
-    else if (_or_9158) valid_201 <= _mux_9157;
+    else if (_or_9690) valid_201 <= _mux_9689;
   end
   always @(posedge clk) begin
     if (rst) valid_202 <= 2'h0;
-    else if (_or_9161) valid_202 <= _mux_9160;
+    else if (_or_9693) valid_202 <= _mux_9692;
   end
   always @(posedge clk) begin
     if (rst) valid_203 <= 2'h0;
-    else if (_or_9164) valid_203 <= _mux_9163;
+    else if (_or_9696) valid_203 <= _mux_9695;
   end
   always @(posedge clk) begin
     if (rst) valid_204 <= 2'h0;
-    else if (_or_9167) valid_204 <= _mux_9166;
+    else if (_or_9699) valid_204 <= _mux_9698;
   end
   always @(posedge clk) begin
     if (rst) valid_205 <= 2'h0;
-    else if (_or_9170) valid_205 <= _mux_9169;
+    else if (_or_9702) valid_205 <= _mux_9701;
   end
   always @(posedge clk) begin
     if (rst) valid_206 <= 2'h0;
-    else if (_or_9173) valid_206 <= _mux_9172;
+    else if (_or_9705) valid_206 <= _mux_9704;
   end
   always @(posedge clk) begin
     if (rst) valid_207 <= 2'h0;
-    else if (_or_9176) valid_207 <= _mux_9175;
+    else if (_or_9708) valid_207 <= _mux_9707;
   end
   always @(posedge clk) begin
     if (rst) valid_208 <= 2'h0;
-    else if (_or_9179) valid_208 <= _mux_9178;
+    else if (_or_9711) valid_208 <= _mux_9710;
   end
   always @(posedge clk) begin
     if (rst) valid_209 <= 2'h0;
-    else if (_or_9182) valid_209 <= _mux_9181;
+    else if (_or_9714) valid_209 <= _mux_9713;
   end
   always @(posedge clk) begin
     if (rst) valid_210 <= 2'h0;
-    else if (_or_9185) valid_210 <= _mux_9184;
+    else if (_or_9717) valid_210 <= _mux_9716;
   end
   always @(posedge clk) begin
     if (rst) valid_211 <= 2'h0;
-    else if (_or_9188) valid_211 <= _mux_9187;
+    else if (_or_9720) valid_211 <= _mux_9719;
   end
   always @(posedge clk) begin
     if (rst) valid_212 <= 2'h0;
-    else if (_or_9191) valid_212 <= _mux_9190;
+    else if (_or_9723) valid_212 <= _mux_9722;
   end
   always @(posedge clk) begin
     if (rst) valid_213 <= 2'h0;
-    else if (_or_9194) valid_213 <= _mux_9193;
+    else if (_or_9726) valid_213 <= _mux_9725;
   end
   always @(posedge clk) begin
     if (rst) valid_214 <= 2'h0;
-    else if (_or_9197) valid_214 <= _mux_9196;
+    else if (_or_9729) valid_214 <= _mux_9728;
   end
   always @(posedge clk) begin
     if (rst) valid_215 <= 2'h0;
-    else if (_or_9200) valid_215 <= _mux_9199;
+    else if (_or_9732) valid_215 <= _mux_9731;
   end
   always @(posedge clk) begin
     if (rst) valid_216 <= 2'h0;
-    else if (_or_9203) valid_216 <= _mux_9202;
+    else if (_or_9735) valid_216 <= _mux_9734;
   end
   always @(posedge clk) begin
     if (rst) valid_217 <= 2'h0;
-    else if (_or_9206) valid_217 <= _mux_9205;
+    else if (_or_9738) valid_217 <= _mux_9737;
   end
   always @(posedge clk) begin
     if (rst) valid_218 <= 2'h0;
-    else if (_or_9209) valid_218 <= _mux_9208;
+    else if (_or_9741) valid_218 <= _mux_9740;
   end
   always @(posedge clk) begin
     if (rst) valid_219 <= 2'h0;
-    else if (_or_9212) valid_219 <= _mux_9211;
+    else if (_or_9744) valid_219 <= _mux_9743;
   end
   always @(posedge clk) begin
     if (rst) valid_220 <= 2'h0;
-    else if (_or_9215) valid_220 <= _mux_9214;
+    else if (_or_9747) valid_220 <= _mux_9746;
   end
   always @(posedge clk) begin
     if (rst) valid_221 <= 2'h0;
-    else if (_or_9218) valid_221 <= _mux_9217;
+    else if (_or_9750) valid_221 <= _mux_9749;
   end
   always @(posedge clk) begin
     if (rst) valid_222 <= 2'h0;
-    else if (_or_9221) valid_222 <= _mux_9220;
+    else if (_or_9753) valid_222 <= _mux_9752;
   end
   always @(posedge clk) begin
     if (rst) valid_223 <= 2'h0;
-    else if (_or_9224) valid_223 <= _mux_9223;
+    else if (_or_9756) valid_223 <= _mux_9755;
   end
   always @(posedge clk) begin
     if (rst) valid_224 <= 2'h0;
-    else if (_or_9227) valid_224 <= _mux_9226;
+    else if (_or_9759) valid_224 <= _mux_9758;
   end
   always @(posedge clk) begin
     if (rst) valid_225 <= 2'h0;
-    else if (_or_9230) valid_225 <= _mux_9229;
+    else if (_or_9762) valid_225 <= _mux_9761;
   end
   always @(posedge clk) begin
     if (rst) valid_226 <= 2'h0;
-    else if (_or_9233) valid_226 <= _mux_9232;
+    else if (_or_9765) valid_226 <= _mux_9764;
   end
   always @(posedge clk) begin
     if (rst) valid_227 <= 2'h0;
-    else if (_or_9236) valid_227 <= _mux_9235;
+    else if (_or_9768) valid_227 <= _mux_9767;
   end
   always @(posedge clk) begin
     if (rst) valid_228 <= 2'h0;
-    else if (_or_9239) valid_228 <= _mux_9238;
+    else if (_or_9771) valid_228 <= _mux_9770;
   end
   always @(posedge clk) begin
     if (rst) valid_229 <= 2'h0;
-    else if (_or_9242) valid_229 <= _mux_9241;
+    else if (_or_9774) valid_229 <= _mux_9773;
   end
   always @(posedge clk) begin
     if (rst) valid_230 <= 2'h0;
-    else if (_or_9245) valid_230 <= _mux_9244;
+    else if (_or_9777) valid_230 <= _mux_9776;
   end
   always @(posedge clk) begin
     if (rst) valid_231 <= 2'h0;
-    else if (_or_9248) valid_231 <= _mux_9247;
+    else if (_or_9780) valid_231 <= _mux_9779;
   end
   always @(posedge clk) begin
     if (rst) valid_232 <= 2'h0;
-    else if (_or_9251) valid_232 <= _mux_9250;
+    else if (_or_9783) valid_232 <= _mux_9782;
   end
   always @(posedge clk) begin
     if (rst) valid_233 <= 2'h0;
-    else if (_or_9254) valid_233 <= _mux_9253;
+    else if (_or_9786) valid_233 <= _mux_9785;
   end
   always @(posedge clk) begin
     if (rst) valid_234 <= 2'h0;
-    else if (_or_9257) valid_234 <= _mux_9256;
+    else if (_or_9789) valid_234 <= _mux_9788;
   end
   always @(posedge clk) begin
     if (rst) valid_235 <= 2'h0;
-    else if (_or_9260) valid_235 <= _mux_9259;
+    else if (_or_9792) valid_235 <= _mux_9791;
   end
   always @(posedge clk) begin
     if (rst) valid_236 <= 2'h0;
-    else if (_or_9263) valid_236 <= _mux_9262;
+    else if (_or_9795) valid_236 <= _mux_9794;
   end
   always @(posedge clk) begin
     if (rst) valid_237 <= 2'h0;
-    else if (_or_9266) valid_237 <= _mux_9265;
+    else if (_or_9798) valid_237 <= _mux_9797;
   end
   always @(posedge clk) begin
     if (rst) valid_238 <= 2'h0;
-    else if (_or_9269) valid_238 <= _mux_9268;
+    else if (_or_9801) valid_238 <= _mux_9800;
   end
   always @(posedge clk) begin
     if (rst) valid_239 <= 2'h0;
-    else if (_or_9272) valid_239 <= _mux_9271;
+    else if (_or_9804) valid_239 <= _mux_9803;
   end
   always @(posedge clk) begin
     if (rst) valid_240 <= 2'h0;
-    else if (_or_9275) valid_240 <= _mux_9274;
+    else if (_or_9807) valid_240 <= _mux_9806;
   end
   always @(posedge clk) begin
     if (rst) valid_241 <= 2'h0;
-    else if (_or_9278) valid_241 <= _mux_9277;
+    else if (_or_9810) valid_241 <= _mux_9809;
   end
   always @(posedge clk) begin
     if (rst) valid_242 <= 2'h0;
-    else if (_or_9281) valid_242 <= _mux_9280;
+    else if (_or_9813) valid_242 <= _mux_9812;
   end
   always @(posedge clk) begin
     if (rst) valid_243 <= 2'h0;
-    else if (_or_9284) valid_243 <= _mux_9283;
+    else if (_or_9816) valid_243 <= _mux_9815;
   end
   always @(posedge clk) begin
     if (rst) valid_244 <= 2'h0;
-    else if (_or_9287) valid_244 <= _mux_9286;
+    else if (_or_9819) valid_244 <= _mux_9818;
   end
   always @(posedge clk) begin
     if (rst) valid_245 <= 2'h0;
-    else if (_or_9290) valid_245 <= _mux_9289;
+    else if (_or_9822) valid_245 <= _mux_9821;
   end
   always @(posedge clk) begin
     if (rst) valid_246 <= 2'h0;
-    else if (_or_9293) valid_246 <= _mux_9292;
+    else if (_or_9825) valid_246 <= _mux_9824;
   end
   always @(posedge clk) begin
     if (rst) valid_247 <= 2'h0;
-    else if (_or_9296) valid_247 <= _mux_9295;
+    else if (_or_9828) valid_247 <= _mux_9827;
   end
   always @(posedge clk) begin
     if (rst) valid_248 <= 2'h0;
-    else if (_or_9299) valid_248 <= _mux_9298;
+    else if (_or_9831) valid_248 <= _mux_9830;
   end
   always @(posedge clk) begin
     if (rst) valid_249 <= 2'h0;
-    else if (_or_9302) valid_249 <= _mux_9301;
+    else if (_or_9834) valid_249 <= _mux_9833;
   end
   always @(posedge clk) begin
     if (rst) valid_250 <= 2'h0;
-    else if (_or_9305) valid_250 <= _mux_9304;
+    else if (_or_9837) valid_250 <= _mux_9836;
   end
   always @(posedge clk) begin
     if (rst) valid_251 <= 2'h0;
-    else if (_or_9308) valid_251 <= _mux_9307;
+    else if (_or_9840) valid_251 <= _mux_9839;
   end
   always @(posedge clk) begin
     if (rst) valid_252 <= 2'h0;
-    else if (_or_9311) valid_252 <= _mux_9310;
+    else if (_or_9843) valid_252 <= _mux_9842;
   end
   always @(posedge clk) begin
     if (rst) valid_253 <= 2'h0;
-    else if (_or_9314) valid_253 <= _mux_9313;
+    else if (_or_9846) valid_253 <= _mux_9845;
   end
   always @(posedge clk) begin
     if (rst) valid_254 <= 2'h0;
-    else if (_or_9317) valid_254 <= _mux_9316;
+    else if (_or_9849) valid_254 <= _mux_9848;
   end
   always @(posedge clk) begin
     if (rst) valid_255 <= 2'h0;
-    else if (_or_9320) valid_255 <= _mux_9319;
+    else if (_or_9852) valid_255 <= _mux_9851;
   end
   always @(posedge clk) begin
     if (rst) lru_0_0_1 <= 1'b1;
-    else if (_or_7022) lru_0_0_1 <= _mux_7021;
+    else if (_or_7554) lru_0_0_1 <= _mux_7553;
   end
   always @(posedge clk) begin
     if (rst) lru_1_0_1 <= 1'b1;
-    else if (_or_7028) lru_1_0_1 <= _mux_7027;
+    else if (_or_7560) lru_1_0_1 <= _mux_7559;
   end
   always @(posedge clk) begin
     if (rst) lru_2_0_1 <= 1'b1;
-    else if (_or_7034) lru_2_0_1 <= _mux_7033;
+    else if (_or_7566) lru_2_0_1 <= _mux_7565;
   end
   always @(posedge clk) begin
     if (rst) lru_3_0_1 <= 1'b1;
-    else if (_or_7040) lru_3_0_1 <= _mux_7039;
+    else if (_or_7572) lru_3_0_1 <= _mux_7571;
   end
   always @(posedge clk) begin
     if (rst) lru_4_0_1 <= 1'b1;
-    else if (_or_7046) lru_4_0_1 <= _mux_7045;
+    else if (_or_7578) lru_4_0_1 <= _mux_7577;
   end
   always @(posedge clk) begin
     if (rst) lru_5_0_1 <= 1'b1;
-    else if (_or_7052) lru_5_0_1 <= _mux_7051;
+    else if (_or_7584) lru_5_0_1 <= _mux_7583;
   end
   always @(posedge clk) begin
     if (rst) lru_6_0_1 <= 1'b1;
-    else if (_or_7058) lru_6_0_1 <= _mux_7057;
+    else if (_or_7590) lru_6_0_1 <= _mux_7589;
   end
   always @(posedge clk) begin
     if (rst) lru_7_0_1 <= 1'b1;
-    else if (_or_7064) lru_7_0_1 <= _mux_7063;
+    else if (_or_7596) lru_7_0_1 <= _mux_7595;
   end
   always @(posedge clk) begin
     if (rst) lru_8_0_1 <= 1'b1;
-    else if (_or_7070) lru_8_0_1 <= _mux_7069;
+    else if (_or_7602) lru_8_0_1 <= _mux_7601;
   end
   always @(posedge clk) begin
     if (rst) lru_9_0_1 <= 1'b1;
-    else if (_or_7076) lru_9_0_1 <= _mux_7075;
+    else if (_or_7608) lru_9_0_1 <= _mux_7607;
   end
   always @(posedge clk) begin
     if (rst) lru_10_0_1 <= 1'b1;
-    else if (_or_7082) lru_10_0_1 <= _mux_7081;
+    else if (_or_7614) lru_10_0_1 <= _mux_7613;
   end
   always @(posedge clk) begin
     if (rst) lru_11_0_1 <= 1'b1;
-    else if (_or_7088) lru_11_0_1 <= _mux_7087;
+    else if (_or_7620) lru_11_0_1 <= _mux_7619;
   end
   always @(posedge clk) begin
     if (rst) lru_12_0_1 <= 1'b1;
-    else if (_or_7094) lru_12_0_1 <= _mux_7093;
+    else if (_or_7626) lru_12_0_1 <= _mux_7625;
   end
   always @(posedge clk) begin
     if (rst) lru_13_0_1 <= 1'b1;
-    else if (_or_7100) lru_13_0_1 <= _mux_7099;
+    else if (_or_7632) lru_13_0_1 <= _mux_7631;
   end
   always @(posedge clk) begin
     if (rst) lru_14_0_1 <= 1'b1;
-    else if (_or_7106) lru_14_0_1 <= _mux_7105;
+    else if (_or_7638) lru_14_0_1 <= _mux_7637;
   end
   always @(posedge clk) begin
     if (rst) lru_15_0_1 <= 1'b1;
-    else if (_or_7112) lru_15_0_1 <= _mux_7111;
+    else if (_or_7644) lru_15_0_1 <= _mux_7643;
   end
   always @(posedge clk) begin
     if (rst) lru_16_0_1 <= 1'b1;
-    else if (_or_7118) lru_16_0_1 <= _mux_7117;
+    else if (_or_7650) lru_16_0_1 <= _mux_7649;
   end
   always @(posedge clk) begin
     if (rst) lru_17_0_1 <= 1'b1;
-    else if (_or_7124) lru_17_0_1 <= _mux_7123;
+    else if (_or_7656) lru_17_0_1 <= _mux_7655;
   end
   always @(posedge clk) begin
     if (rst) lru_18_0_1 <= 1'b1;
-    else if (_or_7130) lru_18_0_1 <= _mux_7129;
+    else if (_or_7662) lru_18_0_1 <= _mux_7661;
   end
   always @(posedge clk) begin
     if (rst) lru_19_0_1 <= 1'b1;
-    else if (_or_7136) lru_19_0_1 <= _mux_7135;
+    else if (_or_7668) lru_19_0_1 <= _mux_7667;
   end
   always @(posedge clk) begin
     if (rst) lru_20_0_1 <= 1'b1;
-    else if (_or_7142) lru_20_0_1 <= _mux_7141;
+    else if (_or_7674) lru_20_0_1 <= _mux_7673;
   end
   always @(posedge clk) begin
     if (rst) lru_21_0_1 <= 1'b1;
-    else if (_or_7148) lru_21_0_1 <= _mux_7147;
+    else if (_or_7680) lru_21_0_1 <= _mux_7679;
   end
   always @(posedge clk) begin
     if (rst) lru_22_0_1 <= 1'b1;
-    else if (_or_7154) lru_22_0_1 <= _mux_7153;
+    else if (_or_7686) lru_22_0_1 <= _mux_7685;
   end
   always @(posedge clk) begin
     if (rst) lru_23_0_1 <= 1'b1;
-    else if (_or_7160) lru_23_0_1 <= _mux_7159;
+    else if (_or_7692) lru_23_0_1 <= _mux_7691;
   end
   always @(posedge clk) begin
     if (rst) lru_24_0_1 <= 1'b1;
-    else if (_or_7166) lru_24_0_1 <= _mux_7165;
+    else if (_or_7698) lru_24_0_1 <= _mux_7697;
   end
   always @(posedge clk) begin
     if (rst) lru_25_0_1 <= 1'b1;
-    else if (_or_7172) lru_25_0_1 <= _mux_7171;
+    else if (_or_7704) lru_25_0_1 <= _mux_7703;
   end
   always @(posedge clk) begin
     if (rst) lru_26_0_1 <= 1'b1;
-    else if (_or_7178) lru_26_0_1 <= _mux_7177;
+    else if (_or_7710) lru_26_0_1 <= _mux_7709;
   end
   always @(posedge clk) begin
     if (rst) lru_27_0_1 <= 1'b1;
-    else if (_or_7184) lru_27_0_1 <= _mux_7183;
+    else if (_or_7716) lru_27_0_1 <= _mux_7715;
   end
   always @(posedge clk) begin
     if (rst) lru_28_0_1 <= 1'b1;
-    else if (_or_7190) lru_28_0_1 <= _mux_7189;
+    else if (_or_7722) lru_28_0_1 <= _mux_7721;
   end
   always @(posedge clk) begin
     if (rst) lru_29_0_1 <= 1'b1;
-    else if (_or_7196) lru_29_0_1 <= _mux_7195;
+    else if (_or_7728) lru_29_0_1 <= _mux_7727;
   end
   always @(posedge clk) begin
     if (rst) lru_30_0_1 <= 1'b1;
-    else if (_or_7202) lru_30_0_1 <= _mux_7201;
+    else if (_or_7734) lru_30_0_1 <= _mux_7733;
   end
   always @(posedge clk) begin
     if (rst) lru_31_0_1 <= 1'b1;
-    else if (_or_7208) lru_31_0_1 <= _mux_7207;
+    else if (_or_7740) lru_31_0_1 <= _mux_7739;
   end
   always @(posedge clk) begin
     if (rst) lru_32_0_1 <= 1'b1;
-    else if (_or_7214) lru_32_0_1 <= _mux_7213;
+    else if (_or_7746) lru_32_0_1 <= _mux_7745;
   end
   always @(posedge clk) begin
     if (rst) lru_33_0_1 <= 1'b1;
-    else if (_or_7220) lru_33_0_1 <= _mux_7219;
+    else if (_or_7752) lru_33_0_1 <= _mux_7751;
   end
   always @(posedge clk) begin
     if (rst) lru_34_0_1 <= 1'b1;
-    else if (_or_7226) lru_34_0_1 <= _mux_7225;
+    else if (_or_7758) lru_34_0_1 <= _mux_7757;
   end
   always @(posedge clk) begin
     if (rst) lru_35_0_1 <= 1'b1;
-    else if (_or_7232) lru_35_0_1 <= _mux_7231;
+    else if (_or_7764) lru_35_0_1 <= _mux_7763;
   end
   always @(posedge clk) begin
     if (rst) lru_36_0_1 <= 1'b1;
-    else if (_or_7238) lru_36_0_1 <= _mux_7237;
+    else if (_or_7770) lru_36_0_1 <= _mux_7769;
   end
   always @(posedge clk) begin
     if (rst) lru_37_0_1 <= 1'b1;
-    else if (_or_7244) lru_37_0_1 <= _mux_7243;
+    else if (_or_7776) lru_37_0_1 <= _mux_7775;
   end
   always @(posedge clk) begin
     if (rst) lru_38_0_1 <= 1'b1;
-    else if (_or_7250) lru_38_0_1 <= _mux_7249;
+    else if (_or_7782) lru_38_0_1 <= _mux_7781;
   end
   always @(posedge clk) begin
     if (rst) lru_39_0_1 <= 1'b1;
-    else if (_or_7256) lru_39_0_1 <= _mux_7255;
+    else if (_or_7788) lru_39_0_1 <= _mux_7787;
   end
   always @(posedge clk) begin
     if (rst) lru_40_0_1 <= 1'b1;
-    else if (_or_7262) lru_40_0_1 <= _mux_7261;
+    else if (_or_7794) lru_40_0_1 <= _mux_7793;
   end
   always @(posedge clk) begin
     if (rst) lru_41_0_1 <= 1'b1;
-    else if (_or_7268) lru_41_0_1 <= _mux_7267;
+    else if (_or_7800) lru_41_0_1 <= _mux_7799;
   end
   always @(posedge clk) begin
     if (rst) lru_42_0_1 <= 1'b1;
-    else if (_or_7274) lru_42_0_1 <= _mux_7273;
+    else if (_or_7806) lru_42_0_1 <= _mux_7805;
   end
   always @(posedge clk) begin
     if (rst) lru_43_0_1 <= 1'b1;
-    else if (_or_7280) lru_43_0_1 <= _mux_7279;
+    else if (_or_7812) lru_43_0_1 <= _mux_7811;
   end
   always @(posedge clk) begin
     if (rst) lru_44_0_1 <= 1'b1;
-    else if (_or_7286) lru_44_0_1 <= _mux_7285;
+    else if (_or_7818) lru_44_0_1 <= _mux_7817;
   end
   always @(posedge clk) begin
     if (rst) lru_45_0_1 <= 1'b1;
-    else if (_or_7292) lru_45_0_1 <= _mux_7291;
+    else if (_or_7824) lru_45_0_1 <= _mux_7823;
   end
   always @(posedge clk) begin
     if (rst) lru_46_0_1 <= 1'b1;
-    else if (_or_7298) lru_46_0_1 <= _mux_7297;
+    else if (_or_7830) lru_46_0_1 <= _mux_7829;
   end
   always @(posedge clk) begin
     if (rst) lru_47_0_1 <= 1'b1;
-    else if (_or_7304) lru_47_0_1 <= _mux_7303;
+    else if (_or_7836) lru_47_0_1 <= _mux_7835;
   end
   always @(posedge clk) begin
     if (rst) lru_48_0_1 <= 1'b1;
-    else if (_or_7310) lru_48_0_1 <= _mux_7309;
+    else if (_or_7842) lru_48_0_1 <= _mux_7841;
   end
   always @(posedge clk) begin
     if (rst) lru_49_0_1 <= 1'b1;
-    else if (_or_7316) lru_49_0_1 <= _mux_7315;
+    else if (_or_7848) lru_49_0_1 <= _mux_7847;
   end
   always @(posedge clk) begin
     if (rst) lru_50_0_1 <= 1'b1;
-    else if (_or_7322) lru_50_0_1 <= _mux_7321;
+    else if (_or_7854) lru_50_0_1 <= _mux_7853;
   end
   always @(posedge clk) begin
     if (rst) lru_51_0_1 <= 1'b1;
-    else if (_or_7328) lru_51_0_1 <= _mux_7327;
+    else if (_or_7860) lru_51_0_1 <= _mux_7859;
   end
   always @(posedge clk) begin
     if (rst) lru_52_0_1 <= 1'b1;
-    else if (_or_7334) lru_52_0_1 <= _mux_7333;
+    else if (_or_7866) lru_52_0_1 <= _mux_7865;
   end
   always @(posedge clk) begin
     if (rst) lru_53_0_1 <= 1'b1;
-    else if (_or_7340) lru_53_0_1 <= _mux_7339;
+    else if (_or_7872) lru_53_0_1 <= _mux_7871;
   end
   always @(posedge clk) begin
     if (rst) lru_54_0_1 <= 1'b1;
-    else if (_or_7346) lru_54_0_1 <= _mux_7345;
+    else if (_or_7878) lru_54_0_1 <= _mux_7877;
   end
   always @(posedge clk) begin
     if (rst) lru_55_0_1 <= 1'b1;
-    else if (_or_7352) lru_55_0_1 <= _mux_7351;
+    else if (_or_7884) lru_55_0_1 <= _mux_7883;
   end
   always @(posedge clk) begin
     if (rst) lru_56_0_1 <= 1'b1;
-    else if (_or_7358) lru_56_0_1 <= _mux_7357;
+    else if (_or_7890) lru_56_0_1 <= _mux_7889;
   end
   always @(posedge clk) begin
     if (rst) lru_57_0_1 <= 1'b1;
-    else if (_or_7364) lru_57_0_1 <= _mux_7363;
+    else if (_or_7896) lru_57_0_1 <= _mux_7895;
   end
   always @(posedge clk) begin
     if (rst) lru_58_0_1 <= 1'b1;
-    else if (_or_7370) lru_58_0_1 <= _mux_7369;
+    else if (_or_7902) lru_58_0_1 <= _mux_7901;
   end
   always @(posedge clk) begin
     if (rst) lru_59_0_1 <= 1'b1;
-    else if (_or_7376) lru_59_0_1 <= _mux_7375;
+    else if (_or_7908) lru_59_0_1 <= _mux_7907;
   end
   always @(posedge clk) begin
     if (rst) lru_60_0_1 <= 1'b1;
-    else if (_or_7382) lru_60_0_1 <= _mux_7381;
+    else if (_or_7914) lru_60_0_1 <= _mux_7913;
   end
   always @(posedge clk) begin
     if (rst) lru_61_0_1 <= 1'b1;
-    else if (_or_7388) lru_61_0_1 <= _mux_7387;
+    else if (_or_7920) lru_61_0_1 <= _mux_7919;
   end
   always @(posedge clk) begin
     if (rst) lru_62_0_1 <= 1'b1;
-    else if (_or_7394) lru_62_0_1 <= _mux_7393;
+    else if (_or_7926) lru_62_0_1 <= _mux_7925;
   end
   always @(posedge clk) begin
     if (rst) lru_63_0_1 <= 1'b1;
-    else if (_or_7400) lru_63_0_1 <= _mux_7399;
+    else if (_or_7932) lru_63_0_1 <= _mux_7931;
   end
   always @(posedge clk) begin
     if (rst) lru_64_0_1 <= 1'b1;
-    else if (_or_7406) lru_64_0_1 <= _mux_7405;
+    else if (_or_7938) lru_64_0_1 <= _mux_7937;
   end
   always @(posedge clk) begin
     if (rst) lru_65_0_1 <= 1'b1;
-    else if (_or_7412) lru_65_0_1 <= _mux_7411;
+    else if (_or_7944) lru_65_0_1 <= _mux_7943;
   end
   always @(posedge clk) begin
     if (rst) lru_66_0_1 <= 1'b1;
-    else if (_or_7418) lru_66_0_1 <= _mux_7417;
+    else if (_or_7950) lru_66_0_1 <= _mux_7949;
   end
   always @(posedge clk) begin
     if (rst) lru_67_0_1 <= 1'b1;
-    else if (_or_7424) lru_67_0_1 <= _mux_7423;
+    else if (_or_7956) lru_67_0_1 <= _mux_7955;
   end
   always @(posedge clk) begin
     if (rst) lru_68_0_1 <= 1'b1;
-    else if (_or_7430) lru_68_0_1 <= _mux_7429;
+    else if (_or_7962) lru_68_0_1 <= _mux_7961;
   end
   always @(posedge clk) begin
     if (rst) lru_69_0_1 <= 1'b1;
-    else if (_or_7436) lru_69_0_1 <= _mux_7435;
+    else if (_or_7968) lru_69_0_1 <= _mux_7967;
   end
   always @(posedge clk) begin
     if (rst) lru_70_0_1 <= 1'b1;
-    else if (_or_7442) lru_70_0_1 <= _mux_7441;
+    else if (_or_7974) lru_70_0_1 <= _mux_7973;
   end
   always @(posedge clk) begin
     if (rst) lru_71_0_1 <= 1'b1;
-    else if (_or_7448) lru_71_0_1 <= _mux_7447;
+    else if (_or_7980) lru_71_0_1 <= _mux_7979;
   end
   always @(posedge clk) begin
     if (rst) lru_72_0_1 <= 1'b1;
-    else if (_or_7454) lru_72_0_1 <= _mux_7453;
+    else if (_or_7986) lru_72_0_1 <= _mux_7985;
   end
   always @(posedge clk) begin
     if (rst) lru_73_0_1 <= 1'b1;
-    else if (_or_7460) lru_73_0_1 <= _mux_7459;
+    else if (_or_7992) lru_73_0_1 <= _mux_7991;
   end
   always @(posedge clk) begin
     if (rst) lru_74_0_1 <= 1'b1;
-    else if (_or_7466) lru_74_0_1 <= _mux_7465;
+    else if (_or_7998) lru_74_0_1 <= _mux_7997;
   end
   always @(posedge clk) begin
     if (rst) lru_75_0_1 <= 1'b1;
-    else if (_or_7472) lru_75_0_1 <= _mux_7471;
+    else if (_or_8004) lru_75_0_1 <= _mux_8003;
   end
   always @(posedge clk) begin
     if (rst) lru_76_0_1 <= 1'b1;
-    else if (_or_7478) lru_76_0_1 <= _mux_7477;
+    else if (_or_8010) lru_76_0_1 <= _mux_8009;
   end
   always @(posedge clk) begin
     if (rst) lru_77_0_1 <= 1'b1;
-    else if (_or_7484) lru_77_0_1 <= _mux_7483;
+    else if (_or_8016) lru_77_0_1 <= _mux_8015;
   end
   always @(posedge clk) begin
     if (rst) lru_78_0_1 <= 1'b1;
-    else if (_or_7490) lru_78_0_1 <= _mux_7489;
+    else if (_or_8022) lru_78_0_1 <= _mux_8021;
   end
   always @(posedge clk) begin
     if (rst) lru_79_0_1 <= 1'b1;
-    else if (_or_7496) lru_79_0_1 <= _mux_7495;
+    else if (_or_8028) lru_79_0_1 <= _mux_8027;
   end
   always @(posedge clk) begin
     if (rst) lru_80_0_1 <= 1'b1;
-    else if (_or_7502) lru_80_0_1 <= _mux_7501;
+    else if (_or_8034) lru_80_0_1 <= _mux_8033;
   end
   always @(posedge clk) begin
     if (rst) lru_81_0_1 <= 1'b1;
-    else if (_or_7508) lru_81_0_1 <= _mux_7507;
+    else if (_or_8040) lru_81_0_1 <= _mux_8039;
   end
   always @(posedge clk) begin
     if (rst) lru_82_0_1 <= 1'b1;
-    else if (_or_7514) lru_82_0_1 <= _mux_7513;
+    else if (_or_8046) lru_82_0_1 <= _mux_8045;
   end
   always @(posedge clk) begin
     if (rst) lru_83_0_1 <= 1'b1;
-    else if (_or_7520) lru_83_0_1 <= _mux_7519;
+    else if (_or_8052) lru_83_0_1 <= _mux_8051;
   end
   always @(posedge clk) begin
     if (rst) lru_84_0_1 <= 1'b1;
-    else if (_or_7526) lru_84_0_1 <= _mux_7525;
+    else if (_or_8058) lru_84_0_1 <= _mux_8057;
   end
   always @(posedge clk) begin
     if (rst) lru_85_0_1 <= 1'b1;
-    else if (_or_7532) lru_85_0_1 <= _mux_7531;
+    else if (_or_8064) lru_85_0_1 <= _mux_8063;
   end
   always @(posedge clk) begin
     if (rst) lru_86_0_1 <= 1'b1;
-    else if (_or_7538) lru_86_0_1 <= _mux_7537;
+    else if (_or_8070) lru_86_0_1 <= _mux_8069;
   end
   always @(posedge clk) begin
     if (rst) lru_87_0_1 <= 1'b1;
-    else if (_or_7544) lru_87_0_1 <= _mux_7543;
+    else if (_or_8076) lru_87_0_1 <= _mux_8075;
   end
   always @(posedge clk) begin
     if (rst) lru_88_0_1 <= 1'b1;
-    else if (_or_7550) lru_88_0_1 <= _mux_7549;
+    else if (_or_8082) lru_88_0_1 <= _mux_8081;
   end
   always @(posedge clk) begin
     if (rst) lru_89_0_1 <= 1'b1;
-    else if (_or_7556) lru_89_0_1 <= _mux_7555;
+    else if (_or_8088) lru_89_0_1 <= _mux_8087;
   end
   always @(posedge clk) begin
     if (rst) lru_90_0_1 <= 1'b1;
-    else if (_or_7562) lru_90_0_1 <= _mux_7561;
+    else if (_or_8094) lru_90_0_1 <= _mux_8093;
   end
   always @(posedge clk) begin
     if (rst) lru_91_0_1 <= 1'b1;
-    else if (_or_7568) lru_91_0_1 <= _mux_7567;
+    else if (_or_8100) lru_91_0_1 <= _mux_8099;
   end
   always @(posedge clk) begin
     if (rst) lru_92_0_1 <= 1'b1;
-    else if (_or_7574) lru_92_0_1 <= _mux_7573;
+    else if (_or_8106) lru_92_0_1 <= _mux_8105;
   end
   always @(posedge clk) begin
     if (rst) lru_93_0_1 <= 1'b1;
-    else if (_or_7580) lru_93_0_1 <= _mux_7579;
+    else if (_or_8112) lru_93_0_1 <= _mux_8111;
   end
   always @(posedge clk) begin
     if (rst) lru_94_0_1 <= 1'b1;
-    else if (_or_7586) lru_94_0_1 <= _mux_7585;
+    else if (_or_8118) lru_94_0_1 <= _mux_8117;
   end
   always @(posedge clk) begin
     if (rst) lru_95_0_1 <= 1'b1;
-    else if (_or_7592) lru_95_0_1 <= _mux_7591;
+    else if (_or_8124) lru_95_0_1 <= _mux_8123;
   end
   always @(posedge clk) begin
     if (rst) lru_96_0_1 <= 1'b1;
-    else if (_or_7598) lru_96_0_1 <= _mux_7597;
+    else if (_or_8130) lru_96_0_1 <= _mux_8129;
   end
   always @(posedge clk) begin
     if (rst) lru_97_0_1 <= 1'b1;
-    else if (_or_7604) lru_97_0_1 <= _mux_7603;
+    else if (_or_8136) lru_97_0_1 <= _mux_8135;
   end
   always @(posedge clk) begin
     if (rst) lru_98_0_1 <= 1'b1;
-    else if (_or_7610) lru_98_0_1 <= _mux_7609;
+    else if (_or_8142) lru_98_0_1 <= _mux_8141;
   end
   always @(posedge clk) begin
     if (rst) lru_99_0_1 <= 1'b1;
-    else if (_or_7616) lru_99_0_1 <= _mux_7615;
+    else if (_or_8148) lru_99_0_1 <= _mux_8147;
   end
   always @(posedge clk) begin
     if (rst) lru_100_0_1 <= 1'b1;
-    else if (_or_7622) lru_100_0_1 <= _mux_7621;
+    else if (_or_8154) lru_100_0_1 <= _mux_8153;
   end
   always @(posedge clk) begin
     if (rst) lru_101_0_1 <= 1'b1;
-    else if (_or_7628) lru_101_0_1 <= _mux_7627;
+    else if (_or_8160) lru_101_0_1 <= _mux_8159;
   end
   always @(posedge clk) begin
     if (rst) lru_102_0_1 <= 1'b1;
-    else if (_or_7634) lru_102_0_1 <= _mux_7633;
+    else if (_or_8166) lru_102_0_1 <= _mux_8165;
   end
   always @(posedge clk) begin
     if (rst) lru_103_0_1 <= 1'b1;
-    else if (_or_7640) lru_103_0_1 <= _mux_7639;
+    else if (_or_8172) lru_103_0_1 <= _mux_8171;
   end
   always @(posedge clk) begin
     if (rst) lru_104_0_1 <= 1'b1;
-    else if (_or_7646) lru_104_0_1 <= _mux_7645;
+    else if (_or_8178) lru_104_0_1 <= _mux_8177;
   end
   always @(posedge clk) begin
     if (rst) lru_105_0_1 <= 1'b1;
-    else if (_or_7652) lru_105_0_1 <= _mux_7651;
+    else if (_or_8184) lru_105_0_1 <= _mux_8183;
   end
   always @(posedge clk) begin
     if (rst) lru_106_0_1 <= 1'b1;
-    else if (_or_7658) lru_106_0_1 <= _mux_7657;
+    else if (_or_8190) lru_106_0_1 <= _mux_8189;
   end
   always @(posedge clk) begin
     if (rst) lru_107_0_1 <= 1'b1;
-    else if (_or_7664) lru_107_0_1 <= _mux_7663;
+    else if (_or_8196) lru_107_0_1 <= _mux_8195;
   end
   always @(posedge clk) begin
     if (rst) lru_108_0_1 <= 1'b1;
-    else if (_or_7670) lru_108_0_1 <= _mux_7669;
+    else if (_or_8202) lru_108_0_1 <= _mux_8201;
   end
   always @(posedge clk) begin
     if (rst) lru_109_0_1 <= 1'b1;
-    else if (_or_7676) lru_109_0_1 <= _mux_7675;
+    else if (_or_8208) lru_109_0_1 <= _mux_8207;
   end
   always @(posedge clk) begin
     if (rst) lru_110_0_1 <= 1'b1;
-    else if (_or_7682) lru_110_0_1 <= _mux_7681;
+    else if (_or_8214) lru_110_0_1 <= _mux_8213;
   end
   always @(posedge clk) begin
     if (rst) lru_111_0_1 <= 1'b1;
-    else if (_or_7688) lru_111_0_1 <= _mux_7687;
+    else if (_or_8220) lru_111_0_1 <= _mux_8219;
   end
   always @(posedge clk) begin
     if (rst) lru_112_0_1 <= 1'b1;
-    else if (_or_7694) lru_112_0_1 <= _mux_7693;
+    else if (_or_8226) lru_112_0_1 <= _mux_8225;
   end
   always @(posedge clk) begin
     if (rst) lru_113_0_1 <= 1'b1;
-    else if (_or_7700) lru_113_0_1 <= _mux_7699;
+    else if (_or_8232) lru_113_0_1 <= _mux_8231;
   end
   always @(posedge clk) begin
     if (rst) lru_114_0_1 <= 1'b1;
-    else if (_or_7706) lru_114_0_1 <= _mux_7705;
+    else if (_or_8238) lru_114_0_1 <= _mux_8237;
   end
   always @(posedge clk) begin
     if (rst) lru_115_0_1 <= 1'b1;
-    else if (_or_7712) lru_115_0_1 <= _mux_7711;
+    else if (_or_8244) lru_115_0_1 <= _mux_8243;
   end
   always @(posedge clk) begin
     if (rst) lru_116_0_1 <= 1'b1;
-    else if (_or_7718) lru_116_0_1 <= _mux_7717;
+    else if (_or_8250) lru_116_0_1 <= _mux_8249;
   end
   always @(posedge clk) begin
     if (rst) lru_117_0_1 <= 1'b1;
-    else if (_or_7724) lru_117_0_1 <= _mux_7723;
+    else if (_or_8256) lru_117_0_1 <= _mux_8255;
   end
   always @(posedge clk) begin
     if (rst) lru_118_0_1 <= 1'b1;
-    else if (_or_7730) lru_118_0_1 <= _mux_7729;
+    else if (_or_8262) lru_118_0_1 <= _mux_8261;
   end
   always @(posedge clk) begin
     if (rst) lru_119_0_1 <= 1'b1;
-    else if (_or_7736) lru_119_0_1 <= _mux_7735;
+    else if (_or_8268) lru_119_0_1 <= _mux_8267;
   end
   always @(posedge clk) begin
     if (rst) lru_120_0_1 <= 1'b1;
-    else if (_or_7742) lru_120_0_1 <= _mux_7741;
+    else if (_or_8274) lru_120_0_1 <= _mux_8273;
   end
   always @(posedge clk) begin
     if (rst) lru_121_0_1 <= 1'b1;
-    else if (_or_7748) lru_121_0_1 <= _mux_7747;
+    else if (_or_8280) lru_121_0_1 <= _mux_8279;
   end
   always @(posedge clk) begin
     if (rst) lru_122_0_1 <= 1'b1;
-    else if (_or_7754) lru_122_0_1 <= _mux_7753;
+    else if (_or_8286) lru_122_0_1 <= _mux_8285;
   end
   always @(posedge clk) begin
     if (rst) lru_123_0_1 <= 1'b1;
-    else if (_or_7760) lru_123_0_1 <= _mux_7759;
+    else if (_or_8292) lru_123_0_1 <= _mux_8291;
   end
   always @(posedge clk) begin
     if (rst) lru_124_0_1 <= 1'b1;
-    else if (_or_7766) lru_124_0_1 <= _mux_7765;
+    else if (_or_8298) lru_124_0_1 <= _mux_8297;
   end
   always @(posedge clk) begin
     if (rst) lru_125_0_1 <= 1'b1;
-    else if (_or_7772) lru_125_0_1 <= _mux_7771;
+    else if (_or_8304) lru_125_0_1 <= _mux_8303;
   end
   always @(posedge clk) begin
     if (rst) lru_126_0_1 <= 1'b1;
-    else if (_or_7778) lru_126_0_1 <= _mux_7777;
+    else if (_or_8310) lru_126_0_1 <= _mux_8309;
   end
   always @(posedge clk) begin
     if (rst) lru_127_0_1 <= 1'b1;
-    else if (_or_7784) lru_127_0_1 <= _mux_7783;
+    else if (_or_8316) lru_127_0_1 <= _mux_8315;
   end
   always @(posedge clk) begin
     if (rst) lru_128_0_1 <= 1'b1;
-    else if (_or_7790) lru_128_0_1 <= _mux_7789;
+    else if (_or_8322) lru_128_0_1 <= _mux_8321;
   end
   always @(posedge clk) begin
     if (rst) lru_129_0_1 <= 1'b1;
-    else if (_or_7796) lru_129_0_1 <= _mux_7795;
+    else if (_or_8328) lru_129_0_1 <= _mux_8327;
   end
   always @(posedge clk) begin
     if (rst) lru_130_0_1 <= 1'b1;
-    else if (_or_7802) lru_130_0_1 <= _mux_7801;
+    else if (_or_8334) lru_130_0_1 <= _mux_8333;
   end
   always @(posedge clk) begin
     if (rst) lru_131_0_1 <= 1'b1;
-    else if (_or_7808) lru_131_0_1 <= _mux_7807;
+    else if (_or_8340) lru_131_0_1 <= _mux_8339;
   end
   always @(posedge clk) begin
     if (rst) lru_132_0_1 <= 1'b1;
-    else if (_or_7814) lru_132_0_1 <= _mux_7813;
+    else if (_or_8346) lru_132_0_1 <= _mux_8345;
   end
   always @(posedge clk) begin
     if (rst) lru_133_0_1 <= 1'b1;
-    else if (_or_7820) lru_133_0_1 <= _mux_7819;
+    else if (_or_8352) lru_133_0_1 <= _mux_8351;
   end
   always @(posedge clk) begin
     if (rst) lru_134_0_1 <= 1'b1;
-    else if (_or_7826) lru_134_0_1 <= _mux_7825;
+    else if (_or_8358) lru_134_0_1 <= _mux_8357;
   end
   always @(posedge clk) begin
     if (rst) lru_135_0_1 <= 1'b1;
-    else if (_or_7832) lru_135_0_1 <= _mux_7831;
+    else if (_or_8364) lru_135_0_1 <= _mux_8363;
   end
   always @(posedge clk) begin
     if (rst) lru_136_0_1 <= 1'b1;
-    else if (_or_7838) lru_136_0_1 <= _mux_7837;
+    else if (_or_8370) lru_136_0_1 <= _mux_8369;
   end
   always @(posedge clk) begin
     if (rst) lru_137_0_1 <= 1'b1;
-    else if (_or_7844) lru_137_0_1 <= _mux_7843;
+    else if (_or_8376) lru_137_0_1 <= _mux_8375;
   end
   always @(posedge clk) begin
     if (rst) lru_138_0_1 <= 1'b1;
-    else if (_or_7850) lru_138_0_1 <= _mux_7849;
+    else if (_or_8382) lru_138_0_1 <= _mux_8381;
   end
   always @(posedge clk) begin
     if (rst) lru_139_0_1 <= 1'b1;
-    else if (_or_7856) lru_139_0_1 <= _mux_7855;
+    else if (_or_8388) lru_139_0_1 <= _mux_8387;
   end
   always @(posedge clk) begin
     if (rst) lru_140_0_1 <= 1'b1;
-    else if (_or_7862) lru_140_0_1 <= _mux_7861;
+    else if (_or_8394) lru_140_0_1 <= _mux_8393;
   end
   always @(posedge clk) begin
     if (rst) lru_141_0_1 <= 1'b1;
-    else if (_or_7868) lru_141_0_1 <= _mux_7867;
+    else if (_or_8400) lru_141_0_1 <= _mux_8399;
   end
   always @(posedge clk) begin
     if (rst) lru_142_0_1 <= 1'b1;
-    else if (_or_7874) lru_142_0_1 <= _mux_7873;
+    else if (_or_8406) lru_142_0_1 <= _mux_8405;
   end
   always @(posedge clk) begin
     if (rst) lru_143_0_1 <= 1'b1;
-    else if (_or_7880) lru_143_0_1 <= _mux_7879;
+    else if (_or_8412) lru_143_0_1 <= _mux_8411;
   end
   always @(posedge clk) begin
     if (rst) lru_144_0_1 <= 1'b1;
-    else if (_or_7886) lru_144_0_1 <= _mux_7885;
+    else if (_or_8418) lru_144_0_1 <= _mux_8417;
   end
   always @(posedge clk) begin
     if (rst) lru_145_0_1 <= 1'b1;
-    else if (_or_7892) lru_145_0_1 <= _mux_7891;
+    else if (_or_8424) lru_145_0_1 <= _mux_8423;
   end
   always @(posedge clk) begin
     if (rst) lru_146_0_1 <= 1'b1;
-    else if (_or_7898) lru_146_0_1 <= _mux_7897;
+    else if (_or_8430) lru_146_0_1 <= _mux_8429;
   end
   always @(posedge clk) begin
     if (rst) lru_147_0_1 <= 1'b1;
-    else if (_or_7904) lru_147_0_1 <= _mux_7903;
+    else if (_or_8436) lru_147_0_1 <= _mux_8435;
   end
   always @(posedge clk) begin
     if (rst) lru_148_0_1 <= 1'b1;
-    else if (_or_7910) lru_148_0_1 <= _mux_7909;
+    else if (_or_8442) lru_148_0_1 <= _mux_8441;
   end
   always @(posedge clk) begin
     if (rst) lru_149_0_1 <= 1'b1;
-    else if (_or_7916) lru_149_0_1 <= _mux_7915;
+    else if (_or_8448) lru_149_0_1 <= _mux_8447;
   end
   always @(posedge clk) begin
     if (rst) lru_150_0_1 <= 1'b1;
-    else if (_or_7922) lru_150_0_1 <= _mux_7921;
+    else if (_or_8454) lru_150_0_1 <= _mux_8453;
   end
   always @(posedge clk) begin
     if (rst) lru_151_0_1 <= 1'b1;
-    else if (_or_7928) lru_151_0_1 <= _mux_7927;
+    else if (_or_8460) lru_151_0_1 <= _mux_8459;
   end
   always @(posedge clk) begin
     if (rst) lru_152_0_1 <= 1'b1;
-    else if (_or_7934) lru_152_0_1 <= _mux_7933;
+    else if (_or_8466) lru_152_0_1 <= _mux_8465;
   end
   always @(posedge clk) begin
     if (rst) lru_153_0_1 <= 1'b1;
-    else if (_or_7940) lru_153_0_1 <= _mux_7939;
+    else if (_or_8472) lru_153_0_1 <= _mux_8471;
   end
   always @(posedge clk) begin
     if (rst) lru_154_0_1 <= 1'b1;
-    else if (_or_7946) lru_154_0_1 <= _mux_7945;
+    else if (_or_8478) lru_154_0_1 <= _mux_8477;
   end
   always @(posedge clk) begin
     if (rst) lru_155_0_1 <= 1'b1;
-    else if (_or_7952) lru_155_0_1 <= _mux_7951;
+    else if (_or_8484) lru_155_0_1 <= _mux_8483;
   end
   always @(posedge clk) begin
     if (rst) lru_156_0_1 <= 1'b1;
-    else if (_or_7958) lru_156_0_1 <= _mux_7957;
+    else if (_or_8490) lru_156_0_1 <= _mux_8489;
   end
   always @(posedge clk) begin
     if (rst) lru_157_0_1 <= 1'b1;
-    else if (_or_7964) lru_157_0_1 <= _mux_7963;
+    else if (_or_8496) lru_157_0_1 <= _mux_8495;
   end
   always @(posedge clk) begin
     if (rst) lru_158_0_1 <= 1'b1;
-    else if (_or_7970) lru_158_0_1 <= _mux_7969;
+    else if (_or_8502) lru_158_0_1 <= _mux_8501;
   end
   always @(posedge clk) begin
     if (rst) lru_159_0_1 <= 1'b1;
-    else if (_or_7976) lru_159_0_1 <= _mux_7975;
+    else if (_or_8508) lru_159_0_1 <= _mux_8507;
   end
   always @(posedge clk) begin
     if (rst) lru_160_0_1 <= 1'b1;
-    else if (_or_7982) lru_160_0_1 <= _mux_7981;
+    else if (_or_8514) lru_160_0_1 <= _mux_8513;
   end
   always @(posedge clk) begin
     if (rst) lru_161_0_1 <= 1'b1;
-    else if (_or_7988) lru_161_0_1 <= _mux_7987;
+    else if (_or_8520) lru_161_0_1 <= _mux_8519;
   end
   always @(posedge clk) begin
     if (rst) lru_162_0_1 <= 1'b1;
-    else if (_or_7994) lru_162_0_1 <= _mux_7993;
+    else if (_or_8526) lru_162_0_1 <= _mux_8525;
   end
   always @(posedge clk) begin
     if (rst) lru_163_0_1 <= 1'b1;
-    else if (_or_8000) lru_163_0_1 <= _mux_7999;
+    else if (_or_8532) lru_163_0_1 <= _mux_8531;
   end
   always @(posedge clk) begin
     if (rst) lru_164_0_1 <= 1'b1;
-    else if (_or_8006) lru_164_0_1 <= _mux_8005;
+    else if (_or_8538) lru_164_0_1 <= _mux_8537;
   end
   always @(posedge clk) begin
     if (rst) lru_165_0_1 <= 1'b1;
-    else if (_or_8012) lru_165_0_1 <= _mux_8011;
+    else if (_or_8544) lru_165_0_1 <= _mux_8543;
   end
   always @(posedge clk) begin
     if (rst) lru_166_0_1 <= 1'b1;
-    else if (_or_8018) lru_166_0_1 <= _mux_8017;
+    else if (_or_8550) lru_166_0_1 <= _mux_8549;
   end
   always @(posedge clk) begin
     if (rst) lru_167_0_1 <= 1'b1;
-    else if (_or_8024) lru_167_0_1 <= _mux_8023;
+    else if (_or_8556) lru_167_0_1 <= _mux_8555;
   end
   always @(posedge clk) begin
     if (rst) lru_168_0_1 <= 1'b1;
-    else if (_or_8030) lru_168_0_1 <= _mux_8029;
+    else if (_or_8562) lru_168_0_1 <= _mux_8561;
   end
   always @(posedge clk) begin
     if (rst) lru_169_0_1 <= 1'b1;
-    else if (_or_8036) lru_169_0_1 <= _mux_8035;
+    else if (_or_8568) lru_169_0_1 <= _mux_8567;
   end
   always @(posedge clk) begin
     if (rst) lru_170_0_1 <= 1'b1;
-    else if (_or_8042) lru_170_0_1 <= _mux_8041;
+    else if (_or_8574) lru_170_0_1 <= _mux_8573;
   end
   always @(posedge clk) begin
     if (rst) lru_171_0_1 <= 1'b1;
-    else if (_or_8048) lru_171_0_1 <= _mux_8047;
+    else if (_or_8580) lru_171_0_1 <= _mux_8579;
   end
   always @(posedge clk) begin
     if (rst) lru_172_0_1 <= 1'b1;
-    else if (_or_8054) lru_172_0_1 <= _mux_8053;
+    else if (_or_8586) lru_172_0_1 <= _mux_8585;
   end
   always @(posedge clk) begin
     if (rst) lru_173_0_1 <= 1'b1;
-    else if (_or_8060) lru_173_0_1 <= _mux_8059;
+    else if (_or_8592) lru_173_0_1 <= _mux_8591;
   end
   always @(posedge clk) begin
     if (rst) lru_174_0_1 <= 1'b1;
-    else if (_or_8066) lru_174_0_1 <= _mux_8065;
+    else if (_or_8598) lru_174_0_1 <= _mux_8597;
   end
   always @(posedge clk) begin
     if (rst) lru_175_0_1 <= 1'b1;
-    else if (_or_8072) lru_175_0_1 <= _mux_8071;
+    else if (_or_8604) lru_175_0_1 <= _mux_8603;
   end
   always @(posedge clk) begin
     if (rst) lru_176_0_1 <= 1'b1;
-    else if (_or_8078) lru_176_0_1 <= _mux_8077;
+    else if (_or_8610) lru_176_0_1 <= _mux_8609;
   end
   always @(posedge clk) begin
     if (rst) lru_177_0_1 <= 1'b1;
-    else if (_or_8084) lru_177_0_1 <= _mux_8083;
+    else if (_or_8616) lru_177_0_1 <= _mux_8615;
   end
   always @(posedge clk) begin
     if (rst) lru_178_0_1 <= 1'b1;
-    else if (_or_8090) lru_178_0_1 <= _mux_8089;
+    else if (_or_8622) lru_178_0_1 <= _mux_8621;
   end
   always @(posedge clk) begin
     if (rst) lru_179_0_1 <= 1'b1;
-    else if (_or_8096) lru_179_0_1 <= _mux_8095;
+    else if (_or_8628) lru_179_0_1 <= _mux_8627;
   end
   always @(posedge clk) begin
     if (rst) lru_180_0_1 <= 1'b1;
-    else if (_or_8102) lru_180_0_1 <= _mux_8101;
+    else if (_or_8634) lru_180_0_1 <= _mux_8633;
   end
   always @(posedge clk) begin
     if (rst) lru_181_0_1 <= 1'b1;
-    else if (_or_8108) lru_181_0_1 <= _mux_8107;
+    else if (_or_8640) lru_181_0_1 <= _mux_8639;
   end
   always @(posedge clk) begin
     if (rst) lru_182_0_1 <= 1'b1;
-    else if (_or_8114) lru_182_0_1 <= _mux_8113;
+    else if (_or_8646) lru_182_0_1 <= _mux_8645;
   end
   always @(posedge clk) begin
     if (rst) lru_183_0_1 <= 1'b1;
-    else if (_or_8120) lru_183_0_1 <= _mux_8119;
+    else if (_or_8652) lru_183_0_1 <= _mux_8651;
   end
   always @(posedge clk) begin
     if (rst) lru_184_0_1 <= 1'b1;
-    else if (_or_8126) lru_184_0_1 <= _mux_8125;
+    else if (_or_8658) lru_184_0_1 <= _mux_8657;
   end
   always @(posedge clk) begin
     if (rst) lru_185_0_1 <= 1'b1;
-    else if (_or_8132) lru_185_0_1 <= _mux_8131;
+    else if (_or_8664) lru_185_0_1 <= _mux_8663;
   end
   always @(posedge clk) begin
     if (rst) lru_186_0_1 <= 1'b1;
-    else if (_or_8138) lru_186_0_1 <= _mux_8137;
+    else if (_or_8670) lru_186_0_1 <= _mux_8669;
   end
   always @(posedge clk) begin
     if (rst) lru_187_0_1 <= 1'b1;
-    else if (_or_8144) lru_187_0_1 <= _mux_8143;
+    else if (_or_8676) lru_187_0_1 <= _mux_8675;
   end
   always @(posedge clk) begin
     if (rst) lru_188_0_1 <= 1'b1;
-    else if (_or_8150) lru_188_0_1 <= _mux_8149;
+    else if (_or_8682) lru_188_0_1 <= _mux_8681;
   end
   always @(posedge clk) begin
     if (rst) lru_189_0_1 <= 1'b1;
-    else if (_or_8156) lru_189_0_1 <= _mux_8155;
+    else if (_or_8688) lru_189_0_1 <= _mux_8687;
   end
   always @(posedge clk) begin
     if (rst) lru_190_0_1 <= 1'b1;
-    else if (_or_8162) lru_190_0_1 <= _mux_8161;
+    else if (_or_8694) lru_190_0_1 <= _mux_8693;
   end
   always @(posedge clk) begin
     if (rst) lru_191_0_1 <= 1'b1;
-    else if (_or_8168) lru_191_0_1 <= _mux_8167;
+    else if (_or_8700) lru_191_0_1 <= _mux_8699;
   end
   always @(posedge clk) begin
     if (rst) lru_192_0_1 <= 1'b1;
-    else if (_or_8174) lru_192_0_1 <= _mux_8173;
+    else if (_or_8706) lru_192_0_1 <= _mux_8705;
   end
   always @(posedge clk) begin
     if (rst) lru_193_0_1 <= 1'b1;
-    else if (_or_8180) lru_193_0_1 <= _mux_8179;
+    else if (_or_8712) lru_193_0_1 <= _mux_8711;
   end
   always @(posedge clk) begin
     if (rst) lru_194_0_1 <= 1'b1;
-    else if (_or_8186) lru_194_0_1 <= _mux_8185;
+    else if (_or_8718) lru_194_0_1 <= _mux_8717;
   end
   always @(posedge clk) begin
     if (rst) lru_195_0_1 <= 1'b1;
-    else if (_or_8192) lru_195_0_1 <= _mux_8191;
+    else if (_or_8724) lru_195_0_1 <= _mux_8723;
   end
   always @(posedge clk) begin
     if (rst) lru_196_0_1 <= 1'b1;
-    else if (_or_8198) lru_196_0_1 <= _mux_8197;
+    else if (_or_8730) lru_196_0_1 <= _mux_8729;
   end
   always @(posedge clk) begin
     if (rst) lru_197_0_1 <= 1'b1;
-    else if (_or_8204) lru_197_0_1 <= _mux_8203;
+    else if (_or_8736) lru_197_0_1 <= _mux_8735;
   end
   always @(posedge clk) begin
     if (rst) lru_198_0_1 <= 1'b1;
-    else if (_or_8210) lru_198_0_1 <= _mux_8209;
+    else if (_or_8742) lru_198_0_1 <= _mux_8741;
   end
   always @(posedge clk) begin
     if (rst) lru_199_0_1 <= 1'b1;
-    else if (_or_8216) lru_199_0_1 <= _mux_8215;
+    else if (_or_8748) lru_199_0_1 <= _mux_8747;
   end
   always @(posedge clk) begin
     if (rst) lru_200_0_1 <= 1'b1;
-    else if (_or_8222) lru_200_0_1 <= _mux_8221;
+    else if (_or_8754) lru_200_0_1 <= _mux_8753;
   end
   always @(posedge clk) begin
     if (rst) lru_201_0_1 <= 1'b1;
-    else if (_or_8228) lru_201_0_1 <= _mux_8227;
+    else if (_or_8760) lru_201_0_1 <= _mux_8759;
   end
   always @(posedge clk) begin
     if (rst) lru_202_0_1 <= 1'b1;
-    else if (_or_8234) lru_202_0_1 <= _mux_8233;
+    else if (_or_8766) lru_202_0_1 <= _mux_8765;
   end
   always @(posedge clk) begin
     if (rst) lru_203_0_1 <= 1'b1;
-    else if (_or_8240) lru_203_0_1 <= _mux_8239;
+    else if (_or_8772) lru_203_0_1 <= _mux_8771;
   end
   always @(posedge clk) begin
     if (rst) lru_204_0_1 <= 1'b1;
-    else if (_or_8246) lru_204_0_1 <= _mux_8245;
+    else if (_or_8778) lru_204_0_1 <= _mux_8777;
   end
   always @(posedge clk) begin
     if (rst) lru_205_0_1 <= 1'b1;
-    else if (_or_8252) lru_205_0_1 <= _mux_8251;
+    else if (_or_8784) lru_205_0_1 <= _mux_8783;
   end
   always @(posedge clk) begin
     if (rst) lru_206_0_1 <= 1'b1;
-    else if (_or_8258) lru_206_0_1 <= _mux_8257;
+    else if (_or_8790) lru_206_0_1 <= _mux_8789;
   end
   always @(posedge clk) begin
     if (rst) lru_207_0_1 <= 1'b1;
-    else if (_or_8264) lru_207_0_1 <= _mux_8263;
+    else if (_or_8796) lru_207_0_1 <= _mux_8795;
   end
   always @(posedge clk) begin
     if (rst) lru_208_0_1 <= 1'b1;
-    else if (_or_8270) lru_208_0_1 <= _mux_8269;
+    else if (_or_8802) lru_208_0_1 <= _mux_8801;
   end
   always @(posedge clk) begin
     if (rst) lru_209_0_1 <= 1'b1;
-    else if (_or_8276) lru_209_0_1 <= _mux_8275;
+    else if (_or_8808) lru_209_0_1 <= _mux_8807;
   end
   always @(posedge clk) begin
     if (rst) lru_210_0_1 <= 1'b1;
-    else if (_or_8282) lru_210_0_1 <= _mux_8281;
+    else if (_or_8814) lru_210_0_1 <= _mux_8813;
   end
   always @(posedge clk) begin
     if (rst) lru_211_0_1 <= 1'b1;
-    else if (_or_8288) lru_211_0_1 <= _mux_8287;
+    else if (_or_8820) lru_211_0_1 <= _mux_8819;
   end
   always @(posedge clk) begin
     if (rst) lru_212_0_1 <= 1'b1;
-    else if (_or_8294) lru_212_0_1 <= _mux_8293;
+    else if (_or_8826) lru_212_0_1 <= _mux_8825;
   end
   always @(posedge clk) begin
     if (rst) lru_213_0_1 <= 1'b1;
-    else if (_or_8300) lru_213_0_1 <= _mux_8299;
+    else if (_or_8832) lru_213_0_1 <= _mux_8831;
   end
   always @(posedge clk) begin
     if (rst) lru_214_0_1 <= 1'b1;
-    else if (_or_8306) lru_214_0_1 <= _mux_8305;
+    else if (_or_8838) lru_214_0_1 <= _mux_8837;
   end
   always @(posedge clk) begin
     if (rst) lru_215_0_1 <= 1'b1;
-    else if (_or_8312) lru_215_0_1 <= _mux_8311;
+    else if (_or_8844) lru_215_0_1 <= _mux_8843;
   end
   always @(posedge clk) begin
     if (rst) lru_216_0_1 <= 1'b1;
-    else if (_or_8318) lru_216_0_1 <= _mux_8317;
+    else if (_or_8850) lru_216_0_1 <= _mux_8849;
   end
   always @(posedge clk) begin
     if (rst) lru_217_0_1 <= 1'b1;
-    else if (_or_8324) lru_217_0_1 <= _mux_8323;
+    else if (_or_8856) lru_217_0_1 <= _mux_8855;
   end
   always @(posedge clk) begin
     if (rst) lru_218_0_1 <= 1'b1;
-    else if (_or_8330) lru_218_0_1 <= _mux_8329;
+    else if (_or_8862) lru_218_0_1 <= _mux_8861;
   end
   always @(posedge clk) begin
     if (rst) lru_219_0_1 <= 1'b1;
-    else if (_or_8336) lru_219_0_1 <= _mux_8335;
+    else if (_or_8868) lru_219_0_1 <= _mux_8867;
   end
   always @(posedge clk) begin
     if (rst) lru_220_0_1 <= 1'b1;
-    else if (_or_8342) lru_220_0_1 <= _mux_8341;
+    else if (_or_8874) lru_220_0_1 <= _mux_8873;
   end
   always @(posedge clk) begin
     if (rst) lru_221_0_1 <= 1'b1;
-    else if (_or_8348) lru_221_0_1 <= _mux_8347;
+    else if (_or_8880) lru_221_0_1 <= _mux_8879;
   end
   always @(posedge clk) begin
     if (rst) lru_222_0_1 <= 1'b1;
-    else if (_or_8354) lru_222_0_1 <= _mux_8353;
+    else if (_or_8886) lru_222_0_1 <= _mux_8885;
   end
   always @(posedge clk) begin
     if (rst) lru_223_0_1 <= 1'b1;
-    else if (_or_8360) lru_223_0_1 <= _mux_8359;
+    else if (_or_8892) lru_223_0_1 <= _mux_8891;
   end
   always @(posedge clk) begin
     if (rst) lru_224_0_1 <= 1'b1;
-    else if (_or_8366) lru_224_0_1 <= _mux_8365;
+    else if (_or_8898) lru_224_0_1 <= _mux_8897;
   end
   always @(posedge clk) begin
     if (rst) lru_225_0_1 <= 1'b1;
-    else if (_or_8372) lru_225_0_1 <= _mux_8371;
+    else if (_or_8904) lru_225_0_1 <= _mux_8903;
   end
   always @(posedge clk) begin
     if (rst) lru_226_0_1 <= 1'b1;
-    else if (_or_8378) lru_226_0_1 <= _mux_8377;
+    else if (_or_8910) lru_226_0_1 <= _mux_8909;
   end
   always @(posedge clk) begin
     if (rst) lru_227_0_1 <= 1'b1;
-    else if (_or_8384) lru_227_0_1 <= _mux_8383;
+    else if (_or_8916) lru_227_0_1 <= _mux_8915;
   end
   always @(posedge clk) begin
     if (rst) lru_228_0_1 <= 1'b1;
-    else if (_or_8390) lru_228_0_1 <= _mux_8389;
+    else if (_or_8922) lru_228_0_1 <= _mux_8921;
   end
   always @(posedge clk) begin
     if (rst) lru_229_0_1 <= 1'b1;
-    else if (_or_8396) lru_229_0_1 <= _mux_8395;
+    else if (_or_8928) lru_229_0_1 <= _mux_8927;
   end
   always @(posedge clk) begin
     if (rst) lru_230_0_1 <= 1'b1;
-    else if (_or_8402) lru_230_0_1 <= _mux_8401;
+    else if (_or_8934) lru_230_0_1 <= _mux_8933;
   end
   always @(posedge clk) begin
     if (rst) lru_231_0_1 <= 1'b1;
-    else if (_or_8408) lru_231_0_1 <= _mux_8407;
+    else if (_or_8940) lru_231_0_1 <= _mux_8939;
   end
   always @(posedge clk) begin
     if (rst) lru_232_0_1 <= 1'b1;
-    else if (_or_8414) lru_232_0_1 <= _mux_8413;
+    else if (_or_8946) lru_232_0_1 <= _mux_8945;
   end
   always @(posedge clk) begin
     if (rst) lru_233_0_1 <= 1'b1;
-    else if (_or_8420) lru_233_0_1 <= _mux_8419;
+    else if (_or_8952) lru_233_0_1 <= _mux_8951;
   end
   always @(posedge clk) begin
     if (rst) lru_234_0_1 <= 1'b1;
-    else if (_or_8426) lru_234_0_1 <= _mux_8425;
+    else if (_or_8958) lru_234_0_1 <= _mux_8957;
   end
   always @(posedge clk) begin
     if (rst) lru_235_0_1 <= 1'b1;
-    else if (_or_8432) lru_235_0_1 <= _mux_8431;
+    else if (_or_8964) lru_235_0_1 <= _mux_8963;
   end
   always @(posedge clk) begin
     if (rst) lru_236_0_1 <= 1'b1;
-    else if (_or_8438) lru_236_0_1 <= _mux_8437;
+    else if (_or_8970) lru_236_0_1 <= _mux_8969;
   end
   always @(posedge clk) begin
     if (rst) lru_237_0_1 <= 1'b1;
-    else if (_or_8444) lru_237_0_1 <= _mux_8443;
+    else if (_or_8976) lru_237_0_1 <= _mux_8975;
   end
   always @(posedge clk) begin
     if (rst) lru_238_0_1 <= 1'b1;
-    else if (_or_8450) lru_238_0_1 <= _mux_8449;
+    else if (_or_8982) lru_238_0_1 <= _mux_8981;
   end
   always @(posedge clk) begin
     if (rst) lru_239_0_1 <= 1'b1;
-    else if (_or_8456) lru_239_0_1 <= _mux_8455;
+    else if (_or_8988) lru_239_0_1 <= _mux_8987;
   end
   always @(posedge clk) begin
     if (rst) lru_240_0_1 <= 1'b1;
-    else if (_or_8462) lru_240_0_1 <= _mux_8461;
+    else if (_or_8994) lru_240_0_1 <= _mux_8993;
   end
   always @(posedge clk) begin
     if (rst) lru_241_0_1 <= 1'b1;
-    else if (_or_8468) lru_241_0_1 <= _mux_8467;
+    else if (_or_9000) lru_241_0_1 <= _mux_8999;
   end
   always @(posedge clk) begin
     if (rst) lru_242_0_1 <= 1'b1;
-    else if (_or_8474) lru_242_0_1 <= _mux_8473;
+    else if (_or_9006) lru_242_0_1 <= _mux_9005;
   end
   always @(posedge clk) begin
     if (rst) lru_243_0_1 <= 1'b1;
-    else if (_or_8480) lru_243_0_1 <= _mux_8479;
+    else if (_or_9012) lru_243_0_1 <= _mux_9011;
   end
   always @(posedge clk) begin
     if (rst) lru_244_0_1 <= 1'b1;
-    else if (_or_8486) lru_244_0_1 <= _mux_8485;
+    else if (_or_9018) lru_244_0_1 <= _mux_9017;
   end
   always @(posedge clk) begin
     if (rst) lru_245_0_1 <= 1'b1;
-    else if (_or_8492) lru_245_0_1 <= _mux_8491;
+    else if (_or_9024) lru_245_0_1 <= _mux_9023;
   end
   always @(posedge clk) begin
     if (rst) lru_246_0_1 <= 1'b1;
-    else if (_or_8498) lru_246_0_1 <= _mux_8497;
+    else if (_or_9030) lru_246_0_1 <= _mux_9029;
   end
   always @(posedge clk) begin
     if (rst) lru_247_0_1 <= 1'b1;
-    else if (_or_8504) lru_247_0_1 <= _mux_8503;
+    else if (_or_9036) lru_247_0_1 <= _mux_9035;
   end
   always @(posedge clk) begin
     if (rst) lru_248_0_1 <= 1'b1;
-    else if (_or_8510) lru_248_0_1 <= _mux_8509;
+    else if (_or_9042) lru_248_0_1 <= _mux_9041;
   end
   always @(posedge clk) begin
     if (rst) lru_249_0_1 <= 1'b1;
-    else if (_or_8516) lru_249_0_1 <= _mux_8515;
+    else if (_or_9048) lru_249_0_1 <= _mux_9047;
   end
   always @(posedge clk) begin
     if (rst) lru_250_0_1 <= 1'b1;
-    else if (_or_8522) lru_250_0_1 <= _mux_8521;
+    else if (_or_9054) lru_250_0_1 <= _mux_9053;
   end
   always @(posedge clk) begin
     if (rst) lru_251_0_1 <= 1'b1;
-    else if (_or_8528) lru_251_0_1 <= _mux_8527;
+    else if (_or_9060) lru_251_0_1 <= _mux_9059;
   end
   always @(posedge clk) begin
     if (rst) lru_252_0_1 <= 1'b1;
-    else if (_or_8534) lru_252_0_1 <= _mux_8533;
+    else if (_or_9066) lru_252_0_1 <= _mux_9065;
   end
   always @(posedge clk) begin
     if (rst) lru_253_0_1 <= 1'b1;
-    else if (_or_8540) lru_253_0_1 <= _mux_8539;
+    else if (_or_9072) lru_253_0_1 <= _mux_9071;
   end
   always @(posedge clk) begin
     if (rst) lru_254_0_1 <= 1'b1;
-    else if (_or_8546) lru_254_0_1 <= _mux_8545;
+    else if (_or_9078) lru_254_0_1 <= _mux_9077;
   end
   always @(posedge clk) begin
     if (rst) lru_255_0_1 <= 1'b1;
-    else if (_or_8552) lru_255_0_1 <= _mux_8551;
+    else if (_or_9084) lru_255_0_1 <= _mux_9083;
   end
   assign _slice_523 = rd_pc[7:0];
   assign _slice_524 = rd_pc[13:8];
@@ -12494,2310 +12494,2310 @@ module elastic_bchc (
   assign _and_6755 = _and_6752 & _eq_6754;
   assign _eq_6758 = _mux_599 == 1'b1;
   assign _and_6759 = _and_6752 & _eq_6758;
-  assign _mux_7017 = _and_612 ? 1'b1 : 1'b0;
-  assign _or_7018 = _and_612 | _and_608;
-  assign _mux_7019 = _and_3950 ? 1'b0 : _mux_7017;
-  assign _or_7020 = _and_3950 | _or_7018;
-  assign _mux_7021 = _and_3954 ? 1'b1 : _mux_7019;
-  assign _or_7022 = _and_3954 | _or_7020;
-  assign _mux_7023 = _and_623 ? 1'b1 : 1'b0;
-  assign _or_7024 = _and_623 | _and_619;
-  assign _mux_7025 = _and_3961 ? 1'b0 : _mux_7023;
-  assign _or_7026 = _and_3961 | _or_7024;
-  assign _mux_7027 = _and_3965 ? 1'b1 : _mux_7025;
-  assign _or_7028 = _and_3965 | _or_7026;
-  assign _mux_7029 = _and_634 ? 1'b1 : 1'b0;
-  assign _or_7030 = _and_634 | _and_630;
-  assign _mux_7031 = _and_3972 ? 1'b0 : _mux_7029;
-  assign _or_7032 = _and_3972 | _or_7030;
-  assign _mux_7033 = _and_3976 ? 1'b1 : _mux_7031;
-  assign _or_7034 = _and_3976 | _or_7032;
-  assign _mux_7035 = _and_645 ? 1'b1 : 1'b0;
-  assign _or_7036 = _and_645 | _and_641;
-  assign _mux_7037 = _and_3983 ? 1'b0 : _mux_7035;
-  assign _or_7038 = _and_3983 | _or_7036;
-  assign _mux_7039 = _and_3987 ? 1'b1 : _mux_7037;
-  assign _or_7040 = _and_3987 | _or_7038;
-  assign _mux_7041 = _and_656 ? 1'b1 : 1'b0;
-  assign _or_7042 = _and_656 | _and_652;
-  assign _mux_7043 = _and_3994 ? 1'b0 : _mux_7041;
-  assign _or_7044 = _and_3994 | _or_7042;
-  assign _mux_7045 = _and_3998 ? 1'b1 : _mux_7043;
-  assign _or_7046 = _and_3998 | _or_7044;
-  assign _mux_7047 = _and_667 ? 1'b1 : 1'b0;
-  assign _or_7048 = _and_667 | _and_663;
-  assign _mux_7049 = _and_4005 ? 1'b0 : _mux_7047;
-  assign _or_7050 = _and_4005 | _or_7048;
-  assign _mux_7051 = _and_4009 ? 1'b1 : _mux_7049;
-  assign _or_7052 = _and_4009 | _or_7050;
-  assign _mux_7053 = _and_678 ? 1'b1 : 1'b0;
-  assign _or_7054 = _and_678 | _and_674;
-  assign _mux_7055 = _and_4016 ? 1'b0 : _mux_7053;
-  assign _or_7056 = _and_4016 | _or_7054;
-  assign _mux_7057 = _and_4020 ? 1'b1 : _mux_7055;
-  assign _or_7058 = _and_4020 | _or_7056;
-  assign _mux_7059 = _and_689 ? 1'b1 : 1'b0;
-  assign _or_7060 = _and_689 | _and_685;
-  assign _mux_7061 = _and_4027 ? 1'b0 : _mux_7059;
-  assign _or_7062 = _and_4027 | _or_7060;
-  assign _mux_7063 = _and_4031 ? 1'b1 : _mux_7061;
-  assign _or_7064 = _and_4031 | _or_7062;
-  assign _mux_7065 = _and_700 ? 1'b1 : 1'b0;
-  assign _or_7066 = _and_700 | _and_696;
-  assign _mux_7067 = _and_4038 ? 1'b0 : _mux_7065;
-  assign _or_7068 = _and_4038 | _or_7066;
-  assign _mux_7069 = _and_4042 ? 1'b1 : _mux_7067;
-  assign _or_7070 = _and_4042 | _or_7068;
-  assign _mux_7071 = _and_711 ? 1'b1 : 1'b0;
-  assign _or_7072 = _and_711 | _and_707;
-  assign _mux_7073 = _and_4049 ? 1'b0 : _mux_7071;
-  assign _or_7074 = _and_4049 | _or_7072;
-  assign _mux_7075 = _and_4053 ? 1'b1 : _mux_7073;
-  assign _or_7076 = _and_4053 | _or_7074;
-  assign _mux_7077 = _and_722 ? 1'b1 : 1'b0;
-  assign _or_7078 = _and_722 | _and_718;
-  assign _mux_7079 = _and_4060 ? 1'b0 : _mux_7077;
-  assign _or_7080 = _and_4060 | _or_7078;
-  assign _mux_7081 = _and_4064 ? 1'b1 : _mux_7079;
-  assign _or_7082 = _and_4064 | _or_7080;
-  assign _mux_7083 = _and_733 ? 1'b1 : 1'b0;
-  assign _or_7084 = _and_733 | _and_729;
-  assign _mux_7085 = _and_4071 ? 1'b0 : _mux_7083;
-  assign _or_7086 = _and_4071 | _or_7084;
-  assign _mux_7087 = _and_4075 ? 1'b1 : _mux_7085;
-  assign _or_7088 = _and_4075 | _or_7086;
-  assign _mux_7089 = _and_744 ? 1'b1 : 1'b0;
-  assign _or_7090 = _and_744 | _and_740;
-  assign _mux_7091 = _and_4082 ? 1'b0 : _mux_7089;
-  assign _or_7092 = _and_4082 | _or_7090;
-  assign _mux_7093 = _and_4086 ? 1'b1 : _mux_7091;
-  assign _or_7094 = _and_4086 | _or_7092;
-  assign _mux_7095 = _and_755 ? 1'b1 : 1'b0;
-  assign _or_7096 = _and_755 | _and_751;
-  assign _mux_7097 = _and_4093 ? 1'b0 : _mux_7095;
-  assign _or_7098 = _and_4093 | _or_7096;
-  assign _mux_7099 = _and_4097 ? 1'b1 : _mux_7097;
-  assign _or_7100 = _and_4097 | _or_7098;
-  assign _mux_7101 = _and_766 ? 1'b1 : 1'b0;
-  assign _or_7102 = _and_766 | _and_762;
-  assign _mux_7103 = _and_4104 ? 1'b0 : _mux_7101;
-  assign _or_7104 = _and_4104 | _or_7102;
-  assign _mux_7105 = _and_4108 ? 1'b1 : _mux_7103;
-  assign _or_7106 = _and_4108 | _or_7104;
-  assign _mux_7107 = _and_777 ? 1'b1 : 1'b0;
-  assign _or_7108 = _and_777 | _and_773;
-  assign _mux_7109 = _and_4115 ? 1'b0 : _mux_7107;
-  assign _or_7110 = _and_4115 | _or_7108;
-  assign _mux_7111 = _and_4119 ? 1'b1 : _mux_7109;
-  assign _or_7112 = _and_4119 | _or_7110;
-  assign _mux_7113 = _and_788 ? 1'b1 : 1'b0;
-  assign _or_7114 = _and_788 | _and_784;
-  assign _mux_7115 = _and_4126 ? 1'b0 : _mux_7113;
-  assign _or_7116 = _and_4126 | _or_7114;
-  assign _mux_7117 = _and_4130 ? 1'b1 : _mux_7115;
-  assign _or_7118 = _and_4130 | _or_7116;
-  assign _mux_7119 = _and_799 ? 1'b1 : 1'b0;
-  assign _or_7120 = _and_799 | _and_795;
-  assign _mux_7121 = _and_4137 ? 1'b0 : _mux_7119;
-  assign _or_7122 = _and_4137 | _or_7120;
-  assign _mux_7123 = _and_4141 ? 1'b1 : _mux_7121;
-  assign _or_7124 = _and_4141 | _or_7122;
-  assign _mux_7125 = _and_810 ? 1'b1 : 1'b0;
-  assign _or_7126 = _and_810 | _and_806;
-  assign _mux_7127 = _and_4148 ? 1'b0 : _mux_7125;
-  assign _or_7128 = _and_4148 | _or_7126;
-  assign _mux_7129 = _and_4152 ? 1'b1 : _mux_7127;
-  assign _or_7130 = _and_4152 | _or_7128;
-  assign _mux_7131 = _and_821 ? 1'b1 : 1'b0;
-  assign _or_7132 = _and_821 | _and_817;
-  assign _mux_7133 = _and_4159 ? 1'b0 : _mux_7131;
-  assign _or_7134 = _and_4159 | _or_7132;
-  assign _mux_7135 = _and_4163 ? 1'b1 : _mux_7133;
-  assign _or_7136 = _and_4163 | _or_7134;
-  assign _mux_7137 = _and_832 ? 1'b1 : 1'b0;
-  assign _or_7138 = _and_832 | _and_828;
-  assign _mux_7139 = _and_4170 ? 1'b0 : _mux_7137;
-  assign _or_7140 = _and_4170 | _or_7138;
-  assign _mux_7141 = _and_4174 ? 1'b1 : _mux_7139;
-  assign _or_7142 = _and_4174 | _or_7140;
-  assign _mux_7143 = _and_843 ? 1'b1 : 1'b0;
-  assign _or_7144 = _and_843 | _and_839;
-  assign _mux_7145 = _and_4181 ? 1'b0 : _mux_7143;
-  assign _or_7146 = _and_4181 | _or_7144;
-  assign _mux_7147 = _and_4185 ? 1'b1 : _mux_7145;
-  assign _or_7148 = _and_4185 | _or_7146;
-  assign _mux_7149 = _and_854 ? 1'b1 : 1'b0;
-  assign _or_7150 = _and_854 | _and_850;
-  assign _mux_7151 = _and_4192 ? 1'b0 : _mux_7149;
-  assign _or_7152 = _and_4192 | _or_7150;
-  assign _mux_7153 = _and_4196 ? 1'b1 : _mux_7151;
-  assign _or_7154 = _and_4196 | _or_7152;
-  assign _mux_7155 = _and_865 ? 1'b1 : 1'b0;
-  assign _or_7156 = _and_865 | _and_861;
-  assign _mux_7157 = _and_4203 ? 1'b0 : _mux_7155;
-  assign _or_7158 = _and_4203 | _or_7156;
-  assign _mux_7159 = _and_4207 ? 1'b1 : _mux_7157;
-  assign _or_7160 = _and_4207 | _or_7158;
-  assign _mux_7161 = _and_876 ? 1'b1 : 1'b0;
-  assign _or_7162 = _and_876 | _and_872;
-  assign _mux_7163 = _and_4214 ? 1'b0 : _mux_7161;
-  assign _or_7164 = _and_4214 | _or_7162;
-  assign _mux_7165 = _and_4218 ? 1'b1 : _mux_7163;
-  assign _or_7166 = _and_4218 | _or_7164;
-  assign _mux_7167 = _and_887 ? 1'b1 : 1'b0;
-  assign _or_7168 = _and_887 | _and_883;
-  assign _mux_7169 = _and_4225 ? 1'b0 : _mux_7167;
-  assign _or_7170 = _and_4225 | _or_7168;
-  assign _mux_7171 = _and_4229 ? 1'b1 : _mux_7169;
-  assign _or_7172 = _and_4229 | _or_7170;
-  assign _mux_7173 = _and_898 ? 1'b1 : 1'b0;
-  assign _or_7174 = _and_898 | _and_894;
-  assign _mux_7175 = _and_4236 ? 1'b0 : _mux_7173;
-  assign _or_7176 = _and_4236 | _or_7174;
-  assign _mux_7177 = _and_4240 ? 1'b1 : _mux_7175;
-  assign _or_7178 = _and_4240 | _or_7176;
-  assign _mux_7179 = _and_909 ? 1'b1 : 1'b0;
-  assign _or_7180 = _and_909 | _and_905;
-  assign _mux_7181 = _and_4247 ? 1'b0 : _mux_7179;
-  assign _or_7182 = _and_4247 | _or_7180;
-  assign _mux_7183 = _and_4251 ? 1'b1 : _mux_7181;
-  assign _or_7184 = _and_4251 | _or_7182;
-  assign _mux_7185 = _and_920 ? 1'b1 : 1'b0;
-  assign _or_7186 = _and_920 | _and_916;
-  assign _mux_7187 = _and_4258 ? 1'b0 : _mux_7185;
-  assign _or_7188 = _and_4258 | _or_7186;
-  assign _mux_7189 = _and_4262 ? 1'b1 : _mux_7187;
-  assign _or_7190 = _and_4262 | _or_7188;
-  assign _mux_7191 = _and_931 ? 1'b1 : 1'b0;
-  assign _or_7192 = _and_931 | _and_927;
-  assign _mux_7193 = _and_4269 ? 1'b0 : _mux_7191;
-  assign _or_7194 = _and_4269 | _or_7192;
-  assign _mux_7195 = _and_4273 ? 1'b1 : _mux_7193;
-  assign _or_7196 = _and_4273 | _or_7194;
-  assign _mux_7197 = _and_942 ? 1'b1 : 1'b0;
-  assign _or_7198 = _and_942 | _and_938;
-  assign _mux_7199 = _and_4280 ? 1'b0 : _mux_7197;
-  assign _or_7200 = _and_4280 | _or_7198;
-  assign _mux_7201 = _and_4284 ? 1'b1 : _mux_7199;
-  assign _or_7202 = _and_4284 | _or_7200;
-  assign _mux_7203 = _and_953 ? 1'b1 : 1'b0;
-  assign _or_7204 = _and_953 | _and_949;
-  assign _mux_7205 = _and_4291 ? 1'b0 : _mux_7203;
-  assign _or_7206 = _and_4291 | _or_7204;
-  assign _mux_7207 = _and_4295 ? 1'b1 : _mux_7205;
-  assign _or_7208 = _and_4295 | _or_7206;
-  assign _mux_7209 = _and_964 ? 1'b1 : 1'b0;
-  assign _or_7210 = _and_964 | _and_960;
-  assign _mux_7211 = _and_4302 ? 1'b0 : _mux_7209;
-  assign _or_7212 = _and_4302 | _or_7210;
-  assign _mux_7213 = _and_4306 ? 1'b1 : _mux_7211;
-  assign _or_7214 = _and_4306 | _or_7212;
-  assign _mux_7215 = _and_975 ? 1'b1 : 1'b0;
-  assign _or_7216 = _and_975 | _and_971;
-  assign _mux_7217 = _and_4313 ? 1'b0 : _mux_7215;
-  assign _or_7218 = _and_4313 | _or_7216;
-  assign _mux_7219 = _and_4317 ? 1'b1 : _mux_7217;
-  assign _or_7220 = _and_4317 | _or_7218;
-  assign _mux_7221 = _and_986 ? 1'b1 : 1'b0;
-  assign _or_7222 = _and_986 | _and_982;
-  assign _mux_7223 = _and_4324 ? 1'b0 : _mux_7221;
-  assign _or_7224 = _and_4324 | _or_7222;
-  assign _mux_7225 = _and_4328 ? 1'b1 : _mux_7223;
-  assign _or_7226 = _and_4328 | _or_7224;
-  assign _mux_7227 = _and_997 ? 1'b1 : 1'b0;
-  assign _or_7228 = _and_997 | _and_993;
-  assign _mux_7229 = _and_4335 ? 1'b0 : _mux_7227;
-  assign _or_7230 = _and_4335 | _or_7228;
-  assign _mux_7231 = _and_4339 ? 1'b1 : _mux_7229;
-  assign _or_7232 = _and_4339 | _or_7230;
-  assign _mux_7233 = _and_1008 ? 1'b1 : 1'b0;
-  assign _or_7234 = _and_1008 | _and_1004;
-  assign _mux_7235 = _and_4346 ? 1'b0 : _mux_7233;
-  assign _or_7236 = _and_4346 | _or_7234;
-  assign _mux_7237 = _and_4350 ? 1'b1 : _mux_7235;
-  assign _or_7238 = _and_4350 | _or_7236;
-  assign _mux_7239 = _and_1019 ? 1'b1 : 1'b0;
-  assign _or_7240 = _and_1019 | _and_1015;
-  assign _mux_7241 = _and_4357 ? 1'b0 : _mux_7239;
-  assign _or_7242 = _and_4357 | _or_7240;
-  assign _mux_7243 = _and_4361 ? 1'b1 : _mux_7241;
-  assign _or_7244 = _and_4361 | _or_7242;
-  assign _mux_7245 = _and_1030 ? 1'b1 : 1'b0;
-  assign _or_7246 = _and_1030 | _and_1026;
-  assign _mux_7247 = _and_4368 ? 1'b0 : _mux_7245;
-  assign _or_7248 = _and_4368 | _or_7246;
-  assign _mux_7249 = _and_4372 ? 1'b1 : _mux_7247;
-  assign _or_7250 = _and_4372 | _or_7248;
-  assign _mux_7251 = _and_1041 ? 1'b1 : 1'b0;
-  assign _or_7252 = _and_1041 | _and_1037;
-  assign _mux_7253 = _and_4379 ? 1'b0 : _mux_7251;
-  assign _or_7254 = _and_4379 | _or_7252;
-  assign _mux_7255 = _and_4383 ? 1'b1 : _mux_7253;
-  assign _or_7256 = _and_4383 | _or_7254;
-  assign _mux_7257 = _and_1052 ? 1'b1 : 1'b0;
-  assign _or_7258 = _and_1052 | _and_1048;
-  assign _mux_7259 = _and_4390 ? 1'b0 : _mux_7257;
-  assign _or_7260 = _and_4390 | _or_7258;
-  assign _mux_7261 = _and_4394 ? 1'b1 : _mux_7259;
-  assign _or_7262 = _and_4394 | _or_7260;
-  assign _mux_7263 = _and_1063 ? 1'b1 : 1'b0;
-  assign _or_7264 = _and_1063 | _and_1059;
-  assign _mux_7265 = _and_4401 ? 1'b0 : _mux_7263;
-  assign _or_7266 = _and_4401 | _or_7264;
-  assign _mux_7267 = _and_4405 ? 1'b1 : _mux_7265;
-  assign _or_7268 = _and_4405 | _or_7266;
-  assign _mux_7269 = _and_1074 ? 1'b1 : 1'b0;
-  assign _or_7270 = _and_1074 | _and_1070;
-  assign _mux_7271 = _and_4412 ? 1'b0 : _mux_7269;
-  assign _or_7272 = _and_4412 | _or_7270;
-  assign _mux_7273 = _and_4416 ? 1'b1 : _mux_7271;
-  assign _or_7274 = _and_4416 | _or_7272;
-  assign _mux_7275 = _and_1085 ? 1'b1 : 1'b0;
-  assign _or_7276 = _and_1085 | _and_1081;
-  assign _mux_7277 = _and_4423 ? 1'b0 : _mux_7275;
-  assign _or_7278 = _and_4423 | _or_7276;
-  assign _mux_7279 = _and_4427 ? 1'b1 : _mux_7277;
-  assign _or_7280 = _and_4427 | _or_7278;
-  assign _mux_7281 = _and_1096 ? 1'b1 : 1'b0;
-  assign _or_7282 = _and_1096 | _and_1092;
-  assign _mux_7283 = _and_4434 ? 1'b0 : _mux_7281;
-  assign _or_7284 = _and_4434 | _or_7282;
-  assign _mux_7285 = _and_4438 ? 1'b1 : _mux_7283;
-  assign _or_7286 = _and_4438 | _or_7284;
-  assign _mux_7287 = _and_1107 ? 1'b1 : 1'b0;
-  assign _or_7288 = _and_1107 | _and_1103;
-  assign _mux_7289 = _and_4445 ? 1'b0 : _mux_7287;
-  assign _or_7290 = _and_4445 | _or_7288;
-  assign _mux_7291 = _and_4449 ? 1'b1 : _mux_7289;
-  assign _or_7292 = _and_4449 | _or_7290;
-  assign _mux_7293 = _and_1118 ? 1'b1 : 1'b0;
-  assign _or_7294 = _and_1118 | _and_1114;
-  assign _mux_7295 = _and_4456 ? 1'b0 : _mux_7293;
-  assign _or_7296 = _and_4456 | _or_7294;
-  assign _mux_7297 = _and_4460 ? 1'b1 : _mux_7295;
-  assign _or_7298 = _and_4460 | _or_7296;
-  assign _mux_7299 = _and_1129 ? 1'b1 : 1'b0;
-  assign _or_7300 = _and_1129 | _and_1125;
-  assign _mux_7301 = _and_4467 ? 1'b0 : _mux_7299;
-  assign _or_7302 = _and_4467 | _or_7300;
-  assign _mux_7303 = _and_4471 ? 1'b1 : _mux_7301;
-  assign _or_7304 = _and_4471 | _or_7302;
-  assign _mux_7305 = _and_1140 ? 1'b1 : 1'b0;
-  assign _or_7306 = _and_1140 | _and_1136;
-  assign _mux_7307 = _and_4478 ? 1'b0 : _mux_7305;
-  assign _or_7308 = _and_4478 | _or_7306;
-  assign _mux_7309 = _and_4482 ? 1'b1 : _mux_7307;
-  assign _or_7310 = _and_4482 | _or_7308;
-  assign _mux_7311 = _and_1151 ? 1'b1 : 1'b0;
-  assign _or_7312 = _and_1151 | _and_1147;
-  assign _mux_7313 = _and_4489 ? 1'b0 : _mux_7311;
-  assign _or_7314 = _and_4489 | _or_7312;
-  assign _mux_7315 = _and_4493 ? 1'b1 : _mux_7313;
-  assign _or_7316 = _and_4493 | _or_7314;
-  assign _mux_7317 = _and_1162 ? 1'b1 : 1'b0;
-  assign _or_7318 = _and_1162 | _and_1158;
-  assign _mux_7319 = _and_4500 ? 1'b0 : _mux_7317;
-  assign _or_7320 = _and_4500 | _or_7318;
-  assign _mux_7321 = _and_4504 ? 1'b1 : _mux_7319;
-  assign _or_7322 = _and_4504 | _or_7320;
-  assign _mux_7323 = _and_1173 ? 1'b1 : 1'b0;
-  assign _or_7324 = _and_1173 | _and_1169;
-  assign _mux_7325 = _and_4511 ? 1'b0 : _mux_7323;
-  assign _or_7326 = _and_4511 | _or_7324;
-  assign _mux_7327 = _and_4515 ? 1'b1 : _mux_7325;
-  assign _or_7328 = _and_4515 | _or_7326;
-  assign _mux_7329 = _and_1184 ? 1'b1 : 1'b0;
-  assign _or_7330 = _and_1184 | _and_1180;
-  assign _mux_7331 = _and_4522 ? 1'b0 : _mux_7329;
-  assign _or_7332 = _and_4522 | _or_7330;
-  assign _mux_7333 = _and_4526 ? 1'b1 : _mux_7331;
-  assign _or_7334 = _and_4526 | _or_7332;
-  assign _mux_7335 = _and_1195 ? 1'b1 : 1'b0;
-  assign _or_7336 = _and_1195 | _and_1191;
-  assign _mux_7337 = _and_4533 ? 1'b0 : _mux_7335;
-  assign _or_7338 = _and_4533 | _or_7336;
-  assign _mux_7339 = _and_4537 ? 1'b1 : _mux_7337;
-  assign _or_7340 = _and_4537 | _or_7338;
-  assign _mux_7341 = _and_1206 ? 1'b1 : 1'b0;
-  assign _or_7342 = _and_1206 | _and_1202;
-  assign _mux_7343 = _and_4544 ? 1'b0 : _mux_7341;
-  assign _or_7344 = _and_4544 | _or_7342;
-  assign _mux_7345 = _and_4548 ? 1'b1 : _mux_7343;
-  assign _or_7346 = _and_4548 | _or_7344;
-  assign _mux_7347 = _and_1217 ? 1'b1 : 1'b0;
-  assign _or_7348 = _and_1217 | _and_1213;
-  assign _mux_7349 = _and_4555 ? 1'b0 : _mux_7347;
-  assign _or_7350 = _and_4555 | _or_7348;
-  assign _mux_7351 = _and_4559 ? 1'b1 : _mux_7349;
-  assign _or_7352 = _and_4559 | _or_7350;
-  assign _mux_7353 = _and_1228 ? 1'b1 : 1'b0;
-  assign _or_7354 = _and_1228 | _and_1224;
-  assign _mux_7355 = _and_4566 ? 1'b0 : _mux_7353;
-  assign _or_7356 = _and_4566 | _or_7354;
-  assign _mux_7357 = _and_4570 ? 1'b1 : _mux_7355;
-  assign _or_7358 = _and_4570 | _or_7356;
-  assign _mux_7359 = _and_1239 ? 1'b1 : 1'b0;
-  assign _or_7360 = _and_1239 | _and_1235;
-  assign _mux_7361 = _and_4577 ? 1'b0 : _mux_7359;
-  assign _or_7362 = _and_4577 | _or_7360;
-  assign _mux_7363 = _and_4581 ? 1'b1 : _mux_7361;
-  assign _or_7364 = _and_4581 | _or_7362;
-  assign _mux_7365 = _and_1250 ? 1'b1 : 1'b0;
-  assign _or_7366 = _and_1250 | _and_1246;
-  assign _mux_7367 = _and_4588 ? 1'b0 : _mux_7365;
-  assign _or_7368 = _and_4588 | _or_7366;
-  assign _mux_7369 = _and_4592 ? 1'b1 : _mux_7367;
-  assign _or_7370 = _and_4592 | _or_7368;
-  assign _mux_7371 = _and_1261 ? 1'b1 : 1'b0;
-  assign _or_7372 = _and_1261 | _and_1257;
-  assign _mux_7373 = _and_4599 ? 1'b0 : _mux_7371;
-  assign _or_7374 = _and_4599 | _or_7372;
-  assign _mux_7375 = _and_4603 ? 1'b1 : _mux_7373;
-  assign _or_7376 = _and_4603 | _or_7374;
-  assign _mux_7377 = _and_1272 ? 1'b1 : 1'b0;
-  assign _or_7378 = _and_1272 | _and_1268;
-  assign _mux_7379 = _and_4610 ? 1'b0 : _mux_7377;
-  assign _or_7380 = _and_4610 | _or_7378;
-  assign _mux_7381 = _and_4614 ? 1'b1 : _mux_7379;
-  assign _or_7382 = _and_4614 | _or_7380;
-  assign _mux_7383 = _and_1283 ? 1'b1 : 1'b0;
-  assign _or_7384 = _and_1283 | _and_1279;
-  assign _mux_7385 = _and_4621 ? 1'b0 : _mux_7383;
-  assign _or_7386 = _and_4621 | _or_7384;
-  assign _mux_7387 = _and_4625 ? 1'b1 : _mux_7385;
-  assign _or_7388 = _and_4625 | _or_7386;
-  assign _mux_7389 = _and_1294 ? 1'b1 : 1'b0;
-  assign _or_7390 = _and_1294 | _and_1290;
-  assign _mux_7391 = _and_4632 ? 1'b0 : _mux_7389;
-  assign _or_7392 = _and_4632 | _or_7390;
-  assign _mux_7393 = _and_4636 ? 1'b1 : _mux_7391;
-  assign _or_7394 = _and_4636 | _or_7392;
-  assign _mux_7395 = _and_1305 ? 1'b1 : 1'b0;
-  assign _or_7396 = _and_1305 | _and_1301;
-  assign _mux_7397 = _and_4643 ? 1'b0 : _mux_7395;
-  assign _or_7398 = _and_4643 | _or_7396;
-  assign _mux_7399 = _and_4647 ? 1'b1 : _mux_7397;
-  assign _or_7400 = _and_4647 | _or_7398;
-  assign _mux_7401 = _and_1316 ? 1'b1 : 1'b0;
-  assign _or_7402 = _and_1316 | _and_1312;
-  assign _mux_7403 = _and_4654 ? 1'b0 : _mux_7401;
-  assign _or_7404 = _and_4654 | _or_7402;
-  assign _mux_7405 = _and_4658 ? 1'b1 : _mux_7403;
-  assign _or_7406 = _and_4658 | _or_7404;
-  assign _mux_7407 = _and_1327 ? 1'b1 : 1'b0;
-  assign _or_7408 = _and_1327 | _and_1323;
-  assign _mux_7409 = _and_4665 ? 1'b0 : _mux_7407;
-  assign _or_7410 = _and_4665 | _or_7408;
-  assign _mux_7411 = _and_4669 ? 1'b1 : _mux_7409;
-  assign _or_7412 = _and_4669 | _or_7410;
-  assign _mux_7413 = _and_1338 ? 1'b1 : 1'b0;
-  assign _or_7414 = _and_1338 | _and_1334;
-  assign _mux_7415 = _and_4676 ? 1'b0 : _mux_7413;
-  assign _or_7416 = _and_4676 | _or_7414;
-  assign _mux_7417 = _and_4680 ? 1'b1 : _mux_7415;
-  assign _or_7418 = _and_4680 | _or_7416;
-  assign _mux_7419 = _and_1349 ? 1'b1 : 1'b0;
-  assign _or_7420 = _and_1349 | _and_1345;
-  assign _mux_7421 = _and_4687 ? 1'b0 : _mux_7419;
-  assign _or_7422 = _and_4687 | _or_7420;
-  assign _mux_7423 = _and_4691 ? 1'b1 : _mux_7421;
-  assign _or_7424 = _and_4691 | _or_7422;
-  assign _mux_7425 = _and_1360 ? 1'b1 : 1'b0;
-  assign _or_7426 = _and_1360 | _and_1356;
-  assign _mux_7427 = _and_4698 ? 1'b0 : _mux_7425;
-  assign _or_7428 = _and_4698 | _or_7426;
-  assign _mux_7429 = _and_4702 ? 1'b1 : _mux_7427;
-  assign _or_7430 = _and_4702 | _or_7428;
-  assign _mux_7431 = _and_1371 ? 1'b1 : 1'b0;
-  assign _or_7432 = _and_1371 | _and_1367;
-  assign _mux_7433 = _and_4709 ? 1'b0 : _mux_7431;
-  assign _or_7434 = _and_4709 | _or_7432;
-  assign _mux_7435 = _and_4713 ? 1'b1 : _mux_7433;
-  assign _or_7436 = _and_4713 | _or_7434;
-  assign _mux_7437 = _and_1382 ? 1'b1 : 1'b0;
-  assign _or_7438 = _and_1382 | _and_1378;
-  assign _mux_7439 = _and_4720 ? 1'b0 : _mux_7437;
-  assign _or_7440 = _and_4720 | _or_7438;
-  assign _mux_7441 = _and_4724 ? 1'b1 : _mux_7439;
-  assign _or_7442 = _and_4724 | _or_7440;
-  assign _mux_7443 = _and_1393 ? 1'b1 : 1'b0;
-  assign _or_7444 = _and_1393 | _and_1389;
-  assign _mux_7445 = _and_4731 ? 1'b0 : _mux_7443;
-  assign _or_7446 = _and_4731 | _or_7444;
-  assign _mux_7447 = _and_4735 ? 1'b1 : _mux_7445;
-  assign _or_7448 = _and_4735 | _or_7446;
-  assign _mux_7449 = _and_1404 ? 1'b1 : 1'b0;
-  assign _or_7450 = _and_1404 | _and_1400;
-  assign _mux_7451 = _and_4742 ? 1'b0 : _mux_7449;
-  assign _or_7452 = _and_4742 | _or_7450;
-  assign _mux_7453 = _and_4746 ? 1'b1 : _mux_7451;
-  assign _or_7454 = _and_4746 | _or_7452;
-  assign _mux_7455 = _and_1415 ? 1'b1 : 1'b0;
-  assign _or_7456 = _and_1415 | _and_1411;
-  assign _mux_7457 = _and_4753 ? 1'b0 : _mux_7455;
-  assign _or_7458 = _and_4753 | _or_7456;
-  assign _mux_7459 = _and_4757 ? 1'b1 : _mux_7457;
-  assign _or_7460 = _and_4757 | _or_7458;
-  assign _mux_7461 = _and_1426 ? 1'b1 : 1'b0;
-  assign _or_7462 = _and_1426 | _and_1422;
-  assign _mux_7463 = _and_4764 ? 1'b0 : _mux_7461;
-  assign _or_7464 = _and_4764 | _or_7462;
-  assign _mux_7465 = _and_4768 ? 1'b1 : _mux_7463;
-  assign _or_7466 = _and_4768 | _or_7464;
-  assign _mux_7467 = _and_1437 ? 1'b1 : 1'b0;
-  assign _or_7468 = _and_1437 | _and_1433;
-  assign _mux_7469 = _and_4775 ? 1'b0 : _mux_7467;
-  assign _or_7470 = _and_4775 | _or_7468;
-  assign _mux_7471 = _and_4779 ? 1'b1 : _mux_7469;
-  assign _or_7472 = _and_4779 | _or_7470;
-  assign _mux_7473 = _and_1448 ? 1'b1 : 1'b0;
-  assign _or_7474 = _and_1448 | _and_1444;
-  assign _mux_7475 = _and_4786 ? 1'b0 : _mux_7473;
-  assign _or_7476 = _and_4786 | _or_7474;
-  assign _mux_7477 = _and_4790 ? 1'b1 : _mux_7475;
-  assign _or_7478 = _and_4790 | _or_7476;
-  assign _mux_7479 = _and_1459 ? 1'b1 : 1'b0;
-  assign _or_7480 = _and_1459 | _and_1455;
-  assign _mux_7481 = _and_4797 ? 1'b0 : _mux_7479;
-  assign _or_7482 = _and_4797 | _or_7480;
-  assign _mux_7483 = _and_4801 ? 1'b1 : _mux_7481;
-  assign _or_7484 = _and_4801 | _or_7482;
-  assign _mux_7485 = _and_1470 ? 1'b1 : 1'b0;
-  assign _or_7486 = _and_1470 | _and_1466;
-  assign _mux_7487 = _and_4808 ? 1'b0 : _mux_7485;
-  assign _or_7488 = _and_4808 | _or_7486;
-  assign _mux_7489 = _and_4812 ? 1'b1 : _mux_7487;
-  assign _or_7490 = _and_4812 | _or_7488;
-  assign _mux_7491 = _and_1481 ? 1'b1 : 1'b0;
-  assign _or_7492 = _and_1481 | _and_1477;
-  assign _mux_7493 = _and_4819 ? 1'b0 : _mux_7491;
-  assign _or_7494 = _and_4819 | _or_7492;
-  assign _mux_7495 = _and_4823 ? 1'b1 : _mux_7493;
-  assign _or_7496 = _and_4823 | _or_7494;
-  assign _mux_7497 = _and_1492 ? 1'b1 : 1'b0;
-  assign _or_7498 = _and_1492 | _and_1488;
-  assign _mux_7499 = _and_4830 ? 1'b0 : _mux_7497;
-  assign _or_7500 = _and_4830 | _or_7498;
-  assign _mux_7501 = _and_4834 ? 1'b1 : _mux_7499;
-  assign _or_7502 = _and_4834 | _or_7500;
-  assign _mux_7503 = _and_1503 ? 1'b1 : 1'b0;
-  assign _or_7504 = _and_1503 | _and_1499;
-  assign _mux_7505 = _and_4841 ? 1'b0 : _mux_7503;
-  assign _or_7506 = _and_4841 | _or_7504;
-  assign _mux_7507 = _and_4845 ? 1'b1 : _mux_7505;
-  assign _or_7508 = _and_4845 | _or_7506;
-  assign _mux_7509 = _and_1514 ? 1'b1 : 1'b0;
-  assign _or_7510 = _and_1514 | _and_1510;
-  assign _mux_7511 = _and_4852 ? 1'b0 : _mux_7509;
-  assign _or_7512 = _and_4852 | _or_7510;
-  assign _mux_7513 = _and_4856 ? 1'b1 : _mux_7511;
-  assign _or_7514 = _and_4856 | _or_7512;
-  assign _mux_7515 = _and_1525 ? 1'b1 : 1'b0;
-  assign _or_7516 = _and_1525 | _and_1521;
-  assign _mux_7517 = _and_4863 ? 1'b0 : _mux_7515;
-  assign _or_7518 = _and_4863 | _or_7516;
-  assign _mux_7519 = _and_4867 ? 1'b1 : _mux_7517;
-  assign _or_7520 = _and_4867 | _or_7518;
-  assign _mux_7521 = _and_1536 ? 1'b1 : 1'b0;
-  assign _or_7522 = _and_1536 | _and_1532;
-  assign _mux_7523 = _and_4874 ? 1'b0 : _mux_7521;
-  assign _or_7524 = _and_4874 | _or_7522;
-  assign _mux_7525 = _and_4878 ? 1'b1 : _mux_7523;
-  assign _or_7526 = _and_4878 | _or_7524;
-  assign _mux_7527 = _and_1547 ? 1'b1 : 1'b0;
-  assign _or_7528 = _and_1547 | _and_1543;
-  assign _mux_7529 = _and_4885 ? 1'b0 : _mux_7527;
-  assign _or_7530 = _and_4885 | _or_7528;
-  assign _mux_7531 = _and_4889 ? 1'b1 : _mux_7529;
-  assign _or_7532 = _and_4889 | _or_7530;
-  assign _mux_7533 = _and_1558 ? 1'b1 : 1'b0;
-  assign _or_7534 = _and_1558 | _and_1554;
-  assign _mux_7535 = _and_4896 ? 1'b0 : _mux_7533;
-  assign _or_7536 = _and_4896 | _or_7534;
-  assign _mux_7537 = _and_4900 ? 1'b1 : _mux_7535;
-  assign _or_7538 = _and_4900 | _or_7536;
-  assign _mux_7539 = _and_1569 ? 1'b1 : 1'b0;
-  assign _or_7540 = _and_1569 | _and_1565;
-  assign _mux_7541 = _and_4907 ? 1'b0 : _mux_7539;
-  assign _or_7542 = _and_4907 | _or_7540;
-  assign _mux_7543 = _and_4911 ? 1'b1 : _mux_7541;
-  assign _or_7544 = _and_4911 | _or_7542;
-  assign _mux_7545 = _and_1580 ? 1'b1 : 1'b0;
-  assign _or_7546 = _and_1580 | _and_1576;
-  assign _mux_7547 = _and_4918 ? 1'b0 : _mux_7545;
-  assign _or_7548 = _and_4918 | _or_7546;
-  assign _mux_7549 = _and_4922 ? 1'b1 : _mux_7547;
-  assign _or_7550 = _and_4922 | _or_7548;
-  assign _mux_7551 = _and_1591 ? 1'b1 : 1'b0;
-  assign _or_7552 = _and_1591 | _and_1587;
-  assign _mux_7553 = _and_4929 ? 1'b0 : _mux_7551;
-  assign _or_7554 = _and_4929 | _or_7552;
-  assign _mux_7555 = _and_4933 ? 1'b1 : _mux_7553;
-  assign _or_7556 = _and_4933 | _or_7554;
-  assign _mux_7557 = _and_1602 ? 1'b1 : 1'b0;
-  assign _or_7558 = _and_1602 | _and_1598;
-  assign _mux_7559 = _and_4940 ? 1'b0 : _mux_7557;
-  assign _or_7560 = _and_4940 | _or_7558;
-  assign _mux_7561 = _and_4944 ? 1'b1 : _mux_7559;
-  assign _or_7562 = _and_4944 | _or_7560;
-  assign _mux_7563 = _and_1613 ? 1'b1 : 1'b0;
-  assign _or_7564 = _and_1613 | _and_1609;
-  assign _mux_7565 = _and_4951 ? 1'b0 : _mux_7563;
-  assign _or_7566 = _and_4951 | _or_7564;
-  assign _mux_7567 = _and_4955 ? 1'b1 : _mux_7565;
-  assign _or_7568 = _and_4955 | _or_7566;
-  assign _mux_7569 = _and_1624 ? 1'b1 : 1'b0;
-  assign _or_7570 = _and_1624 | _and_1620;
-  assign _mux_7571 = _and_4962 ? 1'b0 : _mux_7569;
-  assign _or_7572 = _and_4962 | _or_7570;
-  assign _mux_7573 = _and_4966 ? 1'b1 : _mux_7571;
-  assign _or_7574 = _and_4966 | _or_7572;
-  assign _mux_7575 = _and_1635 ? 1'b1 : 1'b0;
-  assign _or_7576 = _and_1635 | _and_1631;
-  assign _mux_7577 = _and_4973 ? 1'b0 : _mux_7575;
-  assign _or_7578 = _and_4973 | _or_7576;
-  assign _mux_7579 = _and_4977 ? 1'b1 : _mux_7577;
-  assign _or_7580 = _and_4977 | _or_7578;
-  assign _mux_7581 = _and_1646 ? 1'b1 : 1'b0;
-  assign _or_7582 = _and_1646 | _and_1642;
-  assign _mux_7583 = _and_4984 ? 1'b0 : _mux_7581;
-  assign _or_7584 = _and_4984 | _or_7582;
-  assign _mux_7585 = _and_4988 ? 1'b1 : _mux_7583;
-  assign _or_7586 = _and_4988 | _or_7584;
-  assign _mux_7587 = _and_1657 ? 1'b1 : 1'b0;
-  assign _or_7588 = _and_1657 | _and_1653;
-  assign _mux_7589 = _and_4995 ? 1'b0 : _mux_7587;
-  assign _or_7590 = _and_4995 | _or_7588;
-  assign _mux_7591 = _and_4999 ? 1'b1 : _mux_7589;
-  assign _or_7592 = _and_4999 | _or_7590;
-  assign _mux_7593 = _and_1668 ? 1'b1 : 1'b0;
-  assign _or_7594 = _and_1668 | _and_1664;
-  assign _mux_7595 = _and_5006 ? 1'b0 : _mux_7593;
-  assign _or_7596 = _and_5006 | _or_7594;
-  assign _mux_7597 = _and_5010 ? 1'b1 : _mux_7595;
-  assign _or_7598 = _and_5010 | _or_7596;
-  assign _mux_7599 = _and_1679 ? 1'b1 : 1'b0;
-  assign _or_7600 = _and_1679 | _and_1675;
-  assign _mux_7601 = _and_5017 ? 1'b0 : _mux_7599;
-  assign _or_7602 = _and_5017 | _or_7600;
-  assign _mux_7603 = _and_5021 ? 1'b1 : _mux_7601;
-  assign _or_7604 = _and_5021 | _or_7602;
-  assign _mux_7605 = _and_1690 ? 1'b1 : 1'b0;
-  assign _or_7606 = _and_1690 | _and_1686;
-  assign _mux_7607 = _and_5028 ? 1'b0 : _mux_7605;
-  assign _or_7608 = _and_5028 | _or_7606;
-  assign _mux_7609 = _and_5032 ? 1'b1 : _mux_7607;
-  assign _or_7610 = _and_5032 | _or_7608;
-  assign _mux_7611 = _and_1701 ? 1'b1 : 1'b0;
-  assign _or_7612 = _and_1701 | _and_1697;
-  assign _mux_7613 = _and_5039 ? 1'b0 : _mux_7611;
-  assign _or_7614 = _and_5039 | _or_7612;
-  assign _mux_7615 = _and_5043 ? 1'b1 : _mux_7613;
-  assign _or_7616 = _and_5043 | _or_7614;
-  assign _mux_7617 = _and_1712 ? 1'b1 : 1'b0;
-  assign _or_7618 = _and_1712 | _and_1708;
-  assign _mux_7619 = _and_5050 ? 1'b0 : _mux_7617;
-  assign _or_7620 = _and_5050 | _or_7618;
-  assign _mux_7621 = _and_5054 ? 1'b1 : _mux_7619;
-  assign _or_7622 = _and_5054 | _or_7620;
-  assign _mux_7623 = _and_1723 ? 1'b1 : 1'b0;
-  assign _or_7624 = _and_1723 | _and_1719;
-  assign _mux_7625 = _and_5061 ? 1'b0 : _mux_7623;
-  assign _or_7626 = _and_5061 | _or_7624;
-  assign _mux_7627 = _and_5065 ? 1'b1 : _mux_7625;
-  assign _or_7628 = _and_5065 | _or_7626;
-  assign _mux_7629 = _and_1734 ? 1'b1 : 1'b0;
-  assign _or_7630 = _and_1734 | _and_1730;
-  assign _mux_7631 = _and_5072 ? 1'b0 : _mux_7629;
-  assign _or_7632 = _and_5072 | _or_7630;
-  assign _mux_7633 = _and_5076 ? 1'b1 : _mux_7631;
-  assign _or_7634 = _and_5076 | _or_7632;
-  assign _mux_7635 = _and_1745 ? 1'b1 : 1'b0;
-  assign _or_7636 = _and_1745 | _and_1741;
-  assign _mux_7637 = _and_5083 ? 1'b0 : _mux_7635;
-  assign _or_7638 = _and_5083 | _or_7636;
-  assign _mux_7639 = _and_5087 ? 1'b1 : _mux_7637;
-  assign _or_7640 = _and_5087 | _or_7638;
-  assign _mux_7641 = _and_1756 ? 1'b1 : 1'b0;
-  assign _or_7642 = _and_1756 | _and_1752;
-  assign _mux_7643 = _and_5094 ? 1'b0 : _mux_7641;
-  assign _or_7644 = _and_5094 | _or_7642;
-  assign _mux_7645 = _and_5098 ? 1'b1 : _mux_7643;
-  assign _or_7646 = _and_5098 | _or_7644;
-  assign _mux_7647 = _and_1767 ? 1'b1 : 1'b0;
-  assign _or_7648 = _and_1767 | _and_1763;
-  assign _mux_7649 = _and_5105 ? 1'b0 : _mux_7647;
-  assign _or_7650 = _and_5105 | _or_7648;
-  assign _mux_7651 = _and_5109 ? 1'b1 : _mux_7649;
-  assign _or_7652 = _and_5109 | _or_7650;
-  assign _mux_7653 = _and_1778 ? 1'b1 : 1'b0;
-  assign _or_7654 = _and_1778 | _and_1774;
-  assign _mux_7655 = _and_5116 ? 1'b0 : _mux_7653;
-  assign _or_7656 = _and_5116 | _or_7654;
-  assign _mux_7657 = _and_5120 ? 1'b1 : _mux_7655;
-  assign _or_7658 = _and_5120 | _or_7656;
-  assign _mux_7659 = _and_1789 ? 1'b1 : 1'b0;
-  assign _or_7660 = _and_1789 | _and_1785;
-  assign _mux_7661 = _and_5127 ? 1'b0 : _mux_7659;
-  assign _or_7662 = _and_5127 | _or_7660;
-  assign _mux_7663 = _and_5131 ? 1'b1 : _mux_7661;
-  assign _or_7664 = _and_5131 | _or_7662;
-  assign _mux_7665 = _and_1800 ? 1'b1 : 1'b0;
-  assign _or_7666 = _and_1800 | _and_1796;
-  assign _mux_7667 = _and_5138 ? 1'b0 : _mux_7665;
-  assign _or_7668 = _and_5138 | _or_7666;
-  assign _mux_7669 = _and_5142 ? 1'b1 : _mux_7667;
-  assign _or_7670 = _and_5142 | _or_7668;
-  assign _mux_7671 = _and_1811 ? 1'b1 : 1'b0;
-  assign _or_7672 = _and_1811 | _and_1807;
-  assign _mux_7673 = _and_5149 ? 1'b0 : _mux_7671;
-  assign _or_7674 = _and_5149 | _or_7672;
-  assign _mux_7675 = _and_5153 ? 1'b1 : _mux_7673;
-  assign _or_7676 = _and_5153 | _or_7674;
-  assign _mux_7677 = _and_1822 ? 1'b1 : 1'b0;
-  assign _or_7678 = _and_1822 | _and_1818;
-  assign _mux_7679 = _and_5160 ? 1'b0 : _mux_7677;
-  assign _or_7680 = _and_5160 | _or_7678;
-  assign _mux_7681 = _and_5164 ? 1'b1 : _mux_7679;
-  assign _or_7682 = _and_5164 | _or_7680;
-  assign _mux_7683 = _and_1833 ? 1'b1 : 1'b0;
-  assign _or_7684 = _and_1833 | _and_1829;
-  assign _mux_7685 = _and_5171 ? 1'b0 : _mux_7683;
-  assign _or_7686 = _and_5171 | _or_7684;
-  assign _mux_7687 = _and_5175 ? 1'b1 : _mux_7685;
-  assign _or_7688 = _and_5175 | _or_7686;
-  assign _mux_7689 = _and_1844 ? 1'b1 : 1'b0;
-  assign _or_7690 = _and_1844 | _and_1840;
-  assign _mux_7691 = _and_5182 ? 1'b0 : _mux_7689;
-  assign _or_7692 = _and_5182 | _or_7690;
-  assign _mux_7693 = _and_5186 ? 1'b1 : _mux_7691;
-  assign _or_7694 = _and_5186 | _or_7692;
-  assign _mux_7695 = _and_1855 ? 1'b1 : 1'b0;
-  assign _or_7696 = _and_1855 | _and_1851;
-  assign _mux_7697 = _and_5193 ? 1'b0 : _mux_7695;
-  assign _or_7698 = _and_5193 | _or_7696;
-  assign _mux_7699 = _and_5197 ? 1'b1 : _mux_7697;
-  assign _or_7700 = _and_5197 | _or_7698;
-  assign _mux_7701 = _and_1866 ? 1'b1 : 1'b0;
-  assign _or_7702 = _and_1866 | _and_1862;
-  assign _mux_7703 = _and_5204 ? 1'b0 : _mux_7701;
-  assign _or_7704 = _and_5204 | _or_7702;
-  assign _mux_7705 = _and_5208 ? 1'b1 : _mux_7703;
-  assign _or_7706 = _and_5208 | _or_7704;
-  assign _mux_7707 = _and_1877 ? 1'b1 : 1'b0;
-  assign _or_7708 = _and_1877 | _and_1873;
-  assign _mux_7709 = _and_5215 ? 1'b0 : _mux_7707;
-  assign _or_7710 = _and_5215 | _or_7708;
-  assign _mux_7711 = _and_5219 ? 1'b1 : _mux_7709;
-  assign _or_7712 = _and_5219 | _or_7710;
-  assign _mux_7713 = _and_1888 ? 1'b1 : 1'b0;
-  assign _or_7714 = _and_1888 | _and_1884;
-  assign _mux_7715 = _and_5226 ? 1'b0 : _mux_7713;
-  assign _or_7716 = _and_5226 | _or_7714;
-  assign _mux_7717 = _and_5230 ? 1'b1 : _mux_7715;
-  assign _or_7718 = _and_5230 | _or_7716;
-  assign _mux_7719 = _and_1899 ? 1'b1 : 1'b0;
-  assign _or_7720 = _and_1899 | _and_1895;
-  assign _mux_7721 = _and_5237 ? 1'b0 : _mux_7719;
-  assign _or_7722 = _and_5237 | _or_7720;
-  assign _mux_7723 = _and_5241 ? 1'b1 : _mux_7721;
-  assign _or_7724 = _and_5241 | _or_7722;
-  assign _mux_7725 = _and_1910 ? 1'b1 : 1'b0;
-  assign _or_7726 = _and_1910 | _and_1906;
-  assign _mux_7727 = _and_5248 ? 1'b0 : _mux_7725;
-  assign _or_7728 = _and_5248 | _or_7726;
-  assign _mux_7729 = _and_5252 ? 1'b1 : _mux_7727;
-  assign _or_7730 = _and_5252 | _or_7728;
-  assign _mux_7731 = _and_1921 ? 1'b1 : 1'b0;
-  assign _or_7732 = _and_1921 | _and_1917;
-  assign _mux_7733 = _and_5259 ? 1'b0 : _mux_7731;
-  assign _or_7734 = _and_5259 | _or_7732;
-  assign _mux_7735 = _and_5263 ? 1'b1 : _mux_7733;
-  assign _or_7736 = _and_5263 | _or_7734;
-  assign _mux_7737 = _and_1932 ? 1'b1 : 1'b0;
-  assign _or_7738 = _and_1932 | _and_1928;
-  assign _mux_7739 = _and_5270 ? 1'b0 : _mux_7737;
-  assign _or_7740 = _and_5270 | _or_7738;
-  assign _mux_7741 = _and_5274 ? 1'b1 : _mux_7739;
-  assign _or_7742 = _and_5274 | _or_7740;
-  assign _mux_7743 = _and_1943 ? 1'b1 : 1'b0;
-  assign _or_7744 = _and_1943 | _and_1939;
-  assign _mux_7745 = _and_5281 ? 1'b0 : _mux_7743;
-  assign _or_7746 = _and_5281 | _or_7744;
-  assign _mux_7747 = _and_5285 ? 1'b1 : _mux_7745;
-  assign _or_7748 = _and_5285 | _or_7746;
-  assign _mux_7749 = _and_1954 ? 1'b1 : 1'b0;
-  assign _or_7750 = _and_1954 | _and_1950;
-  assign _mux_7751 = _and_5292 ? 1'b0 : _mux_7749;
-  assign _or_7752 = _and_5292 | _or_7750;
-  assign _mux_7753 = _and_5296 ? 1'b1 : _mux_7751;
-  assign _or_7754 = _and_5296 | _or_7752;
-  assign _mux_7755 = _and_1965 ? 1'b1 : 1'b0;
-  assign _or_7756 = _and_1965 | _and_1961;
-  assign _mux_7757 = _and_5303 ? 1'b0 : _mux_7755;
-  assign _or_7758 = _and_5303 | _or_7756;
-  assign _mux_7759 = _and_5307 ? 1'b1 : _mux_7757;
-  assign _or_7760 = _and_5307 | _or_7758;
-  assign _mux_7761 = _and_1976 ? 1'b1 : 1'b0;
-  assign _or_7762 = _and_1976 | _and_1972;
-  assign _mux_7763 = _and_5314 ? 1'b0 : _mux_7761;
-  assign _or_7764 = _and_5314 | _or_7762;
-  assign _mux_7765 = _and_5318 ? 1'b1 : _mux_7763;
-  assign _or_7766 = _and_5318 | _or_7764;
-  assign _mux_7767 = _and_1987 ? 1'b1 : 1'b0;
-  assign _or_7768 = _and_1987 | _and_1983;
-  assign _mux_7769 = _and_5325 ? 1'b0 : _mux_7767;
-  assign _or_7770 = _and_5325 | _or_7768;
-  assign _mux_7771 = _and_5329 ? 1'b1 : _mux_7769;
-  assign _or_7772 = _and_5329 | _or_7770;
-  assign _mux_7773 = _and_1998 ? 1'b1 : 1'b0;
-  assign _or_7774 = _and_1998 | _and_1994;
-  assign _mux_7775 = _and_5336 ? 1'b0 : _mux_7773;
-  assign _or_7776 = _and_5336 | _or_7774;
-  assign _mux_7777 = _and_5340 ? 1'b1 : _mux_7775;
-  assign _or_7778 = _and_5340 | _or_7776;
-  assign _mux_7779 = _and_2009 ? 1'b1 : 1'b0;
-  assign _or_7780 = _and_2009 | _and_2005;
-  assign _mux_7781 = _and_5347 ? 1'b0 : _mux_7779;
-  assign _or_7782 = _and_5347 | _or_7780;
-  assign _mux_7783 = _and_5351 ? 1'b1 : _mux_7781;
-  assign _or_7784 = _and_5351 | _or_7782;
-  assign _mux_7785 = _and_2020 ? 1'b1 : 1'b0;
-  assign _or_7786 = _and_2020 | _and_2016;
-  assign _mux_7787 = _and_5358 ? 1'b0 : _mux_7785;
-  assign _or_7788 = _and_5358 | _or_7786;
-  assign _mux_7789 = _and_5362 ? 1'b1 : _mux_7787;
-  assign _or_7790 = _and_5362 | _or_7788;
-  assign _mux_7791 = _and_2031 ? 1'b1 : 1'b0;
-  assign _or_7792 = _and_2031 | _and_2027;
-  assign _mux_7793 = _and_5369 ? 1'b0 : _mux_7791;
-  assign _or_7794 = _and_5369 | _or_7792;
-  assign _mux_7795 = _and_5373 ? 1'b1 : _mux_7793;
-  assign _or_7796 = _and_5373 | _or_7794;
-  assign _mux_7797 = _and_2042 ? 1'b1 : 1'b0;
-  assign _or_7798 = _and_2042 | _and_2038;
-  assign _mux_7799 = _and_5380 ? 1'b0 : _mux_7797;
-  assign _or_7800 = _and_5380 | _or_7798;
-  assign _mux_7801 = _and_5384 ? 1'b1 : _mux_7799;
-  assign _or_7802 = _and_5384 | _or_7800;
-  assign _mux_7803 = _and_2053 ? 1'b1 : 1'b0;
-  assign _or_7804 = _and_2053 | _and_2049;
-  assign _mux_7805 = _and_5391 ? 1'b0 : _mux_7803;
-  assign _or_7806 = _and_5391 | _or_7804;
-  assign _mux_7807 = _and_5395 ? 1'b1 : _mux_7805;
-  assign _or_7808 = _and_5395 | _or_7806;
-  assign _mux_7809 = _and_2064 ? 1'b1 : 1'b0;
-  assign _or_7810 = _and_2064 | _and_2060;
-  assign _mux_7811 = _and_5402 ? 1'b0 : _mux_7809;
-  assign _or_7812 = _and_5402 | _or_7810;
-  assign _mux_7813 = _and_5406 ? 1'b1 : _mux_7811;
-  assign _or_7814 = _and_5406 | _or_7812;
-  assign _mux_7815 = _and_2075 ? 1'b1 : 1'b0;
-  assign _or_7816 = _and_2075 | _and_2071;
-  assign _mux_7817 = _and_5413 ? 1'b0 : _mux_7815;
-  assign _or_7818 = _and_5413 | _or_7816;
-  assign _mux_7819 = _and_5417 ? 1'b1 : _mux_7817;
-  assign _or_7820 = _and_5417 | _or_7818;
-  assign _mux_7821 = _and_2086 ? 1'b1 : 1'b0;
-  assign _or_7822 = _and_2086 | _and_2082;
-  assign _mux_7823 = _and_5424 ? 1'b0 : _mux_7821;
-  assign _or_7824 = _and_5424 | _or_7822;
-  assign _mux_7825 = _and_5428 ? 1'b1 : _mux_7823;
-  assign _or_7826 = _and_5428 | _or_7824;
-  assign _mux_7827 = _and_2097 ? 1'b1 : 1'b0;
-  assign _or_7828 = _and_2097 | _and_2093;
-  assign _mux_7829 = _and_5435 ? 1'b0 : _mux_7827;
-  assign _or_7830 = _and_5435 | _or_7828;
-  assign _mux_7831 = _and_5439 ? 1'b1 : _mux_7829;
-  assign _or_7832 = _and_5439 | _or_7830;
-  assign _mux_7833 = _and_2108 ? 1'b1 : 1'b0;
-  assign _or_7834 = _and_2108 | _and_2104;
-  assign _mux_7835 = _and_5446 ? 1'b0 : _mux_7833;
-  assign _or_7836 = _and_5446 | _or_7834;
-  assign _mux_7837 = _and_5450 ? 1'b1 : _mux_7835;
-  assign _or_7838 = _and_5450 | _or_7836;
-  assign _mux_7839 = _and_2119 ? 1'b1 : 1'b0;
-  assign _or_7840 = _and_2119 | _and_2115;
-  assign _mux_7841 = _and_5457 ? 1'b0 : _mux_7839;
-  assign _or_7842 = _and_5457 | _or_7840;
-  assign _mux_7843 = _and_5461 ? 1'b1 : _mux_7841;
-  assign _or_7844 = _and_5461 | _or_7842;
-  assign _mux_7845 = _and_2130 ? 1'b1 : 1'b0;
-  assign _or_7846 = _and_2130 | _and_2126;
-  assign _mux_7847 = _and_5468 ? 1'b0 : _mux_7845;
-  assign _or_7848 = _and_5468 | _or_7846;
-  assign _mux_7849 = _and_5472 ? 1'b1 : _mux_7847;
-  assign _or_7850 = _and_5472 | _or_7848;
-  assign _mux_7851 = _and_2141 ? 1'b1 : 1'b0;
-  assign _or_7852 = _and_2141 | _and_2137;
-  assign _mux_7853 = _and_5479 ? 1'b0 : _mux_7851;
-  assign _or_7854 = _and_5479 | _or_7852;
-  assign _mux_7855 = _and_5483 ? 1'b1 : _mux_7853;
-  assign _or_7856 = _and_5483 | _or_7854;
-  assign _mux_7857 = _and_2152 ? 1'b1 : 1'b0;
-  assign _or_7858 = _and_2152 | _and_2148;
-  assign _mux_7859 = _and_5490 ? 1'b0 : _mux_7857;
-  assign _or_7860 = _and_5490 | _or_7858;
-  assign _mux_7861 = _and_5494 ? 1'b1 : _mux_7859;
-  assign _or_7862 = _and_5494 | _or_7860;
-  assign _mux_7863 = _and_2163 ? 1'b1 : 1'b0;
-  assign _or_7864 = _and_2163 | _and_2159;
-  assign _mux_7865 = _and_5501 ? 1'b0 : _mux_7863;
-  assign _or_7866 = _and_5501 | _or_7864;
-  assign _mux_7867 = _and_5505 ? 1'b1 : _mux_7865;
-  assign _or_7868 = _and_5505 | _or_7866;
-  assign _mux_7869 = _and_2174 ? 1'b1 : 1'b0;
-  assign _or_7870 = _and_2174 | _and_2170;
-  assign _mux_7871 = _and_5512 ? 1'b0 : _mux_7869;
-  assign _or_7872 = _and_5512 | _or_7870;
-  assign _mux_7873 = _and_5516 ? 1'b1 : _mux_7871;
-  assign _or_7874 = _and_5516 | _or_7872;
-  assign _mux_7875 = _and_2185 ? 1'b1 : 1'b0;
-  assign _or_7876 = _and_2185 | _and_2181;
-  assign _mux_7877 = _and_5523 ? 1'b0 : _mux_7875;
-  assign _or_7878 = _and_5523 | _or_7876;
-  assign _mux_7879 = _and_5527 ? 1'b1 : _mux_7877;
-  assign _or_7880 = _and_5527 | _or_7878;
-  assign _mux_7881 = _and_2196 ? 1'b1 : 1'b0;
-  assign _or_7882 = _and_2196 | _and_2192;
-  assign _mux_7883 = _and_5534 ? 1'b0 : _mux_7881;
-  assign _or_7884 = _and_5534 | _or_7882;
-  assign _mux_7885 = _and_5538 ? 1'b1 : _mux_7883;
-  assign _or_7886 = _and_5538 | _or_7884;
-  assign _mux_7887 = _and_2207 ? 1'b1 : 1'b0;
-  assign _or_7888 = _and_2207 | _and_2203;
-  assign _mux_7889 = _and_5545 ? 1'b0 : _mux_7887;
-  assign _or_7890 = _and_5545 | _or_7888;
-  assign _mux_7891 = _and_5549 ? 1'b1 : _mux_7889;
-  assign _or_7892 = _and_5549 | _or_7890;
-  assign _mux_7893 = _and_2218 ? 1'b1 : 1'b0;
-  assign _or_7894 = _and_2218 | _and_2214;
-  assign _mux_7895 = _and_5556 ? 1'b0 : _mux_7893;
-  assign _or_7896 = _and_5556 | _or_7894;
-  assign _mux_7897 = _and_5560 ? 1'b1 : _mux_7895;
-  assign _or_7898 = _and_5560 | _or_7896;
-  assign _mux_7899 = _and_2229 ? 1'b1 : 1'b0;
-  assign _or_7900 = _and_2229 | _and_2225;
-  assign _mux_7901 = _and_5567 ? 1'b0 : _mux_7899;
-  assign _or_7902 = _and_5567 | _or_7900;
-  assign _mux_7903 = _and_5571 ? 1'b1 : _mux_7901;
-  assign _or_7904 = _and_5571 | _or_7902;
-  assign _mux_7905 = _and_2240 ? 1'b1 : 1'b0;
-  assign _or_7906 = _and_2240 | _and_2236;
-  assign _mux_7907 = _and_5578 ? 1'b0 : _mux_7905;
-  assign _or_7908 = _and_5578 | _or_7906;
-  assign _mux_7909 = _and_5582 ? 1'b1 : _mux_7907;
-  assign _or_7910 = _and_5582 | _or_7908;
-  assign _mux_7911 = _and_2251 ? 1'b1 : 1'b0;
-  assign _or_7912 = _and_2251 | _and_2247;
-  assign _mux_7913 = _and_5589 ? 1'b0 : _mux_7911;
-  assign _or_7914 = _and_5589 | _or_7912;
-  assign _mux_7915 = _and_5593 ? 1'b1 : _mux_7913;
-  assign _or_7916 = _and_5593 | _or_7914;
-  assign _mux_7917 = _and_2262 ? 1'b1 : 1'b0;
-  assign _or_7918 = _and_2262 | _and_2258;
-  assign _mux_7919 = _and_5600 ? 1'b0 : _mux_7917;
-  assign _or_7920 = _and_5600 | _or_7918;
-  assign _mux_7921 = _and_5604 ? 1'b1 : _mux_7919;
-  assign _or_7922 = _and_5604 | _or_7920;
-  assign _mux_7923 = _and_2273 ? 1'b1 : 1'b0;
-  assign _or_7924 = _and_2273 | _and_2269;
-  assign _mux_7925 = _and_5611 ? 1'b0 : _mux_7923;
-  assign _or_7926 = _and_5611 | _or_7924;
-  assign _mux_7927 = _and_5615 ? 1'b1 : _mux_7925;
-  assign _or_7928 = _and_5615 | _or_7926;
-  assign _mux_7929 = _and_2284 ? 1'b1 : 1'b0;
-  assign _or_7930 = _and_2284 | _and_2280;
-  assign _mux_7931 = _and_5622 ? 1'b0 : _mux_7929;
-  assign _or_7932 = _and_5622 | _or_7930;
-  assign _mux_7933 = _and_5626 ? 1'b1 : _mux_7931;
-  assign _or_7934 = _and_5626 | _or_7932;
-  assign _mux_7935 = _and_2295 ? 1'b1 : 1'b0;
-  assign _or_7936 = _and_2295 | _and_2291;
-  assign _mux_7937 = _and_5633 ? 1'b0 : _mux_7935;
-  assign _or_7938 = _and_5633 | _or_7936;
-  assign _mux_7939 = _and_5637 ? 1'b1 : _mux_7937;
-  assign _or_7940 = _and_5637 | _or_7938;
-  assign _mux_7941 = _and_2306 ? 1'b1 : 1'b0;
-  assign _or_7942 = _and_2306 | _and_2302;
-  assign _mux_7943 = _and_5644 ? 1'b0 : _mux_7941;
-  assign _or_7944 = _and_5644 | _or_7942;
-  assign _mux_7945 = _and_5648 ? 1'b1 : _mux_7943;
-  assign _or_7946 = _and_5648 | _or_7944;
-  assign _mux_7947 = _and_2317 ? 1'b1 : 1'b0;
-  assign _or_7948 = _and_2317 | _and_2313;
-  assign _mux_7949 = _and_5655 ? 1'b0 : _mux_7947;
-  assign _or_7950 = _and_5655 | _or_7948;
-  assign _mux_7951 = _and_5659 ? 1'b1 : _mux_7949;
-  assign _or_7952 = _and_5659 | _or_7950;
-  assign _mux_7953 = _and_2328 ? 1'b1 : 1'b0;
-  assign _or_7954 = _and_2328 | _and_2324;
-  assign _mux_7955 = _and_5666 ? 1'b0 : _mux_7953;
-  assign _or_7956 = _and_5666 | _or_7954;
-  assign _mux_7957 = _and_5670 ? 1'b1 : _mux_7955;
-  assign _or_7958 = _and_5670 | _or_7956;
-  assign _mux_7959 = _and_2339 ? 1'b1 : 1'b0;
-  assign _or_7960 = _and_2339 | _and_2335;
-  assign _mux_7961 = _and_5677 ? 1'b0 : _mux_7959;
-  assign _or_7962 = _and_5677 | _or_7960;
-  assign _mux_7963 = _and_5681 ? 1'b1 : _mux_7961;
-  assign _or_7964 = _and_5681 | _or_7962;
-  assign _mux_7965 = _and_2350 ? 1'b1 : 1'b0;
-  assign _or_7966 = _and_2350 | _and_2346;
-  assign _mux_7967 = _and_5688 ? 1'b0 : _mux_7965;
-  assign _or_7968 = _and_5688 | _or_7966;
-  assign _mux_7969 = _and_5692 ? 1'b1 : _mux_7967;
-  assign _or_7970 = _and_5692 | _or_7968;
-  assign _mux_7971 = _and_2361 ? 1'b1 : 1'b0;
-  assign _or_7972 = _and_2361 | _and_2357;
-  assign _mux_7973 = _and_5699 ? 1'b0 : _mux_7971;
-  assign _or_7974 = _and_5699 | _or_7972;
-  assign _mux_7975 = _and_5703 ? 1'b1 : _mux_7973;
-  assign _or_7976 = _and_5703 | _or_7974;
-  assign _mux_7977 = _and_2372 ? 1'b1 : 1'b0;
-  assign _or_7978 = _and_2372 | _and_2368;
-  assign _mux_7979 = _and_5710 ? 1'b0 : _mux_7977;
-  assign _or_7980 = _and_5710 | _or_7978;
-  assign _mux_7981 = _and_5714 ? 1'b1 : _mux_7979;
-  assign _or_7982 = _and_5714 | _or_7980;
-  assign _mux_7983 = _and_2383 ? 1'b1 : 1'b0;
-  assign _or_7984 = _and_2383 | _and_2379;
-  assign _mux_7985 = _and_5721 ? 1'b0 : _mux_7983;
-  assign _or_7986 = _and_5721 | _or_7984;
-  assign _mux_7987 = _and_5725 ? 1'b1 : _mux_7985;
-  assign _or_7988 = _and_5725 | _or_7986;
-  assign _mux_7989 = _and_2394 ? 1'b1 : 1'b0;
-  assign _or_7990 = _and_2394 | _and_2390;
-  assign _mux_7991 = _and_5732 ? 1'b0 : _mux_7989;
-  assign _or_7992 = _and_5732 | _or_7990;
-  assign _mux_7993 = _and_5736 ? 1'b1 : _mux_7991;
-  assign _or_7994 = _and_5736 | _or_7992;
-  assign _mux_7995 = _and_2405 ? 1'b1 : 1'b0;
-  assign _or_7996 = _and_2405 | _and_2401;
-  assign _mux_7997 = _and_5743 ? 1'b0 : _mux_7995;
-  assign _or_7998 = _and_5743 | _or_7996;
-  assign _mux_7999 = _and_5747 ? 1'b1 : _mux_7997;
-  assign _or_8000 = _and_5747 | _or_7998;
-  assign _mux_8001 = _and_2416 ? 1'b1 : 1'b0;
-  assign _or_8002 = _and_2416 | _and_2412;
-  assign _mux_8003 = _and_5754 ? 1'b0 : _mux_8001;
-  assign _or_8004 = _and_5754 | _or_8002;
-  assign _mux_8005 = _and_5758 ? 1'b1 : _mux_8003;
-  assign _or_8006 = _and_5758 | _or_8004;
-  assign _mux_8007 = _and_2427 ? 1'b1 : 1'b0;
-  assign _or_8008 = _and_2427 | _and_2423;
-  assign _mux_8009 = _and_5765 ? 1'b0 : _mux_8007;
-  assign _or_8010 = _and_5765 | _or_8008;
-  assign _mux_8011 = _and_5769 ? 1'b1 : _mux_8009;
-  assign _or_8012 = _and_5769 | _or_8010;
-  assign _mux_8013 = _and_2438 ? 1'b1 : 1'b0;
-  assign _or_8014 = _and_2438 | _and_2434;
-  assign _mux_8015 = _and_5776 ? 1'b0 : _mux_8013;
-  assign _or_8016 = _and_5776 | _or_8014;
-  assign _mux_8017 = _and_5780 ? 1'b1 : _mux_8015;
-  assign _or_8018 = _and_5780 | _or_8016;
-  assign _mux_8019 = _and_2449 ? 1'b1 : 1'b0;
-  assign _or_8020 = _and_2449 | _and_2445;
-  assign _mux_8021 = _and_5787 ? 1'b0 : _mux_8019;
-  assign _or_8022 = _and_5787 | _or_8020;
-  assign _mux_8023 = _and_5791 ? 1'b1 : _mux_8021;
-  assign _or_8024 = _and_5791 | _or_8022;
-  assign _mux_8025 = _and_2460 ? 1'b1 : 1'b0;
-  assign _or_8026 = _and_2460 | _and_2456;
-  assign _mux_8027 = _and_5798 ? 1'b0 : _mux_8025;
-  assign _or_8028 = _and_5798 | _or_8026;
-  assign _mux_8029 = _and_5802 ? 1'b1 : _mux_8027;
-  assign _or_8030 = _and_5802 | _or_8028;
-  assign _mux_8031 = _and_2471 ? 1'b1 : 1'b0;
-  assign _or_8032 = _and_2471 | _and_2467;
-  assign _mux_8033 = _and_5809 ? 1'b0 : _mux_8031;
-  assign _or_8034 = _and_5809 | _or_8032;
-  assign _mux_8035 = _and_5813 ? 1'b1 : _mux_8033;
-  assign _or_8036 = _and_5813 | _or_8034;
-  assign _mux_8037 = _and_2482 ? 1'b1 : 1'b0;
-  assign _or_8038 = _and_2482 | _and_2478;
-  assign _mux_8039 = _and_5820 ? 1'b0 : _mux_8037;
-  assign _or_8040 = _and_5820 | _or_8038;
-  assign _mux_8041 = _and_5824 ? 1'b1 : _mux_8039;
-  assign _or_8042 = _and_5824 | _or_8040;
-  assign _mux_8043 = _and_2493 ? 1'b1 : 1'b0;
-  assign _or_8044 = _and_2493 | _and_2489;
-  assign _mux_8045 = _and_5831 ? 1'b0 : _mux_8043;
-  assign _or_8046 = _and_5831 | _or_8044;
-  assign _mux_8047 = _and_5835 ? 1'b1 : _mux_8045;
-  assign _or_8048 = _and_5835 | _or_8046;
-  assign _mux_8049 = _and_2504 ? 1'b1 : 1'b0;
-  assign _or_8050 = _and_2504 | _and_2500;
-  assign _mux_8051 = _and_5842 ? 1'b0 : _mux_8049;
-  assign _or_8052 = _and_5842 | _or_8050;
-  assign _mux_8053 = _and_5846 ? 1'b1 : _mux_8051;
-  assign _or_8054 = _and_5846 | _or_8052;
-  assign _mux_8055 = _and_2515 ? 1'b1 : 1'b0;
-  assign _or_8056 = _and_2515 | _and_2511;
-  assign _mux_8057 = _and_5853 ? 1'b0 : _mux_8055;
-  assign _or_8058 = _and_5853 | _or_8056;
-  assign _mux_8059 = _and_5857 ? 1'b1 : _mux_8057;
-  assign _or_8060 = _and_5857 | _or_8058;
-  assign _mux_8061 = _and_2526 ? 1'b1 : 1'b0;
-  assign _or_8062 = _and_2526 | _and_2522;
-  assign _mux_8063 = _and_5864 ? 1'b0 : _mux_8061;
-  assign _or_8064 = _and_5864 | _or_8062;
-  assign _mux_8065 = _and_5868 ? 1'b1 : _mux_8063;
-  assign _or_8066 = _and_5868 | _or_8064;
-  assign _mux_8067 = _and_2537 ? 1'b1 : 1'b0;
-  assign _or_8068 = _and_2537 | _and_2533;
-  assign _mux_8069 = _and_5875 ? 1'b0 : _mux_8067;
-  assign _or_8070 = _and_5875 | _or_8068;
-  assign _mux_8071 = _and_5879 ? 1'b1 : _mux_8069;
-  assign _or_8072 = _and_5879 | _or_8070;
-  assign _mux_8073 = _and_2548 ? 1'b1 : 1'b0;
-  assign _or_8074 = _and_2548 | _and_2544;
-  assign _mux_8075 = _and_5886 ? 1'b0 : _mux_8073;
-  assign _or_8076 = _and_5886 | _or_8074;
-  assign _mux_8077 = _and_5890 ? 1'b1 : _mux_8075;
-  assign _or_8078 = _and_5890 | _or_8076;
-  assign _mux_8079 = _and_2559 ? 1'b1 : 1'b0;
-  assign _or_8080 = _and_2559 | _and_2555;
-  assign _mux_8081 = _and_5897 ? 1'b0 : _mux_8079;
-  assign _or_8082 = _and_5897 | _or_8080;
-  assign _mux_8083 = _and_5901 ? 1'b1 : _mux_8081;
-  assign _or_8084 = _and_5901 | _or_8082;
-  assign _mux_8085 = _and_2570 ? 1'b1 : 1'b0;
-  assign _or_8086 = _and_2570 | _and_2566;
-  assign _mux_8087 = _and_5908 ? 1'b0 : _mux_8085;
-  assign _or_8088 = _and_5908 | _or_8086;
-  assign _mux_8089 = _and_5912 ? 1'b1 : _mux_8087;
-  assign _or_8090 = _and_5912 | _or_8088;
-  assign _mux_8091 = _and_2581 ? 1'b1 : 1'b0;
-  assign _or_8092 = _and_2581 | _and_2577;
-  assign _mux_8093 = _and_5919 ? 1'b0 : _mux_8091;
-  assign _or_8094 = _and_5919 | _or_8092;
-  assign _mux_8095 = _and_5923 ? 1'b1 : _mux_8093;
-  assign _or_8096 = _and_5923 | _or_8094;
-  assign _mux_8097 = _and_2592 ? 1'b1 : 1'b0;
-  assign _or_8098 = _and_2592 | _and_2588;
-  assign _mux_8099 = _and_5930 ? 1'b0 : _mux_8097;
-  assign _or_8100 = _and_5930 | _or_8098;
-  assign _mux_8101 = _and_5934 ? 1'b1 : _mux_8099;
-  assign _or_8102 = _and_5934 | _or_8100;
-  assign _mux_8103 = _and_2603 ? 1'b1 : 1'b0;
-  assign _or_8104 = _and_2603 | _and_2599;
-  assign _mux_8105 = _and_5941 ? 1'b0 : _mux_8103;
-  assign _or_8106 = _and_5941 | _or_8104;
-  assign _mux_8107 = _and_5945 ? 1'b1 : _mux_8105;
-  assign _or_8108 = _and_5945 | _or_8106;
-  assign _mux_8109 = _and_2614 ? 1'b1 : 1'b0;
-  assign _or_8110 = _and_2614 | _and_2610;
-  assign _mux_8111 = _and_5952 ? 1'b0 : _mux_8109;
-  assign _or_8112 = _and_5952 | _or_8110;
-  assign _mux_8113 = _and_5956 ? 1'b1 : _mux_8111;
-  assign _or_8114 = _and_5956 | _or_8112;
-  assign _mux_8115 = _and_2625 ? 1'b1 : 1'b0;
-  assign _or_8116 = _and_2625 | _and_2621;
-  assign _mux_8117 = _and_5963 ? 1'b0 : _mux_8115;
-  assign _or_8118 = _and_5963 | _or_8116;
-  assign _mux_8119 = _and_5967 ? 1'b1 : _mux_8117;
-  assign _or_8120 = _and_5967 | _or_8118;
-  assign _mux_8121 = _and_2636 ? 1'b1 : 1'b0;
-  assign _or_8122 = _and_2636 | _and_2632;
-  assign _mux_8123 = _and_5974 ? 1'b0 : _mux_8121;
-  assign _or_8124 = _and_5974 | _or_8122;
-  assign _mux_8125 = _and_5978 ? 1'b1 : _mux_8123;
-  assign _or_8126 = _and_5978 | _or_8124;
-  assign _mux_8127 = _and_2647 ? 1'b1 : 1'b0;
-  assign _or_8128 = _and_2647 | _and_2643;
-  assign _mux_8129 = _and_5985 ? 1'b0 : _mux_8127;
-  assign _or_8130 = _and_5985 | _or_8128;
-  assign _mux_8131 = _and_5989 ? 1'b1 : _mux_8129;
-  assign _or_8132 = _and_5989 | _or_8130;
-  assign _mux_8133 = _and_2658 ? 1'b1 : 1'b0;
-  assign _or_8134 = _and_2658 | _and_2654;
-  assign _mux_8135 = _and_5996 ? 1'b0 : _mux_8133;
-  assign _or_8136 = _and_5996 | _or_8134;
-  assign _mux_8137 = _and_6000 ? 1'b1 : _mux_8135;
-  assign _or_8138 = _and_6000 | _or_8136;
-  assign _mux_8139 = _and_2669 ? 1'b1 : 1'b0;
-  assign _or_8140 = _and_2669 | _and_2665;
-  assign _mux_8141 = _and_6007 ? 1'b0 : _mux_8139;
-  assign _or_8142 = _and_6007 | _or_8140;
-  assign _mux_8143 = _and_6011 ? 1'b1 : _mux_8141;
-  assign _or_8144 = _and_6011 | _or_8142;
-  assign _mux_8145 = _and_2680 ? 1'b1 : 1'b0;
-  assign _or_8146 = _and_2680 | _and_2676;
-  assign _mux_8147 = _and_6018 ? 1'b0 : _mux_8145;
-  assign _or_8148 = _and_6018 | _or_8146;
-  assign _mux_8149 = _and_6022 ? 1'b1 : _mux_8147;
-  assign _or_8150 = _and_6022 | _or_8148;
-  assign _mux_8151 = _and_2691 ? 1'b1 : 1'b0;
-  assign _or_8152 = _and_2691 | _and_2687;
-  assign _mux_8153 = _and_6029 ? 1'b0 : _mux_8151;
-  assign _or_8154 = _and_6029 | _or_8152;
-  assign _mux_8155 = _and_6033 ? 1'b1 : _mux_8153;
-  assign _or_8156 = _and_6033 | _or_8154;
-  assign _mux_8157 = _and_2702 ? 1'b1 : 1'b0;
-  assign _or_8158 = _and_2702 | _and_2698;
-  assign _mux_8159 = _and_6040 ? 1'b0 : _mux_8157;
-  assign _or_8160 = _and_6040 | _or_8158;
-  assign _mux_8161 = _and_6044 ? 1'b1 : _mux_8159;
-  assign _or_8162 = _and_6044 | _or_8160;
-  assign _mux_8163 = _and_2713 ? 1'b1 : 1'b0;
-  assign _or_8164 = _and_2713 | _and_2709;
-  assign _mux_8165 = _and_6051 ? 1'b0 : _mux_8163;
-  assign _or_8166 = _and_6051 | _or_8164;
-  assign _mux_8167 = _and_6055 ? 1'b1 : _mux_8165;
-  assign _or_8168 = _and_6055 | _or_8166;
-  assign _mux_8169 = _and_2724 ? 1'b1 : 1'b0;
-  assign _or_8170 = _and_2724 | _and_2720;
-  assign _mux_8171 = _and_6062 ? 1'b0 : _mux_8169;
-  assign _or_8172 = _and_6062 | _or_8170;
-  assign _mux_8173 = _and_6066 ? 1'b1 : _mux_8171;
-  assign _or_8174 = _and_6066 | _or_8172;
-  assign _mux_8175 = _and_2735 ? 1'b1 : 1'b0;
-  assign _or_8176 = _and_2735 | _and_2731;
-  assign _mux_8177 = _and_6073 ? 1'b0 : _mux_8175;
-  assign _or_8178 = _and_6073 | _or_8176;
-  assign _mux_8179 = _and_6077 ? 1'b1 : _mux_8177;
-  assign _or_8180 = _and_6077 | _or_8178;
-  assign _mux_8181 = _and_2746 ? 1'b1 : 1'b0;
-  assign _or_8182 = _and_2746 | _and_2742;
-  assign _mux_8183 = _and_6084 ? 1'b0 : _mux_8181;
-  assign _or_8184 = _and_6084 | _or_8182;
-  assign _mux_8185 = _and_6088 ? 1'b1 : _mux_8183;
-  assign _or_8186 = _and_6088 | _or_8184;
-  assign _mux_8187 = _and_2757 ? 1'b1 : 1'b0;
-  assign _or_8188 = _and_2757 | _and_2753;
-  assign _mux_8189 = _and_6095 ? 1'b0 : _mux_8187;
-  assign _or_8190 = _and_6095 | _or_8188;
-  assign _mux_8191 = _and_6099 ? 1'b1 : _mux_8189;
-  assign _or_8192 = _and_6099 | _or_8190;
-  assign _mux_8193 = _and_2768 ? 1'b1 : 1'b0;
-  assign _or_8194 = _and_2768 | _and_2764;
-  assign _mux_8195 = _and_6106 ? 1'b0 : _mux_8193;
-  assign _or_8196 = _and_6106 | _or_8194;
-  assign _mux_8197 = _and_6110 ? 1'b1 : _mux_8195;
-  assign _or_8198 = _and_6110 | _or_8196;
-  assign _mux_8199 = _and_2779 ? 1'b1 : 1'b0;
-  assign _or_8200 = _and_2779 | _and_2775;
-  assign _mux_8201 = _and_6117 ? 1'b0 : _mux_8199;
-  assign _or_8202 = _and_6117 | _or_8200;
-  assign _mux_8203 = _and_6121 ? 1'b1 : _mux_8201;
-  assign _or_8204 = _and_6121 | _or_8202;
-  assign _mux_8205 = _and_2790 ? 1'b1 : 1'b0;
-  assign _or_8206 = _and_2790 | _and_2786;
-  assign _mux_8207 = _and_6128 ? 1'b0 : _mux_8205;
-  assign _or_8208 = _and_6128 | _or_8206;
-  assign _mux_8209 = _and_6132 ? 1'b1 : _mux_8207;
-  assign _or_8210 = _and_6132 | _or_8208;
-  assign _mux_8211 = _and_2801 ? 1'b1 : 1'b0;
-  assign _or_8212 = _and_2801 | _and_2797;
-  assign _mux_8213 = _and_6139 ? 1'b0 : _mux_8211;
-  assign _or_8214 = _and_6139 | _or_8212;
-  assign _mux_8215 = _and_6143 ? 1'b1 : _mux_8213;
-  assign _or_8216 = _and_6143 | _or_8214;
-  assign _mux_8217 = _and_2812 ? 1'b1 : 1'b0;
-  assign _or_8218 = _and_2812 | _and_2808;
-  assign _mux_8219 = _and_6150 ? 1'b0 : _mux_8217;
-  assign _or_8220 = _and_6150 | _or_8218;
-  assign _mux_8221 = _and_6154 ? 1'b1 : _mux_8219;
-  assign _or_8222 = _and_6154 | _or_8220;
-  assign _mux_8223 = _and_2823 ? 1'b1 : 1'b0;
-  assign _or_8224 = _and_2823 | _and_2819;
-  assign _mux_8225 = _and_6161 ? 1'b0 : _mux_8223;
-  assign _or_8226 = _and_6161 | _or_8224;
-  assign _mux_8227 = _and_6165 ? 1'b1 : _mux_8225;
-  assign _or_8228 = _and_6165 | _or_8226;
-  assign _mux_8229 = _and_2834 ? 1'b1 : 1'b0;
-  assign _or_8230 = _and_2834 | _and_2830;
-  assign _mux_8231 = _and_6172 ? 1'b0 : _mux_8229;
-  assign _or_8232 = _and_6172 | _or_8230;
-  assign _mux_8233 = _and_6176 ? 1'b1 : _mux_8231;
-  assign _or_8234 = _and_6176 | _or_8232;
-  assign _mux_8235 = _and_2845 ? 1'b1 : 1'b0;
-  assign _or_8236 = _and_2845 | _and_2841;
-  assign _mux_8237 = _and_6183 ? 1'b0 : _mux_8235;
-  assign _or_8238 = _and_6183 | _or_8236;
-  assign _mux_8239 = _and_6187 ? 1'b1 : _mux_8237;
-  assign _or_8240 = _and_6187 | _or_8238;
-  assign _mux_8241 = _and_2856 ? 1'b1 : 1'b0;
-  assign _or_8242 = _and_2856 | _and_2852;
-  assign _mux_8243 = _and_6194 ? 1'b0 : _mux_8241;
-  assign _or_8244 = _and_6194 | _or_8242;
-  assign _mux_8245 = _and_6198 ? 1'b1 : _mux_8243;
-  assign _or_8246 = _and_6198 | _or_8244;
-  assign _mux_8247 = _and_2867 ? 1'b1 : 1'b0;
-  assign _or_8248 = _and_2867 | _and_2863;
-  assign _mux_8249 = _and_6205 ? 1'b0 : _mux_8247;
-  assign _or_8250 = _and_6205 | _or_8248;
-  assign _mux_8251 = _and_6209 ? 1'b1 : _mux_8249;
-  assign _or_8252 = _and_6209 | _or_8250;
-  assign _mux_8253 = _and_2878 ? 1'b1 : 1'b0;
-  assign _or_8254 = _and_2878 | _and_2874;
-  assign _mux_8255 = _and_6216 ? 1'b0 : _mux_8253;
-  assign _or_8256 = _and_6216 | _or_8254;
-  assign _mux_8257 = _and_6220 ? 1'b1 : _mux_8255;
-  assign _or_8258 = _and_6220 | _or_8256;
-  assign _mux_8259 = _and_2889 ? 1'b1 : 1'b0;
-  assign _or_8260 = _and_2889 | _and_2885;
-  assign _mux_8261 = _and_6227 ? 1'b0 : _mux_8259;
-  assign _or_8262 = _and_6227 | _or_8260;
-  assign _mux_8263 = _and_6231 ? 1'b1 : _mux_8261;
-  assign _or_8264 = _and_6231 | _or_8262;
-  assign _mux_8265 = _and_2900 ? 1'b1 : 1'b0;
-  assign _or_8266 = _and_2900 | _and_2896;
-  assign _mux_8267 = _and_6238 ? 1'b0 : _mux_8265;
-  assign _or_8268 = _and_6238 | _or_8266;
-  assign _mux_8269 = _and_6242 ? 1'b1 : _mux_8267;
-  assign _or_8270 = _and_6242 | _or_8268;
-  assign _mux_8271 = _and_2911 ? 1'b1 : 1'b0;
-  assign _or_8272 = _and_2911 | _and_2907;
-  assign _mux_8273 = _and_6249 ? 1'b0 : _mux_8271;
-  assign _or_8274 = _and_6249 | _or_8272;
-  assign _mux_8275 = _and_6253 ? 1'b1 : _mux_8273;
-  assign _or_8276 = _and_6253 | _or_8274;
-  assign _mux_8277 = _and_2922 ? 1'b1 : 1'b0;
-  assign _or_8278 = _and_2922 | _and_2918;
-  assign _mux_8279 = _and_6260 ? 1'b0 : _mux_8277;
-  assign _or_8280 = _and_6260 | _or_8278;
-  assign _mux_8281 = _and_6264 ? 1'b1 : _mux_8279;
-  assign _or_8282 = _and_6264 | _or_8280;
-  assign _mux_8283 = _and_2933 ? 1'b1 : 1'b0;
-  assign _or_8284 = _and_2933 | _and_2929;
-  assign _mux_8285 = _and_6271 ? 1'b0 : _mux_8283;
-  assign _or_8286 = _and_6271 | _or_8284;
-  assign _mux_8287 = _and_6275 ? 1'b1 : _mux_8285;
-  assign _or_8288 = _and_6275 | _or_8286;
-  assign _mux_8289 = _and_2944 ? 1'b1 : 1'b0;
-  assign _or_8290 = _and_2944 | _and_2940;
-  assign _mux_8291 = _and_6282 ? 1'b0 : _mux_8289;
-  assign _or_8292 = _and_6282 | _or_8290;
-  assign _mux_8293 = _and_6286 ? 1'b1 : _mux_8291;
-  assign _or_8294 = _and_6286 | _or_8292;
-  assign _mux_8295 = _and_2955 ? 1'b1 : 1'b0;
-  assign _or_8296 = _and_2955 | _and_2951;
-  assign _mux_8297 = _and_6293 ? 1'b0 : _mux_8295;
-  assign _or_8298 = _and_6293 | _or_8296;
-  assign _mux_8299 = _and_6297 ? 1'b1 : _mux_8297;
-  assign _or_8300 = _and_6297 | _or_8298;
-  assign _mux_8301 = _and_2966 ? 1'b1 : 1'b0;
-  assign _or_8302 = _and_2966 | _and_2962;
-  assign _mux_8303 = _and_6304 ? 1'b0 : _mux_8301;
-  assign _or_8304 = _and_6304 | _or_8302;
-  assign _mux_8305 = _and_6308 ? 1'b1 : _mux_8303;
-  assign _or_8306 = _and_6308 | _or_8304;
-  assign _mux_8307 = _and_2977 ? 1'b1 : 1'b0;
-  assign _or_8308 = _and_2977 | _and_2973;
-  assign _mux_8309 = _and_6315 ? 1'b0 : _mux_8307;
-  assign _or_8310 = _and_6315 | _or_8308;
-  assign _mux_8311 = _and_6319 ? 1'b1 : _mux_8309;
-  assign _or_8312 = _and_6319 | _or_8310;
-  assign _mux_8313 = _and_2988 ? 1'b1 : 1'b0;
-  assign _or_8314 = _and_2988 | _and_2984;
-  assign _mux_8315 = _and_6326 ? 1'b0 : _mux_8313;
-  assign _or_8316 = _and_6326 | _or_8314;
-  assign _mux_8317 = _and_6330 ? 1'b1 : _mux_8315;
-  assign _or_8318 = _and_6330 | _or_8316;
-  assign _mux_8319 = _and_2999 ? 1'b1 : 1'b0;
-  assign _or_8320 = _and_2999 | _and_2995;
-  assign _mux_8321 = _and_6337 ? 1'b0 : _mux_8319;
-  assign _or_8322 = _and_6337 | _or_8320;
-  assign _mux_8323 = _and_6341 ? 1'b1 : _mux_8321;
-  assign _or_8324 = _and_6341 | _or_8322;
-  assign _mux_8325 = _and_3010 ? 1'b1 : 1'b0;
-  assign _or_8326 = _and_3010 | _and_3006;
-  assign _mux_8327 = _and_6348 ? 1'b0 : _mux_8325;
-  assign _or_8328 = _and_6348 | _or_8326;
-  assign _mux_8329 = _and_6352 ? 1'b1 : _mux_8327;
-  assign _or_8330 = _and_6352 | _or_8328;
-  assign _mux_8331 = _and_3021 ? 1'b1 : 1'b0;
-  assign _or_8332 = _and_3021 | _and_3017;
-  assign _mux_8333 = _and_6359 ? 1'b0 : _mux_8331;
-  assign _or_8334 = _and_6359 | _or_8332;
-  assign _mux_8335 = _and_6363 ? 1'b1 : _mux_8333;
-  assign _or_8336 = _and_6363 | _or_8334;
-  assign _mux_8337 = _and_3032 ? 1'b1 : 1'b0;
-  assign _or_8338 = _and_3032 | _and_3028;
-  assign _mux_8339 = _and_6370 ? 1'b0 : _mux_8337;
-  assign _or_8340 = _and_6370 | _or_8338;
-  assign _mux_8341 = _and_6374 ? 1'b1 : _mux_8339;
-  assign _or_8342 = _and_6374 | _or_8340;
-  assign _mux_8343 = _and_3043 ? 1'b1 : 1'b0;
-  assign _or_8344 = _and_3043 | _and_3039;
-  assign _mux_8345 = _and_6381 ? 1'b0 : _mux_8343;
-  assign _or_8346 = _and_6381 | _or_8344;
-  assign _mux_8347 = _and_6385 ? 1'b1 : _mux_8345;
-  assign _or_8348 = _and_6385 | _or_8346;
-  assign _mux_8349 = _and_3054 ? 1'b1 : 1'b0;
-  assign _or_8350 = _and_3054 | _and_3050;
-  assign _mux_8351 = _and_6392 ? 1'b0 : _mux_8349;
-  assign _or_8352 = _and_6392 | _or_8350;
-  assign _mux_8353 = _and_6396 ? 1'b1 : _mux_8351;
-  assign _or_8354 = _and_6396 | _or_8352;
-  assign _mux_8355 = _and_3065 ? 1'b1 : 1'b0;
-  assign _or_8356 = _and_3065 | _and_3061;
-  assign _mux_8357 = _and_6403 ? 1'b0 : _mux_8355;
-  assign _or_8358 = _and_6403 | _or_8356;
-  assign _mux_8359 = _and_6407 ? 1'b1 : _mux_8357;
-  assign _or_8360 = _and_6407 | _or_8358;
-  assign _mux_8361 = _and_3076 ? 1'b1 : 1'b0;
-  assign _or_8362 = _and_3076 | _and_3072;
-  assign _mux_8363 = _and_6414 ? 1'b0 : _mux_8361;
-  assign _or_8364 = _and_6414 | _or_8362;
-  assign _mux_8365 = _and_6418 ? 1'b1 : _mux_8363;
-  assign _or_8366 = _and_6418 | _or_8364;
-  assign _mux_8367 = _and_3087 ? 1'b1 : 1'b0;
-  assign _or_8368 = _and_3087 | _and_3083;
-  assign _mux_8369 = _and_6425 ? 1'b0 : _mux_8367;
-  assign _or_8370 = _and_6425 | _or_8368;
-  assign _mux_8371 = _and_6429 ? 1'b1 : _mux_8369;
-  assign _or_8372 = _and_6429 | _or_8370;
-  assign _mux_8373 = _and_3098 ? 1'b1 : 1'b0;
-  assign _or_8374 = _and_3098 | _and_3094;
-  assign _mux_8375 = _and_6436 ? 1'b0 : _mux_8373;
-  assign _or_8376 = _and_6436 | _or_8374;
-  assign _mux_8377 = _and_6440 ? 1'b1 : _mux_8375;
-  assign _or_8378 = _and_6440 | _or_8376;
-  assign _mux_8379 = _and_3109 ? 1'b1 : 1'b0;
-  assign _or_8380 = _and_3109 | _and_3105;
-  assign _mux_8381 = _and_6447 ? 1'b0 : _mux_8379;
-  assign _or_8382 = _and_6447 | _or_8380;
-  assign _mux_8383 = _and_6451 ? 1'b1 : _mux_8381;
-  assign _or_8384 = _and_6451 | _or_8382;
-  assign _mux_8385 = _and_3120 ? 1'b1 : 1'b0;
-  assign _or_8386 = _and_3120 | _and_3116;
-  assign _mux_8387 = _and_6458 ? 1'b0 : _mux_8385;
-  assign _or_8388 = _and_6458 | _or_8386;
-  assign _mux_8389 = _and_6462 ? 1'b1 : _mux_8387;
-  assign _or_8390 = _and_6462 | _or_8388;
-  assign _mux_8391 = _and_3131 ? 1'b1 : 1'b0;
-  assign _or_8392 = _and_3131 | _and_3127;
-  assign _mux_8393 = _and_6469 ? 1'b0 : _mux_8391;
-  assign _or_8394 = _and_6469 | _or_8392;
-  assign _mux_8395 = _and_6473 ? 1'b1 : _mux_8393;
-  assign _or_8396 = _and_6473 | _or_8394;
-  assign _mux_8397 = _and_3142 ? 1'b1 : 1'b0;
-  assign _or_8398 = _and_3142 | _and_3138;
-  assign _mux_8399 = _and_6480 ? 1'b0 : _mux_8397;
-  assign _or_8400 = _and_6480 | _or_8398;
-  assign _mux_8401 = _and_6484 ? 1'b1 : _mux_8399;
-  assign _or_8402 = _and_6484 | _or_8400;
-  assign _mux_8403 = _and_3153 ? 1'b1 : 1'b0;
-  assign _or_8404 = _and_3153 | _and_3149;
-  assign _mux_8405 = _and_6491 ? 1'b0 : _mux_8403;
-  assign _or_8406 = _and_6491 | _or_8404;
-  assign _mux_8407 = _and_6495 ? 1'b1 : _mux_8405;
-  assign _or_8408 = _and_6495 | _or_8406;
-  assign _mux_8409 = _and_3164 ? 1'b1 : 1'b0;
-  assign _or_8410 = _and_3164 | _and_3160;
-  assign _mux_8411 = _and_6502 ? 1'b0 : _mux_8409;
-  assign _or_8412 = _and_6502 | _or_8410;
-  assign _mux_8413 = _and_6506 ? 1'b1 : _mux_8411;
-  assign _or_8414 = _and_6506 | _or_8412;
-  assign _mux_8415 = _and_3175 ? 1'b1 : 1'b0;
-  assign _or_8416 = _and_3175 | _and_3171;
-  assign _mux_8417 = _and_6513 ? 1'b0 : _mux_8415;
-  assign _or_8418 = _and_6513 | _or_8416;
-  assign _mux_8419 = _and_6517 ? 1'b1 : _mux_8417;
-  assign _or_8420 = _and_6517 | _or_8418;
-  assign _mux_8421 = _and_3186 ? 1'b1 : 1'b0;
-  assign _or_8422 = _and_3186 | _and_3182;
-  assign _mux_8423 = _and_6524 ? 1'b0 : _mux_8421;
-  assign _or_8424 = _and_6524 | _or_8422;
-  assign _mux_8425 = _and_6528 ? 1'b1 : _mux_8423;
-  assign _or_8426 = _and_6528 | _or_8424;
-  assign _mux_8427 = _and_3197 ? 1'b1 : 1'b0;
-  assign _or_8428 = _and_3197 | _and_3193;
-  assign _mux_8429 = _and_6535 ? 1'b0 : _mux_8427;
-  assign _or_8430 = _and_6535 | _or_8428;
-  assign _mux_8431 = _and_6539 ? 1'b1 : _mux_8429;
-  assign _or_8432 = _and_6539 | _or_8430;
-  assign _mux_8433 = _and_3208 ? 1'b1 : 1'b0;
-  assign _or_8434 = _and_3208 | _and_3204;
-  assign _mux_8435 = _and_6546 ? 1'b0 : _mux_8433;
-  assign _or_8436 = _and_6546 | _or_8434;
-  assign _mux_8437 = _and_6550 ? 1'b1 : _mux_8435;
-  assign _or_8438 = _and_6550 | _or_8436;
-  assign _mux_8439 = _and_3219 ? 1'b1 : 1'b0;
-  assign _or_8440 = _and_3219 | _and_3215;
-  assign _mux_8441 = _and_6557 ? 1'b0 : _mux_8439;
-  assign _or_8442 = _and_6557 | _or_8440;
-  assign _mux_8443 = _and_6561 ? 1'b1 : _mux_8441;
-  assign _or_8444 = _and_6561 | _or_8442;
-  assign _mux_8445 = _and_3230 ? 1'b1 : 1'b0;
-  assign _or_8446 = _and_3230 | _and_3226;
-  assign _mux_8447 = _and_6568 ? 1'b0 : _mux_8445;
-  assign _or_8448 = _and_6568 | _or_8446;
-  assign _mux_8449 = _and_6572 ? 1'b1 : _mux_8447;
-  assign _or_8450 = _and_6572 | _or_8448;
-  assign _mux_8451 = _and_3241 ? 1'b1 : 1'b0;
-  assign _or_8452 = _and_3241 | _and_3237;
-  assign _mux_8453 = _and_6579 ? 1'b0 : _mux_8451;
-  assign _or_8454 = _and_6579 | _or_8452;
-  assign _mux_8455 = _and_6583 ? 1'b1 : _mux_8453;
-  assign _or_8456 = _and_6583 | _or_8454;
-  assign _mux_8457 = _and_3252 ? 1'b1 : 1'b0;
-  assign _or_8458 = _and_3252 | _and_3248;
-  assign _mux_8459 = _and_6590 ? 1'b0 : _mux_8457;
-  assign _or_8460 = _and_6590 | _or_8458;
-  assign _mux_8461 = _and_6594 ? 1'b1 : _mux_8459;
-  assign _or_8462 = _and_6594 | _or_8460;
-  assign _mux_8463 = _and_3263 ? 1'b1 : 1'b0;
-  assign _or_8464 = _and_3263 | _and_3259;
-  assign _mux_8465 = _and_6601 ? 1'b0 : _mux_8463;
-  assign _or_8466 = _and_6601 | _or_8464;
-  assign _mux_8467 = _and_6605 ? 1'b1 : _mux_8465;
-  assign _or_8468 = _and_6605 | _or_8466;
-  assign _mux_8469 = _and_3274 ? 1'b1 : 1'b0;
-  assign _or_8470 = _and_3274 | _and_3270;
-  assign _mux_8471 = _and_6612 ? 1'b0 : _mux_8469;
-  assign _or_8472 = _and_6612 | _or_8470;
-  assign _mux_8473 = _and_6616 ? 1'b1 : _mux_8471;
-  assign _or_8474 = _and_6616 | _or_8472;
-  assign _mux_8475 = _and_3285 ? 1'b1 : 1'b0;
-  assign _or_8476 = _and_3285 | _and_3281;
-  assign _mux_8477 = _and_6623 ? 1'b0 : _mux_8475;
-  assign _or_8478 = _and_6623 | _or_8476;
-  assign _mux_8479 = _and_6627 ? 1'b1 : _mux_8477;
-  assign _or_8480 = _and_6627 | _or_8478;
-  assign _mux_8481 = _and_3296 ? 1'b1 : 1'b0;
-  assign _or_8482 = _and_3296 | _and_3292;
-  assign _mux_8483 = _and_6634 ? 1'b0 : _mux_8481;
-  assign _or_8484 = _and_6634 | _or_8482;
-  assign _mux_8485 = _and_6638 ? 1'b1 : _mux_8483;
-  assign _or_8486 = _and_6638 | _or_8484;
-  assign _mux_8487 = _and_3307 ? 1'b1 : 1'b0;
-  assign _or_8488 = _and_3307 | _and_3303;
-  assign _mux_8489 = _and_6645 ? 1'b0 : _mux_8487;
-  assign _or_8490 = _and_6645 | _or_8488;
-  assign _mux_8491 = _and_6649 ? 1'b1 : _mux_8489;
-  assign _or_8492 = _and_6649 | _or_8490;
-  assign _mux_8493 = _and_3318 ? 1'b1 : 1'b0;
-  assign _or_8494 = _and_3318 | _and_3314;
-  assign _mux_8495 = _and_6656 ? 1'b0 : _mux_8493;
-  assign _or_8496 = _and_6656 | _or_8494;
-  assign _mux_8497 = _and_6660 ? 1'b1 : _mux_8495;
-  assign _or_8498 = _and_6660 | _or_8496;
-  assign _mux_8499 = _and_3329 ? 1'b1 : 1'b0;
-  assign _or_8500 = _and_3329 | _and_3325;
-  assign _mux_8501 = _and_6667 ? 1'b0 : _mux_8499;
-  assign _or_8502 = _and_6667 | _or_8500;
-  assign _mux_8503 = _and_6671 ? 1'b1 : _mux_8501;
-  assign _or_8504 = _and_6671 | _or_8502;
-  assign _mux_8505 = _and_3340 ? 1'b1 : 1'b0;
-  assign _or_8506 = _and_3340 | _and_3336;
-  assign _mux_8507 = _and_6678 ? 1'b0 : _mux_8505;
-  assign _or_8508 = _and_6678 | _or_8506;
-  assign _mux_8509 = _and_6682 ? 1'b1 : _mux_8507;
-  assign _or_8510 = _and_6682 | _or_8508;
-  assign _mux_8511 = _and_3351 ? 1'b1 : 1'b0;
-  assign _or_8512 = _and_3351 | _and_3347;
-  assign _mux_8513 = _and_6689 ? 1'b0 : _mux_8511;
-  assign _or_8514 = _and_6689 | _or_8512;
-  assign _mux_8515 = _and_6693 ? 1'b1 : _mux_8513;
-  assign _or_8516 = _and_6693 | _or_8514;
-  assign _mux_8517 = _and_3362 ? 1'b1 : 1'b0;
-  assign _or_8518 = _and_3362 | _and_3358;
-  assign _mux_8519 = _and_6700 ? 1'b0 : _mux_8517;
-  assign _or_8520 = _and_6700 | _or_8518;
-  assign _mux_8521 = _and_6704 ? 1'b1 : _mux_8519;
-  assign _or_8522 = _and_6704 | _or_8520;
-  assign _mux_8523 = _and_3373 ? 1'b1 : 1'b0;
-  assign _or_8524 = _and_3373 | _and_3369;
-  assign _mux_8525 = _and_6711 ? 1'b0 : _mux_8523;
-  assign _or_8526 = _and_6711 | _or_8524;
-  assign _mux_8527 = _and_6715 ? 1'b1 : _mux_8525;
-  assign _or_8528 = _and_6715 | _or_8526;
-  assign _mux_8529 = _and_3384 ? 1'b1 : 1'b0;
-  assign _or_8530 = _and_3384 | _and_3380;
-  assign _mux_8531 = _and_6722 ? 1'b0 : _mux_8529;
-  assign _or_8532 = _and_6722 | _or_8530;
-  assign _mux_8533 = _and_6726 ? 1'b1 : _mux_8531;
-  assign _or_8534 = _and_6726 | _or_8532;
-  assign _mux_8535 = _and_3395 ? 1'b1 : 1'b0;
-  assign _or_8536 = _and_3395 | _and_3391;
-  assign _mux_8537 = _and_6733 ? 1'b0 : _mux_8535;
-  assign _or_8538 = _and_6733 | _or_8536;
-  assign _mux_8539 = _and_6737 ? 1'b1 : _mux_8537;
-  assign _or_8540 = _and_6737 | _or_8538;
-  assign _mux_8541 = _and_3406 ? 1'b1 : 1'b0;
-  assign _or_8542 = _and_3406 | _and_3402;
-  assign _mux_8543 = _and_6744 ? 1'b0 : _mux_8541;
-  assign _or_8544 = _and_6744 | _or_8542;
-  assign _mux_8545 = _and_6748 ? 1'b1 : _mux_8543;
-  assign _or_8546 = _and_6748 | _or_8544;
-  assign _mux_8547 = _and_3417 ? 1'b1 : 1'b0;
-  assign _or_8548 = _and_3417 | _and_3413;
-  assign _mux_8549 = _and_6755 ? 1'b0 : _mux_8547;
-  assign _or_8550 = _and_6755 | _or_8548;
-  assign _mux_8551 = _and_6759 ? 1'b1 : _mux_8549;
-  assign _or_8552 = _and_6759 | _or_8550;
-  assign _and_8553 = _and_3419 & _eq_3434;
-  assign _mux_8554 = clear ? 2'h0 : _or_3432;
-  assign _or_8555 = clear | _and_8553;
-  assign _and_8556 = _and_3419 & _eq_3436;
-  assign _mux_8557 = clear ? 2'h0 : _or_3432;
-  assign _or_8558 = clear | _and_8556;
-  assign _and_8559 = _and_3419 & _eq_3438;
-  assign _mux_8560 = clear ? 2'h0 : _or_3432;
-  assign _or_8561 = clear | _and_8559;
-  assign _and_8562 = _and_3419 & _eq_3440;
-  assign _mux_8563 = clear ? 2'h0 : _or_3432;
-  assign _or_8564 = clear | _and_8562;
-  assign _and_8565 = _and_3419 & _eq_3442;
-  assign _mux_8566 = clear ? 2'h0 : _or_3432;
-  assign _or_8567 = clear | _and_8565;
-  assign _and_8568 = _and_3419 & _eq_3444;
-  assign _mux_8569 = clear ? 2'h0 : _or_3432;
-  assign _or_8570 = clear | _and_8568;
-  assign _and_8571 = _and_3419 & _eq_3446;
-  assign _mux_8572 = clear ? 2'h0 : _or_3432;
-  assign _or_8573 = clear | _and_8571;
-  assign _and_8574 = _and_3419 & _eq_3448;
-  assign _mux_8575 = clear ? 2'h0 : _or_3432;
-  assign _or_8576 = clear | _and_8574;
-  assign _and_8577 = _and_3419 & _eq_3450;
-  assign _mux_8578 = clear ? 2'h0 : _or_3432;
-  assign _or_8579 = clear | _and_8577;
-  assign _and_8580 = _and_3419 & _eq_3452;
-  assign _mux_8581 = clear ? 2'h0 : _or_3432;
-  assign _or_8582 = clear | _and_8580;
-  assign _and_8583 = _and_3419 & _eq_3454;
-  assign _mux_8584 = clear ? 2'h0 : _or_3432;
-  assign _or_8585 = clear | _and_8583;
-  assign _and_8586 = _and_3419 & _eq_3456;
-  assign _mux_8587 = clear ? 2'h0 : _or_3432;
-  assign _or_8588 = clear | _and_8586;
-  assign _and_8589 = _and_3419 & _eq_3458;
-  assign _mux_8590 = clear ? 2'h0 : _or_3432;
-  assign _or_8591 = clear | _and_8589;
-  assign _and_8592 = _and_3419 & _eq_3460;
-  assign _mux_8593 = clear ? 2'h0 : _or_3432;
-  assign _or_8594 = clear | _and_8592;
-  assign _and_8595 = _and_3419 & _eq_3462;
-  assign _mux_8596 = clear ? 2'h0 : _or_3432;
-  assign _or_8597 = clear | _and_8595;
-  assign _and_8598 = _and_3419 & _eq_3464;
-  assign _mux_8599 = clear ? 2'h0 : _or_3432;
-  assign _or_8600 = clear | _and_8598;
-  assign _and_8601 = _and_3419 & _eq_3466;
-  assign _mux_8602 = clear ? 2'h0 : _or_3432;
-  assign _or_8603 = clear | _and_8601;
-  assign _and_8604 = _and_3419 & _eq_3468;
-  assign _mux_8605 = clear ? 2'h0 : _or_3432;
-  assign _or_8606 = clear | _and_8604;
-  assign _and_8607 = _and_3419 & _eq_3470;
-  assign _mux_8608 = clear ? 2'h0 : _or_3432;
-  assign _or_8609 = clear | _and_8607;
-  assign _and_8610 = _and_3419 & _eq_3472;
-  assign _mux_8611 = clear ? 2'h0 : _or_3432;
-  assign _or_8612 = clear | _and_8610;
-  assign _and_8613 = _and_3419 & _eq_3474;
-  assign _mux_8614 = clear ? 2'h0 : _or_3432;
-  assign _or_8615 = clear | _and_8613;
-  assign _and_8616 = _and_3419 & _eq_3476;
-  assign _mux_8617 = clear ? 2'h0 : _or_3432;
-  assign _or_8618 = clear | _and_8616;
-  assign _and_8619 = _and_3419 & _eq_3478;
-  assign _mux_8620 = clear ? 2'h0 : _or_3432;
-  assign _or_8621 = clear | _and_8619;
-  assign _and_8622 = _and_3419 & _eq_3480;
-  assign _mux_8623 = clear ? 2'h0 : _or_3432;
-  assign _or_8624 = clear | _and_8622;
-  assign _and_8625 = _and_3419 & _eq_3482;
-  assign _mux_8626 = clear ? 2'h0 : _or_3432;
-  assign _or_8627 = clear | _and_8625;
-  assign _and_8628 = _and_3419 & _eq_3484;
-  assign _mux_8629 = clear ? 2'h0 : _or_3432;
-  assign _or_8630 = clear | _and_8628;
-  assign _and_8631 = _and_3419 & _eq_3486;
-  assign _mux_8632 = clear ? 2'h0 : _or_3432;
-  assign _or_8633 = clear | _and_8631;
-  assign _and_8634 = _and_3419 & _eq_3488;
-  assign _mux_8635 = clear ? 2'h0 : _or_3432;
-  assign _or_8636 = clear | _and_8634;
-  assign _and_8637 = _and_3419 & _eq_3490;
-  assign _mux_8638 = clear ? 2'h0 : _or_3432;
-  assign _or_8639 = clear | _and_8637;
-  assign _and_8640 = _and_3419 & _eq_3492;
-  assign _mux_8641 = clear ? 2'h0 : _or_3432;
-  assign _or_8642 = clear | _and_8640;
-  assign _and_8643 = _and_3419 & _eq_3494;
-  assign _mux_8644 = clear ? 2'h0 : _or_3432;
-  assign _or_8645 = clear | _and_8643;
-  assign _and_8646 = _and_3419 & _eq_3496;
-  assign _mux_8647 = clear ? 2'h0 : _or_3432;
-  assign _or_8648 = clear | _and_8646;
-  assign _and_8649 = _and_3419 & _eq_3498;
-  assign _mux_8650 = clear ? 2'h0 : _or_3432;
-  assign _or_8651 = clear | _and_8649;
-  assign _and_8652 = _and_3419 & _eq_3500;
-  assign _mux_8653 = clear ? 2'h0 : _or_3432;
-  assign _or_8654 = clear | _and_8652;
-  assign _and_8655 = _and_3419 & _eq_3502;
-  assign _mux_8656 = clear ? 2'h0 : _or_3432;
-  assign _or_8657 = clear | _and_8655;
-  assign _and_8658 = _and_3419 & _eq_3504;
-  assign _mux_8659 = clear ? 2'h0 : _or_3432;
-  assign _or_8660 = clear | _and_8658;
-  assign _and_8661 = _and_3419 & _eq_3506;
-  assign _mux_8662 = clear ? 2'h0 : _or_3432;
-  assign _or_8663 = clear | _and_8661;
-  assign _and_8664 = _and_3419 & _eq_3508;
-  assign _mux_8665 = clear ? 2'h0 : _or_3432;
-  assign _or_8666 = clear | _and_8664;
-  assign _and_8667 = _and_3419 & _eq_3510;
-  assign _mux_8668 = clear ? 2'h0 : _or_3432;
-  assign _or_8669 = clear | _and_8667;
-  assign _and_8670 = _and_3419 & _eq_3512;
-  assign _mux_8671 = clear ? 2'h0 : _or_3432;
-  assign _or_8672 = clear | _and_8670;
-  assign _and_8673 = _and_3419 & _eq_3514;
-  assign _mux_8674 = clear ? 2'h0 : _or_3432;
-  assign _or_8675 = clear | _and_8673;
-  assign _and_8676 = _and_3419 & _eq_3516;
-  assign _mux_8677 = clear ? 2'h0 : _or_3432;
-  assign _or_8678 = clear | _and_8676;
-  assign _and_8679 = _and_3419 & _eq_3518;
-  assign _mux_8680 = clear ? 2'h0 : _or_3432;
-  assign _or_8681 = clear | _and_8679;
-  assign _and_8682 = _and_3419 & _eq_3520;
-  assign _mux_8683 = clear ? 2'h0 : _or_3432;
-  assign _or_8684 = clear | _and_8682;
-  assign _and_8685 = _and_3419 & _eq_3522;
-  assign _mux_8686 = clear ? 2'h0 : _or_3432;
-  assign _or_8687 = clear | _and_8685;
-  assign _and_8688 = _and_3419 & _eq_3524;
-  assign _mux_8689 = clear ? 2'h0 : _or_3432;
-  assign _or_8690 = clear | _and_8688;
-  assign _and_8691 = _and_3419 & _eq_3526;
-  assign _mux_8692 = clear ? 2'h0 : _or_3432;
-  assign _or_8693 = clear | _and_8691;
-  assign _and_8694 = _and_3419 & _eq_3528;
-  assign _mux_8695 = clear ? 2'h0 : _or_3432;
-  assign _or_8696 = clear | _and_8694;
-  assign _and_8697 = _and_3419 & _eq_3530;
-  assign _mux_8698 = clear ? 2'h0 : _or_3432;
-  assign _or_8699 = clear | _and_8697;
-  assign _and_8700 = _and_3419 & _eq_3532;
-  assign _mux_8701 = clear ? 2'h0 : _or_3432;
-  assign _or_8702 = clear | _and_8700;
-  assign _and_8703 = _and_3419 & _eq_3534;
-  assign _mux_8704 = clear ? 2'h0 : _or_3432;
-  assign _or_8705 = clear | _and_8703;
-  assign _and_8706 = _and_3419 & _eq_3536;
-  assign _mux_8707 = clear ? 2'h0 : _or_3432;
-  assign _or_8708 = clear | _and_8706;
-  assign _and_8709 = _and_3419 & _eq_3538;
-  assign _mux_8710 = clear ? 2'h0 : _or_3432;
-  assign _or_8711 = clear | _and_8709;
-  assign _and_8712 = _and_3419 & _eq_3540;
-  assign _mux_8713 = clear ? 2'h0 : _or_3432;
-  assign _or_8714 = clear | _and_8712;
-  assign _and_8715 = _and_3419 & _eq_3542;
-  assign _mux_8716 = clear ? 2'h0 : _or_3432;
-  assign _or_8717 = clear | _and_8715;
-  assign _and_8718 = _and_3419 & _eq_3544;
-  assign _mux_8719 = clear ? 2'h0 : _or_3432;
-  assign _or_8720 = clear | _and_8718;
-  assign _and_8721 = _and_3419 & _eq_3546;
-  assign _mux_8722 = clear ? 2'h0 : _or_3432;
-  assign _or_8723 = clear | _and_8721;
-  assign _and_8724 = _and_3419 & _eq_3548;
-  assign _mux_8725 = clear ? 2'h0 : _or_3432;
-  assign _or_8726 = clear | _and_8724;
-  assign _and_8727 = _and_3419 & _eq_3550;
-  assign _mux_8728 = clear ? 2'h0 : _or_3432;
-  assign _or_8729 = clear | _and_8727;
-  assign _and_8730 = _and_3419 & _eq_3552;
-  assign _mux_8731 = clear ? 2'h0 : _or_3432;
-  assign _or_8732 = clear | _and_8730;
-  assign _and_8733 = _and_3419 & _eq_3554;
-  assign _mux_8734 = clear ? 2'h0 : _or_3432;
-  assign _or_8735 = clear | _and_8733;
-  assign _and_8736 = _and_3419 & _eq_3556;
-  assign _mux_8737 = clear ? 2'h0 : _or_3432;
-  assign _or_8738 = clear | _and_8736;
-  assign _and_8739 = _and_3419 & _eq_3558;
-  assign _mux_8740 = clear ? 2'h0 : _or_3432;
-  assign _or_8741 = clear | _and_8739;
-  assign _and_8742 = _and_3419 & _eq_3560;
-  assign _mux_8743 = clear ? 2'h0 : _or_3432;
-  assign _or_8744 = clear | _and_8742;
-  assign _and_8745 = _and_3419 & _eq_3562;
-  assign _mux_8746 = clear ? 2'h0 : _or_3432;
-  assign _or_8747 = clear | _and_8745;
-  assign _and_8748 = _and_3419 & _eq_3564;
-  assign _mux_8749 = clear ? 2'h0 : _or_3432;
-  assign _or_8750 = clear | _and_8748;
-  assign _and_8751 = _and_3419 & _eq_3566;
-  assign _mux_8752 = clear ? 2'h0 : _or_3432;
-  assign _or_8753 = clear | _and_8751;
-  assign _and_8754 = _and_3419 & _eq_3568;
-  assign _mux_8755 = clear ? 2'h0 : _or_3432;
-  assign _or_8756 = clear | _and_8754;
-  assign _and_8757 = _and_3419 & _eq_3570;
-  assign _mux_8758 = clear ? 2'h0 : _or_3432;
-  assign _or_8759 = clear | _and_8757;
-  assign _and_8760 = _and_3419 & _eq_3572;
-  assign _mux_8761 = clear ? 2'h0 : _or_3432;
-  assign _or_8762 = clear | _and_8760;
-  assign _and_8763 = _and_3419 & _eq_3574;
-  assign _mux_8764 = clear ? 2'h0 : _or_3432;
-  assign _or_8765 = clear | _and_8763;
-  assign _and_8766 = _and_3419 & _eq_3576;
-  assign _mux_8767 = clear ? 2'h0 : _or_3432;
-  assign _or_8768 = clear | _and_8766;
-  assign _and_8769 = _and_3419 & _eq_3578;
-  assign _mux_8770 = clear ? 2'h0 : _or_3432;
-  assign _or_8771 = clear | _and_8769;
-  assign _and_8772 = _and_3419 & _eq_3580;
-  assign _mux_8773 = clear ? 2'h0 : _or_3432;
-  assign _or_8774 = clear | _and_8772;
-  assign _and_8775 = _and_3419 & _eq_3582;
-  assign _mux_8776 = clear ? 2'h0 : _or_3432;
-  assign _or_8777 = clear | _and_8775;
-  assign _and_8778 = _and_3419 & _eq_3584;
-  assign _mux_8779 = clear ? 2'h0 : _or_3432;
-  assign _or_8780 = clear | _and_8778;
-  assign _and_8781 = _and_3419 & _eq_3586;
-  assign _mux_8782 = clear ? 2'h0 : _or_3432;
-  assign _or_8783 = clear | _and_8781;
-  assign _and_8784 = _and_3419 & _eq_3588;
-  assign _mux_8785 = clear ? 2'h0 : _or_3432;
-  assign _or_8786 = clear | _and_8784;
-  assign _and_8787 = _and_3419 & _eq_3590;
-  assign _mux_8788 = clear ? 2'h0 : _or_3432;
-  assign _or_8789 = clear | _and_8787;
-  assign _and_8790 = _and_3419 & _eq_3592;
-  assign _mux_8791 = clear ? 2'h0 : _or_3432;
-  assign _or_8792 = clear | _and_8790;
-  assign _and_8793 = _and_3419 & _eq_3594;
-  assign _mux_8794 = clear ? 2'h0 : _or_3432;
-  assign _or_8795 = clear | _and_8793;
-  assign _and_8796 = _and_3419 & _eq_3596;
-  assign _mux_8797 = clear ? 2'h0 : _or_3432;
-  assign _or_8798 = clear | _and_8796;
-  assign _and_8799 = _and_3419 & _eq_3598;
-  assign _mux_8800 = clear ? 2'h0 : _or_3432;
-  assign _or_8801 = clear | _and_8799;
-  assign _and_8802 = _and_3419 & _eq_3600;
-  assign _mux_8803 = clear ? 2'h0 : _or_3432;
-  assign _or_8804 = clear | _and_8802;
-  assign _and_8805 = _and_3419 & _eq_3602;
-  assign _mux_8806 = clear ? 2'h0 : _or_3432;
-  assign _or_8807 = clear | _and_8805;
-  assign _and_8808 = _and_3419 & _eq_3604;
-  assign _mux_8809 = clear ? 2'h0 : _or_3432;
-  assign _or_8810 = clear | _and_8808;
-  assign _and_8811 = _and_3419 & _eq_3606;
-  assign _mux_8812 = clear ? 2'h0 : _or_3432;
-  assign _or_8813 = clear | _and_8811;
-  assign _and_8814 = _and_3419 & _eq_3608;
-  assign _mux_8815 = clear ? 2'h0 : _or_3432;
-  assign _or_8816 = clear | _and_8814;
-  assign _and_8817 = _and_3419 & _eq_3610;
-  assign _mux_8818 = clear ? 2'h0 : _or_3432;
-  assign _or_8819 = clear | _and_8817;
-  assign _and_8820 = _and_3419 & _eq_3612;
-  assign _mux_8821 = clear ? 2'h0 : _or_3432;
-  assign _or_8822 = clear | _and_8820;
-  assign _and_8823 = _and_3419 & _eq_3614;
-  assign _mux_8824 = clear ? 2'h0 : _or_3432;
-  assign _or_8825 = clear | _and_8823;
-  assign _and_8826 = _and_3419 & _eq_3616;
-  assign _mux_8827 = clear ? 2'h0 : _or_3432;
-  assign _or_8828 = clear | _and_8826;
-  assign _and_8829 = _and_3419 & _eq_3618;
-  assign _mux_8830 = clear ? 2'h0 : _or_3432;
-  assign _or_8831 = clear | _and_8829;
-  assign _and_8832 = _and_3419 & _eq_3620;
-  assign _mux_8833 = clear ? 2'h0 : _or_3432;
-  assign _or_8834 = clear | _and_8832;
-  assign _and_8835 = _and_3419 & _eq_3622;
-  assign _mux_8836 = clear ? 2'h0 : _or_3432;
-  assign _or_8837 = clear | _and_8835;
-  assign _and_8838 = _and_3419 & _eq_3624;
-  assign _mux_8839 = clear ? 2'h0 : _or_3432;
-  assign _or_8840 = clear | _and_8838;
-  assign _and_8841 = _and_3419 & _eq_3626;
-  assign _mux_8842 = clear ? 2'h0 : _or_3432;
-  assign _or_8843 = clear | _and_8841;
-  assign _and_8844 = _and_3419 & _eq_3628;
-  assign _mux_8845 = clear ? 2'h0 : _or_3432;
-  assign _or_8846 = clear | _and_8844;
-  assign _and_8847 = _and_3419 & _eq_3630;
-  assign _mux_8848 = clear ? 2'h0 : _or_3432;
-  assign _or_8849 = clear | _and_8847;
-  assign _and_8850 = _and_3419 & _eq_3632;
-  assign _mux_8851 = clear ? 2'h0 : _or_3432;
-  assign _or_8852 = clear | _and_8850;
-  assign _and_8853 = _and_3419 & _eq_3634;
-  assign _mux_8854 = clear ? 2'h0 : _or_3432;
-  assign _or_8855 = clear | _and_8853;
-  assign _and_8856 = _and_3419 & _eq_3636;
-  assign _mux_8857 = clear ? 2'h0 : _or_3432;
-  assign _or_8858 = clear | _and_8856;
-  assign _and_8859 = _and_3419 & _eq_3638;
-  assign _mux_8860 = clear ? 2'h0 : _or_3432;
-  assign _or_8861 = clear | _and_8859;
-  assign _and_8862 = _and_3419 & _eq_3640;
-  assign _mux_8863 = clear ? 2'h0 : _or_3432;
-  assign _or_8864 = clear | _and_8862;
-  assign _and_8865 = _and_3419 & _eq_3642;
-  assign _mux_8866 = clear ? 2'h0 : _or_3432;
-  assign _or_8867 = clear | _and_8865;
-  assign _and_8868 = _and_3419 & _eq_3644;
-  assign _mux_8869 = clear ? 2'h0 : _or_3432;
-  assign _or_8870 = clear | _and_8868;
-  assign _and_8871 = _and_3419 & _eq_3646;
-  assign _mux_8872 = clear ? 2'h0 : _or_3432;
-  assign _or_8873 = clear | _and_8871;
-  assign _and_8874 = _and_3419 & _eq_3648;
-  assign _mux_8875 = clear ? 2'h0 : _or_3432;
-  assign _or_8876 = clear | _and_8874;
-  assign _and_8877 = _and_3419 & _eq_3650;
-  assign _mux_8878 = clear ? 2'h0 : _or_3432;
-  assign _or_8879 = clear | _and_8877;
-  assign _and_8880 = _and_3419 & _eq_3652;
-  assign _mux_8881 = clear ? 2'h0 : _or_3432;
-  assign _or_8882 = clear | _and_8880;
-  assign _and_8883 = _and_3419 & _eq_3654;
-  assign _mux_8884 = clear ? 2'h0 : _or_3432;
-  assign _or_8885 = clear | _and_8883;
-  assign _and_8886 = _and_3419 & _eq_3656;
-  assign _mux_8887 = clear ? 2'h0 : _or_3432;
-  assign _or_8888 = clear | _and_8886;
-  assign _and_8889 = _and_3419 & _eq_3658;
-  assign _mux_8890 = clear ? 2'h0 : _or_3432;
-  assign _or_8891 = clear | _and_8889;
-  assign _and_8892 = _and_3419 & _eq_3660;
-  assign _mux_8893 = clear ? 2'h0 : _or_3432;
-  assign _or_8894 = clear | _and_8892;
-  assign _and_8895 = _and_3419 & _eq_3662;
-  assign _mux_8896 = clear ? 2'h0 : _or_3432;
-  assign _or_8897 = clear | _and_8895;
-  assign _and_8898 = _and_3419 & _eq_3664;
-  assign _mux_8899 = clear ? 2'h0 : _or_3432;
-  assign _or_8900 = clear | _and_8898;
-  assign _and_8901 = _and_3419 & _eq_3666;
-  assign _mux_8902 = clear ? 2'h0 : _or_3432;
-  assign _or_8903 = clear | _and_8901;
-  assign _and_8904 = _and_3419 & _eq_3668;
-  assign _mux_8905 = clear ? 2'h0 : _or_3432;
-  assign _or_8906 = clear | _and_8904;
-  assign _and_8907 = _and_3419 & _eq_3670;
-  assign _mux_8908 = clear ? 2'h0 : _or_3432;
-  assign _or_8909 = clear | _and_8907;
-  assign _and_8910 = _and_3419 & _eq_3672;
-  assign _mux_8911 = clear ? 2'h0 : _or_3432;
-  assign _or_8912 = clear | _and_8910;
-  assign _and_8913 = _and_3419 & _eq_3674;
-  assign _mux_8914 = clear ? 2'h0 : _or_3432;
-  assign _or_8915 = clear | _and_8913;
-  assign _and_8916 = _and_3419 & _eq_3676;
-  assign _mux_8917 = clear ? 2'h0 : _or_3432;
-  assign _or_8918 = clear | _and_8916;
-  assign _and_8919 = _and_3419 & _eq_3678;
-  assign _mux_8920 = clear ? 2'h0 : _or_3432;
-  assign _or_8921 = clear | _and_8919;
-  assign _and_8922 = _and_3419 & _eq_3680;
-  assign _mux_8923 = clear ? 2'h0 : _or_3432;
-  assign _or_8924 = clear | _and_8922;
-  assign _and_8925 = _and_3419 & _eq_3682;
-  assign _mux_8926 = clear ? 2'h0 : _or_3432;
-  assign _or_8927 = clear | _and_8925;
-  assign _and_8928 = _and_3419 & _eq_3684;
-  assign _mux_8929 = clear ? 2'h0 : _or_3432;
-  assign _or_8930 = clear | _and_8928;
-  assign _and_8931 = _and_3419 & _eq_3686;
-  assign _mux_8932 = clear ? 2'h0 : _or_3432;
-  assign _or_8933 = clear | _and_8931;
-  assign _and_8934 = _and_3419 & _eq_3688;
-  assign _mux_8935 = clear ? 2'h0 : _or_3432;
-  assign _or_8936 = clear | _and_8934;
-  assign _and_8937 = _and_3419 & _eq_3690;
-  assign _mux_8938 = clear ? 2'h0 : _or_3432;
-  assign _or_8939 = clear | _and_8937;
-  assign _and_8940 = _and_3419 & _eq_3692;
-  assign _mux_8941 = clear ? 2'h0 : _or_3432;
-  assign _or_8942 = clear | _and_8940;
-  assign _and_8943 = _and_3419 & _eq_3694;
-  assign _mux_8944 = clear ? 2'h0 : _or_3432;
-  assign _or_8945 = clear | _and_8943;
-  assign _and_8946 = _and_3419 & _eq_3696;
-  assign _mux_8947 = clear ? 2'h0 : _or_3432;
-  assign _or_8948 = clear | _and_8946;
-  assign _and_8949 = _and_3419 & _eq_3698;
-  assign _mux_8950 = clear ? 2'h0 : _or_3432;
-  assign _or_8951 = clear | _and_8949;
-  assign _and_8952 = _and_3419 & _eq_3700;
-  assign _mux_8953 = clear ? 2'h0 : _or_3432;
-  assign _or_8954 = clear | _and_8952;
-  assign _and_8955 = _and_3419 & _eq_3702;
-  assign _mux_8956 = clear ? 2'h0 : _or_3432;
-  assign _or_8957 = clear | _and_8955;
-  assign _and_8958 = _and_3419 & _eq_3704;
-  assign _mux_8959 = clear ? 2'h0 : _or_3432;
-  assign _or_8960 = clear | _and_8958;
-  assign _and_8961 = _and_3419 & _eq_3706;
-  assign _mux_8962 = clear ? 2'h0 : _or_3432;
-  assign _or_8963 = clear | _and_8961;
-  assign _and_8964 = _and_3419 & _eq_3708;
-  assign _mux_8965 = clear ? 2'h0 : _or_3432;
-  assign _or_8966 = clear | _and_8964;
-  assign _and_8967 = _and_3419 & _eq_3710;
-  assign _mux_8968 = clear ? 2'h0 : _or_3432;
-  assign _or_8969 = clear | _and_8967;
-  assign _and_8970 = _and_3419 & _eq_3712;
-  assign _mux_8971 = clear ? 2'h0 : _or_3432;
-  assign _or_8972 = clear | _and_8970;
-  assign _and_8973 = _and_3419 & _eq_3714;
-  assign _mux_8974 = clear ? 2'h0 : _or_3432;
-  assign _or_8975 = clear | _and_8973;
-  assign _and_8976 = _and_3419 & _eq_3716;
-  assign _mux_8977 = clear ? 2'h0 : _or_3432;
-  assign _or_8978 = clear | _and_8976;
-  assign _and_8979 = _and_3419 & _eq_3718;
-  assign _mux_8980 = clear ? 2'h0 : _or_3432;
-  assign _or_8981 = clear | _and_8979;
-  assign _and_8982 = _and_3419 & _eq_3720;
-  assign _mux_8983 = clear ? 2'h0 : _or_3432;
-  assign _or_8984 = clear | _and_8982;
-  assign _and_8985 = _and_3419 & _eq_3722;
-  assign _mux_8986 = clear ? 2'h0 : _or_3432;
-  assign _or_8987 = clear | _and_8985;
-  assign _and_8988 = _and_3419 & _eq_3724;
-  assign _mux_8989 = clear ? 2'h0 : _or_3432;
-  assign _or_8990 = clear | _and_8988;
-  assign _and_8991 = _and_3419 & _eq_3726;
-  assign _mux_8992 = clear ? 2'h0 : _or_3432;
-  assign _or_8993 = clear | _and_8991;
-  assign _and_8994 = _and_3419 & _eq_3728;
-  assign _mux_8995 = clear ? 2'h0 : _or_3432;
-  assign _or_8996 = clear | _and_8994;
-  assign _and_8997 = _and_3419 & _eq_3730;
-  assign _mux_8998 = clear ? 2'h0 : _or_3432;
-  assign _or_8999 = clear | _and_8997;
-  assign _and_9000 = _and_3419 & _eq_3732;
-  assign _mux_9001 = clear ? 2'h0 : _or_3432;
-  assign _or_9002 = clear | _and_9000;
-  assign _and_9003 = _and_3419 & _eq_3734;
-  assign _mux_9004 = clear ? 2'h0 : _or_3432;
-  assign _or_9005 = clear | _and_9003;
-  assign _and_9006 = _and_3419 & _eq_3736;
-  assign _mux_9007 = clear ? 2'h0 : _or_3432;
-  assign _or_9008 = clear | _and_9006;
-  assign _and_9009 = _and_3419 & _eq_3738;
-  assign _mux_9010 = clear ? 2'h0 : _or_3432;
-  assign _or_9011 = clear | _and_9009;
-  assign _and_9012 = _and_3419 & _eq_3740;
-  assign _mux_9013 = clear ? 2'h0 : _or_3432;
-  assign _or_9014 = clear | _and_9012;
-  assign _and_9015 = _and_3419 & _eq_3742;
-  assign _mux_9016 = clear ? 2'h0 : _or_3432;
-  assign _or_9017 = clear | _and_9015;
-  assign _and_9018 = _and_3419 & _eq_3744;
-  assign _mux_9019 = clear ? 2'h0 : _or_3432;
-  assign _or_9020 = clear | _and_9018;
-  assign _and_9021 = _and_3419 & _eq_3746;
-  assign _mux_9022 = clear ? 2'h0 : _or_3432;
-  assign _or_9023 = clear | _and_9021;
-  assign _and_9024 = _and_3419 & _eq_3748;
-  assign _mux_9025 = clear ? 2'h0 : _or_3432;
-  assign _or_9026 = clear | _and_9024;
-  assign _and_9027 = _and_3419 & _eq_3750;
-  assign _mux_9028 = clear ? 2'h0 : _or_3432;
-  assign _or_9029 = clear | _and_9027;
-  assign _and_9030 = _and_3419 & _eq_3752;
-  assign _mux_9031 = clear ? 2'h0 : _or_3432;
-  assign _or_9032 = clear | _and_9030;
-  assign _and_9033 = _and_3419 & _eq_3754;
-  assign _mux_9034 = clear ? 2'h0 : _or_3432;
-  assign _or_9035 = clear | _and_9033;
-  assign _and_9036 = _and_3419 & _eq_3756;
-  assign _mux_9037 = clear ? 2'h0 : _or_3432;
-  assign _or_9038 = clear | _and_9036;
-  assign _and_9039 = _and_3419 & _eq_3758;
-  assign _mux_9040 = clear ? 2'h0 : _or_3432;
-  assign _or_9041 = clear | _and_9039;
-  assign _and_9042 = _and_3419 & _eq_3760;
-  assign _mux_9043 = clear ? 2'h0 : _or_3432;
-  assign _or_9044 = clear | _and_9042;
-  assign _and_9045 = _and_3419 & _eq_3762;
-  assign _mux_9046 = clear ? 2'h0 : _or_3432;
-  assign _or_9047 = clear | _and_9045;
-  assign _and_9048 = _and_3419 & _eq_3764;
-  assign _mux_9049 = clear ? 2'h0 : _or_3432;
-  assign _or_9050 = clear | _and_9048;
-  assign _and_9051 = _and_3419 & _eq_3766;
-  assign _mux_9052 = clear ? 2'h0 : _or_3432;
-  assign _or_9053 = clear | _and_9051;
-  assign _and_9054 = _and_3419 & _eq_3768;
-  assign _mux_9055 = clear ? 2'h0 : _or_3432;
-  assign _or_9056 = clear | _and_9054;
-  assign _and_9057 = _and_3419 & _eq_3770;
-  assign _mux_9058 = clear ? 2'h0 : _or_3432;
-  assign _or_9059 = clear | _and_9057;
-  assign _and_9060 = _and_3419 & _eq_3772;
-  assign _mux_9061 = clear ? 2'h0 : _or_3432;
-  assign _or_9062 = clear | _and_9060;
-  assign _and_9063 = _and_3419 & _eq_3774;
-  assign _mux_9064 = clear ? 2'h0 : _or_3432;
-  assign _or_9065 = clear | _and_9063;
-  assign _and_9066 = _and_3419 & _eq_3776;
-  assign _mux_9067 = clear ? 2'h0 : _or_3432;
-  assign _or_9068 = clear | _and_9066;
-  assign _and_9069 = _and_3419 & _eq_3778;
-  assign _mux_9070 = clear ? 2'h0 : _or_3432;
-  assign _or_9071 = clear | _and_9069;
-  assign _and_9072 = _and_3419 & _eq_3780;
-  assign _mux_9073 = clear ? 2'h0 : _or_3432;
-  assign _or_9074 = clear | _and_9072;
-  assign _and_9075 = _and_3419 & _eq_3782;
-  assign _mux_9076 = clear ? 2'h0 : _or_3432;
-  assign _or_9077 = clear | _and_9075;
-  assign _and_9078 = _and_3419 & _eq_3784;
-  assign _mux_9079 = clear ? 2'h0 : _or_3432;
-  assign _or_9080 = clear | _and_9078;
-  assign _and_9081 = _and_3419 & _eq_3786;
-  assign _mux_9082 = clear ? 2'h0 : _or_3432;
-  assign _or_9083 = clear | _and_9081;
-  assign _and_9084 = _and_3419 & _eq_3788;
-  assign _mux_9085 = clear ? 2'h0 : _or_3432;
-  assign _or_9086 = clear | _and_9084;
-  assign _and_9087 = _and_3419 & _eq_3790;
-  assign _mux_9088 = clear ? 2'h0 : _or_3432;
-  assign _or_9089 = clear | _and_9087;
-  assign _and_9090 = _and_3419 & _eq_3792;
-  assign _mux_9091 = clear ? 2'h0 : _or_3432;
-  assign _or_9092 = clear | _and_9090;
-  assign _and_9093 = _and_3419 & _eq_3794;
-  assign _mux_9094 = clear ? 2'h0 : _or_3432;
-  assign _or_9095 = clear | _and_9093;
-  assign _and_9096 = _and_3419 & _eq_3796;
-  assign _mux_9097 = clear ? 2'h0 : _or_3432;
-  assign _or_9098 = clear | _and_9096;
-  assign _and_9099 = _and_3419 & _eq_3798;
-  assign _mux_9100 = clear ? 2'h0 : _or_3432;
-  assign _or_9101 = clear | _and_9099;
-  assign _and_9102 = _and_3419 & _eq_3800;
-  assign _mux_9103 = clear ? 2'h0 : _or_3432;
-  assign _or_9104 = clear | _and_9102;
-  assign _and_9105 = _and_3419 & _eq_3802;
-  assign _mux_9106 = clear ? 2'h0 : _or_3432;
-  assign _or_9107 = clear | _and_9105;
-  assign _and_9108 = _and_3419 & _eq_3804;
-  assign _mux_9109 = clear ? 2'h0 : _or_3432;
-  assign _or_9110 = clear | _and_9108;
-  assign _and_9111 = _and_3419 & _eq_3806;
-  assign _mux_9112 = clear ? 2'h0 : _or_3432;
-  assign _or_9113 = clear | _and_9111;
-  assign _and_9114 = _and_3419 & _eq_3808;
-  assign _mux_9115 = clear ? 2'h0 : _or_3432;
-  assign _or_9116 = clear | _and_9114;
-  assign _and_9117 = _and_3419 & _eq_3810;
-  assign _mux_9118 = clear ? 2'h0 : _or_3432;
-  assign _or_9119 = clear | _and_9117;
-  assign _and_9120 = _and_3419 & _eq_3812;
-  assign _mux_9121 = clear ? 2'h0 : _or_3432;
-  assign _or_9122 = clear | _and_9120;
-  assign _and_9123 = _and_3419 & _eq_3814;
-  assign _mux_9124 = clear ? 2'h0 : _or_3432;
-  assign _or_9125 = clear | _and_9123;
-  assign _and_9126 = _and_3419 & _eq_3816;
-  assign _mux_9127 = clear ? 2'h0 : _or_3432;
-  assign _or_9128 = clear | _and_9126;
-  assign _and_9129 = _and_3419 & _eq_3818;
-  assign _mux_9130 = clear ? 2'h0 : _or_3432;
-  assign _or_9131 = clear | _and_9129;
-  assign _and_9132 = _and_3419 & _eq_3820;
-  assign _mux_9133 = clear ? 2'h0 : _or_3432;
-  assign _or_9134 = clear | _and_9132;
-  assign _and_9135 = _and_3419 & _eq_3822;
-  assign _mux_9136 = clear ? 2'h0 : _or_3432;
-  assign _or_9137 = clear | _and_9135;
-  assign _and_9138 = _and_3419 & _eq_3824;
-  assign _mux_9139 = clear ? 2'h0 : _or_3432;
-  assign _or_9140 = clear | _and_9138;
-  assign _and_9141 = _and_3419 & _eq_3826;
-  assign _mux_9142 = clear ? 2'h0 : _or_3432;
-  assign _or_9143 = clear | _and_9141;
-  assign _and_9144 = _and_3419 & _eq_3828;
-  assign _mux_9145 = clear ? 2'h0 : _or_3432;
-  assign _or_9146 = clear | _and_9144;
-  assign _and_9147 = _and_3419 & _eq_3830;
-  assign _mux_9148 = clear ? 2'h0 : _or_3432;
-  assign _or_9149 = clear | _and_9147;
-  assign _and_9150 = _and_3419 & _eq_3832;
-  assign _mux_9151 = clear ? 2'h0 : _or_3432;
-  assign _or_9152 = clear | _and_9150;
-  assign _and_9153 = _and_3419 & _eq_3834;
-  assign _mux_9154 = clear ? 2'h0 : _or_3432;
-  assign _or_9155 = clear | _and_9153;
-  assign _and_9156 = _and_3419 & _eq_3836;
-  assign _mux_9157 = clear ? 2'h0 : _or_3432;
-  assign _or_9158 = clear | _and_9156;
-  assign _and_9159 = _and_3419 & _eq_3838;
-  assign _mux_9160 = clear ? 2'h0 : _or_3432;
-  assign _or_9161 = clear | _and_9159;
-  assign _and_9162 = _and_3419 & _eq_3840;
-  assign _mux_9163 = clear ? 2'h0 : _or_3432;
-  assign _or_9164 = clear | _and_9162;
-  assign _and_9165 = _and_3419 & _eq_3842;
-  assign _mux_9166 = clear ? 2'h0 : _or_3432;
-  assign _or_9167 = clear | _and_9165;
-  assign _and_9168 = _and_3419 & _eq_3844;
-  assign _mux_9169 = clear ? 2'h0 : _or_3432;
-  assign _or_9170 = clear | _and_9168;
-  assign _and_9171 = _and_3419 & _eq_3846;
-  assign _mux_9172 = clear ? 2'h0 : _or_3432;
-  assign _or_9173 = clear | _and_9171;
-  assign _and_9174 = _and_3419 & _eq_3848;
-  assign _mux_9175 = clear ? 2'h0 : _or_3432;
-  assign _or_9176 = clear | _and_9174;
-  assign _and_9177 = _and_3419 & _eq_3850;
-  assign _mux_9178 = clear ? 2'h0 : _or_3432;
-  assign _or_9179 = clear | _and_9177;
-  assign _and_9180 = _and_3419 & _eq_3852;
-  assign _mux_9181 = clear ? 2'h0 : _or_3432;
-  assign _or_9182 = clear | _and_9180;
-  assign _and_9183 = _and_3419 & _eq_3854;
-  assign _mux_9184 = clear ? 2'h0 : _or_3432;
-  assign _or_9185 = clear | _and_9183;
-  assign _and_9186 = _and_3419 & _eq_3856;
-  assign _mux_9187 = clear ? 2'h0 : _or_3432;
-  assign _or_9188 = clear | _and_9186;
-  assign _and_9189 = _and_3419 & _eq_3858;
-  assign _mux_9190 = clear ? 2'h0 : _or_3432;
-  assign _or_9191 = clear | _and_9189;
-  assign _and_9192 = _and_3419 & _eq_3860;
-  assign _mux_9193 = clear ? 2'h0 : _or_3432;
-  assign _or_9194 = clear | _and_9192;
-  assign _and_9195 = _and_3419 & _eq_3862;
-  assign _mux_9196 = clear ? 2'h0 : _or_3432;
-  assign _or_9197 = clear | _and_9195;
-  assign _and_9198 = _and_3419 & _eq_3864;
-  assign _mux_9199 = clear ? 2'h0 : _or_3432;
-  assign _or_9200 = clear | _and_9198;
-  assign _and_9201 = _and_3419 & _eq_3866;
-  assign _mux_9202 = clear ? 2'h0 : _or_3432;
-  assign _or_9203 = clear | _and_9201;
-  assign _and_9204 = _and_3419 & _eq_3868;
-  assign _mux_9205 = clear ? 2'h0 : _or_3432;
-  assign _or_9206 = clear | _and_9204;
-  assign _and_9207 = _and_3419 & _eq_3870;
-  assign _mux_9208 = clear ? 2'h0 : _or_3432;
-  assign _or_9209 = clear | _and_9207;
-  assign _and_9210 = _and_3419 & _eq_3872;
-  assign _mux_9211 = clear ? 2'h0 : _or_3432;
-  assign _or_9212 = clear | _and_9210;
-  assign _and_9213 = _and_3419 & _eq_3874;
-  assign _mux_9214 = clear ? 2'h0 : _or_3432;
-  assign _or_9215 = clear | _and_9213;
-  assign _and_9216 = _and_3419 & _eq_3876;
-  assign _mux_9217 = clear ? 2'h0 : _or_3432;
-  assign _or_9218 = clear | _and_9216;
-  assign _and_9219 = _and_3419 & _eq_3878;
-  assign _mux_9220 = clear ? 2'h0 : _or_3432;
-  assign _or_9221 = clear | _and_9219;
-  assign _and_9222 = _and_3419 & _eq_3880;
-  assign _mux_9223 = clear ? 2'h0 : _or_3432;
-  assign _or_9224 = clear | _and_9222;
-  assign _and_9225 = _and_3419 & _eq_3882;
-  assign _mux_9226 = clear ? 2'h0 : _or_3432;
-  assign _or_9227 = clear | _and_9225;
-  assign _and_9228 = _and_3419 & _eq_3884;
-  assign _mux_9229 = clear ? 2'h0 : _or_3432;
-  assign _or_9230 = clear | _and_9228;
-  assign _and_9231 = _and_3419 & _eq_3886;
-  assign _mux_9232 = clear ? 2'h0 : _or_3432;
-  assign _or_9233 = clear | _and_9231;
-  assign _and_9234 = _and_3419 & _eq_3888;
-  assign _mux_9235 = clear ? 2'h0 : _or_3432;
-  assign _or_9236 = clear | _and_9234;
-  assign _and_9237 = _and_3419 & _eq_3890;
-  assign _mux_9238 = clear ? 2'h0 : _or_3432;
-  assign _or_9239 = clear | _and_9237;
-  assign _and_9240 = _and_3419 & _eq_3892;
-  assign _mux_9241 = clear ? 2'h0 : _or_3432;
-  assign _or_9242 = clear | _and_9240;
-  assign _and_9243 = _and_3419 & _eq_3894;
-  assign _mux_9244 = clear ? 2'h0 : _or_3432;
-  assign _or_9245 = clear | _and_9243;
-  assign _and_9246 = _and_3419 & _eq_3896;
-  assign _mux_9247 = clear ? 2'h0 : _or_3432;
-  assign _or_9248 = clear | _and_9246;
-  assign _and_9249 = _and_3419 & _eq_3898;
-  assign _mux_9250 = clear ? 2'h0 : _or_3432;
-  assign _or_9251 = clear | _and_9249;
-  assign _and_9252 = _and_3419 & _eq_3900;
-  assign _mux_9253 = clear ? 2'h0 : _or_3432;
-  assign _or_9254 = clear | _and_9252;
-  assign _and_9255 = _and_3419 & _eq_3902;
-  assign _mux_9256 = clear ? 2'h0 : _or_3432;
-  assign _or_9257 = clear | _and_9255;
-  assign _and_9258 = _and_3419 & _eq_3904;
-  assign _mux_9259 = clear ? 2'h0 : _or_3432;
-  assign _or_9260 = clear | _and_9258;
-  assign _and_9261 = _and_3419 & _eq_3906;
-  assign _mux_9262 = clear ? 2'h0 : _or_3432;
-  assign _or_9263 = clear | _and_9261;
-  assign _and_9264 = _and_3419 & _eq_3908;
-  assign _mux_9265 = clear ? 2'h0 : _or_3432;
-  assign _or_9266 = clear | _and_9264;
-  assign _and_9267 = _and_3419 & _eq_3910;
-  assign _mux_9268 = clear ? 2'h0 : _or_3432;
-  assign _or_9269 = clear | _and_9267;
-  assign _and_9270 = _and_3419 & _eq_3912;
-  assign _mux_9271 = clear ? 2'h0 : _or_3432;
-  assign _or_9272 = clear | _and_9270;
-  assign _and_9273 = _and_3419 & _eq_3914;
-  assign _mux_9274 = clear ? 2'h0 : _or_3432;
-  assign _or_9275 = clear | _and_9273;
-  assign _and_9276 = _and_3419 & _eq_3916;
-  assign _mux_9277 = clear ? 2'h0 : _or_3432;
-  assign _or_9278 = clear | _and_9276;
-  assign _and_9279 = _and_3419 & _eq_3918;
-  assign _mux_9280 = clear ? 2'h0 : _or_3432;
-  assign _or_9281 = clear | _and_9279;
-  assign _and_9282 = _and_3419 & _eq_3920;
-  assign _mux_9283 = clear ? 2'h0 : _or_3432;
-  assign _or_9284 = clear | _and_9282;
-  assign _and_9285 = _and_3419 & _eq_3922;
-  assign _mux_9286 = clear ? 2'h0 : _or_3432;
-  assign _or_9287 = clear | _and_9285;
-  assign _and_9288 = _and_3419 & _eq_3924;
-  assign _mux_9289 = clear ? 2'h0 : _or_3432;
-  assign _or_9290 = clear | _and_9288;
-  assign _and_9291 = _and_3419 & _eq_3926;
-  assign _mux_9292 = clear ? 2'h0 : _or_3432;
-  assign _or_9293 = clear | _and_9291;
-  assign _and_9294 = _and_3419 & _eq_3928;
-  assign _mux_9295 = clear ? 2'h0 : _or_3432;
-  assign _or_9296 = clear | _and_9294;
-  assign _and_9297 = _and_3419 & _eq_3930;
-  assign _mux_9298 = clear ? 2'h0 : _or_3432;
-  assign _or_9299 = clear | _and_9297;
-  assign _and_9300 = _and_3419 & _eq_3932;
-  assign _mux_9301 = clear ? 2'h0 : _or_3432;
-  assign _or_9302 = clear | _and_9300;
-  assign _and_9303 = _and_3419 & _eq_3934;
-  assign _mux_9304 = clear ? 2'h0 : _or_3432;
-  assign _or_9305 = clear | _and_9303;
-  assign _and_9306 = _and_3419 & _eq_3936;
-  assign _mux_9307 = clear ? 2'h0 : _or_3432;
-  assign _or_9308 = clear | _and_9306;
-  assign _and_9309 = _and_3419 & _eq_3938;
-  assign _mux_9310 = clear ? 2'h0 : _or_3432;
-  assign _or_9311 = clear | _and_9309;
-  assign _and_9312 = _and_3419 & _eq_3940;
-  assign _mux_9313 = clear ? 2'h0 : _or_3432;
-  assign _or_9314 = clear | _and_9312;
-  assign _and_9315 = _and_3419 & _eq_3942;
-  assign _mux_9316 = clear ? 2'h0 : _or_3432;
-  assign _or_9317 = clear | _and_9315;
-  assign _and_9318 = _and_3419 & _eq_3944;
-  assign _mux_9319 = clear ? 2'h0 : _or_3432;
-  assign _or_9320 = clear | _and_9318;
+  assign _mux_7549 = _and_612 ? 1'b1 : 1'b0;
+  assign _or_7550 = _and_612 | _and_608;
+  assign _mux_7551 = _and_3950 ? 1'b0 : _mux_7549;
+  assign _or_7552 = _and_3950 | _or_7550;
+  assign _mux_7553 = _and_3954 ? 1'b1 : _mux_7551;
+  assign _or_7554 = _and_3954 | _or_7552;
+  assign _mux_7555 = _and_623 ? 1'b1 : 1'b0;
+  assign _or_7556 = _and_623 | _and_619;
+  assign _mux_7557 = _and_3961 ? 1'b0 : _mux_7555;
+  assign _or_7558 = _and_3961 | _or_7556;
+  assign _mux_7559 = _and_3965 ? 1'b1 : _mux_7557;
+  assign _or_7560 = _and_3965 | _or_7558;
+  assign _mux_7561 = _and_634 ? 1'b1 : 1'b0;
+  assign _or_7562 = _and_634 | _and_630;
+  assign _mux_7563 = _and_3972 ? 1'b0 : _mux_7561;
+  assign _or_7564 = _and_3972 | _or_7562;
+  assign _mux_7565 = _and_3976 ? 1'b1 : _mux_7563;
+  assign _or_7566 = _and_3976 | _or_7564;
+  assign _mux_7567 = _and_645 ? 1'b1 : 1'b0;
+  assign _or_7568 = _and_645 | _and_641;
+  assign _mux_7569 = _and_3983 ? 1'b0 : _mux_7567;
+  assign _or_7570 = _and_3983 | _or_7568;
+  assign _mux_7571 = _and_3987 ? 1'b1 : _mux_7569;
+  assign _or_7572 = _and_3987 | _or_7570;
+  assign _mux_7573 = _and_656 ? 1'b1 : 1'b0;
+  assign _or_7574 = _and_656 | _and_652;
+  assign _mux_7575 = _and_3994 ? 1'b0 : _mux_7573;
+  assign _or_7576 = _and_3994 | _or_7574;
+  assign _mux_7577 = _and_3998 ? 1'b1 : _mux_7575;
+  assign _or_7578 = _and_3998 | _or_7576;
+  assign _mux_7579 = _and_667 ? 1'b1 : 1'b0;
+  assign _or_7580 = _and_667 | _and_663;
+  assign _mux_7581 = _and_4005 ? 1'b0 : _mux_7579;
+  assign _or_7582 = _and_4005 | _or_7580;
+  assign _mux_7583 = _and_4009 ? 1'b1 : _mux_7581;
+  assign _or_7584 = _and_4009 | _or_7582;
+  assign _mux_7585 = _and_678 ? 1'b1 : 1'b0;
+  assign _or_7586 = _and_678 | _and_674;
+  assign _mux_7587 = _and_4016 ? 1'b0 : _mux_7585;
+  assign _or_7588 = _and_4016 | _or_7586;
+  assign _mux_7589 = _and_4020 ? 1'b1 : _mux_7587;
+  assign _or_7590 = _and_4020 | _or_7588;
+  assign _mux_7591 = _and_689 ? 1'b1 : 1'b0;
+  assign _or_7592 = _and_689 | _and_685;
+  assign _mux_7593 = _and_4027 ? 1'b0 : _mux_7591;
+  assign _or_7594 = _and_4027 | _or_7592;
+  assign _mux_7595 = _and_4031 ? 1'b1 : _mux_7593;
+  assign _or_7596 = _and_4031 | _or_7594;
+  assign _mux_7597 = _and_700 ? 1'b1 : 1'b0;
+  assign _or_7598 = _and_700 | _and_696;
+  assign _mux_7599 = _and_4038 ? 1'b0 : _mux_7597;
+  assign _or_7600 = _and_4038 | _or_7598;
+  assign _mux_7601 = _and_4042 ? 1'b1 : _mux_7599;
+  assign _or_7602 = _and_4042 | _or_7600;
+  assign _mux_7603 = _and_711 ? 1'b1 : 1'b0;
+  assign _or_7604 = _and_711 | _and_707;
+  assign _mux_7605 = _and_4049 ? 1'b0 : _mux_7603;
+  assign _or_7606 = _and_4049 | _or_7604;
+  assign _mux_7607 = _and_4053 ? 1'b1 : _mux_7605;
+  assign _or_7608 = _and_4053 | _or_7606;
+  assign _mux_7609 = _and_722 ? 1'b1 : 1'b0;
+  assign _or_7610 = _and_722 | _and_718;
+  assign _mux_7611 = _and_4060 ? 1'b0 : _mux_7609;
+  assign _or_7612 = _and_4060 | _or_7610;
+  assign _mux_7613 = _and_4064 ? 1'b1 : _mux_7611;
+  assign _or_7614 = _and_4064 | _or_7612;
+  assign _mux_7615 = _and_733 ? 1'b1 : 1'b0;
+  assign _or_7616 = _and_733 | _and_729;
+  assign _mux_7617 = _and_4071 ? 1'b0 : _mux_7615;
+  assign _or_7618 = _and_4071 | _or_7616;
+  assign _mux_7619 = _and_4075 ? 1'b1 : _mux_7617;
+  assign _or_7620 = _and_4075 | _or_7618;
+  assign _mux_7621 = _and_744 ? 1'b1 : 1'b0;
+  assign _or_7622 = _and_744 | _and_740;
+  assign _mux_7623 = _and_4082 ? 1'b0 : _mux_7621;
+  assign _or_7624 = _and_4082 | _or_7622;
+  assign _mux_7625 = _and_4086 ? 1'b1 : _mux_7623;
+  assign _or_7626 = _and_4086 | _or_7624;
+  assign _mux_7627 = _and_755 ? 1'b1 : 1'b0;
+  assign _or_7628 = _and_755 | _and_751;
+  assign _mux_7629 = _and_4093 ? 1'b0 : _mux_7627;
+  assign _or_7630 = _and_4093 | _or_7628;
+  assign _mux_7631 = _and_4097 ? 1'b1 : _mux_7629;
+  assign _or_7632 = _and_4097 | _or_7630;
+  assign _mux_7633 = _and_766 ? 1'b1 : 1'b0;
+  assign _or_7634 = _and_766 | _and_762;
+  assign _mux_7635 = _and_4104 ? 1'b0 : _mux_7633;
+  assign _or_7636 = _and_4104 | _or_7634;
+  assign _mux_7637 = _and_4108 ? 1'b1 : _mux_7635;
+  assign _or_7638 = _and_4108 | _or_7636;
+  assign _mux_7639 = _and_777 ? 1'b1 : 1'b0;
+  assign _or_7640 = _and_777 | _and_773;
+  assign _mux_7641 = _and_4115 ? 1'b0 : _mux_7639;
+  assign _or_7642 = _and_4115 | _or_7640;
+  assign _mux_7643 = _and_4119 ? 1'b1 : _mux_7641;
+  assign _or_7644 = _and_4119 | _or_7642;
+  assign _mux_7645 = _and_788 ? 1'b1 : 1'b0;
+  assign _or_7646 = _and_788 | _and_784;
+  assign _mux_7647 = _and_4126 ? 1'b0 : _mux_7645;
+  assign _or_7648 = _and_4126 | _or_7646;
+  assign _mux_7649 = _and_4130 ? 1'b1 : _mux_7647;
+  assign _or_7650 = _and_4130 | _or_7648;
+  assign _mux_7651 = _and_799 ? 1'b1 : 1'b0;
+  assign _or_7652 = _and_799 | _and_795;
+  assign _mux_7653 = _and_4137 ? 1'b0 : _mux_7651;
+  assign _or_7654 = _and_4137 | _or_7652;
+  assign _mux_7655 = _and_4141 ? 1'b1 : _mux_7653;
+  assign _or_7656 = _and_4141 | _or_7654;
+  assign _mux_7657 = _and_810 ? 1'b1 : 1'b0;
+  assign _or_7658 = _and_810 | _and_806;
+  assign _mux_7659 = _and_4148 ? 1'b0 : _mux_7657;
+  assign _or_7660 = _and_4148 | _or_7658;
+  assign _mux_7661 = _and_4152 ? 1'b1 : _mux_7659;
+  assign _or_7662 = _and_4152 | _or_7660;
+  assign _mux_7663 = _and_821 ? 1'b1 : 1'b0;
+  assign _or_7664 = _and_821 | _and_817;
+  assign _mux_7665 = _and_4159 ? 1'b0 : _mux_7663;
+  assign _or_7666 = _and_4159 | _or_7664;
+  assign _mux_7667 = _and_4163 ? 1'b1 : _mux_7665;
+  assign _or_7668 = _and_4163 | _or_7666;
+  assign _mux_7669 = _and_832 ? 1'b1 : 1'b0;
+  assign _or_7670 = _and_832 | _and_828;
+  assign _mux_7671 = _and_4170 ? 1'b0 : _mux_7669;
+  assign _or_7672 = _and_4170 | _or_7670;
+  assign _mux_7673 = _and_4174 ? 1'b1 : _mux_7671;
+  assign _or_7674 = _and_4174 | _or_7672;
+  assign _mux_7675 = _and_843 ? 1'b1 : 1'b0;
+  assign _or_7676 = _and_843 | _and_839;
+  assign _mux_7677 = _and_4181 ? 1'b0 : _mux_7675;
+  assign _or_7678 = _and_4181 | _or_7676;
+  assign _mux_7679 = _and_4185 ? 1'b1 : _mux_7677;
+  assign _or_7680 = _and_4185 | _or_7678;
+  assign _mux_7681 = _and_854 ? 1'b1 : 1'b0;
+  assign _or_7682 = _and_854 | _and_850;
+  assign _mux_7683 = _and_4192 ? 1'b0 : _mux_7681;
+  assign _or_7684 = _and_4192 | _or_7682;
+  assign _mux_7685 = _and_4196 ? 1'b1 : _mux_7683;
+  assign _or_7686 = _and_4196 | _or_7684;
+  assign _mux_7687 = _and_865 ? 1'b1 : 1'b0;
+  assign _or_7688 = _and_865 | _and_861;
+  assign _mux_7689 = _and_4203 ? 1'b0 : _mux_7687;
+  assign _or_7690 = _and_4203 | _or_7688;
+  assign _mux_7691 = _and_4207 ? 1'b1 : _mux_7689;
+  assign _or_7692 = _and_4207 | _or_7690;
+  assign _mux_7693 = _and_876 ? 1'b1 : 1'b0;
+  assign _or_7694 = _and_876 | _and_872;
+  assign _mux_7695 = _and_4214 ? 1'b0 : _mux_7693;
+  assign _or_7696 = _and_4214 | _or_7694;
+  assign _mux_7697 = _and_4218 ? 1'b1 : _mux_7695;
+  assign _or_7698 = _and_4218 | _or_7696;
+  assign _mux_7699 = _and_887 ? 1'b1 : 1'b0;
+  assign _or_7700 = _and_887 | _and_883;
+  assign _mux_7701 = _and_4225 ? 1'b0 : _mux_7699;
+  assign _or_7702 = _and_4225 | _or_7700;
+  assign _mux_7703 = _and_4229 ? 1'b1 : _mux_7701;
+  assign _or_7704 = _and_4229 | _or_7702;
+  assign _mux_7705 = _and_898 ? 1'b1 : 1'b0;
+  assign _or_7706 = _and_898 | _and_894;
+  assign _mux_7707 = _and_4236 ? 1'b0 : _mux_7705;
+  assign _or_7708 = _and_4236 | _or_7706;
+  assign _mux_7709 = _and_4240 ? 1'b1 : _mux_7707;
+  assign _or_7710 = _and_4240 | _or_7708;
+  assign _mux_7711 = _and_909 ? 1'b1 : 1'b0;
+  assign _or_7712 = _and_909 | _and_905;
+  assign _mux_7713 = _and_4247 ? 1'b0 : _mux_7711;
+  assign _or_7714 = _and_4247 | _or_7712;
+  assign _mux_7715 = _and_4251 ? 1'b1 : _mux_7713;
+  assign _or_7716 = _and_4251 | _or_7714;
+  assign _mux_7717 = _and_920 ? 1'b1 : 1'b0;
+  assign _or_7718 = _and_920 | _and_916;
+  assign _mux_7719 = _and_4258 ? 1'b0 : _mux_7717;
+  assign _or_7720 = _and_4258 | _or_7718;
+  assign _mux_7721 = _and_4262 ? 1'b1 : _mux_7719;
+  assign _or_7722 = _and_4262 | _or_7720;
+  assign _mux_7723 = _and_931 ? 1'b1 : 1'b0;
+  assign _or_7724 = _and_931 | _and_927;
+  assign _mux_7725 = _and_4269 ? 1'b0 : _mux_7723;
+  assign _or_7726 = _and_4269 | _or_7724;
+  assign _mux_7727 = _and_4273 ? 1'b1 : _mux_7725;
+  assign _or_7728 = _and_4273 | _or_7726;
+  assign _mux_7729 = _and_942 ? 1'b1 : 1'b0;
+  assign _or_7730 = _and_942 | _and_938;
+  assign _mux_7731 = _and_4280 ? 1'b0 : _mux_7729;
+  assign _or_7732 = _and_4280 | _or_7730;
+  assign _mux_7733 = _and_4284 ? 1'b1 : _mux_7731;
+  assign _or_7734 = _and_4284 | _or_7732;
+  assign _mux_7735 = _and_953 ? 1'b1 : 1'b0;
+  assign _or_7736 = _and_953 | _and_949;
+  assign _mux_7737 = _and_4291 ? 1'b0 : _mux_7735;
+  assign _or_7738 = _and_4291 | _or_7736;
+  assign _mux_7739 = _and_4295 ? 1'b1 : _mux_7737;
+  assign _or_7740 = _and_4295 | _or_7738;
+  assign _mux_7741 = _and_964 ? 1'b1 : 1'b0;
+  assign _or_7742 = _and_964 | _and_960;
+  assign _mux_7743 = _and_4302 ? 1'b0 : _mux_7741;
+  assign _or_7744 = _and_4302 | _or_7742;
+  assign _mux_7745 = _and_4306 ? 1'b1 : _mux_7743;
+  assign _or_7746 = _and_4306 | _or_7744;
+  assign _mux_7747 = _and_975 ? 1'b1 : 1'b0;
+  assign _or_7748 = _and_975 | _and_971;
+  assign _mux_7749 = _and_4313 ? 1'b0 : _mux_7747;
+  assign _or_7750 = _and_4313 | _or_7748;
+  assign _mux_7751 = _and_4317 ? 1'b1 : _mux_7749;
+  assign _or_7752 = _and_4317 | _or_7750;
+  assign _mux_7753 = _and_986 ? 1'b1 : 1'b0;
+  assign _or_7754 = _and_986 | _and_982;
+  assign _mux_7755 = _and_4324 ? 1'b0 : _mux_7753;
+  assign _or_7756 = _and_4324 | _or_7754;
+  assign _mux_7757 = _and_4328 ? 1'b1 : _mux_7755;
+  assign _or_7758 = _and_4328 | _or_7756;
+  assign _mux_7759 = _and_997 ? 1'b1 : 1'b0;
+  assign _or_7760 = _and_997 | _and_993;
+  assign _mux_7761 = _and_4335 ? 1'b0 : _mux_7759;
+  assign _or_7762 = _and_4335 | _or_7760;
+  assign _mux_7763 = _and_4339 ? 1'b1 : _mux_7761;
+  assign _or_7764 = _and_4339 | _or_7762;
+  assign _mux_7765 = _and_1008 ? 1'b1 : 1'b0;
+  assign _or_7766 = _and_1008 | _and_1004;
+  assign _mux_7767 = _and_4346 ? 1'b0 : _mux_7765;
+  assign _or_7768 = _and_4346 | _or_7766;
+  assign _mux_7769 = _and_4350 ? 1'b1 : _mux_7767;
+  assign _or_7770 = _and_4350 | _or_7768;
+  assign _mux_7771 = _and_1019 ? 1'b1 : 1'b0;
+  assign _or_7772 = _and_1019 | _and_1015;
+  assign _mux_7773 = _and_4357 ? 1'b0 : _mux_7771;
+  assign _or_7774 = _and_4357 | _or_7772;
+  assign _mux_7775 = _and_4361 ? 1'b1 : _mux_7773;
+  assign _or_7776 = _and_4361 | _or_7774;
+  assign _mux_7777 = _and_1030 ? 1'b1 : 1'b0;
+  assign _or_7778 = _and_1030 | _and_1026;
+  assign _mux_7779 = _and_4368 ? 1'b0 : _mux_7777;
+  assign _or_7780 = _and_4368 | _or_7778;
+  assign _mux_7781 = _and_4372 ? 1'b1 : _mux_7779;
+  assign _or_7782 = _and_4372 | _or_7780;
+  assign _mux_7783 = _and_1041 ? 1'b1 : 1'b0;
+  assign _or_7784 = _and_1041 | _and_1037;
+  assign _mux_7785 = _and_4379 ? 1'b0 : _mux_7783;
+  assign _or_7786 = _and_4379 | _or_7784;
+  assign _mux_7787 = _and_4383 ? 1'b1 : _mux_7785;
+  assign _or_7788 = _and_4383 | _or_7786;
+  assign _mux_7789 = _and_1052 ? 1'b1 : 1'b0;
+  assign _or_7790 = _and_1052 | _and_1048;
+  assign _mux_7791 = _and_4390 ? 1'b0 : _mux_7789;
+  assign _or_7792 = _and_4390 | _or_7790;
+  assign _mux_7793 = _and_4394 ? 1'b1 : _mux_7791;
+  assign _or_7794 = _and_4394 | _or_7792;
+  assign _mux_7795 = _and_1063 ? 1'b1 : 1'b0;
+  assign _or_7796 = _and_1063 | _and_1059;
+  assign _mux_7797 = _and_4401 ? 1'b0 : _mux_7795;
+  assign _or_7798 = _and_4401 | _or_7796;
+  assign _mux_7799 = _and_4405 ? 1'b1 : _mux_7797;
+  assign _or_7800 = _and_4405 | _or_7798;
+  assign _mux_7801 = _and_1074 ? 1'b1 : 1'b0;
+  assign _or_7802 = _and_1074 | _and_1070;
+  assign _mux_7803 = _and_4412 ? 1'b0 : _mux_7801;
+  assign _or_7804 = _and_4412 | _or_7802;
+  assign _mux_7805 = _and_4416 ? 1'b1 : _mux_7803;
+  assign _or_7806 = _and_4416 | _or_7804;
+  assign _mux_7807 = _and_1085 ? 1'b1 : 1'b0;
+  assign _or_7808 = _and_1085 | _and_1081;
+  assign _mux_7809 = _and_4423 ? 1'b0 : _mux_7807;
+  assign _or_7810 = _and_4423 | _or_7808;
+  assign _mux_7811 = _and_4427 ? 1'b1 : _mux_7809;
+  assign _or_7812 = _and_4427 | _or_7810;
+  assign _mux_7813 = _and_1096 ? 1'b1 : 1'b0;
+  assign _or_7814 = _and_1096 | _and_1092;
+  assign _mux_7815 = _and_4434 ? 1'b0 : _mux_7813;
+  assign _or_7816 = _and_4434 | _or_7814;
+  assign _mux_7817 = _and_4438 ? 1'b1 : _mux_7815;
+  assign _or_7818 = _and_4438 | _or_7816;
+  assign _mux_7819 = _and_1107 ? 1'b1 : 1'b0;
+  assign _or_7820 = _and_1107 | _and_1103;
+  assign _mux_7821 = _and_4445 ? 1'b0 : _mux_7819;
+  assign _or_7822 = _and_4445 | _or_7820;
+  assign _mux_7823 = _and_4449 ? 1'b1 : _mux_7821;
+  assign _or_7824 = _and_4449 | _or_7822;
+  assign _mux_7825 = _and_1118 ? 1'b1 : 1'b0;
+  assign _or_7826 = _and_1118 | _and_1114;
+  assign _mux_7827 = _and_4456 ? 1'b0 : _mux_7825;
+  assign _or_7828 = _and_4456 | _or_7826;
+  assign _mux_7829 = _and_4460 ? 1'b1 : _mux_7827;
+  assign _or_7830 = _and_4460 | _or_7828;
+  assign _mux_7831 = _and_1129 ? 1'b1 : 1'b0;
+  assign _or_7832 = _and_1129 | _and_1125;
+  assign _mux_7833 = _and_4467 ? 1'b0 : _mux_7831;
+  assign _or_7834 = _and_4467 | _or_7832;
+  assign _mux_7835 = _and_4471 ? 1'b1 : _mux_7833;
+  assign _or_7836 = _and_4471 | _or_7834;
+  assign _mux_7837 = _and_1140 ? 1'b1 : 1'b0;
+  assign _or_7838 = _and_1140 | _and_1136;
+  assign _mux_7839 = _and_4478 ? 1'b0 : _mux_7837;
+  assign _or_7840 = _and_4478 | _or_7838;
+  assign _mux_7841 = _and_4482 ? 1'b1 : _mux_7839;
+  assign _or_7842 = _and_4482 | _or_7840;
+  assign _mux_7843 = _and_1151 ? 1'b1 : 1'b0;
+  assign _or_7844 = _and_1151 | _and_1147;
+  assign _mux_7845 = _and_4489 ? 1'b0 : _mux_7843;
+  assign _or_7846 = _and_4489 | _or_7844;
+  assign _mux_7847 = _and_4493 ? 1'b1 : _mux_7845;
+  assign _or_7848 = _and_4493 | _or_7846;
+  assign _mux_7849 = _and_1162 ? 1'b1 : 1'b0;
+  assign _or_7850 = _and_1162 | _and_1158;
+  assign _mux_7851 = _and_4500 ? 1'b0 : _mux_7849;
+  assign _or_7852 = _and_4500 | _or_7850;
+  assign _mux_7853 = _and_4504 ? 1'b1 : _mux_7851;
+  assign _or_7854 = _and_4504 | _or_7852;
+  assign _mux_7855 = _and_1173 ? 1'b1 : 1'b0;
+  assign _or_7856 = _and_1173 | _and_1169;
+  assign _mux_7857 = _and_4511 ? 1'b0 : _mux_7855;
+  assign _or_7858 = _and_4511 | _or_7856;
+  assign _mux_7859 = _and_4515 ? 1'b1 : _mux_7857;
+  assign _or_7860 = _and_4515 | _or_7858;
+  assign _mux_7861 = _and_1184 ? 1'b1 : 1'b0;
+  assign _or_7862 = _and_1184 | _and_1180;
+  assign _mux_7863 = _and_4522 ? 1'b0 : _mux_7861;
+  assign _or_7864 = _and_4522 | _or_7862;
+  assign _mux_7865 = _and_4526 ? 1'b1 : _mux_7863;
+  assign _or_7866 = _and_4526 | _or_7864;
+  assign _mux_7867 = _and_1195 ? 1'b1 : 1'b0;
+  assign _or_7868 = _and_1195 | _and_1191;
+  assign _mux_7869 = _and_4533 ? 1'b0 : _mux_7867;
+  assign _or_7870 = _and_4533 | _or_7868;
+  assign _mux_7871 = _and_4537 ? 1'b1 : _mux_7869;
+  assign _or_7872 = _and_4537 | _or_7870;
+  assign _mux_7873 = _and_1206 ? 1'b1 : 1'b0;
+  assign _or_7874 = _and_1206 | _and_1202;
+  assign _mux_7875 = _and_4544 ? 1'b0 : _mux_7873;
+  assign _or_7876 = _and_4544 | _or_7874;
+  assign _mux_7877 = _and_4548 ? 1'b1 : _mux_7875;
+  assign _or_7878 = _and_4548 | _or_7876;
+  assign _mux_7879 = _and_1217 ? 1'b1 : 1'b0;
+  assign _or_7880 = _and_1217 | _and_1213;
+  assign _mux_7881 = _and_4555 ? 1'b0 : _mux_7879;
+  assign _or_7882 = _and_4555 | _or_7880;
+  assign _mux_7883 = _and_4559 ? 1'b1 : _mux_7881;
+  assign _or_7884 = _and_4559 | _or_7882;
+  assign _mux_7885 = _and_1228 ? 1'b1 : 1'b0;
+  assign _or_7886 = _and_1228 | _and_1224;
+  assign _mux_7887 = _and_4566 ? 1'b0 : _mux_7885;
+  assign _or_7888 = _and_4566 | _or_7886;
+  assign _mux_7889 = _and_4570 ? 1'b1 : _mux_7887;
+  assign _or_7890 = _and_4570 | _or_7888;
+  assign _mux_7891 = _and_1239 ? 1'b1 : 1'b0;
+  assign _or_7892 = _and_1239 | _and_1235;
+  assign _mux_7893 = _and_4577 ? 1'b0 : _mux_7891;
+  assign _or_7894 = _and_4577 | _or_7892;
+  assign _mux_7895 = _and_4581 ? 1'b1 : _mux_7893;
+  assign _or_7896 = _and_4581 | _or_7894;
+  assign _mux_7897 = _and_1250 ? 1'b1 : 1'b0;
+  assign _or_7898 = _and_1250 | _and_1246;
+  assign _mux_7899 = _and_4588 ? 1'b0 : _mux_7897;
+  assign _or_7900 = _and_4588 | _or_7898;
+  assign _mux_7901 = _and_4592 ? 1'b1 : _mux_7899;
+  assign _or_7902 = _and_4592 | _or_7900;
+  assign _mux_7903 = _and_1261 ? 1'b1 : 1'b0;
+  assign _or_7904 = _and_1261 | _and_1257;
+  assign _mux_7905 = _and_4599 ? 1'b0 : _mux_7903;
+  assign _or_7906 = _and_4599 | _or_7904;
+  assign _mux_7907 = _and_4603 ? 1'b1 : _mux_7905;
+  assign _or_7908 = _and_4603 | _or_7906;
+  assign _mux_7909 = _and_1272 ? 1'b1 : 1'b0;
+  assign _or_7910 = _and_1272 | _and_1268;
+  assign _mux_7911 = _and_4610 ? 1'b0 : _mux_7909;
+  assign _or_7912 = _and_4610 | _or_7910;
+  assign _mux_7913 = _and_4614 ? 1'b1 : _mux_7911;
+  assign _or_7914 = _and_4614 | _or_7912;
+  assign _mux_7915 = _and_1283 ? 1'b1 : 1'b0;
+  assign _or_7916 = _and_1283 | _and_1279;
+  assign _mux_7917 = _and_4621 ? 1'b0 : _mux_7915;
+  assign _or_7918 = _and_4621 | _or_7916;
+  assign _mux_7919 = _and_4625 ? 1'b1 : _mux_7917;
+  assign _or_7920 = _and_4625 | _or_7918;
+  assign _mux_7921 = _and_1294 ? 1'b1 : 1'b0;
+  assign _or_7922 = _and_1294 | _and_1290;
+  assign _mux_7923 = _and_4632 ? 1'b0 : _mux_7921;
+  assign _or_7924 = _and_4632 | _or_7922;
+  assign _mux_7925 = _and_4636 ? 1'b1 : _mux_7923;
+  assign _or_7926 = _and_4636 | _or_7924;
+  assign _mux_7927 = _and_1305 ? 1'b1 : 1'b0;
+  assign _or_7928 = _and_1305 | _and_1301;
+  assign _mux_7929 = _and_4643 ? 1'b0 : _mux_7927;
+  assign _or_7930 = _and_4643 | _or_7928;
+  assign _mux_7931 = _and_4647 ? 1'b1 : _mux_7929;
+  assign _or_7932 = _and_4647 | _or_7930;
+  assign _mux_7933 = _and_1316 ? 1'b1 : 1'b0;
+  assign _or_7934 = _and_1316 | _and_1312;
+  assign _mux_7935 = _and_4654 ? 1'b0 : _mux_7933;
+  assign _or_7936 = _and_4654 | _or_7934;
+  assign _mux_7937 = _and_4658 ? 1'b1 : _mux_7935;
+  assign _or_7938 = _and_4658 | _or_7936;
+  assign _mux_7939 = _and_1327 ? 1'b1 : 1'b0;
+  assign _or_7940 = _and_1327 | _and_1323;
+  assign _mux_7941 = _and_4665 ? 1'b0 : _mux_7939;
+  assign _or_7942 = _and_4665 | _or_7940;
+  assign _mux_7943 = _and_4669 ? 1'b1 : _mux_7941;
+  assign _or_7944 = _and_4669 | _or_7942;
+  assign _mux_7945 = _and_1338 ? 1'b1 : 1'b0;
+  assign _or_7946 = _and_1338 | _and_1334;
+  assign _mux_7947 = _and_4676 ? 1'b0 : _mux_7945;
+  assign _or_7948 = _and_4676 | _or_7946;
+  assign _mux_7949 = _and_4680 ? 1'b1 : _mux_7947;
+  assign _or_7950 = _and_4680 | _or_7948;
+  assign _mux_7951 = _and_1349 ? 1'b1 : 1'b0;
+  assign _or_7952 = _and_1349 | _and_1345;
+  assign _mux_7953 = _and_4687 ? 1'b0 : _mux_7951;
+  assign _or_7954 = _and_4687 | _or_7952;
+  assign _mux_7955 = _and_4691 ? 1'b1 : _mux_7953;
+  assign _or_7956 = _and_4691 | _or_7954;
+  assign _mux_7957 = _and_1360 ? 1'b1 : 1'b0;
+  assign _or_7958 = _and_1360 | _and_1356;
+  assign _mux_7959 = _and_4698 ? 1'b0 : _mux_7957;
+  assign _or_7960 = _and_4698 | _or_7958;
+  assign _mux_7961 = _and_4702 ? 1'b1 : _mux_7959;
+  assign _or_7962 = _and_4702 | _or_7960;
+  assign _mux_7963 = _and_1371 ? 1'b1 : 1'b0;
+  assign _or_7964 = _and_1371 | _and_1367;
+  assign _mux_7965 = _and_4709 ? 1'b0 : _mux_7963;
+  assign _or_7966 = _and_4709 | _or_7964;
+  assign _mux_7967 = _and_4713 ? 1'b1 : _mux_7965;
+  assign _or_7968 = _and_4713 | _or_7966;
+  assign _mux_7969 = _and_1382 ? 1'b1 : 1'b0;
+  assign _or_7970 = _and_1382 | _and_1378;
+  assign _mux_7971 = _and_4720 ? 1'b0 : _mux_7969;
+  assign _or_7972 = _and_4720 | _or_7970;
+  assign _mux_7973 = _and_4724 ? 1'b1 : _mux_7971;
+  assign _or_7974 = _and_4724 | _or_7972;
+  assign _mux_7975 = _and_1393 ? 1'b1 : 1'b0;
+  assign _or_7976 = _and_1393 | _and_1389;
+  assign _mux_7977 = _and_4731 ? 1'b0 : _mux_7975;
+  assign _or_7978 = _and_4731 | _or_7976;
+  assign _mux_7979 = _and_4735 ? 1'b1 : _mux_7977;
+  assign _or_7980 = _and_4735 | _or_7978;
+  assign _mux_7981 = _and_1404 ? 1'b1 : 1'b0;
+  assign _or_7982 = _and_1404 | _and_1400;
+  assign _mux_7983 = _and_4742 ? 1'b0 : _mux_7981;
+  assign _or_7984 = _and_4742 | _or_7982;
+  assign _mux_7985 = _and_4746 ? 1'b1 : _mux_7983;
+  assign _or_7986 = _and_4746 | _or_7984;
+  assign _mux_7987 = _and_1415 ? 1'b1 : 1'b0;
+  assign _or_7988 = _and_1415 | _and_1411;
+  assign _mux_7989 = _and_4753 ? 1'b0 : _mux_7987;
+  assign _or_7990 = _and_4753 | _or_7988;
+  assign _mux_7991 = _and_4757 ? 1'b1 : _mux_7989;
+  assign _or_7992 = _and_4757 | _or_7990;
+  assign _mux_7993 = _and_1426 ? 1'b1 : 1'b0;
+  assign _or_7994 = _and_1426 | _and_1422;
+  assign _mux_7995 = _and_4764 ? 1'b0 : _mux_7993;
+  assign _or_7996 = _and_4764 | _or_7994;
+  assign _mux_7997 = _and_4768 ? 1'b1 : _mux_7995;
+  assign _or_7998 = _and_4768 | _or_7996;
+  assign _mux_7999 = _and_1437 ? 1'b1 : 1'b0;
+  assign _or_8000 = _and_1437 | _and_1433;
+  assign _mux_8001 = _and_4775 ? 1'b0 : _mux_7999;
+  assign _or_8002 = _and_4775 | _or_8000;
+  assign _mux_8003 = _and_4779 ? 1'b1 : _mux_8001;
+  assign _or_8004 = _and_4779 | _or_8002;
+  assign _mux_8005 = _and_1448 ? 1'b1 : 1'b0;
+  assign _or_8006 = _and_1448 | _and_1444;
+  assign _mux_8007 = _and_4786 ? 1'b0 : _mux_8005;
+  assign _or_8008 = _and_4786 | _or_8006;
+  assign _mux_8009 = _and_4790 ? 1'b1 : _mux_8007;
+  assign _or_8010 = _and_4790 | _or_8008;
+  assign _mux_8011 = _and_1459 ? 1'b1 : 1'b0;
+  assign _or_8012 = _and_1459 | _and_1455;
+  assign _mux_8013 = _and_4797 ? 1'b0 : _mux_8011;
+  assign _or_8014 = _and_4797 | _or_8012;
+  assign _mux_8015 = _and_4801 ? 1'b1 : _mux_8013;
+  assign _or_8016 = _and_4801 | _or_8014;
+  assign _mux_8017 = _and_1470 ? 1'b1 : 1'b0;
+  assign _or_8018 = _and_1470 | _and_1466;
+  assign _mux_8019 = _and_4808 ? 1'b0 : _mux_8017;
+  assign _or_8020 = _and_4808 | _or_8018;
+  assign _mux_8021 = _and_4812 ? 1'b1 : _mux_8019;
+  assign _or_8022 = _and_4812 | _or_8020;
+  assign _mux_8023 = _and_1481 ? 1'b1 : 1'b0;
+  assign _or_8024 = _and_1481 | _and_1477;
+  assign _mux_8025 = _and_4819 ? 1'b0 : _mux_8023;
+  assign _or_8026 = _and_4819 | _or_8024;
+  assign _mux_8027 = _and_4823 ? 1'b1 : _mux_8025;
+  assign _or_8028 = _and_4823 | _or_8026;
+  assign _mux_8029 = _and_1492 ? 1'b1 : 1'b0;
+  assign _or_8030 = _and_1492 | _and_1488;
+  assign _mux_8031 = _and_4830 ? 1'b0 : _mux_8029;
+  assign _or_8032 = _and_4830 | _or_8030;
+  assign _mux_8033 = _and_4834 ? 1'b1 : _mux_8031;
+  assign _or_8034 = _and_4834 | _or_8032;
+  assign _mux_8035 = _and_1503 ? 1'b1 : 1'b0;
+  assign _or_8036 = _and_1503 | _and_1499;
+  assign _mux_8037 = _and_4841 ? 1'b0 : _mux_8035;
+  assign _or_8038 = _and_4841 | _or_8036;
+  assign _mux_8039 = _and_4845 ? 1'b1 : _mux_8037;
+  assign _or_8040 = _and_4845 | _or_8038;
+  assign _mux_8041 = _and_1514 ? 1'b1 : 1'b0;
+  assign _or_8042 = _and_1514 | _and_1510;
+  assign _mux_8043 = _and_4852 ? 1'b0 : _mux_8041;
+  assign _or_8044 = _and_4852 | _or_8042;
+  assign _mux_8045 = _and_4856 ? 1'b1 : _mux_8043;
+  assign _or_8046 = _and_4856 | _or_8044;
+  assign _mux_8047 = _and_1525 ? 1'b1 : 1'b0;
+  assign _or_8048 = _and_1525 | _and_1521;
+  assign _mux_8049 = _and_4863 ? 1'b0 : _mux_8047;
+  assign _or_8050 = _and_4863 | _or_8048;
+  assign _mux_8051 = _and_4867 ? 1'b1 : _mux_8049;
+  assign _or_8052 = _and_4867 | _or_8050;
+  assign _mux_8053 = _and_1536 ? 1'b1 : 1'b0;
+  assign _or_8054 = _and_1536 | _and_1532;
+  assign _mux_8055 = _and_4874 ? 1'b0 : _mux_8053;
+  assign _or_8056 = _and_4874 | _or_8054;
+  assign _mux_8057 = _and_4878 ? 1'b1 : _mux_8055;
+  assign _or_8058 = _and_4878 | _or_8056;
+  assign _mux_8059 = _and_1547 ? 1'b1 : 1'b0;
+  assign _or_8060 = _and_1547 | _and_1543;
+  assign _mux_8061 = _and_4885 ? 1'b0 : _mux_8059;
+  assign _or_8062 = _and_4885 | _or_8060;
+  assign _mux_8063 = _and_4889 ? 1'b1 : _mux_8061;
+  assign _or_8064 = _and_4889 | _or_8062;
+  assign _mux_8065 = _and_1558 ? 1'b1 : 1'b0;
+  assign _or_8066 = _and_1558 | _and_1554;
+  assign _mux_8067 = _and_4896 ? 1'b0 : _mux_8065;
+  assign _or_8068 = _and_4896 | _or_8066;
+  assign _mux_8069 = _and_4900 ? 1'b1 : _mux_8067;
+  assign _or_8070 = _and_4900 | _or_8068;
+  assign _mux_8071 = _and_1569 ? 1'b1 : 1'b0;
+  assign _or_8072 = _and_1569 | _and_1565;
+  assign _mux_8073 = _and_4907 ? 1'b0 : _mux_8071;
+  assign _or_8074 = _and_4907 | _or_8072;
+  assign _mux_8075 = _and_4911 ? 1'b1 : _mux_8073;
+  assign _or_8076 = _and_4911 | _or_8074;
+  assign _mux_8077 = _and_1580 ? 1'b1 : 1'b0;
+  assign _or_8078 = _and_1580 | _and_1576;
+  assign _mux_8079 = _and_4918 ? 1'b0 : _mux_8077;
+  assign _or_8080 = _and_4918 | _or_8078;
+  assign _mux_8081 = _and_4922 ? 1'b1 : _mux_8079;
+  assign _or_8082 = _and_4922 | _or_8080;
+  assign _mux_8083 = _and_1591 ? 1'b1 : 1'b0;
+  assign _or_8084 = _and_1591 | _and_1587;
+  assign _mux_8085 = _and_4929 ? 1'b0 : _mux_8083;
+  assign _or_8086 = _and_4929 | _or_8084;
+  assign _mux_8087 = _and_4933 ? 1'b1 : _mux_8085;
+  assign _or_8088 = _and_4933 | _or_8086;
+  assign _mux_8089 = _and_1602 ? 1'b1 : 1'b0;
+  assign _or_8090 = _and_1602 | _and_1598;
+  assign _mux_8091 = _and_4940 ? 1'b0 : _mux_8089;
+  assign _or_8092 = _and_4940 | _or_8090;
+  assign _mux_8093 = _and_4944 ? 1'b1 : _mux_8091;
+  assign _or_8094 = _and_4944 | _or_8092;
+  assign _mux_8095 = _and_1613 ? 1'b1 : 1'b0;
+  assign _or_8096 = _and_1613 | _and_1609;
+  assign _mux_8097 = _and_4951 ? 1'b0 : _mux_8095;
+  assign _or_8098 = _and_4951 | _or_8096;
+  assign _mux_8099 = _and_4955 ? 1'b1 : _mux_8097;
+  assign _or_8100 = _and_4955 | _or_8098;
+  assign _mux_8101 = _and_1624 ? 1'b1 : 1'b0;
+  assign _or_8102 = _and_1624 | _and_1620;
+  assign _mux_8103 = _and_4962 ? 1'b0 : _mux_8101;
+  assign _or_8104 = _and_4962 | _or_8102;
+  assign _mux_8105 = _and_4966 ? 1'b1 : _mux_8103;
+  assign _or_8106 = _and_4966 | _or_8104;
+  assign _mux_8107 = _and_1635 ? 1'b1 : 1'b0;
+  assign _or_8108 = _and_1635 | _and_1631;
+  assign _mux_8109 = _and_4973 ? 1'b0 : _mux_8107;
+  assign _or_8110 = _and_4973 | _or_8108;
+  assign _mux_8111 = _and_4977 ? 1'b1 : _mux_8109;
+  assign _or_8112 = _and_4977 | _or_8110;
+  assign _mux_8113 = _and_1646 ? 1'b1 : 1'b0;
+  assign _or_8114 = _and_1646 | _and_1642;
+  assign _mux_8115 = _and_4984 ? 1'b0 : _mux_8113;
+  assign _or_8116 = _and_4984 | _or_8114;
+  assign _mux_8117 = _and_4988 ? 1'b1 : _mux_8115;
+  assign _or_8118 = _and_4988 | _or_8116;
+  assign _mux_8119 = _and_1657 ? 1'b1 : 1'b0;
+  assign _or_8120 = _and_1657 | _and_1653;
+  assign _mux_8121 = _and_4995 ? 1'b0 : _mux_8119;
+  assign _or_8122 = _and_4995 | _or_8120;
+  assign _mux_8123 = _and_4999 ? 1'b1 : _mux_8121;
+  assign _or_8124 = _and_4999 | _or_8122;
+  assign _mux_8125 = _and_1668 ? 1'b1 : 1'b0;
+  assign _or_8126 = _and_1668 | _and_1664;
+  assign _mux_8127 = _and_5006 ? 1'b0 : _mux_8125;
+  assign _or_8128 = _and_5006 | _or_8126;
+  assign _mux_8129 = _and_5010 ? 1'b1 : _mux_8127;
+  assign _or_8130 = _and_5010 | _or_8128;
+  assign _mux_8131 = _and_1679 ? 1'b1 : 1'b0;
+  assign _or_8132 = _and_1679 | _and_1675;
+  assign _mux_8133 = _and_5017 ? 1'b0 : _mux_8131;
+  assign _or_8134 = _and_5017 | _or_8132;
+  assign _mux_8135 = _and_5021 ? 1'b1 : _mux_8133;
+  assign _or_8136 = _and_5021 | _or_8134;
+  assign _mux_8137 = _and_1690 ? 1'b1 : 1'b0;
+  assign _or_8138 = _and_1690 | _and_1686;
+  assign _mux_8139 = _and_5028 ? 1'b0 : _mux_8137;
+  assign _or_8140 = _and_5028 | _or_8138;
+  assign _mux_8141 = _and_5032 ? 1'b1 : _mux_8139;
+  assign _or_8142 = _and_5032 | _or_8140;
+  assign _mux_8143 = _and_1701 ? 1'b1 : 1'b0;
+  assign _or_8144 = _and_1701 | _and_1697;
+  assign _mux_8145 = _and_5039 ? 1'b0 : _mux_8143;
+  assign _or_8146 = _and_5039 | _or_8144;
+  assign _mux_8147 = _and_5043 ? 1'b1 : _mux_8145;
+  assign _or_8148 = _and_5043 | _or_8146;
+  assign _mux_8149 = _and_1712 ? 1'b1 : 1'b0;
+  assign _or_8150 = _and_1712 | _and_1708;
+  assign _mux_8151 = _and_5050 ? 1'b0 : _mux_8149;
+  assign _or_8152 = _and_5050 | _or_8150;
+  assign _mux_8153 = _and_5054 ? 1'b1 : _mux_8151;
+  assign _or_8154 = _and_5054 | _or_8152;
+  assign _mux_8155 = _and_1723 ? 1'b1 : 1'b0;
+  assign _or_8156 = _and_1723 | _and_1719;
+  assign _mux_8157 = _and_5061 ? 1'b0 : _mux_8155;
+  assign _or_8158 = _and_5061 | _or_8156;
+  assign _mux_8159 = _and_5065 ? 1'b1 : _mux_8157;
+  assign _or_8160 = _and_5065 | _or_8158;
+  assign _mux_8161 = _and_1734 ? 1'b1 : 1'b0;
+  assign _or_8162 = _and_1734 | _and_1730;
+  assign _mux_8163 = _and_5072 ? 1'b0 : _mux_8161;
+  assign _or_8164 = _and_5072 | _or_8162;
+  assign _mux_8165 = _and_5076 ? 1'b1 : _mux_8163;
+  assign _or_8166 = _and_5076 | _or_8164;
+  assign _mux_8167 = _and_1745 ? 1'b1 : 1'b0;
+  assign _or_8168 = _and_1745 | _and_1741;
+  assign _mux_8169 = _and_5083 ? 1'b0 : _mux_8167;
+  assign _or_8170 = _and_5083 | _or_8168;
+  assign _mux_8171 = _and_5087 ? 1'b1 : _mux_8169;
+  assign _or_8172 = _and_5087 | _or_8170;
+  assign _mux_8173 = _and_1756 ? 1'b1 : 1'b0;
+  assign _or_8174 = _and_1756 | _and_1752;
+  assign _mux_8175 = _and_5094 ? 1'b0 : _mux_8173;
+  assign _or_8176 = _and_5094 | _or_8174;
+  assign _mux_8177 = _and_5098 ? 1'b1 : _mux_8175;
+  assign _or_8178 = _and_5098 | _or_8176;
+  assign _mux_8179 = _and_1767 ? 1'b1 : 1'b0;
+  assign _or_8180 = _and_1767 | _and_1763;
+  assign _mux_8181 = _and_5105 ? 1'b0 : _mux_8179;
+  assign _or_8182 = _and_5105 | _or_8180;
+  assign _mux_8183 = _and_5109 ? 1'b1 : _mux_8181;
+  assign _or_8184 = _and_5109 | _or_8182;
+  assign _mux_8185 = _and_1778 ? 1'b1 : 1'b0;
+  assign _or_8186 = _and_1778 | _and_1774;
+  assign _mux_8187 = _and_5116 ? 1'b0 : _mux_8185;
+  assign _or_8188 = _and_5116 | _or_8186;
+  assign _mux_8189 = _and_5120 ? 1'b1 : _mux_8187;
+  assign _or_8190 = _and_5120 | _or_8188;
+  assign _mux_8191 = _and_1789 ? 1'b1 : 1'b0;
+  assign _or_8192 = _and_1789 | _and_1785;
+  assign _mux_8193 = _and_5127 ? 1'b0 : _mux_8191;
+  assign _or_8194 = _and_5127 | _or_8192;
+  assign _mux_8195 = _and_5131 ? 1'b1 : _mux_8193;
+  assign _or_8196 = _and_5131 | _or_8194;
+  assign _mux_8197 = _and_1800 ? 1'b1 : 1'b0;
+  assign _or_8198 = _and_1800 | _and_1796;
+  assign _mux_8199 = _and_5138 ? 1'b0 : _mux_8197;
+  assign _or_8200 = _and_5138 | _or_8198;
+  assign _mux_8201 = _and_5142 ? 1'b1 : _mux_8199;
+  assign _or_8202 = _and_5142 | _or_8200;
+  assign _mux_8203 = _and_1811 ? 1'b1 : 1'b0;
+  assign _or_8204 = _and_1811 | _and_1807;
+  assign _mux_8205 = _and_5149 ? 1'b0 : _mux_8203;
+  assign _or_8206 = _and_5149 | _or_8204;
+  assign _mux_8207 = _and_5153 ? 1'b1 : _mux_8205;
+  assign _or_8208 = _and_5153 | _or_8206;
+  assign _mux_8209 = _and_1822 ? 1'b1 : 1'b0;
+  assign _or_8210 = _and_1822 | _and_1818;
+  assign _mux_8211 = _and_5160 ? 1'b0 : _mux_8209;
+  assign _or_8212 = _and_5160 | _or_8210;
+  assign _mux_8213 = _and_5164 ? 1'b1 : _mux_8211;
+  assign _or_8214 = _and_5164 | _or_8212;
+  assign _mux_8215 = _and_1833 ? 1'b1 : 1'b0;
+  assign _or_8216 = _and_1833 | _and_1829;
+  assign _mux_8217 = _and_5171 ? 1'b0 : _mux_8215;
+  assign _or_8218 = _and_5171 | _or_8216;
+  assign _mux_8219 = _and_5175 ? 1'b1 : _mux_8217;
+  assign _or_8220 = _and_5175 | _or_8218;
+  assign _mux_8221 = _and_1844 ? 1'b1 : 1'b0;
+  assign _or_8222 = _and_1844 | _and_1840;
+  assign _mux_8223 = _and_5182 ? 1'b0 : _mux_8221;
+  assign _or_8224 = _and_5182 | _or_8222;
+  assign _mux_8225 = _and_5186 ? 1'b1 : _mux_8223;
+  assign _or_8226 = _and_5186 | _or_8224;
+  assign _mux_8227 = _and_1855 ? 1'b1 : 1'b0;
+  assign _or_8228 = _and_1855 | _and_1851;
+  assign _mux_8229 = _and_5193 ? 1'b0 : _mux_8227;
+  assign _or_8230 = _and_5193 | _or_8228;
+  assign _mux_8231 = _and_5197 ? 1'b1 : _mux_8229;
+  assign _or_8232 = _and_5197 | _or_8230;
+  assign _mux_8233 = _and_1866 ? 1'b1 : 1'b0;
+  assign _or_8234 = _and_1866 | _and_1862;
+  assign _mux_8235 = _and_5204 ? 1'b0 : _mux_8233;
+  assign _or_8236 = _and_5204 | _or_8234;
+  assign _mux_8237 = _and_5208 ? 1'b1 : _mux_8235;
+  assign _or_8238 = _and_5208 | _or_8236;
+  assign _mux_8239 = _and_1877 ? 1'b1 : 1'b0;
+  assign _or_8240 = _and_1877 | _and_1873;
+  assign _mux_8241 = _and_5215 ? 1'b0 : _mux_8239;
+  assign _or_8242 = _and_5215 | _or_8240;
+  assign _mux_8243 = _and_5219 ? 1'b1 : _mux_8241;
+  assign _or_8244 = _and_5219 | _or_8242;
+  assign _mux_8245 = _and_1888 ? 1'b1 : 1'b0;
+  assign _or_8246 = _and_1888 | _and_1884;
+  assign _mux_8247 = _and_5226 ? 1'b0 : _mux_8245;
+  assign _or_8248 = _and_5226 | _or_8246;
+  assign _mux_8249 = _and_5230 ? 1'b1 : _mux_8247;
+  assign _or_8250 = _and_5230 | _or_8248;
+  assign _mux_8251 = _and_1899 ? 1'b1 : 1'b0;
+  assign _or_8252 = _and_1899 | _and_1895;
+  assign _mux_8253 = _and_5237 ? 1'b0 : _mux_8251;
+  assign _or_8254 = _and_5237 | _or_8252;
+  assign _mux_8255 = _and_5241 ? 1'b1 : _mux_8253;
+  assign _or_8256 = _and_5241 | _or_8254;
+  assign _mux_8257 = _and_1910 ? 1'b1 : 1'b0;
+  assign _or_8258 = _and_1910 | _and_1906;
+  assign _mux_8259 = _and_5248 ? 1'b0 : _mux_8257;
+  assign _or_8260 = _and_5248 | _or_8258;
+  assign _mux_8261 = _and_5252 ? 1'b1 : _mux_8259;
+  assign _or_8262 = _and_5252 | _or_8260;
+  assign _mux_8263 = _and_1921 ? 1'b1 : 1'b0;
+  assign _or_8264 = _and_1921 | _and_1917;
+  assign _mux_8265 = _and_5259 ? 1'b0 : _mux_8263;
+  assign _or_8266 = _and_5259 | _or_8264;
+  assign _mux_8267 = _and_5263 ? 1'b1 : _mux_8265;
+  assign _or_8268 = _and_5263 | _or_8266;
+  assign _mux_8269 = _and_1932 ? 1'b1 : 1'b0;
+  assign _or_8270 = _and_1932 | _and_1928;
+  assign _mux_8271 = _and_5270 ? 1'b0 : _mux_8269;
+  assign _or_8272 = _and_5270 | _or_8270;
+  assign _mux_8273 = _and_5274 ? 1'b1 : _mux_8271;
+  assign _or_8274 = _and_5274 | _or_8272;
+  assign _mux_8275 = _and_1943 ? 1'b1 : 1'b0;
+  assign _or_8276 = _and_1943 | _and_1939;
+  assign _mux_8277 = _and_5281 ? 1'b0 : _mux_8275;
+  assign _or_8278 = _and_5281 | _or_8276;
+  assign _mux_8279 = _and_5285 ? 1'b1 : _mux_8277;
+  assign _or_8280 = _and_5285 | _or_8278;
+  assign _mux_8281 = _and_1954 ? 1'b1 : 1'b0;
+  assign _or_8282 = _and_1954 | _and_1950;
+  assign _mux_8283 = _and_5292 ? 1'b0 : _mux_8281;
+  assign _or_8284 = _and_5292 | _or_8282;
+  assign _mux_8285 = _and_5296 ? 1'b1 : _mux_8283;
+  assign _or_8286 = _and_5296 | _or_8284;
+  assign _mux_8287 = _and_1965 ? 1'b1 : 1'b0;
+  assign _or_8288 = _and_1965 | _and_1961;
+  assign _mux_8289 = _and_5303 ? 1'b0 : _mux_8287;
+  assign _or_8290 = _and_5303 | _or_8288;
+  assign _mux_8291 = _and_5307 ? 1'b1 : _mux_8289;
+  assign _or_8292 = _and_5307 | _or_8290;
+  assign _mux_8293 = _and_1976 ? 1'b1 : 1'b0;
+  assign _or_8294 = _and_1976 | _and_1972;
+  assign _mux_8295 = _and_5314 ? 1'b0 : _mux_8293;
+  assign _or_8296 = _and_5314 | _or_8294;
+  assign _mux_8297 = _and_5318 ? 1'b1 : _mux_8295;
+  assign _or_8298 = _and_5318 | _or_8296;
+  assign _mux_8299 = _and_1987 ? 1'b1 : 1'b0;
+  assign _or_8300 = _and_1987 | _and_1983;
+  assign _mux_8301 = _and_5325 ? 1'b0 : _mux_8299;
+  assign _or_8302 = _and_5325 | _or_8300;
+  assign _mux_8303 = _and_5329 ? 1'b1 : _mux_8301;
+  assign _or_8304 = _and_5329 | _or_8302;
+  assign _mux_8305 = _and_1998 ? 1'b1 : 1'b0;
+  assign _or_8306 = _and_1998 | _and_1994;
+  assign _mux_8307 = _and_5336 ? 1'b0 : _mux_8305;
+  assign _or_8308 = _and_5336 | _or_8306;
+  assign _mux_8309 = _and_5340 ? 1'b1 : _mux_8307;
+  assign _or_8310 = _and_5340 | _or_8308;
+  assign _mux_8311 = _and_2009 ? 1'b1 : 1'b0;
+  assign _or_8312 = _and_2009 | _and_2005;
+  assign _mux_8313 = _and_5347 ? 1'b0 : _mux_8311;
+  assign _or_8314 = _and_5347 | _or_8312;
+  assign _mux_8315 = _and_5351 ? 1'b1 : _mux_8313;
+  assign _or_8316 = _and_5351 | _or_8314;
+  assign _mux_8317 = _and_2020 ? 1'b1 : 1'b0;
+  assign _or_8318 = _and_2020 | _and_2016;
+  assign _mux_8319 = _and_5358 ? 1'b0 : _mux_8317;
+  assign _or_8320 = _and_5358 | _or_8318;
+  assign _mux_8321 = _and_5362 ? 1'b1 : _mux_8319;
+  assign _or_8322 = _and_5362 | _or_8320;
+  assign _mux_8323 = _and_2031 ? 1'b1 : 1'b0;
+  assign _or_8324 = _and_2031 | _and_2027;
+  assign _mux_8325 = _and_5369 ? 1'b0 : _mux_8323;
+  assign _or_8326 = _and_5369 | _or_8324;
+  assign _mux_8327 = _and_5373 ? 1'b1 : _mux_8325;
+  assign _or_8328 = _and_5373 | _or_8326;
+  assign _mux_8329 = _and_2042 ? 1'b1 : 1'b0;
+  assign _or_8330 = _and_2042 | _and_2038;
+  assign _mux_8331 = _and_5380 ? 1'b0 : _mux_8329;
+  assign _or_8332 = _and_5380 | _or_8330;
+  assign _mux_8333 = _and_5384 ? 1'b1 : _mux_8331;
+  assign _or_8334 = _and_5384 | _or_8332;
+  assign _mux_8335 = _and_2053 ? 1'b1 : 1'b0;
+  assign _or_8336 = _and_2053 | _and_2049;
+  assign _mux_8337 = _and_5391 ? 1'b0 : _mux_8335;
+  assign _or_8338 = _and_5391 | _or_8336;
+  assign _mux_8339 = _and_5395 ? 1'b1 : _mux_8337;
+  assign _or_8340 = _and_5395 | _or_8338;
+  assign _mux_8341 = _and_2064 ? 1'b1 : 1'b0;
+  assign _or_8342 = _and_2064 | _and_2060;
+  assign _mux_8343 = _and_5402 ? 1'b0 : _mux_8341;
+  assign _or_8344 = _and_5402 | _or_8342;
+  assign _mux_8345 = _and_5406 ? 1'b1 : _mux_8343;
+  assign _or_8346 = _and_5406 | _or_8344;
+  assign _mux_8347 = _and_2075 ? 1'b1 : 1'b0;
+  assign _or_8348 = _and_2075 | _and_2071;
+  assign _mux_8349 = _and_5413 ? 1'b0 : _mux_8347;
+  assign _or_8350 = _and_5413 | _or_8348;
+  assign _mux_8351 = _and_5417 ? 1'b1 : _mux_8349;
+  assign _or_8352 = _and_5417 | _or_8350;
+  assign _mux_8353 = _and_2086 ? 1'b1 : 1'b0;
+  assign _or_8354 = _and_2086 | _and_2082;
+  assign _mux_8355 = _and_5424 ? 1'b0 : _mux_8353;
+  assign _or_8356 = _and_5424 | _or_8354;
+  assign _mux_8357 = _and_5428 ? 1'b1 : _mux_8355;
+  assign _or_8358 = _and_5428 | _or_8356;
+  assign _mux_8359 = _and_2097 ? 1'b1 : 1'b0;
+  assign _or_8360 = _and_2097 | _and_2093;
+  assign _mux_8361 = _and_5435 ? 1'b0 : _mux_8359;
+  assign _or_8362 = _and_5435 | _or_8360;
+  assign _mux_8363 = _and_5439 ? 1'b1 : _mux_8361;
+  assign _or_8364 = _and_5439 | _or_8362;
+  assign _mux_8365 = _and_2108 ? 1'b1 : 1'b0;
+  assign _or_8366 = _and_2108 | _and_2104;
+  assign _mux_8367 = _and_5446 ? 1'b0 : _mux_8365;
+  assign _or_8368 = _and_5446 | _or_8366;
+  assign _mux_8369 = _and_5450 ? 1'b1 : _mux_8367;
+  assign _or_8370 = _and_5450 | _or_8368;
+  assign _mux_8371 = _and_2119 ? 1'b1 : 1'b0;
+  assign _or_8372 = _and_2119 | _and_2115;
+  assign _mux_8373 = _and_5457 ? 1'b0 : _mux_8371;
+  assign _or_8374 = _and_5457 | _or_8372;
+  assign _mux_8375 = _and_5461 ? 1'b1 : _mux_8373;
+  assign _or_8376 = _and_5461 | _or_8374;
+  assign _mux_8377 = _and_2130 ? 1'b1 : 1'b0;
+  assign _or_8378 = _and_2130 | _and_2126;
+  assign _mux_8379 = _and_5468 ? 1'b0 : _mux_8377;
+  assign _or_8380 = _and_5468 | _or_8378;
+  assign _mux_8381 = _and_5472 ? 1'b1 : _mux_8379;
+  assign _or_8382 = _and_5472 | _or_8380;
+  assign _mux_8383 = _and_2141 ? 1'b1 : 1'b0;
+  assign _or_8384 = _and_2141 | _and_2137;
+  assign _mux_8385 = _and_5479 ? 1'b0 : _mux_8383;
+  assign _or_8386 = _and_5479 | _or_8384;
+  assign _mux_8387 = _and_5483 ? 1'b1 : _mux_8385;
+  assign _or_8388 = _and_5483 | _or_8386;
+  assign _mux_8389 = _and_2152 ? 1'b1 : 1'b0;
+  assign _or_8390 = _and_2152 | _and_2148;
+  assign _mux_8391 = _and_5490 ? 1'b0 : _mux_8389;
+  assign _or_8392 = _and_5490 | _or_8390;
+  assign _mux_8393 = _and_5494 ? 1'b1 : _mux_8391;
+  assign _or_8394 = _and_5494 | _or_8392;
+  assign _mux_8395 = _and_2163 ? 1'b1 : 1'b0;
+  assign _or_8396 = _and_2163 | _and_2159;
+  assign _mux_8397 = _and_5501 ? 1'b0 : _mux_8395;
+  assign _or_8398 = _and_5501 | _or_8396;
+  assign _mux_8399 = _and_5505 ? 1'b1 : _mux_8397;
+  assign _or_8400 = _and_5505 | _or_8398;
+  assign _mux_8401 = _and_2174 ? 1'b1 : 1'b0;
+  assign _or_8402 = _and_2174 | _and_2170;
+  assign _mux_8403 = _and_5512 ? 1'b0 : _mux_8401;
+  assign _or_8404 = _and_5512 | _or_8402;
+  assign _mux_8405 = _and_5516 ? 1'b1 : _mux_8403;
+  assign _or_8406 = _and_5516 | _or_8404;
+  assign _mux_8407 = _and_2185 ? 1'b1 : 1'b0;
+  assign _or_8408 = _and_2185 | _and_2181;
+  assign _mux_8409 = _and_5523 ? 1'b0 : _mux_8407;
+  assign _or_8410 = _and_5523 | _or_8408;
+  assign _mux_8411 = _and_5527 ? 1'b1 : _mux_8409;
+  assign _or_8412 = _and_5527 | _or_8410;
+  assign _mux_8413 = _and_2196 ? 1'b1 : 1'b0;
+  assign _or_8414 = _and_2196 | _and_2192;
+  assign _mux_8415 = _and_5534 ? 1'b0 : _mux_8413;
+  assign _or_8416 = _and_5534 | _or_8414;
+  assign _mux_8417 = _and_5538 ? 1'b1 : _mux_8415;
+  assign _or_8418 = _and_5538 | _or_8416;
+  assign _mux_8419 = _and_2207 ? 1'b1 : 1'b0;
+  assign _or_8420 = _and_2207 | _and_2203;
+  assign _mux_8421 = _and_5545 ? 1'b0 : _mux_8419;
+  assign _or_8422 = _and_5545 | _or_8420;
+  assign _mux_8423 = _and_5549 ? 1'b1 : _mux_8421;
+  assign _or_8424 = _and_5549 | _or_8422;
+  assign _mux_8425 = _and_2218 ? 1'b1 : 1'b0;
+  assign _or_8426 = _and_2218 | _and_2214;
+  assign _mux_8427 = _and_5556 ? 1'b0 : _mux_8425;
+  assign _or_8428 = _and_5556 | _or_8426;
+  assign _mux_8429 = _and_5560 ? 1'b1 : _mux_8427;
+  assign _or_8430 = _and_5560 | _or_8428;
+  assign _mux_8431 = _and_2229 ? 1'b1 : 1'b0;
+  assign _or_8432 = _and_2229 | _and_2225;
+  assign _mux_8433 = _and_5567 ? 1'b0 : _mux_8431;
+  assign _or_8434 = _and_5567 | _or_8432;
+  assign _mux_8435 = _and_5571 ? 1'b1 : _mux_8433;
+  assign _or_8436 = _and_5571 | _or_8434;
+  assign _mux_8437 = _and_2240 ? 1'b1 : 1'b0;
+  assign _or_8438 = _and_2240 | _and_2236;
+  assign _mux_8439 = _and_5578 ? 1'b0 : _mux_8437;
+  assign _or_8440 = _and_5578 | _or_8438;
+  assign _mux_8441 = _and_5582 ? 1'b1 : _mux_8439;
+  assign _or_8442 = _and_5582 | _or_8440;
+  assign _mux_8443 = _and_2251 ? 1'b1 : 1'b0;
+  assign _or_8444 = _and_2251 | _and_2247;
+  assign _mux_8445 = _and_5589 ? 1'b0 : _mux_8443;
+  assign _or_8446 = _and_5589 | _or_8444;
+  assign _mux_8447 = _and_5593 ? 1'b1 : _mux_8445;
+  assign _or_8448 = _and_5593 | _or_8446;
+  assign _mux_8449 = _and_2262 ? 1'b1 : 1'b0;
+  assign _or_8450 = _and_2262 | _and_2258;
+  assign _mux_8451 = _and_5600 ? 1'b0 : _mux_8449;
+  assign _or_8452 = _and_5600 | _or_8450;
+  assign _mux_8453 = _and_5604 ? 1'b1 : _mux_8451;
+  assign _or_8454 = _and_5604 | _or_8452;
+  assign _mux_8455 = _and_2273 ? 1'b1 : 1'b0;
+  assign _or_8456 = _and_2273 | _and_2269;
+  assign _mux_8457 = _and_5611 ? 1'b0 : _mux_8455;
+  assign _or_8458 = _and_5611 | _or_8456;
+  assign _mux_8459 = _and_5615 ? 1'b1 : _mux_8457;
+  assign _or_8460 = _and_5615 | _or_8458;
+  assign _mux_8461 = _and_2284 ? 1'b1 : 1'b0;
+  assign _or_8462 = _and_2284 | _and_2280;
+  assign _mux_8463 = _and_5622 ? 1'b0 : _mux_8461;
+  assign _or_8464 = _and_5622 | _or_8462;
+  assign _mux_8465 = _and_5626 ? 1'b1 : _mux_8463;
+  assign _or_8466 = _and_5626 | _or_8464;
+  assign _mux_8467 = _and_2295 ? 1'b1 : 1'b0;
+  assign _or_8468 = _and_2295 | _and_2291;
+  assign _mux_8469 = _and_5633 ? 1'b0 : _mux_8467;
+  assign _or_8470 = _and_5633 | _or_8468;
+  assign _mux_8471 = _and_5637 ? 1'b1 : _mux_8469;
+  assign _or_8472 = _and_5637 | _or_8470;
+  assign _mux_8473 = _and_2306 ? 1'b1 : 1'b0;
+  assign _or_8474 = _and_2306 | _and_2302;
+  assign _mux_8475 = _and_5644 ? 1'b0 : _mux_8473;
+  assign _or_8476 = _and_5644 | _or_8474;
+  assign _mux_8477 = _and_5648 ? 1'b1 : _mux_8475;
+  assign _or_8478 = _and_5648 | _or_8476;
+  assign _mux_8479 = _and_2317 ? 1'b1 : 1'b0;
+  assign _or_8480 = _and_2317 | _and_2313;
+  assign _mux_8481 = _and_5655 ? 1'b0 : _mux_8479;
+  assign _or_8482 = _and_5655 | _or_8480;
+  assign _mux_8483 = _and_5659 ? 1'b1 : _mux_8481;
+  assign _or_8484 = _and_5659 | _or_8482;
+  assign _mux_8485 = _and_2328 ? 1'b1 : 1'b0;
+  assign _or_8486 = _and_2328 | _and_2324;
+  assign _mux_8487 = _and_5666 ? 1'b0 : _mux_8485;
+  assign _or_8488 = _and_5666 | _or_8486;
+  assign _mux_8489 = _and_5670 ? 1'b1 : _mux_8487;
+  assign _or_8490 = _and_5670 | _or_8488;
+  assign _mux_8491 = _and_2339 ? 1'b1 : 1'b0;
+  assign _or_8492 = _and_2339 | _and_2335;
+  assign _mux_8493 = _and_5677 ? 1'b0 : _mux_8491;
+  assign _or_8494 = _and_5677 | _or_8492;
+  assign _mux_8495 = _and_5681 ? 1'b1 : _mux_8493;
+  assign _or_8496 = _and_5681 | _or_8494;
+  assign _mux_8497 = _and_2350 ? 1'b1 : 1'b0;
+  assign _or_8498 = _and_2350 | _and_2346;
+  assign _mux_8499 = _and_5688 ? 1'b0 : _mux_8497;
+  assign _or_8500 = _and_5688 | _or_8498;
+  assign _mux_8501 = _and_5692 ? 1'b1 : _mux_8499;
+  assign _or_8502 = _and_5692 | _or_8500;
+  assign _mux_8503 = _and_2361 ? 1'b1 : 1'b0;
+  assign _or_8504 = _and_2361 | _and_2357;
+  assign _mux_8505 = _and_5699 ? 1'b0 : _mux_8503;
+  assign _or_8506 = _and_5699 | _or_8504;
+  assign _mux_8507 = _and_5703 ? 1'b1 : _mux_8505;
+  assign _or_8508 = _and_5703 | _or_8506;
+  assign _mux_8509 = _and_2372 ? 1'b1 : 1'b0;
+  assign _or_8510 = _and_2372 | _and_2368;
+  assign _mux_8511 = _and_5710 ? 1'b0 : _mux_8509;
+  assign _or_8512 = _and_5710 | _or_8510;
+  assign _mux_8513 = _and_5714 ? 1'b1 : _mux_8511;
+  assign _or_8514 = _and_5714 | _or_8512;
+  assign _mux_8515 = _and_2383 ? 1'b1 : 1'b0;
+  assign _or_8516 = _and_2383 | _and_2379;
+  assign _mux_8517 = _and_5721 ? 1'b0 : _mux_8515;
+  assign _or_8518 = _and_5721 | _or_8516;
+  assign _mux_8519 = _and_5725 ? 1'b1 : _mux_8517;
+  assign _or_8520 = _and_5725 | _or_8518;
+  assign _mux_8521 = _and_2394 ? 1'b1 : 1'b0;
+  assign _or_8522 = _and_2394 | _and_2390;
+  assign _mux_8523 = _and_5732 ? 1'b0 : _mux_8521;
+  assign _or_8524 = _and_5732 | _or_8522;
+  assign _mux_8525 = _and_5736 ? 1'b1 : _mux_8523;
+  assign _or_8526 = _and_5736 | _or_8524;
+  assign _mux_8527 = _and_2405 ? 1'b1 : 1'b0;
+  assign _or_8528 = _and_2405 | _and_2401;
+  assign _mux_8529 = _and_5743 ? 1'b0 : _mux_8527;
+  assign _or_8530 = _and_5743 | _or_8528;
+  assign _mux_8531 = _and_5747 ? 1'b1 : _mux_8529;
+  assign _or_8532 = _and_5747 | _or_8530;
+  assign _mux_8533 = _and_2416 ? 1'b1 : 1'b0;
+  assign _or_8534 = _and_2416 | _and_2412;
+  assign _mux_8535 = _and_5754 ? 1'b0 : _mux_8533;
+  assign _or_8536 = _and_5754 | _or_8534;
+  assign _mux_8537 = _and_5758 ? 1'b1 : _mux_8535;
+  assign _or_8538 = _and_5758 | _or_8536;
+  assign _mux_8539 = _and_2427 ? 1'b1 : 1'b0;
+  assign _or_8540 = _and_2427 | _and_2423;
+  assign _mux_8541 = _and_5765 ? 1'b0 : _mux_8539;
+  assign _or_8542 = _and_5765 | _or_8540;
+  assign _mux_8543 = _and_5769 ? 1'b1 : _mux_8541;
+  assign _or_8544 = _and_5769 | _or_8542;
+  assign _mux_8545 = _and_2438 ? 1'b1 : 1'b0;
+  assign _or_8546 = _and_2438 | _and_2434;
+  assign _mux_8547 = _and_5776 ? 1'b0 : _mux_8545;
+  assign _or_8548 = _and_5776 | _or_8546;
+  assign _mux_8549 = _and_5780 ? 1'b1 : _mux_8547;
+  assign _or_8550 = _and_5780 | _or_8548;
+  assign _mux_8551 = _and_2449 ? 1'b1 : 1'b0;
+  assign _or_8552 = _and_2449 | _and_2445;
+  assign _mux_8553 = _and_5787 ? 1'b0 : _mux_8551;
+  assign _or_8554 = _and_5787 | _or_8552;
+  assign _mux_8555 = _and_5791 ? 1'b1 : _mux_8553;
+  assign _or_8556 = _and_5791 | _or_8554;
+  assign _mux_8557 = _and_2460 ? 1'b1 : 1'b0;
+  assign _or_8558 = _and_2460 | _and_2456;
+  assign _mux_8559 = _and_5798 ? 1'b0 : _mux_8557;
+  assign _or_8560 = _and_5798 | _or_8558;
+  assign _mux_8561 = _and_5802 ? 1'b1 : _mux_8559;
+  assign _or_8562 = _and_5802 | _or_8560;
+  assign _mux_8563 = _and_2471 ? 1'b1 : 1'b0;
+  assign _or_8564 = _and_2471 | _and_2467;
+  assign _mux_8565 = _and_5809 ? 1'b0 : _mux_8563;
+  assign _or_8566 = _and_5809 | _or_8564;
+  assign _mux_8567 = _and_5813 ? 1'b1 : _mux_8565;
+  assign _or_8568 = _and_5813 | _or_8566;
+  assign _mux_8569 = _and_2482 ? 1'b1 : 1'b0;
+  assign _or_8570 = _and_2482 | _and_2478;
+  assign _mux_8571 = _and_5820 ? 1'b0 : _mux_8569;
+  assign _or_8572 = _and_5820 | _or_8570;
+  assign _mux_8573 = _and_5824 ? 1'b1 : _mux_8571;
+  assign _or_8574 = _and_5824 | _or_8572;
+  assign _mux_8575 = _and_2493 ? 1'b1 : 1'b0;
+  assign _or_8576 = _and_2493 | _and_2489;
+  assign _mux_8577 = _and_5831 ? 1'b0 : _mux_8575;
+  assign _or_8578 = _and_5831 | _or_8576;
+  assign _mux_8579 = _and_5835 ? 1'b1 : _mux_8577;
+  assign _or_8580 = _and_5835 | _or_8578;
+  assign _mux_8581 = _and_2504 ? 1'b1 : 1'b0;
+  assign _or_8582 = _and_2504 | _and_2500;
+  assign _mux_8583 = _and_5842 ? 1'b0 : _mux_8581;
+  assign _or_8584 = _and_5842 | _or_8582;
+  assign _mux_8585 = _and_5846 ? 1'b1 : _mux_8583;
+  assign _or_8586 = _and_5846 | _or_8584;
+  assign _mux_8587 = _and_2515 ? 1'b1 : 1'b0;
+  assign _or_8588 = _and_2515 | _and_2511;
+  assign _mux_8589 = _and_5853 ? 1'b0 : _mux_8587;
+  assign _or_8590 = _and_5853 | _or_8588;
+  assign _mux_8591 = _and_5857 ? 1'b1 : _mux_8589;
+  assign _or_8592 = _and_5857 | _or_8590;
+  assign _mux_8593 = _and_2526 ? 1'b1 : 1'b0;
+  assign _or_8594 = _and_2526 | _and_2522;
+  assign _mux_8595 = _and_5864 ? 1'b0 : _mux_8593;
+  assign _or_8596 = _and_5864 | _or_8594;
+  assign _mux_8597 = _and_5868 ? 1'b1 : _mux_8595;
+  assign _or_8598 = _and_5868 | _or_8596;
+  assign _mux_8599 = _and_2537 ? 1'b1 : 1'b0;
+  assign _or_8600 = _and_2537 | _and_2533;
+  assign _mux_8601 = _and_5875 ? 1'b0 : _mux_8599;
+  assign _or_8602 = _and_5875 | _or_8600;
+  assign _mux_8603 = _and_5879 ? 1'b1 : _mux_8601;
+  assign _or_8604 = _and_5879 | _or_8602;
+  assign _mux_8605 = _and_2548 ? 1'b1 : 1'b0;
+  assign _or_8606 = _and_2548 | _and_2544;
+  assign _mux_8607 = _and_5886 ? 1'b0 : _mux_8605;
+  assign _or_8608 = _and_5886 | _or_8606;
+  assign _mux_8609 = _and_5890 ? 1'b1 : _mux_8607;
+  assign _or_8610 = _and_5890 | _or_8608;
+  assign _mux_8611 = _and_2559 ? 1'b1 : 1'b0;
+  assign _or_8612 = _and_2559 | _and_2555;
+  assign _mux_8613 = _and_5897 ? 1'b0 : _mux_8611;
+  assign _or_8614 = _and_5897 | _or_8612;
+  assign _mux_8615 = _and_5901 ? 1'b1 : _mux_8613;
+  assign _or_8616 = _and_5901 | _or_8614;
+  assign _mux_8617 = _and_2570 ? 1'b1 : 1'b0;
+  assign _or_8618 = _and_2570 | _and_2566;
+  assign _mux_8619 = _and_5908 ? 1'b0 : _mux_8617;
+  assign _or_8620 = _and_5908 | _or_8618;
+  assign _mux_8621 = _and_5912 ? 1'b1 : _mux_8619;
+  assign _or_8622 = _and_5912 | _or_8620;
+  assign _mux_8623 = _and_2581 ? 1'b1 : 1'b0;
+  assign _or_8624 = _and_2581 | _and_2577;
+  assign _mux_8625 = _and_5919 ? 1'b0 : _mux_8623;
+  assign _or_8626 = _and_5919 | _or_8624;
+  assign _mux_8627 = _and_5923 ? 1'b1 : _mux_8625;
+  assign _or_8628 = _and_5923 | _or_8626;
+  assign _mux_8629 = _and_2592 ? 1'b1 : 1'b0;
+  assign _or_8630 = _and_2592 | _and_2588;
+  assign _mux_8631 = _and_5930 ? 1'b0 : _mux_8629;
+  assign _or_8632 = _and_5930 | _or_8630;
+  assign _mux_8633 = _and_5934 ? 1'b1 : _mux_8631;
+  assign _or_8634 = _and_5934 | _or_8632;
+  assign _mux_8635 = _and_2603 ? 1'b1 : 1'b0;
+  assign _or_8636 = _and_2603 | _and_2599;
+  assign _mux_8637 = _and_5941 ? 1'b0 : _mux_8635;
+  assign _or_8638 = _and_5941 | _or_8636;
+  assign _mux_8639 = _and_5945 ? 1'b1 : _mux_8637;
+  assign _or_8640 = _and_5945 | _or_8638;
+  assign _mux_8641 = _and_2614 ? 1'b1 : 1'b0;
+  assign _or_8642 = _and_2614 | _and_2610;
+  assign _mux_8643 = _and_5952 ? 1'b0 : _mux_8641;
+  assign _or_8644 = _and_5952 | _or_8642;
+  assign _mux_8645 = _and_5956 ? 1'b1 : _mux_8643;
+  assign _or_8646 = _and_5956 | _or_8644;
+  assign _mux_8647 = _and_2625 ? 1'b1 : 1'b0;
+  assign _or_8648 = _and_2625 | _and_2621;
+  assign _mux_8649 = _and_5963 ? 1'b0 : _mux_8647;
+  assign _or_8650 = _and_5963 | _or_8648;
+  assign _mux_8651 = _and_5967 ? 1'b1 : _mux_8649;
+  assign _or_8652 = _and_5967 | _or_8650;
+  assign _mux_8653 = _and_2636 ? 1'b1 : 1'b0;
+  assign _or_8654 = _and_2636 | _and_2632;
+  assign _mux_8655 = _and_5974 ? 1'b0 : _mux_8653;
+  assign _or_8656 = _and_5974 | _or_8654;
+  assign _mux_8657 = _and_5978 ? 1'b1 : _mux_8655;
+  assign _or_8658 = _and_5978 | _or_8656;
+  assign _mux_8659 = _and_2647 ? 1'b1 : 1'b0;
+  assign _or_8660 = _and_2647 | _and_2643;
+  assign _mux_8661 = _and_5985 ? 1'b0 : _mux_8659;
+  assign _or_8662 = _and_5985 | _or_8660;
+  assign _mux_8663 = _and_5989 ? 1'b1 : _mux_8661;
+  assign _or_8664 = _and_5989 | _or_8662;
+  assign _mux_8665 = _and_2658 ? 1'b1 : 1'b0;
+  assign _or_8666 = _and_2658 | _and_2654;
+  assign _mux_8667 = _and_5996 ? 1'b0 : _mux_8665;
+  assign _or_8668 = _and_5996 | _or_8666;
+  assign _mux_8669 = _and_6000 ? 1'b1 : _mux_8667;
+  assign _or_8670 = _and_6000 | _or_8668;
+  assign _mux_8671 = _and_2669 ? 1'b1 : 1'b0;
+  assign _or_8672 = _and_2669 | _and_2665;
+  assign _mux_8673 = _and_6007 ? 1'b0 : _mux_8671;
+  assign _or_8674 = _and_6007 | _or_8672;
+  assign _mux_8675 = _and_6011 ? 1'b1 : _mux_8673;
+  assign _or_8676 = _and_6011 | _or_8674;
+  assign _mux_8677 = _and_2680 ? 1'b1 : 1'b0;
+  assign _or_8678 = _and_2680 | _and_2676;
+  assign _mux_8679 = _and_6018 ? 1'b0 : _mux_8677;
+  assign _or_8680 = _and_6018 | _or_8678;
+  assign _mux_8681 = _and_6022 ? 1'b1 : _mux_8679;
+  assign _or_8682 = _and_6022 | _or_8680;
+  assign _mux_8683 = _and_2691 ? 1'b1 : 1'b0;
+  assign _or_8684 = _and_2691 | _and_2687;
+  assign _mux_8685 = _and_6029 ? 1'b0 : _mux_8683;
+  assign _or_8686 = _and_6029 | _or_8684;
+  assign _mux_8687 = _and_6033 ? 1'b1 : _mux_8685;
+  assign _or_8688 = _and_6033 | _or_8686;
+  assign _mux_8689 = _and_2702 ? 1'b1 : 1'b0;
+  assign _or_8690 = _and_2702 | _and_2698;
+  assign _mux_8691 = _and_6040 ? 1'b0 : _mux_8689;
+  assign _or_8692 = _and_6040 | _or_8690;
+  assign _mux_8693 = _and_6044 ? 1'b1 : _mux_8691;
+  assign _or_8694 = _and_6044 | _or_8692;
+  assign _mux_8695 = _and_2713 ? 1'b1 : 1'b0;
+  assign _or_8696 = _and_2713 | _and_2709;
+  assign _mux_8697 = _and_6051 ? 1'b0 : _mux_8695;
+  assign _or_8698 = _and_6051 | _or_8696;
+  assign _mux_8699 = _and_6055 ? 1'b1 : _mux_8697;
+  assign _or_8700 = _and_6055 | _or_8698;
+  assign _mux_8701 = _and_2724 ? 1'b1 : 1'b0;
+  assign _or_8702 = _and_2724 | _and_2720;
+  assign _mux_8703 = _and_6062 ? 1'b0 : _mux_8701;
+  assign _or_8704 = _and_6062 | _or_8702;
+  assign _mux_8705 = _and_6066 ? 1'b1 : _mux_8703;
+  assign _or_8706 = _and_6066 | _or_8704;
+  assign _mux_8707 = _and_2735 ? 1'b1 : 1'b0;
+  assign _or_8708 = _and_2735 | _and_2731;
+  assign _mux_8709 = _and_6073 ? 1'b0 : _mux_8707;
+  assign _or_8710 = _and_6073 | _or_8708;
+  assign _mux_8711 = _and_6077 ? 1'b1 : _mux_8709;
+  assign _or_8712 = _and_6077 | _or_8710;
+  assign _mux_8713 = _and_2746 ? 1'b1 : 1'b0;
+  assign _or_8714 = _and_2746 | _and_2742;
+  assign _mux_8715 = _and_6084 ? 1'b0 : _mux_8713;
+  assign _or_8716 = _and_6084 | _or_8714;
+  assign _mux_8717 = _and_6088 ? 1'b1 : _mux_8715;
+  assign _or_8718 = _and_6088 | _or_8716;
+  assign _mux_8719 = _and_2757 ? 1'b1 : 1'b0;
+  assign _or_8720 = _and_2757 | _and_2753;
+  assign _mux_8721 = _and_6095 ? 1'b0 : _mux_8719;
+  assign _or_8722 = _and_6095 | _or_8720;
+  assign _mux_8723 = _and_6099 ? 1'b1 : _mux_8721;
+  assign _or_8724 = _and_6099 | _or_8722;
+  assign _mux_8725 = _and_2768 ? 1'b1 : 1'b0;
+  assign _or_8726 = _and_2768 | _and_2764;
+  assign _mux_8727 = _and_6106 ? 1'b0 : _mux_8725;
+  assign _or_8728 = _and_6106 | _or_8726;
+  assign _mux_8729 = _and_6110 ? 1'b1 : _mux_8727;
+  assign _or_8730 = _and_6110 | _or_8728;
+  assign _mux_8731 = _and_2779 ? 1'b1 : 1'b0;
+  assign _or_8732 = _and_2779 | _and_2775;
+  assign _mux_8733 = _and_6117 ? 1'b0 : _mux_8731;
+  assign _or_8734 = _and_6117 | _or_8732;
+  assign _mux_8735 = _and_6121 ? 1'b1 : _mux_8733;
+  assign _or_8736 = _and_6121 | _or_8734;
+  assign _mux_8737 = _and_2790 ? 1'b1 : 1'b0;
+  assign _or_8738 = _and_2790 | _and_2786;
+  assign _mux_8739 = _and_6128 ? 1'b0 : _mux_8737;
+  assign _or_8740 = _and_6128 | _or_8738;
+  assign _mux_8741 = _and_6132 ? 1'b1 : _mux_8739;
+  assign _or_8742 = _and_6132 | _or_8740;
+  assign _mux_8743 = _and_2801 ? 1'b1 : 1'b0;
+  assign _or_8744 = _and_2801 | _and_2797;
+  assign _mux_8745 = _and_6139 ? 1'b0 : _mux_8743;
+  assign _or_8746 = _and_6139 | _or_8744;
+  assign _mux_8747 = _and_6143 ? 1'b1 : _mux_8745;
+  assign _or_8748 = _and_6143 | _or_8746;
+  assign _mux_8749 = _and_2812 ? 1'b1 : 1'b0;
+  assign _or_8750 = _and_2812 | _and_2808;
+  assign _mux_8751 = _and_6150 ? 1'b0 : _mux_8749;
+  assign _or_8752 = _and_6150 | _or_8750;
+  assign _mux_8753 = _and_6154 ? 1'b1 : _mux_8751;
+  assign _or_8754 = _and_6154 | _or_8752;
+  assign _mux_8755 = _and_2823 ? 1'b1 : 1'b0;
+  assign _or_8756 = _and_2823 | _and_2819;
+  assign _mux_8757 = _and_6161 ? 1'b0 : _mux_8755;
+  assign _or_8758 = _and_6161 | _or_8756;
+  assign _mux_8759 = _and_6165 ? 1'b1 : _mux_8757;
+  assign _or_8760 = _and_6165 | _or_8758;
+  assign _mux_8761 = _and_2834 ? 1'b1 : 1'b0;
+  assign _or_8762 = _and_2834 | _and_2830;
+  assign _mux_8763 = _and_6172 ? 1'b0 : _mux_8761;
+  assign _or_8764 = _and_6172 | _or_8762;
+  assign _mux_8765 = _and_6176 ? 1'b1 : _mux_8763;
+  assign _or_8766 = _and_6176 | _or_8764;
+  assign _mux_8767 = _and_2845 ? 1'b1 : 1'b0;
+  assign _or_8768 = _and_2845 | _and_2841;
+  assign _mux_8769 = _and_6183 ? 1'b0 : _mux_8767;
+  assign _or_8770 = _and_6183 | _or_8768;
+  assign _mux_8771 = _and_6187 ? 1'b1 : _mux_8769;
+  assign _or_8772 = _and_6187 | _or_8770;
+  assign _mux_8773 = _and_2856 ? 1'b1 : 1'b0;
+  assign _or_8774 = _and_2856 | _and_2852;
+  assign _mux_8775 = _and_6194 ? 1'b0 : _mux_8773;
+  assign _or_8776 = _and_6194 | _or_8774;
+  assign _mux_8777 = _and_6198 ? 1'b1 : _mux_8775;
+  assign _or_8778 = _and_6198 | _or_8776;
+  assign _mux_8779 = _and_2867 ? 1'b1 : 1'b0;
+  assign _or_8780 = _and_2867 | _and_2863;
+  assign _mux_8781 = _and_6205 ? 1'b0 : _mux_8779;
+  assign _or_8782 = _and_6205 | _or_8780;
+  assign _mux_8783 = _and_6209 ? 1'b1 : _mux_8781;
+  assign _or_8784 = _and_6209 | _or_8782;
+  assign _mux_8785 = _and_2878 ? 1'b1 : 1'b0;
+  assign _or_8786 = _and_2878 | _and_2874;
+  assign _mux_8787 = _and_6216 ? 1'b0 : _mux_8785;
+  assign _or_8788 = _and_6216 | _or_8786;
+  assign _mux_8789 = _and_6220 ? 1'b1 : _mux_8787;
+  assign _or_8790 = _and_6220 | _or_8788;
+  assign _mux_8791 = _and_2889 ? 1'b1 : 1'b0;
+  assign _or_8792 = _and_2889 | _and_2885;
+  assign _mux_8793 = _and_6227 ? 1'b0 : _mux_8791;
+  assign _or_8794 = _and_6227 | _or_8792;
+  assign _mux_8795 = _and_6231 ? 1'b1 : _mux_8793;
+  assign _or_8796 = _and_6231 | _or_8794;
+  assign _mux_8797 = _and_2900 ? 1'b1 : 1'b0;
+  assign _or_8798 = _and_2900 | _and_2896;
+  assign _mux_8799 = _and_6238 ? 1'b0 : _mux_8797;
+  assign _or_8800 = _and_6238 | _or_8798;
+  assign _mux_8801 = _and_6242 ? 1'b1 : _mux_8799;
+  assign _or_8802 = _and_6242 | _or_8800;
+  assign _mux_8803 = _and_2911 ? 1'b1 : 1'b0;
+  assign _or_8804 = _and_2911 | _and_2907;
+  assign _mux_8805 = _and_6249 ? 1'b0 : _mux_8803;
+  assign _or_8806 = _and_6249 | _or_8804;
+  assign _mux_8807 = _and_6253 ? 1'b1 : _mux_8805;
+  assign _or_8808 = _and_6253 | _or_8806;
+  assign _mux_8809 = _and_2922 ? 1'b1 : 1'b0;
+  assign _or_8810 = _and_2922 | _and_2918;
+  assign _mux_8811 = _and_6260 ? 1'b0 : _mux_8809;
+  assign _or_8812 = _and_6260 | _or_8810;
+  assign _mux_8813 = _and_6264 ? 1'b1 : _mux_8811;
+  assign _or_8814 = _and_6264 | _or_8812;
+  assign _mux_8815 = _and_2933 ? 1'b1 : 1'b0;
+  assign _or_8816 = _and_2933 | _and_2929;
+  assign _mux_8817 = _and_6271 ? 1'b0 : _mux_8815;
+  assign _or_8818 = _and_6271 | _or_8816;
+  assign _mux_8819 = _and_6275 ? 1'b1 : _mux_8817;
+  assign _or_8820 = _and_6275 | _or_8818;
+  assign _mux_8821 = _and_2944 ? 1'b1 : 1'b0;
+  assign _or_8822 = _and_2944 | _and_2940;
+  assign _mux_8823 = _and_6282 ? 1'b0 : _mux_8821;
+  assign _or_8824 = _and_6282 | _or_8822;
+  assign _mux_8825 = _and_6286 ? 1'b1 : _mux_8823;
+  assign _or_8826 = _and_6286 | _or_8824;
+  assign _mux_8827 = _and_2955 ? 1'b1 : 1'b0;
+  assign _or_8828 = _and_2955 | _and_2951;
+  assign _mux_8829 = _and_6293 ? 1'b0 : _mux_8827;
+  assign _or_8830 = _and_6293 | _or_8828;
+  assign _mux_8831 = _and_6297 ? 1'b1 : _mux_8829;
+  assign _or_8832 = _and_6297 | _or_8830;
+  assign _mux_8833 = _and_2966 ? 1'b1 : 1'b0;
+  assign _or_8834 = _and_2966 | _and_2962;
+  assign _mux_8835 = _and_6304 ? 1'b0 : _mux_8833;
+  assign _or_8836 = _and_6304 | _or_8834;
+  assign _mux_8837 = _and_6308 ? 1'b1 : _mux_8835;
+  assign _or_8838 = _and_6308 | _or_8836;
+  assign _mux_8839 = _and_2977 ? 1'b1 : 1'b0;
+  assign _or_8840 = _and_2977 | _and_2973;
+  assign _mux_8841 = _and_6315 ? 1'b0 : _mux_8839;
+  assign _or_8842 = _and_6315 | _or_8840;
+  assign _mux_8843 = _and_6319 ? 1'b1 : _mux_8841;
+  assign _or_8844 = _and_6319 | _or_8842;
+  assign _mux_8845 = _and_2988 ? 1'b1 : 1'b0;
+  assign _or_8846 = _and_2988 | _and_2984;
+  assign _mux_8847 = _and_6326 ? 1'b0 : _mux_8845;
+  assign _or_8848 = _and_6326 | _or_8846;
+  assign _mux_8849 = _and_6330 ? 1'b1 : _mux_8847;
+  assign _or_8850 = _and_6330 | _or_8848;
+  assign _mux_8851 = _and_2999 ? 1'b1 : 1'b0;
+  assign _or_8852 = _and_2999 | _and_2995;
+  assign _mux_8853 = _and_6337 ? 1'b0 : _mux_8851;
+  assign _or_8854 = _and_6337 | _or_8852;
+  assign _mux_8855 = _and_6341 ? 1'b1 : _mux_8853;
+  assign _or_8856 = _and_6341 | _or_8854;
+  assign _mux_8857 = _and_3010 ? 1'b1 : 1'b0;
+  assign _or_8858 = _and_3010 | _and_3006;
+  assign _mux_8859 = _and_6348 ? 1'b0 : _mux_8857;
+  assign _or_8860 = _and_6348 | _or_8858;
+  assign _mux_8861 = _and_6352 ? 1'b1 : _mux_8859;
+  assign _or_8862 = _and_6352 | _or_8860;
+  assign _mux_8863 = _and_3021 ? 1'b1 : 1'b0;
+  assign _or_8864 = _and_3021 | _and_3017;
+  assign _mux_8865 = _and_6359 ? 1'b0 : _mux_8863;
+  assign _or_8866 = _and_6359 | _or_8864;
+  assign _mux_8867 = _and_6363 ? 1'b1 : _mux_8865;
+  assign _or_8868 = _and_6363 | _or_8866;
+  assign _mux_8869 = _and_3032 ? 1'b1 : 1'b0;
+  assign _or_8870 = _and_3032 | _and_3028;
+  assign _mux_8871 = _and_6370 ? 1'b0 : _mux_8869;
+  assign _or_8872 = _and_6370 | _or_8870;
+  assign _mux_8873 = _and_6374 ? 1'b1 : _mux_8871;
+  assign _or_8874 = _and_6374 | _or_8872;
+  assign _mux_8875 = _and_3043 ? 1'b1 : 1'b0;
+  assign _or_8876 = _and_3043 | _and_3039;
+  assign _mux_8877 = _and_6381 ? 1'b0 : _mux_8875;
+  assign _or_8878 = _and_6381 | _or_8876;
+  assign _mux_8879 = _and_6385 ? 1'b1 : _mux_8877;
+  assign _or_8880 = _and_6385 | _or_8878;
+  assign _mux_8881 = _and_3054 ? 1'b1 : 1'b0;
+  assign _or_8882 = _and_3054 | _and_3050;
+  assign _mux_8883 = _and_6392 ? 1'b0 : _mux_8881;
+  assign _or_8884 = _and_6392 | _or_8882;
+  assign _mux_8885 = _and_6396 ? 1'b1 : _mux_8883;
+  assign _or_8886 = _and_6396 | _or_8884;
+  assign _mux_8887 = _and_3065 ? 1'b1 : 1'b0;
+  assign _or_8888 = _and_3065 | _and_3061;
+  assign _mux_8889 = _and_6403 ? 1'b0 : _mux_8887;
+  assign _or_8890 = _and_6403 | _or_8888;
+  assign _mux_8891 = _and_6407 ? 1'b1 : _mux_8889;
+  assign _or_8892 = _and_6407 | _or_8890;
+  assign _mux_8893 = _and_3076 ? 1'b1 : 1'b0;
+  assign _or_8894 = _and_3076 | _and_3072;
+  assign _mux_8895 = _and_6414 ? 1'b0 : _mux_8893;
+  assign _or_8896 = _and_6414 | _or_8894;
+  assign _mux_8897 = _and_6418 ? 1'b1 : _mux_8895;
+  assign _or_8898 = _and_6418 | _or_8896;
+  assign _mux_8899 = _and_3087 ? 1'b1 : 1'b0;
+  assign _or_8900 = _and_3087 | _and_3083;
+  assign _mux_8901 = _and_6425 ? 1'b0 : _mux_8899;
+  assign _or_8902 = _and_6425 | _or_8900;
+  assign _mux_8903 = _and_6429 ? 1'b1 : _mux_8901;
+  assign _or_8904 = _and_6429 | _or_8902;
+  assign _mux_8905 = _and_3098 ? 1'b1 : 1'b0;
+  assign _or_8906 = _and_3098 | _and_3094;
+  assign _mux_8907 = _and_6436 ? 1'b0 : _mux_8905;
+  assign _or_8908 = _and_6436 | _or_8906;
+  assign _mux_8909 = _and_6440 ? 1'b1 : _mux_8907;
+  assign _or_8910 = _and_6440 | _or_8908;
+  assign _mux_8911 = _and_3109 ? 1'b1 : 1'b0;
+  assign _or_8912 = _and_3109 | _and_3105;
+  assign _mux_8913 = _and_6447 ? 1'b0 : _mux_8911;
+  assign _or_8914 = _and_6447 | _or_8912;
+  assign _mux_8915 = _and_6451 ? 1'b1 : _mux_8913;
+  assign _or_8916 = _and_6451 | _or_8914;
+  assign _mux_8917 = _and_3120 ? 1'b1 : 1'b0;
+  assign _or_8918 = _and_3120 | _and_3116;
+  assign _mux_8919 = _and_6458 ? 1'b0 : _mux_8917;
+  assign _or_8920 = _and_6458 | _or_8918;
+  assign _mux_8921 = _and_6462 ? 1'b1 : _mux_8919;
+  assign _or_8922 = _and_6462 | _or_8920;
+  assign _mux_8923 = _and_3131 ? 1'b1 : 1'b0;
+  assign _or_8924 = _and_3131 | _and_3127;
+  assign _mux_8925 = _and_6469 ? 1'b0 : _mux_8923;
+  assign _or_8926 = _and_6469 | _or_8924;
+  assign _mux_8927 = _and_6473 ? 1'b1 : _mux_8925;
+  assign _or_8928 = _and_6473 | _or_8926;
+  assign _mux_8929 = _and_3142 ? 1'b1 : 1'b0;
+  assign _or_8930 = _and_3142 | _and_3138;
+  assign _mux_8931 = _and_6480 ? 1'b0 : _mux_8929;
+  assign _or_8932 = _and_6480 | _or_8930;
+  assign _mux_8933 = _and_6484 ? 1'b1 : _mux_8931;
+  assign _or_8934 = _and_6484 | _or_8932;
+  assign _mux_8935 = _and_3153 ? 1'b1 : 1'b0;
+  assign _or_8936 = _and_3153 | _and_3149;
+  assign _mux_8937 = _and_6491 ? 1'b0 : _mux_8935;
+  assign _or_8938 = _and_6491 | _or_8936;
+  assign _mux_8939 = _and_6495 ? 1'b1 : _mux_8937;
+  assign _or_8940 = _and_6495 | _or_8938;
+  assign _mux_8941 = _and_3164 ? 1'b1 : 1'b0;
+  assign _or_8942 = _and_3164 | _and_3160;
+  assign _mux_8943 = _and_6502 ? 1'b0 : _mux_8941;
+  assign _or_8944 = _and_6502 | _or_8942;
+  assign _mux_8945 = _and_6506 ? 1'b1 : _mux_8943;
+  assign _or_8946 = _and_6506 | _or_8944;
+  assign _mux_8947 = _and_3175 ? 1'b1 : 1'b0;
+  assign _or_8948 = _and_3175 | _and_3171;
+  assign _mux_8949 = _and_6513 ? 1'b0 : _mux_8947;
+  assign _or_8950 = _and_6513 | _or_8948;
+  assign _mux_8951 = _and_6517 ? 1'b1 : _mux_8949;
+  assign _or_8952 = _and_6517 | _or_8950;
+  assign _mux_8953 = _and_3186 ? 1'b1 : 1'b0;
+  assign _or_8954 = _and_3186 | _and_3182;
+  assign _mux_8955 = _and_6524 ? 1'b0 : _mux_8953;
+  assign _or_8956 = _and_6524 | _or_8954;
+  assign _mux_8957 = _and_6528 ? 1'b1 : _mux_8955;
+  assign _or_8958 = _and_6528 | _or_8956;
+  assign _mux_8959 = _and_3197 ? 1'b1 : 1'b0;
+  assign _or_8960 = _and_3197 | _and_3193;
+  assign _mux_8961 = _and_6535 ? 1'b0 : _mux_8959;
+  assign _or_8962 = _and_6535 | _or_8960;
+  assign _mux_8963 = _and_6539 ? 1'b1 : _mux_8961;
+  assign _or_8964 = _and_6539 | _or_8962;
+  assign _mux_8965 = _and_3208 ? 1'b1 : 1'b0;
+  assign _or_8966 = _and_3208 | _and_3204;
+  assign _mux_8967 = _and_6546 ? 1'b0 : _mux_8965;
+  assign _or_8968 = _and_6546 | _or_8966;
+  assign _mux_8969 = _and_6550 ? 1'b1 : _mux_8967;
+  assign _or_8970 = _and_6550 | _or_8968;
+  assign _mux_8971 = _and_3219 ? 1'b1 : 1'b0;
+  assign _or_8972 = _and_3219 | _and_3215;
+  assign _mux_8973 = _and_6557 ? 1'b0 : _mux_8971;
+  assign _or_8974 = _and_6557 | _or_8972;
+  assign _mux_8975 = _and_6561 ? 1'b1 : _mux_8973;
+  assign _or_8976 = _and_6561 | _or_8974;
+  assign _mux_8977 = _and_3230 ? 1'b1 : 1'b0;
+  assign _or_8978 = _and_3230 | _and_3226;
+  assign _mux_8979 = _and_6568 ? 1'b0 : _mux_8977;
+  assign _or_8980 = _and_6568 | _or_8978;
+  assign _mux_8981 = _and_6572 ? 1'b1 : _mux_8979;
+  assign _or_8982 = _and_6572 | _or_8980;
+  assign _mux_8983 = _and_3241 ? 1'b1 : 1'b0;
+  assign _or_8984 = _and_3241 | _and_3237;
+  assign _mux_8985 = _and_6579 ? 1'b0 : _mux_8983;
+  assign _or_8986 = _and_6579 | _or_8984;
+  assign _mux_8987 = _and_6583 ? 1'b1 : _mux_8985;
+  assign _or_8988 = _and_6583 | _or_8986;
+  assign _mux_8989 = _and_3252 ? 1'b1 : 1'b0;
+  assign _or_8990 = _and_3252 | _and_3248;
+  assign _mux_8991 = _and_6590 ? 1'b0 : _mux_8989;
+  assign _or_8992 = _and_6590 | _or_8990;
+  assign _mux_8993 = _and_6594 ? 1'b1 : _mux_8991;
+  assign _or_8994 = _and_6594 | _or_8992;
+  assign _mux_8995 = _and_3263 ? 1'b1 : 1'b0;
+  assign _or_8996 = _and_3263 | _and_3259;
+  assign _mux_8997 = _and_6601 ? 1'b0 : _mux_8995;
+  assign _or_8998 = _and_6601 | _or_8996;
+  assign _mux_8999 = _and_6605 ? 1'b1 : _mux_8997;
+  assign _or_9000 = _and_6605 | _or_8998;
+  assign _mux_9001 = _and_3274 ? 1'b1 : 1'b0;
+  assign _or_9002 = _and_3274 | _and_3270;
+  assign _mux_9003 = _and_6612 ? 1'b0 : _mux_9001;
+  assign _or_9004 = _and_6612 | _or_9002;
+  assign _mux_9005 = _and_6616 ? 1'b1 : _mux_9003;
+  assign _or_9006 = _and_6616 | _or_9004;
+  assign _mux_9007 = _and_3285 ? 1'b1 : 1'b0;
+  assign _or_9008 = _and_3285 | _and_3281;
+  assign _mux_9009 = _and_6623 ? 1'b0 : _mux_9007;
+  assign _or_9010 = _and_6623 | _or_9008;
+  assign _mux_9011 = _and_6627 ? 1'b1 : _mux_9009;
+  assign _or_9012 = _and_6627 | _or_9010;
+  assign _mux_9013 = _and_3296 ? 1'b1 : 1'b0;
+  assign _or_9014 = _and_3296 | _and_3292;
+  assign _mux_9015 = _and_6634 ? 1'b0 : _mux_9013;
+  assign _or_9016 = _and_6634 | _or_9014;
+  assign _mux_9017 = _and_6638 ? 1'b1 : _mux_9015;
+  assign _or_9018 = _and_6638 | _or_9016;
+  assign _mux_9019 = _and_3307 ? 1'b1 : 1'b0;
+  assign _or_9020 = _and_3307 | _and_3303;
+  assign _mux_9021 = _and_6645 ? 1'b0 : _mux_9019;
+  assign _or_9022 = _and_6645 | _or_9020;
+  assign _mux_9023 = _and_6649 ? 1'b1 : _mux_9021;
+  assign _or_9024 = _and_6649 | _or_9022;
+  assign _mux_9025 = _and_3318 ? 1'b1 : 1'b0;
+  assign _or_9026 = _and_3318 | _and_3314;
+  assign _mux_9027 = _and_6656 ? 1'b0 : _mux_9025;
+  assign _or_9028 = _and_6656 | _or_9026;
+  assign _mux_9029 = _and_6660 ? 1'b1 : _mux_9027;
+  assign _or_9030 = _and_6660 | _or_9028;
+  assign _mux_9031 = _and_3329 ? 1'b1 : 1'b0;
+  assign _or_9032 = _and_3329 | _and_3325;
+  assign _mux_9033 = _and_6667 ? 1'b0 : _mux_9031;
+  assign _or_9034 = _and_6667 | _or_9032;
+  assign _mux_9035 = _and_6671 ? 1'b1 : _mux_9033;
+  assign _or_9036 = _and_6671 | _or_9034;
+  assign _mux_9037 = _and_3340 ? 1'b1 : 1'b0;
+  assign _or_9038 = _and_3340 | _and_3336;
+  assign _mux_9039 = _and_6678 ? 1'b0 : _mux_9037;
+  assign _or_9040 = _and_6678 | _or_9038;
+  assign _mux_9041 = _and_6682 ? 1'b1 : _mux_9039;
+  assign _or_9042 = _and_6682 | _or_9040;
+  assign _mux_9043 = _and_3351 ? 1'b1 : 1'b0;
+  assign _or_9044 = _and_3351 | _and_3347;
+  assign _mux_9045 = _and_6689 ? 1'b0 : _mux_9043;
+  assign _or_9046 = _and_6689 | _or_9044;
+  assign _mux_9047 = _and_6693 ? 1'b1 : _mux_9045;
+  assign _or_9048 = _and_6693 | _or_9046;
+  assign _mux_9049 = _and_3362 ? 1'b1 : 1'b0;
+  assign _or_9050 = _and_3362 | _and_3358;
+  assign _mux_9051 = _and_6700 ? 1'b0 : _mux_9049;
+  assign _or_9052 = _and_6700 | _or_9050;
+  assign _mux_9053 = _and_6704 ? 1'b1 : _mux_9051;
+  assign _or_9054 = _and_6704 | _or_9052;
+  assign _mux_9055 = _and_3373 ? 1'b1 : 1'b0;
+  assign _or_9056 = _and_3373 | _and_3369;
+  assign _mux_9057 = _and_6711 ? 1'b0 : _mux_9055;
+  assign _or_9058 = _and_6711 | _or_9056;
+  assign _mux_9059 = _and_6715 ? 1'b1 : _mux_9057;
+  assign _or_9060 = _and_6715 | _or_9058;
+  assign _mux_9061 = _and_3384 ? 1'b1 : 1'b0;
+  assign _or_9062 = _and_3384 | _and_3380;
+  assign _mux_9063 = _and_6722 ? 1'b0 : _mux_9061;
+  assign _or_9064 = _and_6722 | _or_9062;
+  assign _mux_9065 = _and_6726 ? 1'b1 : _mux_9063;
+  assign _or_9066 = _and_6726 | _or_9064;
+  assign _mux_9067 = _and_3395 ? 1'b1 : 1'b0;
+  assign _or_9068 = _and_3395 | _and_3391;
+  assign _mux_9069 = _and_6733 ? 1'b0 : _mux_9067;
+  assign _or_9070 = _and_6733 | _or_9068;
+  assign _mux_9071 = _and_6737 ? 1'b1 : _mux_9069;
+  assign _or_9072 = _and_6737 | _or_9070;
+  assign _mux_9073 = _and_3406 ? 1'b1 : 1'b0;
+  assign _or_9074 = _and_3406 | _and_3402;
+  assign _mux_9075 = _and_6744 ? 1'b0 : _mux_9073;
+  assign _or_9076 = _and_6744 | _or_9074;
+  assign _mux_9077 = _and_6748 ? 1'b1 : _mux_9075;
+  assign _or_9078 = _and_6748 | _or_9076;
+  assign _mux_9079 = _and_3417 ? 1'b1 : 1'b0;
+  assign _or_9080 = _and_3417 | _and_3413;
+  assign _mux_9081 = _and_6755 ? 1'b0 : _mux_9079;
+  assign _or_9082 = _and_6755 | _or_9080;
+  assign _mux_9083 = _and_6759 ? 1'b1 : _mux_9081;
+  assign _or_9084 = _and_6759 | _or_9082;
+  assign _and_9085 = _and_3419 & _eq_3434;
+  assign _mux_9086 = clear ? 2'h0 : _or_3432;
+  assign _or_9087 = clear | _and_9085;
+  assign _and_9088 = _and_3419 & _eq_3436;
+  assign _mux_9089 = clear ? 2'h0 : _or_3432;
+  assign _or_9090 = clear | _and_9088;
+  assign _and_9091 = _and_3419 & _eq_3438;
+  assign _mux_9092 = clear ? 2'h0 : _or_3432;
+  assign _or_9093 = clear | _and_9091;
+  assign _and_9094 = _and_3419 & _eq_3440;
+  assign _mux_9095 = clear ? 2'h0 : _or_3432;
+  assign _or_9096 = clear | _and_9094;
+  assign _and_9097 = _and_3419 & _eq_3442;
+  assign _mux_9098 = clear ? 2'h0 : _or_3432;
+  assign _or_9099 = clear | _and_9097;
+  assign _and_9100 = _and_3419 & _eq_3444;
+  assign _mux_9101 = clear ? 2'h0 : _or_3432;
+  assign _or_9102 = clear | _and_9100;
+  assign _and_9103 = _and_3419 & _eq_3446;
+  assign _mux_9104 = clear ? 2'h0 : _or_3432;
+  assign _or_9105 = clear | _and_9103;
+  assign _and_9106 = _and_3419 & _eq_3448;
+  assign _mux_9107 = clear ? 2'h0 : _or_3432;
+  assign _or_9108 = clear | _and_9106;
+  assign _and_9109 = _and_3419 & _eq_3450;
+  assign _mux_9110 = clear ? 2'h0 : _or_3432;
+  assign _or_9111 = clear | _and_9109;
+  assign _and_9112 = _and_3419 & _eq_3452;
+  assign _mux_9113 = clear ? 2'h0 : _or_3432;
+  assign _or_9114 = clear | _and_9112;
+  assign _and_9115 = _and_3419 & _eq_3454;
+  assign _mux_9116 = clear ? 2'h0 : _or_3432;
+  assign _or_9117 = clear | _and_9115;
+  assign _and_9118 = _and_3419 & _eq_3456;
+  assign _mux_9119 = clear ? 2'h0 : _or_3432;
+  assign _or_9120 = clear | _and_9118;
+  assign _and_9121 = _and_3419 & _eq_3458;
+  assign _mux_9122 = clear ? 2'h0 : _or_3432;
+  assign _or_9123 = clear | _and_9121;
+  assign _and_9124 = _and_3419 & _eq_3460;
+  assign _mux_9125 = clear ? 2'h0 : _or_3432;
+  assign _or_9126 = clear | _and_9124;
+  assign _and_9127 = _and_3419 & _eq_3462;
+  assign _mux_9128 = clear ? 2'h0 : _or_3432;
+  assign _or_9129 = clear | _and_9127;
+  assign _and_9130 = _and_3419 & _eq_3464;
+  assign _mux_9131 = clear ? 2'h0 : _or_3432;
+  assign _or_9132 = clear | _and_9130;
+  assign _and_9133 = _and_3419 & _eq_3466;
+  assign _mux_9134 = clear ? 2'h0 : _or_3432;
+  assign _or_9135 = clear | _and_9133;
+  assign _and_9136 = _and_3419 & _eq_3468;
+  assign _mux_9137 = clear ? 2'h0 : _or_3432;
+  assign _or_9138 = clear | _and_9136;
+  assign _and_9139 = _and_3419 & _eq_3470;
+  assign _mux_9140 = clear ? 2'h0 : _or_3432;
+  assign _or_9141 = clear | _and_9139;
+  assign _and_9142 = _and_3419 & _eq_3472;
+  assign _mux_9143 = clear ? 2'h0 : _or_3432;
+  assign _or_9144 = clear | _and_9142;
+  assign _and_9145 = _and_3419 & _eq_3474;
+  assign _mux_9146 = clear ? 2'h0 : _or_3432;
+  assign _or_9147 = clear | _and_9145;
+  assign _and_9148 = _and_3419 & _eq_3476;
+  assign _mux_9149 = clear ? 2'h0 : _or_3432;
+  assign _or_9150 = clear | _and_9148;
+  assign _and_9151 = _and_3419 & _eq_3478;
+  assign _mux_9152 = clear ? 2'h0 : _or_3432;
+  assign _or_9153 = clear | _and_9151;
+  assign _and_9154 = _and_3419 & _eq_3480;
+  assign _mux_9155 = clear ? 2'h0 : _or_3432;
+  assign _or_9156 = clear | _and_9154;
+  assign _and_9157 = _and_3419 & _eq_3482;
+  assign _mux_9158 = clear ? 2'h0 : _or_3432;
+  assign _or_9159 = clear | _and_9157;
+  assign _and_9160 = _and_3419 & _eq_3484;
+  assign _mux_9161 = clear ? 2'h0 : _or_3432;
+  assign _or_9162 = clear | _and_9160;
+  assign _and_9163 = _and_3419 & _eq_3486;
+  assign _mux_9164 = clear ? 2'h0 : _or_3432;
+  assign _or_9165 = clear | _and_9163;
+  assign _and_9166 = _and_3419 & _eq_3488;
+  assign _mux_9167 = clear ? 2'h0 : _or_3432;
+  assign _or_9168 = clear | _and_9166;
+  assign _and_9169 = _and_3419 & _eq_3490;
+  assign _mux_9170 = clear ? 2'h0 : _or_3432;
+  assign _or_9171 = clear | _and_9169;
+  assign _and_9172 = _and_3419 & _eq_3492;
+  assign _mux_9173 = clear ? 2'h0 : _or_3432;
+  assign _or_9174 = clear | _and_9172;
+  assign _and_9175 = _and_3419 & _eq_3494;
+  assign _mux_9176 = clear ? 2'h0 : _or_3432;
+  assign _or_9177 = clear | _and_9175;
+  assign _and_9178 = _and_3419 & _eq_3496;
+  assign _mux_9179 = clear ? 2'h0 : _or_3432;
+  assign _or_9180 = clear | _and_9178;
+  assign _and_9181 = _and_3419 & _eq_3498;
+  assign _mux_9182 = clear ? 2'h0 : _or_3432;
+  assign _or_9183 = clear | _and_9181;
+  assign _and_9184 = _and_3419 & _eq_3500;
+  assign _mux_9185 = clear ? 2'h0 : _or_3432;
+  assign _or_9186 = clear | _and_9184;
+  assign _and_9187 = _and_3419 & _eq_3502;
+  assign _mux_9188 = clear ? 2'h0 : _or_3432;
+  assign _or_9189 = clear | _and_9187;
+  assign _and_9190 = _and_3419 & _eq_3504;
+  assign _mux_9191 = clear ? 2'h0 : _or_3432;
+  assign _or_9192 = clear | _and_9190;
+  assign _and_9193 = _and_3419 & _eq_3506;
+  assign _mux_9194 = clear ? 2'h0 : _or_3432;
+  assign _or_9195 = clear | _and_9193;
+  assign _and_9196 = _and_3419 & _eq_3508;
+  assign _mux_9197 = clear ? 2'h0 : _or_3432;
+  assign _or_9198 = clear | _and_9196;
+  assign _and_9199 = _and_3419 & _eq_3510;
+  assign _mux_9200 = clear ? 2'h0 : _or_3432;
+  assign _or_9201 = clear | _and_9199;
+  assign _and_9202 = _and_3419 & _eq_3512;
+  assign _mux_9203 = clear ? 2'h0 : _or_3432;
+  assign _or_9204 = clear | _and_9202;
+  assign _and_9205 = _and_3419 & _eq_3514;
+  assign _mux_9206 = clear ? 2'h0 : _or_3432;
+  assign _or_9207 = clear | _and_9205;
+  assign _and_9208 = _and_3419 & _eq_3516;
+  assign _mux_9209 = clear ? 2'h0 : _or_3432;
+  assign _or_9210 = clear | _and_9208;
+  assign _and_9211 = _and_3419 & _eq_3518;
+  assign _mux_9212 = clear ? 2'h0 : _or_3432;
+  assign _or_9213 = clear | _and_9211;
+  assign _and_9214 = _and_3419 & _eq_3520;
+  assign _mux_9215 = clear ? 2'h0 : _or_3432;
+  assign _or_9216 = clear | _and_9214;
+  assign _and_9217 = _and_3419 & _eq_3522;
+  assign _mux_9218 = clear ? 2'h0 : _or_3432;
+  assign _or_9219 = clear | _and_9217;
+  assign _and_9220 = _and_3419 & _eq_3524;
+  assign _mux_9221 = clear ? 2'h0 : _or_3432;
+  assign _or_9222 = clear | _and_9220;
+  assign _and_9223 = _and_3419 & _eq_3526;
+  assign _mux_9224 = clear ? 2'h0 : _or_3432;
+  assign _or_9225 = clear | _and_9223;
+  assign _and_9226 = _and_3419 & _eq_3528;
+  assign _mux_9227 = clear ? 2'h0 : _or_3432;
+  assign _or_9228 = clear | _and_9226;
+  assign _and_9229 = _and_3419 & _eq_3530;
+  assign _mux_9230 = clear ? 2'h0 : _or_3432;
+  assign _or_9231 = clear | _and_9229;
+  assign _and_9232 = _and_3419 & _eq_3532;
+  assign _mux_9233 = clear ? 2'h0 : _or_3432;
+  assign _or_9234 = clear | _and_9232;
+  assign _and_9235 = _and_3419 & _eq_3534;
+  assign _mux_9236 = clear ? 2'h0 : _or_3432;
+  assign _or_9237 = clear | _and_9235;
+  assign _and_9238 = _and_3419 & _eq_3536;
+  assign _mux_9239 = clear ? 2'h0 : _or_3432;
+  assign _or_9240 = clear | _and_9238;
+  assign _and_9241 = _and_3419 & _eq_3538;
+  assign _mux_9242 = clear ? 2'h0 : _or_3432;
+  assign _or_9243 = clear | _and_9241;
+  assign _and_9244 = _and_3419 & _eq_3540;
+  assign _mux_9245 = clear ? 2'h0 : _or_3432;
+  assign _or_9246 = clear | _and_9244;
+  assign _and_9247 = _and_3419 & _eq_3542;
+  assign _mux_9248 = clear ? 2'h0 : _or_3432;
+  assign _or_9249 = clear | _and_9247;
+  assign _and_9250 = _and_3419 & _eq_3544;
+  assign _mux_9251 = clear ? 2'h0 : _or_3432;
+  assign _or_9252 = clear | _and_9250;
+  assign _and_9253 = _and_3419 & _eq_3546;
+  assign _mux_9254 = clear ? 2'h0 : _or_3432;
+  assign _or_9255 = clear | _and_9253;
+  assign _and_9256 = _and_3419 & _eq_3548;
+  assign _mux_9257 = clear ? 2'h0 : _or_3432;
+  assign _or_9258 = clear | _and_9256;
+  assign _and_9259 = _and_3419 & _eq_3550;
+  assign _mux_9260 = clear ? 2'h0 : _or_3432;
+  assign _or_9261 = clear | _and_9259;
+  assign _and_9262 = _and_3419 & _eq_3552;
+  assign _mux_9263 = clear ? 2'h0 : _or_3432;
+  assign _or_9264 = clear | _and_9262;
+  assign _and_9265 = _and_3419 & _eq_3554;
+  assign _mux_9266 = clear ? 2'h0 : _or_3432;
+  assign _or_9267 = clear | _and_9265;
+  assign _and_9268 = _and_3419 & _eq_3556;
+  assign _mux_9269 = clear ? 2'h0 : _or_3432;
+  assign _or_9270 = clear | _and_9268;
+  assign _and_9271 = _and_3419 & _eq_3558;
+  assign _mux_9272 = clear ? 2'h0 : _or_3432;
+  assign _or_9273 = clear | _and_9271;
+  assign _and_9274 = _and_3419 & _eq_3560;
+  assign _mux_9275 = clear ? 2'h0 : _or_3432;
+  assign _or_9276 = clear | _and_9274;
+  assign _and_9277 = _and_3419 & _eq_3562;
+  assign _mux_9278 = clear ? 2'h0 : _or_3432;
+  assign _or_9279 = clear | _and_9277;
+  assign _and_9280 = _and_3419 & _eq_3564;
+  assign _mux_9281 = clear ? 2'h0 : _or_3432;
+  assign _or_9282 = clear | _and_9280;
+  assign _and_9283 = _and_3419 & _eq_3566;
+  assign _mux_9284 = clear ? 2'h0 : _or_3432;
+  assign _or_9285 = clear | _and_9283;
+  assign _and_9286 = _and_3419 & _eq_3568;
+  assign _mux_9287 = clear ? 2'h0 : _or_3432;
+  assign _or_9288 = clear | _and_9286;
+  assign _and_9289 = _and_3419 & _eq_3570;
+  assign _mux_9290 = clear ? 2'h0 : _or_3432;
+  assign _or_9291 = clear | _and_9289;
+  assign _and_9292 = _and_3419 & _eq_3572;
+  assign _mux_9293 = clear ? 2'h0 : _or_3432;
+  assign _or_9294 = clear | _and_9292;
+  assign _and_9295 = _and_3419 & _eq_3574;
+  assign _mux_9296 = clear ? 2'h0 : _or_3432;
+  assign _or_9297 = clear | _and_9295;
+  assign _and_9298 = _and_3419 & _eq_3576;
+  assign _mux_9299 = clear ? 2'h0 : _or_3432;
+  assign _or_9300 = clear | _and_9298;
+  assign _and_9301 = _and_3419 & _eq_3578;
+  assign _mux_9302 = clear ? 2'h0 : _or_3432;
+  assign _or_9303 = clear | _and_9301;
+  assign _and_9304 = _and_3419 & _eq_3580;
+  assign _mux_9305 = clear ? 2'h0 : _or_3432;
+  assign _or_9306 = clear | _and_9304;
+  assign _and_9307 = _and_3419 & _eq_3582;
+  assign _mux_9308 = clear ? 2'h0 : _or_3432;
+  assign _or_9309 = clear | _and_9307;
+  assign _and_9310 = _and_3419 & _eq_3584;
+  assign _mux_9311 = clear ? 2'h0 : _or_3432;
+  assign _or_9312 = clear | _and_9310;
+  assign _and_9313 = _and_3419 & _eq_3586;
+  assign _mux_9314 = clear ? 2'h0 : _or_3432;
+  assign _or_9315 = clear | _and_9313;
+  assign _and_9316 = _and_3419 & _eq_3588;
+  assign _mux_9317 = clear ? 2'h0 : _or_3432;
+  assign _or_9318 = clear | _and_9316;
+  assign _and_9319 = _and_3419 & _eq_3590;
+  assign _mux_9320 = clear ? 2'h0 : _or_3432;
+  assign _or_9321 = clear | _and_9319;
+  assign _and_9322 = _and_3419 & _eq_3592;
+  assign _mux_9323 = clear ? 2'h0 : _or_3432;
+  assign _or_9324 = clear | _and_9322;
+  assign _and_9325 = _and_3419 & _eq_3594;
+  assign _mux_9326 = clear ? 2'h0 : _or_3432;
+  assign _or_9327 = clear | _and_9325;
+  assign _and_9328 = _and_3419 & _eq_3596;
+  assign _mux_9329 = clear ? 2'h0 : _or_3432;
+  assign _or_9330 = clear | _and_9328;
+  assign _and_9331 = _and_3419 & _eq_3598;
+  assign _mux_9332 = clear ? 2'h0 : _or_3432;
+  assign _or_9333 = clear | _and_9331;
+  assign _and_9334 = _and_3419 & _eq_3600;
+  assign _mux_9335 = clear ? 2'h0 : _or_3432;
+  assign _or_9336 = clear | _and_9334;
+  assign _and_9337 = _and_3419 & _eq_3602;
+  assign _mux_9338 = clear ? 2'h0 : _or_3432;
+  assign _or_9339 = clear | _and_9337;
+  assign _and_9340 = _and_3419 & _eq_3604;
+  assign _mux_9341 = clear ? 2'h0 : _or_3432;
+  assign _or_9342 = clear | _and_9340;
+  assign _and_9343 = _and_3419 & _eq_3606;
+  assign _mux_9344 = clear ? 2'h0 : _or_3432;
+  assign _or_9345 = clear | _and_9343;
+  assign _and_9346 = _and_3419 & _eq_3608;
+  assign _mux_9347 = clear ? 2'h0 : _or_3432;
+  assign _or_9348 = clear | _and_9346;
+  assign _and_9349 = _and_3419 & _eq_3610;
+  assign _mux_9350 = clear ? 2'h0 : _or_3432;
+  assign _or_9351 = clear | _and_9349;
+  assign _and_9352 = _and_3419 & _eq_3612;
+  assign _mux_9353 = clear ? 2'h0 : _or_3432;
+  assign _or_9354 = clear | _and_9352;
+  assign _and_9355 = _and_3419 & _eq_3614;
+  assign _mux_9356 = clear ? 2'h0 : _or_3432;
+  assign _or_9357 = clear | _and_9355;
+  assign _and_9358 = _and_3419 & _eq_3616;
+  assign _mux_9359 = clear ? 2'h0 : _or_3432;
+  assign _or_9360 = clear | _and_9358;
+  assign _and_9361 = _and_3419 & _eq_3618;
+  assign _mux_9362 = clear ? 2'h0 : _or_3432;
+  assign _or_9363 = clear | _and_9361;
+  assign _and_9364 = _and_3419 & _eq_3620;
+  assign _mux_9365 = clear ? 2'h0 : _or_3432;
+  assign _or_9366 = clear | _and_9364;
+  assign _and_9367 = _and_3419 & _eq_3622;
+  assign _mux_9368 = clear ? 2'h0 : _or_3432;
+  assign _or_9369 = clear | _and_9367;
+  assign _and_9370 = _and_3419 & _eq_3624;
+  assign _mux_9371 = clear ? 2'h0 : _or_3432;
+  assign _or_9372 = clear | _and_9370;
+  assign _and_9373 = _and_3419 & _eq_3626;
+  assign _mux_9374 = clear ? 2'h0 : _or_3432;
+  assign _or_9375 = clear | _and_9373;
+  assign _and_9376 = _and_3419 & _eq_3628;
+  assign _mux_9377 = clear ? 2'h0 : _or_3432;
+  assign _or_9378 = clear | _and_9376;
+  assign _and_9379 = _and_3419 & _eq_3630;
+  assign _mux_9380 = clear ? 2'h0 : _or_3432;
+  assign _or_9381 = clear | _and_9379;
+  assign _and_9382 = _and_3419 & _eq_3632;
+  assign _mux_9383 = clear ? 2'h0 : _or_3432;
+  assign _or_9384 = clear | _and_9382;
+  assign _and_9385 = _and_3419 & _eq_3634;
+  assign _mux_9386 = clear ? 2'h0 : _or_3432;
+  assign _or_9387 = clear | _and_9385;
+  assign _and_9388 = _and_3419 & _eq_3636;
+  assign _mux_9389 = clear ? 2'h0 : _or_3432;
+  assign _or_9390 = clear | _and_9388;
+  assign _and_9391 = _and_3419 & _eq_3638;
+  assign _mux_9392 = clear ? 2'h0 : _or_3432;
+  assign _or_9393 = clear | _and_9391;
+  assign _and_9394 = _and_3419 & _eq_3640;
+  assign _mux_9395 = clear ? 2'h0 : _or_3432;
+  assign _or_9396 = clear | _and_9394;
+  assign _and_9397 = _and_3419 & _eq_3642;
+  assign _mux_9398 = clear ? 2'h0 : _or_3432;
+  assign _or_9399 = clear | _and_9397;
+  assign _and_9400 = _and_3419 & _eq_3644;
+  assign _mux_9401 = clear ? 2'h0 : _or_3432;
+  assign _or_9402 = clear | _and_9400;
+  assign _and_9403 = _and_3419 & _eq_3646;
+  assign _mux_9404 = clear ? 2'h0 : _or_3432;
+  assign _or_9405 = clear | _and_9403;
+  assign _and_9406 = _and_3419 & _eq_3648;
+  assign _mux_9407 = clear ? 2'h0 : _or_3432;
+  assign _or_9408 = clear | _and_9406;
+  assign _and_9409 = _and_3419 & _eq_3650;
+  assign _mux_9410 = clear ? 2'h0 : _or_3432;
+  assign _or_9411 = clear | _and_9409;
+  assign _and_9412 = _and_3419 & _eq_3652;
+  assign _mux_9413 = clear ? 2'h0 : _or_3432;
+  assign _or_9414 = clear | _and_9412;
+  assign _and_9415 = _and_3419 & _eq_3654;
+  assign _mux_9416 = clear ? 2'h0 : _or_3432;
+  assign _or_9417 = clear | _and_9415;
+  assign _and_9418 = _and_3419 & _eq_3656;
+  assign _mux_9419 = clear ? 2'h0 : _or_3432;
+  assign _or_9420 = clear | _and_9418;
+  assign _and_9421 = _and_3419 & _eq_3658;
+  assign _mux_9422 = clear ? 2'h0 : _or_3432;
+  assign _or_9423 = clear | _and_9421;
+  assign _and_9424 = _and_3419 & _eq_3660;
+  assign _mux_9425 = clear ? 2'h0 : _or_3432;
+  assign _or_9426 = clear | _and_9424;
+  assign _and_9427 = _and_3419 & _eq_3662;
+  assign _mux_9428 = clear ? 2'h0 : _or_3432;
+  assign _or_9429 = clear | _and_9427;
+  assign _and_9430 = _and_3419 & _eq_3664;
+  assign _mux_9431 = clear ? 2'h0 : _or_3432;
+  assign _or_9432 = clear | _and_9430;
+  assign _and_9433 = _and_3419 & _eq_3666;
+  assign _mux_9434 = clear ? 2'h0 : _or_3432;
+  assign _or_9435 = clear | _and_9433;
+  assign _and_9436 = _and_3419 & _eq_3668;
+  assign _mux_9437 = clear ? 2'h0 : _or_3432;
+  assign _or_9438 = clear | _and_9436;
+  assign _and_9439 = _and_3419 & _eq_3670;
+  assign _mux_9440 = clear ? 2'h0 : _or_3432;
+  assign _or_9441 = clear | _and_9439;
+  assign _and_9442 = _and_3419 & _eq_3672;
+  assign _mux_9443 = clear ? 2'h0 : _or_3432;
+  assign _or_9444 = clear | _and_9442;
+  assign _and_9445 = _and_3419 & _eq_3674;
+  assign _mux_9446 = clear ? 2'h0 : _or_3432;
+  assign _or_9447 = clear | _and_9445;
+  assign _and_9448 = _and_3419 & _eq_3676;
+  assign _mux_9449 = clear ? 2'h0 : _or_3432;
+  assign _or_9450 = clear | _and_9448;
+  assign _and_9451 = _and_3419 & _eq_3678;
+  assign _mux_9452 = clear ? 2'h0 : _or_3432;
+  assign _or_9453 = clear | _and_9451;
+  assign _and_9454 = _and_3419 & _eq_3680;
+  assign _mux_9455 = clear ? 2'h0 : _or_3432;
+  assign _or_9456 = clear | _and_9454;
+  assign _and_9457 = _and_3419 & _eq_3682;
+  assign _mux_9458 = clear ? 2'h0 : _or_3432;
+  assign _or_9459 = clear | _and_9457;
+  assign _and_9460 = _and_3419 & _eq_3684;
+  assign _mux_9461 = clear ? 2'h0 : _or_3432;
+  assign _or_9462 = clear | _and_9460;
+  assign _and_9463 = _and_3419 & _eq_3686;
+  assign _mux_9464 = clear ? 2'h0 : _or_3432;
+  assign _or_9465 = clear | _and_9463;
+  assign _and_9466 = _and_3419 & _eq_3688;
+  assign _mux_9467 = clear ? 2'h0 : _or_3432;
+  assign _or_9468 = clear | _and_9466;
+  assign _and_9469 = _and_3419 & _eq_3690;
+  assign _mux_9470 = clear ? 2'h0 : _or_3432;
+  assign _or_9471 = clear | _and_9469;
+  assign _and_9472 = _and_3419 & _eq_3692;
+  assign _mux_9473 = clear ? 2'h0 : _or_3432;
+  assign _or_9474 = clear | _and_9472;
+  assign _and_9475 = _and_3419 & _eq_3694;
+  assign _mux_9476 = clear ? 2'h0 : _or_3432;
+  assign _or_9477 = clear | _and_9475;
+  assign _and_9478 = _and_3419 & _eq_3696;
+  assign _mux_9479 = clear ? 2'h0 : _or_3432;
+  assign _or_9480 = clear | _and_9478;
+  assign _and_9481 = _and_3419 & _eq_3698;
+  assign _mux_9482 = clear ? 2'h0 : _or_3432;
+  assign _or_9483 = clear | _and_9481;
+  assign _and_9484 = _and_3419 & _eq_3700;
+  assign _mux_9485 = clear ? 2'h0 : _or_3432;
+  assign _or_9486 = clear | _and_9484;
+  assign _and_9487 = _and_3419 & _eq_3702;
+  assign _mux_9488 = clear ? 2'h0 : _or_3432;
+  assign _or_9489 = clear | _and_9487;
+  assign _and_9490 = _and_3419 & _eq_3704;
+  assign _mux_9491 = clear ? 2'h0 : _or_3432;
+  assign _or_9492 = clear | _and_9490;
+  assign _and_9493 = _and_3419 & _eq_3706;
+  assign _mux_9494 = clear ? 2'h0 : _or_3432;
+  assign _or_9495 = clear | _and_9493;
+  assign _and_9496 = _and_3419 & _eq_3708;
+  assign _mux_9497 = clear ? 2'h0 : _or_3432;
+  assign _or_9498 = clear | _and_9496;
+  assign _and_9499 = _and_3419 & _eq_3710;
+  assign _mux_9500 = clear ? 2'h0 : _or_3432;
+  assign _or_9501 = clear | _and_9499;
+  assign _and_9502 = _and_3419 & _eq_3712;
+  assign _mux_9503 = clear ? 2'h0 : _or_3432;
+  assign _or_9504 = clear | _and_9502;
+  assign _and_9505 = _and_3419 & _eq_3714;
+  assign _mux_9506 = clear ? 2'h0 : _or_3432;
+  assign _or_9507 = clear | _and_9505;
+  assign _and_9508 = _and_3419 & _eq_3716;
+  assign _mux_9509 = clear ? 2'h0 : _or_3432;
+  assign _or_9510 = clear | _and_9508;
+  assign _and_9511 = _and_3419 & _eq_3718;
+  assign _mux_9512 = clear ? 2'h0 : _or_3432;
+  assign _or_9513 = clear | _and_9511;
+  assign _and_9514 = _and_3419 & _eq_3720;
+  assign _mux_9515 = clear ? 2'h0 : _or_3432;
+  assign _or_9516 = clear | _and_9514;
+  assign _and_9517 = _and_3419 & _eq_3722;
+  assign _mux_9518 = clear ? 2'h0 : _or_3432;
+  assign _or_9519 = clear | _and_9517;
+  assign _and_9520 = _and_3419 & _eq_3724;
+  assign _mux_9521 = clear ? 2'h0 : _or_3432;
+  assign _or_9522 = clear | _and_9520;
+  assign _and_9523 = _and_3419 & _eq_3726;
+  assign _mux_9524 = clear ? 2'h0 : _or_3432;
+  assign _or_9525 = clear | _and_9523;
+  assign _and_9526 = _and_3419 & _eq_3728;
+  assign _mux_9527 = clear ? 2'h0 : _or_3432;
+  assign _or_9528 = clear | _and_9526;
+  assign _and_9529 = _and_3419 & _eq_3730;
+  assign _mux_9530 = clear ? 2'h0 : _or_3432;
+  assign _or_9531 = clear | _and_9529;
+  assign _and_9532 = _and_3419 & _eq_3732;
+  assign _mux_9533 = clear ? 2'h0 : _or_3432;
+  assign _or_9534 = clear | _and_9532;
+  assign _and_9535 = _and_3419 & _eq_3734;
+  assign _mux_9536 = clear ? 2'h0 : _or_3432;
+  assign _or_9537 = clear | _and_9535;
+  assign _and_9538 = _and_3419 & _eq_3736;
+  assign _mux_9539 = clear ? 2'h0 : _or_3432;
+  assign _or_9540 = clear | _and_9538;
+  assign _and_9541 = _and_3419 & _eq_3738;
+  assign _mux_9542 = clear ? 2'h0 : _or_3432;
+  assign _or_9543 = clear | _and_9541;
+  assign _and_9544 = _and_3419 & _eq_3740;
+  assign _mux_9545 = clear ? 2'h0 : _or_3432;
+  assign _or_9546 = clear | _and_9544;
+  assign _and_9547 = _and_3419 & _eq_3742;
+  assign _mux_9548 = clear ? 2'h0 : _or_3432;
+  assign _or_9549 = clear | _and_9547;
+  assign _and_9550 = _and_3419 & _eq_3744;
+  assign _mux_9551 = clear ? 2'h0 : _or_3432;
+  assign _or_9552 = clear | _and_9550;
+  assign _and_9553 = _and_3419 & _eq_3746;
+  assign _mux_9554 = clear ? 2'h0 : _or_3432;
+  assign _or_9555 = clear | _and_9553;
+  assign _and_9556 = _and_3419 & _eq_3748;
+  assign _mux_9557 = clear ? 2'h0 : _or_3432;
+  assign _or_9558 = clear | _and_9556;
+  assign _and_9559 = _and_3419 & _eq_3750;
+  assign _mux_9560 = clear ? 2'h0 : _or_3432;
+  assign _or_9561 = clear | _and_9559;
+  assign _and_9562 = _and_3419 & _eq_3752;
+  assign _mux_9563 = clear ? 2'h0 : _or_3432;
+  assign _or_9564 = clear | _and_9562;
+  assign _and_9565 = _and_3419 & _eq_3754;
+  assign _mux_9566 = clear ? 2'h0 : _or_3432;
+  assign _or_9567 = clear | _and_9565;
+  assign _and_9568 = _and_3419 & _eq_3756;
+  assign _mux_9569 = clear ? 2'h0 : _or_3432;
+  assign _or_9570 = clear | _and_9568;
+  assign _and_9571 = _and_3419 & _eq_3758;
+  assign _mux_9572 = clear ? 2'h0 : _or_3432;
+  assign _or_9573 = clear | _and_9571;
+  assign _and_9574 = _and_3419 & _eq_3760;
+  assign _mux_9575 = clear ? 2'h0 : _or_3432;
+  assign _or_9576 = clear | _and_9574;
+  assign _and_9577 = _and_3419 & _eq_3762;
+  assign _mux_9578 = clear ? 2'h0 : _or_3432;
+  assign _or_9579 = clear | _and_9577;
+  assign _and_9580 = _and_3419 & _eq_3764;
+  assign _mux_9581 = clear ? 2'h0 : _or_3432;
+  assign _or_9582 = clear | _and_9580;
+  assign _and_9583 = _and_3419 & _eq_3766;
+  assign _mux_9584 = clear ? 2'h0 : _or_3432;
+  assign _or_9585 = clear | _and_9583;
+  assign _and_9586 = _and_3419 & _eq_3768;
+  assign _mux_9587 = clear ? 2'h0 : _or_3432;
+  assign _or_9588 = clear | _and_9586;
+  assign _and_9589 = _and_3419 & _eq_3770;
+  assign _mux_9590 = clear ? 2'h0 : _or_3432;
+  assign _or_9591 = clear | _and_9589;
+  assign _and_9592 = _and_3419 & _eq_3772;
+  assign _mux_9593 = clear ? 2'h0 : _or_3432;
+  assign _or_9594 = clear | _and_9592;
+  assign _and_9595 = _and_3419 & _eq_3774;
+  assign _mux_9596 = clear ? 2'h0 : _or_3432;
+  assign _or_9597 = clear | _and_9595;
+  assign _and_9598 = _and_3419 & _eq_3776;
+  assign _mux_9599 = clear ? 2'h0 : _or_3432;
+  assign _or_9600 = clear | _and_9598;
+  assign _and_9601 = _and_3419 & _eq_3778;
+  assign _mux_9602 = clear ? 2'h0 : _or_3432;
+  assign _or_9603 = clear | _and_9601;
+  assign _and_9604 = _and_3419 & _eq_3780;
+  assign _mux_9605 = clear ? 2'h0 : _or_3432;
+  assign _or_9606 = clear | _and_9604;
+  assign _and_9607 = _and_3419 & _eq_3782;
+  assign _mux_9608 = clear ? 2'h0 : _or_3432;
+  assign _or_9609 = clear | _and_9607;
+  assign _and_9610 = _and_3419 & _eq_3784;
+  assign _mux_9611 = clear ? 2'h0 : _or_3432;
+  assign _or_9612 = clear | _and_9610;
+  assign _and_9613 = _and_3419 & _eq_3786;
+  assign _mux_9614 = clear ? 2'h0 : _or_3432;
+  assign _or_9615 = clear | _and_9613;
+  assign _and_9616 = _and_3419 & _eq_3788;
+  assign _mux_9617 = clear ? 2'h0 : _or_3432;
+  assign _or_9618 = clear | _and_9616;
+  assign _and_9619 = _and_3419 & _eq_3790;
+  assign _mux_9620 = clear ? 2'h0 : _or_3432;
+  assign _or_9621 = clear | _and_9619;
+  assign _and_9622 = _and_3419 & _eq_3792;
+  assign _mux_9623 = clear ? 2'h0 : _or_3432;
+  assign _or_9624 = clear | _and_9622;
+  assign _and_9625 = _and_3419 & _eq_3794;
+  assign _mux_9626 = clear ? 2'h0 : _or_3432;
+  assign _or_9627 = clear | _and_9625;
+  assign _and_9628 = _and_3419 & _eq_3796;
+  assign _mux_9629 = clear ? 2'h0 : _or_3432;
+  assign _or_9630 = clear | _and_9628;
+  assign _and_9631 = _and_3419 & _eq_3798;
+  assign _mux_9632 = clear ? 2'h0 : _or_3432;
+  assign _or_9633 = clear | _and_9631;
+  assign _and_9634 = _and_3419 & _eq_3800;
+  assign _mux_9635 = clear ? 2'h0 : _or_3432;
+  assign _or_9636 = clear | _and_9634;
+  assign _and_9637 = _and_3419 & _eq_3802;
+  assign _mux_9638 = clear ? 2'h0 : _or_3432;
+  assign _or_9639 = clear | _and_9637;
+  assign _and_9640 = _and_3419 & _eq_3804;
+  assign _mux_9641 = clear ? 2'h0 : _or_3432;
+  assign _or_9642 = clear | _and_9640;
+  assign _and_9643 = _and_3419 & _eq_3806;
+  assign _mux_9644 = clear ? 2'h0 : _or_3432;
+  assign _or_9645 = clear | _and_9643;
+  assign _and_9646 = _and_3419 & _eq_3808;
+  assign _mux_9647 = clear ? 2'h0 : _or_3432;
+  assign _or_9648 = clear | _and_9646;
+  assign _and_9649 = _and_3419 & _eq_3810;
+  assign _mux_9650 = clear ? 2'h0 : _or_3432;
+  assign _or_9651 = clear | _and_9649;
+  assign _and_9652 = _and_3419 & _eq_3812;
+  assign _mux_9653 = clear ? 2'h0 : _or_3432;
+  assign _or_9654 = clear | _and_9652;
+  assign _and_9655 = _and_3419 & _eq_3814;
+  assign _mux_9656 = clear ? 2'h0 : _or_3432;
+  assign _or_9657 = clear | _and_9655;
+  assign _and_9658 = _and_3419 & _eq_3816;
+  assign _mux_9659 = clear ? 2'h0 : _or_3432;
+  assign _or_9660 = clear | _and_9658;
+  assign _and_9661 = _and_3419 & _eq_3818;
+  assign _mux_9662 = clear ? 2'h0 : _or_3432;
+  assign _or_9663 = clear | _and_9661;
+  assign _and_9664 = _and_3419 & _eq_3820;
+  assign _mux_9665 = clear ? 2'h0 : _or_3432;
+  assign _or_9666 = clear | _and_9664;
+  assign _and_9667 = _and_3419 & _eq_3822;
+  assign _mux_9668 = clear ? 2'h0 : _or_3432;
+  assign _or_9669 = clear | _and_9667;
+  assign _and_9670 = _and_3419 & _eq_3824;
+  assign _mux_9671 = clear ? 2'h0 : _or_3432;
+  assign _or_9672 = clear | _and_9670;
+  assign _and_9673 = _and_3419 & _eq_3826;
+  assign _mux_9674 = clear ? 2'h0 : _or_3432;
+  assign _or_9675 = clear | _and_9673;
+  assign _and_9676 = _and_3419 & _eq_3828;
+  assign _mux_9677 = clear ? 2'h0 : _or_3432;
+  assign _or_9678 = clear | _and_9676;
+  assign _and_9679 = _and_3419 & _eq_3830;
+  assign _mux_9680 = clear ? 2'h0 : _or_3432;
+  assign _or_9681 = clear | _and_9679;
+  assign _and_9682 = _and_3419 & _eq_3832;
+  assign _mux_9683 = clear ? 2'h0 : _or_3432;
+  assign _or_9684 = clear | _and_9682;
+  assign _and_9685 = _and_3419 & _eq_3834;
+  assign _mux_9686 = clear ? 2'h0 : _or_3432;
+  assign _or_9687 = clear | _and_9685;
+  assign _and_9688 = _and_3419 & _eq_3836;
+  assign _mux_9689 = clear ? 2'h0 : _or_3432;
+  assign _or_9690 = clear | _and_9688;
+  assign _and_9691 = _and_3419 & _eq_3838;
+  assign _mux_9692 = clear ? 2'h0 : _or_3432;
+  assign _or_9693 = clear | _and_9691;
+  assign _and_9694 = _and_3419 & _eq_3840;
+  assign _mux_9695 = clear ? 2'h0 : _or_3432;
+  assign _or_9696 = clear | _and_9694;
+  assign _and_9697 = _and_3419 & _eq_3842;
+  assign _mux_9698 = clear ? 2'h0 : _or_3432;
+  assign _or_9699 = clear | _and_9697;
+  assign _and_9700 = _and_3419 & _eq_3844;
+  assign _mux_9701 = clear ? 2'h0 : _or_3432;
+  assign _or_9702 = clear | _and_9700;
+  assign _and_9703 = _and_3419 & _eq_3846;
+  assign _mux_9704 = clear ? 2'h0 : _or_3432;
+  assign _or_9705 = clear | _and_9703;
+  assign _and_9706 = _and_3419 & _eq_3848;
+  assign _mux_9707 = clear ? 2'h0 : _or_3432;
+  assign _or_9708 = clear | _and_9706;
+  assign _and_9709 = _and_3419 & _eq_3850;
+  assign _mux_9710 = clear ? 2'h0 : _or_3432;
+  assign _or_9711 = clear | _and_9709;
+  assign _and_9712 = _and_3419 & _eq_3852;
+  assign _mux_9713 = clear ? 2'h0 : _or_3432;
+  assign _or_9714 = clear | _and_9712;
+  assign _and_9715 = _and_3419 & _eq_3854;
+  assign _mux_9716 = clear ? 2'h0 : _or_3432;
+  assign _or_9717 = clear | _and_9715;
+  assign _and_9718 = _and_3419 & _eq_3856;
+  assign _mux_9719 = clear ? 2'h0 : _or_3432;
+  assign _or_9720 = clear | _and_9718;
+  assign _and_9721 = _and_3419 & _eq_3858;
+  assign _mux_9722 = clear ? 2'h0 : _or_3432;
+  assign _or_9723 = clear | _and_9721;
+  assign _and_9724 = _and_3419 & _eq_3860;
+  assign _mux_9725 = clear ? 2'h0 : _or_3432;
+  assign _or_9726 = clear | _and_9724;
+  assign _and_9727 = _and_3419 & _eq_3862;
+  assign _mux_9728 = clear ? 2'h0 : _or_3432;
+  assign _or_9729 = clear | _and_9727;
+  assign _and_9730 = _and_3419 & _eq_3864;
+  assign _mux_9731 = clear ? 2'h0 : _or_3432;
+  assign _or_9732 = clear | _and_9730;
+  assign _and_9733 = _and_3419 & _eq_3866;
+  assign _mux_9734 = clear ? 2'h0 : _or_3432;
+  assign _or_9735 = clear | _and_9733;
+  assign _and_9736 = _and_3419 & _eq_3868;
+  assign _mux_9737 = clear ? 2'h0 : _or_3432;
+  assign _or_9738 = clear | _and_9736;
+  assign _and_9739 = _and_3419 & _eq_3870;
+  assign _mux_9740 = clear ? 2'h0 : _or_3432;
+  assign _or_9741 = clear | _and_9739;
+  assign _and_9742 = _and_3419 & _eq_3872;
+  assign _mux_9743 = clear ? 2'h0 : _or_3432;
+  assign _or_9744 = clear | _and_9742;
+  assign _and_9745 = _and_3419 & _eq_3874;
+  assign _mux_9746 = clear ? 2'h0 : _or_3432;
+  assign _or_9747 = clear | _and_9745;
+  assign _and_9748 = _and_3419 & _eq_3876;
+  assign _mux_9749 = clear ? 2'h0 : _or_3432;
+  assign _or_9750 = clear | _and_9748;
+  assign _and_9751 = _and_3419 & _eq_3878;
+  assign _mux_9752 = clear ? 2'h0 : _or_3432;
+  assign _or_9753 = clear | _and_9751;
+  assign _and_9754 = _and_3419 & _eq_3880;
+  assign _mux_9755 = clear ? 2'h0 : _or_3432;
+  assign _or_9756 = clear | _and_9754;
+  assign _and_9757 = _and_3419 & _eq_3882;
+  assign _mux_9758 = clear ? 2'h0 : _or_3432;
+  assign _or_9759 = clear | _and_9757;
+  assign _and_9760 = _and_3419 & _eq_3884;
+  assign _mux_9761 = clear ? 2'h0 : _or_3432;
+  assign _or_9762 = clear | _and_9760;
+  assign _and_9763 = _and_3419 & _eq_3886;
+  assign _mux_9764 = clear ? 2'h0 : _or_3432;
+  assign _or_9765 = clear | _and_9763;
+  assign _and_9766 = _and_3419 & _eq_3888;
+  assign _mux_9767 = clear ? 2'h0 : _or_3432;
+  assign _or_9768 = clear | _and_9766;
+  assign _and_9769 = _and_3419 & _eq_3890;
+  assign _mux_9770 = clear ? 2'h0 : _or_3432;
+  assign _or_9771 = clear | _and_9769;
+  assign _and_9772 = _and_3419 & _eq_3892;
+  assign _mux_9773 = clear ? 2'h0 : _or_3432;
+  assign _or_9774 = clear | _and_9772;
+  assign _and_9775 = _and_3419 & _eq_3894;
+  assign _mux_9776 = clear ? 2'h0 : _or_3432;
+  assign _or_9777 = clear | _and_9775;
+  assign _and_9778 = _and_3419 & _eq_3896;
+  assign _mux_9779 = clear ? 2'h0 : _or_3432;
+  assign _or_9780 = clear | _and_9778;
+  assign _and_9781 = _and_3419 & _eq_3898;
+  assign _mux_9782 = clear ? 2'h0 : _or_3432;
+  assign _or_9783 = clear | _and_9781;
+  assign _and_9784 = _and_3419 & _eq_3900;
+  assign _mux_9785 = clear ? 2'h0 : _or_3432;
+  assign _or_9786 = clear | _and_9784;
+  assign _and_9787 = _and_3419 & _eq_3902;
+  assign _mux_9788 = clear ? 2'h0 : _or_3432;
+  assign _or_9789 = clear | _and_9787;
+  assign _and_9790 = _and_3419 & _eq_3904;
+  assign _mux_9791 = clear ? 2'h0 : _or_3432;
+  assign _or_9792 = clear | _and_9790;
+  assign _and_9793 = _and_3419 & _eq_3906;
+  assign _mux_9794 = clear ? 2'h0 : _or_3432;
+  assign _or_9795 = clear | _and_9793;
+  assign _and_9796 = _and_3419 & _eq_3908;
+  assign _mux_9797 = clear ? 2'h0 : _or_3432;
+  assign _or_9798 = clear | _and_9796;
+  assign _and_9799 = _and_3419 & _eq_3910;
+  assign _mux_9800 = clear ? 2'h0 : _or_3432;
+  assign _or_9801 = clear | _and_9799;
+  assign _and_9802 = _and_3419 & _eq_3912;
+  assign _mux_9803 = clear ? 2'h0 : _or_3432;
+  assign _or_9804 = clear | _and_9802;
+  assign _and_9805 = _and_3419 & _eq_3914;
+  assign _mux_9806 = clear ? 2'h0 : _or_3432;
+  assign _or_9807 = clear | _and_9805;
+  assign _and_9808 = _and_3419 & _eq_3916;
+  assign _mux_9809 = clear ? 2'h0 : _or_3432;
+  assign _or_9810 = clear | _and_9808;
+  assign _and_9811 = _and_3419 & _eq_3918;
+  assign _mux_9812 = clear ? 2'h0 : _or_3432;
+  assign _or_9813 = clear | _and_9811;
+  assign _and_9814 = _and_3419 & _eq_3920;
+  assign _mux_9815 = clear ? 2'h0 : _or_3432;
+  assign _or_9816 = clear | _and_9814;
+  assign _and_9817 = _and_3419 & _eq_3922;
+  assign _mux_9818 = clear ? 2'h0 : _or_3432;
+  assign _or_9819 = clear | _and_9817;
+  assign _and_9820 = _and_3419 & _eq_3924;
+  assign _mux_9821 = clear ? 2'h0 : _or_3432;
+  assign _or_9822 = clear | _and_9820;
+  assign _and_9823 = _and_3419 & _eq_3926;
+  assign _mux_9824 = clear ? 2'h0 : _or_3432;
+  assign _or_9825 = clear | _and_9823;
+  assign _and_9826 = _and_3419 & _eq_3928;
+  assign _mux_9827 = clear ? 2'h0 : _or_3432;
+  assign _or_9828 = clear | _and_9826;
+  assign _and_9829 = _and_3419 & _eq_3930;
+  assign _mux_9830 = clear ? 2'h0 : _or_3432;
+  assign _or_9831 = clear | _and_9829;
+  assign _and_9832 = _and_3419 & _eq_3932;
+  assign _mux_9833 = clear ? 2'h0 : _or_3432;
+  assign _or_9834 = clear | _and_9832;
+  assign _and_9835 = _and_3419 & _eq_3934;
+  assign _mux_9836 = clear ? 2'h0 : _or_3432;
+  assign _or_9837 = clear | _and_9835;
+  assign _and_9838 = _and_3419 & _eq_3936;
+  assign _mux_9839 = clear ? 2'h0 : _or_3432;
+  assign _or_9840 = clear | _and_9838;
+  assign _and_9841 = _and_3419 & _eq_3938;
+  assign _mux_9842 = clear ? 2'h0 : _or_3432;
+  assign _or_9843 = clear | _and_9841;
+  assign _and_9844 = _and_3419 & _eq_3940;
+  assign _mux_9845 = clear ? 2'h0 : _or_3432;
+  assign _or_9846 = clear | _and_9844;
+  assign _and_9847 = _and_3419 & _eq_3942;
+  assign _mux_9848 = clear ? 2'h0 : _or_3432;
+  assign _or_9849 = clear | _and_9847;
+  assign _and_9850 = _and_3419 & _eq_3944;
+  assign _mux_9851 = clear ? 2'h0 : _or_3432;
+  assign _or_9852 = clear | _and_9850;
   always @(posedge clk) begin
     if (_and_3423) line_0[_slice_544] <= _cat_3420;
   end
@@ -14805,5 +14805,577 @@ module elastic_bchc (
     if (_and_3426) line_1[_slice_544] <= _cat_3420;
   end
   wire _unused_ok = &{1'b0, _slice_549, _slice_555, _cat_579[0], _ror_580, _or_591, _cat_592[0], _ror_593};
+`ifdef FORMAL
+  wire _ror_7017;
+  wire _rand_7018;
+  wire _ror_7275;
+  wire _ror_7276;
+  wire _not_7277;
+  wire _and_7278;
+  wire _not_7279;
+  wire _and_7280;
+  wire _not_7281;
+  wire _and_7282;
+  wire _not_7283;
+  wire _and_7284;
+  wire _and_7285;
+  wire _ror_7286;
+  wire _and_7287;
+  wire _rand_7288;
+  wire _rand_7289;
+  wire _rand_7290;
+  wire _rand_7291;
+  wire _rand_7292;
+  wire _rand_7293;
+  wire _rand_7294;
+  wire _rand_7295;
+  wire _rand_7296;
+  wire _rand_7297;
+  wire _rand_7298;
+  wire _rand_7299;
+  wire _rand_7300;
+  wire _rand_7301;
+  wire _rand_7302;
+  wire _rand_7303;
+  wire _rand_7304;
+  wire _rand_7305;
+  wire _rand_7306;
+  wire _rand_7307;
+  wire _rand_7308;
+  wire _rand_7309;
+  wire _rand_7310;
+  wire _rand_7311;
+  wire _rand_7312;
+  wire _rand_7313;
+  wire _rand_7314;
+  wire _rand_7315;
+  wire _rand_7316;
+  wire _rand_7317;
+  wire _rand_7318;
+  wire _rand_7319;
+  wire _rand_7320;
+  wire _rand_7321;
+  wire _rand_7322;
+  wire _rand_7323;
+  wire _rand_7324;
+  wire _rand_7325;
+  wire _rand_7326;
+  wire _rand_7327;
+  wire _rand_7328;
+  wire _rand_7329;
+  wire _rand_7330;
+  wire _rand_7331;
+  wire _rand_7332;
+  wire _rand_7333;
+  wire _rand_7334;
+  wire _rand_7335;
+  wire _rand_7336;
+  wire _rand_7337;
+  wire _rand_7338;
+  wire _rand_7339;
+  wire _rand_7340;
+  wire _rand_7341;
+  wire _rand_7342;
+  wire _rand_7343;
+  wire _rand_7344;
+  wire _rand_7345;
+  wire _rand_7346;
+  wire _rand_7347;
+  wire _rand_7348;
+  wire _rand_7349;
+  wire _rand_7350;
+  wire _rand_7351;
+  wire _rand_7352;
+  wire _rand_7353;
+  wire _rand_7354;
+  wire _rand_7355;
+  wire _rand_7356;
+  wire _rand_7357;
+  wire _rand_7358;
+  wire _rand_7359;
+  wire _rand_7360;
+  wire _rand_7361;
+  wire _rand_7362;
+  wire _rand_7363;
+  wire _rand_7364;
+  wire _rand_7365;
+  wire _rand_7366;
+  wire _rand_7367;
+  wire _rand_7368;
+  wire _rand_7369;
+  wire _rand_7370;
+  wire _rand_7371;
+  wire _rand_7372;
+  wire _rand_7373;
+  wire _rand_7374;
+  wire _rand_7375;
+  wire _rand_7376;
+  wire _rand_7377;
+  wire _rand_7378;
+  wire _rand_7379;
+  wire _rand_7380;
+  wire _rand_7381;
+  wire _rand_7382;
+  wire _rand_7383;
+  wire _rand_7384;
+  wire _rand_7385;
+  wire _rand_7386;
+  wire _rand_7387;
+  wire _rand_7388;
+  wire _rand_7389;
+  wire _rand_7390;
+  wire _rand_7391;
+  wire _rand_7392;
+  wire _rand_7393;
+  wire _rand_7394;
+  wire _rand_7395;
+  wire _rand_7396;
+  wire _rand_7397;
+  wire _rand_7398;
+  wire _rand_7399;
+  wire _rand_7400;
+  wire _rand_7401;
+  wire _rand_7402;
+  wire _rand_7403;
+  wire _rand_7404;
+  wire _rand_7405;
+  wire _rand_7406;
+  wire _rand_7407;
+  wire _rand_7408;
+  wire _rand_7409;
+  wire _rand_7410;
+  wire _rand_7411;
+  wire _rand_7412;
+  wire _rand_7413;
+  wire _rand_7414;
+  wire _rand_7415;
+  wire _rand_7416;
+  wire _rand_7417;
+  wire _rand_7418;
+  wire _rand_7419;
+  wire _rand_7420;
+  wire _rand_7421;
+  wire _rand_7422;
+  wire _rand_7423;
+  wire _rand_7424;
+  wire _rand_7425;
+  wire _rand_7426;
+  wire _rand_7427;
+  wire _rand_7428;
+  wire _rand_7429;
+  wire _rand_7430;
+  wire _rand_7431;
+  wire _rand_7432;
+  wire _rand_7433;
+  wire _rand_7434;
+  wire _rand_7435;
+  wire _rand_7436;
+  wire _rand_7437;
+  wire _rand_7438;
+  wire _rand_7439;
+  wire _rand_7440;
+  wire _rand_7441;
+  wire _rand_7442;
+  wire _rand_7443;
+  wire _rand_7444;
+  wire _rand_7445;
+  wire _rand_7446;
+  wire _rand_7447;
+  wire _rand_7448;
+  wire _rand_7449;
+  wire _rand_7450;
+  wire _rand_7451;
+  wire _rand_7452;
+  wire _rand_7453;
+  wire _rand_7454;
+  wire _rand_7455;
+  wire _rand_7456;
+  wire _rand_7457;
+  wire _rand_7458;
+  wire _rand_7459;
+  wire _rand_7460;
+  wire _rand_7461;
+  wire _rand_7462;
+  wire _rand_7463;
+  wire _rand_7464;
+  wire _rand_7465;
+  wire _rand_7466;
+  wire _rand_7467;
+  wire _rand_7468;
+  wire _rand_7469;
+  wire _rand_7470;
+  wire _rand_7471;
+  wire _rand_7472;
+  wire _rand_7473;
+  wire _rand_7474;
+  wire _rand_7475;
+  wire _rand_7476;
+  wire _rand_7477;
+  wire _rand_7478;
+  wire _rand_7479;
+  wire _rand_7480;
+  wire _rand_7481;
+  wire _rand_7482;
+  wire _rand_7483;
+  wire _rand_7484;
+  wire _rand_7485;
+  wire _rand_7486;
+  wire _rand_7487;
+  wire _rand_7488;
+  wire _rand_7489;
+  wire _rand_7490;
+  wire _rand_7491;
+  wire _rand_7492;
+  wire _rand_7493;
+  wire _rand_7494;
+  wire _rand_7495;
+  wire _rand_7496;
+  wire _rand_7497;
+  wire _rand_7498;
+  wire _rand_7499;
+  wire _rand_7500;
+  wire _rand_7501;
+  wire _rand_7502;
+  wire _rand_7503;
+  wire _rand_7504;
+  wire _rand_7505;
+  wire _rand_7506;
+  wire _rand_7507;
+  wire _rand_7508;
+  wire _rand_7509;
+  wire _rand_7510;
+  wire _rand_7511;
+  wire _rand_7512;
+  wire _rand_7513;
+  wire _rand_7514;
+  wire _rand_7515;
+  wire _rand_7516;
+  wire _rand_7517;
+  wire _rand_7518;
+  wire _rand_7519;
+  wire _rand_7520;
+  wire _rand_7521;
+  wire _rand_7522;
+  wire _rand_7523;
+  wire _rand_7524;
+  wire _rand_7525;
+  wire _rand_7526;
+  wire _rand_7527;
+  wire _rand_7528;
+  wire _rand_7529;
+  wire _rand_7530;
+  wire _rand_7531;
+  wire _rand_7532;
+  wire _rand_7533;
+  wire _rand_7534;
+  wire _rand_7535;
+  wire _rand_7536;
+  wire _rand_7537;
+  wire _rand_7538;
+  wire _rand_7539;
+  wire _rand_7540;
+  wire _rand_7541;
+  wire _rand_7542;
+  wire _rand_7543;
+  wire [255:0] _cat_7544;
+  wire _ror_7545;
+  wire [511:0] _cat_7546;
+  wire _ror_7547;
+  wire _and_7548;
+  assign _ror_7017 = |_cat_559;
+  assign _rand_7018 = &_sel_546;
+  assign _ror_7275 = |_and_540;
+  assign _ror_7276 = |_and_540;
+  assign _not_7277 = ~_ror_7276;
+  assign _and_7278 = _and_3419 & _ror_7017;
+  assign _not_7279 = ~_ror_7017;
+  assign _and_7280 = _and_3419 & _not_7279;
+  assign _not_7281 = ~_rand_7018;
+  assign _and_7282 = _and_7280 & _not_7281;
+  assign _not_7283 = ~_ror_7017;
+  assign _and_7284 = _and_3419 & _not_7283;
+  assign _and_7285 = _and_7284 & _rand_7018;
+  assign _ror_7286 = |_and_563;
+  assign _and_7287 = _and_7285 & _ror_7286;
+  assign _rand_7288 = &valid_0;
+  assign _rand_7289 = &valid_1;
+  assign _rand_7290 = &valid_2;
+  assign _rand_7291 = &valid_3;
+  assign _rand_7292 = &valid_4;
+  assign _rand_7293 = &valid_5;
+  assign _rand_7294 = &valid_6;
+  assign _rand_7295 = &valid_7;
+  assign _rand_7296 = &valid_8;
+  assign _rand_7297 = &valid_9;
+  assign _rand_7298 = &valid_10;
+  assign _rand_7299 = &valid_11;
+  assign _rand_7300 = &valid_12;
+  assign _rand_7301 = &valid_13;
+  assign _rand_7302 = &valid_14;
+  assign _rand_7303 = &valid_15;
+  assign _rand_7304 = &valid_16;
+  assign _rand_7305 = &valid_17;
+  assign _rand_7306 = &valid_18;
+  assign _rand_7307 = &valid_19;
+  assign _rand_7308 = &valid_20;
+  assign _rand_7309 = &valid_21;
+  assign _rand_7310 = &valid_22;
+  assign _rand_7311 = &valid_23;
+  assign _rand_7312 = &valid_24;
+  assign _rand_7313 = &valid_25;
+  assign _rand_7314 = &valid_26;
+  assign _rand_7315 = &valid_27;
+  assign _rand_7316 = &valid_28;
+  assign _rand_7317 = &valid_29;
+  assign _rand_7318 = &valid_30;
+  assign _rand_7319 = &valid_31;
+  assign _rand_7320 = &valid_32;
+  assign _rand_7321 = &valid_33;
+  assign _rand_7322 = &valid_34;
+  assign _rand_7323 = &valid_35;
+  assign _rand_7324 = &valid_36;
+  assign _rand_7325 = &valid_37;
+  assign _rand_7326 = &valid_38;
+  assign _rand_7327 = &valid_39;
+  assign _rand_7328 = &valid_40;
+  assign _rand_7329 = &valid_41;
+  assign _rand_7330 = &valid_42;
+  assign _rand_7331 = &valid_43;
+  assign _rand_7332 = &valid_44;
+  assign _rand_7333 = &valid_45;
+  assign _rand_7334 = &valid_46;
+  assign _rand_7335 = &valid_47;
+  assign _rand_7336 = &valid_48;
+  assign _rand_7337 = &valid_49;
+  assign _rand_7338 = &valid_50;
+  assign _rand_7339 = &valid_51;
+  assign _rand_7340 = &valid_52;
+  assign _rand_7341 = &valid_53;
+  assign _rand_7342 = &valid_54;
+  assign _rand_7343 = &valid_55;
+  assign _rand_7344 = &valid_56;
+  assign _rand_7345 = &valid_57;
+  assign _rand_7346 = &valid_58;
+  assign _rand_7347 = &valid_59;
+  assign _rand_7348 = &valid_60;
+  assign _rand_7349 = &valid_61;
+  assign _rand_7350 = &valid_62;
+  assign _rand_7351 = &valid_63;
+  assign _rand_7352 = &valid_64;
+  assign _rand_7353 = &valid_65;
+  assign _rand_7354 = &valid_66;
+  assign _rand_7355 = &valid_67;
+  assign _rand_7356 = &valid_68;
+  assign _rand_7357 = &valid_69;
+  assign _rand_7358 = &valid_70;
+  assign _rand_7359 = &valid_71;
+  assign _rand_7360 = &valid_72;
+  assign _rand_7361 = &valid_73;
+  assign _rand_7362 = &valid_74;
+  assign _rand_7363 = &valid_75;
+  assign _rand_7364 = &valid_76;
+  assign _rand_7365 = &valid_77;
+  assign _rand_7366 = &valid_78;
+  assign _rand_7367 = &valid_79;
+  assign _rand_7368 = &valid_80;
+  assign _rand_7369 = &valid_81;
+  assign _rand_7370 = &valid_82;
+  assign _rand_7371 = &valid_83;
+  assign _rand_7372 = &valid_84;
+  assign _rand_7373 = &valid_85;
+  assign _rand_7374 = &valid_86;
+  assign _rand_7375 = &valid_87;
+  assign _rand_7376 = &valid_88;
+  assign _rand_7377 = &valid_89;
+  assign _rand_7378 = &valid_90;
+  assign _rand_7379 = &valid_91;
+  assign _rand_7380 = &valid_92;
+  assign _rand_7381 = &valid_93;
+  assign _rand_7382 = &valid_94;
+  assign _rand_7383 = &valid_95;
+  assign _rand_7384 = &valid_96;
+  assign _rand_7385 = &valid_97;
+  assign _rand_7386 = &valid_98;
+  assign _rand_7387 = &valid_99;
+  assign _rand_7388 = &valid_100;
+  assign _rand_7389 = &valid_101;
+  assign _rand_7390 = &valid_102;
+  assign _rand_7391 = &valid_103;
+  assign _rand_7392 = &valid_104;
+  assign _rand_7393 = &valid_105;
+  assign _rand_7394 = &valid_106;
+  assign _rand_7395 = &valid_107;
+  assign _rand_7396 = &valid_108;
+  assign _rand_7397 = &valid_109;
+  assign _rand_7398 = &valid_110;
+  assign _rand_7399 = &valid_111;
+  assign _rand_7400 = &valid_112;
+  assign _rand_7401 = &valid_113;
+  assign _rand_7402 = &valid_114;
+  assign _rand_7403 = &valid_115;
+  assign _rand_7404 = &valid_116;
+  assign _rand_7405 = &valid_117;
+  assign _rand_7406 = &valid_118;
+  assign _rand_7407 = &valid_119;
+  assign _rand_7408 = &valid_120;
+  assign _rand_7409 = &valid_121;
+  assign _rand_7410 = &valid_122;
+  assign _rand_7411 = &valid_123;
+  assign _rand_7412 = &valid_124;
+  assign _rand_7413 = &valid_125;
+  assign _rand_7414 = &valid_126;
+  assign _rand_7415 = &valid_127;
+  assign _rand_7416 = &valid_128;
+  assign _rand_7417 = &valid_129;
+  assign _rand_7418 = &valid_130;
+  assign _rand_7419 = &valid_131;
+  assign _rand_7420 = &valid_132;
+  assign _rand_7421 = &valid_133;
+  assign _rand_7422 = &valid_134;
+  assign _rand_7423 = &valid_135;
+  assign _rand_7424 = &valid_136;
+  assign _rand_7425 = &valid_137;
+  assign _rand_7426 = &valid_138;
+  assign _rand_7427 = &valid_139;
+  assign _rand_7428 = &valid_140;
+  assign _rand_7429 = &valid_141;
+  assign _rand_7430 = &valid_142;
+  assign _rand_7431 = &valid_143;
+  assign _rand_7432 = &valid_144;
+  assign _rand_7433 = &valid_145;
+  assign _rand_7434 = &valid_146;
+  assign _rand_7435 = &valid_147;
+  assign _rand_7436 = &valid_148;
+  assign _rand_7437 = &valid_149;
+  assign _rand_7438 = &valid_150;
+  assign _rand_7439 = &valid_151;
+  assign _rand_7440 = &valid_152;
+  assign _rand_7441 = &valid_153;
+  assign _rand_7442 = &valid_154;
+  assign _rand_7443 = &valid_155;
+  assign _rand_7444 = &valid_156;
+  assign _rand_7445 = &valid_157;
+  assign _rand_7446 = &valid_158;
+  assign _rand_7447 = &valid_159;
+  assign _rand_7448 = &valid_160;
+  assign _rand_7449 = &valid_161;
+  assign _rand_7450 = &valid_162;
+  assign _rand_7451 = &valid_163;
+  assign _rand_7452 = &valid_164;
+  assign _rand_7453 = &valid_165;
+  assign _rand_7454 = &valid_166;
+  assign _rand_7455 = &valid_167;
+  assign _rand_7456 = &valid_168;
+  assign _rand_7457 = &valid_169;
+  assign _rand_7458 = &valid_170;
+  assign _rand_7459 = &valid_171;
+  assign _rand_7460 = &valid_172;
+  assign _rand_7461 = &valid_173;
+  assign _rand_7462 = &valid_174;
+  assign _rand_7463 = &valid_175;
+  assign _rand_7464 = &valid_176;
+  assign _rand_7465 = &valid_177;
+  assign _rand_7466 = &valid_178;
+  assign _rand_7467 = &valid_179;
+  assign _rand_7468 = &valid_180;
+  assign _rand_7469 = &valid_181;
+  assign _rand_7470 = &valid_182;
+  assign _rand_7471 = &valid_183;
+  assign _rand_7472 = &valid_184;
+  assign _rand_7473 = &valid_185;
+  assign _rand_7474 = &valid_186;
+  assign _rand_7475 = &valid_187;
+  assign _rand_7476 = &valid_188;
+  assign _rand_7477 = &valid_189;
+  assign _rand_7478 = &valid_190;
+  assign _rand_7479 = &valid_191;
+  assign _rand_7480 = &valid_192;
+  assign _rand_7481 = &valid_193;
+  assign _rand_7482 = &valid_194;
+  assign _rand_7483 = &valid_195;
+  assign _rand_7484 = &valid_196;
+  assign _rand_7485 = &valid_197;
+  assign _rand_7486 = &valid_198;
+  assign _rand_7487 = &valid_199;
+  assign _rand_7488 = &valid_200;
+  assign _rand_7489 = &valid_201;
+  assign _rand_7490 = &valid_202;
+  assign _rand_7491 = &valid_203;
+  assign _rand_7492 = &valid_204;
+  assign _rand_7493 = &valid_205;
+  assign _rand_7494 = &valid_206;
+  assign _rand_7495 = &valid_207;
+  assign _rand_7496 = &valid_208;
+  assign _rand_7497 = &valid_209;
+  assign _rand_7498 = &valid_210;
+  assign _rand_7499 = &valid_211;
+  assign _rand_7500 = &valid_212;
+  assign _rand_7501 = &valid_213;
+  assign _rand_7502 = &valid_214;
+  assign _rand_7503 = &valid_215;
+  assign _rand_7504 = &valid_216;
+  assign _rand_7505 = &valid_217;
+  assign _rand_7506 = &valid_218;
+  assign _rand_7507 = &valid_219;
+  assign _rand_7508 = &valid_220;
+  assign _rand_7509 = &valid_221;
+  assign _rand_7510 = &valid_222;
+  assign _rand_7511 = &valid_223;
+  assign _rand_7512 = &valid_224;
+  assign _rand_7513 = &valid_225;
+  assign _rand_7514 = &valid_226;
+  assign _rand_7515 = &valid_227;
+  assign _rand_7516 = &valid_228;
+  assign _rand_7517 = &valid_229;
+  assign _rand_7518 = &valid_230;
+  assign _rand_7519 = &valid_231;
+  assign _rand_7520 = &valid_232;
+  assign _rand_7521 = &valid_233;
+  assign _rand_7522 = &valid_234;
+  assign _rand_7523 = &valid_235;
+  assign _rand_7524 = &valid_236;
+  assign _rand_7525 = &valid_237;
+  assign _rand_7526 = &valid_238;
+  assign _rand_7527 = &valid_239;
+  assign _rand_7528 = &valid_240;
+  assign _rand_7529 = &valid_241;
+  assign _rand_7530 = &valid_242;
+  assign _rand_7531 = &valid_243;
+  assign _rand_7532 = &valid_244;
+  assign _rand_7533 = &valid_245;
+  assign _rand_7534 = &valid_246;
+  assign _rand_7535 = &valid_247;
+  assign _rand_7536 = &valid_248;
+  assign _rand_7537 = &valid_249;
+  assign _rand_7538 = &valid_250;
+  assign _rand_7539 = &valid_251;
+  assign _rand_7540 = &valid_252;
+  assign _rand_7541 = &valid_253;
+  assign _rand_7542 = &valid_254;
+  assign _rand_7543 = &valid_255;
+  assign _cat_7544 = {_rand_7543, _rand_7542, _rand_7541, _rand_7540, _rand_7539, _rand_7538, _rand_7537, _rand_7536, _rand_7535, _rand_7534, _rand_7533, _rand_7532, _rand_7531, _rand_7530, _rand_7529, _rand_7528, _rand_7527, _rand_7526, _rand_7525, _rand_7524, _rand_7523, _rand_7522, _rand_7521, _rand_7520, _rand_7519, _rand_7518, _rand_7517, _rand_7516, _rand_7515, _rand_7514, _rand_7513, _rand_7512, _rand_7511, _rand_7510, _rand_7509, _rand_7508, _rand_7507, _rand_7506, _rand_7505, _rand_7504, _rand_7503, _rand_7502, _rand_7501, _rand_7500, _rand_7499, _rand_7498, _rand_7497, _rand_7496, _rand_7495, _rand_7494, _rand_7493, _rand_7492, _rand_7491, _rand_7490, _rand_7489, _rand_7488, _rand_7487, _rand_7486, _rand_7485, _rand_7484, _rand_7483, _rand_7482, _rand_7481, _rand_7480, _rand_7479, _rand_7478, _rand_7477, _rand_7476, _rand_7475, _rand_7474, _rand_7473, _rand_7472, _rand_7471, _rand_7470, _rand_7469, _rand_7468, _rand_7467, _rand_7466, _rand_7465, _rand_7464, _rand_7463, _rand_7462, _rand_7461, _rand_7460, _rand_7459, _rand_7458, _rand_7457, _rand_7456, _rand_7455, _rand_7454, _rand_7453, _rand_7452, _rand_7451, _rand_7450, _rand_7449, _rand_7448, _rand_7447, _rand_7446, _rand_7445, _rand_7444, _rand_7443, _rand_7442, _rand_7441, _rand_7440, _rand_7439, _rand_7438, _rand_7437, _rand_7436, _rand_7435, _rand_7434, _rand_7433, _rand_7432, _rand_7431, _rand_7430, _rand_7429, _rand_7428, _rand_7427, _rand_7426, _rand_7425, _rand_7424, _rand_7423, _rand_7422, _rand_7421, _rand_7420, _rand_7419, _rand_7418, _rand_7417, _rand_7416, _rand_7415, _rand_7414, _rand_7413, _rand_7412, _rand_7411, _rand_7410, _rand_7409, _rand_7408, _rand_7407, _rand_7406, _rand_7405, _rand_7404, _rand_7403, _rand_7402, _rand_7401, _rand_7400, _rand_7399, _rand_7398, _rand_7397, _rand_7396, _rand_7395, _rand_7394, _rand_7393, _rand_7392, _rand_7391, _rand_7390, _rand_7389, _rand_7388, _rand_7387, _rand_7386, _rand_7385, _rand_7384, _rand_7383, _rand_7382, _rand_7381, _rand_7380, _rand_7379, _rand_7378, _rand_7377, _rand_7376, _rand_7375, _rand_7374, _rand_7373, _rand_7372, _rand_7371, _rand_7370, _rand_7369, _rand_7368, _rand_7367, _rand_7366, _rand_7365, _rand_7364, _rand_7363, _rand_7362, _rand_7361, _rand_7360, _rand_7359, _rand_7358, _rand_7357, _rand_7356, _rand_7355, _rand_7354, _rand_7353, _rand_7352, _rand_7351, _rand_7350, _rand_7349, _rand_7348, _rand_7347, _rand_7346, _rand_7345, _rand_7344, _rand_7343, _rand_7342, _rand_7341, _rand_7340, _rand_7339, _rand_7338, _rand_7337, _rand_7336, _rand_7335, _rand_7334, _rand_7333, _rand_7332, _rand_7331, _rand_7330, _rand_7329, _rand_7328, _rand_7327, _rand_7326, _rand_7325, _rand_7324, _rand_7323, _rand_7322, _rand_7321, _rand_7320, _rand_7319, _rand_7318, _rand_7317, _rand_7316, _rand_7315, _rand_7314, _rand_7313, _rand_7312, _rand_7311, _rand_7310, _rand_7309, _rand_7308, _rand_7307, _rand_7306, _rand_7305, _rand_7304, _rand_7303, _rand_7302, _rand_7301, _rand_7300, _rand_7299, _rand_7298, _rand_7297, _rand_7296, _rand_7295, _rand_7294, _rand_7293, _rand_7292, _rand_7291, _rand_7290, _rand_7289, _rand_7288};
+  assign _ror_7545 = |_cat_7544;
+  assign _cat_7546 = {valid_255, valid_254, valid_253, valid_252, valid_251, valid_250, valid_249, valid_248, valid_247, valid_246, valid_245, valid_244, valid_243, valid_242, valid_241, valid_240, valid_239, valid_238, valid_237, valid_236, valid_235, valid_234, valid_233, valid_232, valid_231, valid_230, valid_229, valid_228, valid_227, valid_226, valid_225, valid_224, valid_223, valid_222, valid_221, valid_220, valid_219, valid_218, valid_217, valid_216, valid_215, valid_214, valid_213, valid_212, valid_211, valid_210, valid_209, valid_208, valid_207, valid_206, valid_205, valid_204, valid_203, valid_202, valid_201, valid_200, valid_199, valid_198, valid_197, valid_196, valid_195, valid_194, valid_193, valid_192, valid_191, valid_190, valid_189, valid_188, valid_187, valid_186, valid_185, valid_184, valid_183, valid_182, valid_181, valid_180, valid_179, valid_178, valid_177, valid_176, valid_175, valid_174, valid_173, valid_172, valid_171, valid_170, valid_169, valid_168, valid_167, valid_166, valid_165, valid_164, valid_163, valid_162, valid_161, valid_160, valid_159, valid_158, valid_157, valid_156, valid_155, valid_154, valid_153, valid_152, valid_151, valid_150, valid_149, valid_148, valid_147, valid_146, valid_145, valid_144, valid_143, valid_142, valid_141, valid_140, valid_139, valid_138, valid_137, valid_136, valid_135, valid_134, valid_133, valid_132, valid_131, valid_130, valid_129, valid_128, valid_127, valid_126, valid_125, valid_124, valid_123, valid_122, valid_121, valid_120, valid_119, valid_118, valid_117, valid_116, valid_115, valid_114, valid_113, valid_112, valid_111, valid_110, valid_109, valid_108, valid_107, valid_106, valid_105, valid_104, valid_103, valid_102, valid_101, valid_100, valid_99, valid_98, valid_97, valid_96, valid_95, valid_94, valid_93, valid_92, valid_91, valid_90, valid_89, valid_88, valid_87, valid_86, valid_85, valid_84, valid_83, valid_82, valid_81, valid_80, valid_79, valid_78, valid_77, valid_76, valid_75, valid_74, valid_73, valid_72, valid_71, valid_70, valid_69, valid_68, valid_67, valid_66, valid_65, valid_64, valid_63, valid_62, valid_61, valid_60, valid_59, valid_58, valid_57, valid_56, valid_55, valid_54, valid_53, valid_52, valid_51, valid_50, valid_49, valid_48, valid_47, valid_46, valid_45, valid_44, valid_43, valid_42, valid_41, valid_40, valid_39, valid_38, valid_37, valid_36, valid_35, valid_34, valid_33, valid_32, valid_31, valid_30, valid_29, valid_28, valid_27, valid_26, valid_25, valid_24, valid_23, valid_22, valid_21, valid_20, valid_19, valid_18, valid_17, valid_16, valid_15, valid_14, valid_13, valid_12, valid_11, valid_10, valid_9, valid_8, valid_7, valid_6, valid_5, valid_4, valid_3, valid_2, valid_1, valid_0};
+  assign _ror_7547 = |_cat_7546;
+  assign _and_7548 = clear & _ror_7547;
+  wire _cover_read_hit = ~rst & _ror_7275;
+  wire _cover_read_miss = ~rst & _not_7277;
+  wire _cover_write_update = ~rst & _and_7278;
+  wire _cover_write_fill = ~rst & _and_7282;
+  wire _cover_write_evict = ~rst & _and_7285;
+  wire _cover_write_evict_beside_read_hit = ~rst & _and_7287;
+  wire _cover_set_full = ~rst & _ror_7545;
+  wire _cover_clear_valid_lines = ~rst & _and_7548;
+  always @* begin
+    cover (_cover_read_hit);
+    cover (_cover_read_miss);
+    cover (_cover_write_update);
+    cover (_cover_write_fill);
+    cover (_cover_write_evict);
+    cover (_cover_write_evict_beside_read_hit);
+    cover (_cover_set_full);
+    cover (_cover_clear_valid_lines);
+  end
+`endif
 endmodule
 `default_nettype wire

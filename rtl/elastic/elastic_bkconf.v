@@ -1081,5 +1081,77 @@ module elastic_bkconf (
   assign conflict = _ror_627;
   assign _ror_627 = |_add_619;
   wire _unused_ok = &{1'b0, addr_0[11:3], addr_1[11:3], addr_2[11:3], addr_3[11:3], addr_4[11:3], addr_5[11:3], addr_6[11:3], addr_7[11:3], _mux_578};
+`ifdef FORMAL
+  wire _le_629;
+  wire [7:0] _cat_630;
+  wire _ror_631;
+  wire _ror_632;
+  wire _eq_633;
+  wire [4:0] _mul_635;
+  wire [4:0] _zext_636;
+  wire _ge_637;
+  wire [3:0] _sub_639;
+  wire [4:0] _mul_641;
+  wire [4:0] _zext_642;
+  wire _lt_643;
+  wire _ror_644;
+  wire _and_645;
+  wire _eq_647;
+  wire _or_648;
+  wire _and_649;
+  wire [3:0] _zext_650;
+  wire [3:0] _add_652;
+  wire _eq_653;
+  wire _ror_654;
+  wire _eq_655;
+  wire _and_656;
+  wire _not_657;
+  wire _eq_659;
+  wire _eq_661;
+  assign _le_629 = degree <= 4'h8;
+  assign _cat_630 = {en_7, en_6, en_5, en_4, en_3, en_2, en_1, en_0};
+  assign _ror_631 = |_cat_630;
+  assign _ror_632 = |degree;
+  assign _eq_633 = _ror_631 == _ror_632;
+  assign _mul_635 = {1'd0, cycles} * {4'd0, 1'b1};
+  assign _zext_636 = {1'd0, degree};
+  assign _ge_637 = _mul_635 >= _zext_636;
+  assign _sub_639 = cycles - 4'h1;
+  assign _mul_641 = {1'd0, _sub_639} * {4'd0, 1'b1};
+  assign _zext_642 = {1'd0, degree};
+  assign _lt_643 = _mul_641 < _zext_642;
+  assign _ror_644 = |cycles;
+  assign _and_645 = _ror_644 & _ge_637;
+  assign _eq_647 = cycles == 4'h1;
+  assign _or_648 = _eq_647 | _lt_643;
+  assign _and_649 = _and_645 & _or_648;
+  assign _zext_650 = {1'd0, extra};
+  assign _add_652 = _zext_650 + 4'h1;
+  assign _eq_653 = _add_652 == cycles;
+  assign _ror_654 = |extra;
+  assign _eq_655 = conflict == _ror_654;
+  assign _and_656 = _eq_653 & _eq_655;
+  assign _not_657 = ~_ror_631;
+  assign _eq_659 = degree == 4'h8;
+  assign _eq_661 = cycles == 4'h8;
+  wire _assert_degree_le_lanes = _le_629; // the conflict degree exceeds the lanes
+  wire _assert_degree_zero_iff_idle = _eq_633; // degree is 0 with a lane enabled, or not 0 with none
+  wire _assert_cycles_ceil = _and_649; // cycles is not max(1, ceil(degree/ports)) (Eq. 5.3)
+  wire _assert_extra_is_cycles_minus_one = _and_656; // extra is not cycles - 1, or conflict not extra != 0
+  wire _cover_no_lane = _not_657;
+  wire _cover_conflict = conflict;
+  wire _cover_most_degree = _eq_659;
+  wire _cover_most_cycles = _eq_661;
+  always @* begin
+    assert (_assert_degree_le_lanes);
+    assert (_assert_degree_zero_iff_idle);
+    assert (_assert_cycles_ceil);
+    assert (_assert_extra_is_cycles_minus_one);
+    cover (_cover_no_lane);
+    cover (_cover_conflict);
+    cover (_cover_most_degree);
+    cover (_cover_most_cycles);
+  end
+`endif
 endmodule
 `default_nettype wire

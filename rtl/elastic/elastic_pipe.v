@@ -155,107 +155,107 @@ module elastic_pipe (
   wire _not_152;
   wire _and_153;
   wire [2:0] _sub_155;
-  wire _mux_156;
-  wire _mux_157;
-  wire _mux_158;
-  wire _mux_159;
-  wire _mux_160;
-  wire _mux_161;
-  wire _mux_162;
-  wire [1:0] _mux_163;
-  wire [1:0] _mux_164;
-  wire [1:0] _mux_165;
-  wire [4:0] _mux_166;
-  wire [4:0] _mux_167;
-  wire [4:0] _mux_168;
-  wire [31:0] _mux_169;
-  wire [31:0] _mux_170;
-  wire [31:0] _mux_171;
-  wire [31:0] _mux_172;
-  wire [31:0] _mux_173;
-  wire [31:0] _mux_174;
-  wire [31:0] _mux_175;
-  wire [31:0] _mux_176;
-  wire [31:0] _mux_177;
-  wire [31:0] _mux_178;
-  wire [31:0] _mux_179;
-  wire [31:0] _mux_180;
-  wire [31:0] _mux_181;
-  wire [31:0] _mux_182;
-  wire [31:0] _mux_183;
-  wire [31:0] _mux_184;
-  wire [31:0] _mux_185;
-  wire [31:0] _mux_186;
-  wire [31:0] _mux_187;
-  wire [31:0] _mux_188;
-  wire [31:0] _mux_189;
-  wire [31:0] _mux_190;
-  wire [31:0] _mux_191;
-  wire [31:0] _mux_192;
-  wire _mux_193;
-  wire _or_194;
-  wire [4:0] _mux_195;
-  wire [31:0] _mux_196;
-  wire [31:0] _mux_197;
-  wire [31:0] _mux_198;
-  wire [31:0] _mux_199;
-  wire [31:0] _mux_200;
-  wire [31:0] _mux_201;
-  wire [31:0] _mux_202;
-  wire [31:0] _mux_203;
-  wire [2:0] _mux_204;
-  wire [2:0] _mux_205;
-  wire _or_206;
-  wire _mux_207;
-  wire _or_208;
-  wire _mux_209;
-  wire _or_210;
-  wire _mux_211;
-  wire _or_212;
-  assign ex_ready = _mux_162;
+  wire _mux_319;
+  wire _mux_320;
+  wire _mux_321;
+  wire _mux_322;
+  wire _mux_323;
+  wire _mux_324;
+  wire _mux_325;
+  wire [1:0] _mux_326;
+  wire [1:0] _mux_327;
+  wire [1:0] _mux_328;
+  wire [4:0] _mux_329;
+  wire [4:0] _mux_330;
+  wire [4:0] _mux_331;
+  wire [31:0] _mux_332;
+  wire [31:0] _mux_333;
+  wire [31:0] _mux_334;
+  wire [31:0] _mux_335;
+  wire [31:0] _mux_336;
+  wire [31:0] _mux_337;
+  wire [31:0] _mux_338;
+  wire [31:0] _mux_339;
+  wire [31:0] _mux_340;
+  wire [31:0] _mux_341;
+  wire [31:0] _mux_342;
+  wire [31:0] _mux_343;
+  wire [31:0] _mux_344;
+  wire [31:0] _mux_345;
+  wire [31:0] _mux_346;
+  wire [31:0] _mux_347;
+  wire [31:0] _mux_348;
+  wire [31:0] _mux_349;
+  wire [31:0] _mux_350;
+  wire [31:0] _mux_351;
+  wire [31:0] _mux_352;
+  wire [31:0] _mux_353;
+  wire [31:0] _mux_354;
+  wire [31:0] _mux_355;
+  wire _mux_356;
+  wire _or_357;
+  wire [4:0] _mux_358;
+  wire [31:0] _mux_359;
+  wire [31:0] _mux_360;
+  wire [31:0] _mux_361;
+  wire [31:0] _mux_362;
+  wire [31:0] _mux_363;
+  wire [31:0] _mux_364;
+  wire [31:0] _mux_365;
+  wire [31:0] _mux_366;
+  wire [2:0] _mux_367;
+  wire [2:0] _mux_368;
+  wire _or_369;
+  wire _mux_370;
+  wire _or_371;
+  wire _mux_372;
+  wire _or_373;
+  wire _mux_374;
+  wire _or_375;
+  assign ex_ready = _mux_325;
   always @(posedge clk) begin
     if (rst) s0_valid <= 1'b0;
-    else if (_or_194) s0_valid <= _mux_193;
+    else if (_or_357) s0_valid <= _mux_356;
   end
   always @(posedge clk) begin
     if (rst) s0_tag <= 5'h00;
-    else if (_and_150) s0_tag <= _mux_195;
+    else if (_and_150) s0_tag <= _mux_358;
   end
   always @(posedge clk) begin
     if (rst) s0_data_0 <= 32'h00000000;
-    else if (_and_150) s0_data_0 <= _mux_196;
+    else if (_and_150) s0_data_0 <= _mux_359;
   end
   always @(posedge clk) begin
     if (rst) s0_data_1 <= 32'h00000000;
-    else if (_and_150) s0_data_1 <= _mux_197;
+    else if (_and_150) s0_data_1 <= _mux_360;
   end
   always @(posedge clk) begin
     if (rst) s0_data_2 <= 32'h00000000;
-    else if (_and_150) s0_data_2 <= _mux_198;
+    else if (_and_150) s0_data_2 <= _mux_361;
   end
   always @(posedge clk) begin
     if (rst) s0_data_3 <= 32'h00000000;
-    else if (_and_150) s0_data_3 <= _mux_199;
+    else if (_and_150) s0_data_3 <= _mux_362;
   end
   always @(posedge clk) begin
     if (rst) s0_data_4 <= 32'h00000000;
-    else if (_and_150) s0_data_4 <= _mux_200;
+    else if (_and_150) s0_data_4 <= _mux_363;
   end
   always @(posedge clk) begin
     if (rst) s0_data_5 <= 32'h00000000;
-    else if (_and_150) s0_data_5 <= _mux_201;
+    else if (_and_150) s0_data_5 <= _mux_364;
   end
   always @(posedge clk) begin
     if (rst) s0_data_6 <= 32'h00000000;
-    else if (_and_150) s0_data_6 <= _mux_202;
+    else if (_and_150) s0_data_6 <= _mux_365;
   end
   always @(posedge clk) begin
     if (rst) s0_data_7 <= 32'h00000000;
-    else if (_and_150) s0_data_7 <= _mux_203;
+    else if (_and_150) s0_data_7 <= _mux_366;
   end
   always @(posedge clk) begin
     if (rst) s1_valid <= 1'b0;
-    else if (_or_208) s1_valid <= _mux_207;
+    else if (_or_371) s1_valid <= _mux_370;
   end
   always @(posedge clk) begin
     if (rst) s1_tag <= 5'h00;
@@ -295,7 +295,7 @@ module elastic_pipe (
   end
   always @(posedge clk) begin
     if (rst) s2_valid <= 1'b0;
-    else if (_or_210) s2_valid <= _mux_209;
+    else if (_or_373) s2_valid <= _mux_372;
   end
   always @(posedge clk) begin
     if (rst) s2_tag <= 5'h00;
@@ -335,7 +335,7 @@ module elastic_pipe (
   end
   always @(posedge clk) begin
     if (rst) s3_valid <= 1'b0;
-    else if (_or_212) s3_valid <= _mux_211;
+    else if (_or_375) s3_valid <= _mux_374;
   end
   always @(posedge clk) begin
     if (rst) s3_tag <= 5'h00;
@@ -375,7 +375,7 @@ module elastic_pipe (
   end
   always @(posedge clk) begin
     if (rst) s0_hold <= 3'h0;
-    else if (_or_206) s0_hold <= _mux_205;
+    else if (_or_369) s0_hold <= _mux_368;
   end
   assign _ror_66 = |s0_hold;
   assign _not_67 = ~_ror_66;
@@ -393,7 +393,7 @@ module elastic_pipe (
   assign _and_79 = _and_78 & _not_67;
   assign _not_80 = ~s0_valid;
   assign _or_81 = _not_80 | _and_79;
-  assign premem_push = _mux_157;
+  assign premem_push = _mux_320;
   assign premem_fifo_in_valid = premem_push;
   assign premem_fifo_in_data = _cat_90;
   assign premem_fifo_out_ready = _or_81;
@@ -413,7 +413,7 @@ module elastic_pipe (
   assign _and_103 = ex_valid & ex_mem;
   assign _or_104 = ic_valid | s3_valid;
   assign _not_105 = ~_or_104;
-  assign nonmem_push = _mux_159;
+  assign nonmem_push = _mux_322;
   assign nonmem_fifo_in_valid = nonmem_push;
   assign nonmem_fifo_in_data = _cat_114;
   assign nonmem_fifo_out_ready = _not_105;
@@ -437,16 +437,16 @@ module elastic_pipe (
   assign _or_131 = s3_valid | _or_130;
   assign _or_132 = ic_valid | _or_131;
   assign wb_valid = _or_132;
-  assign wb_src = _mux_165;
-  assign wb_tag = _mux_168;
-  assign wb_data_0 = _mux_171;
-  assign wb_data_1 = _mux_174;
-  assign wb_data_2 = _mux_177;
-  assign wb_data_3 = _mux_180;
-  assign wb_data_4 = _mux_183;
-  assign wb_data_5 = _mux_186;
-  assign wb_data_6 = _mux_189;
-  assign wb_data_7 = _mux_192;
+  assign wb_src = _mux_328;
+  assign wb_tag = _mux_331;
+  assign wb_data_0 = _mux_334;
+  assign wb_data_1 = _mux_337;
+  assign wb_data_2 = _mux_340;
+  assign wb_data_3 = _mux_343;
+  assign wb_data_4 = _mux_346;
+  assign wb_data_5 = _mux_349;
+  assign wb_data_6 = _mux_352;
+  assign wb_data_7 = _mux_355;
   assign _cat_148 = {_and_103, premem_fifo_out_valid};
   assign _ror_149 = |_cat_148;
   assign _and_150 = _ror_149 & _or_81;
@@ -454,63 +454,63 @@ module elastic_pipe (
   assign _not_152 = ~_not_67;
   assign _and_153 = _not_151 & _not_152;
   assign _sub_155 = s0_hold - 3'h1;
-  assign _mux_156 = _and_102 ? 1'b0 : ex_valid;
-  assign _mux_157 = ex_mem ? _mux_156 : 1'b0;
-  assign _mux_158 = _and_127 ? 1'b0 : ex_valid;
-  assign _mux_159 = ex_mem ? 1'b0 : _mux_158;
-  assign _mux_160 = _and_127 ? 1'b1 : nonmem_fifo_in_ready;
-  assign _mux_161 = _and_102 ? 1'b1 : premem_fifo_in_ready;
-  assign _mux_162 = ex_mem ? _mux_161 : _mux_160;
-  assign _mux_163 = nonmem_fifo_out_valid ? 2'h2 : 2'h3;
-  assign _mux_164 = s3_valid ? 2'h1 : _mux_163;
-  assign _mux_165 = ic_valid ? 2'h0 : _mux_164;
-  assign _mux_166 = nonmem_fifo_out_valid ? _slice_115 : ex_tag;
-  assign _mux_167 = s3_valid ? s3_tag : _mux_166;
-  assign _mux_168 = ic_valid ? ic_tag : _mux_167;
-  assign _mux_169 = nonmem_fifo_out_valid ? _slice_116 : ex_data_0;
-  assign _mux_170 = s3_valid ? s3_data_0 : _mux_169;
-  assign _mux_171 = ic_valid ? ic_data_0 : _mux_170;
-  assign _mux_172 = nonmem_fifo_out_valid ? _slice_117 : ex_data_1;
-  assign _mux_173 = s3_valid ? s3_data_1 : _mux_172;
-  assign _mux_174 = ic_valid ? ic_data_1 : _mux_173;
-  assign _mux_175 = nonmem_fifo_out_valid ? _slice_118 : ex_data_2;
-  assign _mux_176 = s3_valid ? s3_data_2 : _mux_175;
-  assign _mux_177 = ic_valid ? ic_data_2 : _mux_176;
-  assign _mux_178 = nonmem_fifo_out_valid ? _slice_119 : ex_data_3;
-  assign _mux_179 = s3_valid ? s3_data_3 : _mux_178;
-  assign _mux_180 = ic_valid ? ic_data_3 : _mux_179;
-  assign _mux_181 = nonmem_fifo_out_valid ? _slice_120 : ex_data_4;
-  assign _mux_182 = s3_valid ? s3_data_4 : _mux_181;
-  assign _mux_183 = ic_valid ? ic_data_4 : _mux_182;
-  assign _mux_184 = nonmem_fifo_out_valid ? _slice_121 : ex_data_5;
-  assign _mux_185 = s3_valid ? s3_data_5 : _mux_184;
-  assign _mux_186 = ic_valid ? ic_data_5 : _mux_185;
-  assign _mux_187 = nonmem_fifo_out_valid ? _slice_122 : ex_data_6;
-  assign _mux_188 = s3_valid ? s3_data_6 : _mux_187;
-  assign _mux_189 = ic_valid ? ic_data_6 : _mux_188;
-  assign _mux_190 = nonmem_fifo_out_valid ? _slice_123 : ex_data_7;
-  assign _mux_191 = s3_valid ? s3_data_7 : _mux_190;
-  assign _mux_192 = ic_valid ? ic_data_7 : _mux_191;
-  assign _mux_193 = _and_150 ? 1'b1 : 1'b0;
-  assign _or_194 = _and_150 | _and_79;
-  assign _mux_195 = premem_fifo_out_valid ? _slice_92 : ex_tag;
-  assign _mux_196 = premem_fifo_out_valid ? _slice_93 : ex_data_0;
-  assign _mux_197 = premem_fifo_out_valid ? _slice_94 : ex_data_1;
-  assign _mux_198 = premem_fifo_out_valid ? _slice_95 : ex_data_2;
-  assign _mux_199 = premem_fifo_out_valid ? _slice_96 : ex_data_3;
-  assign _mux_200 = premem_fifo_out_valid ? _slice_97 : ex_data_4;
-  assign _mux_201 = premem_fifo_out_valid ? _slice_98 : ex_data_5;
-  assign _mux_202 = premem_fifo_out_valid ? _slice_99 : ex_data_6;
-  assign _mux_203 = premem_fifo_out_valid ? _slice_100 : ex_data_7;
-  assign _mux_204 = premem_fifo_out_valid ? _slice_91 : ex_hold;
-  assign _mux_205 = _and_153 ? _sub_155 : _mux_204;
-  assign _or_206 = _and_153 | _and_150;
-  assign _mux_207 = _and_79 ? 1'b1 : 1'b0;
-  assign _or_208 = _and_79 | _and_75;
-  assign _mux_209 = _and_75 ? 1'b1 : 1'b0;
-  assign _or_210 = _and_75 | _and_72;
-  assign _mux_211 = _and_72 ? 1'b1 : 1'b0;
-  assign _or_212 = _and_72 | _and_69;
+  assign _mux_319 = _and_102 ? 1'b0 : ex_valid;
+  assign _mux_320 = ex_mem ? _mux_319 : 1'b0;
+  assign _mux_321 = _and_127 ? 1'b0 : ex_valid;
+  assign _mux_322 = ex_mem ? 1'b0 : _mux_321;
+  assign _mux_323 = _and_127 ? 1'b1 : nonmem_fifo_in_ready;
+  assign _mux_324 = _and_102 ? 1'b1 : premem_fifo_in_ready;
+  assign _mux_325 = ex_mem ? _mux_324 : _mux_323;
+  assign _mux_326 = nonmem_fifo_out_valid ? 2'h2 : 2'h3;
+  assign _mux_327 = s3_valid ? 2'h1 : _mux_326;
+  assign _mux_328 = ic_valid ? 2'h0 : _mux_327;
+  assign _mux_329 = nonmem_fifo_out_valid ? _slice_115 : ex_tag;
+  assign _mux_330 = s3_valid ? s3_tag : _mux_329;
+  assign _mux_331 = ic_valid ? ic_tag : _mux_330;
+  assign _mux_332 = nonmem_fifo_out_valid ? _slice_116 : ex_data_0;
+  assign _mux_333 = s3_valid ? s3_data_0 : _mux_332;
+  assign _mux_334 = ic_valid ? ic_data_0 : _mux_333;
+  assign _mux_335 = nonmem_fifo_out_valid ? _slice_117 : ex_data_1;
+  assign _mux_336 = s3_valid ? s3_data_1 : _mux_335;
+  assign _mux_337 = ic_valid ? ic_data_1 : _mux_336;
+  assign _mux_338 = nonmem_fifo_out_valid ? _slice_118 : ex_data_2;
+  assign _mux_339 = s3_valid ? s3_data_2 : _mux_338;
+  assign _mux_340 = ic_valid ? ic_data_2 : _mux_339;
+  assign _mux_341 = nonmem_fifo_out_valid ? _slice_119 : ex_data_3;
+  assign _mux_342 = s3_valid ? s3_data_3 : _mux_341;
+  assign _mux_343 = ic_valid ? ic_data_3 : _mux_342;
+  assign _mux_344 = nonmem_fifo_out_valid ? _slice_120 : ex_data_4;
+  assign _mux_345 = s3_valid ? s3_data_4 : _mux_344;
+  assign _mux_346 = ic_valid ? ic_data_4 : _mux_345;
+  assign _mux_347 = nonmem_fifo_out_valid ? _slice_121 : ex_data_5;
+  assign _mux_348 = s3_valid ? s3_data_5 : _mux_347;
+  assign _mux_349 = ic_valid ? ic_data_5 : _mux_348;
+  assign _mux_350 = nonmem_fifo_out_valid ? _slice_122 : ex_data_6;
+  assign _mux_351 = s3_valid ? s3_data_6 : _mux_350;
+  assign _mux_352 = ic_valid ? ic_data_6 : _mux_351;
+  assign _mux_353 = nonmem_fifo_out_valid ? _slice_123 : ex_data_7;
+  assign _mux_354 = s3_valid ? s3_data_7 : _mux_353;
+  assign _mux_355 = ic_valid ? ic_data_7 : _mux_354;
+  assign _mux_356 = _and_150 ? 1'b1 : 1'b0;
+  assign _or_357 = _and_150 | _and_79;
+  assign _mux_358 = premem_fifo_out_valid ? _slice_92 : ex_tag;
+  assign _mux_359 = premem_fifo_out_valid ? _slice_93 : ex_data_0;
+  assign _mux_360 = premem_fifo_out_valid ? _slice_94 : ex_data_1;
+  assign _mux_361 = premem_fifo_out_valid ? _slice_95 : ex_data_2;
+  assign _mux_362 = premem_fifo_out_valid ? _slice_96 : ex_data_3;
+  assign _mux_363 = premem_fifo_out_valid ? _slice_97 : ex_data_4;
+  assign _mux_364 = premem_fifo_out_valid ? _slice_98 : ex_data_5;
+  assign _mux_365 = premem_fifo_out_valid ? _slice_99 : ex_data_6;
+  assign _mux_366 = premem_fifo_out_valid ? _slice_100 : ex_data_7;
+  assign _mux_367 = premem_fifo_out_valid ? _slice_91 : ex_hold;
+  assign _mux_368 = _and_153 ? _sub_155 : _mux_367;
+  assign _or_369 = _and_153 | _and_150;
+  assign _mux_370 = _and_79 ? 1'b1 : 1'b0;
+  assign _or_371 = _and_79 | _and_75;
+  assign _mux_372 = _and_75 ? 1'b1 : 1'b0;
+  assign _or_373 = _and_75 | _and_72;
+  assign _mux_374 = _and_72 ? 1'b1 : 1'b0;
+  assign _or_375 = _and_72 | _and_69;
   lib_fifo_d3_w264_pipe premem_fifo (
     .clk(clk),
     .rst(rst),
@@ -533,6 +533,357 @@ module elastic_pipe (
     .out_data(nonmem_fifo_out_data),
     .count(nonmem_fifo_count)
   );
+`ifdef FORMAL
+  wire _and_159;
+  wire _and_160;
+  reg [3:0] ghost_mem_seq_in;
+  reg [3:0] ghost_mem_seq_out;
+  wire [3:0] _add_163;
+  wire _eq_165;
+  wire _and_166;
+  wire [3:0] _add_167;
+  reg [3:0] ghost_s0_seq;
+  reg [3:0] ghost_s1_seq;
+  reg [3:0] ghost_s2_seq;
+  reg [3:0] ghost_s3_seq;
+  wire [3:0] _zext_172;
+  wire [3:0] _sub_173;
+  wire [3:0] _mux_174;
+  wire [3:0] _cat_175;
+  wire _slice_176;
+  wire _slice_177;
+  wire _slice_178;
+  wire _slice_179;
+  wire [1:0] _zext_180;
+  wire [1:0] _zext_181;
+  wire [1:0] _add_182;
+  wire [2:0] _zext_183;
+  wire [1:0] _zext_184;
+  wire [1:0] _zext_185;
+  wire [1:0] _add_186;
+  wire [2:0] _zext_187;
+  wire [2:0] _add_188;
+  wire [3:0] _zext_189;
+  wire [3:0] _sub_190;
+  wire [3:0] _zext_191;
+  wire [3:0] _add_192;
+  wire _eq_193;
+  wire [3:0] _zext_194;
+  wire [3:0] _zext_195;
+  wire [3:0] _add_196;
+  wire _not_197;
+  wire [3:0] _sub_198;
+  wire _eq_199;
+  wire _or_200;
+  wire [3:0] _zext_201;
+  wire [1:0] _cat_202;
+  wire _slice_203;
+  wire _slice_204;
+  wire [1:0] _zext_205;
+  wire [1:0] _zext_206;
+  wire [1:0] _add_207;
+  wire [3:0] _zext_208;
+  wire [3:0] _add_209;
+  wire _not_210;
+  wire [3:0] _sub_211;
+  wire _eq_212;
+  wire _or_213;
+  wire [3:0] _zext_214;
+  wire [2:0] _cat_215;
+  wire _slice_216;
+  wire _slice_217;
+  wire _slice_218;
+  wire [1:0] _zext_219;
+  wire [1:0] _zext_220;
+  wire [1:0] _zext_221;
+  wire [1:0] _add_222;
+  wire [1:0] _add_223;
+  wire [3:0] _zext_224;
+  wire [3:0] _add_225;
+  wire _not_226;
+  wire [3:0] _sub_227;
+  wire _eq_228;
+  wire _or_229;
+  wire [3:0] _zext_230;
+  wire [3:0] _cat_231;
+  wire _slice_232;
+  wire _slice_233;
+  wire _slice_234;
+  wire _slice_235;
+  wire [1:0] _zext_236;
+  wire [1:0] _zext_237;
+  wire [1:0] _add_238;
+  wire [2:0] _zext_239;
+  wire [1:0] _zext_240;
+  wire [1:0] _zext_241;
+  wire [1:0] _add_242;
+  wire [2:0] _zext_243;
+  wire [2:0] _add_244;
+  wire [3:0] _zext_245;
+  wire [3:0] _add_246;
+  wire _not_247;
+  wire [3:0] _sub_248;
+  wire _eq_249;
+  wire _or_250;
+  wire [3:0] _cat_251;
+  wire _rand_252;
+  wire _le_254;
+  wire _eq_256;
+  wire _eq_258;
+  wire _and_259;
+  wire _and_261;
+  wire _not_262;
+  wire _and_263;
+  wire _eq_265;
+  wire _eq_267;
+  wire _or_268;
+  wire _and_269;
+  reg [2:0] ghost_nonmem_count;
+  wire _not_271;
+  wire _and_272;
+  wire [2:0] _add_273;
+  wire _not_274;
+  wire _and_275;
+  wire [2:0] _sub_276;
+  wire _eq_277;
+  wire _eq_279;
+  wire _and_280;
+  wire _eq_282;
+  wire _and_283;
+  wire _wire_284;
+  wire _not_287;
+  wire _or_288;
+  wire _le_290;
+  wire _eq_292;
+  wire _eq_294;
+  wire _and_295;
+  wire _not_296;
+  wire _and_297;
+  wire _eq_299;
+  wire _and_300;
+  wire _eq_302;
+  wire _and_303;
+  wire _eq_305;
+  wire _and_306;
+  wire _eq_308;
+  wire _and_309;
+  wire _not_310;
+  wire _and_311;
+  wire _not_312;
+  wire _and_313;
+  wire [3:0] _cat_314;
+  wire _rand_315;
+  wire [3:0] _cat_316;
+  wire _ror_317;
+  wire _not_318;
+  wire [2:0] _mux_376;
+  wire _or_377;
+  wire _mux_378;
+  assign _and_159 = ex_valid & ex_ready;
+  assign _and_160 = _and_159 & ex_mem;
+  always @(posedge clk) begin
+    if (rst) ghost_mem_seq_in <= 4'h0;
+    else if (_and_160) ghost_mem_seq_in <= _add_163;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_mem_seq_out <= 4'h0;
+    else if (_and_166) ghost_mem_seq_out <= _add_167;
+  end
+  assign _add_163 = ghost_mem_seq_in + 4'h1;
+  assign _eq_165 = wb_src == 2'h1;
+  assign _and_166 = wb_valid & _eq_165;
+  assign _add_167 = ghost_mem_seq_out + 4'h1;
+  always @(posedge clk) begin
+    if (rst) ghost_s0_seq <= 4'h0;
+    else if (_and_150) ghost_s0_seq <= _mux_174;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_s1_seq <= 4'h0;
+    else if (_and_79) ghost_s1_seq <= ghost_s0_seq;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_s2_seq <= 4'h0;
+    else if (_and_75) ghost_s2_seq <= ghost_s1_seq;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_s3_seq <= 4'h0;
+    else if (_and_72) ghost_s3_seq <= ghost_s2_seq;
+  end
+  assign _zext_172 = {2'd0, premem_count};
+  assign _sub_173 = ghost_mem_seq_in - _zext_172;
+  assign _mux_174 = premem_fifo_out_valid ? _sub_173 : ghost_mem_seq_in;
+  assign _cat_175 = {s3_valid, s2_valid, s1_valid, s0_valid};
+  assign _slice_176 = _cat_175[0];
+  assign _slice_177 = _cat_175[1];
+  assign _slice_178 = _cat_175[2];
+  assign _slice_179 = _cat_175[3];
+  assign _zext_180 = {1'd0, _slice_176};
+  assign _zext_181 = {1'd0, _slice_177};
+  assign _add_182 = _zext_180 + _zext_181;
+  assign _zext_183 = {1'd0, _add_182};
+  assign _zext_184 = {1'd0, _slice_178};
+  assign _zext_185 = {1'd0, _slice_179};
+  assign _add_186 = _zext_184 + _zext_185;
+  assign _zext_187 = {1'd0, _add_186};
+  assign _add_188 = _zext_183 + _zext_187;
+  assign _zext_189 = {1'd0, _add_188};
+  assign _sub_190 = ghost_mem_seq_in - ghost_mem_seq_out;
+  assign _zext_191 = {2'd0, premem_count};
+  assign _add_192 = _zext_191 + _zext_189;
+  assign _eq_193 = _sub_190 == _add_192;
+  assign _zext_194 = {2'd0, premem_count};
+  assign _zext_195 = {3'd0, s0_valid};
+  assign _add_196 = _zext_194 + _zext_195;
+  assign _not_197 = ~s0_valid;
+  assign _sub_198 = ghost_mem_seq_in - _add_196;
+  assign _eq_199 = ghost_s0_seq == _sub_198;
+  assign _or_200 = _not_197 | _eq_199;
+  assign _zext_201 = {2'd0, premem_count};
+  assign _cat_202 = {s1_valid, s0_valid};
+  assign _slice_203 = _cat_202[0];
+  assign _slice_204 = _cat_202[1];
+  assign _zext_205 = {1'd0, _slice_203};
+  assign _zext_206 = {1'd0, _slice_204};
+  assign _add_207 = _zext_205 + _zext_206;
+  assign _zext_208 = {2'd0, _add_207};
+  assign _add_209 = _zext_201 + _zext_208;
+  assign _not_210 = ~s1_valid;
+  assign _sub_211 = ghost_mem_seq_in - _add_209;
+  assign _eq_212 = ghost_s1_seq == _sub_211;
+  assign _or_213 = _not_210 | _eq_212;
+  assign _zext_214 = {2'd0, premem_count};
+  assign _cat_215 = {s2_valid, s1_valid, s0_valid};
+  assign _slice_216 = _cat_215[0];
+  assign _slice_217 = _cat_215[1];
+  assign _slice_218 = _cat_215[2];
+  assign _zext_219 = {1'd0, _slice_216};
+  assign _zext_220 = {1'd0, _slice_217};
+  assign _zext_221 = {1'd0, _slice_218};
+  assign _add_222 = _zext_220 + _zext_221;
+  assign _add_223 = _zext_219 + _add_222;
+  assign _zext_224 = {2'd0, _add_223};
+  assign _add_225 = _zext_214 + _zext_224;
+  assign _not_226 = ~s2_valid;
+  assign _sub_227 = ghost_mem_seq_in - _add_225;
+  assign _eq_228 = ghost_s2_seq == _sub_227;
+  assign _or_229 = _not_226 | _eq_228;
+  assign _zext_230 = {2'd0, premem_count};
+  assign _cat_231 = {s3_valid, s2_valid, s1_valid, s0_valid};
+  assign _slice_232 = _cat_231[0];
+  assign _slice_233 = _cat_231[1];
+  assign _slice_234 = _cat_231[2];
+  assign _slice_235 = _cat_231[3];
+  assign _zext_236 = {1'd0, _slice_232};
+  assign _zext_237 = {1'd0, _slice_233};
+  assign _add_238 = _zext_236 + _zext_237;
+  assign _zext_239 = {1'd0, _add_238};
+  assign _zext_240 = {1'd0, _slice_234};
+  assign _zext_241 = {1'd0, _slice_235};
+  assign _add_242 = _zext_240 + _zext_241;
+  assign _zext_243 = {1'd0, _add_242};
+  assign _add_244 = _zext_239 + _zext_243;
+  assign _zext_245 = {1'd0, _add_244};
+  assign _add_246 = _zext_230 + _zext_245;
+  assign _not_247 = ~s3_valid;
+  assign _sub_248 = ghost_mem_seq_in - _add_246;
+  assign _eq_249 = ghost_s3_seq == _sub_248;
+  assign _or_250 = _not_247 | _eq_249;
+  assign _cat_251 = {_or_250, _or_229, _or_213, _or_200};
+  assign _rand_252 = &_cat_251;
+  assign _le_254 = 1'b1;
+  assign _eq_256 = premem_count == 2'h3;
+  assign _eq_258 = premem_count == 2'h0;
+  assign _and_259 = _eq_258 & s0_valid;
+  assign _and_261 = ex_valid & ex_ready;
+  assign _not_262 = ~ex_mem;
+  assign _and_263 = _and_261 & _not_262;
+  assign _eq_265 = wb_src == 2'h2;
+  assign _eq_267 = wb_src == 2'h3;
+  assign _or_268 = _eq_265 | _eq_267;
+  assign _and_269 = wb_valid & _or_268;
+  always @(posedge clk) begin
+    if (rst) ghost_nonmem_count <= 3'h0;
+    else if (_or_377) ghost_nonmem_count <= _mux_376;
+  end
+  assign _not_271 = ~_and_269;
+  assign _and_272 = _and_263 & _not_271;
+  assign _add_273 = ghost_nonmem_count + 3'h1;
+  assign _not_274 = ~_and_263;
+  assign _and_275 = _and_269 & _not_274;
+  assign _sub_276 = ghost_nonmem_count - 3'h1;
+  assign _eq_277 = ghost_nonmem_count == nonmem_count;
+  assign _eq_279 = wb_src == 2'h3;
+  assign _and_280 = wb_valid & _eq_279;
+  assign _eq_282 = nonmem_count == 3'h0;
+  assign _and_283 = _and_263 & _eq_282;
+  assign _wire_284 = _mux_378;
+  assign _not_287 = ~_wire_284;
+  assign _or_288 = _not_287 | _and_283;
+  assign _le_290 = nonmem_count <= 3'h4;
+  assign _eq_292 = nonmem_count == 3'h4;
+  assign _eq_294 = nonmem_count == 3'h0;
+  assign _and_295 = _eq_294 & ex_valid;
+  assign _not_296 = ~ex_mem;
+  assign _and_297 = _and_295 & _not_296;
+  assign _eq_299 = wb_src == 2'h0;
+  assign _and_300 = wb_valid & _eq_299;
+  assign _eq_302 = wb_src == 2'h1;
+  assign _and_303 = wb_valid & _eq_302;
+  assign _eq_305 = wb_src == 2'h2;
+  assign _and_306 = wb_valid & _eq_305;
+  assign _eq_308 = wb_src == 2'h3;
+  assign _and_309 = wb_valid & _eq_308;
+  assign _not_310 = ~ex_ready;
+  assign _and_311 = ex_valid & _not_310;
+  assign _not_312 = ~_not_67;
+  assign _and_313 = s0_valid & _not_312;
+  assign _cat_314 = {s3_valid, s2_valid, s1_valid, s0_valid};
+  assign _rand_315 = &_cat_314;
+  assign _cat_316 = {s3_valid, s2_valid, s1_valid, s0_valid};
+  assign _ror_317 = |_cat_316;
+  assign _not_318 = ~_ror_317;
+  assign _mux_376 = _and_272 ? _add_273 : _sub_276;
+  assign _or_377 = _and_272 | _and_275;
+  assign _mux_378 = _and_280 ? 1'b1 : 1'b0;
+  wire _assert_mem_none_lost = rst | _eq_193; // the memory instructions taken minus those written back from MEM are not the PREMEM entries and valid MEM stages
+  wire _assert_mem_in_order = rst | _rand_252; // a MEM stage holds a memory instruction out of EXE's order
+  wire _assert_premem_le_depth = rst | _le_254; // PREMEM holds more than its depth (Eq. 5.5)
+  wire _cover_premem_full = ~rst & _eq_256;
+  wire _cover_premem_empty_s0_busy = ~rst & _and_259;
+  wire _assert_nonmem_none_lost = rst | _eq_277; // the non-memory instructions taken minus those written back are not NONMEM's entries
+  wire _assert_exe_wb_taken_in_order = rst | _or_288; // EXE's writeback is not an instruction EXE gives up, or it passes NONMEM's entries
+  wire _assert_nonmem_le_depth = rst | _le_290; // NONMEM holds more than its depth (Eq. 5.4)
+  wire _cover_nonmem_full = ~rst & _eq_292;
+  wire _cover_nonmem_empty_exe_nonmem = ~rst & _and_297;
+  wire _cover_wb_ic = ~rst & _and_300;
+  wire _cover_wb_mem = ~rst & _and_303;
+  wire _cover_wb_nonmem = ~rst & _and_306;
+  wire _cover_wb_exe = ~rst & _and_309;
+  wire _cover_ex_stalled = ~rst & _and_311;
+  wire _cover_s0_held = ~rst & _and_313;
+  wire _cover_mem_stages_full = ~rst & _rand_315;
+  wire _cover_mem_stages_empty = ~rst & _not_318;
+  always @* begin
+    assert (_assert_mem_none_lost);
+    assert (_assert_mem_in_order);
+    assert (_assert_premem_le_depth);
+    cover (_cover_premem_full);
+    cover (_cover_premem_empty_s0_busy);
+    assert (_assert_nonmem_none_lost);
+    assert (_assert_exe_wb_taken_in_order);
+    assert (_assert_nonmem_le_depth);
+    cover (_cover_nonmem_full);
+    cover (_cover_nonmem_empty_exe_nonmem);
+    cover (_cover_wb_ic);
+    cover (_cover_wb_mem);
+    cover (_cover_wb_nonmem);
+    cover (_cover_wb_exe);
+    cover (_cover_ex_stalled);
+    cover (_cover_s0_held);
+    cover (_cover_mem_stages_full);
+    cover (_cover_mem_stages_empty);
+  end
+`endif
 endmodule
 `line 1 "lib_fifo_d4_w261_pipe.v" 0
 module lib_fifo_d4_w261_pipe (

@@ -135,6 +135,8 @@ func (c HistoryCacheBlock) WithPorts(name string) (*hdl.Module, HistoryCachePort
 			v.SetU(0)
 		}
 	})
+	c.properties(m, cacheState{clear: p.Clear, valid: valid.Elems(), lru: lru, setWidth: rdSet.Width(),
+		rdHits: rdHits, write: write, wrMatch: wrMatch.RedOr(), wrFull: wrValids.RedAnd(), touched: touchedHere})
 	return m, p
 }
 

@@ -101,7 +101,46 @@ func (b BankConflict) WithPorts(name string) (*hdl.Module, BankConflictPorts) {
 	ps.Extra.Drive(extra)
 	ps.Conflict = out("conflict", 1)
 	ps.Conflict.Drive(extra.RedOr())
+	b.properties(m, ps, en, counted)
 	return m, ps
+}
+
+// properties states the unit's contract (thesis 5.3.1, Eq. 5.3;
+// DESIGN.md, elastic-bkconf): degree <= lanes, degree 0 exactly when no
+// lane is enabled, cycles = max(1, ceil(degree/ports)) (stated as
+// (cycles-1)*ports < degree <= cycles*ports, or cycles = 1 for a degree
+// within one cycle), extra = cycles - 1 and conflict = extra != 0. The
+// cover points are no lane, a conflict (where the most degree exceeds the
+// ports), the most degree (every lane in one bank; with Broadcast, every
+// word of one bank) and the most cycles, and with Broadcast lanes served
+// together.
+func (b BankConflict) properties(m *hdl.Module, ps BankConflictPorts, en, counted []*hdl.Signal) {
+	dw := ps.Degree.Width()
+	lanes := m.ConstU(dw, uint64(b.Lanes))
+	m.Assert(ps.Degree.Le(lanes), "degree_le_lanes", "the conflict degree exceeds the lanes")
+	anyEn := lib.Bus(en).RedOr()
+	m.Assert(anyEn.Eq(ps.Degree.RedOr()), "degree_zero_iff_idle", "degree is 0 with a lane enabled, or not 0 with none")
+	cycles, degree := ps.Cycles, ps.Degree
+	pw := dw + bits.Len(uint(b.Ports)) // the width of cycles * ports
+	covers := cycles.MulConst(uint64(b.Ports)).Ge(degree.Zext(pw))
+	before := cycles.Sub(m.ConstU(dw, 1)).MulConst(uint64(b.Ports)).Lt(degree.Zext(pw))
+	ceil := cycles.RedOr().And(covers).And(cycles.EqConst(1).Or(before))
+	m.Assert(ceil, "cycles_ceil", "cycles is not max(1, ceil(degree/ports)) (Eq. 5.3)")
+	extraOk := ps.Extra.Zext(dw).Add(m.ConstU(dw, 1)).Eq(cycles).And(ps.Conflict.Eq(ps.Extra.RedOr()))
+	m.Assert(extraOk, "extra_is_cycles_minus_one", "extra is not cycles - 1, or conflict not extra != 0")
+	most := b.Lanes // every lane in one bank; with Broadcast, at most the bank's words
+	if words := 1 << max(0, b.Aw-bits.Len(uint(b.Banks-1))); b.Broadcast && words < most {
+		most = words
+	}
+	m.Cover(anyEn.Not(), "no_lane")
+	if most > b.Ports {
+		m.Cover(ps.Conflict, "conflict")
+	}
+	m.Cover(degree.EqConst(uint64(most)), "most_degree")
+	m.Cover(cycles.EqConst(uint64((most+b.Ports-1)/b.Ports)), "most_cycles")
+	if b.Broadcast {
+		m.Cover(lib.Bus(en).Ne(lib.Bus(counted)), "broadcast")
+	}
 }
 
 // firstReaders marks the enabled lanes that no lower enabled lane reads the

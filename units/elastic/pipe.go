@@ -112,6 +112,7 @@ func (p Pipe) WithPorts(name string) (*hdl.Module, PipePorts) {
 	}
 	b.writeback()
 	b.edge()
+	b.properties()
 	return m, b.PipePorts
 }
 
@@ -132,6 +133,7 @@ type pipeBuild struct {
 
 	sources []source // writeback candidates in priority order
 	entries []entry  // what S_0 takes when free, in priority order
+	enter   *hdl.Signal
 }
 
 // memStages are the MEM stages. S_0's hold counts the cycles it still
@@ -264,6 +266,7 @@ func (b *pipeBuild) edge() {
 		valids[i] = e.valid
 	}
 	enter := lib.Bus(valids).RedOr().And(b.s0Free)
+	b.enter = enter
 	m.If(enter, func() {
 		firstOf(m, valids, func(i int) {
 			hdl.SetRecord(s[0], stage{Valid: one, Payload: b.entries[i].in.Payload})

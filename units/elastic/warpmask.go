@@ -101,9 +101,9 @@ func (w WarpMaskBlock) WithPorts(name string) (*hdl.Module, WarpMaskPorts) {
 	m.If(resValid, func() { acc.Set(hdl.Mux(resLast, m.ConstU(vw, 0), sum)) })
 	// count <- sched_valid & sched_shmem ? sat(pred + K - 1) : max(count - 1, 0)
 	k := w.Warp / w.Lanes
-	m.If(scheduled, func() {
-		count.Set(sat(c.RdVal.Zext(vw + 1).Add(m.ConstU(vw+1, uint64(k-1)))))
-	}).Elif(block, func() { count.Set(count.Sub(m.ConstU(vw, 1))) })
+	load := sat(c.RdVal.Zext(vw + 1).Add(m.ConstU(vw+1, uint64(k-1))))
+	m.If(scheduled, func() { count.Set(load) }).
+		Elif(block, func() { count.Set(count.Sub(m.ConstU(vw, 1))) })
 	m.If(launch, func() {
 		acc.SetU(0)
 		count.SetU(0)
@@ -116,5 +116,36 @@ func (w WarpMaskBlock) WithPorts(name string) (*hdl.Module, WarpMaskPorts) {
 	ps.Pred.Drive(c.RdVal)
 	ps.Count.Drive(count)
 	ps.Acc.Drive(acc)
+	w.properties(m, ps, scheduled, load, sum)
 	return m, ps
+}
+
+// properties states what the mask promises (thesis 5.5.3, Eq. 5.7;
+// DESIGN.md, elastic-warpmask): the countdown never exceeds the
+// warp_safe_mem_dist - 1 it was last loaded with (a ghost copy of that
+// load; so it stops at zero and never wraps), and only memory warps are
+// masked, only while it blocks. The cover points are a prediction's hit
+// and miss, a masked memory warp, the counter at its maximum, the
+// accumulator saturating, a warp's degree recorded and a launch while
+// blocked.
+func (w WarpMaskBlock) properties(m *hdl.Module, ps WarpMaskPorts, scheduled, load, sum *hdl.Signal) {
+	vw := load.Width()
+	loaded := m.Reg("ghost_loaded", vw)
+	m.If(scheduled, func() { loaded.Set(load) })
+	m.If(ps.Launch, func() { loaded.SetU(0) })
+	m.Assert(ps.Count.Le(loaded), "count_le_loaded", "the countdown exceeds the warp_safe_mem_dist - 1 it was loaded with (Eq. 5.7)")
+	var masked, maskedOk []*hdl.Signal
+	for _, warp := range ps.Warps {
+		off := warp.Ready.And(warp.SchedReady.Not())
+		masked = append(masked, off)
+		maskedOk = append(maskedOk, warp.SchedReady.Not().Or(warp.Ready), off.Not().Or(warp.IsMem.And(ps.Block)))
+	}
+	m.Assert(hdl.Concat(maskedOk...).RedAnd(), "mask_only_memory_warps", "a warp not ready is scheduled, or a warp masked that is not a memory one while blocked")
+	m.Cover(hdl.Concat(masked...).RedOr(), "memory_warp_masked")
+	m.Cover(scheduled.And(ps.PredHit), "predict_hit")
+	m.Cover(scheduled.And(ps.PredHit.Not()), "predict_miss")
+	m.Cover(ps.Count.Eq(m.ConstU(1, 1).Repl(vw)), "count_at_max")
+	m.Cover(ps.ResValid.And(ps.ResLast.Not()).And(sum.Eq(m.ConstU(1, 1).Repl(vw))), "acc_saturates")
+	m.Cover(ps.ResValid.And(ps.ResLast), "warp_recorded")
+	m.Cover(ps.Launch.And(ps.Block), "launch_while_blocked")
 }
