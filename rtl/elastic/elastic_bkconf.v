@@ -1106,8 +1106,6 @@ module elastic_bkconf (
   wire _eq_655;
   wire _and_656;
   wire _not_657;
-  wire _eq_659;
-  wire _eq_661;
   assign _le_629 = degree <= 4'h8;
   assign _cat_630 = {en_7, en_6, en_5, en_4, en_3, en_2, en_1, en_0};
   assign _ror_631 = |_cat_630;
@@ -1132,25 +1130,19 @@ module elastic_bkconf (
   assign _eq_655 = conflict == _ror_654;
   assign _and_656 = _eq_653 & _eq_655;
   assign _not_657 = ~_ror_631;
-  assign _eq_659 = degree == 4'h8;
-  assign _eq_661 = cycles == 4'h8;
   wire _assert_degree_le_lanes = _le_629; // the conflict degree exceeds the lanes
   wire _assert_degree_zero_iff_idle = _eq_633; // degree is 0 with a lane enabled, or not 0 with none
   wire _assert_cycles_ceil = _and_649; // cycles is not max(1, ceil(degree/ports)) (Eq. 5.3)
   wire _assert_extra_is_cycles_minus_one = _and_656; // extra is not cycles - 1, or conflict not extra != 0
-  wire _cover_no_lane = _not_657;
   wire _cover_conflict = conflict;
-  wire _cover_most_degree = _eq_659;
-  wire _cover_most_cycles = _eq_661;
+  wire _cover_no_lane = _not_657;
   always @* begin
     assert (_assert_degree_le_lanes);
     assert (_assert_degree_zero_iff_idle);
     assert (_assert_cycles_ceil);
     assert (_assert_extra_is_cycles_minus_one);
-    cover (_cover_no_lane);
     cover (_cover_conflict);
-    cover (_cover_most_degree);
-    cover (_cover_most_cycles);
+    cover (_cover_no_lane);
   end
 `endif
 endmodule

@@ -3718,1304 +3718,1304 @@ module vmshr_base (
   wire _and_4171;
   wire _slice_4173;
   wire _and_4174;
-  wire [5:0] _mux_14174;
-  wire _mux_14175;
-  wire _mux_14176;
+  wire [5:0] _mux_14169;
+  wire _mux_14170;
+  wire _mux_14171;
+  wire _mux_14172;
+  wire _mux_14173;
+  wire _mux_14174;
+  wire [1:0] _mux_14175;
+  wire [1:0] _mux_14176;
   wire _mux_14177;
   wire _mux_14178;
-  wire _mux_14179;
-  wire [1:0] _mux_14180;
-  wire [1:0] _mux_14181;
+  wire [1:0] _mux_14179;
+  wire _and_14180;
+  wire _and_14181;
   wire _mux_14182;
-  wire _mux_14183;
-  wire [1:0] _mux_14184;
-  wire _and_14185;
+  wire _and_14183;
+  wire _mux_14184;
+  wire _or_14185;
   wire _and_14186;
   wire _mux_14187;
-  wire _and_14188;
-  wire _mux_14189;
-  wire _or_14190;
-  wire _and_14191;
-  wire _mux_14192;
-  wire _mux_14193;
+  wire _mux_14188;
+  wire _and_14189;
+  wire _mux_14190;
+  wire _or_14191;
+  wire _and_14192;
+  wire _and_14193;
   wire _and_14194;
-  wire _mux_14195;
-  wire _or_14196;
+  wire _and_14195;
+  wire _mux_14196;
   wire _and_14197;
-  wire _and_14198;
-  wire _and_14199;
+  wire _mux_14198;
+  wire _or_14199;
   wire _and_14200;
   wire _mux_14201;
-  wire _and_14202;
-  wire _mux_14203;
-  wire _or_14204;
-  wire _and_14205;
-  wire _mux_14206;
-  wire _mux_14207;
+  wire _mux_14202;
+  wire _and_14203;
+  wire _mux_14204;
+  wire _or_14205;
+  wire _and_14206;
+  wire _and_14207;
   wire _and_14208;
-  wire _mux_14209;
-  wire _or_14210;
+  wire _and_14209;
+  wire _mux_14210;
   wire _and_14211;
-  wire _and_14212;
-  wire _and_14213;
+  wire _mux_14212;
+  wire _or_14213;
   wire _and_14214;
   wire _mux_14215;
-  wire _and_14216;
-  wire _mux_14217;
-  wire _or_14218;
-  wire _and_14219;
-  wire _mux_14220;
-  wire _mux_14221;
+  wire _mux_14216;
+  wire _and_14217;
+  wire _mux_14218;
+  wire _or_14219;
+  wire _and_14220;
+  wire _and_14221;
   wire _and_14222;
-  wire _mux_14223;
-  wire _or_14224;
+  wire _and_14223;
+  wire _mux_14224;
   wire _and_14225;
-  wire _and_14226;
-  wire _and_14227;
+  wire _mux_14226;
+  wire _or_14227;
   wire _and_14228;
   wire _mux_14229;
-  wire _and_14230;
-  wire _mux_14231;
-  wire _or_14232;
-  wire _and_14233;
-  wire _mux_14234;
-  wire _mux_14235;
+  wire _mux_14230;
+  wire _and_14231;
+  wire _mux_14232;
+  wire _or_14233;
+  wire _and_14234;
+  wire _and_14235;
   wire _and_14236;
-  wire _mux_14237;
-  wire _or_14238;
+  wire _and_14237;
+  wire _mux_14238;
   wire _and_14239;
-  wire _and_14240;
-  wire _and_14241;
+  wire _mux_14240;
+  wire _or_14241;
   wire _and_14242;
   wire _mux_14243;
-  wire _and_14244;
-  wire _mux_14245;
-  wire _or_14246;
-  wire _and_14247;
-  wire _mux_14248;
-  wire _mux_14249;
+  wire _mux_14244;
+  wire _and_14245;
+  wire _mux_14246;
+  wire _or_14247;
+  wire _and_14248;
+  wire _and_14249;
   wire _and_14250;
-  wire _mux_14251;
-  wire _or_14252;
+  wire _and_14251;
+  wire _mux_14252;
   wire _and_14253;
-  wire _and_14254;
-  wire _and_14255;
+  wire _mux_14254;
+  wire _or_14255;
   wire _and_14256;
   wire _mux_14257;
-  wire _and_14258;
-  wire _mux_14259;
-  wire _or_14260;
-  wire _and_14261;
-  wire _mux_14262;
-  wire _mux_14263;
+  wire _mux_14258;
+  wire _and_14259;
+  wire _mux_14260;
+  wire _or_14261;
+  wire _and_14262;
+  wire _and_14263;
   wire _and_14264;
-  wire _mux_14265;
-  wire _or_14266;
+  wire _and_14265;
+  wire _mux_14266;
   wire _and_14267;
-  wire _and_14268;
-  wire _and_14269;
+  wire _mux_14268;
+  wire _or_14269;
   wire _and_14270;
   wire _mux_14271;
-  wire _and_14272;
-  wire _mux_14273;
-  wire _or_14274;
-  wire _and_14275;
-  wire _mux_14276;
-  wire _mux_14277;
+  wire _mux_14272;
+  wire _and_14273;
+  wire _mux_14274;
+  wire _or_14275;
+  wire _and_14276;
+  wire _and_14277;
   wire _and_14278;
-  wire _mux_14279;
-  wire _or_14280;
+  wire _and_14279;
+  wire _mux_14280;
   wire _and_14281;
-  wire _and_14282;
-  wire _and_14283;
+  wire _mux_14282;
+  wire _or_14283;
   wire _and_14284;
   wire _mux_14285;
-  wire _and_14286;
-  wire _mux_14287;
-  wire _or_14288;
-  wire _and_14289;
-  wire _mux_14290;
-  wire _mux_14291;
+  wire _mux_14286;
+  wire _and_14287;
+  wire _mux_14288;
+  wire _or_14289;
+  wire _and_14290;
+  wire _and_14291;
   wire _and_14292;
-  wire _mux_14293;
-  wire _or_14294;
+  wire _and_14293;
+  wire _mux_14294;
   wire _and_14295;
-  wire _and_14296;
-  wire _and_14297;
+  wire _mux_14296;
+  wire _or_14297;
   wire _and_14298;
   wire _mux_14299;
-  wire _and_14300;
-  wire _mux_14301;
-  wire _or_14302;
-  wire _and_14303;
-  wire _mux_14304;
-  wire _mux_14305;
+  wire _mux_14300;
+  wire _and_14301;
+  wire _mux_14302;
+  wire _or_14303;
+  wire _and_14304;
+  wire _and_14305;
   wire _and_14306;
-  wire _mux_14307;
-  wire _or_14308;
+  wire _and_14307;
+  wire _mux_14308;
   wire _and_14309;
-  wire _and_14310;
-  wire _and_14311;
+  wire _mux_14310;
+  wire _or_14311;
   wire _and_14312;
   wire _mux_14313;
-  wire _and_14314;
-  wire _mux_14315;
-  wire _or_14316;
-  wire _and_14317;
-  wire _mux_14318;
-  wire _mux_14319;
+  wire _mux_14314;
+  wire _and_14315;
+  wire _mux_14316;
+  wire _or_14317;
+  wire _and_14318;
+  wire _and_14319;
   wire _and_14320;
-  wire _mux_14321;
-  wire _or_14322;
+  wire _and_14321;
+  wire _mux_14322;
   wire _and_14323;
-  wire _and_14324;
-  wire _and_14325;
+  wire _mux_14324;
+  wire _or_14325;
   wire _and_14326;
   wire _mux_14327;
-  wire _and_14328;
-  wire _mux_14329;
-  wire _or_14330;
-  wire _and_14331;
-  wire _mux_14332;
-  wire _mux_14333;
+  wire _mux_14328;
+  wire _and_14329;
+  wire _mux_14330;
+  wire _or_14331;
+  wire _and_14332;
+  wire _and_14333;
   wire _and_14334;
-  wire _mux_14335;
-  wire _or_14336;
+  wire _and_14335;
+  wire _mux_14336;
   wire _and_14337;
-  wire _and_14338;
-  wire _and_14339;
+  wire _mux_14338;
+  wire _or_14339;
   wire _and_14340;
   wire _mux_14341;
-  wire _and_14342;
-  wire _mux_14343;
-  wire _or_14344;
-  wire _and_14345;
-  wire _mux_14346;
-  wire _mux_14347;
+  wire _mux_14342;
+  wire _and_14343;
+  wire _mux_14344;
+  wire _or_14345;
+  wire _and_14346;
+  wire _and_14347;
   wire _and_14348;
-  wire _mux_14349;
-  wire _or_14350;
+  wire _and_14349;
+  wire _mux_14350;
   wire _and_14351;
-  wire _and_14352;
-  wire _and_14353;
+  wire _mux_14352;
+  wire _or_14353;
   wire _and_14354;
   wire _mux_14355;
-  wire _and_14356;
-  wire _mux_14357;
-  wire _or_14358;
-  wire _and_14359;
-  wire _mux_14360;
-  wire _mux_14361;
+  wire _mux_14356;
+  wire _and_14357;
+  wire _mux_14358;
+  wire _or_14359;
+  wire _and_14360;
+  wire _and_14361;
   wire _and_14362;
-  wire _mux_14363;
-  wire _or_14364;
+  wire _and_14363;
+  wire _mux_14364;
   wire _and_14365;
-  wire _and_14366;
-  wire _and_14367;
+  wire _mux_14366;
+  wire _or_14367;
   wire _and_14368;
   wire _mux_14369;
-  wire _and_14370;
-  wire _mux_14371;
-  wire _or_14372;
-  wire _and_14373;
-  wire _mux_14374;
-  wire _mux_14375;
+  wire _mux_14370;
+  wire _and_14371;
+  wire _mux_14372;
+  wire _or_14373;
+  wire _and_14374;
+  wire _and_14375;
   wire _and_14376;
-  wire _mux_14377;
-  wire _or_14378;
+  wire _and_14377;
+  wire _mux_14378;
   wire _and_14379;
-  wire _and_14380;
-  wire _and_14381;
+  wire _mux_14380;
+  wire _or_14381;
   wire _and_14382;
   wire _mux_14383;
-  wire _and_14384;
-  wire _mux_14385;
-  wire _or_14386;
-  wire _and_14387;
-  wire _mux_14388;
-  wire _mux_14389;
+  wire _mux_14384;
+  wire _and_14385;
+  wire _mux_14386;
+  wire _or_14387;
+  wire _and_14388;
+  wire _and_14389;
   wire _and_14390;
-  wire _mux_14391;
-  wire _or_14392;
+  wire _and_14391;
+  wire _mux_14392;
   wire _and_14393;
-  wire _and_14394;
-  wire _and_14395;
+  wire _mux_14394;
+  wire _or_14395;
   wire _and_14396;
   wire _mux_14397;
-  wire _and_14398;
-  wire _mux_14399;
-  wire _or_14400;
-  wire _and_14401;
-  wire _mux_14402;
-  wire _mux_14403;
+  wire _mux_14398;
+  wire _and_14399;
+  wire _mux_14400;
+  wire _or_14401;
+  wire _and_14402;
+  wire _and_14403;
   wire _and_14404;
-  wire _mux_14405;
-  wire _or_14406;
+  wire _and_14405;
+  wire _mux_14406;
   wire _and_14407;
-  wire _and_14408;
-  wire _and_14409;
+  wire _mux_14408;
+  wire _or_14409;
   wire _and_14410;
   wire _mux_14411;
-  wire _and_14412;
-  wire _mux_14413;
-  wire _or_14414;
-  wire _and_14415;
-  wire _mux_14416;
-  wire _mux_14417;
+  wire _mux_14412;
+  wire _and_14413;
+  wire _mux_14414;
+  wire _or_14415;
+  wire _and_14416;
+  wire _and_14417;
   wire _and_14418;
-  wire _mux_14419;
-  wire _or_14420;
+  wire _and_14419;
+  wire _mux_14420;
   wire _and_14421;
-  wire _and_14422;
-  wire _and_14423;
+  wire _mux_14422;
+  wire _or_14423;
   wire _and_14424;
   wire _mux_14425;
-  wire _and_14426;
-  wire _mux_14427;
-  wire _or_14428;
-  wire _and_14429;
-  wire _mux_14430;
-  wire _mux_14431;
+  wire _mux_14426;
+  wire _and_14427;
+  wire _mux_14428;
+  wire _or_14429;
+  wire _and_14430;
+  wire _and_14431;
   wire _and_14432;
-  wire _mux_14433;
-  wire _or_14434;
+  wire _and_14433;
+  wire _mux_14434;
   wire _and_14435;
-  wire _and_14436;
-  wire _and_14437;
+  wire _mux_14436;
+  wire _or_14437;
   wire _and_14438;
   wire _mux_14439;
-  wire _and_14440;
-  wire _mux_14441;
-  wire _or_14442;
-  wire _and_14443;
-  wire _mux_14444;
-  wire _mux_14445;
+  wire _mux_14440;
+  wire _and_14441;
+  wire _mux_14442;
+  wire _or_14443;
+  wire _and_14444;
+  wire _and_14445;
   wire _and_14446;
-  wire _mux_14447;
-  wire _or_14448;
+  wire _and_14447;
+  wire _mux_14448;
   wire _and_14449;
-  wire _and_14450;
-  wire _and_14451;
+  wire _mux_14450;
+  wire _or_14451;
   wire _and_14452;
   wire _mux_14453;
-  wire _and_14454;
-  wire _mux_14455;
-  wire _or_14456;
-  wire _and_14457;
-  wire _mux_14458;
-  wire _mux_14459;
+  wire _mux_14454;
+  wire _and_14455;
+  wire _mux_14456;
+  wire _or_14457;
+  wire _and_14458;
+  wire _and_14459;
   wire _and_14460;
-  wire _mux_14461;
-  wire _or_14462;
+  wire _and_14461;
+  wire _mux_14462;
   wire _and_14463;
-  wire _and_14464;
-  wire _and_14465;
+  wire _mux_14464;
+  wire _or_14465;
   wire _and_14466;
   wire _mux_14467;
-  wire _and_14468;
-  wire _mux_14469;
-  wire _or_14470;
-  wire _and_14471;
-  wire _mux_14472;
-  wire _mux_14473;
+  wire _mux_14468;
+  wire _and_14469;
+  wire _mux_14470;
+  wire _or_14471;
+  wire _and_14472;
+  wire _and_14473;
   wire _and_14474;
-  wire _mux_14475;
-  wire _or_14476;
+  wire _and_14475;
+  wire _mux_14476;
   wire _and_14477;
-  wire _and_14478;
-  wire _and_14479;
+  wire _mux_14478;
+  wire _or_14479;
   wire _and_14480;
   wire _mux_14481;
-  wire _and_14482;
-  wire _mux_14483;
-  wire _or_14484;
-  wire _and_14485;
-  wire _mux_14486;
-  wire _mux_14487;
+  wire _mux_14482;
+  wire _and_14483;
+  wire _mux_14484;
+  wire _or_14485;
+  wire _and_14486;
+  wire _and_14487;
   wire _and_14488;
-  wire _mux_14489;
-  wire _or_14490;
+  wire _and_14489;
+  wire _mux_14490;
   wire _and_14491;
-  wire _and_14492;
-  wire _and_14493;
+  wire _mux_14492;
+  wire _or_14493;
   wire _and_14494;
   wire _mux_14495;
-  wire _and_14496;
-  wire _mux_14497;
-  wire _or_14498;
-  wire _and_14499;
-  wire _mux_14500;
-  wire _mux_14501;
+  wire _mux_14496;
+  wire _and_14497;
+  wire _mux_14498;
+  wire _or_14499;
+  wire _and_14500;
+  wire _and_14501;
   wire _and_14502;
-  wire _mux_14503;
-  wire _or_14504;
+  wire _and_14503;
+  wire _mux_14504;
   wire _and_14505;
-  wire _and_14506;
-  wire _and_14507;
+  wire _mux_14506;
+  wire _or_14507;
   wire _and_14508;
   wire _mux_14509;
-  wire _and_14510;
-  wire _mux_14511;
-  wire _or_14512;
-  wire _and_14513;
-  wire _mux_14514;
-  wire _mux_14515;
+  wire _mux_14510;
+  wire _and_14511;
+  wire _mux_14512;
+  wire _or_14513;
+  wire _and_14514;
+  wire _and_14515;
   wire _and_14516;
-  wire _mux_14517;
-  wire _or_14518;
+  wire _and_14517;
+  wire _mux_14518;
   wire _and_14519;
-  wire _and_14520;
-  wire _and_14521;
+  wire _mux_14520;
+  wire _or_14521;
   wire _and_14522;
   wire _mux_14523;
-  wire _and_14524;
-  wire _mux_14525;
-  wire _or_14526;
-  wire _and_14527;
-  wire _mux_14528;
-  wire _mux_14529;
+  wire _mux_14524;
+  wire _and_14525;
+  wire _mux_14526;
+  wire _or_14527;
+  wire _and_14528;
+  wire _and_14529;
   wire _and_14530;
-  wire _mux_14531;
-  wire _or_14532;
+  wire _and_14531;
+  wire _mux_14532;
   wire _and_14533;
-  wire _and_14534;
-  wire _and_14535;
+  wire _mux_14534;
+  wire _or_14535;
   wire _and_14536;
   wire _mux_14537;
-  wire _and_14538;
-  wire _mux_14539;
-  wire _or_14540;
-  wire _and_14541;
-  wire _mux_14542;
-  wire _mux_14543;
+  wire _mux_14538;
+  wire _and_14539;
+  wire _mux_14540;
+  wire _or_14541;
+  wire _and_14542;
+  wire _and_14543;
   wire _and_14544;
-  wire _mux_14545;
-  wire _or_14546;
+  wire _and_14545;
+  wire _mux_14546;
   wire _and_14547;
-  wire _and_14548;
-  wire _and_14549;
+  wire _mux_14548;
+  wire _or_14549;
   wire _and_14550;
   wire _mux_14551;
-  wire _and_14552;
-  wire _mux_14553;
-  wire _or_14554;
-  wire _and_14555;
-  wire _mux_14556;
-  wire _mux_14557;
+  wire _mux_14552;
+  wire _and_14553;
+  wire _mux_14554;
+  wire _or_14555;
+  wire _and_14556;
+  wire _and_14557;
   wire _and_14558;
-  wire _mux_14559;
-  wire _or_14560;
+  wire _and_14559;
+  wire _mux_14560;
   wire _and_14561;
-  wire _and_14562;
-  wire _and_14563;
+  wire _mux_14562;
+  wire _or_14563;
   wire _and_14564;
   wire _mux_14565;
-  wire _and_14566;
-  wire _mux_14567;
-  wire _or_14568;
-  wire _and_14569;
-  wire _mux_14570;
-  wire _mux_14571;
+  wire _mux_14566;
+  wire _and_14567;
+  wire _mux_14568;
+  wire _or_14569;
+  wire _and_14570;
+  wire _and_14571;
   wire _and_14572;
-  wire _mux_14573;
-  wire _or_14574;
+  wire _and_14573;
+  wire _mux_14574;
   wire _and_14575;
-  wire _and_14576;
-  wire _and_14577;
+  wire _mux_14576;
+  wire _or_14577;
   wire _and_14578;
   wire _mux_14579;
-  wire _and_14580;
-  wire _mux_14581;
-  wire _or_14582;
-  wire _and_14583;
-  wire _mux_14584;
-  wire _mux_14585;
+  wire _mux_14580;
+  wire _and_14581;
+  wire _mux_14582;
+  wire _or_14583;
+  wire _and_14584;
+  wire _and_14585;
   wire _and_14586;
-  wire _mux_14587;
-  wire _or_14588;
+  wire _and_14587;
+  wire _mux_14588;
   wire _and_14589;
-  wire _and_14590;
-  wire _and_14591;
+  wire _mux_14590;
+  wire _or_14591;
   wire _and_14592;
   wire _mux_14593;
-  wire _and_14594;
-  wire _mux_14595;
-  wire _or_14596;
-  wire _and_14597;
-  wire _mux_14598;
-  wire _mux_14599;
+  wire _mux_14594;
+  wire _and_14595;
+  wire _mux_14596;
+  wire _or_14597;
+  wire _and_14598;
+  wire _and_14599;
   wire _and_14600;
-  wire _mux_14601;
-  wire _or_14602;
+  wire _and_14601;
+  wire _mux_14602;
   wire _and_14603;
-  wire _and_14604;
-  wire _and_14605;
+  wire _mux_14604;
+  wire _or_14605;
   wire _and_14606;
   wire _mux_14607;
-  wire _and_14608;
-  wire _mux_14609;
-  wire _or_14610;
-  wire _and_14611;
-  wire _mux_14612;
-  wire _mux_14613;
+  wire _mux_14608;
+  wire _and_14609;
+  wire _mux_14610;
+  wire _or_14611;
+  wire _and_14612;
+  wire _and_14613;
   wire _and_14614;
-  wire _mux_14615;
-  wire _or_14616;
+  wire _and_14615;
+  wire _mux_14616;
   wire _and_14617;
-  wire _and_14618;
-  wire _and_14619;
+  wire _mux_14618;
+  wire _or_14619;
   wire _and_14620;
   wire _mux_14621;
-  wire _and_14622;
-  wire _mux_14623;
-  wire _or_14624;
-  wire _and_14625;
-  wire _mux_14626;
-  wire _mux_14627;
+  wire _mux_14622;
+  wire _and_14623;
+  wire _mux_14624;
+  wire _or_14625;
+  wire _and_14626;
+  wire _and_14627;
   wire _and_14628;
-  wire _mux_14629;
-  wire _or_14630;
+  wire _and_14629;
+  wire _mux_14630;
   wire _and_14631;
-  wire _and_14632;
-  wire _and_14633;
+  wire _mux_14632;
+  wire _or_14633;
   wire _and_14634;
   wire _mux_14635;
-  wire _and_14636;
-  wire _mux_14637;
-  wire _or_14638;
-  wire _and_14639;
-  wire _mux_14640;
-  wire _mux_14641;
+  wire _mux_14636;
+  wire _and_14637;
+  wire _mux_14638;
+  wire _or_14639;
+  wire _and_14640;
+  wire _and_14641;
   wire _and_14642;
-  wire _mux_14643;
-  wire _or_14644;
+  wire _and_14643;
+  wire _mux_14644;
   wire _and_14645;
-  wire _and_14646;
-  wire _and_14647;
+  wire _mux_14646;
+  wire _or_14647;
   wire _and_14648;
   wire _mux_14649;
-  wire _and_14650;
-  wire _mux_14651;
-  wire _or_14652;
-  wire _and_14653;
-  wire _mux_14654;
-  wire _mux_14655;
+  wire _mux_14650;
+  wire _and_14651;
+  wire _mux_14652;
+  wire _or_14653;
+  wire _and_14654;
+  wire _and_14655;
   wire _and_14656;
-  wire _mux_14657;
-  wire _or_14658;
+  wire _and_14657;
+  wire _mux_14658;
   wire _and_14659;
-  wire _and_14660;
-  wire _and_14661;
+  wire _mux_14660;
+  wire _or_14661;
   wire _and_14662;
   wire _mux_14663;
-  wire _and_14664;
-  wire _mux_14665;
-  wire _or_14666;
-  wire _and_14667;
-  wire _mux_14668;
-  wire _mux_14669;
+  wire _mux_14664;
+  wire _and_14665;
+  wire _mux_14666;
+  wire _or_14667;
+  wire _and_14668;
+  wire _and_14669;
   wire _and_14670;
-  wire _mux_14671;
-  wire _or_14672;
+  wire _and_14671;
+  wire _mux_14672;
   wire _and_14673;
-  wire _and_14674;
-  wire _and_14675;
+  wire _mux_14674;
+  wire _or_14675;
   wire _and_14676;
   wire _mux_14677;
-  wire _and_14678;
-  wire _mux_14679;
-  wire _or_14680;
-  wire _and_14681;
-  wire _mux_14682;
-  wire _mux_14683;
+  wire _mux_14678;
+  wire _and_14679;
+  wire _mux_14680;
+  wire _or_14681;
+  wire _and_14682;
+  wire _and_14683;
   wire _and_14684;
-  wire _mux_14685;
-  wire _or_14686;
+  wire _and_14685;
+  wire _mux_14686;
   wire _and_14687;
-  wire _and_14688;
-  wire _and_14689;
+  wire _mux_14688;
+  wire _or_14689;
   wire _and_14690;
   wire _mux_14691;
-  wire _and_14692;
-  wire _mux_14693;
-  wire _or_14694;
-  wire _and_14695;
-  wire _mux_14696;
-  wire _mux_14697;
+  wire _mux_14692;
+  wire _and_14693;
+  wire _mux_14694;
+  wire _or_14695;
+  wire _and_14696;
+  wire _and_14697;
   wire _and_14698;
-  wire _mux_14699;
-  wire _or_14700;
+  wire _and_14699;
+  wire _mux_14700;
   wire _and_14701;
-  wire _and_14702;
-  wire _and_14703;
+  wire _mux_14702;
+  wire _or_14703;
   wire _and_14704;
   wire _mux_14705;
-  wire _and_14706;
-  wire _mux_14707;
-  wire _or_14708;
-  wire _and_14709;
-  wire _mux_14710;
-  wire _mux_14711;
+  wire _mux_14706;
+  wire _and_14707;
+  wire _mux_14708;
+  wire _or_14709;
+  wire _and_14710;
+  wire _and_14711;
   wire _and_14712;
-  wire _mux_14713;
-  wire _or_14714;
+  wire _and_14713;
+  wire _mux_14714;
   wire _and_14715;
-  wire _and_14716;
-  wire _and_14717;
+  wire _mux_14716;
+  wire _or_14717;
   wire _and_14718;
   wire _mux_14719;
-  wire _and_14720;
-  wire _mux_14721;
-  wire _or_14722;
-  wire _and_14723;
-  wire _mux_14724;
-  wire _mux_14725;
+  wire _mux_14720;
+  wire _and_14721;
+  wire _mux_14722;
+  wire _or_14723;
+  wire _and_14724;
+  wire _and_14725;
   wire _and_14726;
-  wire _mux_14727;
-  wire _or_14728;
+  wire _and_14727;
+  wire _mux_14728;
   wire _and_14729;
-  wire _and_14730;
-  wire _and_14731;
+  wire _mux_14730;
+  wire _or_14731;
   wire _and_14732;
   wire _mux_14733;
-  wire _and_14734;
-  wire _mux_14735;
-  wire _or_14736;
-  wire _and_14737;
-  wire _mux_14738;
-  wire _mux_14739;
+  wire _mux_14734;
+  wire _and_14735;
+  wire _mux_14736;
+  wire _or_14737;
+  wire _and_14738;
+  wire _and_14739;
   wire _and_14740;
-  wire _mux_14741;
-  wire _or_14742;
+  wire _and_14741;
+  wire _mux_14742;
   wire _and_14743;
-  wire _and_14744;
-  wire _and_14745;
+  wire _mux_14744;
+  wire _or_14745;
   wire _and_14746;
   wire _mux_14747;
-  wire _and_14748;
-  wire _mux_14749;
-  wire _or_14750;
-  wire _and_14751;
-  wire _mux_14752;
-  wire _mux_14753;
+  wire _mux_14748;
+  wire _and_14749;
+  wire _mux_14750;
+  wire _or_14751;
+  wire _and_14752;
+  wire _and_14753;
   wire _and_14754;
-  wire _mux_14755;
-  wire _or_14756;
+  wire _and_14755;
+  wire _mux_14756;
   wire _and_14757;
-  wire _and_14758;
-  wire _and_14759;
+  wire _mux_14758;
+  wire _or_14759;
   wire _and_14760;
   wire _mux_14761;
-  wire _and_14762;
-  wire _mux_14763;
-  wire _or_14764;
-  wire _and_14765;
-  wire _mux_14766;
-  wire _mux_14767;
+  wire _mux_14762;
+  wire _and_14763;
+  wire _mux_14764;
+  wire _or_14765;
+  wire _and_14766;
+  wire _and_14767;
   wire _and_14768;
-  wire _mux_14769;
-  wire _or_14770;
+  wire _and_14769;
+  wire _mux_14770;
   wire _and_14771;
-  wire _and_14772;
-  wire _and_14773;
+  wire _mux_14772;
+  wire _or_14773;
   wire _and_14774;
   wire _mux_14775;
-  wire _and_14776;
-  wire _mux_14777;
-  wire _or_14778;
-  wire _and_14779;
-  wire _mux_14780;
-  wire _mux_14781;
+  wire _mux_14776;
+  wire _and_14777;
+  wire _mux_14778;
+  wire _or_14779;
+  wire _and_14780;
+  wire _and_14781;
   wire _and_14782;
-  wire _mux_14783;
-  wire _or_14784;
+  wire _and_14783;
+  wire _mux_14784;
   wire _and_14785;
-  wire _and_14786;
-  wire _and_14787;
+  wire _mux_14786;
+  wire _or_14787;
   wire _and_14788;
   wire _mux_14789;
-  wire _and_14790;
-  wire _mux_14791;
-  wire _or_14792;
-  wire _and_14793;
-  wire _mux_14794;
-  wire _mux_14795;
+  wire _mux_14790;
+  wire _and_14791;
+  wire _mux_14792;
+  wire _or_14793;
+  wire _and_14794;
+  wire _and_14795;
   wire _and_14796;
-  wire _mux_14797;
-  wire _or_14798;
+  wire _and_14797;
+  wire _mux_14798;
   wire _and_14799;
-  wire _and_14800;
-  wire _and_14801;
+  wire _mux_14800;
+  wire _or_14801;
   wire _and_14802;
   wire _mux_14803;
-  wire _and_14804;
-  wire _mux_14805;
-  wire _or_14806;
-  wire _and_14807;
-  wire _mux_14808;
-  wire _mux_14809;
+  wire _mux_14804;
+  wire _and_14805;
+  wire _mux_14806;
+  wire _or_14807;
+  wire _and_14808;
+  wire _and_14809;
   wire _and_14810;
-  wire _mux_14811;
-  wire _or_14812;
+  wire _and_14811;
+  wire _mux_14812;
   wire _and_14813;
-  wire _and_14814;
-  wire _and_14815;
+  wire _mux_14814;
+  wire _or_14815;
   wire _and_14816;
   wire _mux_14817;
-  wire _and_14818;
-  wire _mux_14819;
-  wire _or_14820;
-  wire _and_14821;
-  wire _mux_14822;
-  wire _mux_14823;
+  wire _mux_14818;
+  wire _and_14819;
+  wire _mux_14820;
+  wire _or_14821;
+  wire _and_14822;
+  wire _and_14823;
   wire _and_14824;
-  wire _mux_14825;
-  wire _or_14826;
+  wire _and_14825;
+  wire _mux_14826;
   wire _and_14827;
-  wire _and_14828;
-  wire _and_14829;
+  wire _mux_14828;
+  wire _or_14829;
   wire _and_14830;
   wire _mux_14831;
-  wire _and_14832;
-  wire _mux_14833;
-  wire _or_14834;
-  wire _and_14835;
-  wire _mux_14836;
-  wire _mux_14837;
+  wire _mux_14832;
+  wire _and_14833;
+  wire _mux_14834;
+  wire _or_14835;
+  wire _and_14836;
+  wire _and_14837;
   wire _and_14838;
-  wire _mux_14839;
-  wire _or_14840;
+  wire _and_14839;
+  wire _mux_14840;
   wire _and_14841;
-  wire _and_14842;
-  wire _and_14843;
+  wire _mux_14842;
+  wire _or_14843;
   wire _and_14844;
   wire _mux_14845;
-  wire _and_14846;
-  wire _mux_14847;
-  wire _or_14848;
-  wire _and_14849;
-  wire _mux_14850;
-  wire _mux_14851;
+  wire _mux_14846;
+  wire _and_14847;
+  wire _mux_14848;
+  wire _or_14849;
+  wire _and_14850;
+  wire _and_14851;
   wire _and_14852;
-  wire _mux_14853;
-  wire _or_14854;
+  wire _and_14853;
+  wire _mux_14854;
   wire _and_14855;
-  wire _and_14856;
-  wire _and_14857;
+  wire _mux_14856;
+  wire _or_14857;
   wire _and_14858;
   wire _mux_14859;
-  wire _and_14860;
-  wire _mux_14861;
-  wire _or_14862;
-  wire _and_14863;
-  wire _mux_14864;
-  wire _mux_14865;
+  wire _mux_14860;
+  wire _and_14861;
+  wire _mux_14862;
+  wire _or_14863;
+  wire _and_14864;
+  wire _and_14865;
   wire _and_14866;
-  wire _mux_14867;
-  wire _or_14868;
+  wire _and_14867;
+  wire _mux_14868;
   wire _and_14869;
-  wire _and_14870;
-  wire _and_14871;
+  wire _mux_14870;
+  wire _or_14871;
   wire _and_14872;
   wire _mux_14873;
-  wire _and_14874;
-  wire _mux_14875;
-  wire _or_14876;
-  wire _and_14877;
-  wire _mux_14878;
-  wire _mux_14879;
+  wire _mux_14874;
+  wire _and_14875;
+  wire _mux_14876;
+  wire _or_14877;
+  wire _and_14878;
+  wire _and_14879;
   wire _and_14880;
-  wire _mux_14881;
-  wire _or_14882;
+  wire _and_14881;
+  wire _mux_14882;
   wire _and_14883;
-  wire _and_14884;
-  wire _and_14885;
+  wire _mux_14884;
+  wire _or_14885;
   wire _and_14886;
   wire _mux_14887;
-  wire _and_14888;
-  wire _mux_14889;
-  wire _or_14890;
-  wire _and_14891;
-  wire _mux_14892;
-  wire _mux_14893;
+  wire _mux_14888;
+  wire _and_14889;
+  wire _mux_14890;
+  wire _or_14891;
+  wire _and_14892;
+  wire _and_14893;
   wire _and_14894;
-  wire _mux_14895;
-  wire _or_14896;
+  wire _and_14895;
+  wire _mux_14896;
   wire _and_14897;
-  wire _and_14898;
-  wire _and_14899;
+  wire _mux_14898;
+  wire _or_14899;
   wire _and_14900;
   wire _mux_14901;
-  wire _and_14902;
-  wire _mux_14903;
-  wire _or_14904;
-  wire _and_14905;
-  wire _mux_14906;
-  wire _mux_14907;
+  wire _mux_14902;
+  wire _and_14903;
+  wire _mux_14904;
+  wire _or_14905;
+  wire _and_14906;
+  wire _and_14907;
   wire _and_14908;
-  wire _mux_14909;
-  wire _or_14910;
+  wire _and_14909;
+  wire _mux_14910;
   wire _and_14911;
-  wire _and_14912;
-  wire _and_14913;
+  wire _mux_14912;
+  wire _or_14913;
   wire _and_14914;
   wire _mux_14915;
-  wire _and_14916;
-  wire _mux_14917;
-  wire _or_14918;
-  wire _and_14919;
-  wire _mux_14920;
-  wire _mux_14921;
+  wire _mux_14916;
+  wire _and_14917;
+  wire _mux_14918;
+  wire _or_14919;
+  wire _and_14920;
+  wire _and_14921;
   wire _and_14922;
-  wire _mux_14923;
-  wire _or_14924;
+  wire _and_14923;
+  wire _mux_14924;
   wire _and_14925;
-  wire _and_14926;
-  wire _and_14927;
+  wire _mux_14926;
+  wire _or_14927;
   wire _and_14928;
   wire _mux_14929;
-  wire _and_14930;
-  wire _mux_14931;
-  wire _or_14932;
-  wire _and_14933;
-  wire _mux_14934;
-  wire _mux_14935;
+  wire _mux_14930;
+  wire _and_14931;
+  wire _mux_14932;
+  wire _or_14933;
+  wire _and_14934;
+  wire _and_14935;
   wire _and_14936;
-  wire _mux_14937;
-  wire _or_14938;
+  wire _and_14937;
+  wire _mux_14938;
   wire _and_14939;
-  wire _and_14940;
-  wire _and_14941;
+  wire _mux_14940;
+  wire _or_14941;
   wire _and_14942;
   wire _mux_14943;
-  wire _and_14944;
-  wire _mux_14945;
-  wire _or_14946;
-  wire _and_14947;
-  wire _mux_14948;
-  wire _mux_14949;
+  wire _mux_14944;
+  wire _and_14945;
+  wire _mux_14946;
+  wire _or_14947;
+  wire _and_14948;
+  wire _and_14949;
   wire _and_14950;
-  wire _mux_14951;
-  wire _or_14952;
+  wire _and_14951;
+  wire _mux_14952;
   wire _and_14953;
-  wire _and_14954;
-  wire _and_14955;
+  wire _mux_14954;
+  wire _or_14955;
   wire _and_14956;
   wire _mux_14957;
-  wire _and_14958;
-  wire _mux_14959;
-  wire _or_14960;
-  wire _and_14961;
-  wire _mux_14962;
-  wire _mux_14963;
+  wire _mux_14958;
+  wire _and_14959;
+  wire _mux_14960;
+  wire _or_14961;
+  wire _and_14962;
+  wire _and_14963;
   wire _and_14964;
-  wire _mux_14965;
-  wire _or_14966;
+  wire _and_14965;
+  wire _mux_14966;
   wire _and_14967;
-  wire _and_14968;
-  wire _and_14969;
+  wire _mux_14968;
+  wire _or_14969;
   wire _and_14970;
   wire _mux_14971;
-  wire _and_14972;
-  wire _mux_14973;
-  wire _or_14974;
-  wire _and_14975;
-  wire _mux_14976;
-  wire _mux_14977;
+  wire _mux_14972;
+  wire _and_14973;
+  wire _mux_14974;
+  wire _or_14975;
+  wire _and_14976;
+  wire _and_14977;
   wire _and_14978;
-  wire _mux_14979;
-  wire _or_14980;
+  wire _and_14979;
+  wire _mux_14980;
   wire _and_14981;
-  wire _and_14982;
-  wire _and_14983;
+  wire _mux_14982;
+  wire _or_14983;
   wire _and_14984;
   wire _mux_14985;
-  wire _and_14986;
-  wire _mux_14987;
-  wire _or_14988;
-  wire _and_14989;
-  wire _mux_14990;
-  wire _mux_14991;
+  wire _mux_14986;
+  wire _and_14987;
+  wire _mux_14988;
+  wire _or_14989;
+  wire _and_14990;
+  wire _and_14991;
   wire _and_14992;
-  wire _mux_14993;
-  wire _or_14994;
+  wire _and_14993;
+  wire _mux_14994;
   wire _and_14995;
-  wire _and_14996;
-  wire _and_14997;
+  wire _mux_14996;
+  wire _or_14997;
   wire _and_14998;
   wire _mux_14999;
-  wire _and_15000;
-  wire _mux_15001;
-  wire _or_15002;
-  wire _and_15003;
-  wire _mux_15004;
-  wire _mux_15005;
+  wire _mux_15000;
+  wire _and_15001;
+  wire _mux_15002;
+  wire _or_15003;
+  wire _and_15004;
+  wire _and_15005;
   wire _and_15006;
-  wire _mux_15007;
-  wire _or_15008;
+  wire _and_15007;
+  wire _mux_15008;
   wire _and_15009;
-  wire _and_15010;
-  wire _and_15011;
+  wire _mux_15010;
+  wire _or_15011;
   wire _and_15012;
   wire _mux_15013;
-  wire _and_15014;
-  wire _mux_15015;
-  wire _or_15016;
-  wire _and_15017;
-  wire _mux_15018;
-  wire _mux_15019;
+  wire _mux_15014;
+  wire _and_15015;
+  wire _mux_15016;
+  wire _or_15017;
+  wire _and_15018;
+  wire _and_15019;
   wire _and_15020;
-  wire _mux_15021;
-  wire _or_15022;
+  wire _and_15021;
+  wire _mux_15022;
   wire _and_15023;
-  wire _and_15024;
-  wire _and_15025;
+  wire _mux_15024;
+  wire _or_15025;
   wire _and_15026;
   wire _mux_15027;
-  wire _and_15028;
-  wire _mux_15029;
-  wire _or_15030;
-  wire _and_15031;
-  wire _mux_15032;
-  wire _mux_15033;
+  wire _mux_15028;
+  wire _and_15029;
+  wire _mux_15030;
+  wire _or_15031;
+  wire _and_15032;
+  wire _and_15033;
   wire _and_15034;
-  wire _mux_15035;
-  wire _or_15036;
+  wire _and_15035;
+  wire _mux_15036;
   wire _and_15037;
-  wire _and_15038;
-  wire _and_15039;
+  wire _mux_15038;
+  wire _or_15039;
   wire _and_15040;
   wire _mux_15041;
-  wire _and_15042;
-  wire _mux_15043;
-  wire _or_15044;
-  wire _and_15045;
-  wire _mux_15046;
-  wire _mux_15047;
+  wire _mux_15042;
+  wire _and_15043;
+  wire _mux_15044;
+  wire _or_15045;
+  wire _and_15046;
+  wire _and_15047;
   wire _and_15048;
-  wire _mux_15049;
-  wire _or_15050;
+  wire _and_15049;
+  wire _mux_15050;
   wire _and_15051;
-  wire _and_15052;
-  wire _and_15053;
+  wire _mux_15052;
+  wire _or_15053;
   wire _and_15054;
   wire _mux_15055;
-  wire _and_15056;
-  wire _mux_15057;
-  wire _or_15058;
-  wire _and_15059;
-  wire _mux_15060;
-  wire _mux_15061;
+  wire _mux_15056;
+  wire _and_15057;
+  wire _mux_15058;
+  wire _or_15059;
+  wire _and_15060;
+  wire _and_15061;
   wire _and_15062;
-  wire _mux_15063;
-  wire _or_15064;
+  wire _and_15063;
+  wire _mux_15064;
   wire _and_15065;
-  wire _and_15066;
-  wire _and_15067;
+  wire _mux_15066;
+  wire _or_15067;
   wire _and_15068;
   wire _mux_15069;
-  wire _and_15070;
-  wire _mux_15071;
-  wire _or_15072;
-  wire _and_15073;
-  wire _mux_15074;
-  wire _mux_15075;
-  wire _and_15076;
-  wire _mux_15077;
-  wire _or_15078;
-  wire _and_15079;
-  wire _and_15080;
-  wire _not_15081;
-  wire _and_15082;
+  wire _mux_15070;
+  wire _and_15071;
+  wire _mux_15072;
+  wire _or_15073;
+  wire _and_15074;
+  wire _and_15075;
+  wire _not_15076;
+  wire _and_15077;
+  wire _and_15078;
+  wire _mux_15079;
+  wire _or_15080;
+  wire _mux_15081;
+  wire _or_15082;
   wire _and_15083;
-  wire _mux_15084;
-  wire _or_15085;
-  wire _mux_15086;
-  wire _or_15087;
-  wire _and_15088;
+  wire _and_15084;
+  wire _mux_15085;
+  wire _or_15086;
+  wire _mux_15087;
+  wire _or_15088;
   wire _and_15089;
-  wire _mux_15090;
-  wire _or_15091;
-  wire _mux_15092;
-  wire _or_15093;
-  wire _and_15094;
+  wire _and_15090;
+  wire _mux_15091;
+  wire _or_15092;
+  wire _mux_15093;
+  wire _or_15094;
   wire _and_15095;
-  wire _mux_15096;
-  wire _or_15097;
-  wire _mux_15098;
-  wire _or_15099;
-  wire _and_15100;
+  wire _and_15096;
+  wire _mux_15097;
+  wire _or_15098;
+  wire _mux_15099;
+  wire _or_15100;
   wire _and_15101;
-  wire _mux_15102;
-  wire _or_15103;
-  wire _mux_15104;
-  wire _or_15105;
-  wire _and_15106;
+  wire _and_15102;
+  wire _mux_15103;
+  wire _or_15104;
+  wire _mux_15105;
+  wire _or_15106;
   wire _and_15107;
-  wire _mux_15108;
-  wire _or_15109;
-  wire _mux_15110;
-  wire _or_15111;
-  wire _and_15112;
+  wire _and_15108;
+  wire _mux_15109;
+  wire _or_15110;
+  wire _mux_15111;
+  wire _or_15112;
   wire _and_15113;
-  wire _mux_15114;
-  wire _or_15115;
-  wire _mux_15116;
-  wire _or_15117;
-  wire _and_15118;
+  wire _and_15114;
+  wire _mux_15115;
+  wire _or_15116;
+  wire _mux_15117;
+  wire _or_15118;
   wire _and_15119;
-  wire _mux_15120;
-  wire _or_15121;
-  wire _mux_15122;
-  wire _or_15123;
-  wire _and_15124;
+  wire _and_15120;
+  wire _mux_15121;
+  wire _or_15122;
+  wire _mux_15123;
+  wire _or_15124;
   wire _and_15125;
-  wire _mux_15126;
-  wire _or_15127;
-  wire _mux_15128;
-  wire _or_15129;
-  wire _and_15130;
+  wire _and_15126;
+  wire _mux_15127;
+  wire _or_15128;
+  wire _mux_15129;
+  wire _or_15130;
   wire _and_15131;
-  wire _mux_15132;
-  wire _or_15133;
-  wire _mux_15134;
-  wire _or_15135;
-  wire _and_15136;
+  wire _and_15132;
+  wire _mux_15133;
+  wire _or_15134;
+  wire _mux_15135;
+  wire _or_15136;
   wire _and_15137;
-  wire _mux_15138;
-  wire _or_15139;
-  wire _mux_15140;
-  wire _or_15141;
-  wire _and_15142;
+  wire _and_15138;
+  wire _mux_15139;
+  wire _or_15140;
+  wire _mux_15141;
+  wire _or_15142;
   wire _and_15143;
-  wire _mux_15144;
-  wire _or_15145;
-  wire _mux_15146;
-  wire _or_15147;
-  wire _and_15148;
+  wire _and_15144;
+  wire _mux_15145;
+  wire _or_15146;
+  wire _mux_15147;
+  wire _or_15148;
   wire _and_15149;
-  wire _mux_15150;
-  wire _or_15151;
-  wire _mux_15152;
-  wire _or_15153;
-  wire _and_15154;
+  wire _and_15150;
+  wire _mux_15151;
+  wire _or_15152;
+  wire _mux_15153;
+  wire _or_15154;
   wire _and_15155;
-  wire _mux_15156;
-  wire _or_15157;
-  wire _mux_15158;
-  wire _or_15159;
-  wire _and_15160;
+  wire _and_15156;
+  wire _mux_15157;
+  wire _or_15158;
+  wire _mux_15159;
+  wire _or_15160;
   wire _and_15161;
-  wire _mux_15162;
-  wire _or_15163;
-  wire _mux_15164;
-  wire _or_15165;
-  wire _and_15166;
+  wire _and_15162;
+  wire _mux_15163;
+  wire _or_15164;
+  wire _mux_15165;
+  wire _or_15166;
   wire _and_15167;
-  wire _mux_15168;
-  wire _or_15169;
-  wire _mux_15170;
-  wire _or_15171;
-  wire _and_15172;
+  wire _and_15168;
+  wire _mux_15169;
+  wire _or_15170;
+  wire _mux_15171;
+  wire _or_15172;
   wire _and_15173;
-  wire _mux_15174;
-  wire _or_15175;
-  wire _mux_15176;
-  wire _or_15177;
-  wire _and_15178;
+  wire _and_15174;
+  wire _mux_15175;
+  wire _or_15176;
+  wire _mux_15177;
+  wire _or_15178;
   wire _and_15179;
-  wire _mux_15180;
-  wire _or_15181;
-  wire _mux_15182;
-  wire _or_15183;
-  wire _and_15184;
+  wire _and_15180;
+  wire _mux_15181;
+  wire _or_15182;
+  wire _mux_15183;
+  wire _or_15184;
   wire _and_15185;
-  wire _mux_15186;
-  wire _or_15187;
-  wire _mux_15188;
-  wire _or_15189;
-  wire _and_15190;
+  wire _and_15186;
+  wire _mux_15187;
+  wire _or_15188;
+  wire _mux_15189;
+  wire _or_15190;
   wire _and_15191;
-  wire _mux_15192;
-  wire _or_15193;
-  wire _mux_15194;
-  wire _or_15195;
-  wire _and_15196;
+  wire _and_15192;
+  wire _mux_15193;
+  wire _or_15194;
+  wire _mux_15195;
+  wire _or_15196;
   wire _and_15197;
-  wire _mux_15198;
-  wire _or_15199;
-  wire _mux_15200;
-  wire _or_15201;
-  wire _and_15202;
+  wire _and_15198;
+  wire _mux_15199;
+  wire _or_15200;
+  wire _mux_15201;
+  wire _or_15202;
   wire _and_15203;
-  wire _mux_15204;
-  wire _or_15205;
-  wire _mux_15206;
-  wire _or_15207;
-  wire _and_15208;
+  wire _and_15204;
+  wire _mux_15205;
+  wire _or_15206;
+  wire _mux_15207;
+  wire _or_15208;
   wire _and_15209;
-  wire _mux_15210;
-  wire _or_15211;
-  wire _mux_15212;
-  wire _or_15213;
-  wire _and_15214;
+  wire _and_15210;
+  wire _mux_15211;
+  wire _or_15212;
+  wire _mux_15213;
+  wire _or_15214;
   wire _and_15215;
-  wire _mux_15216;
-  wire _or_15217;
-  wire _mux_15218;
-  wire _or_15219;
-  wire _and_15220;
+  wire _and_15216;
+  wire _mux_15217;
+  wire _or_15218;
+  wire _mux_15219;
+  wire _or_15220;
   wire _and_15221;
-  wire _mux_15222;
-  wire _or_15223;
-  wire _mux_15224;
-  wire _or_15225;
-  wire _and_15226;
+  wire _and_15222;
+  wire _mux_15223;
+  wire _or_15224;
+  wire _mux_15225;
+  wire _or_15226;
   wire _and_15227;
-  wire _mux_15228;
-  wire _or_15229;
-  wire _mux_15230;
-  wire _or_15231;
-  wire _and_15232;
+  wire _and_15228;
+  wire _mux_15229;
+  wire _or_15230;
+  wire _mux_15231;
+  wire _or_15232;
   wire _and_15233;
-  wire _mux_15234;
-  wire _or_15235;
-  wire _mux_15236;
-  wire _or_15237;
-  wire _and_15238;
+  wire _and_15234;
+  wire _mux_15235;
+  wire _or_15236;
+  wire _mux_15237;
+  wire _or_15238;
   wire _and_15239;
-  wire _mux_15240;
-  wire _or_15241;
-  wire _mux_15242;
-  wire _or_15243;
-  wire _and_15244;
+  wire _and_15240;
+  wire _mux_15241;
+  wire _or_15242;
+  wire _mux_15243;
+  wire _or_15244;
   wire _and_15245;
-  wire _mux_15246;
-  wire _or_15247;
-  wire _mux_15248;
-  wire _or_15249;
-  wire _and_15250;
+  wire _and_15246;
+  wire _mux_15247;
+  wire _or_15248;
+  wire _mux_15249;
+  wire _or_15250;
   wire _and_15251;
-  wire _mux_15252;
-  wire _or_15253;
-  wire _mux_15254;
-  wire _or_15255;
-  wire _and_15256;
+  wire _and_15252;
+  wire _mux_15253;
+  wire _or_15254;
+  wire _mux_15255;
+  wire _or_15256;
   wire _and_15257;
-  wire _mux_15258;
-  wire _or_15259;
-  wire _mux_15260;
-  wire _or_15261;
-  wire _and_15262;
+  wire _and_15258;
+  wire _mux_15259;
+  wire _or_15260;
+  wire _mux_15261;
+  wire _or_15262;
   wire _and_15263;
-  wire _mux_15264;
-  wire _or_15265;
-  wire _mux_15266;
-  wire _or_15267;
-  wire _and_15268;
+  wire _and_15264;
+  wire _mux_15265;
+  wire _or_15266;
+  wire _mux_15267;
+  wire _or_15268;
   wire _and_15269;
-  wire _mux_15270;
-  wire _or_15271;
-  wire _mux_15272;
-  wire _or_15273;
-  wire _and_15274;
+  wire _and_15270;
+  wire _mux_15271;
+  wire _or_15272;
+  wire _mux_15273;
+  wire _or_15274;
   wire _and_15275;
-  wire _mux_15276;
-  wire _or_15277;
-  wire _mux_15278;
-  wire _or_15279;
-  wire _and_15280;
+  wire _and_15276;
+  wire _mux_15277;
+  wire _or_15278;
+  wire _mux_15279;
+  wire _or_15280;
   wire _and_15281;
-  wire _mux_15282;
-  wire _or_15283;
-  wire _mux_15284;
-  wire _or_15285;
-  wire _and_15286;
+  wire _and_15282;
+  wire _mux_15283;
+  wire _or_15284;
+  wire _mux_15285;
+  wire _or_15286;
   wire _and_15287;
-  wire _mux_15288;
-  wire _or_15289;
-  wire _mux_15290;
-  wire _or_15291;
-  wire _and_15292;
+  wire _and_15288;
+  wire _mux_15289;
+  wire _or_15290;
+  wire _mux_15291;
+  wire _or_15292;
   wire _and_15293;
-  wire _mux_15294;
-  wire _or_15295;
-  wire _mux_15296;
-  wire _or_15297;
-  wire _and_15298;
+  wire _and_15294;
+  wire _mux_15295;
+  wire _or_15296;
+  wire _mux_15297;
+  wire _or_15298;
   wire _and_15299;
-  wire _mux_15300;
-  wire _or_15301;
-  wire _mux_15302;
-  wire _or_15303;
-  wire _and_15304;
+  wire _and_15300;
+  wire _mux_15301;
+  wire _or_15302;
+  wire _mux_15303;
+  wire _or_15304;
   wire _and_15305;
-  wire _mux_15306;
-  wire _or_15307;
-  wire _mux_15308;
-  wire _or_15309;
-  wire _and_15310;
+  wire _and_15306;
+  wire _mux_15307;
+  wire _or_15308;
+  wire _mux_15309;
+  wire _or_15310;
   wire _and_15311;
-  wire _mux_15312;
-  wire _or_15313;
-  wire _mux_15314;
-  wire _or_15315;
-  wire _and_15316;
+  wire _and_15312;
+  wire _mux_15313;
+  wire _or_15314;
+  wire _mux_15315;
+  wire _or_15316;
   wire _and_15317;
-  wire _mux_15318;
-  wire _or_15319;
-  wire _mux_15320;
-  wire _or_15321;
-  wire _and_15322;
+  wire _and_15318;
+  wire _mux_15319;
+  wire _or_15320;
+  wire _mux_15321;
+  wire _or_15322;
   wire _and_15323;
-  wire _mux_15324;
-  wire _or_15325;
-  wire _mux_15326;
-  wire _or_15327;
-  wire _and_15328;
+  wire _and_15324;
+  wire _mux_15325;
+  wire _or_15326;
+  wire _mux_15327;
+  wire _or_15328;
   wire _and_15329;
-  wire _mux_15330;
-  wire _or_15331;
-  wire _mux_15332;
-  wire _or_15333;
-  wire _and_15334;
+  wire _and_15330;
+  wire _mux_15331;
+  wire _or_15332;
+  wire _mux_15333;
+  wire _or_15334;
   wire _and_15335;
-  wire _mux_15336;
-  wire _or_15337;
-  wire _mux_15338;
-  wire _or_15339;
-  wire _and_15340;
+  wire _and_15336;
+  wire _mux_15337;
+  wire _or_15338;
+  wire _mux_15339;
+  wire _or_15340;
   wire _and_15341;
-  wire _mux_15342;
-  wire _or_15343;
-  wire _mux_15344;
-  wire _or_15345;
-  wire _and_15346;
+  wire _and_15342;
+  wire _mux_15343;
+  wire _or_15344;
+  wire _mux_15345;
+  wire _or_15346;
   wire _and_15347;
-  wire _mux_15348;
-  wire _or_15349;
-  wire _mux_15350;
-  wire _or_15351;
-  wire _and_15352;
+  wire _and_15348;
+  wire _mux_15349;
+  wire _or_15350;
+  wire _mux_15351;
+  wire _or_15352;
   wire _and_15353;
-  wire _mux_15354;
-  wire _or_15355;
-  wire _mux_15356;
-  wire _or_15357;
-  wire _and_15358;
+  wire _and_15354;
+  wire _mux_15355;
+  wire _or_15356;
+  wire _mux_15357;
+  wire _or_15358;
   wire _and_15359;
-  wire _mux_15360;
-  wire _or_15361;
-  wire _mux_15362;
-  wire _or_15363;
-  wire _and_15364;
+  wire _and_15360;
+  wire _mux_15361;
+  wire _or_15362;
+  wire _mux_15363;
+  wire _or_15364;
   wire _and_15365;
-  wire _mux_15366;
-  wire _or_15367;
-  wire _mux_15368;
-  wire _or_15369;
-  wire _and_15370;
+  wire _and_15366;
+  wire _mux_15367;
+  wire _or_15368;
+  wire _mux_15369;
+  wire _or_15370;
   wire _and_15371;
-  wire _mux_15372;
-  wire _or_15373;
-  wire _mux_15374;
-  wire _or_15375;
-  wire _and_15376;
+  wire _and_15372;
+  wire _mux_15373;
+  wire _or_15374;
+  wire _mux_15375;
+  wire _or_15376;
   wire _and_15377;
-  wire _mux_15378;
-  wire _or_15379;
-  wire _mux_15380;
-  wire _or_15381;
-  wire _and_15382;
+  wire _and_15378;
+  wire _mux_15379;
+  wire _or_15380;
+  wire _mux_15381;
+  wire _or_15382;
   wire _and_15383;
-  wire _mux_15384;
-  wire _or_15385;
-  wire _mux_15386;
-  wire _or_15387;
-  wire _and_15388;
+  wire _and_15384;
+  wire _mux_15385;
+  wire _or_15386;
+  wire _mux_15387;
+  wire _or_15388;
   wire _and_15389;
-  wire _mux_15390;
-  wire _or_15391;
-  wire _mux_15392;
-  wire _or_15393;
-  wire _and_15394;
+  wire _and_15390;
+  wire _mux_15391;
+  wire _or_15392;
+  wire _mux_15393;
+  wire _or_15394;
   wire _and_15395;
-  wire _mux_15396;
-  wire _or_15397;
-  wire _mux_15398;
-  wire _or_15399;
-  wire _and_15400;
+  wire _and_15396;
+  wire _mux_15397;
+  wire _or_15398;
+  wire _mux_15399;
+  wire _or_15400;
   wire _and_15401;
-  wire _mux_15402;
-  wire _or_15403;
-  wire _mux_15404;
-  wire _or_15405;
-  wire _and_15406;
+  wire _and_15402;
+  wire _mux_15403;
+  wire _or_15404;
+  wire _mux_15405;
+  wire _or_15406;
   wire _and_15407;
-  wire _mux_15408;
-  wire _or_15409;
-  wire _mux_15410;
-  wire _or_15411;
-  wire _and_15412;
+  wire _and_15408;
+  wire _mux_15409;
+  wire _or_15410;
+  wire _mux_15411;
+  wire _or_15412;
   wire _and_15413;
-  wire _mux_15414;
-  wire _or_15415;
-  wire _mux_15416;
-  wire _or_15417;
-  wire _and_15418;
+  wire _and_15414;
+  wire _mux_15415;
+  wire _or_15416;
+  wire _mux_15417;
+  wire _or_15418;
   wire _and_15419;
-  wire _mux_15420;
-  wire _or_15421;
-  wire _mux_15422;
-  wire _or_15423;
-  wire _and_15424;
+  wire _and_15420;
+  wire _mux_15421;
+  wire _or_15422;
+  wire _mux_15423;
+  wire _or_15424;
   wire _and_15425;
-  wire _mux_15426;
-  wire _or_15427;
-  wire _mux_15428;
-  wire _or_15429;
-  wire _and_15430;
+  wire _and_15426;
+  wire _mux_15427;
+  wire _or_15428;
+  wire _mux_15429;
+  wire _or_15430;
   wire _and_15431;
-  wire _mux_15432;
-  wire _or_15433;
-  wire _mux_15434;
-  wire _or_15435;
-  wire _and_15436;
+  wire _and_15432;
+  wire _mux_15433;
+  wire _or_15434;
+  wire _mux_15435;
+  wire _or_15436;
   wire _and_15437;
-  wire _mux_15438;
-  wire _or_15439;
-  wire _mux_15440;
-  wire _or_15441;
-  wire _and_15442;
+  wire _and_15438;
+  wire _mux_15439;
+  wire _or_15440;
+  wire _mux_15441;
+  wire _or_15442;
   wire _and_15443;
-  wire _mux_15444;
-  wire _or_15445;
-  wire _mux_15446;
-  wire _or_15447;
-  wire _and_15448;
+  wire _and_15444;
+  wire _mux_15445;
+  wire _or_15446;
+  wire _mux_15447;
+  wire _or_15448;
   wire _and_15449;
-  wire _mux_15450;
-  wire _or_15451;
-  wire _mux_15452;
-  wire _or_15453;
-  wire _and_15454;
+  wire _and_15450;
+  wire _mux_15451;
+  wire _or_15452;
+  wire _mux_15453;
+  wire _or_15454;
   wire _and_15455;
-  wire _mux_15456;
-  wire _or_15457;
-  wire _mux_15458;
-  wire _or_15459;
-  wire _and_15460;
-  wire _and_15461;
-  wire _mux_15462;
-  wire _or_15463;
-  wire _mux_15464;
-  wire _or_15465;
-  assign req_kind = _mux_14184;
+  wire _and_15456;
+  wire _mux_15457;
+  wire _or_15458;
+  wire _mux_15459;
+  wire _or_15460;
+  assign req_kind = _mux_14179;
   assign mshr_alloc_fail = _and_1923;
-  assign fire_read_packet = _mux_14177;
+  assign fire_read_packet = _mux_14172;
   assign fire_blk = req_blk;
-  assign alloc_entry = _mux_14174;
-  assign alloc_slot = _mux_14175;
+  assign alloc_entry = _mux_14169;
+  assign alloc_slot = _mux_14170;
   assign fill_drop = _and_2846;
   assign wb_valid = _ror_3106;
   assign wb_entry = _cat_3311;
@@ -5028,771 +5028,771 @@ module vmshr_base (
   assign wb_data = _onehot_3326;
   always @(posedge clk) begin
     if (rst) p_v_0 <= 1'b0;
-    else if (_or_15085) p_v_0 <= _mux_15084;
+    else if (_or_15080) p_v_0 <= _mux_15079;
   end
   always @(posedge clk) begin
     if (rst) p_tag_0 <= 27'h0000000;
-    else if (_and_15083) p_tag_0 <= req_blk;
+    else if (_and_15078) p_tag_0 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_0 <= 1'b0;
-    else if (_or_15087) p_y_0 <= _mux_15086;
+    else if (_or_15082) p_y_0 <= _mux_15081;
   end
   always @(posedge clk) begin
     if (rst) p_v_1 <= 1'b0;
-    else if (_or_15091) p_v_1 <= _mux_15090;
+    else if (_or_15086) p_v_1 <= _mux_15085;
   end
   always @(posedge clk) begin
     if (rst) p_tag_1 <= 27'h0000000;
-    else if (_and_15089) p_tag_1 <= req_blk;
+    else if (_and_15084) p_tag_1 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_1 <= 1'b0;
-    else if (_or_15093) p_y_1 <= _mux_15092;
+    else if (_or_15088) p_y_1 <= _mux_15087;
   end
   always @(posedge clk) begin
     if (rst) p_v_2 <= 1'b0;
-    else if (_or_15097) p_v_2 <= _mux_15096;
+    else if (_or_15092) p_v_2 <= _mux_15091;
   end
   always @(posedge clk) begin
     if (rst) p_tag_2 <= 27'h0000000;
-    else if (_and_15095) p_tag_2 <= req_blk;
+    else if (_and_15090) p_tag_2 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_2 <= 1'b0;
-    else if (_or_15099) p_y_2 <= _mux_15098;
+    else if (_or_15094) p_y_2 <= _mux_15093;
   end
   always @(posedge clk) begin
     if (rst) p_v_3 <= 1'b0;
-    else if (_or_15103) p_v_3 <= _mux_15102;
+    else if (_or_15098) p_v_3 <= _mux_15097;
   end
   always @(posedge clk) begin
     if (rst) p_tag_3 <= 27'h0000000;
-    else if (_and_15101) p_tag_3 <= req_blk;
+    else if (_and_15096) p_tag_3 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_3 <= 1'b0;
-    else if (_or_15105) p_y_3 <= _mux_15104;
+    else if (_or_15100) p_y_3 <= _mux_15099;
   end
   always @(posedge clk) begin
     if (rst) p_v_4 <= 1'b0;
-    else if (_or_15109) p_v_4 <= _mux_15108;
+    else if (_or_15104) p_v_4 <= _mux_15103;
   end
   always @(posedge clk) begin
     if (rst) p_tag_4 <= 27'h0000000;
-    else if (_and_15107) p_tag_4 <= req_blk;
+    else if (_and_15102) p_tag_4 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_4 <= 1'b0;
-    else if (_or_15111) p_y_4 <= _mux_15110;
+    else if (_or_15106) p_y_4 <= _mux_15105;
   end
   always @(posedge clk) begin
     if (rst) p_v_5 <= 1'b0;
-    else if (_or_15115) p_v_5 <= _mux_15114;
+    else if (_or_15110) p_v_5 <= _mux_15109;
   end
   always @(posedge clk) begin
     if (rst) p_tag_5 <= 27'h0000000;
-    else if (_and_15113) p_tag_5 <= req_blk;
+    else if (_and_15108) p_tag_5 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_5 <= 1'b0;
-    else if (_or_15117) p_y_5 <= _mux_15116;
+    else if (_or_15112) p_y_5 <= _mux_15111;
   end
   always @(posedge clk) begin
     if (rst) p_v_6 <= 1'b0;
-    else if (_or_15121) p_v_6 <= _mux_15120;
+    else if (_or_15116) p_v_6 <= _mux_15115;
   end
   always @(posedge clk) begin
     if (rst) p_tag_6 <= 27'h0000000;
-    else if (_and_15119) p_tag_6 <= req_blk;
+    else if (_and_15114) p_tag_6 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_6 <= 1'b0;
-    else if (_or_15123) p_y_6 <= _mux_15122;
+    else if (_or_15118) p_y_6 <= _mux_15117;
   end
   always @(posedge clk) begin
     if (rst) p_v_7 <= 1'b0;
-    else if (_or_15127) p_v_7 <= _mux_15126;
+    else if (_or_15122) p_v_7 <= _mux_15121;
   end
   always @(posedge clk) begin
     if (rst) p_tag_7 <= 27'h0000000;
-    else if (_and_15125) p_tag_7 <= req_blk;
+    else if (_and_15120) p_tag_7 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_7 <= 1'b0;
-    else if (_or_15129) p_y_7 <= _mux_15128;
+    else if (_or_15124) p_y_7 <= _mux_15123;
   end
   always @(posedge clk) begin
     if (rst) p_v_8 <= 1'b0;
-    else if (_or_15133) p_v_8 <= _mux_15132;
+    else if (_or_15128) p_v_8 <= _mux_15127;
   end
   always @(posedge clk) begin
     if (rst) p_tag_8 <= 27'h0000000;
-    else if (_and_15131) p_tag_8 <= req_blk;
+    else if (_and_15126) p_tag_8 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_8 <= 1'b0;
-    else if (_or_15135) p_y_8 <= _mux_15134;
+    else if (_or_15130) p_y_8 <= _mux_15129;
   end
   always @(posedge clk) begin
     if (rst) p_v_9 <= 1'b0;
-    else if (_or_15139) p_v_9 <= _mux_15138;
+    else if (_or_15134) p_v_9 <= _mux_15133;
   end
   always @(posedge clk) begin
     if (rst) p_tag_9 <= 27'h0000000;
-    else if (_and_15137) p_tag_9 <= req_blk;
+    else if (_and_15132) p_tag_9 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_9 <= 1'b0;
-    else if (_or_15141) p_y_9 <= _mux_15140;
+    else if (_or_15136) p_y_9 <= _mux_15135;
   end
   always @(posedge clk) begin
     if (rst) p_v_10 <= 1'b0;
-    else if (_or_15145) p_v_10 <= _mux_15144;
+    else if (_or_15140) p_v_10 <= _mux_15139;
   end
   always @(posedge clk) begin
     if (rst) p_tag_10 <= 27'h0000000;
-    else if (_and_15143) p_tag_10 <= req_blk;
+    else if (_and_15138) p_tag_10 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_10 <= 1'b0;
-    else if (_or_15147) p_y_10 <= _mux_15146;
+    else if (_or_15142) p_y_10 <= _mux_15141;
   end
   always @(posedge clk) begin
     if (rst) p_v_11 <= 1'b0;
-    else if (_or_15151) p_v_11 <= _mux_15150;
+    else if (_or_15146) p_v_11 <= _mux_15145;
   end
   always @(posedge clk) begin
     if (rst) p_tag_11 <= 27'h0000000;
-    else if (_and_15149) p_tag_11 <= req_blk;
+    else if (_and_15144) p_tag_11 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_11 <= 1'b0;
-    else if (_or_15153) p_y_11 <= _mux_15152;
+    else if (_or_15148) p_y_11 <= _mux_15147;
   end
   always @(posedge clk) begin
     if (rst) p_v_12 <= 1'b0;
-    else if (_or_15157) p_v_12 <= _mux_15156;
+    else if (_or_15152) p_v_12 <= _mux_15151;
   end
   always @(posedge clk) begin
     if (rst) p_tag_12 <= 27'h0000000;
-    else if (_and_15155) p_tag_12 <= req_blk;
+    else if (_and_15150) p_tag_12 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_12 <= 1'b0;
-    else if (_or_15159) p_y_12 <= _mux_15158;
+    else if (_or_15154) p_y_12 <= _mux_15153;
   end
   always @(posedge clk) begin
     if (rst) p_v_13 <= 1'b0;
-    else if (_or_15163) p_v_13 <= _mux_15162;
+    else if (_or_15158) p_v_13 <= _mux_15157;
   end
   always @(posedge clk) begin
     if (rst) p_tag_13 <= 27'h0000000;
-    else if (_and_15161) p_tag_13 <= req_blk;
+    else if (_and_15156) p_tag_13 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_13 <= 1'b0;
-    else if (_or_15165) p_y_13 <= _mux_15164;
+    else if (_or_15160) p_y_13 <= _mux_15159;
   end
   always @(posedge clk) begin
     if (rst) p_v_14 <= 1'b0;
-    else if (_or_15169) p_v_14 <= _mux_15168;
+    else if (_or_15164) p_v_14 <= _mux_15163;
   end
   always @(posedge clk) begin
     if (rst) p_tag_14 <= 27'h0000000;
-    else if (_and_15167) p_tag_14 <= req_blk;
+    else if (_and_15162) p_tag_14 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_14 <= 1'b0;
-    else if (_or_15171) p_y_14 <= _mux_15170;
+    else if (_or_15166) p_y_14 <= _mux_15165;
   end
   always @(posedge clk) begin
     if (rst) p_v_15 <= 1'b0;
-    else if (_or_15175) p_v_15 <= _mux_15174;
+    else if (_or_15170) p_v_15 <= _mux_15169;
   end
   always @(posedge clk) begin
     if (rst) p_tag_15 <= 27'h0000000;
-    else if (_and_15173) p_tag_15 <= req_blk;
+    else if (_and_15168) p_tag_15 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_15 <= 1'b0;
-    else if (_or_15177) p_y_15 <= _mux_15176;
+    else if (_or_15172) p_y_15 <= _mux_15171;
   end
   always @(posedge clk) begin
     if (rst) p_v_16 <= 1'b0;
-    else if (_or_15181) p_v_16 <= _mux_15180;
+    else if (_or_15176) p_v_16 <= _mux_15175;
   end
   always @(posedge clk) begin
     if (rst) p_tag_16 <= 27'h0000000;
-    else if (_and_15179) p_tag_16 <= req_blk;
+    else if (_and_15174) p_tag_16 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_16 <= 1'b0;
-    else if (_or_15183) p_y_16 <= _mux_15182;
+    else if (_or_15178) p_y_16 <= _mux_15177;
   end
   always @(posedge clk) begin
     if (rst) p_v_17 <= 1'b0;
-    else if (_or_15187) p_v_17 <= _mux_15186;
+    else if (_or_15182) p_v_17 <= _mux_15181;
   end
   always @(posedge clk) begin
     if (rst) p_tag_17 <= 27'h0000000;
-    else if (_and_15185) p_tag_17 <= req_blk;
+    else if (_and_15180) p_tag_17 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_17 <= 1'b0;
-    else if (_or_15189) p_y_17 <= _mux_15188;
+    else if (_or_15184) p_y_17 <= _mux_15183;
   end
   always @(posedge clk) begin
     if (rst) p_v_18 <= 1'b0;
-    else if (_or_15193) p_v_18 <= _mux_15192;
+    else if (_or_15188) p_v_18 <= _mux_15187;
   end
   always @(posedge clk) begin
     if (rst) p_tag_18 <= 27'h0000000;
-    else if (_and_15191) p_tag_18 <= req_blk;
+    else if (_and_15186) p_tag_18 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_18 <= 1'b0;
-    else if (_or_15195) p_y_18 <= _mux_15194;
+    else if (_or_15190) p_y_18 <= _mux_15189;
   end
   always @(posedge clk) begin
     if (rst) p_v_19 <= 1'b0;
-    else if (_or_15199) p_v_19 <= _mux_15198;
+    else if (_or_15194) p_v_19 <= _mux_15193;
   end
   always @(posedge clk) begin
     if (rst) p_tag_19 <= 27'h0000000;
-    else if (_and_15197) p_tag_19 <= req_blk;
+    else if (_and_15192) p_tag_19 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_19 <= 1'b0;
-    else if (_or_15201) p_y_19 <= _mux_15200;
+    else if (_or_15196) p_y_19 <= _mux_15195;
   end
   always @(posedge clk) begin
     if (rst) p_v_20 <= 1'b0;
-    else if (_or_15205) p_v_20 <= _mux_15204;
+    else if (_or_15200) p_v_20 <= _mux_15199;
   end
   always @(posedge clk) begin
     if (rst) p_tag_20 <= 27'h0000000;
-    else if (_and_15203) p_tag_20 <= req_blk;
+    else if (_and_15198) p_tag_20 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_20 <= 1'b0;
-    else if (_or_15207) p_y_20 <= _mux_15206;
+    else if (_or_15202) p_y_20 <= _mux_15201;
   end
   always @(posedge clk) begin
     if (rst) p_v_21 <= 1'b0;
-    else if (_or_15211) p_v_21 <= _mux_15210;
+    else if (_or_15206) p_v_21 <= _mux_15205;
   end
   always @(posedge clk) begin
     if (rst) p_tag_21 <= 27'h0000000;
-    else if (_and_15209) p_tag_21 <= req_blk;
+    else if (_and_15204) p_tag_21 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_21 <= 1'b0;
-    else if (_or_15213) p_y_21 <= _mux_15212;
+    else if (_or_15208) p_y_21 <= _mux_15207;
   end
   always @(posedge clk) begin
     if (rst) p_v_22 <= 1'b0;
-    else if (_or_15217) p_v_22 <= _mux_15216;
+    else if (_or_15212) p_v_22 <= _mux_15211;
   end
   always @(posedge clk) begin
     if (rst) p_tag_22 <= 27'h0000000;
-    else if (_and_15215) p_tag_22 <= req_blk;
+    else if (_and_15210) p_tag_22 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_22 <= 1'b0;
-    else if (_or_15219) p_y_22 <= _mux_15218;
+    else if (_or_15214) p_y_22 <= _mux_15213;
   end
   always @(posedge clk) begin
     if (rst) p_v_23 <= 1'b0;
-    else if (_or_15223) p_v_23 <= _mux_15222;
+    else if (_or_15218) p_v_23 <= _mux_15217;
   end
   always @(posedge clk) begin
     if (rst) p_tag_23 <= 27'h0000000;
-    else if (_and_15221) p_tag_23 <= req_blk;
+    else if (_and_15216) p_tag_23 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_23 <= 1'b0;
-    else if (_or_15225) p_y_23 <= _mux_15224;
+    else if (_or_15220) p_y_23 <= _mux_15219;
   end
   always @(posedge clk) begin
     if (rst) p_v_24 <= 1'b0;
-    else if (_or_15229) p_v_24 <= _mux_15228;
+    else if (_or_15224) p_v_24 <= _mux_15223;
   end
   always @(posedge clk) begin
     if (rst) p_tag_24 <= 27'h0000000;
-    else if (_and_15227) p_tag_24 <= req_blk;
+    else if (_and_15222) p_tag_24 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_24 <= 1'b0;
-    else if (_or_15231) p_y_24 <= _mux_15230;
+    else if (_or_15226) p_y_24 <= _mux_15225;
   end
   always @(posedge clk) begin
     if (rst) p_v_25 <= 1'b0;
-    else if (_or_15235) p_v_25 <= _mux_15234;
+    else if (_or_15230) p_v_25 <= _mux_15229;
   end
   always @(posedge clk) begin
     if (rst) p_tag_25 <= 27'h0000000;
-    else if (_and_15233) p_tag_25 <= req_blk;
+    else if (_and_15228) p_tag_25 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_25 <= 1'b0;
-    else if (_or_15237) p_y_25 <= _mux_15236;
+    else if (_or_15232) p_y_25 <= _mux_15231;
   end
   always @(posedge clk) begin
     if (rst) p_v_26 <= 1'b0;
-    else if (_or_15241) p_v_26 <= _mux_15240;
+    else if (_or_15236) p_v_26 <= _mux_15235;
   end
   always @(posedge clk) begin
     if (rst) p_tag_26 <= 27'h0000000;
-    else if (_and_15239) p_tag_26 <= req_blk;
+    else if (_and_15234) p_tag_26 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_26 <= 1'b0;
-    else if (_or_15243) p_y_26 <= _mux_15242;
+    else if (_or_15238) p_y_26 <= _mux_15237;
   end
   always @(posedge clk) begin
     if (rst) p_v_27 <= 1'b0;
-    else if (_or_15247) p_v_27 <= _mux_15246;
+    else if (_or_15242) p_v_27 <= _mux_15241;
   end
   always @(posedge clk) begin
     if (rst) p_tag_27 <= 27'h0000000;
-    else if (_and_15245) p_tag_27 <= req_blk;
+    else if (_and_15240) p_tag_27 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_27 <= 1'b0;
-    else if (_or_15249) p_y_27 <= _mux_15248;
+    else if (_or_15244) p_y_27 <= _mux_15243;
   end
   always @(posedge clk) begin
     if (rst) p_v_28 <= 1'b0;
-    else if (_or_15253) p_v_28 <= _mux_15252;
+    else if (_or_15248) p_v_28 <= _mux_15247;
   end
   always @(posedge clk) begin
     if (rst) p_tag_28 <= 27'h0000000;
-    else if (_and_15251) p_tag_28 <= req_blk;
+    else if (_and_15246) p_tag_28 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_28 <= 1'b0;
-    else if (_or_15255) p_y_28 <= _mux_15254;
+    else if (_or_15250) p_y_28 <= _mux_15249;
   end
   always @(posedge clk) begin
     if (rst) p_v_29 <= 1'b0;
-    else if (_or_15259) p_v_29 <= _mux_15258;
+    else if (_or_15254) p_v_29 <= _mux_15253;
   end
   always @(posedge clk) begin
     if (rst) p_tag_29 <= 27'h0000000;
-    else if (_and_15257) p_tag_29 <= req_blk;
+    else if (_and_15252) p_tag_29 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_29 <= 1'b0;
-    else if (_or_15261) p_y_29 <= _mux_15260;
+    else if (_or_15256) p_y_29 <= _mux_15255;
   end
   always @(posedge clk) begin
     if (rst) p_v_30 <= 1'b0;
-    else if (_or_15265) p_v_30 <= _mux_15264;
+    else if (_or_15260) p_v_30 <= _mux_15259;
   end
   always @(posedge clk) begin
     if (rst) p_tag_30 <= 27'h0000000;
-    else if (_and_15263) p_tag_30 <= req_blk;
+    else if (_and_15258) p_tag_30 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_30 <= 1'b0;
-    else if (_or_15267) p_y_30 <= _mux_15266;
+    else if (_or_15262) p_y_30 <= _mux_15261;
   end
   always @(posedge clk) begin
     if (rst) p_v_31 <= 1'b0;
-    else if (_or_15271) p_v_31 <= _mux_15270;
+    else if (_or_15266) p_v_31 <= _mux_15265;
   end
   always @(posedge clk) begin
     if (rst) p_tag_31 <= 27'h0000000;
-    else if (_and_15269) p_tag_31 <= req_blk;
+    else if (_and_15264) p_tag_31 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_31 <= 1'b0;
-    else if (_or_15273) p_y_31 <= _mux_15272;
+    else if (_or_15268) p_y_31 <= _mux_15267;
   end
   always @(posedge clk) begin
     if (rst) p_v_32 <= 1'b0;
-    else if (_or_15277) p_v_32 <= _mux_15276;
+    else if (_or_15272) p_v_32 <= _mux_15271;
   end
   always @(posedge clk) begin
     if (rst) p_tag_32 <= 27'h0000000;
-    else if (_and_15275) p_tag_32 <= req_blk;
+    else if (_and_15270) p_tag_32 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_32 <= 1'b0;
-    else if (_or_15279) p_y_32 <= _mux_15278;
+    else if (_or_15274) p_y_32 <= _mux_15273;
   end
   always @(posedge clk) begin
     if (rst) p_v_33 <= 1'b0;
-    else if (_or_15283) p_v_33 <= _mux_15282;
+    else if (_or_15278) p_v_33 <= _mux_15277;
   end
   always @(posedge clk) begin
     if (rst) p_tag_33 <= 27'h0000000;
-    else if (_and_15281) p_tag_33 <= req_blk;
+    else if (_and_15276) p_tag_33 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_33 <= 1'b0;
-    else if (_or_15285) p_y_33 <= _mux_15284;
+    else if (_or_15280) p_y_33 <= _mux_15279;
   end
   always @(posedge clk) begin
     if (rst) p_v_34 <= 1'b0;
-    else if (_or_15289) p_v_34 <= _mux_15288;
+    else if (_or_15284) p_v_34 <= _mux_15283;
   end
   always @(posedge clk) begin
     if (rst) p_tag_34 <= 27'h0000000;
-    else if (_and_15287) p_tag_34 <= req_blk;
+    else if (_and_15282) p_tag_34 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_34 <= 1'b0;
-    else if (_or_15291) p_y_34 <= _mux_15290;
+    else if (_or_15286) p_y_34 <= _mux_15285;
   end
   always @(posedge clk) begin
     if (rst) p_v_35 <= 1'b0;
-    else if (_or_15295) p_v_35 <= _mux_15294;
+    else if (_or_15290) p_v_35 <= _mux_15289;
   end
   always @(posedge clk) begin
     if (rst) p_tag_35 <= 27'h0000000;
-    else if (_and_15293) p_tag_35 <= req_blk;
+    else if (_and_15288) p_tag_35 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_35 <= 1'b0;
-    else if (_or_15297) p_y_35 <= _mux_15296;
+    else if (_or_15292) p_y_35 <= _mux_15291;
   end
   always @(posedge clk) begin
     if (rst) p_v_36 <= 1'b0;
-    else if (_or_15301) p_v_36 <= _mux_15300;
+    else if (_or_15296) p_v_36 <= _mux_15295;
   end
   always @(posedge clk) begin
     if (rst) p_tag_36 <= 27'h0000000;
-    else if (_and_15299) p_tag_36 <= req_blk;
+    else if (_and_15294) p_tag_36 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_36 <= 1'b0;
-    else if (_or_15303) p_y_36 <= _mux_15302;
+    else if (_or_15298) p_y_36 <= _mux_15297;
   end
   always @(posedge clk) begin
     if (rst) p_v_37 <= 1'b0;
-    else if (_or_15307) p_v_37 <= _mux_15306;
+    else if (_or_15302) p_v_37 <= _mux_15301;
   end
   always @(posedge clk) begin
     if (rst) p_tag_37 <= 27'h0000000;
-    else if (_and_15305) p_tag_37 <= req_blk;
+    else if (_and_15300) p_tag_37 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_37 <= 1'b0;
-    else if (_or_15309) p_y_37 <= _mux_15308;
+    else if (_or_15304) p_y_37 <= _mux_15303;
   end
   always @(posedge clk) begin
     if (rst) p_v_38 <= 1'b0;
-    else if (_or_15313) p_v_38 <= _mux_15312;
+    else if (_or_15308) p_v_38 <= _mux_15307;
   end
   always @(posedge clk) begin
     if (rst) p_tag_38 <= 27'h0000000;
-    else if (_and_15311) p_tag_38 <= req_blk;
+    else if (_and_15306) p_tag_38 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_38 <= 1'b0;
-    else if (_or_15315) p_y_38 <= _mux_15314;
+    else if (_or_15310) p_y_38 <= _mux_15309;
   end
   always @(posedge clk) begin
     if (rst) p_v_39 <= 1'b0;
-    else if (_or_15319) p_v_39 <= _mux_15318;
+    else if (_or_15314) p_v_39 <= _mux_15313;
   end
   always @(posedge clk) begin
     if (rst) p_tag_39 <= 27'h0000000;
-    else if (_and_15317) p_tag_39 <= req_blk;
+    else if (_and_15312) p_tag_39 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_39 <= 1'b0;
-    else if (_or_15321) p_y_39 <= _mux_15320;
+    else if (_or_15316) p_y_39 <= _mux_15315;
   end
   always @(posedge clk) begin
     if (rst) p_v_40 <= 1'b0;
-    else if (_or_15325) p_v_40 <= _mux_15324;
+    else if (_or_15320) p_v_40 <= _mux_15319;
   end
   always @(posedge clk) begin
     if (rst) p_tag_40 <= 27'h0000000;
-    else if (_and_15323) p_tag_40 <= req_blk;
+    else if (_and_15318) p_tag_40 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_40 <= 1'b0;
-    else if (_or_15327) p_y_40 <= _mux_15326;
+    else if (_or_15322) p_y_40 <= _mux_15321;
   end
   always @(posedge clk) begin
     if (rst) p_v_41 <= 1'b0;
-    else if (_or_15331) p_v_41 <= _mux_15330;
+    else if (_or_15326) p_v_41 <= _mux_15325;
   end
   always @(posedge clk) begin
     if (rst) p_tag_41 <= 27'h0000000;
-    else if (_and_15329) p_tag_41 <= req_blk;
+    else if (_and_15324) p_tag_41 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_41 <= 1'b0;
-    else if (_or_15333) p_y_41 <= _mux_15332;
+    else if (_or_15328) p_y_41 <= _mux_15327;
   end
   always @(posedge clk) begin
     if (rst) p_v_42 <= 1'b0;
-    else if (_or_15337) p_v_42 <= _mux_15336;
+    else if (_or_15332) p_v_42 <= _mux_15331;
   end
   always @(posedge clk) begin
     if (rst) p_tag_42 <= 27'h0000000;
-    else if (_and_15335) p_tag_42 <= req_blk;
+    else if (_and_15330) p_tag_42 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_42 <= 1'b0;
-    else if (_or_15339) p_y_42 <= _mux_15338;
+    else if (_or_15334) p_y_42 <= _mux_15333;
   end
   always @(posedge clk) begin
     if (rst) p_v_43 <= 1'b0;
-    else if (_or_15343) p_v_43 <= _mux_15342;
+    else if (_or_15338) p_v_43 <= _mux_15337;
   end
   always @(posedge clk) begin
     if (rst) p_tag_43 <= 27'h0000000;
-    else if (_and_15341) p_tag_43 <= req_blk;
+    else if (_and_15336) p_tag_43 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_43 <= 1'b0;
-    else if (_or_15345) p_y_43 <= _mux_15344;
+    else if (_or_15340) p_y_43 <= _mux_15339;
   end
   always @(posedge clk) begin
     if (rst) p_v_44 <= 1'b0;
-    else if (_or_15349) p_v_44 <= _mux_15348;
+    else if (_or_15344) p_v_44 <= _mux_15343;
   end
   always @(posedge clk) begin
     if (rst) p_tag_44 <= 27'h0000000;
-    else if (_and_15347) p_tag_44 <= req_blk;
+    else if (_and_15342) p_tag_44 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_44 <= 1'b0;
-    else if (_or_15351) p_y_44 <= _mux_15350;
+    else if (_or_15346) p_y_44 <= _mux_15345;
   end
   always @(posedge clk) begin
     if (rst) p_v_45 <= 1'b0;
-    else if (_or_15355) p_v_45 <= _mux_15354;
+    else if (_or_15350) p_v_45 <= _mux_15349;
   end
   always @(posedge clk) begin
     if (rst) p_tag_45 <= 27'h0000000;
-    else if (_and_15353) p_tag_45 <= req_blk;
+    else if (_and_15348) p_tag_45 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_45 <= 1'b0;
-    else if (_or_15357) p_y_45 <= _mux_15356;
+    else if (_or_15352) p_y_45 <= _mux_15351;
   end
   always @(posedge clk) begin
     if (rst) p_v_46 <= 1'b0;
-    else if (_or_15361) p_v_46 <= _mux_15360;
+    else if (_or_15356) p_v_46 <= _mux_15355;
   end
   always @(posedge clk) begin
     if (rst) p_tag_46 <= 27'h0000000;
-    else if (_and_15359) p_tag_46 <= req_blk;
+    else if (_and_15354) p_tag_46 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_46 <= 1'b0;
-    else if (_or_15363) p_y_46 <= _mux_15362;
+    else if (_or_15358) p_y_46 <= _mux_15357;
   end
   always @(posedge clk) begin
     if (rst) p_v_47 <= 1'b0;
-    else if (_or_15367) p_v_47 <= _mux_15366;
+    else if (_or_15362) p_v_47 <= _mux_15361;
   end
   always @(posedge clk) begin
     if (rst) p_tag_47 <= 27'h0000000;
-    else if (_and_15365) p_tag_47 <= req_blk;
+    else if (_and_15360) p_tag_47 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_47 <= 1'b0;
-    else if (_or_15369) p_y_47 <= _mux_15368;
+    else if (_or_15364) p_y_47 <= _mux_15363;
   end
   always @(posedge clk) begin
     if (rst) p_v_48 <= 1'b0;
-    else if (_or_15373) p_v_48 <= _mux_15372;
+    else if (_or_15368) p_v_48 <= _mux_15367;
   end
   always @(posedge clk) begin
     if (rst) p_tag_48 <= 27'h0000000;
-    else if (_and_15371) p_tag_48 <= req_blk;
+    else if (_and_15366) p_tag_48 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_48 <= 1'b0;
-    else if (_or_15375) p_y_48 <= _mux_15374;
+    else if (_or_15370) p_y_48 <= _mux_15369;
   end
   always @(posedge clk) begin
     if (rst) p_v_49 <= 1'b0;
-    else if (_or_15379) p_v_49 <= _mux_15378;
+    else if (_or_15374) p_v_49 <= _mux_15373;
   end
   always @(posedge clk) begin
     if (rst) p_tag_49 <= 27'h0000000;
-    else if (_and_15377) p_tag_49 <= req_blk;
+    else if (_and_15372) p_tag_49 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_49 <= 1'b0;
-    else if (_or_15381) p_y_49 <= _mux_15380;
+    else if (_or_15376) p_y_49 <= _mux_15375;
   end
   always @(posedge clk) begin
     if (rst) p_v_50 <= 1'b0;
-    else if (_or_15385) p_v_50 <= _mux_15384;
+    else if (_or_15380) p_v_50 <= _mux_15379;
   end
   always @(posedge clk) begin
     if (rst) p_tag_50 <= 27'h0000000;
-    else if (_and_15383) p_tag_50 <= req_blk;
+    else if (_and_15378) p_tag_50 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_50 <= 1'b0;
-    else if (_or_15387) p_y_50 <= _mux_15386;
+    else if (_or_15382) p_y_50 <= _mux_15381;
   end
   always @(posedge clk) begin
     if (rst) p_v_51 <= 1'b0;
-    else if (_or_15391) p_v_51 <= _mux_15390;
+    else if (_or_15386) p_v_51 <= _mux_15385;
   end
   always @(posedge clk) begin
     if (rst) p_tag_51 <= 27'h0000000;
-    else if (_and_15389) p_tag_51 <= req_blk;
+    else if (_and_15384) p_tag_51 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_51 <= 1'b0;
-    else if (_or_15393) p_y_51 <= _mux_15392;
+    else if (_or_15388) p_y_51 <= _mux_15387;
   end
   always @(posedge clk) begin
     if (rst) p_v_52 <= 1'b0;
-    else if (_or_15397) p_v_52 <= _mux_15396;
+    else if (_or_15392) p_v_52 <= _mux_15391;
   end
   always @(posedge clk) begin
     if (rst) p_tag_52 <= 27'h0000000;
-    else if (_and_15395) p_tag_52 <= req_blk;
+    else if (_and_15390) p_tag_52 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_52 <= 1'b0;
-    else if (_or_15399) p_y_52 <= _mux_15398;
+    else if (_or_15394) p_y_52 <= _mux_15393;
   end
   always @(posedge clk) begin
     if (rst) p_v_53 <= 1'b0;
-    else if (_or_15403) p_v_53 <= _mux_15402;
+    else if (_or_15398) p_v_53 <= _mux_15397;
   end
   always @(posedge clk) begin
     if (rst) p_tag_53 <= 27'h0000000;
-    else if (_and_15401) p_tag_53 <= req_blk;
+    else if (_and_15396) p_tag_53 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_53 <= 1'b0;
-    else if (_or_15405) p_y_53 <= _mux_15404;
+    else if (_or_15400) p_y_53 <= _mux_15399;
   end
   always @(posedge clk) begin
     if (rst) p_v_54 <= 1'b0;
-    else if (_or_15409) p_v_54 <= _mux_15408;
+    else if (_or_15404) p_v_54 <= _mux_15403;
   end
   always @(posedge clk) begin
     if (rst) p_tag_54 <= 27'h0000000;
-    else if (_and_15407) p_tag_54 <= req_blk;
+    else if (_and_15402) p_tag_54 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_54 <= 1'b0;
-    else if (_or_15411) p_y_54 <= _mux_15410;
+    else if (_or_15406) p_y_54 <= _mux_15405;
   end
   always @(posedge clk) begin
     if (rst) p_v_55 <= 1'b0;
-    else if (_or_15415) p_v_55 <= _mux_15414;
+    else if (_or_15410) p_v_55 <= _mux_15409;
   end
   always @(posedge clk) begin
     if (rst) p_tag_55 <= 27'h0000000;
-    else if (_and_15413) p_tag_55 <= req_blk;
+    else if (_and_15408) p_tag_55 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_55 <= 1'b0;
-    else if (_or_15417) p_y_55 <= _mux_15416;
+    else if (_or_15412) p_y_55 <= _mux_15411;
   end
   always @(posedge clk) begin
     if (rst) p_v_56 <= 1'b0;
-    else if (_or_15421) p_v_56 <= _mux_15420;
+    else if (_or_15416) p_v_56 <= _mux_15415;
   end
   always @(posedge clk) begin
     if (rst) p_tag_56 <= 27'h0000000;
-    else if (_and_15419) p_tag_56 <= req_blk;
+    else if (_and_15414) p_tag_56 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_56 <= 1'b0;
-    else if (_or_15423) p_y_56 <= _mux_15422;
+    else if (_or_15418) p_y_56 <= _mux_15417;
   end
   always @(posedge clk) begin
     if (rst) p_v_57 <= 1'b0;
-    else if (_or_15427) p_v_57 <= _mux_15426;
+    else if (_or_15422) p_v_57 <= _mux_15421;
   end
   always @(posedge clk) begin
     if (rst) p_tag_57 <= 27'h0000000;
-    else if (_and_15425) p_tag_57 <= req_blk;
+    else if (_and_15420) p_tag_57 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_57 <= 1'b0;
-    else if (_or_15429) p_y_57 <= _mux_15428;
+    else if (_or_15424) p_y_57 <= _mux_15423;
   end
   always @(posedge clk) begin
     if (rst) p_v_58 <= 1'b0;
-    else if (_or_15433) p_v_58 <= _mux_15432;
+    else if (_or_15428) p_v_58 <= _mux_15427;
   end
   always @(posedge clk) begin
     if (rst) p_tag_58 <= 27'h0000000;
-    else if (_and_15431) p_tag_58 <= req_blk;
+    else if (_and_15426) p_tag_58 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_58 <= 1'b0;
-    else if (_or_15435) p_y_58 <= _mux_15434;
+    else if (_or_15430) p_y_58 <= _mux_15429;
   end
   always @(posedge clk) begin
     if (rst) p_v_59 <= 1'b0;
-    else if (_or_15439) p_v_59 <= _mux_15438;
+    else if (_or_15434) p_v_59 <= _mux_15433;
   end
   always @(posedge clk) begin
     if (rst) p_tag_59 <= 27'h0000000;
-    else if (_and_15437) p_tag_59 <= req_blk;
+    else if (_and_15432) p_tag_59 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_59 <= 1'b0;
-    else if (_or_15441) p_y_59 <= _mux_15440;
+    else if (_or_15436) p_y_59 <= _mux_15435;
   end
   always @(posedge clk) begin
     if (rst) p_v_60 <= 1'b0;
-    else if (_or_15445) p_v_60 <= _mux_15444;
+    else if (_or_15440) p_v_60 <= _mux_15439;
   end
   always @(posedge clk) begin
     if (rst) p_tag_60 <= 27'h0000000;
-    else if (_and_15443) p_tag_60 <= req_blk;
+    else if (_and_15438) p_tag_60 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_60 <= 1'b0;
-    else if (_or_15447) p_y_60 <= _mux_15446;
+    else if (_or_15442) p_y_60 <= _mux_15441;
   end
   always @(posedge clk) begin
     if (rst) p_v_61 <= 1'b0;
-    else if (_or_15451) p_v_61 <= _mux_15450;
+    else if (_or_15446) p_v_61 <= _mux_15445;
   end
   always @(posedge clk) begin
     if (rst) p_tag_61 <= 27'h0000000;
-    else if (_and_15449) p_tag_61 <= req_blk;
+    else if (_and_15444) p_tag_61 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_61 <= 1'b0;
-    else if (_or_15453) p_y_61 <= _mux_15452;
+    else if (_or_15448) p_y_61 <= _mux_15447;
   end
   always @(posedge clk) begin
     if (rst) p_v_62 <= 1'b0;
-    else if (_or_15457) p_v_62 <= _mux_15456;
+    else if (_or_15452) p_v_62 <= _mux_15451;
   end
   always @(posedge clk) begin
     if (rst) p_tag_62 <= 27'h0000000;
-    else if (_and_15455) p_tag_62 <= req_blk;
+    else if (_and_15450) p_tag_62 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_62 <= 1'b0;
-    else if (_or_15459) p_y_62 <= _mux_15458;
+    else if (_or_15454) p_y_62 <= _mux_15453;
   end
   always @(posedge clk) begin
     if (rst) p_v_63 <= 1'b0;
-    else if (_or_15463) p_v_63 <= _mux_15462;
+    else if (_or_15458) p_v_63 <= _mux_15457;
   end
   always @(posedge clk) begin
     if (rst) p_tag_63 <= 27'h0000000;
-    else if (_and_15461) p_tag_63 <= req_blk;
+    else if (_and_15456) p_tag_63 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_63 <= 1'b0;
-    else if (_or_15465) p_y_63 <= _mux_15464;
+    else if (_or_15460) p_y_63 <= _mux_15459;
   end
   always @(posedge clk) begin
     if (rst) p_data_0 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
@@ -6052,2563 +6052,2563 @@ module vmshr_base (
   end
   always @(posedge clk) begin
     if (rst) smshr0_v_0 <= 1'b0;
-    else if (_or_14190) smshr0_v_0 <= _mux_14189;
+    else if (_or_14185) smshr0_v_0 <= _mux_14184;
   end
   always @(posedge clk) begin
     if (rst) smshr0_tid_0 <= 7'h00;
-    else if (_and_14188) smshr0_tid_0 <= req_tid;
+    else if (_and_14183) smshr0_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr0_reg_0 <= 6'h00;
-    else if (_and_14188) smshr0_reg_0 <= req_reg;
+    else if (_and_14183) smshr0_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr0_off_0 <= 5'h00;
-    else if (_and_14188) smshr0_off_0 <= req_off;
+    else if (_and_14183) smshr0_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr0_fmt_0 <= 3'h0;
-    else if (_and_14188) smshr0_fmt_0 <= req_fmt;
+    else if (_and_14183) smshr0_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr0_v_1 <= 1'b0;
-    else if (_or_14196) smshr0_v_1 <= _mux_14195;
+    else if (_or_14191) smshr0_v_1 <= _mux_14190;
   end
   always @(posedge clk) begin
     if (rst) smshr0_tid_1 <= 7'h00;
-    else if (_and_14198) smshr0_tid_1 <= req_tid;
+    else if (_and_14193) smshr0_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr0_reg_1 <= 6'h00;
-    else if (_and_14198) smshr0_reg_1 <= req_reg;
+    else if (_and_14193) smshr0_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr0_off_1 <= 5'h00;
-    else if (_and_14198) smshr0_off_1 <= req_off;
+    else if (_and_14193) smshr0_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr0_fmt_1 <= 3'h0;
-    else if (_and_14198) smshr0_fmt_1 <= req_fmt;
+    else if (_and_14193) smshr0_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr1_v_0 <= 1'b0;
-    else if (_or_14204) smshr1_v_0 <= _mux_14203;
+    else if (_or_14199) smshr1_v_0 <= _mux_14198;
   end
   always @(posedge clk) begin
     if (rst) smshr1_tid_0 <= 7'h00;
-    else if (_and_14202) smshr1_tid_0 <= req_tid;
+    else if (_and_14197) smshr1_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr1_reg_0 <= 6'h00;
-    else if (_and_14202) smshr1_reg_0 <= req_reg;
+    else if (_and_14197) smshr1_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr1_off_0 <= 5'h00;
-    else if (_and_14202) smshr1_off_0 <= req_off;
+    else if (_and_14197) smshr1_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr1_fmt_0 <= 3'h0;
-    else if (_and_14202) smshr1_fmt_0 <= req_fmt;
+    else if (_and_14197) smshr1_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr1_v_1 <= 1'b0;
-    else if (_or_14210) smshr1_v_1 <= _mux_14209;
+    else if (_or_14205) smshr1_v_1 <= _mux_14204;
   end
   always @(posedge clk) begin
     if (rst) smshr1_tid_1 <= 7'h00;
-    else if (_and_14212) smshr1_tid_1 <= req_tid;
+    else if (_and_14207) smshr1_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr1_reg_1 <= 6'h00;
-    else if (_and_14212) smshr1_reg_1 <= req_reg;
+    else if (_and_14207) smshr1_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr1_off_1 <= 5'h00;
-    else if (_and_14212) smshr1_off_1 <= req_off;
+    else if (_and_14207) smshr1_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr1_fmt_1 <= 3'h0;
-    else if (_and_14212) smshr1_fmt_1 <= req_fmt;
+    else if (_and_14207) smshr1_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr2_v_0 <= 1'b0;
-    else if (_or_14218) smshr2_v_0 <= _mux_14217;
+    else if (_or_14213) smshr2_v_0 <= _mux_14212;
   end
   always @(posedge clk) begin
     if (rst) smshr2_tid_0 <= 7'h00;
-    else if (_and_14216) smshr2_tid_0 <= req_tid;
+    else if (_and_14211) smshr2_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr2_reg_0 <= 6'h00;
-    else if (_and_14216) smshr2_reg_0 <= req_reg;
+    else if (_and_14211) smshr2_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr2_off_0 <= 5'h00;
-    else if (_and_14216) smshr2_off_0 <= req_off;
+    else if (_and_14211) smshr2_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr2_fmt_0 <= 3'h0;
-    else if (_and_14216) smshr2_fmt_0 <= req_fmt;
+    else if (_and_14211) smshr2_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr2_v_1 <= 1'b0;
-    else if (_or_14224) smshr2_v_1 <= _mux_14223;
+    else if (_or_14219) smshr2_v_1 <= _mux_14218;
   end
   always @(posedge clk) begin
     if (rst) smshr2_tid_1 <= 7'h00;
-    else if (_and_14226) smshr2_tid_1 <= req_tid;
+    else if (_and_14221) smshr2_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr2_reg_1 <= 6'h00;
-    else if (_and_14226) smshr2_reg_1 <= req_reg;
+    else if (_and_14221) smshr2_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr2_off_1 <= 5'h00;
-    else if (_and_14226) smshr2_off_1 <= req_off;
+    else if (_and_14221) smshr2_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr2_fmt_1 <= 3'h0;
-    else if (_and_14226) smshr2_fmt_1 <= req_fmt;
+    else if (_and_14221) smshr2_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr3_v_0 <= 1'b0;
-    else if (_or_14232) smshr3_v_0 <= _mux_14231;
+    else if (_or_14227) smshr3_v_0 <= _mux_14226;
   end
   always @(posedge clk) begin
     if (rst) smshr3_tid_0 <= 7'h00;
-    else if (_and_14230) smshr3_tid_0 <= req_tid;
+    else if (_and_14225) smshr3_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr3_reg_0 <= 6'h00;
-    else if (_and_14230) smshr3_reg_0 <= req_reg;
+    else if (_and_14225) smshr3_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr3_off_0 <= 5'h00;
-    else if (_and_14230) smshr3_off_0 <= req_off;
+    else if (_and_14225) smshr3_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr3_fmt_0 <= 3'h0;
-    else if (_and_14230) smshr3_fmt_0 <= req_fmt;
+    else if (_and_14225) smshr3_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr3_v_1 <= 1'b0;
-    else if (_or_14238) smshr3_v_1 <= _mux_14237;
+    else if (_or_14233) smshr3_v_1 <= _mux_14232;
   end
   always @(posedge clk) begin
     if (rst) smshr3_tid_1 <= 7'h00;
-    else if (_and_14240) smshr3_tid_1 <= req_tid;
+    else if (_and_14235) smshr3_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr3_reg_1 <= 6'h00;
-    else if (_and_14240) smshr3_reg_1 <= req_reg;
+    else if (_and_14235) smshr3_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr3_off_1 <= 5'h00;
-    else if (_and_14240) smshr3_off_1 <= req_off;
+    else if (_and_14235) smshr3_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr3_fmt_1 <= 3'h0;
-    else if (_and_14240) smshr3_fmt_1 <= req_fmt;
+    else if (_and_14235) smshr3_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr4_v_0 <= 1'b0;
-    else if (_or_14246) smshr4_v_0 <= _mux_14245;
+    else if (_or_14241) smshr4_v_0 <= _mux_14240;
   end
   always @(posedge clk) begin
     if (rst) smshr4_tid_0 <= 7'h00;
-    else if (_and_14244) smshr4_tid_0 <= req_tid;
+    else if (_and_14239) smshr4_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr4_reg_0 <= 6'h00;
-    else if (_and_14244) smshr4_reg_0 <= req_reg;
+    else if (_and_14239) smshr4_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr4_off_0 <= 5'h00;
-    else if (_and_14244) smshr4_off_0 <= req_off;
+    else if (_and_14239) smshr4_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr4_fmt_0 <= 3'h0;
-    else if (_and_14244) smshr4_fmt_0 <= req_fmt;
+    else if (_and_14239) smshr4_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr4_v_1 <= 1'b0;
-    else if (_or_14252) smshr4_v_1 <= _mux_14251;
+    else if (_or_14247) smshr4_v_1 <= _mux_14246;
   end
   always @(posedge clk) begin
     if (rst) smshr4_tid_1 <= 7'h00;
-    else if (_and_14254) smshr4_tid_1 <= req_tid;
+    else if (_and_14249) smshr4_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr4_reg_1 <= 6'h00;
-    else if (_and_14254) smshr4_reg_1 <= req_reg;
+    else if (_and_14249) smshr4_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr4_off_1 <= 5'h00;
-    else if (_and_14254) smshr4_off_1 <= req_off;
+    else if (_and_14249) smshr4_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr4_fmt_1 <= 3'h0;
-    else if (_and_14254) smshr4_fmt_1 <= req_fmt;
+    else if (_and_14249) smshr4_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr5_v_0 <= 1'b0;
-    else if (_or_14260) smshr5_v_0 <= _mux_14259;
+    else if (_or_14255) smshr5_v_0 <= _mux_14254;
   end
   always @(posedge clk) begin
     if (rst) smshr5_tid_0 <= 7'h00;
-    else if (_and_14258) smshr5_tid_0 <= req_tid;
+    else if (_and_14253) smshr5_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr5_reg_0 <= 6'h00;
-    else if (_and_14258) smshr5_reg_0 <= req_reg;
+    else if (_and_14253) smshr5_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr5_off_0 <= 5'h00;
-    else if (_and_14258) smshr5_off_0 <= req_off;
+    else if (_and_14253) smshr5_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr5_fmt_0 <= 3'h0;
-    else if (_and_14258) smshr5_fmt_0 <= req_fmt;
+    else if (_and_14253) smshr5_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr5_v_1 <= 1'b0;
-    else if (_or_14266) smshr5_v_1 <= _mux_14265;
+    else if (_or_14261) smshr5_v_1 <= _mux_14260;
   end
   always @(posedge clk) begin
     if (rst) smshr5_tid_1 <= 7'h00;
-    else if (_and_14268) smshr5_tid_1 <= req_tid;
+    else if (_and_14263) smshr5_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr5_reg_1 <= 6'h00;
-    else if (_and_14268) smshr5_reg_1 <= req_reg;
+    else if (_and_14263) smshr5_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr5_off_1 <= 5'h00;
-    else if (_and_14268) smshr5_off_1 <= req_off;
+    else if (_and_14263) smshr5_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr5_fmt_1 <= 3'h0;
-    else if (_and_14268) smshr5_fmt_1 <= req_fmt;
+    else if (_and_14263) smshr5_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr6_v_0 <= 1'b0;
-    else if (_or_14274) smshr6_v_0 <= _mux_14273;
+    else if (_or_14269) smshr6_v_0 <= _mux_14268;
   end
   always @(posedge clk) begin
     if (rst) smshr6_tid_0 <= 7'h00;
-    else if (_and_14272) smshr6_tid_0 <= req_tid;
+    else if (_and_14267) smshr6_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr6_reg_0 <= 6'h00;
-    else if (_and_14272) smshr6_reg_0 <= req_reg;
+    else if (_and_14267) smshr6_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr6_off_0 <= 5'h00;
-    else if (_and_14272) smshr6_off_0 <= req_off;
+    else if (_and_14267) smshr6_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr6_fmt_0 <= 3'h0;
-    else if (_and_14272) smshr6_fmt_0 <= req_fmt;
+    else if (_and_14267) smshr6_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr6_v_1 <= 1'b0;
-    else if (_or_14280) smshr6_v_1 <= _mux_14279;
+    else if (_or_14275) smshr6_v_1 <= _mux_14274;
   end
   always @(posedge clk) begin
     if (rst) smshr6_tid_1 <= 7'h00;
-    else if (_and_14282) smshr6_tid_1 <= req_tid;
+    else if (_and_14277) smshr6_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr6_reg_1 <= 6'h00;
-    else if (_and_14282) smshr6_reg_1 <= req_reg;
+    else if (_and_14277) smshr6_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr6_off_1 <= 5'h00;
-    else if (_and_14282) smshr6_off_1 <= req_off;
+    else if (_and_14277) smshr6_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr6_fmt_1 <= 3'h0;
-    else if (_and_14282) smshr6_fmt_1 <= req_fmt;
+    else if (_and_14277) smshr6_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr7_v_0 <= 1'b0;
-    else if (_or_14288) smshr7_v_0 <= _mux_14287;
+    else if (_or_14283) smshr7_v_0 <= _mux_14282;
   end
   always @(posedge clk) begin
     if (rst) smshr7_tid_0 <= 7'h00;
-    else if (_and_14286) smshr7_tid_0 <= req_tid;
+    else if (_and_14281) smshr7_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr7_reg_0 <= 6'h00;
-    else if (_and_14286) smshr7_reg_0 <= req_reg;
+    else if (_and_14281) smshr7_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr7_off_0 <= 5'h00;
-    else if (_and_14286) smshr7_off_0 <= req_off;
+    else if (_and_14281) smshr7_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr7_fmt_0 <= 3'h0;
-    else if (_and_14286) smshr7_fmt_0 <= req_fmt;
+    else if (_and_14281) smshr7_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr7_v_1 <= 1'b0;
-    else if (_or_14294) smshr7_v_1 <= _mux_14293;
+    else if (_or_14289) smshr7_v_1 <= _mux_14288;
   end
   always @(posedge clk) begin
     if (rst) smshr7_tid_1 <= 7'h00;
-    else if (_and_14296) smshr7_tid_1 <= req_tid;
+    else if (_and_14291) smshr7_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr7_reg_1 <= 6'h00;
-    else if (_and_14296) smshr7_reg_1 <= req_reg;
+    else if (_and_14291) smshr7_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr7_off_1 <= 5'h00;
-    else if (_and_14296) smshr7_off_1 <= req_off;
+    else if (_and_14291) smshr7_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr7_fmt_1 <= 3'h0;
-    else if (_and_14296) smshr7_fmt_1 <= req_fmt;
+    else if (_and_14291) smshr7_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr8_v_0 <= 1'b0;
-    else if (_or_14302) smshr8_v_0 <= _mux_14301;
+    else if (_or_14297) smshr8_v_0 <= _mux_14296;
   end
   always @(posedge clk) begin
     if (rst) smshr8_tid_0 <= 7'h00;
-    else if (_and_14300) smshr8_tid_0 <= req_tid;
+    else if (_and_14295) smshr8_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr8_reg_0 <= 6'h00;
-    else if (_and_14300) smshr8_reg_0 <= req_reg;
+    else if (_and_14295) smshr8_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr8_off_0 <= 5'h00;
-    else if (_and_14300) smshr8_off_0 <= req_off;
+    else if (_and_14295) smshr8_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr8_fmt_0 <= 3'h0;
-    else if (_and_14300) smshr8_fmt_0 <= req_fmt;
+    else if (_and_14295) smshr8_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr8_v_1 <= 1'b0;
-    else if (_or_14308) smshr8_v_1 <= _mux_14307;
+    else if (_or_14303) smshr8_v_1 <= _mux_14302;
   end
   always @(posedge clk) begin
     if (rst) smshr8_tid_1 <= 7'h00;
-    else if (_and_14310) smshr8_tid_1 <= req_tid;
+    else if (_and_14305) smshr8_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr8_reg_1 <= 6'h00;
-    else if (_and_14310) smshr8_reg_1 <= req_reg;
+    else if (_and_14305) smshr8_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr8_off_1 <= 5'h00;
-    else if (_and_14310) smshr8_off_1 <= req_off;
+    else if (_and_14305) smshr8_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr8_fmt_1 <= 3'h0;
-    else if (_and_14310) smshr8_fmt_1 <= req_fmt;
+    else if (_and_14305) smshr8_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr9_v_0 <= 1'b0;
-    else if (_or_14316) smshr9_v_0 <= _mux_14315;
+    else if (_or_14311) smshr9_v_0 <= _mux_14310;
   end
   always @(posedge clk) begin
     if (rst) smshr9_tid_0 <= 7'h00;
-    else if (_and_14314) smshr9_tid_0 <= req_tid;
+    else if (_and_14309) smshr9_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr9_reg_0 <= 6'h00;
-    else if (_and_14314) smshr9_reg_0 <= req_reg;
+    else if (_and_14309) smshr9_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr9_off_0 <= 5'h00;
-    else if (_and_14314) smshr9_off_0 <= req_off;
+    else if (_and_14309) smshr9_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr9_fmt_0 <= 3'h0;
-    else if (_and_14314) smshr9_fmt_0 <= req_fmt;
+    else if (_and_14309) smshr9_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr9_v_1 <= 1'b0;
-    else if (_or_14322) smshr9_v_1 <= _mux_14321;
+    else if (_or_14317) smshr9_v_1 <= _mux_14316;
   end
   always @(posedge clk) begin
     if (rst) smshr9_tid_1 <= 7'h00;
-    else if (_and_14324) smshr9_tid_1 <= req_tid;
+    else if (_and_14319) smshr9_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr9_reg_1 <= 6'h00;
-    else if (_and_14324) smshr9_reg_1 <= req_reg;
+    else if (_and_14319) smshr9_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr9_off_1 <= 5'h00;
-    else if (_and_14324) smshr9_off_1 <= req_off;
+    else if (_and_14319) smshr9_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr9_fmt_1 <= 3'h0;
-    else if (_and_14324) smshr9_fmt_1 <= req_fmt;
+    else if (_and_14319) smshr9_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr10_v_0 <= 1'b0;
-    else if (_or_14330) smshr10_v_0 <= _mux_14329;
+    else if (_or_14325) smshr10_v_0 <= _mux_14324;
   end
   always @(posedge clk) begin
     if (rst) smshr10_tid_0 <= 7'h00;
-    else if (_and_14328) smshr10_tid_0 <= req_tid;
+    else if (_and_14323) smshr10_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr10_reg_0 <= 6'h00;
-    else if (_and_14328) smshr10_reg_0 <= req_reg;
+    else if (_and_14323) smshr10_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr10_off_0 <= 5'h00;
-    else if (_and_14328) smshr10_off_0 <= req_off;
+    else if (_and_14323) smshr10_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr10_fmt_0 <= 3'h0;
-    else if (_and_14328) smshr10_fmt_0 <= req_fmt;
+    else if (_and_14323) smshr10_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr10_v_1 <= 1'b0;
-    else if (_or_14336) smshr10_v_1 <= _mux_14335;
+    else if (_or_14331) smshr10_v_1 <= _mux_14330;
   end
   always @(posedge clk) begin
     if (rst) smshr10_tid_1 <= 7'h00;
-    else if (_and_14338) smshr10_tid_1 <= req_tid;
+    else if (_and_14333) smshr10_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr10_reg_1 <= 6'h00;
-    else if (_and_14338) smshr10_reg_1 <= req_reg;
+    else if (_and_14333) smshr10_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr10_off_1 <= 5'h00;
-    else if (_and_14338) smshr10_off_1 <= req_off;
+    else if (_and_14333) smshr10_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr10_fmt_1 <= 3'h0;
-    else if (_and_14338) smshr10_fmt_1 <= req_fmt;
+    else if (_and_14333) smshr10_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr11_v_0 <= 1'b0;
-    else if (_or_14344) smshr11_v_0 <= _mux_14343;
+    else if (_or_14339) smshr11_v_0 <= _mux_14338;
   end
   always @(posedge clk) begin
     if (rst) smshr11_tid_0 <= 7'h00;
-    else if (_and_14342) smshr11_tid_0 <= req_tid;
+    else if (_and_14337) smshr11_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr11_reg_0 <= 6'h00;
-    else if (_and_14342) smshr11_reg_0 <= req_reg;
+    else if (_and_14337) smshr11_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr11_off_0 <= 5'h00;
-    else if (_and_14342) smshr11_off_0 <= req_off;
+    else if (_and_14337) smshr11_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr11_fmt_0 <= 3'h0;
-    else if (_and_14342) smshr11_fmt_0 <= req_fmt;
+    else if (_and_14337) smshr11_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr11_v_1 <= 1'b0;
-    else if (_or_14350) smshr11_v_1 <= _mux_14349;
+    else if (_or_14345) smshr11_v_1 <= _mux_14344;
   end
   always @(posedge clk) begin
     if (rst) smshr11_tid_1 <= 7'h00;
-    else if (_and_14352) smshr11_tid_1 <= req_tid;
+    else if (_and_14347) smshr11_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr11_reg_1 <= 6'h00;
-    else if (_and_14352) smshr11_reg_1 <= req_reg;
+    else if (_and_14347) smshr11_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr11_off_1 <= 5'h00;
-    else if (_and_14352) smshr11_off_1 <= req_off;
+    else if (_and_14347) smshr11_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr11_fmt_1 <= 3'h0;
-    else if (_and_14352) smshr11_fmt_1 <= req_fmt;
+    else if (_and_14347) smshr11_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr12_v_0 <= 1'b0;
-    else if (_or_14358) smshr12_v_0 <= _mux_14357;
+    else if (_or_14353) smshr12_v_0 <= _mux_14352;
   end
   always @(posedge clk) begin
     if (rst) smshr12_tid_0 <= 7'h00;
-    else if (_and_14356) smshr12_tid_0 <= req_tid;
+    else if (_and_14351) smshr12_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr12_reg_0 <= 6'h00;
-    else if (_and_14356) smshr12_reg_0 <= req_reg;
+    else if (_and_14351) smshr12_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr12_off_0 <= 5'h00;
-    else if (_and_14356) smshr12_off_0 <= req_off;
+    else if (_and_14351) smshr12_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr12_fmt_0 <= 3'h0;
-    else if (_and_14356) smshr12_fmt_0 <= req_fmt;
+    else if (_and_14351) smshr12_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr12_v_1 <= 1'b0;
-    else if (_or_14364) smshr12_v_1 <= _mux_14363;
+    else if (_or_14359) smshr12_v_1 <= _mux_14358;
   end
   always @(posedge clk) begin
     if (rst) smshr12_tid_1 <= 7'h00;
-    else if (_and_14366) smshr12_tid_1 <= req_tid;
+    else if (_and_14361) smshr12_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr12_reg_1 <= 6'h00;
-    else if (_and_14366) smshr12_reg_1 <= req_reg;
+    else if (_and_14361) smshr12_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr12_off_1 <= 5'h00;
-    else if (_and_14366) smshr12_off_1 <= req_off;
+    else if (_and_14361) smshr12_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr12_fmt_1 <= 3'h0;
-    else if (_and_14366) smshr12_fmt_1 <= req_fmt;
+    else if (_and_14361) smshr12_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr13_v_0 <= 1'b0;
-    else if (_or_14372) smshr13_v_0 <= _mux_14371;
+    else if (_or_14367) smshr13_v_0 <= _mux_14366;
   end
   always @(posedge clk) begin
     if (rst) smshr13_tid_0 <= 7'h00;
-    else if (_and_14370) smshr13_tid_0 <= req_tid;
+    else if (_and_14365) smshr13_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr13_reg_0 <= 6'h00;
-    else if (_and_14370) smshr13_reg_0 <= req_reg;
+    else if (_and_14365) smshr13_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr13_off_0 <= 5'h00;
-    else if (_and_14370) smshr13_off_0 <= req_off;
+    else if (_and_14365) smshr13_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr13_fmt_0 <= 3'h0;
-    else if (_and_14370) smshr13_fmt_0 <= req_fmt;
+    else if (_and_14365) smshr13_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr13_v_1 <= 1'b0;
-    else if (_or_14378) smshr13_v_1 <= _mux_14377;
+    else if (_or_14373) smshr13_v_1 <= _mux_14372;
   end
   always @(posedge clk) begin
     if (rst) smshr13_tid_1 <= 7'h00;
-    else if (_and_14380) smshr13_tid_1 <= req_tid;
+    else if (_and_14375) smshr13_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr13_reg_1 <= 6'h00;
-    else if (_and_14380) smshr13_reg_1 <= req_reg;
+    else if (_and_14375) smshr13_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr13_off_1 <= 5'h00;
-    else if (_and_14380) smshr13_off_1 <= req_off;
+    else if (_and_14375) smshr13_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr13_fmt_1 <= 3'h0;
-    else if (_and_14380) smshr13_fmt_1 <= req_fmt;
+    else if (_and_14375) smshr13_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr14_v_0 <= 1'b0;
-    else if (_or_14386) smshr14_v_0 <= _mux_14385;
+    else if (_or_14381) smshr14_v_0 <= _mux_14380;
   end
   always @(posedge clk) begin
     if (rst) smshr14_tid_0 <= 7'h00;
-    else if (_and_14384) smshr14_tid_0 <= req_tid;
+    else if (_and_14379) smshr14_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr14_reg_0 <= 6'h00;
-    else if (_and_14384) smshr14_reg_0 <= req_reg;
+    else if (_and_14379) smshr14_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr14_off_0 <= 5'h00;
-    else if (_and_14384) smshr14_off_0 <= req_off;
+    else if (_and_14379) smshr14_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr14_fmt_0 <= 3'h0;
-    else if (_and_14384) smshr14_fmt_0 <= req_fmt;
+    else if (_and_14379) smshr14_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr14_v_1 <= 1'b0;
-    else if (_or_14392) smshr14_v_1 <= _mux_14391;
+    else if (_or_14387) smshr14_v_1 <= _mux_14386;
   end
   always @(posedge clk) begin
     if (rst) smshr14_tid_1 <= 7'h00;
-    else if (_and_14394) smshr14_tid_1 <= req_tid;
+    else if (_and_14389) smshr14_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr14_reg_1 <= 6'h00;
-    else if (_and_14394) smshr14_reg_1 <= req_reg;
+    else if (_and_14389) smshr14_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr14_off_1 <= 5'h00;
-    else if (_and_14394) smshr14_off_1 <= req_off;
+    else if (_and_14389) smshr14_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr14_fmt_1 <= 3'h0;
-    else if (_and_14394) smshr14_fmt_1 <= req_fmt;
+    else if (_and_14389) smshr14_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr15_v_0 <= 1'b0;
-    else if (_or_14400) smshr15_v_0 <= _mux_14399;
+    else if (_or_14395) smshr15_v_0 <= _mux_14394;
   end
   always @(posedge clk) begin
     if (rst) smshr15_tid_0 <= 7'h00;
-    else if (_and_14398) smshr15_tid_0 <= req_tid;
+    else if (_and_14393) smshr15_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr15_reg_0 <= 6'h00;
-    else if (_and_14398) smshr15_reg_0 <= req_reg;
+    else if (_and_14393) smshr15_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr15_off_0 <= 5'h00;
-    else if (_and_14398) smshr15_off_0 <= req_off;
+    else if (_and_14393) smshr15_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr15_fmt_0 <= 3'h0;
-    else if (_and_14398) smshr15_fmt_0 <= req_fmt;
+    else if (_and_14393) smshr15_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr15_v_1 <= 1'b0;
-    else if (_or_14406) smshr15_v_1 <= _mux_14405;
+    else if (_or_14401) smshr15_v_1 <= _mux_14400;
   end
   always @(posedge clk) begin
     if (rst) smshr15_tid_1 <= 7'h00;
-    else if (_and_14408) smshr15_tid_1 <= req_tid;
+    else if (_and_14403) smshr15_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr15_reg_1 <= 6'h00;
-    else if (_and_14408) smshr15_reg_1 <= req_reg;
+    else if (_and_14403) smshr15_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr15_off_1 <= 5'h00;
-    else if (_and_14408) smshr15_off_1 <= req_off;
+    else if (_and_14403) smshr15_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr15_fmt_1 <= 3'h0;
-    else if (_and_14408) smshr15_fmt_1 <= req_fmt;
+    else if (_and_14403) smshr15_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr16_v_0 <= 1'b0;
-    else if (_or_14414) smshr16_v_0 <= _mux_14413;
+    else if (_or_14409) smshr16_v_0 <= _mux_14408;
   end
   always @(posedge clk) begin
     if (rst) smshr16_tid_0 <= 7'h00;
-    else if (_and_14412) smshr16_tid_0 <= req_tid;
+    else if (_and_14407) smshr16_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr16_reg_0 <= 6'h00;
-    else if (_and_14412) smshr16_reg_0 <= req_reg;
+    else if (_and_14407) smshr16_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr16_off_0 <= 5'h00;
-    else if (_and_14412) smshr16_off_0 <= req_off;
+    else if (_and_14407) smshr16_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr16_fmt_0 <= 3'h0;
-    else if (_and_14412) smshr16_fmt_0 <= req_fmt;
+    else if (_and_14407) smshr16_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr16_v_1 <= 1'b0;
-    else if (_or_14420) smshr16_v_1 <= _mux_14419;
+    else if (_or_14415) smshr16_v_1 <= _mux_14414;
   end
   always @(posedge clk) begin
     if (rst) smshr16_tid_1 <= 7'h00;
-    else if (_and_14422) smshr16_tid_1 <= req_tid;
+    else if (_and_14417) smshr16_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr16_reg_1 <= 6'h00;
-    else if (_and_14422) smshr16_reg_1 <= req_reg;
+    else if (_and_14417) smshr16_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr16_off_1 <= 5'h00;
-    else if (_and_14422) smshr16_off_1 <= req_off;
+    else if (_and_14417) smshr16_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr16_fmt_1 <= 3'h0;
-    else if (_and_14422) smshr16_fmt_1 <= req_fmt;
+    else if (_and_14417) smshr16_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr17_v_0 <= 1'b0;
-    else if (_or_14428) smshr17_v_0 <= _mux_14427;
+    else if (_or_14423) smshr17_v_0 <= _mux_14422;
   end
   always @(posedge clk) begin
     if (rst) smshr17_tid_0 <= 7'h00;
-    else if (_and_14426) smshr17_tid_0 <= req_tid;
+    else if (_and_14421) smshr17_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr17_reg_0 <= 6'h00;
-    else if (_and_14426) smshr17_reg_0 <= req_reg;
+    else if (_and_14421) smshr17_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr17_off_0 <= 5'h00;
-    else if (_and_14426) smshr17_off_0 <= req_off;
+    else if (_and_14421) smshr17_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr17_fmt_0 <= 3'h0;
-    else if (_and_14426) smshr17_fmt_0 <= req_fmt;
+    else if (_and_14421) smshr17_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr17_v_1 <= 1'b0;
-    else if (_or_14434) smshr17_v_1 <= _mux_14433;
+    else if (_or_14429) smshr17_v_1 <= _mux_14428;
   end
   always @(posedge clk) begin
     if (rst) smshr17_tid_1 <= 7'h00;
-    else if (_and_14436) smshr17_tid_1 <= req_tid;
+    else if (_and_14431) smshr17_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr17_reg_1 <= 6'h00;
-    else if (_and_14436) smshr17_reg_1 <= req_reg;
+    else if (_and_14431) smshr17_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr17_off_1 <= 5'h00;
-    else if (_and_14436) smshr17_off_1 <= req_off;
+    else if (_and_14431) smshr17_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr17_fmt_1 <= 3'h0;
-    else if (_and_14436) smshr17_fmt_1 <= req_fmt;
+    else if (_and_14431) smshr17_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr18_v_0 <= 1'b0;
-    else if (_or_14442) smshr18_v_0 <= _mux_14441;
+    else if (_or_14437) smshr18_v_0 <= _mux_14436;
   end
   always @(posedge clk) begin
     if (rst) smshr18_tid_0 <= 7'h00;
-    else if (_and_14440) smshr18_tid_0 <= req_tid;
+    else if (_and_14435) smshr18_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr18_reg_0 <= 6'h00;
-    else if (_and_14440) smshr18_reg_0 <= req_reg;
+    else if (_and_14435) smshr18_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr18_off_0 <= 5'h00;
-    else if (_and_14440) smshr18_off_0 <= req_off;
+    else if (_and_14435) smshr18_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr18_fmt_0 <= 3'h0;
-    else if (_and_14440) smshr18_fmt_0 <= req_fmt;
+    else if (_and_14435) smshr18_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr18_v_1 <= 1'b0;
-    else if (_or_14448) smshr18_v_1 <= _mux_14447;
+    else if (_or_14443) smshr18_v_1 <= _mux_14442;
   end
   always @(posedge clk) begin
     if (rst) smshr18_tid_1 <= 7'h00;
-    else if (_and_14450) smshr18_tid_1 <= req_tid;
+    else if (_and_14445) smshr18_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr18_reg_1 <= 6'h00;
-    else if (_and_14450) smshr18_reg_1 <= req_reg;
+    else if (_and_14445) smshr18_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr18_off_1 <= 5'h00;
-    else if (_and_14450) smshr18_off_1 <= req_off;
+    else if (_and_14445) smshr18_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr18_fmt_1 <= 3'h0;
-    else if (_and_14450) smshr18_fmt_1 <= req_fmt;
+    else if (_and_14445) smshr18_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr19_v_0 <= 1'b0;
-    else if (_or_14456) smshr19_v_0 <= _mux_14455;
+    else if (_or_14451) smshr19_v_0 <= _mux_14450;
   end
   always @(posedge clk) begin
     if (rst) smshr19_tid_0 <= 7'h00;
-    else if (_and_14454) smshr19_tid_0 <= req_tid;
+    else if (_and_14449) smshr19_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr19_reg_0 <= 6'h00;
-    else if (_and_14454) smshr19_reg_0 <= req_reg;
+    else if (_and_14449) smshr19_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr19_off_0 <= 5'h00;
-    else if (_and_14454) smshr19_off_0 <= req_off;
+    else if (_and_14449) smshr19_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr19_fmt_0 <= 3'h0;
-    else if (_and_14454) smshr19_fmt_0 <= req_fmt;
+    else if (_and_14449) smshr19_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr19_v_1 <= 1'b0;
-    else if (_or_14462) smshr19_v_1 <= _mux_14461;
+    else if (_or_14457) smshr19_v_1 <= _mux_14456;
   end
   always @(posedge clk) begin
     if (rst) smshr19_tid_1 <= 7'h00;
-    else if (_and_14464) smshr19_tid_1 <= req_tid;
+    else if (_and_14459) smshr19_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr19_reg_1 <= 6'h00;
-    else if (_and_14464) smshr19_reg_1 <= req_reg;
+    else if (_and_14459) smshr19_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr19_off_1 <= 5'h00;
-    else if (_and_14464) smshr19_off_1 <= req_off;
+    else if (_and_14459) smshr19_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr19_fmt_1 <= 3'h0;
-    else if (_and_14464) smshr19_fmt_1 <= req_fmt;
+    else if (_and_14459) smshr19_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr20_v_0 <= 1'b0;
-    else if (_or_14470) smshr20_v_0 <= _mux_14469;
+    else if (_or_14465) smshr20_v_0 <= _mux_14464;
   end
   always @(posedge clk) begin
     if (rst) smshr20_tid_0 <= 7'h00;
-    else if (_and_14468) smshr20_tid_0 <= req_tid;
+    else if (_and_14463) smshr20_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr20_reg_0 <= 6'h00;
-    else if (_and_14468) smshr20_reg_0 <= req_reg;
+    else if (_and_14463) smshr20_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr20_off_0 <= 5'h00;
-    else if (_and_14468) smshr20_off_0 <= req_off;
+    else if (_and_14463) smshr20_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr20_fmt_0 <= 3'h0;
-    else if (_and_14468) smshr20_fmt_0 <= req_fmt;
+    else if (_and_14463) smshr20_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr20_v_1 <= 1'b0;
-    else if (_or_14476) smshr20_v_1 <= _mux_14475;
+    else if (_or_14471) smshr20_v_1 <= _mux_14470;
   end
   always @(posedge clk) begin
     if (rst) smshr20_tid_1 <= 7'h00;
-    else if (_and_14478) smshr20_tid_1 <= req_tid;
+    else if (_and_14473) smshr20_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr20_reg_1 <= 6'h00;
-    else if (_and_14478) smshr20_reg_1 <= req_reg;
+    else if (_and_14473) smshr20_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr20_off_1 <= 5'h00;
-    else if (_and_14478) smshr20_off_1 <= req_off;
+    else if (_and_14473) smshr20_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr20_fmt_1 <= 3'h0;
-    else if (_and_14478) smshr20_fmt_1 <= req_fmt;
+    else if (_and_14473) smshr20_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr21_v_0 <= 1'b0;
-    else if (_or_14484) smshr21_v_0 <= _mux_14483;
+    else if (_or_14479) smshr21_v_0 <= _mux_14478;
   end
   always @(posedge clk) begin
     if (rst) smshr21_tid_0 <= 7'h00;
-    else if (_and_14482) smshr21_tid_0 <= req_tid;
+    else if (_and_14477) smshr21_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr21_reg_0 <= 6'h00;
-    else if (_and_14482) smshr21_reg_0 <= req_reg;
+    else if (_and_14477) smshr21_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr21_off_0 <= 5'h00;
-    else if (_and_14482) smshr21_off_0 <= req_off;
+    else if (_and_14477) smshr21_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr21_fmt_0 <= 3'h0;
-    else if (_and_14482) smshr21_fmt_0 <= req_fmt;
+    else if (_and_14477) smshr21_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr21_v_1 <= 1'b0;
-    else if (_or_14490) smshr21_v_1 <= _mux_14489;
+    else if (_or_14485) smshr21_v_1 <= _mux_14484;
   end
   always @(posedge clk) begin
     if (rst) smshr21_tid_1 <= 7'h00;
-    else if (_and_14492) smshr21_tid_1 <= req_tid;
+    else if (_and_14487) smshr21_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr21_reg_1 <= 6'h00;
-    else if (_and_14492) smshr21_reg_1 <= req_reg;
+    else if (_and_14487) smshr21_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr21_off_1 <= 5'h00;
-    else if (_and_14492) smshr21_off_1 <= req_off;
+    else if (_and_14487) smshr21_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr21_fmt_1 <= 3'h0;
-    else if (_and_14492) smshr21_fmt_1 <= req_fmt;
+    else if (_and_14487) smshr21_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr22_v_0 <= 1'b0;
-    else if (_or_14498) smshr22_v_0 <= _mux_14497;
+    else if (_or_14493) smshr22_v_0 <= _mux_14492;
   end
   always @(posedge clk) begin
     if (rst) smshr22_tid_0 <= 7'h00;
-    else if (_and_14496) smshr22_tid_0 <= req_tid;
+    else if (_and_14491) smshr22_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr22_reg_0 <= 6'h00;
-    else if (_and_14496) smshr22_reg_0 <= req_reg;
+    else if (_and_14491) smshr22_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr22_off_0 <= 5'h00;
-    else if (_and_14496) smshr22_off_0 <= req_off;
+    else if (_and_14491) smshr22_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr22_fmt_0 <= 3'h0;
-    else if (_and_14496) smshr22_fmt_0 <= req_fmt;
+    else if (_and_14491) smshr22_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr22_v_1 <= 1'b0;
-    else if (_or_14504) smshr22_v_1 <= _mux_14503;
+    else if (_or_14499) smshr22_v_1 <= _mux_14498;
   end
   always @(posedge clk) begin
     if (rst) smshr22_tid_1 <= 7'h00;
-    else if (_and_14506) smshr22_tid_1 <= req_tid;
+    else if (_and_14501) smshr22_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr22_reg_1 <= 6'h00;
-    else if (_and_14506) smshr22_reg_1 <= req_reg;
+    else if (_and_14501) smshr22_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr22_off_1 <= 5'h00;
-    else if (_and_14506) smshr22_off_1 <= req_off;
+    else if (_and_14501) smshr22_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr22_fmt_1 <= 3'h0;
-    else if (_and_14506) smshr22_fmt_1 <= req_fmt;
+    else if (_and_14501) smshr22_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr23_v_0 <= 1'b0;
-    else if (_or_14512) smshr23_v_0 <= _mux_14511;
+    else if (_or_14507) smshr23_v_0 <= _mux_14506;
   end
   always @(posedge clk) begin
     if (rst) smshr23_tid_0 <= 7'h00;
-    else if (_and_14510) smshr23_tid_0 <= req_tid;
+    else if (_and_14505) smshr23_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr23_reg_0 <= 6'h00;
-    else if (_and_14510) smshr23_reg_0 <= req_reg;
+    else if (_and_14505) smshr23_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr23_off_0 <= 5'h00;
-    else if (_and_14510) smshr23_off_0 <= req_off;
+    else if (_and_14505) smshr23_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr23_fmt_0 <= 3'h0;
-    else if (_and_14510) smshr23_fmt_0 <= req_fmt;
+    else if (_and_14505) smshr23_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr23_v_1 <= 1'b0;
-    else if (_or_14518) smshr23_v_1 <= _mux_14517;
+    else if (_or_14513) smshr23_v_1 <= _mux_14512;
   end
   always @(posedge clk) begin
     if (rst) smshr23_tid_1 <= 7'h00;
-    else if (_and_14520) smshr23_tid_1 <= req_tid;
+    else if (_and_14515) smshr23_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr23_reg_1 <= 6'h00;
-    else if (_and_14520) smshr23_reg_1 <= req_reg;
+    else if (_and_14515) smshr23_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr23_off_1 <= 5'h00;
-    else if (_and_14520) smshr23_off_1 <= req_off;
+    else if (_and_14515) smshr23_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr23_fmt_1 <= 3'h0;
-    else if (_and_14520) smshr23_fmt_1 <= req_fmt;
+    else if (_and_14515) smshr23_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr24_v_0 <= 1'b0;
-    else if (_or_14526) smshr24_v_0 <= _mux_14525;
+    else if (_or_14521) smshr24_v_0 <= _mux_14520;
   end
   always @(posedge clk) begin
     if (rst) smshr24_tid_0 <= 7'h00;
-    else if (_and_14524) smshr24_tid_0 <= req_tid;
+    else if (_and_14519) smshr24_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr24_reg_0 <= 6'h00;
-    else if (_and_14524) smshr24_reg_0 <= req_reg;
+    else if (_and_14519) smshr24_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr24_off_0 <= 5'h00;
-    else if (_and_14524) smshr24_off_0 <= req_off;
+    else if (_and_14519) smshr24_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr24_fmt_0 <= 3'h0;
-    else if (_and_14524) smshr24_fmt_0 <= req_fmt;
+    else if (_and_14519) smshr24_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr24_v_1 <= 1'b0;
-    else if (_or_14532) smshr24_v_1 <= _mux_14531;
+    else if (_or_14527) smshr24_v_1 <= _mux_14526;
   end
   always @(posedge clk) begin
     if (rst) smshr24_tid_1 <= 7'h00;
-    else if (_and_14534) smshr24_tid_1 <= req_tid;
+    else if (_and_14529) smshr24_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr24_reg_1 <= 6'h00;
-    else if (_and_14534) smshr24_reg_1 <= req_reg;
+    else if (_and_14529) smshr24_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr24_off_1 <= 5'h00;
-    else if (_and_14534) smshr24_off_1 <= req_off;
+    else if (_and_14529) smshr24_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr24_fmt_1 <= 3'h0;
-    else if (_and_14534) smshr24_fmt_1 <= req_fmt;
+    else if (_and_14529) smshr24_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr25_v_0 <= 1'b0;
-    else if (_or_14540) smshr25_v_0 <= _mux_14539;
+    else if (_or_14535) smshr25_v_0 <= _mux_14534;
   end
   always @(posedge clk) begin
     if (rst) smshr25_tid_0 <= 7'h00;
-    else if (_and_14538) smshr25_tid_0 <= req_tid;
+    else if (_and_14533) smshr25_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr25_reg_0 <= 6'h00;
-    else if (_and_14538) smshr25_reg_0 <= req_reg;
+    else if (_and_14533) smshr25_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr25_off_0 <= 5'h00;
-    else if (_and_14538) smshr25_off_0 <= req_off;
+    else if (_and_14533) smshr25_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr25_fmt_0 <= 3'h0;
-    else if (_and_14538) smshr25_fmt_0 <= req_fmt;
+    else if (_and_14533) smshr25_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr25_v_1 <= 1'b0;
-    else if (_or_14546) smshr25_v_1 <= _mux_14545;
+    else if (_or_14541) smshr25_v_1 <= _mux_14540;
   end
   always @(posedge clk) begin
     if (rst) smshr25_tid_1 <= 7'h00;
-    else if (_and_14548) smshr25_tid_1 <= req_tid;
+    else if (_and_14543) smshr25_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr25_reg_1 <= 6'h00;
-    else if (_and_14548) smshr25_reg_1 <= req_reg;
+    else if (_and_14543) smshr25_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr25_off_1 <= 5'h00;
-    else if (_and_14548) smshr25_off_1 <= req_off;
+    else if (_and_14543) smshr25_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr25_fmt_1 <= 3'h0;
-    else if (_and_14548) smshr25_fmt_1 <= req_fmt;
+    else if (_and_14543) smshr25_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr26_v_0 <= 1'b0;
-    else if (_or_14554) smshr26_v_0 <= _mux_14553;
+    else if (_or_14549) smshr26_v_0 <= _mux_14548;
   end
   always @(posedge clk) begin
     if (rst) smshr26_tid_0 <= 7'h00;
-    else if (_and_14552) smshr26_tid_0 <= req_tid;
+    else if (_and_14547) smshr26_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr26_reg_0 <= 6'h00;
-    else if (_and_14552) smshr26_reg_0 <= req_reg;
+    else if (_and_14547) smshr26_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr26_off_0 <= 5'h00;
-    else if (_and_14552) smshr26_off_0 <= req_off;
+    else if (_and_14547) smshr26_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr26_fmt_0 <= 3'h0;
-    else if (_and_14552) smshr26_fmt_0 <= req_fmt;
+    else if (_and_14547) smshr26_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr26_v_1 <= 1'b0;
-    else if (_or_14560) smshr26_v_1 <= _mux_14559;
+    else if (_or_14555) smshr26_v_1 <= _mux_14554;
   end
   always @(posedge clk) begin
     if (rst) smshr26_tid_1 <= 7'h00;
-    else if (_and_14562) smshr26_tid_1 <= req_tid;
+    else if (_and_14557) smshr26_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr26_reg_1 <= 6'h00;
-    else if (_and_14562) smshr26_reg_1 <= req_reg;
+    else if (_and_14557) smshr26_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr26_off_1 <= 5'h00;
-    else if (_and_14562) smshr26_off_1 <= req_off;
+    else if (_and_14557) smshr26_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr26_fmt_1 <= 3'h0;
-    else if (_and_14562) smshr26_fmt_1 <= req_fmt;
+    else if (_and_14557) smshr26_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr27_v_0 <= 1'b0;
-    else if (_or_14568) smshr27_v_0 <= _mux_14567;
+    else if (_or_14563) smshr27_v_0 <= _mux_14562;
   end
   always @(posedge clk) begin
     if (rst) smshr27_tid_0 <= 7'h00;
-    else if (_and_14566) smshr27_tid_0 <= req_tid;
+    else if (_and_14561) smshr27_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr27_reg_0 <= 6'h00;
-    else if (_and_14566) smshr27_reg_0 <= req_reg;
+    else if (_and_14561) smshr27_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr27_off_0 <= 5'h00;
-    else if (_and_14566) smshr27_off_0 <= req_off;
+    else if (_and_14561) smshr27_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr27_fmt_0 <= 3'h0;
-    else if (_and_14566) smshr27_fmt_0 <= req_fmt;
+    else if (_and_14561) smshr27_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr27_v_1 <= 1'b0;
-    else if (_or_14574) smshr27_v_1 <= _mux_14573;
+    else if (_or_14569) smshr27_v_1 <= _mux_14568;
   end
   always @(posedge clk) begin
     if (rst) smshr27_tid_1 <= 7'h00;
-    else if (_and_14576) smshr27_tid_1 <= req_tid;
+    else if (_and_14571) smshr27_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr27_reg_1 <= 6'h00;
-    else if (_and_14576) smshr27_reg_1 <= req_reg;
+    else if (_and_14571) smshr27_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr27_off_1 <= 5'h00;
-    else if (_and_14576) smshr27_off_1 <= req_off;
+    else if (_and_14571) smshr27_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr27_fmt_1 <= 3'h0;
-    else if (_and_14576) smshr27_fmt_1 <= req_fmt;
+    else if (_and_14571) smshr27_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr28_v_0 <= 1'b0;
-    else if (_or_14582) smshr28_v_0 <= _mux_14581;
+    else if (_or_14577) smshr28_v_0 <= _mux_14576;
   end
   always @(posedge clk) begin
     if (rst) smshr28_tid_0 <= 7'h00;
-    else if (_and_14580) smshr28_tid_0 <= req_tid;
+    else if (_and_14575) smshr28_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr28_reg_0 <= 6'h00;
-    else if (_and_14580) smshr28_reg_0 <= req_reg;
+    else if (_and_14575) smshr28_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr28_off_0 <= 5'h00;
-    else if (_and_14580) smshr28_off_0 <= req_off;
+    else if (_and_14575) smshr28_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr28_fmt_0 <= 3'h0;
-    else if (_and_14580) smshr28_fmt_0 <= req_fmt;
+    else if (_and_14575) smshr28_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr28_v_1 <= 1'b0;
-    else if (_or_14588) smshr28_v_1 <= _mux_14587;
+    else if (_or_14583) smshr28_v_1 <= _mux_14582;
   end
   always @(posedge clk) begin
     if (rst) smshr28_tid_1 <= 7'h00;
-    else if (_and_14590) smshr28_tid_1 <= req_tid;
+    else if (_and_14585) smshr28_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr28_reg_1 <= 6'h00;
-    else if (_and_14590) smshr28_reg_1 <= req_reg;
+    else if (_and_14585) smshr28_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr28_off_1 <= 5'h00;
-    else if (_and_14590) smshr28_off_1 <= req_off;
+    else if (_and_14585) smshr28_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr28_fmt_1 <= 3'h0;
-    else if (_and_14590) smshr28_fmt_1 <= req_fmt;
+    else if (_and_14585) smshr28_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr29_v_0 <= 1'b0;
-    else if (_or_14596) smshr29_v_0 <= _mux_14595;
+    else if (_or_14591) smshr29_v_0 <= _mux_14590;
   end
   always @(posedge clk) begin
     if (rst) smshr29_tid_0 <= 7'h00;
-    else if (_and_14594) smshr29_tid_0 <= req_tid;
+    else if (_and_14589) smshr29_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr29_reg_0 <= 6'h00;
-    else if (_and_14594) smshr29_reg_0 <= req_reg;
+    else if (_and_14589) smshr29_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr29_off_0 <= 5'h00;
-    else if (_and_14594) smshr29_off_0 <= req_off;
+    else if (_and_14589) smshr29_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr29_fmt_0 <= 3'h0;
-    else if (_and_14594) smshr29_fmt_0 <= req_fmt;
+    else if (_and_14589) smshr29_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr29_v_1 <= 1'b0;
-    else if (_or_14602) smshr29_v_1 <= _mux_14601;
+    else if (_or_14597) smshr29_v_1 <= _mux_14596;
   end
   always @(posedge clk) begin
     if (rst) smshr29_tid_1 <= 7'h00;
-    else if (_and_14604) smshr29_tid_1 <= req_tid;
+    else if (_and_14599) smshr29_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr29_reg_1 <= 6'h00;
-    else if (_and_14604) smshr29_reg_1 <= req_reg;
+    else if (_and_14599) smshr29_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr29_off_1 <= 5'h00;
-    else if (_and_14604) smshr29_off_1 <= req_off;
+    else if (_and_14599) smshr29_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr29_fmt_1 <= 3'h0;
-    else if (_and_14604) smshr29_fmt_1 <= req_fmt;
+    else if (_and_14599) smshr29_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr30_v_0 <= 1'b0;
-    else if (_or_14610) smshr30_v_0 <= _mux_14609;
+    else if (_or_14605) smshr30_v_0 <= _mux_14604;
   end
   always @(posedge clk) begin
     if (rst) smshr30_tid_0 <= 7'h00;
-    else if (_and_14608) smshr30_tid_0 <= req_tid;
+    else if (_and_14603) smshr30_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr30_reg_0 <= 6'h00;
-    else if (_and_14608) smshr30_reg_0 <= req_reg;
+    else if (_and_14603) smshr30_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr30_off_0 <= 5'h00;
-    else if (_and_14608) smshr30_off_0 <= req_off;
+    else if (_and_14603) smshr30_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr30_fmt_0 <= 3'h0;
-    else if (_and_14608) smshr30_fmt_0 <= req_fmt;
+    else if (_and_14603) smshr30_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr30_v_1 <= 1'b0;
-    else if (_or_14616) smshr30_v_1 <= _mux_14615;
+    else if (_or_14611) smshr30_v_1 <= _mux_14610;
   end
   always @(posedge clk) begin
     if (rst) smshr30_tid_1 <= 7'h00;
-    else if (_and_14618) smshr30_tid_1 <= req_tid;
+    else if (_and_14613) smshr30_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr30_reg_1 <= 6'h00;
-    else if (_and_14618) smshr30_reg_1 <= req_reg;
+    else if (_and_14613) smshr30_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr30_off_1 <= 5'h00;
-    else if (_and_14618) smshr30_off_1 <= req_off;
+    else if (_and_14613) smshr30_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr30_fmt_1 <= 3'h0;
-    else if (_and_14618) smshr30_fmt_1 <= req_fmt;
+    else if (_and_14613) smshr30_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr31_v_0 <= 1'b0;
-    else if (_or_14624) smshr31_v_0 <= _mux_14623;
+    else if (_or_14619) smshr31_v_0 <= _mux_14618;
   end
   always @(posedge clk) begin
     if (rst) smshr31_tid_0 <= 7'h00;
-    else if (_and_14622) smshr31_tid_0 <= req_tid;
+    else if (_and_14617) smshr31_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr31_reg_0 <= 6'h00;
-    else if (_and_14622) smshr31_reg_0 <= req_reg;
+    else if (_and_14617) smshr31_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr31_off_0 <= 5'h00;
-    else if (_and_14622) smshr31_off_0 <= req_off;
+    else if (_and_14617) smshr31_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr31_fmt_0 <= 3'h0;
-    else if (_and_14622) smshr31_fmt_0 <= req_fmt;
+    else if (_and_14617) smshr31_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr31_v_1 <= 1'b0;
-    else if (_or_14630) smshr31_v_1 <= _mux_14629;
+    else if (_or_14625) smshr31_v_1 <= _mux_14624;
   end
   always @(posedge clk) begin
     if (rst) smshr31_tid_1 <= 7'h00;
-    else if (_and_14632) smshr31_tid_1 <= req_tid;
+    else if (_and_14627) smshr31_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr31_reg_1 <= 6'h00;
-    else if (_and_14632) smshr31_reg_1 <= req_reg;
+    else if (_and_14627) smshr31_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr31_off_1 <= 5'h00;
-    else if (_and_14632) smshr31_off_1 <= req_off;
+    else if (_and_14627) smshr31_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr31_fmt_1 <= 3'h0;
-    else if (_and_14632) smshr31_fmt_1 <= req_fmt;
+    else if (_and_14627) smshr31_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr32_v_0 <= 1'b0;
-    else if (_or_14638) smshr32_v_0 <= _mux_14637;
+    else if (_or_14633) smshr32_v_0 <= _mux_14632;
   end
   always @(posedge clk) begin
     if (rst) smshr32_tid_0 <= 7'h00;
-    else if (_and_14636) smshr32_tid_0 <= req_tid;
+    else if (_and_14631) smshr32_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr32_reg_0 <= 6'h00;
-    else if (_and_14636) smshr32_reg_0 <= req_reg;
+    else if (_and_14631) smshr32_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr32_off_0 <= 5'h00;
-    else if (_and_14636) smshr32_off_0 <= req_off;
+    else if (_and_14631) smshr32_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr32_fmt_0 <= 3'h0;
-    else if (_and_14636) smshr32_fmt_0 <= req_fmt;
+    else if (_and_14631) smshr32_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr32_v_1 <= 1'b0;
-    else if (_or_14644) smshr32_v_1 <= _mux_14643;
+    else if (_or_14639) smshr32_v_1 <= _mux_14638;
   end
   always @(posedge clk) begin
     if (rst) smshr32_tid_1 <= 7'h00;
-    else if (_and_14646) smshr32_tid_1 <= req_tid;
+    else if (_and_14641) smshr32_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr32_reg_1 <= 6'h00;
-    else if (_and_14646) smshr32_reg_1 <= req_reg;
+    else if (_and_14641) smshr32_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr32_off_1 <= 5'h00;
-    else if (_and_14646) smshr32_off_1 <= req_off;
+    else if (_and_14641) smshr32_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr32_fmt_1 <= 3'h0;
-    else if (_and_14646) smshr32_fmt_1 <= req_fmt;
+    else if (_and_14641) smshr32_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr33_v_0 <= 1'b0;
-    else if (_or_14652) smshr33_v_0 <= _mux_14651;
+    else if (_or_14647) smshr33_v_0 <= _mux_14646;
   end
   always @(posedge clk) begin
     if (rst) smshr33_tid_0 <= 7'h00;
-    else if (_and_14650) smshr33_tid_0 <= req_tid;
+    else if (_and_14645) smshr33_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr33_reg_0 <= 6'h00;
-    else if (_and_14650) smshr33_reg_0 <= req_reg;
+    else if (_and_14645) smshr33_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr33_off_0 <= 5'h00;
-    else if (_and_14650) smshr33_off_0 <= req_off;
+    else if (_and_14645) smshr33_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr33_fmt_0 <= 3'h0;
-    else if (_and_14650) smshr33_fmt_0 <= req_fmt;
+    else if (_and_14645) smshr33_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr33_v_1 <= 1'b0;
-    else if (_or_14658) smshr33_v_1 <= _mux_14657;
+    else if (_or_14653) smshr33_v_1 <= _mux_14652;
   end
   always @(posedge clk) begin
     if (rst) smshr33_tid_1 <= 7'h00;
-    else if (_and_14660) smshr33_tid_1 <= req_tid;
+    else if (_and_14655) smshr33_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr33_reg_1 <= 6'h00;
-    else if (_and_14660) smshr33_reg_1 <= req_reg;
+    else if (_and_14655) smshr33_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr33_off_1 <= 5'h00;
-    else if (_and_14660) smshr33_off_1 <= req_off;
+    else if (_and_14655) smshr33_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr33_fmt_1 <= 3'h0;
-    else if (_and_14660) smshr33_fmt_1 <= req_fmt;
+    else if (_and_14655) smshr33_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr34_v_0 <= 1'b0;
-    else if (_or_14666) smshr34_v_0 <= _mux_14665;
+    else if (_or_14661) smshr34_v_0 <= _mux_14660;
   end
   always @(posedge clk) begin
     if (rst) smshr34_tid_0 <= 7'h00;
-    else if (_and_14664) smshr34_tid_0 <= req_tid;
+    else if (_and_14659) smshr34_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr34_reg_0 <= 6'h00;
-    else if (_and_14664) smshr34_reg_0 <= req_reg;
+    else if (_and_14659) smshr34_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr34_off_0 <= 5'h00;
-    else if (_and_14664) smshr34_off_0 <= req_off;
+    else if (_and_14659) smshr34_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr34_fmt_0 <= 3'h0;
-    else if (_and_14664) smshr34_fmt_0 <= req_fmt;
+    else if (_and_14659) smshr34_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr34_v_1 <= 1'b0;
-    else if (_or_14672) smshr34_v_1 <= _mux_14671;
+    else if (_or_14667) smshr34_v_1 <= _mux_14666;
   end
   always @(posedge clk) begin
     if (rst) smshr34_tid_1 <= 7'h00;
-    else if (_and_14674) smshr34_tid_1 <= req_tid;
+    else if (_and_14669) smshr34_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr34_reg_1 <= 6'h00;
-    else if (_and_14674) smshr34_reg_1 <= req_reg;
+    else if (_and_14669) smshr34_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr34_off_1 <= 5'h00;
-    else if (_and_14674) smshr34_off_1 <= req_off;
+    else if (_and_14669) smshr34_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr34_fmt_1 <= 3'h0;
-    else if (_and_14674) smshr34_fmt_1 <= req_fmt;
+    else if (_and_14669) smshr34_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr35_v_0 <= 1'b0;
-    else if (_or_14680) smshr35_v_0 <= _mux_14679;
+    else if (_or_14675) smshr35_v_0 <= _mux_14674;
   end
   always @(posedge clk) begin
     if (rst) smshr35_tid_0 <= 7'h00;
-    else if (_and_14678) smshr35_tid_0 <= req_tid;
+    else if (_and_14673) smshr35_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr35_reg_0 <= 6'h00;
-    else if (_and_14678) smshr35_reg_0 <= req_reg;
+    else if (_and_14673) smshr35_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr35_off_0 <= 5'h00;
-    else if (_and_14678) smshr35_off_0 <= req_off;
+    else if (_and_14673) smshr35_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr35_fmt_0 <= 3'h0;
-    else if (_and_14678) smshr35_fmt_0 <= req_fmt;
+    else if (_and_14673) smshr35_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr35_v_1 <= 1'b0;
-    else if (_or_14686) smshr35_v_1 <= _mux_14685;
+    else if (_or_14681) smshr35_v_1 <= _mux_14680;
   end
   always @(posedge clk) begin
     if (rst) smshr35_tid_1 <= 7'h00;
-    else if (_and_14688) smshr35_tid_1 <= req_tid;
+    else if (_and_14683) smshr35_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr35_reg_1 <= 6'h00;
-    else if (_and_14688) smshr35_reg_1 <= req_reg;
+    else if (_and_14683) smshr35_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr35_off_1 <= 5'h00;
-    else if (_and_14688) smshr35_off_1 <= req_off;
+    else if (_and_14683) smshr35_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr35_fmt_1 <= 3'h0;
-    else if (_and_14688) smshr35_fmt_1 <= req_fmt;
+    else if (_and_14683) smshr35_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr36_v_0 <= 1'b0;
-    else if (_or_14694) smshr36_v_0 <= _mux_14693;
+    else if (_or_14689) smshr36_v_0 <= _mux_14688;
   end
   always @(posedge clk) begin
     if (rst) smshr36_tid_0 <= 7'h00;
-    else if (_and_14692) smshr36_tid_0 <= req_tid;
+    else if (_and_14687) smshr36_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr36_reg_0 <= 6'h00;
-    else if (_and_14692) smshr36_reg_0 <= req_reg;
+    else if (_and_14687) smshr36_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr36_off_0 <= 5'h00;
-    else if (_and_14692) smshr36_off_0 <= req_off;
+    else if (_and_14687) smshr36_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr36_fmt_0 <= 3'h0;
-    else if (_and_14692) smshr36_fmt_0 <= req_fmt;
+    else if (_and_14687) smshr36_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr36_v_1 <= 1'b0;
-    else if (_or_14700) smshr36_v_1 <= _mux_14699;
+    else if (_or_14695) smshr36_v_1 <= _mux_14694;
   end
   always @(posedge clk) begin
     if (rst) smshr36_tid_1 <= 7'h00;
-    else if (_and_14702) smshr36_tid_1 <= req_tid;
+    else if (_and_14697) smshr36_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr36_reg_1 <= 6'h00;
-    else if (_and_14702) smshr36_reg_1 <= req_reg;
+    else if (_and_14697) smshr36_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr36_off_1 <= 5'h00;
-    else if (_and_14702) smshr36_off_1 <= req_off;
+    else if (_and_14697) smshr36_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr36_fmt_1 <= 3'h0;
-    else if (_and_14702) smshr36_fmt_1 <= req_fmt;
+    else if (_and_14697) smshr36_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr37_v_0 <= 1'b0;
-    else if (_or_14708) smshr37_v_0 <= _mux_14707;
+    else if (_or_14703) smshr37_v_0 <= _mux_14702;
   end
   always @(posedge clk) begin
     if (rst) smshr37_tid_0 <= 7'h00;
-    else if (_and_14706) smshr37_tid_0 <= req_tid;
+    else if (_and_14701) smshr37_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr37_reg_0 <= 6'h00;
-    else if (_and_14706) smshr37_reg_0 <= req_reg;
+    else if (_and_14701) smshr37_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr37_off_0 <= 5'h00;
-    else if (_and_14706) smshr37_off_0 <= req_off;
+    else if (_and_14701) smshr37_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr37_fmt_0 <= 3'h0;
-    else if (_and_14706) smshr37_fmt_0 <= req_fmt;
+    else if (_and_14701) smshr37_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr37_v_1 <= 1'b0;
-    else if (_or_14714) smshr37_v_1 <= _mux_14713;
+    else if (_or_14709) smshr37_v_1 <= _mux_14708;
   end
   always @(posedge clk) begin
     if (rst) smshr37_tid_1 <= 7'h00;
-    else if (_and_14716) smshr37_tid_1 <= req_tid;
+    else if (_and_14711) smshr37_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr37_reg_1 <= 6'h00;
-    else if (_and_14716) smshr37_reg_1 <= req_reg;
+    else if (_and_14711) smshr37_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr37_off_1 <= 5'h00;
-    else if (_and_14716) smshr37_off_1 <= req_off;
+    else if (_and_14711) smshr37_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr37_fmt_1 <= 3'h0;
-    else if (_and_14716) smshr37_fmt_1 <= req_fmt;
+    else if (_and_14711) smshr37_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr38_v_0 <= 1'b0;
-    else if (_or_14722) smshr38_v_0 <= _mux_14721;
+    else if (_or_14717) smshr38_v_0 <= _mux_14716;
   end
   always @(posedge clk) begin
     if (rst) smshr38_tid_0 <= 7'h00;
-    else if (_and_14720) smshr38_tid_0 <= req_tid;
+    else if (_and_14715) smshr38_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr38_reg_0 <= 6'h00;
-    else if (_and_14720) smshr38_reg_0 <= req_reg;
+    else if (_and_14715) smshr38_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr38_off_0 <= 5'h00;
-    else if (_and_14720) smshr38_off_0 <= req_off;
+    else if (_and_14715) smshr38_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr38_fmt_0 <= 3'h0;
-    else if (_and_14720) smshr38_fmt_0 <= req_fmt;
+    else if (_and_14715) smshr38_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr38_v_1 <= 1'b0;
-    else if (_or_14728) smshr38_v_1 <= _mux_14727;
+    else if (_or_14723) smshr38_v_1 <= _mux_14722;
   end
   always @(posedge clk) begin
     if (rst) smshr38_tid_1 <= 7'h00;
-    else if (_and_14730) smshr38_tid_1 <= req_tid;
+    else if (_and_14725) smshr38_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr38_reg_1 <= 6'h00;
-    else if (_and_14730) smshr38_reg_1 <= req_reg;
+    else if (_and_14725) smshr38_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr38_off_1 <= 5'h00;
-    else if (_and_14730) smshr38_off_1 <= req_off;
+    else if (_and_14725) smshr38_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr38_fmt_1 <= 3'h0;
-    else if (_and_14730) smshr38_fmt_1 <= req_fmt;
+    else if (_and_14725) smshr38_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr39_v_0 <= 1'b0;
-    else if (_or_14736) smshr39_v_0 <= _mux_14735;
+    else if (_or_14731) smshr39_v_0 <= _mux_14730;
   end
   always @(posedge clk) begin
     if (rst) smshr39_tid_0 <= 7'h00;
-    else if (_and_14734) smshr39_tid_0 <= req_tid;
+    else if (_and_14729) smshr39_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr39_reg_0 <= 6'h00;
-    else if (_and_14734) smshr39_reg_0 <= req_reg;
+    else if (_and_14729) smshr39_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr39_off_0 <= 5'h00;
-    else if (_and_14734) smshr39_off_0 <= req_off;
+    else if (_and_14729) smshr39_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr39_fmt_0 <= 3'h0;
-    else if (_and_14734) smshr39_fmt_0 <= req_fmt;
+    else if (_and_14729) smshr39_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr39_v_1 <= 1'b0;
-    else if (_or_14742) smshr39_v_1 <= _mux_14741;
+    else if (_or_14737) smshr39_v_1 <= _mux_14736;
   end
   always @(posedge clk) begin
     if (rst) smshr39_tid_1 <= 7'h00;
-    else if (_and_14744) smshr39_tid_1 <= req_tid;
+    else if (_and_14739) smshr39_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr39_reg_1 <= 6'h00;
-    else if (_and_14744) smshr39_reg_1 <= req_reg;
+    else if (_and_14739) smshr39_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr39_off_1 <= 5'h00;
-    else if (_and_14744) smshr39_off_1 <= req_off;
+    else if (_and_14739) smshr39_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr39_fmt_1 <= 3'h0;
-    else if (_and_14744) smshr39_fmt_1 <= req_fmt;
+    else if (_and_14739) smshr39_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr40_v_0 <= 1'b0;
-    else if (_or_14750) smshr40_v_0 <= _mux_14749;
+    else if (_or_14745) smshr40_v_0 <= _mux_14744;
   end
   always @(posedge clk) begin
     if (rst) smshr40_tid_0 <= 7'h00;
-    else if (_and_14748) smshr40_tid_0 <= req_tid;
+    else if (_and_14743) smshr40_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr40_reg_0 <= 6'h00;
-    else if (_and_14748) smshr40_reg_0 <= req_reg;
+    else if (_and_14743) smshr40_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr40_off_0 <= 5'h00;
-    else if (_and_14748) smshr40_off_0 <= req_off;
+    else if (_and_14743) smshr40_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr40_fmt_0 <= 3'h0;
-    else if (_and_14748) smshr40_fmt_0 <= req_fmt;
+    else if (_and_14743) smshr40_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr40_v_1 <= 1'b0;
-    else if (_or_14756) smshr40_v_1 <= _mux_14755;
+    else if (_or_14751) smshr40_v_1 <= _mux_14750;
   end
   always @(posedge clk) begin
     if (rst) smshr40_tid_1 <= 7'h00;
-    else if (_and_14758) smshr40_tid_1 <= req_tid;
+    else if (_and_14753) smshr40_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr40_reg_1 <= 6'h00;
-    else if (_and_14758) smshr40_reg_1 <= req_reg;
+    else if (_and_14753) smshr40_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr40_off_1 <= 5'h00;
-    else if (_and_14758) smshr40_off_1 <= req_off;
+    else if (_and_14753) smshr40_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr40_fmt_1 <= 3'h0;
-    else if (_and_14758) smshr40_fmt_1 <= req_fmt;
+    else if (_and_14753) smshr40_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr41_v_0 <= 1'b0;
-    else if (_or_14764) smshr41_v_0 <= _mux_14763;
+    else if (_or_14759) smshr41_v_0 <= _mux_14758;
   end
   always @(posedge clk) begin
     if (rst) smshr41_tid_0 <= 7'h00;
-    else if (_and_14762) smshr41_tid_0 <= req_tid;
+    else if (_and_14757) smshr41_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr41_reg_0 <= 6'h00;
-    else if (_and_14762) smshr41_reg_0 <= req_reg;
+    else if (_and_14757) smshr41_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr41_off_0 <= 5'h00;
-    else if (_and_14762) smshr41_off_0 <= req_off;
+    else if (_and_14757) smshr41_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr41_fmt_0 <= 3'h0;
-    else if (_and_14762) smshr41_fmt_0 <= req_fmt;
+    else if (_and_14757) smshr41_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr41_v_1 <= 1'b0;
-    else if (_or_14770) smshr41_v_1 <= _mux_14769;
+    else if (_or_14765) smshr41_v_1 <= _mux_14764;
   end
   always @(posedge clk) begin
     if (rst) smshr41_tid_1 <= 7'h00;
-    else if (_and_14772) smshr41_tid_1 <= req_tid;
+    else if (_and_14767) smshr41_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr41_reg_1 <= 6'h00;
-    else if (_and_14772) smshr41_reg_1 <= req_reg;
+    else if (_and_14767) smshr41_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr41_off_1 <= 5'h00;
-    else if (_and_14772) smshr41_off_1 <= req_off;
+    else if (_and_14767) smshr41_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr41_fmt_1 <= 3'h0;
-    else if (_and_14772) smshr41_fmt_1 <= req_fmt;
+    else if (_and_14767) smshr41_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr42_v_0 <= 1'b0;
-    else if (_or_14778) smshr42_v_0 <= _mux_14777;
+    else if (_or_14773) smshr42_v_0 <= _mux_14772;
   end
   always @(posedge clk) begin
     if (rst) smshr42_tid_0 <= 7'h00;
-    else if (_and_14776) smshr42_tid_0 <= req_tid;
+    else if (_and_14771) smshr42_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr42_reg_0 <= 6'h00;
-    else if (_and_14776) smshr42_reg_0 <= req_reg;
+    else if (_and_14771) smshr42_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr42_off_0 <= 5'h00;
-    else if (_and_14776) smshr42_off_0 <= req_off;
+    else if (_and_14771) smshr42_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr42_fmt_0 <= 3'h0;
-    else if (_and_14776) smshr42_fmt_0 <= req_fmt;
+    else if (_and_14771) smshr42_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr42_v_1 <= 1'b0;
-    else if (_or_14784) smshr42_v_1 <= _mux_14783;
+    else if (_or_14779) smshr42_v_1 <= _mux_14778;
   end
   always @(posedge clk) begin
     if (rst) smshr42_tid_1 <= 7'h00;
-    else if (_and_14786) smshr42_tid_1 <= req_tid;
+    else if (_and_14781) smshr42_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr42_reg_1 <= 6'h00;
-    else if (_and_14786) smshr42_reg_1 <= req_reg;
+    else if (_and_14781) smshr42_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr42_off_1 <= 5'h00;
-    else if (_and_14786) smshr42_off_1 <= req_off;
+    else if (_and_14781) smshr42_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr42_fmt_1 <= 3'h0;
-    else if (_and_14786) smshr42_fmt_1 <= req_fmt;
+    else if (_and_14781) smshr42_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr43_v_0 <= 1'b0;
-    else if (_or_14792) smshr43_v_0 <= _mux_14791;
+    else if (_or_14787) smshr43_v_0 <= _mux_14786;
   end
   always @(posedge clk) begin
     if (rst) smshr43_tid_0 <= 7'h00;
-    else if (_and_14790) smshr43_tid_0 <= req_tid;
+    else if (_and_14785) smshr43_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr43_reg_0 <= 6'h00;
-    else if (_and_14790) smshr43_reg_0 <= req_reg;
+    else if (_and_14785) smshr43_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr43_off_0 <= 5'h00;
-    else if (_and_14790) smshr43_off_0 <= req_off;
+    else if (_and_14785) smshr43_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr43_fmt_0 <= 3'h0;
-    else if (_and_14790) smshr43_fmt_0 <= req_fmt;
+    else if (_and_14785) smshr43_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr43_v_1 <= 1'b0;
-    else if (_or_14798) smshr43_v_1 <= _mux_14797;
+    else if (_or_14793) smshr43_v_1 <= _mux_14792;
   end
   always @(posedge clk) begin
     if (rst) smshr43_tid_1 <= 7'h00;
-    else if (_and_14800) smshr43_tid_1 <= req_tid;
+    else if (_and_14795) smshr43_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr43_reg_1 <= 6'h00;
-    else if (_and_14800) smshr43_reg_1 <= req_reg;
+    else if (_and_14795) smshr43_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr43_off_1 <= 5'h00;
-    else if (_and_14800) smshr43_off_1 <= req_off;
+    else if (_and_14795) smshr43_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr43_fmt_1 <= 3'h0;
-    else if (_and_14800) smshr43_fmt_1 <= req_fmt;
+    else if (_and_14795) smshr43_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr44_v_0 <= 1'b0;
-    else if (_or_14806) smshr44_v_0 <= _mux_14805;
+    else if (_or_14801) smshr44_v_0 <= _mux_14800;
   end
   always @(posedge clk) begin
     if (rst) smshr44_tid_0 <= 7'h00;
-    else if (_and_14804) smshr44_tid_0 <= req_tid;
+    else if (_and_14799) smshr44_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr44_reg_0 <= 6'h00;
-    else if (_and_14804) smshr44_reg_0 <= req_reg;
+    else if (_and_14799) smshr44_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr44_off_0 <= 5'h00;
-    else if (_and_14804) smshr44_off_0 <= req_off;
+    else if (_and_14799) smshr44_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr44_fmt_0 <= 3'h0;
-    else if (_and_14804) smshr44_fmt_0 <= req_fmt;
+    else if (_and_14799) smshr44_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr44_v_1 <= 1'b0;
-    else if (_or_14812) smshr44_v_1 <= _mux_14811;
+    else if (_or_14807) smshr44_v_1 <= _mux_14806;
   end
   always @(posedge clk) begin
     if (rst) smshr44_tid_1 <= 7'h00;
-    else if (_and_14814) smshr44_tid_1 <= req_tid;
+    else if (_and_14809) smshr44_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr44_reg_1 <= 6'h00;
-    else if (_and_14814) smshr44_reg_1 <= req_reg;
+    else if (_and_14809) smshr44_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr44_off_1 <= 5'h00;
-    else if (_and_14814) smshr44_off_1 <= req_off;
+    else if (_and_14809) smshr44_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr44_fmt_1 <= 3'h0;
-    else if (_and_14814) smshr44_fmt_1 <= req_fmt;
+    else if (_and_14809) smshr44_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr45_v_0 <= 1'b0;
-    else if (_or_14820) smshr45_v_0 <= _mux_14819;
+    else if (_or_14815) smshr45_v_0 <= _mux_14814;
   end
   always @(posedge clk) begin
     if (rst) smshr45_tid_0 <= 7'h00;
-    else if (_and_14818) smshr45_tid_0 <= req_tid;
+    else if (_and_14813) smshr45_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr45_reg_0 <= 6'h00;
-    else if (_and_14818) smshr45_reg_0 <= req_reg;
+    else if (_and_14813) smshr45_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr45_off_0 <= 5'h00;
-    else if (_and_14818) smshr45_off_0 <= req_off;
+    else if (_and_14813) smshr45_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr45_fmt_0 <= 3'h0;
-    else if (_and_14818) smshr45_fmt_0 <= req_fmt;
+    else if (_and_14813) smshr45_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr45_v_1 <= 1'b0;
-    else if (_or_14826) smshr45_v_1 <= _mux_14825;
+    else if (_or_14821) smshr45_v_1 <= _mux_14820;
   end
   always @(posedge clk) begin
     if (rst) smshr45_tid_1 <= 7'h00;
-    else if (_and_14828) smshr45_tid_1 <= req_tid;
+    else if (_and_14823) smshr45_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr45_reg_1 <= 6'h00;
-    else if (_and_14828) smshr45_reg_1 <= req_reg;
+    else if (_and_14823) smshr45_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr45_off_1 <= 5'h00;
-    else if (_and_14828) smshr45_off_1 <= req_off;
+    else if (_and_14823) smshr45_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr45_fmt_1 <= 3'h0;
-    else if (_and_14828) smshr45_fmt_1 <= req_fmt;
+    else if (_and_14823) smshr45_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr46_v_0 <= 1'b0;
-    else if (_or_14834) smshr46_v_0 <= _mux_14833;
+    else if (_or_14829) smshr46_v_0 <= _mux_14828;
   end
   always @(posedge clk) begin
     if (rst) smshr46_tid_0 <= 7'h00;
-    else if (_and_14832) smshr46_tid_0 <= req_tid;
+    else if (_and_14827) smshr46_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr46_reg_0 <= 6'h00;
-    else if (_and_14832) smshr46_reg_0 <= req_reg;
+    else if (_and_14827) smshr46_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr46_off_0 <= 5'h00;
-    else if (_and_14832) smshr46_off_0 <= req_off;
+    else if (_and_14827) smshr46_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr46_fmt_0 <= 3'h0;
-    else if (_and_14832) smshr46_fmt_0 <= req_fmt;
+    else if (_and_14827) smshr46_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr46_v_1 <= 1'b0;
-    else if (_or_14840) smshr46_v_1 <= _mux_14839;
+    else if (_or_14835) smshr46_v_1 <= _mux_14834;
   end
   always @(posedge clk) begin
     if (rst) smshr46_tid_1 <= 7'h00;
-    else if (_and_14842) smshr46_tid_1 <= req_tid;
+    else if (_and_14837) smshr46_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr46_reg_1 <= 6'h00;
-    else if (_and_14842) smshr46_reg_1 <= req_reg;
+    else if (_and_14837) smshr46_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr46_off_1 <= 5'h00;
-    else if (_and_14842) smshr46_off_1 <= req_off;
+    else if (_and_14837) smshr46_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr46_fmt_1 <= 3'h0;
-    else if (_and_14842) smshr46_fmt_1 <= req_fmt;
+    else if (_and_14837) smshr46_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr47_v_0 <= 1'b0;
-    else if (_or_14848) smshr47_v_0 <= _mux_14847;
+    else if (_or_14843) smshr47_v_0 <= _mux_14842;
   end
   always @(posedge clk) begin
     if (rst) smshr47_tid_0 <= 7'h00;
-    else if (_and_14846) smshr47_tid_0 <= req_tid;
+    else if (_and_14841) smshr47_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr47_reg_0 <= 6'h00;
-    else if (_and_14846) smshr47_reg_0 <= req_reg;
+    else if (_and_14841) smshr47_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr47_off_0 <= 5'h00;
-    else if (_and_14846) smshr47_off_0 <= req_off;
+    else if (_and_14841) smshr47_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr47_fmt_0 <= 3'h0;
-    else if (_and_14846) smshr47_fmt_0 <= req_fmt;
+    else if (_and_14841) smshr47_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr47_v_1 <= 1'b0;
-    else if (_or_14854) smshr47_v_1 <= _mux_14853;
+    else if (_or_14849) smshr47_v_1 <= _mux_14848;
   end
   always @(posedge clk) begin
     if (rst) smshr47_tid_1 <= 7'h00;
-    else if (_and_14856) smshr47_tid_1 <= req_tid;
+    else if (_and_14851) smshr47_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr47_reg_1 <= 6'h00;
-    else if (_and_14856) smshr47_reg_1 <= req_reg;
+    else if (_and_14851) smshr47_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr47_off_1 <= 5'h00;
-    else if (_and_14856) smshr47_off_1 <= req_off;
+    else if (_and_14851) smshr47_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr47_fmt_1 <= 3'h0;
-    else if (_and_14856) smshr47_fmt_1 <= req_fmt;
+    else if (_and_14851) smshr47_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr48_v_0 <= 1'b0;
-    else if (_or_14862) smshr48_v_0 <= _mux_14861;
+    else if (_or_14857) smshr48_v_0 <= _mux_14856;
   end
   always @(posedge clk) begin
     if (rst) smshr48_tid_0 <= 7'h00;
-    else if (_and_14860) smshr48_tid_0 <= req_tid;
+    else if (_and_14855) smshr48_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr48_reg_0 <= 6'h00;
-    else if (_and_14860) smshr48_reg_0 <= req_reg;
+    else if (_and_14855) smshr48_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr48_off_0 <= 5'h00;
-    else if (_and_14860) smshr48_off_0 <= req_off;
+    else if (_and_14855) smshr48_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr48_fmt_0 <= 3'h0;
-    else if (_and_14860) smshr48_fmt_0 <= req_fmt;
+    else if (_and_14855) smshr48_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr48_v_1 <= 1'b0;
-    else if (_or_14868) smshr48_v_1 <= _mux_14867;
+    else if (_or_14863) smshr48_v_1 <= _mux_14862;
   end
   always @(posedge clk) begin
     if (rst) smshr48_tid_1 <= 7'h00;
-    else if (_and_14870) smshr48_tid_1 <= req_tid;
+    else if (_and_14865) smshr48_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr48_reg_1 <= 6'h00;
-    else if (_and_14870) smshr48_reg_1 <= req_reg;
+    else if (_and_14865) smshr48_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr48_off_1 <= 5'h00;
-    else if (_and_14870) smshr48_off_1 <= req_off;
+    else if (_and_14865) smshr48_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr48_fmt_1 <= 3'h0;
-    else if (_and_14870) smshr48_fmt_1 <= req_fmt;
+    else if (_and_14865) smshr48_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr49_v_0 <= 1'b0;
-    else if (_or_14876) smshr49_v_0 <= _mux_14875;
+    else if (_or_14871) smshr49_v_0 <= _mux_14870;
   end
   always @(posedge clk) begin
     if (rst) smshr49_tid_0 <= 7'h00;
-    else if (_and_14874) smshr49_tid_0 <= req_tid;
+    else if (_and_14869) smshr49_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr49_reg_0 <= 6'h00;
-    else if (_and_14874) smshr49_reg_0 <= req_reg;
+    else if (_and_14869) smshr49_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr49_off_0 <= 5'h00;
-    else if (_and_14874) smshr49_off_0 <= req_off;
+    else if (_and_14869) smshr49_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr49_fmt_0 <= 3'h0;
-    else if (_and_14874) smshr49_fmt_0 <= req_fmt;
+    else if (_and_14869) smshr49_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr49_v_1 <= 1'b0;
-    else if (_or_14882) smshr49_v_1 <= _mux_14881;
+    else if (_or_14877) smshr49_v_1 <= _mux_14876;
   end
   always @(posedge clk) begin
     if (rst) smshr49_tid_1 <= 7'h00;
-    else if (_and_14884) smshr49_tid_1 <= req_tid;
+    else if (_and_14879) smshr49_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr49_reg_1 <= 6'h00;
-    else if (_and_14884) smshr49_reg_1 <= req_reg;
+    else if (_and_14879) smshr49_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr49_off_1 <= 5'h00;
-    else if (_and_14884) smshr49_off_1 <= req_off;
+    else if (_and_14879) smshr49_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr49_fmt_1 <= 3'h0;
-    else if (_and_14884) smshr49_fmt_1 <= req_fmt;
+    else if (_and_14879) smshr49_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr50_v_0 <= 1'b0;
-    else if (_or_14890) smshr50_v_0 <= _mux_14889;
+    else if (_or_14885) smshr50_v_0 <= _mux_14884;
   end
   always @(posedge clk) begin
     if (rst) smshr50_tid_0 <= 7'h00;
-    else if (_and_14888) smshr50_tid_0 <= req_tid;
+    else if (_and_14883) smshr50_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr50_reg_0 <= 6'h00;
-    else if (_and_14888) smshr50_reg_0 <= req_reg;
+    else if (_and_14883) smshr50_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr50_off_0 <= 5'h00;
-    else if (_and_14888) smshr50_off_0 <= req_off;
+    else if (_and_14883) smshr50_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr50_fmt_0 <= 3'h0;
-    else if (_and_14888) smshr50_fmt_0 <= req_fmt;
+    else if (_and_14883) smshr50_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr50_v_1 <= 1'b0;
-    else if (_or_14896) smshr50_v_1 <= _mux_14895;
+    else if (_or_14891) smshr50_v_1 <= _mux_14890;
   end
   always @(posedge clk) begin
     if (rst) smshr50_tid_1 <= 7'h00;
-    else if (_and_14898) smshr50_tid_1 <= req_tid;
+    else if (_and_14893) smshr50_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr50_reg_1 <= 6'h00;
-    else if (_and_14898) smshr50_reg_1 <= req_reg;
+    else if (_and_14893) smshr50_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr50_off_1 <= 5'h00;
-    else if (_and_14898) smshr50_off_1 <= req_off;
+    else if (_and_14893) smshr50_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr50_fmt_1 <= 3'h0;
-    else if (_and_14898) smshr50_fmt_1 <= req_fmt;
+    else if (_and_14893) smshr50_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr51_v_0 <= 1'b0;
-    else if (_or_14904) smshr51_v_0 <= _mux_14903;
+    else if (_or_14899) smshr51_v_0 <= _mux_14898;
   end
   always @(posedge clk) begin
     if (rst) smshr51_tid_0 <= 7'h00;
-    else if (_and_14902) smshr51_tid_0 <= req_tid;
+    else if (_and_14897) smshr51_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr51_reg_0 <= 6'h00;
-    else if (_and_14902) smshr51_reg_0 <= req_reg;
+    else if (_and_14897) smshr51_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr51_off_0 <= 5'h00;
-    else if (_and_14902) smshr51_off_0 <= req_off;
+    else if (_and_14897) smshr51_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr51_fmt_0 <= 3'h0;
-    else if (_and_14902) smshr51_fmt_0 <= req_fmt;
+    else if (_and_14897) smshr51_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr51_v_1 <= 1'b0;
-    else if (_or_14910) smshr51_v_1 <= _mux_14909;
+    else if (_or_14905) smshr51_v_1 <= _mux_14904;
   end
   always @(posedge clk) begin
     if (rst) smshr51_tid_1 <= 7'h00;
-    else if (_and_14912) smshr51_tid_1 <= req_tid;
+    else if (_and_14907) smshr51_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr51_reg_1 <= 6'h00;
-    else if (_and_14912) smshr51_reg_1 <= req_reg;
+    else if (_and_14907) smshr51_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr51_off_1 <= 5'h00;
-    else if (_and_14912) smshr51_off_1 <= req_off;
+    else if (_and_14907) smshr51_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr51_fmt_1 <= 3'h0;
-    else if (_and_14912) smshr51_fmt_1 <= req_fmt;
+    else if (_and_14907) smshr51_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr52_v_0 <= 1'b0;
-    else if (_or_14918) smshr52_v_0 <= _mux_14917;
+    else if (_or_14913) smshr52_v_0 <= _mux_14912;
   end
   always @(posedge clk) begin
     if (rst) smshr52_tid_0 <= 7'h00;
-    else if (_and_14916) smshr52_tid_0 <= req_tid;
+    else if (_and_14911) smshr52_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr52_reg_0 <= 6'h00;
-    else if (_and_14916) smshr52_reg_0 <= req_reg;
+    else if (_and_14911) smshr52_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr52_off_0 <= 5'h00;
-    else if (_and_14916) smshr52_off_0 <= req_off;
+    else if (_and_14911) smshr52_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr52_fmt_0 <= 3'h0;
-    else if (_and_14916) smshr52_fmt_0 <= req_fmt;
+    else if (_and_14911) smshr52_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr52_v_1 <= 1'b0;
-    else if (_or_14924) smshr52_v_1 <= _mux_14923;
+    else if (_or_14919) smshr52_v_1 <= _mux_14918;
   end
   always @(posedge clk) begin
     if (rst) smshr52_tid_1 <= 7'h00;
-    else if (_and_14926) smshr52_tid_1 <= req_tid;
+    else if (_and_14921) smshr52_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr52_reg_1 <= 6'h00;
-    else if (_and_14926) smshr52_reg_1 <= req_reg;
+    else if (_and_14921) smshr52_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr52_off_1 <= 5'h00;
-    else if (_and_14926) smshr52_off_1 <= req_off;
+    else if (_and_14921) smshr52_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr52_fmt_1 <= 3'h0;
-    else if (_and_14926) smshr52_fmt_1 <= req_fmt;
+    else if (_and_14921) smshr52_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr53_v_0 <= 1'b0;
-    else if (_or_14932) smshr53_v_0 <= _mux_14931;
+    else if (_or_14927) smshr53_v_0 <= _mux_14926;
   end
   always @(posedge clk) begin
     if (rst) smshr53_tid_0 <= 7'h00;
-    else if (_and_14930) smshr53_tid_0 <= req_tid;
+    else if (_and_14925) smshr53_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr53_reg_0 <= 6'h00;
-    else if (_and_14930) smshr53_reg_0 <= req_reg;
+    else if (_and_14925) smshr53_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr53_off_0 <= 5'h00;
-    else if (_and_14930) smshr53_off_0 <= req_off;
+    else if (_and_14925) smshr53_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr53_fmt_0 <= 3'h0;
-    else if (_and_14930) smshr53_fmt_0 <= req_fmt;
+    else if (_and_14925) smshr53_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr53_v_1 <= 1'b0;
-    else if (_or_14938) smshr53_v_1 <= _mux_14937;
+    else if (_or_14933) smshr53_v_1 <= _mux_14932;
   end
   always @(posedge clk) begin
     if (rst) smshr53_tid_1 <= 7'h00;
-    else if (_and_14940) smshr53_tid_1 <= req_tid;
+    else if (_and_14935) smshr53_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr53_reg_1 <= 6'h00;
-    else if (_and_14940) smshr53_reg_1 <= req_reg;
+    else if (_and_14935) smshr53_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr53_off_1 <= 5'h00;
-    else if (_and_14940) smshr53_off_1 <= req_off;
+    else if (_and_14935) smshr53_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr53_fmt_1 <= 3'h0;
-    else if (_and_14940) smshr53_fmt_1 <= req_fmt;
+    else if (_and_14935) smshr53_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr54_v_0 <= 1'b0;
-    else if (_or_14946) smshr54_v_0 <= _mux_14945;
+    else if (_or_14941) smshr54_v_0 <= _mux_14940;
   end
   always @(posedge clk) begin
     if (rst) smshr54_tid_0 <= 7'h00;
-    else if (_and_14944) smshr54_tid_0 <= req_tid;
+    else if (_and_14939) smshr54_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr54_reg_0 <= 6'h00;
-    else if (_and_14944) smshr54_reg_0 <= req_reg;
+    else if (_and_14939) smshr54_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr54_off_0 <= 5'h00;
-    else if (_and_14944) smshr54_off_0 <= req_off;
+    else if (_and_14939) smshr54_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr54_fmt_0 <= 3'h0;
-    else if (_and_14944) smshr54_fmt_0 <= req_fmt;
+    else if (_and_14939) smshr54_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr54_v_1 <= 1'b0;
-    else if (_or_14952) smshr54_v_1 <= _mux_14951;
+    else if (_or_14947) smshr54_v_1 <= _mux_14946;
   end
   always @(posedge clk) begin
     if (rst) smshr54_tid_1 <= 7'h00;
-    else if (_and_14954) smshr54_tid_1 <= req_tid;
+    else if (_and_14949) smshr54_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr54_reg_1 <= 6'h00;
-    else if (_and_14954) smshr54_reg_1 <= req_reg;
+    else if (_and_14949) smshr54_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr54_off_1 <= 5'h00;
-    else if (_and_14954) smshr54_off_1 <= req_off;
+    else if (_and_14949) smshr54_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr54_fmt_1 <= 3'h0;
-    else if (_and_14954) smshr54_fmt_1 <= req_fmt;
+    else if (_and_14949) smshr54_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr55_v_0 <= 1'b0;
-    else if (_or_14960) smshr55_v_0 <= _mux_14959;
+    else if (_or_14955) smshr55_v_0 <= _mux_14954;
   end
   always @(posedge clk) begin
     if (rst) smshr55_tid_0 <= 7'h00;
-    else if (_and_14958) smshr55_tid_0 <= req_tid;
+    else if (_and_14953) smshr55_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr55_reg_0 <= 6'h00;
-    else if (_and_14958) smshr55_reg_0 <= req_reg;
+    else if (_and_14953) smshr55_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr55_off_0 <= 5'h00;
-    else if (_and_14958) smshr55_off_0 <= req_off;
+    else if (_and_14953) smshr55_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr55_fmt_0 <= 3'h0;
-    else if (_and_14958) smshr55_fmt_0 <= req_fmt;
+    else if (_and_14953) smshr55_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr55_v_1 <= 1'b0;
-    else if (_or_14966) smshr55_v_1 <= _mux_14965;
+    else if (_or_14961) smshr55_v_1 <= _mux_14960;
   end
   always @(posedge clk) begin
     if (rst) smshr55_tid_1 <= 7'h00;
-    else if (_and_14968) smshr55_tid_1 <= req_tid;
+    else if (_and_14963) smshr55_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr55_reg_1 <= 6'h00;
-    else if (_and_14968) smshr55_reg_1 <= req_reg;
+    else if (_and_14963) smshr55_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr55_off_1 <= 5'h00;
-    else if (_and_14968) smshr55_off_1 <= req_off;
+    else if (_and_14963) smshr55_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr55_fmt_1 <= 3'h0;
-    else if (_and_14968) smshr55_fmt_1 <= req_fmt;
+    else if (_and_14963) smshr55_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr56_v_0 <= 1'b0;
-    else if (_or_14974) smshr56_v_0 <= _mux_14973;
+    else if (_or_14969) smshr56_v_0 <= _mux_14968;
   end
   always @(posedge clk) begin
     if (rst) smshr56_tid_0 <= 7'h00;
-    else if (_and_14972) smshr56_tid_0 <= req_tid;
+    else if (_and_14967) smshr56_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr56_reg_0 <= 6'h00;
-    else if (_and_14972) smshr56_reg_0 <= req_reg;
+    else if (_and_14967) smshr56_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr56_off_0 <= 5'h00;
-    else if (_and_14972) smshr56_off_0 <= req_off;
+    else if (_and_14967) smshr56_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr56_fmt_0 <= 3'h0;
-    else if (_and_14972) smshr56_fmt_0 <= req_fmt;
+    else if (_and_14967) smshr56_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr56_v_1 <= 1'b0;
-    else if (_or_14980) smshr56_v_1 <= _mux_14979;
+    else if (_or_14975) smshr56_v_1 <= _mux_14974;
   end
   always @(posedge clk) begin
     if (rst) smshr56_tid_1 <= 7'h00;
-    else if (_and_14982) smshr56_tid_1 <= req_tid;
+    else if (_and_14977) smshr56_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr56_reg_1 <= 6'h00;
-    else if (_and_14982) smshr56_reg_1 <= req_reg;
+    else if (_and_14977) smshr56_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr56_off_1 <= 5'h00;
-    else if (_and_14982) smshr56_off_1 <= req_off;
+    else if (_and_14977) smshr56_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr56_fmt_1 <= 3'h0;
-    else if (_and_14982) smshr56_fmt_1 <= req_fmt;
+    else if (_and_14977) smshr56_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr57_v_0 <= 1'b0;
-    else if (_or_14988) smshr57_v_0 <= _mux_14987;
+    else if (_or_14983) smshr57_v_0 <= _mux_14982;
   end
   always @(posedge clk) begin
     if (rst) smshr57_tid_0 <= 7'h00;
-    else if (_and_14986) smshr57_tid_0 <= req_tid;
+    else if (_and_14981) smshr57_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr57_reg_0 <= 6'h00;
-    else if (_and_14986) smshr57_reg_0 <= req_reg;
+    else if (_and_14981) smshr57_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr57_off_0 <= 5'h00;
-    else if (_and_14986) smshr57_off_0 <= req_off;
+    else if (_and_14981) smshr57_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr57_fmt_0 <= 3'h0;
-    else if (_and_14986) smshr57_fmt_0 <= req_fmt;
+    else if (_and_14981) smshr57_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr57_v_1 <= 1'b0;
-    else if (_or_14994) smshr57_v_1 <= _mux_14993;
+    else if (_or_14989) smshr57_v_1 <= _mux_14988;
   end
   always @(posedge clk) begin
     if (rst) smshr57_tid_1 <= 7'h00;
-    else if (_and_14996) smshr57_tid_1 <= req_tid;
+    else if (_and_14991) smshr57_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr57_reg_1 <= 6'h00;
-    else if (_and_14996) smshr57_reg_1 <= req_reg;
+    else if (_and_14991) smshr57_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr57_off_1 <= 5'h00;
-    else if (_and_14996) smshr57_off_1 <= req_off;
+    else if (_and_14991) smshr57_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr57_fmt_1 <= 3'h0;
-    else if (_and_14996) smshr57_fmt_1 <= req_fmt;
+    else if (_and_14991) smshr57_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr58_v_0 <= 1'b0;
-    else if (_or_15002) smshr58_v_0 <= _mux_15001;
+    else if (_or_14997) smshr58_v_0 <= _mux_14996;
   end
   always @(posedge clk) begin
     if (rst) smshr58_tid_0 <= 7'h00;
-    else if (_and_15000) smshr58_tid_0 <= req_tid;
+    else if (_and_14995) smshr58_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr58_reg_0 <= 6'h00;
-    else if (_and_15000) smshr58_reg_0 <= req_reg;
+    else if (_and_14995) smshr58_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr58_off_0 <= 5'h00;
-    else if (_and_15000) smshr58_off_0 <= req_off;
+    else if (_and_14995) smshr58_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr58_fmt_0 <= 3'h0;
-    else if (_and_15000) smshr58_fmt_0 <= req_fmt;
+    else if (_and_14995) smshr58_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr58_v_1 <= 1'b0;
-    else if (_or_15008) smshr58_v_1 <= _mux_15007;
+    else if (_or_15003) smshr58_v_1 <= _mux_15002;
   end
   always @(posedge clk) begin
     if (rst) smshr58_tid_1 <= 7'h00;
-    else if (_and_15010) smshr58_tid_1 <= req_tid;
+    else if (_and_15005) smshr58_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr58_reg_1 <= 6'h00;
-    else if (_and_15010) smshr58_reg_1 <= req_reg;
+    else if (_and_15005) smshr58_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr58_off_1 <= 5'h00;
-    else if (_and_15010) smshr58_off_1 <= req_off;
+    else if (_and_15005) smshr58_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr58_fmt_1 <= 3'h0;
-    else if (_and_15010) smshr58_fmt_1 <= req_fmt;
+    else if (_and_15005) smshr58_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr59_v_0 <= 1'b0;
-    else if (_or_15016) smshr59_v_0 <= _mux_15015;
+    else if (_or_15011) smshr59_v_0 <= _mux_15010;
   end
   always @(posedge clk) begin
     if (rst) smshr59_tid_0 <= 7'h00;
-    else if (_and_15014) smshr59_tid_0 <= req_tid;
+    else if (_and_15009) smshr59_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr59_reg_0 <= 6'h00;
-    else if (_and_15014) smshr59_reg_0 <= req_reg;
+    else if (_and_15009) smshr59_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr59_off_0 <= 5'h00;
-    else if (_and_15014) smshr59_off_0 <= req_off;
+    else if (_and_15009) smshr59_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr59_fmt_0 <= 3'h0;
-    else if (_and_15014) smshr59_fmt_0 <= req_fmt;
+    else if (_and_15009) smshr59_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr59_v_1 <= 1'b0;
-    else if (_or_15022) smshr59_v_1 <= _mux_15021;
+    else if (_or_15017) smshr59_v_1 <= _mux_15016;
   end
   always @(posedge clk) begin
     if (rst) smshr59_tid_1 <= 7'h00;
-    else if (_and_15024) smshr59_tid_1 <= req_tid;
+    else if (_and_15019) smshr59_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr59_reg_1 <= 6'h00;
-    else if (_and_15024) smshr59_reg_1 <= req_reg;
+    else if (_and_15019) smshr59_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr59_off_1 <= 5'h00;
-    else if (_and_15024) smshr59_off_1 <= req_off;
+    else if (_and_15019) smshr59_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr59_fmt_1 <= 3'h0;
-    else if (_and_15024) smshr59_fmt_1 <= req_fmt;
+    else if (_and_15019) smshr59_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr60_v_0 <= 1'b0;
-    else if (_or_15030) smshr60_v_0 <= _mux_15029;
+    else if (_or_15025) smshr60_v_0 <= _mux_15024;
   end
   always @(posedge clk) begin
     if (rst) smshr60_tid_0 <= 7'h00;
-    else if (_and_15028) smshr60_tid_0 <= req_tid;
+    else if (_and_15023) smshr60_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr60_reg_0 <= 6'h00;
-    else if (_and_15028) smshr60_reg_0 <= req_reg;
+    else if (_and_15023) smshr60_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr60_off_0 <= 5'h00;
-    else if (_and_15028) smshr60_off_0 <= req_off;
+    else if (_and_15023) smshr60_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr60_fmt_0 <= 3'h0;
-    else if (_and_15028) smshr60_fmt_0 <= req_fmt;
+    else if (_and_15023) smshr60_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr60_v_1 <= 1'b0;
-    else if (_or_15036) smshr60_v_1 <= _mux_15035;
+    else if (_or_15031) smshr60_v_1 <= _mux_15030;
   end
   always @(posedge clk) begin
     if (rst) smshr60_tid_1 <= 7'h00;
-    else if (_and_15038) smshr60_tid_1 <= req_tid;
+    else if (_and_15033) smshr60_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr60_reg_1 <= 6'h00;
-    else if (_and_15038) smshr60_reg_1 <= req_reg;
+    else if (_and_15033) smshr60_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr60_off_1 <= 5'h00;
-    else if (_and_15038) smshr60_off_1 <= req_off;
+    else if (_and_15033) smshr60_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr60_fmt_1 <= 3'h0;
-    else if (_and_15038) smshr60_fmt_1 <= req_fmt;
+    else if (_and_15033) smshr60_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr61_v_0 <= 1'b0;
-    else if (_or_15044) smshr61_v_0 <= _mux_15043;
+    else if (_or_15039) smshr61_v_0 <= _mux_15038;
   end
   always @(posedge clk) begin
     if (rst) smshr61_tid_0 <= 7'h00;
-    else if (_and_15042) smshr61_tid_0 <= req_tid;
+    else if (_and_15037) smshr61_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr61_reg_0 <= 6'h00;
-    else if (_and_15042) smshr61_reg_0 <= req_reg;
+    else if (_and_15037) smshr61_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr61_off_0 <= 5'h00;
-    else if (_and_15042) smshr61_off_0 <= req_off;
+    else if (_and_15037) smshr61_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr61_fmt_0 <= 3'h0;
-    else if (_and_15042) smshr61_fmt_0 <= req_fmt;
+    else if (_and_15037) smshr61_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr61_v_1 <= 1'b0;
-    else if (_or_15050) smshr61_v_1 <= _mux_15049;
+    else if (_or_15045) smshr61_v_1 <= _mux_15044;
   end
   always @(posedge clk) begin
     if (rst) smshr61_tid_1 <= 7'h00;
-    else if (_and_15052) smshr61_tid_1 <= req_tid;
+    else if (_and_15047) smshr61_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr61_reg_1 <= 6'h00;
-    else if (_and_15052) smshr61_reg_1 <= req_reg;
+    else if (_and_15047) smshr61_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr61_off_1 <= 5'h00;
-    else if (_and_15052) smshr61_off_1 <= req_off;
+    else if (_and_15047) smshr61_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr61_fmt_1 <= 3'h0;
-    else if (_and_15052) smshr61_fmt_1 <= req_fmt;
+    else if (_and_15047) smshr61_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr62_v_0 <= 1'b0;
-    else if (_or_15058) smshr62_v_0 <= _mux_15057;
+    else if (_or_15053) smshr62_v_0 <= _mux_15052;
   end
   always @(posedge clk) begin
     if (rst) smshr62_tid_0 <= 7'h00;
-    else if (_and_15056) smshr62_tid_0 <= req_tid;
+    else if (_and_15051) smshr62_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr62_reg_0 <= 6'h00;
-    else if (_and_15056) smshr62_reg_0 <= req_reg;
+    else if (_and_15051) smshr62_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr62_off_0 <= 5'h00;
-    else if (_and_15056) smshr62_off_0 <= req_off;
+    else if (_and_15051) smshr62_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr62_fmt_0 <= 3'h0;
-    else if (_and_15056) smshr62_fmt_0 <= req_fmt;
+    else if (_and_15051) smshr62_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr62_v_1 <= 1'b0;
-    else if (_or_15064) smshr62_v_1 <= _mux_15063;
+    else if (_or_15059) smshr62_v_1 <= _mux_15058;
   end
   always @(posedge clk) begin
     if (rst) smshr62_tid_1 <= 7'h00;
-    else if (_and_15066) smshr62_tid_1 <= req_tid;
+    else if (_and_15061) smshr62_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr62_reg_1 <= 6'h00;
-    else if (_and_15066) smshr62_reg_1 <= req_reg;
+    else if (_and_15061) smshr62_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr62_off_1 <= 5'h00;
-    else if (_and_15066) smshr62_off_1 <= req_off;
+    else if (_and_15061) smshr62_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr62_fmt_1 <= 3'h0;
-    else if (_and_15066) smshr62_fmt_1 <= req_fmt;
+    else if (_and_15061) smshr62_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr63_v_0 <= 1'b0;
-    else if (_or_15072) smshr63_v_0 <= _mux_15071;
+    else if (_or_15067) smshr63_v_0 <= _mux_15066;
   end
   always @(posedge clk) begin
     if (rst) smshr63_tid_0 <= 7'h00;
-    else if (_and_15070) smshr63_tid_0 <= req_tid;
+    else if (_and_15065) smshr63_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr63_reg_0 <= 6'h00;
-    else if (_and_15070) smshr63_reg_0 <= req_reg;
+    else if (_and_15065) smshr63_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr63_off_0 <= 5'h00;
-    else if (_and_15070) smshr63_off_0 <= req_off;
+    else if (_and_15065) smshr63_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr63_fmt_0 <= 3'h0;
-    else if (_and_15070) smshr63_fmt_0 <= req_fmt;
+    else if (_and_15065) smshr63_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr63_v_1 <= 1'b0;
-    else if (_or_15078) smshr63_v_1 <= _mux_15077;
+    else if (_or_15073) smshr63_v_1 <= _mux_15072;
   end
   always @(posedge clk) begin
     if (rst) smshr63_tid_1 <= 7'h00;
-    else if (_and_15080) smshr63_tid_1 <= req_tid;
+    else if (_and_15075) smshr63_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr63_reg_1 <= 6'h00;
-    else if (_and_15080) smshr63_reg_1 <= req_reg;
+    else if (_and_15075) smshr63_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr63_off_1 <= 5'h00;
-    else if (_and_15080) smshr63_off_1 <= req_off;
+    else if (_and_15075) smshr63_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr63_fmt_1 <= 3'h0;
-    else if (_and_15080) smshr63_fmt_1 <= req_fmt;
+    else if (_and_15075) smshr63_fmt_1 <= req_fmt;
   end
   assign _and_924 = p_v_0 & p_y_0;
   assign _cat_925 = {smshr0_v_1, smshr0_v_0};
@@ -9474,14 +9474,14 @@ module vmshr_base (
   assign _cat_1918 = {_and_1916, _and_1913};
   assign _ror_1919 = |_not_1908;
   assign _slice_1920 = _cat_1918[1];
-  assign full = _mux_14183;
+  assign full = _mux_14178;
   assign _or_1922 = fill_valid | full;
   assign _and_1923 = req_valid & _or_1922;
   assign _not_1924 = ~_and_1923;
   assign _and_1925 = req_valid & _not_1924;
   assign _and_1926 = _and_1925 & search_hit;
-  assign kind = _mux_14181;
-  assign new_hbs = _mux_14179;
+  assign kind = _mux_14176;
+  assign new_hbs = _mux_14174;
   assign _not_1933 = ~_ror_1919;
   assign _not_1934 = ~search_primary;
   assign _not_1936 = ~_ror_1701;
@@ -11268,1298 +11268,1298 @@ module vmshr_base (
   assign _and_4171 = _and_4169 & _slice_4170;
   assign _slice_4173 = _cat_3322[1];
   assign _and_4174 = _and_4169 & _slice_4173;
-  assign _mux_14174 = search_hit ? search_hit_idx : _cat_1906;
-  assign _mux_14175 = search_hit ? _slice_1920 : 1'b0;
-  assign _mux_14176 = _not_1934 ? 1'b0 : _and_1925;
-  assign _mux_14177 = search_hit ? 1'b0 : _mux_14176;
-  assign _mux_14178 = _not_1934 ? 1'b0 : 1'b0;
-  assign _mux_14179 = search_hit ? 1'b0 : _mux_14178;
-  assign _mux_14180 = _not_1934 ? 2'h2 : 2'h1;
-  assign _mux_14181 = search_hit ? 2'h3 : _mux_14180;
-  assign _mux_14182 = _not_1934 ? _not_1936 : _or_1940;
-  assign _mux_14183 = search_hit ? _not_1933 : _mux_14182;
-  assign _mux_14184 = req_valid ? kind : 2'h0;
-  assign _and_14185 = _or_2141 & _slice_2142;
-  assign _and_14186 = _slice_1945 & _slice_1946;
-  assign _mux_14187 = _eq_1944 ? _and_14186 : _and_14185;
-  assign _and_14188 = _and_1925 & _mux_14187;
-  assign _mux_14189 = _and_3478 ? 1'b0 : 1'b1;
-  assign _or_14190 = _and_3478 | _and_14188;
-  assign _and_14191 = _slice_1945 & _slice_1947;
-  assign _mux_14192 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14193 = _eq_1944 ? _and_14191 : _and_14185;
-  assign _and_14194 = _and_1925 & _mux_14193;
-  assign _mux_14195 = _and_3481 ? 1'b0 : _mux_14192;
-  assign _or_14196 = _and_3481 | _and_14194;
-  assign _and_14197 = _eq_1944 & _and_14191;
-  assign _and_14198 = _and_1925 & _and_14197;
-  assign _and_14199 = _or_2141 & _slice_2146;
-  assign _and_14200 = _slice_1948 & _slice_1949;
-  assign _mux_14201 = _eq_1944 ? _and_14200 : _and_14199;
-  assign _and_14202 = _and_1925 & _mux_14201;
-  assign _mux_14203 = _and_3489 ? 1'b0 : 1'b1;
-  assign _or_14204 = _and_3489 | _and_14202;
-  assign _and_14205 = _slice_1948 & _slice_1950;
-  assign _mux_14206 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14207 = _eq_1944 ? _and_14205 : _and_14199;
-  assign _and_14208 = _and_1925 & _mux_14207;
-  assign _mux_14209 = _and_3492 ? 1'b0 : _mux_14206;
-  assign _or_14210 = _and_3492 | _and_14208;
-  assign _and_14211 = _eq_1944 & _and_14205;
-  assign _and_14212 = _and_1925 & _and_14211;
-  assign _and_14213 = _or_2141 & _slice_2150;
-  assign _and_14214 = _slice_1951 & _slice_1952;
-  assign _mux_14215 = _eq_1944 ? _and_14214 : _and_14213;
-  assign _and_14216 = _and_1925 & _mux_14215;
-  assign _mux_14217 = _and_3500 ? 1'b0 : 1'b1;
-  assign _or_14218 = _and_3500 | _and_14216;
-  assign _and_14219 = _slice_1951 & _slice_1953;
-  assign _mux_14220 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14221 = _eq_1944 ? _and_14219 : _and_14213;
-  assign _and_14222 = _and_1925 & _mux_14221;
-  assign _mux_14223 = _and_3503 ? 1'b0 : _mux_14220;
-  assign _or_14224 = _and_3503 | _and_14222;
-  assign _and_14225 = _eq_1944 & _and_14219;
-  assign _and_14226 = _and_1925 & _and_14225;
-  assign _and_14227 = _or_2141 & _slice_2154;
-  assign _and_14228 = _slice_1954 & _slice_1955;
-  assign _mux_14229 = _eq_1944 ? _and_14228 : _and_14227;
-  assign _and_14230 = _and_1925 & _mux_14229;
-  assign _mux_14231 = _and_3511 ? 1'b0 : 1'b1;
-  assign _or_14232 = _and_3511 | _and_14230;
-  assign _and_14233 = _slice_1954 & _slice_1956;
-  assign _mux_14234 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14235 = _eq_1944 ? _and_14233 : _and_14227;
-  assign _and_14236 = _and_1925 & _mux_14235;
-  assign _mux_14237 = _and_3514 ? 1'b0 : _mux_14234;
-  assign _or_14238 = _and_3514 | _and_14236;
-  assign _and_14239 = _eq_1944 & _and_14233;
-  assign _and_14240 = _and_1925 & _and_14239;
-  assign _and_14241 = _or_2141 & _slice_2158;
-  assign _and_14242 = _slice_1957 & _slice_1958;
-  assign _mux_14243 = _eq_1944 ? _and_14242 : _and_14241;
-  assign _and_14244 = _and_1925 & _mux_14243;
-  assign _mux_14245 = _and_3522 ? 1'b0 : 1'b1;
-  assign _or_14246 = _and_3522 | _and_14244;
-  assign _and_14247 = _slice_1957 & _slice_1959;
-  assign _mux_14248 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14249 = _eq_1944 ? _and_14247 : _and_14241;
-  assign _and_14250 = _and_1925 & _mux_14249;
-  assign _mux_14251 = _and_3525 ? 1'b0 : _mux_14248;
-  assign _or_14252 = _and_3525 | _and_14250;
-  assign _and_14253 = _eq_1944 & _and_14247;
-  assign _and_14254 = _and_1925 & _and_14253;
-  assign _and_14255 = _or_2141 & _slice_2162;
-  assign _and_14256 = _slice_1960 & _slice_1961;
-  assign _mux_14257 = _eq_1944 ? _and_14256 : _and_14255;
-  assign _and_14258 = _and_1925 & _mux_14257;
-  assign _mux_14259 = _and_3533 ? 1'b0 : 1'b1;
-  assign _or_14260 = _and_3533 | _and_14258;
-  assign _and_14261 = _slice_1960 & _slice_1962;
-  assign _mux_14262 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14263 = _eq_1944 ? _and_14261 : _and_14255;
-  assign _and_14264 = _and_1925 & _mux_14263;
-  assign _mux_14265 = _and_3536 ? 1'b0 : _mux_14262;
-  assign _or_14266 = _and_3536 | _and_14264;
-  assign _and_14267 = _eq_1944 & _and_14261;
-  assign _and_14268 = _and_1925 & _and_14267;
-  assign _and_14269 = _or_2141 & _slice_2166;
-  assign _and_14270 = _slice_1963 & _slice_1964;
-  assign _mux_14271 = _eq_1944 ? _and_14270 : _and_14269;
-  assign _and_14272 = _and_1925 & _mux_14271;
-  assign _mux_14273 = _and_3544 ? 1'b0 : 1'b1;
-  assign _or_14274 = _and_3544 | _and_14272;
-  assign _and_14275 = _slice_1963 & _slice_1965;
-  assign _mux_14276 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14277 = _eq_1944 ? _and_14275 : _and_14269;
-  assign _and_14278 = _and_1925 & _mux_14277;
-  assign _mux_14279 = _and_3547 ? 1'b0 : _mux_14276;
-  assign _or_14280 = _and_3547 | _and_14278;
-  assign _and_14281 = _eq_1944 & _and_14275;
-  assign _and_14282 = _and_1925 & _and_14281;
-  assign _and_14283 = _or_2141 & _slice_2170;
-  assign _and_14284 = _slice_1966 & _slice_1967;
-  assign _mux_14285 = _eq_1944 ? _and_14284 : _and_14283;
-  assign _and_14286 = _and_1925 & _mux_14285;
-  assign _mux_14287 = _and_3555 ? 1'b0 : 1'b1;
-  assign _or_14288 = _and_3555 | _and_14286;
-  assign _and_14289 = _slice_1966 & _slice_1968;
-  assign _mux_14290 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14291 = _eq_1944 ? _and_14289 : _and_14283;
-  assign _and_14292 = _and_1925 & _mux_14291;
-  assign _mux_14293 = _and_3558 ? 1'b0 : _mux_14290;
-  assign _or_14294 = _and_3558 | _and_14292;
-  assign _and_14295 = _eq_1944 & _and_14289;
-  assign _and_14296 = _and_1925 & _and_14295;
-  assign _and_14297 = _or_2141 & _slice_2174;
-  assign _and_14298 = _slice_1969 & _slice_1970;
-  assign _mux_14299 = _eq_1944 ? _and_14298 : _and_14297;
-  assign _and_14300 = _and_1925 & _mux_14299;
-  assign _mux_14301 = _and_3566 ? 1'b0 : 1'b1;
-  assign _or_14302 = _and_3566 | _and_14300;
-  assign _and_14303 = _slice_1969 & _slice_1971;
-  assign _mux_14304 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14305 = _eq_1944 ? _and_14303 : _and_14297;
-  assign _and_14306 = _and_1925 & _mux_14305;
-  assign _mux_14307 = _and_3569 ? 1'b0 : _mux_14304;
-  assign _or_14308 = _and_3569 | _and_14306;
-  assign _and_14309 = _eq_1944 & _and_14303;
-  assign _and_14310 = _and_1925 & _and_14309;
-  assign _and_14311 = _or_2141 & _slice_2178;
-  assign _and_14312 = _slice_1972 & _slice_1973;
-  assign _mux_14313 = _eq_1944 ? _and_14312 : _and_14311;
-  assign _and_14314 = _and_1925 & _mux_14313;
-  assign _mux_14315 = _and_3577 ? 1'b0 : 1'b1;
-  assign _or_14316 = _and_3577 | _and_14314;
-  assign _and_14317 = _slice_1972 & _slice_1974;
-  assign _mux_14318 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14319 = _eq_1944 ? _and_14317 : _and_14311;
-  assign _and_14320 = _and_1925 & _mux_14319;
-  assign _mux_14321 = _and_3580 ? 1'b0 : _mux_14318;
-  assign _or_14322 = _and_3580 | _and_14320;
-  assign _and_14323 = _eq_1944 & _and_14317;
-  assign _and_14324 = _and_1925 & _and_14323;
-  assign _and_14325 = _or_2141 & _slice_2182;
-  assign _and_14326 = _slice_1975 & _slice_1976;
-  assign _mux_14327 = _eq_1944 ? _and_14326 : _and_14325;
-  assign _and_14328 = _and_1925 & _mux_14327;
-  assign _mux_14329 = _and_3588 ? 1'b0 : 1'b1;
-  assign _or_14330 = _and_3588 | _and_14328;
-  assign _and_14331 = _slice_1975 & _slice_1977;
-  assign _mux_14332 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14333 = _eq_1944 ? _and_14331 : _and_14325;
-  assign _and_14334 = _and_1925 & _mux_14333;
-  assign _mux_14335 = _and_3591 ? 1'b0 : _mux_14332;
-  assign _or_14336 = _and_3591 | _and_14334;
-  assign _and_14337 = _eq_1944 & _and_14331;
-  assign _and_14338 = _and_1925 & _and_14337;
-  assign _and_14339 = _or_2141 & _slice_2186;
-  assign _and_14340 = _slice_1978 & _slice_1979;
-  assign _mux_14341 = _eq_1944 ? _and_14340 : _and_14339;
-  assign _and_14342 = _and_1925 & _mux_14341;
-  assign _mux_14343 = _and_3599 ? 1'b0 : 1'b1;
-  assign _or_14344 = _and_3599 | _and_14342;
-  assign _and_14345 = _slice_1978 & _slice_1980;
-  assign _mux_14346 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14347 = _eq_1944 ? _and_14345 : _and_14339;
-  assign _and_14348 = _and_1925 & _mux_14347;
-  assign _mux_14349 = _and_3602 ? 1'b0 : _mux_14346;
-  assign _or_14350 = _and_3602 | _and_14348;
-  assign _and_14351 = _eq_1944 & _and_14345;
-  assign _and_14352 = _and_1925 & _and_14351;
-  assign _and_14353 = _or_2141 & _slice_2190;
-  assign _and_14354 = _slice_1981 & _slice_1982;
-  assign _mux_14355 = _eq_1944 ? _and_14354 : _and_14353;
-  assign _and_14356 = _and_1925 & _mux_14355;
-  assign _mux_14357 = _and_3610 ? 1'b0 : 1'b1;
-  assign _or_14358 = _and_3610 | _and_14356;
-  assign _and_14359 = _slice_1981 & _slice_1983;
-  assign _mux_14360 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14361 = _eq_1944 ? _and_14359 : _and_14353;
-  assign _and_14362 = _and_1925 & _mux_14361;
-  assign _mux_14363 = _and_3613 ? 1'b0 : _mux_14360;
-  assign _or_14364 = _and_3613 | _and_14362;
-  assign _and_14365 = _eq_1944 & _and_14359;
-  assign _and_14366 = _and_1925 & _and_14365;
-  assign _and_14367 = _or_2141 & _slice_2194;
-  assign _and_14368 = _slice_1984 & _slice_1985;
-  assign _mux_14369 = _eq_1944 ? _and_14368 : _and_14367;
-  assign _and_14370 = _and_1925 & _mux_14369;
-  assign _mux_14371 = _and_3621 ? 1'b0 : 1'b1;
-  assign _or_14372 = _and_3621 | _and_14370;
-  assign _and_14373 = _slice_1984 & _slice_1986;
-  assign _mux_14374 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14375 = _eq_1944 ? _and_14373 : _and_14367;
-  assign _and_14376 = _and_1925 & _mux_14375;
-  assign _mux_14377 = _and_3624 ? 1'b0 : _mux_14374;
-  assign _or_14378 = _and_3624 | _and_14376;
-  assign _and_14379 = _eq_1944 & _and_14373;
-  assign _and_14380 = _and_1925 & _and_14379;
-  assign _and_14381 = _or_2141 & _slice_2198;
-  assign _and_14382 = _slice_1987 & _slice_1988;
-  assign _mux_14383 = _eq_1944 ? _and_14382 : _and_14381;
-  assign _and_14384 = _and_1925 & _mux_14383;
-  assign _mux_14385 = _and_3632 ? 1'b0 : 1'b1;
-  assign _or_14386 = _and_3632 | _and_14384;
-  assign _and_14387 = _slice_1987 & _slice_1989;
-  assign _mux_14388 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14389 = _eq_1944 ? _and_14387 : _and_14381;
-  assign _and_14390 = _and_1925 & _mux_14389;
-  assign _mux_14391 = _and_3635 ? 1'b0 : _mux_14388;
-  assign _or_14392 = _and_3635 | _and_14390;
-  assign _and_14393 = _eq_1944 & _and_14387;
-  assign _and_14394 = _and_1925 & _and_14393;
-  assign _and_14395 = _or_2141 & _slice_2202;
-  assign _and_14396 = _slice_1990 & _slice_1991;
-  assign _mux_14397 = _eq_1944 ? _and_14396 : _and_14395;
-  assign _and_14398 = _and_1925 & _mux_14397;
-  assign _mux_14399 = _and_3643 ? 1'b0 : 1'b1;
-  assign _or_14400 = _and_3643 | _and_14398;
-  assign _and_14401 = _slice_1990 & _slice_1992;
-  assign _mux_14402 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14403 = _eq_1944 ? _and_14401 : _and_14395;
-  assign _and_14404 = _and_1925 & _mux_14403;
-  assign _mux_14405 = _and_3646 ? 1'b0 : _mux_14402;
-  assign _or_14406 = _and_3646 | _and_14404;
-  assign _and_14407 = _eq_1944 & _and_14401;
-  assign _and_14408 = _and_1925 & _and_14407;
-  assign _and_14409 = _or_2141 & _slice_2206;
-  assign _and_14410 = _slice_1993 & _slice_1994;
-  assign _mux_14411 = _eq_1944 ? _and_14410 : _and_14409;
-  assign _and_14412 = _and_1925 & _mux_14411;
-  assign _mux_14413 = _and_3654 ? 1'b0 : 1'b1;
-  assign _or_14414 = _and_3654 | _and_14412;
-  assign _and_14415 = _slice_1993 & _slice_1995;
-  assign _mux_14416 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14417 = _eq_1944 ? _and_14415 : _and_14409;
-  assign _and_14418 = _and_1925 & _mux_14417;
-  assign _mux_14419 = _and_3657 ? 1'b0 : _mux_14416;
-  assign _or_14420 = _and_3657 | _and_14418;
-  assign _and_14421 = _eq_1944 & _and_14415;
-  assign _and_14422 = _and_1925 & _and_14421;
-  assign _and_14423 = _or_2141 & _slice_2210;
-  assign _and_14424 = _slice_1996 & _slice_1997;
-  assign _mux_14425 = _eq_1944 ? _and_14424 : _and_14423;
-  assign _and_14426 = _and_1925 & _mux_14425;
-  assign _mux_14427 = _and_3665 ? 1'b0 : 1'b1;
-  assign _or_14428 = _and_3665 | _and_14426;
-  assign _and_14429 = _slice_1996 & _slice_1998;
-  assign _mux_14430 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14431 = _eq_1944 ? _and_14429 : _and_14423;
-  assign _and_14432 = _and_1925 & _mux_14431;
-  assign _mux_14433 = _and_3668 ? 1'b0 : _mux_14430;
-  assign _or_14434 = _and_3668 | _and_14432;
-  assign _and_14435 = _eq_1944 & _and_14429;
-  assign _and_14436 = _and_1925 & _and_14435;
-  assign _and_14437 = _or_2141 & _slice_2214;
-  assign _and_14438 = _slice_1999 & _slice_2000;
-  assign _mux_14439 = _eq_1944 ? _and_14438 : _and_14437;
-  assign _and_14440 = _and_1925 & _mux_14439;
-  assign _mux_14441 = _and_3676 ? 1'b0 : 1'b1;
-  assign _or_14442 = _and_3676 | _and_14440;
-  assign _and_14443 = _slice_1999 & _slice_2001;
-  assign _mux_14444 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14445 = _eq_1944 ? _and_14443 : _and_14437;
-  assign _and_14446 = _and_1925 & _mux_14445;
-  assign _mux_14447 = _and_3679 ? 1'b0 : _mux_14444;
-  assign _or_14448 = _and_3679 | _and_14446;
-  assign _and_14449 = _eq_1944 & _and_14443;
-  assign _and_14450 = _and_1925 & _and_14449;
-  assign _and_14451 = _or_2141 & _slice_2218;
-  assign _and_14452 = _slice_2002 & _slice_2003;
-  assign _mux_14453 = _eq_1944 ? _and_14452 : _and_14451;
-  assign _and_14454 = _and_1925 & _mux_14453;
-  assign _mux_14455 = _and_3687 ? 1'b0 : 1'b1;
-  assign _or_14456 = _and_3687 | _and_14454;
-  assign _and_14457 = _slice_2002 & _slice_2004;
-  assign _mux_14458 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14459 = _eq_1944 ? _and_14457 : _and_14451;
-  assign _and_14460 = _and_1925 & _mux_14459;
-  assign _mux_14461 = _and_3690 ? 1'b0 : _mux_14458;
-  assign _or_14462 = _and_3690 | _and_14460;
-  assign _and_14463 = _eq_1944 & _and_14457;
-  assign _and_14464 = _and_1925 & _and_14463;
-  assign _and_14465 = _or_2141 & _slice_2222;
-  assign _and_14466 = _slice_2005 & _slice_2006;
-  assign _mux_14467 = _eq_1944 ? _and_14466 : _and_14465;
-  assign _and_14468 = _and_1925 & _mux_14467;
-  assign _mux_14469 = _and_3698 ? 1'b0 : 1'b1;
-  assign _or_14470 = _and_3698 | _and_14468;
-  assign _and_14471 = _slice_2005 & _slice_2007;
-  assign _mux_14472 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14473 = _eq_1944 ? _and_14471 : _and_14465;
-  assign _and_14474 = _and_1925 & _mux_14473;
-  assign _mux_14475 = _and_3701 ? 1'b0 : _mux_14472;
-  assign _or_14476 = _and_3701 | _and_14474;
-  assign _and_14477 = _eq_1944 & _and_14471;
-  assign _and_14478 = _and_1925 & _and_14477;
-  assign _and_14479 = _or_2141 & _slice_2226;
-  assign _and_14480 = _slice_2008 & _slice_2009;
-  assign _mux_14481 = _eq_1944 ? _and_14480 : _and_14479;
-  assign _and_14482 = _and_1925 & _mux_14481;
-  assign _mux_14483 = _and_3709 ? 1'b0 : 1'b1;
-  assign _or_14484 = _and_3709 | _and_14482;
-  assign _and_14485 = _slice_2008 & _slice_2010;
-  assign _mux_14486 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14487 = _eq_1944 ? _and_14485 : _and_14479;
-  assign _and_14488 = _and_1925 & _mux_14487;
-  assign _mux_14489 = _and_3712 ? 1'b0 : _mux_14486;
-  assign _or_14490 = _and_3712 | _and_14488;
-  assign _and_14491 = _eq_1944 & _and_14485;
-  assign _and_14492 = _and_1925 & _and_14491;
-  assign _and_14493 = _or_2141 & _slice_2230;
-  assign _and_14494 = _slice_2011 & _slice_2012;
-  assign _mux_14495 = _eq_1944 ? _and_14494 : _and_14493;
-  assign _and_14496 = _and_1925 & _mux_14495;
-  assign _mux_14497 = _and_3720 ? 1'b0 : 1'b1;
-  assign _or_14498 = _and_3720 | _and_14496;
-  assign _and_14499 = _slice_2011 & _slice_2013;
-  assign _mux_14500 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14501 = _eq_1944 ? _and_14499 : _and_14493;
-  assign _and_14502 = _and_1925 & _mux_14501;
-  assign _mux_14503 = _and_3723 ? 1'b0 : _mux_14500;
-  assign _or_14504 = _and_3723 | _and_14502;
-  assign _and_14505 = _eq_1944 & _and_14499;
-  assign _and_14506 = _and_1925 & _and_14505;
-  assign _and_14507 = _or_2141 & _slice_2234;
-  assign _and_14508 = _slice_2014 & _slice_2015;
-  assign _mux_14509 = _eq_1944 ? _and_14508 : _and_14507;
-  assign _and_14510 = _and_1925 & _mux_14509;
-  assign _mux_14511 = _and_3731 ? 1'b0 : 1'b1;
-  assign _or_14512 = _and_3731 | _and_14510;
-  assign _and_14513 = _slice_2014 & _slice_2016;
-  assign _mux_14514 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14515 = _eq_1944 ? _and_14513 : _and_14507;
-  assign _and_14516 = _and_1925 & _mux_14515;
-  assign _mux_14517 = _and_3734 ? 1'b0 : _mux_14514;
-  assign _or_14518 = _and_3734 | _and_14516;
-  assign _and_14519 = _eq_1944 & _and_14513;
-  assign _and_14520 = _and_1925 & _and_14519;
-  assign _and_14521 = _or_2141 & _slice_2238;
-  assign _and_14522 = _slice_2017 & _slice_2018;
-  assign _mux_14523 = _eq_1944 ? _and_14522 : _and_14521;
-  assign _and_14524 = _and_1925 & _mux_14523;
-  assign _mux_14525 = _and_3742 ? 1'b0 : 1'b1;
-  assign _or_14526 = _and_3742 | _and_14524;
-  assign _and_14527 = _slice_2017 & _slice_2019;
-  assign _mux_14528 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14529 = _eq_1944 ? _and_14527 : _and_14521;
-  assign _and_14530 = _and_1925 & _mux_14529;
-  assign _mux_14531 = _and_3745 ? 1'b0 : _mux_14528;
-  assign _or_14532 = _and_3745 | _and_14530;
-  assign _and_14533 = _eq_1944 & _and_14527;
-  assign _and_14534 = _and_1925 & _and_14533;
-  assign _and_14535 = _or_2141 & _slice_2242;
-  assign _and_14536 = _slice_2020 & _slice_2021;
-  assign _mux_14537 = _eq_1944 ? _and_14536 : _and_14535;
-  assign _and_14538 = _and_1925 & _mux_14537;
-  assign _mux_14539 = _and_3753 ? 1'b0 : 1'b1;
-  assign _or_14540 = _and_3753 | _and_14538;
-  assign _and_14541 = _slice_2020 & _slice_2022;
-  assign _mux_14542 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14543 = _eq_1944 ? _and_14541 : _and_14535;
-  assign _and_14544 = _and_1925 & _mux_14543;
-  assign _mux_14545 = _and_3756 ? 1'b0 : _mux_14542;
-  assign _or_14546 = _and_3756 | _and_14544;
-  assign _and_14547 = _eq_1944 & _and_14541;
-  assign _and_14548 = _and_1925 & _and_14547;
-  assign _and_14549 = _or_2141 & _slice_2246;
-  assign _and_14550 = _slice_2023 & _slice_2024;
-  assign _mux_14551 = _eq_1944 ? _and_14550 : _and_14549;
-  assign _and_14552 = _and_1925 & _mux_14551;
-  assign _mux_14553 = _and_3764 ? 1'b0 : 1'b1;
-  assign _or_14554 = _and_3764 | _and_14552;
-  assign _and_14555 = _slice_2023 & _slice_2025;
-  assign _mux_14556 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14557 = _eq_1944 ? _and_14555 : _and_14549;
-  assign _and_14558 = _and_1925 & _mux_14557;
-  assign _mux_14559 = _and_3767 ? 1'b0 : _mux_14556;
-  assign _or_14560 = _and_3767 | _and_14558;
-  assign _and_14561 = _eq_1944 & _and_14555;
-  assign _and_14562 = _and_1925 & _and_14561;
-  assign _and_14563 = _or_2141 & _slice_2250;
-  assign _and_14564 = _slice_2026 & _slice_2027;
-  assign _mux_14565 = _eq_1944 ? _and_14564 : _and_14563;
-  assign _and_14566 = _and_1925 & _mux_14565;
-  assign _mux_14567 = _and_3775 ? 1'b0 : 1'b1;
-  assign _or_14568 = _and_3775 | _and_14566;
-  assign _and_14569 = _slice_2026 & _slice_2028;
-  assign _mux_14570 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14571 = _eq_1944 ? _and_14569 : _and_14563;
-  assign _and_14572 = _and_1925 & _mux_14571;
-  assign _mux_14573 = _and_3778 ? 1'b0 : _mux_14570;
-  assign _or_14574 = _and_3778 | _and_14572;
-  assign _and_14575 = _eq_1944 & _and_14569;
-  assign _and_14576 = _and_1925 & _and_14575;
-  assign _and_14577 = _or_2141 & _slice_2254;
-  assign _and_14578 = _slice_2029 & _slice_2030;
-  assign _mux_14579 = _eq_1944 ? _and_14578 : _and_14577;
-  assign _and_14580 = _and_1925 & _mux_14579;
-  assign _mux_14581 = _and_3786 ? 1'b0 : 1'b1;
-  assign _or_14582 = _and_3786 | _and_14580;
-  assign _and_14583 = _slice_2029 & _slice_2031;
-  assign _mux_14584 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14585 = _eq_1944 ? _and_14583 : _and_14577;
-  assign _and_14586 = _and_1925 & _mux_14585;
-  assign _mux_14587 = _and_3789 ? 1'b0 : _mux_14584;
-  assign _or_14588 = _and_3789 | _and_14586;
-  assign _and_14589 = _eq_1944 & _and_14583;
-  assign _and_14590 = _and_1925 & _and_14589;
-  assign _and_14591 = _or_2141 & _slice_2258;
-  assign _and_14592 = _slice_2032 & _slice_2033;
-  assign _mux_14593 = _eq_1944 ? _and_14592 : _and_14591;
-  assign _and_14594 = _and_1925 & _mux_14593;
-  assign _mux_14595 = _and_3797 ? 1'b0 : 1'b1;
-  assign _or_14596 = _and_3797 | _and_14594;
-  assign _and_14597 = _slice_2032 & _slice_2034;
-  assign _mux_14598 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14599 = _eq_1944 ? _and_14597 : _and_14591;
-  assign _and_14600 = _and_1925 & _mux_14599;
-  assign _mux_14601 = _and_3800 ? 1'b0 : _mux_14598;
-  assign _or_14602 = _and_3800 | _and_14600;
-  assign _and_14603 = _eq_1944 & _and_14597;
-  assign _and_14604 = _and_1925 & _and_14603;
-  assign _and_14605 = _or_2141 & _slice_2262;
-  assign _and_14606 = _slice_2035 & _slice_2036;
-  assign _mux_14607 = _eq_1944 ? _and_14606 : _and_14605;
-  assign _and_14608 = _and_1925 & _mux_14607;
-  assign _mux_14609 = _and_3808 ? 1'b0 : 1'b1;
-  assign _or_14610 = _and_3808 | _and_14608;
-  assign _and_14611 = _slice_2035 & _slice_2037;
-  assign _mux_14612 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14613 = _eq_1944 ? _and_14611 : _and_14605;
-  assign _and_14614 = _and_1925 & _mux_14613;
-  assign _mux_14615 = _and_3811 ? 1'b0 : _mux_14612;
-  assign _or_14616 = _and_3811 | _and_14614;
-  assign _and_14617 = _eq_1944 & _and_14611;
-  assign _and_14618 = _and_1925 & _and_14617;
-  assign _and_14619 = _or_2141 & _slice_2266;
-  assign _and_14620 = _slice_2038 & _slice_2039;
-  assign _mux_14621 = _eq_1944 ? _and_14620 : _and_14619;
-  assign _and_14622 = _and_1925 & _mux_14621;
-  assign _mux_14623 = _and_3819 ? 1'b0 : 1'b1;
-  assign _or_14624 = _and_3819 | _and_14622;
-  assign _and_14625 = _slice_2038 & _slice_2040;
-  assign _mux_14626 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14627 = _eq_1944 ? _and_14625 : _and_14619;
-  assign _and_14628 = _and_1925 & _mux_14627;
-  assign _mux_14629 = _and_3822 ? 1'b0 : _mux_14626;
-  assign _or_14630 = _and_3822 | _and_14628;
-  assign _and_14631 = _eq_1944 & _and_14625;
-  assign _and_14632 = _and_1925 & _and_14631;
-  assign _and_14633 = _or_2141 & _slice_2270;
-  assign _and_14634 = _slice_2041 & _slice_2042;
-  assign _mux_14635 = _eq_1944 ? _and_14634 : _and_14633;
-  assign _and_14636 = _and_1925 & _mux_14635;
-  assign _mux_14637 = _and_3830 ? 1'b0 : 1'b1;
-  assign _or_14638 = _and_3830 | _and_14636;
-  assign _and_14639 = _slice_2041 & _slice_2043;
-  assign _mux_14640 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14641 = _eq_1944 ? _and_14639 : _and_14633;
-  assign _and_14642 = _and_1925 & _mux_14641;
-  assign _mux_14643 = _and_3833 ? 1'b0 : _mux_14640;
-  assign _or_14644 = _and_3833 | _and_14642;
-  assign _and_14645 = _eq_1944 & _and_14639;
-  assign _and_14646 = _and_1925 & _and_14645;
-  assign _and_14647 = _or_2141 & _slice_2274;
-  assign _and_14648 = _slice_2044 & _slice_2045;
-  assign _mux_14649 = _eq_1944 ? _and_14648 : _and_14647;
-  assign _and_14650 = _and_1925 & _mux_14649;
-  assign _mux_14651 = _and_3841 ? 1'b0 : 1'b1;
-  assign _or_14652 = _and_3841 | _and_14650;
-  assign _and_14653 = _slice_2044 & _slice_2046;
-  assign _mux_14654 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14655 = _eq_1944 ? _and_14653 : _and_14647;
-  assign _and_14656 = _and_1925 & _mux_14655;
-  assign _mux_14657 = _and_3844 ? 1'b0 : _mux_14654;
-  assign _or_14658 = _and_3844 | _and_14656;
-  assign _and_14659 = _eq_1944 & _and_14653;
-  assign _and_14660 = _and_1925 & _and_14659;
-  assign _and_14661 = _or_2141 & _slice_2278;
-  assign _and_14662 = _slice_2047 & _slice_2048;
-  assign _mux_14663 = _eq_1944 ? _and_14662 : _and_14661;
-  assign _and_14664 = _and_1925 & _mux_14663;
-  assign _mux_14665 = _and_3852 ? 1'b0 : 1'b1;
-  assign _or_14666 = _and_3852 | _and_14664;
-  assign _and_14667 = _slice_2047 & _slice_2049;
-  assign _mux_14668 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14669 = _eq_1944 ? _and_14667 : _and_14661;
-  assign _and_14670 = _and_1925 & _mux_14669;
-  assign _mux_14671 = _and_3855 ? 1'b0 : _mux_14668;
-  assign _or_14672 = _and_3855 | _and_14670;
-  assign _and_14673 = _eq_1944 & _and_14667;
-  assign _and_14674 = _and_1925 & _and_14673;
-  assign _and_14675 = _or_2141 & _slice_2282;
-  assign _and_14676 = _slice_2050 & _slice_2051;
-  assign _mux_14677 = _eq_1944 ? _and_14676 : _and_14675;
-  assign _and_14678 = _and_1925 & _mux_14677;
-  assign _mux_14679 = _and_3863 ? 1'b0 : 1'b1;
-  assign _or_14680 = _and_3863 | _and_14678;
-  assign _and_14681 = _slice_2050 & _slice_2052;
-  assign _mux_14682 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14683 = _eq_1944 ? _and_14681 : _and_14675;
-  assign _and_14684 = _and_1925 & _mux_14683;
-  assign _mux_14685 = _and_3866 ? 1'b0 : _mux_14682;
-  assign _or_14686 = _and_3866 | _and_14684;
-  assign _and_14687 = _eq_1944 & _and_14681;
-  assign _and_14688 = _and_1925 & _and_14687;
-  assign _and_14689 = _or_2141 & _slice_2286;
-  assign _and_14690 = _slice_2053 & _slice_2054;
-  assign _mux_14691 = _eq_1944 ? _and_14690 : _and_14689;
-  assign _and_14692 = _and_1925 & _mux_14691;
-  assign _mux_14693 = _and_3874 ? 1'b0 : 1'b1;
-  assign _or_14694 = _and_3874 | _and_14692;
-  assign _and_14695 = _slice_2053 & _slice_2055;
-  assign _mux_14696 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14697 = _eq_1944 ? _and_14695 : _and_14689;
-  assign _and_14698 = _and_1925 & _mux_14697;
-  assign _mux_14699 = _and_3877 ? 1'b0 : _mux_14696;
-  assign _or_14700 = _and_3877 | _and_14698;
-  assign _and_14701 = _eq_1944 & _and_14695;
-  assign _and_14702 = _and_1925 & _and_14701;
-  assign _and_14703 = _or_2141 & _slice_2290;
-  assign _and_14704 = _slice_2056 & _slice_2057;
-  assign _mux_14705 = _eq_1944 ? _and_14704 : _and_14703;
-  assign _and_14706 = _and_1925 & _mux_14705;
-  assign _mux_14707 = _and_3885 ? 1'b0 : 1'b1;
-  assign _or_14708 = _and_3885 | _and_14706;
-  assign _and_14709 = _slice_2056 & _slice_2058;
-  assign _mux_14710 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14711 = _eq_1944 ? _and_14709 : _and_14703;
-  assign _and_14712 = _and_1925 & _mux_14711;
-  assign _mux_14713 = _and_3888 ? 1'b0 : _mux_14710;
-  assign _or_14714 = _and_3888 | _and_14712;
-  assign _and_14715 = _eq_1944 & _and_14709;
-  assign _and_14716 = _and_1925 & _and_14715;
-  assign _and_14717 = _or_2141 & _slice_2294;
-  assign _and_14718 = _slice_2059 & _slice_2060;
-  assign _mux_14719 = _eq_1944 ? _and_14718 : _and_14717;
-  assign _and_14720 = _and_1925 & _mux_14719;
-  assign _mux_14721 = _and_3896 ? 1'b0 : 1'b1;
-  assign _or_14722 = _and_3896 | _and_14720;
-  assign _and_14723 = _slice_2059 & _slice_2061;
-  assign _mux_14724 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14725 = _eq_1944 ? _and_14723 : _and_14717;
-  assign _and_14726 = _and_1925 & _mux_14725;
-  assign _mux_14727 = _and_3899 ? 1'b0 : _mux_14724;
-  assign _or_14728 = _and_3899 | _and_14726;
-  assign _and_14729 = _eq_1944 & _and_14723;
-  assign _and_14730 = _and_1925 & _and_14729;
-  assign _and_14731 = _or_2141 & _slice_2298;
-  assign _and_14732 = _slice_2062 & _slice_2063;
-  assign _mux_14733 = _eq_1944 ? _and_14732 : _and_14731;
-  assign _and_14734 = _and_1925 & _mux_14733;
-  assign _mux_14735 = _and_3907 ? 1'b0 : 1'b1;
-  assign _or_14736 = _and_3907 | _and_14734;
-  assign _and_14737 = _slice_2062 & _slice_2064;
-  assign _mux_14738 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14739 = _eq_1944 ? _and_14737 : _and_14731;
-  assign _and_14740 = _and_1925 & _mux_14739;
-  assign _mux_14741 = _and_3910 ? 1'b0 : _mux_14738;
-  assign _or_14742 = _and_3910 | _and_14740;
-  assign _and_14743 = _eq_1944 & _and_14737;
-  assign _and_14744 = _and_1925 & _and_14743;
-  assign _and_14745 = _or_2141 & _slice_2302;
-  assign _and_14746 = _slice_2065 & _slice_2066;
-  assign _mux_14747 = _eq_1944 ? _and_14746 : _and_14745;
-  assign _and_14748 = _and_1925 & _mux_14747;
-  assign _mux_14749 = _and_3918 ? 1'b0 : 1'b1;
-  assign _or_14750 = _and_3918 | _and_14748;
-  assign _and_14751 = _slice_2065 & _slice_2067;
-  assign _mux_14752 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14753 = _eq_1944 ? _and_14751 : _and_14745;
-  assign _and_14754 = _and_1925 & _mux_14753;
-  assign _mux_14755 = _and_3921 ? 1'b0 : _mux_14752;
-  assign _or_14756 = _and_3921 | _and_14754;
-  assign _and_14757 = _eq_1944 & _and_14751;
-  assign _and_14758 = _and_1925 & _and_14757;
-  assign _and_14759 = _or_2141 & _slice_2306;
-  assign _and_14760 = _slice_2068 & _slice_2069;
-  assign _mux_14761 = _eq_1944 ? _and_14760 : _and_14759;
-  assign _and_14762 = _and_1925 & _mux_14761;
-  assign _mux_14763 = _and_3929 ? 1'b0 : 1'b1;
-  assign _or_14764 = _and_3929 | _and_14762;
-  assign _and_14765 = _slice_2068 & _slice_2070;
-  assign _mux_14766 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14767 = _eq_1944 ? _and_14765 : _and_14759;
-  assign _and_14768 = _and_1925 & _mux_14767;
-  assign _mux_14769 = _and_3932 ? 1'b0 : _mux_14766;
-  assign _or_14770 = _and_3932 | _and_14768;
-  assign _and_14771 = _eq_1944 & _and_14765;
-  assign _and_14772 = _and_1925 & _and_14771;
-  assign _and_14773 = _or_2141 & _slice_2310;
-  assign _and_14774 = _slice_2071 & _slice_2072;
-  assign _mux_14775 = _eq_1944 ? _and_14774 : _and_14773;
-  assign _and_14776 = _and_1925 & _mux_14775;
-  assign _mux_14777 = _and_3940 ? 1'b0 : 1'b1;
-  assign _or_14778 = _and_3940 | _and_14776;
-  assign _and_14779 = _slice_2071 & _slice_2073;
-  assign _mux_14780 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14781 = _eq_1944 ? _and_14779 : _and_14773;
-  assign _and_14782 = _and_1925 & _mux_14781;
-  assign _mux_14783 = _and_3943 ? 1'b0 : _mux_14780;
-  assign _or_14784 = _and_3943 | _and_14782;
-  assign _and_14785 = _eq_1944 & _and_14779;
-  assign _and_14786 = _and_1925 & _and_14785;
-  assign _and_14787 = _or_2141 & _slice_2314;
-  assign _and_14788 = _slice_2074 & _slice_2075;
-  assign _mux_14789 = _eq_1944 ? _and_14788 : _and_14787;
-  assign _and_14790 = _and_1925 & _mux_14789;
-  assign _mux_14791 = _and_3951 ? 1'b0 : 1'b1;
-  assign _or_14792 = _and_3951 | _and_14790;
-  assign _and_14793 = _slice_2074 & _slice_2076;
-  assign _mux_14794 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14795 = _eq_1944 ? _and_14793 : _and_14787;
-  assign _and_14796 = _and_1925 & _mux_14795;
-  assign _mux_14797 = _and_3954 ? 1'b0 : _mux_14794;
-  assign _or_14798 = _and_3954 | _and_14796;
-  assign _and_14799 = _eq_1944 & _and_14793;
-  assign _and_14800 = _and_1925 & _and_14799;
-  assign _and_14801 = _or_2141 & _slice_2318;
-  assign _and_14802 = _slice_2077 & _slice_2078;
-  assign _mux_14803 = _eq_1944 ? _and_14802 : _and_14801;
-  assign _and_14804 = _and_1925 & _mux_14803;
-  assign _mux_14805 = _and_3962 ? 1'b0 : 1'b1;
-  assign _or_14806 = _and_3962 | _and_14804;
-  assign _and_14807 = _slice_2077 & _slice_2079;
-  assign _mux_14808 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14809 = _eq_1944 ? _and_14807 : _and_14801;
-  assign _and_14810 = _and_1925 & _mux_14809;
-  assign _mux_14811 = _and_3965 ? 1'b0 : _mux_14808;
-  assign _or_14812 = _and_3965 | _and_14810;
-  assign _and_14813 = _eq_1944 & _and_14807;
-  assign _and_14814 = _and_1925 & _and_14813;
-  assign _and_14815 = _or_2141 & _slice_2322;
-  assign _and_14816 = _slice_2080 & _slice_2081;
-  assign _mux_14817 = _eq_1944 ? _and_14816 : _and_14815;
-  assign _and_14818 = _and_1925 & _mux_14817;
-  assign _mux_14819 = _and_3973 ? 1'b0 : 1'b1;
-  assign _or_14820 = _and_3973 | _and_14818;
-  assign _and_14821 = _slice_2080 & _slice_2082;
-  assign _mux_14822 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14823 = _eq_1944 ? _and_14821 : _and_14815;
-  assign _and_14824 = _and_1925 & _mux_14823;
-  assign _mux_14825 = _and_3976 ? 1'b0 : _mux_14822;
-  assign _or_14826 = _and_3976 | _and_14824;
-  assign _and_14827 = _eq_1944 & _and_14821;
-  assign _and_14828 = _and_1925 & _and_14827;
-  assign _and_14829 = _or_2141 & _slice_2326;
-  assign _and_14830 = _slice_2083 & _slice_2084;
-  assign _mux_14831 = _eq_1944 ? _and_14830 : _and_14829;
-  assign _and_14832 = _and_1925 & _mux_14831;
-  assign _mux_14833 = _and_3984 ? 1'b0 : 1'b1;
-  assign _or_14834 = _and_3984 | _and_14832;
-  assign _and_14835 = _slice_2083 & _slice_2085;
-  assign _mux_14836 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14837 = _eq_1944 ? _and_14835 : _and_14829;
-  assign _and_14838 = _and_1925 & _mux_14837;
-  assign _mux_14839 = _and_3987 ? 1'b0 : _mux_14836;
-  assign _or_14840 = _and_3987 | _and_14838;
-  assign _and_14841 = _eq_1944 & _and_14835;
-  assign _and_14842 = _and_1925 & _and_14841;
-  assign _and_14843 = _or_2141 & _slice_2330;
-  assign _and_14844 = _slice_2086 & _slice_2087;
-  assign _mux_14845 = _eq_1944 ? _and_14844 : _and_14843;
-  assign _and_14846 = _and_1925 & _mux_14845;
-  assign _mux_14847 = _and_3995 ? 1'b0 : 1'b1;
-  assign _or_14848 = _and_3995 | _and_14846;
-  assign _and_14849 = _slice_2086 & _slice_2088;
-  assign _mux_14850 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14851 = _eq_1944 ? _and_14849 : _and_14843;
-  assign _and_14852 = _and_1925 & _mux_14851;
-  assign _mux_14853 = _and_3998 ? 1'b0 : _mux_14850;
-  assign _or_14854 = _and_3998 | _and_14852;
-  assign _and_14855 = _eq_1944 & _and_14849;
-  assign _and_14856 = _and_1925 & _and_14855;
-  assign _and_14857 = _or_2141 & _slice_2334;
-  assign _and_14858 = _slice_2089 & _slice_2090;
-  assign _mux_14859 = _eq_1944 ? _and_14858 : _and_14857;
-  assign _and_14860 = _and_1925 & _mux_14859;
-  assign _mux_14861 = _and_4006 ? 1'b0 : 1'b1;
-  assign _or_14862 = _and_4006 | _and_14860;
-  assign _and_14863 = _slice_2089 & _slice_2091;
-  assign _mux_14864 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14865 = _eq_1944 ? _and_14863 : _and_14857;
-  assign _and_14866 = _and_1925 & _mux_14865;
-  assign _mux_14867 = _and_4009 ? 1'b0 : _mux_14864;
-  assign _or_14868 = _and_4009 | _and_14866;
-  assign _and_14869 = _eq_1944 & _and_14863;
-  assign _and_14870 = _and_1925 & _and_14869;
-  assign _and_14871 = _or_2141 & _slice_2338;
-  assign _and_14872 = _slice_2092 & _slice_2093;
-  assign _mux_14873 = _eq_1944 ? _and_14872 : _and_14871;
-  assign _and_14874 = _and_1925 & _mux_14873;
-  assign _mux_14875 = _and_4017 ? 1'b0 : 1'b1;
-  assign _or_14876 = _and_4017 | _and_14874;
-  assign _and_14877 = _slice_2092 & _slice_2094;
-  assign _mux_14878 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14879 = _eq_1944 ? _and_14877 : _and_14871;
-  assign _and_14880 = _and_1925 & _mux_14879;
-  assign _mux_14881 = _and_4020 ? 1'b0 : _mux_14878;
-  assign _or_14882 = _and_4020 | _and_14880;
-  assign _and_14883 = _eq_1944 & _and_14877;
-  assign _and_14884 = _and_1925 & _and_14883;
-  assign _and_14885 = _or_2141 & _slice_2342;
-  assign _and_14886 = _slice_2095 & _slice_2096;
-  assign _mux_14887 = _eq_1944 ? _and_14886 : _and_14885;
-  assign _and_14888 = _and_1925 & _mux_14887;
-  assign _mux_14889 = _and_4028 ? 1'b0 : 1'b1;
-  assign _or_14890 = _and_4028 | _and_14888;
-  assign _and_14891 = _slice_2095 & _slice_2097;
-  assign _mux_14892 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14893 = _eq_1944 ? _and_14891 : _and_14885;
-  assign _and_14894 = _and_1925 & _mux_14893;
-  assign _mux_14895 = _and_4031 ? 1'b0 : _mux_14892;
-  assign _or_14896 = _and_4031 | _and_14894;
-  assign _and_14897 = _eq_1944 & _and_14891;
-  assign _and_14898 = _and_1925 & _and_14897;
-  assign _and_14899 = _or_2141 & _slice_2346;
-  assign _and_14900 = _slice_2098 & _slice_2099;
-  assign _mux_14901 = _eq_1944 ? _and_14900 : _and_14899;
-  assign _and_14902 = _and_1925 & _mux_14901;
-  assign _mux_14903 = _and_4039 ? 1'b0 : 1'b1;
-  assign _or_14904 = _and_4039 | _and_14902;
-  assign _and_14905 = _slice_2098 & _slice_2100;
-  assign _mux_14906 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14907 = _eq_1944 ? _and_14905 : _and_14899;
-  assign _and_14908 = _and_1925 & _mux_14907;
-  assign _mux_14909 = _and_4042 ? 1'b0 : _mux_14906;
-  assign _or_14910 = _and_4042 | _and_14908;
-  assign _and_14911 = _eq_1944 & _and_14905;
-  assign _and_14912 = _and_1925 & _and_14911;
-  assign _and_14913 = _or_2141 & _slice_2350;
-  assign _and_14914 = _slice_2101 & _slice_2102;
-  assign _mux_14915 = _eq_1944 ? _and_14914 : _and_14913;
-  assign _and_14916 = _and_1925 & _mux_14915;
-  assign _mux_14917 = _and_4050 ? 1'b0 : 1'b1;
-  assign _or_14918 = _and_4050 | _and_14916;
-  assign _and_14919 = _slice_2101 & _slice_2103;
-  assign _mux_14920 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14921 = _eq_1944 ? _and_14919 : _and_14913;
-  assign _and_14922 = _and_1925 & _mux_14921;
-  assign _mux_14923 = _and_4053 ? 1'b0 : _mux_14920;
-  assign _or_14924 = _and_4053 | _and_14922;
-  assign _and_14925 = _eq_1944 & _and_14919;
-  assign _and_14926 = _and_1925 & _and_14925;
-  assign _and_14927 = _or_2141 & _slice_2354;
-  assign _and_14928 = _slice_2104 & _slice_2105;
-  assign _mux_14929 = _eq_1944 ? _and_14928 : _and_14927;
-  assign _and_14930 = _and_1925 & _mux_14929;
-  assign _mux_14931 = _and_4061 ? 1'b0 : 1'b1;
-  assign _or_14932 = _and_4061 | _and_14930;
-  assign _and_14933 = _slice_2104 & _slice_2106;
-  assign _mux_14934 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14935 = _eq_1944 ? _and_14933 : _and_14927;
-  assign _and_14936 = _and_1925 & _mux_14935;
-  assign _mux_14937 = _and_4064 ? 1'b0 : _mux_14934;
-  assign _or_14938 = _and_4064 | _and_14936;
-  assign _and_14939 = _eq_1944 & _and_14933;
-  assign _and_14940 = _and_1925 & _and_14939;
-  assign _and_14941 = _or_2141 & _slice_2358;
-  assign _and_14942 = _slice_2107 & _slice_2108;
-  assign _mux_14943 = _eq_1944 ? _and_14942 : _and_14941;
-  assign _and_14944 = _and_1925 & _mux_14943;
-  assign _mux_14945 = _and_4072 ? 1'b0 : 1'b1;
-  assign _or_14946 = _and_4072 | _and_14944;
-  assign _and_14947 = _slice_2107 & _slice_2109;
-  assign _mux_14948 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14949 = _eq_1944 ? _and_14947 : _and_14941;
-  assign _and_14950 = _and_1925 & _mux_14949;
-  assign _mux_14951 = _and_4075 ? 1'b0 : _mux_14948;
-  assign _or_14952 = _and_4075 | _and_14950;
-  assign _and_14953 = _eq_1944 & _and_14947;
-  assign _and_14954 = _and_1925 & _and_14953;
-  assign _and_14955 = _or_2141 & _slice_2362;
-  assign _and_14956 = _slice_2110 & _slice_2111;
-  assign _mux_14957 = _eq_1944 ? _and_14956 : _and_14955;
-  assign _and_14958 = _and_1925 & _mux_14957;
-  assign _mux_14959 = _and_4083 ? 1'b0 : 1'b1;
-  assign _or_14960 = _and_4083 | _and_14958;
-  assign _and_14961 = _slice_2110 & _slice_2112;
-  assign _mux_14962 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14963 = _eq_1944 ? _and_14961 : _and_14955;
-  assign _and_14964 = _and_1925 & _mux_14963;
-  assign _mux_14965 = _and_4086 ? 1'b0 : _mux_14962;
-  assign _or_14966 = _and_4086 | _and_14964;
-  assign _and_14967 = _eq_1944 & _and_14961;
-  assign _and_14968 = _and_1925 & _and_14967;
-  assign _and_14969 = _or_2141 & _slice_2366;
-  assign _and_14970 = _slice_2113 & _slice_2114;
-  assign _mux_14971 = _eq_1944 ? _and_14970 : _and_14969;
-  assign _and_14972 = _and_1925 & _mux_14971;
-  assign _mux_14973 = _and_4094 ? 1'b0 : 1'b1;
-  assign _or_14974 = _and_4094 | _and_14972;
-  assign _and_14975 = _slice_2113 & _slice_2115;
-  assign _mux_14976 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14977 = _eq_1944 ? _and_14975 : _and_14969;
-  assign _and_14978 = _and_1925 & _mux_14977;
-  assign _mux_14979 = _and_4097 ? 1'b0 : _mux_14976;
-  assign _or_14980 = _and_4097 | _and_14978;
-  assign _and_14981 = _eq_1944 & _and_14975;
-  assign _and_14982 = _and_1925 & _and_14981;
-  assign _and_14983 = _or_2141 & _slice_2370;
-  assign _and_14984 = _slice_2116 & _slice_2117;
-  assign _mux_14985 = _eq_1944 ? _and_14984 : _and_14983;
-  assign _and_14986 = _and_1925 & _mux_14985;
-  assign _mux_14987 = _and_4105 ? 1'b0 : 1'b1;
-  assign _or_14988 = _and_4105 | _and_14986;
-  assign _and_14989 = _slice_2116 & _slice_2118;
-  assign _mux_14990 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14991 = _eq_1944 ? _and_14989 : _and_14983;
-  assign _and_14992 = _and_1925 & _mux_14991;
-  assign _mux_14993 = _and_4108 ? 1'b0 : _mux_14990;
-  assign _or_14994 = _and_4108 | _and_14992;
-  assign _and_14995 = _eq_1944 & _and_14989;
-  assign _and_14996 = _and_1925 & _and_14995;
-  assign _and_14997 = _or_2141 & _slice_2374;
-  assign _and_14998 = _slice_2119 & _slice_2120;
-  assign _mux_14999 = _eq_1944 ? _and_14998 : _and_14997;
-  assign _and_15000 = _and_1925 & _mux_14999;
-  assign _mux_15001 = _and_4116 ? 1'b0 : 1'b1;
-  assign _or_15002 = _and_4116 | _and_15000;
-  assign _and_15003 = _slice_2119 & _slice_2121;
-  assign _mux_15004 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_15005 = _eq_1944 ? _and_15003 : _and_14997;
-  assign _and_15006 = _and_1925 & _mux_15005;
-  assign _mux_15007 = _and_4119 ? 1'b0 : _mux_15004;
-  assign _or_15008 = _and_4119 | _and_15006;
-  assign _and_15009 = _eq_1944 & _and_15003;
-  assign _and_15010 = _and_1925 & _and_15009;
-  assign _and_15011 = _or_2141 & _slice_2378;
-  assign _and_15012 = _slice_2122 & _slice_2123;
-  assign _mux_15013 = _eq_1944 ? _and_15012 : _and_15011;
-  assign _and_15014 = _and_1925 & _mux_15013;
-  assign _mux_15015 = _and_4127 ? 1'b0 : 1'b1;
-  assign _or_15016 = _and_4127 | _and_15014;
-  assign _and_15017 = _slice_2122 & _slice_2124;
-  assign _mux_15018 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_15019 = _eq_1944 ? _and_15017 : _and_15011;
-  assign _and_15020 = _and_1925 & _mux_15019;
-  assign _mux_15021 = _and_4130 ? 1'b0 : _mux_15018;
-  assign _or_15022 = _and_4130 | _and_15020;
-  assign _and_15023 = _eq_1944 & _and_15017;
-  assign _and_15024 = _and_1925 & _and_15023;
-  assign _and_15025 = _or_2141 & _slice_2382;
-  assign _and_15026 = _slice_2125 & _slice_2126;
-  assign _mux_15027 = _eq_1944 ? _and_15026 : _and_15025;
-  assign _and_15028 = _and_1925 & _mux_15027;
-  assign _mux_15029 = _and_4138 ? 1'b0 : 1'b1;
-  assign _or_15030 = _and_4138 | _and_15028;
-  assign _and_15031 = _slice_2125 & _slice_2127;
-  assign _mux_15032 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_15033 = _eq_1944 ? _and_15031 : _and_15025;
-  assign _and_15034 = _and_1925 & _mux_15033;
-  assign _mux_15035 = _and_4141 ? 1'b0 : _mux_15032;
-  assign _or_15036 = _and_4141 | _and_15034;
-  assign _and_15037 = _eq_1944 & _and_15031;
-  assign _and_15038 = _and_1925 & _and_15037;
-  assign _and_15039 = _or_2141 & _slice_2386;
-  assign _and_15040 = _slice_2128 & _slice_2129;
-  assign _mux_15041 = _eq_1944 ? _and_15040 : _and_15039;
-  assign _and_15042 = _and_1925 & _mux_15041;
-  assign _mux_15043 = _and_4149 ? 1'b0 : 1'b1;
-  assign _or_15044 = _and_4149 | _and_15042;
-  assign _and_15045 = _slice_2128 & _slice_2130;
-  assign _mux_15046 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_15047 = _eq_1944 ? _and_15045 : _and_15039;
-  assign _and_15048 = _and_1925 & _mux_15047;
-  assign _mux_15049 = _and_4152 ? 1'b0 : _mux_15046;
-  assign _or_15050 = _and_4152 | _and_15048;
-  assign _and_15051 = _eq_1944 & _and_15045;
-  assign _and_15052 = _and_1925 & _and_15051;
-  assign _and_15053 = _or_2141 & _slice_2390;
-  assign _and_15054 = _slice_2131 & _slice_2132;
-  assign _mux_15055 = _eq_1944 ? _and_15054 : _and_15053;
-  assign _and_15056 = _and_1925 & _mux_15055;
-  assign _mux_15057 = _and_4160 ? 1'b0 : 1'b1;
-  assign _or_15058 = _and_4160 | _and_15056;
-  assign _and_15059 = _slice_2131 & _slice_2133;
-  assign _mux_15060 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_15061 = _eq_1944 ? _and_15059 : _and_15053;
-  assign _and_15062 = _and_1925 & _mux_15061;
-  assign _mux_15063 = _and_4163 ? 1'b0 : _mux_15060;
-  assign _or_15064 = _and_4163 | _and_15062;
-  assign _and_15065 = _eq_1944 & _and_15059;
-  assign _and_15066 = _and_1925 & _and_15065;
-  assign _and_15067 = _or_2141 & _slice_2394;
-  assign _and_15068 = _slice_2134 & _slice_2135;
-  assign _mux_15069 = _eq_1944 ? _and_15068 : _and_15067;
-  assign _and_15070 = _and_1925 & _mux_15069;
-  assign _mux_15071 = _and_4171 ? 1'b0 : 1'b1;
-  assign _or_15072 = _and_4171 | _and_15070;
-  assign _and_15073 = _slice_2134 & _slice_2136;
-  assign _mux_15074 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_15075 = _eq_1944 ? _and_15073 : _and_15067;
-  assign _and_15076 = _and_1925 & _mux_15075;
-  assign _mux_15077 = _and_4174 ? 1'b0 : _mux_15074;
-  assign _or_15078 = _and_4174 | _and_15076;
-  assign _and_15079 = _eq_1944 & _and_15073;
-  assign _and_15080 = _and_1925 & _and_15079;
-  assign _not_15081 = ~_eq_1944;
-  assign _and_15082 = _not_15081 & _and_14185;
-  assign _and_15083 = _and_1925 & _and_15082;
-  assign _mux_15084 = _and_3473 ? 1'b0 : 1'b1;
-  assign _or_15085 = _and_3473 | _and_15083;
-  assign _mux_15086 = _and_2402 ? 1'b1 : 1'b0;
-  assign _or_15087 = _and_2402 | _and_15083;
-  assign _and_15088 = _not_15081 & _and_14199;
-  assign _and_15089 = _and_1925 & _and_15088;
-  assign _mux_15090 = _and_3484 ? 1'b0 : 1'b1;
-  assign _or_15091 = _and_3484 | _and_15089;
-  assign _mux_15092 = _and_2408 ? 1'b1 : 1'b0;
-  assign _or_15093 = _and_2408 | _and_15089;
-  assign _and_15094 = _not_15081 & _and_14213;
-  assign _and_15095 = _and_1925 & _and_15094;
-  assign _mux_15096 = _and_3495 ? 1'b0 : 1'b1;
-  assign _or_15097 = _and_3495 | _and_15095;
-  assign _mux_15098 = _and_2414 ? 1'b1 : 1'b0;
-  assign _or_15099 = _and_2414 | _and_15095;
-  assign _and_15100 = _not_15081 & _and_14227;
-  assign _and_15101 = _and_1925 & _and_15100;
-  assign _mux_15102 = _and_3506 ? 1'b0 : 1'b1;
-  assign _or_15103 = _and_3506 | _and_15101;
-  assign _mux_15104 = _and_2420 ? 1'b1 : 1'b0;
-  assign _or_15105 = _and_2420 | _and_15101;
-  assign _and_15106 = _not_15081 & _and_14241;
-  assign _and_15107 = _and_1925 & _and_15106;
-  assign _mux_15108 = _and_3517 ? 1'b0 : 1'b1;
-  assign _or_15109 = _and_3517 | _and_15107;
-  assign _mux_15110 = _and_2426 ? 1'b1 : 1'b0;
-  assign _or_15111 = _and_2426 | _and_15107;
-  assign _and_15112 = _not_15081 & _and_14255;
-  assign _and_15113 = _and_1925 & _and_15112;
-  assign _mux_15114 = _and_3528 ? 1'b0 : 1'b1;
-  assign _or_15115 = _and_3528 | _and_15113;
-  assign _mux_15116 = _and_2432 ? 1'b1 : 1'b0;
-  assign _or_15117 = _and_2432 | _and_15113;
-  assign _and_15118 = _not_15081 & _and_14269;
-  assign _and_15119 = _and_1925 & _and_15118;
-  assign _mux_15120 = _and_3539 ? 1'b0 : 1'b1;
-  assign _or_15121 = _and_3539 | _and_15119;
-  assign _mux_15122 = _and_2438 ? 1'b1 : 1'b0;
-  assign _or_15123 = _and_2438 | _and_15119;
-  assign _and_15124 = _not_15081 & _and_14283;
-  assign _and_15125 = _and_1925 & _and_15124;
-  assign _mux_15126 = _and_3550 ? 1'b0 : 1'b1;
-  assign _or_15127 = _and_3550 | _and_15125;
-  assign _mux_15128 = _and_2444 ? 1'b1 : 1'b0;
-  assign _or_15129 = _and_2444 | _and_15125;
-  assign _and_15130 = _not_15081 & _and_14297;
-  assign _and_15131 = _and_1925 & _and_15130;
-  assign _mux_15132 = _and_3561 ? 1'b0 : 1'b1;
-  assign _or_15133 = _and_3561 | _and_15131;
-  assign _mux_15134 = _and_2450 ? 1'b1 : 1'b0;
-  assign _or_15135 = _and_2450 | _and_15131;
-  assign _and_15136 = _not_15081 & _and_14311;
-  assign _and_15137 = _and_1925 & _and_15136;
-  assign _mux_15138 = _and_3572 ? 1'b0 : 1'b1;
-  assign _or_15139 = _and_3572 | _and_15137;
-  assign _mux_15140 = _and_2456 ? 1'b1 : 1'b0;
-  assign _or_15141 = _and_2456 | _and_15137;
-  assign _and_15142 = _not_15081 & _and_14325;
-  assign _and_15143 = _and_1925 & _and_15142;
-  assign _mux_15144 = _and_3583 ? 1'b0 : 1'b1;
-  assign _or_15145 = _and_3583 | _and_15143;
-  assign _mux_15146 = _and_2462 ? 1'b1 : 1'b0;
-  assign _or_15147 = _and_2462 | _and_15143;
-  assign _and_15148 = _not_15081 & _and_14339;
-  assign _and_15149 = _and_1925 & _and_15148;
-  assign _mux_15150 = _and_3594 ? 1'b0 : 1'b1;
-  assign _or_15151 = _and_3594 | _and_15149;
-  assign _mux_15152 = _and_2468 ? 1'b1 : 1'b0;
-  assign _or_15153 = _and_2468 | _and_15149;
-  assign _and_15154 = _not_15081 & _and_14353;
-  assign _and_15155 = _and_1925 & _and_15154;
-  assign _mux_15156 = _and_3605 ? 1'b0 : 1'b1;
-  assign _or_15157 = _and_3605 | _and_15155;
-  assign _mux_15158 = _and_2474 ? 1'b1 : 1'b0;
-  assign _or_15159 = _and_2474 | _and_15155;
-  assign _and_15160 = _not_15081 & _and_14367;
-  assign _and_15161 = _and_1925 & _and_15160;
-  assign _mux_15162 = _and_3616 ? 1'b0 : 1'b1;
-  assign _or_15163 = _and_3616 | _and_15161;
-  assign _mux_15164 = _and_2480 ? 1'b1 : 1'b0;
-  assign _or_15165 = _and_2480 | _and_15161;
-  assign _and_15166 = _not_15081 & _and_14381;
-  assign _and_15167 = _and_1925 & _and_15166;
-  assign _mux_15168 = _and_3627 ? 1'b0 : 1'b1;
-  assign _or_15169 = _and_3627 | _and_15167;
-  assign _mux_15170 = _and_2486 ? 1'b1 : 1'b0;
-  assign _or_15171 = _and_2486 | _and_15167;
-  assign _and_15172 = _not_15081 & _and_14395;
-  assign _and_15173 = _and_1925 & _and_15172;
-  assign _mux_15174 = _and_3638 ? 1'b0 : 1'b1;
-  assign _or_15175 = _and_3638 | _and_15173;
-  assign _mux_15176 = _and_2492 ? 1'b1 : 1'b0;
-  assign _or_15177 = _and_2492 | _and_15173;
-  assign _and_15178 = _not_15081 & _and_14409;
-  assign _and_15179 = _and_1925 & _and_15178;
-  assign _mux_15180 = _and_3649 ? 1'b0 : 1'b1;
-  assign _or_15181 = _and_3649 | _and_15179;
-  assign _mux_15182 = _and_2498 ? 1'b1 : 1'b0;
-  assign _or_15183 = _and_2498 | _and_15179;
-  assign _and_15184 = _not_15081 & _and_14423;
-  assign _and_15185 = _and_1925 & _and_15184;
-  assign _mux_15186 = _and_3660 ? 1'b0 : 1'b1;
-  assign _or_15187 = _and_3660 | _and_15185;
-  assign _mux_15188 = _and_2504 ? 1'b1 : 1'b0;
-  assign _or_15189 = _and_2504 | _and_15185;
-  assign _and_15190 = _not_15081 & _and_14437;
-  assign _and_15191 = _and_1925 & _and_15190;
-  assign _mux_15192 = _and_3671 ? 1'b0 : 1'b1;
-  assign _or_15193 = _and_3671 | _and_15191;
-  assign _mux_15194 = _and_2510 ? 1'b1 : 1'b0;
-  assign _or_15195 = _and_2510 | _and_15191;
-  assign _and_15196 = _not_15081 & _and_14451;
-  assign _and_15197 = _and_1925 & _and_15196;
-  assign _mux_15198 = _and_3682 ? 1'b0 : 1'b1;
-  assign _or_15199 = _and_3682 | _and_15197;
-  assign _mux_15200 = _and_2516 ? 1'b1 : 1'b0;
-  assign _or_15201 = _and_2516 | _and_15197;
-  assign _and_15202 = _not_15081 & _and_14465;
-  assign _and_15203 = _and_1925 & _and_15202;
-  assign _mux_15204 = _and_3693 ? 1'b0 : 1'b1;
-  assign _or_15205 = _and_3693 | _and_15203;
-  assign _mux_15206 = _and_2522 ? 1'b1 : 1'b0;
-  assign _or_15207 = _and_2522 | _and_15203;
-  assign _and_15208 = _not_15081 & _and_14479;
-  assign _and_15209 = _and_1925 & _and_15208;
-  assign _mux_15210 = _and_3704 ? 1'b0 : 1'b1;
-  assign _or_15211 = _and_3704 | _and_15209;
-  assign _mux_15212 = _and_2528 ? 1'b1 : 1'b0;
-  assign _or_15213 = _and_2528 | _and_15209;
-  assign _and_15214 = _not_15081 & _and_14493;
-  assign _and_15215 = _and_1925 & _and_15214;
-  assign _mux_15216 = _and_3715 ? 1'b0 : 1'b1;
-  assign _or_15217 = _and_3715 | _and_15215;
-  assign _mux_15218 = _and_2534 ? 1'b1 : 1'b0;
-  assign _or_15219 = _and_2534 | _and_15215;
-  assign _and_15220 = _not_15081 & _and_14507;
-  assign _and_15221 = _and_1925 & _and_15220;
-  assign _mux_15222 = _and_3726 ? 1'b0 : 1'b1;
-  assign _or_15223 = _and_3726 | _and_15221;
-  assign _mux_15224 = _and_2540 ? 1'b1 : 1'b0;
-  assign _or_15225 = _and_2540 | _and_15221;
-  assign _and_15226 = _not_15081 & _and_14521;
-  assign _and_15227 = _and_1925 & _and_15226;
-  assign _mux_15228 = _and_3737 ? 1'b0 : 1'b1;
-  assign _or_15229 = _and_3737 | _and_15227;
-  assign _mux_15230 = _and_2546 ? 1'b1 : 1'b0;
-  assign _or_15231 = _and_2546 | _and_15227;
-  assign _and_15232 = _not_15081 & _and_14535;
-  assign _and_15233 = _and_1925 & _and_15232;
-  assign _mux_15234 = _and_3748 ? 1'b0 : 1'b1;
-  assign _or_15235 = _and_3748 | _and_15233;
-  assign _mux_15236 = _and_2552 ? 1'b1 : 1'b0;
-  assign _or_15237 = _and_2552 | _and_15233;
-  assign _and_15238 = _not_15081 & _and_14549;
-  assign _and_15239 = _and_1925 & _and_15238;
-  assign _mux_15240 = _and_3759 ? 1'b0 : 1'b1;
-  assign _or_15241 = _and_3759 | _and_15239;
-  assign _mux_15242 = _and_2558 ? 1'b1 : 1'b0;
-  assign _or_15243 = _and_2558 | _and_15239;
-  assign _and_15244 = _not_15081 & _and_14563;
-  assign _and_15245 = _and_1925 & _and_15244;
-  assign _mux_15246 = _and_3770 ? 1'b0 : 1'b1;
-  assign _or_15247 = _and_3770 | _and_15245;
-  assign _mux_15248 = _and_2564 ? 1'b1 : 1'b0;
-  assign _or_15249 = _and_2564 | _and_15245;
-  assign _and_15250 = _not_15081 & _and_14577;
-  assign _and_15251 = _and_1925 & _and_15250;
-  assign _mux_15252 = _and_3781 ? 1'b0 : 1'b1;
-  assign _or_15253 = _and_3781 | _and_15251;
-  assign _mux_15254 = _and_2570 ? 1'b1 : 1'b0;
-  assign _or_15255 = _and_2570 | _and_15251;
-  assign _and_15256 = _not_15081 & _and_14591;
-  assign _and_15257 = _and_1925 & _and_15256;
-  assign _mux_15258 = _and_3792 ? 1'b0 : 1'b1;
-  assign _or_15259 = _and_3792 | _and_15257;
-  assign _mux_15260 = _and_2576 ? 1'b1 : 1'b0;
-  assign _or_15261 = _and_2576 | _and_15257;
-  assign _and_15262 = _not_15081 & _and_14605;
-  assign _and_15263 = _and_1925 & _and_15262;
-  assign _mux_15264 = _and_3803 ? 1'b0 : 1'b1;
-  assign _or_15265 = _and_3803 | _and_15263;
-  assign _mux_15266 = _and_2582 ? 1'b1 : 1'b0;
-  assign _or_15267 = _and_2582 | _and_15263;
-  assign _and_15268 = _not_15081 & _and_14619;
-  assign _and_15269 = _and_1925 & _and_15268;
-  assign _mux_15270 = _and_3814 ? 1'b0 : 1'b1;
-  assign _or_15271 = _and_3814 | _and_15269;
-  assign _mux_15272 = _and_2588 ? 1'b1 : 1'b0;
-  assign _or_15273 = _and_2588 | _and_15269;
-  assign _and_15274 = _not_15081 & _and_14633;
-  assign _and_15275 = _and_1925 & _and_15274;
-  assign _mux_15276 = _and_3825 ? 1'b0 : 1'b1;
-  assign _or_15277 = _and_3825 | _and_15275;
-  assign _mux_15278 = _and_2594 ? 1'b1 : 1'b0;
-  assign _or_15279 = _and_2594 | _and_15275;
-  assign _and_15280 = _not_15081 & _and_14647;
-  assign _and_15281 = _and_1925 & _and_15280;
-  assign _mux_15282 = _and_3836 ? 1'b0 : 1'b1;
-  assign _or_15283 = _and_3836 | _and_15281;
-  assign _mux_15284 = _and_2600 ? 1'b1 : 1'b0;
-  assign _or_15285 = _and_2600 | _and_15281;
-  assign _and_15286 = _not_15081 & _and_14661;
-  assign _and_15287 = _and_1925 & _and_15286;
-  assign _mux_15288 = _and_3847 ? 1'b0 : 1'b1;
-  assign _or_15289 = _and_3847 | _and_15287;
-  assign _mux_15290 = _and_2606 ? 1'b1 : 1'b0;
-  assign _or_15291 = _and_2606 | _and_15287;
-  assign _and_15292 = _not_15081 & _and_14675;
-  assign _and_15293 = _and_1925 & _and_15292;
-  assign _mux_15294 = _and_3858 ? 1'b0 : 1'b1;
-  assign _or_15295 = _and_3858 | _and_15293;
-  assign _mux_15296 = _and_2612 ? 1'b1 : 1'b0;
-  assign _or_15297 = _and_2612 | _and_15293;
-  assign _and_15298 = _not_15081 & _and_14689;
-  assign _and_15299 = _and_1925 & _and_15298;
-  assign _mux_15300 = _and_3869 ? 1'b0 : 1'b1;
-  assign _or_15301 = _and_3869 | _and_15299;
-  assign _mux_15302 = _and_2618 ? 1'b1 : 1'b0;
-  assign _or_15303 = _and_2618 | _and_15299;
-  assign _and_15304 = _not_15081 & _and_14703;
-  assign _and_15305 = _and_1925 & _and_15304;
-  assign _mux_15306 = _and_3880 ? 1'b0 : 1'b1;
-  assign _or_15307 = _and_3880 | _and_15305;
-  assign _mux_15308 = _and_2624 ? 1'b1 : 1'b0;
-  assign _or_15309 = _and_2624 | _and_15305;
-  assign _and_15310 = _not_15081 & _and_14717;
-  assign _and_15311 = _and_1925 & _and_15310;
-  assign _mux_15312 = _and_3891 ? 1'b0 : 1'b1;
-  assign _or_15313 = _and_3891 | _and_15311;
-  assign _mux_15314 = _and_2630 ? 1'b1 : 1'b0;
-  assign _or_15315 = _and_2630 | _and_15311;
-  assign _and_15316 = _not_15081 & _and_14731;
-  assign _and_15317 = _and_1925 & _and_15316;
-  assign _mux_15318 = _and_3902 ? 1'b0 : 1'b1;
-  assign _or_15319 = _and_3902 | _and_15317;
-  assign _mux_15320 = _and_2636 ? 1'b1 : 1'b0;
-  assign _or_15321 = _and_2636 | _and_15317;
-  assign _and_15322 = _not_15081 & _and_14745;
-  assign _and_15323 = _and_1925 & _and_15322;
-  assign _mux_15324 = _and_3913 ? 1'b0 : 1'b1;
-  assign _or_15325 = _and_3913 | _and_15323;
-  assign _mux_15326 = _and_2642 ? 1'b1 : 1'b0;
-  assign _or_15327 = _and_2642 | _and_15323;
-  assign _and_15328 = _not_15081 & _and_14759;
-  assign _and_15329 = _and_1925 & _and_15328;
-  assign _mux_15330 = _and_3924 ? 1'b0 : 1'b1;
-  assign _or_15331 = _and_3924 | _and_15329;
-  assign _mux_15332 = _and_2648 ? 1'b1 : 1'b0;
-  assign _or_15333 = _and_2648 | _and_15329;
-  assign _and_15334 = _not_15081 & _and_14773;
-  assign _and_15335 = _and_1925 & _and_15334;
-  assign _mux_15336 = _and_3935 ? 1'b0 : 1'b1;
-  assign _or_15337 = _and_3935 | _and_15335;
-  assign _mux_15338 = _and_2654 ? 1'b1 : 1'b0;
-  assign _or_15339 = _and_2654 | _and_15335;
-  assign _and_15340 = _not_15081 & _and_14787;
-  assign _and_15341 = _and_1925 & _and_15340;
-  assign _mux_15342 = _and_3946 ? 1'b0 : 1'b1;
-  assign _or_15343 = _and_3946 | _and_15341;
-  assign _mux_15344 = _and_2660 ? 1'b1 : 1'b0;
-  assign _or_15345 = _and_2660 | _and_15341;
-  assign _and_15346 = _not_15081 & _and_14801;
-  assign _and_15347 = _and_1925 & _and_15346;
-  assign _mux_15348 = _and_3957 ? 1'b0 : 1'b1;
-  assign _or_15349 = _and_3957 | _and_15347;
-  assign _mux_15350 = _and_2666 ? 1'b1 : 1'b0;
-  assign _or_15351 = _and_2666 | _and_15347;
-  assign _and_15352 = _not_15081 & _and_14815;
-  assign _and_15353 = _and_1925 & _and_15352;
-  assign _mux_15354 = _and_3968 ? 1'b0 : 1'b1;
-  assign _or_15355 = _and_3968 | _and_15353;
-  assign _mux_15356 = _and_2672 ? 1'b1 : 1'b0;
-  assign _or_15357 = _and_2672 | _and_15353;
-  assign _and_15358 = _not_15081 & _and_14829;
-  assign _and_15359 = _and_1925 & _and_15358;
-  assign _mux_15360 = _and_3979 ? 1'b0 : 1'b1;
-  assign _or_15361 = _and_3979 | _and_15359;
-  assign _mux_15362 = _and_2678 ? 1'b1 : 1'b0;
-  assign _or_15363 = _and_2678 | _and_15359;
-  assign _and_15364 = _not_15081 & _and_14843;
-  assign _and_15365 = _and_1925 & _and_15364;
-  assign _mux_15366 = _and_3990 ? 1'b0 : 1'b1;
-  assign _or_15367 = _and_3990 | _and_15365;
-  assign _mux_15368 = _and_2684 ? 1'b1 : 1'b0;
-  assign _or_15369 = _and_2684 | _and_15365;
-  assign _and_15370 = _not_15081 & _and_14857;
-  assign _and_15371 = _and_1925 & _and_15370;
-  assign _mux_15372 = _and_4001 ? 1'b0 : 1'b1;
-  assign _or_15373 = _and_4001 | _and_15371;
-  assign _mux_15374 = _and_2690 ? 1'b1 : 1'b0;
-  assign _or_15375 = _and_2690 | _and_15371;
-  assign _and_15376 = _not_15081 & _and_14871;
-  assign _and_15377 = _and_1925 & _and_15376;
-  assign _mux_15378 = _and_4012 ? 1'b0 : 1'b1;
-  assign _or_15379 = _and_4012 | _and_15377;
-  assign _mux_15380 = _and_2696 ? 1'b1 : 1'b0;
-  assign _or_15381 = _and_2696 | _and_15377;
-  assign _and_15382 = _not_15081 & _and_14885;
-  assign _and_15383 = _and_1925 & _and_15382;
-  assign _mux_15384 = _and_4023 ? 1'b0 : 1'b1;
-  assign _or_15385 = _and_4023 | _and_15383;
-  assign _mux_15386 = _and_2702 ? 1'b1 : 1'b0;
-  assign _or_15387 = _and_2702 | _and_15383;
-  assign _and_15388 = _not_15081 & _and_14899;
-  assign _and_15389 = _and_1925 & _and_15388;
-  assign _mux_15390 = _and_4034 ? 1'b0 : 1'b1;
-  assign _or_15391 = _and_4034 | _and_15389;
-  assign _mux_15392 = _and_2708 ? 1'b1 : 1'b0;
-  assign _or_15393 = _and_2708 | _and_15389;
-  assign _and_15394 = _not_15081 & _and_14913;
-  assign _and_15395 = _and_1925 & _and_15394;
-  assign _mux_15396 = _and_4045 ? 1'b0 : 1'b1;
-  assign _or_15397 = _and_4045 | _and_15395;
-  assign _mux_15398 = _and_2714 ? 1'b1 : 1'b0;
-  assign _or_15399 = _and_2714 | _and_15395;
-  assign _and_15400 = _not_15081 & _and_14927;
-  assign _and_15401 = _and_1925 & _and_15400;
-  assign _mux_15402 = _and_4056 ? 1'b0 : 1'b1;
-  assign _or_15403 = _and_4056 | _and_15401;
-  assign _mux_15404 = _and_2720 ? 1'b1 : 1'b0;
-  assign _or_15405 = _and_2720 | _and_15401;
-  assign _and_15406 = _not_15081 & _and_14941;
-  assign _and_15407 = _and_1925 & _and_15406;
-  assign _mux_15408 = _and_4067 ? 1'b0 : 1'b1;
-  assign _or_15409 = _and_4067 | _and_15407;
-  assign _mux_15410 = _and_2726 ? 1'b1 : 1'b0;
-  assign _or_15411 = _and_2726 | _and_15407;
-  assign _and_15412 = _not_15081 & _and_14955;
-  assign _and_15413 = _and_1925 & _and_15412;
-  assign _mux_15414 = _and_4078 ? 1'b0 : 1'b1;
-  assign _or_15415 = _and_4078 | _and_15413;
-  assign _mux_15416 = _and_2732 ? 1'b1 : 1'b0;
-  assign _or_15417 = _and_2732 | _and_15413;
-  assign _and_15418 = _not_15081 & _and_14969;
-  assign _and_15419 = _and_1925 & _and_15418;
-  assign _mux_15420 = _and_4089 ? 1'b0 : 1'b1;
-  assign _or_15421 = _and_4089 | _and_15419;
-  assign _mux_15422 = _and_2738 ? 1'b1 : 1'b0;
-  assign _or_15423 = _and_2738 | _and_15419;
-  assign _and_15424 = _not_15081 & _and_14983;
-  assign _and_15425 = _and_1925 & _and_15424;
-  assign _mux_15426 = _and_4100 ? 1'b0 : 1'b1;
-  assign _or_15427 = _and_4100 | _and_15425;
-  assign _mux_15428 = _and_2744 ? 1'b1 : 1'b0;
-  assign _or_15429 = _and_2744 | _and_15425;
-  assign _and_15430 = _not_15081 & _and_14997;
-  assign _and_15431 = _and_1925 & _and_15430;
-  assign _mux_15432 = _and_4111 ? 1'b0 : 1'b1;
-  assign _or_15433 = _and_4111 | _and_15431;
-  assign _mux_15434 = _and_2750 ? 1'b1 : 1'b0;
-  assign _or_15435 = _and_2750 | _and_15431;
-  assign _and_15436 = _not_15081 & _and_15011;
-  assign _and_15437 = _and_1925 & _and_15436;
-  assign _mux_15438 = _and_4122 ? 1'b0 : 1'b1;
-  assign _or_15439 = _and_4122 | _and_15437;
-  assign _mux_15440 = _and_2756 ? 1'b1 : 1'b0;
-  assign _or_15441 = _and_2756 | _and_15437;
-  assign _and_15442 = _not_15081 & _and_15025;
-  assign _and_15443 = _and_1925 & _and_15442;
-  assign _mux_15444 = _and_4133 ? 1'b0 : 1'b1;
-  assign _or_15445 = _and_4133 | _and_15443;
-  assign _mux_15446 = _and_2762 ? 1'b1 : 1'b0;
-  assign _or_15447 = _and_2762 | _and_15443;
-  assign _and_15448 = _not_15081 & _and_15039;
-  assign _and_15449 = _and_1925 & _and_15448;
-  assign _mux_15450 = _and_4144 ? 1'b0 : 1'b1;
-  assign _or_15451 = _and_4144 | _and_15449;
-  assign _mux_15452 = _and_2768 ? 1'b1 : 1'b0;
-  assign _or_15453 = _and_2768 | _and_15449;
-  assign _and_15454 = _not_15081 & _and_15053;
-  assign _and_15455 = _and_1925 & _and_15454;
-  assign _mux_15456 = _and_4155 ? 1'b0 : 1'b1;
-  assign _or_15457 = _and_4155 | _and_15455;
-  assign _mux_15458 = _and_2774 ? 1'b1 : 1'b0;
-  assign _or_15459 = _and_2774 | _and_15455;
-  assign _and_15460 = _not_15081 & _and_15067;
-  assign _and_15461 = _and_1925 & _and_15460;
-  assign _mux_15462 = _and_4166 ? 1'b0 : 1'b1;
-  assign _or_15463 = _and_4166 | _and_15461;
-  assign _mux_15464 = _and_2780 ? 1'b1 : 1'b0;
-  assign _or_15465 = _and_2780 | _and_15461;
+  assign _mux_14169 = search_hit ? search_hit_idx : _cat_1906;
+  assign _mux_14170 = search_hit ? _slice_1920 : 1'b0;
+  assign _mux_14171 = _not_1934 ? 1'b0 : _and_1925;
+  assign _mux_14172 = search_hit ? 1'b0 : _mux_14171;
+  assign _mux_14173 = _not_1934 ? 1'b0 : 1'b0;
+  assign _mux_14174 = search_hit ? 1'b0 : _mux_14173;
+  assign _mux_14175 = _not_1934 ? 2'h2 : 2'h1;
+  assign _mux_14176 = search_hit ? 2'h3 : _mux_14175;
+  assign _mux_14177 = _not_1934 ? _not_1936 : _or_1940;
+  assign _mux_14178 = search_hit ? _not_1933 : _mux_14177;
+  assign _mux_14179 = req_valid ? kind : 2'h0;
+  assign _and_14180 = _or_2141 & _slice_2142;
+  assign _and_14181 = _slice_1945 & _slice_1946;
+  assign _mux_14182 = _eq_1944 ? _and_14181 : _and_14180;
+  assign _and_14183 = _and_1925 & _mux_14182;
+  assign _mux_14184 = _and_3478 ? 1'b0 : 1'b1;
+  assign _or_14185 = _and_3478 | _and_14183;
+  assign _and_14186 = _slice_1945 & _slice_1947;
+  assign _mux_14187 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14188 = _eq_1944 ? _and_14186 : _and_14180;
+  assign _and_14189 = _and_1925 & _mux_14188;
+  assign _mux_14190 = _and_3481 ? 1'b0 : _mux_14187;
+  assign _or_14191 = _and_3481 | _and_14189;
+  assign _and_14192 = _eq_1944 & _and_14186;
+  assign _and_14193 = _and_1925 & _and_14192;
+  assign _and_14194 = _or_2141 & _slice_2146;
+  assign _and_14195 = _slice_1948 & _slice_1949;
+  assign _mux_14196 = _eq_1944 ? _and_14195 : _and_14194;
+  assign _and_14197 = _and_1925 & _mux_14196;
+  assign _mux_14198 = _and_3489 ? 1'b0 : 1'b1;
+  assign _or_14199 = _and_3489 | _and_14197;
+  assign _and_14200 = _slice_1948 & _slice_1950;
+  assign _mux_14201 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14202 = _eq_1944 ? _and_14200 : _and_14194;
+  assign _and_14203 = _and_1925 & _mux_14202;
+  assign _mux_14204 = _and_3492 ? 1'b0 : _mux_14201;
+  assign _or_14205 = _and_3492 | _and_14203;
+  assign _and_14206 = _eq_1944 & _and_14200;
+  assign _and_14207 = _and_1925 & _and_14206;
+  assign _and_14208 = _or_2141 & _slice_2150;
+  assign _and_14209 = _slice_1951 & _slice_1952;
+  assign _mux_14210 = _eq_1944 ? _and_14209 : _and_14208;
+  assign _and_14211 = _and_1925 & _mux_14210;
+  assign _mux_14212 = _and_3500 ? 1'b0 : 1'b1;
+  assign _or_14213 = _and_3500 | _and_14211;
+  assign _and_14214 = _slice_1951 & _slice_1953;
+  assign _mux_14215 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14216 = _eq_1944 ? _and_14214 : _and_14208;
+  assign _and_14217 = _and_1925 & _mux_14216;
+  assign _mux_14218 = _and_3503 ? 1'b0 : _mux_14215;
+  assign _or_14219 = _and_3503 | _and_14217;
+  assign _and_14220 = _eq_1944 & _and_14214;
+  assign _and_14221 = _and_1925 & _and_14220;
+  assign _and_14222 = _or_2141 & _slice_2154;
+  assign _and_14223 = _slice_1954 & _slice_1955;
+  assign _mux_14224 = _eq_1944 ? _and_14223 : _and_14222;
+  assign _and_14225 = _and_1925 & _mux_14224;
+  assign _mux_14226 = _and_3511 ? 1'b0 : 1'b1;
+  assign _or_14227 = _and_3511 | _and_14225;
+  assign _and_14228 = _slice_1954 & _slice_1956;
+  assign _mux_14229 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14230 = _eq_1944 ? _and_14228 : _and_14222;
+  assign _and_14231 = _and_1925 & _mux_14230;
+  assign _mux_14232 = _and_3514 ? 1'b0 : _mux_14229;
+  assign _or_14233 = _and_3514 | _and_14231;
+  assign _and_14234 = _eq_1944 & _and_14228;
+  assign _and_14235 = _and_1925 & _and_14234;
+  assign _and_14236 = _or_2141 & _slice_2158;
+  assign _and_14237 = _slice_1957 & _slice_1958;
+  assign _mux_14238 = _eq_1944 ? _and_14237 : _and_14236;
+  assign _and_14239 = _and_1925 & _mux_14238;
+  assign _mux_14240 = _and_3522 ? 1'b0 : 1'b1;
+  assign _or_14241 = _and_3522 | _and_14239;
+  assign _and_14242 = _slice_1957 & _slice_1959;
+  assign _mux_14243 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14244 = _eq_1944 ? _and_14242 : _and_14236;
+  assign _and_14245 = _and_1925 & _mux_14244;
+  assign _mux_14246 = _and_3525 ? 1'b0 : _mux_14243;
+  assign _or_14247 = _and_3525 | _and_14245;
+  assign _and_14248 = _eq_1944 & _and_14242;
+  assign _and_14249 = _and_1925 & _and_14248;
+  assign _and_14250 = _or_2141 & _slice_2162;
+  assign _and_14251 = _slice_1960 & _slice_1961;
+  assign _mux_14252 = _eq_1944 ? _and_14251 : _and_14250;
+  assign _and_14253 = _and_1925 & _mux_14252;
+  assign _mux_14254 = _and_3533 ? 1'b0 : 1'b1;
+  assign _or_14255 = _and_3533 | _and_14253;
+  assign _and_14256 = _slice_1960 & _slice_1962;
+  assign _mux_14257 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14258 = _eq_1944 ? _and_14256 : _and_14250;
+  assign _and_14259 = _and_1925 & _mux_14258;
+  assign _mux_14260 = _and_3536 ? 1'b0 : _mux_14257;
+  assign _or_14261 = _and_3536 | _and_14259;
+  assign _and_14262 = _eq_1944 & _and_14256;
+  assign _and_14263 = _and_1925 & _and_14262;
+  assign _and_14264 = _or_2141 & _slice_2166;
+  assign _and_14265 = _slice_1963 & _slice_1964;
+  assign _mux_14266 = _eq_1944 ? _and_14265 : _and_14264;
+  assign _and_14267 = _and_1925 & _mux_14266;
+  assign _mux_14268 = _and_3544 ? 1'b0 : 1'b1;
+  assign _or_14269 = _and_3544 | _and_14267;
+  assign _and_14270 = _slice_1963 & _slice_1965;
+  assign _mux_14271 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14272 = _eq_1944 ? _and_14270 : _and_14264;
+  assign _and_14273 = _and_1925 & _mux_14272;
+  assign _mux_14274 = _and_3547 ? 1'b0 : _mux_14271;
+  assign _or_14275 = _and_3547 | _and_14273;
+  assign _and_14276 = _eq_1944 & _and_14270;
+  assign _and_14277 = _and_1925 & _and_14276;
+  assign _and_14278 = _or_2141 & _slice_2170;
+  assign _and_14279 = _slice_1966 & _slice_1967;
+  assign _mux_14280 = _eq_1944 ? _and_14279 : _and_14278;
+  assign _and_14281 = _and_1925 & _mux_14280;
+  assign _mux_14282 = _and_3555 ? 1'b0 : 1'b1;
+  assign _or_14283 = _and_3555 | _and_14281;
+  assign _and_14284 = _slice_1966 & _slice_1968;
+  assign _mux_14285 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14286 = _eq_1944 ? _and_14284 : _and_14278;
+  assign _and_14287 = _and_1925 & _mux_14286;
+  assign _mux_14288 = _and_3558 ? 1'b0 : _mux_14285;
+  assign _or_14289 = _and_3558 | _and_14287;
+  assign _and_14290 = _eq_1944 & _and_14284;
+  assign _and_14291 = _and_1925 & _and_14290;
+  assign _and_14292 = _or_2141 & _slice_2174;
+  assign _and_14293 = _slice_1969 & _slice_1970;
+  assign _mux_14294 = _eq_1944 ? _and_14293 : _and_14292;
+  assign _and_14295 = _and_1925 & _mux_14294;
+  assign _mux_14296 = _and_3566 ? 1'b0 : 1'b1;
+  assign _or_14297 = _and_3566 | _and_14295;
+  assign _and_14298 = _slice_1969 & _slice_1971;
+  assign _mux_14299 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14300 = _eq_1944 ? _and_14298 : _and_14292;
+  assign _and_14301 = _and_1925 & _mux_14300;
+  assign _mux_14302 = _and_3569 ? 1'b0 : _mux_14299;
+  assign _or_14303 = _and_3569 | _and_14301;
+  assign _and_14304 = _eq_1944 & _and_14298;
+  assign _and_14305 = _and_1925 & _and_14304;
+  assign _and_14306 = _or_2141 & _slice_2178;
+  assign _and_14307 = _slice_1972 & _slice_1973;
+  assign _mux_14308 = _eq_1944 ? _and_14307 : _and_14306;
+  assign _and_14309 = _and_1925 & _mux_14308;
+  assign _mux_14310 = _and_3577 ? 1'b0 : 1'b1;
+  assign _or_14311 = _and_3577 | _and_14309;
+  assign _and_14312 = _slice_1972 & _slice_1974;
+  assign _mux_14313 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14314 = _eq_1944 ? _and_14312 : _and_14306;
+  assign _and_14315 = _and_1925 & _mux_14314;
+  assign _mux_14316 = _and_3580 ? 1'b0 : _mux_14313;
+  assign _or_14317 = _and_3580 | _and_14315;
+  assign _and_14318 = _eq_1944 & _and_14312;
+  assign _and_14319 = _and_1925 & _and_14318;
+  assign _and_14320 = _or_2141 & _slice_2182;
+  assign _and_14321 = _slice_1975 & _slice_1976;
+  assign _mux_14322 = _eq_1944 ? _and_14321 : _and_14320;
+  assign _and_14323 = _and_1925 & _mux_14322;
+  assign _mux_14324 = _and_3588 ? 1'b0 : 1'b1;
+  assign _or_14325 = _and_3588 | _and_14323;
+  assign _and_14326 = _slice_1975 & _slice_1977;
+  assign _mux_14327 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14328 = _eq_1944 ? _and_14326 : _and_14320;
+  assign _and_14329 = _and_1925 & _mux_14328;
+  assign _mux_14330 = _and_3591 ? 1'b0 : _mux_14327;
+  assign _or_14331 = _and_3591 | _and_14329;
+  assign _and_14332 = _eq_1944 & _and_14326;
+  assign _and_14333 = _and_1925 & _and_14332;
+  assign _and_14334 = _or_2141 & _slice_2186;
+  assign _and_14335 = _slice_1978 & _slice_1979;
+  assign _mux_14336 = _eq_1944 ? _and_14335 : _and_14334;
+  assign _and_14337 = _and_1925 & _mux_14336;
+  assign _mux_14338 = _and_3599 ? 1'b0 : 1'b1;
+  assign _or_14339 = _and_3599 | _and_14337;
+  assign _and_14340 = _slice_1978 & _slice_1980;
+  assign _mux_14341 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14342 = _eq_1944 ? _and_14340 : _and_14334;
+  assign _and_14343 = _and_1925 & _mux_14342;
+  assign _mux_14344 = _and_3602 ? 1'b0 : _mux_14341;
+  assign _or_14345 = _and_3602 | _and_14343;
+  assign _and_14346 = _eq_1944 & _and_14340;
+  assign _and_14347 = _and_1925 & _and_14346;
+  assign _and_14348 = _or_2141 & _slice_2190;
+  assign _and_14349 = _slice_1981 & _slice_1982;
+  assign _mux_14350 = _eq_1944 ? _and_14349 : _and_14348;
+  assign _and_14351 = _and_1925 & _mux_14350;
+  assign _mux_14352 = _and_3610 ? 1'b0 : 1'b1;
+  assign _or_14353 = _and_3610 | _and_14351;
+  assign _and_14354 = _slice_1981 & _slice_1983;
+  assign _mux_14355 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14356 = _eq_1944 ? _and_14354 : _and_14348;
+  assign _and_14357 = _and_1925 & _mux_14356;
+  assign _mux_14358 = _and_3613 ? 1'b0 : _mux_14355;
+  assign _or_14359 = _and_3613 | _and_14357;
+  assign _and_14360 = _eq_1944 & _and_14354;
+  assign _and_14361 = _and_1925 & _and_14360;
+  assign _and_14362 = _or_2141 & _slice_2194;
+  assign _and_14363 = _slice_1984 & _slice_1985;
+  assign _mux_14364 = _eq_1944 ? _and_14363 : _and_14362;
+  assign _and_14365 = _and_1925 & _mux_14364;
+  assign _mux_14366 = _and_3621 ? 1'b0 : 1'b1;
+  assign _or_14367 = _and_3621 | _and_14365;
+  assign _and_14368 = _slice_1984 & _slice_1986;
+  assign _mux_14369 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14370 = _eq_1944 ? _and_14368 : _and_14362;
+  assign _and_14371 = _and_1925 & _mux_14370;
+  assign _mux_14372 = _and_3624 ? 1'b0 : _mux_14369;
+  assign _or_14373 = _and_3624 | _and_14371;
+  assign _and_14374 = _eq_1944 & _and_14368;
+  assign _and_14375 = _and_1925 & _and_14374;
+  assign _and_14376 = _or_2141 & _slice_2198;
+  assign _and_14377 = _slice_1987 & _slice_1988;
+  assign _mux_14378 = _eq_1944 ? _and_14377 : _and_14376;
+  assign _and_14379 = _and_1925 & _mux_14378;
+  assign _mux_14380 = _and_3632 ? 1'b0 : 1'b1;
+  assign _or_14381 = _and_3632 | _and_14379;
+  assign _and_14382 = _slice_1987 & _slice_1989;
+  assign _mux_14383 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14384 = _eq_1944 ? _and_14382 : _and_14376;
+  assign _and_14385 = _and_1925 & _mux_14384;
+  assign _mux_14386 = _and_3635 ? 1'b0 : _mux_14383;
+  assign _or_14387 = _and_3635 | _and_14385;
+  assign _and_14388 = _eq_1944 & _and_14382;
+  assign _and_14389 = _and_1925 & _and_14388;
+  assign _and_14390 = _or_2141 & _slice_2202;
+  assign _and_14391 = _slice_1990 & _slice_1991;
+  assign _mux_14392 = _eq_1944 ? _and_14391 : _and_14390;
+  assign _and_14393 = _and_1925 & _mux_14392;
+  assign _mux_14394 = _and_3643 ? 1'b0 : 1'b1;
+  assign _or_14395 = _and_3643 | _and_14393;
+  assign _and_14396 = _slice_1990 & _slice_1992;
+  assign _mux_14397 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14398 = _eq_1944 ? _and_14396 : _and_14390;
+  assign _and_14399 = _and_1925 & _mux_14398;
+  assign _mux_14400 = _and_3646 ? 1'b0 : _mux_14397;
+  assign _or_14401 = _and_3646 | _and_14399;
+  assign _and_14402 = _eq_1944 & _and_14396;
+  assign _and_14403 = _and_1925 & _and_14402;
+  assign _and_14404 = _or_2141 & _slice_2206;
+  assign _and_14405 = _slice_1993 & _slice_1994;
+  assign _mux_14406 = _eq_1944 ? _and_14405 : _and_14404;
+  assign _and_14407 = _and_1925 & _mux_14406;
+  assign _mux_14408 = _and_3654 ? 1'b0 : 1'b1;
+  assign _or_14409 = _and_3654 | _and_14407;
+  assign _and_14410 = _slice_1993 & _slice_1995;
+  assign _mux_14411 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14412 = _eq_1944 ? _and_14410 : _and_14404;
+  assign _and_14413 = _and_1925 & _mux_14412;
+  assign _mux_14414 = _and_3657 ? 1'b0 : _mux_14411;
+  assign _or_14415 = _and_3657 | _and_14413;
+  assign _and_14416 = _eq_1944 & _and_14410;
+  assign _and_14417 = _and_1925 & _and_14416;
+  assign _and_14418 = _or_2141 & _slice_2210;
+  assign _and_14419 = _slice_1996 & _slice_1997;
+  assign _mux_14420 = _eq_1944 ? _and_14419 : _and_14418;
+  assign _and_14421 = _and_1925 & _mux_14420;
+  assign _mux_14422 = _and_3665 ? 1'b0 : 1'b1;
+  assign _or_14423 = _and_3665 | _and_14421;
+  assign _and_14424 = _slice_1996 & _slice_1998;
+  assign _mux_14425 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14426 = _eq_1944 ? _and_14424 : _and_14418;
+  assign _and_14427 = _and_1925 & _mux_14426;
+  assign _mux_14428 = _and_3668 ? 1'b0 : _mux_14425;
+  assign _or_14429 = _and_3668 | _and_14427;
+  assign _and_14430 = _eq_1944 & _and_14424;
+  assign _and_14431 = _and_1925 & _and_14430;
+  assign _and_14432 = _or_2141 & _slice_2214;
+  assign _and_14433 = _slice_1999 & _slice_2000;
+  assign _mux_14434 = _eq_1944 ? _and_14433 : _and_14432;
+  assign _and_14435 = _and_1925 & _mux_14434;
+  assign _mux_14436 = _and_3676 ? 1'b0 : 1'b1;
+  assign _or_14437 = _and_3676 | _and_14435;
+  assign _and_14438 = _slice_1999 & _slice_2001;
+  assign _mux_14439 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14440 = _eq_1944 ? _and_14438 : _and_14432;
+  assign _and_14441 = _and_1925 & _mux_14440;
+  assign _mux_14442 = _and_3679 ? 1'b0 : _mux_14439;
+  assign _or_14443 = _and_3679 | _and_14441;
+  assign _and_14444 = _eq_1944 & _and_14438;
+  assign _and_14445 = _and_1925 & _and_14444;
+  assign _and_14446 = _or_2141 & _slice_2218;
+  assign _and_14447 = _slice_2002 & _slice_2003;
+  assign _mux_14448 = _eq_1944 ? _and_14447 : _and_14446;
+  assign _and_14449 = _and_1925 & _mux_14448;
+  assign _mux_14450 = _and_3687 ? 1'b0 : 1'b1;
+  assign _or_14451 = _and_3687 | _and_14449;
+  assign _and_14452 = _slice_2002 & _slice_2004;
+  assign _mux_14453 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14454 = _eq_1944 ? _and_14452 : _and_14446;
+  assign _and_14455 = _and_1925 & _mux_14454;
+  assign _mux_14456 = _and_3690 ? 1'b0 : _mux_14453;
+  assign _or_14457 = _and_3690 | _and_14455;
+  assign _and_14458 = _eq_1944 & _and_14452;
+  assign _and_14459 = _and_1925 & _and_14458;
+  assign _and_14460 = _or_2141 & _slice_2222;
+  assign _and_14461 = _slice_2005 & _slice_2006;
+  assign _mux_14462 = _eq_1944 ? _and_14461 : _and_14460;
+  assign _and_14463 = _and_1925 & _mux_14462;
+  assign _mux_14464 = _and_3698 ? 1'b0 : 1'b1;
+  assign _or_14465 = _and_3698 | _and_14463;
+  assign _and_14466 = _slice_2005 & _slice_2007;
+  assign _mux_14467 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14468 = _eq_1944 ? _and_14466 : _and_14460;
+  assign _and_14469 = _and_1925 & _mux_14468;
+  assign _mux_14470 = _and_3701 ? 1'b0 : _mux_14467;
+  assign _or_14471 = _and_3701 | _and_14469;
+  assign _and_14472 = _eq_1944 & _and_14466;
+  assign _and_14473 = _and_1925 & _and_14472;
+  assign _and_14474 = _or_2141 & _slice_2226;
+  assign _and_14475 = _slice_2008 & _slice_2009;
+  assign _mux_14476 = _eq_1944 ? _and_14475 : _and_14474;
+  assign _and_14477 = _and_1925 & _mux_14476;
+  assign _mux_14478 = _and_3709 ? 1'b0 : 1'b1;
+  assign _or_14479 = _and_3709 | _and_14477;
+  assign _and_14480 = _slice_2008 & _slice_2010;
+  assign _mux_14481 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14482 = _eq_1944 ? _and_14480 : _and_14474;
+  assign _and_14483 = _and_1925 & _mux_14482;
+  assign _mux_14484 = _and_3712 ? 1'b0 : _mux_14481;
+  assign _or_14485 = _and_3712 | _and_14483;
+  assign _and_14486 = _eq_1944 & _and_14480;
+  assign _and_14487 = _and_1925 & _and_14486;
+  assign _and_14488 = _or_2141 & _slice_2230;
+  assign _and_14489 = _slice_2011 & _slice_2012;
+  assign _mux_14490 = _eq_1944 ? _and_14489 : _and_14488;
+  assign _and_14491 = _and_1925 & _mux_14490;
+  assign _mux_14492 = _and_3720 ? 1'b0 : 1'b1;
+  assign _or_14493 = _and_3720 | _and_14491;
+  assign _and_14494 = _slice_2011 & _slice_2013;
+  assign _mux_14495 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14496 = _eq_1944 ? _and_14494 : _and_14488;
+  assign _and_14497 = _and_1925 & _mux_14496;
+  assign _mux_14498 = _and_3723 ? 1'b0 : _mux_14495;
+  assign _or_14499 = _and_3723 | _and_14497;
+  assign _and_14500 = _eq_1944 & _and_14494;
+  assign _and_14501 = _and_1925 & _and_14500;
+  assign _and_14502 = _or_2141 & _slice_2234;
+  assign _and_14503 = _slice_2014 & _slice_2015;
+  assign _mux_14504 = _eq_1944 ? _and_14503 : _and_14502;
+  assign _and_14505 = _and_1925 & _mux_14504;
+  assign _mux_14506 = _and_3731 ? 1'b0 : 1'b1;
+  assign _or_14507 = _and_3731 | _and_14505;
+  assign _and_14508 = _slice_2014 & _slice_2016;
+  assign _mux_14509 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14510 = _eq_1944 ? _and_14508 : _and_14502;
+  assign _and_14511 = _and_1925 & _mux_14510;
+  assign _mux_14512 = _and_3734 ? 1'b0 : _mux_14509;
+  assign _or_14513 = _and_3734 | _and_14511;
+  assign _and_14514 = _eq_1944 & _and_14508;
+  assign _and_14515 = _and_1925 & _and_14514;
+  assign _and_14516 = _or_2141 & _slice_2238;
+  assign _and_14517 = _slice_2017 & _slice_2018;
+  assign _mux_14518 = _eq_1944 ? _and_14517 : _and_14516;
+  assign _and_14519 = _and_1925 & _mux_14518;
+  assign _mux_14520 = _and_3742 ? 1'b0 : 1'b1;
+  assign _or_14521 = _and_3742 | _and_14519;
+  assign _and_14522 = _slice_2017 & _slice_2019;
+  assign _mux_14523 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14524 = _eq_1944 ? _and_14522 : _and_14516;
+  assign _and_14525 = _and_1925 & _mux_14524;
+  assign _mux_14526 = _and_3745 ? 1'b0 : _mux_14523;
+  assign _or_14527 = _and_3745 | _and_14525;
+  assign _and_14528 = _eq_1944 & _and_14522;
+  assign _and_14529 = _and_1925 & _and_14528;
+  assign _and_14530 = _or_2141 & _slice_2242;
+  assign _and_14531 = _slice_2020 & _slice_2021;
+  assign _mux_14532 = _eq_1944 ? _and_14531 : _and_14530;
+  assign _and_14533 = _and_1925 & _mux_14532;
+  assign _mux_14534 = _and_3753 ? 1'b0 : 1'b1;
+  assign _or_14535 = _and_3753 | _and_14533;
+  assign _and_14536 = _slice_2020 & _slice_2022;
+  assign _mux_14537 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14538 = _eq_1944 ? _and_14536 : _and_14530;
+  assign _and_14539 = _and_1925 & _mux_14538;
+  assign _mux_14540 = _and_3756 ? 1'b0 : _mux_14537;
+  assign _or_14541 = _and_3756 | _and_14539;
+  assign _and_14542 = _eq_1944 & _and_14536;
+  assign _and_14543 = _and_1925 & _and_14542;
+  assign _and_14544 = _or_2141 & _slice_2246;
+  assign _and_14545 = _slice_2023 & _slice_2024;
+  assign _mux_14546 = _eq_1944 ? _and_14545 : _and_14544;
+  assign _and_14547 = _and_1925 & _mux_14546;
+  assign _mux_14548 = _and_3764 ? 1'b0 : 1'b1;
+  assign _or_14549 = _and_3764 | _and_14547;
+  assign _and_14550 = _slice_2023 & _slice_2025;
+  assign _mux_14551 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14552 = _eq_1944 ? _and_14550 : _and_14544;
+  assign _and_14553 = _and_1925 & _mux_14552;
+  assign _mux_14554 = _and_3767 ? 1'b0 : _mux_14551;
+  assign _or_14555 = _and_3767 | _and_14553;
+  assign _and_14556 = _eq_1944 & _and_14550;
+  assign _and_14557 = _and_1925 & _and_14556;
+  assign _and_14558 = _or_2141 & _slice_2250;
+  assign _and_14559 = _slice_2026 & _slice_2027;
+  assign _mux_14560 = _eq_1944 ? _and_14559 : _and_14558;
+  assign _and_14561 = _and_1925 & _mux_14560;
+  assign _mux_14562 = _and_3775 ? 1'b0 : 1'b1;
+  assign _or_14563 = _and_3775 | _and_14561;
+  assign _and_14564 = _slice_2026 & _slice_2028;
+  assign _mux_14565 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14566 = _eq_1944 ? _and_14564 : _and_14558;
+  assign _and_14567 = _and_1925 & _mux_14566;
+  assign _mux_14568 = _and_3778 ? 1'b0 : _mux_14565;
+  assign _or_14569 = _and_3778 | _and_14567;
+  assign _and_14570 = _eq_1944 & _and_14564;
+  assign _and_14571 = _and_1925 & _and_14570;
+  assign _and_14572 = _or_2141 & _slice_2254;
+  assign _and_14573 = _slice_2029 & _slice_2030;
+  assign _mux_14574 = _eq_1944 ? _and_14573 : _and_14572;
+  assign _and_14575 = _and_1925 & _mux_14574;
+  assign _mux_14576 = _and_3786 ? 1'b0 : 1'b1;
+  assign _or_14577 = _and_3786 | _and_14575;
+  assign _and_14578 = _slice_2029 & _slice_2031;
+  assign _mux_14579 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14580 = _eq_1944 ? _and_14578 : _and_14572;
+  assign _and_14581 = _and_1925 & _mux_14580;
+  assign _mux_14582 = _and_3789 ? 1'b0 : _mux_14579;
+  assign _or_14583 = _and_3789 | _and_14581;
+  assign _and_14584 = _eq_1944 & _and_14578;
+  assign _and_14585 = _and_1925 & _and_14584;
+  assign _and_14586 = _or_2141 & _slice_2258;
+  assign _and_14587 = _slice_2032 & _slice_2033;
+  assign _mux_14588 = _eq_1944 ? _and_14587 : _and_14586;
+  assign _and_14589 = _and_1925 & _mux_14588;
+  assign _mux_14590 = _and_3797 ? 1'b0 : 1'b1;
+  assign _or_14591 = _and_3797 | _and_14589;
+  assign _and_14592 = _slice_2032 & _slice_2034;
+  assign _mux_14593 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14594 = _eq_1944 ? _and_14592 : _and_14586;
+  assign _and_14595 = _and_1925 & _mux_14594;
+  assign _mux_14596 = _and_3800 ? 1'b0 : _mux_14593;
+  assign _or_14597 = _and_3800 | _and_14595;
+  assign _and_14598 = _eq_1944 & _and_14592;
+  assign _and_14599 = _and_1925 & _and_14598;
+  assign _and_14600 = _or_2141 & _slice_2262;
+  assign _and_14601 = _slice_2035 & _slice_2036;
+  assign _mux_14602 = _eq_1944 ? _and_14601 : _and_14600;
+  assign _and_14603 = _and_1925 & _mux_14602;
+  assign _mux_14604 = _and_3808 ? 1'b0 : 1'b1;
+  assign _or_14605 = _and_3808 | _and_14603;
+  assign _and_14606 = _slice_2035 & _slice_2037;
+  assign _mux_14607 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14608 = _eq_1944 ? _and_14606 : _and_14600;
+  assign _and_14609 = _and_1925 & _mux_14608;
+  assign _mux_14610 = _and_3811 ? 1'b0 : _mux_14607;
+  assign _or_14611 = _and_3811 | _and_14609;
+  assign _and_14612 = _eq_1944 & _and_14606;
+  assign _and_14613 = _and_1925 & _and_14612;
+  assign _and_14614 = _or_2141 & _slice_2266;
+  assign _and_14615 = _slice_2038 & _slice_2039;
+  assign _mux_14616 = _eq_1944 ? _and_14615 : _and_14614;
+  assign _and_14617 = _and_1925 & _mux_14616;
+  assign _mux_14618 = _and_3819 ? 1'b0 : 1'b1;
+  assign _or_14619 = _and_3819 | _and_14617;
+  assign _and_14620 = _slice_2038 & _slice_2040;
+  assign _mux_14621 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14622 = _eq_1944 ? _and_14620 : _and_14614;
+  assign _and_14623 = _and_1925 & _mux_14622;
+  assign _mux_14624 = _and_3822 ? 1'b0 : _mux_14621;
+  assign _or_14625 = _and_3822 | _and_14623;
+  assign _and_14626 = _eq_1944 & _and_14620;
+  assign _and_14627 = _and_1925 & _and_14626;
+  assign _and_14628 = _or_2141 & _slice_2270;
+  assign _and_14629 = _slice_2041 & _slice_2042;
+  assign _mux_14630 = _eq_1944 ? _and_14629 : _and_14628;
+  assign _and_14631 = _and_1925 & _mux_14630;
+  assign _mux_14632 = _and_3830 ? 1'b0 : 1'b1;
+  assign _or_14633 = _and_3830 | _and_14631;
+  assign _and_14634 = _slice_2041 & _slice_2043;
+  assign _mux_14635 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14636 = _eq_1944 ? _and_14634 : _and_14628;
+  assign _and_14637 = _and_1925 & _mux_14636;
+  assign _mux_14638 = _and_3833 ? 1'b0 : _mux_14635;
+  assign _or_14639 = _and_3833 | _and_14637;
+  assign _and_14640 = _eq_1944 & _and_14634;
+  assign _and_14641 = _and_1925 & _and_14640;
+  assign _and_14642 = _or_2141 & _slice_2274;
+  assign _and_14643 = _slice_2044 & _slice_2045;
+  assign _mux_14644 = _eq_1944 ? _and_14643 : _and_14642;
+  assign _and_14645 = _and_1925 & _mux_14644;
+  assign _mux_14646 = _and_3841 ? 1'b0 : 1'b1;
+  assign _or_14647 = _and_3841 | _and_14645;
+  assign _and_14648 = _slice_2044 & _slice_2046;
+  assign _mux_14649 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14650 = _eq_1944 ? _and_14648 : _and_14642;
+  assign _and_14651 = _and_1925 & _mux_14650;
+  assign _mux_14652 = _and_3844 ? 1'b0 : _mux_14649;
+  assign _or_14653 = _and_3844 | _and_14651;
+  assign _and_14654 = _eq_1944 & _and_14648;
+  assign _and_14655 = _and_1925 & _and_14654;
+  assign _and_14656 = _or_2141 & _slice_2278;
+  assign _and_14657 = _slice_2047 & _slice_2048;
+  assign _mux_14658 = _eq_1944 ? _and_14657 : _and_14656;
+  assign _and_14659 = _and_1925 & _mux_14658;
+  assign _mux_14660 = _and_3852 ? 1'b0 : 1'b1;
+  assign _or_14661 = _and_3852 | _and_14659;
+  assign _and_14662 = _slice_2047 & _slice_2049;
+  assign _mux_14663 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14664 = _eq_1944 ? _and_14662 : _and_14656;
+  assign _and_14665 = _and_1925 & _mux_14664;
+  assign _mux_14666 = _and_3855 ? 1'b0 : _mux_14663;
+  assign _or_14667 = _and_3855 | _and_14665;
+  assign _and_14668 = _eq_1944 & _and_14662;
+  assign _and_14669 = _and_1925 & _and_14668;
+  assign _and_14670 = _or_2141 & _slice_2282;
+  assign _and_14671 = _slice_2050 & _slice_2051;
+  assign _mux_14672 = _eq_1944 ? _and_14671 : _and_14670;
+  assign _and_14673 = _and_1925 & _mux_14672;
+  assign _mux_14674 = _and_3863 ? 1'b0 : 1'b1;
+  assign _or_14675 = _and_3863 | _and_14673;
+  assign _and_14676 = _slice_2050 & _slice_2052;
+  assign _mux_14677 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14678 = _eq_1944 ? _and_14676 : _and_14670;
+  assign _and_14679 = _and_1925 & _mux_14678;
+  assign _mux_14680 = _and_3866 ? 1'b0 : _mux_14677;
+  assign _or_14681 = _and_3866 | _and_14679;
+  assign _and_14682 = _eq_1944 & _and_14676;
+  assign _and_14683 = _and_1925 & _and_14682;
+  assign _and_14684 = _or_2141 & _slice_2286;
+  assign _and_14685 = _slice_2053 & _slice_2054;
+  assign _mux_14686 = _eq_1944 ? _and_14685 : _and_14684;
+  assign _and_14687 = _and_1925 & _mux_14686;
+  assign _mux_14688 = _and_3874 ? 1'b0 : 1'b1;
+  assign _or_14689 = _and_3874 | _and_14687;
+  assign _and_14690 = _slice_2053 & _slice_2055;
+  assign _mux_14691 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14692 = _eq_1944 ? _and_14690 : _and_14684;
+  assign _and_14693 = _and_1925 & _mux_14692;
+  assign _mux_14694 = _and_3877 ? 1'b0 : _mux_14691;
+  assign _or_14695 = _and_3877 | _and_14693;
+  assign _and_14696 = _eq_1944 & _and_14690;
+  assign _and_14697 = _and_1925 & _and_14696;
+  assign _and_14698 = _or_2141 & _slice_2290;
+  assign _and_14699 = _slice_2056 & _slice_2057;
+  assign _mux_14700 = _eq_1944 ? _and_14699 : _and_14698;
+  assign _and_14701 = _and_1925 & _mux_14700;
+  assign _mux_14702 = _and_3885 ? 1'b0 : 1'b1;
+  assign _or_14703 = _and_3885 | _and_14701;
+  assign _and_14704 = _slice_2056 & _slice_2058;
+  assign _mux_14705 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14706 = _eq_1944 ? _and_14704 : _and_14698;
+  assign _and_14707 = _and_1925 & _mux_14706;
+  assign _mux_14708 = _and_3888 ? 1'b0 : _mux_14705;
+  assign _or_14709 = _and_3888 | _and_14707;
+  assign _and_14710 = _eq_1944 & _and_14704;
+  assign _and_14711 = _and_1925 & _and_14710;
+  assign _and_14712 = _or_2141 & _slice_2294;
+  assign _and_14713 = _slice_2059 & _slice_2060;
+  assign _mux_14714 = _eq_1944 ? _and_14713 : _and_14712;
+  assign _and_14715 = _and_1925 & _mux_14714;
+  assign _mux_14716 = _and_3896 ? 1'b0 : 1'b1;
+  assign _or_14717 = _and_3896 | _and_14715;
+  assign _and_14718 = _slice_2059 & _slice_2061;
+  assign _mux_14719 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14720 = _eq_1944 ? _and_14718 : _and_14712;
+  assign _and_14721 = _and_1925 & _mux_14720;
+  assign _mux_14722 = _and_3899 ? 1'b0 : _mux_14719;
+  assign _or_14723 = _and_3899 | _and_14721;
+  assign _and_14724 = _eq_1944 & _and_14718;
+  assign _and_14725 = _and_1925 & _and_14724;
+  assign _and_14726 = _or_2141 & _slice_2298;
+  assign _and_14727 = _slice_2062 & _slice_2063;
+  assign _mux_14728 = _eq_1944 ? _and_14727 : _and_14726;
+  assign _and_14729 = _and_1925 & _mux_14728;
+  assign _mux_14730 = _and_3907 ? 1'b0 : 1'b1;
+  assign _or_14731 = _and_3907 | _and_14729;
+  assign _and_14732 = _slice_2062 & _slice_2064;
+  assign _mux_14733 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14734 = _eq_1944 ? _and_14732 : _and_14726;
+  assign _and_14735 = _and_1925 & _mux_14734;
+  assign _mux_14736 = _and_3910 ? 1'b0 : _mux_14733;
+  assign _or_14737 = _and_3910 | _and_14735;
+  assign _and_14738 = _eq_1944 & _and_14732;
+  assign _and_14739 = _and_1925 & _and_14738;
+  assign _and_14740 = _or_2141 & _slice_2302;
+  assign _and_14741 = _slice_2065 & _slice_2066;
+  assign _mux_14742 = _eq_1944 ? _and_14741 : _and_14740;
+  assign _and_14743 = _and_1925 & _mux_14742;
+  assign _mux_14744 = _and_3918 ? 1'b0 : 1'b1;
+  assign _or_14745 = _and_3918 | _and_14743;
+  assign _and_14746 = _slice_2065 & _slice_2067;
+  assign _mux_14747 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14748 = _eq_1944 ? _and_14746 : _and_14740;
+  assign _and_14749 = _and_1925 & _mux_14748;
+  assign _mux_14750 = _and_3921 ? 1'b0 : _mux_14747;
+  assign _or_14751 = _and_3921 | _and_14749;
+  assign _and_14752 = _eq_1944 & _and_14746;
+  assign _and_14753 = _and_1925 & _and_14752;
+  assign _and_14754 = _or_2141 & _slice_2306;
+  assign _and_14755 = _slice_2068 & _slice_2069;
+  assign _mux_14756 = _eq_1944 ? _and_14755 : _and_14754;
+  assign _and_14757 = _and_1925 & _mux_14756;
+  assign _mux_14758 = _and_3929 ? 1'b0 : 1'b1;
+  assign _or_14759 = _and_3929 | _and_14757;
+  assign _and_14760 = _slice_2068 & _slice_2070;
+  assign _mux_14761 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14762 = _eq_1944 ? _and_14760 : _and_14754;
+  assign _and_14763 = _and_1925 & _mux_14762;
+  assign _mux_14764 = _and_3932 ? 1'b0 : _mux_14761;
+  assign _or_14765 = _and_3932 | _and_14763;
+  assign _and_14766 = _eq_1944 & _and_14760;
+  assign _and_14767 = _and_1925 & _and_14766;
+  assign _and_14768 = _or_2141 & _slice_2310;
+  assign _and_14769 = _slice_2071 & _slice_2072;
+  assign _mux_14770 = _eq_1944 ? _and_14769 : _and_14768;
+  assign _and_14771 = _and_1925 & _mux_14770;
+  assign _mux_14772 = _and_3940 ? 1'b0 : 1'b1;
+  assign _or_14773 = _and_3940 | _and_14771;
+  assign _and_14774 = _slice_2071 & _slice_2073;
+  assign _mux_14775 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14776 = _eq_1944 ? _and_14774 : _and_14768;
+  assign _and_14777 = _and_1925 & _mux_14776;
+  assign _mux_14778 = _and_3943 ? 1'b0 : _mux_14775;
+  assign _or_14779 = _and_3943 | _and_14777;
+  assign _and_14780 = _eq_1944 & _and_14774;
+  assign _and_14781 = _and_1925 & _and_14780;
+  assign _and_14782 = _or_2141 & _slice_2314;
+  assign _and_14783 = _slice_2074 & _slice_2075;
+  assign _mux_14784 = _eq_1944 ? _and_14783 : _and_14782;
+  assign _and_14785 = _and_1925 & _mux_14784;
+  assign _mux_14786 = _and_3951 ? 1'b0 : 1'b1;
+  assign _or_14787 = _and_3951 | _and_14785;
+  assign _and_14788 = _slice_2074 & _slice_2076;
+  assign _mux_14789 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14790 = _eq_1944 ? _and_14788 : _and_14782;
+  assign _and_14791 = _and_1925 & _mux_14790;
+  assign _mux_14792 = _and_3954 ? 1'b0 : _mux_14789;
+  assign _or_14793 = _and_3954 | _and_14791;
+  assign _and_14794 = _eq_1944 & _and_14788;
+  assign _and_14795 = _and_1925 & _and_14794;
+  assign _and_14796 = _or_2141 & _slice_2318;
+  assign _and_14797 = _slice_2077 & _slice_2078;
+  assign _mux_14798 = _eq_1944 ? _and_14797 : _and_14796;
+  assign _and_14799 = _and_1925 & _mux_14798;
+  assign _mux_14800 = _and_3962 ? 1'b0 : 1'b1;
+  assign _or_14801 = _and_3962 | _and_14799;
+  assign _and_14802 = _slice_2077 & _slice_2079;
+  assign _mux_14803 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14804 = _eq_1944 ? _and_14802 : _and_14796;
+  assign _and_14805 = _and_1925 & _mux_14804;
+  assign _mux_14806 = _and_3965 ? 1'b0 : _mux_14803;
+  assign _or_14807 = _and_3965 | _and_14805;
+  assign _and_14808 = _eq_1944 & _and_14802;
+  assign _and_14809 = _and_1925 & _and_14808;
+  assign _and_14810 = _or_2141 & _slice_2322;
+  assign _and_14811 = _slice_2080 & _slice_2081;
+  assign _mux_14812 = _eq_1944 ? _and_14811 : _and_14810;
+  assign _and_14813 = _and_1925 & _mux_14812;
+  assign _mux_14814 = _and_3973 ? 1'b0 : 1'b1;
+  assign _or_14815 = _and_3973 | _and_14813;
+  assign _and_14816 = _slice_2080 & _slice_2082;
+  assign _mux_14817 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14818 = _eq_1944 ? _and_14816 : _and_14810;
+  assign _and_14819 = _and_1925 & _mux_14818;
+  assign _mux_14820 = _and_3976 ? 1'b0 : _mux_14817;
+  assign _or_14821 = _and_3976 | _and_14819;
+  assign _and_14822 = _eq_1944 & _and_14816;
+  assign _and_14823 = _and_1925 & _and_14822;
+  assign _and_14824 = _or_2141 & _slice_2326;
+  assign _and_14825 = _slice_2083 & _slice_2084;
+  assign _mux_14826 = _eq_1944 ? _and_14825 : _and_14824;
+  assign _and_14827 = _and_1925 & _mux_14826;
+  assign _mux_14828 = _and_3984 ? 1'b0 : 1'b1;
+  assign _or_14829 = _and_3984 | _and_14827;
+  assign _and_14830 = _slice_2083 & _slice_2085;
+  assign _mux_14831 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14832 = _eq_1944 ? _and_14830 : _and_14824;
+  assign _and_14833 = _and_1925 & _mux_14832;
+  assign _mux_14834 = _and_3987 ? 1'b0 : _mux_14831;
+  assign _or_14835 = _and_3987 | _and_14833;
+  assign _and_14836 = _eq_1944 & _and_14830;
+  assign _and_14837 = _and_1925 & _and_14836;
+  assign _and_14838 = _or_2141 & _slice_2330;
+  assign _and_14839 = _slice_2086 & _slice_2087;
+  assign _mux_14840 = _eq_1944 ? _and_14839 : _and_14838;
+  assign _and_14841 = _and_1925 & _mux_14840;
+  assign _mux_14842 = _and_3995 ? 1'b0 : 1'b1;
+  assign _or_14843 = _and_3995 | _and_14841;
+  assign _and_14844 = _slice_2086 & _slice_2088;
+  assign _mux_14845 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14846 = _eq_1944 ? _and_14844 : _and_14838;
+  assign _and_14847 = _and_1925 & _mux_14846;
+  assign _mux_14848 = _and_3998 ? 1'b0 : _mux_14845;
+  assign _or_14849 = _and_3998 | _and_14847;
+  assign _and_14850 = _eq_1944 & _and_14844;
+  assign _and_14851 = _and_1925 & _and_14850;
+  assign _and_14852 = _or_2141 & _slice_2334;
+  assign _and_14853 = _slice_2089 & _slice_2090;
+  assign _mux_14854 = _eq_1944 ? _and_14853 : _and_14852;
+  assign _and_14855 = _and_1925 & _mux_14854;
+  assign _mux_14856 = _and_4006 ? 1'b0 : 1'b1;
+  assign _or_14857 = _and_4006 | _and_14855;
+  assign _and_14858 = _slice_2089 & _slice_2091;
+  assign _mux_14859 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14860 = _eq_1944 ? _and_14858 : _and_14852;
+  assign _and_14861 = _and_1925 & _mux_14860;
+  assign _mux_14862 = _and_4009 ? 1'b0 : _mux_14859;
+  assign _or_14863 = _and_4009 | _and_14861;
+  assign _and_14864 = _eq_1944 & _and_14858;
+  assign _and_14865 = _and_1925 & _and_14864;
+  assign _and_14866 = _or_2141 & _slice_2338;
+  assign _and_14867 = _slice_2092 & _slice_2093;
+  assign _mux_14868 = _eq_1944 ? _and_14867 : _and_14866;
+  assign _and_14869 = _and_1925 & _mux_14868;
+  assign _mux_14870 = _and_4017 ? 1'b0 : 1'b1;
+  assign _or_14871 = _and_4017 | _and_14869;
+  assign _and_14872 = _slice_2092 & _slice_2094;
+  assign _mux_14873 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14874 = _eq_1944 ? _and_14872 : _and_14866;
+  assign _and_14875 = _and_1925 & _mux_14874;
+  assign _mux_14876 = _and_4020 ? 1'b0 : _mux_14873;
+  assign _or_14877 = _and_4020 | _and_14875;
+  assign _and_14878 = _eq_1944 & _and_14872;
+  assign _and_14879 = _and_1925 & _and_14878;
+  assign _and_14880 = _or_2141 & _slice_2342;
+  assign _and_14881 = _slice_2095 & _slice_2096;
+  assign _mux_14882 = _eq_1944 ? _and_14881 : _and_14880;
+  assign _and_14883 = _and_1925 & _mux_14882;
+  assign _mux_14884 = _and_4028 ? 1'b0 : 1'b1;
+  assign _or_14885 = _and_4028 | _and_14883;
+  assign _and_14886 = _slice_2095 & _slice_2097;
+  assign _mux_14887 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14888 = _eq_1944 ? _and_14886 : _and_14880;
+  assign _and_14889 = _and_1925 & _mux_14888;
+  assign _mux_14890 = _and_4031 ? 1'b0 : _mux_14887;
+  assign _or_14891 = _and_4031 | _and_14889;
+  assign _and_14892 = _eq_1944 & _and_14886;
+  assign _and_14893 = _and_1925 & _and_14892;
+  assign _and_14894 = _or_2141 & _slice_2346;
+  assign _and_14895 = _slice_2098 & _slice_2099;
+  assign _mux_14896 = _eq_1944 ? _and_14895 : _and_14894;
+  assign _and_14897 = _and_1925 & _mux_14896;
+  assign _mux_14898 = _and_4039 ? 1'b0 : 1'b1;
+  assign _or_14899 = _and_4039 | _and_14897;
+  assign _and_14900 = _slice_2098 & _slice_2100;
+  assign _mux_14901 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14902 = _eq_1944 ? _and_14900 : _and_14894;
+  assign _and_14903 = _and_1925 & _mux_14902;
+  assign _mux_14904 = _and_4042 ? 1'b0 : _mux_14901;
+  assign _or_14905 = _and_4042 | _and_14903;
+  assign _and_14906 = _eq_1944 & _and_14900;
+  assign _and_14907 = _and_1925 & _and_14906;
+  assign _and_14908 = _or_2141 & _slice_2350;
+  assign _and_14909 = _slice_2101 & _slice_2102;
+  assign _mux_14910 = _eq_1944 ? _and_14909 : _and_14908;
+  assign _and_14911 = _and_1925 & _mux_14910;
+  assign _mux_14912 = _and_4050 ? 1'b0 : 1'b1;
+  assign _or_14913 = _and_4050 | _and_14911;
+  assign _and_14914 = _slice_2101 & _slice_2103;
+  assign _mux_14915 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14916 = _eq_1944 ? _and_14914 : _and_14908;
+  assign _and_14917 = _and_1925 & _mux_14916;
+  assign _mux_14918 = _and_4053 ? 1'b0 : _mux_14915;
+  assign _or_14919 = _and_4053 | _and_14917;
+  assign _and_14920 = _eq_1944 & _and_14914;
+  assign _and_14921 = _and_1925 & _and_14920;
+  assign _and_14922 = _or_2141 & _slice_2354;
+  assign _and_14923 = _slice_2104 & _slice_2105;
+  assign _mux_14924 = _eq_1944 ? _and_14923 : _and_14922;
+  assign _and_14925 = _and_1925 & _mux_14924;
+  assign _mux_14926 = _and_4061 ? 1'b0 : 1'b1;
+  assign _or_14927 = _and_4061 | _and_14925;
+  assign _and_14928 = _slice_2104 & _slice_2106;
+  assign _mux_14929 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14930 = _eq_1944 ? _and_14928 : _and_14922;
+  assign _and_14931 = _and_1925 & _mux_14930;
+  assign _mux_14932 = _and_4064 ? 1'b0 : _mux_14929;
+  assign _or_14933 = _and_4064 | _and_14931;
+  assign _and_14934 = _eq_1944 & _and_14928;
+  assign _and_14935 = _and_1925 & _and_14934;
+  assign _and_14936 = _or_2141 & _slice_2358;
+  assign _and_14937 = _slice_2107 & _slice_2108;
+  assign _mux_14938 = _eq_1944 ? _and_14937 : _and_14936;
+  assign _and_14939 = _and_1925 & _mux_14938;
+  assign _mux_14940 = _and_4072 ? 1'b0 : 1'b1;
+  assign _or_14941 = _and_4072 | _and_14939;
+  assign _and_14942 = _slice_2107 & _slice_2109;
+  assign _mux_14943 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14944 = _eq_1944 ? _and_14942 : _and_14936;
+  assign _and_14945 = _and_1925 & _mux_14944;
+  assign _mux_14946 = _and_4075 ? 1'b0 : _mux_14943;
+  assign _or_14947 = _and_4075 | _and_14945;
+  assign _and_14948 = _eq_1944 & _and_14942;
+  assign _and_14949 = _and_1925 & _and_14948;
+  assign _and_14950 = _or_2141 & _slice_2362;
+  assign _and_14951 = _slice_2110 & _slice_2111;
+  assign _mux_14952 = _eq_1944 ? _and_14951 : _and_14950;
+  assign _and_14953 = _and_1925 & _mux_14952;
+  assign _mux_14954 = _and_4083 ? 1'b0 : 1'b1;
+  assign _or_14955 = _and_4083 | _and_14953;
+  assign _and_14956 = _slice_2110 & _slice_2112;
+  assign _mux_14957 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14958 = _eq_1944 ? _and_14956 : _and_14950;
+  assign _and_14959 = _and_1925 & _mux_14958;
+  assign _mux_14960 = _and_4086 ? 1'b0 : _mux_14957;
+  assign _or_14961 = _and_4086 | _and_14959;
+  assign _and_14962 = _eq_1944 & _and_14956;
+  assign _and_14963 = _and_1925 & _and_14962;
+  assign _and_14964 = _or_2141 & _slice_2366;
+  assign _and_14965 = _slice_2113 & _slice_2114;
+  assign _mux_14966 = _eq_1944 ? _and_14965 : _and_14964;
+  assign _and_14967 = _and_1925 & _mux_14966;
+  assign _mux_14968 = _and_4094 ? 1'b0 : 1'b1;
+  assign _or_14969 = _and_4094 | _and_14967;
+  assign _and_14970 = _slice_2113 & _slice_2115;
+  assign _mux_14971 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14972 = _eq_1944 ? _and_14970 : _and_14964;
+  assign _and_14973 = _and_1925 & _mux_14972;
+  assign _mux_14974 = _and_4097 ? 1'b0 : _mux_14971;
+  assign _or_14975 = _and_4097 | _and_14973;
+  assign _and_14976 = _eq_1944 & _and_14970;
+  assign _and_14977 = _and_1925 & _and_14976;
+  assign _and_14978 = _or_2141 & _slice_2370;
+  assign _and_14979 = _slice_2116 & _slice_2117;
+  assign _mux_14980 = _eq_1944 ? _and_14979 : _and_14978;
+  assign _and_14981 = _and_1925 & _mux_14980;
+  assign _mux_14982 = _and_4105 ? 1'b0 : 1'b1;
+  assign _or_14983 = _and_4105 | _and_14981;
+  assign _and_14984 = _slice_2116 & _slice_2118;
+  assign _mux_14985 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14986 = _eq_1944 ? _and_14984 : _and_14978;
+  assign _and_14987 = _and_1925 & _mux_14986;
+  assign _mux_14988 = _and_4108 ? 1'b0 : _mux_14985;
+  assign _or_14989 = _and_4108 | _and_14987;
+  assign _and_14990 = _eq_1944 & _and_14984;
+  assign _and_14991 = _and_1925 & _and_14990;
+  assign _and_14992 = _or_2141 & _slice_2374;
+  assign _and_14993 = _slice_2119 & _slice_2120;
+  assign _mux_14994 = _eq_1944 ? _and_14993 : _and_14992;
+  assign _and_14995 = _and_1925 & _mux_14994;
+  assign _mux_14996 = _and_4116 ? 1'b0 : 1'b1;
+  assign _or_14997 = _and_4116 | _and_14995;
+  assign _and_14998 = _slice_2119 & _slice_2121;
+  assign _mux_14999 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_15000 = _eq_1944 ? _and_14998 : _and_14992;
+  assign _and_15001 = _and_1925 & _mux_15000;
+  assign _mux_15002 = _and_4119 ? 1'b0 : _mux_14999;
+  assign _or_15003 = _and_4119 | _and_15001;
+  assign _and_15004 = _eq_1944 & _and_14998;
+  assign _and_15005 = _and_1925 & _and_15004;
+  assign _and_15006 = _or_2141 & _slice_2378;
+  assign _and_15007 = _slice_2122 & _slice_2123;
+  assign _mux_15008 = _eq_1944 ? _and_15007 : _and_15006;
+  assign _and_15009 = _and_1925 & _mux_15008;
+  assign _mux_15010 = _and_4127 ? 1'b0 : 1'b1;
+  assign _or_15011 = _and_4127 | _and_15009;
+  assign _and_15012 = _slice_2122 & _slice_2124;
+  assign _mux_15013 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_15014 = _eq_1944 ? _and_15012 : _and_15006;
+  assign _and_15015 = _and_1925 & _mux_15014;
+  assign _mux_15016 = _and_4130 ? 1'b0 : _mux_15013;
+  assign _or_15017 = _and_4130 | _and_15015;
+  assign _and_15018 = _eq_1944 & _and_15012;
+  assign _and_15019 = _and_1925 & _and_15018;
+  assign _and_15020 = _or_2141 & _slice_2382;
+  assign _and_15021 = _slice_2125 & _slice_2126;
+  assign _mux_15022 = _eq_1944 ? _and_15021 : _and_15020;
+  assign _and_15023 = _and_1925 & _mux_15022;
+  assign _mux_15024 = _and_4138 ? 1'b0 : 1'b1;
+  assign _or_15025 = _and_4138 | _and_15023;
+  assign _and_15026 = _slice_2125 & _slice_2127;
+  assign _mux_15027 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_15028 = _eq_1944 ? _and_15026 : _and_15020;
+  assign _and_15029 = _and_1925 & _mux_15028;
+  assign _mux_15030 = _and_4141 ? 1'b0 : _mux_15027;
+  assign _or_15031 = _and_4141 | _and_15029;
+  assign _and_15032 = _eq_1944 & _and_15026;
+  assign _and_15033 = _and_1925 & _and_15032;
+  assign _and_15034 = _or_2141 & _slice_2386;
+  assign _and_15035 = _slice_2128 & _slice_2129;
+  assign _mux_15036 = _eq_1944 ? _and_15035 : _and_15034;
+  assign _and_15037 = _and_1925 & _mux_15036;
+  assign _mux_15038 = _and_4149 ? 1'b0 : 1'b1;
+  assign _or_15039 = _and_4149 | _and_15037;
+  assign _and_15040 = _slice_2128 & _slice_2130;
+  assign _mux_15041 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_15042 = _eq_1944 ? _and_15040 : _and_15034;
+  assign _and_15043 = _and_1925 & _mux_15042;
+  assign _mux_15044 = _and_4152 ? 1'b0 : _mux_15041;
+  assign _or_15045 = _and_4152 | _and_15043;
+  assign _and_15046 = _eq_1944 & _and_15040;
+  assign _and_15047 = _and_1925 & _and_15046;
+  assign _and_15048 = _or_2141 & _slice_2390;
+  assign _and_15049 = _slice_2131 & _slice_2132;
+  assign _mux_15050 = _eq_1944 ? _and_15049 : _and_15048;
+  assign _and_15051 = _and_1925 & _mux_15050;
+  assign _mux_15052 = _and_4160 ? 1'b0 : 1'b1;
+  assign _or_15053 = _and_4160 | _and_15051;
+  assign _and_15054 = _slice_2131 & _slice_2133;
+  assign _mux_15055 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_15056 = _eq_1944 ? _and_15054 : _and_15048;
+  assign _and_15057 = _and_1925 & _mux_15056;
+  assign _mux_15058 = _and_4163 ? 1'b0 : _mux_15055;
+  assign _or_15059 = _and_4163 | _and_15057;
+  assign _and_15060 = _eq_1944 & _and_15054;
+  assign _and_15061 = _and_1925 & _and_15060;
+  assign _and_15062 = _or_2141 & _slice_2394;
+  assign _and_15063 = _slice_2134 & _slice_2135;
+  assign _mux_15064 = _eq_1944 ? _and_15063 : _and_15062;
+  assign _and_15065 = _and_1925 & _mux_15064;
+  assign _mux_15066 = _and_4171 ? 1'b0 : 1'b1;
+  assign _or_15067 = _and_4171 | _and_15065;
+  assign _and_15068 = _slice_2134 & _slice_2136;
+  assign _mux_15069 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_15070 = _eq_1944 ? _and_15068 : _and_15062;
+  assign _and_15071 = _and_1925 & _mux_15070;
+  assign _mux_15072 = _and_4174 ? 1'b0 : _mux_15069;
+  assign _or_15073 = _and_4174 | _and_15071;
+  assign _and_15074 = _eq_1944 & _and_15068;
+  assign _and_15075 = _and_1925 & _and_15074;
+  assign _not_15076 = ~_eq_1944;
+  assign _and_15077 = _not_15076 & _and_14180;
+  assign _and_15078 = _and_1925 & _and_15077;
+  assign _mux_15079 = _and_3473 ? 1'b0 : 1'b1;
+  assign _or_15080 = _and_3473 | _and_15078;
+  assign _mux_15081 = _and_2402 ? 1'b1 : 1'b0;
+  assign _or_15082 = _and_2402 | _and_15078;
+  assign _and_15083 = _not_15076 & _and_14194;
+  assign _and_15084 = _and_1925 & _and_15083;
+  assign _mux_15085 = _and_3484 ? 1'b0 : 1'b1;
+  assign _or_15086 = _and_3484 | _and_15084;
+  assign _mux_15087 = _and_2408 ? 1'b1 : 1'b0;
+  assign _or_15088 = _and_2408 | _and_15084;
+  assign _and_15089 = _not_15076 & _and_14208;
+  assign _and_15090 = _and_1925 & _and_15089;
+  assign _mux_15091 = _and_3495 ? 1'b0 : 1'b1;
+  assign _or_15092 = _and_3495 | _and_15090;
+  assign _mux_15093 = _and_2414 ? 1'b1 : 1'b0;
+  assign _or_15094 = _and_2414 | _and_15090;
+  assign _and_15095 = _not_15076 & _and_14222;
+  assign _and_15096 = _and_1925 & _and_15095;
+  assign _mux_15097 = _and_3506 ? 1'b0 : 1'b1;
+  assign _or_15098 = _and_3506 | _and_15096;
+  assign _mux_15099 = _and_2420 ? 1'b1 : 1'b0;
+  assign _or_15100 = _and_2420 | _and_15096;
+  assign _and_15101 = _not_15076 & _and_14236;
+  assign _and_15102 = _and_1925 & _and_15101;
+  assign _mux_15103 = _and_3517 ? 1'b0 : 1'b1;
+  assign _or_15104 = _and_3517 | _and_15102;
+  assign _mux_15105 = _and_2426 ? 1'b1 : 1'b0;
+  assign _or_15106 = _and_2426 | _and_15102;
+  assign _and_15107 = _not_15076 & _and_14250;
+  assign _and_15108 = _and_1925 & _and_15107;
+  assign _mux_15109 = _and_3528 ? 1'b0 : 1'b1;
+  assign _or_15110 = _and_3528 | _and_15108;
+  assign _mux_15111 = _and_2432 ? 1'b1 : 1'b0;
+  assign _or_15112 = _and_2432 | _and_15108;
+  assign _and_15113 = _not_15076 & _and_14264;
+  assign _and_15114 = _and_1925 & _and_15113;
+  assign _mux_15115 = _and_3539 ? 1'b0 : 1'b1;
+  assign _or_15116 = _and_3539 | _and_15114;
+  assign _mux_15117 = _and_2438 ? 1'b1 : 1'b0;
+  assign _or_15118 = _and_2438 | _and_15114;
+  assign _and_15119 = _not_15076 & _and_14278;
+  assign _and_15120 = _and_1925 & _and_15119;
+  assign _mux_15121 = _and_3550 ? 1'b0 : 1'b1;
+  assign _or_15122 = _and_3550 | _and_15120;
+  assign _mux_15123 = _and_2444 ? 1'b1 : 1'b0;
+  assign _or_15124 = _and_2444 | _and_15120;
+  assign _and_15125 = _not_15076 & _and_14292;
+  assign _and_15126 = _and_1925 & _and_15125;
+  assign _mux_15127 = _and_3561 ? 1'b0 : 1'b1;
+  assign _or_15128 = _and_3561 | _and_15126;
+  assign _mux_15129 = _and_2450 ? 1'b1 : 1'b0;
+  assign _or_15130 = _and_2450 | _and_15126;
+  assign _and_15131 = _not_15076 & _and_14306;
+  assign _and_15132 = _and_1925 & _and_15131;
+  assign _mux_15133 = _and_3572 ? 1'b0 : 1'b1;
+  assign _or_15134 = _and_3572 | _and_15132;
+  assign _mux_15135 = _and_2456 ? 1'b1 : 1'b0;
+  assign _or_15136 = _and_2456 | _and_15132;
+  assign _and_15137 = _not_15076 & _and_14320;
+  assign _and_15138 = _and_1925 & _and_15137;
+  assign _mux_15139 = _and_3583 ? 1'b0 : 1'b1;
+  assign _or_15140 = _and_3583 | _and_15138;
+  assign _mux_15141 = _and_2462 ? 1'b1 : 1'b0;
+  assign _or_15142 = _and_2462 | _and_15138;
+  assign _and_15143 = _not_15076 & _and_14334;
+  assign _and_15144 = _and_1925 & _and_15143;
+  assign _mux_15145 = _and_3594 ? 1'b0 : 1'b1;
+  assign _or_15146 = _and_3594 | _and_15144;
+  assign _mux_15147 = _and_2468 ? 1'b1 : 1'b0;
+  assign _or_15148 = _and_2468 | _and_15144;
+  assign _and_15149 = _not_15076 & _and_14348;
+  assign _and_15150 = _and_1925 & _and_15149;
+  assign _mux_15151 = _and_3605 ? 1'b0 : 1'b1;
+  assign _or_15152 = _and_3605 | _and_15150;
+  assign _mux_15153 = _and_2474 ? 1'b1 : 1'b0;
+  assign _or_15154 = _and_2474 | _and_15150;
+  assign _and_15155 = _not_15076 & _and_14362;
+  assign _and_15156 = _and_1925 & _and_15155;
+  assign _mux_15157 = _and_3616 ? 1'b0 : 1'b1;
+  assign _or_15158 = _and_3616 | _and_15156;
+  assign _mux_15159 = _and_2480 ? 1'b1 : 1'b0;
+  assign _or_15160 = _and_2480 | _and_15156;
+  assign _and_15161 = _not_15076 & _and_14376;
+  assign _and_15162 = _and_1925 & _and_15161;
+  assign _mux_15163 = _and_3627 ? 1'b0 : 1'b1;
+  assign _or_15164 = _and_3627 | _and_15162;
+  assign _mux_15165 = _and_2486 ? 1'b1 : 1'b0;
+  assign _or_15166 = _and_2486 | _and_15162;
+  assign _and_15167 = _not_15076 & _and_14390;
+  assign _and_15168 = _and_1925 & _and_15167;
+  assign _mux_15169 = _and_3638 ? 1'b0 : 1'b1;
+  assign _or_15170 = _and_3638 | _and_15168;
+  assign _mux_15171 = _and_2492 ? 1'b1 : 1'b0;
+  assign _or_15172 = _and_2492 | _and_15168;
+  assign _and_15173 = _not_15076 & _and_14404;
+  assign _and_15174 = _and_1925 & _and_15173;
+  assign _mux_15175 = _and_3649 ? 1'b0 : 1'b1;
+  assign _or_15176 = _and_3649 | _and_15174;
+  assign _mux_15177 = _and_2498 ? 1'b1 : 1'b0;
+  assign _or_15178 = _and_2498 | _and_15174;
+  assign _and_15179 = _not_15076 & _and_14418;
+  assign _and_15180 = _and_1925 & _and_15179;
+  assign _mux_15181 = _and_3660 ? 1'b0 : 1'b1;
+  assign _or_15182 = _and_3660 | _and_15180;
+  assign _mux_15183 = _and_2504 ? 1'b1 : 1'b0;
+  assign _or_15184 = _and_2504 | _and_15180;
+  assign _and_15185 = _not_15076 & _and_14432;
+  assign _and_15186 = _and_1925 & _and_15185;
+  assign _mux_15187 = _and_3671 ? 1'b0 : 1'b1;
+  assign _or_15188 = _and_3671 | _and_15186;
+  assign _mux_15189 = _and_2510 ? 1'b1 : 1'b0;
+  assign _or_15190 = _and_2510 | _and_15186;
+  assign _and_15191 = _not_15076 & _and_14446;
+  assign _and_15192 = _and_1925 & _and_15191;
+  assign _mux_15193 = _and_3682 ? 1'b0 : 1'b1;
+  assign _or_15194 = _and_3682 | _and_15192;
+  assign _mux_15195 = _and_2516 ? 1'b1 : 1'b0;
+  assign _or_15196 = _and_2516 | _and_15192;
+  assign _and_15197 = _not_15076 & _and_14460;
+  assign _and_15198 = _and_1925 & _and_15197;
+  assign _mux_15199 = _and_3693 ? 1'b0 : 1'b1;
+  assign _or_15200 = _and_3693 | _and_15198;
+  assign _mux_15201 = _and_2522 ? 1'b1 : 1'b0;
+  assign _or_15202 = _and_2522 | _and_15198;
+  assign _and_15203 = _not_15076 & _and_14474;
+  assign _and_15204 = _and_1925 & _and_15203;
+  assign _mux_15205 = _and_3704 ? 1'b0 : 1'b1;
+  assign _or_15206 = _and_3704 | _and_15204;
+  assign _mux_15207 = _and_2528 ? 1'b1 : 1'b0;
+  assign _or_15208 = _and_2528 | _and_15204;
+  assign _and_15209 = _not_15076 & _and_14488;
+  assign _and_15210 = _and_1925 & _and_15209;
+  assign _mux_15211 = _and_3715 ? 1'b0 : 1'b1;
+  assign _or_15212 = _and_3715 | _and_15210;
+  assign _mux_15213 = _and_2534 ? 1'b1 : 1'b0;
+  assign _or_15214 = _and_2534 | _and_15210;
+  assign _and_15215 = _not_15076 & _and_14502;
+  assign _and_15216 = _and_1925 & _and_15215;
+  assign _mux_15217 = _and_3726 ? 1'b0 : 1'b1;
+  assign _or_15218 = _and_3726 | _and_15216;
+  assign _mux_15219 = _and_2540 ? 1'b1 : 1'b0;
+  assign _or_15220 = _and_2540 | _and_15216;
+  assign _and_15221 = _not_15076 & _and_14516;
+  assign _and_15222 = _and_1925 & _and_15221;
+  assign _mux_15223 = _and_3737 ? 1'b0 : 1'b1;
+  assign _or_15224 = _and_3737 | _and_15222;
+  assign _mux_15225 = _and_2546 ? 1'b1 : 1'b0;
+  assign _or_15226 = _and_2546 | _and_15222;
+  assign _and_15227 = _not_15076 & _and_14530;
+  assign _and_15228 = _and_1925 & _and_15227;
+  assign _mux_15229 = _and_3748 ? 1'b0 : 1'b1;
+  assign _or_15230 = _and_3748 | _and_15228;
+  assign _mux_15231 = _and_2552 ? 1'b1 : 1'b0;
+  assign _or_15232 = _and_2552 | _and_15228;
+  assign _and_15233 = _not_15076 & _and_14544;
+  assign _and_15234 = _and_1925 & _and_15233;
+  assign _mux_15235 = _and_3759 ? 1'b0 : 1'b1;
+  assign _or_15236 = _and_3759 | _and_15234;
+  assign _mux_15237 = _and_2558 ? 1'b1 : 1'b0;
+  assign _or_15238 = _and_2558 | _and_15234;
+  assign _and_15239 = _not_15076 & _and_14558;
+  assign _and_15240 = _and_1925 & _and_15239;
+  assign _mux_15241 = _and_3770 ? 1'b0 : 1'b1;
+  assign _or_15242 = _and_3770 | _and_15240;
+  assign _mux_15243 = _and_2564 ? 1'b1 : 1'b0;
+  assign _or_15244 = _and_2564 | _and_15240;
+  assign _and_15245 = _not_15076 & _and_14572;
+  assign _and_15246 = _and_1925 & _and_15245;
+  assign _mux_15247 = _and_3781 ? 1'b0 : 1'b1;
+  assign _or_15248 = _and_3781 | _and_15246;
+  assign _mux_15249 = _and_2570 ? 1'b1 : 1'b0;
+  assign _or_15250 = _and_2570 | _and_15246;
+  assign _and_15251 = _not_15076 & _and_14586;
+  assign _and_15252 = _and_1925 & _and_15251;
+  assign _mux_15253 = _and_3792 ? 1'b0 : 1'b1;
+  assign _or_15254 = _and_3792 | _and_15252;
+  assign _mux_15255 = _and_2576 ? 1'b1 : 1'b0;
+  assign _or_15256 = _and_2576 | _and_15252;
+  assign _and_15257 = _not_15076 & _and_14600;
+  assign _and_15258 = _and_1925 & _and_15257;
+  assign _mux_15259 = _and_3803 ? 1'b0 : 1'b1;
+  assign _or_15260 = _and_3803 | _and_15258;
+  assign _mux_15261 = _and_2582 ? 1'b1 : 1'b0;
+  assign _or_15262 = _and_2582 | _and_15258;
+  assign _and_15263 = _not_15076 & _and_14614;
+  assign _and_15264 = _and_1925 & _and_15263;
+  assign _mux_15265 = _and_3814 ? 1'b0 : 1'b1;
+  assign _or_15266 = _and_3814 | _and_15264;
+  assign _mux_15267 = _and_2588 ? 1'b1 : 1'b0;
+  assign _or_15268 = _and_2588 | _and_15264;
+  assign _and_15269 = _not_15076 & _and_14628;
+  assign _and_15270 = _and_1925 & _and_15269;
+  assign _mux_15271 = _and_3825 ? 1'b0 : 1'b1;
+  assign _or_15272 = _and_3825 | _and_15270;
+  assign _mux_15273 = _and_2594 ? 1'b1 : 1'b0;
+  assign _or_15274 = _and_2594 | _and_15270;
+  assign _and_15275 = _not_15076 & _and_14642;
+  assign _and_15276 = _and_1925 & _and_15275;
+  assign _mux_15277 = _and_3836 ? 1'b0 : 1'b1;
+  assign _or_15278 = _and_3836 | _and_15276;
+  assign _mux_15279 = _and_2600 ? 1'b1 : 1'b0;
+  assign _or_15280 = _and_2600 | _and_15276;
+  assign _and_15281 = _not_15076 & _and_14656;
+  assign _and_15282 = _and_1925 & _and_15281;
+  assign _mux_15283 = _and_3847 ? 1'b0 : 1'b1;
+  assign _or_15284 = _and_3847 | _and_15282;
+  assign _mux_15285 = _and_2606 ? 1'b1 : 1'b0;
+  assign _or_15286 = _and_2606 | _and_15282;
+  assign _and_15287 = _not_15076 & _and_14670;
+  assign _and_15288 = _and_1925 & _and_15287;
+  assign _mux_15289 = _and_3858 ? 1'b0 : 1'b1;
+  assign _or_15290 = _and_3858 | _and_15288;
+  assign _mux_15291 = _and_2612 ? 1'b1 : 1'b0;
+  assign _or_15292 = _and_2612 | _and_15288;
+  assign _and_15293 = _not_15076 & _and_14684;
+  assign _and_15294 = _and_1925 & _and_15293;
+  assign _mux_15295 = _and_3869 ? 1'b0 : 1'b1;
+  assign _or_15296 = _and_3869 | _and_15294;
+  assign _mux_15297 = _and_2618 ? 1'b1 : 1'b0;
+  assign _or_15298 = _and_2618 | _and_15294;
+  assign _and_15299 = _not_15076 & _and_14698;
+  assign _and_15300 = _and_1925 & _and_15299;
+  assign _mux_15301 = _and_3880 ? 1'b0 : 1'b1;
+  assign _or_15302 = _and_3880 | _and_15300;
+  assign _mux_15303 = _and_2624 ? 1'b1 : 1'b0;
+  assign _or_15304 = _and_2624 | _and_15300;
+  assign _and_15305 = _not_15076 & _and_14712;
+  assign _and_15306 = _and_1925 & _and_15305;
+  assign _mux_15307 = _and_3891 ? 1'b0 : 1'b1;
+  assign _or_15308 = _and_3891 | _and_15306;
+  assign _mux_15309 = _and_2630 ? 1'b1 : 1'b0;
+  assign _or_15310 = _and_2630 | _and_15306;
+  assign _and_15311 = _not_15076 & _and_14726;
+  assign _and_15312 = _and_1925 & _and_15311;
+  assign _mux_15313 = _and_3902 ? 1'b0 : 1'b1;
+  assign _or_15314 = _and_3902 | _and_15312;
+  assign _mux_15315 = _and_2636 ? 1'b1 : 1'b0;
+  assign _or_15316 = _and_2636 | _and_15312;
+  assign _and_15317 = _not_15076 & _and_14740;
+  assign _and_15318 = _and_1925 & _and_15317;
+  assign _mux_15319 = _and_3913 ? 1'b0 : 1'b1;
+  assign _or_15320 = _and_3913 | _and_15318;
+  assign _mux_15321 = _and_2642 ? 1'b1 : 1'b0;
+  assign _or_15322 = _and_2642 | _and_15318;
+  assign _and_15323 = _not_15076 & _and_14754;
+  assign _and_15324 = _and_1925 & _and_15323;
+  assign _mux_15325 = _and_3924 ? 1'b0 : 1'b1;
+  assign _or_15326 = _and_3924 | _and_15324;
+  assign _mux_15327 = _and_2648 ? 1'b1 : 1'b0;
+  assign _or_15328 = _and_2648 | _and_15324;
+  assign _and_15329 = _not_15076 & _and_14768;
+  assign _and_15330 = _and_1925 & _and_15329;
+  assign _mux_15331 = _and_3935 ? 1'b0 : 1'b1;
+  assign _or_15332 = _and_3935 | _and_15330;
+  assign _mux_15333 = _and_2654 ? 1'b1 : 1'b0;
+  assign _or_15334 = _and_2654 | _and_15330;
+  assign _and_15335 = _not_15076 & _and_14782;
+  assign _and_15336 = _and_1925 & _and_15335;
+  assign _mux_15337 = _and_3946 ? 1'b0 : 1'b1;
+  assign _or_15338 = _and_3946 | _and_15336;
+  assign _mux_15339 = _and_2660 ? 1'b1 : 1'b0;
+  assign _or_15340 = _and_2660 | _and_15336;
+  assign _and_15341 = _not_15076 & _and_14796;
+  assign _and_15342 = _and_1925 & _and_15341;
+  assign _mux_15343 = _and_3957 ? 1'b0 : 1'b1;
+  assign _or_15344 = _and_3957 | _and_15342;
+  assign _mux_15345 = _and_2666 ? 1'b1 : 1'b0;
+  assign _or_15346 = _and_2666 | _and_15342;
+  assign _and_15347 = _not_15076 & _and_14810;
+  assign _and_15348 = _and_1925 & _and_15347;
+  assign _mux_15349 = _and_3968 ? 1'b0 : 1'b1;
+  assign _or_15350 = _and_3968 | _and_15348;
+  assign _mux_15351 = _and_2672 ? 1'b1 : 1'b0;
+  assign _or_15352 = _and_2672 | _and_15348;
+  assign _and_15353 = _not_15076 & _and_14824;
+  assign _and_15354 = _and_1925 & _and_15353;
+  assign _mux_15355 = _and_3979 ? 1'b0 : 1'b1;
+  assign _or_15356 = _and_3979 | _and_15354;
+  assign _mux_15357 = _and_2678 ? 1'b1 : 1'b0;
+  assign _or_15358 = _and_2678 | _and_15354;
+  assign _and_15359 = _not_15076 & _and_14838;
+  assign _and_15360 = _and_1925 & _and_15359;
+  assign _mux_15361 = _and_3990 ? 1'b0 : 1'b1;
+  assign _or_15362 = _and_3990 | _and_15360;
+  assign _mux_15363 = _and_2684 ? 1'b1 : 1'b0;
+  assign _or_15364 = _and_2684 | _and_15360;
+  assign _and_15365 = _not_15076 & _and_14852;
+  assign _and_15366 = _and_1925 & _and_15365;
+  assign _mux_15367 = _and_4001 ? 1'b0 : 1'b1;
+  assign _or_15368 = _and_4001 | _and_15366;
+  assign _mux_15369 = _and_2690 ? 1'b1 : 1'b0;
+  assign _or_15370 = _and_2690 | _and_15366;
+  assign _and_15371 = _not_15076 & _and_14866;
+  assign _and_15372 = _and_1925 & _and_15371;
+  assign _mux_15373 = _and_4012 ? 1'b0 : 1'b1;
+  assign _or_15374 = _and_4012 | _and_15372;
+  assign _mux_15375 = _and_2696 ? 1'b1 : 1'b0;
+  assign _or_15376 = _and_2696 | _and_15372;
+  assign _and_15377 = _not_15076 & _and_14880;
+  assign _and_15378 = _and_1925 & _and_15377;
+  assign _mux_15379 = _and_4023 ? 1'b0 : 1'b1;
+  assign _or_15380 = _and_4023 | _and_15378;
+  assign _mux_15381 = _and_2702 ? 1'b1 : 1'b0;
+  assign _or_15382 = _and_2702 | _and_15378;
+  assign _and_15383 = _not_15076 & _and_14894;
+  assign _and_15384 = _and_1925 & _and_15383;
+  assign _mux_15385 = _and_4034 ? 1'b0 : 1'b1;
+  assign _or_15386 = _and_4034 | _and_15384;
+  assign _mux_15387 = _and_2708 ? 1'b1 : 1'b0;
+  assign _or_15388 = _and_2708 | _and_15384;
+  assign _and_15389 = _not_15076 & _and_14908;
+  assign _and_15390 = _and_1925 & _and_15389;
+  assign _mux_15391 = _and_4045 ? 1'b0 : 1'b1;
+  assign _or_15392 = _and_4045 | _and_15390;
+  assign _mux_15393 = _and_2714 ? 1'b1 : 1'b0;
+  assign _or_15394 = _and_2714 | _and_15390;
+  assign _and_15395 = _not_15076 & _and_14922;
+  assign _and_15396 = _and_1925 & _and_15395;
+  assign _mux_15397 = _and_4056 ? 1'b0 : 1'b1;
+  assign _or_15398 = _and_4056 | _and_15396;
+  assign _mux_15399 = _and_2720 ? 1'b1 : 1'b0;
+  assign _or_15400 = _and_2720 | _and_15396;
+  assign _and_15401 = _not_15076 & _and_14936;
+  assign _and_15402 = _and_1925 & _and_15401;
+  assign _mux_15403 = _and_4067 ? 1'b0 : 1'b1;
+  assign _or_15404 = _and_4067 | _and_15402;
+  assign _mux_15405 = _and_2726 ? 1'b1 : 1'b0;
+  assign _or_15406 = _and_2726 | _and_15402;
+  assign _and_15407 = _not_15076 & _and_14950;
+  assign _and_15408 = _and_1925 & _and_15407;
+  assign _mux_15409 = _and_4078 ? 1'b0 : 1'b1;
+  assign _or_15410 = _and_4078 | _and_15408;
+  assign _mux_15411 = _and_2732 ? 1'b1 : 1'b0;
+  assign _or_15412 = _and_2732 | _and_15408;
+  assign _and_15413 = _not_15076 & _and_14964;
+  assign _and_15414 = _and_1925 & _and_15413;
+  assign _mux_15415 = _and_4089 ? 1'b0 : 1'b1;
+  assign _or_15416 = _and_4089 | _and_15414;
+  assign _mux_15417 = _and_2738 ? 1'b1 : 1'b0;
+  assign _or_15418 = _and_2738 | _and_15414;
+  assign _and_15419 = _not_15076 & _and_14978;
+  assign _and_15420 = _and_1925 & _and_15419;
+  assign _mux_15421 = _and_4100 ? 1'b0 : 1'b1;
+  assign _or_15422 = _and_4100 | _and_15420;
+  assign _mux_15423 = _and_2744 ? 1'b1 : 1'b0;
+  assign _or_15424 = _and_2744 | _and_15420;
+  assign _and_15425 = _not_15076 & _and_14992;
+  assign _and_15426 = _and_1925 & _and_15425;
+  assign _mux_15427 = _and_4111 ? 1'b0 : 1'b1;
+  assign _or_15428 = _and_4111 | _and_15426;
+  assign _mux_15429 = _and_2750 ? 1'b1 : 1'b0;
+  assign _or_15430 = _and_2750 | _and_15426;
+  assign _and_15431 = _not_15076 & _and_15006;
+  assign _and_15432 = _and_1925 & _and_15431;
+  assign _mux_15433 = _and_4122 ? 1'b0 : 1'b1;
+  assign _or_15434 = _and_4122 | _and_15432;
+  assign _mux_15435 = _and_2756 ? 1'b1 : 1'b0;
+  assign _or_15436 = _and_2756 | _and_15432;
+  assign _and_15437 = _not_15076 & _and_15020;
+  assign _and_15438 = _and_1925 & _and_15437;
+  assign _mux_15439 = _and_4133 ? 1'b0 : 1'b1;
+  assign _or_15440 = _and_4133 | _and_15438;
+  assign _mux_15441 = _and_2762 ? 1'b1 : 1'b0;
+  assign _or_15442 = _and_2762 | _and_15438;
+  assign _and_15443 = _not_15076 & _and_15034;
+  assign _and_15444 = _and_1925 & _and_15443;
+  assign _mux_15445 = _and_4144 ? 1'b0 : 1'b1;
+  assign _or_15446 = _and_4144 | _and_15444;
+  assign _mux_15447 = _and_2768 ? 1'b1 : 1'b0;
+  assign _or_15448 = _and_2768 | _and_15444;
+  assign _and_15449 = _not_15076 & _and_15048;
+  assign _and_15450 = _and_1925 & _and_15449;
+  assign _mux_15451 = _and_4155 ? 1'b0 : 1'b1;
+  assign _or_15452 = _and_4155 | _and_15450;
+  assign _mux_15453 = _and_2774 ? 1'b1 : 1'b0;
+  assign _or_15454 = _and_2774 | _and_15450;
+  assign _and_15455 = _not_15076 & _and_15062;
+  assign _and_15456 = _and_1925 & _and_15455;
+  assign _mux_15457 = _and_4166 ? 1'b0 : 1'b1;
+  assign _or_15458 = _and_4166 | _and_15456;
+  assign _mux_15459 = _and_2780 ? 1'b1 : 1'b0;
+  assign _or_15460 = _and_2780 | _and_15456;
   vmshr_base_match search (
     .blk(search_blk),
     .v_0(search_v_0),
@@ -22665,27 +22665,23 @@ module vmshr_base (
   wire _and_14152;
   wire _eq_14154;
   wire _and_14155;
-  wire _and_14156;
-  wire _eq_14158;
-  wire _not_14159;
-  wire _and_14160;
-  wire _and_14161;
+  wire _not_14156;
+  wire _and_14157;
+  wire _not_14158;
+  wire _and_14159;
+  wire [63:0] _cat_14160;
+  wire _ror_14161;
   wire _eq_14163;
   wire _and_14164;
-  wire _not_14165;
-  wire _and_14166;
-  wire _not_14167;
-  wire _and_14168;
-  wire [63:0] _cat_14169;
-  wire _ror_14170;
-  wire [63:0] _cat_14171;
-  wire _ror_14172;
-  wire _not_14173;
-  wire _mux_15466;
-  wire _mux_15467;
-  wire _mux_15468;
-  wire _mux_15469;
-  wire _mux_15470;
+  wire _and_14165;
+  wire [63:0] _cat_14166;
+  wire _ror_14167;
+  wire _not_14168;
+  wire _mux_15461;
+  wire _mux_15462;
+  wire _mux_15463;
+  wire _mux_15464;
+  wire _mux_15465;
   assign _and_4176 = p_v_0 & p_v_1;
   assign _eq_4177 = p_tag_0 == p_tag_1;
   assign _and_4178 = _and_4176 & _eq_4177;
@@ -30889,7 +30885,7 @@ module vmshr_base (
   assign _not_12377 = ~_ror_12376;
   assign _ror_12378 = |_cat_1918;
   assign _and_12379 = _not_12377 & _ror_12378;
-  assign _wire_12380 = _mux_15467;
+  assign _wire_12380 = _mux_15462;
   assign _not_12383 = ~_wire_12380;
   assign _or_12384 = _not_12383 | _and_12379;
   assign _eq_12386 = kind == 2'h1;
@@ -30901,7 +30897,7 @@ module vmshr_base (
   assign _not_12393 = ~_ror_12392;
   assign _ror_12394 = |_cat_1700;
   assign _and_12395 = _not_12393 & _ror_12394;
-  assign _wire_12396 = _mux_15470;
+  assign _wire_12396 = _mux_15465;
   assign _not_12399 = ~_wire_12396;
   assign _or_12400 = _not_12399 | _and_12395;
   assign _not_12402 = ~p_y_0;
@@ -32397,29 +32393,25 @@ module vmshr_base (
   assign _not_14150 = ~fill_valid;
   assign _and_14151 = req_valid & _not_14150;
   assign _and_14152 = req_valid & fill_valid;
-  assign _eq_14154 = kind == 2'h3;
+  assign _eq_14154 = kind == 2'h1;
   assign _and_14155 = _and_14151 & _eq_14154;
-  assign _and_14156 = _and_14155 & mshr_alloc_fail;
-  assign _eq_14158 = kind == 2'h3;
-  assign _not_14159 = ~_eq_14158;
-  assign _and_14160 = _and_14151 & _not_14159;
-  assign _and_14161 = _and_14160 & _rand_14085;
-  assign _eq_14163 = kind == 2'h1;
+  assign _not_14156 = ~_rand_14085;
+  assign _and_14157 = _and_14155 & _not_14156;
+  assign _not_14158 = ~icnt_ready;
+  assign _and_14159 = _and_14157 & _not_14158;
+  assign _cat_14160 = {_rand_14149, _rand_14148, _rand_14147, _rand_14146, _rand_14145, _rand_14144, _rand_14143, _rand_14142, _rand_14141, _rand_14140, _rand_14139, _rand_14138, _rand_14137, _rand_14136, _rand_14135, _rand_14134, _rand_14133, _rand_14132, _rand_14131, _rand_14130, _rand_14129, _rand_14128, _rand_14127, _rand_14126, _rand_14125, _rand_14124, _rand_14123, _rand_14122, _rand_14121, _rand_14120, _rand_14119, _rand_14118, _rand_14117, _rand_14116, _rand_14115, _rand_14114, _rand_14113, _rand_14112, _rand_14111, _rand_14110, _rand_14109, _rand_14108, _rand_14107, _rand_14106, _rand_14105, _rand_14104, _rand_14103, _rand_14102, _rand_14101, _rand_14100, _rand_14099, _rand_14098, _rand_14097, _rand_14096, _rand_14095, _rand_14094, _rand_14093, _rand_14092, _rand_14091, _rand_14090, _rand_14089, _rand_14088, _rand_14087, _rand_14086};
+  assign _ror_14161 = |_cat_14160;
+  assign _eq_14163 = kind == 2'h3;
   assign _and_14164 = _and_14151 & _eq_14163;
-  assign _not_14165 = ~_rand_14085;
-  assign _and_14166 = _and_14164 & _not_14165;
-  assign _not_14167 = ~icnt_ready;
-  assign _and_14168 = _and_14166 & _not_14167;
-  assign _cat_14169 = {_rand_14149, _rand_14148, _rand_14147, _rand_14146, _rand_14145, _rand_14144, _rand_14143, _rand_14142, _rand_14141, _rand_14140, _rand_14139, _rand_14138, _rand_14137, _rand_14136, _rand_14135, _rand_14134, _rand_14133, _rand_14132, _rand_14131, _rand_14130, _rand_14129, _rand_14128, _rand_14127, _rand_14126, _rand_14125, _rand_14124, _rand_14123, _rand_14122, _rand_14121, _rand_14120, _rand_14119, _rand_14118, _rand_14117, _rand_14116, _rand_14115, _rand_14114, _rand_14113, _rand_14112, _rand_14111, _rand_14110, _rand_14109, _rand_14108, _rand_14107, _rand_14106, _rand_14105, _rand_14104, _rand_14103, _rand_14102, _rand_14101, _rand_14100, _rand_14099, _rand_14098, _rand_14097, _rand_14096, _rand_14095, _rand_14094, _rand_14093, _rand_14092, _rand_14091, _rand_14090, _rand_14089, _rand_14088, _rand_14087, _rand_14086};
-  assign _ror_14170 = |_cat_14169;
-  assign _cat_14171 = {p_v_63, p_v_62, p_v_61, p_v_60, p_v_59, p_v_58, p_v_57, p_v_56, p_v_55, p_v_54, p_v_53, p_v_52, p_v_51, p_v_50, p_v_49, p_v_48, p_v_47, p_v_46, p_v_45, p_v_44, p_v_43, p_v_42, p_v_41, p_v_40, p_v_39, p_v_38, p_v_37, p_v_36, p_v_35, p_v_34, p_v_33, p_v_32, p_v_31, p_v_30, p_v_29, p_v_28, p_v_27, p_v_26, p_v_25, p_v_24, p_v_23, p_v_22, p_v_21, p_v_20, p_v_19, p_v_18, p_v_17, p_v_16, p_v_15, p_v_14, p_v_13, p_v_12, p_v_11, p_v_10, p_v_9, p_v_8, p_v_7, p_v_6, p_v_5, p_v_4, p_v_3, p_v_2, p_v_1, p_v_0};
-  assign _ror_14172 = |_cat_14171;
-  assign _not_14173 = ~_ror_14172;
-  assign _mux_15466 = _eq_12373 ? 1'b1 : 1'b0;
-  assign _mux_15467 = _and_1925 ? _mux_15466 : 1'b0;
-  assign _mux_15468 = _or_12389 ? 1'b1 : 1'b0;
-  assign _mux_15469 = _eq_12373 ? 1'b0 : _mux_15468;
-  assign _mux_15470 = _and_1925 ? _mux_15469 : 1'b0;
+  assign _and_14165 = _and_14164 & mshr_alloc_fail;
+  assign _cat_14166 = {p_v_63, p_v_62, p_v_61, p_v_60, p_v_59, p_v_58, p_v_57, p_v_56, p_v_55, p_v_54, p_v_53, p_v_52, p_v_51, p_v_50, p_v_49, p_v_48, p_v_47, p_v_46, p_v_45, p_v_44, p_v_43, p_v_42, p_v_41, p_v_40, p_v_39, p_v_38, p_v_37, p_v_36, p_v_35, p_v_34, p_v_33, p_v_32, p_v_31, p_v_30, p_v_29, p_v_28, p_v_27, p_v_26, p_v_25, p_v_24, p_v_23, p_v_22, p_v_21, p_v_20, p_v_19, p_v_18, p_v_17, p_v_16, p_v_15, p_v_14, p_v_13, p_v_12, p_v_11, p_v_10, p_v_9, p_v_8, p_v_7, p_v_6, p_v_5, p_v_4, p_v_3, p_v_2, p_v_1, p_v_0};
+  assign _ror_14167 = |_cat_14166;
+  assign _not_14168 = ~_ror_14167;
+  assign _mux_15461 = _eq_12373 ? 1'b1 : 1'b0;
+  assign _mux_15462 = _and_1925 ? _mux_15461 : 1'b0;
+  assign _mux_15463 = _or_12389 ? 1'b1 : 1'b0;
+  assign _mux_15464 = _eq_12373 ? 1'b0 : _mux_15463;
+  assign _mux_15465 = _and_1925 ? _mux_15464 : 1'b0;
   wire _assert_one_pmshr_per_block = rst | _rand_12241; // two valid PMSHRs hold the same block
   wire _assert_valid_pmshr_holds_smshr = rst | _rand_12371; // a valid PMSHR without a valid SMSHR, or a free one with one
   wire _assert_secondary_takes_free_smshr = rst | _or_12384; // a secondary load overwrites a valid SMSHR
@@ -32435,12 +32427,10 @@ module vmshr_base (
   wire _cover_primary = ~rst & _and_14080;
   wire _cover_secondary = ~rst & _and_14083;
   wire _cover_refused_for_fill = ~rst & _and_14152;
-  wire _cover_refused_no_smshr = ~rst & _and_14156;
-  wire _cover_refused_no_pmshr = ~rst & _and_14161;
-  wire _cover_refused_no_icnt = ~rst & _and_14168;
-  wire _cover_pmshrs_full = ~rst & _rand_14085;
-  wire _cover_smshrs_full = ~rst & _ror_14170;
-  wire _cover_empty = ~rst & _not_14173;
+  wire _cover_refused_no_icnt = ~rst & _and_14159;
+  wire _cover_smshrs_full = ~rst & _ror_14161;
+  wire _cover_refused_no_smshr = ~rst & _and_14165;
+  wire _cover_empty = ~rst & _not_14168;
   always @* begin
     assert (_assert_one_pmshr_per_block);
     assert (_assert_valid_pmshr_holds_smshr);
@@ -32457,11 +32447,9 @@ module vmshr_base (
     cover (_cover_primary);
     cover (_cover_secondary);
     cover (_cover_refused_for_fill);
-    cover (_cover_refused_no_smshr);
-    cover (_cover_refused_no_pmshr);
     cover (_cover_refused_no_icnt);
-    cover (_cover_pmshrs_full);
     cover (_cover_smshrs_full);
+    cover (_cover_refused_no_smshr);
     cover (_cover_empty);
   end
 `endif
@@ -34639,11 +34627,8 @@ module vmshr_base_match (
   wire [63:0] _cat_1636;
   wire _ror_1637;
   wire _not_1638;
-  wire [63:0] _sub_1640;
-  wire [63:0] _and_1641;
-  wire _ror_1642;
-  wire _mux_1643;
-  wire _mux_1644;
+  wire _mux_1639;
+  wire _mux_1640;
   assign _cat_1048 = {hit_63, hit_62, hit_61, hit_60, hit_59, hit_58, hit_57, hit_56, hit_55, hit_54, hit_53, hit_52, hit_51, hit_50, hit_49, hit_48, hit_47, hit_46, hit_45, hit_44, hit_43, hit_42, hit_41, hit_40, hit_39, hit_38, hit_37, hit_36, hit_35, hit_34, hit_33, hit_32, hit_31, hit_30, hit_29, hit_28, hit_27, hit_26, hit_25, hit_24, hit_23, hit_22, hit_21, hit_20, hit_19, hit_18, hit_17, hit_16, hit_15, hit_14, hit_13, hit_12, hit_11, hit_10, hit_9, hit_8, hit_7, hit_6, hit_5, hit_4, hit_3, hit_2, hit_1, hit_0};
   assign _eq_1051 = hit_idx == 6'h00;
   assign _not_1052 = ~_eq_1051;
@@ -35093,35 +35078,31 @@ module vmshr_base_match (
   assign _or_1622 = _not_1619 | _and_1621;
   assign _cat_1623 = {_or_1622, _or_1613, _or_1604, _or_1595, _or_1586, _or_1577, _or_1568, _or_1559, _or_1550, _or_1541, _or_1532, _or_1523, _or_1514, _or_1505, _or_1496, _or_1487, _or_1478, _or_1469, _or_1460, _or_1451, _or_1442, _or_1433, _or_1424, _or_1415, _or_1406, _or_1397, _or_1388, _or_1379, _or_1370, _or_1361, _or_1352, _or_1343, _or_1334, _or_1325, _or_1316, _or_1307, _or_1298, _or_1289, _or_1280, _or_1271, _or_1262, _or_1253, _or_1244, _or_1235, _or_1226, _or_1217, _or_1208, _or_1199, _or_1190, _or_1181, _or_1172, _or_1163, _or_1154, _or_1145, _or_1136, _or_1127, _or_1118, _or_1109, _or_1100, _or_1091, _or_1082, _or_1073, _or_1064, _or_1055};
   assign _rand_1624 = &_cat_1623;
-  assign _wire_1625 = _mux_1643;
+  assign _wire_1625 = _mux_1639;
   assign _not_1628 = ~_wire_1625;
   assign _or_1629 = _not_1628 | _rand_1624;
   assign _not_1630 = ~primary;
-  assign _wire_1631 = _mux_1644;
+  assign _wire_1631 = _mux_1640;
   assign _not_1634 = ~_wire_1631;
   assign _or_1635 = _not_1634 | _not_1630;
   assign _cat_1636 = {cov_63, cov_62, cov_61, cov_60, cov_59, cov_58, cov_57, cov_56, cov_55, cov_54, cov_53, cov_52, cov_51, cov_50, cov_49, cov_48, cov_47, cov_46, cov_45, cov_44, cov_43, cov_42, cov_41, cov_40, cov_39, cov_38, cov_37, cov_36, cov_35, cov_34, cov_33, cov_32, cov_31, cov_30, cov_29, cov_28, cov_27, cov_26, cov_25, cov_24, cov_23, cov_22, cov_21, cov_20, cov_19, cov_18, cov_17, cov_16, cov_15, cov_14, cov_13, cov_12, cov_11, cov_10, cov_9, cov_8, cov_7, cov_6, cov_5, cov_4, cov_3, cov_2, cov_1, cov_0};
   assign _ror_1637 = |_cat_1636;
   assign _not_1638 = ~_ror_1637;
-  assign _sub_1640 = _cat_1048 - 64'h0000000000000001;
-  assign _and_1641 = _cat_1048 & _sub_1640;
-  assign _ror_1642 = |_and_1641;
-  assign _mux_1643 = hit ? 1'b1 : 1'b0;
-  assign _mux_1644 = hit ? 1'b1 : 1'b0;
+  assign _mux_1639 = hit ? 1'b1 : 1'b0;
+  assign _mux_1640 = hit ? 1'b1 : 1'b0;
   wire _assert_hit_idx_lowest_hit = _or_1629; // hit_idx does not name the lowest hit
   wire _assert_hit_not_primary = _or_1635; // a hit PMSHR's block is a primary load
   wire _assert_base_covers_nothing = _not_1638; // the baseline's search reports a cover
   wire _cover_secondary = hit;
   wire _cover_primary = primary;
-  wire _cover_two_hits = _ror_1642;
   always @* begin
     assert (_assert_hit_idx_lowest_hit);
     assert (_assert_hit_not_primary);
     assert (_assert_base_covers_nothing);
     cover (_cover_secondary);
     cover (_cover_primary);
-    cover (_cover_two_hits);
   end
+  wire _unused_formal_ok = &{1'b0, _cat_1048[63]};
 `endif
 endmodule
 `default_nettype wire

@@ -5337,1305 +5337,1305 @@ module vmshr_elastic (
   wire _and_6307;
   wire _slice_6309;
   wire _and_6310;
-  wire [5:0] _mux_16319;
-  wire _mux_16320;
-  wire _mux_16321;
+  wire [5:0] _mux_16314;
+  wire _mux_16315;
+  wire _mux_16316;
+  wire _mux_16317;
+  wire [1:0] _mux_16318;
+  wire [1:0] _mux_16319;
+  wire [1:0] _mux_16320;
+  wire [1:0] _mux_16321;
   wire _mux_16322;
-  wire [1:0] _mux_16323;
+  wire _mux_16323;
   wire [1:0] _mux_16324;
-  wire [1:0] _mux_16325;
-  wire [1:0] _mux_16326;
+  wire _and_16325;
+  wire _and_16326;
   wire _mux_16327;
-  wire _mux_16328;
-  wire [1:0] _mux_16329;
-  wire _and_16330;
+  wire _and_16328;
+  wire _mux_16329;
+  wire _or_16330;
   wire _and_16331;
   wire _mux_16332;
-  wire _and_16333;
-  wire _mux_16334;
-  wire _or_16335;
-  wire _and_16336;
-  wire _mux_16337;
-  wire _mux_16338;
+  wire _mux_16333;
+  wire _and_16334;
+  wire _mux_16335;
+  wire _or_16336;
+  wire _and_16337;
+  wire _and_16338;
   wire _and_16339;
-  wire _mux_16340;
-  wire _or_16341;
+  wire _and_16340;
+  wire _mux_16341;
   wire _and_16342;
-  wire _and_16343;
-  wire _and_16344;
+  wire _mux_16343;
+  wire _or_16344;
   wire _and_16345;
   wire _mux_16346;
-  wire _and_16347;
-  wire _mux_16348;
-  wire _or_16349;
-  wire _and_16350;
-  wire _mux_16351;
-  wire _mux_16352;
+  wire _mux_16347;
+  wire _and_16348;
+  wire _mux_16349;
+  wire _or_16350;
+  wire _and_16351;
+  wire _and_16352;
   wire _and_16353;
-  wire _mux_16354;
-  wire _or_16355;
+  wire _and_16354;
+  wire _mux_16355;
   wire _and_16356;
-  wire _and_16357;
-  wire _and_16358;
+  wire _mux_16357;
+  wire _or_16358;
   wire _and_16359;
   wire _mux_16360;
-  wire _and_16361;
-  wire _mux_16362;
-  wire _or_16363;
-  wire _and_16364;
-  wire _mux_16365;
-  wire _mux_16366;
+  wire _mux_16361;
+  wire _and_16362;
+  wire _mux_16363;
+  wire _or_16364;
+  wire _and_16365;
+  wire _and_16366;
   wire _and_16367;
-  wire _mux_16368;
-  wire _or_16369;
+  wire _and_16368;
+  wire _mux_16369;
   wire _and_16370;
-  wire _and_16371;
-  wire _and_16372;
+  wire _mux_16371;
+  wire _or_16372;
   wire _and_16373;
   wire _mux_16374;
-  wire _and_16375;
-  wire _mux_16376;
-  wire _or_16377;
-  wire _and_16378;
-  wire _mux_16379;
-  wire _mux_16380;
+  wire _mux_16375;
+  wire _and_16376;
+  wire _mux_16377;
+  wire _or_16378;
+  wire _and_16379;
+  wire _and_16380;
   wire _and_16381;
-  wire _mux_16382;
-  wire _or_16383;
+  wire _and_16382;
+  wire _mux_16383;
   wire _and_16384;
-  wire _and_16385;
-  wire _and_16386;
+  wire _mux_16385;
+  wire _or_16386;
   wire _and_16387;
   wire _mux_16388;
-  wire _and_16389;
-  wire _mux_16390;
-  wire _or_16391;
-  wire _and_16392;
-  wire _mux_16393;
-  wire _mux_16394;
+  wire _mux_16389;
+  wire _and_16390;
+  wire _mux_16391;
+  wire _or_16392;
+  wire _and_16393;
+  wire _and_16394;
   wire _and_16395;
-  wire _mux_16396;
-  wire _or_16397;
+  wire _and_16396;
+  wire _mux_16397;
   wire _and_16398;
-  wire _and_16399;
-  wire _and_16400;
+  wire _mux_16399;
+  wire _or_16400;
   wire _and_16401;
   wire _mux_16402;
-  wire _and_16403;
-  wire _mux_16404;
-  wire _or_16405;
-  wire _and_16406;
-  wire _mux_16407;
-  wire _mux_16408;
+  wire _mux_16403;
+  wire _and_16404;
+  wire _mux_16405;
+  wire _or_16406;
+  wire _and_16407;
+  wire _and_16408;
   wire _and_16409;
-  wire _mux_16410;
-  wire _or_16411;
+  wire _and_16410;
+  wire _mux_16411;
   wire _and_16412;
-  wire _and_16413;
-  wire _and_16414;
+  wire _mux_16413;
+  wire _or_16414;
   wire _and_16415;
   wire _mux_16416;
-  wire _and_16417;
-  wire _mux_16418;
-  wire _or_16419;
-  wire _and_16420;
-  wire _mux_16421;
-  wire _mux_16422;
+  wire _mux_16417;
+  wire _and_16418;
+  wire _mux_16419;
+  wire _or_16420;
+  wire _and_16421;
+  wire _and_16422;
   wire _and_16423;
-  wire _mux_16424;
-  wire _or_16425;
+  wire _and_16424;
+  wire _mux_16425;
   wire _and_16426;
-  wire _and_16427;
-  wire _and_16428;
+  wire _mux_16427;
+  wire _or_16428;
   wire _and_16429;
   wire _mux_16430;
-  wire _and_16431;
-  wire _mux_16432;
-  wire _or_16433;
-  wire _and_16434;
-  wire _mux_16435;
-  wire _mux_16436;
+  wire _mux_16431;
+  wire _and_16432;
+  wire _mux_16433;
+  wire _or_16434;
+  wire _and_16435;
+  wire _and_16436;
   wire _and_16437;
-  wire _mux_16438;
-  wire _or_16439;
+  wire _and_16438;
+  wire _mux_16439;
   wire _and_16440;
-  wire _and_16441;
-  wire _and_16442;
+  wire _mux_16441;
+  wire _or_16442;
   wire _and_16443;
   wire _mux_16444;
-  wire _and_16445;
-  wire _mux_16446;
-  wire _or_16447;
-  wire _and_16448;
-  wire _mux_16449;
-  wire _mux_16450;
+  wire _mux_16445;
+  wire _and_16446;
+  wire _mux_16447;
+  wire _or_16448;
+  wire _and_16449;
+  wire _and_16450;
   wire _and_16451;
-  wire _mux_16452;
-  wire _or_16453;
+  wire _and_16452;
+  wire _mux_16453;
   wire _and_16454;
-  wire _and_16455;
-  wire _and_16456;
+  wire _mux_16455;
+  wire _or_16456;
   wire _and_16457;
   wire _mux_16458;
-  wire _and_16459;
-  wire _mux_16460;
-  wire _or_16461;
-  wire _and_16462;
-  wire _mux_16463;
-  wire _mux_16464;
+  wire _mux_16459;
+  wire _and_16460;
+  wire _mux_16461;
+  wire _or_16462;
+  wire _and_16463;
+  wire _and_16464;
   wire _and_16465;
-  wire _mux_16466;
-  wire _or_16467;
+  wire _and_16466;
+  wire _mux_16467;
   wire _and_16468;
-  wire _and_16469;
-  wire _and_16470;
+  wire _mux_16469;
+  wire _or_16470;
   wire _and_16471;
   wire _mux_16472;
-  wire _and_16473;
-  wire _mux_16474;
-  wire _or_16475;
-  wire _and_16476;
-  wire _mux_16477;
-  wire _mux_16478;
+  wire _mux_16473;
+  wire _and_16474;
+  wire _mux_16475;
+  wire _or_16476;
+  wire _and_16477;
+  wire _and_16478;
   wire _and_16479;
-  wire _mux_16480;
-  wire _or_16481;
+  wire _and_16480;
+  wire _mux_16481;
   wire _and_16482;
-  wire _and_16483;
-  wire _and_16484;
+  wire _mux_16483;
+  wire _or_16484;
   wire _and_16485;
   wire _mux_16486;
-  wire _and_16487;
-  wire _mux_16488;
-  wire _or_16489;
-  wire _and_16490;
-  wire _mux_16491;
-  wire _mux_16492;
+  wire _mux_16487;
+  wire _and_16488;
+  wire _mux_16489;
+  wire _or_16490;
+  wire _and_16491;
+  wire _and_16492;
   wire _and_16493;
-  wire _mux_16494;
-  wire _or_16495;
+  wire _and_16494;
+  wire _mux_16495;
   wire _and_16496;
-  wire _and_16497;
-  wire _and_16498;
+  wire _mux_16497;
+  wire _or_16498;
   wire _and_16499;
   wire _mux_16500;
-  wire _and_16501;
-  wire _mux_16502;
-  wire _or_16503;
-  wire _and_16504;
-  wire _mux_16505;
-  wire _mux_16506;
+  wire _mux_16501;
+  wire _and_16502;
+  wire _mux_16503;
+  wire _or_16504;
+  wire _and_16505;
+  wire _and_16506;
   wire _and_16507;
-  wire _mux_16508;
-  wire _or_16509;
+  wire _and_16508;
+  wire _mux_16509;
   wire _and_16510;
-  wire _and_16511;
-  wire _and_16512;
+  wire _mux_16511;
+  wire _or_16512;
   wire _and_16513;
   wire _mux_16514;
-  wire _and_16515;
-  wire _mux_16516;
-  wire _or_16517;
-  wire _and_16518;
-  wire _mux_16519;
-  wire _mux_16520;
+  wire _mux_16515;
+  wire _and_16516;
+  wire _mux_16517;
+  wire _or_16518;
+  wire _and_16519;
+  wire _and_16520;
   wire _and_16521;
-  wire _mux_16522;
-  wire _or_16523;
+  wire _and_16522;
+  wire _mux_16523;
   wire _and_16524;
-  wire _and_16525;
-  wire _and_16526;
+  wire _mux_16525;
+  wire _or_16526;
   wire _and_16527;
   wire _mux_16528;
-  wire _and_16529;
-  wire _mux_16530;
-  wire _or_16531;
-  wire _and_16532;
-  wire _mux_16533;
-  wire _mux_16534;
+  wire _mux_16529;
+  wire _and_16530;
+  wire _mux_16531;
+  wire _or_16532;
+  wire _and_16533;
+  wire _and_16534;
   wire _and_16535;
-  wire _mux_16536;
-  wire _or_16537;
+  wire _and_16536;
+  wire _mux_16537;
   wire _and_16538;
-  wire _and_16539;
-  wire _and_16540;
+  wire _mux_16539;
+  wire _or_16540;
   wire _and_16541;
   wire _mux_16542;
-  wire _and_16543;
-  wire _mux_16544;
-  wire _or_16545;
-  wire _and_16546;
-  wire _mux_16547;
-  wire _mux_16548;
+  wire _mux_16543;
+  wire _and_16544;
+  wire _mux_16545;
+  wire _or_16546;
+  wire _and_16547;
+  wire _and_16548;
   wire _and_16549;
-  wire _mux_16550;
-  wire _or_16551;
+  wire _and_16550;
+  wire _mux_16551;
   wire _and_16552;
-  wire _and_16553;
-  wire _and_16554;
+  wire _mux_16553;
+  wire _or_16554;
   wire _and_16555;
   wire _mux_16556;
-  wire _and_16557;
-  wire _mux_16558;
-  wire _or_16559;
-  wire _and_16560;
-  wire _mux_16561;
-  wire _mux_16562;
+  wire _mux_16557;
+  wire _and_16558;
+  wire _mux_16559;
+  wire _or_16560;
+  wire _and_16561;
+  wire _and_16562;
   wire _and_16563;
-  wire _mux_16564;
-  wire _or_16565;
+  wire _and_16564;
+  wire _mux_16565;
   wire _and_16566;
-  wire _and_16567;
-  wire _and_16568;
+  wire _mux_16567;
+  wire _or_16568;
   wire _and_16569;
   wire _mux_16570;
-  wire _and_16571;
-  wire _mux_16572;
-  wire _or_16573;
-  wire _and_16574;
-  wire _mux_16575;
-  wire _mux_16576;
+  wire _mux_16571;
+  wire _and_16572;
+  wire _mux_16573;
+  wire _or_16574;
+  wire _and_16575;
+  wire _and_16576;
   wire _and_16577;
-  wire _mux_16578;
-  wire _or_16579;
+  wire _and_16578;
+  wire _mux_16579;
   wire _and_16580;
-  wire _and_16581;
-  wire _and_16582;
+  wire _mux_16581;
+  wire _or_16582;
   wire _and_16583;
   wire _mux_16584;
-  wire _and_16585;
-  wire _mux_16586;
-  wire _or_16587;
-  wire _and_16588;
-  wire _mux_16589;
-  wire _mux_16590;
+  wire _mux_16585;
+  wire _and_16586;
+  wire _mux_16587;
+  wire _or_16588;
+  wire _and_16589;
+  wire _and_16590;
   wire _and_16591;
-  wire _mux_16592;
-  wire _or_16593;
+  wire _and_16592;
+  wire _mux_16593;
   wire _and_16594;
-  wire _and_16595;
-  wire _and_16596;
+  wire _mux_16595;
+  wire _or_16596;
   wire _and_16597;
   wire _mux_16598;
-  wire _and_16599;
-  wire _mux_16600;
-  wire _or_16601;
-  wire _and_16602;
-  wire _mux_16603;
-  wire _mux_16604;
+  wire _mux_16599;
+  wire _and_16600;
+  wire _mux_16601;
+  wire _or_16602;
+  wire _and_16603;
+  wire _and_16604;
   wire _and_16605;
-  wire _mux_16606;
-  wire _or_16607;
+  wire _and_16606;
+  wire _mux_16607;
   wire _and_16608;
-  wire _and_16609;
-  wire _and_16610;
+  wire _mux_16609;
+  wire _or_16610;
   wire _and_16611;
   wire _mux_16612;
-  wire _and_16613;
-  wire _mux_16614;
-  wire _or_16615;
-  wire _and_16616;
-  wire _mux_16617;
-  wire _mux_16618;
+  wire _mux_16613;
+  wire _and_16614;
+  wire _mux_16615;
+  wire _or_16616;
+  wire _and_16617;
+  wire _and_16618;
   wire _and_16619;
-  wire _mux_16620;
-  wire _or_16621;
+  wire _and_16620;
+  wire _mux_16621;
   wire _and_16622;
-  wire _and_16623;
-  wire _and_16624;
+  wire _mux_16623;
+  wire _or_16624;
   wire _and_16625;
   wire _mux_16626;
-  wire _and_16627;
-  wire _mux_16628;
-  wire _or_16629;
-  wire _and_16630;
-  wire _mux_16631;
-  wire _mux_16632;
+  wire _mux_16627;
+  wire _and_16628;
+  wire _mux_16629;
+  wire _or_16630;
+  wire _and_16631;
+  wire _and_16632;
   wire _and_16633;
-  wire _mux_16634;
-  wire _or_16635;
+  wire _and_16634;
+  wire _mux_16635;
   wire _and_16636;
-  wire _and_16637;
-  wire _and_16638;
+  wire _mux_16637;
+  wire _or_16638;
   wire _and_16639;
   wire _mux_16640;
-  wire _and_16641;
-  wire _mux_16642;
-  wire _or_16643;
-  wire _and_16644;
-  wire _mux_16645;
-  wire _mux_16646;
+  wire _mux_16641;
+  wire _and_16642;
+  wire _mux_16643;
+  wire _or_16644;
+  wire _and_16645;
+  wire _and_16646;
   wire _and_16647;
-  wire _mux_16648;
-  wire _or_16649;
+  wire _and_16648;
+  wire _mux_16649;
   wire _and_16650;
-  wire _and_16651;
-  wire _and_16652;
+  wire _mux_16651;
+  wire _or_16652;
   wire _and_16653;
   wire _mux_16654;
-  wire _and_16655;
-  wire _mux_16656;
-  wire _or_16657;
-  wire _and_16658;
-  wire _mux_16659;
-  wire _mux_16660;
+  wire _mux_16655;
+  wire _and_16656;
+  wire _mux_16657;
+  wire _or_16658;
+  wire _and_16659;
+  wire _and_16660;
   wire _and_16661;
-  wire _mux_16662;
-  wire _or_16663;
+  wire _and_16662;
+  wire _mux_16663;
   wire _and_16664;
-  wire _and_16665;
-  wire _and_16666;
+  wire _mux_16665;
+  wire _or_16666;
   wire _and_16667;
   wire _mux_16668;
-  wire _and_16669;
-  wire _mux_16670;
-  wire _or_16671;
-  wire _and_16672;
-  wire _mux_16673;
-  wire _mux_16674;
+  wire _mux_16669;
+  wire _and_16670;
+  wire _mux_16671;
+  wire _or_16672;
+  wire _and_16673;
+  wire _and_16674;
   wire _and_16675;
-  wire _mux_16676;
-  wire _or_16677;
+  wire _and_16676;
+  wire _mux_16677;
   wire _and_16678;
-  wire _and_16679;
-  wire _and_16680;
+  wire _mux_16679;
+  wire _or_16680;
   wire _and_16681;
   wire _mux_16682;
-  wire _and_16683;
-  wire _mux_16684;
-  wire _or_16685;
-  wire _and_16686;
-  wire _mux_16687;
-  wire _mux_16688;
+  wire _mux_16683;
+  wire _and_16684;
+  wire _mux_16685;
+  wire _or_16686;
+  wire _and_16687;
+  wire _and_16688;
   wire _and_16689;
-  wire _mux_16690;
-  wire _or_16691;
+  wire _and_16690;
+  wire _mux_16691;
   wire _and_16692;
-  wire _and_16693;
-  wire _and_16694;
+  wire _mux_16693;
+  wire _or_16694;
   wire _and_16695;
   wire _mux_16696;
-  wire _and_16697;
-  wire _mux_16698;
-  wire _or_16699;
-  wire _and_16700;
-  wire _mux_16701;
-  wire _mux_16702;
+  wire _mux_16697;
+  wire _and_16698;
+  wire _mux_16699;
+  wire _or_16700;
+  wire _and_16701;
+  wire _and_16702;
   wire _and_16703;
-  wire _mux_16704;
-  wire _or_16705;
+  wire _and_16704;
+  wire _mux_16705;
   wire _and_16706;
-  wire _and_16707;
-  wire _and_16708;
+  wire _mux_16707;
+  wire _or_16708;
   wire _and_16709;
   wire _mux_16710;
-  wire _and_16711;
-  wire _mux_16712;
-  wire _or_16713;
-  wire _and_16714;
-  wire _mux_16715;
-  wire _mux_16716;
+  wire _mux_16711;
+  wire _and_16712;
+  wire _mux_16713;
+  wire _or_16714;
+  wire _and_16715;
+  wire _and_16716;
   wire _and_16717;
-  wire _mux_16718;
-  wire _or_16719;
+  wire _and_16718;
+  wire _mux_16719;
   wire _and_16720;
-  wire _and_16721;
-  wire _and_16722;
+  wire _mux_16721;
+  wire _or_16722;
   wire _and_16723;
   wire _mux_16724;
-  wire _and_16725;
-  wire _mux_16726;
-  wire _or_16727;
-  wire _and_16728;
-  wire _mux_16729;
-  wire _mux_16730;
+  wire _mux_16725;
+  wire _and_16726;
+  wire _mux_16727;
+  wire _or_16728;
+  wire _and_16729;
+  wire _and_16730;
   wire _and_16731;
-  wire _mux_16732;
-  wire _or_16733;
+  wire _and_16732;
+  wire _mux_16733;
   wire _and_16734;
-  wire _and_16735;
-  wire _and_16736;
+  wire _mux_16735;
+  wire _or_16736;
   wire _and_16737;
   wire _mux_16738;
-  wire _and_16739;
-  wire _mux_16740;
-  wire _or_16741;
-  wire _and_16742;
-  wire _mux_16743;
-  wire _mux_16744;
+  wire _mux_16739;
+  wire _and_16740;
+  wire _mux_16741;
+  wire _or_16742;
+  wire _and_16743;
+  wire _and_16744;
   wire _and_16745;
-  wire _mux_16746;
-  wire _or_16747;
+  wire _and_16746;
+  wire _mux_16747;
   wire _and_16748;
-  wire _and_16749;
-  wire _and_16750;
+  wire _mux_16749;
+  wire _or_16750;
   wire _and_16751;
   wire _mux_16752;
-  wire _and_16753;
-  wire _mux_16754;
-  wire _or_16755;
-  wire _and_16756;
-  wire _mux_16757;
-  wire _mux_16758;
+  wire _mux_16753;
+  wire _and_16754;
+  wire _mux_16755;
+  wire _or_16756;
+  wire _and_16757;
+  wire _and_16758;
   wire _and_16759;
-  wire _mux_16760;
-  wire _or_16761;
+  wire _and_16760;
+  wire _mux_16761;
   wire _and_16762;
-  wire _and_16763;
-  wire _and_16764;
+  wire _mux_16763;
+  wire _or_16764;
   wire _and_16765;
   wire _mux_16766;
-  wire _and_16767;
-  wire _mux_16768;
-  wire _or_16769;
-  wire _and_16770;
-  wire _mux_16771;
-  wire _mux_16772;
+  wire _mux_16767;
+  wire _and_16768;
+  wire _mux_16769;
+  wire _or_16770;
+  wire _and_16771;
+  wire _and_16772;
   wire _and_16773;
-  wire _mux_16774;
-  wire _or_16775;
+  wire _and_16774;
+  wire _mux_16775;
   wire _and_16776;
-  wire _and_16777;
-  wire _and_16778;
+  wire _mux_16777;
+  wire _or_16778;
   wire _and_16779;
   wire _mux_16780;
-  wire _and_16781;
-  wire _mux_16782;
-  wire _or_16783;
-  wire _and_16784;
-  wire _mux_16785;
-  wire _mux_16786;
+  wire _mux_16781;
+  wire _and_16782;
+  wire _mux_16783;
+  wire _or_16784;
+  wire _and_16785;
+  wire _and_16786;
   wire _and_16787;
-  wire _mux_16788;
-  wire _or_16789;
+  wire _and_16788;
+  wire _mux_16789;
   wire _and_16790;
-  wire _and_16791;
-  wire _and_16792;
+  wire _mux_16791;
+  wire _or_16792;
   wire _and_16793;
   wire _mux_16794;
-  wire _and_16795;
-  wire _mux_16796;
-  wire _or_16797;
-  wire _and_16798;
-  wire _mux_16799;
-  wire _mux_16800;
+  wire _mux_16795;
+  wire _and_16796;
+  wire _mux_16797;
+  wire _or_16798;
+  wire _and_16799;
+  wire _and_16800;
   wire _and_16801;
-  wire _mux_16802;
-  wire _or_16803;
+  wire _and_16802;
+  wire _mux_16803;
   wire _and_16804;
-  wire _and_16805;
-  wire _and_16806;
+  wire _mux_16805;
+  wire _or_16806;
   wire _and_16807;
   wire _mux_16808;
-  wire _and_16809;
-  wire _mux_16810;
-  wire _or_16811;
-  wire _and_16812;
-  wire _mux_16813;
-  wire _mux_16814;
+  wire _mux_16809;
+  wire _and_16810;
+  wire _mux_16811;
+  wire _or_16812;
+  wire _and_16813;
+  wire _and_16814;
   wire _and_16815;
-  wire _mux_16816;
-  wire _or_16817;
+  wire _and_16816;
+  wire _mux_16817;
   wire _and_16818;
-  wire _and_16819;
-  wire _and_16820;
+  wire _mux_16819;
+  wire _or_16820;
   wire _and_16821;
   wire _mux_16822;
-  wire _and_16823;
-  wire _mux_16824;
-  wire _or_16825;
-  wire _and_16826;
-  wire _mux_16827;
-  wire _mux_16828;
+  wire _mux_16823;
+  wire _and_16824;
+  wire _mux_16825;
+  wire _or_16826;
+  wire _and_16827;
+  wire _and_16828;
   wire _and_16829;
-  wire _mux_16830;
-  wire _or_16831;
+  wire _and_16830;
+  wire _mux_16831;
   wire _and_16832;
-  wire _and_16833;
-  wire _and_16834;
+  wire _mux_16833;
+  wire _or_16834;
   wire _and_16835;
   wire _mux_16836;
-  wire _and_16837;
-  wire _mux_16838;
-  wire _or_16839;
-  wire _and_16840;
-  wire _mux_16841;
-  wire _mux_16842;
+  wire _mux_16837;
+  wire _and_16838;
+  wire _mux_16839;
+  wire _or_16840;
+  wire _and_16841;
+  wire _and_16842;
   wire _and_16843;
-  wire _mux_16844;
-  wire _or_16845;
+  wire _and_16844;
+  wire _mux_16845;
   wire _and_16846;
-  wire _and_16847;
-  wire _and_16848;
+  wire _mux_16847;
+  wire _or_16848;
   wire _and_16849;
   wire _mux_16850;
-  wire _and_16851;
-  wire _mux_16852;
-  wire _or_16853;
-  wire _and_16854;
-  wire _mux_16855;
-  wire _mux_16856;
+  wire _mux_16851;
+  wire _and_16852;
+  wire _mux_16853;
+  wire _or_16854;
+  wire _and_16855;
+  wire _and_16856;
   wire _and_16857;
-  wire _mux_16858;
-  wire _or_16859;
+  wire _and_16858;
+  wire _mux_16859;
   wire _and_16860;
-  wire _and_16861;
-  wire _and_16862;
+  wire _mux_16861;
+  wire _or_16862;
   wire _and_16863;
   wire _mux_16864;
-  wire _and_16865;
-  wire _mux_16866;
-  wire _or_16867;
-  wire _and_16868;
-  wire _mux_16869;
-  wire _mux_16870;
+  wire _mux_16865;
+  wire _and_16866;
+  wire _mux_16867;
+  wire _or_16868;
+  wire _and_16869;
+  wire _and_16870;
   wire _and_16871;
-  wire _mux_16872;
-  wire _or_16873;
+  wire _and_16872;
+  wire _mux_16873;
   wire _and_16874;
-  wire _and_16875;
-  wire _and_16876;
+  wire _mux_16875;
+  wire _or_16876;
   wire _and_16877;
   wire _mux_16878;
-  wire _and_16879;
-  wire _mux_16880;
-  wire _or_16881;
-  wire _and_16882;
-  wire _mux_16883;
-  wire _mux_16884;
+  wire _mux_16879;
+  wire _and_16880;
+  wire _mux_16881;
+  wire _or_16882;
+  wire _and_16883;
+  wire _and_16884;
   wire _and_16885;
-  wire _mux_16886;
-  wire _or_16887;
+  wire _and_16886;
+  wire _mux_16887;
   wire _and_16888;
-  wire _and_16889;
-  wire _and_16890;
+  wire _mux_16889;
+  wire _or_16890;
   wire _and_16891;
   wire _mux_16892;
-  wire _and_16893;
-  wire _mux_16894;
-  wire _or_16895;
-  wire _and_16896;
-  wire _mux_16897;
-  wire _mux_16898;
+  wire _mux_16893;
+  wire _and_16894;
+  wire _mux_16895;
+  wire _or_16896;
+  wire _and_16897;
+  wire _and_16898;
   wire _and_16899;
-  wire _mux_16900;
-  wire _or_16901;
+  wire _and_16900;
+  wire _mux_16901;
   wire _and_16902;
-  wire _and_16903;
-  wire _and_16904;
+  wire _mux_16903;
+  wire _or_16904;
   wire _and_16905;
   wire _mux_16906;
-  wire _and_16907;
-  wire _mux_16908;
-  wire _or_16909;
-  wire _and_16910;
-  wire _mux_16911;
-  wire _mux_16912;
+  wire _mux_16907;
+  wire _and_16908;
+  wire _mux_16909;
+  wire _or_16910;
+  wire _and_16911;
+  wire _and_16912;
   wire _and_16913;
-  wire _mux_16914;
-  wire _or_16915;
+  wire _and_16914;
+  wire _mux_16915;
   wire _and_16916;
-  wire _and_16917;
-  wire _and_16918;
+  wire _mux_16917;
+  wire _or_16918;
   wire _and_16919;
   wire _mux_16920;
-  wire _and_16921;
-  wire _mux_16922;
-  wire _or_16923;
-  wire _and_16924;
-  wire _mux_16925;
-  wire _mux_16926;
+  wire _mux_16921;
+  wire _and_16922;
+  wire _mux_16923;
+  wire _or_16924;
+  wire _and_16925;
+  wire _and_16926;
   wire _and_16927;
-  wire _mux_16928;
-  wire _or_16929;
+  wire _and_16928;
+  wire _mux_16929;
   wire _and_16930;
-  wire _and_16931;
-  wire _and_16932;
+  wire _mux_16931;
+  wire _or_16932;
   wire _and_16933;
   wire _mux_16934;
-  wire _and_16935;
-  wire _mux_16936;
-  wire _or_16937;
-  wire _and_16938;
-  wire _mux_16939;
-  wire _mux_16940;
+  wire _mux_16935;
+  wire _and_16936;
+  wire _mux_16937;
+  wire _or_16938;
+  wire _and_16939;
+  wire _and_16940;
   wire _and_16941;
-  wire _mux_16942;
-  wire _or_16943;
+  wire _and_16942;
+  wire _mux_16943;
   wire _and_16944;
-  wire _and_16945;
-  wire _and_16946;
+  wire _mux_16945;
+  wire _or_16946;
   wire _and_16947;
   wire _mux_16948;
-  wire _and_16949;
-  wire _mux_16950;
-  wire _or_16951;
-  wire _and_16952;
-  wire _mux_16953;
-  wire _mux_16954;
+  wire _mux_16949;
+  wire _and_16950;
+  wire _mux_16951;
+  wire _or_16952;
+  wire _and_16953;
+  wire _and_16954;
   wire _and_16955;
-  wire _mux_16956;
-  wire _or_16957;
+  wire _and_16956;
+  wire _mux_16957;
   wire _and_16958;
-  wire _and_16959;
-  wire _and_16960;
+  wire _mux_16959;
+  wire _or_16960;
   wire _and_16961;
   wire _mux_16962;
-  wire _and_16963;
-  wire _mux_16964;
-  wire _or_16965;
-  wire _and_16966;
-  wire _mux_16967;
-  wire _mux_16968;
+  wire _mux_16963;
+  wire _and_16964;
+  wire _mux_16965;
+  wire _or_16966;
+  wire _and_16967;
+  wire _and_16968;
   wire _and_16969;
-  wire _mux_16970;
-  wire _or_16971;
+  wire _and_16970;
+  wire _mux_16971;
   wire _and_16972;
-  wire _and_16973;
-  wire _and_16974;
+  wire _mux_16973;
+  wire _or_16974;
   wire _and_16975;
   wire _mux_16976;
-  wire _and_16977;
-  wire _mux_16978;
-  wire _or_16979;
-  wire _and_16980;
-  wire _mux_16981;
-  wire _mux_16982;
+  wire _mux_16977;
+  wire _and_16978;
+  wire _mux_16979;
+  wire _or_16980;
+  wire _and_16981;
+  wire _and_16982;
   wire _and_16983;
-  wire _mux_16984;
-  wire _or_16985;
+  wire _and_16984;
+  wire _mux_16985;
   wire _and_16986;
-  wire _and_16987;
-  wire _and_16988;
+  wire _mux_16987;
+  wire _or_16988;
   wire _and_16989;
   wire _mux_16990;
-  wire _and_16991;
-  wire _mux_16992;
-  wire _or_16993;
-  wire _and_16994;
-  wire _mux_16995;
-  wire _mux_16996;
+  wire _mux_16991;
+  wire _and_16992;
+  wire _mux_16993;
+  wire _or_16994;
+  wire _and_16995;
+  wire _and_16996;
   wire _and_16997;
-  wire _mux_16998;
-  wire _or_16999;
+  wire _and_16998;
+  wire _mux_16999;
   wire _and_17000;
-  wire _and_17001;
-  wire _and_17002;
+  wire _mux_17001;
+  wire _or_17002;
   wire _and_17003;
   wire _mux_17004;
-  wire _and_17005;
-  wire _mux_17006;
-  wire _or_17007;
-  wire _and_17008;
-  wire _mux_17009;
-  wire _mux_17010;
+  wire _mux_17005;
+  wire _and_17006;
+  wire _mux_17007;
+  wire _or_17008;
+  wire _and_17009;
+  wire _and_17010;
   wire _and_17011;
-  wire _mux_17012;
-  wire _or_17013;
+  wire _and_17012;
+  wire _mux_17013;
   wire _and_17014;
-  wire _and_17015;
-  wire _and_17016;
+  wire _mux_17015;
+  wire _or_17016;
   wire _and_17017;
   wire _mux_17018;
-  wire _and_17019;
-  wire _mux_17020;
-  wire _or_17021;
-  wire _and_17022;
-  wire _mux_17023;
-  wire _mux_17024;
+  wire _mux_17019;
+  wire _and_17020;
+  wire _mux_17021;
+  wire _or_17022;
+  wire _and_17023;
+  wire _and_17024;
   wire _and_17025;
-  wire _mux_17026;
-  wire _or_17027;
+  wire _and_17026;
+  wire _mux_17027;
   wire _and_17028;
-  wire _and_17029;
-  wire _and_17030;
+  wire _mux_17029;
+  wire _or_17030;
   wire _and_17031;
   wire _mux_17032;
-  wire _and_17033;
-  wire _mux_17034;
-  wire _or_17035;
-  wire _and_17036;
-  wire _mux_17037;
-  wire _mux_17038;
+  wire _mux_17033;
+  wire _and_17034;
+  wire _mux_17035;
+  wire _or_17036;
+  wire _and_17037;
+  wire _and_17038;
   wire _and_17039;
-  wire _mux_17040;
-  wire _or_17041;
+  wire _and_17040;
+  wire _mux_17041;
   wire _and_17042;
-  wire _and_17043;
-  wire _and_17044;
+  wire _mux_17043;
+  wire _or_17044;
   wire _and_17045;
   wire _mux_17046;
-  wire _and_17047;
-  wire _mux_17048;
-  wire _or_17049;
-  wire _and_17050;
-  wire _mux_17051;
-  wire _mux_17052;
+  wire _mux_17047;
+  wire _and_17048;
+  wire _mux_17049;
+  wire _or_17050;
+  wire _and_17051;
+  wire _and_17052;
   wire _and_17053;
-  wire _mux_17054;
-  wire _or_17055;
+  wire _and_17054;
+  wire _mux_17055;
   wire _and_17056;
-  wire _and_17057;
-  wire _and_17058;
+  wire _mux_17057;
+  wire _or_17058;
   wire _and_17059;
   wire _mux_17060;
-  wire _and_17061;
-  wire _mux_17062;
-  wire _or_17063;
-  wire _and_17064;
-  wire _mux_17065;
-  wire _mux_17066;
+  wire _mux_17061;
+  wire _and_17062;
+  wire _mux_17063;
+  wire _or_17064;
+  wire _and_17065;
+  wire _and_17066;
   wire _and_17067;
-  wire _mux_17068;
-  wire _or_17069;
+  wire _and_17068;
+  wire _mux_17069;
   wire _and_17070;
-  wire _and_17071;
-  wire _and_17072;
+  wire _mux_17071;
+  wire _or_17072;
   wire _and_17073;
   wire _mux_17074;
-  wire _and_17075;
-  wire _mux_17076;
-  wire _or_17077;
-  wire _and_17078;
-  wire _mux_17079;
-  wire _mux_17080;
+  wire _mux_17075;
+  wire _and_17076;
+  wire _mux_17077;
+  wire _or_17078;
+  wire _and_17079;
+  wire _and_17080;
   wire _and_17081;
-  wire _mux_17082;
-  wire _or_17083;
+  wire _and_17082;
+  wire _mux_17083;
   wire _and_17084;
-  wire _and_17085;
-  wire _and_17086;
+  wire _mux_17085;
+  wire _or_17086;
   wire _and_17087;
   wire _mux_17088;
-  wire _and_17089;
-  wire _mux_17090;
-  wire _or_17091;
-  wire _and_17092;
-  wire _mux_17093;
-  wire _mux_17094;
+  wire _mux_17089;
+  wire _and_17090;
+  wire _mux_17091;
+  wire _or_17092;
+  wire _and_17093;
+  wire _and_17094;
   wire _and_17095;
-  wire _mux_17096;
-  wire _or_17097;
+  wire _and_17096;
+  wire _mux_17097;
   wire _and_17098;
-  wire _and_17099;
-  wire _and_17100;
+  wire _mux_17099;
+  wire _or_17100;
   wire _and_17101;
   wire _mux_17102;
-  wire _and_17103;
-  wire _mux_17104;
-  wire _or_17105;
-  wire _and_17106;
-  wire _mux_17107;
-  wire _mux_17108;
+  wire _mux_17103;
+  wire _and_17104;
+  wire _mux_17105;
+  wire _or_17106;
+  wire _and_17107;
+  wire _and_17108;
   wire _and_17109;
-  wire _mux_17110;
-  wire _or_17111;
+  wire _and_17110;
+  wire _mux_17111;
   wire _and_17112;
-  wire _and_17113;
-  wire _and_17114;
+  wire _mux_17113;
+  wire _or_17114;
   wire _and_17115;
   wire _mux_17116;
-  wire _and_17117;
-  wire _mux_17118;
-  wire _or_17119;
-  wire _and_17120;
-  wire _mux_17121;
-  wire _mux_17122;
+  wire _mux_17117;
+  wire _and_17118;
+  wire _mux_17119;
+  wire _or_17120;
+  wire _and_17121;
+  wire _and_17122;
   wire _and_17123;
-  wire _mux_17124;
-  wire _or_17125;
+  wire _and_17124;
+  wire _mux_17125;
   wire _and_17126;
-  wire _and_17127;
-  wire _and_17128;
+  wire _mux_17127;
+  wire _or_17128;
   wire _and_17129;
   wire _mux_17130;
-  wire _and_17131;
-  wire _mux_17132;
-  wire _or_17133;
-  wire _and_17134;
-  wire _mux_17135;
-  wire _mux_17136;
+  wire _mux_17131;
+  wire _and_17132;
+  wire _mux_17133;
+  wire _or_17134;
+  wire _and_17135;
+  wire _and_17136;
   wire _and_17137;
-  wire _mux_17138;
-  wire _or_17139;
+  wire _and_17138;
+  wire _mux_17139;
   wire _and_17140;
-  wire _and_17141;
-  wire _and_17142;
+  wire _mux_17141;
+  wire _or_17142;
   wire _and_17143;
   wire _mux_17144;
-  wire _and_17145;
-  wire _mux_17146;
-  wire _or_17147;
-  wire _and_17148;
-  wire _mux_17149;
-  wire _mux_17150;
+  wire _mux_17145;
+  wire _and_17146;
+  wire _mux_17147;
+  wire _or_17148;
+  wire _and_17149;
+  wire _and_17150;
   wire _and_17151;
-  wire _mux_17152;
-  wire _or_17153;
+  wire _and_17152;
+  wire _mux_17153;
   wire _and_17154;
-  wire _and_17155;
-  wire _and_17156;
+  wire _mux_17155;
+  wire _or_17156;
   wire _and_17157;
   wire _mux_17158;
-  wire _and_17159;
-  wire _mux_17160;
-  wire _or_17161;
-  wire _and_17162;
-  wire _mux_17163;
-  wire _mux_17164;
+  wire _mux_17159;
+  wire _and_17160;
+  wire _mux_17161;
+  wire _or_17162;
+  wire _and_17163;
+  wire _and_17164;
   wire _and_17165;
-  wire _mux_17166;
-  wire _or_17167;
+  wire _and_17166;
+  wire _mux_17167;
   wire _and_17168;
-  wire _and_17169;
-  wire _and_17170;
+  wire _mux_17169;
+  wire _or_17170;
   wire _and_17171;
   wire _mux_17172;
-  wire _and_17173;
-  wire _mux_17174;
-  wire _or_17175;
-  wire _and_17176;
-  wire _mux_17177;
-  wire _mux_17178;
+  wire _mux_17173;
+  wire _and_17174;
+  wire _mux_17175;
+  wire _or_17176;
+  wire _and_17177;
+  wire _and_17178;
   wire _and_17179;
-  wire _mux_17180;
-  wire _or_17181;
+  wire _and_17180;
+  wire _mux_17181;
   wire _and_17182;
-  wire _and_17183;
-  wire _and_17184;
+  wire _mux_17183;
+  wire _or_17184;
   wire _and_17185;
   wire _mux_17186;
-  wire _and_17187;
-  wire _mux_17188;
-  wire _or_17189;
-  wire _and_17190;
-  wire _mux_17191;
-  wire _mux_17192;
+  wire _mux_17187;
+  wire _and_17188;
+  wire _mux_17189;
+  wire _or_17190;
+  wire _and_17191;
+  wire _and_17192;
   wire _and_17193;
-  wire _mux_17194;
-  wire _or_17195;
+  wire _and_17194;
+  wire _mux_17195;
   wire _and_17196;
-  wire _and_17197;
-  wire _and_17198;
+  wire _mux_17197;
+  wire _or_17198;
   wire _and_17199;
   wire _mux_17200;
-  wire _and_17201;
-  wire _mux_17202;
-  wire _or_17203;
-  wire _and_17204;
-  wire _mux_17205;
-  wire _mux_17206;
+  wire _mux_17201;
+  wire _and_17202;
+  wire _mux_17203;
+  wire _or_17204;
+  wire _and_17205;
+  wire _and_17206;
   wire _and_17207;
-  wire _mux_17208;
-  wire _or_17209;
+  wire _and_17208;
+  wire _mux_17209;
   wire _and_17210;
-  wire _and_17211;
-  wire _and_17212;
+  wire _mux_17211;
+  wire _or_17212;
   wire _and_17213;
   wire _mux_17214;
-  wire _and_17215;
-  wire _mux_17216;
-  wire _or_17217;
-  wire _and_17218;
-  wire _mux_17219;
-  wire _mux_17220;
-  wire _and_17221;
-  wire _mux_17222;
-  wire _or_17223;
-  wire _and_17224;
-  wire _and_17225;
-  wire _not_17226;
-  wire _and_17227;
+  wire _mux_17215;
+  wire _and_17216;
+  wire _mux_17217;
+  wire _or_17218;
+  wire _and_17219;
+  wire _and_17220;
+  wire _not_17221;
+  wire _and_17222;
+  wire _and_17223;
+  wire _mux_17224;
+  wire _or_17225;
+  wire _mux_17226;
+  wire _or_17227;
   wire _and_17228;
-  wire _mux_17229;
-  wire _or_17230;
-  wire _mux_17231;
-  wire _or_17232;
-  wire _and_17233;
+  wire _and_17229;
+  wire _mux_17230;
+  wire _or_17231;
+  wire _mux_17232;
+  wire _or_17233;
   wire _and_17234;
-  wire _mux_17235;
-  wire _or_17236;
-  wire _mux_17237;
-  wire _or_17238;
-  wire _and_17239;
+  wire _and_17235;
+  wire _mux_17236;
+  wire _or_17237;
+  wire _mux_17238;
+  wire _or_17239;
   wire _and_17240;
-  wire _mux_17241;
-  wire _or_17242;
-  wire _mux_17243;
-  wire _or_17244;
-  wire _and_17245;
+  wire _and_17241;
+  wire _mux_17242;
+  wire _or_17243;
+  wire _mux_17244;
+  wire _or_17245;
   wire _and_17246;
-  wire _mux_17247;
-  wire _or_17248;
-  wire _mux_17249;
-  wire _or_17250;
-  wire _and_17251;
+  wire _and_17247;
+  wire _mux_17248;
+  wire _or_17249;
+  wire _mux_17250;
+  wire _or_17251;
   wire _and_17252;
-  wire _mux_17253;
-  wire _or_17254;
-  wire _mux_17255;
-  wire _or_17256;
-  wire _and_17257;
+  wire _and_17253;
+  wire _mux_17254;
+  wire _or_17255;
+  wire _mux_17256;
+  wire _or_17257;
   wire _and_17258;
-  wire _mux_17259;
-  wire _or_17260;
-  wire _mux_17261;
-  wire _or_17262;
-  wire _and_17263;
+  wire _and_17259;
+  wire _mux_17260;
+  wire _or_17261;
+  wire _mux_17262;
+  wire _or_17263;
   wire _and_17264;
-  wire _mux_17265;
-  wire _or_17266;
-  wire _mux_17267;
-  wire _or_17268;
-  wire _and_17269;
+  wire _and_17265;
+  wire _mux_17266;
+  wire _or_17267;
+  wire _mux_17268;
+  wire _or_17269;
   wire _and_17270;
-  wire _mux_17271;
-  wire _or_17272;
-  wire _mux_17273;
-  wire _or_17274;
-  wire _and_17275;
+  wire _and_17271;
+  wire _mux_17272;
+  wire _or_17273;
+  wire _mux_17274;
+  wire _or_17275;
   wire _and_17276;
-  wire _mux_17277;
-  wire _or_17278;
-  wire _mux_17279;
-  wire _or_17280;
-  wire _and_17281;
+  wire _and_17277;
+  wire _mux_17278;
+  wire _or_17279;
+  wire _mux_17280;
+  wire _or_17281;
   wire _and_17282;
-  wire _mux_17283;
-  wire _or_17284;
-  wire _mux_17285;
-  wire _or_17286;
-  wire _and_17287;
+  wire _and_17283;
+  wire _mux_17284;
+  wire _or_17285;
+  wire _mux_17286;
+  wire _or_17287;
   wire _and_17288;
-  wire _mux_17289;
-  wire _or_17290;
-  wire _mux_17291;
-  wire _or_17292;
-  wire _and_17293;
+  wire _and_17289;
+  wire _mux_17290;
+  wire _or_17291;
+  wire _mux_17292;
+  wire _or_17293;
   wire _and_17294;
-  wire _mux_17295;
-  wire _or_17296;
-  wire _mux_17297;
-  wire _or_17298;
-  wire _and_17299;
+  wire _and_17295;
+  wire _mux_17296;
+  wire _or_17297;
+  wire _mux_17298;
+  wire _or_17299;
   wire _and_17300;
-  wire _mux_17301;
-  wire _or_17302;
-  wire _mux_17303;
-  wire _or_17304;
-  wire _and_17305;
+  wire _and_17301;
+  wire _mux_17302;
+  wire _or_17303;
+  wire _mux_17304;
+  wire _or_17305;
   wire _and_17306;
-  wire _mux_17307;
-  wire _or_17308;
-  wire _mux_17309;
-  wire _or_17310;
-  wire _and_17311;
+  wire _and_17307;
+  wire _mux_17308;
+  wire _or_17309;
+  wire _mux_17310;
+  wire _or_17311;
   wire _and_17312;
-  wire _mux_17313;
-  wire _or_17314;
-  wire _mux_17315;
-  wire _or_17316;
-  wire _and_17317;
+  wire _and_17313;
+  wire _mux_17314;
+  wire _or_17315;
+  wire _mux_17316;
+  wire _or_17317;
   wire _and_17318;
-  wire _mux_17319;
-  wire _or_17320;
-  wire _mux_17321;
-  wire _or_17322;
-  wire _and_17323;
+  wire _and_17319;
+  wire _mux_17320;
+  wire _or_17321;
+  wire _mux_17322;
+  wire _or_17323;
   wire _and_17324;
-  wire _mux_17325;
-  wire _or_17326;
-  wire _mux_17327;
-  wire _or_17328;
-  wire _and_17329;
+  wire _and_17325;
+  wire _mux_17326;
+  wire _or_17327;
+  wire _mux_17328;
+  wire _or_17329;
   wire _and_17330;
-  wire _mux_17331;
-  wire _or_17332;
-  wire _mux_17333;
-  wire _or_17334;
-  wire _and_17335;
+  wire _and_17331;
+  wire _mux_17332;
+  wire _or_17333;
+  wire _mux_17334;
+  wire _or_17335;
   wire _and_17336;
-  wire _mux_17337;
-  wire _or_17338;
-  wire _mux_17339;
-  wire _or_17340;
-  wire _and_17341;
+  wire _and_17337;
+  wire _mux_17338;
+  wire _or_17339;
+  wire _mux_17340;
+  wire _or_17341;
   wire _and_17342;
-  wire _mux_17343;
-  wire _or_17344;
-  wire _mux_17345;
-  wire _or_17346;
-  wire _and_17347;
+  wire _and_17343;
+  wire _mux_17344;
+  wire _or_17345;
+  wire _mux_17346;
+  wire _or_17347;
   wire _and_17348;
-  wire _mux_17349;
-  wire _or_17350;
-  wire _mux_17351;
-  wire _or_17352;
-  wire _and_17353;
+  wire _and_17349;
+  wire _mux_17350;
+  wire _or_17351;
+  wire _mux_17352;
+  wire _or_17353;
   wire _and_17354;
-  wire _mux_17355;
-  wire _or_17356;
-  wire _mux_17357;
-  wire _or_17358;
-  wire _and_17359;
+  wire _and_17355;
+  wire _mux_17356;
+  wire _or_17357;
+  wire _mux_17358;
+  wire _or_17359;
   wire _and_17360;
-  wire _mux_17361;
-  wire _or_17362;
-  wire _mux_17363;
-  wire _or_17364;
-  wire _and_17365;
+  wire _and_17361;
+  wire _mux_17362;
+  wire _or_17363;
+  wire _mux_17364;
+  wire _or_17365;
   wire _and_17366;
-  wire _mux_17367;
-  wire _or_17368;
-  wire _mux_17369;
-  wire _or_17370;
-  wire _and_17371;
+  wire _and_17367;
+  wire _mux_17368;
+  wire _or_17369;
+  wire _mux_17370;
+  wire _or_17371;
   wire _and_17372;
-  wire _mux_17373;
-  wire _or_17374;
-  wire _mux_17375;
-  wire _or_17376;
-  wire _and_17377;
+  wire _and_17373;
+  wire _mux_17374;
+  wire _or_17375;
+  wire _mux_17376;
+  wire _or_17377;
   wire _and_17378;
-  wire _mux_17379;
-  wire _or_17380;
-  wire _mux_17381;
-  wire _or_17382;
-  wire _and_17383;
+  wire _and_17379;
+  wire _mux_17380;
+  wire _or_17381;
+  wire _mux_17382;
+  wire _or_17383;
   wire _and_17384;
-  wire _mux_17385;
-  wire _or_17386;
-  wire _mux_17387;
-  wire _or_17388;
-  wire _and_17389;
+  wire _and_17385;
+  wire _mux_17386;
+  wire _or_17387;
+  wire _mux_17388;
+  wire _or_17389;
   wire _and_17390;
-  wire _mux_17391;
-  wire _or_17392;
-  wire _mux_17393;
-  wire _or_17394;
-  wire _and_17395;
+  wire _and_17391;
+  wire _mux_17392;
+  wire _or_17393;
+  wire _mux_17394;
+  wire _or_17395;
   wire _and_17396;
-  wire _mux_17397;
-  wire _or_17398;
-  wire _mux_17399;
-  wire _or_17400;
-  wire _and_17401;
+  wire _and_17397;
+  wire _mux_17398;
+  wire _or_17399;
+  wire _mux_17400;
+  wire _or_17401;
   wire _and_17402;
-  wire _mux_17403;
-  wire _or_17404;
-  wire _mux_17405;
-  wire _or_17406;
-  wire _and_17407;
+  wire _and_17403;
+  wire _mux_17404;
+  wire _or_17405;
+  wire _mux_17406;
+  wire _or_17407;
   wire _and_17408;
-  wire _mux_17409;
-  wire _or_17410;
-  wire _mux_17411;
-  wire _or_17412;
-  wire _and_17413;
+  wire _and_17409;
+  wire _mux_17410;
+  wire _or_17411;
+  wire _mux_17412;
+  wire _or_17413;
   wire _and_17414;
-  wire _mux_17415;
-  wire _or_17416;
-  wire _mux_17417;
-  wire _or_17418;
-  wire _and_17419;
+  wire _and_17415;
+  wire _mux_17416;
+  wire _or_17417;
+  wire _mux_17418;
+  wire _or_17419;
   wire _and_17420;
-  wire _mux_17421;
-  wire _or_17422;
-  wire _mux_17423;
-  wire _or_17424;
-  wire _and_17425;
+  wire _and_17421;
+  wire _mux_17422;
+  wire _or_17423;
+  wire _mux_17424;
+  wire _or_17425;
   wire _and_17426;
-  wire _mux_17427;
-  wire _or_17428;
-  wire _mux_17429;
-  wire _or_17430;
-  wire _and_17431;
+  wire _and_17427;
+  wire _mux_17428;
+  wire _or_17429;
+  wire _mux_17430;
+  wire _or_17431;
   wire _and_17432;
-  wire _mux_17433;
-  wire _or_17434;
-  wire _mux_17435;
-  wire _or_17436;
-  wire _and_17437;
+  wire _and_17433;
+  wire _mux_17434;
+  wire _or_17435;
+  wire _mux_17436;
+  wire _or_17437;
   wire _and_17438;
-  wire _mux_17439;
-  wire _or_17440;
-  wire _mux_17441;
-  wire _or_17442;
-  wire _and_17443;
+  wire _and_17439;
+  wire _mux_17440;
+  wire _or_17441;
+  wire _mux_17442;
+  wire _or_17443;
   wire _and_17444;
-  wire _mux_17445;
-  wire _or_17446;
-  wire _mux_17447;
-  wire _or_17448;
-  wire _and_17449;
+  wire _and_17445;
+  wire _mux_17446;
+  wire _or_17447;
+  wire _mux_17448;
+  wire _or_17449;
   wire _and_17450;
-  wire _mux_17451;
-  wire _or_17452;
-  wire _mux_17453;
-  wire _or_17454;
-  wire _and_17455;
+  wire _and_17451;
+  wire _mux_17452;
+  wire _or_17453;
+  wire _mux_17454;
+  wire _or_17455;
   wire _and_17456;
-  wire _mux_17457;
-  wire _or_17458;
-  wire _mux_17459;
-  wire _or_17460;
-  wire _and_17461;
+  wire _and_17457;
+  wire _mux_17458;
+  wire _or_17459;
+  wire _mux_17460;
+  wire _or_17461;
   wire _and_17462;
-  wire _mux_17463;
-  wire _or_17464;
-  wire _mux_17465;
-  wire _or_17466;
-  wire _and_17467;
+  wire _and_17463;
+  wire _mux_17464;
+  wire _or_17465;
+  wire _mux_17466;
+  wire _or_17467;
   wire _and_17468;
-  wire _mux_17469;
-  wire _or_17470;
-  wire _mux_17471;
-  wire _or_17472;
-  wire _and_17473;
+  wire _and_17469;
+  wire _mux_17470;
+  wire _or_17471;
+  wire _mux_17472;
+  wire _or_17473;
   wire _and_17474;
-  wire _mux_17475;
-  wire _or_17476;
-  wire _mux_17477;
-  wire _or_17478;
-  wire _and_17479;
+  wire _and_17475;
+  wire _mux_17476;
+  wire _or_17477;
+  wire _mux_17478;
+  wire _or_17479;
   wire _and_17480;
-  wire _mux_17481;
-  wire _or_17482;
-  wire _mux_17483;
-  wire _or_17484;
-  wire _and_17485;
+  wire _and_17481;
+  wire _mux_17482;
+  wire _or_17483;
+  wire _mux_17484;
+  wire _or_17485;
   wire _and_17486;
-  wire _mux_17487;
-  wire _or_17488;
-  wire _mux_17489;
-  wire _or_17490;
-  wire _and_17491;
+  wire _and_17487;
+  wire _mux_17488;
+  wire _or_17489;
+  wire _mux_17490;
+  wire _or_17491;
   wire _and_17492;
-  wire _mux_17493;
-  wire _or_17494;
-  wire _mux_17495;
-  wire _or_17496;
-  wire _and_17497;
+  wire _and_17493;
+  wire _mux_17494;
+  wire _or_17495;
+  wire _mux_17496;
+  wire _or_17497;
   wire _and_17498;
-  wire _mux_17499;
-  wire _or_17500;
-  wire _mux_17501;
-  wire _or_17502;
-  wire _and_17503;
+  wire _and_17499;
+  wire _mux_17500;
+  wire _or_17501;
+  wire _mux_17502;
+  wire _or_17503;
   wire _and_17504;
-  wire _mux_17505;
-  wire _or_17506;
-  wire _mux_17507;
-  wire _or_17508;
-  wire _and_17509;
+  wire _and_17505;
+  wire _mux_17506;
+  wire _or_17507;
+  wire _mux_17508;
+  wire _or_17509;
   wire _and_17510;
-  wire _mux_17511;
-  wire _or_17512;
-  wire _mux_17513;
-  wire _or_17514;
-  wire _and_17515;
+  wire _and_17511;
+  wire _mux_17512;
+  wire _or_17513;
+  wire _mux_17514;
+  wire _or_17515;
   wire _and_17516;
-  wire _mux_17517;
-  wire _or_17518;
-  wire _mux_17519;
-  wire _or_17520;
-  wire _and_17521;
+  wire _and_17517;
+  wire _mux_17518;
+  wire _or_17519;
+  wire _mux_17520;
+  wire _or_17521;
   wire _and_17522;
-  wire _mux_17523;
-  wire _or_17524;
-  wire _mux_17525;
-  wire _or_17526;
-  wire _and_17527;
+  wire _and_17523;
+  wire _mux_17524;
+  wire _or_17525;
+  wire _mux_17526;
+  wire _or_17527;
   wire _and_17528;
-  wire _mux_17529;
-  wire _or_17530;
-  wire _mux_17531;
-  wire _or_17532;
-  wire _and_17533;
+  wire _and_17529;
+  wire _mux_17530;
+  wire _or_17531;
+  wire _mux_17532;
+  wire _or_17533;
   wire _and_17534;
-  wire _mux_17535;
-  wire _or_17536;
-  wire _mux_17537;
-  wire _or_17538;
-  wire _and_17539;
+  wire _and_17535;
+  wire _mux_17536;
+  wire _or_17537;
+  wire _mux_17538;
+  wire _or_17539;
   wire _and_17540;
-  wire _mux_17541;
-  wire _or_17542;
-  wire _mux_17543;
-  wire _or_17544;
-  wire _and_17545;
+  wire _and_17541;
+  wire _mux_17542;
+  wire _or_17543;
+  wire _mux_17544;
+  wire _or_17545;
   wire _and_17546;
-  wire _mux_17547;
-  wire _or_17548;
-  wire _mux_17549;
-  wire _or_17550;
-  wire _and_17551;
+  wire _and_17547;
+  wire _mux_17548;
+  wire _or_17549;
+  wire _mux_17550;
+  wire _or_17551;
   wire _and_17552;
-  wire _mux_17553;
-  wire _or_17554;
-  wire _mux_17555;
-  wire _or_17556;
-  wire _and_17557;
+  wire _and_17553;
+  wire _mux_17554;
+  wire _or_17555;
+  wire _mux_17556;
+  wire _or_17557;
   wire _and_17558;
-  wire _mux_17559;
-  wire _or_17560;
-  wire _mux_17561;
-  wire _or_17562;
-  wire _and_17563;
+  wire _and_17559;
+  wire _mux_17560;
+  wire _or_17561;
+  wire _mux_17562;
+  wire _or_17563;
   wire _and_17564;
-  wire _mux_17565;
-  wire _or_17566;
-  wire _mux_17567;
-  wire _or_17568;
-  wire _and_17569;
+  wire _and_17565;
+  wire _mux_17566;
+  wire _or_17567;
+  wire _mux_17568;
+  wire _or_17569;
   wire _and_17570;
-  wire _mux_17571;
-  wire _or_17572;
-  wire _mux_17573;
-  wire _or_17574;
-  wire _and_17575;
+  wire _and_17571;
+  wire _mux_17572;
+  wire _or_17573;
+  wire _mux_17574;
+  wire _or_17575;
   wire _and_17576;
-  wire _mux_17577;
-  wire _or_17578;
-  wire _mux_17579;
-  wire _or_17580;
-  wire _and_17581;
+  wire _and_17577;
+  wire _mux_17578;
+  wire _or_17579;
+  wire _mux_17580;
+  wire _or_17581;
   wire _and_17582;
-  wire _mux_17583;
-  wire _or_17584;
-  wire _mux_17585;
-  wire _or_17586;
-  wire _and_17587;
+  wire _and_17583;
+  wire _mux_17584;
+  wire _or_17585;
+  wire _mux_17586;
+  wire _or_17587;
   wire _and_17588;
-  wire _mux_17589;
-  wire _or_17590;
-  wire _mux_17591;
-  wire _or_17592;
-  wire _and_17593;
+  wire _and_17589;
+  wire _mux_17590;
+  wire _or_17591;
+  wire _mux_17592;
+  wire _or_17593;
   wire _and_17594;
-  wire _mux_17595;
-  wire _or_17596;
-  wire _mux_17597;
-  wire _or_17598;
-  wire _and_17599;
+  wire _and_17595;
+  wire _mux_17596;
+  wire _or_17597;
+  wire _mux_17598;
+  wire _or_17599;
   wire _and_17600;
-  wire _mux_17601;
-  wire _or_17602;
-  wire _mux_17603;
-  wire _or_17604;
-  wire _and_17605;
-  wire _and_17606;
-  wire _mux_17607;
-  wire _or_17608;
-  wire _mux_17609;
-  wire _or_17610;
-  assign req_kind = _mux_16329;
+  wire _and_17601;
+  wire _mux_17602;
+  wire _or_17603;
+  wire _mux_17604;
+  wire _or_17605;
+  assign req_kind = _mux_16324;
   assign mshr_alloc_fail = _and_1997;
-  assign fire_read_packet = _mux_16322;
+  assign fire_read_packet = _mux_16317;
   assign fire_blk = _cat_2012;
   assign fire_hbs = req_hbs;
-  assign alloc_entry = _mux_16319;
-  assign alloc_slot = _mux_16320;
+  assign alloc_entry = _mux_16314;
+  assign alloc_slot = _mux_16315;
   assign fill_drop = _and_4982;
   assign wb_valid = _ror_5242;
   assign wb_entry = _cat_5447;
@@ -6648,771 +6648,771 @@ module vmshr_elastic (
   assign wb_data = _onehot_5462;
   always @(posedge clk) begin
     if (rst) p_v_0 <= 1'b0;
-    else if (_or_17230) p_v_0 <= _mux_17229;
+    else if (_or_17225) p_v_0 <= _mux_17224;
   end
   always @(posedge clk) begin
     if (rst) p_tag_0 <= 27'h0000000;
-    else if (_and_17228) p_tag_0 <= req_blk;
+    else if (_and_17223) p_tag_0 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_0 <= 1'b0;
-    else if (_or_17232) p_y_0 <= _mux_17231;
+    else if (_or_17227) p_y_0 <= _mux_17226;
   end
   always @(posedge clk) begin
     if (rst) p_v_1 <= 1'b0;
-    else if (_or_17236) p_v_1 <= _mux_17235;
+    else if (_or_17231) p_v_1 <= _mux_17230;
   end
   always @(posedge clk) begin
     if (rst) p_tag_1 <= 27'h0000000;
-    else if (_and_17234) p_tag_1 <= req_blk;
+    else if (_and_17229) p_tag_1 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_1 <= 1'b0;
-    else if (_or_17238) p_y_1 <= _mux_17237;
+    else if (_or_17233) p_y_1 <= _mux_17232;
   end
   always @(posedge clk) begin
     if (rst) p_v_2 <= 1'b0;
-    else if (_or_17242) p_v_2 <= _mux_17241;
+    else if (_or_17237) p_v_2 <= _mux_17236;
   end
   always @(posedge clk) begin
     if (rst) p_tag_2 <= 27'h0000000;
-    else if (_and_17240) p_tag_2 <= req_blk;
+    else if (_and_17235) p_tag_2 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_2 <= 1'b0;
-    else if (_or_17244) p_y_2 <= _mux_17243;
+    else if (_or_17239) p_y_2 <= _mux_17238;
   end
   always @(posedge clk) begin
     if (rst) p_v_3 <= 1'b0;
-    else if (_or_17248) p_v_3 <= _mux_17247;
+    else if (_or_17243) p_v_3 <= _mux_17242;
   end
   always @(posedge clk) begin
     if (rst) p_tag_3 <= 27'h0000000;
-    else if (_and_17246) p_tag_3 <= req_blk;
+    else if (_and_17241) p_tag_3 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_3 <= 1'b0;
-    else if (_or_17250) p_y_3 <= _mux_17249;
+    else if (_or_17245) p_y_3 <= _mux_17244;
   end
   always @(posedge clk) begin
     if (rst) p_v_4 <= 1'b0;
-    else if (_or_17254) p_v_4 <= _mux_17253;
+    else if (_or_17249) p_v_4 <= _mux_17248;
   end
   always @(posedge clk) begin
     if (rst) p_tag_4 <= 27'h0000000;
-    else if (_and_17252) p_tag_4 <= req_blk;
+    else if (_and_17247) p_tag_4 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_4 <= 1'b0;
-    else if (_or_17256) p_y_4 <= _mux_17255;
+    else if (_or_17251) p_y_4 <= _mux_17250;
   end
   always @(posedge clk) begin
     if (rst) p_v_5 <= 1'b0;
-    else if (_or_17260) p_v_5 <= _mux_17259;
+    else if (_or_17255) p_v_5 <= _mux_17254;
   end
   always @(posedge clk) begin
     if (rst) p_tag_5 <= 27'h0000000;
-    else if (_and_17258) p_tag_5 <= req_blk;
+    else if (_and_17253) p_tag_5 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_5 <= 1'b0;
-    else if (_or_17262) p_y_5 <= _mux_17261;
+    else if (_or_17257) p_y_5 <= _mux_17256;
   end
   always @(posedge clk) begin
     if (rst) p_v_6 <= 1'b0;
-    else if (_or_17266) p_v_6 <= _mux_17265;
+    else if (_or_17261) p_v_6 <= _mux_17260;
   end
   always @(posedge clk) begin
     if (rst) p_tag_6 <= 27'h0000000;
-    else if (_and_17264) p_tag_6 <= req_blk;
+    else if (_and_17259) p_tag_6 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_6 <= 1'b0;
-    else if (_or_17268) p_y_6 <= _mux_17267;
+    else if (_or_17263) p_y_6 <= _mux_17262;
   end
   always @(posedge clk) begin
     if (rst) p_v_7 <= 1'b0;
-    else if (_or_17272) p_v_7 <= _mux_17271;
+    else if (_or_17267) p_v_7 <= _mux_17266;
   end
   always @(posedge clk) begin
     if (rst) p_tag_7 <= 27'h0000000;
-    else if (_and_17270) p_tag_7 <= req_blk;
+    else if (_and_17265) p_tag_7 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_7 <= 1'b0;
-    else if (_or_17274) p_y_7 <= _mux_17273;
+    else if (_or_17269) p_y_7 <= _mux_17268;
   end
   always @(posedge clk) begin
     if (rst) p_v_8 <= 1'b0;
-    else if (_or_17278) p_v_8 <= _mux_17277;
+    else if (_or_17273) p_v_8 <= _mux_17272;
   end
   always @(posedge clk) begin
     if (rst) p_tag_8 <= 27'h0000000;
-    else if (_and_17276) p_tag_8 <= req_blk;
+    else if (_and_17271) p_tag_8 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_8 <= 1'b0;
-    else if (_or_17280) p_y_8 <= _mux_17279;
+    else if (_or_17275) p_y_8 <= _mux_17274;
   end
   always @(posedge clk) begin
     if (rst) p_v_9 <= 1'b0;
-    else if (_or_17284) p_v_9 <= _mux_17283;
+    else if (_or_17279) p_v_9 <= _mux_17278;
   end
   always @(posedge clk) begin
     if (rst) p_tag_9 <= 27'h0000000;
-    else if (_and_17282) p_tag_9 <= req_blk;
+    else if (_and_17277) p_tag_9 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_9 <= 1'b0;
-    else if (_or_17286) p_y_9 <= _mux_17285;
+    else if (_or_17281) p_y_9 <= _mux_17280;
   end
   always @(posedge clk) begin
     if (rst) p_v_10 <= 1'b0;
-    else if (_or_17290) p_v_10 <= _mux_17289;
+    else if (_or_17285) p_v_10 <= _mux_17284;
   end
   always @(posedge clk) begin
     if (rst) p_tag_10 <= 27'h0000000;
-    else if (_and_17288) p_tag_10 <= req_blk;
+    else if (_and_17283) p_tag_10 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_10 <= 1'b0;
-    else if (_or_17292) p_y_10 <= _mux_17291;
+    else if (_or_17287) p_y_10 <= _mux_17286;
   end
   always @(posedge clk) begin
     if (rst) p_v_11 <= 1'b0;
-    else if (_or_17296) p_v_11 <= _mux_17295;
+    else if (_or_17291) p_v_11 <= _mux_17290;
   end
   always @(posedge clk) begin
     if (rst) p_tag_11 <= 27'h0000000;
-    else if (_and_17294) p_tag_11 <= req_blk;
+    else if (_and_17289) p_tag_11 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_11 <= 1'b0;
-    else if (_or_17298) p_y_11 <= _mux_17297;
+    else if (_or_17293) p_y_11 <= _mux_17292;
   end
   always @(posedge clk) begin
     if (rst) p_v_12 <= 1'b0;
-    else if (_or_17302) p_v_12 <= _mux_17301;
+    else if (_or_17297) p_v_12 <= _mux_17296;
   end
   always @(posedge clk) begin
     if (rst) p_tag_12 <= 27'h0000000;
-    else if (_and_17300) p_tag_12 <= req_blk;
+    else if (_and_17295) p_tag_12 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_12 <= 1'b0;
-    else if (_or_17304) p_y_12 <= _mux_17303;
+    else if (_or_17299) p_y_12 <= _mux_17298;
   end
   always @(posedge clk) begin
     if (rst) p_v_13 <= 1'b0;
-    else if (_or_17308) p_v_13 <= _mux_17307;
+    else if (_or_17303) p_v_13 <= _mux_17302;
   end
   always @(posedge clk) begin
     if (rst) p_tag_13 <= 27'h0000000;
-    else if (_and_17306) p_tag_13 <= req_blk;
+    else if (_and_17301) p_tag_13 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_13 <= 1'b0;
-    else if (_or_17310) p_y_13 <= _mux_17309;
+    else if (_or_17305) p_y_13 <= _mux_17304;
   end
   always @(posedge clk) begin
     if (rst) p_v_14 <= 1'b0;
-    else if (_or_17314) p_v_14 <= _mux_17313;
+    else if (_or_17309) p_v_14 <= _mux_17308;
   end
   always @(posedge clk) begin
     if (rst) p_tag_14 <= 27'h0000000;
-    else if (_and_17312) p_tag_14 <= req_blk;
+    else if (_and_17307) p_tag_14 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_14 <= 1'b0;
-    else if (_or_17316) p_y_14 <= _mux_17315;
+    else if (_or_17311) p_y_14 <= _mux_17310;
   end
   always @(posedge clk) begin
     if (rst) p_v_15 <= 1'b0;
-    else if (_or_17320) p_v_15 <= _mux_17319;
+    else if (_or_17315) p_v_15 <= _mux_17314;
   end
   always @(posedge clk) begin
     if (rst) p_tag_15 <= 27'h0000000;
-    else if (_and_17318) p_tag_15 <= req_blk;
+    else if (_and_17313) p_tag_15 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_15 <= 1'b0;
-    else if (_or_17322) p_y_15 <= _mux_17321;
+    else if (_or_17317) p_y_15 <= _mux_17316;
   end
   always @(posedge clk) begin
     if (rst) p_v_16 <= 1'b0;
-    else if (_or_17326) p_v_16 <= _mux_17325;
+    else if (_or_17321) p_v_16 <= _mux_17320;
   end
   always @(posedge clk) begin
     if (rst) p_tag_16 <= 27'h0000000;
-    else if (_and_17324) p_tag_16 <= req_blk;
+    else if (_and_17319) p_tag_16 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_16 <= 1'b0;
-    else if (_or_17328) p_y_16 <= _mux_17327;
+    else if (_or_17323) p_y_16 <= _mux_17322;
   end
   always @(posedge clk) begin
     if (rst) p_v_17 <= 1'b0;
-    else if (_or_17332) p_v_17 <= _mux_17331;
+    else if (_or_17327) p_v_17 <= _mux_17326;
   end
   always @(posedge clk) begin
     if (rst) p_tag_17 <= 27'h0000000;
-    else if (_and_17330) p_tag_17 <= req_blk;
+    else if (_and_17325) p_tag_17 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_17 <= 1'b0;
-    else if (_or_17334) p_y_17 <= _mux_17333;
+    else if (_or_17329) p_y_17 <= _mux_17328;
   end
   always @(posedge clk) begin
     if (rst) p_v_18 <= 1'b0;
-    else if (_or_17338) p_v_18 <= _mux_17337;
+    else if (_or_17333) p_v_18 <= _mux_17332;
   end
   always @(posedge clk) begin
     if (rst) p_tag_18 <= 27'h0000000;
-    else if (_and_17336) p_tag_18 <= req_blk;
+    else if (_and_17331) p_tag_18 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_18 <= 1'b0;
-    else if (_or_17340) p_y_18 <= _mux_17339;
+    else if (_or_17335) p_y_18 <= _mux_17334;
   end
   always @(posedge clk) begin
     if (rst) p_v_19 <= 1'b0;
-    else if (_or_17344) p_v_19 <= _mux_17343;
+    else if (_or_17339) p_v_19 <= _mux_17338;
   end
   always @(posedge clk) begin
     if (rst) p_tag_19 <= 27'h0000000;
-    else if (_and_17342) p_tag_19 <= req_blk;
+    else if (_and_17337) p_tag_19 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_19 <= 1'b0;
-    else if (_or_17346) p_y_19 <= _mux_17345;
+    else if (_or_17341) p_y_19 <= _mux_17340;
   end
   always @(posedge clk) begin
     if (rst) p_v_20 <= 1'b0;
-    else if (_or_17350) p_v_20 <= _mux_17349;
+    else if (_or_17345) p_v_20 <= _mux_17344;
   end
   always @(posedge clk) begin
     if (rst) p_tag_20 <= 27'h0000000;
-    else if (_and_17348) p_tag_20 <= req_blk;
+    else if (_and_17343) p_tag_20 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_20 <= 1'b0;
-    else if (_or_17352) p_y_20 <= _mux_17351;
+    else if (_or_17347) p_y_20 <= _mux_17346;
   end
   always @(posedge clk) begin
     if (rst) p_v_21 <= 1'b0;
-    else if (_or_17356) p_v_21 <= _mux_17355;
+    else if (_or_17351) p_v_21 <= _mux_17350;
   end
   always @(posedge clk) begin
     if (rst) p_tag_21 <= 27'h0000000;
-    else if (_and_17354) p_tag_21 <= req_blk;
+    else if (_and_17349) p_tag_21 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_21 <= 1'b0;
-    else if (_or_17358) p_y_21 <= _mux_17357;
+    else if (_or_17353) p_y_21 <= _mux_17352;
   end
   always @(posedge clk) begin
     if (rst) p_v_22 <= 1'b0;
-    else if (_or_17362) p_v_22 <= _mux_17361;
+    else if (_or_17357) p_v_22 <= _mux_17356;
   end
   always @(posedge clk) begin
     if (rst) p_tag_22 <= 27'h0000000;
-    else if (_and_17360) p_tag_22 <= req_blk;
+    else if (_and_17355) p_tag_22 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_22 <= 1'b0;
-    else if (_or_17364) p_y_22 <= _mux_17363;
+    else if (_or_17359) p_y_22 <= _mux_17358;
   end
   always @(posedge clk) begin
     if (rst) p_v_23 <= 1'b0;
-    else if (_or_17368) p_v_23 <= _mux_17367;
+    else if (_or_17363) p_v_23 <= _mux_17362;
   end
   always @(posedge clk) begin
     if (rst) p_tag_23 <= 27'h0000000;
-    else if (_and_17366) p_tag_23 <= req_blk;
+    else if (_and_17361) p_tag_23 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_23 <= 1'b0;
-    else if (_or_17370) p_y_23 <= _mux_17369;
+    else if (_or_17365) p_y_23 <= _mux_17364;
   end
   always @(posedge clk) begin
     if (rst) p_v_24 <= 1'b0;
-    else if (_or_17374) p_v_24 <= _mux_17373;
+    else if (_or_17369) p_v_24 <= _mux_17368;
   end
   always @(posedge clk) begin
     if (rst) p_tag_24 <= 27'h0000000;
-    else if (_and_17372) p_tag_24 <= req_blk;
+    else if (_and_17367) p_tag_24 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_24 <= 1'b0;
-    else if (_or_17376) p_y_24 <= _mux_17375;
+    else if (_or_17371) p_y_24 <= _mux_17370;
   end
   always @(posedge clk) begin
     if (rst) p_v_25 <= 1'b0;
-    else if (_or_17380) p_v_25 <= _mux_17379;
+    else if (_or_17375) p_v_25 <= _mux_17374;
   end
   always @(posedge clk) begin
     if (rst) p_tag_25 <= 27'h0000000;
-    else if (_and_17378) p_tag_25 <= req_blk;
+    else if (_and_17373) p_tag_25 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_25 <= 1'b0;
-    else if (_or_17382) p_y_25 <= _mux_17381;
+    else if (_or_17377) p_y_25 <= _mux_17376;
   end
   always @(posedge clk) begin
     if (rst) p_v_26 <= 1'b0;
-    else if (_or_17386) p_v_26 <= _mux_17385;
+    else if (_or_17381) p_v_26 <= _mux_17380;
   end
   always @(posedge clk) begin
     if (rst) p_tag_26 <= 27'h0000000;
-    else if (_and_17384) p_tag_26 <= req_blk;
+    else if (_and_17379) p_tag_26 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_26 <= 1'b0;
-    else if (_or_17388) p_y_26 <= _mux_17387;
+    else if (_or_17383) p_y_26 <= _mux_17382;
   end
   always @(posedge clk) begin
     if (rst) p_v_27 <= 1'b0;
-    else if (_or_17392) p_v_27 <= _mux_17391;
+    else if (_or_17387) p_v_27 <= _mux_17386;
   end
   always @(posedge clk) begin
     if (rst) p_tag_27 <= 27'h0000000;
-    else if (_and_17390) p_tag_27 <= req_blk;
+    else if (_and_17385) p_tag_27 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_27 <= 1'b0;
-    else if (_or_17394) p_y_27 <= _mux_17393;
+    else if (_or_17389) p_y_27 <= _mux_17388;
   end
   always @(posedge clk) begin
     if (rst) p_v_28 <= 1'b0;
-    else if (_or_17398) p_v_28 <= _mux_17397;
+    else if (_or_17393) p_v_28 <= _mux_17392;
   end
   always @(posedge clk) begin
     if (rst) p_tag_28 <= 27'h0000000;
-    else if (_and_17396) p_tag_28 <= req_blk;
+    else if (_and_17391) p_tag_28 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_28 <= 1'b0;
-    else if (_or_17400) p_y_28 <= _mux_17399;
+    else if (_or_17395) p_y_28 <= _mux_17394;
   end
   always @(posedge clk) begin
     if (rst) p_v_29 <= 1'b0;
-    else if (_or_17404) p_v_29 <= _mux_17403;
+    else if (_or_17399) p_v_29 <= _mux_17398;
   end
   always @(posedge clk) begin
     if (rst) p_tag_29 <= 27'h0000000;
-    else if (_and_17402) p_tag_29 <= req_blk;
+    else if (_and_17397) p_tag_29 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_29 <= 1'b0;
-    else if (_or_17406) p_y_29 <= _mux_17405;
+    else if (_or_17401) p_y_29 <= _mux_17400;
   end
   always @(posedge clk) begin
     if (rst) p_v_30 <= 1'b0;
-    else if (_or_17410) p_v_30 <= _mux_17409;
+    else if (_or_17405) p_v_30 <= _mux_17404;
   end
   always @(posedge clk) begin
     if (rst) p_tag_30 <= 27'h0000000;
-    else if (_and_17408) p_tag_30 <= req_blk;
+    else if (_and_17403) p_tag_30 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_30 <= 1'b0;
-    else if (_or_17412) p_y_30 <= _mux_17411;
+    else if (_or_17407) p_y_30 <= _mux_17406;
   end
   always @(posedge clk) begin
     if (rst) p_v_31 <= 1'b0;
-    else if (_or_17416) p_v_31 <= _mux_17415;
+    else if (_or_17411) p_v_31 <= _mux_17410;
   end
   always @(posedge clk) begin
     if (rst) p_tag_31 <= 27'h0000000;
-    else if (_and_17414) p_tag_31 <= req_blk;
+    else if (_and_17409) p_tag_31 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_31 <= 1'b0;
-    else if (_or_17418) p_y_31 <= _mux_17417;
+    else if (_or_17413) p_y_31 <= _mux_17412;
   end
   always @(posedge clk) begin
     if (rst) p_v_32 <= 1'b0;
-    else if (_or_17422) p_v_32 <= _mux_17421;
+    else if (_or_17417) p_v_32 <= _mux_17416;
   end
   always @(posedge clk) begin
     if (rst) p_tag_32 <= 27'h0000000;
-    else if (_and_17420) p_tag_32 <= req_blk;
+    else if (_and_17415) p_tag_32 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_32 <= 1'b0;
-    else if (_or_17424) p_y_32 <= _mux_17423;
+    else if (_or_17419) p_y_32 <= _mux_17418;
   end
   always @(posedge clk) begin
     if (rst) p_v_33 <= 1'b0;
-    else if (_or_17428) p_v_33 <= _mux_17427;
+    else if (_or_17423) p_v_33 <= _mux_17422;
   end
   always @(posedge clk) begin
     if (rst) p_tag_33 <= 27'h0000000;
-    else if (_and_17426) p_tag_33 <= req_blk;
+    else if (_and_17421) p_tag_33 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_33 <= 1'b0;
-    else if (_or_17430) p_y_33 <= _mux_17429;
+    else if (_or_17425) p_y_33 <= _mux_17424;
   end
   always @(posedge clk) begin
     if (rst) p_v_34 <= 1'b0;
-    else if (_or_17434) p_v_34 <= _mux_17433;
+    else if (_or_17429) p_v_34 <= _mux_17428;
   end
   always @(posedge clk) begin
     if (rst) p_tag_34 <= 27'h0000000;
-    else if (_and_17432) p_tag_34 <= req_blk;
+    else if (_and_17427) p_tag_34 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_34 <= 1'b0;
-    else if (_or_17436) p_y_34 <= _mux_17435;
+    else if (_or_17431) p_y_34 <= _mux_17430;
   end
   always @(posedge clk) begin
     if (rst) p_v_35 <= 1'b0;
-    else if (_or_17440) p_v_35 <= _mux_17439;
+    else if (_or_17435) p_v_35 <= _mux_17434;
   end
   always @(posedge clk) begin
     if (rst) p_tag_35 <= 27'h0000000;
-    else if (_and_17438) p_tag_35 <= req_blk;
+    else if (_and_17433) p_tag_35 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_35 <= 1'b0;
-    else if (_or_17442) p_y_35 <= _mux_17441;
+    else if (_or_17437) p_y_35 <= _mux_17436;
   end
   always @(posedge clk) begin
     if (rst) p_v_36 <= 1'b0;
-    else if (_or_17446) p_v_36 <= _mux_17445;
+    else if (_or_17441) p_v_36 <= _mux_17440;
   end
   always @(posedge clk) begin
     if (rst) p_tag_36 <= 27'h0000000;
-    else if (_and_17444) p_tag_36 <= req_blk;
+    else if (_and_17439) p_tag_36 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_36 <= 1'b0;
-    else if (_or_17448) p_y_36 <= _mux_17447;
+    else if (_or_17443) p_y_36 <= _mux_17442;
   end
   always @(posedge clk) begin
     if (rst) p_v_37 <= 1'b0;
-    else if (_or_17452) p_v_37 <= _mux_17451;
+    else if (_or_17447) p_v_37 <= _mux_17446;
   end
   always @(posedge clk) begin
     if (rst) p_tag_37 <= 27'h0000000;
-    else if (_and_17450) p_tag_37 <= req_blk;
+    else if (_and_17445) p_tag_37 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_37 <= 1'b0;
-    else if (_or_17454) p_y_37 <= _mux_17453;
+    else if (_or_17449) p_y_37 <= _mux_17448;
   end
   always @(posedge clk) begin
     if (rst) p_v_38 <= 1'b0;
-    else if (_or_17458) p_v_38 <= _mux_17457;
+    else if (_or_17453) p_v_38 <= _mux_17452;
   end
   always @(posedge clk) begin
     if (rst) p_tag_38 <= 27'h0000000;
-    else if (_and_17456) p_tag_38 <= req_blk;
+    else if (_and_17451) p_tag_38 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_38 <= 1'b0;
-    else if (_or_17460) p_y_38 <= _mux_17459;
+    else if (_or_17455) p_y_38 <= _mux_17454;
   end
   always @(posedge clk) begin
     if (rst) p_v_39 <= 1'b0;
-    else if (_or_17464) p_v_39 <= _mux_17463;
+    else if (_or_17459) p_v_39 <= _mux_17458;
   end
   always @(posedge clk) begin
     if (rst) p_tag_39 <= 27'h0000000;
-    else if (_and_17462) p_tag_39 <= req_blk;
+    else if (_and_17457) p_tag_39 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_39 <= 1'b0;
-    else if (_or_17466) p_y_39 <= _mux_17465;
+    else if (_or_17461) p_y_39 <= _mux_17460;
   end
   always @(posedge clk) begin
     if (rst) p_v_40 <= 1'b0;
-    else if (_or_17470) p_v_40 <= _mux_17469;
+    else if (_or_17465) p_v_40 <= _mux_17464;
   end
   always @(posedge clk) begin
     if (rst) p_tag_40 <= 27'h0000000;
-    else if (_and_17468) p_tag_40 <= req_blk;
+    else if (_and_17463) p_tag_40 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_40 <= 1'b0;
-    else if (_or_17472) p_y_40 <= _mux_17471;
+    else if (_or_17467) p_y_40 <= _mux_17466;
   end
   always @(posedge clk) begin
     if (rst) p_v_41 <= 1'b0;
-    else if (_or_17476) p_v_41 <= _mux_17475;
+    else if (_or_17471) p_v_41 <= _mux_17470;
   end
   always @(posedge clk) begin
     if (rst) p_tag_41 <= 27'h0000000;
-    else if (_and_17474) p_tag_41 <= req_blk;
+    else if (_and_17469) p_tag_41 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_41 <= 1'b0;
-    else if (_or_17478) p_y_41 <= _mux_17477;
+    else if (_or_17473) p_y_41 <= _mux_17472;
   end
   always @(posedge clk) begin
     if (rst) p_v_42 <= 1'b0;
-    else if (_or_17482) p_v_42 <= _mux_17481;
+    else if (_or_17477) p_v_42 <= _mux_17476;
   end
   always @(posedge clk) begin
     if (rst) p_tag_42 <= 27'h0000000;
-    else if (_and_17480) p_tag_42 <= req_blk;
+    else if (_and_17475) p_tag_42 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_42 <= 1'b0;
-    else if (_or_17484) p_y_42 <= _mux_17483;
+    else if (_or_17479) p_y_42 <= _mux_17478;
   end
   always @(posedge clk) begin
     if (rst) p_v_43 <= 1'b0;
-    else if (_or_17488) p_v_43 <= _mux_17487;
+    else if (_or_17483) p_v_43 <= _mux_17482;
   end
   always @(posedge clk) begin
     if (rst) p_tag_43 <= 27'h0000000;
-    else if (_and_17486) p_tag_43 <= req_blk;
+    else if (_and_17481) p_tag_43 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_43 <= 1'b0;
-    else if (_or_17490) p_y_43 <= _mux_17489;
+    else if (_or_17485) p_y_43 <= _mux_17484;
   end
   always @(posedge clk) begin
     if (rst) p_v_44 <= 1'b0;
-    else if (_or_17494) p_v_44 <= _mux_17493;
+    else if (_or_17489) p_v_44 <= _mux_17488;
   end
   always @(posedge clk) begin
     if (rst) p_tag_44 <= 27'h0000000;
-    else if (_and_17492) p_tag_44 <= req_blk;
+    else if (_and_17487) p_tag_44 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_44 <= 1'b0;
-    else if (_or_17496) p_y_44 <= _mux_17495;
+    else if (_or_17491) p_y_44 <= _mux_17490;
   end
   always @(posedge clk) begin
     if (rst) p_v_45 <= 1'b0;
-    else if (_or_17500) p_v_45 <= _mux_17499;
+    else if (_or_17495) p_v_45 <= _mux_17494;
   end
   always @(posedge clk) begin
     if (rst) p_tag_45 <= 27'h0000000;
-    else if (_and_17498) p_tag_45 <= req_blk;
+    else if (_and_17493) p_tag_45 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_45 <= 1'b0;
-    else if (_or_17502) p_y_45 <= _mux_17501;
+    else if (_or_17497) p_y_45 <= _mux_17496;
   end
   always @(posedge clk) begin
     if (rst) p_v_46 <= 1'b0;
-    else if (_or_17506) p_v_46 <= _mux_17505;
+    else if (_or_17501) p_v_46 <= _mux_17500;
   end
   always @(posedge clk) begin
     if (rst) p_tag_46 <= 27'h0000000;
-    else if (_and_17504) p_tag_46 <= req_blk;
+    else if (_and_17499) p_tag_46 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_46 <= 1'b0;
-    else if (_or_17508) p_y_46 <= _mux_17507;
+    else if (_or_17503) p_y_46 <= _mux_17502;
   end
   always @(posedge clk) begin
     if (rst) p_v_47 <= 1'b0;
-    else if (_or_17512) p_v_47 <= _mux_17511;
+    else if (_or_17507) p_v_47 <= _mux_17506;
   end
   always @(posedge clk) begin
     if (rst) p_tag_47 <= 27'h0000000;
-    else if (_and_17510) p_tag_47 <= req_blk;
+    else if (_and_17505) p_tag_47 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_47 <= 1'b0;
-    else if (_or_17514) p_y_47 <= _mux_17513;
+    else if (_or_17509) p_y_47 <= _mux_17508;
   end
   always @(posedge clk) begin
     if (rst) p_v_48 <= 1'b0;
-    else if (_or_17518) p_v_48 <= _mux_17517;
+    else if (_or_17513) p_v_48 <= _mux_17512;
   end
   always @(posedge clk) begin
     if (rst) p_tag_48 <= 27'h0000000;
-    else if (_and_17516) p_tag_48 <= req_blk;
+    else if (_and_17511) p_tag_48 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_48 <= 1'b0;
-    else if (_or_17520) p_y_48 <= _mux_17519;
+    else if (_or_17515) p_y_48 <= _mux_17514;
   end
   always @(posedge clk) begin
     if (rst) p_v_49 <= 1'b0;
-    else if (_or_17524) p_v_49 <= _mux_17523;
+    else if (_or_17519) p_v_49 <= _mux_17518;
   end
   always @(posedge clk) begin
     if (rst) p_tag_49 <= 27'h0000000;
-    else if (_and_17522) p_tag_49 <= req_blk;
+    else if (_and_17517) p_tag_49 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_49 <= 1'b0;
-    else if (_or_17526) p_y_49 <= _mux_17525;
+    else if (_or_17521) p_y_49 <= _mux_17520;
   end
   always @(posedge clk) begin
     if (rst) p_v_50 <= 1'b0;
-    else if (_or_17530) p_v_50 <= _mux_17529;
+    else if (_or_17525) p_v_50 <= _mux_17524;
   end
   always @(posedge clk) begin
     if (rst) p_tag_50 <= 27'h0000000;
-    else if (_and_17528) p_tag_50 <= req_blk;
+    else if (_and_17523) p_tag_50 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_50 <= 1'b0;
-    else if (_or_17532) p_y_50 <= _mux_17531;
+    else if (_or_17527) p_y_50 <= _mux_17526;
   end
   always @(posedge clk) begin
     if (rst) p_v_51 <= 1'b0;
-    else if (_or_17536) p_v_51 <= _mux_17535;
+    else if (_or_17531) p_v_51 <= _mux_17530;
   end
   always @(posedge clk) begin
     if (rst) p_tag_51 <= 27'h0000000;
-    else if (_and_17534) p_tag_51 <= req_blk;
+    else if (_and_17529) p_tag_51 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_51 <= 1'b0;
-    else if (_or_17538) p_y_51 <= _mux_17537;
+    else if (_or_17533) p_y_51 <= _mux_17532;
   end
   always @(posedge clk) begin
     if (rst) p_v_52 <= 1'b0;
-    else if (_or_17542) p_v_52 <= _mux_17541;
+    else if (_or_17537) p_v_52 <= _mux_17536;
   end
   always @(posedge clk) begin
     if (rst) p_tag_52 <= 27'h0000000;
-    else if (_and_17540) p_tag_52 <= req_blk;
+    else if (_and_17535) p_tag_52 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_52 <= 1'b0;
-    else if (_or_17544) p_y_52 <= _mux_17543;
+    else if (_or_17539) p_y_52 <= _mux_17538;
   end
   always @(posedge clk) begin
     if (rst) p_v_53 <= 1'b0;
-    else if (_or_17548) p_v_53 <= _mux_17547;
+    else if (_or_17543) p_v_53 <= _mux_17542;
   end
   always @(posedge clk) begin
     if (rst) p_tag_53 <= 27'h0000000;
-    else if (_and_17546) p_tag_53 <= req_blk;
+    else if (_and_17541) p_tag_53 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_53 <= 1'b0;
-    else if (_or_17550) p_y_53 <= _mux_17549;
+    else if (_or_17545) p_y_53 <= _mux_17544;
   end
   always @(posedge clk) begin
     if (rst) p_v_54 <= 1'b0;
-    else if (_or_17554) p_v_54 <= _mux_17553;
+    else if (_or_17549) p_v_54 <= _mux_17548;
   end
   always @(posedge clk) begin
     if (rst) p_tag_54 <= 27'h0000000;
-    else if (_and_17552) p_tag_54 <= req_blk;
+    else if (_and_17547) p_tag_54 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_54 <= 1'b0;
-    else if (_or_17556) p_y_54 <= _mux_17555;
+    else if (_or_17551) p_y_54 <= _mux_17550;
   end
   always @(posedge clk) begin
     if (rst) p_v_55 <= 1'b0;
-    else if (_or_17560) p_v_55 <= _mux_17559;
+    else if (_or_17555) p_v_55 <= _mux_17554;
   end
   always @(posedge clk) begin
     if (rst) p_tag_55 <= 27'h0000000;
-    else if (_and_17558) p_tag_55 <= req_blk;
+    else if (_and_17553) p_tag_55 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_55 <= 1'b0;
-    else if (_or_17562) p_y_55 <= _mux_17561;
+    else if (_or_17557) p_y_55 <= _mux_17556;
   end
   always @(posedge clk) begin
     if (rst) p_v_56 <= 1'b0;
-    else if (_or_17566) p_v_56 <= _mux_17565;
+    else if (_or_17561) p_v_56 <= _mux_17560;
   end
   always @(posedge clk) begin
     if (rst) p_tag_56 <= 27'h0000000;
-    else if (_and_17564) p_tag_56 <= req_blk;
+    else if (_and_17559) p_tag_56 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_56 <= 1'b0;
-    else if (_or_17568) p_y_56 <= _mux_17567;
+    else if (_or_17563) p_y_56 <= _mux_17562;
   end
   always @(posedge clk) begin
     if (rst) p_v_57 <= 1'b0;
-    else if (_or_17572) p_v_57 <= _mux_17571;
+    else if (_or_17567) p_v_57 <= _mux_17566;
   end
   always @(posedge clk) begin
     if (rst) p_tag_57 <= 27'h0000000;
-    else if (_and_17570) p_tag_57 <= req_blk;
+    else if (_and_17565) p_tag_57 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_57 <= 1'b0;
-    else if (_or_17574) p_y_57 <= _mux_17573;
+    else if (_or_17569) p_y_57 <= _mux_17568;
   end
   always @(posedge clk) begin
     if (rst) p_v_58 <= 1'b0;
-    else if (_or_17578) p_v_58 <= _mux_17577;
+    else if (_or_17573) p_v_58 <= _mux_17572;
   end
   always @(posedge clk) begin
     if (rst) p_tag_58 <= 27'h0000000;
-    else if (_and_17576) p_tag_58 <= req_blk;
+    else if (_and_17571) p_tag_58 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_58 <= 1'b0;
-    else if (_or_17580) p_y_58 <= _mux_17579;
+    else if (_or_17575) p_y_58 <= _mux_17574;
   end
   always @(posedge clk) begin
     if (rst) p_v_59 <= 1'b0;
-    else if (_or_17584) p_v_59 <= _mux_17583;
+    else if (_or_17579) p_v_59 <= _mux_17578;
   end
   always @(posedge clk) begin
     if (rst) p_tag_59 <= 27'h0000000;
-    else if (_and_17582) p_tag_59 <= req_blk;
+    else if (_and_17577) p_tag_59 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_59 <= 1'b0;
-    else if (_or_17586) p_y_59 <= _mux_17585;
+    else if (_or_17581) p_y_59 <= _mux_17580;
   end
   always @(posedge clk) begin
     if (rst) p_v_60 <= 1'b0;
-    else if (_or_17590) p_v_60 <= _mux_17589;
+    else if (_or_17585) p_v_60 <= _mux_17584;
   end
   always @(posedge clk) begin
     if (rst) p_tag_60 <= 27'h0000000;
-    else if (_and_17588) p_tag_60 <= req_blk;
+    else if (_and_17583) p_tag_60 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_60 <= 1'b0;
-    else if (_or_17592) p_y_60 <= _mux_17591;
+    else if (_or_17587) p_y_60 <= _mux_17586;
   end
   always @(posedge clk) begin
     if (rst) p_v_61 <= 1'b0;
-    else if (_or_17596) p_v_61 <= _mux_17595;
+    else if (_or_17591) p_v_61 <= _mux_17590;
   end
   always @(posedge clk) begin
     if (rst) p_tag_61 <= 27'h0000000;
-    else if (_and_17594) p_tag_61 <= req_blk;
+    else if (_and_17589) p_tag_61 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_61 <= 1'b0;
-    else if (_or_17598) p_y_61 <= _mux_17597;
+    else if (_or_17593) p_y_61 <= _mux_17592;
   end
   always @(posedge clk) begin
     if (rst) p_v_62 <= 1'b0;
-    else if (_or_17602) p_v_62 <= _mux_17601;
+    else if (_or_17597) p_v_62 <= _mux_17596;
   end
   always @(posedge clk) begin
     if (rst) p_tag_62 <= 27'h0000000;
-    else if (_and_17600) p_tag_62 <= req_blk;
+    else if (_and_17595) p_tag_62 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_62 <= 1'b0;
-    else if (_or_17604) p_y_62 <= _mux_17603;
+    else if (_or_17599) p_y_62 <= _mux_17598;
   end
   always @(posedge clk) begin
     if (rst) p_v_63 <= 1'b0;
-    else if (_or_17608) p_v_63 <= _mux_17607;
+    else if (_or_17603) p_v_63 <= _mux_17602;
   end
   always @(posedge clk) begin
     if (rst) p_tag_63 <= 27'h0000000;
-    else if (_and_17606) p_tag_63 <= req_blk;
+    else if (_and_17601) p_tag_63 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_63 <= 1'b0;
-    else if (_or_17610) p_y_63 <= _mux_17609;
+    else if (_or_17605) p_y_63 <= _mux_17604;
   end
   always @(posedge clk) begin
     if (rst) p_data_0 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
@@ -7672,2819 +7672,2819 @@ module vmshr_elastic (
   end
   always @(posedge clk) begin
     if (rst) p_hbs_0 <= 2'h0;
-    else if (_and_17228) p_hbs_0 <= new_hbs;
+    else if (_and_17223) p_hbs_0 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_1 <= 2'h0;
-    else if (_and_17234) p_hbs_1 <= new_hbs;
+    else if (_and_17229) p_hbs_1 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_2 <= 2'h0;
-    else if (_and_17240) p_hbs_2 <= new_hbs;
+    else if (_and_17235) p_hbs_2 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_3 <= 2'h0;
-    else if (_and_17246) p_hbs_3 <= new_hbs;
+    else if (_and_17241) p_hbs_3 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_4 <= 2'h0;
-    else if (_and_17252) p_hbs_4 <= new_hbs;
+    else if (_and_17247) p_hbs_4 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_5 <= 2'h0;
-    else if (_and_17258) p_hbs_5 <= new_hbs;
+    else if (_and_17253) p_hbs_5 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_6 <= 2'h0;
-    else if (_and_17264) p_hbs_6 <= new_hbs;
+    else if (_and_17259) p_hbs_6 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_7 <= 2'h0;
-    else if (_and_17270) p_hbs_7 <= new_hbs;
+    else if (_and_17265) p_hbs_7 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_8 <= 2'h0;
-    else if (_and_17276) p_hbs_8 <= new_hbs;
+    else if (_and_17271) p_hbs_8 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_9 <= 2'h0;
-    else if (_and_17282) p_hbs_9 <= new_hbs;
+    else if (_and_17277) p_hbs_9 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_10 <= 2'h0;
-    else if (_and_17288) p_hbs_10 <= new_hbs;
+    else if (_and_17283) p_hbs_10 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_11 <= 2'h0;
-    else if (_and_17294) p_hbs_11 <= new_hbs;
+    else if (_and_17289) p_hbs_11 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_12 <= 2'h0;
-    else if (_and_17300) p_hbs_12 <= new_hbs;
+    else if (_and_17295) p_hbs_12 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_13 <= 2'h0;
-    else if (_and_17306) p_hbs_13 <= new_hbs;
+    else if (_and_17301) p_hbs_13 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_14 <= 2'h0;
-    else if (_and_17312) p_hbs_14 <= new_hbs;
+    else if (_and_17307) p_hbs_14 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_15 <= 2'h0;
-    else if (_and_17318) p_hbs_15 <= new_hbs;
+    else if (_and_17313) p_hbs_15 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_16 <= 2'h0;
-    else if (_and_17324) p_hbs_16 <= new_hbs;
+    else if (_and_17319) p_hbs_16 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_17 <= 2'h0;
-    else if (_and_17330) p_hbs_17 <= new_hbs;
+    else if (_and_17325) p_hbs_17 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_18 <= 2'h0;
-    else if (_and_17336) p_hbs_18 <= new_hbs;
+    else if (_and_17331) p_hbs_18 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_19 <= 2'h0;
-    else if (_and_17342) p_hbs_19 <= new_hbs;
+    else if (_and_17337) p_hbs_19 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_20 <= 2'h0;
-    else if (_and_17348) p_hbs_20 <= new_hbs;
+    else if (_and_17343) p_hbs_20 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_21 <= 2'h0;
-    else if (_and_17354) p_hbs_21 <= new_hbs;
+    else if (_and_17349) p_hbs_21 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_22 <= 2'h0;
-    else if (_and_17360) p_hbs_22 <= new_hbs;
+    else if (_and_17355) p_hbs_22 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_23 <= 2'h0;
-    else if (_and_17366) p_hbs_23 <= new_hbs;
+    else if (_and_17361) p_hbs_23 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_24 <= 2'h0;
-    else if (_and_17372) p_hbs_24 <= new_hbs;
+    else if (_and_17367) p_hbs_24 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_25 <= 2'h0;
-    else if (_and_17378) p_hbs_25 <= new_hbs;
+    else if (_and_17373) p_hbs_25 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_26 <= 2'h0;
-    else if (_and_17384) p_hbs_26 <= new_hbs;
+    else if (_and_17379) p_hbs_26 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_27 <= 2'h0;
-    else if (_and_17390) p_hbs_27 <= new_hbs;
+    else if (_and_17385) p_hbs_27 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_28 <= 2'h0;
-    else if (_and_17396) p_hbs_28 <= new_hbs;
+    else if (_and_17391) p_hbs_28 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_29 <= 2'h0;
-    else if (_and_17402) p_hbs_29 <= new_hbs;
+    else if (_and_17397) p_hbs_29 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_30 <= 2'h0;
-    else if (_and_17408) p_hbs_30 <= new_hbs;
+    else if (_and_17403) p_hbs_30 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_31 <= 2'h0;
-    else if (_and_17414) p_hbs_31 <= new_hbs;
+    else if (_and_17409) p_hbs_31 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_32 <= 2'h0;
-    else if (_and_17420) p_hbs_32 <= new_hbs;
+    else if (_and_17415) p_hbs_32 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_33 <= 2'h0;
-    else if (_and_17426) p_hbs_33 <= new_hbs;
+    else if (_and_17421) p_hbs_33 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_34 <= 2'h0;
-    else if (_and_17432) p_hbs_34 <= new_hbs;
+    else if (_and_17427) p_hbs_34 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_35 <= 2'h0;
-    else if (_and_17438) p_hbs_35 <= new_hbs;
+    else if (_and_17433) p_hbs_35 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_36 <= 2'h0;
-    else if (_and_17444) p_hbs_36 <= new_hbs;
+    else if (_and_17439) p_hbs_36 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_37 <= 2'h0;
-    else if (_and_17450) p_hbs_37 <= new_hbs;
+    else if (_and_17445) p_hbs_37 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_38 <= 2'h0;
-    else if (_and_17456) p_hbs_38 <= new_hbs;
+    else if (_and_17451) p_hbs_38 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_39 <= 2'h0;
-    else if (_and_17462) p_hbs_39 <= new_hbs;
+    else if (_and_17457) p_hbs_39 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_40 <= 2'h0;
-    else if (_and_17468) p_hbs_40 <= new_hbs;
+    else if (_and_17463) p_hbs_40 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_41 <= 2'h0;
-    else if (_and_17474) p_hbs_41 <= new_hbs;
+    else if (_and_17469) p_hbs_41 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_42 <= 2'h0;
-    else if (_and_17480) p_hbs_42 <= new_hbs;
+    else if (_and_17475) p_hbs_42 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_43 <= 2'h0;
-    else if (_and_17486) p_hbs_43 <= new_hbs;
+    else if (_and_17481) p_hbs_43 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_44 <= 2'h0;
-    else if (_and_17492) p_hbs_44 <= new_hbs;
+    else if (_and_17487) p_hbs_44 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_45 <= 2'h0;
-    else if (_and_17498) p_hbs_45 <= new_hbs;
+    else if (_and_17493) p_hbs_45 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_46 <= 2'h0;
-    else if (_and_17504) p_hbs_46 <= new_hbs;
+    else if (_and_17499) p_hbs_46 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_47 <= 2'h0;
-    else if (_and_17510) p_hbs_47 <= new_hbs;
+    else if (_and_17505) p_hbs_47 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_48 <= 2'h0;
-    else if (_and_17516) p_hbs_48 <= new_hbs;
+    else if (_and_17511) p_hbs_48 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_49 <= 2'h0;
-    else if (_and_17522) p_hbs_49 <= new_hbs;
+    else if (_and_17517) p_hbs_49 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_50 <= 2'h0;
-    else if (_and_17528) p_hbs_50 <= new_hbs;
+    else if (_and_17523) p_hbs_50 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_51 <= 2'h0;
-    else if (_and_17534) p_hbs_51 <= new_hbs;
+    else if (_and_17529) p_hbs_51 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_52 <= 2'h0;
-    else if (_and_17540) p_hbs_52 <= new_hbs;
+    else if (_and_17535) p_hbs_52 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_53 <= 2'h0;
-    else if (_and_17546) p_hbs_53 <= new_hbs;
+    else if (_and_17541) p_hbs_53 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_54 <= 2'h0;
-    else if (_and_17552) p_hbs_54 <= new_hbs;
+    else if (_and_17547) p_hbs_54 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_55 <= 2'h0;
-    else if (_and_17558) p_hbs_55 <= new_hbs;
+    else if (_and_17553) p_hbs_55 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_56 <= 2'h0;
-    else if (_and_17564) p_hbs_56 <= new_hbs;
+    else if (_and_17559) p_hbs_56 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_57 <= 2'h0;
-    else if (_and_17570) p_hbs_57 <= new_hbs;
+    else if (_and_17565) p_hbs_57 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_58 <= 2'h0;
-    else if (_and_17576) p_hbs_58 <= new_hbs;
+    else if (_and_17571) p_hbs_58 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_59 <= 2'h0;
-    else if (_and_17582) p_hbs_59 <= new_hbs;
+    else if (_and_17577) p_hbs_59 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_60 <= 2'h0;
-    else if (_and_17588) p_hbs_60 <= new_hbs;
+    else if (_and_17583) p_hbs_60 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_61 <= 2'h0;
-    else if (_and_17594) p_hbs_61 <= new_hbs;
+    else if (_and_17589) p_hbs_61 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_62 <= 2'h0;
-    else if (_and_17600) p_hbs_62 <= new_hbs;
+    else if (_and_17595) p_hbs_62 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_63 <= 2'h0;
-    else if (_and_17606) p_hbs_63 <= new_hbs;
+    else if (_and_17601) p_hbs_63 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) smshr0_v_0 <= 1'b0;
-    else if (_or_16335) smshr0_v_0 <= _mux_16334;
+    else if (_or_16330) smshr0_v_0 <= _mux_16329;
   end
   always @(posedge clk) begin
     if (rst) smshr0_tid_0 <= 7'h00;
-    else if (_and_16333) smshr0_tid_0 <= req_tid;
+    else if (_and_16328) smshr0_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr0_reg_0 <= 6'h00;
-    else if (_and_16333) smshr0_reg_0 <= req_reg;
+    else if (_and_16328) smshr0_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr0_off_0 <= 5'h00;
-    else if (_and_16333) smshr0_off_0 <= req_off;
+    else if (_and_16328) smshr0_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr0_fmt_0 <= 3'h0;
-    else if (_and_16333) smshr0_fmt_0 <= req_fmt;
+    else if (_and_16328) smshr0_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr0_v_1 <= 1'b0;
-    else if (_or_16341) smshr0_v_1 <= _mux_16340;
+    else if (_or_16336) smshr0_v_1 <= _mux_16335;
   end
   always @(posedge clk) begin
     if (rst) smshr0_tid_1 <= 7'h00;
-    else if (_and_16343) smshr0_tid_1 <= req_tid;
+    else if (_and_16338) smshr0_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr0_reg_1 <= 6'h00;
-    else if (_and_16343) smshr0_reg_1 <= req_reg;
+    else if (_and_16338) smshr0_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr0_off_1 <= 5'h00;
-    else if (_and_16343) smshr0_off_1 <= req_off;
+    else if (_and_16338) smshr0_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr0_fmt_1 <= 3'h0;
-    else if (_and_16343) smshr0_fmt_1 <= req_fmt;
+    else if (_and_16338) smshr0_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr1_v_0 <= 1'b0;
-    else if (_or_16349) smshr1_v_0 <= _mux_16348;
+    else if (_or_16344) smshr1_v_0 <= _mux_16343;
   end
   always @(posedge clk) begin
     if (rst) smshr1_tid_0 <= 7'h00;
-    else if (_and_16347) smshr1_tid_0 <= req_tid;
+    else if (_and_16342) smshr1_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr1_reg_0 <= 6'h00;
-    else if (_and_16347) smshr1_reg_0 <= req_reg;
+    else if (_and_16342) smshr1_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr1_off_0 <= 5'h00;
-    else if (_and_16347) smshr1_off_0 <= req_off;
+    else if (_and_16342) smshr1_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr1_fmt_0 <= 3'h0;
-    else if (_and_16347) smshr1_fmt_0 <= req_fmt;
+    else if (_and_16342) smshr1_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr1_v_1 <= 1'b0;
-    else if (_or_16355) smshr1_v_1 <= _mux_16354;
+    else if (_or_16350) smshr1_v_1 <= _mux_16349;
   end
   always @(posedge clk) begin
     if (rst) smshr1_tid_1 <= 7'h00;
-    else if (_and_16357) smshr1_tid_1 <= req_tid;
+    else if (_and_16352) smshr1_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr1_reg_1 <= 6'h00;
-    else if (_and_16357) smshr1_reg_1 <= req_reg;
+    else if (_and_16352) smshr1_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr1_off_1 <= 5'h00;
-    else if (_and_16357) smshr1_off_1 <= req_off;
+    else if (_and_16352) smshr1_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr1_fmt_1 <= 3'h0;
-    else if (_and_16357) smshr1_fmt_1 <= req_fmt;
+    else if (_and_16352) smshr1_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr2_v_0 <= 1'b0;
-    else if (_or_16363) smshr2_v_0 <= _mux_16362;
+    else if (_or_16358) smshr2_v_0 <= _mux_16357;
   end
   always @(posedge clk) begin
     if (rst) smshr2_tid_0 <= 7'h00;
-    else if (_and_16361) smshr2_tid_0 <= req_tid;
+    else if (_and_16356) smshr2_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr2_reg_0 <= 6'h00;
-    else if (_and_16361) smshr2_reg_0 <= req_reg;
+    else if (_and_16356) smshr2_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr2_off_0 <= 5'h00;
-    else if (_and_16361) smshr2_off_0 <= req_off;
+    else if (_and_16356) smshr2_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr2_fmt_0 <= 3'h0;
-    else if (_and_16361) smshr2_fmt_0 <= req_fmt;
+    else if (_and_16356) smshr2_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr2_v_1 <= 1'b0;
-    else if (_or_16369) smshr2_v_1 <= _mux_16368;
+    else if (_or_16364) smshr2_v_1 <= _mux_16363;
   end
   always @(posedge clk) begin
     if (rst) smshr2_tid_1 <= 7'h00;
-    else if (_and_16371) smshr2_tid_1 <= req_tid;
+    else if (_and_16366) smshr2_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr2_reg_1 <= 6'h00;
-    else if (_and_16371) smshr2_reg_1 <= req_reg;
+    else if (_and_16366) smshr2_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr2_off_1 <= 5'h00;
-    else if (_and_16371) smshr2_off_1 <= req_off;
+    else if (_and_16366) smshr2_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr2_fmt_1 <= 3'h0;
-    else if (_and_16371) smshr2_fmt_1 <= req_fmt;
+    else if (_and_16366) smshr2_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr3_v_0 <= 1'b0;
-    else if (_or_16377) smshr3_v_0 <= _mux_16376;
+    else if (_or_16372) smshr3_v_0 <= _mux_16371;
   end
   always @(posedge clk) begin
     if (rst) smshr3_tid_0 <= 7'h00;
-    else if (_and_16375) smshr3_tid_0 <= req_tid;
+    else if (_and_16370) smshr3_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr3_reg_0 <= 6'h00;
-    else if (_and_16375) smshr3_reg_0 <= req_reg;
+    else if (_and_16370) smshr3_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr3_off_0 <= 5'h00;
-    else if (_and_16375) smshr3_off_0 <= req_off;
+    else if (_and_16370) smshr3_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr3_fmt_0 <= 3'h0;
-    else if (_and_16375) smshr3_fmt_0 <= req_fmt;
+    else if (_and_16370) smshr3_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr3_v_1 <= 1'b0;
-    else if (_or_16383) smshr3_v_1 <= _mux_16382;
+    else if (_or_16378) smshr3_v_1 <= _mux_16377;
   end
   always @(posedge clk) begin
     if (rst) smshr3_tid_1 <= 7'h00;
-    else if (_and_16385) smshr3_tid_1 <= req_tid;
+    else if (_and_16380) smshr3_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr3_reg_1 <= 6'h00;
-    else if (_and_16385) smshr3_reg_1 <= req_reg;
+    else if (_and_16380) smshr3_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr3_off_1 <= 5'h00;
-    else if (_and_16385) smshr3_off_1 <= req_off;
+    else if (_and_16380) smshr3_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr3_fmt_1 <= 3'h0;
-    else if (_and_16385) smshr3_fmt_1 <= req_fmt;
+    else if (_and_16380) smshr3_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr4_v_0 <= 1'b0;
-    else if (_or_16391) smshr4_v_0 <= _mux_16390;
+    else if (_or_16386) smshr4_v_0 <= _mux_16385;
   end
   always @(posedge clk) begin
     if (rst) smshr4_tid_0 <= 7'h00;
-    else if (_and_16389) smshr4_tid_0 <= req_tid;
+    else if (_and_16384) smshr4_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr4_reg_0 <= 6'h00;
-    else if (_and_16389) smshr4_reg_0 <= req_reg;
+    else if (_and_16384) smshr4_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr4_off_0 <= 5'h00;
-    else if (_and_16389) smshr4_off_0 <= req_off;
+    else if (_and_16384) smshr4_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr4_fmt_0 <= 3'h0;
-    else if (_and_16389) smshr4_fmt_0 <= req_fmt;
+    else if (_and_16384) smshr4_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr4_v_1 <= 1'b0;
-    else if (_or_16397) smshr4_v_1 <= _mux_16396;
+    else if (_or_16392) smshr4_v_1 <= _mux_16391;
   end
   always @(posedge clk) begin
     if (rst) smshr4_tid_1 <= 7'h00;
-    else if (_and_16399) smshr4_tid_1 <= req_tid;
+    else if (_and_16394) smshr4_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr4_reg_1 <= 6'h00;
-    else if (_and_16399) smshr4_reg_1 <= req_reg;
+    else if (_and_16394) smshr4_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr4_off_1 <= 5'h00;
-    else if (_and_16399) smshr4_off_1 <= req_off;
+    else if (_and_16394) smshr4_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr4_fmt_1 <= 3'h0;
-    else if (_and_16399) smshr4_fmt_1 <= req_fmt;
+    else if (_and_16394) smshr4_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr5_v_0 <= 1'b0;
-    else if (_or_16405) smshr5_v_0 <= _mux_16404;
+    else if (_or_16400) smshr5_v_0 <= _mux_16399;
   end
   always @(posedge clk) begin
     if (rst) smshr5_tid_0 <= 7'h00;
-    else if (_and_16403) smshr5_tid_0 <= req_tid;
+    else if (_and_16398) smshr5_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr5_reg_0 <= 6'h00;
-    else if (_and_16403) smshr5_reg_0 <= req_reg;
+    else if (_and_16398) smshr5_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr5_off_0 <= 5'h00;
-    else if (_and_16403) smshr5_off_0 <= req_off;
+    else if (_and_16398) smshr5_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr5_fmt_0 <= 3'h0;
-    else if (_and_16403) smshr5_fmt_0 <= req_fmt;
+    else if (_and_16398) smshr5_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr5_v_1 <= 1'b0;
-    else if (_or_16411) smshr5_v_1 <= _mux_16410;
+    else if (_or_16406) smshr5_v_1 <= _mux_16405;
   end
   always @(posedge clk) begin
     if (rst) smshr5_tid_1 <= 7'h00;
-    else if (_and_16413) smshr5_tid_1 <= req_tid;
+    else if (_and_16408) smshr5_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr5_reg_1 <= 6'h00;
-    else if (_and_16413) smshr5_reg_1 <= req_reg;
+    else if (_and_16408) smshr5_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr5_off_1 <= 5'h00;
-    else if (_and_16413) smshr5_off_1 <= req_off;
+    else if (_and_16408) smshr5_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr5_fmt_1 <= 3'h0;
-    else if (_and_16413) smshr5_fmt_1 <= req_fmt;
+    else if (_and_16408) smshr5_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr6_v_0 <= 1'b0;
-    else if (_or_16419) smshr6_v_0 <= _mux_16418;
+    else if (_or_16414) smshr6_v_0 <= _mux_16413;
   end
   always @(posedge clk) begin
     if (rst) smshr6_tid_0 <= 7'h00;
-    else if (_and_16417) smshr6_tid_0 <= req_tid;
+    else if (_and_16412) smshr6_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr6_reg_0 <= 6'h00;
-    else if (_and_16417) smshr6_reg_0 <= req_reg;
+    else if (_and_16412) smshr6_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr6_off_0 <= 5'h00;
-    else if (_and_16417) smshr6_off_0 <= req_off;
+    else if (_and_16412) smshr6_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr6_fmt_0 <= 3'h0;
-    else if (_and_16417) smshr6_fmt_0 <= req_fmt;
+    else if (_and_16412) smshr6_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr6_v_1 <= 1'b0;
-    else if (_or_16425) smshr6_v_1 <= _mux_16424;
+    else if (_or_16420) smshr6_v_1 <= _mux_16419;
   end
   always @(posedge clk) begin
     if (rst) smshr6_tid_1 <= 7'h00;
-    else if (_and_16427) smshr6_tid_1 <= req_tid;
+    else if (_and_16422) smshr6_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr6_reg_1 <= 6'h00;
-    else if (_and_16427) smshr6_reg_1 <= req_reg;
+    else if (_and_16422) smshr6_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr6_off_1 <= 5'h00;
-    else if (_and_16427) smshr6_off_1 <= req_off;
+    else if (_and_16422) smshr6_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr6_fmt_1 <= 3'h0;
-    else if (_and_16427) smshr6_fmt_1 <= req_fmt;
+    else if (_and_16422) smshr6_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr7_v_0 <= 1'b0;
-    else if (_or_16433) smshr7_v_0 <= _mux_16432;
+    else if (_or_16428) smshr7_v_0 <= _mux_16427;
   end
   always @(posedge clk) begin
     if (rst) smshr7_tid_0 <= 7'h00;
-    else if (_and_16431) smshr7_tid_0 <= req_tid;
+    else if (_and_16426) smshr7_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr7_reg_0 <= 6'h00;
-    else if (_and_16431) smshr7_reg_0 <= req_reg;
+    else if (_and_16426) smshr7_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr7_off_0 <= 5'h00;
-    else if (_and_16431) smshr7_off_0 <= req_off;
+    else if (_and_16426) smshr7_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr7_fmt_0 <= 3'h0;
-    else if (_and_16431) smshr7_fmt_0 <= req_fmt;
+    else if (_and_16426) smshr7_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr7_v_1 <= 1'b0;
-    else if (_or_16439) smshr7_v_1 <= _mux_16438;
+    else if (_or_16434) smshr7_v_1 <= _mux_16433;
   end
   always @(posedge clk) begin
     if (rst) smshr7_tid_1 <= 7'h00;
-    else if (_and_16441) smshr7_tid_1 <= req_tid;
+    else if (_and_16436) smshr7_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr7_reg_1 <= 6'h00;
-    else if (_and_16441) smshr7_reg_1 <= req_reg;
+    else if (_and_16436) smshr7_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr7_off_1 <= 5'h00;
-    else if (_and_16441) smshr7_off_1 <= req_off;
+    else if (_and_16436) smshr7_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr7_fmt_1 <= 3'h0;
-    else if (_and_16441) smshr7_fmt_1 <= req_fmt;
+    else if (_and_16436) smshr7_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr8_v_0 <= 1'b0;
-    else if (_or_16447) smshr8_v_0 <= _mux_16446;
+    else if (_or_16442) smshr8_v_0 <= _mux_16441;
   end
   always @(posedge clk) begin
     if (rst) smshr8_tid_0 <= 7'h00;
-    else if (_and_16445) smshr8_tid_0 <= req_tid;
+    else if (_and_16440) smshr8_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr8_reg_0 <= 6'h00;
-    else if (_and_16445) smshr8_reg_0 <= req_reg;
+    else if (_and_16440) smshr8_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr8_off_0 <= 5'h00;
-    else if (_and_16445) smshr8_off_0 <= req_off;
+    else if (_and_16440) smshr8_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr8_fmt_0 <= 3'h0;
-    else if (_and_16445) smshr8_fmt_0 <= req_fmt;
+    else if (_and_16440) smshr8_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr8_v_1 <= 1'b0;
-    else if (_or_16453) smshr8_v_1 <= _mux_16452;
+    else if (_or_16448) smshr8_v_1 <= _mux_16447;
   end
   always @(posedge clk) begin
     if (rst) smshr8_tid_1 <= 7'h00;
-    else if (_and_16455) smshr8_tid_1 <= req_tid;
+    else if (_and_16450) smshr8_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr8_reg_1 <= 6'h00;
-    else if (_and_16455) smshr8_reg_1 <= req_reg;
+    else if (_and_16450) smshr8_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr8_off_1 <= 5'h00;
-    else if (_and_16455) smshr8_off_1 <= req_off;
+    else if (_and_16450) smshr8_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr8_fmt_1 <= 3'h0;
-    else if (_and_16455) smshr8_fmt_1 <= req_fmt;
+    else if (_and_16450) smshr8_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr9_v_0 <= 1'b0;
-    else if (_or_16461) smshr9_v_0 <= _mux_16460;
+    else if (_or_16456) smshr9_v_0 <= _mux_16455;
   end
   always @(posedge clk) begin
     if (rst) smshr9_tid_0 <= 7'h00;
-    else if (_and_16459) smshr9_tid_0 <= req_tid;
+    else if (_and_16454) smshr9_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr9_reg_0 <= 6'h00;
-    else if (_and_16459) smshr9_reg_0 <= req_reg;
+    else if (_and_16454) smshr9_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr9_off_0 <= 5'h00;
-    else if (_and_16459) smshr9_off_0 <= req_off;
+    else if (_and_16454) smshr9_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr9_fmt_0 <= 3'h0;
-    else if (_and_16459) smshr9_fmt_0 <= req_fmt;
+    else if (_and_16454) smshr9_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr9_v_1 <= 1'b0;
-    else if (_or_16467) smshr9_v_1 <= _mux_16466;
+    else if (_or_16462) smshr9_v_1 <= _mux_16461;
   end
   always @(posedge clk) begin
     if (rst) smshr9_tid_1 <= 7'h00;
-    else if (_and_16469) smshr9_tid_1 <= req_tid;
+    else if (_and_16464) smshr9_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr9_reg_1 <= 6'h00;
-    else if (_and_16469) smshr9_reg_1 <= req_reg;
+    else if (_and_16464) smshr9_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr9_off_1 <= 5'h00;
-    else if (_and_16469) smshr9_off_1 <= req_off;
+    else if (_and_16464) smshr9_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr9_fmt_1 <= 3'h0;
-    else if (_and_16469) smshr9_fmt_1 <= req_fmt;
+    else if (_and_16464) smshr9_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr10_v_0 <= 1'b0;
-    else if (_or_16475) smshr10_v_0 <= _mux_16474;
+    else if (_or_16470) smshr10_v_0 <= _mux_16469;
   end
   always @(posedge clk) begin
     if (rst) smshr10_tid_0 <= 7'h00;
-    else if (_and_16473) smshr10_tid_0 <= req_tid;
+    else if (_and_16468) smshr10_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr10_reg_0 <= 6'h00;
-    else if (_and_16473) smshr10_reg_0 <= req_reg;
+    else if (_and_16468) smshr10_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr10_off_0 <= 5'h00;
-    else if (_and_16473) smshr10_off_0 <= req_off;
+    else if (_and_16468) smshr10_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr10_fmt_0 <= 3'h0;
-    else if (_and_16473) smshr10_fmt_0 <= req_fmt;
+    else if (_and_16468) smshr10_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr10_v_1 <= 1'b0;
-    else if (_or_16481) smshr10_v_1 <= _mux_16480;
+    else if (_or_16476) smshr10_v_1 <= _mux_16475;
   end
   always @(posedge clk) begin
     if (rst) smshr10_tid_1 <= 7'h00;
-    else if (_and_16483) smshr10_tid_1 <= req_tid;
+    else if (_and_16478) smshr10_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr10_reg_1 <= 6'h00;
-    else if (_and_16483) smshr10_reg_1 <= req_reg;
+    else if (_and_16478) smshr10_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr10_off_1 <= 5'h00;
-    else if (_and_16483) smshr10_off_1 <= req_off;
+    else if (_and_16478) smshr10_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr10_fmt_1 <= 3'h0;
-    else if (_and_16483) smshr10_fmt_1 <= req_fmt;
+    else if (_and_16478) smshr10_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr11_v_0 <= 1'b0;
-    else if (_or_16489) smshr11_v_0 <= _mux_16488;
+    else if (_or_16484) smshr11_v_0 <= _mux_16483;
   end
   always @(posedge clk) begin
     if (rst) smshr11_tid_0 <= 7'h00;
-    else if (_and_16487) smshr11_tid_0 <= req_tid;
+    else if (_and_16482) smshr11_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr11_reg_0 <= 6'h00;
-    else if (_and_16487) smshr11_reg_0 <= req_reg;
+    else if (_and_16482) smshr11_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr11_off_0 <= 5'h00;
-    else if (_and_16487) smshr11_off_0 <= req_off;
+    else if (_and_16482) smshr11_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr11_fmt_0 <= 3'h0;
-    else if (_and_16487) smshr11_fmt_0 <= req_fmt;
+    else if (_and_16482) smshr11_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr11_v_1 <= 1'b0;
-    else if (_or_16495) smshr11_v_1 <= _mux_16494;
+    else if (_or_16490) smshr11_v_1 <= _mux_16489;
   end
   always @(posedge clk) begin
     if (rst) smshr11_tid_1 <= 7'h00;
-    else if (_and_16497) smshr11_tid_1 <= req_tid;
+    else if (_and_16492) smshr11_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr11_reg_1 <= 6'h00;
-    else if (_and_16497) smshr11_reg_1 <= req_reg;
+    else if (_and_16492) smshr11_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr11_off_1 <= 5'h00;
-    else if (_and_16497) smshr11_off_1 <= req_off;
+    else if (_and_16492) smshr11_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr11_fmt_1 <= 3'h0;
-    else if (_and_16497) smshr11_fmt_1 <= req_fmt;
+    else if (_and_16492) smshr11_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr12_v_0 <= 1'b0;
-    else if (_or_16503) smshr12_v_0 <= _mux_16502;
+    else if (_or_16498) smshr12_v_0 <= _mux_16497;
   end
   always @(posedge clk) begin
     if (rst) smshr12_tid_0 <= 7'h00;
-    else if (_and_16501) smshr12_tid_0 <= req_tid;
+    else if (_and_16496) smshr12_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr12_reg_0 <= 6'h00;
-    else if (_and_16501) smshr12_reg_0 <= req_reg;
+    else if (_and_16496) smshr12_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr12_off_0 <= 5'h00;
-    else if (_and_16501) smshr12_off_0 <= req_off;
+    else if (_and_16496) smshr12_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr12_fmt_0 <= 3'h0;
-    else if (_and_16501) smshr12_fmt_0 <= req_fmt;
+    else if (_and_16496) smshr12_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr12_v_1 <= 1'b0;
-    else if (_or_16509) smshr12_v_1 <= _mux_16508;
+    else if (_or_16504) smshr12_v_1 <= _mux_16503;
   end
   always @(posedge clk) begin
     if (rst) smshr12_tid_1 <= 7'h00;
-    else if (_and_16511) smshr12_tid_1 <= req_tid;
+    else if (_and_16506) smshr12_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr12_reg_1 <= 6'h00;
-    else if (_and_16511) smshr12_reg_1 <= req_reg;
+    else if (_and_16506) smshr12_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr12_off_1 <= 5'h00;
-    else if (_and_16511) smshr12_off_1 <= req_off;
+    else if (_and_16506) smshr12_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr12_fmt_1 <= 3'h0;
-    else if (_and_16511) smshr12_fmt_1 <= req_fmt;
+    else if (_and_16506) smshr12_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr13_v_0 <= 1'b0;
-    else if (_or_16517) smshr13_v_0 <= _mux_16516;
+    else if (_or_16512) smshr13_v_0 <= _mux_16511;
   end
   always @(posedge clk) begin
     if (rst) smshr13_tid_0 <= 7'h00;
-    else if (_and_16515) smshr13_tid_0 <= req_tid;
+    else if (_and_16510) smshr13_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr13_reg_0 <= 6'h00;
-    else if (_and_16515) smshr13_reg_0 <= req_reg;
+    else if (_and_16510) smshr13_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr13_off_0 <= 5'h00;
-    else if (_and_16515) smshr13_off_0 <= req_off;
+    else if (_and_16510) smshr13_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr13_fmt_0 <= 3'h0;
-    else if (_and_16515) smshr13_fmt_0 <= req_fmt;
+    else if (_and_16510) smshr13_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr13_v_1 <= 1'b0;
-    else if (_or_16523) smshr13_v_1 <= _mux_16522;
+    else if (_or_16518) smshr13_v_1 <= _mux_16517;
   end
   always @(posedge clk) begin
     if (rst) smshr13_tid_1 <= 7'h00;
-    else if (_and_16525) smshr13_tid_1 <= req_tid;
+    else if (_and_16520) smshr13_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr13_reg_1 <= 6'h00;
-    else if (_and_16525) smshr13_reg_1 <= req_reg;
+    else if (_and_16520) smshr13_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr13_off_1 <= 5'h00;
-    else if (_and_16525) smshr13_off_1 <= req_off;
+    else if (_and_16520) smshr13_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr13_fmt_1 <= 3'h0;
-    else if (_and_16525) smshr13_fmt_1 <= req_fmt;
+    else if (_and_16520) smshr13_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr14_v_0 <= 1'b0;
-    else if (_or_16531) smshr14_v_0 <= _mux_16530;
+    else if (_or_16526) smshr14_v_0 <= _mux_16525;
   end
   always @(posedge clk) begin
     if (rst) smshr14_tid_0 <= 7'h00;
-    else if (_and_16529) smshr14_tid_0 <= req_tid;
+    else if (_and_16524) smshr14_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr14_reg_0 <= 6'h00;
-    else if (_and_16529) smshr14_reg_0 <= req_reg;
+    else if (_and_16524) smshr14_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr14_off_0 <= 5'h00;
-    else if (_and_16529) smshr14_off_0 <= req_off;
+    else if (_and_16524) smshr14_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr14_fmt_0 <= 3'h0;
-    else if (_and_16529) smshr14_fmt_0 <= req_fmt;
+    else if (_and_16524) smshr14_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr14_v_1 <= 1'b0;
-    else if (_or_16537) smshr14_v_1 <= _mux_16536;
+    else if (_or_16532) smshr14_v_1 <= _mux_16531;
   end
   always @(posedge clk) begin
     if (rst) smshr14_tid_1 <= 7'h00;
-    else if (_and_16539) smshr14_tid_1 <= req_tid;
+    else if (_and_16534) smshr14_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr14_reg_1 <= 6'h00;
-    else if (_and_16539) smshr14_reg_1 <= req_reg;
+    else if (_and_16534) smshr14_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr14_off_1 <= 5'h00;
-    else if (_and_16539) smshr14_off_1 <= req_off;
+    else if (_and_16534) smshr14_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr14_fmt_1 <= 3'h0;
-    else if (_and_16539) smshr14_fmt_1 <= req_fmt;
+    else if (_and_16534) smshr14_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr15_v_0 <= 1'b0;
-    else if (_or_16545) smshr15_v_0 <= _mux_16544;
+    else if (_or_16540) smshr15_v_0 <= _mux_16539;
   end
   always @(posedge clk) begin
     if (rst) smshr15_tid_0 <= 7'h00;
-    else if (_and_16543) smshr15_tid_0 <= req_tid;
+    else if (_and_16538) smshr15_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr15_reg_0 <= 6'h00;
-    else if (_and_16543) smshr15_reg_0 <= req_reg;
+    else if (_and_16538) smshr15_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr15_off_0 <= 5'h00;
-    else if (_and_16543) smshr15_off_0 <= req_off;
+    else if (_and_16538) smshr15_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr15_fmt_0 <= 3'h0;
-    else if (_and_16543) smshr15_fmt_0 <= req_fmt;
+    else if (_and_16538) smshr15_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr15_v_1 <= 1'b0;
-    else if (_or_16551) smshr15_v_1 <= _mux_16550;
+    else if (_or_16546) smshr15_v_1 <= _mux_16545;
   end
   always @(posedge clk) begin
     if (rst) smshr15_tid_1 <= 7'h00;
-    else if (_and_16553) smshr15_tid_1 <= req_tid;
+    else if (_and_16548) smshr15_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr15_reg_1 <= 6'h00;
-    else if (_and_16553) smshr15_reg_1 <= req_reg;
+    else if (_and_16548) smshr15_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr15_off_1 <= 5'h00;
-    else if (_and_16553) smshr15_off_1 <= req_off;
+    else if (_and_16548) smshr15_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr15_fmt_1 <= 3'h0;
-    else if (_and_16553) smshr15_fmt_1 <= req_fmt;
+    else if (_and_16548) smshr15_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr16_v_0 <= 1'b0;
-    else if (_or_16559) smshr16_v_0 <= _mux_16558;
+    else if (_or_16554) smshr16_v_0 <= _mux_16553;
   end
   always @(posedge clk) begin
     if (rst) smshr16_tid_0 <= 7'h00;
-    else if (_and_16557) smshr16_tid_0 <= req_tid;
+    else if (_and_16552) smshr16_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr16_reg_0 <= 6'h00;
-    else if (_and_16557) smshr16_reg_0 <= req_reg;
+    else if (_and_16552) smshr16_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr16_off_0 <= 5'h00;
-    else if (_and_16557) smshr16_off_0 <= req_off;
+    else if (_and_16552) smshr16_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr16_fmt_0 <= 3'h0;
-    else if (_and_16557) smshr16_fmt_0 <= req_fmt;
+    else if (_and_16552) smshr16_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr16_v_1 <= 1'b0;
-    else if (_or_16565) smshr16_v_1 <= _mux_16564;
+    else if (_or_16560) smshr16_v_1 <= _mux_16559;
   end
   always @(posedge clk) begin
     if (rst) smshr16_tid_1 <= 7'h00;
-    else if (_and_16567) smshr16_tid_1 <= req_tid;
+    else if (_and_16562) smshr16_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr16_reg_1 <= 6'h00;
-    else if (_and_16567) smshr16_reg_1 <= req_reg;
+    else if (_and_16562) smshr16_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr16_off_1 <= 5'h00;
-    else if (_and_16567) smshr16_off_1 <= req_off;
+    else if (_and_16562) smshr16_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr16_fmt_1 <= 3'h0;
-    else if (_and_16567) smshr16_fmt_1 <= req_fmt;
+    else if (_and_16562) smshr16_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr17_v_0 <= 1'b0;
-    else if (_or_16573) smshr17_v_0 <= _mux_16572;
+    else if (_or_16568) smshr17_v_0 <= _mux_16567;
   end
   always @(posedge clk) begin
     if (rst) smshr17_tid_0 <= 7'h00;
-    else if (_and_16571) smshr17_tid_0 <= req_tid;
+    else if (_and_16566) smshr17_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr17_reg_0 <= 6'h00;
-    else if (_and_16571) smshr17_reg_0 <= req_reg;
+    else if (_and_16566) smshr17_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr17_off_0 <= 5'h00;
-    else if (_and_16571) smshr17_off_0 <= req_off;
+    else if (_and_16566) smshr17_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr17_fmt_0 <= 3'h0;
-    else if (_and_16571) smshr17_fmt_0 <= req_fmt;
+    else if (_and_16566) smshr17_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr17_v_1 <= 1'b0;
-    else if (_or_16579) smshr17_v_1 <= _mux_16578;
+    else if (_or_16574) smshr17_v_1 <= _mux_16573;
   end
   always @(posedge clk) begin
     if (rst) smshr17_tid_1 <= 7'h00;
-    else if (_and_16581) smshr17_tid_1 <= req_tid;
+    else if (_and_16576) smshr17_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr17_reg_1 <= 6'h00;
-    else if (_and_16581) smshr17_reg_1 <= req_reg;
+    else if (_and_16576) smshr17_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr17_off_1 <= 5'h00;
-    else if (_and_16581) smshr17_off_1 <= req_off;
+    else if (_and_16576) smshr17_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr17_fmt_1 <= 3'h0;
-    else if (_and_16581) smshr17_fmt_1 <= req_fmt;
+    else if (_and_16576) smshr17_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr18_v_0 <= 1'b0;
-    else if (_or_16587) smshr18_v_0 <= _mux_16586;
+    else if (_or_16582) smshr18_v_0 <= _mux_16581;
   end
   always @(posedge clk) begin
     if (rst) smshr18_tid_0 <= 7'h00;
-    else if (_and_16585) smshr18_tid_0 <= req_tid;
+    else if (_and_16580) smshr18_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr18_reg_0 <= 6'h00;
-    else if (_and_16585) smshr18_reg_0 <= req_reg;
+    else if (_and_16580) smshr18_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr18_off_0 <= 5'h00;
-    else if (_and_16585) smshr18_off_0 <= req_off;
+    else if (_and_16580) smshr18_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr18_fmt_0 <= 3'h0;
-    else if (_and_16585) smshr18_fmt_0 <= req_fmt;
+    else if (_and_16580) smshr18_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr18_v_1 <= 1'b0;
-    else if (_or_16593) smshr18_v_1 <= _mux_16592;
+    else if (_or_16588) smshr18_v_1 <= _mux_16587;
   end
   always @(posedge clk) begin
     if (rst) smshr18_tid_1 <= 7'h00;
-    else if (_and_16595) smshr18_tid_1 <= req_tid;
+    else if (_and_16590) smshr18_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr18_reg_1 <= 6'h00;
-    else if (_and_16595) smshr18_reg_1 <= req_reg;
+    else if (_and_16590) smshr18_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr18_off_1 <= 5'h00;
-    else if (_and_16595) smshr18_off_1 <= req_off;
+    else if (_and_16590) smshr18_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr18_fmt_1 <= 3'h0;
-    else if (_and_16595) smshr18_fmt_1 <= req_fmt;
+    else if (_and_16590) smshr18_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr19_v_0 <= 1'b0;
-    else if (_or_16601) smshr19_v_0 <= _mux_16600;
+    else if (_or_16596) smshr19_v_0 <= _mux_16595;
   end
   always @(posedge clk) begin
     if (rst) smshr19_tid_0 <= 7'h00;
-    else if (_and_16599) smshr19_tid_0 <= req_tid;
+    else if (_and_16594) smshr19_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr19_reg_0 <= 6'h00;
-    else if (_and_16599) smshr19_reg_0 <= req_reg;
+    else if (_and_16594) smshr19_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr19_off_0 <= 5'h00;
-    else if (_and_16599) smshr19_off_0 <= req_off;
+    else if (_and_16594) smshr19_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr19_fmt_0 <= 3'h0;
-    else if (_and_16599) smshr19_fmt_0 <= req_fmt;
+    else if (_and_16594) smshr19_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr19_v_1 <= 1'b0;
-    else if (_or_16607) smshr19_v_1 <= _mux_16606;
+    else if (_or_16602) smshr19_v_1 <= _mux_16601;
   end
   always @(posedge clk) begin
     if (rst) smshr19_tid_1 <= 7'h00;
-    else if (_and_16609) smshr19_tid_1 <= req_tid;
+    else if (_and_16604) smshr19_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr19_reg_1 <= 6'h00;
-    else if (_and_16609) smshr19_reg_1 <= req_reg;
+    else if (_and_16604) smshr19_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr19_off_1 <= 5'h00;
-    else if (_and_16609) smshr19_off_1 <= req_off;
+    else if (_and_16604) smshr19_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr19_fmt_1 <= 3'h0;
-    else if (_and_16609) smshr19_fmt_1 <= req_fmt;
+    else if (_and_16604) smshr19_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr20_v_0 <= 1'b0;
-    else if (_or_16615) smshr20_v_0 <= _mux_16614;
+    else if (_or_16610) smshr20_v_0 <= _mux_16609;
   end
   always @(posedge clk) begin
     if (rst) smshr20_tid_0 <= 7'h00;
-    else if (_and_16613) smshr20_tid_0 <= req_tid;
+    else if (_and_16608) smshr20_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr20_reg_0 <= 6'h00;
-    else if (_and_16613) smshr20_reg_0 <= req_reg;
+    else if (_and_16608) smshr20_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr20_off_0 <= 5'h00;
-    else if (_and_16613) smshr20_off_0 <= req_off;
+    else if (_and_16608) smshr20_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr20_fmt_0 <= 3'h0;
-    else if (_and_16613) smshr20_fmt_0 <= req_fmt;
+    else if (_and_16608) smshr20_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr20_v_1 <= 1'b0;
-    else if (_or_16621) smshr20_v_1 <= _mux_16620;
+    else if (_or_16616) smshr20_v_1 <= _mux_16615;
   end
   always @(posedge clk) begin
     if (rst) smshr20_tid_1 <= 7'h00;
-    else if (_and_16623) smshr20_tid_1 <= req_tid;
+    else if (_and_16618) smshr20_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr20_reg_1 <= 6'h00;
-    else if (_and_16623) smshr20_reg_1 <= req_reg;
+    else if (_and_16618) smshr20_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr20_off_1 <= 5'h00;
-    else if (_and_16623) smshr20_off_1 <= req_off;
+    else if (_and_16618) smshr20_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr20_fmt_1 <= 3'h0;
-    else if (_and_16623) smshr20_fmt_1 <= req_fmt;
+    else if (_and_16618) smshr20_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr21_v_0 <= 1'b0;
-    else if (_or_16629) smshr21_v_0 <= _mux_16628;
+    else if (_or_16624) smshr21_v_0 <= _mux_16623;
   end
   always @(posedge clk) begin
     if (rst) smshr21_tid_0 <= 7'h00;
-    else if (_and_16627) smshr21_tid_0 <= req_tid;
+    else if (_and_16622) smshr21_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr21_reg_0 <= 6'h00;
-    else if (_and_16627) smshr21_reg_0 <= req_reg;
+    else if (_and_16622) smshr21_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr21_off_0 <= 5'h00;
-    else if (_and_16627) smshr21_off_0 <= req_off;
+    else if (_and_16622) smshr21_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr21_fmt_0 <= 3'h0;
-    else if (_and_16627) smshr21_fmt_0 <= req_fmt;
+    else if (_and_16622) smshr21_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr21_v_1 <= 1'b0;
-    else if (_or_16635) smshr21_v_1 <= _mux_16634;
+    else if (_or_16630) smshr21_v_1 <= _mux_16629;
   end
   always @(posedge clk) begin
     if (rst) smshr21_tid_1 <= 7'h00;
-    else if (_and_16637) smshr21_tid_1 <= req_tid;
+    else if (_and_16632) smshr21_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr21_reg_1 <= 6'h00;
-    else if (_and_16637) smshr21_reg_1 <= req_reg;
+    else if (_and_16632) smshr21_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr21_off_1 <= 5'h00;
-    else if (_and_16637) smshr21_off_1 <= req_off;
+    else if (_and_16632) smshr21_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr21_fmt_1 <= 3'h0;
-    else if (_and_16637) smshr21_fmt_1 <= req_fmt;
+    else if (_and_16632) smshr21_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr22_v_0 <= 1'b0;
-    else if (_or_16643) smshr22_v_0 <= _mux_16642;
+    else if (_or_16638) smshr22_v_0 <= _mux_16637;
   end
   always @(posedge clk) begin
     if (rst) smshr22_tid_0 <= 7'h00;
-    else if (_and_16641) smshr22_tid_0 <= req_tid;
+    else if (_and_16636) smshr22_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr22_reg_0 <= 6'h00;
-    else if (_and_16641) smshr22_reg_0 <= req_reg;
+    else if (_and_16636) smshr22_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr22_off_0 <= 5'h00;
-    else if (_and_16641) smshr22_off_0 <= req_off;
+    else if (_and_16636) smshr22_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr22_fmt_0 <= 3'h0;
-    else if (_and_16641) smshr22_fmt_0 <= req_fmt;
+    else if (_and_16636) smshr22_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr22_v_1 <= 1'b0;
-    else if (_or_16649) smshr22_v_1 <= _mux_16648;
+    else if (_or_16644) smshr22_v_1 <= _mux_16643;
   end
   always @(posedge clk) begin
     if (rst) smshr22_tid_1 <= 7'h00;
-    else if (_and_16651) smshr22_tid_1 <= req_tid;
+    else if (_and_16646) smshr22_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr22_reg_1 <= 6'h00;
-    else if (_and_16651) smshr22_reg_1 <= req_reg;
+    else if (_and_16646) smshr22_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr22_off_1 <= 5'h00;
-    else if (_and_16651) smshr22_off_1 <= req_off;
+    else if (_and_16646) smshr22_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr22_fmt_1 <= 3'h0;
-    else if (_and_16651) smshr22_fmt_1 <= req_fmt;
+    else if (_and_16646) smshr22_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr23_v_0 <= 1'b0;
-    else if (_or_16657) smshr23_v_0 <= _mux_16656;
+    else if (_or_16652) smshr23_v_0 <= _mux_16651;
   end
   always @(posedge clk) begin
     if (rst) smshr23_tid_0 <= 7'h00;
-    else if (_and_16655) smshr23_tid_0 <= req_tid;
+    else if (_and_16650) smshr23_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr23_reg_0 <= 6'h00;
-    else if (_and_16655) smshr23_reg_0 <= req_reg;
+    else if (_and_16650) smshr23_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr23_off_0 <= 5'h00;
-    else if (_and_16655) smshr23_off_0 <= req_off;
+    else if (_and_16650) smshr23_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr23_fmt_0 <= 3'h0;
-    else if (_and_16655) smshr23_fmt_0 <= req_fmt;
+    else if (_and_16650) smshr23_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr23_v_1 <= 1'b0;
-    else if (_or_16663) smshr23_v_1 <= _mux_16662;
+    else if (_or_16658) smshr23_v_1 <= _mux_16657;
   end
   always @(posedge clk) begin
     if (rst) smshr23_tid_1 <= 7'h00;
-    else if (_and_16665) smshr23_tid_1 <= req_tid;
+    else if (_and_16660) smshr23_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr23_reg_1 <= 6'h00;
-    else if (_and_16665) smshr23_reg_1 <= req_reg;
+    else if (_and_16660) smshr23_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr23_off_1 <= 5'h00;
-    else if (_and_16665) smshr23_off_1 <= req_off;
+    else if (_and_16660) smshr23_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr23_fmt_1 <= 3'h0;
-    else if (_and_16665) smshr23_fmt_1 <= req_fmt;
+    else if (_and_16660) smshr23_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr24_v_0 <= 1'b0;
-    else if (_or_16671) smshr24_v_0 <= _mux_16670;
+    else if (_or_16666) smshr24_v_0 <= _mux_16665;
   end
   always @(posedge clk) begin
     if (rst) smshr24_tid_0 <= 7'h00;
-    else if (_and_16669) smshr24_tid_0 <= req_tid;
+    else if (_and_16664) smshr24_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr24_reg_0 <= 6'h00;
-    else if (_and_16669) smshr24_reg_0 <= req_reg;
+    else if (_and_16664) smshr24_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr24_off_0 <= 5'h00;
-    else if (_and_16669) smshr24_off_0 <= req_off;
+    else if (_and_16664) smshr24_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr24_fmt_0 <= 3'h0;
-    else if (_and_16669) smshr24_fmt_0 <= req_fmt;
+    else if (_and_16664) smshr24_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr24_v_1 <= 1'b0;
-    else if (_or_16677) smshr24_v_1 <= _mux_16676;
+    else if (_or_16672) smshr24_v_1 <= _mux_16671;
   end
   always @(posedge clk) begin
     if (rst) smshr24_tid_1 <= 7'h00;
-    else if (_and_16679) smshr24_tid_1 <= req_tid;
+    else if (_and_16674) smshr24_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr24_reg_1 <= 6'h00;
-    else if (_and_16679) smshr24_reg_1 <= req_reg;
+    else if (_and_16674) smshr24_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr24_off_1 <= 5'h00;
-    else if (_and_16679) smshr24_off_1 <= req_off;
+    else if (_and_16674) smshr24_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr24_fmt_1 <= 3'h0;
-    else if (_and_16679) smshr24_fmt_1 <= req_fmt;
+    else if (_and_16674) smshr24_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr25_v_0 <= 1'b0;
-    else if (_or_16685) smshr25_v_0 <= _mux_16684;
+    else if (_or_16680) smshr25_v_0 <= _mux_16679;
   end
   always @(posedge clk) begin
     if (rst) smshr25_tid_0 <= 7'h00;
-    else if (_and_16683) smshr25_tid_0 <= req_tid;
+    else if (_and_16678) smshr25_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr25_reg_0 <= 6'h00;
-    else if (_and_16683) smshr25_reg_0 <= req_reg;
+    else if (_and_16678) smshr25_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr25_off_0 <= 5'h00;
-    else if (_and_16683) smshr25_off_0 <= req_off;
+    else if (_and_16678) smshr25_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr25_fmt_0 <= 3'h0;
-    else if (_and_16683) smshr25_fmt_0 <= req_fmt;
+    else if (_and_16678) smshr25_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr25_v_1 <= 1'b0;
-    else if (_or_16691) smshr25_v_1 <= _mux_16690;
+    else if (_or_16686) smshr25_v_1 <= _mux_16685;
   end
   always @(posedge clk) begin
     if (rst) smshr25_tid_1 <= 7'h00;
-    else if (_and_16693) smshr25_tid_1 <= req_tid;
+    else if (_and_16688) smshr25_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr25_reg_1 <= 6'h00;
-    else if (_and_16693) smshr25_reg_1 <= req_reg;
+    else if (_and_16688) smshr25_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr25_off_1 <= 5'h00;
-    else if (_and_16693) smshr25_off_1 <= req_off;
+    else if (_and_16688) smshr25_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr25_fmt_1 <= 3'h0;
-    else if (_and_16693) smshr25_fmt_1 <= req_fmt;
+    else if (_and_16688) smshr25_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr26_v_0 <= 1'b0;
-    else if (_or_16699) smshr26_v_0 <= _mux_16698;
+    else if (_or_16694) smshr26_v_0 <= _mux_16693;
   end
   always @(posedge clk) begin
     if (rst) smshr26_tid_0 <= 7'h00;
-    else if (_and_16697) smshr26_tid_0 <= req_tid;
+    else if (_and_16692) smshr26_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr26_reg_0 <= 6'h00;
-    else if (_and_16697) smshr26_reg_0 <= req_reg;
+    else if (_and_16692) smshr26_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr26_off_0 <= 5'h00;
-    else if (_and_16697) smshr26_off_0 <= req_off;
+    else if (_and_16692) smshr26_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr26_fmt_0 <= 3'h0;
-    else if (_and_16697) smshr26_fmt_0 <= req_fmt;
+    else if (_and_16692) smshr26_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr26_v_1 <= 1'b0;
-    else if (_or_16705) smshr26_v_1 <= _mux_16704;
+    else if (_or_16700) smshr26_v_1 <= _mux_16699;
   end
   always @(posedge clk) begin
     if (rst) smshr26_tid_1 <= 7'h00;
-    else if (_and_16707) smshr26_tid_1 <= req_tid;
+    else if (_and_16702) smshr26_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr26_reg_1 <= 6'h00;
-    else if (_and_16707) smshr26_reg_1 <= req_reg;
+    else if (_and_16702) smshr26_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr26_off_1 <= 5'h00;
-    else if (_and_16707) smshr26_off_1 <= req_off;
+    else if (_and_16702) smshr26_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr26_fmt_1 <= 3'h0;
-    else if (_and_16707) smshr26_fmt_1 <= req_fmt;
+    else if (_and_16702) smshr26_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr27_v_0 <= 1'b0;
-    else if (_or_16713) smshr27_v_0 <= _mux_16712;
+    else if (_or_16708) smshr27_v_0 <= _mux_16707;
   end
   always @(posedge clk) begin
     if (rst) smshr27_tid_0 <= 7'h00;
-    else if (_and_16711) smshr27_tid_0 <= req_tid;
+    else if (_and_16706) smshr27_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr27_reg_0 <= 6'h00;
-    else if (_and_16711) smshr27_reg_0 <= req_reg;
+    else if (_and_16706) smshr27_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr27_off_0 <= 5'h00;
-    else if (_and_16711) smshr27_off_0 <= req_off;
+    else if (_and_16706) smshr27_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr27_fmt_0 <= 3'h0;
-    else if (_and_16711) smshr27_fmt_0 <= req_fmt;
+    else if (_and_16706) smshr27_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr27_v_1 <= 1'b0;
-    else if (_or_16719) smshr27_v_1 <= _mux_16718;
+    else if (_or_16714) smshr27_v_1 <= _mux_16713;
   end
   always @(posedge clk) begin
     if (rst) smshr27_tid_1 <= 7'h00;
-    else if (_and_16721) smshr27_tid_1 <= req_tid;
+    else if (_and_16716) smshr27_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr27_reg_1 <= 6'h00;
-    else if (_and_16721) smshr27_reg_1 <= req_reg;
+    else if (_and_16716) smshr27_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr27_off_1 <= 5'h00;
-    else if (_and_16721) smshr27_off_1 <= req_off;
+    else if (_and_16716) smshr27_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr27_fmt_1 <= 3'h0;
-    else if (_and_16721) smshr27_fmt_1 <= req_fmt;
+    else if (_and_16716) smshr27_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr28_v_0 <= 1'b0;
-    else if (_or_16727) smshr28_v_0 <= _mux_16726;
+    else if (_or_16722) smshr28_v_0 <= _mux_16721;
   end
   always @(posedge clk) begin
     if (rst) smshr28_tid_0 <= 7'h00;
-    else if (_and_16725) smshr28_tid_0 <= req_tid;
+    else if (_and_16720) smshr28_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr28_reg_0 <= 6'h00;
-    else if (_and_16725) smshr28_reg_0 <= req_reg;
+    else if (_and_16720) smshr28_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr28_off_0 <= 5'h00;
-    else if (_and_16725) smshr28_off_0 <= req_off;
+    else if (_and_16720) smshr28_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr28_fmt_0 <= 3'h0;
-    else if (_and_16725) smshr28_fmt_0 <= req_fmt;
+    else if (_and_16720) smshr28_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr28_v_1 <= 1'b0;
-    else if (_or_16733) smshr28_v_1 <= _mux_16732;
+    else if (_or_16728) smshr28_v_1 <= _mux_16727;
   end
   always @(posedge clk) begin
     if (rst) smshr28_tid_1 <= 7'h00;
-    else if (_and_16735) smshr28_tid_1 <= req_tid;
+    else if (_and_16730) smshr28_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr28_reg_1 <= 6'h00;
-    else if (_and_16735) smshr28_reg_1 <= req_reg;
+    else if (_and_16730) smshr28_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr28_off_1 <= 5'h00;
-    else if (_and_16735) smshr28_off_1 <= req_off;
+    else if (_and_16730) smshr28_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr28_fmt_1 <= 3'h0;
-    else if (_and_16735) smshr28_fmt_1 <= req_fmt;
+    else if (_and_16730) smshr28_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr29_v_0 <= 1'b0;
-    else if (_or_16741) smshr29_v_0 <= _mux_16740;
+    else if (_or_16736) smshr29_v_0 <= _mux_16735;
   end
   always @(posedge clk) begin
     if (rst) smshr29_tid_0 <= 7'h00;
-    else if (_and_16739) smshr29_tid_0 <= req_tid;
+    else if (_and_16734) smshr29_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr29_reg_0 <= 6'h00;
-    else if (_and_16739) smshr29_reg_0 <= req_reg;
+    else if (_and_16734) smshr29_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr29_off_0 <= 5'h00;
-    else if (_and_16739) smshr29_off_0 <= req_off;
+    else if (_and_16734) smshr29_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr29_fmt_0 <= 3'h0;
-    else if (_and_16739) smshr29_fmt_0 <= req_fmt;
+    else if (_and_16734) smshr29_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr29_v_1 <= 1'b0;
-    else if (_or_16747) smshr29_v_1 <= _mux_16746;
+    else if (_or_16742) smshr29_v_1 <= _mux_16741;
   end
   always @(posedge clk) begin
     if (rst) smshr29_tid_1 <= 7'h00;
-    else if (_and_16749) smshr29_tid_1 <= req_tid;
+    else if (_and_16744) smshr29_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr29_reg_1 <= 6'h00;
-    else if (_and_16749) smshr29_reg_1 <= req_reg;
+    else if (_and_16744) smshr29_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr29_off_1 <= 5'h00;
-    else if (_and_16749) smshr29_off_1 <= req_off;
+    else if (_and_16744) smshr29_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr29_fmt_1 <= 3'h0;
-    else if (_and_16749) smshr29_fmt_1 <= req_fmt;
+    else if (_and_16744) smshr29_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr30_v_0 <= 1'b0;
-    else if (_or_16755) smshr30_v_0 <= _mux_16754;
+    else if (_or_16750) smshr30_v_0 <= _mux_16749;
   end
   always @(posedge clk) begin
     if (rst) smshr30_tid_0 <= 7'h00;
-    else if (_and_16753) smshr30_tid_0 <= req_tid;
+    else if (_and_16748) smshr30_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr30_reg_0 <= 6'h00;
-    else if (_and_16753) smshr30_reg_0 <= req_reg;
+    else if (_and_16748) smshr30_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr30_off_0 <= 5'h00;
-    else if (_and_16753) smshr30_off_0 <= req_off;
+    else if (_and_16748) smshr30_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr30_fmt_0 <= 3'h0;
-    else if (_and_16753) smshr30_fmt_0 <= req_fmt;
+    else if (_and_16748) smshr30_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr30_v_1 <= 1'b0;
-    else if (_or_16761) smshr30_v_1 <= _mux_16760;
+    else if (_or_16756) smshr30_v_1 <= _mux_16755;
   end
   always @(posedge clk) begin
     if (rst) smshr30_tid_1 <= 7'h00;
-    else if (_and_16763) smshr30_tid_1 <= req_tid;
+    else if (_and_16758) smshr30_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr30_reg_1 <= 6'h00;
-    else if (_and_16763) smshr30_reg_1 <= req_reg;
+    else if (_and_16758) smshr30_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr30_off_1 <= 5'h00;
-    else if (_and_16763) smshr30_off_1 <= req_off;
+    else if (_and_16758) smshr30_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr30_fmt_1 <= 3'h0;
-    else if (_and_16763) smshr30_fmt_1 <= req_fmt;
+    else if (_and_16758) smshr30_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr31_v_0 <= 1'b0;
-    else if (_or_16769) smshr31_v_0 <= _mux_16768;
+    else if (_or_16764) smshr31_v_0 <= _mux_16763;
   end
   always @(posedge clk) begin
     if (rst) smshr31_tid_0 <= 7'h00;
-    else if (_and_16767) smshr31_tid_0 <= req_tid;
+    else if (_and_16762) smshr31_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr31_reg_0 <= 6'h00;
-    else if (_and_16767) smshr31_reg_0 <= req_reg;
+    else if (_and_16762) smshr31_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr31_off_0 <= 5'h00;
-    else if (_and_16767) smshr31_off_0 <= req_off;
+    else if (_and_16762) smshr31_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr31_fmt_0 <= 3'h0;
-    else if (_and_16767) smshr31_fmt_0 <= req_fmt;
+    else if (_and_16762) smshr31_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr31_v_1 <= 1'b0;
-    else if (_or_16775) smshr31_v_1 <= _mux_16774;
+    else if (_or_16770) smshr31_v_1 <= _mux_16769;
   end
   always @(posedge clk) begin
     if (rst) smshr31_tid_1 <= 7'h00;
-    else if (_and_16777) smshr31_tid_1 <= req_tid;
+    else if (_and_16772) smshr31_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr31_reg_1 <= 6'h00;
-    else if (_and_16777) smshr31_reg_1 <= req_reg;
+    else if (_and_16772) smshr31_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr31_off_1 <= 5'h00;
-    else if (_and_16777) smshr31_off_1 <= req_off;
+    else if (_and_16772) smshr31_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr31_fmt_1 <= 3'h0;
-    else if (_and_16777) smshr31_fmt_1 <= req_fmt;
+    else if (_and_16772) smshr31_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr32_v_0 <= 1'b0;
-    else if (_or_16783) smshr32_v_0 <= _mux_16782;
+    else if (_or_16778) smshr32_v_0 <= _mux_16777;
   end
   always @(posedge clk) begin
     if (rst) smshr32_tid_0 <= 7'h00;
-    else if (_and_16781) smshr32_tid_0 <= req_tid;
+    else if (_and_16776) smshr32_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr32_reg_0 <= 6'h00;
-    else if (_and_16781) smshr32_reg_0 <= req_reg;
+    else if (_and_16776) smshr32_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr32_off_0 <= 5'h00;
-    else if (_and_16781) smshr32_off_0 <= req_off;
+    else if (_and_16776) smshr32_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr32_fmt_0 <= 3'h0;
-    else if (_and_16781) smshr32_fmt_0 <= req_fmt;
+    else if (_and_16776) smshr32_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr32_v_1 <= 1'b0;
-    else if (_or_16789) smshr32_v_1 <= _mux_16788;
+    else if (_or_16784) smshr32_v_1 <= _mux_16783;
   end
   always @(posedge clk) begin
     if (rst) smshr32_tid_1 <= 7'h00;
-    else if (_and_16791) smshr32_tid_1 <= req_tid;
+    else if (_and_16786) smshr32_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr32_reg_1 <= 6'h00;
-    else if (_and_16791) smshr32_reg_1 <= req_reg;
+    else if (_and_16786) smshr32_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr32_off_1 <= 5'h00;
-    else if (_and_16791) smshr32_off_1 <= req_off;
+    else if (_and_16786) smshr32_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr32_fmt_1 <= 3'h0;
-    else if (_and_16791) smshr32_fmt_1 <= req_fmt;
+    else if (_and_16786) smshr32_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr33_v_0 <= 1'b0;
-    else if (_or_16797) smshr33_v_0 <= _mux_16796;
+    else if (_or_16792) smshr33_v_0 <= _mux_16791;
   end
   always @(posedge clk) begin
     if (rst) smshr33_tid_0 <= 7'h00;
-    else if (_and_16795) smshr33_tid_0 <= req_tid;
+    else if (_and_16790) smshr33_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr33_reg_0 <= 6'h00;
-    else if (_and_16795) smshr33_reg_0 <= req_reg;
+    else if (_and_16790) smshr33_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr33_off_0 <= 5'h00;
-    else if (_and_16795) smshr33_off_0 <= req_off;
+    else if (_and_16790) smshr33_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr33_fmt_0 <= 3'h0;
-    else if (_and_16795) smshr33_fmt_0 <= req_fmt;
+    else if (_and_16790) smshr33_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr33_v_1 <= 1'b0;
-    else if (_or_16803) smshr33_v_1 <= _mux_16802;
+    else if (_or_16798) smshr33_v_1 <= _mux_16797;
   end
   always @(posedge clk) begin
     if (rst) smshr33_tid_1 <= 7'h00;
-    else if (_and_16805) smshr33_tid_1 <= req_tid;
+    else if (_and_16800) smshr33_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr33_reg_1 <= 6'h00;
-    else if (_and_16805) smshr33_reg_1 <= req_reg;
+    else if (_and_16800) smshr33_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr33_off_1 <= 5'h00;
-    else if (_and_16805) smshr33_off_1 <= req_off;
+    else if (_and_16800) smshr33_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr33_fmt_1 <= 3'h0;
-    else if (_and_16805) smshr33_fmt_1 <= req_fmt;
+    else if (_and_16800) smshr33_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr34_v_0 <= 1'b0;
-    else if (_or_16811) smshr34_v_0 <= _mux_16810;
+    else if (_or_16806) smshr34_v_0 <= _mux_16805;
   end
   always @(posedge clk) begin
     if (rst) smshr34_tid_0 <= 7'h00;
-    else if (_and_16809) smshr34_tid_0 <= req_tid;
+    else if (_and_16804) smshr34_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr34_reg_0 <= 6'h00;
-    else if (_and_16809) smshr34_reg_0 <= req_reg;
+    else if (_and_16804) smshr34_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr34_off_0 <= 5'h00;
-    else if (_and_16809) smshr34_off_0 <= req_off;
+    else if (_and_16804) smshr34_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr34_fmt_0 <= 3'h0;
-    else if (_and_16809) smshr34_fmt_0 <= req_fmt;
+    else if (_and_16804) smshr34_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr34_v_1 <= 1'b0;
-    else if (_or_16817) smshr34_v_1 <= _mux_16816;
+    else if (_or_16812) smshr34_v_1 <= _mux_16811;
   end
   always @(posedge clk) begin
     if (rst) smshr34_tid_1 <= 7'h00;
-    else if (_and_16819) smshr34_tid_1 <= req_tid;
+    else if (_and_16814) smshr34_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr34_reg_1 <= 6'h00;
-    else if (_and_16819) smshr34_reg_1 <= req_reg;
+    else if (_and_16814) smshr34_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr34_off_1 <= 5'h00;
-    else if (_and_16819) smshr34_off_1 <= req_off;
+    else if (_and_16814) smshr34_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr34_fmt_1 <= 3'h0;
-    else if (_and_16819) smshr34_fmt_1 <= req_fmt;
+    else if (_and_16814) smshr34_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr35_v_0 <= 1'b0;
-    else if (_or_16825) smshr35_v_0 <= _mux_16824;
+    else if (_or_16820) smshr35_v_0 <= _mux_16819;
   end
   always @(posedge clk) begin
     if (rst) smshr35_tid_0 <= 7'h00;
-    else if (_and_16823) smshr35_tid_0 <= req_tid;
+    else if (_and_16818) smshr35_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr35_reg_0 <= 6'h00;
-    else if (_and_16823) smshr35_reg_0 <= req_reg;
+    else if (_and_16818) smshr35_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr35_off_0 <= 5'h00;
-    else if (_and_16823) smshr35_off_0 <= req_off;
+    else if (_and_16818) smshr35_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr35_fmt_0 <= 3'h0;
-    else if (_and_16823) smshr35_fmt_0 <= req_fmt;
+    else if (_and_16818) smshr35_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr35_v_1 <= 1'b0;
-    else if (_or_16831) smshr35_v_1 <= _mux_16830;
+    else if (_or_16826) smshr35_v_1 <= _mux_16825;
   end
   always @(posedge clk) begin
     if (rst) smshr35_tid_1 <= 7'h00;
-    else if (_and_16833) smshr35_tid_1 <= req_tid;
+    else if (_and_16828) smshr35_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr35_reg_1 <= 6'h00;
-    else if (_and_16833) smshr35_reg_1 <= req_reg;
+    else if (_and_16828) smshr35_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr35_off_1 <= 5'h00;
-    else if (_and_16833) smshr35_off_1 <= req_off;
+    else if (_and_16828) smshr35_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr35_fmt_1 <= 3'h0;
-    else if (_and_16833) smshr35_fmt_1 <= req_fmt;
+    else if (_and_16828) smshr35_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr36_v_0 <= 1'b0;
-    else if (_or_16839) smshr36_v_0 <= _mux_16838;
+    else if (_or_16834) smshr36_v_0 <= _mux_16833;
   end
   always @(posedge clk) begin
     if (rst) smshr36_tid_0 <= 7'h00;
-    else if (_and_16837) smshr36_tid_0 <= req_tid;
+    else if (_and_16832) smshr36_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr36_reg_0 <= 6'h00;
-    else if (_and_16837) smshr36_reg_0 <= req_reg;
+    else if (_and_16832) smshr36_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr36_off_0 <= 5'h00;
-    else if (_and_16837) smshr36_off_0 <= req_off;
+    else if (_and_16832) smshr36_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr36_fmt_0 <= 3'h0;
-    else if (_and_16837) smshr36_fmt_0 <= req_fmt;
+    else if (_and_16832) smshr36_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr36_v_1 <= 1'b0;
-    else if (_or_16845) smshr36_v_1 <= _mux_16844;
+    else if (_or_16840) smshr36_v_1 <= _mux_16839;
   end
   always @(posedge clk) begin
     if (rst) smshr36_tid_1 <= 7'h00;
-    else if (_and_16847) smshr36_tid_1 <= req_tid;
+    else if (_and_16842) smshr36_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr36_reg_1 <= 6'h00;
-    else if (_and_16847) smshr36_reg_1 <= req_reg;
+    else if (_and_16842) smshr36_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr36_off_1 <= 5'h00;
-    else if (_and_16847) smshr36_off_1 <= req_off;
+    else if (_and_16842) smshr36_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr36_fmt_1 <= 3'h0;
-    else if (_and_16847) smshr36_fmt_1 <= req_fmt;
+    else if (_and_16842) smshr36_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr37_v_0 <= 1'b0;
-    else if (_or_16853) smshr37_v_0 <= _mux_16852;
+    else if (_or_16848) smshr37_v_0 <= _mux_16847;
   end
   always @(posedge clk) begin
     if (rst) smshr37_tid_0 <= 7'h00;
-    else if (_and_16851) smshr37_tid_0 <= req_tid;
+    else if (_and_16846) smshr37_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr37_reg_0 <= 6'h00;
-    else if (_and_16851) smshr37_reg_0 <= req_reg;
+    else if (_and_16846) smshr37_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr37_off_0 <= 5'h00;
-    else if (_and_16851) smshr37_off_0 <= req_off;
+    else if (_and_16846) smshr37_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr37_fmt_0 <= 3'h0;
-    else if (_and_16851) smshr37_fmt_0 <= req_fmt;
+    else if (_and_16846) smshr37_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr37_v_1 <= 1'b0;
-    else if (_or_16859) smshr37_v_1 <= _mux_16858;
+    else if (_or_16854) smshr37_v_1 <= _mux_16853;
   end
   always @(posedge clk) begin
     if (rst) smshr37_tid_1 <= 7'h00;
-    else if (_and_16861) smshr37_tid_1 <= req_tid;
+    else if (_and_16856) smshr37_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr37_reg_1 <= 6'h00;
-    else if (_and_16861) smshr37_reg_1 <= req_reg;
+    else if (_and_16856) smshr37_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr37_off_1 <= 5'h00;
-    else if (_and_16861) smshr37_off_1 <= req_off;
+    else if (_and_16856) smshr37_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr37_fmt_1 <= 3'h0;
-    else if (_and_16861) smshr37_fmt_1 <= req_fmt;
+    else if (_and_16856) smshr37_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr38_v_0 <= 1'b0;
-    else if (_or_16867) smshr38_v_0 <= _mux_16866;
+    else if (_or_16862) smshr38_v_0 <= _mux_16861;
   end
   always @(posedge clk) begin
     if (rst) smshr38_tid_0 <= 7'h00;
-    else if (_and_16865) smshr38_tid_0 <= req_tid;
+    else if (_and_16860) smshr38_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr38_reg_0 <= 6'h00;
-    else if (_and_16865) smshr38_reg_0 <= req_reg;
+    else if (_and_16860) smshr38_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr38_off_0 <= 5'h00;
-    else if (_and_16865) smshr38_off_0 <= req_off;
+    else if (_and_16860) smshr38_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr38_fmt_0 <= 3'h0;
-    else if (_and_16865) smshr38_fmt_0 <= req_fmt;
+    else if (_and_16860) smshr38_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr38_v_1 <= 1'b0;
-    else if (_or_16873) smshr38_v_1 <= _mux_16872;
+    else if (_or_16868) smshr38_v_1 <= _mux_16867;
   end
   always @(posedge clk) begin
     if (rst) smshr38_tid_1 <= 7'h00;
-    else if (_and_16875) smshr38_tid_1 <= req_tid;
+    else if (_and_16870) smshr38_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr38_reg_1 <= 6'h00;
-    else if (_and_16875) smshr38_reg_1 <= req_reg;
+    else if (_and_16870) smshr38_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr38_off_1 <= 5'h00;
-    else if (_and_16875) smshr38_off_1 <= req_off;
+    else if (_and_16870) smshr38_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr38_fmt_1 <= 3'h0;
-    else if (_and_16875) smshr38_fmt_1 <= req_fmt;
+    else if (_and_16870) smshr38_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr39_v_0 <= 1'b0;
-    else if (_or_16881) smshr39_v_0 <= _mux_16880;
+    else if (_or_16876) smshr39_v_0 <= _mux_16875;
   end
   always @(posedge clk) begin
     if (rst) smshr39_tid_0 <= 7'h00;
-    else if (_and_16879) smshr39_tid_0 <= req_tid;
+    else if (_and_16874) smshr39_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr39_reg_0 <= 6'h00;
-    else if (_and_16879) smshr39_reg_0 <= req_reg;
+    else if (_and_16874) smshr39_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr39_off_0 <= 5'h00;
-    else if (_and_16879) smshr39_off_0 <= req_off;
+    else if (_and_16874) smshr39_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr39_fmt_0 <= 3'h0;
-    else if (_and_16879) smshr39_fmt_0 <= req_fmt;
+    else if (_and_16874) smshr39_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr39_v_1 <= 1'b0;
-    else if (_or_16887) smshr39_v_1 <= _mux_16886;
+    else if (_or_16882) smshr39_v_1 <= _mux_16881;
   end
   always @(posedge clk) begin
     if (rst) smshr39_tid_1 <= 7'h00;
-    else if (_and_16889) smshr39_tid_1 <= req_tid;
+    else if (_and_16884) smshr39_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr39_reg_1 <= 6'h00;
-    else if (_and_16889) smshr39_reg_1 <= req_reg;
+    else if (_and_16884) smshr39_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr39_off_1 <= 5'h00;
-    else if (_and_16889) smshr39_off_1 <= req_off;
+    else if (_and_16884) smshr39_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr39_fmt_1 <= 3'h0;
-    else if (_and_16889) smshr39_fmt_1 <= req_fmt;
+    else if (_and_16884) smshr39_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr40_v_0 <= 1'b0;
-    else if (_or_16895) smshr40_v_0 <= _mux_16894;
+    else if (_or_16890) smshr40_v_0 <= _mux_16889;
   end
   always @(posedge clk) begin
     if (rst) smshr40_tid_0 <= 7'h00;
-    else if (_and_16893) smshr40_tid_0 <= req_tid;
+    else if (_and_16888) smshr40_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr40_reg_0 <= 6'h00;
-    else if (_and_16893) smshr40_reg_0 <= req_reg;
+    else if (_and_16888) smshr40_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr40_off_0 <= 5'h00;
-    else if (_and_16893) smshr40_off_0 <= req_off;
+    else if (_and_16888) smshr40_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr40_fmt_0 <= 3'h0;
-    else if (_and_16893) smshr40_fmt_0 <= req_fmt;
+    else if (_and_16888) smshr40_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr40_v_1 <= 1'b0;
-    else if (_or_16901) smshr40_v_1 <= _mux_16900;
+    else if (_or_16896) smshr40_v_1 <= _mux_16895;
   end
   always @(posedge clk) begin
     if (rst) smshr40_tid_1 <= 7'h00;
-    else if (_and_16903) smshr40_tid_1 <= req_tid;
+    else if (_and_16898) smshr40_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr40_reg_1 <= 6'h00;
-    else if (_and_16903) smshr40_reg_1 <= req_reg;
+    else if (_and_16898) smshr40_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr40_off_1 <= 5'h00;
-    else if (_and_16903) smshr40_off_1 <= req_off;
+    else if (_and_16898) smshr40_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr40_fmt_1 <= 3'h0;
-    else if (_and_16903) smshr40_fmt_1 <= req_fmt;
+    else if (_and_16898) smshr40_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr41_v_0 <= 1'b0;
-    else if (_or_16909) smshr41_v_0 <= _mux_16908;
+    else if (_or_16904) smshr41_v_0 <= _mux_16903;
   end
   always @(posedge clk) begin
     if (rst) smshr41_tid_0 <= 7'h00;
-    else if (_and_16907) smshr41_tid_0 <= req_tid;
+    else if (_and_16902) smshr41_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr41_reg_0 <= 6'h00;
-    else if (_and_16907) smshr41_reg_0 <= req_reg;
+    else if (_and_16902) smshr41_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr41_off_0 <= 5'h00;
-    else if (_and_16907) smshr41_off_0 <= req_off;
+    else if (_and_16902) smshr41_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr41_fmt_0 <= 3'h0;
-    else if (_and_16907) smshr41_fmt_0 <= req_fmt;
+    else if (_and_16902) smshr41_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr41_v_1 <= 1'b0;
-    else if (_or_16915) smshr41_v_1 <= _mux_16914;
+    else if (_or_16910) smshr41_v_1 <= _mux_16909;
   end
   always @(posedge clk) begin
     if (rst) smshr41_tid_1 <= 7'h00;
-    else if (_and_16917) smshr41_tid_1 <= req_tid;
+    else if (_and_16912) smshr41_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr41_reg_1 <= 6'h00;
-    else if (_and_16917) smshr41_reg_1 <= req_reg;
+    else if (_and_16912) smshr41_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr41_off_1 <= 5'h00;
-    else if (_and_16917) smshr41_off_1 <= req_off;
+    else if (_and_16912) smshr41_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr41_fmt_1 <= 3'h0;
-    else if (_and_16917) smshr41_fmt_1 <= req_fmt;
+    else if (_and_16912) smshr41_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr42_v_0 <= 1'b0;
-    else if (_or_16923) smshr42_v_0 <= _mux_16922;
+    else if (_or_16918) smshr42_v_0 <= _mux_16917;
   end
   always @(posedge clk) begin
     if (rst) smshr42_tid_0 <= 7'h00;
-    else if (_and_16921) smshr42_tid_0 <= req_tid;
+    else if (_and_16916) smshr42_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr42_reg_0 <= 6'h00;
-    else if (_and_16921) smshr42_reg_0 <= req_reg;
+    else if (_and_16916) smshr42_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr42_off_0 <= 5'h00;
-    else if (_and_16921) smshr42_off_0 <= req_off;
+    else if (_and_16916) smshr42_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr42_fmt_0 <= 3'h0;
-    else if (_and_16921) smshr42_fmt_0 <= req_fmt;
+    else if (_and_16916) smshr42_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr42_v_1 <= 1'b0;
-    else if (_or_16929) smshr42_v_1 <= _mux_16928;
+    else if (_or_16924) smshr42_v_1 <= _mux_16923;
   end
   always @(posedge clk) begin
     if (rst) smshr42_tid_1 <= 7'h00;
-    else if (_and_16931) smshr42_tid_1 <= req_tid;
+    else if (_and_16926) smshr42_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr42_reg_1 <= 6'h00;
-    else if (_and_16931) smshr42_reg_1 <= req_reg;
+    else if (_and_16926) smshr42_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr42_off_1 <= 5'h00;
-    else if (_and_16931) smshr42_off_1 <= req_off;
+    else if (_and_16926) smshr42_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr42_fmt_1 <= 3'h0;
-    else if (_and_16931) smshr42_fmt_1 <= req_fmt;
+    else if (_and_16926) smshr42_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr43_v_0 <= 1'b0;
-    else if (_or_16937) smshr43_v_0 <= _mux_16936;
+    else if (_or_16932) smshr43_v_0 <= _mux_16931;
   end
   always @(posedge clk) begin
     if (rst) smshr43_tid_0 <= 7'h00;
-    else if (_and_16935) smshr43_tid_0 <= req_tid;
+    else if (_and_16930) smshr43_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr43_reg_0 <= 6'h00;
-    else if (_and_16935) smshr43_reg_0 <= req_reg;
+    else if (_and_16930) smshr43_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr43_off_0 <= 5'h00;
-    else if (_and_16935) smshr43_off_0 <= req_off;
+    else if (_and_16930) smshr43_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr43_fmt_0 <= 3'h0;
-    else if (_and_16935) smshr43_fmt_0 <= req_fmt;
+    else if (_and_16930) smshr43_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr43_v_1 <= 1'b0;
-    else if (_or_16943) smshr43_v_1 <= _mux_16942;
+    else if (_or_16938) smshr43_v_1 <= _mux_16937;
   end
   always @(posedge clk) begin
     if (rst) smshr43_tid_1 <= 7'h00;
-    else if (_and_16945) smshr43_tid_1 <= req_tid;
+    else if (_and_16940) smshr43_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr43_reg_1 <= 6'h00;
-    else if (_and_16945) smshr43_reg_1 <= req_reg;
+    else if (_and_16940) smshr43_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr43_off_1 <= 5'h00;
-    else if (_and_16945) smshr43_off_1 <= req_off;
+    else if (_and_16940) smshr43_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr43_fmt_1 <= 3'h0;
-    else if (_and_16945) smshr43_fmt_1 <= req_fmt;
+    else if (_and_16940) smshr43_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr44_v_0 <= 1'b0;
-    else if (_or_16951) smshr44_v_0 <= _mux_16950;
+    else if (_or_16946) smshr44_v_0 <= _mux_16945;
   end
   always @(posedge clk) begin
     if (rst) smshr44_tid_0 <= 7'h00;
-    else if (_and_16949) smshr44_tid_0 <= req_tid;
+    else if (_and_16944) smshr44_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr44_reg_0 <= 6'h00;
-    else if (_and_16949) smshr44_reg_0 <= req_reg;
+    else if (_and_16944) smshr44_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr44_off_0 <= 5'h00;
-    else if (_and_16949) smshr44_off_0 <= req_off;
+    else if (_and_16944) smshr44_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr44_fmt_0 <= 3'h0;
-    else if (_and_16949) smshr44_fmt_0 <= req_fmt;
+    else if (_and_16944) smshr44_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr44_v_1 <= 1'b0;
-    else if (_or_16957) smshr44_v_1 <= _mux_16956;
+    else if (_or_16952) smshr44_v_1 <= _mux_16951;
   end
   always @(posedge clk) begin
     if (rst) smshr44_tid_1 <= 7'h00;
-    else if (_and_16959) smshr44_tid_1 <= req_tid;
+    else if (_and_16954) smshr44_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr44_reg_1 <= 6'h00;
-    else if (_and_16959) smshr44_reg_1 <= req_reg;
+    else if (_and_16954) smshr44_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr44_off_1 <= 5'h00;
-    else if (_and_16959) smshr44_off_1 <= req_off;
+    else if (_and_16954) smshr44_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr44_fmt_1 <= 3'h0;
-    else if (_and_16959) smshr44_fmt_1 <= req_fmt;
+    else if (_and_16954) smshr44_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr45_v_0 <= 1'b0;
-    else if (_or_16965) smshr45_v_0 <= _mux_16964;
+    else if (_or_16960) smshr45_v_0 <= _mux_16959;
   end
   always @(posedge clk) begin
     if (rst) smshr45_tid_0 <= 7'h00;
-    else if (_and_16963) smshr45_tid_0 <= req_tid;
+    else if (_and_16958) smshr45_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr45_reg_0 <= 6'h00;
-    else if (_and_16963) smshr45_reg_0 <= req_reg;
+    else if (_and_16958) smshr45_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr45_off_0 <= 5'h00;
-    else if (_and_16963) smshr45_off_0 <= req_off;
+    else if (_and_16958) smshr45_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr45_fmt_0 <= 3'h0;
-    else if (_and_16963) smshr45_fmt_0 <= req_fmt;
+    else if (_and_16958) smshr45_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr45_v_1 <= 1'b0;
-    else if (_or_16971) smshr45_v_1 <= _mux_16970;
+    else if (_or_16966) smshr45_v_1 <= _mux_16965;
   end
   always @(posedge clk) begin
     if (rst) smshr45_tid_1 <= 7'h00;
-    else if (_and_16973) smshr45_tid_1 <= req_tid;
+    else if (_and_16968) smshr45_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr45_reg_1 <= 6'h00;
-    else if (_and_16973) smshr45_reg_1 <= req_reg;
+    else if (_and_16968) smshr45_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr45_off_1 <= 5'h00;
-    else if (_and_16973) smshr45_off_1 <= req_off;
+    else if (_and_16968) smshr45_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr45_fmt_1 <= 3'h0;
-    else if (_and_16973) smshr45_fmt_1 <= req_fmt;
+    else if (_and_16968) smshr45_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr46_v_0 <= 1'b0;
-    else if (_or_16979) smshr46_v_0 <= _mux_16978;
+    else if (_or_16974) smshr46_v_0 <= _mux_16973;
   end
   always @(posedge clk) begin
     if (rst) smshr46_tid_0 <= 7'h00;
-    else if (_and_16977) smshr46_tid_0 <= req_tid;
+    else if (_and_16972) smshr46_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr46_reg_0 <= 6'h00;
-    else if (_and_16977) smshr46_reg_0 <= req_reg;
+    else if (_and_16972) smshr46_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr46_off_0 <= 5'h00;
-    else if (_and_16977) smshr46_off_0 <= req_off;
+    else if (_and_16972) smshr46_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr46_fmt_0 <= 3'h0;
-    else if (_and_16977) smshr46_fmt_0 <= req_fmt;
+    else if (_and_16972) smshr46_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr46_v_1 <= 1'b0;
-    else if (_or_16985) smshr46_v_1 <= _mux_16984;
+    else if (_or_16980) smshr46_v_1 <= _mux_16979;
   end
   always @(posedge clk) begin
     if (rst) smshr46_tid_1 <= 7'h00;
-    else if (_and_16987) smshr46_tid_1 <= req_tid;
+    else if (_and_16982) smshr46_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr46_reg_1 <= 6'h00;
-    else if (_and_16987) smshr46_reg_1 <= req_reg;
+    else if (_and_16982) smshr46_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr46_off_1 <= 5'h00;
-    else if (_and_16987) smshr46_off_1 <= req_off;
+    else if (_and_16982) smshr46_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr46_fmt_1 <= 3'h0;
-    else if (_and_16987) smshr46_fmt_1 <= req_fmt;
+    else if (_and_16982) smshr46_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr47_v_0 <= 1'b0;
-    else if (_or_16993) smshr47_v_0 <= _mux_16992;
+    else if (_or_16988) smshr47_v_0 <= _mux_16987;
   end
   always @(posedge clk) begin
     if (rst) smshr47_tid_0 <= 7'h00;
-    else if (_and_16991) smshr47_tid_0 <= req_tid;
+    else if (_and_16986) smshr47_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr47_reg_0 <= 6'h00;
-    else if (_and_16991) smshr47_reg_0 <= req_reg;
+    else if (_and_16986) smshr47_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr47_off_0 <= 5'h00;
-    else if (_and_16991) smshr47_off_0 <= req_off;
+    else if (_and_16986) smshr47_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr47_fmt_0 <= 3'h0;
-    else if (_and_16991) smshr47_fmt_0 <= req_fmt;
+    else if (_and_16986) smshr47_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr47_v_1 <= 1'b0;
-    else if (_or_16999) smshr47_v_1 <= _mux_16998;
+    else if (_or_16994) smshr47_v_1 <= _mux_16993;
   end
   always @(posedge clk) begin
     if (rst) smshr47_tid_1 <= 7'h00;
-    else if (_and_17001) smshr47_tid_1 <= req_tid;
+    else if (_and_16996) smshr47_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr47_reg_1 <= 6'h00;
-    else if (_and_17001) smshr47_reg_1 <= req_reg;
+    else if (_and_16996) smshr47_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr47_off_1 <= 5'h00;
-    else if (_and_17001) smshr47_off_1 <= req_off;
+    else if (_and_16996) smshr47_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr47_fmt_1 <= 3'h0;
-    else if (_and_17001) smshr47_fmt_1 <= req_fmt;
+    else if (_and_16996) smshr47_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr48_v_0 <= 1'b0;
-    else if (_or_17007) smshr48_v_0 <= _mux_17006;
+    else if (_or_17002) smshr48_v_0 <= _mux_17001;
   end
   always @(posedge clk) begin
     if (rst) smshr48_tid_0 <= 7'h00;
-    else if (_and_17005) smshr48_tid_0 <= req_tid;
+    else if (_and_17000) smshr48_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr48_reg_0 <= 6'h00;
-    else if (_and_17005) smshr48_reg_0 <= req_reg;
+    else if (_and_17000) smshr48_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr48_off_0 <= 5'h00;
-    else if (_and_17005) smshr48_off_0 <= req_off;
+    else if (_and_17000) smshr48_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr48_fmt_0 <= 3'h0;
-    else if (_and_17005) smshr48_fmt_0 <= req_fmt;
+    else if (_and_17000) smshr48_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr48_v_1 <= 1'b0;
-    else if (_or_17013) smshr48_v_1 <= _mux_17012;
+    else if (_or_17008) smshr48_v_1 <= _mux_17007;
   end
   always @(posedge clk) begin
     if (rst) smshr48_tid_1 <= 7'h00;
-    else if (_and_17015) smshr48_tid_1 <= req_tid;
+    else if (_and_17010) smshr48_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr48_reg_1 <= 6'h00;
-    else if (_and_17015) smshr48_reg_1 <= req_reg;
+    else if (_and_17010) smshr48_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr48_off_1 <= 5'h00;
-    else if (_and_17015) smshr48_off_1 <= req_off;
+    else if (_and_17010) smshr48_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr48_fmt_1 <= 3'h0;
-    else if (_and_17015) smshr48_fmt_1 <= req_fmt;
+    else if (_and_17010) smshr48_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr49_v_0 <= 1'b0;
-    else if (_or_17021) smshr49_v_0 <= _mux_17020;
+    else if (_or_17016) smshr49_v_0 <= _mux_17015;
   end
   always @(posedge clk) begin
     if (rst) smshr49_tid_0 <= 7'h00;
-    else if (_and_17019) smshr49_tid_0 <= req_tid;
+    else if (_and_17014) smshr49_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr49_reg_0 <= 6'h00;
-    else if (_and_17019) smshr49_reg_0 <= req_reg;
+    else if (_and_17014) smshr49_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr49_off_0 <= 5'h00;
-    else if (_and_17019) smshr49_off_0 <= req_off;
+    else if (_and_17014) smshr49_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr49_fmt_0 <= 3'h0;
-    else if (_and_17019) smshr49_fmt_0 <= req_fmt;
+    else if (_and_17014) smshr49_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr49_v_1 <= 1'b0;
-    else if (_or_17027) smshr49_v_1 <= _mux_17026;
+    else if (_or_17022) smshr49_v_1 <= _mux_17021;
   end
   always @(posedge clk) begin
     if (rst) smshr49_tid_1 <= 7'h00;
-    else if (_and_17029) smshr49_tid_1 <= req_tid;
+    else if (_and_17024) smshr49_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr49_reg_1 <= 6'h00;
-    else if (_and_17029) smshr49_reg_1 <= req_reg;
+    else if (_and_17024) smshr49_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr49_off_1 <= 5'h00;
-    else if (_and_17029) smshr49_off_1 <= req_off;
+    else if (_and_17024) smshr49_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr49_fmt_1 <= 3'h0;
-    else if (_and_17029) smshr49_fmt_1 <= req_fmt;
+    else if (_and_17024) smshr49_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr50_v_0 <= 1'b0;
-    else if (_or_17035) smshr50_v_0 <= _mux_17034;
+    else if (_or_17030) smshr50_v_0 <= _mux_17029;
   end
   always @(posedge clk) begin
     if (rst) smshr50_tid_0 <= 7'h00;
-    else if (_and_17033) smshr50_tid_0 <= req_tid;
+    else if (_and_17028) smshr50_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr50_reg_0 <= 6'h00;
-    else if (_and_17033) smshr50_reg_0 <= req_reg;
+    else if (_and_17028) smshr50_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr50_off_0 <= 5'h00;
-    else if (_and_17033) smshr50_off_0 <= req_off;
+    else if (_and_17028) smshr50_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr50_fmt_0 <= 3'h0;
-    else if (_and_17033) smshr50_fmt_0 <= req_fmt;
+    else if (_and_17028) smshr50_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr50_v_1 <= 1'b0;
-    else if (_or_17041) smshr50_v_1 <= _mux_17040;
+    else if (_or_17036) smshr50_v_1 <= _mux_17035;
   end
   always @(posedge clk) begin
     if (rst) smshr50_tid_1 <= 7'h00;
-    else if (_and_17043) smshr50_tid_1 <= req_tid;
+    else if (_and_17038) smshr50_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr50_reg_1 <= 6'h00;
-    else if (_and_17043) smshr50_reg_1 <= req_reg;
+    else if (_and_17038) smshr50_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr50_off_1 <= 5'h00;
-    else if (_and_17043) smshr50_off_1 <= req_off;
+    else if (_and_17038) smshr50_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr50_fmt_1 <= 3'h0;
-    else if (_and_17043) smshr50_fmt_1 <= req_fmt;
+    else if (_and_17038) smshr50_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr51_v_0 <= 1'b0;
-    else if (_or_17049) smshr51_v_0 <= _mux_17048;
+    else if (_or_17044) smshr51_v_0 <= _mux_17043;
   end
   always @(posedge clk) begin
     if (rst) smshr51_tid_0 <= 7'h00;
-    else if (_and_17047) smshr51_tid_0 <= req_tid;
+    else if (_and_17042) smshr51_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr51_reg_0 <= 6'h00;
-    else if (_and_17047) smshr51_reg_0 <= req_reg;
+    else if (_and_17042) smshr51_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr51_off_0 <= 5'h00;
-    else if (_and_17047) smshr51_off_0 <= req_off;
+    else if (_and_17042) smshr51_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr51_fmt_0 <= 3'h0;
-    else if (_and_17047) smshr51_fmt_0 <= req_fmt;
+    else if (_and_17042) smshr51_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr51_v_1 <= 1'b0;
-    else if (_or_17055) smshr51_v_1 <= _mux_17054;
+    else if (_or_17050) smshr51_v_1 <= _mux_17049;
   end
   always @(posedge clk) begin
     if (rst) smshr51_tid_1 <= 7'h00;
-    else if (_and_17057) smshr51_tid_1 <= req_tid;
+    else if (_and_17052) smshr51_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr51_reg_1 <= 6'h00;
-    else if (_and_17057) smshr51_reg_1 <= req_reg;
+    else if (_and_17052) smshr51_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr51_off_1 <= 5'h00;
-    else if (_and_17057) smshr51_off_1 <= req_off;
+    else if (_and_17052) smshr51_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr51_fmt_1 <= 3'h0;
-    else if (_and_17057) smshr51_fmt_1 <= req_fmt;
+    else if (_and_17052) smshr51_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr52_v_0 <= 1'b0;
-    else if (_or_17063) smshr52_v_0 <= _mux_17062;
+    else if (_or_17058) smshr52_v_0 <= _mux_17057;
   end
   always @(posedge clk) begin
     if (rst) smshr52_tid_0 <= 7'h00;
-    else if (_and_17061) smshr52_tid_0 <= req_tid;
+    else if (_and_17056) smshr52_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr52_reg_0 <= 6'h00;
-    else if (_and_17061) smshr52_reg_0 <= req_reg;
+    else if (_and_17056) smshr52_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr52_off_0 <= 5'h00;
-    else if (_and_17061) smshr52_off_0 <= req_off;
+    else if (_and_17056) smshr52_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr52_fmt_0 <= 3'h0;
-    else if (_and_17061) smshr52_fmt_0 <= req_fmt;
+    else if (_and_17056) smshr52_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr52_v_1 <= 1'b0;
-    else if (_or_17069) smshr52_v_1 <= _mux_17068;
+    else if (_or_17064) smshr52_v_1 <= _mux_17063;
   end
   always @(posedge clk) begin
     if (rst) smshr52_tid_1 <= 7'h00;
-    else if (_and_17071) smshr52_tid_1 <= req_tid;
+    else if (_and_17066) smshr52_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr52_reg_1 <= 6'h00;
-    else if (_and_17071) smshr52_reg_1 <= req_reg;
+    else if (_and_17066) smshr52_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr52_off_1 <= 5'h00;
-    else if (_and_17071) smshr52_off_1 <= req_off;
+    else if (_and_17066) smshr52_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr52_fmt_1 <= 3'h0;
-    else if (_and_17071) smshr52_fmt_1 <= req_fmt;
+    else if (_and_17066) smshr52_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr53_v_0 <= 1'b0;
-    else if (_or_17077) smshr53_v_0 <= _mux_17076;
+    else if (_or_17072) smshr53_v_0 <= _mux_17071;
   end
   always @(posedge clk) begin
     if (rst) smshr53_tid_0 <= 7'h00;
-    else if (_and_17075) smshr53_tid_0 <= req_tid;
+    else if (_and_17070) smshr53_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr53_reg_0 <= 6'h00;
-    else if (_and_17075) smshr53_reg_0 <= req_reg;
+    else if (_and_17070) smshr53_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr53_off_0 <= 5'h00;
-    else if (_and_17075) smshr53_off_0 <= req_off;
+    else if (_and_17070) smshr53_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr53_fmt_0 <= 3'h0;
-    else if (_and_17075) smshr53_fmt_0 <= req_fmt;
+    else if (_and_17070) smshr53_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr53_v_1 <= 1'b0;
-    else if (_or_17083) smshr53_v_1 <= _mux_17082;
+    else if (_or_17078) smshr53_v_1 <= _mux_17077;
   end
   always @(posedge clk) begin
     if (rst) smshr53_tid_1 <= 7'h00;
-    else if (_and_17085) smshr53_tid_1 <= req_tid;
+    else if (_and_17080) smshr53_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr53_reg_1 <= 6'h00;
-    else if (_and_17085) smshr53_reg_1 <= req_reg;
+    else if (_and_17080) smshr53_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr53_off_1 <= 5'h00;
-    else if (_and_17085) smshr53_off_1 <= req_off;
+    else if (_and_17080) smshr53_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr53_fmt_1 <= 3'h0;
-    else if (_and_17085) smshr53_fmt_1 <= req_fmt;
+    else if (_and_17080) smshr53_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr54_v_0 <= 1'b0;
-    else if (_or_17091) smshr54_v_0 <= _mux_17090;
+    else if (_or_17086) smshr54_v_0 <= _mux_17085;
   end
   always @(posedge clk) begin
     if (rst) smshr54_tid_0 <= 7'h00;
-    else if (_and_17089) smshr54_tid_0 <= req_tid;
+    else if (_and_17084) smshr54_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr54_reg_0 <= 6'h00;
-    else if (_and_17089) smshr54_reg_0 <= req_reg;
+    else if (_and_17084) smshr54_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr54_off_0 <= 5'h00;
-    else if (_and_17089) smshr54_off_0 <= req_off;
+    else if (_and_17084) smshr54_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr54_fmt_0 <= 3'h0;
-    else if (_and_17089) smshr54_fmt_0 <= req_fmt;
+    else if (_and_17084) smshr54_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr54_v_1 <= 1'b0;
-    else if (_or_17097) smshr54_v_1 <= _mux_17096;
+    else if (_or_17092) smshr54_v_1 <= _mux_17091;
   end
   always @(posedge clk) begin
     if (rst) smshr54_tid_1 <= 7'h00;
-    else if (_and_17099) smshr54_tid_1 <= req_tid;
+    else if (_and_17094) smshr54_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr54_reg_1 <= 6'h00;
-    else if (_and_17099) smshr54_reg_1 <= req_reg;
+    else if (_and_17094) smshr54_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr54_off_1 <= 5'h00;
-    else if (_and_17099) smshr54_off_1 <= req_off;
+    else if (_and_17094) smshr54_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr54_fmt_1 <= 3'h0;
-    else if (_and_17099) smshr54_fmt_1 <= req_fmt;
+    else if (_and_17094) smshr54_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr55_v_0 <= 1'b0;
-    else if (_or_17105) smshr55_v_0 <= _mux_17104;
+    else if (_or_17100) smshr55_v_0 <= _mux_17099;
   end
   always @(posedge clk) begin
     if (rst) smshr55_tid_0 <= 7'h00;
-    else if (_and_17103) smshr55_tid_0 <= req_tid;
+    else if (_and_17098) smshr55_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr55_reg_0 <= 6'h00;
-    else if (_and_17103) smshr55_reg_0 <= req_reg;
+    else if (_and_17098) smshr55_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr55_off_0 <= 5'h00;
-    else if (_and_17103) smshr55_off_0 <= req_off;
+    else if (_and_17098) smshr55_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr55_fmt_0 <= 3'h0;
-    else if (_and_17103) smshr55_fmt_0 <= req_fmt;
+    else if (_and_17098) smshr55_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr55_v_1 <= 1'b0;
-    else if (_or_17111) smshr55_v_1 <= _mux_17110;
+    else if (_or_17106) smshr55_v_1 <= _mux_17105;
   end
   always @(posedge clk) begin
     if (rst) smshr55_tid_1 <= 7'h00;
-    else if (_and_17113) smshr55_tid_1 <= req_tid;
+    else if (_and_17108) smshr55_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr55_reg_1 <= 6'h00;
-    else if (_and_17113) smshr55_reg_1 <= req_reg;
+    else if (_and_17108) smshr55_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr55_off_1 <= 5'h00;
-    else if (_and_17113) smshr55_off_1 <= req_off;
+    else if (_and_17108) smshr55_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr55_fmt_1 <= 3'h0;
-    else if (_and_17113) smshr55_fmt_1 <= req_fmt;
+    else if (_and_17108) smshr55_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr56_v_0 <= 1'b0;
-    else if (_or_17119) smshr56_v_0 <= _mux_17118;
+    else if (_or_17114) smshr56_v_0 <= _mux_17113;
   end
   always @(posedge clk) begin
     if (rst) smshr56_tid_0 <= 7'h00;
-    else if (_and_17117) smshr56_tid_0 <= req_tid;
+    else if (_and_17112) smshr56_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr56_reg_0 <= 6'h00;
-    else if (_and_17117) smshr56_reg_0 <= req_reg;
+    else if (_and_17112) smshr56_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr56_off_0 <= 5'h00;
-    else if (_and_17117) smshr56_off_0 <= req_off;
+    else if (_and_17112) smshr56_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr56_fmt_0 <= 3'h0;
-    else if (_and_17117) smshr56_fmt_0 <= req_fmt;
+    else if (_and_17112) smshr56_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr56_v_1 <= 1'b0;
-    else if (_or_17125) smshr56_v_1 <= _mux_17124;
+    else if (_or_17120) smshr56_v_1 <= _mux_17119;
   end
   always @(posedge clk) begin
     if (rst) smshr56_tid_1 <= 7'h00;
-    else if (_and_17127) smshr56_tid_1 <= req_tid;
+    else if (_and_17122) smshr56_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr56_reg_1 <= 6'h00;
-    else if (_and_17127) smshr56_reg_1 <= req_reg;
+    else if (_and_17122) smshr56_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr56_off_1 <= 5'h00;
-    else if (_and_17127) smshr56_off_1 <= req_off;
+    else if (_and_17122) smshr56_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr56_fmt_1 <= 3'h0;
-    else if (_and_17127) smshr56_fmt_1 <= req_fmt;
+    else if (_and_17122) smshr56_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr57_v_0 <= 1'b0;
-    else if (_or_17133) smshr57_v_0 <= _mux_17132;
+    else if (_or_17128) smshr57_v_0 <= _mux_17127;
   end
   always @(posedge clk) begin
     if (rst) smshr57_tid_0 <= 7'h00;
-    else if (_and_17131) smshr57_tid_0 <= req_tid;
+    else if (_and_17126) smshr57_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr57_reg_0 <= 6'h00;
-    else if (_and_17131) smshr57_reg_0 <= req_reg;
+    else if (_and_17126) smshr57_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr57_off_0 <= 5'h00;
-    else if (_and_17131) smshr57_off_0 <= req_off;
+    else if (_and_17126) smshr57_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr57_fmt_0 <= 3'h0;
-    else if (_and_17131) smshr57_fmt_0 <= req_fmt;
+    else if (_and_17126) smshr57_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr57_v_1 <= 1'b0;
-    else if (_or_17139) smshr57_v_1 <= _mux_17138;
+    else if (_or_17134) smshr57_v_1 <= _mux_17133;
   end
   always @(posedge clk) begin
     if (rst) smshr57_tid_1 <= 7'h00;
-    else if (_and_17141) smshr57_tid_1 <= req_tid;
+    else if (_and_17136) smshr57_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr57_reg_1 <= 6'h00;
-    else if (_and_17141) smshr57_reg_1 <= req_reg;
+    else if (_and_17136) smshr57_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr57_off_1 <= 5'h00;
-    else if (_and_17141) smshr57_off_1 <= req_off;
+    else if (_and_17136) smshr57_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr57_fmt_1 <= 3'h0;
-    else if (_and_17141) smshr57_fmt_1 <= req_fmt;
+    else if (_and_17136) smshr57_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr58_v_0 <= 1'b0;
-    else if (_or_17147) smshr58_v_0 <= _mux_17146;
+    else if (_or_17142) smshr58_v_0 <= _mux_17141;
   end
   always @(posedge clk) begin
     if (rst) smshr58_tid_0 <= 7'h00;
-    else if (_and_17145) smshr58_tid_0 <= req_tid;
+    else if (_and_17140) smshr58_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr58_reg_0 <= 6'h00;
-    else if (_and_17145) smshr58_reg_0 <= req_reg;
+    else if (_and_17140) smshr58_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr58_off_0 <= 5'h00;
-    else if (_and_17145) smshr58_off_0 <= req_off;
+    else if (_and_17140) smshr58_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr58_fmt_0 <= 3'h0;
-    else if (_and_17145) smshr58_fmt_0 <= req_fmt;
+    else if (_and_17140) smshr58_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr58_v_1 <= 1'b0;
-    else if (_or_17153) smshr58_v_1 <= _mux_17152;
+    else if (_or_17148) smshr58_v_1 <= _mux_17147;
   end
   always @(posedge clk) begin
     if (rst) smshr58_tid_1 <= 7'h00;
-    else if (_and_17155) smshr58_tid_1 <= req_tid;
+    else if (_and_17150) smshr58_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr58_reg_1 <= 6'h00;
-    else if (_and_17155) smshr58_reg_1 <= req_reg;
+    else if (_and_17150) smshr58_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr58_off_1 <= 5'h00;
-    else if (_and_17155) smshr58_off_1 <= req_off;
+    else if (_and_17150) smshr58_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr58_fmt_1 <= 3'h0;
-    else if (_and_17155) smshr58_fmt_1 <= req_fmt;
+    else if (_and_17150) smshr58_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr59_v_0 <= 1'b0;
-    else if (_or_17161) smshr59_v_0 <= _mux_17160;
+    else if (_or_17156) smshr59_v_0 <= _mux_17155;
   end
   always @(posedge clk) begin
     if (rst) smshr59_tid_0 <= 7'h00;
-    else if (_and_17159) smshr59_tid_0 <= req_tid;
+    else if (_and_17154) smshr59_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr59_reg_0 <= 6'h00;
-    else if (_and_17159) smshr59_reg_0 <= req_reg;
+    else if (_and_17154) smshr59_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr59_off_0 <= 5'h00;
-    else if (_and_17159) smshr59_off_0 <= req_off;
+    else if (_and_17154) smshr59_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr59_fmt_0 <= 3'h0;
-    else if (_and_17159) smshr59_fmt_0 <= req_fmt;
+    else if (_and_17154) smshr59_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr59_v_1 <= 1'b0;
-    else if (_or_17167) smshr59_v_1 <= _mux_17166;
+    else if (_or_17162) smshr59_v_1 <= _mux_17161;
   end
   always @(posedge clk) begin
     if (rst) smshr59_tid_1 <= 7'h00;
-    else if (_and_17169) smshr59_tid_1 <= req_tid;
+    else if (_and_17164) smshr59_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr59_reg_1 <= 6'h00;
-    else if (_and_17169) smshr59_reg_1 <= req_reg;
+    else if (_and_17164) smshr59_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr59_off_1 <= 5'h00;
-    else if (_and_17169) smshr59_off_1 <= req_off;
+    else if (_and_17164) smshr59_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr59_fmt_1 <= 3'h0;
-    else if (_and_17169) smshr59_fmt_1 <= req_fmt;
+    else if (_and_17164) smshr59_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr60_v_0 <= 1'b0;
-    else if (_or_17175) smshr60_v_0 <= _mux_17174;
+    else if (_or_17170) smshr60_v_0 <= _mux_17169;
   end
   always @(posedge clk) begin
     if (rst) smshr60_tid_0 <= 7'h00;
-    else if (_and_17173) smshr60_tid_0 <= req_tid;
+    else if (_and_17168) smshr60_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr60_reg_0 <= 6'h00;
-    else if (_and_17173) smshr60_reg_0 <= req_reg;
+    else if (_and_17168) smshr60_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr60_off_0 <= 5'h00;
-    else if (_and_17173) smshr60_off_0 <= req_off;
+    else if (_and_17168) smshr60_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr60_fmt_0 <= 3'h0;
-    else if (_and_17173) smshr60_fmt_0 <= req_fmt;
+    else if (_and_17168) smshr60_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr60_v_1 <= 1'b0;
-    else if (_or_17181) smshr60_v_1 <= _mux_17180;
+    else if (_or_17176) smshr60_v_1 <= _mux_17175;
   end
   always @(posedge clk) begin
     if (rst) smshr60_tid_1 <= 7'h00;
-    else if (_and_17183) smshr60_tid_1 <= req_tid;
+    else if (_and_17178) smshr60_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr60_reg_1 <= 6'h00;
-    else if (_and_17183) smshr60_reg_1 <= req_reg;
+    else if (_and_17178) smshr60_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr60_off_1 <= 5'h00;
-    else if (_and_17183) smshr60_off_1 <= req_off;
+    else if (_and_17178) smshr60_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr60_fmt_1 <= 3'h0;
-    else if (_and_17183) smshr60_fmt_1 <= req_fmt;
+    else if (_and_17178) smshr60_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr61_v_0 <= 1'b0;
-    else if (_or_17189) smshr61_v_0 <= _mux_17188;
+    else if (_or_17184) smshr61_v_0 <= _mux_17183;
   end
   always @(posedge clk) begin
     if (rst) smshr61_tid_0 <= 7'h00;
-    else if (_and_17187) smshr61_tid_0 <= req_tid;
+    else if (_and_17182) smshr61_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr61_reg_0 <= 6'h00;
-    else if (_and_17187) smshr61_reg_0 <= req_reg;
+    else if (_and_17182) smshr61_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr61_off_0 <= 5'h00;
-    else if (_and_17187) smshr61_off_0 <= req_off;
+    else if (_and_17182) smshr61_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr61_fmt_0 <= 3'h0;
-    else if (_and_17187) smshr61_fmt_0 <= req_fmt;
+    else if (_and_17182) smshr61_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr61_v_1 <= 1'b0;
-    else if (_or_17195) smshr61_v_1 <= _mux_17194;
+    else if (_or_17190) smshr61_v_1 <= _mux_17189;
   end
   always @(posedge clk) begin
     if (rst) smshr61_tid_1 <= 7'h00;
-    else if (_and_17197) smshr61_tid_1 <= req_tid;
+    else if (_and_17192) smshr61_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr61_reg_1 <= 6'h00;
-    else if (_and_17197) smshr61_reg_1 <= req_reg;
+    else if (_and_17192) smshr61_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr61_off_1 <= 5'h00;
-    else if (_and_17197) smshr61_off_1 <= req_off;
+    else if (_and_17192) smshr61_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr61_fmt_1 <= 3'h0;
-    else if (_and_17197) smshr61_fmt_1 <= req_fmt;
+    else if (_and_17192) smshr61_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr62_v_0 <= 1'b0;
-    else if (_or_17203) smshr62_v_0 <= _mux_17202;
+    else if (_or_17198) smshr62_v_0 <= _mux_17197;
   end
   always @(posedge clk) begin
     if (rst) smshr62_tid_0 <= 7'h00;
-    else if (_and_17201) smshr62_tid_0 <= req_tid;
+    else if (_and_17196) smshr62_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr62_reg_0 <= 6'h00;
-    else if (_and_17201) smshr62_reg_0 <= req_reg;
+    else if (_and_17196) smshr62_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr62_off_0 <= 5'h00;
-    else if (_and_17201) smshr62_off_0 <= req_off;
+    else if (_and_17196) smshr62_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr62_fmt_0 <= 3'h0;
-    else if (_and_17201) smshr62_fmt_0 <= req_fmt;
+    else if (_and_17196) smshr62_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr62_v_1 <= 1'b0;
-    else if (_or_17209) smshr62_v_1 <= _mux_17208;
+    else if (_or_17204) smshr62_v_1 <= _mux_17203;
   end
   always @(posedge clk) begin
     if (rst) smshr62_tid_1 <= 7'h00;
-    else if (_and_17211) smshr62_tid_1 <= req_tid;
+    else if (_and_17206) smshr62_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr62_reg_1 <= 6'h00;
-    else if (_and_17211) smshr62_reg_1 <= req_reg;
+    else if (_and_17206) smshr62_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr62_off_1 <= 5'h00;
-    else if (_and_17211) smshr62_off_1 <= req_off;
+    else if (_and_17206) smshr62_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr62_fmt_1 <= 3'h0;
-    else if (_and_17211) smshr62_fmt_1 <= req_fmt;
+    else if (_and_17206) smshr62_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr63_v_0 <= 1'b0;
-    else if (_or_17217) smshr63_v_0 <= _mux_17216;
+    else if (_or_17212) smshr63_v_0 <= _mux_17211;
   end
   always @(posedge clk) begin
     if (rst) smshr63_tid_0 <= 7'h00;
-    else if (_and_17215) smshr63_tid_0 <= req_tid;
+    else if (_and_17210) smshr63_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr63_reg_0 <= 6'h00;
-    else if (_and_17215) smshr63_reg_0 <= req_reg;
+    else if (_and_17210) smshr63_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr63_off_0 <= 5'h00;
-    else if (_and_17215) smshr63_off_0 <= req_off;
+    else if (_and_17210) smshr63_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr63_fmt_0 <= 3'h0;
-    else if (_and_17215) smshr63_fmt_0 <= req_fmt;
+    else if (_and_17210) smshr63_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr63_v_1 <= 1'b0;
-    else if (_or_17223) smshr63_v_1 <= _mux_17222;
+    else if (_or_17218) smshr63_v_1 <= _mux_17217;
   end
   always @(posedge clk) begin
     if (rst) smshr63_tid_1 <= 7'h00;
-    else if (_and_17225) smshr63_tid_1 <= req_tid;
+    else if (_and_17220) smshr63_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr63_reg_1 <= 6'h00;
-    else if (_and_17225) smshr63_reg_1 <= req_reg;
+    else if (_and_17220) smshr63_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr63_off_1 <= 5'h00;
-    else if (_and_17225) smshr63_off_1 <= req_off;
+    else if (_and_17220) smshr63_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr63_fmt_1 <= 3'h0;
-    else if (_and_17225) smshr63_fmt_1 <= req_fmt;
+    else if (_and_17220) smshr63_fmt_1 <= req_fmt;
   end
   assign _and_998 = p_v_0 & p_y_0;
   assign _cat_999 = {smshr0_v_1, smshr0_v_0};
@@ -11350,7 +11350,7 @@ module vmshr_elastic (
   assign _cat_1992 = {_and_1990, _and_1987};
   assign _ror_1993 = |_not_1982;
   assign _slice_1994 = _cat_1992[1];
-  assign full = _mux_16328;
+  assign full = _mux_16323;
   assign _or_1996 = fill_valid | full;
   assign _and_1997 = req_valid & _or_1996;
   assign _not_1998 = ~_and_1997;
@@ -11365,8 +11365,8 @@ module vmshr_elastic (
   assign _not_2010 = ~_cat_2007;
   assign _and_2011 = _slice_2009 & _not_2010;
   assign _cat_2012 = {_slice_2008, _and_2011};
-  assign kind = _mux_16326;
-  assign new_hbs = _mux_16324;
+  assign kind = _mux_16321;
+  assign new_hbs = _mux_16319;
   assign _not_2018 = ~_ror_1993;
   assign _not_2019 = ~search_primary;
   assign _not_2021 = ~_ror_1775;
@@ -15457,1298 +15457,1298 @@ module vmshr_elastic (
   assign _and_6307 = _and_6305 & _slice_6306;
   assign _slice_6309 = _cat_5458[1];
   assign _and_6310 = _and_6305 & _slice_6309;
-  assign _mux_16319 = search_hit ? search_hit_idx : _cat_1980;
-  assign _mux_16320 = search_hit ? _slice_1994 : 1'b0;
-  assign _mux_16321 = _not_2019 ? 1'b0 : _and_1999;
-  assign _mux_16322 = search_hit ? 1'b0 : _mux_16321;
-  assign _mux_16323 = _not_2019 ? 2'h0 : req_hbs;
-  assign _mux_16324 = search_hit ? 2'h0 : _mux_16323;
-  assign _mux_16325 = _not_2019 ? 2'h2 : 2'h1;
-  assign _mux_16326 = search_hit ? 2'h3 : _mux_16325;
-  assign _mux_16327 = _not_2019 ? _not_2021 : _or_2025;
-  assign _mux_16328 = search_hit ? _not_2018 : _mux_16327;
-  assign _mux_16329 = req_valid ? kind : 2'h0;
-  assign _and_16330 = _or_2226 & _slice_2227;
-  assign _and_16331 = _slice_2030 & _slice_2031;
-  assign _mux_16332 = _eq_2029 ? _and_16331 : _and_16330;
-  assign _and_16333 = _and_1999 & _mux_16332;
-  assign _mux_16334 = _and_5614 ? 1'b0 : 1'b1;
-  assign _or_16335 = _and_5614 | _and_16333;
-  assign _and_16336 = _slice_2030 & _slice_2032;
-  assign _mux_16337 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16338 = _eq_2029 ? _and_16336 : _and_16330;
-  assign _and_16339 = _and_1999 & _mux_16338;
-  assign _mux_16340 = _and_5617 ? 1'b0 : _mux_16337;
-  assign _or_16341 = _and_5617 | _and_16339;
-  assign _and_16342 = _eq_2029 & _and_16336;
-  assign _and_16343 = _and_1999 & _and_16342;
-  assign _and_16344 = _or_2226 & _slice_2231;
-  assign _and_16345 = _slice_2033 & _slice_2034;
-  assign _mux_16346 = _eq_2029 ? _and_16345 : _and_16344;
-  assign _and_16347 = _and_1999 & _mux_16346;
-  assign _mux_16348 = _and_5625 ? 1'b0 : 1'b1;
-  assign _or_16349 = _and_5625 | _and_16347;
-  assign _and_16350 = _slice_2033 & _slice_2035;
-  assign _mux_16351 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16352 = _eq_2029 ? _and_16350 : _and_16344;
-  assign _and_16353 = _and_1999 & _mux_16352;
-  assign _mux_16354 = _and_5628 ? 1'b0 : _mux_16351;
-  assign _or_16355 = _and_5628 | _and_16353;
-  assign _and_16356 = _eq_2029 & _and_16350;
-  assign _and_16357 = _and_1999 & _and_16356;
-  assign _and_16358 = _or_2226 & _slice_2235;
-  assign _and_16359 = _slice_2036 & _slice_2037;
-  assign _mux_16360 = _eq_2029 ? _and_16359 : _and_16358;
-  assign _and_16361 = _and_1999 & _mux_16360;
-  assign _mux_16362 = _and_5636 ? 1'b0 : 1'b1;
-  assign _or_16363 = _and_5636 | _and_16361;
-  assign _and_16364 = _slice_2036 & _slice_2038;
-  assign _mux_16365 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16366 = _eq_2029 ? _and_16364 : _and_16358;
-  assign _and_16367 = _and_1999 & _mux_16366;
-  assign _mux_16368 = _and_5639 ? 1'b0 : _mux_16365;
-  assign _or_16369 = _and_5639 | _and_16367;
-  assign _and_16370 = _eq_2029 & _and_16364;
-  assign _and_16371 = _and_1999 & _and_16370;
-  assign _and_16372 = _or_2226 & _slice_2239;
-  assign _and_16373 = _slice_2039 & _slice_2040;
-  assign _mux_16374 = _eq_2029 ? _and_16373 : _and_16372;
-  assign _and_16375 = _and_1999 & _mux_16374;
-  assign _mux_16376 = _and_5647 ? 1'b0 : 1'b1;
-  assign _or_16377 = _and_5647 | _and_16375;
-  assign _and_16378 = _slice_2039 & _slice_2041;
-  assign _mux_16379 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16380 = _eq_2029 ? _and_16378 : _and_16372;
-  assign _and_16381 = _and_1999 & _mux_16380;
-  assign _mux_16382 = _and_5650 ? 1'b0 : _mux_16379;
-  assign _or_16383 = _and_5650 | _and_16381;
-  assign _and_16384 = _eq_2029 & _and_16378;
-  assign _and_16385 = _and_1999 & _and_16384;
-  assign _and_16386 = _or_2226 & _slice_2243;
-  assign _and_16387 = _slice_2042 & _slice_2043;
-  assign _mux_16388 = _eq_2029 ? _and_16387 : _and_16386;
-  assign _and_16389 = _and_1999 & _mux_16388;
-  assign _mux_16390 = _and_5658 ? 1'b0 : 1'b1;
-  assign _or_16391 = _and_5658 | _and_16389;
-  assign _and_16392 = _slice_2042 & _slice_2044;
-  assign _mux_16393 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16394 = _eq_2029 ? _and_16392 : _and_16386;
-  assign _and_16395 = _and_1999 & _mux_16394;
-  assign _mux_16396 = _and_5661 ? 1'b0 : _mux_16393;
-  assign _or_16397 = _and_5661 | _and_16395;
-  assign _and_16398 = _eq_2029 & _and_16392;
-  assign _and_16399 = _and_1999 & _and_16398;
-  assign _and_16400 = _or_2226 & _slice_2247;
-  assign _and_16401 = _slice_2045 & _slice_2046;
-  assign _mux_16402 = _eq_2029 ? _and_16401 : _and_16400;
-  assign _and_16403 = _and_1999 & _mux_16402;
-  assign _mux_16404 = _and_5669 ? 1'b0 : 1'b1;
-  assign _or_16405 = _and_5669 | _and_16403;
-  assign _and_16406 = _slice_2045 & _slice_2047;
-  assign _mux_16407 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16408 = _eq_2029 ? _and_16406 : _and_16400;
-  assign _and_16409 = _and_1999 & _mux_16408;
-  assign _mux_16410 = _and_5672 ? 1'b0 : _mux_16407;
-  assign _or_16411 = _and_5672 | _and_16409;
-  assign _and_16412 = _eq_2029 & _and_16406;
-  assign _and_16413 = _and_1999 & _and_16412;
-  assign _and_16414 = _or_2226 & _slice_2251;
-  assign _and_16415 = _slice_2048 & _slice_2049;
-  assign _mux_16416 = _eq_2029 ? _and_16415 : _and_16414;
-  assign _and_16417 = _and_1999 & _mux_16416;
-  assign _mux_16418 = _and_5680 ? 1'b0 : 1'b1;
-  assign _or_16419 = _and_5680 | _and_16417;
-  assign _and_16420 = _slice_2048 & _slice_2050;
-  assign _mux_16421 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16422 = _eq_2029 ? _and_16420 : _and_16414;
-  assign _and_16423 = _and_1999 & _mux_16422;
-  assign _mux_16424 = _and_5683 ? 1'b0 : _mux_16421;
-  assign _or_16425 = _and_5683 | _and_16423;
-  assign _and_16426 = _eq_2029 & _and_16420;
-  assign _and_16427 = _and_1999 & _and_16426;
-  assign _and_16428 = _or_2226 & _slice_2255;
-  assign _and_16429 = _slice_2051 & _slice_2052;
-  assign _mux_16430 = _eq_2029 ? _and_16429 : _and_16428;
-  assign _and_16431 = _and_1999 & _mux_16430;
-  assign _mux_16432 = _and_5691 ? 1'b0 : 1'b1;
-  assign _or_16433 = _and_5691 | _and_16431;
-  assign _and_16434 = _slice_2051 & _slice_2053;
-  assign _mux_16435 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16436 = _eq_2029 ? _and_16434 : _and_16428;
-  assign _and_16437 = _and_1999 & _mux_16436;
-  assign _mux_16438 = _and_5694 ? 1'b0 : _mux_16435;
-  assign _or_16439 = _and_5694 | _and_16437;
-  assign _and_16440 = _eq_2029 & _and_16434;
-  assign _and_16441 = _and_1999 & _and_16440;
-  assign _and_16442 = _or_2226 & _slice_2259;
-  assign _and_16443 = _slice_2054 & _slice_2055;
-  assign _mux_16444 = _eq_2029 ? _and_16443 : _and_16442;
-  assign _and_16445 = _and_1999 & _mux_16444;
-  assign _mux_16446 = _and_5702 ? 1'b0 : 1'b1;
-  assign _or_16447 = _and_5702 | _and_16445;
-  assign _and_16448 = _slice_2054 & _slice_2056;
-  assign _mux_16449 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16450 = _eq_2029 ? _and_16448 : _and_16442;
-  assign _and_16451 = _and_1999 & _mux_16450;
-  assign _mux_16452 = _and_5705 ? 1'b0 : _mux_16449;
-  assign _or_16453 = _and_5705 | _and_16451;
-  assign _and_16454 = _eq_2029 & _and_16448;
-  assign _and_16455 = _and_1999 & _and_16454;
-  assign _and_16456 = _or_2226 & _slice_2263;
-  assign _and_16457 = _slice_2057 & _slice_2058;
-  assign _mux_16458 = _eq_2029 ? _and_16457 : _and_16456;
-  assign _and_16459 = _and_1999 & _mux_16458;
-  assign _mux_16460 = _and_5713 ? 1'b0 : 1'b1;
-  assign _or_16461 = _and_5713 | _and_16459;
-  assign _and_16462 = _slice_2057 & _slice_2059;
-  assign _mux_16463 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16464 = _eq_2029 ? _and_16462 : _and_16456;
-  assign _and_16465 = _and_1999 & _mux_16464;
-  assign _mux_16466 = _and_5716 ? 1'b0 : _mux_16463;
-  assign _or_16467 = _and_5716 | _and_16465;
-  assign _and_16468 = _eq_2029 & _and_16462;
-  assign _and_16469 = _and_1999 & _and_16468;
-  assign _and_16470 = _or_2226 & _slice_2267;
-  assign _and_16471 = _slice_2060 & _slice_2061;
-  assign _mux_16472 = _eq_2029 ? _and_16471 : _and_16470;
-  assign _and_16473 = _and_1999 & _mux_16472;
-  assign _mux_16474 = _and_5724 ? 1'b0 : 1'b1;
-  assign _or_16475 = _and_5724 | _and_16473;
-  assign _and_16476 = _slice_2060 & _slice_2062;
-  assign _mux_16477 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16478 = _eq_2029 ? _and_16476 : _and_16470;
-  assign _and_16479 = _and_1999 & _mux_16478;
-  assign _mux_16480 = _and_5727 ? 1'b0 : _mux_16477;
-  assign _or_16481 = _and_5727 | _and_16479;
-  assign _and_16482 = _eq_2029 & _and_16476;
-  assign _and_16483 = _and_1999 & _and_16482;
-  assign _and_16484 = _or_2226 & _slice_2271;
-  assign _and_16485 = _slice_2063 & _slice_2064;
-  assign _mux_16486 = _eq_2029 ? _and_16485 : _and_16484;
-  assign _and_16487 = _and_1999 & _mux_16486;
-  assign _mux_16488 = _and_5735 ? 1'b0 : 1'b1;
-  assign _or_16489 = _and_5735 | _and_16487;
-  assign _and_16490 = _slice_2063 & _slice_2065;
-  assign _mux_16491 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16492 = _eq_2029 ? _and_16490 : _and_16484;
-  assign _and_16493 = _and_1999 & _mux_16492;
-  assign _mux_16494 = _and_5738 ? 1'b0 : _mux_16491;
-  assign _or_16495 = _and_5738 | _and_16493;
-  assign _and_16496 = _eq_2029 & _and_16490;
-  assign _and_16497 = _and_1999 & _and_16496;
-  assign _and_16498 = _or_2226 & _slice_2275;
-  assign _and_16499 = _slice_2066 & _slice_2067;
-  assign _mux_16500 = _eq_2029 ? _and_16499 : _and_16498;
-  assign _and_16501 = _and_1999 & _mux_16500;
-  assign _mux_16502 = _and_5746 ? 1'b0 : 1'b1;
-  assign _or_16503 = _and_5746 | _and_16501;
-  assign _and_16504 = _slice_2066 & _slice_2068;
-  assign _mux_16505 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16506 = _eq_2029 ? _and_16504 : _and_16498;
-  assign _and_16507 = _and_1999 & _mux_16506;
-  assign _mux_16508 = _and_5749 ? 1'b0 : _mux_16505;
-  assign _or_16509 = _and_5749 | _and_16507;
-  assign _and_16510 = _eq_2029 & _and_16504;
-  assign _and_16511 = _and_1999 & _and_16510;
-  assign _and_16512 = _or_2226 & _slice_2279;
-  assign _and_16513 = _slice_2069 & _slice_2070;
-  assign _mux_16514 = _eq_2029 ? _and_16513 : _and_16512;
-  assign _and_16515 = _and_1999 & _mux_16514;
-  assign _mux_16516 = _and_5757 ? 1'b0 : 1'b1;
-  assign _or_16517 = _and_5757 | _and_16515;
-  assign _and_16518 = _slice_2069 & _slice_2071;
-  assign _mux_16519 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16520 = _eq_2029 ? _and_16518 : _and_16512;
-  assign _and_16521 = _and_1999 & _mux_16520;
-  assign _mux_16522 = _and_5760 ? 1'b0 : _mux_16519;
-  assign _or_16523 = _and_5760 | _and_16521;
-  assign _and_16524 = _eq_2029 & _and_16518;
-  assign _and_16525 = _and_1999 & _and_16524;
-  assign _and_16526 = _or_2226 & _slice_2283;
-  assign _and_16527 = _slice_2072 & _slice_2073;
-  assign _mux_16528 = _eq_2029 ? _and_16527 : _and_16526;
-  assign _and_16529 = _and_1999 & _mux_16528;
-  assign _mux_16530 = _and_5768 ? 1'b0 : 1'b1;
-  assign _or_16531 = _and_5768 | _and_16529;
-  assign _and_16532 = _slice_2072 & _slice_2074;
-  assign _mux_16533 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16534 = _eq_2029 ? _and_16532 : _and_16526;
-  assign _and_16535 = _and_1999 & _mux_16534;
-  assign _mux_16536 = _and_5771 ? 1'b0 : _mux_16533;
-  assign _or_16537 = _and_5771 | _and_16535;
-  assign _and_16538 = _eq_2029 & _and_16532;
-  assign _and_16539 = _and_1999 & _and_16538;
-  assign _and_16540 = _or_2226 & _slice_2287;
-  assign _and_16541 = _slice_2075 & _slice_2076;
-  assign _mux_16542 = _eq_2029 ? _and_16541 : _and_16540;
-  assign _and_16543 = _and_1999 & _mux_16542;
-  assign _mux_16544 = _and_5779 ? 1'b0 : 1'b1;
-  assign _or_16545 = _and_5779 | _and_16543;
-  assign _and_16546 = _slice_2075 & _slice_2077;
-  assign _mux_16547 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16548 = _eq_2029 ? _and_16546 : _and_16540;
-  assign _and_16549 = _and_1999 & _mux_16548;
-  assign _mux_16550 = _and_5782 ? 1'b0 : _mux_16547;
-  assign _or_16551 = _and_5782 | _and_16549;
-  assign _and_16552 = _eq_2029 & _and_16546;
-  assign _and_16553 = _and_1999 & _and_16552;
-  assign _and_16554 = _or_2226 & _slice_2291;
-  assign _and_16555 = _slice_2078 & _slice_2079;
-  assign _mux_16556 = _eq_2029 ? _and_16555 : _and_16554;
-  assign _and_16557 = _and_1999 & _mux_16556;
-  assign _mux_16558 = _and_5790 ? 1'b0 : 1'b1;
-  assign _or_16559 = _and_5790 | _and_16557;
-  assign _and_16560 = _slice_2078 & _slice_2080;
-  assign _mux_16561 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16562 = _eq_2029 ? _and_16560 : _and_16554;
-  assign _and_16563 = _and_1999 & _mux_16562;
-  assign _mux_16564 = _and_5793 ? 1'b0 : _mux_16561;
-  assign _or_16565 = _and_5793 | _and_16563;
-  assign _and_16566 = _eq_2029 & _and_16560;
-  assign _and_16567 = _and_1999 & _and_16566;
-  assign _and_16568 = _or_2226 & _slice_2295;
-  assign _and_16569 = _slice_2081 & _slice_2082;
-  assign _mux_16570 = _eq_2029 ? _and_16569 : _and_16568;
-  assign _and_16571 = _and_1999 & _mux_16570;
-  assign _mux_16572 = _and_5801 ? 1'b0 : 1'b1;
-  assign _or_16573 = _and_5801 | _and_16571;
-  assign _and_16574 = _slice_2081 & _slice_2083;
-  assign _mux_16575 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16576 = _eq_2029 ? _and_16574 : _and_16568;
-  assign _and_16577 = _and_1999 & _mux_16576;
-  assign _mux_16578 = _and_5804 ? 1'b0 : _mux_16575;
-  assign _or_16579 = _and_5804 | _and_16577;
-  assign _and_16580 = _eq_2029 & _and_16574;
-  assign _and_16581 = _and_1999 & _and_16580;
-  assign _and_16582 = _or_2226 & _slice_2299;
-  assign _and_16583 = _slice_2084 & _slice_2085;
-  assign _mux_16584 = _eq_2029 ? _and_16583 : _and_16582;
-  assign _and_16585 = _and_1999 & _mux_16584;
-  assign _mux_16586 = _and_5812 ? 1'b0 : 1'b1;
-  assign _or_16587 = _and_5812 | _and_16585;
-  assign _and_16588 = _slice_2084 & _slice_2086;
-  assign _mux_16589 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16590 = _eq_2029 ? _and_16588 : _and_16582;
-  assign _and_16591 = _and_1999 & _mux_16590;
-  assign _mux_16592 = _and_5815 ? 1'b0 : _mux_16589;
-  assign _or_16593 = _and_5815 | _and_16591;
-  assign _and_16594 = _eq_2029 & _and_16588;
-  assign _and_16595 = _and_1999 & _and_16594;
-  assign _and_16596 = _or_2226 & _slice_2303;
-  assign _and_16597 = _slice_2087 & _slice_2088;
-  assign _mux_16598 = _eq_2029 ? _and_16597 : _and_16596;
-  assign _and_16599 = _and_1999 & _mux_16598;
-  assign _mux_16600 = _and_5823 ? 1'b0 : 1'b1;
-  assign _or_16601 = _and_5823 | _and_16599;
-  assign _and_16602 = _slice_2087 & _slice_2089;
-  assign _mux_16603 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16604 = _eq_2029 ? _and_16602 : _and_16596;
-  assign _and_16605 = _and_1999 & _mux_16604;
-  assign _mux_16606 = _and_5826 ? 1'b0 : _mux_16603;
-  assign _or_16607 = _and_5826 | _and_16605;
-  assign _and_16608 = _eq_2029 & _and_16602;
-  assign _and_16609 = _and_1999 & _and_16608;
-  assign _and_16610 = _or_2226 & _slice_2307;
-  assign _and_16611 = _slice_2090 & _slice_2091;
-  assign _mux_16612 = _eq_2029 ? _and_16611 : _and_16610;
-  assign _and_16613 = _and_1999 & _mux_16612;
-  assign _mux_16614 = _and_5834 ? 1'b0 : 1'b1;
-  assign _or_16615 = _and_5834 | _and_16613;
-  assign _and_16616 = _slice_2090 & _slice_2092;
-  assign _mux_16617 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16618 = _eq_2029 ? _and_16616 : _and_16610;
-  assign _and_16619 = _and_1999 & _mux_16618;
-  assign _mux_16620 = _and_5837 ? 1'b0 : _mux_16617;
-  assign _or_16621 = _and_5837 | _and_16619;
-  assign _and_16622 = _eq_2029 & _and_16616;
-  assign _and_16623 = _and_1999 & _and_16622;
-  assign _and_16624 = _or_2226 & _slice_2311;
-  assign _and_16625 = _slice_2093 & _slice_2094;
-  assign _mux_16626 = _eq_2029 ? _and_16625 : _and_16624;
-  assign _and_16627 = _and_1999 & _mux_16626;
-  assign _mux_16628 = _and_5845 ? 1'b0 : 1'b1;
-  assign _or_16629 = _and_5845 | _and_16627;
-  assign _and_16630 = _slice_2093 & _slice_2095;
-  assign _mux_16631 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16632 = _eq_2029 ? _and_16630 : _and_16624;
-  assign _and_16633 = _and_1999 & _mux_16632;
-  assign _mux_16634 = _and_5848 ? 1'b0 : _mux_16631;
-  assign _or_16635 = _and_5848 | _and_16633;
-  assign _and_16636 = _eq_2029 & _and_16630;
-  assign _and_16637 = _and_1999 & _and_16636;
-  assign _and_16638 = _or_2226 & _slice_2315;
-  assign _and_16639 = _slice_2096 & _slice_2097;
-  assign _mux_16640 = _eq_2029 ? _and_16639 : _and_16638;
-  assign _and_16641 = _and_1999 & _mux_16640;
-  assign _mux_16642 = _and_5856 ? 1'b0 : 1'b1;
-  assign _or_16643 = _and_5856 | _and_16641;
-  assign _and_16644 = _slice_2096 & _slice_2098;
-  assign _mux_16645 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16646 = _eq_2029 ? _and_16644 : _and_16638;
-  assign _and_16647 = _and_1999 & _mux_16646;
-  assign _mux_16648 = _and_5859 ? 1'b0 : _mux_16645;
-  assign _or_16649 = _and_5859 | _and_16647;
-  assign _and_16650 = _eq_2029 & _and_16644;
-  assign _and_16651 = _and_1999 & _and_16650;
-  assign _and_16652 = _or_2226 & _slice_2319;
-  assign _and_16653 = _slice_2099 & _slice_2100;
-  assign _mux_16654 = _eq_2029 ? _and_16653 : _and_16652;
-  assign _and_16655 = _and_1999 & _mux_16654;
-  assign _mux_16656 = _and_5867 ? 1'b0 : 1'b1;
-  assign _or_16657 = _and_5867 | _and_16655;
-  assign _and_16658 = _slice_2099 & _slice_2101;
-  assign _mux_16659 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16660 = _eq_2029 ? _and_16658 : _and_16652;
-  assign _and_16661 = _and_1999 & _mux_16660;
-  assign _mux_16662 = _and_5870 ? 1'b0 : _mux_16659;
-  assign _or_16663 = _and_5870 | _and_16661;
-  assign _and_16664 = _eq_2029 & _and_16658;
-  assign _and_16665 = _and_1999 & _and_16664;
-  assign _and_16666 = _or_2226 & _slice_2323;
-  assign _and_16667 = _slice_2102 & _slice_2103;
-  assign _mux_16668 = _eq_2029 ? _and_16667 : _and_16666;
-  assign _and_16669 = _and_1999 & _mux_16668;
-  assign _mux_16670 = _and_5878 ? 1'b0 : 1'b1;
-  assign _or_16671 = _and_5878 | _and_16669;
-  assign _and_16672 = _slice_2102 & _slice_2104;
-  assign _mux_16673 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16674 = _eq_2029 ? _and_16672 : _and_16666;
-  assign _and_16675 = _and_1999 & _mux_16674;
-  assign _mux_16676 = _and_5881 ? 1'b0 : _mux_16673;
-  assign _or_16677 = _and_5881 | _and_16675;
-  assign _and_16678 = _eq_2029 & _and_16672;
-  assign _and_16679 = _and_1999 & _and_16678;
-  assign _and_16680 = _or_2226 & _slice_2327;
-  assign _and_16681 = _slice_2105 & _slice_2106;
-  assign _mux_16682 = _eq_2029 ? _and_16681 : _and_16680;
-  assign _and_16683 = _and_1999 & _mux_16682;
-  assign _mux_16684 = _and_5889 ? 1'b0 : 1'b1;
-  assign _or_16685 = _and_5889 | _and_16683;
-  assign _and_16686 = _slice_2105 & _slice_2107;
-  assign _mux_16687 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16688 = _eq_2029 ? _and_16686 : _and_16680;
-  assign _and_16689 = _and_1999 & _mux_16688;
-  assign _mux_16690 = _and_5892 ? 1'b0 : _mux_16687;
-  assign _or_16691 = _and_5892 | _and_16689;
-  assign _and_16692 = _eq_2029 & _and_16686;
-  assign _and_16693 = _and_1999 & _and_16692;
-  assign _and_16694 = _or_2226 & _slice_2331;
-  assign _and_16695 = _slice_2108 & _slice_2109;
-  assign _mux_16696 = _eq_2029 ? _and_16695 : _and_16694;
-  assign _and_16697 = _and_1999 & _mux_16696;
-  assign _mux_16698 = _and_5900 ? 1'b0 : 1'b1;
-  assign _or_16699 = _and_5900 | _and_16697;
-  assign _and_16700 = _slice_2108 & _slice_2110;
-  assign _mux_16701 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16702 = _eq_2029 ? _and_16700 : _and_16694;
-  assign _and_16703 = _and_1999 & _mux_16702;
-  assign _mux_16704 = _and_5903 ? 1'b0 : _mux_16701;
-  assign _or_16705 = _and_5903 | _and_16703;
-  assign _and_16706 = _eq_2029 & _and_16700;
-  assign _and_16707 = _and_1999 & _and_16706;
-  assign _and_16708 = _or_2226 & _slice_2335;
-  assign _and_16709 = _slice_2111 & _slice_2112;
-  assign _mux_16710 = _eq_2029 ? _and_16709 : _and_16708;
-  assign _and_16711 = _and_1999 & _mux_16710;
-  assign _mux_16712 = _and_5911 ? 1'b0 : 1'b1;
-  assign _or_16713 = _and_5911 | _and_16711;
-  assign _and_16714 = _slice_2111 & _slice_2113;
-  assign _mux_16715 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16716 = _eq_2029 ? _and_16714 : _and_16708;
-  assign _and_16717 = _and_1999 & _mux_16716;
-  assign _mux_16718 = _and_5914 ? 1'b0 : _mux_16715;
-  assign _or_16719 = _and_5914 | _and_16717;
-  assign _and_16720 = _eq_2029 & _and_16714;
-  assign _and_16721 = _and_1999 & _and_16720;
-  assign _and_16722 = _or_2226 & _slice_2339;
-  assign _and_16723 = _slice_2114 & _slice_2115;
-  assign _mux_16724 = _eq_2029 ? _and_16723 : _and_16722;
-  assign _and_16725 = _and_1999 & _mux_16724;
-  assign _mux_16726 = _and_5922 ? 1'b0 : 1'b1;
-  assign _or_16727 = _and_5922 | _and_16725;
-  assign _and_16728 = _slice_2114 & _slice_2116;
-  assign _mux_16729 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16730 = _eq_2029 ? _and_16728 : _and_16722;
-  assign _and_16731 = _and_1999 & _mux_16730;
-  assign _mux_16732 = _and_5925 ? 1'b0 : _mux_16729;
-  assign _or_16733 = _and_5925 | _and_16731;
-  assign _and_16734 = _eq_2029 & _and_16728;
-  assign _and_16735 = _and_1999 & _and_16734;
-  assign _and_16736 = _or_2226 & _slice_2343;
-  assign _and_16737 = _slice_2117 & _slice_2118;
-  assign _mux_16738 = _eq_2029 ? _and_16737 : _and_16736;
-  assign _and_16739 = _and_1999 & _mux_16738;
-  assign _mux_16740 = _and_5933 ? 1'b0 : 1'b1;
-  assign _or_16741 = _and_5933 | _and_16739;
-  assign _and_16742 = _slice_2117 & _slice_2119;
-  assign _mux_16743 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16744 = _eq_2029 ? _and_16742 : _and_16736;
-  assign _and_16745 = _and_1999 & _mux_16744;
-  assign _mux_16746 = _and_5936 ? 1'b0 : _mux_16743;
-  assign _or_16747 = _and_5936 | _and_16745;
-  assign _and_16748 = _eq_2029 & _and_16742;
-  assign _and_16749 = _and_1999 & _and_16748;
-  assign _and_16750 = _or_2226 & _slice_2347;
-  assign _and_16751 = _slice_2120 & _slice_2121;
-  assign _mux_16752 = _eq_2029 ? _and_16751 : _and_16750;
-  assign _and_16753 = _and_1999 & _mux_16752;
-  assign _mux_16754 = _and_5944 ? 1'b0 : 1'b1;
-  assign _or_16755 = _and_5944 | _and_16753;
-  assign _and_16756 = _slice_2120 & _slice_2122;
-  assign _mux_16757 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16758 = _eq_2029 ? _and_16756 : _and_16750;
-  assign _and_16759 = _and_1999 & _mux_16758;
-  assign _mux_16760 = _and_5947 ? 1'b0 : _mux_16757;
-  assign _or_16761 = _and_5947 | _and_16759;
-  assign _and_16762 = _eq_2029 & _and_16756;
-  assign _and_16763 = _and_1999 & _and_16762;
-  assign _and_16764 = _or_2226 & _slice_2351;
-  assign _and_16765 = _slice_2123 & _slice_2124;
-  assign _mux_16766 = _eq_2029 ? _and_16765 : _and_16764;
-  assign _and_16767 = _and_1999 & _mux_16766;
-  assign _mux_16768 = _and_5955 ? 1'b0 : 1'b1;
-  assign _or_16769 = _and_5955 | _and_16767;
-  assign _and_16770 = _slice_2123 & _slice_2125;
-  assign _mux_16771 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16772 = _eq_2029 ? _and_16770 : _and_16764;
-  assign _and_16773 = _and_1999 & _mux_16772;
-  assign _mux_16774 = _and_5958 ? 1'b0 : _mux_16771;
-  assign _or_16775 = _and_5958 | _and_16773;
-  assign _and_16776 = _eq_2029 & _and_16770;
-  assign _and_16777 = _and_1999 & _and_16776;
-  assign _and_16778 = _or_2226 & _slice_2355;
-  assign _and_16779 = _slice_2126 & _slice_2127;
-  assign _mux_16780 = _eq_2029 ? _and_16779 : _and_16778;
-  assign _and_16781 = _and_1999 & _mux_16780;
-  assign _mux_16782 = _and_5966 ? 1'b0 : 1'b1;
-  assign _or_16783 = _and_5966 | _and_16781;
-  assign _and_16784 = _slice_2126 & _slice_2128;
-  assign _mux_16785 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16786 = _eq_2029 ? _and_16784 : _and_16778;
-  assign _and_16787 = _and_1999 & _mux_16786;
-  assign _mux_16788 = _and_5969 ? 1'b0 : _mux_16785;
-  assign _or_16789 = _and_5969 | _and_16787;
-  assign _and_16790 = _eq_2029 & _and_16784;
-  assign _and_16791 = _and_1999 & _and_16790;
-  assign _and_16792 = _or_2226 & _slice_2359;
-  assign _and_16793 = _slice_2129 & _slice_2130;
-  assign _mux_16794 = _eq_2029 ? _and_16793 : _and_16792;
-  assign _and_16795 = _and_1999 & _mux_16794;
-  assign _mux_16796 = _and_5977 ? 1'b0 : 1'b1;
-  assign _or_16797 = _and_5977 | _and_16795;
-  assign _and_16798 = _slice_2129 & _slice_2131;
-  assign _mux_16799 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16800 = _eq_2029 ? _and_16798 : _and_16792;
-  assign _and_16801 = _and_1999 & _mux_16800;
-  assign _mux_16802 = _and_5980 ? 1'b0 : _mux_16799;
-  assign _or_16803 = _and_5980 | _and_16801;
-  assign _and_16804 = _eq_2029 & _and_16798;
-  assign _and_16805 = _and_1999 & _and_16804;
-  assign _and_16806 = _or_2226 & _slice_2363;
-  assign _and_16807 = _slice_2132 & _slice_2133;
-  assign _mux_16808 = _eq_2029 ? _and_16807 : _and_16806;
-  assign _and_16809 = _and_1999 & _mux_16808;
-  assign _mux_16810 = _and_5988 ? 1'b0 : 1'b1;
-  assign _or_16811 = _and_5988 | _and_16809;
-  assign _and_16812 = _slice_2132 & _slice_2134;
-  assign _mux_16813 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16814 = _eq_2029 ? _and_16812 : _and_16806;
-  assign _and_16815 = _and_1999 & _mux_16814;
-  assign _mux_16816 = _and_5991 ? 1'b0 : _mux_16813;
-  assign _or_16817 = _and_5991 | _and_16815;
-  assign _and_16818 = _eq_2029 & _and_16812;
-  assign _and_16819 = _and_1999 & _and_16818;
-  assign _and_16820 = _or_2226 & _slice_2367;
-  assign _and_16821 = _slice_2135 & _slice_2136;
-  assign _mux_16822 = _eq_2029 ? _and_16821 : _and_16820;
-  assign _and_16823 = _and_1999 & _mux_16822;
-  assign _mux_16824 = _and_5999 ? 1'b0 : 1'b1;
-  assign _or_16825 = _and_5999 | _and_16823;
-  assign _and_16826 = _slice_2135 & _slice_2137;
-  assign _mux_16827 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16828 = _eq_2029 ? _and_16826 : _and_16820;
-  assign _and_16829 = _and_1999 & _mux_16828;
-  assign _mux_16830 = _and_6002 ? 1'b0 : _mux_16827;
-  assign _or_16831 = _and_6002 | _and_16829;
-  assign _and_16832 = _eq_2029 & _and_16826;
-  assign _and_16833 = _and_1999 & _and_16832;
-  assign _and_16834 = _or_2226 & _slice_2371;
-  assign _and_16835 = _slice_2138 & _slice_2139;
-  assign _mux_16836 = _eq_2029 ? _and_16835 : _and_16834;
-  assign _and_16837 = _and_1999 & _mux_16836;
-  assign _mux_16838 = _and_6010 ? 1'b0 : 1'b1;
-  assign _or_16839 = _and_6010 | _and_16837;
-  assign _and_16840 = _slice_2138 & _slice_2140;
-  assign _mux_16841 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16842 = _eq_2029 ? _and_16840 : _and_16834;
-  assign _and_16843 = _and_1999 & _mux_16842;
-  assign _mux_16844 = _and_6013 ? 1'b0 : _mux_16841;
-  assign _or_16845 = _and_6013 | _and_16843;
-  assign _and_16846 = _eq_2029 & _and_16840;
-  assign _and_16847 = _and_1999 & _and_16846;
-  assign _and_16848 = _or_2226 & _slice_2375;
-  assign _and_16849 = _slice_2141 & _slice_2142;
-  assign _mux_16850 = _eq_2029 ? _and_16849 : _and_16848;
-  assign _and_16851 = _and_1999 & _mux_16850;
-  assign _mux_16852 = _and_6021 ? 1'b0 : 1'b1;
-  assign _or_16853 = _and_6021 | _and_16851;
-  assign _and_16854 = _slice_2141 & _slice_2143;
-  assign _mux_16855 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16856 = _eq_2029 ? _and_16854 : _and_16848;
-  assign _and_16857 = _and_1999 & _mux_16856;
-  assign _mux_16858 = _and_6024 ? 1'b0 : _mux_16855;
-  assign _or_16859 = _and_6024 | _and_16857;
-  assign _and_16860 = _eq_2029 & _and_16854;
-  assign _and_16861 = _and_1999 & _and_16860;
-  assign _and_16862 = _or_2226 & _slice_2379;
-  assign _and_16863 = _slice_2144 & _slice_2145;
-  assign _mux_16864 = _eq_2029 ? _and_16863 : _and_16862;
-  assign _and_16865 = _and_1999 & _mux_16864;
-  assign _mux_16866 = _and_6032 ? 1'b0 : 1'b1;
-  assign _or_16867 = _and_6032 | _and_16865;
-  assign _and_16868 = _slice_2144 & _slice_2146;
-  assign _mux_16869 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16870 = _eq_2029 ? _and_16868 : _and_16862;
-  assign _and_16871 = _and_1999 & _mux_16870;
-  assign _mux_16872 = _and_6035 ? 1'b0 : _mux_16869;
-  assign _or_16873 = _and_6035 | _and_16871;
-  assign _and_16874 = _eq_2029 & _and_16868;
-  assign _and_16875 = _and_1999 & _and_16874;
-  assign _and_16876 = _or_2226 & _slice_2383;
-  assign _and_16877 = _slice_2147 & _slice_2148;
-  assign _mux_16878 = _eq_2029 ? _and_16877 : _and_16876;
-  assign _and_16879 = _and_1999 & _mux_16878;
-  assign _mux_16880 = _and_6043 ? 1'b0 : 1'b1;
-  assign _or_16881 = _and_6043 | _and_16879;
-  assign _and_16882 = _slice_2147 & _slice_2149;
-  assign _mux_16883 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16884 = _eq_2029 ? _and_16882 : _and_16876;
-  assign _and_16885 = _and_1999 & _mux_16884;
-  assign _mux_16886 = _and_6046 ? 1'b0 : _mux_16883;
-  assign _or_16887 = _and_6046 | _and_16885;
-  assign _and_16888 = _eq_2029 & _and_16882;
-  assign _and_16889 = _and_1999 & _and_16888;
-  assign _and_16890 = _or_2226 & _slice_2387;
-  assign _and_16891 = _slice_2150 & _slice_2151;
-  assign _mux_16892 = _eq_2029 ? _and_16891 : _and_16890;
-  assign _and_16893 = _and_1999 & _mux_16892;
-  assign _mux_16894 = _and_6054 ? 1'b0 : 1'b1;
-  assign _or_16895 = _and_6054 | _and_16893;
-  assign _and_16896 = _slice_2150 & _slice_2152;
-  assign _mux_16897 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16898 = _eq_2029 ? _and_16896 : _and_16890;
-  assign _and_16899 = _and_1999 & _mux_16898;
-  assign _mux_16900 = _and_6057 ? 1'b0 : _mux_16897;
-  assign _or_16901 = _and_6057 | _and_16899;
-  assign _and_16902 = _eq_2029 & _and_16896;
-  assign _and_16903 = _and_1999 & _and_16902;
-  assign _and_16904 = _or_2226 & _slice_2391;
-  assign _and_16905 = _slice_2153 & _slice_2154;
-  assign _mux_16906 = _eq_2029 ? _and_16905 : _and_16904;
-  assign _and_16907 = _and_1999 & _mux_16906;
-  assign _mux_16908 = _and_6065 ? 1'b0 : 1'b1;
-  assign _or_16909 = _and_6065 | _and_16907;
-  assign _and_16910 = _slice_2153 & _slice_2155;
-  assign _mux_16911 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16912 = _eq_2029 ? _and_16910 : _and_16904;
-  assign _and_16913 = _and_1999 & _mux_16912;
-  assign _mux_16914 = _and_6068 ? 1'b0 : _mux_16911;
-  assign _or_16915 = _and_6068 | _and_16913;
-  assign _and_16916 = _eq_2029 & _and_16910;
-  assign _and_16917 = _and_1999 & _and_16916;
-  assign _and_16918 = _or_2226 & _slice_2395;
-  assign _and_16919 = _slice_2156 & _slice_2157;
-  assign _mux_16920 = _eq_2029 ? _and_16919 : _and_16918;
-  assign _and_16921 = _and_1999 & _mux_16920;
-  assign _mux_16922 = _and_6076 ? 1'b0 : 1'b1;
-  assign _or_16923 = _and_6076 | _and_16921;
-  assign _and_16924 = _slice_2156 & _slice_2158;
-  assign _mux_16925 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16926 = _eq_2029 ? _and_16924 : _and_16918;
-  assign _and_16927 = _and_1999 & _mux_16926;
-  assign _mux_16928 = _and_6079 ? 1'b0 : _mux_16925;
-  assign _or_16929 = _and_6079 | _and_16927;
-  assign _and_16930 = _eq_2029 & _and_16924;
-  assign _and_16931 = _and_1999 & _and_16930;
-  assign _and_16932 = _or_2226 & _slice_2399;
-  assign _and_16933 = _slice_2159 & _slice_2160;
-  assign _mux_16934 = _eq_2029 ? _and_16933 : _and_16932;
-  assign _and_16935 = _and_1999 & _mux_16934;
-  assign _mux_16936 = _and_6087 ? 1'b0 : 1'b1;
-  assign _or_16937 = _and_6087 | _and_16935;
-  assign _and_16938 = _slice_2159 & _slice_2161;
-  assign _mux_16939 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16940 = _eq_2029 ? _and_16938 : _and_16932;
-  assign _and_16941 = _and_1999 & _mux_16940;
-  assign _mux_16942 = _and_6090 ? 1'b0 : _mux_16939;
-  assign _or_16943 = _and_6090 | _and_16941;
-  assign _and_16944 = _eq_2029 & _and_16938;
-  assign _and_16945 = _and_1999 & _and_16944;
-  assign _and_16946 = _or_2226 & _slice_2403;
-  assign _and_16947 = _slice_2162 & _slice_2163;
-  assign _mux_16948 = _eq_2029 ? _and_16947 : _and_16946;
-  assign _and_16949 = _and_1999 & _mux_16948;
-  assign _mux_16950 = _and_6098 ? 1'b0 : 1'b1;
-  assign _or_16951 = _and_6098 | _and_16949;
-  assign _and_16952 = _slice_2162 & _slice_2164;
-  assign _mux_16953 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16954 = _eq_2029 ? _and_16952 : _and_16946;
-  assign _and_16955 = _and_1999 & _mux_16954;
-  assign _mux_16956 = _and_6101 ? 1'b0 : _mux_16953;
-  assign _or_16957 = _and_6101 | _and_16955;
-  assign _and_16958 = _eq_2029 & _and_16952;
-  assign _and_16959 = _and_1999 & _and_16958;
-  assign _and_16960 = _or_2226 & _slice_2407;
-  assign _and_16961 = _slice_2165 & _slice_2166;
-  assign _mux_16962 = _eq_2029 ? _and_16961 : _and_16960;
-  assign _and_16963 = _and_1999 & _mux_16962;
-  assign _mux_16964 = _and_6109 ? 1'b0 : 1'b1;
-  assign _or_16965 = _and_6109 | _and_16963;
-  assign _and_16966 = _slice_2165 & _slice_2167;
-  assign _mux_16967 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16968 = _eq_2029 ? _and_16966 : _and_16960;
-  assign _and_16969 = _and_1999 & _mux_16968;
-  assign _mux_16970 = _and_6112 ? 1'b0 : _mux_16967;
-  assign _or_16971 = _and_6112 | _and_16969;
-  assign _and_16972 = _eq_2029 & _and_16966;
-  assign _and_16973 = _and_1999 & _and_16972;
-  assign _and_16974 = _or_2226 & _slice_2411;
-  assign _and_16975 = _slice_2168 & _slice_2169;
-  assign _mux_16976 = _eq_2029 ? _and_16975 : _and_16974;
-  assign _and_16977 = _and_1999 & _mux_16976;
-  assign _mux_16978 = _and_6120 ? 1'b0 : 1'b1;
-  assign _or_16979 = _and_6120 | _and_16977;
-  assign _and_16980 = _slice_2168 & _slice_2170;
-  assign _mux_16981 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16982 = _eq_2029 ? _and_16980 : _and_16974;
-  assign _and_16983 = _and_1999 & _mux_16982;
-  assign _mux_16984 = _and_6123 ? 1'b0 : _mux_16981;
-  assign _or_16985 = _and_6123 | _and_16983;
-  assign _and_16986 = _eq_2029 & _and_16980;
-  assign _and_16987 = _and_1999 & _and_16986;
-  assign _and_16988 = _or_2226 & _slice_2415;
-  assign _and_16989 = _slice_2171 & _slice_2172;
-  assign _mux_16990 = _eq_2029 ? _and_16989 : _and_16988;
-  assign _and_16991 = _and_1999 & _mux_16990;
-  assign _mux_16992 = _and_6131 ? 1'b0 : 1'b1;
-  assign _or_16993 = _and_6131 | _and_16991;
-  assign _and_16994 = _slice_2171 & _slice_2173;
-  assign _mux_16995 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16996 = _eq_2029 ? _and_16994 : _and_16988;
-  assign _and_16997 = _and_1999 & _mux_16996;
-  assign _mux_16998 = _and_6134 ? 1'b0 : _mux_16995;
-  assign _or_16999 = _and_6134 | _and_16997;
-  assign _and_17000 = _eq_2029 & _and_16994;
-  assign _and_17001 = _and_1999 & _and_17000;
-  assign _and_17002 = _or_2226 & _slice_2419;
-  assign _and_17003 = _slice_2174 & _slice_2175;
-  assign _mux_17004 = _eq_2029 ? _and_17003 : _and_17002;
-  assign _and_17005 = _and_1999 & _mux_17004;
-  assign _mux_17006 = _and_6142 ? 1'b0 : 1'b1;
-  assign _or_17007 = _and_6142 | _and_17005;
-  assign _and_17008 = _slice_2174 & _slice_2176;
-  assign _mux_17009 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17010 = _eq_2029 ? _and_17008 : _and_17002;
-  assign _and_17011 = _and_1999 & _mux_17010;
-  assign _mux_17012 = _and_6145 ? 1'b0 : _mux_17009;
-  assign _or_17013 = _and_6145 | _and_17011;
-  assign _and_17014 = _eq_2029 & _and_17008;
-  assign _and_17015 = _and_1999 & _and_17014;
-  assign _and_17016 = _or_2226 & _slice_2423;
-  assign _and_17017 = _slice_2177 & _slice_2178;
-  assign _mux_17018 = _eq_2029 ? _and_17017 : _and_17016;
-  assign _and_17019 = _and_1999 & _mux_17018;
-  assign _mux_17020 = _and_6153 ? 1'b0 : 1'b1;
-  assign _or_17021 = _and_6153 | _and_17019;
-  assign _and_17022 = _slice_2177 & _slice_2179;
-  assign _mux_17023 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17024 = _eq_2029 ? _and_17022 : _and_17016;
-  assign _and_17025 = _and_1999 & _mux_17024;
-  assign _mux_17026 = _and_6156 ? 1'b0 : _mux_17023;
-  assign _or_17027 = _and_6156 | _and_17025;
-  assign _and_17028 = _eq_2029 & _and_17022;
-  assign _and_17029 = _and_1999 & _and_17028;
-  assign _and_17030 = _or_2226 & _slice_2427;
-  assign _and_17031 = _slice_2180 & _slice_2181;
-  assign _mux_17032 = _eq_2029 ? _and_17031 : _and_17030;
-  assign _and_17033 = _and_1999 & _mux_17032;
-  assign _mux_17034 = _and_6164 ? 1'b0 : 1'b1;
-  assign _or_17035 = _and_6164 | _and_17033;
-  assign _and_17036 = _slice_2180 & _slice_2182;
-  assign _mux_17037 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17038 = _eq_2029 ? _and_17036 : _and_17030;
-  assign _and_17039 = _and_1999 & _mux_17038;
-  assign _mux_17040 = _and_6167 ? 1'b0 : _mux_17037;
-  assign _or_17041 = _and_6167 | _and_17039;
-  assign _and_17042 = _eq_2029 & _and_17036;
-  assign _and_17043 = _and_1999 & _and_17042;
-  assign _and_17044 = _or_2226 & _slice_2431;
-  assign _and_17045 = _slice_2183 & _slice_2184;
-  assign _mux_17046 = _eq_2029 ? _and_17045 : _and_17044;
-  assign _and_17047 = _and_1999 & _mux_17046;
-  assign _mux_17048 = _and_6175 ? 1'b0 : 1'b1;
-  assign _or_17049 = _and_6175 | _and_17047;
-  assign _and_17050 = _slice_2183 & _slice_2185;
-  assign _mux_17051 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17052 = _eq_2029 ? _and_17050 : _and_17044;
-  assign _and_17053 = _and_1999 & _mux_17052;
-  assign _mux_17054 = _and_6178 ? 1'b0 : _mux_17051;
-  assign _or_17055 = _and_6178 | _and_17053;
-  assign _and_17056 = _eq_2029 & _and_17050;
-  assign _and_17057 = _and_1999 & _and_17056;
-  assign _and_17058 = _or_2226 & _slice_2435;
-  assign _and_17059 = _slice_2186 & _slice_2187;
-  assign _mux_17060 = _eq_2029 ? _and_17059 : _and_17058;
-  assign _and_17061 = _and_1999 & _mux_17060;
-  assign _mux_17062 = _and_6186 ? 1'b0 : 1'b1;
-  assign _or_17063 = _and_6186 | _and_17061;
-  assign _and_17064 = _slice_2186 & _slice_2188;
-  assign _mux_17065 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17066 = _eq_2029 ? _and_17064 : _and_17058;
-  assign _and_17067 = _and_1999 & _mux_17066;
-  assign _mux_17068 = _and_6189 ? 1'b0 : _mux_17065;
-  assign _or_17069 = _and_6189 | _and_17067;
-  assign _and_17070 = _eq_2029 & _and_17064;
-  assign _and_17071 = _and_1999 & _and_17070;
-  assign _and_17072 = _or_2226 & _slice_2439;
-  assign _and_17073 = _slice_2189 & _slice_2190;
-  assign _mux_17074 = _eq_2029 ? _and_17073 : _and_17072;
-  assign _and_17075 = _and_1999 & _mux_17074;
-  assign _mux_17076 = _and_6197 ? 1'b0 : 1'b1;
-  assign _or_17077 = _and_6197 | _and_17075;
-  assign _and_17078 = _slice_2189 & _slice_2191;
-  assign _mux_17079 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17080 = _eq_2029 ? _and_17078 : _and_17072;
-  assign _and_17081 = _and_1999 & _mux_17080;
-  assign _mux_17082 = _and_6200 ? 1'b0 : _mux_17079;
-  assign _or_17083 = _and_6200 | _and_17081;
-  assign _and_17084 = _eq_2029 & _and_17078;
-  assign _and_17085 = _and_1999 & _and_17084;
-  assign _and_17086 = _or_2226 & _slice_2443;
-  assign _and_17087 = _slice_2192 & _slice_2193;
-  assign _mux_17088 = _eq_2029 ? _and_17087 : _and_17086;
-  assign _and_17089 = _and_1999 & _mux_17088;
-  assign _mux_17090 = _and_6208 ? 1'b0 : 1'b1;
-  assign _or_17091 = _and_6208 | _and_17089;
-  assign _and_17092 = _slice_2192 & _slice_2194;
-  assign _mux_17093 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17094 = _eq_2029 ? _and_17092 : _and_17086;
-  assign _and_17095 = _and_1999 & _mux_17094;
-  assign _mux_17096 = _and_6211 ? 1'b0 : _mux_17093;
-  assign _or_17097 = _and_6211 | _and_17095;
-  assign _and_17098 = _eq_2029 & _and_17092;
-  assign _and_17099 = _and_1999 & _and_17098;
-  assign _and_17100 = _or_2226 & _slice_2447;
-  assign _and_17101 = _slice_2195 & _slice_2196;
-  assign _mux_17102 = _eq_2029 ? _and_17101 : _and_17100;
-  assign _and_17103 = _and_1999 & _mux_17102;
-  assign _mux_17104 = _and_6219 ? 1'b0 : 1'b1;
-  assign _or_17105 = _and_6219 | _and_17103;
-  assign _and_17106 = _slice_2195 & _slice_2197;
-  assign _mux_17107 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17108 = _eq_2029 ? _and_17106 : _and_17100;
-  assign _and_17109 = _and_1999 & _mux_17108;
-  assign _mux_17110 = _and_6222 ? 1'b0 : _mux_17107;
-  assign _or_17111 = _and_6222 | _and_17109;
-  assign _and_17112 = _eq_2029 & _and_17106;
-  assign _and_17113 = _and_1999 & _and_17112;
-  assign _and_17114 = _or_2226 & _slice_2451;
-  assign _and_17115 = _slice_2198 & _slice_2199;
-  assign _mux_17116 = _eq_2029 ? _and_17115 : _and_17114;
-  assign _and_17117 = _and_1999 & _mux_17116;
-  assign _mux_17118 = _and_6230 ? 1'b0 : 1'b1;
-  assign _or_17119 = _and_6230 | _and_17117;
-  assign _and_17120 = _slice_2198 & _slice_2200;
-  assign _mux_17121 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17122 = _eq_2029 ? _and_17120 : _and_17114;
-  assign _and_17123 = _and_1999 & _mux_17122;
-  assign _mux_17124 = _and_6233 ? 1'b0 : _mux_17121;
-  assign _or_17125 = _and_6233 | _and_17123;
-  assign _and_17126 = _eq_2029 & _and_17120;
-  assign _and_17127 = _and_1999 & _and_17126;
-  assign _and_17128 = _or_2226 & _slice_2455;
-  assign _and_17129 = _slice_2201 & _slice_2202;
-  assign _mux_17130 = _eq_2029 ? _and_17129 : _and_17128;
-  assign _and_17131 = _and_1999 & _mux_17130;
-  assign _mux_17132 = _and_6241 ? 1'b0 : 1'b1;
-  assign _or_17133 = _and_6241 | _and_17131;
-  assign _and_17134 = _slice_2201 & _slice_2203;
-  assign _mux_17135 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17136 = _eq_2029 ? _and_17134 : _and_17128;
-  assign _and_17137 = _and_1999 & _mux_17136;
-  assign _mux_17138 = _and_6244 ? 1'b0 : _mux_17135;
-  assign _or_17139 = _and_6244 | _and_17137;
-  assign _and_17140 = _eq_2029 & _and_17134;
-  assign _and_17141 = _and_1999 & _and_17140;
-  assign _and_17142 = _or_2226 & _slice_2459;
-  assign _and_17143 = _slice_2204 & _slice_2205;
-  assign _mux_17144 = _eq_2029 ? _and_17143 : _and_17142;
-  assign _and_17145 = _and_1999 & _mux_17144;
-  assign _mux_17146 = _and_6252 ? 1'b0 : 1'b1;
-  assign _or_17147 = _and_6252 | _and_17145;
-  assign _and_17148 = _slice_2204 & _slice_2206;
-  assign _mux_17149 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17150 = _eq_2029 ? _and_17148 : _and_17142;
-  assign _and_17151 = _and_1999 & _mux_17150;
-  assign _mux_17152 = _and_6255 ? 1'b0 : _mux_17149;
-  assign _or_17153 = _and_6255 | _and_17151;
-  assign _and_17154 = _eq_2029 & _and_17148;
-  assign _and_17155 = _and_1999 & _and_17154;
-  assign _and_17156 = _or_2226 & _slice_2463;
-  assign _and_17157 = _slice_2207 & _slice_2208;
-  assign _mux_17158 = _eq_2029 ? _and_17157 : _and_17156;
-  assign _and_17159 = _and_1999 & _mux_17158;
-  assign _mux_17160 = _and_6263 ? 1'b0 : 1'b1;
-  assign _or_17161 = _and_6263 | _and_17159;
-  assign _and_17162 = _slice_2207 & _slice_2209;
-  assign _mux_17163 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17164 = _eq_2029 ? _and_17162 : _and_17156;
-  assign _and_17165 = _and_1999 & _mux_17164;
-  assign _mux_17166 = _and_6266 ? 1'b0 : _mux_17163;
-  assign _or_17167 = _and_6266 | _and_17165;
-  assign _and_17168 = _eq_2029 & _and_17162;
-  assign _and_17169 = _and_1999 & _and_17168;
-  assign _and_17170 = _or_2226 & _slice_2467;
-  assign _and_17171 = _slice_2210 & _slice_2211;
-  assign _mux_17172 = _eq_2029 ? _and_17171 : _and_17170;
-  assign _and_17173 = _and_1999 & _mux_17172;
-  assign _mux_17174 = _and_6274 ? 1'b0 : 1'b1;
-  assign _or_17175 = _and_6274 | _and_17173;
-  assign _and_17176 = _slice_2210 & _slice_2212;
-  assign _mux_17177 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17178 = _eq_2029 ? _and_17176 : _and_17170;
-  assign _and_17179 = _and_1999 & _mux_17178;
-  assign _mux_17180 = _and_6277 ? 1'b0 : _mux_17177;
-  assign _or_17181 = _and_6277 | _and_17179;
-  assign _and_17182 = _eq_2029 & _and_17176;
-  assign _and_17183 = _and_1999 & _and_17182;
-  assign _and_17184 = _or_2226 & _slice_2471;
-  assign _and_17185 = _slice_2213 & _slice_2214;
-  assign _mux_17186 = _eq_2029 ? _and_17185 : _and_17184;
-  assign _and_17187 = _and_1999 & _mux_17186;
-  assign _mux_17188 = _and_6285 ? 1'b0 : 1'b1;
-  assign _or_17189 = _and_6285 | _and_17187;
-  assign _and_17190 = _slice_2213 & _slice_2215;
-  assign _mux_17191 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17192 = _eq_2029 ? _and_17190 : _and_17184;
-  assign _and_17193 = _and_1999 & _mux_17192;
-  assign _mux_17194 = _and_6288 ? 1'b0 : _mux_17191;
-  assign _or_17195 = _and_6288 | _and_17193;
-  assign _and_17196 = _eq_2029 & _and_17190;
-  assign _and_17197 = _and_1999 & _and_17196;
-  assign _and_17198 = _or_2226 & _slice_2475;
-  assign _and_17199 = _slice_2216 & _slice_2217;
-  assign _mux_17200 = _eq_2029 ? _and_17199 : _and_17198;
-  assign _and_17201 = _and_1999 & _mux_17200;
-  assign _mux_17202 = _and_6296 ? 1'b0 : 1'b1;
-  assign _or_17203 = _and_6296 | _and_17201;
-  assign _and_17204 = _slice_2216 & _slice_2218;
-  assign _mux_17205 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17206 = _eq_2029 ? _and_17204 : _and_17198;
-  assign _and_17207 = _and_1999 & _mux_17206;
-  assign _mux_17208 = _and_6299 ? 1'b0 : _mux_17205;
-  assign _or_17209 = _and_6299 | _and_17207;
-  assign _and_17210 = _eq_2029 & _and_17204;
-  assign _and_17211 = _and_1999 & _and_17210;
-  assign _and_17212 = _or_2226 & _slice_2479;
-  assign _and_17213 = _slice_2219 & _slice_2220;
-  assign _mux_17214 = _eq_2029 ? _and_17213 : _and_17212;
-  assign _and_17215 = _and_1999 & _mux_17214;
-  assign _mux_17216 = _and_6307 ? 1'b0 : 1'b1;
-  assign _or_17217 = _and_6307 | _and_17215;
-  assign _and_17218 = _slice_2219 & _slice_2221;
-  assign _mux_17219 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17220 = _eq_2029 ? _and_17218 : _and_17212;
-  assign _and_17221 = _and_1999 & _mux_17220;
-  assign _mux_17222 = _and_6310 ? 1'b0 : _mux_17219;
-  assign _or_17223 = _and_6310 | _and_17221;
-  assign _and_17224 = _eq_2029 & _and_17218;
-  assign _and_17225 = _and_1999 & _and_17224;
-  assign _not_17226 = ~_eq_2029;
-  assign _and_17227 = _not_17226 & _and_16330;
-  assign _and_17228 = _and_1999 & _and_17227;
-  assign _mux_17229 = _and_5609 ? 1'b0 : 1'b1;
-  assign _or_17230 = _and_5609 | _and_17228;
-  assign _mux_17231 = _and_2525 ? 1'b1 : 1'b0;
-  assign _or_17232 = _and_2525 | _and_17228;
-  assign _and_17233 = _not_17226 & _and_16344;
-  assign _and_17234 = _and_1999 & _and_17233;
-  assign _mux_17235 = _and_5620 ? 1'b0 : 1'b1;
-  assign _or_17236 = _and_5620 | _and_17234;
-  assign _mux_17237 = _and_2562 ? 1'b1 : 1'b0;
-  assign _or_17238 = _and_2562 | _and_17234;
-  assign _and_17239 = _not_17226 & _and_16358;
-  assign _and_17240 = _and_1999 & _and_17239;
-  assign _mux_17241 = _and_5631 ? 1'b0 : 1'b1;
-  assign _or_17242 = _and_5631 | _and_17240;
-  assign _mux_17243 = _and_2599 ? 1'b1 : 1'b0;
-  assign _or_17244 = _and_2599 | _and_17240;
-  assign _and_17245 = _not_17226 & _and_16372;
-  assign _and_17246 = _and_1999 & _and_17245;
-  assign _mux_17247 = _and_5642 ? 1'b0 : 1'b1;
-  assign _or_17248 = _and_5642 | _and_17246;
-  assign _mux_17249 = _and_2636 ? 1'b1 : 1'b0;
-  assign _or_17250 = _and_2636 | _and_17246;
-  assign _and_17251 = _not_17226 & _and_16386;
-  assign _and_17252 = _and_1999 & _and_17251;
-  assign _mux_17253 = _and_5653 ? 1'b0 : 1'b1;
-  assign _or_17254 = _and_5653 | _and_17252;
-  assign _mux_17255 = _and_2673 ? 1'b1 : 1'b0;
-  assign _or_17256 = _and_2673 | _and_17252;
-  assign _and_17257 = _not_17226 & _and_16400;
-  assign _and_17258 = _and_1999 & _and_17257;
-  assign _mux_17259 = _and_5664 ? 1'b0 : 1'b1;
-  assign _or_17260 = _and_5664 | _and_17258;
-  assign _mux_17261 = _and_2710 ? 1'b1 : 1'b0;
-  assign _or_17262 = _and_2710 | _and_17258;
-  assign _and_17263 = _not_17226 & _and_16414;
-  assign _and_17264 = _and_1999 & _and_17263;
-  assign _mux_17265 = _and_5675 ? 1'b0 : 1'b1;
-  assign _or_17266 = _and_5675 | _and_17264;
-  assign _mux_17267 = _and_2747 ? 1'b1 : 1'b0;
-  assign _or_17268 = _and_2747 | _and_17264;
-  assign _and_17269 = _not_17226 & _and_16428;
-  assign _and_17270 = _and_1999 & _and_17269;
-  assign _mux_17271 = _and_5686 ? 1'b0 : 1'b1;
-  assign _or_17272 = _and_5686 | _and_17270;
-  assign _mux_17273 = _and_2784 ? 1'b1 : 1'b0;
-  assign _or_17274 = _and_2784 | _and_17270;
-  assign _and_17275 = _not_17226 & _and_16442;
-  assign _and_17276 = _and_1999 & _and_17275;
-  assign _mux_17277 = _and_5697 ? 1'b0 : 1'b1;
-  assign _or_17278 = _and_5697 | _and_17276;
-  assign _mux_17279 = _and_2821 ? 1'b1 : 1'b0;
-  assign _or_17280 = _and_2821 | _and_17276;
-  assign _and_17281 = _not_17226 & _and_16456;
-  assign _and_17282 = _and_1999 & _and_17281;
-  assign _mux_17283 = _and_5708 ? 1'b0 : 1'b1;
-  assign _or_17284 = _and_5708 | _and_17282;
-  assign _mux_17285 = _and_2858 ? 1'b1 : 1'b0;
-  assign _or_17286 = _and_2858 | _and_17282;
-  assign _and_17287 = _not_17226 & _and_16470;
-  assign _and_17288 = _and_1999 & _and_17287;
-  assign _mux_17289 = _and_5719 ? 1'b0 : 1'b1;
-  assign _or_17290 = _and_5719 | _and_17288;
-  assign _mux_17291 = _and_2895 ? 1'b1 : 1'b0;
-  assign _or_17292 = _and_2895 | _and_17288;
-  assign _and_17293 = _not_17226 & _and_16484;
-  assign _and_17294 = _and_1999 & _and_17293;
-  assign _mux_17295 = _and_5730 ? 1'b0 : 1'b1;
-  assign _or_17296 = _and_5730 | _and_17294;
-  assign _mux_17297 = _and_2932 ? 1'b1 : 1'b0;
-  assign _or_17298 = _and_2932 | _and_17294;
-  assign _and_17299 = _not_17226 & _and_16498;
-  assign _and_17300 = _and_1999 & _and_17299;
-  assign _mux_17301 = _and_5741 ? 1'b0 : 1'b1;
-  assign _or_17302 = _and_5741 | _and_17300;
-  assign _mux_17303 = _and_2969 ? 1'b1 : 1'b0;
-  assign _or_17304 = _and_2969 | _and_17300;
-  assign _and_17305 = _not_17226 & _and_16512;
-  assign _and_17306 = _and_1999 & _and_17305;
-  assign _mux_17307 = _and_5752 ? 1'b0 : 1'b1;
-  assign _or_17308 = _and_5752 | _and_17306;
-  assign _mux_17309 = _and_3006 ? 1'b1 : 1'b0;
-  assign _or_17310 = _and_3006 | _and_17306;
-  assign _and_17311 = _not_17226 & _and_16526;
-  assign _and_17312 = _and_1999 & _and_17311;
-  assign _mux_17313 = _and_5763 ? 1'b0 : 1'b1;
-  assign _or_17314 = _and_5763 | _and_17312;
-  assign _mux_17315 = _and_3043 ? 1'b1 : 1'b0;
-  assign _or_17316 = _and_3043 | _and_17312;
-  assign _and_17317 = _not_17226 & _and_16540;
-  assign _and_17318 = _and_1999 & _and_17317;
-  assign _mux_17319 = _and_5774 ? 1'b0 : 1'b1;
-  assign _or_17320 = _and_5774 | _and_17318;
-  assign _mux_17321 = _and_3080 ? 1'b1 : 1'b0;
-  assign _or_17322 = _and_3080 | _and_17318;
-  assign _and_17323 = _not_17226 & _and_16554;
-  assign _and_17324 = _and_1999 & _and_17323;
-  assign _mux_17325 = _and_5785 ? 1'b0 : 1'b1;
-  assign _or_17326 = _and_5785 | _and_17324;
-  assign _mux_17327 = _and_3117 ? 1'b1 : 1'b0;
-  assign _or_17328 = _and_3117 | _and_17324;
-  assign _and_17329 = _not_17226 & _and_16568;
-  assign _and_17330 = _and_1999 & _and_17329;
-  assign _mux_17331 = _and_5796 ? 1'b0 : 1'b1;
-  assign _or_17332 = _and_5796 | _and_17330;
-  assign _mux_17333 = _and_3154 ? 1'b1 : 1'b0;
-  assign _or_17334 = _and_3154 | _and_17330;
-  assign _and_17335 = _not_17226 & _and_16582;
-  assign _and_17336 = _and_1999 & _and_17335;
-  assign _mux_17337 = _and_5807 ? 1'b0 : 1'b1;
-  assign _or_17338 = _and_5807 | _and_17336;
-  assign _mux_17339 = _and_3191 ? 1'b1 : 1'b0;
-  assign _or_17340 = _and_3191 | _and_17336;
-  assign _and_17341 = _not_17226 & _and_16596;
-  assign _and_17342 = _and_1999 & _and_17341;
-  assign _mux_17343 = _and_5818 ? 1'b0 : 1'b1;
-  assign _or_17344 = _and_5818 | _and_17342;
-  assign _mux_17345 = _and_3228 ? 1'b1 : 1'b0;
-  assign _or_17346 = _and_3228 | _and_17342;
-  assign _and_17347 = _not_17226 & _and_16610;
-  assign _and_17348 = _and_1999 & _and_17347;
-  assign _mux_17349 = _and_5829 ? 1'b0 : 1'b1;
-  assign _or_17350 = _and_5829 | _and_17348;
-  assign _mux_17351 = _and_3265 ? 1'b1 : 1'b0;
-  assign _or_17352 = _and_3265 | _and_17348;
-  assign _and_17353 = _not_17226 & _and_16624;
-  assign _and_17354 = _and_1999 & _and_17353;
-  assign _mux_17355 = _and_5840 ? 1'b0 : 1'b1;
-  assign _or_17356 = _and_5840 | _and_17354;
-  assign _mux_17357 = _and_3302 ? 1'b1 : 1'b0;
-  assign _or_17358 = _and_3302 | _and_17354;
-  assign _and_17359 = _not_17226 & _and_16638;
-  assign _and_17360 = _and_1999 & _and_17359;
-  assign _mux_17361 = _and_5851 ? 1'b0 : 1'b1;
-  assign _or_17362 = _and_5851 | _and_17360;
-  assign _mux_17363 = _and_3339 ? 1'b1 : 1'b0;
-  assign _or_17364 = _and_3339 | _and_17360;
-  assign _and_17365 = _not_17226 & _and_16652;
-  assign _and_17366 = _and_1999 & _and_17365;
-  assign _mux_17367 = _and_5862 ? 1'b0 : 1'b1;
-  assign _or_17368 = _and_5862 | _and_17366;
-  assign _mux_17369 = _and_3376 ? 1'b1 : 1'b0;
-  assign _or_17370 = _and_3376 | _and_17366;
-  assign _and_17371 = _not_17226 & _and_16666;
-  assign _and_17372 = _and_1999 & _and_17371;
-  assign _mux_17373 = _and_5873 ? 1'b0 : 1'b1;
-  assign _or_17374 = _and_5873 | _and_17372;
-  assign _mux_17375 = _and_3413 ? 1'b1 : 1'b0;
-  assign _or_17376 = _and_3413 | _and_17372;
-  assign _and_17377 = _not_17226 & _and_16680;
-  assign _and_17378 = _and_1999 & _and_17377;
-  assign _mux_17379 = _and_5884 ? 1'b0 : 1'b1;
-  assign _or_17380 = _and_5884 | _and_17378;
-  assign _mux_17381 = _and_3450 ? 1'b1 : 1'b0;
-  assign _or_17382 = _and_3450 | _and_17378;
-  assign _and_17383 = _not_17226 & _and_16694;
-  assign _and_17384 = _and_1999 & _and_17383;
-  assign _mux_17385 = _and_5895 ? 1'b0 : 1'b1;
-  assign _or_17386 = _and_5895 | _and_17384;
-  assign _mux_17387 = _and_3487 ? 1'b1 : 1'b0;
-  assign _or_17388 = _and_3487 | _and_17384;
-  assign _and_17389 = _not_17226 & _and_16708;
-  assign _and_17390 = _and_1999 & _and_17389;
-  assign _mux_17391 = _and_5906 ? 1'b0 : 1'b1;
-  assign _or_17392 = _and_5906 | _and_17390;
-  assign _mux_17393 = _and_3524 ? 1'b1 : 1'b0;
-  assign _or_17394 = _and_3524 | _and_17390;
-  assign _and_17395 = _not_17226 & _and_16722;
-  assign _and_17396 = _and_1999 & _and_17395;
-  assign _mux_17397 = _and_5917 ? 1'b0 : 1'b1;
-  assign _or_17398 = _and_5917 | _and_17396;
-  assign _mux_17399 = _and_3561 ? 1'b1 : 1'b0;
-  assign _or_17400 = _and_3561 | _and_17396;
-  assign _and_17401 = _not_17226 & _and_16736;
-  assign _and_17402 = _and_1999 & _and_17401;
-  assign _mux_17403 = _and_5928 ? 1'b0 : 1'b1;
-  assign _or_17404 = _and_5928 | _and_17402;
-  assign _mux_17405 = _and_3598 ? 1'b1 : 1'b0;
-  assign _or_17406 = _and_3598 | _and_17402;
-  assign _and_17407 = _not_17226 & _and_16750;
-  assign _and_17408 = _and_1999 & _and_17407;
-  assign _mux_17409 = _and_5939 ? 1'b0 : 1'b1;
-  assign _or_17410 = _and_5939 | _and_17408;
-  assign _mux_17411 = _and_3635 ? 1'b1 : 1'b0;
-  assign _or_17412 = _and_3635 | _and_17408;
-  assign _and_17413 = _not_17226 & _and_16764;
-  assign _and_17414 = _and_1999 & _and_17413;
-  assign _mux_17415 = _and_5950 ? 1'b0 : 1'b1;
-  assign _or_17416 = _and_5950 | _and_17414;
-  assign _mux_17417 = _and_3672 ? 1'b1 : 1'b0;
-  assign _or_17418 = _and_3672 | _and_17414;
-  assign _and_17419 = _not_17226 & _and_16778;
-  assign _and_17420 = _and_1999 & _and_17419;
-  assign _mux_17421 = _and_5961 ? 1'b0 : 1'b1;
-  assign _or_17422 = _and_5961 | _and_17420;
-  assign _mux_17423 = _and_3709 ? 1'b1 : 1'b0;
-  assign _or_17424 = _and_3709 | _and_17420;
-  assign _and_17425 = _not_17226 & _and_16792;
-  assign _and_17426 = _and_1999 & _and_17425;
-  assign _mux_17427 = _and_5972 ? 1'b0 : 1'b1;
-  assign _or_17428 = _and_5972 | _and_17426;
-  assign _mux_17429 = _and_3746 ? 1'b1 : 1'b0;
-  assign _or_17430 = _and_3746 | _and_17426;
-  assign _and_17431 = _not_17226 & _and_16806;
-  assign _and_17432 = _and_1999 & _and_17431;
-  assign _mux_17433 = _and_5983 ? 1'b0 : 1'b1;
-  assign _or_17434 = _and_5983 | _and_17432;
-  assign _mux_17435 = _and_3783 ? 1'b1 : 1'b0;
-  assign _or_17436 = _and_3783 | _and_17432;
-  assign _and_17437 = _not_17226 & _and_16820;
-  assign _and_17438 = _and_1999 & _and_17437;
-  assign _mux_17439 = _and_5994 ? 1'b0 : 1'b1;
-  assign _or_17440 = _and_5994 | _and_17438;
-  assign _mux_17441 = _and_3820 ? 1'b1 : 1'b0;
-  assign _or_17442 = _and_3820 | _and_17438;
-  assign _and_17443 = _not_17226 & _and_16834;
-  assign _and_17444 = _and_1999 & _and_17443;
-  assign _mux_17445 = _and_6005 ? 1'b0 : 1'b1;
-  assign _or_17446 = _and_6005 | _and_17444;
-  assign _mux_17447 = _and_3857 ? 1'b1 : 1'b0;
-  assign _or_17448 = _and_3857 | _and_17444;
-  assign _and_17449 = _not_17226 & _and_16848;
-  assign _and_17450 = _and_1999 & _and_17449;
-  assign _mux_17451 = _and_6016 ? 1'b0 : 1'b1;
-  assign _or_17452 = _and_6016 | _and_17450;
-  assign _mux_17453 = _and_3894 ? 1'b1 : 1'b0;
-  assign _or_17454 = _and_3894 | _and_17450;
-  assign _and_17455 = _not_17226 & _and_16862;
-  assign _and_17456 = _and_1999 & _and_17455;
-  assign _mux_17457 = _and_6027 ? 1'b0 : 1'b1;
-  assign _or_17458 = _and_6027 | _and_17456;
-  assign _mux_17459 = _and_3931 ? 1'b1 : 1'b0;
-  assign _or_17460 = _and_3931 | _and_17456;
-  assign _and_17461 = _not_17226 & _and_16876;
-  assign _and_17462 = _and_1999 & _and_17461;
-  assign _mux_17463 = _and_6038 ? 1'b0 : 1'b1;
-  assign _or_17464 = _and_6038 | _and_17462;
-  assign _mux_17465 = _and_3968 ? 1'b1 : 1'b0;
-  assign _or_17466 = _and_3968 | _and_17462;
-  assign _and_17467 = _not_17226 & _and_16890;
-  assign _and_17468 = _and_1999 & _and_17467;
-  assign _mux_17469 = _and_6049 ? 1'b0 : 1'b1;
-  assign _or_17470 = _and_6049 | _and_17468;
-  assign _mux_17471 = _and_4005 ? 1'b1 : 1'b0;
-  assign _or_17472 = _and_4005 | _and_17468;
-  assign _and_17473 = _not_17226 & _and_16904;
-  assign _and_17474 = _and_1999 & _and_17473;
-  assign _mux_17475 = _and_6060 ? 1'b0 : 1'b1;
-  assign _or_17476 = _and_6060 | _and_17474;
-  assign _mux_17477 = _and_4042 ? 1'b1 : 1'b0;
-  assign _or_17478 = _and_4042 | _and_17474;
-  assign _and_17479 = _not_17226 & _and_16918;
-  assign _and_17480 = _and_1999 & _and_17479;
-  assign _mux_17481 = _and_6071 ? 1'b0 : 1'b1;
-  assign _or_17482 = _and_6071 | _and_17480;
-  assign _mux_17483 = _and_4079 ? 1'b1 : 1'b0;
-  assign _or_17484 = _and_4079 | _and_17480;
-  assign _and_17485 = _not_17226 & _and_16932;
-  assign _and_17486 = _and_1999 & _and_17485;
-  assign _mux_17487 = _and_6082 ? 1'b0 : 1'b1;
-  assign _or_17488 = _and_6082 | _and_17486;
-  assign _mux_17489 = _and_4116 ? 1'b1 : 1'b0;
-  assign _or_17490 = _and_4116 | _and_17486;
-  assign _and_17491 = _not_17226 & _and_16946;
-  assign _and_17492 = _and_1999 & _and_17491;
-  assign _mux_17493 = _and_6093 ? 1'b0 : 1'b1;
-  assign _or_17494 = _and_6093 | _and_17492;
-  assign _mux_17495 = _and_4153 ? 1'b1 : 1'b0;
-  assign _or_17496 = _and_4153 | _and_17492;
-  assign _and_17497 = _not_17226 & _and_16960;
-  assign _and_17498 = _and_1999 & _and_17497;
-  assign _mux_17499 = _and_6104 ? 1'b0 : 1'b1;
-  assign _or_17500 = _and_6104 | _and_17498;
-  assign _mux_17501 = _and_4190 ? 1'b1 : 1'b0;
-  assign _or_17502 = _and_4190 | _and_17498;
-  assign _and_17503 = _not_17226 & _and_16974;
-  assign _and_17504 = _and_1999 & _and_17503;
-  assign _mux_17505 = _and_6115 ? 1'b0 : 1'b1;
-  assign _or_17506 = _and_6115 | _and_17504;
-  assign _mux_17507 = _and_4227 ? 1'b1 : 1'b0;
-  assign _or_17508 = _and_4227 | _and_17504;
-  assign _and_17509 = _not_17226 & _and_16988;
-  assign _and_17510 = _and_1999 & _and_17509;
-  assign _mux_17511 = _and_6126 ? 1'b0 : 1'b1;
-  assign _or_17512 = _and_6126 | _and_17510;
-  assign _mux_17513 = _and_4264 ? 1'b1 : 1'b0;
-  assign _or_17514 = _and_4264 | _and_17510;
-  assign _and_17515 = _not_17226 & _and_17002;
-  assign _and_17516 = _and_1999 & _and_17515;
-  assign _mux_17517 = _and_6137 ? 1'b0 : 1'b1;
-  assign _or_17518 = _and_6137 | _and_17516;
-  assign _mux_17519 = _and_4301 ? 1'b1 : 1'b0;
-  assign _or_17520 = _and_4301 | _and_17516;
-  assign _and_17521 = _not_17226 & _and_17016;
-  assign _and_17522 = _and_1999 & _and_17521;
-  assign _mux_17523 = _and_6148 ? 1'b0 : 1'b1;
-  assign _or_17524 = _and_6148 | _and_17522;
-  assign _mux_17525 = _and_4338 ? 1'b1 : 1'b0;
-  assign _or_17526 = _and_4338 | _and_17522;
-  assign _and_17527 = _not_17226 & _and_17030;
-  assign _and_17528 = _and_1999 & _and_17527;
-  assign _mux_17529 = _and_6159 ? 1'b0 : 1'b1;
-  assign _or_17530 = _and_6159 | _and_17528;
-  assign _mux_17531 = _and_4375 ? 1'b1 : 1'b0;
-  assign _or_17532 = _and_4375 | _and_17528;
-  assign _and_17533 = _not_17226 & _and_17044;
-  assign _and_17534 = _and_1999 & _and_17533;
-  assign _mux_17535 = _and_6170 ? 1'b0 : 1'b1;
-  assign _or_17536 = _and_6170 | _and_17534;
-  assign _mux_17537 = _and_4412 ? 1'b1 : 1'b0;
-  assign _or_17538 = _and_4412 | _and_17534;
-  assign _and_17539 = _not_17226 & _and_17058;
-  assign _and_17540 = _and_1999 & _and_17539;
-  assign _mux_17541 = _and_6181 ? 1'b0 : 1'b1;
-  assign _or_17542 = _and_6181 | _and_17540;
-  assign _mux_17543 = _and_4449 ? 1'b1 : 1'b0;
-  assign _or_17544 = _and_4449 | _and_17540;
-  assign _and_17545 = _not_17226 & _and_17072;
-  assign _and_17546 = _and_1999 & _and_17545;
-  assign _mux_17547 = _and_6192 ? 1'b0 : 1'b1;
-  assign _or_17548 = _and_6192 | _and_17546;
-  assign _mux_17549 = _and_4486 ? 1'b1 : 1'b0;
-  assign _or_17550 = _and_4486 | _and_17546;
-  assign _and_17551 = _not_17226 & _and_17086;
-  assign _and_17552 = _and_1999 & _and_17551;
-  assign _mux_17553 = _and_6203 ? 1'b0 : 1'b1;
-  assign _or_17554 = _and_6203 | _and_17552;
-  assign _mux_17555 = _and_4523 ? 1'b1 : 1'b0;
-  assign _or_17556 = _and_4523 | _and_17552;
-  assign _and_17557 = _not_17226 & _and_17100;
-  assign _and_17558 = _and_1999 & _and_17557;
-  assign _mux_17559 = _and_6214 ? 1'b0 : 1'b1;
-  assign _or_17560 = _and_6214 | _and_17558;
-  assign _mux_17561 = _and_4560 ? 1'b1 : 1'b0;
-  assign _or_17562 = _and_4560 | _and_17558;
-  assign _and_17563 = _not_17226 & _and_17114;
-  assign _and_17564 = _and_1999 & _and_17563;
-  assign _mux_17565 = _and_6225 ? 1'b0 : 1'b1;
-  assign _or_17566 = _and_6225 | _and_17564;
-  assign _mux_17567 = _and_4597 ? 1'b1 : 1'b0;
-  assign _or_17568 = _and_4597 | _and_17564;
-  assign _and_17569 = _not_17226 & _and_17128;
-  assign _and_17570 = _and_1999 & _and_17569;
-  assign _mux_17571 = _and_6236 ? 1'b0 : 1'b1;
-  assign _or_17572 = _and_6236 | _and_17570;
-  assign _mux_17573 = _and_4634 ? 1'b1 : 1'b0;
-  assign _or_17574 = _and_4634 | _and_17570;
-  assign _and_17575 = _not_17226 & _and_17142;
-  assign _and_17576 = _and_1999 & _and_17575;
-  assign _mux_17577 = _and_6247 ? 1'b0 : 1'b1;
-  assign _or_17578 = _and_6247 | _and_17576;
-  assign _mux_17579 = _and_4671 ? 1'b1 : 1'b0;
-  assign _or_17580 = _and_4671 | _and_17576;
-  assign _and_17581 = _not_17226 & _and_17156;
-  assign _and_17582 = _and_1999 & _and_17581;
-  assign _mux_17583 = _and_6258 ? 1'b0 : 1'b1;
-  assign _or_17584 = _and_6258 | _and_17582;
-  assign _mux_17585 = _and_4708 ? 1'b1 : 1'b0;
-  assign _or_17586 = _and_4708 | _and_17582;
-  assign _and_17587 = _not_17226 & _and_17170;
-  assign _and_17588 = _and_1999 & _and_17587;
-  assign _mux_17589 = _and_6269 ? 1'b0 : 1'b1;
-  assign _or_17590 = _and_6269 | _and_17588;
-  assign _mux_17591 = _and_4745 ? 1'b1 : 1'b0;
-  assign _or_17592 = _and_4745 | _and_17588;
-  assign _and_17593 = _not_17226 & _and_17184;
-  assign _and_17594 = _and_1999 & _and_17593;
-  assign _mux_17595 = _and_6280 ? 1'b0 : 1'b1;
-  assign _or_17596 = _and_6280 | _and_17594;
-  assign _mux_17597 = _and_4782 ? 1'b1 : 1'b0;
-  assign _or_17598 = _and_4782 | _and_17594;
-  assign _and_17599 = _not_17226 & _and_17198;
-  assign _and_17600 = _and_1999 & _and_17599;
-  assign _mux_17601 = _and_6291 ? 1'b0 : 1'b1;
-  assign _or_17602 = _and_6291 | _and_17600;
-  assign _mux_17603 = _and_4819 ? 1'b1 : 1'b0;
-  assign _or_17604 = _and_4819 | _and_17600;
-  assign _and_17605 = _not_17226 & _and_17212;
-  assign _and_17606 = _and_1999 & _and_17605;
-  assign _mux_17607 = _and_6302 ? 1'b0 : 1'b1;
-  assign _or_17608 = _and_6302 | _and_17606;
-  assign _mux_17609 = _and_4856 ? 1'b1 : 1'b0;
-  assign _or_17610 = _and_4856 | _and_17606;
+  assign _mux_16314 = search_hit ? search_hit_idx : _cat_1980;
+  assign _mux_16315 = search_hit ? _slice_1994 : 1'b0;
+  assign _mux_16316 = _not_2019 ? 1'b0 : _and_1999;
+  assign _mux_16317 = search_hit ? 1'b0 : _mux_16316;
+  assign _mux_16318 = _not_2019 ? 2'h0 : req_hbs;
+  assign _mux_16319 = search_hit ? 2'h0 : _mux_16318;
+  assign _mux_16320 = _not_2019 ? 2'h2 : 2'h1;
+  assign _mux_16321 = search_hit ? 2'h3 : _mux_16320;
+  assign _mux_16322 = _not_2019 ? _not_2021 : _or_2025;
+  assign _mux_16323 = search_hit ? _not_2018 : _mux_16322;
+  assign _mux_16324 = req_valid ? kind : 2'h0;
+  assign _and_16325 = _or_2226 & _slice_2227;
+  assign _and_16326 = _slice_2030 & _slice_2031;
+  assign _mux_16327 = _eq_2029 ? _and_16326 : _and_16325;
+  assign _and_16328 = _and_1999 & _mux_16327;
+  assign _mux_16329 = _and_5614 ? 1'b0 : 1'b1;
+  assign _or_16330 = _and_5614 | _and_16328;
+  assign _and_16331 = _slice_2030 & _slice_2032;
+  assign _mux_16332 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16333 = _eq_2029 ? _and_16331 : _and_16325;
+  assign _and_16334 = _and_1999 & _mux_16333;
+  assign _mux_16335 = _and_5617 ? 1'b0 : _mux_16332;
+  assign _or_16336 = _and_5617 | _and_16334;
+  assign _and_16337 = _eq_2029 & _and_16331;
+  assign _and_16338 = _and_1999 & _and_16337;
+  assign _and_16339 = _or_2226 & _slice_2231;
+  assign _and_16340 = _slice_2033 & _slice_2034;
+  assign _mux_16341 = _eq_2029 ? _and_16340 : _and_16339;
+  assign _and_16342 = _and_1999 & _mux_16341;
+  assign _mux_16343 = _and_5625 ? 1'b0 : 1'b1;
+  assign _or_16344 = _and_5625 | _and_16342;
+  assign _and_16345 = _slice_2033 & _slice_2035;
+  assign _mux_16346 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16347 = _eq_2029 ? _and_16345 : _and_16339;
+  assign _and_16348 = _and_1999 & _mux_16347;
+  assign _mux_16349 = _and_5628 ? 1'b0 : _mux_16346;
+  assign _or_16350 = _and_5628 | _and_16348;
+  assign _and_16351 = _eq_2029 & _and_16345;
+  assign _and_16352 = _and_1999 & _and_16351;
+  assign _and_16353 = _or_2226 & _slice_2235;
+  assign _and_16354 = _slice_2036 & _slice_2037;
+  assign _mux_16355 = _eq_2029 ? _and_16354 : _and_16353;
+  assign _and_16356 = _and_1999 & _mux_16355;
+  assign _mux_16357 = _and_5636 ? 1'b0 : 1'b1;
+  assign _or_16358 = _and_5636 | _and_16356;
+  assign _and_16359 = _slice_2036 & _slice_2038;
+  assign _mux_16360 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16361 = _eq_2029 ? _and_16359 : _and_16353;
+  assign _and_16362 = _and_1999 & _mux_16361;
+  assign _mux_16363 = _and_5639 ? 1'b0 : _mux_16360;
+  assign _or_16364 = _and_5639 | _and_16362;
+  assign _and_16365 = _eq_2029 & _and_16359;
+  assign _and_16366 = _and_1999 & _and_16365;
+  assign _and_16367 = _or_2226 & _slice_2239;
+  assign _and_16368 = _slice_2039 & _slice_2040;
+  assign _mux_16369 = _eq_2029 ? _and_16368 : _and_16367;
+  assign _and_16370 = _and_1999 & _mux_16369;
+  assign _mux_16371 = _and_5647 ? 1'b0 : 1'b1;
+  assign _or_16372 = _and_5647 | _and_16370;
+  assign _and_16373 = _slice_2039 & _slice_2041;
+  assign _mux_16374 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16375 = _eq_2029 ? _and_16373 : _and_16367;
+  assign _and_16376 = _and_1999 & _mux_16375;
+  assign _mux_16377 = _and_5650 ? 1'b0 : _mux_16374;
+  assign _or_16378 = _and_5650 | _and_16376;
+  assign _and_16379 = _eq_2029 & _and_16373;
+  assign _and_16380 = _and_1999 & _and_16379;
+  assign _and_16381 = _or_2226 & _slice_2243;
+  assign _and_16382 = _slice_2042 & _slice_2043;
+  assign _mux_16383 = _eq_2029 ? _and_16382 : _and_16381;
+  assign _and_16384 = _and_1999 & _mux_16383;
+  assign _mux_16385 = _and_5658 ? 1'b0 : 1'b1;
+  assign _or_16386 = _and_5658 | _and_16384;
+  assign _and_16387 = _slice_2042 & _slice_2044;
+  assign _mux_16388 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16389 = _eq_2029 ? _and_16387 : _and_16381;
+  assign _and_16390 = _and_1999 & _mux_16389;
+  assign _mux_16391 = _and_5661 ? 1'b0 : _mux_16388;
+  assign _or_16392 = _and_5661 | _and_16390;
+  assign _and_16393 = _eq_2029 & _and_16387;
+  assign _and_16394 = _and_1999 & _and_16393;
+  assign _and_16395 = _or_2226 & _slice_2247;
+  assign _and_16396 = _slice_2045 & _slice_2046;
+  assign _mux_16397 = _eq_2029 ? _and_16396 : _and_16395;
+  assign _and_16398 = _and_1999 & _mux_16397;
+  assign _mux_16399 = _and_5669 ? 1'b0 : 1'b1;
+  assign _or_16400 = _and_5669 | _and_16398;
+  assign _and_16401 = _slice_2045 & _slice_2047;
+  assign _mux_16402 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16403 = _eq_2029 ? _and_16401 : _and_16395;
+  assign _and_16404 = _and_1999 & _mux_16403;
+  assign _mux_16405 = _and_5672 ? 1'b0 : _mux_16402;
+  assign _or_16406 = _and_5672 | _and_16404;
+  assign _and_16407 = _eq_2029 & _and_16401;
+  assign _and_16408 = _and_1999 & _and_16407;
+  assign _and_16409 = _or_2226 & _slice_2251;
+  assign _and_16410 = _slice_2048 & _slice_2049;
+  assign _mux_16411 = _eq_2029 ? _and_16410 : _and_16409;
+  assign _and_16412 = _and_1999 & _mux_16411;
+  assign _mux_16413 = _and_5680 ? 1'b0 : 1'b1;
+  assign _or_16414 = _and_5680 | _and_16412;
+  assign _and_16415 = _slice_2048 & _slice_2050;
+  assign _mux_16416 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16417 = _eq_2029 ? _and_16415 : _and_16409;
+  assign _and_16418 = _and_1999 & _mux_16417;
+  assign _mux_16419 = _and_5683 ? 1'b0 : _mux_16416;
+  assign _or_16420 = _and_5683 | _and_16418;
+  assign _and_16421 = _eq_2029 & _and_16415;
+  assign _and_16422 = _and_1999 & _and_16421;
+  assign _and_16423 = _or_2226 & _slice_2255;
+  assign _and_16424 = _slice_2051 & _slice_2052;
+  assign _mux_16425 = _eq_2029 ? _and_16424 : _and_16423;
+  assign _and_16426 = _and_1999 & _mux_16425;
+  assign _mux_16427 = _and_5691 ? 1'b0 : 1'b1;
+  assign _or_16428 = _and_5691 | _and_16426;
+  assign _and_16429 = _slice_2051 & _slice_2053;
+  assign _mux_16430 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16431 = _eq_2029 ? _and_16429 : _and_16423;
+  assign _and_16432 = _and_1999 & _mux_16431;
+  assign _mux_16433 = _and_5694 ? 1'b0 : _mux_16430;
+  assign _or_16434 = _and_5694 | _and_16432;
+  assign _and_16435 = _eq_2029 & _and_16429;
+  assign _and_16436 = _and_1999 & _and_16435;
+  assign _and_16437 = _or_2226 & _slice_2259;
+  assign _and_16438 = _slice_2054 & _slice_2055;
+  assign _mux_16439 = _eq_2029 ? _and_16438 : _and_16437;
+  assign _and_16440 = _and_1999 & _mux_16439;
+  assign _mux_16441 = _and_5702 ? 1'b0 : 1'b1;
+  assign _or_16442 = _and_5702 | _and_16440;
+  assign _and_16443 = _slice_2054 & _slice_2056;
+  assign _mux_16444 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16445 = _eq_2029 ? _and_16443 : _and_16437;
+  assign _and_16446 = _and_1999 & _mux_16445;
+  assign _mux_16447 = _and_5705 ? 1'b0 : _mux_16444;
+  assign _or_16448 = _and_5705 | _and_16446;
+  assign _and_16449 = _eq_2029 & _and_16443;
+  assign _and_16450 = _and_1999 & _and_16449;
+  assign _and_16451 = _or_2226 & _slice_2263;
+  assign _and_16452 = _slice_2057 & _slice_2058;
+  assign _mux_16453 = _eq_2029 ? _and_16452 : _and_16451;
+  assign _and_16454 = _and_1999 & _mux_16453;
+  assign _mux_16455 = _and_5713 ? 1'b0 : 1'b1;
+  assign _or_16456 = _and_5713 | _and_16454;
+  assign _and_16457 = _slice_2057 & _slice_2059;
+  assign _mux_16458 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16459 = _eq_2029 ? _and_16457 : _and_16451;
+  assign _and_16460 = _and_1999 & _mux_16459;
+  assign _mux_16461 = _and_5716 ? 1'b0 : _mux_16458;
+  assign _or_16462 = _and_5716 | _and_16460;
+  assign _and_16463 = _eq_2029 & _and_16457;
+  assign _and_16464 = _and_1999 & _and_16463;
+  assign _and_16465 = _or_2226 & _slice_2267;
+  assign _and_16466 = _slice_2060 & _slice_2061;
+  assign _mux_16467 = _eq_2029 ? _and_16466 : _and_16465;
+  assign _and_16468 = _and_1999 & _mux_16467;
+  assign _mux_16469 = _and_5724 ? 1'b0 : 1'b1;
+  assign _or_16470 = _and_5724 | _and_16468;
+  assign _and_16471 = _slice_2060 & _slice_2062;
+  assign _mux_16472 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16473 = _eq_2029 ? _and_16471 : _and_16465;
+  assign _and_16474 = _and_1999 & _mux_16473;
+  assign _mux_16475 = _and_5727 ? 1'b0 : _mux_16472;
+  assign _or_16476 = _and_5727 | _and_16474;
+  assign _and_16477 = _eq_2029 & _and_16471;
+  assign _and_16478 = _and_1999 & _and_16477;
+  assign _and_16479 = _or_2226 & _slice_2271;
+  assign _and_16480 = _slice_2063 & _slice_2064;
+  assign _mux_16481 = _eq_2029 ? _and_16480 : _and_16479;
+  assign _and_16482 = _and_1999 & _mux_16481;
+  assign _mux_16483 = _and_5735 ? 1'b0 : 1'b1;
+  assign _or_16484 = _and_5735 | _and_16482;
+  assign _and_16485 = _slice_2063 & _slice_2065;
+  assign _mux_16486 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16487 = _eq_2029 ? _and_16485 : _and_16479;
+  assign _and_16488 = _and_1999 & _mux_16487;
+  assign _mux_16489 = _and_5738 ? 1'b0 : _mux_16486;
+  assign _or_16490 = _and_5738 | _and_16488;
+  assign _and_16491 = _eq_2029 & _and_16485;
+  assign _and_16492 = _and_1999 & _and_16491;
+  assign _and_16493 = _or_2226 & _slice_2275;
+  assign _and_16494 = _slice_2066 & _slice_2067;
+  assign _mux_16495 = _eq_2029 ? _and_16494 : _and_16493;
+  assign _and_16496 = _and_1999 & _mux_16495;
+  assign _mux_16497 = _and_5746 ? 1'b0 : 1'b1;
+  assign _or_16498 = _and_5746 | _and_16496;
+  assign _and_16499 = _slice_2066 & _slice_2068;
+  assign _mux_16500 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16501 = _eq_2029 ? _and_16499 : _and_16493;
+  assign _and_16502 = _and_1999 & _mux_16501;
+  assign _mux_16503 = _and_5749 ? 1'b0 : _mux_16500;
+  assign _or_16504 = _and_5749 | _and_16502;
+  assign _and_16505 = _eq_2029 & _and_16499;
+  assign _and_16506 = _and_1999 & _and_16505;
+  assign _and_16507 = _or_2226 & _slice_2279;
+  assign _and_16508 = _slice_2069 & _slice_2070;
+  assign _mux_16509 = _eq_2029 ? _and_16508 : _and_16507;
+  assign _and_16510 = _and_1999 & _mux_16509;
+  assign _mux_16511 = _and_5757 ? 1'b0 : 1'b1;
+  assign _or_16512 = _and_5757 | _and_16510;
+  assign _and_16513 = _slice_2069 & _slice_2071;
+  assign _mux_16514 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16515 = _eq_2029 ? _and_16513 : _and_16507;
+  assign _and_16516 = _and_1999 & _mux_16515;
+  assign _mux_16517 = _and_5760 ? 1'b0 : _mux_16514;
+  assign _or_16518 = _and_5760 | _and_16516;
+  assign _and_16519 = _eq_2029 & _and_16513;
+  assign _and_16520 = _and_1999 & _and_16519;
+  assign _and_16521 = _or_2226 & _slice_2283;
+  assign _and_16522 = _slice_2072 & _slice_2073;
+  assign _mux_16523 = _eq_2029 ? _and_16522 : _and_16521;
+  assign _and_16524 = _and_1999 & _mux_16523;
+  assign _mux_16525 = _and_5768 ? 1'b0 : 1'b1;
+  assign _or_16526 = _and_5768 | _and_16524;
+  assign _and_16527 = _slice_2072 & _slice_2074;
+  assign _mux_16528 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16529 = _eq_2029 ? _and_16527 : _and_16521;
+  assign _and_16530 = _and_1999 & _mux_16529;
+  assign _mux_16531 = _and_5771 ? 1'b0 : _mux_16528;
+  assign _or_16532 = _and_5771 | _and_16530;
+  assign _and_16533 = _eq_2029 & _and_16527;
+  assign _and_16534 = _and_1999 & _and_16533;
+  assign _and_16535 = _or_2226 & _slice_2287;
+  assign _and_16536 = _slice_2075 & _slice_2076;
+  assign _mux_16537 = _eq_2029 ? _and_16536 : _and_16535;
+  assign _and_16538 = _and_1999 & _mux_16537;
+  assign _mux_16539 = _and_5779 ? 1'b0 : 1'b1;
+  assign _or_16540 = _and_5779 | _and_16538;
+  assign _and_16541 = _slice_2075 & _slice_2077;
+  assign _mux_16542 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16543 = _eq_2029 ? _and_16541 : _and_16535;
+  assign _and_16544 = _and_1999 & _mux_16543;
+  assign _mux_16545 = _and_5782 ? 1'b0 : _mux_16542;
+  assign _or_16546 = _and_5782 | _and_16544;
+  assign _and_16547 = _eq_2029 & _and_16541;
+  assign _and_16548 = _and_1999 & _and_16547;
+  assign _and_16549 = _or_2226 & _slice_2291;
+  assign _and_16550 = _slice_2078 & _slice_2079;
+  assign _mux_16551 = _eq_2029 ? _and_16550 : _and_16549;
+  assign _and_16552 = _and_1999 & _mux_16551;
+  assign _mux_16553 = _and_5790 ? 1'b0 : 1'b1;
+  assign _or_16554 = _and_5790 | _and_16552;
+  assign _and_16555 = _slice_2078 & _slice_2080;
+  assign _mux_16556 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16557 = _eq_2029 ? _and_16555 : _and_16549;
+  assign _and_16558 = _and_1999 & _mux_16557;
+  assign _mux_16559 = _and_5793 ? 1'b0 : _mux_16556;
+  assign _or_16560 = _and_5793 | _and_16558;
+  assign _and_16561 = _eq_2029 & _and_16555;
+  assign _and_16562 = _and_1999 & _and_16561;
+  assign _and_16563 = _or_2226 & _slice_2295;
+  assign _and_16564 = _slice_2081 & _slice_2082;
+  assign _mux_16565 = _eq_2029 ? _and_16564 : _and_16563;
+  assign _and_16566 = _and_1999 & _mux_16565;
+  assign _mux_16567 = _and_5801 ? 1'b0 : 1'b1;
+  assign _or_16568 = _and_5801 | _and_16566;
+  assign _and_16569 = _slice_2081 & _slice_2083;
+  assign _mux_16570 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16571 = _eq_2029 ? _and_16569 : _and_16563;
+  assign _and_16572 = _and_1999 & _mux_16571;
+  assign _mux_16573 = _and_5804 ? 1'b0 : _mux_16570;
+  assign _or_16574 = _and_5804 | _and_16572;
+  assign _and_16575 = _eq_2029 & _and_16569;
+  assign _and_16576 = _and_1999 & _and_16575;
+  assign _and_16577 = _or_2226 & _slice_2299;
+  assign _and_16578 = _slice_2084 & _slice_2085;
+  assign _mux_16579 = _eq_2029 ? _and_16578 : _and_16577;
+  assign _and_16580 = _and_1999 & _mux_16579;
+  assign _mux_16581 = _and_5812 ? 1'b0 : 1'b1;
+  assign _or_16582 = _and_5812 | _and_16580;
+  assign _and_16583 = _slice_2084 & _slice_2086;
+  assign _mux_16584 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16585 = _eq_2029 ? _and_16583 : _and_16577;
+  assign _and_16586 = _and_1999 & _mux_16585;
+  assign _mux_16587 = _and_5815 ? 1'b0 : _mux_16584;
+  assign _or_16588 = _and_5815 | _and_16586;
+  assign _and_16589 = _eq_2029 & _and_16583;
+  assign _and_16590 = _and_1999 & _and_16589;
+  assign _and_16591 = _or_2226 & _slice_2303;
+  assign _and_16592 = _slice_2087 & _slice_2088;
+  assign _mux_16593 = _eq_2029 ? _and_16592 : _and_16591;
+  assign _and_16594 = _and_1999 & _mux_16593;
+  assign _mux_16595 = _and_5823 ? 1'b0 : 1'b1;
+  assign _or_16596 = _and_5823 | _and_16594;
+  assign _and_16597 = _slice_2087 & _slice_2089;
+  assign _mux_16598 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16599 = _eq_2029 ? _and_16597 : _and_16591;
+  assign _and_16600 = _and_1999 & _mux_16599;
+  assign _mux_16601 = _and_5826 ? 1'b0 : _mux_16598;
+  assign _or_16602 = _and_5826 | _and_16600;
+  assign _and_16603 = _eq_2029 & _and_16597;
+  assign _and_16604 = _and_1999 & _and_16603;
+  assign _and_16605 = _or_2226 & _slice_2307;
+  assign _and_16606 = _slice_2090 & _slice_2091;
+  assign _mux_16607 = _eq_2029 ? _and_16606 : _and_16605;
+  assign _and_16608 = _and_1999 & _mux_16607;
+  assign _mux_16609 = _and_5834 ? 1'b0 : 1'b1;
+  assign _or_16610 = _and_5834 | _and_16608;
+  assign _and_16611 = _slice_2090 & _slice_2092;
+  assign _mux_16612 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16613 = _eq_2029 ? _and_16611 : _and_16605;
+  assign _and_16614 = _and_1999 & _mux_16613;
+  assign _mux_16615 = _and_5837 ? 1'b0 : _mux_16612;
+  assign _or_16616 = _and_5837 | _and_16614;
+  assign _and_16617 = _eq_2029 & _and_16611;
+  assign _and_16618 = _and_1999 & _and_16617;
+  assign _and_16619 = _or_2226 & _slice_2311;
+  assign _and_16620 = _slice_2093 & _slice_2094;
+  assign _mux_16621 = _eq_2029 ? _and_16620 : _and_16619;
+  assign _and_16622 = _and_1999 & _mux_16621;
+  assign _mux_16623 = _and_5845 ? 1'b0 : 1'b1;
+  assign _or_16624 = _and_5845 | _and_16622;
+  assign _and_16625 = _slice_2093 & _slice_2095;
+  assign _mux_16626 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16627 = _eq_2029 ? _and_16625 : _and_16619;
+  assign _and_16628 = _and_1999 & _mux_16627;
+  assign _mux_16629 = _and_5848 ? 1'b0 : _mux_16626;
+  assign _or_16630 = _and_5848 | _and_16628;
+  assign _and_16631 = _eq_2029 & _and_16625;
+  assign _and_16632 = _and_1999 & _and_16631;
+  assign _and_16633 = _or_2226 & _slice_2315;
+  assign _and_16634 = _slice_2096 & _slice_2097;
+  assign _mux_16635 = _eq_2029 ? _and_16634 : _and_16633;
+  assign _and_16636 = _and_1999 & _mux_16635;
+  assign _mux_16637 = _and_5856 ? 1'b0 : 1'b1;
+  assign _or_16638 = _and_5856 | _and_16636;
+  assign _and_16639 = _slice_2096 & _slice_2098;
+  assign _mux_16640 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16641 = _eq_2029 ? _and_16639 : _and_16633;
+  assign _and_16642 = _and_1999 & _mux_16641;
+  assign _mux_16643 = _and_5859 ? 1'b0 : _mux_16640;
+  assign _or_16644 = _and_5859 | _and_16642;
+  assign _and_16645 = _eq_2029 & _and_16639;
+  assign _and_16646 = _and_1999 & _and_16645;
+  assign _and_16647 = _or_2226 & _slice_2319;
+  assign _and_16648 = _slice_2099 & _slice_2100;
+  assign _mux_16649 = _eq_2029 ? _and_16648 : _and_16647;
+  assign _and_16650 = _and_1999 & _mux_16649;
+  assign _mux_16651 = _and_5867 ? 1'b0 : 1'b1;
+  assign _or_16652 = _and_5867 | _and_16650;
+  assign _and_16653 = _slice_2099 & _slice_2101;
+  assign _mux_16654 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16655 = _eq_2029 ? _and_16653 : _and_16647;
+  assign _and_16656 = _and_1999 & _mux_16655;
+  assign _mux_16657 = _and_5870 ? 1'b0 : _mux_16654;
+  assign _or_16658 = _and_5870 | _and_16656;
+  assign _and_16659 = _eq_2029 & _and_16653;
+  assign _and_16660 = _and_1999 & _and_16659;
+  assign _and_16661 = _or_2226 & _slice_2323;
+  assign _and_16662 = _slice_2102 & _slice_2103;
+  assign _mux_16663 = _eq_2029 ? _and_16662 : _and_16661;
+  assign _and_16664 = _and_1999 & _mux_16663;
+  assign _mux_16665 = _and_5878 ? 1'b0 : 1'b1;
+  assign _or_16666 = _and_5878 | _and_16664;
+  assign _and_16667 = _slice_2102 & _slice_2104;
+  assign _mux_16668 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16669 = _eq_2029 ? _and_16667 : _and_16661;
+  assign _and_16670 = _and_1999 & _mux_16669;
+  assign _mux_16671 = _and_5881 ? 1'b0 : _mux_16668;
+  assign _or_16672 = _and_5881 | _and_16670;
+  assign _and_16673 = _eq_2029 & _and_16667;
+  assign _and_16674 = _and_1999 & _and_16673;
+  assign _and_16675 = _or_2226 & _slice_2327;
+  assign _and_16676 = _slice_2105 & _slice_2106;
+  assign _mux_16677 = _eq_2029 ? _and_16676 : _and_16675;
+  assign _and_16678 = _and_1999 & _mux_16677;
+  assign _mux_16679 = _and_5889 ? 1'b0 : 1'b1;
+  assign _or_16680 = _and_5889 | _and_16678;
+  assign _and_16681 = _slice_2105 & _slice_2107;
+  assign _mux_16682 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16683 = _eq_2029 ? _and_16681 : _and_16675;
+  assign _and_16684 = _and_1999 & _mux_16683;
+  assign _mux_16685 = _and_5892 ? 1'b0 : _mux_16682;
+  assign _or_16686 = _and_5892 | _and_16684;
+  assign _and_16687 = _eq_2029 & _and_16681;
+  assign _and_16688 = _and_1999 & _and_16687;
+  assign _and_16689 = _or_2226 & _slice_2331;
+  assign _and_16690 = _slice_2108 & _slice_2109;
+  assign _mux_16691 = _eq_2029 ? _and_16690 : _and_16689;
+  assign _and_16692 = _and_1999 & _mux_16691;
+  assign _mux_16693 = _and_5900 ? 1'b0 : 1'b1;
+  assign _or_16694 = _and_5900 | _and_16692;
+  assign _and_16695 = _slice_2108 & _slice_2110;
+  assign _mux_16696 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16697 = _eq_2029 ? _and_16695 : _and_16689;
+  assign _and_16698 = _and_1999 & _mux_16697;
+  assign _mux_16699 = _and_5903 ? 1'b0 : _mux_16696;
+  assign _or_16700 = _and_5903 | _and_16698;
+  assign _and_16701 = _eq_2029 & _and_16695;
+  assign _and_16702 = _and_1999 & _and_16701;
+  assign _and_16703 = _or_2226 & _slice_2335;
+  assign _and_16704 = _slice_2111 & _slice_2112;
+  assign _mux_16705 = _eq_2029 ? _and_16704 : _and_16703;
+  assign _and_16706 = _and_1999 & _mux_16705;
+  assign _mux_16707 = _and_5911 ? 1'b0 : 1'b1;
+  assign _or_16708 = _and_5911 | _and_16706;
+  assign _and_16709 = _slice_2111 & _slice_2113;
+  assign _mux_16710 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16711 = _eq_2029 ? _and_16709 : _and_16703;
+  assign _and_16712 = _and_1999 & _mux_16711;
+  assign _mux_16713 = _and_5914 ? 1'b0 : _mux_16710;
+  assign _or_16714 = _and_5914 | _and_16712;
+  assign _and_16715 = _eq_2029 & _and_16709;
+  assign _and_16716 = _and_1999 & _and_16715;
+  assign _and_16717 = _or_2226 & _slice_2339;
+  assign _and_16718 = _slice_2114 & _slice_2115;
+  assign _mux_16719 = _eq_2029 ? _and_16718 : _and_16717;
+  assign _and_16720 = _and_1999 & _mux_16719;
+  assign _mux_16721 = _and_5922 ? 1'b0 : 1'b1;
+  assign _or_16722 = _and_5922 | _and_16720;
+  assign _and_16723 = _slice_2114 & _slice_2116;
+  assign _mux_16724 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16725 = _eq_2029 ? _and_16723 : _and_16717;
+  assign _and_16726 = _and_1999 & _mux_16725;
+  assign _mux_16727 = _and_5925 ? 1'b0 : _mux_16724;
+  assign _or_16728 = _and_5925 | _and_16726;
+  assign _and_16729 = _eq_2029 & _and_16723;
+  assign _and_16730 = _and_1999 & _and_16729;
+  assign _and_16731 = _or_2226 & _slice_2343;
+  assign _and_16732 = _slice_2117 & _slice_2118;
+  assign _mux_16733 = _eq_2029 ? _and_16732 : _and_16731;
+  assign _and_16734 = _and_1999 & _mux_16733;
+  assign _mux_16735 = _and_5933 ? 1'b0 : 1'b1;
+  assign _or_16736 = _and_5933 | _and_16734;
+  assign _and_16737 = _slice_2117 & _slice_2119;
+  assign _mux_16738 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16739 = _eq_2029 ? _and_16737 : _and_16731;
+  assign _and_16740 = _and_1999 & _mux_16739;
+  assign _mux_16741 = _and_5936 ? 1'b0 : _mux_16738;
+  assign _or_16742 = _and_5936 | _and_16740;
+  assign _and_16743 = _eq_2029 & _and_16737;
+  assign _and_16744 = _and_1999 & _and_16743;
+  assign _and_16745 = _or_2226 & _slice_2347;
+  assign _and_16746 = _slice_2120 & _slice_2121;
+  assign _mux_16747 = _eq_2029 ? _and_16746 : _and_16745;
+  assign _and_16748 = _and_1999 & _mux_16747;
+  assign _mux_16749 = _and_5944 ? 1'b0 : 1'b1;
+  assign _or_16750 = _and_5944 | _and_16748;
+  assign _and_16751 = _slice_2120 & _slice_2122;
+  assign _mux_16752 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16753 = _eq_2029 ? _and_16751 : _and_16745;
+  assign _and_16754 = _and_1999 & _mux_16753;
+  assign _mux_16755 = _and_5947 ? 1'b0 : _mux_16752;
+  assign _or_16756 = _and_5947 | _and_16754;
+  assign _and_16757 = _eq_2029 & _and_16751;
+  assign _and_16758 = _and_1999 & _and_16757;
+  assign _and_16759 = _or_2226 & _slice_2351;
+  assign _and_16760 = _slice_2123 & _slice_2124;
+  assign _mux_16761 = _eq_2029 ? _and_16760 : _and_16759;
+  assign _and_16762 = _and_1999 & _mux_16761;
+  assign _mux_16763 = _and_5955 ? 1'b0 : 1'b1;
+  assign _or_16764 = _and_5955 | _and_16762;
+  assign _and_16765 = _slice_2123 & _slice_2125;
+  assign _mux_16766 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16767 = _eq_2029 ? _and_16765 : _and_16759;
+  assign _and_16768 = _and_1999 & _mux_16767;
+  assign _mux_16769 = _and_5958 ? 1'b0 : _mux_16766;
+  assign _or_16770 = _and_5958 | _and_16768;
+  assign _and_16771 = _eq_2029 & _and_16765;
+  assign _and_16772 = _and_1999 & _and_16771;
+  assign _and_16773 = _or_2226 & _slice_2355;
+  assign _and_16774 = _slice_2126 & _slice_2127;
+  assign _mux_16775 = _eq_2029 ? _and_16774 : _and_16773;
+  assign _and_16776 = _and_1999 & _mux_16775;
+  assign _mux_16777 = _and_5966 ? 1'b0 : 1'b1;
+  assign _or_16778 = _and_5966 | _and_16776;
+  assign _and_16779 = _slice_2126 & _slice_2128;
+  assign _mux_16780 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16781 = _eq_2029 ? _and_16779 : _and_16773;
+  assign _and_16782 = _and_1999 & _mux_16781;
+  assign _mux_16783 = _and_5969 ? 1'b0 : _mux_16780;
+  assign _or_16784 = _and_5969 | _and_16782;
+  assign _and_16785 = _eq_2029 & _and_16779;
+  assign _and_16786 = _and_1999 & _and_16785;
+  assign _and_16787 = _or_2226 & _slice_2359;
+  assign _and_16788 = _slice_2129 & _slice_2130;
+  assign _mux_16789 = _eq_2029 ? _and_16788 : _and_16787;
+  assign _and_16790 = _and_1999 & _mux_16789;
+  assign _mux_16791 = _and_5977 ? 1'b0 : 1'b1;
+  assign _or_16792 = _and_5977 | _and_16790;
+  assign _and_16793 = _slice_2129 & _slice_2131;
+  assign _mux_16794 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16795 = _eq_2029 ? _and_16793 : _and_16787;
+  assign _and_16796 = _and_1999 & _mux_16795;
+  assign _mux_16797 = _and_5980 ? 1'b0 : _mux_16794;
+  assign _or_16798 = _and_5980 | _and_16796;
+  assign _and_16799 = _eq_2029 & _and_16793;
+  assign _and_16800 = _and_1999 & _and_16799;
+  assign _and_16801 = _or_2226 & _slice_2363;
+  assign _and_16802 = _slice_2132 & _slice_2133;
+  assign _mux_16803 = _eq_2029 ? _and_16802 : _and_16801;
+  assign _and_16804 = _and_1999 & _mux_16803;
+  assign _mux_16805 = _and_5988 ? 1'b0 : 1'b1;
+  assign _or_16806 = _and_5988 | _and_16804;
+  assign _and_16807 = _slice_2132 & _slice_2134;
+  assign _mux_16808 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16809 = _eq_2029 ? _and_16807 : _and_16801;
+  assign _and_16810 = _and_1999 & _mux_16809;
+  assign _mux_16811 = _and_5991 ? 1'b0 : _mux_16808;
+  assign _or_16812 = _and_5991 | _and_16810;
+  assign _and_16813 = _eq_2029 & _and_16807;
+  assign _and_16814 = _and_1999 & _and_16813;
+  assign _and_16815 = _or_2226 & _slice_2367;
+  assign _and_16816 = _slice_2135 & _slice_2136;
+  assign _mux_16817 = _eq_2029 ? _and_16816 : _and_16815;
+  assign _and_16818 = _and_1999 & _mux_16817;
+  assign _mux_16819 = _and_5999 ? 1'b0 : 1'b1;
+  assign _or_16820 = _and_5999 | _and_16818;
+  assign _and_16821 = _slice_2135 & _slice_2137;
+  assign _mux_16822 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16823 = _eq_2029 ? _and_16821 : _and_16815;
+  assign _and_16824 = _and_1999 & _mux_16823;
+  assign _mux_16825 = _and_6002 ? 1'b0 : _mux_16822;
+  assign _or_16826 = _and_6002 | _and_16824;
+  assign _and_16827 = _eq_2029 & _and_16821;
+  assign _and_16828 = _and_1999 & _and_16827;
+  assign _and_16829 = _or_2226 & _slice_2371;
+  assign _and_16830 = _slice_2138 & _slice_2139;
+  assign _mux_16831 = _eq_2029 ? _and_16830 : _and_16829;
+  assign _and_16832 = _and_1999 & _mux_16831;
+  assign _mux_16833 = _and_6010 ? 1'b0 : 1'b1;
+  assign _or_16834 = _and_6010 | _and_16832;
+  assign _and_16835 = _slice_2138 & _slice_2140;
+  assign _mux_16836 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16837 = _eq_2029 ? _and_16835 : _and_16829;
+  assign _and_16838 = _and_1999 & _mux_16837;
+  assign _mux_16839 = _and_6013 ? 1'b0 : _mux_16836;
+  assign _or_16840 = _and_6013 | _and_16838;
+  assign _and_16841 = _eq_2029 & _and_16835;
+  assign _and_16842 = _and_1999 & _and_16841;
+  assign _and_16843 = _or_2226 & _slice_2375;
+  assign _and_16844 = _slice_2141 & _slice_2142;
+  assign _mux_16845 = _eq_2029 ? _and_16844 : _and_16843;
+  assign _and_16846 = _and_1999 & _mux_16845;
+  assign _mux_16847 = _and_6021 ? 1'b0 : 1'b1;
+  assign _or_16848 = _and_6021 | _and_16846;
+  assign _and_16849 = _slice_2141 & _slice_2143;
+  assign _mux_16850 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16851 = _eq_2029 ? _and_16849 : _and_16843;
+  assign _and_16852 = _and_1999 & _mux_16851;
+  assign _mux_16853 = _and_6024 ? 1'b0 : _mux_16850;
+  assign _or_16854 = _and_6024 | _and_16852;
+  assign _and_16855 = _eq_2029 & _and_16849;
+  assign _and_16856 = _and_1999 & _and_16855;
+  assign _and_16857 = _or_2226 & _slice_2379;
+  assign _and_16858 = _slice_2144 & _slice_2145;
+  assign _mux_16859 = _eq_2029 ? _and_16858 : _and_16857;
+  assign _and_16860 = _and_1999 & _mux_16859;
+  assign _mux_16861 = _and_6032 ? 1'b0 : 1'b1;
+  assign _or_16862 = _and_6032 | _and_16860;
+  assign _and_16863 = _slice_2144 & _slice_2146;
+  assign _mux_16864 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16865 = _eq_2029 ? _and_16863 : _and_16857;
+  assign _and_16866 = _and_1999 & _mux_16865;
+  assign _mux_16867 = _and_6035 ? 1'b0 : _mux_16864;
+  assign _or_16868 = _and_6035 | _and_16866;
+  assign _and_16869 = _eq_2029 & _and_16863;
+  assign _and_16870 = _and_1999 & _and_16869;
+  assign _and_16871 = _or_2226 & _slice_2383;
+  assign _and_16872 = _slice_2147 & _slice_2148;
+  assign _mux_16873 = _eq_2029 ? _and_16872 : _and_16871;
+  assign _and_16874 = _and_1999 & _mux_16873;
+  assign _mux_16875 = _and_6043 ? 1'b0 : 1'b1;
+  assign _or_16876 = _and_6043 | _and_16874;
+  assign _and_16877 = _slice_2147 & _slice_2149;
+  assign _mux_16878 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16879 = _eq_2029 ? _and_16877 : _and_16871;
+  assign _and_16880 = _and_1999 & _mux_16879;
+  assign _mux_16881 = _and_6046 ? 1'b0 : _mux_16878;
+  assign _or_16882 = _and_6046 | _and_16880;
+  assign _and_16883 = _eq_2029 & _and_16877;
+  assign _and_16884 = _and_1999 & _and_16883;
+  assign _and_16885 = _or_2226 & _slice_2387;
+  assign _and_16886 = _slice_2150 & _slice_2151;
+  assign _mux_16887 = _eq_2029 ? _and_16886 : _and_16885;
+  assign _and_16888 = _and_1999 & _mux_16887;
+  assign _mux_16889 = _and_6054 ? 1'b0 : 1'b1;
+  assign _or_16890 = _and_6054 | _and_16888;
+  assign _and_16891 = _slice_2150 & _slice_2152;
+  assign _mux_16892 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16893 = _eq_2029 ? _and_16891 : _and_16885;
+  assign _and_16894 = _and_1999 & _mux_16893;
+  assign _mux_16895 = _and_6057 ? 1'b0 : _mux_16892;
+  assign _or_16896 = _and_6057 | _and_16894;
+  assign _and_16897 = _eq_2029 & _and_16891;
+  assign _and_16898 = _and_1999 & _and_16897;
+  assign _and_16899 = _or_2226 & _slice_2391;
+  assign _and_16900 = _slice_2153 & _slice_2154;
+  assign _mux_16901 = _eq_2029 ? _and_16900 : _and_16899;
+  assign _and_16902 = _and_1999 & _mux_16901;
+  assign _mux_16903 = _and_6065 ? 1'b0 : 1'b1;
+  assign _or_16904 = _and_6065 | _and_16902;
+  assign _and_16905 = _slice_2153 & _slice_2155;
+  assign _mux_16906 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16907 = _eq_2029 ? _and_16905 : _and_16899;
+  assign _and_16908 = _and_1999 & _mux_16907;
+  assign _mux_16909 = _and_6068 ? 1'b0 : _mux_16906;
+  assign _or_16910 = _and_6068 | _and_16908;
+  assign _and_16911 = _eq_2029 & _and_16905;
+  assign _and_16912 = _and_1999 & _and_16911;
+  assign _and_16913 = _or_2226 & _slice_2395;
+  assign _and_16914 = _slice_2156 & _slice_2157;
+  assign _mux_16915 = _eq_2029 ? _and_16914 : _and_16913;
+  assign _and_16916 = _and_1999 & _mux_16915;
+  assign _mux_16917 = _and_6076 ? 1'b0 : 1'b1;
+  assign _or_16918 = _and_6076 | _and_16916;
+  assign _and_16919 = _slice_2156 & _slice_2158;
+  assign _mux_16920 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16921 = _eq_2029 ? _and_16919 : _and_16913;
+  assign _and_16922 = _and_1999 & _mux_16921;
+  assign _mux_16923 = _and_6079 ? 1'b0 : _mux_16920;
+  assign _or_16924 = _and_6079 | _and_16922;
+  assign _and_16925 = _eq_2029 & _and_16919;
+  assign _and_16926 = _and_1999 & _and_16925;
+  assign _and_16927 = _or_2226 & _slice_2399;
+  assign _and_16928 = _slice_2159 & _slice_2160;
+  assign _mux_16929 = _eq_2029 ? _and_16928 : _and_16927;
+  assign _and_16930 = _and_1999 & _mux_16929;
+  assign _mux_16931 = _and_6087 ? 1'b0 : 1'b1;
+  assign _or_16932 = _and_6087 | _and_16930;
+  assign _and_16933 = _slice_2159 & _slice_2161;
+  assign _mux_16934 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16935 = _eq_2029 ? _and_16933 : _and_16927;
+  assign _and_16936 = _and_1999 & _mux_16935;
+  assign _mux_16937 = _and_6090 ? 1'b0 : _mux_16934;
+  assign _or_16938 = _and_6090 | _and_16936;
+  assign _and_16939 = _eq_2029 & _and_16933;
+  assign _and_16940 = _and_1999 & _and_16939;
+  assign _and_16941 = _or_2226 & _slice_2403;
+  assign _and_16942 = _slice_2162 & _slice_2163;
+  assign _mux_16943 = _eq_2029 ? _and_16942 : _and_16941;
+  assign _and_16944 = _and_1999 & _mux_16943;
+  assign _mux_16945 = _and_6098 ? 1'b0 : 1'b1;
+  assign _or_16946 = _and_6098 | _and_16944;
+  assign _and_16947 = _slice_2162 & _slice_2164;
+  assign _mux_16948 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16949 = _eq_2029 ? _and_16947 : _and_16941;
+  assign _and_16950 = _and_1999 & _mux_16949;
+  assign _mux_16951 = _and_6101 ? 1'b0 : _mux_16948;
+  assign _or_16952 = _and_6101 | _and_16950;
+  assign _and_16953 = _eq_2029 & _and_16947;
+  assign _and_16954 = _and_1999 & _and_16953;
+  assign _and_16955 = _or_2226 & _slice_2407;
+  assign _and_16956 = _slice_2165 & _slice_2166;
+  assign _mux_16957 = _eq_2029 ? _and_16956 : _and_16955;
+  assign _and_16958 = _and_1999 & _mux_16957;
+  assign _mux_16959 = _and_6109 ? 1'b0 : 1'b1;
+  assign _or_16960 = _and_6109 | _and_16958;
+  assign _and_16961 = _slice_2165 & _slice_2167;
+  assign _mux_16962 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16963 = _eq_2029 ? _and_16961 : _and_16955;
+  assign _and_16964 = _and_1999 & _mux_16963;
+  assign _mux_16965 = _and_6112 ? 1'b0 : _mux_16962;
+  assign _or_16966 = _and_6112 | _and_16964;
+  assign _and_16967 = _eq_2029 & _and_16961;
+  assign _and_16968 = _and_1999 & _and_16967;
+  assign _and_16969 = _or_2226 & _slice_2411;
+  assign _and_16970 = _slice_2168 & _slice_2169;
+  assign _mux_16971 = _eq_2029 ? _and_16970 : _and_16969;
+  assign _and_16972 = _and_1999 & _mux_16971;
+  assign _mux_16973 = _and_6120 ? 1'b0 : 1'b1;
+  assign _or_16974 = _and_6120 | _and_16972;
+  assign _and_16975 = _slice_2168 & _slice_2170;
+  assign _mux_16976 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16977 = _eq_2029 ? _and_16975 : _and_16969;
+  assign _and_16978 = _and_1999 & _mux_16977;
+  assign _mux_16979 = _and_6123 ? 1'b0 : _mux_16976;
+  assign _or_16980 = _and_6123 | _and_16978;
+  assign _and_16981 = _eq_2029 & _and_16975;
+  assign _and_16982 = _and_1999 & _and_16981;
+  assign _and_16983 = _or_2226 & _slice_2415;
+  assign _and_16984 = _slice_2171 & _slice_2172;
+  assign _mux_16985 = _eq_2029 ? _and_16984 : _and_16983;
+  assign _and_16986 = _and_1999 & _mux_16985;
+  assign _mux_16987 = _and_6131 ? 1'b0 : 1'b1;
+  assign _or_16988 = _and_6131 | _and_16986;
+  assign _and_16989 = _slice_2171 & _slice_2173;
+  assign _mux_16990 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16991 = _eq_2029 ? _and_16989 : _and_16983;
+  assign _and_16992 = _and_1999 & _mux_16991;
+  assign _mux_16993 = _and_6134 ? 1'b0 : _mux_16990;
+  assign _or_16994 = _and_6134 | _and_16992;
+  assign _and_16995 = _eq_2029 & _and_16989;
+  assign _and_16996 = _and_1999 & _and_16995;
+  assign _and_16997 = _or_2226 & _slice_2419;
+  assign _and_16998 = _slice_2174 & _slice_2175;
+  assign _mux_16999 = _eq_2029 ? _and_16998 : _and_16997;
+  assign _and_17000 = _and_1999 & _mux_16999;
+  assign _mux_17001 = _and_6142 ? 1'b0 : 1'b1;
+  assign _or_17002 = _and_6142 | _and_17000;
+  assign _and_17003 = _slice_2174 & _slice_2176;
+  assign _mux_17004 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17005 = _eq_2029 ? _and_17003 : _and_16997;
+  assign _and_17006 = _and_1999 & _mux_17005;
+  assign _mux_17007 = _and_6145 ? 1'b0 : _mux_17004;
+  assign _or_17008 = _and_6145 | _and_17006;
+  assign _and_17009 = _eq_2029 & _and_17003;
+  assign _and_17010 = _and_1999 & _and_17009;
+  assign _and_17011 = _or_2226 & _slice_2423;
+  assign _and_17012 = _slice_2177 & _slice_2178;
+  assign _mux_17013 = _eq_2029 ? _and_17012 : _and_17011;
+  assign _and_17014 = _and_1999 & _mux_17013;
+  assign _mux_17015 = _and_6153 ? 1'b0 : 1'b1;
+  assign _or_17016 = _and_6153 | _and_17014;
+  assign _and_17017 = _slice_2177 & _slice_2179;
+  assign _mux_17018 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17019 = _eq_2029 ? _and_17017 : _and_17011;
+  assign _and_17020 = _and_1999 & _mux_17019;
+  assign _mux_17021 = _and_6156 ? 1'b0 : _mux_17018;
+  assign _or_17022 = _and_6156 | _and_17020;
+  assign _and_17023 = _eq_2029 & _and_17017;
+  assign _and_17024 = _and_1999 & _and_17023;
+  assign _and_17025 = _or_2226 & _slice_2427;
+  assign _and_17026 = _slice_2180 & _slice_2181;
+  assign _mux_17027 = _eq_2029 ? _and_17026 : _and_17025;
+  assign _and_17028 = _and_1999 & _mux_17027;
+  assign _mux_17029 = _and_6164 ? 1'b0 : 1'b1;
+  assign _or_17030 = _and_6164 | _and_17028;
+  assign _and_17031 = _slice_2180 & _slice_2182;
+  assign _mux_17032 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17033 = _eq_2029 ? _and_17031 : _and_17025;
+  assign _and_17034 = _and_1999 & _mux_17033;
+  assign _mux_17035 = _and_6167 ? 1'b0 : _mux_17032;
+  assign _or_17036 = _and_6167 | _and_17034;
+  assign _and_17037 = _eq_2029 & _and_17031;
+  assign _and_17038 = _and_1999 & _and_17037;
+  assign _and_17039 = _or_2226 & _slice_2431;
+  assign _and_17040 = _slice_2183 & _slice_2184;
+  assign _mux_17041 = _eq_2029 ? _and_17040 : _and_17039;
+  assign _and_17042 = _and_1999 & _mux_17041;
+  assign _mux_17043 = _and_6175 ? 1'b0 : 1'b1;
+  assign _or_17044 = _and_6175 | _and_17042;
+  assign _and_17045 = _slice_2183 & _slice_2185;
+  assign _mux_17046 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17047 = _eq_2029 ? _and_17045 : _and_17039;
+  assign _and_17048 = _and_1999 & _mux_17047;
+  assign _mux_17049 = _and_6178 ? 1'b0 : _mux_17046;
+  assign _or_17050 = _and_6178 | _and_17048;
+  assign _and_17051 = _eq_2029 & _and_17045;
+  assign _and_17052 = _and_1999 & _and_17051;
+  assign _and_17053 = _or_2226 & _slice_2435;
+  assign _and_17054 = _slice_2186 & _slice_2187;
+  assign _mux_17055 = _eq_2029 ? _and_17054 : _and_17053;
+  assign _and_17056 = _and_1999 & _mux_17055;
+  assign _mux_17057 = _and_6186 ? 1'b0 : 1'b1;
+  assign _or_17058 = _and_6186 | _and_17056;
+  assign _and_17059 = _slice_2186 & _slice_2188;
+  assign _mux_17060 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17061 = _eq_2029 ? _and_17059 : _and_17053;
+  assign _and_17062 = _and_1999 & _mux_17061;
+  assign _mux_17063 = _and_6189 ? 1'b0 : _mux_17060;
+  assign _or_17064 = _and_6189 | _and_17062;
+  assign _and_17065 = _eq_2029 & _and_17059;
+  assign _and_17066 = _and_1999 & _and_17065;
+  assign _and_17067 = _or_2226 & _slice_2439;
+  assign _and_17068 = _slice_2189 & _slice_2190;
+  assign _mux_17069 = _eq_2029 ? _and_17068 : _and_17067;
+  assign _and_17070 = _and_1999 & _mux_17069;
+  assign _mux_17071 = _and_6197 ? 1'b0 : 1'b1;
+  assign _or_17072 = _and_6197 | _and_17070;
+  assign _and_17073 = _slice_2189 & _slice_2191;
+  assign _mux_17074 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17075 = _eq_2029 ? _and_17073 : _and_17067;
+  assign _and_17076 = _and_1999 & _mux_17075;
+  assign _mux_17077 = _and_6200 ? 1'b0 : _mux_17074;
+  assign _or_17078 = _and_6200 | _and_17076;
+  assign _and_17079 = _eq_2029 & _and_17073;
+  assign _and_17080 = _and_1999 & _and_17079;
+  assign _and_17081 = _or_2226 & _slice_2443;
+  assign _and_17082 = _slice_2192 & _slice_2193;
+  assign _mux_17083 = _eq_2029 ? _and_17082 : _and_17081;
+  assign _and_17084 = _and_1999 & _mux_17083;
+  assign _mux_17085 = _and_6208 ? 1'b0 : 1'b1;
+  assign _or_17086 = _and_6208 | _and_17084;
+  assign _and_17087 = _slice_2192 & _slice_2194;
+  assign _mux_17088 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17089 = _eq_2029 ? _and_17087 : _and_17081;
+  assign _and_17090 = _and_1999 & _mux_17089;
+  assign _mux_17091 = _and_6211 ? 1'b0 : _mux_17088;
+  assign _or_17092 = _and_6211 | _and_17090;
+  assign _and_17093 = _eq_2029 & _and_17087;
+  assign _and_17094 = _and_1999 & _and_17093;
+  assign _and_17095 = _or_2226 & _slice_2447;
+  assign _and_17096 = _slice_2195 & _slice_2196;
+  assign _mux_17097 = _eq_2029 ? _and_17096 : _and_17095;
+  assign _and_17098 = _and_1999 & _mux_17097;
+  assign _mux_17099 = _and_6219 ? 1'b0 : 1'b1;
+  assign _or_17100 = _and_6219 | _and_17098;
+  assign _and_17101 = _slice_2195 & _slice_2197;
+  assign _mux_17102 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17103 = _eq_2029 ? _and_17101 : _and_17095;
+  assign _and_17104 = _and_1999 & _mux_17103;
+  assign _mux_17105 = _and_6222 ? 1'b0 : _mux_17102;
+  assign _or_17106 = _and_6222 | _and_17104;
+  assign _and_17107 = _eq_2029 & _and_17101;
+  assign _and_17108 = _and_1999 & _and_17107;
+  assign _and_17109 = _or_2226 & _slice_2451;
+  assign _and_17110 = _slice_2198 & _slice_2199;
+  assign _mux_17111 = _eq_2029 ? _and_17110 : _and_17109;
+  assign _and_17112 = _and_1999 & _mux_17111;
+  assign _mux_17113 = _and_6230 ? 1'b0 : 1'b1;
+  assign _or_17114 = _and_6230 | _and_17112;
+  assign _and_17115 = _slice_2198 & _slice_2200;
+  assign _mux_17116 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17117 = _eq_2029 ? _and_17115 : _and_17109;
+  assign _and_17118 = _and_1999 & _mux_17117;
+  assign _mux_17119 = _and_6233 ? 1'b0 : _mux_17116;
+  assign _or_17120 = _and_6233 | _and_17118;
+  assign _and_17121 = _eq_2029 & _and_17115;
+  assign _and_17122 = _and_1999 & _and_17121;
+  assign _and_17123 = _or_2226 & _slice_2455;
+  assign _and_17124 = _slice_2201 & _slice_2202;
+  assign _mux_17125 = _eq_2029 ? _and_17124 : _and_17123;
+  assign _and_17126 = _and_1999 & _mux_17125;
+  assign _mux_17127 = _and_6241 ? 1'b0 : 1'b1;
+  assign _or_17128 = _and_6241 | _and_17126;
+  assign _and_17129 = _slice_2201 & _slice_2203;
+  assign _mux_17130 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17131 = _eq_2029 ? _and_17129 : _and_17123;
+  assign _and_17132 = _and_1999 & _mux_17131;
+  assign _mux_17133 = _and_6244 ? 1'b0 : _mux_17130;
+  assign _or_17134 = _and_6244 | _and_17132;
+  assign _and_17135 = _eq_2029 & _and_17129;
+  assign _and_17136 = _and_1999 & _and_17135;
+  assign _and_17137 = _or_2226 & _slice_2459;
+  assign _and_17138 = _slice_2204 & _slice_2205;
+  assign _mux_17139 = _eq_2029 ? _and_17138 : _and_17137;
+  assign _and_17140 = _and_1999 & _mux_17139;
+  assign _mux_17141 = _and_6252 ? 1'b0 : 1'b1;
+  assign _or_17142 = _and_6252 | _and_17140;
+  assign _and_17143 = _slice_2204 & _slice_2206;
+  assign _mux_17144 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17145 = _eq_2029 ? _and_17143 : _and_17137;
+  assign _and_17146 = _and_1999 & _mux_17145;
+  assign _mux_17147 = _and_6255 ? 1'b0 : _mux_17144;
+  assign _or_17148 = _and_6255 | _and_17146;
+  assign _and_17149 = _eq_2029 & _and_17143;
+  assign _and_17150 = _and_1999 & _and_17149;
+  assign _and_17151 = _or_2226 & _slice_2463;
+  assign _and_17152 = _slice_2207 & _slice_2208;
+  assign _mux_17153 = _eq_2029 ? _and_17152 : _and_17151;
+  assign _and_17154 = _and_1999 & _mux_17153;
+  assign _mux_17155 = _and_6263 ? 1'b0 : 1'b1;
+  assign _or_17156 = _and_6263 | _and_17154;
+  assign _and_17157 = _slice_2207 & _slice_2209;
+  assign _mux_17158 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17159 = _eq_2029 ? _and_17157 : _and_17151;
+  assign _and_17160 = _and_1999 & _mux_17159;
+  assign _mux_17161 = _and_6266 ? 1'b0 : _mux_17158;
+  assign _or_17162 = _and_6266 | _and_17160;
+  assign _and_17163 = _eq_2029 & _and_17157;
+  assign _and_17164 = _and_1999 & _and_17163;
+  assign _and_17165 = _or_2226 & _slice_2467;
+  assign _and_17166 = _slice_2210 & _slice_2211;
+  assign _mux_17167 = _eq_2029 ? _and_17166 : _and_17165;
+  assign _and_17168 = _and_1999 & _mux_17167;
+  assign _mux_17169 = _and_6274 ? 1'b0 : 1'b1;
+  assign _or_17170 = _and_6274 | _and_17168;
+  assign _and_17171 = _slice_2210 & _slice_2212;
+  assign _mux_17172 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17173 = _eq_2029 ? _and_17171 : _and_17165;
+  assign _and_17174 = _and_1999 & _mux_17173;
+  assign _mux_17175 = _and_6277 ? 1'b0 : _mux_17172;
+  assign _or_17176 = _and_6277 | _and_17174;
+  assign _and_17177 = _eq_2029 & _and_17171;
+  assign _and_17178 = _and_1999 & _and_17177;
+  assign _and_17179 = _or_2226 & _slice_2471;
+  assign _and_17180 = _slice_2213 & _slice_2214;
+  assign _mux_17181 = _eq_2029 ? _and_17180 : _and_17179;
+  assign _and_17182 = _and_1999 & _mux_17181;
+  assign _mux_17183 = _and_6285 ? 1'b0 : 1'b1;
+  assign _or_17184 = _and_6285 | _and_17182;
+  assign _and_17185 = _slice_2213 & _slice_2215;
+  assign _mux_17186 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17187 = _eq_2029 ? _and_17185 : _and_17179;
+  assign _and_17188 = _and_1999 & _mux_17187;
+  assign _mux_17189 = _and_6288 ? 1'b0 : _mux_17186;
+  assign _or_17190 = _and_6288 | _and_17188;
+  assign _and_17191 = _eq_2029 & _and_17185;
+  assign _and_17192 = _and_1999 & _and_17191;
+  assign _and_17193 = _or_2226 & _slice_2475;
+  assign _and_17194 = _slice_2216 & _slice_2217;
+  assign _mux_17195 = _eq_2029 ? _and_17194 : _and_17193;
+  assign _and_17196 = _and_1999 & _mux_17195;
+  assign _mux_17197 = _and_6296 ? 1'b0 : 1'b1;
+  assign _or_17198 = _and_6296 | _and_17196;
+  assign _and_17199 = _slice_2216 & _slice_2218;
+  assign _mux_17200 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17201 = _eq_2029 ? _and_17199 : _and_17193;
+  assign _and_17202 = _and_1999 & _mux_17201;
+  assign _mux_17203 = _and_6299 ? 1'b0 : _mux_17200;
+  assign _or_17204 = _and_6299 | _and_17202;
+  assign _and_17205 = _eq_2029 & _and_17199;
+  assign _and_17206 = _and_1999 & _and_17205;
+  assign _and_17207 = _or_2226 & _slice_2479;
+  assign _and_17208 = _slice_2219 & _slice_2220;
+  assign _mux_17209 = _eq_2029 ? _and_17208 : _and_17207;
+  assign _and_17210 = _and_1999 & _mux_17209;
+  assign _mux_17211 = _and_6307 ? 1'b0 : 1'b1;
+  assign _or_17212 = _and_6307 | _and_17210;
+  assign _and_17213 = _slice_2219 & _slice_2221;
+  assign _mux_17214 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17215 = _eq_2029 ? _and_17213 : _and_17207;
+  assign _and_17216 = _and_1999 & _mux_17215;
+  assign _mux_17217 = _and_6310 ? 1'b0 : _mux_17214;
+  assign _or_17218 = _and_6310 | _and_17216;
+  assign _and_17219 = _eq_2029 & _and_17213;
+  assign _and_17220 = _and_1999 & _and_17219;
+  assign _not_17221 = ~_eq_2029;
+  assign _and_17222 = _not_17221 & _and_16325;
+  assign _and_17223 = _and_1999 & _and_17222;
+  assign _mux_17224 = _and_5609 ? 1'b0 : 1'b1;
+  assign _or_17225 = _and_5609 | _and_17223;
+  assign _mux_17226 = _and_2525 ? 1'b1 : 1'b0;
+  assign _or_17227 = _and_2525 | _and_17223;
+  assign _and_17228 = _not_17221 & _and_16339;
+  assign _and_17229 = _and_1999 & _and_17228;
+  assign _mux_17230 = _and_5620 ? 1'b0 : 1'b1;
+  assign _or_17231 = _and_5620 | _and_17229;
+  assign _mux_17232 = _and_2562 ? 1'b1 : 1'b0;
+  assign _or_17233 = _and_2562 | _and_17229;
+  assign _and_17234 = _not_17221 & _and_16353;
+  assign _and_17235 = _and_1999 & _and_17234;
+  assign _mux_17236 = _and_5631 ? 1'b0 : 1'b1;
+  assign _or_17237 = _and_5631 | _and_17235;
+  assign _mux_17238 = _and_2599 ? 1'b1 : 1'b0;
+  assign _or_17239 = _and_2599 | _and_17235;
+  assign _and_17240 = _not_17221 & _and_16367;
+  assign _and_17241 = _and_1999 & _and_17240;
+  assign _mux_17242 = _and_5642 ? 1'b0 : 1'b1;
+  assign _or_17243 = _and_5642 | _and_17241;
+  assign _mux_17244 = _and_2636 ? 1'b1 : 1'b0;
+  assign _or_17245 = _and_2636 | _and_17241;
+  assign _and_17246 = _not_17221 & _and_16381;
+  assign _and_17247 = _and_1999 & _and_17246;
+  assign _mux_17248 = _and_5653 ? 1'b0 : 1'b1;
+  assign _or_17249 = _and_5653 | _and_17247;
+  assign _mux_17250 = _and_2673 ? 1'b1 : 1'b0;
+  assign _or_17251 = _and_2673 | _and_17247;
+  assign _and_17252 = _not_17221 & _and_16395;
+  assign _and_17253 = _and_1999 & _and_17252;
+  assign _mux_17254 = _and_5664 ? 1'b0 : 1'b1;
+  assign _or_17255 = _and_5664 | _and_17253;
+  assign _mux_17256 = _and_2710 ? 1'b1 : 1'b0;
+  assign _or_17257 = _and_2710 | _and_17253;
+  assign _and_17258 = _not_17221 & _and_16409;
+  assign _and_17259 = _and_1999 & _and_17258;
+  assign _mux_17260 = _and_5675 ? 1'b0 : 1'b1;
+  assign _or_17261 = _and_5675 | _and_17259;
+  assign _mux_17262 = _and_2747 ? 1'b1 : 1'b0;
+  assign _or_17263 = _and_2747 | _and_17259;
+  assign _and_17264 = _not_17221 & _and_16423;
+  assign _and_17265 = _and_1999 & _and_17264;
+  assign _mux_17266 = _and_5686 ? 1'b0 : 1'b1;
+  assign _or_17267 = _and_5686 | _and_17265;
+  assign _mux_17268 = _and_2784 ? 1'b1 : 1'b0;
+  assign _or_17269 = _and_2784 | _and_17265;
+  assign _and_17270 = _not_17221 & _and_16437;
+  assign _and_17271 = _and_1999 & _and_17270;
+  assign _mux_17272 = _and_5697 ? 1'b0 : 1'b1;
+  assign _or_17273 = _and_5697 | _and_17271;
+  assign _mux_17274 = _and_2821 ? 1'b1 : 1'b0;
+  assign _or_17275 = _and_2821 | _and_17271;
+  assign _and_17276 = _not_17221 & _and_16451;
+  assign _and_17277 = _and_1999 & _and_17276;
+  assign _mux_17278 = _and_5708 ? 1'b0 : 1'b1;
+  assign _or_17279 = _and_5708 | _and_17277;
+  assign _mux_17280 = _and_2858 ? 1'b1 : 1'b0;
+  assign _or_17281 = _and_2858 | _and_17277;
+  assign _and_17282 = _not_17221 & _and_16465;
+  assign _and_17283 = _and_1999 & _and_17282;
+  assign _mux_17284 = _and_5719 ? 1'b0 : 1'b1;
+  assign _or_17285 = _and_5719 | _and_17283;
+  assign _mux_17286 = _and_2895 ? 1'b1 : 1'b0;
+  assign _or_17287 = _and_2895 | _and_17283;
+  assign _and_17288 = _not_17221 & _and_16479;
+  assign _and_17289 = _and_1999 & _and_17288;
+  assign _mux_17290 = _and_5730 ? 1'b0 : 1'b1;
+  assign _or_17291 = _and_5730 | _and_17289;
+  assign _mux_17292 = _and_2932 ? 1'b1 : 1'b0;
+  assign _or_17293 = _and_2932 | _and_17289;
+  assign _and_17294 = _not_17221 & _and_16493;
+  assign _and_17295 = _and_1999 & _and_17294;
+  assign _mux_17296 = _and_5741 ? 1'b0 : 1'b1;
+  assign _or_17297 = _and_5741 | _and_17295;
+  assign _mux_17298 = _and_2969 ? 1'b1 : 1'b0;
+  assign _or_17299 = _and_2969 | _and_17295;
+  assign _and_17300 = _not_17221 & _and_16507;
+  assign _and_17301 = _and_1999 & _and_17300;
+  assign _mux_17302 = _and_5752 ? 1'b0 : 1'b1;
+  assign _or_17303 = _and_5752 | _and_17301;
+  assign _mux_17304 = _and_3006 ? 1'b1 : 1'b0;
+  assign _or_17305 = _and_3006 | _and_17301;
+  assign _and_17306 = _not_17221 & _and_16521;
+  assign _and_17307 = _and_1999 & _and_17306;
+  assign _mux_17308 = _and_5763 ? 1'b0 : 1'b1;
+  assign _or_17309 = _and_5763 | _and_17307;
+  assign _mux_17310 = _and_3043 ? 1'b1 : 1'b0;
+  assign _or_17311 = _and_3043 | _and_17307;
+  assign _and_17312 = _not_17221 & _and_16535;
+  assign _and_17313 = _and_1999 & _and_17312;
+  assign _mux_17314 = _and_5774 ? 1'b0 : 1'b1;
+  assign _or_17315 = _and_5774 | _and_17313;
+  assign _mux_17316 = _and_3080 ? 1'b1 : 1'b0;
+  assign _or_17317 = _and_3080 | _and_17313;
+  assign _and_17318 = _not_17221 & _and_16549;
+  assign _and_17319 = _and_1999 & _and_17318;
+  assign _mux_17320 = _and_5785 ? 1'b0 : 1'b1;
+  assign _or_17321 = _and_5785 | _and_17319;
+  assign _mux_17322 = _and_3117 ? 1'b1 : 1'b0;
+  assign _or_17323 = _and_3117 | _and_17319;
+  assign _and_17324 = _not_17221 & _and_16563;
+  assign _and_17325 = _and_1999 & _and_17324;
+  assign _mux_17326 = _and_5796 ? 1'b0 : 1'b1;
+  assign _or_17327 = _and_5796 | _and_17325;
+  assign _mux_17328 = _and_3154 ? 1'b1 : 1'b0;
+  assign _or_17329 = _and_3154 | _and_17325;
+  assign _and_17330 = _not_17221 & _and_16577;
+  assign _and_17331 = _and_1999 & _and_17330;
+  assign _mux_17332 = _and_5807 ? 1'b0 : 1'b1;
+  assign _or_17333 = _and_5807 | _and_17331;
+  assign _mux_17334 = _and_3191 ? 1'b1 : 1'b0;
+  assign _or_17335 = _and_3191 | _and_17331;
+  assign _and_17336 = _not_17221 & _and_16591;
+  assign _and_17337 = _and_1999 & _and_17336;
+  assign _mux_17338 = _and_5818 ? 1'b0 : 1'b1;
+  assign _or_17339 = _and_5818 | _and_17337;
+  assign _mux_17340 = _and_3228 ? 1'b1 : 1'b0;
+  assign _or_17341 = _and_3228 | _and_17337;
+  assign _and_17342 = _not_17221 & _and_16605;
+  assign _and_17343 = _and_1999 & _and_17342;
+  assign _mux_17344 = _and_5829 ? 1'b0 : 1'b1;
+  assign _or_17345 = _and_5829 | _and_17343;
+  assign _mux_17346 = _and_3265 ? 1'b1 : 1'b0;
+  assign _or_17347 = _and_3265 | _and_17343;
+  assign _and_17348 = _not_17221 & _and_16619;
+  assign _and_17349 = _and_1999 & _and_17348;
+  assign _mux_17350 = _and_5840 ? 1'b0 : 1'b1;
+  assign _or_17351 = _and_5840 | _and_17349;
+  assign _mux_17352 = _and_3302 ? 1'b1 : 1'b0;
+  assign _or_17353 = _and_3302 | _and_17349;
+  assign _and_17354 = _not_17221 & _and_16633;
+  assign _and_17355 = _and_1999 & _and_17354;
+  assign _mux_17356 = _and_5851 ? 1'b0 : 1'b1;
+  assign _or_17357 = _and_5851 | _and_17355;
+  assign _mux_17358 = _and_3339 ? 1'b1 : 1'b0;
+  assign _or_17359 = _and_3339 | _and_17355;
+  assign _and_17360 = _not_17221 & _and_16647;
+  assign _and_17361 = _and_1999 & _and_17360;
+  assign _mux_17362 = _and_5862 ? 1'b0 : 1'b1;
+  assign _or_17363 = _and_5862 | _and_17361;
+  assign _mux_17364 = _and_3376 ? 1'b1 : 1'b0;
+  assign _or_17365 = _and_3376 | _and_17361;
+  assign _and_17366 = _not_17221 & _and_16661;
+  assign _and_17367 = _and_1999 & _and_17366;
+  assign _mux_17368 = _and_5873 ? 1'b0 : 1'b1;
+  assign _or_17369 = _and_5873 | _and_17367;
+  assign _mux_17370 = _and_3413 ? 1'b1 : 1'b0;
+  assign _or_17371 = _and_3413 | _and_17367;
+  assign _and_17372 = _not_17221 & _and_16675;
+  assign _and_17373 = _and_1999 & _and_17372;
+  assign _mux_17374 = _and_5884 ? 1'b0 : 1'b1;
+  assign _or_17375 = _and_5884 | _and_17373;
+  assign _mux_17376 = _and_3450 ? 1'b1 : 1'b0;
+  assign _or_17377 = _and_3450 | _and_17373;
+  assign _and_17378 = _not_17221 & _and_16689;
+  assign _and_17379 = _and_1999 & _and_17378;
+  assign _mux_17380 = _and_5895 ? 1'b0 : 1'b1;
+  assign _or_17381 = _and_5895 | _and_17379;
+  assign _mux_17382 = _and_3487 ? 1'b1 : 1'b0;
+  assign _or_17383 = _and_3487 | _and_17379;
+  assign _and_17384 = _not_17221 & _and_16703;
+  assign _and_17385 = _and_1999 & _and_17384;
+  assign _mux_17386 = _and_5906 ? 1'b0 : 1'b1;
+  assign _or_17387 = _and_5906 | _and_17385;
+  assign _mux_17388 = _and_3524 ? 1'b1 : 1'b0;
+  assign _or_17389 = _and_3524 | _and_17385;
+  assign _and_17390 = _not_17221 & _and_16717;
+  assign _and_17391 = _and_1999 & _and_17390;
+  assign _mux_17392 = _and_5917 ? 1'b0 : 1'b1;
+  assign _or_17393 = _and_5917 | _and_17391;
+  assign _mux_17394 = _and_3561 ? 1'b1 : 1'b0;
+  assign _or_17395 = _and_3561 | _and_17391;
+  assign _and_17396 = _not_17221 & _and_16731;
+  assign _and_17397 = _and_1999 & _and_17396;
+  assign _mux_17398 = _and_5928 ? 1'b0 : 1'b1;
+  assign _or_17399 = _and_5928 | _and_17397;
+  assign _mux_17400 = _and_3598 ? 1'b1 : 1'b0;
+  assign _or_17401 = _and_3598 | _and_17397;
+  assign _and_17402 = _not_17221 & _and_16745;
+  assign _and_17403 = _and_1999 & _and_17402;
+  assign _mux_17404 = _and_5939 ? 1'b0 : 1'b1;
+  assign _or_17405 = _and_5939 | _and_17403;
+  assign _mux_17406 = _and_3635 ? 1'b1 : 1'b0;
+  assign _or_17407 = _and_3635 | _and_17403;
+  assign _and_17408 = _not_17221 & _and_16759;
+  assign _and_17409 = _and_1999 & _and_17408;
+  assign _mux_17410 = _and_5950 ? 1'b0 : 1'b1;
+  assign _or_17411 = _and_5950 | _and_17409;
+  assign _mux_17412 = _and_3672 ? 1'b1 : 1'b0;
+  assign _or_17413 = _and_3672 | _and_17409;
+  assign _and_17414 = _not_17221 & _and_16773;
+  assign _and_17415 = _and_1999 & _and_17414;
+  assign _mux_17416 = _and_5961 ? 1'b0 : 1'b1;
+  assign _or_17417 = _and_5961 | _and_17415;
+  assign _mux_17418 = _and_3709 ? 1'b1 : 1'b0;
+  assign _or_17419 = _and_3709 | _and_17415;
+  assign _and_17420 = _not_17221 & _and_16787;
+  assign _and_17421 = _and_1999 & _and_17420;
+  assign _mux_17422 = _and_5972 ? 1'b0 : 1'b1;
+  assign _or_17423 = _and_5972 | _and_17421;
+  assign _mux_17424 = _and_3746 ? 1'b1 : 1'b0;
+  assign _or_17425 = _and_3746 | _and_17421;
+  assign _and_17426 = _not_17221 & _and_16801;
+  assign _and_17427 = _and_1999 & _and_17426;
+  assign _mux_17428 = _and_5983 ? 1'b0 : 1'b1;
+  assign _or_17429 = _and_5983 | _and_17427;
+  assign _mux_17430 = _and_3783 ? 1'b1 : 1'b0;
+  assign _or_17431 = _and_3783 | _and_17427;
+  assign _and_17432 = _not_17221 & _and_16815;
+  assign _and_17433 = _and_1999 & _and_17432;
+  assign _mux_17434 = _and_5994 ? 1'b0 : 1'b1;
+  assign _or_17435 = _and_5994 | _and_17433;
+  assign _mux_17436 = _and_3820 ? 1'b1 : 1'b0;
+  assign _or_17437 = _and_3820 | _and_17433;
+  assign _and_17438 = _not_17221 & _and_16829;
+  assign _and_17439 = _and_1999 & _and_17438;
+  assign _mux_17440 = _and_6005 ? 1'b0 : 1'b1;
+  assign _or_17441 = _and_6005 | _and_17439;
+  assign _mux_17442 = _and_3857 ? 1'b1 : 1'b0;
+  assign _or_17443 = _and_3857 | _and_17439;
+  assign _and_17444 = _not_17221 & _and_16843;
+  assign _and_17445 = _and_1999 & _and_17444;
+  assign _mux_17446 = _and_6016 ? 1'b0 : 1'b1;
+  assign _or_17447 = _and_6016 | _and_17445;
+  assign _mux_17448 = _and_3894 ? 1'b1 : 1'b0;
+  assign _or_17449 = _and_3894 | _and_17445;
+  assign _and_17450 = _not_17221 & _and_16857;
+  assign _and_17451 = _and_1999 & _and_17450;
+  assign _mux_17452 = _and_6027 ? 1'b0 : 1'b1;
+  assign _or_17453 = _and_6027 | _and_17451;
+  assign _mux_17454 = _and_3931 ? 1'b1 : 1'b0;
+  assign _or_17455 = _and_3931 | _and_17451;
+  assign _and_17456 = _not_17221 & _and_16871;
+  assign _and_17457 = _and_1999 & _and_17456;
+  assign _mux_17458 = _and_6038 ? 1'b0 : 1'b1;
+  assign _or_17459 = _and_6038 | _and_17457;
+  assign _mux_17460 = _and_3968 ? 1'b1 : 1'b0;
+  assign _or_17461 = _and_3968 | _and_17457;
+  assign _and_17462 = _not_17221 & _and_16885;
+  assign _and_17463 = _and_1999 & _and_17462;
+  assign _mux_17464 = _and_6049 ? 1'b0 : 1'b1;
+  assign _or_17465 = _and_6049 | _and_17463;
+  assign _mux_17466 = _and_4005 ? 1'b1 : 1'b0;
+  assign _or_17467 = _and_4005 | _and_17463;
+  assign _and_17468 = _not_17221 & _and_16899;
+  assign _and_17469 = _and_1999 & _and_17468;
+  assign _mux_17470 = _and_6060 ? 1'b0 : 1'b1;
+  assign _or_17471 = _and_6060 | _and_17469;
+  assign _mux_17472 = _and_4042 ? 1'b1 : 1'b0;
+  assign _or_17473 = _and_4042 | _and_17469;
+  assign _and_17474 = _not_17221 & _and_16913;
+  assign _and_17475 = _and_1999 & _and_17474;
+  assign _mux_17476 = _and_6071 ? 1'b0 : 1'b1;
+  assign _or_17477 = _and_6071 | _and_17475;
+  assign _mux_17478 = _and_4079 ? 1'b1 : 1'b0;
+  assign _or_17479 = _and_4079 | _and_17475;
+  assign _and_17480 = _not_17221 & _and_16927;
+  assign _and_17481 = _and_1999 & _and_17480;
+  assign _mux_17482 = _and_6082 ? 1'b0 : 1'b1;
+  assign _or_17483 = _and_6082 | _and_17481;
+  assign _mux_17484 = _and_4116 ? 1'b1 : 1'b0;
+  assign _or_17485 = _and_4116 | _and_17481;
+  assign _and_17486 = _not_17221 & _and_16941;
+  assign _and_17487 = _and_1999 & _and_17486;
+  assign _mux_17488 = _and_6093 ? 1'b0 : 1'b1;
+  assign _or_17489 = _and_6093 | _and_17487;
+  assign _mux_17490 = _and_4153 ? 1'b1 : 1'b0;
+  assign _or_17491 = _and_4153 | _and_17487;
+  assign _and_17492 = _not_17221 & _and_16955;
+  assign _and_17493 = _and_1999 & _and_17492;
+  assign _mux_17494 = _and_6104 ? 1'b0 : 1'b1;
+  assign _or_17495 = _and_6104 | _and_17493;
+  assign _mux_17496 = _and_4190 ? 1'b1 : 1'b0;
+  assign _or_17497 = _and_4190 | _and_17493;
+  assign _and_17498 = _not_17221 & _and_16969;
+  assign _and_17499 = _and_1999 & _and_17498;
+  assign _mux_17500 = _and_6115 ? 1'b0 : 1'b1;
+  assign _or_17501 = _and_6115 | _and_17499;
+  assign _mux_17502 = _and_4227 ? 1'b1 : 1'b0;
+  assign _or_17503 = _and_4227 | _and_17499;
+  assign _and_17504 = _not_17221 & _and_16983;
+  assign _and_17505 = _and_1999 & _and_17504;
+  assign _mux_17506 = _and_6126 ? 1'b0 : 1'b1;
+  assign _or_17507 = _and_6126 | _and_17505;
+  assign _mux_17508 = _and_4264 ? 1'b1 : 1'b0;
+  assign _or_17509 = _and_4264 | _and_17505;
+  assign _and_17510 = _not_17221 & _and_16997;
+  assign _and_17511 = _and_1999 & _and_17510;
+  assign _mux_17512 = _and_6137 ? 1'b0 : 1'b1;
+  assign _or_17513 = _and_6137 | _and_17511;
+  assign _mux_17514 = _and_4301 ? 1'b1 : 1'b0;
+  assign _or_17515 = _and_4301 | _and_17511;
+  assign _and_17516 = _not_17221 & _and_17011;
+  assign _and_17517 = _and_1999 & _and_17516;
+  assign _mux_17518 = _and_6148 ? 1'b0 : 1'b1;
+  assign _or_17519 = _and_6148 | _and_17517;
+  assign _mux_17520 = _and_4338 ? 1'b1 : 1'b0;
+  assign _or_17521 = _and_4338 | _and_17517;
+  assign _and_17522 = _not_17221 & _and_17025;
+  assign _and_17523 = _and_1999 & _and_17522;
+  assign _mux_17524 = _and_6159 ? 1'b0 : 1'b1;
+  assign _or_17525 = _and_6159 | _and_17523;
+  assign _mux_17526 = _and_4375 ? 1'b1 : 1'b0;
+  assign _or_17527 = _and_4375 | _and_17523;
+  assign _and_17528 = _not_17221 & _and_17039;
+  assign _and_17529 = _and_1999 & _and_17528;
+  assign _mux_17530 = _and_6170 ? 1'b0 : 1'b1;
+  assign _or_17531 = _and_6170 | _and_17529;
+  assign _mux_17532 = _and_4412 ? 1'b1 : 1'b0;
+  assign _or_17533 = _and_4412 | _and_17529;
+  assign _and_17534 = _not_17221 & _and_17053;
+  assign _and_17535 = _and_1999 & _and_17534;
+  assign _mux_17536 = _and_6181 ? 1'b0 : 1'b1;
+  assign _or_17537 = _and_6181 | _and_17535;
+  assign _mux_17538 = _and_4449 ? 1'b1 : 1'b0;
+  assign _or_17539 = _and_4449 | _and_17535;
+  assign _and_17540 = _not_17221 & _and_17067;
+  assign _and_17541 = _and_1999 & _and_17540;
+  assign _mux_17542 = _and_6192 ? 1'b0 : 1'b1;
+  assign _or_17543 = _and_6192 | _and_17541;
+  assign _mux_17544 = _and_4486 ? 1'b1 : 1'b0;
+  assign _or_17545 = _and_4486 | _and_17541;
+  assign _and_17546 = _not_17221 & _and_17081;
+  assign _and_17547 = _and_1999 & _and_17546;
+  assign _mux_17548 = _and_6203 ? 1'b0 : 1'b1;
+  assign _or_17549 = _and_6203 | _and_17547;
+  assign _mux_17550 = _and_4523 ? 1'b1 : 1'b0;
+  assign _or_17551 = _and_4523 | _and_17547;
+  assign _and_17552 = _not_17221 & _and_17095;
+  assign _and_17553 = _and_1999 & _and_17552;
+  assign _mux_17554 = _and_6214 ? 1'b0 : 1'b1;
+  assign _or_17555 = _and_6214 | _and_17553;
+  assign _mux_17556 = _and_4560 ? 1'b1 : 1'b0;
+  assign _or_17557 = _and_4560 | _and_17553;
+  assign _and_17558 = _not_17221 & _and_17109;
+  assign _and_17559 = _and_1999 & _and_17558;
+  assign _mux_17560 = _and_6225 ? 1'b0 : 1'b1;
+  assign _or_17561 = _and_6225 | _and_17559;
+  assign _mux_17562 = _and_4597 ? 1'b1 : 1'b0;
+  assign _or_17563 = _and_4597 | _and_17559;
+  assign _and_17564 = _not_17221 & _and_17123;
+  assign _and_17565 = _and_1999 & _and_17564;
+  assign _mux_17566 = _and_6236 ? 1'b0 : 1'b1;
+  assign _or_17567 = _and_6236 | _and_17565;
+  assign _mux_17568 = _and_4634 ? 1'b1 : 1'b0;
+  assign _or_17569 = _and_4634 | _and_17565;
+  assign _and_17570 = _not_17221 & _and_17137;
+  assign _and_17571 = _and_1999 & _and_17570;
+  assign _mux_17572 = _and_6247 ? 1'b0 : 1'b1;
+  assign _or_17573 = _and_6247 | _and_17571;
+  assign _mux_17574 = _and_4671 ? 1'b1 : 1'b0;
+  assign _or_17575 = _and_4671 | _and_17571;
+  assign _and_17576 = _not_17221 & _and_17151;
+  assign _and_17577 = _and_1999 & _and_17576;
+  assign _mux_17578 = _and_6258 ? 1'b0 : 1'b1;
+  assign _or_17579 = _and_6258 | _and_17577;
+  assign _mux_17580 = _and_4708 ? 1'b1 : 1'b0;
+  assign _or_17581 = _and_4708 | _and_17577;
+  assign _and_17582 = _not_17221 & _and_17165;
+  assign _and_17583 = _and_1999 & _and_17582;
+  assign _mux_17584 = _and_6269 ? 1'b0 : 1'b1;
+  assign _or_17585 = _and_6269 | _and_17583;
+  assign _mux_17586 = _and_4745 ? 1'b1 : 1'b0;
+  assign _or_17587 = _and_4745 | _and_17583;
+  assign _and_17588 = _not_17221 & _and_17179;
+  assign _and_17589 = _and_1999 & _and_17588;
+  assign _mux_17590 = _and_6280 ? 1'b0 : 1'b1;
+  assign _or_17591 = _and_6280 | _and_17589;
+  assign _mux_17592 = _and_4782 ? 1'b1 : 1'b0;
+  assign _or_17593 = _and_4782 | _and_17589;
+  assign _and_17594 = _not_17221 & _and_17193;
+  assign _and_17595 = _and_1999 & _and_17594;
+  assign _mux_17596 = _and_6291 ? 1'b0 : 1'b1;
+  assign _or_17597 = _and_6291 | _and_17595;
+  assign _mux_17598 = _and_4819 ? 1'b1 : 1'b0;
+  assign _or_17599 = _and_4819 | _and_17595;
+  assign _and_17600 = _not_17221 & _and_17207;
+  assign _and_17601 = _and_1999 & _and_17600;
+  assign _mux_17602 = _and_6302 ? 1'b0 : 1'b1;
+  assign _or_17603 = _and_6302 | _and_17601;
+  assign _mux_17604 = _and_4856 ? 1'b1 : 1'b0;
+  assign _or_17605 = _and_4856 | _and_17601;
   vmshr_elastic_match search (
     .blk(search_blk),
     .v_0(search_v_0),
@@ -26861,27 +26861,23 @@ module vmshr_elastic (
   wire _and_16297;
   wire _eq_16299;
   wire _and_16300;
-  wire _and_16301;
-  wire _eq_16303;
-  wire _not_16304;
-  wire _and_16305;
-  wire _and_16306;
+  wire _not_16301;
+  wire _and_16302;
+  wire _not_16303;
+  wire _and_16304;
+  wire [63:0] _cat_16305;
+  wire _ror_16306;
   wire _eq_16308;
   wire _and_16309;
-  wire _not_16310;
-  wire _and_16311;
-  wire _not_16312;
-  wire _and_16313;
-  wire [63:0] _cat_16314;
-  wire _ror_16315;
-  wire [63:0] _cat_16316;
-  wire _ror_16317;
-  wire _not_16318;
-  wire _mux_17611;
-  wire _mux_17612;
-  wire _mux_17613;
-  wire _mux_17614;
-  wire _mux_17615;
+  wire _and_16310;
+  wire [63:0] _cat_16311;
+  wire _ror_16312;
+  wire _not_16313;
+  wire _mux_17606;
+  wire _mux_17607;
+  wire _mux_17608;
+  wire _mux_17609;
+  wire _mux_17610;
   assign _and_6312 = p_v_0 & p_v_1;
   assign _eq_6313 = p_tag_0 == p_tag_1;
   assign _and_6314 = _and_6312 & _eq_6313;
@@ -35085,7 +35081,7 @@ module vmshr_elastic (
   assign _not_14513 = ~_ror_14512;
   assign _ror_14514 = |_cat_1992;
   assign _and_14515 = _not_14513 & _ror_14514;
-  assign _wire_14516 = _mux_17612;
+  assign _wire_14516 = _mux_17607;
   assign _not_14519 = ~_wire_14516;
   assign _or_14520 = _not_14519 | _and_14515;
   assign _eq_14522 = kind == 2'h1;
@@ -35097,7 +35093,7 @@ module vmshr_elastic (
   assign _not_14529 = ~_ror_14528;
   assign _ror_14530 = |_cat_1774;
   assign _and_14531 = _not_14529 & _ror_14530;
-  assign _wire_14532 = _mux_17615;
+  assign _wire_14532 = _mux_17610;
   assign _not_14535 = ~_wire_14532;
   assign _or_14536 = _not_14535 | _and_14531;
   assign _not_14537 = ~p_y_0;
@@ -36600,29 +36596,25 @@ module vmshr_elastic (
   assign _not_16295 = ~fill_valid;
   assign _and_16296 = req_valid & _not_16295;
   assign _and_16297 = req_valid & fill_valid;
-  assign _eq_16299 = kind == 2'h3;
+  assign _eq_16299 = kind == 2'h1;
   assign _and_16300 = _and_16296 & _eq_16299;
-  assign _and_16301 = _and_16300 & mshr_alloc_fail;
-  assign _eq_16303 = kind == 2'h3;
-  assign _not_16304 = ~_eq_16303;
-  assign _and_16305 = _and_16296 & _not_16304;
-  assign _and_16306 = _and_16305 & _rand_16230;
-  assign _eq_16308 = kind == 2'h1;
+  assign _not_16301 = ~_rand_16230;
+  assign _and_16302 = _and_16300 & _not_16301;
+  assign _not_16303 = ~icnt_ready;
+  assign _and_16304 = _and_16302 & _not_16303;
+  assign _cat_16305 = {_rand_16294, _rand_16293, _rand_16292, _rand_16291, _rand_16290, _rand_16289, _rand_16288, _rand_16287, _rand_16286, _rand_16285, _rand_16284, _rand_16283, _rand_16282, _rand_16281, _rand_16280, _rand_16279, _rand_16278, _rand_16277, _rand_16276, _rand_16275, _rand_16274, _rand_16273, _rand_16272, _rand_16271, _rand_16270, _rand_16269, _rand_16268, _rand_16267, _rand_16266, _rand_16265, _rand_16264, _rand_16263, _rand_16262, _rand_16261, _rand_16260, _rand_16259, _rand_16258, _rand_16257, _rand_16256, _rand_16255, _rand_16254, _rand_16253, _rand_16252, _rand_16251, _rand_16250, _rand_16249, _rand_16248, _rand_16247, _rand_16246, _rand_16245, _rand_16244, _rand_16243, _rand_16242, _rand_16241, _rand_16240, _rand_16239, _rand_16238, _rand_16237, _rand_16236, _rand_16235, _rand_16234, _rand_16233, _rand_16232, _rand_16231};
+  assign _ror_16306 = |_cat_16305;
+  assign _eq_16308 = kind == 2'h3;
   assign _and_16309 = _and_16296 & _eq_16308;
-  assign _not_16310 = ~_rand_16230;
-  assign _and_16311 = _and_16309 & _not_16310;
-  assign _not_16312 = ~icnt_ready;
-  assign _and_16313 = _and_16311 & _not_16312;
-  assign _cat_16314 = {_rand_16294, _rand_16293, _rand_16292, _rand_16291, _rand_16290, _rand_16289, _rand_16288, _rand_16287, _rand_16286, _rand_16285, _rand_16284, _rand_16283, _rand_16282, _rand_16281, _rand_16280, _rand_16279, _rand_16278, _rand_16277, _rand_16276, _rand_16275, _rand_16274, _rand_16273, _rand_16272, _rand_16271, _rand_16270, _rand_16269, _rand_16268, _rand_16267, _rand_16266, _rand_16265, _rand_16264, _rand_16263, _rand_16262, _rand_16261, _rand_16260, _rand_16259, _rand_16258, _rand_16257, _rand_16256, _rand_16255, _rand_16254, _rand_16253, _rand_16252, _rand_16251, _rand_16250, _rand_16249, _rand_16248, _rand_16247, _rand_16246, _rand_16245, _rand_16244, _rand_16243, _rand_16242, _rand_16241, _rand_16240, _rand_16239, _rand_16238, _rand_16237, _rand_16236, _rand_16235, _rand_16234, _rand_16233, _rand_16232, _rand_16231};
-  assign _ror_16315 = |_cat_16314;
-  assign _cat_16316 = {p_v_63, p_v_62, p_v_61, p_v_60, p_v_59, p_v_58, p_v_57, p_v_56, p_v_55, p_v_54, p_v_53, p_v_52, p_v_51, p_v_50, p_v_49, p_v_48, p_v_47, p_v_46, p_v_45, p_v_44, p_v_43, p_v_42, p_v_41, p_v_40, p_v_39, p_v_38, p_v_37, p_v_36, p_v_35, p_v_34, p_v_33, p_v_32, p_v_31, p_v_30, p_v_29, p_v_28, p_v_27, p_v_26, p_v_25, p_v_24, p_v_23, p_v_22, p_v_21, p_v_20, p_v_19, p_v_18, p_v_17, p_v_16, p_v_15, p_v_14, p_v_13, p_v_12, p_v_11, p_v_10, p_v_9, p_v_8, p_v_7, p_v_6, p_v_5, p_v_4, p_v_3, p_v_2, p_v_1, p_v_0};
-  assign _ror_16317 = |_cat_16316;
-  assign _not_16318 = ~_ror_16317;
-  assign _mux_17611 = _eq_14509 ? 1'b1 : 1'b0;
-  assign _mux_17612 = _and_1999 ? _mux_17611 : 1'b0;
-  assign _mux_17613 = _or_14525 ? 1'b1 : 1'b0;
-  assign _mux_17614 = _eq_14509 ? 1'b0 : _mux_17613;
-  assign _mux_17615 = _and_1999 ? _mux_17614 : 1'b0;
+  assign _and_16310 = _and_16309 & mshr_alloc_fail;
+  assign _cat_16311 = {p_v_63, p_v_62, p_v_61, p_v_60, p_v_59, p_v_58, p_v_57, p_v_56, p_v_55, p_v_54, p_v_53, p_v_52, p_v_51, p_v_50, p_v_49, p_v_48, p_v_47, p_v_46, p_v_45, p_v_44, p_v_43, p_v_42, p_v_41, p_v_40, p_v_39, p_v_38, p_v_37, p_v_36, p_v_35, p_v_34, p_v_33, p_v_32, p_v_31, p_v_30, p_v_29, p_v_28, p_v_27, p_v_26, p_v_25, p_v_24, p_v_23, p_v_22, p_v_21, p_v_20, p_v_19, p_v_18, p_v_17, p_v_16, p_v_15, p_v_14, p_v_13, p_v_12, p_v_11, p_v_10, p_v_9, p_v_8, p_v_7, p_v_6, p_v_5, p_v_4, p_v_3, p_v_2, p_v_1, p_v_0};
+  assign _ror_16312 = |_cat_16311;
+  assign _not_16313 = ~_ror_16312;
+  assign _mux_17606 = _eq_14509 ? 1'b1 : 1'b0;
+  assign _mux_17607 = _and_1999 ? _mux_17606 : 1'b0;
+  assign _mux_17608 = _or_14525 ? 1'b1 : 1'b0;
+  assign _mux_17609 = _eq_14509 ? 1'b0 : _mux_17608;
+  assign _mux_17610 = _and_1999 ? _mux_17609 : 1'b0;
   wire _assert_one_pmshr_per_block = rst | _rand_14377; // two valid PMSHRs hold the same block
   wire _assert_valid_pmshr_holds_smshr = rst | _rand_14507; // a valid PMSHR without a valid SMSHR, or a free one with one
   wire _assert_secondary_takes_free_smshr = rst | _or_14520; // a secondary load overwrites a valid SMSHR
@@ -36641,12 +36633,10 @@ module vmshr_elastic (
   wire _cover_secondary = ~rst & _and_16225;
   wire _cover_deferred = ~rst & _and_16228;
   wire _cover_refused_for_fill = ~rst & _and_16297;
-  wire _cover_refused_no_smshr = ~rst & _and_16301;
-  wire _cover_refused_no_pmshr = ~rst & _and_16306;
-  wire _cover_refused_no_icnt = ~rst & _and_16313;
-  wire _cover_pmshrs_full = ~rst & _rand_16230;
-  wire _cover_smshrs_full = ~rst & _ror_16315;
-  wire _cover_empty = ~rst & _not_16318;
+  wire _cover_refused_no_icnt = ~rst & _and_16304;
+  wire _cover_smshrs_full = ~rst & _ror_16306;
+  wire _cover_refused_no_smshr = ~rst & _and_16310;
+  wire _cover_empty = ~rst & _not_16313;
   always @* begin
     assert (_assert_one_pmshr_per_block);
     assert (_assert_valid_pmshr_holds_smshr);
@@ -36666,11 +36656,9 @@ module vmshr_elastic (
     cover (_cover_secondary);
     cover (_cover_deferred);
     cover (_cover_refused_for_fill);
-    cover (_cover_refused_no_smshr);
-    cover (_cover_refused_no_pmshr);
     cover (_cover_refused_no_icnt);
-    cover (_cover_pmshrs_full);
     cover (_cover_smshrs_full);
+    cover (_cover_refused_no_smshr);
     cover (_cover_empty);
   end
 `endif
@@ -41288,11 +41276,8 @@ module vmshr_elastic_match (
   wire _ror_3052;
   wire _not_3053;
   wire _and_3054;
-  wire [63:0] _sub_3056;
-  wire [63:0] _and_3057;
-  wire _ror_3058;
-  wire _mux_3059;
-  wire _mux_3060;
+  wire _mux_3055;
+  wire _mux_3056;
   assign _cat_2456 = {hit_63, hit_62, hit_61, hit_60, hit_59, hit_58, hit_57, hit_56, hit_55, hit_54, hit_53, hit_52, hit_51, hit_50, hit_49, hit_48, hit_47, hit_46, hit_45, hit_44, hit_43, hit_42, hit_41, hit_40, hit_39, hit_38, hit_37, hit_36, hit_35, hit_34, hit_33, hit_32, hit_31, hit_30, hit_29, hit_28, hit_27, hit_26, hit_25, hit_24, hit_23, hit_22, hit_21, hit_20, hit_19, hit_18, hit_17, hit_16, hit_15, hit_14, hit_13, hit_12, hit_11, hit_10, hit_9, hit_8, hit_7, hit_6, hit_5, hit_4, hit_3, hit_2, hit_1, hit_0};
   assign _eq_2459 = hit_idx == 6'h00;
   assign _not_2460 = ~_eq_2459;
@@ -41742,11 +41727,11 @@ module vmshr_elastic_match (
   assign _or_3030 = _not_3027 | _and_3029;
   assign _cat_3031 = {_or_3030, _or_3021, _or_3012, _or_3003, _or_2994, _or_2985, _or_2976, _or_2967, _or_2958, _or_2949, _or_2940, _or_2931, _or_2922, _or_2913, _or_2904, _or_2895, _or_2886, _or_2877, _or_2868, _or_2859, _or_2850, _or_2841, _or_2832, _or_2823, _or_2814, _or_2805, _or_2796, _or_2787, _or_2778, _or_2769, _or_2760, _or_2751, _or_2742, _or_2733, _or_2724, _or_2715, _or_2706, _or_2697, _or_2688, _or_2679, _or_2670, _or_2661, _or_2652, _or_2643, _or_2634, _or_2625, _or_2616, _or_2607, _or_2598, _or_2589, _or_2580, _or_2571, _or_2562, _or_2553, _or_2544, _or_2535, _or_2526, _or_2517, _or_2508, _or_2499, _or_2490, _or_2481, _or_2472, _or_2463};
   assign _rand_3032 = &_cat_3031;
-  assign _wire_3033 = _mux_3059;
+  assign _wire_3033 = _mux_3055;
   assign _not_3036 = ~_wire_3033;
   assign _or_3037 = _not_3036 | _rand_3032;
   assign _not_3038 = ~primary;
-  assign _wire_3039 = _mux_3060;
+  assign _wire_3039 = _mux_3056;
   assign _not_3042 = ~_wire_3039;
   assign _or_3043 = _not_3042 | _not_3038;
   assign _cat_3044 = {cov_63, cov_62, cov_61, cov_60, cov_59, cov_58, cov_57, cov_56, cov_55, cov_54, cov_53, cov_52, cov_51, cov_50, cov_49, cov_48, cov_47, cov_46, cov_45, cov_44, cov_43, cov_42, cov_41, cov_40, cov_39, cov_38, cov_37, cov_36, cov_35, cov_34, cov_33, cov_32, cov_31, cov_30, cov_29, cov_28, cov_27, cov_26, cov_25, cov_24, cov_23, cov_22, cov_21, cov_20, cov_19, cov_18, cov_17, cov_16, cov_15, cov_14, cov_13, cov_12, cov_11, cov_10, cov_9, cov_8, cov_7, cov_6, cov_5, cov_4, cov_3, cov_2, cov_1, cov_0};
@@ -41760,18 +41745,14 @@ module vmshr_elastic_match (
   assign _ror_3052 = |_cat_3044;
   assign _not_3053 = ~hit;
   assign _and_3054 = _ror_3052 & _not_3053;
-  assign _sub_3056 = _cat_2456 - 64'h0000000000000001;
-  assign _and_3057 = _cat_2456 & _sub_3056;
-  assign _ror_3058 = |_and_3057;
-  assign _mux_3059 = hit ? 1'b1 : 1'b0;
-  assign _mux_3060 = hit ? 1'b1 : 1'b0;
+  assign _mux_3055 = hit ? 1'b1 : 1'b0;
+  assign _mux_3056 = hit ? 1'b1 : 1'b0;
   wire _assert_hit_idx_lowest_hit = _or_3037; // hit_idx does not name the lowest hit
   wire _assert_hit_not_primary = _or_3043; // a hit PMSHR's block is a primary load
   wire _assert_pending_block_covers_itself = _not_3051; // a pending PMSHR holding blk does not cover it
   wire _cover_deferred = _and_3054;
   wire _cover_secondary = hit;
   wire _cover_primary = primary;
-  wire _cover_two_hits = _ror_3058;
   always @* begin
     assert (_assert_hit_idx_lowest_hit);
     assert (_assert_hit_not_primary);
@@ -41779,7 +41760,6 @@ module vmshr_elastic_match (
     cover (_cover_deferred);
     cover (_cover_secondary);
     cover (_cover_primary);
-    cover (_cover_two_hits);
   end
 `endif
 endmodule

@@ -104,8 +104,9 @@ func (c MatchBlock) WithPorts(name string) (*hdl.Module, MatchPorts) {
 // 6.5, Table 6.1): hit_idx names the lowest hit, a hit is never primary,
 // a pending block covers itself (cov_i wherever hit_i and not y_i), and
 // Base covers nothing. The cover points are Fig. 6.5's three answers
-// (secondary: a hit; deferred: a cover without a hit; primary) and two
-// hits at once, which the MSHR file never makes but the inputs may carry.
+// (secondary: a hit; deferred: a cover without a hit; primary). Two hits
+// at once, which the inputs may carry, is no cover point: inside the MSHR
+// file, which never makes them, it would be dead.
 func (c MatchBlock) properties(m *hdl.Module, in MatchIn, out MatchOut) {
 	hits := lib.Bus(out.Hit)
 	var lowest []*hdl.Signal
@@ -126,13 +127,12 @@ func (c MatchBlock) properties(m *hdl.Module, in MatchIn, out MatchOut) {
 	} else {
 		self := hits.And(lib.Bus(in.Y).Not()).And(covs.Not())
 		m.Assert(self.RedOr().Not(), "pending_block_covers_itself", "a pending PMSHR holding blk does not cover it")
-		m.Cover(covs.RedOr().And(out.Any.Not()), "deferred")
+		if c.Hmax > 0 { // at hmax 0 a cover is a hit
+			m.Cover(covs.RedOr().And(out.Any.Not()), "deferred")
+		}
 	}
 	m.Cover(out.Any, "secondary")
 	m.Cover(out.Primary, "primary")
-	if c.M > 1 {
-		m.Cover(hits.And(hits.Sub(m.ConstU(c.M, 1))).RedOr(), "two_hits")
-	}
 }
 
 // splitCompare is Fig. 6.5(b)'s comparator split in two: hi is 1 when the
