@@ -17,15 +17,16 @@ var proveAll = flag.Bool("prove.all", false, "prove the bigger configurations to
 // proveConfigs are the configurations whose properties the proofs cover:
 // each unit at a small size that still reaches every cover point (three
 // ways, so the LRU order has triples; pipes with two MEM stages and
-// queues of two), and with -prove.all bigger ones, among them the
-// lockstep's NONMEM of one entry and the default PREMEM of three.
+// queues of one, and without PREMEM), and with -prove.all bigger ones,
+// among them the lockstep's NONMEM of one entry and the default PREMEM of
+// three.
 func proveConfigs() []units.Config {
 	cs := []units.Config{
 		{Unit: "elastic-bkconf", Values: units.Values{"lanes": 5, "banks": 4, "aw": 3, "ports": 2, "broadcast": 1}},
 		{Unit: "elastic-bkconf", Values: units.Values{"lanes": 2, "banks": 2, "aw": 2, "ports": 1}},
 		{Unit: "elastic-bchc", Values: units.Values{"sets": 1, "ways": 3, "pcw": 3, "warp": 8}},
 		{Unit: "elastic-warpmask", Values: units.Values{"warps": 2, "warp": 4, "lanes": 4, "sets": 1, "ways": 1, "pcw": 1}},
-		{Unit: "elastic-pipe", Values: units.Values{"lanes": 2, "w": 1, "tw": 1, "mstages": 2, "premem": 2, "nonmem": 2}},
+		{Unit: "elastic-pipe", Values: units.Values{"lanes": 2, "w": 1, "tw": 1, "mstages": 2, "premem": 1, "nonmem": 1}},
 		{Unit: "elastic-pipe", Values: units.Values{"lanes": 2, "w": 1, "tw": 1, "mstages": 1, "premem": 0, "nonmem": 2}},
 		{Unit: "elastic-basepipe", Values: units.Values{"lanes": 2, "w": 1, "tw": 1, "mstages": 2}},
 	}
@@ -35,6 +36,7 @@ func proveConfigs() []units.Config {
 			units.Config{Unit: "elastic-bchc", Values: units.Values{"sets": 2, "ways": 4, "pcw": 4, "warp": 8}},
 			units.Config{Unit: "elastic-warpmask", Values: units.Values{"warps": 2, "warp": 8, "lanes": 4, "sets": 2, "ways": 3, "pcw": 3}},
 			units.Config{Unit: "elastic-pipe", Values: units.Values{"lanes": 2, "w": 1, "tw": 1, "mstages": 1, "premem": 0, "nonmem": 1}},
+			units.Config{Unit: "elastic-pipe", Values: units.Values{"lanes": 2, "w": 1, "tw": 1, "mstages": 2, "premem": 2, "nonmem": 2}},
 			units.Config{Unit: "elastic-pipe", Values: units.Values{"lanes": 2, "w": 1, "tw": 1, "mstages": 3, "premem": 3, "nonmem": 4}},
 			units.Config{Unit: "elastic-basepipe", Values: units.Values{"lanes": 4, "w": 1, "tw": 1, "mstages": 3}})
 	}
