@@ -265,14 +265,9 @@ func (a AgeUnit) properties(m *hdl.Module, ages *AgeMatrix, p AgePorts) {
 // named <name>_<i>_<j>: at an edge where touch is 1, way becomes the most
 // recently used; victim is the least recently used way. After reset the
 // order from least to most recently used is 0, 1, ..., ways-1. It is an
-// AgeMatrix in which every way takes part.
-func TrueLRU(m *hdl.Module, name string, ways int, touch, way *hdl.Signal) (victim *hdl.Signal) {
-	victim, _ = trueLRU(m, name, ways, touch, way)
-	return victim
-}
-
-// trueLRU is TrueLRU that also returns its age matrix.
-func trueLRU(m *hdl.Module, name string, ways int, touch, way *hdl.Signal) (victim *hdl.Signal, ages *AgeMatrix) {
+// AgeMatrix in which every way takes part, which it returns too (for
+// properties of the order).
+func TrueLRU(m *hdl.Module, name string, ways int, touch, way *hdl.Signal) (victim *hdl.Signal, ages *AgeMatrix) {
 	ages = NewAgeMatrix(m, name, ways)
 	ages.Touch(plant("lru.touch_way", way), touch)
 	_, victim, _ = ages.Oldest(m.ConstU(1, 1).Repl(ways))
@@ -299,7 +294,7 @@ func (l LRU) Build(name string) *hdl.Module { return hdl.ModuleOf(l.WithPorts(na
 // WithPorts makes the module called name and returns it with its ports.
 func (l LRU) WithPorts(name string) (*hdl.Module, LRUPorts) {
 	return replacementUnit(name, l.Ways, func(m *hdl.Module, touch, way *hdl.Signal) *hdl.Signal {
-		victim, ages := trueLRU(m, "older", l.Ways, touch, way)
+		victim, ages := TrueLRU(m, "older", l.Ways, touch, way)
 		ages.properties(m, way, touch)
 		m.Assert(hdl.Select(victim, ages.anyOlder(m.ConstU(1, 1).Repl(l.Ways))...).Not(), "victim_is_least_recent", "a way is older than the victim: it is not the least recently used")
 		coverVictims(m, victim, l.Ways)
