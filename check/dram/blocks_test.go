@@ -28,10 +28,16 @@ func TestUnitsInLockstep(t *testing.T) {
 }
 
 // newBench puts a block's module on verify's Go-simulator bench, which
-// the test drives and reads through the block's port record.
+// the test drives and reads through the block's port record; at the end
+// of the test no property of the block may have failed on the stimulus.
 func newBench(t *testing.T, m *hdl.Module) *verify.Bench {
 	b := verify.NewBench(t, m)
 	b.DontRecord()
+	t.Cleanup(func() {
+		if v := b.Sim().Violation(); v != nil {
+			t.Errorf("%s: %v", m.Name(), v)
+		}
+	})
 	return b
 }
 

@@ -729,10 +729,10 @@ module dram_l2mib (
   wire _eq_788;
   wire _and_789;
   wire _or_790;
+  wire _eq_792;
+  wire _and_793;
   wire _eq_795;
   wire _and_796;
-  wire _eq_800;
-  wire _and_801;
   wire _eq_802;
   wire [3:0] _add_804;
   wire [3:0] _mux_805;
@@ -748,10 +748,10 @@ module dram_l2mib (
   wire _eq_820;
   wire _and_821;
   wire _or_822;
+  wire _eq_824;
+  wire _and_825;
   wire _eq_827;
   wire _and_828;
-  wire _eq_832;
-  wire _and_833;
   wire _eq_834;
   wire [3:0] _add_836;
   wire [3:0] _mux_837;
@@ -767,10 +767,10 @@ module dram_l2mib (
   wire _eq_852;
   wire _and_853;
   wire _or_854;
+  wire _eq_856;
+  wire _and_857;
   wire _eq_859;
   wire _and_860;
-  wire _eq_864;
-  wire _and_865;
   wire _eq_866;
   wire [3:0] _add_868;
   wire [3:0] _mux_869;
@@ -786,10 +786,10 @@ module dram_l2mib (
   wire _eq_884;
   wire _and_885;
   wire _or_886;
+  wire _eq_888;
+  wire _and_889;
   wire _eq_891;
   wire _and_892;
-  wire _eq_896;
-  wire _and_897;
   wire _eq_898;
   wire [3:0] _add_900;
   wire [3:0] _mux_901;
@@ -805,10 +805,10 @@ module dram_l2mib (
   wire _eq_916;
   wire _and_917;
   wire _or_918;
+  wire _eq_920;
+  wire _and_921;
   wire _eq_923;
   wire _and_924;
-  wire _eq_928;
-  wire _and_929;
   wire _eq_930;
   wire [3:0] _add_932;
   wire [3:0] _mux_933;
@@ -824,10 +824,10 @@ module dram_l2mib (
   wire _eq_948;
   wire _and_949;
   wire _or_950;
+  wire _eq_952;
+  wire _and_953;
   wire _eq_955;
   wire _and_956;
-  wire _eq_960;
-  wire _and_961;
   wire _eq_962;
   wire [3:0] _add_964;
   wire [3:0] _mux_965;
@@ -843,10 +843,10 @@ module dram_l2mib (
   wire _eq_980;
   wire _and_981;
   wire _or_982;
+  wire _eq_984;
+  wire _and_985;
   wire _eq_987;
   wire _and_988;
-  wire _eq_992;
-  wire _and_993;
   wire _eq_994;
   wire [3:0] _add_996;
   wire [3:0] _mux_997;
@@ -862,10 +862,10 @@ module dram_l2mib (
   wire _eq_1012;
   wire _and_1013;
   wire _or_1014;
+  wire _eq_1016;
+  wire _and_1017;
   wire _eq_1019;
   wire _and_1020;
-  wire _eq_1024;
-  wire _and_1025;
   wire _eq_1026;
   wire [3:0] _add_1028;
   wire [3:0] _mux_1029;
@@ -881,10 +881,10 @@ module dram_l2mib (
   wire _eq_1044;
   wire _and_1045;
   wire _or_1046;
+  wire _eq_1048;
+  wire _and_1049;
   wire _eq_1051;
   wire _and_1052;
-  wire _eq_1056;
-  wire _and_1057;
   wire _eq_1058;
   wire [3:0] _add_1060;
   wire [3:0] _mux_1061;
@@ -900,10 +900,10 @@ module dram_l2mib (
   wire _eq_1076;
   wire _and_1077;
   wire _or_1078;
+  wire _eq_1080;
+  wire _and_1081;
   wire _eq_1083;
   wire _and_1084;
-  wire _eq_1088;
-  wire _and_1089;
   wire _eq_1090;
   wire [3:0] _add_1092;
   wire [3:0] _mux_1093;
@@ -919,10 +919,10 @@ module dram_l2mib (
   wire _eq_1108;
   wire _and_1109;
   wire _or_1110;
+  wire _eq_1112;
+  wire _and_1113;
   wire _eq_1115;
   wire _and_1116;
-  wire _eq_1120;
-  wire _and_1121;
   wire _eq_1122;
   wire [3:0] _add_1124;
   wire [3:0] _mux_1125;
@@ -938,10 +938,10 @@ module dram_l2mib (
   wire _eq_1140;
   wire _and_1141;
   wire _or_1142;
+  wire _eq_1144;
+  wire _and_1145;
   wire _eq_1147;
   wire _and_1148;
-  wire _eq_1152;
-  wire _and_1153;
   wire _eq_1154;
   wire [3:0] _add_1156;
   wire [3:0] _mux_1157;
@@ -957,10 +957,10 @@ module dram_l2mib (
   wire _eq_1172;
   wire _and_1173;
   wire _or_1174;
+  wire _eq_1176;
+  wire _and_1177;
   wire _eq_1179;
   wire _and_1180;
-  wire _eq_1184;
-  wire _and_1185;
   wire _eq_1186;
   wire [3:0] _add_1188;
   wire [3:0] _mux_1189;
@@ -976,10 +976,10 @@ module dram_l2mib (
   wire _eq_1204;
   wire _and_1205;
   wire _or_1206;
+  wire _eq_1208;
+  wire _and_1209;
   wire _eq_1211;
   wire _and_1212;
-  wire _eq_1216;
-  wire _and_1217;
   wire _eq_1218;
   wire [3:0] _add_1220;
   wire [3:0] _mux_1221;
@@ -995,10 +995,10 @@ module dram_l2mib (
   wire _eq_1236;
   wire _and_1237;
   wire _or_1238;
+  wire _eq_1240;
+  wire _and_1241;
   wire _eq_1243;
   wire _and_1244;
-  wire _eq_1248;
-  wire _and_1249;
   wire _eq_1250;
   wire [3:0] _add_1252;
   wire [3:0] _mux_1253;
@@ -1014,10 +1014,10 @@ module dram_l2mib (
   wire _eq_1268;
   wire _and_1269;
   wire _or_1270;
+  wire _eq_1272;
+  wire _and_1273;
   wire _eq_1275;
   wire _and_1276;
-  wire _eq_1280;
-  wire _and_1281;
   wire _eq_1282;
   wire [3:0] _add_1284;
   wire [3:0] _mux_1285;
@@ -1033,10 +1033,10 @@ module dram_l2mib (
   wire _eq_1300;
   wire _and_1301;
   wire _or_1302;
+  wire _eq_1304;
+  wire _and_1305;
   wire _eq_1307;
   wire _and_1308;
-  wire _eq_1312;
-  wire _and_1313;
   wire _eq_1314;
   wire [3:0] _add_1316;
   wire [3:0] _mux_1317;
@@ -1052,10 +1052,10 @@ module dram_l2mib (
   wire _eq_1332;
   wire _and_1333;
   wire _or_1334;
+  wire _eq_1336;
+  wire _and_1337;
   wire _eq_1339;
   wire _and_1340;
-  wire _eq_1344;
-  wire _and_1345;
   wire _eq_1346;
   wire [3:0] _add_1348;
   wire [3:0] _mux_1349;
@@ -1071,10 +1071,10 @@ module dram_l2mib (
   wire _eq_1364;
   wire _and_1365;
   wire _or_1366;
+  wire _eq_1368;
+  wire _and_1369;
   wire _eq_1371;
   wire _and_1372;
-  wire _eq_1376;
-  wire _and_1377;
   wire _eq_1378;
   wire [3:0] _add_1380;
   wire [3:0] _mux_1381;
@@ -1090,10 +1090,10 @@ module dram_l2mib (
   wire _eq_1396;
   wire _and_1397;
   wire _or_1398;
+  wire _eq_1400;
+  wire _and_1401;
   wire _eq_1403;
   wire _and_1404;
-  wire _eq_1408;
-  wire _and_1409;
   wire _eq_1410;
   wire [3:0] _add_1412;
   wire [3:0] _mux_1413;
@@ -1109,10 +1109,10 @@ module dram_l2mib (
   wire _eq_1428;
   wire _and_1429;
   wire _or_1430;
+  wire _eq_1432;
+  wire _and_1433;
   wire _eq_1435;
   wire _and_1436;
-  wire _eq_1440;
-  wire _and_1441;
   wire _eq_1442;
   wire [3:0] _add_1444;
   wire [3:0] _mux_1445;
@@ -1128,10 +1128,10 @@ module dram_l2mib (
   wire _eq_1460;
   wire _and_1461;
   wire _or_1462;
+  wire _eq_1464;
+  wire _and_1465;
   wire _eq_1467;
   wire _and_1468;
-  wire _eq_1472;
-  wire _and_1473;
   wire _eq_1474;
   wire [3:0] _add_1476;
   wire [3:0] _mux_1477;
@@ -1147,10 +1147,10 @@ module dram_l2mib (
   wire _eq_1492;
   wire _and_1493;
   wire _or_1494;
+  wire _eq_1496;
+  wire _and_1497;
   wire _eq_1499;
   wire _and_1500;
-  wire _eq_1504;
-  wire _and_1505;
   wire _eq_1506;
   wire [3:0] _add_1508;
   wire [3:0] _mux_1509;
@@ -1166,10 +1166,10 @@ module dram_l2mib (
   wire _eq_1524;
   wire _and_1525;
   wire _or_1526;
+  wire _eq_1528;
+  wire _and_1529;
   wire _eq_1531;
   wire _and_1532;
-  wire _eq_1536;
-  wire _and_1537;
   wire _eq_1538;
   wire [3:0] _add_1540;
   wire [3:0] _mux_1541;
@@ -1185,10 +1185,10 @@ module dram_l2mib (
   wire _eq_1556;
   wire _and_1557;
   wire _or_1558;
+  wire _eq_1560;
+  wire _and_1561;
   wire _eq_1563;
   wire _and_1564;
-  wire _eq_1568;
-  wire _and_1569;
   wire _eq_1570;
   wire [3:0] _add_1572;
   wire [3:0] _mux_1573;
@@ -1204,10 +1204,10 @@ module dram_l2mib (
   wire _eq_1588;
   wire _and_1589;
   wire _or_1590;
+  wire _eq_1592;
+  wire _and_1593;
   wire _eq_1595;
   wire _and_1596;
-  wire _eq_1600;
-  wire _and_1601;
   wire _eq_1602;
   wire [3:0] _add_1604;
   wire [3:0] _mux_1605;
@@ -1223,10 +1223,10 @@ module dram_l2mib (
   wire _eq_1620;
   wire _and_1621;
   wire _or_1622;
+  wire _eq_1624;
+  wire _and_1625;
   wire _eq_1627;
   wire _and_1628;
-  wire _eq_1632;
-  wire _and_1633;
   wire _eq_1634;
   wire [3:0] _add_1636;
   wire [3:0] _mux_1637;
@@ -1242,10 +1242,10 @@ module dram_l2mib (
   wire _eq_1652;
   wire _and_1653;
   wire _or_1654;
+  wire _eq_1656;
+  wire _and_1657;
   wire _eq_1659;
   wire _and_1660;
-  wire _eq_1664;
-  wire _and_1665;
   wire _eq_1666;
   wire [3:0] _add_1668;
   wire [3:0] _mux_1669;
@@ -1261,10 +1261,10 @@ module dram_l2mib (
   wire _eq_1684;
   wire _and_1685;
   wire _or_1686;
+  wire _eq_1688;
+  wire _and_1689;
   wire _eq_1691;
   wire _and_1692;
-  wire _eq_1696;
-  wire _and_1697;
   wire _eq_1698;
   wire [3:0] _add_1700;
   wire [3:0] _mux_1701;
@@ -1280,10 +1280,10 @@ module dram_l2mib (
   wire _eq_1716;
   wire _and_1717;
   wire _or_1718;
+  wire _eq_1720;
+  wire _and_1721;
   wire _eq_1723;
   wire _and_1724;
-  wire _eq_1728;
-  wire _and_1729;
   wire _eq_1730;
   wire [3:0] _add_1732;
   wire [3:0] _mux_1733;
@@ -1299,10 +1299,10 @@ module dram_l2mib (
   wire _eq_1748;
   wire _and_1749;
   wire _or_1750;
+  wire _eq_1752;
+  wire _and_1753;
   wire _eq_1755;
   wire _and_1756;
-  wire _eq_1760;
-  wire _and_1761;
   wire _eq_1762;
   wire [3:0] _add_1764;
   wire [3:0] _mux_1765;
@@ -1318,10 +1318,10 @@ module dram_l2mib (
   wire _eq_1780;
   wire _and_1781;
   wire _or_1782;
+  wire _eq_1784;
+  wire _and_1785;
   wire _eq_1787;
   wire _and_1788;
-  wire _eq_1792;
-  wire _and_1793;
   wire _eq_1794;
   wire [3:0] _add_1796;
   wire [3:0] _mux_1797;
@@ -1337,10 +1337,10 @@ module dram_l2mib (
   wire _eq_1812;
   wire _and_1813;
   wire _or_1814;
+  wire _eq_1816;
+  wire _and_1817;
   wire _eq_1819;
   wire _and_1820;
-  wire _eq_1824;
-  wire _and_1825;
   wire _eq_1826;
   wire [3:0] _add_1828;
   wire [3:0] _mux_1829;
@@ -1356,10 +1356,10 @@ module dram_l2mib (
   wire _eq_1844;
   wire _and_1845;
   wire _or_1846;
+  wire _eq_1848;
+  wire _and_1849;
   wire _eq_1851;
   wire _and_1852;
-  wire _eq_1856;
-  wire _and_1857;
   wire _eq_1858;
   wire [3:0] _add_1860;
   wire [3:0] _mux_1861;
@@ -1375,10 +1375,10 @@ module dram_l2mib (
   wire _eq_1876;
   wire _and_1877;
   wire _or_1878;
+  wire _eq_1880;
+  wire _and_1881;
   wire _eq_1883;
   wire _and_1884;
-  wire _eq_1888;
-  wire _and_1889;
   wire _eq_1890;
   wire [3:0] _add_1892;
   wire [3:0] _mux_1893;
@@ -1394,10 +1394,10 @@ module dram_l2mib (
   wire _eq_1908;
   wire _and_1909;
   wire _or_1910;
+  wire _eq_1912;
+  wire _and_1913;
   wire _eq_1915;
   wire _and_1916;
-  wire _eq_1920;
-  wire _and_1921;
   wire _eq_1922;
   wire [3:0] _add_1924;
   wire [3:0] _mux_1925;
@@ -1413,10 +1413,10 @@ module dram_l2mib (
   wire _eq_1940;
   wire _and_1941;
   wire _or_1942;
+  wire _eq_1944;
+  wire _and_1945;
   wire _eq_1947;
   wire _and_1948;
-  wire _eq_1952;
-  wire _and_1953;
   wire _eq_1954;
   wire [3:0] _add_1956;
   wire [3:0] _mux_1957;
@@ -1432,10 +1432,10 @@ module dram_l2mib (
   wire _eq_1972;
   wire _and_1973;
   wire _or_1974;
+  wire _eq_1976;
+  wire _and_1977;
   wire _eq_1979;
   wire _and_1980;
-  wire _eq_1984;
-  wire _and_1985;
   wire _eq_1986;
   wire [3:0] _add_1988;
   wire [3:0] _mux_1989;
@@ -1451,10 +1451,10 @@ module dram_l2mib (
   wire _eq_2004;
   wire _and_2005;
   wire _or_2006;
+  wire _eq_2008;
+  wire _and_2009;
   wire _eq_2011;
   wire _and_2012;
-  wire _eq_2016;
-  wire _and_2017;
   wire _eq_2018;
   wire [3:0] _add_2020;
   wire [3:0] _mux_2021;
@@ -1470,10 +1470,10 @@ module dram_l2mib (
   wire _eq_2036;
   wire _and_2037;
   wire _or_2038;
+  wire _eq_2040;
+  wire _and_2041;
   wire _eq_2043;
   wire _and_2044;
-  wire _eq_2048;
-  wire _and_2049;
   wire _eq_2050;
   wire [3:0] _add_2052;
   wire [3:0] _mux_2053;
@@ -1489,10 +1489,10 @@ module dram_l2mib (
   wire _eq_2068;
   wire _and_2069;
   wire _or_2070;
+  wire _eq_2072;
+  wire _and_2073;
   wire _eq_2075;
   wire _and_2076;
-  wire _eq_2080;
-  wire _and_2081;
   wire _eq_2082;
   wire [3:0] _add_2084;
   wire [3:0] _mux_2085;
@@ -1508,10 +1508,10 @@ module dram_l2mib (
   wire _eq_2100;
   wire _and_2101;
   wire _or_2102;
+  wire _eq_2104;
+  wire _and_2105;
   wire _eq_2107;
   wire _and_2108;
-  wire _eq_2112;
-  wire _and_2113;
   wire _eq_2114;
   wire [3:0] _add_2116;
   wire [3:0] _mux_2117;
@@ -1527,10 +1527,10 @@ module dram_l2mib (
   wire _eq_2132;
   wire _and_2133;
   wire _or_2134;
+  wire _eq_2136;
+  wire _and_2137;
   wire _eq_2139;
   wire _and_2140;
-  wire _eq_2144;
-  wire _and_2145;
   wire _eq_2146;
   wire [3:0] _add_2148;
   wire [3:0] _mux_2149;
@@ -1546,10 +1546,10 @@ module dram_l2mib (
   wire _eq_2164;
   wire _and_2165;
   wire _or_2166;
+  wire _eq_2168;
+  wire _and_2169;
   wire _eq_2171;
   wire _and_2172;
-  wire _eq_2176;
-  wire _and_2177;
   wire _eq_2178;
   wire [3:0] _add_2180;
   wire [3:0] _mux_2181;
@@ -1565,10 +1565,10 @@ module dram_l2mib (
   wire _eq_2196;
   wire _and_2197;
   wire _or_2198;
+  wire _eq_2200;
+  wire _and_2201;
   wire _eq_2203;
   wire _and_2204;
-  wire _eq_2208;
-  wire _and_2209;
   wire _eq_2210;
   wire [3:0] _add_2212;
   wire [3:0] _mux_2213;
@@ -1584,10 +1584,10 @@ module dram_l2mib (
   wire _eq_2228;
   wire _and_2229;
   wire _or_2230;
+  wire _eq_2232;
+  wire _and_2233;
   wire _eq_2235;
   wire _and_2236;
-  wire _eq_2240;
-  wire _and_2241;
   wire _eq_2242;
   wire [3:0] _add_2244;
   wire [3:0] _mux_2245;
@@ -1603,10 +1603,10 @@ module dram_l2mib (
   wire _eq_2260;
   wire _and_2261;
   wire _or_2262;
+  wire _eq_2264;
+  wire _and_2265;
   wire _eq_2267;
   wire _and_2268;
-  wire _eq_2272;
-  wire _and_2273;
   wire _eq_2274;
   wire [3:0] _add_2276;
   wire [3:0] _mux_2277;
@@ -1622,10 +1622,10 @@ module dram_l2mib (
   wire _eq_2292;
   wire _and_2293;
   wire _or_2294;
+  wire _eq_2296;
+  wire _and_2297;
   wire _eq_2299;
   wire _and_2300;
-  wire _eq_2304;
-  wire _and_2305;
   wire _eq_2306;
   wire [3:0] _add_2308;
   wire [3:0] _mux_2309;
@@ -1641,10 +1641,10 @@ module dram_l2mib (
   wire _eq_2324;
   wire _and_2325;
   wire _or_2326;
+  wire _eq_2328;
+  wire _and_2329;
   wire _eq_2331;
   wire _and_2332;
-  wire _eq_2336;
-  wire _and_2337;
   wire _eq_2338;
   wire [3:0] _add_2340;
   wire [3:0] _mux_2341;
@@ -1660,10 +1660,10 @@ module dram_l2mib (
   wire _eq_2356;
   wire _and_2357;
   wire _or_2358;
+  wire _eq_2360;
+  wire _and_2361;
   wire _eq_2363;
   wire _and_2364;
-  wire _eq_2368;
-  wire _and_2369;
   wire _eq_2370;
   wire [3:0] _add_2372;
   wire [3:0] _mux_2373;
@@ -1679,10 +1679,10 @@ module dram_l2mib (
   wire _eq_2388;
   wire _and_2389;
   wire _or_2390;
+  wire _eq_2392;
+  wire _and_2393;
   wire _eq_2395;
   wire _and_2396;
-  wire _eq_2400;
-  wire _and_2401;
   wire _eq_2402;
   wire [3:0] _add_2404;
   wire [3:0] _mux_2405;
@@ -1698,10 +1698,10 @@ module dram_l2mib (
   wire _eq_2420;
   wire _and_2421;
   wire _or_2422;
+  wire _eq_2424;
+  wire _and_2425;
   wire _eq_2427;
   wire _and_2428;
-  wire _eq_2432;
-  wire _and_2433;
   wire _eq_2434;
   wire [3:0] _add_2436;
   wire [3:0] _mux_2437;
@@ -1717,10 +1717,10 @@ module dram_l2mib (
   wire _eq_2452;
   wire _and_2453;
   wire _or_2454;
+  wire _eq_2456;
+  wire _and_2457;
   wire _eq_2459;
   wire _and_2460;
-  wire _eq_2464;
-  wire _and_2465;
   wire _eq_2466;
   wire [3:0] _add_2468;
   wire [3:0] _mux_2469;
@@ -1736,10 +1736,10 @@ module dram_l2mib (
   wire _eq_2484;
   wire _and_2485;
   wire _or_2486;
+  wire _eq_2488;
+  wire _and_2489;
   wire _eq_2491;
   wire _and_2492;
-  wire _eq_2496;
-  wire _and_2497;
   wire _eq_2498;
   wire [3:0] _add_2500;
   wire [3:0] _mux_2501;
@@ -1755,10 +1755,10 @@ module dram_l2mib (
   wire _eq_2516;
   wire _and_2517;
   wire _or_2518;
+  wire _eq_2520;
+  wire _and_2521;
   wire _eq_2523;
   wire _and_2524;
-  wire _eq_2528;
-  wire _and_2529;
   wire _eq_2530;
   wire [3:0] _add_2532;
   wire [3:0] _mux_2533;
@@ -1774,10 +1774,10 @@ module dram_l2mib (
   wire _eq_2548;
   wire _and_2549;
   wire _or_2550;
+  wire _eq_2552;
+  wire _and_2553;
   wire _eq_2555;
   wire _and_2556;
-  wire _eq_2560;
-  wire _and_2561;
   wire _eq_2562;
   wire [3:0] _add_2564;
   wire [3:0] _mux_2565;
@@ -1793,10 +1793,10 @@ module dram_l2mib (
   wire _eq_2580;
   wire _and_2581;
   wire _or_2582;
+  wire _eq_2584;
+  wire _and_2585;
   wire _eq_2587;
   wire _and_2588;
-  wire _eq_2592;
-  wire _and_2593;
   wire _eq_2594;
   wire [3:0] _add_2596;
   wire [3:0] _mux_2597;
@@ -1812,10 +1812,10 @@ module dram_l2mib (
   wire _eq_2612;
   wire _and_2613;
   wire _or_2614;
+  wire _eq_2616;
+  wire _and_2617;
   wire _eq_2619;
   wire _and_2620;
-  wire _eq_2624;
-  wire _and_2625;
   wire _eq_2626;
   wire [3:0] _add_2628;
   wire [3:0] _mux_2629;
@@ -1831,10 +1831,10 @@ module dram_l2mib (
   wire _eq_2644;
   wire _and_2645;
   wire _or_2646;
+  wire _eq_2648;
+  wire _and_2649;
   wire _eq_2651;
   wire _and_2652;
-  wire _eq_2656;
-  wire _and_2657;
   wire _eq_2658;
   wire [3:0] _add_2660;
   wire [3:0] _mux_2661;
@@ -1850,10 +1850,10 @@ module dram_l2mib (
   wire _eq_2676;
   wire _and_2677;
   wire _or_2678;
+  wire _eq_2680;
+  wire _and_2681;
   wire _eq_2683;
   wire _and_2684;
-  wire _eq_2688;
-  wire _and_2689;
   wire _eq_2690;
   wire [3:0] _add_2692;
   wire [3:0] _mux_2693;
@@ -1869,10 +1869,10 @@ module dram_l2mib (
   wire _eq_2708;
   wire _and_2709;
   wire _or_2710;
+  wire _eq_2712;
+  wire _and_2713;
   wire _eq_2715;
   wire _and_2716;
-  wire _eq_2720;
-  wire _and_2721;
   wire _eq_2722;
   wire [3:0] _add_2724;
   wire [3:0] _mux_2725;
@@ -1888,10 +1888,10 @@ module dram_l2mib (
   wire _eq_2740;
   wire _and_2741;
   wire _or_2742;
+  wire _eq_2744;
+  wire _and_2745;
   wire _eq_2747;
   wire _and_2748;
-  wire _eq_2752;
-  wire _and_2753;
   wire _eq_2754;
   wire [3:0] _add_2756;
   wire [3:0] _mux_2757;
@@ -1907,10 +1907,10 @@ module dram_l2mib (
   wire _eq_2772;
   wire _and_2773;
   wire _or_2774;
+  wire _eq_2776;
+  wire _and_2777;
   wire _eq_2779;
   wire _and_2780;
-  wire _eq_2784;
-  wire _and_2785;
   wire _eq_2786;
   wire [3:0] _add_2788;
   wire [3:0] _mux_2789;
@@ -1926,10 +1926,10 @@ module dram_l2mib (
   wire _eq_2804;
   wire _and_2805;
   wire _or_2806;
+  wire _eq_2808;
+  wire _and_2809;
   wire _eq_2811;
   wire _and_2812;
-  wire _eq_2816;
-  wire _and_2817;
   wire _eq_2818;
   wire [3:0] _add_2820;
   wire [3:0] _mux_2821;
@@ -1940,1285 +1940,1285 @@ module dram_l2mib (
   wire _gt_2828;
   wire [15:0] _mux_2829;
   wire [14:0] _slice_2830;
-  wire [3:0] _mux_2832;
-  wire _or_2833;
-  wire [14:0] _mux_2834;
-  wire _or_2835;
-  wire [14:0] _mux_2836;
-  wire _or_2837;
-  wire _mux_2838;
-  wire _mux_2839;
-  wire [3:0] _mux_2840;
-  wire _or_2841;
-  wire [14:0] _mux_2842;
-  wire _or_2843;
-  wire [14:0] _mux_2844;
-  wire _or_2845;
-  wire _mux_2846;
-  wire _mux_2847;
-  wire [3:0] _mux_2848;
-  wire _or_2849;
-  wire [14:0] _mux_2850;
-  wire _or_2851;
-  wire [14:0] _mux_2852;
-  wire _or_2853;
-  wire _mux_2854;
-  wire _mux_2855;
-  wire [3:0] _mux_2856;
-  wire _or_2857;
-  wire [14:0] _mux_2858;
-  wire _or_2859;
-  wire [14:0] _mux_2860;
-  wire _or_2861;
-  wire _mux_2862;
-  wire _mux_2863;
-  wire [3:0] _mux_2864;
-  wire _or_2865;
-  wire [14:0] _mux_2866;
-  wire _or_2867;
-  wire [14:0] _mux_2868;
-  wire _or_2869;
-  wire _mux_2870;
-  wire _mux_2871;
-  wire [3:0] _mux_2872;
-  wire _or_2873;
-  wire [14:0] _mux_2874;
-  wire _or_2875;
-  wire [14:0] _mux_2876;
-  wire _or_2877;
-  wire _mux_2878;
-  wire _mux_2879;
-  wire [3:0] _mux_2880;
-  wire _or_2881;
-  wire [14:0] _mux_2882;
-  wire _or_2883;
-  wire [14:0] _mux_2884;
-  wire _or_2885;
-  wire _mux_2886;
-  wire _mux_2887;
-  wire [3:0] _mux_2888;
-  wire _or_2889;
-  wire [14:0] _mux_2890;
-  wire _or_2891;
-  wire [14:0] _mux_2892;
-  wire _or_2893;
-  wire _mux_2894;
-  wire _mux_2895;
-  wire [3:0] _mux_2896;
-  wire _or_2897;
-  wire [14:0] _mux_2898;
-  wire _or_2899;
-  wire [14:0] _mux_2900;
-  wire _or_2901;
-  wire _mux_2902;
-  wire _mux_2903;
-  wire [3:0] _mux_2904;
-  wire _or_2905;
-  wire [14:0] _mux_2906;
-  wire _or_2907;
-  wire [14:0] _mux_2908;
-  wire _or_2909;
-  wire _mux_2910;
-  wire _mux_2911;
-  wire [3:0] _mux_2912;
-  wire _or_2913;
-  wire [14:0] _mux_2914;
-  wire _or_2915;
-  wire [14:0] _mux_2916;
-  wire _or_2917;
-  wire _mux_2918;
-  wire _mux_2919;
-  wire [3:0] _mux_2920;
-  wire _or_2921;
-  wire [14:0] _mux_2922;
-  wire _or_2923;
-  wire [14:0] _mux_2924;
-  wire _or_2925;
-  wire _mux_2926;
-  wire _mux_2927;
-  wire [3:0] _mux_2928;
-  wire _or_2929;
-  wire [14:0] _mux_2930;
-  wire _or_2931;
-  wire [14:0] _mux_2932;
-  wire _or_2933;
-  wire _mux_2934;
-  wire _mux_2935;
-  wire [3:0] _mux_2936;
-  wire _or_2937;
-  wire [14:0] _mux_2938;
-  wire _or_2939;
-  wire [14:0] _mux_2940;
-  wire _or_2941;
-  wire _mux_2942;
-  wire _mux_2943;
-  wire [3:0] _mux_2944;
-  wire _or_2945;
-  wire [14:0] _mux_2946;
-  wire _or_2947;
-  wire [14:0] _mux_2948;
-  wire _or_2949;
-  wire _mux_2950;
-  wire _mux_2951;
-  wire [3:0] _mux_2952;
-  wire _or_2953;
-  wire [14:0] _mux_2954;
-  wire _or_2955;
-  wire [14:0] _mux_2956;
-  wire _or_2957;
-  wire _mux_2958;
-  wire _mux_2959;
-  wire [3:0] _mux_2960;
-  wire _or_2961;
-  wire [14:0] _mux_2962;
-  wire _or_2963;
-  wire [14:0] _mux_2964;
-  wire _or_2965;
-  wire _mux_2966;
-  wire _mux_2967;
-  wire [3:0] _mux_2968;
-  wire _or_2969;
-  wire [14:0] _mux_2970;
-  wire _or_2971;
-  wire [14:0] _mux_2972;
-  wire _or_2973;
-  wire _mux_2974;
-  wire _mux_2975;
-  wire [3:0] _mux_2976;
-  wire _or_2977;
-  wire [14:0] _mux_2978;
-  wire _or_2979;
-  wire [14:0] _mux_2980;
-  wire _or_2981;
-  wire _mux_2982;
-  wire _mux_2983;
-  wire [3:0] _mux_2984;
-  wire _or_2985;
-  wire [14:0] _mux_2986;
-  wire _or_2987;
-  wire [14:0] _mux_2988;
-  wire _or_2989;
-  wire _mux_2990;
-  wire _mux_2991;
-  wire [3:0] _mux_2992;
-  wire _or_2993;
-  wire [14:0] _mux_2994;
-  wire _or_2995;
-  wire [14:0] _mux_2996;
-  wire _or_2997;
-  wire _mux_2998;
-  wire _mux_2999;
-  wire [3:0] _mux_3000;
-  wire _or_3001;
-  wire [14:0] _mux_3002;
-  wire _or_3003;
-  wire [14:0] _mux_3004;
-  wire _or_3005;
-  wire _mux_3006;
-  wire _mux_3007;
-  wire [3:0] _mux_3008;
-  wire _or_3009;
-  wire [14:0] _mux_3010;
-  wire _or_3011;
-  wire [14:0] _mux_3012;
-  wire _or_3013;
-  wire _mux_3014;
-  wire _mux_3015;
-  wire [3:0] _mux_3016;
-  wire _or_3017;
-  wire [14:0] _mux_3018;
-  wire _or_3019;
-  wire [14:0] _mux_3020;
-  wire _or_3021;
-  wire _mux_3022;
-  wire _mux_3023;
-  wire [3:0] _mux_3024;
-  wire _or_3025;
-  wire [14:0] _mux_3026;
-  wire _or_3027;
-  wire [14:0] _mux_3028;
-  wire _or_3029;
-  wire _mux_3030;
-  wire _mux_3031;
-  wire [3:0] _mux_3032;
-  wire _or_3033;
-  wire [14:0] _mux_3034;
-  wire _or_3035;
-  wire [14:0] _mux_3036;
-  wire _or_3037;
-  wire _mux_3038;
-  wire _mux_3039;
-  wire [3:0] _mux_3040;
-  wire _or_3041;
-  wire [14:0] _mux_3042;
-  wire _or_3043;
-  wire [14:0] _mux_3044;
-  wire _or_3045;
-  wire _mux_3046;
-  wire _mux_3047;
-  wire [3:0] _mux_3048;
-  wire _or_3049;
-  wire [14:0] _mux_3050;
-  wire _or_3051;
-  wire [14:0] _mux_3052;
-  wire _or_3053;
-  wire _mux_3054;
-  wire _mux_3055;
-  wire [3:0] _mux_3056;
-  wire _or_3057;
-  wire [14:0] _mux_3058;
-  wire _or_3059;
-  wire [14:0] _mux_3060;
-  wire _or_3061;
-  wire _mux_3062;
-  wire _mux_3063;
-  wire [3:0] _mux_3064;
-  wire _or_3065;
-  wire [14:0] _mux_3066;
-  wire _or_3067;
-  wire [14:0] _mux_3068;
-  wire _or_3069;
-  wire _mux_3070;
-  wire _mux_3071;
-  wire [3:0] _mux_3072;
-  wire _or_3073;
-  wire [14:0] _mux_3074;
-  wire _or_3075;
-  wire [14:0] _mux_3076;
-  wire _or_3077;
-  wire _mux_3078;
-  wire _mux_3079;
-  wire [3:0] _mux_3080;
-  wire _or_3081;
-  wire [14:0] _mux_3082;
-  wire _or_3083;
-  wire [14:0] _mux_3084;
-  wire _or_3085;
-  wire _mux_3086;
-  wire _mux_3087;
-  wire [3:0] _mux_3088;
-  wire _or_3089;
-  wire [14:0] _mux_3090;
-  wire _or_3091;
-  wire [14:0] _mux_3092;
-  wire _or_3093;
-  wire _mux_3094;
-  wire _mux_3095;
-  wire [3:0] _mux_3096;
-  wire _or_3097;
-  wire [14:0] _mux_3098;
-  wire _or_3099;
-  wire [14:0] _mux_3100;
-  wire _or_3101;
-  wire _mux_3102;
-  wire _mux_3103;
-  wire [3:0] _mux_3104;
-  wire _or_3105;
-  wire [14:0] _mux_3106;
-  wire _or_3107;
-  wire [14:0] _mux_3108;
-  wire _or_3109;
-  wire _mux_3110;
-  wire _mux_3111;
-  wire [3:0] _mux_3112;
-  wire _or_3113;
-  wire [14:0] _mux_3114;
-  wire _or_3115;
-  wire [14:0] _mux_3116;
-  wire _or_3117;
-  wire _mux_3118;
-  wire _mux_3119;
-  wire [3:0] _mux_3120;
-  wire _or_3121;
-  wire [14:0] _mux_3122;
-  wire _or_3123;
-  wire [14:0] _mux_3124;
-  wire _or_3125;
-  wire _mux_3126;
-  wire _mux_3127;
-  wire [3:0] _mux_3128;
-  wire _or_3129;
-  wire [14:0] _mux_3130;
-  wire _or_3131;
-  wire [14:0] _mux_3132;
-  wire _or_3133;
-  wire _mux_3134;
-  wire _mux_3135;
-  wire [3:0] _mux_3136;
-  wire _or_3137;
-  wire [14:0] _mux_3138;
-  wire _or_3139;
-  wire [14:0] _mux_3140;
-  wire _or_3141;
-  wire _mux_3142;
-  wire _mux_3143;
-  wire [3:0] _mux_3144;
-  wire _or_3145;
-  wire [14:0] _mux_3146;
-  wire _or_3147;
-  wire [14:0] _mux_3148;
-  wire _or_3149;
-  wire _mux_3150;
-  wire _mux_3151;
-  wire [3:0] _mux_3152;
-  wire _or_3153;
-  wire [14:0] _mux_3154;
-  wire _or_3155;
-  wire [14:0] _mux_3156;
-  wire _or_3157;
-  wire _mux_3158;
-  wire _mux_3159;
-  wire [3:0] _mux_3160;
-  wire _or_3161;
-  wire [14:0] _mux_3162;
-  wire _or_3163;
-  wire [14:0] _mux_3164;
-  wire _or_3165;
-  wire _mux_3166;
-  wire _mux_3167;
-  wire [3:0] _mux_3168;
-  wire _or_3169;
-  wire [14:0] _mux_3170;
-  wire _or_3171;
-  wire [14:0] _mux_3172;
-  wire _or_3173;
-  wire _mux_3174;
-  wire _mux_3175;
-  wire [3:0] _mux_3176;
-  wire _or_3177;
-  wire [14:0] _mux_3178;
-  wire _or_3179;
-  wire [14:0] _mux_3180;
-  wire _or_3181;
-  wire _mux_3182;
-  wire _mux_3183;
-  wire [3:0] _mux_3184;
-  wire _or_3185;
-  wire [14:0] _mux_3186;
-  wire _or_3187;
-  wire [14:0] _mux_3188;
-  wire _or_3189;
-  wire _mux_3190;
-  wire _mux_3191;
-  wire [3:0] _mux_3192;
-  wire _or_3193;
-  wire [14:0] _mux_3194;
-  wire _or_3195;
-  wire [14:0] _mux_3196;
-  wire _or_3197;
-  wire _mux_3198;
-  wire _mux_3199;
-  wire [3:0] _mux_3200;
-  wire _or_3201;
-  wire [14:0] _mux_3202;
-  wire _or_3203;
-  wire [14:0] _mux_3204;
-  wire _or_3205;
-  wire _mux_3206;
-  wire _mux_3207;
-  wire [3:0] _mux_3208;
-  wire _or_3209;
-  wire [14:0] _mux_3210;
-  wire _or_3211;
-  wire [14:0] _mux_3212;
-  wire _or_3213;
-  wire _mux_3214;
-  wire _mux_3215;
-  wire [3:0] _mux_3216;
-  wire _or_3217;
-  wire [14:0] _mux_3218;
-  wire _or_3219;
-  wire [14:0] _mux_3220;
-  wire _or_3221;
-  wire _mux_3222;
-  wire _mux_3223;
-  wire [3:0] _mux_3224;
-  wire _or_3225;
-  wire [14:0] _mux_3226;
-  wire _or_3227;
-  wire [14:0] _mux_3228;
-  wire _or_3229;
-  wire _mux_3230;
-  wire _mux_3231;
-  wire [3:0] _mux_3232;
-  wire _or_3233;
-  wire [14:0] _mux_3234;
-  wire _or_3235;
-  wire [14:0] _mux_3236;
-  wire _or_3237;
-  wire _mux_3238;
-  wire _mux_3239;
-  wire [3:0] _mux_3240;
-  wire _or_3241;
-  wire [14:0] _mux_3242;
-  wire _or_3243;
-  wire [14:0] _mux_3244;
-  wire _or_3245;
-  wire _mux_3246;
-  wire _mux_3247;
-  wire [3:0] _mux_3248;
-  wire _or_3249;
-  wire [14:0] _mux_3250;
-  wire _or_3251;
-  wire [14:0] _mux_3252;
-  wire _or_3253;
-  wire _mux_3254;
-  wire _mux_3255;
-  wire [3:0] _mux_3256;
-  wire _or_3257;
-  wire [14:0] _mux_3258;
-  wire _or_3259;
-  wire [14:0] _mux_3260;
-  wire _or_3261;
-  wire _mux_3262;
-  wire _mux_3263;
-  wire [3:0] _mux_3264;
-  wire _or_3265;
-  wire [14:0] _mux_3266;
-  wire _or_3267;
-  wire [14:0] _mux_3268;
-  wire _or_3269;
-  wire _mux_3270;
-  wire _mux_3271;
-  wire [3:0] _mux_3272;
-  wire _or_3273;
-  wire [14:0] _mux_3274;
-  wire _or_3275;
-  wire [14:0] _mux_3276;
-  wire _or_3277;
-  wire _mux_3278;
-  wire _mux_3279;
-  wire [3:0] _mux_3280;
-  wire _or_3281;
-  wire [14:0] _mux_3282;
-  wire _or_3283;
-  wire [14:0] _mux_3284;
-  wire _or_3285;
-  wire _mux_3286;
-  wire _mux_3287;
-  wire [3:0] _mux_3288;
-  wire _or_3289;
-  wire [14:0] _mux_3290;
-  wire _or_3291;
-  wire [14:0] _mux_3292;
-  wire _or_3293;
-  wire _mux_3294;
-  wire _mux_3295;
-  wire [3:0] _mux_3296;
-  wire _or_3297;
-  wire [14:0] _mux_3298;
-  wire _or_3299;
-  wire [14:0] _mux_3300;
-  wire _or_3301;
-  wire _mux_3302;
-  wire _mux_3303;
-  wire [3:0] _mux_3304;
-  wire _or_3305;
-  wire [14:0] _mux_3306;
-  wire _or_3307;
-  wire [14:0] _mux_3308;
-  wire _or_3309;
-  wire _mux_3310;
-  wire _mux_3311;
-  wire [3:0] _mux_3312;
-  wire _or_3313;
-  wire [14:0] _mux_3314;
-  wire _or_3315;
-  wire [14:0] _mux_3316;
-  wire _or_3317;
-  wire _mux_3318;
-  wire _mux_3319;
-  wire [3:0] _mux_3320;
-  wire _or_3321;
-  wire [14:0] _mux_3322;
-  wire _or_3323;
-  wire [14:0] _mux_3324;
-  wire _or_3325;
-  wire _mux_3326;
-  wire _mux_3327;
-  wire [3:0] _mux_3328;
-  wire _or_3329;
-  wire [14:0] _mux_3330;
-  wire _or_3331;
-  wire [14:0] _mux_3332;
-  wire _or_3333;
-  wire _mux_3334;
-  wire _mux_3335;
-  wire [3:0] _mux_3336;
-  wire _or_3337;
-  wire [14:0] _mux_3338;
-  wire _or_3339;
-  wire [14:0] _mux_3340;
-  wire _or_3341;
-  wire _mux_3342;
-  wire _mux_3343;
+  wire [3:0] _mux_4319;
+  wire _or_4320;
+  wire [14:0] _mux_4321;
+  wire _or_4322;
+  wire [14:0] _mux_4323;
+  wire _or_4324;
+  wire _mux_4325;
+  wire _mux_4326;
+  wire [3:0] _mux_4327;
+  wire _or_4328;
+  wire [14:0] _mux_4329;
+  wire _or_4330;
+  wire [14:0] _mux_4331;
+  wire _or_4332;
+  wire _mux_4333;
+  wire _mux_4334;
+  wire [3:0] _mux_4335;
+  wire _or_4336;
+  wire [14:0] _mux_4337;
+  wire _or_4338;
+  wire [14:0] _mux_4339;
+  wire _or_4340;
+  wire _mux_4341;
+  wire _mux_4342;
+  wire [3:0] _mux_4343;
+  wire _or_4344;
+  wire [14:0] _mux_4345;
+  wire _or_4346;
+  wire [14:0] _mux_4347;
+  wire _or_4348;
+  wire _mux_4349;
+  wire _mux_4350;
+  wire [3:0] _mux_4351;
+  wire _or_4352;
+  wire [14:0] _mux_4353;
+  wire _or_4354;
+  wire [14:0] _mux_4355;
+  wire _or_4356;
+  wire _mux_4357;
+  wire _mux_4358;
+  wire [3:0] _mux_4359;
+  wire _or_4360;
+  wire [14:0] _mux_4361;
+  wire _or_4362;
+  wire [14:0] _mux_4363;
+  wire _or_4364;
+  wire _mux_4365;
+  wire _mux_4366;
+  wire [3:0] _mux_4367;
+  wire _or_4368;
+  wire [14:0] _mux_4369;
+  wire _or_4370;
+  wire [14:0] _mux_4371;
+  wire _or_4372;
+  wire _mux_4373;
+  wire _mux_4374;
+  wire [3:0] _mux_4375;
+  wire _or_4376;
+  wire [14:0] _mux_4377;
+  wire _or_4378;
+  wire [14:0] _mux_4379;
+  wire _or_4380;
+  wire _mux_4381;
+  wire _mux_4382;
+  wire [3:0] _mux_4383;
+  wire _or_4384;
+  wire [14:0] _mux_4385;
+  wire _or_4386;
+  wire [14:0] _mux_4387;
+  wire _or_4388;
+  wire _mux_4389;
+  wire _mux_4390;
+  wire [3:0] _mux_4391;
+  wire _or_4392;
+  wire [14:0] _mux_4393;
+  wire _or_4394;
+  wire [14:0] _mux_4395;
+  wire _or_4396;
+  wire _mux_4397;
+  wire _mux_4398;
+  wire [3:0] _mux_4399;
+  wire _or_4400;
+  wire [14:0] _mux_4401;
+  wire _or_4402;
+  wire [14:0] _mux_4403;
+  wire _or_4404;
+  wire _mux_4405;
+  wire _mux_4406;
+  wire [3:0] _mux_4407;
+  wire _or_4408;
+  wire [14:0] _mux_4409;
+  wire _or_4410;
+  wire [14:0] _mux_4411;
+  wire _or_4412;
+  wire _mux_4413;
+  wire _mux_4414;
+  wire [3:0] _mux_4415;
+  wire _or_4416;
+  wire [14:0] _mux_4417;
+  wire _or_4418;
+  wire [14:0] _mux_4419;
+  wire _or_4420;
+  wire _mux_4421;
+  wire _mux_4422;
+  wire [3:0] _mux_4423;
+  wire _or_4424;
+  wire [14:0] _mux_4425;
+  wire _or_4426;
+  wire [14:0] _mux_4427;
+  wire _or_4428;
+  wire _mux_4429;
+  wire _mux_4430;
+  wire [3:0] _mux_4431;
+  wire _or_4432;
+  wire [14:0] _mux_4433;
+  wire _or_4434;
+  wire [14:0] _mux_4435;
+  wire _or_4436;
+  wire _mux_4437;
+  wire _mux_4438;
+  wire [3:0] _mux_4439;
+  wire _or_4440;
+  wire [14:0] _mux_4441;
+  wire _or_4442;
+  wire [14:0] _mux_4443;
+  wire _or_4444;
+  wire _mux_4445;
+  wire _mux_4446;
+  wire [3:0] _mux_4447;
+  wire _or_4448;
+  wire [14:0] _mux_4449;
+  wire _or_4450;
+  wire [14:0] _mux_4451;
+  wire _or_4452;
+  wire _mux_4453;
+  wire _mux_4454;
+  wire [3:0] _mux_4455;
+  wire _or_4456;
+  wire [14:0] _mux_4457;
+  wire _or_4458;
+  wire [14:0] _mux_4459;
+  wire _or_4460;
+  wire _mux_4461;
+  wire _mux_4462;
+  wire [3:0] _mux_4463;
+  wire _or_4464;
+  wire [14:0] _mux_4465;
+  wire _or_4466;
+  wire [14:0] _mux_4467;
+  wire _or_4468;
+  wire _mux_4469;
+  wire _mux_4470;
+  wire [3:0] _mux_4471;
+  wire _or_4472;
+  wire [14:0] _mux_4473;
+  wire _or_4474;
+  wire [14:0] _mux_4475;
+  wire _or_4476;
+  wire _mux_4477;
+  wire _mux_4478;
+  wire [3:0] _mux_4479;
+  wire _or_4480;
+  wire [14:0] _mux_4481;
+  wire _or_4482;
+  wire [14:0] _mux_4483;
+  wire _or_4484;
+  wire _mux_4485;
+  wire _mux_4486;
+  wire [3:0] _mux_4487;
+  wire _or_4488;
+  wire [14:0] _mux_4489;
+  wire _or_4490;
+  wire [14:0] _mux_4491;
+  wire _or_4492;
+  wire _mux_4493;
+  wire _mux_4494;
+  wire [3:0] _mux_4495;
+  wire _or_4496;
+  wire [14:0] _mux_4497;
+  wire _or_4498;
+  wire [14:0] _mux_4499;
+  wire _or_4500;
+  wire _mux_4501;
+  wire _mux_4502;
+  wire [3:0] _mux_4503;
+  wire _or_4504;
+  wire [14:0] _mux_4505;
+  wire _or_4506;
+  wire [14:0] _mux_4507;
+  wire _or_4508;
+  wire _mux_4509;
+  wire _mux_4510;
+  wire [3:0] _mux_4511;
+  wire _or_4512;
+  wire [14:0] _mux_4513;
+  wire _or_4514;
+  wire [14:0] _mux_4515;
+  wire _or_4516;
+  wire _mux_4517;
+  wire _mux_4518;
+  wire [3:0] _mux_4519;
+  wire _or_4520;
+  wire [14:0] _mux_4521;
+  wire _or_4522;
+  wire [14:0] _mux_4523;
+  wire _or_4524;
+  wire _mux_4525;
+  wire _mux_4526;
+  wire [3:0] _mux_4527;
+  wire _or_4528;
+  wire [14:0] _mux_4529;
+  wire _or_4530;
+  wire [14:0] _mux_4531;
+  wire _or_4532;
+  wire _mux_4533;
+  wire _mux_4534;
+  wire [3:0] _mux_4535;
+  wire _or_4536;
+  wire [14:0] _mux_4537;
+  wire _or_4538;
+  wire [14:0] _mux_4539;
+  wire _or_4540;
+  wire _mux_4541;
+  wire _mux_4542;
+  wire [3:0] _mux_4543;
+  wire _or_4544;
+  wire [14:0] _mux_4545;
+  wire _or_4546;
+  wire [14:0] _mux_4547;
+  wire _or_4548;
+  wire _mux_4549;
+  wire _mux_4550;
+  wire [3:0] _mux_4551;
+  wire _or_4552;
+  wire [14:0] _mux_4553;
+  wire _or_4554;
+  wire [14:0] _mux_4555;
+  wire _or_4556;
+  wire _mux_4557;
+  wire _mux_4558;
+  wire [3:0] _mux_4559;
+  wire _or_4560;
+  wire [14:0] _mux_4561;
+  wire _or_4562;
+  wire [14:0] _mux_4563;
+  wire _or_4564;
+  wire _mux_4565;
+  wire _mux_4566;
+  wire [3:0] _mux_4567;
+  wire _or_4568;
+  wire [14:0] _mux_4569;
+  wire _or_4570;
+  wire [14:0] _mux_4571;
+  wire _or_4572;
+  wire _mux_4573;
+  wire _mux_4574;
+  wire [3:0] _mux_4575;
+  wire _or_4576;
+  wire [14:0] _mux_4577;
+  wire _or_4578;
+  wire [14:0] _mux_4579;
+  wire _or_4580;
+  wire _mux_4581;
+  wire _mux_4582;
+  wire [3:0] _mux_4583;
+  wire _or_4584;
+  wire [14:0] _mux_4585;
+  wire _or_4586;
+  wire [14:0] _mux_4587;
+  wire _or_4588;
+  wire _mux_4589;
+  wire _mux_4590;
+  wire [3:0] _mux_4591;
+  wire _or_4592;
+  wire [14:0] _mux_4593;
+  wire _or_4594;
+  wire [14:0] _mux_4595;
+  wire _or_4596;
+  wire _mux_4597;
+  wire _mux_4598;
+  wire [3:0] _mux_4599;
+  wire _or_4600;
+  wire [14:0] _mux_4601;
+  wire _or_4602;
+  wire [14:0] _mux_4603;
+  wire _or_4604;
+  wire _mux_4605;
+  wire _mux_4606;
+  wire [3:0] _mux_4607;
+  wire _or_4608;
+  wire [14:0] _mux_4609;
+  wire _or_4610;
+  wire [14:0] _mux_4611;
+  wire _or_4612;
+  wire _mux_4613;
+  wire _mux_4614;
+  wire [3:0] _mux_4615;
+  wire _or_4616;
+  wire [14:0] _mux_4617;
+  wire _or_4618;
+  wire [14:0] _mux_4619;
+  wire _or_4620;
+  wire _mux_4621;
+  wire _mux_4622;
+  wire [3:0] _mux_4623;
+  wire _or_4624;
+  wire [14:0] _mux_4625;
+  wire _or_4626;
+  wire [14:0] _mux_4627;
+  wire _or_4628;
+  wire _mux_4629;
+  wire _mux_4630;
+  wire [3:0] _mux_4631;
+  wire _or_4632;
+  wire [14:0] _mux_4633;
+  wire _or_4634;
+  wire [14:0] _mux_4635;
+  wire _or_4636;
+  wire _mux_4637;
+  wire _mux_4638;
+  wire [3:0] _mux_4639;
+  wire _or_4640;
+  wire [14:0] _mux_4641;
+  wire _or_4642;
+  wire [14:0] _mux_4643;
+  wire _or_4644;
+  wire _mux_4645;
+  wire _mux_4646;
+  wire [3:0] _mux_4647;
+  wire _or_4648;
+  wire [14:0] _mux_4649;
+  wire _or_4650;
+  wire [14:0] _mux_4651;
+  wire _or_4652;
+  wire _mux_4653;
+  wire _mux_4654;
+  wire [3:0] _mux_4655;
+  wire _or_4656;
+  wire [14:0] _mux_4657;
+  wire _or_4658;
+  wire [14:0] _mux_4659;
+  wire _or_4660;
+  wire _mux_4661;
+  wire _mux_4662;
+  wire [3:0] _mux_4663;
+  wire _or_4664;
+  wire [14:0] _mux_4665;
+  wire _or_4666;
+  wire [14:0] _mux_4667;
+  wire _or_4668;
+  wire _mux_4669;
+  wire _mux_4670;
+  wire [3:0] _mux_4671;
+  wire _or_4672;
+  wire [14:0] _mux_4673;
+  wire _or_4674;
+  wire [14:0] _mux_4675;
+  wire _or_4676;
+  wire _mux_4677;
+  wire _mux_4678;
+  wire [3:0] _mux_4679;
+  wire _or_4680;
+  wire [14:0] _mux_4681;
+  wire _or_4682;
+  wire [14:0] _mux_4683;
+  wire _or_4684;
+  wire _mux_4685;
+  wire _mux_4686;
+  wire [3:0] _mux_4687;
+  wire _or_4688;
+  wire [14:0] _mux_4689;
+  wire _or_4690;
+  wire [14:0] _mux_4691;
+  wire _or_4692;
+  wire _mux_4693;
+  wire _mux_4694;
+  wire [3:0] _mux_4695;
+  wire _or_4696;
+  wire [14:0] _mux_4697;
+  wire _or_4698;
+  wire [14:0] _mux_4699;
+  wire _or_4700;
+  wire _mux_4701;
+  wire _mux_4702;
+  wire [3:0] _mux_4703;
+  wire _or_4704;
+  wire [14:0] _mux_4705;
+  wire _or_4706;
+  wire [14:0] _mux_4707;
+  wire _or_4708;
+  wire _mux_4709;
+  wire _mux_4710;
+  wire [3:0] _mux_4711;
+  wire _or_4712;
+  wire [14:0] _mux_4713;
+  wire _or_4714;
+  wire [14:0] _mux_4715;
+  wire _or_4716;
+  wire _mux_4717;
+  wire _mux_4718;
+  wire [3:0] _mux_4719;
+  wire _or_4720;
+  wire [14:0] _mux_4721;
+  wire _or_4722;
+  wire [14:0] _mux_4723;
+  wire _or_4724;
+  wire _mux_4725;
+  wire _mux_4726;
+  wire [3:0] _mux_4727;
+  wire _or_4728;
+  wire [14:0] _mux_4729;
+  wire _or_4730;
+  wire [14:0] _mux_4731;
+  wire _or_4732;
+  wire _mux_4733;
+  wire _mux_4734;
+  wire [3:0] _mux_4735;
+  wire _or_4736;
+  wire [14:0] _mux_4737;
+  wire _or_4738;
+  wire [14:0] _mux_4739;
+  wire _or_4740;
+  wire _mux_4741;
+  wire _mux_4742;
+  wire [3:0] _mux_4743;
+  wire _or_4744;
+  wire [14:0] _mux_4745;
+  wire _or_4746;
+  wire [14:0] _mux_4747;
+  wire _or_4748;
+  wire _mux_4749;
+  wire _mux_4750;
+  wire [3:0] _mux_4751;
+  wire _or_4752;
+  wire [14:0] _mux_4753;
+  wire _or_4754;
+  wire [14:0] _mux_4755;
+  wire _or_4756;
+  wire _mux_4757;
+  wire _mux_4758;
+  wire [3:0] _mux_4759;
+  wire _or_4760;
+  wire [14:0] _mux_4761;
+  wire _or_4762;
+  wire [14:0] _mux_4763;
+  wire _or_4764;
+  wire _mux_4765;
+  wire _mux_4766;
+  wire [3:0] _mux_4767;
+  wire _or_4768;
+  wire [14:0] _mux_4769;
+  wire _or_4770;
+  wire [14:0] _mux_4771;
+  wire _or_4772;
+  wire _mux_4773;
+  wire _mux_4774;
+  wire [3:0] _mux_4775;
+  wire _or_4776;
+  wire [14:0] _mux_4777;
+  wire _or_4778;
+  wire [14:0] _mux_4779;
+  wire _or_4780;
+  wire _mux_4781;
+  wire _mux_4782;
+  wire [3:0] _mux_4783;
+  wire _or_4784;
+  wire [14:0] _mux_4785;
+  wire _or_4786;
+  wire [14:0] _mux_4787;
+  wire _or_4788;
+  wire _mux_4789;
+  wire _mux_4790;
+  wire [3:0] _mux_4791;
+  wire _or_4792;
+  wire [14:0] _mux_4793;
+  wire _or_4794;
+  wire [14:0] _mux_4795;
+  wire _or_4796;
+  wire _mux_4797;
+  wire _mux_4798;
+  wire [3:0] _mux_4799;
+  wire _or_4800;
+  wire [14:0] _mux_4801;
+  wire _or_4802;
+  wire [14:0] _mux_4803;
+  wire _or_4804;
+  wire _mux_4805;
+  wire _mux_4806;
+  wire [3:0] _mux_4807;
+  wire _or_4808;
+  wire [14:0] _mux_4809;
+  wire _or_4810;
+  wire [14:0] _mux_4811;
+  wire _or_4812;
+  wire _mux_4813;
+  wire _mux_4814;
+  wire [3:0] _mux_4815;
+  wire _or_4816;
+  wire [14:0] _mux_4817;
+  wire _or_4818;
+  wire [14:0] _mux_4819;
+  wire _or_4820;
+  wire _mux_4821;
+  wire _mux_4822;
+  wire [3:0] _mux_4823;
+  wire _or_4824;
+  wire [14:0] _mux_4825;
+  wire _or_4826;
+  wire [14:0] _mux_4827;
+  wire _or_4828;
+  wire _mux_4829;
+  wire _mux_4830;
   always @(posedge clk) begin
     if (rst) cnt_0 <= 4'h0;
-    else if (_or_2833) cnt_0 <= _mux_2832;
+    else if (_or_4320) cnt_0 <= _mux_4319;
   end
   always @(posedge clk) begin
     if (rst) age_0 <= 15'h0000;
-    else if (_or_2837) age_0 <= _mux_2836;
+    else if (_or_4324) age_0 <= _mux_4323;
   end
   always @(posedge clk) begin
     if (rst) pend_0 <= 1'b0;
-    else if (_or_2837) pend_0 <= _mux_2839;
+    else if (_or_4324) pend_0 <= _mux_4326;
   end
   always @(posedge clk) begin
     if (rst) cnt_1 <= 4'h0;
-    else if (_or_2841) cnt_1 <= _mux_2840;
+    else if (_or_4328) cnt_1 <= _mux_4327;
   end
   always @(posedge clk) begin
     if (rst) age_1 <= 15'h0000;
-    else if (_or_2845) age_1 <= _mux_2844;
+    else if (_or_4332) age_1 <= _mux_4331;
   end
   always @(posedge clk) begin
     if (rst) pend_1 <= 1'b0;
-    else if (_or_2845) pend_1 <= _mux_2847;
+    else if (_or_4332) pend_1 <= _mux_4334;
   end
   always @(posedge clk) begin
     if (rst) cnt_2 <= 4'h0;
-    else if (_or_2849) cnt_2 <= _mux_2848;
+    else if (_or_4336) cnt_2 <= _mux_4335;
   end
   always @(posedge clk) begin
     if (rst) age_2 <= 15'h0000;
-    else if (_or_2853) age_2 <= _mux_2852;
+    else if (_or_4340) age_2 <= _mux_4339;
   end
   always @(posedge clk) begin
     if (rst) pend_2 <= 1'b0;
-    else if (_or_2853) pend_2 <= _mux_2855;
+    else if (_or_4340) pend_2 <= _mux_4342;
   end
   always @(posedge clk) begin
     if (rst) cnt_3 <= 4'h0;
-    else if (_or_2857) cnt_3 <= _mux_2856;
+    else if (_or_4344) cnt_3 <= _mux_4343;
   end
   always @(posedge clk) begin
     if (rst) age_3 <= 15'h0000;
-    else if (_or_2861) age_3 <= _mux_2860;
+    else if (_or_4348) age_3 <= _mux_4347;
   end
   always @(posedge clk) begin
     if (rst) pend_3 <= 1'b0;
-    else if (_or_2861) pend_3 <= _mux_2863;
+    else if (_or_4348) pend_3 <= _mux_4350;
   end
   always @(posedge clk) begin
     if (rst) cnt_4 <= 4'h0;
-    else if (_or_2865) cnt_4 <= _mux_2864;
+    else if (_or_4352) cnt_4 <= _mux_4351;
   end
   always @(posedge clk) begin
     if (rst) age_4 <= 15'h0000;
-    else if (_or_2869) age_4 <= _mux_2868;
+    else if (_or_4356) age_4 <= _mux_4355;
   end
   always @(posedge clk) begin
     if (rst) pend_4 <= 1'b0;
-    else if (_or_2869) pend_4 <= _mux_2871;
+    else if (_or_4356) pend_4 <= _mux_4358;
   end
   always @(posedge clk) begin
     if (rst) cnt_5 <= 4'h0;
-    else if (_or_2873) cnt_5 <= _mux_2872;
+    else if (_or_4360) cnt_5 <= _mux_4359;
   end
   always @(posedge clk) begin
     if (rst) age_5 <= 15'h0000;
-    else if (_or_2877) age_5 <= _mux_2876;
+    else if (_or_4364) age_5 <= _mux_4363;
   end
   always @(posedge clk) begin
     if (rst) pend_5 <= 1'b0;
-    else if (_or_2877) pend_5 <= _mux_2879;
+    else if (_or_4364) pend_5 <= _mux_4366;
   end
   always @(posedge clk) begin
     if (rst) cnt_6 <= 4'h0;
-    else if (_or_2881) cnt_6 <= _mux_2880;
+    else if (_or_4368) cnt_6 <= _mux_4367;
   end
   always @(posedge clk) begin
     if (rst) age_6 <= 15'h0000;
-    else if (_or_2885) age_6 <= _mux_2884;
+    else if (_or_4372) age_6 <= _mux_4371;
   end
   always @(posedge clk) begin
     if (rst) pend_6 <= 1'b0;
-    else if (_or_2885) pend_6 <= _mux_2887;
+    else if (_or_4372) pend_6 <= _mux_4374;
   end
   always @(posedge clk) begin
     if (rst) cnt_7 <= 4'h0;
-    else if (_or_2889) cnt_7 <= _mux_2888;
+    else if (_or_4376) cnt_7 <= _mux_4375;
   end
   always @(posedge clk) begin
     if (rst) age_7 <= 15'h0000;
-    else if (_or_2893) age_7 <= _mux_2892;
+    else if (_or_4380) age_7 <= _mux_4379;
   end
   always @(posedge clk) begin
     if (rst) pend_7 <= 1'b0;
-    else if (_or_2893) pend_7 <= _mux_2895;
+    else if (_or_4380) pend_7 <= _mux_4382;
   end
   always @(posedge clk) begin
     if (rst) cnt_8 <= 4'h0;
-    else if (_or_2897) cnt_8 <= _mux_2896;
+    else if (_or_4384) cnt_8 <= _mux_4383;
   end
   always @(posedge clk) begin
     if (rst) age_8 <= 15'h0000;
-    else if (_or_2901) age_8 <= _mux_2900;
+    else if (_or_4388) age_8 <= _mux_4387;
   end
   always @(posedge clk) begin
     if (rst) pend_8 <= 1'b0;
-    else if (_or_2901) pend_8 <= _mux_2903;
+    else if (_or_4388) pend_8 <= _mux_4390;
   end
   always @(posedge clk) begin
     if (rst) cnt_9 <= 4'h0;
-    else if (_or_2905) cnt_9 <= _mux_2904;
+    else if (_or_4392) cnt_9 <= _mux_4391;
   end
   always @(posedge clk) begin
     if (rst) age_9 <= 15'h0000;
-    else if (_or_2909) age_9 <= _mux_2908;
+    else if (_or_4396) age_9 <= _mux_4395;
   end
   always @(posedge clk) begin
     if (rst) pend_9 <= 1'b0;
-    else if (_or_2909) pend_9 <= _mux_2911;
+    else if (_or_4396) pend_9 <= _mux_4398;
   end
   always @(posedge clk) begin
     if (rst) cnt_10 <= 4'h0;
-    else if (_or_2913) cnt_10 <= _mux_2912;
+    else if (_or_4400) cnt_10 <= _mux_4399;
   end
   always @(posedge clk) begin
     if (rst) age_10 <= 15'h0000;
-    else if (_or_2917) age_10 <= _mux_2916;
+    else if (_or_4404) age_10 <= _mux_4403;
   end
   always @(posedge clk) begin
     if (rst) pend_10 <= 1'b0;
-    else if (_or_2917) pend_10 <= _mux_2919;
+    else if (_or_4404) pend_10 <= _mux_4406;
   end
   always @(posedge clk) begin
     if (rst) cnt_11 <= 4'h0;
-    else if (_or_2921) cnt_11 <= _mux_2920;
+    else if (_or_4408) cnt_11 <= _mux_4407;
   end
   always @(posedge clk) begin
     if (rst) age_11 <= 15'h0000;
-    else if (_or_2925) age_11 <= _mux_2924;
+    else if (_or_4412) age_11 <= _mux_4411;
   end
   always @(posedge clk) begin
     if (rst) pend_11 <= 1'b0;
-    else if (_or_2925) pend_11 <= _mux_2927;
+    else if (_or_4412) pend_11 <= _mux_4414;
   end
   always @(posedge clk) begin
     if (rst) cnt_12 <= 4'h0;
-    else if (_or_2929) cnt_12 <= _mux_2928;
+    else if (_or_4416) cnt_12 <= _mux_4415;
   end
   always @(posedge clk) begin
     if (rst) age_12 <= 15'h0000;
-    else if (_or_2933) age_12 <= _mux_2932;
+    else if (_or_4420) age_12 <= _mux_4419;
   end
   always @(posedge clk) begin
     if (rst) pend_12 <= 1'b0;
-    else if (_or_2933) pend_12 <= _mux_2935;
+    else if (_or_4420) pend_12 <= _mux_4422;
   end
   always @(posedge clk) begin
     if (rst) cnt_13 <= 4'h0;
-    else if (_or_2937) cnt_13 <= _mux_2936;
+    else if (_or_4424) cnt_13 <= _mux_4423;
   end
   always @(posedge clk) begin
     if (rst) age_13 <= 15'h0000;
-    else if (_or_2941) age_13 <= _mux_2940;
+    else if (_or_4428) age_13 <= _mux_4427;
   end
   always @(posedge clk) begin
     if (rst) pend_13 <= 1'b0;
-    else if (_or_2941) pend_13 <= _mux_2943;
+    else if (_or_4428) pend_13 <= _mux_4430;
   end
   always @(posedge clk) begin
     if (rst) cnt_14 <= 4'h0;
-    else if (_or_2945) cnt_14 <= _mux_2944;
+    else if (_or_4432) cnt_14 <= _mux_4431;
   end
   always @(posedge clk) begin
     if (rst) age_14 <= 15'h0000;
-    else if (_or_2949) age_14 <= _mux_2948;
+    else if (_or_4436) age_14 <= _mux_4435;
   end
   always @(posedge clk) begin
     if (rst) pend_14 <= 1'b0;
-    else if (_or_2949) pend_14 <= _mux_2951;
+    else if (_or_4436) pend_14 <= _mux_4438;
   end
   always @(posedge clk) begin
     if (rst) cnt_15 <= 4'h0;
-    else if (_or_2953) cnt_15 <= _mux_2952;
+    else if (_or_4440) cnt_15 <= _mux_4439;
   end
   always @(posedge clk) begin
     if (rst) age_15 <= 15'h0000;
-    else if (_or_2957) age_15 <= _mux_2956;
+    else if (_or_4444) age_15 <= _mux_4443;
   end
   always @(posedge clk) begin
     if (rst) pend_15 <= 1'b0;
-    else if (_or_2957) pend_15 <= _mux_2959;
+    else if (_or_4444) pend_15 <= _mux_4446;
   end
   always @(posedge clk) begin
     if (rst) cnt_16 <= 4'h0;
-    else if (_or_2961) cnt_16 <= _mux_2960;
+    else if (_or_4448) cnt_16 <= _mux_4447;
   end
   always @(posedge clk) begin
     if (rst) age_16 <= 15'h0000;
-    else if (_or_2965) age_16 <= _mux_2964;
+    else if (_or_4452) age_16 <= _mux_4451;
   end
   always @(posedge clk) begin
     if (rst) pend_16 <= 1'b0;
-    else if (_or_2965) pend_16 <= _mux_2967;
+    else if (_or_4452) pend_16 <= _mux_4454;
   end
   always @(posedge clk) begin
     if (rst) cnt_17 <= 4'h0;
-    else if (_or_2969) cnt_17 <= _mux_2968;
+    else if (_or_4456) cnt_17 <= _mux_4455;
   end
   always @(posedge clk) begin
     if (rst) age_17 <= 15'h0000;
-    else if (_or_2973) age_17 <= _mux_2972;
+    else if (_or_4460) age_17 <= _mux_4459;
   end
   always @(posedge clk) begin
     if (rst) pend_17 <= 1'b0;
-    else if (_or_2973) pend_17 <= _mux_2975;
+    else if (_or_4460) pend_17 <= _mux_4462;
   end
   always @(posedge clk) begin
     if (rst) cnt_18 <= 4'h0;
-    else if (_or_2977) cnt_18 <= _mux_2976;
+    else if (_or_4464) cnt_18 <= _mux_4463;
   end
   always @(posedge clk) begin
     if (rst) age_18 <= 15'h0000;
-    else if (_or_2981) age_18 <= _mux_2980;
+    else if (_or_4468) age_18 <= _mux_4467;
   end
   always @(posedge clk) begin
     if (rst) pend_18 <= 1'b0;
-    else if (_or_2981) pend_18 <= _mux_2983;
+    else if (_or_4468) pend_18 <= _mux_4470;
   end
   always @(posedge clk) begin
     if (rst) cnt_19 <= 4'h0;
-    else if (_or_2985) cnt_19 <= _mux_2984;
+    else if (_or_4472) cnt_19 <= _mux_4471;
   end
   always @(posedge clk) begin
     if (rst) age_19 <= 15'h0000;
-    else if (_or_2989) age_19 <= _mux_2988;
+    else if (_or_4476) age_19 <= _mux_4475;
   end
   always @(posedge clk) begin
     if (rst) pend_19 <= 1'b0;
-    else if (_or_2989) pend_19 <= _mux_2991;
+    else if (_or_4476) pend_19 <= _mux_4478;
   end
   always @(posedge clk) begin
     if (rst) cnt_20 <= 4'h0;
-    else if (_or_2993) cnt_20 <= _mux_2992;
+    else if (_or_4480) cnt_20 <= _mux_4479;
   end
   always @(posedge clk) begin
     if (rst) age_20 <= 15'h0000;
-    else if (_or_2997) age_20 <= _mux_2996;
+    else if (_or_4484) age_20 <= _mux_4483;
   end
   always @(posedge clk) begin
     if (rst) pend_20 <= 1'b0;
-    else if (_or_2997) pend_20 <= _mux_2999;
+    else if (_or_4484) pend_20 <= _mux_4486;
   end
   always @(posedge clk) begin
     if (rst) cnt_21 <= 4'h0;
-    else if (_or_3001) cnt_21 <= _mux_3000;
+    else if (_or_4488) cnt_21 <= _mux_4487;
   end
   always @(posedge clk) begin
     if (rst) age_21 <= 15'h0000;
-    else if (_or_3005) age_21 <= _mux_3004;
+    else if (_or_4492) age_21 <= _mux_4491;
   end
   always @(posedge clk) begin
     if (rst) pend_21 <= 1'b0;
-    else if (_or_3005) pend_21 <= _mux_3007;
+    else if (_or_4492) pend_21 <= _mux_4494;
   end
   always @(posedge clk) begin
     if (rst) cnt_22 <= 4'h0;
-    else if (_or_3009) cnt_22 <= _mux_3008;
+    else if (_or_4496) cnt_22 <= _mux_4495;
   end
   always @(posedge clk) begin
     if (rst) age_22 <= 15'h0000;
-    else if (_or_3013) age_22 <= _mux_3012;
+    else if (_or_4500) age_22 <= _mux_4499;
   end
   always @(posedge clk) begin
     if (rst) pend_22 <= 1'b0;
-    else if (_or_3013) pend_22 <= _mux_3015;
+    else if (_or_4500) pend_22 <= _mux_4502;
   end
   always @(posedge clk) begin
     if (rst) cnt_23 <= 4'h0;
-    else if (_or_3017) cnt_23 <= _mux_3016;
+    else if (_or_4504) cnt_23 <= _mux_4503;
   end
   always @(posedge clk) begin
     if (rst) age_23 <= 15'h0000;
-    else if (_or_3021) age_23 <= _mux_3020;
+    else if (_or_4508) age_23 <= _mux_4507;
   end
   always @(posedge clk) begin
     if (rst) pend_23 <= 1'b0;
-    else if (_or_3021) pend_23 <= _mux_3023;
+    else if (_or_4508) pend_23 <= _mux_4510;
   end
   always @(posedge clk) begin
     if (rst) cnt_24 <= 4'h0;
-    else if (_or_3025) cnt_24 <= _mux_3024;
+    else if (_or_4512) cnt_24 <= _mux_4511;
   end
   always @(posedge clk) begin
     if (rst) age_24 <= 15'h0000;
-    else if (_or_3029) age_24 <= _mux_3028;
+    else if (_or_4516) age_24 <= _mux_4515;
   end
   always @(posedge clk) begin
     if (rst) pend_24 <= 1'b0;
-    else if (_or_3029) pend_24 <= _mux_3031;
+    else if (_or_4516) pend_24 <= _mux_4518;
   end
   always @(posedge clk) begin
     if (rst) cnt_25 <= 4'h0;
-    else if (_or_3033) cnt_25 <= _mux_3032;
+    else if (_or_4520) cnt_25 <= _mux_4519;
   end
   always @(posedge clk) begin
     if (rst) age_25 <= 15'h0000;
-    else if (_or_3037) age_25 <= _mux_3036;
+    else if (_or_4524) age_25 <= _mux_4523;
   end
   always @(posedge clk) begin
     if (rst) pend_25 <= 1'b0;
-    else if (_or_3037) pend_25 <= _mux_3039;
+    else if (_or_4524) pend_25 <= _mux_4526;
   end
   always @(posedge clk) begin
     if (rst) cnt_26 <= 4'h0;
-    else if (_or_3041) cnt_26 <= _mux_3040;
+    else if (_or_4528) cnt_26 <= _mux_4527;
   end
   always @(posedge clk) begin
     if (rst) age_26 <= 15'h0000;
-    else if (_or_3045) age_26 <= _mux_3044;
+    else if (_or_4532) age_26 <= _mux_4531;
   end
   always @(posedge clk) begin
     if (rst) pend_26 <= 1'b0;
-    else if (_or_3045) pend_26 <= _mux_3047;
+    else if (_or_4532) pend_26 <= _mux_4534;
   end
   always @(posedge clk) begin
     if (rst) cnt_27 <= 4'h0;
-    else if (_or_3049) cnt_27 <= _mux_3048;
+    else if (_or_4536) cnt_27 <= _mux_4535;
   end
   always @(posedge clk) begin
     if (rst) age_27 <= 15'h0000;
-    else if (_or_3053) age_27 <= _mux_3052;
+    else if (_or_4540) age_27 <= _mux_4539;
   end
   always @(posedge clk) begin
     if (rst) pend_27 <= 1'b0;
-    else if (_or_3053) pend_27 <= _mux_3055;
+    else if (_or_4540) pend_27 <= _mux_4542;
   end
   always @(posedge clk) begin
     if (rst) cnt_28 <= 4'h0;
-    else if (_or_3057) cnt_28 <= _mux_3056;
+    else if (_or_4544) cnt_28 <= _mux_4543;
   end
   always @(posedge clk) begin
     if (rst) age_28 <= 15'h0000;
-    else if (_or_3061) age_28 <= _mux_3060;
+    else if (_or_4548) age_28 <= _mux_4547;
   end
   always @(posedge clk) begin
     if (rst) pend_28 <= 1'b0;
-    else if (_or_3061) pend_28 <= _mux_3063;
+    else if (_or_4548) pend_28 <= _mux_4550;
   end
   always @(posedge clk) begin
     if (rst) cnt_29 <= 4'h0;
-    else if (_or_3065) cnt_29 <= _mux_3064;
+    else if (_or_4552) cnt_29 <= _mux_4551;
   end
   always @(posedge clk) begin
     if (rst) age_29 <= 15'h0000;
-    else if (_or_3069) age_29 <= _mux_3068;
+    else if (_or_4556) age_29 <= _mux_4555;
   end
   always @(posedge clk) begin
     if (rst) pend_29 <= 1'b0;
-    else if (_or_3069) pend_29 <= _mux_3071;
+    else if (_or_4556) pend_29 <= _mux_4558;
   end
   always @(posedge clk) begin
     if (rst) cnt_30 <= 4'h0;
-    else if (_or_3073) cnt_30 <= _mux_3072;
+    else if (_or_4560) cnt_30 <= _mux_4559;
   end
   always @(posedge clk) begin
     if (rst) age_30 <= 15'h0000;
-    else if (_or_3077) age_30 <= _mux_3076;
+    else if (_or_4564) age_30 <= _mux_4563;
   end
   always @(posedge clk) begin
     if (rst) pend_30 <= 1'b0;
-    else if (_or_3077) pend_30 <= _mux_3079;
+    else if (_or_4564) pend_30 <= _mux_4566;
   end
   always @(posedge clk) begin
     if (rst) cnt_31 <= 4'h0;
-    else if (_or_3081) cnt_31 <= _mux_3080;
+    else if (_or_4568) cnt_31 <= _mux_4567;
   end
   always @(posedge clk) begin
     if (rst) age_31 <= 15'h0000;
-    else if (_or_3085) age_31 <= _mux_3084;
+    else if (_or_4572) age_31 <= _mux_4571;
   end
   always @(posedge clk) begin
     if (rst) pend_31 <= 1'b0;
-    else if (_or_3085) pend_31 <= _mux_3087;
+    else if (_or_4572) pend_31 <= _mux_4574;
   end
   always @(posedge clk) begin
     if (rst) cnt_32 <= 4'h0;
-    else if (_or_3089) cnt_32 <= _mux_3088;
+    else if (_or_4576) cnt_32 <= _mux_4575;
   end
   always @(posedge clk) begin
     if (rst) age_32 <= 15'h0000;
-    else if (_or_3093) age_32 <= _mux_3092;
+    else if (_or_4580) age_32 <= _mux_4579;
   end
   always @(posedge clk) begin
     if (rst) pend_32 <= 1'b0;
-    else if (_or_3093) pend_32 <= _mux_3095;
+    else if (_or_4580) pend_32 <= _mux_4582;
   end
   always @(posedge clk) begin
     if (rst) cnt_33 <= 4'h0;
-    else if (_or_3097) cnt_33 <= _mux_3096;
+    else if (_or_4584) cnt_33 <= _mux_4583;
   end
   always @(posedge clk) begin
     if (rst) age_33 <= 15'h0000;
-    else if (_or_3101) age_33 <= _mux_3100;
+    else if (_or_4588) age_33 <= _mux_4587;
   end
   always @(posedge clk) begin
     if (rst) pend_33 <= 1'b0;
-    else if (_or_3101) pend_33 <= _mux_3103;
+    else if (_or_4588) pend_33 <= _mux_4590;
   end
   always @(posedge clk) begin
     if (rst) cnt_34 <= 4'h0;
-    else if (_or_3105) cnt_34 <= _mux_3104;
+    else if (_or_4592) cnt_34 <= _mux_4591;
   end
   always @(posedge clk) begin
     if (rst) age_34 <= 15'h0000;
-    else if (_or_3109) age_34 <= _mux_3108;
+    else if (_or_4596) age_34 <= _mux_4595;
   end
   always @(posedge clk) begin
     if (rst) pend_34 <= 1'b0;
-    else if (_or_3109) pend_34 <= _mux_3111;
+    else if (_or_4596) pend_34 <= _mux_4598;
   end
   always @(posedge clk) begin
     if (rst) cnt_35 <= 4'h0;
-    else if (_or_3113) cnt_35 <= _mux_3112;
+    else if (_or_4600) cnt_35 <= _mux_4599;
   end
   always @(posedge clk) begin
     if (rst) age_35 <= 15'h0000;
-    else if (_or_3117) age_35 <= _mux_3116;
+    else if (_or_4604) age_35 <= _mux_4603;
   end
   always @(posedge clk) begin
     if (rst) pend_35 <= 1'b0;
-    else if (_or_3117) pend_35 <= _mux_3119;
+    else if (_or_4604) pend_35 <= _mux_4606;
   end
   always @(posedge clk) begin
     if (rst) cnt_36 <= 4'h0;
-    else if (_or_3121) cnt_36 <= _mux_3120;
+    else if (_or_4608) cnt_36 <= _mux_4607;
   end
   always @(posedge clk) begin
     if (rst) age_36 <= 15'h0000;
-    else if (_or_3125) age_36 <= _mux_3124;
+    else if (_or_4612) age_36 <= _mux_4611;
   end
   always @(posedge clk) begin
     if (rst) pend_36 <= 1'b0;
-    else if (_or_3125) pend_36 <= _mux_3127;
+    else if (_or_4612) pend_36 <= _mux_4614;
   end
   always @(posedge clk) begin
     if (rst) cnt_37 <= 4'h0;
-    else if (_or_3129) cnt_37 <= _mux_3128;
+    else if (_or_4616) cnt_37 <= _mux_4615;
   end
   always @(posedge clk) begin
     if (rst) age_37 <= 15'h0000;
-    else if (_or_3133) age_37 <= _mux_3132;
+    else if (_or_4620) age_37 <= _mux_4619;
   end
   always @(posedge clk) begin
     if (rst) pend_37 <= 1'b0;
-    else if (_or_3133) pend_37 <= _mux_3135;
+    else if (_or_4620) pend_37 <= _mux_4622;
   end
   always @(posedge clk) begin
     if (rst) cnt_38 <= 4'h0;
-    else if (_or_3137) cnt_38 <= _mux_3136;
+    else if (_or_4624) cnt_38 <= _mux_4623;
   end
   always @(posedge clk) begin
     if (rst) age_38 <= 15'h0000;
-    else if (_or_3141) age_38 <= _mux_3140;
+    else if (_or_4628) age_38 <= _mux_4627;
   end
   always @(posedge clk) begin
     if (rst) pend_38 <= 1'b0;
-    else if (_or_3141) pend_38 <= _mux_3143;
+    else if (_or_4628) pend_38 <= _mux_4630;
   end
   always @(posedge clk) begin
     if (rst) cnt_39 <= 4'h0;
-    else if (_or_3145) cnt_39 <= _mux_3144;
+    else if (_or_4632) cnt_39 <= _mux_4631;
   end
   always @(posedge clk) begin
     if (rst) age_39 <= 15'h0000;
-    else if (_or_3149) age_39 <= _mux_3148;
+    else if (_or_4636) age_39 <= _mux_4635;
   end
   always @(posedge clk) begin
     if (rst) pend_39 <= 1'b0;
-    else if (_or_3149) pend_39 <= _mux_3151;
+    else if (_or_4636) pend_39 <= _mux_4638;
   end
   always @(posedge clk) begin
     if (rst) cnt_40 <= 4'h0;
-    else if (_or_3153) cnt_40 <= _mux_3152;
+    else if (_or_4640) cnt_40 <= _mux_4639;
   end
   always @(posedge clk) begin
     if (rst) age_40 <= 15'h0000;
-    else if (_or_3157) age_40 <= _mux_3156;
+    else if (_or_4644) age_40 <= _mux_4643;
   end
   always @(posedge clk) begin
     if (rst) pend_40 <= 1'b0;
-    else if (_or_3157) pend_40 <= _mux_3159;
+    else if (_or_4644) pend_40 <= _mux_4646;
   end
   always @(posedge clk) begin
     if (rst) cnt_41 <= 4'h0;
-    else if (_or_3161) cnt_41 <= _mux_3160;
+    else if (_or_4648) cnt_41 <= _mux_4647;
   end
   always @(posedge clk) begin
     if (rst) age_41 <= 15'h0000;
-    else if (_or_3165) age_41 <= _mux_3164;
+    else if (_or_4652) age_41 <= _mux_4651;
   end
   always @(posedge clk) begin
     if (rst) pend_41 <= 1'b0;
-    else if (_or_3165) pend_41 <= _mux_3167;
+    else if (_or_4652) pend_41 <= _mux_4654;
   end
   always @(posedge clk) begin
     if (rst) cnt_42 <= 4'h0;
-    else if (_or_3169) cnt_42 <= _mux_3168;
+    else if (_or_4656) cnt_42 <= _mux_4655;
   end
   always @(posedge clk) begin
     if (rst) age_42 <= 15'h0000;
-    else if (_or_3173) age_42 <= _mux_3172;
+    else if (_or_4660) age_42 <= _mux_4659;
   end
   always @(posedge clk) begin
     if (rst) pend_42 <= 1'b0;
-    else if (_or_3173) pend_42 <= _mux_3175;
+    else if (_or_4660) pend_42 <= _mux_4662;
   end
   always @(posedge clk) begin
     if (rst) cnt_43 <= 4'h0;
-    else if (_or_3177) cnt_43 <= _mux_3176;
+    else if (_or_4664) cnt_43 <= _mux_4663;
   end
   always @(posedge clk) begin
     if (rst) age_43 <= 15'h0000;
-    else if (_or_3181) age_43 <= _mux_3180;
+    else if (_or_4668) age_43 <= _mux_4667;
   end
   always @(posedge clk) begin
     if (rst) pend_43 <= 1'b0;
-    else if (_or_3181) pend_43 <= _mux_3183;
+    else if (_or_4668) pend_43 <= _mux_4670;
   end
   always @(posedge clk) begin
     if (rst) cnt_44 <= 4'h0;
-    else if (_or_3185) cnt_44 <= _mux_3184;
+    else if (_or_4672) cnt_44 <= _mux_4671;
   end
   always @(posedge clk) begin
     if (rst) age_44 <= 15'h0000;
-    else if (_or_3189) age_44 <= _mux_3188;
+    else if (_or_4676) age_44 <= _mux_4675;
   end
   always @(posedge clk) begin
     if (rst) pend_44 <= 1'b0;
-    else if (_or_3189) pend_44 <= _mux_3191;
+    else if (_or_4676) pend_44 <= _mux_4678;
   end
   always @(posedge clk) begin
     if (rst) cnt_45 <= 4'h0;
-    else if (_or_3193) cnt_45 <= _mux_3192;
+    else if (_or_4680) cnt_45 <= _mux_4679;
   end
   always @(posedge clk) begin
     if (rst) age_45 <= 15'h0000;
-    else if (_or_3197) age_45 <= _mux_3196;
+    else if (_or_4684) age_45 <= _mux_4683;
   end
   always @(posedge clk) begin
     if (rst) pend_45 <= 1'b0;
-    else if (_or_3197) pend_45 <= _mux_3199;
+    else if (_or_4684) pend_45 <= _mux_4686;
   end
   always @(posedge clk) begin
     if (rst) cnt_46 <= 4'h0;
-    else if (_or_3201) cnt_46 <= _mux_3200;
+    else if (_or_4688) cnt_46 <= _mux_4687;
   end
   always @(posedge clk) begin
     if (rst) age_46 <= 15'h0000;
-    else if (_or_3205) age_46 <= _mux_3204;
+    else if (_or_4692) age_46 <= _mux_4691;
   end
   always @(posedge clk) begin
     if (rst) pend_46 <= 1'b0;
-    else if (_or_3205) pend_46 <= _mux_3207;
+    else if (_or_4692) pend_46 <= _mux_4694;
   end
   always @(posedge clk) begin
     if (rst) cnt_47 <= 4'h0;
-    else if (_or_3209) cnt_47 <= _mux_3208;
+    else if (_or_4696) cnt_47 <= _mux_4695;
   end
   always @(posedge clk) begin
     if (rst) age_47 <= 15'h0000;
-    else if (_or_3213) age_47 <= _mux_3212;
+    else if (_or_4700) age_47 <= _mux_4699;
   end
   always @(posedge clk) begin
     if (rst) pend_47 <= 1'b0;
-    else if (_or_3213) pend_47 <= _mux_3215;
+    else if (_or_4700) pend_47 <= _mux_4702;
   end
   always @(posedge clk) begin
     if (rst) cnt_48 <= 4'h0;
-    else if (_or_3217) cnt_48 <= _mux_3216;
+    else if (_or_4704) cnt_48 <= _mux_4703;
   end
   always @(posedge clk) begin
     if (rst) age_48 <= 15'h0000;
-    else if (_or_3221) age_48 <= _mux_3220;
+    else if (_or_4708) age_48 <= _mux_4707;
   end
   always @(posedge clk) begin
     if (rst) pend_48 <= 1'b0;
-    else if (_or_3221) pend_48 <= _mux_3223;
+    else if (_or_4708) pend_48 <= _mux_4710;
   end
   always @(posedge clk) begin
     if (rst) cnt_49 <= 4'h0;
-    else if (_or_3225) cnt_49 <= _mux_3224;
+    else if (_or_4712) cnt_49 <= _mux_4711;
   end
   always @(posedge clk) begin
     if (rst) age_49 <= 15'h0000;
-    else if (_or_3229) age_49 <= _mux_3228;
+    else if (_or_4716) age_49 <= _mux_4715;
   end
   always @(posedge clk) begin
     if (rst) pend_49 <= 1'b0;
-    else if (_or_3229) pend_49 <= _mux_3231;
+    else if (_or_4716) pend_49 <= _mux_4718;
   end
   always @(posedge clk) begin
     if (rst) cnt_50 <= 4'h0;
-    else if (_or_3233) cnt_50 <= _mux_3232;
+    else if (_or_4720) cnt_50 <= _mux_4719;
   end
   always @(posedge clk) begin
     if (rst) age_50 <= 15'h0000;
-    else if (_or_3237) age_50 <= _mux_3236;
+    else if (_or_4724) age_50 <= _mux_4723;
   end
   always @(posedge clk) begin
     if (rst) pend_50 <= 1'b0;
-    else if (_or_3237) pend_50 <= _mux_3239;
+    else if (_or_4724) pend_50 <= _mux_4726;
   end
   always @(posedge clk) begin
     if (rst) cnt_51 <= 4'h0;
-    else if (_or_3241) cnt_51 <= _mux_3240;
+    else if (_or_4728) cnt_51 <= _mux_4727;
   end
   always @(posedge clk) begin
     if (rst) age_51 <= 15'h0000;
-    else if (_or_3245) age_51 <= _mux_3244;
+    else if (_or_4732) age_51 <= _mux_4731;
   end
   always @(posedge clk) begin
     if (rst) pend_51 <= 1'b0;
-    else if (_or_3245) pend_51 <= _mux_3247;
+    else if (_or_4732) pend_51 <= _mux_4734;
   end
   always @(posedge clk) begin
     if (rst) cnt_52 <= 4'h0;
-    else if (_or_3249) cnt_52 <= _mux_3248;
+    else if (_or_4736) cnt_52 <= _mux_4735;
   end
   always @(posedge clk) begin
     if (rst) age_52 <= 15'h0000;
-    else if (_or_3253) age_52 <= _mux_3252;
+    else if (_or_4740) age_52 <= _mux_4739;
   end
   always @(posedge clk) begin
     if (rst) pend_52 <= 1'b0;
-    else if (_or_3253) pend_52 <= _mux_3255;
+    else if (_or_4740) pend_52 <= _mux_4742;
   end
   always @(posedge clk) begin
     if (rst) cnt_53 <= 4'h0;
-    else if (_or_3257) cnt_53 <= _mux_3256;
+    else if (_or_4744) cnt_53 <= _mux_4743;
   end
   always @(posedge clk) begin
     if (rst) age_53 <= 15'h0000;
-    else if (_or_3261) age_53 <= _mux_3260;
+    else if (_or_4748) age_53 <= _mux_4747;
   end
   always @(posedge clk) begin
     if (rst) pend_53 <= 1'b0;
-    else if (_or_3261) pend_53 <= _mux_3263;
+    else if (_or_4748) pend_53 <= _mux_4750;
   end
   always @(posedge clk) begin
     if (rst) cnt_54 <= 4'h0;
-    else if (_or_3265) cnt_54 <= _mux_3264;
+    else if (_or_4752) cnt_54 <= _mux_4751;
   end
   always @(posedge clk) begin
     if (rst) age_54 <= 15'h0000;
-    else if (_or_3269) age_54 <= _mux_3268;
+    else if (_or_4756) age_54 <= _mux_4755;
   end
   always @(posedge clk) begin
     if (rst) pend_54 <= 1'b0;
-    else if (_or_3269) pend_54 <= _mux_3271;
+    else if (_or_4756) pend_54 <= _mux_4758;
   end
   always @(posedge clk) begin
     if (rst) cnt_55 <= 4'h0;
-    else if (_or_3273) cnt_55 <= _mux_3272;
+    else if (_or_4760) cnt_55 <= _mux_4759;
   end
   always @(posedge clk) begin
     if (rst) age_55 <= 15'h0000;
-    else if (_or_3277) age_55 <= _mux_3276;
+    else if (_or_4764) age_55 <= _mux_4763;
   end
   always @(posedge clk) begin
     if (rst) pend_55 <= 1'b0;
-    else if (_or_3277) pend_55 <= _mux_3279;
+    else if (_or_4764) pend_55 <= _mux_4766;
   end
   always @(posedge clk) begin
     if (rst) cnt_56 <= 4'h0;
-    else if (_or_3281) cnt_56 <= _mux_3280;
+    else if (_or_4768) cnt_56 <= _mux_4767;
   end
   always @(posedge clk) begin
     if (rst) age_56 <= 15'h0000;
-    else if (_or_3285) age_56 <= _mux_3284;
+    else if (_or_4772) age_56 <= _mux_4771;
   end
   always @(posedge clk) begin
     if (rst) pend_56 <= 1'b0;
-    else if (_or_3285) pend_56 <= _mux_3287;
+    else if (_or_4772) pend_56 <= _mux_4774;
   end
   always @(posedge clk) begin
     if (rst) cnt_57 <= 4'h0;
-    else if (_or_3289) cnt_57 <= _mux_3288;
+    else if (_or_4776) cnt_57 <= _mux_4775;
   end
   always @(posedge clk) begin
     if (rst) age_57 <= 15'h0000;
-    else if (_or_3293) age_57 <= _mux_3292;
+    else if (_or_4780) age_57 <= _mux_4779;
   end
   always @(posedge clk) begin
     if (rst) pend_57 <= 1'b0;
-    else if (_or_3293) pend_57 <= _mux_3295;
+    else if (_or_4780) pend_57 <= _mux_4782;
   end
   always @(posedge clk) begin
     if (rst) cnt_58 <= 4'h0;
-    else if (_or_3297) cnt_58 <= _mux_3296;
+    else if (_or_4784) cnt_58 <= _mux_4783;
   end
   always @(posedge clk) begin
     if (rst) age_58 <= 15'h0000;
-    else if (_or_3301) age_58 <= _mux_3300;
+    else if (_or_4788) age_58 <= _mux_4787;
   end
   always @(posedge clk) begin
     if (rst) pend_58 <= 1'b0;
-    else if (_or_3301) pend_58 <= _mux_3303;
+    else if (_or_4788) pend_58 <= _mux_4790;
   end
   always @(posedge clk) begin
     if (rst) cnt_59 <= 4'h0;
-    else if (_or_3305) cnt_59 <= _mux_3304;
+    else if (_or_4792) cnt_59 <= _mux_4791;
   end
   always @(posedge clk) begin
     if (rst) age_59 <= 15'h0000;
-    else if (_or_3309) age_59 <= _mux_3308;
+    else if (_or_4796) age_59 <= _mux_4795;
   end
   always @(posedge clk) begin
     if (rst) pend_59 <= 1'b0;
-    else if (_or_3309) pend_59 <= _mux_3311;
+    else if (_or_4796) pend_59 <= _mux_4798;
   end
   always @(posedge clk) begin
     if (rst) cnt_60 <= 4'h0;
-    else if (_or_3313) cnt_60 <= _mux_3312;
+    else if (_or_4800) cnt_60 <= _mux_4799;
   end
   always @(posedge clk) begin
     if (rst) age_60 <= 15'h0000;
-    else if (_or_3317) age_60 <= _mux_3316;
+    else if (_or_4804) age_60 <= _mux_4803;
   end
   always @(posedge clk) begin
     if (rst) pend_60 <= 1'b0;
-    else if (_or_3317) pend_60 <= _mux_3319;
+    else if (_or_4804) pend_60 <= _mux_4806;
   end
   always @(posedge clk) begin
     if (rst) cnt_61 <= 4'h0;
-    else if (_or_3321) cnt_61 <= _mux_3320;
+    else if (_or_4808) cnt_61 <= _mux_4807;
   end
   always @(posedge clk) begin
     if (rst) age_61 <= 15'h0000;
-    else if (_or_3325) age_61 <= _mux_3324;
+    else if (_or_4812) age_61 <= _mux_4811;
   end
   always @(posedge clk) begin
     if (rst) pend_61 <= 1'b0;
-    else if (_or_3325) pend_61 <= _mux_3327;
+    else if (_or_4812) pend_61 <= _mux_4814;
   end
   always @(posedge clk) begin
     if (rst) cnt_62 <= 4'h0;
-    else if (_or_3329) cnt_62 <= _mux_3328;
+    else if (_or_4816) cnt_62 <= _mux_4815;
   end
   always @(posedge clk) begin
     if (rst) age_62 <= 15'h0000;
-    else if (_or_3333) age_62 <= _mux_3332;
+    else if (_or_4820) age_62 <= _mux_4819;
   end
   always @(posedge clk) begin
     if (rst) pend_62 <= 1'b0;
-    else if (_or_3333) pend_62 <= _mux_3335;
+    else if (_or_4820) pend_62 <= _mux_4822;
   end
   always @(posedge clk) begin
     if (rst) cnt_63 <= 4'h0;
-    else if (_or_3337) cnt_63 <= _mux_3336;
+    else if (_or_4824) cnt_63 <= _mux_4823;
   end
   always @(posedge clk) begin
     if (rst) age_63 <= 15'h0000;
-    else if (_or_3341) age_63 <= _mux_3340;
+    else if (_or_4828) age_63 <= _mux_4827;
   end
   always @(posedge clk) begin
     if (rst) pend_63 <= 1'b0;
-    else if (_or_3341) pend_63 <= _mux_3343;
+    else if (_or_4828) pend_63 <= _mux_4830;
   end
   assign _cat_200 = {pend_63, pend_62, pend_61, pend_60, pend_59, pend_58, pend_57, pend_56, pend_55, pend_54, pend_53, pend_52, pend_51, pend_50, pend_49, pend_48, pend_47, pend_46, pend_45, pend_44, pend_43, pend_42, pend_41, pend_40, pend_39, pend_38, pend_37, pend_36, pend_35, pend_34, pend_33, pend_32, pend_31, pend_30, pend_29, pend_28, pend_27, pend_26, pend_25, pend_24, pend_23, pend_22, pend_21, pend_20, pend_19, pend_18, pend_17, pend_16, pend_15, pend_14, pend_13, pend_12, pend_11, pend_10, pend_9, pend_8, pend_7, pend_6, pend_5, pend_4, pend_3, pend_2, pend_1, pend_0};
   assign _slice_201 = _cat_200[0];
@@ -3811,14 +3811,14 @@ module dram_l2mib (
   assign _eq_788 = alloc_idx == 6'h00;
   assign _and_789 = alloc_valid & _eq_788;
   assign _or_790 = _and_786 | _and_789;
-  assign _eq_795 = _mux_769 == 6'h00;
-  assign _and_796 = _and_782 & _eq_795;
-  assign _eq_800 = mrg_idx == 6'h00;
-  assign _and_801 = mrg_valid & _eq_800;
+  assign _eq_792 = _mux_769 == 6'h00;
+  assign _and_793 = _and_782 & _eq_792;
+  assign _eq_795 = mrg_idx == 6'h00;
+  assign _and_796 = mrg_valid & _eq_795;
   assign _eq_802 = cnt_0 == 4'hf;
   assign _add_804 = cnt_0 + 4'h1;
   assign _mux_805 = _eq_802 ? 4'hf : _add_804;
-  assign _mux_807 = _and_796 ? 15'h0000 : age_0;
+  assign _mux_807 = _and_793 ? 15'h0000 : age_0;
   assign _zext_808 = {1'd0, _mux_807};
   assign _zext_809 = {1'd0, mrg_age};
   assign _add_810 = _zext_808 + _zext_809;
@@ -3830,14 +3830,14 @@ module dram_l2mib (
   assign _eq_820 = alloc_idx == 6'h01;
   assign _and_821 = alloc_valid & _eq_820;
   assign _or_822 = _and_818 | _and_821;
-  assign _eq_827 = _mux_769 == 6'h01;
-  assign _and_828 = _and_782 & _eq_827;
-  assign _eq_832 = mrg_idx == 6'h01;
-  assign _and_833 = mrg_valid & _eq_832;
+  assign _eq_824 = _mux_769 == 6'h01;
+  assign _and_825 = _and_782 & _eq_824;
+  assign _eq_827 = mrg_idx == 6'h01;
+  assign _and_828 = mrg_valid & _eq_827;
   assign _eq_834 = cnt_1 == 4'hf;
   assign _add_836 = cnt_1 + 4'h1;
   assign _mux_837 = _eq_834 ? 4'hf : _add_836;
-  assign _mux_839 = _and_828 ? 15'h0000 : age_1;
+  assign _mux_839 = _and_825 ? 15'h0000 : age_1;
   assign _zext_840 = {1'd0, _mux_839};
   assign _zext_841 = {1'd0, mrg_age};
   assign _add_842 = _zext_840 + _zext_841;
@@ -3849,14 +3849,14 @@ module dram_l2mib (
   assign _eq_852 = alloc_idx == 6'h02;
   assign _and_853 = alloc_valid & _eq_852;
   assign _or_854 = _and_850 | _and_853;
-  assign _eq_859 = _mux_769 == 6'h02;
-  assign _and_860 = _and_782 & _eq_859;
-  assign _eq_864 = mrg_idx == 6'h02;
-  assign _and_865 = mrg_valid & _eq_864;
+  assign _eq_856 = _mux_769 == 6'h02;
+  assign _and_857 = _and_782 & _eq_856;
+  assign _eq_859 = mrg_idx == 6'h02;
+  assign _and_860 = mrg_valid & _eq_859;
   assign _eq_866 = cnt_2 == 4'hf;
   assign _add_868 = cnt_2 + 4'h1;
   assign _mux_869 = _eq_866 ? 4'hf : _add_868;
-  assign _mux_871 = _and_860 ? 15'h0000 : age_2;
+  assign _mux_871 = _and_857 ? 15'h0000 : age_2;
   assign _zext_872 = {1'd0, _mux_871};
   assign _zext_873 = {1'd0, mrg_age};
   assign _add_874 = _zext_872 + _zext_873;
@@ -3868,14 +3868,14 @@ module dram_l2mib (
   assign _eq_884 = alloc_idx == 6'h03;
   assign _and_885 = alloc_valid & _eq_884;
   assign _or_886 = _and_882 | _and_885;
-  assign _eq_891 = _mux_769 == 6'h03;
-  assign _and_892 = _and_782 & _eq_891;
-  assign _eq_896 = mrg_idx == 6'h03;
-  assign _and_897 = mrg_valid & _eq_896;
+  assign _eq_888 = _mux_769 == 6'h03;
+  assign _and_889 = _and_782 & _eq_888;
+  assign _eq_891 = mrg_idx == 6'h03;
+  assign _and_892 = mrg_valid & _eq_891;
   assign _eq_898 = cnt_3 == 4'hf;
   assign _add_900 = cnt_3 + 4'h1;
   assign _mux_901 = _eq_898 ? 4'hf : _add_900;
-  assign _mux_903 = _and_892 ? 15'h0000 : age_3;
+  assign _mux_903 = _and_889 ? 15'h0000 : age_3;
   assign _zext_904 = {1'd0, _mux_903};
   assign _zext_905 = {1'd0, mrg_age};
   assign _add_906 = _zext_904 + _zext_905;
@@ -3887,14 +3887,14 @@ module dram_l2mib (
   assign _eq_916 = alloc_idx == 6'h04;
   assign _and_917 = alloc_valid & _eq_916;
   assign _or_918 = _and_914 | _and_917;
-  assign _eq_923 = _mux_769 == 6'h04;
-  assign _and_924 = _and_782 & _eq_923;
-  assign _eq_928 = mrg_idx == 6'h04;
-  assign _and_929 = mrg_valid & _eq_928;
+  assign _eq_920 = _mux_769 == 6'h04;
+  assign _and_921 = _and_782 & _eq_920;
+  assign _eq_923 = mrg_idx == 6'h04;
+  assign _and_924 = mrg_valid & _eq_923;
   assign _eq_930 = cnt_4 == 4'hf;
   assign _add_932 = cnt_4 + 4'h1;
   assign _mux_933 = _eq_930 ? 4'hf : _add_932;
-  assign _mux_935 = _and_924 ? 15'h0000 : age_4;
+  assign _mux_935 = _and_921 ? 15'h0000 : age_4;
   assign _zext_936 = {1'd0, _mux_935};
   assign _zext_937 = {1'd0, mrg_age};
   assign _add_938 = _zext_936 + _zext_937;
@@ -3906,14 +3906,14 @@ module dram_l2mib (
   assign _eq_948 = alloc_idx == 6'h05;
   assign _and_949 = alloc_valid & _eq_948;
   assign _or_950 = _and_946 | _and_949;
-  assign _eq_955 = _mux_769 == 6'h05;
-  assign _and_956 = _and_782 & _eq_955;
-  assign _eq_960 = mrg_idx == 6'h05;
-  assign _and_961 = mrg_valid & _eq_960;
+  assign _eq_952 = _mux_769 == 6'h05;
+  assign _and_953 = _and_782 & _eq_952;
+  assign _eq_955 = mrg_idx == 6'h05;
+  assign _and_956 = mrg_valid & _eq_955;
   assign _eq_962 = cnt_5 == 4'hf;
   assign _add_964 = cnt_5 + 4'h1;
   assign _mux_965 = _eq_962 ? 4'hf : _add_964;
-  assign _mux_967 = _and_956 ? 15'h0000 : age_5;
+  assign _mux_967 = _and_953 ? 15'h0000 : age_5;
   assign _zext_968 = {1'd0, _mux_967};
   assign _zext_969 = {1'd0, mrg_age};
   assign _add_970 = _zext_968 + _zext_969;
@@ -3925,14 +3925,14 @@ module dram_l2mib (
   assign _eq_980 = alloc_idx == 6'h06;
   assign _and_981 = alloc_valid & _eq_980;
   assign _or_982 = _and_978 | _and_981;
-  assign _eq_987 = _mux_769 == 6'h06;
-  assign _and_988 = _and_782 & _eq_987;
-  assign _eq_992 = mrg_idx == 6'h06;
-  assign _and_993 = mrg_valid & _eq_992;
+  assign _eq_984 = _mux_769 == 6'h06;
+  assign _and_985 = _and_782 & _eq_984;
+  assign _eq_987 = mrg_idx == 6'h06;
+  assign _and_988 = mrg_valid & _eq_987;
   assign _eq_994 = cnt_6 == 4'hf;
   assign _add_996 = cnt_6 + 4'h1;
   assign _mux_997 = _eq_994 ? 4'hf : _add_996;
-  assign _mux_999 = _and_988 ? 15'h0000 : age_6;
+  assign _mux_999 = _and_985 ? 15'h0000 : age_6;
   assign _zext_1000 = {1'd0, _mux_999};
   assign _zext_1001 = {1'd0, mrg_age};
   assign _add_1002 = _zext_1000 + _zext_1001;
@@ -3944,14 +3944,14 @@ module dram_l2mib (
   assign _eq_1012 = alloc_idx == 6'h07;
   assign _and_1013 = alloc_valid & _eq_1012;
   assign _or_1014 = _and_1010 | _and_1013;
-  assign _eq_1019 = _mux_769 == 6'h07;
-  assign _and_1020 = _and_782 & _eq_1019;
-  assign _eq_1024 = mrg_idx == 6'h07;
-  assign _and_1025 = mrg_valid & _eq_1024;
+  assign _eq_1016 = _mux_769 == 6'h07;
+  assign _and_1017 = _and_782 & _eq_1016;
+  assign _eq_1019 = mrg_idx == 6'h07;
+  assign _and_1020 = mrg_valid & _eq_1019;
   assign _eq_1026 = cnt_7 == 4'hf;
   assign _add_1028 = cnt_7 + 4'h1;
   assign _mux_1029 = _eq_1026 ? 4'hf : _add_1028;
-  assign _mux_1031 = _and_1020 ? 15'h0000 : age_7;
+  assign _mux_1031 = _and_1017 ? 15'h0000 : age_7;
   assign _zext_1032 = {1'd0, _mux_1031};
   assign _zext_1033 = {1'd0, mrg_age};
   assign _add_1034 = _zext_1032 + _zext_1033;
@@ -3963,14 +3963,14 @@ module dram_l2mib (
   assign _eq_1044 = alloc_idx == 6'h08;
   assign _and_1045 = alloc_valid & _eq_1044;
   assign _or_1046 = _and_1042 | _and_1045;
-  assign _eq_1051 = _mux_769 == 6'h08;
-  assign _and_1052 = _and_782 & _eq_1051;
-  assign _eq_1056 = mrg_idx == 6'h08;
-  assign _and_1057 = mrg_valid & _eq_1056;
+  assign _eq_1048 = _mux_769 == 6'h08;
+  assign _and_1049 = _and_782 & _eq_1048;
+  assign _eq_1051 = mrg_idx == 6'h08;
+  assign _and_1052 = mrg_valid & _eq_1051;
   assign _eq_1058 = cnt_8 == 4'hf;
   assign _add_1060 = cnt_8 + 4'h1;
   assign _mux_1061 = _eq_1058 ? 4'hf : _add_1060;
-  assign _mux_1063 = _and_1052 ? 15'h0000 : age_8;
+  assign _mux_1063 = _and_1049 ? 15'h0000 : age_8;
   assign _zext_1064 = {1'd0, _mux_1063};
   assign _zext_1065 = {1'd0, mrg_age};
   assign _add_1066 = _zext_1064 + _zext_1065;
@@ -3982,14 +3982,14 @@ module dram_l2mib (
   assign _eq_1076 = alloc_idx == 6'h09;
   assign _and_1077 = alloc_valid & _eq_1076;
   assign _or_1078 = _and_1074 | _and_1077;
-  assign _eq_1083 = _mux_769 == 6'h09;
-  assign _and_1084 = _and_782 & _eq_1083;
-  assign _eq_1088 = mrg_idx == 6'h09;
-  assign _and_1089 = mrg_valid & _eq_1088;
+  assign _eq_1080 = _mux_769 == 6'h09;
+  assign _and_1081 = _and_782 & _eq_1080;
+  assign _eq_1083 = mrg_idx == 6'h09;
+  assign _and_1084 = mrg_valid & _eq_1083;
   assign _eq_1090 = cnt_9 == 4'hf;
   assign _add_1092 = cnt_9 + 4'h1;
   assign _mux_1093 = _eq_1090 ? 4'hf : _add_1092;
-  assign _mux_1095 = _and_1084 ? 15'h0000 : age_9;
+  assign _mux_1095 = _and_1081 ? 15'h0000 : age_9;
   assign _zext_1096 = {1'd0, _mux_1095};
   assign _zext_1097 = {1'd0, mrg_age};
   assign _add_1098 = _zext_1096 + _zext_1097;
@@ -4001,14 +4001,14 @@ module dram_l2mib (
   assign _eq_1108 = alloc_idx == 6'h0a;
   assign _and_1109 = alloc_valid & _eq_1108;
   assign _or_1110 = _and_1106 | _and_1109;
-  assign _eq_1115 = _mux_769 == 6'h0a;
-  assign _and_1116 = _and_782 & _eq_1115;
-  assign _eq_1120 = mrg_idx == 6'h0a;
-  assign _and_1121 = mrg_valid & _eq_1120;
+  assign _eq_1112 = _mux_769 == 6'h0a;
+  assign _and_1113 = _and_782 & _eq_1112;
+  assign _eq_1115 = mrg_idx == 6'h0a;
+  assign _and_1116 = mrg_valid & _eq_1115;
   assign _eq_1122 = cnt_10 == 4'hf;
   assign _add_1124 = cnt_10 + 4'h1;
   assign _mux_1125 = _eq_1122 ? 4'hf : _add_1124;
-  assign _mux_1127 = _and_1116 ? 15'h0000 : age_10;
+  assign _mux_1127 = _and_1113 ? 15'h0000 : age_10;
   assign _zext_1128 = {1'd0, _mux_1127};
   assign _zext_1129 = {1'd0, mrg_age};
   assign _add_1130 = _zext_1128 + _zext_1129;
@@ -4020,14 +4020,14 @@ module dram_l2mib (
   assign _eq_1140 = alloc_idx == 6'h0b;
   assign _and_1141 = alloc_valid & _eq_1140;
   assign _or_1142 = _and_1138 | _and_1141;
-  assign _eq_1147 = _mux_769 == 6'h0b;
-  assign _and_1148 = _and_782 & _eq_1147;
-  assign _eq_1152 = mrg_idx == 6'h0b;
-  assign _and_1153 = mrg_valid & _eq_1152;
+  assign _eq_1144 = _mux_769 == 6'h0b;
+  assign _and_1145 = _and_782 & _eq_1144;
+  assign _eq_1147 = mrg_idx == 6'h0b;
+  assign _and_1148 = mrg_valid & _eq_1147;
   assign _eq_1154 = cnt_11 == 4'hf;
   assign _add_1156 = cnt_11 + 4'h1;
   assign _mux_1157 = _eq_1154 ? 4'hf : _add_1156;
-  assign _mux_1159 = _and_1148 ? 15'h0000 : age_11;
+  assign _mux_1159 = _and_1145 ? 15'h0000 : age_11;
   assign _zext_1160 = {1'd0, _mux_1159};
   assign _zext_1161 = {1'd0, mrg_age};
   assign _add_1162 = _zext_1160 + _zext_1161;
@@ -4039,14 +4039,14 @@ module dram_l2mib (
   assign _eq_1172 = alloc_idx == 6'h0c;
   assign _and_1173 = alloc_valid & _eq_1172;
   assign _or_1174 = _and_1170 | _and_1173;
-  assign _eq_1179 = _mux_769 == 6'h0c;
-  assign _and_1180 = _and_782 & _eq_1179;
-  assign _eq_1184 = mrg_idx == 6'h0c;
-  assign _and_1185 = mrg_valid & _eq_1184;
+  assign _eq_1176 = _mux_769 == 6'h0c;
+  assign _and_1177 = _and_782 & _eq_1176;
+  assign _eq_1179 = mrg_idx == 6'h0c;
+  assign _and_1180 = mrg_valid & _eq_1179;
   assign _eq_1186 = cnt_12 == 4'hf;
   assign _add_1188 = cnt_12 + 4'h1;
   assign _mux_1189 = _eq_1186 ? 4'hf : _add_1188;
-  assign _mux_1191 = _and_1180 ? 15'h0000 : age_12;
+  assign _mux_1191 = _and_1177 ? 15'h0000 : age_12;
   assign _zext_1192 = {1'd0, _mux_1191};
   assign _zext_1193 = {1'd0, mrg_age};
   assign _add_1194 = _zext_1192 + _zext_1193;
@@ -4058,14 +4058,14 @@ module dram_l2mib (
   assign _eq_1204 = alloc_idx == 6'h0d;
   assign _and_1205 = alloc_valid & _eq_1204;
   assign _or_1206 = _and_1202 | _and_1205;
-  assign _eq_1211 = _mux_769 == 6'h0d;
-  assign _and_1212 = _and_782 & _eq_1211;
-  assign _eq_1216 = mrg_idx == 6'h0d;
-  assign _and_1217 = mrg_valid & _eq_1216;
+  assign _eq_1208 = _mux_769 == 6'h0d;
+  assign _and_1209 = _and_782 & _eq_1208;
+  assign _eq_1211 = mrg_idx == 6'h0d;
+  assign _and_1212 = mrg_valid & _eq_1211;
   assign _eq_1218 = cnt_13 == 4'hf;
   assign _add_1220 = cnt_13 + 4'h1;
   assign _mux_1221 = _eq_1218 ? 4'hf : _add_1220;
-  assign _mux_1223 = _and_1212 ? 15'h0000 : age_13;
+  assign _mux_1223 = _and_1209 ? 15'h0000 : age_13;
   assign _zext_1224 = {1'd0, _mux_1223};
   assign _zext_1225 = {1'd0, mrg_age};
   assign _add_1226 = _zext_1224 + _zext_1225;
@@ -4077,14 +4077,14 @@ module dram_l2mib (
   assign _eq_1236 = alloc_idx == 6'h0e;
   assign _and_1237 = alloc_valid & _eq_1236;
   assign _or_1238 = _and_1234 | _and_1237;
-  assign _eq_1243 = _mux_769 == 6'h0e;
-  assign _and_1244 = _and_782 & _eq_1243;
-  assign _eq_1248 = mrg_idx == 6'h0e;
-  assign _and_1249 = mrg_valid & _eq_1248;
+  assign _eq_1240 = _mux_769 == 6'h0e;
+  assign _and_1241 = _and_782 & _eq_1240;
+  assign _eq_1243 = mrg_idx == 6'h0e;
+  assign _and_1244 = mrg_valid & _eq_1243;
   assign _eq_1250 = cnt_14 == 4'hf;
   assign _add_1252 = cnt_14 + 4'h1;
   assign _mux_1253 = _eq_1250 ? 4'hf : _add_1252;
-  assign _mux_1255 = _and_1244 ? 15'h0000 : age_14;
+  assign _mux_1255 = _and_1241 ? 15'h0000 : age_14;
   assign _zext_1256 = {1'd0, _mux_1255};
   assign _zext_1257 = {1'd0, mrg_age};
   assign _add_1258 = _zext_1256 + _zext_1257;
@@ -4096,14 +4096,14 @@ module dram_l2mib (
   assign _eq_1268 = alloc_idx == 6'h0f;
   assign _and_1269 = alloc_valid & _eq_1268;
   assign _or_1270 = _and_1266 | _and_1269;
-  assign _eq_1275 = _mux_769 == 6'h0f;
-  assign _and_1276 = _and_782 & _eq_1275;
-  assign _eq_1280 = mrg_idx == 6'h0f;
-  assign _and_1281 = mrg_valid & _eq_1280;
+  assign _eq_1272 = _mux_769 == 6'h0f;
+  assign _and_1273 = _and_782 & _eq_1272;
+  assign _eq_1275 = mrg_idx == 6'h0f;
+  assign _and_1276 = mrg_valid & _eq_1275;
   assign _eq_1282 = cnt_15 == 4'hf;
   assign _add_1284 = cnt_15 + 4'h1;
   assign _mux_1285 = _eq_1282 ? 4'hf : _add_1284;
-  assign _mux_1287 = _and_1276 ? 15'h0000 : age_15;
+  assign _mux_1287 = _and_1273 ? 15'h0000 : age_15;
   assign _zext_1288 = {1'd0, _mux_1287};
   assign _zext_1289 = {1'd0, mrg_age};
   assign _add_1290 = _zext_1288 + _zext_1289;
@@ -4115,14 +4115,14 @@ module dram_l2mib (
   assign _eq_1300 = alloc_idx == 6'h10;
   assign _and_1301 = alloc_valid & _eq_1300;
   assign _or_1302 = _and_1298 | _and_1301;
-  assign _eq_1307 = _mux_769 == 6'h10;
-  assign _and_1308 = _and_782 & _eq_1307;
-  assign _eq_1312 = mrg_idx == 6'h10;
-  assign _and_1313 = mrg_valid & _eq_1312;
+  assign _eq_1304 = _mux_769 == 6'h10;
+  assign _and_1305 = _and_782 & _eq_1304;
+  assign _eq_1307 = mrg_idx == 6'h10;
+  assign _and_1308 = mrg_valid & _eq_1307;
   assign _eq_1314 = cnt_16 == 4'hf;
   assign _add_1316 = cnt_16 + 4'h1;
   assign _mux_1317 = _eq_1314 ? 4'hf : _add_1316;
-  assign _mux_1319 = _and_1308 ? 15'h0000 : age_16;
+  assign _mux_1319 = _and_1305 ? 15'h0000 : age_16;
   assign _zext_1320 = {1'd0, _mux_1319};
   assign _zext_1321 = {1'd0, mrg_age};
   assign _add_1322 = _zext_1320 + _zext_1321;
@@ -4134,14 +4134,14 @@ module dram_l2mib (
   assign _eq_1332 = alloc_idx == 6'h11;
   assign _and_1333 = alloc_valid & _eq_1332;
   assign _or_1334 = _and_1330 | _and_1333;
-  assign _eq_1339 = _mux_769 == 6'h11;
-  assign _and_1340 = _and_782 & _eq_1339;
-  assign _eq_1344 = mrg_idx == 6'h11;
-  assign _and_1345 = mrg_valid & _eq_1344;
+  assign _eq_1336 = _mux_769 == 6'h11;
+  assign _and_1337 = _and_782 & _eq_1336;
+  assign _eq_1339 = mrg_idx == 6'h11;
+  assign _and_1340 = mrg_valid & _eq_1339;
   assign _eq_1346 = cnt_17 == 4'hf;
   assign _add_1348 = cnt_17 + 4'h1;
   assign _mux_1349 = _eq_1346 ? 4'hf : _add_1348;
-  assign _mux_1351 = _and_1340 ? 15'h0000 : age_17;
+  assign _mux_1351 = _and_1337 ? 15'h0000 : age_17;
   assign _zext_1352 = {1'd0, _mux_1351};
   assign _zext_1353 = {1'd0, mrg_age};
   assign _add_1354 = _zext_1352 + _zext_1353;
@@ -4153,14 +4153,14 @@ module dram_l2mib (
   assign _eq_1364 = alloc_idx == 6'h12;
   assign _and_1365 = alloc_valid & _eq_1364;
   assign _or_1366 = _and_1362 | _and_1365;
-  assign _eq_1371 = _mux_769 == 6'h12;
-  assign _and_1372 = _and_782 & _eq_1371;
-  assign _eq_1376 = mrg_idx == 6'h12;
-  assign _and_1377 = mrg_valid & _eq_1376;
+  assign _eq_1368 = _mux_769 == 6'h12;
+  assign _and_1369 = _and_782 & _eq_1368;
+  assign _eq_1371 = mrg_idx == 6'h12;
+  assign _and_1372 = mrg_valid & _eq_1371;
   assign _eq_1378 = cnt_18 == 4'hf;
   assign _add_1380 = cnt_18 + 4'h1;
   assign _mux_1381 = _eq_1378 ? 4'hf : _add_1380;
-  assign _mux_1383 = _and_1372 ? 15'h0000 : age_18;
+  assign _mux_1383 = _and_1369 ? 15'h0000 : age_18;
   assign _zext_1384 = {1'd0, _mux_1383};
   assign _zext_1385 = {1'd0, mrg_age};
   assign _add_1386 = _zext_1384 + _zext_1385;
@@ -4172,14 +4172,14 @@ module dram_l2mib (
   assign _eq_1396 = alloc_idx == 6'h13;
   assign _and_1397 = alloc_valid & _eq_1396;
   assign _or_1398 = _and_1394 | _and_1397;
-  assign _eq_1403 = _mux_769 == 6'h13;
-  assign _and_1404 = _and_782 & _eq_1403;
-  assign _eq_1408 = mrg_idx == 6'h13;
-  assign _and_1409 = mrg_valid & _eq_1408;
+  assign _eq_1400 = _mux_769 == 6'h13;
+  assign _and_1401 = _and_782 & _eq_1400;
+  assign _eq_1403 = mrg_idx == 6'h13;
+  assign _and_1404 = mrg_valid & _eq_1403;
   assign _eq_1410 = cnt_19 == 4'hf;
   assign _add_1412 = cnt_19 + 4'h1;
   assign _mux_1413 = _eq_1410 ? 4'hf : _add_1412;
-  assign _mux_1415 = _and_1404 ? 15'h0000 : age_19;
+  assign _mux_1415 = _and_1401 ? 15'h0000 : age_19;
   assign _zext_1416 = {1'd0, _mux_1415};
   assign _zext_1417 = {1'd0, mrg_age};
   assign _add_1418 = _zext_1416 + _zext_1417;
@@ -4191,14 +4191,14 @@ module dram_l2mib (
   assign _eq_1428 = alloc_idx == 6'h14;
   assign _and_1429 = alloc_valid & _eq_1428;
   assign _or_1430 = _and_1426 | _and_1429;
-  assign _eq_1435 = _mux_769 == 6'h14;
-  assign _and_1436 = _and_782 & _eq_1435;
-  assign _eq_1440 = mrg_idx == 6'h14;
-  assign _and_1441 = mrg_valid & _eq_1440;
+  assign _eq_1432 = _mux_769 == 6'h14;
+  assign _and_1433 = _and_782 & _eq_1432;
+  assign _eq_1435 = mrg_idx == 6'h14;
+  assign _and_1436 = mrg_valid & _eq_1435;
   assign _eq_1442 = cnt_20 == 4'hf;
   assign _add_1444 = cnt_20 + 4'h1;
   assign _mux_1445 = _eq_1442 ? 4'hf : _add_1444;
-  assign _mux_1447 = _and_1436 ? 15'h0000 : age_20;
+  assign _mux_1447 = _and_1433 ? 15'h0000 : age_20;
   assign _zext_1448 = {1'd0, _mux_1447};
   assign _zext_1449 = {1'd0, mrg_age};
   assign _add_1450 = _zext_1448 + _zext_1449;
@@ -4210,14 +4210,14 @@ module dram_l2mib (
   assign _eq_1460 = alloc_idx == 6'h15;
   assign _and_1461 = alloc_valid & _eq_1460;
   assign _or_1462 = _and_1458 | _and_1461;
-  assign _eq_1467 = _mux_769 == 6'h15;
-  assign _and_1468 = _and_782 & _eq_1467;
-  assign _eq_1472 = mrg_idx == 6'h15;
-  assign _and_1473 = mrg_valid & _eq_1472;
+  assign _eq_1464 = _mux_769 == 6'h15;
+  assign _and_1465 = _and_782 & _eq_1464;
+  assign _eq_1467 = mrg_idx == 6'h15;
+  assign _and_1468 = mrg_valid & _eq_1467;
   assign _eq_1474 = cnt_21 == 4'hf;
   assign _add_1476 = cnt_21 + 4'h1;
   assign _mux_1477 = _eq_1474 ? 4'hf : _add_1476;
-  assign _mux_1479 = _and_1468 ? 15'h0000 : age_21;
+  assign _mux_1479 = _and_1465 ? 15'h0000 : age_21;
   assign _zext_1480 = {1'd0, _mux_1479};
   assign _zext_1481 = {1'd0, mrg_age};
   assign _add_1482 = _zext_1480 + _zext_1481;
@@ -4229,14 +4229,14 @@ module dram_l2mib (
   assign _eq_1492 = alloc_idx == 6'h16;
   assign _and_1493 = alloc_valid & _eq_1492;
   assign _or_1494 = _and_1490 | _and_1493;
-  assign _eq_1499 = _mux_769 == 6'h16;
-  assign _and_1500 = _and_782 & _eq_1499;
-  assign _eq_1504 = mrg_idx == 6'h16;
-  assign _and_1505 = mrg_valid & _eq_1504;
+  assign _eq_1496 = _mux_769 == 6'h16;
+  assign _and_1497 = _and_782 & _eq_1496;
+  assign _eq_1499 = mrg_idx == 6'h16;
+  assign _and_1500 = mrg_valid & _eq_1499;
   assign _eq_1506 = cnt_22 == 4'hf;
   assign _add_1508 = cnt_22 + 4'h1;
   assign _mux_1509 = _eq_1506 ? 4'hf : _add_1508;
-  assign _mux_1511 = _and_1500 ? 15'h0000 : age_22;
+  assign _mux_1511 = _and_1497 ? 15'h0000 : age_22;
   assign _zext_1512 = {1'd0, _mux_1511};
   assign _zext_1513 = {1'd0, mrg_age};
   assign _add_1514 = _zext_1512 + _zext_1513;
@@ -4248,14 +4248,14 @@ module dram_l2mib (
   assign _eq_1524 = alloc_idx == 6'h17;
   assign _and_1525 = alloc_valid & _eq_1524;
   assign _or_1526 = _and_1522 | _and_1525;
-  assign _eq_1531 = _mux_769 == 6'h17;
-  assign _and_1532 = _and_782 & _eq_1531;
-  assign _eq_1536 = mrg_idx == 6'h17;
-  assign _and_1537 = mrg_valid & _eq_1536;
+  assign _eq_1528 = _mux_769 == 6'h17;
+  assign _and_1529 = _and_782 & _eq_1528;
+  assign _eq_1531 = mrg_idx == 6'h17;
+  assign _and_1532 = mrg_valid & _eq_1531;
   assign _eq_1538 = cnt_23 == 4'hf;
   assign _add_1540 = cnt_23 + 4'h1;
   assign _mux_1541 = _eq_1538 ? 4'hf : _add_1540;
-  assign _mux_1543 = _and_1532 ? 15'h0000 : age_23;
+  assign _mux_1543 = _and_1529 ? 15'h0000 : age_23;
   assign _zext_1544 = {1'd0, _mux_1543};
   assign _zext_1545 = {1'd0, mrg_age};
   assign _add_1546 = _zext_1544 + _zext_1545;
@@ -4267,14 +4267,14 @@ module dram_l2mib (
   assign _eq_1556 = alloc_idx == 6'h18;
   assign _and_1557 = alloc_valid & _eq_1556;
   assign _or_1558 = _and_1554 | _and_1557;
-  assign _eq_1563 = _mux_769 == 6'h18;
-  assign _and_1564 = _and_782 & _eq_1563;
-  assign _eq_1568 = mrg_idx == 6'h18;
-  assign _and_1569 = mrg_valid & _eq_1568;
+  assign _eq_1560 = _mux_769 == 6'h18;
+  assign _and_1561 = _and_782 & _eq_1560;
+  assign _eq_1563 = mrg_idx == 6'h18;
+  assign _and_1564 = mrg_valid & _eq_1563;
   assign _eq_1570 = cnt_24 == 4'hf;
   assign _add_1572 = cnt_24 + 4'h1;
   assign _mux_1573 = _eq_1570 ? 4'hf : _add_1572;
-  assign _mux_1575 = _and_1564 ? 15'h0000 : age_24;
+  assign _mux_1575 = _and_1561 ? 15'h0000 : age_24;
   assign _zext_1576 = {1'd0, _mux_1575};
   assign _zext_1577 = {1'd0, mrg_age};
   assign _add_1578 = _zext_1576 + _zext_1577;
@@ -4286,14 +4286,14 @@ module dram_l2mib (
   assign _eq_1588 = alloc_idx == 6'h19;
   assign _and_1589 = alloc_valid & _eq_1588;
   assign _or_1590 = _and_1586 | _and_1589;
-  assign _eq_1595 = _mux_769 == 6'h19;
-  assign _and_1596 = _and_782 & _eq_1595;
-  assign _eq_1600 = mrg_idx == 6'h19;
-  assign _and_1601 = mrg_valid & _eq_1600;
+  assign _eq_1592 = _mux_769 == 6'h19;
+  assign _and_1593 = _and_782 & _eq_1592;
+  assign _eq_1595 = mrg_idx == 6'h19;
+  assign _and_1596 = mrg_valid & _eq_1595;
   assign _eq_1602 = cnt_25 == 4'hf;
   assign _add_1604 = cnt_25 + 4'h1;
   assign _mux_1605 = _eq_1602 ? 4'hf : _add_1604;
-  assign _mux_1607 = _and_1596 ? 15'h0000 : age_25;
+  assign _mux_1607 = _and_1593 ? 15'h0000 : age_25;
   assign _zext_1608 = {1'd0, _mux_1607};
   assign _zext_1609 = {1'd0, mrg_age};
   assign _add_1610 = _zext_1608 + _zext_1609;
@@ -4305,14 +4305,14 @@ module dram_l2mib (
   assign _eq_1620 = alloc_idx == 6'h1a;
   assign _and_1621 = alloc_valid & _eq_1620;
   assign _or_1622 = _and_1618 | _and_1621;
-  assign _eq_1627 = _mux_769 == 6'h1a;
-  assign _and_1628 = _and_782 & _eq_1627;
-  assign _eq_1632 = mrg_idx == 6'h1a;
-  assign _and_1633 = mrg_valid & _eq_1632;
+  assign _eq_1624 = _mux_769 == 6'h1a;
+  assign _and_1625 = _and_782 & _eq_1624;
+  assign _eq_1627 = mrg_idx == 6'h1a;
+  assign _and_1628 = mrg_valid & _eq_1627;
   assign _eq_1634 = cnt_26 == 4'hf;
   assign _add_1636 = cnt_26 + 4'h1;
   assign _mux_1637 = _eq_1634 ? 4'hf : _add_1636;
-  assign _mux_1639 = _and_1628 ? 15'h0000 : age_26;
+  assign _mux_1639 = _and_1625 ? 15'h0000 : age_26;
   assign _zext_1640 = {1'd0, _mux_1639};
   assign _zext_1641 = {1'd0, mrg_age};
   assign _add_1642 = _zext_1640 + _zext_1641;
@@ -4324,14 +4324,14 @@ module dram_l2mib (
   assign _eq_1652 = alloc_idx == 6'h1b;
   assign _and_1653 = alloc_valid & _eq_1652;
   assign _or_1654 = _and_1650 | _and_1653;
-  assign _eq_1659 = _mux_769 == 6'h1b;
-  assign _and_1660 = _and_782 & _eq_1659;
-  assign _eq_1664 = mrg_idx == 6'h1b;
-  assign _and_1665 = mrg_valid & _eq_1664;
+  assign _eq_1656 = _mux_769 == 6'h1b;
+  assign _and_1657 = _and_782 & _eq_1656;
+  assign _eq_1659 = mrg_idx == 6'h1b;
+  assign _and_1660 = mrg_valid & _eq_1659;
   assign _eq_1666 = cnt_27 == 4'hf;
   assign _add_1668 = cnt_27 + 4'h1;
   assign _mux_1669 = _eq_1666 ? 4'hf : _add_1668;
-  assign _mux_1671 = _and_1660 ? 15'h0000 : age_27;
+  assign _mux_1671 = _and_1657 ? 15'h0000 : age_27;
   assign _zext_1672 = {1'd0, _mux_1671};
   assign _zext_1673 = {1'd0, mrg_age};
   assign _add_1674 = _zext_1672 + _zext_1673;
@@ -4343,14 +4343,14 @@ module dram_l2mib (
   assign _eq_1684 = alloc_idx == 6'h1c;
   assign _and_1685 = alloc_valid & _eq_1684;
   assign _or_1686 = _and_1682 | _and_1685;
-  assign _eq_1691 = _mux_769 == 6'h1c;
-  assign _and_1692 = _and_782 & _eq_1691;
-  assign _eq_1696 = mrg_idx == 6'h1c;
-  assign _and_1697 = mrg_valid & _eq_1696;
+  assign _eq_1688 = _mux_769 == 6'h1c;
+  assign _and_1689 = _and_782 & _eq_1688;
+  assign _eq_1691 = mrg_idx == 6'h1c;
+  assign _and_1692 = mrg_valid & _eq_1691;
   assign _eq_1698 = cnt_28 == 4'hf;
   assign _add_1700 = cnt_28 + 4'h1;
   assign _mux_1701 = _eq_1698 ? 4'hf : _add_1700;
-  assign _mux_1703 = _and_1692 ? 15'h0000 : age_28;
+  assign _mux_1703 = _and_1689 ? 15'h0000 : age_28;
   assign _zext_1704 = {1'd0, _mux_1703};
   assign _zext_1705 = {1'd0, mrg_age};
   assign _add_1706 = _zext_1704 + _zext_1705;
@@ -4362,14 +4362,14 @@ module dram_l2mib (
   assign _eq_1716 = alloc_idx == 6'h1d;
   assign _and_1717 = alloc_valid & _eq_1716;
   assign _or_1718 = _and_1714 | _and_1717;
-  assign _eq_1723 = _mux_769 == 6'h1d;
-  assign _and_1724 = _and_782 & _eq_1723;
-  assign _eq_1728 = mrg_idx == 6'h1d;
-  assign _and_1729 = mrg_valid & _eq_1728;
+  assign _eq_1720 = _mux_769 == 6'h1d;
+  assign _and_1721 = _and_782 & _eq_1720;
+  assign _eq_1723 = mrg_idx == 6'h1d;
+  assign _and_1724 = mrg_valid & _eq_1723;
   assign _eq_1730 = cnt_29 == 4'hf;
   assign _add_1732 = cnt_29 + 4'h1;
   assign _mux_1733 = _eq_1730 ? 4'hf : _add_1732;
-  assign _mux_1735 = _and_1724 ? 15'h0000 : age_29;
+  assign _mux_1735 = _and_1721 ? 15'h0000 : age_29;
   assign _zext_1736 = {1'd0, _mux_1735};
   assign _zext_1737 = {1'd0, mrg_age};
   assign _add_1738 = _zext_1736 + _zext_1737;
@@ -4381,14 +4381,14 @@ module dram_l2mib (
   assign _eq_1748 = alloc_idx == 6'h1e;
   assign _and_1749 = alloc_valid & _eq_1748;
   assign _or_1750 = _and_1746 | _and_1749;
-  assign _eq_1755 = _mux_769 == 6'h1e;
-  assign _and_1756 = _and_782 & _eq_1755;
-  assign _eq_1760 = mrg_idx == 6'h1e;
-  assign _and_1761 = mrg_valid & _eq_1760;
+  assign _eq_1752 = _mux_769 == 6'h1e;
+  assign _and_1753 = _and_782 & _eq_1752;
+  assign _eq_1755 = mrg_idx == 6'h1e;
+  assign _and_1756 = mrg_valid & _eq_1755;
   assign _eq_1762 = cnt_30 == 4'hf;
   assign _add_1764 = cnt_30 + 4'h1;
   assign _mux_1765 = _eq_1762 ? 4'hf : _add_1764;
-  assign _mux_1767 = _and_1756 ? 15'h0000 : age_30;
+  assign _mux_1767 = _and_1753 ? 15'h0000 : age_30;
   assign _zext_1768 = {1'd0, _mux_1767};
   assign _zext_1769 = {1'd0, mrg_age};
   assign _add_1770 = _zext_1768 + _zext_1769;
@@ -4400,14 +4400,14 @@ module dram_l2mib (
   assign _eq_1780 = alloc_idx == 6'h1f;
   assign _and_1781 = alloc_valid & _eq_1780;
   assign _or_1782 = _and_1778 | _and_1781;
-  assign _eq_1787 = _mux_769 == 6'h1f;
-  assign _and_1788 = _and_782 & _eq_1787;
-  assign _eq_1792 = mrg_idx == 6'h1f;
-  assign _and_1793 = mrg_valid & _eq_1792;
+  assign _eq_1784 = _mux_769 == 6'h1f;
+  assign _and_1785 = _and_782 & _eq_1784;
+  assign _eq_1787 = mrg_idx == 6'h1f;
+  assign _and_1788 = mrg_valid & _eq_1787;
   assign _eq_1794 = cnt_31 == 4'hf;
   assign _add_1796 = cnt_31 + 4'h1;
   assign _mux_1797 = _eq_1794 ? 4'hf : _add_1796;
-  assign _mux_1799 = _and_1788 ? 15'h0000 : age_31;
+  assign _mux_1799 = _and_1785 ? 15'h0000 : age_31;
   assign _zext_1800 = {1'd0, _mux_1799};
   assign _zext_1801 = {1'd0, mrg_age};
   assign _add_1802 = _zext_1800 + _zext_1801;
@@ -4419,14 +4419,14 @@ module dram_l2mib (
   assign _eq_1812 = alloc_idx == 6'h20;
   assign _and_1813 = alloc_valid & _eq_1812;
   assign _or_1814 = _and_1810 | _and_1813;
-  assign _eq_1819 = _mux_769 == 6'h20;
-  assign _and_1820 = _and_782 & _eq_1819;
-  assign _eq_1824 = mrg_idx == 6'h20;
-  assign _and_1825 = mrg_valid & _eq_1824;
+  assign _eq_1816 = _mux_769 == 6'h20;
+  assign _and_1817 = _and_782 & _eq_1816;
+  assign _eq_1819 = mrg_idx == 6'h20;
+  assign _and_1820 = mrg_valid & _eq_1819;
   assign _eq_1826 = cnt_32 == 4'hf;
   assign _add_1828 = cnt_32 + 4'h1;
   assign _mux_1829 = _eq_1826 ? 4'hf : _add_1828;
-  assign _mux_1831 = _and_1820 ? 15'h0000 : age_32;
+  assign _mux_1831 = _and_1817 ? 15'h0000 : age_32;
   assign _zext_1832 = {1'd0, _mux_1831};
   assign _zext_1833 = {1'd0, mrg_age};
   assign _add_1834 = _zext_1832 + _zext_1833;
@@ -4438,14 +4438,14 @@ module dram_l2mib (
   assign _eq_1844 = alloc_idx == 6'h21;
   assign _and_1845 = alloc_valid & _eq_1844;
   assign _or_1846 = _and_1842 | _and_1845;
-  assign _eq_1851 = _mux_769 == 6'h21;
-  assign _and_1852 = _and_782 & _eq_1851;
-  assign _eq_1856 = mrg_idx == 6'h21;
-  assign _and_1857 = mrg_valid & _eq_1856;
+  assign _eq_1848 = _mux_769 == 6'h21;
+  assign _and_1849 = _and_782 & _eq_1848;
+  assign _eq_1851 = mrg_idx == 6'h21;
+  assign _and_1852 = mrg_valid & _eq_1851;
   assign _eq_1858 = cnt_33 == 4'hf;
   assign _add_1860 = cnt_33 + 4'h1;
   assign _mux_1861 = _eq_1858 ? 4'hf : _add_1860;
-  assign _mux_1863 = _and_1852 ? 15'h0000 : age_33;
+  assign _mux_1863 = _and_1849 ? 15'h0000 : age_33;
   assign _zext_1864 = {1'd0, _mux_1863};
   assign _zext_1865 = {1'd0, mrg_age};
   assign _add_1866 = _zext_1864 + _zext_1865;
@@ -4457,14 +4457,14 @@ module dram_l2mib (
   assign _eq_1876 = alloc_idx == 6'h22;
   assign _and_1877 = alloc_valid & _eq_1876;
   assign _or_1878 = _and_1874 | _and_1877;
-  assign _eq_1883 = _mux_769 == 6'h22;
-  assign _and_1884 = _and_782 & _eq_1883;
-  assign _eq_1888 = mrg_idx == 6'h22;
-  assign _and_1889 = mrg_valid & _eq_1888;
+  assign _eq_1880 = _mux_769 == 6'h22;
+  assign _and_1881 = _and_782 & _eq_1880;
+  assign _eq_1883 = mrg_idx == 6'h22;
+  assign _and_1884 = mrg_valid & _eq_1883;
   assign _eq_1890 = cnt_34 == 4'hf;
   assign _add_1892 = cnt_34 + 4'h1;
   assign _mux_1893 = _eq_1890 ? 4'hf : _add_1892;
-  assign _mux_1895 = _and_1884 ? 15'h0000 : age_34;
+  assign _mux_1895 = _and_1881 ? 15'h0000 : age_34;
   assign _zext_1896 = {1'd0, _mux_1895};
   assign _zext_1897 = {1'd0, mrg_age};
   assign _add_1898 = _zext_1896 + _zext_1897;
@@ -4476,14 +4476,14 @@ module dram_l2mib (
   assign _eq_1908 = alloc_idx == 6'h23;
   assign _and_1909 = alloc_valid & _eq_1908;
   assign _or_1910 = _and_1906 | _and_1909;
-  assign _eq_1915 = _mux_769 == 6'h23;
-  assign _and_1916 = _and_782 & _eq_1915;
-  assign _eq_1920 = mrg_idx == 6'h23;
-  assign _and_1921 = mrg_valid & _eq_1920;
+  assign _eq_1912 = _mux_769 == 6'h23;
+  assign _and_1913 = _and_782 & _eq_1912;
+  assign _eq_1915 = mrg_idx == 6'h23;
+  assign _and_1916 = mrg_valid & _eq_1915;
   assign _eq_1922 = cnt_35 == 4'hf;
   assign _add_1924 = cnt_35 + 4'h1;
   assign _mux_1925 = _eq_1922 ? 4'hf : _add_1924;
-  assign _mux_1927 = _and_1916 ? 15'h0000 : age_35;
+  assign _mux_1927 = _and_1913 ? 15'h0000 : age_35;
   assign _zext_1928 = {1'd0, _mux_1927};
   assign _zext_1929 = {1'd0, mrg_age};
   assign _add_1930 = _zext_1928 + _zext_1929;
@@ -4495,14 +4495,14 @@ module dram_l2mib (
   assign _eq_1940 = alloc_idx == 6'h24;
   assign _and_1941 = alloc_valid & _eq_1940;
   assign _or_1942 = _and_1938 | _and_1941;
-  assign _eq_1947 = _mux_769 == 6'h24;
-  assign _and_1948 = _and_782 & _eq_1947;
-  assign _eq_1952 = mrg_idx == 6'h24;
-  assign _and_1953 = mrg_valid & _eq_1952;
+  assign _eq_1944 = _mux_769 == 6'h24;
+  assign _and_1945 = _and_782 & _eq_1944;
+  assign _eq_1947 = mrg_idx == 6'h24;
+  assign _and_1948 = mrg_valid & _eq_1947;
   assign _eq_1954 = cnt_36 == 4'hf;
   assign _add_1956 = cnt_36 + 4'h1;
   assign _mux_1957 = _eq_1954 ? 4'hf : _add_1956;
-  assign _mux_1959 = _and_1948 ? 15'h0000 : age_36;
+  assign _mux_1959 = _and_1945 ? 15'h0000 : age_36;
   assign _zext_1960 = {1'd0, _mux_1959};
   assign _zext_1961 = {1'd0, mrg_age};
   assign _add_1962 = _zext_1960 + _zext_1961;
@@ -4514,14 +4514,14 @@ module dram_l2mib (
   assign _eq_1972 = alloc_idx == 6'h25;
   assign _and_1973 = alloc_valid & _eq_1972;
   assign _or_1974 = _and_1970 | _and_1973;
-  assign _eq_1979 = _mux_769 == 6'h25;
-  assign _and_1980 = _and_782 & _eq_1979;
-  assign _eq_1984 = mrg_idx == 6'h25;
-  assign _and_1985 = mrg_valid & _eq_1984;
+  assign _eq_1976 = _mux_769 == 6'h25;
+  assign _and_1977 = _and_782 & _eq_1976;
+  assign _eq_1979 = mrg_idx == 6'h25;
+  assign _and_1980 = mrg_valid & _eq_1979;
   assign _eq_1986 = cnt_37 == 4'hf;
   assign _add_1988 = cnt_37 + 4'h1;
   assign _mux_1989 = _eq_1986 ? 4'hf : _add_1988;
-  assign _mux_1991 = _and_1980 ? 15'h0000 : age_37;
+  assign _mux_1991 = _and_1977 ? 15'h0000 : age_37;
   assign _zext_1992 = {1'd0, _mux_1991};
   assign _zext_1993 = {1'd0, mrg_age};
   assign _add_1994 = _zext_1992 + _zext_1993;
@@ -4533,14 +4533,14 @@ module dram_l2mib (
   assign _eq_2004 = alloc_idx == 6'h26;
   assign _and_2005 = alloc_valid & _eq_2004;
   assign _or_2006 = _and_2002 | _and_2005;
-  assign _eq_2011 = _mux_769 == 6'h26;
-  assign _and_2012 = _and_782 & _eq_2011;
-  assign _eq_2016 = mrg_idx == 6'h26;
-  assign _and_2017 = mrg_valid & _eq_2016;
+  assign _eq_2008 = _mux_769 == 6'h26;
+  assign _and_2009 = _and_782 & _eq_2008;
+  assign _eq_2011 = mrg_idx == 6'h26;
+  assign _and_2012 = mrg_valid & _eq_2011;
   assign _eq_2018 = cnt_38 == 4'hf;
   assign _add_2020 = cnt_38 + 4'h1;
   assign _mux_2021 = _eq_2018 ? 4'hf : _add_2020;
-  assign _mux_2023 = _and_2012 ? 15'h0000 : age_38;
+  assign _mux_2023 = _and_2009 ? 15'h0000 : age_38;
   assign _zext_2024 = {1'd0, _mux_2023};
   assign _zext_2025 = {1'd0, mrg_age};
   assign _add_2026 = _zext_2024 + _zext_2025;
@@ -4552,14 +4552,14 @@ module dram_l2mib (
   assign _eq_2036 = alloc_idx == 6'h27;
   assign _and_2037 = alloc_valid & _eq_2036;
   assign _or_2038 = _and_2034 | _and_2037;
-  assign _eq_2043 = _mux_769 == 6'h27;
-  assign _and_2044 = _and_782 & _eq_2043;
-  assign _eq_2048 = mrg_idx == 6'h27;
-  assign _and_2049 = mrg_valid & _eq_2048;
+  assign _eq_2040 = _mux_769 == 6'h27;
+  assign _and_2041 = _and_782 & _eq_2040;
+  assign _eq_2043 = mrg_idx == 6'h27;
+  assign _and_2044 = mrg_valid & _eq_2043;
   assign _eq_2050 = cnt_39 == 4'hf;
   assign _add_2052 = cnt_39 + 4'h1;
   assign _mux_2053 = _eq_2050 ? 4'hf : _add_2052;
-  assign _mux_2055 = _and_2044 ? 15'h0000 : age_39;
+  assign _mux_2055 = _and_2041 ? 15'h0000 : age_39;
   assign _zext_2056 = {1'd0, _mux_2055};
   assign _zext_2057 = {1'd0, mrg_age};
   assign _add_2058 = _zext_2056 + _zext_2057;
@@ -4571,14 +4571,14 @@ module dram_l2mib (
   assign _eq_2068 = alloc_idx == 6'h28;
   assign _and_2069 = alloc_valid & _eq_2068;
   assign _or_2070 = _and_2066 | _and_2069;
-  assign _eq_2075 = _mux_769 == 6'h28;
-  assign _and_2076 = _and_782 & _eq_2075;
-  assign _eq_2080 = mrg_idx == 6'h28;
-  assign _and_2081 = mrg_valid & _eq_2080;
+  assign _eq_2072 = _mux_769 == 6'h28;
+  assign _and_2073 = _and_782 & _eq_2072;
+  assign _eq_2075 = mrg_idx == 6'h28;
+  assign _and_2076 = mrg_valid & _eq_2075;
   assign _eq_2082 = cnt_40 == 4'hf;
   assign _add_2084 = cnt_40 + 4'h1;
   assign _mux_2085 = _eq_2082 ? 4'hf : _add_2084;
-  assign _mux_2087 = _and_2076 ? 15'h0000 : age_40;
+  assign _mux_2087 = _and_2073 ? 15'h0000 : age_40;
   assign _zext_2088 = {1'd0, _mux_2087};
   assign _zext_2089 = {1'd0, mrg_age};
   assign _add_2090 = _zext_2088 + _zext_2089;
@@ -4590,14 +4590,14 @@ module dram_l2mib (
   assign _eq_2100 = alloc_idx == 6'h29;
   assign _and_2101 = alloc_valid & _eq_2100;
   assign _or_2102 = _and_2098 | _and_2101;
-  assign _eq_2107 = _mux_769 == 6'h29;
-  assign _and_2108 = _and_782 & _eq_2107;
-  assign _eq_2112 = mrg_idx == 6'h29;
-  assign _and_2113 = mrg_valid & _eq_2112;
+  assign _eq_2104 = _mux_769 == 6'h29;
+  assign _and_2105 = _and_782 & _eq_2104;
+  assign _eq_2107 = mrg_idx == 6'h29;
+  assign _and_2108 = mrg_valid & _eq_2107;
   assign _eq_2114 = cnt_41 == 4'hf;
   assign _add_2116 = cnt_41 + 4'h1;
   assign _mux_2117 = _eq_2114 ? 4'hf : _add_2116;
-  assign _mux_2119 = _and_2108 ? 15'h0000 : age_41;
+  assign _mux_2119 = _and_2105 ? 15'h0000 : age_41;
   assign _zext_2120 = {1'd0, _mux_2119};
   assign _zext_2121 = {1'd0, mrg_age};
   assign _add_2122 = _zext_2120 + _zext_2121;
@@ -4609,14 +4609,14 @@ module dram_l2mib (
   assign _eq_2132 = alloc_idx == 6'h2a;
   assign _and_2133 = alloc_valid & _eq_2132;
   assign _or_2134 = _and_2130 | _and_2133;
-  assign _eq_2139 = _mux_769 == 6'h2a;
-  assign _and_2140 = _and_782 & _eq_2139;
-  assign _eq_2144 = mrg_idx == 6'h2a;
-  assign _and_2145 = mrg_valid & _eq_2144;
+  assign _eq_2136 = _mux_769 == 6'h2a;
+  assign _and_2137 = _and_782 & _eq_2136;
+  assign _eq_2139 = mrg_idx == 6'h2a;
+  assign _and_2140 = mrg_valid & _eq_2139;
   assign _eq_2146 = cnt_42 == 4'hf;
   assign _add_2148 = cnt_42 + 4'h1;
   assign _mux_2149 = _eq_2146 ? 4'hf : _add_2148;
-  assign _mux_2151 = _and_2140 ? 15'h0000 : age_42;
+  assign _mux_2151 = _and_2137 ? 15'h0000 : age_42;
   assign _zext_2152 = {1'd0, _mux_2151};
   assign _zext_2153 = {1'd0, mrg_age};
   assign _add_2154 = _zext_2152 + _zext_2153;
@@ -4628,14 +4628,14 @@ module dram_l2mib (
   assign _eq_2164 = alloc_idx == 6'h2b;
   assign _and_2165 = alloc_valid & _eq_2164;
   assign _or_2166 = _and_2162 | _and_2165;
-  assign _eq_2171 = _mux_769 == 6'h2b;
-  assign _and_2172 = _and_782 & _eq_2171;
-  assign _eq_2176 = mrg_idx == 6'h2b;
-  assign _and_2177 = mrg_valid & _eq_2176;
+  assign _eq_2168 = _mux_769 == 6'h2b;
+  assign _and_2169 = _and_782 & _eq_2168;
+  assign _eq_2171 = mrg_idx == 6'h2b;
+  assign _and_2172 = mrg_valid & _eq_2171;
   assign _eq_2178 = cnt_43 == 4'hf;
   assign _add_2180 = cnt_43 + 4'h1;
   assign _mux_2181 = _eq_2178 ? 4'hf : _add_2180;
-  assign _mux_2183 = _and_2172 ? 15'h0000 : age_43;
+  assign _mux_2183 = _and_2169 ? 15'h0000 : age_43;
   assign _zext_2184 = {1'd0, _mux_2183};
   assign _zext_2185 = {1'd0, mrg_age};
   assign _add_2186 = _zext_2184 + _zext_2185;
@@ -4647,14 +4647,14 @@ module dram_l2mib (
   assign _eq_2196 = alloc_idx == 6'h2c;
   assign _and_2197 = alloc_valid & _eq_2196;
   assign _or_2198 = _and_2194 | _and_2197;
-  assign _eq_2203 = _mux_769 == 6'h2c;
-  assign _and_2204 = _and_782 & _eq_2203;
-  assign _eq_2208 = mrg_idx == 6'h2c;
-  assign _and_2209 = mrg_valid & _eq_2208;
+  assign _eq_2200 = _mux_769 == 6'h2c;
+  assign _and_2201 = _and_782 & _eq_2200;
+  assign _eq_2203 = mrg_idx == 6'h2c;
+  assign _and_2204 = mrg_valid & _eq_2203;
   assign _eq_2210 = cnt_44 == 4'hf;
   assign _add_2212 = cnt_44 + 4'h1;
   assign _mux_2213 = _eq_2210 ? 4'hf : _add_2212;
-  assign _mux_2215 = _and_2204 ? 15'h0000 : age_44;
+  assign _mux_2215 = _and_2201 ? 15'h0000 : age_44;
   assign _zext_2216 = {1'd0, _mux_2215};
   assign _zext_2217 = {1'd0, mrg_age};
   assign _add_2218 = _zext_2216 + _zext_2217;
@@ -4666,14 +4666,14 @@ module dram_l2mib (
   assign _eq_2228 = alloc_idx == 6'h2d;
   assign _and_2229 = alloc_valid & _eq_2228;
   assign _or_2230 = _and_2226 | _and_2229;
-  assign _eq_2235 = _mux_769 == 6'h2d;
-  assign _and_2236 = _and_782 & _eq_2235;
-  assign _eq_2240 = mrg_idx == 6'h2d;
-  assign _and_2241 = mrg_valid & _eq_2240;
+  assign _eq_2232 = _mux_769 == 6'h2d;
+  assign _and_2233 = _and_782 & _eq_2232;
+  assign _eq_2235 = mrg_idx == 6'h2d;
+  assign _and_2236 = mrg_valid & _eq_2235;
   assign _eq_2242 = cnt_45 == 4'hf;
   assign _add_2244 = cnt_45 + 4'h1;
   assign _mux_2245 = _eq_2242 ? 4'hf : _add_2244;
-  assign _mux_2247 = _and_2236 ? 15'h0000 : age_45;
+  assign _mux_2247 = _and_2233 ? 15'h0000 : age_45;
   assign _zext_2248 = {1'd0, _mux_2247};
   assign _zext_2249 = {1'd0, mrg_age};
   assign _add_2250 = _zext_2248 + _zext_2249;
@@ -4685,14 +4685,14 @@ module dram_l2mib (
   assign _eq_2260 = alloc_idx == 6'h2e;
   assign _and_2261 = alloc_valid & _eq_2260;
   assign _or_2262 = _and_2258 | _and_2261;
-  assign _eq_2267 = _mux_769 == 6'h2e;
-  assign _and_2268 = _and_782 & _eq_2267;
-  assign _eq_2272 = mrg_idx == 6'h2e;
-  assign _and_2273 = mrg_valid & _eq_2272;
+  assign _eq_2264 = _mux_769 == 6'h2e;
+  assign _and_2265 = _and_782 & _eq_2264;
+  assign _eq_2267 = mrg_idx == 6'h2e;
+  assign _and_2268 = mrg_valid & _eq_2267;
   assign _eq_2274 = cnt_46 == 4'hf;
   assign _add_2276 = cnt_46 + 4'h1;
   assign _mux_2277 = _eq_2274 ? 4'hf : _add_2276;
-  assign _mux_2279 = _and_2268 ? 15'h0000 : age_46;
+  assign _mux_2279 = _and_2265 ? 15'h0000 : age_46;
   assign _zext_2280 = {1'd0, _mux_2279};
   assign _zext_2281 = {1'd0, mrg_age};
   assign _add_2282 = _zext_2280 + _zext_2281;
@@ -4704,14 +4704,14 @@ module dram_l2mib (
   assign _eq_2292 = alloc_idx == 6'h2f;
   assign _and_2293 = alloc_valid & _eq_2292;
   assign _or_2294 = _and_2290 | _and_2293;
-  assign _eq_2299 = _mux_769 == 6'h2f;
-  assign _and_2300 = _and_782 & _eq_2299;
-  assign _eq_2304 = mrg_idx == 6'h2f;
-  assign _and_2305 = mrg_valid & _eq_2304;
+  assign _eq_2296 = _mux_769 == 6'h2f;
+  assign _and_2297 = _and_782 & _eq_2296;
+  assign _eq_2299 = mrg_idx == 6'h2f;
+  assign _and_2300 = mrg_valid & _eq_2299;
   assign _eq_2306 = cnt_47 == 4'hf;
   assign _add_2308 = cnt_47 + 4'h1;
   assign _mux_2309 = _eq_2306 ? 4'hf : _add_2308;
-  assign _mux_2311 = _and_2300 ? 15'h0000 : age_47;
+  assign _mux_2311 = _and_2297 ? 15'h0000 : age_47;
   assign _zext_2312 = {1'd0, _mux_2311};
   assign _zext_2313 = {1'd0, mrg_age};
   assign _add_2314 = _zext_2312 + _zext_2313;
@@ -4723,14 +4723,14 @@ module dram_l2mib (
   assign _eq_2324 = alloc_idx == 6'h30;
   assign _and_2325 = alloc_valid & _eq_2324;
   assign _or_2326 = _and_2322 | _and_2325;
-  assign _eq_2331 = _mux_769 == 6'h30;
-  assign _and_2332 = _and_782 & _eq_2331;
-  assign _eq_2336 = mrg_idx == 6'h30;
-  assign _and_2337 = mrg_valid & _eq_2336;
+  assign _eq_2328 = _mux_769 == 6'h30;
+  assign _and_2329 = _and_782 & _eq_2328;
+  assign _eq_2331 = mrg_idx == 6'h30;
+  assign _and_2332 = mrg_valid & _eq_2331;
   assign _eq_2338 = cnt_48 == 4'hf;
   assign _add_2340 = cnt_48 + 4'h1;
   assign _mux_2341 = _eq_2338 ? 4'hf : _add_2340;
-  assign _mux_2343 = _and_2332 ? 15'h0000 : age_48;
+  assign _mux_2343 = _and_2329 ? 15'h0000 : age_48;
   assign _zext_2344 = {1'd0, _mux_2343};
   assign _zext_2345 = {1'd0, mrg_age};
   assign _add_2346 = _zext_2344 + _zext_2345;
@@ -4742,14 +4742,14 @@ module dram_l2mib (
   assign _eq_2356 = alloc_idx == 6'h31;
   assign _and_2357 = alloc_valid & _eq_2356;
   assign _or_2358 = _and_2354 | _and_2357;
-  assign _eq_2363 = _mux_769 == 6'h31;
-  assign _and_2364 = _and_782 & _eq_2363;
-  assign _eq_2368 = mrg_idx == 6'h31;
-  assign _and_2369 = mrg_valid & _eq_2368;
+  assign _eq_2360 = _mux_769 == 6'h31;
+  assign _and_2361 = _and_782 & _eq_2360;
+  assign _eq_2363 = mrg_idx == 6'h31;
+  assign _and_2364 = mrg_valid & _eq_2363;
   assign _eq_2370 = cnt_49 == 4'hf;
   assign _add_2372 = cnt_49 + 4'h1;
   assign _mux_2373 = _eq_2370 ? 4'hf : _add_2372;
-  assign _mux_2375 = _and_2364 ? 15'h0000 : age_49;
+  assign _mux_2375 = _and_2361 ? 15'h0000 : age_49;
   assign _zext_2376 = {1'd0, _mux_2375};
   assign _zext_2377 = {1'd0, mrg_age};
   assign _add_2378 = _zext_2376 + _zext_2377;
@@ -4761,14 +4761,14 @@ module dram_l2mib (
   assign _eq_2388 = alloc_idx == 6'h32;
   assign _and_2389 = alloc_valid & _eq_2388;
   assign _or_2390 = _and_2386 | _and_2389;
-  assign _eq_2395 = _mux_769 == 6'h32;
-  assign _and_2396 = _and_782 & _eq_2395;
-  assign _eq_2400 = mrg_idx == 6'h32;
-  assign _and_2401 = mrg_valid & _eq_2400;
+  assign _eq_2392 = _mux_769 == 6'h32;
+  assign _and_2393 = _and_782 & _eq_2392;
+  assign _eq_2395 = mrg_idx == 6'h32;
+  assign _and_2396 = mrg_valid & _eq_2395;
   assign _eq_2402 = cnt_50 == 4'hf;
   assign _add_2404 = cnt_50 + 4'h1;
   assign _mux_2405 = _eq_2402 ? 4'hf : _add_2404;
-  assign _mux_2407 = _and_2396 ? 15'h0000 : age_50;
+  assign _mux_2407 = _and_2393 ? 15'h0000 : age_50;
   assign _zext_2408 = {1'd0, _mux_2407};
   assign _zext_2409 = {1'd0, mrg_age};
   assign _add_2410 = _zext_2408 + _zext_2409;
@@ -4780,14 +4780,14 @@ module dram_l2mib (
   assign _eq_2420 = alloc_idx == 6'h33;
   assign _and_2421 = alloc_valid & _eq_2420;
   assign _or_2422 = _and_2418 | _and_2421;
-  assign _eq_2427 = _mux_769 == 6'h33;
-  assign _and_2428 = _and_782 & _eq_2427;
-  assign _eq_2432 = mrg_idx == 6'h33;
-  assign _and_2433 = mrg_valid & _eq_2432;
+  assign _eq_2424 = _mux_769 == 6'h33;
+  assign _and_2425 = _and_782 & _eq_2424;
+  assign _eq_2427 = mrg_idx == 6'h33;
+  assign _and_2428 = mrg_valid & _eq_2427;
   assign _eq_2434 = cnt_51 == 4'hf;
   assign _add_2436 = cnt_51 + 4'h1;
   assign _mux_2437 = _eq_2434 ? 4'hf : _add_2436;
-  assign _mux_2439 = _and_2428 ? 15'h0000 : age_51;
+  assign _mux_2439 = _and_2425 ? 15'h0000 : age_51;
   assign _zext_2440 = {1'd0, _mux_2439};
   assign _zext_2441 = {1'd0, mrg_age};
   assign _add_2442 = _zext_2440 + _zext_2441;
@@ -4799,14 +4799,14 @@ module dram_l2mib (
   assign _eq_2452 = alloc_idx == 6'h34;
   assign _and_2453 = alloc_valid & _eq_2452;
   assign _or_2454 = _and_2450 | _and_2453;
-  assign _eq_2459 = _mux_769 == 6'h34;
-  assign _and_2460 = _and_782 & _eq_2459;
-  assign _eq_2464 = mrg_idx == 6'h34;
-  assign _and_2465 = mrg_valid & _eq_2464;
+  assign _eq_2456 = _mux_769 == 6'h34;
+  assign _and_2457 = _and_782 & _eq_2456;
+  assign _eq_2459 = mrg_idx == 6'h34;
+  assign _and_2460 = mrg_valid & _eq_2459;
   assign _eq_2466 = cnt_52 == 4'hf;
   assign _add_2468 = cnt_52 + 4'h1;
   assign _mux_2469 = _eq_2466 ? 4'hf : _add_2468;
-  assign _mux_2471 = _and_2460 ? 15'h0000 : age_52;
+  assign _mux_2471 = _and_2457 ? 15'h0000 : age_52;
   assign _zext_2472 = {1'd0, _mux_2471};
   assign _zext_2473 = {1'd0, mrg_age};
   assign _add_2474 = _zext_2472 + _zext_2473;
@@ -4818,14 +4818,14 @@ module dram_l2mib (
   assign _eq_2484 = alloc_idx == 6'h35;
   assign _and_2485 = alloc_valid & _eq_2484;
   assign _or_2486 = _and_2482 | _and_2485;
-  assign _eq_2491 = _mux_769 == 6'h35;
-  assign _and_2492 = _and_782 & _eq_2491;
-  assign _eq_2496 = mrg_idx == 6'h35;
-  assign _and_2497 = mrg_valid & _eq_2496;
+  assign _eq_2488 = _mux_769 == 6'h35;
+  assign _and_2489 = _and_782 & _eq_2488;
+  assign _eq_2491 = mrg_idx == 6'h35;
+  assign _and_2492 = mrg_valid & _eq_2491;
   assign _eq_2498 = cnt_53 == 4'hf;
   assign _add_2500 = cnt_53 + 4'h1;
   assign _mux_2501 = _eq_2498 ? 4'hf : _add_2500;
-  assign _mux_2503 = _and_2492 ? 15'h0000 : age_53;
+  assign _mux_2503 = _and_2489 ? 15'h0000 : age_53;
   assign _zext_2504 = {1'd0, _mux_2503};
   assign _zext_2505 = {1'd0, mrg_age};
   assign _add_2506 = _zext_2504 + _zext_2505;
@@ -4837,14 +4837,14 @@ module dram_l2mib (
   assign _eq_2516 = alloc_idx == 6'h36;
   assign _and_2517 = alloc_valid & _eq_2516;
   assign _or_2518 = _and_2514 | _and_2517;
-  assign _eq_2523 = _mux_769 == 6'h36;
-  assign _and_2524 = _and_782 & _eq_2523;
-  assign _eq_2528 = mrg_idx == 6'h36;
-  assign _and_2529 = mrg_valid & _eq_2528;
+  assign _eq_2520 = _mux_769 == 6'h36;
+  assign _and_2521 = _and_782 & _eq_2520;
+  assign _eq_2523 = mrg_idx == 6'h36;
+  assign _and_2524 = mrg_valid & _eq_2523;
   assign _eq_2530 = cnt_54 == 4'hf;
   assign _add_2532 = cnt_54 + 4'h1;
   assign _mux_2533 = _eq_2530 ? 4'hf : _add_2532;
-  assign _mux_2535 = _and_2524 ? 15'h0000 : age_54;
+  assign _mux_2535 = _and_2521 ? 15'h0000 : age_54;
   assign _zext_2536 = {1'd0, _mux_2535};
   assign _zext_2537 = {1'd0, mrg_age};
   assign _add_2538 = _zext_2536 + _zext_2537;
@@ -4856,14 +4856,14 @@ module dram_l2mib (
   assign _eq_2548 = alloc_idx == 6'h37;
   assign _and_2549 = alloc_valid & _eq_2548;
   assign _or_2550 = _and_2546 | _and_2549;
-  assign _eq_2555 = _mux_769 == 6'h37;
-  assign _and_2556 = _and_782 & _eq_2555;
-  assign _eq_2560 = mrg_idx == 6'h37;
-  assign _and_2561 = mrg_valid & _eq_2560;
+  assign _eq_2552 = _mux_769 == 6'h37;
+  assign _and_2553 = _and_782 & _eq_2552;
+  assign _eq_2555 = mrg_idx == 6'h37;
+  assign _and_2556 = mrg_valid & _eq_2555;
   assign _eq_2562 = cnt_55 == 4'hf;
   assign _add_2564 = cnt_55 + 4'h1;
   assign _mux_2565 = _eq_2562 ? 4'hf : _add_2564;
-  assign _mux_2567 = _and_2556 ? 15'h0000 : age_55;
+  assign _mux_2567 = _and_2553 ? 15'h0000 : age_55;
   assign _zext_2568 = {1'd0, _mux_2567};
   assign _zext_2569 = {1'd0, mrg_age};
   assign _add_2570 = _zext_2568 + _zext_2569;
@@ -4875,14 +4875,14 @@ module dram_l2mib (
   assign _eq_2580 = alloc_idx == 6'h38;
   assign _and_2581 = alloc_valid & _eq_2580;
   assign _or_2582 = _and_2578 | _and_2581;
-  assign _eq_2587 = _mux_769 == 6'h38;
-  assign _and_2588 = _and_782 & _eq_2587;
-  assign _eq_2592 = mrg_idx == 6'h38;
-  assign _and_2593 = mrg_valid & _eq_2592;
+  assign _eq_2584 = _mux_769 == 6'h38;
+  assign _and_2585 = _and_782 & _eq_2584;
+  assign _eq_2587 = mrg_idx == 6'h38;
+  assign _and_2588 = mrg_valid & _eq_2587;
   assign _eq_2594 = cnt_56 == 4'hf;
   assign _add_2596 = cnt_56 + 4'h1;
   assign _mux_2597 = _eq_2594 ? 4'hf : _add_2596;
-  assign _mux_2599 = _and_2588 ? 15'h0000 : age_56;
+  assign _mux_2599 = _and_2585 ? 15'h0000 : age_56;
   assign _zext_2600 = {1'd0, _mux_2599};
   assign _zext_2601 = {1'd0, mrg_age};
   assign _add_2602 = _zext_2600 + _zext_2601;
@@ -4894,14 +4894,14 @@ module dram_l2mib (
   assign _eq_2612 = alloc_idx == 6'h39;
   assign _and_2613 = alloc_valid & _eq_2612;
   assign _or_2614 = _and_2610 | _and_2613;
-  assign _eq_2619 = _mux_769 == 6'h39;
-  assign _and_2620 = _and_782 & _eq_2619;
-  assign _eq_2624 = mrg_idx == 6'h39;
-  assign _and_2625 = mrg_valid & _eq_2624;
+  assign _eq_2616 = _mux_769 == 6'h39;
+  assign _and_2617 = _and_782 & _eq_2616;
+  assign _eq_2619 = mrg_idx == 6'h39;
+  assign _and_2620 = mrg_valid & _eq_2619;
   assign _eq_2626 = cnt_57 == 4'hf;
   assign _add_2628 = cnt_57 + 4'h1;
   assign _mux_2629 = _eq_2626 ? 4'hf : _add_2628;
-  assign _mux_2631 = _and_2620 ? 15'h0000 : age_57;
+  assign _mux_2631 = _and_2617 ? 15'h0000 : age_57;
   assign _zext_2632 = {1'd0, _mux_2631};
   assign _zext_2633 = {1'd0, mrg_age};
   assign _add_2634 = _zext_2632 + _zext_2633;
@@ -4913,14 +4913,14 @@ module dram_l2mib (
   assign _eq_2644 = alloc_idx == 6'h3a;
   assign _and_2645 = alloc_valid & _eq_2644;
   assign _or_2646 = _and_2642 | _and_2645;
-  assign _eq_2651 = _mux_769 == 6'h3a;
-  assign _and_2652 = _and_782 & _eq_2651;
-  assign _eq_2656 = mrg_idx == 6'h3a;
-  assign _and_2657 = mrg_valid & _eq_2656;
+  assign _eq_2648 = _mux_769 == 6'h3a;
+  assign _and_2649 = _and_782 & _eq_2648;
+  assign _eq_2651 = mrg_idx == 6'h3a;
+  assign _and_2652 = mrg_valid & _eq_2651;
   assign _eq_2658 = cnt_58 == 4'hf;
   assign _add_2660 = cnt_58 + 4'h1;
   assign _mux_2661 = _eq_2658 ? 4'hf : _add_2660;
-  assign _mux_2663 = _and_2652 ? 15'h0000 : age_58;
+  assign _mux_2663 = _and_2649 ? 15'h0000 : age_58;
   assign _zext_2664 = {1'd0, _mux_2663};
   assign _zext_2665 = {1'd0, mrg_age};
   assign _add_2666 = _zext_2664 + _zext_2665;
@@ -4932,14 +4932,14 @@ module dram_l2mib (
   assign _eq_2676 = alloc_idx == 6'h3b;
   assign _and_2677 = alloc_valid & _eq_2676;
   assign _or_2678 = _and_2674 | _and_2677;
-  assign _eq_2683 = _mux_769 == 6'h3b;
-  assign _and_2684 = _and_782 & _eq_2683;
-  assign _eq_2688 = mrg_idx == 6'h3b;
-  assign _and_2689 = mrg_valid & _eq_2688;
+  assign _eq_2680 = _mux_769 == 6'h3b;
+  assign _and_2681 = _and_782 & _eq_2680;
+  assign _eq_2683 = mrg_idx == 6'h3b;
+  assign _and_2684 = mrg_valid & _eq_2683;
   assign _eq_2690 = cnt_59 == 4'hf;
   assign _add_2692 = cnt_59 + 4'h1;
   assign _mux_2693 = _eq_2690 ? 4'hf : _add_2692;
-  assign _mux_2695 = _and_2684 ? 15'h0000 : age_59;
+  assign _mux_2695 = _and_2681 ? 15'h0000 : age_59;
   assign _zext_2696 = {1'd0, _mux_2695};
   assign _zext_2697 = {1'd0, mrg_age};
   assign _add_2698 = _zext_2696 + _zext_2697;
@@ -4951,14 +4951,14 @@ module dram_l2mib (
   assign _eq_2708 = alloc_idx == 6'h3c;
   assign _and_2709 = alloc_valid & _eq_2708;
   assign _or_2710 = _and_2706 | _and_2709;
-  assign _eq_2715 = _mux_769 == 6'h3c;
-  assign _and_2716 = _and_782 & _eq_2715;
-  assign _eq_2720 = mrg_idx == 6'h3c;
-  assign _and_2721 = mrg_valid & _eq_2720;
+  assign _eq_2712 = _mux_769 == 6'h3c;
+  assign _and_2713 = _and_782 & _eq_2712;
+  assign _eq_2715 = mrg_idx == 6'h3c;
+  assign _and_2716 = mrg_valid & _eq_2715;
   assign _eq_2722 = cnt_60 == 4'hf;
   assign _add_2724 = cnt_60 + 4'h1;
   assign _mux_2725 = _eq_2722 ? 4'hf : _add_2724;
-  assign _mux_2727 = _and_2716 ? 15'h0000 : age_60;
+  assign _mux_2727 = _and_2713 ? 15'h0000 : age_60;
   assign _zext_2728 = {1'd0, _mux_2727};
   assign _zext_2729 = {1'd0, mrg_age};
   assign _add_2730 = _zext_2728 + _zext_2729;
@@ -4970,14 +4970,14 @@ module dram_l2mib (
   assign _eq_2740 = alloc_idx == 6'h3d;
   assign _and_2741 = alloc_valid & _eq_2740;
   assign _or_2742 = _and_2738 | _and_2741;
-  assign _eq_2747 = _mux_769 == 6'h3d;
-  assign _and_2748 = _and_782 & _eq_2747;
-  assign _eq_2752 = mrg_idx == 6'h3d;
-  assign _and_2753 = mrg_valid & _eq_2752;
+  assign _eq_2744 = _mux_769 == 6'h3d;
+  assign _and_2745 = _and_782 & _eq_2744;
+  assign _eq_2747 = mrg_idx == 6'h3d;
+  assign _and_2748 = mrg_valid & _eq_2747;
   assign _eq_2754 = cnt_61 == 4'hf;
   assign _add_2756 = cnt_61 + 4'h1;
   assign _mux_2757 = _eq_2754 ? 4'hf : _add_2756;
-  assign _mux_2759 = _and_2748 ? 15'h0000 : age_61;
+  assign _mux_2759 = _and_2745 ? 15'h0000 : age_61;
   assign _zext_2760 = {1'd0, _mux_2759};
   assign _zext_2761 = {1'd0, mrg_age};
   assign _add_2762 = _zext_2760 + _zext_2761;
@@ -4989,14 +4989,14 @@ module dram_l2mib (
   assign _eq_2772 = alloc_idx == 6'h3e;
   assign _and_2773 = alloc_valid & _eq_2772;
   assign _or_2774 = _and_2770 | _and_2773;
-  assign _eq_2779 = _mux_769 == 6'h3e;
-  assign _and_2780 = _and_782 & _eq_2779;
-  assign _eq_2784 = mrg_idx == 6'h3e;
-  assign _and_2785 = mrg_valid & _eq_2784;
+  assign _eq_2776 = _mux_769 == 6'h3e;
+  assign _and_2777 = _and_782 & _eq_2776;
+  assign _eq_2779 = mrg_idx == 6'h3e;
+  assign _and_2780 = mrg_valid & _eq_2779;
   assign _eq_2786 = cnt_62 == 4'hf;
   assign _add_2788 = cnt_62 + 4'h1;
   assign _mux_2789 = _eq_2786 ? 4'hf : _add_2788;
-  assign _mux_2791 = _and_2780 ? 15'h0000 : age_62;
+  assign _mux_2791 = _and_2777 ? 15'h0000 : age_62;
   assign _zext_2792 = {1'd0, _mux_2791};
   assign _zext_2793 = {1'd0, mrg_age};
   assign _add_2794 = _zext_2792 + _zext_2793;
@@ -5008,532 +5008,4222 @@ module dram_l2mib (
   assign _eq_2804 = alloc_idx == 6'h3f;
   assign _and_2805 = alloc_valid & _eq_2804;
   assign _or_2806 = _and_2802 | _and_2805;
-  assign _eq_2811 = _mux_769 == 6'h3f;
-  assign _and_2812 = _and_782 & _eq_2811;
-  assign _eq_2816 = mrg_idx == 6'h3f;
-  assign _and_2817 = mrg_valid & _eq_2816;
+  assign _eq_2808 = _mux_769 == 6'h3f;
+  assign _and_2809 = _and_782 & _eq_2808;
+  assign _eq_2811 = mrg_idx == 6'h3f;
+  assign _and_2812 = mrg_valid & _eq_2811;
   assign _eq_2818 = cnt_63 == 4'hf;
   assign _add_2820 = cnt_63 + 4'h1;
   assign _mux_2821 = _eq_2818 ? 4'hf : _add_2820;
-  assign _mux_2823 = _and_2812 ? 15'h0000 : age_63;
+  assign _mux_2823 = _and_2809 ? 15'h0000 : age_63;
   assign _zext_2824 = {1'd0, _mux_2823};
   assign _zext_2825 = {1'd0, mrg_age};
   assign _add_2826 = _zext_2824 + _zext_2825;
   assign _gt_2828 = _add_2826 > 16'h7fff;
   assign _mux_2829 = _gt_2828 ? 16'h7fff : _add_2826;
   assign _slice_2830 = _mux_2829[14:0];
-  assign _mux_2832 = _or_790 ? 4'h0 : _mux_805;
-  assign _or_2833 = _or_790 | _and_801;
-  assign _mux_2834 = _and_801 ? _slice_814 : 15'h0000;
-  assign _or_2835 = _and_801 | _and_796;
-  assign _mux_2836 = _or_790 ? 15'h0000 : _mux_2834;
-  assign _or_2837 = _or_790 | _or_2835;
-  assign _mux_2838 = _and_801 ? 1'b1 : 1'b0;
-  assign _mux_2839 = _or_790 ? 1'b0 : _mux_2838;
-  assign _mux_2840 = _or_822 ? 4'h0 : _mux_837;
-  assign _or_2841 = _or_822 | _and_833;
-  assign _mux_2842 = _and_833 ? _slice_846 : 15'h0000;
-  assign _or_2843 = _and_833 | _and_828;
-  assign _mux_2844 = _or_822 ? 15'h0000 : _mux_2842;
-  assign _or_2845 = _or_822 | _or_2843;
-  assign _mux_2846 = _and_833 ? 1'b1 : 1'b0;
-  assign _mux_2847 = _or_822 ? 1'b0 : _mux_2846;
-  assign _mux_2848 = _or_854 ? 4'h0 : _mux_869;
-  assign _or_2849 = _or_854 | _and_865;
-  assign _mux_2850 = _and_865 ? _slice_878 : 15'h0000;
-  assign _or_2851 = _and_865 | _and_860;
-  assign _mux_2852 = _or_854 ? 15'h0000 : _mux_2850;
-  assign _or_2853 = _or_854 | _or_2851;
-  assign _mux_2854 = _and_865 ? 1'b1 : 1'b0;
-  assign _mux_2855 = _or_854 ? 1'b0 : _mux_2854;
-  assign _mux_2856 = _or_886 ? 4'h0 : _mux_901;
-  assign _or_2857 = _or_886 | _and_897;
-  assign _mux_2858 = _and_897 ? _slice_910 : 15'h0000;
-  assign _or_2859 = _and_897 | _and_892;
-  assign _mux_2860 = _or_886 ? 15'h0000 : _mux_2858;
-  assign _or_2861 = _or_886 | _or_2859;
-  assign _mux_2862 = _and_897 ? 1'b1 : 1'b0;
-  assign _mux_2863 = _or_886 ? 1'b0 : _mux_2862;
-  assign _mux_2864 = _or_918 ? 4'h0 : _mux_933;
-  assign _or_2865 = _or_918 | _and_929;
-  assign _mux_2866 = _and_929 ? _slice_942 : 15'h0000;
-  assign _or_2867 = _and_929 | _and_924;
-  assign _mux_2868 = _or_918 ? 15'h0000 : _mux_2866;
-  assign _or_2869 = _or_918 | _or_2867;
-  assign _mux_2870 = _and_929 ? 1'b1 : 1'b0;
-  assign _mux_2871 = _or_918 ? 1'b0 : _mux_2870;
-  assign _mux_2872 = _or_950 ? 4'h0 : _mux_965;
-  assign _or_2873 = _or_950 | _and_961;
-  assign _mux_2874 = _and_961 ? _slice_974 : 15'h0000;
-  assign _or_2875 = _and_961 | _and_956;
-  assign _mux_2876 = _or_950 ? 15'h0000 : _mux_2874;
-  assign _or_2877 = _or_950 | _or_2875;
-  assign _mux_2878 = _and_961 ? 1'b1 : 1'b0;
-  assign _mux_2879 = _or_950 ? 1'b0 : _mux_2878;
-  assign _mux_2880 = _or_982 ? 4'h0 : _mux_997;
-  assign _or_2881 = _or_982 | _and_993;
-  assign _mux_2882 = _and_993 ? _slice_1006 : 15'h0000;
-  assign _or_2883 = _and_993 | _and_988;
-  assign _mux_2884 = _or_982 ? 15'h0000 : _mux_2882;
-  assign _or_2885 = _or_982 | _or_2883;
-  assign _mux_2886 = _and_993 ? 1'b1 : 1'b0;
-  assign _mux_2887 = _or_982 ? 1'b0 : _mux_2886;
-  assign _mux_2888 = _or_1014 ? 4'h0 : _mux_1029;
-  assign _or_2889 = _or_1014 | _and_1025;
-  assign _mux_2890 = _and_1025 ? _slice_1038 : 15'h0000;
-  assign _or_2891 = _and_1025 | _and_1020;
-  assign _mux_2892 = _or_1014 ? 15'h0000 : _mux_2890;
-  assign _or_2893 = _or_1014 | _or_2891;
-  assign _mux_2894 = _and_1025 ? 1'b1 : 1'b0;
-  assign _mux_2895 = _or_1014 ? 1'b0 : _mux_2894;
-  assign _mux_2896 = _or_1046 ? 4'h0 : _mux_1061;
-  assign _or_2897 = _or_1046 | _and_1057;
-  assign _mux_2898 = _and_1057 ? _slice_1070 : 15'h0000;
-  assign _or_2899 = _and_1057 | _and_1052;
-  assign _mux_2900 = _or_1046 ? 15'h0000 : _mux_2898;
-  assign _or_2901 = _or_1046 | _or_2899;
-  assign _mux_2902 = _and_1057 ? 1'b1 : 1'b0;
-  assign _mux_2903 = _or_1046 ? 1'b0 : _mux_2902;
-  assign _mux_2904 = _or_1078 ? 4'h0 : _mux_1093;
-  assign _or_2905 = _or_1078 | _and_1089;
-  assign _mux_2906 = _and_1089 ? _slice_1102 : 15'h0000;
-  assign _or_2907 = _and_1089 | _and_1084;
-  assign _mux_2908 = _or_1078 ? 15'h0000 : _mux_2906;
-  assign _or_2909 = _or_1078 | _or_2907;
-  assign _mux_2910 = _and_1089 ? 1'b1 : 1'b0;
-  assign _mux_2911 = _or_1078 ? 1'b0 : _mux_2910;
-  assign _mux_2912 = _or_1110 ? 4'h0 : _mux_1125;
-  assign _or_2913 = _or_1110 | _and_1121;
-  assign _mux_2914 = _and_1121 ? _slice_1134 : 15'h0000;
-  assign _or_2915 = _and_1121 | _and_1116;
-  assign _mux_2916 = _or_1110 ? 15'h0000 : _mux_2914;
-  assign _or_2917 = _or_1110 | _or_2915;
-  assign _mux_2918 = _and_1121 ? 1'b1 : 1'b0;
-  assign _mux_2919 = _or_1110 ? 1'b0 : _mux_2918;
-  assign _mux_2920 = _or_1142 ? 4'h0 : _mux_1157;
-  assign _or_2921 = _or_1142 | _and_1153;
-  assign _mux_2922 = _and_1153 ? _slice_1166 : 15'h0000;
-  assign _or_2923 = _and_1153 | _and_1148;
-  assign _mux_2924 = _or_1142 ? 15'h0000 : _mux_2922;
-  assign _or_2925 = _or_1142 | _or_2923;
-  assign _mux_2926 = _and_1153 ? 1'b1 : 1'b0;
-  assign _mux_2927 = _or_1142 ? 1'b0 : _mux_2926;
-  assign _mux_2928 = _or_1174 ? 4'h0 : _mux_1189;
-  assign _or_2929 = _or_1174 | _and_1185;
-  assign _mux_2930 = _and_1185 ? _slice_1198 : 15'h0000;
-  assign _or_2931 = _and_1185 | _and_1180;
-  assign _mux_2932 = _or_1174 ? 15'h0000 : _mux_2930;
-  assign _or_2933 = _or_1174 | _or_2931;
-  assign _mux_2934 = _and_1185 ? 1'b1 : 1'b0;
-  assign _mux_2935 = _or_1174 ? 1'b0 : _mux_2934;
-  assign _mux_2936 = _or_1206 ? 4'h0 : _mux_1221;
-  assign _or_2937 = _or_1206 | _and_1217;
-  assign _mux_2938 = _and_1217 ? _slice_1230 : 15'h0000;
-  assign _or_2939 = _and_1217 | _and_1212;
-  assign _mux_2940 = _or_1206 ? 15'h0000 : _mux_2938;
-  assign _or_2941 = _or_1206 | _or_2939;
-  assign _mux_2942 = _and_1217 ? 1'b1 : 1'b0;
-  assign _mux_2943 = _or_1206 ? 1'b0 : _mux_2942;
-  assign _mux_2944 = _or_1238 ? 4'h0 : _mux_1253;
-  assign _or_2945 = _or_1238 | _and_1249;
-  assign _mux_2946 = _and_1249 ? _slice_1262 : 15'h0000;
-  assign _or_2947 = _and_1249 | _and_1244;
-  assign _mux_2948 = _or_1238 ? 15'h0000 : _mux_2946;
-  assign _or_2949 = _or_1238 | _or_2947;
-  assign _mux_2950 = _and_1249 ? 1'b1 : 1'b0;
-  assign _mux_2951 = _or_1238 ? 1'b0 : _mux_2950;
-  assign _mux_2952 = _or_1270 ? 4'h0 : _mux_1285;
-  assign _or_2953 = _or_1270 | _and_1281;
-  assign _mux_2954 = _and_1281 ? _slice_1294 : 15'h0000;
-  assign _or_2955 = _and_1281 | _and_1276;
-  assign _mux_2956 = _or_1270 ? 15'h0000 : _mux_2954;
-  assign _or_2957 = _or_1270 | _or_2955;
-  assign _mux_2958 = _and_1281 ? 1'b1 : 1'b0;
-  assign _mux_2959 = _or_1270 ? 1'b0 : _mux_2958;
-  assign _mux_2960 = _or_1302 ? 4'h0 : _mux_1317;
-  assign _or_2961 = _or_1302 | _and_1313;
-  assign _mux_2962 = _and_1313 ? _slice_1326 : 15'h0000;
-  assign _or_2963 = _and_1313 | _and_1308;
-  assign _mux_2964 = _or_1302 ? 15'h0000 : _mux_2962;
-  assign _or_2965 = _or_1302 | _or_2963;
-  assign _mux_2966 = _and_1313 ? 1'b1 : 1'b0;
-  assign _mux_2967 = _or_1302 ? 1'b0 : _mux_2966;
-  assign _mux_2968 = _or_1334 ? 4'h0 : _mux_1349;
-  assign _or_2969 = _or_1334 | _and_1345;
-  assign _mux_2970 = _and_1345 ? _slice_1358 : 15'h0000;
-  assign _or_2971 = _and_1345 | _and_1340;
-  assign _mux_2972 = _or_1334 ? 15'h0000 : _mux_2970;
-  assign _or_2973 = _or_1334 | _or_2971;
-  assign _mux_2974 = _and_1345 ? 1'b1 : 1'b0;
-  assign _mux_2975 = _or_1334 ? 1'b0 : _mux_2974;
-  assign _mux_2976 = _or_1366 ? 4'h0 : _mux_1381;
-  assign _or_2977 = _or_1366 | _and_1377;
-  assign _mux_2978 = _and_1377 ? _slice_1390 : 15'h0000;
-  assign _or_2979 = _and_1377 | _and_1372;
-  assign _mux_2980 = _or_1366 ? 15'h0000 : _mux_2978;
-  assign _or_2981 = _or_1366 | _or_2979;
-  assign _mux_2982 = _and_1377 ? 1'b1 : 1'b0;
-  assign _mux_2983 = _or_1366 ? 1'b0 : _mux_2982;
-  assign _mux_2984 = _or_1398 ? 4'h0 : _mux_1413;
-  assign _or_2985 = _or_1398 | _and_1409;
-  assign _mux_2986 = _and_1409 ? _slice_1422 : 15'h0000;
-  assign _or_2987 = _and_1409 | _and_1404;
-  assign _mux_2988 = _or_1398 ? 15'h0000 : _mux_2986;
-  assign _or_2989 = _or_1398 | _or_2987;
-  assign _mux_2990 = _and_1409 ? 1'b1 : 1'b0;
-  assign _mux_2991 = _or_1398 ? 1'b0 : _mux_2990;
-  assign _mux_2992 = _or_1430 ? 4'h0 : _mux_1445;
-  assign _or_2993 = _or_1430 | _and_1441;
-  assign _mux_2994 = _and_1441 ? _slice_1454 : 15'h0000;
-  assign _or_2995 = _and_1441 | _and_1436;
-  assign _mux_2996 = _or_1430 ? 15'h0000 : _mux_2994;
-  assign _or_2997 = _or_1430 | _or_2995;
-  assign _mux_2998 = _and_1441 ? 1'b1 : 1'b0;
-  assign _mux_2999 = _or_1430 ? 1'b0 : _mux_2998;
-  assign _mux_3000 = _or_1462 ? 4'h0 : _mux_1477;
-  assign _or_3001 = _or_1462 | _and_1473;
-  assign _mux_3002 = _and_1473 ? _slice_1486 : 15'h0000;
-  assign _or_3003 = _and_1473 | _and_1468;
-  assign _mux_3004 = _or_1462 ? 15'h0000 : _mux_3002;
-  assign _or_3005 = _or_1462 | _or_3003;
-  assign _mux_3006 = _and_1473 ? 1'b1 : 1'b0;
-  assign _mux_3007 = _or_1462 ? 1'b0 : _mux_3006;
-  assign _mux_3008 = _or_1494 ? 4'h0 : _mux_1509;
-  assign _or_3009 = _or_1494 | _and_1505;
-  assign _mux_3010 = _and_1505 ? _slice_1518 : 15'h0000;
-  assign _or_3011 = _and_1505 | _and_1500;
-  assign _mux_3012 = _or_1494 ? 15'h0000 : _mux_3010;
-  assign _or_3013 = _or_1494 | _or_3011;
-  assign _mux_3014 = _and_1505 ? 1'b1 : 1'b0;
-  assign _mux_3015 = _or_1494 ? 1'b0 : _mux_3014;
-  assign _mux_3016 = _or_1526 ? 4'h0 : _mux_1541;
-  assign _or_3017 = _or_1526 | _and_1537;
-  assign _mux_3018 = _and_1537 ? _slice_1550 : 15'h0000;
-  assign _or_3019 = _and_1537 | _and_1532;
-  assign _mux_3020 = _or_1526 ? 15'h0000 : _mux_3018;
-  assign _or_3021 = _or_1526 | _or_3019;
-  assign _mux_3022 = _and_1537 ? 1'b1 : 1'b0;
-  assign _mux_3023 = _or_1526 ? 1'b0 : _mux_3022;
-  assign _mux_3024 = _or_1558 ? 4'h0 : _mux_1573;
-  assign _or_3025 = _or_1558 | _and_1569;
-  assign _mux_3026 = _and_1569 ? _slice_1582 : 15'h0000;
-  assign _or_3027 = _and_1569 | _and_1564;
-  assign _mux_3028 = _or_1558 ? 15'h0000 : _mux_3026;
-  assign _or_3029 = _or_1558 | _or_3027;
-  assign _mux_3030 = _and_1569 ? 1'b1 : 1'b0;
-  assign _mux_3031 = _or_1558 ? 1'b0 : _mux_3030;
-  assign _mux_3032 = _or_1590 ? 4'h0 : _mux_1605;
-  assign _or_3033 = _or_1590 | _and_1601;
-  assign _mux_3034 = _and_1601 ? _slice_1614 : 15'h0000;
-  assign _or_3035 = _and_1601 | _and_1596;
-  assign _mux_3036 = _or_1590 ? 15'h0000 : _mux_3034;
-  assign _or_3037 = _or_1590 | _or_3035;
-  assign _mux_3038 = _and_1601 ? 1'b1 : 1'b0;
-  assign _mux_3039 = _or_1590 ? 1'b0 : _mux_3038;
-  assign _mux_3040 = _or_1622 ? 4'h0 : _mux_1637;
-  assign _or_3041 = _or_1622 | _and_1633;
-  assign _mux_3042 = _and_1633 ? _slice_1646 : 15'h0000;
-  assign _or_3043 = _and_1633 | _and_1628;
-  assign _mux_3044 = _or_1622 ? 15'h0000 : _mux_3042;
-  assign _or_3045 = _or_1622 | _or_3043;
-  assign _mux_3046 = _and_1633 ? 1'b1 : 1'b0;
-  assign _mux_3047 = _or_1622 ? 1'b0 : _mux_3046;
-  assign _mux_3048 = _or_1654 ? 4'h0 : _mux_1669;
-  assign _or_3049 = _or_1654 | _and_1665;
-  assign _mux_3050 = _and_1665 ? _slice_1678 : 15'h0000;
-  assign _or_3051 = _and_1665 | _and_1660;
-  assign _mux_3052 = _or_1654 ? 15'h0000 : _mux_3050;
-  assign _or_3053 = _or_1654 | _or_3051;
-  assign _mux_3054 = _and_1665 ? 1'b1 : 1'b0;
-  assign _mux_3055 = _or_1654 ? 1'b0 : _mux_3054;
-  assign _mux_3056 = _or_1686 ? 4'h0 : _mux_1701;
-  assign _or_3057 = _or_1686 | _and_1697;
-  assign _mux_3058 = _and_1697 ? _slice_1710 : 15'h0000;
-  assign _or_3059 = _and_1697 | _and_1692;
-  assign _mux_3060 = _or_1686 ? 15'h0000 : _mux_3058;
-  assign _or_3061 = _or_1686 | _or_3059;
-  assign _mux_3062 = _and_1697 ? 1'b1 : 1'b0;
-  assign _mux_3063 = _or_1686 ? 1'b0 : _mux_3062;
-  assign _mux_3064 = _or_1718 ? 4'h0 : _mux_1733;
-  assign _or_3065 = _or_1718 | _and_1729;
-  assign _mux_3066 = _and_1729 ? _slice_1742 : 15'h0000;
-  assign _or_3067 = _and_1729 | _and_1724;
-  assign _mux_3068 = _or_1718 ? 15'h0000 : _mux_3066;
-  assign _or_3069 = _or_1718 | _or_3067;
-  assign _mux_3070 = _and_1729 ? 1'b1 : 1'b0;
-  assign _mux_3071 = _or_1718 ? 1'b0 : _mux_3070;
-  assign _mux_3072 = _or_1750 ? 4'h0 : _mux_1765;
-  assign _or_3073 = _or_1750 | _and_1761;
-  assign _mux_3074 = _and_1761 ? _slice_1774 : 15'h0000;
-  assign _or_3075 = _and_1761 | _and_1756;
-  assign _mux_3076 = _or_1750 ? 15'h0000 : _mux_3074;
-  assign _or_3077 = _or_1750 | _or_3075;
-  assign _mux_3078 = _and_1761 ? 1'b1 : 1'b0;
-  assign _mux_3079 = _or_1750 ? 1'b0 : _mux_3078;
-  assign _mux_3080 = _or_1782 ? 4'h0 : _mux_1797;
-  assign _or_3081 = _or_1782 | _and_1793;
-  assign _mux_3082 = _and_1793 ? _slice_1806 : 15'h0000;
-  assign _or_3083 = _and_1793 | _and_1788;
-  assign _mux_3084 = _or_1782 ? 15'h0000 : _mux_3082;
-  assign _or_3085 = _or_1782 | _or_3083;
-  assign _mux_3086 = _and_1793 ? 1'b1 : 1'b0;
-  assign _mux_3087 = _or_1782 ? 1'b0 : _mux_3086;
-  assign _mux_3088 = _or_1814 ? 4'h0 : _mux_1829;
-  assign _or_3089 = _or_1814 | _and_1825;
-  assign _mux_3090 = _and_1825 ? _slice_1838 : 15'h0000;
-  assign _or_3091 = _and_1825 | _and_1820;
-  assign _mux_3092 = _or_1814 ? 15'h0000 : _mux_3090;
-  assign _or_3093 = _or_1814 | _or_3091;
-  assign _mux_3094 = _and_1825 ? 1'b1 : 1'b0;
-  assign _mux_3095 = _or_1814 ? 1'b0 : _mux_3094;
-  assign _mux_3096 = _or_1846 ? 4'h0 : _mux_1861;
-  assign _or_3097 = _or_1846 | _and_1857;
-  assign _mux_3098 = _and_1857 ? _slice_1870 : 15'h0000;
-  assign _or_3099 = _and_1857 | _and_1852;
-  assign _mux_3100 = _or_1846 ? 15'h0000 : _mux_3098;
-  assign _or_3101 = _or_1846 | _or_3099;
-  assign _mux_3102 = _and_1857 ? 1'b1 : 1'b0;
-  assign _mux_3103 = _or_1846 ? 1'b0 : _mux_3102;
-  assign _mux_3104 = _or_1878 ? 4'h0 : _mux_1893;
-  assign _or_3105 = _or_1878 | _and_1889;
-  assign _mux_3106 = _and_1889 ? _slice_1902 : 15'h0000;
-  assign _or_3107 = _and_1889 | _and_1884;
-  assign _mux_3108 = _or_1878 ? 15'h0000 : _mux_3106;
-  assign _or_3109 = _or_1878 | _or_3107;
-  assign _mux_3110 = _and_1889 ? 1'b1 : 1'b0;
-  assign _mux_3111 = _or_1878 ? 1'b0 : _mux_3110;
-  assign _mux_3112 = _or_1910 ? 4'h0 : _mux_1925;
-  assign _or_3113 = _or_1910 | _and_1921;
-  assign _mux_3114 = _and_1921 ? _slice_1934 : 15'h0000;
-  assign _or_3115 = _and_1921 | _and_1916;
-  assign _mux_3116 = _or_1910 ? 15'h0000 : _mux_3114;
-  assign _or_3117 = _or_1910 | _or_3115;
-  assign _mux_3118 = _and_1921 ? 1'b1 : 1'b0;
-  assign _mux_3119 = _or_1910 ? 1'b0 : _mux_3118;
-  assign _mux_3120 = _or_1942 ? 4'h0 : _mux_1957;
-  assign _or_3121 = _or_1942 | _and_1953;
-  assign _mux_3122 = _and_1953 ? _slice_1966 : 15'h0000;
-  assign _or_3123 = _and_1953 | _and_1948;
-  assign _mux_3124 = _or_1942 ? 15'h0000 : _mux_3122;
-  assign _or_3125 = _or_1942 | _or_3123;
-  assign _mux_3126 = _and_1953 ? 1'b1 : 1'b0;
-  assign _mux_3127 = _or_1942 ? 1'b0 : _mux_3126;
-  assign _mux_3128 = _or_1974 ? 4'h0 : _mux_1989;
-  assign _or_3129 = _or_1974 | _and_1985;
-  assign _mux_3130 = _and_1985 ? _slice_1998 : 15'h0000;
-  assign _or_3131 = _and_1985 | _and_1980;
-  assign _mux_3132 = _or_1974 ? 15'h0000 : _mux_3130;
-  assign _or_3133 = _or_1974 | _or_3131;
-  assign _mux_3134 = _and_1985 ? 1'b1 : 1'b0;
-  assign _mux_3135 = _or_1974 ? 1'b0 : _mux_3134;
-  assign _mux_3136 = _or_2006 ? 4'h0 : _mux_2021;
-  assign _or_3137 = _or_2006 | _and_2017;
-  assign _mux_3138 = _and_2017 ? _slice_2030 : 15'h0000;
-  assign _or_3139 = _and_2017 | _and_2012;
-  assign _mux_3140 = _or_2006 ? 15'h0000 : _mux_3138;
-  assign _or_3141 = _or_2006 | _or_3139;
-  assign _mux_3142 = _and_2017 ? 1'b1 : 1'b0;
-  assign _mux_3143 = _or_2006 ? 1'b0 : _mux_3142;
-  assign _mux_3144 = _or_2038 ? 4'h0 : _mux_2053;
-  assign _or_3145 = _or_2038 | _and_2049;
-  assign _mux_3146 = _and_2049 ? _slice_2062 : 15'h0000;
-  assign _or_3147 = _and_2049 | _and_2044;
-  assign _mux_3148 = _or_2038 ? 15'h0000 : _mux_3146;
-  assign _or_3149 = _or_2038 | _or_3147;
-  assign _mux_3150 = _and_2049 ? 1'b1 : 1'b0;
-  assign _mux_3151 = _or_2038 ? 1'b0 : _mux_3150;
-  assign _mux_3152 = _or_2070 ? 4'h0 : _mux_2085;
-  assign _or_3153 = _or_2070 | _and_2081;
-  assign _mux_3154 = _and_2081 ? _slice_2094 : 15'h0000;
-  assign _or_3155 = _and_2081 | _and_2076;
-  assign _mux_3156 = _or_2070 ? 15'h0000 : _mux_3154;
-  assign _or_3157 = _or_2070 | _or_3155;
-  assign _mux_3158 = _and_2081 ? 1'b1 : 1'b0;
-  assign _mux_3159 = _or_2070 ? 1'b0 : _mux_3158;
-  assign _mux_3160 = _or_2102 ? 4'h0 : _mux_2117;
-  assign _or_3161 = _or_2102 | _and_2113;
-  assign _mux_3162 = _and_2113 ? _slice_2126 : 15'h0000;
-  assign _or_3163 = _and_2113 | _and_2108;
-  assign _mux_3164 = _or_2102 ? 15'h0000 : _mux_3162;
-  assign _or_3165 = _or_2102 | _or_3163;
-  assign _mux_3166 = _and_2113 ? 1'b1 : 1'b0;
-  assign _mux_3167 = _or_2102 ? 1'b0 : _mux_3166;
-  assign _mux_3168 = _or_2134 ? 4'h0 : _mux_2149;
-  assign _or_3169 = _or_2134 | _and_2145;
-  assign _mux_3170 = _and_2145 ? _slice_2158 : 15'h0000;
-  assign _or_3171 = _and_2145 | _and_2140;
-  assign _mux_3172 = _or_2134 ? 15'h0000 : _mux_3170;
-  assign _or_3173 = _or_2134 | _or_3171;
-  assign _mux_3174 = _and_2145 ? 1'b1 : 1'b0;
-  assign _mux_3175 = _or_2134 ? 1'b0 : _mux_3174;
-  assign _mux_3176 = _or_2166 ? 4'h0 : _mux_2181;
-  assign _or_3177 = _or_2166 | _and_2177;
-  assign _mux_3178 = _and_2177 ? _slice_2190 : 15'h0000;
-  assign _or_3179 = _and_2177 | _and_2172;
-  assign _mux_3180 = _or_2166 ? 15'h0000 : _mux_3178;
-  assign _or_3181 = _or_2166 | _or_3179;
-  assign _mux_3182 = _and_2177 ? 1'b1 : 1'b0;
-  assign _mux_3183 = _or_2166 ? 1'b0 : _mux_3182;
-  assign _mux_3184 = _or_2198 ? 4'h0 : _mux_2213;
-  assign _or_3185 = _or_2198 | _and_2209;
-  assign _mux_3186 = _and_2209 ? _slice_2222 : 15'h0000;
-  assign _or_3187 = _and_2209 | _and_2204;
-  assign _mux_3188 = _or_2198 ? 15'h0000 : _mux_3186;
-  assign _or_3189 = _or_2198 | _or_3187;
-  assign _mux_3190 = _and_2209 ? 1'b1 : 1'b0;
-  assign _mux_3191 = _or_2198 ? 1'b0 : _mux_3190;
-  assign _mux_3192 = _or_2230 ? 4'h0 : _mux_2245;
-  assign _or_3193 = _or_2230 | _and_2241;
-  assign _mux_3194 = _and_2241 ? _slice_2254 : 15'h0000;
-  assign _or_3195 = _and_2241 | _and_2236;
-  assign _mux_3196 = _or_2230 ? 15'h0000 : _mux_3194;
-  assign _or_3197 = _or_2230 | _or_3195;
-  assign _mux_3198 = _and_2241 ? 1'b1 : 1'b0;
-  assign _mux_3199 = _or_2230 ? 1'b0 : _mux_3198;
-  assign _mux_3200 = _or_2262 ? 4'h0 : _mux_2277;
-  assign _or_3201 = _or_2262 | _and_2273;
-  assign _mux_3202 = _and_2273 ? _slice_2286 : 15'h0000;
-  assign _or_3203 = _and_2273 | _and_2268;
-  assign _mux_3204 = _or_2262 ? 15'h0000 : _mux_3202;
-  assign _or_3205 = _or_2262 | _or_3203;
-  assign _mux_3206 = _and_2273 ? 1'b1 : 1'b0;
-  assign _mux_3207 = _or_2262 ? 1'b0 : _mux_3206;
-  assign _mux_3208 = _or_2294 ? 4'h0 : _mux_2309;
-  assign _or_3209 = _or_2294 | _and_2305;
-  assign _mux_3210 = _and_2305 ? _slice_2318 : 15'h0000;
-  assign _or_3211 = _and_2305 | _and_2300;
-  assign _mux_3212 = _or_2294 ? 15'h0000 : _mux_3210;
-  assign _or_3213 = _or_2294 | _or_3211;
-  assign _mux_3214 = _and_2305 ? 1'b1 : 1'b0;
-  assign _mux_3215 = _or_2294 ? 1'b0 : _mux_3214;
-  assign _mux_3216 = _or_2326 ? 4'h0 : _mux_2341;
-  assign _or_3217 = _or_2326 | _and_2337;
-  assign _mux_3218 = _and_2337 ? _slice_2350 : 15'h0000;
-  assign _or_3219 = _and_2337 | _and_2332;
-  assign _mux_3220 = _or_2326 ? 15'h0000 : _mux_3218;
-  assign _or_3221 = _or_2326 | _or_3219;
-  assign _mux_3222 = _and_2337 ? 1'b1 : 1'b0;
-  assign _mux_3223 = _or_2326 ? 1'b0 : _mux_3222;
-  assign _mux_3224 = _or_2358 ? 4'h0 : _mux_2373;
-  assign _or_3225 = _or_2358 | _and_2369;
-  assign _mux_3226 = _and_2369 ? _slice_2382 : 15'h0000;
-  assign _or_3227 = _and_2369 | _and_2364;
-  assign _mux_3228 = _or_2358 ? 15'h0000 : _mux_3226;
-  assign _or_3229 = _or_2358 | _or_3227;
-  assign _mux_3230 = _and_2369 ? 1'b1 : 1'b0;
-  assign _mux_3231 = _or_2358 ? 1'b0 : _mux_3230;
-  assign _mux_3232 = _or_2390 ? 4'h0 : _mux_2405;
-  assign _or_3233 = _or_2390 | _and_2401;
-  assign _mux_3234 = _and_2401 ? _slice_2414 : 15'h0000;
-  assign _or_3235 = _and_2401 | _and_2396;
-  assign _mux_3236 = _or_2390 ? 15'h0000 : _mux_3234;
-  assign _or_3237 = _or_2390 | _or_3235;
-  assign _mux_3238 = _and_2401 ? 1'b1 : 1'b0;
-  assign _mux_3239 = _or_2390 ? 1'b0 : _mux_3238;
-  assign _mux_3240 = _or_2422 ? 4'h0 : _mux_2437;
-  assign _or_3241 = _or_2422 | _and_2433;
-  assign _mux_3242 = _and_2433 ? _slice_2446 : 15'h0000;
-  assign _or_3243 = _and_2433 | _and_2428;
-  assign _mux_3244 = _or_2422 ? 15'h0000 : _mux_3242;
-  assign _or_3245 = _or_2422 | _or_3243;
-  assign _mux_3246 = _and_2433 ? 1'b1 : 1'b0;
-  assign _mux_3247 = _or_2422 ? 1'b0 : _mux_3246;
-  assign _mux_3248 = _or_2454 ? 4'h0 : _mux_2469;
-  assign _or_3249 = _or_2454 | _and_2465;
-  assign _mux_3250 = _and_2465 ? _slice_2478 : 15'h0000;
-  assign _or_3251 = _and_2465 | _and_2460;
-  assign _mux_3252 = _or_2454 ? 15'h0000 : _mux_3250;
-  assign _or_3253 = _or_2454 | _or_3251;
-  assign _mux_3254 = _and_2465 ? 1'b1 : 1'b0;
-  assign _mux_3255 = _or_2454 ? 1'b0 : _mux_3254;
-  assign _mux_3256 = _or_2486 ? 4'h0 : _mux_2501;
-  assign _or_3257 = _or_2486 | _and_2497;
-  assign _mux_3258 = _and_2497 ? _slice_2510 : 15'h0000;
-  assign _or_3259 = _and_2497 | _and_2492;
-  assign _mux_3260 = _or_2486 ? 15'h0000 : _mux_3258;
-  assign _or_3261 = _or_2486 | _or_3259;
-  assign _mux_3262 = _and_2497 ? 1'b1 : 1'b0;
-  assign _mux_3263 = _or_2486 ? 1'b0 : _mux_3262;
-  assign _mux_3264 = _or_2518 ? 4'h0 : _mux_2533;
-  assign _or_3265 = _or_2518 | _and_2529;
-  assign _mux_3266 = _and_2529 ? _slice_2542 : 15'h0000;
-  assign _or_3267 = _and_2529 | _and_2524;
-  assign _mux_3268 = _or_2518 ? 15'h0000 : _mux_3266;
-  assign _or_3269 = _or_2518 | _or_3267;
-  assign _mux_3270 = _and_2529 ? 1'b1 : 1'b0;
-  assign _mux_3271 = _or_2518 ? 1'b0 : _mux_3270;
-  assign _mux_3272 = _or_2550 ? 4'h0 : _mux_2565;
-  assign _or_3273 = _or_2550 | _and_2561;
-  assign _mux_3274 = _and_2561 ? _slice_2574 : 15'h0000;
-  assign _or_3275 = _and_2561 | _and_2556;
-  assign _mux_3276 = _or_2550 ? 15'h0000 : _mux_3274;
-  assign _or_3277 = _or_2550 | _or_3275;
-  assign _mux_3278 = _and_2561 ? 1'b1 : 1'b0;
-  assign _mux_3279 = _or_2550 ? 1'b0 : _mux_3278;
-  assign _mux_3280 = _or_2582 ? 4'h0 : _mux_2597;
-  assign _or_3281 = _or_2582 | _and_2593;
-  assign _mux_3282 = _and_2593 ? _slice_2606 : 15'h0000;
-  assign _or_3283 = _and_2593 | _and_2588;
-  assign _mux_3284 = _or_2582 ? 15'h0000 : _mux_3282;
-  assign _or_3285 = _or_2582 | _or_3283;
-  assign _mux_3286 = _and_2593 ? 1'b1 : 1'b0;
-  assign _mux_3287 = _or_2582 ? 1'b0 : _mux_3286;
-  assign _mux_3288 = _or_2614 ? 4'h0 : _mux_2629;
-  assign _or_3289 = _or_2614 | _and_2625;
-  assign _mux_3290 = _and_2625 ? _slice_2638 : 15'h0000;
-  assign _or_3291 = _and_2625 | _and_2620;
-  assign _mux_3292 = _or_2614 ? 15'h0000 : _mux_3290;
-  assign _or_3293 = _or_2614 | _or_3291;
-  assign _mux_3294 = _and_2625 ? 1'b1 : 1'b0;
-  assign _mux_3295 = _or_2614 ? 1'b0 : _mux_3294;
-  assign _mux_3296 = _or_2646 ? 4'h0 : _mux_2661;
-  assign _or_3297 = _or_2646 | _and_2657;
-  assign _mux_3298 = _and_2657 ? _slice_2670 : 15'h0000;
-  assign _or_3299 = _and_2657 | _and_2652;
-  assign _mux_3300 = _or_2646 ? 15'h0000 : _mux_3298;
-  assign _or_3301 = _or_2646 | _or_3299;
-  assign _mux_3302 = _and_2657 ? 1'b1 : 1'b0;
-  assign _mux_3303 = _or_2646 ? 1'b0 : _mux_3302;
-  assign _mux_3304 = _or_2678 ? 4'h0 : _mux_2693;
-  assign _or_3305 = _or_2678 | _and_2689;
-  assign _mux_3306 = _and_2689 ? _slice_2702 : 15'h0000;
-  assign _or_3307 = _and_2689 | _and_2684;
-  assign _mux_3308 = _or_2678 ? 15'h0000 : _mux_3306;
-  assign _or_3309 = _or_2678 | _or_3307;
-  assign _mux_3310 = _and_2689 ? 1'b1 : 1'b0;
-  assign _mux_3311 = _or_2678 ? 1'b0 : _mux_3310;
-  assign _mux_3312 = _or_2710 ? 4'h0 : _mux_2725;
-  assign _or_3313 = _or_2710 | _and_2721;
-  assign _mux_3314 = _and_2721 ? _slice_2734 : 15'h0000;
-  assign _or_3315 = _and_2721 | _and_2716;
-  assign _mux_3316 = _or_2710 ? 15'h0000 : _mux_3314;
-  assign _or_3317 = _or_2710 | _or_3315;
-  assign _mux_3318 = _and_2721 ? 1'b1 : 1'b0;
-  assign _mux_3319 = _or_2710 ? 1'b0 : _mux_3318;
-  assign _mux_3320 = _or_2742 ? 4'h0 : _mux_2757;
-  assign _or_3321 = _or_2742 | _and_2753;
-  assign _mux_3322 = _and_2753 ? _slice_2766 : 15'h0000;
-  assign _or_3323 = _and_2753 | _and_2748;
-  assign _mux_3324 = _or_2742 ? 15'h0000 : _mux_3322;
-  assign _or_3325 = _or_2742 | _or_3323;
-  assign _mux_3326 = _and_2753 ? 1'b1 : 1'b0;
-  assign _mux_3327 = _or_2742 ? 1'b0 : _mux_3326;
-  assign _mux_3328 = _or_2774 ? 4'h0 : _mux_2789;
-  assign _or_3329 = _or_2774 | _and_2785;
-  assign _mux_3330 = _and_2785 ? _slice_2798 : 15'h0000;
-  assign _or_3331 = _and_2785 | _and_2780;
-  assign _mux_3332 = _or_2774 ? 15'h0000 : _mux_3330;
-  assign _or_3333 = _or_2774 | _or_3331;
-  assign _mux_3334 = _and_2785 ? 1'b1 : 1'b0;
-  assign _mux_3335 = _or_2774 ? 1'b0 : _mux_3334;
-  assign _mux_3336 = _or_2806 ? 4'h0 : _mux_2821;
-  assign _or_3337 = _or_2806 | _and_2817;
-  assign _mux_3338 = _and_2817 ? _slice_2830 : 15'h0000;
-  assign _or_3339 = _and_2817 | _and_2812;
-  assign _mux_3340 = _or_2806 ? 15'h0000 : _mux_3338;
-  assign _or_3341 = _or_2806 | _or_3339;
-  assign _mux_3342 = _and_2817 ? 1'b1 : 1'b0;
-  assign _mux_3343 = _or_2806 ? 1'b0 : _mux_3342;
+  assign _mux_4319 = _or_790 ? 4'h0 : _mux_805;
+  assign _or_4320 = _or_790 | _and_796;
+  assign _mux_4321 = _and_796 ? _slice_814 : 15'h0000;
+  assign _or_4322 = _and_796 | _and_793;
+  assign _mux_4323 = _or_790 ? 15'h0000 : _mux_4321;
+  assign _or_4324 = _or_790 | _or_4322;
+  assign _mux_4325 = _and_796 ? 1'b1 : 1'b0;
+  assign _mux_4326 = _or_790 ? 1'b0 : _mux_4325;
+  assign _mux_4327 = _or_822 ? 4'h0 : _mux_837;
+  assign _or_4328 = _or_822 | _and_828;
+  assign _mux_4329 = _and_828 ? _slice_846 : 15'h0000;
+  assign _or_4330 = _and_828 | _and_825;
+  assign _mux_4331 = _or_822 ? 15'h0000 : _mux_4329;
+  assign _or_4332 = _or_822 | _or_4330;
+  assign _mux_4333 = _and_828 ? 1'b1 : 1'b0;
+  assign _mux_4334 = _or_822 ? 1'b0 : _mux_4333;
+  assign _mux_4335 = _or_854 ? 4'h0 : _mux_869;
+  assign _or_4336 = _or_854 | _and_860;
+  assign _mux_4337 = _and_860 ? _slice_878 : 15'h0000;
+  assign _or_4338 = _and_860 | _and_857;
+  assign _mux_4339 = _or_854 ? 15'h0000 : _mux_4337;
+  assign _or_4340 = _or_854 | _or_4338;
+  assign _mux_4341 = _and_860 ? 1'b1 : 1'b0;
+  assign _mux_4342 = _or_854 ? 1'b0 : _mux_4341;
+  assign _mux_4343 = _or_886 ? 4'h0 : _mux_901;
+  assign _or_4344 = _or_886 | _and_892;
+  assign _mux_4345 = _and_892 ? _slice_910 : 15'h0000;
+  assign _or_4346 = _and_892 | _and_889;
+  assign _mux_4347 = _or_886 ? 15'h0000 : _mux_4345;
+  assign _or_4348 = _or_886 | _or_4346;
+  assign _mux_4349 = _and_892 ? 1'b1 : 1'b0;
+  assign _mux_4350 = _or_886 ? 1'b0 : _mux_4349;
+  assign _mux_4351 = _or_918 ? 4'h0 : _mux_933;
+  assign _or_4352 = _or_918 | _and_924;
+  assign _mux_4353 = _and_924 ? _slice_942 : 15'h0000;
+  assign _or_4354 = _and_924 | _and_921;
+  assign _mux_4355 = _or_918 ? 15'h0000 : _mux_4353;
+  assign _or_4356 = _or_918 | _or_4354;
+  assign _mux_4357 = _and_924 ? 1'b1 : 1'b0;
+  assign _mux_4358 = _or_918 ? 1'b0 : _mux_4357;
+  assign _mux_4359 = _or_950 ? 4'h0 : _mux_965;
+  assign _or_4360 = _or_950 | _and_956;
+  assign _mux_4361 = _and_956 ? _slice_974 : 15'h0000;
+  assign _or_4362 = _and_956 | _and_953;
+  assign _mux_4363 = _or_950 ? 15'h0000 : _mux_4361;
+  assign _or_4364 = _or_950 | _or_4362;
+  assign _mux_4365 = _and_956 ? 1'b1 : 1'b0;
+  assign _mux_4366 = _or_950 ? 1'b0 : _mux_4365;
+  assign _mux_4367 = _or_982 ? 4'h0 : _mux_997;
+  assign _or_4368 = _or_982 | _and_988;
+  assign _mux_4369 = _and_988 ? _slice_1006 : 15'h0000;
+  assign _or_4370 = _and_988 | _and_985;
+  assign _mux_4371 = _or_982 ? 15'h0000 : _mux_4369;
+  assign _or_4372 = _or_982 | _or_4370;
+  assign _mux_4373 = _and_988 ? 1'b1 : 1'b0;
+  assign _mux_4374 = _or_982 ? 1'b0 : _mux_4373;
+  assign _mux_4375 = _or_1014 ? 4'h0 : _mux_1029;
+  assign _or_4376 = _or_1014 | _and_1020;
+  assign _mux_4377 = _and_1020 ? _slice_1038 : 15'h0000;
+  assign _or_4378 = _and_1020 | _and_1017;
+  assign _mux_4379 = _or_1014 ? 15'h0000 : _mux_4377;
+  assign _or_4380 = _or_1014 | _or_4378;
+  assign _mux_4381 = _and_1020 ? 1'b1 : 1'b0;
+  assign _mux_4382 = _or_1014 ? 1'b0 : _mux_4381;
+  assign _mux_4383 = _or_1046 ? 4'h0 : _mux_1061;
+  assign _or_4384 = _or_1046 | _and_1052;
+  assign _mux_4385 = _and_1052 ? _slice_1070 : 15'h0000;
+  assign _or_4386 = _and_1052 | _and_1049;
+  assign _mux_4387 = _or_1046 ? 15'h0000 : _mux_4385;
+  assign _or_4388 = _or_1046 | _or_4386;
+  assign _mux_4389 = _and_1052 ? 1'b1 : 1'b0;
+  assign _mux_4390 = _or_1046 ? 1'b0 : _mux_4389;
+  assign _mux_4391 = _or_1078 ? 4'h0 : _mux_1093;
+  assign _or_4392 = _or_1078 | _and_1084;
+  assign _mux_4393 = _and_1084 ? _slice_1102 : 15'h0000;
+  assign _or_4394 = _and_1084 | _and_1081;
+  assign _mux_4395 = _or_1078 ? 15'h0000 : _mux_4393;
+  assign _or_4396 = _or_1078 | _or_4394;
+  assign _mux_4397 = _and_1084 ? 1'b1 : 1'b0;
+  assign _mux_4398 = _or_1078 ? 1'b0 : _mux_4397;
+  assign _mux_4399 = _or_1110 ? 4'h0 : _mux_1125;
+  assign _or_4400 = _or_1110 | _and_1116;
+  assign _mux_4401 = _and_1116 ? _slice_1134 : 15'h0000;
+  assign _or_4402 = _and_1116 | _and_1113;
+  assign _mux_4403 = _or_1110 ? 15'h0000 : _mux_4401;
+  assign _or_4404 = _or_1110 | _or_4402;
+  assign _mux_4405 = _and_1116 ? 1'b1 : 1'b0;
+  assign _mux_4406 = _or_1110 ? 1'b0 : _mux_4405;
+  assign _mux_4407 = _or_1142 ? 4'h0 : _mux_1157;
+  assign _or_4408 = _or_1142 | _and_1148;
+  assign _mux_4409 = _and_1148 ? _slice_1166 : 15'h0000;
+  assign _or_4410 = _and_1148 | _and_1145;
+  assign _mux_4411 = _or_1142 ? 15'h0000 : _mux_4409;
+  assign _or_4412 = _or_1142 | _or_4410;
+  assign _mux_4413 = _and_1148 ? 1'b1 : 1'b0;
+  assign _mux_4414 = _or_1142 ? 1'b0 : _mux_4413;
+  assign _mux_4415 = _or_1174 ? 4'h0 : _mux_1189;
+  assign _or_4416 = _or_1174 | _and_1180;
+  assign _mux_4417 = _and_1180 ? _slice_1198 : 15'h0000;
+  assign _or_4418 = _and_1180 | _and_1177;
+  assign _mux_4419 = _or_1174 ? 15'h0000 : _mux_4417;
+  assign _or_4420 = _or_1174 | _or_4418;
+  assign _mux_4421 = _and_1180 ? 1'b1 : 1'b0;
+  assign _mux_4422 = _or_1174 ? 1'b0 : _mux_4421;
+  assign _mux_4423 = _or_1206 ? 4'h0 : _mux_1221;
+  assign _or_4424 = _or_1206 | _and_1212;
+  assign _mux_4425 = _and_1212 ? _slice_1230 : 15'h0000;
+  assign _or_4426 = _and_1212 | _and_1209;
+  assign _mux_4427 = _or_1206 ? 15'h0000 : _mux_4425;
+  assign _or_4428 = _or_1206 | _or_4426;
+  assign _mux_4429 = _and_1212 ? 1'b1 : 1'b0;
+  assign _mux_4430 = _or_1206 ? 1'b0 : _mux_4429;
+  assign _mux_4431 = _or_1238 ? 4'h0 : _mux_1253;
+  assign _or_4432 = _or_1238 | _and_1244;
+  assign _mux_4433 = _and_1244 ? _slice_1262 : 15'h0000;
+  assign _or_4434 = _and_1244 | _and_1241;
+  assign _mux_4435 = _or_1238 ? 15'h0000 : _mux_4433;
+  assign _or_4436 = _or_1238 | _or_4434;
+  assign _mux_4437 = _and_1244 ? 1'b1 : 1'b0;
+  assign _mux_4438 = _or_1238 ? 1'b0 : _mux_4437;
+  assign _mux_4439 = _or_1270 ? 4'h0 : _mux_1285;
+  assign _or_4440 = _or_1270 | _and_1276;
+  assign _mux_4441 = _and_1276 ? _slice_1294 : 15'h0000;
+  assign _or_4442 = _and_1276 | _and_1273;
+  assign _mux_4443 = _or_1270 ? 15'h0000 : _mux_4441;
+  assign _or_4444 = _or_1270 | _or_4442;
+  assign _mux_4445 = _and_1276 ? 1'b1 : 1'b0;
+  assign _mux_4446 = _or_1270 ? 1'b0 : _mux_4445;
+  assign _mux_4447 = _or_1302 ? 4'h0 : _mux_1317;
+  assign _or_4448 = _or_1302 | _and_1308;
+  assign _mux_4449 = _and_1308 ? _slice_1326 : 15'h0000;
+  assign _or_4450 = _and_1308 | _and_1305;
+  assign _mux_4451 = _or_1302 ? 15'h0000 : _mux_4449;
+  assign _or_4452 = _or_1302 | _or_4450;
+  assign _mux_4453 = _and_1308 ? 1'b1 : 1'b0;
+  assign _mux_4454 = _or_1302 ? 1'b0 : _mux_4453;
+  assign _mux_4455 = _or_1334 ? 4'h0 : _mux_1349;
+  assign _or_4456 = _or_1334 | _and_1340;
+  assign _mux_4457 = _and_1340 ? _slice_1358 : 15'h0000;
+  assign _or_4458 = _and_1340 | _and_1337;
+  assign _mux_4459 = _or_1334 ? 15'h0000 : _mux_4457;
+  assign _or_4460 = _or_1334 | _or_4458;
+  assign _mux_4461 = _and_1340 ? 1'b1 : 1'b0;
+  assign _mux_4462 = _or_1334 ? 1'b0 : _mux_4461;
+  assign _mux_4463 = _or_1366 ? 4'h0 : _mux_1381;
+  assign _or_4464 = _or_1366 | _and_1372;
+  assign _mux_4465 = _and_1372 ? _slice_1390 : 15'h0000;
+  assign _or_4466 = _and_1372 | _and_1369;
+  assign _mux_4467 = _or_1366 ? 15'h0000 : _mux_4465;
+  assign _or_4468 = _or_1366 | _or_4466;
+  assign _mux_4469 = _and_1372 ? 1'b1 : 1'b0;
+  assign _mux_4470 = _or_1366 ? 1'b0 : _mux_4469;
+  assign _mux_4471 = _or_1398 ? 4'h0 : _mux_1413;
+  assign _or_4472 = _or_1398 | _and_1404;
+  assign _mux_4473 = _and_1404 ? _slice_1422 : 15'h0000;
+  assign _or_4474 = _and_1404 | _and_1401;
+  assign _mux_4475 = _or_1398 ? 15'h0000 : _mux_4473;
+  assign _or_4476 = _or_1398 | _or_4474;
+  assign _mux_4477 = _and_1404 ? 1'b1 : 1'b0;
+  assign _mux_4478 = _or_1398 ? 1'b0 : _mux_4477;
+  assign _mux_4479 = _or_1430 ? 4'h0 : _mux_1445;
+  assign _or_4480 = _or_1430 | _and_1436;
+  assign _mux_4481 = _and_1436 ? _slice_1454 : 15'h0000;
+  assign _or_4482 = _and_1436 | _and_1433;
+  assign _mux_4483 = _or_1430 ? 15'h0000 : _mux_4481;
+  assign _or_4484 = _or_1430 | _or_4482;
+  assign _mux_4485 = _and_1436 ? 1'b1 : 1'b0;
+  assign _mux_4486 = _or_1430 ? 1'b0 : _mux_4485;
+  assign _mux_4487 = _or_1462 ? 4'h0 : _mux_1477;
+  assign _or_4488 = _or_1462 | _and_1468;
+  assign _mux_4489 = _and_1468 ? _slice_1486 : 15'h0000;
+  assign _or_4490 = _and_1468 | _and_1465;
+  assign _mux_4491 = _or_1462 ? 15'h0000 : _mux_4489;
+  assign _or_4492 = _or_1462 | _or_4490;
+  assign _mux_4493 = _and_1468 ? 1'b1 : 1'b0;
+  assign _mux_4494 = _or_1462 ? 1'b0 : _mux_4493;
+  assign _mux_4495 = _or_1494 ? 4'h0 : _mux_1509;
+  assign _or_4496 = _or_1494 | _and_1500;
+  assign _mux_4497 = _and_1500 ? _slice_1518 : 15'h0000;
+  assign _or_4498 = _and_1500 | _and_1497;
+  assign _mux_4499 = _or_1494 ? 15'h0000 : _mux_4497;
+  assign _or_4500 = _or_1494 | _or_4498;
+  assign _mux_4501 = _and_1500 ? 1'b1 : 1'b0;
+  assign _mux_4502 = _or_1494 ? 1'b0 : _mux_4501;
+  assign _mux_4503 = _or_1526 ? 4'h0 : _mux_1541;
+  assign _or_4504 = _or_1526 | _and_1532;
+  assign _mux_4505 = _and_1532 ? _slice_1550 : 15'h0000;
+  assign _or_4506 = _and_1532 | _and_1529;
+  assign _mux_4507 = _or_1526 ? 15'h0000 : _mux_4505;
+  assign _or_4508 = _or_1526 | _or_4506;
+  assign _mux_4509 = _and_1532 ? 1'b1 : 1'b0;
+  assign _mux_4510 = _or_1526 ? 1'b0 : _mux_4509;
+  assign _mux_4511 = _or_1558 ? 4'h0 : _mux_1573;
+  assign _or_4512 = _or_1558 | _and_1564;
+  assign _mux_4513 = _and_1564 ? _slice_1582 : 15'h0000;
+  assign _or_4514 = _and_1564 | _and_1561;
+  assign _mux_4515 = _or_1558 ? 15'h0000 : _mux_4513;
+  assign _or_4516 = _or_1558 | _or_4514;
+  assign _mux_4517 = _and_1564 ? 1'b1 : 1'b0;
+  assign _mux_4518 = _or_1558 ? 1'b0 : _mux_4517;
+  assign _mux_4519 = _or_1590 ? 4'h0 : _mux_1605;
+  assign _or_4520 = _or_1590 | _and_1596;
+  assign _mux_4521 = _and_1596 ? _slice_1614 : 15'h0000;
+  assign _or_4522 = _and_1596 | _and_1593;
+  assign _mux_4523 = _or_1590 ? 15'h0000 : _mux_4521;
+  assign _or_4524 = _or_1590 | _or_4522;
+  assign _mux_4525 = _and_1596 ? 1'b1 : 1'b0;
+  assign _mux_4526 = _or_1590 ? 1'b0 : _mux_4525;
+  assign _mux_4527 = _or_1622 ? 4'h0 : _mux_1637;
+  assign _or_4528 = _or_1622 | _and_1628;
+  assign _mux_4529 = _and_1628 ? _slice_1646 : 15'h0000;
+  assign _or_4530 = _and_1628 | _and_1625;
+  assign _mux_4531 = _or_1622 ? 15'h0000 : _mux_4529;
+  assign _or_4532 = _or_1622 | _or_4530;
+  assign _mux_4533 = _and_1628 ? 1'b1 : 1'b0;
+  assign _mux_4534 = _or_1622 ? 1'b0 : _mux_4533;
+  assign _mux_4535 = _or_1654 ? 4'h0 : _mux_1669;
+  assign _or_4536 = _or_1654 | _and_1660;
+  assign _mux_4537 = _and_1660 ? _slice_1678 : 15'h0000;
+  assign _or_4538 = _and_1660 | _and_1657;
+  assign _mux_4539 = _or_1654 ? 15'h0000 : _mux_4537;
+  assign _or_4540 = _or_1654 | _or_4538;
+  assign _mux_4541 = _and_1660 ? 1'b1 : 1'b0;
+  assign _mux_4542 = _or_1654 ? 1'b0 : _mux_4541;
+  assign _mux_4543 = _or_1686 ? 4'h0 : _mux_1701;
+  assign _or_4544 = _or_1686 | _and_1692;
+  assign _mux_4545 = _and_1692 ? _slice_1710 : 15'h0000;
+  assign _or_4546 = _and_1692 | _and_1689;
+  assign _mux_4547 = _or_1686 ? 15'h0000 : _mux_4545;
+  assign _or_4548 = _or_1686 | _or_4546;
+  assign _mux_4549 = _and_1692 ? 1'b1 : 1'b0;
+  assign _mux_4550 = _or_1686 ? 1'b0 : _mux_4549;
+  assign _mux_4551 = _or_1718 ? 4'h0 : _mux_1733;
+  assign _or_4552 = _or_1718 | _and_1724;
+  assign _mux_4553 = _and_1724 ? _slice_1742 : 15'h0000;
+  assign _or_4554 = _and_1724 | _and_1721;
+  assign _mux_4555 = _or_1718 ? 15'h0000 : _mux_4553;
+  assign _or_4556 = _or_1718 | _or_4554;
+  assign _mux_4557 = _and_1724 ? 1'b1 : 1'b0;
+  assign _mux_4558 = _or_1718 ? 1'b0 : _mux_4557;
+  assign _mux_4559 = _or_1750 ? 4'h0 : _mux_1765;
+  assign _or_4560 = _or_1750 | _and_1756;
+  assign _mux_4561 = _and_1756 ? _slice_1774 : 15'h0000;
+  assign _or_4562 = _and_1756 | _and_1753;
+  assign _mux_4563 = _or_1750 ? 15'h0000 : _mux_4561;
+  assign _or_4564 = _or_1750 | _or_4562;
+  assign _mux_4565 = _and_1756 ? 1'b1 : 1'b0;
+  assign _mux_4566 = _or_1750 ? 1'b0 : _mux_4565;
+  assign _mux_4567 = _or_1782 ? 4'h0 : _mux_1797;
+  assign _or_4568 = _or_1782 | _and_1788;
+  assign _mux_4569 = _and_1788 ? _slice_1806 : 15'h0000;
+  assign _or_4570 = _and_1788 | _and_1785;
+  assign _mux_4571 = _or_1782 ? 15'h0000 : _mux_4569;
+  assign _or_4572 = _or_1782 | _or_4570;
+  assign _mux_4573 = _and_1788 ? 1'b1 : 1'b0;
+  assign _mux_4574 = _or_1782 ? 1'b0 : _mux_4573;
+  assign _mux_4575 = _or_1814 ? 4'h0 : _mux_1829;
+  assign _or_4576 = _or_1814 | _and_1820;
+  assign _mux_4577 = _and_1820 ? _slice_1838 : 15'h0000;
+  assign _or_4578 = _and_1820 | _and_1817;
+  assign _mux_4579 = _or_1814 ? 15'h0000 : _mux_4577;
+  assign _or_4580 = _or_1814 | _or_4578;
+  assign _mux_4581 = _and_1820 ? 1'b1 : 1'b0;
+  assign _mux_4582 = _or_1814 ? 1'b0 : _mux_4581;
+  assign _mux_4583 = _or_1846 ? 4'h0 : _mux_1861;
+  assign _or_4584 = _or_1846 | _and_1852;
+  assign _mux_4585 = _and_1852 ? _slice_1870 : 15'h0000;
+  assign _or_4586 = _and_1852 | _and_1849;
+  assign _mux_4587 = _or_1846 ? 15'h0000 : _mux_4585;
+  assign _or_4588 = _or_1846 | _or_4586;
+  assign _mux_4589 = _and_1852 ? 1'b1 : 1'b0;
+  assign _mux_4590 = _or_1846 ? 1'b0 : _mux_4589;
+  assign _mux_4591 = _or_1878 ? 4'h0 : _mux_1893;
+  assign _or_4592 = _or_1878 | _and_1884;
+  assign _mux_4593 = _and_1884 ? _slice_1902 : 15'h0000;
+  assign _or_4594 = _and_1884 | _and_1881;
+  assign _mux_4595 = _or_1878 ? 15'h0000 : _mux_4593;
+  assign _or_4596 = _or_1878 | _or_4594;
+  assign _mux_4597 = _and_1884 ? 1'b1 : 1'b0;
+  assign _mux_4598 = _or_1878 ? 1'b0 : _mux_4597;
+  assign _mux_4599 = _or_1910 ? 4'h0 : _mux_1925;
+  assign _or_4600 = _or_1910 | _and_1916;
+  assign _mux_4601 = _and_1916 ? _slice_1934 : 15'h0000;
+  assign _or_4602 = _and_1916 | _and_1913;
+  assign _mux_4603 = _or_1910 ? 15'h0000 : _mux_4601;
+  assign _or_4604 = _or_1910 | _or_4602;
+  assign _mux_4605 = _and_1916 ? 1'b1 : 1'b0;
+  assign _mux_4606 = _or_1910 ? 1'b0 : _mux_4605;
+  assign _mux_4607 = _or_1942 ? 4'h0 : _mux_1957;
+  assign _or_4608 = _or_1942 | _and_1948;
+  assign _mux_4609 = _and_1948 ? _slice_1966 : 15'h0000;
+  assign _or_4610 = _and_1948 | _and_1945;
+  assign _mux_4611 = _or_1942 ? 15'h0000 : _mux_4609;
+  assign _or_4612 = _or_1942 | _or_4610;
+  assign _mux_4613 = _and_1948 ? 1'b1 : 1'b0;
+  assign _mux_4614 = _or_1942 ? 1'b0 : _mux_4613;
+  assign _mux_4615 = _or_1974 ? 4'h0 : _mux_1989;
+  assign _or_4616 = _or_1974 | _and_1980;
+  assign _mux_4617 = _and_1980 ? _slice_1998 : 15'h0000;
+  assign _or_4618 = _and_1980 | _and_1977;
+  assign _mux_4619 = _or_1974 ? 15'h0000 : _mux_4617;
+  assign _or_4620 = _or_1974 | _or_4618;
+  assign _mux_4621 = _and_1980 ? 1'b1 : 1'b0;
+  assign _mux_4622 = _or_1974 ? 1'b0 : _mux_4621;
+  assign _mux_4623 = _or_2006 ? 4'h0 : _mux_2021;
+  assign _or_4624 = _or_2006 | _and_2012;
+  assign _mux_4625 = _and_2012 ? _slice_2030 : 15'h0000;
+  assign _or_4626 = _and_2012 | _and_2009;
+  assign _mux_4627 = _or_2006 ? 15'h0000 : _mux_4625;
+  assign _or_4628 = _or_2006 | _or_4626;
+  assign _mux_4629 = _and_2012 ? 1'b1 : 1'b0;
+  assign _mux_4630 = _or_2006 ? 1'b0 : _mux_4629;
+  assign _mux_4631 = _or_2038 ? 4'h0 : _mux_2053;
+  assign _or_4632 = _or_2038 | _and_2044;
+  assign _mux_4633 = _and_2044 ? _slice_2062 : 15'h0000;
+  assign _or_4634 = _and_2044 | _and_2041;
+  assign _mux_4635 = _or_2038 ? 15'h0000 : _mux_4633;
+  assign _or_4636 = _or_2038 | _or_4634;
+  assign _mux_4637 = _and_2044 ? 1'b1 : 1'b0;
+  assign _mux_4638 = _or_2038 ? 1'b0 : _mux_4637;
+  assign _mux_4639 = _or_2070 ? 4'h0 : _mux_2085;
+  assign _or_4640 = _or_2070 | _and_2076;
+  assign _mux_4641 = _and_2076 ? _slice_2094 : 15'h0000;
+  assign _or_4642 = _and_2076 | _and_2073;
+  assign _mux_4643 = _or_2070 ? 15'h0000 : _mux_4641;
+  assign _or_4644 = _or_2070 | _or_4642;
+  assign _mux_4645 = _and_2076 ? 1'b1 : 1'b0;
+  assign _mux_4646 = _or_2070 ? 1'b0 : _mux_4645;
+  assign _mux_4647 = _or_2102 ? 4'h0 : _mux_2117;
+  assign _or_4648 = _or_2102 | _and_2108;
+  assign _mux_4649 = _and_2108 ? _slice_2126 : 15'h0000;
+  assign _or_4650 = _and_2108 | _and_2105;
+  assign _mux_4651 = _or_2102 ? 15'h0000 : _mux_4649;
+  assign _or_4652 = _or_2102 | _or_4650;
+  assign _mux_4653 = _and_2108 ? 1'b1 : 1'b0;
+  assign _mux_4654 = _or_2102 ? 1'b0 : _mux_4653;
+  assign _mux_4655 = _or_2134 ? 4'h0 : _mux_2149;
+  assign _or_4656 = _or_2134 | _and_2140;
+  assign _mux_4657 = _and_2140 ? _slice_2158 : 15'h0000;
+  assign _or_4658 = _and_2140 | _and_2137;
+  assign _mux_4659 = _or_2134 ? 15'h0000 : _mux_4657;
+  assign _or_4660 = _or_2134 | _or_4658;
+  assign _mux_4661 = _and_2140 ? 1'b1 : 1'b0;
+  assign _mux_4662 = _or_2134 ? 1'b0 : _mux_4661;
+  assign _mux_4663 = _or_2166 ? 4'h0 : _mux_2181;
+  assign _or_4664 = _or_2166 | _and_2172;
+  assign _mux_4665 = _and_2172 ? _slice_2190 : 15'h0000;
+  assign _or_4666 = _and_2172 | _and_2169;
+  assign _mux_4667 = _or_2166 ? 15'h0000 : _mux_4665;
+  assign _or_4668 = _or_2166 | _or_4666;
+  assign _mux_4669 = _and_2172 ? 1'b1 : 1'b0;
+  assign _mux_4670 = _or_2166 ? 1'b0 : _mux_4669;
+  assign _mux_4671 = _or_2198 ? 4'h0 : _mux_2213;
+  assign _or_4672 = _or_2198 | _and_2204;
+  assign _mux_4673 = _and_2204 ? _slice_2222 : 15'h0000;
+  assign _or_4674 = _and_2204 | _and_2201;
+  assign _mux_4675 = _or_2198 ? 15'h0000 : _mux_4673;
+  assign _or_4676 = _or_2198 | _or_4674;
+  assign _mux_4677 = _and_2204 ? 1'b1 : 1'b0;
+  assign _mux_4678 = _or_2198 ? 1'b0 : _mux_4677;
+  assign _mux_4679 = _or_2230 ? 4'h0 : _mux_2245;
+  assign _or_4680 = _or_2230 | _and_2236;
+  assign _mux_4681 = _and_2236 ? _slice_2254 : 15'h0000;
+  assign _or_4682 = _and_2236 | _and_2233;
+  assign _mux_4683 = _or_2230 ? 15'h0000 : _mux_4681;
+  assign _or_4684 = _or_2230 | _or_4682;
+  assign _mux_4685 = _and_2236 ? 1'b1 : 1'b0;
+  assign _mux_4686 = _or_2230 ? 1'b0 : _mux_4685;
+  assign _mux_4687 = _or_2262 ? 4'h0 : _mux_2277;
+  assign _or_4688 = _or_2262 | _and_2268;
+  assign _mux_4689 = _and_2268 ? _slice_2286 : 15'h0000;
+  assign _or_4690 = _and_2268 | _and_2265;
+  assign _mux_4691 = _or_2262 ? 15'h0000 : _mux_4689;
+  assign _or_4692 = _or_2262 | _or_4690;
+  assign _mux_4693 = _and_2268 ? 1'b1 : 1'b0;
+  assign _mux_4694 = _or_2262 ? 1'b0 : _mux_4693;
+  assign _mux_4695 = _or_2294 ? 4'h0 : _mux_2309;
+  assign _or_4696 = _or_2294 | _and_2300;
+  assign _mux_4697 = _and_2300 ? _slice_2318 : 15'h0000;
+  assign _or_4698 = _and_2300 | _and_2297;
+  assign _mux_4699 = _or_2294 ? 15'h0000 : _mux_4697;
+  assign _or_4700 = _or_2294 | _or_4698;
+  assign _mux_4701 = _and_2300 ? 1'b1 : 1'b0;
+  assign _mux_4702 = _or_2294 ? 1'b0 : _mux_4701;
+  assign _mux_4703 = _or_2326 ? 4'h0 : _mux_2341;
+  assign _or_4704 = _or_2326 | _and_2332;
+  assign _mux_4705 = _and_2332 ? _slice_2350 : 15'h0000;
+  assign _or_4706 = _and_2332 | _and_2329;
+  assign _mux_4707 = _or_2326 ? 15'h0000 : _mux_4705;
+  assign _or_4708 = _or_2326 | _or_4706;
+  assign _mux_4709 = _and_2332 ? 1'b1 : 1'b0;
+  assign _mux_4710 = _or_2326 ? 1'b0 : _mux_4709;
+  assign _mux_4711 = _or_2358 ? 4'h0 : _mux_2373;
+  assign _or_4712 = _or_2358 | _and_2364;
+  assign _mux_4713 = _and_2364 ? _slice_2382 : 15'h0000;
+  assign _or_4714 = _and_2364 | _and_2361;
+  assign _mux_4715 = _or_2358 ? 15'h0000 : _mux_4713;
+  assign _or_4716 = _or_2358 | _or_4714;
+  assign _mux_4717 = _and_2364 ? 1'b1 : 1'b0;
+  assign _mux_4718 = _or_2358 ? 1'b0 : _mux_4717;
+  assign _mux_4719 = _or_2390 ? 4'h0 : _mux_2405;
+  assign _or_4720 = _or_2390 | _and_2396;
+  assign _mux_4721 = _and_2396 ? _slice_2414 : 15'h0000;
+  assign _or_4722 = _and_2396 | _and_2393;
+  assign _mux_4723 = _or_2390 ? 15'h0000 : _mux_4721;
+  assign _or_4724 = _or_2390 | _or_4722;
+  assign _mux_4725 = _and_2396 ? 1'b1 : 1'b0;
+  assign _mux_4726 = _or_2390 ? 1'b0 : _mux_4725;
+  assign _mux_4727 = _or_2422 ? 4'h0 : _mux_2437;
+  assign _or_4728 = _or_2422 | _and_2428;
+  assign _mux_4729 = _and_2428 ? _slice_2446 : 15'h0000;
+  assign _or_4730 = _and_2428 | _and_2425;
+  assign _mux_4731 = _or_2422 ? 15'h0000 : _mux_4729;
+  assign _or_4732 = _or_2422 | _or_4730;
+  assign _mux_4733 = _and_2428 ? 1'b1 : 1'b0;
+  assign _mux_4734 = _or_2422 ? 1'b0 : _mux_4733;
+  assign _mux_4735 = _or_2454 ? 4'h0 : _mux_2469;
+  assign _or_4736 = _or_2454 | _and_2460;
+  assign _mux_4737 = _and_2460 ? _slice_2478 : 15'h0000;
+  assign _or_4738 = _and_2460 | _and_2457;
+  assign _mux_4739 = _or_2454 ? 15'h0000 : _mux_4737;
+  assign _or_4740 = _or_2454 | _or_4738;
+  assign _mux_4741 = _and_2460 ? 1'b1 : 1'b0;
+  assign _mux_4742 = _or_2454 ? 1'b0 : _mux_4741;
+  assign _mux_4743 = _or_2486 ? 4'h0 : _mux_2501;
+  assign _or_4744 = _or_2486 | _and_2492;
+  assign _mux_4745 = _and_2492 ? _slice_2510 : 15'h0000;
+  assign _or_4746 = _and_2492 | _and_2489;
+  assign _mux_4747 = _or_2486 ? 15'h0000 : _mux_4745;
+  assign _or_4748 = _or_2486 | _or_4746;
+  assign _mux_4749 = _and_2492 ? 1'b1 : 1'b0;
+  assign _mux_4750 = _or_2486 ? 1'b0 : _mux_4749;
+  assign _mux_4751 = _or_2518 ? 4'h0 : _mux_2533;
+  assign _or_4752 = _or_2518 | _and_2524;
+  assign _mux_4753 = _and_2524 ? _slice_2542 : 15'h0000;
+  assign _or_4754 = _and_2524 | _and_2521;
+  assign _mux_4755 = _or_2518 ? 15'h0000 : _mux_4753;
+  assign _or_4756 = _or_2518 | _or_4754;
+  assign _mux_4757 = _and_2524 ? 1'b1 : 1'b0;
+  assign _mux_4758 = _or_2518 ? 1'b0 : _mux_4757;
+  assign _mux_4759 = _or_2550 ? 4'h0 : _mux_2565;
+  assign _or_4760 = _or_2550 | _and_2556;
+  assign _mux_4761 = _and_2556 ? _slice_2574 : 15'h0000;
+  assign _or_4762 = _and_2556 | _and_2553;
+  assign _mux_4763 = _or_2550 ? 15'h0000 : _mux_4761;
+  assign _or_4764 = _or_2550 | _or_4762;
+  assign _mux_4765 = _and_2556 ? 1'b1 : 1'b0;
+  assign _mux_4766 = _or_2550 ? 1'b0 : _mux_4765;
+  assign _mux_4767 = _or_2582 ? 4'h0 : _mux_2597;
+  assign _or_4768 = _or_2582 | _and_2588;
+  assign _mux_4769 = _and_2588 ? _slice_2606 : 15'h0000;
+  assign _or_4770 = _and_2588 | _and_2585;
+  assign _mux_4771 = _or_2582 ? 15'h0000 : _mux_4769;
+  assign _or_4772 = _or_2582 | _or_4770;
+  assign _mux_4773 = _and_2588 ? 1'b1 : 1'b0;
+  assign _mux_4774 = _or_2582 ? 1'b0 : _mux_4773;
+  assign _mux_4775 = _or_2614 ? 4'h0 : _mux_2629;
+  assign _or_4776 = _or_2614 | _and_2620;
+  assign _mux_4777 = _and_2620 ? _slice_2638 : 15'h0000;
+  assign _or_4778 = _and_2620 | _and_2617;
+  assign _mux_4779 = _or_2614 ? 15'h0000 : _mux_4777;
+  assign _or_4780 = _or_2614 | _or_4778;
+  assign _mux_4781 = _and_2620 ? 1'b1 : 1'b0;
+  assign _mux_4782 = _or_2614 ? 1'b0 : _mux_4781;
+  assign _mux_4783 = _or_2646 ? 4'h0 : _mux_2661;
+  assign _or_4784 = _or_2646 | _and_2652;
+  assign _mux_4785 = _and_2652 ? _slice_2670 : 15'h0000;
+  assign _or_4786 = _and_2652 | _and_2649;
+  assign _mux_4787 = _or_2646 ? 15'h0000 : _mux_4785;
+  assign _or_4788 = _or_2646 | _or_4786;
+  assign _mux_4789 = _and_2652 ? 1'b1 : 1'b0;
+  assign _mux_4790 = _or_2646 ? 1'b0 : _mux_4789;
+  assign _mux_4791 = _or_2678 ? 4'h0 : _mux_2693;
+  assign _or_4792 = _or_2678 | _and_2684;
+  assign _mux_4793 = _and_2684 ? _slice_2702 : 15'h0000;
+  assign _or_4794 = _and_2684 | _and_2681;
+  assign _mux_4795 = _or_2678 ? 15'h0000 : _mux_4793;
+  assign _or_4796 = _or_2678 | _or_4794;
+  assign _mux_4797 = _and_2684 ? 1'b1 : 1'b0;
+  assign _mux_4798 = _or_2678 ? 1'b0 : _mux_4797;
+  assign _mux_4799 = _or_2710 ? 4'h0 : _mux_2725;
+  assign _or_4800 = _or_2710 | _and_2716;
+  assign _mux_4801 = _and_2716 ? _slice_2734 : 15'h0000;
+  assign _or_4802 = _and_2716 | _and_2713;
+  assign _mux_4803 = _or_2710 ? 15'h0000 : _mux_4801;
+  assign _or_4804 = _or_2710 | _or_4802;
+  assign _mux_4805 = _and_2716 ? 1'b1 : 1'b0;
+  assign _mux_4806 = _or_2710 ? 1'b0 : _mux_4805;
+  assign _mux_4807 = _or_2742 ? 4'h0 : _mux_2757;
+  assign _or_4808 = _or_2742 | _and_2748;
+  assign _mux_4809 = _and_2748 ? _slice_2766 : 15'h0000;
+  assign _or_4810 = _and_2748 | _and_2745;
+  assign _mux_4811 = _or_2742 ? 15'h0000 : _mux_4809;
+  assign _or_4812 = _or_2742 | _or_4810;
+  assign _mux_4813 = _and_2748 ? 1'b1 : 1'b0;
+  assign _mux_4814 = _or_2742 ? 1'b0 : _mux_4813;
+  assign _mux_4815 = _or_2774 ? 4'h0 : _mux_2789;
+  assign _or_4816 = _or_2774 | _and_2780;
+  assign _mux_4817 = _and_2780 ? _slice_2798 : 15'h0000;
+  assign _or_4818 = _and_2780 | _and_2777;
+  assign _mux_4819 = _or_2774 ? 15'h0000 : _mux_4817;
+  assign _or_4820 = _or_2774 | _or_4818;
+  assign _mux_4821 = _and_2780 ? 1'b1 : 1'b0;
+  assign _mux_4822 = _or_2774 ? 1'b0 : _mux_4821;
+  assign _mux_4823 = _or_2806 ? 4'h0 : _mux_2821;
+  assign _or_4824 = _or_2806 | _and_2812;
+  assign _mux_4825 = _and_2812 ? _slice_2830 : 15'h0000;
+  assign _or_4826 = _and_2812 | _and_2809;
+  assign _mux_4827 = _or_2806 ? 15'h0000 : _mux_4825;
+  assign _or_4828 = _or_2806 | _or_4826;
+  assign _mux_4829 = _and_2812 ? 1'b1 : 1'b0;
+  assign _mux_4830 = _or_2806 ? 1'b0 : _mux_4829;
   wire _unused_ok = &{1'b0, _mux_813[15], _mux_845[15], _mux_877[15], _mux_909[15], _mux_941[15], _mux_973[15], _mux_1005[15], _mux_1037[15], _mux_1069[15], _mux_1101[15], _mux_1133[15], _mux_1165[15], _mux_1197[15], _mux_1229[15], _mux_1261[15], _mux_1293[15], _mux_1325[15], _mux_1357[15], _mux_1389[15], _mux_1421[15], _mux_1453[15], _mux_1485[15], _mux_1517[15], _mux_1549[15], _mux_1581[15], _mux_1613[15], _mux_1645[15], _mux_1677[15], _mux_1709[15], _mux_1741[15], _mux_1773[15], _mux_1805[15], _mux_1837[15], _mux_1869[15], _mux_1901[15], _mux_1933[15], _mux_1965[15], _mux_1997[15], _mux_2029[15], _mux_2061[15], _mux_2093[15], _mux_2125[15], _mux_2157[15], _mux_2189[15], _mux_2221[15], _mux_2253[15], _mux_2285[15], _mux_2317[15], _mux_2349[15], _mux_2381[15], _mux_2413[15], _mux_2445[15], _mux_2477[15], _mux_2509[15], _mux_2541[15], _mux_2573[15], _mux_2605[15], _mux_2637[15], _mux_2669[15], _mux_2701[15], _mux_2733[15], _mux_2765[15], _mux_2797[15], _mux_2829[15]};
+`ifdef FORMAL
+  wire _le_2833;
+  wire _eq_2835;
+  wire _or_2836;
+  reg ghost_merged_0;
+  reg [3:0] ghost_cnt_0;
+  reg [14:0] ghost_age_0;
+  wire _not_2840;
+  wire _and_2841;
+  wire _not_2842;
+  wire _and_2843;
+  wire _ge_2844;
+  wire _wire_2845;
+  wire _not_2848;
+  wire _or_2849;
+  wire _ge_2850;
+  wire _wire_2851;
+  wire _not_2854;
+  wire _or_2855;
+  wire _lt_2856;
+  wire _and_2857;
+  wire _eq_2858;
+  wire _and_2859;
+  wire _lt_2860;
+  wire _and_2861;
+  wire _eq_2862;
+  wire _and_2863;
+  wire _and_2864;
+  wire _not_2865;
+  wire _and_2866;
+  wire _le_2867;
+  wire _eq_2869;
+  wire _or_2870;
+  reg ghost_merged_1;
+  reg [3:0] ghost_cnt_1;
+  reg [14:0] ghost_age_1;
+  wire _not_2874;
+  wire _and_2875;
+  wire _not_2876;
+  wire _and_2877;
+  wire _ge_2878;
+  wire _wire_2879;
+  wire _not_2882;
+  wire _or_2883;
+  wire _ge_2884;
+  wire _wire_2885;
+  wire _not_2888;
+  wire _or_2889;
+  wire _le_2890;
+  wire _eq_2892;
+  wire _or_2893;
+  reg ghost_merged_2;
+  reg [3:0] ghost_cnt_2;
+  reg [14:0] ghost_age_2;
+  wire _not_2897;
+  wire _and_2898;
+  wire _not_2899;
+  wire _and_2900;
+  wire _ge_2901;
+  wire _wire_2902;
+  wire _not_2905;
+  wire _or_2906;
+  wire _ge_2907;
+  wire _wire_2908;
+  wire _not_2911;
+  wire _or_2912;
+  wire _le_2913;
+  wire _eq_2915;
+  wire _or_2916;
+  reg ghost_merged_3;
+  reg [3:0] ghost_cnt_3;
+  reg [14:0] ghost_age_3;
+  wire _not_2920;
+  wire _and_2921;
+  wire _not_2922;
+  wire _and_2923;
+  wire _ge_2924;
+  wire _wire_2925;
+  wire _not_2928;
+  wire _or_2929;
+  wire _ge_2930;
+  wire _wire_2931;
+  wire _not_2934;
+  wire _or_2935;
+  wire _le_2936;
+  wire _eq_2938;
+  wire _or_2939;
+  reg ghost_merged_4;
+  reg [3:0] ghost_cnt_4;
+  reg [14:0] ghost_age_4;
+  wire _not_2943;
+  wire _and_2944;
+  wire _not_2945;
+  wire _and_2946;
+  wire _ge_2947;
+  wire _wire_2948;
+  wire _not_2951;
+  wire _or_2952;
+  wire _ge_2953;
+  wire _wire_2954;
+  wire _not_2957;
+  wire _or_2958;
+  wire _le_2959;
+  wire _eq_2961;
+  wire _or_2962;
+  reg ghost_merged_5;
+  reg [3:0] ghost_cnt_5;
+  reg [14:0] ghost_age_5;
+  wire _not_2966;
+  wire _and_2967;
+  wire _not_2968;
+  wire _and_2969;
+  wire _ge_2970;
+  wire _wire_2971;
+  wire _not_2974;
+  wire _or_2975;
+  wire _ge_2976;
+  wire _wire_2977;
+  wire _not_2980;
+  wire _or_2981;
+  wire _le_2982;
+  wire _eq_2984;
+  wire _or_2985;
+  reg ghost_merged_6;
+  reg [3:0] ghost_cnt_6;
+  reg [14:0] ghost_age_6;
+  wire _not_2989;
+  wire _and_2990;
+  wire _not_2991;
+  wire _and_2992;
+  wire _ge_2993;
+  wire _wire_2994;
+  wire _not_2997;
+  wire _or_2998;
+  wire _ge_2999;
+  wire _wire_3000;
+  wire _not_3003;
+  wire _or_3004;
+  wire _le_3005;
+  wire _eq_3007;
+  wire _or_3008;
+  reg ghost_merged_7;
+  reg [3:0] ghost_cnt_7;
+  reg [14:0] ghost_age_7;
+  wire _not_3012;
+  wire _and_3013;
+  wire _not_3014;
+  wire _and_3015;
+  wire _ge_3016;
+  wire _wire_3017;
+  wire _not_3020;
+  wire _or_3021;
+  wire _ge_3022;
+  wire _wire_3023;
+  wire _not_3026;
+  wire _or_3027;
+  wire _le_3028;
+  wire _eq_3030;
+  wire _or_3031;
+  reg ghost_merged_8;
+  reg [3:0] ghost_cnt_8;
+  reg [14:0] ghost_age_8;
+  wire _not_3035;
+  wire _and_3036;
+  wire _not_3037;
+  wire _and_3038;
+  wire _ge_3039;
+  wire _wire_3040;
+  wire _not_3043;
+  wire _or_3044;
+  wire _ge_3045;
+  wire _wire_3046;
+  wire _not_3049;
+  wire _or_3050;
+  wire _le_3051;
+  wire _eq_3053;
+  wire _or_3054;
+  reg ghost_merged_9;
+  reg [3:0] ghost_cnt_9;
+  reg [14:0] ghost_age_9;
+  wire _not_3058;
+  wire _and_3059;
+  wire _not_3060;
+  wire _and_3061;
+  wire _ge_3062;
+  wire _wire_3063;
+  wire _not_3066;
+  wire _or_3067;
+  wire _ge_3068;
+  wire _wire_3069;
+  wire _not_3072;
+  wire _or_3073;
+  wire _le_3074;
+  wire _eq_3076;
+  wire _or_3077;
+  reg ghost_merged_10;
+  reg [3:0] ghost_cnt_10;
+  reg [14:0] ghost_age_10;
+  wire _not_3081;
+  wire _and_3082;
+  wire _not_3083;
+  wire _and_3084;
+  wire _ge_3085;
+  wire _wire_3086;
+  wire _not_3089;
+  wire _or_3090;
+  wire _ge_3091;
+  wire _wire_3092;
+  wire _not_3095;
+  wire _or_3096;
+  wire _le_3097;
+  wire _eq_3099;
+  wire _or_3100;
+  reg ghost_merged_11;
+  reg [3:0] ghost_cnt_11;
+  reg [14:0] ghost_age_11;
+  wire _not_3104;
+  wire _and_3105;
+  wire _not_3106;
+  wire _and_3107;
+  wire _ge_3108;
+  wire _wire_3109;
+  wire _not_3112;
+  wire _or_3113;
+  wire _ge_3114;
+  wire _wire_3115;
+  wire _not_3118;
+  wire _or_3119;
+  wire _le_3120;
+  wire _eq_3122;
+  wire _or_3123;
+  reg ghost_merged_12;
+  reg [3:0] ghost_cnt_12;
+  reg [14:0] ghost_age_12;
+  wire _not_3127;
+  wire _and_3128;
+  wire _not_3129;
+  wire _and_3130;
+  wire _ge_3131;
+  wire _wire_3132;
+  wire _not_3135;
+  wire _or_3136;
+  wire _ge_3137;
+  wire _wire_3138;
+  wire _not_3141;
+  wire _or_3142;
+  wire _le_3143;
+  wire _eq_3145;
+  wire _or_3146;
+  reg ghost_merged_13;
+  reg [3:0] ghost_cnt_13;
+  reg [14:0] ghost_age_13;
+  wire _not_3150;
+  wire _and_3151;
+  wire _not_3152;
+  wire _and_3153;
+  wire _ge_3154;
+  wire _wire_3155;
+  wire _not_3158;
+  wire _or_3159;
+  wire _ge_3160;
+  wire _wire_3161;
+  wire _not_3164;
+  wire _or_3165;
+  wire _le_3166;
+  wire _eq_3168;
+  wire _or_3169;
+  reg ghost_merged_14;
+  reg [3:0] ghost_cnt_14;
+  reg [14:0] ghost_age_14;
+  wire _not_3173;
+  wire _and_3174;
+  wire _not_3175;
+  wire _and_3176;
+  wire _ge_3177;
+  wire _wire_3178;
+  wire _not_3181;
+  wire _or_3182;
+  wire _ge_3183;
+  wire _wire_3184;
+  wire _not_3187;
+  wire _or_3188;
+  wire _le_3189;
+  wire _eq_3191;
+  wire _or_3192;
+  reg ghost_merged_15;
+  reg [3:0] ghost_cnt_15;
+  reg [14:0] ghost_age_15;
+  wire _not_3196;
+  wire _and_3197;
+  wire _not_3198;
+  wire _and_3199;
+  wire _ge_3200;
+  wire _wire_3201;
+  wire _not_3204;
+  wire _or_3205;
+  wire _ge_3206;
+  wire _wire_3207;
+  wire _not_3210;
+  wire _or_3211;
+  wire _le_3212;
+  wire _eq_3214;
+  wire _or_3215;
+  reg ghost_merged_16;
+  reg [3:0] ghost_cnt_16;
+  reg [14:0] ghost_age_16;
+  wire _not_3219;
+  wire _and_3220;
+  wire _not_3221;
+  wire _and_3222;
+  wire _ge_3223;
+  wire _wire_3224;
+  wire _not_3227;
+  wire _or_3228;
+  wire _ge_3229;
+  wire _wire_3230;
+  wire _not_3233;
+  wire _or_3234;
+  wire _le_3235;
+  wire _eq_3237;
+  wire _or_3238;
+  reg ghost_merged_17;
+  reg [3:0] ghost_cnt_17;
+  reg [14:0] ghost_age_17;
+  wire _not_3242;
+  wire _and_3243;
+  wire _not_3244;
+  wire _and_3245;
+  wire _ge_3246;
+  wire _wire_3247;
+  wire _not_3250;
+  wire _or_3251;
+  wire _ge_3252;
+  wire _wire_3253;
+  wire _not_3256;
+  wire _or_3257;
+  wire _le_3258;
+  wire _eq_3260;
+  wire _or_3261;
+  reg ghost_merged_18;
+  reg [3:0] ghost_cnt_18;
+  reg [14:0] ghost_age_18;
+  wire _not_3265;
+  wire _and_3266;
+  wire _not_3267;
+  wire _and_3268;
+  wire _ge_3269;
+  wire _wire_3270;
+  wire _not_3273;
+  wire _or_3274;
+  wire _ge_3275;
+  wire _wire_3276;
+  wire _not_3279;
+  wire _or_3280;
+  wire _le_3281;
+  wire _eq_3283;
+  wire _or_3284;
+  reg ghost_merged_19;
+  reg [3:0] ghost_cnt_19;
+  reg [14:0] ghost_age_19;
+  wire _not_3288;
+  wire _and_3289;
+  wire _not_3290;
+  wire _and_3291;
+  wire _ge_3292;
+  wire _wire_3293;
+  wire _not_3296;
+  wire _or_3297;
+  wire _ge_3298;
+  wire _wire_3299;
+  wire _not_3302;
+  wire _or_3303;
+  wire _le_3304;
+  wire _eq_3306;
+  wire _or_3307;
+  reg ghost_merged_20;
+  reg [3:0] ghost_cnt_20;
+  reg [14:0] ghost_age_20;
+  wire _not_3311;
+  wire _and_3312;
+  wire _not_3313;
+  wire _and_3314;
+  wire _ge_3315;
+  wire _wire_3316;
+  wire _not_3319;
+  wire _or_3320;
+  wire _ge_3321;
+  wire _wire_3322;
+  wire _not_3325;
+  wire _or_3326;
+  wire _le_3327;
+  wire _eq_3329;
+  wire _or_3330;
+  reg ghost_merged_21;
+  reg [3:0] ghost_cnt_21;
+  reg [14:0] ghost_age_21;
+  wire _not_3334;
+  wire _and_3335;
+  wire _not_3336;
+  wire _and_3337;
+  wire _ge_3338;
+  wire _wire_3339;
+  wire _not_3342;
+  wire _or_3343;
+  wire _ge_3344;
+  wire _wire_3345;
+  wire _not_3348;
+  wire _or_3349;
+  wire _le_3350;
+  wire _eq_3352;
+  wire _or_3353;
+  reg ghost_merged_22;
+  reg [3:0] ghost_cnt_22;
+  reg [14:0] ghost_age_22;
+  wire _not_3357;
+  wire _and_3358;
+  wire _not_3359;
+  wire _and_3360;
+  wire _ge_3361;
+  wire _wire_3362;
+  wire _not_3365;
+  wire _or_3366;
+  wire _ge_3367;
+  wire _wire_3368;
+  wire _not_3371;
+  wire _or_3372;
+  wire _le_3373;
+  wire _eq_3375;
+  wire _or_3376;
+  reg ghost_merged_23;
+  reg [3:0] ghost_cnt_23;
+  reg [14:0] ghost_age_23;
+  wire _not_3380;
+  wire _and_3381;
+  wire _not_3382;
+  wire _and_3383;
+  wire _ge_3384;
+  wire _wire_3385;
+  wire _not_3388;
+  wire _or_3389;
+  wire _ge_3390;
+  wire _wire_3391;
+  wire _not_3394;
+  wire _or_3395;
+  wire _le_3396;
+  wire _eq_3398;
+  wire _or_3399;
+  reg ghost_merged_24;
+  reg [3:0] ghost_cnt_24;
+  reg [14:0] ghost_age_24;
+  wire _not_3403;
+  wire _and_3404;
+  wire _not_3405;
+  wire _and_3406;
+  wire _ge_3407;
+  wire _wire_3408;
+  wire _not_3411;
+  wire _or_3412;
+  wire _ge_3413;
+  wire _wire_3414;
+  wire _not_3417;
+  wire _or_3418;
+  wire _le_3419;
+  wire _eq_3421;
+  wire _or_3422;
+  reg ghost_merged_25;
+  reg [3:0] ghost_cnt_25;
+  reg [14:0] ghost_age_25;
+  wire _not_3426;
+  wire _and_3427;
+  wire _not_3428;
+  wire _and_3429;
+  wire _ge_3430;
+  wire _wire_3431;
+  wire _not_3434;
+  wire _or_3435;
+  wire _ge_3436;
+  wire _wire_3437;
+  wire _not_3440;
+  wire _or_3441;
+  wire _le_3442;
+  wire _eq_3444;
+  wire _or_3445;
+  reg ghost_merged_26;
+  reg [3:0] ghost_cnt_26;
+  reg [14:0] ghost_age_26;
+  wire _not_3449;
+  wire _and_3450;
+  wire _not_3451;
+  wire _and_3452;
+  wire _ge_3453;
+  wire _wire_3454;
+  wire _not_3457;
+  wire _or_3458;
+  wire _ge_3459;
+  wire _wire_3460;
+  wire _not_3463;
+  wire _or_3464;
+  wire _le_3465;
+  wire _eq_3467;
+  wire _or_3468;
+  reg ghost_merged_27;
+  reg [3:0] ghost_cnt_27;
+  reg [14:0] ghost_age_27;
+  wire _not_3472;
+  wire _and_3473;
+  wire _not_3474;
+  wire _and_3475;
+  wire _ge_3476;
+  wire _wire_3477;
+  wire _not_3480;
+  wire _or_3481;
+  wire _ge_3482;
+  wire _wire_3483;
+  wire _not_3486;
+  wire _or_3487;
+  wire _le_3488;
+  wire _eq_3490;
+  wire _or_3491;
+  reg ghost_merged_28;
+  reg [3:0] ghost_cnt_28;
+  reg [14:0] ghost_age_28;
+  wire _not_3495;
+  wire _and_3496;
+  wire _not_3497;
+  wire _and_3498;
+  wire _ge_3499;
+  wire _wire_3500;
+  wire _not_3503;
+  wire _or_3504;
+  wire _ge_3505;
+  wire _wire_3506;
+  wire _not_3509;
+  wire _or_3510;
+  wire _le_3511;
+  wire _eq_3513;
+  wire _or_3514;
+  reg ghost_merged_29;
+  reg [3:0] ghost_cnt_29;
+  reg [14:0] ghost_age_29;
+  wire _not_3518;
+  wire _and_3519;
+  wire _not_3520;
+  wire _and_3521;
+  wire _ge_3522;
+  wire _wire_3523;
+  wire _not_3526;
+  wire _or_3527;
+  wire _ge_3528;
+  wire _wire_3529;
+  wire _not_3532;
+  wire _or_3533;
+  wire _le_3534;
+  wire _eq_3536;
+  wire _or_3537;
+  reg ghost_merged_30;
+  reg [3:0] ghost_cnt_30;
+  reg [14:0] ghost_age_30;
+  wire _not_3541;
+  wire _and_3542;
+  wire _not_3543;
+  wire _and_3544;
+  wire _ge_3545;
+  wire _wire_3546;
+  wire _not_3549;
+  wire _or_3550;
+  wire _ge_3551;
+  wire _wire_3552;
+  wire _not_3555;
+  wire _or_3556;
+  wire _le_3557;
+  wire _eq_3559;
+  wire _or_3560;
+  reg ghost_merged_31;
+  reg [3:0] ghost_cnt_31;
+  reg [14:0] ghost_age_31;
+  wire _not_3564;
+  wire _and_3565;
+  wire _not_3566;
+  wire _and_3567;
+  wire _ge_3568;
+  wire _wire_3569;
+  wire _not_3572;
+  wire _or_3573;
+  wire _ge_3574;
+  wire _wire_3575;
+  wire _not_3578;
+  wire _or_3579;
+  wire _le_3580;
+  wire _eq_3582;
+  wire _or_3583;
+  reg ghost_merged_32;
+  reg [3:0] ghost_cnt_32;
+  reg [14:0] ghost_age_32;
+  wire _not_3587;
+  wire _and_3588;
+  wire _not_3589;
+  wire _and_3590;
+  wire _ge_3591;
+  wire _wire_3592;
+  wire _not_3595;
+  wire _or_3596;
+  wire _ge_3597;
+  wire _wire_3598;
+  wire _not_3601;
+  wire _or_3602;
+  wire _le_3603;
+  wire _eq_3605;
+  wire _or_3606;
+  reg ghost_merged_33;
+  reg [3:0] ghost_cnt_33;
+  reg [14:0] ghost_age_33;
+  wire _not_3610;
+  wire _and_3611;
+  wire _not_3612;
+  wire _and_3613;
+  wire _ge_3614;
+  wire _wire_3615;
+  wire _not_3618;
+  wire _or_3619;
+  wire _ge_3620;
+  wire _wire_3621;
+  wire _not_3624;
+  wire _or_3625;
+  wire _le_3626;
+  wire _eq_3628;
+  wire _or_3629;
+  reg ghost_merged_34;
+  reg [3:0] ghost_cnt_34;
+  reg [14:0] ghost_age_34;
+  wire _not_3633;
+  wire _and_3634;
+  wire _not_3635;
+  wire _and_3636;
+  wire _ge_3637;
+  wire _wire_3638;
+  wire _not_3641;
+  wire _or_3642;
+  wire _ge_3643;
+  wire _wire_3644;
+  wire _not_3647;
+  wire _or_3648;
+  wire _le_3649;
+  wire _eq_3651;
+  wire _or_3652;
+  reg ghost_merged_35;
+  reg [3:0] ghost_cnt_35;
+  reg [14:0] ghost_age_35;
+  wire _not_3656;
+  wire _and_3657;
+  wire _not_3658;
+  wire _and_3659;
+  wire _ge_3660;
+  wire _wire_3661;
+  wire _not_3664;
+  wire _or_3665;
+  wire _ge_3666;
+  wire _wire_3667;
+  wire _not_3670;
+  wire _or_3671;
+  wire _le_3672;
+  wire _eq_3674;
+  wire _or_3675;
+  reg ghost_merged_36;
+  reg [3:0] ghost_cnt_36;
+  reg [14:0] ghost_age_36;
+  wire _not_3679;
+  wire _and_3680;
+  wire _not_3681;
+  wire _and_3682;
+  wire _ge_3683;
+  wire _wire_3684;
+  wire _not_3687;
+  wire _or_3688;
+  wire _ge_3689;
+  wire _wire_3690;
+  wire _not_3693;
+  wire _or_3694;
+  wire _le_3695;
+  wire _eq_3697;
+  wire _or_3698;
+  reg ghost_merged_37;
+  reg [3:0] ghost_cnt_37;
+  reg [14:0] ghost_age_37;
+  wire _not_3702;
+  wire _and_3703;
+  wire _not_3704;
+  wire _and_3705;
+  wire _ge_3706;
+  wire _wire_3707;
+  wire _not_3710;
+  wire _or_3711;
+  wire _ge_3712;
+  wire _wire_3713;
+  wire _not_3716;
+  wire _or_3717;
+  wire _le_3718;
+  wire _eq_3720;
+  wire _or_3721;
+  reg ghost_merged_38;
+  reg [3:0] ghost_cnt_38;
+  reg [14:0] ghost_age_38;
+  wire _not_3725;
+  wire _and_3726;
+  wire _not_3727;
+  wire _and_3728;
+  wire _ge_3729;
+  wire _wire_3730;
+  wire _not_3733;
+  wire _or_3734;
+  wire _ge_3735;
+  wire _wire_3736;
+  wire _not_3739;
+  wire _or_3740;
+  wire _le_3741;
+  wire _eq_3743;
+  wire _or_3744;
+  reg ghost_merged_39;
+  reg [3:0] ghost_cnt_39;
+  reg [14:0] ghost_age_39;
+  wire _not_3748;
+  wire _and_3749;
+  wire _not_3750;
+  wire _and_3751;
+  wire _ge_3752;
+  wire _wire_3753;
+  wire _not_3756;
+  wire _or_3757;
+  wire _ge_3758;
+  wire _wire_3759;
+  wire _not_3762;
+  wire _or_3763;
+  wire _le_3764;
+  wire _eq_3766;
+  wire _or_3767;
+  reg ghost_merged_40;
+  reg [3:0] ghost_cnt_40;
+  reg [14:0] ghost_age_40;
+  wire _not_3771;
+  wire _and_3772;
+  wire _not_3773;
+  wire _and_3774;
+  wire _ge_3775;
+  wire _wire_3776;
+  wire _not_3779;
+  wire _or_3780;
+  wire _ge_3781;
+  wire _wire_3782;
+  wire _not_3785;
+  wire _or_3786;
+  wire _le_3787;
+  wire _eq_3789;
+  wire _or_3790;
+  reg ghost_merged_41;
+  reg [3:0] ghost_cnt_41;
+  reg [14:0] ghost_age_41;
+  wire _not_3794;
+  wire _and_3795;
+  wire _not_3796;
+  wire _and_3797;
+  wire _ge_3798;
+  wire _wire_3799;
+  wire _not_3802;
+  wire _or_3803;
+  wire _ge_3804;
+  wire _wire_3805;
+  wire _not_3808;
+  wire _or_3809;
+  wire _le_3810;
+  wire _eq_3812;
+  wire _or_3813;
+  reg ghost_merged_42;
+  reg [3:0] ghost_cnt_42;
+  reg [14:0] ghost_age_42;
+  wire _not_3817;
+  wire _and_3818;
+  wire _not_3819;
+  wire _and_3820;
+  wire _ge_3821;
+  wire _wire_3822;
+  wire _not_3825;
+  wire _or_3826;
+  wire _ge_3827;
+  wire _wire_3828;
+  wire _not_3831;
+  wire _or_3832;
+  wire _le_3833;
+  wire _eq_3835;
+  wire _or_3836;
+  reg ghost_merged_43;
+  reg [3:0] ghost_cnt_43;
+  reg [14:0] ghost_age_43;
+  wire _not_3840;
+  wire _and_3841;
+  wire _not_3842;
+  wire _and_3843;
+  wire _ge_3844;
+  wire _wire_3845;
+  wire _not_3848;
+  wire _or_3849;
+  wire _ge_3850;
+  wire _wire_3851;
+  wire _not_3854;
+  wire _or_3855;
+  wire _le_3856;
+  wire _eq_3858;
+  wire _or_3859;
+  reg ghost_merged_44;
+  reg [3:0] ghost_cnt_44;
+  reg [14:0] ghost_age_44;
+  wire _not_3863;
+  wire _and_3864;
+  wire _not_3865;
+  wire _and_3866;
+  wire _ge_3867;
+  wire _wire_3868;
+  wire _not_3871;
+  wire _or_3872;
+  wire _ge_3873;
+  wire _wire_3874;
+  wire _not_3877;
+  wire _or_3878;
+  wire _le_3879;
+  wire _eq_3881;
+  wire _or_3882;
+  reg ghost_merged_45;
+  reg [3:0] ghost_cnt_45;
+  reg [14:0] ghost_age_45;
+  wire _not_3886;
+  wire _and_3887;
+  wire _not_3888;
+  wire _and_3889;
+  wire _ge_3890;
+  wire _wire_3891;
+  wire _not_3894;
+  wire _or_3895;
+  wire _ge_3896;
+  wire _wire_3897;
+  wire _not_3900;
+  wire _or_3901;
+  wire _le_3902;
+  wire _eq_3904;
+  wire _or_3905;
+  reg ghost_merged_46;
+  reg [3:0] ghost_cnt_46;
+  reg [14:0] ghost_age_46;
+  wire _not_3909;
+  wire _and_3910;
+  wire _not_3911;
+  wire _and_3912;
+  wire _ge_3913;
+  wire _wire_3914;
+  wire _not_3917;
+  wire _or_3918;
+  wire _ge_3919;
+  wire _wire_3920;
+  wire _not_3923;
+  wire _or_3924;
+  wire _le_3925;
+  wire _eq_3927;
+  wire _or_3928;
+  reg ghost_merged_47;
+  reg [3:0] ghost_cnt_47;
+  reg [14:0] ghost_age_47;
+  wire _not_3932;
+  wire _and_3933;
+  wire _not_3934;
+  wire _and_3935;
+  wire _ge_3936;
+  wire _wire_3937;
+  wire _not_3940;
+  wire _or_3941;
+  wire _ge_3942;
+  wire _wire_3943;
+  wire _not_3946;
+  wire _or_3947;
+  wire _le_3948;
+  wire _eq_3950;
+  wire _or_3951;
+  reg ghost_merged_48;
+  reg [3:0] ghost_cnt_48;
+  reg [14:0] ghost_age_48;
+  wire _not_3955;
+  wire _and_3956;
+  wire _not_3957;
+  wire _and_3958;
+  wire _ge_3959;
+  wire _wire_3960;
+  wire _not_3963;
+  wire _or_3964;
+  wire _ge_3965;
+  wire _wire_3966;
+  wire _not_3969;
+  wire _or_3970;
+  wire _le_3971;
+  wire _eq_3973;
+  wire _or_3974;
+  reg ghost_merged_49;
+  reg [3:0] ghost_cnt_49;
+  reg [14:0] ghost_age_49;
+  wire _not_3978;
+  wire _and_3979;
+  wire _not_3980;
+  wire _and_3981;
+  wire _ge_3982;
+  wire _wire_3983;
+  wire _not_3986;
+  wire _or_3987;
+  wire _ge_3988;
+  wire _wire_3989;
+  wire _not_3992;
+  wire _or_3993;
+  wire _le_3994;
+  wire _eq_3996;
+  wire _or_3997;
+  reg ghost_merged_50;
+  reg [3:0] ghost_cnt_50;
+  reg [14:0] ghost_age_50;
+  wire _not_4001;
+  wire _and_4002;
+  wire _not_4003;
+  wire _and_4004;
+  wire _ge_4005;
+  wire _wire_4006;
+  wire _not_4009;
+  wire _or_4010;
+  wire _ge_4011;
+  wire _wire_4012;
+  wire _not_4015;
+  wire _or_4016;
+  wire _le_4017;
+  wire _eq_4019;
+  wire _or_4020;
+  reg ghost_merged_51;
+  reg [3:0] ghost_cnt_51;
+  reg [14:0] ghost_age_51;
+  wire _not_4024;
+  wire _and_4025;
+  wire _not_4026;
+  wire _and_4027;
+  wire _ge_4028;
+  wire _wire_4029;
+  wire _not_4032;
+  wire _or_4033;
+  wire _ge_4034;
+  wire _wire_4035;
+  wire _not_4038;
+  wire _or_4039;
+  wire _le_4040;
+  wire _eq_4042;
+  wire _or_4043;
+  reg ghost_merged_52;
+  reg [3:0] ghost_cnt_52;
+  reg [14:0] ghost_age_52;
+  wire _not_4047;
+  wire _and_4048;
+  wire _not_4049;
+  wire _and_4050;
+  wire _ge_4051;
+  wire _wire_4052;
+  wire _not_4055;
+  wire _or_4056;
+  wire _ge_4057;
+  wire _wire_4058;
+  wire _not_4061;
+  wire _or_4062;
+  wire _le_4063;
+  wire _eq_4065;
+  wire _or_4066;
+  reg ghost_merged_53;
+  reg [3:0] ghost_cnt_53;
+  reg [14:0] ghost_age_53;
+  wire _not_4070;
+  wire _and_4071;
+  wire _not_4072;
+  wire _and_4073;
+  wire _ge_4074;
+  wire _wire_4075;
+  wire _not_4078;
+  wire _or_4079;
+  wire _ge_4080;
+  wire _wire_4081;
+  wire _not_4084;
+  wire _or_4085;
+  wire _le_4086;
+  wire _eq_4088;
+  wire _or_4089;
+  reg ghost_merged_54;
+  reg [3:0] ghost_cnt_54;
+  reg [14:0] ghost_age_54;
+  wire _not_4093;
+  wire _and_4094;
+  wire _not_4095;
+  wire _and_4096;
+  wire _ge_4097;
+  wire _wire_4098;
+  wire _not_4101;
+  wire _or_4102;
+  wire _ge_4103;
+  wire _wire_4104;
+  wire _not_4107;
+  wire _or_4108;
+  wire _le_4109;
+  wire _eq_4111;
+  wire _or_4112;
+  reg ghost_merged_55;
+  reg [3:0] ghost_cnt_55;
+  reg [14:0] ghost_age_55;
+  wire _not_4116;
+  wire _and_4117;
+  wire _not_4118;
+  wire _and_4119;
+  wire _ge_4120;
+  wire _wire_4121;
+  wire _not_4124;
+  wire _or_4125;
+  wire _ge_4126;
+  wire _wire_4127;
+  wire _not_4130;
+  wire _or_4131;
+  wire _le_4132;
+  wire _eq_4134;
+  wire _or_4135;
+  reg ghost_merged_56;
+  reg [3:0] ghost_cnt_56;
+  reg [14:0] ghost_age_56;
+  wire _not_4139;
+  wire _and_4140;
+  wire _not_4141;
+  wire _and_4142;
+  wire _ge_4143;
+  wire _wire_4144;
+  wire _not_4147;
+  wire _or_4148;
+  wire _ge_4149;
+  wire _wire_4150;
+  wire _not_4153;
+  wire _or_4154;
+  wire _le_4155;
+  wire _eq_4157;
+  wire _or_4158;
+  reg ghost_merged_57;
+  reg [3:0] ghost_cnt_57;
+  reg [14:0] ghost_age_57;
+  wire _not_4162;
+  wire _and_4163;
+  wire _not_4164;
+  wire _and_4165;
+  wire _ge_4166;
+  wire _wire_4167;
+  wire _not_4170;
+  wire _or_4171;
+  wire _ge_4172;
+  wire _wire_4173;
+  wire _not_4176;
+  wire _or_4177;
+  wire _le_4178;
+  wire _eq_4180;
+  wire _or_4181;
+  reg ghost_merged_58;
+  reg [3:0] ghost_cnt_58;
+  reg [14:0] ghost_age_58;
+  wire _not_4185;
+  wire _and_4186;
+  wire _not_4187;
+  wire _and_4188;
+  wire _ge_4189;
+  wire _wire_4190;
+  wire _not_4193;
+  wire _or_4194;
+  wire _ge_4195;
+  wire _wire_4196;
+  wire _not_4199;
+  wire _or_4200;
+  wire _le_4201;
+  wire _eq_4203;
+  wire _or_4204;
+  reg ghost_merged_59;
+  reg [3:0] ghost_cnt_59;
+  reg [14:0] ghost_age_59;
+  wire _not_4208;
+  wire _and_4209;
+  wire _not_4210;
+  wire _and_4211;
+  wire _ge_4212;
+  wire _wire_4213;
+  wire _not_4216;
+  wire _or_4217;
+  wire _ge_4218;
+  wire _wire_4219;
+  wire _not_4222;
+  wire _or_4223;
+  wire _le_4224;
+  wire _eq_4226;
+  wire _or_4227;
+  reg ghost_merged_60;
+  reg [3:0] ghost_cnt_60;
+  reg [14:0] ghost_age_60;
+  wire _not_4231;
+  wire _and_4232;
+  wire _not_4233;
+  wire _and_4234;
+  wire _ge_4235;
+  wire _wire_4236;
+  wire _not_4239;
+  wire _or_4240;
+  wire _ge_4241;
+  wire _wire_4242;
+  wire _not_4245;
+  wire _or_4246;
+  wire _le_4247;
+  wire _eq_4249;
+  wire _or_4250;
+  reg ghost_merged_61;
+  reg [3:0] ghost_cnt_61;
+  reg [14:0] ghost_age_61;
+  wire _not_4254;
+  wire _and_4255;
+  wire _not_4256;
+  wire _and_4257;
+  wire _ge_4258;
+  wire _wire_4259;
+  wire _not_4262;
+  wire _or_4263;
+  wire _ge_4264;
+  wire _wire_4265;
+  wire _not_4268;
+  wire _or_4269;
+  wire _le_4270;
+  wire _eq_4272;
+  wire _or_4273;
+  reg ghost_merged_62;
+  reg [3:0] ghost_cnt_62;
+  reg [14:0] ghost_age_62;
+  wire _not_4277;
+  wire _and_4278;
+  wire _not_4279;
+  wire _and_4280;
+  wire _ge_4281;
+  wire _wire_4282;
+  wire _not_4285;
+  wire _or_4286;
+  wire _ge_4287;
+  wire _wire_4288;
+  wire _not_4291;
+  wire _or_4292;
+  wire _le_4293;
+  wire _eq_4295;
+  wire _or_4296;
+  reg ghost_merged_63;
+  reg [3:0] ghost_cnt_63;
+  reg [14:0] ghost_age_63;
+  wire _not_4300;
+  wire _and_4301;
+  wire _not_4302;
+  wire _and_4303;
+  wire _ge_4304;
+  wire _wire_4305;
+  wire _not_4308;
+  wire _or_4309;
+  wire _ge_4310;
+  wire _wire_4311;
+  wire _not_4314;
+  wire _or_4315;
+  wire _and_4316;
+  wire _not_4317;
+  wire _and_4318;
+  wire _mux_4831;
+  wire _mux_4832;
+  wire _mux_4833;
+  wire _mux_4834;
+  wire _mux_4835;
+  wire _mux_4836;
+  wire _mux_4837;
+  wire _mux_4838;
+  wire _mux_4839;
+  wire _mux_4840;
+  wire _mux_4841;
+  wire _mux_4842;
+  wire _mux_4843;
+  wire _mux_4844;
+  wire _mux_4845;
+  wire _mux_4846;
+  wire _mux_4847;
+  wire _mux_4848;
+  wire _mux_4849;
+  wire _mux_4850;
+  wire _mux_4851;
+  wire _mux_4852;
+  wire _mux_4853;
+  wire _mux_4854;
+  wire _mux_4855;
+  wire _mux_4856;
+  wire _mux_4857;
+  wire _mux_4858;
+  wire _mux_4859;
+  wire _mux_4860;
+  wire _mux_4861;
+  wire _mux_4862;
+  wire _mux_4863;
+  wire _mux_4864;
+  wire _mux_4865;
+  wire _mux_4866;
+  wire _mux_4867;
+  wire _mux_4868;
+  wire _mux_4869;
+  wire _mux_4870;
+  wire _mux_4871;
+  wire _mux_4872;
+  wire _mux_4873;
+  wire _mux_4874;
+  wire _mux_4875;
+  wire _mux_4876;
+  wire _mux_4877;
+  wire _mux_4878;
+  wire _mux_4879;
+  wire _mux_4880;
+  wire _mux_4881;
+  wire _mux_4882;
+  wire _mux_4883;
+  wire _mux_4884;
+  wire _mux_4885;
+  wire _mux_4886;
+  wire _mux_4887;
+  wire _mux_4888;
+  wire _mux_4889;
+  wire _mux_4890;
+  wire _mux_4891;
+  wire _mux_4892;
+  wire _mux_4893;
+  wire _mux_4894;
+  wire _mux_4895;
+  wire _mux_4896;
+  wire _mux_4897;
+  wire _mux_4898;
+  wire _mux_4899;
+  wire _mux_4900;
+  wire _mux_4901;
+  wire _mux_4902;
+  wire _mux_4903;
+  wire _mux_4904;
+  wire _mux_4905;
+  wire _mux_4906;
+  wire _mux_4907;
+  wire _mux_4908;
+  wire _mux_4909;
+  wire _mux_4910;
+  wire _mux_4911;
+  wire _mux_4912;
+  wire _mux_4913;
+  wire _mux_4914;
+  wire _mux_4915;
+  wire _mux_4916;
+  wire _mux_4917;
+  wire _mux_4918;
+  wire _mux_4919;
+  wire _mux_4920;
+  wire _mux_4921;
+  wire _mux_4922;
+  wire _mux_4923;
+  wire _mux_4924;
+  wire _mux_4925;
+  wire _mux_4926;
+  wire _mux_4927;
+  wire _mux_4928;
+  wire _mux_4929;
+  wire _mux_4930;
+  wire _mux_4931;
+  wire _mux_4932;
+  wire _mux_4933;
+  wire _mux_4934;
+  wire _mux_4935;
+  wire _mux_4936;
+  wire _mux_4937;
+  wire _mux_4938;
+  wire _mux_4939;
+  wire _mux_4940;
+  wire _mux_4941;
+  wire _mux_4942;
+  wire _mux_4943;
+  wire _mux_4944;
+  wire _mux_4945;
+  wire _mux_4946;
+  wire _mux_4947;
+  wire _mux_4948;
+  wire _mux_4949;
+  wire _mux_4950;
+  wire _mux_4951;
+  wire _mux_4952;
+  wire _mux_4953;
+  wire _mux_4954;
+  wire _mux_4955;
+  wire _mux_4956;
+  wire _mux_4957;
+  wire _mux_4958;
+  assign _le_2833 = 1'b1;
+  assign _eq_2835 = age_0 == 15'h0000;
+  assign _or_2836 = pend_0 | _eq_2835;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_0 <= 1'b0;
+    else ghost_merged_0 <= _and_2843;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_0 <= 4'h0;
+    else ghost_cnt_0 <= cnt_0;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_0 <= 15'h0000;
+    else ghost_age_0 <= age_0;
+  end
+  assign _not_2840 = ~_or_790;
+  assign _and_2841 = _and_796 & _not_2840;
+  assign _not_2842 = ~_and_793;
+  assign _and_2843 = _and_2841 & _not_2842;
+  assign _ge_2844 = cnt_0 >= ghost_cnt_0;
+  assign _wire_2845 = _mux_4831;
+  assign _not_2848 = ~_wire_2845;
+  assign _or_2849 = _not_2848 | _ge_2844;
+  assign _ge_2850 = age_0 >= ghost_age_0;
+  assign _wire_2851 = _mux_4832;
+  assign _not_2854 = ~_wire_2851;
+  assign _or_2855 = _not_2854 | _ge_2850;
+  assign _lt_2856 = ghost_cnt_0 < 4'hf;
+  assign _and_2857 = ghost_merged_0 & _lt_2856;
+  assign _eq_2858 = cnt_0 == 4'hf;
+  assign _and_2859 = _and_2857 & _eq_2858;
+  assign _lt_2860 = ghost_age_0 < 15'h7fff;
+  assign _and_2861 = ghost_merged_0 & _lt_2860;
+  assign _eq_2862 = age_0 == 15'h7fff;
+  assign _and_2863 = _and_2861 & _eq_2862;
+  assign _and_2864 = _and_796 & _and_793;
+  assign _not_2865 = ~_or_790;
+  assign _and_2866 = _and_2864 & _not_2865;
+  assign _le_2867 = 1'b1;
+  assign _eq_2869 = age_1 == 15'h0000;
+  assign _or_2870 = pend_1 | _eq_2869;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_1 <= 1'b0;
+    else ghost_merged_1 <= _and_2877;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_1 <= 4'h0;
+    else ghost_cnt_1 <= cnt_1;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_1 <= 15'h0000;
+    else ghost_age_1 <= age_1;
+  end
+  assign _not_2874 = ~_or_822;
+  assign _and_2875 = _and_828 & _not_2874;
+  assign _not_2876 = ~_and_825;
+  assign _and_2877 = _and_2875 & _not_2876;
+  assign _ge_2878 = cnt_1 >= ghost_cnt_1;
+  assign _wire_2879 = _mux_4833;
+  assign _not_2882 = ~_wire_2879;
+  assign _or_2883 = _not_2882 | _ge_2878;
+  assign _ge_2884 = age_1 >= ghost_age_1;
+  assign _wire_2885 = _mux_4834;
+  assign _not_2888 = ~_wire_2885;
+  assign _or_2889 = _not_2888 | _ge_2884;
+  assign _le_2890 = 1'b1;
+  assign _eq_2892 = age_2 == 15'h0000;
+  assign _or_2893 = pend_2 | _eq_2892;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_2 <= 1'b0;
+    else ghost_merged_2 <= _and_2900;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_2 <= 4'h0;
+    else ghost_cnt_2 <= cnt_2;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_2 <= 15'h0000;
+    else ghost_age_2 <= age_2;
+  end
+  assign _not_2897 = ~_or_854;
+  assign _and_2898 = _and_860 & _not_2897;
+  assign _not_2899 = ~_and_857;
+  assign _and_2900 = _and_2898 & _not_2899;
+  assign _ge_2901 = cnt_2 >= ghost_cnt_2;
+  assign _wire_2902 = _mux_4835;
+  assign _not_2905 = ~_wire_2902;
+  assign _or_2906 = _not_2905 | _ge_2901;
+  assign _ge_2907 = age_2 >= ghost_age_2;
+  assign _wire_2908 = _mux_4836;
+  assign _not_2911 = ~_wire_2908;
+  assign _or_2912 = _not_2911 | _ge_2907;
+  assign _le_2913 = 1'b1;
+  assign _eq_2915 = age_3 == 15'h0000;
+  assign _or_2916 = pend_3 | _eq_2915;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_3 <= 1'b0;
+    else ghost_merged_3 <= _and_2923;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_3 <= 4'h0;
+    else ghost_cnt_3 <= cnt_3;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_3 <= 15'h0000;
+    else ghost_age_3 <= age_3;
+  end
+  assign _not_2920 = ~_or_886;
+  assign _and_2921 = _and_892 & _not_2920;
+  assign _not_2922 = ~_and_889;
+  assign _and_2923 = _and_2921 & _not_2922;
+  assign _ge_2924 = cnt_3 >= ghost_cnt_3;
+  assign _wire_2925 = _mux_4837;
+  assign _not_2928 = ~_wire_2925;
+  assign _or_2929 = _not_2928 | _ge_2924;
+  assign _ge_2930 = age_3 >= ghost_age_3;
+  assign _wire_2931 = _mux_4838;
+  assign _not_2934 = ~_wire_2931;
+  assign _or_2935 = _not_2934 | _ge_2930;
+  assign _le_2936 = 1'b1;
+  assign _eq_2938 = age_4 == 15'h0000;
+  assign _or_2939 = pend_4 | _eq_2938;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_4 <= 1'b0;
+    else ghost_merged_4 <= _and_2946;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_4 <= 4'h0;
+    else ghost_cnt_4 <= cnt_4;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_4 <= 15'h0000;
+    else ghost_age_4 <= age_4;
+  end
+  assign _not_2943 = ~_or_918;
+  assign _and_2944 = _and_924 & _not_2943;
+  assign _not_2945 = ~_and_921;
+  assign _and_2946 = _and_2944 & _not_2945;
+  assign _ge_2947 = cnt_4 >= ghost_cnt_4;
+  assign _wire_2948 = _mux_4839;
+  assign _not_2951 = ~_wire_2948;
+  assign _or_2952 = _not_2951 | _ge_2947;
+  assign _ge_2953 = age_4 >= ghost_age_4;
+  assign _wire_2954 = _mux_4840;
+  assign _not_2957 = ~_wire_2954;
+  assign _or_2958 = _not_2957 | _ge_2953;
+  assign _le_2959 = 1'b1;
+  assign _eq_2961 = age_5 == 15'h0000;
+  assign _or_2962 = pend_5 | _eq_2961;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_5 <= 1'b0;
+    else ghost_merged_5 <= _and_2969;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_5 <= 4'h0;
+    else ghost_cnt_5 <= cnt_5;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_5 <= 15'h0000;
+    else ghost_age_5 <= age_5;
+  end
+  assign _not_2966 = ~_or_950;
+  assign _and_2967 = _and_956 & _not_2966;
+  assign _not_2968 = ~_and_953;
+  assign _and_2969 = _and_2967 & _not_2968;
+  assign _ge_2970 = cnt_5 >= ghost_cnt_5;
+  assign _wire_2971 = _mux_4841;
+  assign _not_2974 = ~_wire_2971;
+  assign _or_2975 = _not_2974 | _ge_2970;
+  assign _ge_2976 = age_5 >= ghost_age_5;
+  assign _wire_2977 = _mux_4842;
+  assign _not_2980 = ~_wire_2977;
+  assign _or_2981 = _not_2980 | _ge_2976;
+  assign _le_2982 = 1'b1;
+  assign _eq_2984 = age_6 == 15'h0000;
+  assign _or_2985 = pend_6 | _eq_2984;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_6 <= 1'b0;
+    else ghost_merged_6 <= _and_2992;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_6 <= 4'h0;
+    else ghost_cnt_6 <= cnt_6;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_6 <= 15'h0000;
+    else ghost_age_6 <= age_6;
+  end
+  assign _not_2989 = ~_or_982;
+  assign _and_2990 = _and_988 & _not_2989;
+  assign _not_2991 = ~_and_985;
+  assign _and_2992 = _and_2990 & _not_2991;
+  assign _ge_2993 = cnt_6 >= ghost_cnt_6;
+  assign _wire_2994 = _mux_4843;
+  assign _not_2997 = ~_wire_2994;
+  assign _or_2998 = _not_2997 | _ge_2993;
+  assign _ge_2999 = age_6 >= ghost_age_6;
+  assign _wire_3000 = _mux_4844;
+  assign _not_3003 = ~_wire_3000;
+  assign _or_3004 = _not_3003 | _ge_2999;
+  assign _le_3005 = 1'b1;
+  assign _eq_3007 = age_7 == 15'h0000;
+  assign _or_3008 = pend_7 | _eq_3007;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_7 <= 1'b0;
+    else ghost_merged_7 <= _and_3015;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_7 <= 4'h0;
+    else ghost_cnt_7 <= cnt_7;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_7 <= 15'h0000;
+    else ghost_age_7 <= age_7;
+  end
+  assign _not_3012 = ~_or_1014;
+  assign _and_3013 = _and_1020 & _not_3012;
+  assign _not_3014 = ~_and_1017;
+  assign _and_3015 = _and_3013 & _not_3014;
+  assign _ge_3016 = cnt_7 >= ghost_cnt_7;
+  assign _wire_3017 = _mux_4845;
+  assign _not_3020 = ~_wire_3017;
+  assign _or_3021 = _not_3020 | _ge_3016;
+  assign _ge_3022 = age_7 >= ghost_age_7;
+  assign _wire_3023 = _mux_4846;
+  assign _not_3026 = ~_wire_3023;
+  assign _or_3027 = _not_3026 | _ge_3022;
+  assign _le_3028 = 1'b1;
+  assign _eq_3030 = age_8 == 15'h0000;
+  assign _or_3031 = pend_8 | _eq_3030;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_8 <= 1'b0;
+    else ghost_merged_8 <= _and_3038;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_8 <= 4'h0;
+    else ghost_cnt_8 <= cnt_8;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_8 <= 15'h0000;
+    else ghost_age_8 <= age_8;
+  end
+  assign _not_3035 = ~_or_1046;
+  assign _and_3036 = _and_1052 & _not_3035;
+  assign _not_3037 = ~_and_1049;
+  assign _and_3038 = _and_3036 & _not_3037;
+  assign _ge_3039 = cnt_8 >= ghost_cnt_8;
+  assign _wire_3040 = _mux_4847;
+  assign _not_3043 = ~_wire_3040;
+  assign _or_3044 = _not_3043 | _ge_3039;
+  assign _ge_3045 = age_8 >= ghost_age_8;
+  assign _wire_3046 = _mux_4848;
+  assign _not_3049 = ~_wire_3046;
+  assign _or_3050 = _not_3049 | _ge_3045;
+  assign _le_3051 = 1'b1;
+  assign _eq_3053 = age_9 == 15'h0000;
+  assign _or_3054 = pend_9 | _eq_3053;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_9 <= 1'b0;
+    else ghost_merged_9 <= _and_3061;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_9 <= 4'h0;
+    else ghost_cnt_9 <= cnt_9;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_9 <= 15'h0000;
+    else ghost_age_9 <= age_9;
+  end
+  assign _not_3058 = ~_or_1078;
+  assign _and_3059 = _and_1084 & _not_3058;
+  assign _not_3060 = ~_and_1081;
+  assign _and_3061 = _and_3059 & _not_3060;
+  assign _ge_3062 = cnt_9 >= ghost_cnt_9;
+  assign _wire_3063 = _mux_4849;
+  assign _not_3066 = ~_wire_3063;
+  assign _or_3067 = _not_3066 | _ge_3062;
+  assign _ge_3068 = age_9 >= ghost_age_9;
+  assign _wire_3069 = _mux_4850;
+  assign _not_3072 = ~_wire_3069;
+  assign _or_3073 = _not_3072 | _ge_3068;
+  assign _le_3074 = 1'b1;
+  assign _eq_3076 = age_10 == 15'h0000;
+  assign _or_3077 = pend_10 | _eq_3076;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_10 <= 1'b0;
+    else ghost_merged_10 <= _and_3084;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_10 <= 4'h0;
+    else ghost_cnt_10 <= cnt_10;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_10 <= 15'h0000;
+    else ghost_age_10 <= age_10;
+  end
+  assign _not_3081 = ~_or_1110;
+  assign _and_3082 = _and_1116 & _not_3081;
+  assign _not_3083 = ~_and_1113;
+  assign _and_3084 = _and_3082 & _not_3083;
+  assign _ge_3085 = cnt_10 >= ghost_cnt_10;
+  assign _wire_3086 = _mux_4851;
+  assign _not_3089 = ~_wire_3086;
+  assign _or_3090 = _not_3089 | _ge_3085;
+  assign _ge_3091 = age_10 >= ghost_age_10;
+  assign _wire_3092 = _mux_4852;
+  assign _not_3095 = ~_wire_3092;
+  assign _or_3096 = _not_3095 | _ge_3091;
+  assign _le_3097 = 1'b1;
+  assign _eq_3099 = age_11 == 15'h0000;
+  assign _or_3100 = pend_11 | _eq_3099;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_11 <= 1'b0;
+    else ghost_merged_11 <= _and_3107;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_11 <= 4'h0;
+    else ghost_cnt_11 <= cnt_11;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_11 <= 15'h0000;
+    else ghost_age_11 <= age_11;
+  end
+  assign _not_3104 = ~_or_1142;
+  assign _and_3105 = _and_1148 & _not_3104;
+  assign _not_3106 = ~_and_1145;
+  assign _and_3107 = _and_3105 & _not_3106;
+  assign _ge_3108 = cnt_11 >= ghost_cnt_11;
+  assign _wire_3109 = _mux_4853;
+  assign _not_3112 = ~_wire_3109;
+  assign _or_3113 = _not_3112 | _ge_3108;
+  assign _ge_3114 = age_11 >= ghost_age_11;
+  assign _wire_3115 = _mux_4854;
+  assign _not_3118 = ~_wire_3115;
+  assign _or_3119 = _not_3118 | _ge_3114;
+  assign _le_3120 = 1'b1;
+  assign _eq_3122 = age_12 == 15'h0000;
+  assign _or_3123 = pend_12 | _eq_3122;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_12 <= 1'b0;
+    else ghost_merged_12 <= _and_3130;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_12 <= 4'h0;
+    else ghost_cnt_12 <= cnt_12;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_12 <= 15'h0000;
+    else ghost_age_12 <= age_12;
+  end
+  assign _not_3127 = ~_or_1174;
+  assign _and_3128 = _and_1180 & _not_3127;
+  assign _not_3129 = ~_and_1177;
+  assign _and_3130 = _and_3128 & _not_3129;
+  assign _ge_3131 = cnt_12 >= ghost_cnt_12;
+  assign _wire_3132 = _mux_4855;
+  assign _not_3135 = ~_wire_3132;
+  assign _or_3136 = _not_3135 | _ge_3131;
+  assign _ge_3137 = age_12 >= ghost_age_12;
+  assign _wire_3138 = _mux_4856;
+  assign _not_3141 = ~_wire_3138;
+  assign _or_3142 = _not_3141 | _ge_3137;
+  assign _le_3143 = 1'b1;
+  assign _eq_3145 = age_13 == 15'h0000;
+  assign _or_3146 = pend_13 | _eq_3145;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_13 <= 1'b0;
+    else ghost_merged_13 <= _and_3153;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_13 <= 4'h0;
+    else ghost_cnt_13 <= cnt_13;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_13 <= 15'h0000;
+    else ghost_age_13 <= age_13;
+  end
+  assign _not_3150 = ~_or_1206;
+  assign _and_3151 = _and_1212 & _not_3150;
+  assign _not_3152 = ~_and_1209;
+  assign _and_3153 = _and_3151 & _not_3152;
+  assign _ge_3154 = cnt_13 >= ghost_cnt_13;
+  assign _wire_3155 = _mux_4857;
+  assign _not_3158 = ~_wire_3155;
+  assign _or_3159 = _not_3158 | _ge_3154;
+  assign _ge_3160 = age_13 >= ghost_age_13;
+  assign _wire_3161 = _mux_4858;
+  assign _not_3164 = ~_wire_3161;
+  assign _or_3165 = _not_3164 | _ge_3160;
+  assign _le_3166 = 1'b1;
+  assign _eq_3168 = age_14 == 15'h0000;
+  assign _or_3169 = pend_14 | _eq_3168;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_14 <= 1'b0;
+    else ghost_merged_14 <= _and_3176;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_14 <= 4'h0;
+    else ghost_cnt_14 <= cnt_14;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_14 <= 15'h0000;
+    else ghost_age_14 <= age_14;
+  end
+  assign _not_3173 = ~_or_1238;
+  assign _and_3174 = _and_1244 & _not_3173;
+  assign _not_3175 = ~_and_1241;
+  assign _and_3176 = _and_3174 & _not_3175;
+  assign _ge_3177 = cnt_14 >= ghost_cnt_14;
+  assign _wire_3178 = _mux_4859;
+  assign _not_3181 = ~_wire_3178;
+  assign _or_3182 = _not_3181 | _ge_3177;
+  assign _ge_3183 = age_14 >= ghost_age_14;
+  assign _wire_3184 = _mux_4860;
+  assign _not_3187 = ~_wire_3184;
+  assign _or_3188 = _not_3187 | _ge_3183;
+  assign _le_3189 = 1'b1;
+  assign _eq_3191 = age_15 == 15'h0000;
+  assign _or_3192 = pend_15 | _eq_3191;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_15 <= 1'b0;
+    else ghost_merged_15 <= _and_3199;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_15 <= 4'h0;
+    else ghost_cnt_15 <= cnt_15;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_15 <= 15'h0000;
+    else ghost_age_15 <= age_15;
+  end
+  assign _not_3196 = ~_or_1270;
+  assign _and_3197 = _and_1276 & _not_3196;
+  assign _not_3198 = ~_and_1273;
+  assign _and_3199 = _and_3197 & _not_3198;
+  assign _ge_3200 = cnt_15 >= ghost_cnt_15;
+  assign _wire_3201 = _mux_4861;
+  assign _not_3204 = ~_wire_3201;
+  assign _or_3205 = _not_3204 | _ge_3200;
+  assign _ge_3206 = age_15 >= ghost_age_15;
+  assign _wire_3207 = _mux_4862;
+  assign _not_3210 = ~_wire_3207;
+  assign _or_3211 = _not_3210 | _ge_3206;
+  assign _le_3212 = 1'b1;
+  assign _eq_3214 = age_16 == 15'h0000;
+  assign _or_3215 = pend_16 | _eq_3214;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_16 <= 1'b0;
+    else ghost_merged_16 <= _and_3222;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_16 <= 4'h0;
+    else ghost_cnt_16 <= cnt_16;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_16 <= 15'h0000;
+    else ghost_age_16 <= age_16;
+  end
+  assign _not_3219 = ~_or_1302;
+  assign _and_3220 = _and_1308 & _not_3219;
+  assign _not_3221 = ~_and_1305;
+  assign _and_3222 = _and_3220 & _not_3221;
+  assign _ge_3223 = cnt_16 >= ghost_cnt_16;
+  assign _wire_3224 = _mux_4863;
+  assign _not_3227 = ~_wire_3224;
+  assign _or_3228 = _not_3227 | _ge_3223;
+  assign _ge_3229 = age_16 >= ghost_age_16;
+  assign _wire_3230 = _mux_4864;
+  assign _not_3233 = ~_wire_3230;
+  assign _or_3234 = _not_3233 | _ge_3229;
+  assign _le_3235 = 1'b1;
+  assign _eq_3237 = age_17 == 15'h0000;
+  assign _or_3238 = pend_17 | _eq_3237;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_17 <= 1'b0;
+    else ghost_merged_17 <= _and_3245;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_17 <= 4'h0;
+    else ghost_cnt_17 <= cnt_17;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_17 <= 15'h0000;
+    else ghost_age_17 <= age_17;
+  end
+  assign _not_3242 = ~_or_1334;
+  assign _and_3243 = _and_1340 & _not_3242;
+  assign _not_3244 = ~_and_1337;
+  assign _and_3245 = _and_3243 & _not_3244;
+  assign _ge_3246 = cnt_17 >= ghost_cnt_17;
+  assign _wire_3247 = _mux_4865;
+  assign _not_3250 = ~_wire_3247;
+  assign _or_3251 = _not_3250 | _ge_3246;
+  assign _ge_3252 = age_17 >= ghost_age_17;
+  assign _wire_3253 = _mux_4866;
+  assign _not_3256 = ~_wire_3253;
+  assign _or_3257 = _not_3256 | _ge_3252;
+  assign _le_3258 = 1'b1;
+  assign _eq_3260 = age_18 == 15'h0000;
+  assign _or_3261 = pend_18 | _eq_3260;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_18 <= 1'b0;
+    else ghost_merged_18 <= _and_3268;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_18 <= 4'h0;
+    else ghost_cnt_18 <= cnt_18;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_18 <= 15'h0000;
+    else ghost_age_18 <= age_18;
+  end
+  assign _not_3265 = ~_or_1366;
+  assign _and_3266 = _and_1372 & _not_3265;
+  assign _not_3267 = ~_and_1369;
+  assign _and_3268 = _and_3266 & _not_3267;
+  assign _ge_3269 = cnt_18 >= ghost_cnt_18;
+  assign _wire_3270 = _mux_4867;
+  assign _not_3273 = ~_wire_3270;
+  assign _or_3274 = _not_3273 | _ge_3269;
+  assign _ge_3275 = age_18 >= ghost_age_18;
+  assign _wire_3276 = _mux_4868;
+  assign _not_3279 = ~_wire_3276;
+  assign _or_3280 = _not_3279 | _ge_3275;
+  assign _le_3281 = 1'b1;
+  assign _eq_3283 = age_19 == 15'h0000;
+  assign _or_3284 = pend_19 | _eq_3283;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_19 <= 1'b0;
+    else ghost_merged_19 <= _and_3291;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_19 <= 4'h0;
+    else ghost_cnt_19 <= cnt_19;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_19 <= 15'h0000;
+    else ghost_age_19 <= age_19;
+  end
+  assign _not_3288 = ~_or_1398;
+  assign _and_3289 = _and_1404 & _not_3288;
+  assign _not_3290 = ~_and_1401;
+  assign _and_3291 = _and_3289 & _not_3290;
+  assign _ge_3292 = cnt_19 >= ghost_cnt_19;
+  assign _wire_3293 = _mux_4869;
+  assign _not_3296 = ~_wire_3293;
+  assign _or_3297 = _not_3296 | _ge_3292;
+  assign _ge_3298 = age_19 >= ghost_age_19;
+  assign _wire_3299 = _mux_4870;
+  assign _not_3302 = ~_wire_3299;
+  assign _or_3303 = _not_3302 | _ge_3298;
+  assign _le_3304 = 1'b1;
+  assign _eq_3306 = age_20 == 15'h0000;
+  assign _or_3307 = pend_20 | _eq_3306;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_20 <= 1'b0;
+    else ghost_merged_20 <= _and_3314;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_20 <= 4'h0;
+    else ghost_cnt_20 <= cnt_20;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_20 <= 15'h0000;
+    else ghost_age_20 <= age_20;
+  end
+  assign _not_3311 = ~_or_1430;
+  assign _and_3312 = _and_1436 & _not_3311;
+  assign _not_3313 = ~_and_1433;
+  assign _and_3314 = _and_3312 & _not_3313;
+  assign _ge_3315 = cnt_20 >= ghost_cnt_20;
+  assign _wire_3316 = _mux_4871;
+  assign _not_3319 = ~_wire_3316;
+  assign _or_3320 = _not_3319 | _ge_3315;
+  assign _ge_3321 = age_20 >= ghost_age_20;
+  assign _wire_3322 = _mux_4872;
+  assign _not_3325 = ~_wire_3322;
+  assign _or_3326 = _not_3325 | _ge_3321;
+  assign _le_3327 = 1'b1;
+  assign _eq_3329 = age_21 == 15'h0000;
+  assign _or_3330 = pend_21 | _eq_3329;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_21 <= 1'b0;
+    else ghost_merged_21 <= _and_3337;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_21 <= 4'h0;
+    else ghost_cnt_21 <= cnt_21;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_21 <= 15'h0000;
+    else ghost_age_21 <= age_21;
+  end
+  assign _not_3334 = ~_or_1462;
+  assign _and_3335 = _and_1468 & _not_3334;
+  assign _not_3336 = ~_and_1465;
+  assign _and_3337 = _and_3335 & _not_3336;
+  assign _ge_3338 = cnt_21 >= ghost_cnt_21;
+  assign _wire_3339 = _mux_4873;
+  assign _not_3342 = ~_wire_3339;
+  assign _or_3343 = _not_3342 | _ge_3338;
+  assign _ge_3344 = age_21 >= ghost_age_21;
+  assign _wire_3345 = _mux_4874;
+  assign _not_3348 = ~_wire_3345;
+  assign _or_3349 = _not_3348 | _ge_3344;
+  assign _le_3350 = 1'b1;
+  assign _eq_3352 = age_22 == 15'h0000;
+  assign _or_3353 = pend_22 | _eq_3352;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_22 <= 1'b0;
+    else ghost_merged_22 <= _and_3360;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_22 <= 4'h0;
+    else ghost_cnt_22 <= cnt_22;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_22 <= 15'h0000;
+    else ghost_age_22 <= age_22;
+  end
+  assign _not_3357 = ~_or_1494;
+  assign _and_3358 = _and_1500 & _not_3357;
+  assign _not_3359 = ~_and_1497;
+  assign _and_3360 = _and_3358 & _not_3359;
+  assign _ge_3361 = cnt_22 >= ghost_cnt_22;
+  assign _wire_3362 = _mux_4875;
+  assign _not_3365 = ~_wire_3362;
+  assign _or_3366 = _not_3365 | _ge_3361;
+  assign _ge_3367 = age_22 >= ghost_age_22;
+  assign _wire_3368 = _mux_4876;
+  assign _not_3371 = ~_wire_3368;
+  assign _or_3372 = _not_3371 | _ge_3367;
+  assign _le_3373 = 1'b1;
+  assign _eq_3375 = age_23 == 15'h0000;
+  assign _or_3376 = pend_23 | _eq_3375;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_23 <= 1'b0;
+    else ghost_merged_23 <= _and_3383;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_23 <= 4'h0;
+    else ghost_cnt_23 <= cnt_23;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_23 <= 15'h0000;
+    else ghost_age_23 <= age_23;
+  end
+  assign _not_3380 = ~_or_1526;
+  assign _and_3381 = _and_1532 & _not_3380;
+  assign _not_3382 = ~_and_1529;
+  assign _and_3383 = _and_3381 & _not_3382;
+  assign _ge_3384 = cnt_23 >= ghost_cnt_23;
+  assign _wire_3385 = _mux_4877;
+  assign _not_3388 = ~_wire_3385;
+  assign _or_3389 = _not_3388 | _ge_3384;
+  assign _ge_3390 = age_23 >= ghost_age_23;
+  assign _wire_3391 = _mux_4878;
+  assign _not_3394 = ~_wire_3391;
+  assign _or_3395 = _not_3394 | _ge_3390;
+  assign _le_3396 = 1'b1;
+  assign _eq_3398 = age_24 == 15'h0000;
+  assign _or_3399 = pend_24 | _eq_3398;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_24 <= 1'b0;
+    else ghost_merged_24 <= _and_3406;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_24 <= 4'h0;
+    else ghost_cnt_24 <= cnt_24;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_24 <= 15'h0000;
+    else ghost_age_24 <= age_24;
+  end
+  assign _not_3403 = ~_or_1558;
+  assign _and_3404 = _and_1564 & _not_3403;
+  assign _not_3405 = ~_and_1561;
+  assign _and_3406 = _and_3404 & _not_3405;
+  assign _ge_3407 = cnt_24 >= ghost_cnt_24;
+  assign _wire_3408 = _mux_4879;
+  assign _not_3411 = ~_wire_3408;
+  assign _or_3412 = _not_3411 | _ge_3407;
+  assign _ge_3413 = age_24 >= ghost_age_24;
+  assign _wire_3414 = _mux_4880;
+  assign _not_3417 = ~_wire_3414;
+  assign _or_3418 = _not_3417 | _ge_3413;
+  assign _le_3419 = 1'b1;
+  assign _eq_3421 = age_25 == 15'h0000;
+  assign _or_3422 = pend_25 | _eq_3421;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_25 <= 1'b0;
+    else ghost_merged_25 <= _and_3429;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_25 <= 4'h0;
+    else ghost_cnt_25 <= cnt_25;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_25 <= 15'h0000;
+    else ghost_age_25 <= age_25;
+  end
+  assign _not_3426 = ~_or_1590;
+  assign _and_3427 = _and_1596 & _not_3426;
+  assign _not_3428 = ~_and_1593;
+  assign _and_3429 = _and_3427 & _not_3428;
+  assign _ge_3430 = cnt_25 >= ghost_cnt_25;
+  assign _wire_3431 = _mux_4881;
+  assign _not_3434 = ~_wire_3431;
+  assign _or_3435 = _not_3434 | _ge_3430;
+  assign _ge_3436 = age_25 >= ghost_age_25;
+  assign _wire_3437 = _mux_4882;
+  assign _not_3440 = ~_wire_3437;
+  assign _or_3441 = _not_3440 | _ge_3436;
+  assign _le_3442 = 1'b1;
+  assign _eq_3444 = age_26 == 15'h0000;
+  assign _or_3445 = pend_26 | _eq_3444;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_26 <= 1'b0;
+    else ghost_merged_26 <= _and_3452;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_26 <= 4'h0;
+    else ghost_cnt_26 <= cnt_26;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_26 <= 15'h0000;
+    else ghost_age_26 <= age_26;
+  end
+  assign _not_3449 = ~_or_1622;
+  assign _and_3450 = _and_1628 & _not_3449;
+  assign _not_3451 = ~_and_1625;
+  assign _and_3452 = _and_3450 & _not_3451;
+  assign _ge_3453 = cnt_26 >= ghost_cnt_26;
+  assign _wire_3454 = _mux_4883;
+  assign _not_3457 = ~_wire_3454;
+  assign _or_3458 = _not_3457 | _ge_3453;
+  assign _ge_3459 = age_26 >= ghost_age_26;
+  assign _wire_3460 = _mux_4884;
+  assign _not_3463 = ~_wire_3460;
+  assign _or_3464 = _not_3463 | _ge_3459;
+  assign _le_3465 = 1'b1;
+  assign _eq_3467 = age_27 == 15'h0000;
+  assign _or_3468 = pend_27 | _eq_3467;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_27 <= 1'b0;
+    else ghost_merged_27 <= _and_3475;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_27 <= 4'h0;
+    else ghost_cnt_27 <= cnt_27;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_27 <= 15'h0000;
+    else ghost_age_27 <= age_27;
+  end
+  assign _not_3472 = ~_or_1654;
+  assign _and_3473 = _and_1660 & _not_3472;
+  assign _not_3474 = ~_and_1657;
+  assign _and_3475 = _and_3473 & _not_3474;
+  assign _ge_3476 = cnt_27 >= ghost_cnt_27;
+  assign _wire_3477 = _mux_4885;
+  assign _not_3480 = ~_wire_3477;
+  assign _or_3481 = _not_3480 | _ge_3476;
+  assign _ge_3482 = age_27 >= ghost_age_27;
+  assign _wire_3483 = _mux_4886;
+  assign _not_3486 = ~_wire_3483;
+  assign _or_3487 = _not_3486 | _ge_3482;
+  assign _le_3488 = 1'b1;
+  assign _eq_3490 = age_28 == 15'h0000;
+  assign _or_3491 = pend_28 | _eq_3490;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_28 <= 1'b0;
+    else ghost_merged_28 <= _and_3498;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_28 <= 4'h0;
+    else ghost_cnt_28 <= cnt_28;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_28 <= 15'h0000;
+    else ghost_age_28 <= age_28;
+  end
+  assign _not_3495 = ~_or_1686;
+  assign _and_3496 = _and_1692 & _not_3495;
+  assign _not_3497 = ~_and_1689;
+  assign _and_3498 = _and_3496 & _not_3497;
+  assign _ge_3499 = cnt_28 >= ghost_cnt_28;
+  assign _wire_3500 = _mux_4887;
+  assign _not_3503 = ~_wire_3500;
+  assign _or_3504 = _not_3503 | _ge_3499;
+  assign _ge_3505 = age_28 >= ghost_age_28;
+  assign _wire_3506 = _mux_4888;
+  assign _not_3509 = ~_wire_3506;
+  assign _or_3510 = _not_3509 | _ge_3505;
+  assign _le_3511 = 1'b1;
+  assign _eq_3513 = age_29 == 15'h0000;
+  assign _or_3514 = pend_29 | _eq_3513;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_29 <= 1'b0;
+    else ghost_merged_29 <= _and_3521;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_29 <= 4'h0;
+    else ghost_cnt_29 <= cnt_29;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_29 <= 15'h0000;
+    else ghost_age_29 <= age_29;
+  end
+  assign _not_3518 = ~_or_1718;
+  assign _and_3519 = _and_1724 & _not_3518;
+  assign _not_3520 = ~_and_1721;
+  assign _and_3521 = _and_3519 & _not_3520;
+  assign _ge_3522 = cnt_29 >= ghost_cnt_29;
+  assign _wire_3523 = _mux_4889;
+  assign _not_3526 = ~_wire_3523;
+  assign _or_3527 = _not_3526 | _ge_3522;
+  assign _ge_3528 = age_29 >= ghost_age_29;
+  assign _wire_3529 = _mux_4890;
+  assign _not_3532 = ~_wire_3529;
+  assign _or_3533 = _not_3532 | _ge_3528;
+  assign _le_3534 = 1'b1;
+  assign _eq_3536 = age_30 == 15'h0000;
+  assign _or_3537 = pend_30 | _eq_3536;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_30 <= 1'b0;
+    else ghost_merged_30 <= _and_3544;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_30 <= 4'h0;
+    else ghost_cnt_30 <= cnt_30;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_30 <= 15'h0000;
+    else ghost_age_30 <= age_30;
+  end
+  assign _not_3541 = ~_or_1750;
+  assign _and_3542 = _and_1756 & _not_3541;
+  assign _not_3543 = ~_and_1753;
+  assign _and_3544 = _and_3542 & _not_3543;
+  assign _ge_3545 = cnt_30 >= ghost_cnt_30;
+  assign _wire_3546 = _mux_4891;
+  assign _not_3549 = ~_wire_3546;
+  assign _or_3550 = _not_3549 | _ge_3545;
+  assign _ge_3551 = age_30 >= ghost_age_30;
+  assign _wire_3552 = _mux_4892;
+  assign _not_3555 = ~_wire_3552;
+  assign _or_3556 = _not_3555 | _ge_3551;
+  assign _le_3557 = 1'b1;
+  assign _eq_3559 = age_31 == 15'h0000;
+  assign _or_3560 = pend_31 | _eq_3559;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_31 <= 1'b0;
+    else ghost_merged_31 <= _and_3567;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_31 <= 4'h0;
+    else ghost_cnt_31 <= cnt_31;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_31 <= 15'h0000;
+    else ghost_age_31 <= age_31;
+  end
+  assign _not_3564 = ~_or_1782;
+  assign _and_3565 = _and_1788 & _not_3564;
+  assign _not_3566 = ~_and_1785;
+  assign _and_3567 = _and_3565 & _not_3566;
+  assign _ge_3568 = cnt_31 >= ghost_cnt_31;
+  assign _wire_3569 = _mux_4893;
+  assign _not_3572 = ~_wire_3569;
+  assign _or_3573 = _not_3572 | _ge_3568;
+  assign _ge_3574 = age_31 >= ghost_age_31;
+  assign _wire_3575 = _mux_4894;
+  assign _not_3578 = ~_wire_3575;
+  assign _or_3579 = _not_3578 | _ge_3574;
+  assign _le_3580 = 1'b1;
+  assign _eq_3582 = age_32 == 15'h0000;
+  assign _or_3583 = pend_32 | _eq_3582;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_32 <= 1'b0;
+    else ghost_merged_32 <= _and_3590;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_32 <= 4'h0;
+    else ghost_cnt_32 <= cnt_32;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_32 <= 15'h0000;
+    else ghost_age_32 <= age_32;
+  end
+  assign _not_3587 = ~_or_1814;
+  assign _and_3588 = _and_1820 & _not_3587;
+  assign _not_3589 = ~_and_1817;
+  assign _and_3590 = _and_3588 & _not_3589;
+  assign _ge_3591 = cnt_32 >= ghost_cnt_32;
+  assign _wire_3592 = _mux_4895;
+  assign _not_3595 = ~_wire_3592;
+  assign _or_3596 = _not_3595 | _ge_3591;
+  assign _ge_3597 = age_32 >= ghost_age_32;
+  assign _wire_3598 = _mux_4896;
+  assign _not_3601 = ~_wire_3598;
+  assign _or_3602 = _not_3601 | _ge_3597;
+  assign _le_3603 = 1'b1;
+  assign _eq_3605 = age_33 == 15'h0000;
+  assign _or_3606 = pend_33 | _eq_3605;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_33 <= 1'b0;
+    else ghost_merged_33 <= _and_3613;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_33 <= 4'h0;
+    else ghost_cnt_33 <= cnt_33;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_33 <= 15'h0000;
+    else ghost_age_33 <= age_33;
+  end
+  assign _not_3610 = ~_or_1846;
+  assign _and_3611 = _and_1852 & _not_3610;
+  assign _not_3612 = ~_and_1849;
+  assign _and_3613 = _and_3611 & _not_3612;
+  assign _ge_3614 = cnt_33 >= ghost_cnt_33;
+  assign _wire_3615 = _mux_4897;
+  assign _not_3618 = ~_wire_3615;
+  assign _or_3619 = _not_3618 | _ge_3614;
+  assign _ge_3620 = age_33 >= ghost_age_33;
+  assign _wire_3621 = _mux_4898;
+  assign _not_3624 = ~_wire_3621;
+  assign _or_3625 = _not_3624 | _ge_3620;
+  assign _le_3626 = 1'b1;
+  assign _eq_3628 = age_34 == 15'h0000;
+  assign _or_3629 = pend_34 | _eq_3628;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_34 <= 1'b0;
+    else ghost_merged_34 <= _and_3636;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_34 <= 4'h0;
+    else ghost_cnt_34 <= cnt_34;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_34 <= 15'h0000;
+    else ghost_age_34 <= age_34;
+  end
+  assign _not_3633 = ~_or_1878;
+  assign _and_3634 = _and_1884 & _not_3633;
+  assign _not_3635 = ~_and_1881;
+  assign _and_3636 = _and_3634 & _not_3635;
+  assign _ge_3637 = cnt_34 >= ghost_cnt_34;
+  assign _wire_3638 = _mux_4899;
+  assign _not_3641 = ~_wire_3638;
+  assign _or_3642 = _not_3641 | _ge_3637;
+  assign _ge_3643 = age_34 >= ghost_age_34;
+  assign _wire_3644 = _mux_4900;
+  assign _not_3647 = ~_wire_3644;
+  assign _or_3648 = _not_3647 | _ge_3643;
+  assign _le_3649 = 1'b1;
+  assign _eq_3651 = age_35 == 15'h0000;
+  assign _or_3652 = pend_35 | _eq_3651;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_35 <= 1'b0;
+    else ghost_merged_35 <= _and_3659;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_35 <= 4'h0;
+    else ghost_cnt_35 <= cnt_35;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_35 <= 15'h0000;
+    else ghost_age_35 <= age_35;
+  end
+  assign _not_3656 = ~_or_1910;
+  assign _and_3657 = _and_1916 & _not_3656;
+  assign _not_3658 = ~_and_1913;
+  assign _and_3659 = _and_3657 & _not_3658;
+  assign _ge_3660 = cnt_35 >= ghost_cnt_35;
+  assign _wire_3661 = _mux_4901;
+  assign _not_3664 = ~_wire_3661;
+  assign _or_3665 = _not_3664 | _ge_3660;
+  assign _ge_3666 = age_35 >= ghost_age_35;
+  assign _wire_3667 = _mux_4902;
+  assign _not_3670 = ~_wire_3667;
+  assign _or_3671 = _not_3670 | _ge_3666;
+  assign _le_3672 = 1'b1;
+  assign _eq_3674 = age_36 == 15'h0000;
+  assign _or_3675 = pend_36 | _eq_3674;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_36 <= 1'b0;
+    else ghost_merged_36 <= _and_3682;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_36 <= 4'h0;
+    else ghost_cnt_36 <= cnt_36;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_36 <= 15'h0000;
+    else ghost_age_36 <= age_36;
+  end
+  assign _not_3679 = ~_or_1942;
+  assign _and_3680 = _and_1948 & _not_3679;
+  assign _not_3681 = ~_and_1945;
+  assign _and_3682 = _and_3680 & _not_3681;
+  assign _ge_3683 = cnt_36 >= ghost_cnt_36;
+  assign _wire_3684 = _mux_4903;
+  assign _not_3687 = ~_wire_3684;
+  assign _or_3688 = _not_3687 | _ge_3683;
+  assign _ge_3689 = age_36 >= ghost_age_36;
+  assign _wire_3690 = _mux_4904;
+  assign _not_3693 = ~_wire_3690;
+  assign _or_3694 = _not_3693 | _ge_3689;
+  assign _le_3695 = 1'b1;
+  assign _eq_3697 = age_37 == 15'h0000;
+  assign _or_3698 = pend_37 | _eq_3697;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_37 <= 1'b0;
+    else ghost_merged_37 <= _and_3705;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_37 <= 4'h0;
+    else ghost_cnt_37 <= cnt_37;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_37 <= 15'h0000;
+    else ghost_age_37 <= age_37;
+  end
+  assign _not_3702 = ~_or_1974;
+  assign _and_3703 = _and_1980 & _not_3702;
+  assign _not_3704 = ~_and_1977;
+  assign _and_3705 = _and_3703 & _not_3704;
+  assign _ge_3706 = cnt_37 >= ghost_cnt_37;
+  assign _wire_3707 = _mux_4905;
+  assign _not_3710 = ~_wire_3707;
+  assign _or_3711 = _not_3710 | _ge_3706;
+  assign _ge_3712 = age_37 >= ghost_age_37;
+  assign _wire_3713 = _mux_4906;
+  assign _not_3716 = ~_wire_3713;
+  assign _or_3717 = _not_3716 | _ge_3712;
+  assign _le_3718 = 1'b1;
+  assign _eq_3720 = age_38 == 15'h0000;
+  assign _or_3721 = pend_38 | _eq_3720;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_38 <= 1'b0;
+    else ghost_merged_38 <= _and_3728;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_38 <= 4'h0;
+    else ghost_cnt_38 <= cnt_38;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_38 <= 15'h0000;
+    else ghost_age_38 <= age_38;
+  end
+  assign _not_3725 = ~_or_2006;
+  assign _and_3726 = _and_2012 & _not_3725;
+  assign _not_3727 = ~_and_2009;
+  assign _and_3728 = _and_3726 & _not_3727;
+  assign _ge_3729 = cnt_38 >= ghost_cnt_38;
+  assign _wire_3730 = _mux_4907;
+  assign _not_3733 = ~_wire_3730;
+  assign _or_3734 = _not_3733 | _ge_3729;
+  assign _ge_3735 = age_38 >= ghost_age_38;
+  assign _wire_3736 = _mux_4908;
+  assign _not_3739 = ~_wire_3736;
+  assign _or_3740 = _not_3739 | _ge_3735;
+  assign _le_3741 = 1'b1;
+  assign _eq_3743 = age_39 == 15'h0000;
+  assign _or_3744 = pend_39 | _eq_3743;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_39 <= 1'b0;
+    else ghost_merged_39 <= _and_3751;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_39 <= 4'h0;
+    else ghost_cnt_39 <= cnt_39;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_39 <= 15'h0000;
+    else ghost_age_39 <= age_39;
+  end
+  assign _not_3748 = ~_or_2038;
+  assign _and_3749 = _and_2044 & _not_3748;
+  assign _not_3750 = ~_and_2041;
+  assign _and_3751 = _and_3749 & _not_3750;
+  assign _ge_3752 = cnt_39 >= ghost_cnt_39;
+  assign _wire_3753 = _mux_4909;
+  assign _not_3756 = ~_wire_3753;
+  assign _or_3757 = _not_3756 | _ge_3752;
+  assign _ge_3758 = age_39 >= ghost_age_39;
+  assign _wire_3759 = _mux_4910;
+  assign _not_3762 = ~_wire_3759;
+  assign _or_3763 = _not_3762 | _ge_3758;
+  assign _le_3764 = 1'b1;
+  assign _eq_3766 = age_40 == 15'h0000;
+  assign _or_3767 = pend_40 | _eq_3766;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_40 <= 1'b0;
+    else ghost_merged_40 <= _and_3774;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_40 <= 4'h0;
+    else ghost_cnt_40 <= cnt_40;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_40 <= 15'h0000;
+    else ghost_age_40 <= age_40;
+  end
+  assign _not_3771 = ~_or_2070;
+  assign _and_3772 = _and_2076 & _not_3771;
+  assign _not_3773 = ~_and_2073;
+  assign _and_3774 = _and_3772 & _not_3773;
+  assign _ge_3775 = cnt_40 >= ghost_cnt_40;
+  assign _wire_3776 = _mux_4911;
+  assign _not_3779 = ~_wire_3776;
+  assign _or_3780 = _not_3779 | _ge_3775;
+  assign _ge_3781 = age_40 >= ghost_age_40;
+  assign _wire_3782 = _mux_4912;
+  assign _not_3785 = ~_wire_3782;
+  assign _or_3786 = _not_3785 | _ge_3781;
+  assign _le_3787 = 1'b1;
+  assign _eq_3789 = age_41 == 15'h0000;
+  assign _or_3790 = pend_41 | _eq_3789;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_41 <= 1'b0;
+    else ghost_merged_41 <= _and_3797;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_41 <= 4'h0;
+    else ghost_cnt_41 <= cnt_41;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_41 <= 15'h0000;
+    else ghost_age_41 <= age_41;
+  end
+  assign _not_3794 = ~_or_2102;
+  assign _and_3795 = _and_2108 & _not_3794;
+  assign _not_3796 = ~_and_2105;
+  assign _and_3797 = _and_3795 & _not_3796;
+  assign _ge_3798 = cnt_41 >= ghost_cnt_41;
+  assign _wire_3799 = _mux_4913;
+  assign _not_3802 = ~_wire_3799;
+  assign _or_3803 = _not_3802 | _ge_3798;
+  assign _ge_3804 = age_41 >= ghost_age_41;
+  assign _wire_3805 = _mux_4914;
+  assign _not_3808 = ~_wire_3805;
+  assign _or_3809 = _not_3808 | _ge_3804;
+  assign _le_3810 = 1'b1;
+  assign _eq_3812 = age_42 == 15'h0000;
+  assign _or_3813 = pend_42 | _eq_3812;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_42 <= 1'b0;
+    else ghost_merged_42 <= _and_3820;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_42 <= 4'h0;
+    else ghost_cnt_42 <= cnt_42;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_42 <= 15'h0000;
+    else ghost_age_42 <= age_42;
+  end
+  assign _not_3817 = ~_or_2134;
+  assign _and_3818 = _and_2140 & _not_3817;
+  assign _not_3819 = ~_and_2137;
+  assign _and_3820 = _and_3818 & _not_3819;
+  assign _ge_3821 = cnt_42 >= ghost_cnt_42;
+  assign _wire_3822 = _mux_4915;
+  assign _not_3825 = ~_wire_3822;
+  assign _or_3826 = _not_3825 | _ge_3821;
+  assign _ge_3827 = age_42 >= ghost_age_42;
+  assign _wire_3828 = _mux_4916;
+  assign _not_3831 = ~_wire_3828;
+  assign _or_3832 = _not_3831 | _ge_3827;
+  assign _le_3833 = 1'b1;
+  assign _eq_3835 = age_43 == 15'h0000;
+  assign _or_3836 = pend_43 | _eq_3835;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_43 <= 1'b0;
+    else ghost_merged_43 <= _and_3843;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_43 <= 4'h0;
+    else ghost_cnt_43 <= cnt_43;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_43 <= 15'h0000;
+    else ghost_age_43 <= age_43;
+  end
+  assign _not_3840 = ~_or_2166;
+  assign _and_3841 = _and_2172 & _not_3840;
+  assign _not_3842 = ~_and_2169;
+  assign _and_3843 = _and_3841 & _not_3842;
+  assign _ge_3844 = cnt_43 >= ghost_cnt_43;
+  assign _wire_3845 = _mux_4917;
+  assign _not_3848 = ~_wire_3845;
+  assign _or_3849 = _not_3848 | _ge_3844;
+  assign _ge_3850 = age_43 >= ghost_age_43;
+  assign _wire_3851 = _mux_4918;
+  assign _not_3854 = ~_wire_3851;
+  assign _or_3855 = _not_3854 | _ge_3850;
+  assign _le_3856 = 1'b1;
+  assign _eq_3858 = age_44 == 15'h0000;
+  assign _or_3859 = pend_44 | _eq_3858;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_44 <= 1'b0;
+    else ghost_merged_44 <= _and_3866;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_44 <= 4'h0;
+    else ghost_cnt_44 <= cnt_44;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_44 <= 15'h0000;
+    else ghost_age_44 <= age_44;
+  end
+  assign _not_3863 = ~_or_2198;
+  assign _and_3864 = _and_2204 & _not_3863;
+  assign _not_3865 = ~_and_2201;
+  assign _and_3866 = _and_3864 & _not_3865;
+  assign _ge_3867 = cnt_44 >= ghost_cnt_44;
+  assign _wire_3868 = _mux_4919;
+  assign _not_3871 = ~_wire_3868;
+  assign _or_3872 = _not_3871 | _ge_3867;
+  assign _ge_3873 = age_44 >= ghost_age_44;
+  assign _wire_3874 = _mux_4920;
+  assign _not_3877 = ~_wire_3874;
+  assign _or_3878 = _not_3877 | _ge_3873;
+  assign _le_3879 = 1'b1;
+  assign _eq_3881 = age_45 == 15'h0000;
+  assign _or_3882 = pend_45 | _eq_3881;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_45 <= 1'b0;
+    else ghost_merged_45 <= _and_3889;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_45 <= 4'h0;
+    else ghost_cnt_45 <= cnt_45;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_45 <= 15'h0000;
+    else ghost_age_45 <= age_45;
+  end
+  assign _not_3886 = ~_or_2230;
+  assign _and_3887 = _and_2236 & _not_3886;
+  assign _not_3888 = ~_and_2233;
+  assign _and_3889 = _and_3887 & _not_3888;
+  assign _ge_3890 = cnt_45 >= ghost_cnt_45;
+  assign _wire_3891 = _mux_4921;
+  assign _not_3894 = ~_wire_3891;
+  assign _or_3895 = _not_3894 | _ge_3890;
+  assign _ge_3896 = age_45 >= ghost_age_45;
+  assign _wire_3897 = _mux_4922;
+  assign _not_3900 = ~_wire_3897;
+  assign _or_3901 = _not_3900 | _ge_3896;
+  assign _le_3902 = 1'b1;
+  assign _eq_3904 = age_46 == 15'h0000;
+  assign _or_3905 = pend_46 | _eq_3904;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_46 <= 1'b0;
+    else ghost_merged_46 <= _and_3912;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_46 <= 4'h0;
+    else ghost_cnt_46 <= cnt_46;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_46 <= 15'h0000;
+    else ghost_age_46 <= age_46;
+  end
+  assign _not_3909 = ~_or_2262;
+  assign _and_3910 = _and_2268 & _not_3909;
+  assign _not_3911 = ~_and_2265;
+  assign _and_3912 = _and_3910 & _not_3911;
+  assign _ge_3913 = cnt_46 >= ghost_cnt_46;
+  assign _wire_3914 = _mux_4923;
+  assign _not_3917 = ~_wire_3914;
+  assign _or_3918 = _not_3917 | _ge_3913;
+  assign _ge_3919 = age_46 >= ghost_age_46;
+  assign _wire_3920 = _mux_4924;
+  assign _not_3923 = ~_wire_3920;
+  assign _or_3924 = _not_3923 | _ge_3919;
+  assign _le_3925 = 1'b1;
+  assign _eq_3927 = age_47 == 15'h0000;
+  assign _or_3928 = pend_47 | _eq_3927;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_47 <= 1'b0;
+    else ghost_merged_47 <= _and_3935;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_47 <= 4'h0;
+    else ghost_cnt_47 <= cnt_47;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_47 <= 15'h0000;
+    else ghost_age_47 <= age_47;
+  end
+  assign _not_3932 = ~_or_2294;
+  assign _and_3933 = _and_2300 & _not_3932;
+  assign _not_3934 = ~_and_2297;
+  assign _and_3935 = _and_3933 & _not_3934;
+  assign _ge_3936 = cnt_47 >= ghost_cnt_47;
+  assign _wire_3937 = _mux_4925;
+  assign _not_3940 = ~_wire_3937;
+  assign _or_3941 = _not_3940 | _ge_3936;
+  assign _ge_3942 = age_47 >= ghost_age_47;
+  assign _wire_3943 = _mux_4926;
+  assign _not_3946 = ~_wire_3943;
+  assign _or_3947 = _not_3946 | _ge_3942;
+  assign _le_3948 = 1'b1;
+  assign _eq_3950 = age_48 == 15'h0000;
+  assign _or_3951 = pend_48 | _eq_3950;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_48 <= 1'b0;
+    else ghost_merged_48 <= _and_3958;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_48 <= 4'h0;
+    else ghost_cnt_48 <= cnt_48;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_48 <= 15'h0000;
+    else ghost_age_48 <= age_48;
+  end
+  assign _not_3955 = ~_or_2326;
+  assign _and_3956 = _and_2332 & _not_3955;
+  assign _not_3957 = ~_and_2329;
+  assign _and_3958 = _and_3956 & _not_3957;
+  assign _ge_3959 = cnt_48 >= ghost_cnt_48;
+  assign _wire_3960 = _mux_4927;
+  assign _not_3963 = ~_wire_3960;
+  assign _or_3964 = _not_3963 | _ge_3959;
+  assign _ge_3965 = age_48 >= ghost_age_48;
+  assign _wire_3966 = _mux_4928;
+  assign _not_3969 = ~_wire_3966;
+  assign _or_3970 = _not_3969 | _ge_3965;
+  assign _le_3971 = 1'b1;
+  assign _eq_3973 = age_49 == 15'h0000;
+  assign _or_3974 = pend_49 | _eq_3973;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_49 <= 1'b0;
+    else ghost_merged_49 <= _and_3981;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_49 <= 4'h0;
+    else ghost_cnt_49 <= cnt_49;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_49 <= 15'h0000;
+    else ghost_age_49 <= age_49;
+  end
+  assign _not_3978 = ~_or_2358;
+  assign _and_3979 = _and_2364 & _not_3978;
+  assign _not_3980 = ~_and_2361;
+  assign _and_3981 = _and_3979 & _not_3980;
+  assign _ge_3982 = cnt_49 >= ghost_cnt_49;
+  assign _wire_3983 = _mux_4929;
+  assign _not_3986 = ~_wire_3983;
+  assign _or_3987 = _not_3986 | _ge_3982;
+  assign _ge_3988 = age_49 >= ghost_age_49;
+  assign _wire_3989 = _mux_4930;
+  assign _not_3992 = ~_wire_3989;
+  assign _or_3993 = _not_3992 | _ge_3988;
+  assign _le_3994 = 1'b1;
+  assign _eq_3996 = age_50 == 15'h0000;
+  assign _or_3997 = pend_50 | _eq_3996;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_50 <= 1'b0;
+    else ghost_merged_50 <= _and_4004;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_50 <= 4'h0;
+    else ghost_cnt_50 <= cnt_50;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_50 <= 15'h0000;
+    else ghost_age_50 <= age_50;
+  end
+  assign _not_4001 = ~_or_2390;
+  assign _and_4002 = _and_2396 & _not_4001;
+  assign _not_4003 = ~_and_2393;
+  assign _and_4004 = _and_4002 & _not_4003;
+  assign _ge_4005 = cnt_50 >= ghost_cnt_50;
+  assign _wire_4006 = _mux_4931;
+  assign _not_4009 = ~_wire_4006;
+  assign _or_4010 = _not_4009 | _ge_4005;
+  assign _ge_4011 = age_50 >= ghost_age_50;
+  assign _wire_4012 = _mux_4932;
+  assign _not_4015 = ~_wire_4012;
+  assign _or_4016 = _not_4015 | _ge_4011;
+  assign _le_4017 = 1'b1;
+  assign _eq_4019 = age_51 == 15'h0000;
+  assign _or_4020 = pend_51 | _eq_4019;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_51 <= 1'b0;
+    else ghost_merged_51 <= _and_4027;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_51 <= 4'h0;
+    else ghost_cnt_51 <= cnt_51;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_51 <= 15'h0000;
+    else ghost_age_51 <= age_51;
+  end
+  assign _not_4024 = ~_or_2422;
+  assign _and_4025 = _and_2428 & _not_4024;
+  assign _not_4026 = ~_and_2425;
+  assign _and_4027 = _and_4025 & _not_4026;
+  assign _ge_4028 = cnt_51 >= ghost_cnt_51;
+  assign _wire_4029 = _mux_4933;
+  assign _not_4032 = ~_wire_4029;
+  assign _or_4033 = _not_4032 | _ge_4028;
+  assign _ge_4034 = age_51 >= ghost_age_51;
+  assign _wire_4035 = _mux_4934;
+  assign _not_4038 = ~_wire_4035;
+  assign _or_4039 = _not_4038 | _ge_4034;
+  assign _le_4040 = 1'b1;
+  assign _eq_4042 = age_52 == 15'h0000;
+  assign _or_4043 = pend_52 | _eq_4042;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_52 <= 1'b0;
+    else ghost_merged_52 <= _and_4050;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_52 <= 4'h0;
+    else ghost_cnt_52 <= cnt_52;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_52 <= 15'h0000;
+    else ghost_age_52 <= age_52;
+  end
+  assign _not_4047 = ~_or_2454;
+  assign _and_4048 = _and_2460 & _not_4047;
+  assign _not_4049 = ~_and_2457;
+  assign _and_4050 = _and_4048 & _not_4049;
+  assign _ge_4051 = cnt_52 >= ghost_cnt_52;
+  assign _wire_4052 = _mux_4935;
+  assign _not_4055 = ~_wire_4052;
+  assign _or_4056 = _not_4055 | _ge_4051;
+  assign _ge_4057 = age_52 >= ghost_age_52;
+  assign _wire_4058 = _mux_4936;
+  assign _not_4061 = ~_wire_4058;
+  assign _or_4062 = _not_4061 | _ge_4057;
+  assign _le_4063 = 1'b1;
+  assign _eq_4065 = age_53 == 15'h0000;
+  assign _or_4066 = pend_53 | _eq_4065;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_53 <= 1'b0;
+    else ghost_merged_53 <= _and_4073;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_53 <= 4'h0;
+    else ghost_cnt_53 <= cnt_53;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_53 <= 15'h0000;
+    else ghost_age_53 <= age_53;
+  end
+  assign _not_4070 = ~_or_2486;
+  assign _and_4071 = _and_2492 & _not_4070;
+  assign _not_4072 = ~_and_2489;
+  assign _and_4073 = _and_4071 & _not_4072;
+  assign _ge_4074 = cnt_53 >= ghost_cnt_53;
+  assign _wire_4075 = _mux_4937;
+  assign _not_4078 = ~_wire_4075;
+  assign _or_4079 = _not_4078 | _ge_4074;
+  assign _ge_4080 = age_53 >= ghost_age_53;
+  assign _wire_4081 = _mux_4938;
+  assign _not_4084 = ~_wire_4081;
+  assign _or_4085 = _not_4084 | _ge_4080;
+  assign _le_4086 = 1'b1;
+  assign _eq_4088 = age_54 == 15'h0000;
+  assign _or_4089 = pend_54 | _eq_4088;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_54 <= 1'b0;
+    else ghost_merged_54 <= _and_4096;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_54 <= 4'h0;
+    else ghost_cnt_54 <= cnt_54;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_54 <= 15'h0000;
+    else ghost_age_54 <= age_54;
+  end
+  assign _not_4093 = ~_or_2518;
+  assign _and_4094 = _and_2524 & _not_4093;
+  assign _not_4095 = ~_and_2521;
+  assign _and_4096 = _and_4094 & _not_4095;
+  assign _ge_4097 = cnt_54 >= ghost_cnt_54;
+  assign _wire_4098 = _mux_4939;
+  assign _not_4101 = ~_wire_4098;
+  assign _or_4102 = _not_4101 | _ge_4097;
+  assign _ge_4103 = age_54 >= ghost_age_54;
+  assign _wire_4104 = _mux_4940;
+  assign _not_4107 = ~_wire_4104;
+  assign _or_4108 = _not_4107 | _ge_4103;
+  assign _le_4109 = 1'b1;
+  assign _eq_4111 = age_55 == 15'h0000;
+  assign _or_4112 = pend_55 | _eq_4111;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_55 <= 1'b0;
+    else ghost_merged_55 <= _and_4119;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_55 <= 4'h0;
+    else ghost_cnt_55 <= cnt_55;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_55 <= 15'h0000;
+    else ghost_age_55 <= age_55;
+  end
+  assign _not_4116 = ~_or_2550;
+  assign _and_4117 = _and_2556 & _not_4116;
+  assign _not_4118 = ~_and_2553;
+  assign _and_4119 = _and_4117 & _not_4118;
+  assign _ge_4120 = cnt_55 >= ghost_cnt_55;
+  assign _wire_4121 = _mux_4941;
+  assign _not_4124 = ~_wire_4121;
+  assign _or_4125 = _not_4124 | _ge_4120;
+  assign _ge_4126 = age_55 >= ghost_age_55;
+  assign _wire_4127 = _mux_4942;
+  assign _not_4130 = ~_wire_4127;
+  assign _or_4131 = _not_4130 | _ge_4126;
+  assign _le_4132 = 1'b1;
+  assign _eq_4134 = age_56 == 15'h0000;
+  assign _or_4135 = pend_56 | _eq_4134;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_56 <= 1'b0;
+    else ghost_merged_56 <= _and_4142;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_56 <= 4'h0;
+    else ghost_cnt_56 <= cnt_56;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_56 <= 15'h0000;
+    else ghost_age_56 <= age_56;
+  end
+  assign _not_4139 = ~_or_2582;
+  assign _and_4140 = _and_2588 & _not_4139;
+  assign _not_4141 = ~_and_2585;
+  assign _and_4142 = _and_4140 & _not_4141;
+  assign _ge_4143 = cnt_56 >= ghost_cnt_56;
+  assign _wire_4144 = _mux_4943;
+  assign _not_4147 = ~_wire_4144;
+  assign _or_4148 = _not_4147 | _ge_4143;
+  assign _ge_4149 = age_56 >= ghost_age_56;
+  assign _wire_4150 = _mux_4944;
+  assign _not_4153 = ~_wire_4150;
+  assign _or_4154 = _not_4153 | _ge_4149;
+  assign _le_4155 = 1'b1;
+  assign _eq_4157 = age_57 == 15'h0000;
+  assign _or_4158 = pend_57 | _eq_4157;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_57 <= 1'b0;
+    else ghost_merged_57 <= _and_4165;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_57 <= 4'h0;
+    else ghost_cnt_57 <= cnt_57;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_57 <= 15'h0000;
+    else ghost_age_57 <= age_57;
+  end
+  assign _not_4162 = ~_or_2614;
+  assign _and_4163 = _and_2620 & _not_4162;
+  assign _not_4164 = ~_and_2617;
+  assign _and_4165 = _and_4163 & _not_4164;
+  assign _ge_4166 = cnt_57 >= ghost_cnt_57;
+  assign _wire_4167 = _mux_4945;
+  assign _not_4170 = ~_wire_4167;
+  assign _or_4171 = _not_4170 | _ge_4166;
+  assign _ge_4172 = age_57 >= ghost_age_57;
+  assign _wire_4173 = _mux_4946;
+  assign _not_4176 = ~_wire_4173;
+  assign _or_4177 = _not_4176 | _ge_4172;
+  assign _le_4178 = 1'b1;
+  assign _eq_4180 = age_58 == 15'h0000;
+  assign _or_4181 = pend_58 | _eq_4180;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_58 <= 1'b0;
+    else ghost_merged_58 <= _and_4188;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_58 <= 4'h0;
+    else ghost_cnt_58 <= cnt_58;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_58 <= 15'h0000;
+    else ghost_age_58 <= age_58;
+  end
+  assign _not_4185 = ~_or_2646;
+  assign _and_4186 = _and_2652 & _not_4185;
+  assign _not_4187 = ~_and_2649;
+  assign _and_4188 = _and_4186 & _not_4187;
+  assign _ge_4189 = cnt_58 >= ghost_cnt_58;
+  assign _wire_4190 = _mux_4947;
+  assign _not_4193 = ~_wire_4190;
+  assign _or_4194 = _not_4193 | _ge_4189;
+  assign _ge_4195 = age_58 >= ghost_age_58;
+  assign _wire_4196 = _mux_4948;
+  assign _not_4199 = ~_wire_4196;
+  assign _or_4200 = _not_4199 | _ge_4195;
+  assign _le_4201 = 1'b1;
+  assign _eq_4203 = age_59 == 15'h0000;
+  assign _or_4204 = pend_59 | _eq_4203;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_59 <= 1'b0;
+    else ghost_merged_59 <= _and_4211;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_59 <= 4'h0;
+    else ghost_cnt_59 <= cnt_59;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_59 <= 15'h0000;
+    else ghost_age_59 <= age_59;
+  end
+  assign _not_4208 = ~_or_2678;
+  assign _and_4209 = _and_2684 & _not_4208;
+  assign _not_4210 = ~_and_2681;
+  assign _and_4211 = _and_4209 & _not_4210;
+  assign _ge_4212 = cnt_59 >= ghost_cnt_59;
+  assign _wire_4213 = _mux_4949;
+  assign _not_4216 = ~_wire_4213;
+  assign _or_4217 = _not_4216 | _ge_4212;
+  assign _ge_4218 = age_59 >= ghost_age_59;
+  assign _wire_4219 = _mux_4950;
+  assign _not_4222 = ~_wire_4219;
+  assign _or_4223 = _not_4222 | _ge_4218;
+  assign _le_4224 = 1'b1;
+  assign _eq_4226 = age_60 == 15'h0000;
+  assign _or_4227 = pend_60 | _eq_4226;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_60 <= 1'b0;
+    else ghost_merged_60 <= _and_4234;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_60 <= 4'h0;
+    else ghost_cnt_60 <= cnt_60;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_60 <= 15'h0000;
+    else ghost_age_60 <= age_60;
+  end
+  assign _not_4231 = ~_or_2710;
+  assign _and_4232 = _and_2716 & _not_4231;
+  assign _not_4233 = ~_and_2713;
+  assign _and_4234 = _and_4232 & _not_4233;
+  assign _ge_4235 = cnt_60 >= ghost_cnt_60;
+  assign _wire_4236 = _mux_4951;
+  assign _not_4239 = ~_wire_4236;
+  assign _or_4240 = _not_4239 | _ge_4235;
+  assign _ge_4241 = age_60 >= ghost_age_60;
+  assign _wire_4242 = _mux_4952;
+  assign _not_4245 = ~_wire_4242;
+  assign _or_4246 = _not_4245 | _ge_4241;
+  assign _le_4247 = 1'b1;
+  assign _eq_4249 = age_61 == 15'h0000;
+  assign _or_4250 = pend_61 | _eq_4249;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_61 <= 1'b0;
+    else ghost_merged_61 <= _and_4257;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_61 <= 4'h0;
+    else ghost_cnt_61 <= cnt_61;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_61 <= 15'h0000;
+    else ghost_age_61 <= age_61;
+  end
+  assign _not_4254 = ~_or_2742;
+  assign _and_4255 = _and_2748 & _not_4254;
+  assign _not_4256 = ~_and_2745;
+  assign _and_4257 = _and_4255 & _not_4256;
+  assign _ge_4258 = cnt_61 >= ghost_cnt_61;
+  assign _wire_4259 = _mux_4953;
+  assign _not_4262 = ~_wire_4259;
+  assign _or_4263 = _not_4262 | _ge_4258;
+  assign _ge_4264 = age_61 >= ghost_age_61;
+  assign _wire_4265 = _mux_4954;
+  assign _not_4268 = ~_wire_4265;
+  assign _or_4269 = _not_4268 | _ge_4264;
+  assign _le_4270 = 1'b1;
+  assign _eq_4272 = age_62 == 15'h0000;
+  assign _or_4273 = pend_62 | _eq_4272;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_62 <= 1'b0;
+    else ghost_merged_62 <= _and_4280;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_62 <= 4'h0;
+    else ghost_cnt_62 <= cnt_62;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_62 <= 15'h0000;
+    else ghost_age_62 <= age_62;
+  end
+  assign _not_4277 = ~_or_2774;
+  assign _and_4278 = _and_2780 & _not_4277;
+  assign _not_4279 = ~_and_2777;
+  assign _and_4280 = _and_4278 & _not_4279;
+  assign _ge_4281 = cnt_62 >= ghost_cnt_62;
+  assign _wire_4282 = _mux_4955;
+  assign _not_4285 = ~_wire_4282;
+  assign _or_4286 = _not_4285 | _ge_4281;
+  assign _ge_4287 = age_62 >= ghost_age_62;
+  assign _wire_4288 = _mux_4956;
+  assign _not_4291 = ~_wire_4288;
+  assign _or_4292 = _not_4291 | _ge_4287;
+  assign _le_4293 = 1'b1;
+  assign _eq_4295 = age_63 == 15'h0000;
+  assign _or_4296 = pend_63 | _eq_4295;
+  always @(posedge clk) begin
+    if (rst) ghost_merged_63 <= 1'b0;
+    else ghost_merged_63 <= _and_4303;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_cnt_63 <= 4'h0;
+    else ghost_cnt_63 <= cnt_63;
+  end
+  always @(posedge clk) begin
+    if (rst) ghost_age_63 <= 15'h0000;
+    else ghost_age_63 <= age_63;
+  end
+  assign _not_4300 = ~_or_2806;
+  assign _and_4301 = _and_2812 & _not_4300;
+  assign _not_4302 = ~_and_2809;
+  assign _and_4303 = _and_4301 & _not_4302;
+  assign _ge_4304 = cnt_63 >= ghost_cnt_63;
+  assign _wire_4305 = _mux_4957;
+  assign _not_4308 = ~_wire_4305;
+  assign _or_4309 = _not_4308 | _ge_4304;
+  assign _ge_4310 = age_63 >= ghost_age_63;
+  assign _wire_4311 = _mux_4958;
+  assign _not_4314 = ~_wire_4311;
+  assign _or_4315 = _not_4314 | _ge_4310;
+  assign _and_4316 = _or_767 & dmy_ready;
+  assign _not_4317 = ~dmy_ready;
+  assign _and_4318 = _or_767 & _not_4317;
+  assign _mux_4831 = ghost_merged_0 ? 1'b1 : 1'b0;
+  assign _mux_4832 = ghost_merged_0 ? 1'b1 : 1'b0;
+  assign _mux_4833 = ghost_merged_1 ? 1'b1 : 1'b0;
+  assign _mux_4834 = ghost_merged_1 ? 1'b1 : 1'b0;
+  assign _mux_4835 = ghost_merged_2 ? 1'b1 : 1'b0;
+  assign _mux_4836 = ghost_merged_2 ? 1'b1 : 1'b0;
+  assign _mux_4837 = ghost_merged_3 ? 1'b1 : 1'b0;
+  assign _mux_4838 = ghost_merged_3 ? 1'b1 : 1'b0;
+  assign _mux_4839 = ghost_merged_4 ? 1'b1 : 1'b0;
+  assign _mux_4840 = ghost_merged_4 ? 1'b1 : 1'b0;
+  assign _mux_4841 = ghost_merged_5 ? 1'b1 : 1'b0;
+  assign _mux_4842 = ghost_merged_5 ? 1'b1 : 1'b0;
+  assign _mux_4843 = ghost_merged_6 ? 1'b1 : 1'b0;
+  assign _mux_4844 = ghost_merged_6 ? 1'b1 : 1'b0;
+  assign _mux_4845 = ghost_merged_7 ? 1'b1 : 1'b0;
+  assign _mux_4846 = ghost_merged_7 ? 1'b1 : 1'b0;
+  assign _mux_4847 = ghost_merged_8 ? 1'b1 : 1'b0;
+  assign _mux_4848 = ghost_merged_8 ? 1'b1 : 1'b0;
+  assign _mux_4849 = ghost_merged_9 ? 1'b1 : 1'b0;
+  assign _mux_4850 = ghost_merged_9 ? 1'b1 : 1'b0;
+  assign _mux_4851 = ghost_merged_10 ? 1'b1 : 1'b0;
+  assign _mux_4852 = ghost_merged_10 ? 1'b1 : 1'b0;
+  assign _mux_4853 = ghost_merged_11 ? 1'b1 : 1'b0;
+  assign _mux_4854 = ghost_merged_11 ? 1'b1 : 1'b0;
+  assign _mux_4855 = ghost_merged_12 ? 1'b1 : 1'b0;
+  assign _mux_4856 = ghost_merged_12 ? 1'b1 : 1'b0;
+  assign _mux_4857 = ghost_merged_13 ? 1'b1 : 1'b0;
+  assign _mux_4858 = ghost_merged_13 ? 1'b1 : 1'b0;
+  assign _mux_4859 = ghost_merged_14 ? 1'b1 : 1'b0;
+  assign _mux_4860 = ghost_merged_14 ? 1'b1 : 1'b0;
+  assign _mux_4861 = ghost_merged_15 ? 1'b1 : 1'b0;
+  assign _mux_4862 = ghost_merged_15 ? 1'b1 : 1'b0;
+  assign _mux_4863 = ghost_merged_16 ? 1'b1 : 1'b0;
+  assign _mux_4864 = ghost_merged_16 ? 1'b1 : 1'b0;
+  assign _mux_4865 = ghost_merged_17 ? 1'b1 : 1'b0;
+  assign _mux_4866 = ghost_merged_17 ? 1'b1 : 1'b0;
+  assign _mux_4867 = ghost_merged_18 ? 1'b1 : 1'b0;
+  assign _mux_4868 = ghost_merged_18 ? 1'b1 : 1'b0;
+  assign _mux_4869 = ghost_merged_19 ? 1'b1 : 1'b0;
+  assign _mux_4870 = ghost_merged_19 ? 1'b1 : 1'b0;
+  assign _mux_4871 = ghost_merged_20 ? 1'b1 : 1'b0;
+  assign _mux_4872 = ghost_merged_20 ? 1'b1 : 1'b0;
+  assign _mux_4873 = ghost_merged_21 ? 1'b1 : 1'b0;
+  assign _mux_4874 = ghost_merged_21 ? 1'b1 : 1'b0;
+  assign _mux_4875 = ghost_merged_22 ? 1'b1 : 1'b0;
+  assign _mux_4876 = ghost_merged_22 ? 1'b1 : 1'b0;
+  assign _mux_4877 = ghost_merged_23 ? 1'b1 : 1'b0;
+  assign _mux_4878 = ghost_merged_23 ? 1'b1 : 1'b0;
+  assign _mux_4879 = ghost_merged_24 ? 1'b1 : 1'b0;
+  assign _mux_4880 = ghost_merged_24 ? 1'b1 : 1'b0;
+  assign _mux_4881 = ghost_merged_25 ? 1'b1 : 1'b0;
+  assign _mux_4882 = ghost_merged_25 ? 1'b1 : 1'b0;
+  assign _mux_4883 = ghost_merged_26 ? 1'b1 : 1'b0;
+  assign _mux_4884 = ghost_merged_26 ? 1'b1 : 1'b0;
+  assign _mux_4885 = ghost_merged_27 ? 1'b1 : 1'b0;
+  assign _mux_4886 = ghost_merged_27 ? 1'b1 : 1'b0;
+  assign _mux_4887 = ghost_merged_28 ? 1'b1 : 1'b0;
+  assign _mux_4888 = ghost_merged_28 ? 1'b1 : 1'b0;
+  assign _mux_4889 = ghost_merged_29 ? 1'b1 : 1'b0;
+  assign _mux_4890 = ghost_merged_29 ? 1'b1 : 1'b0;
+  assign _mux_4891 = ghost_merged_30 ? 1'b1 : 1'b0;
+  assign _mux_4892 = ghost_merged_30 ? 1'b1 : 1'b0;
+  assign _mux_4893 = ghost_merged_31 ? 1'b1 : 1'b0;
+  assign _mux_4894 = ghost_merged_31 ? 1'b1 : 1'b0;
+  assign _mux_4895 = ghost_merged_32 ? 1'b1 : 1'b0;
+  assign _mux_4896 = ghost_merged_32 ? 1'b1 : 1'b0;
+  assign _mux_4897 = ghost_merged_33 ? 1'b1 : 1'b0;
+  assign _mux_4898 = ghost_merged_33 ? 1'b1 : 1'b0;
+  assign _mux_4899 = ghost_merged_34 ? 1'b1 : 1'b0;
+  assign _mux_4900 = ghost_merged_34 ? 1'b1 : 1'b0;
+  assign _mux_4901 = ghost_merged_35 ? 1'b1 : 1'b0;
+  assign _mux_4902 = ghost_merged_35 ? 1'b1 : 1'b0;
+  assign _mux_4903 = ghost_merged_36 ? 1'b1 : 1'b0;
+  assign _mux_4904 = ghost_merged_36 ? 1'b1 : 1'b0;
+  assign _mux_4905 = ghost_merged_37 ? 1'b1 : 1'b0;
+  assign _mux_4906 = ghost_merged_37 ? 1'b1 : 1'b0;
+  assign _mux_4907 = ghost_merged_38 ? 1'b1 : 1'b0;
+  assign _mux_4908 = ghost_merged_38 ? 1'b1 : 1'b0;
+  assign _mux_4909 = ghost_merged_39 ? 1'b1 : 1'b0;
+  assign _mux_4910 = ghost_merged_39 ? 1'b1 : 1'b0;
+  assign _mux_4911 = ghost_merged_40 ? 1'b1 : 1'b0;
+  assign _mux_4912 = ghost_merged_40 ? 1'b1 : 1'b0;
+  assign _mux_4913 = ghost_merged_41 ? 1'b1 : 1'b0;
+  assign _mux_4914 = ghost_merged_41 ? 1'b1 : 1'b0;
+  assign _mux_4915 = ghost_merged_42 ? 1'b1 : 1'b0;
+  assign _mux_4916 = ghost_merged_42 ? 1'b1 : 1'b0;
+  assign _mux_4917 = ghost_merged_43 ? 1'b1 : 1'b0;
+  assign _mux_4918 = ghost_merged_43 ? 1'b1 : 1'b0;
+  assign _mux_4919 = ghost_merged_44 ? 1'b1 : 1'b0;
+  assign _mux_4920 = ghost_merged_44 ? 1'b1 : 1'b0;
+  assign _mux_4921 = ghost_merged_45 ? 1'b1 : 1'b0;
+  assign _mux_4922 = ghost_merged_45 ? 1'b1 : 1'b0;
+  assign _mux_4923 = ghost_merged_46 ? 1'b1 : 1'b0;
+  assign _mux_4924 = ghost_merged_46 ? 1'b1 : 1'b0;
+  assign _mux_4925 = ghost_merged_47 ? 1'b1 : 1'b0;
+  assign _mux_4926 = ghost_merged_47 ? 1'b1 : 1'b0;
+  assign _mux_4927 = ghost_merged_48 ? 1'b1 : 1'b0;
+  assign _mux_4928 = ghost_merged_48 ? 1'b1 : 1'b0;
+  assign _mux_4929 = ghost_merged_49 ? 1'b1 : 1'b0;
+  assign _mux_4930 = ghost_merged_49 ? 1'b1 : 1'b0;
+  assign _mux_4931 = ghost_merged_50 ? 1'b1 : 1'b0;
+  assign _mux_4932 = ghost_merged_50 ? 1'b1 : 1'b0;
+  assign _mux_4933 = ghost_merged_51 ? 1'b1 : 1'b0;
+  assign _mux_4934 = ghost_merged_51 ? 1'b1 : 1'b0;
+  assign _mux_4935 = ghost_merged_52 ? 1'b1 : 1'b0;
+  assign _mux_4936 = ghost_merged_52 ? 1'b1 : 1'b0;
+  assign _mux_4937 = ghost_merged_53 ? 1'b1 : 1'b0;
+  assign _mux_4938 = ghost_merged_53 ? 1'b1 : 1'b0;
+  assign _mux_4939 = ghost_merged_54 ? 1'b1 : 1'b0;
+  assign _mux_4940 = ghost_merged_54 ? 1'b1 : 1'b0;
+  assign _mux_4941 = ghost_merged_55 ? 1'b1 : 1'b0;
+  assign _mux_4942 = ghost_merged_55 ? 1'b1 : 1'b0;
+  assign _mux_4943 = ghost_merged_56 ? 1'b1 : 1'b0;
+  assign _mux_4944 = ghost_merged_56 ? 1'b1 : 1'b0;
+  assign _mux_4945 = ghost_merged_57 ? 1'b1 : 1'b0;
+  assign _mux_4946 = ghost_merged_57 ? 1'b1 : 1'b0;
+  assign _mux_4947 = ghost_merged_58 ? 1'b1 : 1'b0;
+  assign _mux_4948 = ghost_merged_58 ? 1'b1 : 1'b0;
+  assign _mux_4949 = ghost_merged_59 ? 1'b1 : 1'b0;
+  assign _mux_4950 = ghost_merged_59 ? 1'b1 : 1'b0;
+  assign _mux_4951 = ghost_merged_60 ? 1'b1 : 1'b0;
+  assign _mux_4952 = ghost_merged_60 ? 1'b1 : 1'b0;
+  assign _mux_4953 = ghost_merged_61 ? 1'b1 : 1'b0;
+  assign _mux_4954 = ghost_merged_61 ? 1'b1 : 1'b0;
+  assign _mux_4955 = ghost_merged_62 ? 1'b1 : 1'b0;
+  assign _mux_4956 = ghost_merged_62 ? 1'b1 : 1'b0;
+  assign _mux_4957 = ghost_merged_63 ? 1'b1 : 1'b0;
+  assign _mux_4958 = ghost_merged_63 ? 1'b1 : 1'b0;
+  wire _assert_cnt_below_merges_0 = rst | _le_2833; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_0 = rst | _or_2836; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_0 = rst | _or_2849; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_0 = rst | _or_2855; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _cover_cnt_saturates = ~rst & _and_2859;
+  wire _cover_age_saturates = ~rst & _and_2863;
+  wire _cover_merge_as_dummy_leaves = ~rst & _and_2866;
+  wire _assert_cnt_below_merges_1 = rst | _le_2867; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_1 = rst | _or_2870; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_1 = rst | _or_2883; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_1 = rst | _or_2889; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_2 = rst | _le_2890; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_2 = rst | _or_2893; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_2 = rst | _or_2906; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_2 = rst | _or_2912; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_3 = rst | _le_2913; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_3 = rst | _or_2916; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_3 = rst | _or_2929; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_3 = rst | _or_2935; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_4 = rst | _le_2936; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_4 = rst | _or_2939; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_4 = rst | _or_2952; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_4 = rst | _or_2958; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_5 = rst | _le_2959; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_5 = rst | _or_2962; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_5 = rst | _or_2975; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_5 = rst | _or_2981; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_6 = rst | _le_2982; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_6 = rst | _or_2985; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_6 = rst | _or_2998; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_6 = rst | _or_3004; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_7 = rst | _le_3005; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_7 = rst | _or_3008; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_7 = rst | _or_3021; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_7 = rst | _or_3027; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_8 = rst | _le_3028; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_8 = rst | _or_3031; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_8 = rst | _or_3044; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_8 = rst | _or_3050; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_9 = rst | _le_3051; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_9 = rst | _or_3054; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_9 = rst | _or_3067; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_9 = rst | _or_3073; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_10 = rst | _le_3074; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_10 = rst | _or_3077; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_10 = rst | _or_3090; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_10 = rst | _or_3096; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_11 = rst | _le_3097; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_11 = rst | _or_3100; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_11 = rst | _or_3113; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_11 = rst | _or_3119; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_12 = rst | _le_3120; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_12 = rst | _or_3123; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_12 = rst | _or_3136; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_12 = rst | _or_3142; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_13 = rst | _le_3143; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_13 = rst | _or_3146; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_13 = rst | _or_3159; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_13 = rst | _or_3165; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_14 = rst | _le_3166; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_14 = rst | _or_3169; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_14 = rst | _or_3182; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_14 = rst | _or_3188; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_15 = rst | _le_3189; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_15 = rst | _or_3192; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_15 = rst | _or_3205; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_15 = rst | _or_3211; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_16 = rst | _le_3212; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_16 = rst | _or_3215; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_16 = rst | _or_3228; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_16 = rst | _or_3234; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_17 = rst | _le_3235; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_17 = rst | _or_3238; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_17 = rst | _or_3251; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_17 = rst | _or_3257; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_18 = rst | _le_3258; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_18 = rst | _or_3261; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_18 = rst | _or_3274; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_18 = rst | _or_3280; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_19 = rst | _le_3281; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_19 = rst | _or_3284; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_19 = rst | _or_3297; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_19 = rst | _or_3303; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_20 = rst | _le_3304; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_20 = rst | _or_3307; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_20 = rst | _or_3320; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_20 = rst | _or_3326; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_21 = rst | _le_3327; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_21 = rst | _or_3330; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_21 = rst | _or_3343; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_21 = rst | _or_3349; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_22 = rst | _le_3350; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_22 = rst | _or_3353; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_22 = rst | _or_3366; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_22 = rst | _or_3372; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_23 = rst | _le_3373; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_23 = rst | _or_3376; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_23 = rst | _or_3389; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_23 = rst | _or_3395; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_24 = rst | _le_3396; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_24 = rst | _or_3399; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_24 = rst | _or_3412; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_24 = rst | _or_3418; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_25 = rst | _le_3419; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_25 = rst | _or_3422; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_25 = rst | _or_3435; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_25 = rst | _or_3441; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_26 = rst | _le_3442; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_26 = rst | _or_3445; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_26 = rst | _or_3458; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_26 = rst | _or_3464; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_27 = rst | _le_3465; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_27 = rst | _or_3468; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_27 = rst | _or_3481; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_27 = rst | _or_3487; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_28 = rst | _le_3488; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_28 = rst | _or_3491; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_28 = rst | _or_3504; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_28 = rst | _or_3510; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_29 = rst | _le_3511; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_29 = rst | _or_3514; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_29 = rst | _or_3527; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_29 = rst | _or_3533; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_30 = rst | _le_3534; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_30 = rst | _or_3537; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_30 = rst | _or_3550; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_30 = rst | _or_3556; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_31 = rst | _le_3557; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_31 = rst | _or_3560; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_31 = rst | _or_3573; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_31 = rst | _or_3579; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_32 = rst | _le_3580; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_32 = rst | _or_3583; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_32 = rst | _or_3596; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_32 = rst | _or_3602; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_33 = rst | _le_3603; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_33 = rst | _or_3606; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_33 = rst | _or_3619; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_33 = rst | _or_3625; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_34 = rst | _le_3626; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_34 = rst | _or_3629; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_34 = rst | _or_3642; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_34 = rst | _or_3648; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_35 = rst | _le_3649; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_35 = rst | _or_3652; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_35 = rst | _or_3665; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_35 = rst | _or_3671; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_36 = rst | _le_3672; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_36 = rst | _or_3675; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_36 = rst | _or_3688; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_36 = rst | _or_3694; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_37 = rst | _le_3695; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_37 = rst | _or_3698; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_37 = rst | _or_3711; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_37 = rst | _or_3717; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_38 = rst | _le_3718; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_38 = rst | _or_3721; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_38 = rst | _or_3734; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_38 = rst | _or_3740; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_39 = rst | _le_3741; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_39 = rst | _or_3744; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_39 = rst | _or_3757; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_39 = rst | _or_3763; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_40 = rst | _le_3764; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_40 = rst | _or_3767; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_40 = rst | _or_3780; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_40 = rst | _or_3786; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_41 = rst | _le_3787; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_41 = rst | _or_3790; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_41 = rst | _or_3803; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_41 = rst | _or_3809; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_42 = rst | _le_3810; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_42 = rst | _or_3813; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_42 = rst | _or_3826; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_42 = rst | _or_3832; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_43 = rst | _le_3833; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_43 = rst | _or_3836; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_43 = rst | _or_3849; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_43 = rst | _or_3855; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_44 = rst | _le_3856; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_44 = rst | _or_3859; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_44 = rst | _or_3872; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_44 = rst | _or_3878; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_45 = rst | _le_3879; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_45 = rst | _or_3882; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_45 = rst | _or_3895; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_45 = rst | _or_3901; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_46 = rst | _le_3902; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_46 = rst | _or_3905; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_46 = rst | _or_3918; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_46 = rst | _or_3924; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_47 = rst | _le_3925; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_47 = rst | _or_3928; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_47 = rst | _or_3941; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_47 = rst | _or_3947; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_48 = rst | _le_3948; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_48 = rst | _or_3951; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_48 = rst | _or_3964; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_48 = rst | _or_3970; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_49 = rst | _le_3971; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_49 = rst | _or_3974; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_49 = rst | _or_3987; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_49 = rst | _or_3993; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_50 = rst | _le_3994; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_50 = rst | _or_3997; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_50 = rst | _or_4010; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_50 = rst | _or_4016; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_51 = rst | _le_4017; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_51 = rst | _or_4020; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_51 = rst | _or_4033; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_51 = rst | _or_4039; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_52 = rst | _le_4040; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_52 = rst | _or_4043; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_52 = rst | _or_4056; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_52 = rst | _or_4062; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_53 = rst | _le_4063; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_53 = rst | _or_4066; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_53 = rst | _or_4079; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_53 = rst | _or_4085; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_54 = rst | _le_4086; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_54 = rst | _or_4089; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_54 = rst | _or_4102; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_54 = rst | _or_4108; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_55 = rst | _le_4109; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_55 = rst | _or_4112; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_55 = rst | _or_4125; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_55 = rst | _or_4131; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_56 = rst | _le_4132; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_56 = rst | _or_4135; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_56 = rst | _or_4148; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_56 = rst | _or_4154; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_57 = rst | _le_4155; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_57 = rst | _or_4158; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_57 = rst | _or_4171; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_57 = rst | _or_4177; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_58 = rst | _le_4178; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_58 = rst | _or_4181; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_58 = rst | _or_4194; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_58 = rst | _or_4200; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_59 = rst | _le_4201; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_59 = rst | _or_4204; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_59 = rst | _or_4217; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_59 = rst | _or_4223; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_60 = rst | _le_4224; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_60 = rst | _or_4227; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_60 = rst | _or_4240; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_60 = rst | _or_4246; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_61 = rst | _le_4247; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_61 = rst | _or_4250; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_61 = rst | _or_4263; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_61 = rst | _or_4269; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_62 = rst | _le_4270; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_62 = rst | _or_4273; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_62 = rst | _or_4286; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_62 = rst | _or_4292; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_63 = rst | _le_4293; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_63 = rst | _or_4296; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_63 = rst | _or_4309; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_63 = rst | _or_4315; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _cover_dummy_sent = ~rst & _and_4316;
+  wire _cover_dummy_held = ~rst & _and_4318;
+  always @* begin
+    assert (_assert_cnt_below_merges_0);
+    assert (_assert_ages_only_pending_0);
+    assert (_assert_cnt_never_wraps_0);
+    assert (_assert_age_never_wraps_0);
+    cover (_cover_cnt_saturates);
+    cover (_cover_age_saturates);
+    cover (_cover_merge_as_dummy_leaves);
+    assert (_assert_cnt_below_merges_1);
+    assert (_assert_ages_only_pending_1);
+    assert (_assert_cnt_never_wraps_1);
+    assert (_assert_age_never_wraps_1);
+    assert (_assert_cnt_below_merges_2);
+    assert (_assert_ages_only_pending_2);
+    assert (_assert_cnt_never_wraps_2);
+    assert (_assert_age_never_wraps_2);
+    assert (_assert_cnt_below_merges_3);
+    assert (_assert_ages_only_pending_3);
+    assert (_assert_cnt_never_wraps_3);
+    assert (_assert_age_never_wraps_3);
+    assert (_assert_cnt_below_merges_4);
+    assert (_assert_ages_only_pending_4);
+    assert (_assert_cnt_never_wraps_4);
+    assert (_assert_age_never_wraps_4);
+    assert (_assert_cnt_below_merges_5);
+    assert (_assert_ages_only_pending_5);
+    assert (_assert_cnt_never_wraps_5);
+    assert (_assert_age_never_wraps_5);
+    assert (_assert_cnt_below_merges_6);
+    assert (_assert_ages_only_pending_6);
+    assert (_assert_cnt_never_wraps_6);
+    assert (_assert_age_never_wraps_6);
+    assert (_assert_cnt_below_merges_7);
+    assert (_assert_ages_only_pending_7);
+    assert (_assert_cnt_never_wraps_7);
+    assert (_assert_age_never_wraps_7);
+    assert (_assert_cnt_below_merges_8);
+    assert (_assert_ages_only_pending_8);
+    assert (_assert_cnt_never_wraps_8);
+    assert (_assert_age_never_wraps_8);
+    assert (_assert_cnt_below_merges_9);
+    assert (_assert_ages_only_pending_9);
+    assert (_assert_cnt_never_wraps_9);
+    assert (_assert_age_never_wraps_9);
+    assert (_assert_cnt_below_merges_10);
+    assert (_assert_ages_only_pending_10);
+    assert (_assert_cnt_never_wraps_10);
+    assert (_assert_age_never_wraps_10);
+    assert (_assert_cnt_below_merges_11);
+    assert (_assert_ages_only_pending_11);
+    assert (_assert_cnt_never_wraps_11);
+    assert (_assert_age_never_wraps_11);
+    assert (_assert_cnt_below_merges_12);
+    assert (_assert_ages_only_pending_12);
+    assert (_assert_cnt_never_wraps_12);
+    assert (_assert_age_never_wraps_12);
+    assert (_assert_cnt_below_merges_13);
+    assert (_assert_ages_only_pending_13);
+    assert (_assert_cnt_never_wraps_13);
+    assert (_assert_age_never_wraps_13);
+    assert (_assert_cnt_below_merges_14);
+    assert (_assert_ages_only_pending_14);
+    assert (_assert_cnt_never_wraps_14);
+    assert (_assert_age_never_wraps_14);
+    assert (_assert_cnt_below_merges_15);
+    assert (_assert_ages_only_pending_15);
+    assert (_assert_cnt_never_wraps_15);
+    assert (_assert_age_never_wraps_15);
+    assert (_assert_cnt_below_merges_16);
+    assert (_assert_ages_only_pending_16);
+    assert (_assert_cnt_never_wraps_16);
+    assert (_assert_age_never_wraps_16);
+    assert (_assert_cnt_below_merges_17);
+    assert (_assert_ages_only_pending_17);
+    assert (_assert_cnt_never_wraps_17);
+    assert (_assert_age_never_wraps_17);
+    assert (_assert_cnt_below_merges_18);
+    assert (_assert_ages_only_pending_18);
+    assert (_assert_cnt_never_wraps_18);
+    assert (_assert_age_never_wraps_18);
+    assert (_assert_cnt_below_merges_19);
+    assert (_assert_ages_only_pending_19);
+    assert (_assert_cnt_never_wraps_19);
+    assert (_assert_age_never_wraps_19);
+    assert (_assert_cnt_below_merges_20);
+    assert (_assert_ages_only_pending_20);
+    assert (_assert_cnt_never_wraps_20);
+    assert (_assert_age_never_wraps_20);
+    assert (_assert_cnt_below_merges_21);
+    assert (_assert_ages_only_pending_21);
+    assert (_assert_cnt_never_wraps_21);
+    assert (_assert_age_never_wraps_21);
+    assert (_assert_cnt_below_merges_22);
+    assert (_assert_ages_only_pending_22);
+    assert (_assert_cnt_never_wraps_22);
+    assert (_assert_age_never_wraps_22);
+    assert (_assert_cnt_below_merges_23);
+    assert (_assert_ages_only_pending_23);
+    assert (_assert_cnt_never_wraps_23);
+    assert (_assert_age_never_wraps_23);
+    assert (_assert_cnt_below_merges_24);
+    assert (_assert_ages_only_pending_24);
+    assert (_assert_cnt_never_wraps_24);
+    assert (_assert_age_never_wraps_24);
+    assert (_assert_cnt_below_merges_25);
+    assert (_assert_ages_only_pending_25);
+    assert (_assert_cnt_never_wraps_25);
+    assert (_assert_age_never_wraps_25);
+    assert (_assert_cnt_below_merges_26);
+    assert (_assert_ages_only_pending_26);
+    assert (_assert_cnt_never_wraps_26);
+    assert (_assert_age_never_wraps_26);
+    assert (_assert_cnt_below_merges_27);
+    assert (_assert_ages_only_pending_27);
+    assert (_assert_cnt_never_wraps_27);
+    assert (_assert_age_never_wraps_27);
+    assert (_assert_cnt_below_merges_28);
+    assert (_assert_ages_only_pending_28);
+    assert (_assert_cnt_never_wraps_28);
+    assert (_assert_age_never_wraps_28);
+    assert (_assert_cnt_below_merges_29);
+    assert (_assert_ages_only_pending_29);
+    assert (_assert_cnt_never_wraps_29);
+    assert (_assert_age_never_wraps_29);
+    assert (_assert_cnt_below_merges_30);
+    assert (_assert_ages_only_pending_30);
+    assert (_assert_cnt_never_wraps_30);
+    assert (_assert_age_never_wraps_30);
+    assert (_assert_cnt_below_merges_31);
+    assert (_assert_ages_only_pending_31);
+    assert (_assert_cnt_never_wraps_31);
+    assert (_assert_age_never_wraps_31);
+    assert (_assert_cnt_below_merges_32);
+    assert (_assert_ages_only_pending_32);
+    assert (_assert_cnt_never_wraps_32);
+    assert (_assert_age_never_wraps_32);
+    assert (_assert_cnt_below_merges_33);
+    assert (_assert_ages_only_pending_33);
+    assert (_assert_cnt_never_wraps_33);
+    assert (_assert_age_never_wraps_33);
+    assert (_assert_cnt_below_merges_34);
+    assert (_assert_ages_only_pending_34);
+    assert (_assert_cnt_never_wraps_34);
+    assert (_assert_age_never_wraps_34);
+    assert (_assert_cnt_below_merges_35);
+    assert (_assert_ages_only_pending_35);
+    assert (_assert_cnt_never_wraps_35);
+    assert (_assert_age_never_wraps_35);
+    assert (_assert_cnt_below_merges_36);
+    assert (_assert_ages_only_pending_36);
+    assert (_assert_cnt_never_wraps_36);
+    assert (_assert_age_never_wraps_36);
+    assert (_assert_cnt_below_merges_37);
+    assert (_assert_ages_only_pending_37);
+    assert (_assert_cnt_never_wraps_37);
+    assert (_assert_age_never_wraps_37);
+    assert (_assert_cnt_below_merges_38);
+    assert (_assert_ages_only_pending_38);
+    assert (_assert_cnt_never_wraps_38);
+    assert (_assert_age_never_wraps_38);
+    assert (_assert_cnt_below_merges_39);
+    assert (_assert_ages_only_pending_39);
+    assert (_assert_cnt_never_wraps_39);
+    assert (_assert_age_never_wraps_39);
+    assert (_assert_cnt_below_merges_40);
+    assert (_assert_ages_only_pending_40);
+    assert (_assert_cnt_never_wraps_40);
+    assert (_assert_age_never_wraps_40);
+    assert (_assert_cnt_below_merges_41);
+    assert (_assert_ages_only_pending_41);
+    assert (_assert_cnt_never_wraps_41);
+    assert (_assert_age_never_wraps_41);
+    assert (_assert_cnt_below_merges_42);
+    assert (_assert_ages_only_pending_42);
+    assert (_assert_cnt_never_wraps_42);
+    assert (_assert_age_never_wraps_42);
+    assert (_assert_cnt_below_merges_43);
+    assert (_assert_ages_only_pending_43);
+    assert (_assert_cnt_never_wraps_43);
+    assert (_assert_age_never_wraps_43);
+    assert (_assert_cnt_below_merges_44);
+    assert (_assert_ages_only_pending_44);
+    assert (_assert_cnt_never_wraps_44);
+    assert (_assert_age_never_wraps_44);
+    assert (_assert_cnt_below_merges_45);
+    assert (_assert_ages_only_pending_45);
+    assert (_assert_cnt_never_wraps_45);
+    assert (_assert_age_never_wraps_45);
+    assert (_assert_cnt_below_merges_46);
+    assert (_assert_ages_only_pending_46);
+    assert (_assert_cnt_never_wraps_46);
+    assert (_assert_age_never_wraps_46);
+    assert (_assert_cnt_below_merges_47);
+    assert (_assert_ages_only_pending_47);
+    assert (_assert_cnt_never_wraps_47);
+    assert (_assert_age_never_wraps_47);
+    assert (_assert_cnt_below_merges_48);
+    assert (_assert_ages_only_pending_48);
+    assert (_assert_cnt_never_wraps_48);
+    assert (_assert_age_never_wraps_48);
+    assert (_assert_cnt_below_merges_49);
+    assert (_assert_ages_only_pending_49);
+    assert (_assert_cnt_never_wraps_49);
+    assert (_assert_age_never_wraps_49);
+    assert (_assert_cnt_below_merges_50);
+    assert (_assert_ages_only_pending_50);
+    assert (_assert_cnt_never_wraps_50);
+    assert (_assert_age_never_wraps_50);
+    assert (_assert_cnt_below_merges_51);
+    assert (_assert_ages_only_pending_51);
+    assert (_assert_cnt_never_wraps_51);
+    assert (_assert_age_never_wraps_51);
+    assert (_assert_cnt_below_merges_52);
+    assert (_assert_ages_only_pending_52);
+    assert (_assert_cnt_never_wraps_52);
+    assert (_assert_age_never_wraps_52);
+    assert (_assert_cnt_below_merges_53);
+    assert (_assert_ages_only_pending_53);
+    assert (_assert_cnt_never_wraps_53);
+    assert (_assert_age_never_wraps_53);
+    assert (_assert_cnt_below_merges_54);
+    assert (_assert_ages_only_pending_54);
+    assert (_assert_cnt_never_wraps_54);
+    assert (_assert_age_never_wraps_54);
+    assert (_assert_cnt_below_merges_55);
+    assert (_assert_ages_only_pending_55);
+    assert (_assert_cnt_never_wraps_55);
+    assert (_assert_age_never_wraps_55);
+    assert (_assert_cnt_below_merges_56);
+    assert (_assert_ages_only_pending_56);
+    assert (_assert_cnt_never_wraps_56);
+    assert (_assert_age_never_wraps_56);
+    assert (_assert_cnt_below_merges_57);
+    assert (_assert_ages_only_pending_57);
+    assert (_assert_cnt_never_wraps_57);
+    assert (_assert_age_never_wraps_57);
+    assert (_assert_cnt_below_merges_58);
+    assert (_assert_ages_only_pending_58);
+    assert (_assert_cnt_never_wraps_58);
+    assert (_assert_age_never_wraps_58);
+    assert (_assert_cnt_below_merges_59);
+    assert (_assert_ages_only_pending_59);
+    assert (_assert_cnt_never_wraps_59);
+    assert (_assert_age_never_wraps_59);
+    assert (_assert_cnt_below_merges_60);
+    assert (_assert_ages_only_pending_60);
+    assert (_assert_cnt_never_wraps_60);
+    assert (_assert_age_never_wraps_60);
+    assert (_assert_cnt_below_merges_61);
+    assert (_assert_ages_only_pending_61);
+    assert (_assert_cnt_never_wraps_61);
+    assert (_assert_age_never_wraps_61);
+    assert (_assert_cnt_below_merges_62);
+    assert (_assert_ages_only_pending_62);
+    assert (_assert_cnt_never_wraps_62);
+    assert (_assert_age_never_wraps_62);
+    assert (_assert_cnt_below_merges_63);
+    assert (_assert_ages_only_pending_63);
+    assert (_assert_cnt_never_wraps_63);
+    assert (_assert_age_never_wraps_63);
+    cover (_cover_dummy_sent);
+    cover (_cover_dummy_held);
+  end
+`endif
 endmodule
 `default_nettype wire

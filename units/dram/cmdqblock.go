@@ -75,6 +75,7 @@ type CmdDone struct {
 type bankState struct {
 	here           *hdl.Signal // the issued command is the bank's
 	pop, headValid *hdl.Signal
+	count          *hdl.Signal // the requests queued
 	head           cmdReq
 	openV, openRow *hdl.Signal
 	act, col, pre  *hdl.Signal // tRC after ACT and tRP after PRE; tRCD after ACT; tRAS after ACT, tRTPL after RD, tWL+tburst+tWR after WR
@@ -87,8 +88,8 @@ func (c CmdQBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithPo
 // WithPorts makes the module called name: the timing constraints, the
 // completion delay line, a queue per bank with the command its head needs
 // (section 2.3: open page), the round-robin choice of a bank whose
-// command is legal, and what the issued command does; it returns the
-// ports.
+// command is legal, and what the issued command does, and its
+// properties; it returns the ports.
 func (c CmdQBlock) WithPorts(name string) (*hdl.Module, CmdQPorts) {
 	m := hdl.NewModule(name)
 	f := m.InputFields("req")
@@ -103,6 +104,7 @@ func (c CmdQBlock) WithPorts(name string) (*hdl.Module, CmdQPorts) {
 	}
 	b.issue(banks)
 	b.apply(banks)
+	b.properties(banks)
 	return m, b.p
 }
 
@@ -172,7 +174,7 @@ func (b *cmdqBuild) bank(k int, valid, bank *hdl.Signal, req cmdReq) bankState {
 	b.p.Rdy = append(b.p.Rdy, m.OutputFields("", k)("rdy", 1))
 	b.p.Rdy[k].Drive(q.InReady)
 	open := m.RegFields("open", k)
-	s := bankState{here: b.issuedBank.EqConst(uint64(k)), pop: pop, headValid: q.OutValid, head: q.Out,
+	s := bankState{here: b.issuedBank.EqConst(uint64(k)), pop: pop, headValid: q.OutValid, count: q.Count, head: q.Out,
 		openV: open("v", 1), openRow: open("row", c.RowBits),
 		act: b.counters.add("act_wait", k), col: b.counters.add("col_wait", k), pre: b.counters.add("pre_wait", k),
 		op: wire("op", 2), ready: wire("ready", 1)}

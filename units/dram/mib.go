@@ -135,6 +135,7 @@ func mibLogic(m *hdl.Module, name string, entries int, in MIBInputs, firstOnly b
 			age.Set(aged)
 		})
 	}
+	mibProperties(m, name, in, s)
 	return s
 }
 
@@ -213,24 +214,27 @@ func (c L2MIBBlock) WithPorts(name string) (*hdl.Module, L2MIBPorts) {
 	sent := found.And(p.Dmy.Ready) // the dummy is sent (found is dmy_valid)
 
 	lastCnt := m.ConstU(lw, uint64(c.Merges-1))
+	st := l2mibState{cnt: cnt, age: age, pend: pend, lastCnt: lastCnt}
 	for i := range c.Entries {
 		at := func(valid, index *hdl.Signal) *hdl.Signal { return valid.And(index.EqConst(uint64(i))) }
-		m.If(at(p.FreeValid, p.FreeIdx).Or(at(p.AllocValid, p.AllocIdx)), func() {
+		clear, left, merge := at(p.FreeValid, p.FreeIdx).Or(at(p.AllocValid, p.AllocIdx)), at(sent, idx), at(p.MrgValid, p.MrgIdx)
+		st.clear, st.left, st.merge = append(st.clear, clear), append(st.left, left), append(st.merge, merge)
+		m.If(clear, func() {
 			cnt[i].SetU(0)
 			age[i].SetU(0)
 			pend[i].SetU(0)
-		}).Else(func() {
-			left := at(sent, idx) // the dummy left with the ages so far
+		}).Else(func() { // left: the dummy left with the ages so far
 			m.If(left, func() {
 				age[i].SetU(0)
 				pend[i].SetU(0)
 			})
-			m.If(at(p.MrgValid, p.MrgIdx), func() {
+			m.If(merge, func() {
 				cnt[i].Set(hdl.Mux(cnt[i].Eq(lastCnt), lastCnt, cnt[i].Add(m.ConstU(lw, 1))))
 				age[i].Set(satAdd(hdl.Mux(left, m.ConstU(c.AgeBits, 0), age[i]), p.MrgAge))
 				pend[i].SetU(1)
 			})
 		})
 	}
+	l2mibProperties(m, st, found, p.Dmy.Ready)
 	return m, p
 }

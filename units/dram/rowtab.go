@@ -196,7 +196,8 @@ func (c RowTabBlock) WithPorts(name string) (*hdl.Module, RowTabPorts) {
 // The events of an edge (a read entering, one leaving, a dummy) reach at
 // most three entries; what each event's entry becomes is computed once,
 // by adders shared by all entries, and the entries an event reaches take
-// it (two events at one entry compute the same values).
+// it (two events at one entry compute the same values). Its properties
+// follow.
 func (c RowTabBlock) logic(m *hdl.Module, name string, in RowTabInputs) RowTabOut {
 	entries, cw := c.Entries, lib.CountWidth(c.Entries)
 	mlw, agew := sumWidths(c.Entries, c.MlBits, c.AgeBits)
@@ -290,6 +291,8 @@ func (c RowTabBlock) logic(m *hdl.Module, name string, in RowTabInputs) RowTabOu
 			t.Age[r].Set(pick(nextAge))
 		})
 	}
+	c.properties(m, rowTabState{v: t.V, bank: t.Bank, row: t.Row, n: n, mlen: t.Mlen, age: t.Age, hitAny: hitAny, freeAny: freeAny, enqValid: in.EnqValid,
+		enq: events[0].on, deq: events[1].on, dmy: events[2].on, enqPtr: enqPtr, deqPtr: in.DeqPtr})
 	out := RowTabOut{EnqPtr: enqPtr}
 	for r := range entries {
 		out.Entry = append(out.Entry, RowTabEntry{V: t.V[r], Bank: t.Bank[r], Row: t.Row[r], Mlen: t.Mlen[r], Age: t.Age[r]})

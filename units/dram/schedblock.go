@@ -96,13 +96,14 @@ func (c SchedBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(c.WithP
 // ports, the read and write queues with the MIB (and under -rowscore
 // table the row-score table), Rule 1's choice of a read and FR-FCFS's of
 // a write with the drain deciding between them, and the open rows and
-// the drain at the edge; it returns the ports.
+// the drain at the edge, and its properties; it returns the ports.
 func (c SchedBlock) WithPorts(name string) (*hdl.Module, SchedPorts) {
 	b := &schedBuild{c: c, m: hdl.NewModule(name), mw: lib.CountWidth(c.Merges)}
 	b.ports()
 	b.queues(name)
 	b.pick()
 	b.edge()
+	b.properties()
 	return b.m, b.p
 }
 
@@ -122,6 +123,7 @@ type schedBuild struct {
 	tabIn                                RowTabInputs
 	tabOut                               RowTabOut
 	valid, bank, row                     *hdl.Signal // the request issued
+	readEligible, writeEligible          *hdl.Signal // a read, a write may leave (Rule 1's, FR-FCFS's grant)
 }
 
 // ports declares the ports, and each bank's open row.
@@ -202,6 +204,7 @@ func (b *schedBuild) pick() {
 	// 2.3 and reading 8: in a drain writes go first; otherwise a write
 	// leaves only in a cycle without an eligible read.
 	b.issWrite.Drive(wgnt.And(b.drain.Or(rgnt.Not())))
+	b.readEligible, b.writeEligible = rgnt, wgnt
 	b.issRead.Drive(rgnt.And(b.issWrite.Not()))
 	b.readOut.Drive(ridx)
 	b.writeOut.Drive(widx)
