@@ -134,6 +134,7 @@ func (f *flatMemory) accept(mb *memBench, wp warp) []verify.Expect {
 func newMemBench(t *testing.T, p rs.MemoryBlock) *memBench {
 	m, ports := p.WithPorts("rsdmm")
 	b := verify.NewBench(t, m)
+	propertiesHold(t, b)
 	w := 1 << p.LW
 	mb := &memBench{Bench: b, p: p, m: rs.Machine{LW: p.LW}, model: newFlatMemory(p)}
 	write := b.In(ports.Req.Payload.Write.Name())

@@ -28,6 +28,7 @@ func TestRPUMatchesPack(t *testing.T) {
 				require.NoError(t, err)
 				dut, ports := rpu.WithPorts("dut")
 				b := verify.NewBench(t, dut)
+				propertiesHold(t, b)
 				b.DontRecord()
 				w, n := 1<<rpu.LW, rpu.S<<rpu.LW
 				load, cong := b.Outs(ports.Load), b.Out(ports.Cong.Name())

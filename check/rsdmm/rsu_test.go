@@ -38,6 +38,7 @@ func TestRSUMatchesShift(t *testing.T) {
 			lw, ab, lanes, hash := rsu.LW, rsu.AB, rsu.Lanes, rsu.Hash
 			dut, ports := rsu.WithPorts("dut")
 			b := verify.NewBench(t, dut)
+			propertiesHold(t, b)
 			b.DontRecord()
 			addr, saddr := b.Ins(ports.Addr), b.Outs(ports.SAddr)
 			m := rs.Machine{LW: lw}

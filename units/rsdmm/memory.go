@@ -143,7 +143,7 @@ func (p MemoryBlock) stage(mk func(prefix string, lane ...int) hdl.Fields, prefi
 func (p MemoryBlock) Build(name string) *hdl.Module { return hdl.ModuleOf(p.WithPorts(name)) }
 
 // WithPorts makes the module called name (as Build) and returns it with
-// its ports.
+// its ports, and states its properties.
 func (p MemoryBlock) WithPorts(name string) (*hdl.Module, MemoryPorts) {
 	b := &memoryBuild{p: p, m: hdl.NewModule(name), w: 1 << p.LW, n: p.N()}
 	b.ports()
@@ -152,6 +152,7 @@ func (p MemoryBlock) WithPorts(name string) (*hdl.Module, MemoryPorts) {
 	s0 := b.issue(name)
 	at := b.mmu(s0)
 	b.respond(at, b.bankArray(at))
+	b.properties(b.watch)
 	return b.m, b.io
 }
 
@@ -177,6 +178,8 @@ type memoryBuild struct {
 	transfer  *hdl.Signal
 
 	pending []*hdl.Signal // the stages on their way: the MMU's, ret's, emit's
+
+	watch memoryWatch // what the properties read
 }
 
 // ports declares the inputs and cfg_ready: a configuration write is taken
@@ -253,6 +256,7 @@ func (b *memoryBuild) collect(shifted []*hdl.Signal) {
 			})
 		}
 	}).Elif(b.transfer, func() { collected.SetU(0) })
+	b.watch.take, b.watch.full = take, full
 }
 
 // issue: the RPU packs the super warp (section IV). Its window t = 0 ..
@@ -287,6 +291,7 @@ func (b *memoryBuild) issue(name string) mmuStage {
 	t := m.Reg("t", cw)
 	lastCycle := busy.And(t.Eq(window.Sub(one))).Named("window_end")
 	b.issueFree.Drive(busy.Not().Or(lastCycle))
+	b.watch.issWrite, b.watch.t, b.watch.window, b.watch.lastCycle = issWrite, t, window, lastCycle
 
 	// The window's cycles: Idle until collect moves a super warp in, which
 	// opens its Window at t = 0; t counts the window's cycles and the
@@ -348,6 +353,7 @@ func (b *memoryBuild) mmu(s0 mmuStage) mmuStage {
 		next := b.p.stage(b.m.RegFields, fmt.Sprintf("mmu%d", d))
 		hdl.DriveRecord(next, at)
 		b.pending = append(b.pending, next.Valid)
+		b.watch.mmu = append(b.watch.mmu, next)
 		at = next
 	}
 	return at
@@ -411,6 +417,7 @@ func (b *memoryBuild) respond(at mmuStage, rdata []*hdl.Signal) {
 		}
 	})
 	b.inFlight.Drive(lib.Bus(b.pending).RedOr())
+	b.watch.retRead, b.watch.retLast, b.watch.left = retRead, retLast, left
 	f := m.OutputFields("resp")
 	b.io.Resp = MemoryResp{Valid: f("valid", 1), Rdata: f.Vec("rdata", w, p.DW)}
 	hdl.DriveRecord(b.io.Resp, MemoryResp{Valid: emitting, Rdata: emit[:w]})

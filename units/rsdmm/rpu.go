@@ -85,6 +85,7 @@ func (c RPUBlock) WithPorts(name string) (*hdl.Module, RPUPorts) {
 	}
 	p.Cong = m.Output("cong", cw)
 	p.Cong.Drive(cong)
+	c.properties(m, p)
 	return m, p
 }
 

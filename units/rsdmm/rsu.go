@@ -61,6 +61,7 @@ func (c RSUBlock) WithPorts(name string) (*hdl.Module, RSUPorts) {
 		s.Drive(hdl.Concat(j, k.Add(shiftOf(j)))) // (k + r_j) mod w
 		p.Addr, p.SAddr = append(p.Addr, a), append(p.SAddr, s)
 	}
+	c.properties(m, p)
 	return m, p
 }
 
