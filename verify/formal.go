@@ -2,9 +2,12 @@ package verify
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -14,7 +17,6 @@ import (
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/cache"
-	"github.com/parmem/parmem/internal/tools"
 	"github.com/parmem/parmem/sim"
 )
 
@@ -66,6 +68,8 @@ type PropertyResult struct {
 	// With is how many other assertions a joint proof proved with it
 	// (their time is the run's).
 	With int
+	// TimedOut reports an open verdict for want of time (ProveOptions.Timeout).
+	TimedOut bool
 }
 
 // Method says how the verdict was reached, for reports.
@@ -81,6 +85,9 @@ func (r PropertyResult) Method() string {
 	case Failed, Reached:
 		return fmt.Sprintf("trace of %d cycles", r.Steps)
 	case Open:
+		if r.TimedOut {
+			return fmt.Sprintf("no answer within %.0f s", r.Time.Seconds())
+		}
 		return fmt.Sprintf("no proof and no trace within %d steps", r.Steps)
 	}
 	return ""
@@ -92,6 +99,13 @@ type ProveOptions struct {
 	Depth int
 	// Progress, when not nil, is called after each property.
 	Progress func(done, total int, r PropertyResult)
+	// Covers, when not nil, proves only the cover points it names (by
+	// NetProperty.Name), without the assertions as constraints: quicker,
+	// and weaker.
+	Covers []string
+	// Timeout, when not 0, bounds each run of Yosys: a property it does
+	// not settle in time is open.
+	Timeout time.Duration
 	// MaxStateBits refuses a design holding more state bits (registers
 	// and memory words, which the proof turns into registers) than this
 	// (default DefaultMaxStateBits; negative: no limit): its proofs would
@@ -133,7 +147,7 @@ func ProveProperties(d *hdl.Design, opts ProveOptions) ([]PropertyResult, error)
 	if bits := StateBits(d); opts.MaxStateBits > 0 && bits > opts.MaxStateBits {
 		return nil, &TooLargeError{Bits: bits, Max: opts.MaxStateBits}
 	}
-	p := &prover{d: d, nl: d.Netlist(), verilog: d.Verilog(), depth: opts.Depth, widths: map[string]int{}}
+	p := &prover{d: d, nl: d.Netlist(), verilog: d.Verilog(), depth: opts.Depth, timeout: opts.Timeout, widths: map[string]int{}}
 	for _, in := range d.Top().Inputs() {
 		p.widths[in.Name()] = in.Width()
 	}
@@ -144,11 +158,18 @@ func ProveProperties(d *hdl.Design, opts ProveOptions) ([]PropertyResult, error)
 	var asserts, covers []int
 	for i, np := range p.nl.Properties {
 		results[i] = PropertyResult{NetProperty: np, Verdict: Assumed}
+		if np.Kind != hdl.Assumption {
+			results[i].Verdict = Open // until proved (not at all, outside opts.Covers)
+		}
 		switch np.Kind {
 		case hdl.Assertion:
-			asserts = append(asserts, i)
+			if opts.Covers == nil {
+				asserts = append(asserts, i)
+			}
 		case hdl.CoverPoint:
-			covers = append(covers, i)
+			if opts.Covers == nil || slices.Contains(opts.Covers, np.Name) {
+				covers = append(covers, i)
+			}
 		}
 	}
 	done := 0
@@ -187,6 +208,7 @@ type prover struct {
 	nl      *hdl.Netlist
 	verilog []byte
 	depth   int
+	timeout time.Duration
 	widths  map[string]int // the top's inputs (rst included), for traces
 }
 
@@ -254,10 +276,14 @@ func (p *prover) proveAssertions(results []PropertyResult, todo []int, report fu
 // satRun is one run of Yosys's sat: its log, how long it took, and
 // whether the answer came from the tool cache.
 type satRun struct {
-	log    string
-	time   time.Duration
-	cached bool
+	log      string
+	time     time.Duration
+	cached   bool
+	timedOut bool // Yosys ran out of ProveOptions.Timeout
 }
+
+// errTimedOut is a Yosys run that ran out of time.
+var errTimedOut = errors.New("yosys ran out of time")
 
 // sat proves with Yosys that each of wires is always want, with the
 // wires holds 1 in every step (proven assertions) and the design's
@@ -281,12 +307,25 @@ func (p *prover) sat(wires []string, want int, holds []string) (satRun, error) {
 		if err := os.WriteFile(filepath.Join(dir, "design.v"), p.verilog, 0o644); err != nil {
 			return err
 		}
-		text, err := tools.Output(dir, "yosys", "-p", script)
-		if err != nil {
-			return fmt.Errorf("yosys: %v\n%s", err, lastLines(text, 20))
+		ctx, cancel := context.Background(), func() {}
+		if p.timeout > 0 {
+			ctx, cancel = context.WithTimeout(ctx, p.timeout)
 		}
-		return os.WriteFile(filepath.Join(dir, "yosys.log"), []byte(text), 0o644)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "yosys", "-p", script)
+		cmd.Dir = dir
+		text, err := cmd.CombinedOutput()
+		if ctx.Err() != nil {
+			return errTimedOut // not an answer: nothing is cached
+		}
+		if err != nil {
+			return fmt.Errorf("yosys: %v\n%s", err, lastLines(string(text), 20))
+		}
+		return os.WriteFile(filepath.Join(dir, "yosys.log"), text, 0o644)
 	})
+	if errors.Is(err, errTimedOut) {
+		return satRun{time: time.Since(start), timedOut: true}, nil
+	}
 	if err != nil {
 		return satRun{}, err
 	}
@@ -312,6 +351,8 @@ var (
 func (r *PropertyResult) read(run satRun, depth int, widths map[string]int, proven, refuted Verdict) error {
 	r.Time, r.Cached = run.time, run.cached
 	switch log := run.log; {
+	case run.timedOut:
+		r.Verdict, r.Steps, r.TimedOut = Open, 0, true
 	case strings.Contains(log, "Induction step proven: SUCCESS!"):
 		r.Verdict = proven
 		if m := inductionStep.FindAllStringSubmatch(log, -1); len(m) > 0 {

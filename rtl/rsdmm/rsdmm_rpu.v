@@ -12939,8 +12939,7 @@ module rsdmm_rpu (
   wire _eq_11265;
   wire _le_11266;
   wire _eq_11268;
-  wire _eq_11270;
-  wire _gt_11272;
+  wire _gt_11270;
   assign _not_3387 = ~valid_0;
   assign _lt_3388 = stage_0 < cong;
   assign _or_3389 = _not_3387 | _lt_3388;
@@ -19957,9 +19956,8 @@ module rsdmm_rpu (
   assign _add_11264 = _zext_11233 + _zext_11263;
   assign _eq_11265 = load_7 == _add_11264;
   assign _le_11266 = load_7 <= cong;
-  assign _eq_11268 = cong == 5'h00;
-  assign _eq_11270 = cong == 5'h18;
-  assign _gt_11272 = cong > 5'h01;
+  assign _eq_11268 = cong == 5'h18;
+  assign _gt_11270 = cong > 5'h01;
   wire _assert_stage_below_cong_0 = _or_3389; // a request's stage is not below the congestion
   wire _assert_invalid_rests_0 = _or_3394; // an invalid request has a stage or leads
   wire _assert_stage_per_row_0_1 = _or_3409; // two requests to one bank share a stage with different rows, or one row in different stages
@@ -20348,10 +20346,9 @@ module rsdmm_rpu (
   wire _assert_load_le_cong_6 = _le_11106; // a bank's load is above the congestion
   wire _assert_load_is_leaders_7 = _eq_11265; // a bank's load is not the rows asked of it
   wire _assert_load_le_cong_7 = _le_11266; // a bank's load is above the congestion
-  wire _cover_no_request = _eq_11268;
-  wire _cover_full_congestion = _eq_11270;
+  wire _cover_full_congestion = _eq_11268;
   wire _cover_shared_address = _or_7559;
-  wire _cover_two_stages = _gt_11272;
+  wire _cover_two_stages = _gt_11270;
   always @* begin
     assert (_assert_stage_below_cong_0);
     assert (_assert_invalid_rests_0);
@@ -20741,7 +20738,6 @@ module rsdmm_rpu (
     assert (_assert_load_le_cong_6);
     assert (_assert_load_is_leaders_7);
     assert (_assert_load_le_cong_7);
-    cover (_cover_no_request);
     cover (_cover_full_congestion);
     cover (_cover_shared_address);
     cover (_cover_two_stages);
