@@ -133,7 +133,7 @@ func buildConfig(c units.Config) (*hdl.Module, error) {
 
 // coverProofTime bounds each Yosys run that looks at a cover point a
 // pack's stimulus never reached.
-const coverProofTime = 20 * time.Second
+const coverProofTime = 5 * time.Second
 
 // checkCoverage reports how often the pack's stimulus reached each cover
 // point, counting a module's in all its instances in all configurations.

@@ -13,11 +13,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/internal/cache"
+	"github.com/parmem/parmem/internal/tools"
 	"github.com/parmem/parmem/sim"
+	"github.com/parmem/parmem/units"
 )
 
 // Proofs of a design's properties (hdl's Module.Assert, Assume, Cover) on
@@ -435,4 +438,54 @@ func Replay(d *hdl.Design, trace []map[string]hdl.Bits, vcd string) (*sim.Sim, e
 		s.Step()
 	}
 	return s, nil
+}
+
+// RequireProperties proves the properties of configuration c (its
+// module named after the unit) and requires every assertion proven and
+// every cover point reached, but those open names (with the reason),
+// which must not fail: the families' TestProveProperties.
+func RequireProperties(t *testing.T, c units.Config, open map[string]string) {
+	t.Helper()
+	tools.Need(t, "yosys")
+	d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	results, err := ProveProperties(d, ProveOptions{})
+	if err != nil {
+		t.Fatalf("%s: %v", c, err)
+	}
+	if len(results) == 0 {
+		t.Fatalf("%s states no properties", c)
+	}
+	counts := map[Verdict]int{}
+	for _, r := range results {
+		counts[r.Verdict]++
+		want := map[hdl.PropertyKind]Verdict{hdl.Assertion: Proven, hdl.CoverPoint: Reached, hdl.Assumption: Assumed}[r.Kind]
+		why, isOpen := open[r.Name]
+		switch {
+		case isOpen && r.Verdict != Failed:
+			t.Logf("%s %s: %s (%s)", r.Kind, r.Name, r.Verdict, why)
+		case r.Verdict != want:
+			t.Errorf("%s: %s %s (%s) is %s, want %s: %s", c, r.Kind, r.Name, r.Pos, r.Verdict, want, r.Method())
+		}
+	}
+	t.Logf("%s: %v in %.1f s", c, counts, time.Since(start).Seconds())
+}
+
+// ProvedByName proves d's properties (ProveProperties, at its defaults)
+// and returns the results by name, failing the test on an error.
+func ProvedByName(t *testing.T, d *hdl.Design) map[string]PropertyResult {
+	t.Helper()
+	tools.Need(t, "yosys")
+	results, err := ProveProperties(d, ProveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]PropertyResult{}
+	for _, r := range results {
+		byName[r.Name] = r
+	}
+	return byName
 }

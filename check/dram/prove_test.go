@@ -2,15 +2,11 @@ package dram
 
 import (
 	"flag"
-	"strings"
 	"testing"
-	"time"
 
-	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/units"
 	d "github.com/parmem/parmem/units/dram"
 	"github.com/parmem/parmem/verify"
-	"github.com/stretchr/testify/require"
 )
 
 // The blocks' properties (issue 46) proved by Yosys on their Verilog:
@@ -73,34 +69,6 @@ func proveCases() []proveCase {
 // dead logic), but those a case lists as open.
 func TestProveProperties(t *testing.T) {
 	for _, c := range proveCases() {
-		t.Run(strings.ReplaceAll(c.config.String(), " ", "_"), func(t *testing.T) {
-			proveUnit(t, c.config, c.open)
-		})
+		t.Run(c.config.String(), func(t *testing.T) { verify.RequireProperties(t, c.config, c.open) })
 	}
-}
-
-// proveUnit proves one configuration's properties.
-func proveUnit(t *testing.T, c units.Config, open map[string]string) {
-	u, err := units.Lookup(c.Unit)
-	require.NoError(t, err)
-	design, err := units.Registered().Build(c, u.ModuleName())
-	require.NoError(t, err)
-	start := time.Now()
-	results, err := verify.ProveProperties(design, verify.ProveOptions{})
-	require.NoError(t, err)
-	counts := map[verify.Verdict]int{}
-	for _, r := range results {
-		counts[r.Verdict]++
-		want := verify.Proven
-		if r.Kind == hdl.CoverPoint {
-			want = verify.Reached
-		}
-		if why, ok := open[r.Name]; ok {
-			require.NotEqual(t, verify.Failed, r.Verdict, r.Name)
-			t.Logf("%s %s: %s (%s)", r.Kind, r.Name, r.Verdict, why)
-			continue
-		}
-		require.Equal(t, want, r.Verdict, "%s %s (%s): %s", r.Kind, r.Name, r.Pos, r.Method())
-	}
-	t.Logf("%s: %v in %.1f s", c, counts, time.Since(start).Seconds())
 }

@@ -2,14 +2,10 @@ package elastic
 
 import (
 	"flag"
-	"strings"
 	"testing"
 
-	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/internal/tools"
 	"github.com/parmem/parmem/units"
 	"github.com/parmem/parmem/verify"
-	"github.com/stretchr/testify/require"
 )
 
 var proveAll = flag.Bool("prove.all", false, "prove the bigger configurations too (make prove), not only the small ones")
@@ -52,23 +48,7 @@ func proveConfigs() []units.Config {
 // reached (every writeback source, each queue full and empty, each of the
 // cache's write cases, a conflict).
 func TestProveProperties(t *testing.T) {
-	tools.Need(t, "yosys")
 	for _, c := range proveConfigs() {
-		t.Run(c.String(), func(t *testing.T) {
-			d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
-			require.NoError(t, err)
-			results, err := verify.ProveProperties(d, verify.ProveOptions{Depth: 20})
-			require.NoError(t, err)
-			require.NotEmpty(t, results)
-			for _, r := range results {
-				switch r.Kind {
-				case hdl.Assertion:
-					require.Equalf(t, verify.Proven, r.Verdict, "assertion %s (%s): %s", r.Name, r.Pos, r.Method())
-				case hdl.CoverPoint:
-					require.Equalf(t, verify.Reached, r.Verdict, "cover point %s (%s): %s", r.Name, r.Pos, r.Method())
-				}
-				t.Logf("%-40s %-6s %-8s %s", r.Name, r.Kind, r.Verdict, r.Method())
-			}
-		})
+		t.Run(c.String(), func(t *testing.T) { verify.RequireProperties(t, c, nil) })
 	}
 }

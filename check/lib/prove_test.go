@@ -2,14 +2,10 @@ package lib
 
 import (
 	"flag"
-	"strings"
 	"testing"
 
-	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/internal/tools"
 	"github.com/parmem/parmem/units"
 	"github.com/parmem/parmem/verify"
-	"github.com/stretchr/testify/require"
 )
 
 var proveAll = flag.Bool("prove.all", false, "prove the larger configurations too (make prove), not only the small ones")
@@ -64,21 +60,7 @@ func proveConfigs() []units.Config {
 // their inputs at most 32 bits wide: verify reads no wider input from a
 // Yosys trace.)
 func TestProveProperties(t *testing.T) {
-	tools.Need(t, "yosys")
 	for _, c := range proveConfigs() {
-		t.Run(c.String(), func(t *testing.T) {
-			d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
-			require.NoError(t, err)
-			results, err := verify.ProveProperties(d, verify.ProveOptions{Depth: 20})
-			require.NoError(t, err)
-			require.NotEmpty(t, results, "the unit states properties")
-			for _, r := range results {
-				want := verify.Proven
-				if r.Kind == hdl.CoverPoint {
-					want = verify.Reached
-				}
-				require.Equal(t, want, r.Verdict, "%s %s (%s): %s", r.Kind, r.Name, r.Pos, r.Method())
-			}
-		})
+		t.Run(c.String(), func(t *testing.T) { verify.RequireProperties(t, c, nil) })
 	}
 }

@@ -2,14 +2,10 @@ package rsdmm
 
 import (
 	"flag"
-	"strings"
 	"testing"
-	"time"
 
-	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/units"
 	"github.com/parmem/parmem/verify"
-	"github.com/stretchr/testify/require"
 )
 
 // The blocks' properties (issue 46) proved by Yosys on their Verilog:
@@ -46,25 +42,7 @@ func proveConfigs() []units.Config {
 // dead logic).
 func TestProveProperties(t *testing.T) {
 	for _, c := range proveConfigs() {
-		t.Run(strings.ReplaceAll(c.String(), " ", "_"), func(t *testing.T) {
-			u, err := units.Lookup(c.Unit)
-			require.NoError(t, err)
-			d, err := units.Registered().Build(c, u.ModuleName())
-			require.NoError(t, err)
-			start := time.Now()
-			results, err := verify.ProveProperties(d, verify.ProveOptions{})
-			require.NoError(t, err)
-			counts := map[verify.Verdict]int{}
-			for _, r := range results {
-				counts[r.Verdict]++
-				want := verify.Proven
-				if r.Kind == hdl.CoverPoint {
-					want = verify.Reached
-				}
-				require.Equal(t, want, r.Verdict, "%s %s (%s): %s", r.Kind, r.Name, r.Pos, r.Method())
-			}
-			t.Logf("%s: %v in %.1f s", c, counts, time.Since(start).Seconds())
-		})
+		t.Run(c.String(), func(t *testing.T) { verify.RequireProperties(t, c, nil) })
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/internal/tools"
 	"github.com/parmem/parmem/units"
 	. "github.com/parmem/parmem/units/sams"
 	"github.com/parmem/parmem/verify"
@@ -38,20 +37,7 @@ func prove(t *testing.T, m *hdl.Module) map[string]verify.PropertyResult {
 	t.Helper()
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
-	return proveDesign(t, d)
-}
-
-// proveDesign proves the properties of d and returns them by name.
-func proveDesign(t *testing.T, d *hdl.Design) map[string]verify.PropertyResult {
-	t.Helper()
-	tools.Need(t, "yosys")
-	results, err := verify.ProveProperties(d, verify.ProveOptions{})
-	require.NoError(t, err)
-	byName := map[string]verify.PropertyResult{}
-	for _, r := range results {
-		byName[r.Name] = r
-	}
-	return byName
+	return verify.ProvedByName(t, d)
 }
 
 // requireSettled requires every assertion of results proven, but those
@@ -99,7 +85,7 @@ func TestProveBlockProperties(t *testing.T) {
 	for _, c := range configs {
 		d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
 		require.NoError(t, err)
-		results := proveDesign(t, d)
+		results := verify.ProvedByName(t, d)
 		requireSettled(t, c.String(), results)
 		t.Logf("%s: %d properties settled", c, len(results))
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
-	"github.com/parmem/parmem/internal/tools"
 	"github.com/parmem/parmem/units"
 	. "github.com/parmem/parmem/units/smm2d"
 	"github.com/parmem/parmem/verify"
@@ -117,25 +116,12 @@ func (w accessWrapper) premise(g Geometry, pattern Pattern) *hdl.Signal {
 	return oddMultiple(w.hstride, w.hs).And(le(w.hs, g.NB-g.P-g.Q))
 }
 
-// prove proves the properties of d and returns them by name.
-func prove(t *testing.T, d *hdl.Design) map[string]verify.PropertyResult {
-	t.Helper()
-	tools.Need(t, "yosys")
-	results, err := verify.ProveProperties(d, verify.ProveOptions{})
-	require.NoError(t, err)
-	byName := map[string]verify.PropertyResult{}
-	for _, r := range results {
-		byName[r.Name] = r
-	}
-	return byName
-}
-
 // proveModule proves the properties of m's design.
 func proveModule(t *testing.T, m *hdl.Module) map[string]verify.PropertyResult {
 	t.Helper()
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
-	return prove(t, d)
+	return verify.ProvedByName(t, d)
 }
 
 // requireSettled requires every assertion of results proven, but those
@@ -166,7 +152,7 @@ func TestProveBlockProperties(t *testing.T) {
 	for _, c := range configs {
 		d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
 		require.NoError(t, err)
-		results := prove(t, d)
+		results := verify.ProvedByName(t, d)
 		requireSettled(t, c.String(), results)
 		t.Logf("%s: %d properties settled", c, len(results))
 	}
