@@ -259,7 +259,14 @@ func (p *prover) proveAssertions(results []PropertyResult, todo []int, report fu
 			results[i].Verdict, results[i].Trace, results[i].Steps, results[i].Time, results[i].Cached = Failed, joint.Trace, len(joint.Trace), joint.Time, joint.Cached
 			report(i)
 			todo = slices.Delete(todo, k, k+1)
-		default: // open together: each alone
+		default: // open together: each alone, unless out of time together
+			if joint.TimedOut {
+				for _, i := range todo {
+					results[i].Verdict, results[i].TimedOut, results[i].Time = Open, true, joint.Time
+					report(i)
+				}
+				return nil
+			}
 			for _, i := range todo {
 				run, err := p.sat([]string{results[i].Wire}, 1, nil)
 				if err != nil {
