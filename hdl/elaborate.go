@@ -646,18 +646,30 @@ func (d *Design) formal(i int) bool { return d.scopes[d.nodes[i].scope].mi.forma
 // of the hierarchy (ghost state excepted). Test benches use it to give RTL state the Go
 // simulator's initial value, zero.
 func (d *Design) StateElements() []StateElement {
-	var out []StateElement
-	for i, n := range d.nodes {
-		if n.sig.kind.IsStorage() && !d.formal(i) {
-			out = append(out, StateElement{Path: d.hierName(i), Width: n.sig.width})
-		}
-	}
+	out := d.registers(false)
 	for _, fm := range d.mems {
 		sc := &d.scopes[fm.scope]
 		for k, mem := range sc.mi.m.mems {
 			if mem == fm.mem {
 				out = append(out, StateElement{Path: joinPath(sc.path, sc.mi.memNames[k]), Width: mem.width, Depth: mem.depth})
 			}
+		}
+	}
+	return out
+}
+
+// GhostState lists the registers that only properties read, which the
+// Verilog declares under `ifdef FORMAL alone: a bench that defines FORMAL
+// zeroes them as it does StateElements.
+func (d *Design) GhostState() []StateElement { return d.registers(true) }
+
+// registers lists the registers and synchronous read registers of the
+// hierarchy that are ghost state, or that are not.
+func (d *Design) registers(ghost bool) []StateElement {
+	var out []StateElement
+	for i, n := range d.nodes {
+		if n.sig.kind.IsStorage() && d.formal(i) == ghost {
+			out = append(out, StateElement{Path: d.hierName(i), Width: n.sig.width})
 		}
 	}
 	return out

@@ -96,6 +96,7 @@ func TestPropertiesInVerilog(t *testing.T) {
 	require.Contains(t, formal, "    assume (_assume_not_both);\n    assert (_assert_in_range);\n    assert (_assert_below_nine);\n")
 	require.Contains(t, formal, "wire _cover_nine = ~rst & ")
 	require.Empty(t, d.StateElements()[1:], "the ghost is no state of the hardware")
+	require.Equal(t, []hdl.StateElement{{Path: "ghost", Width: 4}}, d.GhostState(), "but a bench that defines FORMAL zeroes it")
 
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "digit.v"), d.Verilog(), 0o644))
