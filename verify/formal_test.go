@@ -3,6 +3,8 @@ package verify
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
@@ -95,16 +97,104 @@ func TestProveProperties(t *testing.T) {
 	require.Equal(t, "1000", c.At(10*v.Cycle), "and shows it at 8 in the failing cycle")
 }
 
-// Lockstep reports a property that fails in the Go simulator as it does a
-// mismatch: the cycle, the property with its message and Go line, and the
-// last inputs, in the fast (hashed) mode as in the full one.
+// Lockstep reports a property that fails as it does a mismatch: the
+// cycle, what each simulator made of it (every one of them checks the
+// properties: the Go simulator, compiled Go, and Verilator and Icarus on
+// the Verilog's FORMAL wires), the last inputs and the waveforms, in the
+// fast (hashed) mode as in the full one.
 func TestLockstepReportsAFailedProperty(t *testing.T) {
+	tools.Need(t, "verilator", "iverilog")
 	d, err := hdl.Elaborate(counterDigit())
 	require.NoError(t, err)
+	backends := []Backend{GoBackend(d), GoCompiledBackend(d), VerilatorBackend(d, VerilatorOptions{Lint: true, Trace: true}), IcarusBackend(d)}
+	cycle := uint64(0)
 	for _, batch := range []int{0, 16} {
-		_, err = Lockstep(Config{Backends: []Backend{GoBackend(d)}, Seed: 3, Cycles: 5000, Batch: batch})
-		require.Error(t, err)
-		require.Regexp(t, `^lockstep: cycle \d+: go: assertion u.below_eight failed \(formal_test.go:\d+\): c stays below 8\nlast inputs:\n`, err.Error())
+		_, err = Lockstep(Config{Backends: backends, Seed: 3, Cycles: 5000, Batch: batch, ReportDir: t.TempDir()})
+		var mm *MismatchError
+		require.ErrorAs(t, err, &mm)
+		m := mm.M
+		require.Regexp(t, `^lockstep: property failed at cycle \d+ \(counted after the initial reset\):\n`, m.Text())
+		require.Regexp(t, `^assertion u.below_eight failed \(formal_test.go:\d+\): c stays below 8$`, m.Property)
+		require.Len(t, m.Values, 4)
+		for _, v := range m.Values {
+			require.Equal(t, m.Property, v.Value, "%s stops at it", v.Sim)
+		}
+		if cycle == 0 {
+			cycle = m.Cycle
+		}
+		require.Equal(t, cycle, m.Cycle, "the same cycle in both modes")
+		require.Len(t, m.Waveforms, 3, "go, verilator and icarus")
+		for _, path := range m.Waveforms {
+			f, err := os.Open(path)
+			require.NoError(t, err)
+			w, err := vcd.Parse(f)
+			f.Close()
+			require.NoError(t, err, path)
+			var c *vcd.Var
+			for _, name := range w.Paths() {
+				if strings.HasSuffix(name, "u.c") {
+					c = w.Vars[name]
+				}
+			}
+			require.NotNil(t, c, "%s has the counter: %v", path, w.Paths())
+			require.Equal(t, "1000", c.At(10*(m.Cycle+1)), "%s shows c at 8 in the failing cycle", path)
+		}
+	}
+}
+
+// A property that fails in the Verilog alone (here a broken wire of the
+// FORMAL section) stops the RTL simulator, and the report says the Go
+// simulator ran the cycle without a failure.
+func TestLockstepReportsAPropertyOnlyTheVerilogFails(t *testing.T) {
+	tools.Need(t, "iverilog")
+	d, err := hdl.Elaborate(counterDigit())
+	require.NoError(t, err)
+	good := string(d.Verilog())
+	re := regexp.MustCompile(`(wire _assert_in_range = )[^;]*;`)
+	require.Regexp(t, re, good)
+	bad := re.ReplaceAllString(good, "${1}rst | (c != 4'd3);")
+	icarus := func(bool) (Simulator, error) { return NewIcarusVerilog(d, []byte(bad)) }
+	_, err = Lockstep(Config{Backends: []Backend{GoBackend(d), icarus}, Seed: 3, Cycles: 5000, NoReplay: true})
+	var mm *MismatchError
+	require.ErrorAs(t, err, &mm)
+	require.Equal(t, []SimValue{{"go", "(no property fails)"}, {"icarus", mm.M.Property}}, mm.M.Values)
+	require.Regexp(t, `^assertion u.in_range failed \(formal_test.go:\d+\): c stays a decimal digit$`, mm.M.Property)
+}
+
+// The cover counts of every simulator agree with the Go simulator's.
+func TestEverySimulatorCountsTheCoverPoints(t *testing.T) {
+	tools.Need(t, "verilator", "iverilog")
+	m := hdl.NewModule("top")
+	x := m.Input("x", 2)
+	r := m.Reg("r", 2)
+	r.Set(x)
+	m.Cover(r.EqConst(3), "three")
+	m.Cover(x.EqConst(0), "zero")
+	m.Output("y", 2).Drive(r)
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	res, err := Lockstep(Config{Backends: []Backend{GoBackend(d), GoCompiledBackend(d), VerilatorBackend(d, VerilatorOptions{}), IcarusBackend(d)}, Seed: 5, Cycles: 3000})
+	require.NoError(t, err)
+	require.Len(t, res.Covers, 2)
+	for _, c := range res.Covers {
+		require.Greater(t, c.Hits, uint64(100), c.Name)
+	}
+	for _, s := range []func() (coverCounter, error){
+		func() (coverCounter, error) { return NewVerilator(d, VerilatorOptions{}) },
+		func() (coverCounter, error) { return NewIcarus(d) },
+		func() (coverCounter, error) { return NewGoCompiled(d) },
+	} {
+		cc, err := s()
+		require.NoError(t, err)
+		sim := cc.(Simulator)
+		require.NoError(t, Reset(sim))
+		// rst, then x: 3 in two cycles, 0 in one.
+		_, err = sim.Run([]Vector{{0, 3}, {0, 3}, {0, 0}, {1, 0}, {0, 1}})
+		require.NoError(t, err)
+		hits, err := cc.coverHits()
+		require.NoError(t, err)
+		require.Equal(t, []uint64{2, 1}, hits, sim.Name())
+		require.NoError(t, sim.Close())
 	}
 }
 

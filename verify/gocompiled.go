@@ -137,28 +137,36 @@ func goTool() (string, error) {
 // A port of more than 64 bits takes consecutive words from its slot on;
 // slot gives a port's first state word (sim.Sim.GoSourceSlots).
 func goHarness(ports Ports, slot func(name string) int) string {
-	return harness("the protocol loop of the compiled Go simulator", []string{"bufio", "encoding/binary", "io", "os", "time"}, ports,
+	return harness("the protocol loop of the compiled Go simulator", []string{"bufio", "encoding/binary", "io", "os", "strconv", "time"}, ports,
 		goHarnessBody+stimulusCode(ports, slot))
 }
 
-// propertyCode writes failedProperty, which returns the first of the
-// design's assertions and assumptions that fails in the cycle just
-// evaluated (out of reset), or "": the harness stops there, as the
-// interpreter's Violation does.
+// propertyCode writes checkProperties, which the harness calls before
+// each clock edge: out of reset it stops the program at the first of the
+// design's assertions and assumptions that fails, as the interpreter's
+// Violation does, saying so on stderr (property.go), and counts the cover
+// points reached in coverHits.
 func propertyCode(nl *hdl.Netlist, slot func(name string) int) string {
 	var b strings.Builder
-	b.WriteString("func failedProperty(d *Design) string {\n")
+	props := harnessProperties(nl)
+	fmt.Fprintf(&b, "\nvar coverHits [%d]uint64\n\n// batchCycle is the cycle within the batch being run.\nvar batchCycle int\n\n", coverCount(props))
+	b.WriteString("func checkProperties(d *Design) {\n")
 	if nl.Seq {
-		fmt.Fprintf(&b, "\tif d.Word(%d) != 0 {\n\t\treturn \"\"\n\t}\n", slot(hdl.ResetName))
+		fmt.Fprintf(&b, "\tif d.Word(%d) != 0 {\n\t\treturn\n\t}\n", slot(hdl.ResetName))
 	}
-	for _, p := range nl.Properties {
+	k := 0
+	for _, p := range props {
 		if p.Kind == hdl.CoverPoint {
+			fmt.Fprintf(&b, "\tcoverHits[%d] += d.Word(%d)\n", k, slot(p.NetProperty.Wire))
+			k++
 			continue
 		}
-		v := sim.Violation{NetProperty: p}
-		fmt.Fprintf(&b, "\tif d.Word(%d) == 0 {\n\t\treturn %q\n\t}\n", slot(p.Wire), v.What())
+		fmt.Fprintf(&b, "\tif d.Word(%d) == 0 {\n\t\tpropertyFailed(%q)\n\t}\n", slot(p.NetProperty.Wire), p.What)
 	}
-	b.WriteString("\treturn \"\"\n}\n")
+	b.WriteString("}\n\n")
+	prefix, suffix, _ := strings.Cut(propertyLine, "%d")
+	suffix = strings.TrimSuffix(suffix, "%s")
+	fmt.Fprintf(&b, "func propertyFailed(what string) {\n\tos.Stderr.WriteString(%q + strconv.Itoa(batchCycle) + %q + what + \"\\n\")\n\tos.Exit(3)\n}\n", prefix, suffix)
 	return b.String()
 }
 
@@ -346,14 +354,6 @@ func cycle(d *Design, in []stimPort, s *uint64, h uint64, check bool) uint64 {
 	return h
 }
 
-// checkProperties stops the program, saying why, when a property fails.
-func checkProperties(d *Design) {
-	if f := failedProperty(d); f != "" {
-		os.Stderr.WriteString(f + "\n")
-		os.Exit(3)
-	}
-}
-
 func main() {
 	d := NewDesign()
 	in, inWords := stimPorts(d), words(d, inPorts)
@@ -381,6 +381,7 @@ func main() {
 			}
 			outBuf = outBuf[:0]
 			for c := range int(n) {
+				batchCycle = c
 				for i, slot := range inWords {
 					d.SetWord(slot, le.Uint64(batch[8*(c*len(inWords)+i):]))
 				}
@@ -417,11 +418,19 @@ func main() {
 			w.Flush()
 		case 4: // n cycles of the in-simulator stimulus, answered by their digest
 			digest := uint64(0xcbf29ce484222325)
-			for range n {
+			for c := range int(n) {
+				batchCycle = c
 				digest = (digest ^ cycle(d, in, &stim, 0xcbf29ce484222325, true)) * 0x100000001b3
 			}
 			le.PutUint64(buf[:8], digest)
 			w.Write(buf[:8])
+			w.Flush()
+		case 6: // the cover counts
+			out := le.AppendUint64(nil, uint64(len(coverHits)))
+			for _, h := range coverHits {
+				out = le.AppendUint64(out, h)
+			}
+			w.Write(out)
 			w.Flush()
 		case 5: // seed the in-simulator stimulus
 			if _, err := io.ReadFull(r, buf[:8]); err != nil {

@@ -57,7 +57,7 @@ func (g *GoSim) Sim() *sim.Sim { return g.sim }
 
 // Run implements Simulator. A property of the design that fails (an
 // assertion, or an assumption the stimulus breaks) ends the run with a
-// *sim.Violation.
+// *PropertyError.
 func (g *GoSim) Run(in []Vector) ([]Vector, error) {
 	outWords := g.ports.OutWords()
 	flat := make(Vector, len(in)*outWords)
@@ -68,7 +68,7 @@ func (g *GoSim) Run(in []Vector) ([]Vector, error) {
 		g.io.Get(out[c])
 		g.sim.Step()
 		if v := g.sim.Violation(); v != nil {
-			return out[:c+1], v
+			return out[:c+1], &PropertyError{Sim: g.Name(), Cycle: c, What: v.What()}
 		}
 	}
 	return out, nil
@@ -104,7 +104,7 @@ func (g *GoSim) readDigest() (uint64, error) {
 		digest = batchDigest(digest, g.cycle(g.vec, lfsrChecksumInit))
 	}
 	if v := g.sim.Violation(); v != nil {
-		return 0, v
+		return 0, &PropertyError{Sim: g.Name(), What: v.What()}
 	}
 	return digest, nil
 }

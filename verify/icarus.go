@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -24,13 +25,18 @@ import (
 //	4 <n>               run n cycles of the in-simulator stimulus (lfsr.go),
 //	                    printing "= <hash>" for each
 //	5 <hex seed>        seed the in-simulator stimulus
+//	6                   the cover counts: "= <n>", then "= <count>" for
+//	                    each cover point (property.go)
 //	0                   quit
 //
 // The bench zeroes every register and memory at time 0, as the Go
 // simulator and Verilator (--x-initial 0) start, so no run depends on
 // uninitialized state. Outputs with x or z bits are reported as
 // UnknownError. With +bench=<cycles> +seed=<seed> the bench instead runs the
-// LFSR benchmark and prints "= <checksum>".
+// LFSR benchmark and prints "= <checksum>". A design with properties is
+// compiled with FORMAL defined (as SystemVerilog, its immediate
+// assertions ignored), and the bench checks them on their wires before
+// each clock edge (property.go); its benchmark is built without.
 
 // Icarus runs a design in vvp.
 type Icarus struct {
@@ -61,7 +67,7 @@ func NewIcarus(d *hdl.Design) (*Icarus, error) { return NewIcarusVerilog(d, d.Ve
 // NewIcarusVerilog runs verilog, which must declare the same modules, ports
 // and state as d (the mutation test hands it deliberately changed text).
 func NewIcarusVerilog(d *hdl.Design, verilog []byte) (*Icarus, error) {
-	dir, hit, err := icarusBuild(d, verilog)
+	dir, hit, err := icarusBuild(d, verilog, harnessProperties(d.Netlist()))
 	if err != nil {
 		return nil, err
 	}
@@ -72,15 +78,25 @@ func NewIcarusVerilog(d *hdl.Design, verilog []byte) (*Icarus, error) {
 	return &Icarus{ports: PortsOf(d), proc: p, dir: dir, Built: !hit}, nil
 }
 
-func icarusBuild(d *hdl.Design, verilog []byte) (string, bool, error) {
+// ignoredAssertions is the warning iverilog gives for each FORMAL section's
+// block of immediate assertions, which -gno-assertions leaves empty.
+var ignoredAssertions = regexp.MustCompile(`(?m)^[\w.]+\.v:\d+: warning: @\* found no sensitivities so it will never trigger\.\n`)
+
+// icarusBuild compiles the design with its bench, which checks props.
+func icarusBuild(d *hdl.Design, verilog []byte, props []harnessProperty) (string, bool, error) {
 	for _, tool := range []string{"iverilog", "vvp"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			return "", false, fmt.Errorf("%s is not installed; run `make deps`", tool)
 		}
 	}
 	top := d.Top().Name()
-	tb := icarusBench(d)
-	key := cache.Key(string(verilog), tb, cache.ToolVersion("iverilog", "-V"))
+	tb := icarusBench(d, props)
+	args := []string{"-g2005"}
+	if len(props) > 0 {
+		args = []string{"-g2012", "-gno-assertions", "-DFORMAL"}
+	}
+	args = append(args, "-o", "tb.vvp", "tb.v", top+".v")
+	key := cache.Key(string(verilog), tb, strings.Join(args, " "), cache.ToolVersion("iverilog", "-V"))
 	return cache.Build("icarus", key, func(dir string) error {
 		if err := os.WriteFile(filepath.Join(dir, top+".v"), verilog, 0o644); err != nil {
 			return err
@@ -88,9 +104,10 @@ func icarusBuild(d *hdl.Design, verilog []byte) (string, bool, error) {
 		if err := os.WriteFile(filepath.Join(dir, "tb.v"), []byte(tb), 0o644); err != nil {
 			return err
 		}
-		cmd := exec.Command("iverilog", "-g2005", "-o", "tb.vvp", "tb.v", top+".v")
+		cmd := exec.Command("iverilog", args...)
 		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+		out, err := cmd.CombinedOutput()
+		if out = ignoredAssertions.ReplaceAll(out, nil); err != nil || len(out) > 0 {
 			return fmt.Errorf("iverilog build of %s failed: %v\n%s", top, err, lastLines(string(out), 30))
 		}
 		return nil
@@ -207,13 +224,38 @@ func (ic *Icarus) readDigest() (uint64, error) {
 	return digest, nil
 }
 
+// coverHits asks the bench for its cover counts.
+func (ic *Icarus) coverHits() ([]uint64, error) {
+	ic.proc.in.WriteString("6\n")
+	if err := ic.proc.in.Flush(); err != nil {
+		return nil, ic.proc.fail(err)
+	}
+	var hits []uint64
+	for n := -1; len(hits) != n; {
+		line, err := ic.answer()
+		if err != nil {
+			return nil, err
+		}
+		x, err := strconv.ParseUint(line, 10, 64)
+		if err != nil {
+			return nil, ic.proc.fail(fmt.Errorf("cover count %q: %v", line, err))
+		}
+		if n < 0 {
+			n, hits = int(x), make([]uint64, 0, x)
+			continue
+		}
+		hits = append(hits, x)
+	}
+	return hits, nil
+}
+
 // Close implements Simulator.
 func (ic *Icarus) Close() error { return ic.proc.close([]byte("0\n")) }
 
 // IcarusBench runs the LFSR benchmark in a fresh vvp process and returns
 // the checksum and the wall-clock nanoseconds of the whole run.
 func IcarusBench(d *hdl.Design, cycles, seed uint64) (checksum, nanos uint64, err error) {
-	dir, _, err := icarusBuild(d, d.Verilog())
+	dir, _, err := icarusBuild(d, d.Verilog(), nil)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -261,7 +303,7 @@ func parseHexWords(s string, width int) ([]uint64, bool) {
 }
 
 // icarusBench writes the test bench for the design.
-func icarusBench(d *hdl.Design) string {
+func icarusBench(d *hdl.Design, props []harnessProperty) string {
 	ports := PortsOf(d)
 	top := d.Top().Name()
 	var b strings.Builder
@@ -275,7 +317,7 @@ func icarusBench(d *hdl.Design) string {
 		conns = append(conns, ".clk(clk)")
 	}
 	for _, p := range ports.In {
-		fmt.Fprintf(&b, "  reg %s_i_%s = %d'd0;\n", rng(p.Width), p.Name, p.Width)
+		fmt.Fprintf(&b, "  reg %s_i_%s;\n", rng(p.Width), p.Name)
 		conns = append(conns, fmt.Sprintf(".%s(_i_%s)", p.Name, p.Name))
 	}
 	for _, p := range ports.Out {
@@ -289,6 +331,7 @@ func icarusBench(d *hdl.Design) string {
 	b.WriteString("  reg [63:0] _tb_s, _tb_x, _tb_chk, _tb_cycles, _tb_c;\n")
 	b.WriteString("  task _tb_next;\n    begin\n      _tb_x = _tb_s;\n      _tb_x = _tb_x ^ (_tb_x << 13);\n      _tb_x = _tb_x ^ (_tb_x >> 7);\n      _tb_x = _tb_x ^ (_tb_x << 17);\n      _tb_s = _tb_x;\n    end\n  endtask\n")
 	b.WriteString(icarusStimulus(ports, d.HasState()))
+	b.WriteString(icarusChecks(top, d.HasState(), props))
 	// A cycle: inputs change at 10c, outputs are sampled at 10c+5 just
 	// before the rising edge, and the clock falls again at 10c+10.
 	edge := "        clk = 1'b1;\n        #5;\n        clk = 1'b0;\n"
@@ -304,7 +347,14 @@ func icarusBench(d *hdl.Design) string {
 	display := fmt.Sprintf("$display(\"=%s\"%s);", strings.Join(outs, " "), prefixComma(args))
 
 	b.WriteString("  initial begin\n")
-	for _, se := range d.StateElements() {
+	for _, p := range ports.In { // in the initial block: an event at time 0 for every always @(*) that reads it
+		fmt.Fprintf(&b, "    _i_%s = %d'd0;\n", p.Name, p.Width)
+	}
+	state := d.StateElements()
+	if len(props) > 0 {
+		state = append(state, d.GhostState()...)
+	}
+	for _, se := range state {
 		if se.Depth == 0 {
 			fmt.Fprintf(&b, "    %s.%s = %d'd0;\n", top, se.Path, se.Width)
 		} else {
@@ -329,16 +379,19 @@ func icarusBench(d *hdl.Design) string {
 	for _, p := range ports.In {
 		fmt.Fprintf(&b, "        _tb_n = $fscanf(_tb_fd, \"%%h\", _i_%s);\n", p.Name)
 	}
-	fmt.Fprintf(&b, "        #5;\n        %s\n", display)
+	fmt.Fprintf(&b, "        #5;\n        _tb_check;\n        %s\n", display)
 	b.WriteString(edge)
 	b.WriteString("      end else if (_tb_cmd == 2) begin\n        _tb_n = $fscanf(_tb_fd, \"%s\", _tb_path);\n        $dumpfile(_tb_path);\n        $dumpvars(0, " + top + ");\n")
-	b.WriteString("      end else if (_tb_cmd == 3) begin\n        $fflush;\n")
-	b.WriteString("      end else if (_tb_cmd == 4) begin\n        _tb_n = $fscanf(_tb_fd, \"%d\", _tb_cycles);\n")
+	b.WriteString("      end else if (_tb_cmd == 3) begin\n        _tb_at = 0;\n        $fflush;\n")
+	b.WriteString("      end else if (_tb_cmd == 4) begin\n        _tb_n = $fscanf(_tb_fd, \"%d\", _tb_cycles);\n        _tb_at = 0;\n")
 	b.WriteString("        for (_tb_c = 0; _tb_c < _tb_cycles; _tb_c = _tb_c + 1) begin\n")
-	b.WriteString("          _tb_fill;\n          #5;\n          $display(\"=%h\", _tb_hash(64'hcbf29ce484222325));\n")
+	b.WriteString("          _tb_fill;\n          #5;\n          _tb_check;\n          $display(\"=%h\", _tb_hash(64'hcbf29ce484222325));\n")
 	b.WriteString(strings.ReplaceAll(edge, "        ", "          "))
 	b.WriteString("        end\n        $fflush;\n")
-	b.WriteString("      end else if (_tb_cmd == 5) begin\n        _tb_n = $fscanf(_tb_fd, \"%h\", _tb_s);\n      end\n    end\n  end\nendmodule\n")
+	b.WriteString("      end else if (_tb_cmd == 5) begin\n        _tb_n = $fscanf(_tb_fd, \"%h\", _tb_s);\n")
+	b.WriteString("      end else if (_tb_cmd == 6) begin\n        $display(\"=%0d\", _tb_covers);\n")
+	b.WriteString("        for (_tb_i = 0; _tb_i < _tb_covers; _tb_i = _tb_i + 1) $display(\"=%0d\", _tb_hits[_tb_i]);\n        $fflush;\n")
+	b.WriteString("      end\n    end\n  end\nendmodule\n")
 	return b.String()
 }
 
@@ -375,6 +428,39 @@ func icarusStimulus(ports Ports, hasReset bool) string {
 		}
 	}
 	b.WriteString("    end\n  endfunction\n")
+	return b.String()
+}
+
+// icarusChecks writes the bench's property checks (property.go): task
+// _tb_check, run before each clock edge, stops the simulation at the first
+// property that fails out of reset, saying so on stderr, and counts the
+// cover points reached in _tb_hits; _tb_at counts the batch's cycles.
+func icarusChecks(top string, hasReset bool, props []harnessProperty) string {
+	var b strings.Builder
+	covers := coverCount(props)
+	fmt.Fprintf(&b, "  integer _tb_at = 0, _tb_covers = %d;\n  reg [63:0] _tb_hits [0:%d];\n", covers, max(covers, 1)-1)
+	b.WriteString("  integer _tb_k;\n  initial for (_tb_k = 0; _tb_k < _tb_covers; _tb_k = _tb_k + 1) _tb_hits[_tb_k] = 64'd0;\n")
+	b.WriteString("  task _tb_check;\n    begin\n")
+	indent := "      "
+	if hasReset && len(props) > 0 {
+		b.WriteString("      if (!_i_rst) begin\n")
+		indent += "  "
+	}
+	k := 0
+	for _, p := range props {
+		wire := top + "." + p.NetProperty.Wire
+		if p.Kind == hdl.CoverPoint {
+			fmt.Fprintf(&b, "%sif (%s === 1'b1) _tb_hits[%d] = _tb_hits[%d] + 64'd1;\n", indent, wire, k, k)
+			k++
+			continue
+		}
+		fmt.Fprintf(&b, "%sif (%s !== 1'b1) begin\n", indent, wire)
+		fmt.Fprintf(&b, "%s  $fdisplay(32'h8000_0002, %q, _tb_at, %s);\n%s  $finish;\n%send\n", indent, strings.Replace(propertyLine, "%d", "%0d", 1), octalString(p.What), indent, indent)
+	}
+	if hasReset && len(props) > 0 {
+		b.WriteString("      end\n")
+	}
+	b.WriteString("      _tb_at = _tb_at + 1;\n    end\n  endtask\n")
 	return b.String()
 }
 

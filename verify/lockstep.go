@@ -46,10 +46,15 @@ type Config struct {
 	NoReplay bool
 }
 
-// Mismatch describes the first difference Lockstep found.
+// Mismatch describes the first difference Lockstep found: outputs that
+// differ, or a property of the design that failed in a simulator.
 type Mismatch struct {
-	Cycle      uint64
-	Port       string
+	Cycle uint64
+	Port  string
+	// Property is the first failed property's description (an
+	// assertion, or an assumption the stimulus broke), when a simulator
+	// stopped at one: then Values say what each made of the cycle.
+	Property   string
 	Values     []SimValue // each simulator's value, the reference first
 	Seed       uint64
 	LastInputs []string // the last up to 16 cycles of inputs, formatted
@@ -71,7 +76,11 @@ func (e *MismatchError) Error() string { return e.M.Text() }
 // Text renders the mismatch as the report says it.
 func (m *Mismatch) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "lockstep mismatch at cycle %d (counted after the initial reset), output %s:\n", m.Cycle, m.Port)
+	if m.Property != "" {
+		fmt.Fprintf(&b, "lockstep: property failed at cycle %d (counted after the initial reset):\n", m.Cycle)
+	} else {
+		fmt.Fprintf(&b, "lockstep mismatch at cycle %d (counted after the initial reset), output %s:\n", m.Cycle, m.Port)
+	}
 	for _, v := range m.Values {
 		fmt.Fprintf(&b, "  %-10s %s\n", v.Sim, v.Value)
 	}
@@ -125,14 +134,20 @@ func Lockstep(cfg Config) (*Result, error) {
 			fast.Batch = hashedBatch
 			at, hres, err := compareHashed(fast, sims, hashers)
 			closeAll(sims)
-			if failed := (*sim.Violation)(nil); errors.As(err, &failed) {
+			if failed := asPropertyError(err); failed != nil {
 				// Find its cycle and inputs: the same stimulus, fed in.
 				if sims, err = startAll(cfg.Backends, false); err != nil {
 					return hres, err
 				}
-				_, _, err = compare(cfg, sims)
+				m, _, err = compare(cfg, sims)
 				closeAll(sims)
-				return hres, err
+				if err == nil && m == nil {
+					err = fmt.Errorf("lockstep: %v in the fast mode, but not with the same stimulus fed in", failed)
+				}
+				if err != nil {
+					return hres, err
+				}
+				return hres, finishMismatch(cfg, m)
 			}
 			if err != nil || at < 0 {
 				return hres, err
@@ -285,19 +300,9 @@ func compareHashed(cfg Config, sims []Simulator, hs []hasher) (int64, *Result, e
 		res.Cycles += n
 		res.Compared += n * uint64(len(ports.Out))
 	}
-	res.Covers = coversOf(sims)
-	return -1, res, nil
-}
-
-// coversOf is the cover points of the Go simulator among sims, with the
-// cycles that reached each.
-func coversOf(sims []Simulator) []sim.Cover {
-	for _, s := range sims {
-		if g, ok := s.(*GoSim); ok {
-			return g.sim.Covers()
-		}
-	}
-	return nil
+	var err error
+	res.Covers, err = coversOf(sims)
+	return -1, res, err
 }
 
 // startAll starts a simulator of every backend, all at once (each takes
@@ -450,15 +455,13 @@ func compare(cfg Config, sims []Simulator) (*Mismatch, *Result, error) {
 		}
 		unknown := make([]*UnknownError, len(sims))
 		for i, err := range b.errs {
-			var failed *sim.Violation
-			switch {
-			case errors.As(err, &failed): // a property of the design, in the Go simulator
-				c := len(b.outs[i]) - 1
-				return nil, res, fmt.Errorf("lockstep: cycle %d: %s: %s\nlast inputs:\n  %s", b.start+uint64(c), sims[i].Name(), failed.What(),
-					strings.Join(history.lines(b.start, b.in[:c+1]), "\n  "))
-			case err != nil && !errors.As(err, &unknown[i]):
+			if err != nil && asPropertyError(err) == nil && !errors.As(err, &unknown[i]) {
 				return nil, res, fmt.Errorf("lockstep: %s: %w", sims[i].Name(), err)
 			}
+		}
+		if m := propertyFailure(sims, b); m != nil {
+			m.LastInputs = history.lines(b.start, b.in[:m.Cycle-b.start+1])
+			return m, res, nil
 		}
 		for c := range b.in {
 			cycle := b.start + uint64(c)
@@ -473,8 +476,34 @@ func compare(cfg Config, sims []Simulator) (*Mismatch, *Result, error) {
 		}
 		history.keep(b.start, b.in)
 	}
-	res.Covers = coversOf(sims)
-	return nil, res, nil
+	var err error
+	res.Covers, err = coversOf(sims)
+	return nil, res, err
+}
+
+// propertyFailure describes the first cycle of the batch in which a
+// simulator stopped at a failing property, with what each simulator made
+// of that cycle, or returns nil.
+func propertyFailure(sims []Simulator, b *batch) *Mismatch {
+	first := -1
+	for _, err := range b.errs {
+		if pe := asPropertyError(err); pe != nil && (first < 0 || pe.Cycle < first) {
+			first = pe.Cycle
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	m := &Mismatch{Cycle: b.start + uint64(first)}
+	for i, s := range sims {
+		v := SimValue{Sim: s.Name(), Value: "(no property fails)"}
+		if pe := asPropertyError(b.errs[i]); pe != nil && pe.Cycle == first {
+			v.Value = pe.What
+			m.Property = cmp.Or(m.Property, pe.What)
+		}
+		m.Values = append(m.Values, v)
+	}
+	return m
 }
 
 // streamer is a simulator process that takes the next batch before the
@@ -672,7 +701,7 @@ func replay(cfg Config, m *Mismatch) error {
 			_, errs := runAll(sims, vs[k:min(len(vs), k+cfg.Batch)])
 			for i, err := range errs {
 				var ue *UnknownError
-				if err != nil && !errors.As(err, &ue) {
+				if err != nil && !errors.As(err, &ue) && asPropertyError(err) == nil {
 					return fmt.Errorf("%s: %w", sims[i].Name(), err)
 				}
 			}

@@ -122,6 +122,27 @@ func (p *pipeSim) readDigest() (uint64, error) {
 	return binary.LittleEndian.Uint64(w[:]), nil
 }
 
+// coverHits asks for the cover counts: the answer is their number, then
+// each count.
+func (p *pipeSim) coverHits() ([]uint64, error) {
+	p.command(cmdCovers, 0)
+	if err := p.proc.in.Flush(); err != nil {
+		return nil, p.proc.fail(err)
+	}
+	var w [8]byte
+	if _, err := io.ReadFull(p.proc.out, w[:]); err != nil {
+		return nil, p.proc.fail(err)
+	}
+	hits := make([]uint64, binary.LittleEndian.Uint64(w[:]))
+	for i := range hits {
+		if _, err := io.ReadFull(p.proc.out, w[:]); err != nil {
+			return nil, p.proc.fail(err)
+		}
+		hits[i] = binary.LittleEndian.Uint64(w[:])
+	}
+	return hits, nil
+}
+
 // Close implements Simulator.
 func (p *pipeSim) Close() error {
 	var quit [8]byte

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os/exec"
 	"sync"
+	"syscall"
 )
 
 // proc is a simulator process that reads commands on stdin and answers on
@@ -65,15 +66,19 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 }
 
 // fail wraps err with what the process wrote on stderr: all of it when
-// the process ended (its stdout at EOF), as when the compiled Go
-// simulator stops at a failing property.
+// the process ended (its stdout at EOF, or its stdin closed), as when a
+// harness stops at a failing property, which fail returns as a
+// *PropertyError.
 func (p *proc) fail(err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) {
 		p.wait()
 	}
 	p.mu.Lock()
 	msg := p.errBuf.String()
 	p.mu.Unlock()
+	if pe := parsePropertyError(p.name, msg); pe != nil {
+		return pe
+	}
 	if msg != "" {
 		return fmt.Errorf("%s: %v\n%s", p.name, err, msg)
 	}

@@ -74,9 +74,10 @@ type bencher interface {
 // among runs of the same length (for the multi-stream runs, stream 0,
 // which has the others' seed); the rows report the fast runs, the
 // multi-stream runs in stream-cycles, and Icarus's slow one. Verilator's
-// model is built with vopt and Optimize.
+// model is built with vopt, Optimize and Unchecked: the hardware alone,
+// as the compiled Go and Icarus benchmarks run it.
 func MeasureSpeed(d *hdl.Design, fast, slow, seed uint64, vopt VerilatorOptions) ([]SpeedRow, error) {
-	vopt.Optimize = true
+	vopt.Optimize, vopt.Unchecked = true, true
 	type benchSim struct {
 		name string
 		run  func(cycles uint64) (checksum, nanos uint64, err error)

@@ -28,6 +28,8 @@ import (
 //	4 n        run n cycles of the in-simulator stimulus; the answer is one
 //	           uint64 digest: each cycle's output hash folded (batchDigest)
 //	5 0        seed the in-simulator stimulus: a uint64 follows
+//	6 0        cover counts: the answer is their number, then the cycles
+//	           that reached each cover point (property.go)
 //	0 0        quit
 //
 // Each cycle sets the inputs with clk low, evaluates, samples the outputs,
@@ -41,6 +43,7 @@ const (
 	cmdBench  = 3
 	cmdDigest = 4
 	cmdSeed   = 5
+	cmdCovers = 6
 )
 
 // VerilatorOptions tune a Verilator build.
@@ -67,6 +70,11 @@ type VerilatorOptions struct {
 	// build is the design's `verilator --lint-only -Wall` too (without
 	// parsing and elaborating it twice).
 	Lint bool
+	// Unchecked builds the hardware alone, as a user's simulation of the
+	// Verilog without FORMAL runs it: the design's properties are neither
+	// checked nor counted (speed figures). Otherwise the build defines
+	// FORMAL and the harness checks them (property.go).
+	Unchecked bool
 }
 
 // MachineMade waives the two lint rules that random logic trips by design:
@@ -92,14 +100,24 @@ func NewVerilator(d *hdl.Design, opt VerilatorOptions) (*Verilator, error) {
 	ports := PortsOf(d)
 	top := d.Top().Name()
 	verilog := d.Verilog()
-	harness := verilatorHarness(top, ports, d.HasState(), opt)
+	var props []harnessProperty
+	if !opt.Unchecked {
+		props = harnessProperties(d.Netlist())
+	}
+	harness := verilatorHarness(top, ports, d.HasState(), opt, props)
 	args := verilatorArgs(top, opt)
+	if len(props) > 0 {
+		args = append(args, "-DFORMAL", "properties.vlt")
+	}
 	key := cache.Key(string(verilog), harness, strings.Join(args, " "), strings.Join(makeFlags(opt), " "), machineOf(opt), cache.ToolVersion("verilator", "--version"))
 	dir, hit, err := cache.Build("verilator", key, func(dir string) error {
 		if err := os.WriteFile(filepath.Join(dir, top+".v"), verilog, 0o644); err != nil {
 			return err
 		}
 		if err := os.WriteFile(filepath.Join(dir, "harness.cpp"), []byte(harness), 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "properties.vlt"), []byte(propertiesVlt), 0o644); err != nil {
 			return err
 		}
 		cmd := exec.Command("verilator", append(args, top+".v", "harness.cpp")...)
@@ -118,6 +136,14 @@ func NewVerilator(d *hdl.Design, opt VerilatorOptions) (*Verilator, error) {
 	}
 	return &Verilator{pipeSim: pipeSim{name: "verilator", ports: ports, proc: p}, trace: opt.Trace, Built: !hit}, nil
 }
+
+// propertiesVlt makes the wires of the properties' conditions readable
+// from the harness, by their names in the Verilog, wherever Verilator
+// inlines their modules.
+const propertiesVlt = "`verilator_config\n" +
+	"public_flat_rd -module \"*\" -var \"_assert_*\"\n" +
+	"public_flat_rd -module \"*\" -var \"_assume_*\"\n" +
+	"public_flat_rd -module \"*\" -var \"_cover_*\"\n"
 
 // verilatorWorkarounds disable optimizations that Verilator 5.006 (the
 // Debian 12 package) gets wrong where the emitter cannot steer around
@@ -383,7 +409,7 @@ func cType(w int) string {
 // keeps lfsrStep out of line and the stimulus took half a cycle of a
 // sams -q 3 run; so an Optimize build's harness asks for -O2, and speed
 // figures time Verilator's model, not our harness.
-func verilatorHarness(top string, ports Ports, hasClock bool, opt VerilatorOptions) string {
+func verilatorHarness(top string, ports Ports, hasClock bool, opt VerilatorOptions, props []harnessProperty) string {
 	var b strings.Builder
 	cls := "V" + top
 	trace := opt.Trace
@@ -391,7 +417,7 @@ func verilatorHarness(top string, ports Ports, hasClock bool, opt VerilatorOptio
 	if opt.Optimize {
 		b.WriteString("#pragma GCC optimize(\"O2\")\n")
 	}
-	fmt.Fprintf(&b, "#include \"%s.h\"\n#include \"verilated.h\"\n", cls)
+	fmt.Fprintf(&b, "#include \"%s.h\"\n#include \"verilated.h\"\n#include \"verilated_syms.h\"\n", cls)
 	if trace {
 		b.WriteString("#include \"verilated_vcd_c.h\"\n")
 	}
@@ -482,8 +508,13 @@ func verilatorHarness(top string, ports Ports, hasClock bool, opt VerilatorOptio
 	if hasClock {
 		clockLow, clockHigh = "\n  top->clk = 0;", "\n  top->clk = 1;"
 	}
-	b.WriteString("// One clock cycle: inputs with clk low, settle, sample, rising edge.\n")
-	fmt.Fprintf(&b, "static void cycle(const uint64_t* iv, uint64_t* ov) {\n  setInputs(top, iv);%s\n  top->eval();%s\n", clockLow, dump("10 * t"))
+	closeTrace := ""
+	if trace {
+		closeTrace = "\n      if (tfp) tfp->close();"
+	}
+	writeHarnessChecks(&b, top, hasClock, props, closeTrace)
+	b.WriteString("// One clock cycle: inputs with clk low, settle, check, sample, rising edge.\n")
+	fmt.Fprintf(&b, "static void cycle(const uint64_t* iv, uint64_t* ov) {\n  setInputs(top, iv);%s\n  top->eval();%s\n  checkProperties();\n", clockLow, dump("10 * t"))
 	fmt.Fprintf(&b, "  getOutputs(top, ov);%s\n  top->eval();%s\n  t++;\n}\n\n", clockHigh, dump("10 * t + 5"))
 
 	b.WriteString("int main(int argc, char** argv) {\n")
@@ -491,14 +522,17 @@ func verilatorHarness(top string, ports Ports, hasClock bool, opt VerilatorOptio
 	if trace {
 		b.WriteString("  ctx->traceEverOn(true);\n")
 	}
-	fmt.Fprintf(&b, "  top = new %s{ctx};\n", cls)
+	fmt.Fprintf(&b, "  top = new %s{ctx};\n  findProperties(ctx);\n", cls)
 	b.WriteString("  std::vector<uint64_t> in, out, iv(IN_WORDS + 1), ov(OUT_WORDS + 1);\n  uint64_t stim = 1;\n")
 	b.WriteString("  for (;;) {\n    uint32_t hdr[2];\n    if (!readAll(hdr, sizeof hdr) || hdr[0] == 0) break;\n")
 	b.WriteString(`    if (hdr[0] == 1) { // run a batch of given inputs
       in.resize(size_t(hdr[1]) * IN_WORDS);
       out.assign(size_t(hdr[1]) * OUT_WORDS, 0);
       if (!readAll(in.data(), in.size() * 8)) break;
-      for (uint32_t c = 0; c < hdr[1]; c++) cycle(&in[c * IN_WORDS], &out[c * OUT_WORDS]);
+      for (uint32_t c = 0; c < hdr[1]; c++) {
+        batchCycle = c;
+        cycle(&in[c * IN_WORDS], &out[c * OUT_WORDS]);
+      }
       fwrite(out.data(), 8, out.size(), stdout);
       fflush(stdout);
     } else if (hdr[0] == 2) { // start a waveform
@@ -529,6 +563,7 @@ func verilatorHarness(top string, ports Ports, hasClock bool, opt VerilatorOptio
     } else if (hdr[0] == 4) { // n cycles of the in-simulator stimulus; answer their digest
       uint64_t digest = lfsrChecksumInit;
       for (uint32_t c = 0; c < hdr[1]; c++) {
+        batchCycle = c;
         lfsrInputs(&stim, iv.data());
         cycle(iv.data(), ov.data());
         uint64_t h = lfsrChecksumInit;
@@ -539,6 +574,11 @@ func verilatorHarness(top string, ports Ports, hasClock bool, opt VerilatorOptio
       fflush(stdout);
     } else if (hdr[0] == 5) { // seed the in-simulator stimulus
       if (!readAll(&stim, sizeof stim)) break;
+    } else if (hdr[0] == 6) { // the cover counts
+      uint64_t n = COVERS;
+      fwrite(&n, 8, 1, stdout);
+      fwrite(coverHits, 8, COVERS, stdout);
+      fflush(stdout);
     } else {
       fprintf(stderr, "unknown command %u\n", hdr[0]);
       return 1;
@@ -553,6 +593,49 @@ func verilatorHarness(top string, ports Ports, hasClock bool, opt VerilatorOptio
 	}
 	b.WriteString("  top->final();\n  delete top;\n  delete ctx;\n  return 0;\n}\n")
 	return b.String()
+}
+
+// writeHarnessChecks writes the Verilator harness's property checks
+// (property.go): findProperties finds each condition's wire by its scope
+// and name, and checkProperties, called before each clock edge, stops the
+// program at the first that fails out of reset (closing the waveform
+// first) and counts the cover points reached.
+func writeHarnessChecks(b *strings.Builder, top string, hasClock bool, props []harnessProperty, closeTrace string) {
+	fmt.Fprintf(b, "static const size_t COVERS = %d;\nstatic uint64_t coverHits[COVERS + 1];\nstatic uint32_t batchCycle;\n\n", coverCount(props))
+	b.WriteString("struct Property { const char* scope; const char* wire; const char* what; const CData* value; };\n")
+	fmt.Fprintf(b, "static Property properties[%d] = {\n", len(props)+1)
+	for _, p := range props {
+		scope := "TOP." + top
+		if p.Scope != "" {
+			scope += "." + p.Scope
+		}
+		what := "nullptr" // a cover point
+		if p.Kind != hdl.CoverPoint {
+			what = octalString(p.What)
+		}
+		fmt.Fprintf(b, "  {%q, %q, %s, nullptr},\n", scope, p.Wire, what)
+	}
+	b.WriteString("};\n\n")
+	fmt.Fprintf(b, "static void findProperties(VerilatedContext* ctx) {\n  for (size_t i = 0; i < %d; i++) {\n", len(props))
+	b.WriteString(`    Property& p = properties[i];
+    const VerilatedScope* s = ctx->scopeFind(p.scope);
+    const VerilatedVar* v = s ? s->varFind(p.wire) : nullptr;
+    if (!v) {
+      fprintf(stderr, "harness: no wire %s in scope %s\n", p.wire, p.scope);
+      exit(1);
+    }
+    p.value = (const CData*)v->datap();
+  }
+}
+
+`)
+	b.WriteString("static void checkProperties() {\n")
+	if hasClock {
+		b.WriteString("  if (top->rst) return;\n")
+	}
+	fmt.Fprintf(b, "  size_t k = 0;\n  for (size_t i = 0; i < %d; i++) {\n", len(props))
+	b.WriteString("    const Property& p = properties[i];\n    if (!p.what) {\n      coverHits[k++] += *p.value;\n    } else if (!*p.value) {")
+	fmt.Fprintf(b, "%s\n      fprintf(stderr, %q, batchCycle, p.what);\n      exit(3);\n    }\n  }\n}\n\n", closeTrace, strings.Replace(propertyLine, "%d", "%u", 1)+"\n")
 }
 
 // wordMask is the mask of word k of a w-bit port.
