@@ -41,12 +41,16 @@ func LockstepFamily(t *testing.T, family string) {
 	if len(f.Lockstep.Configs) == 0 {
 		t.Fatalf("family %s registers no lockstep configurations", family)
 	}
-	top := strings.ReplaceAll(family, "-", "_") + "_units"
+	top := PackName(family)
 	lockstepPack(t, top, f.Lockstep.Configs, f.Lockstep.Cycles)
 	if *longFlag && len(f.Lockstep.Long) > 0 {
 		t.Run("long", func(t *testing.T) { lockstepPack(t, top+"_long", f.Lockstep.Long, f.Lockstep.LongCycles) })
 	}
 }
+
+// PackName is the top module of a family's lockstep pack, and the name of
+// its CoverageRecord: "dram_units"; its long pack's is PackName + "_long".
+func PackName(family string) string { return strings.ReplaceAll(family, "-", "_") + "_units" }
 
 // lockstepPack runs configurations packed under the module top.
 func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) {
@@ -94,7 +98,7 @@ func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) 
 	if icarusCycles < cycles {
 		run(cycles, goSim, verilator)
 	}
-	checkCoverage(t, configs, modules, covers, cycles)
+	checkCoverage(t, top, configs, modules, covers, cycles)
 	if !*longFlag { // a pack's compiled streams take up to a minute of Go build
 		return
 	}
@@ -141,76 +145,131 @@ const coverProofTime = 5 * time.Second
 // it: proven unreachable is fine (though a cover point nothing can reach
 // says nothing), reachable fails the test (the stimulus misses a case it
 // should exercise), and no answer (too large, or out of time) is
-// reported as a gap in the stimulus.
-func checkCoverage(t *testing.T, configs []units.Config, modules []*hdl.Module, covers []sim.Cover, cycles int) {
+// reported as a gap in the stimulus. It records the outcome as the pack's
+// CoverageRecord in coverageDir (gen -report coverage reads it).
+func checkCoverage(t *testing.T, top string, configs []units.Config, modules []*hdl.Module, covers []sim.Cover, cycles int) {
 	t.Helper()
-	if len(covers) == 0 {
-		return
-	}
-	type point struct{ module, name string }
-	hits := map[point]uint64{}
-	first := map[point]int{} // the first configuration with the point
-	var order []point
+	rec := CoverageRecord{Pack: top, Cycles: cycles, Configs: configs}
+	index := map[[2]string]int{} // into rec.Points, by module and name
 	for _, c := range covers {
 		inst, _, _ := strings.Cut(c.Name, ".")
 		k, err := strconv.Atoi(strings.TrimPrefix(inst, "c"))
 		if err != nil || k >= len(configs) {
 			t.Fatalf("cover point %s is in no configuration of the pack", c.Name)
 		}
-		pt := point{c.Module, c.Name[strings.LastIndexByte(c.Name, '.')+1:]}
-		if _, ok := first[pt]; !ok {
-			first[pt] = k
-			order = append(order, pt)
+		key := [2]string{c.Module, lastName(c.Name)}
+		i, ok := index[key]
+		if !ok {
+			i = len(rec.Points)
+			index[key] = i
+			rec.Points = append(rec.Points, CoverPoint{Module: key[0], Name: key[1]})
 		}
-		hits[pt] += c.Hits
+		p := &rec.Points[i]
+		if !slices.Contains(p.Configs, k) {
+			p.Configs = append(p.Configs, k)
+		}
+		p.Hits += c.Hits
 	}
 	reached, lines := 0, map[string][]string{}
-	for _, pt := range order {
-		if hits[pt] > 0 {
+	never := map[int][]int{} // the points never reached, by the first configuration with each
+	for i := range rec.Points {
+		p := &rec.Points[i]
+		slices.Sort(p.Configs)
+		if p.Hits > 0 {
 			reached++
+		} else {
+			never[p.Configs[0]] = append(never[p.Configs[0]], i)
 		}
-		lines[pt.module] = append(lines[pt.module], fmt.Sprintf("%s %d", pt.name, hits[pt]))
+		lines[p.Module] = append(lines[p.Module], fmt.Sprintf("%s %d", p.Name, p.Hits))
 	}
-	t.Logf("cover points: %d of %d reached by %d cycles of stimulus (a module's, in any instance)", reached, len(order), cycles)
+	if len(rec.Points) > 0 {
+		t.Logf("cover points: %d of %d reached by %d cycles of stimulus (a module's, in any instance)", reached, len(rec.Points), cycles)
+	}
 	for _, m := range slices.Sorted(maps.Keys(lines)) {
 		t.Logf("  %s: %s", m, strings.Join(lines[m], ", "))
 	}
-	// The points never reached, by the first configuration with each.
-	never := map[int][]point{}
-	for _, pt := range order {
-		if hits[pt] == 0 {
-			never[first[pt]] = append(never[first[pt]], pt)
+	for _, k := range slices.Sorted(maps.Keys(never)) {
+		judgeNeverReached(t, configs[k], modules[k], rec.Points, never[k], cycles)
+	}
+	rec.Date = time.Now().UTC()
+	dir, err := coverageDir()
+	if err == nil {
+		err = WriteCoverage(dir, rec)
+	}
+	if err != nil {
+		t.Errorf("recording the pack's coverage: %v", err)
+	}
+}
+
+// judgeNeverReached has Yosys look at the cover points points[i], i in
+// todo, that the stimulus never reached, in the configuration c (built as
+// m), and sets each one's verdict: unreachable when every instance of it
+// in m is proven so, else a gap, with why.
+func judgeNeverReached(t *testing.T, c units.Config, m *hdl.Module, points []CoverPoint, todo []int, cycles int) {
+	t.Helper()
+	d, err := hdl.Elaborate(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pointOf := func(np hdl.NetProperty) int {
+		for _, i := range todo {
+			if np.Kind == hdl.CoverPoint && np.Module == points[i].Module && lastName(np.Name) == points[i].Name {
+				return i
+			}
+		}
+		return -1
+	}
+	var names []string
+	held, open := map[int]bool{}, map[int]int{} // m holds the point; its instances not proven unreachable
+	for _, np := range d.Netlist().Properties {
+		if i := pointOf(np); i >= 0 {
+			names = append(names, np.Name)
+			held[i] = true
+			open[i]++
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(never)) {
-		d, err := hdl.Elaborate(modules[k])
-		if err != nil {
-			t.Fatal(err)
+	why := map[int]string{}
+	results, err := ProveProperties(d, ProveOptions{Covers: names, Timeout: coverProofTime})
+	for _, r := range results {
+		i := pointOf(r.NetProperty)
+		if i < 0 {
+			continue // of no point in todo
 		}
-		var names []string
-		for _, np := range d.Netlist().Properties {
-			for _, pt := range never[k] {
-				if np.Kind == hdl.CoverPoint && np.Module == pt.module && strings.HasSuffix("."+np.Name, "."+pt.name) {
-					names = append(names, np.Name)
+		switch r.Verdict {
+		case Unreachable:
+			open[i]--
+			t.Logf("%s: cover point %s: proven unreachable", c, r.Name)
+		case Reached:
+			why[i] = fmt.Sprintf("Yosys reaches %s (%s): the pack fails", r.Name, r.Method())
+			t.Errorf("%s: cover point %s (%s) never reached in %d cycles of stimulus, though Yosys reaches it (%s): reach it with new stimulus, or state it only where the stimulus reaches it", c, r.Name, r.Pos, cycles, r.Method())
+		default:
+			if why[i] == "" {
+				why[i] = r.Method()
+				if r.Name != points[i].Name { // the instance, where it is not the top
+					why[i] = r.Name + ": " + why[i]
 				}
 			}
+			t.Logf("%s: cover point %s (%s) never reached in %d cycles of stimulus, and not proven unreachable (%s): a gap in the stimulus", c, r.Name, r.Pos, cycles, r.Method())
 		}
-		results, err := ProveProperties(d, ProveOptions{Covers: names, Timeout: coverProofTime})
-		for _, r := range results {
-			if r.Kind != hdl.CoverPoint || !slices.Contains(names, r.Name) {
-				continue
-			}
-			switch r.Verdict {
-			case Unreachable:
-				t.Logf("%s: cover point %s: proven unreachable", configs[k], r.Name)
-			case Reached:
-				t.Errorf("%s: cover point %s (%s) never reached in %d cycles of stimulus, though Yosys reaches it (%s): reach it with new stimulus, or state it only where the stimulus reaches it", configs[k], r.Name, r.Pos, cycles, r.Method())
-			default:
-				t.Logf("%s: cover point %s (%s) never reached in %d cycles of stimulus, and not proven unreachable (%s): a gap in the stimulus", configs[k], r.Name, r.Pos, cycles, r.Method())
-			}
-		}
-		if err != nil {
-			t.Logf("%s: cover points %s never reached in %d cycles of stimulus, and not proven unreachable: %v", configs[k], strings.Join(names, ", "), cycles, err)
+	}
+	if err != nil {
+		t.Logf("%s: cover points %s never reached in %d cycles of stimulus, and not proven unreachable: %v", c, strings.Join(names, ", "), cycles, err)
+	}
+	for _, i := range todo {
+		p := &points[i]
+		switch {
+		case held[i] && open[i] == 0:
+			p.Verdict = CoverUnreachable
+		case why[i] != "":
+			p.Verdict, p.Why = CoverGap, why[i]
+		case err != nil:
+			p.Verdict, p.Why = CoverGap, err.Error()
+		default:
+			p.Verdict, p.Why = CoverGap, "Yosys gave no verdict"
 		}
 	}
 }
+
+// lastName is a hierarchical name's last part: a property's name in its
+// module.
+func lastName(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }

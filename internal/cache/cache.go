@@ -3,7 +3,8 @@
 // so that a second run with the same input does not run the tool again:
 // Verilator and Icarus builds (verify), Yosys flows (internal/synth). The
 // cache lives in $PARMEM_CACHE, or else in .cache at the module root
-// (gitignored), one directory per entry, named kind-key.
+// (gitignored), one directory per entry, named kind-key, beside the
+// directories of records that a later command reads (Dir).
 package cache
 
 import (
@@ -40,6 +41,17 @@ func Root() (string, error) {
 		}
 	})
 	return root, rootErr
+}
+
+// Dir is the directory name under the cache (a kind of record kept
+// there rather than an entry: verify's coverage/), created on first use.
+func Dir(name string) (string, error) {
+	root, err := Root()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(root, name)
+	return dir, os.MkdirAll(dir, 0o755)
 }
 
 // moduleRoot finds the directory holding go.mod above the working directory.
