@@ -43,6 +43,14 @@ Commands:
       Yosys runs share the CPUs, the largest first) with their tables in
       order; a report's parameters are flags of gen -report NAME. Progress
       (jobs done/total, rate, time left) goes to stderr.
+  gen -report coverage [-format text|markdown|csv] [-o FILE]
+      sums up what the stimulus of each unit's last lockstep pack run
+      covered (make test, or a family's go test ./check/FAMILY, records
+      each pack's run in the tool cache): per unit, its cover points, how
+      many were reached, proven unreachable by Yosys or gaps (neither), the
+      fewest hits of a reached point, and the pack and date of the run;
+      then the total, and each gap with why. It runs nothing, and
+      -report all leaves it out.
   gen -report NAME|all [-PARAM VALUE ...] -shard i/N -o FILE
   gen -report NAME|all [-PARAM VALUE ...] -merge FILE,FILE,... [-format F] [-o FILE]
       split a report over N machines (a Slurm array, a Kubernetes indexed
@@ -113,6 +121,7 @@ func help(s scan, w io.Writer) error {
 			reports.Add(name, f.Name, yesNo(r.Yosys), roughly(r.Time), r.Doc)
 		}
 	}
+	reports.Notes = []string{"gen -report coverage: what each unit's last lockstep pack run covered (see above)."}
 	if err := reports.Write(&b, "text"); err != nil {
 		return err
 	}
@@ -143,12 +152,13 @@ func help(s scan, w io.Writer) error {
 		fmt.Fprintf(&b, "  go run ./gen -list -unit %s\n", fs[0].Units[0].Name)
 	}
 	b.WriteString("  go run ./gen -report all -format markdown -o rtl/REPORT.md\n")
+	b.WriteString("  go run ./gen -report coverage\n")
 
 	b.WriteString("\nFlags of gen itself (a unit's, a report's or a picture's parameters are flags too):\n")
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	fs.String(flagUnit, "", "the unit `NAME` (gen -list lists them)")
 	fs.Bool(flagList, false, "list the units by family, or with -unit the unit's parameters")
-	fs.String(flagReport, "", "run the design-review report `NAME`: "+strings.Join(append(reg.ReportNames(), "all"), ", "))
+	fs.String(flagReport, "", "run the design-review report `NAME`: "+reportNames())
 	for _, k := range reg.PictureKinds() {
 		var us []string
 		for _, p := range reg.Pictures(k) {

@@ -10,6 +10,7 @@
 //	go run ./gen -list                           units by family
 //	go run ./gen -list -unit sams-atu            one unit's parameters and ranges
 //	go run ./gen -unit sams-atu -q 3 -n 23 -portlist   its ports: name, direction, width
+//	go run ./gen -report coverage                each unit's cover points in its last lockstep run
 //	go run ./gen -layout -q 2 -family 2 -base 1 -stride 3 -mode 3
 //	go run ./gen -layout -q 2 -family 2 -base 1 -stride 3 -mode 3 -format svg -o layout.svg
 //
@@ -463,8 +464,12 @@ func listCommand(s scan, args []string, stdout io.Writer) error {
 }
 
 // reportCommand: gen -report NAME|all [-format F] [report params]
-// [-shard i/N | -merge FILES] [-o F].
+// [-shard i/N | -merge FILES] [-o F]; gen -report coverage is
+// coverageCommand.
 func reportCommand(s scan, args []string, stdout, stderr io.Writer) error {
+	if s.values[flagReport] == coverageReport {
+		return coverageCommand(s, args, stdout)
+	}
 	fs, out := newFlags(true)
 	name := fs.String(flagReport, "", "the report")
 	format := fs.String(flagFormat, "text", "text, markdown or csv")
@@ -476,7 +481,7 @@ func reportCommand(s scan, args []string, stdout, stderr io.Writer) error {
 	if n := s.values[flagReport]; n != "" && n != "all" {
 		var err error
 		if r, err = reg.Report(n); err != nil {
-			return badf("-report=%q is not one of %s, all", n, strings.Join(reg.ReportNames(), ", "))
+			return badf("-report=%q is not one of %s", n, reportNames())
 		}
 		addParams(fs, r.Params)
 		owner = r.Owner()
@@ -495,7 +500,7 @@ func reportCommand(s scan, args []string, stdout, stderr io.Writer) error {
 		return badf("-format=%q is not one of %s for gen -report", *format, strings.Join(table.Formats, ", "))
 	}
 	if *name != "all" && (r == nil || r.Name != *name) {
-		return badf("-report=%q is not one of %s, all", *name, strings.Join(reg.ReportNames(), ", "))
+		return badf("-report=%q is not one of %s", *name, reportNames())
 	}
 	var v units.Values
 	if r != nil {
@@ -577,6 +582,12 @@ func reportCommand(s scan, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return synth.ExportResults(*results, *name != "all")
+}
+
+// reportNames lists what -report takes: the registered reports, coverage
+// and all.
+func reportNames() string {
+	return strings.Join(append(reg.ReportNames(), coverageReport, "all"), ", ")
 }
 
 // reportSweep is the sweep a report command runs its jobs in: one shard

@@ -201,11 +201,11 @@ func TestBadOutputTargets(t *testing.T) {
 }
 
 // TestUnknownReportListsAll: an unknown report's error lists every
-// registered report, in registry order, then all.
+// registered report, in registry order, then coverage and all.
 func TestUnknownReportListsAll(t *testing.T) {
 	code, _, errs := runGen("-report", "nope")
 	require.Equal(t, 2, code)
-	names := append(units.Registered().ReportNames(), "all")
+	names := append(units.Registered().ReportNames(), "coverage", "all")
 	require.GreaterOrEqual(t, len(names), 4, "sams registers three reports")
 	require.Contains(t, errs, `-report="nope" is not one of `+strings.Join(names, ", ")+"\n")
 }

@@ -163,7 +163,7 @@ func TestRegistryFamilyDrivesGen(t *testing.T) {
 	require.Regexp(t, `│ +-sketch +│ +zz-test \* +│ +text, html +│ +-size, -label +│ +a row of hashes +│`, out)
 	require.Contains(t, out, "  go run ./gen -sketch -size 4\n")
 	require.Contains(t, out, "  -sketch\n    \tdraw a sketch picture (units: zz-test)\n")
-	require.Regexp(t, `run the design-review report NAME: (\S+, )*atu, sams, scaling, (\S+, )*zz-count, all\n`, out, "the reports in family order, each family's in registration order")
+	require.Regexp(t, `run the design-review report NAME: (\S+, )*atu, sams, scaling, (\S+, )*zz-count, coverage, all\n`, out, "the reports in family order, each family's in registration order")
 }
 
 // Ranges, choices and unused flags, each one exact line with status 2.
