@@ -15,12 +15,15 @@ deps:
 # lane widths (build tag vec32), portable and as AVX-512 builds it. The packages that
 # take longest (verify, the families' lockstep packs, gen) are listed
 # first, so that go test starts them first and none runs alone at the end.
+# Last, the cover points per unit that the lockstep packs' stimulus
+# reached, from the record each pack's last run left in the tool cache.
 test: deps lint
 	$(GO) test -count=1 -timeout 30m ./verify ./check/... ./gen ./...
 	$(GO) test -race -count=1 -run 'TestMismatchStopsAStreamingPipelineCleanly|TestFastModeFindsTheCycleAcrossBatches' ./verify
 	$(GO) test -count=1 -tags vec32 ./sim/vec
 	GOEXPERIMENT=simd $(GO) test -count=1 ./sim/vec
 	GOEXPERIMENT=simd $(GO) test -count=1 -tags vec32 ./sim/vec
+	$(GO) run ./gen -report coverage
 
 lint:
 	@fmt_out="$$(gofmt -l .)"; if [ -n "$$fmt_out" ]; then echo "gofmt needed:"; echo "$$fmt_out"; exit 1; fi
