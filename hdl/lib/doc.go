@@ -10,6 +10,9 @@
 // use the same component share one module; the lib family registers these
 // units with gen (units/lib). Model.go holds each component's behaviour in
 // plain Go, the reference the tests compare the hardware against.
+// Temporal.go holds no hardware: helpers for the properties written most
+// (OneHot, NeverBoth, WithinN, StableUntil, ...), built from ghost
+// registers and immediate assertions.
 //
 // Widths follow ../contracts/lib.md: IW = IndexWidth(n) = max(1,
 // ceil(log2 n)) bits index n things; a count up to n takes CountWidth(n)
