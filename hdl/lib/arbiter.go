@@ -81,38 +81,36 @@ func (a RRArb) WithPorts(name string) (*hdl.Module, RRArbPorts) {
 }
 
 // properties states what the arbiter promises (DESIGN.md, lib-rrarb): one
-// grant while a request is set and none otherwise, only to a requester,
-// idx its index, and a requester that keeps its request is served within
-// n grants.
+// grant while a request is set (none otherwise follows from
+// grant_to_requester), only to a requester, idx its index, and a
+// requester that keeps its request is served within n grants: at most
+// n-1 grants to others pass it (WithinNTicks, a tick a grant taken).
 //
-// Fairness is counted by a ghost wait per requester: the grants taken by
-// others since it began requesting (it restarts at 0 when the requester
-// drops its request or is granted). A grant passes over only requesters
-// between the pointer and the winner, and moves the pointer past the
-// winner, closer to each of them; so a requester's wait plus its distance
-// from the pointer stays below n, which makes served_within_n_grants
-// inductive and bounds every wait by n-1.
+// A grant passes over only requesters between the pointer and the
+// winner, and moves the pointer past the winner, closer to each of them;
+// so the grants that passed a requester plus its distance from the
+// pointer stay below n (waits_within_distance), the lemma that makes the
+// fairness inductive.
 func (a RRArb) properties(m *hdl.Module, p RRArbPorts, ptr *hdl.Signal) {
-	n, ww, cw := a.N, CountWidth(a.N), CountWidth(2*a.N) // a wait, and a wait plus a distance
-	m.Assert(oneHotWhen(p.Valid, p.Grant), "grant_one_hot", "not exactly one grant while a request is set, or a grant while none is")
+	n, cw := a.N, CountWidth(2*a.N) // a wait plus a distance
+	m.If(p.Valid, func() { OneHot(m, p.Grant, "grant_one_hot", "not exactly one grant while a request is set") })
 	m.Assert(p.Grant.And(p.Req.Not()).RedOr().Not(), "grant_to_requester", "a requester that does not request is granted")
 	m.Assert(p.Grant.Eq(BinaryToOneHot(p.Idx, n).And(p.Valid.Repl(n))), "idx_is_grant", "idx does not name the granted requester (or is not 0 with none)")
 	m.Assert(ptr.Zext(cw).Lt(m.ConstU(cw, uint64(n))), "pointer_in_range", "the pointer names no requester")
 	taken := p.Valid.And(p.Ack)
-	served := make([]*hdl.Signal, n)
+	within := make([]*hdl.Signal, n)
 	var longest []*hdl.Signal
 	for i := range n {
-		wait := m.Reg(fmt.Sprintf("ghost_wait_%d", i), ww)
-		granted := p.Grant.Bit(i).And(p.Ack)
-		m.If(p.Req.Bit(i).Not().Or(granted), func() { wait.SetU(0) }).
-			Elif(taken, func() { wait.Set(wait.Add(m.ConstU(ww, 1))) })
+		req, granted := p.Req.Bit(i), p.Grant.Bit(i).And(p.Ack)
+		d := WithinNTicks(m, req, req.Not().Or(granted), taken, n-1, fmt.Sprintf("served_within_n_grants_%d", i),
+			fmt.Sprintf("requester %d kept its request while n grants went to others", i))
 		me, at := m.ConstU(cw, uint64(i)), ptr.Zext(cw)
 		distance := hdl.Mux(me.Ge(at), me.Sub(at), me.Add(m.ConstU(cw, uint64(n))).Sub(at))
-		served[i] = wait.Zext(cw).Add(distance).Lt(m.ConstU(cw, uint64(n)))
+		within[i] = d.Waited.Zext(cw).Add(distance).Lt(m.ConstU(cw, uint64(n)))
 		m.Cover(granted, fmt.Sprintf("granted_%d", i))
-		longest = append(longest, granted.And(wait.EqConst(uint64(n-1))))
+		longest = append(longest, granted.And(d.Worst()))
 	}
-	m.Assert(Bus(served).RedAnd(), "served_within_n_grants", "a requester that kept its request was passed over by more grants than its distance from the pointer allows (n-1 at most)")
+	m.Assert(Bus(within).RedAnd(), "waits_within_distance", "a requester that kept its request was passed over by more grants than its distance from the pointer allows")
 	m.Cover(Bus(longest).RedOr(), "served_after_n_minus_1")
 	m.Cover(taken.And(p.Idx.Lt(ptr)), "wraps_to_lowest")
 	m.Cover(p.Req.RedAnd().And(p.Ack), "all_request")

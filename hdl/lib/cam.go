@@ -96,7 +96,7 @@ func (c CAM) properties(m *hdl.Module, p CAMPorts, valid *hdl.Signal, keys []*hd
 	holds := hdl.Select(wIdx, Split(valid)...).And(hdl.Select(wIdx, keys...).Eq(wKey))
 	m.Assert(wrote.Not().Or(holds), "written_key_held", "the entry written last lost its key or its valid bit before it was cleared or written again")
 	m.Assert(wrote.And(p.Key.Eq(wKey)).Not().Or(hdl.Select(wIdx, Split(p.Match)...)), "written_key_found", "a lookup of the key written last misses its entry")
-	m.Assert(cleared.Not().Or(hdl.Select(cIdx, Split(valid)...).Not()), "cleared_stays_invalid", "the entry cleared last is valid before it was written again")
+	NeverBoth(m, cleared, hdl.Select(cIdx, Split(valid)...), "cleared_stays_invalid", "the entry cleared last is valid before it was written again")
 	m.Cover(p.Write.And(p.Clear).And(p.WriteIdx.Eq(p.ClearIdx)), "write_wins_over_clear")
 	if c.N > 1 {
 		m.Cover(p.Match.And(p.Match.Sub(m.ConstU(c.N, 1))).RedOr(), "several_match")

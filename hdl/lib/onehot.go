@@ -43,13 +43,6 @@ func BinaryToOneHot(idx *hdl.Signal, n int) *hdl.Signal {
 	return Bus(out)
 }
 
-// oneHotWhen is 1 when s has exactly one bit set where valid is 1 and
-// none where it is 0 (for properties).
-func oneHotWhen(valid, s *hdl.Signal) *hdl.Signal {
-	atMostOne := s.And(s.Sub(s.Module().ConstU(s.Width(), 1))).RedOr().Not()
-	return hdl.Mux(valid, atMostOne.And(s.RedOr()), s.RedOr().Not())
-}
-
 // Encode is the lib-encode unit: one-hot to binary; EncodePorts are its
 // ports.
 type Encode struct{ N int }
@@ -81,7 +74,7 @@ func (e Encode) WithPorts(name string) (*hdl.Module, EncodePorts) {
 // and zero gives 0.
 func (e Encode) properties(m *hdl.Module, ports EncodePorts) {
 	in := ports.Onehot
-	oneHot := oneHotWhen(m.ConstU(1, 1), in)
+	oneHot := exactlyOne(in)
 	m.Assert(oneHot.Not().Or(m.ConstU(e.N, 1).ShlBy(ports.Idx).Eq(in)), "idx_of_the_set_bit", "idx is not the index of the one-hot input's set bit")
 	m.Assert(in.RedOr().Or(ports.Idx.EqConst(0)), "zero_to_zero", "no set bit gives an idx other than 0")
 	m.Cover(oneHot.And(in.Bit(e.N-1)), "top_bit")

@@ -73,12 +73,13 @@ func (p Prio) WithPorts(name string) (*hdl.Module, PrioPorts) {
 
 // properties states what the encoder promises (DESIGN.md, lib-prio):
 // valid says whether a request is set, onehot is one of the requests
-// (none without one) and idx its index, and no request comes before it
-// (below it, or above it with MSB).
+// (one-hot while one is set; none otherwise, as it picks only requests)
+// and idx its index, and no request comes before it (below it, or above
+// it with MSB).
 func (p Prio) properties(m *hdl.Module, ports PrioPorts) {
 	req, onehot := ports.Req, ports.Onehot
 	m.Assert(ports.Valid.Eq(req.RedOr()), "valid_iff_request", "valid does not say whether a request is set")
-	m.Assert(oneHotWhen(ports.Valid, onehot), "onehot_one_hot", "not exactly one bit while a request is set, or a bit while none is")
+	m.If(ports.Valid, func() { OneHot(m, onehot, "onehot_one_hot", "not exactly one bit while a request is set") })
 	m.Assert(onehot.And(req.Not()).RedOr().Not(), "onehot_is_a_request", "onehot picks a bit that is not requested")
 	m.Assert(onehot.Eq(BinaryToOneHot(ports.Idx, p.N).And(ports.Valid.Repl(p.N))), "idx_is_onehot", "idx is not onehot's index (or not 0 with no request)")
 	under := onehot.Sub(m.ConstU(p.N, 1)) // the bits below the one picked (all with none)

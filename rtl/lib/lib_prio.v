@@ -127,14 +127,13 @@ module lib_prio (
   wire _not_64;
   wire _ror_65;
   wire _and_66;
-  wire _ror_67;
-  wire _not_68;
-  wire _mux_69;
-  wire [7:0] _not_70;
-  wire [7:0] _and_71;
-  wire _ror_72;
-  wire _not_73;
-  wire _eq_75;
+  wire _wire_67;
+  wire _not_70;
+  wire _or_71;
+  wire [7:0] _not_72;
+  wire [7:0] _and_73;
+  wire _ror_74;
+  wire _not_75;
   wire _eq_77;
   wire _eq_79;
   wire _eq_81;
@@ -142,19 +141,21 @@ module lib_prio (
   wire _eq_85;
   wire _eq_87;
   wire _eq_89;
-  wire [7:0] _cat_90;
-  wire [7:0] _repl_91;
-  wire [7:0] _and_92;
-  wire _eq_93;
-  wire [7:0] _sub_95;
-  wire [7:0] _and_96;
-  wire _ror_97;
-  wire _not_98;
-  wire _not_99;
-  wire [7:0] _sub_101;
-  wire [7:0] _and_102;
-  wire _ror_103;
-  wire _slice_104;
+  wire _eq_91;
+  wire [7:0] _cat_92;
+  wire [7:0] _repl_93;
+  wire [7:0] _and_94;
+  wire _eq_95;
+  wire [7:0] _sub_97;
+  wire [7:0] _and_98;
+  wire _ror_99;
+  wire _not_100;
+  wire _not_101;
+  wire [7:0] _sub_103;
+  wire [7:0] _and_104;
+  wire _ror_105;
+  wire _slice_106;
+  wire _mux_107;
   assign _ror_58 = |req;
   assign _eq_59 = valid == _ror_58;
   assign _sub_61 = onehot - 8'h01;
@@ -163,42 +164,43 @@ module lib_prio (
   assign _not_64 = ~_ror_63;
   assign _ror_65 = |onehot;
   assign _and_66 = _not_64 & _ror_65;
-  assign _ror_67 = |onehot;
-  assign _not_68 = ~_ror_67;
-  assign _mux_69 = valid ? _and_66 : _not_68;
-  assign _not_70 = ~req;
-  assign _and_71 = onehot & _not_70;
-  assign _ror_72 = |_and_71;
-  assign _not_73 = ~_ror_72;
-  assign _eq_75 = idx == 3'h0;
-  assign _eq_77 = idx == 3'h1;
-  assign _eq_79 = idx == 3'h2;
-  assign _eq_81 = idx == 3'h3;
-  assign _eq_83 = idx == 3'h4;
-  assign _eq_85 = idx == 3'h5;
-  assign _eq_87 = idx == 3'h6;
-  assign _eq_89 = idx == 3'h7;
-  assign _cat_90 = {_eq_89, _eq_87, _eq_85, _eq_83, _eq_81, _eq_79, _eq_77, _eq_75};
-  assign _repl_91 = {8{valid}};
-  assign _and_92 = _cat_90 & _repl_91;
-  assign _eq_93 = onehot == _and_92;
-  assign _sub_95 = onehot - 8'h01;
-  assign _and_96 = req & _sub_95;
-  assign _ror_97 = |_and_96;
-  assign _not_98 = ~_ror_97;
-  assign _not_99 = ~valid;
-  assign _sub_101 = req - 8'h01;
-  assign _and_102 = req & _sub_101;
-  assign _ror_103 = |_and_102;
-  assign _slice_104 = onehot[7];
+  assign _wire_67 = _mux_107;
+  assign _not_70 = ~_wire_67;
+  assign _or_71 = _not_70 | _and_66;
+  assign _not_72 = ~req;
+  assign _and_73 = onehot & _not_72;
+  assign _ror_74 = |_and_73;
+  assign _not_75 = ~_ror_74;
+  assign _eq_77 = idx == 3'h0;
+  assign _eq_79 = idx == 3'h1;
+  assign _eq_81 = idx == 3'h2;
+  assign _eq_83 = idx == 3'h3;
+  assign _eq_85 = idx == 3'h4;
+  assign _eq_87 = idx == 3'h5;
+  assign _eq_89 = idx == 3'h6;
+  assign _eq_91 = idx == 3'h7;
+  assign _cat_92 = {_eq_91, _eq_89, _eq_87, _eq_85, _eq_83, _eq_81, _eq_79, _eq_77};
+  assign _repl_93 = {8{valid}};
+  assign _and_94 = _cat_92 & _repl_93;
+  assign _eq_95 = onehot == _and_94;
+  assign _sub_97 = onehot - 8'h01;
+  assign _and_98 = req & _sub_97;
+  assign _ror_99 = |_and_98;
+  assign _not_100 = ~_ror_99;
+  assign _not_101 = ~valid;
+  assign _sub_103 = req - 8'h01;
+  assign _and_104 = req & _sub_103;
+  assign _ror_105 = |_and_104;
+  assign _slice_106 = onehot[7];
+  assign _mux_107 = valid ? 1'b1 : 1'b0;
   wire _assert_valid_iff_request = _eq_59; // valid does not say whether a request is set
-  wire _assert_onehot_one_hot = _mux_69; // not exactly one bit while a request is set, or a bit while none is
-  wire _assert_onehot_is_a_request = _not_73; // onehot picks a bit that is not requested
-  wire _assert_idx_is_onehot = _eq_93; // idx is not onehot's index (or not 0 with no request)
-  wire _assert_first_request = _not_98; // a request comes before the one picked
-  wire _cover_none = _not_99;
-  wire _cover_several = _ror_103;
-  wire _cover_top_picked = _slice_104;
+  wire _assert_onehot_one_hot = _or_71; // not exactly one bit while a request is set
+  wire _assert_onehot_is_a_request = _not_75; // onehot picks a bit that is not requested
+  wire _assert_idx_is_onehot = _eq_95; // idx is not onehot's index (or not 0 with no request)
+  wire _assert_first_request = _not_100; // a request comes before the one picked
+  wire _cover_none = _not_101;
+  wire _cover_several = _ror_105;
+  wire _cover_top_picked = _slice_106;
   always @* begin
     assert (_assert_valid_iff_request);
     assert (_assert_onehot_one_hot);
