@@ -34620,15 +34620,13 @@ module vmshr_base_match (
   wire _wire_1625;
   wire _not_1628;
   wire _or_1629;
-  wire _not_1630;
-  wire _wire_1631;
-  wire _not_1634;
-  wire _or_1635;
-  wire [63:0] _cat_1636;
-  wire _ror_1637;
-  wire _not_1638;
-  wire _mux_1639;
-  wire _mux_1640;
+  wire _and_1630;
+  wire _ror_1631;
+  wire _not_1632;
+  wire [63:0] _cat_1633;
+  wire _ror_1634;
+  wire _not_1635;
+  wire _mux_1636;
   assign _cat_1048 = {hit_63, hit_62, hit_61, hit_60, hit_59, hit_58, hit_57, hit_56, hit_55, hit_54, hit_53, hit_52, hit_51, hit_50, hit_49, hit_48, hit_47, hit_46, hit_45, hit_44, hit_43, hit_42, hit_41, hit_40, hit_39, hit_38, hit_37, hit_36, hit_35, hit_34, hit_33, hit_32, hit_31, hit_30, hit_29, hit_28, hit_27, hit_26, hit_25, hit_24, hit_23, hit_22, hit_21, hit_20, hit_19, hit_18, hit_17, hit_16, hit_15, hit_14, hit_13, hit_12, hit_11, hit_10, hit_9, hit_8, hit_7, hit_6, hit_5, hit_4, hit_3, hit_2, hit_1, hit_0};
   assign _eq_1051 = hit_idx == 6'h00;
   assign _not_1052 = ~_eq_1051;
@@ -35078,21 +35076,19 @@ module vmshr_base_match (
   assign _or_1622 = _not_1619 | _and_1621;
   assign _cat_1623 = {_or_1622, _or_1613, _or_1604, _or_1595, _or_1586, _or_1577, _or_1568, _or_1559, _or_1550, _or_1541, _or_1532, _or_1523, _or_1514, _or_1505, _or_1496, _or_1487, _or_1478, _or_1469, _or_1460, _or_1451, _or_1442, _or_1433, _or_1424, _or_1415, _or_1406, _or_1397, _or_1388, _or_1379, _or_1370, _or_1361, _or_1352, _or_1343, _or_1334, _or_1325, _or_1316, _or_1307, _or_1298, _or_1289, _or_1280, _or_1271, _or_1262, _or_1253, _or_1244, _or_1235, _or_1226, _or_1217, _or_1208, _or_1199, _or_1190, _or_1181, _or_1172, _or_1163, _or_1154, _or_1145, _or_1136, _or_1127, _or_1118, _or_1109, _or_1100, _or_1091, _or_1082, _or_1073, _or_1064, _or_1055};
   assign _rand_1624 = &_cat_1623;
-  assign _wire_1625 = _mux_1639;
+  assign _wire_1625 = _mux_1636;
   assign _not_1628 = ~_wire_1625;
   assign _or_1629 = _not_1628 | _rand_1624;
-  assign _not_1630 = ~primary;
-  assign _wire_1631 = _mux_1640;
-  assign _not_1634 = ~_wire_1631;
-  assign _or_1635 = _not_1634 | _not_1630;
-  assign _cat_1636 = {cov_63, cov_62, cov_61, cov_60, cov_59, cov_58, cov_57, cov_56, cov_55, cov_54, cov_53, cov_52, cov_51, cov_50, cov_49, cov_48, cov_47, cov_46, cov_45, cov_44, cov_43, cov_42, cov_41, cov_40, cov_39, cov_38, cov_37, cov_36, cov_35, cov_34, cov_33, cov_32, cov_31, cov_30, cov_29, cov_28, cov_27, cov_26, cov_25, cov_24, cov_23, cov_22, cov_21, cov_20, cov_19, cov_18, cov_17, cov_16, cov_15, cov_14, cov_13, cov_12, cov_11, cov_10, cov_9, cov_8, cov_7, cov_6, cov_5, cov_4, cov_3, cov_2, cov_1, cov_0};
-  assign _ror_1637 = |_cat_1636;
-  assign _not_1638 = ~_ror_1637;
-  assign _mux_1639 = hit ? 1'b1 : 1'b0;
-  assign _mux_1640 = hit ? 1'b1 : 1'b0;
+  assign _and_1630 = hit & primary;
+  assign _ror_1631 = _and_1630;
+  assign _not_1632 = ~_ror_1631;
+  assign _cat_1633 = {cov_63, cov_62, cov_61, cov_60, cov_59, cov_58, cov_57, cov_56, cov_55, cov_54, cov_53, cov_52, cov_51, cov_50, cov_49, cov_48, cov_47, cov_46, cov_45, cov_44, cov_43, cov_42, cov_41, cov_40, cov_39, cov_38, cov_37, cov_36, cov_35, cov_34, cov_33, cov_32, cov_31, cov_30, cov_29, cov_28, cov_27, cov_26, cov_25, cov_24, cov_23, cov_22, cov_21, cov_20, cov_19, cov_18, cov_17, cov_16, cov_15, cov_14, cov_13, cov_12, cov_11, cov_10, cov_9, cov_8, cov_7, cov_6, cov_5, cov_4, cov_3, cov_2, cov_1, cov_0};
+  assign _ror_1634 = |_cat_1633;
+  assign _not_1635 = ~_ror_1634;
+  assign _mux_1636 = hit ? 1'b1 : 1'b0;
   wire _assert_hit_idx_lowest_hit = _or_1629; // hit_idx does not name the lowest hit
-  wire _assert_hit_not_primary = _or_1635; // a hit PMSHR's block is a primary load
-  wire _assert_base_covers_nothing = _not_1638; // the baseline's search reports a cover
+  wire _assert_hit_not_primary = _not_1632; // a hit PMSHR's block is a primary load
+  wire _assert_base_covers_nothing = _not_1635; // the baseline's search reports a cover
   wire _cover_secondary = hit;
   wire _cover_primary = primary;
   always @* begin

@@ -4599,23 +4599,21 @@ module vmshr_match (
   wire _wire_3033;
   wire _not_3036;
   wire _or_3037;
-  wire _not_3038;
-  wire _wire_3039;
-  wire _not_3042;
-  wire _or_3043;
-  wire [63:0] _cat_3044;
-  wire [63:0] _cat_3045;
-  wire [63:0] _not_3046;
-  wire [63:0] _and_3047;
-  wire [63:0] _not_3048;
-  wire [63:0] _and_3049;
-  wire _ror_3050;
-  wire _not_3051;
-  wire _ror_3052;
-  wire _not_3053;
-  wire _and_3054;
-  wire _mux_3055;
-  wire _mux_3056;
+  wire _and_3038;
+  wire _ror_3039;
+  wire _not_3040;
+  wire [63:0] _cat_3041;
+  wire [63:0] _cat_3042;
+  wire [63:0] _not_3043;
+  wire [63:0] _and_3044;
+  wire [63:0] _not_3045;
+  wire [63:0] _and_3046;
+  wire _ror_3047;
+  wire _not_3048;
+  wire _ror_3049;
+  wire _not_3050;
+  wire _and_3051;
+  wire _mux_3052;
   assign _cat_2456 = {hit_63, hit_62, hit_61, hit_60, hit_59, hit_58, hit_57, hit_56, hit_55, hit_54, hit_53, hit_52, hit_51, hit_50, hit_49, hit_48, hit_47, hit_46, hit_45, hit_44, hit_43, hit_42, hit_41, hit_40, hit_39, hit_38, hit_37, hit_36, hit_35, hit_34, hit_33, hit_32, hit_31, hit_30, hit_29, hit_28, hit_27, hit_26, hit_25, hit_24, hit_23, hit_22, hit_21, hit_20, hit_19, hit_18, hit_17, hit_16, hit_15, hit_14, hit_13, hit_12, hit_11, hit_10, hit_9, hit_8, hit_7, hit_6, hit_5, hit_4, hit_3, hit_2, hit_1, hit_0};
   assign _eq_2459 = hit_idx == 6'h00;
   assign _not_2460 = ~_eq_2459;
@@ -5065,30 +5063,28 @@ module vmshr_match (
   assign _or_3030 = _not_3027 | _and_3029;
   assign _cat_3031 = {_or_3030, _or_3021, _or_3012, _or_3003, _or_2994, _or_2985, _or_2976, _or_2967, _or_2958, _or_2949, _or_2940, _or_2931, _or_2922, _or_2913, _or_2904, _or_2895, _or_2886, _or_2877, _or_2868, _or_2859, _or_2850, _or_2841, _or_2832, _or_2823, _or_2814, _or_2805, _or_2796, _or_2787, _or_2778, _or_2769, _or_2760, _or_2751, _or_2742, _or_2733, _or_2724, _or_2715, _or_2706, _or_2697, _or_2688, _or_2679, _or_2670, _or_2661, _or_2652, _or_2643, _or_2634, _or_2625, _or_2616, _or_2607, _or_2598, _or_2589, _or_2580, _or_2571, _or_2562, _or_2553, _or_2544, _or_2535, _or_2526, _or_2517, _or_2508, _or_2499, _or_2490, _or_2481, _or_2472, _or_2463};
   assign _rand_3032 = &_cat_3031;
-  assign _wire_3033 = _mux_3055;
+  assign _wire_3033 = _mux_3052;
   assign _not_3036 = ~_wire_3033;
   assign _or_3037 = _not_3036 | _rand_3032;
-  assign _not_3038 = ~primary;
-  assign _wire_3039 = _mux_3056;
-  assign _not_3042 = ~_wire_3039;
-  assign _or_3043 = _not_3042 | _not_3038;
-  assign _cat_3044 = {cov_63, cov_62, cov_61, cov_60, cov_59, cov_58, cov_57, cov_56, cov_55, cov_54, cov_53, cov_52, cov_51, cov_50, cov_49, cov_48, cov_47, cov_46, cov_45, cov_44, cov_43, cov_42, cov_41, cov_40, cov_39, cov_38, cov_37, cov_36, cov_35, cov_34, cov_33, cov_32, cov_31, cov_30, cov_29, cov_28, cov_27, cov_26, cov_25, cov_24, cov_23, cov_22, cov_21, cov_20, cov_19, cov_18, cov_17, cov_16, cov_15, cov_14, cov_13, cov_12, cov_11, cov_10, cov_9, cov_8, cov_7, cov_6, cov_5, cov_4, cov_3, cov_2, cov_1, cov_0};
-  assign _cat_3045 = {y_63, y_62, y_61, y_60, y_59, y_58, y_57, y_56, y_55, y_54, y_53, y_52, y_51, y_50, y_49, y_48, y_47, y_46, y_45, y_44, y_43, y_42, y_41, y_40, y_39, y_38, y_37, y_36, y_35, y_34, y_33, y_32, y_31, y_30, y_29, y_28, y_27, y_26, y_25, y_24, y_23, y_22, y_21, y_20, y_19, y_18, y_17, y_16, y_15, y_14, y_13, y_12, y_11, y_10, y_9, y_8, y_7, y_6, y_5, y_4, y_3, y_2, y_1, y_0};
-  assign _not_3046 = ~_cat_3045;
-  assign _and_3047 = _cat_2456 & _not_3046;
-  assign _not_3048 = ~_cat_3044;
-  assign _and_3049 = _and_3047 & _not_3048;
-  assign _ror_3050 = |_and_3049;
-  assign _not_3051 = ~_ror_3050;
-  assign _ror_3052 = |_cat_3044;
-  assign _not_3053 = ~hit;
-  assign _and_3054 = _ror_3052 & _not_3053;
-  assign _mux_3055 = hit ? 1'b1 : 1'b0;
-  assign _mux_3056 = hit ? 1'b1 : 1'b0;
+  assign _and_3038 = hit & primary;
+  assign _ror_3039 = _and_3038;
+  assign _not_3040 = ~_ror_3039;
+  assign _cat_3041 = {cov_63, cov_62, cov_61, cov_60, cov_59, cov_58, cov_57, cov_56, cov_55, cov_54, cov_53, cov_52, cov_51, cov_50, cov_49, cov_48, cov_47, cov_46, cov_45, cov_44, cov_43, cov_42, cov_41, cov_40, cov_39, cov_38, cov_37, cov_36, cov_35, cov_34, cov_33, cov_32, cov_31, cov_30, cov_29, cov_28, cov_27, cov_26, cov_25, cov_24, cov_23, cov_22, cov_21, cov_20, cov_19, cov_18, cov_17, cov_16, cov_15, cov_14, cov_13, cov_12, cov_11, cov_10, cov_9, cov_8, cov_7, cov_6, cov_5, cov_4, cov_3, cov_2, cov_1, cov_0};
+  assign _cat_3042 = {y_63, y_62, y_61, y_60, y_59, y_58, y_57, y_56, y_55, y_54, y_53, y_52, y_51, y_50, y_49, y_48, y_47, y_46, y_45, y_44, y_43, y_42, y_41, y_40, y_39, y_38, y_37, y_36, y_35, y_34, y_33, y_32, y_31, y_30, y_29, y_28, y_27, y_26, y_25, y_24, y_23, y_22, y_21, y_20, y_19, y_18, y_17, y_16, y_15, y_14, y_13, y_12, y_11, y_10, y_9, y_8, y_7, y_6, y_5, y_4, y_3, y_2, y_1, y_0};
+  assign _not_3043 = ~_cat_3042;
+  assign _and_3044 = _cat_2456 & _not_3043;
+  assign _not_3045 = ~_cat_3041;
+  assign _and_3046 = _and_3044 & _not_3045;
+  assign _ror_3047 = |_and_3046;
+  assign _not_3048 = ~_ror_3047;
+  assign _ror_3049 = |_cat_3041;
+  assign _not_3050 = ~hit;
+  assign _and_3051 = _ror_3049 & _not_3050;
+  assign _mux_3052 = hit ? 1'b1 : 1'b0;
   wire _assert_hit_idx_lowest_hit = _or_3037; // hit_idx does not name the lowest hit
-  wire _assert_hit_not_primary = _or_3043; // a hit PMSHR's block is a primary load
-  wire _assert_pending_block_covers_itself = _not_3051; // a pending PMSHR holding blk does not cover it
-  wire _cover_deferred = _and_3054;
+  wire _assert_hit_not_primary = _not_3040; // a hit PMSHR's block is a primary load
+  wire _assert_pending_block_covers_itself = _not_3048; // a pending PMSHR holding blk does not cover it
+  wire _cover_deferred = _and_3051;
   wire _cover_secondary = hit;
   wire _cover_primary = primary;
   always @* begin

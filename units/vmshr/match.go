@@ -119,8 +119,8 @@ func (c MatchBlock) properties(m *hdl.Module, in MatchIn, out MatchOut) {
 	}
 	m.If(out.Any, func() {
 		m.Assert(lib.Bus(lowest).RedAnd(), "hit_idx_lowest_hit", "hit_idx does not name the lowest hit")
-		m.Assert(out.Primary.Not(), "hit_not_primary", "a hit PMSHR's block is a primary load")
 	})
+	lib.NeverBoth(m, out.Any, out.Primary, "hit_not_primary", "a hit PMSHR's block is a primary load")
 	covs := lib.Bus(out.Cov)
 	if c.Base {
 		m.Assert(covs.RedOr().Not(), "base_covers_nothing", "the baseline's search reports a cover")
