@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/go-multierror"
 )
@@ -40,7 +41,8 @@ func (e *Error) Error() string {
 const hdlPkgPrefix = "github.com/parmem/parmem/hdl."
 
 // callerPos returns the position of the first caller outside package hdl
-// (its tests count as outside), so an error points at the user's line.
+// (its tests count as outside) and outside every function marked Helper,
+// so an error or a property points at the user's line.
 func callerPos() Pos {
 	var pcs [32]uintptr
 	n := runtime.Callers(2, pcs[:])
@@ -49,12 +51,45 @@ func callerPos() Pos {
 		f, more := frames.Next()
 		inHDL := strings.HasPrefix(f.Function, hdlPkgPrefix) &&
 			!strings.HasSuffix(f.File, "_test.go")
-		if !inHDL && f.File != "" {
+		if !inHDL && f.File != "" && !isHelper(f.Function) {
 			return Pos{File: filepath.Base(f.File), Line: f.Line}
 		}
 		if !more {
 			return Pos{}
 		}
+	}
+}
+
+// helpers holds the functions marked Helper, by their full names.
+var helpers sync.Map
+
+// Helper marks the calling function as a helper, as testing.T.Helper
+// does: an error or a property made in it (or in a function literal in
+// it) takes the position of the line that called it. Library functions
+// that state properties for their caller (lib.OneHot) call it first.
+func Helper() {
+	var pc [1]uintptr
+	runtime.Callers(2, pc[:])
+	f, _ := runtime.CallersFrames(pc[:]).Next()
+	helpers.Store(f.Function, true)
+}
+
+// isHelper reports whether function, or the function whose literal it
+// is (name.func1, name.func1.2), is marked Helper.
+func isHelper(function string) bool {
+	for {
+		if _, ok := helpers.Load(function); ok {
+			return true
+		}
+		i := strings.LastIndexByte(function, '.')
+		if i < 0 {
+			return false
+		}
+		last := function[i+1:]
+		if !strings.HasPrefix(last, "func") && strings.TrimLeft(last, "0123456789") != "" {
+			return false
+		}
+		function = function[:i]
 	}
 }
 

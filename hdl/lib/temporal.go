@@ -6,8 +6,7 @@ import (
 	"github.com/parmem/parmem/hdl"
 )
 
-// Helpers for the properties written most (hdl's Module.Assert; issue
-// 46): one-hot, at most one-hot and never-both are immediate assertions;
+// Helpers for the properties written most (hdl's Module.Assert): one-hot, at most one-hot and never-both are immediate assertions;
 // within-n and stable-until follow a condition across cycles with ghost
 // registers that only their assertion reads, so the Verilog holds them
 // inside `ifdef FORMAL alone and the design's StateElements leave them
@@ -21,23 +20,26 @@ import (
 // and names the ghost registers (ghost_<name>_...); message says what
 // went wrong. Called inside an If or Switch body, the assertion applies
 // only on that path, as Assert's would; the ghost registers follow their
-// signals in every cycle wherever the helper is called. A failure reports
-// the helper's line in this file as the property's position: its name
-// tells which it is.
+// signals in every cycle wherever the helper is called. Each is an
+// hdl.Helper: a failure, and an error in its arguments, point at the line
+// that called it.
 
 // OneHot asserts that s has exactly one bit set.
 func OneHot(m *hdl.Module, s *hdl.Signal, name, message string) {
+	hdl.Helper()
 	m.Assert(exactlyOne(s), name, message)
 }
 
 // AtMostOneHot asserts that s has at most one bit set (none is allowed).
 func AtMostOneHot(m *hdl.Module, s *hdl.Signal, name, message string) {
+	hdl.Helper()
 	m.Assert(atMostOne(s), name, message)
 }
 
 // NeverBoth asserts that a and b (of one width; conditions of 1 bit, as a
 // rule) are never 1 in the same bit in the same cycle.
 func NeverBoth(m *hdl.Module, a, b *hdl.Signal, name, message string) {
+	hdl.Helper()
 	m.Assert(a.And(b).RedOr().Not(), name, message)
 }
 
@@ -79,6 +81,7 @@ func (d Deadline) Worst() *hdl.Signal { return d.open.And(d.done).And(d.Waited.E
 // later start is checked afresh. For a response owed to each request
 // apiece, count them instead (as FIFO's ghost counters do).
 func WithinN(m *hdl.Module, start, done *hdl.Signal, n int, name, message string) Deadline {
+	hdl.Helper()
 	return WithinNTicks(m, start, done, m.ConstU(1, 1), n, name, message)
 }
 
@@ -93,6 +96,7 @@ func WithinN(m *hdl.Module, start, done *hdl.Signal, n int, name, message string
 // The ghost register ghost_<name>_wait is 0 while no start is pending
 // and 1 + Waited while one is.
 func WithinNTicks(m *hdl.Module, start, done, tick *hdl.Signal, n int, name, message string) Deadline {
+	hdl.Helper()
 	if n < 0 {
 		panic(fmt.Sprintf("lib.WithinNTicks %s: n = %d, want n >= 0", name, n))
 	}
@@ -126,6 +130,7 @@ func WithinNTicks(m *hdl.Module, start, done, tick *hdl.Signal, n int, name, mes
 // implies (held -> busy) keeps it short. For a stream's valid and payload
 // use StreamStable, which holds valid itself.
 func StableUntil(m *hdl.Module, from, until, value *hdl.Signal, name, message string) (held *hdl.Signal) {
+	hdl.Helper()
 	held, past := stableSince(m, from, until, value, name)
 	m.Assert(held.Not().Or(value.Eq(past)), name, message)
 	return held
@@ -142,6 +147,7 @@ func StableUntil(m *hdl.Module, from, until, value *hdl.Signal, name, message st
 // hdl.Stream[struct{}]{Valid: s.Valid, Ready: s.Ready}: Valid alone is
 // held.
 func StreamStable[P any](m *hdl.Module, s hdl.Stream[P], name, message string) {
+	hdl.Helper()
 	payload := hdl.Pack(s.Payload)
 	if payload == nil {
 		held, _ := stableSince(m, s.Valid, s.Ready, nil, name)
@@ -156,6 +162,7 @@ func StreamStable[P any](m *hdl.Module, s hdl.Stream[P], name, message string) {
 // is pending (from or held in the cycle before, and until not), past is
 // value in the cycle before (nil for no value).
 func stableSince(m *hdl.Module, from, until, value *hdl.Signal, name string) (held, past *hdl.Signal) {
+	hdl.Helper()
 	held = m.Reg("ghost_"+name+"_held", 1)
 	held.Drive(held.Or(from).And(until.Not()))
 	if value != nil {

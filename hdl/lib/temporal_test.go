@@ -55,6 +55,7 @@ func requireBroken(t *testing.T, m *hdl.Module, trace cycles, name string, cycle
 	require.NotNil(t, v, "%s kept", name)
 	require.Equal(t, name, v.Name, v.Error())
 	require.Equal(t, cycle, v.Cycle, v.Error())
+	require.Equal(t, "temporal_test.go", v.Pos.File, "the failure points at the line that called the helper")
 	t.Logf("%s", v.Error())
 }
 
