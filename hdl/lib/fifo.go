@@ -84,18 +84,22 @@ func (f FIFO) WithPorts(name string) (*hdl.Module, FIFOPorts) {
 	} else {
 		p.Out.Payload.Data.Drive(slots.Read(head))
 	}
-	f.properties(m, fifoState{fill: fill, head: head, tail: tail, push: push, pop: pop, refused: p.In.Valid.And(inReady.Not())})
+	f.properties(m, fifoState{fill: fill, head: head, tail: tail, push: push, pop: pop, refused: p.In.Valid.And(inReady.Not()), out: p.Out})
 	return m, p
 }
 
 // fifoState is what the FIFO's properties read.
-type fifoState struct{ fill, head, tail, push, pop, refused *hdl.Signal }
+type fifoState struct {
+	fill, head, tail, push, pop, refused *hdl.Signal
+	out                                  hdl.Stream[FIFOWord]
+}
 
 // properties states what the queue promises (DESIGN.md, lib-fifo): it
 // never holds more than Depth entries, its count is the pushes taken
 // minus the pops (ghost counters kept beside it), the pointers are that
 // count apart, a push is taken only into a free slot (or, Pipe, one the
-// head leaves in the same cycle), and words leave in the order they came.
+// head leaves in the same cycle), words leave in the order they came, and
+// the word offered stays offered, unchanged, until it is popped.
 //
 // The order is checked through a ghost copy of the slots' order: beside
 // each pushed word a ghost tag holds the pushes before it, so the word a
@@ -132,6 +136,7 @@ func (f FIFO) properties(m *hdl.Module, s fifoState) {
 		inOrder[i] = k.Ge(s.fill).Or(tag.Eq(pops.Add(k)))
 	}
 	m.Assert(Bus(inOrder).RedAnd(), "held_in_push_order", "the k-th word from head does not carry the pops so far plus k")
+	StreamStable(m, s.out, "out_stable", "out_valid fell or out_data changed before the pop")
 	m.Cover(s.fill.Eq(depth), "full")
 	if f.Depth > 1 || f.Pipe { // a queue of one slot takes a push only when empty
 		m.Cover(s.push.And(s.pop), "push_and_pop")

@@ -10360,8 +10360,8 @@ module lib_fifo_d4_w21 (
   wire _and_24;
   wire [2:0] _sub_26;
   wire [20:0] _mem_read_27;
-  wire [2:0] _mux_130;
-  wire _or_131;
+  wire [2:0] _mux_139;
+  wire _or_140;
   reg [20:0] slot [0:3];
   assign in_ready = _lt_11;
   assign out_valid = _ror_12;
@@ -10369,7 +10369,7 @@ module lib_fifo_d4_w21 (
   assign count = fill;
   always @(posedge clk) begin
     if (rst) fill <= 3'h0;
-    else if (_or_131) fill <= _mux_130;
+    else if (_or_140) fill <= _mux_139;
   end
   always @(posedge clk) begin
     if (rst) head <= 2'h0;
@@ -10392,8 +10392,8 @@ module lib_fifo_d4_w21 (
   assign _and_24 = _and_14 & _not_23;
   assign _sub_26 = fill - 3'h1;
   assign _mem_read_27 = slot[head];
-  assign _mux_130 = _and_20 ? _add_22 : _sub_26;
-  assign _or_131 = _and_20 | _and_24;
+  assign _mux_139 = _and_20 ? _add_22 : _sub_26;
+  assign _or_140 = _and_20 | _and_24;
   always @(posedge clk) begin
     if (_and_13) slot[tail] <= in_data;
   end
@@ -10475,16 +10475,25 @@ module lib_fifo_d4_w21 (
   wire _or_122;
   wire [3:0] _cat_123;
   wire _rand_124;
-  wire _eq_125;
-  wire _and_126;
-  wire _eq_128;
-  wire _and_129;
-  wire _mux_132;
-  wire _and_133;
-  wire _and_134;
+  reg ghost_out_stable_held;
+  wire _or_126;
+  wire _not_127;
+  wire _and_128;
+  reg [20:0] ghost_out_stable_past;
+  wire _not_130;
+  wire _eq_131;
+  wire _and_132;
+  wire _or_133;
+  wire _eq_134;
   wire _and_135;
-  wire _and_136;
-  wire _mux_137;
+  wire _eq_137;
+  wire _and_138;
+  wire _mux_141;
+  wire _and_142;
+  wire _and_143;
+  wire _and_144;
+  wire _and_145;
+  wire _mux_146;
   assign _not_28 = ~_lt_11;
   assign _and_29 = in_valid & _not_28;
   assign _le_32 = fill <= 3'h4;
@@ -10514,24 +10523,24 @@ module lib_fifo_d4_w21 (
   assign _mux_52 = _eq_50 ? 3'h0 : fill;
   assign _eq_53 = _mux_49 == _mux_52;
   assign _lt_54 = fill < 3'h4;
-  assign _wire_55 = _mux_132;
+  assign _wire_55 = _mux_141;
   assign _not_58 = ~_wire_55;
   assign _or_59 = _not_58 | _lt_54;
   always @(posedge clk) begin
     if (rst) ghost_tag_0 <= 3'h0;
-    else if (_and_133) ghost_tag_0 <= ghost_pushes;
+    else if (_and_142) ghost_tag_0 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_1 <= 3'h0;
-    else if (_and_134) ghost_tag_1 <= ghost_pushes;
+    else if (_and_143) ghost_tag_1 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_2 <= 3'h0;
-    else if (_and_135) ghost_tag_2 <= ghost_pushes;
+    else if (_and_144) ghost_tag_2 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_3 <= 3'h0;
-    else if (_and_136) ghost_tag_3 <= ghost_pushes;
+    else if (_and_145) ghost_tag_3 <= ghost_pushes;
   end
   assign _eq_65 = tail == 2'h0;
   assign _eq_67 = tail == 2'h1;
@@ -10547,7 +10556,7 @@ module lib_fifo_d4_w21 (
     endcase
   end
   assign _eq_73 = _sel_72 == ghost_pops;
-  assign _wire_74 = _mux_137;
+  assign _wire_74 = _mux_146;
   assign _not_77 = ~_wire_74;
   assign _or_78 = _not_77 | _eq_73;
   assign _ge_81 = 3'h0 >= _zext_39;
@@ -10588,16 +10597,31 @@ module lib_fifo_d4_w21 (
   assign _or_122 = _ge_119 | _eq_121;
   assign _cat_123 = {_or_122, _or_111, _or_100, _or_89};
   assign _rand_124 = &_cat_123;
-  assign _eq_125 = fill == 3'h4;
-  assign _and_126 = _and_13 & _and_14;
-  assign _eq_128 = head == 2'h3;
-  assign _and_129 = _and_14 & _eq_128;
-  assign _mux_132 = _and_13 ? 1'b1 : 1'b0;
-  assign _and_133 = _and_13 & _eq_65;
-  assign _and_134 = _and_13 & _eq_67;
-  assign _and_135 = _and_13 & _eq_69;
-  assign _and_136 = _and_13 & _eq_71;
-  assign _mux_137 = _and_14 ? 1'b1 : 1'b0;
+  always @(posedge clk) begin
+    if (rst) ghost_out_stable_held <= 1'b0;
+    else ghost_out_stable_held <= _and_128;
+  end
+  assign _or_126 = ghost_out_stable_held | out_valid;
+  assign _not_127 = ~out_ready;
+  assign _and_128 = _or_126 & _not_127;
+  always @(posedge clk) begin
+    if (rst) ghost_out_stable_past <= 21'h000000;
+    else ghost_out_stable_past <= out_data;
+  end
+  assign _not_130 = ~ghost_out_stable_held;
+  assign _eq_131 = out_data == ghost_out_stable_past;
+  assign _and_132 = out_valid & _eq_131;
+  assign _or_133 = _not_130 | _and_132;
+  assign _eq_134 = fill == 3'h4;
+  assign _and_135 = _and_13 & _and_14;
+  assign _eq_137 = head == 2'h3;
+  assign _and_138 = _and_14 & _eq_137;
+  assign _mux_141 = _and_13 ? 1'b1 : 1'b0;
+  assign _and_142 = _and_13 & _eq_65;
+  assign _and_143 = _and_13 & _eq_67;
+  assign _and_144 = _and_13 & _eq_69;
+  assign _and_145 = _and_13 & _eq_71;
+  assign _mux_146 = _and_14 ? 1'b1 : 1'b0;
   wire _assert_count_le_depth = rst | _le_32; // the queue holds at most depth entries
   wire _assert_count_is_pushes_minus_pops = rst | _eq_38; // count equals the pushes taken minus the pops
   wire _assert_pointers_in_range = rst | _and_43; // a pointer names no slot
@@ -10605,10 +10629,11 @@ module lib_fifo_d4_w21 (
   wire _assert_push_into_free_slot = rst | _or_59; // a push is taken only into a free slot
   wire _assert_popped_in_push_order = rst | _or_78; // the word popped is not the oldest held: its tag is not the pops so far
   wire _assert_held_in_push_order = rst | _rand_124; // the k-th word from head does not carry the pops so far plus k
-  wire _cover_full = ~rst & _eq_125;
-  wire _cover_push_and_pop = ~rst & _and_126;
+  wire _assert_out_stable = rst | _or_133; // out_valid fell or out_data changed before the pop
+  wire _cover_full = ~rst & _eq_134;
+  wire _cover_push_and_pop = ~rst & _and_135;
   wire _cover_push_refused = ~rst & _and_29;
-  wire _cover_head_wraps = ~rst & _and_129;
+  wire _cover_head_wraps = ~rst & _and_138;
   always @* begin
     assert (_assert_count_le_depth);
     assert (_assert_count_is_pushes_minus_pops);
@@ -10617,6 +10642,7 @@ module lib_fifo_d4_w21 (
     assert (_assert_push_into_free_slot);
     assert (_assert_popped_in_push_order);
     assert (_assert_held_in_push_order);
+    assert (_assert_out_stable);
     cover (_cover_full);
     cover (_cover_push_and_pop);
     cover (_cover_push_refused);

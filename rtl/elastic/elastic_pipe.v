@@ -914,8 +914,8 @@ module lib_fifo_d4_w261_pipe (
   wire _and_25;
   wire [2:0] _sub_27;
   wire [260:0] _mem_read_28;
-  wire [2:0] _mux_132;
-  wire _or_133;
+  wire [2:0] _mux_141;
+  wire _or_142;
   reg [260:0] slot [0:3];
   assign in_ready = _or_13;
   assign out_valid = _ror_12;
@@ -923,7 +923,7 @@ module lib_fifo_d4_w261_pipe (
   assign count = fill;
   always @(posedge clk) begin
     if (rst) fill <= 3'h0;
-    else if (_or_133) fill <= _mux_132;
+    else if (_or_142) fill <= _mux_141;
   end
   always @(posedge clk) begin
     if (rst) head <= 2'h0;
@@ -947,8 +947,8 @@ module lib_fifo_d4_w261_pipe (
   assign _and_25 = _and_15 & _not_24;
   assign _sub_27 = fill - 3'h1;
   assign _mem_read_28 = slot[head];
-  assign _mux_132 = _and_21 ? _add_23 : _sub_27;
-  assign _or_133 = _and_21 | _and_25;
+  assign _mux_141 = _and_21 ? _add_23 : _sub_27;
+  assign _or_142 = _and_21 | _and_25;
   always @(posedge clk) begin
     if (_and_14) slot[tail] <= in_data;
   end
@@ -1031,16 +1031,25 @@ module lib_fifo_d4_w261_pipe (
   wire _or_124;
   wire [3:0] _cat_125;
   wire _rand_126;
-  wire _eq_127;
-  wire _and_128;
-  wire _eq_130;
-  wire _and_131;
-  wire _mux_134;
-  wire _and_135;
-  wire _and_136;
+  reg ghost_out_stable_held;
+  wire _or_128;
+  wire _not_129;
+  wire _and_130;
+  reg [260:0] ghost_out_stable_past;
+  wire _not_132;
+  wire _eq_133;
+  wire _and_134;
+  wire _or_135;
+  wire _eq_136;
   wire _and_137;
-  wire _and_138;
-  wire _mux_139;
+  wire _eq_139;
+  wire _and_140;
+  wire _mux_143;
+  wire _and_144;
+  wire _and_145;
+  wire _and_146;
+  wire _and_147;
+  wire _mux_148;
   assign _not_29 = ~_or_13;
   assign _and_30 = in_valid & _not_29;
   assign _le_33 = fill <= 3'h4;
@@ -1071,24 +1080,24 @@ module lib_fifo_d4_w261_pipe (
   assign _eq_54 = _mux_50 == _mux_53;
   assign _lt_55 = fill < 3'h4;
   assign _or_56 = _lt_55 | _and_15;
-  assign _wire_57 = _mux_134;
+  assign _wire_57 = _mux_143;
   assign _not_60 = ~_wire_57;
   assign _or_61 = _not_60 | _or_56;
   always @(posedge clk) begin
     if (rst) ghost_tag_0 <= 3'h0;
-    else if (_and_135) ghost_tag_0 <= ghost_pushes;
+    else if (_and_144) ghost_tag_0 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_1 <= 3'h0;
-    else if (_and_136) ghost_tag_1 <= ghost_pushes;
+    else if (_and_145) ghost_tag_1 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_2 <= 3'h0;
-    else if (_and_137) ghost_tag_2 <= ghost_pushes;
+    else if (_and_146) ghost_tag_2 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_3 <= 3'h0;
-    else if (_and_138) ghost_tag_3 <= ghost_pushes;
+    else if (_and_147) ghost_tag_3 <= ghost_pushes;
   end
   assign _eq_67 = tail == 2'h0;
   assign _eq_69 = tail == 2'h1;
@@ -1104,7 +1113,7 @@ module lib_fifo_d4_w261_pipe (
     endcase
   end
   assign _eq_75 = _sel_74 == ghost_pops;
-  assign _wire_76 = _mux_139;
+  assign _wire_76 = _mux_148;
   assign _not_79 = ~_wire_76;
   assign _or_80 = _not_79 | _eq_75;
   assign _ge_83 = 3'h0 >= _zext_40;
@@ -1145,16 +1154,31 @@ module lib_fifo_d4_w261_pipe (
   assign _or_124 = _ge_121 | _eq_123;
   assign _cat_125 = {_or_124, _or_113, _or_102, _or_91};
   assign _rand_126 = &_cat_125;
-  assign _eq_127 = fill == 3'h4;
-  assign _and_128 = _and_14 & _and_15;
-  assign _eq_130 = head == 2'h3;
-  assign _and_131 = _and_15 & _eq_130;
-  assign _mux_134 = _and_14 ? 1'b1 : 1'b0;
-  assign _and_135 = _and_14 & _eq_67;
-  assign _and_136 = _and_14 & _eq_69;
-  assign _and_137 = _and_14 & _eq_71;
-  assign _and_138 = _and_14 & _eq_73;
-  assign _mux_139 = _and_15 ? 1'b1 : 1'b0;
+  always @(posedge clk) begin
+    if (rst) ghost_out_stable_held <= 1'b0;
+    else ghost_out_stable_held <= _and_130;
+  end
+  assign _or_128 = ghost_out_stable_held | out_valid;
+  assign _not_129 = ~out_ready;
+  assign _and_130 = _or_128 & _not_129;
+  always @(posedge clk) begin
+    if (rst) ghost_out_stable_past <= 261'h000000000000000000000000000000000000000000000000000000000000000000;
+    else ghost_out_stable_past <= out_data;
+  end
+  assign _not_132 = ~ghost_out_stable_held;
+  assign _eq_133 = out_data == ghost_out_stable_past;
+  assign _and_134 = out_valid & _eq_133;
+  assign _or_135 = _not_132 | _and_134;
+  assign _eq_136 = fill == 3'h4;
+  assign _and_137 = _and_14 & _and_15;
+  assign _eq_139 = head == 2'h3;
+  assign _and_140 = _and_15 & _eq_139;
+  assign _mux_143 = _and_14 ? 1'b1 : 1'b0;
+  assign _and_144 = _and_14 & _eq_67;
+  assign _and_145 = _and_14 & _eq_69;
+  assign _and_146 = _and_14 & _eq_71;
+  assign _and_147 = _and_14 & _eq_73;
+  assign _mux_148 = _and_15 ? 1'b1 : 1'b0;
   wire _assert_count_le_depth = rst | _le_33; // the queue holds at most depth entries
   wire _assert_count_is_pushes_minus_pops = rst | _eq_39; // count equals the pushes taken minus the pops
   wire _assert_pointers_in_range = rst | _and_44; // a pointer names no slot
@@ -1162,10 +1186,11 @@ module lib_fifo_d4_w261_pipe (
   wire _assert_push_into_free_slot = rst | _or_61; // a push is taken only into a free slot
   wire _assert_popped_in_push_order = rst | _or_80; // the word popped is not the oldest held: its tag is not the pops so far
   wire _assert_held_in_push_order = rst | _rand_126; // the k-th word from head does not carry the pops so far plus k
-  wire _cover_full = ~rst & _eq_127;
-  wire _cover_push_and_pop = ~rst & _and_128;
+  wire _assert_out_stable = rst | _or_135; // out_valid fell or out_data changed before the pop
+  wire _cover_full = ~rst & _eq_136;
+  wire _cover_push_and_pop = ~rst & _and_137;
   wire _cover_push_refused = ~rst & _and_30;
-  wire _cover_head_wraps = ~rst & _and_131;
+  wire _cover_head_wraps = ~rst & _and_140;
   always @* begin
     assert (_assert_count_le_depth);
     assert (_assert_count_is_pushes_minus_pops);
@@ -1174,6 +1199,7 @@ module lib_fifo_d4_w261_pipe (
     assert (_assert_push_into_free_slot);
     assert (_assert_popped_in_push_order);
     assert (_assert_held_in_push_order);
+    assert (_assert_out_stable);
     cover (_cover_full);
     cover (_cover_push_and_pop);
     cover (_cover_push_refused);
@@ -1214,8 +1240,8 @@ module lib_fifo_d3_w264_pipe (
   wire _and_33;
   wire [1:0] _sub_35;
   wire [263:0] _mem_read_36;
-  wire [1:0] _mux_124;
-  wire _or_125;
+  wire [1:0] _mux_133;
+  wire _or_134;
   reg [263:0] slot [0:2];
   assign in_ready = _or_13;
   assign out_valid = _ror_12;
@@ -1223,7 +1249,7 @@ module lib_fifo_d3_w264_pipe (
   assign count = fill;
   always @(posedge clk) begin
     if (rst) fill <= 2'h0;
-    else if (_or_125) fill <= _mux_124;
+    else if (_or_134) fill <= _mux_133;
   end
   always @(posedge clk) begin
     if (rst) head <= 2'h0;
@@ -1251,8 +1277,8 @@ module lib_fifo_d3_w264_pipe (
   assign _and_33 = _and_15 & _not_32;
   assign _sub_35 = fill - 2'h1;
   assign _mem_read_36 = (head < 2'd3) ? slot[head] : 264'h000000000000000000000000000000000000000000000000000000000000000000;
-  assign _mux_124 = _and_29 ? _add_31 : _sub_35;
-  assign _or_125 = _and_29 | _and_33;
+  assign _mux_133 = _and_29 ? _add_31 : _sub_35;
+  assign _or_134 = _and_29 | _and_33;
   always @(posedge clk) begin
     if (_and_14 && tail < 2'd3) slot[tail] <= in_data;
   end
@@ -1322,15 +1348,24 @@ module lib_fifo_d3_w264_pipe (
   wire _or_116;
   wire [2:0] _cat_117;
   wire _rand_118;
-  wire _eq_119;
-  wire _and_120;
-  wire _eq_122;
-  wire _and_123;
-  wire _mux_126;
-  wire _and_127;
-  wire _and_128;
+  reg ghost_out_stable_held;
+  wire _or_120;
+  wire _not_121;
+  wire _and_122;
+  reg [263:0] ghost_out_stable_past;
+  wire _not_124;
+  wire _eq_125;
+  wire _and_126;
+  wire _or_127;
+  wire _eq_128;
   wire _and_129;
-  wire _mux_130;
+  wire _eq_131;
+  wire _and_132;
+  wire _mux_135;
+  wire _and_136;
+  wire _and_137;
+  wire _and_138;
+  wire _mux_139;
   assign _not_37 = ~_or_13;
   assign _and_38 = in_valid & _not_37;
   assign _le_41 = 1'b1;
@@ -1359,20 +1394,20 @@ module lib_fifo_d3_w264_pipe (
   assign _eq_60 = _mux_56 == _mux_59;
   assign _lt_61 = fill < 2'h3;
   assign _or_62 = _lt_61 | _and_15;
-  assign _wire_63 = _mux_126;
+  assign _wire_63 = _mux_135;
   assign _not_66 = ~_wire_63;
   assign _or_67 = _not_66 | _or_62;
   always @(posedge clk) begin
     if (rst) ghost_tag_0 <= 2'h0;
-    else if (_and_127) ghost_tag_0 <= ghost_pushes;
+    else if (_and_136) ghost_tag_0 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_1 <= 2'h0;
-    else if (_and_128) ghost_tag_1 <= ghost_pushes;
+    else if (_and_137) ghost_tag_1 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_2 <= 2'h0;
-    else if (_and_129) ghost_tag_2 <= ghost_pushes;
+    else if (_and_138) ghost_tag_2 <= ghost_pushes;
   end
   assign _eq_72 = tail == 2'h0;
   assign _eq_74 = tail == 2'h1;
@@ -1386,7 +1421,7 @@ module lib_fifo_d3_w264_pipe (
     endcase
   end
   assign _eq_78 = _sel_77 == ghost_pops;
-  assign _wire_79 = _mux_130;
+  assign _wire_79 = _mux_139;
   assign _not_82 = ~_wire_79;
   assign _or_83 = _not_82 | _eq_78;
   assign _ge_86 = 2'h0 >= head;
@@ -1418,15 +1453,30 @@ module lib_fifo_d3_w264_pipe (
   assign _or_116 = _ge_113 | _eq_115;
   assign _cat_117 = {_or_116, _or_105, _or_94};
   assign _rand_118 = &_cat_117;
-  assign _eq_119 = fill == 2'h3;
-  assign _and_120 = _and_14 & _and_15;
-  assign _eq_122 = head == 2'h2;
-  assign _and_123 = _and_15 & _eq_122;
-  assign _mux_126 = _and_14 ? 1'b1 : 1'b0;
-  assign _and_127 = _and_14 & _eq_72;
-  assign _and_128 = _and_14 & _eq_74;
-  assign _and_129 = _and_14 & _eq_76;
-  assign _mux_130 = _and_15 ? 1'b1 : 1'b0;
+  always @(posedge clk) begin
+    if (rst) ghost_out_stable_held <= 1'b0;
+    else ghost_out_stable_held <= _and_122;
+  end
+  assign _or_120 = ghost_out_stable_held | out_valid;
+  assign _not_121 = ~out_ready;
+  assign _and_122 = _or_120 & _not_121;
+  always @(posedge clk) begin
+    if (rst) ghost_out_stable_past <= 264'h000000000000000000000000000000000000000000000000000000000000000000;
+    else ghost_out_stable_past <= out_data;
+  end
+  assign _not_124 = ~ghost_out_stable_held;
+  assign _eq_125 = out_data == ghost_out_stable_past;
+  assign _and_126 = out_valid & _eq_125;
+  assign _or_127 = _not_124 | _and_126;
+  assign _eq_128 = fill == 2'h3;
+  assign _and_129 = _and_14 & _and_15;
+  assign _eq_131 = head == 2'h2;
+  assign _and_132 = _and_15 & _eq_131;
+  assign _mux_135 = _and_14 ? 1'b1 : 1'b0;
+  assign _and_136 = _and_14 & _eq_72;
+  assign _and_137 = _and_14 & _eq_74;
+  assign _and_138 = _and_14 & _eq_76;
+  assign _mux_139 = _and_15 ? 1'b1 : 1'b0;
   wire _assert_count_le_depth = rst | _le_41; // the queue holds at most depth entries
   wire _assert_count_is_pushes_minus_pops = rst | _eq_47; // count equals the pushes taken minus the pops
   wire _assert_pointers_in_range = rst | _and_50; // a pointer names no slot
@@ -1434,10 +1484,11 @@ module lib_fifo_d3_w264_pipe (
   wire _assert_push_into_free_slot = rst | _or_67; // a push is taken only into a free slot
   wire _assert_popped_in_push_order = rst | _or_83; // the word popped is not the oldest held: its tag is not the pops so far
   wire _assert_held_in_push_order = rst | _rand_118; // the k-th word from head does not carry the pops so far plus k
-  wire _cover_full = ~rst & _eq_119;
-  wire _cover_push_and_pop = ~rst & _and_120;
+  wire _assert_out_stable = rst | _or_127; // out_valid fell or out_data changed before the pop
+  wire _cover_full = ~rst & _eq_128;
+  wire _cover_push_and_pop = ~rst & _and_129;
   wire _cover_push_refused = ~rst & _and_38;
-  wire _cover_head_wraps = ~rst & _and_123;
+  wire _cover_head_wraps = ~rst & _and_132;
   always @* begin
     assert (_assert_count_le_depth);
     assert (_assert_count_is_pushes_minus_pops);
@@ -1446,6 +1497,7 @@ module lib_fifo_d3_w264_pipe (
     assert (_assert_push_into_free_slot);
     assert (_assert_popped_in_push_order);
     assert (_assert_held_in_push_order);
+    assert (_assert_out_stable);
     cover (_cover_full);
     cover (_cover_push_and_pop);
     cover (_cover_push_refused);

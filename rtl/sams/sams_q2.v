@@ -1035,10 +1035,10 @@ module sams_q2 (
   wire _ror_408;
   wire _or_409;
   wire _not_410;
-  wire _not_411;
-  wire _ror_412;
-  wire _not_413;
-  wire _or_414;
+  wire _ror_411;
+  wire _and_412;
+  wire _ror_413;
+  wire _not_414;
   wire _and_415;
   wire _and_416;
   wire _and_417;
@@ -1077,10 +1077,10 @@ module sams_q2 (
   assign _ror_408 = |served;
   assign _or_409 = _not_407 | _ror_408;
   assign _not_410 = ~conflict_stall;
-  assign _not_411 = ~r1_wide;
-  assign _ror_412 = |pending;
-  assign _not_413 = ~_ror_412;
-  assign _or_414 = _not_411 | _not_413;
+  assign _ror_411 = |pending;
+  assign _and_412 = r1_wide & _ror_411;
+  assign _ror_413 = _and_412;
+  assign _not_414 = ~_ror_413;
   assign _and_415 = r1_valid & r1_wide;
   assign _and_416 = _and_415 & r1_write;
   assign _and_417 = wide_valid & req_valid;
@@ -1093,7 +1093,7 @@ module sams_q2 (
   wire _assert_sub_access_progresses = rst | _or_409; // while lanes wait, a sub-access serves at least one
   wire _cover_response = ~rst & resp_valid_q;
   wire _assert_conflict_free = rst | _not_410; // an access conflicts in the layout of its stride's family (Theorem 2)
-  wire _assert_wide_has_no_waiting_lanes = rst | _or_414; // no lanes wait while stage 1 holds a wide request
+  wire _assert_wide_has_no_waiting_lanes = rst | _not_414; // no lanes wait while stage 1 holds a wide request
   wire _cover_wide_write = ~rst & _and_416;
   wire _cover_wide_response = ~rst & wide_resp_valid;
   wire _cover_wide_goes_first = ~rst & _and_418;

@@ -2255,10 +2255,10 @@ module sams_q3 (
   wire _ror_944;
   wire _or_945;
   wire _not_946;
-  wire _not_947;
-  wire _ror_948;
-  wire _not_949;
-  wire _or_950;
+  wire _ror_947;
+  wire _and_948;
+  wire _ror_949;
+  wire _not_950;
   wire _and_951;
   wire _and_952;
   wire _and_953;
@@ -2297,10 +2297,10 @@ module sams_q3 (
   assign _ror_944 = |served;
   assign _or_945 = _not_943 | _ror_944;
   assign _not_946 = ~conflict_stall;
-  assign _not_947 = ~r1_wide;
-  assign _ror_948 = |pending;
-  assign _not_949 = ~_ror_948;
-  assign _or_950 = _not_947 | _not_949;
+  assign _ror_947 = |pending;
+  assign _and_948 = r1_wide & _ror_947;
+  assign _ror_949 = _and_948;
+  assign _not_950 = ~_ror_949;
   assign _and_951 = r1_valid & r1_wide;
   assign _and_952 = _and_951 & r1_write;
   assign _and_953 = wide_valid & req_valid;
@@ -2313,7 +2313,7 @@ module sams_q3 (
   wire _assert_sub_access_progresses = rst | _or_945; // while lanes wait, a sub-access serves at least one
   wire _cover_response = ~rst & resp_valid_q;
   wire _assert_conflict_free = rst | _not_946; // an access conflicts in the layout of its stride's family (Theorem 2)
-  wire _assert_wide_has_no_waiting_lanes = rst | _or_950; // no lanes wait while stage 1 holds a wide request
+  wire _assert_wide_has_no_waiting_lanes = rst | _not_950; // no lanes wait while stage 1 holds a wide request
   wire _cover_wide_write = ~rst & _and_952;
   wire _cover_wide_response = ~rst & wide_resp_valid;
   wire _cover_wide_goes_first = ~rst & _and_954;

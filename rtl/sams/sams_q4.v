@@ -5943,10 +5943,10 @@ module sams_q4 (
   wire _ror_2688;
   wire _or_2689;
   wire _not_2690;
-  wire _not_2691;
-  wire _ror_2692;
-  wire _not_2693;
-  wire _or_2694;
+  wire _ror_2691;
+  wire _and_2692;
+  wire _ror_2693;
+  wire _not_2694;
   wire _and_2695;
   wire _and_2696;
   wire _and_2697;
@@ -5985,10 +5985,10 @@ module sams_q4 (
   assign _ror_2688 = |served;
   assign _or_2689 = _not_2687 | _ror_2688;
   assign _not_2690 = ~conflict_stall;
-  assign _not_2691 = ~r1_wide;
-  assign _ror_2692 = |pending;
-  assign _not_2693 = ~_ror_2692;
-  assign _or_2694 = _not_2691 | _not_2693;
+  assign _ror_2691 = |pending;
+  assign _and_2692 = r1_wide & _ror_2691;
+  assign _ror_2693 = _and_2692;
+  assign _not_2694 = ~_ror_2693;
   assign _and_2695 = r1_valid & r1_wide;
   assign _and_2696 = _and_2695 & r1_write;
   assign _and_2697 = wide_valid & req_valid;
@@ -6001,7 +6001,7 @@ module sams_q4 (
   wire _assert_sub_access_progresses = rst | _or_2689; // while lanes wait, a sub-access serves at least one
   wire _cover_response = ~rst & resp_valid_q;
   wire _assert_conflict_free = rst | _not_2690; // an access conflicts in the layout of its stride's family (Theorem 2)
-  wire _assert_wide_has_no_waiting_lanes = rst | _or_2694; // no lanes wait while stage 1 holds a wide request
+  wire _assert_wide_has_no_waiting_lanes = rst | _not_2694; // no lanes wait while stage 1 holds a wide request
   wire _cover_wide_write = ~rst & _and_2696;
   wire _cover_wide_response = ~rst & wide_resp_valid;
   wire _cover_wide_goes_first = ~rst & _and_2698;

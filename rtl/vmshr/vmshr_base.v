@@ -3718,920 +3718,914 @@ module vmshr_base (
   wire _and_4171;
   wire _slice_4173;
   wire _and_4174;
-  wire [5:0] _mux_14169;
-  wire _mux_14170;
-  wire _mux_14171;
-  wire _mux_14172;
-  wire _mux_14173;
-  wire _mux_14174;
-  wire [1:0] _mux_14175;
-  wire [1:0] _mux_14176;
+  wire [5:0] _mux_14175;
+  wire _mux_14176;
   wire _mux_14177;
   wire _mux_14178;
-  wire [1:0] _mux_14179;
-  wire _and_14180;
-  wire _and_14181;
-  wire _mux_14182;
-  wire _and_14183;
+  wire _mux_14179;
+  wire _mux_14180;
+  wire [1:0] _mux_14181;
+  wire [1:0] _mux_14182;
+  wire _mux_14183;
   wire _mux_14184;
-  wire _or_14185;
+  wire [1:0] _mux_14185;
   wire _and_14186;
-  wire _mux_14187;
+  wire _and_14187;
   wire _mux_14188;
   wire _and_14189;
   wire _mux_14190;
   wire _or_14191;
   wire _and_14192;
-  wire _and_14193;
-  wire _and_14194;
+  wire _mux_14193;
+  wire _mux_14194;
   wire _and_14195;
   wire _mux_14196;
-  wire _and_14197;
-  wire _mux_14198;
-  wire _or_14199;
+  wire _or_14197;
+  wire _and_14198;
+  wire _and_14199;
   wire _and_14200;
-  wire _mux_14201;
+  wire _and_14201;
   wire _mux_14202;
   wire _and_14203;
   wire _mux_14204;
   wire _or_14205;
   wire _and_14206;
-  wire _and_14207;
-  wire _and_14208;
+  wire _mux_14207;
+  wire _mux_14208;
   wire _and_14209;
   wire _mux_14210;
-  wire _and_14211;
-  wire _mux_14212;
-  wire _or_14213;
+  wire _or_14211;
+  wire _and_14212;
+  wire _and_14213;
   wire _and_14214;
-  wire _mux_14215;
+  wire _and_14215;
   wire _mux_14216;
   wire _and_14217;
   wire _mux_14218;
   wire _or_14219;
   wire _and_14220;
-  wire _and_14221;
-  wire _and_14222;
+  wire _mux_14221;
+  wire _mux_14222;
   wire _and_14223;
   wire _mux_14224;
-  wire _and_14225;
-  wire _mux_14226;
-  wire _or_14227;
+  wire _or_14225;
+  wire _and_14226;
+  wire _and_14227;
   wire _and_14228;
-  wire _mux_14229;
+  wire _and_14229;
   wire _mux_14230;
   wire _and_14231;
   wire _mux_14232;
   wire _or_14233;
   wire _and_14234;
-  wire _and_14235;
-  wire _and_14236;
+  wire _mux_14235;
+  wire _mux_14236;
   wire _and_14237;
   wire _mux_14238;
-  wire _and_14239;
-  wire _mux_14240;
-  wire _or_14241;
+  wire _or_14239;
+  wire _and_14240;
+  wire _and_14241;
   wire _and_14242;
-  wire _mux_14243;
+  wire _and_14243;
   wire _mux_14244;
   wire _and_14245;
   wire _mux_14246;
   wire _or_14247;
   wire _and_14248;
-  wire _and_14249;
-  wire _and_14250;
+  wire _mux_14249;
+  wire _mux_14250;
   wire _and_14251;
   wire _mux_14252;
-  wire _and_14253;
-  wire _mux_14254;
-  wire _or_14255;
+  wire _or_14253;
+  wire _and_14254;
+  wire _and_14255;
   wire _and_14256;
-  wire _mux_14257;
+  wire _and_14257;
   wire _mux_14258;
   wire _and_14259;
   wire _mux_14260;
   wire _or_14261;
   wire _and_14262;
-  wire _and_14263;
-  wire _and_14264;
+  wire _mux_14263;
+  wire _mux_14264;
   wire _and_14265;
   wire _mux_14266;
-  wire _and_14267;
-  wire _mux_14268;
-  wire _or_14269;
+  wire _or_14267;
+  wire _and_14268;
+  wire _and_14269;
   wire _and_14270;
-  wire _mux_14271;
+  wire _and_14271;
   wire _mux_14272;
   wire _and_14273;
   wire _mux_14274;
   wire _or_14275;
   wire _and_14276;
-  wire _and_14277;
-  wire _and_14278;
+  wire _mux_14277;
+  wire _mux_14278;
   wire _and_14279;
   wire _mux_14280;
-  wire _and_14281;
-  wire _mux_14282;
-  wire _or_14283;
+  wire _or_14281;
+  wire _and_14282;
+  wire _and_14283;
   wire _and_14284;
-  wire _mux_14285;
+  wire _and_14285;
   wire _mux_14286;
   wire _and_14287;
   wire _mux_14288;
   wire _or_14289;
   wire _and_14290;
-  wire _and_14291;
-  wire _and_14292;
+  wire _mux_14291;
+  wire _mux_14292;
   wire _and_14293;
   wire _mux_14294;
-  wire _and_14295;
-  wire _mux_14296;
-  wire _or_14297;
+  wire _or_14295;
+  wire _and_14296;
+  wire _and_14297;
   wire _and_14298;
-  wire _mux_14299;
+  wire _and_14299;
   wire _mux_14300;
   wire _and_14301;
   wire _mux_14302;
   wire _or_14303;
   wire _and_14304;
-  wire _and_14305;
-  wire _and_14306;
+  wire _mux_14305;
+  wire _mux_14306;
   wire _and_14307;
   wire _mux_14308;
-  wire _and_14309;
-  wire _mux_14310;
-  wire _or_14311;
+  wire _or_14309;
+  wire _and_14310;
+  wire _and_14311;
   wire _and_14312;
-  wire _mux_14313;
+  wire _and_14313;
   wire _mux_14314;
   wire _and_14315;
   wire _mux_14316;
   wire _or_14317;
   wire _and_14318;
-  wire _and_14319;
-  wire _and_14320;
+  wire _mux_14319;
+  wire _mux_14320;
   wire _and_14321;
   wire _mux_14322;
-  wire _and_14323;
-  wire _mux_14324;
-  wire _or_14325;
+  wire _or_14323;
+  wire _and_14324;
+  wire _and_14325;
   wire _and_14326;
-  wire _mux_14327;
+  wire _and_14327;
   wire _mux_14328;
   wire _and_14329;
   wire _mux_14330;
   wire _or_14331;
   wire _and_14332;
-  wire _and_14333;
-  wire _and_14334;
+  wire _mux_14333;
+  wire _mux_14334;
   wire _and_14335;
   wire _mux_14336;
-  wire _and_14337;
-  wire _mux_14338;
-  wire _or_14339;
+  wire _or_14337;
+  wire _and_14338;
+  wire _and_14339;
   wire _and_14340;
-  wire _mux_14341;
+  wire _and_14341;
   wire _mux_14342;
   wire _and_14343;
   wire _mux_14344;
   wire _or_14345;
   wire _and_14346;
-  wire _and_14347;
-  wire _and_14348;
+  wire _mux_14347;
+  wire _mux_14348;
   wire _and_14349;
   wire _mux_14350;
-  wire _and_14351;
-  wire _mux_14352;
-  wire _or_14353;
+  wire _or_14351;
+  wire _and_14352;
+  wire _and_14353;
   wire _and_14354;
-  wire _mux_14355;
+  wire _and_14355;
   wire _mux_14356;
   wire _and_14357;
   wire _mux_14358;
   wire _or_14359;
   wire _and_14360;
-  wire _and_14361;
-  wire _and_14362;
+  wire _mux_14361;
+  wire _mux_14362;
   wire _and_14363;
   wire _mux_14364;
-  wire _and_14365;
-  wire _mux_14366;
-  wire _or_14367;
+  wire _or_14365;
+  wire _and_14366;
+  wire _and_14367;
   wire _and_14368;
-  wire _mux_14369;
+  wire _and_14369;
   wire _mux_14370;
   wire _and_14371;
   wire _mux_14372;
   wire _or_14373;
   wire _and_14374;
-  wire _and_14375;
-  wire _and_14376;
+  wire _mux_14375;
+  wire _mux_14376;
   wire _and_14377;
   wire _mux_14378;
-  wire _and_14379;
-  wire _mux_14380;
-  wire _or_14381;
+  wire _or_14379;
+  wire _and_14380;
+  wire _and_14381;
   wire _and_14382;
-  wire _mux_14383;
+  wire _and_14383;
   wire _mux_14384;
   wire _and_14385;
   wire _mux_14386;
   wire _or_14387;
   wire _and_14388;
-  wire _and_14389;
-  wire _and_14390;
+  wire _mux_14389;
+  wire _mux_14390;
   wire _and_14391;
   wire _mux_14392;
-  wire _and_14393;
-  wire _mux_14394;
-  wire _or_14395;
+  wire _or_14393;
+  wire _and_14394;
+  wire _and_14395;
   wire _and_14396;
-  wire _mux_14397;
+  wire _and_14397;
   wire _mux_14398;
   wire _and_14399;
   wire _mux_14400;
   wire _or_14401;
   wire _and_14402;
-  wire _and_14403;
-  wire _and_14404;
+  wire _mux_14403;
+  wire _mux_14404;
   wire _and_14405;
   wire _mux_14406;
-  wire _and_14407;
-  wire _mux_14408;
-  wire _or_14409;
+  wire _or_14407;
+  wire _and_14408;
+  wire _and_14409;
   wire _and_14410;
-  wire _mux_14411;
+  wire _and_14411;
   wire _mux_14412;
   wire _and_14413;
   wire _mux_14414;
   wire _or_14415;
   wire _and_14416;
-  wire _and_14417;
-  wire _and_14418;
+  wire _mux_14417;
+  wire _mux_14418;
   wire _and_14419;
   wire _mux_14420;
-  wire _and_14421;
-  wire _mux_14422;
-  wire _or_14423;
+  wire _or_14421;
+  wire _and_14422;
+  wire _and_14423;
   wire _and_14424;
-  wire _mux_14425;
+  wire _and_14425;
   wire _mux_14426;
   wire _and_14427;
   wire _mux_14428;
   wire _or_14429;
   wire _and_14430;
-  wire _and_14431;
-  wire _and_14432;
+  wire _mux_14431;
+  wire _mux_14432;
   wire _and_14433;
   wire _mux_14434;
-  wire _and_14435;
-  wire _mux_14436;
-  wire _or_14437;
+  wire _or_14435;
+  wire _and_14436;
+  wire _and_14437;
   wire _and_14438;
-  wire _mux_14439;
+  wire _and_14439;
   wire _mux_14440;
   wire _and_14441;
   wire _mux_14442;
   wire _or_14443;
   wire _and_14444;
-  wire _and_14445;
-  wire _and_14446;
+  wire _mux_14445;
+  wire _mux_14446;
   wire _and_14447;
   wire _mux_14448;
-  wire _and_14449;
-  wire _mux_14450;
-  wire _or_14451;
+  wire _or_14449;
+  wire _and_14450;
+  wire _and_14451;
   wire _and_14452;
-  wire _mux_14453;
+  wire _and_14453;
   wire _mux_14454;
   wire _and_14455;
   wire _mux_14456;
   wire _or_14457;
   wire _and_14458;
-  wire _and_14459;
-  wire _and_14460;
+  wire _mux_14459;
+  wire _mux_14460;
   wire _and_14461;
   wire _mux_14462;
-  wire _and_14463;
-  wire _mux_14464;
-  wire _or_14465;
+  wire _or_14463;
+  wire _and_14464;
+  wire _and_14465;
   wire _and_14466;
-  wire _mux_14467;
+  wire _and_14467;
   wire _mux_14468;
   wire _and_14469;
   wire _mux_14470;
   wire _or_14471;
   wire _and_14472;
-  wire _and_14473;
-  wire _and_14474;
+  wire _mux_14473;
+  wire _mux_14474;
   wire _and_14475;
   wire _mux_14476;
-  wire _and_14477;
-  wire _mux_14478;
-  wire _or_14479;
+  wire _or_14477;
+  wire _and_14478;
+  wire _and_14479;
   wire _and_14480;
-  wire _mux_14481;
+  wire _and_14481;
   wire _mux_14482;
   wire _and_14483;
   wire _mux_14484;
   wire _or_14485;
   wire _and_14486;
-  wire _and_14487;
-  wire _and_14488;
+  wire _mux_14487;
+  wire _mux_14488;
   wire _and_14489;
   wire _mux_14490;
-  wire _and_14491;
-  wire _mux_14492;
-  wire _or_14493;
+  wire _or_14491;
+  wire _and_14492;
+  wire _and_14493;
   wire _and_14494;
-  wire _mux_14495;
+  wire _and_14495;
   wire _mux_14496;
   wire _and_14497;
   wire _mux_14498;
   wire _or_14499;
   wire _and_14500;
-  wire _and_14501;
-  wire _and_14502;
+  wire _mux_14501;
+  wire _mux_14502;
   wire _and_14503;
   wire _mux_14504;
-  wire _and_14505;
-  wire _mux_14506;
-  wire _or_14507;
+  wire _or_14505;
+  wire _and_14506;
+  wire _and_14507;
   wire _and_14508;
-  wire _mux_14509;
+  wire _and_14509;
   wire _mux_14510;
   wire _and_14511;
   wire _mux_14512;
   wire _or_14513;
   wire _and_14514;
-  wire _and_14515;
-  wire _and_14516;
+  wire _mux_14515;
+  wire _mux_14516;
   wire _and_14517;
   wire _mux_14518;
-  wire _and_14519;
-  wire _mux_14520;
-  wire _or_14521;
+  wire _or_14519;
+  wire _and_14520;
+  wire _and_14521;
   wire _and_14522;
-  wire _mux_14523;
+  wire _and_14523;
   wire _mux_14524;
   wire _and_14525;
   wire _mux_14526;
   wire _or_14527;
   wire _and_14528;
-  wire _and_14529;
-  wire _and_14530;
+  wire _mux_14529;
+  wire _mux_14530;
   wire _and_14531;
   wire _mux_14532;
-  wire _and_14533;
-  wire _mux_14534;
-  wire _or_14535;
+  wire _or_14533;
+  wire _and_14534;
+  wire _and_14535;
   wire _and_14536;
-  wire _mux_14537;
+  wire _and_14537;
   wire _mux_14538;
   wire _and_14539;
   wire _mux_14540;
   wire _or_14541;
   wire _and_14542;
-  wire _and_14543;
-  wire _and_14544;
+  wire _mux_14543;
+  wire _mux_14544;
   wire _and_14545;
   wire _mux_14546;
-  wire _and_14547;
-  wire _mux_14548;
-  wire _or_14549;
+  wire _or_14547;
+  wire _and_14548;
+  wire _and_14549;
   wire _and_14550;
-  wire _mux_14551;
+  wire _and_14551;
   wire _mux_14552;
   wire _and_14553;
   wire _mux_14554;
   wire _or_14555;
   wire _and_14556;
-  wire _and_14557;
-  wire _and_14558;
+  wire _mux_14557;
+  wire _mux_14558;
   wire _and_14559;
   wire _mux_14560;
-  wire _and_14561;
-  wire _mux_14562;
-  wire _or_14563;
+  wire _or_14561;
+  wire _and_14562;
+  wire _and_14563;
   wire _and_14564;
-  wire _mux_14565;
+  wire _and_14565;
   wire _mux_14566;
   wire _and_14567;
   wire _mux_14568;
   wire _or_14569;
   wire _and_14570;
-  wire _and_14571;
-  wire _and_14572;
+  wire _mux_14571;
+  wire _mux_14572;
   wire _and_14573;
   wire _mux_14574;
-  wire _and_14575;
-  wire _mux_14576;
-  wire _or_14577;
+  wire _or_14575;
+  wire _and_14576;
+  wire _and_14577;
   wire _and_14578;
-  wire _mux_14579;
+  wire _and_14579;
   wire _mux_14580;
   wire _and_14581;
   wire _mux_14582;
   wire _or_14583;
   wire _and_14584;
-  wire _and_14585;
-  wire _and_14586;
+  wire _mux_14585;
+  wire _mux_14586;
   wire _and_14587;
   wire _mux_14588;
-  wire _and_14589;
-  wire _mux_14590;
-  wire _or_14591;
+  wire _or_14589;
+  wire _and_14590;
+  wire _and_14591;
   wire _and_14592;
-  wire _mux_14593;
+  wire _and_14593;
   wire _mux_14594;
   wire _and_14595;
   wire _mux_14596;
   wire _or_14597;
   wire _and_14598;
-  wire _and_14599;
-  wire _and_14600;
+  wire _mux_14599;
+  wire _mux_14600;
   wire _and_14601;
   wire _mux_14602;
-  wire _and_14603;
-  wire _mux_14604;
-  wire _or_14605;
+  wire _or_14603;
+  wire _and_14604;
+  wire _and_14605;
   wire _and_14606;
-  wire _mux_14607;
+  wire _and_14607;
   wire _mux_14608;
   wire _and_14609;
   wire _mux_14610;
   wire _or_14611;
   wire _and_14612;
-  wire _and_14613;
-  wire _and_14614;
+  wire _mux_14613;
+  wire _mux_14614;
   wire _and_14615;
   wire _mux_14616;
-  wire _and_14617;
-  wire _mux_14618;
-  wire _or_14619;
+  wire _or_14617;
+  wire _and_14618;
+  wire _and_14619;
   wire _and_14620;
-  wire _mux_14621;
+  wire _and_14621;
   wire _mux_14622;
   wire _and_14623;
   wire _mux_14624;
   wire _or_14625;
   wire _and_14626;
-  wire _and_14627;
-  wire _and_14628;
+  wire _mux_14627;
+  wire _mux_14628;
   wire _and_14629;
   wire _mux_14630;
-  wire _and_14631;
-  wire _mux_14632;
-  wire _or_14633;
+  wire _or_14631;
+  wire _and_14632;
+  wire _and_14633;
   wire _and_14634;
-  wire _mux_14635;
+  wire _and_14635;
   wire _mux_14636;
   wire _and_14637;
   wire _mux_14638;
   wire _or_14639;
   wire _and_14640;
-  wire _and_14641;
-  wire _and_14642;
+  wire _mux_14641;
+  wire _mux_14642;
   wire _and_14643;
   wire _mux_14644;
-  wire _and_14645;
-  wire _mux_14646;
-  wire _or_14647;
+  wire _or_14645;
+  wire _and_14646;
+  wire _and_14647;
   wire _and_14648;
-  wire _mux_14649;
+  wire _and_14649;
   wire _mux_14650;
   wire _and_14651;
   wire _mux_14652;
   wire _or_14653;
   wire _and_14654;
-  wire _and_14655;
-  wire _and_14656;
+  wire _mux_14655;
+  wire _mux_14656;
   wire _and_14657;
   wire _mux_14658;
-  wire _and_14659;
-  wire _mux_14660;
-  wire _or_14661;
+  wire _or_14659;
+  wire _and_14660;
+  wire _and_14661;
   wire _and_14662;
-  wire _mux_14663;
+  wire _and_14663;
   wire _mux_14664;
   wire _and_14665;
   wire _mux_14666;
   wire _or_14667;
   wire _and_14668;
-  wire _and_14669;
-  wire _and_14670;
+  wire _mux_14669;
+  wire _mux_14670;
   wire _and_14671;
   wire _mux_14672;
-  wire _and_14673;
-  wire _mux_14674;
-  wire _or_14675;
+  wire _or_14673;
+  wire _and_14674;
+  wire _and_14675;
   wire _and_14676;
-  wire _mux_14677;
+  wire _and_14677;
   wire _mux_14678;
   wire _and_14679;
   wire _mux_14680;
   wire _or_14681;
   wire _and_14682;
-  wire _and_14683;
-  wire _and_14684;
+  wire _mux_14683;
+  wire _mux_14684;
   wire _and_14685;
   wire _mux_14686;
-  wire _and_14687;
-  wire _mux_14688;
-  wire _or_14689;
+  wire _or_14687;
+  wire _and_14688;
+  wire _and_14689;
   wire _and_14690;
-  wire _mux_14691;
+  wire _and_14691;
   wire _mux_14692;
   wire _and_14693;
   wire _mux_14694;
   wire _or_14695;
   wire _and_14696;
-  wire _and_14697;
-  wire _and_14698;
+  wire _mux_14697;
+  wire _mux_14698;
   wire _and_14699;
   wire _mux_14700;
-  wire _and_14701;
-  wire _mux_14702;
-  wire _or_14703;
+  wire _or_14701;
+  wire _and_14702;
+  wire _and_14703;
   wire _and_14704;
-  wire _mux_14705;
+  wire _and_14705;
   wire _mux_14706;
   wire _and_14707;
   wire _mux_14708;
   wire _or_14709;
   wire _and_14710;
-  wire _and_14711;
-  wire _and_14712;
+  wire _mux_14711;
+  wire _mux_14712;
   wire _and_14713;
   wire _mux_14714;
-  wire _and_14715;
-  wire _mux_14716;
-  wire _or_14717;
+  wire _or_14715;
+  wire _and_14716;
+  wire _and_14717;
   wire _and_14718;
-  wire _mux_14719;
+  wire _and_14719;
   wire _mux_14720;
   wire _and_14721;
   wire _mux_14722;
   wire _or_14723;
   wire _and_14724;
-  wire _and_14725;
-  wire _and_14726;
+  wire _mux_14725;
+  wire _mux_14726;
   wire _and_14727;
   wire _mux_14728;
-  wire _and_14729;
-  wire _mux_14730;
-  wire _or_14731;
+  wire _or_14729;
+  wire _and_14730;
+  wire _and_14731;
   wire _and_14732;
-  wire _mux_14733;
+  wire _and_14733;
   wire _mux_14734;
   wire _and_14735;
   wire _mux_14736;
   wire _or_14737;
   wire _and_14738;
-  wire _and_14739;
-  wire _and_14740;
+  wire _mux_14739;
+  wire _mux_14740;
   wire _and_14741;
   wire _mux_14742;
-  wire _and_14743;
-  wire _mux_14744;
-  wire _or_14745;
+  wire _or_14743;
+  wire _and_14744;
+  wire _and_14745;
   wire _and_14746;
-  wire _mux_14747;
+  wire _and_14747;
   wire _mux_14748;
   wire _and_14749;
   wire _mux_14750;
   wire _or_14751;
   wire _and_14752;
-  wire _and_14753;
-  wire _and_14754;
+  wire _mux_14753;
+  wire _mux_14754;
   wire _and_14755;
   wire _mux_14756;
-  wire _and_14757;
-  wire _mux_14758;
-  wire _or_14759;
+  wire _or_14757;
+  wire _and_14758;
+  wire _and_14759;
   wire _and_14760;
-  wire _mux_14761;
+  wire _and_14761;
   wire _mux_14762;
   wire _and_14763;
   wire _mux_14764;
   wire _or_14765;
   wire _and_14766;
-  wire _and_14767;
-  wire _and_14768;
+  wire _mux_14767;
+  wire _mux_14768;
   wire _and_14769;
   wire _mux_14770;
-  wire _and_14771;
-  wire _mux_14772;
-  wire _or_14773;
+  wire _or_14771;
+  wire _and_14772;
+  wire _and_14773;
   wire _and_14774;
-  wire _mux_14775;
+  wire _and_14775;
   wire _mux_14776;
   wire _and_14777;
   wire _mux_14778;
   wire _or_14779;
   wire _and_14780;
-  wire _and_14781;
-  wire _and_14782;
+  wire _mux_14781;
+  wire _mux_14782;
   wire _and_14783;
   wire _mux_14784;
-  wire _and_14785;
-  wire _mux_14786;
-  wire _or_14787;
+  wire _or_14785;
+  wire _and_14786;
+  wire _and_14787;
   wire _and_14788;
-  wire _mux_14789;
+  wire _and_14789;
   wire _mux_14790;
   wire _and_14791;
   wire _mux_14792;
   wire _or_14793;
   wire _and_14794;
-  wire _and_14795;
-  wire _and_14796;
+  wire _mux_14795;
+  wire _mux_14796;
   wire _and_14797;
   wire _mux_14798;
-  wire _and_14799;
-  wire _mux_14800;
-  wire _or_14801;
+  wire _or_14799;
+  wire _and_14800;
+  wire _and_14801;
   wire _and_14802;
-  wire _mux_14803;
+  wire _and_14803;
   wire _mux_14804;
   wire _and_14805;
   wire _mux_14806;
   wire _or_14807;
   wire _and_14808;
-  wire _and_14809;
-  wire _and_14810;
+  wire _mux_14809;
+  wire _mux_14810;
   wire _and_14811;
   wire _mux_14812;
-  wire _and_14813;
-  wire _mux_14814;
-  wire _or_14815;
+  wire _or_14813;
+  wire _and_14814;
+  wire _and_14815;
   wire _and_14816;
-  wire _mux_14817;
+  wire _and_14817;
   wire _mux_14818;
   wire _and_14819;
   wire _mux_14820;
   wire _or_14821;
   wire _and_14822;
-  wire _and_14823;
-  wire _and_14824;
+  wire _mux_14823;
+  wire _mux_14824;
   wire _and_14825;
   wire _mux_14826;
-  wire _and_14827;
-  wire _mux_14828;
-  wire _or_14829;
+  wire _or_14827;
+  wire _and_14828;
+  wire _and_14829;
   wire _and_14830;
-  wire _mux_14831;
+  wire _and_14831;
   wire _mux_14832;
   wire _and_14833;
   wire _mux_14834;
   wire _or_14835;
   wire _and_14836;
-  wire _and_14837;
-  wire _and_14838;
+  wire _mux_14837;
+  wire _mux_14838;
   wire _and_14839;
   wire _mux_14840;
-  wire _and_14841;
-  wire _mux_14842;
-  wire _or_14843;
+  wire _or_14841;
+  wire _and_14842;
+  wire _and_14843;
   wire _and_14844;
-  wire _mux_14845;
+  wire _and_14845;
   wire _mux_14846;
   wire _and_14847;
   wire _mux_14848;
   wire _or_14849;
   wire _and_14850;
-  wire _and_14851;
-  wire _and_14852;
+  wire _mux_14851;
+  wire _mux_14852;
   wire _and_14853;
   wire _mux_14854;
-  wire _and_14855;
-  wire _mux_14856;
-  wire _or_14857;
+  wire _or_14855;
+  wire _and_14856;
+  wire _and_14857;
   wire _and_14858;
-  wire _mux_14859;
+  wire _and_14859;
   wire _mux_14860;
   wire _and_14861;
   wire _mux_14862;
   wire _or_14863;
   wire _and_14864;
-  wire _and_14865;
-  wire _and_14866;
+  wire _mux_14865;
+  wire _mux_14866;
   wire _and_14867;
   wire _mux_14868;
-  wire _and_14869;
-  wire _mux_14870;
-  wire _or_14871;
+  wire _or_14869;
+  wire _and_14870;
+  wire _and_14871;
   wire _and_14872;
-  wire _mux_14873;
+  wire _and_14873;
   wire _mux_14874;
   wire _and_14875;
   wire _mux_14876;
   wire _or_14877;
   wire _and_14878;
-  wire _and_14879;
-  wire _and_14880;
+  wire _mux_14879;
+  wire _mux_14880;
   wire _and_14881;
   wire _mux_14882;
-  wire _and_14883;
-  wire _mux_14884;
-  wire _or_14885;
+  wire _or_14883;
+  wire _and_14884;
+  wire _and_14885;
   wire _and_14886;
-  wire _mux_14887;
+  wire _and_14887;
   wire _mux_14888;
   wire _and_14889;
   wire _mux_14890;
   wire _or_14891;
   wire _and_14892;
-  wire _and_14893;
-  wire _and_14894;
+  wire _mux_14893;
+  wire _mux_14894;
   wire _and_14895;
   wire _mux_14896;
-  wire _and_14897;
-  wire _mux_14898;
-  wire _or_14899;
+  wire _or_14897;
+  wire _and_14898;
+  wire _and_14899;
   wire _and_14900;
-  wire _mux_14901;
+  wire _and_14901;
   wire _mux_14902;
   wire _and_14903;
   wire _mux_14904;
   wire _or_14905;
   wire _and_14906;
-  wire _and_14907;
-  wire _and_14908;
+  wire _mux_14907;
+  wire _mux_14908;
   wire _and_14909;
   wire _mux_14910;
-  wire _and_14911;
-  wire _mux_14912;
-  wire _or_14913;
+  wire _or_14911;
+  wire _and_14912;
+  wire _and_14913;
   wire _and_14914;
-  wire _mux_14915;
+  wire _and_14915;
   wire _mux_14916;
   wire _and_14917;
   wire _mux_14918;
   wire _or_14919;
   wire _and_14920;
-  wire _and_14921;
-  wire _and_14922;
+  wire _mux_14921;
+  wire _mux_14922;
   wire _and_14923;
   wire _mux_14924;
-  wire _and_14925;
-  wire _mux_14926;
-  wire _or_14927;
+  wire _or_14925;
+  wire _and_14926;
+  wire _and_14927;
   wire _and_14928;
-  wire _mux_14929;
+  wire _and_14929;
   wire _mux_14930;
   wire _and_14931;
   wire _mux_14932;
   wire _or_14933;
   wire _and_14934;
-  wire _and_14935;
-  wire _and_14936;
+  wire _mux_14935;
+  wire _mux_14936;
   wire _and_14937;
   wire _mux_14938;
-  wire _and_14939;
-  wire _mux_14940;
-  wire _or_14941;
+  wire _or_14939;
+  wire _and_14940;
+  wire _and_14941;
   wire _and_14942;
-  wire _mux_14943;
+  wire _and_14943;
   wire _mux_14944;
   wire _and_14945;
   wire _mux_14946;
   wire _or_14947;
   wire _and_14948;
-  wire _and_14949;
-  wire _and_14950;
+  wire _mux_14949;
+  wire _mux_14950;
   wire _and_14951;
   wire _mux_14952;
-  wire _and_14953;
-  wire _mux_14954;
-  wire _or_14955;
+  wire _or_14953;
+  wire _and_14954;
+  wire _and_14955;
   wire _and_14956;
-  wire _mux_14957;
+  wire _and_14957;
   wire _mux_14958;
   wire _and_14959;
   wire _mux_14960;
   wire _or_14961;
   wire _and_14962;
-  wire _and_14963;
-  wire _and_14964;
+  wire _mux_14963;
+  wire _mux_14964;
   wire _and_14965;
   wire _mux_14966;
-  wire _and_14967;
-  wire _mux_14968;
-  wire _or_14969;
+  wire _or_14967;
+  wire _and_14968;
+  wire _and_14969;
   wire _and_14970;
-  wire _mux_14971;
+  wire _and_14971;
   wire _mux_14972;
   wire _and_14973;
   wire _mux_14974;
   wire _or_14975;
   wire _and_14976;
-  wire _and_14977;
-  wire _and_14978;
+  wire _mux_14977;
+  wire _mux_14978;
   wire _and_14979;
   wire _mux_14980;
-  wire _and_14981;
-  wire _mux_14982;
-  wire _or_14983;
+  wire _or_14981;
+  wire _and_14982;
+  wire _and_14983;
   wire _and_14984;
-  wire _mux_14985;
+  wire _and_14985;
   wire _mux_14986;
   wire _and_14987;
   wire _mux_14988;
   wire _or_14989;
   wire _and_14990;
-  wire _and_14991;
-  wire _and_14992;
+  wire _mux_14991;
+  wire _mux_14992;
   wire _and_14993;
   wire _mux_14994;
-  wire _and_14995;
-  wire _mux_14996;
-  wire _or_14997;
+  wire _or_14995;
+  wire _and_14996;
+  wire _and_14997;
   wire _and_14998;
-  wire _mux_14999;
+  wire _and_14999;
   wire _mux_15000;
   wire _and_15001;
   wire _mux_15002;
   wire _or_15003;
   wire _and_15004;
-  wire _and_15005;
-  wire _and_15006;
+  wire _mux_15005;
+  wire _mux_15006;
   wire _and_15007;
   wire _mux_15008;
-  wire _and_15009;
-  wire _mux_15010;
-  wire _or_15011;
+  wire _or_15009;
+  wire _and_15010;
+  wire _and_15011;
   wire _and_15012;
-  wire _mux_15013;
+  wire _and_15013;
   wire _mux_15014;
   wire _and_15015;
   wire _mux_15016;
   wire _or_15017;
   wire _and_15018;
-  wire _and_15019;
-  wire _and_15020;
+  wire _mux_15019;
+  wire _mux_15020;
   wire _and_15021;
   wire _mux_15022;
-  wire _and_15023;
-  wire _mux_15024;
-  wire _or_15025;
+  wire _or_15023;
+  wire _and_15024;
+  wire _and_15025;
   wire _and_15026;
-  wire _mux_15027;
+  wire _and_15027;
   wire _mux_15028;
   wire _and_15029;
   wire _mux_15030;
   wire _or_15031;
   wire _and_15032;
-  wire _and_15033;
-  wire _and_15034;
+  wire _mux_15033;
+  wire _mux_15034;
   wire _and_15035;
   wire _mux_15036;
-  wire _and_15037;
-  wire _mux_15038;
-  wire _or_15039;
+  wire _or_15037;
+  wire _and_15038;
+  wire _and_15039;
   wire _and_15040;
-  wire _mux_15041;
+  wire _and_15041;
   wire _mux_15042;
   wire _and_15043;
   wire _mux_15044;
   wire _or_15045;
   wire _and_15046;
-  wire _and_15047;
-  wire _and_15048;
+  wire _mux_15047;
+  wire _mux_15048;
   wire _and_15049;
   wire _mux_15050;
-  wire _and_15051;
-  wire _mux_15052;
-  wire _or_15053;
+  wire _or_15051;
+  wire _and_15052;
+  wire _and_15053;
   wire _and_15054;
-  wire _mux_15055;
+  wire _and_15055;
   wire _mux_15056;
   wire _and_15057;
   wire _mux_15058;
   wire _or_15059;
   wire _and_15060;
-  wire _and_15061;
-  wire _and_15062;
+  wire _mux_15061;
+  wire _mux_15062;
   wire _and_15063;
   wire _mux_15064;
-  wire _and_15065;
-  wire _mux_15066;
-  wire _or_15067;
+  wire _or_15065;
+  wire _and_15066;
+  wire _and_15067;
   wire _and_15068;
-  wire _mux_15069;
+  wire _and_15069;
   wire _mux_15070;
   wire _and_15071;
   wire _mux_15072;
   wire _or_15073;
   wire _and_15074;
-  wire _and_15075;
-  wire _not_15076;
+  wire _mux_15075;
+  wire _mux_15076;
   wire _and_15077;
-  wire _and_15078;
-  wire _mux_15079;
-  wire _or_15080;
-  wire _mux_15081;
-  wire _or_15082;
+  wire _mux_15078;
+  wire _or_15079;
+  wire _and_15080;
+  wire _and_15081;
+  wire _not_15082;
   wire _and_15083;
   wire _and_15084;
   wire _mux_15085;
@@ -5010,12 +5004,18 @@ module vmshr_base (
   wire _or_15458;
   wire _mux_15459;
   wire _or_15460;
-  assign req_kind = _mux_14179;
+  wire _and_15461;
+  wire _and_15462;
+  wire _mux_15463;
+  wire _or_15464;
+  wire _mux_15465;
+  wire _or_15466;
+  assign req_kind = _mux_14185;
   assign mshr_alloc_fail = _and_1923;
-  assign fire_read_packet = _mux_14172;
+  assign fire_read_packet = _mux_14178;
   assign fire_blk = req_blk;
-  assign alloc_entry = _mux_14169;
-  assign alloc_slot = _mux_14170;
+  assign alloc_entry = _mux_14175;
+  assign alloc_slot = _mux_14176;
   assign fill_drop = _and_2846;
   assign wb_valid = _ror_3106;
   assign wb_entry = _cat_3311;
@@ -5028,771 +5028,771 @@ module vmshr_base (
   assign wb_data = _onehot_3326;
   always @(posedge clk) begin
     if (rst) p_v_0 <= 1'b0;
-    else if (_or_15080) p_v_0 <= _mux_15079;
+    else if (_or_15086) p_v_0 <= _mux_15085;
   end
   always @(posedge clk) begin
     if (rst) p_tag_0 <= 27'h0000000;
-    else if (_and_15078) p_tag_0 <= req_blk;
+    else if (_and_15084) p_tag_0 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_0 <= 1'b0;
-    else if (_or_15082) p_y_0 <= _mux_15081;
+    else if (_or_15088) p_y_0 <= _mux_15087;
   end
   always @(posedge clk) begin
     if (rst) p_v_1 <= 1'b0;
-    else if (_or_15086) p_v_1 <= _mux_15085;
+    else if (_or_15092) p_v_1 <= _mux_15091;
   end
   always @(posedge clk) begin
     if (rst) p_tag_1 <= 27'h0000000;
-    else if (_and_15084) p_tag_1 <= req_blk;
+    else if (_and_15090) p_tag_1 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_1 <= 1'b0;
-    else if (_or_15088) p_y_1 <= _mux_15087;
+    else if (_or_15094) p_y_1 <= _mux_15093;
   end
   always @(posedge clk) begin
     if (rst) p_v_2 <= 1'b0;
-    else if (_or_15092) p_v_2 <= _mux_15091;
+    else if (_or_15098) p_v_2 <= _mux_15097;
   end
   always @(posedge clk) begin
     if (rst) p_tag_2 <= 27'h0000000;
-    else if (_and_15090) p_tag_2 <= req_blk;
+    else if (_and_15096) p_tag_2 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_2 <= 1'b0;
-    else if (_or_15094) p_y_2 <= _mux_15093;
+    else if (_or_15100) p_y_2 <= _mux_15099;
   end
   always @(posedge clk) begin
     if (rst) p_v_3 <= 1'b0;
-    else if (_or_15098) p_v_3 <= _mux_15097;
+    else if (_or_15104) p_v_3 <= _mux_15103;
   end
   always @(posedge clk) begin
     if (rst) p_tag_3 <= 27'h0000000;
-    else if (_and_15096) p_tag_3 <= req_blk;
+    else if (_and_15102) p_tag_3 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_3 <= 1'b0;
-    else if (_or_15100) p_y_3 <= _mux_15099;
+    else if (_or_15106) p_y_3 <= _mux_15105;
   end
   always @(posedge clk) begin
     if (rst) p_v_4 <= 1'b0;
-    else if (_or_15104) p_v_4 <= _mux_15103;
+    else if (_or_15110) p_v_4 <= _mux_15109;
   end
   always @(posedge clk) begin
     if (rst) p_tag_4 <= 27'h0000000;
-    else if (_and_15102) p_tag_4 <= req_blk;
+    else if (_and_15108) p_tag_4 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_4 <= 1'b0;
-    else if (_or_15106) p_y_4 <= _mux_15105;
+    else if (_or_15112) p_y_4 <= _mux_15111;
   end
   always @(posedge clk) begin
     if (rst) p_v_5 <= 1'b0;
-    else if (_or_15110) p_v_5 <= _mux_15109;
+    else if (_or_15116) p_v_5 <= _mux_15115;
   end
   always @(posedge clk) begin
     if (rst) p_tag_5 <= 27'h0000000;
-    else if (_and_15108) p_tag_5 <= req_blk;
+    else if (_and_15114) p_tag_5 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_5 <= 1'b0;
-    else if (_or_15112) p_y_5 <= _mux_15111;
+    else if (_or_15118) p_y_5 <= _mux_15117;
   end
   always @(posedge clk) begin
     if (rst) p_v_6 <= 1'b0;
-    else if (_or_15116) p_v_6 <= _mux_15115;
+    else if (_or_15122) p_v_6 <= _mux_15121;
   end
   always @(posedge clk) begin
     if (rst) p_tag_6 <= 27'h0000000;
-    else if (_and_15114) p_tag_6 <= req_blk;
+    else if (_and_15120) p_tag_6 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_6 <= 1'b0;
-    else if (_or_15118) p_y_6 <= _mux_15117;
+    else if (_or_15124) p_y_6 <= _mux_15123;
   end
   always @(posedge clk) begin
     if (rst) p_v_7 <= 1'b0;
-    else if (_or_15122) p_v_7 <= _mux_15121;
+    else if (_or_15128) p_v_7 <= _mux_15127;
   end
   always @(posedge clk) begin
     if (rst) p_tag_7 <= 27'h0000000;
-    else if (_and_15120) p_tag_7 <= req_blk;
+    else if (_and_15126) p_tag_7 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_7 <= 1'b0;
-    else if (_or_15124) p_y_7 <= _mux_15123;
+    else if (_or_15130) p_y_7 <= _mux_15129;
   end
   always @(posedge clk) begin
     if (rst) p_v_8 <= 1'b0;
-    else if (_or_15128) p_v_8 <= _mux_15127;
+    else if (_or_15134) p_v_8 <= _mux_15133;
   end
   always @(posedge clk) begin
     if (rst) p_tag_8 <= 27'h0000000;
-    else if (_and_15126) p_tag_8 <= req_blk;
+    else if (_and_15132) p_tag_8 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_8 <= 1'b0;
-    else if (_or_15130) p_y_8 <= _mux_15129;
+    else if (_or_15136) p_y_8 <= _mux_15135;
   end
   always @(posedge clk) begin
     if (rst) p_v_9 <= 1'b0;
-    else if (_or_15134) p_v_9 <= _mux_15133;
+    else if (_or_15140) p_v_9 <= _mux_15139;
   end
   always @(posedge clk) begin
     if (rst) p_tag_9 <= 27'h0000000;
-    else if (_and_15132) p_tag_9 <= req_blk;
+    else if (_and_15138) p_tag_9 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_9 <= 1'b0;
-    else if (_or_15136) p_y_9 <= _mux_15135;
+    else if (_or_15142) p_y_9 <= _mux_15141;
   end
   always @(posedge clk) begin
     if (rst) p_v_10 <= 1'b0;
-    else if (_or_15140) p_v_10 <= _mux_15139;
+    else if (_or_15146) p_v_10 <= _mux_15145;
   end
   always @(posedge clk) begin
     if (rst) p_tag_10 <= 27'h0000000;
-    else if (_and_15138) p_tag_10 <= req_blk;
+    else if (_and_15144) p_tag_10 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_10 <= 1'b0;
-    else if (_or_15142) p_y_10 <= _mux_15141;
+    else if (_or_15148) p_y_10 <= _mux_15147;
   end
   always @(posedge clk) begin
     if (rst) p_v_11 <= 1'b0;
-    else if (_or_15146) p_v_11 <= _mux_15145;
+    else if (_or_15152) p_v_11 <= _mux_15151;
   end
   always @(posedge clk) begin
     if (rst) p_tag_11 <= 27'h0000000;
-    else if (_and_15144) p_tag_11 <= req_blk;
+    else if (_and_15150) p_tag_11 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_11 <= 1'b0;
-    else if (_or_15148) p_y_11 <= _mux_15147;
+    else if (_or_15154) p_y_11 <= _mux_15153;
   end
   always @(posedge clk) begin
     if (rst) p_v_12 <= 1'b0;
-    else if (_or_15152) p_v_12 <= _mux_15151;
+    else if (_or_15158) p_v_12 <= _mux_15157;
   end
   always @(posedge clk) begin
     if (rst) p_tag_12 <= 27'h0000000;
-    else if (_and_15150) p_tag_12 <= req_blk;
+    else if (_and_15156) p_tag_12 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_12 <= 1'b0;
-    else if (_or_15154) p_y_12 <= _mux_15153;
+    else if (_or_15160) p_y_12 <= _mux_15159;
   end
   always @(posedge clk) begin
     if (rst) p_v_13 <= 1'b0;
-    else if (_or_15158) p_v_13 <= _mux_15157;
+    else if (_or_15164) p_v_13 <= _mux_15163;
   end
   always @(posedge clk) begin
     if (rst) p_tag_13 <= 27'h0000000;
-    else if (_and_15156) p_tag_13 <= req_blk;
+    else if (_and_15162) p_tag_13 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_13 <= 1'b0;
-    else if (_or_15160) p_y_13 <= _mux_15159;
+    else if (_or_15166) p_y_13 <= _mux_15165;
   end
   always @(posedge clk) begin
     if (rst) p_v_14 <= 1'b0;
-    else if (_or_15164) p_v_14 <= _mux_15163;
+    else if (_or_15170) p_v_14 <= _mux_15169;
   end
   always @(posedge clk) begin
     if (rst) p_tag_14 <= 27'h0000000;
-    else if (_and_15162) p_tag_14 <= req_blk;
+    else if (_and_15168) p_tag_14 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_14 <= 1'b0;
-    else if (_or_15166) p_y_14 <= _mux_15165;
+    else if (_or_15172) p_y_14 <= _mux_15171;
   end
   always @(posedge clk) begin
     if (rst) p_v_15 <= 1'b0;
-    else if (_or_15170) p_v_15 <= _mux_15169;
+    else if (_or_15176) p_v_15 <= _mux_15175;
   end
   always @(posedge clk) begin
     if (rst) p_tag_15 <= 27'h0000000;
-    else if (_and_15168) p_tag_15 <= req_blk;
+    else if (_and_15174) p_tag_15 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_15 <= 1'b0;
-    else if (_or_15172) p_y_15 <= _mux_15171;
+    else if (_or_15178) p_y_15 <= _mux_15177;
   end
   always @(posedge clk) begin
     if (rst) p_v_16 <= 1'b0;
-    else if (_or_15176) p_v_16 <= _mux_15175;
+    else if (_or_15182) p_v_16 <= _mux_15181;
   end
   always @(posedge clk) begin
     if (rst) p_tag_16 <= 27'h0000000;
-    else if (_and_15174) p_tag_16 <= req_blk;
+    else if (_and_15180) p_tag_16 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_16 <= 1'b0;
-    else if (_or_15178) p_y_16 <= _mux_15177;
+    else if (_or_15184) p_y_16 <= _mux_15183;
   end
   always @(posedge clk) begin
     if (rst) p_v_17 <= 1'b0;
-    else if (_or_15182) p_v_17 <= _mux_15181;
+    else if (_or_15188) p_v_17 <= _mux_15187;
   end
   always @(posedge clk) begin
     if (rst) p_tag_17 <= 27'h0000000;
-    else if (_and_15180) p_tag_17 <= req_blk;
+    else if (_and_15186) p_tag_17 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_17 <= 1'b0;
-    else if (_or_15184) p_y_17 <= _mux_15183;
+    else if (_or_15190) p_y_17 <= _mux_15189;
   end
   always @(posedge clk) begin
     if (rst) p_v_18 <= 1'b0;
-    else if (_or_15188) p_v_18 <= _mux_15187;
+    else if (_or_15194) p_v_18 <= _mux_15193;
   end
   always @(posedge clk) begin
     if (rst) p_tag_18 <= 27'h0000000;
-    else if (_and_15186) p_tag_18 <= req_blk;
+    else if (_and_15192) p_tag_18 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_18 <= 1'b0;
-    else if (_or_15190) p_y_18 <= _mux_15189;
+    else if (_or_15196) p_y_18 <= _mux_15195;
   end
   always @(posedge clk) begin
     if (rst) p_v_19 <= 1'b0;
-    else if (_or_15194) p_v_19 <= _mux_15193;
+    else if (_or_15200) p_v_19 <= _mux_15199;
   end
   always @(posedge clk) begin
     if (rst) p_tag_19 <= 27'h0000000;
-    else if (_and_15192) p_tag_19 <= req_blk;
+    else if (_and_15198) p_tag_19 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_19 <= 1'b0;
-    else if (_or_15196) p_y_19 <= _mux_15195;
+    else if (_or_15202) p_y_19 <= _mux_15201;
   end
   always @(posedge clk) begin
     if (rst) p_v_20 <= 1'b0;
-    else if (_or_15200) p_v_20 <= _mux_15199;
+    else if (_or_15206) p_v_20 <= _mux_15205;
   end
   always @(posedge clk) begin
     if (rst) p_tag_20 <= 27'h0000000;
-    else if (_and_15198) p_tag_20 <= req_blk;
+    else if (_and_15204) p_tag_20 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_20 <= 1'b0;
-    else if (_or_15202) p_y_20 <= _mux_15201;
+    else if (_or_15208) p_y_20 <= _mux_15207;
   end
   always @(posedge clk) begin
     if (rst) p_v_21 <= 1'b0;
-    else if (_or_15206) p_v_21 <= _mux_15205;
+    else if (_or_15212) p_v_21 <= _mux_15211;
   end
   always @(posedge clk) begin
     if (rst) p_tag_21 <= 27'h0000000;
-    else if (_and_15204) p_tag_21 <= req_blk;
+    else if (_and_15210) p_tag_21 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_21 <= 1'b0;
-    else if (_or_15208) p_y_21 <= _mux_15207;
+    else if (_or_15214) p_y_21 <= _mux_15213;
   end
   always @(posedge clk) begin
     if (rst) p_v_22 <= 1'b0;
-    else if (_or_15212) p_v_22 <= _mux_15211;
+    else if (_or_15218) p_v_22 <= _mux_15217;
   end
   always @(posedge clk) begin
     if (rst) p_tag_22 <= 27'h0000000;
-    else if (_and_15210) p_tag_22 <= req_blk;
+    else if (_and_15216) p_tag_22 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_22 <= 1'b0;
-    else if (_or_15214) p_y_22 <= _mux_15213;
+    else if (_or_15220) p_y_22 <= _mux_15219;
   end
   always @(posedge clk) begin
     if (rst) p_v_23 <= 1'b0;
-    else if (_or_15218) p_v_23 <= _mux_15217;
+    else if (_or_15224) p_v_23 <= _mux_15223;
   end
   always @(posedge clk) begin
     if (rst) p_tag_23 <= 27'h0000000;
-    else if (_and_15216) p_tag_23 <= req_blk;
+    else if (_and_15222) p_tag_23 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_23 <= 1'b0;
-    else if (_or_15220) p_y_23 <= _mux_15219;
+    else if (_or_15226) p_y_23 <= _mux_15225;
   end
   always @(posedge clk) begin
     if (rst) p_v_24 <= 1'b0;
-    else if (_or_15224) p_v_24 <= _mux_15223;
+    else if (_or_15230) p_v_24 <= _mux_15229;
   end
   always @(posedge clk) begin
     if (rst) p_tag_24 <= 27'h0000000;
-    else if (_and_15222) p_tag_24 <= req_blk;
+    else if (_and_15228) p_tag_24 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_24 <= 1'b0;
-    else if (_or_15226) p_y_24 <= _mux_15225;
+    else if (_or_15232) p_y_24 <= _mux_15231;
   end
   always @(posedge clk) begin
     if (rst) p_v_25 <= 1'b0;
-    else if (_or_15230) p_v_25 <= _mux_15229;
+    else if (_or_15236) p_v_25 <= _mux_15235;
   end
   always @(posedge clk) begin
     if (rst) p_tag_25 <= 27'h0000000;
-    else if (_and_15228) p_tag_25 <= req_blk;
+    else if (_and_15234) p_tag_25 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_25 <= 1'b0;
-    else if (_or_15232) p_y_25 <= _mux_15231;
+    else if (_or_15238) p_y_25 <= _mux_15237;
   end
   always @(posedge clk) begin
     if (rst) p_v_26 <= 1'b0;
-    else if (_or_15236) p_v_26 <= _mux_15235;
+    else if (_or_15242) p_v_26 <= _mux_15241;
   end
   always @(posedge clk) begin
     if (rst) p_tag_26 <= 27'h0000000;
-    else if (_and_15234) p_tag_26 <= req_blk;
+    else if (_and_15240) p_tag_26 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_26 <= 1'b0;
-    else if (_or_15238) p_y_26 <= _mux_15237;
+    else if (_or_15244) p_y_26 <= _mux_15243;
   end
   always @(posedge clk) begin
     if (rst) p_v_27 <= 1'b0;
-    else if (_or_15242) p_v_27 <= _mux_15241;
+    else if (_or_15248) p_v_27 <= _mux_15247;
   end
   always @(posedge clk) begin
     if (rst) p_tag_27 <= 27'h0000000;
-    else if (_and_15240) p_tag_27 <= req_blk;
+    else if (_and_15246) p_tag_27 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_27 <= 1'b0;
-    else if (_or_15244) p_y_27 <= _mux_15243;
+    else if (_or_15250) p_y_27 <= _mux_15249;
   end
   always @(posedge clk) begin
     if (rst) p_v_28 <= 1'b0;
-    else if (_or_15248) p_v_28 <= _mux_15247;
+    else if (_or_15254) p_v_28 <= _mux_15253;
   end
   always @(posedge clk) begin
     if (rst) p_tag_28 <= 27'h0000000;
-    else if (_and_15246) p_tag_28 <= req_blk;
+    else if (_and_15252) p_tag_28 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_28 <= 1'b0;
-    else if (_or_15250) p_y_28 <= _mux_15249;
+    else if (_or_15256) p_y_28 <= _mux_15255;
   end
   always @(posedge clk) begin
     if (rst) p_v_29 <= 1'b0;
-    else if (_or_15254) p_v_29 <= _mux_15253;
+    else if (_or_15260) p_v_29 <= _mux_15259;
   end
   always @(posedge clk) begin
     if (rst) p_tag_29 <= 27'h0000000;
-    else if (_and_15252) p_tag_29 <= req_blk;
+    else if (_and_15258) p_tag_29 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_29 <= 1'b0;
-    else if (_or_15256) p_y_29 <= _mux_15255;
+    else if (_or_15262) p_y_29 <= _mux_15261;
   end
   always @(posedge clk) begin
     if (rst) p_v_30 <= 1'b0;
-    else if (_or_15260) p_v_30 <= _mux_15259;
+    else if (_or_15266) p_v_30 <= _mux_15265;
   end
   always @(posedge clk) begin
     if (rst) p_tag_30 <= 27'h0000000;
-    else if (_and_15258) p_tag_30 <= req_blk;
+    else if (_and_15264) p_tag_30 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_30 <= 1'b0;
-    else if (_or_15262) p_y_30 <= _mux_15261;
+    else if (_or_15268) p_y_30 <= _mux_15267;
   end
   always @(posedge clk) begin
     if (rst) p_v_31 <= 1'b0;
-    else if (_or_15266) p_v_31 <= _mux_15265;
+    else if (_or_15272) p_v_31 <= _mux_15271;
   end
   always @(posedge clk) begin
     if (rst) p_tag_31 <= 27'h0000000;
-    else if (_and_15264) p_tag_31 <= req_blk;
+    else if (_and_15270) p_tag_31 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_31 <= 1'b0;
-    else if (_or_15268) p_y_31 <= _mux_15267;
+    else if (_or_15274) p_y_31 <= _mux_15273;
   end
   always @(posedge clk) begin
     if (rst) p_v_32 <= 1'b0;
-    else if (_or_15272) p_v_32 <= _mux_15271;
+    else if (_or_15278) p_v_32 <= _mux_15277;
   end
   always @(posedge clk) begin
     if (rst) p_tag_32 <= 27'h0000000;
-    else if (_and_15270) p_tag_32 <= req_blk;
+    else if (_and_15276) p_tag_32 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_32 <= 1'b0;
-    else if (_or_15274) p_y_32 <= _mux_15273;
+    else if (_or_15280) p_y_32 <= _mux_15279;
   end
   always @(posedge clk) begin
     if (rst) p_v_33 <= 1'b0;
-    else if (_or_15278) p_v_33 <= _mux_15277;
+    else if (_or_15284) p_v_33 <= _mux_15283;
   end
   always @(posedge clk) begin
     if (rst) p_tag_33 <= 27'h0000000;
-    else if (_and_15276) p_tag_33 <= req_blk;
+    else if (_and_15282) p_tag_33 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_33 <= 1'b0;
-    else if (_or_15280) p_y_33 <= _mux_15279;
+    else if (_or_15286) p_y_33 <= _mux_15285;
   end
   always @(posedge clk) begin
     if (rst) p_v_34 <= 1'b0;
-    else if (_or_15284) p_v_34 <= _mux_15283;
+    else if (_or_15290) p_v_34 <= _mux_15289;
   end
   always @(posedge clk) begin
     if (rst) p_tag_34 <= 27'h0000000;
-    else if (_and_15282) p_tag_34 <= req_blk;
+    else if (_and_15288) p_tag_34 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_34 <= 1'b0;
-    else if (_or_15286) p_y_34 <= _mux_15285;
+    else if (_or_15292) p_y_34 <= _mux_15291;
   end
   always @(posedge clk) begin
     if (rst) p_v_35 <= 1'b0;
-    else if (_or_15290) p_v_35 <= _mux_15289;
+    else if (_or_15296) p_v_35 <= _mux_15295;
   end
   always @(posedge clk) begin
     if (rst) p_tag_35 <= 27'h0000000;
-    else if (_and_15288) p_tag_35 <= req_blk;
+    else if (_and_15294) p_tag_35 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_35 <= 1'b0;
-    else if (_or_15292) p_y_35 <= _mux_15291;
+    else if (_or_15298) p_y_35 <= _mux_15297;
   end
   always @(posedge clk) begin
     if (rst) p_v_36 <= 1'b0;
-    else if (_or_15296) p_v_36 <= _mux_15295;
+    else if (_or_15302) p_v_36 <= _mux_15301;
   end
   always @(posedge clk) begin
     if (rst) p_tag_36 <= 27'h0000000;
-    else if (_and_15294) p_tag_36 <= req_blk;
+    else if (_and_15300) p_tag_36 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_36 <= 1'b0;
-    else if (_or_15298) p_y_36 <= _mux_15297;
+    else if (_or_15304) p_y_36 <= _mux_15303;
   end
   always @(posedge clk) begin
     if (rst) p_v_37 <= 1'b0;
-    else if (_or_15302) p_v_37 <= _mux_15301;
+    else if (_or_15308) p_v_37 <= _mux_15307;
   end
   always @(posedge clk) begin
     if (rst) p_tag_37 <= 27'h0000000;
-    else if (_and_15300) p_tag_37 <= req_blk;
+    else if (_and_15306) p_tag_37 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_37 <= 1'b0;
-    else if (_or_15304) p_y_37 <= _mux_15303;
+    else if (_or_15310) p_y_37 <= _mux_15309;
   end
   always @(posedge clk) begin
     if (rst) p_v_38 <= 1'b0;
-    else if (_or_15308) p_v_38 <= _mux_15307;
+    else if (_or_15314) p_v_38 <= _mux_15313;
   end
   always @(posedge clk) begin
     if (rst) p_tag_38 <= 27'h0000000;
-    else if (_and_15306) p_tag_38 <= req_blk;
+    else if (_and_15312) p_tag_38 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_38 <= 1'b0;
-    else if (_or_15310) p_y_38 <= _mux_15309;
+    else if (_or_15316) p_y_38 <= _mux_15315;
   end
   always @(posedge clk) begin
     if (rst) p_v_39 <= 1'b0;
-    else if (_or_15314) p_v_39 <= _mux_15313;
+    else if (_or_15320) p_v_39 <= _mux_15319;
   end
   always @(posedge clk) begin
     if (rst) p_tag_39 <= 27'h0000000;
-    else if (_and_15312) p_tag_39 <= req_blk;
+    else if (_and_15318) p_tag_39 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_39 <= 1'b0;
-    else if (_or_15316) p_y_39 <= _mux_15315;
+    else if (_or_15322) p_y_39 <= _mux_15321;
   end
   always @(posedge clk) begin
     if (rst) p_v_40 <= 1'b0;
-    else if (_or_15320) p_v_40 <= _mux_15319;
+    else if (_or_15326) p_v_40 <= _mux_15325;
   end
   always @(posedge clk) begin
     if (rst) p_tag_40 <= 27'h0000000;
-    else if (_and_15318) p_tag_40 <= req_blk;
+    else if (_and_15324) p_tag_40 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_40 <= 1'b0;
-    else if (_or_15322) p_y_40 <= _mux_15321;
+    else if (_or_15328) p_y_40 <= _mux_15327;
   end
   always @(posedge clk) begin
     if (rst) p_v_41 <= 1'b0;
-    else if (_or_15326) p_v_41 <= _mux_15325;
+    else if (_or_15332) p_v_41 <= _mux_15331;
   end
   always @(posedge clk) begin
     if (rst) p_tag_41 <= 27'h0000000;
-    else if (_and_15324) p_tag_41 <= req_blk;
+    else if (_and_15330) p_tag_41 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_41 <= 1'b0;
-    else if (_or_15328) p_y_41 <= _mux_15327;
+    else if (_or_15334) p_y_41 <= _mux_15333;
   end
   always @(posedge clk) begin
     if (rst) p_v_42 <= 1'b0;
-    else if (_or_15332) p_v_42 <= _mux_15331;
+    else if (_or_15338) p_v_42 <= _mux_15337;
   end
   always @(posedge clk) begin
     if (rst) p_tag_42 <= 27'h0000000;
-    else if (_and_15330) p_tag_42 <= req_blk;
+    else if (_and_15336) p_tag_42 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_42 <= 1'b0;
-    else if (_or_15334) p_y_42 <= _mux_15333;
+    else if (_or_15340) p_y_42 <= _mux_15339;
   end
   always @(posedge clk) begin
     if (rst) p_v_43 <= 1'b0;
-    else if (_or_15338) p_v_43 <= _mux_15337;
+    else if (_or_15344) p_v_43 <= _mux_15343;
   end
   always @(posedge clk) begin
     if (rst) p_tag_43 <= 27'h0000000;
-    else if (_and_15336) p_tag_43 <= req_blk;
+    else if (_and_15342) p_tag_43 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_43 <= 1'b0;
-    else if (_or_15340) p_y_43 <= _mux_15339;
+    else if (_or_15346) p_y_43 <= _mux_15345;
   end
   always @(posedge clk) begin
     if (rst) p_v_44 <= 1'b0;
-    else if (_or_15344) p_v_44 <= _mux_15343;
+    else if (_or_15350) p_v_44 <= _mux_15349;
   end
   always @(posedge clk) begin
     if (rst) p_tag_44 <= 27'h0000000;
-    else if (_and_15342) p_tag_44 <= req_blk;
+    else if (_and_15348) p_tag_44 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_44 <= 1'b0;
-    else if (_or_15346) p_y_44 <= _mux_15345;
+    else if (_or_15352) p_y_44 <= _mux_15351;
   end
   always @(posedge clk) begin
     if (rst) p_v_45 <= 1'b0;
-    else if (_or_15350) p_v_45 <= _mux_15349;
+    else if (_or_15356) p_v_45 <= _mux_15355;
   end
   always @(posedge clk) begin
     if (rst) p_tag_45 <= 27'h0000000;
-    else if (_and_15348) p_tag_45 <= req_blk;
+    else if (_and_15354) p_tag_45 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_45 <= 1'b0;
-    else if (_or_15352) p_y_45 <= _mux_15351;
+    else if (_or_15358) p_y_45 <= _mux_15357;
   end
   always @(posedge clk) begin
     if (rst) p_v_46 <= 1'b0;
-    else if (_or_15356) p_v_46 <= _mux_15355;
+    else if (_or_15362) p_v_46 <= _mux_15361;
   end
   always @(posedge clk) begin
     if (rst) p_tag_46 <= 27'h0000000;
-    else if (_and_15354) p_tag_46 <= req_blk;
+    else if (_and_15360) p_tag_46 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_46 <= 1'b0;
-    else if (_or_15358) p_y_46 <= _mux_15357;
+    else if (_or_15364) p_y_46 <= _mux_15363;
   end
   always @(posedge clk) begin
     if (rst) p_v_47 <= 1'b0;
-    else if (_or_15362) p_v_47 <= _mux_15361;
+    else if (_or_15368) p_v_47 <= _mux_15367;
   end
   always @(posedge clk) begin
     if (rst) p_tag_47 <= 27'h0000000;
-    else if (_and_15360) p_tag_47 <= req_blk;
+    else if (_and_15366) p_tag_47 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_47 <= 1'b0;
-    else if (_or_15364) p_y_47 <= _mux_15363;
+    else if (_or_15370) p_y_47 <= _mux_15369;
   end
   always @(posedge clk) begin
     if (rst) p_v_48 <= 1'b0;
-    else if (_or_15368) p_v_48 <= _mux_15367;
+    else if (_or_15374) p_v_48 <= _mux_15373;
   end
   always @(posedge clk) begin
     if (rst) p_tag_48 <= 27'h0000000;
-    else if (_and_15366) p_tag_48 <= req_blk;
+    else if (_and_15372) p_tag_48 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_48 <= 1'b0;
-    else if (_or_15370) p_y_48 <= _mux_15369;
+    else if (_or_15376) p_y_48 <= _mux_15375;
   end
   always @(posedge clk) begin
     if (rst) p_v_49 <= 1'b0;
-    else if (_or_15374) p_v_49 <= _mux_15373;
+    else if (_or_15380) p_v_49 <= _mux_15379;
   end
   always @(posedge clk) begin
     if (rst) p_tag_49 <= 27'h0000000;
-    else if (_and_15372) p_tag_49 <= req_blk;
+    else if (_and_15378) p_tag_49 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_49 <= 1'b0;
-    else if (_or_15376) p_y_49 <= _mux_15375;
+    else if (_or_15382) p_y_49 <= _mux_15381;
   end
   always @(posedge clk) begin
     if (rst) p_v_50 <= 1'b0;
-    else if (_or_15380) p_v_50 <= _mux_15379;
+    else if (_or_15386) p_v_50 <= _mux_15385;
   end
   always @(posedge clk) begin
     if (rst) p_tag_50 <= 27'h0000000;
-    else if (_and_15378) p_tag_50 <= req_blk;
+    else if (_and_15384) p_tag_50 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_50 <= 1'b0;
-    else if (_or_15382) p_y_50 <= _mux_15381;
+    else if (_or_15388) p_y_50 <= _mux_15387;
   end
   always @(posedge clk) begin
     if (rst) p_v_51 <= 1'b0;
-    else if (_or_15386) p_v_51 <= _mux_15385;
+    else if (_or_15392) p_v_51 <= _mux_15391;
   end
   always @(posedge clk) begin
     if (rst) p_tag_51 <= 27'h0000000;
-    else if (_and_15384) p_tag_51 <= req_blk;
+    else if (_and_15390) p_tag_51 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_51 <= 1'b0;
-    else if (_or_15388) p_y_51 <= _mux_15387;
+    else if (_or_15394) p_y_51 <= _mux_15393;
   end
   always @(posedge clk) begin
     if (rst) p_v_52 <= 1'b0;
-    else if (_or_15392) p_v_52 <= _mux_15391;
+    else if (_or_15398) p_v_52 <= _mux_15397;
   end
   always @(posedge clk) begin
     if (rst) p_tag_52 <= 27'h0000000;
-    else if (_and_15390) p_tag_52 <= req_blk;
+    else if (_and_15396) p_tag_52 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_52 <= 1'b0;
-    else if (_or_15394) p_y_52 <= _mux_15393;
+    else if (_or_15400) p_y_52 <= _mux_15399;
   end
   always @(posedge clk) begin
     if (rst) p_v_53 <= 1'b0;
-    else if (_or_15398) p_v_53 <= _mux_15397;
+    else if (_or_15404) p_v_53 <= _mux_15403;
   end
   always @(posedge clk) begin
     if (rst) p_tag_53 <= 27'h0000000;
-    else if (_and_15396) p_tag_53 <= req_blk;
+    else if (_and_15402) p_tag_53 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_53 <= 1'b0;
-    else if (_or_15400) p_y_53 <= _mux_15399;
+    else if (_or_15406) p_y_53 <= _mux_15405;
   end
   always @(posedge clk) begin
     if (rst) p_v_54 <= 1'b0;
-    else if (_or_15404) p_v_54 <= _mux_15403;
+    else if (_or_15410) p_v_54 <= _mux_15409;
   end
   always @(posedge clk) begin
     if (rst) p_tag_54 <= 27'h0000000;
-    else if (_and_15402) p_tag_54 <= req_blk;
+    else if (_and_15408) p_tag_54 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_54 <= 1'b0;
-    else if (_or_15406) p_y_54 <= _mux_15405;
+    else if (_or_15412) p_y_54 <= _mux_15411;
   end
   always @(posedge clk) begin
     if (rst) p_v_55 <= 1'b0;
-    else if (_or_15410) p_v_55 <= _mux_15409;
+    else if (_or_15416) p_v_55 <= _mux_15415;
   end
   always @(posedge clk) begin
     if (rst) p_tag_55 <= 27'h0000000;
-    else if (_and_15408) p_tag_55 <= req_blk;
+    else if (_and_15414) p_tag_55 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_55 <= 1'b0;
-    else if (_or_15412) p_y_55 <= _mux_15411;
+    else if (_or_15418) p_y_55 <= _mux_15417;
   end
   always @(posedge clk) begin
     if (rst) p_v_56 <= 1'b0;
-    else if (_or_15416) p_v_56 <= _mux_15415;
+    else if (_or_15422) p_v_56 <= _mux_15421;
   end
   always @(posedge clk) begin
     if (rst) p_tag_56 <= 27'h0000000;
-    else if (_and_15414) p_tag_56 <= req_blk;
+    else if (_and_15420) p_tag_56 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_56 <= 1'b0;
-    else if (_or_15418) p_y_56 <= _mux_15417;
+    else if (_or_15424) p_y_56 <= _mux_15423;
   end
   always @(posedge clk) begin
     if (rst) p_v_57 <= 1'b0;
-    else if (_or_15422) p_v_57 <= _mux_15421;
+    else if (_or_15428) p_v_57 <= _mux_15427;
   end
   always @(posedge clk) begin
     if (rst) p_tag_57 <= 27'h0000000;
-    else if (_and_15420) p_tag_57 <= req_blk;
+    else if (_and_15426) p_tag_57 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_57 <= 1'b0;
-    else if (_or_15424) p_y_57 <= _mux_15423;
+    else if (_or_15430) p_y_57 <= _mux_15429;
   end
   always @(posedge clk) begin
     if (rst) p_v_58 <= 1'b0;
-    else if (_or_15428) p_v_58 <= _mux_15427;
+    else if (_or_15434) p_v_58 <= _mux_15433;
   end
   always @(posedge clk) begin
     if (rst) p_tag_58 <= 27'h0000000;
-    else if (_and_15426) p_tag_58 <= req_blk;
+    else if (_and_15432) p_tag_58 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_58 <= 1'b0;
-    else if (_or_15430) p_y_58 <= _mux_15429;
+    else if (_or_15436) p_y_58 <= _mux_15435;
   end
   always @(posedge clk) begin
     if (rst) p_v_59 <= 1'b0;
-    else if (_or_15434) p_v_59 <= _mux_15433;
+    else if (_or_15440) p_v_59 <= _mux_15439;
   end
   always @(posedge clk) begin
     if (rst) p_tag_59 <= 27'h0000000;
-    else if (_and_15432) p_tag_59 <= req_blk;
+    else if (_and_15438) p_tag_59 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_59 <= 1'b0;
-    else if (_or_15436) p_y_59 <= _mux_15435;
+    else if (_or_15442) p_y_59 <= _mux_15441;
   end
   always @(posedge clk) begin
     if (rst) p_v_60 <= 1'b0;
-    else if (_or_15440) p_v_60 <= _mux_15439;
+    else if (_or_15446) p_v_60 <= _mux_15445;
   end
   always @(posedge clk) begin
     if (rst) p_tag_60 <= 27'h0000000;
-    else if (_and_15438) p_tag_60 <= req_blk;
+    else if (_and_15444) p_tag_60 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_60 <= 1'b0;
-    else if (_or_15442) p_y_60 <= _mux_15441;
+    else if (_or_15448) p_y_60 <= _mux_15447;
   end
   always @(posedge clk) begin
     if (rst) p_v_61 <= 1'b0;
-    else if (_or_15446) p_v_61 <= _mux_15445;
+    else if (_or_15452) p_v_61 <= _mux_15451;
   end
   always @(posedge clk) begin
     if (rst) p_tag_61 <= 27'h0000000;
-    else if (_and_15444) p_tag_61 <= req_blk;
+    else if (_and_15450) p_tag_61 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_61 <= 1'b0;
-    else if (_or_15448) p_y_61 <= _mux_15447;
+    else if (_or_15454) p_y_61 <= _mux_15453;
   end
   always @(posedge clk) begin
     if (rst) p_v_62 <= 1'b0;
-    else if (_or_15452) p_v_62 <= _mux_15451;
+    else if (_or_15458) p_v_62 <= _mux_15457;
   end
   always @(posedge clk) begin
     if (rst) p_tag_62 <= 27'h0000000;
-    else if (_and_15450) p_tag_62 <= req_blk;
+    else if (_and_15456) p_tag_62 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_62 <= 1'b0;
-    else if (_or_15454) p_y_62 <= _mux_15453;
+    else if (_or_15460) p_y_62 <= _mux_15459;
   end
   always @(posedge clk) begin
     if (rst) p_v_63 <= 1'b0;
-    else if (_or_15458) p_v_63 <= _mux_15457;
+    else if (_or_15464) p_v_63 <= _mux_15463;
   end
   always @(posedge clk) begin
     if (rst) p_tag_63 <= 27'h0000000;
-    else if (_and_15456) p_tag_63 <= req_blk;
+    else if (_and_15462) p_tag_63 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_63 <= 1'b0;
-    else if (_or_15460) p_y_63 <= _mux_15459;
+    else if (_or_15466) p_y_63 <= _mux_15465;
   end
   always @(posedge clk) begin
     if (rst) p_data_0 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
@@ -6052,2563 +6052,2563 @@ module vmshr_base (
   end
   always @(posedge clk) begin
     if (rst) smshr0_v_0 <= 1'b0;
-    else if (_or_14185) smshr0_v_0 <= _mux_14184;
+    else if (_or_14191) smshr0_v_0 <= _mux_14190;
   end
   always @(posedge clk) begin
     if (rst) smshr0_tid_0 <= 7'h00;
-    else if (_and_14183) smshr0_tid_0 <= req_tid;
+    else if (_and_14189) smshr0_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr0_reg_0 <= 6'h00;
-    else if (_and_14183) smshr0_reg_0 <= req_reg;
+    else if (_and_14189) smshr0_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr0_off_0 <= 5'h00;
-    else if (_and_14183) smshr0_off_0 <= req_off;
+    else if (_and_14189) smshr0_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr0_fmt_0 <= 3'h0;
-    else if (_and_14183) smshr0_fmt_0 <= req_fmt;
+    else if (_and_14189) smshr0_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr0_v_1 <= 1'b0;
-    else if (_or_14191) smshr0_v_1 <= _mux_14190;
+    else if (_or_14197) smshr0_v_1 <= _mux_14196;
   end
   always @(posedge clk) begin
     if (rst) smshr0_tid_1 <= 7'h00;
-    else if (_and_14193) smshr0_tid_1 <= req_tid;
+    else if (_and_14199) smshr0_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr0_reg_1 <= 6'h00;
-    else if (_and_14193) smshr0_reg_1 <= req_reg;
+    else if (_and_14199) smshr0_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr0_off_1 <= 5'h00;
-    else if (_and_14193) smshr0_off_1 <= req_off;
+    else if (_and_14199) smshr0_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr0_fmt_1 <= 3'h0;
-    else if (_and_14193) smshr0_fmt_1 <= req_fmt;
+    else if (_and_14199) smshr0_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr1_v_0 <= 1'b0;
-    else if (_or_14199) smshr1_v_0 <= _mux_14198;
+    else if (_or_14205) smshr1_v_0 <= _mux_14204;
   end
   always @(posedge clk) begin
     if (rst) smshr1_tid_0 <= 7'h00;
-    else if (_and_14197) smshr1_tid_0 <= req_tid;
+    else if (_and_14203) smshr1_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr1_reg_0 <= 6'h00;
-    else if (_and_14197) smshr1_reg_0 <= req_reg;
+    else if (_and_14203) smshr1_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr1_off_0 <= 5'h00;
-    else if (_and_14197) smshr1_off_0 <= req_off;
+    else if (_and_14203) smshr1_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr1_fmt_0 <= 3'h0;
-    else if (_and_14197) smshr1_fmt_0 <= req_fmt;
+    else if (_and_14203) smshr1_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr1_v_1 <= 1'b0;
-    else if (_or_14205) smshr1_v_1 <= _mux_14204;
+    else if (_or_14211) smshr1_v_1 <= _mux_14210;
   end
   always @(posedge clk) begin
     if (rst) smshr1_tid_1 <= 7'h00;
-    else if (_and_14207) smshr1_tid_1 <= req_tid;
+    else if (_and_14213) smshr1_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr1_reg_1 <= 6'h00;
-    else if (_and_14207) smshr1_reg_1 <= req_reg;
+    else if (_and_14213) smshr1_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr1_off_1 <= 5'h00;
-    else if (_and_14207) smshr1_off_1 <= req_off;
+    else if (_and_14213) smshr1_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr1_fmt_1 <= 3'h0;
-    else if (_and_14207) smshr1_fmt_1 <= req_fmt;
+    else if (_and_14213) smshr1_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr2_v_0 <= 1'b0;
-    else if (_or_14213) smshr2_v_0 <= _mux_14212;
+    else if (_or_14219) smshr2_v_0 <= _mux_14218;
   end
   always @(posedge clk) begin
     if (rst) smshr2_tid_0 <= 7'h00;
-    else if (_and_14211) smshr2_tid_0 <= req_tid;
+    else if (_and_14217) smshr2_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr2_reg_0 <= 6'h00;
-    else if (_and_14211) smshr2_reg_0 <= req_reg;
+    else if (_and_14217) smshr2_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr2_off_0 <= 5'h00;
-    else if (_and_14211) smshr2_off_0 <= req_off;
+    else if (_and_14217) smshr2_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr2_fmt_0 <= 3'h0;
-    else if (_and_14211) smshr2_fmt_0 <= req_fmt;
+    else if (_and_14217) smshr2_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr2_v_1 <= 1'b0;
-    else if (_or_14219) smshr2_v_1 <= _mux_14218;
+    else if (_or_14225) smshr2_v_1 <= _mux_14224;
   end
   always @(posedge clk) begin
     if (rst) smshr2_tid_1 <= 7'h00;
-    else if (_and_14221) smshr2_tid_1 <= req_tid;
+    else if (_and_14227) smshr2_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr2_reg_1 <= 6'h00;
-    else if (_and_14221) smshr2_reg_1 <= req_reg;
+    else if (_and_14227) smshr2_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr2_off_1 <= 5'h00;
-    else if (_and_14221) smshr2_off_1 <= req_off;
+    else if (_and_14227) smshr2_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr2_fmt_1 <= 3'h0;
-    else if (_and_14221) smshr2_fmt_1 <= req_fmt;
+    else if (_and_14227) smshr2_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr3_v_0 <= 1'b0;
-    else if (_or_14227) smshr3_v_0 <= _mux_14226;
+    else if (_or_14233) smshr3_v_0 <= _mux_14232;
   end
   always @(posedge clk) begin
     if (rst) smshr3_tid_0 <= 7'h00;
-    else if (_and_14225) smshr3_tid_0 <= req_tid;
+    else if (_and_14231) smshr3_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr3_reg_0 <= 6'h00;
-    else if (_and_14225) smshr3_reg_0 <= req_reg;
+    else if (_and_14231) smshr3_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr3_off_0 <= 5'h00;
-    else if (_and_14225) smshr3_off_0 <= req_off;
+    else if (_and_14231) smshr3_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr3_fmt_0 <= 3'h0;
-    else if (_and_14225) smshr3_fmt_0 <= req_fmt;
+    else if (_and_14231) smshr3_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr3_v_1 <= 1'b0;
-    else if (_or_14233) smshr3_v_1 <= _mux_14232;
+    else if (_or_14239) smshr3_v_1 <= _mux_14238;
   end
   always @(posedge clk) begin
     if (rst) smshr3_tid_1 <= 7'h00;
-    else if (_and_14235) smshr3_tid_1 <= req_tid;
+    else if (_and_14241) smshr3_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr3_reg_1 <= 6'h00;
-    else if (_and_14235) smshr3_reg_1 <= req_reg;
+    else if (_and_14241) smshr3_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr3_off_1 <= 5'h00;
-    else if (_and_14235) smshr3_off_1 <= req_off;
+    else if (_and_14241) smshr3_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr3_fmt_1 <= 3'h0;
-    else if (_and_14235) smshr3_fmt_1 <= req_fmt;
+    else if (_and_14241) smshr3_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr4_v_0 <= 1'b0;
-    else if (_or_14241) smshr4_v_0 <= _mux_14240;
+    else if (_or_14247) smshr4_v_0 <= _mux_14246;
   end
   always @(posedge clk) begin
     if (rst) smshr4_tid_0 <= 7'h00;
-    else if (_and_14239) smshr4_tid_0 <= req_tid;
+    else if (_and_14245) smshr4_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr4_reg_0 <= 6'h00;
-    else if (_and_14239) smshr4_reg_0 <= req_reg;
+    else if (_and_14245) smshr4_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr4_off_0 <= 5'h00;
-    else if (_and_14239) smshr4_off_0 <= req_off;
+    else if (_and_14245) smshr4_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr4_fmt_0 <= 3'h0;
-    else if (_and_14239) smshr4_fmt_0 <= req_fmt;
+    else if (_and_14245) smshr4_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr4_v_1 <= 1'b0;
-    else if (_or_14247) smshr4_v_1 <= _mux_14246;
+    else if (_or_14253) smshr4_v_1 <= _mux_14252;
   end
   always @(posedge clk) begin
     if (rst) smshr4_tid_1 <= 7'h00;
-    else if (_and_14249) smshr4_tid_1 <= req_tid;
+    else if (_and_14255) smshr4_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr4_reg_1 <= 6'h00;
-    else if (_and_14249) smshr4_reg_1 <= req_reg;
+    else if (_and_14255) smshr4_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr4_off_1 <= 5'h00;
-    else if (_and_14249) smshr4_off_1 <= req_off;
+    else if (_and_14255) smshr4_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr4_fmt_1 <= 3'h0;
-    else if (_and_14249) smshr4_fmt_1 <= req_fmt;
+    else if (_and_14255) smshr4_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr5_v_0 <= 1'b0;
-    else if (_or_14255) smshr5_v_0 <= _mux_14254;
+    else if (_or_14261) smshr5_v_0 <= _mux_14260;
   end
   always @(posedge clk) begin
     if (rst) smshr5_tid_0 <= 7'h00;
-    else if (_and_14253) smshr5_tid_0 <= req_tid;
+    else if (_and_14259) smshr5_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr5_reg_0 <= 6'h00;
-    else if (_and_14253) smshr5_reg_0 <= req_reg;
+    else if (_and_14259) smshr5_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr5_off_0 <= 5'h00;
-    else if (_and_14253) smshr5_off_0 <= req_off;
+    else if (_and_14259) smshr5_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr5_fmt_0 <= 3'h0;
-    else if (_and_14253) smshr5_fmt_0 <= req_fmt;
+    else if (_and_14259) smshr5_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr5_v_1 <= 1'b0;
-    else if (_or_14261) smshr5_v_1 <= _mux_14260;
+    else if (_or_14267) smshr5_v_1 <= _mux_14266;
   end
   always @(posedge clk) begin
     if (rst) smshr5_tid_1 <= 7'h00;
-    else if (_and_14263) smshr5_tid_1 <= req_tid;
+    else if (_and_14269) smshr5_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr5_reg_1 <= 6'h00;
-    else if (_and_14263) smshr5_reg_1 <= req_reg;
+    else if (_and_14269) smshr5_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr5_off_1 <= 5'h00;
-    else if (_and_14263) smshr5_off_1 <= req_off;
+    else if (_and_14269) smshr5_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr5_fmt_1 <= 3'h0;
-    else if (_and_14263) smshr5_fmt_1 <= req_fmt;
+    else if (_and_14269) smshr5_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr6_v_0 <= 1'b0;
-    else if (_or_14269) smshr6_v_0 <= _mux_14268;
+    else if (_or_14275) smshr6_v_0 <= _mux_14274;
   end
   always @(posedge clk) begin
     if (rst) smshr6_tid_0 <= 7'h00;
-    else if (_and_14267) smshr6_tid_0 <= req_tid;
+    else if (_and_14273) smshr6_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr6_reg_0 <= 6'h00;
-    else if (_and_14267) smshr6_reg_0 <= req_reg;
+    else if (_and_14273) smshr6_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr6_off_0 <= 5'h00;
-    else if (_and_14267) smshr6_off_0 <= req_off;
+    else if (_and_14273) smshr6_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr6_fmt_0 <= 3'h0;
-    else if (_and_14267) smshr6_fmt_0 <= req_fmt;
+    else if (_and_14273) smshr6_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr6_v_1 <= 1'b0;
-    else if (_or_14275) smshr6_v_1 <= _mux_14274;
+    else if (_or_14281) smshr6_v_1 <= _mux_14280;
   end
   always @(posedge clk) begin
     if (rst) smshr6_tid_1 <= 7'h00;
-    else if (_and_14277) smshr6_tid_1 <= req_tid;
+    else if (_and_14283) smshr6_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr6_reg_1 <= 6'h00;
-    else if (_and_14277) smshr6_reg_1 <= req_reg;
+    else if (_and_14283) smshr6_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr6_off_1 <= 5'h00;
-    else if (_and_14277) smshr6_off_1 <= req_off;
+    else if (_and_14283) smshr6_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr6_fmt_1 <= 3'h0;
-    else if (_and_14277) smshr6_fmt_1 <= req_fmt;
+    else if (_and_14283) smshr6_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr7_v_0 <= 1'b0;
-    else if (_or_14283) smshr7_v_0 <= _mux_14282;
+    else if (_or_14289) smshr7_v_0 <= _mux_14288;
   end
   always @(posedge clk) begin
     if (rst) smshr7_tid_0 <= 7'h00;
-    else if (_and_14281) smshr7_tid_0 <= req_tid;
+    else if (_and_14287) smshr7_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr7_reg_0 <= 6'h00;
-    else if (_and_14281) smshr7_reg_0 <= req_reg;
+    else if (_and_14287) smshr7_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr7_off_0 <= 5'h00;
-    else if (_and_14281) smshr7_off_0 <= req_off;
+    else if (_and_14287) smshr7_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr7_fmt_0 <= 3'h0;
-    else if (_and_14281) smshr7_fmt_0 <= req_fmt;
+    else if (_and_14287) smshr7_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr7_v_1 <= 1'b0;
-    else if (_or_14289) smshr7_v_1 <= _mux_14288;
+    else if (_or_14295) smshr7_v_1 <= _mux_14294;
   end
   always @(posedge clk) begin
     if (rst) smshr7_tid_1 <= 7'h00;
-    else if (_and_14291) smshr7_tid_1 <= req_tid;
+    else if (_and_14297) smshr7_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr7_reg_1 <= 6'h00;
-    else if (_and_14291) smshr7_reg_1 <= req_reg;
+    else if (_and_14297) smshr7_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr7_off_1 <= 5'h00;
-    else if (_and_14291) smshr7_off_1 <= req_off;
+    else if (_and_14297) smshr7_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr7_fmt_1 <= 3'h0;
-    else if (_and_14291) smshr7_fmt_1 <= req_fmt;
+    else if (_and_14297) smshr7_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr8_v_0 <= 1'b0;
-    else if (_or_14297) smshr8_v_0 <= _mux_14296;
+    else if (_or_14303) smshr8_v_0 <= _mux_14302;
   end
   always @(posedge clk) begin
     if (rst) smshr8_tid_0 <= 7'h00;
-    else if (_and_14295) smshr8_tid_0 <= req_tid;
+    else if (_and_14301) smshr8_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr8_reg_0 <= 6'h00;
-    else if (_and_14295) smshr8_reg_0 <= req_reg;
+    else if (_and_14301) smshr8_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr8_off_0 <= 5'h00;
-    else if (_and_14295) smshr8_off_0 <= req_off;
+    else if (_and_14301) smshr8_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr8_fmt_0 <= 3'h0;
-    else if (_and_14295) smshr8_fmt_0 <= req_fmt;
+    else if (_and_14301) smshr8_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr8_v_1 <= 1'b0;
-    else if (_or_14303) smshr8_v_1 <= _mux_14302;
+    else if (_or_14309) smshr8_v_1 <= _mux_14308;
   end
   always @(posedge clk) begin
     if (rst) smshr8_tid_1 <= 7'h00;
-    else if (_and_14305) smshr8_tid_1 <= req_tid;
+    else if (_and_14311) smshr8_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr8_reg_1 <= 6'h00;
-    else if (_and_14305) smshr8_reg_1 <= req_reg;
+    else if (_and_14311) smshr8_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr8_off_1 <= 5'h00;
-    else if (_and_14305) smshr8_off_1 <= req_off;
+    else if (_and_14311) smshr8_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr8_fmt_1 <= 3'h0;
-    else if (_and_14305) smshr8_fmt_1 <= req_fmt;
+    else if (_and_14311) smshr8_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr9_v_0 <= 1'b0;
-    else if (_or_14311) smshr9_v_0 <= _mux_14310;
+    else if (_or_14317) smshr9_v_0 <= _mux_14316;
   end
   always @(posedge clk) begin
     if (rst) smshr9_tid_0 <= 7'h00;
-    else if (_and_14309) smshr9_tid_0 <= req_tid;
+    else if (_and_14315) smshr9_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr9_reg_0 <= 6'h00;
-    else if (_and_14309) smshr9_reg_0 <= req_reg;
+    else if (_and_14315) smshr9_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr9_off_0 <= 5'h00;
-    else if (_and_14309) smshr9_off_0 <= req_off;
+    else if (_and_14315) smshr9_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr9_fmt_0 <= 3'h0;
-    else if (_and_14309) smshr9_fmt_0 <= req_fmt;
+    else if (_and_14315) smshr9_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr9_v_1 <= 1'b0;
-    else if (_or_14317) smshr9_v_1 <= _mux_14316;
+    else if (_or_14323) smshr9_v_1 <= _mux_14322;
   end
   always @(posedge clk) begin
     if (rst) smshr9_tid_1 <= 7'h00;
-    else if (_and_14319) smshr9_tid_1 <= req_tid;
+    else if (_and_14325) smshr9_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr9_reg_1 <= 6'h00;
-    else if (_and_14319) smshr9_reg_1 <= req_reg;
+    else if (_and_14325) smshr9_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr9_off_1 <= 5'h00;
-    else if (_and_14319) smshr9_off_1 <= req_off;
+    else if (_and_14325) smshr9_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr9_fmt_1 <= 3'h0;
-    else if (_and_14319) smshr9_fmt_1 <= req_fmt;
+    else if (_and_14325) smshr9_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr10_v_0 <= 1'b0;
-    else if (_or_14325) smshr10_v_0 <= _mux_14324;
+    else if (_or_14331) smshr10_v_0 <= _mux_14330;
   end
   always @(posedge clk) begin
     if (rst) smshr10_tid_0 <= 7'h00;
-    else if (_and_14323) smshr10_tid_0 <= req_tid;
+    else if (_and_14329) smshr10_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr10_reg_0 <= 6'h00;
-    else if (_and_14323) smshr10_reg_0 <= req_reg;
+    else if (_and_14329) smshr10_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr10_off_0 <= 5'h00;
-    else if (_and_14323) smshr10_off_0 <= req_off;
+    else if (_and_14329) smshr10_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr10_fmt_0 <= 3'h0;
-    else if (_and_14323) smshr10_fmt_0 <= req_fmt;
+    else if (_and_14329) smshr10_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr10_v_1 <= 1'b0;
-    else if (_or_14331) smshr10_v_1 <= _mux_14330;
+    else if (_or_14337) smshr10_v_1 <= _mux_14336;
   end
   always @(posedge clk) begin
     if (rst) smshr10_tid_1 <= 7'h00;
-    else if (_and_14333) smshr10_tid_1 <= req_tid;
+    else if (_and_14339) smshr10_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr10_reg_1 <= 6'h00;
-    else if (_and_14333) smshr10_reg_1 <= req_reg;
+    else if (_and_14339) smshr10_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr10_off_1 <= 5'h00;
-    else if (_and_14333) smshr10_off_1 <= req_off;
+    else if (_and_14339) smshr10_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr10_fmt_1 <= 3'h0;
-    else if (_and_14333) smshr10_fmt_1 <= req_fmt;
+    else if (_and_14339) smshr10_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr11_v_0 <= 1'b0;
-    else if (_or_14339) smshr11_v_0 <= _mux_14338;
+    else if (_or_14345) smshr11_v_0 <= _mux_14344;
   end
   always @(posedge clk) begin
     if (rst) smshr11_tid_0 <= 7'h00;
-    else if (_and_14337) smshr11_tid_0 <= req_tid;
+    else if (_and_14343) smshr11_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr11_reg_0 <= 6'h00;
-    else if (_and_14337) smshr11_reg_0 <= req_reg;
+    else if (_and_14343) smshr11_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr11_off_0 <= 5'h00;
-    else if (_and_14337) smshr11_off_0 <= req_off;
+    else if (_and_14343) smshr11_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr11_fmt_0 <= 3'h0;
-    else if (_and_14337) smshr11_fmt_0 <= req_fmt;
+    else if (_and_14343) smshr11_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr11_v_1 <= 1'b0;
-    else if (_or_14345) smshr11_v_1 <= _mux_14344;
+    else if (_or_14351) smshr11_v_1 <= _mux_14350;
   end
   always @(posedge clk) begin
     if (rst) smshr11_tid_1 <= 7'h00;
-    else if (_and_14347) smshr11_tid_1 <= req_tid;
+    else if (_and_14353) smshr11_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr11_reg_1 <= 6'h00;
-    else if (_and_14347) smshr11_reg_1 <= req_reg;
+    else if (_and_14353) smshr11_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr11_off_1 <= 5'h00;
-    else if (_and_14347) smshr11_off_1 <= req_off;
+    else if (_and_14353) smshr11_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr11_fmt_1 <= 3'h0;
-    else if (_and_14347) smshr11_fmt_1 <= req_fmt;
+    else if (_and_14353) smshr11_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr12_v_0 <= 1'b0;
-    else if (_or_14353) smshr12_v_0 <= _mux_14352;
+    else if (_or_14359) smshr12_v_0 <= _mux_14358;
   end
   always @(posedge clk) begin
     if (rst) smshr12_tid_0 <= 7'h00;
-    else if (_and_14351) smshr12_tid_0 <= req_tid;
+    else if (_and_14357) smshr12_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr12_reg_0 <= 6'h00;
-    else if (_and_14351) smshr12_reg_0 <= req_reg;
+    else if (_and_14357) smshr12_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr12_off_0 <= 5'h00;
-    else if (_and_14351) smshr12_off_0 <= req_off;
+    else if (_and_14357) smshr12_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr12_fmt_0 <= 3'h0;
-    else if (_and_14351) smshr12_fmt_0 <= req_fmt;
+    else if (_and_14357) smshr12_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr12_v_1 <= 1'b0;
-    else if (_or_14359) smshr12_v_1 <= _mux_14358;
+    else if (_or_14365) smshr12_v_1 <= _mux_14364;
   end
   always @(posedge clk) begin
     if (rst) smshr12_tid_1 <= 7'h00;
-    else if (_and_14361) smshr12_tid_1 <= req_tid;
+    else if (_and_14367) smshr12_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr12_reg_1 <= 6'h00;
-    else if (_and_14361) smshr12_reg_1 <= req_reg;
+    else if (_and_14367) smshr12_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr12_off_1 <= 5'h00;
-    else if (_and_14361) smshr12_off_1 <= req_off;
+    else if (_and_14367) smshr12_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr12_fmt_1 <= 3'h0;
-    else if (_and_14361) smshr12_fmt_1 <= req_fmt;
+    else if (_and_14367) smshr12_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr13_v_0 <= 1'b0;
-    else if (_or_14367) smshr13_v_0 <= _mux_14366;
+    else if (_or_14373) smshr13_v_0 <= _mux_14372;
   end
   always @(posedge clk) begin
     if (rst) smshr13_tid_0 <= 7'h00;
-    else if (_and_14365) smshr13_tid_0 <= req_tid;
+    else if (_and_14371) smshr13_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr13_reg_0 <= 6'h00;
-    else if (_and_14365) smshr13_reg_0 <= req_reg;
+    else if (_and_14371) smshr13_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr13_off_0 <= 5'h00;
-    else if (_and_14365) smshr13_off_0 <= req_off;
+    else if (_and_14371) smshr13_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr13_fmt_0 <= 3'h0;
-    else if (_and_14365) smshr13_fmt_0 <= req_fmt;
+    else if (_and_14371) smshr13_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr13_v_1 <= 1'b0;
-    else if (_or_14373) smshr13_v_1 <= _mux_14372;
+    else if (_or_14379) smshr13_v_1 <= _mux_14378;
   end
   always @(posedge clk) begin
     if (rst) smshr13_tid_1 <= 7'h00;
-    else if (_and_14375) smshr13_tid_1 <= req_tid;
+    else if (_and_14381) smshr13_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr13_reg_1 <= 6'h00;
-    else if (_and_14375) smshr13_reg_1 <= req_reg;
+    else if (_and_14381) smshr13_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr13_off_1 <= 5'h00;
-    else if (_and_14375) smshr13_off_1 <= req_off;
+    else if (_and_14381) smshr13_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr13_fmt_1 <= 3'h0;
-    else if (_and_14375) smshr13_fmt_1 <= req_fmt;
+    else if (_and_14381) smshr13_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr14_v_0 <= 1'b0;
-    else if (_or_14381) smshr14_v_0 <= _mux_14380;
+    else if (_or_14387) smshr14_v_0 <= _mux_14386;
   end
   always @(posedge clk) begin
     if (rst) smshr14_tid_0 <= 7'h00;
-    else if (_and_14379) smshr14_tid_0 <= req_tid;
+    else if (_and_14385) smshr14_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr14_reg_0 <= 6'h00;
-    else if (_and_14379) smshr14_reg_0 <= req_reg;
+    else if (_and_14385) smshr14_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr14_off_0 <= 5'h00;
-    else if (_and_14379) smshr14_off_0 <= req_off;
+    else if (_and_14385) smshr14_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr14_fmt_0 <= 3'h0;
-    else if (_and_14379) smshr14_fmt_0 <= req_fmt;
+    else if (_and_14385) smshr14_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr14_v_1 <= 1'b0;
-    else if (_or_14387) smshr14_v_1 <= _mux_14386;
+    else if (_or_14393) smshr14_v_1 <= _mux_14392;
   end
   always @(posedge clk) begin
     if (rst) smshr14_tid_1 <= 7'h00;
-    else if (_and_14389) smshr14_tid_1 <= req_tid;
+    else if (_and_14395) smshr14_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr14_reg_1 <= 6'h00;
-    else if (_and_14389) smshr14_reg_1 <= req_reg;
+    else if (_and_14395) smshr14_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr14_off_1 <= 5'h00;
-    else if (_and_14389) smshr14_off_1 <= req_off;
+    else if (_and_14395) smshr14_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr14_fmt_1 <= 3'h0;
-    else if (_and_14389) smshr14_fmt_1 <= req_fmt;
+    else if (_and_14395) smshr14_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr15_v_0 <= 1'b0;
-    else if (_or_14395) smshr15_v_0 <= _mux_14394;
+    else if (_or_14401) smshr15_v_0 <= _mux_14400;
   end
   always @(posedge clk) begin
     if (rst) smshr15_tid_0 <= 7'h00;
-    else if (_and_14393) smshr15_tid_0 <= req_tid;
+    else if (_and_14399) smshr15_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr15_reg_0 <= 6'h00;
-    else if (_and_14393) smshr15_reg_0 <= req_reg;
+    else if (_and_14399) smshr15_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr15_off_0 <= 5'h00;
-    else if (_and_14393) smshr15_off_0 <= req_off;
+    else if (_and_14399) smshr15_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr15_fmt_0 <= 3'h0;
-    else if (_and_14393) smshr15_fmt_0 <= req_fmt;
+    else if (_and_14399) smshr15_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr15_v_1 <= 1'b0;
-    else if (_or_14401) smshr15_v_1 <= _mux_14400;
+    else if (_or_14407) smshr15_v_1 <= _mux_14406;
   end
   always @(posedge clk) begin
     if (rst) smshr15_tid_1 <= 7'h00;
-    else if (_and_14403) smshr15_tid_1 <= req_tid;
+    else if (_and_14409) smshr15_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr15_reg_1 <= 6'h00;
-    else if (_and_14403) smshr15_reg_1 <= req_reg;
+    else if (_and_14409) smshr15_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr15_off_1 <= 5'h00;
-    else if (_and_14403) smshr15_off_1 <= req_off;
+    else if (_and_14409) smshr15_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr15_fmt_1 <= 3'h0;
-    else if (_and_14403) smshr15_fmt_1 <= req_fmt;
+    else if (_and_14409) smshr15_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr16_v_0 <= 1'b0;
-    else if (_or_14409) smshr16_v_0 <= _mux_14408;
+    else if (_or_14415) smshr16_v_0 <= _mux_14414;
   end
   always @(posedge clk) begin
     if (rst) smshr16_tid_0 <= 7'h00;
-    else if (_and_14407) smshr16_tid_0 <= req_tid;
+    else if (_and_14413) smshr16_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr16_reg_0 <= 6'h00;
-    else if (_and_14407) smshr16_reg_0 <= req_reg;
+    else if (_and_14413) smshr16_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr16_off_0 <= 5'h00;
-    else if (_and_14407) smshr16_off_0 <= req_off;
+    else if (_and_14413) smshr16_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr16_fmt_0 <= 3'h0;
-    else if (_and_14407) smshr16_fmt_0 <= req_fmt;
+    else if (_and_14413) smshr16_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr16_v_1 <= 1'b0;
-    else if (_or_14415) smshr16_v_1 <= _mux_14414;
+    else if (_or_14421) smshr16_v_1 <= _mux_14420;
   end
   always @(posedge clk) begin
     if (rst) smshr16_tid_1 <= 7'h00;
-    else if (_and_14417) smshr16_tid_1 <= req_tid;
+    else if (_and_14423) smshr16_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr16_reg_1 <= 6'h00;
-    else if (_and_14417) smshr16_reg_1 <= req_reg;
+    else if (_and_14423) smshr16_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr16_off_1 <= 5'h00;
-    else if (_and_14417) smshr16_off_1 <= req_off;
+    else if (_and_14423) smshr16_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr16_fmt_1 <= 3'h0;
-    else if (_and_14417) smshr16_fmt_1 <= req_fmt;
+    else if (_and_14423) smshr16_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr17_v_0 <= 1'b0;
-    else if (_or_14423) smshr17_v_0 <= _mux_14422;
+    else if (_or_14429) smshr17_v_0 <= _mux_14428;
   end
   always @(posedge clk) begin
     if (rst) smshr17_tid_0 <= 7'h00;
-    else if (_and_14421) smshr17_tid_0 <= req_tid;
+    else if (_and_14427) smshr17_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr17_reg_0 <= 6'h00;
-    else if (_and_14421) smshr17_reg_0 <= req_reg;
+    else if (_and_14427) smshr17_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr17_off_0 <= 5'h00;
-    else if (_and_14421) smshr17_off_0 <= req_off;
+    else if (_and_14427) smshr17_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr17_fmt_0 <= 3'h0;
-    else if (_and_14421) smshr17_fmt_0 <= req_fmt;
+    else if (_and_14427) smshr17_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr17_v_1 <= 1'b0;
-    else if (_or_14429) smshr17_v_1 <= _mux_14428;
+    else if (_or_14435) smshr17_v_1 <= _mux_14434;
   end
   always @(posedge clk) begin
     if (rst) smshr17_tid_1 <= 7'h00;
-    else if (_and_14431) smshr17_tid_1 <= req_tid;
+    else if (_and_14437) smshr17_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr17_reg_1 <= 6'h00;
-    else if (_and_14431) smshr17_reg_1 <= req_reg;
+    else if (_and_14437) smshr17_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr17_off_1 <= 5'h00;
-    else if (_and_14431) smshr17_off_1 <= req_off;
+    else if (_and_14437) smshr17_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr17_fmt_1 <= 3'h0;
-    else if (_and_14431) smshr17_fmt_1 <= req_fmt;
+    else if (_and_14437) smshr17_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr18_v_0 <= 1'b0;
-    else if (_or_14437) smshr18_v_0 <= _mux_14436;
+    else if (_or_14443) smshr18_v_0 <= _mux_14442;
   end
   always @(posedge clk) begin
     if (rst) smshr18_tid_0 <= 7'h00;
-    else if (_and_14435) smshr18_tid_0 <= req_tid;
+    else if (_and_14441) smshr18_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr18_reg_0 <= 6'h00;
-    else if (_and_14435) smshr18_reg_0 <= req_reg;
+    else if (_and_14441) smshr18_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr18_off_0 <= 5'h00;
-    else if (_and_14435) smshr18_off_0 <= req_off;
+    else if (_and_14441) smshr18_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr18_fmt_0 <= 3'h0;
-    else if (_and_14435) smshr18_fmt_0 <= req_fmt;
+    else if (_and_14441) smshr18_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr18_v_1 <= 1'b0;
-    else if (_or_14443) smshr18_v_1 <= _mux_14442;
+    else if (_or_14449) smshr18_v_1 <= _mux_14448;
   end
   always @(posedge clk) begin
     if (rst) smshr18_tid_1 <= 7'h00;
-    else if (_and_14445) smshr18_tid_1 <= req_tid;
+    else if (_and_14451) smshr18_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr18_reg_1 <= 6'h00;
-    else if (_and_14445) smshr18_reg_1 <= req_reg;
+    else if (_and_14451) smshr18_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr18_off_1 <= 5'h00;
-    else if (_and_14445) smshr18_off_1 <= req_off;
+    else if (_and_14451) smshr18_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr18_fmt_1 <= 3'h0;
-    else if (_and_14445) smshr18_fmt_1 <= req_fmt;
+    else if (_and_14451) smshr18_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr19_v_0 <= 1'b0;
-    else if (_or_14451) smshr19_v_0 <= _mux_14450;
+    else if (_or_14457) smshr19_v_0 <= _mux_14456;
   end
   always @(posedge clk) begin
     if (rst) smshr19_tid_0 <= 7'h00;
-    else if (_and_14449) smshr19_tid_0 <= req_tid;
+    else if (_and_14455) smshr19_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr19_reg_0 <= 6'h00;
-    else if (_and_14449) smshr19_reg_0 <= req_reg;
+    else if (_and_14455) smshr19_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr19_off_0 <= 5'h00;
-    else if (_and_14449) smshr19_off_0 <= req_off;
+    else if (_and_14455) smshr19_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr19_fmt_0 <= 3'h0;
-    else if (_and_14449) smshr19_fmt_0 <= req_fmt;
+    else if (_and_14455) smshr19_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr19_v_1 <= 1'b0;
-    else if (_or_14457) smshr19_v_1 <= _mux_14456;
+    else if (_or_14463) smshr19_v_1 <= _mux_14462;
   end
   always @(posedge clk) begin
     if (rst) smshr19_tid_1 <= 7'h00;
-    else if (_and_14459) smshr19_tid_1 <= req_tid;
+    else if (_and_14465) smshr19_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr19_reg_1 <= 6'h00;
-    else if (_and_14459) smshr19_reg_1 <= req_reg;
+    else if (_and_14465) smshr19_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr19_off_1 <= 5'h00;
-    else if (_and_14459) smshr19_off_1 <= req_off;
+    else if (_and_14465) smshr19_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr19_fmt_1 <= 3'h0;
-    else if (_and_14459) smshr19_fmt_1 <= req_fmt;
+    else if (_and_14465) smshr19_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr20_v_0 <= 1'b0;
-    else if (_or_14465) smshr20_v_0 <= _mux_14464;
+    else if (_or_14471) smshr20_v_0 <= _mux_14470;
   end
   always @(posedge clk) begin
     if (rst) smshr20_tid_0 <= 7'h00;
-    else if (_and_14463) smshr20_tid_0 <= req_tid;
+    else if (_and_14469) smshr20_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr20_reg_0 <= 6'h00;
-    else if (_and_14463) smshr20_reg_0 <= req_reg;
+    else if (_and_14469) smshr20_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr20_off_0 <= 5'h00;
-    else if (_and_14463) smshr20_off_0 <= req_off;
+    else if (_and_14469) smshr20_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr20_fmt_0 <= 3'h0;
-    else if (_and_14463) smshr20_fmt_0 <= req_fmt;
+    else if (_and_14469) smshr20_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr20_v_1 <= 1'b0;
-    else if (_or_14471) smshr20_v_1 <= _mux_14470;
+    else if (_or_14477) smshr20_v_1 <= _mux_14476;
   end
   always @(posedge clk) begin
     if (rst) smshr20_tid_1 <= 7'h00;
-    else if (_and_14473) smshr20_tid_1 <= req_tid;
+    else if (_and_14479) smshr20_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr20_reg_1 <= 6'h00;
-    else if (_and_14473) smshr20_reg_1 <= req_reg;
+    else if (_and_14479) smshr20_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr20_off_1 <= 5'h00;
-    else if (_and_14473) smshr20_off_1 <= req_off;
+    else if (_and_14479) smshr20_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr20_fmt_1 <= 3'h0;
-    else if (_and_14473) smshr20_fmt_1 <= req_fmt;
+    else if (_and_14479) smshr20_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr21_v_0 <= 1'b0;
-    else if (_or_14479) smshr21_v_0 <= _mux_14478;
+    else if (_or_14485) smshr21_v_0 <= _mux_14484;
   end
   always @(posedge clk) begin
     if (rst) smshr21_tid_0 <= 7'h00;
-    else if (_and_14477) smshr21_tid_0 <= req_tid;
+    else if (_and_14483) smshr21_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr21_reg_0 <= 6'h00;
-    else if (_and_14477) smshr21_reg_0 <= req_reg;
+    else if (_and_14483) smshr21_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr21_off_0 <= 5'h00;
-    else if (_and_14477) smshr21_off_0 <= req_off;
+    else if (_and_14483) smshr21_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr21_fmt_0 <= 3'h0;
-    else if (_and_14477) smshr21_fmt_0 <= req_fmt;
+    else if (_and_14483) smshr21_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr21_v_1 <= 1'b0;
-    else if (_or_14485) smshr21_v_1 <= _mux_14484;
+    else if (_or_14491) smshr21_v_1 <= _mux_14490;
   end
   always @(posedge clk) begin
     if (rst) smshr21_tid_1 <= 7'h00;
-    else if (_and_14487) smshr21_tid_1 <= req_tid;
+    else if (_and_14493) smshr21_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr21_reg_1 <= 6'h00;
-    else if (_and_14487) smshr21_reg_1 <= req_reg;
+    else if (_and_14493) smshr21_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr21_off_1 <= 5'h00;
-    else if (_and_14487) smshr21_off_1 <= req_off;
+    else if (_and_14493) smshr21_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr21_fmt_1 <= 3'h0;
-    else if (_and_14487) smshr21_fmt_1 <= req_fmt;
+    else if (_and_14493) smshr21_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr22_v_0 <= 1'b0;
-    else if (_or_14493) smshr22_v_0 <= _mux_14492;
+    else if (_or_14499) smshr22_v_0 <= _mux_14498;
   end
   always @(posedge clk) begin
     if (rst) smshr22_tid_0 <= 7'h00;
-    else if (_and_14491) smshr22_tid_0 <= req_tid;
+    else if (_and_14497) smshr22_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr22_reg_0 <= 6'h00;
-    else if (_and_14491) smshr22_reg_0 <= req_reg;
+    else if (_and_14497) smshr22_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr22_off_0 <= 5'h00;
-    else if (_and_14491) smshr22_off_0 <= req_off;
+    else if (_and_14497) smshr22_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr22_fmt_0 <= 3'h0;
-    else if (_and_14491) smshr22_fmt_0 <= req_fmt;
+    else if (_and_14497) smshr22_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr22_v_1 <= 1'b0;
-    else if (_or_14499) smshr22_v_1 <= _mux_14498;
+    else if (_or_14505) smshr22_v_1 <= _mux_14504;
   end
   always @(posedge clk) begin
     if (rst) smshr22_tid_1 <= 7'h00;
-    else if (_and_14501) smshr22_tid_1 <= req_tid;
+    else if (_and_14507) smshr22_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr22_reg_1 <= 6'h00;
-    else if (_and_14501) smshr22_reg_1 <= req_reg;
+    else if (_and_14507) smshr22_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr22_off_1 <= 5'h00;
-    else if (_and_14501) smshr22_off_1 <= req_off;
+    else if (_and_14507) smshr22_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr22_fmt_1 <= 3'h0;
-    else if (_and_14501) smshr22_fmt_1 <= req_fmt;
+    else if (_and_14507) smshr22_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr23_v_0 <= 1'b0;
-    else if (_or_14507) smshr23_v_0 <= _mux_14506;
+    else if (_or_14513) smshr23_v_0 <= _mux_14512;
   end
   always @(posedge clk) begin
     if (rst) smshr23_tid_0 <= 7'h00;
-    else if (_and_14505) smshr23_tid_0 <= req_tid;
+    else if (_and_14511) smshr23_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr23_reg_0 <= 6'h00;
-    else if (_and_14505) smshr23_reg_0 <= req_reg;
+    else if (_and_14511) smshr23_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr23_off_0 <= 5'h00;
-    else if (_and_14505) smshr23_off_0 <= req_off;
+    else if (_and_14511) smshr23_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr23_fmt_0 <= 3'h0;
-    else if (_and_14505) smshr23_fmt_0 <= req_fmt;
+    else if (_and_14511) smshr23_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr23_v_1 <= 1'b0;
-    else if (_or_14513) smshr23_v_1 <= _mux_14512;
+    else if (_or_14519) smshr23_v_1 <= _mux_14518;
   end
   always @(posedge clk) begin
     if (rst) smshr23_tid_1 <= 7'h00;
-    else if (_and_14515) smshr23_tid_1 <= req_tid;
+    else if (_and_14521) smshr23_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr23_reg_1 <= 6'h00;
-    else if (_and_14515) smshr23_reg_1 <= req_reg;
+    else if (_and_14521) smshr23_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr23_off_1 <= 5'h00;
-    else if (_and_14515) smshr23_off_1 <= req_off;
+    else if (_and_14521) smshr23_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr23_fmt_1 <= 3'h0;
-    else if (_and_14515) smshr23_fmt_1 <= req_fmt;
+    else if (_and_14521) smshr23_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr24_v_0 <= 1'b0;
-    else if (_or_14521) smshr24_v_0 <= _mux_14520;
+    else if (_or_14527) smshr24_v_0 <= _mux_14526;
   end
   always @(posedge clk) begin
     if (rst) smshr24_tid_0 <= 7'h00;
-    else if (_and_14519) smshr24_tid_0 <= req_tid;
+    else if (_and_14525) smshr24_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr24_reg_0 <= 6'h00;
-    else if (_and_14519) smshr24_reg_0 <= req_reg;
+    else if (_and_14525) smshr24_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr24_off_0 <= 5'h00;
-    else if (_and_14519) smshr24_off_0 <= req_off;
+    else if (_and_14525) smshr24_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr24_fmt_0 <= 3'h0;
-    else if (_and_14519) smshr24_fmt_0 <= req_fmt;
+    else if (_and_14525) smshr24_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr24_v_1 <= 1'b0;
-    else if (_or_14527) smshr24_v_1 <= _mux_14526;
+    else if (_or_14533) smshr24_v_1 <= _mux_14532;
   end
   always @(posedge clk) begin
     if (rst) smshr24_tid_1 <= 7'h00;
-    else if (_and_14529) smshr24_tid_1 <= req_tid;
+    else if (_and_14535) smshr24_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr24_reg_1 <= 6'h00;
-    else if (_and_14529) smshr24_reg_1 <= req_reg;
+    else if (_and_14535) smshr24_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr24_off_1 <= 5'h00;
-    else if (_and_14529) smshr24_off_1 <= req_off;
+    else if (_and_14535) smshr24_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr24_fmt_1 <= 3'h0;
-    else if (_and_14529) smshr24_fmt_1 <= req_fmt;
+    else if (_and_14535) smshr24_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr25_v_0 <= 1'b0;
-    else if (_or_14535) smshr25_v_0 <= _mux_14534;
+    else if (_or_14541) smshr25_v_0 <= _mux_14540;
   end
   always @(posedge clk) begin
     if (rst) smshr25_tid_0 <= 7'h00;
-    else if (_and_14533) smshr25_tid_0 <= req_tid;
+    else if (_and_14539) smshr25_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr25_reg_0 <= 6'h00;
-    else if (_and_14533) smshr25_reg_0 <= req_reg;
+    else if (_and_14539) smshr25_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr25_off_0 <= 5'h00;
-    else if (_and_14533) smshr25_off_0 <= req_off;
+    else if (_and_14539) smshr25_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr25_fmt_0 <= 3'h0;
-    else if (_and_14533) smshr25_fmt_0 <= req_fmt;
+    else if (_and_14539) smshr25_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr25_v_1 <= 1'b0;
-    else if (_or_14541) smshr25_v_1 <= _mux_14540;
+    else if (_or_14547) smshr25_v_1 <= _mux_14546;
   end
   always @(posedge clk) begin
     if (rst) smshr25_tid_1 <= 7'h00;
-    else if (_and_14543) smshr25_tid_1 <= req_tid;
+    else if (_and_14549) smshr25_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr25_reg_1 <= 6'h00;
-    else if (_and_14543) smshr25_reg_1 <= req_reg;
+    else if (_and_14549) smshr25_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr25_off_1 <= 5'h00;
-    else if (_and_14543) smshr25_off_1 <= req_off;
+    else if (_and_14549) smshr25_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr25_fmt_1 <= 3'h0;
-    else if (_and_14543) smshr25_fmt_1 <= req_fmt;
+    else if (_and_14549) smshr25_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr26_v_0 <= 1'b0;
-    else if (_or_14549) smshr26_v_0 <= _mux_14548;
+    else if (_or_14555) smshr26_v_0 <= _mux_14554;
   end
   always @(posedge clk) begin
     if (rst) smshr26_tid_0 <= 7'h00;
-    else if (_and_14547) smshr26_tid_0 <= req_tid;
+    else if (_and_14553) smshr26_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr26_reg_0 <= 6'h00;
-    else if (_and_14547) smshr26_reg_0 <= req_reg;
+    else if (_and_14553) smshr26_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr26_off_0 <= 5'h00;
-    else if (_and_14547) smshr26_off_0 <= req_off;
+    else if (_and_14553) smshr26_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr26_fmt_0 <= 3'h0;
-    else if (_and_14547) smshr26_fmt_0 <= req_fmt;
+    else if (_and_14553) smshr26_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr26_v_1 <= 1'b0;
-    else if (_or_14555) smshr26_v_1 <= _mux_14554;
+    else if (_or_14561) smshr26_v_1 <= _mux_14560;
   end
   always @(posedge clk) begin
     if (rst) smshr26_tid_1 <= 7'h00;
-    else if (_and_14557) smshr26_tid_1 <= req_tid;
+    else if (_and_14563) smshr26_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr26_reg_1 <= 6'h00;
-    else if (_and_14557) smshr26_reg_1 <= req_reg;
+    else if (_and_14563) smshr26_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr26_off_1 <= 5'h00;
-    else if (_and_14557) smshr26_off_1 <= req_off;
+    else if (_and_14563) smshr26_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr26_fmt_1 <= 3'h0;
-    else if (_and_14557) smshr26_fmt_1 <= req_fmt;
+    else if (_and_14563) smshr26_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr27_v_0 <= 1'b0;
-    else if (_or_14563) smshr27_v_0 <= _mux_14562;
+    else if (_or_14569) smshr27_v_0 <= _mux_14568;
   end
   always @(posedge clk) begin
     if (rst) smshr27_tid_0 <= 7'h00;
-    else if (_and_14561) smshr27_tid_0 <= req_tid;
+    else if (_and_14567) smshr27_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr27_reg_0 <= 6'h00;
-    else if (_and_14561) smshr27_reg_0 <= req_reg;
+    else if (_and_14567) smshr27_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr27_off_0 <= 5'h00;
-    else if (_and_14561) smshr27_off_0 <= req_off;
+    else if (_and_14567) smshr27_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr27_fmt_0 <= 3'h0;
-    else if (_and_14561) smshr27_fmt_0 <= req_fmt;
+    else if (_and_14567) smshr27_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr27_v_1 <= 1'b0;
-    else if (_or_14569) smshr27_v_1 <= _mux_14568;
+    else if (_or_14575) smshr27_v_1 <= _mux_14574;
   end
   always @(posedge clk) begin
     if (rst) smshr27_tid_1 <= 7'h00;
-    else if (_and_14571) smshr27_tid_1 <= req_tid;
+    else if (_and_14577) smshr27_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr27_reg_1 <= 6'h00;
-    else if (_and_14571) smshr27_reg_1 <= req_reg;
+    else if (_and_14577) smshr27_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr27_off_1 <= 5'h00;
-    else if (_and_14571) smshr27_off_1 <= req_off;
+    else if (_and_14577) smshr27_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr27_fmt_1 <= 3'h0;
-    else if (_and_14571) smshr27_fmt_1 <= req_fmt;
+    else if (_and_14577) smshr27_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr28_v_0 <= 1'b0;
-    else if (_or_14577) smshr28_v_0 <= _mux_14576;
+    else if (_or_14583) smshr28_v_0 <= _mux_14582;
   end
   always @(posedge clk) begin
     if (rst) smshr28_tid_0 <= 7'h00;
-    else if (_and_14575) smshr28_tid_0 <= req_tid;
+    else if (_and_14581) smshr28_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr28_reg_0 <= 6'h00;
-    else if (_and_14575) smshr28_reg_0 <= req_reg;
+    else if (_and_14581) smshr28_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr28_off_0 <= 5'h00;
-    else if (_and_14575) smshr28_off_0 <= req_off;
+    else if (_and_14581) smshr28_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr28_fmt_0 <= 3'h0;
-    else if (_and_14575) smshr28_fmt_0 <= req_fmt;
+    else if (_and_14581) smshr28_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr28_v_1 <= 1'b0;
-    else if (_or_14583) smshr28_v_1 <= _mux_14582;
+    else if (_or_14589) smshr28_v_1 <= _mux_14588;
   end
   always @(posedge clk) begin
     if (rst) smshr28_tid_1 <= 7'h00;
-    else if (_and_14585) smshr28_tid_1 <= req_tid;
+    else if (_and_14591) smshr28_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr28_reg_1 <= 6'h00;
-    else if (_and_14585) smshr28_reg_1 <= req_reg;
+    else if (_and_14591) smshr28_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr28_off_1 <= 5'h00;
-    else if (_and_14585) smshr28_off_1 <= req_off;
+    else if (_and_14591) smshr28_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr28_fmt_1 <= 3'h0;
-    else if (_and_14585) smshr28_fmt_1 <= req_fmt;
+    else if (_and_14591) smshr28_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr29_v_0 <= 1'b0;
-    else if (_or_14591) smshr29_v_0 <= _mux_14590;
+    else if (_or_14597) smshr29_v_0 <= _mux_14596;
   end
   always @(posedge clk) begin
     if (rst) smshr29_tid_0 <= 7'h00;
-    else if (_and_14589) smshr29_tid_0 <= req_tid;
+    else if (_and_14595) smshr29_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr29_reg_0 <= 6'h00;
-    else if (_and_14589) smshr29_reg_0 <= req_reg;
+    else if (_and_14595) smshr29_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr29_off_0 <= 5'h00;
-    else if (_and_14589) smshr29_off_0 <= req_off;
+    else if (_and_14595) smshr29_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr29_fmt_0 <= 3'h0;
-    else if (_and_14589) smshr29_fmt_0 <= req_fmt;
+    else if (_and_14595) smshr29_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr29_v_1 <= 1'b0;
-    else if (_or_14597) smshr29_v_1 <= _mux_14596;
+    else if (_or_14603) smshr29_v_1 <= _mux_14602;
   end
   always @(posedge clk) begin
     if (rst) smshr29_tid_1 <= 7'h00;
-    else if (_and_14599) smshr29_tid_1 <= req_tid;
+    else if (_and_14605) smshr29_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr29_reg_1 <= 6'h00;
-    else if (_and_14599) smshr29_reg_1 <= req_reg;
+    else if (_and_14605) smshr29_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr29_off_1 <= 5'h00;
-    else if (_and_14599) smshr29_off_1 <= req_off;
+    else if (_and_14605) smshr29_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr29_fmt_1 <= 3'h0;
-    else if (_and_14599) smshr29_fmt_1 <= req_fmt;
+    else if (_and_14605) smshr29_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr30_v_0 <= 1'b0;
-    else if (_or_14605) smshr30_v_0 <= _mux_14604;
+    else if (_or_14611) smshr30_v_0 <= _mux_14610;
   end
   always @(posedge clk) begin
     if (rst) smshr30_tid_0 <= 7'h00;
-    else if (_and_14603) smshr30_tid_0 <= req_tid;
+    else if (_and_14609) smshr30_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr30_reg_0 <= 6'h00;
-    else if (_and_14603) smshr30_reg_0 <= req_reg;
+    else if (_and_14609) smshr30_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr30_off_0 <= 5'h00;
-    else if (_and_14603) smshr30_off_0 <= req_off;
+    else if (_and_14609) smshr30_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr30_fmt_0 <= 3'h0;
-    else if (_and_14603) smshr30_fmt_0 <= req_fmt;
+    else if (_and_14609) smshr30_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr30_v_1 <= 1'b0;
-    else if (_or_14611) smshr30_v_1 <= _mux_14610;
+    else if (_or_14617) smshr30_v_1 <= _mux_14616;
   end
   always @(posedge clk) begin
     if (rst) smshr30_tid_1 <= 7'h00;
-    else if (_and_14613) smshr30_tid_1 <= req_tid;
+    else if (_and_14619) smshr30_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr30_reg_1 <= 6'h00;
-    else if (_and_14613) smshr30_reg_1 <= req_reg;
+    else if (_and_14619) smshr30_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr30_off_1 <= 5'h00;
-    else if (_and_14613) smshr30_off_1 <= req_off;
+    else if (_and_14619) smshr30_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr30_fmt_1 <= 3'h0;
-    else if (_and_14613) smshr30_fmt_1 <= req_fmt;
+    else if (_and_14619) smshr30_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr31_v_0 <= 1'b0;
-    else if (_or_14619) smshr31_v_0 <= _mux_14618;
+    else if (_or_14625) smshr31_v_0 <= _mux_14624;
   end
   always @(posedge clk) begin
     if (rst) smshr31_tid_0 <= 7'h00;
-    else if (_and_14617) smshr31_tid_0 <= req_tid;
+    else if (_and_14623) smshr31_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr31_reg_0 <= 6'h00;
-    else if (_and_14617) smshr31_reg_0 <= req_reg;
+    else if (_and_14623) smshr31_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr31_off_0 <= 5'h00;
-    else if (_and_14617) smshr31_off_0 <= req_off;
+    else if (_and_14623) smshr31_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr31_fmt_0 <= 3'h0;
-    else if (_and_14617) smshr31_fmt_0 <= req_fmt;
+    else if (_and_14623) smshr31_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr31_v_1 <= 1'b0;
-    else if (_or_14625) smshr31_v_1 <= _mux_14624;
+    else if (_or_14631) smshr31_v_1 <= _mux_14630;
   end
   always @(posedge clk) begin
     if (rst) smshr31_tid_1 <= 7'h00;
-    else if (_and_14627) smshr31_tid_1 <= req_tid;
+    else if (_and_14633) smshr31_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr31_reg_1 <= 6'h00;
-    else if (_and_14627) smshr31_reg_1 <= req_reg;
+    else if (_and_14633) smshr31_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr31_off_1 <= 5'h00;
-    else if (_and_14627) smshr31_off_1 <= req_off;
+    else if (_and_14633) smshr31_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr31_fmt_1 <= 3'h0;
-    else if (_and_14627) smshr31_fmt_1 <= req_fmt;
+    else if (_and_14633) smshr31_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr32_v_0 <= 1'b0;
-    else if (_or_14633) smshr32_v_0 <= _mux_14632;
+    else if (_or_14639) smshr32_v_0 <= _mux_14638;
   end
   always @(posedge clk) begin
     if (rst) smshr32_tid_0 <= 7'h00;
-    else if (_and_14631) smshr32_tid_0 <= req_tid;
+    else if (_and_14637) smshr32_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr32_reg_0 <= 6'h00;
-    else if (_and_14631) smshr32_reg_0 <= req_reg;
+    else if (_and_14637) smshr32_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr32_off_0 <= 5'h00;
-    else if (_and_14631) smshr32_off_0 <= req_off;
+    else if (_and_14637) smshr32_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr32_fmt_0 <= 3'h0;
-    else if (_and_14631) smshr32_fmt_0 <= req_fmt;
+    else if (_and_14637) smshr32_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr32_v_1 <= 1'b0;
-    else if (_or_14639) smshr32_v_1 <= _mux_14638;
+    else if (_or_14645) smshr32_v_1 <= _mux_14644;
   end
   always @(posedge clk) begin
     if (rst) smshr32_tid_1 <= 7'h00;
-    else if (_and_14641) smshr32_tid_1 <= req_tid;
+    else if (_and_14647) smshr32_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr32_reg_1 <= 6'h00;
-    else if (_and_14641) smshr32_reg_1 <= req_reg;
+    else if (_and_14647) smshr32_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr32_off_1 <= 5'h00;
-    else if (_and_14641) smshr32_off_1 <= req_off;
+    else if (_and_14647) smshr32_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr32_fmt_1 <= 3'h0;
-    else if (_and_14641) smshr32_fmt_1 <= req_fmt;
+    else if (_and_14647) smshr32_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr33_v_0 <= 1'b0;
-    else if (_or_14647) smshr33_v_0 <= _mux_14646;
+    else if (_or_14653) smshr33_v_0 <= _mux_14652;
   end
   always @(posedge clk) begin
     if (rst) smshr33_tid_0 <= 7'h00;
-    else if (_and_14645) smshr33_tid_0 <= req_tid;
+    else if (_and_14651) smshr33_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr33_reg_0 <= 6'h00;
-    else if (_and_14645) smshr33_reg_0 <= req_reg;
+    else if (_and_14651) smshr33_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr33_off_0 <= 5'h00;
-    else if (_and_14645) smshr33_off_0 <= req_off;
+    else if (_and_14651) smshr33_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr33_fmt_0 <= 3'h0;
-    else if (_and_14645) smshr33_fmt_0 <= req_fmt;
+    else if (_and_14651) smshr33_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr33_v_1 <= 1'b0;
-    else if (_or_14653) smshr33_v_1 <= _mux_14652;
+    else if (_or_14659) smshr33_v_1 <= _mux_14658;
   end
   always @(posedge clk) begin
     if (rst) smshr33_tid_1 <= 7'h00;
-    else if (_and_14655) smshr33_tid_1 <= req_tid;
+    else if (_and_14661) smshr33_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr33_reg_1 <= 6'h00;
-    else if (_and_14655) smshr33_reg_1 <= req_reg;
+    else if (_and_14661) smshr33_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr33_off_1 <= 5'h00;
-    else if (_and_14655) smshr33_off_1 <= req_off;
+    else if (_and_14661) smshr33_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr33_fmt_1 <= 3'h0;
-    else if (_and_14655) smshr33_fmt_1 <= req_fmt;
+    else if (_and_14661) smshr33_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr34_v_0 <= 1'b0;
-    else if (_or_14661) smshr34_v_0 <= _mux_14660;
+    else if (_or_14667) smshr34_v_0 <= _mux_14666;
   end
   always @(posedge clk) begin
     if (rst) smshr34_tid_0 <= 7'h00;
-    else if (_and_14659) smshr34_tid_0 <= req_tid;
+    else if (_and_14665) smshr34_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr34_reg_0 <= 6'h00;
-    else if (_and_14659) smshr34_reg_0 <= req_reg;
+    else if (_and_14665) smshr34_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr34_off_0 <= 5'h00;
-    else if (_and_14659) smshr34_off_0 <= req_off;
+    else if (_and_14665) smshr34_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr34_fmt_0 <= 3'h0;
-    else if (_and_14659) smshr34_fmt_0 <= req_fmt;
+    else if (_and_14665) smshr34_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr34_v_1 <= 1'b0;
-    else if (_or_14667) smshr34_v_1 <= _mux_14666;
+    else if (_or_14673) smshr34_v_1 <= _mux_14672;
   end
   always @(posedge clk) begin
     if (rst) smshr34_tid_1 <= 7'h00;
-    else if (_and_14669) smshr34_tid_1 <= req_tid;
+    else if (_and_14675) smshr34_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr34_reg_1 <= 6'h00;
-    else if (_and_14669) smshr34_reg_1 <= req_reg;
+    else if (_and_14675) smshr34_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr34_off_1 <= 5'h00;
-    else if (_and_14669) smshr34_off_1 <= req_off;
+    else if (_and_14675) smshr34_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr34_fmt_1 <= 3'h0;
-    else if (_and_14669) smshr34_fmt_1 <= req_fmt;
+    else if (_and_14675) smshr34_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr35_v_0 <= 1'b0;
-    else if (_or_14675) smshr35_v_0 <= _mux_14674;
+    else if (_or_14681) smshr35_v_0 <= _mux_14680;
   end
   always @(posedge clk) begin
     if (rst) smshr35_tid_0 <= 7'h00;
-    else if (_and_14673) smshr35_tid_0 <= req_tid;
+    else if (_and_14679) smshr35_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr35_reg_0 <= 6'h00;
-    else if (_and_14673) smshr35_reg_0 <= req_reg;
+    else if (_and_14679) smshr35_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr35_off_0 <= 5'h00;
-    else if (_and_14673) smshr35_off_0 <= req_off;
+    else if (_and_14679) smshr35_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr35_fmt_0 <= 3'h0;
-    else if (_and_14673) smshr35_fmt_0 <= req_fmt;
+    else if (_and_14679) smshr35_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr35_v_1 <= 1'b0;
-    else if (_or_14681) smshr35_v_1 <= _mux_14680;
+    else if (_or_14687) smshr35_v_1 <= _mux_14686;
   end
   always @(posedge clk) begin
     if (rst) smshr35_tid_1 <= 7'h00;
-    else if (_and_14683) smshr35_tid_1 <= req_tid;
+    else if (_and_14689) smshr35_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr35_reg_1 <= 6'h00;
-    else if (_and_14683) smshr35_reg_1 <= req_reg;
+    else if (_and_14689) smshr35_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr35_off_1 <= 5'h00;
-    else if (_and_14683) smshr35_off_1 <= req_off;
+    else if (_and_14689) smshr35_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr35_fmt_1 <= 3'h0;
-    else if (_and_14683) smshr35_fmt_1 <= req_fmt;
+    else if (_and_14689) smshr35_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr36_v_0 <= 1'b0;
-    else if (_or_14689) smshr36_v_0 <= _mux_14688;
+    else if (_or_14695) smshr36_v_0 <= _mux_14694;
   end
   always @(posedge clk) begin
     if (rst) smshr36_tid_0 <= 7'h00;
-    else if (_and_14687) smshr36_tid_0 <= req_tid;
+    else if (_and_14693) smshr36_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr36_reg_0 <= 6'h00;
-    else if (_and_14687) smshr36_reg_0 <= req_reg;
+    else if (_and_14693) smshr36_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr36_off_0 <= 5'h00;
-    else if (_and_14687) smshr36_off_0 <= req_off;
+    else if (_and_14693) smshr36_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr36_fmt_0 <= 3'h0;
-    else if (_and_14687) smshr36_fmt_0 <= req_fmt;
+    else if (_and_14693) smshr36_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr36_v_1 <= 1'b0;
-    else if (_or_14695) smshr36_v_1 <= _mux_14694;
+    else if (_or_14701) smshr36_v_1 <= _mux_14700;
   end
   always @(posedge clk) begin
     if (rst) smshr36_tid_1 <= 7'h00;
-    else if (_and_14697) smshr36_tid_1 <= req_tid;
+    else if (_and_14703) smshr36_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr36_reg_1 <= 6'h00;
-    else if (_and_14697) smshr36_reg_1 <= req_reg;
+    else if (_and_14703) smshr36_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr36_off_1 <= 5'h00;
-    else if (_and_14697) smshr36_off_1 <= req_off;
+    else if (_and_14703) smshr36_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr36_fmt_1 <= 3'h0;
-    else if (_and_14697) smshr36_fmt_1 <= req_fmt;
+    else if (_and_14703) smshr36_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr37_v_0 <= 1'b0;
-    else if (_or_14703) smshr37_v_0 <= _mux_14702;
+    else if (_or_14709) smshr37_v_0 <= _mux_14708;
   end
   always @(posedge clk) begin
     if (rst) smshr37_tid_0 <= 7'h00;
-    else if (_and_14701) smshr37_tid_0 <= req_tid;
+    else if (_and_14707) smshr37_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr37_reg_0 <= 6'h00;
-    else if (_and_14701) smshr37_reg_0 <= req_reg;
+    else if (_and_14707) smshr37_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr37_off_0 <= 5'h00;
-    else if (_and_14701) smshr37_off_0 <= req_off;
+    else if (_and_14707) smshr37_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr37_fmt_0 <= 3'h0;
-    else if (_and_14701) smshr37_fmt_0 <= req_fmt;
+    else if (_and_14707) smshr37_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr37_v_1 <= 1'b0;
-    else if (_or_14709) smshr37_v_1 <= _mux_14708;
+    else if (_or_14715) smshr37_v_1 <= _mux_14714;
   end
   always @(posedge clk) begin
     if (rst) smshr37_tid_1 <= 7'h00;
-    else if (_and_14711) smshr37_tid_1 <= req_tid;
+    else if (_and_14717) smshr37_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr37_reg_1 <= 6'h00;
-    else if (_and_14711) smshr37_reg_1 <= req_reg;
+    else if (_and_14717) smshr37_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr37_off_1 <= 5'h00;
-    else if (_and_14711) smshr37_off_1 <= req_off;
+    else if (_and_14717) smshr37_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr37_fmt_1 <= 3'h0;
-    else if (_and_14711) smshr37_fmt_1 <= req_fmt;
+    else if (_and_14717) smshr37_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr38_v_0 <= 1'b0;
-    else if (_or_14717) smshr38_v_0 <= _mux_14716;
+    else if (_or_14723) smshr38_v_0 <= _mux_14722;
   end
   always @(posedge clk) begin
     if (rst) smshr38_tid_0 <= 7'h00;
-    else if (_and_14715) smshr38_tid_0 <= req_tid;
+    else if (_and_14721) smshr38_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr38_reg_0 <= 6'h00;
-    else if (_and_14715) smshr38_reg_0 <= req_reg;
+    else if (_and_14721) smshr38_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr38_off_0 <= 5'h00;
-    else if (_and_14715) smshr38_off_0 <= req_off;
+    else if (_and_14721) smshr38_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr38_fmt_0 <= 3'h0;
-    else if (_and_14715) smshr38_fmt_0 <= req_fmt;
+    else if (_and_14721) smshr38_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr38_v_1 <= 1'b0;
-    else if (_or_14723) smshr38_v_1 <= _mux_14722;
+    else if (_or_14729) smshr38_v_1 <= _mux_14728;
   end
   always @(posedge clk) begin
     if (rst) smshr38_tid_1 <= 7'h00;
-    else if (_and_14725) smshr38_tid_1 <= req_tid;
+    else if (_and_14731) smshr38_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr38_reg_1 <= 6'h00;
-    else if (_and_14725) smshr38_reg_1 <= req_reg;
+    else if (_and_14731) smshr38_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr38_off_1 <= 5'h00;
-    else if (_and_14725) smshr38_off_1 <= req_off;
+    else if (_and_14731) smshr38_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr38_fmt_1 <= 3'h0;
-    else if (_and_14725) smshr38_fmt_1 <= req_fmt;
+    else if (_and_14731) smshr38_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr39_v_0 <= 1'b0;
-    else if (_or_14731) smshr39_v_0 <= _mux_14730;
+    else if (_or_14737) smshr39_v_0 <= _mux_14736;
   end
   always @(posedge clk) begin
     if (rst) smshr39_tid_0 <= 7'h00;
-    else if (_and_14729) smshr39_tid_0 <= req_tid;
+    else if (_and_14735) smshr39_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr39_reg_0 <= 6'h00;
-    else if (_and_14729) smshr39_reg_0 <= req_reg;
+    else if (_and_14735) smshr39_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr39_off_0 <= 5'h00;
-    else if (_and_14729) smshr39_off_0 <= req_off;
+    else if (_and_14735) smshr39_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr39_fmt_0 <= 3'h0;
-    else if (_and_14729) smshr39_fmt_0 <= req_fmt;
+    else if (_and_14735) smshr39_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr39_v_1 <= 1'b0;
-    else if (_or_14737) smshr39_v_1 <= _mux_14736;
+    else if (_or_14743) smshr39_v_1 <= _mux_14742;
   end
   always @(posedge clk) begin
     if (rst) smshr39_tid_1 <= 7'h00;
-    else if (_and_14739) smshr39_tid_1 <= req_tid;
+    else if (_and_14745) smshr39_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr39_reg_1 <= 6'h00;
-    else if (_and_14739) smshr39_reg_1 <= req_reg;
+    else if (_and_14745) smshr39_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr39_off_1 <= 5'h00;
-    else if (_and_14739) smshr39_off_1 <= req_off;
+    else if (_and_14745) smshr39_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr39_fmt_1 <= 3'h0;
-    else if (_and_14739) smshr39_fmt_1 <= req_fmt;
+    else if (_and_14745) smshr39_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr40_v_0 <= 1'b0;
-    else if (_or_14745) smshr40_v_0 <= _mux_14744;
+    else if (_or_14751) smshr40_v_0 <= _mux_14750;
   end
   always @(posedge clk) begin
     if (rst) smshr40_tid_0 <= 7'h00;
-    else if (_and_14743) smshr40_tid_0 <= req_tid;
+    else if (_and_14749) smshr40_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr40_reg_0 <= 6'h00;
-    else if (_and_14743) smshr40_reg_0 <= req_reg;
+    else if (_and_14749) smshr40_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr40_off_0 <= 5'h00;
-    else if (_and_14743) smshr40_off_0 <= req_off;
+    else if (_and_14749) smshr40_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr40_fmt_0 <= 3'h0;
-    else if (_and_14743) smshr40_fmt_0 <= req_fmt;
+    else if (_and_14749) smshr40_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr40_v_1 <= 1'b0;
-    else if (_or_14751) smshr40_v_1 <= _mux_14750;
+    else if (_or_14757) smshr40_v_1 <= _mux_14756;
   end
   always @(posedge clk) begin
     if (rst) smshr40_tid_1 <= 7'h00;
-    else if (_and_14753) smshr40_tid_1 <= req_tid;
+    else if (_and_14759) smshr40_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr40_reg_1 <= 6'h00;
-    else if (_and_14753) smshr40_reg_1 <= req_reg;
+    else if (_and_14759) smshr40_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr40_off_1 <= 5'h00;
-    else if (_and_14753) smshr40_off_1 <= req_off;
+    else if (_and_14759) smshr40_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr40_fmt_1 <= 3'h0;
-    else if (_and_14753) smshr40_fmt_1 <= req_fmt;
+    else if (_and_14759) smshr40_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr41_v_0 <= 1'b0;
-    else if (_or_14759) smshr41_v_0 <= _mux_14758;
+    else if (_or_14765) smshr41_v_0 <= _mux_14764;
   end
   always @(posedge clk) begin
     if (rst) smshr41_tid_0 <= 7'h00;
-    else if (_and_14757) smshr41_tid_0 <= req_tid;
+    else if (_and_14763) smshr41_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr41_reg_0 <= 6'h00;
-    else if (_and_14757) smshr41_reg_0 <= req_reg;
+    else if (_and_14763) smshr41_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr41_off_0 <= 5'h00;
-    else if (_and_14757) smshr41_off_0 <= req_off;
+    else if (_and_14763) smshr41_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr41_fmt_0 <= 3'h0;
-    else if (_and_14757) smshr41_fmt_0 <= req_fmt;
+    else if (_and_14763) smshr41_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr41_v_1 <= 1'b0;
-    else if (_or_14765) smshr41_v_1 <= _mux_14764;
+    else if (_or_14771) smshr41_v_1 <= _mux_14770;
   end
   always @(posedge clk) begin
     if (rst) smshr41_tid_1 <= 7'h00;
-    else if (_and_14767) smshr41_tid_1 <= req_tid;
+    else if (_and_14773) smshr41_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr41_reg_1 <= 6'h00;
-    else if (_and_14767) smshr41_reg_1 <= req_reg;
+    else if (_and_14773) smshr41_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr41_off_1 <= 5'h00;
-    else if (_and_14767) smshr41_off_1 <= req_off;
+    else if (_and_14773) smshr41_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr41_fmt_1 <= 3'h0;
-    else if (_and_14767) smshr41_fmt_1 <= req_fmt;
+    else if (_and_14773) smshr41_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr42_v_0 <= 1'b0;
-    else if (_or_14773) smshr42_v_0 <= _mux_14772;
+    else if (_or_14779) smshr42_v_0 <= _mux_14778;
   end
   always @(posedge clk) begin
     if (rst) smshr42_tid_0 <= 7'h00;
-    else if (_and_14771) smshr42_tid_0 <= req_tid;
+    else if (_and_14777) smshr42_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr42_reg_0 <= 6'h00;
-    else if (_and_14771) smshr42_reg_0 <= req_reg;
+    else if (_and_14777) smshr42_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr42_off_0 <= 5'h00;
-    else if (_and_14771) smshr42_off_0 <= req_off;
+    else if (_and_14777) smshr42_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr42_fmt_0 <= 3'h0;
-    else if (_and_14771) smshr42_fmt_0 <= req_fmt;
+    else if (_and_14777) smshr42_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr42_v_1 <= 1'b0;
-    else if (_or_14779) smshr42_v_1 <= _mux_14778;
+    else if (_or_14785) smshr42_v_1 <= _mux_14784;
   end
   always @(posedge clk) begin
     if (rst) smshr42_tid_1 <= 7'h00;
-    else if (_and_14781) smshr42_tid_1 <= req_tid;
+    else if (_and_14787) smshr42_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr42_reg_1 <= 6'h00;
-    else if (_and_14781) smshr42_reg_1 <= req_reg;
+    else if (_and_14787) smshr42_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr42_off_1 <= 5'h00;
-    else if (_and_14781) smshr42_off_1 <= req_off;
+    else if (_and_14787) smshr42_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr42_fmt_1 <= 3'h0;
-    else if (_and_14781) smshr42_fmt_1 <= req_fmt;
+    else if (_and_14787) smshr42_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr43_v_0 <= 1'b0;
-    else if (_or_14787) smshr43_v_0 <= _mux_14786;
+    else if (_or_14793) smshr43_v_0 <= _mux_14792;
   end
   always @(posedge clk) begin
     if (rst) smshr43_tid_0 <= 7'h00;
-    else if (_and_14785) smshr43_tid_0 <= req_tid;
+    else if (_and_14791) smshr43_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr43_reg_0 <= 6'h00;
-    else if (_and_14785) smshr43_reg_0 <= req_reg;
+    else if (_and_14791) smshr43_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr43_off_0 <= 5'h00;
-    else if (_and_14785) smshr43_off_0 <= req_off;
+    else if (_and_14791) smshr43_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr43_fmt_0 <= 3'h0;
-    else if (_and_14785) smshr43_fmt_0 <= req_fmt;
+    else if (_and_14791) smshr43_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr43_v_1 <= 1'b0;
-    else if (_or_14793) smshr43_v_1 <= _mux_14792;
+    else if (_or_14799) smshr43_v_1 <= _mux_14798;
   end
   always @(posedge clk) begin
     if (rst) smshr43_tid_1 <= 7'h00;
-    else if (_and_14795) smshr43_tid_1 <= req_tid;
+    else if (_and_14801) smshr43_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr43_reg_1 <= 6'h00;
-    else if (_and_14795) smshr43_reg_1 <= req_reg;
+    else if (_and_14801) smshr43_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr43_off_1 <= 5'h00;
-    else if (_and_14795) smshr43_off_1 <= req_off;
+    else if (_and_14801) smshr43_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr43_fmt_1 <= 3'h0;
-    else if (_and_14795) smshr43_fmt_1 <= req_fmt;
+    else if (_and_14801) smshr43_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr44_v_0 <= 1'b0;
-    else if (_or_14801) smshr44_v_0 <= _mux_14800;
+    else if (_or_14807) smshr44_v_0 <= _mux_14806;
   end
   always @(posedge clk) begin
     if (rst) smshr44_tid_0 <= 7'h00;
-    else if (_and_14799) smshr44_tid_0 <= req_tid;
+    else if (_and_14805) smshr44_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr44_reg_0 <= 6'h00;
-    else if (_and_14799) smshr44_reg_0 <= req_reg;
+    else if (_and_14805) smshr44_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr44_off_0 <= 5'h00;
-    else if (_and_14799) smshr44_off_0 <= req_off;
+    else if (_and_14805) smshr44_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr44_fmt_0 <= 3'h0;
-    else if (_and_14799) smshr44_fmt_0 <= req_fmt;
+    else if (_and_14805) smshr44_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr44_v_1 <= 1'b0;
-    else if (_or_14807) smshr44_v_1 <= _mux_14806;
+    else if (_or_14813) smshr44_v_1 <= _mux_14812;
   end
   always @(posedge clk) begin
     if (rst) smshr44_tid_1 <= 7'h00;
-    else if (_and_14809) smshr44_tid_1 <= req_tid;
+    else if (_and_14815) smshr44_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr44_reg_1 <= 6'h00;
-    else if (_and_14809) smshr44_reg_1 <= req_reg;
+    else if (_and_14815) smshr44_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr44_off_1 <= 5'h00;
-    else if (_and_14809) smshr44_off_1 <= req_off;
+    else if (_and_14815) smshr44_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr44_fmt_1 <= 3'h0;
-    else if (_and_14809) smshr44_fmt_1 <= req_fmt;
+    else if (_and_14815) smshr44_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr45_v_0 <= 1'b0;
-    else if (_or_14815) smshr45_v_0 <= _mux_14814;
+    else if (_or_14821) smshr45_v_0 <= _mux_14820;
   end
   always @(posedge clk) begin
     if (rst) smshr45_tid_0 <= 7'h00;
-    else if (_and_14813) smshr45_tid_0 <= req_tid;
+    else if (_and_14819) smshr45_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr45_reg_0 <= 6'h00;
-    else if (_and_14813) smshr45_reg_0 <= req_reg;
+    else if (_and_14819) smshr45_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr45_off_0 <= 5'h00;
-    else if (_and_14813) smshr45_off_0 <= req_off;
+    else if (_and_14819) smshr45_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr45_fmt_0 <= 3'h0;
-    else if (_and_14813) smshr45_fmt_0 <= req_fmt;
+    else if (_and_14819) smshr45_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr45_v_1 <= 1'b0;
-    else if (_or_14821) smshr45_v_1 <= _mux_14820;
+    else if (_or_14827) smshr45_v_1 <= _mux_14826;
   end
   always @(posedge clk) begin
     if (rst) smshr45_tid_1 <= 7'h00;
-    else if (_and_14823) smshr45_tid_1 <= req_tid;
+    else if (_and_14829) smshr45_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr45_reg_1 <= 6'h00;
-    else if (_and_14823) smshr45_reg_1 <= req_reg;
+    else if (_and_14829) smshr45_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr45_off_1 <= 5'h00;
-    else if (_and_14823) smshr45_off_1 <= req_off;
+    else if (_and_14829) smshr45_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr45_fmt_1 <= 3'h0;
-    else if (_and_14823) smshr45_fmt_1 <= req_fmt;
+    else if (_and_14829) smshr45_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr46_v_0 <= 1'b0;
-    else if (_or_14829) smshr46_v_0 <= _mux_14828;
+    else if (_or_14835) smshr46_v_0 <= _mux_14834;
   end
   always @(posedge clk) begin
     if (rst) smshr46_tid_0 <= 7'h00;
-    else if (_and_14827) smshr46_tid_0 <= req_tid;
+    else if (_and_14833) smshr46_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr46_reg_0 <= 6'h00;
-    else if (_and_14827) smshr46_reg_0 <= req_reg;
+    else if (_and_14833) smshr46_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr46_off_0 <= 5'h00;
-    else if (_and_14827) smshr46_off_0 <= req_off;
+    else if (_and_14833) smshr46_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr46_fmt_0 <= 3'h0;
-    else if (_and_14827) smshr46_fmt_0 <= req_fmt;
+    else if (_and_14833) smshr46_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr46_v_1 <= 1'b0;
-    else if (_or_14835) smshr46_v_1 <= _mux_14834;
+    else if (_or_14841) smshr46_v_1 <= _mux_14840;
   end
   always @(posedge clk) begin
     if (rst) smshr46_tid_1 <= 7'h00;
-    else if (_and_14837) smshr46_tid_1 <= req_tid;
+    else if (_and_14843) smshr46_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr46_reg_1 <= 6'h00;
-    else if (_and_14837) smshr46_reg_1 <= req_reg;
+    else if (_and_14843) smshr46_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr46_off_1 <= 5'h00;
-    else if (_and_14837) smshr46_off_1 <= req_off;
+    else if (_and_14843) smshr46_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr46_fmt_1 <= 3'h0;
-    else if (_and_14837) smshr46_fmt_1 <= req_fmt;
+    else if (_and_14843) smshr46_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr47_v_0 <= 1'b0;
-    else if (_or_14843) smshr47_v_0 <= _mux_14842;
+    else if (_or_14849) smshr47_v_0 <= _mux_14848;
   end
   always @(posedge clk) begin
     if (rst) smshr47_tid_0 <= 7'h00;
-    else if (_and_14841) smshr47_tid_0 <= req_tid;
+    else if (_and_14847) smshr47_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr47_reg_0 <= 6'h00;
-    else if (_and_14841) smshr47_reg_0 <= req_reg;
+    else if (_and_14847) smshr47_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr47_off_0 <= 5'h00;
-    else if (_and_14841) smshr47_off_0 <= req_off;
+    else if (_and_14847) smshr47_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr47_fmt_0 <= 3'h0;
-    else if (_and_14841) smshr47_fmt_0 <= req_fmt;
+    else if (_and_14847) smshr47_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr47_v_1 <= 1'b0;
-    else if (_or_14849) smshr47_v_1 <= _mux_14848;
+    else if (_or_14855) smshr47_v_1 <= _mux_14854;
   end
   always @(posedge clk) begin
     if (rst) smshr47_tid_1 <= 7'h00;
-    else if (_and_14851) smshr47_tid_1 <= req_tid;
+    else if (_and_14857) smshr47_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr47_reg_1 <= 6'h00;
-    else if (_and_14851) smshr47_reg_1 <= req_reg;
+    else if (_and_14857) smshr47_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr47_off_1 <= 5'h00;
-    else if (_and_14851) smshr47_off_1 <= req_off;
+    else if (_and_14857) smshr47_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr47_fmt_1 <= 3'h0;
-    else if (_and_14851) smshr47_fmt_1 <= req_fmt;
+    else if (_and_14857) smshr47_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr48_v_0 <= 1'b0;
-    else if (_or_14857) smshr48_v_0 <= _mux_14856;
+    else if (_or_14863) smshr48_v_0 <= _mux_14862;
   end
   always @(posedge clk) begin
     if (rst) smshr48_tid_0 <= 7'h00;
-    else if (_and_14855) smshr48_tid_0 <= req_tid;
+    else if (_and_14861) smshr48_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr48_reg_0 <= 6'h00;
-    else if (_and_14855) smshr48_reg_0 <= req_reg;
+    else if (_and_14861) smshr48_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr48_off_0 <= 5'h00;
-    else if (_and_14855) smshr48_off_0 <= req_off;
+    else if (_and_14861) smshr48_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr48_fmt_0 <= 3'h0;
-    else if (_and_14855) smshr48_fmt_0 <= req_fmt;
+    else if (_and_14861) smshr48_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr48_v_1 <= 1'b0;
-    else if (_or_14863) smshr48_v_1 <= _mux_14862;
+    else if (_or_14869) smshr48_v_1 <= _mux_14868;
   end
   always @(posedge clk) begin
     if (rst) smshr48_tid_1 <= 7'h00;
-    else if (_and_14865) smshr48_tid_1 <= req_tid;
+    else if (_and_14871) smshr48_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr48_reg_1 <= 6'h00;
-    else if (_and_14865) smshr48_reg_1 <= req_reg;
+    else if (_and_14871) smshr48_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr48_off_1 <= 5'h00;
-    else if (_and_14865) smshr48_off_1 <= req_off;
+    else if (_and_14871) smshr48_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr48_fmt_1 <= 3'h0;
-    else if (_and_14865) smshr48_fmt_1 <= req_fmt;
+    else if (_and_14871) smshr48_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr49_v_0 <= 1'b0;
-    else if (_or_14871) smshr49_v_0 <= _mux_14870;
+    else if (_or_14877) smshr49_v_0 <= _mux_14876;
   end
   always @(posedge clk) begin
     if (rst) smshr49_tid_0 <= 7'h00;
-    else if (_and_14869) smshr49_tid_0 <= req_tid;
+    else if (_and_14875) smshr49_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr49_reg_0 <= 6'h00;
-    else if (_and_14869) smshr49_reg_0 <= req_reg;
+    else if (_and_14875) smshr49_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr49_off_0 <= 5'h00;
-    else if (_and_14869) smshr49_off_0 <= req_off;
+    else if (_and_14875) smshr49_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr49_fmt_0 <= 3'h0;
-    else if (_and_14869) smshr49_fmt_0 <= req_fmt;
+    else if (_and_14875) smshr49_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr49_v_1 <= 1'b0;
-    else if (_or_14877) smshr49_v_1 <= _mux_14876;
+    else if (_or_14883) smshr49_v_1 <= _mux_14882;
   end
   always @(posedge clk) begin
     if (rst) smshr49_tid_1 <= 7'h00;
-    else if (_and_14879) smshr49_tid_1 <= req_tid;
+    else if (_and_14885) smshr49_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr49_reg_1 <= 6'h00;
-    else if (_and_14879) smshr49_reg_1 <= req_reg;
+    else if (_and_14885) smshr49_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr49_off_1 <= 5'h00;
-    else if (_and_14879) smshr49_off_1 <= req_off;
+    else if (_and_14885) smshr49_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr49_fmt_1 <= 3'h0;
-    else if (_and_14879) smshr49_fmt_1 <= req_fmt;
+    else if (_and_14885) smshr49_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr50_v_0 <= 1'b0;
-    else if (_or_14885) smshr50_v_0 <= _mux_14884;
+    else if (_or_14891) smshr50_v_0 <= _mux_14890;
   end
   always @(posedge clk) begin
     if (rst) smshr50_tid_0 <= 7'h00;
-    else if (_and_14883) smshr50_tid_0 <= req_tid;
+    else if (_and_14889) smshr50_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr50_reg_0 <= 6'h00;
-    else if (_and_14883) smshr50_reg_0 <= req_reg;
+    else if (_and_14889) smshr50_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr50_off_0 <= 5'h00;
-    else if (_and_14883) smshr50_off_0 <= req_off;
+    else if (_and_14889) smshr50_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr50_fmt_0 <= 3'h0;
-    else if (_and_14883) smshr50_fmt_0 <= req_fmt;
+    else if (_and_14889) smshr50_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr50_v_1 <= 1'b0;
-    else if (_or_14891) smshr50_v_1 <= _mux_14890;
+    else if (_or_14897) smshr50_v_1 <= _mux_14896;
   end
   always @(posedge clk) begin
     if (rst) smshr50_tid_1 <= 7'h00;
-    else if (_and_14893) smshr50_tid_1 <= req_tid;
+    else if (_and_14899) smshr50_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr50_reg_1 <= 6'h00;
-    else if (_and_14893) smshr50_reg_1 <= req_reg;
+    else if (_and_14899) smshr50_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr50_off_1 <= 5'h00;
-    else if (_and_14893) smshr50_off_1 <= req_off;
+    else if (_and_14899) smshr50_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr50_fmt_1 <= 3'h0;
-    else if (_and_14893) smshr50_fmt_1 <= req_fmt;
+    else if (_and_14899) smshr50_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr51_v_0 <= 1'b0;
-    else if (_or_14899) smshr51_v_0 <= _mux_14898;
+    else if (_or_14905) smshr51_v_0 <= _mux_14904;
   end
   always @(posedge clk) begin
     if (rst) smshr51_tid_0 <= 7'h00;
-    else if (_and_14897) smshr51_tid_0 <= req_tid;
+    else if (_and_14903) smshr51_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr51_reg_0 <= 6'h00;
-    else if (_and_14897) smshr51_reg_0 <= req_reg;
+    else if (_and_14903) smshr51_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr51_off_0 <= 5'h00;
-    else if (_and_14897) smshr51_off_0 <= req_off;
+    else if (_and_14903) smshr51_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr51_fmt_0 <= 3'h0;
-    else if (_and_14897) smshr51_fmt_0 <= req_fmt;
+    else if (_and_14903) smshr51_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr51_v_1 <= 1'b0;
-    else if (_or_14905) smshr51_v_1 <= _mux_14904;
+    else if (_or_14911) smshr51_v_1 <= _mux_14910;
   end
   always @(posedge clk) begin
     if (rst) smshr51_tid_1 <= 7'h00;
-    else if (_and_14907) smshr51_tid_1 <= req_tid;
+    else if (_and_14913) smshr51_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr51_reg_1 <= 6'h00;
-    else if (_and_14907) smshr51_reg_1 <= req_reg;
+    else if (_and_14913) smshr51_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr51_off_1 <= 5'h00;
-    else if (_and_14907) smshr51_off_1 <= req_off;
+    else if (_and_14913) smshr51_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr51_fmt_1 <= 3'h0;
-    else if (_and_14907) smshr51_fmt_1 <= req_fmt;
+    else if (_and_14913) smshr51_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr52_v_0 <= 1'b0;
-    else if (_or_14913) smshr52_v_0 <= _mux_14912;
+    else if (_or_14919) smshr52_v_0 <= _mux_14918;
   end
   always @(posedge clk) begin
     if (rst) smshr52_tid_0 <= 7'h00;
-    else if (_and_14911) smshr52_tid_0 <= req_tid;
+    else if (_and_14917) smshr52_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr52_reg_0 <= 6'h00;
-    else if (_and_14911) smshr52_reg_0 <= req_reg;
+    else if (_and_14917) smshr52_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr52_off_0 <= 5'h00;
-    else if (_and_14911) smshr52_off_0 <= req_off;
+    else if (_and_14917) smshr52_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr52_fmt_0 <= 3'h0;
-    else if (_and_14911) smshr52_fmt_0 <= req_fmt;
+    else if (_and_14917) smshr52_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr52_v_1 <= 1'b0;
-    else if (_or_14919) smshr52_v_1 <= _mux_14918;
+    else if (_or_14925) smshr52_v_1 <= _mux_14924;
   end
   always @(posedge clk) begin
     if (rst) smshr52_tid_1 <= 7'h00;
-    else if (_and_14921) smshr52_tid_1 <= req_tid;
+    else if (_and_14927) smshr52_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr52_reg_1 <= 6'h00;
-    else if (_and_14921) smshr52_reg_1 <= req_reg;
+    else if (_and_14927) smshr52_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr52_off_1 <= 5'h00;
-    else if (_and_14921) smshr52_off_1 <= req_off;
+    else if (_and_14927) smshr52_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr52_fmt_1 <= 3'h0;
-    else if (_and_14921) smshr52_fmt_1 <= req_fmt;
+    else if (_and_14927) smshr52_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr53_v_0 <= 1'b0;
-    else if (_or_14927) smshr53_v_0 <= _mux_14926;
+    else if (_or_14933) smshr53_v_0 <= _mux_14932;
   end
   always @(posedge clk) begin
     if (rst) smshr53_tid_0 <= 7'h00;
-    else if (_and_14925) smshr53_tid_0 <= req_tid;
+    else if (_and_14931) smshr53_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr53_reg_0 <= 6'h00;
-    else if (_and_14925) smshr53_reg_0 <= req_reg;
+    else if (_and_14931) smshr53_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr53_off_0 <= 5'h00;
-    else if (_and_14925) smshr53_off_0 <= req_off;
+    else if (_and_14931) smshr53_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr53_fmt_0 <= 3'h0;
-    else if (_and_14925) smshr53_fmt_0 <= req_fmt;
+    else if (_and_14931) smshr53_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr53_v_1 <= 1'b0;
-    else if (_or_14933) smshr53_v_1 <= _mux_14932;
+    else if (_or_14939) smshr53_v_1 <= _mux_14938;
   end
   always @(posedge clk) begin
     if (rst) smshr53_tid_1 <= 7'h00;
-    else if (_and_14935) smshr53_tid_1 <= req_tid;
+    else if (_and_14941) smshr53_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr53_reg_1 <= 6'h00;
-    else if (_and_14935) smshr53_reg_1 <= req_reg;
+    else if (_and_14941) smshr53_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr53_off_1 <= 5'h00;
-    else if (_and_14935) smshr53_off_1 <= req_off;
+    else if (_and_14941) smshr53_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr53_fmt_1 <= 3'h0;
-    else if (_and_14935) smshr53_fmt_1 <= req_fmt;
+    else if (_and_14941) smshr53_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr54_v_0 <= 1'b0;
-    else if (_or_14941) smshr54_v_0 <= _mux_14940;
+    else if (_or_14947) smshr54_v_0 <= _mux_14946;
   end
   always @(posedge clk) begin
     if (rst) smshr54_tid_0 <= 7'h00;
-    else if (_and_14939) smshr54_tid_0 <= req_tid;
+    else if (_and_14945) smshr54_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr54_reg_0 <= 6'h00;
-    else if (_and_14939) smshr54_reg_0 <= req_reg;
+    else if (_and_14945) smshr54_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr54_off_0 <= 5'h00;
-    else if (_and_14939) smshr54_off_0 <= req_off;
+    else if (_and_14945) smshr54_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr54_fmt_0 <= 3'h0;
-    else if (_and_14939) smshr54_fmt_0 <= req_fmt;
+    else if (_and_14945) smshr54_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr54_v_1 <= 1'b0;
-    else if (_or_14947) smshr54_v_1 <= _mux_14946;
+    else if (_or_14953) smshr54_v_1 <= _mux_14952;
   end
   always @(posedge clk) begin
     if (rst) smshr54_tid_1 <= 7'h00;
-    else if (_and_14949) smshr54_tid_1 <= req_tid;
+    else if (_and_14955) smshr54_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr54_reg_1 <= 6'h00;
-    else if (_and_14949) smshr54_reg_1 <= req_reg;
+    else if (_and_14955) smshr54_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr54_off_1 <= 5'h00;
-    else if (_and_14949) smshr54_off_1 <= req_off;
+    else if (_and_14955) smshr54_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr54_fmt_1 <= 3'h0;
-    else if (_and_14949) smshr54_fmt_1 <= req_fmt;
+    else if (_and_14955) smshr54_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr55_v_0 <= 1'b0;
-    else if (_or_14955) smshr55_v_0 <= _mux_14954;
+    else if (_or_14961) smshr55_v_0 <= _mux_14960;
   end
   always @(posedge clk) begin
     if (rst) smshr55_tid_0 <= 7'h00;
-    else if (_and_14953) smshr55_tid_0 <= req_tid;
+    else if (_and_14959) smshr55_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr55_reg_0 <= 6'h00;
-    else if (_and_14953) smshr55_reg_0 <= req_reg;
+    else if (_and_14959) smshr55_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr55_off_0 <= 5'h00;
-    else if (_and_14953) smshr55_off_0 <= req_off;
+    else if (_and_14959) smshr55_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr55_fmt_0 <= 3'h0;
-    else if (_and_14953) smshr55_fmt_0 <= req_fmt;
+    else if (_and_14959) smshr55_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr55_v_1 <= 1'b0;
-    else if (_or_14961) smshr55_v_1 <= _mux_14960;
+    else if (_or_14967) smshr55_v_1 <= _mux_14966;
   end
   always @(posedge clk) begin
     if (rst) smshr55_tid_1 <= 7'h00;
-    else if (_and_14963) smshr55_tid_1 <= req_tid;
+    else if (_and_14969) smshr55_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr55_reg_1 <= 6'h00;
-    else if (_and_14963) smshr55_reg_1 <= req_reg;
+    else if (_and_14969) smshr55_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr55_off_1 <= 5'h00;
-    else if (_and_14963) smshr55_off_1 <= req_off;
+    else if (_and_14969) smshr55_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr55_fmt_1 <= 3'h0;
-    else if (_and_14963) smshr55_fmt_1 <= req_fmt;
+    else if (_and_14969) smshr55_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr56_v_0 <= 1'b0;
-    else if (_or_14969) smshr56_v_0 <= _mux_14968;
+    else if (_or_14975) smshr56_v_0 <= _mux_14974;
   end
   always @(posedge clk) begin
     if (rst) smshr56_tid_0 <= 7'h00;
-    else if (_and_14967) smshr56_tid_0 <= req_tid;
+    else if (_and_14973) smshr56_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr56_reg_0 <= 6'h00;
-    else if (_and_14967) smshr56_reg_0 <= req_reg;
+    else if (_and_14973) smshr56_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr56_off_0 <= 5'h00;
-    else if (_and_14967) smshr56_off_0 <= req_off;
+    else if (_and_14973) smshr56_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr56_fmt_0 <= 3'h0;
-    else if (_and_14967) smshr56_fmt_0 <= req_fmt;
+    else if (_and_14973) smshr56_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr56_v_1 <= 1'b0;
-    else if (_or_14975) smshr56_v_1 <= _mux_14974;
+    else if (_or_14981) smshr56_v_1 <= _mux_14980;
   end
   always @(posedge clk) begin
     if (rst) smshr56_tid_1 <= 7'h00;
-    else if (_and_14977) smshr56_tid_1 <= req_tid;
+    else if (_and_14983) smshr56_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr56_reg_1 <= 6'h00;
-    else if (_and_14977) smshr56_reg_1 <= req_reg;
+    else if (_and_14983) smshr56_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr56_off_1 <= 5'h00;
-    else if (_and_14977) smshr56_off_1 <= req_off;
+    else if (_and_14983) smshr56_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr56_fmt_1 <= 3'h0;
-    else if (_and_14977) smshr56_fmt_1 <= req_fmt;
+    else if (_and_14983) smshr56_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr57_v_0 <= 1'b0;
-    else if (_or_14983) smshr57_v_0 <= _mux_14982;
+    else if (_or_14989) smshr57_v_0 <= _mux_14988;
   end
   always @(posedge clk) begin
     if (rst) smshr57_tid_0 <= 7'h00;
-    else if (_and_14981) smshr57_tid_0 <= req_tid;
+    else if (_and_14987) smshr57_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr57_reg_0 <= 6'h00;
-    else if (_and_14981) smshr57_reg_0 <= req_reg;
+    else if (_and_14987) smshr57_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr57_off_0 <= 5'h00;
-    else if (_and_14981) smshr57_off_0 <= req_off;
+    else if (_and_14987) smshr57_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr57_fmt_0 <= 3'h0;
-    else if (_and_14981) smshr57_fmt_0 <= req_fmt;
+    else if (_and_14987) smshr57_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr57_v_1 <= 1'b0;
-    else if (_or_14989) smshr57_v_1 <= _mux_14988;
+    else if (_or_14995) smshr57_v_1 <= _mux_14994;
   end
   always @(posedge clk) begin
     if (rst) smshr57_tid_1 <= 7'h00;
-    else if (_and_14991) smshr57_tid_1 <= req_tid;
+    else if (_and_14997) smshr57_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr57_reg_1 <= 6'h00;
-    else if (_and_14991) smshr57_reg_1 <= req_reg;
+    else if (_and_14997) smshr57_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr57_off_1 <= 5'h00;
-    else if (_and_14991) smshr57_off_1 <= req_off;
+    else if (_and_14997) smshr57_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr57_fmt_1 <= 3'h0;
-    else if (_and_14991) smshr57_fmt_1 <= req_fmt;
+    else if (_and_14997) smshr57_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr58_v_0 <= 1'b0;
-    else if (_or_14997) smshr58_v_0 <= _mux_14996;
+    else if (_or_15003) smshr58_v_0 <= _mux_15002;
   end
   always @(posedge clk) begin
     if (rst) smshr58_tid_0 <= 7'h00;
-    else if (_and_14995) smshr58_tid_0 <= req_tid;
+    else if (_and_15001) smshr58_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr58_reg_0 <= 6'h00;
-    else if (_and_14995) smshr58_reg_0 <= req_reg;
+    else if (_and_15001) smshr58_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr58_off_0 <= 5'h00;
-    else if (_and_14995) smshr58_off_0 <= req_off;
+    else if (_and_15001) smshr58_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr58_fmt_0 <= 3'h0;
-    else if (_and_14995) smshr58_fmt_0 <= req_fmt;
+    else if (_and_15001) smshr58_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr58_v_1 <= 1'b0;
-    else if (_or_15003) smshr58_v_1 <= _mux_15002;
+    else if (_or_15009) smshr58_v_1 <= _mux_15008;
   end
   always @(posedge clk) begin
     if (rst) smshr58_tid_1 <= 7'h00;
-    else if (_and_15005) smshr58_tid_1 <= req_tid;
+    else if (_and_15011) smshr58_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr58_reg_1 <= 6'h00;
-    else if (_and_15005) smshr58_reg_1 <= req_reg;
+    else if (_and_15011) smshr58_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr58_off_1 <= 5'h00;
-    else if (_and_15005) smshr58_off_1 <= req_off;
+    else if (_and_15011) smshr58_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr58_fmt_1 <= 3'h0;
-    else if (_and_15005) smshr58_fmt_1 <= req_fmt;
+    else if (_and_15011) smshr58_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr59_v_0 <= 1'b0;
-    else if (_or_15011) smshr59_v_0 <= _mux_15010;
+    else if (_or_15017) smshr59_v_0 <= _mux_15016;
   end
   always @(posedge clk) begin
     if (rst) smshr59_tid_0 <= 7'h00;
-    else if (_and_15009) smshr59_tid_0 <= req_tid;
+    else if (_and_15015) smshr59_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr59_reg_0 <= 6'h00;
-    else if (_and_15009) smshr59_reg_0 <= req_reg;
+    else if (_and_15015) smshr59_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr59_off_0 <= 5'h00;
-    else if (_and_15009) smshr59_off_0 <= req_off;
+    else if (_and_15015) smshr59_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr59_fmt_0 <= 3'h0;
-    else if (_and_15009) smshr59_fmt_0 <= req_fmt;
+    else if (_and_15015) smshr59_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr59_v_1 <= 1'b0;
-    else if (_or_15017) smshr59_v_1 <= _mux_15016;
+    else if (_or_15023) smshr59_v_1 <= _mux_15022;
   end
   always @(posedge clk) begin
     if (rst) smshr59_tid_1 <= 7'h00;
-    else if (_and_15019) smshr59_tid_1 <= req_tid;
+    else if (_and_15025) smshr59_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr59_reg_1 <= 6'h00;
-    else if (_and_15019) smshr59_reg_1 <= req_reg;
+    else if (_and_15025) smshr59_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr59_off_1 <= 5'h00;
-    else if (_and_15019) smshr59_off_1 <= req_off;
+    else if (_and_15025) smshr59_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr59_fmt_1 <= 3'h0;
-    else if (_and_15019) smshr59_fmt_1 <= req_fmt;
+    else if (_and_15025) smshr59_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr60_v_0 <= 1'b0;
-    else if (_or_15025) smshr60_v_0 <= _mux_15024;
+    else if (_or_15031) smshr60_v_0 <= _mux_15030;
   end
   always @(posedge clk) begin
     if (rst) smshr60_tid_0 <= 7'h00;
-    else if (_and_15023) smshr60_tid_0 <= req_tid;
+    else if (_and_15029) smshr60_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr60_reg_0 <= 6'h00;
-    else if (_and_15023) smshr60_reg_0 <= req_reg;
+    else if (_and_15029) smshr60_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr60_off_0 <= 5'h00;
-    else if (_and_15023) smshr60_off_0 <= req_off;
+    else if (_and_15029) smshr60_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr60_fmt_0 <= 3'h0;
-    else if (_and_15023) smshr60_fmt_0 <= req_fmt;
+    else if (_and_15029) smshr60_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr60_v_1 <= 1'b0;
-    else if (_or_15031) smshr60_v_1 <= _mux_15030;
+    else if (_or_15037) smshr60_v_1 <= _mux_15036;
   end
   always @(posedge clk) begin
     if (rst) smshr60_tid_1 <= 7'h00;
-    else if (_and_15033) smshr60_tid_1 <= req_tid;
+    else if (_and_15039) smshr60_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr60_reg_1 <= 6'h00;
-    else if (_and_15033) smshr60_reg_1 <= req_reg;
+    else if (_and_15039) smshr60_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr60_off_1 <= 5'h00;
-    else if (_and_15033) smshr60_off_1 <= req_off;
+    else if (_and_15039) smshr60_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr60_fmt_1 <= 3'h0;
-    else if (_and_15033) smshr60_fmt_1 <= req_fmt;
+    else if (_and_15039) smshr60_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr61_v_0 <= 1'b0;
-    else if (_or_15039) smshr61_v_0 <= _mux_15038;
+    else if (_or_15045) smshr61_v_0 <= _mux_15044;
   end
   always @(posedge clk) begin
     if (rst) smshr61_tid_0 <= 7'h00;
-    else if (_and_15037) smshr61_tid_0 <= req_tid;
+    else if (_and_15043) smshr61_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr61_reg_0 <= 6'h00;
-    else if (_and_15037) smshr61_reg_0 <= req_reg;
+    else if (_and_15043) smshr61_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr61_off_0 <= 5'h00;
-    else if (_and_15037) smshr61_off_0 <= req_off;
+    else if (_and_15043) smshr61_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr61_fmt_0 <= 3'h0;
-    else if (_and_15037) smshr61_fmt_0 <= req_fmt;
+    else if (_and_15043) smshr61_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr61_v_1 <= 1'b0;
-    else if (_or_15045) smshr61_v_1 <= _mux_15044;
+    else if (_or_15051) smshr61_v_1 <= _mux_15050;
   end
   always @(posedge clk) begin
     if (rst) smshr61_tid_1 <= 7'h00;
-    else if (_and_15047) smshr61_tid_1 <= req_tid;
+    else if (_and_15053) smshr61_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr61_reg_1 <= 6'h00;
-    else if (_and_15047) smshr61_reg_1 <= req_reg;
+    else if (_and_15053) smshr61_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr61_off_1 <= 5'h00;
-    else if (_and_15047) smshr61_off_1 <= req_off;
+    else if (_and_15053) smshr61_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr61_fmt_1 <= 3'h0;
-    else if (_and_15047) smshr61_fmt_1 <= req_fmt;
+    else if (_and_15053) smshr61_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr62_v_0 <= 1'b0;
-    else if (_or_15053) smshr62_v_0 <= _mux_15052;
+    else if (_or_15059) smshr62_v_0 <= _mux_15058;
   end
   always @(posedge clk) begin
     if (rst) smshr62_tid_0 <= 7'h00;
-    else if (_and_15051) smshr62_tid_0 <= req_tid;
+    else if (_and_15057) smshr62_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr62_reg_0 <= 6'h00;
-    else if (_and_15051) smshr62_reg_0 <= req_reg;
+    else if (_and_15057) smshr62_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr62_off_0 <= 5'h00;
-    else if (_and_15051) smshr62_off_0 <= req_off;
+    else if (_and_15057) smshr62_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr62_fmt_0 <= 3'h0;
-    else if (_and_15051) smshr62_fmt_0 <= req_fmt;
+    else if (_and_15057) smshr62_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr62_v_1 <= 1'b0;
-    else if (_or_15059) smshr62_v_1 <= _mux_15058;
+    else if (_or_15065) smshr62_v_1 <= _mux_15064;
   end
   always @(posedge clk) begin
     if (rst) smshr62_tid_1 <= 7'h00;
-    else if (_and_15061) smshr62_tid_1 <= req_tid;
+    else if (_and_15067) smshr62_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr62_reg_1 <= 6'h00;
-    else if (_and_15061) smshr62_reg_1 <= req_reg;
+    else if (_and_15067) smshr62_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr62_off_1 <= 5'h00;
-    else if (_and_15061) smshr62_off_1 <= req_off;
+    else if (_and_15067) smshr62_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr62_fmt_1 <= 3'h0;
-    else if (_and_15061) smshr62_fmt_1 <= req_fmt;
+    else if (_and_15067) smshr62_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr63_v_0 <= 1'b0;
-    else if (_or_15067) smshr63_v_0 <= _mux_15066;
+    else if (_or_15073) smshr63_v_0 <= _mux_15072;
   end
   always @(posedge clk) begin
     if (rst) smshr63_tid_0 <= 7'h00;
-    else if (_and_15065) smshr63_tid_0 <= req_tid;
+    else if (_and_15071) smshr63_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr63_reg_0 <= 6'h00;
-    else if (_and_15065) smshr63_reg_0 <= req_reg;
+    else if (_and_15071) smshr63_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr63_off_0 <= 5'h00;
-    else if (_and_15065) smshr63_off_0 <= req_off;
+    else if (_and_15071) smshr63_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr63_fmt_0 <= 3'h0;
-    else if (_and_15065) smshr63_fmt_0 <= req_fmt;
+    else if (_and_15071) smshr63_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr63_v_1 <= 1'b0;
-    else if (_or_15073) smshr63_v_1 <= _mux_15072;
+    else if (_or_15079) smshr63_v_1 <= _mux_15078;
   end
   always @(posedge clk) begin
     if (rst) smshr63_tid_1 <= 7'h00;
-    else if (_and_15075) smshr63_tid_1 <= req_tid;
+    else if (_and_15081) smshr63_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr63_reg_1 <= 6'h00;
-    else if (_and_15075) smshr63_reg_1 <= req_reg;
+    else if (_and_15081) smshr63_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr63_off_1 <= 5'h00;
-    else if (_and_15075) smshr63_off_1 <= req_off;
+    else if (_and_15081) smshr63_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr63_fmt_1 <= 3'h0;
-    else if (_and_15075) smshr63_fmt_1 <= req_fmt;
+    else if (_and_15081) smshr63_fmt_1 <= req_fmt;
   end
   assign _and_924 = p_v_0 & p_y_0;
   assign _cat_925 = {smshr0_v_1, smshr0_v_0};
@@ -9474,14 +9474,14 @@ module vmshr_base (
   assign _cat_1918 = {_and_1916, _and_1913};
   assign _ror_1919 = |_not_1908;
   assign _slice_1920 = _cat_1918[1];
-  assign full = _mux_14178;
+  assign full = _mux_14184;
   assign _or_1922 = fill_valid | full;
   assign _and_1923 = req_valid & _or_1922;
   assign _not_1924 = ~_and_1923;
   assign _and_1925 = req_valid & _not_1924;
   assign _and_1926 = _and_1925 & search_hit;
-  assign kind = _mux_14176;
-  assign new_hbs = _mux_14174;
+  assign kind = _mux_14182;
+  assign new_hbs = _mux_14180;
   assign _not_1933 = ~_ror_1919;
   assign _not_1934 = ~search_primary;
   assign _not_1936 = ~_ror_1701;
@@ -11268,1298 +11268,1298 @@ module vmshr_base (
   assign _and_4171 = _and_4169 & _slice_4170;
   assign _slice_4173 = _cat_3322[1];
   assign _and_4174 = _and_4169 & _slice_4173;
-  assign _mux_14169 = search_hit ? search_hit_idx : _cat_1906;
-  assign _mux_14170 = search_hit ? _slice_1920 : 1'b0;
-  assign _mux_14171 = _not_1934 ? 1'b0 : _and_1925;
-  assign _mux_14172 = search_hit ? 1'b0 : _mux_14171;
-  assign _mux_14173 = _not_1934 ? 1'b0 : 1'b0;
-  assign _mux_14174 = search_hit ? 1'b0 : _mux_14173;
-  assign _mux_14175 = _not_1934 ? 2'h2 : 2'h1;
-  assign _mux_14176 = search_hit ? 2'h3 : _mux_14175;
-  assign _mux_14177 = _not_1934 ? _not_1936 : _or_1940;
-  assign _mux_14178 = search_hit ? _not_1933 : _mux_14177;
-  assign _mux_14179 = req_valid ? kind : 2'h0;
-  assign _and_14180 = _or_2141 & _slice_2142;
-  assign _and_14181 = _slice_1945 & _slice_1946;
-  assign _mux_14182 = _eq_1944 ? _and_14181 : _and_14180;
-  assign _and_14183 = _and_1925 & _mux_14182;
-  assign _mux_14184 = _and_3478 ? 1'b0 : 1'b1;
-  assign _or_14185 = _and_3478 | _and_14183;
-  assign _and_14186 = _slice_1945 & _slice_1947;
-  assign _mux_14187 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14188 = _eq_1944 ? _and_14186 : _and_14180;
+  assign _mux_14175 = search_hit ? search_hit_idx : _cat_1906;
+  assign _mux_14176 = search_hit ? _slice_1920 : 1'b0;
+  assign _mux_14177 = _not_1934 ? 1'b0 : _and_1925;
+  assign _mux_14178 = search_hit ? 1'b0 : _mux_14177;
+  assign _mux_14179 = _not_1934 ? 1'b0 : 1'b0;
+  assign _mux_14180 = search_hit ? 1'b0 : _mux_14179;
+  assign _mux_14181 = _not_1934 ? 2'h2 : 2'h1;
+  assign _mux_14182 = search_hit ? 2'h3 : _mux_14181;
+  assign _mux_14183 = _not_1934 ? _not_1936 : _or_1940;
+  assign _mux_14184 = search_hit ? _not_1933 : _mux_14183;
+  assign _mux_14185 = req_valid ? kind : 2'h0;
+  assign _and_14186 = _or_2141 & _slice_2142;
+  assign _and_14187 = _slice_1945 & _slice_1946;
+  assign _mux_14188 = _eq_1944 ? _and_14187 : _and_14186;
   assign _and_14189 = _and_1925 & _mux_14188;
-  assign _mux_14190 = _and_3481 ? 1'b0 : _mux_14187;
-  assign _or_14191 = _and_3481 | _and_14189;
-  assign _and_14192 = _eq_1944 & _and_14186;
-  assign _and_14193 = _and_1925 & _and_14192;
-  assign _and_14194 = _or_2141 & _slice_2146;
-  assign _and_14195 = _slice_1948 & _slice_1949;
-  assign _mux_14196 = _eq_1944 ? _and_14195 : _and_14194;
-  assign _and_14197 = _and_1925 & _mux_14196;
-  assign _mux_14198 = _and_3489 ? 1'b0 : 1'b1;
-  assign _or_14199 = _and_3489 | _and_14197;
-  assign _and_14200 = _slice_1948 & _slice_1950;
-  assign _mux_14201 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14202 = _eq_1944 ? _and_14200 : _and_14194;
+  assign _mux_14190 = _and_3478 ? 1'b0 : 1'b1;
+  assign _or_14191 = _and_3478 | _and_14189;
+  assign _and_14192 = _slice_1945 & _slice_1947;
+  assign _mux_14193 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14194 = _eq_1944 ? _and_14192 : _and_14186;
+  assign _and_14195 = _and_1925 & _mux_14194;
+  assign _mux_14196 = _and_3481 ? 1'b0 : _mux_14193;
+  assign _or_14197 = _and_3481 | _and_14195;
+  assign _and_14198 = _eq_1944 & _and_14192;
+  assign _and_14199 = _and_1925 & _and_14198;
+  assign _and_14200 = _or_2141 & _slice_2146;
+  assign _and_14201 = _slice_1948 & _slice_1949;
+  assign _mux_14202 = _eq_1944 ? _and_14201 : _and_14200;
   assign _and_14203 = _and_1925 & _mux_14202;
-  assign _mux_14204 = _and_3492 ? 1'b0 : _mux_14201;
-  assign _or_14205 = _and_3492 | _and_14203;
-  assign _and_14206 = _eq_1944 & _and_14200;
-  assign _and_14207 = _and_1925 & _and_14206;
-  assign _and_14208 = _or_2141 & _slice_2150;
-  assign _and_14209 = _slice_1951 & _slice_1952;
-  assign _mux_14210 = _eq_1944 ? _and_14209 : _and_14208;
-  assign _and_14211 = _and_1925 & _mux_14210;
-  assign _mux_14212 = _and_3500 ? 1'b0 : 1'b1;
-  assign _or_14213 = _and_3500 | _and_14211;
-  assign _and_14214 = _slice_1951 & _slice_1953;
-  assign _mux_14215 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14216 = _eq_1944 ? _and_14214 : _and_14208;
+  assign _mux_14204 = _and_3489 ? 1'b0 : 1'b1;
+  assign _or_14205 = _and_3489 | _and_14203;
+  assign _and_14206 = _slice_1948 & _slice_1950;
+  assign _mux_14207 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14208 = _eq_1944 ? _and_14206 : _and_14200;
+  assign _and_14209 = _and_1925 & _mux_14208;
+  assign _mux_14210 = _and_3492 ? 1'b0 : _mux_14207;
+  assign _or_14211 = _and_3492 | _and_14209;
+  assign _and_14212 = _eq_1944 & _and_14206;
+  assign _and_14213 = _and_1925 & _and_14212;
+  assign _and_14214 = _or_2141 & _slice_2150;
+  assign _and_14215 = _slice_1951 & _slice_1952;
+  assign _mux_14216 = _eq_1944 ? _and_14215 : _and_14214;
   assign _and_14217 = _and_1925 & _mux_14216;
-  assign _mux_14218 = _and_3503 ? 1'b0 : _mux_14215;
-  assign _or_14219 = _and_3503 | _and_14217;
-  assign _and_14220 = _eq_1944 & _and_14214;
-  assign _and_14221 = _and_1925 & _and_14220;
-  assign _and_14222 = _or_2141 & _slice_2154;
-  assign _and_14223 = _slice_1954 & _slice_1955;
-  assign _mux_14224 = _eq_1944 ? _and_14223 : _and_14222;
-  assign _and_14225 = _and_1925 & _mux_14224;
-  assign _mux_14226 = _and_3511 ? 1'b0 : 1'b1;
-  assign _or_14227 = _and_3511 | _and_14225;
-  assign _and_14228 = _slice_1954 & _slice_1956;
-  assign _mux_14229 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14230 = _eq_1944 ? _and_14228 : _and_14222;
+  assign _mux_14218 = _and_3500 ? 1'b0 : 1'b1;
+  assign _or_14219 = _and_3500 | _and_14217;
+  assign _and_14220 = _slice_1951 & _slice_1953;
+  assign _mux_14221 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14222 = _eq_1944 ? _and_14220 : _and_14214;
+  assign _and_14223 = _and_1925 & _mux_14222;
+  assign _mux_14224 = _and_3503 ? 1'b0 : _mux_14221;
+  assign _or_14225 = _and_3503 | _and_14223;
+  assign _and_14226 = _eq_1944 & _and_14220;
+  assign _and_14227 = _and_1925 & _and_14226;
+  assign _and_14228 = _or_2141 & _slice_2154;
+  assign _and_14229 = _slice_1954 & _slice_1955;
+  assign _mux_14230 = _eq_1944 ? _and_14229 : _and_14228;
   assign _and_14231 = _and_1925 & _mux_14230;
-  assign _mux_14232 = _and_3514 ? 1'b0 : _mux_14229;
-  assign _or_14233 = _and_3514 | _and_14231;
-  assign _and_14234 = _eq_1944 & _and_14228;
-  assign _and_14235 = _and_1925 & _and_14234;
-  assign _and_14236 = _or_2141 & _slice_2158;
-  assign _and_14237 = _slice_1957 & _slice_1958;
-  assign _mux_14238 = _eq_1944 ? _and_14237 : _and_14236;
-  assign _and_14239 = _and_1925 & _mux_14238;
-  assign _mux_14240 = _and_3522 ? 1'b0 : 1'b1;
-  assign _or_14241 = _and_3522 | _and_14239;
-  assign _and_14242 = _slice_1957 & _slice_1959;
-  assign _mux_14243 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14244 = _eq_1944 ? _and_14242 : _and_14236;
+  assign _mux_14232 = _and_3511 ? 1'b0 : 1'b1;
+  assign _or_14233 = _and_3511 | _and_14231;
+  assign _and_14234 = _slice_1954 & _slice_1956;
+  assign _mux_14235 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14236 = _eq_1944 ? _and_14234 : _and_14228;
+  assign _and_14237 = _and_1925 & _mux_14236;
+  assign _mux_14238 = _and_3514 ? 1'b0 : _mux_14235;
+  assign _or_14239 = _and_3514 | _and_14237;
+  assign _and_14240 = _eq_1944 & _and_14234;
+  assign _and_14241 = _and_1925 & _and_14240;
+  assign _and_14242 = _or_2141 & _slice_2158;
+  assign _and_14243 = _slice_1957 & _slice_1958;
+  assign _mux_14244 = _eq_1944 ? _and_14243 : _and_14242;
   assign _and_14245 = _and_1925 & _mux_14244;
-  assign _mux_14246 = _and_3525 ? 1'b0 : _mux_14243;
-  assign _or_14247 = _and_3525 | _and_14245;
-  assign _and_14248 = _eq_1944 & _and_14242;
-  assign _and_14249 = _and_1925 & _and_14248;
-  assign _and_14250 = _or_2141 & _slice_2162;
-  assign _and_14251 = _slice_1960 & _slice_1961;
-  assign _mux_14252 = _eq_1944 ? _and_14251 : _and_14250;
-  assign _and_14253 = _and_1925 & _mux_14252;
-  assign _mux_14254 = _and_3533 ? 1'b0 : 1'b1;
-  assign _or_14255 = _and_3533 | _and_14253;
-  assign _and_14256 = _slice_1960 & _slice_1962;
-  assign _mux_14257 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14258 = _eq_1944 ? _and_14256 : _and_14250;
+  assign _mux_14246 = _and_3522 ? 1'b0 : 1'b1;
+  assign _or_14247 = _and_3522 | _and_14245;
+  assign _and_14248 = _slice_1957 & _slice_1959;
+  assign _mux_14249 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14250 = _eq_1944 ? _and_14248 : _and_14242;
+  assign _and_14251 = _and_1925 & _mux_14250;
+  assign _mux_14252 = _and_3525 ? 1'b0 : _mux_14249;
+  assign _or_14253 = _and_3525 | _and_14251;
+  assign _and_14254 = _eq_1944 & _and_14248;
+  assign _and_14255 = _and_1925 & _and_14254;
+  assign _and_14256 = _or_2141 & _slice_2162;
+  assign _and_14257 = _slice_1960 & _slice_1961;
+  assign _mux_14258 = _eq_1944 ? _and_14257 : _and_14256;
   assign _and_14259 = _and_1925 & _mux_14258;
-  assign _mux_14260 = _and_3536 ? 1'b0 : _mux_14257;
-  assign _or_14261 = _and_3536 | _and_14259;
-  assign _and_14262 = _eq_1944 & _and_14256;
-  assign _and_14263 = _and_1925 & _and_14262;
-  assign _and_14264 = _or_2141 & _slice_2166;
-  assign _and_14265 = _slice_1963 & _slice_1964;
-  assign _mux_14266 = _eq_1944 ? _and_14265 : _and_14264;
-  assign _and_14267 = _and_1925 & _mux_14266;
-  assign _mux_14268 = _and_3544 ? 1'b0 : 1'b1;
-  assign _or_14269 = _and_3544 | _and_14267;
-  assign _and_14270 = _slice_1963 & _slice_1965;
-  assign _mux_14271 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14272 = _eq_1944 ? _and_14270 : _and_14264;
+  assign _mux_14260 = _and_3533 ? 1'b0 : 1'b1;
+  assign _or_14261 = _and_3533 | _and_14259;
+  assign _and_14262 = _slice_1960 & _slice_1962;
+  assign _mux_14263 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14264 = _eq_1944 ? _and_14262 : _and_14256;
+  assign _and_14265 = _and_1925 & _mux_14264;
+  assign _mux_14266 = _and_3536 ? 1'b0 : _mux_14263;
+  assign _or_14267 = _and_3536 | _and_14265;
+  assign _and_14268 = _eq_1944 & _and_14262;
+  assign _and_14269 = _and_1925 & _and_14268;
+  assign _and_14270 = _or_2141 & _slice_2166;
+  assign _and_14271 = _slice_1963 & _slice_1964;
+  assign _mux_14272 = _eq_1944 ? _and_14271 : _and_14270;
   assign _and_14273 = _and_1925 & _mux_14272;
-  assign _mux_14274 = _and_3547 ? 1'b0 : _mux_14271;
-  assign _or_14275 = _and_3547 | _and_14273;
-  assign _and_14276 = _eq_1944 & _and_14270;
-  assign _and_14277 = _and_1925 & _and_14276;
-  assign _and_14278 = _or_2141 & _slice_2170;
-  assign _and_14279 = _slice_1966 & _slice_1967;
-  assign _mux_14280 = _eq_1944 ? _and_14279 : _and_14278;
-  assign _and_14281 = _and_1925 & _mux_14280;
-  assign _mux_14282 = _and_3555 ? 1'b0 : 1'b1;
-  assign _or_14283 = _and_3555 | _and_14281;
-  assign _and_14284 = _slice_1966 & _slice_1968;
-  assign _mux_14285 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14286 = _eq_1944 ? _and_14284 : _and_14278;
+  assign _mux_14274 = _and_3544 ? 1'b0 : 1'b1;
+  assign _or_14275 = _and_3544 | _and_14273;
+  assign _and_14276 = _slice_1963 & _slice_1965;
+  assign _mux_14277 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14278 = _eq_1944 ? _and_14276 : _and_14270;
+  assign _and_14279 = _and_1925 & _mux_14278;
+  assign _mux_14280 = _and_3547 ? 1'b0 : _mux_14277;
+  assign _or_14281 = _and_3547 | _and_14279;
+  assign _and_14282 = _eq_1944 & _and_14276;
+  assign _and_14283 = _and_1925 & _and_14282;
+  assign _and_14284 = _or_2141 & _slice_2170;
+  assign _and_14285 = _slice_1966 & _slice_1967;
+  assign _mux_14286 = _eq_1944 ? _and_14285 : _and_14284;
   assign _and_14287 = _and_1925 & _mux_14286;
-  assign _mux_14288 = _and_3558 ? 1'b0 : _mux_14285;
-  assign _or_14289 = _and_3558 | _and_14287;
-  assign _and_14290 = _eq_1944 & _and_14284;
-  assign _and_14291 = _and_1925 & _and_14290;
-  assign _and_14292 = _or_2141 & _slice_2174;
-  assign _and_14293 = _slice_1969 & _slice_1970;
-  assign _mux_14294 = _eq_1944 ? _and_14293 : _and_14292;
-  assign _and_14295 = _and_1925 & _mux_14294;
-  assign _mux_14296 = _and_3566 ? 1'b0 : 1'b1;
-  assign _or_14297 = _and_3566 | _and_14295;
-  assign _and_14298 = _slice_1969 & _slice_1971;
-  assign _mux_14299 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14300 = _eq_1944 ? _and_14298 : _and_14292;
+  assign _mux_14288 = _and_3555 ? 1'b0 : 1'b1;
+  assign _or_14289 = _and_3555 | _and_14287;
+  assign _and_14290 = _slice_1966 & _slice_1968;
+  assign _mux_14291 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14292 = _eq_1944 ? _and_14290 : _and_14284;
+  assign _and_14293 = _and_1925 & _mux_14292;
+  assign _mux_14294 = _and_3558 ? 1'b0 : _mux_14291;
+  assign _or_14295 = _and_3558 | _and_14293;
+  assign _and_14296 = _eq_1944 & _and_14290;
+  assign _and_14297 = _and_1925 & _and_14296;
+  assign _and_14298 = _or_2141 & _slice_2174;
+  assign _and_14299 = _slice_1969 & _slice_1970;
+  assign _mux_14300 = _eq_1944 ? _and_14299 : _and_14298;
   assign _and_14301 = _and_1925 & _mux_14300;
-  assign _mux_14302 = _and_3569 ? 1'b0 : _mux_14299;
-  assign _or_14303 = _and_3569 | _and_14301;
-  assign _and_14304 = _eq_1944 & _and_14298;
-  assign _and_14305 = _and_1925 & _and_14304;
-  assign _and_14306 = _or_2141 & _slice_2178;
-  assign _and_14307 = _slice_1972 & _slice_1973;
-  assign _mux_14308 = _eq_1944 ? _and_14307 : _and_14306;
-  assign _and_14309 = _and_1925 & _mux_14308;
-  assign _mux_14310 = _and_3577 ? 1'b0 : 1'b1;
-  assign _or_14311 = _and_3577 | _and_14309;
-  assign _and_14312 = _slice_1972 & _slice_1974;
-  assign _mux_14313 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14314 = _eq_1944 ? _and_14312 : _and_14306;
+  assign _mux_14302 = _and_3566 ? 1'b0 : 1'b1;
+  assign _or_14303 = _and_3566 | _and_14301;
+  assign _and_14304 = _slice_1969 & _slice_1971;
+  assign _mux_14305 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14306 = _eq_1944 ? _and_14304 : _and_14298;
+  assign _and_14307 = _and_1925 & _mux_14306;
+  assign _mux_14308 = _and_3569 ? 1'b0 : _mux_14305;
+  assign _or_14309 = _and_3569 | _and_14307;
+  assign _and_14310 = _eq_1944 & _and_14304;
+  assign _and_14311 = _and_1925 & _and_14310;
+  assign _and_14312 = _or_2141 & _slice_2178;
+  assign _and_14313 = _slice_1972 & _slice_1973;
+  assign _mux_14314 = _eq_1944 ? _and_14313 : _and_14312;
   assign _and_14315 = _and_1925 & _mux_14314;
-  assign _mux_14316 = _and_3580 ? 1'b0 : _mux_14313;
-  assign _or_14317 = _and_3580 | _and_14315;
-  assign _and_14318 = _eq_1944 & _and_14312;
-  assign _and_14319 = _and_1925 & _and_14318;
-  assign _and_14320 = _or_2141 & _slice_2182;
-  assign _and_14321 = _slice_1975 & _slice_1976;
-  assign _mux_14322 = _eq_1944 ? _and_14321 : _and_14320;
-  assign _and_14323 = _and_1925 & _mux_14322;
-  assign _mux_14324 = _and_3588 ? 1'b0 : 1'b1;
-  assign _or_14325 = _and_3588 | _and_14323;
-  assign _and_14326 = _slice_1975 & _slice_1977;
-  assign _mux_14327 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14328 = _eq_1944 ? _and_14326 : _and_14320;
+  assign _mux_14316 = _and_3577 ? 1'b0 : 1'b1;
+  assign _or_14317 = _and_3577 | _and_14315;
+  assign _and_14318 = _slice_1972 & _slice_1974;
+  assign _mux_14319 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14320 = _eq_1944 ? _and_14318 : _and_14312;
+  assign _and_14321 = _and_1925 & _mux_14320;
+  assign _mux_14322 = _and_3580 ? 1'b0 : _mux_14319;
+  assign _or_14323 = _and_3580 | _and_14321;
+  assign _and_14324 = _eq_1944 & _and_14318;
+  assign _and_14325 = _and_1925 & _and_14324;
+  assign _and_14326 = _or_2141 & _slice_2182;
+  assign _and_14327 = _slice_1975 & _slice_1976;
+  assign _mux_14328 = _eq_1944 ? _and_14327 : _and_14326;
   assign _and_14329 = _and_1925 & _mux_14328;
-  assign _mux_14330 = _and_3591 ? 1'b0 : _mux_14327;
-  assign _or_14331 = _and_3591 | _and_14329;
-  assign _and_14332 = _eq_1944 & _and_14326;
-  assign _and_14333 = _and_1925 & _and_14332;
-  assign _and_14334 = _or_2141 & _slice_2186;
-  assign _and_14335 = _slice_1978 & _slice_1979;
-  assign _mux_14336 = _eq_1944 ? _and_14335 : _and_14334;
-  assign _and_14337 = _and_1925 & _mux_14336;
-  assign _mux_14338 = _and_3599 ? 1'b0 : 1'b1;
-  assign _or_14339 = _and_3599 | _and_14337;
-  assign _and_14340 = _slice_1978 & _slice_1980;
-  assign _mux_14341 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14342 = _eq_1944 ? _and_14340 : _and_14334;
+  assign _mux_14330 = _and_3588 ? 1'b0 : 1'b1;
+  assign _or_14331 = _and_3588 | _and_14329;
+  assign _and_14332 = _slice_1975 & _slice_1977;
+  assign _mux_14333 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14334 = _eq_1944 ? _and_14332 : _and_14326;
+  assign _and_14335 = _and_1925 & _mux_14334;
+  assign _mux_14336 = _and_3591 ? 1'b0 : _mux_14333;
+  assign _or_14337 = _and_3591 | _and_14335;
+  assign _and_14338 = _eq_1944 & _and_14332;
+  assign _and_14339 = _and_1925 & _and_14338;
+  assign _and_14340 = _or_2141 & _slice_2186;
+  assign _and_14341 = _slice_1978 & _slice_1979;
+  assign _mux_14342 = _eq_1944 ? _and_14341 : _and_14340;
   assign _and_14343 = _and_1925 & _mux_14342;
-  assign _mux_14344 = _and_3602 ? 1'b0 : _mux_14341;
-  assign _or_14345 = _and_3602 | _and_14343;
-  assign _and_14346 = _eq_1944 & _and_14340;
-  assign _and_14347 = _and_1925 & _and_14346;
-  assign _and_14348 = _or_2141 & _slice_2190;
-  assign _and_14349 = _slice_1981 & _slice_1982;
-  assign _mux_14350 = _eq_1944 ? _and_14349 : _and_14348;
-  assign _and_14351 = _and_1925 & _mux_14350;
-  assign _mux_14352 = _and_3610 ? 1'b0 : 1'b1;
-  assign _or_14353 = _and_3610 | _and_14351;
-  assign _and_14354 = _slice_1981 & _slice_1983;
-  assign _mux_14355 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14356 = _eq_1944 ? _and_14354 : _and_14348;
+  assign _mux_14344 = _and_3599 ? 1'b0 : 1'b1;
+  assign _or_14345 = _and_3599 | _and_14343;
+  assign _and_14346 = _slice_1978 & _slice_1980;
+  assign _mux_14347 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14348 = _eq_1944 ? _and_14346 : _and_14340;
+  assign _and_14349 = _and_1925 & _mux_14348;
+  assign _mux_14350 = _and_3602 ? 1'b0 : _mux_14347;
+  assign _or_14351 = _and_3602 | _and_14349;
+  assign _and_14352 = _eq_1944 & _and_14346;
+  assign _and_14353 = _and_1925 & _and_14352;
+  assign _and_14354 = _or_2141 & _slice_2190;
+  assign _and_14355 = _slice_1981 & _slice_1982;
+  assign _mux_14356 = _eq_1944 ? _and_14355 : _and_14354;
   assign _and_14357 = _and_1925 & _mux_14356;
-  assign _mux_14358 = _and_3613 ? 1'b0 : _mux_14355;
-  assign _or_14359 = _and_3613 | _and_14357;
-  assign _and_14360 = _eq_1944 & _and_14354;
-  assign _and_14361 = _and_1925 & _and_14360;
-  assign _and_14362 = _or_2141 & _slice_2194;
-  assign _and_14363 = _slice_1984 & _slice_1985;
-  assign _mux_14364 = _eq_1944 ? _and_14363 : _and_14362;
-  assign _and_14365 = _and_1925 & _mux_14364;
-  assign _mux_14366 = _and_3621 ? 1'b0 : 1'b1;
-  assign _or_14367 = _and_3621 | _and_14365;
-  assign _and_14368 = _slice_1984 & _slice_1986;
-  assign _mux_14369 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14370 = _eq_1944 ? _and_14368 : _and_14362;
+  assign _mux_14358 = _and_3610 ? 1'b0 : 1'b1;
+  assign _or_14359 = _and_3610 | _and_14357;
+  assign _and_14360 = _slice_1981 & _slice_1983;
+  assign _mux_14361 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14362 = _eq_1944 ? _and_14360 : _and_14354;
+  assign _and_14363 = _and_1925 & _mux_14362;
+  assign _mux_14364 = _and_3613 ? 1'b0 : _mux_14361;
+  assign _or_14365 = _and_3613 | _and_14363;
+  assign _and_14366 = _eq_1944 & _and_14360;
+  assign _and_14367 = _and_1925 & _and_14366;
+  assign _and_14368 = _or_2141 & _slice_2194;
+  assign _and_14369 = _slice_1984 & _slice_1985;
+  assign _mux_14370 = _eq_1944 ? _and_14369 : _and_14368;
   assign _and_14371 = _and_1925 & _mux_14370;
-  assign _mux_14372 = _and_3624 ? 1'b0 : _mux_14369;
-  assign _or_14373 = _and_3624 | _and_14371;
-  assign _and_14374 = _eq_1944 & _and_14368;
-  assign _and_14375 = _and_1925 & _and_14374;
-  assign _and_14376 = _or_2141 & _slice_2198;
-  assign _and_14377 = _slice_1987 & _slice_1988;
-  assign _mux_14378 = _eq_1944 ? _and_14377 : _and_14376;
-  assign _and_14379 = _and_1925 & _mux_14378;
-  assign _mux_14380 = _and_3632 ? 1'b0 : 1'b1;
-  assign _or_14381 = _and_3632 | _and_14379;
-  assign _and_14382 = _slice_1987 & _slice_1989;
-  assign _mux_14383 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14384 = _eq_1944 ? _and_14382 : _and_14376;
+  assign _mux_14372 = _and_3621 ? 1'b0 : 1'b1;
+  assign _or_14373 = _and_3621 | _and_14371;
+  assign _and_14374 = _slice_1984 & _slice_1986;
+  assign _mux_14375 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14376 = _eq_1944 ? _and_14374 : _and_14368;
+  assign _and_14377 = _and_1925 & _mux_14376;
+  assign _mux_14378 = _and_3624 ? 1'b0 : _mux_14375;
+  assign _or_14379 = _and_3624 | _and_14377;
+  assign _and_14380 = _eq_1944 & _and_14374;
+  assign _and_14381 = _and_1925 & _and_14380;
+  assign _and_14382 = _or_2141 & _slice_2198;
+  assign _and_14383 = _slice_1987 & _slice_1988;
+  assign _mux_14384 = _eq_1944 ? _and_14383 : _and_14382;
   assign _and_14385 = _and_1925 & _mux_14384;
-  assign _mux_14386 = _and_3635 ? 1'b0 : _mux_14383;
-  assign _or_14387 = _and_3635 | _and_14385;
-  assign _and_14388 = _eq_1944 & _and_14382;
-  assign _and_14389 = _and_1925 & _and_14388;
-  assign _and_14390 = _or_2141 & _slice_2202;
-  assign _and_14391 = _slice_1990 & _slice_1991;
-  assign _mux_14392 = _eq_1944 ? _and_14391 : _and_14390;
-  assign _and_14393 = _and_1925 & _mux_14392;
-  assign _mux_14394 = _and_3643 ? 1'b0 : 1'b1;
-  assign _or_14395 = _and_3643 | _and_14393;
-  assign _and_14396 = _slice_1990 & _slice_1992;
-  assign _mux_14397 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14398 = _eq_1944 ? _and_14396 : _and_14390;
+  assign _mux_14386 = _and_3632 ? 1'b0 : 1'b1;
+  assign _or_14387 = _and_3632 | _and_14385;
+  assign _and_14388 = _slice_1987 & _slice_1989;
+  assign _mux_14389 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14390 = _eq_1944 ? _and_14388 : _and_14382;
+  assign _and_14391 = _and_1925 & _mux_14390;
+  assign _mux_14392 = _and_3635 ? 1'b0 : _mux_14389;
+  assign _or_14393 = _and_3635 | _and_14391;
+  assign _and_14394 = _eq_1944 & _and_14388;
+  assign _and_14395 = _and_1925 & _and_14394;
+  assign _and_14396 = _or_2141 & _slice_2202;
+  assign _and_14397 = _slice_1990 & _slice_1991;
+  assign _mux_14398 = _eq_1944 ? _and_14397 : _and_14396;
   assign _and_14399 = _and_1925 & _mux_14398;
-  assign _mux_14400 = _and_3646 ? 1'b0 : _mux_14397;
-  assign _or_14401 = _and_3646 | _and_14399;
-  assign _and_14402 = _eq_1944 & _and_14396;
-  assign _and_14403 = _and_1925 & _and_14402;
-  assign _and_14404 = _or_2141 & _slice_2206;
-  assign _and_14405 = _slice_1993 & _slice_1994;
-  assign _mux_14406 = _eq_1944 ? _and_14405 : _and_14404;
-  assign _and_14407 = _and_1925 & _mux_14406;
-  assign _mux_14408 = _and_3654 ? 1'b0 : 1'b1;
-  assign _or_14409 = _and_3654 | _and_14407;
-  assign _and_14410 = _slice_1993 & _slice_1995;
-  assign _mux_14411 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14412 = _eq_1944 ? _and_14410 : _and_14404;
+  assign _mux_14400 = _and_3643 ? 1'b0 : 1'b1;
+  assign _or_14401 = _and_3643 | _and_14399;
+  assign _and_14402 = _slice_1990 & _slice_1992;
+  assign _mux_14403 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14404 = _eq_1944 ? _and_14402 : _and_14396;
+  assign _and_14405 = _and_1925 & _mux_14404;
+  assign _mux_14406 = _and_3646 ? 1'b0 : _mux_14403;
+  assign _or_14407 = _and_3646 | _and_14405;
+  assign _and_14408 = _eq_1944 & _and_14402;
+  assign _and_14409 = _and_1925 & _and_14408;
+  assign _and_14410 = _or_2141 & _slice_2206;
+  assign _and_14411 = _slice_1993 & _slice_1994;
+  assign _mux_14412 = _eq_1944 ? _and_14411 : _and_14410;
   assign _and_14413 = _and_1925 & _mux_14412;
-  assign _mux_14414 = _and_3657 ? 1'b0 : _mux_14411;
-  assign _or_14415 = _and_3657 | _and_14413;
-  assign _and_14416 = _eq_1944 & _and_14410;
-  assign _and_14417 = _and_1925 & _and_14416;
-  assign _and_14418 = _or_2141 & _slice_2210;
-  assign _and_14419 = _slice_1996 & _slice_1997;
-  assign _mux_14420 = _eq_1944 ? _and_14419 : _and_14418;
-  assign _and_14421 = _and_1925 & _mux_14420;
-  assign _mux_14422 = _and_3665 ? 1'b0 : 1'b1;
-  assign _or_14423 = _and_3665 | _and_14421;
-  assign _and_14424 = _slice_1996 & _slice_1998;
-  assign _mux_14425 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14426 = _eq_1944 ? _and_14424 : _and_14418;
+  assign _mux_14414 = _and_3654 ? 1'b0 : 1'b1;
+  assign _or_14415 = _and_3654 | _and_14413;
+  assign _and_14416 = _slice_1993 & _slice_1995;
+  assign _mux_14417 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14418 = _eq_1944 ? _and_14416 : _and_14410;
+  assign _and_14419 = _and_1925 & _mux_14418;
+  assign _mux_14420 = _and_3657 ? 1'b0 : _mux_14417;
+  assign _or_14421 = _and_3657 | _and_14419;
+  assign _and_14422 = _eq_1944 & _and_14416;
+  assign _and_14423 = _and_1925 & _and_14422;
+  assign _and_14424 = _or_2141 & _slice_2210;
+  assign _and_14425 = _slice_1996 & _slice_1997;
+  assign _mux_14426 = _eq_1944 ? _and_14425 : _and_14424;
   assign _and_14427 = _and_1925 & _mux_14426;
-  assign _mux_14428 = _and_3668 ? 1'b0 : _mux_14425;
-  assign _or_14429 = _and_3668 | _and_14427;
-  assign _and_14430 = _eq_1944 & _and_14424;
-  assign _and_14431 = _and_1925 & _and_14430;
-  assign _and_14432 = _or_2141 & _slice_2214;
-  assign _and_14433 = _slice_1999 & _slice_2000;
-  assign _mux_14434 = _eq_1944 ? _and_14433 : _and_14432;
-  assign _and_14435 = _and_1925 & _mux_14434;
-  assign _mux_14436 = _and_3676 ? 1'b0 : 1'b1;
-  assign _or_14437 = _and_3676 | _and_14435;
-  assign _and_14438 = _slice_1999 & _slice_2001;
-  assign _mux_14439 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14440 = _eq_1944 ? _and_14438 : _and_14432;
+  assign _mux_14428 = _and_3665 ? 1'b0 : 1'b1;
+  assign _or_14429 = _and_3665 | _and_14427;
+  assign _and_14430 = _slice_1996 & _slice_1998;
+  assign _mux_14431 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14432 = _eq_1944 ? _and_14430 : _and_14424;
+  assign _and_14433 = _and_1925 & _mux_14432;
+  assign _mux_14434 = _and_3668 ? 1'b0 : _mux_14431;
+  assign _or_14435 = _and_3668 | _and_14433;
+  assign _and_14436 = _eq_1944 & _and_14430;
+  assign _and_14437 = _and_1925 & _and_14436;
+  assign _and_14438 = _or_2141 & _slice_2214;
+  assign _and_14439 = _slice_1999 & _slice_2000;
+  assign _mux_14440 = _eq_1944 ? _and_14439 : _and_14438;
   assign _and_14441 = _and_1925 & _mux_14440;
-  assign _mux_14442 = _and_3679 ? 1'b0 : _mux_14439;
-  assign _or_14443 = _and_3679 | _and_14441;
-  assign _and_14444 = _eq_1944 & _and_14438;
-  assign _and_14445 = _and_1925 & _and_14444;
-  assign _and_14446 = _or_2141 & _slice_2218;
-  assign _and_14447 = _slice_2002 & _slice_2003;
-  assign _mux_14448 = _eq_1944 ? _and_14447 : _and_14446;
-  assign _and_14449 = _and_1925 & _mux_14448;
-  assign _mux_14450 = _and_3687 ? 1'b0 : 1'b1;
-  assign _or_14451 = _and_3687 | _and_14449;
-  assign _and_14452 = _slice_2002 & _slice_2004;
-  assign _mux_14453 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14454 = _eq_1944 ? _and_14452 : _and_14446;
+  assign _mux_14442 = _and_3676 ? 1'b0 : 1'b1;
+  assign _or_14443 = _and_3676 | _and_14441;
+  assign _and_14444 = _slice_1999 & _slice_2001;
+  assign _mux_14445 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14446 = _eq_1944 ? _and_14444 : _and_14438;
+  assign _and_14447 = _and_1925 & _mux_14446;
+  assign _mux_14448 = _and_3679 ? 1'b0 : _mux_14445;
+  assign _or_14449 = _and_3679 | _and_14447;
+  assign _and_14450 = _eq_1944 & _and_14444;
+  assign _and_14451 = _and_1925 & _and_14450;
+  assign _and_14452 = _or_2141 & _slice_2218;
+  assign _and_14453 = _slice_2002 & _slice_2003;
+  assign _mux_14454 = _eq_1944 ? _and_14453 : _and_14452;
   assign _and_14455 = _and_1925 & _mux_14454;
-  assign _mux_14456 = _and_3690 ? 1'b0 : _mux_14453;
-  assign _or_14457 = _and_3690 | _and_14455;
-  assign _and_14458 = _eq_1944 & _and_14452;
-  assign _and_14459 = _and_1925 & _and_14458;
-  assign _and_14460 = _or_2141 & _slice_2222;
-  assign _and_14461 = _slice_2005 & _slice_2006;
-  assign _mux_14462 = _eq_1944 ? _and_14461 : _and_14460;
-  assign _and_14463 = _and_1925 & _mux_14462;
-  assign _mux_14464 = _and_3698 ? 1'b0 : 1'b1;
-  assign _or_14465 = _and_3698 | _and_14463;
-  assign _and_14466 = _slice_2005 & _slice_2007;
-  assign _mux_14467 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14468 = _eq_1944 ? _and_14466 : _and_14460;
+  assign _mux_14456 = _and_3687 ? 1'b0 : 1'b1;
+  assign _or_14457 = _and_3687 | _and_14455;
+  assign _and_14458 = _slice_2002 & _slice_2004;
+  assign _mux_14459 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14460 = _eq_1944 ? _and_14458 : _and_14452;
+  assign _and_14461 = _and_1925 & _mux_14460;
+  assign _mux_14462 = _and_3690 ? 1'b0 : _mux_14459;
+  assign _or_14463 = _and_3690 | _and_14461;
+  assign _and_14464 = _eq_1944 & _and_14458;
+  assign _and_14465 = _and_1925 & _and_14464;
+  assign _and_14466 = _or_2141 & _slice_2222;
+  assign _and_14467 = _slice_2005 & _slice_2006;
+  assign _mux_14468 = _eq_1944 ? _and_14467 : _and_14466;
   assign _and_14469 = _and_1925 & _mux_14468;
-  assign _mux_14470 = _and_3701 ? 1'b0 : _mux_14467;
-  assign _or_14471 = _and_3701 | _and_14469;
-  assign _and_14472 = _eq_1944 & _and_14466;
-  assign _and_14473 = _and_1925 & _and_14472;
-  assign _and_14474 = _or_2141 & _slice_2226;
-  assign _and_14475 = _slice_2008 & _slice_2009;
-  assign _mux_14476 = _eq_1944 ? _and_14475 : _and_14474;
-  assign _and_14477 = _and_1925 & _mux_14476;
-  assign _mux_14478 = _and_3709 ? 1'b0 : 1'b1;
-  assign _or_14479 = _and_3709 | _and_14477;
-  assign _and_14480 = _slice_2008 & _slice_2010;
-  assign _mux_14481 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14482 = _eq_1944 ? _and_14480 : _and_14474;
+  assign _mux_14470 = _and_3698 ? 1'b0 : 1'b1;
+  assign _or_14471 = _and_3698 | _and_14469;
+  assign _and_14472 = _slice_2005 & _slice_2007;
+  assign _mux_14473 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14474 = _eq_1944 ? _and_14472 : _and_14466;
+  assign _and_14475 = _and_1925 & _mux_14474;
+  assign _mux_14476 = _and_3701 ? 1'b0 : _mux_14473;
+  assign _or_14477 = _and_3701 | _and_14475;
+  assign _and_14478 = _eq_1944 & _and_14472;
+  assign _and_14479 = _and_1925 & _and_14478;
+  assign _and_14480 = _or_2141 & _slice_2226;
+  assign _and_14481 = _slice_2008 & _slice_2009;
+  assign _mux_14482 = _eq_1944 ? _and_14481 : _and_14480;
   assign _and_14483 = _and_1925 & _mux_14482;
-  assign _mux_14484 = _and_3712 ? 1'b0 : _mux_14481;
-  assign _or_14485 = _and_3712 | _and_14483;
-  assign _and_14486 = _eq_1944 & _and_14480;
-  assign _and_14487 = _and_1925 & _and_14486;
-  assign _and_14488 = _or_2141 & _slice_2230;
-  assign _and_14489 = _slice_2011 & _slice_2012;
-  assign _mux_14490 = _eq_1944 ? _and_14489 : _and_14488;
-  assign _and_14491 = _and_1925 & _mux_14490;
-  assign _mux_14492 = _and_3720 ? 1'b0 : 1'b1;
-  assign _or_14493 = _and_3720 | _and_14491;
-  assign _and_14494 = _slice_2011 & _slice_2013;
-  assign _mux_14495 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14496 = _eq_1944 ? _and_14494 : _and_14488;
+  assign _mux_14484 = _and_3709 ? 1'b0 : 1'b1;
+  assign _or_14485 = _and_3709 | _and_14483;
+  assign _and_14486 = _slice_2008 & _slice_2010;
+  assign _mux_14487 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14488 = _eq_1944 ? _and_14486 : _and_14480;
+  assign _and_14489 = _and_1925 & _mux_14488;
+  assign _mux_14490 = _and_3712 ? 1'b0 : _mux_14487;
+  assign _or_14491 = _and_3712 | _and_14489;
+  assign _and_14492 = _eq_1944 & _and_14486;
+  assign _and_14493 = _and_1925 & _and_14492;
+  assign _and_14494 = _or_2141 & _slice_2230;
+  assign _and_14495 = _slice_2011 & _slice_2012;
+  assign _mux_14496 = _eq_1944 ? _and_14495 : _and_14494;
   assign _and_14497 = _and_1925 & _mux_14496;
-  assign _mux_14498 = _and_3723 ? 1'b0 : _mux_14495;
-  assign _or_14499 = _and_3723 | _and_14497;
-  assign _and_14500 = _eq_1944 & _and_14494;
-  assign _and_14501 = _and_1925 & _and_14500;
-  assign _and_14502 = _or_2141 & _slice_2234;
-  assign _and_14503 = _slice_2014 & _slice_2015;
-  assign _mux_14504 = _eq_1944 ? _and_14503 : _and_14502;
-  assign _and_14505 = _and_1925 & _mux_14504;
-  assign _mux_14506 = _and_3731 ? 1'b0 : 1'b1;
-  assign _or_14507 = _and_3731 | _and_14505;
-  assign _and_14508 = _slice_2014 & _slice_2016;
-  assign _mux_14509 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14510 = _eq_1944 ? _and_14508 : _and_14502;
+  assign _mux_14498 = _and_3720 ? 1'b0 : 1'b1;
+  assign _or_14499 = _and_3720 | _and_14497;
+  assign _and_14500 = _slice_2011 & _slice_2013;
+  assign _mux_14501 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14502 = _eq_1944 ? _and_14500 : _and_14494;
+  assign _and_14503 = _and_1925 & _mux_14502;
+  assign _mux_14504 = _and_3723 ? 1'b0 : _mux_14501;
+  assign _or_14505 = _and_3723 | _and_14503;
+  assign _and_14506 = _eq_1944 & _and_14500;
+  assign _and_14507 = _and_1925 & _and_14506;
+  assign _and_14508 = _or_2141 & _slice_2234;
+  assign _and_14509 = _slice_2014 & _slice_2015;
+  assign _mux_14510 = _eq_1944 ? _and_14509 : _and_14508;
   assign _and_14511 = _and_1925 & _mux_14510;
-  assign _mux_14512 = _and_3734 ? 1'b0 : _mux_14509;
-  assign _or_14513 = _and_3734 | _and_14511;
-  assign _and_14514 = _eq_1944 & _and_14508;
-  assign _and_14515 = _and_1925 & _and_14514;
-  assign _and_14516 = _or_2141 & _slice_2238;
-  assign _and_14517 = _slice_2017 & _slice_2018;
-  assign _mux_14518 = _eq_1944 ? _and_14517 : _and_14516;
-  assign _and_14519 = _and_1925 & _mux_14518;
-  assign _mux_14520 = _and_3742 ? 1'b0 : 1'b1;
-  assign _or_14521 = _and_3742 | _and_14519;
-  assign _and_14522 = _slice_2017 & _slice_2019;
-  assign _mux_14523 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14524 = _eq_1944 ? _and_14522 : _and_14516;
+  assign _mux_14512 = _and_3731 ? 1'b0 : 1'b1;
+  assign _or_14513 = _and_3731 | _and_14511;
+  assign _and_14514 = _slice_2014 & _slice_2016;
+  assign _mux_14515 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14516 = _eq_1944 ? _and_14514 : _and_14508;
+  assign _and_14517 = _and_1925 & _mux_14516;
+  assign _mux_14518 = _and_3734 ? 1'b0 : _mux_14515;
+  assign _or_14519 = _and_3734 | _and_14517;
+  assign _and_14520 = _eq_1944 & _and_14514;
+  assign _and_14521 = _and_1925 & _and_14520;
+  assign _and_14522 = _or_2141 & _slice_2238;
+  assign _and_14523 = _slice_2017 & _slice_2018;
+  assign _mux_14524 = _eq_1944 ? _and_14523 : _and_14522;
   assign _and_14525 = _and_1925 & _mux_14524;
-  assign _mux_14526 = _and_3745 ? 1'b0 : _mux_14523;
-  assign _or_14527 = _and_3745 | _and_14525;
-  assign _and_14528 = _eq_1944 & _and_14522;
-  assign _and_14529 = _and_1925 & _and_14528;
-  assign _and_14530 = _or_2141 & _slice_2242;
-  assign _and_14531 = _slice_2020 & _slice_2021;
-  assign _mux_14532 = _eq_1944 ? _and_14531 : _and_14530;
-  assign _and_14533 = _and_1925 & _mux_14532;
-  assign _mux_14534 = _and_3753 ? 1'b0 : 1'b1;
-  assign _or_14535 = _and_3753 | _and_14533;
-  assign _and_14536 = _slice_2020 & _slice_2022;
-  assign _mux_14537 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14538 = _eq_1944 ? _and_14536 : _and_14530;
+  assign _mux_14526 = _and_3742 ? 1'b0 : 1'b1;
+  assign _or_14527 = _and_3742 | _and_14525;
+  assign _and_14528 = _slice_2017 & _slice_2019;
+  assign _mux_14529 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14530 = _eq_1944 ? _and_14528 : _and_14522;
+  assign _and_14531 = _and_1925 & _mux_14530;
+  assign _mux_14532 = _and_3745 ? 1'b0 : _mux_14529;
+  assign _or_14533 = _and_3745 | _and_14531;
+  assign _and_14534 = _eq_1944 & _and_14528;
+  assign _and_14535 = _and_1925 & _and_14534;
+  assign _and_14536 = _or_2141 & _slice_2242;
+  assign _and_14537 = _slice_2020 & _slice_2021;
+  assign _mux_14538 = _eq_1944 ? _and_14537 : _and_14536;
   assign _and_14539 = _and_1925 & _mux_14538;
-  assign _mux_14540 = _and_3756 ? 1'b0 : _mux_14537;
-  assign _or_14541 = _and_3756 | _and_14539;
-  assign _and_14542 = _eq_1944 & _and_14536;
-  assign _and_14543 = _and_1925 & _and_14542;
-  assign _and_14544 = _or_2141 & _slice_2246;
-  assign _and_14545 = _slice_2023 & _slice_2024;
-  assign _mux_14546 = _eq_1944 ? _and_14545 : _and_14544;
-  assign _and_14547 = _and_1925 & _mux_14546;
-  assign _mux_14548 = _and_3764 ? 1'b0 : 1'b1;
-  assign _or_14549 = _and_3764 | _and_14547;
-  assign _and_14550 = _slice_2023 & _slice_2025;
-  assign _mux_14551 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14552 = _eq_1944 ? _and_14550 : _and_14544;
+  assign _mux_14540 = _and_3753 ? 1'b0 : 1'b1;
+  assign _or_14541 = _and_3753 | _and_14539;
+  assign _and_14542 = _slice_2020 & _slice_2022;
+  assign _mux_14543 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14544 = _eq_1944 ? _and_14542 : _and_14536;
+  assign _and_14545 = _and_1925 & _mux_14544;
+  assign _mux_14546 = _and_3756 ? 1'b0 : _mux_14543;
+  assign _or_14547 = _and_3756 | _and_14545;
+  assign _and_14548 = _eq_1944 & _and_14542;
+  assign _and_14549 = _and_1925 & _and_14548;
+  assign _and_14550 = _or_2141 & _slice_2246;
+  assign _and_14551 = _slice_2023 & _slice_2024;
+  assign _mux_14552 = _eq_1944 ? _and_14551 : _and_14550;
   assign _and_14553 = _and_1925 & _mux_14552;
-  assign _mux_14554 = _and_3767 ? 1'b0 : _mux_14551;
-  assign _or_14555 = _and_3767 | _and_14553;
-  assign _and_14556 = _eq_1944 & _and_14550;
-  assign _and_14557 = _and_1925 & _and_14556;
-  assign _and_14558 = _or_2141 & _slice_2250;
-  assign _and_14559 = _slice_2026 & _slice_2027;
-  assign _mux_14560 = _eq_1944 ? _and_14559 : _and_14558;
-  assign _and_14561 = _and_1925 & _mux_14560;
-  assign _mux_14562 = _and_3775 ? 1'b0 : 1'b1;
-  assign _or_14563 = _and_3775 | _and_14561;
-  assign _and_14564 = _slice_2026 & _slice_2028;
-  assign _mux_14565 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14566 = _eq_1944 ? _and_14564 : _and_14558;
+  assign _mux_14554 = _and_3764 ? 1'b0 : 1'b1;
+  assign _or_14555 = _and_3764 | _and_14553;
+  assign _and_14556 = _slice_2023 & _slice_2025;
+  assign _mux_14557 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14558 = _eq_1944 ? _and_14556 : _and_14550;
+  assign _and_14559 = _and_1925 & _mux_14558;
+  assign _mux_14560 = _and_3767 ? 1'b0 : _mux_14557;
+  assign _or_14561 = _and_3767 | _and_14559;
+  assign _and_14562 = _eq_1944 & _and_14556;
+  assign _and_14563 = _and_1925 & _and_14562;
+  assign _and_14564 = _or_2141 & _slice_2250;
+  assign _and_14565 = _slice_2026 & _slice_2027;
+  assign _mux_14566 = _eq_1944 ? _and_14565 : _and_14564;
   assign _and_14567 = _and_1925 & _mux_14566;
-  assign _mux_14568 = _and_3778 ? 1'b0 : _mux_14565;
-  assign _or_14569 = _and_3778 | _and_14567;
-  assign _and_14570 = _eq_1944 & _and_14564;
-  assign _and_14571 = _and_1925 & _and_14570;
-  assign _and_14572 = _or_2141 & _slice_2254;
-  assign _and_14573 = _slice_2029 & _slice_2030;
-  assign _mux_14574 = _eq_1944 ? _and_14573 : _and_14572;
-  assign _and_14575 = _and_1925 & _mux_14574;
-  assign _mux_14576 = _and_3786 ? 1'b0 : 1'b1;
-  assign _or_14577 = _and_3786 | _and_14575;
-  assign _and_14578 = _slice_2029 & _slice_2031;
-  assign _mux_14579 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14580 = _eq_1944 ? _and_14578 : _and_14572;
+  assign _mux_14568 = _and_3775 ? 1'b0 : 1'b1;
+  assign _or_14569 = _and_3775 | _and_14567;
+  assign _and_14570 = _slice_2026 & _slice_2028;
+  assign _mux_14571 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14572 = _eq_1944 ? _and_14570 : _and_14564;
+  assign _and_14573 = _and_1925 & _mux_14572;
+  assign _mux_14574 = _and_3778 ? 1'b0 : _mux_14571;
+  assign _or_14575 = _and_3778 | _and_14573;
+  assign _and_14576 = _eq_1944 & _and_14570;
+  assign _and_14577 = _and_1925 & _and_14576;
+  assign _and_14578 = _or_2141 & _slice_2254;
+  assign _and_14579 = _slice_2029 & _slice_2030;
+  assign _mux_14580 = _eq_1944 ? _and_14579 : _and_14578;
   assign _and_14581 = _and_1925 & _mux_14580;
-  assign _mux_14582 = _and_3789 ? 1'b0 : _mux_14579;
-  assign _or_14583 = _and_3789 | _and_14581;
-  assign _and_14584 = _eq_1944 & _and_14578;
-  assign _and_14585 = _and_1925 & _and_14584;
-  assign _and_14586 = _or_2141 & _slice_2258;
-  assign _and_14587 = _slice_2032 & _slice_2033;
-  assign _mux_14588 = _eq_1944 ? _and_14587 : _and_14586;
-  assign _and_14589 = _and_1925 & _mux_14588;
-  assign _mux_14590 = _and_3797 ? 1'b0 : 1'b1;
-  assign _or_14591 = _and_3797 | _and_14589;
-  assign _and_14592 = _slice_2032 & _slice_2034;
-  assign _mux_14593 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14594 = _eq_1944 ? _and_14592 : _and_14586;
+  assign _mux_14582 = _and_3786 ? 1'b0 : 1'b1;
+  assign _or_14583 = _and_3786 | _and_14581;
+  assign _and_14584 = _slice_2029 & _slice_2031;
+  assign _mux_14585 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14586 = _eq_1944 ? _and_14584 : _and_14578;
+  assign _and_14587 = _and_1925 & _mux_14586;
+  assign _mux_14588 = _and_3789 ? 1'b0 : _mux_14585;
+  assign _or_14589 = _and_3789 | _and_14587;
+  assign _and_14590 = _eq_1944 & _and_14584;
+  assign _and_14591 = _and_1925 & _and_14590;
+  assign _and_14592 = _or_2141 & _slice_2258;
+  assign _and_14593 = _slice_2032 & _slice_2033;
+  assign _mux_14594 = _eq_1944 ? _and_14593 : _and_14592;
   assign _and_14595 = _and_1925 & _mux_14594;
-  assign _mux_14596 = _and_3800 ? 1'b0 : _mux_14593;
-  assign _or_14597 = _and_3800 | _and_14595;
-  assign _and_14598 = _eq_1944 & _and_14592;
-  assign _and_14599 = _and_1925 & _and_14598;
-  assign _and_14600 = _or_2141 & _slice_2262;
-  assign _and_14601 = _slice_2035 & _slice_2036;
-  assign _mux_14602 = _eq_1944 ? _and_14601 : _and_14600;
-  assign _and_14603 = _and_1925 & _mux_14602;
-  assign _mux_14604 = _and_3808 ? 1'b0 : 1'b1;
-  assign _or_14605 = _and_3808 | _and_14603;
-  assign _and_14606 = _slice_2035 & _slice_2037;
-  assign _mux_14607 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14608 = _eq_1944 ? _and_14606 : _and_14600;
+  assign _mux_14596 = _and_3797 ? 1'b0 : 1'b1;
+  assign _or_14597 = _and_3797 | _and_14595;
+  assign _and_14598 = _slice_2032 & _slice_2034;
+  assign _mux_14599 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14600 = _eq_1944 ? _and_14598 : _and_14592;
+  assign _and_14601 = _and_1925 & _mux_14600;
+  assign _mux_14602 = _and_3800 ? 1'b0 : _mux_14599;
+  assign _or_14603 = _and_3800 | _and_14601;
+  assign _and_14604 = _eq_1944 & _and_14598;
+  assign _and_14605 = _and_1925 & _and_14604;
+  assign _and_14606 = _or_2141 & _slice_2262;
+  assign _and_14607 = _slice_2035 & _slice_2036;
+  assign _mux_14608 = _eq_1944 ? _and_14607 : _and_14606;
   assign _and_14609 = _and_1925 & _mux_14608;
-  assign _mux_14610 = _and_3811 ? 1'b0 : _mux_14607;
-  assign _or_14611 = _and_3811 | _and_14609;
-  assign _and_14612 = _eq_1944 & _and_14606;
-  assign _and_14613 = _and_1925 & _and_14612;
-  assign _and_14614 = _or_2141 & _slice_2266;
-  assign _and_14615 = _slice_2038 & _slice_2039;
-  assign _mux_14616 = _eq_1944 ? _and_14615 : _and_14614;
-  assign _and_14617 = _and_1925 & _mux_14616;
-  assign _mux_14618 = _and_3819 ? 1'b0 : 1'b1;
-  assign _or_14619 = _and_3819 | _and_14617;
-  assign _and_14620 = _slice_2038 & _slice_2040;
-  assign _mux_14621 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14622 = _eq_1944 ? _and_14620 : _and_14614;
+  assign _mux_14610 = _and_3808 ? 1'b0 : 1'b1;
+  assign _or_14611 = _and_3808 | _and_14609;
+  assign _and_14612 = _slice_2035 & _slice_2037;
+  assign _mux_14613 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14614 = _eq_1944 ? _and_14612 : _and_14606;
+  assign _and_14615 = _and_1925 & _mux_14614;
+  assign _mux_14616 = _and_3811 ? 1'b0 : _mux_14613;
+  assign _or_14617 = _and_3811 | _and_14615;
+  assign _and_14618 = _eq_1944 & _and_14612;
+  assign _and_14619 = _and_1925 & _and_14618;
+  assign _and_14620 = _or_2141 & _slice_2266;
+  assign _and_14621 = _slice_2038 & _slice_2039;
+  assign _mux_14622 = _eq_1944 ? _and_14621 : _and_14620;
   assign _and_14623 = _and_1925 & _mux_14622;
-  assign _mux_14624 = _and_3822 ? 1'b0 : _mux_14621;
-  assign _or_14625 = _and_3822 | _and_14623;
-  assign _and_14626 = _eq_1944 & _and_14620;
-  assign _and_14627 = _and_1925 & _and_14626;
-  assign _and_14628 = _or_2141 & _slice_2270;
-  assign _and_14629 = _slice_2041 & _slice_2042;
-  assign _mux_14630 = _eq_1944 ? _and_14629 : _and_14628;
-  assign _and_14631 = _and_1925 & _mux_14630;
-  assign _mux_14632 = _and_3830 ? 1'b0 : 1'b1;
-  assign _or_14633 = _and_3830 | _and_14631;
-  assign _and_14634 = _slice_2041 & _slice_2043;
-  assign _mux_14635 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14636 = _eq_1944 ? _and_14634 : _and_14628;
+  assign _mux_14624 = _and_3819 ? 1'b0 : 1'b1;
+  assign _or_14625 = _and_3819 | _and_14623;
+  assign _and_14626 = _slice_2038 & _slice_2040;
+  assign _mux_14627 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14628 = _eq_1944 ? _and_14626 : _and_14620;
+  assign _and_14629 = _and_1925 & _mux_14628;
+  assign _mux_14630 = _and_3822 ? 1'b0 : _mux_14627;
+  assign _or_14631 = _and_3822 | _and_14629;
+  assign _and_14632 = _eq_1944 & _and_14626;
+  assign _and_14633 = _and_1925 & _and_14632;
+  assign _and_14634 = _or_2141 & _slice_2270;
+  assign _and_14635 = _slice_2041 & _slice_2042;
+  assign _mux_14636 = _eq_1944 ? _and_14635 : _and_14634;
   assign _and_14637 = _and_1925 & _mux_14636;
-  assign _mux_14638 = _and_3833 ? 1'b0 : _mux_14635;
-  assign _or_14639 = _and_3833 | _and_14637;
-  assign _and_14640 = _eq_1944 & _and_14634;
-  assign _and_14641 = _and_1925 & _and_14640;
-  assign _and_14642 = _or_2141 & _slice_2274;
-  assign _and_14643 = _slice_2044 & _slice_2045;
-  assign _mux_14644 = _eq_1944 ? _and_14643 : _and_14642;
-  assign _and_14645 = _and_1925 & _mux_14644;
-  assign _mux_14646 = _and_3841 ? 1'b0 : 1'b1;
-  assign _or_14647 = _and_3841 | _and_14645;
-  assign _and_14648 = _slice_2044 & _slice_2046;
-  assign _mux_14649 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14650 = _eq_1944 ? _and_14648 : _and_14642;
+  assign _mux_14638 = _and_3830 ? 1'b0 : 1'b1;
+  assign _or_14639 = _and_3830 | _and_14637;
+  assign _and_14640 = _slice_2041 & _slice_2043;
+  assign _mux_14641 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14642 = _eq_1944 ? _and_14640 : _and_14634;
+  assign _and_14643 = _and_1925 & _mux_14642;
+  assign _mux_14644 = _and_3833 ? 1'b0 : _mux_14641;
+  assign _or_14645 = _and_3833 | _and_14643;
+  assign _and_14646 = _eq_1944 & _and_14640;
+  assign _and_14647 = _and_1925 & _and_14646;
+  assign _and_14648 = _or_2141 & _slice_2274;
+  assign _and_14649 = _slice_2044 & _slice_2045;
+  assign _mux_14650 = _eq_1944 ? _and_14649 : _and_14648;
   assign _and_14651 = _and_1925 & _mux_14650;
-  assign _mux_14652 = _and_3844 ? 1'b0 : _mux_14649;
-  assign _or_14653 = _and_3844 | _and_14651;
-  assign _and_14654 = _eq_1944 & _and_14648;
-  assign _and_14655 = _and_1925 & _and_14654;
-  assign _and_14656 = _or_2141 & _slice_2278;
-  assign _and_14657 = _slice_2047 & _slice_2048;
-  assign _mux_14658 = _eq_1944 ? _and_14657 : _and_14656;
-  assign _and_14659 = _and_1925 & _mux_14658;
-  assign _mux_14660 = _and_3852 ? 1'b0 : 1'b1;
-  assign _or_14661 = _and_3852 | _and_14659;
-  assign _and_14662 = _slice_2047 & _slice_2049;
-  assign _mux_14663 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14664 = _eq_1944 ? _and_14662 : _and_14656;
+  assign _mux_14652 = _and_3841 ? 1'b0 : 1'b1;
+  assign _or_14653 = _and_3841 | _and_14651;
+  assign _and_14654 = _slice_2044 & _slice_2046;
+  assign _mux_14655 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14656 = _eq_1944 ? _and_14654 : _and_14648;
+  assign _and_14657 = _and_1925 & _mux_14656;
+  assign _mux_14658 = _and_3844 ? 1'b0 : _mux_14655;
+  assign _or_14659 = _and_3844 | _and_14657;
+  assign _and_14660 = _eq_1944 & _and_14654;
+  assign _and_14661 = _and_1925 & _and_14660;
+  assign _and_14662 = _or_2141 & _slice_2278;
+  assign _and_14663 = _slice_2047 & _slice_2048;
+  assign _mux_14664 = _eq_1944 ? _and_14663 : _and_14662;
   assign _and_14665 = _and_1925 & _mux_14664;
-  assign _mux_14666 = _and_3855 ? 1'b0 : _mux_14663;
-  assign _or_14667 = _and_3855 | _and_14665;
-  assign _and_14668 = _eq_1944 & _and_14662;
-  assign _and_14669 = _and_1925 & _and_14668;
-  assign _and_14670 = _or_2141 & _slice_2282;
-  assign _and_14671 = _slice_2050 & _slice_2051;
-  assign _mux_14672 = _eq_1944 ? _and_14671 : _and_14670;
-  assign _and_14673 = _and_1925 & _mux_14672;
-  assign _mux_14674 = _and_3863 ? 1'b0 : 1'b1;
-  assign _or_14675 = _and_3863 | _and_14673;
-  assign _and_14676 = _slice_2050 & _slice_2052;
-  assign _mux_14677 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14678 = _eq_1944 ? _and_14676 : _and_14670;
+  assign _mux_14666 = _and_3852 ? 1'b0 : 1'b1;
+  assign _or_14667 = _and_3852 | _and_14665;
+  assign _and_14668 = _slice_2047 & _slice_2049;
+  assign _mux_14669 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14670 = _eq_1944 ? _and_14668 : _and_14662;
+  assign _and_14671 = _and_1925 & _mux_14670;
+  assign _mux_14672 = _and_3855 ? 1'b0 : _mux_14669;
+  assign _or_14673 = _and_3855 | _and_14671;
+  assign _and_14674 = _eq_1944 & _and_14668;
+  assign _and_14675 = _and_1925 & _and_14674;
+  assign _and_14676 = _or_2141 & _slice_2282;
+  assign _and_14677 = _slice_2050 & _slice_2051;
+  assign _mux_14678 = _eq_1944 ? _and_14677 : _and_14676;
   assign _and_14679 = _and_1925 & _mux_14678;
-  assign _mux_14680 = _and_3866 ? 1'b0 : _mux_14677;
-  assign _or_14681 = _and_3866 | _and_14679;
-  assign _and_14682 = _eq_1944 & _and_14676;
-  assign _and_14683 = _and_1925 & _and_14682;
-  assign _and_14684 = _or_2141 & _slice_2286;
-  assign _and_14685 = _slice_2053 & _slice_2054;
-  assign _mux_14686 = _eq_1944 ? _and_14685 : _and_14684;
-  assign _and_14687 = _and_1925 & _mux_14686;
-  assign _mux_14688 = _and_3874 ? 1'b0 : 1'b1;
-  assign _or_14689 = _and_3874 | _and_14687;
-  assign _and_14690 = _slice_2053 & _slice_2055;
-  assign _mux_14691 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14692 = _eq_1944 ? _and_14690 : _and_14684;
+  assign _mux_14680 = _and_3863 ? 1'b0 : 1'b1;
+  assign _or_14681 = _and_3863 | _and_14679;
+  assign _and_14682 = _slice_2050 & _slice_2052;
+  assign _mux_14683 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14684 = _eq_1944 ? _and_14682 : _and_14676;
+  assign _and_14685 = _and_1925 & _mux_14684;
+  assign _mux_14686 = _and_3866 ? 1'b0 : _mux_14683;
+  assign _or_14687 = _and_3866 | _and_14685;
+  assign _and_14688 = _eq_1944 & _and_14682;
+  assign _and_14689 = _and_1925 & _and_14688;
+  assign _and_14690 = _or_2141 & _slice_2286;
+  assign _and_14691 = _slice_2053 & _slice_2054;
+  assign _mux_14692 = _eq_1944 ? _and_14691 : _and_14690;
   assign _and_14693 = _and_1925 & _mux_14692;
-  assign _mux_14694 = _and_3877 ? 1'b0 : _mux_14691;
-  assign _or_14695 = _and_3877 | _and_14693;
-  assign _and_14696 = _eq_1944 & _and_14690;
-  assign _and_14697 = _and_1925 & _and_14696;
-  assign _and_14698 = _or_2141 & _slice_2290;
-  assign _and_14699 = _slice_2056 & _slice_2057;
-  assign _mux_14700 = _eq_1944 ? _and_14699 : _and_14698;
-  assign _and_14701 = _and_1925 & _mux_14700;
-  assign _mux_14702 = _and_3885 ? 1'b0 : 1'b1;
-  assign _or_14703 = _and_3885 | _and_14701;
-  assign _and_14704 = _slice_2056 & _slice_2058;
-  assign _mux_14705 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14706 = _eq_1944 ? _and_14704 : _and_14698;
+  assign _mux_14694 = _and_3874 ? 1'b0 : 1'b1;
+  assign _or_14695 = _and_3874 | _and_14693;
+  assign _and_14696 = _slice_2053 & _slice_2055;
+  assign _mux_14697 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14698 = _eq_1944 ? _and_14696 : _and_14690;
+  assign _and_14699 = _and_1925 & _mux_14698;
+  assign _mux_14700 = _and_3877 ? 1'b0 : _mux_14697;
+  assign _or_14701 = _and_3877 | _and_14699;
+  assign _and_14702 = _eq_1944 & _and_14696;
+  assign _and_14703 = _and_1925 & _and_14702;
+  assign _and_14704 = _or_2141 & _slice_2290;
+  assign _and_14705 = _slice_2056 & _slice_2057;
+  assign _mux_14706 = _eq_1944 ? _and_14705 : _and_14704;
   assign _and_14707 = _and_1925 & _mux_14706;
-  assign _mux_14708 = _and_3888 ? 1'b0 : _mux_14705;
-  assign _or_14709 = _and_3888 | _and_14707;
-  assign _and_14710 = _eq_1944 & _and_14704;
-  assign _and_14711 = _and_1925 & _and_14710;
-  assign _and_14712 = _or_2141 & _slice_2294;
-  assign _and_14713 = _slice_2059 & _slice_2060;
-  assign _mux_14714 = _eq_1944 ? _and_14713 : _and_14712;
-  assign _and_14715 = _and_1925 & _mux_14714;
-  assign _mux_14716 = _and_3896 ? 1'b0 : 1'b1;
-  assign _or_14717 = _and_3896 | _and_14715;
-  assign _and_14718 = _slice_2059 & _slice_2061;
-  assign _mux_14719 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14720 = _eq_1944 ? _and_14718 : _and_14712;
+  assign _mux_14708 = _and_3885 ? 1'b0 : 1'b1;
+  assign _or_14709 = _and_3885 | _and_14707;
+  assign _and_14710 = _slice_2056 & _slice_2058;
+  assign _mux_14711 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14712 = _eq_1944 ? _and_14710 : _and_14704;
+  assign _and_14713 = _and_1925 & _mux_14712;
+  assign _mux_14714 = _and_3888 ? 1'b0 : _mux_14711;
+  assign _or_14715 = _and_3888 | _and_14713;
+  assign _and_14716 = _eq_1944 & _and_14710;
+  assign _and_14717 = _and_1925 & _and_14716;
+  assign _and_14718 = _or_2141 & _slice_2294;
+  assign _and_14719 = _slice_2059 & _slice_2060;
+  assign _mux_14720 = _eq_1944 ? _and_14719 : _and_14718;
   assign _and_14721 = _and_1925 & _mux_14720;
-  assign _mux_14722 = _and_3899 ? 1'b0 : _mux_14719;
-  assign _or_14723 = _and_3899 | _and_14721;
-  assign _and_14724 = _eq_1944 & _and_14718;
-  assign _and_14725 = _and_1925 & _and_14724;
-  assign _and_14726 = _or_2141 & _slice_2298;
-  assign _and_14727 = _slice_2062 & _slice_2063;
-  assign _mux_14728 = _eq_1944 ? _and_14727 : _and_14726;
-  assign _and_14729 = _and_1925 & _mux_14728;
-  assign _mux_14730 = _and_3907 ? 1'b0 : 1'b1;
-  assign _or_14731 = _and_3907 | _and_14729;
-  assign _and_14732 = _slice_2062 & _slice_2064;
-  assign _mux_14733 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14734 = _eq_1944 ? _and_14732 : _and_14726;
+  assign _mux_14722 = _and_3896 ? 1'b0 : 1'b1;
+  assign _or_14723 = _and_3896 | _and_14721;
+  assign _and_14724 = _slice_2059 & _slice_2061;
+  assign _mux_14725 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14726 = _eq_1944 ? _and_14724 : _and_14718;
+  assign _and_14727 = _and_1925 & _mux_14726;
+  assign _mux_14728 = _and_3899 ? 1'b0 : _mux_14725;
+  assign _or_14729 = _and_3899 | _and_14727;
+  assign _and_14730 = _eq_1944 & _and_14724;
+  assign _and_14731 = _and_1925 & _and_14730;
+  assign _and_14732 = _or_2141 & _slice_2298;
+  assign _and_14733 = _slice_2062 & _slice_2063;
+  assign _mux_14734 = _eq_1944 ? _and_14733 : _and_14732;
   assign _and_14735 = _and_1925 & _mux_14734;
-  assign _mux_14736 = _and_3910 ? 1'b0 : _mux_14733;
-  assign _or_14737 = _and_3910 | _and_14735;
-  assign _and_14738 = _eq_1944 & _and_14732;
-  assign _and_14739 = _and_1925 & _and_14738;
-  assign _and_14740 = _or_2141 & _slice_2302;
-  assign _and_14741 = _slice_2065 & _slice_2066;
-  assign _mux_14742 = _eq_1944 ? _and_14741 : _and_14740;
-  assign _and_14743 = _and_1925 & _mux_14742;
-  assign _mux_14744 = _and_3918 ? 1'b0 : 1'b1;
-  assign _or_14745 = _and_3918 | _and_14743;
-  assign _and_14746 = _slice_2065 & _slice_2067;
-  assign _mux_14747 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14748 = _eq_1944 ? _and_14746 : _and_14740;
+  assign _mux_14736 = _and_3907 ? 1'b0 : 1'b1;
+  assign _or_14737 = _and_3907 | _and_14735;
+  assign _and_14738 = _slice_2062 & _slice_2064;
+  assign _mux_14739 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14740 = _eq_1944 ? _and_14738 : _and_14732;
+  assign _and_14741 = _and_1925 & _mux_14740;
+  assign _mux_14742 = _and_3910 ? 1'b0 : _mux_14739;
+  assign _or_14743 = _and_3910 | _and_14741;
+  assign _and_14744 = _eq_1944 & _and_14738;
+  assign _and_14745 = _and_1925 & _and_14744;
+  assign _and_14746 = _or_2141 & _slice_2302;
+  assign _and_14747 = _slice_2065 & _slice_2066;
+  assign _mux_14748 = _eq_1944 ? _and_14747 : _and_14746;
   assign _and_14749 = _and_1925 & _mux_14748;
-  assign _mux_14750 = _and_3921 ? 1'b0 : _mux_14747;
-  assign _or_14751 = _and_3921 | _and_14749;
-  assign _and_14752 = _eq_1944 & _and_14746;
-  assign _and_14753 = _and_1925 & _and_14752;
-  assign _and_14754 = _or_2141 & _slice_2306;
-  assign _and_14755 = _slice_2068 & _slice_2069;
-  assign _mux_14756 = _eq_1944 ? _and_14755 : _and_14754;
-  assign _and_14757 = _and_1925 & _mux_14756;
-  assign _mux_14758 = _and_3929 ? 1'b0 : 1'b1;
-  assign _or_14759 = _and_3929 | _and_14757;
-  assign _and_14760 = _slice_2068 & _slice_2070;
-  assign _mux_14761 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14762 = _eq_1944 ? _and_14760 : _and_14754;
+  assign _mux_14750 = _and_3918 ? 1'b0 : 1'b1;
+  assign _or_14751 = _and_3918 | _and_14749;
+  assign _and_14752 = _slice_2065 & _slice_2067;
+  assign _mux_14753 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14754 = _eq_1944 ? _and_14752 : _and_14746;
+  assign _and_14755 = _and_1925 & _mux_14754;
+  assign _mux_14756 = _and_3921 ? 1'b0 : _mux_14753;
+  assign _or_14757 = _and_3921 | _and_14755;
+  assign _and_14758 = _eq_1944 & _and_14752;
+  assign _and_14759 = _and_1925 & _and_14758;
+  assign _and_14760 = _or_2141 & _slice_2306;
+  assign _and_14761 = _slice_2068 & _slice_2069;
+  assign _mux_14762 = _eq_1944 ? _and_14761 : _and_14760;
   assign _and_14763 = _and_1925 & _mux_14762;
-  assign _mux_14764 = _and_3932 ? 1'b0 : _mux_14761;
-  assign _or_14765 = _and_3932 | _and_14763;
-  assign _and_14766 = _eq_1944 & _and_14760;
-  assign _and_14767 = _and_1925 & _and_14766;
-  assign _and_14768 = _or_2141 & _slice_2310;
-  assign _and_14769 = _slice_2071 & _slice_2072;
-  assign _mux_14770 = _eq_1944 ? _and_14769 : _and_14768;
-  assign _and_14771 = _and_1925 & _mux_14770;
-  assign _mux_14772 = _and_3940 ? 1'b0 : 1'b1;
-  assign _or_14773 = _and_3940 | _and_14771;
-  assign _and_14774 = _slice_2071 & _slice_2073;
-  assign _mux_14775 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14776 = _eq_1944 ? _and_14774 : _and_14768;
+  assign _mux_14764 = _and_3929 ? 1'b0 : 1'b1;
+  assign _or_14765 = _and_3929 | _and_14763;
+  assign _and_14766 = _slice_2068 & _slice_2070;
+  assign _mux_14767 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14768 = _eq_1944 ? _and_14766 : _and_14760;
+  assign _and_14769 = _and_1925 & _mux_14768;
+  assign _mux_14770 = _and_3932 ? 1'b0 : _mux_14767;
+  assign _or_14771 = _and_3932 | _and_14769;
+  assign _and_14772 = _eq_1944 & _and_14766;
+  assign _and_14773 = _and_1925 & _and_14772;
+  assign _and_14774 = _or_2141 & _slice_2310;
+  assign _and_14775 = _slice_2071 & _slice_2072;
+  assign _mux_14776 = _eq_1944 ? _and_14775 : _and_14774;
   assign _and_14777 = _and_1925 & _mux_14776;
-  assign _mux_14778 = _and_3943 ? 1'b0 : _mux_14775;
-  assign _or_14779 = _and_3943 | _and_14777;
-  assign _and_14780 = _eq_1944 & _and_14774;
-  assign _and_14781 = _and_1925 & _and_14780;
-  assign _and_14782 = _or_2141 & _slice_2314;
-  assign _and_14783 = _slice_2074 & _slice_2075;
-  assign _mux_14784 = _eq_1944 ? _and_14783 : _and_14782;
-  assign _and_14785 = _and_1925 & _mux_14784;
-  assign _mux_14786 = _and_3951 ? 1'b0 : 1'b1;
-  assign _or_14787 = _and_3951 | _and_14785;
-  assign _and_14788 = _slice_2074 & _slice_2076;
-  assign _mux_14789 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14790 = _eq_1944 ? _and_14788 : _and_14782;
+  assign _mux_14778 = _and_3940 ? 1'b0 : 1'b1;
+  assign _or_14779 = _and_3940 | _and_14777;
+  assign _and_14780 = _slice_2071 & _slice_2073;
+  assign _mux_14781 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14782 = _eq_1944 ? _and_14780 : _and_14774;
+  assign _and_14783 = _and_1925 & _mux_14782;
+  assign _mux_14784 = _and_3943 ? 1'b0 : _mux_14781;
+  assign _or_14785 = _and_3943 | _and_14783;
+  assign _and_14786 = _eq_1944 & _and_14780;
+  assign _and_14787 = _and_1925 & _and_14786;
+  assign _and_14788 = _or_2141 & _slice_2314;
+  assign _and_14789 = _slice_2074 & _slice_2075;
+  assign _mux_14790 = _eq_1944 ? _and_14789 : _and_14788;
   assign _and_14791 = _and_1925 & _mux_14790;
-  assign _mux_14792 = _and_3954 ? 1'b0 : _mux_14789;
-  assign _or_14793 = _and_3954 | _and_14791;
-  assign _and_14794 = _eq_1944 & _and_14788;
-  assign _and_14795 = _and_1925 & _and_14794;
-  assign _and_14796 = _or_2141 & _slice_2318;
-  assign _and_14797 = _slice_2077 & _slice_2078;
-  assign _mux_14798 = _eq_1944 ? _and_14797 : _and_14796;
-  assign _and_14799 = _and_1925 & _mux_14798;
-  assign _mux_14800 = _and_3962 ? 1'b0 : 1'b1;
-  assign _or_14801 = _and_3962 | _and_14799;
-  assign _and_14802 = _slice_2077 & _slice_2079;
-  assign _mux_14803 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14804 = _eq_1944 ? _and_14802 : _and_14796;
+  assign _mux_14792 = _and_3951 ? 1'b0 : 1'b1;
+  assign _or_14793 = _and_3951 | _and_14791;
+  assign _and_14794 = _slice_2074 & _slice_2076;
+  assign _mux_14795 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14796 = _eq_1944 ? _and_14794 : _and_14788;
+  assign _and_14797 = _and_1925 & _mux_14796;
+  assign _mux_14798 = _and_3954 ? 1'b0 : _mux_14795;
+  assign _or_14799 = _and_3954 | _and_14797;
+  assign _and_14800 = _eq_1944 & _and_14794;
+  assign _and_14801 = _and_1925 & _and_14800;
+  assign _and_14802 = _or_2141 & _slice_2318;
+  assign _and_14803 = _slice_2077 & _slice_2078;
+  assign _mux_14804 = _eq_1944 ? _and_14803 : _and_14802;
   assign _and_14805 = _and_1925 & _mux_14804;
-  assign _mux_14806 = _and_3965 ? 1'b0 : _mux_14803;
-  assign _or_14807 = _and_3965 | _and_14805;
-  assign _and_14808 = _eq_1944 & _and_14802;
-  assign _and_14809 = _and_1925 & _and_14808;
-  assign _and_14810 = _or_2141 & _slice_2322;
-  assign _and_14811 = _slice_2080 & _slice_2081;
-  assign _mux_14812 = _eq_1944 ? _and_14811 : _and_14810;
-  assign _and_14813 = _and_1925 & _mux_14812;
-  assign _mux_14814 = _and_3973 ? 1'b0 : 1'b1;
-  assign _or_14815 = _and_3973 | _and_14813;
-  assign _and_14816 = _slice_2080 & _slice_2082;
-  assign _mux_14817 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14818 = _eq_1944 ? _and_14816 : _and_14810;
+  assign _mux_14806 = _and_3962 ? 1'b0 : 1'b1;
+  assign _or_14807 = _and_3962 | _and_14805;
+  assign _and_14808 = _slice_2077 & _slice_2079;
+  assign _mux_14809 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14810 = _eq_1944 ? _and_14808 : _and_14802;
+  assign _and_14811 = _and_1925 & _mux_14810;
+  assign _mux_14812 = _and_3965 ? 1'b0 : _mux_14809;
+  assign _or_14813 = _and_3965 | _and_14811;
+  assign _and_14814 = _eq_1944 & _and_14808;
+  assign _and_14815 = _and_1925 & _and_14814;
+  assign _and_14816 = _or_2141 & _slice_2322;
+  assign _and_14817 = _slice_2080 & _slice_2081;
+  assign _mux_14818 = _eq_1944 ? _and_14817 : _and_14816;
   assign _and_14819 = _and_1925 & _mux_14818;
-  assign _mux_14820 = _and_3976 ? 1'b0 : _mux_14817;
-  assign _or_14821 = _and_3976 | _and_14819;
-  assign _and_14822 = _eq_1944 & _and_14816;
-  assign _and_14823 = _and_1925 & _and_14822;
-  assign _and_14824 = _or_2141 & _slice_2326;
-  assign _and_14825 = _slice_2083 & _slice_2084;
-  assign _mux_14826 = _eq_1944 ? _and_14825 : _and_14824;
-  assign _and_14827 = _and_1925 & _mux_14826;
-  assign _mux_14828 = _and_3984 ? 1'b0 : 1'b1;
-  assign _or_14829 = _and_3984 | _and_14827;
-  assign _and_14830 = _slice_2083 & _slice_2085;
-  assign _mux_14831 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14832 = _eq_1944 ? _and_14830 : _and_14824;
+  assign _mux_14820 = _and_3973 ? 1'b0 : 1'b1;
+  assign _or_14821 = _and_3973 | _and_14819;
+  assign _and_14822 = _slice_2080 & _slice_2082;
+  assign _mux_14823 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14824 = _eq_1944 ? _and_14822 : _and_14816;
+  assign _and_14825 = _and_1925 & _mux_14824;
+  assign _mux_14826 = _and_3976 ? 1'b0 : _mux_14823;
+  assign _or_14827 = _and_3976 | _and_14825;
+  assign _and_14828 = _eq_1944 & _and_14822;
+  assign _and_14829 = _and_1925 & _and_14828;
+  assign _and_14830 = _or_2141 & _slice_2326;
+  assign _and_14831 = _slice_2083 & _slice_2084;
+  assign _mux_14832 = _eq_1944 ? _and_14831 : _and_14830;
   assign _and_14833 = _and_1925 & _mux_14832;
-  assign _mux_14834 = _and_3987 ? 1'b0 : _mux_14831;
-  assign _or_14835 = _and_3987 | _and_14833;
-  assign _and_14836 = _eq_1944 & _and_14830;
-  assign _and_14837 = _and_1925 & _and_14836;
-  assign _and_14838 = _or_2141 & _slice_2330;
-  assign _and_14839 = _slice_2086 & _slice_2087;
-  assign _mux_14840 = _eq_1944 ? _and_14839 : _and_14838;
-  assign _and_14841 = _and_1925 & _mux_14840;
-  assign _mux_14842 = _and_3995 ? 1'b0 : 1'b1;
-  assign _or_14843 = _and_3995 | _and_14841;
-  assign _and_14844 = _slice_2086 & _slice_2088;
-  assign _mux_14845 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14846 = _eq_1944 ? _and_14844 : _and_14838;
+  assign _mux_14834 = _and_3984 ? 1'b0 : 1'b1;
+  assign _or_14835 = _and_3984 | _and_14833;
+  assign _and_14836 = _slice_2083 & _slice_2085;
+  assign _mux_14837 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14838 = _eq_1944 ? _and_14836 : _and_14830;
+  assign _and_14839 = _and_1925 & _mux_14838;
+  assign _mux_14840 = _and_3987 ? 1'b0 : _mux_14837;
+  assign _or_14841 = _and_3987 | _and_14839;
+  assign _and_14842 = _eq_1944 & _and_14836;
+  assign _and_14843 = _and_1925 & _and_14842;
+  assign _and_14844 = _or_2141 & _slice_2330;
+  assign _and_14845 = _slice_2086 & _slice_2087;
+  assign _mux_14846 = _eq_1944 ? _and_14845 : _and_14844;
   assign _and_14847 = _and_1925 & _mux_14846;
-  assign _mux_14848 = _and_3998 ? 1'b0 : _mux_14845;
-  assign _or_14849 = _and_3998 | _and_14847;
-  assign _and_14850 = _eq_1944 & _and_14844;
-  assign _and_14851 = _and_1925 & _and_14850;
-  assign _and_14852 = _or_2141 & _slice_2334;
-  assign _and_14853 = _slice_2089 & _slice_2090;
-  assign _mux_14854 = _eq_1944 ? _and_14853 : _and_14852;
-  assign _and_14855 = _and_1925 & _mux_14854;
-  assign _mux_14856 = _and_4006 ? 1'b0 : 1'b1;
-  assign _or_14857 = _and_4006 | _and_14855;
-  assign _and_14858 = _slice_2089 & _slice_2091;
-  assign _mux_14859 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14860 = _eq_1944 ? _and_14858 : _and_14852;
+  assign _mux_14848 = _and_3995 ? 1'b0 : 1'b1;
+  assign _or_14849 = _and_3995 | _and_14847;
+  assign _and_14850 = _slice_2086 & _slice_2088;
+  assign _mux_14851 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14852 = _eq_1944 ? _and_14850 : _and_14844;
+  assign _and_14853 = _and_1925 & _mux_14852;
+  assign _mux_14854 = _and_3998 ? 1'b0 : _mux_14851;
+  assign _or_14855 = _and_3998 | _and_14853;
+  assign _and_14856 = _eq_1944 & _and_14850;
+  assign _and_14857 = _and_1925 & _and_14856;
+  assign _and_14858 = _or_2141 & _slice_2334;
+  assign _and_14859 = _slice_2089 & _slice_2090;
+  assign _mux_14860 = _eq_1944 ? _and_14859 : _and_14858;
   assign _and_14861 = _and_1925 & _mux_14860;
-  assign _mux_14862 = _and_4009 ? 1'b0 : _mux_14859;
-  assign _or_14863 = _and_4009 | _and_14861;
-  assign _and_14864 = _eq_1944 & _and_14858;
-  assign _and_14865 = _and_1925 & _and_14864;
-  assign _and_14866 = _or_2141 & _slice_2338;
-  assign _and_14867 = _slice_2092 & _slice_2093;
-  assign _mux_14868 = _eq_1944 ? _and_14867 : _and_14866;
-  assign _and_14869 = _and_1925 & _mux_14868;
-  assign _mux_14870 = _and_4017 ? 1'b0 : 1'b1;
-  assign _or_14871 = _and_4017 | _and_14869;
-  assign _and_14872 = _slice_2092 & _slice_2094;
-  assign _mux_14873 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14874 = _eq_1944 ? _and_14872 : _and_14866;
+  assign _mux_14862 = _and_4006 ? 1'b0 : 1'b1;
+  assign _or_14863 = _and_4006 | _and_14861;
+  assign _and_14864 = _slice_2089 & _slice_2091;
+  assign _mux_14865 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14866 = _eq_1944 ? _and_14864 : _and_14858;
+  assign _and_14867 = _and_1925 & _mux_14866;
+  assign _mux_14868 = _and_4009 ? 1'b0 : _mux_14865;
+  assign _or_14869 = _and_4009 | _and_14867;
+  assign _and_14870 = _eq_1944 & _and_14864;
+  assign _and_14871 = _and_1925 & _and_14870;
+  assign _and_14872 = _or_2141 & _slice_2338;
+  assign _and_14873 = _slice_2092 & _slice_2093;
+  assign _mux_14874 = _eq_1944 ? _and_14873 : _and_14872;
   assign _and_14875 = _and_1925 & _mux_14874;
-  assign _mux_14876 = _and_4020 ? 1'b0 : _mux_14873;
-  assign _or_14877 = _and_4020 | _and_14875;
-  assign _and_14878 = _eq_1944 & _and_14872;
-  assign _and_14879 = _and_1925 & _and_14878;
-  assign _and_14880 = _or_2141 & _slice_2342;
-  assign _and_14881 = _slice_2095 & _slice_2096;
-  assign _mux_14882 = _eq_1944 ? _and_14881 : _and_14880;
-  assign _and_14883 = _and_1925 & _mux_14882;
-  assign _mux_14884 = _and_4028 ? 1'b0 : 1'b1;
-  assign _or_14885 = _and_4028 | _and_14883;
-  assign _and_14886 = _slice_2095 & _slice_2097;
-  assign _mux_14887 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14888 = _eq_1944 ? _and_14886 : _and_14880;
+  assign _mux_14876 = _and_4017 ? 1'b0 : 1'b1;
+  assign _or_14877 = _and_4017 | _and_14875;
+  assign _and_14878 = _slice_2092 & _slice_2094;
+  assign _mux_14879 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14880 = _eq_1944 ? _and_14878 : _and_14872;
+  assign _and_14881 = _and_1925 & _mux_14880;
+  assign _mux_14882 = _and_4020 ? 1'b0 : _mux_14879;
+  assign _or_14883 = _and_4020 | _and_14881;
+  assign _and_14884 = _eq_1944 & _and_14878;
+  assign _and_14885 = _and_1925 & _and_14884;
+  assign _and_14886 = _or_2141 & _slice_2342;
+  assign _and_14887 = _slice_2095 & _slice_2096;
+  assign _mux_14888 = _eq_1944 ? _and_14887 : _and_14886;
   assign _and_14889 = _and_1925 & _mux_14888;
-  assign _mux_14890 = _and_4031 ? 1'b0 : _mux_14887;
-  assign _or_14891 = _and_4031 | _and_14889;
-  assign _and_14892 = _eq_1944 & _and_14886;
-  assign _and_14893 = _and_1925 & _and_14892;
-  assign _and_14894 = _or_2141 & _slice_2346;
-  assign _and_14895 = _slice_2098 & _slice_2099;
-  assign _mux_14896 = _eq_1944 ? _and_14895 : _and_14894;
-  assign _and_14897 = _and_1925 & _mux_14896;
-  assign _mux_14898 = _and_4039 ? 1'b0 : 1'b1;
-  assign _or_14899 = _and_4039 | _and_14897;
-  assign _and_14900 = _slice_2098 & _slice_2100;
-  assign _mux_14901 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14902 = _eq_1944 ? _and_14900 : _and_14894;
+  assign _mux_14890 = _and_4028 ? 1'b0 : 1'b1;
+  assign _or_14891 = _and_4028 | _and_14889;
+  assign _and_14892 = _slice_2095 & _slice_2097;
+  assign _mux_14893 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14894 = _eq_1944 ? _and_14892 : _and_14886;
+  assign _and_14895 = _and_1925 & _mux_14894;
+  assign _mux_14896 = _and_4031 ? 1'b0 : _mux_14893;
+  assign _or_14897 = _and_4031 | _and_14895;
+  assign _and_14898 = _eq_1944 & _and_14892;
+  assign _and_14899 = _and_1925 & _and_14898;
+  assign _and_14900 = _or_2141 & _slice_2346;
+  assign _and_14901 = _slice_2098 & _slice_2099;
+  assign _mux_14902 = _eq_1944 ? _and_14901 : _and_14900;
   assign _and_14903 = _and_1925 & _mux_14902;
-  assign _mux_14904 = _and_4042 ? 1'b0 : _mux_14901;
-  assign _or_14905 = _and_4042 | _and_14903;
-  assign _and_14906 = _eq_1944 & _and_14900;
-  assign _and_14907 = _and_1925 & _and_14906;
-  assign _and_14908 = _or_2141 & _slice_2350;
-  assign _and_14909 = _slice_2101 & _slice_2102;
-  assign _mux_14910 = _eq_1944 ? _and_14909 : _and_14908;
-  assign _and_14911 = _and_1925 & _mux_14910;
-  assign _mux_14912 = _and_4050 ? 1'b0 : 1'b1;
-  assign _or_14913 = _and_4050 | _and_14911;
-  assign _and_14914 = _slice_2101 & _slice_2103;
-  assign _mux_14915 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14916 = _eq_1944 ? _and_14914 : _and_14908;
+  assign _mux_14904 = _and_4039 ? 1'b0 : 1'b1;
+  assign _or_14905 = _and_4039 | _and_14903;
+  assign _and_14906 = _slice_2098 & _slice_2100;
+  assign _mux_14907 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14908 = _eq_1944 ? _and_14906 : _and_14900;
+  assign _and_14909 = _and_1925 & _mux_14908;
+  assign _mux_14910 = _and_4042 ? 1'b0 : _mux_14907;
+  assign _or_14911 = _and_4042 | _and_14909;
+  assign _and_14912 = _eq_1944 & _and_14906;
+  assign _and_14913 = _and_1925 & _and_14912;
+  assign _and_14914 = _or_2141 & _slice_2350;
+  assign _and_14915 = _slice_2101 & _slice_2102;
+  assign _mux_14916 = _eq_1944 ? _and_14915 : _and_14914;
   assign _and_14917 = _and_1925 & _mux_14916;
-  assign _mux_14918 = _and_4053 ? 1'b0 : _mux_14915;
-  assign _or_14919 = _and_4053 | _and_14917;
-  assign _and_14920 = _eq_1944 & _and_14914;
-  assign _and_14921 = _and_1925 & _and_14920;
-  assign _and_14922 = _or_2141 & _slice_2354;
-  assign _and_14923 = _slice_2104 & _slice_2105;
-  assign _mux_14924 = _eq_1944 ? _and_14923 : _and_14922;
-  assign _and_14925 = _and_1925 & _mux_14924;
-  assign _mux_14926 = _and_4061 ? 1'b0 : 1'b1;
-  assign _or_14927 = _and_4061 | _and_14925;
-  assign _and_14928 = _slice_2104 & _slice_2106;
-  assign _mux_14929 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14930 = _eq_1944 ? _and_14928 : _and_14922;
+  assign _mux_14918 = _and_4050 ? 1'b0 : 1'b1;
+  assign _or_14919 = _and_4050 | _and_14917;
+  assign _and_14920 = _slice_2101 & _slice_2103;
+  assign _mux_14921 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14922 = _eq_1944 ? _and_14920 : _and_14914;
+  assign _and_14923 = _and_1925 & _mux_14922;
+  assign _mux_14924 = _and_4053 ? 1'b0 : _mux_14921;
+  assign _or_14925 = _and_4053 | _and_14923;
+  assign _and_14926 = _eq_1944 & _and_14920;
+  assign _and_14927 = _and_1925 & _and_14926;
+  assign _and_14928 = _or_2141 & _slice_2354;
+  assign _and_14929 = _slice_2104 & _slice_2105;
+  assign _mux_14930 = _eq_1944 ? _and_14929 : _and_14928;
   assign _and_14931 = _and_1925 & _mux_14930;
-  assign _mux_14932 = _and_4064 ? 1'b0 : _mux_14929;
-  assign _or_14933 = _and_4064 | _and_14931;
-  assign _and_14934 = _eq_1944 & _and_14928;
-  assign _and_14935 = _and_1925 & _and_14934;
-  assign _and_14936 = _or_2141 & _slice_2358;
-  assign _and_14937 = _slice_2107 & _slice_2108;
-  assign _mux_14938 = _eq_1944 ? _and_14937 : _and_14936;
-  assign _and_14939 = _and_1925 & _mux_14938;
-  assign _mux_14940 = _and_4072 ? 1'b0 : 1'b1;
-  assign _or_14941 = _and_4072 | _and_14939;
-  assign _and_14942 = _slice_2107 & _slice_2109;
-  assign _mux_14943 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14944 = _eq_1944 ? _and_14942 : _and_14936;
+  assign _mux_14932 = _and_4061 ? 1'b0 : 1'b1;
+  assign _or_14933 = _and_4061 | _and_14931;
+  assign _and_14934 = _slice_2104 & _slice_2106;
+  assign _mux_14935 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14936 = _eq_1944 ? _and_14934 : _and_14928;
+  assign _and_14937 = _and_1925 & _mux_14936;
+  assign _mux_14938 = _and_4064 ? 1'b0 : _mux_14935;
+  assign _or_14939 = _and_4064 | _and_14937;
+  assign _and_14940 = _eq_1944 & _and_14934;
+  assign _and_14941 = _and_1925 & _and_14940;
+  assign _and_14942 = _or_2141 & _slice_2358;
+  assign _and_14943 = _slice_2107 & _slice_2108;
+  assign _mux_14944 = _eq_1944 ? _and_14943 : _and_14942;
   assign _and_14945 = _and_1925 & _mux_14944;
-  assign _mux_14946 = _and_4075 ? 1'b0 : _mux_14943;
-  assign _or_14947 = _and_4075 | _and_14945;
-  assign _and_14948 = _eq_1944 & _and_14942;
-  assign _and_14949 = _and_1925 & _and_14948;
-  assign _and_14950 = _or_2141 & _slice_2362;
-  assign _and_14951 = _slice_2110 & _slice_2111;
-  assign _mux_14952 = _eq_1944 ? _and_14951 : _and_14950;
-  assign _and_14953 = _and_1925 & _mux_14952;
-  assign _mux_14954 = _and_4083 ? 1'b0 : 1'b1;
-  assign _or_14955 = _and_4083 | _and_14953;
-  assign _and_14956 = _slice_2110 & _slice_2112;
-  assign _mux_14957 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14958 = _eq_1944 ? _and_14956 : _and_14950;
+  assign _mux_14946 = _and_4072 ? 1'b0 : 1'b1;
+  assign _or_14947 = _and_4072 | _and_14945;
+  assign _and_14948 = _slice_2107 & _slice_2109;
+  assign _mux_14949 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14950 = _eq_1944 ? _and_14948 : _and_14942;
+  assign _and_14951 = _and_1925 & _mux_14950;
+  assign _mux_14952 = _and_4075 ? 1'b0 : _mux_14949;
+  assign _or_14953 = _and_4075 | _and_14951;
+  assign _and_14954 = _eq_1944 & _and_14948;
+  assign _and_14955 = _and_1925 & _and_14954;
+  assign _and_14956 = _or_2141 & _slice_2362;
+  assign _and_14957 = _slice_2110 & _slice_2111;
+  assign _mux_14958 = _eq_1944 ? _and_14957 : _and_14956;
   assign _and_14959 = _and_1925 & _mux_14958;
-  assign _mux_14960 = _and_4086 ? 1'b0 : _mux_14957;
-  assign _or_14961 = _and_4086 | _and_14959;
-  assign _and_14962 = _eq_1944 & _and_14956;
-  assign _and_14963 = _and_1925 & _and_14962;
-  assign _and_14964 = _or_2141 & _slice_2366;
-  assign _and_14965 = _slice_2113 & _slice_2114;
-  assign _mux_14966 = _eq_1944 ? _and_14965 : _and_14964;
-  assign _and_14967 = _and_1925 & _mux_14966;
-  assign _mux_14968 = _and_4094 ? 1'b0 : 1'b1;
-  assign _or_14969 = _and_4094 | _and_14967;
-  assign _and_14970 = _slice_2113 & _slice_2115;
-  assign _mux_14971 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14972 = _eq_1944 ? _and_14970 : _and_14964;
+  assign _mux_14960 = _and_4083 ? 1'b0 : 1'b1;
+  assign _or_14961 = _and_4083 | _and_14959;
+  assign _and_14962 = _slice_2110 & _slice_2112;
+  assign _mux_14963 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14964 = _eq_1944 ? _and_14962 : _and_14956;
+  assign _and_14965 = _and_1925 & _mux_14964;
+  assign _mux_14966 = _and_4086 ? 1'b0 : _mux_14963;
+  assign _or_14967 = _and_4086 | _and_14965;
+  assign _and_14968 = _eq_1944 & _and_14962;
+  assign _and_14969 = _and_1925 & _and_14968;
+  assign _and_14970 = _or_2141 & _slice_2366;
+  assign _and_14971 = _slice_2113 & _slice_2114;
+  assign _mux_14972 = _eq_1944 ? _and_14971 : _and_14970;
   assign _and_14973 = _and_1925 & _mux_14972;
-  assign _mux_14974 = _and_4097 ? 1'b0 : _mux_14971;
-  assign _or_14975 = _and_4097 | _and_14973;
-  assign _and_14976 = _eq_1944 & _and_14970;
-  assign _and_14977 = _and_1925 & _and_14976;
-  assign _and_14978 = _or_2141 & _slice_2370;
-  assign _and_14979 = _slice_2116 & _slice_2117;
-  assign _mux_14980 = _eq_1944 ? _and_14979 : _and_14978;
-  assign _and_14981 = _and_1925 & _mux_14980;
-  assign _mux_14982 = _and_4105 ? 1'b0 : 1'b1;
-  assign _or_14983 = _and_4105 | _and_14981;
-  assign _and_14984 = _slice_2116 & _slice_2118;
-  assign _mux_14985 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_14986 = _eq_1944 ? _and_14984 : _and_14978;
+  assign _mux_14974 = _and_4094 ? 1'b0 : 1'b1;
+  assign _or_14975 = _and_4094 | _and_14973;
+  assign _and_14976 = _slice_2113 & _slice_2115;
+  assign _mux_14977 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14978 = _eq_1944 ? _and_14976 : _and_14970;
+  assign _and_14979 = _and_1925 & _mux_14978;
+  assign _mux_14980 = _and_4097 ? 1'b0 : _mux_14977;
+  assign _or_14981 = _and_4097 | _and_14979;
+  assign _and_14982 = _eq_1944 & _and_14976;
+  assign _and_14983 = _and_1925 & _and_14982;
+  assign _and_14984 = _or_2141 & _slice_2370;
+  assign _and_14985 = _slice_2116 & _slice_2117;
+  assign _mux_14986 = _eq_1944 ? _and_14985 : _and_14984;
   assign _and_14987 = _and_1925 & _mux_14986;
-  assign _mux_14988 = _and_4108 ? 1'b0 : _mux_14985;
-  assign _or_14989 = _and_4108 | _and_14987;
-  assign _and_14990 = _eq_1944 & _and_14984;
-  assign _and_14991 = _and_1925 & _and_14990;
-  assign _and_14992 = _or_2141 & _slice_2374;
-  assign _and_14993 = _slice_2119 & _slice_2120;
-  assign _mux_14994 = _eq_1944 ? _and_14993 : _and_14992;
-  assign _and_14995 = _and_1925 & _mux_14994;
-  assign _mux_14996 = _and_4116 ? 1'b0 : 1'b1;
-  assign _or_14997 = _and_4116 | _and_14995;
-  assign _and_14998 = _slice_2119 & _slice_2121;
-  assign _mux_14999 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_15000 = _eq_1944 ? _and_14998 : _and_14992;
+  assign _mux_14988 = _and_4105 ? 1'b0 : 1'b1;
+  assign _or_14989 = _and_4105 | _and_14987;
+  assign _and_14990 = _slice_2116 & _slice_2118;
+  assign _mux_14991 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_14992 = _eq_1944 ? _and_14990 : _and_14984;
+  assign _and_14993 = _and_1925 & _mux_14992;
+  assign _mux_14994 = _and_4108 ? 1'b0 : _mux_14991;
+  assign _or_14995 = _and_4108 | _and_14993;
+  assign _and_14996 = _eq_1944 & _and_14990;
+  assign _and_14997 = _and_1925 & _and_14996;
+  assign _and_14998 = _or_2141 & _slice_2374;
+  assign _and_14999 = _slice_2119 & _slice_2120;
+  assign _mux_15000 = _eq_1944 ? _and_14999 : _and_14998;
   assign _and_15001 = _and_1925 & _mux_15000;
-  assign _mux_15002 = _and_4119 ? 1'b0 : _mux_14999;
-  assign _or_15003 = _and_4119 | _and_15001;
-  assign _and_15004 = _eq_1944 & _and_14998;
-  assign _and_15005 = _and_1925 & _and_15004;
-  assign _and_15006 = _or_2141 & _slice_2378;
-  assign _and_15007 = _slice_2122 & _slice_2123;
-  assign _mux_15008 = _eq_1944 ? _and_15007 : _and_15006;
-  assign _and_15009 = _and_1925 & _mux_15008;
-  assign _mux_15010 = _and_4127 ? 1'b0 : 1'b1;
-  assign _or_15011 = _and_4127 | _and_15009;
-  assign _and_15012 = _slice_2122 & _slice_2124;
-  assign _mux_15013 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_15014 = _eq_1944 ? _and_15012 : _and_15006;
+  assign _mux_15002 = _and_4116 ? 1'b0 : 1'b1;
+  assign _or_15003 = _and_4116 | _and_15001;
+  assign _and_15004 = _slice_2119 & _slice_2121;
+  assign _mux_15005 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_15006 = _eq_1944 ? _and_15004 : _and_14998;
+  assign _and_15007 = _and_1925 & _mux_15006;
+  assign _mux_15008 = _and_4119 ? 1'b0 : _mux_15005;
+  assign _or_15009 = _and_4119 | _and_15007;
+  assign _and_15010 = _eq_1944 & _and_15004;
+  assign _and_15011 = _and_1925 & _and_15010;
+  assign _and_15012 = _or_2141 & _slice_2378;
+  assign _and_15013 = _slice_2122 & _slice_2123;
+  assign _mux_15014 = _eq_1944 ? _and_15013 : _and_15012;
   assign _and_15015 = _and_1925 & _mux_15014;
-  assign _mux_15016 = _and_4130 ? 1'b0 : _mux_15013;
-  assign _or_15017 = _and_4130 | _and_15015;
-  assign _and_15018 = _eq_1944 & _and_15012;
-  assign _and_15019 = _and_1925 & _and_15018;
-  assign _and_15020 = _or_2141 & _slice_2382;
-  assign _and_15021 = _slice_2125 & _slice_2126;
-  assign _mux_15022 = _eq_1944 ? _and_15021 : _and_15020;
-  assign _and_15023 = _and_1925 & _mux_15022;
-  assign _mux_15024 = _and_4138 ? 1'b0 : 1'b1;
-  assign _or_15025 = _and_4138 | _and_15023;
-  assign _and_15026 = _slice_2125 & _slice_2127;
-  assign _mux_15027 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_15028 = _eq_1944 ? _and_15026 : _and_15020;
+  assign _mux_15016 = _and_4127 ? 1'b0 : 1'b1;
+  assign _or_15017 = _and_4127 | _and_15015;
+  assign _and_15018 = _slice_2122 & _slice_2124;
+  assign _mux_15019 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_15020 = _eq_1944 ? _and_15018 : _and_15012;
+  assign _and_15021 = _and_1925 & _mux_15020;
+  assign _mux_15022 = _and_4130 ? 1'b0 : _mux_15019;
+  assign _or_15023 = _and_4130 | _and_15021;
+  assign _and_15024 = _eq_1944 & _and_15018;
+  assign _and_15025 = _and_1925 & _and_15024;
+  assign _and_15026 = _or_2141 & _slice_2382;
+  assign _and_15027 = _slice_2125 & _slice_2126;
+  assign _mux_15028 = _eq_1944 ? _and_15027 : _and_15026;
   assign _and_15029 = _and_1925 & _mux_15028;
-  assign _mux_15030 = _and_4141 ? 1'b0 : _mux_15027;
-  assign _or_15031 = _and_4141 | _and_15029;
-  assign _and_15032 = _eq_1944 & _and_15026;
-  assign _and_15033 = _and_1925 & _and_15032;
-  assign _and_15034 = _or_2141 & _slice_2386;
-  assign _and_15035 = _slice_2128 & _slice_2129;
-  assign _mux_15036 = _eq_1944 ? _and_15035 : _and_15034;
-  assign _and_15037 = _and_1925 & _mux_15036;
-  assign _mux_15038 = _and_4149 ? 1'b0 : 1'b1;
-  assign _or_15039 = _and_4149 | _and_15037;
-  assign _and_15040 = _slice_2128 & _slice_2130;
-  assign _mux_15041 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_15042 = _eq_1944 ? _and_15040 : _and_15034;
+  assign _mux_15030 = _and_4138 ? 1'b0 : 1'b1;
+  assign _or_15031 = _and_4138 | _and_15029;
+  assign _and_15032 = _slice_2125 & _slice_2127;
+  assign _mux_15033 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_15034 = _eq_1944 ? _and_15032 : _and_15026;
+  assign _and_15035 = _and_1925 & _mux_15034;
+  assign _mux_15036 = _and_4141 ? 1'b0 : _mux_15033;
+  assign _or_15037 = _and_4141 | _and_15035;
+  assign _and_15038 = _eq_1944 & _and_15032;
+  assign _and_15039 = _and_1925 & _and_15038;
+  assign _and_15040 = _or_2141 & _slice_2386;
+  assign _and_15041 = _slice_2128 & _slice_2129;
+  assign _mux_15042 = _eq_1944 ? _and_15041 : _and_15040;
   assign _and_15043 = _and_1925 & _mux_15042;
-  assign _mux_15044 = _and_4152 ? 1'b0 : _mux_15041;
-  assign _or_15045 = _and_4152 | _and_15043;
-  assign _and_15046 = _eq_1944 & _and_15040;
-  assign _and_15047 = _and_1925 & _and_15046;
-  assign _and_15048 = _or_2141 & _slice_2390;
-  assign _and_15049 = _slice_2131 & _slice_2132;
-  assign _mux_15050 = _eq_1944 ? _and_15049 : _and_15048;
-  assign _and_15051 = _and_1925 & _mux_15050;
-  assign _mux_15052 = _and_4160 ? 1'b0 : 1'b1;
-  assign _or_15053 = _and_4160 | _and_15051;
-  assign _and_15054 = _slice_2131 & _slice_2133;
-  assign _mux_15055 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_15056 = _eq_1944 ? _and_15054 : _and_15048;
+  assign _mux_15044 = _and_4149 ? 1'b0 : 1'b1;
+  assign _or_15045 = _and_4149 | _and_15043;
+  assign _and_15046 = _slice_2128 & _slice_2130;
+  assign _mux_15047 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_15048 = _eq_1944 ? _and_15046 : _and_15040;
+  assign _and_15049 = _and_1925 & _mux_15048;
+  assign _mux_15050 = _and_4152 ? 1'b0 : _mux_15047;
+  assign _or_15051 = _and_4152 | _and_15049;
+  assign _and_15052 = _eq_1944 & _and_15046;
+  assign _and_15053 = _and_1925 & _and_15052;
+  assign _and_15054 = _or_2141 & _slice_2390;
+  assign _and_15055 = _slice_2131 & _slice_2132;
+  assign _mux_15056 = _eq_1944 ? _and_15055 : _and_15054;
   assign _and_15057 = _and_1925 & _mux_15056;
-  assign _mux_15058 = _and_4163 ? 1'b0 : _mux_15055;
-  assign _or_15059 = _and_4163 | _and_15057;
-  assign _and_15060 = _eq_1944 & _and_15054;
-  assign _and_15061 = _and_1925 & _and_15060;
-  assign _and_15062 = _or_2141 & _slice_2394;
-  assign _and_15063 = _slice_2134 & _slice_2135;
-  assign _mux_15064 = _eq_1944 ? _and_15063 : _and_15062;
-  assign _and_15065 = _and_1925 & _mux_15064;
-  assign _mux_15066 = _and_4171 ? 1'b0 : 1'b1;
-  assign _or_15067 = _and_4171 | _and_15065;
-  assign _and_15068 = _slice_2134 & _slice_2136;
-  assign _mux_15069 = _eq_1944 ? 1'b1 : 1'b0;
-  assign _mux_15070 = _eq_1944 ? _and_15068 : _and_15062;
+  assign _mux_15058 = _and_4160 ? 1'b0 : 1'b1;
+  assign _or_15059 = _and_4160 | _and_15057;
+  assign _and_15060 = _slice_2131 & _slice_2133;
+  assign _mux_15061 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_15062 = _eq_1944 ? _and_15060 : _and_15054;
+  assign _and_15063 = _and_1925 & _mux_15062;
+  assign _mux_15064 = _and_4163 ? 1'b0 : _mux_15061;
+  assign _or_15065 = _and_4163 | _and_15063;
+  assign _and_15066 = _eq_1944 & _and_15060;
+  assign _and_15067 = _and_1925 & _and_15066;
+  assign _and_15068 = _or_2141 & _slice_2394;
+  assign _and_15069 = _slice_2134 & _slice_2135;
+  assign _mux_15070 = _eq_1944 ? _and_15069 : _and_15068;
   assign _and_15071 = _and_1925 & _mux_15070;
-  assign _mux_15072 = _and_4174 ? 1'b0 : _mux_15069;
-  assign _or_15073 = _and_4174 | _and_15071;
-  assign _and_15074 = _eq_1944 & _and_15068;
-  assign _and_15075 = _and_1925 & _and_15074;
-  assign _not_15076 = ~_eq_1944;
-  assign _and_15077 = _not_15076 & _and_14180;
-  assign _and_15078 = _and_1925 & _and_15077;
-  assign _mux_15079 = _and_3473 ? 1'b0 : 1'b1;
-  assign _or_15080 = _and_3473 | _and_15078;
-  assign _mux_15081 = _and_2402 ? 1'b1 : 1'b0;
-  assign _or_15082 = _and_2402 | _and_15078;
-  assign _and_15083 = _not_15076 & _and_14194;
+  assign _mux_15072 = _and_4171 ? 1'b0 : 1'b1;
+  assign _or_15073 = _and_4171 | _and_15071;
+  assign _and_15074 = _slice_2134 & _slice_2136;
+  assign _mux_15075 = _eq_1944 ? 1'b1 : 1'b0;
+  assign _mux_15076 = _eq_1944 ? _and_15074 : _and_15068;
+  assign _and_15077 = _and_1925 & _mux_15076;
+  assign _mux_15078 = _and_4174 ? 1'b0 : _mux_15075;
+  assign _or_15079 = _and_4174 | _and_15077;
+  assign _and_15080 = _eq_1944 & _and_15074;
+  assign _and_15081 = _and_1925 & _and_15080;
+  assign _not_15082 = ~_eq_1944;
+  assign _and_15083 = _not_15082 & _and_14186;
   assign _and_15084 = _and_1925 & _and_15083;
-  assign _mux_15085 = _and_3484 ? 1'b0 : 1'b1;
-  assign _or_15086 = _and_3484 | _and_15084;
-  assign _mux_15087 = _and_2408 ? 1'b1 : 1'b0;
-  assign _or_15088 = _and_2408 | _and_15084;
-  assign _and_15089 = _not_15076 & _and_14208;
+  assign _mux_15085 = _and_3473 ? 1'b0 : 1'b1;
+  assign _or_15086 = _and_3473 | _and_15084;
+  assign _mux_15087 = _and_2402 ? 1'b1 : 1'b0;
+  assign _or_15088 = _and_2402 | _and_15084;
+  assign _and_15089 = _not_15082 & _and_14200;
   assign _and_15090 = _and_1925 & _and_15089;
-  assign _mux_15091 = _and_3495 ? 1'b0 : 1'b1;
-  assign _or_15092 = _and_3495 | _and_15090;
-  assign _mux_15093 = _and_2414 ? 1'b1 : 1'b0;
-  assign _or_15094 = _and_2414 | _and_15090;
-  assign _and_15095 = _not_15076 & _and_14222;
+  assign _mux_15091 = _and_3484 ? 1'b0 : 1'b1;
+  assign _or_15092 = _and_3484 | _and_15090;
+  assign _mux_15093 = _and_2408 ? 1'b1 : 1'b0;
+  assign _or_15094 = _and_2408 | _and_15090;
+  assign _and_15095 = _not_15082 & _and_14214;
   assign _and_15096 = _and_1925 & _and_15095;
-  assign _mux_15097 = _and_3506 ? 1'b0 : 1'b1;
-  assign _or_15098 = _and_3506 | _and_15096;
-  assign _mux_15099 = _and_2420 ? 1'b1 : 1'b0;
-  assign _or_15100 = _and_2420 | _and_15096;
-  assign _and_15101 = _not_15076 & _and_14236;
+  assign _mux_15097 = _and_3495 ? 1'b0 : 1'b1;
+  assign _or_15098 = _and_3495 | _and_15096;
+  assign _mux_15099 = _and_2414 ? 1'b1 : 1'b0;
+  assign _or_15100 = _and_2414 | _and_15096;
+  assign _and_15101 = _not_15082 & _and_14228;
   assign _and_15102 = _and_1925 & _and_15101;
-  assign _mux_15103 = _and_3517 ? 1'b0 : 1'b1;
-  assign _or_15104 = _and_3517 | _and_15102;
-  assign _mux_15105 = _and_2426 ? 1'b1 : 1'b0;
-  assign _or_15106 = _and_2426 | _and_15102;
-  assign _and_15107 = _not_15076 & _and_14250;
+  assign _mux_15103 = _and_3506 ? 1'b0 : 1'b1;
+  assign _or_15104 = _and_3506 | _and_15102;
+  assign _mux_15105 = _and_2420 ? 1'b1 : 1'b0;
+  assign _or_15106 = _and_2420 | _and_15102;
+  assign _and_15107 = _not_15082 & _and_14242;
   assign _and_15108 = _and_1925 & _and_15107;
-  assign _mux_15109 = _and_3528 ? 1'b0 : 1'b1;
-  assign _or_15110 = _and_3528 | _and_15108;
-  assign _mux_15111 = _and_2432 ? 1'b1 : 1'b0;
-  assign _or_15112 = _and_2432 | _and_15108;
-  assign _and_15113 = _not_15076 & _and_14264;
+  assign _mux_15109 = _and_3517 ? 1'b0 : 1'b1;
+  assign _or_15110 = _and_3517 | _and_15108;
+  assign _mux_15111 = _and_2426 ? 1'b1 : 1'b0;
+  assign _or_15112 = _and_2426 | _and_15108;
+  assign _and_15113 = _not_15082 & _and_14256;
   assign _and_15114 = _and_1925 & _and_15113;
-  assign _mux_15115 = _and_3539 ? 1'b0 : 1'b1;
-  assign _or_15116 = _and_3539 | _and_15114;
-  assign _mux_15117 = _and_2438 ? 1'b1 : 1'b0;
-  assign _or_15118 = _and_2438 | _and_15114;
-  assign _and_15119 = _not_15076 & _and_14278;
+  assign _mux_15115 = _and_3528 ? 1'b0 : 1'b1;
+  assign _or_15116 = _and_3528 | _and_15114;
+  assign _mux_15117 = _and_2432 ? 1'b1 : 1'b0;
+  assign _or_15118 = _and_2432 | _and_15114;
+  assign _and_15119 = _not_15082 & _and_14270;
   assign _and_15120 = _and_1925 & _and_15119;
-  assign _mux_15121 = _and_3550 ? 1'b0 : 1'b1;
-  assign _or_15122 = _and_3550 | _and_15120;
-  assign _mux_15123 = _and_2444 ? 1'b1 : 1'b0;
-  assign _or_15124 = _and_2444 | _and_15120;
-  assign _and_15125 = _not_15076 & _and_14292;
+  assign _mux_15121 = _and_3539 ? 1'b0 : 1'b1;
+  assign _or_15122 = _and_3539 | _and_15120;
+  assign _mux_15123 = _and_2438 ? 1'b1 : 1'b0;
+  assign _or_15124 = _and_2438 | _and_15120;
+  assign _and_15125 = _not_15082 & _and_14284;
   assign _and_15126 = _and_1925 & _and_15125;
-  assign _mux_15127 = _and_3561 ? 1'b0 : 1'b1;
-  assign _or_15128 = _and_3561 | _and_15126;
-  assign _mux_15129 = _and_2450 ? 1'b1 : 1'b0;
-  assign _or_15130 = _and_2450 | _and_15126;
-  assign _and_15131 = _not_15076 & _and_14306;
+  assign _mux_15127 = _and_3550 ? 1'b0 : 1'b1;
+  assign _or_15128 = _and_3550 | _and_15126;
+  assign _mux_15129 = _and_2444 ? 1'b1 : 1'b0;
+  assign _or_15130 = _and_2444 | _and_15126;
+  assign _and_15131 = _not_15082 & _and_14298;
   assign _and_15132 = _and_1925 & _and_15131;
-  assign _mux_15133 = _and_3572 ? 1'b0 : 1'b1;
-  assign _or_15134 = _and_3572 | _and_15132;
-  assign _mux_15135 = _and_2456 ? 1'b1 : 1'b0;
-  assign _or_15136 = _and_2456 | _and_15132;
-  assign _and_15137 = _not_15076 & _and_14320;
+  assign _mux_15133 = _and_3561 ? 1'b0 : 1'b1;
+  assign _or_15134 = _and_3561 | _and_15132;
+  assign _mux_15135 = _and_2450 ? 1'b1 : 1'b0;
+  assign _or_15136 = _and_2450 | _and_15132;
+  assign _and_15137 = _not_15082 & _and_14312;
   assign _and_15138 = _and_1925 & _and_15137;
-  assign _mux_15139 = _and_3583 ? 1'b0 : 1'b1;
-  assign _or_15140 = _and_3583 | _and_15138;
-  assign _mux_15141 = _and_2462 ? 1'b1 : 1'b0;
-  assign _or_15142 = _and_2462 | _and_15138;
-  assign _and_15143 = _not_15076 & _and_14334;
+  assign _mux_15139 = _and_3572 ? 1'b0 : 1'b1;
+  assign _or_15140 = _and_3572 | _and_15138;
+  assign _mux_15141 = _and_2456 ? 1'b1 : 1'b0;
+  assign _or_15142 = _and_2456 | _and_15138;
+  assign _and_15143 = _not_15082 & _and_14326;
   assign _and_15144 = _and_1925 & _and_15143;
-  assign _mux_15145 = _and_3594 ? 1'b0 : 1'b1;
-  assign _or_15146 = _and_3594 | _and_15144;
-  assign _mux_15147 = _and_2468 ? 1'b1 : 1'b0;
-  assign _or_15148 = _and_2468 | _and_15144;
-  assign _and_15149 = _not_15076 & _and_14348;
+  assign _mux_15145 = _and_3583 ? 1'b0 : 1'b1;
+  assign _or_15146 = _and_3583 | _and_15144;
+  assign _mux_15147 = _and_2462 ? 1'b1 : 1'b0;
+  assign _or_15148 = _and_2462 | _and_15144;
+  assign _and_15149 = _not_15082 & _and_14340;
   assign _and_15150 = _and_1925 & _and_15149;
-  assign _mux_15151 = _and_3605 ? 1'b0 : 1'b1;
-  assign _or_15152 = _and_3605 | _and_15150;
-  assign _mux_15153 = _and_2474 ? 1'b1 : 1'b0;
-  assign _or_15154 = _and_2474 | _and_15150;
-  assign _and_15155 = _not_15076 & _and_14362;
+  assign _mux_15151 = _and_3594 ? 1'b0 : 1'b1;
+  assign _or_15152 = _and_3594 | _and_15150;
+  assign _mux_15153 = _and_2468 ? 1'b1 : 1'b0;
+  assign _or_15154 = _and_2468 | _and_15150;
+  assign _and_15155 = _not_15082 & _and_14354;
   assign _and_15156 = _and_1925 & _and_15155;
-  assign _mux_15157 = _and_3616 ? 1'b0 : 1'b1;
-  assign _or_15158 = _and_3616 | _and_15156;
-  assign _mux_15159 = _and_2480 ? 1'b1 : 1'b0;
-  assign _or_15160 = _and_2480 | _and_15156;
-  assign _and_15161 = _not_15076 & _and_14376;
+  assign _mux_15157 = _and_3605 ? 1'b0 : 1'b1;
+  assign _or_15158 = _and_3605 | _and_15156;
+  assign _mux_15159 = _and_2474 ? 1'b1 : 1'b0;
+  assign _or_15160 = _and_2474 | _and_15156;
+  assign _and_15161 = _not_15082 & _and_14368;
   assign _and_15162 = _and_1925 & _and_15161;
-  assign _mux_15163 = _and_3627 ? 1'b0 : 1'b1;
-  assign _or_15164 = _and_3627 | _and_15162;
-  assign _mux_15165 = _and_2486 ? 1'b1 : 1'b0;
-  assign _or_15166 = _and_2486 | _and_15162;
-  assign _and_15167 = _not_15076 & _and_14390;
+  assign _mux_15163 = _and_3616 ? 1'b0 : 1'b1;
+  assign _or_15164 = _and_3616 | _and_15162;
+  assign _mux_15165 = _and_2480 ? 1'b1 : 1'b0;
+  assign _or_15166 = _and_2480 | _and_15162;
+  assign _and_15167 = _not_15082 & _and_14382;
   assign _and_15168 = _and_1925 & _and_15167;
-  assign _mux_15169 = _and_3638 ? 1'b0 : 1'b1;
-  assign _or_15170 = _and_3638 | _and_15168;
-  assign _mux_15171 = _and_2492 ? 1'b1 : 1'b0;
-  assign _or_15172 = _and_2492 | _and_15168;
-  assign _and_15173 = _not_15076 & _and_14404;
+  assign _mux_15169 = _and_3627 ? 1'b0 : 1'b1;
+  assign _or_15170 = _and_3627 | _and_15168;
+  assign _mux_15171 = _and_2486 ? 1'b1 : 1'b0;
+  assign _or_15172 = _and_2486 | _and_15168;
+  assign _and_15173 = _not_15082 & _and_14396;
   assign _and_15174 = _and_1925 & _and_15173;
-  assign _mux_15175 = _and_3649 ? 1'b0 : 1'b1;
-  assign _or_15176 = _and_3649 | _and_15174;
-  assign _mux_15177 = _and_2498 ? 1'b1 : 1'b0;
-  assign _or_15178 = _and_2498 | _and_15174;
-  assign _and_15179 = _not_15076 & _and_14418;
+  assign _mux_15175 = _and_3638 ? 1'b0 : 1'b1;
+  assign _or_15176 = _and_3638 | _and_15174;
+  assign _mux_15177 = _and_2492 ? 1'b1 : 1'b0;
+  assign _or_15178 = _and_2492 | _and_15174;
+  assign _and_15179 = _not_15082 & _and_14410;
   assign _and_15180 = _and_1925 & _and_15179;
-  assign _mux_15181 = _and_3660 ? 1'b0 : 1'b1;
-  assign _or_15182 = _and_3660 | _and_15180;
-  assign _mux_15183 = _and_2504 ? 1'b1 : 1'b0;
-  assign _or_15184 = _and_2504 | _and_15180;
-  assign _and_15185 = _not_15076 & _and_14432;
+  assign _mux_15181 = _and_3649 ? 1'b0 : 1'b1;
+  assign _or_15182 = _and_3649 | _and_15180;
+  assign _mux_15183 = _and_2498 ? 1'b1 : 1'b0;
+  assign _or_15184 = _and_2498 | _and_15180;
+  assign _and_15185 = _not_15082 & _and_14424;
   assign _and_15186 = _and_1925 & _and_15185;
-  assign _mux_15187 = _and_3671 ? 1'b0 : 1'b1;
-  assign _or_15188 = _and_3671 | _and_15186;
-  assign _mux_15189 = _and_2510 ? 1'b1 : 1'b0;
-  assign _or_15190 = _and_2510 | _and_15186;
-  assign _and_15191 = _not_15076 & _and_14446;
+  assign _mux_15187 = _and_3660 ? 1'b0 : 1'b1;
+  assign _or_15188 = _and_3660 | _and_15186;
+  assign _mux_15189 = _and_2504 ? 1'b1 : 1'b0;
+  assign _or_15190 = _and_2504 | _and_15186;
+  assign _and_15191 = _not_15082 & _and_14438;
   assign _and_15192 = _and_1925 & _and_15191;
-  assign _mux_15193 = _and_3682 ? 1'b0 : 1'b1;
-  assign _or_15194 = _and_3682 | _and_15192;
-  assign _mux_15195 = _and_2516 ? 1'b1 : 1'b0;
-  assign _or_15196 = _and_2516 | _and_15192;
-  assign _and_15197 = _not_15076 & _and_14460;
+  assign _mux_15193 = _and_3671 ? 1'b0 : 1'b1;
+  assign _or_15194 = _and_3671 | _and_15192;
+  assign _mux_15195 = _and_2510 ? 1'b1 : 1'b0;
+  assign _or_15196 = _and_2510 | _and_15192;
+  assign _and_15197 = _not_15082 & _and_14452;
   assign _and_15198 = _and_1925 & _and_15197;
-  assign _mux_15199 = _and_3693 ? 1'b0 : 1'b1;
-  assign _or_15200 = _and_3693 | _and_15198;
-  assign _mux_15201 = _and_2522 ? 1'b1 : 1'b0;
-  assign _or_15202 = _and_2522 | _and_15198;
-  assign _and_15203 = _not_15076 & _and_14474;
+  assign _mux_15199 = _and_3682 ? 1'b0 : 1'b1;
+  assign _or_15200 = _and_3682 | _and_15198;
+  assign _mux_15201 = _and_2516 ? 1'b1 : 1'b0;
+  assign _or_15202 = _and_2516 | _and_15198;
+  assign _and_15203 = _not_15082 & _and_14466;
   assign _and_15204 = _and_1925 & _and_15203;
-  assign _mux_15205 = _and_3704 ? 1'b0 : 1'b1;
-  assign _or_15206 = _and_3704 | _and_15204;
-  assign _mux_15207 = _and_2528 ? 1'b1 : 1'b0;
-  assign _or_15208 = _and_2528 | _and_15204;
-  assign _and_15209 = _not_15076 & _and_14488;
+  assign _mux_15205 = _and_3693 ? 1'b0 : 1'b1;
+  assign _or_15206 = _and_3693 | _and_15204;
+  assign _mux_15207 = _and_2522 ? 1'b1 : 1'b0;
+  assign _or_15208 = _and_2522 | _and_15204;
+  assign _and_15209 = _not_15082 & _and_14480;
   assign _and_15210 = _and_1925 & _and_15209;
-  assign _mux_15211 = _and_3715 ? 1'b0 : 1'b1;
-  assign _or_15212 = _and_3715 | _and_15210;
-  assign _mux_15213 = _and_2534 ? 1'b1 : 1'b0;
-  assign _or_15214 = _and_2534 | _and_15210;
-  assign _and_15215 = _not_15076 & _and_14502;
+  assign _mux_15211 = _and_3704 ? 1'b0 : 1'b1;
+  assign _or_15212 = _and_3704 | _and_15210;
+  assign _mux_15213 = _and_2528 ? 1'b1 : 1'b0;
+  assign _or_15214 = _and_2528 | _and_15210;
+  assign _and_15215 = _not_15082 & _and_14494;
   assign _and_15216 = _and_1925 & _and_15215;
-  assign _mux_15217 = _and_3726 ? 1'b0 : 1'b1;
-  assign _or_15218 = _and_3726 | _and_15216;
-  assign _mux_15219 = _and_2540 ? 1'b1 : 1'b0;
-  assign _or_15220 = _and_2540 | _and_15216;
-  assign _and_15221 = _not_15076 & _and_14516;
+  assign _mux_15217 = _and_3715 ? 1'b0 : 1'b1;
+  assign _or_15218 = _and_3715 | _and_15216;
+  assign _mux_15219 = _and_2534 ? 1'b1 : 1'b0;
+  assign _or_15220 = _and_2534 | _and_15216;
+  assign _and_15221 = _not_15082 & _and_14508;
   assign _and_15222 = _and_1925 & _and_15221;
-  assign _mux_15223 = _and_3737 ? 1'b0 : 1'b1;
-  assign _or_15224 = _and_3737 | _and_15222;
-  assign _mux_15225 = _and_2546 ? 1'b1 : 1'b0;
-  assign _or_15226 = _and_2546 | _and_15222;
-  assign _and_15227 = _not_15076 & _and_14530;
+  assign _mux_15223 = _and_3726 ? 1'b0 : 1'b1;
+  assign _or_15224 = _and_3726 | _and_15222;
+  assign _mux_15225 = _and_2540 ? 1'b1 : 1'b0;
+  assign _or_15226 = _and_2540 | _and_15222;
+  assign _and_15227 = _not_15082 & _and_14522;
   assign _and_15228 = _and_1925 & _and_15227;
-  assign _mux_15229 = _and_3748 ? 1'b0 : 1'b1;
-  assign _or_15230 = _and_3748 | _and_15228;
-  assign _mux_15231 = _and_2552 ? 1'b1 : 1'b0;
-  assign _or_15232 = _and_2552 | _and_15228;
-  assign _and_15233 = _not_15076 & _and_14544;
+  assign _mux_15229 = _and_3737 ? 1'b0 : 1'b1;
+  assign _or_15230 = _and_3737 | _and_15228;
+  assign _mux_15231 = _and_2546 ? 1'b1 : 1'b0;
+  assign _or_15232 = _and_2546 | _and_15228;
+  assign _and_15233 = _not_15082 & _and_14536;
   assign _and_15234 = _and_1925 & _and_15233;
-  assign _mux_15235 = _and_3759 ? 1'b0 : 1'b1;
-  assign _or_15236 = _and_3759 | _and_15234;
-  assign _mux_15237 = _and_2558 ? 1'b1 : 1'b0;
-  assign _or_15238 = _and_2558 | _and_15234;
-  assign _and_15239 = _not_15076 & _and_14558;
+  assign _mux_15235 = _and_3748 ? 1'b0 : 1'b1;
+  assign _or_15236 = _and_3748 | _and_15234;
+  assign _mux_15237 = _and_2552 ? 1'b1 : 1'b0;
+  assign _or_15238 = _and_2552 | _and_15234;
+  assign _and_15239 = _not_15082 & _and_14550;
   assign _and_15240 = _and_1925 & _and_15239;
-  assign _mux_15241 = _and_3770 ? 1'b0 : 1'b1;
-  assign _or_15242 = _and_3770 | _and_15240;
-  assign _mux_15243 = _and_2564 ? 1'b1 : 1'b0;
-  assign _or_15244 = _and_2564 | _and_15240;
-  assign _and_15245 = _not_15076 & _and_14572;
+  assign _mux_15241 = _and_3759 ? 1'b0 : 1'b1;
+  assign _or_15242 = _and_3759 | _and_15240;
+  assign _mux_15243 = _and_2558 ? 1'b1 : 1'b0;
+  assign _or_15244 = _and_2558 | _and_15240;
+  assign _and_15245 = _not_15082 & _and_14564;
   assign _and_15246 = _and_1925 & _and_15245;
-  assign _mux_15247 = _and_3781 ? 1'b0 : 1'b1;
-  assign _or_15248 = _and_3781 | _and_15246;
-  assign _mux_15249 = _and_2570 ? 1'b1 : 1'b0;
-  assign _or_15250 = _and_2570 | _and_15246;
-  assign _and_15251 = _not_15076 & _and_14586;
+  assign _mux_15247 = _and_3770 ? 1'b0 : 1'b1;
+  assign _or_15248 = _and_3770 | _and_15246;
+  assign _mux_15249 = _and_2564 ? 1'b1 : 1'b0;
+  assign _or_15250 = _and_2564 | _and_15246;
+  assign _and_15251 = _not_15082 & _and_14578;
   assign _and_15252 = _and_1925 & _and_15251;
-  assign _mux_15253 = _and_3792 ? 1'b0 : 1'b1;
-  assign _or_15254 = _and_3792 | _and_15252;
-  assign _mux_15255 = _and_2576 ? 1'b1 : 1'b0;
-  assign _or_15256 = _and_2576 | _and_15252;
-  assign _and_15257 = _not_15076 & _and_14600;
+  assign _mux_15253 = _and_3781 ? 1'b0 : 1'b1;
+  assign _or_15254 = _and_3781 | _and_15252;
+  assign _mux_15255 = _and_2570 ? 1'b1 : 1'b0;
+  assign _or_15256 = _and_2570 | _and_15252;
+  assign _and_15257 = _not_15082 & _and_14592;
   assign _and_15258 = _and_1925 & _and_15257;
-  assign _mux_15259 = _and_3803 ? 1'b0 : 1'b1;
-  assign _or_15260 = _and_3803 | _and_15258;
-  assign _mux_15261 = _and_2582 ? 1'b1 : 1'b0;
-  assign _or_15262 = _and_2582 | _and_15258;
-  assign _and_15263 = _not_15076 & _and_14614;
+  assign _mux_15259 = _and_3792 ? 1'b0 : 1'b1;
+  assign _or_15260 = _and_3792 | _and_15258;
+  assign _mux_15261 = _and_2576 ? 1'b1 : 1'b0;
+  assign _or_15262 = _and_2576 | _and_15258;
+  assign _and_15263 = _not_15082 & _and_14606;
   assign _and_15264 = _and_1925 & _and_15263;
-  assign _mux_15265 = _and_3814 ? 1'b0 : 1'b1;
-  assign _or_15266 = _and_3814 | _and_15264;
-  assign _mux_15267 = _and_2588 ? 1'b1 : 1'b0;
-  assign _or_15268 = _and_2588 | _and_15264;
-  assign _and_15269 = _not_15076 & _and_14628;
+  assign _mux_15265 = _and_3803 ? 1'b0 : 1'b1;
+  assign _or_15266 = _and_3803 | _and_15264;
+  assign _mux_15267 = _and_2582 ? 1'b1 : 1'b0;
+  assign _or_15268 = _and_2582 | _and_15264;
+  assign _and_15269 = _not_15082 & _and_14620;
   assign _and_15270 = _and_1925 & _and_15269;
-  assign _mux_15271 = _and_3825 ? 1'b0 : 1'b1;
-  assign _or_15272 = _and_3825 | _and_15270;
-  assign _mux_15273 = _and_2594 ? 1'b1 : 1'b0;
-  assign _or_15274 = _and_2594 | _and_15270;
-  assign _and_15275 = _not_15076 & _and_14642;
+  assign _mux_15271 = _and_3814 ? 1'b0 : 1'b1;
+  assign _or_15272 = _and_3814 | _and_15270;
+  assign _mux_15273 = _and_2588 ? 1'b1 : 1'b0;
+  assign _or_15274 = _and_2588 | _and_15270;
+  assign _and_15275 = _not_15082 & _and_14634;
   assign _and_15276 = _and_1925 & _and_15275;
-  assign _mux_15277 = _and_3836 ? 1'b0 : 1'b1;
-  assign _or_15278 = _and_3836 | _and_15276;
-  assign _mux_15279 = _and_2600 ? 1'b1 : 1'b0;
-  assign _or_15280 = _and_2600 | _and_15276;
-  assign _and_15281 = _not_15076 & _and_14656;
+  assign _mux_15277 = _and_3825 ? 1'b0 : 1'b1;
+  assign _or_15278 = _and_3825 | _and_15276;
+  assign _mux_15279 = _and_2594 ? 1'b1 : 1'b0;
+  assign _or_15280 = _and_2594 | _and_15276;
+  assign _and_15281 = _not_15082 & _and_14648;
   assign _and_15282 = _and_1925 & _and_15281;
-  assign _mux_15283 = _and_3847 ? 1'b0 : 1'b1;
-  assign _or_15284 = _and_3847 | _and_15282;
-  assign _mux_15285 = _and_2606 ? 1'b1 : 1'b0;
-  assign _or_15286 = _and_2606 | _and_15282;
-  assign _and_15287 = _not_15076 & _and_14670;
+  assign _mux_15283 = _and_3836 ? 1'b0 : 1'b1;
+  assign _or_15284 = _and_3836 | _and_15282;
+  assign _mux_15285 = _and_2600 ? 1'b1 : 1'b0;
+  assign _or_15286 = _and_2600 | _and_15282;
+  assign _and_15287 = _not_15082 & _and_14662;
   assign _and_15288 = _and_1925 & _and_15287;
-  assign _mux_15289 = _and_3858 ? 1'b0 : 1'b1;
-  assign _or_15290 = _and_3858 | _and_15288;
-  assign _mux_15291 = _and_2612 ? 1'b1 : 1'b0;
-  assign _or_15292 = _and_2612 | _and_15288;
-  assign _and_15293 = _not_15076 & _and_14684;
+  assign _mux_15289 = _and_3847 ? 1'b0 : 1'b1;
+  assign _or_15290 = _and_3847 | _and_15288;
+  assign _mux_15291 = _and_2606 ? 1'b1 : 1'b0;
+  assign _or_15292 = _and_2606 | _and_15288;
+  assign _and_15293 = _not_15082 & _and_14676;
   assign _and_15294 = _and_1925 & _and_15293;
-  assign _mux_15295 = _and_3869 ? 1'b0 : 1'b1;
-  assign _or_15296 = _and_3869 | _and_15294;
-  assign _mux_15297 = _and_2618 ? 1'b1 : 1'b0;
-  assign _or_15298 = _and_2618 | _and_15294;
-  assign _and_15299 = _not_15076 & _and_14698;
+  assign _mux_15295 = _and_3858 ? 1'b0 : 1'b1;
+  assign _or_15296 = _and_3858 | _and_15294;
+  assign _mux_15297 = _and_2612 ? 1'b1 : 1'b0;
+  assign _or_15298 = _and_2612 | _and_15294;
+  assign _and_15299 = _not_15082 & _and_14690;
   assign _and_15300 = _and_1925 & _and_15299;
-  assign _mux_15301 = _and_3880 ? 1'b0 : 1'b1;
-  assign _or_15302 = _and_3880 | _and_15300;
-  assign _mux_15303 = _and_2624 ? 1'b1 : 1'b0;
-  assign _or_15304 = _and_2624 | _and_15300;
-  assign _and_15305 = _not_15076 & _and_14712;
+  assign _mux_15301 = _and_3869 ? 1'b0 : 1'b1;
+  assign _or_15302 = _and_3869 | _and_15300;
+  assign _mux_15303 = _and_2618 ? 1'b1 : 1'b0;
+  assign _or_15304 = _and_2618 | _and_15300;
+  assign _and_15305 = _not_15082 & _and_14704;
   assign _and_15306 = _and_1925 & _and_15305;
-  assign _mux_15307 = _and_3891 ? 1'b0 : 1'b1;
-  assign _or_15308 = _and_3891 | _and_15306;
-  assign _mux_15309 = _and_2630 ? 1'b1 : 1'b0;
-  assign _or_15310 = _and_2630 | _and_15306;
-  assign _and_15311 = _not_15076 & _and_14726;
+  assign _mux_15307 = _and_3880 ? 1'b0 : 1'b1;
+  assign _or_15308 = _and_3880 | _and_15306;
+  assign _mux_15309 = _and_2624 ? 1'b1 : 1'b0;
+  assign _or_15310 = _and_2624 | _and_15306;
+  assign _and_15311 = _not_15082 & _and_14718;
   assign _and_15312 = _and_1925 & _and_15311;
-  assign _mux_15313 = _and_3902 ? 1'b0 : 1'b1;
-  assign _or_15314 = _and_3902 | _and_15312;
-  assign _mux_15315 = _and_2636 ? 1'b1 : 1'b0;
-  assign _or_15316 = _and_2636 | _and_15312;
-  assign _and_15317 = _not_15076 & _and_14740;
+  assign _mux_15313 = _and_3891 ? 1'b0 : 1'b1;
+  assign _or_15314 = _and_3891 | _and_15312;
+  assign _mux_15315 = _and_2630 ? 1'b1 : 1'b0;
+  assign _or_15316 = _and_2630 | _and_15312;
+  assign _and_15317 = _not_15082 & _and_14732;
   assign _and_15318 = _and_1925 & _and_15317;
-  assign _mux_15319 = _and_3913 ? 1'b0 : 1'b1;
-  assign _or_15320 = _and_3913 | _and_15318;
-  assign _mux_15321 = _and_2642 ? 1'b1 : 1'b0;
-  assign _or_15322 = _and_2642 | _and_15318;
-  assign _and_15323 = _not_15076 & _and_14754;
+  assign _mux_15319 = _and_3902 ? 1'b0 : 1'b1;
+  assign _or_15320 = _and_3902 | _and_15318;
+  assign _mux_15321 = _and_2636 ? 1'b1 : 1'b0;
+  assign _or_15322 = _and_2636 | _and_15318;
+  assign _and_15323 = _not_15082 & _and_14746;
   assign _and_15324 = _and_1925 & _and_15323;
-  assign _mux_15325 = _and_3924 ? 1'b0 : 1'b1;
-  assign _or_15326 = _and_3924 | _and_15324;
-  assign _mux_15327 = _and_2648 ? 1'b1 : 1'b0;
-  assign _or_15328 = _and_2648 | _and_15324;
-  assign _and_15329 = _not_15076 & _and_14768;
+  assign _mux_15325 = _and_3913 ? 1'b0 : 1'b1;
+  assign _or_15326 = _and_3913 | _and_15324;
+  assign _mux_15327 = _and_2642 ? 1'b1 : 1'b0;
+  assign _or_15328 = _and_2642 | _and_15324;
+  assign _and_15329 = _not_15082 & _and_14760;
   assign _and_15330 = _and_1925 & _and_15329;
-  assign _mux_15331 = _and_3935 ? 1'b0 : 1'b1;
-  assign _or_15332 = _and_3935 | _and_15330;
-  assign _mux_15333 = _and_2654 ? 1'b1 : 1'b0;
-  assign _or_15334 = _and_2654 | _and_15330;
-  assign _and_15335 = _not_15076 & _and_14782;
+  assign _mux_15331 = _and_3924 ? 1'b0 : 1'b1;
+  assign _or_15332 = _and_3924 | _and_15330;
+  assign _mux_15333 = _and_2648 ? 1'b1 : 1'b0;
+  assign _or_15334 = _and_2648 | _and_15330;
+  assign _and_15335 = _not_15082 & _and_14774;
   assign _and_15336 = _and_1925 & _and_15335;
-  assign _mux_15337 = _and_3946 ? 1'b0 : 1'b1;
-  assign _or_15338 = _and_3946 | _and_15336;
-  assign _mux_15339 = _and_2660 ? 1'b1 : 1'b0;
-  assign _or_15340 = _and_2660 | _and_15336;
-  assign _and_15341 = _not_15076 & _and_14796;
+  assign _mux_15337 = _and_3935 ? 1'b0 : 1'b1;
+  assign _or_15338 = _and_3935 | _and_15336;
+  assign _mux_15339 = _and_2654 ? 1'b1 : 1'b0;
+  assign _or_15340 = _and_2654 | _and_15336;
+  assign _and_15341 = _not_15082 & _and_14788;
   assign _and_15342 = _and_1925 & _and_15341;
-  assign _mux_15343 = _and_3957 ? 1'b0 : 1'b1;
-  assign _or_15344 = _and_3957 | _and_15342;
-  assign _mux_15345 = _and_2666 ? 1'b1 : 1'b0;
-  assign _or_15346 = _and_2666 | _and_15342;
-  assign _and_15347 = _not_15076 & _and_14810;
+  assign _mux_15343 = _and_3946 ? 1'b0 : 1'b1;
+  assign _or_15344 = _and_3946 | _and_15342;
+  assign _mux_15345 = _and_2660 ? 1'b1 : 1'b0;
+  assign _or_15346 = _and_2660 | _and_15342;
+  assign _and_15347 = _not_15082 & _and_14802;
   assign _and_15348 = _and_1925 & _and_15347;
-  assign _mux_15349 = _and_3968 ? 1'b0 : 1'b1;
-  assign _or_15350 = _and_3968 | _and_15348;
-  assign _mux_15351 = _and_2672 ? 1'b1 : 1'b0;
-  assign _or_15352 = _and_2672 | _and_15348;
-  assign _and_15353 = _not_15076 & _and_14824;
+  assign _mux_15349 = _and_3957 ? 1'b0 : 1'b1;
+  assign _or_15350 = _and_3957 | _and_15348;
+  assign _mux_15351 = _and_2666 ? 1'b1 : 1'b0;
+  assign _or_15352 = _and_2666 | _and_15348;
+  assign _and_15353 = _not_15082 & _and_14816;
   assign _and_15354 = _and_1925 & _and_15353;
-  assign _mux_15355 = _and_3979 ? 1'b0 : 1'b1;
-  assign _or_15356 = _and_3979 | _and_15354;
-  assign _mux_15357 = _and_2678 ? 1'b1 : 1'b0;
-  assign _or_15358 = _and_2678 | _and_15354;
-  assign _and_15359 = _not_15076 & _and_14838;
+  assign _mux_15355 = _and_3968 ? 1'b0 : 1'b1;
+  assign _or_15356 = _and_3968 | _and_15354;
+  assign _mux_15357 = _and_2672 ? 1'b1 : 1'b0;
+  assign _or_15358 = _and_2672 | _and_15354;
+  assign _and_15359 = _not_15082 & _and_14830;
   assign _and_15360 = _and_1925 & _and_15359;
-  assign _mux_15361 = _and_3990 ? 1'b0 : 1'b1;
-  assign _or_15362 = _and_3990 | _and_15360;
-  assign _mux_15363 = _and_2684 ? 1'b1 : 1'b0;
-  assign _or_15364 = _and_2684 | _and_15360;
-  assign _and_15365 = _not_15076 & _and_14852;
+  assign _mux_15361 = _and_3979 ? 1'b0 : 1'b1;
+  assign _or_15362 = _and_3979 | _and_15360;
+  assign _mux_15363 = _and_2678 ? 1'b1 : 1'b0;
+  assign _or_15364 = _and_2678 | _and_15360;
+  assign _and_15365 = _not_15082 & _and_14844;
   assign _and_15366 = _and_1925 & _and_15365;
-  assign _mux_15367 = _and_4001 ? 1'b0 : 1'b1;
-  assign _or_15368 = _and_4001 | _and_15366;
-  assign _mux_15369 = _and_2690 ? 1'b1 : 1'b0;
-  assign _or_15370 = _and_2690 | _and_15366;
-  assign _and_15371 = _not_15076 & _and_14866;
+  assign _mux_15367 = _and_3990 ? 1'b0 : 1'b1;
+  assign _or_15368 = _and_3990 | _and_15366;
+  assign _mux_15369 = _and_2684 ? 1'b1 : 1'b0;
+  assign _or_15370 = _and_2684 | _and_15366;
+  assign _and_15371 = _not_15082 & _and_14858;
   assign _and_15372 = _and_1925 & _and_15371;
-  assign _mux_15373 = _and_4012 ? 1'b0 : 1'b1;
-  assign _or_15374 = _and_4012 | _and_15372;
-  assign _mux_15375 = _and_2696 ? 1'b1 : 1'b0;
-  assign _or_15376 = _and_2696 | _and_15372;
-  assign _and_15377 = _not_15076 & _and_14880;
+  assign _mux_15373 = _and_4001 ? 1'b0 : 1'b1;
+  assign _or_15374 = _and_4001 | _and_15372;
+  assign _mux_15375 = _and_2690 ? 1'b1 : 1'b0;
+  assign _or_15376 = _and_2690 | _and_15372;
+  assign _and_15377 = _not_15082 & _and_14872;
   assign _and_15378 = _and_1925 & _and_15377;
-  assign _mux_15379 = _and_4023 ? 1'b0 : 1'b1;
-  assign _or_15380 = _and_4023 | _and_15378;
-  assign _mux_15381 = _and_2702 ? 1'b1 : 1'b0;
-  assign _or_15382 = _and_2702 | _and_15378;
-  assign _and_15383 = _not_15076 & _and_14894;
+  assign _mux_15379 = _and_4012 ? 1'b0 : 1'b1;
+  assign _or_15380 = _and_4012 | _and_15378;
+  assign _mux_15381 = _and_2696 ? 1'b1 : 1'b0;
+  assign _or_15382 = _and_2696 | _and_15378;
+  assign _and_15383 = _not_15082 & _and_14886;
   assign _and_15384 = _and_1925 & _and_15383;
-  assign _mux_15385 = _and_4034 ? 1'b0 : 1'b1;
-  assign _or_15386 = _and_4034 | _and_15384;
-  assign _mux_15387 = _and_2708 ? 1'b1 : 1'b0;
-  assign _or_15388 = _and_2708 | _and_15384;
-  assign _and_15389 = _not_15076 & _and_14908;
+  assign _mux_15385 = _and_4023 ? 1'b0 : 1'b1;
+  assign _or_15386 = _and_4023 | _and_15384;
+  assign _mux_15387 = _and_2702 ? 1'b1 : 1'b0;
+  assign _or_15388 = _and_2702 | _and_15384;
+  assign _and_15389 = _not_15082 & _and_14900;
   assign _and_15390 = _and_1925 & _and_15389;
-  assign _mux_15391 = _and_4045 ? 1'b0 : 1'b1;
-  assign _or_15392 = _and_4045 | _and_15390;
-  assign _mux_15393 = _and_2714 ? 1'b1 : 1'b0;
-  assign _or_15394 = _and_2714 | _and_15390;
-  assign _and_15395 = _not_15076 & _and_14922;
+  assign _mux_15391 = _and_4034 ? 1'b0 : 1'b1;
+  assign _or_15392 = _and_4034 | _and_15390;
+  assign _mux_15393 = _and_2708 ? 1'b1 : 1'b0;
+  assign _or_15394 = _and_2708 | _and_15390;
+  assign _and_15395 = _not_15082 & _and_14914;
   assign _and_15396 = _and_1925 & _and_15395;
-  assign _mux_15397 = _and_4056 ? 1'b0 : 1'b1;
-  assign _or_15398 = _and_4056 | _and_15396;
-  assign _mux_15399 = _and_2720 ? 1'b1 : 1'b0;
-  assign _or_15400 = _and_2720 | _and_15396;
-  assign _and_15401 = _not_15076 & _and_14936;
+  assign _mux_15397 = _and_4045 ? 1'b0 : 1'b1;
+  assign _or_15398 = _and_4045 | _and_15396;
+  assign _mux_15399 = _and_2714 ? 1'b1 : 1'b0;
+  assign _or_15400 = _and_2714 | _and_15396;
+  assign _and_15401 = _not_15082 & _and_14928;
   assign _and_15402 = _and_1925 & _and_15401;
-  assign _mux_15403 = _and_4067 ? 1'b0 : 1'b1;
-  assign _or_15404 = _and_4067 | _and_15402;
-  assign _mux_15405 = _and_2726 ? 1'b1 : 1'b0;
-  assign _or_15406 = _and_2726 | _and_15402;
-  assign _and_15407 = _not_15076 & _and_14950;
+  assign _mux_15403 = _and_4056 ? 1'b0 : 1'b1;
+  assign _or_15404 = _and_4056 | _and_15402;
+  assign _mux_15405 = _and_2720 ? 1'b1 : 1'b0;
+  assign _or_15406 = _and_2720 | _and_15402;
+  assign _and_15407 = _not_15082 & _and_14942;
   assign _and_15408 = _and_1925 & _and_15407;
-  assign _mux_15409 = _and_4078 ? 1'b0 : 1'b1;
-  assign _or_15410 = _and_4078 | _and_15408;
-  assign _mux_15411 = _and_2732 ? 1'b1 : 1'b0;
-  assign _or_15412 = _and_2732 | _and_15408;
-  assign _and_15413 = _not_15076 & _and_14964;
+  assign _mux_15409 = _and_4067 ? 1'b0 : 1'b1;
+  assign _or_15410 = _and_4067 | _and_15408;
+  assign _mux_15411 = _and_2726 ? 1'b1 : 1'b0;
+  assign _or_15412 = _and_2726 | _and_15408;
+  assign _and_15413 = _not_15082 & _and_14956;
   assign _and_15414 = _and_1925 & _and_15413;
-  assign _mux_15415 = _and_4089 ? 1'b0 : 1'b1;
-  assign _or_15416 = _and_4089 | _and_15414;
-  assign _mux_15417 = _and_2738 ? 1'b1 : 1'b0;
-  assign _or_15418 = _and_2738 | _and_15414;
-  assign _and_15419 = _not_15076 & _and_14978;
+  assign _mux_15415 = _and_4078 ? 1'b0 : 1'b1;
+  assign _or_15416 = _and_4078 | _and_15414;
+  assign _mux_15417 = _and_2732 ? 1'b1 : 1'b0;
+  assign _or_15418 = _and_2732 | _and_15414;
+  assign _and_15419 = _not_15082 & _and_14970;
   assign _and_15420 = _and_1925 & _and_15419;
-  assign _mux_15421 = _and_4100 ? 1'b0 : 1'b1;
-  assign _or_15422 = _and_4100 | _and_15420;
-  assign _mux_15423 = _and_2744 ? 1'b1 : 1'b0;
-  assign _or_15424 = _and_2744 | _and_15420;
-  assign _and_15425 = _not_15076 & _and_14992;
+  assign _mux_15421 = _and_4089 ? 1'b0 : 1'b1;
+  assign _or_15422 = _and_4089 | _and_15420;
+  assign _mux_15423 = _and_2738 ? 1'b1 : 1'b0;
+  assign _or_15424 = _and_2738 | _and_15420;
+  assign _and_15425 = _not_15082 & _and_14984;
   assign _and_15426 = _and_1925 & _and_15425;
-  assign _mux_15427 = _and_4111 ? 1'b0 : 1'b1;
-  assign _or_15428 = _and_4111 | _and_15426;
-  assign _mux_15429 = _and_2750 ? 1'b1 : 1'b0;
-  assign _or_15430 = _and_2750 | _and_15426;
-  assign _and_15431 = _not_15076 & _and_15006;
+  assign _mux_15427 = _and_4100 ? 1'b0 : 1'b1;
+  assign _or_15428 = _and_4100 | _and_15426;
+  assign _mux_15429 = _and_2744 ? 1'b1 : 1'b0;
+  assign _or_15430 = _and_2744 | _and_15426;
+  assign _and_15431 = _not_15082 & _and_14998;
   assign _and_15432 = _and_1925 & _and_15431;
-  assign _mux_15433 = _and_4122 ? 1'b0 : 1'b1;
-  assign _or_15434 = _and_4122 | _and_15432;
-  assign _mux_15435 = _and_2756 ? 1'b1 : 1'b0;
-  assign _or_15436 = _and_2756 | _and_15432;
-  assign _and_15437 = _not_15076 & _and_15020;
+  assign _mux_15433 = _and_4111 ? 1'b0 : 1'b1;
+  assign _or_15434 = _and_4111 | _and_15432;
+  assign _mux_15435 = _and_2750 ? 1'b1 : 1'b0;
+  assign _or_15436 = _and_2750 | _and_15432;
+  assign _and_15437 = _not_15082 & _and_15012;
   assign _and_15438 = _and_1925 & _and_15437;
-  assign _mux_15439 = _and_4133 ? 1'b0 : 1'b1;
-  assign _or_15440 = _and_4133 | _and_15438;
-  assign _mux_15441 = _and_2762 ? 1'b1 : 1'b0;
-  assign _or_15442 = _and_2762 | _and_15438;
-  assign _and_15443 = _not_15076 & _and_15034;
+  assign _mux_15439 = _and_4122 ? 1'b0 : 1'b1;
+  assign _or_15440 = _and_4122 | _and_15438;
+  assign _mux_15441 = _and_2756 ? 1'b1 : 1'b0;
+  assign _or_15442 = _and_2756 | _and_15438;
+  assign _and_15443 = _not_15082 & _and_15026;
   assign _and_15444 = _and_1925 & _and_15443;
-  assign _mux_15445 = _and_4144 ? 1'b0 : 1'b1;
-  assign _or_15446 = _and_4144 | _and_15444;
-  assign _mux_15447 = _and_2768 ? 1'b1 : 1'b0;
-  assign _or_15448 = _and_2768 | _and_15444;
-  assign _and_15449 = _not_15076 & _and_15048;
+  assign _mux_15445 = _and_4133 ? 1'b0 : 1'b1;
+  assign _or_15446 = _and_4133 | _and_15444;
+  assign _mux_15447 = _and_2762 ? 1'b1 : 1'b0;
+  assign _or_15448 = _and_2762 | _and_15444;
+  assign _and_15449 = _not_15082 & _and_15040;
   assign _and_15450 = _and_1925 & _and_15449;
-  assign _mux_15451 = _and_4155 ? 1'b0 : 1'b1;
-  assign _or_15452 = _and_4155 | _and_15450;
-  assign _mux_15453 = _and_2774 ? 1'b1 : 1'b0;
-  assign _or_15454 = _and_2774 | _and_15450;
-  assign _and_15455 = _not_15076 & _and_15062;
+  assign _mux_15451 = _and_4144 ? 1'b0 : 1'b1;
+  assign _or_15452 = _and_4144 | _and_15450;
+  assign _mux_15453 = _and_2768 ? 1'b1 : 1'b0;
+  assign _or_15454 = _and_2768 | _and_15450;
+  assign _and_15455 = _not_15082 & _and_15054;
   assign _and_15456 = _and_1925 & _and_15455;
-  assign _mux_15457 = _and_4166 ? 1'b0 : 1'b1;
-  assign _or_15458 = _and_4166 | _and_15456;
-  assign _mux_15459 = _and_2780 ? 1'b1 : 1'b0;
-  assign _or_15460 = _and_2780 | _and_15456;
+  assign _mux_15457 = _and_4155 ? 1'b0 : 1'b1;
+  assign _or_15458 = _and_4155 | _and_15456;
+  assign _mux_15459 = _and_2774 ? 1'b1 : 1'b0;
+  assign _or_15460 = _and_2774 | _and_15456;
+  assign _and_15461 = _not_15082 & _and_15068;
+  assign _and_15462 = _and_1925 & _and_15461;
+  assign _mux_15463 = _and_4166 ? 1'b0 : 1'b1;
+  assign _or_15464 = _and_4166 | _and_15462;
+  assign _mux_15465 = _and_2780 ? 1'b1 : 1'b0;
+  assign _or_15466 = _and_2780 | _and_15462;
   vmshr_base_match search (
     .blk(search_blk),
     .v_0(search_v_0),
@@ -21687,920 +21687,920 @@ module vmshr_base (
   wire [63:0] _cat_12916;
   wire _ror_12917;
   wire _ror_12918;
-  wire _eq_12920;
-  wire _and_12921;
-  wire _eq_12923;
-  wire _and_12924;
-  wire _not_12925;
-  wire _and_12926;
-  wire _or_12927;
+  reg ghost_wb_valid_held_held;
+  wire _or_12920;
+  wire _not_12921;
+  wire _and_12922;
+  wire _not_12923;
+  wire _or_12924;
+  wire _eq_12926;
+  wire _and_12927;
   wire _eq_12929;
   wire _and_12930;
-  wire _eq_12932;
-  wire _and_12933;
-  wire _not_12934;
-  wire _and_12935;
-  wire _or_12936;
+  wire _not_12931;
+  wire _and_12932;
+  wire _or_12933;
+  wire _eq_12935;
+  wire _and_12936;
   wire _eq_12938;
   wire _and_12939;
-  wire _eq_12941;
-  wire _and_12942;
-  wire _not_12943;
-  wire _and_12944;
-  wire _or_12945;
+  wire _not_12940;
+  wire _and_12941;
+  wire _or_12942;
+  wire _eq_12944;
+  wire _and_12945;
   wire _eq_12947;
   wire _and_12948;
-  wire _eq_12950;
-  wire _and_12951;
-  wire _not_12952;
-  wire _and_12953;
-  wire _or_12954;
+  wire _not_12949;
+  wire _and_12950;
+  wire _or_12951;
+  wire _eq_12953;
+  wire _and_12954;
   wire _eq_12956;
   wire _and_12957;
-  wire _eq_12959;
-  wire _and_12960;
-  wire _not_12961;
-  wire _and_12962;
-  wire _or_12963;
+  wire _not_12958;
+  wire _and_12959;
+  wire _or_12960;
+  wire _eq_12962;
+  wire _and_12963;
   wire _eq_12965;
   wire _and_12966;
-  wire _eq_12968;
-  wire _and_12969;
-  wire _not_12970;
-  wire _and_12971;
-  wire _or_12972;
+  wire _not_12967;
+  wire _and_12968;
+  wire _or_12969;
+  wire _eq_12971;
+  wire _and_12972;
   wire _eq_12974;
   wire _and_12975;
-  wire _eq_12977;
-  wire _and_12978;
-  wire _not_12979;
-  wire _and_12980;
-  wire _or_12981;
+  wire _not_12976;
+  wire _and_12977;
+  wire _or_12978;
+  wire _eq_12980;
+  wire _and_12981;
   wire _eq_12983;
   wire _and_12984;
-  wire _eq_12986;
-  wire _and_12987;
-  wire _not_12988;
-  wire _and_12989;
-  wire _or_12990;
+  wire _not_12985;
+  wire _and_12986;
+  wire _or_12987;
+  wire _eq_12989;
+  wire _and_12990;
   wire _eq_12992;
   wire _and_12993;
-  wire _eq_12995;
-  wire _and_12996;
-  wire _not_12997;
-  wire _and_12998;
-  wire _or_12999;
+  wire _not_12994;
+  wire _and_12995;
+  wire _or_12996;
+  wire _eq_12998;
+  wire _and_12999;
   wire _eq_13001;
   wire _and_13002;
-  wire _eq_13004;
-  wire _and_13005;
-  wire _not_13006;
-  wire _and_13007;
-  wire _or_13008;
+  wire _not_13003;
+  wire _and_13004;
+  wire _or_13005;
+  wire _eq_13007;
+  wire _and_13008;
   wire _eq_13010;
   wire _and_13011;
-  wire _eq_13013;
-  wire _and_13014;
-  wire _not_13015;
-  wire _and_13016;
-  wire _or_13017;
+  wire _not_13012;
+  wire _and_13013;
+  wire _or_13014;
+  wire _eq_13016;
+  wire _and_13017;
   wire _eq_13019;
   wire _and_13020;
-  wire _eq_13022;
-  wire _and_13023;
-  wire _not_13024;
-  wire _and_13025;
-  wire _or_13026;
+  wire _not_13021;
+  wire _and_13022;
+  wire _or_13023;
+  wire _eq_13025;
+  wire _and_13026;
   wire _eq_13028;
   wire _and_13029;
-  wire _eq_13031;
-  wire _and_13032;
-  wire _not_13033;
-  wire _and_13034;
-  wire _or_13035;
+  wire _not_13030;
+  wire _and_13031;
+  wire _or_13032;
+  wire _eq_13034;
+  wire _and_13035;
   wire _eq_13037;
   wire _and_13038;
-  wire _eq_13040;
-  wire _and_13041;
-  wire _not_13042;
-  wire _and_13043;
-  wire _or_13044;
+  wire _not_13039;
+  wire _and_13040;
+  wire _or_13041;
+  wire _eq_13043;
+  wire _and_13044;
   wire _eq_13046;
   wire _and_13047;
-  wire _eq_13049;
-  wire _and_13050;
-  wire _not_13051;
-  wire _and_13052;
-  wire _or_13053;
+  wire _not_13048;
+  wire _and_13049;
+  wire _or_13050;
+  wire _eq_13052;
+  wire _and_13053;
   wire _eq_13055;
   wire _and_13056;
-  wire _eq_13058;
-  wire _and_13059;
-  wire _not_13060;
-  wire _and_13061;
-  wire _or_13062;
+  wire _not_13057;
+  wire _and_13058;
+  wire _or_13059;
+  wire _eq_13061;
+  wire _and_13062;
   wire _eq_13064;
   wire _and_13065;
-  wire _eq_13067;
-  wire _and_13068;
-  wire _not_13069;
-  wire _and_13070;
-  wire _or_13071;
+  wire _not_13066;
+  wire _and_13067;
+  wire _or_13068;
+  wire _eq_13070;
+  wire _and_13071;
   wire _eq_13073;
   wire _and_13074;
-  wire _eq_13076;
-  wire _and_13077;
-  wire _not_13078;
-  wire _and_13079;
-  wire _or_13080;
+  wire _not_13075;
+  wire _and_13076;
+  wire _or_13077;
+  wire _eq_13079;
+  wire _and_13080;
   wire _eq_13082;
   wire _and_13083;
-  wire _eq_13085;
-  wire _and_13086;
-  wire _not_13087;
-  wire _and_13088;
-  wire _or_13089;
+  wire _not_13084;
+  wire _and_13085;
+  wire _or_13086;
+  wire _eq_13088;
+  wire _and_13089;
   wire _eq_13091;
   wire _and_13092;
-  wire _eq_13094;
-  wire _and_13095;
-  wire _not_13096;
-  wire _and_13097;
-  wire _or_13098;
+  wire _not_13093;
+  wire _and_13094;
+  wire _or_13095;
+  wire _eq_13097;
+  wire _and_13098;
   wire _eq_13100;
   wire _and_13101;
-  wire _eq_13103;
-  wire _and_13104;
-  wire _not_13105;
-  wire _and_13106;
-  wire _or_13107;
+  wire _not_13102;
+  wire _and_13103;
+  wire _or_13104;
+  wire _eq_13106;
+  wire _and_13107;
   wire _eq_13109;
   wire _and_13110;
-  wire _eq_13112;
-  wire _and_13113;
-  wire _not_13114;
-  wire _and_13115;
-  wire _or_13116;
+  wire _not_13111;
+  wire _and_13112;
+  wire _or_13113;
+  wire _eq_13115;
+  wire _and_13116;
   wire _eq_13118;
   wire _and_13119;
-  wire _eq_13121;
-  wire _and_13122;
-  wire _not_13123;
-  wire _and_13124;
-  wire _or_13125;
+  wire _not_13120;
+  wire _and_13121;
+  wire _or_13122;
+  wire _eq_13124;
+  wire _and_13125;
   wire _eq_13127;
   wire _and_13128;
-  wire _eq_13130;
-  wire _and_13131;
-  wire _not_13132;
-  wire _and_13133;
-  wire _or_13134;
+  wire _not_13129;
+  wire _and_13130;
+  wire _or_13131;
+  wire _eq_13133;
+  wire _and_13134;
   wire _eq_13136;
   wire _and_13137;
-  wire _eq_13139;
-  wire _and_13140;
-  wire _not_13141;
-  wire _and_13142;
-  wire _or_13143;
+  wire _not_13138;
+  wire _and_13139;
+  wire _or_13140;
+  wire _eq_13142;
+  wire _and_13143;
   wire _eq_13145;
   wire _and_13146;
-  wire _eq_13148;
-  wire _and_13149;
-  wire _not_13150;
-  wire _and_13151;
-  wire _or_13152;
+  wire _not_13147;
+  wire _and_13148;
+  wire _or_13149;
+  wire _eq_13151;
+  wire _and_13152;
   wire _eq_13154;
   wire _and_13155;
-  wire _eq_13157;
-  wire _and_13158;
-  wire _not_13159;
-  wire _and_13160;
-  wire _or_13161;
+  wire _not_13156;
+  wire _and_13157;
+  wire _or_13158;
+  wire _eq_13160;
+  wire _and_13161;
   wire _eq_13163;
   wire _and_13164;
-  wire _eq_13166;
-  wire _and_13167;
-  wire _not_13168;
-  wire _and_13169;
-  wire _or_13170;
+  wire _not_13165;
+  wire _and_13166;
+  wire _or_13167;
+  wire _eq_13169;
+  wire _and_13170;
   wire _eq_13172;
   wire _and_13173;
-  wire _eq_13175;
-  wire _and_13176;
-  wire _not_13177;
-  wire _and_13178;
-  wire _or_13179;
+  wire _not_13174;
+  wire _and_13175;
+  wire _or_13176;
+  wire _eq_13178;
+  wire _and_13179;
   wire _eq_13181;
   wire _and_13182;
-  wire _eq_13184;
-  wire _and_13185;
-  wire _not_13186;
-  wire _and_13187;
-  wire _or_13188;
+  wire _not_13183;
+  wire _and_13184;
+  wire _or_13185;
+  wire _eq_13187;
+  wire _and_13188;
   wire _eq_13190;
   wire _and_13191;
-  wire _eq_13193;
-  wire _and_13194;
-  wire _not_13195;
-  wire _and_13196;
-  wire _or_13197;
+  wire _not_13192;
+  wire _and_13193;
+  wire _or_13194;
+  wire _eq_13196;
+  wire _and_13197;
   wire _eq_13199;
   wire _and_13200;
-  wire _eq_13202;
-  wire _and_13203;
-  wire _not_13204;
-  wire _and_13205;
-  wire _or_13206;
+  wire _not_13201;
+  wire _and_13202;
+  wire _or_13203;
+  wire _eq_13205;
+  wire _and_13206;
   wire _eq_13208;
   wire _and_13209;
-  wire _eq_13211;
-  wire _and_13212;
-  wire _not_13213;
-  wire _and_13214;
-  wire _or_13215;
+  wire _not_13210;
+  wire _and_13211;
+  wire _or_13212;
+  wire _eq_13214;
+  wire _and_13215;
   wire _eq_13217;
   wire _and_13218;
-  wire _eq_13220;
-  wire _and_13221;
-  wire _not_13222;
-  wire _and_13223;
-  wire _or_13224;
+  wire _not_13219;
+  wire _and_13220;
+  wire _or_13221;
+  wire _eq_13223;
+  wire _and_13224;
   wire _eq_13226;
   wire _and_13227;
-  wire _eq_13229;
-  wire _and_13230;
-  wire _not_13231;
-  wire _and_13232;
-  wire _or_13233;
+  wire _not_13228;
+  wire _and_13229;
+  wire _or_13230;
+  wire _eq_13232;
+  wire _and_13233;
   wire _eq_13235;
   wire _and_13236;
-  wire _eq_13238;
-  wire _and_13239;
-  wire _not_13240;
-  wire _and_13241;
-  wire _or_13242;
+  wire _not_13237;
+  wire _and_13238;
+  wire _or_13239;
+  wire _eq_13241;
+  wire _and_13242;
   wire _eq_13244;
   wire _and_13245;
-  wire _eq_13247;
-  wire _and_13248;
-  wire _not_13249;
-  wire _and_13250;
-  wire _or_13251;
+  wire _not_13246;
+  wire _and_13247;
+  wire _or_13248;
+  wire _eq_13250;
+  wire _and_13251;
   wire _eq_13253;
   wire _and_13254;
-  wire _eq_13256;
-  wire _and_13257;
-  wire _not_13258;
-  wire _and_13259;
-  wire _or_13260;
+  wire _not_13255;
+  wire _and_13256;
+  wire _or_13257;
+  wire _eq_13259;
+  wire _and_13260;
   wire _eq_13262;
   wire _and_13263;
-  wire _eq_13265;
-  wire _and_13266;
-  wire _not_13267;
-  wire _and_13268;
-  wire _or_13269;
+  wire _not_13264;
+  wire _and_13265;
+  wire _or_13266;
+  wire _eq_13268;
+  wire _and_13269;
   wire _eq_13271;
   wire _and_13272;
-  wire _eq_13274;
-  wire _and_13275;
-  wire _not_13276;
-  wire _and_13277;
-  wire _or_13278;
+  wire _not_13273;
+  wire _and_13274;
+  wire _or_13275;
+  wire _eq_13277;
+  wire _and_13278;
   wire _eq_13280;
   wire _and_13281;
-  wire _eq_13283;
-  wire _and_13284;
-  wire _not_13285;
-  wire _and_13286;
-  wire _or_13287;
+  wire _not_13282;
+  wire _and_13283;
+  wire _or_13284;
+  wire _eq_13286;
+  wire _and_13287;
   wire _eq_13289;
   wire _and_13290;
-  wire _eq_13292;
-  wire _and_13293;
-  wire _not_13294;
-  wire _and_13295;
-  wire _or_13296;
+  wire _not_13291;
+  wire _and_13292;
+  wire _or_13293;
+  wire _eq_13295;
+  wire _and_13296;
   wire _eq_13298;
   wire _and_13299;
-  wire _eq_13301;
-  wire _and_13302;
-  wire _not_13303;
-  wire _and_13304;
-  wire _or_13305;
+  wire _not_13300;
+  wire _and_13301;
+  wire _or_13302;
+  wire _eq_13304;
+  wire _and_13305;
   wire _eq_13307;
   wire _and_13308;
-  wire _eq_13310;
-  wire _and_13311;
-  wire _not_13312;
-  wire _and_13313;
-  wire _or_13314;
+  wire _not_13309;
+  wire _and_13310;
+  wire _or_13311;
+  wire _eq_13313;
+  wire _and_13314;
   wire _eq_13316;
   wire _and_13317;
-  wire _eq_13319;
-  wire _and_13320;
-  wire _not_13321;
-  wire _and_13322;
-  wire _or_13323;
+  wire _not_13318;
+  wire _and_13319;
+  wire _or_13320;
+  wire _eq_13322;
+  wire _and_13323;
   wire _eq_13325;
   wire _and_13326;
-  wire _eq_13328;
-  wire _and_13329;
-  wire _not_13330;
-  wire _and_13331;
-  wire _or_13332;
+  wire _not_13327;
+  wire _and_13328;
+  wire _or_13329;
+  wire _eq_13331;
+  wire _and_13332;
   wire _eq_13334;
   wire _and_13335;
-  wire _eq_13337;
-  wire _and_13338;
-  wire _not_13339;
-  wire _and_13340;
-  wire _or_13341;
+  wire _not_13336;
+  wire _and_13337;
+  wire _or_13338;
+  wire _eq_13340;
+  wire _and_13341;
   wire _eq_13343;
   wire _and_13344;
-  wire _eq_13346;
-  wire _and_13347;
-  wire _not_13348;
-  wire _and_13349;
-  wire _or_13350;
+  wire _not_13345;
+  wire _and_13346;
+  wire _or_13347;
+  wire _eq_13349;
+  wire _and_13350;
   wire _eq_13352;
   wire _and_13353;
-  wire _eq_13355;
-  wire _and_13356;
-  wire _not_13357;
-  wire _and_13358;
-  wire _or_13359;
+  wire _not_13354;
+  wire _and_13355;
+  wire _or_13356;
+  wire _eq_13358;
+  wire _and_13359;
   wire _eq_13361;
   wire _and_13362;
-  wire _eq_13364;
-  wire _and_13365;
-  wire _not_13366;
-  wire _and_13367;
-  wire _or_13368;
+  wire _not_13363;
+  wire _and_13364;
+  wire _or_13365;
+  wire _eq_13367;
+  wire _and_13368;
   wire _eq_13370;
   wire _and_13371;
-  wire _eq_13373;
-  wire _and_13374;
-  wire _not_13375;
-  wire _and_13376;
-  wire _or_13377;
+  wire _not_13372;
+  wire _and_13373;
+  wire _or_13374;
+  wire _eq_13376;
+  wire _and_13377;
   wire _eq_13379;
   wire _and_13380;
-  wire _eq_13382;
-  wire _and_13383;
-  wire _not_13384;
-  wire _and_13385;
-  wire _or_13386;
+  wire _not_13381;
+  wire _and_13382;
+  wire _or_13383;
+  wire _eq_13385;
+  wire _and_13386;
   wire _eq_13388;
   wire _and_13389;
-  wire _eq_13391;
-  wire _and_13392;
-  wire _not_13393;
-  wire _and_13394;
-  wire _or_13395;
+  wire _not_13390;
+  wire _and_13391;
+  wire _or_13392;
+  wire _eq_13394;
+  wire _and_13395;
   wire _eq_13397;
   wire _and_13398;
-  wire _eq_13400;
-  wire _and_13401;
-  wire _not_13402;
-  wire _and_13403;
-  wire _or_13404;
+  wire _not_13399;
+  wire _and_13400;
+  wire _or_13401;
+  wire _eq_13403;
+  wire _and_13404;
   wire _eq_13406;
   wire _and_13407;
-  wire _eq_13409;
-  wire _and_13410;
-  wire _not_13411;
-  wire _and_13412;
-  wire _or_13413;
+  wire _not_13408;
+  wire _and_13409;
+  wire _or_13410;
+  wire _eq_13412;
+  wire _and_13413;
   wire _eq_13415;
   wire _and_13416;
-  wire _eq_13418;
-  wire _and_13419;
-  wire _not_13420;
-  wire _and_13421;
-  wire _or_13422;
+  wire _not_13417;
+  wire _and_13418;
+  wire _or_13419;
+  wire _eq_13421;
+  wire _and_13422;
   wire _eq_13424;
   wire _and_13425;
-  wire _eq_13427;
-  wire _and_13428;
-  wire _not_13429;
-  wire _and_13430;
-  wire _or_13431;
+  wire _not_13426;
+  wire _and_13427;
+  wire _or_13428;
+  wire _eq_13430;
+  wire _and_13431;
   wire _eq_13433;
   wire _and_13434;
-  wire _eq_13436;
-  wire _and_13437;
-  wire _not_13438;
-  wire _and_13439;
-  wire _or_13440;
+  wire _not_13435;
+  wire _and_13436;
+  wire _or_13437;
+  wire _eq_13439;
+  wire _and_13440;
   wire _eq_13442;
   wire _and_13443;
-  wire _eq_13445;
-  wire _and_13446;
-  wire _not_13447;
-  wire _and_13448;
-  wire _or_13449;
+  wire _not_13444;
+  wire _and_13445;
+  wire _or_13446;
+  wire _eq_13448;
+  wire _and_13449;
   wire _eq_13451;
   wire _and_13452;
-  wire _eq_13454;
-  wire _and_13455;
-  wire _not_13456;
-  wire _and_13457;
-  wire _or_13458;
+  wire _not_13453;
+  wire _and_13454;
+  wire _or_13455;
+  wire _eq_13457;
+  wire _and_13458;
   wire _eq_13460;
   wire _and_13461;
-  wire _eq_13463;
-  wire _and_13464;
-  wire _not_13465;
-  wire _and_13466;
-  wire _or_13467;
+  wire _not_13462;
+  wire _and_13463;
+  wire _or_13464;
+  wire _eq_13466;
+  wire _and_13467;
   wire _eq_13469;
   wire _and_13470;
-  wire _eq_13472;
-  wire _and_13473;
-  wire _not_13474;
-  wire _and_13475;
-  wire _or_13476;
+  wire _not_13471;
+  wire _and_13472;
+  wire _or_13473;
+  wire _eq_13475;
+  wire _and_13476;
   wire _eq_13478;
   wire _and_13479;
-  wire _eq_13481;
-  wire _and_13482;
-  wire _not_13483;
-  wire _and_13484;
-  wire _or_13485;
+  wire _not_13480;
+  wire _and_13481;
+  wire _or_13482;
+  wire _eq_13484;
+  wire _and_13485;
   wire _eq_13487;
   wire _and_13488;
-  wire _eq_13490;
-  wire _and_13491;
-  wire _not_13492;
-  wire _and_13493;
-  wire _or_13494;
+  wire _not_13489;
+  wire _and_13490;
+  wire _or_13491;
+  wire _eq_13493;
+  wire _and_13494;
   wire _eq_13496;
   wire _and_13497;
-  wire _eq_13499;
-  wire _and_13500;
-  wire _not_13501;
-  wire _and_13502;
-  wire _or_13503;
+  wire _not_13498;
+  wire _and_13499;
+  wire _or_13500;
+  wire _eq_13502;
+  wire _and_13503;
   wire _eq_13505;
   wire _and_13506;
-  wire _eq_13508;
-  wire _and_13509;
-  wire _not_13510;
-  wire _and_13511;
-  wire _or_13512;
+  wire _not_13507;
+  wire _and_13508;
+  wire _or_13509;
+  wire _eq_13511;
+  wire _and_13512;
   wire _eq_13514;
   wire _and_13515;
-  wire _eq_13517;
-  wire _and_13518;
-  wire _not_13519;
-  wire _and_13520;
-  wire _or_13521;
+  wire _not_13516;
+  wire _and_13517;
+  wire _or_13518;
+  wire _eq_13520;
+  wire _and_13521;
   wire _eq_13523;
   wire _and_13524;
-  wire _eq_13526;
-  wire _and_13527;
-  wire _not_13528;
-  wire _and_13529;
-  wire _or_13530;
+  wire _not_13525;
+  wire _and_13526;
+  wire _or_13527;
+  wire _eq_13529;
+  wire _and_13530;
   wire _eq_13532;
   wire _and_13533;
-  wire _eq_13535;
-  wire _and_13536;
-  wire _not_13537;
-  wire _and_13538;
-  wire _or_13539;
+  wire _not_13534;
+  wire _and_13535;
+  wire _or_13536;
+  wire _eq_13538;
+  wire _and_13539;
   wire _eq_13541;
   wire _and_13542;
-  wire _eq_13544;
-  wire _and_13545;
-  wire _not_13546;
-  wire _and_13547;
-  wire _or_13548;
+  wire _not_13543;
+  wire _and_13544;
+  wire _or_13545;
+  wire _eq_13547;
+  wire _and_13548;
   wire _eq_13550;
   wire _and_13551;
-  wire _eq_13553;
-  wire _and_13554;
-  wire _not_13555;
-  wire _and_13556;
-  wire _or_13557;
+  wire _not_13552;
+  wire _and_13553;
+  wire _or_13554;
+  wire _eq_13556;
+  wire _and_13557;
   wire _eq_13559;
   wire _and_13560;
-  wire _eq_13562;
-  wire _and_13563;
-  wire _not_13564;
-  wire _and_13565;
-  wire _or_13566;
+  wire _not_13561;
+  wire _and_13562;
+  wire _or_13563;
+  wire _eq_13565;
+  wire _and_13566;
   wire _eq_13568;
   wire _and_13569;
-  wire _eq_13571;
-  wire _and_13572;
-  wire _not_13573;
-  wire _and_13574;
-  wire _or_13575;
+  wire _not_13570;
+  wire _and_13571;
+  wire _or_13572;
+  wire _eq_13574;
+  wire _and_13575;
   wire _eq_13577;
   wire _and_13578;
-  wire _eq_13580;
-  wire _and_13581;
-  wire _not_13582;
-  wire _and_13583;
-  wire _or_13584;
+  wire _not_13579;
+  wire _and_13580;
+  wire _or_13581;
+  wire _eq_13583;
+  wire _and_13584;
   wire _eq_13586;
   wire _and_13587;
-  wire _eq_13589;
-  wire _and_13590;
-  wire _not_13591;
-  wire _and_13592;
-  wire _or_13593;
+  wire _not_13588;
+  wire _and_13589;
+  wire _or_13590;
+  wire _eq_13592;
+  wire _and_13593;
   wire _eq_13595;
   wire _and_13596;
-  wire _eq_13598;
-  wire _and_13599;
-  wire _not_13600;
-  wire _and_13601;
-  wire _or_13602;
+  wire _not_13597;
+  wire _and_13598;
+  wire _or_13599;
+  wire _eq_13601;
+  wire _and_13602;
   wire _eq_13604;
   wire _and_13605;
-  wire _eq_13607;
-  wire _and_13608;
-  wire _not_13609;
-  wire _and_13610;
-  wire _or_13611;
+  wire _not_13606;
+  wire _and_13607;
+  wire _or_13608;
+  wire _eq_13610;
+  wire _and_13611;
   wire _eq_13613;
   wire _and_13614;
-  wire _eq_13616;
-  wire _and_13617;
-  wire _not_13618;
-  wire _and_13619;
-  wire _or_13620;
+  wire _not_13615;
+  wire _and_13616;
+  wire _or_13617;
+  wire _eq_13619;
+  wire _and_13620;
   wire _eq_13622;
   wire _and_13623;
-  wire _eq_13625;
-  wire _and_13626;
-  wire _not_13627;
-  wire _and_13628;
-  wire _or_13629;
+  wire _not_13624;
+  wire _and_13625;
+  wire _or_13626;
+  wire _eq_13628;
+  wire _and_13629;
   wire _eq_13631;
   wire _and_13632;
-  wire _eq_13634;
-  wire _and_13635;
-  wire _not_13636;
-  wire _and_13637;
-  wire _or_13638;
+  wire _not_13633;
+  wire _and_13634;
+  wire _or_13635;
+  wire _eq_13637;
+  wire _and_13638;
   wire _eq_13640;
   wire _and_13641;
-  wire _eq_13643;
-  wire _and_13644;
-  wire _not_13645;
-  wire _and_13646;
-  wire _or_13647;
+  wire _not_13642;
+  wire _and_13643;
+  wire _or_13644;
+  wire _eq_13646;
+  wire _and_13647;
   wire _eq_13649;
   wire _and_13650;
-  wire _eq_13652;
-  wire _and_13653;
-  wire _not_13654;
-  wire _and_13655;
-  wire _or_13656;
+  wire _not_13651;
+  wire _and_13652;
+  wire _or_13653;
+  wire _eq_13655;
+  wire _and_13656;
   wire _eq_13658;
   wire _and_13659;
-  wire _eq_13661;
-  wire _and_13662;
-  wire _not_13663;
-  wire _and_13664;
-  wire _or_13665;
+  wire _not_13660;
+  wire _and_13661;
+  wire _or_13662;
+  wire _eq_13664;
+  wire _and_13665;
   wire _eq_13667;
   wire _and_13668;
-  wire _eq_13670;
-  wire _and_13671;
-  wire _not_13672;
-  wire _and_13673;
-  wire _or_13674;
+  wire _not_13669;
+  wire _and_13670;
+  wire _or_13671;
+  wire _eq_13673;
+  wire _and_13674;
   wire _eq_13676;
   wire _and_13677;
-  wire _eq_13679;
-  wire _and_13680;
-  wire _not_13681;
-  wire _and_13682;
-  wire _or_13683;
+  wire _not_13678;
+  wire _and_13679;
+  wire _or_13680;
+  wire _eq_13682;
+  wire _and_13683;
   wire _eq_13685;
   wire _and_13686;
-  wire _eq_13688;
-  wire _and_13689;
-  wire _not_13690;
-  wire _and_13691;
-  wire _or_13692;
+  wire _not_13687;
+  wire _and_13688;
+  wire _or_13689;
+  wire _eq_13691;
+  wire _and_13692;
   wire _eq_13694;
   wire _and_13695;
-  wire _eq_13697;
-  wire _and_13698;
-  wire _not_13699;
-  wire _and_13700;
-  wire _or_13701;
+  wire _not_13696;
+  wire _and_13697;
+  wire _or_13698;
+  wire _eq_13700;
+  wire _and_13701;
   wire _eq_13703;
   wire _and_13704;
-  wire _eq_13706;
-  wire _and_13707;
-  wire _not_13708;
-  wire _and_13709;
-  wire _or_13710;
+  wire _not_13705;
+  wire _and_13706;
+  wire _or_13707;
+  wire _eq_13709;
+  wire _and_13710;
   wire _eq_13712;
   wire _and_13713;
-  wire _eq_13715;
-  wire _and_13716;
-  wire _not_13717;
-  wire _and_13718;
-  wire _or_13719;
+  wire _not_13714;
+  wire _and_13715;
+  wire _or_13716;
+  wire _eq_13718;
+  wire _and_13719;
   wire _eq_13721;
   wire _and_13722;
-  wire _eq_13724;
-  wire _and_13725;
-  wire _not_13726;
-  wire _and_13727;
-  wire _or_13728;
+  wire _not_13723;
+  wire _and_13724;
+  wire _or_13725;
+  wire _eq_13727;
+  wire _and_13728;
   wire _eq_13730;
   wire _and_13731;
-  wire _eq_13733;
-  wire _and_13734;
-  wire _not_13735;
-  wire _and_13736;
-  wire _or_13737;
+  wire _not_13732;
+  wire _and_13733;
+  wire _or_13734;
+  wire _eq_13736;
+  wire _and_13737;
   wire _eq_13739;
   wire _and_13740;
-  wire _eq_13742;
-  wire _and_13743;
-  wire _not_13744;
-  wire _and_13745;
-  wire _or_13746;
+  wire _not_13741;
+  wire _and_13742;
+  wire _or_13743;
+  wire _eq_13745;
+  wire _and_13746;
   wire _eq_13748;
   wire _and_13749;
-  wire _eq_13751;
-  wire _and_13752;
-  wire _not_13753;
-  wire _and_13754;
-  wire _or_13755;
+  wire _not_13750;
+  wire _and_13751;
+  wire _or_13752;
+  wire _eq_13754;
+  wire _and_13755;
   wire _eq_13757;
   wire _and_13758;
-  wire _eq_13760;
-  wire _and_13761;
-  wire _not_13762;
-  wire _and_13763;
-  wire _or_13764;
+  wire _not_13759;
+  wire _and_13760;
+  wire _or_13761;
+  wire _eq_13763;
+  wire _and_13764;
   wire _eq_13766;
   wire _and_13767;
-  wire _eq_13769;
-  wire _and_13770;
-  wire _not_13771;
-  wire _and_13772;
-  wire _or_13773;
+  wire _not_13768;
+  wire _and_13769;
+  wire _or_13770;
+  wire _eq_13772;
+  wire _and_13773;
   wire _eq_13775;
   wire _and_13776;
-  wire _eq_13778;
-  wire _and_13779;
-  wire _not_13780;
-  wire _and_13781;
-  wire _or_13782;
+  wire _not_13777;
+  wire _and_13778;
+  wire _or_13779;
+  wire _eq_13781;
+  wire _and_13782;
   wire _eq_13784;
   wire _and_13785;
-  wire _eq_13787;
-  wire _and_13788;
-  wire _not_13789;
-  wire _and_13790;
-  wire _or_13791;
+  wire _not_13786;
+  wire _and_13787;
+  wire _or_13788;
+  wire _eq_13790;
+  wire _and_13791;
   wire _eq_13793;
   wire _and_13794;
-  wire _eq_13796;
-  wire _and_13797;
-  wire _not_13798;
-  wire _and_13799;
-  wire _or_13800;
+  wire _not_13795;
+  wire _and_13796;
+  wire _or_13797;
+  wire _eq_13799;
+  wire _and_13800;
   wire _eq_13802;
   wire _and_13803;
-  wire _eq_13805;
-  wire _and_13806;
-  wire _not_13807;
-  wire _and_13808;
-  wire _or_13809;
+  wire _not_13804;
+  wire _and_13805;
+  wire _or_13806;
+  wire _eq_13808;
+  wire _and_13809;
   wire _eq_13811;
   wire _and_13812;
-  wire _eq_13814;
-  wire _and_13815;
-  wire _not_13816;
-  wire _and_13817;
-  wire _or_13818;
+  wire _not_13813;
+  wire _and_13814;
+  wire _or_13815;
+  wire _eq_13817;
+  wire _and_13818;
   wire _eq_13820;
   wire _and_13821;
-  wire _eq_13823;
-  wire _and_13824;
-  wire _not_13825;
-  wire _and_13826;
-  wire _or_13827;
+  wire _not_13822;
+  wire _and_13823;
+  wire _or_13824;
+  wire _eq_13826;
+  wire _and_13827;
   wire _eq_13829;
   wire _and_13830;
-  wire _eq_13832;
-  wire _and_13833;
-  wire _not_13834;
-  wire _and_13835;
-  wire _or_13836;
+  wire _not_13831;
+  wire _and_13832;
+  wire _or_13833;
+  wire _eq_13835;
+  wire _and_13836;
   wire _eq_13838;
   wire _and_13839;
-  wire _eq_13841;
-  wire _and_13842;
-  wire _not_13843;
-  wire _and_13844;
-  wire _or_13845;
+  wire _not_13840;
+  wire _and_13841;
+  wire _or_13842;
+  wire _eq_13844;
+  wire _and_13845;
   wire _eq_13847;
   wire _and_13848;
-  wire _eq_13850;
-  wire _and_13851;
-  wire _not_13852;
-  wire _and_13853;
-  wire _or_13854;
+  wire _not_13849;
+  wire _and_13850;
+  wire _or_13851;
+  wire _eq_13853;
+  wire _and_13854;
   wire _eq_13856;
   wire _and_13857;
-  wire _eq_13859;
-  wire _and_13860;
-  wire _not_13861;
-  wire _and_13862;
-  wire _or_13863;
+  wire _not_13858;
+  wire _and_13859;
+  wire _or_13860;
+  wire _eq_13862;
+  wire _and_13863;
   wire _eq_13865;
   wire _and_13866;
-  wire _eq_13868;
-  wire _and_13869;
-  wire _not_13870;
-  wire _and_13871;
-  wire _or_13872;
+  wire _not_13867;
+  wire _and_13868;
+  wire _or_13869;
+  wire _eq_13871;
+  wire _and_13872;
   wire _eq_13874;
   wire _and_13875;
-  wire _eq_13877;
-  wire _and_13878;
-  wire _not_13879;
-  wire _and_13880;
-  wire _or_13881;
+  wire _not_13876;
+  wire _and_13877;
+  wire _or_13878;
+  wire _eq_13880;
+  wire _and_13881;
   wire _eq_13883;
   wire _and_13884;
-  wire _eq_13886;
-  wire _and_13887;
-  wire _not_13888;
-  wire _and_13889;
-  wire _or_13890;
+  wire _not_13885;
+  wire _and_13886;
+  wire _or_13887;
+  wire _eq_13889;
+  wire _and_13890;
   wire _eq_13892;
   wire _and_13893;
-  wire _eq_13895;
-  wire _and_13896;
-  wire _not_13897;
-  wire _and_13898;
-  wire _or_13899;
+  wire _not_13894;
+  wire _and_13895;
+  wire _or_13896;
+  wire _eq_13898;
+  wire _and_13899;
   wire _eq_13901;
   wire _and_13902;
-  wire _eq_13904;
-  wire _and_13905;
-  wire _not_13906;
-  wire _and_13907;
-  wire _or_13908;
+  wire _not_13903;
+  wire _and_13904;
+  wire _or_13905;
+  wire _eq_13907;
+  wire _and_13908;
   wire _eq_13910;
   wire _and_13911;
-  wire _eq_13913;
-  wire _and_13914;
-  wire _not_13915;
-  wire _and_13916;
-  wire _or_13917;
+  wire _not_13912;
+  wire _and_13913;
+  wire _or_13914;
+  wire _eq_13916;
+  wire _and_13917;
   wire _eq_13919;
   wire _and_13920;
-  wire _eq_13922;
-  wire _and_13923;
-  wire _not_13924;
-  wire _and_13925;
-  wire _or_13926;
+  wire _not_13921;
+  wire _and_13922;
+  wire _or_13923;
+  wire _eq_13925;
+  wire _and_13926;
   wire _eq_13928;
   wire _and_13929;
-  wire _eq_13931;
-  wire _and_13932;
-  wire _not_13933;
-  wire _and_13934;
-  wire _or_13935;
+  wire _not_13930;
+  wire _and_13931;
+  wire _or_13932;
+  wire _eq_13934;
+  wire _and_13935;
   wire _eq_13937;
   wire _and_13938;
-  wire _eq_13940;
-  wire _and_13941;
-  wire _not_13942;
-  wire _and_13943;
-  wire _or_13944;
+  wire _not_13939;
+  wire _and_13940;
+  wire _or_13941;
+  wire _eq_13943;
+  wire _and_13944;
   wire _eq_13946;
   wire _and_13947;
-  wire _eq_13949;
-  wire _and_13950;
-  wire _not_13951;
-  wire _and_13952;
-  wire _or_13953;
+  wire _not_13948;
+  wire _and_13949;
+  wire _or_13950;
+  wire _eq_13952;
+  wire _and_13953;
   wire _eq_13955;
   wire _and_13956;
-  wire _eq_13958;
-  wire _and_13959;
-  wire _not_13960;
-  wire _and_13961;
-  wire _or_13962;
+  wire _not_13957;
+  wire _and_13958;
+  wire _or_13959;
+  wire _eq_13961;
+  wire _and_13962;
   wire _eq_13964;
   wire _and_13965;
-  wire _eq_13967;
-  wire _and_13968;
-  wire _not_13969;
-  wire _and_13970;
-  wire _or_13971;
+  wire _not_13966;
+  wire _and_13967;
+  wire _or_13968;
+  wire _eq_13970;
+  wire _and_13971;
   wire _eq_13973;
   wire _and_13974;
-  wire _eq_13976;
-  wire _and_13977;
-  wire _not_13978;
-  wire _and_13979;
-  wire _or_13980;
+  wire _not_13975;
+  wire _and_13976;
+  wire _or_13977;
+  wire _eq_13979;
+  wire _and_13980;
   wire _eq_13982;
   wire _and_13983;
-  wire _eq_13985;
-  wire _and_13986;
-  wire _not_13987;
-  wire _and_13988;
-  wire _or_13989;
+  wire _not_13984;
+  wire _and_13985;
+  wire _or_13986;
+  wire _eq_13988;
+  wire _and_13989;
   wire _eq_13991;
   wire _and_13992;
-  wire _eq_13994;
-  wire _and_13995;
-  wire _not_13996;
-  wire _and_13997;
-  wire _or_13998;
+  wire _not_13993;
+  wire _and_13994;
+  wire _or_13995;
+  wire _eq_13997;
+  wire _and_13998;
   wire _eq_14000;
   wire _and_14001;
-  wire _eq_14003;
-  wire _and_14004;
-  wire _not_14005;
-  wire _and_14006;
-  wire _or_14007;
+  wire _not_14002;
+  wire _and_14003;
+  wire _or_14004;
+  wire _eq_14006;
+  wire _and_14007;
   wire _eq_14009;
   wire _and_14010;
-  wire _eq_14012;
-  wire _and_14013;
-  wire _not_14014;
-  wire _and_14015;
-  wire _or_14016;
+  wire _not_14011;
+  wire _and_14012;
+  wire _or_14013;
+  wire _eq_14015;
+  wire _and_14016;
   wire _eq_14018;
   wire _and_14019;
-  wire _eq_14021;
-  wire _and_14022;
-  wire _not_14023;
-  wire _and_14024;
-  wire _or_14025;
+  wire _not_14020;
+  wire _and_14021;
+  wire _or_14022;
+  wire _eq_14024;
+  wire _and_14025;
   wire _eq_14027;
   wire _and_14028;
-  wire _eq_14030;
-  wire _and_14031;
-  wire _not_14032;
-  wire _and_14033;
-  wire _or_14034;
+  wire _not_14029;
+  wire _and_14030;
+  wire _or_14031;
+  wire _eq_14033;
+  wire _and_14034;
   wire _eq_14036;
   wire _and_14037;
-  wire _eq_14039;
-  wire _and_14040;
-  wire _not_14041;
-  wire _and_14042;
-  wire _or_14043;
+  wire _not_14038;
+  wire _and_14039;
+  wire _or_14040;
+  wire _eq_14042;
+  wire _and_14043;
   wire _eq_14045;
   wire _and_14046;
-  wire _eq_14048;
-  wire _and_14049;
-  wire _not_14050;
-  wire _and_14051;
-  wire _or_14052;
+  wire _not_14047;
+  wire _and_14048;
+  wire _or_14049;
+  wire _eq_14051;
+  wire _and_14052;
   wire _eq_14054;
   wire _and_14055;
-  wire _eq_14057;
-  wire _and_14058;
-  wire _not_14059;
-  wire _and_14060;
-  wire _or_14061;
+  wire _not_14056;
+  wire _and_14057;
+  wire _or_14058;
+  wire _eq_14060;
+  wire _and_14061;
   wire _eq_14063;
   wire _and_14064;
-  wire _eq_14066;
-  wire _and_14067;
-  wire _not_14068;
-  wire _and_14069;
-  wire _or_14070;
-  wire [127:0] _cat_14071;
-  wire _rand_14072;
-  wire _not_14073;
-  wire _and_14074;
-  wire _not_14075;
-  wire _and_14076;
-  wire _and_14077;
-  wire _eq_14079;
+  wire _not_14065;
+  wire _and_14066;
+  wire _or_14067;
+  wire _eq_14069;
+  wire _and_14070;
+  wire _eq_14072;
+  wire _and_14073;
+  wire _not_14074;
+  wire _and_14075;
+  wire _or_14076;
+  wire [127:0] _cat_14077;
+  wire _rand_14078;
+  wire _not_14079;
   wire _and_14080;
-  wire _eq_14082;
+  wire _not_14081;
+  wire _and_14082;
   wire _and_14083;
-  wire [63:0] _cat_14084;
-  wire _rand_14085;
-  wire _rand_14086;
-  wire _rand_14087;
-  wire _rand_14088;
-  wire _rand_14089;
-  wire _rand_14090;
+  wire _eq_14085;
+  wire _and_14086;
+  wire _eq_14088;
+  wire _and_14089;
+  wire [63:0] _cat_14090;
   wire _rand_14091;
   wire _rand_14092;
   wire _rand_14093;
@@ -22660,28 +22660,34 @@ module vmshr_base (
   wire _rand_14147;
   wire _rand_14148;
   wire _rand_14149;
-  wire _not_14150;
-  wire _and_14151;
-  wire _and_14152;
-  wire _eq_14154;
-  wire _and_14155;
+  wire _rand_14150;
+  wire _rand_14151;
+  wire _rand_14152;
+  wire _rand_14153;
+  wire _rand_14154;
+  wire _rand_14155;
   wire _not_14156;
   wire _and_14157;
-  wire _not_14158;
-  wire _and_14159;
-  wire [63:0] _cat_14160;
-  wire _ror_14161;
-  wire _eq_14163;
-  wire _and_14164;
+  wire _and_14158;
+  wire _eq_14160;
+  wire _and_14161;
+  wire _not_14162;
+  wire _and_14163;
+  wire _not_14164;
   wire _and_14165;
   wire [63:0] _cat_14166;
   wire _ror_14167;
-  wire _not_14168;
-  wire _mux_15461;
-  wire _mux_15462;
-  wire _mux_15463;
-  wire _mux_15464;
-  wire _mux_15465;
+  wire _eq_14169;
+  wire _and_14170;
+  wire _and_14171;
+  wire [63:0] _cat_14172;
+  wire _ror_14173;
+  wire _not_14174;
+  wire _mux_15467;
+  wire _mux_15468;
+  wire _mux_15469;
+  wire _mux_15470;
+  wire _mux_15471;
   assign _and_4176 = p_v_0 & p_v_1;
   assign _eq_4177 = p_tag_0 == p_tag_1;
   assign _and_4178 = _and_4176 & _eq_4177;
@@ -30885,7 +30891,7 @@ module vmshr_base (
   assign _not_12377 = ~_ror_12376;
   assign _ror_12378 = |_cat_1918;
   assign _and_12379 = _not_12377 & _ror_12378;
-  assign _wire_12380 = _mux_15462;
+  assign _wire_12380 = _mux_15468;
   assign _not_12383 = ~_wire_12380;
   assign _or_12384 = _not_12383 | _and_12379;
   assign _eq_12386 = kind == 2'h1;
@@ -30897,7 +30903,7 @@ module vmshr_base (
   assign _not_12393 = ~_ror_12392;
   assign _ror_12394 = |_cat_1700;
   assign _and_12395 = _not_12393 & _ror_12394;
-  assign _wire_12396 = _mux_15465;
+  assign _wire_12396 = _mux_15471;
   assign _not_12399 = ~_wire_12396;
   assign _or_12400 = _not_12399 | _and_12395;
   assign _not_12402 = ~p_y_0;
@@ -31417,1001 +31423,1010 @@ module vmshr_base (
   assign _cat_12916 = {_and_2780, _and_2774, _and_2768, _and_2762, _and_2756, _and_2750, _and_2744, _and_2738, _and_2732, _and_2726, _and_2720, _and_2714, _and_2708, _and_2702, _and_2696, _and_2690, _and_2684, _and_2678, _and_2672, _and_2666, _and_2660, _and_2654, _and_2648, _and_2642, _and_2636, _and_2630, _and_2624, _and_2618, _and_2612, _and_2606, _and_2600, _and_2594, _and_2588, _and_2582, _and_2576, _and_2570, _and_2564, _and_2558, _and_2552, _and_2546, _and_2540, _and_2534, _and_2528, _and_2522, _and_2516, _and_2510, _and_2504, _and_2498, _and_2492, _and_2486, _and_2480, _and_2474, _and_2468, _and_2462, _and_2456, _and_2450, _and_2444, _and_2438, _and_2432, _and_2426, _and_2420, _and_2414, _and_2408, _and_2402};
   assign _ror_12917 = |_cat_12916;
   assign _ror_12918 = fill_drop;
-  assign _eq_12920 = wb_entry == 6'h00;
-  assign _and_12921 = wb_valid & _eq_12920;
-  assign _eq_12923 = wb_slot == 1'b0;
-  assign _and_12924 = _and_12921 & _eq_12923;
-  assign _not_12925 = ~_and_12924;
-  assign _and_12926 = _and_924 & smshr0_v_0;
-  assign _or_12927 = _not_12925 | _and_12926;
-  assign _eq_12929 = wb_entry == 6'h00;
-  assign _and_12930 = wb_valid & _eq_12929;
-  assign _eq_12932 = wb_slot == 1'b1;
-  assign _and_12933 = _and_12930 & _eq_12932;
-  assign _not_12934 = ~_and_12933;
-  assign _and_12935 = _and_924 & smshr0_v_1;
-  assign _or_12936 = _not_12934 | _and_12935;
-  assign _eq_12938 = wb_entry == 6'h01;
-  assign _and_12939 = wb_valid & _eq_12938;
-  assign _eq_12941 = wb_slot == 1'b0;
-  assign _and_12942 = _and_12939 & _eq_12941;
-  assign _not_12943 = ~_and_12942;
-  assign _and_12944 = _and_926 & smshr1_v_0;
-  assign _or_12945 = _not_12943 | _and_12944;
-  assign _eq_12947 = wb_entry == 6'h01;
-  assign _and_12948 = wb_valid & _eq_12947;
-  assign _eq_12950 = wb_slot == 1'b1;
-  assign _and_12951 = _and_12948 & _eq_12950;
-  assign _not_12952 = ~_and_12951;
-  assign _and_12953 = _and_926 & smshr1_v_1;
-  assign _or_12954 = _not_12952 | _and_12953;
-  assign _eq_12956 = wb_entry == 6'h02;
-  assign _and_12957 = wb_valid & _eq_12956;
-  assign _eq_12959 = wb_slot == 1'b0;
-  assign _and_12960 = _and_12957 & _eq_12959;
-  assign _not_12961 = ~_and_12960;
-  assign _and_12962 = _and_928 & smshr2_v_0;
-  assign _or_12963 = _not_12961 | _and_12962;
-  assign _eq_12965 = wb_entry == 6'h02;
-  assign _and_12966 = wb_valid & _eq_12965;
-  assign _eq_12968 = wb_slot == 1'b1;
-  assign _and_12969 = _and_12966 & _eq_12968;
-  assign _not_12970 = ~_and_12969;
-  assign _and_12971 = _and_928 & smshr2_v_1;
-  assign _or_12972 = _not_12970 | _and_12971;
-  assign _eq_12974 = wb_entry == 6'h03;
-  assign _and_12975 = wb_valid & _eq_12974;
-  assign _eq_12977 = wb_slot == 1'b0;
-  assign _and_12978 = _and_12975 & _eq_12977;
-  assign _not_12979 = ~_and_12978;
-  assign _and_12980 = _and_930 & smshr3_v_0;
-  assign _or_12981 = _not_12979 | _and_12980;
-  assign _eq_12983 = wb_entry == 6'h03;
-  assign _and_12984 = wb_valid & _eq_12983;
-  assign _eq_12986 = wb_slot == 1'b1;
-  assign _and_12987 = _and_12984 & _eq_12986;
-  assign _not_12988 = ~_and_12987;
-  assign _and_12989 = _and_930 & smshr3_v_1;
-  assign _or_12990 = _not_12988 | _and_12989;
-  assign _eq_12992 = wb_entry == 6'h04;
-  assign _and_12993 = wb_valid & _eq_12992;
-  assign _eq_12995 = wb_slot == 1'b0;
-  assign _and_12996 = _and_12993 & _eq_12995;
-  assign _not_12997 = ~_and_12996;
-  assign _and_12998 = _and_932 & smshr4_v_0;
-  assign _or_12999 = _not_12997 | _and_12998;
-  assign _eq_13001 = wb_entry == 6'h04;
-  assign _and_13002 = wb_valid & _eq_13001;
-  assign _eq_13004 = wb_slot == 1'b1;
-  assign _and_13005 = _and_13002 & _eq_13004;
-  assign _not_13006 = ~_and_13005;
-  assign _and_13007 = _and_932 & smshr4_v_1;
-  assign _or_13008 = _not_13006 | _and_13007;
-  assign _eq_13010 = wb_entry == 6'h05;
-  assign _and_13011 = wb_valid & _eq_13010;
-  assign _eq_13013 = wb_slot == 1'b0;
-  assign _and_13014 = _and_13011 & _eq_13013;
-  assign _not_13015 = ~_and_13014;
-  assign _and_13016 = _and_934 & smshr5_v_0;
-  assign _or_13017 = _not_13015 | _and_13016;
-  assign _eq_13019 = wb_entry == 6'h05;
-  assign _and_13020 = wb_valid & _eq_13019;
-  assign _eq_13022 = wb_slot == 1'b1;
-  assign _and_13023 = _and_13020 & _eq_13022;
-  assign _not_13024 = ~_and_13023;
-  assign _and_13025 = _and_934 & smshr5_v_1;
-  assign _or_13026 = _not_13024 | _and_13025;
-  assign _eq_13028 = wb_entry == 6'h06;
-  assign _and_13029 = wb_valid & _eq_13028;
-  assign _eq_13031 = wb_slot == 1'b0;
-  assign _and_13032 = _and_13029 & _eq_13031;
-  assign _not_13033 = ~_and_13032;
-  assign _and_13034 = _and_936 & smshr6_v_0;
-  assign _or_13035 = _not_13033 | _and_13034;
-  assign _eq_13037 = wb_entry == 6'h06;
-  assign _and_13038 = wb_valid & _eq_13037;
-  assign _eq_13040 = wb_slot == 1'b1;
-  assign _and_13041 = _and_13038 & _eq_13040;
-  assign _not_13042 = ~_and_13041;
-  assign _and_13043 = _and_936 & smshr6_v_1;
-  assign _or_13044 = _not_13042 | _and_13043;
-  assign _eq_13046 = wb_entry == 6'h07;
-  assign _and_13047 = wb_valid & _eq_13046;
-  assign _eq_13049 = wb_slot == 1'b0;
-  assign _and_13050 = _and_13047 & _eq_13049;
-  assign _not_13051 = ~_and_13050;
-  assign _and_13052 = _and_938 & smshr7_v_0;
-  assign _or_13053 = _not_13051 | _and_13052;
-  assign _eq_13055 = wb_entry == 6'h07;
-  assign _and_13056 = wb_valid & _eq_13055;
-  assign _eq_13058 = wb_slot == 1'b1;
-  assign _and_13059 = _and_13056 & _eq_13058;
-  assign _not_13060 = ~_and_13059;
-  assign _and_13061 = _and_938 & smshr7_v_1;
-  assign _or_13062 = _not_13060 | _and_13061;
-  assign _eq_13064 = wb_entry == 6'h08;
-  assign _and_13065 = wb_valid & _eq_13064;
-  assign _eq_13067 = wb_slot == 1'b0;
-  assign _and_13068 = _and_13065 & _eq_13067;
-  assign _not_13069 = ~_and_13068;
-  assign _and_13070 = _and_940 & smshr8_v_0;
-  assign _or_13071 = _not_13069 | _and_13070;
-  assign _eq_13073 = wb_entry == 6'h08;
-  assign _and_13074 = wb_valid & _eq_13073;
-  assign _eq_13076 = wb_slot == 1'b1;
-  assign _and_13077 = _and_13074 & _eq_13076;
-  assign _not_13078 = ~_and_13077;
-  assign _and_13079 = _and_940 & smshr8_v_1;
-  assign _or_13080 = _not_13078 | _and_13079;
-  assign _eq_13082 = wb_entry == 6'h09;
-  assign _and_13083 = wb_valid & _eq_13082;
-  assign _eq_13085 = wb_slot == 1'b0;
-  assign _and_13086 = _and_13083 & _eq_13085;
-  assign _not_13087 = ~_and_13086;
-  assign _and_13088 = _and_942 & smshr9_v_0;
-  assign _or_13089 = _not_13087 | _and_13088;
-  assign _eq_13091 = wb_entry == 6'h09;
-  assign _and_13092 = wb_valid & _eq_13091;
-  assign _eq_13094 = wb_slot == 1'b1;
-  assign _and_13095 = _and_13092 & _eq_13094;
-  assign _not_13096 = ~_and_13095;
-  assign _and_13097 = _and_942 & smshr9_v_1;
-  assign _or_13098 = _not_13096 | _and_13097;
-  assign _eq_13100 = wb_entry == 6'h0a;
-  assign _and_13101 = wb_valid & _eq_13100;
-  assign _eq_13103 = wb_slot == 1'b0;
-  assign _and_13104 = _and_13101 & _eq_13103;
-  assign _not_13105 = ~_and_13104;
-  assign _and_13106 = _and_944 & smshr10_v_0;
-  assign _or_13107 = _not_13105 | _and_13106;
-  assign _eq_13109 = wb_entry == 6'h0a;
-  assign _and_13110 = wb_valid & _eq_13109;
-  assign _eq_13112 = wb_slot == 1'b1;
-  assign _and_13113 = _and_13110 & _eq_13112;
-  assign _not_13114 = ~_and_13113;
-  assign _and_13115 = _and_944 & smshr10_v_1;
-  assign _or_13116 = _not_13114 | _and_13115;
-  assign _eq_13118 = wb_entry == 6'h0b;
-  assign _and_13119 = wb_valid & _eq_13118;
-  assign _eq_13121 = wb_slot == 1'b0;
-  assign _and_13122 = _and_13119 & _eq_13121;
-  assign _not_13123 = ~_and_13122;
-  assign _and_13124 = _and_946 & smshr11_v_0;
-  assign _or_13125 = _not_13123 | _and_13124;
-  assign _eq_13127 = wb_entry == 6'h0b;
-  assign _and_13128 = wb_valid & _eq_13127;
-  assign _eq_13130 = wb_slot == 1'b1;
-  assign _and_13131 = _and_13128 & _eq_13130;
-  assign _not_13132 = ~_and_13131;
-  assign _and_13133 = _and_946 & smshr11_v_1;
-  assign _or_13134 = _not_13132 | _and_13133;
-  assign _eq_13136 = wb_entry == 6'h0c;
-  assign _and_13137 = wb_valid & _eq_13136;
-  assign _eq_13139 = wb_slot == 1'b0;
-  assign _and_13140 = _and_13137 & _eq_13139;
-  assign _not_13141 = ~_and_13140;
-  assign _and_13142 = _and_948 & smshr12_v_0;
-  assign _or_13143 = _not_13141 | _and_13142;
-  assign _eq_13145 = wb_entry == 6'h0c;
-  assign _and_13146 = wb_valid & _eq_13145;
-  assign _eq_13148 = wb_slot == 1'b1;
-  assign _and_13149 = _and_13146 & _eq_13148;
-  assign _not_13150 = ~_and_13149;
-  assign _and_13151 = _and_948 & smshr12_v_1;
-  assign _or_13152 = _not_13150 | _and_13151;
-  assign _eq_13154 = wb_entry == 6'h0d;
-  assign _and_13155 = wb_valid & _eq_13154;
-  assign _eq_13157 = wb_slot == 1'b0;
-  assign _and_13158 = _and_13155 & _eq_13157;
-  assign _not_13159 = ~_and_13158;
-  assign _and_13160 = _and_950 & smshr13_v_0;
-  assign _or_13161 = _not_13159 | _and_13160;
-  assign _eq_13163 = wb_entry == 6'h0d;
-  assign _and_13164 = wb_valid & _eq_13163;
-  assign _eq_13166 = wb_slot == 1'b1;
-  assign _and_13167 = _and_13164 & _eq_13166;
-  assign _not_13168 = ~_and_13167;
-  assign _and_13169 = _and_950 & smshr13_v_1;
-  assign _or_13170 = _not_13168 | _and_13169;
-  assign _eq_13172 = wb_entry == 6'h0e;
-  assign _and_13173 = wb_valid & _eq_13172;
-  assign _eq_13175 = wb_slot == 1'b0;
-  assign _and_13176 = _and_13173 & _eq_13175;
-  assign _not_13177 = ~_and_13176;
-  assign _and_13178 = _and_952 & smshr14_v_0;
-  assign _or_13179 = _not_13177 | _and_13178;
-  assign _eq_13181 = wb_entry == 6'h0e;
-  assign _and_13182 = wb_valid & _eq_13181;
-  assign _eq_13184 = wb_slot == 1'b1;
-  assign _and_13185 = _and_13182 & _eq_13184;
-  assign _not_13186 = ~_and_13185;
-  assign _and_13187 = _and_952 & smshr14_v_1;
-  assign _or_13188 = _not_13186 | _and_13187;
-  assign _eq_13190 = wb_entry == 6'h0f;
-  assign _and_13191 = wb_valid & _eq_13190;
-  assign _eq_13193 = wb_slot == 1'b0;
-  assign _and_13194 = _and_13191 & _eq_13193;
-  assign _not_13195 = ~_and_13194;
-  assign _and_13196 = _and_954 & smshr15_v_0;
-  assign _or_13197 = _not_13195 | _and_13196;
-  assign _eq_13199 = wb_entry == 6'h0f;
-  assign _and_13200 = wb_valid & _eq_13199;
-  assign _eq_13202 = wb_slot == 1'b1;
-  assign _and_13203 = _and_13200 & _eq_13202;
-  assign _not_13204 = ~_and_13203;
-  assign _and_13205 = _and_954 & smshr15_v_1;
-  assign _or_13206 = _not_13204 | _and_13205;
-  assign _eq_13208 = wb_entry == 6'h10;
-  assign _and_13209 = wb_valid & _eq_13208;
-  assign _eq_13211 = wb_slot == 1'b0;
-  assign _and_13212 = _and_13209 & _eq_13211;
-  assign _not_13213 = ~_and_13212;
-  assign _and_13214 = _and_956 & smshr16_v_0;
-  assign _or_13215 = _not_13213 | _and_13214;
-  assign _eq_13217 = wb_entry == 6'h10;
-  assign _and_13218 = wb_valid & _eq_13217;
-  assign _eq_13220 = wb_slot == 1'b1;
-  assign _and_13221 = _and_13218 & _eq_13220;
-  assign _not_13222 = ~_and_13221;
-  assign _and_13223 = _and_956 & smshr16_v_1;
-  assign _or_13224 = _not_13222 | _and_13223;
-  assign _eq_13226 = wb_entry == 6'h11;
-  assign _and_13227 = wb_valid & _eq_13226;
-  assign _eq_13229 = wb_slot == 1'b0;
-  assign _and_13230 = _and_13227 & _eq_13229;
-  assign _not_13231 = ~_and_13230;
-  assign _and_13232 = _and_958 & smshr17_v_0;
-  assign _or_13233 = _not_13231 | _and_13232;
-  assign _eq_13235 = wb_entry == 6'h11;
-  assign _and_13236 = wb_valid & _eq_13235;
-  assign _eq_13238 = wb_slot == 1'b1;
-  assign _and_13239 = _and_13236 & _eq_13238;
-  assign _not_13240 = ~_and_13239;
-  assign _and_13241 = _and_958 & smshr17_v_1;
-  assign _or_13242 = _not_13240 | _and_13241;
-  assign _eq_13244 = wb_entry == 6'h12;
-  assign _and_13245 = wb_valid & _eq_13244;
-  assign _eq_13247 = wb_slot == 1'b0;
-  assign _and_13248 = _and_13245 & _eq_13247;
-  assign _not_13249 = ~_and_13248;
-  assign _and_13250 = _and_960 & smshr18_v_0;
-  assign _or_13251 = _not_13249 | _and_13250;
-  assign _eq_13253 = wb_entry == 6'h12;
-  assign _and_13254 = wb_valid & _eq_13253;
-  assign _eq_13256 = wb_slot == 1'b1;
-  assign _and_13257 = _and_13254 & _eq_13256;
-  assign _not_13258 = ~_and_13257;
-  assign _and_13259 = _and_960 & smshr18_v_1;
-  assign _or_13260 = _not_13258 | _and_13259;
-  assign _eq_13262 = wb_entry == 6'h13;
-  assign _and_13263 = wb_valid & _eq_13262;
-  assign _eq_13265 = wb_slot == 1'b0;
-  assign _and_13266 = _and_13263 & _eq_13265;
-  assign _not_13267 = ~_and_13266;
-  assign _and_13268 = _and_962 & smshr19_v_0;
-  assign _or_13269 = _not_13267 | _and_13268;
-  assign _eq_13271 = wb_entry == 6'h13;
-  assign _and_13272 = wb_valid & _eq_13271;
-  assign _eq_13274 = wb_slot == 1'b1;
-  assign _and_13275 = _and_13272 & _eq_13274;
-  assign _not_13276 = ~_and_13275;
-  assign _and_13277 = _and_962 & smshr19_v_1;
-  assign _or_13278 = _not_13276 | _and_13277;
-  assign _eq_13280 = wb_entry == 6'h14;
-  assign _and_13281 = wb_valid & _eq_13280;
-  assign _eq_13283 = wb_slot == 1'b0;
-  assign _and_13284 = _and_13281 & _eq_13283;
-  assign _not_13285 = ~_and_13284;
-  assign _and_13286 = _and_964 & smshr20_v_0;
-  assign _or_13287 = _not_13285 | _and_13286;
-  assign _eq_13289 = wb_entry == 6'h14;
-  assign _and_13290 = wb_valid & _eq_13289;
-  assign _eq_13292 = wb_slot == 1'b1;
-  assign _and_13293 = _and_13290 & _eq_13292;
-  assign _not_13294 = ~_and_13293;
-  assign _and_13295 = _and_964 & smshr20_v_1;
-  assign _or_13296 = _not_13294 | _and_13295;
-  assign _eq_13298 = wb_entry == 6'h15;
-  assign _and_13299 = wb_valid & _eq_13298;
-  assign _eq_13301 = wb_slot == 1'b0;
-  assign _and_13302 = _and_13299 & _eq_13301;
-  assign _not_13303 = ~_and_13302;
-  assign _and_13304 = _and_966 & smshr21_v_0;
-  assign _or_13305 = _not_13303 | _and_13304;
-  assign _eq_13307 = wb_entry == 6'h15;
-  assign _and_13308 = wb_valid & _eq_13307;
-  assign _eq_13310 = wb_slot == 1'b1;
-  assign _and_13311 = _and_13308 & _eq_13310;
-  assign _not_13312 = ~_and_13311;
-  assign _and_13313 = _and_966 & smshr21_v_1;
-  assign _or_13314 = _not_13312 | _and_13313;
-  assign _eq_13316 = wb_entry == 6'h16;
-  assign _and_13317 = wb_valid & _eq_13316;
-  assign _eq_13319 = wb_slot == 1'b0;
-  assign _and_13320 = _and_13317 & _eq_13319;
-  assign _not_13321 = ~_and_13320;
-  assign _and_13322 = _and_968 & smshr22_v_0;
-  assign _or_13323 = _not_13321 | _and_13322;
-  assign _eq_13325 = wb_entry == 6'h16;
-  assign _and_13326 = wb_valid & _eq_13325;
-  assign _eq_13328 = wb_slot == 1'b1;
-  assign _and_13329 = _and_13326 & _eq_13328;
-  assign _not_13330 = ~_and_13329;
-  assign _and_13331 = _and_968 & smshr22_v_1;
-  assign _or_13332 = _not_13330 | _and_13331;
-  assign _eq_13334 = wb_entry == 6'h17;
-  assign _and_13335 = wb_valid & _eq_13334;
-  assign _eq_13337 = wb_slot == 1'b0;
-  assign _and_13338 = _and_13335 & _eq_13337;
-  assign _not_13339 = ~_and_13338;
-  assign _and_13340 = _and_970 & smshr23_v_0;
-  assign _or_13341 = _not_13339 | _and_13340;
-  assign _eq_13343 = wb_entry == 6'h17;
-  assign _and_13344 = wb_valid & _eq_13343;
-  assign _eq_13346 = wb_slot == 1'b1;
-  assign _and_13347 = _and_13344 & _eq_13346;
-  assign _not_13348 = ~_and_13347;
-  assign _and_13349 = _and_970 & smshr23_v_1;
-  assign _or_13350 = _not_13348 | _and_13349;
-  assign _eq_13352 = wb_entry == 6'h18;
-  assign _and_13353 = wb_valid & _eq_13352;
-  assign _eq_13355 = wb_slot == 1'b0;
-  assign _and_13356 = _and_13353 & _eq_13355;
-  assign _not_13357 = ~_and_13356;
-  assign _and_13358 = _and_972 & smshr24_v_0;
-  assign _or_13359 = _not_13357 | _and_13358;
-  assign _eq_13361 = wb_entry == 6'h18;
-  assign _and_13362 = wb_valid & _eq_13361;
-  assign _eq_13364 = wb_slot == 1'b1;
-  assign _and_13365 = _and_13362 & _eq_13364;
-  assign _not_13366 = ~_and_13365;
-  assign _and_13367 = _and_972 & smshr24_v_1;
-  assign _or_13368 = _not_13366 | _and_13367;
-  assign _eq_13370 = wb_entry == 6'h19;
-  assign _and_13371 = wb_valid & _eq_13370;
-  assign _eq_13373 = wb_slot == 1'b0;
-  assign _and_13374 = _and_13371 & _eq_13373;
-  assign _not_13375 = ~_and_13374;
-  assign _and_13376 = _and_974 & smshr25_v_0;
-  assign _or_13377 = _not_13375 | _and_13376;
-  assign _eq_13379 = wb_entry == 6'h19;
-  assign _and_13380 = wb_valid & _eq_13379;
-  assign _eq_13382 = wb_slot == 1'b1;
-  assign _and_13383 = _and_13380 & _eq_13382;
-  assign _not_13384 = ~_and_13383;
-  assign _and_13385 = _and_974 & smshr25_v_1;
-  assign _or_13386 = _not_13384 | _and_13385;
-  assign _eq_13388 = wb_entry == 6'h1a;
-  assign _and_13389 = wb_valid & _eq_13388;
-  assign _eq_13391 = wb_slot == 1'b0;
-  assign _and_13392 = _and_13389 & _eq_13391;
-  assign _not_13393 = ~_and_13392;
-  assign _and_13394 = _and_976 & smshr26_v_0;
-  assign _or_13395 = _not_13393 | _and_13394;
-  assign _eq_13397 = wb_entry == 6'h1a;
-  assign _and_13398 = wb_valid & _eq_13397;
-  assign _eq_13400 = wb_slot == 1'b1;
-  assign _and_13401 = _and_13398 & _eq_13400;
-  assign _not_13402 = ~_and_13401;
-  assign _and_13403 = _and_976 & smshr26_v_1;
-  assign _or_13404 = _not_13402 | _and_13403;
-  assign _eq_13406 = wb_entry == 6'h1b;
-  assign _and_13407 = wb_valid & _eq_13406;
-  assign _eq_13409 = wb_slot == 1'b0;
-  assign _and_13410 = _and_13407 & _eq_13409;
-  assign _not_13411 = ~_and_13410;
-  assign _and_13412 = _and_978 & smshr27_v_0;
-  assign _or_13413 = _not_13411 | _and_13412;
-  assign _eq_13415 = wb_entry == 6'h1b;
-  assign _and_13416 = wb_valid & _eq_13415;
-  assign _eq_13418 = wb_slot == 1'b1;
-  assign _and_13419 = _and_13416 & _eq_13418;
-  assign _not_13420 = ~_and_13419;
-  assign _and_13421 = _and_978 & smshr27_v_1;
-  assign _or_13422 = _not_13420 | _and_13421;
-  assign _eq_13424 = wb_entry == 6'h1c;
-  assign _and_13425 = wb_valid & _eq_13424;
-  assign _eq_13427 = wb_slot == 1'b0;
-  assign _and_13428 = _and_13425 & _eq_13427;
-  assign _not_13429 = ~_and_13428;
-  assign _and_13430 = _and_980 & smshr28_v_0;
-  assign _or_13431 = _not_13429 | _and_13430;
-  assign _eq_13433 = wb_entry == 6'h1c;
-  assign _and_13434 = wb_valid & _eq_13433;
-  assign _eq_13436 = wb_slot == 1'b1;
-  assign _and_13437 = _and_13434 & _eq_13436;
-  assign _not_13438 = ~_and_13437;
-  assign _and_13439 = _and_980 & smshr28_v_1;
-  assign _or_13440 = _not_13438 | _and_13439;
-  assign _eq_13442 = wb_entry == 6'h1d;
-  assign _and_13443 = wb_valid & _eq_13442;
-  assign _eq_13445 = wb_slot == 1'b0;
-  assign _and_13446 = _and_13443 & _eq_13445;
-  assign _not_13447 = ~_and_13446;
-  assign _and_13448 = _and_982 & smshr29_v_0;
-  assign _or_13449 = _not_13447 | _and_13448;
-  assign _eq_13451 = wb_entry == 6'h1d;
-  assign _and_13452 = wb_valid & _eq_13451;
-  assign _eq_13454 = wb_slot == 1'b1;
-  assign _and_13455 = _and_13452 & _eq_13454;
-  assign _not_13456 = ~_and_13455;
-  assign _and_13457 = _and_982 & smshr29_v_1;
-  assign _or_13458 = _not_13456 | _and_13457;
-  assign _eq_13460 = wb_entry == 6'h1e;
-  assign _and_13461 = wb_valid & _eq_13460;
-  assign _eq_13463 = wb_slot == 1'b0;
-  assign _and_13464 = _and_13461 & _eq_13463;
-  assign _not_13465 = ~_and_13464;
-  assign _and_13466 = _and_984 & smshr30_v_0;
-  assign _or_13467 = _not_13465 | _and_13466;
-  assign _eq_13469 = wb_entry == 6'h1e;
-  assign _and_13470 = wb_valid & _eq_13469;
-  assign _eq_13472 = wb_slot == 1'b1;
-  assign _and_13473 = _and_13470 & _eq_13472;
-  assign _not_13474 = ~_and_13473;
-  assign _and_13475 = _and_984 & smshr30_v_1;
-  assign _or_13476 = _not_13474 | _and_13475;
-  assign _eq_13478 = wb_entry == 6'h1f;
-  assign _and_13479 = wb_valid & _eq_13478;
-  assign _eq_13481 = wb_slot == 1'b0;
-  assign _and_13482 = _and_13479 & _eq_13481;
-  assign _not_13483 = ~_and_13482;
-  assign _and_13484 = _and_986 & smshr31_v_0;
-  assign _or_13485 = _not_13483 | _and_13484;
-  assign _eq_13487 = wb_entry == 6'h1f;
-  assign _and_13488 = wb_valid & _eq_13487;
-  assign _eq_13490 = wb_slot == 1'b1;
-  assign _and_13491 = _and_13488 & _eq_13490;
-  assign _not_13492 = ~_and_13491;
-  assign _and_13493 = _and_986 & smshr31_v_1;
-  assign _or_13494 = _not_13492 | _and_13493;
-  assign _eq_13496 = wb_entry == 6'h20;
-  assign _and_13497 = wb_valid & _eq_13496;
-  assign _eq_13499 = wb_slot == 1'b0;
-  assign _and_13500 = _and_13497 & _eq_13499;
-  assign _not_13501 = ~_and_13500;
-  assign _and_13502 = _and_988 & smshr32_v_0;
-  assign _or_13503 = _not_13501 | _and_13502;
-  assign _eq_13505 = wb_entry == 6'h20;
-  assign _and_13506 = wb_valid & _eq_13505;
-  assign _eq_13508 = wb_slot == 1'b1;
-  assign _and_13509 = _and_13506 & _eq_13508;
-  assign _not_13510 = ~_and_13509;
-  assign _and_13511 = _and_988 & smshr32_v_1;
-  assign _or_13512 = _not_13510 | _and_13511;
-  assign _eq_13514 = wb_entry == 6'h21;
-  assign _and_13515 = wb_valid & _eq_13514;
-  assign _eq_13517 = wb_slot == 1'b0;
-  assign _and_13518 = _and_13515 & _eq_13517;
-  assign _not_13519 = ~_and_13518;
-  assign _and_13520 = _and_990 & smshr33_v_0;
-  assign _or_13521 = _not_13519 | _and_13520;
-  assign _eq_13523 = wb_entry == 6'h21;
-  assign _and_13524 = wb_valid & _eq_13523;
-  assign _eq_13526 = wb_slot == 1'b1;
-  assign _and_13527 = _and_13524 & _eq_13526;
-  assign _not_13528 = ~_and_13527;
-  assign _and_13529 = _and_990 & smshr33_v_1;
-  assign _or_13530 = _not_13528 | _and_13529;
-  assign _eq_13532 = wb_entry == 6'h22;
-  assign _and_13533 = wb_valid & _eq_13532;
-  assign _eq_13535 = wb_slot == 1'b0;
-  assign _and_13536 = _and_13533 & _eq_13535;
-  assign _not_13537 = ~_and_13536;
-  assign _and_13538 = _and_992 & smshr34_v_0;
-  assign _or_13539 = _not_13537 | _and_13538;
-  assign _eq_13541 = wb_entry == 6'h22;
-  assign _and_13542 = wb_valid & _eq_13541;
-  assign _eq_13544 = wb_slot == 1'b1;
-  assign _and_13545 = _and_13542 & _eq_13544;
-  assign _not_13546 = ~_and_13545;
-  assign _and_13547 = _and_992 & smshr34_v_1;
-  assign _or_13548 = _not_13546 | _and_13547;
-  assign _eq_13550 = wb_entry == 6'h23;
-  assign _and_13551 = wb_valid & _eq_13550;
-  assign _eq_13553 = wb_slot == 1'b0;
-  assign _and_13554 = _and_13551 & _eq_13553;
-  assign _not_13555 = ~_and_13554;
-  assign _and_13556 = _and_994 & smshr35_v_0;
-  assign _or_13557 = _not_13555 | _and_13556;
-  assign _eq_13559 = wb_entry == 6'h23;
-  assign _and_13560 = wb_valid & _eq_13559;
-  assign _eq_13562 = wb_slot == 1'b1;
-  assign _and_13563 = _and_13560 & _eq_13562;
-  assign _not_13564 = ~_and_13563;
-  assign _and_13565 = _and_994 & smshr35_v_1;
-  assign _or_13566 = _not_13564 | _and_13565;
-  assign _eq_13568 = wb_entry == 6'h24;
-  assign _and_13569 = wb_valid & _eq_13568;
-  assign _eq_13571 = wb_slot == 1'b0;
-  assign _and_13572 = _and_13569 & _eq_13571;
-  assign _not_13573 = ~_and_13572;
-  assign _and_13574 = _and_996 & smshr36_v_0;
-  assign _or_13575 = _not_13573 | _and_13574;
-  assign _eq_13577 = wb_entry == 6'h24;
-  assign _and_13578 = wb_valid & _eq_13577;
-  assign _eq_13580 = wb_slot == 1'b1;
-  assign _and_13581 = _and_13578 & _eq_13580;
-  assign _not_13582 = ~_and_13581;
-  assign _and_13583 = _and_996 & smshr36_v_1;
-  assign _or_13584 = _not_13582 | _and_13583;
-  assign _eq_13586 = wb_entry == 6'h25;
-  assign _and_13587 = wb_valid & _eq_13586;
-  assign _eq_13589 = wb_slot == 1'b0;
-  assign _and_13590 = _and_13587 & _eq_13589;
-  assign _not_13591 = ~_and_13590;
-  assign _and_13592 = _and_998 & smshr37_v_0;
-  assign _or_13593 = _not_13591 | _and_13592;
-  assign _eq_13595 = wb_entry == 6'h25;
-  assign _and_13596 = wb_valid & _eq_13595;
-  assign _eq_13598 = wb_slot == 1'b1;
-  assign _and_13599 = _and_13596 & _eq_13598;
-  assign _not_13600 = ~_and_13599;
-  assign _and_13601 = _and_998 & smshr37_v_1;
-  assign _or_13602 = _not_13600 | _and_13601;
-  assign _eq_13604 = wb_entry == 6'h26;
-  assign _and_13605 = wb_valid & _eq_13604;
-  assign _eq_13607 = wb_slot == 1'b0;
-  assign _and_13608 = _and_13605 & _eq_13607;
-  assign _not_13609 = ~_and_13608;
-  assign _and_13610 = _and_1000 & smshr38_v_0;
-  assign _or_13611 = _not_13609 | _and_13610;
-  assign _eq_13613 = wb_entry == 6'h26;
-  assign _and_13614 = wb_valid & _eq_13613;
-  assign _eq_13616 = wb_slot == 1'b1;
-  assign _and_13617 = _and_13614 & _eq_13616;
-  assign _not_13618 = ~_and_13617;
-  assign _and_13619 = _and_1000 & smshr38_v_1;
-  assign _or_13620 = _not_13618 | _and_13619;
-  assign _eq_13622 = wb_entry == 6'h27;
-  assign _and_13623 = wb_valid & _eq_13622;
-  assign _eq_13625 = wb_slot == 1'b0;
-  assign _and_13626 = _and_13623 & _eq_13625;
-  assign _not_13627 = ~_and_13626;
-  assign _and_13628 = _and_1002 & smshr39_v_0;
-  assign _or_13629 = _not_13627 | _and_13628;
-  assign _eq_13631 = wb_entry == 6'h27;
-  assign _and_13632 = wb_valid & _eq_13631;
-  assign _eq_13634 = wb_slot == 1'b1;
-  assign _and_13635 = _and_13632 & _eq_13634;
-  assign _not_13636 = ~_and_13635;
-  assign _and_13637 = _and_1002 & smshr39_v_1;
-  assign _or_13638 = _not_13636 | _and_13637;
-  assign _eq_13640 = wb_entry == 6'h28;
-  assign _and_13641 = wb_valid & _eq_13640;
-  assign _eq_13643 = wb_slot == 1'b0;
-  assign _and_13644 = _and_13641 & _eq_13643;
-  assign _not_13645 = ~_and_13644;
-  assign _and_13646 = _and_1004 & smshr40_v_0;
-  assign _or_13647 = _not_13645 | _and_13646;
-  assign _eq_13649 = wb_entry == 6'h28;
-  assign _and_13650 = wb_valid & _eq_13649;
-  assign _eq_13652 = wb_slot == 1'b1;
-  assign _and_13653 = _and_13650 & _eq_13652;
-  assign _not_13654 = ~_and_13653;
-  assign _and_13655 = _and_1004 & smshr40_v_1;
-  assign _or_13656 = _not_13654 | _and_13655;
-  assign _eq_13658 = wb_entry == 6'h29;
-  assign _and_13659 = wb_valid & _eq_13658;
-  assign _eq_13661 = wb_slot == 1'b0;
-  assign _and_13662 = _and_13659 & _eq_13661;
-  assign _not_13663 = ~_and_13662;
-  assign _and_13664 = _and_1006 & smshr41_v_0;
-  assign _or_13665 = _not_13663 | _and_13664;
-  assign _eq_13667 = wb_entry == 6'h29;
-  assign _and_13668 = wb_valid & _eq_13667;
-  assign _eq_13670 = wb_slot == 1'b1;
-  assign _and_13671 = _and_13668 & _eq_13670;
-  assign _not_13672 = ~_and_13671;
-  assign _and_13673 = _and_1006 & smshr41_v_1;
-  assign _or_13674 = _not_13672 | _and_13673;
-  assign _eq_13676 = wb_entry == 6'h2a;
-  assign _and_13677 = wb_valid & _eq_13676;
-  assign _eq_13679 = wb_slot == 1'b0;
-  assign _and_13680 = _and_13677 & _eq_13679;
-  assign _not_13681 = ~_and_13680;
-  assign _and_13682 = _and_1008 & smshr42_v_0;
-  assign _or_13683 = _not_13681 | _and_13682;
-  assign _eq_13685 = wb_entry == 6'h2a;
-  assign _and_13686 = wb_valid & _eq_13685;
-  assign _eq_13688 = wb_slot == 1'b1;
-  assign _and_13689 = _and_13686 & _eq_13688;
-  assign _not_13690 = ~_and_13689;
-  assign _and_13691 = _and_1008 & smshr42_v_1;
-  assign _or_13692 = _not_13690 | _and_13691;
-  assign _eq_13694 = wb_entry == 6'h2b;
-  assign _and_13695 = wb_valid & _eq_13694;
-  assign _eq_13697 = wb_slot == 1'b0;
-  assign _and_13698 = _and_13695 & _eq_13697;
-  assign _not_13699 = ~_and_13698;
-  assign _and_13700 = _and_1010 & smshr43_v_0;
-  assign _or_13701 = _not_13699 | _and_13700;
-  assign _eq_13703 = wb_entry == 6'h2b;
-  assign _and_13704 = wb_valid & _eq_13703;
-  assign _eq_13706 = wb_slot == 1'b1;
-  assign _and_13707 = _and_13704 & _eq_13706;
-  assign _not_13708 = ~_and_13707;
-  assign _and_13709 = _and_1010 & smshr43_v_1;
-  assign _or_13710 = _not_13708 | _and_13709;
-  assign _eq_13712 = wb_entry == 6'h2c;
-  assign _and_13713 = wb_valid & _eq_13712;
-  assign _eq_13715 = wb_slot == 1'b0;
-  assign _and_13716 = _and_13713 & _eq_13715;
-  assign _not_13717 = ~_and_13716;
-  assign _and_13718 = _and_1012 & smshr44_v_0;
-  assign _or_13719 = _not_13717 | _and_13718;
-  assign _eq_13721 = wb_entry == 6'h2c;
-  assign _and_13722 = wb_valid & _eq_13721;
-  assign _eq_13724 = wb_slot == 1'b1;
-  assign _and_13725 = _and_13722 & _eq_13724;
-  assign _not_13726 = ~_and_13725;
-  assign _and_13727 = _and_1012 & smshr44_v_1;
-  assign _or_13728 = _not_13726 | _and_13727;
-  assign _eq_13730 = wb_entry == 6'h2d;
-  assign _and_13731 = wb_valid & _eq_13730;
-  assign _eq_13733 = wb_slot == 1'b0;
-  assign _and_13734 = _and_13731 & _eq_13733;
-  assign _not_13735 = ~_and_13734;
-  assign _and_13736 = _and_1014 & smshr45_v_0;
-  assign _or_13737 = _not_13735 | _and_13736;
-  assign _eq_13739 = wb_entry == 6'h2d;
-  assign _and_13740 = wb_valid & _eq_13739;
-  assign _eq_13742 = wb_slot == 1'b1;
-  assign _and_13743 = _and_13740 & _eq_13742;
-  assign _not_13744 = ~_and_13743;
-  assign _and_13745 = _and_1014 & smshr45_v_1;
-  assign _or_13746 = _not_13744 | _and_13745;
-  assign _eq_13748 = wb_entry == 6'h2e;
-  assign _and_13749 = wb_valid & _eq_13748;
-  assign _eq_13751 = wb_slot == 1'b0;
-  assign _and_13752 = _and_13749 & _eq_13751;
-  assign _not_13753 = ~_and_13752;
-  assign _and_13754 = _and_1016 & smshr46_v_0;
-  assign _or_13755 = _not_13753 | _and_13754;
-  assign _eq_13757 = wb_entry == 6'h2e;
-  assign _and_13758 = wb_valid & _eq_13757;
-  assign _eq_13760 = wb_slot == 1'b1;
-  assign _and_13761 = _and_13758 & _eq_13760;
-  assign _not_13762 = ~_and_13761;
-  assign _and_13763 = _and_1016 & smshr46_v_1;
-  assign _or_13764 = _not_13762 | _and_13763;
-  assign _eq_13766 = wb_entry == 6'h2f;
-  assign _and_13767 = wb_valid & _eq_13766;
-  assign _eq_13769 = wb_slot == 1'b0;
-  assign _and_13770 = _and_13767 & _eq_13769;
-  assign _not_13771 = ~_and_13770;
-  assign _and_13772 = _and_1018 & smshr47_v_0;
-  assign _or_13773 = _not_13771 | _and_13772;
-  assign _eq_13775 = wb_entry == 6'h2f;
-  assign _and_13776 = wb_valid & _eq_13775;
-  assign _eq_13778 = wb_slot == 1'b1;
-  assign _and_13779 = _and_13776 & _eq_13778;
-  assign _not_13780 = ~_and_13779;
-  assign _and_13781 = _and_1018 & smshr47_v_1;
-  assign _or_13782 = _not_13780 | _and_13781;
-  assign _eq_13784 = wb_entry == 6'h30;
-  assign _and_13785 = wb_valid & _eq_13784;
-  assign _eq_13787 = wb_slot == 1'b0;
-  assign _and_13788 = _and_13785 & _eq_13787;
-  assign _not_13789 = ~_and_13788;
-  assign _and_13790 = _and_1020 & smshr48_v_0;
-  assign _or_13791 = _not_13789 | _and_13790;
-  assign _eq_13793 = wb_entry == 6'h30;
-  assign _and_13794 = wb_valid & _eq_13793;
-  assign _eq_13796 = wb_slot == 1'b1;
-  assign _and_13797 = _and_13794 & _eq_13796;
-  assign _not_13798 = ~_and_13797;
-  assign _and_13799 = _and_1020 & smshr48_v_1;
-  assign _or_13800 = _not_13798 | _and_13799;
-  assign _eq_13802 = wb_entry == 6'h31;
-  assign _and_13803 = wb_valid & _eq_13802;
-  assign _eq_13805 = wb_slot == 1'b0;
-  assign _and_13806 = _and_13803 & _eq_13805;
-  assign _not_13807 = ~_and_13806;
-  assign _and_13808 = _and_1022 & smshr49_v_0;
-  assign _or_13809 = _not_13807 | _and_13808;
-  assign _eq_13811 = wb_entry == 6'h31;
-  assign _and_13812 = wb_valid & _eq_13811;
-  assign _eq_13814 = wb_slot == 1'b1;
-  assign _and_13815 = _and_13812 & _eq_13814;
-  assign _not_13816 = ~_and_13815;
-  assign _and_13817 = _and_1022 & smshr49_v_1;
-  assign _or_13818 = _not_13816 | _and_13817;
-  assign _eq_13820 = wb_entry == 6'h32;
-  assign _and_13821 = wb_valid & _eq_13820;
-  assign _eq_13823 = wb_slot == 1'b0;
-  assign _and_13824 = _and_13821 & _eq_13823;
-  assign _not_13825 = ~_and_13824;
-  assign _and_13826 = _and_1024 & smshr50_v_0;
-  assign _or_13827 = _not_13825 | _and_13826;
-  assign _eq_13829 = wb_entry == 6'h32;
-  assign _and_13830 = wb_valid & _eq_13829;
-  assign _eq_13832 = wb_slot == 1'b1;
-  assign _and_13833 = _and_13830 & _eq_13832;
-  assign _not_13834 = ~_and_13833;
-  assign _and_13835 = _and_1024 & smshr50_v_1;
-  assign _or_13836 = _not_13834 | _and_13835;
-  assign _eq_13838 = wb_entry == 6'h33;
-  assign _and_13839 = wb_valid & _eq_13838;
-  assign _eq_13841 = wb_slot == 1'b0;
-  assign _and_13842 = _and_13839 & _eq_13841;
-  assign _not_13843 = ~_and_13842;
-  assign _and_13844 = _and_1026 & smshr51_v_0;
-  assign _or_13845 = _not_13843 | _and_13844;
-  assign _eq_13847 = wb_entry == 6'h33;
-  assign _and_13848 = wb_valid & _eq_13847;
-  assign _eq_13850 = wb_slot == 1'b1;
-  assign _and_13851 = _and_13848 & _eq_13850;
-  assign _not_13852 = ~_and_13851;
-  assign _and_13853 = _and_1026 & smshr51_v_1;
-  assign _or_13854 = _not_13852 | _and_13853;
-  assign _eq_13856 = wb_entry == 6'h34;
-  assign _and_13857 = wb_valid & _eq_13856;
-  assign _eq_13859 = wb_slot == 1'b0;
-  assign _and_13860 = _and_13857 & _eq_13859;
-  assign _not_13861 = ~_and_13860;
-  assign _and_13862 = _and_1028 & smshr52_v_0;
-  assign _or_13863 = _not_13861 | _and_13862;
-  assign _eq_13865 = wb_entry == 6'h34;
-  assign _and_13866 = wb_valid & _eq_13865;
-  assign _eq_13868 = wb_slot == 1'b1;
-  assign _and_13869 = _and_13866 & _eq_13868;
-  assign _not_13870 = ~_and_13869;
-  assign _and_13871 = _and_1028 & smshr52_v_1;
-  assign _or_13872 = _not_13870 | _and_13871;
-  assign _eq_13874 = wb_entry == 6'h35;
-  assign _and_13875 = wb_valid & _eq_13874;
-  assign _eq_13877 = wb_slot == 1'b0;
-  assign _and_13878 = _and_13875 & _eq_13877;
-  assign _not_13879 = ~_and_13878;
-  assign _and_13880 = _and_1030 & smshr53_v_0;
-  assign _or_13881 = _not_13879 | _and_13880;
-  assign _eq_13883 = wb_entry == 6'h35;
-  assign _and_13884 = wb_valid & _eq_13883;
-  assign _eq_13886 = wb_slot == 1'b1;
-  assign _and_13887 = _and_13884 & _eq_13886;
-  assign _not_13888 = ~_and_13887;
-  assign _and_13889 = _and_1030 & smshr53_v_1;
-  assign _or_13890 = _not_13888 | _and_13889;
-  assign _eq_13892 = wb_entry == 6'h36;
-  assign _and_13893 = wb_valid & _eq_13892;
-  assign _eq_13895 = wb_slot == 1'b0;
-  assign _and_13896 = _and_13893 & _eq_13895;
-  assign _not_13897 = ~_and_13896;
-  assign _and_13898 = _and_1032 & smshr54_v_0;
-  assign _or_13899 = _not_13897 | _and_13898;
-  assign _eq_13901 = wb_entry == 6'h36;
-  assign _and_13902 = wb_valid & _eq_13901;
-  assign _eq_13904 = wb_slot == 1'b1;
-  assign _and_13905 = _and_13902 & _eq_13904;
-  assign _not_13906 = ~_and_13905;
-  assign _and_13907 = _and_1032 & smshr54_v_1;
-  assign _or_13908 = _not_13906 | _and_13907;
-  assign _eq_13910 = wb_entry == 6'h37;
-  assign _and_13911 = wb_valid & _eq_13910;
-  assign _eq_13913 = wb_slot == 1'b0;
-  assign _and_13914 = _and_13911 & _eq_13913;
-  assign _not_13915 = ~_and_13914;
-  assign _and_13916 = _and_1034 & smshr55_v_0;
-  assign _or_13917 = _not_13915 | _and_13916;
-  assign _eq_13919 = wb_entry == 6'h37;
-  assign _and_13920 = wb_valid & _eq_13919;
-  assign _eq_13922 = wb_slot == 1'b1;
-  assign _and_13923 = _and_13920 & _eq_13922;
-  assign _not_13924 = ~_and_13923;
-  assign _and_13925 = _and_1034 & smshr55_v_1;
-  assign _or_13926 = _not_13924 | _and_13925;
-  assign _eq_13928 = wb_entry == 6'h38;
-  assign _and_13929 = wb_valid & _eq_13928;
-  assign _eq_13931 = wb_slot == 1'b0;
-  assign _and_13932 = _and_13929 & _eq_13931;
-  assign _not_13933 = ~_and_13932;
-  assign _and_13934 = _and_1036 & smshr56_v_0;
-  assign _or_13935 = _not_13933 | _and_13934;
-  assign _eq_13937 = wb_entry == 6'h38;
-  assign _and_13938 = wb_valid & _eq_13937;
-  assign _eq_13940 = wb_slot == 1'b1;
-  assign _and_13941 = _and_13938 & _eq_13940;
-  assign _not_13942 = ~_and_13941;
-  assign _and_13943 = _and_1036 & smshr56_v_1;
-  assign _or_13944 = _not_13942 | _and_13943;
-  assign _eq_13946 = wb_entry == 6'h39;
-  assign _and_13947 = wb_valid & _eq_13946;
-  assign _eq_13949 = wb_slot == 1'b0;
-  assign _and_13950 = _and_13947 & _eq_13949;
-  assign _not_13951 = ~_and_13950;
-  assign _and_13952 = _and_1038 & smshr57_v_0;
-  assign _or_13953 = _not_13951 | _and_13952;
-  assign _eq_13955 = wb_entry == 6'h39;
-  assign _and_13956 = wb_valid & _eq_13955;
-  assign _eq_13958 = wb_slot == 1'b1;
-  assign _and_13959 = _and_13956 & _eq_13958;
-  assign _not_13960 = ~_and_13959;
-  assign _and_13961 = _and_1038 & smshr57_v_1;
-  assign _or_13962 = _not_13960 | _and_13961;
-  assign _eq_13964 = wb_entry == 6'h3a;
-  assign _and_13965 = wb_valid & _eq_13964;
-  assign _eq_13967 = wb_slot == 1'b0;
-  assign _and_13968 = _and_13965 & _eq_13967;
-  assign _not_13969 = ~_and_13968;
-  assign _and_13970 = _and_1040 & smshr58_v_0;
-  assign _or_13971 = _not_13969 | _and_13970;
-  assign _eq_13973 = wb_entry == 6'h3a;
-  assign _and_13974 = wb_valid & _eq_13973;
-  assign _eq_13976 = wb_slot == 1'b1;
-  assign _and_13977 = _and_13974 & _eq_13976;
-  assign _not_13978 = ~_and_13977;
-  assign _and_13979 = _and_1040 & smshr58_v_1;
-  assign _or_13980 = _not_13978 | _and_13979;
-  assign _eq_13982 = wb_entry == 6'h3b;
-  assign _and_13983 = wb_valid & _eq_13982;
-  assign _eq_13985 = wb_slot == 1'b0;
-  assign _and_13986 = _and_13983 & _eq_13985;
-  assign _not_13987 = ~_and_13986;
-  assign _and_13988 = _and_1042 & smshr59_v_0;
-  assign _or_13989 = _not_13987 | _and_13988;
-  assign _eq_13991 = wb_entry == 6'h3b;
-  assign _and_13992 = wb_valid & _eq_13991;
-  assign _eq_13994 = wb_slot == 1'b1;
-  assign _and_13995 = _and_13992 & _eq_13994;
-  assign _not_13996 = ~_and_13995;
-  assign _and_13997 = _and_1042 & smshr59_v_1;
-  assign _or_13998 = _not_13996 | _and_13997;
-  assign _eq_14000 = wb_entry == 6'h3c;
-  assign _and_14001 = wb_valid & _eq_14000;
-  assign _eq_14003 = wb_slot == 1'b0;
-  assign _and_14004 = _and_14001 & _eq_14003;
-  assign _not_14005 = ~_and_14004;
-  assign _and_14006 = _and_1044 & smshr60_v_0;
-  assign _or_14007 = _not_14005 | _and_14006;
-  assign _eq_14009 = wb_entry == 6'h3c;
-  assign _and_14010 = wb_valid & _eq_14009;
-  assign _eq_14012 = wb_slot == 1'b1;
-  assign _and_14013 = _and_14010 & _eq_14012;
-  assign _not_14014 = ~_and_14013;
-  assign _and_14015 = _and_1044 & smshr60_v_1;
-  assign _or_14016 = _not_14014 | _and_14015;
-  assign _eq_14018 = wb_entry == 6'h3d;
-  assign _and_14019 = wb_valid & _eq_14018;
-  assign _eq_14021 = wb_slot == 1'b0;
-  assign _and_14022 = _and_14019 & _eq_14021;
-  assign _not_14023 = ~_and_14022;
-  assign _and_14024 = _and_1046 & smshr61_v_0;
-  assign _or_14025 = _not_14023 | _and_14024;
-  assign _eq_14027 = wb_entry == 6'h3d;
-  assign _and_14028 = wb_valid & _eq_14027;
-  assign _eq_14030 = wb_slot == 1'b1;
-  assign _and_14031 = _and_14028 & _eq_14030;
-  assign _not_14032 = ~_and_14031;
-  assign _and_14033 = _and_1046 & smshr61_v_1;
-  assign _or_14034 = _not_14032 | _and_14033;
-  assign _eq_14036 = wb_entry == 6'h3e;
-  assign _and_14037 = wb_valid & _eq_14036;
-  assign _eq_14039 = wb_slot == 1'b0;
-  assign _and_14040 = _and_14037 & _eq_14039;
-  assign _not_14041 = ~_and_14040;
-  assign _and_14042 = _and_1048 & smshr62_v_0;
-  assign _or_14043 = _not_14041 | _and_14042;
-  assign _eq_14045 = wb_entry == 6'h3e;
-  assign _and_14046 = wb_valid & _eq_14045;
-  assign _eq_14048 = wb_slot == 1'b1;
-  assign _and_14049 = _and_14046 & _eq_14048;
-  assign _not_14050 = ~_and_14049;
-  assign _and_14051 = _and_1048 & smshr62_v_1;
-  assign _or_14052 = _not_14050 | _and_14051;
-  assign _eq_14054 = wb_entry == 6'h3f;
-  assign _and_14055 = wb_valid & _eq_14054;
-  assign _eq_14057 = wb_slot == 1'b0;
-  assign _and_14058 = _and_14055 & _eq_14057;
-  assign _not_14059 = ~_and_14058;
-  assign _and_14060 = _and_1050 & smshr63_v_0;
-  assign _or_14061 = _not_14059 | _and_14060;
-  assign _eq_14063 = wb_entry == 6'h3f;
-  assign _and_14064 = wb_valid & _eq_14063;
-  assign _eq_14066 = wb_slot == 1'b1;
-  assign _and_14067 = _and_14064 & _eq_14066;
-  assign _not_14068 = ~_and_14067;
-  assign _and_14069 = _and_1050 & smshr63_v_1;
-  assign _or_14070 = _not_14068 | _and_14069;
-  assign _cat_14071 = {_or_14070, _or_14061, _or_14052, _or_14043, _or_14034, _or_14025, _or_14016, _or_14007, _or_13998, _or_13989, _or_13980, _or_13971, _or_13962, _or_13953, _or_13944, _or_13935, _or_13926, _or_13917, _or_13908, _or_13899, _or_13890, _or_13881, _or_13872, _or_13863, _or_13854, _or_13845, _or_13836, _or_13827, _or_13818, _or_13809, _or_13800, _or_13791, _or_13782, _or_13773, _or_13764, _or_13755, _or_13746, _or_13737, _or_13728, _or_13719, _or_13710, _or_13701, _or_13692, _or_13683, _or_13674, _or_13665, _or_13656, _or_13647, _or_13638, _or_13629, _or_13620, _or_13611, _or_13602, _or_13593, _or_13584, _or_13575, _or_13566, _or_13557, _or_13548, _or_13539, _or_13530, _or_13521, _or_13512, _or_13503, _or_13494, _or_13485, _or_13476, _or_13467, _or_13458, _or_13449, _or_13440, _or_13431, _or_13422, _or_13413, _or_13404, _or_13395, _or_13386, _or_13377, _or_13368, _or_13359, _or_13350, _or_13341, _or_13332, _or_13323, _or_13314, _or_13305, _or_13296, _or_13287, _or_13278, _or_13269, _or_13260, _or_13251, _or_13242, _or_13233, _or_13224, _or_13215, _or_13206, _or_13197, _or_13188, _or_13179, _or_13170, _or_13161, _or_13152, _or_13143, _or_13134, _or_13125, _or_13116, _or_13107, _or_13098, _or_13089, _or_13080, _or_13071, _or_13062, _or_13053, _or_13044, _or_13035, _or_13026, _or_13017, _or_13008, _or_12999, _or_12990, _or_12981, _or_12972, _or_12963, _or_12954, _or_12945, _or_12936, _or_12927};
-  assign _rand_14072 = &_cat_14071;
-  assign _not_14073 = ~wb_ready;
-  assign _and_14074 = wb_valid & _not_14073;
-  assign _not_14075 = ~_and_3471;
-  assign _and_14076 = _and_3462 & _not_14075;
-  assign _and_14077 = _and_14076 & _and_1926;
-  assign _eq_14079 = kind == 2'h1;
-  assign _and_14080 = _and_1925 & _eq_14079;
-  assign _eq_14082 = kind == 2'h3;
-  assign _and_14083 = _and_1925 & _eq_14082;
-  assign _cat_14084 = {p_v_63, p_v_62, p_v_61, p_v_60, p_v_59, p_v_58, p_v_57, p_v_56, p_v_55, p_v_54, p_v_53, p_v_52, p_v_51, p_v_50, p_v_49, p_v_48, p_v_47, p_v_46, p_v_45, p_v_44, p_v_43, p_v_42, p_v_41, p_v_40, p_v_39, p_v_38, p_v_37, p_v_36, p_v_35, p_v_34, p_v_33, p_v_32, p_v_31, p_v_30, p_v_29, p_v_28, p_v_27, p_v_26, p_v_25, p_v_24, p_v_23, p_v_22, p_v_21, p_v_20, p_v_19, p_v_18, p_v_17, p_v_16, p_v_15, p_v_14, p_v_13, p_v_12, p_v_11, p_v_10, p_v_9, p_v_8, p_v_7, p_v_6, p_v_5, p_v_4, p_v_3, p_v_2, p_v_1, p_v_0};
-  assign _rand_14085 = &_cat_14084;
-  assign _rand_14086 = &_cat_925;
-  assign _rand_14087 = &_cat_927;
-  assign _rand_14088 = &_cat_929;
-  assign _rand_14089 = &_cat_931;
-  assign _rand_14090 = &_cat_933;
-  assign _rand_14091 = &_cat_935;
-  assign _rand_14092 = &_cat_937;
-  assign _rand_14093 = &_cat_939;
-  assign _rand_14094 = &_cat_941;
-  assign _rand_14095 = &_cat_943;
-  assign _rand_14096 = &_cat_945;
-  assign _rand_14097 = &_cat_947;
-  assign _rand_14098 = &_cat_949;
-  assign _rand_14099 = &_cat_951;
-  assign _rand_14100 = &_cat_953;
-  assign _rand_14101 = &_cat_955;
-  assign _rand_14102 = &_cat_957;
-  assign _rand_14103 = &_cat_959;
-  assign _rand_14104 = &_cat_961;
-  assign _rand_14105 = &_cat_963;
-  assign _rand_14106 = &_cat_965;
-  assign _rand_14107 = &_cat_967;
-  assign _rand_14108 = &_cat_969;
-  assign _rand_14109 = &_cat_971;
-  assign _rand_14110 = &_cat_973;
-  assign _rand_14111 = &_cat_975;
-  assign _rand_14112 = &_cat_977;
-  assign _rand_14113 = &_cat_979;
-  assign _rand_14114 = &_cat_981;
-  assign _rand_14115 = &_cat_983;
-  assign _rand_14116 = &_cat_985;
-  assign _rand_14117 = &_cat_987;
-  assign _rand_14118 = &_cat_989;
-  assign _rand_14119 = &_cat_991;
-  assign _rand_14120 = &_cat_993;
-  assign _rand_14121 = &_cat_995;
-  assign _rand_14122 = &_cat_997;
-  assign _rand_14123 = &_cat_999;
-  assign _rand_14124 = &_cat_1001;
-  assign _rand_14125 = &_cat_1003;
-  assign _rand_14126 = &_cat_1005;
-  assign _rand_14127 = &_cat_1007;
-  assign _rand_14128 = &_cat_1009;
-  assign _rand_14129 = &_cat_1011;
-  assign _rand_14130 = &_cat_1013;
-  assign _rand_14131 = &_cat_1015;
-  assign _rand_14132 = &_cat_1017;
-  assign _rand_14133 = &_cat_1019;
-  assign _rand_14134 = &_cat_1021;
-  assign _rand_14135 = &_cat_1023;
-  assign _rand_14136 = &_cat_1025;
-  assign _rand_14137 = &_cat_1027;
-  assign _rand_14138 = &_cat_1029;
-  assign _rand_14139 = &_cat_1031;
-  assign _rand_14140 = &_cat_1033;
-  assign _rand_14141 = &_cat_1035;
-  assign _rand_14142 = &_cat_1037;
-  assign _rand_14143 = &_cat_1039;
-  assign _rand_14144 = &_cat_1041;
-  assign _rand_14145 = &_cat_1043;
-  assign _rand_14146 = &_cat_1045;
-  assign _rand_14147 = &_cat_1047;
-  assign _rand_14148 = &_cat_1049;
-  assign _rand_14149 = &_cat_1051;
-  assign _not_14150 = ~fill_valid;
-  assign _and_14151 = req_valid & _not_14150;
-  assign _and_14152 = req_valid & fill_valid;
-  assign _eq_14154 = kind == 2'h1;
-  assign _and_14155 = _and_14151 & _eq_14154;
-  assign _not_14156 = ~_rand_14085;
-  assign _and_14157 = _and_14155 & _not_14156;
-  assign _not_14158 = ~icnt_ready;
-  assign _and_14159 = _and_14157 & _not_14158;
-  assign _cat_14160 = {_rand_14149, _rand_14148, _rand_14147, _rand_14146, _rand_14145, _rand_14144, _rand_14143, _rand_14142, _rand_14141, _rand_14140, _rand_14139, _rand_14138, _rand_14137, _rand_14136, _rand_14135, _rand_14134, _rand_14133, _rand_14132, _rand_14131, _rand_14130, _rand_14129, _rand_14128, _rand_14127, _rand_14126, _rand_14125, _rand_14124, _rand_14123, _rand_14122, _rand_14121, _rand_14120, _rand_14119, _rand_14118, _rand_14117, _rand_14116, _rand_14115, _rand_14114, _rand_14113, _rand_14112, _rand_14111, _rand_14110, _rand_14109, _rand_14108, _rand_14107, _rand_14106, _rand_14105, _rand_14104, _rand_14103, _rand_14102, _rand_14101, _rand_14100, _rand_14099, _rand_14098, _rand_14097, _rand_14096, _rand_14095, _rand_14094, _rand_14093, _rand_14092, _rand_14091, _rand_14090, _rand_14089, _rand_14088, _rand_14087, _rand_14086};
-  assign _ror_14161 = |_cat_14160;
-  assign _eq_14163 = kind == 2'h3;
-  assign _and_14164 = _and_14151 & _eq_14163;
-  assign _and_14165 = _and_14164 & mshr_alloc_fail;
-  assign _cat_14166 = {p_v_63, p_v_62, p_v_61, p_v_60, p_v_59, p_v_58, p_v_57, p_v_56, p_v_55, p_v_54, p_v_53, p_v_52, p_v_51, p_v_50, p_v_49, p_v_48, p_v_47, p_v_46, p_v_45, p_v_44, p_v_43, p_v_42, p_v_41, p_v_40, p_v_39, p_v_38, p_v_37, p_v_36, p_v_35, p_v_34, p_v_33, p_v_32, p_v_31, p_v_30, p_v_29, p_v_28, p_v_27, p_v_26, p_v_25, p_v_24, p_v_23, p_v_22, p_v_21, p_v_20, p_v_19, p_v_18, p_v_17, p_v_16, p_v_15, p_v_14, p_v_13, p_v_12, p_v_11, p_v_10, p_v_9, p_v_8, p_v_7, p_v_6, p_v_5, p_v_4, p_v_3, p_v_2, p_v_1, p_v_0};
+  always @(posedge clk) begin
+    if (rst) ghost_wb_valid_held_held <= 1'b0;
+    else ghost_wb_valid_held_held <= _and_12922;
+  end
+  assign _or_12920 = ghost_wb_valid_held_held | wb_valid;
+  assign _not_12921 = ~wb_ready;
+  assign _and_12922 = _or_12920 & _not_12921;
+  assign _not_12923 = ~ghost_wb_valid_held_held;
+  assign _or_12924 = _not_12923 | wb_valid;
+  assign _eq_12926 = wb_entry == 6'h00;
+  assign _and_12927 = wb_valid & _eq_12926;
+  assign _eq_12929 = wb_slot == 1'b0;
+  assign _and_12930 = _and_12927 & _eq_12929;
+  assign _not_12931 = ~_and_12930;
+  assign _and_12932 = _and_924 & smshr0_v_0;
+  assign _or_12933 = _not_12931 | _and_12932;
+  assign _eq_12935 = wb_entry == 6'h00;
+  assign _and_12936 = wb_valid & _eq_12935;
+  assign _eq_12938 = wb_slot == 1'b1;
+  assign _and_12939 = _and_12936 & _eq_12938;
+  assign _not_12940 = ~_and_12939;
+  assign _and_12941 = _and_924 & smshr0_v_1;
+  assign _or_12942 = _not_12940 | _and_12941;
+  assign _eq_12944 = wb_entry == 6'h01;
+  assign _and_12945 = wb_valid & _eq_12944;
+  assign _eq_12947 = wb_slot == 1'b0;
+  assign _and_12948 = _and_12945 & _eq_12947;
+  assign _not_12949 = ~_and_12948;
+  assign _and_12950 = _and_926 & smshr1_v_0;
+  assign _or_12951 = _not_12949 | _and_12950;
+  assign _eq_12953 = wb_entry == 6'h01;
+  assign _and_12954 = wb_valid & _eq_12953;
+  assign _eq_12956 = wb_slot == 1'b1;
+  assign _and_12957 = _and_12954 & _eq_12956;
+  assign _not_12958 = ~_and_12957;
+  assign _and_12959 = _and_926 & smshr1_v_1;
+  assign _or_12960 = _not_12958 | _and_12959;
+  assign _eq_12962 = wb_entry == 6'h02;
+  assign _and_12963 = wb_valid & _eq_12962;
+  assign _eq_12965 = wb_slot == 1'b0;
+  assign _and_12966 = _and_12963 & _eq_12965;
+  assign _not_12967 = ~_and_12966;
+  assign _and_12968 = _and_928 & smshr2_v_0;
+  assign _or_12969 = _not_12967 | _and_12968;
+  assign _eq_12971 = wb_entry == 6'h02;
+  assign _and_12972 = wb_valid & _eq_12971;
+  assign _eq_12974 = wb_slot == 1'b1;
+  assign _and_12975 = _and_12972 & _eq_12974;
+  assign _not_12976 = ~_and_12975;
+  assign _and_12977 = _and_928 & smshr2_v_1;
+  assign _or_12978 = _not_12976 | _and_12977;
+  assign _eq_12980 = wb_entry == 6'h03;
+  assign _and_12981 = wb_valid & _eq_12980;
+  assign _eq_12983 = wb_slot == 1'b0;
+  assign _and_12984 = _and_12981 & _eq_12983;
+  assign _not_12985 = ~_and_12984;
+  assign _and_12986 = _and_930 & smshr3_v_0;
+  assign _or_12987 = _not_12985 | _and_12986;
+  assign _eq_12989 = wb_entry == 6'h03;
+  assign _and_12990 = wb_valid & _eq_12989;
+  assign _eq_12992 = wb_slot == 1'b1;
+  assign _and_12993 = _and_12990 & _eq_12992;
+  assign _not_12994 = ~_and_12993;
+  assign _and_12995 = _and_930 & smshr3_v_1;
+  assign _or_12996 = _not_12994 | _and_12995;
+  assign _eq_12998 = wb_entry == 6'h04;
+  assign _and_12999 = wb_valid & _eq_12998;
+  assign _eq_13001 = wb_slot == 1'b0;
+  assign _and_13002 = _and_12999 & _eq_13001;
+  assign _not_13003 = ~_and_13002;
+  assign _and_13004 = _and_932 & smshr4_v_0;
+  assign _or_13005 = _not_13003 | _and_13004;
+  assign _eq_13007 = wb_entry == 6'h04;
+  assign _and_13008 = wb_valid & _eq_13007;
+  assign _eq_13010 = wb_slot == 1'b1;
+  assign _and_13011 = _and_13008 & _eq_13010;
+  assign _not_13012 = ~_and_13011;
+  assign _and_13013 = _and_932 & smshr4_v_1;
+  assign _or_13014 = _not_13012 | _and_13013;
+  assign _eq_13016 = wb_entry == 6'h05;
+  assign _and_13017 = wb_valid & _eq_13016;
+  assign _eq_13019 = wb_slot == 1'b0;
+  assign _and_13020 = _and_13017 & _eq_13019;
+  assign _not_13021 = ~_and_13020;
+  assign _and_13022 = _and_934 & smshr5_v_0;
+  assign _or_13023 = _not_13021 | _and_13022;
+  assign _eq_13025 = wb_entry == 6'h05;
+  assign _and_13026 = wb_valid & _eq_13025;
+  assign _eq_13028 = wb_slot == 1'b1;
+  assign _and_13029 = _and_13026 & _eq_13028;
+  assign _not_13030 = ~_and_13029;
+  assign _and_13031 = _and_934 & smshr5_v_1;
+  assign _or_13032 = _not_13030 | _and_13031;
+  assign _eq_13034 = wb_entry == 6'h06;
+  assign _and_13035 = wb_valid & _eq_13034;
+  assign _eq_13037 = wb_slot == 1'b0;
+  assign _and_13038 = _and_13035 & _eq_13037;
+  assign _not_13039 = ~_and_13038;
+  assign _and_13040 = _and_936 & smshr6_v_0;
+  assign _or_13041 = _not_13039 | _and_13040;
+  assign _eq_13043 = wb_entry == 6'h06;
+  assign _and_13044 = wb_valid & _eq_13043;
+  assign _eq_13046 = wb_slot == 1'b1;
+  assign _and_13047 = _and_13044 & _eq_13046;
+  assign _not_13048 = ~_and_13047;
+  assign _and_13049 = _and_936 & smshr6_v_1;
+  assign _or_13050 = _not_13048 | _and_13049;
+  assign _eq_13052 = wb_entry == 6'h07;
+  assign _and_13053 = wb_valid & _eq_13052;
+  assign _eq_13055 = wb_slot == 1'b0;
+  assign _and_13056 = _and_13053 & _eq_13055;
+  assign _not_13057 = ~_and_13056;
+  assign _and_13058 = _and_938 & smshr7_v_0;
+  assign _or_13059 = _not_13057 | _and_13058;
+  assign _eq_13061 = wb_entry == 6'h07;
+  assign _and_13062 = wb_valid & _eq_13061;
+  assign _eq_13064 = wb_slot == 1'b1;
+  assign _and_13065 = _and_13062 & _eq_13064;
+  assign _not_13066 = ~_and_13065;
+  assign _and_13067 = _and_938 & smshr7_v_1;
+  assign _or_13068 = _not_13066 | _and_13067;
+  assign _eq_13070 = wb_entry == 6'h08;
+  assign _and_13071 = wb_valid & _eq_13070;
+  assign _eq_13073 = wb_slot == 1'b0;
+  assign _and_13074 = _and_13071 & _eq_13073;
+  assign _not_13075 = ~_and_13074;
+  assign _and_13076 = _and_940 & smshr8_v_0;
+  assign _or_13077 = _not_13075 | _and_13076;
+  assign _eq_13079 = wb_entry == 6'h08;
+  assign _and_13080 = wb_valid & _eq_13079;
+  assign _eq_13082 = wb_slot == 1'b1;
+  assign _and_13083 = _and_13080 & _eq_13082;
+  assign _not_13084 = ~_and_13083;
+  assign _and_13085 = _and_940 & smshr8_v_1;
+  assign _or_13086 = _not_13084 | _and_13085;
+  assign _eq_13088 = wb_entry == 6'h09;
+  assign _and_13089 = wb_valid & _eq_13088;
+  assign _eq_13091 = wb_slot == 1'b0;
+  assign _and_13092 = _and_13089 & _eq_13091;
+  assign _not_13093 = ~_and_13092;
+  assign _and_13094 = _and_942 & smshr9_v_0;
+  assign _or_13095 = _not_13093 | _and_13094;
+  assign _eq_13097 = wb_entry == 6'h09;
+  assign _and_13098 = wb_valid & _eq_13097;
+  assign _eq_13100 = wb_slot == 1'b1;
+  assign _and_13101 = _and_13098 & _eq_13100;
+  assign _not_13102 = ~_and_13101;
+  assign _and_13103 = _and_942 & smshr9_v_1;
+  assign _or_13104 = _not_13102 | _and_13103;
+  assign _eq_13106 = wb_entry == 6'h0a;
+  assign _and_13107 = wb_valid & _eq_13106;
+  assign _eq_13109 = wb_slot == 1'b0;
+  assign _and_13110 = _and_13107 & _eq_13109;
+  assign _not_13111 = ~_and_13110;
+  assign _and_13112 = _and_944 & smshr10_v_0;
+  assign _or_13113 = _not_13111 | _and_13112;
+  assign _eq_13115 = wb_entry == 6'h0a;
+  assign _and_13116 = wb_valid & _eq_13115;
+  assign _eq_13118 = wb_slot == 1'b1;
+  assign _and_13119 = _and_13116 & _eq_13118;
+  assign _not_13120 = ~_and_13119;
+  assign _and_13121 = _and_944 & smshr10_v_1;
+  assign _or_13122 = _not_13120 | _and_13121;
+  assign _eq_13124 = wb_entry == 6'h0b;
+  assign _and_13125 = wb_valid & _eq_13124;
+  assign _eq_13127 = wb_slot == 1'b0;
+  assign _and_13128 = _and_13125 & _eq_13127;
+  assign _not_13129 = ~_and_13128;
+  assign _and_13130 = _and_946 & smshr11_v_0;
+  assign _or_13131 = _not_13129 | _and_13130;
+  assign _eq_13133 = wb_entry == 6'h0b;
+  assign _and_13134 = wb_valid & _eq_13133;
+  assign _eq_13136 = wb_slot == 1'b1;
+  assign _and_13137 = _and_13134 & _eq_13136;
+  assign _not_13138 = ~_and_13137;
+  assign _and_13139 = _and_946 & smshr11_v_1;
+  assign _or_13140 = _not_13138 | _and_13139;
+  assign _eq_13142 = wb_entry == 6'h0c;
+  assign _and_13143 = wb_valid & _eq_13142;
+  assign _eq_13145 = wb_slot == 1'b0;
+  assign _and_13146 = _and_13143 & _eq_13145;
+  assign _not_13147 = ~_and_13146;
+  assign _and_13148 = _and_948 & smshr12_v_0;
+  assign _or_13149 = _not_13147 | _and_13148;
+  assign _eq_13151 = wb_entry == 6'h0c;
+  assign _and_13152 = wb_valid & _eq_13151;
+  assign _eq_13154 = wb_slot == 1'b1;
+  assign _and_13155 = _and_13152 & _eq_13154;
+  assign _not_13156 = ~_and_13155;
+  assign _and_13157 = _and_948 & smshr12_v_1;
+  assign _or_13158 = _not_13156 | _and_13157;
+  assign _eq_13160 = wb_entry == 6'h0d;
+  assign _and_13161 = wb_valid & _eq_13160;
+  assign _eq_13163 = wb_slot == 1'b0;
+  assign _and_13164 = _and_13161 & _eq_13163;
+  assign _not_13165 = ~_and_13164;
+  assign _and_13166 = _and_950 & smshr13_v_0;
+  assign _or_13167 = _not_13165 | _and_13166;
+  assign _eq_13169 = wb_entry == 6'h0d;
+  assign _and_13170 = wb_valid & _eq_13169;
+  assign _eq_13172 = wb_slot == 1'b1;
+  assign _and_13173 = _and_13170 & _eq_13172;
+  assign _not_13174 = ~_and_13173;
+  assign _and_13175 = _and_950 & smshr13_v_1;
+  assign _or_13176 = _not_13174 | _and_13175;
+  assign _eq_13178 = wb_entry == 6'h0e;
+  assign _and_13179 = wb_valid & _eq_13178;
+  assign _eq_13181 = wb_slot == 1'b0;
+  assign _and_13182 = _and_13179 & _eq_13181;
+  assign _not_13183 = ~_and_13182;
+  assign _and_13184 = _and_952 & smshr14_v_0;
+  assign _or_13185 = _not_13183 | _and_13184;
+  assign _eq_13187 = wb_entry == 6'h0e;
+  assign _and_13188 = wb_valid & _eq_13187;
+  assign _eq_13190 = wb_slot == 1'b1;
+  assign _and_13191 = _and_13188 & _eq_13190;
+  assign _not_13192 = ~_and_13191;
+  assign _and_13193 = _and_952 & smshr14_v_1;
+  assign _or_13194 = _not_13192 | _and_13193;
+  assign _eq_13196 = wb_entry == 6'h0f;
+  assign _and_13197 = wb_valid & _eq_13196;
+  assign _eq_13199 = wb_slot == 1'b0;
+  assign _and_13200 = _and_13197 & _eq_13199;
+  assign _not_13201 = ~_and_13200;
+  assign _and_13202 = _and_954 & smshr15_v_0;
+  assign _or_13203 = _not_13201 | _and_13202;
+  assign _eq_13205 = wb_entry == 6'h0f;
+  assign _and_13206 = wb_valid & _eq_13205;
+  assign _eq_13208 = wb_slot == 1'b1;
+  assign _and_13209 = _and_13206 & _eq_13208;
+  assign _not_13210 = ~_and_13209;
+  assign _and_13211 = _and_954 & smshr15_v_1;
+  assign _or_13212 = _not_13210 | _and_13211;
+  assign _eq_13214 = wb_entry == 6'h10;
+  assign _and_13215 = wb_valid & _eq_13214;
+  assign _eq_13217 = wb_slot == 1'b0;
+  assign _and_13218 = _and_13215 & _eq_13217;
+  assign _not_13219 = ~_and_13218;
+  assign _and_13220 = _and_956 & smshr16_v_0;
+  assign _or_13221 = _not_13219 | _and_13220;
+  assign _eq_13223 = wb_entry == 6'h10;
+  assign _and_13224 = wb_valid & _eq_13223;
+  assign _eq_13226 = wb_slot == 1'b1;
+  assign _and_13227 = _and_13224 & _eq_13226;
+  assign _not_13228 = ~_and_13227;
+  assign _and_13229 = _and_956 & smshr16_v_1;
+  assign _or_13230 = _not_13228 | _and_13229;
+  assign _eq_13232 = wb_entry == 6'h11;
+  assign _and_13233 = wb_valid & _eq_13232;
+  assign _eq_13235 = wb_slot == 1'b0;
+  assign _and_13236 = _and_13233 & _eq_13235;
+  assign _not_13237 = ~_and_13236;
+  assign _and_13238 = _and_958 & smshr17_v_0;
+  assign _or_13239 = _not_13237 | _and_13238;
+  assign _eq_13241 = wb_entry == 6'h11;
+  assign _and_13242 = wb_valid & _eq_13241;
+  assign _eq_13244 = wb_slot == 1'b1;
+  assign _and_13245 = _and_13242 & _eq_13244;
+  assign _not_13246 = ~_and_13245;
+  assign _and_13247 = _and_958 & smshr17_v_1;
+  assign _or_13248 = _not_13246 | _and_13247;
+  assign _eq_13250 = wb_entry == 6'h12;
+  assign _and_13251 = wb_valid & _eq_13250;
+  assign _eq_13253 = wb_slot == 1'b0;
+  assign _and_13254 = _and_13251 & _eq_13253;
+  assign _not_13255 = ~_and_13254;
+  assign _and_13256 = _and_960 & smshr18_v_0;
+  assign _or_13257 = _not_13255 | _and_13256;
+  assign _eq_13259 = wb_entry == 6'h12;
+  assign _and_13260 = wb_valid & _eq_13259;
+  assign _eq_13262 = wb_slot == 1'b1;
+  assign _and_13263 = _and_13260 & _eq_13262;
+  assign _not_13264 = ~_and_13263;
+  assign _and_13265 = _and_960 & smshr18_v_1;
+  assign _or_13266 = _not_13264 | _and_13265;
+  assign _eq_13268 = wb_entry == 6'h13;
+  assign _and_13269 = wb_valid & _eq_13268;
+  assign _eq_13271 = wb_slot == 1'b0;
+  assign _and_13272 = _and_13269 & _eq_13271;
+  assign _not_13273 = ~_and_13272;
+  assign _and_13274 = _and_962 & smshr19_v_0;
+  assign _or_13275 = _not_13273 | _and_13274;
+  assign _eq_13277 = wb_entry == 6'h13;
+  assign _and_13278 = wb_valid & _eq_13277;
+  assign _eq_13280 = wb_slot == 1'b1;
+  assign _and_13281 = _and_13278 & _eq_13280;
+  assign _not_13282 = ~_and_13281;
+  assign _and_13283 = _and_962 & smshr19_v_1;
+  assign _or_13284 = _not_13282 | _and_13283;
+  assign _eq_13286 = wb_entry == 6'h14;
+  assign _and_13287 = wb_valid & _eq_13286;
+  assign _eq_13289 = wb_slot == 1'b0;
+  assign _and_13290 = _and_13287 & _eq_13289;
+  assign _not_13291 = ~_and_13290;
+  assign _and_13292 = _and_964 & smshr20_v_0;
+  assign _or_13293 = _not_13291 | _and_13292;
+  assign _eq_13295 = wb_entry == 6'h14;
+  assign _and_13296 = wb_valid & _eq_13295;
+  assign _eq_13298 = wb_slot == 1'b1;
+  assign _and_13299 = _and_13296 & _eq_13298;
+  assign _not_13300 = ~_and_13299;
+  assign _and_13301 = _and_964 & smshr20_v_1;
+  assign _or_13302 = _not_13300 | _and_13301;
+  assign _eq_13304 = wb_entry == 6'h15;
+  assign _and_13305 = wb_valid & _eq_13304;
+  assign _eq_13307 = wb_slot == 1'b0;
+  assign _and_13308 = _and_13305 & _eq_13307;
+  assign _not_13309 = ~_and_13308;
+  assign _and_13310 = _and_966 & smshr21_v_0;
+  assign _or_13311 = _not_13309 | _and_13310;
+  assign _eq_13313 = wb_entry == 6'h15;
+  assign _and_13314 = wb_valid & _eq_13313;
+  assign _eq_13316 = wb_slot == 1'b1;
+  assign _and_13317 = _and_13314 & _eq_13316;
+  assign _not_13318 = ~_and_13317;
+  assign _and_13319 = _and_966 & smshr21_v_1;
+  assign _or_13320 = _not_13318 | _and_13319;
+  assign _eq_13322 = wb_entry == 6'h16;
+  assign _and_13323 = wb_valid & _eq_13322;
+  assign _eq_13325 = wb_slot == 1'b0;
+  assign _and_13326 = _and_13323 & _eq_13325;
+  assign _not_13327 = ~_and_13326;
+  assign _and_13328 = _and_968 & smshr22_v_0;
+  assign _or_13329 = _not_13327 | _and_13328;
+  assign _eq_13331 = wb_entry == 6'h16;
+  assign _and_13332 = wb_valid & _eq_13331;
+  assign _eq_13334 = wb_slot == 1'b1;
+  assign _and_13335 = _and_13332 & _eq_13334;
+  assign _not_13336 = ~_and_13335;
+  assign _and_13337 = _and_968 & smshr22_v_1;
+  assign _or_13338 = _not_13336 | _and_13337;
+  assign _eq_13340 = wb_entry == 6'h17;
+  assign _and_13341 = wb_valid & _eq_13340;
+  assign _eq_13343 = wb_slot == 1'b0;
+  assign _and_13344 = _and_13341 & _eq_13343;
+  assign _not_13345 = ~_and_13344;
+  assign _and_13346 = _and_970 & smshr23_v_0;
+  assign _or_13347 = _not_13345 | _and_13346;
+  assign _eq_13349 = wb_entry == 6'h17;
+  assign _and_13350 = wb_valid & _eq_13349;
+  assign _eq_13352 = wb_slot == 1'b1;
+  assign _and_13353 = _and_13350 & _eq_13352;
+  assign _not_13354 = ~_and_13353;
+  assign _and_13355 = _and_970 & smshr23_v_1;
+  assign _or_13356 = _not_13354 | _and_13355;
+  assign _eq_13358 = wb_entry == 6'h18;
+  assign _and_13359 = wb_valid & _eq_13358;
+  assign _eq_13361 = wb_slot == 1'b0;
+  assign _and_13362 = _and_13359 & _eq_13361;
+  assign _not_13363 = ~_and_13362;
+  assign _and_13364 = _and_972 & smshr24_v_0;
+  assign _or_13365 = _not_13363 | _and_13364;
+  assign _eq_13367 = wb_entry == 6'h18;
+  assign _and_13368 = wb_valid & _eq_13367;
+  assign _eq_13370 = wb_slot == 1'b1;
+  assign _and_13371 = _and_13368 & _eq_13370;
+  assign _not_13372 = ~_and_13371;
+  assign _and_13373 = _and_972 & smshr24_v_1;
+  assign _or_13374 = _not_13372 | _and_13373;
+  assign _eq_13376 = wb_entry == 6'h19;
+  assign _and_13377 = wb_valid & _eq_13376;
+  assign _eq_13379 = wb_slot == 1'b0;
+  assign _and_13380 = _and_13377 & _eq_13379;
+  assign _not_13381 = ~_and_13380;
+  assign _and_13382 = _and_974 & smshr25_v_0;
+  assign _or_13383 = _not_13381 | _and_13382;
+  assign _eq_13385 = wb_entry == 6'h19;
+  assign _and_13386 = wb_valid & _eq_13385;
+  assign _eq_13388 = wb_slot == 1'b1;
+  assign _and_13389 = _and_13386 & _eq_13388;
+  assign _not_13390 = ~_and_13389;
+  assign _and_13391 = _and_974 & smshr25_v_1;
+  assign _or_13392 = _not_13390 | _and_13391;
+  assign _eq_13394 = wb_entry == 6'h1a;
+  assign _and_13395 = wb_valid & _eq_13394;
+  assign _eq_13397 = wb_slot == 1'b0;
+  assign _and_13398 = _and_13395 & _eq_13397;
+  assign _not_13399 = ~_and_13398;
+  assign _and_13400 = _and_976 & smshr26_v_0;
+  assign _or_13401 = _not_13399 | _and_13400;
+  assign _eq_13403 = wb_entry == 6'h1a;
+  assign _and_13404 = wb_valid & _eq_13403;
+  assign _eq_13406 = wb_slot == 1'b1;
+  assign _and_13407 = _and_13404 & _eq_13406;
+  assign _not_13408 = ~_and_13407;
+  assign _and_13409 = _and_976 & smshr26_v_1;
+  assign _or_13410 = _not_13408 | _and_13409;
+  assign _eq_13412 = wb_entry == 6'h1b;
+  assign _and_13413 = wb_valid & _eq_13412;
+  assign _eq_13415 = wb_slot == 1'b0;
+  assign _and_13416 = _and_13413 & _eq_13415;
+  assign _not_13417 = ~_and_13416;
+  assign _and_13418 = _and_978 & smshr27_v_0;
+  assign _or_13419 = _not_13417 | _and_13418;
+  assign _eq_13421 = wb_entry == 6'h1b;
+  assign _and_13422 = wb_valid & _eq_13421;
+  assign _eq_13424 = wb_slot == 1'b1;
+  assign _and_13425 = _and_13422 & _eq_13424;
+  assign _not_13426 = ~_and_13425;
+  assign _and_13427 = _and_978 & smshr27_v_1;
+  assign _or_13428 = _not_13426 | _and_13427;
+  assign _eq_13430 = wb_entry == 6'h1c;
+  assign _and_13431 = wb_valid & _eq_13430;
+  assign _eq_13433 = wb_slot == 1'b0;
+  assign _and_13434 = _and_13431 & _eq_13433;
+  assign _not_13435 = ~_and_13434;
+  assign _and_13436 = _and_980 & smshr28_v_0;
+  assign _or_13437 = _not_13435 | _and_13436;
+  assign _eq_13439 = wb_entry == 6'h1c;
+  assign _and_13440 = wb_valid & _eq_13439;
+  assign _eq_13442 = wb_slot == 1'b1;
+  assign _and_13443 = _and_13440 & _eq_13442;
+  assign _not_13444 = ~_and_13443;
+  assign _and_13445 = _and_980 & smshr28_v_1;
+  assign _or_13446 = _not_13444 | _and_13445;
+  assign _eq_13448 = wb_entry == 6'h1d;
+  assign _and_13449 = wb_valid & _eq_13448;
+  assign _eq_13451 = wb_slot == 1'b0;
+  assign _and_13452 = _and_13449 & _eq_13451;
+  assign _not_13453 = ~_and_13452;
+  assign _and_13454 = _and_982 & smshr29_v_0;
+  assign _or_13455 = _not_13453 | _and_13454;
+  assign _eq_13457 = wb_entry == 6'h1d;
+  assign _and_13458 = wb_valid & _eq_13457;
+  assign _eq_13460 = wb_slot == 1'b1;
+  assign _and_13461 = _and_13458 & _eq_13460;
+  assign _not_13462 = ~_and_13461;
+  assign _and_13463 = _and_982 & smshr29_v_1;
+  assign _or_13464 = _not_13462 | _and_13463;
+  assign _eq_13466 = wb_entry == 6'h1e;
+  assign _and_13467 = wb_valid & _eq_13466;
+  assign _eq_13469 = wb_slot == 1'b0;
+  assign _and_13470 = _and_13467 & _eq_13469;
+  assign _not_13471 = ~_and_13470;
+  assign _and_13472 = _and_984 & smshr30_v_0;
+  assign _or_13473 = _not_13471 | _and_13472;
+  assign _eq_13475 = wb_entry == 6'h1e;
+  assign _and_13476 = wb_valid & _eq_13475;
+  assign _eq_13478 = wb_slot == 1'b1;
+  assign _and_13479 = _and_13476 & _eq_13478;
+  assign _not_13480 = ~_and_13479;
+  assign _and_13481 = _and_984 & smshr30_v_1;
+  assign _or_13482 = _not_13480 | _and_13481;
+  assign _eq_13484 = wb_entry == 6'h1f;
+  assign _and_13485 = wb_valid & _eq_13484;
+  assign _eq_13487 = wb_slot == 1'b0;
+  assign _and_13488 = _and_13485 & _eq_13487;
+  assign _not_13489 = ~_and_13488;
+  assign _and_13490 = _and_986 & smshr31_v_0;
+  assign _or_13491 = _not_13489 | _and_13490;
+  assign _eq_13493 = wb_entry == 6'h1f;
+  assign _and_13494 = wb_valid & _eq_13493;
+  assign _eq_13496 = wb_slot == 1'b1;
+  assign _and_13497 = _and_13494 & _eq_13496;
+  assign _not_13498 = ~_and_13497;
+  assign _and_13499 = _and_986 & smshr31_v_1;
+  assign _or_13500 = _not_13498 | _and_13499;
+  assign _eq_13502 = wb_entry == 6'h20;
+  assign _and_13503 = wb_valid & _eq_13502;
+  assign _eq_13505 = wb_slot == 1'b0;
+  assign _and_13506 = _and_13503 & _eq_13505;
+  assign _not_13507 = ~_and_13506;
+  assign _and_13508 = _and_988 & smshr32_v_0;
+  assign _or_13509 = _not_13507 | _and_13508;
+  assign _eq_13511 = wb_entry == 6'h20;
+  assign _and_13512 = wb_valid & _eq_13511;
+  assign _eq_13514 = wb_slot == 1'b1;
+  assign _and_13515 = _and_13512 & _eq_13514;
+  assign _not_13516 = ~_and_13515;
+  assign _and_13517 = _and_988 & smshr32_v_1;
+  assign _or_13518 = _not_13516 | _and_13517;
+  assign _eq_13520 = wb_entry == 6'h21;
+  assign _and_13521 = wb_valid & _eq_13520;
+  assign _eq_13523 = wb_slot == 1'b0;
+  assign _and_13524 = _and_13521 & _eq_13523;
+  assign _not_13525 = ~_and_13524;
+  assign _and_13526 = _and_990 & smshr33_v_0;
+  assign _or_13527 = _not_13525 | _and_13526;
+  assign _eq_13529 = wb_entry == 6'h21;
+  assign _and_13530 = wb_valid & _eq_13529;
+  assign _eq_13532 = wb_slot == 1'b1;
+  assign _and_13533 = _and_13530 & _eq_13532;
+  assign _not_13534 = ~_and_13533;
+  assign _and_13535 = _and_990 & smshr33_v_1;
+  assign _or_13536 = _not_13534 | _and_13535;
+  assign _eq_13538 = wb_entry == 6'h22;
+  assign _and_13539 = wb_valid & _eq_13538;
+  assign _eq_13541 = wb_slot == 1'b0;
+  assign _and_13542 = _and_13539 & _eq_13541;
+  assign _not_13543 = ~_and_13542;
+  assign _and_13544 = _and_992 & smshr34_v_0;
+  assign _or_13545 = _not_13543 | _and_13544;
+  assign _eq_13547 = wb_entry == 6'h22;
+  assign _and_13548 = wb_valid & _eq_13547;
+  assign _eq_13550 = wb_slot == 1'b1;
+  assign _and_13551 = _and_13548 & _eq_13550;
+  assign _not_13552 = ~_and_13551;
+  assign _and_13553 = _and_992 & smshr34_v_1;
+  assign _or_13554 = _not_13552 | _and_13553;
+  assign _eq_13556 = wb_entry == 6'h23;
+  assign _and_13557 = wb_valid & _eq_13556;
+  assign _eq_13559 = wb_slot == 1'b0;
+  assign _and_13560 = _and_13557 & _eq_13559;
+  assign _not_13561 = ~_and_13560;
+  assign _and_13562 = _and_994 & smshr35_v_0;
+  assign _or_13563 = _not_13561 | _and_13562;
+  assign _eq_13565 = wb_entry == 6'h23;
+  assign _and_13566 = wb_valid & _eq_13565;
+  assign _eq_13568 = wb_slot == 1'b1;
+  assign _and_13569 = _and_13566 & _eq_13568;
+  assign _not_13570 = ~_and_13569;
+  assign _and_13571 = _and_994 & smshr35_v_1;
+  assign _or_13572 = _not_13570 | _and_13571;
+  assign _eq_13574 = wb_entry == 6'h24;
+  assign _and_13575 = wb_valid & _eq_13574;
+  assign _eq_13577 = wb_slot == 1'b0;
+  assign _and_13578 = _and_13575 & _eq_13577;
+  assign _not_13579 = ~_and_13578;
+  assign _and_13580 = _and_996 & smshr36_v_0;
+  assign _or_13581 = _not_13579 | _and_13580;
+  assign _eq_13583 = wb_entry == 6'h24;
+  assign _and_13584 = wb_valid & _eq_13583;
+  assign _eq_13586 = wb_slot == 1'b1;
+  assign _and_13587 = _and_13584 & _eq_13586;
+  assign _not_13588 = ~_and_13587;
+  assign _and_13589 = _and_996 & smshr36_v_1;
+  assign _or_13590 = _not_13588 | _and_13589;
+  assign _eq_13592 = wb_entry == 6'h25;
+  assign _and_13593 = wb_valid & _eq_13592;
+  assign _eq_13595 = wb_slot == 1'b0;
+  assign _and_13596 = _and_13593 & _eq_13595;
+  assign _not_13597 = ~_and_13596;
+  assign _and_13598 = _and_998 & smshr37_v_0;
+  assign _or_13599 = _not_13597 | _and_13598;
+  assign _eq_13601 = wb_entry == 6'h25;
+  assign _and_13602 = wb_valid & _eq_13601;
+  assign _eq_13604 = wb_slot == 1'b1;
+  assign _and_13605 = _and_13602 & _eq_13604;
+  assign _not_13606 = ~_and_13605;
+  assign _and_13607 = _and_998 & smshr37_v_1;
+  assign _or_13608 = _not_13606 | _and_13607;
+  assign _eq_13610 = wb_entry == 6'h26;
+  assign _and_13611 = wb_valid & _eq_13610;
+  assign _eq_13613 = wb_slot == 1'b0;
+  assign _and_13614 = _and_13611 & _eq_13613;
+  assign _not_13615 = ~_and_13614;
+  assign _and_13616 = _and_1000 & smshr38_v_0;
+  assign _or_13617 = _not_13615 | _and_13616;
+  assign _eq_13619 = wb_entry == 6'h26;
+  assign _and_13620 = wb_valid & _eq_13619;
+  assign _eq_13622 = wb_slot == 1'b1;
+  assign _and_13623 = _and_13620 & _eq_13622;
+  assign _not_13624 = ~_and_13623;
+  assign _and_13625 = _and_1000 & smshr38_v_1;
+  assign _or_13626 = _not_13624 | _and_13625;
+  assign _eq_13628 = wb_entry == 6'h27;
+  assign _and_13629 = wb_valid & _eq_13628;
+  assign _eq_13631 = wb_slot == 1'b0;
+  assign _and_13632 = _and_13629 & _eq_13631;
+  assign _not_13633 = ~_and_13632;
+  assign _and_13634 = _and_1002 & smshr39_v_0;
+  assign _or_13635 = _not_13633 | _and_13634;
+  assign _eq_13637 = wb_entry == 6'h27;
+  assign _and_13638 = wb_valid & _eq_13637;
+  assign _eq_13640 = wb_slot == 1'b1;
+  assign _and_13641 = _and_13638 & _eq_13640;
+  assign _not_13642 = ~_and_13641;
+  assign _and_13643 = _and_1002 & smshr39_v_1;
+  assign _or_13644 = _not_13642 | _and_13643;
+  assign _eq_13646 = wb_entry == 6'h28;
+  assign _and_13647 = wb_valid & _eq_13646;
+  assign _eq_13649 = wb_slot == 1'b0;
+  assign _and_13650 = _and_13647 & _eq_13649;
+  assign _not_13651 = ~_and_13650;
+  assign _and_13652 = _and_1004 & smshr40_v_0;
+  assign _or_13653 = _not_13651 | _and_13652;
+  assign _eq_13655 = wb_entry == 6'h28;
+  assign _and_13656 = wb_valid & _eq_13655;
+  assign _eq_13658 = wb_slot == 1'b1;
+  assign _and_13659 = _and_13656 & _eq_13658;
+  assign _not_13660 = ~_and_13659;
+  assign _and_13661 = _and_1004 & smshr40_v_1;
+  assign _or_13662 = _not_13660 | _and_13661;
+  assign _eq_13664 = wb_entry == 6'h29;
+  assign _and_13665 = wb_valid & _eq_13664;
+  assign _eq_13667 = wb_slot == 1'b0;
+  assign _and_13668 = _and_13665 & _eq_13667;
+  assign _not_13669 = ~_and_13668;
+  assign _and_13670 = _and_1006 & smshr41_v_0;
+  assign _or_13671 = _not_13669 | _and_13670;
+  assign _eq_13673 = wb_entry == 6'h29;
+  assign _and_13674 = wb_valid & _eq_13673;
+  assign _eq_13676 = wb_slot == 1'b1;
+  assign _and_13677 = _and_13674 & _eq_13676;
+  assign _not_13678 = ~_and_13677;
+  assign _and_13679 = _and_1006 & smshr41_v_1;
+  assign _or_13680 = _not_13678 | _and_13679;
+  assign _eq_13682 = wb_entry == 6'h2a;
+  assign _and_13683 = wb_valid & _eq_13682;
+  assign _eq_13685 = wb_slot == 1'b0;
+  assign _and_13686 = _and_13683 & _eq_13685;
+  assign _not_13687 = ~_and_13686;
+  assign _and_13688 = _and_1008 & smshr42_v_0;
+  assign _or_13689 = _not_13687 | _and_13688;
+  assign _eq_13691 = wb_entry == 6'h2a;
+  assign _and_13692 = wb_valid & _eq_13691;
+  assign _eq_13694 = wb_slot == 1'b1;
+  assign _and_13695 = _and_13692 & _eq_13694;
+  assign _not_13696 = ~_and_13695;
+  assign _and_13697 = _and_1008 & smshr42_v_1;
+  assign _or_13698 = _not_13696 | _and_13697;
+  assign _eq_13700 = wb_entry == 6'h2b;
+  assign _and_13701 = wb_valid & _eq_13700;
+  assign _eq_13703 = wb_slot == 1'b0;
+  assign _and_13704 = _and_13701 & _eq_13703;
+  assign _not_13705 = ~_and_13704;
+  assign _and_13706 = _and_1010 & smshr43_v_0;
+  assign _or_13707 = _not_13705 | _and_13706;
+  assign _eq_13709 = wb_entry == 6'h2b;
+  assign _and_13710 = wb_valid & _eq_13709;
+  assign _eq_13712 = wb_slot == 1'b1;
+  assign _and_13713 = _and_13710 & _eq_13712;
+  assign _not_13714 = ~_and_13713;
+  assign _and_13715 = _and_1010 & smshr43_v_1;
+  assign _or_13716 = _not_13714 | _and_13715;
+  assign _eq_13718 = wb_entry == 6'h2c;
+  assign _and_13719 = wb_valid & _eq_13718;
+  assign _eq_13721 = wb_slot == 1'b0;
+  assign _and_13722 = _and_13719 & _eq_13721;
+  assign _not_13723 = ~_and_13722;
+  assign _and_13724 = _and_1012 & smshr44_v_0;
+  assign _or_13725 = _not_13723 | _and_13724;
+  assign _eq_13727 = wb_entry == 6'h2c;
+  assign _and_13728 = wb_valid & _eq_13727;
+  assign _eq_13730 = wb_slot == 1'b1;
+  assign _and_13731 = _and_13728 & _eq_13730;
+  assign _not_13732 = ~_and_13731;
+  assign _and_13733 = _and_1012 & smshr44_v_1;
+  assign _or_13734 = _not_13732 | _and_13733;
+  assign _eq_13736 = wb_entry == 6'h2d;
+  assign _and_13737 = wb_valid & _eq_13736;
+  assign _eq_13739 = wb_slot == 1'b0;
+  assign _and_13740 = _and_13737 & _eq_13739;
+  assign _not_13741 = ~_and_13740;
+  assign _and_13742 = _and_1014 & smshr45_v_0;
+  assign _or_13743 = _not_13741 | _and_13742;
+  assign _eq_13745 = wb_entry == 6'h2d;
+  assign _and_13746 = wb_valid & _eq_13745;
+  assign _eq_13748 = wb_slot == 1'b1;
+  assign _and_13749 = _and_13746 & _eq_13748;
+  assign _not_13750 = ~_and_13749;
+  assign _and_13751 = _and_1014 & smshr45_v_1;
+  assign _or_13752 = _not_13750 | _and_13751;
+  assign _eq_13754 = wb_entry == 6'h2e;
+  assign _and_13755 = wb_valid & _eq_13754;
+  assign _eq_13757 = wb_slot == 1'b0;
+  assign _and_13758 = _and_13755 & _eq_13757;
+  assign _not_13759 = ~_and_13758;
+  assign _and_13760 = _and_1016 & smshr46_v_0;
+  assign _or_13761 = _not_13759 | _and_13760;
+  assign _eq_13763 = wb_entry == 6'h2e;
+  assign _and_13764 = wb_valid & _eq_13763;
+  assign _eq_13766 = wb_slot == 1'b1;
+  assign _and_13767 = _and_13764 & _eq_13766;
+  assign _not_13768 = ~_and_13767;
+  assign _and_13769 = _and_1016 & smshr46_v_1;
+  assign _or_13770 = _not_13768 | _and_13769;
+  assign _eq_13772 = wb_entry == 6'h2f;
+  assign _and_13773 = wb_valid & _eq_13772;
+  assign _eq_13775 = wb_slot == 1'b0;
+  assign _and_13776 = _and_13773 & _eq_13775;
+  assign _not_13777 = ~_and_13776;
+  assign _and_13778 = _and_1018 & smshr47_v_0;
+  assign _or_13779 = _not_13777 | _and_13778;
+  assign _eq_13781 = wb_entry == 6'h2f;
+  assign _and_13782 = wb_valid & _eq_13781;
+  assign _eq_13784 = wb_slot == 1'b1;
+  assign _and_13785 = _and_13782 & _eq_13784;
+  assign _not_13786 = ~_and_13785;
+  assign _and_13787 = _and_1018 & smshr47_v_1;
+  assign _or_13788 = _not_13786 | _and_13787;
+  assign _eq_13790 = wb_entry == 6'h30;
+  assign _and_13791 = wb_valid & _eq_13790;
+  assign _eq_13793 = wb_slot == 1'b0;
+  assign _and_13794 = _and_13791 & _eq_13793;
+  assign _not_13795 = ~_and_13794;
+  assign _and_13796 = _and_1020 & smshr48_v_0;
+  assign _or_13797 = _not_13795 | _and_13796;
+  assign _eq_13799 = wb_entry == 6'h30;
+  assign _and_13800 = wb_valid & _eq_13799;
+  assign _eq_13802 = wb_slot == 1'b1;
+  assign _and_13803 = _and_13800 & _eq_13802;
+  assign _not_13804 = ~_and_13803;
+  assign _and_13805 = _and_1020 & smshr48_v_1;
+  assign _or_13806 = _not_13804 | _and_13805;
+  assign _eq_13808 = wb_entry == 6'h31;
+  assign _and_13809 = wb_valid & _eq_13808;
+  assign _eq_13811 = wb_slot == 1'b0;
+  assign _and_13812 = _and_13809 & _eq_13811;
+  assign _not_13813 = ~_and_13812;
+  assign _and_13814 = _and_1022 & smshr49_v_0;
+  assign _or_13815 = _not_13813 | _and_13814;
+  assign _eq_13817 = wb_entry == 6'h31;
+  assign _and_13818 = wb_valid & _eq_13817;
+  assign _eq_13820 = wb_slot == 1'b1;
+  assign _and_13821 = _and_13818 & _eq_13820;
+  assign _not_13822 = ~_and_13821;
+  assign _and_13823 = _and_1022 & smshr49_v_1;
+  assign _or_13824 = _not_13822 | _and_13823;
+  assign _eq_13826 = wb_entry == 6'h32;
+  assign _and_13827 = wb_valid & _eq_13826;
+  assign _eq_13829 = wb_slot == 1'b0;
+  assign _and_13830 = _and_13827 & _eq_13829;
+  assign _not_13831 = ~_and_13830;
+  assign _and_13832 = _and_1024 & smshr50_v_0;
+  assign _or_13833 = _not_13831 | _and_13832;
+  assign _eq_13835 = wb_entry == 6'h32;
+  assign _and_13836 = wb_valid & _eq_13835;
+  assign _eq_13838 = wb_slot == 1'b1;
+  assign _and_13839 = _and_13836 & _eq_13838;
+  assign _not_13840 = ~_and_13839;
+  assign _and_13841 = _and_1024 & smshr50_v_1;
+  assign _or_13842 = _not_13840 | _and_13841;
+  assign _eq_13844 = wb_entry == 6'h33;
+  assign _and_13845 = wb_valid & _eq_13844;
+  assign _eq_13847 = wb_slot == 1'b0;
+  assign _and_13848 = _and_13845 & _eq_13847;
+  assign _not_13849 = ~_and_13848;
+  assign _and_13850 = _and_1026 & smshr51_v_0;
+  assign _or_13851 = _not_13849 | _and_13850;
+  assign _eq_13853 = wb_entry == 6'h33;
+  assign _and_13854 = wb_valid & _eq_13853;
+  assign _eq_13856 = wb_slot == 1'b1;
+  assign _and_13857 = _and_13854 & _eq_13856;
+  assign _not_13858 = ~_and_13857;
+  assign _and_13859 = _and_1026 & smshr51_v_1;
+  assign _or_13860 = _not_13858 | _and_13859;
+  assign _eq_13862 = wb_entry == 6'h34;
+  assign _and_13863 = wb_valid & _eq_13862;
+  assign _eq_13865 = wb_slot == 1'b0;
+  assign _and_13866 = _and_13863 & _eq_13865;
+  assign _not_13867 = ~_and_13866;
+  assign _and_13868 = _and_1028 & smshr52_v_0;
+  assign _or_13869 = _not_13867 | _and_13868;
+  assign _eq_13871 = wb_entry == 6'h34;
+  assign _and_13872 = wb_valid & _eq_13871;
+  assign _eq_13874 = wb_slot == 1'b1;
+  assign _and_13875 = _and_13872 & _eq_13874;
+  assign _not_13876 = ~_and_13875;
+  assign _and_13877 = _and_1028 & smshr52_v_1;
+  assign _or_13878 = _not_13876 | _and_13877;
+  assign _eq_13880 = wb_entry == 6'h35;
+  assign _and_13881 = wb_valid & _eq_13880;
+  assign _eq_13883 = wb_slot == 1'b0;
+  assign _and_13884 = _and_13881 & _eq_13883;
+  assign _not_13885 = ~_and_13884;
+  assign _and_13886 = _and_1030 & smshr53_v_0;
+  assign _or_13887 = _not_13885 | _and_13886;
+  assign _eq_13889 = wb_entry == 6'h35;
+  assign _and_13890 = wb_valid & _eq_13889;
+  assign _eq_13892 = wb_slot == 1'b1;
+  assign _and_13893 = _and_13890 & _eq_13892;
+  assign _not_13894 = ~_and_13893;
+  assign _and_13895 = _and_1030 & smshr53_v_1;
+  assign _or_13896 = _not_13894 | _and_13895;
+  assign _eq_13898 = wb_entry == 6'h36;
+  assign _and_13899 = wb_valid & _eq_13898;
+  assign _eq_13901 = wb_slot == 1'b0;
+  assign _and_13902 = _and_13899 & _eq_13901;
+  assign _not_13903 = ~_and_13902;
+  assign _and_13904 = _and_1032 & smshr54_v_0;
+  assign _or_13905 = _not_13903 | _and_13904;
+  assign _eq_13907 = wb_entry == 6'h36;
+  assign _and_13908 = wb_valid & _eq_13907;
+  assign _eq_13910 = wb_slot == 1'b1;
+  assign _and_13911 = _and_13908 & _eq_13910;
+  assign _not_13912 = ~_and_13911;
+  assign _and_13913 = _and_1032 & smshr54_v_1;
+  assign _or_13914 = _not_13912 | _and_13913;
+  assign _eq_13916 = wb_entry == 6'h37;
+  assign _and_13917 = wb_valid & _eq_13916;
+  assign _eq_13919 = wb_slot == 1'b0;
+  assign _and_13920 = _and_13917 & _eq_13919;
+  assign _not_13921 = ~_and_13920;
+  assign _and_13922 = _and_1034 & smshr55_v_0;
+  assign _or_13923 = _not_13921 | _and_13922;
+  assign _eq_13925 = wb_entry == 6'h37;
+  assign _and_13926 = wb_valid & _eq_13925;
+  assign _eq_13928 = wb_slot == 1'b1;
+  assign _and_13929 = _and_13926 & _eq_13928;
+  assign _not_13930 = ~_and_13929;
+  assign _and_13931 = _and_1034 & smshr55_v_1;
+  assign _or_13932 = _not_13930 | _and_13931;
+  assign _eq_13934 = wb_entry == 6'h38;
+  assign _and_13935 = wb_valid & _eq_13934;
+  assign _eq_13937 = wb_slot == 1'b0;
+  assign _and_13938 = _and_13935 & _eq_13937;
+  assign _not_13939 = ~_and_13938;
+  assign _and_13940 = _and_1036 & smshr56_v_0;
+  assign _or_13941 = _not_13939 | _and_13940;
+  assign _eq_13943 = wb_entry == 6'h38;
+  assign _and_13944 = wb_valid & _eq_13943;
+  assign _eq_13946 = wb_slot == 1'b1;
+  assign _and_13947 = _and_13944 & _eq_13946;
+  assign _not_13948 = ~_and_13947;
+  assign _and_13949 = _and_1036 & smshr56_v_1;
+  assign _or_13950 = _not_13948 | _and_13949;
+  assign _eq_13952 = wb_entry == 6'h39;
+  assign _and_13953 = wb_valid & _eq_13952;
+  assign _eq_13955 = wb_slot == 1'b0;
+  assign _and_13956 = _and_13953 & _eq_13955;
+  assign _not_13957 = ~_and_13956;
+  assign _and_13958 = _and_1038 & smshr57_v_0;
+  assign _or_13959 = _not_13957 | _and_13958;
+  assign _eq_13961 = wb_entry == 6'h39;
+  assign _and_13962 = wb_valid & _eq_13961;
+  assign _eq_13964 = wb_slot == 1'b1;
+  assign _and_13965 = _and_13962 & _eq_13964;
+  assign _not_13966 = ~_and_13965;
+  assign _and_13967 = _and_1038 & smshr57_v_1;
+  assign _or_13968 = _not_13966 | _and_13967;
+  assign _eq_13970 = wb_entry == 6'h3a;
+  assign _and_13971 = wb_valid & _eq_13970;
+  assign _eq_13973 = wb_slot == 1'b0;
+  assign _and_13974 = _and_13971 & _eq_13973;
+  assign _not_13975 = ~_and_13974;
+  assign _and_13976 = _and_1040 & smshr58_v_0;
+  assign _or_13977 = _not_13975 | _and_13976;
+  assign _eq_13979 = wb_entry == 6'h3a;
+  assign _and_13980 = wb_valid & _eq_13979;
+  assign _eq_13982 = wb_slot == 1'b1;
+  assign _and_13983 = _and_13980 & _eq_13982;
+  assign _not_13984 = ~_and_13983;
+  assign _and_13985 = _and_1040 & smshr58_v_1;
+  assign _or_13986 = _not_13984 | _and_13985;
+  assign _eq_13988 = wb_entry == 6'h3b;
+  assign _and_13989 = wb_valid & _eq_13988;
+  assign _eq_13991 = wb_slot == 1'b0;
+  assign _and_13992 = _and_13989 & _eq_13991;
+  assign _not_13993 = ~_and_13992;
+  assign _and_13994 = _and_1042 & smshr59_v_0;
+  assign _or_13995 = _not_13993 | _and_13994;
+  assign _eq_13997 = wb_entry == 6'h3b;
+  assign _and_13998 = wb_valid & _eq_13997;
+  assign _eq_14000 = wb_slot == 1'b1;
+  assign _and_14001 = _and_13998 & _eq_14000;
+  assign _not_14002 = ~_and_14001;
+  assign _and_14003 = _and_1042 & smshr59_v_1;
+  assign _or_14004 = _not_14002 | _and_14003;
+  assign _eq_14006 = wb_entry == 6'h3c;
+  assign _and_14007 = wb_valid & _eq_14006;
+  assign _eq_14009 = wb_slot == 1'b0;
+  assign _and_14010 = _and_14007 & _eq_14009;
+  assign _not_14011 = ~_and_14010;
+  assign _and_14012 = _and_1044 & smshr60_v_0;
+  assign _or_14013 = _not_14011 | _and_14012;
+  assign _eq_14015 = wb_entry == 6'h3c;
+  assign _and_14016 = wb_valid & _eq_14015;
+  assign _eq_14018 = wb_slot == 1'b1;
+  assign _and_14019 = _and_14016 & _eq_14018;
+  assign _not_14020 = ~_and_14019;
+  assign _and_14021 = _and_1044 & smshr60_v_1;
+  assign _or_14022 = _not_14020 | _and_14021;
+  assign _eq_14024 = wb_entry == 6'h3d;
+  assign _and_14025 = wb_valid & _eq_14024;
+  assign _eq_14027 = wb_slot == 1'b0;
+  assign _and_14028 = _and_14025 & _eq_14027;
+  assign _not_14029 = ~_and_14028;
+  assign _and_14030 = _and_1046 & smshr61_v_0;
+  assign _or_14031 = _not_14029 | _and_14030;
+  assign _eq_14033 = wb_entry == 6'h3d;
+  assign _and_14034 = wb_valid & _eq_14033;
+  assign _eq_14036 = wb_slot == 1'b1;
+  assign _and_14037 = _and_14034 & _eq_14036;
+  assign _not_14038 = ~_and_14037;
+  assign _and_14039 = _and_1046 & smshr61_v_1;
+  assign _or_14040 = _not_14038 | _and_14039;
+  assign _eq_14042 = wb_entry == 6'h3e;
+  assign _and_14043 = wb_valid & _eq_14042;
+  assign _eq_14045 = wb_slot == 1'b0;
+  assign _and_14046 = _and_14043 & _eq_14045;
+  assign _not_14047 = ~_and_14046;
+  assign _and_14048 = _and_1048 & smshr62_v_0;
+  assign _or_14049 = _not_14047 | _and_14048;
+  assign _eq_14051 = wb_entry == 6'h3e;
+  assign _and_14052 = wb_valid & _eq_14051;
+  assign _eq_14054 = wb_slot == 1'b1;
+  assign _and_14055 = _and_14052 & _eq_14054;
+  assign _not_14056 = ~_and_14055;
+  assign _and_14057 = _and_1048 & smshr62_v_1;
+  assign _or_14058 = _not_14056 | _and_14057;
+  assign _eq_14060 = wb_entry == 6'h3f;
+  assign _and_14061 = wb_valid & _eq_14060;
+  assign _eq_14063 = wb_slot == 1'b0;
+  assign _and_14064 = _and_14061 & _eq_14063;
+  assign _not_14065 = ~_and_14064;
+  assign _and_14066 = _and_1050 & smshr63_v_0;
+  assign _or_14067 = _not_14065 | _and_14066;
+  assign _eq_14069 = wb_entry == 6'h3f;
+  assign _and_14070 = wb_valid & _eq_14069;
+  assign _eq_14072 = wb_slot == 1'b1;
+  assign _and_14073 = _and_14070 & _eq_14072;
+  assign _not_14074 = ~_and_14073;
+  assign _and_14075 = _and_1050 & smshr63_v_1;
+  assign _or_14076 = _not_14074 | _and_14075;
+  assign _cat_14077 = {_or_14076, _or_14067, _or_14058, _or_14049, _or_14040, _or_14031, _or_14022, _or_14013, _or_14004, _or_13995, _or_13986, _or_13977, _or_13968, _or_13959, _or_13950, _or_13941, _or_13932, _or_13923, _or_13914, _or_13905, _or_13896, _or_13887, _or_13878, _or_13869, _or_13860, _or_13851, _or_13842, _or_13833, _or_13824, _or_13815, _or_13806, _or_13797, _or_13788, _or_13779, _or_13770, _or_13761, _or_13752, _or_13743, _or_13734, _or_13725, _or_13716, _or_13707, _or_13698, _or_13689, _or_13680, _or_13671, _or_13662, _or_13653, _or_13644, _or_13635, _or_13626, _or_13617, _or_13608, _or_13599, _or_13590, _or_13581, _or_13572, _or_13563, _or_13554, _or_13545, _or_13536, _or_13527, _or_13518, _or_13509, _or_13500, _or_13491, _or_13482, _or_13473, _or_13464, _or_13455, _or_13446, _or_13437, _or_13428, _or_13419, _or_13410, _or_13401, _or_13392, _or_13383, _or_13374, _or_13365, _or_13356, _or_13347, _or_13338, _or_13329, _or_13320, _or_13311, _or_13302, _or_13293, _or_13284, _or_13275, _or_13266, _or_13257, _or_13248, _or_13239, _or_13230, _or_13221, _or_13212, _or_13203, _or_13194, _or_13185, _or_13176, _or_13167, _or_13158, _or_13149, _or_13140, _or_13131, _or_13122, _or_13113, _or_13104, _or_13095, _or_13086, _or_13077, _or_13068, _or_13059, _or_13050, _or_13041, _or_13032, _or_13023, _or_13014, _or_13005, _or_12996, _or_12987, _or_12978, _or_12969, _or_12960, _or_12951, _or_12942, _or_12933};
+  assign _rand_14078 = &_cat_14077;
+  assign _not_14079 = ~wb_ready;
+  assign _and_14080 = wb_valid & _not_14079;
+  assign _not_14081 = ~_and_3471;
+  assign _and_14082 = _and_3462 & _not_14081;
+  assign _and_14083 = _and_14082 & _and_1926;
+  assign _eq_14085 = kind == 2'h1;
+  assign _and_14086 = _and_1925 & _eq_14085;
+  assign _eq_14088 = kind == 2'h3;
+  assign _and_14089 = _and_1925 & _eq_14088;
+  assign _cat_14090 = {p_v_63, p_v_62, p_v_61, p_v_60, p_v_59, p_v_58, p_v_57, p_v_56, p_v_55, p_v_54, p_v_53, p_v_52, p_v_51, p_v_50, p_v_49, p_v_48, p_v_47, p_v_46, p_v_45, p_v_44, p_v_43, p_v_42, p_v_41, p_v_40, p_v_39, p_v_38, p_v_37, p_v_36, p_v_35, p_v_34, p_v_33, p_v_32, p_v_31, p_v_30, p_v_29, p_v_28, p_v_27, p_v_26, p_v_25, p_v_24, p_v_23, p_v_22, p_v_21, p_v_20, p_v_19, p_v_18, p_v_17, p_v_16, p_v_15, p_v_14, p_v_13, p_v_12, p_v_11, p_v_10, p_v_9, p_v_8, p_v_7, p_v_6, p_v_5, p_v_4, p_v_3, p_v_2, p_v_1, p_v_0};
+  assign _rand_14091 = &_cat_14090;
+  assign _rand_14092 = &_cat_925;
+  assign _rand_14093 = &_cat_927;
+  assign _rand_14094 = &_cat_929;
+  assign _rand_14095 = &_cat_931;
+  assign _rand_14096 = &_cat_933;
+  assign _rand_14097 = &_cat_935;
+  assign _rand_14098 = &_cat_937;
+  assign _rand_14099 = &_cat_939;
+  assign _rand_14100 = &_cat_941;
+  assign _rand_14101 = &_cat_943;
+  assign _rand_14102 = &_cat_945;
+  assign _rand_14103 = &_cat_947;
+  assign _rand_14104 = &_cat_949;
+  assign _rand_14105 = &_cat_951;
+  assign _rand_14106 = &_cat_953;
+  assign _rand_14107 = &_cat_955;
+  assign _rand_14108 = &_cat_957;
+  assign _rand_14109 = &_cat_959;
+  assign _rand_14110 = &_cat_961;
+  assign _rand_14111 = &_cat_963;
+  assign _rand_14112 = &_cat_965;
+  assign _rand_14113 = &_cat_967;
+  assign _rand_14114 = &_cat_969;
+  assign _rand_14115 = &_cat_971;
+  assign _rand_14116 = &_cat_973;
+  assign _rand_14117 = &_cat_975;
+  assign _rand_14118 = &_cat_977;
+  assign _rand_14119 = &_cat_979;
+  assign _rand_14120 = &_cat_981;
+  assign _rand_14121 = &_cat_983;
+  assign _rand_14122 = &_cat_985;
+  assign _rand_14123 = &_cat_987;
+  assign _rand_14124 = &_cat_989;
+  assign _rand_14125 = &_cat_991;
+  assign _rand_14126 = &_cat_993;
+  assign _rand_14127 = &_cat_995;
+  assign _rand_14128 = &_cat_997;
+  assign _rand_14129 = &_cat_999;
+  assign _rand_14130 = &_cat_1001;
+  assign _rand_14131 = &_cat_1003;
+  assign _rand_14132 = &_cat_1005;
+  assign _rand_14133 = &_cat_1007;
+  assign _rand_14134 = &_cat_1009;
+  assign _rand_14135 = &_cat_1011;
+  assign _rand_14136 = &_cat_1013;
+  assign _rand_14137 = &_cat_1015;
+  assign _rand_14138 = &_cat_1017;
+  assign _rand_14139 = &_cat_1019;
+  assign _rand_14140 = &_cat_1021;
+  assign _rand_14141 = &_cat_1023;
+  assign _rand_14142 = &_cat_1025;
+  assign _rand_14143 = &_cat_1027;
+  assign _rand_14144 = &_cat_1029;
+  assign _rand_14145 = &_cat_1031;
+  assign _rand_14146 = &_cat_1033;
+  assign _rand_14147 = &_cat_1035;
+  assign _rand_14148 = &_cat_1037;
+  assign _rand_14149 = &_cat_1039;
+  assign _rand_14150 = &_cat_1041;
+  assign _rand_14151 = &_cat_1043;
+  assign _rand_14152 = &_cat_1045;
+  assign _rand_14153 = &_cat_1047;
+  assign _rand_14154 = &_cat_1049;
+  assign _rand_14155 = &_cat_1051;
+  assign _not_14156 = ~fill_valid;
+  assign _and_14157 = req_valid & _not_14156;
+  assign _and_14158 = req_valid & fill_valid;
+  assign _eq_14160 = kind == 2'h1;
+  assign _and_14161 = _and_14157 & _eq_14160;
+  assign _not_14162 = ~_rand_14091;
+  assign _and_14163 = _and_14161 & _not_14162;
+  assign _not_14164 = ~icnt_ready;
+  assign _and_14165 = _and_14163 & _not_14164;
+  assign _cat_14166 = {_rand_14155, _rand_14154, _rand_14153, _rand_14152, _rand_14151, _rand_14150, _rand_14149, _rand_14148, _rand_14147, _rand_14146, _rand_14145, _rand_14144, _rand_14143, _rand_14142, _rand_14141, _rand_14140, _rand_14139, _rand_14138, _rand_14137, _rand_14136, _rand_14135, _rand_14134, _rand_14133, _rand_14132, _rand_14131, _rand_14130, _rand_14129, _rand_14128, _rand_14127, _rand_14126, _rand_14125, _rand_14124, _rand_14123, _rand_14122, _rand_14121, _rand_14120, _rand_14119, _rand_14118, _rand_14117, _rand_14116, _rand_14115, _rand_14114, _rand_14113, _rand_14112, _rand_14111, _rand_14110, _rand_14109, _rand_14108, _rand_14107, _rand_14106, _rand_14105, _rand_14104, _rand_14103, _rand_14102, _rand_14101, _rand_14100, _rand_14099, _rand_14098, _rand_14097, _rand_14096, _rand_14095, _rand_14094, _rand_14093, _rand_14092};
   assign _ror_14167 = |_cat_14166;
-  assign _not_14168 = ~_ror_14167;
-  assign _mux_15461 = _eq_12373 ? 1'b1 : 1'b0;
-  assign _mux_15462 = _and_1925 ? _mux_15461 : 1'b0;
-  assign _mux_15463 = _or_12389 ? 1'b1 : 1'b0;
-  assign _mux_15464 = _eq_12373 ? 1'b0 : _mux_15463;
-  assign _mux_15465 = _and_1925 ? _mux_15464 : 1'b0;
+  assign _eq_14169 = kind == 2'h3;
+  assign _and_14170 = _and_14157 & _eq_14169;
+  assign _and_14171 = _and_14170 & mshr_alloc_fail;
+  assign _cat_14172 = {p_v_63, p_v_62, p_v_61, p_v_60, p_v_59, p_v_58, p_v_57, p_v_56, p_v_55, p_v_54, p_v_53, p_v_52, p_v_51, p_v_50, p_v_49, p_v_48, p_v_47, p_v_46, p_v_45, p_v_44, p_v_43, p_v_42, p_v_41, p_v_40, p_v_39, p_v_38, p_v_37, p_v_36, p_v_35, p_v_34, p_v_33, p_v_32, p_v_31, p_v_30, p_v_29, p_v_28, p_v_27, p_v_26, p_v_25, p_v_24, p_v_23, p_v_22, p_v_21, p_v_20, p_v_19, p_v_18, p_v_17, p_v_16, p_v_15, p_v_14, p_v_13, p_v_12, p_v_11, p_v_10, p_v_9, p_v_8, p_v_7, p_v_6, p_v_5, p_v_4, p_v_3, p_v_2, p_v_1, p_v_0};
+  assign _ror_14173 = |_cat_14172;
+  assign _not_14174 = ~_ror_14173;
+  assign _mux_15467 = _eq_12373 ? 1'b1 : 1'b0;
+  assign _mux_15468 = _and_1925 ? _mux_15467 : 1'b0;
+  assign _mux_15469 = _or_12389 ? 1'b1 : 1'b0;
+  assign _mux_15470 = _eq_12373 ? 1'b0 : _mux_15469;
+  assign _mux_15471 = _and_1925 ? _mux_15470 : 1'b0;
   wire _assert_one_pmshr_per_block = rst | _rand_12241; // two valid PMSHRs hold the same block
   wire _assert_valid_pmshr_holds_smshr = rst | _rand_12371; // a valid PMSHR without a valid SMSHR, or a free one with one
   wire _assert_secondary_takes_free_smshr = rst | _or_12384; // a secondary load overwrites a valid SMSHR
@@ -32419,18 +32434,19 @@ module vmshr_base (
   wire _assert_fill_inside_hyper_block = rst | _rand_12915; // a fill wrote a PMSHR outside its hyper block or one not waiting
   wire _cover_fill = ~rst & _ror_12917;
   wire _cover_fill_drop = ~rst & _ror_12918;
-  wire _assert_wb_names_waiting_smshr = rst | _rand_14072; // the writeback names an invalid SMSHR or a PMSHR without data
+  wire _assert_wb_valid_held = rst | _or_12924; // wb_valid fell before the writeback was taken
+  wire _assert_wb_names_waiting_smshr = rst | _rand_14078; // the writeback names an invalid SMSHR or a PMSHR without data
   wire _cover_writeback = ~rst & _and_3462;
-  wire _cover_writeback_stalled = ~rst & _and_14074;
+  wire _cover_writeback_stalled = ~rst & _and_14080;
   wire _cover_pmshr_freed = ~rst & _and_3471;
-  wire _cover_writeback_beside_secondary = ~rst & _and_14077;
-  wire _cover_primary = ~rst & _and_14080;
-  wire _cover_secondary = ~rst & _and_14083;
-  wire _cover_refused_for_fill = ~rst & _and_14152;
-  wire _cover_refused_no_icnt = ~rst & _and_14159;
-  wire _cover_smshrs_full = ~rst & _ror_14161;
-  wire _cover_refused_no_smshr = ~rst & _and_14165;
-  wire _cover_empty = ~rst & _not_14168;
+  wire _cover_writeback_beside_secondary = ~rst & _and_14083;
+  wire _cover_primary = ~rst & _and_14086;
+  wire _cover_secondary = ~rst & _and_14089;
+  wire _cover_refused_for_fill = ~rst & _and_14158;
+  wire _cover_refused_no_icnt = ~rst & _and_14165;
+  wire _cover_smshrs_full = ~rst & _ror_14167;
+  wire _cover_refused_no_smshr = ~rst & _and_14171;
+  wire _cover_empty = ~rst & _not_14174;
   always @* begin
     assert (_assert_one_pmshr_per_block);
     assert (_assert_valid_pmshr_holds_smshr);
@@ -32439,6 +32455,7 @@ module vmshr_base (
     assert (_assert_fill_inside_hyper_block);
     cover (_cover_fill);
     cover (_cover_fill_drop);
+    assert (_assert_wb_valid_held);
     assert (_assert_wb_names_waiting_smshr);
     cover (_cover_writeback);
     cover (_cover_writeback_stalled);

@@ -5337,920 +5337,914 @@ module vmshr_elastic (
   wire _and_6307;
   wire _slice_6309;
   wire _and_6310;
-  wire [5:0] _mux_16314;
-  wire _mux_16315;
-  wire _mux_16316;
-  wire _mux_16317;
-  wire [1:0] _mux_16318;
-  wire [1:0] _mux_16319;
-  wire [1:0] _mux_16320;
-  wire [1:0] _mux_16321;
+  wire [5:0] _mux_16320;
+  wire _mux_16321;
   wire _mux_16322;
   wire _mux_16323;
   wire [1:0] _mux_16324;
-  wire _and_16325;
-  wire _and_16326;
-  wire _mux_16327;
-  wire _and_16328;
+  wire [1:0] _mux_16325;
+  wire [1:0] _mux_16326;
+  wire [1:0] _mux_16327;
+  wire _mux_16328;
   wire _mux_16329;
-  wire _or_16330;
+  wire [1:0] _mux_16330;
   wire _and_16331;
-  wire _mux_16332;
+  wire _and_16332;
   wire _mux_16333;
   wire _and_16334;
   wire _mux_16335;
   wire _or_16336;
   wire _and_16337;
-  wire _and_16338;
-  wire _and_16339;
+  wire _mux_16338;
+  wire _mux_16339;
   wire _and_16340;
   wire _mux_16341;
-  wire _and_16342;
-  wire _mux_16343;
-  wire _or_16344;
+  wire _or_16342;
+  wire _and_16343;
+  wire _and_16344;
   wire _and_16345;
-  wire _mux_16346;
+  wire _and_16346;
   wire _mux_16347;
   wire _and_16348;
   wire _mux_16349;
   wire _or_16350;
   wire _and_16351;
-  wire _and_16352;
-  wire _and_16353;
+  wire _mux_16352;
+  wire _mux_16353;
   wire _and_16354;
   wire _mux_16355;
-  wire _and_16356;
-  wire _mux_16357;
-  wire _or_16358;
+  wire _or_16356;
+  wire _and_16357;
+  wire _and_16358;
   wire _and_16359;
-  wire _mux_16360;
+  wire _and_16360;
   wire _mux_16361;
   wire _and_16362;
   wire _mux_16363;
   wire _or_16364;
   wire _and_16365;
-  wire _and_16366;
-  wire _and_16367;
+  wire _mux_16366;
+  wire _mux_16367;
   wire _and_16368;
   wire _mux_16369;
-  wire _and_16370;
-  wire _mux_16371;
-  wire _or_16372;
+  wire _or_16370;
+  wire _and_16371;
+  wire _and_16372;
   wire _and_16373;
-  wire _mux_16374;
+  wire _and_16374;
   wire _mux_16375;
   wire _and_16376;
   wire _mux_16377;
   wire _or_16378;
   wire _and_16379;
-  wire _and_16380;
-  wire _and_16381;
+  wire _mux_16380;
+  wire _mux_16381;
   wire _and_16382;
   wire _mux_16383;
-  wire _and_16384;
-  wire _mux_16385;
-  wire _or_16386;
+  wire _or_16384;
+  wire _and_16385;
+  wire _and_16386;
   wire _and_16387;
-  wire _mux_16388;
+  wire _and_16388;
   wire _mux_16389;
   wire _and_16390;
   wire _mux_16391;
   wire _or_16392;
   wire _and_16393;
-  wire _and_16394;
-  wire _and_16395;
+  wire _mux_16394;
+  wire _mux_16395;
   wire _and_16396;
   wire _mux_16397;
-  wire _and_16398;
-  wire _mux_16399;
-  wire _or_16400;
+  wire _or_16398;
+  wire _and_16399;
+  wire _and_16400;
   wire _and_16401;
-  wire _mux_16402;
+  wire _and_16402;
   wire _mux_16403;
   wire _and_16404;
   wire _mux_16405;
   wire _or_16406;
   wire _and_16407;
-  wire _and_16408;
-  wire _and_16409;
+  wire _mux_16408;
+  wire _mux_16409;
   wire _and_16410;
   wire _mux_16411;
-  wire _and_16412;
-  wire _mux_16413;
-  wire _or_16414;
+  wire _or_16412;
+  wire _and_16413;
+  wire _and_16414;
   wire _and_16415;
-  wire _mux_16416;
+  wire _and_16416;
   wire _mux_16417;
   wire _and_16418;
   wire _mux_16419;
   wire _or_16420;
   wire _and_16421;
-  wire _and_16422;
-  wire _and_16423;
+  wire _mux_16422;
+  wire _mux_16423;
   wire _and_16424;
   wire _mux_16425;
-  wire _and_16426;
-  wire _mux_16427;
-  wire _or_16428;
+  wire _or_16426;
+  wire _and_16427;
+  wire _and_16428;
   wire _and_16429;
-  wire _mux_16430;
+  wire _and_16430;
   wire _mux_16431;
   wire _and_16432;
   wire _mux_16433;
   wire _or_16434;
   wire _and_16435;
-  wire _and_16436;
-  wire _and_16437;
+  wire _mux_16436;
+  wire _mux_16437;
   wire _and_16438;
   wire _mux_16439;
-  wire _and_16440;
-  wire _mux_16441;
-  wire _or_16442;
+  wire _or_16440;
+  wire _and_16441;
+  wire _and_16442;
   wire _and_16443;
-  wire _mux_16444;
+  wire _and_16444;
   wire _mux_16445;
   wire _and_16446;
   wire _mux_16447;
   wire _or_16448;
   wire _and_16449;
-  wire _and_16450;
-  wire _and_16451;
+  wire _mux_16450;
+  wire _mux_16451;
   wire _and_16452;
   wire _mux_16453;
-  wire _and_16454;
-  wire _mux_16455;
-  wire _or_16456;
+  wire _or_16454;
+  wire _and_16455;
+  wire _and_16456;
   wire _and_16457;
-  wire _mux_16458;
+  wire _and_16458;
   wire _mux_16459;
   wire _and_16460;
   wire _mux_16461;
   wire _or_16462;
   wire _and_16463;
-  wire _and_16464;
-  wire _and_16465;
+  wire _mux_16464;
+  wire _mux_16465;
   wire _and_16466;
   wire _mux_16467;
-  wire _and_16468;
-  wire _mux_16469;
-  wire _or_16470;
+  wire _or_16468;
+  wire _and_16469;
+  wire _and_16470;
   wire _and_16471;
-  wire _mux_16472;
+  wire _and_16472;
   wire _mux_16473;
   wire _and_16474;
   wire _mux_16475;
   wire _or_16476;
   wire _and_16477;
-  wire _and_16478;
-  wire _and_16479;
+  wire _mux_16478;
+  wire _mux_16479;
   wire _and_16480;
   wire _mux_16481;
-  wire _and_16482;
-  wire _mux_16483;
-  wire _or_16484;
+  wire _or_16482;
+  wire _and_16483;
+  wire _and_16484;
   wire _and_16485;
-  wire _mux_16486;
+  wire _and_16486;
   wire _mux_16487;
   wire _and_16488;
   wire _mux_16489;
   wire _or_16490;
   wire _and_16491;
-  wire _and_16492;
-  wire _and_16493;
+  wire _mux_16492;
+  wire _mux_16493;
   wire _and_16494;
   wire _mux_16495;
-  wire _and_16496;
-  wire _mux_16497;
-  wire _or_16498;
+  wire _or_16496;
+  wire _and_16497;
+  wire _and_16498;
   wire _and_16499;
-  wire _mux_16500;
+  wire _and_16500;
   wire _mux_16501;
   wire _and_16502;
   wire _mux_16503;
   wire _or_16504;
   wire _and_16505;
-  wire _and_16506;
-  wire _and_16507;
+  wire _mux_16506;
+  wire _mux_16507;
   wire _and_16508;
   wire _mux_16509;
-  wire _and_16510;
-  wire _mux_16511;
-  wire _or_16512;
+  wire _or_16510;
+  wire _and_16511;
+  wire _and_16512;
   wire _and_16513;
-  wire _mux_16514;
+  wire _and_16514;
   wire _mux_16515;
   wire _and_16516;
   wire _mux_16517;
   wire _or_16518;
   wire _and_16519;
-  wire _and_16520;
-  wire _and_16521;
+  wire _mux_16520;
+  wire _mux_16521;
   wire _and_16522;
   wire _mux_16523;
-  wire _and_16524;
-  wire _mux_16525;
-  wire _or_16526;
+  wire _or_16524;
+  wire _and_16525;
+  wire _and_16526;
   wire _and_16527;
-  wire _mux_16528;
+  wire _and_16528;
   wire _mux_16529;
   wire _and_16530;
   wire _mux_16531;
   wire _or_16532;
   wire _and_16533;
-  wire _and_16534;
-  wire _and_16535;
+  wire _mux_16534;
+  wire _mux_16535;
   wire _and_16536;
   wire _mux_16537;
-  wire _and_16538;
-  wire _mux_16539;
-  wire _or_16540;
+  wire _or_16538;
+  wire _and_16539;
+  wire _and_16540;
   wire _and_16541;
-  wire _mux_16542;
+  wire _and_16542;
   wire _mux_16543;
   wire _and_16544;
   wire _mux_16545;
   wire _or_16546;
   wire _and_16547;
-  wire _and_16548;
-  wire _and_16549;
+  wire _mux_16548;
+  wire _mux_16549;
   wire _and_16550;
   wire _mux_16551;
-  wire _and_16552;
-  wire _mux_16553;
-  wire _or_16554;
+  wire _or_16552;
+  wire _and_16553;
+  wire _and_16554;
   wire _and_16555;
-  wire _mux_16556;
+  wire _and_16556;
   wire _mux_16557;
   wire _and_16558;
   wire _mux_16559;
   wire _or_16560;
   wire _and_16561;
-  wire _and_16562;
-  wire _and_16563;
+  wire _mux_16562;
+  wire _mux_16563;
   wire _and_16564;
   wire _mux_16565;
-  wire _and_16566;
-  wire _mux_16567;
-  wire _or_16568;
+  wire _or_16566;
+  wire _and_16567;
+  wire _and_16568;
   wire _and_16569;
-  wire _mux_16570;
+  wire _and_16570;
   wire _mux_16571;
   wire _and_16572;
   wire _mux_16573;
   wire _or_16574;
   wire _and_16575;
-  wire _and_16576;
-  wire _and_16577;
+  wire _mux_16576;
+  wire _mux_16577;
   wire _and_16578;
   wire _mux_16579;
-  wire _and_16580;
-  wire _mux_16581;
-  wire _or_16582;
+  wire _or_16580;
+  wire _and_16581;
+  wire _and_16582;
   wire _and_16583;
-  wire _mux_16584;
+  wire _and_16584;
   wire _mux_16585;
   wire _and_16586;
   wire _mux_16587;
   wire _or_16588;
   wire _and_16589;
-  wire _and_16590;
-  wire _and_16591;
+  wire _mux_16590;
+  wire _mux_16591;
   wire _and_16592;
   wire _mux_16593;
-  wire _and_16594;
-  wire _mux_16595;
-  wire _or_16596;
+  wire _or_16594;
+  wire _and_16595;
+  wire _and_16596;
   wire _and_16597;
-  wire _mux_16598;
+  wire _and_16598;
   wire _mux_16599;
   wire _and_16600;
   wire _mux_16601;
   wire _or_16602;
   wire _and_16603;
-  wire _and_16604;
-  wire _and_16605;
+  wire _mux_16604;
+  wire _mux_16605;
   wire _and_16606;
   wire _mux_16607;
-  wire _and_16608;
-  wire _mux_16609;
-  wire _or_16610;
+  wire _or_16608;
+  wire _and_16609;
+  wire _and_16610;
   wire _and_16611;
-  wire _mux_16612;
+  wire _and_16612;
   wire _mux_16613;
   wire _and_16614;
   wire _mux_16615;
   wire _or_16616;
   wire _and_16617;
-  wire _and_16618;
-  wire _and_16619;
+  wire _mux_16618;
+  wire _mux_16619;
   wire _and_16620;
   wire _mux_16621;
-  wire _and_16622;
-  wire _mux_16623;
-  wire _or_16624;
+  wire _or_16622;
+  wire _and_16623;
+  wire _and_16624;
   wire _and_16625;
-  wire _mux_16626;
+  wire _and_16626;
   wire _mux_16627;
   wire _and_16628;
   wire _mux_16629;
   wire _or_16630;
   wire _and_16631;
-  wire _and_16632;
-  wire _and_16633;
+  wire _mux_16632;
+  wire _mux_16633;
   wire _and_16634;
   wire _mux_16635;
-  wire _and_16636;
-  wire _mux_16637;
-  wire _or_16638;
+  wire _or_16636;
+  wire _and_16637;
+  wire _and_16638;
   wire _and_16639;
-  wire _mux_16640;
+  wire _and_16640;
   wire _mux_16641;
   wire _and_16642;
   wire _mux_16643;
   wire _or_16644;
   wire _and_16645;
-  wire _and_16646;
-  wire _and_16647;
+  wire _mux_16646;
+  wire _mux_16647;
   wire _and_16648;
   wire _mux_16649;
-  wire _and_16650;
-  wire _mux_16651;
-  wire _or_16652;
+  wire _or_16650;
+  wire _and_16651;
+  wire _and_16652;
   wire _and_16653;
-  wire _mux_16654;
+  wire _and_16654;
   wire _mux_16655;
   wire _and_16656;
   wire _mux_16657;
   wire _or_16658;
   wire _and_16659;
-  wire _and_16660;
-  wire _and_16661;
+  wire _mux_16660;
+  wire _mux_16661;
   wire _and_16662;
   wire _mux_16663;
-  wire _and_16664;
-  wire _mux_16665;
-  wire _or_16666;
+  wire _or_16664;
+  wire _and_16665;
+  wire _and_16666;
   wire _and_16667;
-  wire _mux_16668;
+  wire _and_16668;
   wire _mux_16669;
   wire _and_16670;
   wire _mux_16671;
   wire _or_16672;
   wire _and_16673;
-  wire _and_16674;
-  wire _and_16675;
+  wire _mux_16674;
+  wire _mux_16675;
   wire _and_16676;
   wire _mux_16677;
-  wire _and_16678;
-  wire _mux_16679;
-  wire _or_16680;
+  wire _or_16678;
+  wire _and_16679;
+  wire _and_16680;
   wire _and_16681;
-  wire _mux_16682;
+  wire _and_16682;
   wire _mux_16683;
   wire _and_16684;
   wire _mux_16685;
   wire _or_16686;
   wire _and_16687;
-  wire _and_16688;
-  wire _and_16689;
+  wire _mux_16688;
+  wire _mux_16689;
   wire _and_16690;
   wire _mux_16691;
-  wire _and_16692;
-  wire _mux_16693;
-  wire _or_16694;
+  wire _or_16692;
+  wire _and_16693;
+  wire _and_16694;
   wire _and_16695;
-  wire _mux_16696;
+  wire _and_16696;
   wire _mux_16697;
   wire _and_16698;
   wire _mux_16699;
   wire _or_16700;
   wire _and_16701;
-  wire _and_16702;
-  wire _and_16703;
+  wire _mux_16702;
+  wire _mux_16703;
   wire _and_16704;
   wire _mux_16705;
-  wire _and_16706;
-  wire _mux_16707;
-  wire _or_16708;
+  wire _or_16706;
+  wire _and_16707;
+  wire _and_16708;
   wire _and_16709;
-  wire _mux_16710;
+  wire _and_16710;
   wire _mux_16711;
   wire _and_16712;
   wire _mux_16713;
   wire _or_16714;
   wire _and_16715;
-  wire _and_16716;
-  wire _and_16717;
+  wire _mux_16716;
+  wire _mux_16717;
   wire _and_16718;
   wire _mux_16719;
-  wire _and_16720;
-  wire _mux_16721;
-  wire _or_16722;
+  wire _or_16720;
+  wire _and_16721;
+  wire _and_16722;
   wire _and_16723;
-  wire _mux_16724;
+  wire _and_16724;
   wire _mux_16725;
   wire _and_16726;
   wire _mux_16727;
   wire _or_16728;
   wire _and_16729;
-  wire _and_16730;
-  wire _and_16731;
+  wire _mux_16730;
+  wire _mux_16731;
   wire _and_16732;
   wire _mux_16733;
-  wire _and_16734;
-  wire _mux_16735;
-  wire _or_16736;
+  wire _or_16734;
+  wire _and_16735;
+  wire _and_16736;
   wire _and_16737;
-  wire _mux_16738;
+  wire _and_16738;
   wire _mux_16739;
   wire _and_16740;
   wire _mux_16741;
   wire _or_16742;
   wire _and_16743;
-  wire _and_16744;
-  wire _and_16745;
+  wire _mux_16744;
+  wire _mux_16745;
   wire _and_16746;
   wire _mux_16747;
-  wire _and_16748;
-  wire _mux_16749;
-  wire _or_16750;
+  wire _or_16748;
+  wire _and_16749;
+  wire _and_16750;
   wire _and_16751;
-  wire _mux_16752;
+  wire _and_16752;
   wire _mux_16753;
   wire _and_16754;
   wire _mux_16755;
   wire _or_16756;
   wire _and_16757;
-  wire _and_16758;
-  wire _and_16759;
+  wire _mux_16758;
+  wire _mux_16759;
   wire _and_16760;
   wire _mux_16761;
-  wire _and_16762;
-  wire _mux_16763;
-  wire _or_16764;
+  wire _or_16762;
+  wire _and_16763;
+  wire _and_16764;
   wire _and_16765;
-  wire _mux_16766;
+  wire _and_16766;
   wire _mux_16767;
   wire _and_16768;
   wire _mux_16769;
   wire _or_16770;
   wire _and_16771;
-  wire _and_16772;
-  wire _and_16773;
+  wire _mux_16772;
+  wire _mux_16773;
   wire _and_16774;
   wire _mux_16775;
-  wire _and_16776;
-  wire _mux_16777;
-  wire _or_16778;
+  wire _or_16776;
+  wire _and_16777;
+  wire _and_16778;
   wire _and_16779;
-  wire _mux_16780;
+  wire _and_16780;
   wire _mux_16781;
   wire _and_16782;
   wire _mux_16783;
   wire _or_16784;
   wire _and_16785;
-  wire _and_16786;
-  wire _and_16787;
+  wire _mux_16786;
+  wire _mux_16787;
   wire _and_16788;
   wire _mux_16789;
-  wire _and_16790;
-  wire _mux_16791;
-  wire _or_16792;
+  wire _or_16790;
+  wire _and_16791;
+  wire _and_16792;
   wire _and_16793;
-  wire _mux_16794;
+  wire _and_16794;
   wire _mux_16795;
   wire _and_16796;
   wire _mux_16797;
   wire _or_16798;
   wire _and_16799;
-  wire _and_16800;
-  wire _and_16801;
+  wire _mux_16800;
+  wire _mux_16801;
   wire _and_16802;
   wire _mux_16803;
-  wire _and_16804;
-  wire _mux_16805;
-  wire _or_16806;
+  wire _or_16804;
+  wire _and_16805;
+  wire _and_16806;
   wire _and_16807;
-  wire _mux_16808;
+  wire _and_16808;
   wire _mux_16809;
   wire _and_16810;
   wire _mux_16811;
   wire _or_16812;
   wire _and_16813;
-  wire _and_16814;
-  wire _and_16815;
+  wire _mux_16814;
+  wire _mux_16815;
   wire _and_16816;
   wire _mux_16817;
-  wire _and_16818;
-  wire _mux_16819;
-  wire _or_16820;
+  wire _or_16818;
+  wire _and_16819;
+  wire _and_16820;
   wire _and_16821;
-  wire _mux_16822;
+  wire _and_16822;
   wire _mux_16823;
   wire _and_16824;
   wire _mux_16825;
   wire _or_16826;
   wire _and_16827;
-  wire _and_16828;
-  wire _and_16829;
+  wire _mux_16828;
+  wire _mux_16829;
   wire _and_16830;
   wire _mux_16831;
-  wire _and_16832;
-  wire _mux_16833;
-  wire _or_16834;
+  wire _or_16832;
+  wire _and_16833;
+  wire _and_16834;
   wire _and_16835;
-  wire _mux_16836;
+  wire _and_16836;
   wire _mux_16837;
   wire _and_16838;
   wire _mux_16839;
   wire _or_16840;
   wire _and_16841;
-  wire _and_16842;
-  wire _and_16843;
+  wire _mux_16842;
+  wire _mux_16843;
   wire _and_16844;
   wire _mux_16845;
-  wire _and_16846;
-  wire _mux_16847;
-  wire _or_16848;
+  wire _or_16846;
+  wire _and_16847;
+  wire _and_16848;
   wire _and_16849;
-  wire _mux_16850;
+  wire _and_16850;
   wire _mux_16851;
   wire _and_16852;
   wire _mux_16853;
   wire _or_16854;
   wire _and_16855;
-  wire _and_16856;
-  wire _and_16857;
+  wire _mux_16856;
+  wire _mux_16857;
   wire _and_16858;
   wire _mux_16859;
-  wire _and_16860;
-  wire _mux_16861;
-  wire _or_16862;
+  wire _or_16860;
+  wire _and_16861;
+  wire _and_16862;
   wire _and_16863;
-  wire _mux_16864;
+  wire _and_16864;
   wire _mux_16865;
   wire _and_16866;
   wire _mux_16867;
   wire _or_16868;
   wire _and_16869;
-  wire _and_16870;
-  wire _and_16871;
+  wire _mux_16870;
+  wire _mux_16871;
   wire _and_16872;
   wire _mux_16873;
-  wire _and_16874;
-  wire _mux_16875;
-  wire _or_16876;
+  wire _or_16874;
+  wire _and_16875;
+  wire _and_16876;
   wire _and_16877;
-  wire _mux_16878;
+  wire _and_16878;
   wire _mux_16879;
   wire _and_16880;
   wire _mux_16881;
   wire _or_16882;
   wire _and_16883;
-  wire _and_16884;
-  wire _and_16885;
+  wire _mux_16884;
+  wire _mux_16885;
   wire _and_16886;
   wire _mux_16887;
-  wire _and_16888;
-  wire _mux_16889;
-  wire _or_16890;
+  wire _or_16888;
+  wire _and_16889;
+  wire _and_16890;
   wire _and_16891;
-  wire _mux_16892;
+  wire _and_16892;
   wire _mux_16893;
   wire _and_16894;
   wire _mux_16895;
   wire _or_16896;
   wire _and_16897;
-  wire _and_16898;
-  wire _and_16899;
+  wire _mux_16898;
+  wire _mux_16899;
   wire _and_16900;
   wire _mux_16901;
-  wire _and_16902;
-  wire _mux_16903;
-  wire _or_16904;
+  wire _or_16902;
+  wire _and_16903;
+  wire _and_16904;
   wire _and_16905;
-  wire _mux_16906;
+  wire _and_16906;
   wire _mux_16907;
   wire _and_16908;
   wire _mux_16909;
   wire _or_16910;
   wire _and_16911;
-  wire _and_16912;
-  wire _and_16913;
+  wire _mux_16912;
+  wire _mux_16913;
   wire _and_16914;
   wire _mux_16915;
-  wire _and_16916;
-  wire _mux_16917;
-  wire _or_16918;
+  wire _or_16916;
+  wire _and_16917;
+  wire _and_16918;
   wire _and_16919;
-  wire _mux_16920;
+  wire _and_16920;
   wire _mux_16921;
   wire _and_16922;
   wire _mux_16923;
   wire _or_16924;
   wire _and_16925;
-  wire _and_16926;
-  wire _and_16927;
+  wire _mux_16926;
+  wire _mux_16927;
   wire _and_16928;
   wire _mux_16929;
-  wire _and_16930;
-  wire _mux_16931;
-  wire _or_16932;
+  wire _or_16930;
+  wire _and_16931;
+  wire _and_16932;
   wire _and_16933;
-  wire _mux_16934;
+  wire _and_16934;
   wire _mux_16935;
   wire _and_16936;
   wire _mux_16937;
   wire _or_16938;
   wire _and_16939;
-  wire _and_16940;
-  wire _and_16941;
+  wire _mux_16940;
+  wire _mux_16941;
   wire _and_16942;
   wire _mux_16943;
-  wire _and_16944;
-  wire _mux_16945;
-  wire _or_16946;
+  wire _or_16944;
+  wire _and_16945;
+  wire _and_16946;
   wire _and_16947;
-  wire _mux_16948;
+  wire _and_16948;
   wire _mux_16949;
   wire _and_16950;
   wire _mux_16951;
   wire _or_16952;
   wire _and_16953;
-  wire _and_16954;
-  wire _and_16955;
+  wire _mux_16954;
+  wire _mux_16955;
   wire _and_16956;
   wire _mux_16957;
-  wire _and_16958;
-  wire _mux_16959;
-  wire _or_16960;
+  wire _or_16958;
+  wire _and_16959;
+  wire _and_16960;
   wire _and_16961;
-  wire _mux_16962;
+  wire _and_16962;
   wire _mux_16963;
   wire _and_16964;
   wire _mux_16965;
   wire _or_16966;
   wire _and_16967;
-  wire _and_16968;
-  wire _and_16969;
+  wire _mux_16968;
+  wire _mux_16969;
   wire _and_16970;
   wire _mux_16971;
-  wire _and_16972;
-  wire _mux_16973;
-  wire _or_16974;
+  wire _or_16972;
+  wire _and_16973;
+  wire _and_16974;
   wire _and_16975;
-  wire _mux_16976;
+  wire _and_16976;
   wire _mux_16977;
   wire _and_16978;
   wire _mux_16979;
   wire _or_16980;
   wire _and_16981;
-  wire _and_16982;
-  wire _and_16983;
+  wire _mux_16982;
+  wire _mux_16983;
   wire _and_16984;
   wire _mux_16985;
-  wire _and_16986;
-  wire _mux_16987;
-  wire _or_16988;
+  wire _or_16986;
+  wire _and_16987;
+  wire _and_16988;
   wire _and_16989;
-  wire _mux_16990;
+  wire _and_16990;
   wire _mux_16991;
   wire _and_16992;
   wire _mux_16993;
   wire _or_16994;
   wire _and_16995;
-  wire _and_16996;
-  wire _and_16997;
+  wire _mux_16996;
+  wire _mux_16997;
   wire _and_16998;
   wire _mux_16999;
-  wire _and_17000;
-  wire _mux_17001;
-  wire _or_17002;
+  wire _or_17000;
+  wire _and_17001;
+  wire _and_17002;
   wire _and_17003;
-  wire _mux_17004;
+  wire _and_17004;
   wire _mux_17005;
   wire _and_17006;
   wire _mux_17007;
   wire _or_17008;
   wire _and_17009;
-  wire _and_17010;
-  wire _and_17011;
+  wire _mux_17010;
+  wire _mux_17011;
   wire _and_17012;
   wire _mux_17013;
-  wire _and_17014;
-  wire _mux_17015;
-  wire _or_17016;
+  wire _or_17014;
+  wire _and_17015;
+  wire _and_17016;
   wire _and_17017;
-  wire _mux_17018;
+  wire _and_17018;
   wire _mux_17019;
   wire _and_17020;
   wire _mux_17021;
   wire _or_17022;
   wire _and_17023;
-  wire _and_17024;
-  wire _and_17025;
+  wire _mux_17024;
+  wire _mux_17025;
   wire _and_17026;
   wire _mux_17027;
-  wire _and_17028;
-  wire _mux_17029;
-  wire _or_17030;
+  wire _or_17028;
+  wire _and_17029;
+  wire _and_17030;
   wire _and_17031;
-  wire _mux_17032;
+  wire _and_17032;
   wire _mux_17033;
   wire _and_17034;
   wire _mux_17035;
   wire _or_17036;
   wire _and_17037;
-  wire _and_17038;
-  wire _and_17039;
+  wire _mux_17038;
+  wire _mux_17039;
   wire _and_17040;
   wire _mux_17041;
-  wire _and_17042;
-  wire _mux_17043;
-  wire _or_17044;
+  wire _or_17042;
+  wire _and_17043;
+  wire _and_17044;
   wire _and_17045;
-  wire _mux_17046;
+  wire _and_17046;
   wire _mux_17047;
   wire _and_17048;
   wire _mux_17049;
   wire _or_17050;
   wire _and_17051;
-  wire _and_17052;
-  wire _and_17053;
+  wire _mux_17052;
+  wire _mux_17053;
   wire _and_17054;
   wire _mux_17055;
-  wire _and_17056;
-  wire _mux_17057;
-  wire _or_17058;
+  wire _or_17056;
+  wire _and_17057;
+  wire _and_17058;
   wire _and_17059;
-  wire _mux_17060;
+  wire _and_17060;
   wire _mux_17061;
   wire _and_17062;
   wire _mux_17063;
   wire _or_17064;
   wire _and_17065;
-  wire _and_17066;
-  wire _and_17067;
+  wire _mux_17066;
+  wire _mux_17067;
   wire _and_17068;
   wire _mux_17069;
-  wire _and_17070;
-  wire _mux_17071;
-  wire _or_17072;
+  wire _or_17070;
+  wire _and_17071;
+  wire _and_17072;
   wire _and_17073;
-  wire _mux_17074;
+  wire _and_17074;
   wire _mux_17075;
   wire _and_17076;
   wire _mux_17077;
   wire _or_17078;
   wire _and_17079;
-  wire _and_17080;
-  wire _and_17081;
+  wire _mux_17080;
+  wire _mux_17081;
   wire _and_17082;
   wire _mux_17083;
-  wire _and_17084;
-  wire _mux_17085;
-  wire _or_17086;
+  wire _or_17084;
+  wire _and_17085;
+  wire _and_17086;
   wire _and_17087;
-  wire _mux_17088;
+  wire _and_17088;
   wire _mux_17089;
   wire _and_17090;
   wire _mux_17091;
   wire _or_17092;
   wire _and_17093;
-  wire _and_17094;
-  wire _and_17095;
+  wire _mux_17094;
+  wire _mux_17095;
   wire _and_17096;
   wire _mux_17097;
-  wire _and_17098;
-  wire _mux_17099;
-  wire _or_17100;
+  wire _or_17098;
+  wire _and_17099;
+  wire _and_17100;
   wire _and_17101;
-  wire _mux_17102;
+  wire _and_17102;
   wire _mux_17103;
   wire _and_17104;
   wire _mux_17105;
   wire _or_17106;
   wire _and_17107;
-  wire _and_17108;
-  wire _and_17109;
+  wire _mux_17108;
+  wire _mux_17109;
   wire _and_17110;
   wire _mux_17111;
-  wire _and_17112;
-  wire _mux_17113;
-  wire _or_17114;
+  wire _or_17112;
+  wire _and_17113;
+  wire _and_17114;
   wire _and_17115;
-  wire _mux_17116;
+  wire _and_17116;
   wire _mux_17117;
   wire _and_17118;
   wire _mux_17119;
   wire _or_17120;
   wire _and_17121;
-  wire _and_17122;
-  wire _and_17123;
+  wire _mux_17122;
+  wire _mux_17123;
   wire _and_17124;
   wire _mux_17125;
-  wire _and_17126;
-  wire _mux_17127;
-  wire _or_17128;
+  wire _or_17126;
+  wire _and_17127;
+  wire _and_17128;
   wire _and_17129;
-  wire _mux_17130;
+  wire _and_17130;
   wire _mux_17131;
   wire _and_17132;
   wire _mux_17133;
   wire _or_17134;
   wire _and_17135;
-  wire _and_17136;
-  wire _and_17137;
+  wire _mux_17136;
+  wire _mux_17137;
   wire _and_17138;
   wire _mux_17139;
-  wire _and_17140;
-  wire _mux_17141;
-  wire _or_17142;
+  wire _or_17140;
+  wire _and_17141;
+  wire _and_17142;
   wire _and_17143;
-  wire _mux_17144;
+  wire _and_17144;
   wire _mux_17145;
   wire _and_17146;
   wire _mux_17147;
   wire _or_17148;
   wire _and_17149;
-  wire _and_17150;
-  wire _and_17151;
+  wire _mux_17150;
+  wire _mux_17151;
   wire _and_17152;
   wire _mux_17153;
-  wire _and_17154;
-  wire _mux_17155;
-  wire _or_17156;
+  wire _or_17154;
+  wire _and_17155;
+  wire _and_17156;
   wire _and_17157;
-  wire _mux_17158;
+  wire _and_17158;
   wire _mux_17159;
   wire _and_17160;
   wire _mux_17161;
   wire _or_17162;
   wire _and_17163;
-  wire _and_17164;
-  wire _and_17165;
+  wire _mux_17164;
+  wire _mux_17165;
   wire _and_17166;
   wire _mux_17167;
-  wire _and_17168;
-  wire _mux_17169;
-  wire _or_17170;
+  wire _or_17168;
+  wire _and_17169;
+  wire _and_17170;
   wire _and_17171;
-  wire _mux_17172;
+  wire _and_17172;
   wire _mux_17173;
   wire _and_17174;
   wire _mux_17175;
   wire _or_17176;
   wire _and_17177;
-  wire _and_17178;
-  wire _and_17179;
+  wire _mux_17178;
+  wire _mux_17179;
   wire _and_17180;
   wire _mux_17181;
-  wire _and_17182;
-  wire _mux_17183;
-  wire _or_17184;
+  wire _or_17182;
+  wire _and_17183;
+  wire _and_17184;
   wire _and_17185;
-  wire _mux_17186;
+  wire _and_17186;
   wire _mux_17187;
   wire _and_17188;
   wire _mux_17189;
   wire _or_17190;
   wire _and_17191;
-  wire _and_17192;
-  wire _and_17193;
+  wire _mux_17192;
+  wire _mux_17193;
   wire _and_17194;
   wire _mux_17195;
-  wire _and_17196;
-  wire _mux_17197;
-  wire _or_17198;
+  wire _or_17196;
+  wire _and_17197;
+  wire _and_17198;
   wire _and_17199;
-  wire _mux_17200;
+  wire _and_17200;
   wire _mux_17201;
   wire _and_17202;
   wire _mux_17203;
   wire _or_17204;
   wire _and_17205;
-  wire _and_17206;
-  wire _and_17207;
+  wire _mux_17206;
+  wire _mux_17207;
   wire _and_17208;
   wire _mux_17209;
-  wire _and_17210;
-  wire _mux_17211;
-  wire _or_17212;
+  wire _or_17210;
+  wire _and_17211;
+  wire _and_17212;
   wire _and_17213;
-  wire _mux_17214;
+  wire _and_17214;
   wire _mux_17215;
   wire _and_17216;
   wire _mux_17217;
   wire _or_17218;
   wire _and_17219;
-  wire _and_17220;
-  wire _not_17221;
+  wire _mux_17220;
+  wire _mux_17221;
   wire _and_17222;
-  wire _and_17223;
-  wire _mux_17224;
-  wire _or_17225;
-  wire _mux_17226;
-  wire _or_17227;
+  wire _mux_17223;
+  wire _or_17224;
+  wire _and_17225;
+  wire _and_17226;
+  wire _not_17227;
   wire _and_17228;
   wire _and_17229;
   wire _mux_17230;
@@ -6629,13 +6623,19 @@ module vmshr_elastic (
   wire _or_17603;
   wire _mux_17604;
   wire _or_17605;
-  assign req_kind = _mux_16324;
+  wire _and_17606;
+  wire _and_17607;
+  wire _mux_17608;
+  wire _or_17609;
+  wire _mux_17610;
+  wire _or_17611;
+  assign req_kind = _mux_16330;
   assign mshr_alloc_fail = _and_1997;
-  assign fire_read_packet = _mux_16317;
+  assign fire_read_packet = _mux_16323;
   assign fire_blk = _cat_2012;
   assign fire_hbs = req_hbs;
-  assign alloc_entry = _mux_16314;
-  assign alloc_slot = _mux_16315;
+  assign alloc_entry = _mux_16320;
+  assign alloc_slot = _mux_16321;
   assign fill_drop = _and_4982;
   assign wb_valid = _ror_5242;
   assign wb_entry = _cat_5447;
@@ -6648,771 +6648,771 @@ module vmshr_elastic (
   assign wb_data = _onehot_5462;
   always @(posedge clk) begin
     if (rst) p_v_0 <= 1'b0;
-    else if (_or_17225) p_v_0 <= _mux_17224;
+    else if (_or_17231) p_v_0 <= _mux_17230;
   end
   always @(posedge clk) begin
     if (rst) p_tag_0 <= 27'h0000000;
-    else if (_and_17223) p_tag_0 <= req_blk;
+    else if (_and_17229) p_tag_0 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_0 <= 1'b0;
-    else if (_or_17227) p_y_0 <= _mux_17226;
+    else if (_or_17233) p_y_0 <= _mux_17232;
   end
   always @(posedge clk) begin
     if (rst) p_v_1 <= 1'b0;
-    else if (_or_17231) p_v_1 <= _mux_17230;
+    else if (_or_17237) p_v_1 <= _mux_17236;
   end
   always @(posedge clk) begin
     if (rst) p_tag_1 <= 27'h0000000;
-    else if (_and_17229) p_tag_1 <= req_blk;
+    else if (_and_17235) p_tag_1 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_1 <= 1'b0;
-    else if (_or_17233) p_y_1 <= _mux_17232;
+    else if (_or_17239) p_y_1 <= _mux_17238;
   end
   always @(posedge clk) begin
     if (rst) p_v_2 <= 1'b0;
-    else if (_or_17237) p_v_2 <= _mux_17236;
+    else if (_or_17243) p_v_2 <= _mux_17242;
   end
   always @(posedge clk) begin
     if (rst) p_tag_2 <= 27'h0000000;
-    else if (_and_17235) p_tag_2 <= req_blk;
+    else if (_and_17241) p_tag_2 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_2 <= 1'b0;
-    else if (_or_17239) p_y_2 <= _mux_17238;
+    else if (_or_17245) p_y_2 <= _mux_17244;
   end
   always @(posedge clk) begin
     if (rst) p_v_3 <= 1'b0;
-    else if (_or_17243) p_v_3 <= _mux_17242;
+    else if (_or_17249) p_v_3 <= _mux_17248;
   end
   always @(posedge clk) begin
     if (rst) p_tag_3 <= 27'h0000000;
-    else if (_and_17241) p_tag_3 <= req_blk;
+    else if (_and_17247) p_tag_3 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_3 <= 1'b0;
-    else if (_or_17245) p_y_3 <= _mux_17244;
+    else if (_or_17251) p_y_3 <= _mux_17250;
   end
   always @(posedge clk) begin
     if (rst) p_v_4 <= 1'b0;
-    else if (_or_17249) p_v_4 <= _mux_17248;
+    else if (_or_17255) p_v_4 <= _mux_17254;
   end
   always @(posedge clk) begin
     if (rst) p_tag_4 <= 27'h0000000;
-    else if (_and_17247) p_tag_4 <= req_blk;
+    else if (_and_17253) p_tag_4 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_4 <= 1'b0;
-    else if (_or_17251) p_y_4 <= _mux_17250;
+    else if (_or_17257) p_y_4 <= _mux_17256;
   end
   always @(posedge clk) begin
     if (rst) p_v_5 <= 1'b0;
-    else if (_or_17255) p_v_5 <= _mux_17254;
+    else if (_or_17261) p_v_5 <= _mux_17260;
   end
   always @(posedge clk) begin
     if (rst) p_tag_5 <= 27'h0000000;
-    else if (_and_17253) p_tag_5 <= req_blk;
+    else if (_and_17259) p_tag_5 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_5 <= 1'b0;
-    else if (_or_17257) p_y_5 <= _mux_17256;
+    else if (_or_17263) p_y_5 <= _mux_17262;
   end
   always @(posedge clk) begin
     if (rst) p_v_6 <= 1'b0;
-    else if (_or_17261) p_v_6 <= _mux_17260;
+    else if (_or_17267) p_v_6 <= _mux_17266;
   end
   always @(posedge clk) begin
     if (rst) p_tag_6 <= 27'h0000000;
-    else if (_and_17259) p_tag_6 <= req_blk;
+    else if (_and_17265) p_tag_6 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_6 <= 1'b0;
-    else if (_or_17263) p_y_6 <= _mux_17262;
+    else if (_or_17269) p_y_6 <= _mux_17268;
   end
   always @(posedge clk) begin
     if (rst) p_v_7 <= 1'b0;
-    else if (_or_17267) p_v_7 <= _mux_17266;
+    else if (_or_17273) p_v_7 <= _mux_17272;
   end
   always @(posedge clk) begin
     if (rst) p_tag_7 <= 27'h0000000;
-    else if (_and_17265) p_tag_7 <= req_blk;
+    else if (_and_17271) p_tag_7 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_7 <= 1'b0;
-    else if (_or_17269) p_y_7 <= _mux_17268;
+    else if (_or_17275) p_y_7 <= _mux_17274;
   end
   always @(posedge clk) begin
     if (rst) p_v_8 <= 1'b0;
-    else if (_or_17273) p_v_8 <= _mux_17272;
+    else if (_or_17279) p_v_8 <= _mux_17278;
   end
   always @(posedge clk) begin
     if (rst) p_tag_8 <= 27'h0000000;
-    else if (_and_17271) p_tag_8 <= req_blk;
+    else if (_and_17277) p_tag_8 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_8 <= 1'b0;
-    else if (_or_17275) p_y_8 <= _mux_17274;
+    else if (_or_17281) p_y_8 <= _mux_17280;
   end
   always @(posedge clk) begin
     if (rst) p_v_9 <= 1'b0;
-    else if (_or_17279) p_v_9 <= _mux_17278;
+    else if (_or_17285) p_v_9 <= _mux_17284;
   end
   always @(posedge clk) begin
     if (rst) p_tag_9 <= 27'h0000000;
-    else if (_and_17277) p_tag_9 <= req_blk;
+    else if (_and_17283) p_tag_9 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_9 <= 1'b0;
-    else if (_or_17281) p_y_9 <= _mux_17280;
+    else if (_or_17287) p_y_9 <= _mux_17286;
   end
   always @(posedge clk) begin
     if (rst) p_v_10 <= 1'b0;
-    else if (_or_17285) p_v_10 <= _mux_17284;
+    else if (_or_17291) p_v_10 <= _mux_17290;
   end
   always @(posedge clk) begin
     if (rst) p_tag_10 <= 27'h0000000;
-    else if (_and_17283) p_tag_10 <= req_blk;
+    else if (_and_17289) p_tag_10 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_10 <= 1'b0;
-    else if (_or_17287) p_y_10 <= _mux_17286;
+    else if (_or_17293) p_y_10 <= _mux_17292;
   end
   always @(posedge clk) begin
     if (rst) p_v_11 <= 1'b0;
-    else if (_or_17291) p_v_11 <= _mux_17290;
+    else if (_or_17297) p_v_11 <= _mux_17296;
   end
   always @(posedge clk) begin
     if (rst) p_tag_11 <= 27'h0000000;
-    else if (_and_17289) p_tag_11 <= req_blk;
+    else if (_and_17295) p_tag_11 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_11 <= 1'b0;
-    else if (_or_17293) p_y_11 <= _mux_17292;
+    else if (_or_17299) p_y_11 <= _mux_17298;
   end
   always @(posedge clk) begin
     if (rst) p_v_12 <= 1'b0;
-    else if (_or_17297) p_v_12 <= _mux_17296;
+    else if (_or_17303) p_v_12 <= _mux_17302;
   end
   always @(posedge clk) begin
     if (rst) p_tag_12 <= 27'h0000000;
-    else if (_and_17295) p_tag_12 <= req_blk;
+    else if (_and_17301) p_tag_12 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_12 <= 1'b0;
-    else if (_or_17299) p_y_12 <= _mux_17298;
+    else if (_or_17305) p_y_12 <= _mux_17304;
   end
   always @(posedge clk) begin
     if (rst) p_v_13 <= 1'b0;
-    else if (_or_17303) p_v_13 <= _mux_17302;
+    else if (_or_17309) p_v_13 <= _mux_17308;
   end
   always @(posedge clk) begin
     if (rst) p_tag_13 <= 27'h0000000;
-    else if (_and_17301) p_tag_13 <= req_blk;
+    else if (_and_17307) p_tag_13 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_13 <= 1'b0;
-    else if (_or_17305) p_y_13 <= _mux_17304;
+    else if (_or_17311) p_y_13 <= _mux_17310;
   end
   always @(posedge clk) begin
     if (rst) p_v_14 <= 1'b0;
-    else if (_or_17309) p_v_14 <= _mux_17308;
+    else if (_or_17315) p_v_14 <= _mux_17314;
   end
   always @(posedge clk) begin
     if (rst) p_tag_14 <= 27'h0000000;
-    else if (_and_17307) p_tag_14 <= req_blk;
+    else if (_and_17313) p_tag_14 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_14 <= 1'b0;
-    else if (_or_17311) p_y_14 <= _mux_17310;
+    else if (_or_17317) p_y_14 <= _mux_17316;
   end
   always @(posedge clk) begin
     if (rst) p_v_15 <= 1'b0;
-    else if (_or_17315) p_v_15 <= _mux_17314;
+    else if (_or_17321) p_v_15 <= _mux_17320;
   end
   always @(posedge clk) begin
     if (rst) p_tag_15 <= 27'h0000000;
-    else if (_and_17313) p_tag_15 <= req_blk;
+    else if (_and_17319) p_tag_15 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_15 <= 1'b0;
-    else if (_or_17317) p_y_15 <= _mux_17316;
+    else if (_or_17323) p_y_15 <= _mux_17322;
   end
   always @(posedge clk) begin
     if (rst) p_v_16 <= 1'b0;
-    else if (_or_17321) p_v_16 <= _mux_17320;
+    else if (_or_17327) p_v_16 <= _mux_17326;
   end
   always @(posedge clk) begin
     if (rst) p_tag_16 <= 27'h0000000;
-    else if (_and_17319) p_tag_16 <= req_blk;
+    else if (_and_17325) p_tag_16 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_16 <= 1'b0;
-    else if (_or_17323) p_y_16 <= _mux_17322;
+    else if (_or_17329) p_y_16 <= _mux_17328;
   end
   always @(posedge clk) begin
     if (rst) p_v_17 <= 1'b0;
-    else if (_or_17327) p_v_17 <= _mux_17326;
+    else if (_or_17333) p_v_17 <= _mux_17332;
   end
   always @(posedge clk) begin
     if (rst) p_tag_17 <= 27'h0000000;
-    else if (_and_17325) p_tag_17 <= req_blk;
+    else if (_and_17331) p_tag_17 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_17 <= 1'b0;
-    else if (_or_17329) p_y_17 <= _mux_17328;
+    else if (_or_17335) p_y_17 <= _mux_17334;
   end
   always @(posedge clk) begin
     if (rst) p_v_18 <= 1'b0;
-    else if (_or_17333) p_v_18 <= _mux_17332;
+    else if (_or_17339) p_v_18 <= _mux_17338;
   end
   always @(posedge clk) begin
     if (rst) p_tag_18 <= 27'h0000000;
-    else if (_and_17331) p_tag_18 <= req_blk;
+    else if (_and_17337) p_tag_18 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_18 <= 1'b0;
-    else if (_or_17335) p_y_18 <= _mux_17334;
+    else if (_or_17341) p_y_18 <= _mux_17340;
   end
   always @(posedge clk) begin
     if (rst) p_v_19 <= 1'b0;
-    else if (_or_17339) p_v_19 <= _mux_17338;
+    else if (_or_17345) p_v_19 <= _mux_17344;
   end
   always @(posedge clk) begin
     if (rst) p_tag_19 <= 27'h0000000;
-    else if (_and_17337) p_tag_19 <= req_blk;
+    else if (_and_17343) p_tag_19 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_19 <= 1'b0;
-    else if (_or_17341) p_y_19 <= _mux_17340;
+    else if (_or_17347) p_y_19 <= _mux_17346;
   end
   always @(posedge clk) begin
     if (rst) p_v_20 <= 1'b0;
-    else if (_or_17345) p_v_20 <= _mux_17344;
+    else if (_or_17351) p_v_20 <= _mux_17350;
   end
   always @(posedge clk) begin
     if (rst) p_tag_20 <= 27'h0000000;
-    else if (_and_17343) p_tag_20 <= req_blk;
+    else if (_and_17349) p_tag_20 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_20 <= 1'b0;
-    else if (_or_17347) p_y_20 <= _mux_17346;
+    else if (_or_17353) p_y_20 <= _mux_17352;
   end
   always @(posedge clk) begin
     if (rst) p_v_21 <= 1'b0;
-    else if (_or_17351) p_v_21 <= _mux_17350;
+    else if (_or_17357) p_v_21 <= _mux_17356;
   end
   always @(posedge clk) begin
     if (rst) p_tag_21 <= 27'h0000000;
-    else if (_and_17349) p_tag_21 <= req_blk;
+    else if (_and_17355) p_tag_21 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_21 <= 1'b0;
-    else if (_or_17353) p_y_21 <= _mux_17352;
+    else if (_or_17359) p_y_21 <= _mux_17358;
   end
   always @(posedge clk) begin
     if (rst) p_v_22 <= 1'b0;
-    else if (_or_17357) p_v_22 <= _mux_17356;
+    else if (_or_17363) p_v_22 <= _mux_17362;
   end
   always @(posedge clk) begin
     if (rst) p_tag_22 <= 27'h0000000;
-    else if (_and_17355) p_tag_22 <= req_blk;
+    else if (_and_17361) p_tag_22 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_22 <= 1'b0;
-    else if (_or_17359) p_y_22 <= _mux_17358;
+    else if (_or_17365) p_y_22 <= _mux_17364;
   end
   always @(posedge clk) begin
     if (rst) p_v_23 <= 1'b0;
-    else if (_or_17363) p_v_23 <= _mux_17362;
+    else if (_or_17369) p_v_23 <= _mux_17368;
   end
   always @(posedge clk) begin
     if (rst) p_tag_23 <= 27'h0000000;
-    else if (_and_17361) p_tag_23 <= req_blk;
+    else if (_and_17367) p_tag_23 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_23 <= 1'b0;
-    else if (_or_17365) p_y_23 <= _mux_17364;
+    else if (_or_17371) p_y_23 <= _mux_17370;
   end
   always @(posedge clk) begin
     if (rst) p_v_24 <= 1'b0;
-    else if (_or_17369) p_v_24 <= _mux_17368;
+    else if (_or_17375) p_v_24 <= _mux_17374;
   end
   always @(posedge clk) begin
     if (rst) p_tag_24 <= 27'h0000000;
-    else if (_and_17367) p_tag_24 <= req_blk;
+    else if (_and_17373) p_tag_24 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_24 <= 1'b0;
-    else if (_or_17371) p_y_24 <= _mux_17370;
+    else if (_or_17377) p_y_24 <= _mux_17376;
   end
   always @(posedge clk) begin
     if (rst) p_v_25 <= 1'b0;
-    else if (_or_17375) p_v_25 <= _mux_17374;
+    else if (_or_17381) p_v_25 <= _mux_17380;
   end
   always @(posedge clk) begin
     if (rst) p_tag_25 <= 27'h0000000;
-    else if (_and_17373) p_tag_25 <= req_blk;
+    else if (_and_17379) p_tag_25 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_25 <= 1'b0;
-    else if (_or_17377) p_y_25 <= _mux_17376;
+    else if (_or_17383) p_y_25 <= _mux_17382;
   end
   always @(posedge clk) begin
     if (rst) p_v_26 <= 1'b0;
-    else if (_or_17381) p_v_26 <= _mux_17380;
+    else if (_or_17387) p_v_26 <= _mux_17386;
   end
   always @(posedge clk) begin
     if (rst) p_tag_26 <= 27'h0000000;
-    else if (_and_17379) p_tag_26 <= req_blk;
+    else if (_and_17385) p_tag_26 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_26 <= 1'b0;
-    else if (_or_17383) p_y_26 <= _mux_17382;
+    else if (_or_17389) p_y_26 <= _mux_17388;
   end
   always @(posedge clk) begin
     if (rst) p_v_27 <= 1'b0;
-    else if (_or_17387) p_v_27 <= _mux_17386;
+    else if (_or_17393) p_v_27 <= _mux_17392;
   end
   always @(posedge clk) begin
     if (rst) p_tag_27 <= 27'h0000000;
-    else if (_and_17385) p_tag_27 <= req_blk;
+    else if (_and_17391) p_tag_27 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_27 <= 1'b0;
-    else if (_or_17389) p_y_27 <= _mux_17388;
+    else if (_or_17395) p_y_27 <= _mux_17394;
   end
   always @(posedge clk) begin
     if (rst) p_v_28 <= 1'b0;
-    else if (_or_17393) p_v_28 <= _mux_17392;
+    else if (_or_17399) p_v_28 <= _mux_17398;
   end
   always @(posedge clk) begin
     if (rst) p_tag_28 <= 27'h0000000;
-    else if (_and_17391) p_tag_28 <= req_blk;
+    else if (_and_17397) p_tag_28 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_28 <= 1'b0;
-    else if (_or_17395) p_y_28 <= _mux_17394;
+    else if (_or_17401) p_y_28 <= _mux_17400;
   end
   always @(posedge clk) begin
     if (rst) p_v_29 <= 1'b0;
-    else if (_or_17399) p_v_29 <= _mux_17398;
+    else if (_or_17405) p_v_29 <= _mux_17404;
   end
   always @(posedge clk) begin
     if (rst) p_tag_29 <= 27'h0000000;
-    else if (_and_17397) p_tag_29 <= req_blk;
+    else if (_and_17403) p_tag_29 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_29 <= 1'b0;
-    else if (_or_17401) p_y_29 <= _mux_17400;
+    else if (_or_17407) p_y_29 <= _mux_17406;
   end
   always @(posedge clk) begin
     if (rst) p_v_30 <= 1'b0;
-    else if (_or_17405) p_v_30 <= _mux_17404;
+    else if (_or_17411) p_v_30 <= _mux_17410;
   end
   always @(posedge clk) begin
     if (rst) p_tag_30 <= 27'h0000000;
-    else if (_and_17403) p_tag_30 <= req_blk;
+    else if (_and_17409) p_tag_30 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_30 <= 1'b0;
-    else if (_or_17407) p_y_30 <= _mux_17406;
+    else if (_or_17413) p_y_30 <= _mux_17412;
   end
   always @(posedge clk) begin
     if (rst) p_v_31 <= 1'b0;
-    else if (_or_17411) p_v_31 <= _mux_17410;
+    else if (_or_17417) p_v_31 <= _mux_17416;
   end
   always @(posedge clk) begin
     if (rst) p_tag_31 <= 27'h0000000;
-    else if (_and_17409) p_tag_31 <= req_blk;
+    else if (_and_17415) p_tag_31 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_31 <= 1'b0;
-    else if (_or_17413) p_y_31 <= _mux_17412;
+    else if (_or_17419) p_y_31 <= _mux_17418;
   end
   always @(posedge clk) begin
     if (rst) p_v_32 <= 1'b0;
-    else if (_or_17417) p_v_32 <= _mux_17416;
+    else if (_or_17423) p_v_32 <= _mux_17422;
   end
   always @(posedge clk) begin
     if (rst) p_tag_32 <= 27'h0000000;
-    else if (_and_17415) p_tag_32 <= req_blk;
+    else if (_and_17421) p_tag_32 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_32 <= 1'b0;
-    else if (_or_17419) p_y_32 <= _mux_17418;
+    else if (_or_17425) p_y_32 <= _mux_17424;
   end
   always @(posedge clk) begin
     if (rst) p_v_33 <= 1'b0;
-    else if (_or_17423) p_v_33 <= _mux_17422;
+    else if (_or_17429) p_v_33 <= _mux_17428;
   end
   always @(posedge clk) begin
     if (rst) p_tag_33 <= 27'h0000000;
-    else if (_and_17421) p_tag_33 <= req_blk;
+    else if (_and_17427) p_tag_33 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_33 <= 1'b0;
-    else if (_or_17425) p_y_33 <= _mux_17424;
+    else if (_or_17431) p_y_33 <= _mux_17430;
   end
   always @(posedge clk) begin
     if (rst) p_v_34 <= 1'b0;
-    else if (_or_17429) p_v_34 <= _mux_17428;
+    else if (_or_17435) p_v_34 <= _mux_17434;
   end
   always @(posedge clk) begin
     if (rst) p_tag_34 <= 27'h0000000;
-    else if (_and_17427) p_tag_34 <= req_blk;
+    else if (_and_17433) p_tag_34 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_34 <= 1'b0;
-    else if (_or_17431) p_y_34 <= _mux_17430;
+    else if (_or_17437) p_y_34 <= _mux_17436;
   end
   always @(posedge clk) begin
     if (rst) p_v_35 <= 1'b0;
-    else if (_or_17435) p_v_35 <= _mux_17434;
+    else if (_or_17441) p_v_35 <= _mux_17440;
   end
   always @(posedge clk) begin
     if (rst) p_tag_35 <= 27'h0000000;
-    else if (_and_17433) p_tag_35 <= req_blk;
+    else if (_and_17439) p_tag_35 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_35 <= 1'b0;
-    else if (_or_17437) p_y_35 <= _mux_17436;
+    else if (_or_17443) p_y_35 <= _mux_17442;
   end
   always @(posedge clk) begin
     if (rst) p_v_36 <= 1'b0;
-    else if (_or_17441) p_v_36 <= _mux_17440;
+    else if (_or_17447) p_v_36 <= _mux_17446;
   end
   always @(posedge clk) begin
     if (rst) p_tag_36 <= 27'h0000000;
-    else if (_and_17439) p_tag_36 <= req_blk;
+    else if (_and_17445) p_tag_36 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_36 <= 1'b0;
-    else if (_or_17443) p_y_36 <= _mux_17442;
+    else if (_or_17449) p_y_36 <= _mux_17448;
   end
   always @(posedge clk) begin
     if (rst) p_v_37 <= 1'b0;
-    else if (_or_17447) p_v_37 <= _mux_17446;
+    else if (_or_17453) p_v_37 <= _mux_17452;
   end
   always @(posedge clk) begin
     if (rst) p_tag_37 <= 27'h0000000;
-    else if (_and_17445) p_tag_37 <= req_blk;
+    else if (_and_17451) p_tag_37 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_37 <= 1'b0;
-    else if (_or_17449) p_y_37 <= _mux_17448;
+    else if (_or_17455) p_y_37 <= _mux_17454;
   end
   always @(posedge clk) begin
     if (rst) p_v_38 <= 1'b0;
-    else if (_or_17453) p_v_38 <= _mux_17452;
+    else if (_or_17459) p_v_38 <= _mux_17458;
   end
   always @(posedge clk) begin
     if (rst) p_tag_38 <= 27'h0000000;
-    else if (_and_17451) p_tag_38 <= req_blk;
+    else if (_and_17457) p_tag_38 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_38 <= 1'b0;
-    else if (_or_17455) p_y_38 <= _mux_17454;
+    else if (_or_17461) p_y_38 <= _mux_17460;
   end
   always @(posedge clk) begin
     if (rst) p_v_39 <= 1'b0;
-    else if (_or_17459) p_v_39 <= _mux_17458;
+    else if (_or_17465) p_v_39 <= _mux_17464;
   end
   always @(posedge clk) begin
     if (rst) p_tag_39 <= 27'h0000000;
-    else if (_and_17457) p_tag_39 <= req_blk;
+    else if (_and_17463) p_tag_39 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_39 <= 1'b0;
-    else if (_or_17461) p_y_39 <= _mux_17460;
+    else if (_or_17467) p_y_39 <= _mux_17466;
   end
   always @(posedge clk) begin
     if (rst) p_v_40 <= 1'b0;
-    else if (_or_17465) p_v_40 <= _mux_17464;
+    else if (_or_17471) p_v_40 <= _mux_17470;
   end
   always @(posedge clk) begin
     if (rst) p_tag_40 <= 27'h0000000;
-    else if (_and_17463) p_tag_40 <= req_blk;
+    else if (_and_17469) p_tag_40 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_40 <= 1'b0;
-    else if (_or_17467) p_y_40 <= _mux_17466;
+    else if (_or_17473) p_y_40 <= _mux_17472;
   end
   always @(posedge clk) begin
     if (rst) p_v_41 <= 1'b0;
-    else if (_or_17471) p_v_41 <= _mux_17470;
+    else if (_or_17477) p_v_41 <= _mux_17476;
   end
   always @(posedge clk) begin
     if (rst) p_tag_41 <= 27'h0000000;
-    else if (_and_17469) p_tag_41 <= req_blk;
+    else if (_and_17475) p_tag_41 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_41 <= 1'b0;
-    else if (_or_17473) p_y_41 <= _mux_17472;
+    else if (_or_17479) p_y_41 <= _mux_17478;
   end
   always @(posedge clk) begin
     if (rst) p_v_42 <= 1'b0;
-    else if (_or_17477) p_v_42 <= _mux_17476;
+    else if (_or_17483) p_v_42 <= _mux_17482;
   end
   always @(posedge clk) begin
     if (rst) p_tag_42 <= 27'h0000000;
-    else if (_and_17475) p_tag_42 <= req_blk;
+    else if (_and_17481) p_tag_42 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_42 <= 1'b0;
-    else if (_or_17479) p_y_42 <= _mux_17478;
+    else if (_or_17485) p_y_42 <= _mux_17484;
   end
   always @(posedge clk) begin
     if (rst) p_v_43 <= 1'b0;
-    else if (_or_17483) p_v_43 <= _mux_17482;
+    else if (_or_17489) p_v_43 <= _mux_17488;
   end
   always @(posedge clk) begin
     if (rst) p_tag_43 <= 27'h0000000;
-    else if (_and_17481) p_tag_43 <= req_blk;
+    else if (_and_17487) p_tag_43 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_43 <= 1'b0;
-    else if (_or_17485) p_y_43 <= _mux_17484;
+    else if (_or_17491) p_y_43 <= _mux_17490;
   end
   always @(posedge clk) begin
     if (rst) p_v_44 <= 1'b0;
-    else if (_or_17489) p_v_44 <= _mux_17488;
+    else if (_or_17495) p_v_44 <= _mux_17494;
   end
   always @(posedge clk) begin
     if (rst) p_tag_44 <= 27'h0000000;
-    else if (_and_17487) p_tag_44 <= req_blk;
+    else if (_and_17493) p_tag_44 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_44 <= 1'b0;
-    else if (_or_17491) p_y_44 <= _mux_17490;
+    else if (_or_17497) p_y_44 <= _mux_17496;
   end
   always @(posedge clk) begin
     if (rst) p_v_45 <= 1'b0;
-    else if (_or_17495) p_v_45 <= _mux_17494;
+    else if (_or_17501) p_v_45 <= _mux_17500;
   end
   always @(posedge clk) begin
     if (rst) p_tag_45 <= 27'h0000000;
-    else if (_and_17493) p_tag_45 <= req_blk;
+    else if (_and_17499) p_tag_45 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_45 <= 1'b0;
-    else if (_or_17497) p_y_45 <= _mux_17496;
+    else if (_or_17503) p_y_45 <= _mux_17502;
   end
   always @(posedge clk) begin
     if (rst) p_v_46 <= 1'b0;
-    else if (_or_17501) p_v_46 <= _mux_17500;
+    else if (_or_17507) p_v_46 <= _mux_17506;
   end
   always @(posedge clk) begin
     if (rst) p_tag_46 <= 27'h0000000;
-    else if (_and_17499) p_tag_46 <= req_blk;
+    else if (_and_17505) p_tag_46 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_46 <= 1'b0;
-    else if (_or_17503) p_y_46 <= _mux_17502;
+    else if (_or_17509) p_y_46 <= _mux_17508;
   end
   always @(posedge clk) begin
     if (rst) p_v_47 <= 1'b0;
-    else if (_or_17507) p_v_47 <= _mux_17506;
+    else if (_or_17513) p_v_47 <= _mux_17512;
   end
   always @(posedge clk) begin
     if (rst) p_tag_47 <= 27'h0000000;
-    else if (_and_17505) p_tag_47 <= req_blk;
+    else if (_and_17511) p_tag_47 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_47 <= 1'b0;
-    else if (_or_17509) p_y_47 <= _mux_17508;
+    else if (_or_17515) p_y_47 <= _mux_17514;
   end
   always @(posedge clk) begin
     if (rst) p_v_48 <= 1'b0;
-    else if (_or_17513) p_v_48 <= _mux_17512;
+    else if (_or_17519) p_v_48 <= _mux_17518;
   end
   always @(posedge clk) begin
     if (rst) p_tag_48 <= 27'h0000000;
-    else if (_and_17511) p_tag_48 <= req_blk;
+    else if (_and_17517) p_tag_48 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_48 <= 1'b0;
-    else if (_or_17515) p_y_48 <= _mux_17514;
+    else if (_or_17521) p_y_48 <= _mux_17520;
   end
   always @(posedge clk) begin
     if (rst) p_v_49 <= 1'b0;
-    else if (_or_17519) p_v_49 <= _mux_17518;
+    else if (_or_17525) p_v_49 <= _mux_17524;
   end
   always @(posedge clk) begin
     if (rst) p_tag_49 <= 27'h0000000;
-    else if (_and_17517) p_tag_49 <= req_blk;
+    else if (_and_17523) p_tag_49 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_49 <= 1'b0;
-    else if (_or_17521) p_y_49 <= _mux_17520;
+    else if (_or_17527) p_y_49 <= _mux_17526;
   end
   always @(posedge clk) begin
     if (rst) p_v_50 <= 1'b0;
-    else if (_or_17525) p_v_50 <= _mux_17524;
+    else if (_or_17531) p_v_50 <= _mux_17530;
   end
   always @(posedge clk) begin
     if (rst) p_tag_50 <= 27'h0000000;
-    else if (_and_17523) p_tag_50 <= req_blk;
+    else if (_and_17529) p_tag_50 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_50 <= 1'b0;
-    else if (_or_17527) p_y_50 <= _mux_17526;
+    else if (_or_17533) p_y_50 <= _mux_17532;
   end
   always @(posedge clk) begin
     if (rst) p_v_51 <= 1'b0;
-    else if (_or_17531) p_v_51 <= _mux_17530;
+    else if (_or_17537) p_v_51 <= _mux_17536;
   end
   always @(posedge clk) begin
     if (rst) p_tag_51 <= 27'h0000000;
-    else if (_and_17529) p_tag_51 <= req_blk;
+    else if (_and_17535) p_tag_51 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_51 <= 1'b0;
-    else if (_or_17533) p_y_51 <= _mux_17532;
+    else if (_or_17539) p_y_51 <= _mux_17538;
   end
   always @(posedge clk) begin
     if (rst) p_v_52 <= 1'b0;
-    else if (_or_17537) p_v_52 <= _mux_17536;
+    else if (_or_17543) p_v_52 <= _mux_17542;
   end
   always @(posedge clk) begin
     if (rst) p_tag_52 <= 27'h0000000;
-    else if (_and_17535) p_tag_52 <= req_blk;
+    else if (_and_17541) p_tag_52 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_52 <= 1'b0;
-    else if (_or_17539) p_y_52 <= _mux_17538;
+    else if (_or_17545) p_y_52 <= _mux_17544;
   end
   always @(posedge clk) begin
     if (rst) p_v_53 <= 1'b0;
-    else if (_or_17543) p_v_53 <= _mux_17542;
+    else if (_or_17549) p_v_53 <= _mux_17548;
   end
   always @(posedge clk) begin
     if (rst) p_tag_53 <= 27'h0000000;
-    else if (_and_17541) p_tag_53 <= req_blk;
+    else if (_and_17547) p_tag_53 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_53 <= 1'b0;
-    else if (_or_17545) p_y_53 <= _mux_17544;
+    else if (_or_17551) p_y_53 <= _mux_17550;
   end
   always @(posedge clk) begin
     if (rst) p_v_54 <= 1'b0;
-    else if (_or_17549) p_v_54 <= _mux_17548;
+    else if (_or_17555) p_v_54 <= _mux_17554;
   end
   always @(posedge clk) begin
     if (rst) p_tag_54 <= 27'h0000000;
-    else if (_and_17547) p_tag_54 <= req_blk;
+    else if (_and_17553) p_tag_54 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_54 <= 1'b0;
-    else if (_or_17551) p_y_54 <= _mux_17550;
+    else if (_or_17557) p_y_54 <= _mux_17556;
   end
   always @(posedge clk) begin
     if (rst) p_v_55 <= 1'b0;
-    else if (_or_17555) p_v_55 <= _mux_17554;
+    else if (_or_17561) p_v_55 <= _mux_17560;
   end
   always @(posedge clk) begin
     if (rst) p_tag_55 <= 27'h0000000;
-    else if (_and_17553) p_tag_55 <= req_blk;
+    else if (_and_17559) p_tag_55 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_55 <= 1'b0;
-    else if (_or_17557) p_y_55 <= _mux_17556;
+    else if (_or_17563) p_y_55 <= _mux_17562;
   end
   always @(posedge clk) begin
     if (rst) p_v_56 <= 1'b0;
-    else if (_or_17561) p_v_56 <= _mux_17560;
+    else if (_or_17567) p_v_56 <= _mux_17566;
   end
   always @(posedge clk) begin
     if (rst) p_tag_56 <= 27'h0000000;
-    else if (_and_17559) p_tag_56 <= req_blk;
+    else if (_and_17565) p_tag_56 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_56 <= 1'b0;
-    else if (_or_17563) p_y_56 <= _mux_17562;
+    else if (_or_17569) p_y_56 <= _mux_17568;
   end
   always @(posedge clk) begin
     if (rst) p_v_57 <= 1'b0;
-    else if (_or_17567) p_v_57 <= _mux_17566;
+    else if (_or_17573) p_v_57 <= _mux_17572;
   end
   always @(posedge clk) begin
     if (rst) p_tag_57 <= 27'h0000000;
-    else if (_and_17565) p_tag_57 <= req_blk;
+    else if (_and_17571) p_tag_57 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_57 <= 1'b0;
-    else if (_or_17569) p_y_57 <= _mux_17568;
+    else if (_or_17575) p_y_57 <= _mux_17574;
   end
   always @(posedge clk) begin
     if (rst) p_v_58 <= 1'b0;
-    else if (_or_17573) p_v_58 <= _mux_17572;
+    else if (_or_17579) p_v_58 <= _mux_17578;
   end
   always @(posedge clk) begin
     if (rst) p_tag_58 <= 27'h0000000;
-    else if (_and_17571) p_tag_58 <= req_blk;
+    else if (_and_17577) p_tag_58 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_58 <= 1'b0;
-    else if (_or_17575) p_y_58 <= _mux_17574;
+    else if (_or_17581) p_y_58 <= _mux_17580;
   end
   always @(posedge clk) begin
     if (rst) p_v_59 <= 1'b0;
-    else if (_or_17579) p_v_59 <= _mux_17578;
+    else if (_or_17585) p_v_59 <= _mux_17584;
   end
   always @(posedge clk) begin
     if (rst) p_tag_59 <= 27'h0000000;
-    else if (_and_17577) p_tag_59 <= req_blk;
+    else if (_and_17583) p_tag_59 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_59 <= 1'b0;
-    else if (_or_17581) p_y_59 <= _mux_17580;
+    else if (_or_17587) p_y_59 <= _mux_17586;
   end
   always @(posedge clk) begin
     if (rst) p_v_60 <= 1'b0;
-    else if (_or_17585) p_v_60 <= _mux_17584;
+    else if (_or_17591) p_v_60 <= _mux_17590;
   end
   always @(posedge clk) begin
     if (rst) p_tag_60 <= 27'h0000000;
-    else if (_and_17583) p_tag_60 <= req_blk;
+    else if (_and_17589) p_tag_60 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_60 <= 1'b0;
-    else if (_or_17587) p_y_60 <= _mux_17586;
+    else if (_or_17593) p_y_60 <= _mux_17592;
   end
   always @(posedge clk) begin
     if (rst) p_v_61 <= 1'b0;
-    else if (_or_17591) p_v_61 <= _mux_17590;
+    else if (_or_17597) p_v_61 <= _mux_17596;
   end
   always @(posedge clk) begin
     if (rst) p_tag_61 <= 27'h0000000;
-    else if (_and_17589) p_tag_61 <= req_blk;
+    else if (_and_17595) p_tag_61 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_61 <= 1'b0;
-    else if (_or_17593) p_y_61 <= _mux_17592;
+    else if (_or_17599) p_y_61 <= _mux_17598;
   end
   always @(posedge clk) begin
     if (rst) p_v_62 <= 1'b0;
-    else if (_or_17597) p_v_62 <= _mux_17596;
+    else if (_or_17603) p_v_62 <= _mux_17602;
   end
   always @(posedge clk) begin
     if (rst) p_tag_62 <= 27'h0000000;
-    else if (_and_17595) p_tag_62 <= req_blk;
+    else if (_and_17601) p_tag_62 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_62 <= 1'b0;
-    else if (_or_17599) p_y_62 <= _mux_17598;
+    else if (_or_17605) p_y_62 <= _mux_17604;
   end
   always @(posedge clk) begin
     if (rst) p_v_63 <= 1'b0;
-    else if (_or_17603) p_v_63 <= _mux_17602;
+    else if (_or_17609) p_v_63 <= _mux_17608;
   end
   always @(posedge clk) begin
     if (rst) p_tag_63 <= 27'h0000000;
-    else if (_and_17601) p_tag_63 <= req_blk;
+    else if (_and_17607) p_tag_63 <= req_blk;
   end
   always @(posedge clk) begin
     if (rst) p_y_63 <= 1'b0;
-    else if (_or_17605) p_y_63 <= _mux_17604;
+    else if (_or_17611) p_y_63 <= _mux_17610;
   end
   always @(posedge clk) begin
     if (rst) p_data_0 <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
@@ -7672,2819 +7672,2819 @@ module vmshr_elastic (
   end
   always @(posedge clk) begin
     if (rst) p_hbs_0 <= 2'h0;
-    else if (_and_17223) p_hbs_0 <= new_hbs;
+    else if (_and_17229) p_hbs_0 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_1 <= 2'h0;
-    else if (_and_17229) p_hbs_1 <= new_hbs;
+    else if (_and_17235) p_hbs_1 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_2 <= 2'h0;
-    else if (_and_17235) p_hbs_2 <= new_hbs;
+    else if (_and_17241) p_hbs_2 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_3 <= 2'h0;
-    else if (_and_17241) p_hbs_3 <= new_hbs;
+    else if (_and_17247) p_hbs_3 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_4 <= 2'h0;
-    else if (_and_17247) p_hbs_4 <= new_hbs;
+    else if (_and_17253) p_hbs_4 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_5 <= 2'h0;
-    else if (_and_17253) p_hbs_5 <= new_hbs;
+    else if (_and_17259) p_hbs_5 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_6 <= 2'h0;
-    else if (_and_17259) p_hbs_6 <= new_hbs;
+    else if (_and_17265) p_hbs_6 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_7 <= 2'h0;
-    else if (_and_17265) p_hbs_7 <= new_hbs;
+    else if (_and_17271) p_hbs_7 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_8 <= 2'h0;
-    else if (_and_17271) p_hbs_8 <= new_hbs;
+    else if (_and_17277) p_hbs_8 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_9 <= 2'h0;
-    else if (_and_17277) p_hbs_9 <= new_hbs;
+    else if (_and_17283) p_hbs_9 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_10 <= 2'h0;
-    else if (_and_17283) p_hbs_10 <= new_hbs;
+    else if (_and_17289) p_hbs_10 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_11 <= 2'h0;
-    else if (_and_17289) p_hbs_11 <= new_hbs;
+    else if (_and_17295) p_hbs_11 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_12 <= 2'h0;
-    else if (_and_17295) p_hbs_12 <= new_hbs;
+    else if (_and_17301) p_hbs_12 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_13 <= 2'h0;
-    else if (_and_17301) p_hbs_13 <= new_hbs;
+    else if (_and_17307) p_hbs_13 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_14 <= 2'h0;
-    else if (_and_17307) p_hbs_14 <= new_hbs;
+    else if (_and_17313) p_hbs_14 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_15 <= 2'h0;
-    else if (_and_17313) p_hbs_15 <= new_hbs;
+    else if (_and_17319) p_hbs_15 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_16 <= 2'h0;
-    else if (_and_17319) p_hbs_16 <= new_hbs;
+    else if (_and_17325) p_hbs_16 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_17 <= 2'h0;
-    else if (_and_17325) p_hbs_17 <= new_hbs;
+    else if (_and_17331) p_hbs_17 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_18 <= 2'h0;
-    else if (_and_17331) p_hbs_18 <= new_hbs;
+    else if (_and_17337) p_hbs_18 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_19 <= 2'h0;
-    else if (_and_17337) p_hbs_19 <= new_hbs;
+    else if (_and_17343) p_hbs_19 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_20 <= 2'h0;
-    else if (_and_17343) p_hbs_20 <= new_hbs;
+    else if (_and_17349) p_hbs_20 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_21 <= 2'h0;
-    else if (_and_17349) p_hbs_21 <= new_hbs;
+    else if (_and_17355) p_hbs_21 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_22 <= 2'h0;
-    else if (_and_17355) p_hbs_22 <= new_hbs;
+    else if (_and_17361) p_hbs_22 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_23 <= 2'h0;
-    else if (_and_17361) p_hbs_23 <= new_hbs;
+    else if (_and_17367) p_hbs_23 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_24 <= 2'h0;
-    else if (_and_17367) p_hbs_24 <= new_hbs;
+    else if (_and_17373) p_hbs_24 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_25 <= 2'h0;
-    else if (_and_17373) p_hbs_25 <= new_hbs;
+    else if (_and_17379) p_hbs_25 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_26 <= 2'h0;
-    else if (_and_17379) p_hbs_26 <= new_hbs;
+    else if (_and_17385) p_hbs_26 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_27 <= 2'h0;
-    else if (_and_17385) p_hbs_27 <= new_hbs;
+    else if (_and_17391) p_hbs_27 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_28 <= 2'h0;
-    else if (_and_17391) p_hbs_28 <= new_hbs;
+    else if (_and_17397) p_hbs_28 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_29 <= 2'h0;
-    else if (_and_17397) p_hbs_29 <= new_hbs;
+    else if (_and_17403) p_hbs_29 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_30 <= 2'h0;
-    else if (_and_17403) p_hbs_30 <= new_hbs;
+    else if (_and_17409) p_hbs_30 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_31 <= 2'h0;
-    else if (_and_17409) p_hbs_31 <= new_hbs;
+    else if (_and_17415) p_hbs_31 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_32 <= 2'h0;
-    else if (_and_17415) p_hbs_32 <= new_hbs;
+    else if (_and_17421) p_hbs_32 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_33 <= 2'h0;
-    else if (_and_17421) p_hbs_33 <= new_hbs;
+    else if (_and_17427) p_hbs_33 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_34 <= 2'h0;
-    else if (_and_17427) p_hbs_34 <= new_hbs;
+    else if (_and_17433) p_hbs_34 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_35 <= 2'h0;
-    else if (_and_17433) p_hbs_35 <= new_hbs;
+    else if (_and_17439) p_hbs_35 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_36 <= 2'h0;
-    else if (_and_17439) p_hbs_36 <= new_hbs;
+    else if (_and_17445) p_hbs_36 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_37 <= 2'h0;
-    else if (_and_17445) p_hbs_37 <= new_hbs;
+    else if (_and_17451) p_hbs_37 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_38 <= 2'h0;
-    else if (_and_17451) p_hbs_38 <= new_hbs;
+    else if (_and_17457) p_hbs_38 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_39 <= 2'h0;
-    else if (_and_17457) p_hbs_39 <= new_hbs;
+    else if (_and_17463) p_hbs_39 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_40 <= 2'h0;
-    else if (_and_17463) p_hbs_40 <= new_hbs;
+    else if (_and_17469) p_hbs_40 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_41 <= 2'h0;
-    else if (_and_17469) p_hbs_41 <= new_hbs;
+    else if (_and_17475) p_hbs_41 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_42 <= 2'h0;
-    else if (_and_17475) p_hbs_42 <= new_hbs;
+    else if (_and_17481) p_hbs_42 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_43 <= 2'h0;
-    else if (_and_17481) p_hbs_43 <= new_hbs;
+    else if (_and_17487) p_hbs_43 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_44 <= 2'h0;
-    else if (_and_17487) p_hbs_44 <= new_hbs;
+    else if (_and_17493) p_hbs_44 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_45 <= 2'h0;
-    else if (_and_17493) p_hbs_45 <= new_hbs;
+    else if (_and_17499) p_hbs_45 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_46 <= 2'h0;
-    else if (_and_17499) p_hbs_46 <= new_hbs;
+    else if (_and_17505) p_hbs_46 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_47 <= 2'h0;
-    else if (_and_17505) p_hbs_47 <= new_hbs;
+    else if (_and_17511) p_hbs_47 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_48 <= 2'h0;
-    else if (_and_17511) p_hbs_48 <= new_hbs;
+    else if (_and_17517) p_hbs_48 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_49 <= 2'h0;
-    else if (_and_17517) p_hbs_49 <= new_hbs;
+    else if (_and_17523) p_hbs_49 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_50 <= 2'h0;
-    else if (_and_17523) p_hbs_50 <= new_hbs;
+    else if (_and_17529) p_hbs_50 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_51 <= 2'h0;
-    else if (_and_17529) p_hbs_51 <= new_hbs;
+    else if (_and_17535) p_hbs_51 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_52 <= 2'h0;
-    else if (_and_17535) p_hbs_52 <= new_hbs;
+    else if (_and_17541) p_hbs_52 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_53 <= 2'h0;
-    else if (_and_17541) p_hbs_53 <= new_hbs;
+    else if (_and_17547) p_hbs_53 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_54 <= 2'h0;
-    else if (_and_17547) p_hbs_54 <= new_hbs;
+    else if (_and_17553) p_hbs_54 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_55 <= 2'h0;
-    else if (_and_17553) p_hbs_55 <= new_hbs;
+    else if (_and_17559) p_hbs_55 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_56 <= 2'h0;
-    else if (_and_17559) p_hbs_56 <= new_hbs;
+    else if (_and_17565) p_hbs_56 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_57 <= 2'h0;
-    else if (_and_17565) p_hbs_57 <= new_hbs;
+    else if (_and_17571) p_hbs_57 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_58 <= 2'h0;
-    else if (_and_17571) p_hbs_58 <= new_hbs;
+    else if (_and_17577) p_hbs_58 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_59 <= 2'h0;
-    else if (_and_17577) p_hbs_59 <= new_hbs;
+    else if (_and_17583) p_hbs_59 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_60 <= 2'h0;
-    else if (_and_17583) p_hbs_60 <= new_hbs;
+    else if (_and_17589) p_hbs_60 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_61 <= 2'h0;
-    else if (_and_17589) p_hbs_61 <= new_hbs;
+    else if (_and_17595) p_hbs_61 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_62 <= 2'h0;
-    else if (_and_17595) p_hbs_62 <= new_hbs;
+    else if (_and_17601) p_hbs_62 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) p_hbs_63 <= 2'h0;
-    else if (_and_17601) p_hbs_63 <= new_hbs;
+    else if (_and_17607) p_hbs_63 <= new_hbs;
   end
   always @(posedge clk) begin
     if (rst) smshr0_v_0 <= 1'b0;
-    else if (_or_16330) smshr0_v_0 <= _mux_16329;
+    else if (_or_16336) smshr0_v_0 <= _mux_16335;
   end
   always @(posedge clk) begin
     if (rst) smshr0_tid_0 <= 7'h00;
-    else if (_and_16328) smshr0_tid_0 <= req_tid;
+    else if (_and_16334) smshr0_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr0_reg_0 <= 6'h00;
-    else if (_and_16328) smshr0_reg_0 <= req_reg;
+    else if (_and_16334) smshr0_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr0_off_0 <= 5'h00;
-    else if (_and_16328) smshr0_off_0 <= req_off;
+    else if (_and_16334) smshr0_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr0_fmt_0 <= 3'h0;
-    else if (_and_16328) smshr0_fmt_0 <= req_fmt;
+    else if (_and_16334) smshr0_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr0_v_1 <= 1'b0;
-    else if (_or_16336) smshr0_v_1 <= _mux_16335;
+    else if (_or_16342) smshr0_v_1 <= _mux_16341;
   end
   always @(posedge clk) begin
     if (rst) smshr0_tid_1 <= 7'h00;
-    else if (_and_16338) smshr0_tid_1 <= req_tid;
+    else if (_and_16344) smshr0_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr0_reg_1 <= 6'h00;
-    else if (_and_16338) smshr0_reg_1 <= req_reg;
+    else if (_and_16344) smshr0_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr0_off_1 <= 5'h00;
-    else if (_and_16338) smshr0_off_1 <= req_off;
+    else if (_and_16344) smshr0_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr0_fmt_1 <= 3'h0;
-    else if (_and_16338) smshr0_fmt_1 <= req_fmt;
+    else if (_and_16344) smshr0_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr1_v_0 <= 1'b0;
-    else if (_or_16344) smshr1_v_0 <= _mux_16343;
+    else if (_or_16350) smshr1_v_0 <= _mux_16349;
   end
   always @(posedge clk) begin
     if (rst) smshr1_tid_0 <= 7'h00;
-    else if (_and_16342) smshr1_tid_0 <= req_tid;
+    else if (_and_16348) smshr1_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr1_reg_0 <= 6'h00;
-    else if (_and_16342) smshr1_reg_0 <= req_reg;
+    else if (_and_16348) smshr1_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr1_off_0 <= 5'h00;
-    else if (_and_16342) smshr1_off_0 <= req_off;
+    else if (_and_16348) smshr1_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr1_fmt_0 <= 3'h0;
-    else if (_and_16342) smshr1_fmt_0 <= req_fmt;
+    else if (_and_16348) smshr1_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr1_v_1 <= 1'b0;
-    else if (_or_16350) smshr1_v_1 <= _mux_16349;
+    else if (_or_16356) smshr1_v_1 <= _mux_16355;
   end
   always @(posedge clk) begin
     if (rst) smshr1_tid_1 <= 7'h00;
-    else if (_and_16352) smshr1_tid_1 <= req_tid;
+    else if (_and_16358) smshr1_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr1_reg_1 <= 6'h00;
-    else if (_and_16352) smshr1_reg_1 <= req_reg;
+    else if (_and_16358) smshr1_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr1_off_1 <= 5'h00;
-    else if (_and_16352) smshr1_off_1 <= req_off;
+    else if (_and_16358) smshr1_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr1_fmt_1 <= 3'h0;
-    else if (_and_16352) smshr1_fmt_1 <= req_fmt;
+    else if (_and_16358) smshr1_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr2_v_0 <= 1'b0;
-    else if (_or_16358) smshr2_v_0 <= _mux_16357;
+    else if (_or_16364) smshr2_v_0 <= _mux_16363;
   end
   always @(posedge clk) begin
     if (rst) smshr2_tid_0 <= 7'h00;
-    else if (_and_16356) smshr2_tid_0 <= req_tid;
+    else if (_and_16362) smshr2_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr2_reg_0 <= 6'h00;
-    else if (_and_16356) smshr2_reg_0 <= req_reg;
+    else if (_and_16362) smshr2_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr2_off_0 <= 5'h00;
-    else if (_and_16356) smshr2_off_0 <= req_off;
+    else if (_and_16362) smshr2_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr2_fmt_0 <= 3'h0;
-    else if (_and_16356) smshr2_fmt_0 <= req_fmt;
+    else if (_and_16362) smshr2_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr2_v_1 <= 1'b0;
-    else if (_or_16364) smshr2_v_1 <= _mux_16363;
+    else if (_or_16370) smshr2_v_1 <= _mux_16369;
   end
   always @(posedge clk) begin
     if (rst) smshr2_tid_1 <= 7'h00;
-    else if (_and_16366) smshr2_tid_1 <= req_tid;
+    else if (_and_16372) smshr2_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr2_reg_1 <= 6'h00;
-    else if (_and_16366) smshr2_reg_1 <= req_reg;
+    else if (_and_16372) smshr2_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr2_off_1 <= 5'h00;
-    else if (_and_16366) smshr2_off_1 <= req_off;
+    else if (_and_16372) smshr2_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr2_fmt_1 <= 3'h0;
-    else if (_and_16366) smshr2_fmt_1 <= req_fmt;
+    else if (_and_16372) smshr2_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr3_v_0 <= 1'b0;
-    else if (_or_16372) smshr3_v_0 <= _mux_16371;
+    else if (_or_16378) smshr3_v_0 <= _mux_16377;
   end
   always @(posedge clk) begin
     if (rst) smshr3_tid_0 <= 7'h00;
-    else if (_and_16370) smshr3_tid_0 <= req_tid;
+    else if (_and_16376) smshr3_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr3_reg_0 <= 6'h00;
-    else if (_and_16370) smshr3_reg_0 <= req_reg;
+    else if (_and_16376) smshr3_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr3_off_0 <= 5'h00;
-    else if (_and_16370) smshr3_off_0 <= req_off;
+    else if (_and_16376) smshr3_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr3_fmt_0 <= 3'h0;
-    else if (_and_16370) smshr3_fmt_0 <= req_fmt;
+    else if (_and_16376) smshr3_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr3_v_1 <= 1'b0;
-    else if (_or_16378) smshr3_v_1 <= _mux_16377;
+    else if (_or_16384) smshr3_v_1 <= _mux_16383;
   end
   always @(posedge clk) begin
     if (rst) smshr3_tid_1 <= 7'h00;
-    else if (_and_16380) smshr3_tid_1 <= req_tid;
+    else if (_and_16386) smshr3_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr3_reg_1 <= 6'h00;
-    else if (_and_16380) smshr3_reg_1 <= req_reg;
+    else if (_and_16386) smshr3_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr3_off_1 <= 5'h00;
-    else if (_and_16380) smshr3_off_1 <= req_off;
+    else if (_and_16386) smshr3_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr3_fmt_1 <= 3'h0;
-    else if (_and_16380) smshr3_fmt_1 <= req_fmt;
+    else if (_and_16386) smshr3_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr4_v_0 <= 1'b0;
-    else if (_or_16386) smshr4_v_0 <= _mux_16385;
+    else if (_or_16392) smshr4_v_0 <= _mux_16391;
   end
   always @(posedge clk) begin
     if (rst) smshr4_tid_0 <= 7'h00;
-    else if (_and_16384) smshr4_tid_0 <= req_tid;
+    else if (_and_16390) smshr4_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr4_reg_0 <= 6'h00;
-    else if (_and_16384) smshr4_reg_0 <= req_reg;
+    else if (_and_16390) smshr4_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr4_off_0 <= 5'h00;
-    else if (_and_16384) smshr4_off_0 <= req_off;
+    else if (_and_16390) smshr4_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr4_fmt_0 <= 3'h0;
-    else if (_and_16384) smshr4_fmt_0 <= req_fmt;
+    else if (_and_16390) smshr4_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr4_v_1 <= 1'b0;
-    else if (_or_16392) smshr4_v_1 <= _mux_16391;
+    else if (_or_16398) smshr4_v_1 <= _mux_16397;
   end
   always @(posedge clk) begin
     if (rst) smshr4_tid_1 <= 7'h00;
-    else if (_and_16394) smshr4_tid_1 <= req_tid;
+    else if (_and_16400) smshr4_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr4_reg_1 <= 6'h00;
-    else if (_and_16394) smshr4_reg_1 <= req_reg;
+    else if (_and_16400) smshr4_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr4_off_1 <= 5'h00;
-    else if (_and_16394) smshr4_off_1 <= req_off;
+    else if (_and_16400) smshr4_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr4_fmt_1 <= 3'h0;
-    else if (_and_16394) smshr4_fmt_1 <= req_fmt;
+    else if (_and_16400) smshr4_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr5_v_0 <= 1'b0;
-    else if (_or_16400) smshr5_v_0 <= _mux_16399;
+    else if (_or_16406) smshr5_v_0 <= _mux_16405;
   end
   always @(posedge clk) begin
     if (rst) smshr5_tid_0 <= 7'h00;
-    else if (_and_16398) smshr5_tid_0 <= req_tid;
+    else if (_and_16404) smshr5_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr5_reg_0 <= 6'h00;
-    else if (_and_16398) smshr5_reg_0 <= req_reg;
+    else if (_and_16404) smshr5_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr5_off_0 <= 5'h00;
-    else if (_and_16398) smshr5_off_0 <= req_off;
+    else if (_and_16404) smshr5_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr5_fmt_0 <= 3'h0;
-    else if (_and_16398) smshr5_fmt_0 <= req_fmt;
+    else if (_and_16404) smshr5_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr5_v_1 <= 1'b0;
-    else if (_or_16406) smshr5_v_1 <= _mux_16405;
+    else if (_or_16412) smshr5_v_1 <= _mux_16411;
   end
   always @(posedge clk) begin
     if (rst) smshr5_tid_1 <= 7'h00;
-    else if (_and_16408) smshr5_tid_1 <= req_tid;
+    else if (_and_16414) smshr5_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr5_reg_1 <= 6'h00;
-    else if (_and_16408) smshr5_reg_1 <= req_reg;
+    else if (_and_16414) smshr5_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr5_off_1 <= 5'h00;
-    else if (_and_16408) smshr5_off_1 <= req_off;
+    else if (_and_16414) smshr5_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr5_fmt_1 <= 3'h0;
-    else if (_and_16408) smshr5_fmt_1 <= req_fmt;
+    else if (_and_16414) smshr5_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr6_v_0 <= 1'b0;
-    else if (_or_16414) smshr6_v_0 <= _mux_16413;
+    else if (_or_16420) smshr6_v_0 <= _mux_16419;
   end
   always @(posedge clk) begin
     if (rst) smshr6_tid_0 <= 7'h00;
-    else if (_and_16412) smshr6_tid_0 <= req_tid;
+    else if (_and_16418) smshr6_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr6_reg_0 <= 6'h00;
-    else if (_and_16412) smshr6_reg_0 <= req_reg;
+    else if (_and_16418) smshr6_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr6_off_0 <= 5'h00;
-    else if (_and_16412) smshr6_off_0 <= req_off;
+    else if (_and_16418) smshr6_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr6_fmt_0 <= 3'h0;
-    else if (_and_16412) smshr6_fmt_0 <= req_fmt;
+    else if (_and_16418) smshr6_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr6_v_1 <= 1'b0;
-    else if (_or_16420) smshr6_v_1 <= _mux_16419;
+    else if (_or_16426) smshr6_v_1 <= _mux_16425;
   end
   always @(posedge clk) begin
     if (rst) smshr6_tid_1 <= 7'h00;
-    else if (_and_16422) smshr6_tid_1 <= req_tid;
+    else if (_and_16428) smshr6_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr6_reg_1 <= 6'h00;
-    else if (_and_16422) smshr6_reg_1 <= req_reg;
+    else if (_and_16428) smshr6_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr6_off_1 <= 5'h00;
-    else if (_and_16422) smshr6_off_1 <= req_off;
+    else if (_and_16428) smshr6_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr6_fmt_1 <= 3'h0;
-    else if (_and_16422) smshr6_fmt_1 <= req_fmt;
+    else if (_and_16428) smshr6_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr7_v_0 <= 1'b0;
-    else if (_or_16428) smshr7_v_0 <= _mux_16427;
+    else if (_or_16434) smshr7_v_0 <= _mux_16433;
   end
   always @(posedge clk) begin
     if (rst) smshr7_tid_0 <= 7'h00;
-    else if (_and_16426) smshr7_tid_0 <= req_tid;
+    else if (_and_16432) smshr7_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr7_reg_0 <= 6'h00;
-    else if (_and_16426) smshr7_reg_0 <= req_reg;
+    else if (_and_16432) smshr7_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr7_off_0 <= 5'h00;
-    else if (_and_16426) smshr7_off_0 <= req_off;
+    else if (_and_16432) smshr7_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr7_fmt_0 <= 3'h0;
-    else if (_and_16426) smshr7_fmt_0 <= req_fmt;
+    else if (_and_16432) smshr7_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr7_v_1 <= 1'b0;
-    else if (_or_16434) smshr7_v_1 <= _mux_16433;
+    else if (_or_16440) smshr7_v_1 <= _mux_16439;
   end
   always @(posedge clk) begin
     if (rst) smshr7_tid_1 <= 7'h00;
-    else if (_and_16436) smshr7_tid_1 <= req_tid;
+    else if (_and_16442) smshr7_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr7_reg_1 <= 6'h00;
-    else if (_and_16436) smshr7_reg_1 <= req_reg;
+    else if (_and_16442) smshr7_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr7_off_1 <= 5'h00;
-    else if (_and_16436) smshr7_off_1 <= req_off;
+    else if (_and_16442) smshr7_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr7_fmt_1 <= 3'h0;
-    else if (_and_16436) smshr7_fmt_1 <= req_fmt;
+    else if (_and_16442) smshr7_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr8_v_0 <= 1'b0;
-    else if (_or_16442) smshr8_v_0 <= _mux_16441;
+    else if (_or_16448) smshr8_v_0 <= _mux_16447;
   end
   always @(posedge clk) begin
     if (rst) smshr8_tid_0 <= 7'h00;
-    else if (_and_16440) smshr8_tid_0 <= req_tid;
+    else if (_and_16446) smshr8_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr8_reg_0 <= 6'h00;
-    else if (_and_16440) smshr8_reg_0 <= req_reg;
+    else if (_and_16446) smshr8_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr8_off_0 <= 5'h00;
-    else if (_and_16440) smshr8_off_0 <= req_off;
+    else if (_and_16446) smshr8_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr8_fmt_0 <= 3'h0;
-    else if (_and_16440) smshr8_fmt_0 <= req_fmt;
+    else if (_and_16446) smshr8_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr8_v_1 <= 1'b0;
-    else if (_or_16448) smshr8_v_1 <= _mux_16447;
+    else if (_or_16454) smshr8_v_1 <= _mux_16453;
   end
   always @(posedge clk) begin
     if (rst) smshr8_tid_1 <= 7'h00;
-    else if (_and_16450) smshr8_tid_1 <= req_tid;
+    else if (_and_16456) smshr8_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr8_reg_1 <= 6'h00;
-    else if (_and_16450) smshr8_reg_1 <= req_reg;
+    else if (_and_16456) smshr8_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr8_off_1 <= 5'h00;
-    else if (_and_16450) smshr8_off_1 <= req_off;
+    else if (_and_16456) smshr8_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr8_fmt_1 <= 3'h0;
-    else if (_and_16450) smshr8_fmt_1 <= req_fmt;
+    else if (_and_16456) smshr8_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr9_v_0 <= 1'b0;
-    else if (_or_16456) smshr9_v_0 <= _mux_16455;
+    else if (_or_16462) smshr9_v_0 <= _mux_16461;
   end
   always @(posedge clk) begin
     if (rst) smshr9_tid_0 <= 7'h00;
-    else if (_and_16454) smshr9_tid_0 <= req_tid;
+    else if (_and_16460) smshr9_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr9_reg_0 <= 6'h00;
-    else if (_and_16454) smshr9_reg_0 <= req_reg;
+    else if (_and_16460) smshr9_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr9_off_0 <= 5'h00;
-    else if (_and_16454) smshr9_off_0 <= req_off;
+    else if (_and_16460) smshr9_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr9_fmt_0 <= 3'h0;
-    else if (_and_16454) smshr9_fmt_0 <= req_fmt;
+    else if (_and_16460) smshr9_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr9_v_1 <= 1'b0;
-    else if (_or_16462) smshr9_v_1 <= _mux_16461;
+    else if (_or_16468) smshr9_v_1 <= _mux_16467;
   end
   always @(posedge clk) begin
     if (rst) smshr9_tid_1 <= 7'h00;
-    else if (_and_16464) smshr9_tid_1 <= req_tid;
+    else if (_and_16470) smshr9_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr9_reg_1 <= 6'h00;
-    else if (_and_16464) smshr9_reg_1 <= req_reg;
+    else if (_and_16470) smshr9_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr9_off_1 <= 5'h00;
-    else if (_and_16464) smshr9_off_1 <= req_off;
+    else if (_and_16470) smshr9_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr9_fmt_1 <= 3'h0;
-    else if (_and_16464) smshr9_fmt_1 <= req_fmt;
+    else if (_and_16470) smshr9_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr10_v_0 <= 1'b0;
-    else if (_or_16470) smshr10_v_0 <= _mux_16469;
+    else if (_or_16476) smshr10_v_0 <= _mux_16475;
   end
   always @(posedge clk) begin
     if (rst) smshr10_tid_0 <= 7'h00;
-    else if (_and_16468) smshr10_tid_0 <= req_tid;
+    else if (_and_16474) smshr10_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr10_reg_0 <= 6'h00;
-    else if (_and_16468) smshr10_reg_0 <= req_reg;
+    else if (_and_16474) smshr10_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr10_off_0 <= 5'h00;
-    else if (_and_16468) smshr10_off_0 <= req_off;
+    else if (_and_16474) smshr10_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr10_fmt_0 <= 3'h0;
-    else if (_and_16468) smshr10_fmt_0 <= req_fmt;
+    else if (_and_16474) smshr10_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr10_v_1 <= 1'b0;
-    else if (_or_16476) smshr10_v_1 <= _mux_16475;
+    else if (_or_16482) smshr10_v_1 <= _mux_16481;
   end
   always @(posedge clk) begin
     if (rst) smshr10_tid_1 <= 7'h00;
-    else if (_and_16478) smshr10_tid_1 <= req_tid;
+    else if (_and_16484) smshr10_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr10_reg_1 <= 6'h00;
-    else if (_and_16478) smshr10_reg_1 <= req_reg;
+    else if (_and_16484) smshr10_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr10_off_1 <= 5'h00;
-    else if (_and_16478) smshr10_off_1 <= req_off;
+    else if (_and_16484) smshr10_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr10_fmt_1 <= 3'h0;
-    else if (_and_16478) smshr10_fmt_1 <= req_fmt;
+    else if (_and_16484) smshr10_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr11_v_0 <= 1'b0;
-    else if (_or_16484) smshr11_v_0 <= _mux_16483;
+    else if (_or_16490) smshr11_v_0 <= _mux_16489;
   end
   always @(posedge clk) begin
     if (rst) smshr11_tid_0 <= 7'h00;
-    else if (_and_16482) smshr11_tid_0 <= req_tid;
+    else if (_and_16488) smshr11_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr11_reg_0 <= 6'h00;
-    else if (_and_16482) smshr11_reg_0 <= req_reg;
+    else if (_and_16488) smshr11_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr11_off_0 <= 5'h00;
-    else if (_and_16482) smshr11_off_0 <= req_off;
+    else if (_and_16488) smshr11_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr11_fmt_0 <= 3'h0;
-    else if (_and_16482) smshr11_fmt_0 <= req_fmt;
+    else if (_and_16488) smshr11_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr11_v_1 <= 1'b0;
-    else if (_or_16490) smshr11_v_1 <= _mux_16489;
+    else if (_or_16496) smshr11_v_1 <= _mux_16495;
   end
   always @(posedge clk) begin
     if (rst) smshr11_tid_1 <= 7'h00;
-    else if (_and_16492) smshr11_tid_1 <= req_tid;
+    else if (_and_16498) smshr11_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr11_reg_1 <= 6'h00;
-    else if (_and_16492) smshr11_reg_1 <= req_reg;
+    else if (_and_16498) smshr11_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr11_off_1 <= 5'h00;
-    else if (_and_16492) smshr11_off_1 <= req_off;
+    else if (_and_16498) smshr11_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr11_fmt_1 <= 3'h0;
-    else if (_and_16492) smshr11_fmt_1 <= req_fmt;
+    else if (_and_16498) smshr11_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr12_v_0 <= 1'b0;
-    else if (_or_16498) smshr12_v_0 <= _mux_16497;
+    else if (_or_16504) smshr12_v_0 <= _mux_16503;
   end
   always @(posedge clk) begin
     if (rst) smshr12_tid_0 <= 7'h00;
-    else if (_and_16496) smshr12_tid_0 <= req_tid;
+    else if (_and_16502) smshr12_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr12_reg_0 <= 6'h00;
-    else if (_and_16496) smshr12_reg_0 <= req_reg;
+    else if (_and_16502) smshr12_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr12_off_0 <= 5'h00;
-    else if (_and_16496) smshr12_off_0 <= req_off;
+    else if (_and_16502) smshr12_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr12_fmt_0 <= 3'h0;
-    else if (_and_16496) smshr12_fmt_0 <= req_fmt;
+    else if (_and_16502) smshr12_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr12_v_1 <= 1'b0;
-    else if (_or_16504) smshr12_v_1 <= _mux_16503;
+    else if (_or_16510) smshr12_v_1 <= _mux_16509;
   end
   always @(posedge clk) begin
     if (rst) smshr12_tid_1 <= 7'h00;
-    else if (_and_16506) smshr12_tid_1 <= req_tid;
+    else if (_and_16512) smshr12_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr12_reg_1 <= 6'h00;
-    else if (_and_16506) smshr12_reg_1 <= req_reg;
+    else if (_and_16512) smshr12_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr12_off_1 <= 5'h00;
-    else if (_and_16506) smshr12_off_1 <= req_off;
+    else if (_and_16512) smshr12_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr12_fmt_1 <= 3'h0;
-    else if (_and_16506) smshr12_fmt_1 <= req_fmt;
+    else if (_and_16512) smshr12_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr13_v_0 <= 1'b0;
-    else if (_or_16512) smshr13_v_0 <= _mux_16511;
+    else if (_or_16518) smshr13_v_0 <= _mux_16517;
   end
   always @(posedge clk) begin
     if (rst) smshr13_tid_0 <= 7'h00;
-    else if (_and_16510) smshr13_tid_0 <= req_tid;
+    else if (_and_16516) smshr13_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr13_reg_0 <= 6'h00;
-    else if (_and_16510) smshr13_reg_0 <= req_reg;
+    else if (_and_16516) smshr13_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr13_off_0 <= 5'h00;
-    else if (_and_16510) smshr13_off_0 <= req_off;
+    else if (_and_16516) smshr13_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr13_fmt_0 <= 3'h0;
-    else if (_and_16510) smshr13_fmt_0 <= req_fmt;
+    else if (_and_16516) smshr13_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr13_v_1 <= 1'b0;
-    else if (_or_16518) smshr13_v_1 <= _mux_16517;
+    else if (_or_16524) smshr13_v_1 <= _mux_16523;
   end
   always @(posedge clk) begin
     if (rst) smshr13_tid_1 <= 7'h00;
-    else if (_and_16520) smshr13_tid_1 <= req_tid;
+    else if (_and_16526) smshr13_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr13_reg_1 <= 6'h00;
-    else if (_and_16520) smshr13_reg_1 <= req_reg;
+    else if (_and_16526) smshr13_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr13_off_1 <= 5'h00;
-    else if (_and_16520) smshr13_off_1 <= req_off;
+    else if (_and_16526) smshr13_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr13_fmt_1 <= 3'h0;
-    else if (_and_16520) smshr13_fmt_1 <= req_fmt;
+    else if (_and_16526) smshr13_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr14_v_0 <= 1'b0;
-    else if (_or_16526) smshr14_v_0 <= _mux_16525;
+    else if (_or_16532) smshr14_v_0 <= _mux_16531;
   end
   always @(posedge clk) begin
     if (rst) smshr14_tid_0 <= 7'h00;
-    else if (_and_16524) smshr14_tid_0 <= req_tid;
+    else if (_and_16530) smshr14_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr14_reg_0 <= 6'h00;
-    else if (_and_16524) smshr14_reg_0 <= req_reg;
+    else if (_and_16530) smshr14_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr14_off_0 <= 5'h00;
-    else if (_and_16524) smshr14_off_0 <= req_off;
+    else if (_and_16530) smshr14_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr14_fmt_0 <= 3'h0;
-    else if (_and_16524) smshr14_fmt_0 <= req_fmt;
+    else if (_and_16530) smshr14_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr14_v_1 <= 1'b0;
-    else if (_or_16532) smshr14_v_1 <= _mux_16531;
+    else if (_or_16538) smshr14_v_1 <= _mux_16537;
   end
   always @(posedge clk) begin
     if (rst) smshr14_tid_1 <= 7'h00;
-    else if (_and_16534) smshr14_tid_1 <= req_tid;
+    else if (_and_16540) smshr14_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr14_reg_1 <= 6'h00;
-    else if (_and_16534) smshr14_reg_1 <= req_reg;
+    else if (_and_16540) smshr14_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr14_off_1 <= 5'h00;
-    else if (_and_16534) smshr14_off_1 <= req_off;
+    else if (_and_16540) smshr14_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr14_fmt_1 <= 3'h0;
-    else if (_and_16534) smshr14_fmt_1 <= req_fmt;
+    else if (_and_16540) smshr14_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr15_v_0 <= 1'b0;
-    else if (_or_16540) smshr15_v_0 <= _mux_16539;
+    else if (_or_16546) smshr15_v_0 <= _mux_16545;
   end
   always @(posedge clk) begin
     if (rst) smshr15_tid_0 <= 7'h00;
-    else if (_and_16538) smshr15_tid_0 <= req_tid;
+    else if (_and_16544) smshr15_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr15_reg_0 <= 6'h00;
-    else if (_and_16538) smshr15_reg_0 <= req_reg;
+    else if (_and_16544) smshr15_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr15_off_0 <= 5'h00;
-    else if (_and_16538) smshr15_off_0 <= req_off;
+    else if (_and_16544) smshr15_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr15_fmt_0 <= 3'h0;
-    else if (_and_16538) smshr15_fmt_0 <= req_fmt;
+    else if (_and_16544) smshr15_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr15_v_1 <= 1'b0;
-    else if (_or_16546) smshr15_v_1 <= _mux_16545;
+    else if (_or_16552) smshr15_v_1 <= _mux_16551;
   end
   always @(posedge clk) begin
     if (rst) smshr15_tid_1 <= 7'h00;
-    else if (_and_16548) smshr15_tid_1 <= req_tid;
+    else if (_and_16554) smshr15_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr15_reg_1 <= 6'h00;
-    else if (_and_16548) smshr15_reg_1 <= req_reg;
+    else if (_and_16554) smshr15_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr15_off_1 <= 5'h00;
-    else if (_and_16548) smshr15_off_1 <= req_off;
+    else if (_and_16554) smshr15_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr15_fmt_1 <= 3'h0;
-    else if (_and_16548) smshr15_fmt_1 <= req_fmt;
+    else if (_and_16554) smshr15_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr16_v_0 <= 1'b0;
-    else if (_or_16554) smshr16_v_0 <= _mux_16553;
+    else if (_or_16560) smshr16_v_0 <= _mux_16559;
   end
   always @(posedge clk) begin
     if (rst) smshr16_tid_0 <= 7'h00;
-    else if (_and_16552) smshr16_tid_0 <= req_tid;
+    else if (_and_16558) smshr16_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr16_reg_0 <= 6'h00;
-    else if (_and_16552) smshr16_reg_0 <= req_reg;
+    else if (_and_16558) smshr16_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr16_off_0 <= 5'h00;
-    else if (_and_16552) smshr16_off_0 <= req_off;
+    else if (_and_16558) smshr16_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr16_fmt_0 <= 3'h0;
-    else if (_and_16552) smshr16_fmt_0 <= req_fmt;
+    else if (_and_16558) smshr16_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr16_v_1 <= 1'b0;
-    else if (_or_16560) smshr16_v_1 <= _mux_16559;
+    else if (_or_16566) smshr16_v_1 <= _mux_16565;
   end
   always @(posedge clk) begin
     if (rst) smshr16_tid_1 <= 7'h00;
-    else if (_and_16562) smshr16_tid_1 <= req_tid;
+    else if (_and_16568) smshr16_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr16_reg_1 <= 6'h00;
-    else if (_and_16562) smshr16_reg_1 <= req_reg;
+    else if (_and_16568) smshr16_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr16_off_1 <= 5'h00;
-    else if (_and_16562) smshr16_off_1 <= req_off;
+    else if (_and_16568) smshr16_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr16_fmt_1 <= 3'h0;
-    else if (_and_16562) smshr16_fmt_1 <= req_fmt;
+    else if (_and_16568) smshr16_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr17_v_0 <= 1'b0;
-    else if (_or_16568) smshr17_v_0 <= _mux_16567;
+    else if (_or_16574) smshr17_v_0 <= _mux_16573;
   end
   always @(posedge clk) begin
     if (rst) smshr17_tid_0 <= 7'h00;
-    else if (_and_16566) smshr17_tid_0 <= req_tid;
+    else if (_and_16572) smshr17_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr17_reg_0 <= 6'h00;
-    else if (_and_16566) smshr17_reg_0 <= req_reg;
+    else if (_and_16572) smshr17_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr17_off_0 <= 5'h00;
-    else if (_and_16566) smshr17_off_0 <= req_off;
+    else if (_and_16572) smshr17_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr17_fmt_0 <= 3'h0;
-    else if (_and_16566) smshr17_fmt_0 <= req_fmt;
+    else if (_and_16572) smshr17_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr17_v_1 <= 1'b0;
-    else if (_or_16574) smshr17_v_1 <= _mux_16573;
+    else if (_or_16580) smshr17_v_1 <= _mux_16579;
   end
   always @(posedge clk) begin
     if (rst) smshr17_tid_1 <= 7'h00;
-    else if (_and_16576) smshr17_tid_1 <= req_tid;
+    else if (_and_16582) smshr17_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr17_reg_1 <= 6'h00;
-    else if (_and_16576) smshr17_reg_1 <= req_reg;
+    else if (_and_16582) smshr17_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr17_off_1 <= 5'h00;
-    else if (_and_16576) smshr17_off_1 <= req_off;
+    else if (_and_16582) smshr17_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr17_fmt_1 <= 3'h0;
-    else if (_and_16576) smshr17_fmt_1 <= req_fmt;
+    else if (_and_16582) smshr17_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr18_v_0 <= 1'b0;
-    else if (_or_16582) smshr18_v_0 <= _mux_16581;
+    else if (_or_16588) smshr18_v_0 <= _mux_16587;
   end
   always @(posedge clk) begin
     if (rst) smshr18_tid_0 <= 7'h00;
-    else if (_and_16580) smshr18_tid_0 <= req_tid;
+    else if (_and_16586) smshr18_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr18_reg_0 <= 6'h00;
-    else if (_and_16580) smshr18_reg_0 <= req_reg;
+    else if (_and_16586) smshr18_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr18_off_0 <= 5'h00;
-    else if (_and_16580) smshr18_off_0 <= req_off;
+    else if (_and_16586) smshr18_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr18_fmt_0 <= 3'h0;
-    else if (_and_16580) smshr18_fmt_0 <= req_fmt;
+    else if (_and_16586) smshr18_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr18_v_1 <= 1'b0;
-    else if (_or_16588) smshr18_v_1 <= _mux_16587;
+    else if (_or_16594) smshr18_v_1 <= _mux_16593;
   end
   always @(posedge clk) begin
     if (rst) smshr18_tid_1 <= 7'h00;
-    else if (_and_16590) smshr18_tid_1 <= req_tid;
+    else if (_and_16596) smshr18_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr18_reg_1 <= 6'h00;
-    else if (_and_16590) smshr18_reg_1 <= req_reg;
+    else if (_and_16596) smshr18_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr18_off_1 <= 5'h00;
-    else if (_and_16590) smshr18_off_1 <= req_off;
+    else if (_and_16596) smshr18_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr18_fmt_1 <= 3'h0;
-    else if (_and_16590) smshr18_fmt_1 <= req_fmt;
+    else if (_and_16596) smshr18_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr19_v_0 <= 1'b0;
-    else if (_or_16596) smshr19_v_0 <= _mux_16595;
+    else if (_or_16602) smshr19_v_0 <= _mux_16601;
   end
   always @(posedge clk) begin
     if (rst) smshr19_tid_0 <= 7'h00;
-    else if (_and_16594) smshr19_tid_0 <= req_tid;
+    else if (_and_16600) smshr19_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr19_reg_0 <= 6'h00;
-    else if (_and_16594) smshr19_reg_0 <= req_reg;
+    else if (_and_16600) smshr19_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr19_off_0 <= 5'h00;
-    else if (_and_16594) smshr19_off_0 <= req_off;
+    else if (_and_16600) smshr19_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr19_fmt_0 <= 3'h0;
-    else if (_and_16594) smshr19_fmt_0 <= req_fmt;
+    else if (_and_16600) smshr19_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr19_v_1 <= 1'b0;
-    else if (_or_16602) smshr19_v_1 <= _mux_16601;
+    else if (_or_16608) smshr19_v_1 <= _mux_16607;
   end
   always @(posedge clk) begin
     if (rst) smshr19_tid_1 <= 7'h00;
-    else if (_and_16604) smshr19_tid_1 <= req_tid;
+    else if (_and_16610) smshr19_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr19_reg_1 <= 6'h00;
-    else if (_and_16604) smshr19_reg_1 <= req_reg;
+    else if (_and_16610) smshr19_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr19_off_1 <= 5'h00;
-    else if (_and_16604) smshr19_off_1 <= req_off;
+    else if (_and_16610) smshr19_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr19_fmt_1 <= 3'h0;
-    else if (_and_16604) smshr19_fmt_1 <= req_fmt;
+    else if (_and_16610) smshr19_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr20_v_0 <= 1'b0;
-    else if (_or_16610) smshr20_v_0 <= _mux_16609;
+    else if (_or_16616) smshr20_v_0 <= _mux_16615;
   end
   always @(posedge clk) begin
     if (rst) smshr20_tid_0 <= 7'h00;
-    else if (_and_16608) smshr20_tid_0 <= req_tid;
+    else if (_and_16614) smshr20_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr20_reg_0 <= 6'h00;
-    else if (_and_16608) smshr20_reg_0 <= req_reg;
+    else if (_and_16614) smshr20_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr20_off_0 <= 5'h00;
-    else if (_and_16608) smshr20_off_0 <= req_off;
+    else if (_and_16614) smshr20_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr20_fmt_0 <= 3'h0;
-    else if (_and_16608) smshr20_fmt_0 <= req_fmt;
+    else if (_and_16614) smshr20_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr20_v_1 <= 1'b0;
-    else if (_or_16616) smshr20_v_1 <= _mux_16615;
+    else if (_or_16622) smshr20_v_1 <= _mux_16621;
   end
   always @(posedge clk) begin
     if (rst) smshr20_tid_1 <= 7'h00;
-    else if (_and_16618) smshr20_tid_1 <= req_tid;
+    else if (_and_16624) smshr20_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr20_reg_1 <= 6'h00;
-    else if (_and_16618) smshr20_reg_1 <= req_reg;
+    else if (_and_16624) smshr20_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr20_off_1 <= 5'h00;
-    else if (_and_16618) smshr20_off_1 <= req_off;
+    else if (_and_16624) smshr20_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr20_fmt_1 <= 3'h0;
-    else if (_and_16618) smshr20_fmt_1 <= req_fmt;
+    else if (_and_16624) smshr20_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr21_v_0 <= 1'b0;
-    else if (_or_16624) smshr21_v_0 <= _mux_16623;
+    else if (_or_16630) smshr21_v_0 <= _mux_16629;
   end
   always @(posedge clk) begin
     if (rst) smshr21_tid_0 <= 7'h00;
-    else if (_and_16622) smshr21_tid_0 <= req_tid;
+    else if (_and_16628) smshr21_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr21_reg_0 <= 6'h00;
-    else if (_and_16622) smshr21_reg_0 <= req_reg;
+    else if (_and_16628) smshr21_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr21_off_0 <= 5'h00;
-    else if (_and_16622) smshr21_off_0 <= req_off;
+    else if (_and_16628) smshr21_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr21_fmt_0 <= 3'h0;
-    else if (_and_16622) smshr21_fmt_0 <= req_fmt;
+    else if (_and_16628) smshr21_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr21_v_1 <= 1'b0;
-    else if (_or_16630) smshr21_v_1 <= _mux_16629;
+    else if (_or_16636) smshr21_v_1 <= _mux_16635;
   end
   always @(posedge clk) begin
     if (rst) smshr21_tid_1 <= 7'h00;
-    else if (_and_16632) smshr21_tid_1 <= req_tid;
+    else if (_and_16638) smshr21_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr21_reg_1 <= 6'h00;
-    else if (_and_16632) smshr21_reg_1 <= req_reg;
+    else if (_and_16638) smshr21_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr21_off_1 <= 5'h00;
-    else if (_and_16632) smshr21_off_1 <= req_off;
+    else if (_and_16638) smshr21_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr21_fmt_1 <= 3'h0;
-    else if (_and_16632) smshr21_fmt_1 <= req_fmt;
+    else if (_and_16638) smshr21_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr22_v_0 <= 1'b0;
-    else if (_or_16638) smshr22_v_0 <= _mux_16637;
+    else if (_or_16644) smshr22_v_0 <= _mux_16643;
   end
   always @(posedge clk) begin
     if (rst) smshr22_tid_0 <= 7'h00;
-    else if (_and_16636) smshr22_tid_0 <= req_tid;
+    else if (_and_16642) smshr22_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr22_reg_0 <= 6'h00;
-    else if (_and_16636) smshr22_reg_0 <= req_reg;
+    else if (_and_16642) smshr22_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr22_off_0 <= 5'h00;
-    else if (_and_16636) smshr22_off_0 <= req_off;
+    else if (_and_16642) smshr22_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr22_fmt_0 <= 3'h0;
-    else if (_and_16636) smshr22_fmt_0 <= req_fmt;
+    else if (_and_16642) smshr22_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr22_v_1 <= 1'b0;
-    else if (_or_16644) smshr22_v_1 <= _mux_16643;
+    else if (_or_16650) smshr22_v_1 <= _mux_16649;
   end
   always @(posedge clk) begin
     if (rst) smshr22_tid_1 <= 7'h00;
-    else if (_and_16646) smshr22_tid_1 <= req_tid;
+    else if (_and_16652) smshr22_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr22_reg_1 <= 6'h00;
-    else if (_and_16646) smshr22_reg_1 <= req_reg;
+    else if (_and_16652) smshr22_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr22_off_1 <= 5'h00;
-    else if (_and_16646) smshr22_off_1 <= req_off;
+    else if (_and_16652) smshr22_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr22_fmt_1 <= 3'h0;
-    else if (_and_16646) smshr22_fmt_1 <= req_fmt;
+    else if (_and_16652) smshr22_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr23_v_0 <= 1'b0;
-    else if (_or_16652) smshr23_v_0 <= _mux_16651;
+    else if (_or_16658) smshr23_v_0 <= _mux_16657;
   end
   always @(posedge clk) begin
     if (rst) smshr23_tid_0 <= 7'h00;
-    else if (_and_16650) smshr23_tid_0 <= req_tid;
+    else if (_and_16656) smshr23_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr23_reg_0 <= 6'h00;
-    else if (_and_16650) smshr23_reg_0 <= req_reg;
+    else if (_and_16656) smshr23_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr23_off_0 <= 5'h00;
-    else if (_and_16650) smshr23_off_0 <= req_off;
+    else if (_and_16656) smshr23_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr23_fmt_0 <= 3'h0;
-    else if (_and_16650) smshr23_fmt_0 <= req_fmt;
+    else if (_and_16656) smshr23_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr23_v_1 <= 1'b0;
-    else if (_or_16658) smshr23_v_1 <= _mux_16657;
+    else if (_or_16664) smshr23_v_1 <= _mux_16663;
   end
   always @(posedge clk) begin
     if (rst) smshr23_tid_1 <= 7'h00;
-    else if (_and_16660) smshr23_tid_1 <= req_tid;
+    else if (_and_16666) smshr23_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr23_reg_1 <= 6'h00;
-    else if (_and_16660) smshr23_reg_1 <= req_reg;
+    else if (_and_16666) smshr23_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr23_off_1 <= 5'h00;
-    else if (_and_16660) smshr23_off_1 <= req_off;
+    else if (_and_16666) smshr23_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr23_fmt_1 <= 3'h0;
-    else if (_and_16660) smshr23_fmt_1 <= req_fmt;
+    else if (_and_16666) smshr23_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr24_v_0 <= 1'b0;
-    else if (_or_16666) smshr24_v_0 <= _mux_16665;
+    else if (_or_16672) smshr24_v_0 <= _mux_16671;
   end
   always @(posedge clk) begin
     if (rst) smshr24_tid_0 <= 7'h00;
-    else if (_and_16664) smshr24_tid_0 <= req_tid;
+    else if (_and_16670) smshr24_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr24_reg_0 <= 6'h00;
-    else if (_and_16664) smshr24_reg_0 <= req_reg;
+    else if (_and_16670) smshr24_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr24_off_0 <= 5'h00;
-    else if (_and_16664) smshr24_off_0 <= req_off;
+    else if (_and_16670) smshr24_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr24_fmt_0 <= 3'h0;
-    else if (_and_16664) smshr24_fmt_0 <= req_fmt;
+    else if (_and_16670) smshr24_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr24_v_1 <= 1'b0;
-    else if (_or_16672) smshr24_v_1 <= _mux_16671;
+    else if (_or_16678) smshr24_v_1 <= _mux_16677;
   end
   always @(posedge clk) begin
     if (rst) smshr24_tid_1 <= 7'h00;
-    else if (_and_16674) smshr24_tid_1 <= req_tid;
+    else if (_and_16680) smshr24_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr24_reg_1 <= 6'h00;
-    else if (_and_16674) smshr24_reg_1 <= req_reg;
+    else if (_and_16680) smshr24_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr24_off_1 <= 5'h00;
-    else if (_and_16674) smshr24_off_1 <= req_off;
+    else if (_and_16680) smshr24_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr24_fmt_1 <= 3'h0;
-    else if (_and_16674) smshr24_fmt_1 <= req_fmt;
+    else if (_and_16680) smshr24_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr25_v_0 <= 1'b0;
-    else if (_or_16680) smshr25_v_0 <= _mux_16679;
+    else if (_or_16686) smshr25_v_0 <= _mux_16685;
   end
   always @(posedge clk) begin
     if (rst) smshr25_tid_0 <= 7'h00;
-    else if (_and_16678) smshr25_tid_0 <= req_tid;
+    else if (_and_16684) smshr25_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr25_reg_0 <= 6'h00;
-    else if (_and_16678) smshr25_reg_0 <= req_reg;
+    else if (_and_16684) smshr25_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr25_off_0 <= 5'h00;
-    else if (_and_16678) smshr25_off_0 <= req_off;
+    else if (_and_16684) smshr25_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr25_fmt_0 <= 3'h0;
-    else if (_and_16678) smshr25_fmt_0 <= req_fmt;
+    else if (_and_16684) smshr25_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr25_v_1 <= 1'b0;
-    else if (_or_16686) smshr25_v_1 <= _mux_16685;
+    else if (_or_16692) smshr25_v_1 <= _mux_16691;
   end
   always @(posedge clk) begin
     if (rst) smshr25_tid_1 <= 7'h00;
-    else if (_and_16688) smshr25_tid_1 <= req_tid;
+    else if (_and_16694) smshr25_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr25_reg_1 <= 6'h00;
-    else if (_and_16688) smshr25_reg_1 <= req_reg;
+    else if (_and_16694) smshr25_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr25_off_1 <= 5'h00;
-    else if (_and_16688) smshr25_off_1 <= req_off;
+    else if (_and_16694) smshr25_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr25_fmt_1 <= 3'h0;
-    else if (_and_16688) smshr25_fmt_1 <= req_fmt;
+    else if (_and_16694) smshr25_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr26_v_0 <= 1'b0;
-    else if (_or_16694) smshr26_v_0 <= _mux_16693;
+    else if (_or_16700) smshr26_v_0 <= _mux_16699;
   end
   always @(posedge clk) begin
     if (rst) smshr26_tid_0 <= 7'h00;
-    else if (_and_16692) smshr26_tid_0 <= req_tid;
+    else if (_and_16698) smshr26_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr26_reg_0 <= 6'h00;
-    else if (_and_16692) smshr26_reg_0 <= req_reg;
+    else if (_and_16698) smshr26_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr26_off_0 <= 5'h00;
-    else if (_and_16692) smshr26_off_0 <= req_off;
+    else if (_and_16698) smshr26_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr26_fmt_0 <= 3'h0;
-    else if (_and_16692) smshr26_fmt_0 <= req_fmt;
+    else if (_and_16698) smshr26_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr26_v_1 <= 1'b0;
-    else if (_or_16700) smshr26_v_1 <= _mux_16699;
+    else if (_or_16706) smshr26_v_1 <= _mux_16705;
   end
   always @(posedge clk) begin
     if (rst) smshr26_tid_1 <= 7'h00;
-    else if (_and_16702) smshr26_tid_1 <= req_tid;
+    else if (_and_16708) smshr26_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr26_reg_1 <= 6'h00;
-    else if (_and_16702) smshr26_reg_1 <= req_reg;
+    else if (_and_16708) smshr26_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr26_off_1 <= 5'h00;
-    else if (_and_16702) smshr26_off_1 <= req_off;
+    else if (_and_16708) smshr26_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr26_fmt_1 <= 3'h0;
-    else if (_and_16702) smshr26_fmt_1 <= req_fmt;
+    else if (_and_16708) smshr26_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr27_v_0 <= 1'b0;
-    else if (_or_16708) smshr27_v_0 <= _mux_16707;
+    else if (_or_16714) smshr27_v_0 <= _mux_16713;
   end
   always @(posedge clk) begin
     if (rst) smshr27_tid_0 <= 7'h00;
-    else if (_and_16706) smshr27_tid_0 <= req_tid;
+    else if (_and_16712) smshr27_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr27_reg_0 <= 6'h00;
-    else if (_and_16706) smshr27_reg_0 <= req_reg;
+    else if (_and_16712) smshr27_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr27_off_0 <= 5'h00;
-    else if (_and_16706) smshr27_off_0 <= req_off;
+    else if (_and_16712) smshr27_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr27_fmt_0 <= 3'h0;
-    else if (_and_16706) smshr27_fmt_0 <= req_fmt;
+    else if (_and_16712) smshr27_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr27_v_1 <= 1'b0;
-    else if (_or_16714) smshr27_v_1 <= _mux_16713;
+    else if (_or_16720) smshr27_v_1 <= _mux_16719;
   end
   always @(posedge clk) begin
     if (rst) smshr27_tid_1 <= 7'h00;
-    else if (_and_16716) smshr27_tid_1 <= req_tid;
+    else if (_and_16722) smshr27_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr27_reg_1 <= 6'h00;
-    else if (_and_16716) smshr27_reg_1 <= req_reg;
+    else if (_and_16722) smshr27_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr27_off_1 <= 5'h00;
-    else if (_and_16716) smshr27_off_1 <= req_off;
+    else if (_and_16722) smshr27_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr27_fmt_1 <= 3'h0;
-    else if (_and_16716) smshr27_fmt_1 <= req_fmt;
+    else if (_and_16722) smshr27_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr28_v_0 <= 1'b0;
-    else if (_or_16722) smshr28_v_0 <= _mux_16721;
+    else if (_or_16728) smshr28_v_0 <= _mux_16727;
   end
   always @(posedge clk) begin
     if (rst) smshr28_tid_0 <= 7'h00;
-    else if (_and_16720) smshr28_tid_0 <= req_tid;
+    else if (_and_16726) smshr28_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr28_reg_0 <= 6'h00;
-    else if (_and_16720) smshr28_reg_0 <= req_reg;
+    else if (_and_16726) smshr28_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr28_off_0 <= 5'h00;
-    else if (_and_16720) smshr28_off_0 <= req_off;
+    else if (_and_16726) smshr28_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr28_fmt_0 <= 3'h0;
-    else if (_and_16720) smshr28_fmt_0 <= req_fmt;
+    else if (_and_16726) smshr28_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr28_v_1 <= 1'b0;
-    else if (_or_16728) smshr28_v_1 <= _mux_16727;
+    else if (_or_16734) smshr28_v_1 <= _mux_16733;
   end
   always @(posedge clk) begin
     if (rst) smshr28_tid_1 <= 7'h00;
-    else if (_and_16730) smshr28_tid_1 <= req_tid;
+    else if (_and_16736) smshr28_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr28_reg_1 <= 6'h00;
-    else if (_and_16730) smshr28_reg_1 <= req_reg;
+    else if (_and_16736) smshr28_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr28_off_1 <= 5'h00;
-    else if (_and_16730) smshr28_off_1 <= req_off;
+    else if (_and_16736) smshr28_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr28_fmt_1 <= 3'h0;
-    else if (_and_16730) smshr28_fmt_1 <= req_fmt;
+    else if (_and_16736) smshr28_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr29_v_0 <= 1'b0;
-    else if (_or_16736) smshr29_v_0 <= _mux_16735;
+    else if (_or_16742) smshr29_v_0 <= _mux_16741;
   end
   always @(posedge clk) begin
     if (rst) smshr29_tid_0 <= 7'h00;
-    else if (_and_16734) smshr29_tid_0 <= req_tid;
+    else if (_and_16740) smshr29_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr29_reg_0 <= 6'h00;
-    else if (_and_16734) smshr29_reg_0 <= req_reg;
+    else if (_and_16740) smshr29_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr29_off_0 <= 5'h00;
-    else if (_and_16734) smshr29_off_0 <= req_off;
+    else if (_and_16740) smshr29_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr29_fmt_0 <= 3'h0;
-    else if (_and_16734) smshr29_fmt_0 <= req_fmt;
+    else if (_and_16740) smshr29_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr29_v_1 <= 1'b0;
-    else if (_or_16742) smshr29_v_1 <= _mux_16741;
+    else if (_or_16748) smshr29_v_1 <= _mux_16747;
   end
   always @(posedge clk) begin
     if (rst) smshr29_tid_1 <= 7'h00;
-    else if (_and_16744) smshr29_tid_1 <= req_tid;
+    else if (_and_16750) smshr29_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr29_reg_1 <= 6'h00;
-    else if (_and_16744) smshr29_reg_1 <= req_reg;
+    else if (_and_16750) smshr29_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr29_off_1 <= 5'h00;
-    else if (_and_16744) smshr29_off_1 <= req_off;
+    else if (_and_16750) smshr29_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr29_fmt_1 <= 3'h0;
-    else if (_and_16744) smshr29_fmt_1 <= req_fmt;
+    else if (_and_16750) smshr29_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr30_v_0 <= 1'b0;
-    else if (_or_16750) smshr30_v_0 <= _mux_16749;
+    else if (_or_16756) smshr30_v_0 <= _mux_16755;
   end
   always @(posedge clk) begin
     if (rst) smshr30_tid_0 <= 7'h00;
-    else if (_and_16748) smshr30_tid_0 <= req_tid;
+    else if (_and_16754) smshr30_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr30_reg_0 <= 6'h00;
-    else if (_and_16748) smshr30_reg_0 <= req_reg;
+    else if (_and_16754) smshr30_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr30_off_0 <= 5'h00;
-    else if (_and_16748) smshr30_off_0 <= req_off;
+    else if (_and_16754) smshr30_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr30_fmt_0 <= 3'h0;
-    else if (_and_16748) smshr30_fmt_0 <= req_fmt;
+    else if (_and_16754) smshr30_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr30_v_1 <= 1'b0;
-    else if (_or_16756) smshr30_v_1 <= _mux_16755;
+    else if (_or_16762) smshr30_v_1 <= _mux_16761;
   end
   always @(posedge clk) begin
     if (rst) smshr30_tid_1 <= 7'h00;
-    else if (_and_16758) smshr30_tid_1 <= req_tid;
+    else if (_and_16764) smshr30_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr30_reg_1 <= 6'h00;
-    else if (_and_16758) smshr30_reg_1 <= req_reg;
+    else if (_and_16764) smshr30_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr30_off_1 <= 5'h00;
-    else if (_and_16758) smshr30_off_1 <= req_off;
+    else if (_and_16764) smshr30_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr30_fmt_1 <= 3'h0;
-    else if (_and_16758) smshr30_fmt_1 <= req_fmt;
+    else if (_and_16764) smshr30_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr31_v_0 <= 1'b0;
-    else if (_or_16764) smshr31_v_0 <= _mux_16763;
+    else if (_or_16770) smshr31_v_0 <= _mux_16769;
   end
   always @(posedge clk) begin
     if (rst) smshr31_tid_0 <= 7'h00;
-    else if (_and_16762) smshr31_tid_0 <= req_tid;
+    else if (_and_16768) smshr31_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr31_reg_0 <= 6'h00;
-    else if (_and_16762) smshr31_reg_0 <= req_reg;
+    else if (_and_16768) smshr31_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr31_off_0 <= 5'h00;
-    else if (_and_16762) smshr31_off_0 <= req_off;
+    else if (_and_16768) smshr31_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr31_fmt_0 <= 3'h0;
-    else if (_and_16762) smshr31_fmt_0 <= req_fmt;
+    else if (_and_16768) smshr31_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr31_v_1 <= 1'b0;
-    else if (_or_16770) smshr31_v_1 <= _mux_16769;
+    else if (_or_16776) smshr31_v_1 <= _mux_16775;
   end
   always @(posedge clk) begin
     if (rst) smshr31_tid_1 <= 7'h00;
-    else if (_and_16772) smshr31_tid_1 <= req_tid;
+    else if (_and_16778) smshr31_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr31_reg_1 <= 6'h00;
-    else if (_and_16772) smshr31_reg_1 <= req_reg;
+    else if (_and_16778) smshr31_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr31_off_1 <= 5'h00;
-    else if (_and_16772) smshr31_off_1 <= req_off;
+    else if (_and_16778) smshr31_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr31_fmt_1 <= 3'h0;
-    else if (_and_16772) smshr31_fmt_1 <= req_fmt;
+    else if (_and_16778) smshr31_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr32_v_0 <= 1'b0;
-    else if (_or_16778) smshr32_v_0 <= _mux_16777;
+    else if (_or_16784) smshr32_v_0 <= _mux_16783;
   end
   always @(posedge clk) begin
     if (rst) smshr32_tid_0 <= 7'h00;
-    else if (_and_16776) smshr32_tid_0 <= req_tid;
+    else if (_and_16782) smshr32_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr32_reg_0 <= 6'h00;
-    else if (_and_16776) smshr32_reg_0 <= req_reg;
+    else if (_and_16782) smshr32_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr32_off_0 <= 5'h00;
-    else if (_and_16776) smshr32_off_0 <= req_off;
+    else if (_and_16782) smshr32_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr32_fmt_0 <= 3'h0;
-    else if (_and_16776) smshr32_fmt_0 <= req_fmt;
+    else if (_and_16782) smshr32_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr32_v_1 <= 1'b0;
-    else if (_or_16784) smshr32_v_1 <= _mux_16783;
+    else if (_or_16790) smshr32_v_1 <= _mux_16789;
   end
   always @(posedge clk) begin
     if (rst) smshr32_tid_1 <= 7'h00;
-    else if (_and_16786) smshr32_tid_1 <= req_tid;
+    else if (_and_16792) smshr32_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr32_reg_1 <= 6'h00;
-    else if (_and_16786) smshr32_reg_1 <= req_reg;
+    else if (_and_16792) smshr32_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr32_off_1 <= 5'h00;
-    else if (_and_16786) smshr32_off_1 <= req_off;
+    else if (_and_16792) smshr32_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr32_fmt_1 <= 3'h0;
-    else if (_and_16786) smshr32_fmt_1 <= req_fmt;
+    else if (_and_16792) smshr32_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr33_v_0 <= 1'b0;
-    else if (_or_16792) smshr33_v_0 <= _mux_16791;
+    else if (_or_16798) smshr33_v_0 <= _mux_16797;
   end
   always @(posedge clk) begin
     if (rst) smshr33_tid_0 <= 7'h00;
-    else if (_and_16790) smshr33_tid_0 <= req_tid;
+    else if (_and_16796) smshr33_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr33_reg_0 <= 6'h00;
-    else if (_and_16790) smshr33_reg_0 <= req_reg;
+    else if (_and_16796) smshr33_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr33_off_0 <= 5'h00;
-    else if (_and_16790) smshr33_off_0 <= req_off;
+    else if (_and_16796) smshr33_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr33_fmt_0 <= 3'h0;
-    else if (_and_16790) smshr33_fmt_0 <= req_fmt;
+    else if (_and_16796) smshr33_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr33_v_1 <= 1'b0;
-    else if (_or_16798) smshr33_v_1 <= _mux_16797;
+    else if (_or_16804) smshr33_v_1 <= _mux_16803;
   end
   always @(posedge clk) begin
     if (rst) smshr33_tid_1 <= 7'h00;
-    else if (_and_16800) smshr33_tid_1 <= req_tid;
+    else if (_and_16806) smshr33_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr33_reg_1 <= 6'h00;
-    else if (_and_16800) smshr33_reg_1 <= req_reg;
+    else if (_and_16806) smshr33_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr33_off_1 <= 5'h00;
-    else if (_and_16800) smshr33_off_1 <= req_off;
+    else if (_and_16806) smshr33_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr33_fmt_1 <= 3'h0;
-    else if (_and_16800) smshr33_fmt_1 <= req_fmt;
+    else if (_and_16806) smshr33_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr34_v_0 <= 1'b0;
-    else if (_or_16806) smshr34_v_0 <= _mux_16805;
+    else if (_or_16812) smshr34_v_0 <= _mux_16811;
   end
   always @(posedge clk) begin
     if (rst) smshr34_tid_0 <= 7'h00;
-    else if (_and_16804) smshr34_tid_0 <= req_tid;
+    else if (_and_16810) smshr34_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr34_reg_0 <= 6'h00;
-    else if (_and_16804) smshr34_reg_0 <= req_reg;
+    else if (_and_16810) smshr34_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr34_off_0 <= 5'h00;
-    else if (_and_16804) smshr34_off_0 <= req_off;
+    else if (_and_16810) smshr34_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr34_fmt_0 <= 3'h0;
-    else if (_and_16804) smshr34_fmt_0 <= req_fmt;
+    else if (_and_16810) smshr34_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr34_v_1 <= 1'b0;
-    else if (_or_16812) smshr34_v_1 <= _mux_16811;
+    else if (_or_16818) smshr34_v_1 <= _mux_16817;
   end
   always @(posedge clk) begin
     if (rst) smshr34_tid_1 <= 7'h00;
-    else if (_and_16814) smshr34_tid_1 <= req_tid;
+    else if (_and_16820) smshr34_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr34_reg_1 <= 6'h00;
-    else if (_and_16814) smshr34_reg_1 <= req_reg;
+    else if (_and_16820) smshr34_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr34_off_1 <= 5'h00;
-    else if (_and_16814) smshr34_off_1 <= req_off;
+    else if (_and_16820) smshr34_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr34_fmt_1 <= 3'h0;
-    else if (_and_16814) smshr34_fmt_1 <= req_fmt;
+    else if (_and_16820) smshr34_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr35_v_0 <= 1'b0;
-    else if (_or_16820) smshr35_v_0 <= _mux_16819;
+    else if (_or_16826) smshr35_v_0 <= _mux_16825;
   end
   always @(posedge clk) begin
     if (rst) smshr35_tid_0 <= 7'h00;
-    else if (_and_16818) smshr35_tid_0 <= req_tid;
+    else if (_and_16824) smshr35_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr35_reg_0 <= 6'h00;
-    else if (_and_16818) smshr35_reg_0 <= req_reg;
+    else if (_and_16824) smshr35_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr35_off_0 <= 5'h00;
-    else if (_and_16818) smshr35_off_0 <= req_off;
+    else if (_and_16824) smshr35_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr35_fmt_0 <= 3'h0;
-    else if (_and_16818) smshr35_fmt_0 <= req_fmt;
+    else if (_and_16824) smshr35_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr35_v_1 <= 1'b0;
-    else if (_or_16826) smshr35_v_1 <= _mux_16825;
+    else if (_or_16832) smshr35_v_1 <= _mux_16831;
   end
   always @(posedge clk) begin
     if (rst) smshr35_tid_1 <= 7'h00;
-    else if (_and_16828) smshr35_tid_1 <= req_tid;
+    else if (_and_16834) smshr35_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr35_reg_1 <= 6'h00;
-    else if (_and_16828) smshr35_reg_1 <= req_reg;
+    else if (_and_16834) smshr35_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr35_off_1 <= 5'h00;
-    else if (_and_16828) smshr35_off_1 <= req_off;
+    else if (_and_16834) smshr35_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr35_fmt_1 <= 3'h0;
-    else if (_and_16828) smshr35_fmt_1 <= req_fmt;
+    else if (_and_16834) smshr35_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr36_v_0 <= 1'b0;
-    else if (_or_16834) smshr36_v_0 <= _mux_16833;
+    else if (_or_16840) smshr36_v_0 <= _mux_16839;
   end
   always @(posedge clk) begin
     if (rst) smshr36_tid_0 <= 7'h00;
-    else if (_and_16832) smshr36_tid_0 <= req_tid;
+    else if (_and_16838) smshr36_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr36_reg_0 <= 6'h00;
-    else if (_and_16832) smshr36_reg_0 <= req_reg;
+    else if (_and_16838) smshr36_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr36_off_0 <= 5'h00;
-    else if (_and_16832) smshr36_off_0 <= req_off;
+    else if (_and_16838) smshr36_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr36_fmt_0 <= 3'h0;
-    else if (_and_16832) smshr36_fmt_0 <= req_fmt;
+    else if (_and_16838) smshr36_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr36_v_1 <= 1'b0;
-    else if (_or_16840) smshr36_v_1 <= _mux_16839;
+    else if (_or_16846) smshr36_v_1 <= _mux_16845;
   end
   always @(posedge clk) begin
     if (rst) smshr36_tid_1 <= 7'h00;
-    else if (_and_16842) smshr36_tid_1 <= req_tid;
+    else if (_and_16848) smshr36_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr36_reg_1 <= 6'h00;
-    else if (_and_16842) smshr36_reg_1 <= req_reg;
+    else if (_and_16848) smshr36_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr36_off_1 <= 5'h00;
-    else if (_and_16842) smshr36_off_1 <= req_off;
+    else if (_and_16848) smshr36_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr36_fmt_1 <= 3'h0;
-    else if (_and_16842) smshr36_fmt_1 <= req_fmt;
+    else if (_and_16848) smshr36_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr37_v_0 <= 1'b0;
-    else if (_or_16848) smshr37_v_0 <= _mux_16847;
+    else if (_or_16854) smshr37_v_0 <= _mux_16853;
   end
   always @(posedge clk) begin
     if (rst) smshr37_tid_0 <= 7'h00;
-    else if (_and_16846) smshr37_tid_0 <= req_tid;
+    else if (_and_16852) smshr37_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr37_reg_0 <= 6'h00;
-    else if (_and_16846) smshr37_reg_0 <= req_reg;
+    else if (_and_16852) smshr37_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr37_off_0 <= 5'h00;
-    else if (_and_16846) smshr37_off_0 <= req_off;
+    else if (_and_16852) smshr37_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr37_fmt_0 <= 3'h0;
-    else if (_and_16846) smshr37_fmt_0 <= req_fmt;
+    else if (_and_16852) smshr37_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr37_v_1 <= 1'b0;
-    else if (_or_16854) smshr37_v_1 <= _mux_16853;
+    else if (_or_16860) smshr37_v_1 <= _mux_16859;
   end
   always @(posedge clk) begin
     if (rst) smshr37_tid_1 <= 7'h00;
-    else if (_and_16856) smshr37_tid_1 <= req_tid;
+    else if (_and_16862) smshr37_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr37_reg_1 <= 6'h00;
-    else if (_and_16856) smshr37_reg_1 <= req_reg;
+    else if (_and_16862) smshr37_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr37_off_1 <= 5'h00;
-    else if (_and_16856) smshr37_off_1 <= req_off;
+    else if (_and_16862) smshr37_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr37_fmt_1 <= 3'h0;
-    else if (_and_16856) smshr37_fmt_1 <= req_fmt;
+    else if (_and_16862) smshr37_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr38_v_0 <= 1'b0;
-    else if (_or_16862) smshr38_v_0 <= _mux_16861;
+    else if (_or_16868) smshr38_v_0 <= _mux_16867;
   end
   always @(posedge clk) begin
     if (rst) smshr38_tid_0 <= 7'h00;
-    else if (_and_16860) smshr38_tid_0 <= req_tid;
+    else if (_and_16866) smshr38_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr38_reg_0 <= 6'h00;
-    else if (_and_16860) smshr38_reg_0 <= req_reg;
+    else if (_and_16866) smshr38_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr38_off_0 <= 5'h00;
-    else if (_and_16860) smshr38_off_0 <= req_off;
+    else if (_and_16866) smshr38_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr38_fmt_0 <= 3'h0;
-    else if (_and_16860) smshr38_fmt_0 <= req_fmt;
+    else if (_and_16866) smshr38_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr38_v_1 <= 1'b0;
-    else if (_or_16868) smshr38_v_1 <= _mux_16867;
+    else if (_or_16874) smshr38_v_1 <= _mux_16873;
   end
   always @(posedge clk) begin
     if (rst) smshr38_tid_1 <= 7'h00;
-    else if (_and_16870) smshr38_tid_1 <= req_tid;
+    else if (_and_16876) smshr38_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr38_reg_1 <= 6'h00;
-    else if (_and_16870) smshr38_reg_1 <= req_reg;
+    else if (_and_16876) smshr38_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr38_off_1 <= 5'h00;
-    else if (_and_16870) smshr38_off_1 <= req_off;
+    else if (_and_16876) smshr38_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr38_fmt_1 <= 3'h0;
-    else if (_and_16870) smshr38_fmt_1 <= req_fmt;
+    else if (_and_16876) smshr38_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr39_v_0 <= 1'b0;
-    else if (_or_16876) smshr39_v_0 <= _mux_16875;
+    else if (_or_16882) smshr39_v_0 <= _mux_16881;
   end
   always @(posedge clk) begin
     if (rst) smshr39_tid_0 <= 7'h00;
-    else if (_and_16874) smshr39_tid_0 <= req_tid;
+    else if (_and_16880) smshr39_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr39_reg_0 <= 6'h00;
-    else if (_and_16874) smshr39_reg_0 <= req_reg;
+    else if (_and_16880) smshr39_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr39_off_0 <= 5'h00;
-    else if (_and_16874) smshr39_off_0 <= req_off;
+    else if (_and_16880) smshr39_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr39_fmt_0 <= 3'h0;
-    else if (_and_16874) smshr39_fmt_0 <= req_fmt;
+    else if (_and_16880) smshr39_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr39_v_1 <= 1'b0;
-    else if (_or_16882) smshr39_v_1 <= _mux_16881;
+    else if (_or_16888) smshr39_v_1 <= _mux_16887;
   end
   always @(posedge clk) begin
     if (rst) smshr39_tid_1 <= 7'h00;
-    else if (_and_16884) smshr39_tid_1 <= req_tid;
+    else if (_and_16890) smshr39_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr39_reg_1 <= 6'h00;
-    else if (_and_16884) smshr39_reg_1 <= req_reg;
+    else if (_and_16890) smshr39_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr39_off_1 <= 5'h00;
-    else if (_and_16884) smshr39_off_1 <= req_off;
+    else if (_and_16890) smshr39_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr39_fmt_1 <= 3'h0;
-    else if (_and_16884) smshr39_fmt_1 <= req_fmt;
+    else if (_and_16890) smshr39_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr40_v_0 <= 1'b0;
-    else if (_or_16890) smshr40_v_0 <= _mux_16889;
+    else if (_or_16896) smshr40_v_0 <= _mux_16895;
   end
   always @(posedge clk) begin
     if (rst) smshr40_tid_0 <= 7'h00;
-    else if (_and_16888) smshr40_tid_0 <= req_tid;
+    else if (_and_16894) smshr40_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr40_reg_0 <= 6'h00;
-    else if (_and_16888) smshr40_reg_0 <= req_reg;
+    else if (_and_16894) smshr40_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr40_off_0 <= 5'h00;
-    else if (_and_16888) smshr40_off_0 <= req_off;
+    else if (_and_16894) smshr40_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr40_fmt_0 <= 3'h0;
-    else if (_and_16888) smshr40_fmt_0 <= req_fmt;
+    else if (_and_16894) smshr40_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr40_v_1 <= 1'b0;
-    else if (_or_16896) smshr40_v_1 <= _mux_16895;
+    else if (_or_16902) smshr40_v_1 <= _mux_16901;
   end
   always @(posedge clk) begin
     if (rst) smshr40_tid_1 <= 7'h00;
-    else if (_and_16898) smshr40_tid_1 <= req_tid;
+    else if (_and_16904) smshr40_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr40_reg_1 <= 6'h00;
-    else if (_and_16898) smshr40_reg_1 <= req_reg;
+    else if (_and_16904) smshr40_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr40_off_1 <= 5'h00;
-    else if (_and_16898) smshr40_off_1 <= req_off;
+    else if (_and_16904) smshr40_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr40_fmt_1 <= 3'h0;
-    else if (_and_16898) smshr40_fmt_1 <= req_fmt;
+    else if (_and_16904) smshr40_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr41_v_0 <= 1'b0;
-    else if (_or_16904) smshr41_v_0 <= _mux_16903;
+    else if (_or_16910) smshr41_v_0 <= _mux_16909;
   end
   always @(posedge clk) begin
     if (rst) smshr41_tid_0 <= 7'h00;
-    else if (_and_16902) smshr41_tid_0 <= req_tid;
+    else if (_and_16908) smshr41_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr41_reg_0 <= 6'h00;
-    else if (_and_16902) smshr41_reg_0 <= req_reg;
+    else if (_and_16908) smshr41_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr41_off_0 <= 5'h00;
-    else if (_and_16902) smshr41_off_0 <= req_off;
+    else if (_and_16908) smshr41_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr41_fmt_0 <= 3'h0;
-    else if (_and_16902) smshr41_fmt_0 <= req_fmt;
+    else if (_and_16908) smshr41_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr41_v_1 <= 1'b0;
-    else if (_or_16910) smshr41_v_1 <= _mux_16909;
+    else if (_or_16916) smshr41_v_1 <= _mux_16915;
   end
   always @(posedge clk) begin
     if (rst) smshr41_tid_1 <= 7'h00;
-    else if (_and_16912) smshr41_tid_1 <= req_tid;
+    else if (_and_16918) smshr41_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr41_reg_1 <= 6'h00;
-    else if (_and_16912) smshr41_reg_1 <= req_reg;
+    else if (_and_16918) smshr41_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr41_off_1 <= 5'h00;
-    else if (_and_16912) smshr41_off_1 <= req_off;
+    else if (_and_16918) smshr41_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr41_fmt_1 <= 3'h0;
-    else if (_and_16912) smshr41_fmt_1 <= req_fmt;
+    else if (_and_16918) smshr41_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr42_v_0 <= 1'b0;
-    else if (_or_16918) smshr42_v_0 <= _mux_16917;
+    else if (_or_16924) smshr42_v_0 <= _mux_16923;
   end
   always @(posedge clk) begin
     if (rst) smshr42_tid_0 <= 7'h00;
-    else if (_and_16916) smshr42_tid_0 <= req_tid;
+    else if (_and_16922) smshr42_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr42_reg_0 <= 6'h00;
-    else if (_and_16916) smshr42_reg_0 <= req_reg;
+    else if (_and_16922) smshr42_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr42_off_0 <= 5'h00;
-    else if (_and_16916) smshr42_off_0 <= req_off;
+    else if (_and_16922) smshr42_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr42_fmt_0 <= 3'h0;
-    else if (_and_16916) smshr42_fmt_0 <= req_fmt;
+    else if (_and_16922) smshr42_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr42_v_1 <= 1'b0;
-    else if (_or_16924) smshr42_v_1 <= _mux_16923;
+    else if (_or_16930) smshr42_v_1 <= _mux_16929;
   end
   always @(posedge clk) begin
     if (rst) smshr42_tid_1 <= 7'h00;
-    else if (_and_16926) smshr42_tid_1 <= req_tid;
+    else if (_and_16932) smshr42_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr42_reg_1 <= 6'h00;
-    else if (_and_16926) smshr42_reg_1 <= req_reg;
+    else if (_and_16932) smshr42_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr42_off_1 <= 5'h00;
-    else if (_and_16926) smshr42_off_1 <= req_off;
+    else if (_and_16932) smshr42_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr42_fmt_1 <= 3'h0;
-    else if (_and_16926) smshr42_fmt_1 <= req_fmt;
+    else if (_and_16932) smshr42_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr43_v_0 <= 1'b0;
-    else if (_or_16932) smshr43_v_0 <= _mux_16931;
+    else if (_or_16938) smshr43_v_0 <= _mux_16937;
   end
   always @(posedge clk) begin
     if (rst) smshr43_tid_0 <= 7'h00;
-    else if (_and_16930) smshr43_tid_0 <= req_tid;
+    else if (_and_16936) smshr43_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr43_reg_0 <= 6'h00;
-    else if (_and_16930) smshr43_reg_0 <= req_reg;
+    else if (_and_16936) smshr43_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr43_off_0 <= 5'h00;
-    else if (_and_16930) smshr43_off_0 <= req_off;
+    else if (_and_16936) smshr43_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr43_fmt_0 <= 3'h0;
-    else if (_and_16930) smshr43_fmt_0 <= req_fmt;
+    else if (_and_16936) smshr43_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr43_v_1 <= 1'b0;
-    else if (_or_16938) smshr43_v_1 <= _mux_16937;
+    else if (_or_16944) smshr43_v_1 <= _mux_16943;
   end
   always @(posedge clk) begin
     if (rst) smshr43_tid_1 <= 7'h00;
-    else if (_and_16940) smshr43_tid_1 <= req_tid;
+    else if (_and_16946) smshr43_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr43_reg_1 <= 6'h00;
-    else if (_and_16940) smshr43_reg_1 <= req_reg;
+    else if (_and_16946) smshr43_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr43_off_1 <= 5'h00;
-    else if (_and_16940) smshr43_off_1 <= req_off;
+    else if (_and_16946) smshr43_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr43_fmt_1 <= 3'h0;
-    else if (_and_16940) smshr43_fmt_1 <= req_fmt;
+    else if (_and_16946) smshr43_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr44_v_0 <= 1'b0;
-    else if (_or_16946) smshr44_v_0 <= _mux_16945;
+    else if (_or_16952) smshr44_v_0 <= _mux_16951;
   end
   always @(posedge clk) begin
     if (rst) smshr44_tid_0 <= 7'h00;
-    else if (_and_16944) smshr44_tid_0 <= req_tid;
+    else if (_and_16950) smshr44_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr44_reg_0 <= 6'h00;
-    else if (_and_16944) smshr44_reg_0 <= req_reg;
+    else if (_and_16950) smshr44_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr44_off_0 <= 5'h00;
-    else if (_and_16944) smshr44_off_0 <= req_off;
+    else if (_and_16950) smshr44_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr44_fmt_0 <= 3'h0;
-    else if (_and_16944) smshr44_fmt_0 <= req_fmt;
+    else if (_and_16950) smshr44_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr44_v_1 <= 1'b0;
-    else if (_or_16952) smshr44_v_1 <= _mux_16951;
+    else if (_or_16958) smshr44_v_1 <= _mux_16957;
   end
   always @(posedge clk) begin
     if (rst) smshr44_tid_1 <= 7'h00;
-    else if (_and_16954) smshr44_tid_1 <= req_tid;
+    else if (_and_16960) smshr44_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr44_reg_1 <= 6'h00;
-    else if (_and_16954) smshr44_reg_1 <= req_reg;
+    else if (_and_16960) smshr44_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr44_off_1 <= 5'h00;
-    else if (_and_16954) smshr44_off_1 <= req_off;
+    else if (_and_16960) smshr44_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr44_fmt_1 <= 3'h0;
-    else if (_and_16954) smshr44_fmt_1 <= req_fmt;
+    else if (_and_16960) smshr44_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr45_v_0 <= 1'b0;
-    else if (_or_16960) smshr45_v_0 <= _mux_16959;
+    else if (_or_16966) smshr45_v_0 <= _mux_16965;
   end
   always @(posedge clk) begin
     if (rst) smshr45_tid_0 <= 7'h00;
-    else if (_and_16958) smshr45_tid_0 <= req_tid;
+    else if (_and_16964) smshr45_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr45_reg_0 <= 6'h00;
-    else if (_and_16958) smshr45_reg_0 <= req_reg;
+    else if (_and_16964) smshr45_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr45_off_0 <= 5'h00;
-    else if (_and_16958) smshr45_off_0 <= req_off;
+    else if (_and_16964) smshr45_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr45_fmt_0 <= 3'h0;
-    else if (_and_16958) smshr45_fmt_0 <= req_fmt;
+    else if (_and_16964) smshr45_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr45_v_1 <= 1'b0;
-    else if (_or_16966) smshr45_v_1 <= _mux_16965;
+    else if (_or_16972) smshr45_v_1 <= _mux_16971;
   end
   always @(posedge clk) begin
     if (rst) smshr45_tid_1 <= 7'h00;
-    else if (_and_16968) smshr45_tid_1 <= req_tid;
+    else if (_and_16974) smshr45_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr45_reg_1 <= 6'h00;
-    else if (_and_16968) smshr45_reg_1 <= req_reg;
+    else if (_and_16974) smshr45_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr45_off_1 <= 5'h00;
-    else if (_and_16968) smshr45_off_1 <= req_off;
+    else if (_and_16974) smshr45_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr45_fmt_1 <= 3'h0;
-    else if (_and_16968) smshr45_fmt_1 <= req_fmt;
+    else if (_and_16974) smshr45_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr46_v_0 <= 1'b0;
-    else if (_or_16974) smshr46_v_0 <= _mux_16973;
+    else if (_or_16980) smshr46_v_0 <= _mux_16979;
   end
   always @(posedge clk) begin
     if (rst) smshr46_tid_0 <= 7'h00;
-    else if (_and_16972) smshr46_tid_0 <= req_tid;
+    else if (_and_16978) smshr46_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr46_reg_0 <= 6'h00;
-    else if (_and_16972) smshr46_reg_0 <= req_reg;
+    else if (_and_16978) smshr46_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr46_off_0 <= 5'h00;
-    else if (_and_16972) smshr46_off_0 <= req_off;
+    else if (_and_16978) smshr46_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr46_fmt_0 <= 3'h0;
-    else if (_and_16972) smshr46_fmt_0 <= req_fmt;
+    else if (_and_16978) smshr46_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr46_v_1 <= 1'b0;
-    else if (_or_16980) smshr46_v_1 <= _mux_16979;
+    else if (_or_16986) smshr46_v_1 <= _mux_16985;
   end
   always @(posedge clk) begin
     if (rst) smshr46_tid_1 <= 7'h00;
-    else if (_and_16982) smshr46_tid_1 <= req_tid;
+    else if (_and_16988) smshr46_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr46_reg_1 <= 6'h00;
-    else if (_and_16982) smshr46_reg_1 <= req_reg;
+    else if (_and_16988) smshr46_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr46_off_1 <= 5'h00;
-    else if (_and_16982) smshr46_off_1 <= req_off;
+    else if (_and_16988) smshr46_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr46_fmt_1 <= 3'h0;
-    else if (_and_16982) smshr46_fmt_1 <= req_fmt;
+    else if (_and_16988) smshr46_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr47_v_0 <= 1'b0;
-    else if (_or_16988) smshr47_v_0 <= _mux_16987;
+    else if (_or_16994) smshr47_v_0 <= _mux_16993;
   end
   always @(posedge clk) begin
     if (rst) smshr47_tid_0 <= 7'h00;
-    else if (_and_16986) smshr47_tid_0 <= req_tid;
+    else if (_and_16992) smshr47_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr47_reg_0 <= 6'h00;
-    else if (_and_16986) smshr47_reg_0 <= req_reg;
+    else if (_and_16992) smshr47_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr47_off_0 <= 5'h00;
-    else if (_and_16986) smshr47_off_0 <= req_off;
+    else if (_and_16992) smshr47_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr47_fmt_0 <= 3'h0;
-    else if (_and_16986) smshr47_fmt_0 <= req_fmt;
+    else if (_and_16992) smshr47_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr47_v_1 <= 1'b0;
-    else if (_or_16994) smshr47_v_1 <= _mux_16993;
+    else if (_or_17000) smshr47_v_1 <= _mux_16999;
   end
   always @(posedge clk) begin
     if (rst) smshr47_tid_1 <= 7'h00;
-    else if (_and_16996) smshr47_tid_1 <= req_tid;
+    else if (_and_17002) smshr47_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr47_reg_1 <= 6'h00;
-    else if (_and_16996) smshr47_reg_1 <= req_reg;
+    else if (_and_17002) smshr47_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr47_off_1 <= 5'h00;
-    else if (_and_16996) smshr47_off_1 <= req_off;
+    else if (_and_17002) smshr47_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr47_fmt_1 <= 3'h0;
-    else if (_and_16996) smshr47_fmt_1 <= req_fmt;
+    else if (_and_17002) smshr47_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr48_v_0 <= 1'b0;
-    else if (_or_17002) smshr48_v_0 <= _mux_17001;
+    else if (_or_17008) smshr48_v_0 <= _mux_17007;
   end
   always @(posedge clk) begin
     if (rst) smshr48_tid_0 <= 7'h00;
-    else if (_and_17000) smshr48_tid_0 <= req_tid;
+    else if (_and_17006) smshr48_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr48_reg_0 <= 6'h00;
-    else if (_and_17000) smshr48_reg_0 <= req_reg;
+    else if (_and_17006) smshr48_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr48_off_0 <= 5'h00;
-    else if (_and_17000) smshr48_off_0 <= req_off;
+    else if (_and_17006) smshr48_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr48_fmt_0 <= 3'h0;
-    else if (_and_17000) smshr48_fmt_0 <= req_fmt;
+    else if (_and_17006) smshr48_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr48_v_1 <= 1'b0;
-    else if (_or_17008) smshr48_v_1 <= _mux_17007;
+    else if (_or_17014) smshr48_v_1 <= _mux_17013;
   end
   always @(posedge clk) begin
     if (rst) smshr48_tid_1 <= 7'h00;
-    else if (_and_17010) smshr48_tid_1 <= req_tid;
+    else if (_and_17016) smshr48_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr48_reg_1 <= 6'h00;
-    else if (_and_17010) smshr48_reg_1 <= req_reg;
+    else if (_and_17016) smshr48_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr48_off_1 <= 5'h00;
-    else if (_and_17010) smshr48_off_1 <= req_off;
+    else if (_and_17016) smshr48_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr48_fmt_1 <= 3'h0;
-    else if (_and_17010) smshr48_fmt_1 <= req_fmt;
+    else if (_and_17016) smshr48_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr49_v_0 <= 1'b0;
-    else if (_or_17016) smshr49_v_0 <= _mux_17015;
+    else if (_or_17022) smshr49_v_0 <= _mux_17021;
   end
   always @(posedge clk) begin
     if (rst) smshr49_tid_0 <= 7'h00;
-    else if (_and_17014) smshr49_tid_0 <= req_tid;
+    else if (_and_17020) smshr49_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr49_reg_0 <= 6'h00;
-    else if (_and_17014) smshr49_reg_0 <= req_reg;
+    else if (_and_17020) smshr49_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr49_off_0 <= 5'h00;
-    else if (_and_17014) smshr49_off_0 <= req_off;
+    else if (_and_17020) smshr49_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr49_fmt_0 <= 3'h0;
-    else if (_and_17014) smshr49_fmt_0 <= req_fmt;
+    else if (_and_17020) smshr49_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr49_v_1 <= 1'b0;
-    else if (_or_17022) smshr49_v_1 <= _mux_17021;
+    else if (_or_17028) smshr49_v_1 <= _mux_17027;
   end
   always @(posedge clk) begin
     if (rst) smshr49_tid_1 <= 7'h00;
-    else if (_and_17024) smshr49_tid_1 <= req_tid;
+    else if (_and_17030) smshr49_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr49_reg_1 <= 6'h00;
-    else if (_and_17024) smshr49_reg_1 <= req_reg;
+    else if (_and_17030) smshr49_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr49_off_1 <= 5'h00;
-    else if (_and_17024) smshr49_off_1 <= req_off;
+    else if (_and_17030) smshr49_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr49_fmt_1 <= 3'h0;
-    else if (_and_17024) smshr49_fmt_1 <= req_fmt;
+    else if (_and_17030) smshr49_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr50_v_0 <= 1'b0;
-    else if (_or_17030) smshr50_v_0 <= _mux_17029;
+    else if (_or_17036) smshr50_v_0 <= _mux_17035;
   end
   always @(posedge clk) begin
     if (rst) smshr50_tid_0 <= 7'h00;
-    else if (_and_17028) smshr50_tid_0 <= req_tid;
+    else if (_and_17034) smshr50_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr50_reg_0 <= 6'h00;
-    else if (_and_17028) smshr50_reg_0 <= req_reg;
+    else if (_and_17034) smshr50_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr50_off_0 <= 5'h00;
-    else if (_and_17028) smshr50_off_0 <= req_off;
+    else if (_and_17034) smshr50_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr50_fmt_0 <= 3'h0;
-    else if (_and_17028) smshr50_fmt_0 <= req_fmt;
+    else if (_and_17034) smshr50_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr50_v_1 <= 1'b0;
-    else if (_or_17036) smshr50_v_1 <= _mux_17035;
+    else if (_or_17042) smshr50_v_1 <= _mux_17041;
   end
   always @(posedge clk) begin
     if (rst) smshr50_tid_1 <= 7'h00;
-    else if (_and_17038) smshr50_tid_1 <= req_tid;
+    else if (_and_17044) smshr50_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr50_reg_1 <= 6'h00;
-    else if (_and_17038) smshr50_reg_1 <= req_reg;
+    else if (_and_17044) smshr50_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr50_off_1 <= 5'h00;
-    else if (_and_17038) smshr50_off_1 <= req_off;
+    else if (_and_17044) smshr50_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr50_fmt_1 <= 3'h0;
-    else if (_and_17038) smshr50_fmt_1 <= req_fmt;
+    else if (_and_17044) smshr50_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr51_v_0 <= 1'b0;
-    else if (_or_17044) smshr51_v_0 <= _mux_17043;
+    else if (_or_17050) smshr51_v_0 <= _mux_17049;
   end
   always @(posedge clk) begin
     if (rst) smshr51_tid_0 <= 7'h00;
-    else if (_and_17042) smshr51_tid_0 <= req_tid;
+    else if (_and_17048) smshr51_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr51_reg_0 <= 6'h00;
-    else if (_and_17042) smshr51_reg_0 <= req_reg;
+    else if (_and_17048) smshr51_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr51_off_0 <= 5'h00;
-    else if (_and_17042) smshr51_off_0 <= req_off;
+    else if (_and_17048) smshr51_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr51_fmt_0 <= 3'h0;
-    else if (_and_17042) smshr51_fmt_0 <= req_fmt;
+    else if (_and_17048) smshr51_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr51_v_1 <= 1'b0;
-    else if (_or_17050) smshr51_v_1 <= _mux_17049;
+    else if (_or_17056) smshr51_v_1 <= _mux_17055;
   end
   always @(posedge clk) begin
     if (rst) smshr51_tid_1 <= 7'h00;
-    else if (_and_17052) smshr51_tid_1 <= req_tid;
+    else if (_and_17058) smshr51_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr51_reg_1 <= 6'h00;
-    else if (_and_17052) smshr51_reg_1 <= req_reg;
+    else if (_and_17058) smshr51_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr51_off_1 <= 5'h00;
-    else if (_and_17052) smshr51_off_1 <= req_off;
+    else if (_and_17058) smshr51_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr51_fmt_1 <= 3'h0;
-    else if (_and_17052) smshr51_fmt_1 <= req_fmt;
+    else if (_and_17058) smshr51_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr52_v_0 <= 1'b0;
-    else if (_or_17058) smshr52_v_0 <= _mux_17057;
+    else if (_or_17064) smshr52_v_0 <= _mux_17063;
   end
   always @(posedge clk) begin
     if (rst) smshr52_tid_0 <= 7'h00;
-    else if (_and_17056) smshr52_tid_0 <= req_tid;
+    else if (_and_17062) smshr52_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr52_reg_0 <= 6'h00;
-    else if (_and_17056) smshr52_reg_0 <= req_reg;
+    else if (_and_17062) smshr52_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr52_off_0 <= 5'h00;
-    else if (_and_17056) smshr52_off_0 <= req_off;
+    else if (_and_17062) smshr52_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr52_fmt_0 <= 3'h0;
-    else if (_and_17056) smshr52_fmt_0 <= req_fmt;
+    else if (_and_17062) smshr52_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr52_v_1 <= 1'b0;
-    else if (_or_17064) smshr52_v_1 <= _mux_17063;
+    else if (_or_17070) smshr52_v_1 <= _mux_17069;
   end
   always @(posedge clk) begin
     if (rst) smshr52_tid_1 <= 7'h00;
-    else if (_and_17066) smshr52_tid_1 <= req_tid;
+    else if (_and_17072) smshr52_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr52_reg_1 <= 6'h00;
-    else if (_and_17066) smshr52_reg_1 <= req_reg;
+    else if (_and_17072) smshr52_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr52_off_1 <= 5'h00;
-    else if (_and_17066) smshr52_off_1 <= req_off;
+    else if (_and_17072) smshr52_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr52_fmt_1 <= 3'h0;
-    else if (_and_17066) smshr52_fmt_1 <= req_fmt;
+    else if (_and_17072) smshr52_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr53_v_0 <= 1'b0;
-    else if (_or_17072) smshr53_v_0 <= _mux_17071;
+    else if (_or_17078) smshr53_v_0 <= _mux_17077;
   end
   always @(posedge clk) begin
     if (rst) smshr53_tid_0 <= 7'h00;
-    else if (_and_17070) smshr53_tid_0 <= req_tid;
+    else if (_and_17076) smshr53_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr53_reg_0 <= 6'h00;
-    else if (_and_17070) smshr53_reg_0 <= req_reg;
+    else if (_and_17076) smshr53_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr53_off_0 <= 5'h00;
-    else if (_and_17070) smshr53_off_0 <= req_off;
+    else if (_and_17076) smshr53_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr53_fmt_0 <= 3'h0;
-    else if (_and_17070) smshr53_fmt_0 <= req_fmt;
+    else if (_and_17076) smshr53_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr53_v_1 <= 1'b0;
-    else if (_or_17078) smshr53_v_1 <= _mux_17077;
+    else if (_or_17084) smshr53_v_1 <= _mux_17083;
   end
   always @(posedge clk) begin
     if (rst) smshr53_tid_1 <= 7'h00;
-    else if (_and_17080) smshr53_tid_1 <= req_tid;
+    else if (_and_17086) smshr53_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr53_reg_1 <= 6'h00;
-    else if (_and_17080) smshr53_reg_1 <= req_reg;
+    else if (_and_17086) smshr53_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr53_off_1 <= 5'h00;
-    else if (_and_17080) smshr53_off_1 <= req_off;
+    else if (_and_17086) smshr53_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr53_fmt_1 <= 3'h0;
-    else if (_and_17080) smshr53_fmt_1 <= req_fmt;
+    else if (_and_17086) smshr53_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr54_v_0 <= 1'b0;
-    else if (_or_17086) smshr54_v_0 <= _mux_17085;
+    else if (_or_17092) smshr54_v_0 <= _mux_17091;
   end
   always @(posedge clk) begin
     if (rst) smshr54_tid_0 <= 7'h00;
-    else if (_and_17084) smshr54_tid_0 <= req_tid;
+    else if (_and_17090) smshr54_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr54_reg_0 <= 6'h00;
-    else if (_and_17084) smshr54_reg_0 <= req_reg;
+    else if (_and_17090) smshr54_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr54_off_0 <= 5'h00;
-    else if (_and_17084) smshr54_off_0 <= req_off;
+    else if (_and_17090) smshr54_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr54_fmt_0 <= 3'h0;
-    else if (_and_17084) smshr54_fmt_0 <= req_fmt;
+    else if (_and_17090) smshr54_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr54_v_1 <= 1'b0;
-    else if (_or_17092) smshr54_v_1 <= _mux_17091;
+    else if (_or_17098) smshr54_v_1 <= _mux_17097;
   end
   always @(posedge clk) begin
     if (rst) smshr54_tid_1 <= 7'h00;
-    else if (_and_17094) smshr54_tid_1 <= req_tid;
+    else if (_and_17100) smshr54_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr54_reg_1 <= 6'h00;
-    else if (_and_17094) smshr54_reg_1 <= req_reg;
+    else if (_and_17100) smshr54_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr54_off_1 <= 5'h00;
-    else if (_and_17094) smshr54_off_1 <= req_off;
+    else if (_and_17100) smshr54_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr54_fmt_1 <= 3'h0;
-    else if (_and_17094) smshr54_fmt_1 <= req_fmt;
+    else if (_and_17100) smshr54_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr55_v_0 <= 1'b0;
-    else if (_or_17100) smshr55_v_0 <= _mux_17099;
+    else if (_or_17106) smshr55_v_0 <= _mux_17105;
   end
   always @(posedge clk) begin
     if (rst) smshr55_tid_0 <= 7'h00;
-    else if (_and_17098) smshr55_tid_0 <= req_tid;
+    else if (_and_17104) smshr55_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr55_reg_0 <= 6'h00;
-    else if (_and_17098) smshr55_reg_0 <= req_reg;
+    else if (_and_17104) smshr55_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr55_off_0 <= 5'h00;
-    else if (_and_17098) smshr55_off_0 <= req_off;
+    else if (_and_17104) smshr55_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr55_fmt_0 <= 3'h0;
-    else if (_and_17098) smshr55_fmt_0 <= req_fmt;
+    else if (_and_17104) smshr55_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr55_v_1 <= 1'b0;
-    else if (_or_17106) smshr55_v_1 <= _mux_17105;
+    else if (_or_17112) smshr55_v_1 <= _mux_17111;
   end
   always @(posedge clk) begin
     if (rst) smshr55_tid_1 <= 7'h00;
-    else if (_and_17108) smshr55_tid_1 <= req_tid;
+    else if (_and_17114) smshr55_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr55_reg_1 <= 6'h00;
-    else if (_and_17108) smshr55_reg_1 <= req_reg;
+    else if (_and_17114) smshr55_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr55_off_1 <= 5'h00;
-    else if (_and_17108) smshr55_off_1 <= req_off;
+    else if (_and_17114) smshr55_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr55_fmt_1 <= 3'h0;
-    else if (_and_17108) smshr55_fmt_1 <= req_fmt;
+    else if (_and_17114) smshr55_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr56_v_0 <= 1'b0;
-    else if (_or_17114) smshr56_v_0 <= _mux_17113;
+    else if (_or_17120) smshr56_v_0 <= _mux_17119;
   end
   always @(posedge clk) begin
     if (rst) smshr56_tid_0 <= 7'h00;
-    else if (_and_17112) smshr56_tid_0 <= req_tid;
+    else if (_and_17118) smshr56_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr56_reg_0 <= 6'h00;
-    else if (_and_17112) smshr56_reg_0 <= req_reg;
+    else if (_and_17118) smshr56_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr56_off_0 <= 5'h00;
-    else if (_and_17112) smshr56_off_0 <= req_off;
+    else if (_and_17118) smshr56_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr56_fmt_0 <= 3'h0;
-    else if (_and_17112) smshr56_fmt_0 <= req_fmt;
+    else if (_and_17118) smshr56_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr56_v_1 <= 1'b0;
-    else if (_or_17120) smshr56_v_1 <= _mux_17119;
+    else if (_or_17126) smshr56_v_1 <= _mux_17125;
   end
   always @(posedge clk) begin
     if (rst) smshr56_tid_1 <= 7'h00;
-    else if (_and_17122) smshr56_tid_1 <= req_tid;
+    else if (_and_17128) smshr56_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr56_reg_1 <= 6'h00;
-    else if (_and_17122) smshr56_reg_1 <= req_reg;
+    else if (_and_17128) smshr56_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr56_off_1 <= 5'h00;
-    else if (_and_17122) smshr56_off_1 <= req_off;
+    else if (_and_17128) smshr56_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr56_fmt_1 <= 3'h0;
-    else if (_and_17122) smshr56_fmt_1 <= req_fmt;
+    else if (_and_17128) smshr56_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr57_v_0 <= 1'b0;
-    else if (_or_17128) smshr57_v_0 <= _mux_17127;
+    else if (_or_17134) smshr57_v_0 <= _mux_17133;
   end
   always @(posedge clk) begin
     if (rst) smshr57_tid_0 <= 7'h00;
-    else if (_and_17126) smshr57_tid_0 <= req_tid;
+    else if (_and_17132) smshr57_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr57_reg_0 <= 6'h00;
-    else if (_and_17126) smshr57_reg_0 <= req_reg;
+    else if (_and_17132) smshr57_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr57_off_0 <= 5'h00;
-    else if (_and_17126) smshr57_off_0 <= req_off;
+    else if (_and_17132) smshr57_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr57_fmt_0 <= 3'h0;
-    else if (_and_17126) smshr57_fmt_0 <= req_fmt;
+    else if (_and_17132) smshr57_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr57_v_1 <= 1'b0;
-    else if (_or_17134) smshr57_v_1 <= _mux_17133;
+    else if (_or_17140) smshr57_v_1 <= _mux_17139;
   end
   always @(posedge clk) begin
     if (rst) smshr57_tid_1 <= 7'h00;
-    else if (_and_17136) smshr57_tid_1 <= req_tid;
+    else if (_and_17142) smshr57_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr57_reg_1 <= 6'h00;
-    else if (_and_17136) smshr57_reg_1 <= req_reg;
+    else if (_and_17142) smshr57_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr57_off_1 <= 5'h00;
-    else if (_and_17136) smshr57_off_1 <= req_off;
+    else if (_and_17142) smshr57_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr57_fmt_1 <= 3'h0;
-    else if (_and_17136) smshr57_fmt_1 <= req_fmt;
+    else if (_and_17142) smshr57_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr58_v_0 <= 1'b0;
-    else if (_or_17142) smshr58_v_0 <= _mux_17141;
+    else if (_or_17148) smshr58_v_0 <= _mux_17147;
   end
   always @(posedge clk) begin
     if (rst) smshr58_tid_0 <= 7'h00;
-    else if (_and_17140) smshr58_tid_0 <= req_tid;
+    else if (_and_17146) smshr58_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr58_reg_0 <= 6'h00;
-    else if (_and_17140) smshr58_reg_0 <= req_reg;
+    else if (_and_17146) smshr58_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr58_off_0 <= 5'h00;
-    else if (_and_17140) smshr58_off_0 <= req_off;
+    else if (_and_17146) smshr58_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr58_fmt_0 <= 3'h0;
-    else if (_and_17140) smshr58_fmt_0 <= req_fmt;
+    else if (_and_17146) smshr58_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr58_v_1 <= 1'b0;
-    else if (_or_17148) smshr58_v_1 <= _mux_17147;
+    else if (_or_17154) smshr58_v_1 <= _mux_17153;
   end
   always @(posedge clk) begin
     if (rst) smshr58_tid_1 <= 7'h00;
-    else if (_and_17150) smshr58_tid_1 <= req_tid;
+    else if (_and_17156) smshr58_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr58_reg_1 <= 6'h00;
-    else if (_and_17150) smshr58_reg_1 <= req_reg;
+    else if (_and_17156) smshr58_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr58_off_1 <= 5'h00;
-    else if (_and_17150) smshr58_off_1 <= req_off;
+    else if (_and_17156) smshr58_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr58_fmt_1 <= 3'h0;
-    else if (_and_17150) smshr58_fmt_1 <= req_fmt;
+    else if (_and_17156) smshr58_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr59_v_0 <= 1'b0;
-    else if (_or_17156) smshr59_v_0 <= _mux_17155;
+    else if (_or_17162) smshr59_v_0 <= _mux_17161;
   end
   always @(posedge clk) begin
     if (rst) smshr59_tid_0 <= 7'h00;
-    else if (_and_17154) smshr59_tid_0 <= req_tid;
+    else if (_and_17160) smshr59_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr59_reg_0 <= 6'h00;
-    else if (_and_17154) smshr59_reg_0 <= req_reg;
+    else if (_and_17160) smshr59_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr59_off_0 <= 5'h00;
-    else if (_and_17154) smshr59_off_0 <= req_off;
+    else if (_and_17160) smshr59_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr59_fmt_0 <= 3'h0;
-    else if (_and_17154) smshr59_fmt_0 <= req_fmt;
+    else if (_and_17160) smshr59_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr59_v_1 <= 1'b0;
-    else if (_or_17162) smshr59_v_1 <= _mux_17161;
+    else if (_or_17168) smshr59_v_1 <= _mux_17167;
   end
   always @(posedge clk) begin
     if (rst) smshr59_tid_1 <= 7'h00;
-    else if (_and_17164) smshr59_tid_1 <= req_tid;
+    else if (_and_17170) smshr59_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr59_reg_1 <= 6'h00;
-    else if (_and_17164) smshr59_reg_1 <= req_reg;
+    else if (_and_17170) smshr59_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr59_off_1 <= 5'h00;
-    else if (_and_17164) smshr59_off_1 <= req_off;
+    else if (_and_17170) smshr59_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr59_fmt_1 <= 3'h0;
-    else if (_and_17164) smshr59_fmt_1 <= req_fmt;
+    else if (_and_17170) smshr59_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr60_v_0 <= 1'b0;
-    else if (_or_17170) smshr60_v_0 <= _mux_17169;
+    else if (_or_17176) smshr60_v_0 <= _mux_17175;
   end
   always @(posedge clk) begin
     if (rst) smshr60_tid_0 <= 7'h00;
-    else if (_and_17168) smshr60_tid_0 <= req_tid;
+    else if (_and_17174) smshr60_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr60_reg_0 <= 6'h00;
-    else if (_and_17168) smshr60_reg_0 <= req_reg;
+    else if (_and_17174) smshr60_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr60_off_0 <= 5'h00;
-    else if (_and_17168) smshr60_off_0 <= req_off;
+    else if (_and_17174) smshr60_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr60_fmt_0 <= 3'h0;
-    else if (_and_17168) smshr60_fmt_0 <= req_fmt;
+    else if (_and_17174) smshr60_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr60_v_1 <= 1'b0;
-    else if (_or_17176) smshr60_v_1 <= _mux_17175;
+    else if (_or_17182) smshr60_v_1 <= _mux_17181;
   end
   always @(posedge clk) begin
     if (rst) smshr60_tid_1 <= 7'h00;
-    else if (_and_17178) smshr60_tid_1 <= req_tid;
+    else if (_and_17184) smshr60_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr60_reg_1 <= 6'h00;
-    else if (_and_17178) smshr60_reg_1 <= req_reg;
+    else if (_and_17184) smshr60_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr60_off_1 <= 5'h00;
-    else if (_and_17178) smshr60_off_1 <= req_off;
+    else if (_and_17184) smshr60_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr60_fmt_1 <= 3'h0;
-    else if (_and_17178) smshr60_fmt_1 <= req_fmt;
+    else if (_and_17184) smshr60_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr61_v_0 <= 1'b0;
-    else if (_or_17184) smshr61_v_0 <= _mux_17183;
+    else if (_or_17190) smshr61_v_0 <= _mux_17189;
   end
   always @(posedge clk) begin
     if (rst) smshr61_tid_0 <= 7'h00;
-    else if (_and_17182) smshr61_tid_0 <= req_tid;
+    else if (_and_17188) smshr61_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr61_reg_0 <= 6'h00;
-    else if (_and_17182) smshr61_reg_0 <= req_reg;
+    else if (_and_17188) smshr61_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr61_off_0 <= 5'h00;
-    else if (_and_17182) smshr61_off_0 <= req_off;
+    else if (_and_17188) smshr61_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr61_fmt_0 <= 3'h0;
-    else if (_and_17182) smshr61_fmt_0 <= req_fmt;
+    else if (_and_17188) smshr61_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr61_v_1 <= 1'b0;
-    else if (_or_17190) smshr61_v_1 <= _mux_17189;
+    else if (_or_17196) smshr61_v_1 <= _mux_17195;
   end
   always @(posedge clk) begin
     if (rst) smshr61_tid_1 <= 7'h00;
-    else if (_and_17192) smshr61_tid_1 <= req_tid;
+    else if (_and_17198) smshr61_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr61_reg_1 <= 6'h00;
-    else if (_and_17192) smshr61_reg_1 <= req_reg;
+    else if (_and_17198) smshr61_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr61_off_1 <= 5'h00;
-    else if (_and_17192) smshr61_off_1 <= req_off;
+    else if (_and_17198) smshr61_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr61_fmt_1 <= 3'h0;
-    else if (_and_17192) smshr61_fmt_1 <= req_fmt;
+    else if (_and_17198) smshr61_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr62_v_0 <= 1'b0;
-    else if (_or_17198) smshr62_v_0 <= _mux_17197;
+    else if (_or_17204) smshr62_v_0 <= _mux_17203;
   end
   always @(posedge clk) begin
     if (rst) smshr62_tid_0 <= 7'h00;
-    else if (_and_17196) smshr62_tid_0 <= req_tid;
+    else if (_and_17202) smshr62_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr62_reg_0 <= 6'h00;
-    else if (_and_17196) smshr62_reg_0 <= req_reg;
+    else if (_and_17202) smshr62_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr62_off_0 <= 5'h00;
-    else if (_and_17196) smshr62_off_0 <= req_off;
+    else if (_and_17202) smshr62_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr62_fmt_0 <= 3'h0;
-    else if (_and_17196) smshr62_fmt_0 <= req_fmt;
+    else if (_and_17202) smshr62_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr62_v_1 <= 1'b0;
-    else if (_or_17204) smshr62_v_1 <= _mux_17203;
+    else if (_or_17210) smshr62_v_1 <= _mux_17209;
   end
   always @(posedge clk) begin
     if (rst) smshr62_tid_1 <= 7'h00;
-    else if (_and_17206) smshr62_tid_1 <= req_tid;
+    else if (_and_17212) smshr62_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr62_reg_1 <= 6'h00;
-    else if (_and_17206) smshr62_reg_1 <= req_reg;
+    else if (_and_17212) smshr62_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr62_off_1 <= 5'h00;
-    else if (_and_17206) smshr62_off_1 <= req_off;
+    else if (_and_17212) smshr62_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr62_fmt_1 <= 3'h0;
-    else if (_and_17206) smshr62_fmt_1 <= req_fmt;
+    else if (_and_17212) smshr62_fmt_1 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr63_v_0 <= 1'b0;
-    else if (_or_17212) smshr63_v_0 <= _mux_17211;
+    else if (_or_17218) smshr63_v_0 <= _mux_17217;
   end
   always @(posedge clk) begin
     if (rst) smshr63_tid_0 <= 7'h00;
-    else if (_and_17210) smshr63_tid_0 <= req_tid;
+    else if (_and_17216) smshr63_tid_0 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr63_reg_0 <= 6'h00;
-    else if (_and_17210) smshr63_reg_0 <= req_reg;
+    else if (_and_17216) smshr63_reg_0 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr63_off_0 <= 5'h00;
-    else if (_and_17210) smshr63_off_0 <= req_off;
+    else if (_and_17216) smshr63_off_0 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr63_fmt_0 <= 3'h0;
-    else if (_and_17210) smshr63_fmt_0 <= req_fmt;
+    else if (_and_17216) smshr63_fmt_0 <= req_fmt;
   end
   always @(posedge clk) begin
     if (rst) smshr63_v_1 <= 1'b0;
-    else if (_or_17218) smshr63_v_1 <= _mux_17217;
+    else if (_or_17224) smshr63_v_1 <= _mux_17223;
   end
   always @(posedge clk) begin
     if (rst) smshr63_tid_1 <= 7'h00;
-    else if (_and_17220) smshr63_tid_1 <= req_tid;
+    else if (_and_17226) smshr63_tid_1 <= req_tid;
   end
   always @(posedge clk) begin
     if (rst) smshr63_reg_1 <= 6'h00;
-    else if (_and_17220) smshr63_reg_1 <= req_reg;
+    else if (_and_17226) smshr63_reg_1 <= req_reg;
   end
   always @(posedge clk) begin
     if (rst) smshr63_off_1 <= 5'h00;
-    else if (_and_17220) smshr63_off_1 <= req_off;
+    else if (_and_17226) smshr63_off_1 <= req_off;
   end
   always @(posedge clk) begin
     if (rst) smshr63_fmt_1 <= 3'h0;
-    else if (_and_17220) smshr63_fmt_1 <= req_fmt;
+    else if (_and_17226) smshr63_fmt_1 <= req_fmt;
   end
   assign _and_998 = p_v_0 & p_y_0;
   assign _cat_999 = {smshr0_v_1, smshr0_v_0};
@@ -11350,7 +11350,7 @@ module vmshr_elastic (
   assign _cat_1992 = {_and_1990, _and_1987};
   assign _ror_1993 = |_not_1982;
   assign _slice_1994 = _cat_1992[1];
-  assign full = _mux_16323;
+  assign full = _mux_16329;
   assign _or_1996 = fill_valid | full;
   assign _and_1997 = req_valid & _or_1996;
   assign _not_1998 = ~_and_1997;
@@ -11365,8 +11365,8 @@ module vmshr_elastic (
   assign _not_2010 = ~_cat_2007;
   assign _and_2011 = _slice_2009 & _not_2010;
   assign _cat_2012 = {_slice_2008, _and_2011};
-  assign kind = _mux_16321;
-  assign new_hbs = _mux_16319;
+  assign kind = _mux_16327;
+  assign new_hbs = _mux_16325;
   assign _not_2018 = ~_ror_1993;
   assign _not_2019 = ~search_primary;
   assign _not_2021 = ~_ror_1775;
@@ -15457,1298 +15457,1298 @@ module vmshr_elastic (
   assign _and_6307 = _and_6305 & _slice_6306;
   assign _slice_6309 = _cat_5458[1];
   assign _and_6310 = _and_6305 & _slice_6309;
-  assign _mux_16314 = search_hit ? search_hit_idx : _cat_1980;
-  assign _mux_16315 = search_hit ? _slice_1994 : 1'b0;
-  assign _mux_16316 = _not_2019 ? 1'b0 : _and_1999;
-  assign _mux_16317 = search_hit ? 1'b0 : _mux_16316;
-  assign _mux_16318 = _not_2019 ? 2'h0 : req_hbs;
-  assign _mux_16319 = search_hit ? 2'h0 : _mux_16318;
-  assign _mux_16320 = _not_2019 ? 2'h2 : 2'h1;
-  assign _mux_16321 = search_hit ? 2'h3 : _mux_16320;
-  assign _mux_16322 = _not_2019 ? _not_2021 : _or_2025;
-  assign _mux_16323 = search_hit ? _not_2018 : _mux_16322;
-  assign _mux_16324 = req_valid ? kind : 2'h0;
-  assign _and_16325 = _or_2226 & _slice_2227;
-  assign _and_16326 = _slice_2030 & _slice_2031;
-  assign _mux_16327 = _eq_2029 ? _and_16326 : _and_16325;
-  assign _and_16328 = _and_1999 & _mux_16327;
-  assign _mux_16329 = _and_5614 ? 1'b0 : 1'b1;
-  assign _or_16330 = _and_5614 | _and_16328;
-  assign _and_16331 = _slice_2030 & _slice_2032;
-  assign _mux_16332 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16333 = _eq_2029 ? _and_16331 : _and_16325;
+  assign _mux_16320 = search_hit ? search_hit_idx : _cat_1980;
+  assign _mux_16321 = search_hit ? _slice_1994 : 1'b0;
+  assign _mux_16322 = _not_2019 ? 1'b0 : _and_1999;
+  assign _mux_16323 = search_hit ? 1'b0 : _mux_16322;
+  assign _mux_16324 = _not_2019 ? 2'h0 : req_hbs;
+  assign _mux_16325 = search_hit ? 2'h0 : _mux_16324;
+  assign _mux_16326 = _not_2019 ? 2'h2 : 2'h1;
+  assign _mux_16327 = search_hit ? 2'h3 : _mux_16326;
+  assign _mux_16328 = _not_2019 ? _not_2021 : _or_2025;
+  assign _mux_16329 = search_hit ? _not_2018 : _mux_16328;
+  assign _mux_16330 = req_valid ? kind : 2'h0;
+  assign _and_16331 = _or_2226 & _slice_2227;
+  assign _and_16332 = _slice_2030 & _slice_2031;
+  assign _mux_16333 = _eq_2029 ? _and_16332 : _and_16331;
   assign _and_16334 = _and_1999 & _mux_16333;
-  assign _mux_16335 = _and_5617 ? 1'b0 : _mux_16332;
-  assign _or_16336 = _and_5617 | _and_16334;
-  assign _and_16337 = _eq_2029 & _and_16331;
-  assign _and_16338 = _and_1999 & _and_16337;
-  assign _and_16339 = _or_2226 & _slice_2231;
-  assign _and_16340 = _slice_2033 & _slice_2034;
-  assign _mux_16341 = _eq_2029 ? _and_16340 : _and_16339;
-  assign _and_16342 = _and_1999 & _mux_16341;
-  assign _mux_16343 = _and_5625 ? 1'b0 : 1'b1;
-  assign _or_16344 = _and_5625 | _and_16342;
-  assign _and_16345 = _slice_2033 & _slice_2035;
-  assign _mux_16346 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16347 = _eq_2029 ? _and_16345 : _and_16339;
+  assign _mux_16335 = _and_5614 ? 1'b0 : 1'b1;
+  assign _or_16336 = _and_5614 | _and_16334;
+  assign _and_16337 = _slice_2030 & _slice_2032;
+  assign _mux_16338 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16339 = _eq_2029 ? _and_16337 : _and_16331;
+  assign _and_16340 = _and_1999 & _mux_16339;
+  assign _mux_16341 = _and_5617 ? 1'b0 : _mux_16338;
+  assign _or_16342 = _and_5617 | _and_16340;
+  assign _and_16343 = _eq_2029 & _and_16337;
+  assign _and_16344 = _and_1999 & _and_16343;
+  assign _and_16345 = _or_2226 & _slice_2231;
+  assign _and_16346 = _slice_2033 & _slice_2034;
+  assign _mux_16347 = _eq_2029 ? _and_16346 : _and_16345;
   assign _and_16348 = _and_1999 & _mux_16347;
-  assign _mux_16349 = _and_5628 ? 1'b0 : _mux_16346;
-  assign _or_16350 = _and_5628 | _and_16348;
-  assign _and_16351 = _eq_2029 & _and_16345;
-  assign _and_16352 = _and_1999 & _and_16351;
-  assign _and_16353 = _or_2226 & _slice_2235;
-  assign _and_16354 = _slice_2036 & _slice_2037;
-  assign _mux_16355 = _eq_2029 ? _and_16354 : _and_16353;
-  assign _and_16356 = _and_1999 & _mux_16355;
-  assign _mux_16357 = _and_5636 ? 1'b0 : 1'b1;
-  assign _or_16358 = _and_5636 | _and_16356;
-  assign _and_16359 = _slice_2036 & _slice_2038;
-  assign _mux_16360 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16361 = _eq_2029 ? _and_16359 : _and_16353;
+  assign _mux_16349 = _and_5625 ? 1'b0 : 1'b1;
+  assign _or_16350 = _and_5625 | _and_16348;
+  assign _and_16351 = _slice_2033 & _slice_2035;
+  assign _mux_16352 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16353 = _eq_2029 ? _and_16351 : _and_16345;
+  assign _and_16354 = _and_1999 & _mux_16353;
+  assign _mux_16355 = _and_5628 ? 1'b0 : _mux_16352;
+  assign _or_16356 = _and_5628 | _and_16354;
+  assign _and_16357 = _eq_2029 & _and_16351;
+  assign _and_16358 = _and_1999 & _and_16357;
+  assign _and_16359 = _or_2226 & _slice_2235;
+  assign _and_16360 = _slice_2036 & _slice_2037;
+  assign _mux_16361 = _eq_2029 ? _and_16360 : _and_16359;
   assign _and_16362 = _and_1999 & _mux_16361;
-  assign _mux_16363 = _and_5639 ? 1'b0 : _mux_16360;
-  assign _or_16364 = _and_5639 | _and_16362;
-  assign _and_16365 = _eq_2029 & _and_16359;
-  assign _and_16366 = _and_1999 & _and_16365;
-  assign _and_16367 = _or_2226 & _slice_2239;
-  assign _and_16368 = _slice_2039 & _slice_2040;
-  assign _mux_16369 = _eq_2029 ? _and_16368 : _and_16367;
-  assign _and_16370 = _and_1999 & _mux_16369;
-  assign _mux_16371 = _and_5647 ? 1'b0 : 1'b1;
-  assign _or_16372 = _and_5647 | _and_16370;
-  assign _and_16373 = _slice_2039 & _slice_2041;
-  assign _mux_16374 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16375 = _eq_2029 ? _and_16373 : _and_16367;
+  assign _mux_16363 = _and_5636 ? 1'b0 : 1'b1;
+  assign _or_16364 = _and_5636 | _and_16362;
+  assign _and_16365 = _slice_2036 & _slice_2038;
+  assign _mux_16366 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16367 = _eq_2029 ? _and_16365 : _and_16359;
+  assign _and_16368 = _and_1999 & _mux_16367;
+  assign _mux_16369 = _and_5639 ? 1'b0 : _mux_16366;
+  assign _or_16370 = _and_5639 | _and_16368;
+  assign _and_16371 = _eq_2029 & _and_16365;
+  assign _and_16372 = _and_1999 & _and_16371;
+  assign _and_16373 = _or_2226 & _slice_2239;
+  assign _and_16374 = _slice_2039 & _slice_2040;
+  assign _mux_16375 = _eq_2029 ? _and_16374 : _and_16373;
   assign _and_16376 = _and_1999 & _mux_16375;
-  assign _mux_16377 = _and_5650 ? 1'b0 : _mux_16374;
-  assign _or_16378 = _and_5650 | _and_16376;
-  assign _and_16379 = _eq_2029 & _and_16373;
-  assign _and_16380 = _and_1999 & _and_16379;
-  assign _and_16381 = _or_2226 & _slice_2243;
-  assign _and_16382 = _slice_2042 & _slice_2043;
-  assign _mux_16383 = _eq_2029 ? _and_16382 : _and_16381;
-  assign _and_16384 = _and_1999 & _mux_16383;
-  assign _mux_16385 = _and_5658 ? 1'b0 : 1'b1;
-  assign _or_16386 = _and_5658 | _and_16384;
-  assign _and_16387 = _slice_2042 & _slice_2044;
-  assign _mux_16388 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16389 = _eq_2029 ? _and_16387 : _and_16381;
+  assign _mux_16377 = _and_5647 ? 1'b0 : 1'b1;
+  assign _or_16378 = _and_5647 | _and_16376;
+  assign _and_16379 = _slice_2039 & _slice_2041;
+  assign _mux_16380 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16381 = _eq_2029 ? _and_16379 : _and_16373;
+  assign _and_16382 = _and_1999 & _mux_16381;
+  assign _mux_16383 = _and_5650 ? 1'b0 : _mux_16380;
+  assign _or_16384 = _and_5650 | _and_16382;
+  assign _and_16385 = _eq_2029 & _and_16379;
+  assign _and_16386 = _and_1999 & _and_16385;
+  assign _and_16387 = _or_2226 & _slice_2243;
+  assign _and_16388 = _slice_2042 & _slice_2043;
+  assign _mux_16389 = _eq_2029 ? _and_16388 : _and_16387;
   assign _and_16390 = _and_1999 & _mux_16389;
-  assign _mux_16391 = _and_5661 ? 1'b0 : _mux_16388;
-  assign _or_16392 = _and_5661 | _and_16390;
-  assign _and_16393 = _eq_2029 & _and_16387;
-  assign _and_16394 = _and_1999 & _and_16393;
-  assign _and_16395 = _or_2226 & _slice_2247;
-  assign _and_16396 = _slice_2045 & _slice_2046;
-  assign _mux_16397 = _eq_2029 ? _and_16396 : _and_16395;
-  assign _and_16398 = _and_1999 & _mux_16397;
-  assign _mux_16399 = _and_5669 ? 1'b0 : 1'b1;
-  assign _or_16400 = _and_5669 | _and_16398;
-  assign _and_16401 = _slice_2045 & _slice_2047;
-  assign _mux_16402 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16403 = _eq_2029 ? _and_16401 : _and_16395;
+  assign _mux_16391 = _and_5658 ? 1'b0 : 1'b1;
+  assign _or_16392 = _and_5658 | _and_16390;
+  assign _and_16393 = _slice_2042 & _slice_2044;
+  assign _mux_16394 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16395 = _eq_2029 ? _and_16393 : _and_16387;
+  assign _and_16396 = _and_1999 & _mux_16395;
+  assign _mux_16397 = _and_5661 ? 1'b0 : _mux_16394;
+  assign _or_16398 = _and_5661 | _and_16396;
+  assign _and_16399 = _eq_2029 & _and_16393;
+  assign _and_16400 = _and_1999 & _and_16399;
+  assign _and_16401 = _or_2226 & _slice_2247;
+  assign _and_16402 = _slice_2045 & _slice_2046;
+  assign _mux_16403 = _eq_2029 ? _and_16402 : _and_16401;
   assign _and_16404 = _and_1999 & _mux_16403;
-  assign _mux_16405 = _and_5672 ? 1'b0 : _mux_16402;
-  assign _or_16406 = _and_5672 | _and_16404;
-  assign _and_16407 = _eq_2029 & _and_16401;
-  assign _and_16408 = _and_1999 & _and_16407;
-  assign _and_16409 = _or_2226 & _slice_2251;
-  assign _and_16410 = _slice_2048 & _slice_2049;
-  assign _mux_16411 = _eq_2029 ? _and_16410 : _and_16409;
-  assign _and_16412 = _and_1999 & _mux_16411;
-  assign _mux_16413 = _and_5680 ? 1'b0 : 1'b1;
-  assign _or_16414 = _and_5680 | _and_16412;
-  assign _and_16415 = _slice_2048 & _slice_2050;
-  assign _mux_16416 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16417 = _eq_2029 ? _and_16415 : _and_16409;
+  assign _mux_16405 = _and_5669 ? 1'b0 : 1'b1;
+  assign _or_16406 = _and_5669 | _and_16404;
+  assign _and_16407 = _slice_2045 & _slice_2047;
+  assign _mux_16408 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16409 = _eq_2029 ? _and_16407 : _and_16401;
+  assign _and_16410 = _and_1999 & _mux_16409;
+  assign _mux_16411 = _and_5672 ? 1'b0 : _mux_16408;
+  assign _or_16412 = _and_5672 | _and_16410;
+  assign _and_16413 = _eq_2029 & _and_16407;
+  assign _and_16414 = _and_1999 & _and_16413;
+  assign _and_16415 = _or_2226 & _slice_2251;
+  assign _and_16416 = _slice_2048 & _slice_2049;
+  assign _mux_16417 = _eq_2029 ? _and_16416 : _and_16415;
   assign _and_16418 = _and_1999 & _mux_16417;
-  assign _mux_16419 = _and_5683 ? 1'b0 : _mux_16416;
-  assign _or_16420 = _and_5683 | _and_16418;
-  assign _and_16421 = _eq_2029 & _and_16415;
-  assign _and_16422 = _and_1999 & _and_16421;
-  assign _and_16423 = _or_2226 & _slice_2255;
-  assign _and_16424 = _slice_2051 & _slice_2052;
-  assign _mux_16425 = _eq_2029 ? _and_16424 : _and_16423;
-  assign _and_16426 = _and_1999 & _mux_16425;
-  assign _mux_16427 = _and_5691 ? 1'b0 : 1'b1;
-  assign _or_16428 = _and_5691 | _and_16426;
-  assign _and_16429 = _slice_2051 & _slice_2053;
-  assign _mux_16430 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16431 = _eq_2029 ? _and_16429 : _and_16423;
+  assign _mux_16419 = _and_5680 ? 1'b0 : 1'b1;
+  assign _or_16420 = _and_5680 | _and_16418;
+  assign _and_16421 = _slice_2048 & _slice_2050;
+  assign _mux_16422 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16423 = _eq_2029 ? _and_16421 : _and_16415;
+  assign _and_16424 = _and_1999 & _mux_16423;
+  assign _mux_16425 = _and_5683 ? 1'b0 : _mux_16422;
+  assign _or_16426 = _and_5683 | _and_16424;
+  assign _and_16427 = _eq_2029 & _and_16421;
+  assign _and_16428 = _and_1999 & _and_16427;
+  assign _and_16429 = _or_2226 & _slice_2255;
+  assign _and_16430 = _slice_2051 & _slice_2052;
+  assign _mux_16431 = _eq_2029 ? _and_16430 : _and_16429;
   assign _and_16432 = _and_1999 & _mux_16431;
-  assign _mux_16433 = _and_5694 ? 1'b0 : _mux_16430;
-  assign _or_16434 = _and_5694 | _and_16432;
-  assign _and_16435 = _eq_2029 & _and_16429;
-  assign _and_16436 = _and_1999 & _and_16435;
-  assign _and_16437 = _or_2226 & _slice_2259;
-  assign _and_16438 = _slice_2054 & _slice_2055;
-  assign _mux_16439 = _eq_2029 ? _and_16438 : _and_16437;
-  assign _and_16440 = _and_1999 & _mux_16439;
-  assign _mux_16441 = _and_5702 ? 1'b0 : 1'b1;
-  assign _or_16442 = _and_5702 | _and_16440;
-  assign _and_16443 = _slice_2054 & _slice_2056;
-  assign _mux_16444 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16445 = _eq_2029 ? _and_16443 : _and_16437;
+  assign _mux_16433 = _and_5691 ? 1'b0 : 1'b1;
+  assign _or_16434 = _and_5691 | _and_16432;
+  assign _and_16435 = _slice_2051 & _slice_2053;
+  assign _mux_16436 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16437 = _eq_2029 ? _and_16435 : _and_16429;
+  assign _and_16438 = _and_1999 & _mux_16437;
+  assign _mux_16439 = _and_5694 ? 1'b0 : _mux_16436;
+  assign _or_16440 = _and_5694 | _and_16438;
+  assign _and_16441 = _eq_2029 & _and_16435;
+  assign _and_16442 = _and_1999 & _and_16441;
+  assign _and_16443 = _or_2226 & _slice_2259;
+  assign _and_16444 = _slice_2054 & _slice_2055;
+  assign _mux_16445 = _eq_2029 ? _and_16444 : _and_16443;
   assign _and_16446 = _and_1999 & _mux_16445;
-  assign _mux_16447 = _and_5705 ? 1'b0 : _mux_16444;
-  assign _or_16448 = _and_5705 | _and_16446;
-  assign _and_16449 = _eq_2029 & _and_16443;
-  assign _and_16450 = _and_1999 & _and_16449;
-  assign _and_16451 = _or_2226 & _slice_2263;
-  assign _and_16452 = _slice_2057 & _slice_2058;
-  assign _mux_16453 = _eq_2029 ? _and_16452 : _and_16451;
-  assign _and_16454 = _and_1999 & _mux_16453;
-  assign _mux_16455 = _and_5713 ? 1'b0 : 1'b1;
-  assign _or_16456 = _and_5713 | _and_16454;
-  assign _and_16457 = _slice_2057 & _slice_2059;
-  assign _mux_16458 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16459 = _eq_2029 ? _and_16457 : _and_16451;
+  assign _mux_16447 = _and_5702 ? 1'b0 : 1'b1;
+  assign _or_16448 = _and_5702 | _and_16446;
+  assign _and_16449 = _slice_2054 & _slice_2056;
+  assign _mux_16450 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16451 = _eq_2029 ? _and_16449 : _and_16443;
+  assign _and_16452 = _and_1999 & _mux_16451;
+  assign _mux_16453 = _and_5705 ? 1'b0 : _mux_16450;
+  assign _or_16454 = _and_5705 | _and_16452;
+  assign _and_16455 = _eq_2029 & _and_16449;
+  assign _and_16456 = _and_1999 & _and_16455;
+  assign _and_16457 = _or_2226 & _slice_2263;
+  assign _and_16458 = _slice_2057 & _slice_2058;
+  assign _mux_16459 = _eq_2029 ? _and_16458 : _and_16457;
   assign _and_16460 = _and_1999 & _mux_16459;
-  assign _mux_16461 = _and_5716 ? 1'b0 : _mux_16458;
-  assign _or_16462 = _and_5716 | _and_16460;
-  assign _and_16463 = _eq_2029 & _and_16457;
-  assign _and_16464 = _and_1999 & _and_16463;
-  assign _and_16465 = _or_2226 & _slice_2267;
-  assign _and_16466 = _slice_2060 & _slice_2061;
-  assign _mux_16467 = _eq_2029 ? _and_16466 : _and_16465;
-  assign _and_16468 = _and_1999 & _mux_16467;
-  assign _mux_16469 = _and_5724 ? 1'b0 : 1'b1;
-  assign _or_16470 = _and_5724 | _and_16468;
-  assign _and_16471 = _slice_2060 & _slice_2062;
-  assign _mux_16472 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16473 = _eq_2029 ? _and_16471 : _and_16465;
+  assign _mux_16461 = _and_5713 ? 1'b0 : 1'b1;
+  assign _or_16462 = _and_5713 | _and_16460;
+  assign _and_16463 = _slice_2057 & _slice_2059;
+  assign _mux_16464 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16465 = _eq_2029 ? _and_16463 : _and_16457;
+  assign _and_16466 = _and_1999 & _mux_16465;
+  assign _mux_16467 = _and_5716 ? 1'b0 : _mux_16464;
+  assign _or_16468 = _and_5716 | _and_16466;
+  assign _and_16469 = _eq_2029 & _and_16463;
+  assign _and_16470 = _and_1999 & _and_16469;
+  assign _and_16471 = _or_2226 & _slice_2267;
+  assign _and_16472 = _slice_2060 & _slice_2061;
+  assign _mux_16473 = _eq_2029 ? _and_16472 : _and_16471;
   assign _and_16474 = _and_1999 & _mux_16473;
-  assign _mux_16475 = _and_5727 ? 1'b0 : _mux_16472;
-  assign _or_16476 = _and_5727 | _and_16474;
-  assign _and_16477 = _eq_2029 & _and_16471;
-  assign _and_16478 = _and_1999 & _and_16477;
-  assign _and_16479 = _or_2226 & _slice_2271;
-  assign _and_16480 = _slice_2063 & _slice_2064;
-  assign _mux_16481 = _eq_2029 ? _and_16480 : _and_16479;
-  assign _and_16482 = _and_1999 & _mux_16481;
-  assign _mux_16483 = _and_5735 ? 1'b0 : 1'b1;
-  assign _or_16484 = _and_5735 | _and_16482;
-  assign _and_16485 = _slice_2063 & _slice_2065;
-  assign _mux_16486 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16487 = _eq_2029 ? _and_16485 : _and_16479;
+  assign _mux_16475 = _and_5724 ? 1'b0 : 1'b1;
+  assign _or_16476 = _and_5724 | _and_16474;
+  assign _and_16477 = _slice_2060 & _slice_2062;
+  assign _mux_16478 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16479 = _eq_2029 ? _and_16477 : _and_16471;
+  assign _and_16480 = _and_1999 & _mux_16479;
+  assign _mux_16481 = _and_5727 ? 1'b0 : _mux_16478;
+  assign _or_16482 = _and_5727 | _and_16480;
+  assign _and_16483 = _eq_2029 & _and_16477;
+  assign _and_16484 = _and_1999 & _and_16483;
+  assign _and_16485 = _or_2226 & _slice_2271;
+  assign _and_16486 = _slice_2063 & _slice_2064;
+  assign _mux_16487 = _eq_2029 ? _and_16486 : _and_16485;
   assign _and_16488 = _and_1999 & _mux_16487;
-  assign _mux_16489 = _and_5738 ? 1'b0 : _mux_16486;
-  assign _or_16490 = _and_5738 | _and_16488;
-  assign _and_16491 = _eq_2029 & _and_16485;
-  assign _and_16492 = _and_1999 & _and_16491;
-  assign _and_16493 = _or_2226 & _slice_2275;
-  assign _and_16494 = _slice_2066 & _slice_2067;
-  assign _mux_16495 = _eq_2029 ? _and_16494 : _and_16493;
-  assign _and_16496 = _and_1999 & _mux_16495;
-  assign _mux_16497 = _and_5746 ? 1'b0 : 1'b1;
-  assign _or_16498 = _and_5746 | _and_16496;
-  assign _and_16499 = _slice_2066 & _slice_2068;
-  assign _mux_16500 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16501 = _eq_2029 ? _and_16499 : _and_16493;
+  assign _mux_16489 = _and_5735 ? 1'b0 : 1'b1;
+  assign _or_16490 = _and_5735 | _and_16488;
+  assign _and_16491 = _slice_2063 & _slice_2065;
+  assign _mux_16492 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16493 = _eq_2029 ? _and_16491 : _and_16485;
+  assign _and_16494 = _and_1999 & _mux_16493;
+  assign _mux_16495 = _and_5738 ? 1'b0 : _mux_16492;
+  assign _or_16496 = _and_5738 | _and_16494;
+  assign _and_16497 = _eq_2029 & _and_16491;
+  assign _and_16498 = _and_1999 & _and_16497;
+  assign _and_16499 = _or_2226 & _slice_2275;
+  assign _and_16500 = _slice_2066 & _slice_2067;
+  assign _mux_16501 = _eq_2029 ? _and_16500 : _and_16499;
   assign _and_16502 = _and_1999 & _mux_16501;
-  assign _mux_16503 = _and_5749 ? 1'b0 : _mux_16500;
-  assign _or_16504 = _and_5749 | _and_16502;
-  assign _and_16505 = _eq_2029 & _and_16499;
-  assign _and_16506 = _and_1999 & _and_16505;
-  assign _and_16507 = _or_2226 & _slice_2279;
-  assign _and_16508 = _slice_2069 & _slice_2070;
-  assign _mux_16509 = _eq_2029 ? _and_16508 : _and_16507;
-  assign _and_16510 = _and_1999 & _mux_16509;
-  assign _mux_16511 = _and_5757 ? 1'b0 : 1'b1;
-  assign _or_16512 = _and_5757 | _and_16510;
-  assign _and_16513 = _slice_2069 & _slice_2071;
-  assign _mux_16514 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16515 = _eq_2029 ? _and_16513 : _and_16507;
+  assign _mux_16503 = _and_5746 ? 1'b0 : 1'b1;
+  assign _or_16504 = _and_5746 | _and_16502;
+  assign _and_16505 = _slice_2066 & _slice_2068;
+  assign _mux_16506 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16507 = _eq_2029 ? _and_16505 : _and_16499;
+  assign _and_16508 = _and_1999 & _mux_16507;
+  assign _mux_16509 = _and_5749 ? 1'b0 : _mux_16506;
+  assign _or_16510 = _and_5749 | _and_16508;
+  assign _and_16511 = _eq_2029 & _and_16505;
+  assign _and_16512 = _and_1999 & _and_16511;
+  assign _and_16513 = _or_2226 & _slice_2279;
+  assign _and_16514 = _slice_2069 & _slice_2070;
+  assign _mux_16515 = _eq_2029 ? _and_16514 : _and_16513;
   assign _and_16516 = _and_1999 & _mux_16515;
-  assign _mux_16517 = _and_5760 ? 1'b0 : _mux_16514;
-  assign _or_16518 = _and_5760 | _and_16516;
-  assign _and_16519 = _eq_2029 & _and_16513;
-  assign _and_16520 = _and_1999 & _and_16519;
-  assign _and_16521 = _or_2226 & _slice_2283;
-  assign _and_16522 = _slice_2072 & _slice_2073;
-  assign _mux_16523 = _eq_2029 ? _and_16522 : _and_16521;
-  assign _and_16524 = _and_1999 & _mux_16523;
-  assign _mux_16525 = _and_5768 ? 1'b0 : 1'b1;
-  assign _or_16526 = _and_5768 | _and_16524;
-  assign _and_16527 = _slice_2072 & _slice_2074;
-  assign _mux_16528 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16529 = _eq_2029 ? _and_16527 : _and_16521;
+  assign _mux_16517 = _and_5757 ? 1'b0 : 1'b1;
+  assign _or_16518 = _and_5757 | _and_16516;
+  assign _and_16519 = _slice_2069 & _slice_2071;
+  assign _mux_16520 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16521 = _eq_2029 ? _and_16519 : _and_16513;
+  assign _and_16522 = _and_1999 & _mux_16521;
+  assign _mux_16523 = _and_5760 ? 1'b0 : _mux_16520;
+  assign _or_16524 = _and_5760 | _and_16522;
+  assign _and_16525 = _eq_2029 & _and_16519;
+  assign _and_16526 = _and_1999 & _and_16525;
+  assign _and_16527 = _or_2226 & _slice_2283;
+  assign _and_16528 = _slice_2072 & _slice_2073;
+  assign _mux_16529 = _eq_2029 ? _and_16528 : _and_16527;
   assign _and_16530 = _and_1999 & _mux_16529;
-  assign _mux_16531 = _and_5771 ? 1'b0 : _mux_16528;
-  assign _or_16532 = _and_5771 | _and_16530;
-  assign _and_16533 = _eq_2029 & _and_16527;
-  assign _and_16534 = _and_1999 & _and_16533;
-  assign _and_16535 = _or_2226 & _slice_2287;
-  assign _and_16536 = _slice_2075 & _slice_2076;
-  assign _mux_16537 = _eq_2029 ? _and_16536 : _and_16535;
-  assign _and_16538 = _and_1999 & _mux_16537;
-  assign _mux_16539 = _and_5779 ? 1'b0 : 1'b1;
-  assign _or_16540 = _and_5779 | _and_16538;
-  assign _and_16541 = _slice_2075 & _slice_2077;
-  assign _mux_16542 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16543 = _eq_2029 ? _and_16541 : _and_16535;
+  assign _mux_16531 = _and_5768 ? 1'b0 : 1'b1;
+  assign _or_16532 = _and_5768 | _and_16530;
+  assign _and_16533 = _slice_2072 & _slice_2074;
+  assign _mux_16534 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16535 = _eq_2029 ? _and_16533 : _and_16527;
+  assign _and_16536 = _and_1999 & _mux_16535;
+  assign _mux_16537 = _and_5771 ? 1'b0 : _mux_16534;
+  assign _or_16538 = _and_5771 | _and_16536;
+  assign _and_16539 = _eq_2029 & _and_16533;
+  assign _and_16540 = _and_1999 & _and_16539;
+  assign _and_16541 = _or_2226 & _slice_2287;
+  assign _and_16542 = _slice_2075 & _slice_2076;
+  assign _mux_16543 = _eq_2029 ? _and_16542 : _and_16541;
   assign _and_16544 = _and_1999 & _mux_16543;
-  assign _mux_16545 = _and_5782 ? 1'b0 : _mux_16542;
-  assign _or_16546 = _and_5782 | _and_16544;
-  assign _and_16547 = _eq_2029 & _and_16541;
-  assign _and_16548 = _and_1999 & _and_16547;
-  assign _and_16549 = _or_2226 & _slice_2291;
-  assign _and_16550 = _slice_2078 & _slice_2079;
-  assign _mux_16551 = _eq_2029 ? _and_16550 : _and_16549;
-  assign _and_16552 = _and_1999 & _mux_16551;
-  assign _mux_16553 = _and_5790 ? 1'b0 : 1'b1;
-  assign _or_16554 = _and_5790 | _and_16552;
-  assign _and_16555 = _slice_2078 & _slice_2080;
-  assign _mux_16556 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16557 = _eq_2029 ? _and_16555 : _and_16549;
+  assign _mux_16545 = _and_5779 ? 1'b0 : 1'b1;
+  assign _or_16546 = _and_5779 | _and_16544;
+  assign _and_16547 = _slice_2075 & _slice_2077;
+  assign _mux_16548 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16549 = _eq_2029 ? _and_16547 : _and_16541;
+  assign _and_16550 = _and_1999 & _mux_16549;
+  assign _mux_16551 = _and_5782 ? 1'b0 : _mux_16548;
+  assign _or_16552 = _and_5782 | _and_16550;
+  assign _and_16553 = _eq_2029 & _and_16547;
+  assign _and_16554 = _and_1999 & _and_16553;
+  assign _and_16555 = _or_2226 & _slice_2291;
+  assign _and_16556 = _slice_2078 & _slice_2079;
+  assign _mux_16557 = _eq_2029 ? _and_16556 : _and_16555;
   assign _and_16558 = _and_1999 & _mux_16557;
-  assign _mux_16559 = _and_5793 ? 1'b0 : _mux_16556;
-  assign _or_16560 = _and_5793 | _and_16558;
-  assign _and_16561 = _eq_2029 & _and_16555;
-  assign _and_16562 = _and_1999 & _and_16561;
-  assign _and_16563 = _or_2226 & _slice_2295;
-  assign _and_16564 = _slice_2081 & _slice_2082;
-  assign _mux_16565 = _eq_2029 ? _and_16564 : _and_16563;
-  assign _and_16566 = _and_1999 & _mux_16565;
-  assign _mux_16567 = _and_5801 ? 1'b0 : 1'b1;
-  assign _or_16568 = _and_5801 | _and_16566;
-  assign _and_16569 = _slice_2081 & _slice_2083;
-  assign _mux_16570 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16571 = _eq_2029 ? _and_16569 : _and_16563;
+  assign _mux_16559 = _and_5790 ? 1'b0 : 1'b1;
+  assign _or_16560 = _and_5790 | _and_16558;
+  assign _and_16561 = _slice_2078 & _slice_2080;
+  assign _mux_16562 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16563 = _eq_2029 ? _and_16561 : _and_16555;
+  assign _and_16564 = _and_1999 & _mux_16563;
+  assign _mux_16565 = _and_5793 ? 1'b0 : _mux_16562;
+  assign _or_16566 = _and_5793 | _and_16564;
+  assign _and_16567 = _eq_2029 & _and_16561;
+  assign _and_16568 = _and_1999 & _and_16567;
+  assign _and_16569 = _or_2226 & _slice_2295;
+  assign _and_16570 = _slice_2081 & _slice_2082;
+  assign _mux_16571 = _eq_2029 ? _and_16570 : _and_16569;
   assign _and_16572 = _and_1999 & _mux_16571;
-  assign _mux_16573 = _and_5804 ? 1'b0 : _mux_16570;
-  assign _or_16574 = _and_5804 | _and_16572;
-  assign _and_16575 = _eq_2029 & _and_16569;
-  assign _and_16576 = _and_1999 & _and_16575;
-  assign _and_16577 = _or_2226 & _slice_2299;
-  assign _and_16578 = _slice_2084 & _slice_2085;
-  assign _mux_16579 = _eq_2029 ? _and_16578 : _and_16577;
-  assign _and_16580 = _and_1999 & _mux_16579;
-  assign _mux_16581 = _and_5812 ? 1'b0 : 1'b1;
-  assign _or_16582 = _and_5812 | _and_16580;
-  assign _and_16583 = _slice_2084 & _slice_2086;
-  assign _mux_16584 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16585 = _eq_2029 ? _and_16583 : _and_16577;
+  assign _mux_16573 = _and_5801 ? 1'b0 : 1'b1;
+  assign _or_16574 = _and_5801 | _and_16572;
+  assign _and_16575 = _slice_2081 & _slice_2083;
+  assign _mux_16576 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16577 = _eq_2029 ? _and_16575 : _and_16569;
+  assign _and_16578 = _and_1999 & _mux_16577;
+  assign _mux_16579 = _and_5804 ? 1'b0 : _mux_16576;
+  assign _or_16580 = _and_5804 | _and_16578;
+  assign _and_16581 = _eq_2029 & _and_16575;
+  assign _and_16582 = _and_1999 & _and_16581;
+  assign _and_16583 = _or_2226 & _slice_2299;
+  assign _and_16584 = _slice_2084 & _slice_2085;
+  assign _mux_16585 = _eq_2029 ? _and_16584 : _and_16583;
   assign _and_16586 = _and_1999 & _mux_16585;
-  assign _mux_16587 = _and_5815 ? 1'b0 : _mux_16584;
-  assign _or_16588 = _and_5815 | _and_16586;
-  assign _and_16589 = _eq_2029 & _and_16583;
-  assign _and_16590 = _and_1999 & _and_16589;
-  assign _and_16591 = _or_2226 & _slice_2303;
-  assign _and_16592 = _slice_2087 & _slice_2088;
-  assign _mux_16593 = _eq_2029 ? _and_16592 : _and_16591;
-  assign _and_16594 = _and_1999 & _mux_16593;
-  assign _mux_16595 = _and_5823 ? 1'b0 : 1'b1;
-  assign _or_16596 = _and_5823 | _and_16594;
-  assign _and_16597 = _slice_2087 & _slice_2089;
-  assign _mux_16598 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16599 = _eq_2029 ? _and_16597 : _and_16591;
+  assign _mux_16587 = _and_5812 ? 1'b0 : 1'b1;
+  assign _or_16588 = _and_5812 | _and_16586;
+  assign _and_16589 = _slice_2084 & _slice_2086;
+  assign _mux_16590 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16591 = _eq_2029 ? _and_16589 : _and_16583;
+  assign _and_16592 = _and_1999 & _mux_16591;
+  assign _mux_16593 = _and_5815 ? 1'b0 : _mux_16590;
+  assign _or_16594 = _and_5815 | _and_16592;
+  assign _and_16595 = _eq_2029 & _and_16589;
+  assign _and_16596 = _and_1999 & _and_16595;
+  assign _and_16597 = _or_2226 & _slice_2303;
+  assign _and_16598 = _slice_2087 & _slice_2088;
+  assign _mux_16599 = _eq_2029 ? _and_16598 : _and_16597;
   assign _and_16600 = _and_1999 & _mux_16599;
-  assign _mux_16601 = _and_5826 ? 1'b0 : _mux_16598;
-  assign _or_16602 = _and_5826 | _and_16600;
-  assign _and_16603 = _eq_2029 & _and_16597;
-  assign _and_16604 = _and_1999 & _and_16603;
-  assign _and_16605 = _or_2226 & _slice_2307;
-  assign _and_16606 = _slice_2090 & _slice_2091;
-  assign _mux_16607 = _eq_2029 ? _and_16606 : _and_16605;
-  assign _and_16608 = _and_1999 & _mux_16607;
-  assign _mux_16609 = _and_5834 ? 1'b0 : 1'b1;
-  assign _or_16610 = _and_5834 | _and_16608;
-  assign _and_16611 = _slice_2090 & _slice_2092;
-  assign _mux_16612 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16613 = _eq_2029 ? _and_16611 : _and_16605;
+  assign _mux_16601 = _and_5823 ? 1'b0 : 1'b1;
+  assign _or_16602 = _and_5823 | _and_16600;
+  assign _and_16603 = _slice_2087 & _slice_2089;
+  assign _mux_16604 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16605 = _eq_2029 ? _and_16603 : _and_16597;
+  assign _and_16606 = _and_1999 & _mux_16605;
+  assign _mux_16607 = _and_5826 ? 1'b0 : _mux_16604;
+  assign _or_16608 = _and_5826 | _and_16606;
+  assign _and_16609 = _eq_2029 & _and_16603;
+  assign _and_16610 = _and_1999 & _and_16609;
+  assign _and_16611 = _or_2226 & _slice_2307;
+  assign _and_16612 = _slice_2090 & _slice_2091;
+  assign _mux_16613 = _eq_2029 ? _and_16612 : _and_16611;
   assign _and_16614 = _and_1999 & _mux_16613;
-  assign _mux_16615 = _and_5837 ? 1'b0 : _mux_16612;
-  assign _or_16616 = _and_5837 | _and_16614;
-  assign _and_16617 = _eq_2029 & _and_16611;
-  assign _and_16618 = _and_1999 & _and_16617;
-  assign _and_16619 = _or_2226 & _slice_2311;
-  assign _and_16620 = _slice_2093 & _slice_2094;
-  assign _mux_16621 = _eq_2029 ? _and_16620 : _and_16619;
-  assign _and_16622 = _and_1999 & _mux_16621;
-  assign _mux_16623 = _and_5845 ? 1'b0 : 1'b1;
-  assign _or_16624 = _and_5845 | _and_16622;
-  assign _and_16625 = _slice_2093 & _slice_2095;
-  assign _mux_16626 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16627 = _eq_2029 ? _and_16625 : _and_16619;
+  assign _mux_16615 = _and_5834 ? 1'b0 : 1'b1;
+  assign _or_16616 = _and_5834 | _and_16614;
+  assign _and_16617 = _slice_2090 & _slice_2092;
+  assign _mux_16618 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16619 = _eq_2029 ? _and_16617 : _and_16611;
+  assign _and_16620 = _and_1999 & _mux_16619;
+  assign _mux_16621 = _and_5837 ? 1'b0 : _mux_16618;
+  assign _or_16622 = _and_5837 | _and_16620;
+  assign _and_16623 = _eq_2029 & _and_16617;
+  assign _and_16624 = _and_1999 & _and_16623;
+  assign _and_16625 = _or_2226 & _slice_2311;
+  assign _and_16626 = _slice_2093 & _slice_2094;
+  assign _mux_16627 = _eq_2029 ? _and_16626 : _and_16625;
   assign _and_16628 = _and_1999 & _mux_16627;
-  assign _mux_16629 = _and_5848 ? 1'b0 : _mux_16626;
-  assign _or_16630 = _and_5848 | _and_16628;
-  assign _and_16631 = _eq_2029 & _and_16625;
-  assign _and_16632 = _and_1999 & _and_16631;
-  assign _and_16633 = _or_2226 & _slice_2315;
-  assign _and_16634 = _slice_2096 & _slice_2097;
-  assign _mux_16635 = _eq_2029 ? _and_16634 : _and_16633;
-  assign _and_16636 = _and_1999 & _mux_16635;
-  assign _mux_16637 = _and_5856 ? 1'b0 : 1'b1;
-  assign _or_16638 = _and_5856 | _and_16636;
-  assign _and_16639 = _slice_2096 & _slice_2098;
-  assign _mux_16640 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16641 = _eq_2029 ? _and_16639 : _and_16633;
+  assign _mux_16629 = _and_5845 ? 1'b0 : 1'b1;
+  assign _or_16630 = _and_5845 | _and_16628;
+  assign _and_16631 = _slice_2093 & _slice_2095;
+  assign _mux_16632 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16633 = _eq_2029 ? _and_16631 : _and_16625;
+  assign _and_16634 = _and_1999 & _mux_16633;
+  assign _mux_16635 = _and_5848 ? 1'b0 : _mux_16632;
+  assign _or_16636 = _and_5848 | _and_16634;
+  assign _and_16637 = _eq_2029 & _and_16631;
+  assign _and_16638 = _and_1999 & _and_16637;
+  assign _and_16639 = _or_2226 & _slice_2315;
+  assign _and_16640 = _slice_2096 & _slice_2097;
+  assign _mux_16641 = _eq_2029 ? _and_16640 : _and_16639;
   assign _and_16642 = _and_1999 & _mux_16641;
-  assign _mux_16643 = _and_5859 ? 1'b0 : _mux_16640;
-  assign _or_16644 = _and_5859 | _and_16642;
-  assign _and_16645 = _eq_2029 & _and_16639;
-  assign _and_16646 = _and_1999 & _and_16645;
-  assign _and_16647 = _or_2226 & _slice_2319;
-  assign _and_16648 = _slice_2099 & _slice_2100;
-  assign _mux_16649 = _eq_2029 ? _and_16648 : _and_16647;
-  assign _and_16650 = _and_1999 & _mux_16649;
-  assign _mux_16651 = _and_5867 ? 1'b0 : 1'b1;
-  assign _or_16652 = _and_5867 | _and_16650;
-  assign _and_16653 = _slice_2099 & _slice_2101;
-  assign _mux_16654 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16655 = _eq_2029 ? _and_16653 : _and_16647;
+  assign _mux_16643 = _and_5856 ? 1'b0 : 1'b1;
+  assign _or_16644 = _and_5856 | _and_16642;
+  assign _and_16645 = _slice_2096 & _slice_2098;
+  assign _mux_16646 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16647 = _eq_2029 ? _and_16645 : _and_16639;
+  assign _and_16648 = _and_1999 & _mux_16647;
+  assign _mux_16649 = _and_5859 ? 1'b0 : _mux_16646;
+  assign _or_16650 = _and_5859 | _and_16648;
+  assign _and_16651 = _eq_2029 & _and_16645;
+  assign _and_16652 = _and_1999 & _and_16651;
+  assign _and_16653 = _or_2226 & _slice_2319;
+  assign _and_16654 = _slice_2099 & _slice_2100;
+  assign _mux_16655 = _eq_2029 ? _and_16654 : _and_16653;
   assign _and_16656 = _and_1999 & _mux_16655;
-  assign _mux_16657 = _and_5870 ? 1'b0 : _mux_16654;
-  assign _or_16658 = _and_5870 | _and_16656;
-  assign _and_16659 = _eq_2029 & _and_16653;
-  assign _and_16660 = _and_1999 & _and_16659;
-  assign _and_16661 = _or_2226 & _slice_2323;
-  assign _and_16662 = _slice_2102 & _slice_2103;
-  assign _mux_16663 = _eq_2029 ? _and_16662 : _and_16661;
-  assign _and_16664 = _and_1999 & _mux_16663;
-  assign _mux_16665 = _and_5878 ? 1'b0 : 1'b1;
-  assign _or_16666 = _and_5878 | _and_16664;
-  assign _and_16667 = _slice_2102 & _slice_2104;
-  assign _mux_16668 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16669 = _eq_2029 ? _and_16667 : _and_16661;
+  assign _mux_16657 = _and_5867 ? 1'b0 : 1'b1;
+  assign _or_16658 = _and_5867 | _and_16656;
+  assign _and_16659 = _slice_2099 & _slice_2101;
+  assign _mux_16660 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16661 = _eq_2029 ? _and_16659 : _and_16653;
+  assign _and_16662 = _and_1999 & _mux_16661;
+  assign _mux_16663 = _and_5870 ? 1'b0 : _mux_16660;
+  assign _or_16664 = _and_5870 | _and_16662;
+  assign _and_16665 = _eq_2029 & _and_16659;
+  assign _and_16666 = _and_1999 & _and_16665;
+  assign _and_16667 = _or_2226 & _slice_2323;
+  assign _and_16668 = _slice_2102 & _slice_2103;
+  assign _mux_16669 = _eq_2029 ? _and_16668 : _and_16667;
   assign _and_16670 = _and_1999 & _mux_16669;
-  assign _mux_16671 = _and_5881 ? 1'b0 : _mux_16668;
-  assign _or_16672 = _and_5881 | _and_16670;
-  assign _and_16673 = _eq_2029 & _and_16667;
-  assign _and_16674 = _and_1999 & _and_16673;
-  assign _and_16675 = _or_2226 & _slice_2327;
-  assign _and_16676 = _slice_2105 & _slice_2106;
-  assign _mux_16677 = _eq_2029 ? _and_16676 : _and_16675;
-  assign _and_16678 = _and_1999 & _mux_16677;
-  assign _mux_16679 = _and_5889 ? 1'b0 : 1'b1;
-  assign _or_16680 = _and_5889 | _and_16678;
-  assign _and_16681 = _slice_2105 & _slice_2107;
-  assign _mux_16682 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16683 = _eq_2029 ? _and_16681 : _and_16675;
+  assign _mux_16671 = _and_5878 ? 1'b0 : 1'b1;
+  assign _or_16672 = _and_5878 | _and_16670;
+  assign _and_16673 = _slice_2102 & _slice_2104;
+  assign _mux_16674 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16675 = _eq_2029 ? _and_16673 : _and_16667;
+  assign _and_16676 = _and_1999 & _mux_16675;
+  assign _mux_16677 = _and_5881 ? 1'b0 : _mux_16674;
+  assign _or_16678 = _and_5881 | _and_16676;
+  assign _and_16679 = _eq_2029 & _and_16673;
+  assign _and_16680 = _and_1999 & _and_16679;
+  assign _and_16681 = _or_2226 & _slice_2327;
+  assign _and_16682 = _slice_2105 & _slice_2106;
+  assign _mux_16683 = _eq_2029 ? _and_16682 : _and_16681;
   assign _and_16684 = _and_1999 & _mux_16683;
-  assign _mux_16685 = _and_5892 ? 1'b0 : _mux_16682;
-  assign _or_16686 = _and_5892 | _and_16684;
-  assign _and_16687 = _eq_2029 & _and_16681;
-  assign _and_16688 = _and_1999 & _and_16687;
-  assign _and_16689 = _or_2226 & _slice_2331;
-  assign _and_16690 = _slice_2108 & _slice_2109;
-  assign _mux_16691 = _eq_2029 ? _and_16690 : _and_16689;
-  assign _and_16692 = _and_1999 & _mux_16691;
-  assign _mux_16693 = _and_5900 ? 1'b0 : 1'b1;
-  assign _or_16694 = _and_5900 | _and_16692;
-  assign _and_16695 = _slice_2108 & _slice_2110;
-  assign _mux_16696 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16697 = _eq_2029 ? _and_16695 : _and_16689;
+  assign _mux_16685 = _and_5889 ? 1'b0 : 1'b1;
+  assign _or_16686 = _and_5889 | _and_16684;
+  assign _and_16687 = _slice_2105 & _slice_2107;
+  assign _mux_16688 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16689 = _eq_2029 ? _and_16687 : _and_16681;
+  assign _and_16690 = _and_1999 & _mux_16689;
+  assign _mux_16691 = _and_5892 ? 1'b0 : _mux_16688;
+  assign _or_16692 = _and_5892 | _and_16690;
+  assign _and_16693 = _eq_2029 & _and_16687;
+  assign _and_16694 = _and_1999 & _and_16693;
+  assign _and_16695 = _or_2226 & _slice_2331;
+  assign _and_16696 = _slice_2108 & _slice_2109;
+  assign _mux_16697 = _eq_2029 ? _and_16696 : _and_16695;
   assign _and_16698 = _and_1999 & _mux_16697;
-  assign _mux_16699 = _and_5903 ? 1'b0 : _mux_16696;
-  assign _or_16700 = _and_5903 | _and_16698;
-  assign _and_16701 = _eq_2029 & _and_16695;
-  assign _and_16702 = _and_1999 & _and_16701;
-  assign _and_16703 = _or_2226 & _slice_2335;
-  assign _and_16704 = _slice_2111 & _slice_2112;
-  assign _mux_16705 = _eq_2029 ? _and_16704 : _and_16703;
-  assign _and_16706 = _and_1999 & _mux_16705;
-  assign _mux_16707 = _and_5911 ? 1'b0 : 1'b1;
-  assign _or_16708 = _and_5911 | _and_16706;
-  assign _and_16709 = _slice_2111 & _slice_2113;
-  assign _mux_16710 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16711 = _eq_2029 ? _and_16709 : _and_16703;
+  assign _mux_16699 = _and_5900 ? 1'b0 : 1'b1;
+  assign _or_16700 = _and_5900 | _and_16698;
+  assign _and_16701 = _slice_2108 & _slice_2110;
+  assign _mux_16702 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16703 = _eq_2029 ? _and_16701 : _and_16695;
+  assign _and_16704 = _and_1999 & _mux_16703;
+  assign _mux_16705 = _and_5903 ? 1'b0 : _mux_16702;
+  assign _or_16706 = _and_5903 | _and_16704;
+  assign _and_16707 = _eq_2029 & _and_16701;
+  assign _and_16708 = _and_1999 & _and_16707;
+  assign _and_16709 = _or_2226 & _slice_2335;
+  assign _and_16710 = _slice_2111 & _slice_2112;
+  assign _mux_16711 = _eq_2029 ? _and_16710 : _and_16709;
   assign _and_16712 = _and_1999 & _mux_16711;
-  assign _mux_16713 = _and_5914 ? 1'b0 : _mux_16710;
-  assign _or_16714 = _and_5914 | _and_16712;
-  assign _and_16715 = _eq_2029 & _and_16709;
-  assign _and_16716 = _and_1999 & _and_16715;
-  assign _and_16717 = _or_2226 & _slice_2339;
-  assign _and_16718 = _slice_2114 & _slice_2115;
-  assign _mux_16719 = _eq_2029 ? _and_16718 : _and_16717;
-  assign _and_16720 = _and_1999 & _mux_16719;
-  assign _mux_16721 = _and_5922 ? 1'b0 : 1'b1;
-  assign _or_16722 = _and_5922 | _and_16720;
-  assign _and_16723 = _slice_2114 & _slice_2116;
-  assign _mux_16724 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16725 = _eq_2029 ? _and_16723 : _and_16717;
+  assign _mux_16713 = _and_5911 ? 1'b0 : 1'b1;
+  assign _or_16714 = _and_5911 | _and_16712;
+  assign _and_16715 = _slice_2111 & _slice_2113;
+  assign _mux_16716 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16717 = _eq_2029 ? _and_16715 : _and_16709;
+  assign _and_16718 = _and_1999 & _mux_16717;
+  assign _mux_16719 = _and_5914 ? 1'b0 : _mux_16716;
+  assign _or_16720 = _and_5914 | _and_16718;
+  assign _and_16721 = _eq_2029 & _and_16715;
+  assign _and_16722 = _and_1999 & _and_16721;
+  assign _and_16723 = _or_2226 & _slice_2339;
+  assign _and_16724 = _slice_2114 & _slice_2115;
+  assign _mux_16725 = _eq_2029 ? _and_16724 : _and_16723;
   assign _and_16726 = _and_1999 & _mux_16725;
-  assign _mux_16727 = _and_5925 ? 1'b0 : _mux_16724;
-  assign _or_16728 = _and_5925 | _and_16726;
-  assign _and_16729 = _eq_2029 & _and_16723;
-  assign _and_16730 = _and_1999 & _and_16729;
-  assign _and_16731 = _or_2226 & _slice_2343;
-  assign _and_16732 = _slice_2117 & _slice_2118;
-  assign _mux_16733 = _eq_2029 ? _and_16732 : _and_16731;
-  assign _and_16734 = _and_1999 & _mux_16733;
-  assign _mux_16735 = _and_5933 ? 1'b0 : 1'b1;
-  assign _or_16736 = _and_5933 | _and_16734;
-  assign _and_16737 = _slice_2117 & _slice_2119;
-  assign _mux_16738 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16739 = _eq_2029 ? _and_16737 : _and_16731;
+  assign _mux_16727 = _and_5922 ? 1'b0 : 1'b1;
+  assign _or_16728 = _and_5922 | _and_16726;
+  assign _and_16729 = _slice_2114 & _slice_2116;
+  assign _mux_16730 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16731 = _eq_2029 ? _and_16729 : _and_16723;
+  assign _and_16732 = _and_1999 & _mux_16731;
+  assign _mux_16733 = _and_5925 ? 1'b0 : _mux_16730;
+  assign _or_16734 = _and_5925 | _and_16732;
+  assign _and_16735 = _eq_2029 & _and_16729;
+  assign _and_16736 = _and_1999 & _and_16735;
+  assign _and_16737 = _or_2226 & _slice_2343;
+  assign _and_16738 = _slice_2117 & _slice_2118;
+  assign _mux_16739 = _eq_2029 ? _and_16738 : _and_16737;
   assign _and_16740 = _and_1999 & _mux_16739;
-  assign _mux_16741 = _and_5936 ? 1'b0 : _mux_16738;
-  assign _or_16742 = _and_5936 | _and_16740;
-  assign _and_16743 = _eq_2029 & _and_16737;
-  assign _and_16744 = _and_1999 & _and_16743;
-  assign _and_16745 = _or_2226 & _slice_2347;
-  assign _and_16746 = _slice_2120 & _slice_2121;
-  assign _mux_16747 = _eq_2029 ? _and_16746 : _and_16745;
-  assign _and_16748 = _and_1999 & _mux_16747;
-  assign _mux_16749 = _and_5944 ? 1'b0 : 1'b1;
-  assign _or_16750 = _and_5944 | _and_16748;
-  assign _and_16751 = _slice_2120 & _slice_2122;
-  assign _mux_16752 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16753 = _eq_2029 ? _and_16751 : _and_16745;
+  assign _mux_16741 = _and_5933 ? 1'b0 : 1'b1;
+  assign _or_16742 = _and_5933 | _and_16740;
+  assign _and_16743 = _slice_2117 & _slice_2119;
+  assign _mux_16744 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16745 = _eq_2029 ? _and_16743 : _and_16737;
+  assign _and_16746 = _and_1999 & _mux_16745;
+  assign _mux_16747 = _and_5936 ? 1'b0 : _mux_16744;
+  assign _or_16748 = _and_5936 | _and_16746;
+  assign _and_16749 = _eq_2029 & _and_16743;
+  assign _and_16750 = _and_1999 & _and_16749;
+  assign _and_16751 = _or_2226 & _slice_2347;
+  assign _and_16752 = _slice_2120 & _slice_2121;
+  assign _mux_16753 = _eq_2029 ? _and_16752 : _and_16751;
   assign _and_16754 = _and_1999 & _mux_16753;
-  assign _mux_16755 = _and_5947 ? 1'b0 : _mux_16752;
-  assign _or_16756 = _and_5947 | _and_16754;
-  assign _and_16757 = _eq_2029 & _and_16751;
-  assign _and_16758 = _and_1999 & _and_16757;
-  assign _and_16759 = _or_2226 & _slice_2351;
-  assign _and_16760 = _slice_2123 & _slice_2124;
-  assign _mux_16761 = _eq_2029 ? _and_16760 : _and_16759;
-  assign _and_16762 = _and_1999 & _mux_16761;
-  assign _mux_16763 = _and_5955 ? 1'b0 : 1'b1;
-  assign _or_16764 = _and_5955 | _and_16762;
-  assign _and_16765 = _slice_2123 & _slice_2125;
-  assign _mux_16766 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16767 = _eq_2029 ? _and_16765 : _and_16759;
+  assign _mux_16755 = _and_5944 ? 1'b0 : 1'b1;
+  assign _or_16756 = _and_5944 | _and_16754;
+  assign _and_16757 = _slice_2120 & _slice_2122;
+  assign _mux_16758 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16759 = _eq_2029 ? _and_16757 : _and_16751;
+  assign _and_16760 = _and_1999 & _mux_16759;
+  assign _mux_16761 = _and_5947 ? 1'b0 : _mux_16758;
+  assign _or_16762 = _and_5947 | _and_16760;
+  assign _and_16763 = _eq_2029 & _and_16757;
+  assign _and_16764 = _and_1999 & _and_16763;
+  assign _and_16765 = _or_2226 & _slice_2351;
+  assign _and_16766 = _slice_2123 & _slice_2124;
+  assign _mux_16767 = _eq_2029 ? _and_16766 : _and_16765;
   assign _and_16768 = _and_1999 & _mux_16767;
-  assign _mux_16769 = _and_5958 ? 1'b0 : _mux_16766;
-  assign _or_16770 = _and_5958 | _and_16768;
-  assign _and_16771 = _eq_2029 & _and_16765;
-  assign _and_16772 = _and_1999 & _and_16771;
-  assign _and_16773 = _or_2226 & _slice_2355;
-  assign _and_16774 = _slice_2126 & _slice_2127;
-  assign _mux_16775 = _eq_2029 ? _and_16774 : _and_16773;
-  assign _and_16776 = _and_1999 & _mux_16775;
-  assign _mux_16777 = _and_5966 ? 1'b0 : 1'b1;
-  assign _or_16778 = _and_5966 | _and_16776;
-  assign _and_16779 = _slice_2126 & _slice_2128;
-  assign _mux_16780 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16781 = _eq_2029 ? _and_16779 : _and_16773;
+  assign _mux_16769 = _and_5955 ? 1'b0 : 1'b1;
+  assign _or_16770 = _and_5955 | _and_16768;
+  assign _and_16771 = _slice_2123 & _slice_2125;
+  assign _mux_16772 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16773 = _eq_2029 ? _and_16771 : _and_16765;
+  assign _and_16774 = _and_1999 & _mux_16773;
+  assign _mux_16775 = _and_5958 ? 1'b0 : _mux_16772;
+  assign _or_16776 = _and_5958 | _and_16774;
+  assign _and_16777 = _eq_2029 & _and_16771;
+  assign _and_16778 = _and_1999 & _and_16777;
+  assign _and_16779 = _or_2226 & _slice_2355;
+  assign _and_16780 = _slice_2126 & _slice_2127;
+  assign _mux_16781 = _eq_2029 ? _and_16780 : _and_16779;
   assign _and_16782 = _and_1999 & _mux_16781;
-  assign _mux_16783 = _and_5969 ? 1'b0 : _mux_16780;
-  assign _or_16784 = _and_5969 | _and_16782;
-  assign _and_16785 = _eq_2029 & _and_16779;
-  assign _and_16786 = _and_1999 & _and_16785;
-  assign _and_16787 = _or_2226 & _slice_2359;
-  assign _and_16788 = _slice_2129 & _slice_2130;
-  assign _mux_16789 = _eq_2029 ? _and_16788 : _and_16787;
-  assign _and_16790 = _and_1999 & _mux_16789;
-  assign _mux_16791 = _and_5977 ? 1'b0 : 1'b1;
-  assign _or_16792 = _and_5977 | _and_16790;
-  assign _and_16793 = _slice_2129 & _slice_2131;
-  assign _mux_16794 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16795 = _eq_2029 ? _and_16793 : _and_16787;
+  assign _mux_16783 = _and_5966 ? 1'b0 : 1'b1;
+  assign _or_16784 = _and_5966 | _and_16782;
+  assign _and_16785 = _slice_2126 & _slice_2128;
+  assign _mux_16786 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16787 = _eq_2029 ? _and_16785 : _and_16779;
+  assign _and_16788 = _and_1999 & _mux_16787;
+  assign _mux_16789 = _and_5969 ? 1'b0 : _mux_16786;
+  assign _or_16790 = _and_5969 | _and_16788;
+  assign _and_16791 = _eq_2029 & _and_16785;
+  assign _and_16792 = _and_1999 & _and_16791;
+  assign _and_16793 = _or_2226 & _slice_2359;
+  assign _and_16794 = _slice_2129 & _slice_2130;
+  assign _mux_16795 = _eq_2029 ? _and_16794 : _and_16793;
   assign _and_16796 = _and_1999 & _mux_16795;
-  assign _mux_16797 = _and_5980 ? 1'b0 : _mux_16794;
-  assign _or_16798 = _and_5980 | _and_16796;
-  assign _and_16799 = _eq_2029 & _and_16793;
-  assign _and_16800 = _and_1999 & _and_16799;
-  assign _and_16801 = _or_2226 & _slice_2363;
-  assign _and_16802 = _slice_2132 & _slice_2133;
-  assign _mux_16803 = _eq_2029 ? _and_16802 : _and_16801;
-  assign _and_16804 = _and_1999 & _mux_16803;
-  assign _mux_16805 = _and_5988 ? 1'b0 : 1'b1;
-  assign _or_16806 = _and_5988 | _and_16804;
-  assign _and_16807 = _slice_2132 & _slice_2134;
-  assign _mux_16808 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16809 = _eq_2029 ? _and_16807 : _and_16801;
+  assign _mux_16797 = _and_5977 ? 1'b0 : 1'b1;
+  assign _or_16798 = _and_5977 | _and_16796;
+  assign _and_16799 = _slice_2129 & _slice_2131;
+  assign _mux_16800 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16801 = _eq_2029 ? _and_16799 : _and_16793;
+  assign _and_16802 = _and_1999 & _mux_16801;
+  assign _mux_16803 = _and_5980 ? 1'b0 : _mux_16800;
+  assign _or_16804 = _and_5980 | _and_16802;
+  assign _and_16805 = _eq_2029 & _and_16799;
+  assign _and_16806 = _and_1999 & _and_16805;
+  assign _and_16807 = _or_2226 & _slice_2363;
+  assign _and_16808 = _slice_2132 & _slice_2133;
+  assign _mux_16809 = _eq_2029 ? _and_16808 : _and_16807;
   assign _and_16810 = _and_1999 & _mux_16809;
-  assign _mux_16811 = _and_5991 ? 1'b0 : _mux_16808;
-  assign _or_16812 = _and_5991 | _and_16810;
-  assign _and_16813 = _eq_2029 & _and_16807;
-  assign _and_16814 = _and_1999 & _and_16813;
-  assign _and_16815 = _or_2226 & _slice_2367;
-  assign _and_16816 = _slice_2135 & _slice_2136;
-  assign _mux_16817 = _eq_2029 ? _and_16816 : _and_16815;
-  assign _and_16818 = _and_1999 & _mux_16817;
-  assign _mux_16819 = _and_5999 ? 1'b0 : 1'b1;
-  assign _or_16820 = _and_5999 | _and_16818;
-  assign _and_16821 = _slice_2135 & _slice_2137;
-  assign _mux_16822 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16823 = _eq_2029 ? _and_16821 : _and_16815;
+  assign _mux_16811 = _and_5988 ? 1'b0 : 1'b1;
+  assign _or_16812 = _and_5988 | _and_16810;
+  assign _and_16813 = _slice_2132 & _slice_2134;
+  assign _mux_16814 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16815 = _eq_2029 ? _and_16813 : _and_16807;
+  assign _and_16816 = _and_1999 & _mux_16815;
+  assign _mux_16817 = _and_5991 ? 1'b0 : _mux_16814;
+  assign _or_16818 = _and_5991 | _and_16816;
+  assign _and_16819 = _eq_2029 & _and_16813;
+  assign _and_16820 = _and_1999 & _and_16819;
+  assign _and_16821 = _or_2226 & _slice_2367;
+  assign _and_16822 = _slice_2135 & _slice_2136;
+  assign _mux_16823 = _eq_2029 ? _and_16822 : _and_16821;
   assign _and_16824 = _and_1999 & _mux_16823;
-  assign _mux_16825 = _and_6002 ? 1'b0 : _mux_16822;
-  assign _or_16826 = _and_6002 | _and_16824;
-  assign _and_16827 = _eq_2029 & _and_16821;
-  assign _and_16828 = _and_1999 & _and_16827;
-  assign _and_16829 = _or_2226 & _slice_2371;
-  assign _and_16830 = _slice_2138 & _slice_2139;
-  assign _mux_16831 = _eq_2029 ? _and_16830 : _and_16829;
-  assign _and_16832 = _and_1999 & _mux_16831;
-  assign _mux_16833 = _and_6010 ? 1'b0 : 1'b1;
-  assign _or_16834 = _and_6010 | _and_16832;
-  assign _and_16835 = _slice_2138 & _slice_2140;
-  assign _mux_16836 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16837 = _eq_2029 ? _and_16835 : _and_16829;
+  assign _mux_16825 = _and_5999 ? 1'b0 : 1'b1;
+  assign _or_16826 = _and_5999 | _and_16824;
+  assign _and_16827 = _slice_2135 & _slice_2137;
+  assign _mux_16828 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16829 = _eq_2029 ? _and_16827 : _and_16821;
+  assign _and_16830 = _and_1999 & _mux_16829;
+  assign _mux_16831 = _and_6002 ? 1'b0 : _mux_16828;
+  assign _or_16832 = _and_6002 | _and_16830;
+  assign _and_16833 = _eq_2029 & _and_16827;
+  assign _and_16834 = _and_1999 & _and_16833;
+  assign _and_16835 = _or_2226 & _slice_2371;
+  assign _and_16836 = _slice_2138 & _slice_2139;
+  assign _mux_16837 = _eq_2029 ? _and_16836 : _and_16835;
   assign _and_16838 = _and_1999 & _mux_16837;
-  assign _mux_16839 = _and_6013 ? 1'b0 : _mux_16836;
-  assign _or_16840 = _and_6013 | _and_16838;
-  assign _and_16841 = _eq_2029 & _and_16835;
-  assign _and_16842 = _and_1999 & _and_16841;
-  assign _and_16843 = _or_2226 & _slice_2375;
-  assign _and_16844 = _slice_2141 & _slice_2142;
-  assign _mux_16845 = _eq_2029 ? _and_16844 : _and_16843;
-  assign _and_16846 = _and_1999 & _mux_16845;
-  assign _mux_16847 = _and_6021 ? 1'b0 : 1'b1;
-  assign _or_16848 = _and_6021 | _and_16846;
-  assign _and_16849 = _slice_2141 & _slice_2143;
-  assign _mux_16850 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16851 = _eq_2029 ? _and_16849 : _and_16843;
+  assign _mux_16839 = _and_6010 ? 1'b0 : 1'b1;
+  assign _or_16840 = _and_6010 | _and_16838;
+  assign _and_16841 = _slice_2138 & _slice_2140;
+  assign _mux_16842 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16843 = _eq_2029 ? _and_16841 : _and_16835;
+  assign _and_16844 = _and_1999 & _mux_16843;
+  assign _mux_16845 = _and_6013 ? 1'b0 : _mux_16842;
+  assign _or_16846 = _and_6013 | _and_16844;
+  assign _and_16847 = _eq_2029 & _and_16841;
+  assign _and_16848 = _and_1999 & _and_16847;
+  assign _and_16849 = _or_2226 & _slice_2375;
+  assign _and_16850 = _slice_2141 & _slice_2142;
+  assign _mux_16851 = _eq_2029 ? _and_16850 : _and_16849;
   assign _and_16852 = _and_1999 & _mux_16851;
-  assign _mux_16853 = _and_6024 ? 1'b0 : _mux_16850;
-  assign _or_16854 = _and_6024 | _and_16852;
-  assign _and_16855 = _eq_2029 & _and_16849;
-  assign _and_16856 = _and_1999 & _and_16855;
-  assign _and_16857 = _or_2226 & _slice_2379;
-  assign _and_16858 = _slice_2144 & _slice_2145;
-  assign _mux_16859 = _eq_2029 ? _and_16858 : _and_16857;
-  assign _and_16860 = _and_1999 & _mux_16859;
-  assign _mux_16861 = _and_6032 ? 1'b0 : 1'b1;
-  assign _or_16862 = _and_6032 | _and_16860;
-  assign _and_16863 = _slice_2144 & _slice_2146;
-  assign _mux_16864 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16865 = _eq_2029 ? _and_16863 : _and_16857;
+  assign _mux_16853 = _and_6021 ? 1'b0 : 1'b1;
+  assign _or_16854 = _and_6021 | _and_16852;
+  assign _and_16855 = _slice_2141 & _slice_2143;
+  assign _mux_16856 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16857 = _eq_2029 ? _and_16855 : _and_16849;
+  assign _and_16858 = _and_1999 & _mux_16857;
+  assign _mux_16859 = _and_6024 ? 1'b0 : _mux_16856;
+  assign _or_16860 = _and_6024 | _and_16858;
+  assign _and_16861 = _eq_2029 & _and_16855;
+  assign _and_16862 = _and_1999 & _and_16861;
+  assign _and_16863 = _or_2226 & _slice_2379;
+  assign _and_16864 = _slice_2144 & _slice_2145;
+  assign _mux_16865 = _eq_2029 ? _and_16864 : _and_16863;
   assign _and_16866 = _and_1999 & _mux_16865;
-  assign _mux_16867 = _and_6035 ? 1'b0 : _mux_16864;
-  assign _or_16868 = _and_6035 | _and_16866;
-  assign _and_16869 = _eq_2029 & _and_16863;
-  assign _and_16870 = _and_1999 & _and_16869;
-  assign _and_16871 = _or_2226 & _slice_2383;
-  assign _and_16872 = _slice_2147 & _slice_2148;
-  assign _mux_16873 = _eq_2029 ? _and_16872 : _and_16871;
-  assign _and_16874 = _and_1999 & _mux_16873;
-  assign _mux_16875 = _and_6043 ? 1'b0 : 1'b1;
-  assign _or_16876 = _and_6043 | _and_16874;
-  assign _and_16877 = _slice_2147 & _slice_2149;
-  assign _mux_16878 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16879 = _eq_2029 ? _and_16877 : _and_16871;
+  assign _mux_16867 = _and_6032 ? 1'b0 : 1'b1;
+  assign _or_16868 = _and_6032 | _and_16866;
+  assign _and_16869 = _slice_2144 & _slice_2146;
+  assign _mux_16870 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16871 = _eq_2029 ? _and_16869 : _and_16863;
+  assign _and_16872 = _and_1999 & _mux_16871;
+  assign _mux_16873 = _and_6035 ? 1'b0 : _mux_16870;
+  assign _or_16874 = _and_6035 | _and_16872;
+  assign _and_16875 = _eq_2029 & _and_16869;
+  assign _and_16876 = _and_1999 & _and_16875;
+  assign _and_16877 = _or_2226 & _slice_2383;
+  assign _and_16878 = _slice_2147 & _slice_2148;
+  assign _mux_16879 = _eq_2029 ? _and_16878 : _and_16877;
   assign _and_16880 = _and_1999 & _mux_16879;
-  assign _mux_16881 = _and_6046 ? 1'b0 : _mux_16878;
-  assign _or_16882 = _and_6046 | _and_16880;
-  assign _and_16883 = _eq_2029 & _and_16877;
-  assign _and_16884 = _and_1999 & _and_16883;
-  assign _and_16885 = _or_2226 & _slice_2387;
-  assign _and_16886 = _slice_2150 & _slice_2151;
-  assign _mux_16887 = _eq_2029 ? _and_16886 : _and_16885;
-  assign _and_16888 = _and_1999 & _mux_16887;
-  assign _mux_16889 = _and_6054 ? 1'b0 : 1'b1;
-  assign _or_16890 = _and_6054 | _and_16888;
-  assign _and_16891 = _slice_2150 & _slice_2152;
-  assign _mux_16892 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16893 = _eq_2029 ? _and_16891 : _and_16885;
+  assign _mux_16881 = _and_6043 ? 1'b0 : 1'b1;
+  assign _or_16882 = _and_6043 | _and_16880;
+  assign _and_16883 = _slice_2147 & _slice_2149;
+  assign _mux_16884 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16885 = _eq_2029 ? _and_16883 : _and_16877;
+  assign _and_16886 = _and_1999 & _mux_16885;
+  assign _mux_16887 = _and_6046 ? 1'b0 : _mux_16884;
+  assign _or_16888 = _and_6046 | _and_16886;
+  assign _and_16889 = _eq_2029 & _and_16883;
+  assign _and_16890 = _and_1999 & _and_16889;
+  assign _and_16891 = _or_2226 & _slice_2387;
+  assign _and_16892 = _slice_2150 & _slice_2151;
+  assign _mux_16893 = _eq_2029 ? _and_16892 : _and_16891;
   assign _and_16894 = _and_1999 & _mux_16893;
-  assign _mux_16895 = _and_6057 ? 1'b0 : _mux_16892;
-  assign _or_16896 = _and_6057 | _and_16894;
-  assign _and_16897 = _eq_2029 & _and_16891;
-  assign _and_16898 = _and_1999 & _and_16897;
-  assign _and_16899 = _or_2226 & _slice_2391;
-  assign _and_16900 = _slice_2153 & _slice_2154;
-  assign _mux_16901 = _eq_2029 ? _and_16900 : _and_16899;
-  assign _and_16902 = _and_1999 & _mux_16901;
-  assign _mux_16903 = _and_6065 ? 1'b0 : 1'b1;
-  assign _or_16904 = _and_6065 | _and_16902;
-  assign _and_16905 = _slice_2153 & _slice_2155;
-  assign _mux_16906 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16907 = _eq_2029 ? _and_16905 : _and_16899;
+  assign _mux_16895 = _and_6054 ? 1'b0 : 1'b1;
+  assign _or_16896 = _and_6054 | _and_16894;
+  assign _and_16897 = _slice_2150 & _slice_2152;
+  assign _mux_16898 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16899 = _eq_2029 ? _and_16897 : _and_16891;
+  assign _and_16900 = _and_1999 & _mux_16899;
+  assign _mux_16901 = _and_6057 ? 1'b0 : _mux_16898;
+  assign _or_16902 = _and_6057 | _and_16900;
+  assign _and_16903 = _eq_2029 & _and_16897;
+  assign _and_16904 = _and_1999 & _and_16903;
+  assign _and_16905 = _or_2226 & _slice_2391;
+  assign _and_16906 = _slice_2153 & _slice_2154;
+  assign _mux_16907 = _eq_2029 ? _and_16906 : _and_16905;
   assign _and_16908 = _and_1999 & _mux_16907;
-  assign _mux_16909 = _and_6068 ? 1'b0 : _mux_16906;
-  assign _or_16910 = _and_6068 | _and_16908;
-  assign _and_16911 = _eq_2029 & _and_16905;
-  assign _and_16912 = _and_1999 & _and_16911;
-  assign _and_16913 = _or_2226 & _slice_2395;
-  assign _and_16914 = _slice_2156 & _slice_2157;
-  assign _mux_16915 = _eq_2029 ? _and_16914 : _and_16913;
-  assign _and_16916 = _and_1999 & _mux_16915;
-  assign _mux_16917 = _and_6076 ? 1'b0 : 1'b1;
-  assign _or_16918 = _and_6076 | _and_16916;
-  assign _and_16919 = _slice_2156 & _slice_2158;
-  assign _mux_16920 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16921 = _eq_2029 ? _and_16919 : _and_16913;
+  assign _mux_16909 = _and_6065 ? 1'b0 : 1'b1;
+  assign _or_16910 = _and_6065 | _and_16908;
+  assign _and_16911 = _slice_2153 & _slice_2155;
+  assign _mux_16912 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16913 = _eq_2029 ? _and_16911 : _and_16905;
+  assign _and_16914 = _and_1999 & _mux_16913;
+  assign _mux_16915 = _and_6068 ? 1'b0 : _mux_16912;
+  assign _or_16916 = _and_6068 | _and_16914;
+  assign _and_16917 = _eq_2029 & _and_16911;
+  assign _and_16918 = _and_1999 & _and_16917;
+  assign _and_16919 = _or_2226 & _slice_2395;
+  assign _and_16920 = _slice_2156 & _slice_2157;
+  assign _mux_16921 = _eq_2029 ? _and_16920 : _and_16919;
   assign _and_16922 = _and_1999 & _mux_16921;
-  assign _mux_16923 = _and_6079 ? 1'b0 : _mux_16920;
-  assign _or_16924 = _and_6079 | _and_16922;
-  assign _and_16925 = _eq_2029 & _and_16919;
-  assign _and_16926 = _and_1999 & _and_16925;
-  assign _and_16927 = _or_2226 & _slice_2399;
-  assign _and_16928 = _slice_2159 & _slice_2160;
-  assign _mux_16929 = _eq_2029 ? _and_16928 : _and_16927;
-  assign _and_16930 = _and_1999 & _mux_16929;
-  assign _mux_16931 = _and_6087 ? 1'b0 : 1'b1;
-  assign _or_16932 = _and_6087 | _and_16930;
-  assign _and_16933 = _slice_2159 & _slice_2161;
-  assign _mux_16934 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16935 = _eq_2029 ? _and_16933 : _and_16927;
+  assign _mux_16923 = _and_6076 ? 1'b0 : 1'b1;
+  assign _or_16924 = _and_6076 | _and_16922;
+  assign _and_16925 = _slice_2156 & _slice_2158;
+  assign _mux_16926 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16927 = _eq_2029 ? _and_16925 : _and_16919;
+  assign _and_16928 = _and_1999 & _mux_16927;
+  assign _mux_16929 = _and_6079 ? 1'b0 : _mux_16926;
+  assign _or_16930 = _and_6079 | _and_16928;
+  assign _and_16931 = _eq_2029 & _and_16925;
+  assign _and_16932 = _and_1999 & _and_16931;
+  assign _and_16933 = _or_2226 & _slice_2399;
+  assign _and_16934 = _slice_2159 & _slice_2160;
+  assign _mux_16935 = _eq_2029 ? _and_16934 : _and_16933;
   assign _and_16936 = _and_1999 & _mux_16935;
-  assign _mux_16937 = _and_6090 ? 1'b0 : _mux_16934;
-  assign _or_16938 = _and_6090 | _and_16936;
-  assign _and_16939 = _eq_2029 & _and_16933;
-  assign _and_16940 = _and_1999 & _and_16939;
-  assign _and_16941 = _or_2226 & _slice_2403;
-  assign _and_16942 = _slice_2162 & _slice_2163;
-  assign _mux_16943 = _eq_2029 ? _and_16942 : _and_16941;
-  assign _and_16944 = _and_1999 & _mux_16943;
-  assign _mux_16945 = _and_6098 ? 1'b0 : 1'b1;
-  assign _or_16946 = _and_6098 | _and_16944;
-  assign _and_16947 = _slice_2162 & _slice_2164;
-  assign _mux_16948 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16949 = _eq_2029 ? _and_16947 : _and_16941;
+  assign _mux_16937 = _and_6087 ? 1'b0 : 1'b1;
+  assign _or_16938 = _and_6087 | _and_16936;
+  assign _and_16939 = _slice_2159 & _slice_2161;
+  assign _mux_16940 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16941 = _eq_2029 ? _and_16939 : _and_16933;
+  assign _and_16942 = _and_1999 & _mux_16941;
+  assign _mux_16943 = _and_6090 ? 1'b0 : _mux_16940;
+  assign _or_16944 = _and_6090 | _and_16942;
+  assign _and_16945 = _eq_2029 & _and_16939;
+  assign _and_16946 = _and_1999 & _and_16945;
+  assign _and_16947 = _or_2226 & _slice_2403;
+  assign _and_16948 = _slice_2162 & _slice_2163;
+  assign _mux_16949 = _eq_2029 ? _and_16948 : _and_16947;
   assign _and_16950 = _and_1999 & _mux_16949;
-  assign _mux_16951 = _and_6101 ? 1'b0 : _mux_16948;
-  assign _or_16952 = _and_6101 | _and_16950;
-  assign _and_16953 = _eq_2029 & _and_16947;
-  assign _and_16954 = _and_1999 & _and_16953;
-  assign _and_16955 = _or_2226 & _slice_2407;
-  assign _and_16956 = _slice_2165 & _slice_2166;
-  assign _mux_16957 = _eq_2029 ? _and_16956 : _and_16955;
-  assign _and_16958 = _and_1999 & _mux_16957;
-  assign _mux_16959 = _and_6109 ? 1'b0 : 1'b1;
-  assign _or_16960 = _and_6109 | _and_16958;
-  assign _and_16961 = _slice_2165 & _slice_2167;
-  assign _mux_16962 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16963 = _eq_2029 ? _and_16961 : _and_16955;
+  assign _mux_16951 = _and_6098 ? 1'b0 : 1'b1;
+  assign _or_16952 = _and_6098 | _and_16950;
+  assign _and_16953 = _slice_2162 & _slice_2164;
+  assign _mux_16954 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16955 = _eq_2029 ? _and_16953 : _and_16947;
+  assign _and_16956 = _and_1999 & _mux_16955;
+  assign _mux_16957 = _and_6101 ? 1'b0 : _mux_16954;
+  assign _or_16958 = _and_6101 | _and_16956;
+  assign _and_16959 = _eq_2029 & _and_16953;
+  assign _and_16960 = _and_1999 & _and_16959;
+  assign _and_16961 = _or_2226 & _slice_2407;
+  assign _and_16962 = _slice_2165 & _slice_2166;
+  assign _mux_16963 = _eq_2029 ? _and_16962 : _and_16961;
   assign _and_16964 = _and_1999 & _mux_16963;
-  assign _mux_16965 = _and_6112 ? 1'b0 : _mux_16962;
-  assign _or_16966 = _and_6112 | _and_16964;
-  assign _and_16967 = _eq_2029 & _and_16961;
-  assign _and_16968 = _and_1999 & _and_16967;
-  assign _and_16969 = _or_2226 & _slice_2411;
-  assign _and_16970 = _slice_2168 & _slice_2169;
-  assign _mux_16971 = _eq_2029 ? _and_16970 : _and_16969;
-  assign _and_16972 = _and_1999 & _mux_16971;
-  assign _mux_16973 = _and_6120 ? 1'b0 : 1'b1;
-  assign _or_16974 = _and_6120 | _and_16972;
-  assign _and_16975 = _slice_2168 & _slice_2170;
-  assign _mux_16976 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16977 = _eq_2029 ? _and_16975 : _and_16969;
+  assign _mux_16965 = _and_6109 ? 1'b0 : 1'b1;
+  assign _or_16966 = _and_6109 | _and_16964;
+  assign _and_16967 = _slice_2165 & _slice_2167;
+  assign _mux_16968 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16969 = _eq_2029 ? _and_16967 : _and_16961;
+  assign _and_16970 = _and_1999 & _mux_16969;
+  assign _mux_16971 = _and_6112 ? 1'b0 : _mux_16968;
+  assign _or_16972 = _and_6112 | _and_16970;
+  assign _and_16973 = _eq_2029 & _and_16967;
+  assign _and_16974 = _and_1999 & _and_16973;
+  assign _and_16975 = _or_2226 & _slice_2411;
+  assign _and_16976 = _slice_2168 & _slice_2169;
+  assign _mux_16977 = _eq_2029 ? _and_16976 : _and_16975;
   assign _and_16978 = _and_1999 & _mux_16977;
-  assign _mux_16979 = _and_6123 ? 1'b0 : _mux_16976;
-  assign _or_16980 = _and_6123 | _and_16978;
-  assign _and_16981 = _eq_2029 & _and_16975;
-  assign _and_16982 = _and_1999 & _and_16981;
-  assign _and_16983 = _or_2226 & _slice_2415;
-  assign _and_16984 = _slice_2171 & _slice_2172;
-  assign _mux_16985 = _eq_2029 ? _and_16984 : _and_16983;
-  assign _and_16986 = _and_1999 & _mux_16985;
-  assign _mux_16987 = _and_6131 ? 1'b0 : 1'b1;
-  assign _or_16988 = _and_6131 | _and_16986;
-  assign _and_16989 = _slice_2171 & _slice_2173;
-  assign _mux_16990 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_16991 = _eq_2029 ? _and_16989 : _and_16983;
+  assign _mux_16979 = _and_6120 ? 1'b0 : 1'b1;
+  assign _or_16980 = _and_6120 | _and_16978;
+  assign _and_16981 = _slice_2168 & _slice_2170;
+  assign _mux_16982 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16983 = _eq_2029 ? _and_16981 : _and_16975;
+  assign _and_16984 = _and_1999 & _mux_16983;
+  assign _mux_16985 = _and_6123 ? 1'b0 : _mux_16982;
+  assign _or_16986 = _and_6123 | _and_16984;
+  assign _and_16987 = _eq_2029 & _and_16981;
+  assign _and_16988 = _and_1999 & _and_16987;
+  assign _and_16989 = _or_2226 & _slice_2415;
+  assign _and_16990 = _slice_2171 & _slice_2172;
+  assign _mux_16991 = _eq_2029 ? _and_16990 : _and_16989;
   assign _and_16992 = _and_1999 & _mux_16991;
-  assign _mux_16993 = _and_6134 ? 1'b0 : _mux_16990;
-  assign _or_16994 = _and_6134 | _and_16992;
-  assign _and_16995 = _eq_2029 & _and_16989;
-  assign _and_16996 = _and_1999 & _and_16995;
-  assign _and_16997 = _or_2226 & _slice_2419;
-  assign _and_16998 = _slice_2174 & _slice_2175;
-  assign _mux_16999 = _eq_2029 ? _and_16998 : _and_16997;
-  assign _and_17000 = _and_1999 & _mux_16999;
-  assign _mux_17001 = _and_6142 ? 1'b0 : 1'b1;
-  assign _or_17002 = _and_6142 | _and_17000;
-  assign _and_17003 = _slice_2174 & _slice_2176;
-  assign _mux_17004 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17005 = _eq_2029 ? _and_17003 : _and_16997;
+  assign _mux_16993 = _and_6131 ? 1'b0 : 1'b1;
+  assign _or_16994 = _and_6131 | _and_16992;
+  assign _and_16995 = _slice_2171 & _slice_2173;
+  assign _mux_16996 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_16997 = _eq_2029 ? _and_16995 : _and_16989;
+  assign _and_16998 = _and_1999 & _mux_16997;
+  assign _mux_16999 = _and_6134 ? 1'b0 : _mux_16996;
+  assign _or_17000 = _and_6134 | _and_16998;
+  assign _and_17001 = _eq_2029 & _and_16995;
+  assign _and_17002 = _and_1999 & _and_17001;
+  assign _and_17003 = _or_2226 & _slice_2419;
+  assign _and_17004 = _slice_2174 & _slice_2175;
+  assign _mux_17005 = _eq_2029 ? _and_17004 : _and_17003;
   assign _and_17006 = _and_1999 & _mux_17005;
-  assign _mux_17007 = _and_6145 ? 1'b0 : _mux_17004;
-  assign _or_17008 = _and_6145 | _and_17006;
-  assign _and_17009 = _eq_2029 & _and_17003;
-  assign _and_17010 = _and_1999 & _and_17009;
-  assign _and_17011 = _or_2226 & _slice_2423;
-  assign _and_17012 = _slice_2177 & _slice_2178;
-  assign _mux_17013 = _eq_2029 ? _and_17012 : _and_17011;
-  assign _and_17014 = _and_1999 & _mux_17013;
-  assign _mux_17015 = _and_6153 ? 1'b0 : 1'b1;
-  assign _or_17016 = _and_6153 | _and_17014;
-  assign _and_17017 = _slice_2177 & _slice_2179;
-  assign _mux_17018 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17019 = _eq_2029 ? _and_17017 : _and_17011;
+  assign _mux_17007 = _and_6142 ? 1'b0 : 1'b1;
+  assign _or_17008 = _and_6142 | _and_17006;
+  assign _and_17009 = _slice_2174 & _slice_2176;
+  assign _mux_17010 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17011 = _eq_2029 ? _and_17009 : _and_17003;
+  assign _and_17012 = _and_1999 & _mux_17011;
+  assign _mux_17013 = _and_6145 ? 1'b0 : _mux_17010;
+  assign _or_17014 = _and_6145 | _and_17012;
+  assign _and_17015 = _eq_2029 & _and_17009;
+  assign _and_17016 = _and_1999 & _and_17015;
+  assign _and_17017 = _or_2226 & _slice_2423;
+  assign _and_17018 = _slice_2177 & _slice_2178;
+  assign _mux_17019 = _eq_2029 ? _and_17018 : _and_17017;
   assign _and_17020 = _and_1999 & _mux_17019;
-  assign _mux_17021 = _and_6156 ? 1'b0 : _mux_17018;
-  assign _or_17022 = _and_6156 | _and_17020;
-  assign _and_17023 = _eq_2029 & _and_17017;
-  assign _and_17024 = _and_1999 & _and_17023;
-  assign _and_17025 = _or_2226 & _slice_2427;
-  assign _and_17026 = _slice_2180 & _slice_2181;
-  assign _mux_17027 = _eq_2029 ? _and_17026 : _and_17025;
-  assign _and_17028 = _and_1999 & _mux_17027;
-  assign _mux_17029 = _and_6164 ? 1'b0 : 1'b1;
-  assign _or_17030 = _and_6164 | _and_17028;
-  assign _and_17031 = _slice_2180 & _slice_2182;
-  assign _mux_17032 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17033 = _eq_2029 ? _and_17031 : _and_17025;
+  assign _mux_17021 = _and_6153 ? 1'b0 : 1'b1;
+  assign _or_17022 = _and_6153 | _and_17020;
+  assign _and_17023 = _slice_2177 & _slice_2179;
+  assign _mux_17024 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17025 = _eq_2029 ? _and_17023 : _and_17017;
+  assign _and_17026 = _and_1999 & _mux_17025;
+  assign _mux_17027 = _and_6156 ? 1'b0 : _mux_17024;
+  assign _or_17028 = _and_6156 | _and_17026;
+  assign _and_17029 = _eq_2029 & _and_17023;
+  assign _and_17030 = _and_1999 & _and_17029;
+  assign _and_17031 = _or_2226 & _slice_2427;
+  assign _and_17032 = _slice_2180 & _slice_2181;
+  assign _mux_17033 = _eq_2029 ? _and_17032 : _and_17031;
   assign _and_17034 = _and_1999 & _mux_17033;
-  assign _mux_17035 = _and_6167 ? 1'b0 : _mux_17032;
-  assign _or_17036 = _and_6167 | _and_17034;
-  assign _and_17037 = _eq_2029 & _and_17031;
-  assign _and_17038 = _and_1999 & _and_17037;
-  assign _and_17039 = _or_2226 & _slice_2431;
-  assign _and_17040 = _slice_2183 & _slice_2184;
-  assign _mux_17041 = _eq_2029 ? _and_17040 : _and_17039;
-  assign _and_17042 = _and_1999 & _mux_17041;
-  assign _mux_17043 = _and_6175 ? 1'b0 : 1'b1;
-  assign _or_17044 = _and_6175 | _and_17042;
-  assign _and_17045 = _slice_2183 & _slice_2185;
-  assign _mux_17046 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17047 = _eq_2029 ? _and_17045 : _and_17039;
+  assign _mux_17035 = _and_6164 ? 1'b0 : 1'b1;
+  assign _or_17036 = _and_6164 | _and_17034;
+  assign _and_17037 = _slice_2180 & _slice_2182;
+  assign _mux_17038 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17039 = _eq_2029 ? _and_17037 : _and_17031;
+  assign _and_17040 = _and_1999 & _mux_17039;
+  assign _mux_17041 = _and_6167 ? 1'b0 : _mux_17038;
+  assign _or_17042 = _and_6167 | _and_17040;
+  assign _and_17043 = _eq_2029 & _and_17037;
+  assign _and_17044 = _and_1999 & _and_17043;
+  assign _and_17045 = _or_2226 & _slice_2431;
+  assign _and_17046 = _slice_2183 & _slice_2184;
+  assign _mux_17047 = _eq_2029 ? _and_17046 : _and_17045;
   assign _and_17048 = _and_1999 & _mux_17047;
-  assign _mux_17049 = _and_6178 ? 1'b0 : _mux_17046;
-  assign _or_17050 = _and_6178 | _and_17048;
-  assign _and_17051 = _eq_2029 & _and_17045;
-  assign _and_17052 = _and_1999 & _and_17051;
-  assign _and_17053 = _or_2226 & _slice_2435;
-  assign _and_17054 = _slice_2186 & _slice_2187;
-  assign _mux_17055 = _eq_2029 ? _and_17054 : _and_17053;
-  assign _and_17056 = _and_1999 & _mux_17055;
-  assign _mux_17057 = _and_6186 ? 1'b0 : 1'b1;
-  assign _or_17058 = _and_6186 | _and_17056;
-  assign _and_17059 = _slice_2186 & _slice_2188;
-  assign _mux_17060 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17061 = _eq_2029 ? _and_17059 : _and_17053;
+  assign _mux_17049 = _and_6175 ? 1'b0 : 1'b1;
+  assign _or_17050 = _and_6175 | _and_17048;
+  assign _and_17051 = _slice_2183 & _slice_2185;
+  assign _mux_17052 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17053 = _eq_2029 ? _and_17051 : _and_17045;
+  assign _and_17054 = _and_1999 & _mux_17053;
+  assign _mux_17055 = _and_6178 ? 1'b0 : _mux_17052;
+  assign _or_17056 = _and_6178 | _and_17054;
+  assign _and_17057 = _eq_2029 & _and_17051;
+  assign _and_17058 = _and_1999 & _and_17057;
+  assign _and_17059 = _or_2226 & _slice_2435;
+  assign _and_17060 = _slice_2186 & _slice_2187;
+  assign _mux_17061 = _eq_2029 ? _and_17060 : _and_17059;
   assign _and_17062 = _and_1999 & _mux_17061;
-  assign _mux_17063 = _and_6189 ? 1'b0 : _mux_17060;
-  assign _or_17064 = _and_6189 | _and_17062;
-  assign _and_17065 = _eq_2029 & _and_17059;
-  assign _and_17066 = _and_1999 & _and_17065;
-  assign _and_17067 = _or_2226 & _slice_2439;
-  assign _and_17068 = _slice_2189 & _slice_2190;
-  assign _mux_17069 = _eq_2029 ? _and_17068 : _and_17067;
-  assign _and_17070 = _and_1999 & _mux_17069;
-  assign _mux_17071 = _and_6197 ? 1'b0 : 1'b1;
-  assign _or_17072 = _and_6197 | _and_17070;
-  assign _and_17073 = _slice_2189 & _slice_2191;
-  assign _mux_17074 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17075 = _eq_2029 ? _and_17073 : _and_17067;
+  assign _mux_17063 = _and_6186 ? 1'b0 : 1'b1;
+  assign _or_17064 = _and_6186 | _and_17062;
+  assign _and_17065 = _slice_2186 & _slice_2188;
+  assign _mux_17066 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17067 = _eq_2029 ? _and_17065 : _and_17059;
+  assign _and_17068 = _and_1999 & _mux_17067;
+  assign _mux_17069 = _and_6189 ? 1'b0 : _mux_17066;
+  assign _or_17070 = _and_6189 | _and_17068;
+  assign _and_17071 = _eq_2029 & _and_17065;
+  assign _and_17072 = _and_1999 & _and_17071;
+  assign _and_17073 = _or_2226 & _slice_2439;
+  assign _and_17074 = _slice_2189 & _slice_2190;
+  assign _mux_17075 = _eq_2029 ? _and_17074 : _and_17073;
   assign _and_17076 = _and_1999 & _mux_17075;
-  assign _mux_17077 = _and_6200 ? 1'b0 : _mux_17074;
-  assign _or_17078 = _and_6200 | _and_17076;
-  assign _and_17079 = _eq_2029 & _and_17073;
-  assign _and_17080 = _and_1999 & _and_17079;
-  assign _and_17081 = _or_2226 & _slice_2443;
-  assign _and_17082 = _slice_2192 & _slice_2193;
-  assign _mux_17083 = _eq_2029 ? _and_17082 : _and_17081;
-  assign _and_17084 = _and_1999 & _mux_17083;
-  assign _mux_17085 = _and_6208 ? 1'b0 : 1'b1;
-  assign _or_17086 = _and_6208 | _and_17084;
-  assign _and_17087 = _slice_2192 & _slice_2194;
-  assign _mux_17088 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17089 = _eq_2029 ? _and_17087 : _and_17081;
+  assign _mux_17077 = _and_6197 ? 1'b0 : 1'b1;
+  assign _or_17078 = _and_6197 | _and_17076;
+  assign _and_17079 = _slice_2189 & _slice_2191;
+  assign _mux_17080 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17081 = _eq_2029 ? _and_17079 : _and_17073;
+  assign _and_17082 = _and_1999 & _mux_17081;
+  assign _mux_17083 = _and_6200 ? 1'b0 : _mux_17080;
+  assign _or_17084 = _and_6200 | _and_17082;
+  assign _and_17085 = _eq_2029 & _and_17079;
+  assign _and_17086 = _and_1999 & _and_17085;
+  assign _and_17087 = _or_2226 & _slice_2443;
+  assign _and_17088 = _slice_2192 & _slice_2193;
+  assign _mux_17089 = _eq_2029 ? _and_17088 : _and_17087;
   assign _and_17090 = _and_1999 & _mux_17089;
-  assign _mux_17091 = _and_6211 ? 1'b0 : _mux_17088;
-  assign _or_17092 = _and_6211 | _and_17090;
-  assign _and_17093 = _eq_2029 & _and_17087;
-  assign _and_17094 = _and_1999 & _and_17093;
-  assign _and_17095 = _or_2226 & _slice_2447;
-  assign _and_17096 = _slice_2195 & _slice_2196;
-  assign _mux_17097 = _eq_2029 ? _and_17096 : _and_17095;
-  assign _and_17098 = _and_1999 & _mux_17097;
-  assign _mux_17099 = _and_6219 ? 1'b0 : 1'b1;
-  assign _or_17100 = _and_6219 | _and_17098;
-  assign _and_17101 = _slice_2195 & _slice_2197;
-  assign _mux_17102 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17103 = _eq_2029 ? _and_17101 : _and_17095;
+  assign _mux_17091 = _and_6208 ? 1'b0 : 1'b1;
+  assign _or_17092 = _and_6208 | _and_17090;
+  assign _and_17093 = _slice_2192 & _slice_2194;
+  assign _mux_17094 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17095 = _eq_2029 ? _and_17093 : _and_17087;
+  assign _and_17096 = _and_1999 & _mux_17095;
+  assign _mux_17097 = _and_6211 ? 1'b0 : _mux_17094;
+  assign _or_17098 = _and_6211 | _and_17096;
+  assign _and_17099 = _eq_2029 & _and_17093;
+  assign _and_17100 = _and_1999 & _and_17099;
+  assign _and_17101 = _or_2226 & _slice_2447;
+  assign _and_17102 = _slice_2195 & _slice_2196;
+  assign _mux_17103 = _eq_2029 ? _and_17102 : _and_17101;
   assign _and_17104 = _and_1999 & _mux_17103;
-  assign _mux_17105 = _and_6222 ? 1'b0 : _mux_17102;
-  assign _or_17106 = _and_6222 | _and_17104;
-  assign _and_17107 = _eq_2029 & _and_17101;
-  assign _and_17108 = _and_1999 & _and_17107;
-  assign _and_17109 = _or_2226 & _slice_2451;
-  assign _and_17110 = _slice_2198 & _slice_2199;
-  assign _mux_17111 = _eq_2029 ? _and_17110 : _and_17109;
-  assign _and_17112 = _and_1999 & _mux_17111;
-  assign _mux_17113 = _and_6230 ? 1'b0 : 1'b1;
-  assign _or_17114 = _and_6230 | _and_17112;
-  assign _and_17115 = _slice_2198 & _slice_2200;
-  assign _mux_17116 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17117 = _eq_2029 ? _and_17115 : _and_17109;
+  assign _mux_17105 = _and_6219 ? 1'b0 : 1'b1;
+  assign _or_17106 = _and_6219 | _and_17104;
+  assign _and_17107 = _slice_2195 & _slice_2197;
+  assign _mux_17108 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17109 = _eq_2029 ? _and_17107 : _and_17101;
+  assign _and_17110 = _and_1999 & _mux_17109;
+  assign _mux_17111 = _and_6222 ? 1'b0 : _mux_17108;
+  assign _or_17112 = _and_6222 | _and_17110;
+  assign _and_17113 = _eq_2029 & _and_17107;
+  assign _and_17114 = _and_1999 & _and_17113;
+  assign _and_17115 = _or_2226 & _slice_2451;
+  assign _and_17116 = _slice_2198 & _slice_2199;
+  assign _mux_17117 = _eq_2029 ? _and_17116 : _and_17115;
   assign _and_17118 = _and_1999 & _mux_17117;
-  assign _mux_17119 = _and_6233 ? 1'b0 : _mux_17116;
-  assign _or_17120 = _and_6233 | _and_17118;
-  assign _and_17121 = _eq_2029 & _and_17115;
-  assign _and_17122 = _and_1999 & _and_17121;
-  assign _and_17123 = _or_2226 & _slice_2455;
-  assign _and_17124 = _slice_2201 & _slice_2202;
-  assign _mux_17125 = _eq_2029 ? _and_17124 : _and_17123;
-  assign _and_17126 = _and_1999 & _mux_17125;
-  assign _mux_17127 = _and_6241 ? 1'b0 : 1'b1;
-  assign _or_17128 = _and_6241 | _and_17126;
-  assign _and_17129 = _slice_2201 & _slice_2203;
-  assign _mux_17130 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17131 = _eq_2029 ? _and_17129 : _and_17123;
+  assign _mux_17119 = _and_6230 ? 1'b0 : 1'b1;
+  assign _or_17120 = _and_6230 | _and_17118;
+  assign _and_17121 = _slice_2198 & _slice_2200;
+  assign _mux_17122 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17123 = _eq_2029 ? _and_17121 : _and_17115;
+  assign _and_17124 = _and_1999 & _mux_17123;
+  assign _mux_17125 = _and_6233 ? 1'b0 : _mux_17122;
+  assign _or_17126 = _and_6233 | _and_17124;
+  assign _and_17127 = _eq_2029 & _and_17121;
+  assign _and_17128 = _and_1999 & _and_17127;
+  assign _and_17129 = _or_2226 & _slice_2455;
+  assign _and_17130 = _slice_2201 & _slice_2202;
+  assign _mux_17131 = _eq_2029 ? _and_17130 : _and_17129;
   assign _and_17132 = _and_1999 & _mux_17131;
-  assign _mux_17133 = _and_6244 ? 1'b0 : _mux_17130;
-  assign _or_17134 = _and_6244 | _and_17132;
-  assign _and_17135 = _eq_2029 & _and_17129;
-  assign _and_17136 = _and_1999 & _and_17135;
-  assign _and_17137 = _or_2226 & _slice_2459;
-  assign _and_17138 = _slice_2204 & _slice_2205;
-  assign _mux_17139 = _eq_2029 ? _and_17138 : _and_17137;
-  assign _and_17140 = _and_1999 & _mux_17139;
-  assign _mux_17141 = _and_6252 ? 1'b0 : 1'b1;
-  assign _or_17142 = _and_6252 | _and_17140;
-  assign _and_17143 = _slice_2204 & _slice_2206;
-  assign _mux_17144 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17145 = _eq_2029 ? _and_17143 : _and_17137;
+  assign _mux_17133 = _and_6241 ? 1'b0 : 1'b1;
+  assign _or_17134 = _and_6241 | _and_17132;
+  assign _and_17135 = _slice_2201 & _slice_2203;
+  assign _mux_17136 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17137 = _eq_2029 ? _and_17135 : _and_17129;
+  assign _and_17138 = _and_1999 & _mux_17137;
+  assign _mux_17139 = _and_6244 ? 1'b0 : _mux_17136;
+  assign _or_17140 = _and_6244 | _and_17138;
+  assign _and_17141 = _eq_2029 & _and_17135;
+  assign _and_17142 = _and_1999 & _and_17141;
+  assign _and_17143 = _or_2226 & _slice_2459;
+  assign _and_17144 = _slice_2204 & _slice_2205;
+  assign _mux_17145 = _eq_2029 ? _and_17144 : _and_17143;
   assign _and_17146 = _and_1999 & _mux_17145;
-  assign _mux_17147 = _and_6255 ? 1'b0 : _mux_17144;
-  assign _or_17148 = _and_6255 | _and_17146;
-  assign _and_17149 = _eq_2029 & _and_17143;
-  assign _and_17150 = _and_1999 & _and_17149;
-  assign _and_17151 = _or_2226 & _slice_2463;
-  assign _and_17152 = _slice_2207 & _slice_2208;
-  assign _mux_17153 = _eq_2029 ? _and_17152 : _and_17151;
-  assign _and_17154 = _and_1999 & _mux_17153;
-  assign _mux_17155 = _and_6263 ? 1'b0 : 1'b1;
-  assign _or_17156 = _and_6263 | _and_17154;
-  assign _and_17157 = _slice_2207 & _slice_2209;
-  assign _mux_17158 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17159 = _eq_2029 ? _and_17157 : _and_17151;
+  assign _mux_17147 = _and_6252 ? 1'b0 : 1'b1;
+  assign _or_17148 = _and_6252 | _and_17146;
+  assign _and_17149 = _slice_2204 & _slice_2206;
+  assign _mux_17150 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17151 = _eq_2029 ? _and_17149 : _and_17143;
+  assign _and_17152 = _and_1999 & _mux_17151;
+  assign _mux_17153 = _and_6255 ? 1'b0 : _mux_17150;
+  assign _or_17154 = _and_6255 | _and_17152;
+  assign _and_17155 = _eq_2029 & _and_17149;
+  assign _and_17156 = _and_1999 & _and_17155;
+  assign _and_17157 = _or_2226 & _slice_2463;
+  assign _and_17158 = _slice_2207 & _slice_2208;
+  assign _mux_17159 = _eq_2029 ? _and_17158 : _and_17157;
   assign _and_17160 = _and_1999 & _mux_17159;
-  assign _mux_17161 = _and_6266 ? 1'b0 : _mux_17158;
-  assign _or_17162 = _and_6266 | _and_17160;
-  assign _and_17163 = _eq_2029 & _and_17157;
-  assign _and_17164 = _and_1999 & _and_17163;
-  assign _and_17165 = _or_2226 & _slice_2467;
-  assign _and_17166 = _slice_2210 & _slice_2211;
-  assign _mux_17167 = _eq_2029 ? _and_17166 : _and_17165;
-  assign _and_17168 = _and_1999 & _mux_17167;
-  assign _mux_17169 = _and_6274 ? 1'b0 : 1'b1;
-  assign _or_17170 = _and_6274 | _and_17168;
-  assign _and_17171 = _slice_2210 & _slice_2212;
-  assign _mux_17172 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17173 = _eq_2029 ? _and_17171 : _and_17165;
+  assign _mux_17161 = _and_6263 ? 1'b0 : 1'b1;
+  assign _or_17162 = _and_6263 | _and_17160;
+  assign _and_17163 = _slice_2207 & _slice_2209;
+  assign _mux_17164 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17165 = _eq_2029 ? _and_17163 : _and_17157;
+  assign _and_17166 = _and_1999 & _mux_17165;
+  assign _mux_17167 = _and_6266 ? 1'b0 : _mux_17164;
+  assign _or_17168 = _and_6266 | _and_17166;
+  assign _and_17169 = _eq_2029 & _and_17163;
+  assign _and_17170 = _and_1999 & _and_17169;
+  assign _and_17171 = _or_2226 & _slice_2467;
+  assign _and_17172 = _slice_2210 & _slice_2211;
+  assign _mux_17173 = _eq_2029 ? _and_17172 : _and_17171;
   assign _and_17174 = _and_1999 & _mux_17173;
-  assign _mux_17175 = _and_6277 ? 1'b0 : _mux_17172;
-  assign _or_17176 = _and_6277 | _and_17174;
-  assign _and_17177 = _eq_2029 & _and_17171;
-  assign _and_17178 = _and_1999 & _and_17177;
-  assign _and_17179 = _or_2226 & _slice_2471;
-  assign _and_17180 = _slice_2213 & _slice_2214;
-  assign _mux_17181 = _eq_2029 ? _and_17180 : _and_17179;
-  assign _and_17182 = _and_1999 & _mux_17181;
-  assign _mux_17183 = _and_6285 ? 1'b0 : 1'b1;
-  assign _or_17184 = _and_6285 | _and_17182;
-  assign _and_17185 = _slice_2213 & _slice_2215;
-  assign _mux_17186 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17187 = _eq_2029 ? _and_17185 : _and_17179;
+  assign _mux_17175 = _and_6274 ? 1'b0 : 1'b1;
+  assign _or_17176 = _and_6274 | _and_17174;
+  assign _and_17177 = _slice_2210 & _slice_2212;
+  assign _mux_17178 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17179 = _eq_2029 ? _and_17177 : _and_17171;
+  assign _and_17180 = _and_1999 & _mux_17179;
+  assign _mux_17181 = _and_6277 ? 1'b0 : _mux_17178;
+  assign _or_17182 = _and_6277 | _and_17180;
+  assign _and_17183 = _eq_2029 & _and_17177;
+  assign _and_17184 = _and_1999 & _and_17183;
+  assign _and_17185 = _or_2226 & _slice_2471;
+  assign _and_17186 = _slice_2213 & _slice_2214;
+  assign _mux_17187 = _eq_2029 ? _and_17186 : _and_17185;
   assign _and_17188 = _and_1999 & _mux_17187;
-  assign _mux_17189 = _and_6288 ? 1'b0 : _mux_17186;
-  assign _or_17190 = _and_6288 | _and_17188;
-  assign _and_17191 = _eq_2029 & _and_17185;
-  assign _and_17192 = _and_1999 & _and_17191;
-  assign _and_17193 = _or_2226 & _slice_2475;
-  assign _and_17194 = _slice_2216 & _slice_2217;
-  assign _mux_17195 = _eq_2029 ? _and_17194 : _and_17193;
-  assign _and_17196 = _and_1999 & _mux_17195;
-  assign _mux_17197 = _and_6296 ? 1'b0 : 1'b1;
-  assign _or_17198 = _and_6296 | _and_17196;
-  assign _and_17199 = _slice_2216 & _slice_2218;
-  assign _mux_17200 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17201 = _eq_2029 ? _and_17199 : _and_17193;
+  assign _mux_17189 = _and_6285 ? 1'b0 : 1'b1;
+  assign _or_17190 = _and_6285 | _and_17188;
+  assign _and_17191 = _slice_2213 & _slice_2215;
+  assign _mux_17192 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17193 = _eq_2029 ? _and_17191 : _and_17185;
+  assign _and_17194 = _and_1999 & _mux_17193;
+  assign _mux_17195 = _and_6288 ? 1'b0 : _mux_17192;
+  assign _or_17196 = _and_6288 | _and_17194;
+  assign _and_17197 = _eq_2029 & _and_17191;
+  assign _and_17198 = _and_1999 & _and_17197;
+  assign _and_17199 = _or_2226 & _slice_2475;
+  assign _and_17200 = _slice_2216 & _slice_2217;
+  assign _mux_17201 = _eq_2029 ? _and_17200 : _and_17199;
   assign _and_17202 = _and_1999 & _mux_17201;
-  assign _mux_17203 = _and_6299 ? 1'b0 : _mux_17200;
-  assign _or_17204 = _and_6299 | _and_17202;
-  assign _and_17205 = _eq_2029 & _and_17199;
-  assign _and_17206 = _and_1999 & _and_17205;
-  assign _and_17207 = _or_2226 & _slice_2479;
-  assign _and_17208 = _slice_2219 & _slice_2220;
-  assign _mux_17209 = _eq_2029 ? _and_17208 : _and_17207;
-  assign _and_17210 = _and_1999 & _mux_17209;
-  assign _mux_17211 = _and_6307 ? 1'b0 : 1'b1;
-  assign _or_17212 = _and_6307 | _and_17210;
-  assign _and_17213 = _slice_2219 & _slice_2221;
-  assign _mux_17214 = _eq_2029 ? 1'b1 : 1'b0;
-  assign _mux_17215 = _eq_2029 ? _and_17213 : _and_17207;
+  assign _mux_17203 = _and_6296 ? 1'b0 : 1'b1;
+  assign _or_17204 = _and_6296 | _and_17202;
+  assign _and_17205 = _slice_2216 & _slice_2218;
+  assign _mux_17206 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17207 = _eq_2029 ? _and_17205 : _and_17199;
+  assign _and_17208 = _and_1999 & _mux_17207;
+  assign _mux_17209 = _and_6299 ? 1'b0 : _mux_17206;
+  assign _or_17210 = _and_6299 | _and_17208;
+  assign _and_17211 = _eq_2029 & _and_17205;
+  assign _and_17212 = _and_1999 & _and_17211;
+  assign _and_17213 = _or_2226 & _slice_2479;
+  assign _and_17214 = _slice_2219 & _slice_2220;
+  assign _mux_17215 = _eq_2029 ? _and_17214 : _and_17213;
   assign _and_17216 = _and_1999 & _mux_17215;
-  assign _mux_17217 = _and_6310 ? 1'b0 : _mux_17214;
-  assign _or_17218 = _and_6310 | _and_17216;
-  assign _and_17219 = _eq_2029 & _and_17213;
-  assign _and_17220 = _and_1999 & _and_17219;
-  assign _not_17221 = ~_eq_2029;
-  assign _and_17222 = _not_17221 & _and_16325;
-  assign _and_17223 = _and_1999 & _and_17222;
-  assign _mux_17224 = _and_5609 ? 1'b0 : 1'b1;
-  assign _or_17225 = _and_5609 | _and_17223;
-  assign _mux_17226 = _and_2525 ? 1'b1 : 1'b0;
-  assign _or_17227 = _and_2525 | _and_17223;
-  assign _and_17228 = _not_17221 & _and_16339;
+  assign _mux_17217 = _and_6307 ? 1'b0 : 1'b1;
+  assign _or_17218 = _and_6307 | _and_17216;
+  assign _and_17219 = _slice_2219 & _slice_2221;
+  assign _mux_17220 = _eq_2029 ? 1'b1 : 1'b0;
+  assign _mux_17221 = _eq_2029 ? _and_17219 : _and_17213;
+  assign _and_17222 = _and_1999 & _mux_17221;
+  assign _mux_17223 = _and_6310 ? 1'b0 : _mux_17220;
+  assign _or_17224 = _and_6310 | _and_17222;
+  assign _and_17225 = _eq_2029 & _and_17219;
+  assign _and_17226 = _and_1999 & _and_17225;
+  assign _not_17227 = ~_eq_2029;
+  assign _and_17228 = _not_17227 & _and_16331;
   assign _and_17229 = _and_1999 & _and_17228;
-  assign _mux_17230 = _and_5620 ? 1'b0 : 1'b1;
-  assign _or_17231 = _and_5620 | _and_17229;
-  assign _mux_17232 = _and_2562 ? 1'b1 : 1'b0;
-  assign _or_17233 = _and_2562 | _and_17229;
-  assign _and_17234 = _not_17221 & _and_16353;
+  assign _mux_17230 = _and_5609 ? 1'b0 : 1'b1;
+  assign _or_17231 = _and_5609 | _and_17229;
+  assign _mux_17232 = _and_2525 ? 1'b1 : 1'b0;
+  assign _or_17233 = _and_2525 | _and_17229;
+  assign _and_17234 = _not_17227 & _and_16345;
   assign _and_17235 = _and_1999 & _and_17234;
-  assign _mux_17236 = _and_5631 ? 1'b0 : 1'b1;
-  assign _or_17237 = _and_5631 | _and_17235;
-  assign _mux_17238 = _and_2599 ? 1'b1 : 1'b0;
-  assign _or_17239 = _and_2599 | _and_17235;
-  assign _and_17240 = _not_17221 & _and_16367;
+  assign _mux_17236 = _and_5620 ? 1'b0 : 1'b1;
+  assign _or_17237 = _and_5620 | _and_17235;
+  assign _mux_17238 = _and_2562 ? 1'b1 : 1'b0;
+  assign _or_17239 = _and_2562 | _and_17235;
+  assign _and_17240 = _not_17227 & _and_16359;
   assign _and_17241 = _and_1999 & _and_17240;
-  assign _mux_17242 = _and_5642 ? 1'b0 : 1'b1;
-  assign _or_17243 = _and_5642 | _and_17241;
-  assign _mux_17244 = _and_2636 ? 1'b1 : 1'b0;
-  assign _or_17245 = _and_2636 | _and_17241;
-  assign _and_17246 = _not_17221 & _and_16381;
+  assign _mux_17242 = _and_5631 ? 1'b0 : 1'b1;
+  assign _or_17243 = _and_5631 | _and_17241;
+  assign _mux_17244 = _and_2599 ? 1'b1 : 1'b0;
+  assign _or_17245 = _and_2599 | _and_17241;
+  assign _and_17246 = _not_17227 & _and_16373;
   assign _and_17247 = _and_1999 & _and_17246;
-  assign _mux_17248 = _and_5653 ? 1'b0 : 1'b1;
-  assign _or_17249 = _and_5653 | _and_17247;
-  assign _mux_17250 = _and_2673 ? 1'b1 : 1'b0;
-  assign _or_17251 = _and_2673 | _and_17247;
-  assign _and_17252 = _not_17221 & _and_16395;
+  assign _mux_17248 = _and_5642 ? 1'b0 : 1'b1;
+  assign _or_17249 = _and_5642 | _and_17247;
+  assign _mux_17250 = _and_2636 ? 1'b1 : 1'b0;
+  assign _or_17251 = _and_2636 | _and_17247;
+  assign _and_17252 = _not_17227 & _and_16387;
   assign _and_17253 = _and_1999 & _and_17252;
-  assign _mux_17254 = _and_5664 ? 1'b0 : 1'b1;
-  assign _or_17255 = _and_5664 | _and_17253;
-  assign _mux_17256 = _and_2710 ? 1'b1 : 1'b0;
-  assign _or_17257 = _and_2710 | _and_17253;
-  assign _and_17258 = _not_17221 & _and_16409;
+  assign _mux_17254 = _and_5653 ? 1'b0 : 1'b1;
+  assign _or_17255 = _and_5653 | _and_17253;
+  assign _mux_17256 = _and_2673 ? 1'b1 : 1'b0;
+  assign _or_17257 = _and_2673 | _and_17253;
+  assign _and_17258 = _not_17227 & _and_16401;
   assign _and_17259 = _and_1999 & _and_17258;
-  assign _mux_17260 = _and_5675 ? 1'b0 : 1'b1;
-  assign _or_17261 = _and_5675 | _and_17259;
-  assign _mux_17262 = _and_2747 ? 1'b1 : 1'b0;
-  assign _or_17263 = _and_2747 | _and_17259;
-  assign _and_17264 = _not_17221 & _and_16423;
+  assign _mux_17260 = _and_5664 ? 1'b0 : 1'b1;
+  assign _or_17261 = _and_5664 | _and_17259;
+  assign _mux_17262 = _and_2710 ? 1'b1 : 1'b0;
+  assign _or_17263 = _and_2710 | _and_17259;
+  assign _and_17264 = _not_17227 & _and_16415;
   assign _and_17265 = _and_1999 & _and_17264;
-  assign _mux_17266 = _and_5686 ? 1'b0 : 1'b1;
-  assign _or_17267 = _and_5686 | _and_17265;
-  assign _mux_17268 = _and_2784 ? 1'b1 : 1'b0;
-  assign _or_17269 = _and_2784 | _and_17265;
-  assign _and_17270 = _not_17221 & _and_16437;
+  assign _mux_17266 = _and_5675 ? 1'b0 : 1'b1;
+  assign _or_17267 = _and_5675 | _and_17265;
+  assign _mux_17268 = _and_2747 ? 1'b1 : 1'b0;
+  assign _or_17269 = _and_2747 | _and_17265;
+  assign _and_17270 = _not_17227 & _and_16429;
   assign _and_17271 = _and_1999 & _and_17270;
-  assign _mux_17272 = _and_5697 ? 1'b0 : 1'b1;
-  assign _or_17273 = _and_5697 | _and_17271;
-  assign _mux_17274 = _and_2821 ? 1'b1 : 1'b0;
-  assign _or_17275 = _and_2821 | _and_17271;
-  assign _and_17276 = _not_17221 & _and_16451;
+  assign _mux_17272 = _and_5686 ? 1'b0 : 1'b1;
+  assign _or_17273 = _and_5686 | _and_17271;
+  assign _mux_17274 = _and_2784 ? 1'b1 : 1'b0;
+  assign _or_17275 = _and_2784 | _and_17271;
+  assign _and_17276 = _not_17227 & _and_16443;
   assign _and_17277 = _and_1999 & _and_17276;
-  assign _mux_17278 = _and_5708 ? 1'b0 : 1'b1;
-  assign _or_17279 = _and_5708 | _and_17277;
-  assign _mux_17280 = _and_2858 ? 1'b1 : 1'b0;
-  assign _or_17281 = _and_2858 | _and_17277;
-  assign _and_17282 = _not_17221 & _and_16465;
+  assign _mux_17278 = _and_5697 ? 1'b0 : 1'b1;
+  assign _or_17279 = _and_5697 | _and_17277;
+  assign _mux_17280 = _and_2821 ? 1'b1 : 1'b0;
+  assign _or_17281 = _and_2821 | _and_17277;
+  assign _and_17282 = _not_17227 & _and_16457;
   assign _and_17283 = _and_1999 & _and_17282;
-  assign _mux_17284 = _and_5719 ? 1'b0 : 1'b1;
-  assign _or_17285 = _and_5719 | _and_17283;
-  assign _mux_17286 = _and_2895 ? 1'b1 : 1'b0;
-  assign _or_17287 = _and_2895 | _and_17283;
-  assign _and_17288 = _not_17221 & _and_16479;
+  assign _mux_17284 = _and_5708 ? 1'b0 : 1'b1;
+  assign _or_17285 = _and_5708 | _and_17283;
+  assign _mux_17286 = _and_2858 ? 1'b1 : 1'b0;
+  assign _or_17287 = _and_2858 | _and_17283;
+  assign _and_17288 = _not_17227 & _and_16471;
   assign _and_17289 = _and_1999 & _and_17288;
-  assign _mux_17290 = _and_5730 ? 1'b0 : 1'b1;
-  assign _or_17291 = _and_5730 | _and_17289;
-  assign _mux_17292 = _and_2932 ? 1'b1 : 1'b0;
-  assign _or_17293 = _and_2932 | _and_17289;
-  assign _and_17294 = _not_17221 & _and_16493;
+  assign _mux_17290 = _and_5719 ? 1'b0 : 1'b1;
+  assign _or_17291 = _and_5719 | _and_17289;
+  assign _mux_17292 = _and_2895 ? 1'b1 : 1'b0;
+  assign _or_17293 = _and_2895 | _and_17289;
+  assign _and_17294 = _not_17227 & _and_16485;
   assign _and_17295 = _and_1999 & _and_17294;
-  assign _mux_17296 = _and_5741 ? 1'b0 : 1'b1;
-  assign _or_17297 = _and_5741 | _and_17295;
-  assign _mux_17298 = _and_2969 ? 1'b1 : 1'b0;
-  assign _or_17299 = _and_2969 | _and_17295;
-  assign _and_17300 = _not_17221 & _and_16507;
+  assign _mux_17296 = _and_5730 ? 1'b0 : 1'b1;
+  assign _or_17297 = _and_5730 | _and_17295;
+  assign _mux_17298 = _and_2932 ? 1'b1 : 1'b0;
+  assign _or_17299 = _and_2932 | _and_17295;
+  assign _and_17300 = _not_17227 & _and_16499;
   assign _and_17301 = _and_1999 & _and_17300;
-  assign _mux_17302 = _and_5752 ? 1'b0 : 1'b1;
-  assign _or_17303 = _and_5752 | _and_17301;
-  assign _mux_17304 = _and_3006 ? 1'b1 : 1'b0;
-  assign _or_17305 = _and_3006 | _and_17301;
-  assign _and_17306 = _not_17221 & _and_16521;
+  assign _mux_17302 = _and_5741 ? 1'b0 : 1'b1;
+  assign _or_17303 = _and_5741 | _and_17301;
+  assign _mux_17304 = _and_2969 ? 1'b1 : 1'b0;
+  assign _or_17305 = _and_2969 | _and_17301;
+  assign _and_17306 = _not_17227 & _and_16513;
   assign _and_17307 = _and_1999 & _and_17306;
-  assign _mux_17308 = _and_5763 ? 1'b0 : 1'b1;
-  assign _or_17309 = _and_5763 | _and_17307;
-  assign _mux_17310 = _and_3043 ? 1'b1 : 1'b0;
-  assign _or_17311 = _and_3043 | _and_17307;
-  assign _and_17312 = _not_17221 & _and_16535;
+  assign _mux_17308 = _and_5752 ? 1'b0 : 1'b1;
+  assign _or_17309 = _and_5752 | _and_17307;
+  assign _mux_17310 = _and_3006 ? 1'b1 : 1'b0;
+  assign _or_17311 = _and_3006 | _and_17307;
+  assign _and_17312 = _not_17227 & _and_16527;
   assign _and_17313 = _and_1999 & _and_17312;
-  assign _mux_17314 = _and_5774 ? 1'b0 : 1'b1;
-  assign _or_17315 = _and_5774 | _and_17313;
-  assign _mux_17316 = _and_3080 ? 1'b1 : 1'b0;
-  assign _or_17317 = _and_3080 | _and_17313;
-  assign _and_17318 = _not_17221 & _and_16549;
+  assign _mux_17314 = _and_5763 ? 1'b0 : 1'b1;
+  assign _or_17315 = _and_5763 | _and_17313;
+  assign _mux_17316 = _and_3043 ? 1'b1 : 1'b0;
+  assign _or_17317 = _and_3043 | _and_17313;
+  assign _and_17318 = _not_17227 & _and_16541;
   assign _and_17319 = _and_1999 & _and_17318;
-  assign _mux_17320 = _and_5785 ? 1'b0 : 1'b1;
-  assign _or_17321 = _and_5785 | _and_17319;
-  assign _mux_17322 = _and_3117 ? 1'b1 : 1'b0;
-  assign _or_17323 = _and_3117 | _and_17319;
-  assign _and_17324 = _not_17221 & _and_16563;
+  assign _mux_17320 = _and_5774 ? 1'b0 : 1'b1;
+  assign _or_17321 = _and_5774 | _and_17319;
+  assign _mux_17322 = _and_3080 ? 1'b1 : 1'b0;
+  assign _or_17323 = _and_3080 | _and_17319;
+  assign _and_17324 = _not_17227 & _and_16555;
   assign _and_17325 = _and_1999 & _and_17324;
-  assign _mux_17326 = _and_5796 ? 1'b0 : 1'b1;
-  assign _or_17327 = _and_5796 | _and_17325;
-  assign _mux_17328 = _and_3154 ? 1'b1 : 1'b0;
-  assign _or_17329 = _and_3154 | _and_17325;
-  assign _and_17330 = _not_17221 & _and_16577;
+  assign _mux_17326 = _and_5785 ? 1'b0 : 1'b1;
+  assign _or_17327 = _and_5785 | _and_17325;
+  assign _mux_17328 = _and_3117 ? 1'b1 : 1'b0;
+  assign _or_17329 = _and_3117 | _and_17325;
+  assign _and_17330 = _not_17227 & _and_16569;
   assign _and_17331 = _and_1999 & _and_17330;
-  assign _mux_17332 = _and_5807 ? 1'b0 : 1'b1;
-  assign _or_17333 = _and_5807 | _and_17331;
-  assign _mux_17334 = _and_3191 ? 1'b1 : 1'b0;
-  assign _or_17335 = _and_3191 | _and_17331;
-  assign _and_17336 = _not_17221 & _and_16591;
+  assign _mux_17332 = _and_5796 ? 1'b0 : 1'b1;
+  assign _or_17333 = _and_5796 | _and_17331;
+  assign _mux_17334 = _and_3154 ? 1'b1 : 1'b0;
+  assign _or_17335 = _and_3154 | _and_17331;
+  assign _and_17336 = _not_17227 & _and_16583;
   assign _and_17337 = _and_1999 & _and_17336;
-  assign _mux_17338 = _and_5818 ? 1'b0 : 1'b1;
-  assign _or_17339 = _and_5818 | _and_17337;
-  assign _mux_17340 = _and_3228 ? 1'b1 : 1'b0;
-  assign _or_17341 = _and_3228 | _and_17337;
-  assign _and_17342 = _not_17221 & _and_16605;
+  assign _mux_17338 = _and_5807 ? 1'b0 : 1'b1;
+  assign _or_17339 = _and_5807 | _and_17337;
+  assign _mux_17340 = _and_3191 ? 1'b1 : 1'b0;
+  assign _or_17341 = _and_3191 | _and_17337;
+  assign _and_17342 = _not_17227 & _and_16597;
   assign _and_17343 = _and_1999 & _and_17342;
-  assign _mux_17344 = _and_5829 ? 1'b0 : 1'b1;
-  assign _or_17345 = _and_5829 | _and_17343;
-  assign _mux_17346 = _and_3265 ? 1'b1 : 1'b0;
-  assign _or_17347 = _and_3265 | _and_17343;
-  assign _and_17348 = _not_17221 & _and_16619;
+  assign _mux_17344 = _and_5818 ? 1'b0 : 1'b1;
+  assign _or_17345 = _and_5818 | _and_17343;
+  assign _mux_17346 = _and_3228 ? 1'b1 : 1'b0;
+  assign _or_17347 = _and_3228 | _and_17343;
+  assign _and_17348 = _not_17227 & _and_16611;
   assign _and_17349 = _and_1999 & _and_17348;
-  assign _mux_17350 = _and_5840 ? 1'b0 : 1'b1;
-  assign _or_17351 = _and_5840 | _and_17349;
-  assign _mux_17352 = _and_3302 ? 1'b1 : 1'b0;
-  assign _or_17353 = _and_3302 | _and_17349;
-  assign _and_17354 = _not_17221 & _and_16633;
+  assign _mux_17350 = _and_5829 ? 1'b0 : 1'b1;
+  assign _or_17351 = _and_5829 | _and_17349;
+  assign _mux_17352 = _and_3265 ? 1'b1 : 1'b0;
+  assign _or_17353 = _and_3265 | _and_17349;
+  assign _and_17354 = _not_17227 & _and_16625;
   assign _and_17355 = _and_1999 & _and_17354;
-  assign _mux_17356 = _and_5851 ? 1'b0 : 1'b1;
-  assign _or_17357 = _and_5851 | _and_17355;
-  assign _mux_17358 = _and_3339 ? 1'b1 : 1'b0;
-  assign _or_17359 = _and_3339 | _and_17355;
-  assign _and_17360 = _not_17221 & _and_16647;
+  assign _mux_17356 = _and_5840 ? 1'b0 : 1'b1;
+  assign _or_17357 = _and_5840 | _and_17355;
+  assign _mux_17358 = _and_3302 ? 1'b1 : 1'b0;
+  assign _or_17359 = _and_3302 | _and_17355;
+  assign _and_17360 = _not_17227 & _and_16639;
   assign _and_17361 = _and_1999 & _and_17360;
-  assign _mux_17362 = _and_5862 ? 1'b0 : 1'b1;
-  assign _or_17363 = _and_5862 | _and_17361;
-  assign _mux_17364 = _and_3376 ? 1'b1 : 1'b0;
-  assign _or_17365 = _and_3376 | _and_17361;
-  assign _and_17366 = _not_17221 & _and_16661;
+  assign _mux_17362 = _and_5851 ? 1'b0 : 1'b1;
+  assign _or_17363 = _and_5851 | _and_17361;
+  assign _mux_17364 = _and_3339 ? 1'b1 : 1'b0;
+  assign _or_17365 = _and_3339 | _and_17361;
+  assign _and_17366 = _not_17227 & _and_16653;
   assign _and_17367 = _and_1999 & _and_17366;
-  assign _mux_17368 = _and_5873 ? 1'b0 : 1'b1;
-  assign _or_17369 = _and_5873 | _and_17367;
-  assign _mux_17370 = _and_3413 ? 1'b1 : 1'b0;
-  assign _or_17371 = _and_3413 | _and_17367;
-  assign _and_17372 = _not_17221 & _and_16675;
+  assign _mux_17368 = _and_5862 ? 1'b0 : 1'b1;
+  assign _or_17369 = _and_5862 | _and_17367;
+  assign _mux_17370 = _and_3376 ? 1'b1 : 1'b0;
+  assign _or_17371 = _and_3376 | _and_17367;
+  assign _and_17372 = _not_17227 & _and_16667;
   assign _and_17373 = _and_1999 & _and_17372;
-  assign _mux_17374 = _and_5884 ? 1'b0 : 1'b1;
-  assign _or_17375 = _and_5884 | _and_17373;
-  assign _mux_17376 = _and_3450 ? 1'b1 : 1'b0;
-  assign _or_17377 = _and_3450 | _and_17373;
-  assign _and_17378 = _not_17221 & _and_16689;
+  assign _mux_17374 = _and_5873 ? 1'b0 : 1'b1;
+  assign _or_17375 = _and_5873 | _and_17373;
+  assign _mux_17376 = _and_3413 ? 1'b1 : 1'b0;
+  assign _or_17377 = _and_3413 | _and_17373;
+  assign _and_17378 = _not_17227 & _and_16681;
   assign _and_17379 = _and_1999 & _and_17378;
-  assign _mux_17380 = _and_5895 ? 1'b0 : 1'b1;
-  assign _or_17381 = _and_5895 | _and_17379;
-  assign _mux_17382 = _and_3487 ? 1'b1 : 1'b0;
-  assign _or_17383 = _and_3487 | _and_17379;
-  assign _and_17384 = _not_17221 & _and_16703;
+  assign _mux_17380 = _and_5884 ? 1'b0 : 1'b1;
+  assign _or_17381 = _and_5884 | _and_17379;
+  assign _mux_17382 = _and_3450 ? 1'b1 : 1'b0;
+  assign _or_17383 = _and_3450 | _and_17379;
+  assign _and_17384 = _not_17227 & _and_16695;
   assign _and_17385 = _and_1999 & _and_17384;
-  assign _mux_17386 = _and_5906 ? 1'b0 : 1'b1;
-  assign _or_17387 = _and_5906 | _and_17385;
-  assign _mux_17388 = _and_3524 ? 1'b1 : 1'b0;
-  assign _or_17389 = _and_3524 | _and_17385;
-  assign _and_17390 = _not_17221 & _and_16717;
+  assign _mux_17386 = _and_5895 ? 1'b0 : 1'b1;
+  assign _or_17387 = _and_5895 | _and_17385;
+  assign _mux_17388 = _and_3487 ? 1'b1 : 1'b0;
+  assign _or_17389 = _and_3487 | _and_17385;
+  assign _and_17390 = _not_17227 & _and_16709;
   assign _and_17391 = _and_1999 & _and_17390;
-  assign _mux_17392 = _and_5917 ? 1'b0 : 1'b1;
-  assign _or_17393 = _and_5917 | _and_17391;
-  assign _mux_17394 = _and_3561 ? 1'b1 : 1'b0;
-  assign _or_17395 = _and_3561 | _and_17391;
-  assign _and_17396 = _not_17221 & _and_16731;
+  assign _mux_17392 = _and_5906 ? 1'b0 : 1'b1;
+  assign _or_17393 = _and_5906 | _and_17391;
+  assign _mux_17394 = _and_3524 ? 1'b1 : 1'b0;
+  assign _or_17395 = _and_3524 | _and_17391;
+  assign _and_17396 = _not_17227 & _and_16723;
   assign _and_17397 = _and_1999 & _and_17396;
-  assign _mux_17398 = _and_5928 ? 1'b0 : 1'b1;
-  assign _or_17399 = _and_5928 | _and_17397;
-  assign _mux_17400 = _and_3598 ? 1'b1 : 1'b0;
-  assign _or_17401 = _and_3598 | _and_17397;
-  assign _and_17402 = _not_17221 & _and_16745;
+  assign _mux_17398 = _and_5917 ? 1'b0 : 1'b1;
+  assign _or_17399 = _and_5917 | _and_17397;
+  assign _mux_17400 = _and_3561 ? 1'b1 : 1'b0;
+  assign _or_17401 = _and_3561 | _and_17397;
+  assign _and_17402 = _not_17227 & _and_16737;
   assign _and_17403 = _and_1999 & _and_17402;
-  assign _mux_17404 = _and_5939 ? 1'b0 : 1'b1;
-  assign _or_17405 = _and_5939 | _and_17403;
-  assign _mux_17406 = _and_3635 ? 1'b1 : 1'b0;
-  assign _or_17407 = _and_3635 | _and_17403;
-  assign _and_17408 = _not_17221 & _and_16759;
+  assign _mux_17404 = _and_5928 ? 1'b0 : 1'b1;
+  assign _or_17405 = _and_5928 | _and_17403;
+  assign _mux_17406 = _and_3598 ? 1'b1 : 1'b0;
+  assign _or_17407 = _and_3598 | _and_17403;
+  assign _and_17408 = _not_17227 & _and_16751;
   assign _and_17409 = _and_1999 & _and_17408;
-  assign _mux_17410 = _and_5950 ? 1'b0 : 1'b1;
-  assign _or_17411 = _and_5950 | _and_17409;
-  assign _mux_17412 = _and_3672 ? 1'b1 : 1'b0;
-  assign _or_17413 = _and_3672 | _and_17409;
-  assign _and_17414 = _not_17221 & _and_16773;
+  assign _mux_17410 = _and_5939 ? 1'b0 : 1'b1;
+  assign _or_17411 = _and_5939 | _and_17409;
+  assign _mux_17412 = _and_3635 ? 1'b1 : 1'b0;
+  assign _or_17413 = _and_3635 | _and_17409;
+  assign _and_17414 = _not_17227 & _and_16765;
   assign _and_17415 = _and_1999 & _and_17414;
-  assign _mux_17416 = _and_5961 ? 1'b0 : 1'b1;
-  assign _or_17417 = _and_5961 | _and_17415;
-  assign _mux_17418 = _and_3709 ? 1'b1 : 1'b0;
-  assign _or_17419 = _and_3709 | _and_17415;
-  assign _and_17420 = _not_17221 & _and_16787;
+  assign _mux_17416 = _and_5950 ? 1'b0 : 1'b1;
+  assign _or_17417 = _and_5950 | _and_17415;
+  assign _mux_17418 = _and_3672 ? 1'b1 : 1'b0;
+  assign _or_17419 = _and_3672 | _and_17415;
+  assign _and_17420 = _not_17227 & _and_16779;
   assign _and_17421 = _and_1999 & _and_17420;
-  assign _mux_17422 = _and_5972 ? 1'b0 : 1'b1;
-  assign _or_17423 = _and_5972 | _and_17421;
-  assign _mux_17424 = _and_3746 ? 1'b1 : 1'b0;
-  assign _or_17425 = _and_3746 | _and_17421;
-  assign _and_17426 = _not_17221 & _and_16801;
+  assign _mux_17422 = _and_5961 ? 1'b0 : 1'b1;
+  assign _or_17423 = _and_5961 | _and_17421;
+  assign _mux_17424 = _and_3709 ? 1'b1 : 1'b0;
+  assign _or_17425 = _and_3709 | _and_17421;
+  assign _and_17426 = _not_17227 & _and_16793;
   assign _and_17427 = _and_1999 & _and_17426;
-  assign _mux_17428 = _and_5983 ? 1'b0 : 1'b1;
-  assign _or_17429 = _and_5983 | _and_17427;
-  assign _mux_17430 = _and_3783 ? 1'b1 : 1'b0;
-  assign _or_17431 = _and_3783 | _and_17427;
-  assign _and_17432 = _not_17221 & _and_16815;
+  assign _mux_17428 = _and_5972 ? 1'b0 : 1'b1;
+  assign _or_17429 = _and_5972 | _and_17427;
+  assign _mux_17430 = _and_3746 ? 1'b1 : 1'b0;
+  assign _or_17431 = _and_3746 | _and_17427;
+  assign _and_17432 = _not_17227 & _and_16807;
   assign _and_17433 = _and_1999 & _and_17432;
-  assign _mux_17434 = _and_5994 ? 1'b0 : 1'b1;
-  assign _or_17435 = _and_5994 | _and_17433;
-  assign _mux_17436 = _and_3820 ? 1'b1 : 1'b0;
-  assign _or_17437 = _and_3820 | _and_17433;
-  assign _and_17438 = _not_17221 & _and_16829;
+  assign _mux_17434 = _and_5983 ? 1'b0 : 1'b1;
+  assign _or_17435 = _and_5983 | _and_17433;
+  assign _mux_17436 = _and_3783 ? 1'b1 : 1'b0;
+  assign _or_17437 = _and_3783 | _and_17433;
+  assign _and_17438 = _not_17227 & _and_16821;
   assign _and_17439 = _and_1999 & _and_17438;
-  assign _mux_17440 = _and_6005 ? 1'b0 : 1'b1;
-  assign _or_17441 = _and_6005 | _and_17439;
-  assign _mux_17442 = _and_3857 ? 1'b1 : 1'b0;
-  assign _or_17443 = _and_3857 | _and_17439;
-  assign _and_17444 = _not_17221 & _and_16843;
+  assign _mux_17440 = _and_5994 ? 1'b0 : 1'b1;
+  assign _or_17441 = _and_5994 | _and_17439;
+  assign _mux_17442 = _and_3820 ? 1'b1 : 1'b0;
+  assign _or_17443 = _and_3820 | _and_17439;
+  assign _and_17444 = _not_17227 & _and_16835;
   assign _and_17445 = _and_1999 & _and_17444;
-  assign _mux_17446 = _and_6016 ? 1'b0 : 1'b1;
-  assign _or_17447 = _and_6016 | _and_17445;
-  assign _mux_17448 = _and_3894 ? 1'b1 : 1'b0;
-  assign _or_17449 = _and_3894 | _and_17445;
-  assign _and_17450 = _not_17221 & _and_16857;
+  assign _mux_17446 = _and_6005 ? 1'b0 : 1'b1;
+  assign _or_17447 = _and_6005 | _and_17445;
+  assign _mux_17448 = _and_3857 ? 1'b1 : 1'b0;
+  assign _or_17449 = _and_3857 | _and_17445;
+  assign _and_17450 = _not_17227 & _and_16849;
   assign _and_17451 = _and_1999 & _and_17450;
-  assign _mux_17452 = _and_6027 ? 1'b0 : 1'b1;
-  assign _or_17453 = _and_6027 | _and_17451;
-  assign _mux_17454 = _and_3931 ? 1'b1 : 1'b0;
-  assign _or_17455 = _and_3931 | _and_17451;
-  assign _and_17456 = _not_17221 & _and_16871;
+  assign _mux_17452 = _and_6016 ? 1'b0 : 1'b1;
+  assign _or_17453 = _and_6016 | _and_17451;
+  assign _mux_17454 = _and_3894 ? 1'b1 : 1'b0;
+  assign _or_17455 = _and_3894 | _and_17451;
+  assign _and_17456 = _not_17227 & _and_16863;
   assign _and_17457 = _and_1999 & _and_17456;
-  assign _mux_17458 = _and_6038 ? 1'b0 : 1'b1;
-  assign _or_17459 = _and_6038 | _and_17457;
-  assign _mux_17460 = _and_3968 ? 1'b1 : 1'b0;
-  assign _or_17461 = _and_3968 | _and_17457;
-  assign _and_17462 = _not_17221 & _and_16885;
+  assign _mux_17458 = _and_6027 ? 1'b0 : 1'b1;
+  assign _or_17459 = _and_6027 | _and_17457;
+  assign _mux_17460 = _and_3931 ? 1'b1 : 1'b0;
+  assign _or_17461 = _and_3931 | _and_17457;
+  assign _and_17462 = _not_17227 & _and_16877;
   assign _and_17463 = _and_1999 & _and_17462;
-  assign _mux_17464 = _and_6049 ? 1'b0 : 1'b1;
-  assign _or_17465 = _and_6049 | _and_17463;
-  assign _mux_17466 = _and_4005 ? 1'b1 : 1'b0;
-  assign _or_17467 = _and_4005 | _and_17463;
-  assign _and_17468 = _not_17221 & _and_16899;
+  assign _mux_17464 = _and_6038 ? 1'b0 : 1'b1;
+  assign _or_17465 = _and_6038 | _and_17463;
+  assign _mux_17466 = _and_3968 ? 1'b1 : 1'b0;
+  assign _or_17467 = _and_3968 | _and_17463;
+  assign _and_17468 = _not_17227 & _and_16891;
   assign _and_17469 = _and_1999 & _and_17468;
-  assign _mux_17470 = _and_6060 ? 1'b0 : 1'b1;
-  assign _or_17471 = _and_6060 | _and_17469;
-  assign _mux_17472 = _and_4042 ? 1'b1 : 1'b0;
-  assign _or_17473 = _and_4042 | _and_17469;
-  assign _and_17474 = _not_17221 & _and_16913;
+  assign _mux_17470 = _and_6049 ? 1'b0 : 1'b1;
+  assign _or_17471 = _and_6049 | _and_17469;
+  assign _mux_17472 = _and_4005 ? 1'b1 : 1'b0;
+  assign _or_17473 = _and_4005 | _and_17469;
+  assign _and_17474 = _not_17227 & _and_16905;
   assign _and_17475 = _and_1999 & _and_17474;
-  assign _mux_17476 = _and_6071 ? 1'b0 : 1'b1;
-  assign _or_17477 = _and_6071 | _and_17475;
-  assign _mux_17478 = _and_4079 ? 1'b1 : 1'b0;
-  assign _or_17479 = _and_4079 | _and_17475;
-  assign _and_17480 = _not_17221 & _and_16927;
+  assign _mux_17476 = _and_6060 ? 1'b0 : 1'b1;
+  assign _or_17477 = _and_6060 | _and_17475;
+  assign _mux_17478 = _and_4042 ? 1'b1 : 1'b0;
+  assign _or_17479 = _and_4042 | _and_17475;
+  assign _and_17480 = _not_17227 & _and_16919;
   assign _and_17481 = _and_1999 & _and_17480;
-  assign _mux_17482 = _and_6082 ? 1'b0 : 1'b1;
-  assign _or_17483 = _and_6082 | _and_17481;
-  assign _mux_17484 = _and_4116 ? 1'b1 : 1'b0;
-  assign _or_17485 = _and_4116 | _and_17481;
-  assign _and_17486 = _not_17221 & _and_16941;
+  assign _mux_17482 = _and_6071 ? 1'b0 : 1'b1;
+  assign _or_17483 = _and_6071 | _and_17481;
+  assign _mux_17484 = _and_4079 ? 1'b1 : 1'b0;
+  assign _or_17485 = _and_4079 | _and_17481;
+  assign _and_17486 = _not_17227 & _and_16933;
   assign _and_17487 = _and_1999 & _and_17486;
-  assign _mux_17488 = _and_6093 ? 1'b0 : 1'b1;
-  assign _or_17489 = _and_6093 | _and_17487;
-  assign _mux_17490 = _and_4153 ? 1'b1 : 1'b0;
-  assign _or_17491 = _and_4153 | _and_17487;
-  assign _and_17492 = _not_17221 & _and_16955;
+  assign _mux_17488 = _and_6082 ? 1'b0 : 1'b1;
+  assign _or_17489 = _and_6082 | _and_17487;
+  assign _mux_17490 = _and_4116 ? 1'b1 : 1'b0;
+  assign _or_17491 = _and_4116 | _and_17487;
+  assign _and_17492 = _not_17227 & _and_16947;
   assign _and_17493 = _and_1999 & _and_17492;
-  assign _mux_17494 = _and_6104 ? 1'b0 : 1'b1;
-  assign _or_17495 = _and_6104 | _and_17493;
-  assign _mux_17496 = _and_4190 ? 1'b1 : 1'b0;
-  assign _or_17497 = _and_4190 | _and_17493;
-  assign _and_17498 = _not_17221 & _and_16969;
+  assign _mux_17494 = _and_6093 ? 1'b0 : 1'b1;
+  assign _or_17495 = _and_6093 | _and_17493;
+  assign _mux_17496 = _and_4153 ? 1'b1 : 1'b0;
+  assign _or_17497 = _and_4153 | _and_17493;
+  assign _and_17498 = _not_17227 & _and_16961;
   assign _and_17499 = _and_1999 & _and_17498;
-  assign _mux_17500 = _and_6115 ? 1'b0 : 1'b1;
-  assign _or_17501 = _and_6115 | _and_17499;
-  assign _mux_17502 = _and_4227 ? 1'b1 : 1'b0;
-  assign _or_17503 = _and_4227 | _and_17499;
-  assign _and_17504 = _not_17221 & _and_16983;
+  assign _mux_17500 = _and_6104 ? 1'b0 : 1'b1;
+  assign _or_17501 = _and_6104 | _and_17499;
+  assign _mux_17502 = _and_4190 ? 1'b1 : 1'b0;
+  assign _or_17503 = _and_4190 | _and_17499;
+  assign _and_17504 = _not_17227 & _and_16975;
   assign _and_17505 = _and_1999 & _and_17504;
-  assign _mux_17506 = _and_6126 ? 1'b0 : 1'b1;
-  assign _or_17507 = _and_6126 | _and_17505;
-  assign _mux_17508 = _and_4264 ? 1'b1 : 1'b0;
-  assign _or_17509 = _and_4264 | _and_17505;
-  assign _and_17510 = _not_17221 & _and_16997;
+  assign _mux_17506 = _and_6115 ? 1'b0 : 1'b1;
+  assign _or_17507 = _and_6115 | _and_17505;
+  assign _mux_17508 = _and_4227 ? 1'b1 : 1'b0;
+  assign _or_17509 = _and_4227 | _and_17505;
+  assign _and_17510 = _not_17227 & _and_16989;
   assign _and_17511 = _and_1999 & _and_17510;
-  assign _mux_17512 = _and_6137 ? 1'b0 : 1'b1;
-  assign _or_17513 = _and_6137 | _and_17511;
-  assign _mux_17514 = _and_4301 ? 1'b1 : 1'b0;
-  assign _or_17515 = _and_4301 | _and_17511;
-  assign _and_17516 = _not_17221 & _and_17011;
+  assign _mux_17512 = _and_6126 ? 1'b0 : 1'b1;
+  assign _or_17513 = _and_6126 | _and_17511;
+  assign _mux_17514 = _and_4264 ? 1'b1 : 1'b0;
+  assign _or_17515 = _and_4264 | _and_17511;
+  assign _and_17516 = _not_17227 & _and_17003;
   assign _and_17517 = _and_1999 & _and_17516;
-  assign _mux_17518 = _and_6148 ? 1'b0 : 1'b1;
-  assign _or_17519 = _and_6148 | _and_17517;
-  assign _mux_17520 = _and_4338 ? 1'b1 : 1'b0;
-  assign _or_17521 = _and_4338 | _and_17517;
-  assign _and_17522 = _not_17221 & _and_17025;
+  assign _mux_17518 = _and_6137 ? 1'b0 : 1'b1;
+  assign _or_17519 = _and_6137 | _and_17517;
+  assign _mux_17520 = _and_4301 ? 1'b1 : 1'b0;
+  assign _or_17521 = _and_4301 | _and_17517;
+  assign _and_17522 = _not_17227 & _and_17017;
   assign _and_17523 = _and_1999 & _and_17522;
-  assign _mux_17524 = _and_6159 ? 1'b0 : 1'b1;
-  assign _or_17525 = _and_6159 | _and_17523;
-  assign _mux_17526 = _and_4375 ? 1'b1 : 1'b0;
-  assign _or_17527 = _and_4375 | _and_17523;
-  assign _and_17528 = _not_17221 & _and_17039;
+  assign _mux_17524 = _and_6148 ? 1'b0 : 1'b1;
+  assign _or_17525 = _and_6148 | _and_17523;
+  assign _mux_17526 = _and_4338 ? 1'b1 : 1'b0;
+  assign _or_17527 = _and_4338 | _and_17523;
+  assign _and_17528 = _not_17227 & _and_17031;
   assign _and_17529 = _and_1999 & _and_17528;
-  assign _mux_17530 = _and_6170 ? 1'b0 : 1'b1;
-  assign _or_17531 = _and_6170 | _and_17529;
-  assign _mux_17532 = _and_4412 ? 1'b1 : 1'b0;
-  assign _or_17533 = _and_4412 | _and_17529;
-  assign _and_17534 = _not_17221 & _and_17053;
+  assign _mux_17530 = _and_6159 ? 1'b0 : 1'b1;
+  assign _or_17531 = _and_6159 | _and_17529;
+  assign _mux_17532 = _and_4375 ? 1'b1 : 1'b0;
+  assign _or_17533 = _and_4375 | _and_17529;
+  assign _and_17534 = _not_17227 & _and_17045;
   assign _and_17535 = _and_1999 & _and_17534;
-  assign _mux_17536 = _and_6181 ? 1'b0 : 1'b1;
-  assign _or_17537 = _and_6181 | _and_17535;
-  assign _mux_17538 = _and_4449 ? 1'b1 : 1'b0;
-  assign _or_17539 = _and_4449 | _and_17535;
-  assign _and_17540 = _not_17221 & _and_17067;
+  assign _mux_17536 = _and_6170 ? 1'b0 : 1'b1;
+  assign _or_17537 = _and_6170 | _and_17535;
+  assign _mux_17538 = _and_4412 ? 1'b1 : 1'b0;
+  assign _or_17539 = _and_4412 | _and_17535;
+  assign _and_17540 = _not_17227 & _and_17059;
   assign _and_17541 = _and_1999 & _and_17540;
-  assign _mux_17542 = _and_6192 ? 1'b0 : 1'b1;
-  assign _or_17543 = _and_6192 | _and_17541;
-  assign _mux_17544 = _and_4486 ? 1'b1 : 1'b0;
-  assign _or_17545 = _and_4486 | _and_17541;
-  assign _and_17546 = _not_17221 & _and_17081;
+  assign _mux_17542 = _and_6181 ? 1'b0 : 1'b1;
+  assign _or_17543 = _and_6181 | _and_17541;
+  assign _mux_17544 = _and_4449 ? 1'b1 : 1'b0;
+  assign _or_17545 = _and_4449 | _and_17541;
+  assign _and_17546 = _not_17227 & _and_17073;
   assign _and_17547 = _and_1999 & _and_17546;
-  assign _mux_17548 = _and_6203 ? 1'b0 : 1'b1;
-  assign _or_17549 = _and_6203 | _and_17547;
-  assign _mux_17550 = _and_4523 ? 1'b1 : 1'b0;
-  assign _or_17551 = _and_4523 | _and_17547;
-  assign _and_17552 = _not_17221 & _and_17095;
+  assign _mux_17548 = _and_6192 ? 1'b0 : 1'b1;
+  assign _or_17549 = _and_6192 | _and_17547;
+  assign _mux_17550 = _and_4486 ? 1'b1 : 1'b0;
+  assign _or_17551 = _and_4486 | _and_17547;
+  assign _and_17552 = _not_17227 & _and_17087;
   assign _and_17553 = _and_1999 & _and_17552;
-  assign _mux_17554 = _and_6214 ? 1'b0 : 1'b1;
-  assign _or_17555 = _and_6214 | _and_17553;
-  assign _mux_17556 = _and_4560 ? 1'b1 : 1'b0;
-  assign _or_17557 = _and_4560 | _and_17553;
-  assign _and_17558 = _not_17221 & _and_17109;
+  assign _mux_17554 = _and_6203 ? 1'b0 : 1'b1;
+  assign _or_17555 = _and_6203 | _and_17553;
+  assign _mux_17556 = _and_4523 ? 1'b1 : 1'b0;
+  assign _or_17557 = _and_4523 | _and_17553;
+  assign _and_17558 = _not_17227 & _and_17101;
   assign _and_17559 = _and_1999 & _and_17558;
-  assign _mux_17560 = _and_6225 ? 1'b0 : 1'b1;
-  assign _or_17561 = _and_6225 | _and_17559;
-  assign _mux_17562 = _and_4597 ? 1'b1 : 1'b0;
-  assign _or_17563 = _and_4597 | _and_17559;
-  assign _and_17564 = _not_17221 & _and_17123;
+  assign _mux_17560 = _and_6214 ? 1'b0 : 1'b1;
+  assign _or_17561 = _and_6214 | _and_17559;
+  assign _mux_17562 = _and_4560 ? 1'b1 : 1'b0;
+  assign _or_17563 = _and_4560 | _and_17559;
+  assign _and_17564 = _not_17227 & _and_17115;
   assign _and_17565 = _and_1999 & _and_17564;
-  assign _mux_17566 = _and_6236 ? 1'b0 : 1'b1;
-  assign _or_17567 = _and_6236 | _and_17565;
-  assign _mux_17568 = _and_4634 ? 1'b1 : 1'b0;
-  assign _or_17569 = _and_4634 | _and_17565;
-  assign _and_17570 = _not_17221 & _and_17137;
+  assign _mux_17566 = _and_6225 ? 1'b0 : 1'b1;
+  assign _or_17567 = _and_6225 | _and_17565;
+  assign _mux_17568 = _and_4597 ? 1'b1 : 1'b0;
+  assign _or_17569 = _and_4597 | _and_17565;
+  assign _and_17570 = _not_17227 & _and_17129;
   assign _and_17571 = _and_1999 & _and_17570;
-  assign _mux_17572 = _and_6247 ? 1'b0 : 1'b1;
-  assign _or_17573 = _and_6247 | _and_17571;
-  assign _mux_17574 = _and_4671 ? 1'b1 : 1'b0;
-  assign _or_17575 = _and_4671 | _and_17571;
-  assign _and_17576 = _not_17221 & _and_17151;
+  assign _mux_17572 = _and_6236 ? 1'b0 : 1'b1;
+  assign _or_17573 = _and_6236 | _and_17571;
+  assign _mux_17574 = _and_4634 ? 1'b1 : 1'b0;
+  assign _or_17575 = _and_4634 | _and_17571;
+  assign _and_17576 = _not_17227 & _and_17143;
   assign _and_17577 = _and_1999 & _and_17576;
-  assign _mux_17578 = _and_6258 ? 1'b0 : 1'b1;
-  assign _or_17579 = _and_6258 | _and_17577;
-  assign _mux_17580 = _and_4708 ? 1'b1 : 1'b0;
-  assign _or_17581 = _and_4708 | _and_17577;
-  assign _and_17582 = _not_17221 & _and_17165;
+  assign _mux_17578 = _and_6247 ? 1'b0 : 1'b1;
+  assign _or_17579 = _and_6247 | _and_17577;
+  assign _mux_17580 = _and_4671 ? 1'b1 : 1'b0;
+  assign _or_17581 = _and_4671 | _and_17577;
+  assign _and_17582 = _not_17227 & _and_17157;
   assign _and_17583 = _and_1999 & _and_17582;
-  assign _mux_17584 = _and_6269 ? 1'b0 : 1'b1;
-  assign _or_17585 = _and_6269 | _and_17583;
-  assign _mux_17586 = _and_4745 ? 1'b1 : 1'b0;
-  assign _or_17587 = _and_4745 | _and_17583;
-  assign _and_17588 = _not_17221 & _and_17179;
+  assign _mux_17584 = _and_6258 ? 1'b0 : 1'b1;
+  assign _or_17585 = _and_6258 | _and_17583;
+  assign _mux_17586 = _and_4708 ? 1'b1 : 1'b0;
+  assign _or_17587 = _and_4708 | _and_17583;
+  assign _and_17588 = _not_17227 & _and_17171;
   assign _and_17589 = _and_1999 & _and_17588;
-  assign _mux_17590 = _and_6280 ? 1'b0 : 1'b1;
-  assign _or_17591 = _and_6280 | _and_17589;
-  assign _mux_17592 = _and_4782 ? 1'b1 : 1'b0;
-  assign _or_17593 = _and_4782 | _and_17589;
-  assign _and_17594 = _not_17221 & _and_17193;
+  assign _mux_17590 = _and_6269 ? 1'b0 : 1'b1;
+  assign _or_17591 = _and_6269 | _and_17589;
+  assign _mux_17592 = _and_4745 ? 1'b1 : 1'b0;
+  assign _or_17593 = _and_4745 | _and_17589;
+  assign _and_17594 = _not_17227 & _and_17185;
   assign _and_17595 = _and_1999 & _and_17594;
-  assign _mux_17596 = _and_6291 ? 1'b0 : 1'b1;
-  assign _or_17597 = _and_6291 | _and_17595;
-  assign _mux_17598 = _and_4819 ? 1'b1 : 1'b0;
-  assign _or_17599 = _and_4819 | _and_17595;
-  assign _and_17600 = _not_17221 & _and_17207;
+  assign _mux_17596 = _and_6280 ? 1'b0 : 1'b1;
+  assign _or_17597 = _and_6280 | _and_17595;
+  assign _mux_17598 = _and_4782 ? 1'b1 : 1'b0;
+  assign _or_17599 = _and_4782 | _and_17595;
+  assign _and_17600 = _not_17227 & _and_17199;
   assign _and_17601 = _and_1999 & _and_17600;
-  assign _mux_17602 = _and_6302 ? 1'b0 : 1'b1;
-  assign _or_17603 = _and_6302 | _and_17601;
-  assign _mux_17604 = _and_4856 ? 1'b1 : 1'b0;
-  assign _or_17605 = _and_4856 | _and_17601;
+  assign _mux_17602 = _and_6291 ? 1'b0 : 1'b1;
+  assign _or_17603 = _and_6291 | _and_17601;
+  assign _mux_17604 = _and_4819 ? 1'b1 : 1'b0;
+  assign _or_17605 = _and_4819 | _and_17601;
+  assign _and_17606 = _not_17227 & _and_17213;
+  assign _and_17607 = _and_1999 & _and_17606;
+  assign _mux_17608 = _and_6302 ? 1'b0 : 1'b1;
+  assign _or_17609 = _and_6302 | _and_17607;
+  assign _mux_17610 = _and_4856 ? 1'b1 : 1'b0;
+  assign _or_17611 = _and_4856 | _and_17607;
   vmshr_elastic_match search (
     .blk(search_blk),
     .v_0(search_v_0),
@@ -25881,922 +25881,922 @@ module vmshr_elastic (
   wire [63:0] _sub_15058;
   wire [63:0] _and_15059;
   wire _ror_15060;
-  wire _eq_15062;
-  wire _and_15063;
-  wire _eq_15065;
-  wire _and_15066;
-  wire _not_15067;
-  wire _and_15068;
-  wire _or_15069;
+  reg ghost_wb_valid_held_held;
+  wire _or_15062;
+  wire _not_15063;
+  wire _and_15064;
+  wire _not_15065;
+  wire _or_15066;
+  wire _eq_15068;
+  wire _and_15069;
   wire _eq_15071;
   wire _and_15072;
-  wire _eq_15074;
-  wire _and_15075;
-  wire _not_15076;
-  wire _and_15077;
-  wire _or_15078;
+  wire _not_15073;
+  wire _and_15074;
+  wire _or_15075;
+  wire _eq_15077;
+  wire _and_15078;
   wire _eq_15080;
   wire _and_15081;
-  wire _eq_15083;
-  wire _and_15084;
-  wire _not_15085;
-  wire _and_15086;
-  wire _or_15087;
+  wire _not_15082;
+  wire _and_15083;
+  wire _or_15084;
+  wire _eq_15086;
+  wire _and_15087;
   wire _eq_15089;
   wire _and_15090;
-  wire _eq_15092;
-  wire _and_15093;
-  wire _not_15094;
-  wire _and_15095;
-  wire _or_15096;
+  wire _not_15091;
+  wire _and_15092;
+  wire _or_15093;
+  wire _eq_15095;
+  wire _and_15096;
   wire _eq_15098;
   wire _and_15099;
-  wire _eq_15101;
-  wire _and_15102;
-  wire _not_15103;
-  wire _and_15104;
-  wire _or_15105;
+  wire _not_15100;
+  wire _and_15101;
+  wire _or_15102;
+  wire _eq_15104;
+  wire _and_15105;
   wire _eq_15107;
   wire _and_15108;
-  wire _eq_15110;
-  wire _and_15111;
-  wire _not_15112;
-  wire _and_15113;
-  wire _or_15114;
+  wire _not_15109;
+  wire _and_15110;
+  wire _or_15111;
+  wire _eq_15113;
+  wire _and_15114;
   wire _eq_15116;
   wire _and_15117;
-  wire _eq_15119;
-  wire _and_15120;
-  wire _not_15121;
-  wire _and_15122;
-  wire _or_15123;
+  wire _not_15118;
+  wire _and_15119;
+  wire _or_15120;
+  wire _eq_15122;
+  wire _and_15123;
   wire _eq_15125;
   wire _and_15126;
-  wire _eq_15128;
-  wire _and_15129;
-  wire _not_15130;
-  wire _and_15131;
-  wire _or_15132;
+  wire _not_15127;
+  wire _and_15128;
+  wire _or_15129;
+  wire _eq_15131;
+  wire _and_15132;
   wire _eq_15134;
   wire _and_15135;
-  wire _eq_15137;
-  wire _and_15138;
-  wire _not_15139;
-  wire _and_15140;
-  wire _or_15141;
+  wire _not_15136;
+  wire _and_15137;
+  wire _or_15138;
+  wire _eq_15140;
+  wire _and_15141;
   wire _eq_15143;
   wire _and_15144;
-  wire _eq_15146;
-  wire _and_15147;
-  wire _not_15148;
-  wire _and_15149;
-  wire _or_15150;
+  wire _not_15145;
+  wire _and_15146;
+  wire _or_15147;
+  wire _eq_15149;
+  wire _and_15150;
   wire _eq_15152;
   wire _and_15153;
-  wire _eq_15155;
-  wire _and_15156;
-  wire _not_15157;
-  wire _and_15158;
-  wire _or_15159;
+  wire _not_15154;
+  wire _and_15155;
+  wire _or_15156;
+  wire _eq_15158;
+  wire _and_15159;
   wire _eq_15161;
   wire _and_15162;
-  wire _eq_15164;
-  wire _and_15165;
-  wire _not_15166;
-  wire _and_15167;
-  wire _or_15168;
+  wire _not_15163;
+  wire _and_15164;
+  wire _or_15165;
+  wire _eq_15167;
+  wire _and_15168;
   wire _eq_15170;
   wire _and_15171;
-  wire _eq_15173;
-  wire _and_15174;
-  wire _not_15175;
-  wire _and_15176;
-  wire _or_15177;
+  wire _not_15172;
+  wire _and_15173;
+  wire _or_15174;
+  wire _eq_15176;
+  wire _and_15177;
   wire _eq_15179;
   wire _and_15180;
-  wire _eq_15182;
-  wire _and_15183;
-  wire _not_15184;
-  wire _and_15185;
-  wire _or_15186;
+  wire _not_15181;
+  wire _and_15182;
+  wire _or_15183;
+  wire _eq_15185;
+  wire _and_15186;
   wire _eq_15188;
   wire _and_15189;
-  wire _eq_15191;
-  wire _and_15192;
-  wire _not_15193;
-  wire _and_15194;
-  wire _or_15195;
+  wire _not_15190;
+  wire _and_15191;
+  wire _or_15192;
+  wire _eq_15194;
+  wire _and_15195;
   wire _eq_15197;
   wire _and_15198;
-  wire _eq_15200;
-  wire _and_15201;
-  wire _not_15202;
-  wire _and_15203;
-  wire _or_15204;
+  wire _not_15199;
+  wire _and_15200;
+  wire _or_15201;
+  wire _eq_15203;
+  wire _and_15204;
   wire _eq_15206;
   wire _and_15207;
-  wire _eq_15209;
-  wire _and_15210;
-  wire _not_15211;
-  wire _and_15212;
-  wire _or_15213;
+  wire _not_15208;
+  wire _and_15209;
+  wire _or_15210;
+  wire _eq_15212;
+  wire _and_15213;
   wire _eq_15215;
   wire _and_15216;
-  wire _eq_15218;
-  wire _and_15219;
-  wire _not_15220;
-  wire _and_15221;
-  wire _or_15222;
+  wire _not_15217;
+  wire _and_15218;
+  wire _or_15219;
+  wire _eq_15221;
+  wire _and_15222;
   wire _eq_15224;
   wire _and_15225;
-  wire _eq_15227;
-  wire _and_15228;
-  wire _not_15229;
-  wire _and_15230;
-  wire _or_15231;
+  wire _not_15226;
+  wire _and_15227;
+  wire _or_15228;
+  wire _eq_15230;
+  wire _and_15231;
   wire _eq_15233;
   wire _and_15234;
-  wire _eq_15236;
-  wire _and_15237;
-  wire _not_15238;
-  wire _and_15239;
-  wire _or_15240;
+  wire _not_15235;
+  wire _and_15236;
+  wire _or_15237;
+  wire _eq_15239;
+  wire _and_15240;
   wire _eq_15242;
   wire _and_15243;
-  wire _eq_15245;
-  wire _and_15246;
-  wire _not_15247;
-  wire _and_15248;
-  wire _or_15249;
+  wire _not_15244;
+  wire _and_15245;
+  wire _or_15246;
+  wire _eq_15248;
+  wire _and_15249;
   wire _eq_15251;
   wire _and_15252;
-  wire _eq_15254;
-  wire _and_15255;
-  wire _not_15256;
-  wire _and_15257;
-  wire _or_15258;
+  wire _not_15253;
+  wire _and_15254;
+  wire _or_15255;
+  wire _eq_15257;
+  wire _and_15258;
   wire _eq_15260;
   wire _and_15261;
-  wire _eq_15263;
-  wire _and_15264;
-  wire _not_15265;
-  wire _and_15266;
-  wire _or_15267;
+  wire _not_15262;
+  wire _and_15263;
+  wire _or_15264;
+  wire _eq_15266;
+  wire _and_15267;
   wire _eq_15269;
   wire _and_15270;
-  wire _eq_15272;
-  wire _and_15273;
-  wire _not_15274;
-  wire _and_15275;
-  wire _or_15276;
+  wire _not_15271;
+  wire _and_15272;
+  wire _or_15273;
+  wire _eq_15275;
+  wire _and_15276;
   wire _eq_15278;
   wire _and_15279;
-  wire _eq_15281;
-  wire _and_15282;
-  wire _not_15283;
-  wire _and_15284;
-  wire _or_15285;
+  wire _not_15280;
+  wire _and_15281;
+  wire _or_15282;
+  wire _eq_15284;
+  wire _and_15285;
   wire _eq_15287;
   wire _and_15288;
-  wire _eq_15290;
-  wire _and_15291;
-  wire _not_15292;
-  wire _and_15293;
-  wire _or_15294;
+  wire _not_15289;
+  wire _and_15290;
+  wire _or_15291;
+  wire _eq_15293;
+  wire _and_15294;
   wire _eq_15296;
   wire _and_15297;
-  wire _eq_15299;
-  wire _and_15300;
-  wire _not_15301;
-  wire _and_15302;
-  wire _or_15303;
+  wire _not_15298;
+  wire _and_15299;
+  wire _or_15300;
+  wire _eq_15302;
+  wire _and_15303;
   wire _eq_15305;
   wire _and_15306;
-  wire _eq_15308;
-  wire _and_15309;
-  wire _not_15310;
-  wire _and_15311;
-  wire _or_15312;
+  wire _not_15307;
+  wire _and_15308;
+  wire _or_15309;
+  wire _eq_15311;
+  wire _and_15312;
   wire _eq_15314;
   wire _and_15315;
-  wire _eq_15317;
-  wire _and_15318;
-  wire _not_15319;
-  wire _and_15320;
-  wire _or_15321;
+  wire _not_15316;
+  wire _and_15317;
+  wire _or_15318;
+  wire _eq_15320;
+  wire _and_15321;
   wire _eq_15323;
   wire _and_15324;
-  wire _eq_15326;
-  wire _and_15327;
-  wire _not_15328;
-  wire _and_15329;
-  wire _or_15330;
+  wire _not_15325;
+  wire _and_15326;
+  wire _or_15327;
+  wire _eq_15329;
+  wire _and_15330;
   wire _eq_15332;
   wire _and_15333;
-  wire _eq_15335;
-  wire _and_15336;
-  wire _not_15337;
-  wire _and_15338;
-  wire _or_15339;
+  wire _not_15334;
+  wire _and_15335;
+  wire _or_15336;
+  wire _eq_15338;
+  wire _and_15339;
   wire _eq_15341;
   wire _and_15342;
-  wire _eq_15344;
-  wire _and_15345;
-  wire _not_15346;
-  wire _and_15347;
-  wire _or_15348;
+  wire _not_15343;
+  wire _and_15344;
+  wire _or_15345;
+  wire _eq_15347;
+  wire _and_15348;
   wire _eq_15350;
   wire _and_15351;
-  wire _eq_15353;
-  wire _and_15354;
-  wire _not_15355;
-  wire _and_15356;
-  wire _or_15357;
+  wire _not_15352;
+  wire _and_15353;
+  wire _or_15354;
+  wire _eq_15356;
+  wire _and_15357;
   wire _eq_15359;
   wire _and_15360;
-  wire _eq_15362;
-  wire _and_15363;
-  wire _not_15364;
-  wire _and_15365;
-  wire _or_15366;
+  wire _not_15361;
+  wire _and_15362;
+  wire _or_15363;
+  wire _eq_15365;
+  wire _and_15366;
   wire _eq_15368;
   wire _and_15369;
-  wire _eq_15371;
-  wire _and_15372;
-  wire _not_15373;
-  wire _and_15374;
-  wire _or_15375;
+  wire _not_15370;
+  wire _and_15371;
+  wire _or_15372;
+  wire _eq_15374;
+  wire _and_15375;
   wire _eq_15377;
   wire _and_15378;
-  wire _eq_15380;
-  wire _and_15381;
-  wire _not_15382;
-  wire _and_15383;
-  wire _or_15384;
+  wire _not_15379;
+  wire _and_15380;
+  wire _or_15381;
+  wire _eq_15383;
+  wire _and_15384;
   wire _eq_15386;
   wire _and_15387;
-  wire _eq_15389;
-  wire _and_15390;
-  wire _not_15391;
-  wire _and_15392;
-  wire _or_15393;
+  wire _not_15388;
+  wire _and_15389;
+  wire _or_15390;
+  wire _eq_15392;
+  wire _and_15393;
   wire _eq_15395;
   wire _and_15396;
-  wire _eq_15398;
-  wire _and_15399;
-  wire _not_15400;
-  wire _and_15401;
-  wire _or_15402;
+  wire _not_15397;
+  wire _and_15398;
+  wire _or_15399;
+  wire _eq_15401;
+  wire _and_15402;
   wire _eq_15404;
   wire _and_15405;
-  wire _eq_15407;
-  wire _and_15408;
-  wire _not_15409;
-  wire _and_15410;
-  wire _or_15411;
+  wire _not_15406;
+  wire _and_15407;
+  wire _or_15408;
+  wire _eq_15410;
+  wire _and_15411;
   wire _eq_15413;
   wire _and_15414;
-  wire _eq_15416;
-  wire _and_15417;
-  wire _not_15418;
-  wire _and_15419;
-  wire _or_15420;
+  wire _not_15415;
+  wire _and_15416;
+  wire _or_15417;
+  wire _eq_15419;
+  wire _and_15420;
   wire _eq_15422;
   wire _and_15423;
-  wire _eq_15425;
-  wire _and_15426;
-  wire _not_15427;
-  wire _and_15428;
-  wire _or_15429;
+  wire _not_15424;
+  wire _and_15425;
+  wire _or_15426;
+  wire _eq_15428;
+  wire _and_15429;
   wire _eq_15431;
   wire _and_15432;
-  wire _eq_15434;
-  wire _and_15435;
-  wire _not_15436;
-  wire _and_15437;
-  wire _or_15438;
+  wire _not_15433;
+  wire _and_15434;
+  wire _or_15435;
+  wire _eq_15437;
+  wire _and_15438;
   wire _eq_15440;
   wire _and_15441;
-  wire _eq_15443;
-  wire _and_15444;
-  wire _not_15445;
-  wire _and_15446;
-  wire _or_15447;
+  wire _not_15442;
+  wire _and_15443;
+  wire _or_15444;
+  wire _eq_15446;
+  wire _and_15447;
   wire _eq_15449;
   wire _and_15450;
-  wire _eq_15452;
-  wire _and_15453;
-  wire _not_15454;
-  wire _and_15455;
-  wire _or_15456;
+  wire _not_15451;
+  wire _and_15452;
+  wire _or_15453;
+  wire _eq_15455;
+  wire _and_15456;
   wire _eq_15458;
   wire _and_15459;
-  wire _eq_15461;
-  wire _and_15462;
-  wire _not_15463;
-  wire _and_15464;
-  wire _or_15465;
+  wire _not_15460;
+  wire _and_15461;
+  wire _or_15462;
+  wire _eq_15464;
+  wire _and_15465;
   wire _eq_15467;
   wire _and_15468;
-  wire _eq_15470;
-  wire _and_15471;
-  wire _not_15472;
-  wire _and_15473;
-  wire _or_15474;
+  wire _not_15469;
+  wire _and_15470;
+  wire _or_15471;
+  wire _eq_15473;
+  wire _and_15474;
   wire _eq_15476;
   wire _and_15477;
-  wire _eq_15479;
-  wire _and_15480;
-  wire _not_15481;
-  wire _and_15482;
-  wire _or_15483;
+  wire _not_15478;
+  wire _and_15479;
+  wire _or_15480;
+  wire _eq_15482;
+  wire _and_15483;
   wire _eq_15485;
   wire _and_15486;
-  wire _eq_15488;
-  wire _and_15489;
-  wire _not_15490;
-  wire _and_15491;
-  wire _or_15492;
+  wire _not_15487;
+  wire _and_15488;
+  wire _or_15489;
+  wire _eq_15491;
+  wire _and_15492;
   wire _eq_15494;
   wire _and_15495;
-  wire _eq_15497;
-  wire _and_15498;
-  wire _not_15499;
-  wire _and_15500;
-  wire _or_15501;
+  wire _not_15496;
+  wire _and_15497;
+  wire _or_15498;
+  wire _eq_15500;
+  wire _and_15501;
   wire _eq_15503;
   wire _and_15504;
-  wire _eq_15506;
-  wire _and_15507;
-  wire _not_15508;
-  wire _and_15509;
-  wire _or_15510;
+  wire _not_15505;
+  wire _and_15506;
+  wire _or_15507;
+  wire _eq_15509;
+  wire _and_15510;
   wire _eq_15512;
   wire _and_15513;
-  wire _eq_15515;
-  wire _and_15516;
-  wire _not_15517;
-  wire _and_15518;
-  wire _or_15519;
+  wire _not_15514;
+  wire _and_15515;
+  wire _or_15516;
+  wire _eq_15518;
+  wire _and_15519;
   wire _eq_15521;
   wire _and_15522;
-  wire _eq_15524;
-  wire _and_15525;
-  wire _not_15526;
-  wire _and_15527;
-  wire _or_15528;
+  wire _not_15523;
+  wire _and_15524;
+  wire _or_15525;
+  wire _eq_15527;
+  wire _and_15528;
   wire _eq_15530;
   wire _and_15531;
-  wire _eq_15533;
-  wire _and_15534;
-  wire _not_15535;
-  wire _and_15536;
-  wire _or_15537;
+  wire _not_15532;
+  wire _and_15533;
+  wire _or_15534;
+  wire _eq_15536;
+  wire _and_15537;
   wire _eq_15539;
   wire _and_15540;
-  wire _eq_15542;
-  wire _and_15543;
-  wire _not_15544;
-  wire _and_15545;
-  wire _or_15546;
+  wire _not_15541;
+  wire _and_15542;
+  wire _or_15543;
+  wire _eq_15545;
+  wire _and_15546;
   wire _eq_15548;
   wire _and_15549;
-  wire _eq_15551;
-  wire _and_15552;
-  wire _not_15553;
-  wire _and_15554;
-  wire _or_15555;
+  wire _not_15550;
+  wire _and_15551;
+  wire _or_15552;
+  wire _eq_15554;
+  wire _and_15555;
   wire _eq_15557;
   wire _and_15558;
-  wire _eq_15560;
-  wire _and_15561;
-  wire _not_15562;
-  wire _and_15563;
-  wire _or_15564;
+  wire _not_15559;
+  wire _and_15560;
+  wire _or_15561;
+  wire _eq_15563;
+  wire _and_15564;
   wire _eq_15566;
   wire _and_15567;
-  wire _eq_15569;
-  wire _and_15570;
-  wire _not_15571;
-  wire _and_15572;
-  wire _or_15573;
+  wire _not_15568;
+  wire _and_15569;
+  wire _or_15570;
+  wire _eq_15572;
+  wire _and_15573;
   wire _eq_15575;
   wire _and_15576;
-  wire _eq_15578;
-  wire _and_15579;
-  wire _not_15580;
-  wire _and_15581;
-  wire _or_15582;
+  wire _not_15577;
+  wire _and_15578;
+  wire _or_15579;
+  wire _eq_15581;
+  wire _and_15582;
   wire _eq_15584;
   wire _and_15585;
-  wire _eq_15587;
-  wire _and_15588;
-  wire _not_15589;
-  wire _and_15590;
-  wire _or_15591;
+  wire _not_15586;
+  wire _and_15587;
+  wire _or_15588;
+  wire _eq_15590;
+  wire _and_15591;
   wire _eq_15593;
   wire _and_15594;
-  wire _eq_15596;
-  wire _and_15597;
-  wire _not_15598;
-  wire _and_15599;
-  wire _or_15600;
+  wire _not_15595;
+  wire _and_15596;
+  wire _or_15597;
+  wire _eq_15599;
+  wire _and_15600;
   wire _eq_15602;
   wire _and_15603;
-  wire _eq_15605;
-  wire _and_15606;
-  wire _not_15607;
-  wire _and_15608;
-  wire _or_15609;
+  wire _not_15604;
+  wire _and_15605;
+  wire _or_15606;
+  wire _eq_15608;
+  wire _and_15609;
   wire _eq_15611;
   wire _and_15612;
-  wire _eq_15614;
-  wire _and_15615;
-  wire _not_15616;
-  wire _and_15617;
-  wire _or_15618;
+  wire _not_15613;
+  wire _and_15614;
+  wire _or_15615;
+  wire _eq_15617;
+  wire _and_15618;
   wire _eq_15620;
   wire _and_15621;
-  wire _eq_15623;
-  wire _and_15624;
-  wire _not_15625;
-  wire _and_15626;
-  wire _or_15627;
+  wire _not_15622;
+  wire _and_15623;
+  wire _or_15624;
+  wire _eq_15626;
+  wire _and_15627;
   wire _eq_15629;
   wire _and_15630;
-  wire _eq_15632;
-  wire _and_15633;
-  wire _not_15634;
-  wire _and_15635;
-  wire _or_15636;
+  wire _not_15631;
+  wire _and_15632;
+  wire _or_15633;
+  wire _eq_15635;
+  wire _and_15636;
   wire _eq_15638;
   wire _and_15639;
-  wire _eq_15641;
-  wire _and_15642;
-  wire _not_15643;
-  wire _and_15644;
-  wire _or_15645;
+  wire _not_15640;
+  wire _and_15641;
+  wire _or_15642;
+  wire _eq_15644;
+  wire _and_15645;
   wire _eq_15647;
   wire _and_15648;
-  wire _eq_15650;
-  wire _and_15651;
-  wire _not_15652;
-  wire _and_15653;
-  wire _or_15654;
+  wire _not_15649;
+  wire _and_15650;
+  wire _or_15651;
+  wire _eq_15653;
+  wire _and_15654;
   wire _eq_15656;
   wire _and_15657;
-  wire _eq_15659;
-  wire _and_15660;
-  wire _not_15661;
-  wire _and_15662;
-  wire _or_15663;
+  wire _not_15658;
+  wire _and_15659;
+  wire _or_15660;
+  wire _eq_15662;
+  wire _and_15663;
   wire _eq_15665;
   wire _and_15666;
-  wire _eq_15668;
-  wire _and_15669;
-  wire _not_15670;
-  wire _and_15671;
-  wire _or_15672;
+  wire _not_15667;
+  wire _and_15668;
+  wire _or_15669;
+  wire _eq_15671;
+  wire _and_15672;
   wire _eq_15674;
   wire _and_15675;
-  wire _eq_15677;
-  wire _and_15678;
-  wire _not_15679;
-  wire _and_15680;
-  wire _or_15681;
+  wire _not_15676;
+  wire _and_15677;
+  wire _or_15678;
+  wire _eq_15680;
+  wire _and_15681;
   wire _eq_15683;
   wire _and_15684;
-  wire _eq_15686;
-  wire _and_15687;
-  wire _not_15688;
-  wire _and_15689;
-  wire _or_15690;
+  wire _not_15685;
+  wire _and_15686;
+  wire _or_15687;
+  wire _eq_15689;
+  wire _and_15690;
   wire _eq_15692;
   wire _and_15693;
-  wire _eq_15695;
-  wire _and_15696;
-  wire _not_15697;
-  wire _and_15698;
-  wire _or_15699;
+  wire _not_15694;
+  wire _and_15695;
+  wire _or_15696;
+  wire _eq_15698;
+  wire _and_15699;
   wire _eq_15701;
   wire _and_15702;
-  wire _eq_15704;
-  wire _and_15705;
-  wire _not_15706;
-  wire _and_15707;
-  wire _or_15708;
+  wire _not_15703;
+  wire _and_15704;
+  wire _or_15705;
+  wire _eq_15707;
+  wire _and_15708;
   wire _eq_15710;
   wire _and_15711;
-  wire _eq_15713;
-  wire _and_15714;
-  wire _not_15715;
-  wire _and_15716;
-  wire _or_15717;
+  wire _not_15712;
+  wire _and_15713;
+  wire _or_15714;
+  wire _eq_15716;
+  wire _and_15717;
   wire _eq_15719;
   wire _and_15720;
-  wire _eq_15722;
-  wire _and_15723;
-  wire _not_15724;
-  wire _and_15725;
-  wire _or_15726;
+  wire _not_15721;
+  wire _and_15722;
+  wire _or_15723;
+  wire _eq_15725;
+  wire _and_15726;
   wire _eq_15728;
   wire _and_15729;
-  wire _eq_15731;
-  wire _and_15732;
-  wire _not_15733;
-  wire _and_15734;
-  wire _or_15735;
+  wire _not_15730;
+  wire _and_15731;
+  wire _or_15732;
+  wire _eq_15734;
+  wire _and_15735;
   wire _eq_15737;
   wire _and_15738;
-  wire _eq_15740;
-  wire _and_15741;
-  wire _not_15742;
-  wire _and_15743;
-  wire _or_15744;
+  wire _not_15739;
+  wire _and_15740;
+  wire _or_15741;
+  wire _eq_15743;
+  wire _and_15744;
   wire _eq_15746;
   wire _and_15747;
-  wire _eq_15749;
-  wire _and_15750;
-  wire _not_15751;
-  wire _and_15752;
-  wire _or_15753;
+  wire _not_15748;
+  wire _and_15749;
+  wire _or_15750;
+  wire _eq_15752;
+  wire _and_15753;
   wire _eq_15755;
   wire _and_15756;
-  wire _eq_15758;
-  wire _and_15759;
-  wire _not_15760;
-  wire _and_15761;
-  wire _or_15762;
+  wire _not_15757;
+  wire _and_15758;
+  wire _or_15759;
+  wire _eq_15761;
+  wire _and_15762;
   wire _eq_15764;
   wire _and_15765;
-  wire _eq_15767;
-  wire _and_15768;
-  wire _not_15769;
-  wire _and_15770;
-  wire _or_15771;
+  wire _not_15766;
+  wire _and_15767;
+  wire _or_15768;
+  wire _eq_15770;
+  wire _and_15771;
   wire _eq_15773;
   wire _and_15774;
-  wire _eq_15776;
-  wire _and_15777;
-  wire _not_15778;
-  wire _and_15779;
-  wire _or_15780;
+  wire _not_15775;
+  wire _and_15776;
+  wire _or_15777;
+  wire _eq_15779;
+  wire _and_15780;
   wire _eq_15782;
   wire _and_15783;
-  wire _eq_15785;
-  wire _and_15786;
-  wire _not_15787;
-  wire _and_15788;
-  wire _or_15789;
+  wire _not_15784;
+  wire _and_15785;
+  wire _or_15786;
+  wire _eq_15788;
+  wire _and_15789;
   wire _eq_15791;
   wire _and_15792;
-  wire _eq_15794;
-  wire _and_15795;
-  wire _not_15796;
-  wire _and_15797;
-  wire _or_15798;
+  wire _not_15793;
+  wire _and_15794;
+  wire _or_15795;
+  wire _eq_15797;
+  wire _and_15798;
   wire _eq_15800;
   wire _and_15801;
-  wire _eq_15803;
-  wire _and_15804;
-  wire _not_15805;
-  wire _and_15806;
-  wire _or_15807;
+  wire _not_15802;
+  wire _and_15803;
+  wire _or_15804;
+  wire _eq_15806;
+  wire _and_15807;
   wire _eq_15809;
   wire _and_15810;
-  wire _eq_15812;
-  wire _and_15813;
-  wire _not_15814;
-  wire _and_15815;
-  wire _or_15816;
+  wire _not_15811;
+  wire _and_15812;
+  wire _or_15813;
+  wire _eq_15815;
+  wire _and_15816;
   wire _eq_15818;
   wire _and_15819;
-  wire _eq_15821;
-  wire _and_15822;
-  wire _not_15823;
-  wire _and_15824;
-  wire _or_15825;
+  wire _not_15820;
+  wire _and_15821;
+  wire _or_15822;
+  wire _eq_15824;
+  wire _and_15825;
   wire _eq_15827;
   wire _and_15828;
-  wire _eq_15830;
-  wire _and_15831;
-  wire _not_15832;
-  wire _and_15833;
-  wire _or_15834;
+  wire _not_15829;
+  wire _and_15830;
+  wire _or_15831;
+  wire _eq_15833;
+  wire _and_15834;
   wire _eq_15836;
   wire _and_15837;
-  wire _eq_15839;
-  wire _and_15840;
-  wire _not_15841;
-  wire _and_15842;
-  wire _or_15843;
+  wire _not_15838;
+  wire _and_15839;
+  wire _or_15840;
+  wire _eq_15842;
+  wire _and_15843;
   wire _eq_15845;
   wire _and_15846;
-  wire _eq_15848;
-  wire _and_15849;
-  wire _not_15850;
-  wire _and_15851;
-  wire _or_15852;
+  wire _not_15847;
+  wire _and_15848;
+  wire _or_15849;
+  wire _eq_15851;
+  wire _and_15852;
   wire _eq_15854;
   wire _and_15855;
-  wire _eq_15857;
-  wire _and_15858;
-  wire _not_15859;
-  wire _and_15860;
-  wire _or_15861;
+  wire _not_15856;
+  wire _and_15857;
+  wire _or_15858;
+  wire _eq_15860;
+  wire _and_15861;
   wire _eq_15863;
   wire _and_15864;
-  wire _eq_15866;
-  wire _and_15867;
-  wire _not_15868;
-  wire _and_15869;
-  wire _or_15870;
+  wire _not_15865;
+  wire _and_15866;
+  wire _or_15867;
+  wire _eq_15869;
+  wire _and_15870;
   wire _eq_15872;
   wire _and_15873;
-  wire _eq_15875;
-  wire _and_15876;
-  wire _not_15877;
-  wire _and_15878;
-  wire _or_15879;
+  wire _not_15874;
+  wire _and_15875;
+  wire _or_15876;
+  wire _eq_15878;
+  wire _and_15879;
   wire _eq_15881;
   wire _and_15882;
-  wire _eq_15884;
-  wire _and_15885;
-  wire _not_15886;
-  wire _and_15887;
-  wire _or_15888;
+  wire _not_15883;
+  wire _and_15884;
+  wire _or_15885;
+  wire _eq_15887;
+  wire _and_15888;
   wire _eq_15890;
   wire _and_15891;
-  wire _eq_15893;
-  wire _and_15894;
-  wire _not_15895;
-  wire _and_15896;
-  wire _or_15897;
+  wire _not_15892;
+  wire _and_15893;
+  wire _or_15894;
+  wire _eq_15896;
+  wire _and_15897;
   wire _eq_15899;
   wire _and_15900;
-  wire _eq_15902;
-  wire _and_15903;
-  wire _not_15904;
-  wire _and_15905;
-  wire _or_15906;
+  wire _not_15901;
+  wire _and_15902;
+  wire _or_15903;
+  wire _eq_15905;
+  wire _and_15906;
   wire _eq_15908;
   wire _and_15909;
-  wire _eq_15911;
-  wire _and_15912;
-  wire _not_15913;
-  wire _and_15914;
-  wire _or_15915;
+  wire _not_15910;
+  wire _and_15911;
+  wire _or_15912;
+  wire _eq_15914;
+  wire _and_15915;
   wire _eq_15917;
   wire _and_15918;
-  wire _eq_15920;
-  wire _and_15921;
-  wire _not_15922;
-  wire _and_15923;
-  wire _or_15924;
+  wire _not_15919;
+  wire _and_15920;
+  wire _or_15921;
+  wire _eq_15923;
+  wire _and_15924;
   wire _eq_15926;
   wire _and_15927;
-  wire _eq_15929;
-  wire _and_15930;
-  wire _not_15931;
-  wire _and_15932;
-  wire _or_15933;
+  wire _not_15928;
+  wire _and_15929;
+  wire _or_15930;
+  wire _eq_15932;
+  wire _and_15933;
   wire _eq_15935;
   wire _and_15936;
-  wire _eq_15938;
-  wire _and_15939;
-  wire _not_15940;
-  wire _and_15941;
-  wire _or_15942;
+  wire _not_15937;
+  wire _and_15938;
+  wire _or_15939;
+  wire _eq_15941;
+  wire _and_15942;
   wire _eq_15944;
   wire _and_15945;
-  wire _eq_15947;
-  wire _and_15948;
-  wire _not_15949;
-  wire _and_15950;
-  wire _or_15951;
+  wire _not_15946;
+  wire _and_15947;
+  wire _or_15948;
+  wire _eq_15950;
+  wire _and_15951;
   wire _eq_15953;
   wire _and_15954;
-  wire _eq_15956;
-  wire _and_15957;
-  wire _not_15958;
-  wire _and_15959;
-  wire _or_15960;
+  wire _not_15955;
+  wire _and_15956;
+  wire _or_15957;
+  wire _eq_15959;
+  wire _and_15960;
   wire _eq_15962;
   wire _and_15963;
-  wire _eq_15965;
-  wire _and_15966;
-  wire _not_15967;
-  wire _and_15968;
-  wire _or_15969;
+  wire _not_15964;
+  wire _and_15965;
+  wire _or_15966;
+  wire _eq_15968;
+  wire _and_15969;
   wire _eq_15971;
   wire _and_15972;
-  wire _eq_15974;
-  wire _and_15975;
-  wire _not_15976;
-  wire _and_15977;
-  wire _or_15978;
+  wire _not_15973;
+  wire _and_15974;
+  wire _or_15975;
+  wire _eq_15977;
+  wire _and_15978;
   wire _eq_15980;
   wire _and_15981;
-  wire _eq_15983;
-  wire _and_15984;
-  wire _not_15985;
-  wire _and_15986;
-  wire _or_15987;
+  wire _not_15982;
+  wire _and_15983;
+  wire _or_15984;
+  wire _eq_15986;
+  wire _and_15987;
   wire _eq_15989;
   wire _and_15990;
-  wire _eq_15992;
-  wire _and_15993;
-  wire _not_15994;
-  wire _and_15995;
-  wire _or_15996;
+  wire _not_15991;
+  wire _and_15992;
+  wire _or_15993;
+  wire _eq_15995;
+  wire _and_15996;
   wire _eq_15998;
   wire _and_15999;
-  wire _eq_16001;
-  wire _and_16002;
-  wire _not_16003;
-  wire _and_16004;
-  wire _or_16005;
+  wire _not_16000;
+  wire _and_16001;
+  wire _or_16002;
+  wire _eq_16004;
+  wire _and_16005;
   wire _eq_16007;
   wire _and_16008;
-  wire _eq_16010;
-  wire _and_16011;
-  wire _not_16012;
-  wire _and_16013;
-  wire _or_16014;
+  wire _not_16009;
+  wire _and_16010;
+  wire _or_16011;
+  wire _eq_16013;
+  wire _and_16014;
   wire _eq_16016;
   wire _and_16017;
-  wire _eq_16019;
-  wire _and_16020;
-  wire _not_16021;
-  wire _and_16022;
-  wire _or_16023;
+  wire _not_16018;
+  wire _and_16019;
+  wire _or_16020;
+  wire _eq_16022;
+  wire _and_16023;
   wire _eq_16025;
   wire _and_16026;
-  wire _eq_16028;
-  wire _and_16029;
-  wire _not_16030;
-  wire _and_16031;
-  wire _or_16032;
+  wire _not_16027;
+  wire _and_16028;
+  wire _or_16029;
+  wire _eq_16031;
+  wire _and_16032;
   wire _eq_16034;
   wire _and_16035;
-  wire _eq_16037;
-  wire _and_16038;
-  wire _not_16039;
-  wire _and_16040;
-  wire _or_16041;
+  wire _not_16036;
+  wire _and_16037;
+  wire _or_16038;
+  wire _eq_16040;
+  wire _and_16041;
   wire _eq_16043;
   wire _and_16044;
-  wire _eq_16046;
-  wire _and_16047;
-  wire _not_16048;
-  wire _and_16049;
-  wire _or_16050;
+  wire _not_16045;
+  wire _and_16046;
+  wire _or_16047;
+  wire _eq_16049;
+  wire _and_16050;
   wire _eq_16052;
   wire _and_16053;
-  wire _eq_16055;
-  wire _and_16056;
-  wire _not_16057;
-  wire _and_16058;
-  wire _or_16059;
+  wire _not_16054;
+  wire _and_16055;
+  wire _or_16056;
+  wire _eq_16058;
+  wire _and_16059;
   wire _eq_16061;
   wire _and_16062;
-  wire _eq_16064;
-  wire _and_16065;
-  wire _not_16066;
-  wire _and_16067;
-  wire _or_16068;
+  wire _not_16063;
+  wire _and_16064;
+  wire _or_16065;
+  wire _eq_16067;
+  wire _and_16068;
   wire _eq_16070;
   wire _and_16071;
-  wire _eq_16073;
-  wire _and_16074;
-  wire _not_16075;
-  wire _and_16076;
-  wire _or_16077;
+  wire _not_16072;
+  wire _and_16073;
+  wire _or_16074;
+  wire _eq_16076;
+  wire _and_16077;
   wire _eq_16079;
   wire _and_16080;
-  wire _eq_16082;
-  wire _and_16083;
-  wire _not_16084;
-  wire _and_16085;
-  wire _or_16086;
+  wire _not_16081;
+  wire _and_16082;
+  wire _or_16083;
+  wire _eq_16085;
+  wire _and_16086;
   wire _eq_16088;
   wire _and_16089;
-  wire _eq_16091;
-  wire _and_16092;
-  wire _not_16093;
-  wire _and_16094;
-  wire _or_16095;
+  wire _not_16090;
+  wire _and_16091;
+  wire _or_16092;
+  wire _eq_16094;
+  wire _and_16095;
   wire _eq_16097;
   wire _and_16098;
-  wire _eq_16100;
-  wire _and_16101;
-  wire _not_16102;
-  wire _and_16103;
-  wire _or_16104;
+  wire _not_16099;
+  wire _and_16100;
+  wire _or_16101;
+  wire _eq_16103;
+  wire _and_16104;
   wire _eq_16106;
   wire _and_16107;
-  wire _eq_16109;
-  wire _and_16110;
-  wire _not_16111;
-  wire _and_16112;
-  wire _or_16113;
+  wire _not_16108;
+  wire _and_16109;
+  wire _or_16110;
+  wire _eq_16112;
+  wire _and_16113;
   wire _eq_16115;
   wire _and_16116;
-  wire _eq_16118;
-  wire _and_16119;
-  wire _not_16120;
-  wire _and_16121;
-  wire _or_16122;
+  wire _not_16117;
+  wire _and_16118;
+  wire _or_16119;
+  wire _eq_16121;
+  wire _and_16122;
   wire _eq_16124;
   wire _and_16125;
-  wire _eq_16127;
-  wire _and_16128;
-  wire _not_16129;
-  wire _and_16130;
-  wire _or_16131;
+  wire _not_16126;
+  wire _and_16127;
+  wire _or_16128;
+  wire _eq_16130;
+  wire _and_16131;
   wire _eq_16133;
   wire _and_16134;
-  wire _eq_16136;
-  wire _and_16137;
-  wire _not_16138;
-  wire _and_16139;
-  wire _or_16140;
+  wire _not_16135;
+  wire _and_16136;
+  wire _or_16137;
+  wire _eq_16139;
+  wire _and_16140;
   wire _eq_16142;
   wire _and_16143;
-  wire _eq_16145;
-  wire _and_16146;
-  wire _not_16147;
-  wire _and_16148;
-  wire _or_16149;
+  wire _not_16144;
+  wire _and_16145;
+  wire _or_16146;
+  wire _eq_16148;
+  wire _and_16149;
   wire _eq_16151;
   wire _and_16152;
-  wire _eq_16154;
-  wire _and_16155;
-  wire _not_16156;
-  wire _and_16157;
-  wire _or_16158;
+  wire _not_16153;
+  wire _and_16154;
+  wire _or_16155;
+  wire _eq_16157;
+  wire _and_16158;
   wire _eq_16160;
   wire _and_16161;
-  wire _eq_16163;
-  wire _and_16164;
-  wire _not_16165;
-  wire _and_16166;
-  wire _or_16167;
+  wire _not_16162;
+  wire _and_16163;
+  wire _or_16164;
+  wire _eq_16166;
+  wire _and_16167;
   wire _eq_16169;
   wire _and_16170;
-  wire _eq_16172;
-  wire _and_16173;
-  wire _not_16174;
-  wire _and_16175;
-  wire _or_16176;
+  wire _not_16171;
+  wire _and_16172;
+  wire _or_16173;
+  wire _eq_16175;
+  wire _and_16176;
   wire _eq_16178;
   wire _and_16179;
-  wire _eq_16181;
-  wire _and_16182;
-  wire _not_16183;
-  wire _and_16184;
-  wire _or_16185;
+  wire _not_16180;
+  wire _and_16181;
+  wire _or_16182;
+  wire _eq_16184;
+  wire _and_16185;
   wire _eq_16187;
   wire _and_16188;
-  wire _eq_16190;
-  wire _and_16191;
-  wire _not_16192;
-  wire _and_16193;
-  wire _or_16194;
+  wire _not_16189;
+  wire _and_16190;
+  wire _or_16191;
+  wire _eq_16193;
+  wire _and_16194;
   wire _eq_16196;
   wire _and_16197;
-  wire _eq_16199;
-  wire _and_16200;
-  wire _not_16201;
-  wire _and_16202;
-  wire _or_16203;
+  wire _not_16198;
+  wire _and_16199;
+  wire _or_16200;
+  wire _eq_16202;
+  wire _and_16203;
   wire _eq_16205;
   wire _and_16206;
-  wire _eq_16208;
-  wire _and_16209;
-  wire _not_16210;
-  wire _and_16211;
-  wire _or_16212;
-  wire [127:0] _cat_16213;
-  wire _rand_16214;
-  wire _not_16215;
-  wire _and_16216;
-  wire _not_16217;
-  wire _and_16218;
-  wire _and_16219;
-  wire _eq_16221;
+  wire _not_16207;
+  wire _and_16208;
+  wire _or_16209;
+  wire _eq_16211;
+  wire _and_16212;
+  wire _eq_16214;
+  wire _and_16215;
+  wire _not_16216;
+  wire _and_16217;
+  wire _or_16218;
+  wire [127:0] _cat_16219;
+  wire _rand_16220;
+  wire _not_16221;
   wire _and_16222;
-  wire _eq_16224;
+  wire _not_16223;
+  wire _and_16224;
   wire _and_16225;
   wire _eq_16227;
   wire _and_16228;
-  wire [63:0] _cat_16229;
-  wire _rand_16230;
-  wire _rand_16231;
-  wire _rand_16232;
-  wire _rand_16233;
-  wire _rand_16234;
-  wire _rand_16235;
+  wire _eq_16230;
+  wire _and_16231;
+  wire _eq_16233;
+  wire _and_16234;
+  wire [63:0] _cat_16235;
   wire _rand_16236;
   wire _rand_16237;
   wire _rand_16238;
@@ -26856,28 +26856,34 @@ module vmshr_elastic (
   wire _rand_16292;
   wire _rand_16293;
   wire _rand_16294;
-  wire _not_16295;
-  wire _and_16296;
-  wire _and_16297;
-  wire _eq_16299;
-  wire _and_16300;
+  wire _rand_16295;
+  wire _rand_16296;
+  wire _rand_16297;
+  wire _rand_16298;
+  wire _rand_16299;
+  wire _rand_16300;
   wire _not_16301;
   wire _and_16302;
-  wire _not_16303;
-  wire _and_16304;
-  wire [63:0] _cat_16305;
-  wire _ror_16306;
-  wire _eq_16308;
-  wire _and_16309;
+  wire _and_16303;
+  wire _eq_16305;
+  wire _and_16306;
+  wire _not_16307;
+  wire _and_16308;
+  wire _not_16309;
   wire _and_16310;
   wire [63:0] _cat_16311;
   wire _ror_16312;
-  wire _not_16313;
-  wire _mux_17606;
-  wire _mux_17607;
-  wire _mux_17608;
-  wire _mux_17609;
-  wire _mux_17610;
+  wire _eq_16314;
+  wire _and_16315;
+  wire _and_16316;
+  wire [63:0] _cat_16317;
+  wire _ror_16318;
+  wire _not_16319;
+  wire _mux_17612;
+  wire _mux_17613;
+  wire _mux_17614;
+  wire _mux_17615;
+  wire _mux_17616;
   assign _and_6312 = p_v_0 & p_v_1;
   assign _eq_6313 = p_tag_0 == p_tag_1;
   assign _and_6314 = _and_6312 & _eq_6313;
@@ -35081,7 +35087,7 @@ module vmshr_elastic (
   assign _not_14513 = ~_ror_14512;
   assign _ror_14514 = |_cat_1992;
   assign _and_14515 = _not_14513 & _ror_14514;
-  assign _wire_14516 = _mux_17607;
+  assign _wire_14516 = _mux_17613;
   assign _not_14519 = ~_wire_14516;
   assign _or_14520 = _not_14519 | _and_14515;
   assign _eq_14522 = kind == 2'h1;
@@ -35093,7 +35099,7 @@ module vmshr_elastic (
   assign _not_14529 = ~_ror_14528;
   assign _ror_14530 = |_cat_1774;
   assign _and_14531 = _not_14529 & _ror_14530;
-  assign _wire_14532 = _mux_17610;
+  assign _wire_14532 = _mux_17616;
   assign _not_14535 = ~_wire_14532;
   assign _or_14536 = _not_14535 | _and_14531;
   assign _not_14537 = ~p_y_0;
@@ -35618,1003 +35624,1012 @@ module vmshr_elastic (
   assign _sub_15058 = _cat_15054 - 64'h0000000000000001;
   assign _and_15059 = _cat_15054 & _sub_15058;
   assign _ror_15060 = |_and_15059;
-  assign _eq_15062 = wb_entry == 6'h00;
-  assign _and_15063 = wb_valid & _eq_15062;
-  assign _eq_15065 = wb_slot == 1'b0;
-  assign _and_15066 = _and_15063 & _eq_15065;
-  assign _not_15067 = ~_and_15066;
-  assign _and_15068 = _and_998 & smshr0_v_0;
-  assign _or_15069 = _not_15067 | _and_15068;
-  assign _eq_15071 = wb_entry == 6'h00;
-  assign _and_15072 = wb_valid & _eq_15071;
-  assign _eq_15074 = wb_slot == 1'b1;
-  assign _and_15075 = _and_15072 & _eq_15074;
-  assign _not_15076 = ~_and_15075;
-  assign _and_15077 = _and_998 & smshr0_v_1;
-  assign _or_15078 = _not_15076 | _and_15077;
-  assign _eq_15080 = wb_entry == 6'h01;
-  assign _and_15081 = wb_valid & _eq_15080;
-  assign _eq_15083 = wb_slot == 1'b0;
-  assign _and_15084 = _and_15081 & _eq_15083;
-  assign _not_15085 = ~_and_15084;
-  assign _and_15086 = _and_1000 & smshr1_v_0;
-  assign _or_15087 = _not_15085 | _and_15086;
-  assign _eq_15089 = wb_entry == 6'h01;
-  assign _and_15090 = wb_valid & _eq_15089;
-  assign _eq_15092 = wb_slot == 1'b1;
-  assign _and_15093 = _and_15090 & _eq_15092;
-  assign _not_15094 = ~_and_15093;
-  assign _and_15095 = _and_1000 & smshr1_v_1;
-  assign _or_15096 = _not_15094 | _and_15095;
-  assign _eq_15098 = wb_entry == 6'h02;
-  assign _and_15099 = wb_valid & _eq_15098;
-  assign _eq_15101 = wb_slot == 1'b0;
-  assign _and_15102 = _and_15099 & _eq_15101;
-  assign _not_15103 = ~_and_15102;
-  assign _and_15104 = _and_1002 & smshr2_v_0;
-  assign _or_15105 = _not_15103 | _and_15104;
-  assign _eq_15107 = wb_entry == 6'h02;
-  assign _and_15108 = wb_valid & _eq_15107;
-  assign _eq_15110 = wb_slot == 1'b1;
-  assign _and_15111 = _and_15108 & _eq_15110;
-  assign _not_15112 = ~_and_15111;
-  assign _and_15113 = _and_1002 & smshr2_v_1;
-  assign _or_15114 = _not_15112 | _and_15113;
-  assign _eq_15116 = wb_entry == 6'h03;
-  assign _and_15117 = wb_valid & _eq_15116;
-  assign _eq_15119 = wb_slot == 1'b0;
-  assign _and_15120 = _and_15117 & _eq_15119;
-  assign _not_15121 = ~_and_15120;
-  assign _and_15122 = _and_1004 & smshr3_v_0;
-  assign _or_15123 = _not_15121 | _and_15122;
-  assign _eq_15125 = wb_entry == 6'h03;
-  assign _and_15126 = wb_valid & _eq_15125;
-  assign _eq_15128 = wb_slot == 1'b1;
-  assign _and_15129 = _and_15126 & _eq_15128;
-  assign _not_15130 = ~_and_15129;
-  assign _and_15131 = _and_1004 & smshr3_v_1;
-  assign _or_15132 = _not_15130 | _and_15131;
-  assign _eq_15134 = wb_entry == 6'h04;
-  assign _and_15135 = wb_valid & _eq_15134;
-  assign _eq_15137 = wb_slot == 1'b0;
-  assign _and_15138 = _and_15135 & _eq_15137;
-  assign _not_15139 = ~_and_15138;
-  assign _and_15140 = _and_1006 & smshr4_v_0;
-  assign _or_15141 = _not_15139 | _and_15140;
-  assign _eq_15143 = wb_entry == 6'h04;
-  assign _and_15144 = wb_valid & _eq_15143;
-  assign _eq_15146 = wb_slot == 1'b1;
-  assign _and_15147 = _and_15144 & _eq_15146;
-  assign _not_15148 = ~_and_15147;
-  assign _and_15149 = _and_1006 & smshr4_v_1;
-  assign _or_15150 = _not_15148 | _and_15149;
-  assign _eq_15152 = wb_entry == 6'h05;
-  assign _and_15153 = wb_valid & _eq_15152;
-  assign _eq_15155 = wb_slot == 1'b0;
-  assign _and_15156 = _and_15153 & _eq_15155;
-  assign _not_15157 = ~_and_15156;
-  assign _and_15158 = _and_1008 & smshr5_v_0;
-  assign _or_15159 = _not_15157 | _and_15158;
-  assign _eq_15161 = wb_entry == 6'h05;
-  assign _and_15162 = wb_valid & _eq_15161;
-  assign _eq_15164 = wb_slot == 1'b1;
-  assign _and_15165 = _and_15162 & _eq_15164;
-  assign _not_15166 = ~_and_15165;
-  assign _and_15167 = _and_1008 & smshr5_v_1;
-  assign _or_15168 = _not_15166 | _and_15167;
-  assign _eq_15170 = wb_entry == 6'h06;
-  assign _and_15171 = wb_valid & _eq_15170;
-  assign _eq_15173 = wb_slot == 1'b0;
-  assign _and_15174 = _and_15171 & _eq_15173;
-  assign _not_15175 = ~_and_15174;
-  assign _and_15176 = _and_1010 & smshr6_v_0;
-  assign _or_15177 = _not_15175 | _and_15176;
-  assign _eq_15179 = wb_entry == 6'h06;
-  assign _and_15180 = wb_valid & _eq_15179;
-  assign _eq_15182 = wb_slot == 1'b1;
-  assign _and_15183 = _and_15180 & _eq_15182;
-  assign _not_15184 = ~_and_15183;
-  assign _and_15185 = _and_1010 & smshr6_v_1;
-  assign _or_15186 = _not_15184 | _and_15185;
-  assign _eq_15188 = wb_entry == 6'h07;
-  assign _and_15189 = wb_valid & _eq_15188;
-  assign _eq_15191 = wb_slot == 1'b0;
-  assign _and_15192 = _and_15189 & _eq_15191;
-  assign _not_15193 = ~_and_15192;
-  assign _and_15194 = _and_1012 & smshr7_v_0;
-  assign _or_15195 = _not_15193 | _and_15194;
-  assign _eq_15197 = wb_entry == 6'h07;
-  assign _and_15198 = wb_valid & _eq_15197;
-  assign _eq_15200 = wb_slot == 1'b1;
-  assign _and_15201 = _and_15198 & _eq_15200;
-  assign _not_15202 = ~_and_15201;
-  assign _and_15203 = _and_1012 & smshr7_v_1;
-  assign _or_15204 = _not_15202 | _and_15203;
-  assign _eq_15206 = wb_entry == 6'h08;
-  assign _and_15207 = wb_valid & _eq_15206;
-  assign _eq_15209 = wb_slot == 1'b0;
-  assign _and_15210 = _and_15207 & _eq_15209;
-  assign _not_15211 = ~_and_15210;
-  assign _and_15212 = _and_1014 & smshr8_v_0;
-  assign _or_15213 = _not_15211 | _and_15212;
-  assign _eq_15215 = wb_entry == 6'h08;
-  assign _and_15216 = wb_valid & _eq_15215;
-  assign _eq_15218 = wb_slot == 1'b1;
-  assign _and_15219 = _and_15216 & _eq_15218;
-  assign _not_15220 = ~_and_15219;
-  assign _and_15221 = _and_1014 & smshr8_v_1;
-  assign _or_15222 = _not_15220 | _and_15221;
-  assign _eq_15224 = wb_entry == 6'h09;
-  assign _and_15225 = wb_valid & _eq_15224;
-  assign _eq_15227 = wb_slot == 1'b0;
-  assign _and_15228 = _and_15225 & _eq_15227;
-  assign _not_15229 = ~_and_15228;
-  assign _and_15230 = _and_1016 & smshr9_v_0;
-  assign _or_15231 = _not_15229 | _and_15230;
-  assign _eq_15233 = wb_entry == 6'h09;
-  assign _and_15234 = wb_valid & _eq_15233;
-  assign _eq_15236 = wb_slot == 1'b1;
-  assign _and_15237 = _and_15234 & _eq_15236;
-  assign _not_15238 = ~_and_15237;
-  assign _and_15239 = _and_1016 & smshr9_v_1;
-  assign _or_15240 = _not_15238 | _and_15239;
-  assign _eq_15242 = wb_entry == 6'h0a;
-  assign _and_15243 = wb_valid & _eq_15242;
-  assign _eq_15245 = wb_slot == 1'b0;
-  assign _and_15246 = _and_15243 & _eq_15245;
-  assign _not_15247 = ~_and_15246;
-  assign _and_15248 = _and_1018 & smshr10_v_0;
-  assign _or_15249 = _not_15247 | _and_15248;
-  assign _eq_15251 = wb_entry == 6'h0a;
-  assign _and_15252 = wb_valid & _eq_15251;
-  assign _eq_15254 = wb_slot == 1'b1;
-  assign _and_15255 = _and_15252 & _eq_15254;
-  assign _not_15256 = ~_and_15255;
-  assign _and_15257 = _and_1018 & smshr10_v_1;
-  assign _or_15258 = _not_15256 | _and_15257;
-  assign _eq_15260 = wb_entry == 6'h0b;
-  assign _and_15261 = wb_valid & _eq_15260;
-  assign _eq_15263 = wb_slot == 1'b0;
-  assign _and_15264 = _and_15261 & _eq_15263;
-  assign _not_15265 = ~_and_15264;
-  assign _and_15266 = _and_1020 & smshr11_v_0;
-  assign _or_15267 = _not_15265 | _and_15266;
-  assign _eq_15269 = wb_entry == 6'h0b;
-  assign _and_15270 = wb_valid & _eq_15269;
-  assign _eq_15272 = wb_slot == 1'b1;
-  assign _and_15273 = _and_15270 & _eq_15272;
-  assign _not_15274 = ~_and_15273;
-  assign _and_15275 = _and_1020 & smshr11_v_1;
-  assign _or_15276 = _not_15274 | _and_15275;
-  assign _eq_15278 = wb_entry == 6'h0c;
-  assign _and_15279 = wb_valid & _eq_15278;
-  assign _eq_15281 = wb_slot == 1'b0;
-  assign _and_15282 = _and_15279 & _eq_15281;
-  assign _not_15283 = ~_and_15282;
-  assign _and_15284 = _and_1022 & smshr12_v_0;
-  assign _or_15285 = _not_15283 | _and_15284;
-  assign _eq_15287 = wb_entry == 6'h0c;
-  assign _and_15288 = wb_valid & _eq_15287;
-  assign _eq_15290 = wb_slot == 1'b1;
-  assign _and_15291 = _and_15288 & _eq_15290;
-  assign _not_15292 = ~_and_15291;
-  assign _and_15293 = _and_1022 & smshr12_v_1;
-  assign _or_15294 = _not_15292 | _and_15293;
-  assign _eq_15296 = wb_entry == 6'h0d;
-  assign _and_15297 = wb_valid & _eq_15296;
-  assign _eq_15299 = wb_slot == 1'b0;
-  assign _and_15300 = _and_15297 & _eq_15299;
-  assign _not_15301 = ~_and_15300;
-  assign _and_15302 = _and_1024 & smshr13_v_0;
-  assign _or_15303 = _not_15301 | _and_15302;
-  assign _eq_15305 = wb_entry == 6'h0d;
-  assign _and_15306 = wb_valid & _eq_15305;
-  assign _eq_15308 = wb_slot == 1'b1;
-  assign _and_15309 = _and_15306 & _eq_15308;
-  assign _not_15310 = ~_and_15309;
-  assign _and_15311 = _and_1024 & smshr13_v_1;
-  assign _or_15312 = _not_15310 | _and_15311;
-  assign _eq_15314 = wb_entry == 6'h0e;
-  assign _and_15315 = wb_valid & _eq_15314;
-  assign _eq_15317 = wb_slot == 1'b0;
-  assign _and_15318 = _and_15315 & _eq_15317;
-  assign _not_15319 = ~_and_15318;
-  assign _and_15320 = _and_1026 & smshr14_v_0;
-  assign _or_15321 = _not_15319 | _and_15320;
-  assign _eq_15323 = wb_entry == 6'h0e;
-  assign _and_15324 = wb_valid & _eq_15323;
-  assign _eq_15326 = wb_slot == 1'b1;
-  assign _and_15327 = _and_15324 & _eq_15326;
-  assign _not_15328 = ~_and_15327;
-  assign _and_15329 = _and_1026 & smshr14_v_1;
-  assign _or_15330 = _not_15328 | _and_15329;
-  assign _eq_15332 = wb_entry == 6'h0f;
-  assign _and_15333 = wb_valid & _eq_15332;
-  assign _eq_15335 = wb_slot == 1'b0;
-  assign _and_15336 = _and_15333 & _eq_15335;
-  assign _not_15337 = ~_and_15336;
-  assign _and_15338 = _and_1028 & smshr15_v_0;
-  assign _or_15339 = _not_15337 | _and_15338;
-  assign _eq_15341 = wb_entry == 6'h0f;
-  assign _and_15342 = wb_valid & _eq_15341;
-  assign _eq_15344 = wb_slot == 1'b1;
-  assign _and_15345 = _and_15342 & _eq_15344;
-  assign _not_15346 = ~_and_15345;
-  assign _and_15347 = _and_1028 & smshr15_v_1;
-  assign _or_15348 = _not_15346 | _and_15347;
-  assign _eq_15350 = wb_entry == 6'h10;
-  assign _and_15351 = wb_valid & _eq_15350;
-  assign _eq_15353 = wb_slot == 1'b0;
-  assign _and_15354 = _and_15351 & _eq_15353;
-  assign _not_15355 = ~_and_15354;
-  assign _and_15356 = _and_1030 & smshr16_v_0;
-  assign _or_15357 = _not_15355 | _and_15356;
-  assign _eq_15359 = wb_entry == 6'h10;
-  assign _and_15360 = wb_valid & _eq_15359;
-  assign _eq_15362 = wb_slot == 1'b1;
-  assign _and_15363 = _and_15360 & _eq_15362;
-  assign _not_15364 = ~_and_15363;
-  assign _and_15365 = _and_1030 & smshr16_v_1;
-  assign _or_15366 = _not_15364 | _and_15365;
-  assign _eq_15368 = wb_entry == 6'h11;
-  assign _and_15369 = wb_valid & _eq_15368;
-  assign _eq_15371 = wb_slot == 1'b0;
-  assign _and_15372 = _and_15369 & _eq_15371;
-  assign _not_15373 = ~_and_15372;
-  assign _and_15374 = _and_1032 & smshr17_v_0;
-  assign _or_15375 = _not_15373 | _and_15374;
-  assign _eq_15377 = wb_entry == 6'h11;
-  assign _and_15378 = wb_valid & _eq_15377;
-  assign _eq_15380 = wb_slot == 1'b1;
-  assign _and_15381 = _and_15378 & _eq_15380;
-  assign _not_15382 = ~_and_15381;
-  assign _and_15383 = _and_1032 & smshr17_v_1;
-  assign _or_15384 = _not_15382 | _and_15383;
-  assign _eq_15386 = wb_entry == 6'h12;
-  assign _and_15387 = wb_valid & _eq_15386;
-  assign _eq_15389 = wb_slot == 1'b0;
-  assign _and_15390 = _and_15387 & _eq_15389;
-  assign _not_15391 = ~_and_15390;
-  assign _and_15392 = _and_1034 & smshr18_v_0;
-  assign _or_15393 = _not_15391 | _and_15392;
-  assign _eq_15395 = wb_entry == 6'h12;
-  assign _and_15396 = wb_valid & _eq_15395;
-  assign _eq_15398 = wb_slot == 1'b1;
-  assign _and_15399 = _and_15396 & _eq_15398;
-  assign _not_15400 = ~_and_15399;
-  assign _and_15401 = _and_1034 & smshr18_v_1;
-  assign _or_15402 = _not_15400 | _and_15401;
-  assign _eq_15404 = wb_entry == 6'h13;
-  assign _and_15405 = wb_valid & _eq_15404;
-  assign _eq_15407 = wb_slot == 1'b0;
-  assign _and_15408 = _and_15405 & _eq_15407;
-  assign _not_15409 = ~_and_15408;
-  assign _and_15410 = _and_1036 & smshr19_v_0;
-  assign _or_15411 = _not_15409 | _and_15410;
-  assign _eq_15413 = wb_entry == 6'h13;
-  assign _and_15414 = wb_valid & _eq_15413;
-  assign _eq_15416 = wb_slot == 1'b1;
-  assign _and_15417 = _and_15414 & _eq_15416;
-  assign _not_15418 = ~_and_15417;
-  assign _and_15419 = _and_1036 & smshr19_v_1;
-  assign _or_15420 = _not_15418 | _and_15419;
-  assign _eq_15422 = wb_entry == 6'h14;
-  assign _and_15423 = wb_valid & _eq_15422;
-  assign _eq_15425 = wb_slot == 1'b0;
-  assign _and_15426 = _and_15423 & _eq_15425;
-  assign _not_15427 = ~_and_15426;
-  assign _and_15428 = _and_1038 & smshr20_v_0;
-  assign _or_15429 = _not_15427 | _and_15428;
-  assign _eq_15431 = wb_entry == 6'h14;
-  assign _and_15432 = wb_valid & _eq_15431;
-  assign _eq_15434 = wb_slot == 1'b1;
-  assign _and_15435 = _and_15432 & _eq_15434;
-  assign _not_15436 = ~_and_15435;
-  assign _and_15437 = _and_1038 & smshr20_v_1;
-  assign _or_15438 = _not_15436 | _and_15437;
-  assign _eq_15440 = wb_entry == 6'h15;
-  assign _and_15441 = wb_valid & _eq_15440;
-  assign _eq_15443 = wb_slot == 1'b0;
-  assign _and_15444 = _and_15441 & _eq_15443;
-  assign _not_15445 = ~_and_15444;
-  assign _and_15446 = _and_1040 & smshr21_v_0;
-  assign _or_15447 = _not_15445 | _and_15446;
-  assign _eq_15449 = wb_entry == 6'h15;
-  assign _and_15450 = wb_valid & _eq_15449;
-  assign _eq_15452 = wb_slot == 1'b1;
-  assign _and_15453 = _and_15450 & _eq_15452;
-  assign _not_15454 = ~_and_15453;
-  assign _and_15455 = _and_1040 & smshr21_v_1;
-  assign _or_15456 = _not_15454 | _and_15455;
-  assign _eq_15458 = wb_entry == 6'h16;
-  assign _and_15459 = wb_valid & _eq_15458;
-  assign _eq_15461 = wb_slot == 1'b0;
-  assign _and_15462 = _and_15459 & _eq_15461;
-  assign _not_15463 = ~_and_15462;
-  assign _and_15464 = _and_1042 & smshr22_v_0;
-  assign _or_15465 = _not_15463 | _and_15464;
-  assign _eq_15467 = wb_entry == 6'h16;
-  assign _and_15468 = wb_valid & _eq_15467;
-  assign _eq_15470 = wb_slot == 1'b1;
-  assign _and_15471 = _and_15468 & _eq_15470;
-  assign _not_15472 = ~_and_15471;
-  assign _and_15473 = _and_1042 & smshr22_v_1;
-  assign _or_15474 = _not_15472 | _and_15473;
-  assign _eq_15476 = wb_entry == 6'h17;
-  assign _and_15477 = wb_valid & _eq_15476;
-  assign _eq_15479 = wb_slot == 1'b0;
-  assign _and_15480 = _and_15477 & _eq_15479;
-  assign _not_15481 = ~_and_15480;
-  assign _and_15482 = _and_1044 & smshr23_v_0;
-  assign _or_15483 = _not_15481 | _and_15482;
-  assign _eq_15485 = wb_entry == 6'h17;
-  assign _and_15486 = wb_valid & _eq_15485;
-  assign _eq_15488 = wb_slot == 1'b1;
-  assign _and_15489 = _and_15486 & _eq_15488;
-  assign _not_15490 = ~_and_15489;
-  assign _and_15491 = _and_1044 & smshr23_v_1;
-  assign _or_15492 = _not_15490 | _and_15491;
-  assign _eq_15494 = wb_entry == 6'h18;
-  assign _and_15495 = wb_valid & _eq_15494;
-  assign _eq_15497 = wb_slot == 1'b0;
-  assign _and_15498 = _and_15495 & _eq_15497;
-  assign _not_15499 = ~_and_15498;
-  assign _and_15500 = _and_1046 & smshr24_v_0;
-  assign _or_15501 = _not_15499 | _and_15500;
-  assign _eq_15503 = wb_entry == 6'h18;
-  assign _and_15504 = wb_valid & _eq_15503;
-  assign _eq_15506 = wb_slot == 1'b1;
-  assign _and_15507 = _and_15504 & _eq_15506;
-  assign _not_15508 = ~_and_15507;
-  assign _and_15509 = _and_1046 & smshr24_v_1;
-  assign _or_15510 = _not_15508 | _and_15509;
-  assign _eq_15512 = wb_entry == 6'h19;
-  assign _and_15513 = wb_valid & _eq_15512;
-  assign _eq_15515 = wb_slot == 1'b0;
-  assign _and_15516 = _and_15513 & _eq_15515;
-  assign _not_15517 = ~_and_15516;
-  assign _and_15518 = _and_1048 & smshr25_v_0;
-  assign _or_15519 = _not_15517 | _and_15518;
-  assign _eq_15521 = wb_entry == 6'h19;
-  assign _and_15522 = wb_valid & _eq_15521;
-  assign _eq_15524 = wb_slot == 1'b1;
-  assign _and_15525 = _and_15522 & _eq_15524;
-  assign _not_15526 = ~_and_15525;
-  assign _and_15527 = _and_1048 & smshr25_v_1;
-  assign _or_15528 = _not_15526 | _and_15527;
-  assign _eq_15530 = wb_entry == 6'h1a;
-  assign _and_15531 = wb_valid & _eq_15530;
-  assign _eq_15533 = wb_slot == 1'b0;
-  assign _and_15534 = _and_15531 & _eq_15533;
-  assign _not_15535 = ~_and_15534;
-  assign _and_15536 = _and_1050 & smshr26_v_0;
-  assign _or_15537 = _not_15535 | _and_15536;
-  assign _eq_15539 = wb_entry == 6'h1a;
-  assign _and_15540 = wb_valid & _eq_15539;
-  assign _eq_15542 = wb_slot == 1'b1;
-  assign _and_15543 = _and_15540 & _eq_15542;
-  assign _not_15544 = ~_and_15543;
-  assign _and_15545 = _and_1050 & smshr26_v_1;
-  assign _or_15546 = _not_15544 | _and_15545;
-  assign _eq_15548 = wb_entry == 6'h1b;
-  assign _and_15549 = wb_valid & _eq_15548;
-  assign _eq_15551 = wb_slot == 1'b0;
-  assign _and_15552 = _and_15549 & _eq_15551;
-  assign _not_15553 = ~_and_15552;
-  assign _and_15554 = _and_1052 & smshr27_v_0;
-  assign _or_15555 = _not_15553 | _and_15554;
-  assign _eq_15557 = wb_entry == 6'h1b;
-  assign _and_15558 = wb_valid & _eq_15557;
-  assign _eq_15560 = wb_slot == 1'b1;
-  assign _and_15561 = _and_15558 & _eq_15560;
-  assign _not_15562 = ~_and_15561;
-  assign _and_15563 = _and_1052 & smshr27_v_1;
-  assign _or_15564 = _not_15562 | _and_15563;
-  assign _eq_15566 = wb_entry == 6'h1c;
-  assign _and_15567 = wb_valid & _eq_15566;
-  assign _eq_15569 = wb_slot == 1'b0;
-  assign _and_15570 = _and_15567 & _eq_15569;
-  assign _not_15571 = ~_and_15570;
-  assign _and_15572 = _and_1054 & smshr28_v_0;
-  assign _or_15573 = _not_15571 | _and_15572;
-  assign _eq_15575 = wb_entry == 6'h1c;
-  assign _and_15576 = wb_valid & _eq_15575;
-  assign _eq_15578 = wb_slot == 1'b1;
-  assign _and_15579 = _and_15576 & _eq_15578;
-  assign _not_15580 = ~_and_15579;
-  assign _and_15581 = _and_1054 & smshr28_v_1;
-  assign _or_15582 = _not_15580 | _and_15581;
-  assign _eq_15584 = wb_entry == 6'h1d;
-  assign _and_15585 = wb_valid & _eq_15584;
-  assign _eq_15587 = wb_slot == 1'b0;
-  assign _and_15588 = _and_15585 & _eq_15587;
-  assign _not_15589 = ~_and_15588;
-  assign _and_15590 = _and_1056 & smshr29_v_0;
-  assign _or_15591 = _not_15589 | _and_15590;
-  assign _eq_15593 = wb_entry == 6'h1d;
-  assign _and_15594 = wb_valid & _eq_15593;
-  assign _eq_15596 = wb_slot == 1'b1;
-  assign _and_15597 = _and_15594 & _eq_15596;
-  assign _not_15598 = ~_and_15597;
-  assign _and_15599 = _and_1056 & smshr29_v_1;
-  assign _or_15600 = _not_15598 | _and_15599;
-  assign _eq_15602 = wb_entry == 6'h1e;
-  assign _and_15603 = wb_valid & _eq_15602;
-  assign _eq_15605 = wb_slot == 1'b0;
-  assign _and_15606 = _and_15603 & _eq_15605;
-  assign _not_15607 = ~_and_15606;
-  assign _and_15608 = _and_1058 & smshr30_v_0;
-  assign _or_15609 = _not_15607 | _and_15608;
-  assign _eq_15611 = wb_entry == 6'h1e;
-  assign _and_15612 = wb_valid & _eq_15611;
-  assign _eq_15614 = wb_slot == 1'b1;
-  assign _and_15615 = _and_15612 & _eq_15614;
-  assign _not_15616 = ~_and_15615;
-  assign _and_15617 = _and_1058 & smshr30_v_1;
-  assign _or_15618 = _not_15616 | _and_15617;
-  assign _eq_15620 = wb_entry == 6'h1f;
-  assign _and_15621 = wb_valid & _eq_15620;
-  assign _eq_15623 = wb_slot == 1'b0;
-  assign _and_15624 = _and_15621 & _eq_15623;
-  assign _not_15625 = ~_and_15624;
-  assign _and_15626 = _and_1060 & smshr31_v_0;
-  assign _or_15627 = _not_15625 | _and_15626;
-  assign _eq_15629 = wb_entry == 6'h1f;
-  assign _and_15630 = wb_valid & _eq_15629;
-  assign _eq_15632 = wb_slot == 1'b1;
-  assign _and_15633 = _and_15630 & _eq_15632;
-  assign _not_15634 = ~_and_15633;
-  assign _and_15635 = _and_1060 & smshr31_v_1;
-  assign _or_15636 = _not_15634 | _and_15635;
-  assign _eq_15638 = wb_entry == 6'h20;
-  assign _and_15639 = wb_valid & _eq_15638;
-  assign _eq_15641 = wb_slot == 1'b0;
-  assign _and_15642 = _and_15639 & _eq_15641;
-  assign _not_15643 = ~_and_15642;
-  assign _and_15644 = _and_1062 & smshr32_v_0;
-  assign _or_15645 = _not_15643 | _and_15644;
-  assign _eq_15647 = wb_entry == 6'h20;
-  assign _and_15648 = wb_valid & _eq_15647;
-  assign _eq_15650 = wb_slot == 1'b1;
-  assign _and_15651 = _and_15648 & _eq_15650;
-  assign _not_15652 = ~_and_15651;
-  assign _and_15653 = _and_1062 & smshr32_v_1;
-  assign _or_15654 = _not_15652 | _and_15653;
-  assign _eq_15656 = wb_entry == 6'h21;
-  assign _and_15657 = wb_valid & _eq_15656;
-  assign _eq_15659 = wb_slot == 1'b0;
-  assign _and_15660 = _and_15657 & _eq_15659;
-  assign _not_15661 = ~_and_15660;
-  assign _and_15662 = _and_1064 & smshr33_v_0;
-  assign _or_15663 = _not_15661 | _and_15662;
-  assign _eq_15665 = wb_entry == 6'h21;
-  assign _and_15666 = wb_valid & _eq_15665;
-  assign _eq_15668 = wb_slot == 1'b1;
-  assign _and_15669 = _and_15666 & _eq_15668;
-  assign _not_15670 = ~_and_15669;
-  assign _and_15671 = _and_1064 & smshr33_v_1;
-  assign _or_15672 = _not_15670 | _and_15671;
-  assign _eq_15674 = wb_entry == 6'h22;
-  assign _and_15675 = wb_valid & _eq_15674;
-  assign _eq_15677 = wb_slot == 1'b0;
-  assign _and_15678 = _and_15675 & _eq_15677;
-  assign _not_15679 = ~_and_15678;
-  assign _and_15680 = _and_1066 & smshr34_v_0;
-  assign _or_15681 = _not_15679 | _and_15680;
-  assign _eq_15683 = wb_entry == 6'h22;
-  assign _and_15684 = wb_valid & _eq_15683;
-  assign _eq_15686 = wb_slot == 1'b1;
-  assign _and_15687 = _and_15684 & _eq_15686;
-  assign _not_15688 = ~_and_15687;
-  assign _and_15689 = _and_1066 & smshr34_v_1;
-  assign _or_15690 = _not_15688 | _and_15689;
-  assign _eq_15692 = wb_entry == 6'h23;
-  assign _and_15693 = wb_valid & _eq_15692;
-  assign _eq_15695 = wb_slot == 1'b0;
-  assign _and_15696 = _and_15693 & _eq_15695;
-  assign _not_15697 = ~_and_15696;
-  assign _and_15698 = _and_1068 & smshr35_v_0;
-  assign _or_15699 = _not_15697 | _and_15698;
-  assign _eq_15701 = wb_entry == 6'h23;
-  assign _and_15702 = wb_valid & _eq_15701;
-  assign _eq_15704 = wb_slot == 1'b1;
-  assign _and_15705 = _and_15702 & _eq_15704;
-  assign _not_15706 = ~_and_15705;
-  assign _and_15707 = _and_1068 & smshr35_v_1;
-  assign _or_15708 = _not_15706 | _and_15707;
-  assign _eq_15710 = wb_entry == 6'h24;
-  assign _and_15711 = wb_valid & _eq_15710;
-  assign _eq_15713 = wb_slot == 1'b0;
-  assign _and_15714 = _and_15711 & _eq_15713;
-  assign _not_15715 = ~_and_15714;
-  assign _and_15716 = _and_1070 & smshr36_v_0;
-  assign _or_15717 = _not_15715 | _and_15716;
-  assign _eq_15719 = wb_entry == 6'h24;
-  assign _and_15720 = wb_valid & _eq_15719;
-  assign _eq_15722 = wb_slot == 1'b1;
-  assign _and_15723 = _and_15720 & _eq_15722;
-  assign _not_15724 = ~_and_15723;
-  assign _and_15725 = _and_1070 & smshr36_v_1;
-  assign _or_15726 = _not_15724 | _and_15725;
-  assign _eq_15728 = wb_entry == 6'h25;
-  assign _and_15729 = wb_valid & _eq_15728;
-  assign _eq_15731 = wb_slot == 1'b0;
-  assign _and_15732 = _and_15729 & _eq_15731;
-  assign _not_15733 = ~_and_15732;
-  assign _and_15734 = _and_1072 & smshr37_v_0;
-  assign _or_15735 = _not_15733 | _and_15734;
-  assign _eq_15737 = wb_entry == 6'h25;
-  assign _and_15738 = wb_valid & _eq_15737;
-  assign _eq_15740 = wb_slot == 1'b1;
-  assign _and_15741 = _and_15738 & _eq_15740;
-  assign _not_15742 = ~_and_15741;
-  assign _and_15743 = _and_1072 & smshr37_v_1;
-  assign _or_15744 = _not_15742 | _and_15743;
-  assign _eq_15746 = wb_entry == 6'h26;
-  assign _and_15747 = wb_valid & _eq_15746;
-  assign _eq_15749 = wb_slot == 1'b0;
-  assign _and_15750 = _and_15747 & _eq_15749;
-  assign _not_15751 = ~_and_15750;
-  assign _and_15752 = _and_1074 & smshr38_v_0;
-  assign _or_15753 = _not_15751 | _and_15752;
-  assign _eq_15755 = wb_entry == 6'h26;
-  assign _and_15756 = wb_valid & _eq_15755;
-  assign _eq_15758 = wb_slot == 1'b1;
-  assign _and_15759 = _and_15756 & _eq_15758;
-  assign _not_15760 = ~_and_15759;
-  assign _and_15761 = _and_1074 & smshr38_v_1;
-  assign _or_15762 = _not_15760 | _and_15761;
-  assign _eq_15764 = wb_entry == 6'h27;
-  assign _and_15765 = wb_valid & _eq_15764;
-  assign _eq_15767 = wb_slot == 1'b0;
-  assign _and_15768 = _and_15765 & _eq_15767;
-  assign _not_15769 = ~_and_15768;
-  assign _and_15770 = _and_1076 & smshr39_v_0;
-  assign _or_15771 = _not_15769 | _and_15770;
-  assign _eq_15773 = wb_entry == 6'h27;
-  assign _and_15774 = wb_valid & _eq_15773;
-  assign _eq_15776 = wb_slot == 1'b1;
-  assign _and_15777 = _and_15774 & _eq_15776;
-  assign _not_15778 = ~_and_15777;
-  assign _and_15779 = _and_1076 & smshr39_v_1;
-  assign _or_15780 = _not_15778 | _and_15779;
-  assign _eq_15782 = wb_entry == 6'h28;
-  assign _and_15783 = wb_valid & _eq_15782;
-  assign _eq_15785 = wb_slot == 1'b0;
-  assign _and_15786 = _and_15783 & _eq_15785;
-  assign _not_15787 = ~_and_15786;
-  assign _and_15788 = _and_1078 & smshr40_v_0;
-  assign _or_15789 = _not_15787 | _and_15788;
-  assign _eq_15791 = wb_entry == 6'h28;
-  assign _and_15792 = wb_valid & _eq_15791;
-  assign _eq_15794 = wb_slot == 1'b1;
-  assign _and_15795 = _and_15792 & _eq_15794;
-  assign _not_15796 = ~_and_15795;
-  assign _and_15797 = _and_1078 & smshr40_v_1;
-  assign _or_15798 = _not_15796 | _and_15797;
-  assign _eq_15800 = wb_entry == 6'h29;
-  assign _and_15801 = wb_valid & _eq_15800;
-  assign _eq_15803 = wb_slot == 1'b0;
-  assign _and_15804 = _and_15801 & _eq_15803;
-  assign _not_15805 = ~_and_15804;
-  assign _and_15806 = _and_1080 & smshr41_v_0;
-  assign _or_15807 = _not_15805 | _and_15806;
-  assign _eq_15809 = wb_entry == 6'h29;
-  assign _and_15810 = wb_valid & _eq_15809;
-  assign _eq_15812 = wb_slot == 1'b1;
-  assign _and_15813 = _and_15810 & _eq_15812;
-  assign _not_15814 = ~_and_15813;
-  assign _and_15815 = _and_1080 & smshr41_v_1;
-  assign _or_15816 = _not_15814 | _and_15815;
-  assign _eq_15818 = wb_entry == 6'h2a;
-  assign _and_15819 = wb_valid & _eq_15818;
-  assign _eq_15821 = wb_slot == 1'b0;
-  assign _and_15822 = _and_15819 & _eq_15821;
-  assign _not_15823 = ~_and_15822;
-  assign _and_15824 = _and_1082 & smshr42_v_0;
-  assign _or_15825 = _not_15823 | _and_15824;
-  assign _eq_15827 = wb_entry == 6'h2a;
-  assign _and_15828 = wb_valid & _eq_15827;
-  assign _eq_15830 = wb_slot == 1'b1;
-  assign _and_15831 = _and_15828 & _eq_15830;
-  assign _not_15832 = ~_and_15831;
-  assign _and_15833 = _and_1082 & smshr42_v_1;
-  assign _or_15834 = _not_15832 | _and_15833;
-  assign _eq_15836 = wb_entry == 6'h2b;
-  assign _and_15837 = wb_valid & _eq_15836;
-  assign _eq_15839 = wb_slot == 1'b0;
-  assign _and_15840 = _and_15837 & _eq_15839;
-  assign _not_15841 = ~_and_15840;
-  assign _and_15842 = _and_1084 & smshr43_v_0;
-  assign _or_15843 = _not_15841 | _and_15842;
-  assign _eq_15845 = wb_entry == 6'h2b;
-  assign _and_15846 = wb_valid & _eq_15845;
-  assign _eq_15848 = wb_slot == 1'b1;
-  assign _and_15849 = _and_15846 & _eq_15848;
-  assign _not_15850 = ~_and_15849;
-  assign _and_15851 = _and_1084 & smshr43_v_1;
-  assign _or_15852 = _not_15850 | _and_15851;
-  assign _eq_15854 = wb_entry == 6'h2c;
-  assign _and_15855 = wb_valid & _eq_15854;
-  assign _eq_15857 = wb_slot == 1'b0;
-  assign _and_15858 = _and_15855 & _eq_15857;
-  assign _not_15859 = ~_and_15858;
-  assign _and_15860 = _and_1086 & smshr44_v_0;
-  assign _or_15861 = _not_15859 | _and_15860;
-  assign _eq_15863 = wb_entry == 6'h2c;
-  assign _and_15864 = wb_valid & _eq_15863;
-  assign _eq_15866 = wb_slot == 1'b1;
-  assign _and_15867 = _and_15864 & _eq_15866;
-  assign _not_15868 = ~_and_15867;
-  assign _and_15869 = _and_1086 & smshr44_v_1;
-  assign _or_15870 = _not_15868 | _and_15869;
-  assign _eq_15872 = wb_entry == 6'h2d;
-  assign _and_15873 = wb_valid & _eq_15872;
-  assign _eq_15875 = wb_slot == 1'b0;
-  assign _and_15876 = _and_15873 & _eq_15875;
-  assign _not_15877 = ~_and_15876;
-  assign _and_15878 = _and_1088 & smshr45_v_0;
-  assign _or_15879 = _not_15877 | _and_15878;
-  assign _eq_15881 = wb_entry == 6'h2d;
-  assign _and_15882 = wb_valid & _eq_15881;
-  assign _eq_15884 = wb_slot == 1'b1;
-  assign _and_15885 = _and_15882 & _eq_15884;
-  assign _not_15886 = ~_and_15885;
-  assign _and_15887 = _and_1088 & smshr45_v_1;
-  assign _or_15888 = _not_15886 | _and_15887;
-  assign _eq_15890 = wb_entry == 6'h2e;
-  assign _and_15891 = wb_valid & _eq_15890;
-  assign _eq_15893 = wb_slot == 1'b0;
-  assign _and_15894 = _and_15891 & _eq_15893;
-  assign _not_15895 = ~_and_15894;
-  assign _and_15896 = _and_1090 & smshr46_v_0;
-  assign _or_15897 = _not_15895 | _and_15896;
-  assign _eq_15899 = wb_entry == 6'h2e;
-  assign _and_15900 = wb_valid & _eq_15899;
-  assign _eq_15902 = wb_slot == 1'b1;
-  assign _and_15903 = _and_15900 & _eq_15902;
-  assign _not_15904 = ~_and_15903;
-  assign _and_15905 = _and_1090 & smshr46_v_1;
-  assign _or_15906 = _not_15904 | _and_15905;
-  assign _eq_15908 = wb_entry == 6'h2f;
-  assign _and_15909 = wb_valid & _eq_15908;
-  assign _eq_15911 = wb_slot == 1'b0;
-  assign _and_15912 = _and_15909 & _eq_15911;
-  assign _not_15913 = ~_and_15912;
-  assign _and_15914 = _and_1092 & smshr47_v_0;
-  assign _or_15915 = _not_15913 | _and_15914;
-  assign _eq_15917 = wb_entry == 6'h2f;
-  assign _and_15918 = wb_valid & _eq_15917;
-  assign _eq_15920 = wb_slot == 1'b1;
-  assign _and_15921 = _and_15918 & _eq_15920;
-  assign _not_15922 = ~_and_15921;
-  assign _and_15923 = _and_1092 & smshr47_v_1;
-  assign _or_15924 = _not_15922 | _and_15923;
-  assign _eq_15926 = wb_entry == 6'h30;
-  assign _and_15927 = wb_valid & _eq_15926;
-  assign _eq_15929 = wb_slot == 1'b0;
-  assign _and_15930 = _and_15927 & _eq_15929;
-  assign _not_15931 = ~_and_15930;
-  assign _and_15932 = _and_1094 & smshr48_v_0;
-  assign _or_15933 = _not_15931 | _and_15932;
-  assign _eq_15935 = wb_entry == 6'h30;
-  assign _and_15936 = wb_valid & _eq_15935;
-  assign _eq_15938 = wb_slot == 1'b1;
-  assign _and_15939 = _and_15936 & _eq_15938;
-  assign _not_15940 = ~_and_15939;
-  assign _and_15941 = _and_1094 & smshr48_v_1;
-  assign _or_15942 = _not_15940 | _and_15941;
-  assign _eq_15944 = wb_entry == 6'h31;
-  assign _and_15945 = wb_valid & _eq_15944;
-  assign _eq_15947 = wb_slot == 1'b0;
-  assign _and_15948 = _and_15945 & _eq_15947;
-  assign _not_15949 = ~_and_15948;
-  assign _and_15950 = _and_1096 & smshr49_v_0;
-  assign _or_15951 = _not_15949 | _and_15950;
-  assign _eq_15953 = wb_entry == 6'h31;
-  assign _and_15954 = wb_valid & _eq_15953;
-  assign _eq_15956 = wb_slot == 1'b1;
-  assign _and_15957 = _and_15954 & _eq_15956;
-  assign _not_15958 = ~_and_15957;
-  assign _and_15959 = _and_1096 & smshr49_v_1;
-  assign _or_15960 = _not_15958 | _and_15959;
-  assign _eq_15962 = wb_entry == 6'h32;
-  assign _and_15963 = wb_valid & _eq_15962;
-  assign _eq_15965 = wb_slot == 1'b0;
-  assign _and_15966 = _and_15963 & _eq_15965;
-  assign _not_15967 = ~_and_15966;
-  assign _and_15968 = _and_1098 & smshr50_v_0;
-  assign _or_15969 = _not_15967 | _and_15968;
-  assign _eq_15971 = wb_entry == 6'h32;
-  assign _and_15972 = wb_valid & _eq_15971;
-  assign _eq_15974 = wb_slot == 1'b1;
-  assign _and_15975 = _and_15972 & _eq_15974;
-  assign _not_15976 = ~_and_15975;
-  assign _and_15977 = _and_1098 & smshr50_v_1;
-  assign _or_15978 = _not_15976 | _and_15977;
-  assign _eq_15980 = wb_entry == 6'h33;
-  assign _and_15981 = wb_valid & _eq_15980;
-  assign _eq_15983 = wb_slot == 1'b0;
-  assign _and_15984 = _and_15981 & _eq_15983;
-  assign _not_15985 = ~_and_15984;
-  assign _and_15986 = _and_1100 & smshr51_v_0;
-  assign _or_15987 = _not_15985 | _and_15986;
-  assign _eq_15989 = wb_entry == 6'h33;
-  assign _and_15990 = wb_valid & _eq_15989;
-  assign _eq_15992 = wb_slot == 1'b1;
-  assign _and_15993 = _and_15990 & _eq_15992;
-  assign _not_15994 = ~_and_15993;
-  assign _and_15995 = _and_1100 & smshr51_v_1;
-  assign _or_15996 = _not_15994 | _and_15995;
-  assign _eq_15998 = wb_entry == 6'h34;
-  assign _and_15999 = wb_valid & _eq_15998;
-  assign _eq_16001 = wb_slot == 1'b0;
-  assign _and_16002 = _and_15999 & _eq_16001;
-  assign _not_16003 = ~_and_16002;
-  assign _and_16004 = _and_1102 & smshr52_v_0;
-  assign _or_16005 = _not_16003 | _and_16004;
-  assign _eq_16007 = wb_entry == 6'h34;
-  assign _and_16008 = wb_valid & _eq_16007;
-  assign _eq_16010 = wb_slot == 1'b1;
-  assign _and_16011 = _and_16008 & _eq_16010;
-  assign _not_16012 = ~_and_16011;
-  assign _and_16013 = _and_1102 & smshr52_v_1;
-  assign _or_16014 = _not_16012 | _and_16013;
-  assign _eq_16016 = wb_entry == 6'h35;
-  assign _and_16017 = wb_valid & _eq_16016;
-  assign _eq_16019 = wb_slot == 1'b0;
-  assign _and_16020 = _and_16017 & _eq_16019;
-  assign _not_16021 = ~_and_16020;
-  assign _and_16022 = _and_1104 & smshr53_v_0;
-  assign _or_16023 = _not_16021 | _and_16022;
-  assign _eq_16025 = wb_entry == 6'h35;
-  assign _and_16026 = wb_valid & _eq_16025;
-  assign _eq_16028 = wb_slot == 1'b1;
-  assign _and_16029 = _and_16026 & _eq_16028;
-  assign _not_16030 = ~_and_16029;
-  assign _and_16031 = _and_1104 & smshr53_v_1;
-  assign _or_16032 = _not_16030 | _and_16031;
-  assign _eq_16034 = wb_entry == 6'h36;
-  assign _and_16035 = wb_valid & _eq_16034;
-  assign _eq_16037 = wb_slot == 1'b0;
-  assign _and_16038 = _and_16035 & _eq_16037;
-  assign _not_16039 = ~_and_16038;
-  assign _and_16040 = _and_1106 & smshr54_v_0;
-  assign _or_16041 = _not_16039 | _and_16040;
-  assign _eq_16043 = wb_entry == 6'h36;
-  assign _and_16044 = wb_valid & _eq_16043;
-  assign _eq_16046 = wb_slot == 1'b1;
-  assign _and_16047 = _and_16044 & _eq_16046;
-  assign _not_16048 = ~_and_16047;
-  assign _and_16049 = _and_1106 & smshr54_v_1;
-  assign _or_16050 = _not_16048 | _and_16049;
-  assign _eq_16052 = wb_entry == 6'h37;
-  assign _and_16053 = wb_valid & _eq_16052;
-  assign _eq_16055 = wb_slot == 1'b0;
-  assign _and_16056 = _and_16053 & _eq_16055;
-  assign _not_16057 = ~_and_16056;
-  assign _and_16058 = _and_1108 & smshr55_v_0;
-  assign _or_16059 = _not_16057 | _and_16058;
-  assign _eq_16061 = wb_entry == 6'h37;
-  assign _and_16062 = wb_valid & _eq_16061;
-  assign _eq_16064 = wb_slot == 1'b1;
-  assign _and_16065 = _and_16062 & _eq_16064;
-  assign _not_16066 = ~_and_16065;
-  assign _and_16067 = _and_1108 & smshr55_v_1;
-  assign _or_16068 = _not_16066 | _and_16067;
-  assign _eq_16070 = wb_entry == 6'h38;
-  assign _and_16071 = wb_valid & _eq_16070;
-  assign _eq_16073 = wb_slot == 1'b0;
-  assign _and_16074 = _and_16071 & _eq_16073;
-  assign _not_16075 = ~_and_16074;
-  assign _and_16076 = _and_1110 & smshr56_v_0;
-  assign _or_16077 = _not_16075 | _and_16076;
-  assign _eq_16079 = wb_entry == 6'h38;
-  assign _and_16080 = wb_valid & _eq_16079;
-  assign _eq_16082 = wb_slot == 1'b1;
-  assign _and_16083 = _and_16080 & _eq_16082;
-  assign _not_16084 = ~_and_16083;
-  assign _and_16085 = _and_1110 & smshr56_v_1;
-  assign _or_16086 = _not_16084 | _and_16085;
-  assign _eq_16088 = wb_entry == 6'h39;
-  assign _and_16089 = wb_valid & _eq_16088;
-  assign _eq_16091 = wb_slot == 1'b0;
-  assign _and_16092 = _and_16089 & _eq_16091;
-  assign _not_16093 = ~_and_16092;
-  assign _and_16094 = _and_1112 & smshr57_v_0;
-  assign _or_16095 = _not_16093 | _and_16094;
-  assign _eq_16097 = wb_entry == 6'h39;
-  assign _and_16098 = wb_valid & _eq_16097;
-  assign _eq_16100 = wb_slot == 1'b1;
-  assign _and_16101 = _and_16098 & _eq_16100;
-  assign _not_16102 = ~_and_16101;
-  assign _and_16103 = _and_1112 & smshr57_v_1;
-  assign _or_16104 = _not_16102 | _and_16103;
-  assign _eq_16106 = wb_entry == 6'h3a;
-  assign _and_16107 = wb_valid & _eq_16106;
-  assign _eq_16109 = wb_slot == 1'b0;
-  assign _and_16110 = _and_16107 & _eq_16109;
-  assign _not_16111 = ~_and_16110;
-  assign _and_16112 = _and_1114 & smshr58_v_0;
-  assign _or_16113 = _not_16111 | _and_16112;
-  assign _eq_16115 = wb_entry == 6'h3a;
-  assign _and_16116 = wb_valid & _eq_16115;
-  assign _eq_16118 = wb_slot == 1'b1;
-  assign _and_16119 = _and_16116 & _eq_16118;
-  assign _not_16120 = ~_and_16119;
-  assign _and_16121 = _and_1114 & smshr58_v_1;
-  assign _or_16122 = _not_16120 | _and_16121;
-  assign _eq_16124 = wb_entry == 6'h3b;
-  assign _and_16125 = wb_valid & _eq_16124;
-  assign _eq_16127 = wb_slot == 1'b0;
-  assign _and_16128 = _and_16125 & _eq_16127;
-  assign _not_16129 = ~_and_16128;
-  assign _and_16130 = _and_1116 & smshr59_v_0;
-  assign _or_16131 = _not_16129 | _and_16130;
-  assign _eq_16133 = wb_entry == 6'h3b;
-  assign _and_16134 = wb_valid & _eq_16133;
-  assign _eq_16136 = wb_slot == 1'b1;
-  assign _and_16137 = _and_16134 & _eq_16136;
-  assign _not_16138 = ~_and_16137;
-  assign _and_16139 = _and_1116 & smshr59_v_1;
-  assign _or_16140 = _not_16138 | _and_16139;
-  assign _eq_16142 = wb_entry == 6'h3c;
-  assign _and_16143 = wb_valid & _eq_16142;
-  assign _eq_16145 = wb_slot == 1'b0;
-  assign _and_16146 = _and_16143 & _eq_16145;
-  assign _not_16147 = ~_and_16146;
-  assign _and_16148 = _and_1118 & smshr60_v_0;
-  assign _or_16149 = _not_16147 | _and_16148;
-  assign _eq_16151 = wb_entry == 6'h3c;
-  assign _and_16152 = wb_valid & _eq_16151;
-  assign _eq_16154 = wb_slot == 1'b1;
-  assign _and_16155 = _and_16152 & _eq_16154;
-  assign _not_16156 = ~_and_16155;
-  assign _and_16157 = _and_1118 & smshr60_v_1;
-  assign _or_16158 = _not_16156 | _and_16157;
-  assign _eq_16160 = wb_entry == 6'h3d;
-  assign _and_16161 = wb_valid & _eq_16160;
-  assign _eq_16163 = wb_slot == 1'b0;
-  assign _and_16164 = _and_16161 & _eq_16163;
-  assign _not_16165 = ~_and_16164;
-  assign _and_16166 = _and_1120 & smshr61_v_0;
-  assign _or_16167 = _not_16165 | _and_16166;
-  assign _eq_16169 = wb_entry == 6'h3d;
-  assign _and_16170 = wb_valid & _eq_16169;
-  assign _eq_16172 = wb_slot == 1'b1;
-  assign _and_16173 = _and_16170 & _eq_16172;
-  assign _not_16174 = ~_and_16173;
-  assign _and_16175 = _and_1120 & smshr61_v_1;
-  assign _or_16176 = _not_16174 | _and_16175;
-  assign _eq_16178 = wb_entry == 6'h3e;
-  assign _and_16179 = wb_valid & _eq_16178;
-  assign _eq_16181 = wb_slot == 1'b0;
-  assign _and_16182 = _and_16179 & _eq_16181;
-  assign _not_16183 = ~_and_16182;
-  assign _and_16184 = _and_1122 & smshr62_v_0;
-  assign _or_16185 = _not_16183 | _and_16184;
-  assign _eq_16187 = wb_entry == 6'h3e;
-  assign _and_16188 = wb_valid & _eq_16187;
-  assign _eq_16190 = wb_slot == 1'b1;
-  assign _and_16191 = _and_16188 & _eq_16190;
-  assign _not_16192 = ~_and_16191;
-  assign _and_16193 = _and_1122 & smshr62_v_1;
-  assign _or_16194 = _not_16192 | _and_16193;
-  assign _eq_16196 = wb_entry == 6'h3f;
-  assign _and_16197 = wb_valid & _eq_16196;
-  assign _eq_16199 = wb_slot == 1'b0;
-  assign _and_16200 = _and_16197 & _eq_16199;
-  assign _not_16201 = ~_and_16200;
-  assign _and_16202 = _and_1124 & smshr63_v_0;
-  assign _or_16203 = _not_16201 | _and_16202;
-  assign _eq_16205 = wb_entry == 6'h3f;
-  assign _and_16206 = wb_valid & _eq_16205;
-  assign _eq_16208 = wb_slot == 1'b1;
-  assign _and_16209 = _and_16206 & _eq_16208;
-  assign _not_16210 = ~_and_16209;
-  assign _and_16211 = _and_1124 & smshr63_v_1;
-  assign _or_16212 = _not_16210 | _and_16211;
-  assign _cat_16213 = {_or_16212, _or_16203, _or_16194, _or_16185, _or_16176, _or_16167, _or_16158, _or_16149, _or_16140, _or_16131, _or_16122, _or_16113, _or_16104, _or_16095, _or_16086, _or_16077, _or_16068, _or_16059, _or_16050, _or_16041, _or_16032, _or_16023, _or_16014, _or_16005, _or_15996, _or_15987, _or_15978, _or_15969, _or_15960, _or_15951, _or_15942, _or_15933, _or_15924, _or_15915, _or_15906, _or_15897, _or_15888, _or_15879, _or_15870, _or_15861, _or_15852, _or_15843, _or_15834, _or_15825, _or_15816, _or_15807, _or_15798, _or_15789, _or_15780, _or_15771, _or_15762, _or_15753, _or_15744, _or_15735, _or_15726, _or_15717, _or_15708, _or_15699, _or_15690, _or_15681, _or_15672, _or_15663, _or_15654, _or_15645, _or_15636, _or_15627, _or_15618, _or_15609, _or_15600, _or_15591, _or_15582, _or_15573, _or_15564, _or_15555, _or_15546, _or_15537, _or_15528, _or_15519, _or_15510, _or_15501, _or_15492, _or_15483, _or_15474, _or_15465, _or_15456, _or_15447, _or_15438, _or_15429, _or_15420, _or_15411, _or_15402, _or_15393, _or_15384, _or_15375, _or_15366, _or_15357, _or_15348, _or_15339, _or_15330, _or_15321, _or_15312, _or_15303, _or_15294, _or_15285, _or_15276, _or_15267, _or_15258, _or_15249, _or_15240, _or_15231, _or_15222, _or_15213, _or_15204, _or_15195, _or_15186, _or_15177, _or_15168, _or_15159, _or_15150, _or_15141, _or_15132, _or_15123, _or_15114, _or_15105, _or_15096, _or_15087, _or_15078, _or_15069};
-  assign _rand_16214 = &_cat_16213;
-  assign _not_16215 = ~wb_ready;
-  assign _and_16216 = wb_valid & _not_16215;
-  assign _not_16217 = ~_and_5607;
-  assign _and_16218 = _and_5598 & _not_16217;
-  assign _and_16219 = _and_16218 & _and_2000;
-  assign _eq_16221 = kind == 2'h1;
-  assign _and_16222 = _and_1999 & _eq_16221;
-  assign _eq_16224 = kind == 2'h3;
-  assign _and_16225 = _and_1999 & _eq_16224;
-  assign _eq_16227 = kind == 2'h2;
+  always @(posedge clk) begin
+    if (rst) ghost_wb_valid_held_held <= 1'b0;
+    else ghost_wb_valid_held_held <= _and_15064;
+  end
+  assign _or_15062 = ghost_wb_valid_held_held | wb_valid;
+  assign _not_15063 = ~wb_ready;
+  assign _and_15064 = _or_15062 & _not_15063;
+  assign _not_15065 = ~ghost_wb_valid_held_held;
+  assign _or_15066 = _not_15065 | wb_valid;
+  assign _eq_15068 = wb_entry == 6'h00;
+  assign _and_15069 = wb_valid & _eq_15068;
+  assign _eq_15071 = wb_slot == 1'b0;
+  assign _and_15072 = _and_15069 & _eq_15071;
+  assign _not_15073 = ~_and_15072;
+  assign _and_15074 = _and_998 & smshr0_v_0;
+  assign _or_15075 = _not_15073 | _and_15074;
+  assign _eq_15077 = wb_entry == 6'h00;
+  assign _and_15078 = wb_valid & _eq_15077;
+  assign _eq_15080 = wb_slot == 1'b1;
+  assign _and_15081 = _and_15078 & _eq_15080;
+  assign _not_15082 = ~_and_15081;
+  assign _and_15083 = _and_998 & smshr0_v_1;
+  assign _or_15084 = _not_15082 | _and_15083;
+  assign _eq_15086 = wb_entry == 6'h01;
+  assign _and_15087 = wb_valid & _eq_15086;
+  assign _eq_15089 = wb_slot == 1'b0;
+  assign _and_15090 = _and_15087 & _eq_15089;
+  assign _not_15091 = ~_and_15090;
+  assign _and_15092 = _and_1000 & smshr1_v_0;
+  assign _or_15093 = _not_15091 | _and_15092;
+  assign _eq_15095 = wb_entry == 6'h01;
+  assign _and_15096 = wb_valid & _eq_15095;
+  assign _eq_15098 = wb_slot == 1'b1;
+  assign _and_15099 = _and_15096 & _eq_15098;
+  assign _not_15100 = ~_and_15099;
+  assign _and_15101 = _and_1000 & smshr1_v_1;
+  assign _or_15102 = _not_15100 | _and_15101;
+  assign _eq_15104 = wb_entry == 6'h02;
+  assign _and_15105 = wb_valid & _eq_15104;
+  assign _eq_15107 = wb_slot == 1'b0;
+  assign _and_15108 = _and_15105 & _eq_15107;
+  assign _not_15109 = ~_and_15108;
+  assign _and_15110 = _and_1002 & smshr2_v_0;
+  assign _or_15111 = _not_15109 | _and_15110;
+  assign _eq_15113 = wb_entry == 6'h02;
+  assign _and_15114 = wb_valid & _eq_15113;
+  assign _eq_15116 = wb_slot == 1'b1;
+  assign _and_15117 = _and_15114 & _eq_15116;
+  assign _not_15118 = ~_and_15117;
+  assign _and_15119 = _and_1002 & smshr2_v_1;
+  assign _or_15120 = _not_15118 | _and_15119;
+  assign _eq_15122 = wb_entry == 6'h03;
+  assign _and_15123 = wb_valid & _eq_15122;
+  assign _eq_15125 = wb_slot == 1'b0;
+  assign _and_15126 = _and_15123 & _eq_15125;
+  assign _not_15127 = ~_and_15126;
+  assign _and_15128 = _and_1004 & smshr3_v_0;
+  assign _or_15129 = _not_15127 | _and_15128;
+  assign _eq_15131 = wb_entry == 6'h03;
+  assign _and_15132 = wb_valid & _eq_15131;
+  assign _eq_15134 = wb_slot == 1'b1;
+  assign _and_15135 = _and_15132 & _eq_15134;
+  assign _not_15136 = ~_and_15135;
+  assign _and_15137 = _and_1004 & smshr3_v_1;
+  assign _or_15138 = _not_15136 | _and_15137;
+  assign _eq_15140 = wb_entry == 6'h04;
+  assign _and_15141 = wb_valid & _eq_15140;
+  assign _eq_15143 = wb_slot == 1'b0;
+  assign _and_15144 = _and_15141 & _eq_15143;
+  assign _not_15145 = ~_and_15144;
+  assign _and_15146 = _and_1006 & smshr4_v_0;
+  assign _or_15147 = _not_15145 | _and_15146;
+  assign _eq_15149 = wb_entry == 6'h04;
+  assign _and_15150 = wb_valid & _eq_15149;
+  assign _eq_15152 = wb_slot == 1'b1;
+  assign _and_15153 = _and_15150 & _eq_15152;
+  assign _not_15154 = ~_and_15153;
+  assign _and_15155 = _and_1006 & smshr4_v_1;
+  assign _or_15156 = _not_15154 | _and_15155;
+  assign _eq_15158 = wb_entry == 6'h05;
+  assign _and_15159 = wb_valid & _eq_15158;
+  assign _eq_15161 = wb_slot == 1'b0;
+  assign _and_15162 = _and_15159 & _eq_15161;
+  assign _not_15163 = ~_and_15162;
+  assign _and_15164 = _and_1008 & smshr5_v_0;
+  assign _or_15165 = _not_15163 | _and_15164;
+  assign _eq_15167 = wb_entry == 6'h05;
+  assign _and_15168 = wb_valid & _eq_15167;
+  assign _eq_15170 = wb_slot == 1'b1;
+  assign _and_15171 = _and_15168 & _eq_15170;
+  assign _not_15172 = ~_and_15171;
+  assign _and_15173 = _and_1008 & smshr5_v_1;
+  assign _or_15174 = _not_15172 | _and_15173;
+  assign _eq_15176 = wb_entry == 6'h06;
+  assign _and_15177 = wb_valid & _eq_15176;
+  assign _eq_15179 = wb_slot == 1'b0;
+  assign _and_15180 = _and_15177 & _eq_15179;
+  assign _not_15181 = ~_and_15180;
+  assign _and_15182 = _and_1010 & smshr6_v_0;
+  assign _or_15183 = _not_15181 | _and_15182;
+  assign _eq_15185 = wb_entry == 6'h06;
+  assign _and_15186 = wb_valid & _eq_15185;
+  assign _eq_15188 = wb_slot == 1'b1;
+  assign _and_15189 = _and_15186 & _eq_15188;
+  assign _not_15190 = ~_and_15189;
+  assign _and_15191 = _and_1010 & smshr6_v_1;
+  assign _or_15192 = _not_15190 | _and_15191;
+  assign _eq_15194 = wb_entry == 6'h07;
+  assign _and_15195 = wb_valid & _eq_15194;
+  assign _eq_15197 = wb_slot == 1'b0;
+  assign _and_15198 = _and_15195 & _eq_15197;
+  assign _not_15199 = ~_and_15198;
+  assign _and_15200 = _and_1012 & smshr7_v_0;
+  assign _or_15201 = _not_15199 | _and_15200;
+  assign _eq_15203 = wb_entry == 6'h07;
+  assign _and_15204 = wb_valid & _eq_15203;
+  assign _eq_15206 = wb_slot == 1'b1;
+  assign _and_15207 = _and_15204 & _eq_15206;
+  assign _not_15208 = ~_and_15207;
+  assign _and_15209 = _and_1012 & smshr7_v_1;
+  assign _or_15210 = _not_15208 | _and_15209;
+  assign _eq_15212 = wb_entry == 6'h08;
+  assign _and_15213 = wb_valid & _eq_15212;
+  assign _eq_15215 = wb_slot == 1'b0;
+  assign _and_15216 = _and_15213 & _eq_15215;
+  assign _not_15217 = ~_and_15216;
+  assign _and_15218 = _and_1014 & smshr8_v_0;
+  assign _or_15219 = _not_15217 | _and_15218;
+  assign _eq_15221 = wb_entry == 6'h08;
+  assign _and_15222 = wb_valid & _eq_15221;
+  assign _eq_15224 = wb_slot == 1'b1;
+  assign _and_15225 = _and_15222 & _eq_15224;
+  assign _not_15226 = ~_and_15225;
+  assign _and_15227 = _and_1014 & smshr8_v_1;
+  assign _or_15228 = _not_15226 | _and_15227;
+  assign _eq_15230 = wb_entry == 6'h09;
+  assign _and_15231 = wb_valid & _eq_15230;
+  assign _eq_15233 = wb_slot == 1'b0;
+  assign _and_15234 = _and_15231 & _eq_15233;
+  assign _not_15235 = ~_and_15234;
+  assign _and_15236 = _and_1016 & smshr9_v_0;
+  assign _or_15237 = _not_15235 | _and_15236;
+  assign _eq_15239 = wb_entry == 6'h09;
+  assign _and_15240 = wb_valid & _eq_15239;
+  assign _eq_15242 = wb_slot == 1'b1;
+  assign _and_15243 = _and_15240 & _eq_15242;
+  assign _not_15244 = ~_and_15243;
+  assign _and_15245 = _and_1016 & smshr9_v_1;
+  assign _or_15246 = _not_15244 | _and_15245;
+  assign _eq_15248 = wb_entry == 6'h0a;
+  assign _and_15249 = wb_valid & _eq_15248;
+  assign _eq_15251 = wb_slot == 1'b0;
+  assign _and_15252 = _and_15249 & _eq_15251;
+  assign _not_15253 = ~_and_15252;
+  assign _and_15254 = _and_1018 & smshr10_v_0;
+  assign _or_15255 = _not_15253 | _and_15254;
+  assign _eq_15257 = wb_entry == 6'h0a;
+  assign _and_15258 = wb_valid & _eq_15257;
+  assign _eq_15260 = wb_slot == 1'b1;
+  assign _and_15261 = _and_15258 & _eq_15260;
+  assign _not_15262 = ~_and_15261;
+  assign _and_15263 = _and_1018 & smshr10_v_1;
+  assign _or_15264 = _not_15262 | _and_15263;
+  assign _eq_15266 = wb_entry == 6'h0b;
+  assign _and_15267 = wb_valid & _eq_15266;
+  assign _eq_15269 = wb_slot == 1'b0;
+  assign _and_15270 = _and_15267 & _eq_15269;
+  assign _not_15271 = ~_and_15270;
+  assign _and_15272 = _and_1020 & smshr11_v_0;
+  assign _or_15273 = _not_15271 | _and_15272;
+  assign _eq_15275 = wb_entry == 6'h0b;
+  assign _and_15276 = wb_valid & _eq_15275;
+  assign _eq_15278 = wb_slot == 1'b1;
+  assign _and_15279 = _and_15276 & _eq_15278;
+  assign _not_15280 = ~_and_15279;
+  assign _and_15281 = _and_1020 & smshr11_v_1;
+  assign _or_15282 = _not_15280 | _and_15281;
+  assign _eq_15284 = wb_entry == 6'h0c;
+  assign _and_15285 = wb_valid & _eq_15284;
+  assign _eq_15287 = wb_slot == 1'b0;
+  assign _and_15288 = _and_15285 & _eq_15287;
+  assign _not_15289 = ~_and_15288;
+  assign _and_15290 = _and_1022 & smshr12_v_0;
+  assign _or_15291 = _not_15289 | _and_15290;
+  assign _eq_15293 = wb_entry == 6'h0c;
+  assign _and_15294 = wb_valid & _eq_15293;
+  assign _eq_15296 = wb_slot == 1'b1;
+  assign _and_15297 = _and_15294 & _eq_15296;
+  assign _not_15298 = ~_and_15297;
+  assign _and_15299 = _and_1022 & smshr12_v_1;
+  assign _or_15300 = _not_15298 | _and_15299;
+  assign _eq_15302 = wb_entry == 6'h0d;
+  assign _and_15303 = wb_valid & _eq_15302;
+  assign _eq_15305 = wb_slot == 1'b0;
+  assign _and_15306 = _and_15303 & _eq_15305;
+  assign _not_15307 = ~_and_15306;
+  assign _and_15308 = _and_1024 & smshr13_v_0;
+  assign _or_15309 = _not_15307 | _and_15308;
+  assign _eq_15311 = wb_entry == 6'h0d;
+  assign _and_15312 = wb_valid & _eq_15311;
+  assign _eq_15314 = wb_slot == 1'b1;
+  assign _and_15315 = _and_15312 & _eq_15314;
+  assign _not_15316 = ~_and_15315;
+  assign _and_15317 = _and_1024 & smshr13_v_1;
+  assign _or_15318 = _not_15316 | _and_15317;
+  assign _eq_15320 = wb_entry == 6'h0e;
+  assign _and_15321 = wb_valid & _eq_15320;
+  assign _eq_15323 = wb_slot == 1'b0;
+  assign _and_15324 = _and_15321 & _eq_15323;
+  assign _not_15325 = ~_and_15324;
+  assign _and_15326 = _and_1026 & smshr14_v_0;
+  assign _or_15327 = _not_15325 | _and_15326;
+  assign _eq_15329 = wb_entry == 6'h0e;
+  assign _and_15330 = wb_valid & _eq_15329;
+  assign _eq_15332 = wb_slot == 1'b1;
+  assign _and_15333 = _and_15330 & _eq_15332;
+  assign _not_15334 = ~_and_15333;
+  assign _and_15335 = _and_1026 & smshr14_v_1;
+  assign _or_15336 = _not_15334 | _and_15335;
+  assign _eq_15338 = wb_entry == 6'h0f;
+  assign _and_15339 = wb_valid & _eq_15338;
+  assign _eq_15341 = wb_slot == 1'b0;
+  assign _and_15342 = _and_15339 & _eq_15341;
+  assign _not_15343 = ~_and_15342;
+  assign _and_15344 = _and_1028 & smshr15_v_0;
+  assign _or_15345 = _not_15343 | _and_15344;
+  assign _eq_15347 = wb_entry == 6'h0f;
+  assign _and_15348 = wb_valid & _eq_15347;
+  assign _eq_15350 = wb_slot == 1'b1;
+  assign _and_15351 = _and_15348 & _eq_15350;
+  assign _not_15352 = ~_and_15351;
+  assign _and_15353 = _and_1028 & smshr15_v_1;
+  assign _or_15354 = _not_15352 | _and_15353;
+  assign _eq_15356 = wb_entry == 6'h10;
+  assign _and_15357 = wb_valid & _eq_15356;
+  assign _eq_15359 = wb_slot == 1'b0;
+  assign _and_15360 = _and_15357 & _eq_15359;
+  assign _not_15361 = ~_and_15360;
+  assign _and_15362 = _and_1030 & smshr16_v_0;
+  assign _or_15363 = _not_15361 | _and_15362;
+  assign _eq_15365 = wb_entry == 6'h10;
+  assign _and_15366 = wb_valid & _eq_15365;
+  assign _eq_15368 = wb_slot == 1'b1;
+  assign _and_15369 = _and_15366 & _eq_15368;
+  assign _not_15370 = ~_and_15369;
+  assign _and_15371 = _and_1030 & smshr16_v_1;
+  assign _or_15372 = _not_15370 | _and_15371;
+  assign _eq_15374 = wb_entry == 6'h11;
+  assign _and_15375 = wb_valid & _eq_15374;
+  assign _eq_15377 = wb_slot == 1'b0;
+  assign _and_15378 = _and_15375 & _eq_15377;
+  assign _not_15379 = ~_and_15378;
+  assign _and_15380 = _and_1032 & smshr17_v_0;
+  assign _or_15381 = _not_15379 | _and_15380;
+  assign _eq_15383 = wb_entry == 6'h11;
+  assign _and_15384 = wb_valid & _eq_15383;
+  assign _eq_15386 = wb_slot == 1'b1;
+  assign _and_15387 = _and_15384 & _eq_15386;
+  assign _not_15388 = ~_and_15387;
+  assign _and_15389 = _and_1032 & smshr17_v_1;
+  assign _or_15390 = _not_15388 | _and_15389;
+  assign _eq_15392 = wb_entry == 6'h12;
+  assign _and_15393 = wb_valid & _eq_15392;
+  assign _eq_15395 = wb_slot == 1'b0;
+  assign _and_15396 = _and_15393 & _eq_15395;
+  assign _not_15397 = ~_and_15396;
+  assign _and_15398 = _and_1034 & smshr18_v_0;
+  assign _or_15399 = _not_15397 | _and_15398;
+  assign _eq_15401 = wb_entry == 6'h12;
+  assign _and_15402 = wb_valid & _eq_15401;
+  assign _eq_15404 = wb_slot == 1'b1;
+  assign _and_15405 = _and_15402 & _eq_15404;
+  assign _not_15406 = ~_and_15405;
+  assign _and_15407 = _and_1034 & smshr18_v_1;
+  assign _or_15408 = _not_15406 | _and_15407;
+  assign _eq_15410 = wb_entry == 6'h13;
+  assign _and_15411 = wb_valid & _eq_15410;
+  assign _eq_15413 = wb_slot == 1'b0;
+  assign _and_15414 = _and_15411 & _eq_15413;
+  assign _not_15415 = ~_and_15414;
+  assign _and_15416 = _and_1036 & smshr19_v_0;
+  assign _or_15417 = _not_15415 | _and_15416;
+  assign _eq_15419 = wb_entry == 6'h13;
+  assign _and_15420 = wb_valid & _eq_15419;
+  assign _eq_15422 = wb_slot == 1'b1;
+  assign _and_15423 = _and_15420 & _eq_15422;
+  assign _not_15424 = ~_and_15423;
+  assign _and_15425 = _and_1036 & smshr19_v_1;
+  assign _or_15426 = _not_15424 | _and_15425;
+  assign _eq_15428 = wb_entry == 6'h14;
+  assign _and_15429 = wb_valid & _eq_15428;
+  assign _eq_15431 = wb_slot == 1'b0;
+  assign _and_15432 = _and_15429 & _eq_15431;
+  assign _not_15433 = ~_and_15432;
+  assign _and_15434 = _and_1038 & smshr20_v_0;
+  assign _or_15435 = _not_15433 | _and_15434;
+  assign _eq_15437 = wb_entry == 6'h14;
+  assign _and_15438 = wb_valid & _eq_15437;
+  assign _eq_15440 = wb_slot == 1'b1;
+  assign _and_15441 = _and_15438 & _eq_15440;
+  assign _not_15442 = ~_and_15441;
+  assign _and_15443 = _and_1038 & smshr20_v_1;
+  assign _or_15444 = _not_15442 | _and_15443;
+  assign _eq_15446 = wb_entry == 6'h15;
+  assign _and_15447 = wb_valid & _eq_15446;
+  assign _eq_15449 = wb_slot == 1'b0;
+  assign _and_15450 = _and_15447 & _eq_15449;
+  assign _not_15451 = ~_and_15450;
+  assign _and_15452 = _and_1040 & smshr21_v_0;
+  assign _or_15453 = _not_15451 | _and_15452;
+  assign _eq_15455 = wb_entry == 6'h15;
+  assign _and_15456 = wb_valid & _eq_15455;
+  assign _eq_15458 = wb_slot == 1'b1;
+  assign _and_15459 = _and_15456 & _eq_15458;
+  assign _not_15460 = ~_and_15459;
+  assign _and_15461 = _and_1040 & smshr21_v_1;
+  assign _or_15462 = _not_15460 | _and_15461;
+  assign _eq_15464 = wb_entry == 6'h16;
+  assign _and_15465 = wb_valid & _eq_15464;
+  assign _eq_15467 = wb_slot == 1'b0;
+  assign _and_15468 = _and_15465 & _eq_15467;
+  assign _not_15469 = ~_and_15468;
+  assign _and_15470 = _and_1042 & smshr22_v_0;
+  assign _or_15471 = _not_15469 | _and_15470;
+  assign _eq_15473 = wb_entry == 6'h16;
+  assign _and_15474 = wb_valid & _eq_15473;
+  assign _eq_15476 = wb_slot == 1'b1;
+  assign _and_15477 = _and_15474 & _eq_15476;
+  assign _not_15478 = ~_and_15477;
+  assign _and_15479 = _and_1042 & smshr22_v_1;
+  assign _or_15480 = _not_15478 | _and_15479;
+  assign _eq_15482 = wb_entry == 6'h17;
+  assign _and_15483 = wb_valid & _eq_15482;
+  assign _eq_15485 = wb_slot == 1'b0;
+  assign _and_15486 = _and_15483 & _eq_15485;
+  assign _not_15487 = ~_and_15486;
+  assign _and_15488 = _and_1044 & smshr23_v_0;
+  assign _or_15489 = _not_15487 | _and_15488;
+  assign _eq_15491 = wb_entry == 6'h17;
+  assign _and_15492 = wb_valid & _eq_15491;
+  assign _eq_15494 = wb_slot == 1'b1;
+  assign _and_15495 = _and_15492 & _eq_15494;
+  assign _not_15496 = ~_and_15495;
+  assign _and_15497 = _and_1044 & smshr23_v_1;
+  assign _or_15498 = _not_15496 | _and_15497;
+  assign _eq_15500 = wb_entry == 6'h18;
+  assign _and_15501 = wb_valid & _eq_15500;
+  assign _eq_15503 = wb_slot == 1'b0;
+  assign _and_15504 = _and_15501 & _eq_15503;
+  assign _not_15505 = ~_and_15504;
+  assign _and_15506 = _and_1046 & smshr24_v_0;
+  assign _or_15507 = _not_15505 | _and_15506;
+  assign _eq_15509 = wb_entry == 6'h18;
+  assign _and_15510 = wb_valid & _eq_15509;
+  assign _eq_15512 = wb_slot == 1'b1;
+  assign _and_15513 = _and_15510 & _eq_15512;
+  assign _not_15514 = ~_and_15513;
+  assign _and_15515 = _and_1046 & smshr24_v_1;
+  assign _or_15516 = _not_15514 | _and_15515;
+  assign _eq_15518 = wb_entry == 6'h19;
+  assign _and_15519 = wb_valid & _eq_15518;
+  assign _eq_15521 = wb_slot == 1'b0;
+  assign _and_15522 = _and_15519 & _eq_15521;
+  assign _not_15523 = ~_and_15522;
+  assign _and_15524 = _and_1048 & smshr25_v_0;
+  assign _or_15525 = _not_15523 | _and_15524;
+  assign _eq_15527 = wb_entry == 6'h19;
+  assign _and_15528 = wb_valid & _eq_15527;
+  assign _eq_15530 = wb_slot == 1'b1;
+  assign _and_15531 = _and_15528 & _eq_15530;
+  assign _not_15532 = ~_and_15531;
+  assign _and_15533 = _and_1048 & smshr25_v_1;
+  assign _or_15534 = _not_15532 | _and_15533;
+  assign _eq_15536 = wb_entry == 6'h1a;
+  assign _and_15537 = wb_valid & _eq_15536;
+  assign _eq_15539 = wb_slot == 1'b0;
+  assign _and_15540 = _and_15537 & _eq_15539;
+  assign _not_15541 = ~_and_15540;
+  assign _and_15542 = _and_1050 & smshr26_v_0;
+  assign _or_15543 = _not_15541 | _and_15542;
+  assign _eq_15545 = wb_entry == 6'h1a;
+  assign _and_15546 = wb_valid & _eq_15545;
+  assign _eq_15548 = wb_slot == 1'b1;
+  assign _and_15549 = _and_15546 & _eq_15548;
+  assign _not_15550 = ~_and_15549;
+  assign _and_15551 = _and_1050 & smshr26_v_1;
+  assign _or_15552 = _not_15550 | _and_15551;
+  assign _eq_15554 = wb_entry == 6'h1b;
+  assign _and_15555 = wb_valid & _eq_15554;
+  assign _eq_15557 = wb_slot == 1'b0;
+  assign _and_15558 = _and_15555 & _eq_15557;
+  assign _not_15559 = ~_and_15558;
+  assign _and_15560 = _and_1052 & smshr27_v_0;
+  assign _or_15561 = _not_15559 | _and_15560;
+  assign _eq_15563 = wb_entry == 6'h1b;
+  assign _and_15564 = wb_valid & _eq_15563;
+  assign _eq_15566 = wb_slot == 1'b1;
+  assign _and_15567 = _and_15564 & _eq_15566;
+  assign _not_15568 = ~_and_15567;
+  assign _and_15569 = _and_1052 & smshr27_v_1;
+  assign _or_15570 = _not_15568 | _and_15569;
+  assign _eq_15572 = wb_entry == 6'h1c;
+  assign _and_15573 = wb_valid & _eq_15572;
+  assign _eq_15575 = wb_slot == 1'b0;
+  assign _and_15576 = _and_15573 & _eq_15575;
+  assign _not_15577 = ~_and_15576;
+  assign _and_15578 = _and_1054 & smshr28_v_0;
+  assign _or_15579 = _not_15577 | _and_15578;
+  assign _eq_15581 = wb_entry == 6'h1c;
+  assign _and_15582 = wb_valid & _eq_15581;
+  assign _eq_15584 = wb_slot == 1'b1;
+  assign _and_15585 = _and_15582 & _eq_15584;
+  assign _not_15586 = ~_and_15585;
+  assign _and_15587 = _and_1054 & smshr28_v_1;
+  assign _or_15588 = _not_15586 | _and_15587;
+  assign _eq_15590 = wb_entry == 6'h1d;
+  assign _and_15591 = wb_valid & _eq_15590;
+  assign _eq_15593 = wb_slot == 1'b0;
+  assign _and_15594 = _and_15591 & _eq_15593;
+  assign _not_15595 = ~_and_15594;
+  assign _and_15596 = _and_1056 & smshr29_v_0;
+  assign _or_15597 = _not_15595 | _and_15596;
+  assign _eq_15599 = wb_entry == 6'h1d;
+  assign _and_15600 = wb_valid & _eq_15599;
+  assign _eq_15602 = wb_slot == 1'b1;
+  assign _and_15603 = _and_15600 & _eq_15602;
+  assign _not_15604 = ~_and_15603;
+  assign _and_15605 = _and_1056 & smshr29_v_1;
+  assign _or_15606 = _not_15604 | _and_15605;
+  assign _eq_15608 = wb_entry == 6'h1e;
+  assign _and_15609 = wb_valid & _eq_15608;
+  assign _eq_15611 = wb_slot == 1'b0;
+  assign _and_15612 = _and_15609 & _eq_15611;
+  assign _not_15613 = ~_and_15612;
+  assign _and_15614 = _and_1058 & smshr30_v_0;
+  assign _or_15615 = _not_15613 | _and_15614;
+  assign _eq_15617 = wb_entry == 6'h1e;
+  assign _and_15618 = wb_valid & _eq_15617;
+  assign _eq_15620 = wb_slot == 1'b1;
+  assign _and_15621 = _and_15618 & _eq_15620;
+  assign _not_15622 = ~_and_15621;
+  assign _and_15623 = _and_1058 & smshr30_v_1;
+  assign _or_15624 = _not_15622 | _and_15623;
+  assign _eq_15626 = wb_entry == 6'h1f;
+  assign _and_15627 = wb_valid & _eq_15626;
+  assign _eq_15629 = wb_slot == 1'b0;
+  assign _and_15630 = _and_15627 & _eq_15629;
+  assign _not_15631 = ~_and_15630;
+  assign _and_15632 = _and_1060 & smshr31_v_0;
+  assign _or_15633 = _not_15631 | _and_15632;
+  assign _eq_15635 = wb_entry == 6'h1f;
+  assign _and_15636 = wb_valid & _eq_15635;
+  assign _eq_15638 = wb_slot == 1'b1;
+  assign _and_15639 = _and_15636 & _eq_15638;
+  assign _not_15640 = ~_and_15639;
+  assign _and_15641 = _and_1060 & smshr31_v_1;
+  assign _or_15642 = _not_15640 | _and_15641;
+  assign _eq_15644 = wb_entry == 6'h20;
+  assign _and_15645 = wb_valid & _eq_15644;
+  assign _eq_15647 = wb_slot == 1'b0;
+  assign _and_15648 = _and_15645 & _eq_15647;
+  assign _not_15649 = ~_and_15648;
+  assign _and_15650 = _and_1062 & smshr32_v_0;
+  assign _or_15651 = _not_15649 | _and_15650;
+  assign _eq_15653 = wb_entry == 6'h20;
+  assign _and_15654 = wb_valid & _eq_15653;
+  assign _eq_15656 = wb_slot == 1'b1;
+  assign _and_15657 = _and_15654 & _eq_15656;
+  assign _not_15658 = ~_and_15657;
+  assign _and_15659 = _and_1062 & smshr32_v_1;
+  assign _or_15660 = _not_15658 | _and_15659;
+  assign _eq_15662 = wb_entry == 6'h21;
+  assign _and_15663 = wb_valid & _eq_15662;
+  assign _eq_15665 = wb_slot == 1'b0;
+  assign _and_15666 = _and_15663 & _eq_15665;
+  assign _not_15667 = ~_and_15666;
+  assign _and_15668 = _and_1064 & smshr33_v_0;
+  assign _or_15669 = _not_15667 | _and_15668;
+  assign _eq_15671 = wb_entry == 6'h21;
+  assign _and_15672 = wb_valid & _eq_15671;
+  assign _eq_15674 = wb_slot == 1'b1;
+  assign _and_15675 = _and_15672 & _eq_15674;
+  assign _not_15676 = ~_and_15675;
+  assign _and_15677 = _and_1064 & smshr33_v_1;
+  assign _or_15678 = _not_15676 | _and_15677;
+  assign _eq_15680 = wb_entry == 6'h22;
+  assign _and_15681 = wb_valid & _eq_15680;
+  assign _eq_15683 = wb_slot == 1'b0;
+  assign _and_15684 = _and_15681 & _eq_15683;
+  assign _not_15685 = ~_and_15684;
+  assign _and_15686 = _and_1066 & smshr34_v_0;
+  assign _or_15687 = _not_15685 | _and_15686;
+  assign _eq_15689 = wb_entry == 6'h22;
+  assign _and_15690 = wb_valid & _eq_15689;
+  assign _eq_15692 = wb_slot == 1'b1;
+  assign _and_15693 = _and_15690 & _eq_15692;
+  assign _not_15694 = ~_and_15693;
+  assign _and_15695 = _and_1066 & smshr34_v_1;
+  assign _or_15696 = _not_15694 | _and_15695;
+  assign _eq_15698 = wb_entry == 6'h23;
+  assign _and_15699 = wb_valid & _eq_15698;
+  assign _eq_15701 = wb_slot == 1'b0;
+  assign _and_15702 = _and_15699 & _eq_15701;
+  assign _not_15703 = ~_and_15702;
+  assign _and_15704 = _and_1068 & smshr35_v_0;
+  assign _or_15705 = _not_15703 | _and_15704;
+  assign _eq_15707 = wb_entry == 6'h23;
+  assign _and_15708 = wb_valid & _eq_15707;
+  assign _eq_15710 = wb_slot == 1'b1;
+  assign _and_15711 = _and_15708 & _eq_15710;
+  assign _not_15712 = ~_and_15711;
+  assign _and_15713 = _and_1068 & smshr35_v_1;
+  assign _or_15714 = _not_15712 | _and_15713;
+  assign _eq_15716 = wb_entry == 6'h24;
+  assign _and_15717 = wb_valid & _eq_15716;
+  assign _eq_15719 = wb_slot == 1'b0;
+  assign _and_15720 = _and_15717 & _eq_15719;
+  assign _not_15721 = ~_and_15720;
+  assign _and_15722 = _and_1070 & smshr36_v_0;
+  assign _or_15723 = _not_15721 | _and_15722;
+  assign _eq_15725 = wb_entry == 6'h24;
+  assign _and_15726 = wb_valid & _eq_15725;
+  assign _eq_15728 = wb_slot == 1'b1;
+  assign _and_15729 = _and_15726 & _eq_15728;
+  assign _not_15730 = ~_and_15729;
+  assign _and_15731 = _and_1070 & smshr36_v_1;
+  assign _or_15732 = _not_15730 | _and_15731;
+  assign _eq_15734 = wb_entry == 6'h25;
+  assign _and_15735 = wb_valid & _eq_15734;
+  assign _eq_15737 = wb_slot == 1'b0;
+  assign _and_15738 = _and_15735 & _eq_15737;
+  assign _not_15739 = ~_and_15738;
+  assign _and_15740 = _and_1072 & smshr37_v_0;
+  assign _or_15741 = _not_15739 | _and_15740;
+  assign _eq_15743 = wb_entry == 6'h25;
+  assign _and_15744 = wb_valid & _eq_15743;
+  assign _eq_15746 = wb_slot == 1'b1;
+  assign _and_15747 = _and_15744 & _eq_15746;
+  assign _not_15748 = ~_and_15747;
+  assign _and_15749 = _and_1072 & smshr37_v_1;
+  assign _or_15750 = _not_15748 | _and_15749;
+  assign _eq_15752 = wb_entry == 6'h26;
+  assign _and_15753 = wb_valid & _eq_15752;
+  assign _eq_15755 = wb_slot == 1'b0;
+  assign _and_15756 = _and_15753 & _eq_15755;
+  assign _not_15757 = ~_and_15756;
+  assign _and_15758 = _and_1074 & smshr38_v_0;
+  assign _or_15759 = _not_15757 | _and_15758;
+  assign _eq_15761 = wb_entry == 6'h26;
+  assign _and_15762 = wb_valid & _eq_15761;
+  assign _eq_15764 = wb_slot == 1'b1;
+  assign _and_15765 = _and_15762 & _eq_15764;
+  assign _not_15766 = ~_and_15765;
+  assign _and_15767 = _and_1074 & smshr38_v_1;
+  assign _or_15768 = _not_15766 | _and_15767;
+  assign _eq_15770 = wb_entry == 6'h27;
+  assign _and_15771 = wb_valid & _eq_15770;
+  assign _eq_15773 = wb_slot == 1'b0;
+  assign _and_15774 = _and_15771 & _eq_15773;
+  assign _not_15775 = ~_and_15774;
+  assign _and_15776 = _and_1076 & smshr39_v_0;
+  assign _or_15777 = _not_15775 | _and_15776;
+  assign _eq_15779 = wb_entry == 6'h27;
+  assign _and_15780 = wb_valid & _eq_15779;
+  assign _eq_15782 = wb_slot == 1'b1;
+  assign _and_15783 = _and_15780 & _eq_15782;
+  assign _not_15784 = ~_and_15783;
+  assign _and_15785 = _and_1076 & smshr39_v_1;
+  assign _or_15786 = _not_15784 | _and_15785;
+  assign _eq_15788 = wb_entry == 6'h28;
+  assign _and_15789 = wb_valid & _eq_15788;
+  assign _eq_15791 = wb_slot == 1'b0;
+  assign _and_15792 = _and_15789 & _eq_15791;
+  assign _not_15793 = ~_and_15792;
+  assign _and_15794 = _and_1078 & smshr40_v_0;
+  assign _or_15795 = _not_15793 | _and_15794;
+  assign _eq_15797 = wb_entry == 6'h28;
+  assign _and_15798 = wb_valid & _eq_15797;
+  assign _eq_15800 = wb_slot == 1'b1;
+  assign _and_15801 = _and_15798 & _eq_15800;
+  assign _not_15802 = ~_and_15801;
+  assign _and_15803 = _and_1078 & smshr40_v_1;
+  assign _or_15804 = _not_15802 | _and_15803;
+  assign _eq_15806 = wb_entry == 6'h29;
+  assign _and_15807 = wb_valid & _eq_15806;
+  assign _eq_15809 = wb_slot == 1'b0;
+  assign _and_15810 = _and_15807 & _eq_15809;
+  assign _not_15811 = ~_and_15810;
+  assign _and_15812 = _and_1080 & smshr41_v_0;
+  assign _or_15813 = _not_15811 | _and_15812;
+  assign _eq_15815 = wb_entry == 6'h29;
+  assign _and_15816 = wb_valid & _eq_15815;
+  assign _eq_15818 = wb_slot == 1'b1;
+  assign _and_15819 = _and_15816 & _eq_15818;
+  assign _not_15820 = ~_and_15819;
+  assign _and_15821 = _and_1080 & smshr41_v_1;
+  assign _or_15822 = _not_15820 | _and_15821;
+  assign _eq_15824 = wb_entry == 6'h2a;
+  assign _and_15825 = wb_valid & _eq_15824;
+  assign _eq_15827 = wb_slot == 1'b0;
+  assign _and_15828 = _and_15825 & _eq_15827;
+  assign _not_15829 = ~_and_15828;
+  assign _and_15830 = _and_1082 & smshr42_v_0;
+  assign _or_15831 = _not_15829 | _and_15830;
+  assign _eq_15833 = wb_entry == 6'h2a;
+  assign _and_15834 = wb_valid & _eq_15833;
+  assign _eq_15836 = wb_slot == 1'b1;
+  assign _and_15837 = _and_15834 & _eq_15836;
+  assign _not_15838 = ~_and_15837;
+  assign _and_15839 = _and_1082 & smshr42_v_1;
+  assign _or_15840 = _not_15838 | _and_15839;
+  assign _eq_15842 = wb_entry == 6'h2b;
+  assign _and_15843 = wb_valid & _eq_15842;
+  assign _eq_15845 = wb_slot == 1'b0;
+  assign _and_15846 = _and_15843 & _eq_15845;
+  assign _not_15847 = ~_and_15846;
+  assign _and_15848 = _and_1084 & smshr43_v_0;
+  assign _or_15849 = _not_15847 | _and_15848;
+  assign _eq_15851 = wb_entry == 6'h2b;
+  assign _and_15852 = wb_valid & _eq_15851;
+  assign _eq_15854 = wb_slot == 1'b1;
+  assign _and_15855 = _and_15852 & _eq_15854;
+  assign _not_15856 = ~_and_15855;
+  assign _and_15857 = _and_1084 & smshr43_v_1;
+  assign _or_15858 = _not_15856 | _and_15857;
+  assign _eq_15860 = wb_entry == 6'h2c;
+  assign _and_15861 = wb_valid & _eq_15860;
+  assign _eq_15863 = wb_slot == 1'b0;
+  assign _and_15864 = _and_15861 & _eq_15863;
+  assign _not_15865 = ~_and_15864;
+  assign _and_15866 = _and_1086 & smshr44_v_0;
+  assign _or_15867 = _not_15865 | _and_15866;
+  assign _eq_15869 = wb_entry == 6'h2c;
+  assign _and_15870 = wb_valid & _eq_15869;
+  assign _eq_15872 = wb_slot == 1'b1;
+  assign _and_15873 = _and_15870 & _eq_15872;
+  assign _not_15874 = ~_and_15873;
+  assign _and_15875 = _and_1086 & smshr44_v_1;
+  assign _or_15876 = _not_15874 | _and_15875;
+  assign _eq_15878 = wb_entry == 6'h2d;
+  assign _and_15879 = wb_valid & _eq_15878;
+  assign _eq_15881 = wb_slot == 1'b0;
+  assign _and_15882 = _and_15879 & _eq_15881;
+  assign _not_15883 = ~_and_15882;
+  assign _and_15884 = _and_1088 & smshr45_v_0;
+  assign _or_15885 = _not_15883 | _and_15884;
+  assign _eq_15887 = wb_entry == 6'h2d;
+  assign _and_15888 = wb_valid & _eq_15887;
+  assign _eq_15890 = wb_slot == 1'b1;
+  assign _and_15891 = _and_15888 & _eq_15890;
+  assign _not_15892 = ~_and_15891;
+  assign _and_15893 = _and_1088 & smshr45_v_1;
+  assign _or_15894 = _not_15892 | _and_15893;
+  assign _eq_15896 = wb_entry == 6'h2e;
+  assign _and_15897 = wb_valid & _eq_15896;
+  assign _eq_15899 = wb_slot == 1'b0;
+  assign _and_15900 = _and_15897 & _eq_15899;
+  assign _not_15901 = ~_and_15900;
+  assign _and_15902 = _and_1090 & smshr46_v_0;
+  assign _or_15903 = _not_15901 | _and_15902;
+  assign _eq_15905 = wb_entry == 6'h2e;
+  assign _and_15906 = wb_valid & _eq_15905;
+  assign _eq_15908 = wb_slot == 1'b1;
+  assign _and_15909 = _and_15906 & _eq_15908;
+  assign _not_15910 = ~_and_15909;
+  assign _and_15911 = _and_1090 & smshr46_v_1;
+  assign _or_15912 = _not_15910 | _and_15911;
+  assign _eq_15914 = wb_entry == 6'h2f;
+  assign _and_15915 = wb_valid & _eq_15914;
+  assign _eq_15917 = wb_slot == 1'b0;
+  assign _and_15918 = _and_15915 & _eq_15917;
+  assign _not_15919 = ~_and_15918;
+  assign _and_15920 = _and_1092 & smshr47_v_0;
+  assign _or_15921 = _not_15919 | _and_15920;
+  assign _eq_15923 = wb_entry == 6'h2f;
+  assign _and_15924 = wb_valid & _eq_15923;
+  assign _eq_15926 = wb_slot == 1'b1;
+  assign _and_15927 = _and_15924 & _eq_15926;
+  assign _not_15928 = ~_and_15927;
+  assign _and_15929 = _and_1092 & smshr47_v_1;
+  assign _or_15930 = _not_15928 | _and_15929;
+  assign _eq_15932 = wb_entry == 6'h30;
+  assign _and_15933 = wb_valid & _eq_15932;
+  assign _eq_15935 = wb_slot == 1'b0;
+  assign _and_15936 = _and_15933 & _eq_15935;
+  assign _not_15937 = ~_and_15936;
+  assign _and_15938 = _and_1094 & smshr48_v_0;
+  assign _or_15939 = _not_15937 | _and_15938;
+  assign _eq_15941 = wb_entry == 6'h30;
+  assign _and_15942 = wb_valid & _eq_15941;
+  assign _eq_15944 = wb_slot == 1'b1;
+  assign _and_15945 = _and_15942 & _eq_15944;
+  assign _not_15946 = ~_and_15945;
+  assign _and_15947 = _and_1094 & smshr48_v_1;
+  assign _or_15948 = _not_15946 | _and_15947;
+  assign _eq_15950 = wb_entry == 6'h31;
+  assign _and_15951 = wb_valid & _eq_15950;
+  assign _eq_15953 = wb_slot == 1'b0;
+  assign _and_15954 = _and_15951 & _eq_15953;
+  assign _not_15955 = ~_and_15954;
+  assign _and_15956 = _and_1096 & smshr49_v_0;
+  assign _or_15957 = _not_15955 | _and_15956;
+  assign _eq_15959 = wb_entry == 6'h31;
+  assign _and_15960 = wb_valid & _eq_15959;
+  assign _eq_15962 = wb_slot == 1'b1;
+  assign _and_15963 = _and_15960 & _eq_15962;
+  assign _not_15964 = ~_and_15963;
+  assign _and_15965 = _and_1096 & smshr49_v_1;
+  assign _or_15966 = _not_15964 | _and_15965;
+  assign _eq_15968 = wb_entry == 6'h32;
+  assign _and_15969 = wb_valid & _eq_15968;
+  assign _eq_15971 = wb_slot == 1'b0;
+  assign _and_15972 = _and_15969 & _eq_15971;
+  assign _not_15973 = ~_and_15972;
+  assign _and_15974 = _and_1098 & smshr50_v_0;
+  assign _or_15975 = _not_15973 | _and_15974;
+  assign _eq_15977 = wb_entry == 6'h32;
+  assign _and_15978 = wb_valid & _eq_15977;
+  assign _eq_15980 = wb_slot == 1'b1;
+  assign _and_15981 = _and_15978 & _eq_15980;
+  assign _not_15982 = ~_and_15981;
+  assign _and_15983 = _and_1098 & smshr50_v_1;
+  assign _or_15984 = _not_15982 | _and_15983;
+  assign _eq_15986 = wb_entry == 6'h33;
+  assign _and_15987 = wb_valid & _eq_15986;
+  assign _eq_15989 = wb_slot == 1'b0;
+  assign _and_15990 = _and_15987 & _eq_15989;
+  assign _not_15991 = ~_and_15990;
+  assign _and_15992 = _and_1100 & smshr51_v_0;
+  assign _or_15993 = _not_15991 | _and_15992;
+  assign _eq_15995 = wb_entry == 6'h33;
+  assign _and_15996 = wb_valid & _eq_15995;
+  assign _eq_15998 = wb_slot == 1'b1;
+  assign _and_15999 = _and_15996 & _eq_15998;
+  assign _not_16000 = ~_and_15999;
+  assign _and_16001 = _and_1100 & smshr51_v_1;
+  assign _or_16002 = _not_16000 | _and_16001;
+  assign _eq_16004 = wb_entry == 6'h34;
+  assign _and_16005 = wb_valid & _eq_16004;
+  assign _eq_16007 = wb_slot == 1'b0;
+  assign _and_16008 = _and_16005 & _eq_16007;
+  assign _not_16009 = ~_and_16008;
+  assign _and_16010 = _and_1102 & smshr52_v_0;
+  assign _or_16011 = _not_16009 | _and_16010;
+  assign _eq_16013 = wb_entry == 6'h34;
+  assign _and_16014 = wb_valid & _eq_16013;
+  assign _eq_16016 = wb_slot == 1'b1;
+  assign _and_16017 = _and_16014 & _eq_16016;
+  assign _not_16018 = ~_and_16017;
+  assign _and_16019 = _and_1102 & smshr52_v_1;
+  assign _or_16020 = _not_16018 | _and_16019;
+  assign _eq_16022 = wb_entry == 6'h35;
+  assign _and_16023 = wb_valid & _eq_16022;
+  assign _eq_16025 = wb_slot == 1'b0;
+  assign _and_16026 = _and_16023 & _eq_16025;
+  assign _not_16027 = ~_and_16026;
+  assign _and_16028 = _and_1104 & smshr53_v_0;
+  assign _or_16029 = _not_16027 | _and_16028;
+  assign _eq_16031 = wb_entry == 6'h35;
+  assign _and_16032 = wb_valid & _eq_16031;
+  assign _eq_16034 = wb_slot == 1'b1;
+  assign _and_16035 = _and_16032 & _eq_16034;
+  assign _not_16036 = ~_and_16035;
+  assign _and_16037 = _and_1104 & smshr53_v_1;
+  assign _or_16038 = _not_16036 | _and_16037;
+  assign _eq_16040 = wb_entry == 6'h36;
+  assign _and_16041 = wb_valid & _eq_16040;
+  assign _eq_16043 = wb_slot == 1'b0;
+  assign _and_16044 = _and_16041 & _eq_16043;
+  assign _not_16045 = ~_and_16044;
+  assign _and_16046 = _and_1106 & smshr54_v_0;
+  assign _or_16047 = _not_16045 | _and_16046;
+  assign _eq_16049 = wb_entry == 6'h36;
+  assign _and_16050 = wb_valid & _eq_16049;
+  assign _eq_16052 = wb_slot == 1'b1;
+  assign _and_16053 = _and_16050 & _eq_16052;
+  assign _not_16054 = ~_and_16053;
+  assign _and_16055 = _and_1106 & smshr54_v_1;
+  assign _or_16056 = _not_16054 | _and_16055;
+  assign _eq_16058 = wb_entry == 6'h37;
+  assign _and_16059 = wb_valid & _eq_16058;
+  assign _eq_16061 = wb_slot == 1'b0;
+  assign _and_16062 = _and_16059 & _eq_16061;
+  assign _not_16063 = ~_and_16062;
+  assign _and_16064 = _and_1108 & smshr55_v_0;
+  assign _or_16065 = _not_16063 | _and_16064;
+  assign _eq_16067 = wb_entry == 6'h37;
+  assign _and_16068 = wb_valid & _eq_16067;
+  assign _eq_16070 = wb_slot == 1'b1;
+  assign _and_16071 = _and_16068 & _eq_16070;
+  assign _not_16072 = ~_and_16071;
+  assign _and_16073 = _and_1108 & smshr55_v_1;
+  assign _or_16074 = _not_16072 | _and_16073;
+  assign _eq_16076 = wb_entry == 6'h38;
+  assign _and_16077 = wb_valid & _eq_16076;
+  assign _eq_16079 = wb_slot == 1'b0;
+  assign _and_16080 = _and_16077 & _eq_16079;
+  assign _not_16081 = ~_and_16080;
+  assign _and_16082 = _and_1110 & smshr56_v_0;
+  assign _or_16083 = _not_16081 | _and_16082;
+  assign _eq_16085 = wb_entry == 6'h38;
+  assign _and_16086 = wb_valid & _eq_16085;
+  assign _eq_16088 = wb_slot == 1'b1;
+  assign _and_16089 = _and_16086 & _eq_16088;
+  assign _not_16090 = ~_and_16089;
+  assign _and_16091 = _and_1110 & smshr56_v_1;
+  assign _or_16092 = _not_16090 | _and_16091;
+  assign _eq_16094 = wb_entry == 6'h39;
+  assign _and_16095 = wb_valid & _eq_16094;
+  assign _eq_16097 = wb_slot == 1'b0;
+  assign _and_16098 = _and_16095 & _eq_16097;
+  assign _not_16099 = ~_and_16098;
+  assign _and_16100 = _and_1112 & smshr57_v_0;
+  assign _or_16101 = _not_16099 | _and_16100;
+  assign _eq_16103 = wb_entry == 6'h39;
+  assign _and_16104 = wb_valid & _eq_16103;
+  assign _eq_16106 = wb_slot == 1'b1;
+  assign _and_16107 = _and_16104 & _eq_16106;
+  assign _not_16108 = ~_and_16107;
+  assign _and_16109 = _and_1112 & smshr57_v_1;
+  assign _or_16110 = _not_16108 | _and_16109;
+  assign _eq_16112 = wb_entry == 6'h3a;
+  assign _and_16113 = wb_valid & _eq_16112;
+  assign _eq_16115 = wb_slot == 1'b0;
+  assign _and_16116 = _and_16113 & _eq_16115;
+  assign _not_16117 = ~_and_16116;
+  assign _and_16118 = _and_1114 & smshr58_v_0;
+  assign _or_16119 = _not_16117 | _and_16118;
+  assign _eq_16121 = wb_entry == 6'h3a;
+  assign _and_16122 = wb_valid & _eq_16121;
+  assign _eq_16124 = wb_slot == 1'b1;
+  assign _and_16125 = _and_16122 & _eq_16124;
+  assign _not_16126 = ~_and_16125;
+  assign _and_16127 = _and_1114 & smshr58_v_1;
+  assign _or_16128 = _not_16126 | _and_16127;
+  assign _eq_16130 = wb_entry == 6'h3b;
+  assign _and_16131 = wb_valid & _eq_16130;
+  assign _eq_16133 = wb_slot == 1'b0;
+  assign _and_16134 = _and_16131 & _eq_16133;
+  assign _not_16135 = ~_and_16134;
+  assign _and_16136 = _and_1116 & smshr59_v_0;
+  assign _or_16137 = _not_16135 | _and_16136;
+  assign _eq_16139 = wb_entry == 6'h3b;
+  assign _and_16140 = wb_valid & _eq_16139;
+  assign _eq_16142 = wb_slot == 1'b1;
+  assign _and_16143 = _and_16140 & _eq_16142;
+  assign _not_16144 = ~_and_16143;
+  assign _and_16145 = _and_1116 & smshr59_v_1;
+  assign _or_16146 = _not_16144 | _and_16145;
+  assign _eq_16148 = wb_entry == 6'h3c;
+  assign _and_16149 = wb_valid & _eq_16148;
+  assign _eq_16151 = wb_slot == 1'b0;
+  assign _and_16152 = _and_16149 & _eq_16151;
+  assign _not_16153 = ~_and_16152;
+  assign _and_16154 = _and_1118 & smshr60_v_0;
+  assign _or_16155 = _not_16153 | _and_16154;
+  assign _eq_16157 = wb_entry == 6'h3c;
+  assign _and_16158 = wb_valid & _eq_16157;
+  assign _eq_16160 = wb_slot == 1'b1;
+  assign _and_16161 = _and_16158 & _eq_16160;
+  assign _not_16162 = ~_and_16161;
+  assign _and_16163 = _and_1118 & smshr60_v_1;
+  assign _or_16164 = _not_16162 | _and_16163;
+  assign _eq_16166 = wb_entry == 6'h3d;
+  assign _and_16167 = wb_valid & _eq_16166;
+  assign _eq_16169 = wb_slot == 1'b0;
+  assign _and_16170 = _and_16167 & _eq_16169;
+  assign _not_16171 = ~_and_16170;
+  assign _and_16172 = _and_1120 & smshr61_v_0;
+  assign _or_16173 = _not_16171 | _and_16172;
+  assign _eq_16175 = wb_entry == 6'h3d;
+  assign _and_16176 = wb_valid & _eq_16175;
+  assign _eq_16178 = wb_slot == 1'b1;
+  assign _and_16179 = _and_16176 & _eq_16178;
+  assign _not_16180 = ~_and_16179;
+  assign _and_16181 = _and_1120 & smshr61_v_1;
+  assign _or_16182 = _not_16180 | _and_16181;
+  assign _eq_16184 = wb_entry == 6'h3e;
+  assign _and_16185 = wb_valid & _eq_16184;
+  assign _eq_16187 = wb_slot == 1'b0;
+  assign _and_16188 = _and_16185 & _eq_16187;
+  assign _not_16189 = ~_and_16188;
+  assign _and_16190 = _and_1122 & smshr62_v_0;
+  assign _or_16191 = _not_16189 | _and_16190;
+  assign _eq_16193 = wb_entry == 6'h3e;
+  assign _and_16194 = wb_valid & _eq_16193;
+  assign _eq_16196 = wb_slot == 1'b1;
+  assign _and_16197 = _and_16194 & _eq_16196;
+  assign _not_16198 = ~_and_16197;
+  assign _and_16199 = _and_1122 & smshr62_v_1;
+  assign _or_16200 = _not_16198 | _and_16199;
+  assign _eq_16202 = wb_entry == 6'h3f;
+  assign _and_16203 = wb_valid & _eq_16202;
+  assign _eq_16205 = wb_slot == 1'b0;
+  assign _and_16206 = _and_16203 & _eq_16205;
+  assign _not_16207 = ~_and_16206;
+  assign _and_16208 = _and_1124 & smshr63_v_0;
+  assign _or_16209 = _not_16207 | _and_16208;
+  assign _eq_16211 = wb_entry == 6'h3f;
+  assign _and_16212 = wb_valid & _eq_16211;
+  assign _eq_16214 = wb_slot == 1'b1;
+  assign _and_16215 = _and_16212 & _eq_16214;
+  assign _not_16216 = ~_and_16215;
+  assign _and_16217 = _and_1124 & smshr63_v_1;
+  assign _or_16218 = _not_16216 | _and_16217;
+  assign _cat_16219 = {_or_16218, _or_16209, _or_16200, _or_16191, _or_16182, _or_16173, _or_16164, _or_16155, _or_16146, _or_16137, _or_16128, _or_16119, _or_16110, _or_16101, _or_16092, _or_16083, _or_16074, _or_16065, _or_16056, _or_16047, _or_16038, _or_16029, _or_16020, _or_16011, _or_16002, _or_15993, _or_15984, _or_15975, _or_15966, _or_15957, _or_15948, _or_15939, _or_15930, _or_15921, _or_15912, _or_15903, _or_15894, _or_15885, _or_15876, _or_15867, _or_15858, _or_15849, _or_15840, _or_15831, _or_15822, _or_15813, _or_15804, _or_15795, _or_15786, _or_15777, _or_15768, _or_15759, _or_15750, _or_15741, _or_15732, _or_15723, _or_15714, _or_15705, _or_15696, _or_15687, _or_15678, _or_15669, _or_15660, _or_15651, _or_15642, _or_15633, _or_15624, _or_15615, _or_15606, _or_15597, _or_15588, _or_15579, _or_15570, _or_15561, _or_15552, _or_15543, _or_15534, _or_15525, _or_15516, _or_15507, _or_15498, _or_15489, _or_15480, _or_15471, _or_15462, _or_15453, _or_15444, _or_15435, _or_15426, _or_15417, _or_15408, _or_15399, _or_15390, _or_15381, _or_15372, _or_15363, _or_15354, _or_15345, _or_15336, _or_15327, _or_15318, _or_15309, _or_15300, _or_15291, _or_15282, _or_15273, _or_15264, _or_15255, _or_15246, _or_15237, _or_15228, _or_15219, _or_15210, _or_15201, _or_15192, _or_15183, _or_15174, _or_15165, _or_15156, _or_15147, _or_15138, _or_15129, _or_15120, _or_15111, _or_15102, _or_15093, _or_15084, _or_15075};
+  assign _rand_16220 = &_cat_16219;
+  assign _not_16221 = ~wb_ready;
+  assign _and_16222 = wb_valid & _not_16221;
+  assign _not_16223 = ~_and_5607;
+  assign _and_16224 = _and_5598 & _not_16223;
+  assign _and_16225 = _and_16224 & _and_2000;
+  assign _eq_16227 = kind == 2'h1;
   assign _and_16228 = _and_1999 & _eq_16227;
-  assign _cat_16229 = {p_v_63, p_v_62, p_v_61, p_v_60, p_v_59, p_v_58, p_v_57, p_v_56, p_v_55, p_v_54, p_v_53, p_v_52, p_v_51, p_v_50, p_v_49, p_v_48, p_v_47, p_v_46, p_v_45, p_v_44, p_v_43, p_v_42, p_v_41, p_v_40, p_v_39, p_v_38, p_v_37, p_v_36, p_v_35, p_v_34, p_v_33, p_v_32, p_v_31, p_v_30, p_v_29, p_v_28, p_v_27, p_v_26, p_v_25, p_v_24, p_v_23, p_v_22, p_v_21, p_v_20, p_v_19, p_v_18, p_v_17, p_v_16, p_v_15, p_v_14, p_v_13, p_v_12, p_v_11, p_v_10, p_v_9, p_v_8, p_v_7, p_v_6, p_v_5, p_v_4, p_v_3, p_v_2, p_v_1, p_v_0};
-  assign _rand_16230 = &_cat_16229;
-  assign _rand_16231 = &_cat_999;
-  assign _rand_16232 = &_cat_1001;
-  assign _rand_16233 = &_cat_1003;
-  assign _rand_16234 = &_cat_1005;
-  assign _rand_16235 = &_cat_1007;
-  assign _rand_16236 = &_cat_1009;
-  assign _rand_16237 = &_cat_1011;
-  assign _rand_16238 = &_cat_1013;
-  assign _rand_16239 = &_cat_1015;
-  assign _rand_16240 = &_cat_1017;
-  assign _rand_16241 = &_cat_1019;
-  assign _rand_16242 = &_cat_1021;
-  assign _rand_16243 = &_cat_1023;
-  assign _rand_16244 = &_cat_1025;
-  assign _rand_16245 = &_cat_1027;
-  assign _rand_16246 = &_cat_1029;
-  assign _rand_16247 = &_cat_1031;
-  assign _rand_16248 = &_cat_1033;
-  assign _rand_16249 = &_cat_1035;
-  assign _rand_16250 = &_cat_1037;
-  assign _rand_16251 = &_cat_1039;
-  assign _rand_16252 = &_cat_1041;
-  assign _rand_16253 = &_cat_1043;
-  assign _rand_16254 = &_cat_1045;
-  assign _rand_16255 = &_cat_1047;
-  assign _rand_16256 = &_cat_1049;
-  assign _rand_16257 = &_cat_1051;
-  assign _rand_16258 = &_cat_1053;
-  assign _rand_16259 = &_cat_1055;
-  assign _rand_16260 = &_cat_1057;
-  assign _rand_16261 = &_cat_1059;
-  assign _rand_16262 = &_cat_1061;
-  assign _rand_16263 = &_cat_1063;
-  assign _rand_16264 = &_cat_1065;
-  assign _rand_16265 = &_cat_1067;
-  assign _rand_16266 = &_cat_1069;
-  assign _rand_16267 = &_cat_1071;
-  assign _rand_16268 = &_cat_1073;
-  assign _rand_16269 = &_cat_1075;
-  assign _rand_16270 = &_cat_1077;
-  assign _rand_16271 = &_cat_1079;
-  assign _rand_16272 = &_cat_1081;
-  assign _rand_16273 = &_cat_1083;
-  assign _rand_16274 = &_cat_1085;
-  assign _rand_16275 = &_cat_1087;
-  assign _rand_16276 = &_cat_1089;
-  assign _rand_16277 = &_cat_1091;
-  assign _rand_16278 = &_cat_1093;
-  assign _rand_16279 = &_cat_1095;
-  assign _rand_16280 = &_cat_1097;
-  assign _rand_16281 = &_cat_1099;
-  assign _rand_16282 = &_cat_1101;
-  assign _rand_16283 = &_cat_1103;
-  assign _rand_16284 = &_cat_1105;
-  assign _rand_16285 = &_cat_1107;
-  assign _rand_16286 = &_cat_1109;
-  assign _rand_16287 = &_cat_1111;
-  assign _rand_16288 = &_cat_1113;
-  assign _rand_16289 = &_cat_1115;
-  assign _rand_16290 = &_cat_1117;
-  assign _rand_16291 = &_cat_1119;
-  assign _rand_16292 = &_cat_1121;
-  assign _rand_16293 = &_cat_1123;
-  assign _rand_16294 = &_cat_1125;
-  assign _not_16295 = ~fill_valid;
-  assign _and_16296 = req_valid & _not_16295;
-  assign _and_16297 = req_valid & fill_valid;
-  assign _eq_16299 = kind == 2'h1;
-  assign _and_16300 = _and_16296 & _eq_16299;
-  assign _not_16301 = ~_rand_16230;
-  assign _and_16302 = _and_16300 & _not_16301;
-  assign _not_16303 = ~icnt_ready;
-  assign _and_16304 = _and_16302 & _not_16303;
-  assign _cat_16305 = {_rand_16294, _rand_16293, _rand_16292, _rand_16291, _rand_16290, _rand_16289, _rand_16288, _rand_16287, _rand_16286, _rand_16285, _rand_16284, _rand_16283, _rand_16282, _rand_16281, _rand_16280, _rand_16279, _rand_16278, _rand_16277, _rand_16276, _rand_16275, _rand_16274, _rand_16273, _rand_16272, _rand_16271, _rand_16270, _rand_16269, _rand_16268, _rand_16267, _rand_16266, _rand_16265, _rand_16264, _rand_16263, _rand_16262, _rand_16261, _rand_16260, _rand_16259, _rand_16258, _rand_16257, _rand_16256, _rand_16255, _rand_16254, _rand_16253, _rand_16252, _rand_16251, _rand_16250, _rand_16249, _rand_16248, _rand_16247, _rand_16246, _rand_16245, _rand_16244, _rand_16243, _rand_16242, _rand_16241, _rand_16240, _rand_16239, _rand_16238, _rand_16237, _rand_16236, _rand_16235, _rand_16234, _rand_16233, _rand_16232, _rand_16231};
-  assign _ror_16306 = |_cat_16305;
-  assign _eq_16308 = kind == 2'h3;
-  assign _and_16309 = _and_16296 & _eq_16308;
-  assign _and_16310 = _and_16309 & mshr_alloc_fail;
-  assign _cat_16311 = {p_v_63, p_v_62, p_v_61, p_v_60, p_v_59, p_v_58, p_v_57, p_v_56, p_v_55, p_v_54, p_v_53, p_v_52, p_v_51, p_v_50, p_v_49, p_v_48, p_v_47, p_v_46, p_v_45, p_v_44, p_v_43, p_v_42, p_v_41, p_v_40, p_v_39, p_v_38, p_v_37, p_v_36, p_v_35, p_v_34, p_v_33, p_v_32, p_v_31, p_v_30, p_v_29, p_v_28, p_v_27, p_v_26, p_v_25, p_v_24, p_v_23, p_v_22, p_v_21, p_v_20, p_v_19, p_v_18, p_v_17, p_v_16, p_v_15, p_v_14, p_v_13, p_v_12, p_v_11, p_v_10, p_v_9, p_v_8, p_v_7, p_v_6, p_v_5, p_v_4, p_v_3, p_v_2, p_v_1, p_v_0};
+  assign _eq_16230 = kind == 2'h3;
+  assign _and_16231 = _and_1999 & _eq_16230;
+  assign _eq_16233 = kind == 2'h2;
+  assign _and_16234 = _and_1999 & _eq_16233;
+  assign _cat_16235 = {p_v_63, p_v_62, p_v_61, p_v_60, p_v_59, p_v_58, p_v_57, p_v_56, p_v_55, p_v_54, p_v_53, p_v_52, p_v_51, p_v_50, p_v_49, p_v_48, p_v_47, p_v_46, p_v_45, p_v_44, p_v_43, p_v_42, p_v_41, p_v_40, p_v_39, p_v_38, p_v_37, p_v_36, p_v_35, p_v_34, p_v_33, p_v_32, p_v_31, p_v_30, p_v_29, p_v_28, p_v_27, p_v_26, p_v_25, p_v_24, p_v_23, p_v_22, p_v_21, p_v_20, p_v_19, p_v_18, p_v_17, p_v_16, p_v_15, p_v_14, p_v_13, p_v_12, p_v_11, p_v_10, p_v_9, p_v_8, p_v_7, p_v_6, p_v_5, p_v_4, p_v_3, p_v_2, p_v_1, p_v_0};
+  assign _rand_16236 = &_cat_16235;
+  assign _rand_16237 = &_cat_999;
+  assign _rand_16238 = &_cat_1001;
+  assign _rand_16239 = &_cat_1003;
+  assign _rand_16240 = &_cat_1005;
+  assign _rand_16241 = &_cat_1007;
+  assign _rand_16242 = &_cat_1009;
+  assign _rand_16243 = &_cat_1011;
+  assign _rand_16244 = &_cat_1013;
+  assign _rand_16245 = &_cat_1015;
+  assign _rand_16246 = &_cat_1017;
+  assign _rand_16247 = &_cat_1019;
+  assign _rand_16248 = &_cat_1021;
+  assign _rand_16249 = &_cat_1023;
+  assign _rand_16250 = &_cat_1025;
+  assign _rand_16251 = &_cat_1027;
+  assign _rand_16252 = &_cat_1029;
+  assign _rand_16253 = &_cat_1031;
+  assign _rand_16254 = &_cat_1033;
+  assign _rand_16255 = &_cat_1035;
+  assign _rand_16256 = &_cat_1037;
+  assign _rand_16257 = &_cat_1039;
+  assign _rand_16258 = &_cat_1041;
+  assign _rand_16259 = &_cat_1043;
+  assign _rand_16260 = &_cat_1045;
+  assign _rand_16261 = &_cat_1047;
+  assign _rand_16262 = &_cat_1049;
+  assign _rand_16263 = &_cat_1051;
+  assign _rand_16264 = &_cat_1053;
+  assign _rand_16265 = &_cat_1055;
+  assign _rand_16266 = &_cat_1057;
+  assign _rand_16267 = &_cat_1059;
+  assign _rand_16268 = &_cat_1061;
+  assign _rand_16269 = &_cat_1063;
+  assign _rand_16270 = &_cat_1065;
+  assign _rand_16271 = &_cat_1067;
+  assign _rand_16272 = &_cat_1069;
+  assign _rand_16273 = &_cat_1071;
+  assign _rand_16274 = &_cat_1073;
+  assign _rand_16275 = &_cat_1075;
+  assign _rand_16276 = &_cat_1077;
+  assign _rand_16277 = &_cat_1079;
+  assign _rand_16278 = &_cat_1081;
+  assign _rand_16279 = &_cat_1083;
+  assign _rand_16280 = &_cat_1085;
+  assign _rand_16281 = &_cat_1087;
+  assign _rand_16282 = &_cat_1089;
+  assign _rand_16283 = &_cat_1091;
+  assign _rand_16284 = &_cat_1093;
+  assign _rand_16285 = &_cat_1095;
+  assign _rand_16286 = &_cat_1097;
+  assign _rand_16287 = &_cat_1099;
+  assign _rand_16288 = &_cat_1101;
+  assign _rand_16289 = &_cat_1103;
+  assign _rand_16290 = &_cat_1105;
+  assign _rand_16291 = &_cat_1107;
+  assign _rand_16292 = &_cat_1109;
+  assign _rand_16293 = &_cat_1111;
+  assign _rand_16294 = &_cat_1113;
+  assign _rand_16295 = &_cat_1115;
+  assign _rand_16296 = &_cat_1117;
+  assign _rand_16297 = &_cat_1119;
+  assign _rand_16298 = &_cat_1121;
+  assign _rand_16299 = &_cat_1123;
+  assign _rand_16300 = &_cat_1125;
+  assign _not_16301 = ~fill_valid;
+  assign _and_16302 = req_valid & _not_16301;
+  assign _and_16303 = req_valid & fill_valid;
+  assign _eq_16305 = kind == 2'h1;
+  assign _and_16306 = _and_16302 & _eq_16305;
+  assign _not_16307 = ~_rand_16236;
+  assign _and_16308 = _and_16306 & _not_16307;
+  assign _not_16309 = ~icnt_ready;
+  assign _and_16310 = _and_16308 & _not_16309;
+  assign _cat_16311 = {_rand_16300, _rand_16299, _rand_16298, _rand_16297, _rand_16296, _rand_16295, _rand_16294, _rand_16293, _rand_16292, _rand_16291, _rand_16290, _rand_16289, _rand_16288, _rand_16287, _rand_16286, _rand_16285, _rand_16284, _rand_16283, _rand_16282, _rand_16281, _rand_16280, _rand_16279, _rand_16278, _rand_16277, _rand_16276, _rand_16275, _rand_16274, _rand_16273, _rand_16272, _rand_16271, _rand_16270, _rand_16269, _rand_16268, _rand_16267, _rand_16266, _rand_16265, _rand_16264, _rand_16263, _rand_16262, _rand_16261, _rand_16260, _rand_16259, _rand_16258, _rand_16257, _rand_16256, _rand_16255, _rand_16254, _rand_16253, _rand_16252, _rand_16251, _rand_16250, _rand_16249, _rand_16248, _rand_16247, _rand_16246, _rand_16245, _rand_16244, _rand_16243, _rand_16242, _rand_16241, _rand_16240, _rand_16239, _rand_16238, _rand_16237};
   assign _ror_16312 = |_cat_16311;
-  assign _not_16313 = ~_ror_16312;
-  assign _mux_17606 = _eq_14509 ? 1'b1 : 1'b0;
-  assign _mux_17607 = _and_1999 ? _mux_17606 : 1'b0;
-  assign _mux_17608 = _or_14525 ? 1'b1 : 1'b0;
-  assign _mux_17609 = _eq_14509 ? 1'b0 : _mux_17608;
-  assign _mux_17610 = _and_1999 ? _mux_17609 : 1'b0;
+  assign _eq_16314 = kind == 2'h3;
+  assign _and_16315 = _and_16302 & _eq_16314;
+  assign _and_16316 = _and_16315 & mshr_alloc_fail;
+  assign _cat_16317 = {p_v_63, p_v_62, p_v_61, p_v_60, p_v_59, p_v_58, p_v_57, p_v_56, p_v_55, p_v_54, p_v_53, p_v_52, p_v_51, p_v_50, p_v_49, p_v_48, p_v_47, p_v_46, p_v_45, p_v_44, p_v_43, p_v_42, p_v_41, p_v_40, p_v_39, p_v_38, p_v_37, p_v_36, p_v_35, p_v_34, p_v_33, p_v_32, p_v_31, p_v_30, p_v_29, p_v_28, p_v_27, p_v_26, p_v_25, p_v_24, p_v_23, p_v_22, p_v_21, p_v_20, p_v_19, p_v_18, p_v_17, p_v_16, p_v_15, p_v_14, p_v_13, p_v_12, p_v_11, p_v_10, p_v_9, p_v_8, p_v_7, p_v_6, p_v_5, p_v_4, p_v_3, p_v_2, p_v_1, p_v_0};
+  assign _ror_16318 = |_cat_16317;
+  assign _not_16319 = ~_ror_16318;
+  assign _mux_17612 = _eq_14509 ? 1'b1 : 1'b0;
+  assign _mux_17613 = _and_1999 ? _mux_17612 : 1'b0;
+  assign _mux_17614 = _or_14525 ? 1'b1 : 1'b0;
+  assign _mux_17615 = _eq_14509 ? 1'b0 : _mux_17614;
+  assign _mux_17616 = _and_1999 ? _mux_17615 : 1'b0;
   wire _assert_one_pmshr_per_block = rst | _rand_14377; // two valid PMSHRs hold the same block
   wire _assert_valid_pmshr_holds_smshr = rst | _rand_14507; // a valid PMSHR without a valid SMSHR, or a free one with one
   wire _assert_secondary_takes_free_smshr = rst | _or_14520; // a secondary load overwrites a valid SMSHR
@@ -36624,19 +36639,20 @@ module vmshr_elastic (
   wire _cover_fill = ~rst & _ror_15055;
   wire _cover_fill_drop = ~rst & _ror_15056;
   wire _cover_fill_takes_two = ~rst & _ror_15060;
-  wire _assert_wb_names_waiting_smshr = rst | _rand_16214; // the writeback names an invalid SMSHR or a PMSHR without data
+  wire _assert_wb_valid_held = rst | _or_15066; // wb_valid fell before the writeback was taken
+  wire _assert_wb_names_waiting_smshr = rst | _rand_16220; // the writeback names an invalid SMSHR or a PMSHR without data
   wire _cover_writeback = ~rst & _and_5598;
-  wire _cover_writeback_stalled = ~rst & _and_16216;
+  wire _cover_writeback_stalled = ~rst & _and_16222;
   wire _cover_pmshr_freed = ~rst & _and_5607;
-  wire _cover_writeback_beside_secondary = ~rst & _and_16219;
-  wire _cover_primary = ~rst & _and_16222;
-  wire _cover_secondary = ~rst & _and_16225;
-  wire _cover_deferred = ~rst & _and_16228;
-  wire _cover_refused_for_fill = ~rst & _and_16297;
-  wire _cover_refused_no_icnt = ~rst & _and_16304;
-  wire _cover_smshrs_full = ~rst & _ror_16306;
-  wire _cover_refused_no_smshr = ~rst & _and_16310;
-  wire _cover_empty = ~rst & _not_16313;
+  wire _cover_writeback_beside_secondary = ~rst & _and_16225;
+  wire _cover_primary = ~rst & _and_16228;
+  wire _cover_secondary = ~rst & _and_16231;
+  wire _cover_deferred = ~rst & _and_16234;
+  wire _cover_refused_for_fill = ~rst & _and_16303;
+  wire _cover_refused_no_icnt = ~rst & _and_16310;
+  wire _cover_smshrs_full = ~rst & _ror_16312;
+  wire _cover_refused_no_smshr = ~rst & _and_16316;
+  wire _cover_empty = ~rst & _not_16319;
   always @* begin
     assert (_assert_one_pmshr_per_block);
     assert (_assert_valid_pmshr_holds_smshr);
@@ -36647,6 +36663,7 @@ module vmshr_elastic (
     cover (_cover_fill);
     cover (_cover_fill_drop);
     cover (_cover_fill_takes_two);
+    assert (_assert_wb_valid_held);
     assert (_assert_wb_names_waiting_smshr);
     cover (_cover_writeback);
     cover (_cover_writeback_stalled);

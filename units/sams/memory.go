@@ -259,7 +259,7 @@ func (p Memory) properties(m *hdl.Module, pipe *splitmem.Pipeline, r1 stage1, po
 	} else {
 		m.Assert(pipe.Stall.Not(), "conflict_free", "an access conflicts in the layout of its stride's family (Theorem 2)")
 	}
-	m.Assert(r1.Wide.Not().Or(pipe.Pending.RedOr().Not()), "wide_has_no_waiting_lanes", "no lanes wait while stage 1 holds a wide request")
+	lib.NeverBoth(m, r1.Wide, pipe.Pending.RedOr(), "wide_has_no_waiting_lanes", "no lanes wait while stage 1 holds a wide request")
 	m.Cover(pipe.Valid.And(r1.Wide).And(pipe.Write), "wide_write")
 	m.Cover(ports.WideResp.Valid, "wide_response")
 	m.Cover(ports.Wide.Valid.And(ports.Req.Valid).And(ports.Wide.Ready), "wide_goes_first")

@@ -18,7 +18,8 @@ func allOf(m *hdl.Module, conds []*hdl.Signal) *hdl.Signal {
 // PMSHR, a PMSHR is valid exactly while it holds an SMSHR, every
 // allocation takes a free MSHR, a fill writes only waiting PMSHRs inside
 // its packet's aligned hyper block and drops at most the packet, and a
-// writeback names a valid SMSHR of a ready PMSHR. The cover points are
+// writeback names a valid SMSHR of a ready PMSHR and stays offered until
+// taken. The cover points are
 // each kind of load accepted and each reason to refuse one, a fill taken
 // and dropped, a writeback and a release, a full and an empty file (the
 // full file and the refusals for it only in files small enough for the
@@ -92,9 +93,13 @@ func (b *mshrBuild) fillProperties() {
 }
 
 // writebackProperties: the writeback names a valid SMSHR of a PMSHR
-// whose data is ready (DESIGN.md's writeback semantics).
+// whose data is ready (DESIGN.md's writeback semantics), and wb_valid,
+// once 1, stays 1 until the writeback is taken: a ready PMSHR (V and Y)
+// is freed only by its writeback. The payload may change meanwhile: a
+// fill can make a lower PMSHR ready, and wb_entry is the lowest.
 func (b *mshrBuild) writebackProperties() {
 	c, m, wb := b.c, b.m, b.io.WB
+	lib.StreamStable(m, hdl.Stream[struct{}]{Valid: wb.Valid, Ready: wb.Ready}, "wb_valid_held", "wb_valid fell before the writeback was taken")
 	var named []*hdl.Signal
 	for i := range c.M {
 		for j, s := range b.slots[i].Elems() {
