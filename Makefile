@@ -83,7 +83,7 @@ tables: deps
 	$(GO) run ./gen -report all -format markdown -results rtl/synth-results.json -o rtl/REPORT.md
 
 # Yosys SAT proofs on the emitted netlists: every unit's properties
-# (hdl's Assert, Assume, Cover) at its smallest lockstep configuration,
+# (hdl's Assert, Assume, Cover) at its smallest lockstep or proof configuration,
 # then each family's proofs at every configuration it lists (make test
 # proves the small ones), among them SAMS's
 # Theorem 1, Theorem 2 and Corollary 1 for q = 2, 3 and n = 12, 16 (make

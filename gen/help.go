@@ -34,7 +34,8 @@ Commands:
       verdicts (proven, failed, open; reached, unreachable) and times, then
       each counterexample or cover trace, replayed in the Go simulator and,
       with -vcd, written as DIR/<property>.vcd; a failed assertion exits 1.
-      -unit all proves every unit at its smallest lockstep configuration.
+      -unit all proves every unit at its smallest configuration among
+      those its family runs in lockstep or lists to prove.
       A design of more than -maxbits state bits (1024) is refused.
   gen -list [-unit NAME] [-o FILE]
       lists the units by family; with -unit, NAME's parameters.

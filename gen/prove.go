@@ -89,7 +89,7 @@ func proveCommand(u *units.Unit, v units.Values, d *hdl.Design, f proveFlags, st
 
 // proveAllCommand: gen -unit all -prove [-bound N] [-maxbits N] [-o F]:
 // every unit's properties, at the smallest configuration of it that its
-// family runs in lockstep (smallestConfig), one row a unit: how many
+// family runs in lockstep or lists to prove (smallestConfig), one row a unit: how many
 // properties each verdict took and the time. A failed
 // assertion makes the exit status 1 (gen -unit NAME -prove shows it).
 func proveAllCommand(bound, maxBits int, out string, stdout, stderr io.Writer) error {
@@ -132,7 +132,7 @@ func proveAllCommand(bound, maxBits int, out string, stdout, stderr io.Writer) e
 		}
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "Every unit's properties at its smallest lockstep configuration, proved by Yosys on its Verilog within %d time steps in %.0f s\n\n", bound, time.Since(start).Seconds())
+	fmt.Fprintf(&b, "Every unit's properties at its smallest lockstep or proof configuration, proved by Yosys on its Verilog within %d time steps in %.0f s\n\n", bound, time.Since(start).Seconds())
 	if err := t.Write(&b, "text"); err != nil {
 		return err
 	}
@@ -151,11 +151,11 @@ func proveAllCommand(bound, maxBits int, out string, stdout, stderr io.Writer) e
 const allProofTime = time.Minute
 
 // smallestConfig is the configuration of u, among those its family runs
-// in lockstep (its defaults when there is none), that holds the fewest
-// state bits, elaborated.
+// in lockstep or lists to prove (its defaults when there is none), that
+// holds the fewest state bits, elaborated.
 func smallestConfig(f *units.Family, u *units.Unit) (units.Config, *hdl.Design, int, error) {
 	configs := []units.Config{{Unit: u.Name}}
-	for _, c := range f.Lockstep.Configs {
+	for _, c := range slices.Concat(f.Lockstep.Configs, f.Prove.Configs) {
 		if c.Unit == u.Name {
 			configs = append(configs, c)
 		}

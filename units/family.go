@@ -32,6 +32,9 @@ type Family struct {
 	// Lockstep is what verify.LockstepFamily runs on the Go simulator,
 	// Verilator and Icarus.
 	Lockstep Lockstep
+	// Prove is what the family's proofs take to Yosys beside its
+	// lockstep configurations: sizes small enough to prove.
+	Prove Prove
 	// Speed is the configurations make bench times on every simulator
 	// (verify.SpeedFamily): the family's largest designs.
 	Speed []Config
@@ -158,6 +161,25 @@ type Lockstep struct {
 	Cycles     int
 	Long       []Config
 	LongCycles int
+}
+
+// Prove is the configurations whose properties the family's proof tests
+// (check/<family>) require settled: Configs in make test, More too in make
+// prove. gen -unit all -prove proves each unit at the one of Configs and
+// the lockstep configurations that holds the fewest state bits, so a unit
+// whose lockstep sizes are too large for Yosys (a memory of thousands of
+// words) lists a smaller one here.
+type Prove struct {
+	Configs []Config
+	More    []Config
+}
+
+// All is Configs, and More too when more is set (make prove).
+func (p Prove) All(more bool) []Config {
+	if !more {
+		return p.Configs
+	}
+	return append(slices.Clip(p.Configs), p.More...)
 }
 
 // Config is one configuration of a unit: its name and the parameters

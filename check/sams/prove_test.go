@@ -64,24 +64,12 @@ func requireSettled(t *testing.T, what string, results map[string]verify.Propert
 }
 
 // TestProveBlockProperties proves the properties of the AGU, the ATU and
-// the memory (units/sams, units/internal/splitmem) at small sizes: the
-// memory without Matched, where every access is conflict-free (Theorem
-// 2), and Matched with four lanes and four rows a bank, where an access
-// takes up to four sub-accesses (its conflict cover points need three).
+// the memory (units/sams, units/internal/splitmem) at the sizes the family
+// lists to prove (units.Family.Prove).
 func TestProveBlockProperties(t *testing.T) {
-	configs := []units.Config{
-		{Unit: "sams-agu", Values: units.Values{"q": 2, "n": 12}},
-		{Unit: "sams-atu", Values: units.Values{"q": 2, "n": 12}},
-		{Unit: "sams", Values: units.Values{"q": 1, "n": 3, "w": 1}},
-		{Unit: "sams", Values: units.Values{"q": 2, "n": 5, "w": 1, "matched": 1}},
-	}
-	if *proveAll {
-		configs = append(configs,
-			units.Config{Unit: "sams-agu", Values: units.Values{"q": 3, "n": 16}},
-			units.Config{Unit: "sams-atu", Values: units.Values{"q": 3, "n": 16}},
-			units.Config{Unit: "sams", Values: units.Values{"q": 2, "n": 5, "w": 2}},
-			units.Config{Unit: "sams", Values: units.Values{"q": 2, "n": 6, "w": 2, "matched": 1}})
-	}
+	f, err := units.LookupFamily("sams")
+	require.NoError(t, err)
+	configs := f.Prove.All(*proveAll)
 	for _, c := range configs {
 		d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
 		require.NoError(t, err)

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
@@ -138,23 +137,14 @@ func requireSettled(t *testing.T, what string, results map[string]verify.Propert
 }
 
 // TestProveBlockProperties proves the properties of the memory
-// (units/smm2d, units/internal/splitmem) at small sizes (make test proves
-// the ATU's in TestProveATUInjective).
+// (units/smm2d, units/internal/splitmem) at the sizes the family lists to
+// prove (units.Family.Prove; make test proves the ATU's in
+// TestProveATUInjective).
 func TestProveBlockProperties(t *testing.T) {
-	configs := []units.Config{
-		{Unit: "smm2d", Values: units.Values{"p": 1, "q": 1, "mb": 2, "nb": 2, "w": 1}},
-	}
-	if *proveAll {
-		configs = append(configs,
-			units.Config{Unit: "smm2d", Values: units.Values{"p": 1, "q": 1, "mb": 2, "nb": 2, "w": 1, "post": 1}},
-			units.Config{Unit: "smm2d", Values: units.Values{"p": 1, "q": 2, "mb": 2, "nb": 3, "w": 1}})
-	}
-	for _, c := range configs {
-		d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
-		require.NoError(t, err)
-		results := verify.ProvedByName(t, d)
-		requireSettled(t, c.String(), results)
-		t.Logf("%s: %d properties settled", c, len(results))
+	f, err := units.LookupFamily("smm2d")
+	require.NoError(t, err)
+	for _, c := range f.Prove.All(*proveAll) {
+		t.Run(c.String(), func(t *testing.T) { verify.RequireProperties(t, c, nil) })
 	}
 }
 

@@ -70,6 +70,7 @@ func init() {
 		Pictures:  []*units.Picture{layoutPicture},
 		Canonical: canonical(),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000, Long: longLockstepConfigs(), LongCycles: 1000},
+		Prove:     proveConfigs,
 		Speed:     []units.Config{{Unit: "sams", Values: units.Values{"q": 2}}, {Unit: "sams", Values: units.Values{"q": 3}}, {Unit: "sams", Values: units.Values{"q": 4}}},
 		Examples: []string{
 			"-unit sams -q 3 > sams.v",
@@ -156,4 +157,24 @@ func longLockstepConfigs() []units.Config {
 		cs = append(cs, units.Config{Unit: u, Values: units.Values{"q": 4}})
 	}
 	return cs
+}
+
+// proveConfigs are the sizes at which check/sams proves the blocks'
+// properties: the memory without Matched, where every access is
+// conflict-free (Theorem 2), and Matched with four lanes and four rows a
+// bank, where an access takes up to four sub-accesses (its conflict cover
+// points need three).
+var proveConfigs = units.Prove{
+	Configs: []units.Config{
+		{Unit: "sams-agu", Values: units.Values{"q": 2, "n": 12}},
+		{Unit: "sams-atu", Values: units.Values{"q": 2, "n": 12}},
+		{Unit: "sams", Values: units.Values{"q": 1, "n": 3, "w": 1}},
+		{Unit: "sams", Values: units.Values{"q": 2, "n": 5, "w": 1, "matched": 1}},
+	},
+	More: []units.Config{
+		{Unit: "sams-agu", Values: units.Values{"q": 3, "n": 16}},
+		{Unit: "sams-atu", Values: units.Values{"q": 3, "n": 16}},
+		{Unit: "sams", Values: units.Values{"q": 2, "n": 5, "w": 2}},
+		{Unit: "sams", Values: units.Values{"q": 2, "n": 6, "w": 2, "matched": 1}},
+	},
 }

@@ -78,6 +78,7 @@ func init() {
 		// memories dominate); the scoreboard replays 250,000 cycles of the
 		// memory on Verilator.
 		Lockstep: units.Lockstep{Configs: lockstepConfigs(), Cycles: 600},
+		Prove:    proveConfigs,
 		Speed:    []units.Config{{Unit: "smm2d", Values: units.Values{}}},
 		Examples: []string{
 			"-unit smm2d > smm2d.v",
@@ -126,4 +127,16 @@ func lockstepConfigs() []units.Config {
 	}
 	add("smm2d-agu", units.Values{"p": 2, "q": 4, "mb": 32, "nb": 32})
 	return cs
+}
+
+// proveConfigs are the sizes at which check/smm2d proves the memory's
+// properties (units/smm2d, units/internal/splitmem).
+var proveConfigs = units.Prove{
+	Configs: []units.Config{
+		{Unit: "smm2d", Values: units.Values{"p": 1, "q": 1, "mb": 2, "nb": 2, "w": 1}},
+	},
+	More: []units.Config{
+		{Unit: "smm2d", Values: units.Values{"p": 1, "q": 1, "mb": 2, "nb": 2, "w": 1, "post": 1}},
+		{Unit: "smm2d", Values: units.Values{"p": 1, "q": 2, "mb": 2, "nb": 3, "w": 1}},
+	},
 }
