@@ -233,7 +233,7 @@ func (e *elaborator) checkConnections(m *Module, i *Instance) {
 // assignNames gives every non-constant signal, memory and instance output a
 // Verilog identifier: the user's name, or a generated one that starts with
 // '_' (so it cannot clash with a user's name) and depends only on
-// declaration order.
+// declaration order, the hardware's before the ghost logic's.
 func (e *elaborator) assignNames(mi *modInfo) {
 	m := mi.m
 	fresh := func(base string) string {
@@ -245,6 +245,20 @@ func (e *elaborator) assignNames(mi *modInfo) {
 		return name
 	}
 	selected := constantsSelectedFrom(m)
+	mi.formal = formalOnly(m)
+	// A generated name numbers its signal among the hardware's, the logic
+	// only properties read after it, so that stating a property never
+	// renames a wire of the hardware.
+	number := make([]int, len(m.signals))
+	n := 0
+	for _, ghost := range []bool{false, true} {
+		for _, s := range m.signals {
+			if mi.formal[s.id] == ghost {
+				number[s.id] = n
+				n++
+			}
+		}
+	}
 	mi.names = make([]string, len(m.signals))
 	for _, s := range m.signals {
 		switch {
@@ -252,12 +266,12 @@ func (e *elaborator) assignNames(mi *modInfo) {
 			mi.names[s.id] = s.name
 		case s.kind == OpConst:
 			if selected[s] {
-				mi.names[s.id] = fresh(fmt.Sprintf("_const_%d", s.id))
+				mi.names[s.id] = fresh(fmt.Sprintf("_const_%d", number[s.id]))
 			}
 		case s.kind == OpInstOut:
 			mi.names[s.id] = fresh(fmt.Sprintf("_%s_%s", s.inst.name, s.port))
 		default:
-			mi.names[s.id] = fresh(fmt.Sprintf("_%s_%d", s.kind, s.id))
+			mi.names[s.id] = fresh(fmt.Sprintf("_%s_%d", s.kind, number[s.id]))
 		}
 	}
 	for i, mem := range m.mems {
@@ -268,7 +282,6 @@ func (e *elaborator) assignNames(mi *modInfo) {
 		mi.memNames = append(mi.memNames, name)
 	}
 	mi.sinkName = fresh("_unused_ok")
-	mi.formal = formalOnly(m)
 	if len(m.props) > 0 {
 		mi.formalSinkName = fresh("_unused_formal_ok")
 		for _, p := range m.props {

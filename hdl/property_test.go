@@ -105,6 +105,36 @@ func TestPropertiesInVerilog(t *testing.T) {
 }
 
 // Property mistakes are errors at the caller's line.
+// Stating properties renames no wire of the hardware: the Verilog
+// without FORMAL is the same with or without them, the If bodies they sit
+// in and the ghost logic they read.
+func TestPropertiesRenameNoHardware(t *testing.T) {
+	build := func(props bool) string {
+		m := hdl.NewModule("digit")
+		en := m.Input("en", 1)
+		c := m.Reg("c", 4)
+		if props {
+			m.Assert(c.Le(m.ConstU(4, 9)), "in_range", "")
+			ghost := m.Reg("ghost", 4)
+			ghost.Set(ghost.Add(m.ConstU(4, 1)))
+			m.Cover(ghost.EqConst(3).And(c.EqConst(2)), "three_two")
+		}
+		m.If(en, func() {
+			if props {
+				m.Assert(c.Ne(m.ConstU(4, 12)), "not_twelve", "")
+			}
+			m.If(c.EqConst(9), func() { c.SetU(0) }).Else(func() { c.Set(c.Add(m.ConstU(4, 1))) })
+		})
+		m.Output("q", 4).Drive(c.Add(m.ConstU(4, 3)))
+		d, err := hdl.Elaborate(m)
+		require.NoError(t, err)
+		hardware, formal, _ := strings.Cut(string(d.Verilog()), "`ifdef FORMAL\n")
+		_, after, _ := strings.Cut(formal, "`endif\n")
+		return hardware + after
+	}
+	require.Equal(t, build(false), build(true))
+}
+
 func TestPropertyMistakes(t *testing.T) {
 	m := hdl.NewModule("bad")
 	x := m.Input("x", 2)

@@ -1940,1285 +1940,1285 @@ module dram_l2mib (
   wire _gt_2828;
   wire [15:0] _mux_2829;
   wire [14:0] _slice_2830;
-  wire [3:0] _mux_4319;
-  wire _or_4320;
-  wire [14:0] _mux_4321;
-  wire _or_4322;
-  wire [14:0] _mux_4323;
-  wire _or_4324;
-  wire _mux_4325;
-  wire _mux_4326;
-  wire [3:0] _mux_4327;
-  wire _or_4328;
-  wire [14:0] _mux_4329;
-  wire _or_4330;
-  wire [14:0] _mux_4331;
-  wire _or_4332;
-  wire _mux_4333;
-  wire _mux_4334;
-  wire [3:0] _mux_4335;
-  wire _or_4336;
-  wire [14:0] _mux_4337;
-  wire _or_4338;
-  wire [14:0] _mux_4339;
-  wire _or_4340;
-  wire _mux_4341;
-  wire _mux_4342;
-  wire [3:0] _mux_4343;
-  wire _or_4344;
-  wire [14:0] _mux_4345;
-  wire _or_4346;
-  wire [14:0] _mux_4347;
-  wire _or_4348;
-  wire _mux_4349;
-  wire _mux_4350;
-  wire [3:0] _mux_4351;
-  wire _or_4352;
-  wire [14:0] _mux_4353;
-  wire _or_4354;
-  wire [14:0] _mux_4355;
-  wire _or_4356;
-  wire _mux_4357;
-  wire _mux_4358;
-  wire [3:0] _mux_4359;
-  wire _or_4360;
-  wire [14:0] _mux_4361;
-  wire _or_4362;
-  wire [14:0] _mux_4363;
-  wire _or_4364;
-  wire _mux_4365;
-  wire _mux_4366;
-  wire [3:0] _mux_4367;
-  wire _or_4368;
-  wire [14:0] _mux_4369;
-  wire _or_4370;
-  wire [14:0] _mux_4371;
-  wire _or_4372;
-  wire _mux_4373;
-  wire _mux_4374;
-  wire [3:0] _mux_4375;
-  wire _or_4376;
-  wire [14:0] _mux_4377;
-  wire _or_4378;
-  wire [14:0] _mux_4379;
-  wire _or_4380;
-  wire _mux_4381;
-  wire _mux_4382;
-  wire [3:0] _mux_4383;
-  wire _or_4384;
-  wire [14:0] _mux_4385;
-  wire _or_4386;
-  wire [14:0] _mux_4387;
-  wire _or_4388;
-  wire _mux_4389;
-  wire _mux_4390;
-  wire [3:0] _mux_4391;
-  wire _or_4392;
-  wire [14:0] _mux_4393;
-  wire _or_4394;
-  wire [14:0] _mux_4395;
-  wire _or_4396;
-  wire _mux_4397;
-  wire _mux_4398;
-  wire [3:0] _mux_4399;
-  wire _or_4400;
-  wire [14:0] _mux_4401;
-  wire _or_4402;
-  wire [14:0] _mux_4403;
-  wire _or_4404;
-  wire _mux_4405;
-  wire _mux_4406;
-  wire [3:0] _mux_4407;
-  wire _or_4408;
-  wire [14:0] _mux_4409;
-  wire _or_4410;
-  wire [14:0] _mux_4411;
-  wire _or_4412;
-  wire _mux_4413;
-  wire _mux_4414;
-  wire [3:0] _mux_4415;
-  wire _or_4416;
-  wire [14:0] _mux_4417;
-  wire _or_4418;
-  wire [14:0] _mux_4419;
-  wire _or_4420;
-  wire _mux_4421;
-  wire _mux_4422;
-  wire [3:0] _mux_4423;
-  wire _or_4424;
-  wire [14:0] _mux_4425;
-  wire _or_4426;
-  wire [14:0] _mux_4427;
-  wire _or_4428;
-  wire _mux_4429;
-  wire _mux_4430;
-  wire [3:0] _mux_4431;
-  wire _or_4432;
-  wire [14:0] _mux_4433;
-  wire _or_4434;
-  wire [14:0] _mux_4435;
-  wire _or_4436;
-  wire _mux_4437;
-  wire _mux_4438;
-  wire [3:0] _mux_4439;
-  wire _or_4440;
-  wire [14:0] _mux_4441;
-  wire _or_4442;
-  wire [14:0] _mux_4443;
-  wire _or_4444;
-  wire _mux_4445;
-  wire _mux_4446;
-  wire [3:0] _mux_4447;
-  wire _or_4448;
-  wire [14:0] _mux_4449;
-  wire _or_4450;
-  wire [14:0] _mux_4451;
-  wire _or_4452;
-  wire _mux_4453;
-  wire _mux_4454;
-  wire [3:0] _mux_4455;
-  wire _or_4456;
-  wire [14:0] _mux_4457;
-  wire _or_4458;
-  wire [14:0] _mux_4459;
-  wire _or_4460;
-  wire _mux_4461;
-  wire _mux_4462;
-  wire [3:0] _mux_4463;
-  wire _or_4464;
-  wire [14:0] _mux_4465;
-  wire _or_4466;
-  wire [14:0] _mux_4467;
-  wire _or_4468;
-  wire _mux_4469;
-  wire _mux_4470;
-  wire [3:0] _mux_4471;
-  wire _or_4472;
-  wire [14:0] _mux_4473;
-  wire _or_4474;
-  wire [14:0] _mux_4475;
-  wire _or_4476;
-  wire _mux_4477;
-  wire _mux_4478;
-  wire [3:0] _mux_4479;
-  wire _or_4480;
-  wire [14:0] _mux_4481;
-  wire _or_4482;
-  wire [14:0] _mux_4483;
-  wire _or_4484;
-  wire _mux_4485;
-  wire _mux_4486;
-  wire [3:0] _mux_4487;
-  wire _or_4488;
-  wire [14:0] _mux_4489;
-  wire _or_4490;
-  wire [14:0] _mux_4491;
-  wire _or_4492;
-  wire _mux_4493;
-  wire _mux_4494;
-  wire [3:0] _mux_4495;
-  wire _or_4496;
-  wire [14:0] _mux_4497;
-  wire _or_4498;
-  wire [14:0] _mux_4499;
-  wire _or_4500;
-  wire _mux_4501;
-  wire _mux_4502;
-  wire [3:0] _mux_4503;
-  wire _or_4504;
-  wire [14:0] _mux_4505;
-  wire _or_4506;
-  wire [14:0] _mux_4507;
-  wire _or_4508;
-  wire _mux_4509;
-  wire _mux_4510;
-  wire [3:0] _mux_4511;
-  wire _or_4512;
-  wire [14:0] _mux_4513;
-  wire _or_4514;
-  wire [14:0] _mux_4515;
-  wire _or_4516;
-  wire _mux_4517;
-  wire _mux_4518;
-  wire [3:0] _mux_4519;
-  wire _or_4520;
-  wire [14:0] _mux_4521;
-  wire _or_4522;
-  wire [14:0] _mux_4523;
-  wire _or_4524;
-  wire _mux_4525;
-  wire _mux_4526;
-  wire [3:0] _mux_4527;
-  wire _or_4528;
-  wire [14:0] _mux_4529;
-  wire _or_4530;
-  wire [14:0] _mux_4531;
-  wire _or_4532;
-  wire _mux_4533;
-  wire _mux_4534;
-  wire [3:0] _mux_4535;
-  wire _or_4536;
-  wire [14:0] _mux_4537;
-  wire _or_4538;
-  wire [14:0] _mux_4539;
-  wire _or_4540;
-  wire _mux_4541;
-  wire _mux_4542;
-  wire [3:0] _mux_4543;
-  wire _or_4544;
-  wire [14:0] _mux_4545;
-  wire _or_4546;
-  wire [14:0] _mux_4547;
-  wire _or_4548;
-  wire _mux_4549;
-  wire _mux_4550;
-  wire [3:0] _mux_4551;
-  wire _or_4552;
-  wire [14:0] _mux_4553;
-  wire _or_4554;
-  wire [14:0] _mux_4555;
-  wire _or_4556;
-  wire _mux_4557;
-  wire _mux_4558;
-  wire [3:0] _mux_4559;
-  wire _or_4560;
-  wire [14:0] _mux_4561;
-  wire _or_4562;
-  wire [14:0] _mux_4563;
-  wire _or_4564;
-  wire _mux_4565;
-  wire _mux_4566;
-  wire [3:0] _mux_4567;
-  wire _or_4568;
-  wire [14:0] _mux_4569;
-  wire _or_4570;
-  wire [14:0] _mux_4571;
-  wire _or_4572;
-  wire _mux_4573;
-  wire _mux_4574;
-  wire [3:0] _mux_4575;
-  wire _or_4576;
-  wire [14:0] _mux_4577;
-  wire _or_4578;
-  wire [14:0] _mux_4579;
-  wire _or_4580;
-  wire _mux_4581;
-  wire _mux_4582;
-  wire [3:0] _mux_4583;
-  wire _or_4584;
-  wire [14:0] _mux_4585;
-  wire _or_4586;
-  wire [14:0] _mux_4587;
-  wire _or_4588;
-  wire _mux_4589;
-  wire _mux_4590;
-  wire [3:0] _mux_4591;
-  wire _or_4592;
-  wire [14:0] _mux_4593;
-  wire _or_4594;
-  wire [14:0] _mux_4595;
-  wire _or_4596;
-  wire _mux_4597;
-  wire _mux_4598;
-  wire [3:0] _mux_4599;
-  wire _or_4600;
-  wire [14:0] _mux_4601;
-  wire _or_4602;
-  wire [14:0] _mux_4603;
-  wire _or_4604;
-  wire _mux_4605;
-  wire _mux_4606;
-  wire [3:0] _mux_4607;
-  wire _or_4608;
-  wire [14:0] _mux_4609;
-  wire _or_4610;
-  wire [14:0] _mux_4611;
-  wire _or_4612;
-  wire _mux_4613;
-  wire _mux_4614;
-  wire [3:0] _mux_4615;
-  wire _or_4616;
-  wire [14:0] _mux_4617;
-  wire _or_4618;
-  wire [14:0] _mux_4619;
-  wire _or_4620;
-  wire _mux_4621;
-  wire _mux_4622;
-  wire [3:0] _mux_4623;
-  wire _or_4624;
-  wire [14:0] _mux_4625;
-  wire _or_4626;
-  wire [14:0] _mux_4627;
-  wire _or_4628;
-  wire _mux_4629;
-  wire _mux_4630;
-  wire [3:0] _mux_4631;
-  wire _or_4632;
-  wire [14:0] _mux_4633;
-  wire _or_4634;
-  wire [14:0] _mux_4635;
-  wire _or_4636;
-  wire _mux_4637;
-  wire _mux_4638;
-  wire [3:0] _mux_4639;
-  wire _or_4640;
-  wire [14:0] _mux_4641;
-  wire _or_4642;
-  wire [14:0] _mux_4643;
-  wire _or_4644;
-  wire _mux_4645;
-  wire _mux_4646;
-  wire [3:0] _mux_4647;
-  wire _or_4648;
-  wire [14:0] _mux_4649;
-  wire _or_4650;
-  wire [14:0] _mux_4651;
-  wire _or_4652;
-  wire _mux_4653;
-  wire _mux_4654;
-  wire [3:0] _mux_4655;
-  wire _or_4656;
-  wire [14:0] _mux_4657;
-  wire _or_4658;
-  wire [14:0] _mux_4659;
-  wire _or_4660;
-  wire _mux_4661;
-  wire _mux_4662;
-  wire [3:0] _mux_4663;
-  wire _or_4664;
-  wire [14:0] _mux_4665;
-  wire _or_4666;
-  wire [14:0] _mux_4667;
-  wire _or_4668;
-  wire _mux_4669;
-  wire _mux_4670;
-  wire [3:0] _mux_4671;
-  wire _or_4672;
-  wire [14:0] _mux_4673;
-  wire _or_4674;
-  wire [14:0] _mux_4675;
-  wire _or_4676;
-  wire _mux_4677;
-  wire _mux_4678;
-  wire [3:0] _mux_4679;
-  wire _or_4680;
-  wire [14:0] _mux_4681;
-  wire _or_4682;
-  wire [14:0] _mux_4683;
-  wire _or_4684;
-  wire _mux_4685;
-  wire _mux_4686;
-  wire [3:0] _mux_4687;
-  wire _or_4688;
-  wire [14:0] _mux_4689;
-  wire _or_4690;
-  wire [14:0] _mux_4691;
-  wire _or_4692;
-  wire _mux_4693;
-  wire _mux_4694;
-  wire [3:0] _mux_4695;
-  wire _or_4696;
-  wire [14:0] _mux_4697;
-  wire _or_4698;
-  wire [14:0] _mux_4699;
-  wire _or_4700;
-  wire _mux_4701;
-  wire _mux_4702;
-  wire [3:0] _mux_4703;
-  wire _or_4704;
-  wire [14:0] _mux_4705;
-  wire _or_4706;
-  wire [14:0] _mux_4707;
-  wire _or_4708;
-  wire _mux_4709;
-  wire _mux_4710;
-  wire [3:0] _mux_4711;
-  wire _or_4712;
-  wire [14:0] _mux_4713;
-  wire _or_4714;
-  wire [14:0] _mux_4715;
-  wire _or_4716;
-  wire _mux_4717;
-  wire _mux_4718;
-  wire [3:0] _mux_4719;
-  wire _or_4720;
-  wire [14:0] _mux_4721;
-  wire _or_4722;
-  wire [14:0] _mux_4723;
-  wire _or_4724;
-  wire _mux_4725;
-  wire _mux_4726;
-  wire [3:0] _mux_4727;
-  wire _or_4728;
-  wire [14:0] _mux_4729;
-  wire _or_4730;
-  wire [14:0] _mux_4731;
-  wire _or_4732;
-  wire _mux_4733;
-  wire _mux_4734;
-  wire [3:0] _mux_4735;
-  wire _or_4736;
-  wire [14:0] _mux_4737;
-  wire _or_4738;
-  wire [14:0] _mux_4739;
-  wire _or_4740;
-  wire _mux_4741;
-  wire _mux_4742;
-  wire [3:0] _mux_4743;
-  wire _or_4744;
-  wire [14:0] _mux_4745;
-  wire _or_4746;
-  wire [14:0] _mux_4747;
-  wire _or_4748;
-  wire _mux_4749;
-  wire _mux_4750;
-  wire [3:0] _mux_4751;
-  wire _or_4752;
-  wire [14:0] _mux_4753;
-  wire _or_4754;
-  wire [14:0] _mux_4755;
-  wire _or_4756;
-  wire _mux_4757;
-  wire _mux_4758;
-  wire [3:0] _mux_4759;
-  wire _or_4760;
-  wire [14:0] _mux_4761;
-  wire _or_4762;
-  wire [14:0] _mux_4763;
-  wire _or_4764;
-  wire _mux_4765;
-  wire _mux_4766;
-  wire [3:0] _mux_4767;
-  wire _or_4768;
-  wire [14:0] _mux_4769;
-  wire _or_4770;
-  wire [14:0] _mux_4771;
-  wire _or_4772;
-  wire _mux_4773;
-  wire _mux_4774;
-  wire [3:0] _mux_4775;
-  wire _or_4776;
-  wire [14:0] _mux_4777;
-  wire _or_4778;
-  wire [14:0] _mux_4779;
-  wire _or_4780;
-  wire _mux_4781;
-  wire _mux_4782;
-  wire [3:0] _mux_4783;
-  wire _or_4784;
-  wire [14:0] _mux_4785;
-  wire _or_4786;
-  wire [14:0] _mux_4787;
-  wire _or_4788;
-  wire _mux_4789;
-  wire _mux_4790;
-  wire [3:0] _mux_4791;
-  wire _or_4792;
-  wire [14:0] _mux_4793;
-  wire _or_4794;
-  wire [14:0] _mux_4795;
-  wire _or_4796;
-  wire _mux_4797;
-  wire _mux_4798;
-  wire [3:0] _mux_4799;
-  wire _or_4800;
-  wire [14:0] _mux_4801;
-  wire _or_4802;
-  wire [14:0] _mux_4803;
-  wire _or_4804;
-  wire _mux_4805;
-  wire _mux_4806;
-  wire [3:0] _mux_4807;
-  wire _or_4808;
-  wire [14:0] _mux_4809;
-  wire _or_4810;
-  wire [14:0] _mux_4811;
-  wire _or_4812;
-  wire _mux_4813;
-  wire _mux_4814;
-  wire [3:0] _mux_4815;
-  wire _or_4816;
-  wire [14:0] _mux_4817;
-  wire _or_4818;
-  wire [14:0] _mux_4819;
-  wire _or_4820;
-  wire _mux_4821;
-  wire _mux_4822;
-  wire [3:0] _mux_4823;
-  wire _or_4824;
-  wire [14:0] _mux_4825;
-  wire _or_4826;
-  wire [14:0] _mux_4827;
-  wire _or_4828;
-  wire _mux_4829;
-  wire _mux_4830;
+  wire [3:0] _mux_2832;
+  wire _or_2833;
+  wire [14:0] _mux_2834;
+  wire _or_2835;
+  wire [14:0] _mux_2836;
+  wire _or_2837;
+  wire _mux_2838;
+  wire _mux_2839;
+  wire [3:0] _mux_2840;
+  wire _or_2841;
+  wire [14:0] _mux_2842;
+  wire _or_2843;
+  wire [14:0] _mux_2844;
+  wire _or_2845;
+  wire _mux_2846;
+  wire _mux_2847;
+  wire [3:0] _mux_2848;
+  wire _or_2849;
+  wire [14:0] _mux_2850;
+  wire _or_2851;
+  wire [14:0] _mux_2852;
+  wire _or_2853;
+  wire _mux_2854;
+  wire _mux_2855;
+  wire [3:0] _mux_2856;
+  wire _or_2857;
+  wire [14:0] _mux_2858;
+  wire _or_2859;
+  wire [14:0] _mux_2860;
+  wire _or_2861;
+  wire _mux_2862;
+  wire _mux_2863;
+  wire [3:0] _mux_2864;
+  wire _or_2865;
+  wire [14:0] _mux_2866;
+  wire _or_2867;
+  wire [14:0] _mux_2868;
+  wire _or_2869;
+  wire _mux_2870;
+  wire _mux_2871;
+  wire [3:0] _mux_2872;
+  wire _or_2873;
+  wire [14:0] _mux_2874;
+  wire _or_2875;
+  wire [14:0] _mux_2876;
+  wire _or_2877;
+  wire _mux_2878;
+  wire _mux_2879;
+  wire [3:0] _mux_2880;
+  wire _or_2881;
+  wire [14:0] _mux_2882;
+  wire _or_2883;
+  wire [14:0] _mux_2884;
+  wire _or_2885;
+  wire _mux_2886;
+  wire _mux_2887;
+  wire [3:0] _mux_2888;
+  wire _or_2889;
+  wire [14:0] _mux_2890;
+  wire _or_2891;
+  wire [14:0] _mux_2892;
+  wire _or_2893;
+  wire _mux_2894;
+  wire _mux_2895;
+  wire [3:0] _mux_2896;
+  wire _or_2897;
+  wire [14:0] _mux_2898;
+  wire _or_2899;
+  wire [14:0] _mux_2900;
+  wire _or_2901;
+  wire _mux_2902;
+  wire _mux_2903;
+  wire [3:0] _mux_2904;
+  wire _or_2905;
+  wire [14:0] _mux_2906;
+  wire _or_2907;
+  wire [14:0] _mux_2908;
+  wire _or_2909;
+  wire _mux_2910;
+  wire _mux_2911;
+  wire [3:0] _mux_2912;
+  wire _or_2913;
+  wire [14:0] _mux_2914;
+  wire _or_2915;
+  wire [14:0] _mux_2916;
+  wire _or_2917;
+  wire _mux_2918;
+  wire _mux_2919;
+  wire [3:0] _mux_2920;
+  wire _or_2921;
+  wire [14:0] _mux_2922;
+  wire _or_2923;
+  wire [14:0] _mux_2924;
+  wire _or_2925;
+  wire _mux_2926;
+  wire _mux_2927;
+  wire [3:0] _mux_2928;
+  wire _or_2929;
+  wire [14:0] _mux_2930;
+  wire _or_2931;
+  wire [14:0] _mux_2932;
+  wire _or_2933;
+  wire _mux_2934;
+  wire _mux_2935;
+  wire [3:0] _mux_2936;
+  wire _or_2937;
+  wire [14:0] _mux_2938;
+  wire _or_2939;
+  wire [14:0] _mux_2940;
+  wire _or_2941;
+  wire _mux_2942;
+  wire _mux_2943;
+  wire [3:0] _mux_2944;
+  wire _or_2945;
+  wire [14:0] _mux_2946;
+  wire _or_2947;
+  wire [14:0] _mux_2948;
+  wire _or_2949;
+  wire _mux_2950;
+  wire _mux_2951;
+  wire [3:0] _mux_2952;
+  wire _or_2953;
+  wire [14:0] _mux_2954;
+  wire _or_2955;
+  wire [14:0] _mux_2956;
+  wire _or_2957;
+  wire _mux_2958;
+  wire _mux_2959;
+  wire [3:0] _mux_2960;
+  wire _or_2961;
+  wire [14:0] _mux_2962;
+  wire _or_2963;
+  wire [14:0] _mux_2964;
+  wire _or_2965;
+  wire _mux_2966;
+  wire _mux_2967;
+  wire [3:0] _mux_2968;
+  wire _or_2969;
+  wire [14:0] _mux_2970;
+  wire _or_2971;
+  wire [14:0] _mux_2972;
+  wire _or_2973;
+  wire _mux_2974;
+  wire _mux_2975;
+  wire [3:0] _mux_2976;
+  wire _or_2977;
+  wire [14:0] _mux_2978;
+  wire _or_2979;
+  wire [14:0] _mux_2980;
+  wire _or_2981;
+  wire _mux_2982;
+  wire _mux_2983;
+  wire [3:0] _mux_2984;
+  wire _or_2985;
+  wire [14:0] _mux_2986;
+  wire _or_2987;
+  wire [14:0] _mux_2988;
+  wire _or_2989;
+  wire _mux_2990;
+  wire _mux_2991;
+  wire [3:0] _mux_2992;
+  wire _or_2993;
+  wire [14:0] _mux_2994;
+  wire _or_2995;
+  wire [14:0] _mux_2996;
+  wire _or_2997;
+  wire _mux_2998;
+  wire _mux_2999;
+  wire [3:0] _mux_3000;
+  wire _or_3001;
+  wire [14:0] _mux_3002;
+  wire _or_3003;
+  wire [14:0] _mux_3004;
+  wire _or_3005;
+  wire _mux_3006;
+  wire _mux_3007;
+  wire [3:0] _mux_3008;
+  wire _or_3009;
+  wire [14:0] _mux_3010;
+  wire _or_3011;
+  wire [14:0] _mux_3012;
+  wire _or_3013;
+  wire _mux_3014;
+  wire _mux_3015;
+  wire [3:0] _mux_3016;
+  wire _or_3017;
+  wire [14:0] _mux_3018;
+  wire _or_3019;
+  wire [14:0] _mux_3020;
+  wire _or_3021;
+  wire _mux_3022;
+  wire _mux_3023;
+  wire [3:0] _mux_3024;
+  wire _or_3025;
+  wire [14:0] _mux_3026;
+  wire _or_3027;
+  wire [14:0] _mux_3028;
+  wire _or_3029;
+  wire _mux_3030;
+  wire _mux_3031;
+  wire [3:0] _mux_3032;
+  wire _or_3033;
+  wire [14:0] _mux_3034;
+  wire _or_3035;
+  wire [14:0] _mux_3036;
+  wire _or_3037;
+  wire _mux_3038;
+  wire _mux_3039;
+  wire [3:0] _mux_3040;
+  wire _or_3041;
+  wire [14:0] _mux_3042;
+  wire _or_3043;
+  wire [14:0] _mux_3044;
+  wire _or_3045;
+  wire _mux_3046;
+  wire _mux_3047;
+  wire [3:0] _mux_3048;
+  wire _or_3049;
+  wire [14:0] _mux_3050;
+  wire _or_3051;
+  wire [14:0] _mux_3052;
+  wire _or_3053;
+  wire _mux_3054;
+  wire _mux_3055;
+  wire [3:0] _mux_3056;
+  wire _or_3057;
+  wire [14:0] _mux_3058;
+  wire _or_3059;
+  wire [14:0] _mux_3060;
+  wire _or_3061;
+  wire _mux_3062;
+  wire _mux_3063;
+  wire [3:0] _mux_3064;
+  wire _or_3065;
+  wire [14:0] _mux_3066;
+  wire _or_3067;
+  wire [14:0] _mux_3068;
+  wire _or_3069;
+  wire _mux_3070;
+  wire _mux_3071;
+  wire [3:0] _mux_3072;
+  wire _or_3073;
+  wire [14:0] _mux_3074;
+  wire _or_3075;
+  wire [14:0] _mux_3076;
+  wire _or_3077;
+  wire _mux_3078;
+  wire _mux_3079;
+  wire [3:0] _mux_3080;
+  wire _or_3081;
+  wire [14:0] _mux_3082;
+  wire _or_3083;
+  wire [14:0] _mux_3084;
+  wire _or_3085;
+  wire _mux_3086;
+  wire _mux_3087;
+  wire [3:0] _mux_3088;
+  wire _or_3089;
+  wire [14:0] _mux_3090;
+  wire _or_3091;
+  wire [14:0] _mux_3092;
+  wire _or_3093;
+  wire _mux_3094;
+  wire _mux_3095;
+  wire [3:0] _mux_3096;
+  wire _or_3097;
+  wire [14:0] _mux_3098;
+  wire _or_3099;
+  wire [14:0] _mux_3100;
+  wire _or_3101;
+  wire _mux_3102;
+  wire _mux_3103;
+  wire [3:0] _mux_3104;
+  wire _or_3105;
+  wire [14:0] _mux_3106;
+  wire _or_3107;
+  wire [14:0] _mux_3108;
+  wire _or_3109;
+  wire _mux_3110;
+  wire _mux_3111;
+  wire [3:0] _mux_3112;
+  wire _or_3113;
+  wire [14:0] _mux_3114;
+  wire _or_3115;
+  wire [14:0] _mux_3116;
+  wire _or_3117;
+  wire _mux_3118;
+  wire _mux_3119;
+  wire [3:0] _mux_3120;
+  wire _or_3121;
+  wire [14:0] _mux_3122;
+  wire _or_3123;
+  wire [14:0] _mux_3124;
+  wire _or_3125;
+  wire _mux_3126;
+  wire _mux_3127;
+  wire [3:0] _mux_3128;
+  wire _or_3129;
+  wire [14:0] _mux_3130;
+  wire _or_3131;
+  wire [14:0] _mux_3132;
+  wire _or_3133;
+  wire _mux_3134;
+  wire _mux_3135;
+  wire [3:0] _mux_3136;
+  wire _or_3137;
+  wire [14:0] _mux_3138;
+  wire _or_3139;
+  wire [14:0] _mux_3140;
+  wire _or_3141;
+  wire _mux_3142;
+  wire _mux_3143;
+  wire [3:0] _mux_3144;
+  wire _or_3145;
+  wire [14:0] _mux_3146;
+  wire _or_3147;
+  wire [14:0] _mux_3148;
+  wire _or_3149;
+  wire _mux_3150;
+  wire _mux_3151;
+  wire [3:0] _mux_3152;
+  wire _or_3153;
+  wire [14:0] _mux_3154;
+  wire _or_3155;
+  wire [14:0] _mux_3156;
+  wire _or_3157;
+  wire _mux_3158;
+  wire _mux_3159;
+  wire [3:0] _mux_3160;
+  wire _or_3161;
+  wire [14:0] _mux_3162;
+  wire _or_3163;
+  wire [14:0] _mux_3164;
+  wire _or_3165;
+  wire _mux_3166;
+  wire _mux_3167;
+  wire [3:0] _mux_3168;
+  wire _or_3169;
+  wire [14:0] _mux_3170;
+  wire _or_3171;
+  wire [14:0] _mux_3172;
+  wire _or_3173;
+  wire _mux_3174;
+  wire _mux_3175;
+  wire [3:0] _mux_3176;
+  wire _or_3177;
+  wire [14:0] _mux_3178;
+  wire _or_3179;
+  wire [14:0] _mux_3180;
+  wire _or_3181;
+  wire _mux_3182;
+  wire _mux_3183;
+  wire [3:0] _mux_3184;
+  wire _or_3185;
+  wire [14:0] _mux_3186;
+  wire _or_3187;
+  wire [14:0] _mux_3188;
+  wire _or_3189;
+  wire _mux_3190;
+  wire _mux_3191;
+  wire [3:0] _mux_3192;
+  wire _or_3193;
+  wire [14:0] _mux_3194;
+  wire _or_3195;
+  wire [14:0] _mux_3196;
+  wire _or_3197;
+  wire _mux_3198;
+  wire _mux_3199;
+  wire [3:0] _mux_3200;
+  wire _or_3201;
+  wire [14:0] _mux_3202;
+  wire _or_3203;
+  wire [14:0] _mux_3204;
+  wire _or_3205;
+  wire _mux_3206;
+  wire _mux_3207;
+  wire [3:0] _mux_3208;
+  wire _or_3209;
+  wire [14:0] _mux_3210;
+  wire _or_3211;
+  wire [14:0] _mux_3212;
+  wire _or_3213;
+  wire _mux_3214;
+  wire _mux_3215;
+  wire [3:0] _mux_3216;
+  wire _or_3217;
+  wire [14:0] _mux_3218;
+  wire _or_3219;
+  wire [14:0] _mux_3220;
+  wire _or_3221;
+  wire _mux_3222;
+  wire _mux_3223;
+  wire [3:0] _mux_3224;
+  wire _or_3225;
+  wire [14:0] _mux_3226;
+  wire _or_3227;
+  wire [14:0] _mux_3228;
+  wire _or_3229;
+  wire _mux_3230;
+  wire _mux_3231;
+  wire [3:0] _mux_3232;
+  wire _or_3233;
+  wire [14:0] _mux_3234;
+  wire _or_3235;
+  wire [14:0] _mux_3236;
+  wire _or_3237;
+  wire _mux_3238;
+  wire _mux_3239;
+  wire [3:0] _mux_3240;
+  wire _or_3241;
+  wire [14:0] _mux_3242;
+  wire _or_3243;
+  wire [14:0] _mux_3244;
+  wire _or_3245;
+  wire _mux_3246;
+  wire _mux_3247;
+  wire [3:0] _mux_3248;
+  wire _or_3249;
+  wire [14:0] _mux_3250;
+  wire _or_3251;
+  wire [14:0] _mux_3252;
+  wire _or_3253;
+  wire _mux_3254;
+  wire _mux_3255;
+  wire [3:0] _mux_3256;
+  wire _or_3257;
+  wire [14:0] _mux_3258;
+  wire _or_3259;
+  wire [14:0] _mux_3260;
+  wire _or_3261;
+  wire _mux_3262;
+  wire _mux_3263;
+  wire [3:0] _mux_3264;
+  wire _or_3265;
+  wire [14:0] _mux_3266;
+  wire _or_3267;
+  wire [14:0] _mux_3268;
+  wire _or_3269;
+  wire _mux_3270;
+  wire _mux_3271;
+  wire [3:0] _mux_3272;
+  wire _or_3273;
+  wire [14:0] _mux_3274;
+  wire _or_3275;
+  wire [14:0] _mux_3276;
+  wire _or_3277;
+  wire _mux_3278;
+  wire _mux_3279;
+  wire [3:0] _mux_3280;
+  wire _or_3281;
+  wire [14:0] _mux_3282;
+  wire _or_3283;
+  wire [14:0] _mux_3284;
+  wire _or_3285;
+  wire _mux_3286;
+  wire _mux_3287;
+  wire [3:0] _mux_3288;
+  wire _or_3289;
+  wire [14:0] _mux_3290;
+  wire _or_3291;
+  wire [14:0] _mux_3292;
+  wire _or_3293;
+  wire _mux_3294;
+  wire _mux_3295;
+  wire [3:0] _mux_3296;
+  wire _or_3297;
+  wire [14:0] _mux_3298;
+  wire _or_3299;
+  wire [14:0] _mux_3300;
+  wire _or_3301;
+  wire _mux_3302;
+  wire _mux_3303;
+  wire [3:0] _mux_3304;
+  wire _or_3305;
+  wire [14:0] _mux_3306;
+  wire _or_3307;
+  wire [14:0] _mux_3308;
+  wire _or_3309;
+  wire _mux_3310;
+  wire _mux_3311;
+  wire [3:0] _mux_3312;
+  wire _or_3313;
+  wire [14:0] _mux_3314;
+  wire _or_3315;
+  wire [14:0] _mux_3316;
+  wire _or_3317;
+  wire _mux_3318;
+  wire _mux_3319;
+  wire [3:0] _mux_3320;
+  wire _or_3321;
+  wire [14:0] _mux_3322;
+  wire _or_3323;
+  wire [14:0] _mux_3324;
+  wire _or_3325;
+  wire _mux_3326;
+  wire _mux_3327;
+  wire [3:0] _mux_3328;
+  wire _or_3329;
+  wire [14:0] _mux_3330;
+  wire _or_3331;
+  wire [14:0] _mux_3332;
+  wire _or_3333;
+  wire _mux_3334;
+  wire _mux_3335;
+  wire [3:0] _mux_3336;
+  wire _or_3337;
+  wire [14:0] _mux_3338;
+  wire _or_3339;
+  wire [14:0] _mux_3340;
+  wire _or_3341;
+  wire _mux_3342;
+  wire _mux_3343;
   always @(posedge clk) begin
     if (rst) cnt_0 <= 4'h0;
-    else if (_or_4320) cnt_0 <= _mux_4319;
+    else if (_or_2833) cnt_0 <= _mux_2832;
   end
   always @(posedge clk) begin
     if (rst) age_0 <= 15'h0000;
-    else if (_or_4324) age_0 <= _mux_4323;
+    else if (_or_2837) age_0 <= _mux_2836;
   end
   always @(posedge clk) begin
     if (rst) pend_0 <= 1'b0;
-    else if (_or_4324) pend_0 <= _mux_4326;
+    else if (_or_2837) pend_0 <= _mux_2839;
   end
   always @(posedge clk) begin
     if (rst) cnt_1 <= 4'h0;
-    else if (_or_4328) cnt_1 <= _mux_4327;
+    else if (_or_2841) cnt_1 <= _mux_2840;
   end
   always @(posedge clk) begin
     if (rst) age_1 <= 15'h0000;
-    else if (_or_4332) age_1 <= _mux_4331;
+    else if (_or_2845) age_1 <= _mux_2844;
   end
   always @(posedge clk) begin
     if (rst) pend_1 <= 1'b0;
-    else if (_or_4332) pend_1 <= _mux_4334;
+    else if (_or_2845) pend_1 <= _mux_2847;
   end
   always @(posedge clk) begin
     if (rst) cnt_2 <= 4'h0;
-    else if (_or_4336) cnt_2 <= _mux_4335;
+    else if (_or_2849) cnt_2 <= _mux_2848;
   end
   always @(posedge clk) begin
     if (rst) age_2 <= 15'h0000;
-    else if (_or_4340) age_2 <= _mux_4339;
+    else if (_or_2853) age_2 <= _mux_2852;
   end
   always @(posedge clk) begin
     if (rst) pend_2 <= 1'b0;
-    else if (_or_4340) pend_2 <= _mux_4342;
+    else if (_or_2853) pend_2 <= _mux_2855;
   end
   always @(posedge clk) begin
     if (rst) cnt_3 <= 4'h0;
-    else if (_or_4344) cnt_3 <= _mux_4343;
+    else if (_or_2857) cnt_3 <= _mux_2856;
   end
   always @(posedge clk) begin
     if (rst) age_3 <= 15'h0000;
-    else if (_or_4348) age_3 <= _mux_4347;
+    else if (_or_2861) age_3 <= _mux_2860;
   end
   always @(posedge clk) begin
     if (rst) pend_3 <= 1'b0;
-    else if (_or_4348) pend_3 <= _mux_4350;
+    else if (_or_2861) pend_3 <= _mux_2863;
   end
   always @(posedge clk) begin
     if (rst) cnt_4 <= 4'h0;
-    else if (_or_4352) cnt_4 <= _mux_4351;
+    else if (_or_2865) cnt_4 <= _mux_2864;
   end
   always @(posedge clk) begin
     if (rst) age_4 <= 15'h0000;
-    else if (_or_4356) age_4 <= _mux_4355;
+    else if (_or_2869) age_4 <= _mux_2868;
   end
   always @(posedge clk) begin
     if (rst) pend_4 <= 1'b0;
-    else if (_or_4356) pend_4 <= _mux_4358;
+    else if (_or_2869) pend_4 <= _mux_2871;
   end
   always @(posedge clk) begin
     if (rst) cnt_5 <= 4'h0;
-    else if (_or_4360) cnt_5 <= _mux_4359;
+    else if (_or_2873) cnt_5 <= _mux_2872;
   end
   always @(posedge clk) begin
     if (rst) age_5 <= 15'h0000;
-    else if (_or_4364) age_5 <= _mux_4363;
+    else if (_or_2877) age_5 <= _mux_2876;
   end
   always @(posedge clk) begin
     if (rst) pend_5 <= 1'b0;
-    else if (_or_4364) pend_5 <= _mux_4366;
+    else if (_or_2877) pend_5 <= _mux_2879;
   end
   always @(posedge clk) begin
     if (rst) cnt_6 <= 4'h0;
-    else if (_or_4368) cnt_6 <= _mux_4367;
+    else if (_or_2881) cnt_6 <= _mux_2880;
   end
   always @(posedge clk) begin
     if (rst) age_6 <= 15'h0000;
-    else if (_or_4372) age_6 <= _mux_4371;
+    else if (_or_2885) age_6 <= _mux_2884;
   end
   always @(posedge clk) begin
     if (rst) pend_6 <= 1'b0;
-    else if (_or_4372) pend_6 <= _mux_4374;
+    else if (_or_2885) pend_6 <= _mux_2887;
   end
   always @(posedge clk) begin
     if (rst) cnt_7 <= 4'h0;
-    else if (_or_4376) cnt_7 <= _mux_4375;
+    else if (_or_2889) cnt_7 <= _mux_2888;
   end
   always @(posedge clk) begin
     if (rst) age_7 <= 15'h0000;
-    else if (_or_4380) age_7 <= _mux_4379;
+    else if (_or_2893) age_7 <= _mux_2892;
   end
   always @(posedge clk) begin
     if (rst) pend_7 <= 1'b0;
-    else if (_or_4380) pend_7 <= _mux_4382;
+    else if (_or_2893) pend_7 <= _mux_2895;
   end
   always @(posedge clk) begin
     if (rst) cnt_8 <= 4'h0;
-    else if (_or_4384) cnt_8 <= _mux_4383;
+    else if (_or_2897) cnt_8 <= _mux_2896;
   end
   always @(posedge clk) begin
     if (rst) age_8 <= 15'h0000;
-    else if (_or_4388) age_8 <= _mux_4387;
+    else if (_or_2901) age_8 <= _mux_2900;
   end
   always @(posedge clk) begin
     if (rst) pend_8 <= 1'b0;
-    else if (_or_4388) pend_8 <= _mux_4390;
+    else if (_or_2901) pend_8 <= _mux_2903;
   end
   always @(posedge clk) begin
     if (rst) cnt_9 <= 4'h0;
-    else if (_or_4392) cnt_9 <= _mux_4391;
+    else if (_or_2905) cnt_9 <= _mux_2904;
   end
   always @(posedge clk) begin
     if (rst) age_9 <= 15'h0000;
-    else if (_or_4396) age_9 <= _mux_4395;
+    else if (_or_2909) age_9 <= _mux_2908;
   end
   always @(posedge clk) begin
     if (rst) pend_9 <= 1'b0;
-    else if (_or_4396) pend_9 <= _mux_4398;
+    else if (_or_2909) pend_9 <= _mux_2911;
   end
   always @(posedge clk) begin
     if (rst) cnt_10 <= 4'h0;
-    else if (_or_4400) cnt_10 <= _mux_4399;
+    else if (_or_2913) cnt_10 <= _mux_2912;
   end
   always @(posedge clk) begin
     if (rst) age_10 <= 15'h0000;
-    else if (_or_4404) age_10 <= _mux_4403;
+    else if (_or_2917) age_10 <= _mux_2916;
   end
   always @(posedge clk) begin
     if (rst) pend_10 <= 1'b0;
-    else if (_or_4404) pend_10 <= _mux_4406;
+    else if (_or_2917) pend_10 <= _mux_2919;
   end
   always @(posedge clk) begin
     if (rst) cnt_11 <= 4'h0;
-    else if (_or_4408) cnt_11 <= _mux_4407;
+    else if (_or_2921) cnt_11 <= _mux_2920;
   end
   always @(posedge clk) begin
     if (rst) age_11 <= 15'h0000;
-    else if (_or_4412) age_11 <= _mux_4411;
+    else if (_or_2925) age_11 <= _mux_2924;
   end
   always @(posedge clk) begin
     if (rst) pend_11 <= 1'b0;
-    else if (_or_4412) pend_11 <= _mux_4414;
+    else if (_or_2925) pend_11 <= _mux_2927;
   end
   always @(posedge clk) begin
     if (rst) cnt_12 <= 4'h0;
-    else if (_or_4416) cnt_12 <= _mux_4415;
+    else if (_or_2929) cnt_12 <= _mux_2928;
   end
   always @(posedge clk) begin
     if (rst) age_12 <= 15'h0000;
-    else if (_or_4420) age_12 <= _mux_4419;
+    else if (_or_2933) age_12 <= _mux_2932;
   end
   always @(posedge clk) begin
     if (rst) pend_12 <= 1'b0;
-    else if (_or_4420) pend_12 <= _mux_4422;
+    else if (_or_2933) pend_12 <= _mux_2935;
   end
   always @(posedge clk) begin
     if (rst) cnt_13 <= 4'h0;
-    else if (_or_4424) cnt_13 <= _mux_4423;
+    else if (_or_2937) cnt_13 <= _mux_2936;
   end
   always @(posedge clk) begin
     if (rst) age_13 <= 15'h0000;
-    else if (_or_4428) age_13 <= _mux_4427;
+    else if (_or_2941) age_13 <= _mux_2940;
   end
   always @(posedge clk) begin
     if (rst) pend_13 <= 1'b0;
-    else if (_or_4428) pend_13 <= _mux_4430;
+    else if (_or_2941) pend_13 <= _mux_2943;
   end
   always @(posedge clk) begin
     if (rst) cnt_14 <= 4'h0;
-    else if (_or_4432) cnt_14 <= _mux_4431;
+    else if (_or_2945) cnt_14 <= _mux_2944;
   end
   always @(posedge clk) begin
     if (rst) age_14 <= 15'h0000;
-    else if (_or_4436) age_14 <= _mux_4435;
+    else if (_or_2949) age_14 <= _mux_2948;
   end
   always @(posedge clk) begin
     if (rst) pend_14 <= 1'b0;
-    else if (_or_4436) pend_14 <= _mux_4438;
+    else if (_or_2949) pend_14 <= _mux_2951;
   end
   always @(posedge clk) begin
     if (rst) cnt_15 <= 4'h0;
-    else if (_or_4440) cnt_15 <= _mux_4439;
+    else if (_or_2953) cnt_15 <= _mux_2952;
   end
   always @(posedge clk) begin
     if (rst) age_15 <= 15'h0000;
-    else if (_or_4444) age_15 <= _mux_4443;
+    else if (_or_2957) age_15 <= _mux_2956;
   end
   always @(posedge clk) begin
     if (rst) pend_15 <= 1'b0;
-    else if (_or_4444) pend_15 <= _mux_4446;
+    else if (_or_2957) pend_15 <= _mux_2959;
   end
   always @(posedge clk) begin
     if (rst) cnt_16 <= 4'h0;
-    else if (_or_4448) cnt_16 <= _mux_4447;
+    else if (_or_2961) cnt_16 <= _mux_2960;
   end
   always @(posedge clk) begin
     if (rst) age_16 <= 15'h0000;
-    else if (_or_4452) age_16 <= _mux_4451;
+    else if (_or_2965) age_16 <= _mux_2964;
   end
   always @(posedge clk) begin
     if (rst) pend_16 <= 1'b0;
-    else if (_or_4452) pend_16 <= _mux_4454;
+    else if (_or_2965) pend_16 <= _mux_2967;
   end
   always @(posedge clk) begin
     if (rst) cnt_17 <= 4'h0;
-    else if (_or_4456) cnt_17 <= _mux_4455;
+    else if (_or_2969) cnt_17 <= _mux_2968;
   end
   always @(posedge clk) begin
     if (rst) age_17 <= 15'h0000;
-    else if (_or_4460) age_17 <= _mux_4459;
+    else if (_or_2973) age_17 <= _mux_2972;
   end
   always @(posedge clk) begin
     if (rst) pend_17 <= 1'b0;
-    else if (_or_4460) pend_17 <= _mux_4462;
+    else if (_or_2973) pend_17 <= _mux_2975;
   end
   always @(posedge clk) begin
     if (rst) cnt_18 <= 4'h0;
-    else if (_or_4464) cnt_18 <= _mux_4463;
+    else if (_or_2977) cnt_18 <= _mux_2976;
   end
   always @(posedge clk) begin
     if (rst) age_18 <= 15'h0000;
-    else if (_or_4468) age_18 <= _mux_4467;
+    else if (_or_2981) age_18 <= _mux_2980;
   end
   always @(posedge clk) begin
     if (rst) pend_18 <= 1'b0;
-    else if (_or_4468) pend_18 <= _mux_4470;
+    else if (_or_2981) pend_18 <= _mux_2983;
   end
   always @(posedge clk) begin
     if (rst) cnt_19 <= 4'h0;
-    else if (_or_4472) cnt_19 <= _mux_4471;
+    else if (_or_2985) cnt_19 <= _mux_2984;
   end
   always @(posedge clk) begin
     if (rst) age_19 <= 15'h0000;
-    else if (_or_4476) age_19 <= _mux_4475;
+    else if (_or_2989) age_19 <= _mux_2988;
   end
   always @(posedge clk) begin
     if (rst) pend_19 <= 1'b0;
-    else if (_or_4476) pend_19 <= _mux_4478;
+    else if (_or_2989) pend_19 <= _mux_2991;
   end
   always @(posedge clk) begin
     if (rst) cnt_20 <= 4'h0;
-    else if (_or_4480) cnt_20 <= _mux_4479;
+    else if (_or_2993) cnt_20 <= _mux_2992;
   end
   always @(posedge clk) begin
     if (rst) age_20 <= 15'h0000;
-    else if (_or_4484) age_20 <= _mux_4483;
+    else if (_or_2997) age_20 <= _mux_2996;
   end
   always @(posedge clk) begin
     if (rst) pend_20 <= 1'b0;
-    else if (_or_4484) pend_20 <= _mux_4486;
+    else if (_or_2997) pend_20 <= _mux_2999;
   end
   always @(posedge clk) begin
     if (rst) cnt_21 <= 4'h0;
-    else if (_or_4488) cnt_21 <= _mux_4487;
+    else if (_or_3001) cnt_21 <= _mux_3000;
   end
   always @(posedge clk) begin
     if (rst) age_21 <= 15'h0000;
-    else if (_or_4492) age_21 <= _mux_4491;
+    else if (_or_3005) age_21 <= _mux_3004;
   end
   always @(posedge clk) begin
     if (rst) pend_21 <= 1'b0;
-    else if (_or_4492) pend_21 <= _mux_4494;
+    else if (_or_3005) pend_21 <= _mux_3007;
   end
   always @(posedge clk) begin
     if (rst) cnt_22 <= 4'h0;
-    else if (_or_4496) cnt_22 <= _mux_4495;
+    else if (_or_3009) cnt_22 <= _mux_3008;
   end
   always @(posedge clk) begin
     if (rst) age_22 <= 15'h0000;
-    else if (_or_4500) age_22 <= _mux_4499;
+    else if (_or_3013) age_22 <= _mux_3012;
   end
   always @(posedge clk) begin
     if (rst) pend_22 <= 1'b0;
-    else if (_or_4500) pend_22 <= _mux_4502;
+    else if (_or_3013) pend_22 <= _mux_3015;
   end
   always @(posedge clk) begin
     if (rst) cnt_23 <= 4'h0;
-    else if (_or_4504) cnt_23 <= _mux_4503;
+    else if (_or_3017) cnt_23 <= _mux_3016;
   end
   always @(posedge clk) begin
     if (rst) age_23 <= 15'h0000;
-    else if (_or_4508) age_23 <= _mux_4507;
+    else if (_or_3021) age_23 <= _mux_3020;
   end
   always @(posedge clk) begin
     if (rst) pend_23 <= 1'b0;
-    else if (_or_4508) pend_23 <= _mux_4510;
+    else if (_or_3021) pend_23 <= _mux_3023;
   end
   always @(posedge clk) begin
     if (rst) cnt_24 <= 4'h0;
-    else if (_or_4512) cnt_24 <= _mux_4511;
+    else if (_or_3025) cnt_24 <= _mux_3024;
   end
   always @(posedge clk) begin
     if (rst) age_24 <= 15'h0000;
-    else if (_or_4516) age_24 <= _mux_4515;
+    else if (_or_3029) age_24 <= _mux_3028;
   end
   always @(posedge clk) begin
     if (rst) pend_24 <= 1'b0;
-    else if (_or_4516) pend_24 <= _mux_4518;
+    else if (_or_3029) pend_24 <= _mux_3031;
   end
   always @(posedge clk) begin
     if (rst) cnt_25 <= 4'h0;
-    else if (_or_4520) cnt_25 <= _mux_4519;
+    else if (_or_3033) cnt_25 <= _mux_3032;
   end
   always @(posedge clk) begin
     if (rst) age_25 <= 15'h0000;
-    else if (_or_4524) age_25 <= _mux_4523;
+    else if (_or_3037) age_25 <= _mux_3036;
   end
   always @(posedge clk) begin
     if (rst) pend_25 <= 1'b0;
-    else if (_or_4524) pend_25 <= _mux_4526;
+    else if (_or_3037) pend_25 <= _mux_3039;
   end
   always @(posedge clk) begin
     if (rst) cnt_26 <= 4'h0;
-    else if (_or_4528) cnt_26 <= _mux_4527;
+    else if (_or_3041) cnt_26 <= _mux_3040;
   end
   always @(posedge clk) begin
     if (rst) age_26 <= 15'h0000;
-    else if (_or_4532) age_26 <= _mux_4531;
+    else if (_or_3045) age_26 <= _mux_3044;
   end
   always @(posedge clk) begin
     if (rst) pend_26 <= 1'b0;
-    else if (_or_4532) pend_26 <= _mux_4534;
+    else if (_or_3045) pend_26 <= _mux_3047;
   end
   always @(posedge clk) begin
     if (rst) cnt_27 <= 4'h0;
-    else if (_or_4536) cnt_27 <= _mux_4535;
+    else if (_or_3049) cnt_27 <= _mux_3048;
   end
   always @(posedge clk) begin
     if (rst) age_27 <= 15'h0000;
-    else if (_or_4540) age_27 <= _mux_4539;
+    else if (_or_3053) age_27 <= _mux_3052;
   end
   always @(posedge clk) begin
     if (rst) pend_27 <= 1'b0;
-    else if (_or_4540) pend_27 <= _mux_4542;
+    else if (_or_3053) pend_27 <= _mux_3055;
   end
   always @(posedge clk) begin
     if (rst) cnt_28 <= 4'h0;
-    else if (_or_4544) cnt_28 <= _mux_4543;
+    else if (_or_3057) cnt_28 <= _mux_3056;
   end
   always @(posedge clk) begin
     if (rst) age_28 <= 15'h0000;
-    else if (_or_4548) age_28 <= _mux_4547;
+    else if (_or_3061) age_28 <= _mux_3060;
   end
   always @(posedge clk) begin
     if (rst) pend_28 <= 1'b0;
-    else if (_or_4548) pend_28 <= _mux_4550;
+    else if (_or_3061) pend_28 <= _mux_3063;
   end
   always @(posedge clk) begin
     if (rst) cnt_29 <= 4'h0;
-    else if (_or_4552) cnt_29 <= _mux_4551;
+    else if (_or_3065) cnt_29 <= _mux_3064;
   end
   always @(posedge clk) begin
     if (rst) age_29 <= 15'h0000;
-    else if (_or_4556) age_29 <= _mux_4555;
+    else if (_or_3069) age_29 <= _mux_3068;
   end
   always @(posedge clk) begin
     if (rst) pend_29 <= 1'b0;
-    else if (_or_4556) pend_29 <= _mux_4558;
+    else if (_or_3069) pend_29 <= _mux_3071;
   end
   always @(posedge clk) begin
     if (rst) cnt_30 <= 4'h0;
-    else if (_or_4560) cnt_30 <= _mux_4559;
+    else if (_or_3073) cnt_30 <= _mux_3072;
   end
   always @(posedge clk) begin
     if (rst) age_30 <= 15'h0000;
-    else if (_or_4564) age_30 <= _mux_4563;
+    else if (_or_3077) age_30 <= _mux_3076;
   end
   always @(posedge clk) begin
     if (rst) pend_30 <= 1'b0;
-    else if (_or_4564) pend_30 <= _mux_4566;
+    else if (_or_3077) pend_30 <= _mux_3079;
   end
   always @(posedge clk) begin
     if (rst) cnt_31 <= 4'h0;
-    else if (_or_4568) cnt_31 <= _mux_4567;
+    else if (_or_3081) cnt_31 <= _mux_3080;
   end
   always @(posedge clk) begin
     if (rst) age_31 <= 15'h0000;
-    else if (_or_4572) age_31 <= _mux_4571;
+    else if (_or_3085) age_31 <= _mux_3084;
   end
   always @(posedge clk) begin
     if (rst) pend_31 <= 1'b0;
-    else if (_or_4572) pend_31 <= _mux_4574;
+    else if (_or_3085) pend_31 <= _mux_3087;
   end
   always @(posedge clk) begin
     if (rst) cnt_32 <= 4'h0;
-    else if (_or_4576) cnt_32 <= _mux_4575;
+    else if (_or_3089) cnt_32 <= _mux_3088;
   end
   always @(posedge clk) begin
     if (rst) age_32 <= 15'h0000;
-    else if (_or_4580) age_32 <= _mux_4579;
+    else if (_or_3093) age_32 <= _mux_3092;
   end
   always @(posedge clk) begin
     if (rst) pend_32 <= 1'b0;
-    else if (_or_4580) pend_32 <= _mux_4582;
+    else if (_or_3093) pend_32 <= _mux_3095;
   end
   always @(posedge clk) begin
     if (rst) cnt_33 <= 4'h0;
-    else if (_or_4584) cnt_33 <= _mux_4583;
+    else if (_or_3097) cnt_33 <= _mux_3096;
   end
   always @(posedge clk) begin
     if (rst) age_33 <= 15'h0000;
-    else if (_or_4588) age_33 <= _mux_4587;
+    else if (_or_3101) age_33 <= _mux_3100;
   end
   always @(posedge clk) begin
     if (rst) pend_33 <= 1'b0;
-    else if (_or_4588) pend_33 <= _mux_4590;
+    else if (_or_3101) pend_33 <= _mux_3103;
   end
   always @(posedge clk) begin
     if (rst) cnt_34 <= 4'h0;
-    else if (_or_4592) cnt_34 <= _mux_4591;
+    else if (_or_3105) cnt_34 <= _mux_3104;
   end
   always @(posedge clk) begin
     if (rst) age_34 <= 15'h0000;
-    else if (_or_4596) age_34 <= _mux_4595;
+    else if (_or_3109) age_34 <= _mux_3108;
   end
   always @(posedge clk) begin
     if (rst) pend_34 <= 1'b0;
-    else if (_or_4596) pend_34 <= _mux_4598;
+    else if (_or_3109) pend_34 <= _mux_3111;
   end
   always @(posedge clk) begin
     if (rst) cnt_35 <= 4'h0;
-    else if (_or_4600) cnt_35 <= _mux_4599;
+    else if (_or_3113) cnt_35 <= _mux_3112;
   end
   always @(posedge clk) begin
     if (rst) age_35 <= 15'h0000;
-    else if (_or_4604) age_35 <= _mux_4603;
+    else if (_or_3117) age_35 <= _mux_3116;
   end
   always @(posedge clk) begin
     if (rst) pend_35 <= 1'b0;
-    else if (_or_4604) pend_35 <= _mux_4606;
+    else if (_or_3117) pend_35 <= _mux_3119;
   end
   always @(posedge clk) begin
     if (rst) cnt_36 <= 4'h0;
-    else if (_or_4608) cnt_36 <= _mux_4607;
+    else if (_or_3121) cnt_36 <= _mux_3120;
   end
   always @(posedge clk) begin
     if (rst) age_36 <= 15'h0000;
-    else if (_or_4612) age_36 <= _mux_4611;
+    else if (_or_3125) age_36 <= _mux_3124;
   end
   always @(posedge clk) begin
     if (rst) pend_36 <= 1'b0;
-    else if (_or_4612) pend_36 <= _mux_4614;
+    else if (_or_3125) pend_36 <= _mux_3127;
   end
   always @(posedge clk) begin
     if (rst) cnt_37 <= 4'h0;
-    else if (_or_4616) cnt_37 <= _mux_4615;
+    else if (_or_3129) cnt_37 <= _mux_3128;
   end
   always @(posedge clk) begin
     if (rst) age_37 <= 15'h0000;
-    else if (_or_4620) age_37 <= _mux_4619;
+    else if (_or_3133) age_37 <= _mux_3132;
   end
   always @(posedge clk) begin
     if (rst) pend_37 <= 1'b0;
-    else if (_or_4620) pend_37 <= _mux_4622;
+    else if (_or_3133) pend_37 <= _mux_3135;
   end
   always @(posedge clk) begin
     if (rst) cnt_38 <= 4'h0;
-    else if (_or_4624) cnt_38 <= _mux_4623;
+    else if (_or_3137) cnt_38 <= _mux_3136;
   end
   always @(posedge clk) begin
     if (rst) age_38 <= 15'h0000;
-    else if (_or_4628) age_38 <= _mux_4627;
+    else if (_or_3141) age_38 <= _mux_3140;
   end
   always @(posedge clk) begin
     if (rst) pend_38 <= 1'b0;
-    else if (_or_4628) pend_38 <= _mux_4630;
+    else if (_or_3141) pend_38 <= _mux_3143;
   end
   always @(posedge clk) begin
     if (rst) cnt_39 <= 4'h0;
-    else if (_or_4632) cnt_39 <= _mux_4631;
+    else if (_or_3145) cnt_39 <= _mux_3144;
   end
   always @(posedge clk) begin
     if (rst) age_39 <= 15'h0000;
-    else if (_or_4636) age_39 <= _mux_4635;
+    else if (_or_3149) age_39 <= _mux_3148;
   end
   always @(posedge clk) begin
     if (rst) pend_39 <= 1'b0;
-    else if (_or_4636) pend_39 <= _mux_4638;
+    else if (_or_3149) pend_39 <= _mux_3151;
   end
   always @(posedge clk) begin
     if (rst) cnt_40 <= 4'h0;
-    else if (_or_4640) cnt_40 <= _mux_4639;
+    else if (_or_3153) cnt_40 <= _mux_3152;
   end
   always @(posedge clk) begin
     if (rst) age_40 <= 15'h0000;
-    else if (_or_4644) age_40 <= _mux_4643;
+    else if (_or_3157) age_40 <= _mux_3156;
   end
   always @(posedge clk) begin
     if (rst) pend_40 <= 1'b0;
-    else if (_or_4644) pend_40 <= _mux_4646;
+    else if (_or_3157) pend_40 <= _mux_3159;
   end
   always @(posedge clk) begin
     if (rst) cnt_41 <= 4'h0;
-    else if (_or_4648) cnt_41 <= _mux_4647;
+    else if (_or_3161) cnt_41 <= _mux_3160;
   end
   always @(posedge clk) begin
     if (rst) age_41 <= 15'h0000;
-    else if (_or_4652) age_41 <= _mux_4651;
+    else if (_or_3165) age_41 <= _mux_3164;
   end
   always @(posedge clk) begin
     if (rst) pend_41 <= 1'b0;
-    else if (_or_4652) pend_41 <= _mux_4654;
+    else if (_or_3165) pend_41 <= _mux_3167;
   end
   always @(posedge clk) begin
     if (rst) cnt_42 <= 4'h0;
-    else if (_or_4656) cnt_42 <= _mux_4655;
+    else if (_or_3169) cnt_42 <= _mux_3168;
   end
   always @(posedge clk) begin
     if (rst) age_42 <= 15'h0000;
-    else if (_or_4660) age_42 <= _mux_4659;
+    else if (_or_3173) age_42 <= _mux_3172;
   end
   always @(posedge clk) begin
     if (rst) pend_42 <= 1'b0;
-    else if (_or_4660) pend_42 <= _mux_4662;
+    else if (_or_3173) pend_42 <= _mux_3175;
   end
   always @(posedge clk) begin
     if (rst) cnt_43 <= 4'h0;
-    else if (_or_4664) cnt_43 <= _mux_4663;
+    else if (_or_3177) cnt_43 <= _mux_3176;
   end
   always @(posedge clk) begin
     if (rst) age_43 <= 15'h0000;
-    else if (_or_4668) age_43 <= _mux_4667;
+    else if (_or_3181) age_43 <= _mux_3180;
   end
   always @(posedge clk) begin
     if (rst) pend_43 <= 1'b0;
-    else if (_or_4668) pend_43 <= _mux_4670;
+    else if (_or_3181) pend_43 <= _mux_3183;
   end
   always @(posedge clk) begin
     if (rst) cnt_44 <= 4'h0;
-    else if (_or_4672) cnt_44 <= _mux_4671;
+    else if (_or_3185) cnt_44 <= _mux_3184;
   end
   always @(posedge clk) begin
     if (rst) age_44 <= 15'h0000;
-    else if (_or_4676) age_44 <= _mux_4675;
+    else if (_or_3189) age_44 <= _mux_3188;
   end
   always @(posedge clk) begin
     if (rst) pend_44 <= 1'b0;
-    else if (_or_4676) pend_44 <= _mux_4678;
+    else if (_or_3189) pend_44 <= _mux_3191;
   end
   always @(posedge clk) begin
     if (rst) cnt_45 <= 4'h0;
-    else if (_or_4680) cnt_45 <= _mux_4679;
+    else if (_or_3193) cnt_45 <= _mux_3192;
   end
   always @(posedge clk) begin
     if (rst) age_45 <= 15'h0000;
-    else if (_or_4684) age_45 <= _mux_4683;
+    else if (_or_3197) age_45 <= _mux_3196;
   end
   always @(posedge clk) begin
     if (rst) pend_45 <= 1'b0;
-    else if (_or_4684) pend_45 <= _mux_4686;
+    else if (_or_3197) pend_45 <= _mux_3199;
   end
   always @(posedge clk) begin
     if (rst) cnt_46 <= 4'h0;
-    else if (_or_4688) cnt_46 <= _mux_4687;
+    else if (_or_3201) cnt_46 <= _mux_3200;
   end
   always @(posedge clk) begin
     if (rst) age_46 <= 15'h0000;
-    else if (_or_4692) age_46 <= _mux_4691;
+    else if (_or_3205) age_46 <= _mux_3204;
   end
   always @(posedge clk) begin
     if (rst) pend_46 <= 1'b0;
-    else if (_or_4692) pend_46 <= _mux_4694;
+    else if (_or_3205) pend_46 <= _mux_3207;
   end
   always @(posedge clk) begin
     if (rst) cnt_47 <= 4'h0;
-    else if (_or_4696) cnt_47 <= _mux_4695;
+    else if (_or_3209) cnt_47 <= _mux_3208;
   end
   always @(posedge clk) begin
     if (rst) age_47 <= 15'h0000;
-    else if (_or_4700) age_47 <= _mux_4699;
+    else if (_or_3213) age_47 <= _mux_3212;
   end
   always @(posedge clk) begin
     if (rst) pend_47 <= 1'b0;
-    else if (_or_4700) pend_47 <= _mux_4702;
+    else if (_or_3213) pend_47 <= _mux_3215;
   end
   always @(posedge clk) begin
     if (rst) cnt_48 <= 4'h0;
-    else if (_or_4704) cnt_48 <= _mux_4703;
+    else if (_or_3217) cnt_48 <= _mux_3216;
   end
   always @(posedge clk) begin
     if (rst) age_48 <= 15'h0000;
-    else if (_or_4708) age_48 <= _mux_4707;
+    else if (_or_3221) age_48 <= _mux_3220;
   end
   always @(posedge clk) begin
     if (rst) pend_48 <= 1'b0;
-    else if (_or_4708) pend_48 <= _mux_4710;
+    else if (_or_3221) pend_48 <= _mux_3223;
   end
   always @(posedge clk) begin
     if (rst) cnt_49 <= 4'h0;
-    else if (_or_4712) cnt_49 <= _mux_4711;
+    else if (_or_3225) cnt_49 <= _mux_3224;
   end
   always @(posedge clk) begin
     if (rst) age_49 <= 15'h0000;
-    else if (_or_4716) age_49 <= _mux_4715;
+    else if (_or_3229) age_49 <= _mux_3228;
   end
   always @(posedge clk) begin
     if (rst) pend_49 <= 1'b0;
-    else if (_or_4716) pend_49 <= _mux_4718;
+    else if (_or_3229) pend_49 <= _mux_3231;
   end
   always @(posedge clk) begin
     if (rst) cnt_50 <= 4'h0;
-    else if (_or_4720) cnt_50 <= _mux_4719;
+    else if (_or_3233) cnt_50 <= _mux_3232;
   end
   always @(posedge clk) begin
     if (rst) age_50 <= 15'h0000;
-    else if (_or_4724) age_50 <= _mux_4723;
+    else if (_or_3237) age_50 <= _mux_3236;
   end
   always @(posedge clk) begin
     if (rst) pend_50 <= 1'b0;
-    else if (_or_4724) pend_50 <= _mux_4726;
+    else if (_or_3237) pend_50 <= _mux_3239;
   end
   always @(posedge clk) begin
     if (rst) cnt_51 <= 4'h0;
-    else if (_or_4728) cnt_51 <= _mux_4727;
+    else if (_or_3241) cnt_51 <= _mux_3240;
   end
   always @(posedge clk) begin
     if (rst) age_51 <= 15'h0000;
-    else if (_or_4732) age_51 <= _mux_4731;
+    else if (_or_3245) age_51 <= _mux_3244;
   end
   always @(posedge clk) begin
     if (rst) pend_51 <= 1'b0;
-    else if (_or_4732) pend_51 <= _mux_4734;
+    else if (_or_3245) pend_51 <= _mux_3247;
   end
   always @(posedge clk) begin
     if (rst) cnt_52 <= 4'h0;
-    else if (_or_4736) cnt_52 <= _mux_4735;
+    else if (_or_3249) cnt_52 <= _mux_3248;
   end
   always @(posedge clk) begin
     if (rst) age_52 <= 15'h0000;
-    else if (_or_4740) age_52 <= _mux_4739;
+    else if (_or_3253) age_52 <= _mux_3252;
   end
   always @(posedge clk) begin
     if (rst) pend_52 <= 1'b0;
-    else if (_or_4740) pend_52 <= _mux_4742;
+    else if (_or_3253) pend_52 <= _mux_3255;
   end
   always @(posedge clk) begin
     if (rst) cnt_53 <= 4'h0;
-    else if (_or_4744) cnt_53 <= _mux_4743;
+    else if (_or_3257) cnt_53 <= _mux_3256;
   end
   always @(posedge clk) begin
     if (rst) age_53 <= 15'h0000;
-    else if (_or_4748) age_53 <= _mux_4747;
+    else if (_or_3261) age_53 <= _mux_3260;
   end
   always @(posedge clk) begin
     if (rst) pend_53 <= 1'b0;
-    else if (_or_4748) pend_53 <= _mux_4750;
+    else if (_or_3261) pend_53 <= _mux_3263;
   end
   always @(posedge clk) begin
     if (rst) cnt_54 <= 4'h0;
-    else if (_or_4752) cnt_54 <= _mux_4751;
+    else if (_or_3265) cnt_54 <= _mux_3264;
   end
   always @(posedge clk) begin
     if (rst) age_54 <= 15'h0000;
-    else if (_or_4756) age_54 <= _mux_4755;
+    else if (_or_3269) age_54 <= _mux_3268;
   end
   always @(posedge clk) begin
     if (rst) pend_54 <= 1'b0;
-    else if (_or_4756) pend_54 <= _mux_4758;
+    else if (_or_3269) pend_54 <= _mux_3271;
   end
   always @(posedge clk) begin
     if (rst) cnt_55 <= 4'h0;
-    else if (_or_4760) cnt_55 <= _mux_4759;
+    else if (_or_3273) cnt_55 <= _mux_3272;
   end
   always @(posedge clk) begin
     if (rst) age_55 <= 15'h0000;
-    else if (_or_4764) age_55 <= _mux_4763;
+    else if (_or_3277) age_55 <= _mux_3276;
   end
   always @(posedge clk) begin
     if (rst) pend_55 <= 1'b0;
-    else if (_or_4764) pend_55 <= _mux_4766;
+    else if (_or_3277) pend_55 <= _mux_3279;
   end
   always @(posedge clk) begin
     if (rst) cnt_56 <= 4'h0;
-    else if (_or_4768) cnt_56 <= _mux_4767;
+    else if (_or_3281) cnt_56 <= _mux_3280;
   end
   always @(posedge clk) begin
     if (rst) age_56 <= 15'h0000;
-    else if (_or_4772) age_56 <= _mux_4771;
+    else if (_or_3285) age_56 <= _mux_3284;
   end
   always @(posedge clk) begin
     if (rst) pend_56 <= 1'b0;
-    else if (_or_4772) pend_56 <= _mux_4774;
+    else if (_or_3285) pend_56 <= _mux_3287;
   end
   always @(posedge clk) begin
     if (rst) cnt_57 <= 4'h0;
-    else if (_or_4776) cnt_57 <= _mux_4775;
+    else if (_or_3289) cnt_57 <= _mux_3288;
   end
   always @(posedge clk) begin
     if (rst) age_57 <= 15'h0000;
-    else if (_or_4780) age_57 <= _mux_4779;
+    else if (_or_3293) age_57 <= _mux_3292;
   end
   always @(posedge clk) begin
     if (rst) pend_57 <= 1'b0;
-    else if (_or_4780) pend_57 <= _mux_4782;
+    else if (_or_3293) pend_57 <= _mux_3295;
   end
   always @(posedge clk) begin
     if (rst) cnt_58 <= 4'h0;
-    else if (_or_4784) cnt_58 <= _mux_4783;
+    else if (_or_3297) cnt_58 <= _mux_3296;
   end
   always @(posedge clk) begin
     if (rst) age_58 <= 15'h0000;
-    else if (_or_4788) age_58 <= _mux_4787;
+    else if (_or_3301) age_58 <= _mux_3300;
   end
   always @(posedge clk) begin
     if (rst) pend_58 <= 1'b0;
-    else if (_or_4788) pend_58 <= _mux_4790;
+    else if (_or_3301) pend_58 <= _mux_3303;
   end
   always @(posedge clk) begin
     if (rst) cnt_59 <= 4'h0;
-    else if (_or_4792) cnt_59 <= _mux_4791;
+    else if (_or_3305) cnt_59 <= _mux_3304;
   end
   always @(posedge clk) begin
     if (rst) age_59 <= 15'h0000;
-    else if (_or_4796) age_59 <= _mux_4795;
+    else if (_or_3309) age_59 <= _mux_3308;
   end
   always @(posedge clk) begin
     if (rst) pend_59 <= 1'b0;
-    else if (_or_4796) pend_59 <= _mux_4798;
+    else if (_or_3309) pend_59 <= _mux_3311;
   end
   always @(posedge clk) begin
     if (rst) cnt_60 <= 4'h0;
-    else if (_or_4800) cnt_60 <= _mux_4799;
+    else if (_or_3313) cnt_60 <= _mux_3312;
   end
   always @(posedge clk) begin
     if (rst) age_60 <= 15'h0000;
-    else if (_or_4804) age_60 <= _mux_4803;
+    else if (_or_3317) age_60 <= _mux_3316;
   end
   always @(posedge clk) begin
     if (rst) pend_60 <= 1'b0;
-    else if (_or_4804) pend_60 <= _mux_4806;
+    else if (_or_3317) pend_60 <= _mux_3319;
   end
   always @(posedge clk) begin
     if (rst) cnt_61 <= 4'h0;
-    else if (_or_4808) cnt_61 <= _mux_4807;
+    else if (_or_3321) cnt_61 <= _mux_3320;
   end
   always @(posedge clk) begin
     if (rst) age_61 <= 15'h0000;
-    else if (_or_4812) age_61 <= _mux_4811;
+    else if (_or_3325) age_61 <= _mux_3324;
   end
   always @(posedge clk) begin
     if (rst) pend_61 <= 1'b0;
-    else if (_or_4812) pend_61 <= _mux_4814;
+    else if (_or_3325) pend_61 <= _mux_3327;
   end
   always @(posedge clk) begin
     if (rst) cnt_62 <= 4'h0;
-    else if (_or_4816) cnt_62 <= _mux_4815;
+    else if (_or_3329) cnt_62 <= _mux_3328;
   end
   always @(posedge clk) begin
     if (rst) age_62 <= 15'h0000;
-    else if (_or_4820) age_62 <= _mux_4819;
+    else if (_or_3333) age_62 <= _mux_3332;
   end
   always @(posedge clk) begin
     if (rst) pend_62 <= 1'b0;
-    else if (_or_4820) pend_62 <= _mux_4822;
+    else if (_or_3333) pend_62 <= _mux_3335;
   end
   always @(posedge clk) begin
     if (rst) cnt_63 <= 4'h0;
-    else if (_or_4824) cnt_63 <= _mux_4823;
+    else if (_or_3337) cnt_63 <= _mux_3336;
   end
   always @(posedge clk) begin
     if (rst) age_63 <= 15'h0000;
-    else if (_or_4828) age_63 <= _mux_4827;
+    else if (_or_3341) age_63 <= _mux_3340;
   end
   always @(posedge clk) begin
     if (rst) pend_63 <= 1'b0;
-    else if (_or_4828) pend_63 <= _mux_4830;
+    else if (_or_3341) pend_63 <= _mux_3343;
   end
   assign _cat_200 = {pend_63, pend_62, pend_61, pend_60, pend_59, pend_58, pend_57, pend_56, pend_55, pend_54, pend_53, pend_52, pend_51, pend_50, pend_49, pend_48, pend_47, pend_46, pend_45, pend_44, pend_43, pend_42, pend_41, pend_40, pend_39, pend_38, pend_37, pend_36, pend_35, pend_34, pend_33, pend_32, pend_31, pend_30, pend_29, pend_28, pend_27, pend_26, pend_25, pend_24, pend_23, pend_22, pend_21, pend_20, pend_19, pend_18, pend_17, pend_16, pend_15, pend_14, pend_13, pend_12, pend_11, pend_10, pend_9, pend_8, pend_7, pend_6, pend_5, pend_4, pend_3, pend_2, pend_1, pend_0};
   assign _slice_201 = _cat_200[0];
@@ -5022,1686 +5022,1686 @@ module dram_l2mib (
   assign _gt_2828 = _add_2826 > 16'h7fff;
   assign _mux_2829 = _gt_2828 ? 16'h7fff : _add_2826;
   assign _slice_2830 = _mux_2829[14:0];
-  assign _mux_4319 = _or_790 ? 4'h0 : _mux_805;
-  assign _or_4320 = _or_790 | _and_796;
-  assign _mux_4321 = _and_796 ? _slice_814 : 15'h0000;
-  assign _or_4322 = _and_796 | _and_793;
-  assign _mux_4323 = _or_790 ? 15'h0000 : _mux_4321;
-  assign _or_4324 = _or_790 | _or_4322;
-  assign _mux_4325 = _and_796 ? 1'b1 : 1'b0;
-  assign _mux_4326 = _or_790 ? 1'b0 : _mux_4325;
-  assign _mux_4327 = _or_822 ? 4'h0 : _mux_837;
-  assign _or_4328 = _or_822 | _and_828;
-  assign _mux_4329 = _and_828 ? _slice_846 : 15'h0000;
-  assign _or_4330 = _and_828 | _and_825;
-  assign _mux_4331 = _or_822 ? 15'h0000 : _mux_4329;
-  assign _or_4332 = _or_822 | _or_4330;
-  assign _mux_4333 = _and_828 ? 1'b1 : 1'b0;
-  assign _mux_4334 = _or_822 ? 1'b0 : _mux_4333;
-  assign _mux_4335 = _or_854 ? 4'h0 : _mux_869;
-  assign _or_4336 = _or_854 | _and_860;
-  assign _mux_4337 = _and_860 ? _slice_878 : 15'h0000;
-  assign _or_4338 = _and_860 | _and_857;
-  assign _mux_4339 = _or_854 ? 15'h0000 : _mux_4337;
-  assign _or_4340 = _or_854 | _or_4338;
-  assign _mux_4341 = _and_860 ? 1'b1 : 1'b0;
-  assign _mux_4342 = _or_854 ? 1'b0 : _mux_4341;
-  assign _mux_4343 = _or_886 ? 4'h0 : _mux_901;
-  assign _or_4344 = _or_886 | _and_892;
-  assign _mux_4345 = _and_892 ? _slice_910 : 15'h0000;
-  assign _or_4346 = _and_892 | _and_889;
-  assign _mux_4347 = _or_886 ? 15'h0000 : _mux_4345;
-  assign _or_4348 = _or_886 | _or_4346;
-  assign _mux_4349 = _and_892 ? 1'b1 : 1'b0;
-  assign _mux_4350 = _or_886 ? 1'b0 : _mux_4349;
-  assign _mux_4351 = _or_918 ? 4'h0 : _mux_933;
-  assign _or_4352 = _or_918 | _and_924;
-  assign _mux_4353 = _and_924 ? _slice_942 : 15'h0000;
-  assign _or_4354 = _and_924 | _and_921;
-  assign _mux_4355 = _or_918 ? 15'h0000 : _mux_4353;
-  assign _or_4356 = _or_918 | _or_4354;
-  assign _mux_4357 = _and_924 ? 1'b1 : 1'b0;
-  assign _mux_4358 = _or_918 ? 1'b0 : _mux_4357;
-  assign _mux_4359 = _or_950 ? 4'h0 : _mux_965;
-  assign _or_4360 = _or_950 | _and_956;
-  assign _mux_4361 = _and_956 ? _slice_974 : 15'h0000;
-  assign _or_4362 = _and_956 | _and_953;
-  assign _mux_4363 = _or_950 ? 15'h0000 : _mux_4361;
-  assign _or_4364 = _or_950 | _or_4362;
-  assign _mux_4365 = _and_956 ? 1'b1 : 1'b0;
-  assign _mux_4366 = _or_950 ? 1'b0 : _mux_4365;
-  assign _mux_4367 = _or_982 ? 4'h0 : _mux_997;
-  assign _or_4368 = _or_982 | _and_988;
-  assign _mux_4369 = _and_988 ? _slice_1006 : 15'h0000;
-  assign _or_4370 = _and_988 | _and_985;
-  assign _mux_4371 = _or_982 ? 15'h0000 : _mux_4369;
-  assign _or_4372 = _or_982 | _or_4370;
-  assign _mux_4373 = _and_988 ? 1'b1 : 1'b0;
-  assign _mux_4374 = _or_982 ? 1'b0 : _mux_4373;
-  assign _mux_4375 = _or_1014 ? 4'h0 : _mux_1029;
-  assign _or_4376 = _or_1014 | _and_1020;
-  assign _mux_4377 = _and_1020 ? _slice_1038 : 15'h0000;
-  assign _or_4378 = _and_1020 | _and_1017;
-  assign _mux_4379 = _or_1014 ? 15'h0000 : _mux_4377;
-  assign _or_4380 = _or_1014 | _or_4378;
-  assign _mux_4381 = _and_1020 ? 1'b1 : 1'b0;
-  assign _mux_4382 = _or_1014 ? 1'b0 : _mux_4381;
-  assign _mux_4383 = _or_1046 ? 4'h0 : _mux_1061;
-  assign _or_4384 = _or_1046 | _and_1052;
-  assign _mux_4385 = _and_1052 ? _slice_1070 : 15'h0000;
-  assign _or_4386 = _and_1052 | _and_1049;
-  assign _mux_4387 = _or_1046 ? 15'h0000 : _mux_4385;
-  assign _or_4388 = _or_1046 | _or_4386;
-  assign _mux_4389 = _and_1052 ? 1'b1 : 1'b0;
-  assign _mux_4390 = _or_1046 ? 1'b0 : _mux_4389;
-  assign _mux_4391 = _or_1078 ? 4'h0 : _mux_1093;
-  assign _or_4392 = _or_1078 | _and_1084;
-  assign _mux_4393 = _and_1084 ? _slice_1102 : 15'h0000;
-  assign _or_4394 = _and_1084 | _and_1081;
-  assign _mux_4395 = _or_1078 ? 15'h0000 : _mux_4393;
-  assign _or_4396 = _or_1078 | _or_4394;
-  assign _mux_4397 = _and_1084 ? 1'b1 : 1'b0;
-  assign _mux_4398 = _or_1078 ? 1'b0 : _mux_4397;
-  assign _mux_4399 = _or_1110 ? 4'h0 : _mux_1125;
-  assign _or_4400 = _or_1110 | _and_1116;
-  assign _mux_4401 = _and_1116 ? _slice_1134 : 15'h0000;
-  assign _or_4402 = _and_1116 | _and_1113;
-  assign _mux_4403 = _or_1110 ? 15'h0000 : _mux_4401;
-  assign _or_4404 = _or_1110 | _or_4402;
-  assign _mux_4405 = _and_1116 ? 1'b1 : 1'b0;
-  assign _mux_4406 = _or_1110 ? 1'b0 : _mux_4405;
-  assign _mux_4407 = _or_1142 ? 4'h0 : _mux_1157;
-  assign _or_4408 = _or_1142 | _and_1148;
-  assign _mux_4409 = _and_1148 ? _slice_1166 : 15'h0000;
-  assign _or_4410 = _and_1148 | _and_1145;
-  assign _mux_4411 = _or_1142 ? 15'h0000 : _mux_4409;
-  assign _or_4412 = _or_1142 | _or_4410;
-  assign _mux_4413 = _and_1148 ? 1'b1 : 1'b0;
-  assign _mux_4414 = _or_1142 ? 1'b0 : _mux_4413;
-  assign _mux_4415 = _or_1174 ? 4'h0 : _mux_1189;
-  assign _or_4416 = _or_1174 | _and_1180;
-  assign _mux_4417 = _and_1180 ? _slice_1198 : 15'h0000;
-  assign _or_4418 = _and_1180 | _and_1177;
-  assign _mux_4419 = _or_1174 ? 15'h0000 : _mux_4417;
-  assign _or_4420 = _or_1174 | _or_4418;
-  assign _mux_4421 = _and_1180 ? 1'b1 : 1'b0;
-  assign _mux_4422 = _or_1174 ? 1'b0 : _mux_4421;
-  assign _mux_4423 = _or_1206 ? 4'h0 : _mux_1221;
-  assign _or_4424 = _or_1206 | _and_1212;
-  assign _mux_4425 = _and_1212 ? _slice_1230 : 15'h0000;
-  assign _or_4426 = _and_1212 | _and_1209;
-  assign _mux_4427 = _or_1206 ? 15'h0000 : _mux_4425;
-  assign _or_4428 = _or_1206 | _or_4426;
-  assign _mux_4429 = _and_1212 ? 1'b1 : 1'b0;
-  assign _mux_4430 = _or_1206 ? 1'b0 : _mux_4429;
-  assign _mux_4431 = _or_1238 ? 4'h0 : _mux_1253;
-  assign _or_4432 = _or_1238 | _and_1244;
-  assign _mux_4433 = _and_1244 ? _slice_1262 : 15'h0000;
-  assign _or_4434 = _and_1244 | _and_1241;
-  assign _mux_4435 = _or_1238 ? 15'h0000 : _mux_4433;
-  assign _or_4436 = _or_1238 | _or_4434;
-  assign _mux_4437 = _and_1244 ? 1'b1 : 1'b0;
-  assign _mux_4438 = _or_1238 ? 1'b0 : _mux_4437;
-  assign _mux_4439 = _or_1270 ? 4'h0 : _mux_1285;
-  assign _or_4440 = _or_1270 | _and_1276;
-  assign _mux_4441 = _and_1276 ? _slice_1294 : 15'h0000;
-  assign _or_4442 = _and_1276 | _and_1273;
-  assign _mux_4443 = _or_1270 ? 15'h0000 : _mux_4441;
-  assign _or_4444 = _or_1270 | _or_4442;
-  assign _mux_4445 = _and_1276 ? 1'b1 : 1'b0;
-  assign _mux_4446 = _or_1270 ? 1'b0 : _mux_4445;
-  assign _mux_4447 = _or_1302 ? 4'h0 : _mux_1317;
-  assign _or_4448 = _or_1302 | _and_1308;
-  assign _mux_4449 = _and_1308 ? _slice_1326 : 15'h0000;
-  assign _or_4450 = _and_1308 | _and_1305;
-  assign _mux_4451 = _or_1302 ? 15'h0000 : _mux_4449;
-  assign _or_4452 = _or_1302 | _or_4450;
-  assign _mux_4453 = _and_1308 ? 1'b1 : 1'b0;
-  assign _mux_4454 = _or_1302 ? 1'b0 : _mux_4453;
-  assign _mux_4455 = _or_1334 ? 4'h0 : _mux_1349;
-  assign _or_4456 = _or_1334 | _and_1340;
-  assign _mux_4457 = _and_1340 ? _slice_1358 : 15'h0000;
-  assign _or_4458 = _and_1340 | _and_1337;
-  assign _mux_4459 = _or_1334 ? 15'h0000 : _mux_4457;
-  assign _or_4460 = _or_1334 | _or_4458;
-  assign _mux_4461 = _and_1340 ? 1'b1 : 1'b0;
-  assign _mux_4462 = _or_1334 ? 1'b0 : _mux_4461;
-  assign _mux_4463 = _or_1366 ? 4'h0 : _mux_1381;
-  assign _or_4464 = _or_1366 | _and_1372;
-  assign _mux_4465 = _and_1372 ? _slice_1390 : 15'h0000;
-  assign _or_4466 = _and_1372 | _and_1369;
-  assign _mux_4467 = _or_1366 ? 15'h0000 : _mux_4465;
-  assign _or_4468 = _or_1366 | _or_4466;
-  assign _mux_4469 = _and_1372 ? 1'b1 : 1'b0;
-  assign _mux_4470 = _or_1366 ? 1'b0 : _mux_4469;
-  assign _mux_4471 = _or_1398 ? 4'h0 : _mux_1413;
-  assign _or_4472 = _or_1398 | _and_1404;
-  assign _mux_4473 = _and_1404 ? _slice_1422 : 15'h0000;
-  assign _or_4474 = _and_1404 | _and_1401;
-  assign _mux_4475 = _or_1398 ? 15'h0000 : _mux_4473;
-  assign _or_4476 = _or_1398 | _or_4474;
-  assign _mux_4477 = _and_1404 ? 1'b1 : 1'b0;
-  assign _mux_4478 = _or_1398 ? 1'b0 : _mux_4477;
-  assign _mux_4479 = _or_1430 ? 4'h0 : _mux_1445;
-  assign _or_4480 = _or_1430 | _and_1436;
-  assign _mux_4481 = _and_1436 ? _slice_1454 : 15'h0000;
-  assign _or_4482 = _and_1436 | _and_1433;
-  assign _mux_4483 = _or_1430 ? 15'h0000 : _mux_4481;
-  assign _or_4484 = _or_1430 | _or_4482;
-  assign _mux_4485 = _and_1436 ? 1'b1 : 1'b0;
-  assign _mux_4486 = _or_1430 ? 1'b0 : _mux_4485;
-  assign _mux_4487 = _or_1462 ? 4'h0 : _mux_1477;
-  assign _or_4488 = _or_1462 | _and_1468;
-  assign _mux_4489 = _and_1468 ? _slice_1486 : 15'h0000;
-  assign _or_4490 = _and_1468 | _and_1465;
-  assign _mux_4491 = _or_1462 ? 15'h0000 : _mux_4489;
-  assign _or_4492 = _or_1462 | _or_4490;
-  assign _mux_4493 = _and_1468 ? 1'b1 : 1'b0;
-  assign _mux_4494 = _or_1462 ? 1'b0 : _mux_4493;
-  assign _mux_4495 = _or_1494 ? 4'h0 : _mux_1509;
-  assign _or_4496 = _or_1494 | _and_1500;
-  assign _mux_4497 = _and_1500 ? _slice_1518 : 15'h0000;
-  assign _or_4498 = _and_1500 | _and_1497;
-  assign _mux_4499 = _or_1494 ? 15'h0000 : _mux_4497;
-  assign _or_4500 = _or_1494 | _or_4498;
-  assign _mux_4501 = _and_1500 ? 1'b1 : 1'b0;
-  assign _mux_4502 = _or_1494 ? 1'b0 : _mux_4501;
-  assign _mux_4503 = _or_1526 ? 4'h0 : _mux_1541;
-  assign _or_4504 = _or_1526 | _and_1532;
-  assign _mux_4505 = _and_1532 ? _slice_1550 : 15'h0000;
-  assign _or_4506 = _and_1532 | _and_1529;
-  assign _mux_4507 = _or_1526 ? 15'h0000 : _mux_4505;
-  assign _or_4508 = _or_1526 | _or_4506;
-  assign _mux_4509 = _and_1532 ? 1'b1 : 1'b0;
-  assign _mux_4510 = _or_1526 ? 1'b0 : _mux_4509;
-  assign _mux_4511 = _or_1558 ? 4'h0 : _mux_1573;
-  assign _or_4512 = _or_1558 | _and_1564;
-  assign _mux_4513 = _and_1564 ? _slice_1582 : 15'h0000;
-  assign _or_4514 = _and_1564 | _and_1561;
-  assign _mux_4515 = _or_1558 ? 15'h0000 : _mux_4513;
-  assign _or_4516 = _or_1558 | _or_4514;
-  assign _mux_4517 = _and_1564 ? 1'b1 : 1'b0;
-  assign _mux_4518 = _or_1558 ? 1'b0 : _mux_4517;
-  assign _mux_4519 = _or_1590 ? 4'h0 : _mux_1605;
-  assign _or_4520 = _or_1590 | _and_1596;
-  assign _mux_4521 = _and_1596 ? _slice_1614 : 15'h0000;
-  assign _or_4522 = _and_1596 | _and_1593;
-  assign _mux_4523 = _or_1590 ? 15'h0000 : _mux_4521;
-  assign _or_4524 = _or_1590 | _or_4522;
-  assign _mux_4525 = _and_1596 ? 1'b1 : 1'b0;
-  assign _mux_4526 = _or_1590 ? 1'b0 : _mux_4525;
-  assign _mux_4527 = _or_1622 ? 4'h0 : _mux_1637;
-  assign _or_4528 = _or_1622 | _and_1628;
-  assign _mux_4529 = _and_1628 ? _slice_1646 : 15'h0000;
-  assign _or_4530 = _and_1628 | _and_1625;
-  assign _mux_4531 = _or_1622 ? 15'h0000 : _mux_4529;
-  assign _or_4532 = _or_1622 | _or_4530;
-  assign _mux_4533 = _and_1628 ? 1'b1 : 1'b0;
-  assign _mux_4534 = _or_1622 ? 1'b0 : _mux_4533;
-  assign _mux_4535 = _or_1654 ? 4'h0 : _mux_1669;
-  assign _or_4536 = _or_1654 | _and_1660;
-  assign _mux_4537 = _and_1660 ? _slice_1678 : 15'h0000;
-  assign _or_4538 = _and_1660 | _and_1657;
-  assign _mux_4539 = _or_1654 ? 15'h0000 : _mux_4537;
-  assign _or_4540 = _or_1654 | _or_4538;
-  assign _mux_4541 = _and_1660 ? 1'b1 : 1'b0;
-  assign _mux_4542 = _or_1654 ? 1'b0 : _mux_4541;
-  assign _mux_4543 = _or_1686 ? 4'h0 : _mux_1701;
-  assign _or_4544 = _or_1686 | _and_1692;
-  assign _mux_4545 = _and_1692 ? _slice_1710 : 15'h0000;
-  assign _or_4546 = _and_1692 | _and_1689;
-  assign _mux_4547 = _or_1686 ? 15'h0000 : _mux_4545;
-  assign _or_4548 = _or_1686 | _or_4546;
-  assign _mux_4549 = _and_1692 ? 1'b1 : 1'b0;
-  assign _mux_4550 = _or_1686 ? 1'b0 : _mux_4549;
-  assign _mux_4551 = _or_1718 ? 4'h0 : _mux_1733;
-  assign _or_4552 = _or_1718 | _and_1724;
-  assign _mux_4553 = _and_1724 ? _slice_1742 : 15'h0000;
-  assign _or_4554 = _and_1724 | _and_1721;
-  assign _mux_4555 = _or_1718 ? 15'h0000 : _mux_4553;
-  assign _or_4556 = _or_1718 | _or_4554;
-  assign _mux_4557 = _and_1724 ? 1'b1 : 1'b0;
-  assign _mux_4558 = _or_1718 ? 1'b0 : _mux_4557;
-  assign _mux_4559 = _or_1750 ? 4'h0 : _mux_1765;
-  assign _or_4560 = _or_1750 | _and_1756;
-  assign _mux_4561 = _and_1756 ? _slice_1774 : 15'h0000;
-  assign _or_4562 = _and_1756 | _and_1753;
-  assign _mux_4563 = _or_1750 ? 15'h0000 : _mux_4561;
-  assign _or_4564 = _or_1750 | _or_4562;
-  assign _mux_4565 = _and_1756 ? 1'b1 : 1'b0;
-  assign _mux_4566 = _or_1750 ? 1'b0 : _mux_4565;
-  assign _mux_4567 = _or_1782 ? 4'h0 : _mux_1797;
-  assign _or_4568 = _or_1782 | _and_1788;
-  assign _mux_4569 = _and_1788 ? _slice_1806 : 15'h0000;
-  assign _or_4570 = _and_1788 | _and_1785;
-  assign _mux_4571 = _or_1782 ? 15'h0000 : _mux_4569;
-  assign _or_4572 = _or_1782 | _or_4570;
-  assign _mux_4573 = _and_1788 ? 1'b1 : 1'b0;
-  assign _mux_4574 = _or_1782 ? 1'b0 : _mux_4573;
-  assign _mux_4575 = _or_1814 ? 4'h0 : _mux_1829;
-  assign _or_4576 = _or_1814 | _and_1820;
-  assign _mux_4577 = _and_1820 ? _slice_1838 : 15'h0000;
-  assign _or_4578 = _and_1820 | _and_1817;
-  assign _mux_4579 = _or_1814 ? 15'h0000 : _mux_4577;
-  assign _or_4580 = _or_1814 | _or_4578;
-  assign _mux_4581 = _and_1820 ? 1'b1 : 1'b0;
-  assign _mux_4582 = _or_1814 ? 1'b0 : _mux_4581;
-  assign _mux_4583 = _or_1846 ? 4'h0 : _mux_1861;
-  assign _or_4584 = _or_1846 | _and_1852;
-  assign _mux_4585 = _and_1852 ? _slice_1870 : 15'h0000;
-  assign _or_4586 = _and_1852 | _and_1849;
-  assign _mux_4587 = _or_1846 ? 15'h0000 : _mux_4585;
-  assign _or_4588 = _or_1846 | _or_4586;
-  assign _mux_4589 = _and_1852 ? 1'b1 : 1'b0;
-  assign _mux_4590 = _or_1846 ? 1'b0 : _mux_4589;
-  assign _mux_4591 = _or_1878 ? 4'h0 : _mux_1893;
-  assign _or_4592 = _or_1878 | _and_1884;
-  assign _mux_4593 = _and_1884 ? _slice_1902 : 15'h0000;
-  assign _or_4594 = _and_1884 | _and_1881;
-  assign _mux_4595 = _or_1878 ? 15'h0000 : _mux_4593;
-  assign _or_4596 = _or_1878 | _or_4594;
-  assign _mux_4597 = _and_1884 ? 1'b1 : 1'b0;
-  assign _mux_4598 = _or_1878 ? 1'b0 : _mux_4597;
-  assign _mux_4599 = _or_1910 ? 4'h0 : _mux_1925;
-  assign _or_4600 = _or_1910 | _and_1916;
-  assign _mux_4601 = _and_1916 ? _slice_1934 : 15'h0000;
-  assign _or_4602 = _and_1916 | _and_1913;
-  assign _mux_4603 = _or_1910 ? 15'h0000 : _mux_4601;
-  assign _or_4604 = _or_1910 | _or_4602;
-  assign _mux_4605 = _and_1916 ? 1'b1 : 1'b0;
-  assign _mux_4606 = _or_1910 ? 1'b0 : _mux_4605;
-  assign _mux_4607 = _or_1942 ? 4'h0 : _mux_1957;
-  assign _or_4608 = _or_1942 | _and_1948;
-  assign _mux_4609 = _and_1948 ? _slice_1966 : 15'h0000;
-  assign _or_4610 = _and_1948 | _and_1945;
-  assign _mux_4611 = _or_1942 ? 15'h0000 : _mux_4609;
-  assign _or_4612 = _or_1942 | _or_4610;
-  assign _mux_4613 = _and_1948 ? 1'b1 : 1'b0;
-  assign _mux_4614 = _or_1942 ? 1'b0 : _mux_4613;
-  assign _mux_4615 = _or_1974 ? 4'h0 : _mux_1989;
-  assign _or_4616 = _or_1974 | _and_1980;
-  assign _mux_4617 = _and_1980 ? _slice_1998 : 15'h0000;
-  assign _or_4618 = _and_1980 | _and_1977;
-  assign _mux_4619 = _or_1974 ? 15'h0000 : _mux_4617;
-  assign _or_4620 = _or_1974 | _or_4618;
-  assign _mux_4621 = _and_1980 ? 1'b1 : 1'b0;
-  assign _mux_4622 = _or_1974 ? 1'b0 : _mux_4621;
-  assign _mux_4623 = _or_2006 ? 4'h0 : _mux_2021;
-  assign _or_4624 = _or_2006 | _and_2012;
-  assign _mux_4625 = _and_2012 ? _slice_2030 : 15'h0000;
-  assign _or_4626 = _and_2012 | _and_2009;
-  assign _mux_4627 = _or_2006 ? 15'h0000 : _mux_4625;
-  assign _or_4628 = _or_2006 | _or_4626;
-  assign _mux_4629 = _and_2012 ? 1'b1 : 1'b0;
-  assign _mux_4630 = _or_2006 ? 1'b0 : _mux_4629;
-  assign _mux_4631 = _or_2038 ? 4'h0 : _mux_2053;
-  assign _or_4632 = _or_2038 | _and_2044;
-  assign _mux_4633 = _and_2044 ? _slice_2062 : 15'h0000;
-  assign _or_4634 = _and_2044 | _and_2041;
-  assign _mux_4635 = _or_2038 ? 15'h0000 : _mux_4633;
-  assign _or_4636 = _or_2038 | _or_4634;
-  assign _mux_4637 = _and_2044 ? 1'b1 : 1'b0;
-  assign _mux_4638 = _or_2038 ? 1'b0 : _mux_4637;
-  assign _mux_4639 = _or_2070 ? 4'h0 : _mux_2085;
-  assign _or_4640 = _or_2070 | _and_2076;
-  assign _mux_4641 = _and_2076 ? _slice_2094 : 15'h0000;
-  assign _or_4642 = _and_2076 | _and_2073;
-  assign _mux_4643 = _or_2070 ? 15'h0000 : _mux_4641;
-  assign _or_4644 = _or_2070 | _or_4642;
-  assign _mux_4645 = _and_2076 ? 1'b1 : 1'b0;
-  assign _mux_4646 = _or_2070 ? 1'b0 : _mux_4645;
-  assign _mux_4647 = _or_2102 ? 4'h0 : _mux_2117;
-  assign _or_4648 = _or_2102 | _and_2108;
-  assign _mux_4649 = _and_2108 ? _slice_2126 : 15'h0000;
-  assign _or_4650 = _and_2108 | _and_2105;
-  assign _mux_4651 = _or_2102 ? 15'h0000 : _mux_4649;
-  assign _or_4652 = _or_2102 | _or_4650;
-  assign _mux_4653 = _and_2108 ? 1'b1 : 1'b0;
-  assign _mux_4654 = _or_2102 ? 1'b0 : _mux_4653;
-  assign _mux_4655 = _or_2134 ? 4'h0 : _mux_2149;
-  assign _or_4656 = _or_2134 | _and_2140;
-  assign _mux_4657 = _and_2140 ? _slice_2158 : 15'h0000;
-  assign _or_4658 = _and_2140 | _and_2137;
-  assign _mux_4659 = _or_2134 ? 15'h0000 : _mux_4657;
-  assign _or_4660 = _or_2134 | _or_4658;
-  assign _mux_4661 = _and_2140 ? 1'b1 : 1'b0;
-  assign _mux_4662 = _or_2134 ? 1'b0 : _mux_4661;
-  assign _mux_4663 = _or_2166 ? 4'h0 : _mux_2181;
-  assign _or_4664 = _or_2166 | _and_2172;
-  assign _mux_4665 = _and_2172 ? _slice_2190 : 15'h0000;
-  assign _or_4666 = _and_2172 | _and_2169;
-  assign _mux_4667 = _or_2166 ? 15'h0000 : _mux_4665;
-  assign _or_4668 = _or_2166 | _or_4666;
-  assign _mux_4669 = _and_2172 ? 1'b1 : 1'b0;
-  assign _mux_4670 = _or_2166 ? 1'b0 : _mux_4669;
-  assign _mux_4671 = _or_2198 ? 4'h0 : _mux_2213;
-  assign _or_4672 = _or_2198 | _and_2204;
-  assign _mux_4673 = _and_2204 ? _slice_2222 : 15'h0000;
-  assign _or_4674 = _and_2204 | _and_2201;
-  assign _mux_4675 = _or_2198 ? 15'h0000 : _mux_4673;
-  assign _or_4676 = _or_2198 | _or_4674;
-  assign _mux_4677 = _and_2204 ? 1'b1 : 1'b0;
-  assign _mux_4678 = _or_2198 ? 1'b0 : _mux_4677;
-  assign _mux_4679 = _or_2230 ? 4'h0 : _mux_2245;
-  assign _or_4680 = _or_2230 | _and_2236;
-  assign _mux_4681 = _and_2236 ? _slice_2254 : 15'h0000;
-  assign _or_4682 = _and_2236 | _and_2233;
-  assign _mux_4683 = _or_2230 ? 15'h0000 : _mux_4681;
-  assign _or_4684 = _or_2230 | _or_4682;
-  assign _mux_4685 = _and_2236 ? 1'b1 : 1'b0;
-  assign _mux_4686 = _or_2230 ? 1'b0 : _mux_4685;
-  assign _mux_4687 = _or_2262 ? 4'h0 : _mux_2277;
-  assign _or_4688 = _or_2262 | _and_2268;
-  assign _mux_4689 = _and_2268 ? _slice_2286 : 15'h0000;
-  assign _or_4690 = _and_2268 | _and_2265;
-  assign _mux_4691 = _or_2262 ? 15'h0000 : _mux_4689;
-  assign _or_4692 = _or_2262 | _or_4690;
-  assign _mux_4693 = _and_2268 ? 1'b1 : 1'b0;
-  assign _mux_4694 = _or_2262 ? 1'b0 : _mux_4693;
-  assign _mux_4695 = _or_2294 ? 4'h0 : _mux_2309;
-  assign _or_4696 = _or_2294 | _and_2300;
-  assign _mux_4697 = _and_2300 ? _slice_2318 : 15'h0000;
-  assign _or_4698 = _and_2300 | _and_2297;
-  assign _mux_4699 = _or_2294 ? 15'h0000 : _mux_4697;
-  assign _or_4700 = _or_2294 | _or_4698;
-  assign _mux_4701 = _and_2300 ? 1'b1 : 1'b0;
-  assign _mux_4702 = _or_2294 ? 1'b0 : _mux_4701;
-  assign _mux_4703 = _or_2326 ? 4'h0 : _mux_2341;
-  assign _or_4704 = _or_2326 | _and_2332;
-  assign _mux_4705 = _and_2332 ? _slice_2350 : 15'h0000;
-  assign _or_4706 = _and_2332 | _and_2329;
-  assign _mux_4707 = _or_2326 ? 15'h0000 : _mux_4705;
-  assign _or_4708 = _or_2326 | _or_4706;
-  assign _mux_4709 = _and_2332 ? 1'b1 : 1'b0;
-  assign _mux_4710 = _or_2326 ? 1'b0 : _mux_4709;
-  assign _mux_4711 = _or_2358 ? 4'h0 : _mux_2373;
-  assign _or_4712 = _or_2358 | _and_2364;
-  assign _mux_4713 = _and_2364 ? _slice_2382 : 15'h0000;
-  assign _or_4714 = _and_2364 | _and_2361;
-  assign _mux_4715 = _or_2358 ? 15'h0000 : _mux_4713;
-  assign _or_4716 = _or_2358 | _or_4714;
-  assign _mux_4717 = _and_2364 ? 1'b1 : 1'b0;
-  assign _mux_4718 = _or_2358 ? 1'b0 : _mux_4717;
-  assign _mux_4719 = _or_2390 ? 4'h0 : _mux_2405;
-  assign _or_4720 = _or_2390 | _and_2396;
-  assign _mux_4721 = _and_2396 ? _slice_2414 : 15'h0000;
-  assign _or_4722 = _and_2396 | _and_2393;
-  assign _mux_4723 = _or_2390 ? 15'h0000 : _mux_4721;
-  assign _or_4724 = _or_2390 | _or_4722;
-  assign _mux_4725 = _and_2396 ? 1'b1 : 1'b0;
-  assign _mux_4726 = _or_2390 ? 1'b0 : _mux_4725;
-  assign _mux_4727 = _or_2422 ? 4'h0 : _mux_2437;
-  assign _or_4728 = _or_2422 | _and_2428;
-  assign _mux_4729 = _and_2428 ? _slice_2446 : 15'h0000;
-  assign _or_4730 = _and_2428 | _and_2425;
-  assign _mux_4731 = _or_2422 ? 15'h0000 : _mux_4729;
-  assign _or_4732 = _or_2422 | _or_4730;
-  assign _mux_4733 = _and_2428 ? 1'b1 : 1'b0;
-  assign _mux_4734 = _or_2422 ? 1'b0 : _mux_4733;
-  assign _mux_4735 = _or_2454 ? 4'h0 : _mux_2469;
-  assign _or_4736 = _or_2454 | _and_2460;
-  assign _mux_4737 = _and_2460 ? _slice_2478 : 15'h0000;
-  assign _or_4738 = _and_2460 | _and_2457;
-  assign _mux_4739 = _or_2454 ? 15'h0000 : _mux_4737;
-  assign _or_4740 = _or_2454 | _or_4738;
-  assign _mux_4741 = _and_2460 ? 1'b1 : 1'b0;
-  assign _mux_4742 = _or_2454 ? 1'b0 : _mux_4741;
-  assign _mux_4743 = _or_2486 ? 4'h0 : _mux_2501;
-  assign _or_4744 = _or_2486 | _and_2492;
-  assign _mux_4745 = _and_2492 ? _slice_2510 : 15'h0000;
-  assign _or_4746 = _and_2492 | _and_2489;
-  assign _mux_4747 = _or_2486 ? 15'h0000 : _mux_4745;
-  assign _or_4748 = _or_2486 | _or_4746;
-  assign _mux_4749 = _and_2492 ? 1'b1 : 1'b0;
-  assign _mux_4750 = _or_2486 ? 1'b0 : _mux_4749;
-  assign _mux_4751 = _or_2518 ? 4'h0 : _mux_2533;
-  assign _or_4752 = _or_2518 | _and_2524;
-  assign _mux_4753 = _and_2524 ? _slice_2542 : 15'h0000;
-  assign _or_4754 = _and_2524 | _and_2521;
-  assign _mux_4755 = _or_2518 ? 15'h0000 : _mux_4753;
-  assign _or_4756 = _or_2518 | _or_4754;
-  assign _mux_4757 = _and_2524 ? 1'b1 : 1'b0;
-  assign _mux_4758 = _or_2518 ? 1'b0 : _mux_4757;
-  assign _mux_4759 = _or_2550 ? 4'h0 : _mux_2565;
-  assign _or_4760 = _or_2550 | _and_2556;
-  assign _mux_4761 = _and_2556 ? _slice_2574 : 15'h0000;
-  assign _or_4762 = _and_2556 | _and_2553;
-  assign _mux_4763 = _or_2550 ? 15'h0000 : _mux_4761;
-  assign _or_4764 = _or_2550 | _or_4762;
-  assign _mux_4765 = _and_2556 ? 1'b1 : 1'b0;
-  assign _mux_4766 = _or_2550 ? 1'b0 : _mux_4765;
-  assign _mux_4767 = _or_2582 ? 4'h0 : _mux_2597;
-  assign _or_4768 = _or_2582 | _and_2588;
-  assign _mux_4769 = _and_2588 ? _slice_2606 : 15'h0000;
-  assign _or_4770 = _and_2588 | _and_2585;
-  assign _mux_4771 = _or_2582 ? 15'h0000 : _mux_4769;
-  assign _or_4772 = _or_2582 | _or_4770;
-  assign _mux_4773 = _and_2588 ? 1'b1 : 1'b0;
-  assign _mux_4774 = _or_2582 ? 1'b0 : _mux_4773;
-  assign _mux_4775 = _or_2614 ? 4'h0 : _mux_2629;
-  assign _or_4776 = _or_2614 | _and_2620;
-  assign _mux_4777 = _and_2620 ? _slice_2638 : 15'h0000;
-  assign _or_4778 = _and_2620 | _and_2617;
-  assign _mux_4779 = _or_2614 ? 15'h0000 : _mux_4777;
-  assign _or_4780 = _or_2614 | _or_4778;
-  assign _mux_4781 = _and_2620 ? 1'b1 : 1'b0;
-  assign _mux_4782 = _or_2614 ? 1'b0 : _mux_4781;
-  assign _mux_4783 = _or_2646 ? 4'h0 : _mux_2661;
-  assign _or_4784 = _or_2646 | _and_2652;
-  assign _mux_4785 = _and_2652 ? _slice_2670 : 15'h0000;
-  assign _or_4786 = _and_2652 | _and_2649;
-  assign _mux_4787 = _or_2646 ? 15'h0000 : _mux_4785;
-  assign _or_4788 = _or_2646 | _or_4786;
-  assign _mux_4789 = _and_2652 ? 1'b1 : 1'b0;
-  assign _mux_4790 = _or_2646 ? 1'b0 : _mux_4789;
-  assign _mux_4791 = _or_2678 ? 4'h0 : _mux_2693;
-  assign _or_4792 = _or_2678 | _and_2684;
-  assign _mux_4793 = _and_2684 ? _slice_2702 : 15'h0000;
-  assign _or_4794 = _and_2684 | _and_2681;
-  assign _mux_4795 = _or_2678 ? 15'h0000 : _mux_4793;
-  assign _or_4796 = _or_2678 | _or_4794;
-  assign _mux_4797 = _and_2684 ? 1'b1 : 1'b0;
-  assign _mux_4798 = _or_2678 ? 1'b0 : _mux_4797;
-  assign _mux_4799 = _or_2710 ? 4'h0 : _mux_2725;
-  assign _or_4800 = _or_2710 | _and_2716;
-  assign _mux_4801 = _and_2716 ? _slice_2734 : 15'h0000;
-  assign _or_4802 = _and_2716 | _and_2713;
-  assign _mux_4803 = _or_2710 ? 15'h0000 : _mux_4801;
-  assign _or_4804 = _or_2710 | _or_4802;
-  assign _mux_4805 = _and_2716 ? 1'b1 : 1'b0;
-  assign _mux_4806 = _or_2710 ? 1'b0 : _mux_4805;
-  assign _mux_4807 = _or_2742 ? 4'h0 : _mux_2757;
-  assign _or_4808 = _or_2742 | _and_2748;
-  assign _mux_4809 = _and_2748 ? _slice_2766 : 15'h0000;
-  assign _or_4810 = _and_2748 | _and_2745;
-  assign _mux_4811 = _or_2742 ? 15'h0000 : _mux_4809;
-  assign _or_4812 = _or_2742 | _or_4810;
-  assign _mux_4813 = _and_2748 ? 1'b1 : 1'b0;
-  assign _mux_4814 = _or_2742 ? 1'b0 : _mux_4813;
-  assign _mux_4815 = _or_2774 ? 4'h0 : _mux_2789;
-  assign _or_4816 = _or_2774 | _and_2780;
-  assign _mux_4817 = _and_2780 ? _slice_2798 : 15'h0000;
-  assign _or_4818 = _and_2780 | _and_2777;
-  assign _mux_4819 = _or_2774 ? 15'h0000 : _mux_4817;
-  assign _or_4820 = _or_2774 | _or_4818;
-  assign _mux_4821 = _and_2780 ? 1'b1 : 1'b0;
-  assign _mux_4822 = _or_2774 ? 1'b0 : _mux_4821;
-  assign _mux_4823 = _or_2806 ? 4'h0 : _mux_2821;
-  assign _or_4824 = _or_2806 | _and_2812;
-  assign _mux_4825 = _and_2812 ? _slice_2830 : 15'h0000;
-  assign _or_4826 = _and_2812 | _and_2809;
-  assign _mux_4827 = _or_2806 ? 15'h0000 : _mux_4825;
-  assign _or_4828 = _or_2806 | _or_4826;
-  assign _mux_4829 = _and_2812 ? 1'b1 : 1'b0;
-  assign _mux_4830 = _or_2806 ? 1'b0 : _mux_4829;
+  assign _mux_2832 = _or_790 ? 4'h0 : _mux_805;
+  assign _or_2833 = _or_790 | _and_796;
+  assign _mux_2834 = _and_796 ? _slice_814 : 15'h0000;
+  assign _or_2835 = _and_796 | _and_793;
+  assign _mux_2836 = _or_790 ? 15'h0000 : _mux_2834;
+  assign _or_2837 = _or_790 | _or_2835;
+  assign _mux_2838 = _and_796 ? 1'b1 : 1'b0;
+  assign _mux_2839 = _or_790 ? 1'b0 : _mux_2838;
+  assign _mux_2840 = _or_822 ? 4'h0 : _mux_837;
+  assign _or_2841 = _or_822 | _and_828;
+  assign _mux_2842 = _and_828 ? _slice_846 : 15'h0000;
+  assign _or_2843 = _and_828 | _and_825;
+  assign _mux_2844 = _or_822 ? 15'h0000 : _mux_2842;
+  assign _or_2845 = _or_822 | _or_2843;
+  assign _mux_2846 = _and_828 ? 1'b1 : 1'b0;
+  assign _mux_2847 = _or_822 ? 1'b0 : _mux_2846;
+  assign _mux_2848 = _or_854 ? 4'h0 : _mux_869;
+  assign _or_2849 = _or_854 | _and_860;
+  assign _mux_2850 = _and_860 ? _slice_878 : 15'h0000;
+  assign _or_2851 = _and_860 | _and_857;
+  assign _mux_2852 = _or_854 ? 15'h0000 : _mux_2850;
+  assign _or_2853 = _or_854 | _or_2851;
+  assign _mux_2854 = _and_860 ? 1'b1 : 1'b0;
+  assign _mux_2855 = _or_854 ? 1'b0 : _mux_2854;
+  assign _mux_2856 = _or_886 ? 4'h0 : _mux_901;
+  assign _or_2857 = _or_886 | _and_892;
+  assign _mux_2858 = _and_892 ? _slice_910 : 15'h0000;
+  assign _or_2859 = _and_892 | _and_889;
+  assign _mux_2860 = _or_886 ? 15'h0000 : _mux_2858;
+  assign _or_2861 = _or_886 | _or_2859;
+  assign _mux_2862 = _and_892 ? 1'b1 : 1'b0;
+  assign _mux_2863 = _or_886 ? 1'b0 : _mux_2862;
+  assign _mux_2864 = _or_918 ? 4'h0 : _mux_933;
+  assign _or_2865 = _or_918 | _and_924;
+  assign _mux_2866 = _and_924 ? _slice_942 : 15'h0000;
+  assign _or_2867 = _and_924 | _and_921;
+  assign _mux_2868 = _or_918 ? 15'h0000 : _mux_2866;
+  assign _or_2869 = _or_918 | _or_2867;
+  assign _mux_2870 = _and_924 ? 1'b1 : 1'b0;
+  assign _mux_2871 = _or_918 ? 1'b0 : _mux_2870;
+  assign _mux_2872 = _or_950 ? 4'h0 : _mux_965;
+  assign _or_2873 = _or_950 | _and_956;
+  assign _mux_2874 = _and_956 ? _slice_974 : 15'h0000;
+  assign _or_2875 = _and_956 | _and_953;
+  assign _mux_2876 = _or_950 ? 15'h0000 : _mux_2874;
+  assign _or_2877 = _or_950 | _or_2875;
+  assign _mux_2878 = _and_956 ? 1'b1 : 1'b0;
+  assign _mux_2879 = _or_950 ? 1'b0 : _mux_2878;
+  assign _mux_2880 = _or_982 ? 4'h0 : _mux_997;
+  assign _or_2881 = _or_982 | _and_988;
+  assign _mux_2882 = _and_988 ? _slice_1006 : 15'h0000;
+  assign _or_2883 = _and_988 | _and_985;
+  assign _mux_2884 = _or_982 ? 15'h0000 : _mux_2882;
+  assign _or_2885 = _or_982 | _or_2883;
+  assign _mux_2886 = _and_988 ? 1'b1 : 1'b0;
+  assign _mux_2887 = _or_982 ? 1'b0 : _mux_2886;
+  assign _mux_2888 = _or_1014 ? 4'h0 : _mux_1029;
+  assign _or_2889 = _or_1014 | _and_1020;
+  assign _mux_2890 = _and_1020 ? _slice_1038 : 15'h0000;
+  assign _or_2891 = _and_1020 | _and_1017;
+  assign _mux_2892 = _or_1014 ? 15'h0000 : _mux_2890;
+  assign _or_2893 = _or_1014 | _or_2891;
+  assign _mux_2894 = _and_1020 ? 1'b1 : 1'b0;
+  assign _mux_2895 = _or_1014 ? 1'b0 : _mux_2894;
+  assign _mux_2896 = _or_1046 ? 4'h0 : _mux_1061;
+  assign _or_2897 = _or_1046 | _and_1052;
+  assign _mux_2898 = _and_1052 ? _slice_1070 : 15'h0000;
+  assign _or_2899 = _and_1052 | _and_1049;
+  assign _mux_2900 = _or_1046 ? 15'h0000 : _mux_2898;
+  assign _or_2901 = _or_1046 | _or_2899;
+  assign _mux_2902 = _and_1052 ? 1'b1 : 1'b0;
+  assign _mux_2903 = _or_1046 ? 1'b0 : _mux_2902;
+  assign _mux_2904 = _or_1078 ? 4'h0 : _mux_1093;
+  assign _or_2905 = _or_1078 | _and_1084;
+  assign _mux_2906 = _and_1084 ? _slice_1102 : 15'h0000;
+  assign _or_2907 = _and_1084 | _and_1081;
+  assign _mux_2908 = _or_1078 ? 15'h0000 : _mux_2906;
+  assign _or_2909 = _or_1078 | _or_2907;
+  assign _mux_2910 = _and_1084 ? 1'b1 : 1'b0;
+  assign _mux_2911 = _or_1078 ? 1'b0 : _mux_2910;
+  assign _mux_2912 = _or_1110 ? 4'h0 : _mux_1125;
+  assign _or_2913 = _or_1110 | _and_1116;
+  assign _mux_2914 = _and_1116 ? _slice_1134 : 15'h0000;
+  assign _or_2915 = _and_1116 | _and_1113;
+  assign _mux_2916 = _or_1110 ? 15'h0000 : _mux_2914;
+  assign _or_2917 = _or_1110 | _or_2915;
+  assign _mux_2918 = _and_1116 ? 1'b1 : 1'b0;
+  assign _mux_2919 = _or_1110 ? 1'b0 : _mux_2918;
+  assign _mux_2920 = _or_1142 ? 4'h0 : _mux_1157;
+  assign _or_2921 = _or_1142 | _and_1148;
+  assign _mux_2922 = _and_1148 ? _slice_1166 : 15'h0000;
+  assign _or_2923 = _and_1148 | _and_1145;
+  assign _mux_2924 = _or_1142 ? 15'h0000 : _mux_2922;
+  assign _or_2925 = _or_1142 | _or_2923;
+  assign _mux_2926 = _and_1148 ? 1'b1 : 1'b0;
+  assign _mux_2927 = _or_1142 ? 1'b0 : _mux_2926;
+  assign _mux_2928 = _or_1174 ? 4'h0 : _mux_1189;
+  assign _or_2929 = _or_1174 | _and_1180;
+  assign _mux_2930 = _and_1180 ? _slice_1198 : 15'h0000;
+  assign _or_2931 = _and_1180 | _and_1177;
+  assign _mux_2932 = _or_1174 ? 15'h0000 : _mux_2930;
+  assign _or_2933 = _or_1174 | _or_2931;
+  assign _mux_2934 = _and_1180 ? 1'b1 : 1'b0;
+  assign _mux_2935 = _or_1174 ? 1'b0 : _mux_2934;
+  assign _mux_2936 = _or_1206 ? 4'h0 : _mux_1221;
+  assign _or_2937 = _or_1206 | _and_1212;
+  assign _mux_2938 = _and_1212 ? _slice_1230 : 15'h0000;
+  assign _or_2939 = _and_1212 | _and_1209;
+  assign _mux_2940 = _or_1206 ? 15'h0000 : _mux_2938;
+  assign _or_2941 = _or_1206 | _or_2939;
+  assign _mux_2942 = _and_1212 ? 1'b1 : 1'b0;
+  assign _mux_2943 = _or_1206 ? 1'b0 : _mux_2942;
+  assign _mux_2944 = _or_1238 ? 4'h0 : _mux_1253;
+  assign _or_2945 = _or_1238 | _and_1244;
+  assign _mux_2946 = _and_1244 ? _slice_1262 : 15'h0000;
+  assign _or_2947 = _and_1244 | _and_1241;
+  assign _mux_2948 = _or_1238 ? 15'h0000 : _mux_2946;
+  assign _or_2949 = _or_1238 | _or_2947;
+  assign _mux_2950 = _and_1244 ? 1'b1 : 1'b0;
+  assign _mux_2951 = _or_1238 ? 1'b0 : _mux_2950;
+  assign _mux_2952 = _or_1270 ? 4'h0 : _mux_1285;
+  assign _or_2953 = _or_1270 | _and_1276;
+  assign _mux_2954 = _and_1276 ? _slice_1294 : 15'h0000;
+  assign _or_2955 = _and_1276 | _and_1273;
+  assign _mux_2956 = _or_1270 ? 15'h0000 : _mux_2954;
+  assign _or_2957 = _or_1270 | _or_2955;
+  assign _mux_2958 = _and_1276 ? 1'b1 : 1'b0;
+  assign _mux_2959 = _or_1270 ? 1'b0 : _mux_2958;
+  assign _mux_2960 = _or_1302 ? 4'h0 : _mux_1317;
+  assign _or_2961 = _or_1302 | _and_1308;
+  assign _mux_2962 = _and_1308 ? _slice_1326 : 15'h0000;
+  assign _or_2963 = _and_1308 | _and_1305;
+  assign _mux_2964 = _or_1302 ? 15'h0000 : _mux_2962;
+  assign _or_2965 = _or_1302 | _or_2963;
+  assign _mux_2966 = _and_1308 ? 1'b1 : 1'b0;
+  assign _mux_2967 = _or_1302 ? 1'b0 : _mux_2966;
+  assign _mux_2968 = _or_1334 ? 4'h0 : _mux_1349;
+  assign _or_2969 = _or_1334 | _and_1340;
+  assign _mux_2970 = _and_1340 ? _slice_1358 : 15'h0000;
+  assign _or_2971 = _and_1340 | _and_1337;
+  assign _mux_2972 = _or_1334 ? 15'h0000 : _mux_2970;
+  assign _or_2973 = _or_1334 | _or_2971;
+  assign _mux_2974 = _and_1340 ? 1'b1 : 1'b0;
+  assign _mux_2975 = _or_1334 ? 1'b0 : _mux_2974;
+  assign _mux_2976 = _or_1366 ? 4'h0 : _mux_1381;
+  assign _or_2977 = _or_1366 | _and_1372;
+  assign _mux_2978 = _and_1372 ? _slice_1390 : 15'h0000;
+  assign _or_2979 = _and_1372 | _and_1369;
+  assign _mux_2980 = _or_1366 ? 15'h0000 : _mux_2978;
+  assign _or_2981 = _or_1366 | _or_2979;
+  assign _mux_2982 = _and_1372 ? 1'b1 : 1'b0;
+  assign _mux_2983 = _or_1366 ? 1'b0 : _mux_2982;
+  assign _mux_2984 = _or_1398 ? 4'h0 : _mux_1413;
+  assign _or_2985 = _or_1398 | _and_1404;
+  assign _mux_2986 = _and_1404 ? _slice_1422 : 15'h0000;
+  assign _or_2987 = _and_1404 | _and_1401;
+  assign _mux_2988 = _or_1398 ? 15'h0000 : _mux_2986;
+  assign _or_2989 = _or_1398 | _or_2987;
+  assign _mux_2990 = _and_1404 ? 1'b1 : 1'b0;
+  assign _mux_2991 = _or_1398 ? 1'b0 : _mux_2990;
+  assign _mux_2992 = _or_1430 ? 4'h0 : _mux_1445;
+  assign _or_2993 = _or_1430 | _and_1436;
+  assign _mux_2994 = _and_1436 ? _slice_1454 : 15'h0000;
+  assign _or_2995 = _and_1436 | _and_1433;
+  assign _mux_2996 = _or_1430 ? 15'h0000 : _mux_2994;
+  assign _or_2997 = _or_1430 | _or_2995;
+  assign _mux_2998 = _and_1436 ? 1'b1 : 1'b0;
+  assign _mux_2999 = _or_1430 ? 1'b0 : _mux_2998;
+  assign _mux_3000 = _or_1462 ? 4'h0 : _mux_1477;
+  assign _or_3001 = _or_1462 | _and_1468;
+  assign _mux_3002 = _and_1468 ? _slice_1486 : 15'h0000;
+  assign _or_3003 = _and_1468 | _and_1465;
+  assign _mux_3004 = _or_1462 ? 15'h0000 : _mux_3002;
+  assign _or_3005 = _or_1462 | _or_3003;
+  assign _mux_3006 = _and_1468 ? 1'b1 : 1'b0;
+  assign _mux_3007 = _or_1462 ? 1'b0 : _mux_3006;
+  assign _mux_3008 = _or_1494 ? 4'h0 : _mux_1509;
+  assign _or_3009 = _or_1494 | _and_1500;
+  assign _mux_3010 = _and_1500 ? _slice_1518 : 15'h0000;
+  assign _or_3011 = _and_1500 | _and_1497;
+  assign _mux_3012 = _or_1494 ? 15'h0000 : _mux_3010;
+  assign _or_3013 = _or_1494 | _or_3011;
+  assign _mux_3014 = _and_1500 ? 1'b1 : 1'b0;
+  assign _mux_3015 = _or_1494 ? 1'b0 : _mux_3014;
+  assign _mux_3016 = _or_1526 ? 4'h0 : _mux_1541;
+  assign _or_3017 = _or_1526 | _and_1532;
+  assign _mux_3018 = _and_1532 ? _slice_1550 : 15'h0000;
+  assign _or_3019 = _and_1532 | _and_1529;
+  assign _mux_3020 = _or_1526 ? 15'h0000 : _mux_3018;
+  assign _or_3021 = _or_1526 | _or_3019;
+  assign _mux_3022 = _and_1532 ? 1'b1 : 1'b0;
+  assign _mux_3023 = _or_1526 ? 1'b0 : _mux_3022;
+  assign _mux_3024 = _or_1558 ? 4'h0 : _mux_1573;
+  assign _or_3025 = _or_1558 | _and_1564;
+  assign _mux_3026 = _and_1564 ? _slice_1582 : 15'h0000;
+  assign _or_3027 = _and_1564 | _and_1561;
+  assign _mux_3028 = _or_1558 ? 15'h0000 : _mux_3026;
+  assign _or_3029 = _or_1558 | _or_3027;
+  assign _mux_3030 = _and_1564 ? 1'b1 : 1'b0;
+  assign _mux_3031 = _or_1558 ? 1'b0 : _mux_3030;
+  assign _mux_3032 = _or_1590 ? 4'h0 : _mux_1605;
+  assign _or_3033 = _or_1590 | _and_1596;
+  assign _mux_3034 = _and_1596 ? _slice_1614 : 15'h0000;
+  assign _or_3035 = _and_1596 | _and_1593;
+  assign _mux_3036 = _or_1590 ? 15'h0000 : _mux_3034;
+  assign _or_3037 = _or_1590 | _or_3035;
+  assign _mux_3038 = _and_1596 ? 1'b1 : 1'b0;
+  assign _mux_3039 = _or_1590 ? 1'b0 : _mux_3038;
+  assign _mux_3040 = _or_1622 ? 4'h0 : _mux_1637;
+  assign _or_3041 = _or_1622 | _and_1628;
+  assign _mux_3042 = _and_1628 ? _slice_1646 : 15'h0000;
+  assign _or_3043 = _and_1628 | _and_1625;
+  assign _mux_3044 = _or_1622 ? 15'h0000 : _mux_3042;
+  assign _or_3045 = _or_1622 | _or_3043;
+  assign _mux_3046 = _and_1628 ? 1'b1 : 1'b0;
+  assign _mux_3047 = _or_1622 ? 1'b0 : _mux_3046;
+  assign _mux_3048 = _or_1654 ? 4'h0 : _mux_1669;
+  assign _or_3049 = _or_1654 | _and_1660;
+  assign _mux_3050 = _and_1660 ? _slice_1678 : 15'h0000;
+  assign _or_3051 = _and_1660 | _and_1657;
+  assign _mux_3052 = _or_1654 ? 15'h0000 : _mux_3050;
+  assign _or_3053 = _or_1654 | _or_3051;
+  assign _mux_3054 = _and_1660 ? 1'b1 : 1'b0;
+  assign _mux_3055 = _or_1654 ? 1'b0 : _mux_3054;
+  assign _mux_3056 = _or_1686 ? 4'h0 : _mux_1701;
+  assign _or_3057 = _or_1686 | _and_1692;
+  assign _mux_3058 = _and_1692 ? _slice_1710 : 15'h0000;
+  assign _or_3059 = _and_1692 | _and_1689;
+  assign _mux_3060 = _or_1686 ? 15'h0000 : _mux_3058;
+  assign _or_3061 = _or_1686 | _or_3059;
+  assign _mux_3062 = _and_1692 ? 1'b1 : 1'b0;
+  assign _mux_3063 = _or_1686 ? 1'b0 : _mux_3062;
+  assign _mux_3064 = _or_1718 ? 4'h0 : _mux_1733;
+  assign _or_3065 = _or_1718 | _and_1724;
+  assign _mux_3066 = _and_1724 ? _slice_1742 : 15'h0000;
+  assign _or_3067 = _and_1724 | _and_1721;
+  assign _mux_3068 = _or_1718 ? 15'h0000 : _mux_3066;
+  assign _or_3069 = _or_1718 | _or_3067;
+  assign _mux_3070 = _and_1724 ? 1'b1 : 1'b0;
+  assign _mux_3071 = _or_1718 ? 1'b0 : _mux_3070;
+  assign _mux_3072 = _or_1750 ? 4'h0 : _mux_1765;
+  assign _or_3073 = _or_1750 | _and_1756;
+  assign _mux_3074 = _and_1756 ? _slice_1774 : 15'h0000;
+  assign _or_3075 = _and_1756 | _and_1753;
+  assign _mux_3076 = _or_1750 ? 15'h0000 : _mux_3074;
+  assign _or_3077 = _or_1750 | _or_3075;
+  assign _mux_3078 = _and_1756 ? 1'b1 : 1'b0;
+  assign _mux_3079 = _or_1750 ? 1'b0 : _mux_3078;
+  assign _mux_3080 = _or_1782 ? 4'h0 : _mux_1797;
+  assign _or_3081 = _or_1782 | _and_1788;
+  assign _mux_3082 = _and_1788 ? _slice_1806 : 15'h0000;
+  assign _or_3083 = _and_1788 | _and_1785;
+  assign _mux_3084 = _or_1782 ? 15'h0000 : _mux_3082;
+  assign _or_3085 = _or_1782 | _or_3083;
+  assign _mux_3086 = _and_1788 ? 1'b1 : 1'b0;
+  assign _mux_3087 = _or_1782 ? 1'b0 : _mux_3086;
+  assign _mux_3088 = _or_1814 ? 4'h0 : _mux_1829;
+  assign _or_3089 = _or_1814 | _and_1820;
+  assign _mux_3090 = _and_1820 ? _slice_1838 : 15'h0000;
+  assign _or_3091 = _and_1820 | _and_1817;
+  assign _mux_3092 = _or_1814 ? 15'h0000 : _mux_3090;
+  assign _or_3093 = _or_1814 | _or_3091;
+  assign _mux_3094 = _and_1820 ? 1'b1 : 1'b0;
+  assign _mux_3095 = _or_1814 ? 1'b0 : _mux_3094;
+  assign _mux_3096 = _or_1846 ? 4'h0 : _mux_1861;
+  assign _or_3097 = _or_1846 | _and_1852;
+  assign _mux_3098 = _and_1852 ? _slice_1870 : 15'h0000;
+  assign _or_3099 = _and_1852 | _and_1849;
+  assign _mux_3100 = _or_1846 ? 15'h0000 : _mux_3098;
+  assign _or_3101 = _or_1846 | _or_3099;
+  assign _mux_3102 = _and_1852 ? 1'b1 : 1'b0;
+  assign _mux_3103 = _or_1846 ? 1'b0 : _mux_3102;
+  assign _mux_3104 = _or_1878 ? 4'h0 : _mux_1893;
+  assign _or_3105 = _or_1878 | _and_1884;
+  assign _mux_3106 = _and_1884 ? _slice_1902 : 15'h0000;
+  assign _or_3107 = _and_1884 | _and_1881;
+  assign _mux_3108 = _or_1878 ? 15'h0000 : _mux_3106;
+  assign _or_3109 = _or_1878 | _or_3107;
+  assign _mux_3110 = _and_1884 ? 1'b1 : 1'b0;
+  assign _mux_3111 = _or_1878 ? 1'b0 : _mux_3110;
+  assign _mux_3112 = _or_1910 ? 4'h0 : _mux_1925;
+  assign _or_3113 = _or_1910 | _and_1916;
+  assign _mux_3114 = _and_1916 ? _slice_1934 : 15'h0000;
+  assign _or_3115 = _and_1916 | _and_1913;
+  assign _mux_3116 = _or_1910 ? 15'h0000 : _mux_3114;
+  assign _or_3117 = _or_1910 | _or_3115;
+  assign _mux_3118 = _and_1916 ? 1'b1 : 1'b0;
+  assign _mux_3119 = _or_1910 ? 1'b0 : _mux_3118;
+  assign _mux_3120 = _or_1942 ? 4'h0 : _mux_1957;
+  assign _or_3121 = _or_1942 | _and_1948;
+  assign _mux_3122 = _and_1948 ? _slice_1966 : 15'h0000;
+  assign _or_3123 = _and_1948 | _and_1945;
+  assign _mux_3124 = _or_1942 ? 15'h0000 : _mux_3122;
+  assign _or_3125 = _or_1942 | _or_3123;
+  assign _mux_3126 = _and_1948 ? 1'b1 : 1'b0;
+  assign _mux_3127 = _or_1942 ? 1'b0 : _mux_3126;
+  assign _mux_3128 = _or_1974 ? 4'h0 : _mux_1989;
+  assign _or_3129 = _or_1974 | _and_1980;
+  assign _mux_3130 = _and_1980 ? _slice_1998 : 15'h0000;
+  assign _or_3131 = _and_1980 | _and_1977;
+  assign _mux_3132 = _or_1974 ? 15'h0000 : _mux_3130;
+  assign _or_3133 = _or_1974 | _or_3131;
+  assign _mux_3134 = _and_1980 ? 1'b1 : 1'b0;
+  assign _mux_3135 = _or_1974 ? 1'b0 : _mux_3134;
+  assign _mux_3136 = _or_2006 ? 4'h0 : _mux_2021;
+  assign _or_3137 = _or_2006 | _and_2012;
+  assign _mux_3138 = _and_2012 ? _slice_2030 : 15'h0000;
+  assign _or_3139 = _and_2012 | _and_2009;
+  assign _mux_3140 = _or_2006 ? 15'h0000 : _mux_3138;
+  assign _or_3141 = _or_2006 | _or_3139;
+  assign _mux_3142 = _and_2012 ? 1'b1 : 1'b0;
+  assign _mux_3143 = _or_2006 ? 1'b0 : _mux_3142;
+  assign _mux_3144 = _or_2038 ? 4'h0 : _mux_2053;
+  assign _or_3145 = _or_2038 | _and_2044;
+  assign _mux_3146 = _and_2044 ? _slice_2062 : 15'h0000;
+  assign _or_3147 = _and_2044 | _and_2041;
+  assign _mux_3148 = _or_2038 ? 15'h0000 : _mux_3146;
+  assign _or_3149 = _or_2038 | _or_3147;
+  assign _mux_3150 = _and_2044 ? 1'b1 : 1'b0;
+  assign _mux_3151 = _or_2038 ? 1'b0 : _mux_3150;
+  assign _mux_3152 = _or_2070 ? 4'h0 : _mux_2085;
+  assign _or_3153 = _or_2070 | _and_2076;
+  assign _mux_3154 = _and_2076 ? _slice_2094 : 15'h0000;
+  assign _or_3155 = _and_2076 | _and_2073;
+  assign _mux_3156 = _or_2070 ? 15'h0000 : _mux_3154;
+  assign _or_3157 = _or_2070 | _or_3155;
+  assign _mux_3158 = _and_2076 ? 1'b1 : 1'b0;
+  assign _mux_3159 = _or_2070 ? 1'b0 : _mux_3158;
+  assign _mux_3160 = _or_2102 ? 4'h0 : _mux_2117;
+  assign _or_3161 = _or_2102 | _and_2108;
+  assign _mux_3162 = _and_2108 ? _slice_2126 : 15'h0000;
+  assign _or_3163 = _and_2108 | _and_2105;
+  assign _mux_3164 = _or_2102 ? 15'h0000 : _mux_3162;
+  assign _or_3165 = _or_2102 | _or_3163;
+  assign _mux_3166 = _and_2108 ? 1'b1 : 1'b0;
+  assign _mux_3167 = _or_2102 ? 1'b0 : _mux_3166;
+  assign _mux_3168 = _or_2134 ? 4'h0 : _mux_2149;
+  assign _or_3169 = _or_2134 | _and_2140;
+  assign _mux_3170 = _and_2140 ? _slice_2158 : 15'h0000;
+  assign _or_3171 = _and_2140 | _and_2137;
+  assign _mux_3172 = _or_2134 ? 15'h0000 : _mux_3170;
+  assign _or_3173 = _or_2134 | _or_3171;
+  assign _mux_3174 = _and_2140 ? 1'b1 : 1'b0;
+  assign _mux_3175 = _or_2134 ? 1'b0 : _mux_3174;
+  assign _mux_3176 = _or_2166 ? 4'h0 : _mux_2181;
+  assign _or_3177 = _or_2166 | _and_2172;
+  assign _mux_3178 = _and_2172 ? _slice_2190 : 15'h0000;
+  assign _or_3179 = _and_2172 | _and_2169;
+  assign _mux_3180 = _or_2166 ? 15'h0000 : _mux_3178;
+  assign _or_3181 = _or_2166 | _or_3179;
+  assign _mux_3182 = _and_2172 ? 1'b1 : 1'b0;
+  assign _mux_3183 = _or_2166 ? 1'b0 : _mux_3182;
+  assign _mux_3184 = _or_2198 ? 4'h0 : _mux_2213;
+  assign _or_3185 = _or_2198 | _and_2204;
+  assign _mux_3186 = _and_2204 ? _slice_2222 : 15'h0000;
+  assign _or_3187 = _and_2204 | _and_2201;
+  assign _mux_3188 = _or_2198 ? 15'h0000 : _mux_3186;
+  assign _or_3189 = _or_2198 | _or_3187;
+  assign _mux_3190 = _and_2204 ? 1'b1 : 1'b0;
+  assign _mux_3191 = _or_2198 ? 1'b0 : _mux_3190;
+  assign _mux_3192 = _or_2230 ? 4'h0 : _mux_2245;
+  assign _or_3193 = _or_2230 | _and_2236;
+  assign _mux_3194 = _and_2236 ? _slice_2254 : 15'h0000;
+  assign _or_3195 = _and_2236 | _and_2233;
+  assign _mux_3196 = _or_2230 ? 15'h0000 : _mux_3194;
+  assign _or_3197 = _or_2230 | _or_3195;
+  assign _mux_3198 = _and_2236 ? 1'b1 : 1'b0;
+  assign _mux_3199 = _or_2230 ? 1'b0 : _mux_3198;
+  assign _mux_3200 = _or_2262 ? 4'h0 : _mux_2277;
+  assign _or_3201 = _or_2262 | _and_2268;
+  assign _mux_3202 = _and_2268 ? _slice_2286 : 15'h0000;
+  assign _or_3203 = _and_2268 | _and_2265;
+  assign _mux_3204 = _or_2262 ? 15'h0000 : _mux_3202;
+  assign _or_3205 = _or_2262 | _or_3203;
+  assign _mux_3206 = _and_2268 ? 1'b1 : 1'b0;
+  assign _mux_3207 = _or_2262 ? 1'b0 : _mux_3206;
+  assign _mux_3208 = _or_2294 ? 4'h0 : _mux_2309;
+  assign _or_3209 = _or_2294 | _and_2300;
+  assign _mux_3210 = _and_2300 ? _slice_2318 : 15'h0000;
+  assign _or_3211 = _and_2300 | _and_2297;
+  assign _mux_3212 = _or_2294 ? 15'h0000 : _mux_3210;
+  assign _or_3213 = _or_2294 | _or_3211;
+  assign _mux_3214 = _and_2300 ? 1'b1 : 1'b0;
+  assign _mux_3215 = _or_2294 ? 1'b0 : _mux_3214;
+  assign _mux_3216 = _or_2326 ? 4'h0 : _mux_2341;
+  assign _or_3217 = _or_2326 | _and_2332;
+  assign _mux_3218 = _and_2332 ? _slice_2350 : 15'h0000;
+  assign _or_3219 = _and_2332 | _and_2329;
+  assign _mux_3220 = _or_2326 ? 15'h0000 : _mux_3218;
+  assign _or_3221 = _or_2326 | _or_3219;
+  assign _mux_3222 = _and_2332 ? 1'b1 : 1'b0;
+  assign _mux_3223 = _or_2326 ? 1'b0 : _mux_3222;
+  assign _mux_3224 = _or_2358 ? 4'h0 : _mux_2373;
+  assign _or_3225 = _or_2358 | _and_2364;
+  assign _mux_3226 = _and_2364 ? _slice_2382 : 15'h0000;
+  assign _or_3227 = _and_2364 | _and_2361;
+  assign _mux_3228 = _or_2358 ? 15'h0000 : _mux_3226;
+  assign _or_3229 = _or_2358 | _or_3227;
+  assign _mux_3230 = _and_2364 ? 1'b1 : 1'b0;
+  assign _mux_3231 = _or_2358 ? 1'b0 : _mux_3230;
+  assign _mux_3232 = _or_2390 ? 4'h0 : _mux_2405;
+  assign _or_3233 = _or_2390 | _and_2396;
+  assign _mux_3234 = _and_2396 ? _slice_2414 : 15'h0000;
+  assign _or_3235 = _and_2396 | _and_2393;
+  assign _mux_3236 = _or_2390 ? 15'h0000 : _mux_3234;
+  assign _or_3237 = _or_2390 | _or_3235;
+  assign _mux_3238 = _and_2396 ? 1'b1 : 1'b0;
+  assign _mux_3239 = _or_2390 ? 1'b0 : _mux_3238;
+  assign _mux_3240 = _or_2422 ? 4'h0 : _mux_2437;
+  assign _or_3241 = _or_2422 | _and_2428;
+  assign _mux_3242 = _and_2428 ? _slice_2446 : 15'h0000;
+  assign _or_3243 = _and_2428 | _and_2425;
+  assign _mux_3244 = _or_2422 ? 15'h0000 : _mux_3242;
+  assign _or_3245 = _or_2422 | _or_3243;
+  assign _mux_3246 = _and_2428 ? 1'b1 : 1'b0;
+  assign _mux_3247 = _or_2422 ? 1'b0 : _mux_3246;
+  assign _mux_3248 = _or_2454 ? 4'h0 : _mux_2469;
+  assign _or_3249 = _or_2454 | _and_2460;
+  assign _mux_3250 = _and_2460 ? _slice_2478 : 15'h0000;
+  assign _or_3251 = _and_2460 | _and_2457;
+  assign _mux_3252 = _or_2454 ? 15'h0000 : _mux_3250;
+  assign _or_3253 = _or_2454 | _or_3251;
+  assign _mux_3254 = _and_2460 ? 1'b1 : 1'b0;
+  assign _mux_3255 = _or_2454 ? 1'b0 : _mux_3254;
+  assign _mux_3256 = _or_2486 ? 4'h0 : _mux_2501;
+  assign _or_3257 = _or_2486 | _and_2492;
+  assign _mux_3258 = _and_2492 ? _slice_2510 : 15'h0000;
+  assign _or_3259 = _and_2492 | _and_2489;
+  assign _mux_3260 = _or_2486 ? 15'h0000 : _mux_3258;
+  assign _or_3261 = _or_2486 | _or_3259;
+  assign _mux_3262 = _and_2492 ? 1'b1 : 1'b0;
+  assign _mux_3263 = _or_2486 ? 1'b0 : _mux_3262;
+  assign _mux_3264 = _or_2518 ? 4'h0 : _mux_2533;
+  assign _or_3265 = _or_2518 | _and_2524;
+  assign _mux_3266 = _and_2524 ? _slice_2542 : 15'h0000;
+  assign _or_3267 = _and_2524 | _and_2521;
+  assign _mux_3268 = _or_2518 ? 15'h0000 : _mux_3266;
+  assign _or_3269 = _or_2518 | _or_3267;
+  assign _mux_3270 = _and_2524 ? 1'b1 : 1'b0;
+  assign _mux_3271 = _or_2518 ? 1'b0 : _mux_3270;
+  assign _mux_3272 = _or_2550 ? 4'h0 : _mux_2565;
+  assign _or_3273 = _or_2550 | _and_2556;
+  assign _mux_3274 = _and_2556 ? _slice_2574 : 15'h0000;
+  assign _or_3275 = _and_2556 | _and_2553;
+  assign _mux_3276 = _or_2550 ? 15'h0000 : _mux_3274;
+  assign _or_3277 = _or_2550 | _or_3275;
+  assign _mux_3278 = _and_2556 ? 1'b1 : 1'b0;
+  assign _mux_3279 = _or_2550 ? 1'b0 : _mux_3278;
+  assign _mux_3280 = _or_2582 ? 4'h0 : _mux_2597;
+  assign _or_3281 = _or_2582 | _and_2588;
+  assign _mux_3282 = _and_2588 ? _slice_2606 : 15'h0000;
+  assign _or_3283 = _and_2588 | _and_2585;
+  assign _mux_3284 = _or_2582 ? 15'h0000 : _mux_3282;
+  assign _or_3285 = _or_2582 | _or_3283;
+  assign _mux_3286 = _and_2588 ? 1'b1 : 1'b0;
+  assign _mux_3287 = _or_2582 ? 1'b0 : _mux_3286;
+  assign _mux_3288 = _or_2614 ? 4'h0 : _mux_2629;
+  assign _or_3289 = _or_2614 | _and_2620;
+  assign _mux_3290 = _and_2620 ? _slice_2638 : 15'h0000;
+  assign _or_3291 = _and_2620 | _and_2617;
+  assign _mux_3292 = _or_2614 ? 15'h0000 : _mux_3290;
+  assign _or_3293 = _or_2614 | _or_3291;
+  assign _mux_3294 = _and_2620 ? 1'b1 : 1'b0;
+  assign _mux_3295 = _or_2614 ? 1'b0 : _mux_3294;
+  assign _mux_3296 = _or_2646 ? 4'h0 : _mux_2661;
+  assign _or_3297 = _or_2646 | _and_2652;
+  assign _mux_3298 = _and_2652 ? _slice_2670 : 15'h0000;
+  assign _or_3299 = _and_2652 | _and_2649;
+  assign _mux_3300 = _or_2646 ? 15'h0000 : _mux_3298;
+  assign _or_3301 = _or_2646 | _or_3299;
+  assign _mux_3302 = _and_2652 ? 1'b1 : 1'b0;
+  assign _mux_3303 = _or_2646 ? 1'b0 : _mux_3302;
+  assign _mux_3304 = _or_2678 ? 4'h0 : _mux_2693;
+  assign _or_3305 = _or_2678 | _and_2684;
+  assign _mux_3306 = _and_2684 ? _slice_2702 : 15'h0000;
+  assign _or_3307 = _and_2684 | _and_2681;
+  assign _mux_3308 = _or_2678 ? 15'h0000 : _mux_3306;
+  assign _or_3309 = _or_2678 | _or_3307;
+  assign _mux_3310 = _and_2684 ? 1'b1 : 1'b0;
+  assign _mux_3311 = _or_2678 ? 1'b0 : _mux_3310;
+  assign _mux_3312 = _or_2710 ? 4'h0 : _mux_2725;
+  assign _or_3313 = _or_2710 | _and_2716;
+  assign _mux_3314 = _and_2716 ? _slice_2734 : 15'h0000;
+  assign _or_3315 = _and_2716 | _and_2713;
+  assign _mux_3316 = _or_2710 ? 15'h0000 : _mux_3314;
+  assign _or_3317 = _or_2710 | _or_3315;
+  assign _mux_3318 = _and_2716 ? 1'b1 : 1'b0;
+  assign _mux_3319 = _or_2710 ? 1'b0 : _mux_3318;
+  assign _mux_3320 = _or_2742 ? 4'h0 : _mux_2757;
+  assign _or_3321 = _or_2742 | _and_2748;
+  assign _mux_3322 = _and_2748 ? _slice_2766 : 15'h0000;
+  assign _or_3323 = _and_2748 | _and_2745;
+  assign _mux_3324 = _or_2742 ? 15'h0000 : _mux_3322;
+  assign _or_3325 = _or_2742 | _or_3323;
+  assign _mux_3326 = _and_2748 ? 1'b1 : 1'b0;
+  assign _mux_3327 = _or_2742 ? 1'b0 : _mux_3326;
+  assign _mux_3328 = _or_2774 ? 4'h0 : _mux_2789;
+  assign _or_3329 = _or_2774 | _and_2780;
+  assign _mux_3330 = _and_2780 ? _slice_2798 : 15'h0000;
+  assign _or_3331 = _and_2780 | _and_2777;
+  assign _mux_3332 = _or_2774 ? 15'h0000 : _mux_3330;
+  assign _or_3333 = _or_2774 | _or_3331;
+  assign _mux_3334 = _and_2780 ? 1'b1 : 1'b0;
+  assign _mux_3335 = _or_2774 ? 1'b0 : _mux_3334;
+  assign _mux_3336 = _or_2806 ? 4'h0 : _mux_2821;
+  assign _or_3337 = _or_2806 | _and_2812;
+  assign _mux_3338 = _and_2812 ? _slice_2830 : 15'h0000;
+  assign _or_3339 = _and_2812 | _and_2809;
+  assign _mux_3340 = _or_2806 ? 15'h0000 : _mux_3338;
+  assign _or_3341 = _or_2806 | _or_3339;
+  assign _mux_3342 = _and_2812 ? 1'b1 : 1'b0;
+  assign _mux_3343 = _or_2806 ? 1'b0 : _mux_3342;
   wire _unused_ok = &{1'b0, _mux_813[15], _mux_845[15], _mux_877[15], _mux_909[15], _mux_941[15], _mux_973[15], _mux_1005[15], _mux_1037[15], _mux_1069[15], _mux_1101[15], _mux_1133[15], _mux_1165[15], _mux_1197[15], _mux_1229[15], _mux_1261[15], _mux_1293[15], _mux_1325[15], _mux_1357[15], _mux_1389[15], _mux_1421[15], _mux_1453[15], _mux_1485[15], _mux_1517[15], _mux_1549[15], _mux_1581[15], _mux_1613[15], _mux_1645[15], _mux_1677[15], _mux_1709[15], _mux_1741[15], _mux_1773[15], _mux_1805[15], _mux_1837[15], _mux_1869[15], _mux_1901[15], _mux_1933[15], _mux_1965[15], _mux_1997[15], _mux_2029[15], _mux_2061[15], _mux_2093[15], _mux_2125[15], _mux_2157[15], _mux_2189[15], _mux_2221[15], _mux_2253[15], _mux_2285[15], _mux_2317[15], _mux_2349[15], _mux_2381[15], _mux_2413[15], _mux_2445[15], _mux_2477[15], _mux_2509[15], _mux_2541[15], _mux_2573[15], _mux_2605[15], _mux_2637[15], _mux_2669[15], _mux_2701[15], _mux_2733[15], _mux_2765[15], _mux_2797[15], _mux_2829[15]};
 `ifdef FORMAL
-  wire _le_2833;
-  wire _eq_2835;
-  wire _or_2836;
+  wire _le_3345;
+  wire _eq_3347;
+  wire _or_3348;
   reg ghost_merged_0;
   reg [3:0] ghost_cnt_0;
   reg [14:0] ghost_age_0;
-  wire _not_2840;
-  wire _and_2841;
-  wire _not_2842;
-  wire _and_2843;
-  wire _ge_2844;
-  wire _wire_2845;
-  wire _not_2848;
-  wire _or_2849;
-  wire _ge_2850;
-  wire _wire_2851;
-  wire _not_2854;
-  wire _or_2855;
-  wire _lt_2856;
-  wire _and_2857;
-  wire _eq_2858;
-  wire _and_2859;
-  wire _lt_2860;
-  wire _and_2861;
-  wire _eq_2862;
-  wire _and_2863;
-  wire _and_2864;
-  wire _not_2865;
-  wire _and_2866;
-  wire _le_2867;
-  wire _eq_2869;
-  wire _or_2870;
+  wire _not_3352;
+  wire _and_3353;
+  wire _not_3354;
+  wire _and_3355;
+  wire _ge_3356;
+  wire _wire_3357;
+  wire _not_3360;
+  wire _or_3361;
+  wire _ge_3362;
+  wire _wire_3363;
+  wire _not_3366;
+  wire _or_3367;
+  wire _lt_3368;
+  wire _and_3369;
+  wire _eq_3370;
+  wire _and_3371;
+  wire _lt_3372;
+  wire _and_3373;
+  wire _eq_3374;
+  wire _and_3375;
+  wire _and_3376;
+  wire _not_3377;
+  wire _and_3378;
+  wire _le_3379;
+  wire _eq_3381;
+  wire _or_3382;
   reg ghost_merged_1;
   reg [3:0] ghost_cnt_1;
   reg [14:0] ghost_age_1;
-  wire _not_2874;
-  wire _and_2875;
-  wire _not_2876;
-  wire _and_2877;
-  wire _ge_2878;
-  wire _wire_2879;
-  wire _not_2882;
-  wire _or_2883;
-  wire _ge_2884;
-  wire _wire_2885;
-  wire _not_2888;
-  wire _or_2889;
-  wire _le_2890;
-  wire _eq_2892;
-  wire _or_2893;
-  reg ghost_merged_2;
-  reg [3:0] ghost_cnt_2;
-  reg [14:0] ghost_age_2;
-  wire _not_2897;
-  wire _and_2898;
-  wire _not_2899;
-  wire _and_2900;
-  wire _ge_2901;
-  wire _wire_2902;
-  wire _not_2905;
-  wire _or_2906;
-  wire _ge_2907;
-  wire _wire_2908;
-  wire _not_2911;
-  wire _or_2912;
-  wire _le_2913;
-  wire _eq_2915;
-  wire _or_2916;
-  reg ghost_merged_3;
-  reg [3:0] ghost_cnt_3;
-  reg [14:0] ghost_age_3;
-  wire _not_2920;
-  wire _and_2921;
-  wire _not_2922;
-  wire _and_2923;
-  wire _ge_2924;
-  wire _wire_2925;
-  wire _not_2928;
-  wire _or_2929;
-  wire _ge_2930;
-  wire _wire_2931;
-  wire _not_2934;
-  wire _or_2935;
-  wire _le_2936;
-  wire _eq_2938;
-  wire _or_2939;
-  reg ghost_merged_4;
-  reg [3:0] ghost_cnt_4;
-  reg [14:0] ghost_age_4;
-  wire _not_2943;
-  wire _and_2944;
-  wire _not_2945;
-  wire _and_2946;
-  wire _ge_2947;
-  wire _wire_2948;
-  wire _not_2951;
-  wire _or_2952;
-  wire _ge_2953;
-  wire _wire_2954;
-  wire _not_2957;
-  wire _or_2958;
-  wire _le_2959;
-  wire _eq_2961;
-  wire _or_2962;
-  reg ghost_merged_5;
-  reg [3:0] ghost_cnt_5;
-  reg [14:0] ghost_age_5;
-  wire _not_2966;
-  wire _and_2967;
-  wire _not_2968;
-  wire _and_2969;
-  wire _ge_2970;
-  wire _wire_2971;
-  wire _not_2974;
-  wire _or_2975;
-  wire _ge_2976;
-  wire _wire_2977;
-  wire _not_2980;
-  wire _or_2981;
-  wire _le_2982;
-  wire _eq_2984;
-  wire _or_2985;
-  reg ghost_merged_6;
-  reg [3:0] ghost_cnt_6;
-  reg [14:0] ghost_age_6;
-  wire _not_2989;
-  wire _and_2990;
-  wire _not_2991;
-  wire _and_2992;
-  wire _ge_2993;
-  wire _wire_2994;
-  wire _not_2997;
-  wire _or_2998;
-  wire _ge_2999;
-  wire _wire_3000;
-  wire _not_3003;
-  wire _or_3004;
-  wire _le_3005;
-  wire _eq_3007;
-  wire _or_3008;
-  reg ghost_merged_7;
-  reg [3:0] ghost_cnt_7;
-  reg [14:0] ghost_age_7;
-  wire _not_3012;
-  wire _and_3013;
-  wire _not_3014;
-  wire _and_3015;
-  wire _ge_3016;
-  wire _wire_3017;
-  wire _not_3020;
-  wire _or_3021;
-  wire _ge_3022;
-  wire _wire_3023;
-  wire _not_3026;
-  wire _or_3027;
-  wire _le_3028;
-  wire _eq_3030;
-  wire _or_3031;
-  reg ghost_merged_8;
-  reg [3:0] ghost_cnt_8;
-  reg [14:0] ghost_age_8;
-  wire _not_3035;
-  wire _and_3036;
-  wire _not_3037;
-  wire _and_3038;
-  wire _ge_3039;
-  wire _wire_3040;
-  wire _not_3043;
-  wire _or_3044;
-  wire _ge_3045;
-  wire _wire_3046;
-  wire _not_3049;
-  wire _or_3050;
-  wire _le_3051;
-  wire _eq_3053;
-  wire _or_3054;
-  reg ghost_merged_9;
-  reg [3:0] ghost_cnt_9;
-  reg [14:0] ghost_age_9;
-  wire _not_3058;
-  wire _and_3059;
-  wire _not_3060;
-  wire _and_3061;
-  wire _ge_3062;
-  wire _wire_3063;
-  wire _not_3066;
-  wire _or_3067;
-  wire _ge_3068;
-  wire _wire_3069;
-  wire _not_3072;
-  wire _or_3073;
-  wire _le_3074;
-  wire _eq_3076;
-  wire _or_3077;
-  reg ghost_merged_10;
-  reg [3:0] ghost_cnt_10;
-  reg [14:0] ghost_age_10;
-  wire _not_3081;
-  wire _and_3082;
-  wire _not_3083;
-  wire _and_3084;
-  wire _ge_3085;
-  wire _wire_3086;
-  wire _not_3089;
-  wire _or_3090;
-  wire _ge_3091;
-  wire _wire_3092;
-  wire _not_3095;
-  wire _or_3096;
-  wire _le_3097;
-  wire _eq_3099;
-  wire _or_3100;
-  reg ghost_merged_11;
-  reg [3:0] ghost_cnt_11;
-  reg [14:0] ghost_age_11;
-  wire _not_3104;
-  wire _and_3105;
-  wire _not_3106;
-  wire _and_3107;
-  wire _ge_3108;
-  wire _wire_3109;
-  wire _not_3112;
-  wire _or_3113;
-  wire _ge_3114;
-  wire _wire_3115;
-  wire _not_3118;
-  wire _or_3119;
-  wire _le_3120;
-  wire _eq_3122;
-  wire _or_3123;
-  reg ghost_merged_12;
-  reg [3:0] ghost_cnt_12;
-  reg [14:0] ghost_age_12;
-  wire _not_3127;
-  wire _and_3128;
-  wire _not_3129;
-  wire _and_3130;
-  wire _ge_3131;
-  wire _wire_3132;
-  wire _not_3135;
-  wire _or_3136;
-  wire _ge_3137;
-  wire _wire_3138;
-  wire _not_3141;
-  wire _or_3142;
-  wire _le_3143;
-  wire _eq_3145;
-  wire _or_3146;
-  reg ghost_merged_13;
-  reg [3:0] ghost_cnt_13;
-  reg [14:0] ghost_age_13;
-  wire _not_3150;
-  wire _and_3151;
-  wire _not_3152;
-  wire _and_3153;
-  wire _ge_3154;
-  wire _wire_3155;
-  wire _not_3158;
-  wire _or_3159;
-  wire _ge_3160;
-  wire _wire_3161;
-  wire _not_3164;
-  wire _or_3165;
-  wire _le_3166;
-  wire _eq_3168;
-  wire _or_3169;
-  reg ghost_merged_14;
-  reg [3:0] ghost_cnt_14;
-  reg [14:0] ghost_age_14;
-  wire _not_3173;
-  wire _and_3174;
-  wire _not_3175;
-  wire _and_3176;
-  wire _ge_3177;
-  wire _wire_3178;
-  wire _not_3181;
-  wire _or_3182;
-  wire _ge_3183;
-  wire _wire_3184;
-  wire _not_3187;
-  wire _or_3188;
-  wire _le_3189;
-  wire _eq_3191;
-  wire _or_3192;
-  reg ghost_merged_15;
-  reg [3:0] ghost_cnt_15;
-  reg [14:0] ghost_age_15;
-  wire _not_3196;
-  wire _and_3197;
-  wire _not_3198;
-  wire _and_3199;
-  wire _ge_3200;
-  wire _wire_3201;
-  wire _not_3204;
-  wire _or_3205;
-  wire _ge_3206;
-  wire _wire_3207;
-  wire _not_3210;
-  wire _or_3211;
-  wire _le_3212;
-  wire _eq_3214;
-  wire _or_3215;
-  reg ghost_merged_16;
-  reg [3:0] ghost_cnt_16;
-  reg [14:0] ghost_age_16;
-  wire _not_3219;
-  wire _and_3220;
-  wire _not_3221;
-  wire _and_3222;
-  wire _ge_3223;
-  wire _wire_3224;
-  wire _not_3227;
-  wire _or_3228;
-  wire _ge_3229;
-  wire _wire_3230;
-  wire _not_3233;
-  wire _or_3234;
-  wire _le_3235;
-  wire _eq_3237;
-  wire _or_3238;
-  reg ghost_merged_17;
-  reg [3:0] ghost_cnt_17;
-  reg [14:0] ghost_age_17;
-  wire _not_3242;
-  wire _and_3243;
-  wire _not_3244;
-  wire _and_3245;
-  wire _ge_3246;
-  wire _wire_3247;
-  wire _not_3250;
-  wire _or_3251;
-  wire _ge_3252;
-  wire _wire_3253;
-  wire _not_3256;
-  wire _or_3257;
-  wire _le_3258;
-  wire _eq_3260;
-  wire _or_3261;
-  reg ghost_merged_18;
-  reg [3:0] ghost_cnt_18;
-  reg [14:0] ghost_age_18;
-  wire _not_3265;
-  wire _and_3266;
-  wire _not_3267;
-  wire _and_3268;
-  wire _ge_3269;
-  wire _wire_3270;
-  wire _not_3273;
-  wire _or_3274;
-  wire _ge_3275;
-  wire _wire_3276;
-  wire _not_3279;
-  wire _or_3280;
-  wire _le_3281;
-  wire _eq_3283;
-  wire _or_3284;
-  reg ghost_merged_19;
-  reg [3:0] ghost_cnt_19;
-  reg [14:0] ghost_age_19;
-  wire _not_3288;
-  wire _and_3289;
-  wire _not_3290;
-  wire _and_3291;
-  wire _ge_3292;
-  wire _wire_3293;
-  wire _not_3296;
-  wire _or_3297;
-  wire _ge_3298;
-  wire _wire_3299;
-  wire _not_3302;
-  wire _or_3303;
-  wire _le_3304;
-  wire _eq_3306;
-  wire _or_3307;
-  reg ghost_merged_20;
-  reg [3:0] ghost_cnt_20;
-  reg [14:0] ghost_age_20;
-  wire _not_3311;
-  wire _and_3312;
-  wire _not_3313;
-  wire _and_3314;
-  wire _ge_3315;
-  wire _wire_3316;
-  wire _not_3319;
-  wire _or_3320;
-  wire _ge_3321;
-  wire _wire_3322;
-  wire _not_3325;
-  wire _or_3326;
-  wire _le_3327;
-  wire _eq_3329;
-  wire _or_3330;
-  reg ghost_merged_21;
-  reg [3:0] ghost_cnt_21;
-  reg [14:0] ghost_age_21;
-  wire _not_3334;
-  wire _and_3335;
-  wire _not_3336;
-  wire _and_3337;
-  wire _ge_3338;
-  wire _wire_3339;
-  wire _not_3342;
-  wire _or_3343;
-  wire _ge_3344;
-  wire _wire_3345;
-  wire _not_3348;
-  wire _or_3349;
-  wire _le_3350;
-  wire _eq_3352;
-  wire _or_3353;
-  reg ghost_merged_22;
-  reg [3:0] ghost_cnt_22;
-  reg [14:0] ghost_age_22;
-  wire _not_3357;
-  wire _and_3358;
-  wire _not_3359;
-  wire _and_3360;
-  wire _ge_3361;
-  wire _wire_3362;
-  wire _not_3365;
-  wire _or_3366;
-  wire _ge_3367;
-  wire _wire_3368;
-  wire _not_3371;
-  wire _or_3372;
-  wire _le_3373;
-  wire _eq_3375;
-  wire _or_3376;
-  reg ghost_merged_23;
-  reg [3:0] ghost_cnt_23;
-  reg [14:0] ghost_age_23;
-  wire _not_3380;
-  wire _and_3381;
-  wire _not_3382;
-  wire _and_3383;
-  wire _ge_3384;
-  wire _wire_3385;
+  wire _not_3386;
+  wire _and_3387;
   wire _not_3388;
-  wire _or_3389;
+  wire _and_3389;
   wire _ge_3390;
   wire _wire_3391;
   wire _not_3394;
   wire _or_3395;
-  wire _le_3396;
-  wire _eq_3398;
-  wire _or_3399;
-  reg ghost_merged_24;
-  reg [3:0] ghost_cnt_24;
-  reg [14:0] ghost_age_24;
-  wire _not_3403;
-  wire _and_3404;
-  wire _not_3405;
-  wire _and_3406;
-  wire _ge_3407;
-  wire _wire_3408;
+  wire _ge_3396;
+  wire _wire_3397;
+  wire _not_3400;
+  wire _or_3401;
+  wire _le_3402;
+  wire _eq_3404;
+  wire _or_3405;
+  reg ghost_merged_2;
+  reg [3:0] ghost_cnt_2;
+  reg [14:0] ghost_age_2;
+  wire _not_3409;
+  wire _and_3410;
   wire _not_3411;
-  wire _or_3412;
+  wire _and_3412;
   wire _ge_3413;
   wire _wire_3414;
   wire _not_3417;
   wire _or_3418;
-  wire _le_3419;
-  wire _eq_3421;
-  wire _or_3422;
-  reg ghost_merged_25;
-  reg [3:0] ghost_cnt_25;
-  reg [14:0] ghost_age_25;
-  wire _not_3426;
-  wire _and_3427;
-  wire _not_3428;
-  wire _and_3429;
-  wire _ge_3430;
-  wire _wire_3431;
+  wire _ge_3419;
+  wire _wire_3420;
+  wire _not_3423;
+  wire _or_3424;
+  wire _le_3425;
+  wire _eq_3427;
+  wire _or_3428;
+  reg ghost_merged_3;
+  reg [3:0] ghost_cnt_3;
+  reg [14:0] ghost_age_3;
+  wire _not_3432;
+  wire _and_3433;
   wire _not_3434;
-  wire _or_3435;
+  wire _and_3435;
   wire _ge_3436;
   wire _wire_3437;
   wire _not_3440;
   wire _or_3441;
-  wire _le_3442;
-  wire _eq_3444;
-  wire _or_3445;
-  reg ghost_merged_26;
-  reg [3:0] ghost_cnt_26;
-  reg [14:0] ghost_age_26;
-  wire _not_3449;
-  wire _and_3450;
-  wire _not_3451;
-  wire _and_3452;
-  wire _ge_3453;
-  wire _wire_3454;
+  wire _ge_3442;
+  wire _wire_3443;
+  wire _not_3446;
+  wire _or_3447;
+  wire _le_3448;
+  wire _eq_3450;
+  wire _or_3451;
+  reg ghost_merged_4;
+  reg [3:0] ghost_cnt_4;
+  reg [14:0] ghost_age_4;
+  wire _not_3455;
+  wire _and_3456;
   wire _not_3457;
-  wire _or_3458;
+  wire _and_3458;
   wire _ge_3459;
   wire _wire_3460;
   wire _not_3463;
   wire _or_3464;
-  wire _le_3465;
-  wire _eq_3467;
-  wire _or_3468;
-  reg ghost_merged_27;
-  reg [3:0] ghost_cnt_27;
-  reg [14:0] ghost_age_27;
-  wire _not_3472;
-  wire _and_3473;
-  wire _not_3474;
-  wire _and_3475;
-  wire _ge_3476;
-  wire _wire_3477;
+  wire _ge_3465;
+  wire _wire_3466;
+  wire _not_3469;
+  wire _or_3470;
+  wire _le_3471;
+  wire _eq_3473;
+  wire _or_3474;
+  reg ghost_merged_5;
+  reg [3:0] ghost_cnt_5;
+  reg [14:0] ghost_age_5;
+  wire _not_3478;
+  wire _and_3479;
   wire _not_3480;
-  wire _or_3481;
+  wire _and_3481;
   wire _ge_3482;
   wire _wire_3483;
   wire _not_3486;
   wire _or_3487;
-  wire _le_3488;
-  wire _eq_3490;
-  wire _or_3491;
-  reg ghost_merged_28;
-  reg [3:0] ghost_cnt_28;
-  reg [14:0] ghost_age_28;
-  wire _not_3495;
-  wire _and_3496;
-  wire _not_3497;
-  wire _and_3498;
-  wire _ge_3499;
-  wire _wire_3500;
+  wire _ge_3488;
+  wire _wire_3489;
+  wire _not_3492;
+  wire _or_3493;
+  wire _le_3494;
+  wire _eq_3496;
+  wire _or_3497;
+  reg ghost_merged_6;
+  reg [3:0] ghost_cnt_6;
+  reg [14:0] ghost_age_6;
+  wire _not_3501;
+  wire _and_3502;
   wire _not_3503;
-  wire _or_3504;
+  wire _and_3504;
   wire _ge_3505;
   wire _wire_3506;
   wire _not_3509;
   wire _or_3510;
-  wire _le_3511;
-  wire _eq_3513;
-  wire _or_3514;
-  reg ghost_merged_29;
-  reg [3:0] ghost_cnt_29;
-  reg [14:0] ghost_age_29;
-  wire _not_3518;
-  wire _and_3519;
-  wire _not_3520;
-  wire _and_3521;
-  wire _ge_3522;
-  wire _wire_3523;
+  wire _ge_3511;
+  wire _wire_3512;
+  wire _not_3515;
+  wire _or_3516;
+  wire _le_3517;
+  wire _eq_3519;
+  wire _or_3520;
+  reg ghost_merged_7;
+  reg [3:0] ghost_cnt_7;
+  reg [14:0] ghost_age_7;
+  wire _not_3524;
+  wire _and_3525;
   wire _not_3526;
-  wire _or_3527;
+  wire _and_3527;
   wire _ge_3528;
   wire _wire_3529;
   wire _not_3532;
   wire _or_3533;
-  wire _le_3534;
-  wire _eq_3536;
-  wire _or_3537;
-  reg ghost_merged_30;
-  reg [3:0] ghost_cnt_30;
-  reg [14:0] ghost_age_30;
-  wire _not_3541;
-  wire _and_3542;
-  wire _not_3543;
-  wire _and_3544;
-  wire _ge_3545;
-  wire _wire_3546;
+  wire _ge_3534;
+  wire _wire_3535;
+  wire _not_3538;
+  wire _or_3539;
+  wire _le_3540;
+  wire _eq_3542;
+  wire _or_3543;
+  reg ghost_merged_8;
+  reg [3:0] ghost_cnt_8;
+  reg [14:0] ghost_age_8;
+  wire _not_3547;
+  wire _and_3548;
   wire _not_3549;
-  wire _or_3550;
+  wire _and_3550;
   wire _ge_3551;
   wire _wire_3552;
   wire _not_3555;
   wire _or_3556;
-  wire _le_3557;
-  wire _eq_3559;
-  wire _or_3560;
-  reg ghost_merged_31;
-  reg [3:0] ghost_cnt_31;
-  reg [14:0] ghost_age_31;
-  wire _not_3564;
-  wire _and_3565;
-  wire _not_3566;
-  wire _and_3567;
-  wire _ge_3568;
-  wire _wire_3569;
+  wire _ge_3557;
+  wire _wire_3558;
+  wire _not_3561;
+  wire _or_3562;
+  wire _le_3563;
+  wire _eq_3565;
+  wire _or_3566;
+  reg ghost_merged_9;
+  reg [3:0] ghost_cnt_9;
+  reg [14:0] ghost_age_9;
+  wire _not_3570;
+  wire _and_3571;
   wire _not_3572;
-  wire _or_3573;
+  wire _and_3573;
   wire _ge_3574;
   wire _wire_3575;
   wire _not_3578;
   wire _or_3579;
-  wire _le_3580;
-  wire _eq_3582;
-  wire _or_3583;
-  reg ghost_merged_32;
-  reg [3:0] ghost_cnt_32;
-  reg [14:0] ghost_age_32;
-  wire _not_3587;
-  wire _and_3588;
-  wire _not_3589;
-  wire _and_3590;
-  wire _ge_3591;
-  wire _wire_3592;
+  wire _ge_3580;
+  wire _wire_3581;
+  wire _not_3584;
+  wire _or_3585;
+  wire _le_3586;
+  wire _eq_3588;
+  wire _or_3589;
+  reg ghost_merged_10;
+  reg [3:0] ghost_cnt_10;
+  reg [14:0] ghost_age_10;
+  wire _not_3593;
+  wire _and_3594;
   wire _not_3595;
-  wire _or_3596;
+  wire _and_3596;
   wire _ge_3597;
   wire _wire_3598;
   wire _not_3601;
   wire _or_3602;
-  wire _le_3603;
-  wire _eq_3605;
-  wire _or_3606;
-  reg ghost_merged_33;
-  reg [3:0] ghost_cnt_33;
-  reg [14:0] ghost_age_33;
-  wire _not_3610;
-  wire _and_3611;
-  wire _not_3612;
-  wire _and_3613;
-  wire _ge_3614;
-  wire _wire_3615;
+  wire _ge_3603;
+  wire _wire_3604;
+  wire _not_3607;
+  wire _or_3608;
+  wire _le_3609;
+  wire _eq_3611;
+  wire _or_3612;
+  reg ghost_merged_11;
+  reg [3:0] ghost_cnt_11;
+  reg [14:0] ghost_age_11;
+  wire _not_3616;
+  wire _and_3617;
   wire _not_3618;
-  wire _or_3619;
+  wire _and_3619;
   wire _ge_3620;
   wire _wire_3621;
   wire _not_3624;
   wire _or_3625;
-  wire _le_3626;
-  wire _eq_3628;
-  wire _or_3629;
-  reg ghost_merged_34;
-  reg [3:0] ghost_cnt_34;
-  reg [14:0] ghost_age_34;
-  wire _not_3633;
-  wire _and_3634;
-  wire _not_3635;
-  wire _and_3636;
-  wire _ge_3637;
-  wire _wire_3638;
+  wire _ge_3626;
+  wire _wire_3627;
+  wire _not_3630;
+  wire _or_3631;
+  wire _le_3632;
+  wire _eq_3634;
+  wire _or_3635;
+  reg ghost_merged_12;
+  reg [3:0] ghost_cnt_12;
+  reg [14:0] ghost_age_12;
+  wire _not_3639;
+  wire _and_3640;
   wire _not_3641;
-  wire _or_3642;
+  wire _and_3642;
   wire _ge_3643;
   wire _wire_3644;
   wire _not_3647;
   wire _or_3648;
-  wire _le_3649;
-  wire _eq_3651;
-  wire _or_3652;
-  reg ghost_merged_35;
-  reg [3:0] ghost_cnt_35;
-  reg [14:0] ghost_age_35;
-  wire _not_3656;
-  wire _and_3657;
-  wire _not_3658;
-  wire _and_3659;
-  wire _ge_3660;
-  wire _wire_3661;
+  wire _ge_3649;
+  wire _wire_3650;
+  wire _not_3653;
+  wire _or_3654;
+  wire _le_3655;
+  wire _eq_3657;
+  wire _or_3658;
+  reg ghost_merged_13;
+  reg [3:0] ghost_cnt_13;
+  reg [14:0] ghost_age_13;
+  wire _not_3662;
+  wire _and_3663;
   wire _not_3664;
-  wire _or_3665;
+  wire _and_3665;
   wire _ge_3666;
   wire _wire_3667;
   wire _not_3670;
   wire _or_3671;
-  wire _le_3672;
-  wire _eq_3674;
-  wire _or_3675;
-  reg ghost_merged_36;
-  reg [3:0] ghost_cnt_36;
-  reg [14:0] ghost_age_36;
-  wire _not_3679;
-  wire _and_3680;
-  wire _not_3681;
-  wire _and_3682;
-  wire _ge_3683;
-  wire _wire_3684;
+  wire _ge_3672;
+  wire _wire_3673;
+  wire _not_3676;
+  wire _or_3677;
+  wire _le_3678;
+  wire _eq_3680;
+  wire _or_3681;
+  reg ghost_merged_14;
+  reg [3:0] ghost_cnt_14;
+  reg [14:0] ghost_age_14;
+  wire _not_3685;
+  wire _and_3686;
   wire _not_3687;
-  wire _or_3688;
+  wire _and_3688;
   wire _ge_3689;
   wire _wire_3690;
   wire _not_3693;
   wire _or_3694;
-  wire _le_3695;
-  wire _eq_3697;
-  wire _or_3698;
-  reg ghost_merged_37;
-  reg [3:0] ghost_cnt_37;
-  reg [14:0] ghost_age_37;
-  wire _not_3702;
-  wire _and_3703;
-  wire _not_3704;
-  wire _and_3705;
-  wire _ge_3706;
-  wire _wire_3707;
+  wire _ge_3695;
+  wire _wire_3696;
+  wire _not_3699;
+  wire _or_3700;
+  wire _le_3701;
+  wire _eq_3703;
+  wire _or_3704;
+  reg ghost_merged_15;
+  reg [3:0] ghost_cnt_15;
+  reg [14:0] ghost_age_15;
+  wire _not_3708;
+  wire _and_3709;
   wire _not_3710;
-  wire _or_3711;
+  wire _and_3711;
   wire _ge_3712;
   wire _wire_3713;
   wire _not_3716;
   wire _or_3717;
-  wire _le_3718;
-  wire _eq_3720;
-  wire _or_3721;
-  reg ghost_merged_38;
-  reg [3:0] ghost_cnt_38;
-  reg [14:0] ghost_age_38;
-  wire _not_3725;
-  wire _and_3726;
-  wire _not_3727;
-  wire _and_3728;
-  wire _ge_3729;
-  wire _wire_3730;
+  wire _ge_3718;
+  wire _wire_3719;
+  wire _not_3722;
+  wire _or_3723;
+  wire _le_3724;
+  wire _eq_3726;
+  wire _or_3727;
+  reg ghost_merged_16;
+  reg [3:0] ghost_cnt_16;
+  reg [14:0] ghost_age_16;
+  wire _not_3731;
+  wire _and_3732;
   wire _not_3733;
-  wire _or_3734;
+  wire _and_3734;
   wire _ge_3735;
   wire _wire_3736;
   wire _not_3739;
   wire _or_3740;
-  wire _le_3741;
-  wire _eq_3743;
-  wire _or_3744;
-  reg ghost_merged_39;
-  reg [3:0] ghost_cnt_39;
-  reg [14:0] ghost_age_39;
-  wire _not_3748;
-  wire _and_3749;
-  wire _not_3750;
-  wire _and_3751;
-  wire _ge_3752;
-  wire _wire_3753;
+  wire _ge_3741;
+  wire _wire_3742;
+  wire _not_3745;
+  wire _or_3746;
+  wire _le_3747;
+  wire _eq_3749;
+  wire _or_3750;
+  reg ghost_merged_17;
+  reg [3:0] ghost_cnt_17;
+  reg [14:0] ghost_age_17;
+  wire _not_3754;
+  wire _and_3755;
   wire _not_3756;
-  wire _or_3757;
+  wire _and_3757;
   wire _ge_3758;
   wire _wire_3759;
   wire _not_3762;
   wire _or_3763;
-  wire _le_3764;
-  wire _eq_3766;
-  wire _or_3767;
-  reg ghost_merged_40;
-  reg [3:0] ghost_cnt_40;
-  reg [14:0] ghost_age_40;
-  wire _not_3771;
-  wire _and_3772;
-  wire _not_3773;
-  wire _and_3774;
-  wire _ge_3775;
-  wire _wire_3776;
+  wire _ge_3764;
+  wire _wire_3765;
+  wire _not_3768;
+  wire _or_3769;
+  wire _le_3770;
+  wire _eq_3772;
+  wire _or_3773;
+  reg ghost_merged_18;
+  reg [3:0] ghost_cnt_18;
+  reg [14:0] ghost_age_18;
+  wire _not_3777;
+  wire _and_3778;
   wire _not_3779;
-  wire _or_3780;
+  wire _and_3780;
   wire _ge_3781;
   wire _wire_3782;
   wire _not_3785;
   wire _or_3786;
-  wire _le_3787;
-  wire _eq_3789;
-  wire _or_3790;
-  reg ghost_merged_41;
-  reg [3:0] ghost_cnt_41;
-  reg [14:0] ghost_age_41;
-  wire _not_3794;
-  wire _and_3795;
-  wire _not_3796;
-  wire _and_3797;
-  wire _ge_3798;
-  wire _wire_3799;
+  wire _ge_3787;
+  wire _wire_3788;
+  wire _not_3791;
+  wire _or_3792;
+  wire _le_3793;
+  wire _eq_3795;
+  wire _or_3796;
+  reg ghost_merged_19;
+  reg [3:0] ghost_cnt_19;
+  reg [14:0] ghost_age_19;
+  wire _not_3800;
+  wire _and_3801;
   wire _not_3802;
-  wire _or_3803;
+  wire _and_3803;
   wire _ge_3804;
   wire _wire_3805;
   wire _not_3808;
   wire _or_3809;
-  wire _le_3810;
-  wire _eq_3812;
-  wire _or_3813;
-  reg ghost_merged_42;
-  reg [3:0] ghost_cnt_42;
-  reg [14:0] ghost_age_42;
-  wire _not_3817;
-  wire _and_3818;
-  wire _not_3819;
-  wire _and_3820;
-  wire _ge_3821;
-  wire _wire_3822;
+  wire _ge_3810;
+  wire _wire_3811;
+  wire _not_3814;
+  wire _or_3815;
+  wire _le_3816;
+  wire _eq_3818;
+  wire _or_3819;
+  reg ghost_merged_20;
+  reg [3:0] ghost_cnt_20;
+  reg [14:0] ghost_age_20;
+  wire _not_3823;
+  wire _and_3824;
   wire _not_3825;
-  wire _or_3826;
+  wire _and_3826;
   wire _ge_3827;
   wire _wire_3828;
   wire _not_3831;
   wire _or_3832;
-  wire _le_3833;
-  wire _eq_3835;
-  wire _or_3836;
-  reg ghost_merged_43;
-  reg [3:0] ghost_cnt_43;
-  reg [14:0] ghost_age_43;
-  wire _not_3840;
-  wire _and_3841;
-  wire _not_3842;
-  wire _and_3843;
-  wire _ge_3844;
-  wire _wire_3845;
+  wire _ge_3833;
+  wire _wire_3834;
+  wire _not_3837;
+  wire _or_3838;
+  wire _le_3839;
+  wire _eq_3841;
+  wire _or_3842;
+  reg ghost_merged_21;
+  reg [3:0] ghost_cnt_21;
+  reg [14:0] ghost_age_21;
+  wire _not_3846;
+  wire _and_3847;
   wire _not_3848;
-  wire _or_3849;
+  wire _and_3849;
   wire _ge_3850;
   wire _wire_3851;
   wire _not_3854;
   wire _or_3855;
-  wire _le_3856;
-  wire _eq_3858;
-  wire _or_3859;
-  reg ghost_merged_44;
-  reg [3:0] ghost_cnt_44;
-  reg [14:0] ghost_age_44;
-  wire _not_3863;
-  wire _and_3864;
-  wire _not_3865;
-  wire _and_3866;
-  wire _ge_3867;
-  wire _wire_3868;
+  wire _ge_3856;
+  wire _wire_3857;
+  wire _not_3860;
+  wire _or_3861;
+  wire _le_3862;
+  wire _eq_3864;
+  wire _or_3865;
+  reg ghost_merged_22;
+  reg [3:0] ghost_cnt_22;
+  reg [14:0] ghost_age_22;
+  wire _not_3869;
+  wire _and_3870;
   wire _not_3871;
-  wire _or_3872;
+  wire _and_3872;
   wire _ge_3873;
   wire _wire_3874;
   wire _not_3877;
   wire _or_3878;
-  wire _le_3879;
-  wire _eq_3881;
-  wire _or_3882;
-  reg ghost_merged_45;
-  reg [3:0] ghost_cnt_45;
-  reg [14:0] ghost_age_45;
-  wire _not_3886;
-  wire _and_3887;
-  wire _not_3888;
-  wire _and_3889;
-  wire _ge_3890;
-  wire _wire_3891;
+  wire _ge_3879;
+  wire _wire_3880;
+  wire _not_3883;
+  wire _or_3884;
+  wire _le_3885;
+  wire _eq_3887;
+  wire _or_3888;
+  reg ghost_merged_23;
+  reg [3:0] ghost_cnt_23;
+  reg [14:0] ghost_age_23;
+  wire _not_3892;
+  wire _and_3893;
   wire _not_3894;
-  wire _or_3895;
+  wire _and_3895;
   wire _ge_3896;
   wire _wire_3897;
   wire _not_3900;
   wire _or_3901;
-  wire _le_3902;
-  wire _eq_3904;
-  wire _or_3905;
-  reg ghost_merged_46;
-  reg [3:0] ghost_cnt_46;
-  reg [14:0] ghost_age_46;
-  wire _not_3909;
-  wire _and_3910;
-  wire _not_3911;
-  wire _and_3912;
-  wire _ge_3913;
-  wire _wire_3914;
+  wire _ge_3902;
+  wire _wire_3903;
+  wire _not_3906;
+  wire _or_3907;
+  wire _le_3908;
+  wire _eq_3910;
+  wire _or_3911;
+  reg ghost_merged_24;
+  reg [3:0] ghost_cnt_24;
+  reg [14:0] ghost_age_24;
+  wire _not_3915;
+  wire _and_3916;
   wire _not_3917;
-  wire _or_3918;
+  wire _and_3918;
   wire _ge_3919;
   wire _wire_3920;
   wire _not_3923;
   wire _or_3924;
-  wire _le_3925;
-  wire _eq_3927;
-  wire _or_3928;
-  reg ghost_merged_47;
-  reg [3:0] ghost_cnt_47;
-  reg [14:0] ghost_age_47;
-  wire _not_3932;
-  wire _and_3933;
-  wire _not_3934;
-  wire _and_3935;
-  wire _ge_3936;
-  wire _wire_3937;
+  wire _ge_3925;
+  wire _wire_3926;
+  wire _not_3929;
+  wire _or_3930;
+  wire _le_3931;
+  wire _eq_3933;
+  wire _or_3934;
+  reg ghost_merged_25;
+  reg [3:0] ghost_cnt_25;
+  reg [14:0] ghost_age_25;
+  wire _not_3938;
+  wire _and_3939;
   wire _not_3940;
-  wire _or_3941;
+  wire _and_3941;
   wire _ge_3942;
   wire _wire_3943;
   wire _not_3946;
   wire _or_3947;
-  wire _le_3948;
-  wire _eq_3950;
-  wire _or_3951;
-  reg ghost_merged_48;
-  reg [3:0] ghost_cnt_48;
-  reg [14:0] ghost_age_48;
-  wire _not_3955;
-  wire _and_3956;
-  wire _not_3957;
-  wire _and_3958;
-  wire _ge_3959;
-  wire _wire_3960;
+  wire _ge_3948;
+  wire _wire_3949;
+  wire _not_3952;
+  wire _or_3953;
+  wire _le_3954;
+  wire _eq_3956;
+  wire _or_3957;
+  reg ghost_merged_26;
+  reg [3:0] ghost_cnt_26;
+  reg [14:0] ghost_age_26;
+  wire _not_3961;
+  wire _and_3962;
   wire _not_3963;
-  wire _or_3964;
+  wire _and_3964;
   wire _ge_3965;
   wire _wire_3966;
   wire _not_3969;
   wire _or_3970;
-  wire _le_3971;
-  wire _eq_3973;
-  wire _or_3974;
-  reg ghost_merged_49;
-  reg [3:0] ghost_cnt_49;
-  reg [14:0] ghost_age_49;
-  wire _not_3978;
-  wire _and_3979;
-  wire _not_3980;
-  wire _and_3981;
-  wire _ge_3982;
-  wire _wire_3983;
+  wire _ge_3971;
+  wire _wire_3972;
+  wire _not_3975;
+  wire _or_3976;
+  wire _le_3977;
+  wire _eq_3979;
+  wire _or_3980;
+  reg ghost_merged_27;
+  reg [3:0] ghost_cnt_27;
+  reg [14:0] ghost_age_27;
+  wire _not_3984;
+  wire _and_3985;
   wire _not_3986;
-  wire _or_3987;
+  wire _and_3987;
   wire _ge_3988;
   wire _wire_3989;
   wire _not_3992;
   wire _or_3993;
-  wire _le_3994;
-  wire _eq_3996;
-  wire _or_3997;
-  reg ghost_merged_50;
-  reg [3:0] ghost_cnt_50;
-  reg [14:0] ghost_age_50;
-  wire _not_4001;
-  wire _and_4002;
-  wire _not_4003;
-  wire _and_4004;
-  wire _ge_4005;
-  wire _wire_4006;
+  wire _ge_3994;
+  wire _wire_3995;
+  wire _not_3998;
+  wire _or_3999;
+  wire _le_4000;
+  wire _eq_4002;
+  wire _or_4003;
+  reg ghost_merged_28;
+  reg [3:0] ghost_cnt_28;
+  reg [14:0] ghost_age_28;
+  wire _not_4007;
+  wire _and_4008;
   wire _not_4009;
-  wire _or_4010;
+  wire _and_4010;
   wire _ge_4011;
   wire _wire_4012;
   wire _not_4015;
   wire _or_4016;
-  wire _le_4017;
-  wire _eq_4019;
-  wire _or_4020;
-  reg ghost_merged_51;
-  reg [3:0] ghost_cnt_51;
-  reg [14:0] ghost_age_51;
-  wire _not_4024;
-  wire _and_4025;
-  wire _not_4026;
-  wire _and_4027;
-  wire _ge_4028;
-  wire _wire_4029;
+  wire _ge_4017;
+  wire _wire_4018;
+  wire _not_4021;
+  wire _or_4022;
+  wire _le_4023;
+  wire _eq_4025;
+  wire _or_4026;
+  reg ghost_merged_29;
+  reg [3:0] ghost_cnt_29;
+  reg [14:0] ghost_age_29;
+  wire _not_4030;
+  wire _and_4031;
   wire _not_4032;
-  wire _or_4033;
+  wire _and_4033;
   wire _ge_4034;
   wire _wire_4035;
   wire _not_4038;
   wire _or_4039;
-  wire _le_4040;
-  wire _eq_4042;
-  wire _or_4043;
-  reg ghost_merged_52;
-  reg [3:0] ghost_cnt_52;
-  reg [14:0] ghost_age_52;
-  wire _not_4047;
-  wire _and_4048;
-  wire _not_4049;
-  wire _and_4050;
-  wire _ge_4051;
-  wire _wire_4052;
+  wire _ge_4040;
+  wire _wire_4041;
+  wire _not_4044;
+  wire _or_4045;
+  wire _le_4046;
+  wire _eq_4048;
+  wire _or_4049;
+  reg ghost_merged_30;
+  reg [3:0] ghost_cnt_30;
+  reg [14:0] ghost_age_30;
+  wire _not_4053;
+  wire _and_4054;
   wire _not_4055;
-  wire _or_4056;
+  wire _and_4056;
   wire _ge_4057;
   wire _wire_4058;
   wire _not_4061;
   wire _or_4062;
-  wire _le_4063;
-  wire _eq_4065;
-  wire _or_4066;
-  reg ghost_merged_53;
-  reg [3:0] ghost_cnt_53;
-  reg [14:0] ghost_age_53;
-  wire _not_4070;
-  wire _and_4071;
-  wire _not_4072;
-  wire _and_4073;
-  wire _ge_4074;
-  wire _wire_4075;
+  wire _ge_4063;
+  wire _wire_4064;
+  wire _not_4067;
+  wire _or_4068;
+  wire _le_4069;
+  wire _eq_4071;
+  wire _or_4072;
+  reg ghost_merged_31;
+  reg [3:0] ghost_cnt_31;
+  reg [14:0] ghost_age_31;
+  wire _not_4076;
+  wire _and_4077;
   wire _not_4078;
-  wire _or_4079;
+  wire _and_4079;
   wire _ge_4080;
   wire _wire_4081;
   wire _not_4084;
   wire _or_4085;
-  wire _le_4086;
-  wire _eq_4088;
-  wire _or_4089;
-  reg ghost_merged_54;
-  reg [3:0] ghost_cnt_54;
-  reg [14:0] ghost_age_54;
-  wire _not_4093;
-  wire _and_4094;
-  wire _not_4095;
-  wire _and_4096;
-  wire _ge_4097;
-  wire _wire_4098;
+  wire _ge_4086;
+  wire _wire_4087;
+  wire _not_4090;
+  wire _or_4091;
+  wire _le_4092;
+  wire _eq_4094;
+  wire _or_4095;
+  reg ghost_merged_32;
+  reg [3:0] ghost_cnt_32;
+  reg [14:0] ghost_age_32;
+  wire _not_4099;
+  wire _and_4100;
   wire _not_4101;
-  wire _or_4102;
+  wire _and_4102;
   wire _ge_4103;
   wire _wire_4104;
   wire _not_4107;
   wire _or_4108;
-  wire _le_4109;
-  wire _eq_4111;
-  wire _or_4112;
-  reg ghost_merged_55;
-  reg [3:0] ghost_cnt_55;
-  reg [14:0] ghost_age_55;
-  wire _not_4116;
-  wire _and_4117;
-  wire _not_4118;
-  wire _and_4119;
-  wire _ge_4120;
-  wire _wire_4121;
+  wire _ge_4109;
+  wire _wire_4110;
+  wire _not_4113;
+  wire _or_4114;
+  wire _le_4115;
+  wire _eq_4117;
+  wire _or_4118;
+  reg ghost_merged_33;
+  reg [3:0] ghost_cnt_33;
+  reg [14:0] ghost_age_33;
+  wire _not_4122;
+  wire _and_4123;
   wire _not_4124;
-  wire _or_4125;
+  wire _and_4125;
   wire _ge_4126;
   wire _wire_4127;
   wire _not_4130;
   wire _or_4131;
-  wire _le_4132;
-  wire _eq_4134;
-  wire _or_4135;
-  reg ghost_merged_56;
-  reg [3:0] ghost_cnt_56;
-  reg [14:0] ghost_age_56;
-  wire _not_4139;
-  wire _and_4140;
-  wire _not_4141;
-  wire _and_4142;
-  wire _ge_4143;
-  wire _wire_4144;
+  wire _ge_4132;
+  wire _wire_4133;
+  wire _not_4136;
+  wire _or_4137;
+  wire _le_4138;
+  wire _eq_4140;
+  wire _or_4141;
+  reg ghost_merged_34;
+  reg [3:0] ghost_cnt_34;
+  reg [14:0] ghost_age_34;
+  wire _not_4145;
+  wire _and_4146;
   wire _not_4147;
-  wire _or_4148;
+  wire _and_4148;
   wire _ge_4149;
   wire _wire_4150;
   wire _not_4153;
   wire _or_4154;
-  wire _le_4155;
-  wire _eq_4157;
-  wire _or_4158;
-  reg ghost_merged_57;
-  reg [3:0] ghost_cnt_57;
-  reg [14:0] ghost_age_57;
-  wire _not_4162;
-  wire _and_4163;
-  wire _not_4164;
-  wire _and_4165;
-  wire _ge_4166;
-  wire _wire_4167;
+  wire _ge_4155;
+  wire _wire_4156;
+  wire _not_4159;
+  wire _or_4160;
+  wire _le_4161;
+  wire _eq_4163;
+  wire _or_4164;
+  reg ghost_merged_35;
+  reg [3:0] ghost_cnt_35;
+  reg [14:0] ghost_age_35;
+  wire _not_4168;
+  wire _and_4169;
   wire _not_4170;
-  wire _or_4171;
+  wire _and_4171;
   wire _ge_4172;
   wire _wire_4173;
   wire _not_4176;
   wire _or_4177;
-  wire _le_4178;
-  wire _eq_4180;
-  wire _or_4181;
-  reg ghost_merged_58;
-  reg [3:0] ghost_cnt_58;
-  reg [14:0] ghost_age_58;
-  wire _not_4185;
-  wire _and_4186;
-  wire _not_4187;
-  wire _and_4188;
-  wire _ge_4189;
-  wire _wire_4190;
+  wire _ge_4178;
+  wire _wire_4179;
+  wire _not_4182;
+  wire _or_4183;
+  wire _le_4184;
+  wire _eq_4186;
+  wire _or_4187;
+  reg ghost_merged_36;
+  reg [3:0] ghost_cnt_36;
+  reg [14:0] ghost_age_36;
+  wire _not_4191;
+  wire _and_4192;
   wire _not_4193;
-  wire _or_4194;
+  wire _and_4194;
   wire _ge_4195;
   wire _wire_4196;
   wire _not_4199;
   wire _or_4200;
-  wire _le_4201;
-  wire _eq_4203;
-  wire _or_4204;
-  reg ghost_merged_59;
-  reg [3:0] ghost_cnt_59;
-  reg [14:0] ghost_age_59;
-  wire _not_4208;
-  wire _and_4209;
-  wire _not_4210;
-  wire _and_4211;
-  wire _ge_4212;
-  wire _wire_4213;
+  wire _ge_4201;
+  wire _wire_4202;
+  wire _not_4205;
+  wire _or_4206;
+  wire _le_4207;
+  wire _eq_4209;
+  wire _or_4210;
+  reg ghost_merged_37;
+  reg [3:0] ghost_cnt_37;
+  reg [14:0] ghost_age_37;
+  wire _not_4214;
+  wire _and_4215;
   wire _not_4216;
-  wire _or_4217;
+  wire _and_4217;
   wire _ge_4218;
   wire _wire_4219;
   wire _not_4222;
   wire _or_4223;
-  wire _le_4224;
-  wire _eq_4226;
-  wire _or_4227;
-  reg ghost_merged_60;
-  reg [3:0] ghost_cnt_60;
-  reg [14:0] ghost_age_60;
-  wire _not_4231;
-  wire _and_4232;
-  wire _not_4233;
-  wire _and_4234;
-  wire _ge_4235;
-  wire _wire_4236;
+  wire _ge_4224;
+  wire _wire_4225;
+  wire _not_4228;
+  wire _or_4229;
+  wire _le_4230;
+  wire _eq_4232;
+  wire _or_4233;
+  reg ghost_merged_38;
+  reg [3:0] ghost_cnt_38;
+  reg [14:0] ghost_age_38;
+  wire _not_4237;
+  wire _and_4238;
   wire _not_4239;
-  wire _or_4240;
+  wire _and_4240;
   wire _ge_4241;
   wire _wire_4242;
   wire _not_4245;
   wire _or_4246;
-  wire _le_4247;
-  wire _eq_4249;
-  wire _or_4250;
-  reg ghost_merged_61;
-  reg [3:0] ghost_cnt_61;
-  reg [14:0] ghost_age_61;
-  wire _not_4254;
-  wire _and_4255;
-  wire _not_4256;
-  wire _and_4257;
-  wire _ge_4258;
-  wire _wire_4259;
+  wire _ge_4247;
+  wire _wire_4248;
+  wire _not_4251;
+  wire _or_4252;
+  wire _le_4253;
+  wire _eq_4255;
+  wire _or_4256;
+  reg ghost_merged_39;
+  reg [3:0] ghost_cnt_39;
+  reg [14:0] ghost_age_39;
+  wire _not_4260;
+  wire _and_4261;
   wire _not_4262;
-  wire _or_4263;
+  wire _and_4263;
   wire _ge_4264;
   wire _wire_4265;
   wire _not_4268;
   wire _or_4269;
-  wire _le_4270;
-  wire _eq_4272;
-  wire _or_4273;
-  reg ghost_merged_62;
-  reg [3:0] ghost_cnt_62;
-  reg [14:0] ghost_age_62;
-  wire _not_4277;
-  wire _and_4278;
-  wire _not_4279;
-  wire _and_4280;
-  wire _ge_4281;
-  wire _wire_4282;
+  wire _ge_4270;
+  wire _wire_4271;
+  wire _not_4274;
+  wire _or_4275;
+  wire _le_4276;
+  wire _eq_4278;
+  wire _or_4279;
+  reg ghost_merged_40;
+  reg [3:0] ghost_cnt_40;
+  reg [14:0] ghost_age_40;
+  wire _not_4283;
+  wire _and_4284;
   wire _not_4285;
-  wire _or_4286;
+  wire _and_4286;
   wire _ge_4287;
   wire _wire_4288;
   wire _not_4291;
   wire _or_4292;
-  wire _le_4293;
-  wire _eq_4295;
-  wire _or_4296;
-  reg ghost_merged_63;
-  reg [3:0] ghost_cnt_63;
-  reg [14:0] ghost_age_63;
-  wire _not_4300;
-  wire _and_4301;
-  wire _not_4302;
-  wire _and_4303;
-  wire _ge_4304;
-  wire _wire_4305;
+  wire _ge_4293;
+  wire _wire_4294;
+  wire _not_4297;
+  wire _or_4298;
+  wire _le_4299;
+  wire _eq_4301;
+  wire _or_4302;
+  reg ghost_merged_41;
+  reg [3:0] ghost_cnt_41;
+  reg [14:0] ghost_age_41;
+  wire _not_4306;
+  wire _and_4307;
   wire _not_4308;
-  wire _or_4309;
+  wire _and_4309;
   wire _ge_4310;
   wire _wire_4311;
   wire _not_4314;
   wire _or_4315;
-  wire _and_4316;
-  wire _not_4317;
-  wire _and_4318;
+  wire _ge_4316;
+  wire _wire_4317;
+  wire _not_4320;
+  wire _or_4321;
+  wire _le_4322;
+  wire _eq_4324;
+  wire _or_4325;
+  reg ghost_merged_42;
+  reg [3:0] ghost_cnt_42;
+  reg [14:0] ghost_age_42;
+  wire _not_4329;
+  wire _and_4330;
+  wire _not_4331;
+  wire _and_4332;
+  wire _ge_4333;
+  wire _wire_4334;
+  wire _not_4337;
+  wire _or_4338;
+  wire _ge_4339;
+  wire _wire_4340;
+  wire _not_4343;
+  wire _or_4344;
+  wire _le_4345;
+  wire _eq_4347;
+  wire _or_4348;
+  reg ghost_merged_43;
+  reg [3:0] ghost_cnt_43;
+  reg [14:0] ghost_age_43;
+  wire _not_4352;
+  wire _and_4353;
+  wire _not_4354;
+  wire _and_4355;
+  wire _ge_4356;
+  wire _wire_4357;
+  wire _not_4360;
+  wire _or_4361;
+  wire _ge_4362;
+  wire _wire_4363;
+  wire _not_4366;
+  wire _or_4367;
+  wire _le_4368;
+  wire _eq_4370;
+  wire _or_4371;
+  reg ghost_merged_44;
+  reg [3:0] ghost_cnt_44;
+  reg [14:0] ghost_age_44;
+  wire _not_4375;
+  wire _and_4376;
+  wire _not_4377;
+  wire _and_4378;
+  wire _ge_4379;
+  wire _wire_4380;
+  wire _not_4383;
+  wire _or_4384;
+  wire _ge_4385;
+  wire _wire_4386;
+  wire _not_4389;
+  wire _or_4390;
+  wire _le_4391;
+  wire _eq_4393;
+  wire _or_4394;
+  reg ghost_merged_45;
+  reg [3:0] ghost_cnt_45;
+  reg [14:0] ghost_age_45;
+  wire _not_4398;
+  wire _and_4399;
+  wire _not_4400;
+  wire _and_4401;
+  wire _ge_4402;
+  wire _wire_4403;
+  wire _not_4406;
+  wire _or_4407;
+  wire _ge_4408;
+  wire _wire_4409;
+  wire _not_4412;
+  wire _or_4413;
+  wire _le_4414;
+  wire _eq_4416;
+  wire _or_4417;
+  reg ghost_merged_46;
+  reg [3:0] ghost_cnt_46;
+  reg [14:0] ghost_age_46;
+  wire _not_4421;
+  wire _and_4422;
+  wire _not_4423;
+  wire _and_4424;
+  wire _ge_4425;
+  wire _wire_4426;
+  wire _not_4429;
+  wire _or_4430;
+  wire _ge_4431;
+  wire _wire_4432;
+  wire _not_4435;
+  wire _or_4436;
+  wire _le_4437;
+  wire _eq_4439;
+  wire _or_4440;
+  reg ghost_merged_47;
+  reg [3:0] ghost_cnt_47;
+  reg [14:0] ghost_age_47;
+  wire _not_4444;
+  wire _and_4445;
+  wire _not_4446;
+  wire _and_4447;
+  wire _ge_4448;
+  wire _wire_4449;
+  wire _not_4452;
+  wire _or_4453;
+  wire _ge_4454;
+  wire _wire_4455;
+  wire _not_4458;
+  wire _or_4459;
+  wire _le_4460;
+  wire _eq_4462;
+  wire _or_4463;
+  reg ghost_merged_48;
+  reg [3:0] ghost_cnt_48;
+  reg [14:0] ghost_age_48;
+  wire _not_4467;
+  wire _and_4468;
+  wire _not_4469;
+  wire _and_4470;
+  wire _ge_4471;
+  wire _wire_4472;
+  wire _not_4475;
+  wire _or_4476;
+  wire _ge_4477;
+  wire _wire_4478;
+  wire _not_4481;
+  wire _or_4482;
+  wire _le_4483;
+  wire _eq_4485;
+  wire _or_4486;
+  reg ghost_merged_49;
+  reg [3:0] ghost_cnt_49;
+  reg [14:0] ghost_age_49;
+  wire _not_4490;
+  wire _and_4491;
+  wire _not_4492;
+  wire _and_4493;
+  wire _ge_4494;
+  wire _wire_4495;
+  wire _not_4498;
+  wire _or_4499;
+  wire _ge_4500;
+  wire _wire_4501;
+  wire _not_4504;
+  wire _or_4505;
+  wire _le_4506;
+  wire _eq_4508;
+  wire _or_4509;
+  reg ghost_merged_50;
+  reg [3:0] ghost_cnt_50;
+  reg [14:0] ghost_age_50;
+  wire _not_4513;
+  wire _and_4514;
+  wire _not_4515;
+  wire _and_4516;
+  wire _ge_4517;
+  wire _wire_4518;
+  wire _not_4521;
+  wire _or_4522;
+  wire _ge_4523;
+  wire _wire_4524;
+  wire _not_4527;
+  wire _or_4528;
+  wire _le_4529;
+  wire _eq_4531;
+  wire _or_4532;
+  reg ghost_merged_51;
+  reg [3:0] ghost_cnt_51;
+  reg [14:0] ghost_age_51;
+  wire _not_4536;
+  wire _and_4537;
+  wire _not_4538;
+  wire _and_4539;
+  wire _ge_4540;
+  wire _wire_4541;
+  wire _not_4544;
+  wire _or_4545;
+  wire _ge_4546;
+  wire _wire_4547;
+  wire _not_4550;
+  wire _or_4551;
+  wire _le_4552;
+  wire _eq_4554;
+  wire _or_4555;
+  reg ghost_merged_52;
+  reg [3:0] ghost_cnt_52;
+  reg [14:0] ghost_age_52;
+  wire _not_4559;
+  wire _and_4560;
+  wire _not_4561;
+  wire _and_4562;
+  wire _ge_4563;
+  wire _wire_4564;
+  wire _not_4567;
+  wire _or_4568;
+  wire _ge_4569;
+  wire _wire_4570;
+  wire _not_4573;
+  wire _or_4574;
+  wire _le_4575;
+  wire _eq_4577;
+  wire _or_4578;
+  reg ghost_merged_53;
+  reg [3:0] ghost_cnt_53;
+  reg [14:0] ghost_age_53;
+  wire _not_4582;
+  wire _and_4583;
+  wire _not_4584;
+  wire _and_4585;
+  wire _ge_4586;
+  wire _wire_4587;
+  wire _not_4590;
+  wire _or_4591;
+  wire _ge_4592;
+  wire _wire_4593;
+  wire _not_4596;
+  wire _or_4597;
+  wire _le_4598;
+  wire _eq_4600;
+  wire _or_4601;
+  reg ghost_merged_54;
+  reg [3:0] ghost_cnt_54;
+  reg [14:0] ghost_age_54;
+  wire _not_4605;
+  wire _and_4606;
+  wire _not_4607;
+  wire _and_4608;
+  wire _ge_4609;
+  wire _wire_4610;
+  wire _not_4613;
+  wire _or_4614;
+  wire _ge_4615;
+  wire _wire_4616;
+  wire _not_4619;
+  wire _or_4620;
+  wire _le_4621;
+  wire _eq_4623;
+  wire _or_4624;
+  reg ghost_merged_55;
+  reg [3:0] ghost_cnt_55;
+  reg [14:0] ghost_age_55;
+  wire _not_4628;
+  wire _and_4629;
+  wire _not_4630;
+  wire _and_4631;
+  wire _ge_4632;
+  wire _wire_4633;
+  wire _not_4636;
+  wire _or_4637;
+  wire _ge_4638;
+  wire _wire_4639;
+  wire _not_4642;
+  wire _or_4643;
+  wire _le_4644;
+  wire _eq_4646;
+  wire _or_4647;
+  reg ghost_merged_56;
+  reg [3:0] ghost_cnt_56;
+  reg [14:0] ghost_age_56;
+  wire _not_4651;
+  wire _and_4652;
+  wire _not_4653;
+  wire _and_4654;
+  wire _ge_4655;
+  wire _wire_4656;
+  wire _not_4659;
+  wire _or_4660;
+  wire _ge_4661;
+  wire _wire_4662;
+  wire _not_4665;
+  wire _or_4666;
+  wire _le_4667;
+  wire _eq_4669;
+  wire _or_4670;
+  reg ghost_merged_57;
+  reg [3:0] ghost_cnt_57;
+  reg [14:0] ghost_age_57;
+  wire _not_4674;
+  wire _and_4675;
+  wire _not_4676;
+  wire _and_4677;
+  wire _ge_4678;
+  wire _wire_4679;
+  wire _not_4682;
+  wire _or_4683;
+  wire _ge_4684;
+  wire _wire_4685;
+  wire _not_4688;
+  wire _or_4689;
+  wire _le_4690;
+  wire _eq_4692;
+  wire _or_4693;
+  reg ghost_merged_58;
+  reg [3:0] ghost_cnt_58;
+  reg [14:0] ghost_age_58;
+  wire _not_4697;
+  wire _and_4698;
+  wire _not_4699;
+  wire _and_4700;
+  wire _ge_4701;
+  wire _wire_4702;
+  wire _not_4705;
+  wire _or_4706;
+  wire _ge_4707;
+  wire _wire_4708;
+  wire _not_4711;
+  wire _or_4712;
+  wire _le_4713;
+  wire _eq_4715;
+  wire _or_4716;
+  reg ghost_merged_59;
+  reg [3:0] ghost_cnt_59;
+  reg [14:0] ghost_age_59;
+  wire _not_4720;
+  wire _and_4721;
+  wire _not_4722;
+  wire _and_4723;
+  wire _ge_4724;
+  wire _wire_4725;
+  wire _not_4728;
+  wire _or_4729;
+  wire _ge_4730;
+  wire _wire_4731;
+  wire _not_4734;
+  wire _or_4735;
+  wire _le_4736;
+  wire _eq_4738;
+  wire _or_4739;
+  reg ghost_merged_60;
+  reg [3:0] ghost_cnt_60;
+  reg [14:0] ghost_age_60;
+  wire _not_4743;
+  wire _and_4744;
+  wire _not_4745;
+  wire _and_4746;
+  wire _ge_4747;
+  wire _wire_4748;
+  wire _not_4751;
+  wire _or_4752;
+  wire _ge_4753;
+  wire _wire_4754;
+  wire _not_4757;
+  wire _or_4758;
+  wire _le_4759;
+  wire _eq_4761;
+  wire _or_4762;
+  reg ghost_merged_61;
+  reg [3:0] ghost_cnt_61;
+  reg [14:0] ghost_age_61;
+  wire _not_4766;
+  wire _and_4767;
+  wire _not_4768;
+  wire _and_4769;
+  wire _ge_4770;
+  wire _wire_4771;
+  wire _not_4774;
+  wire _or_4775;
+  wire _ge_4776;
+  wire _wire_4777;
+  wire _not_4780;
+  wire _or_4781;
+  wire _le_4782;
+  wire _eq_4784;
+  wire _or_4785;
+  reg ghost_merged_62;
+  reg [3:0] ghost_cnt_62;
+  reg [14:0] ghost_age_62;
+  wire _not_4789;
+  wire _and_4790;
+  wire _not_4791;
+  wire _and_4792;
+  wire _ge_4793;
+  wire _wire_4794;
+  wire _not_4797;
+  wire _or_4798;
+  wire _ge_4799;
+  wire _wire_4800;
+  wire _not_4803;
+  wire _or_4804;
+  wire _le_4805;
+  wire _eq_4807;
+  wire _or_4808;
+  reg ghost_merged_63;
+  reg [3:0] ghost_cnt_63;
+  reg [14:0] ghost_age_63;
+  wire _not_4812;
+  wire _and_4813;
+  wire _not_4814;
+  wire _and_4815;
+  wire _ge_4816;
+  wire _wire_4817;
+  wire _not_4820;
+  wire _or_4821;
+  wire _ge_4822;
+  wire _wire_4823;
+  wire _not_4826;
+  wire _or_4827;
+  wire _and_4828;
+  wire _not_4829;
+  wire _and_4830;
   wire _mux_4831;
   wire _mux_4832;
   wire _mux_4833;
@@ -6830,12 +6830,12 @@ module dram_l2mib (
   wire _mux_4956;
   wire _mux_4957;
   wire _mux_4958;
-  assign _le_2833 = 1'b1;
-  assign _eq_2835 = age_0 == 15'h0000;
-  assign _or_2836 = pend_0 | _eq_2835;
+  assign _le_3345 = 1'b1;
+  assign _eq_3347 = age_0 == 15'h0000;
+  assign _or_3348 = pend_0 | _eq_3347;
   always @(posedge clk) begin
     if (rst) ghost_merged_0 <= 1'b0;
-    else ghost_merged_0 <= _and_2843;
+    else ghost_merged_0 <= _and_3355;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_0 <= 4'h0;
@@ -6845,35 +6845,35 @@ module dram_l2mib (
     if (rst) ghost_age_0 <= 15'h0000;
     else ghost_age_0 <= age_0;
   end
-  assign _not_2840 = ~_or_790;
-  assign _and_2841 = _and_796 & _not_2840;
-  assign _not_2842 = ~_and_793;
-  assign _and_2843 = _and_2841 & _not_2842;
-  assign _ge_2844 = cnt_0 >= ghost_cnt_0;
-  assign _wire_2845 = _mux_4831;
-  assign _not_2848 = ~_wire_2845;
-  assign _or_2849 = _not_2848 | _ge_2844;
-  assign _ge_2850 = age_0 >= ghost_age_0;
-  assign _wire_2851 = _mux_4832;
-  assign _not_2854 = ~_wire_2851;
-  assign _or_2855 = _not_2854 | _ge_2850;
-  assign _lt_2856 = ghost_cnt_0 < 4'hf;
-  assign _and_2857 = ghost_merged_0 & _lt_2856;
-  assign _eq_2858 = cnt_0 == 4'hf;
-  assign _and_2859 = _and_2857 & _eq_2858;
-  assign _lt_2860 = ghost_age_0 < 15'h7fff;
-  assign _and_2861 = ghost_merged_0 & _lt_2860;
-  assign _eq_2862 = age_0 == 15'h7fff;
-  assign _and_2863 = _and_2861 & _eq_2862;
-  assign _and_2864 = _and_796 & _and_793;
-  assign _not_2865 = ~_or_790;
-  assign _and_2866 = _and_2864 & _not_2865;
-  assign _le_2867 = 1'b1;
-  assign _eq_2869 = age_1 == 15'h0000;
-  assign _or_2870 = pend_1 | _eq_2869;
+  assign _not_3352 = ~_or_790;
+  assign _and_3353 = _and_796 & _not_3352;
+  assign _not_3354 = ~_and_793;
+  assign _and_3355 = _and_3353 & _not_3354;
+  assign _ge_3356 = cnt_0 >= ghost_cnt_0;
+  assign _wire_3357 = _mux_4831;
+  assign _not_3360 = ~_wire_3357;
+  assign _or_3361 = _not_3360 | _ge_3356;
+  assign _ge_3362 = age_0 >= ghost_age_0;
+  assign _wire_3363 = _mux_4832;
+  assign _not_3366 = ~_wire_3363;
+  assign _or_3367 = _not_3366 | _ge_3362;
+  assign _lt_3368 = ghost_cnt_0 < 4'hf;
+  assign _and_3369 = ghost_merged_0 & _lt_3368;
+  assign _eq_3370 = cnt_0 == 4'hf;
+  assign _and_3371 = _and_3369 & _eq_3370;
+  assign _lt_3372 = ghost_age_0 < 15'h7fff;
+  assign _and_3373 = ghost_merged_0 & _lt_3372;
+  assign _eq_3374 = age_0 == 15'h7fff;
+  assign _and_3375 = _and_3373 & _eq_3374;
+  assign _and_3376 = _and_796 & _and_793;
+  assign _not_3377 = ~_or_790;
+  assign _and_3378 = _and_3376 & _not_3377;
+  assign _le_3379 = 1'b1;
+  assign _eq_3381 = age_1 == 15'h0000;
+  assign _or_3382 = pend_1 | _eq_3381;
   always @(posedge clk) begin
     if (rst) ghost_merged_1 <= 1'b0;
-    else ghost_merged_1 <= _and_2877;
+    else ghost_merged_1 <= _and_3389;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_1 <= 4'h0;
@@ -6883,24 +6883,24 @@ module dram_l2mib (
     if (rst) ghost_age_1 <= 15'h0000;
     else ghost_age_1 <= age_1;
   end
-  assign _not_2874 = ~_or_822;
-  assign _and_2875 = _and_828 & _not_2874;
-  assign _not_2876 = ~_and_825;
-  assign _and_2877 = _and_2875 & _not_2876;
-  assign _ge_2878 = cnt_1 >= ghost_cnt_1;
-  assign _wire_2879 = _mux_4833;
-  assign _not_2882 = ~_wire_2879;
-  assign _or_2883 = _not_2882 | _ge_2878;
-  assign _ge_2884 = age_1 >= ghost_age_1;
-  assign _wire_2885 = _mux_4834;
-  assign _not_2888 = ~_wire_2885;
-  assign _or_2889 = _not_2888 | _ge_2884;
-  assign _le_2890 = 1'b1;
-  assign _eq_2892 = age_2 == 15'h0000;
-  assign _or_2893 = pend_2 | _eq_2892;
+  assign _not_3386 = ~_or_822;
+  assign _and_3387 = _and_828 & _not_3386;
+  assign _not_3388 = ~_and_825;
+  assign _and_3389 = _and_3387 & _not_3388;
+  assign _ge_3390 = cnt_1 >= ghost_cnt_1;
+  assign _wire_3391 = _mux_4833;
+  assign _not_3394 = ~_wire_3391;
+  assign _or_3395 = _not_3394 | _ge_3390;
+  assign _ge_3396 = age_1 >= ghost_age_1;
+  assign _wire_3397 = _mux_4834;
+  assign _not_3400 = ~_wire_3397;
+  assign _or_3401 = _not_3400 | _ge_3396;
+  assign _le_3402 = 1'b1;
+  assign _eq_3404 = age_2 == 15'h0000;
+  assign _or_3405 = pend_2 | _eq_3404;
   always @(posedge clk) begin
     if (rst) ghost_merged_2 <= 1'b0;
-    else ghost_merged_2 <= _and_2900;
+    else ghost_merged_2 <= _and_3412;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_2 <= 4'h0;
@@ -6910,24 +6910,24 @@ module dram_l2mib (
     if (rst) ghost_age_2 <= 15'h0000;
     else ghost_age_2 <= age_2;
   end
-  assign _not_2897 = ~_or_854;
-  assign _and_2898 = _and_860 & _not_2897;
-  assign _not_2899 = ~_and_857;
-  assign _and_2900 = _and_2898 & _not_2899;
-  assign _ge_2901 = cnt_2 >= ghost_cnt_2;
-  assign _wire_2902 = _mux_4835;
-  assign _not_2905 = ~_wire_2902;
-  assign _or_2906 = _not_2905 | _ge_2901;
-  assign _ge_2907 = age_2 >= ghost_age_2;
-  assign _wire_2908 = _mux_4836;
-  assign _not_2911 = ~_wire_2908;
-  assign _or_2912 = _not_2911 | _ge_2907;
-  assign _le_2913 = 1'b1;
-  assign _eq_2915 = age_3 == 15'h0000;
-  assign _or_2916 = pend_3 | _eq_2915;
+  assign _not_3409 = ~_or_854;
+  assign _and_3410 = _and_860 & _not_3409;
+  assign _not_3411 = ~_and_857;
+  assign _and_3412 = _and_3410 & _not_3411;
+  assign _ge_3413 = cnt_2 >= ghost_cnt_2;
+  assign _wire_3414 = _mux_4835;
+  assign _not_3417 = ~_wire_3414;
+  assign _or_3418 = _not_3417 | _ge_3413;
+  assign _ge_3419 = age_2 >= ghost_age_2;
+  assign _wire_3420 = _mux_4836;
+  assign _not_3423 = ~_wire_3420;
+  assign _or_3424 = _not_3423 | _ge_3419;
+  assign _le_3425 = 1'b1;
+  assign _eq_3427 = age_3 == 15'h0000;
+  assign _or_3428 = pend_3 | _eq_3427;
   always @(posedge clk) begin
     if (rst) ghost_merged_3 <= 1'b0;
-    else ghost_merged_3 <= _and_2923;
+    else ghost_merged_3 <= _and_3435;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_3 <= 4'h0;
@@ -6937,24 +6937,24 @@ module dram_l2mib (
     if (rst) ghost_age_3 <= 15'h0000;
     else ghost_age_3 <= age_3;
   end
-  assign _not_2920 = ~_or_886;
-  assign _and_2921 = _and_892 & _not_2920;
-  assign _not_2922 = ~_and_889;
-  assign _and_2923 = _and_2921 & _not_2922;
-  assign _ge_2924 = cnt_3 >= ghost_cnt_3;
-  assign _wire_2925 = _mux_4837;
-  assign _not_2928 = ~_wire_2925;
-  assign _or_2929 = _not_2928 | _ge_2924;
-  assign _ge_2930 = age_3 >= ghost_age_3;
-  assign _wire_2931 = _mux_4838;
-  assign _not_2934 = ~_wire_2931;
-  assign _or_2935 = _not_2934 | _ge_2930;
-  assign _le_2936 = 1'b1;
-  assign _eq_2938 = age_4 == 15'h0000;
-  assign _or_2939 = pend_4 | _eq_2938;
+  assign _not_3432 = ~_or_886;
+  assign _and_3433 = _and_892 & _not_3432;
+  assign _not_3434 = ~_and_889;
+  assign _and_3435 = _and_3433 & _not_3434;
+  assign _ge_3436 = cnt_3 >= ghost_cnt_3;
+  assign _wire_3437 = _mux_4837;
+  assign _not_3440 = ~_wire_3437;
+  assign _or_3441 = _not_3440 | _ge_3436;
+  assign _ge_3442 = age_3 >= ghost_age_3;
+  assign _wire_3443 = _mux_4838;
+  assign _not_3446 = ~_wire_3443;
+  assign _or_3447 = _not_3446 | _ge_3442;
+  assign _le_3448 = 1'b1;
+  assign _eq_3450 = age_4 == 15'h0000;
+  assign _or_3451 = pend_4 | _eq_3450;
   always @(posedge clk) begin
     if (rst) ghost_merged_4 <= 1'b0;
-    else ghost_merged_4 <= _and_2946;
+    else ghost_merged_4 <= _and_3458;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_4 <= 4'h0;
@@ -6964,24 +6964,24 @@ module dram_l2mib (
     if (rst) ghost_age_4 <= 15'h0000;
     else ghost_age_4 <= age_4;
   end
-  assign _not_2943 = ~_or_918;
-  assign _and_2944 = _and_924 & _not_2943;
-  assign _not_2945 = ~_and_921;
-  assign _and_2946 = _and_2944 & _not_2945;
-  assign _ge_2947 = cnt_4 >= ghost_cnt_4;
-  assign _wire_2948 = _mux_4839;
-  assign _not_2951 = ~_wire_2948;
-  assign _or_2952 = _not_2951 | _ge_2947;
-  assign _ge_2953 = age_4 >= ghost_age_4;
-  assign _wire_2954 = _mux_4840;
-  assign _not_2957 = ~_wire_2954;
-  assign _or_2958 = _not_2957 | _ge_2953;
-  assign _le_2959 = 1'b1;
-  assign _eq_2961 = age_5 == 15'h0000;
-  assign _or_2962 = pend_5 | _eq_2961;
+  assign _not_3455 = ~_or_918;
+  assign _and_3456 = _and_924 & _not_3455;
+  assign _not_3457 = ~_and_921;
+  assign _and_3458 = _and_3456 & _not_3457;
+  assign _ge_3459 = cnt_4 >= ghost_cnt_4;
+  assign _wire_3460 = _mux_4839;
+  assign _not_3463 = ~_wire_3460;
+  assign _or_3464 = _not_3463 | _ge_3459;
+  assign _ge_3465 = age_4 >= ghost_age_4;
+  assign _wire_3466 = _mux_4840;
+  assign _not_3469 = ~_wire_3466;
+  assign _or_3470 = _not_3469 | _ge_3465;
+  assign _le_3471 = 1'b1;
+  assign _eq_3473 = age_5 == 15'h0000;
+  assign _or_3474 = pend_5 | _eq_3473;
   always @(posedge clk) begin
     if (rst) ghost_merged_5 <= 1'b0;
-    else ghost_merged_5 <= _and_2969;
+    else ghost_merged_5 <= _and_3481;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_5 <= 4'h0;
@@ -6991,24 +6991,24 @@ module dram_l2mib (
     if (rst) ghost_age_5 <= 15'h0000;
     else ghost_age_5 <= age_5;
   end
-  assign _not_2966 = ~_or_950;
-  assign _and_2967 = _and_956 & _not_2966;
-  assign _not_2968 = ~_and_953;
-  assign _and_2969 = _and_2967 & _not_2968;
-  assign _ge_2970 = cnt_5 >= ghost_cnt_5;
-  assign _wire_2971 = _mux_4841;
-  assign _not_2974 = ~_wire_2971;
-  assign _or_2975 = _not_2974 | _ge_2970;
-  assign _ge_2976 = age_5 >= ghost_age_5;
-  assign _wire_2977 = _mux_4842;
-  assign _not_2980 = ~_wire_2977;
-  assign _or_2981 = _not_2980 | _ge_2976;
-  assign _le_2982 = 1'b1;
-  assign _eq_2984 = age_6 == 15'h0000;
-  assign _or_2985 = pend_6 | _eq_2984;
+  assign _not_3478 = ~_or_950;
+  assign _and_3479 = _and_956 & _not_3478;
+  assign _not_3480 = ~_and_953;
+  assign _and_3481 = _and_3479 & _not_3480;
+  assign _ge_3482 = cnt_5 >= ghost_cnt_5;
+  assign _wire_3483 = _mux_4841;
+  assign _not_3486 = ~_wire_3483;
+  assign _or_3487 = _not_3486 | _ge_3482;
+  assign _ge_3488 = age_5 >= ghost_age_5;
+  assign _wire_3489 = _mux_4842;
+  assign _not_3492 = ~_wire_3489;
+  assign _or_3493 = _not_3492 | _ge_3488;
+  assign _le_3494 = 1'b1;
+  assign _eq_3496 = age_6 == 15'h0000;
+  assign _or_3497 = pend_6 | _eq_3496;
   always @(posedge clk) begin
     if (rst) ghost_merged_6 <= 1'b0;
-    else ghost_merged_6 <= _and_2992;
+    else ghost_merged_6 <= _and_3504;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_6 <= 4'h0;
@@ -7018,24 +7018,24 @@ module dram_l2mib (
     if (rst) ghost_age_6 <= 15'h0000;
     else ghost_age_6 <= age_6;
   end
-  assign _not_2989 = ~_or_982;
-  assign _and_2990 = _and_988 & _not_2989;
-  assign _not_2991 = ~_and_985;
-  assign _and_2992 = _and_2990 & _not_2991;
-  assign _ge_2993 = cnt_6 >= ghost_cnt_6;
-  assign _wire_2994 = _mux_4843;
-  assign _not_2997 = ~_wire_2994;
-  assign _or_2998 = _not_2997 | _ge_2993;
-  assign _ge_2999 = age_6 >= ghost_age_6;
-  assign _wire_3000 = _mux_4844;
-  assign _not_3003 = ~_wire_3000;
-  assign _or_3004 = _not_3003 | _ge_2999;
-  assign _le_3005 = 1'b1;
-  assign _eq_3007 = age_7 == 15'h0000;
-  assign _or_3008 = pend_7 | _eq_3007;
+  assign _not_3501 = ~_or_982;
+  assign _and_3502 = _and_988 & _not_3501;
+  assign _not_3503 = ~_and_985;
+  assign _and_3504 = _and_3502 & _not_3503;
+  assign _ge_3505 = cnt_6 >= ghost_cnt_6;
+  assign _wire_3506 = _mux_4843;
+  assign _not_3509 = ~_wire_3506;
+  assign _or_3510 = _not_3509 | _ge_3505;
+  assign _ge_3511 = age_6 >= ghost_age_6;
+  assign _wire_3512 = _mux_4844;
+  assign _not_3515 = ~_wire_3512;
+  assign _or_3516 = _not_3515 | _ge_3511;
+  assign _le_3517 = 1'b1;
+  assign _eq_3519 = age_7 == 15'h0000;
+  assign _or_3520 = pend_7 | _eq_3519;
   always @(posedge clk) begin
     if (rst) ghost_merged_7 <= 1'b0;
-    else ghost_merged_7 <= _and_3015;
+    else ghost_merged_7 <= _and_3527;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_7 <= 4'h0;
@@ -7045,24 +7045,24 @@ module dram_l2mib (
     if (rst) ghost_age_7 <= 15'h0000;
     else ghost_age_7 <= age_7;
   end
-  assign _not_3012 = ~_or_1014;
-  assign _and_3013 = _and_1020 & _not_3012;
-  assign _not_3014 = ~_and_1017;
-  assign _and_3015 = _and_3013 & _not_3014;
-  assign _ge_3016 = cnt_7 >= ghost_cnt_7;
-  assign _wire_3017 = _mux_4845;
-  assign _not_3020 = ~_wire_3017;
-  assign _or_3021 = _not_3020 | _ge_3016;
-  assign _ge_3022 = age_7 >= ghost_age_7;
-  assign _wire_3023 = _mux_4846;
-  assign _not_3026 = ~_wire_3023;
-  assign _or_3027 = _not_3026 | _ge_3022;
-  assign _le_3028 = 1'b1;
-  assign _eq_3030 = age_8 == 15'h0000;
-  assign _or_3031 = pend_8 | _eq_3030;
+  assign _not_3524 = ~_or_1014;
+  assign _and_3525 = _and_1020 & _not_3524;
+  assign _not_3526 = ~_and_1017;
+  assign _and_3527 = _and_3525 & _not_3526;
+  assign _ge_3528 = cnt_7 >= ghost_cnt_7;
+  assign _wire_3529 = _mux_4845;
+  assign _not_3532 = ~_wire_3529;
+  assign _or_3533 = _not_3532 | _ge_3528;
+  assign _ge_3534 = age_7 >= ghost_age_7;
+  assign _wire_3535 = _mux_4846;
+  assign _not_3538 = ~_wire_3535;
+  assign _or_3539 = _not_3538 | _ge_3534;
+  assign _le_3540 = 1'b1;
+  assign _eq_3542 = age_8 == 15'h0000;
+  assign _or_3543 = pend_8 | _eq_3542;
   always @(posedge clk) begin
     if (rst) ghost_merged_8 <= 1'b0;
-    else ghost_merged_8 <= _and_3038;
+    else ghost_merged_8 <= _and_3550;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_8 <= 4'h0;
@@ -7072,24 +7072,24 @@ module dram_l2mib (
     if (rst) ghost_age_8 <= 15'h0000;
     else ghost_age_8 <= age_8;
   end
-  assign _not_3035 = ~_or_1046;
-  assign _and_3036 = _and_1052 & _not_3035;
-  assign _not_3037 = ~_and_1049;
-  assign _and_3038 = _and_3036 & _not_3037;
-  assign _ge_3039 = cnt_8 >= ghost_cnt_8;
-  assign _wire_3040 = _mux_4847;
-  assign _not_3043 = ~_wire_3040;
-  assign _or_3044 = _not_3043 | _ge_3039;
-  assign _ge_3045 = age_8 >= ghost_age_8;
-  assign _wire_3046 = _mux_4848;
-  assign _not_3049 = ~_wire_3046;
-  assign _or_3050 = _not_3049 | _ge_3045;
-  assign _le_3051 = 1'b1;
-  assign _eq_3053 = age_9 == 15'h0000;
-  assign _or_3054 = pend_9 | _eq_3053;
+  assign _not_3547 = ~_or_1046;
+  assign _and_3548 = _and_1052 & _not_3547;
+  assign _not_3549 = ~_and_1049;
+  assign _and_3550 = _and_3548 & _not_3549;
+  assign _ge_3551 = cnt_8 >= ghost_cnt_8;
+  assign _wire_3552 = _mux_4847;
+  assign _not_3555 = ~_wire_3552;
+  assign _or_3556 = _not_3555 | _ge_3551;
+  assign _ge_3557 = age_8 >= ghost_age_8;
+  assign _wire_3558 = _mux_4848;
+  assign _not_3561 = ~_wire_3558;
+  assign _or_3562 = _not_3561 | _ge_3557;
+  assign _le_3563 = 1'b1;
+  assign _eq_3565 = age_9 == 15'h0000;
+  assign _or_3566 = pend_9 | _eq_3565;
   always @(posedge clk) begin
     if (rst) ghost_merged_9 <= 1'b0;
-    else ghost_merged_9 <= _and_3061;
+    else ghost_merged_9 <= _and_3573;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_9 <= 4'h0;
@@ -7099,24 +7099,24 @@ module dram_l2mib (
     if (rst) ghost_age_9 <= 15'h0000;
     else ghost_age_9 <= age_9;
   end
-  assign _not_3058 = ~_or_1078;
-  assign _and_3059 = _and_1084 & _not_3058;
-  assign _not_3060 = ~_and_1081;
-  assign _and_3061 = _and_3059 & _not_3060;
-  assign _ge_3062 = cnt_9 >= ghost_cnt_9;
-  assign _wire_3063 = _mux_4849;
-  assign _not_3066 = ~_wire_3063;
-  assign _or_3067 = _not_3066 | _ge_3062;
-  assign _ge_3068 = age_9 >= ghost_age_9;
-  assign _wire_3069 = _mux_4850;
-  assign _not_3072 = ~_wire_3069;
-  assign _or_3073 = _not_3072 | _ge_3068;
-  assign _le_3074 = 1'b1;
-  assign _eq_3076 = age_10 == 15'h0000;
-  assign _or_3077 = pend_10 | _eq_3076;
+  assign _not_3570 = ~_or_1078;
+  assign _and_3571 = _and_1084 & _not_3570;
+  assign _not_3572 = ~_and_1081;
+  assign _and_3573 = _and_3571 & _not_3572;
+  assign _ge_3574 = cnt_9 >= ghost_cnt_9;
+  assign _wire_3575 = _mux_4849;
+  assign _not_3578 = ~_wire_3575;
+  assign _or_3579 = _not_3578 | _ge_3574;
+  assign _ge_3580 = age_9 >= ghost_age_9;
+  assign _wire_3581 = _mux_4850;
+  assign _not_3584 = ~_wire_3581;
+  assign _or_3585 = _not_3584 | _ge_3580;
+  assign _le_3586 = 1'b1;
+  assign _eq_3588 = age_10 == 15'h0000;
+  assign _or_3589 = pend_10 | _eq_3588;
   always @(posedge clk) begin
     if (rst) ghost_merged_10 <= 1'b0;
-    else ghost_merged_10 <= _and_3084;
+    else ghost_merged_10 <= _and_3596;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_10 <= 4'h0;
@@ -7126,24 +7126,24 @@ module dram_l2mib (
     if (rst) ghost_age_10 <= 15'h0000;
     else ghost_age_10 <= age_10;
   end
-  assign _not_3081 = ~_or_1110;
-  assign _and_3082 = _and_1116 & _not_3081;
-  assign _not_3083 = ~_and_1113;
-  assign _and_3084 = _and_3082 & _not_3083;
-  assign _ge_3085 = cnt_10 >= ghost_cnt_10;
-  assign _wire_3086 = _mux_4851;
-  assign _not_3089 = ~_wire_3086;
-  assign _or_3090 = _not_3089 | _ge_3085;
-  assign _ge_3091 = age_10 >= ghost_age_10;
-  assign _wire_3092 = _mux_4852;
-  assign _not_3095 = ~_wire_3092;
-  assign _or_3096 = _not_3095 | _ge_3091;
-  assign _le_3097 = 1'b1;
-  assign _eq_3099 = age_11 == 15'h0000;
-  assign _or_3100 = pend_11 | _eq_3099;
+  assign _not_3593 = ~_or_1110;
+  assign _and_3594 = _and_1116 & _not_3593;
+  assign _not_3595 = ~_and_1113;
+  assign _and_3596 = _and_3594 & _not_3595;
+  assign _ge_3597 = cnt_10 >= ghost_cnt_10;
+  assign _wire_3598 = _mux_4851;
+  assign _not_3601 = ~_wire_3598;
+  assign _or_3602 = _not_3601 | _ge_3597;
+  assign _ge_3603 = age_10 >= ghost_age_10;
+  assign _wire_3604 = _mux_4852;
+  assign _not_3607 = ~_wire_3604;
+  assign _or_3608 = _not_3607 | _ge_3603;
+  assign _le_3609 = 1'b1;
+  assign _eq_3611 = age_11 == 15'h0000;
+  assign _or_3612 = pend_11 | _eq_3611;
   always @(posedge clk) begin
     if (rst) ghost_merged_11 <= 1'b0;
-    else ghost_merged_11 <= _and_3107;
+    else ghost_merged_11 <= _and_3619;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_11 <= 4'h0;
@@ -7153,24 +7153,24 @@ module dram_l2mib (
     if (rst) ghost_age_11 <= 15'h0000;
     else ghost_age_11 <= age_11;
   end
-  assign _not_3104 = ~_or_1142;
-  assign _and_3105 = _and_1148 & _not_3104;
-  assign _not_3106 = ~_and_1145;
-  assign _and_3107 = _and_3105 & _not_3106;
-  assign _ge_3108 = cnt_11 >= ghost_cnt_11;
-  assign _wire_3109 = _mux_4853;
-  assign _not_3112 = ~_wire_3109;
-  assign _or_3113 = _not_3112 | _ge_3108;
-  assign _ge_3114 = age_11 >= ghost_age_11;
-  assign _wire_3115 = _mux_4854;
-  assign _not_3118 = ~_wire_3115;
-  assign _or_3119 = _not_3118 | _ge_3114;
-  assign _le_3120 = 1'b1;
-  assign _eq_3122 = age_12 == 15'h0000;
-  assign _or_3123 = pend_12 | _eq_3122;
+  assign _not_3616 = ~_or_1142;
+  assign _and_3617 = _and_1148 & _not_3616;
+  assign _not_3618 = ~_and_1145;
+  assign _and_3619 = _and_3617 & _not_3618;
+  assign _ge_3620 = cnt_11 >= ghost_cnt_11;
+  assign _wire_3621 = _mux_4853;
+  assign _not_3624 = ~_wire_3621;
+  assign _or_3625 = _not_3624 | _ge_3620;
+  assign _ge_3626 = age_11 >= ghost_age_11;
+  assign _wire_3627 = _mux_4854;
+  assign _not_3630 = ~_wire_3627;
+  assign _or_3631 = _not_3630 | _ge_3626;
+  assign _le_3632 = 1'b1;
+  assign _eq_3634 = age_12 == 15'h0000;
+  assign _or_3635 = pend_12 | _eq_3634;
   always @(posedge clk) begin
     if (rst) ghost_merged_12 <= 1'b0;
-    else ghost_merged_12 <= _and_3130;
+    else ghost_merged_12 <= _and_3642;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_12 <= 4'h0;
@@ -7180,24 +7180,24 @@ module dram_l2mib (
     if (rst) ghost_age_12 <= 15'h0000;
     else ghost_age_12 <= age_12;
   end
-  assign _not_3127 = ~_or_1174;
-  assign _and_3128 = _and_1180 & _not_3127;
-  assign _not_3129 = ~_and_1177;
-  assign _and_3130 = _and_3128 & _not_3129;
-  assign _ge_3131 = cnt_12 >= ghost_cnt_12;
-  assign _wire_3132 = _mux_4855;
-  assign _not_3135 = ~_wire_3132;
-  assign _or_3136 = _not_3135 | _ge_3131;
-  assign _ge_3137 = age_12 >= ghost_age_12;
-  assign _wire_3138 = _mux_4856;
-  assign _not_3141 = ~_wire_3138;
-  assign _or_3142 = _not_3141 | _ge_3137;
-  assign _le_3143 = 1'b1;
-  assign _eq_3145 = age_13 == 15'h0000;
-  assign _or_3146 = pend_13 | _eq_3145;
+  assign _not_3639 = ~_or_1174;
+  assign _and_3640 = _and_1180 & _not_3639;
+  assign _not_3641 = ~_and_1177;
+  assign _and_3642 = _and_3640 & _not_3641;
+  assign _ge_3643 = cnt_12 >= ghost_cnt_12;
+  assign _wire_3644 = _mux_4855;
+  assign _not_3647 = ~_wire_3644;
+  assign _or_3648 = _not_3647 | _ge_3643;
+  assign _ge_3649 = age_12 >= ghost_age_12;
+  assign _wire_3650 = _mux_4856;
+  assign _not_3653 = ~_wire_3650;
+  assign _or_3654 = _not_3653 | _ge_3649;
+  assign _le_3655 = 1'b1;
+  assign _eq_3657 = age_13 == 15'h0000;
+  assign _or_3658 = pend_13 | _eq_3657;
   always @(posedge clk) begin
     if (rst) ghost_merged_13 <= 1'b0;
-    else ghost_merged_13 <= _and_3153;
+    else ghost_merged_13 <= _and_3665;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_13 <= 4'h0;
@@ -7207,24 +7207,24 @@ module dram_l2mib (
     if (rst) ghost_age_13 <= 15'h0000;
     else ghost_age_13 <= age_13;
   end
-  assign _not_3150 = ~_or_1206;
-  assign _and_3151 = _and_1212 & _not_3150;
-  assign _not_3152 = ~_and_1209;
-  assign _and_3153 = _and_3151 & _not_3152;
-  assign _ge_3154 = cnt_13 >= ghost_cnt_13;
-  assign _wire_3155 = _mux_4857;
-  assign _not_3158 = ~_wire_3155;
-  assign _or_3159 = _not_3158 | _ge_3154;
-  assign _ge_3160 = age_13 >= ghost_age_13;
-  assign _wire_3161 = _mux_4858;
-  assign _not_3164 = ~_wire_3161;
-  assign _or_3165 = _not_3164 | _ge_3160;
-  assign _le_3166 = 1'b1;
-  assign _eq_3168 = age_14 == 15'h0000;
-  assign _or_3169 = pend_14 | _eq_3168;
+  assign _not_3662 = ~_or_1206;
+  assign _and_3663 = _and_1212 & _not_3662;
+  assign _not_3664 = ~_and_1209;
+  assign _and_3665 = _and_3663 & _not_3664;
+  assign _ge_3666 = cnt_13 >= ghost_cnt_13;
+  assign _wire_3667 = _mux_4857;
+  assign _not_3670 = ~_wire_3667;
+  assign _or_3671 = _not_3670 | _ge_3666;
+  assign _ge_3672 = age_13 >= ghost_age_13;
+  assign _wire_3673 = _mux_4858;
+  assign _not_3676 = ~_wire_3673;
+  assign _or_3677 = _not_3676 | _ge_3672;
+  assign _le_3678 = 1'b1;
+  assign _eq_3680 = age_14 == 15'h0000;
+  assign _or_3681 = pend_14 | _eq_3680;
   always @(posedge clk) begin
     if (rst) ghost_merged_14 <= 1'b0;
-    else ghost_merged_14 <= _and_3176;
+    else ghost_merged_14 <= _and_3688;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_14 <= 4'h0;
@@ -7234,24 +7234,24 @@ module dram_l2mib (
     if (rst) ghost_age_14 <= 15'h0000;
     else ghost_age_14 <= age_14;
   end
-  assign _not_3173 = ~_or_1238;
-  assign _and_3174 = _and_1244 & _not_3173;
-  assign _not_3175 = ~_and_1241;
-  assign _and_3176 = _and_3174 & _not_3175;
-  assign _ge_3177 = cnt_14 >= ghost_cnt_14;
-  assign _wire_3178 = _mux_4859;
-  assign _not_3181 = ~_wire_3178;
-  assign _or_3182 = _not_3181 | _ge_3177;
-  assign _ge_3183 = age_14 >= ghost_age_14;
-  assign _wire_3184 = _mux_4860;
-  assign _not_3187 = ~_wire_3184;
-  assign _or_3188 = _not_3187 | _ge_3183;
-  assign _le_3189 = 1'b1;
-  assign _eq_3191 = age_15 == 15'h0000;
-  assign _or_3192 = pend_15 | _eq_3191;
+  assign _not_3685 = ~_or_1238;
+  assign _and_3686 = _and_1244 & _not_3685;
+  assign _not_3687 = ~_and_1241;
+  assign _and_3688 = _and_3686 & _not_3687;
+  assign _ge_3689 = cnt_14 >= ghost_cnt_14;
+  assign _wire_3690 = _mux_4859;
+  assign _not_3693 = ~_wire_3690;
+  assign _or_3694 = _not_3693 | _ge_3689;
+  assign _ge_3695 = age_14 >= ghost_age_14;
+  assign _wire_3696 = _mux_4860;
+  assign _not_3699 = ~_wire_3696;
+  assign _or_3700 = _not_3699 | _ge_3695;
+  assign _le_3701 = 1'b1;
+  assign _eq_3703 = age_15 == 15'h0000;
+  assign _or_3704 = pend_15 | _eq_3703;
   always @(posedge clk) begin
     if (rst) ghost_merged_15 <= 1'b0;
-    else ghost_merged_15 <= _and_3199;
+    else ghost_merged_15 <= _and_3711;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_15 <= 4'h0;
@@ -7261,24 +7261,24 @@ module dram_l2mib (
     if (rst) ghost_age_15 <= 15'h0000;
     else ghost_age_15 <= age_15;
   end
-  assign _not_3196 = ~_or_1270;
-  assign _and_3197 = _and_1276 & _not_3196;
-  assign _not_3198 = ~_and_1273;
-  assign _and_3199 = _and_3197 & _not_3198;
-  assign _ge_3200 = cnt_15 >= ghost_cnt_15;
-  assign _wire_3201 = _mux_4861;
-  assign _not_3204 = ~_wire_3201;
-  assign _or_3205 = _not_3204 | _ge_3200;
-  assign _ge_3206 = age_15 >= ghost_age_15;
-  assign _wire_3207 = _mux_4862;
-  assign _not_3210 = ~_wire_3207;
-  assign _or_3211 = _not_3210 | _ge_3206;
-  assign _le_3212 = 1'b1;
-  assign _eq_3214 = age_16 == 15'h0000;
-  assign _or_3215 = pend_16 | _eq_3214;
+  assign _not_3708 = ~_or_1270;
+  assign _and_3709 = _and_1276 & _not_3708;
+  assign _not_3710 = ~_and_1273;
+  assign _and_3711 = _and_3709 & _not_3710;
+  assign _ge_3712 = cnt_15 >= ghost_cnt_15;
+  assign _wire_3713 = _mux_4861;
+  assign _not_3716 = ~_wire_3713;
+  assign _or_3717 = _not_3716 | _ge_3712;
+  assign _ge_3718 = age_15 >= ghost_age_15;
+  assign _wire_3719 = _mux_4862;
+  assign _not_3722 = ~_wire_3719;
+  assign _or_3723 = _not_3722 | _ge_3718;
+  assign _le_3724 = 1'b1;
+  assign _eq_3726 = age_16 == 15'h0000;
+  assign _or_3727 = pend_16 | _eq_3726;
   always @(posedge clk) begin
     if (rst) ghost_merged_16 <= 1'b0;
-    else ghost_merged_16 <= _and_3222;
+    else ghost_merged_16 <= _and_3734;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_16 <= 4'h0;
@@ -7288,24 +7288,24 @@ module dram_l2mib (
     if (rst) ghost_age_16 <= 15'h0000;
     else ghost_age_16 <= age_16;
   end
-  assign _not_3219 = ~_or_1302;
-  assign _and_3220 = _and_1308 & _not_3219;
-  assign _not_3221 = ~_and_1305;
-  assign _and_3222 = _and_3220 & _not_3221;
-  assign _ge_3223 = cnt_16 >= ghost_cnt_16;
-  assign _wire_3224 = _mux_4863;
-  assign _not_3227 = ~_wire_3224;
-  assign _or_3228 = _not_3227 | _ge_3223;
-  assign _ge_3229 = age_16 >= ghost_age_16;
-  assign _wire_3230 = _mux_4864;
-  assign _not_3233 = ~_wire_3230;
-  assign _or_3234 = _not_3233 | _ge_3229;
-  assign _le_3235 = 1'b1;
-  assign _eq_3237 = age_17 == 15'h0000;
-  assign _or_3238 = pend_17 | _eq_3237;
+  assign _not_3731 = ~_or_1302;
+  assign _and_3732 = _and_1308 & _not_3731;
+  assign _not_3733 = ~_and_1305;
+  assign _and_3734 = _and_3732 & _not_3733;
+  assign _ge_3735 = cnt_16 >= ghost_cnt_16;
+  assign _wire_3736 = _mux_4863;
+  assign _not_3739 = ~_wire_3736;
+  assign _or_3740 = _not_3739 | _ge_3735;
+  assign _ge_3741 = age_16 >= ghost_age_16;
+  assign _wire_3742 = _mux_4864;
+  assign _not_3745 = ~_wire_3742;
+  assign _or_3746 = _not_3745 | _ge_3741;
+  assign _le_3747 = 1'b1;
+  assign _eq_3749 = age_17 == 15'h0000;
+  assign _or_3750 = pend_17 | _eq_3749;
   always @(posedge clk) begin
     if (rst) ghost_merged_17 <= 1'b0;
-    else ghost_merged_17 <= _and_3245;
+    else ghost_merged_17 <= _and_3757;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_17 <= 4'h0;
@@ -7315,24 +7315,24 @@ module dram_l2mib (
     if (rst) ghost_age_17 <= 15'h0000;
     else ghost_age_17 <= age_17;
   end
-  assign _not_3242 = ~_or_1334;
-  assign _and_3243 = _and_1340 & _not_3242;
-  assign _not_3244 = ~_and_1337;
-  assign _and_3245 = _and_3243 & _not_3244;
-  assign _ge_3246 = cnt_17 >= ghost_cnt_17;
-  assign _wire_3247 = _mux_4865;
-  assign _not_3250 = ~_wire_3247;
-  assign _or_3251 = _not_3250 | _ge_3246;
-  assign _ge_3252 = age_17 >= ghost_age_17;
-  assign _wire_3253 = _mux_4866;
-  assign _not_3256 = ~_wire_3253;
-  assign _or_3257 = _not_3256 | _ge_3252;
-  assign _le_3258 = 1'b1;
-  assign _eq_3260 = age_18 == 15'h0000;
-  assign _or_3261 = pend_18 | _eq_3260;
+  assign _not_3754 = ~_or_1334;
+  assign _and_3755 = _and_1340 & _not_3754;
+  assign _not_3756 = ~_and_1337;
+  assign _and_3757 = _and_3755 & _not_3756;
+  assign _ge_3758 = cnt_17 >= ghost_cnt_17;
+  assign _wire_3759 = _mux_4865;
+  assign _not_3762 = ~_wire_3759;
+  assign _or_3763 = _not_3762 | _ge_3758;
+  assign _ge_3764 = age_17 >= ghost_age_17;
+  assign _wire_3765 = _mux_4866;
+  assign _not_3768 = ~_wire_3765;
+  assign _or_3769 = _not_3768 | _ge_3764;
+  assign _le_3770 = 1'b1;
+  assign _eq_3772 = age_18 == 15'h0000;
+  assign _or_3773 = pend_18 | _eq_3772;
   always @(posedge clk) begin
     if (rst) ghost_merged_18 <= 1'b0;
-    else ghost_merged_18 <= _and_3268;
+    else ghost_merged_18 <= _and_3780;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_18 <= 4'h0;
@@ -7342,24 +7342,24 @@ module dram_l2mib (
     if (rst) ghost_age_18 <= 15'h0000;
     else ghost_age_18 <= age_18;
   end
-  assign _not_3265 = ~_or_1366;
-  assign _and_3266 = _and_1372 & _not_3265;
-  assign _not_3267 = ~_and_1369;
-  assign _and_3268 = _and_3266 & _not_3267;
-  assign _ge_3269 = cnt_18 >= ghost_cnt_18;
-  assign _wire_3270 = _mux_4867;
-  assign _not_3273 = ~_wire_3270;
-  assign _or_3274 = _not_3273 | _ge_3269;
-  assign _ge_3275 = age_18 >= ghost_age_18;
-  assign _wire_3276 = _mux_4868;
-  assign _not_3279 = ~_wire_3276;
-  assign _or_3280 = _not_3279 | _ge_3275;
-  assign _le_3281 = 1'b1;
-  assign _eq_3283 = age_19 == 15'h0000;
-  assign _or_3284 = pend_19 | _eq_3283;
+  assign _not_3777 = ~_or_1366;
+  assign _and_3778 = _and_1372 & _not_3777;
+  assign _not_3779 = ~_and_1369;
+  assign _and_3780 = _and_3778 & _not_3779;
+  assign _ge_3781 = cnt_18 >= ghost_cnt_18;
+  assign _wire_3782 = _mux_4867;
+  assign _not_3785 = ~_wire_3782;
+  assign _or_3786 = _not_3785 | _ge_3781;
+  assign _ge_3787 = age_18 >= ghost_age_18;
+  assign _wire_3788 = _mux_4868;
+  assign _not_3791 = ~_wire_3788;
+  assign _or_3792 = _not_3791 | _ge_3787;
+  assign _le_3793 = 1'b1;
+  assign _eq_3795 = age_19 == 15'h0000;
+  assign _or_3796 = pend_19 | _eq_3795;
   always @(posedge clk) begin
     if (rst) ghost_merged_19 <= 1'b0;
-    else ghost_merged_19 <= _and_3291;
+    else ghost_merged_19 <= _and_3803;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_19 <= 4'h0;
@@ -7369,24 +7369,24 @@ module dram_l2mib (
     if (rst) ghost_age_19 <= 15'h0000;
     else ghost_age_19 <= age_19;
   end
-  assign _not_3288 = ~_or_1398;
-  assign _and_3289 = _and_1404 & _not_3288;
-  assign _not_3290 = ~_and_1401;
-  assign _and_3291 = _and_3289 & _not_3290;
-  assign _ge_3292 = cnt_19 >= ghost_cnt_19;
-  assign _wire_3293 = _mux_4869;
-  assign _not_3296 = ~_wire_3293;
-  assign _or_3297 = _not_3296 | _ge_3292;
-  assign _ge_3298 = age_19 >= ghost_age_19;
-  assign _wire_3299 = _mux_4870;
-  assign _not_3302 = ~_wire_3299;
-  assign _or_3303 = _not_3302 | _ge_3298;
-  assign _le_3304 = 1'b1;
-  assign _eq_3306 = age_20 == 15'h0000;
-  assign _or_3307 = pend_20 | _eq_3306;
+  assign _not_3800 = ~_or_1398;
+  assign _and_3801 = _and_1404 & _not_3800;
+  assign _not_3802 = ~_and_1401;
+  assign _and_3803 = _and_3801 & _not_3802;
+  assign _ge_3804 = cnt_19 >= ghost_cnt_19;
+  assign _wire_3805 = _mux_4869;
+  assign _not_3808 = ~_wire_3805;
+  assign _or_3809 = _not_3808 | _ge_3804;
+  assign _ge_3810 = age_19 >= ghost_age_19;
+  assign _wire_3811 = _mux_4870;
+  assign _not_3814 = ~_wire_3811;
+  assign _or_3815 = _not_3814 | _ge_3810;
+  assign _le_3816 = 1'b1;
+  assign _eq_3818 = age_20 == 15'h0000;
+  assign _or_3819 = pend_20 | _eq_3818;
   always @(posedge clk) begin
     if (rst) ghost_merged_20 <= 1'b0;
-    else ghost_merged_20 <= _and_3314;
+    else ghost_merged_20 <= _and_3826;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_20 <= 4'h0;
@@ -7396,24 +7396,24 @@ module dram_l2mib (
     if (rst) ghost_age_20 <= 15'h0000;
     else ghost_age_20 <= age_20;
   end
-  assign _not_3311 = ~_or_1430;
-  assign _and_3312 = _and_1436 & _not_3311;
-  assign _not_3313 = ~_and_1433;
-  assign _and_3314 = _and_3312 & _not_3313;
-  assign _ge_3315 = cnt_20 >= ghost_cnt_20;
-  assign _wire_3316 = _mux_4871;
-  assign _not_3319 = ~_wire_3316;
-  assign _or_3320 = _not_3319 | _ge_3315;
-  assign _ge_3321 = age_20 >= ghost_age_20;
-  assign _wire_3322 = _mux_4872;
-  assign _not_3325 = ~_wire_3322;
-  assign _or_3326 = _not_3325 | _ge_3321;
-  assign _le_3327 = 1'b1;
-  assign _eq_3329 = age_21 == 15'h0000;
-  assign _or_3330 = pend_21 | _eq_3329;
+  assign _not_3823 = ~_or_1430;
+  assign _and_3824 = _and_1436 & _not_3823;
+  assign _not_3825 = ~_and_1433;
+  assign _and_3826 = _and_3824 & _not_3825;
+  assign _ge_3827 = cnt_20 >= ghost_cnt_20;
+  assign _wire_3828 = _mux_4871;
+  assign _not_3831 = ~_wire_3828;
+  assign _or_3832 = _not_3831 | _ge_3827;
+  assign _ge_3833 = age_20 >= ghost_age_20;
+  assign _wire_3834 = _mux_4872;
+  assign _not_3837 = ~_wire_3834;
+  assign _or_3838 = _not_3837 | _ge_3833;
+  assign _le_3839 = 1'b1;
+  assign _eq_3841 = age_21 == 15'h0000;
+  assign _or_3842 = pend_21 | _eq_3841;
   always @(posedge clk) begin
     if (rst) ghost_merged_21 <= 1'b0;
-    else ghost_merged_21 <= _and_3337;
+    else ghost_merged_21 <= _and_3849;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_21 <= 4'h0;
@@ -7423,24 +7423,24 @@ module dram_l2mib (
     if (rst) ghost_age_21 <= 15'h0000;
     else ghost_age_21 <= age_21;
   end
-  assign _not_3334 = ~_or_1462;
-  assign _and_3335 = _and_1468 & _not_3334;
-  assign _not_3336 = ~_and_1465;
-  assign _and_3337 = _and_3335 & _not_3336;
-  assign _ge_3338 = cnt_21 >= ghost_cnt_21;
-  assign _wire_3339 = _mux_4873;
-  assign _not_3342 = ~_wire_3339;
-  assign _or_3343 = _not_3342 | _ge_3338;
-  assign _ge_3344 = age_21 >= ghost_age_21;
-  assign _wire_3345 = _mux_4874;
-  assign _not_3348 = ~_wire_3345;
-  assign _or_3349 = _not_3348 | _ge_3344;
-  assign _le_3350 = 1'b1;
-  assign _eq_3352 = age_22 == 15'h0000;
-  assign _or_3353 = pend_22 | _eq_3352;
+  assign _not_3846 = ~_or_1462;
+  assign _and_3847 = _and_1468 & _not_3846;
+  assign _not_3848 = ~_and_1465;
+  assign _and_3849 = _and_3847 & _not_3848;
+  assign _ge_3850 = cnt_21 >= ghost_cnt_21;
+  assign _wire_3851 = _mux_4873;
+  assign _not_3854 = ~_wire_3851;
+  assign _or_3855 = _not_3854 | _ge_3850;
+  assign _ge_3856 = age_21 >= ghost_age_21;
+  assign _wire_3857 = _mux_4874;
+  assign _not_3860 = ~_wire_3857;
+  assign _or_3861 = _not_3860 | _ge_3856;
+  assign _le_3862 = 1'b1;
+  assign _eq_3864 = age_22 == 15'h0000;
+  assign _or_3865 = pend_22 | _eq_3864;
   always @(posedge clk) begin
     if (rst) ghost_merged_22 <= 1'b0;
-    else ghost_merged_22 <= _and_3360;
+    else ghost_merged_22 <= _and_3872;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_22 <= 4'h0;
@@ -7450,24 +7450,24 @@ module dram_l2mib (
     if (rst) ghost_age_22 <= 15'h0000;
     else ghost_age_22 <= age_22;
   end
-  assign _not_3357 = ~_or_1494;
-  assign _and_3358 = _and_1500 & _not_3357;
-  assign _not_3359 = ~_and_1497;
-  assign _and_3360 = _and_3358 & _not_3359;
-  assign _ge_3361 = cnt_22 >= ghost_cnt_22;
-  assign _wire_3362 = _mux_4875;
-  assign _not_3365 = ~_wire_3362;
-  assign _or_3366 = _not_3365 | _ge_3361;
-  assign _ge_3367 = age_22 >= ghost_age_22;
-  assign _wire_3368 = _mux_4876;
-  assign _not_3371 = ~_wire_3368;
-  assign _or_3372 = _not_3371 | _ge_3367;
-  assign _le_3373 = 1'b1;
-  assign _eq_3375 = age_23 == 15'h0000;
-  assign _or_3376 = pend_23 | _eq_3375;
+  assign _not_3869 = ~_or_1494;
+  assign _and_3870 = _and_1500 & _not_3869;
+  assign _not_3871 = ~_and_1497;
+  assign _and_3872 = _and_3870 & _not_3871;
+  assign _ge_3873 = cnt_22 >= ghost_cnt_22;
+  assign _wire_3874 = _mux_4875;
+  assign _not_3877 = ~_wire_3874;
+  assign _or_3878 = _not_3877 | _ge_3873;
+  assign _ge_3879 = age_22 >= ghost_age_22;
+  assign _wire_3880 = _mux_4876;
+  assign _not_3883 = ~_wire_3880;
+  assign _or_3884 = _not_3883 | _ge_3879;
+  assign _le_3885 = 1'b1;
+  assign _eq_3887 = age_23 == 15'h0000;
+  assign _or_3888 = pend_23 | _eq_3887;
   always @(posedge clk) begin
     if (rst) ghost_merged_23 <= 1'b0;
-    else ghost_merged_23 <= _and_3383;
+    else ghost_merged_23 <= _and_3895;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_23 <= 4'h0;
@@ -7477,24 +7477,24 @@ module dram_l2mib (
     if (rst) ghost_age_23 <= 15'h0000;
     else ghost_age_23 <= age_23;
   end
-  assign _not_3380 = ~_or_1526;
-  assign _and_3381 = _and_1532 & _not_3380;
-  assign _not_3382 = ~_and_1529;
-  assign _and_3383 = _and_3381 & _not_3382;
-  assign _ge_3384 = cnt_23 >= ghost_cnt_23;
-  assign _wire_3385 = _mux_4877;
-  assign _not_3388 = ~_wire_3385;
-  assign _or_3389 = _not_3388 | _ge_3384;
-  assign _ge_3390 = age_23 >= ghost_age_23;
-  assign _wire_3391 = _mux_4878;
-  assign _not_3394 = ~_wire_3391;
-  assign _or_3395 = _not_3394 | _ge_3390;
-  assign _le_3396 = 1'b1;
-  assign _eq_3398 = age_24 == 15'h0000;
-  assign _or_3399 = pend_24 | _eq_3398;
+  assign _not_3892 = ~_or_1526;
+  assign _and_3893 = _and_1532 & _not_3892;
+  assign _not_3894 = ~_and_1529;
+  assign _and_3895 = _and_3893 & _not_3894;
+  assign _ge_3896 = cnt_23 >= ghost_cnt_23;
+  assign _wire_3897 = _mux_4877;
+  assign _not_3900 = ~_wire_3897;
+  assign _or_3901 = _not_3900 | _ge_3896;
+  assign _ge_3902 = age_23 >= ghost_age_23;
+  assign _wire_3903 = _mux_4878;
+  assign _not_3906 = ~_wire_3903;
+  assign _or_3907 = _not_3906 | _ge_3902;
+  assign _le_3908 = 1'b1;
+  assign _eq_3910 = age_24 == 15'h0000;
+  assign _or_3911 = pend_24 | _eq_3910;
   always @(posedge clk) begin
     if (rst) ghost_merged_24 <= 1'b0;
-    else ghost_merged_24 <= _and_3406;
+    else ghost_merged_24 <= _and_3918;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_24 <= 4'h0;
@@ -7504,24 +7504,24 @@ module dram_l2mib (
     if (rst) ghost_age_24 <= 15'h0000;
     else ghost_age_24 <= age_24;
   end
-  assign _not_3403 = ~_or_1558;
-  assign _and_3404 = _and_1564 & _not_3403;
-  assign _not_3405 = ~_and_1561;
-  assign _and_3406 = _and_3404 & _not_3405;
-  assign _ge_3407 = cnt_24 >= ghost_cnt_24;
-  assign _wire_3408 = _mux_4879;
-  assign _not_3411 = ~_wire_3408;
-  assign _or_3412 = _not_3411 | _ge_3407;
-  assign _ge_3413 = age_24 >= ghost_age_24;
-  assign _wire_3414 = _mux_4880;
-  assign _not_3417 = ~_wire_3414;
-  assign _or_3418 = _not_3417 | _ge_3413;
-  assign _le_3419 = 1'b1;
-  assign _eq_3421 = age_25 == 15'h0000;
-  assign _or_3422 = pend_25 | _eq_3421;
+  assign _not_3915 = ~_or_1558;
+  assign _and_3916 = _and_1564 & _not_3915;
+  assign _not_3917 = ~_and_1561;
+  assign _and_3918 = _and_3916 & _not_3917;
+  assign _ge_3919 = cnt_24 >= ghost_cnt_24;
+  assign _wire_3920 = _mux_4879;
+  assign _not_3923 = ~_wire_3920;
+  assign _or_3924 = _not_3923 | _ge_3919;
+  assign _ge_3925 = age_24 >= ghost_age_24;
+  assign _wire_3926 = _mux_4880;
+  assign _not_3929 = ~_wire_3926;
+  assign _or_3930 = _not_3929 | _ge_3925;
+  assign _le_3931 = 1'b1;
+  assign _eq_3933 = age_25 == 15'h0000;
+  assign _or_3934 = pend_25 | _eq_3933;
   always @(posedge clk) begin
     if (rst) ghost_merged_25 <= 1'b0;
-    else ghost_merged_25 <= _and_3429;
+    else ghost_merged_25 <= _and_3941;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_25 <= 4'h0;
@@ -7531,24 +7531,24 @@ module dram_l2mib (
     if (rst) ghost_age_25 <= 15'h0000;
     else ghost_age_25 <= age_25;
   end
-  assign _not_3426 = ~_or_1590;
-  assign _and_3427 = _and_1596 & _not_3426;
-  assign _not_3428 = ~_and_1593;
-  assign _and_3429 = _and_3427 & _not_3428;
-  assign _ge_3430 = cnt_25 >= ghost_cnt_25;
-  assign _wire_3431 = _mux_4881;
-  assign _not_3434 = ~_wire_3431;
-  assign _or_3435 = _not_3434 | _ge_3430;
-  assign _ge_3436 = age_25 >= ghost_age_25;
-  assign _wire_3437 = _mux_4882;
-  assign _not_3440 = ~_wire_3437;
-  assign _or_3441 = _not_3440 | _ge_3436;
-  assign _le_3442 = 1'b1;
-  assign _eq_3444 = age_26 == 15'h0000;
-  assign _or_3445 = pend_26 | _eq_3444;
+  assign _not_3938 = ~_or_1590;
+  assign _and_3939 = _and_1596 & _not_3938;
+  assign _not_3940 = ~_and_1593;
+  assign _and_3941 = _and_3939 & _not_3940;
+  assign _ge_3942 = cnt_25 >= ghost_cnt_25;
+  assign _wire_3943 = _mux_4881;
+  assign _not_3946 = ~_wire_3943;
+  assign _or_3947 = _not_3946 | _ge_3942;
+  assign _ge_3948 = age_25 >= ghost_age_25;
+  assign _wire_3949 = _mux_4882;
+  assign _not_3952 = ~_wire_3949;
+  assign _or_3953 = _not_3952 | _ge_3948;
+  assign _le_3954 = 1'b1;
+  assign _eq_3956 = age_26 == 15'h0000;
+  assign _or_3957 = pend_26 | _eq_3956;
   always @(posedge clk) begin
     if (rst) ghost_merged_26 <= 1'b0;
-    else ghost_merged_26 <= _and_3452;
+    else ghost_merged_26 <= _and_3964;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_26 <= 4'h0;
@@ -7558,24 +7558,24 @@ module dram_l2mib (
     if (rst) ghost_age_26 <= 15'h0000;
     else ghost_age_26 <= age_26;
   end
-  assign _not_3449 = ~_or_1622;
-  assign _and_3450 = _and_1628 & _not_3449;
-  assign _not_3451 = ~_and_1625;
-  assign _and_3452 = _and_3450 & _not_3451;
-  assign _ge_3453 = cnt_26 >= ghost_cnt_26;
-  assign _wire_3454 = _mux_4883;
-  assign _not_3457 = ~_wire_3454;
-  assign _or_3458 = _not_3457 | _ge_3453;
-  assign _ge_3459 = age_26 >= ghost_age_26;
-  assign _wire_3460 = _mux_4884;
-  assign _not_3463 = ~_wire_3460;
-  assign _or_3464 = _not_3463 | _ge_3459;
-  assign _le_3465 = 1'b1;
-  assign _eq_3467 = age_27 == 15'h0000;
-  assign _or_3468 = pend_27 | _eq_3467;
+  assign _not_3961 = ~_or_1622;
+  assign _and_3962 = _and_1628 & _not_3961;
+  assign _not_3963 = ~_and_1625;
+  assign _and_3964 = _and_3962 & _not_3963;
+  assign _ge_3965 = cnt_26 >= ghost_cnt_26;
+  assign _wire_3966 = _mux_4883;
+  assign _not_3969 = ~_wire_3966;
+  assign _or_3970 = _not_3969 | _ge_3965;
+  assign _ge_3971 = age_26 >= ghost_age_26;
+  assign _wire_3972 = _mux_4884;
+  assign _not_3975 = ~_wire_3972;
+  assign _or_3976 = _not_3975 | _ge_3971;
+  assign _le_3977 = 1'b1;
+  assign _eq_3979 = age_27 == 15'h0000;
+  assign _or_3980 = pend_27 | _eq_3979;
   always @(posedge clk) begin
     if (rst) ghost_merged_27 <= 1'b0;
-    else ghost_merged_27 <= _and_3475;
+    else ghost_merged_27 <= _and_3987;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_27 <= 4'h0;
@@ -7585,24 +7585,24 @@ module dram_l2mib (
     if (rst) ghost_age_27 <= 15'h0000;
     else ghost_age_27 <= age_27;
   end
-  assign _not_3472 = ~_or_1654;
-  assign _and_3473 = _and_1660 & _not_3472;
-  assign _not_3474 = ~_and_1657;
-  assign _and_3475 = _and_3473 & _not_3474;
-  assign _ge_3476 = cnt_27 >= ghost_cnt_27;
-  assign _wire_3477 = _mux_4885;
-  assign _not_3480 = ~_wire_3477;
-  assign _or_3481 = _not_3480 | _ge_3476;
-  assign _ge_3482 = age_27 >= ghost_age_27;
-  assign _wire_3483 = _mux_4886;
-  assign _not_3486 = ~_wire_3483;
-  assign _or_3487 = _not_3486 | _ge_3482;
-  assign _le_3488 = 1'b1;
-  assign _eq_3490 = age_28 == 15'h0000;
-  assign _or_3491 = pend_28 | _eq_3490;
+  assign _not_3984 = ~_or_1654;
+  assign _and_3985 = _and_1660 & _not_3984;
+  assign _not_3986 = ~_and_1657;
+  assign _and_3987 = _and_3985 & _not_3986;
+  assign _ge_3988 = cnt_27 >= ghost_cnt_27;
+  assign _wire_3989 = _mux_4885;
+  assign _not_3992 = ~_wire_3989;
+  assign _or_3993 = _not_3992 | _ge_3988;
+  assign _ge_3994 = age_27 >= ghost_age_27;
+  assign _wire_3995 = _mux_4886;
+  assign _not_3998 = ~_wire_3995;
+  assign _or_3999 = _not_3998 | _ge_3994;
+  assign _le_4000 = 1'b1;
+  assign _eq_4002 = age_28 == 15'h0000;
+  assign _or_4003 = pend_28 | _eq_4002;
   always @(posedge clk) begin
     if (rst) ghost_merged_28 <= 1'b0;
-    else ghost_merged_28 <= _and_3498;
+    else ghost_merged_28 <= _and_4010;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_28 <= 4'h0;
@@ -7612,24 +7612,24 @@ module dram_l2mib (
     if (rst) ghost_age_28 <= 15'h0000;
     else ghost_age_28 <= age_28;
   end
-  assign _not_3495 = ~_or_1686;
-  assign _and_3496 = _and_1692 & _not_3495;
-  assign _not_3497 = ~_and_1689;
-  assign _and_3498 = _and_3496 & _not_3497;
-  assign _ge_3499 = cnt_28 >= ghost_cnt_28;
-  assign _wire_3500 = _mux_4887;
-  assign _not_3503 = ~_wire_3500;
-  assign _or_3504 = _not_3503 | _ge_3499;
-  assign _ge_3505 = age_28 >= ghost_age_28;
-  assign _wire_3506 = _mux_4888;
-  assign _not_3509 = ~_wire_3506;
-  assign _or_3510 = _not_3509 | _ge_3505;
-  assign _le_3511 = 1'b1;
-  assign _eq_3513 = age_29 == 15'h0000;
-  assign _or_3514 = pend_29 | _eq_3513;
+  assign _not_4007 = ~_or_1686;
+  assign _and_4008 = _and_1692 & _not_4007;
+  assign _not_4009 = ~_and_1689;
+  assign _and_4010 = _and_4008 & _not_4009;
+  assign _ge_4011 = cnt_28 >= ghost_cnt_28;
+  assign _wire_4012 = _mux_4887;
+  assign _not_4015 = ~_wire_4012;
+  assign _or_4016 = _not_4015 | _ge_4011;
+  assign _ge_4017 = age_28 >= ghost_age_28;
+  assign _wire_4018 = _mux_4888;
+  assign _not_4021 = ~_wire_4018;
+  assign _or_4022 = _not_4021 | _ge_4017;
+  assign _le_4023 = 1'b1;
+  assign _eq_4025 = age_29 == 15'h0000;
+  assign _or_4026 = pend_29 | _eq_4025;
   always @(posedge clk) begin
     if (rst) ghost_merged_29 <= 1'b0;
-    else ghost_merged_29 <= _and_3521;
+    else ghost_merged_29 <= _and_4033;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_29 <= 4'h0;
@@ -7639,24 +7639,24 @@ module dram_l2mib (
     if (rst) ghost_age_29 <= 15'h0000;
     else ghost_age_29 <= age_29;
   end
-  assign _not_3518 = ~_or_1718;
-  assign _and_3519 = _and_1724 & _not_3518;
-  assign _not_3520 = ~_and_1721;
-  assign _and_3521 = _and_3519 & _not_3520;
-  assign _ge_3522 = cnt_29 >= ghost_cnt_29;
-  assign _wire_3523 = _mux_4889;
-  assign _not_3526 = ~_wire_3523;
-  assign _or_3527 = _not_3526 | _ge_3522;
-  assign _ge_3528 = age_29 >= ghost_age_29;
-  assign _wire_3529 = _mux_4890;
-  assign _not_3532 = ~_wire_3529;
-  assign _or_3533 = _not_3532 | _ge_3528;
-  assign _le_3534 = 1'b1;
-  assign _eq_3536 = age_30 == 15'h0000;
-  assign _or_3537 = pend_30 | _eq_3536;
+  assign _not_4030 = ~_or_1718;
+  assign _and_4031 = _and_1724 & _not_4030;
+  assign _not_4032 = ~_and_1721;
+  assign _and_4033 = _and_4031 & _not_4032;
+  assign _ge_4034 = cnt_29 >= ghost_cnt_29;
+  assign _wire_4035 = _mux_4889;
+  assign _not_4038 = ~_wire_4035;
+  assign _or_4039 = _not_4038 | _ge_4034;
+  assign _ge_4040 = age_29 >= ghost_age_29;
+  assign _wire_4041 = _mux_4890;
+  assign _not_4044 = ~_wire_4041;
+  assign _or_4045 = _not_4044 | _ge_4040;
+  assign _le_4046 = 1'b1;
+  assign _eq_4048 = age_30 == 15'h0000;
+  assign _or_4049 = pend_30 | _eq_4048;
   always @(posedge clk) begin
     if (rst) ghost_merged_30 <= 1'b0;
-    else ghost_merged_30 <= _and_3544;
+    else ghost_merged_30 <= _and_4056;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_30 <= 4'h0;
@@ -7666,24 +7666,24 @@ module dram_l2mib (
     if (rst) ghost_age_30 <= 15'h0000;
     else ghost_age_30 <= age_30;
   end
-  assign _not_3541 = ~_or_1750;
-  assign _and_3542 = _and_1756 & _not_3541;
-  assign _not_3543 = ~_and_1753;
-  assign _and_3544 = _and_3542 & _not_3543;
-  assign _ge_3545 = cnt_30 >= ghost_cnt_30;
-  assign _wire_3546 = _mux_4891;
-  assign _not_3549 = ~_wire_3546;
-  assign _or_3550 = _not_3549 | _ge_3545;
-  assign _ge_3551 = age_30 >= ghost_age_30;
-  assign _wire_3552 = _mux_4892;
-  assign _not_3555 = ~_wire_3552;
-  assign _or_3556 = _not_3555 | _ge_3551;
-  assign _le_3557 = 1'b1;
-  assign _eq_3559 = age_31 == 15'h0000;
-  assign _or_3560 = pend_31 | _eq_3559;
+  assign _not_4053 = ~_or_1750;
+  assign _and_4054 = _and_1756 & _not_4053;
+  assign _not_4055 = ~_and_1753;
+  assign _and_4056 = _and_4054 & _not_4055;
+  assign _ge_4057 = cnt_30 >= ghost_cnt_30;
+  assign _wire_4058 = _mux_4891;
+  assign _not_4061 = ~_wire_4058;
+  assign _or_4062 = _not_4061 | _ge_4057;
+  assign _ge_4063 = age_30 >= ghost_age_30;
+  assign _wire_4064 = _mux_4892;
+  assign _not_4067 = ~_wire_4064;
+  assign _or_4068 = _not_4067 | _ge_4063;
+  assign _le_4069 = 1'b1;
+  assign _eq_4071 = age_31 == 15'h0000;
+  assign _or_4072 = pend_31 | _eq_4071;
   always @(posedge clk) begin
     if (rst) ghost_merged_31 <= 1'b0;
-    else ghost_merged_31 <= _and_3567;
+    else ghost_merged_31 <= _and_4079;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_31 <= 4'h0;
@@ -7693,24 +7693,24 @@ module dram_l2mib (
     if (rst) ghost_age_31 <= 15'h0000;
     else ghost_age_31 <= age_31;
   end
-  assign _not_3564 = ~_or_1782;
-  assign _and_3565 = _and_1788 & _not_3564;
-  assign _not_3566 = ~_and_1785;
-  assign _and_3567 = _and_3565 & _not_3566;
-  assign _ge_3568 = cnt_31 >= ghost_cnt_31;
-  assign _wire_3569 = _mux_4893;
-  assign _not_3572 = ~_wire_3569;
-  assign _or_3573 = _not_3572 | _ge_3568;
-  assign _ge_3574 = age_31 >= ghost_age_31;
-  assign _wire_3575 = _mux_4894;
-  assign _not_3578 = ~_wire_3575;
-  assign _or_3579 = _not_3578 | _ge_3574;
-  assign _le_3580 = 1'b1;
-  assign _eq_3582 = age_32 == 15'h0000;
-  assign _or_3583 = pend_32 | _eq_3582;
+  assign _not_4076 = ~_or_1782;
+  assign _and_4077 = _and_1788 & _not_4076;
+  assign _not_4078 = ~_and_1785;
+  assign _and_4079 = _and_4077 & _not_4078;
+  assign _ge_4080 = cnt_31 >= ghost_cnt_31;
+  assign _wire_4081 = _mux_4893;
+  assign _not_4084 = ~_wire_4081;
+  assign _or_4085 = _not_4084 | _ge_4080;
+  assign _ge_4086 = age_31 >= ghost_age_31;
+  assign _wire_4087 = _mux_4894;
+  assign _not_4090 = ~_wire_4087;
+  assign _or_4091 = _not_4090 | _ge_4086;
+  assign _le_4092 = 1'b1;
+  assign _eq_4094 = age_32 == 15'h0000;
+  assign _or_4095 = pend_32 | _eq_4094;
   always @(posedge clk) begin
     if (rst) ghost_merged_32 <= 1'b0;
-    else ghost_merged_32 <= _and_3590;
+    else ghost_merged_32 <= _and_4102;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_32 <= 4'h0;
@@ -7720,24 +7720,24 @@ module dram_l2mib (
     if (rst) ghost_age_32 <= 15'h0000;
     else ghost_age_32 <= age_32;
   end
-  assign _not_3587 = ~_or_1814;
-  assign _and_3588 = _and_1820 & _not_3587;
-  assign _not_3589 = ~_and_1817;
-  assign _and_3590 = _and_3588 & _not_3589;
-  assign _ge_3591 = cnt_32 >= ghost_cnt_32;
-  assign _wire_3592 = _mux_4895;
-  assign _not_3595 = ~_wire_3592;
-  assign _or_3596 = _not_3595 | _ge_3591;
-  assign _ge_3597 = age_32 >= ghost_age_32;
-  assign _wire_3598 = _mux_4896;
-  assign _not_3601 = ~_wire_3598;
-  assign _or_3602 = _not_3601 | _ge_3597;
-  assign _le_3603 = 1'b1;
-  assign _eq_3605 = age_33 == 15'h0000;
-  assign _or_3606 = pend_33 | _eq_3605;
+  assign _not_4099 = ~_or_1814;
+  assign _and_4100 = _and_1820 & _not_4099;
+  assign _not_4101 = ~_and_1817;
+  assign _and_4102 = _and_4100 & _not_4101;
+  assign _ge_4103 = cnt_32 >= ghost_cnt_32;
+  assign _wire_4104 = _mux_4895;
+  assign _not_4107 = ~_wire_4104;
+  assign _or_4108 = _not_4107 | _ge_4103;
+  assign _ge_4109 = age_32 >= ghost_age_32;
+  assign _wire_4110 = _mux_4896;
+  assign _not_4113 = ~_wire_4110;
+  assign _or_4114 = _not_4113 | _ge_4109;
+  assign _le_4115 = 1'b1;
+  assign _eq_4117 = age_33 == 15'h0000;
+  assign _or_4118 = pend_33 | _eq_4117;
   always @(posedge clk) begin
     if (rst) ghost_merged_33 <= 1'b0;
-    else ghost_merged_33 <= _and_3613;
+    else ghost_merged_33 <= _and_4125;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_33 <= 4'h0;
@@ -7747,24 +7747,24 @@ module dram_l2mib (
     if (rst) ghost_age_33 <= 15'h0000;
     else ghost_age_33 <= age_33;
   end
-  assign _not_3610 = ~_or_1846;
-  assign _and_3611 = _and_1852 & _not_3610;
-  assign _not_3612 = ~_and_1849;
-  assign _and_3613 = _and_3611 & _not_3612;
-  assign _ge_3614 = cnt_33 >= ghost_cnt_33;
-  assign _wire_3615 = _mux_4897;
-  assign _not_3618 = ~_wire_3615;
-  assign _or_3619 = _not_3618 | _ge_3614;
-  assign _ge_3620 = age_33 >= ghost_age_33;
-  assign _wire_3621 = _mux_4898;
-  assign _not_3624 = ~_wire_3621;
-  assign _or_3625 = _not_3624 | _ge_3620;
-  assign _le_3626 = 1'b1;
-  assign _eq_3628 = age_34 == 15'h0000;
-  assign _or_3629 = pend_34 | _eq_3628;
+  assign _not_4122 = ~_or_1846;
+  assign _and_4123 = _and_1852 & _not_4122;
+  assign _not_4124 = ~_and_1849;
+  assign _and_4125 = _and_4123 & _not_4124;
+  assign _ge_4126 = cnt_33 >= ghost_cnt_33;
+  assign _wire_4127 = _mux_4897;
+  assign _not_4130 = ~_wire_4127;
+  assign _or_4131 = _not_4130 | _ge_4126;
+  assign _ge_4132 = age_33 >= ghost_age_33;
+  assign _wire_4133 = _mux_4898;
+  assign _not_4136 = ~_wire_4133;
+  assign _or_4137 = _not_4136 | _ge_4132;
+  assign _le_4138 = 1'b1;
+  assign _eq_4140 = age_34 == 15'h0000;
+  assign _or_4141 = pend_34 | _eq_4140;
   always @(posedge clk) begin
     if (rst) ghost_merged_34 <= 1'b0;
-    else ghost_merged_34 <= _and_3636;
+    else ghost_merged_34 <= _and_4148;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_34 <= 4'h0;
@@ -7774,24 +7774,24 @@ module dram_l2mib (
     if (rst) ghost_age_34 <= 15'h0000;
     else ghost_age_34 <= age_34;
   end
-  assign _not_3633 = ~_or_1878;
-  assign _and_3634 = _and_1884 & _not_3633;
-  assign _not_3635 = ~_and_1881;
-  assign _and_3636 = _and_3634 & _not_3635;
-  assign _ge_3637 = cnt_34 >= ghost_cnt_34;
-  assign _wire_3638 = _mux_4899;
-  assign _not_3641 = ~_wire_3638;
-  assign _or_3642 = _not_3641 | _ge_3637;
-  assign _ge_3643 = age_34 >= ghost_age_34;
-  assign _wire_3644 = _mux_4900;
-  assign _not_3647 = ~_wire_3644;
-  assign _or_3648 = _not_3647 | _ge_3643;
-  assign _le_3649 = 1'b1;
-  assign _eq_3651 = age_35 == 15'h0000;
-  assign _or_3652 = pend_35 | _eq_3651;
+  assign _not_4145 = ~_or_1878;
+  assign _and_4146 = _and_1884 & _not_4145;
+  assign _not_4147 = ~_and_1881;
+  assign _and_4148 = _and_4146 & _not_4147;
+  assign _ge_4149 = cnt_34 >= ghost_cnt_34;
+  assign _wire_4150 = _mux_4899;
+  assign _not_4153 = ~_wire_4150;
+  assign _or_4154 = _not_4153 | _ge_4149;
+  assign _ge_4155 = age_34 >= ghost_age_34;
+  assign _wire_4156 = _mux_4900;
+  assign _not_4159 = ~_wire_4156;
+  assign _or_4160 = _not_4159 | _ge_4155;
+  assign _le_4161 = 1'b1;
+  assign _eq_4163 = age_35 == 15'h0000;
+  assign _or_4164 = pend_35 | _eq_4163;
   always @(posedge clk) begin
     if (rst) ghost_merged_35 <= 1'b0;
-    else ghost_merged_35 <= _and_3659;
+    else ghost_merged_35 <= _and_4171;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_35 <= 4'h0;
@@ -7801,24 +7801,24 @@ module dram_l2mib (
     if (rst) ghost_age_35 <= 15'h0000;
     else ghost_age_35 <= age_35;
   end
-  assign _not_3656 = ~_or_1910;
-  assign _and_3657 = _and_1916 & _not_3656;
-  assign _not_3658 = ~_and_1913;
-  assign _and_3659 = _and_3657 & _not_3658;
-  assign _ge_3660 = cnt_35 >= ghost_cnt_35;
-  assign _wire_3661 = _mux_4901;
-  assign _not_3664 = ~_wire_3661;
-  assign _or_3665 = _not_3664 | _ge_3660;
-  assign _ge_3666 = age_35 >= ghost_age_35;
-  assign _wire_3667 = _mux_4902;
-  assign _not_3670 = ~_wire_3667;
-  assign _or_3671 = _not_3670 | _ge_3666;
-  assign _le_3672 = 1'b1;
-  assign _eq_3674 = age_36 == 15'h0000;
-  assign _or_3675 = pend_36 | _eq_3674;
+  assign _not_4168 = ~_or_1910;
+  assign _and_4169 = _and_1916 & _not_4168;
+  assign _not_4170 = ~_and_1913;
+  assign _and_4171 = _and_4169 & _not_4170;
+  assign _ge_4172 = cnt_35 >= ghost_cnt_35;
+  assign _wire_4173 = _mux_4901;
+  assign _not_4176 = ~_wire_4173;
+  assign _or_4177 = _not_4176 | _ge_4172;
+  assign _ge_4178 = age_35 >= ghost_age_35;
+  assign _wire_4179 = _mux_4902;
+  assign _not_4182 = ~_wire_4179;
+  assign _or_4183 = _not_4182 | _ge_4178;
+  assign _le_4184 = 1'b1;
+  assign _eq_4186 = age_36 == 15'h0000;
+  assign _or_4187 = pend_36 | _eq_4186;
   always @(posedge clk) begin
     if (rst) ghost_merged_36 <= 1'b0;
-    else ghost_merged_36 <= _and_3682;
+    else ghost_merged_36 <= _and_4194;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_36 <= 4'h0;
@@ -7828,24 +7828,24 @@ module dram_l2mib (
     if (rst) ghost_age_36 <= 15'h0000;
     else ghost_age_36 <= age_36;
   end
-  assign _not_3679 = ~_or_1942;
-  assign _and_3680 = _and_1948 & _not_3679;
-  assign _not_3681 = ~_and_1945;
-  assign _and_3682 = _and_3680 & _not_3681;
-  assign _ge_3683 = cnt_36 >= ghost_cnt_36;
-  assign _wire_3684 = _mux_4903;
-  assign _not_3687 = ~_wire_3684;
-  assign _or_3688 = _not_3687 | _ge_3683;
-  assign _ge_3689 = age_36 >= ghost_age_36;
-  assign _wire_3690 = _mux_4904;
-  assign _not_3693 = ~_wire_3690;
-  assign _or_3694 = _not_3693 | _ge_3689;
-  assign _le_3695 = 1'b1;
-  assign _eq_3697 = age_37 == 15'h0000;
-  assign _or_3698 = pend_37 | _eq_3697;
+  assign _not_4191 = ~_or_1942;
+  assign _and_4192 = _and_1948 & _not_4191;
+  assign _not_4193 = ~_and_1945;
+  assign _and_4194 = _and_4192 & _not_4193;
+  assign _ge_4195 = cnt_36 >= ghost_cnt_36;
+  assign _wire_4196 = _mux_4903;
+  assign _not_4199 = ~_wire_4196;
+  assign _or_4200 = _not_4199 | _ge_4195;
+  assign _ge_4201 = age_36 >= ghost_age_36;
+  assign _wire_4202 = _mux_4904;
+  assign _not_4205 = ~_wire_4202;
+  assign _or_4206 = _not_4205 | _ge_4201;
+  assign _le_4207 = 1'b1;
+  assign _eq_4209 = age_37 == 15'h0000;
+  assign _or_4210 = pend_37 | _eq_4209;
   always @(posedge clk) begin
     if (rst) ghost_merged_37 <= 1'b0;
-    else ghost_merged_37 <= _and_3705;
+    else ghost_merged_37 <= _and_4217;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_37 <= 4'h0;
@@ -7855,24 +7855,24 @@ module dram_l2mib (
     if (rst) ghost_age_37 <= 15'h0000;
     else ghost_age_37 <= age_37;
   end
-  assign _not_3702 = ~_or_1974;
-  assign _and_3703 = _and_1980 & _not_3702;
-  assign _not_3704 = ~_and_1977;
-  assign _and_3705 = _and_3703 & _not_3704;
-  assign _ge_3706 = cnt_37 >= ghost_cnt_37;
-  assign _wire_3707 = _mux_4905;
-  assign _not_3710 = ~_wire_3707;
-  assign _or_3711 = _not_3710 | _ge_3706;
-  assign _ge_3712 = age_37 >= ghost_age_37;
-  assign _wire_3713 = _mux_4906;
-  assign _not_3716 = ~_wire_3713;
-  assign _or_3717 = _not_3716 | _ge_3712;
-  assign _le_3718 = 1'b1;
-  assign _eq_3720 = age_38 == 15'h0000;
-  assign _or_3721 = pend_38 | _eq_3720;
+  assign _not_4214 = ~_or_1974;
+  assign _and_4215 = _and_1980 & _not_4214;
+  assign _not_4216 = ~_and_1977;
+  assign _and_4217 = _and_4215 & _not_4216;
+  assign _ge_4218 = cnt_37 >= ghost_cnt_37;
+  assign _wire_4219 = _mux_4905;
+  assign _not_4222 = ~_wire_4219;
+  assign _or_4223 = _not_4222 | _ge_4218;
+  assign _ge_4224 = age_37 >= ghost_age_37;
+  assign _wire_4225 = _mux_4906;
+  assign _not_4228 = ~_wire_4225;
+  assign _or_4229 = _not_4228 | _ge_4224;
+  assign _le_4230 = 1'b1;
+  assign _eq_4232 = age_38 == 15'h0000;
+  assign _or_4233 = pend_38 | _eq_4232;
   always @(posedge clk) begin
     if (rst) ghost_merged_38 <= 1'b0;
-    else ghost_merged_38 <= _and_3728;
+    else ghost_merged_38 <= _and_4240;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_38 <= 4'h0;
@@ -7882,24 +7882,24 @@ module dram_l2mib (
     if (rst) ghost_age_38 <= 15'h0000;
     else ghost_age_38 <= age_38;
   end
-  assign _not_3725 = ~_or_2006;
-  assign _and_3726 = _and_2012 & _not_3725;
-  assign _not_3727 = ~_and_2009;
-  assign _and_3728 = _and_3726 & _not_3727;
-  assign _ge_3729 = cnt_38 >= ghost_cnt_38;
-  assign _wire_3730 = _mux_4907;
-  assign _not_3733 = ~_wire_3730;
-  assign _or_3734 = _not_3733 | _ge_3729;
-  assign _ge_3735 = age_38 >= ghost_age_38;
-  assign _wire_3736 = _mux_4908;
-  assign _not_3739 = ~_wire_3736;
-  assign _or_3740 = _not_3739 | _ge_3735;
-  assign _le_3741 = 1'b1;
-  assign _eq_3743 = age_39 == 15'h0000;
-  assign _or_3744 = pend_39 | _eq_3743;
+  assign _not_4237 = ~_or_2006;
+  assign _and_4238 = _and_2012 & _not_4237;
+  assign _not_4239 = ~_and_2009;
+  assign _and_4240 = _and_4238 & _not_4239;
+  assign _ge_4241 = cnt_38 >= ghost_cnt_38;
+  assign _wire_4242 = _mux_4907;
+  assign _not_4245 = ~_wire_4242;
+  assign _or_4246 = _not_4245 | _ge_4241;
+  assign _ge_4247 = age_38 >= ghost_age_38;
+  assign _wire_4248 = _mux_4908;
+  assign _not_4251 = ~_wire_4248;
+  assign _or_4252 = _not_4251 | _ge_4247;
+  assign _le_4253 = 1'b1;
+  assign _eq_4255 = age_39 == 15'h0000;
+  assign _or_4256 = pend_39 | _eq_4255;
   always @(posedge clk) begin
     if (rst) ghost_merged_39 <= 1'b0;
-    else ghost_merged_39 <= _and_3751;
+    else ghost_merged_39 <= _and_4263;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_39 <= 4'h0;
@@ -7909,24 +7909,24 @@ module dram_l2mib (
     if (rst) ghost_age_39 <= 15'h0000;
     else ghost_age_39 <= age_39;
   end
-  assign _not_3748 = ~_or_2038;
-  assign _and_3749 = _and_2044 & _not_3748;
-  assign _not_3750 = ~_and_2041;
-  assign _and_3751 = _and_3749 & _not_3750;
-  assign _ge_3752 = cnt_39 >= ghost_cnt_39;
-  assign _wire_3753 = _mux_4909;
-  assign _not_3756 = ~_wire_3753;
-  assign _or_3757 = _not_3756 | _ge_3752;
-  assign _ge_3758 = age_39 >= ghost_age_39;
-  assign _wire_3759 = _mux_4910;
-  assign _not_3762 = ~_wire_3759;
-  assign _or_3763 = _not_3762 | _ge_3758;
-  assign _le_3764 = 1'b1;
-  assign _eq_3766 = age_40 == 15'h0000;
-  assign _or_3767 = pend_40 | _eq_3766;
+  assign _not_4260 = ~_or_2038;
+  assign _and_4261 = _and_2044 & _not_4260;
+  assign _not_4262 = ~_and_2041;
+  assign _and_4263 = _and_4261 & _not_4262;
+  assign _ge_4264 = cnt_39 >= ghost_cnt_39;
+  assign _wire_4265 = _mux_4909;
+  assign _not_4268 = ~_wire_4265;
+  assign _or_4269 = _not_4268 | _ge_4264;
+  assign _ge_4270 = age_39 >= ghost_age_39;
+  assign _wire_4271 = _mux_4910;
+  assign _not_4274 = ~_wire_4271;
+  assign _or_4275 = _not_4274 | _ge_4270;
+  assign _le_4276 = 1'b1;
+  assign _eq_4278 = age_40 == 15'h0000;
+  assign _or_4279 = pend_40 | _eq_4278;
   always @(posedge clk) begin
     if (rst) ghost_merged_40 <= 1'b0;
-    else ghost_merged_40 <= _and_3774;
+    else ghost_merged_40 <= _and_4286;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_40 <= 4'h0;
@@ -7936,24 +7936,24 @@ module dram_l2mib (
     if (rst) ghost_age_40 <= 15'h0000;
     else ghost_age_40 <= age_40;
   end
-  assign _not_3771 = ~_or_2070;
-  assign _and_3772 = _and_2076 & _not_3771;
-  assign _not_3773 = ~_and_2073;
-  assign _and_3774 = _and_3772 & _not_3773;
-  assign _ge_3775 = cnt_40 >= ghost_cnt_40;
-  assign _wire_3776 = _mux_4911;
-  assign _not_3779 = ~_wire_3776;
-  assign _or_3780 = _not_3779 | _ge_3775;
-  assign _ge_3781 = age_40 >= ghost_age_40;
-  assign _wire_3782 = _mux_4912;
-  assign _not_3785 = ~_wire_3782;
-  assign _or_3786 = _not_3785 | _ge_3781;
-  assign _le_3787 = 1'b1;
-  assign _eq_3789 = age_41 == 15'h0000;
-  assign _or_3790 = pend_41 | _eq_3789;
+  assign _not_4283 = ~_or_2070;
+  assign _and_4284 = _and_2076 & _not_4283;
+  assign _not_4285 = ~_and_2073;
+  assign _and_4286 = _and_4284 & _not_4285;
+  assign _ge_4287 = cnt_40 >= ghost_cnt_40;
+  assign _wire_4288 = _mux_4911;
+  assign _not_4291 = ~_wire_4288;
+  assign _or_4292 = _not_4291 | _ge_4287;
+  assign _ge_4293 = age_40 >= ghost_age_40;
+  assign _wire_4294 = _mux_4912;
+  assign _not_4297 = ~_wire_4294;
+  assign _or_4298 = _not_4297 | _ge_4293;
+  assign _le_4299 = 1'b1;
+  assign _eq_4301 = age_41 == 15'h0000;
+  assign _or_4302 = pend_41 | _eq_4301;
   always @(posedge clk) begin
     if (rst) ghost_merged_41 <= 1'b0;
-    else ghost_merged_41 <= _and_3797;
+    else ghost_merged_41 <= _and_4309;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_41 <= 4'h0;
@@ -7963,24 +7963,24 @@ module dram_l2mib (
     if (rst) ghost_age_41 <= 15'h0000;
     else ghost_age_41 <= age_41;
   end
-  assign _not_3794 = ~_or_2102;
-  assign _and_3795 = _and_2108 & _not_3794;
-  assign _not_3796 = ~_and_2105;
-  assign _and_3797 = _and_3795 & _not_3796;
-  assign _ge_3798 = cnt_41 >= ghost_cnt_41;
-  assign _wire_3799 = _mux_4913;
-  assign _not_3802 = ~_wire_3799;
-  assign _or_3803 = _not_3802 | _ge_3798;
-  assign _ge_3804 = age_41 >= ghost_age_41;
-  assign _wire_3805 = _mux_4914;
-  assign _not_3808 = ~_wire_3805;
-  assign _or_3809 = _not_3808 | _ge_3804;
-  assign _le_3810 = 1'b1;
-  assign _eq_3812 = age_42 == 15'h0000;
-  assign _or_3813 = pend_42 | _eq_3812;
+  assign _not_4306 = ~_or_2102;
+  assign _and_4307 = _and_2108 & _not_4306;
+  assign _not_4308 = ~_and_2105;
+  assign _and_4309 = _and_4307 & _not_4308;
+  assign _ge_4310 = cnt_41 >= ghost_cnt_41;
+  assign _wire_4311 = _mux_4913;
+  assign _not_4314 = ~_wire_4311;
+  assign _or_4315 = _not_4314 | _ge_4310;
+  assign _ge_4316 = age_41 >= ghost_age_41;
+  assign _wire_4317 = _mux_4914;
+  assign _not_4320 = ~_wire_4317;
+  assign _or_4321 = _not_4320 | _ge_4316;
+  assign _le_4322 = 1'b1;
+  assign _eq_4324 = age_42 == 15'h0000;
+  assign _or_4325 = pend_42 | _eq_4324;
   always @(posedge clk) begin
     if (rst) ghost_merged_42 <= 1'b0;
-    else ghost_merged_42 <= _and_3820;
+    else ghost_merged_42 <= _and_4332;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_42 <= 4'h0;
@@ -7990,24 +7990,24 @@ module dram_l2mib (
     if (rst) ghost_age_42 <= 15'h0000;
     else ghost_age_42 <= age_42;
   end
-  assign _not_3817 = ~_or_2134;
-  assign _and_3818 = _and_2140 & _not_3817;
-  assign _not_3819 = ~_and_2137;
-  assign _and_3820 = _and_3818 & _not_3819;
-  assign _ge_3821 = cnt_42 >= ghost_cnt_42;
-  assign _wire_3822 = _mux_4915;
-  assign _not_3825 = ~_wire_3822;
-  assign _or_3826 = _not_3825 | _ge_3821;
-  assign _ge_3827 = age_42 >= ghost_age_42;
-  assign _wire_3828 = _mux_4916;
-  assign _not_3831 = ~_wire_3828;
-  assign _or_3832 = _not_3831 | _ge_3827;
-  assign _le_3833 = 1'b1;
-  assign _eq_3835 = age_43 == 15'h0000;
-  assign _or_3836 = pend_43 | _eq_3835;
+  assign _not_4329 = ~_or_2134;
+  assign _and_4330 = _and_2140 & _not_4329;
+  assign _not_4331 = ~_and_2137;
+  assign _and_4332 = _and_4330 & _not_4331;
+  assign _ge_4333 = cnt_42 >= ghost_cnt_42;
+  assign _wire_4334 = _mux_4915;
+  assign _not_4337 = ~_wire_4334;
+  assign _or_4338 = _not_4337 | _ge_4333;
+  assign _ge_4339 = age_42 >= ghost_age_42;
+  assign _wire_4340 = _mux_4916;
+  assign _not_4343 = ~_wire_4340;
+  assign _or_4344 = _not_4343 | _ge_4339;
+  assign _le_4345 = 1'b1;
+  assign _eq_4347 = age_43 == 15'h0000;
+  assign _or_4348 = pend_43 | _eq_4347;
   always @(posedge clk) begin
     if (rst) ghost_merged_43 <= 1'b0;
-    else ghost_merged_43 <= _and_3843;
+    else ghost_merged_43 <= _and_4355;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_43 <= 4'h0;
@@ -8017,24 +8017,24 @@ module dram_l2mib (
     if (rst) ghost_age_43 <= 15'h0000;
     else ghost_age_43 <= age_43;
   end
-  assign _not_3840 = ~_or_2166;
-  assign _and_3841 = _and_2172 & _not_3840;
-  assign _not_3842 = ~_and_2169;
-  assign _and_3843 = _and_3841 & _not_3842;
-  assign _ge_3844 = cnt_43 >= ghost_cnt_43;
-  assign _wire_3845 = _mux_4917;
-  assign _not_3848 = ~_wire_3845;
-  assign _or_3849 = _not_3848 | _ge_3844;
-  assign _ge_3850 = age_43 >= ghost_age_43;
-  assign _wire_3851 = _mux_4918;
-  assign _not_3854 = ~_wire_3851;
-  assign _or_3855 = _not_3854 | _ge_3850;
-  assign _le_3856 = 1'b1;
-  assign _eq_3858 = age_44 == 15'h0000;
-  assign _or_3859 = pend_44 | _eq_3858;
+  assign _not_4352 = ~_or_2166;
+  assign _and_4353 = _and_2172 & _not_4352;
+  assign _not_4354 = ~_and_2169;
+  assign _and_4355 = _and_4353 & _not_4354;
+  assign _ge_4356 = cnt_43 >= ghost_cnt_43;
+  assign _wire_4357 = _mux_4917;
+  assign _not_4360 = ~_wire_4357;
+  assign _or_4361 = _not_4360 | _ge_4356;
+  assign _ge_4362 = age_43 >= ghost_age_43;
+  assign _wire_4363 = _mux_4918;
+  assign _not_4366 = ~_wire_4363;
+  assign _or_4367 = _not_4366 | _ge_4362;
+  assign _le_4368 = 1'b1;
+  assign _eq_4370 = age_44 == 15'h0000;
+  assign _or_4371 = pend_44 | _eq_4370;
   always @(posedge clk) begin
     if (rst) ghost_merged_44 <= 1'b0;
-    else ghost_merged_44 <= _and_3866;
+    else ghost_merged_44 <= _and_4378;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_44 <= 4'h0;
@@ -8044,24 +8044,24 @@ module dram_l2mib (
     if (rst) ghost_age_44 <= 15'h0000;
     else ghost_age_44 <= age_44;
   end
-  assign _not_3863 = ~_or_2198;
-  assign _and_3864 = _and_2204 & _not_3863;
-  assign _not_3865 = ~_and_2201;
-  assign _and_3866 = _and_3864 & _not_3865;
-  assign _ge_3867 = cnt_44 >= ghost_cnt_44;
-  assign _wire_3868 = _mux_4919;
-  assign _not_3871 = ~_wire_3868;
-  assign _or_3872 = _not_3871 | _ge_3867;
-  assign _ge_3873 = age_44 >= ghost_age_44;
-  assign _wire_3874 = _mux_4920;
-  assign _not_3877 = ~_wire_3874;
-  assign _or_3878 = _not_3877 | _ge_3873;
-  assign _le_3879 = 1'b1;
-  assign _eq_3881 = age_45 == 15'h0000;
-  assign _or_3882 = pend_45 | _eq_3881;
+  assign _not_4375 = ~_or_2198;
+  assign _and_4376 = _and_2204 & _not_4375;
+  assign _not_4377 = ~_and_2201;
+  assign _and_4378 = _and_4376 & _not_4377;
+  assign _ge_4379 = cnt_44 >= ghost_cnt_44;
+  assign _wire_4380 = _mux_4919;
+  assign _not_4383 = ~_wire_4380;
+  assign _or_4384 = _not_4383 | _ge_4379;
+  assign _ge_4385 = age_44 >= ghost_age_44;
+  assign _wire_4386 = _mux_4920;
+  assign _not_4389 = ~_wire_4386;
+  assign _or_4390 = _not_4389 | _ge_4385;
+  assign _le_4391 = 1'b1;
+  assign _eq_4393 = age_45 == 15'h0000;
+  assign _or_4394 = pend_45 | _eq_4393;
   always @(posedge clk) begin
     if (rst) ghost_merged_45 <= 1'b0;
-    else ghost_merged_45 <= _and_3889;
+    else ghost_merged_45 <= _and_4401;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_45 <= 4'h0;
@@ -8071,24 +8071,24 @@ module dram_l2mib (
     if (rst) ghost_age_45 <= 15'h0000;
     else ghost_age_45 <= age_45;
   end
-  assign _not_3886 = ~_or_2230;
-  assign _and_3887 = _and_2236 & _not_3886;
-  assign _not_3888 = ~_and_2233;
-  assign _and_3889 = _and_3887 & _not_3888;
-  assign _ge_3890 = cnt_45 >= ghost_cnt_45;
-  assign _wire_3891 = _mux_4921;
-  assign _not_3894 = ~_wire_3891;
-  assign _or_3895 = _not_3894 | _ge_3890;
-  assign _ge_3896 = age_45 >= ghost_age_45;
-  assign _wire_3897 = _mux_4922;
-  assign _not_3900 = ~_wire_3897;
-  assign _or_3901 = _not_3900 | _ge_3896;
-  assign _le_3902 = 1'b1;
-  assign _eq_3904 = age_46 == 15'h0000;
-  assign _or_3905 = pend_46 | _eq_3904;
+  assign _not_4398 = ~_or_2230;
+  assign _and_4399 = _and_2236 & _not_4398;
+  assign _not_4400 = ~_and_2233;
+  assign _and_4401 = _and_4399 & _not_4400;
+  assign _ge_4402 = cnt_45 >= ghost_cnt_45;
+  assign _wire_4403 = _mux_4921;
+  assign _not_4406 = ~_wire_4403;
+  assign _or_4407 = _not_4406 | _ge_4402;
+  assign _ge_4408 = age_45 >= ghost_age_45;
+  assign _wire_4409 = _mux_4922;
+  assign _not_4412 = ~_wire_4409;
+  assign _or_4413 = _not_4412 | _ge_4408;
+  assign _le_4414 = 1'b1;
+  assign _eq_4416 = age_46 == 15'h0000;
+  assign _or_4417 = pend_46 | _eq_4416;
   always @(posedge clk) begin
     if (rst) ghost_merged_46 <= 1'b0;
-    else ghost_merged_46 <= _and_3912;
+    else ghost_merged_46 <= _and_4424;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_46 <= 4'h0;
@@ -8098,24 +8098,24 @@ module dram_l2mib (
     if (rst) ghost_age_46 <= 15'h0000;
     else ghost_age_46 <= age_46;
   end
-  assign _not_3909 = ~_or_2262;
-  assign _and_3910 = _and_2268 & _not_3909;
-  assign _not_3911 = ~_and_2265;
-  assign _and_3912 = _and_3910 & _not_3911;
-  assign _ge_3913 = cnt_46 >= ghost_cnt_46;
-  assign _wire_3914 = _mux_4923;
-  assign _not_3917 = ~_wire_3914;
-  assign _or_3918 = _not_3917 | _ge_3913;
-  assign _ge_3919 = age_46 >= ghost_age_46;
-  assign _wire_3920 = _mux_4924;
-  assign _not_3923 = ~_wire_3920;
-  assign _or_3924 = _not_3923 | _ge_3919;
-  assign _le_3925 = 1'b1;
-  assign _eq_3927 = age_47 == 15'h0000;
-  assign _or_3928 = pend_47 | _eq_3927;
+  assign _not_4421 = ~_or_2262;
+  assign _and_4422 = _and_2268 & _not_4421;
+  assign _not_4423 = ~_and_2265;
+  assign _and_4424 = _and_4422 & _not_4423;
+  assign _ge_4425 = cnt_46 >= ghost_cnt_46;
+  assign _wire_4426 = _mux_4923;
+  assign _not_4429 = ~_wire_4426;
+  assign _or_4430 = _not_4429 | _ge_4425;
+  assign _ge_4431 = age_46 >= ghost_age_46;
+  assign _wire_4432 = _mux_4924;
+  assign _not_4435 = ~_wire_4432;
+  assign _or_4436 = _not_4435 | _ge_4431;
+  assign _le_4437 = 1'b1;
+  assign _eq_4439 = age_47 == 15'h0000;
+  assign _or_4440 = pend_47 | _eq_4439;
   always @(posedge clk) begin
     if (rst) ghost_merged_47 <= 1'b0;
-    else ghost_merged_47 <= _and_3935;
+    else ghost_merged_47 <= _and_4447;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_47 <= 4'h0;
@@ -8125,24 +8125,24 @@ module dram_l2mib (
     if (rst) ghost_age_47 <= 15'h0000;
     else ghost_age_47 <= age_47;
   end
-  assign _not_3932 = ~_or_2294;
-  assign _and_3933 = _and_2300 & _not_3932;
-  assign _not_3934 = ~_and_2297;
-  assign _and_3935 = _and_3933 & _not_3934;
-  assign _ge_3936 = cnt_47 >= ghost_cnt_47;
-  assign _wire_3937 = _mux_4925;
-  assign _not_3940 = ~_wire_3937;
-  assign _or_3941 = _not_3940 | _ge_3936;
-  assign _ge_3942 = age_47 >= ghost_age_47;
-  assign _wire_3943 = _mux_4926;
-  assign _not_3946 = ~_wire_3943;
-  assign _or_3947 = _not_3946 | _ge_3942;
-  assign _le_3948 = 1'b1;
-  assign _eq_3950 = age_48 == 15'h0000;
-  assign _or_3951 = pend_48 | _eq_3950;
+  assign _not_4444 = ~_or_2294;
+  assign _and_4445 = _and_2300 & _not_4444;
+  assign _not_4446 = ~_and_2297;
+  assign _and_4447 = _and_4445 & _not_4446;
+  assign _ge_4448 = cnt_47 >= ghost_cnt_47;
+  assign _wire_4449 = _mux_4925;
+  assign _not_4452 = ~_wire_4449;
+  assign _or_4453 = _not_4452 | _ge_4448;
+  assign _ge_4454 = age_47 >= ghost_age_47;
+  assign _wire_4455 = _mux_4926;
+  assign _not_4458 = ~_wire_4455;
+  assign _or_4459 = _not_4458 | _ge_4454;
+  assign _le_4460 = 1'b1;
+  assign _eq_4462 = age_48 == 15'h0000;
+  assign _or_4463 = pend_48 | _eq_4462;
   always @(posedge clk) begin
     if (rst) ghost_merged_48 <= 1'b0;
-    else ghost_merged_48 <= _and_3958;
+    else ghost_merged_48 <= _and_4470;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_48 <= 4'h0;
@@ -8152,24 +8152,24 @@ module dram_l2mib (
     if (rst) ghost_age_48 <= 15'h0000;
     else ghost_age_48 <= age_48;
   end
-  assign _not_3955 = ~_or_2326;
-  assign _and_3956 = _and_2332 & _not_3955;
-  assign _not_3957 = ~_and_2329;
-  assign _and_3958 = _and_3956 & _not_3957;
-  assign _ge_3959 = cnt_48 >= ghost_cnt_48;
-  assign _wire_3960 = _mux_4927;
-  assign _not_3963 = ~_wire_3960;
-  assign _or_3964 = _not_3963 | _ge_3959;
-  assign _ge_3965 = age_48 >= ghost_age_48;
-  assign _wire_3966 = _mux_4928;
-  assign _not_3969 = ~_wire_3966;
-  assign _or_3970 = _not_3969 | _ge_3965;
-  assign _le_3971 = 1'b1;
-  assign _eq_3973 = age_49 == 15'h0000;
-  assign _or_3974 = pend_49 | _eq_3973;
+  assign _not_4467 = ~_or_2326;
+  assign _and_4468 = _and_2332 & _not_4467;
+  assign _not_4469 = ~_and_2329;
+  assign _and_4470 = _and_4468 & _not_4469;
+  assign _ge_4471 = cnt_48 >= ghost_cnt_48;
+  assign _wire_4472 = _mux_4927;
+  assign _not_4475 = ~_wire_4472;
+  assign _or_4476 = _not_4475 | _ge_4471;
+  assign _ge_4477 = age_48 >= ghost_age_48;
+  assign _wire_4478 = _mux_4928;
+  assign _not_4481 = ~_wire_4478;
+  assign _or_4482 = _not_4481 | _ge_4477;
+  assign _le_4483 = 1'b1;
+  assign _eq_4485 = age_49 == 15'h0000;
+  assign _or_4486 = pend_49 | _eq_4485;
   always @(posedge clk) begin
     if (rst) ghost_merged_49 <= 1'b0;
-    else ghost_merged_49 <= _and_3981;
+    else ghost_merged_49 <= _and_4493;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_49 <= 4'h0;
@@ -8179,24 +8179,24 @@ module dram_l2mib (
     if (rst) ghost_age_49 <= 15'h0000;
     else ghost_age_49 <= age_49;
   end
-  assign _not_3978 = ~_or_2358;
-  assign _and_3979 = _and_2364 & _not_3978;
-  assign _not_3980 = ~_and_2361;
-  assign _and_3981 = _and_3979 & _not_3980;
-  assign _ge_3982 = cnt_49 >= ghost_cnt_49;
-  assign _wire_3983 = _mux_4929;
-  assign _not_3986 = ~_wire_3983;
-  assign _or_3987 = _not_3986 | _ge_3982;
-  assign _ge_3988 = age_49 >= ghost_age_49;
-  assign _wire_3989 = _mux_4930;
-  assign _not_3992 = ~_wire_3989;
-  assign _or_3993 = _not_3992 | _ge_3988;
-  assign _le_3994 = 1'b1;
-  assign _eq_3996 = age_50 == 15'h0000;
-  assign _or_3997 = pend_50 | _eq_3996;
+  assign _not_4490 = ~_or_2358;
+  assign _and_4491 = _and_2364 & _not_4490;
+  assign _not_4492 = ~_and_2361;
+  assign _and_4493 = _and_4491 & _not_4492;
+  assign _ge_4494 = cnt_49 >= ghost_cnt_49;
+  assign _wire_4495 = _mux_4929;
+  assign _not_4498 = ~_wire_4495;
+  assign _or_4499 = _not_4498 | _ge_4494;
+  assign _ge_4500 = age_49 >= ghost_age_49;
+  assign _wire_4501 = _mux_4930;
+  assign _not_4504 = ~_wire_4501;
+  assign _or_4505 = _not_4504 | _ge_4500;
+  assign _le_4506 = 1'b1;
+  assign _eq_4508 = age_50 == 15'h0000;
+  assign _or_4509 = pend_50 | _eq_4508;
   always @(posedge clk) begin
     if (rst) ghost_merged_50 <= 1'b0;
-    else ghost_merged_50 <= _and_4004;
+    else ghost_merged_50 <= _and_4516;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_50 <= 4'h0;
@@ -8206,24 +8206,24 @@ module dram_l2mib (
     if (rst) ghost_age_50 <= 15'h0000;
     else ghost_age_50 <= age_50;
   end
-  assign _not_4001 = ~_or_2390;
-  assign _and_4002 = _and_2396 & _not_4001;
-  assign _not_4003 = ~_and_2393;
-  assign _and_4004 = _and_4002 & _not_4003;
-  assign _ge_4005 = cnt_50 >= ghost_cnt_50;
-  assign _wire_4006 = _mux_4931;
-  assign _not_4009 = ~_wire_4006;
-  assign _or_4010 = _not_4009 | _ge_4005;
-  assign _ge_4011 = age_50 >= ghost_age_50;
-  assign _wire_4012 = _mux_4932;
-  assign _not_4015 = ~_wire_4012;
-  assign _or_4016 = _not_4015 | _ge_4011;
-  assign _le_4017 = 1'b1;
-  assign _eq_4019 = age_51 == 15'h0000;
-  assign _or_4020 = pend_51 | _eq_4019;
+  assign _not_4513 = ~_or_2390;
+  assign _and_4514 = _and_2396 & _not_4513;
+  assign _not_4515 = ~_and_2393;
+  assign _and_4516 = _and_4514 & _not_4515;
+  assign _ge_4517 = cnt_50 >= ghost_cnt_50;
+  assign _wire_4518 = _mux_4931;
+  assign _not_4521 = ~_wire_4518;
+  assign _or_4522 = _not_4521 | _ge_4517;
+  assign _ge_4523 = age_50 >= ghost_age_50;
+  assign _wire_4524 = _mux_4932;
+  assign _not_4527 = ~_wire_4524;
+  assign _or_4528 = _not_4527 | _ge_4523;
+  assign _le_4529 = 1'b1;
+  assign _eq_4531 = age_51 == 15'h0000;
+  assign _or_4532 = pend_51 | _eq_4531;
   always @(posedge clk) begin
     if (rst) ghost_merged_51 <= 1'b0;
-    else ghost_merged_51 <= _and_4027;
+    else ghost_merged_51 <= _and_4539;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_51 <= 4'h0;
@@ -8233,24 +8233,24 @@ module dram_l2mib (
     if (rst) ghost_age_51 <= 15'h0000;
     else ghost_age_51 <= age_51;
   end
-  assign _not_4024 = ~_or_2422;
-  assign _and_4025 = _and_2428 & _not_4024;
-  assign _not_4026 = ~_and_2425;
-  assign _and_4027 = _and_4025 & _not_4026;
-  assign _ge_4028 = cnt_51 >= ghost_cnt_51;
-  assign _wire_4029 = _mux_4933;
-  assign _not_4032 = ~_wire_4029;
-  assign _or_4033 = _not_4032 | _ge_4028;
-  assign _ge_4034 = age_51 >= ghost_age_51;
-  assign _wire_4035 = _mux_4934;
-  assign _not_4038 = ~_wire_4035;
-  assign _or_4039 = _not_4038 | _ge_4034;
-  assign _le_4040 = 1'b1;
-  assign _eq_4042 = age_52 == 15'h0000;
-  assign _or_4043 = pend_52 | _eq_4042;
+  assign _not_4536 = ~_or_2422;
+  assign _and_4537 = _and_2428 & _not_4536;
+  assign _not_4538 = ~_and_2425;
+  assign _and_4539 = _and_4537 & _not_4538;
+  assign _ge_4540 = cnt_51 >= ghost_cnt_51;
+  assign _wire_4541 = _mux_4933;
+  assign _not_4544 = ~_wire_4541;
+  assign _or_4545 = _not_4544 | _ge_4540;
+  assign _ge_4546 = age_51 >= ghost_age_51;
+  assign _wire_4547 = _mux_4934;
+  assign _not_4550 = ~_wire_4547;
+  assign _or_4551 = _not_4550 | _ge_4546;
+  assign _le_4552 = 1'b1;
+  assign _eq_4554 = age_52 == 15'h0000;
+  assign _or_4555 = pend_52 | _eq_4554;
   always @(posedge clk) begin
     if (rst) ghost_merged_52 <= 1'b0;
-    else ghost_merged_52 <= _and_4050;
+    else ghost_merged_52 <= _and_4562;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_52 <= 4'h0;
@@ -8260,24 +8260,24 @@ module dram_l2mib (
     if (rst) ghost_age_52 <= 15'h0000;
     else ghost_age_52 <= age_52;
   end
-  assign _not_4047 = ~_or_2454;
-  assign _and_4048 = _and_2460 & _not_4047;
-  assign _not_4049 = ~_and_2457;
-  assign _and_4050 = _and_4048 & _not_4049;
-  assign _ge_4051 = cnt_52 >= ghost_cnt_52;
-  assign _wire_4052 = _mux_4935;
-  assign _not_4055 = ~_wire_4052;
-  assign _or_4056 = _not_4055 | _ge_4051;
-  assign _ge_4057 = age_52 >= ghost_age_52;
-  assign _wire_4058 = _mux_4936;
-  assign _not_4061 = ~_wire_4058;
-  assign _or_4062 = _not_4061 | _ge_4057;
-  assign _le_4063 = 1'b1;
-  assign _eq_4065 = age_53 == 15'h0000;
-  assign _or_4066 = pend_53 | _eq_4065;
+  assign _not_4559 = ~_or_2454;
+  assign _and_4560 = _and_2460 & _not_4559;
+  assign _not_4561 = ~_and_2457;
+  assign _and_4562 = _and_4560 & _not_4561;
+  assign _ge_4563 = cnt_52 >= ghost_cnt_52;
+  assign _wire_4564 = _mux_4935;
+  assign _not_4567 = ~_wire_4564;
+  assign _or_4568 = _not_4567 | _ge_4563;
+  assign _ge_4569 = age_52 >= ghost_age_52;
+  assign _wire_4570 = _mux_4936;
+  assign _not_4573 = ~_wire_4570;
+  assign _or_4574 = _not_4573 | _ge_4569;
+  assign _le_4575 = 1'b1;
+  assign _eq_4577 = age_53 == 15'h0000;
+  assign _or_4578 = pend_53 | _eq_4577;
   always @(posedge clk) begin
     if (rst) ghost_merged_53 <= 1'b0;
-    else ghost_merged_53 <= _and_4073;
+    else ghost_merged_53 <= _and_4585;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_53 <= 4'h0;
@@ -8287,24 +8287,24 @@ module dram_l2mib (
     if (rst) ghost_age_53 <= 15'h0000;
     else ghost_age_53 <= age_53;
   end
-  assign _not_4070 = ~_or_2486;
-  assign _and_4071 = _and_2492 & _not_4070;
-  assign _not_4072 = ~_and_2489;
-  assign _and_4073 = _and_4071 & _not_4072;
-  assign _ge_4074 = cnt_53 >= ghost_cnt_53;
-  assign _wire_4075 = _mux_4937;
-  assign _not_4078 = ~_wire_4075;
-  assign _or_4079 = _not_4078 | _ge_4074;
-  assign _ge_4080 = age_53 >= ghost_age_53;
-  assign _wire_4081 = _mux_4938;
-  assign _not_4084 = ~_wire_4081;
-  assign _or_4085 = _not_4084 | _ge_4080;
-  assign _le_4086 = 1'b1;
-  assign _eq_4088 = age_54 == 15'h0000;
-  assign _or_4089 = pend_54 | _eq_4088;
+  assign _not_4582 = ~_or_2486;
+  assign _and_4583 = _and_2492 & _not_4582;
+  assign _not_4584 = ~_and_2489;
+  assign _and_4585 = _and_4583 & _not_4584;
+  assign _ge_4586 = cnt_53 >= ghost_cnt_53;
+  assign _wire_4587 = _mux_4937;
+  assign _not_4590 = ~_wire_4587;
+  assign _or_4591 = _not_4590 | _ge_4586;
+  assign _ge_4592 = age_53 >= ghost_age_53;
+  assign _wire_4593 = _mux_4938;
+  assign _not_4596 = ~_wire_4593;
+  assign _or_4597 = _not_4596 | _ge_4592;
+  assign _le_4598 = 1'b1;
+  assign _eq_4600 = age_54 == 15'h0000;
+  assign _or_4601 = pend_54 | _eq_4600;
   always @(posedge clk) begin
     if (rst) ghost_merged_54 <= 1'b0;
-    else ghost_merged_54 <= _and_4096;
+    else ghost_merged_54 <= _and_4608;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_54 <= 4'h0;
@@ -8314,24 +8314,24 @@ module dram_l2mib (
     if (rst) ghost_age_54 <= 15'h0000;
     else ghost_age_54 <= age_54;
   end
-  assign _not_4093 = ~_or_2518;
-  assign _and_4094 = _and_2524 & _not_4093;
-  assign _not_4095 = ~_and_2521;
-  assign _and_4096 = _and_4094 & _not_4095;
-  assign _ge_4097 = cnt_54 >= ghost_cnt_54;
-  assign _wire_4098 = _mux_4939;
-  assign _not_4101 = ~_wire_4098;
-  assign _or_4102 = _not_4101 | _ge_4097;
-  assign _ge_4103 = age_54 >= ghost_age_54;
-  assign _wire_4104 = _mux_4940;
-  assign _not_4107 = ~_wire_4104;
-  assign _or_4108 = _not_4107 | _ge_4103;
-  assign _le_4109 = 1'b1;
-  assign _eq_4111 = age_55 == 15'h0000;
-  assign _or_4112 = pend_55 | _eq_4111;
+  assign _not_4605 = ~_or_2518;
+  assign _and_4606 = _and_2524 & _not_4605;
+  assign _not_4607 = ~_and_2521;
+  assign _and_4608 = _and_4606 & _not_4607;
+  assign _ge_4609 = cnt_54 >= ghost_cnt_54;
+  assign _wire_4610 = _mux_4939;
+  assign _not_4613 = ~_wire_4610;
+  assign _or_4614 = _not_4613 | _ge_4609;
+  assign _ge_4615 = age_54 >= ghost_age_54;
+  assign _wire_4616 = _mux_4940;
+  assign _not_4619 = ~_wire_4616;
+  assign _or_4620 = _not_4619 | _ge_4615;
+  assign _le_4621 = 1'b1;
+  assign _eq_4623 = age_55 == 15'h0000;
+  assign _or_4624 = pend_55 | _eq_4623;
   always @(posedge clk) begin
     if (rst) ghost_merged_55 <= 1'b0;
-    else ghost_merged_55 <= _and_4119;
+    else ghost_merged_55 <= _and_4631;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_55 <= 4'h0;
@@ -8341,24 +8341,24 @@ module dram_l2mib (
     if (rst) ghost_age_55 <= 15'h0000;
     else ghost_age_55 <= age_55;
   end
-  assign _not_4116 = ~_or_2550;
-  assign _and_4117 = _and_2556 & _not_4116;
-  assign _not_4118 = ~_and_2553;
-  assign _and_4119 = _and_4117 & _not_4118;
-  assign _ge_4120 = cnt_55 >= ghost_cnt_55;
-  assign _wire_4121 = _mux_4941;
-  assign _not_4124 = ~_wire_4121;
-  assign _or_4125 = _not_4124 | _ge_4120;
-  assign _ge_4126 = age_55 >= ghost_age_55;
-  assign _wire_4127 = _mux_4942;
-  assign _not_4130 = ~_wire_4127;
-  assign _or_4131 = _not_4130 | _ge_4126;
-  assign _le_4132 = 1'b1;
-  assign _eq_4134 = age_56 == 15'h0000;
-  assign _or_4135 = pend_56 | _eq_4134;
+  assign _not_4628 = ~_or_2550;
+  assign _and_4629 = _and_2556 & _not_4628;
+  assign _not_4630 = ~_and_2553;
+  assign _and_4631 = _and_4629 & _not_4630;
+  assign _ge_4632 = cnt_55 >= ghost_cnt_55;
+  assign _wire_4633 = _mux_4941;
+  assign _not_4636 = ~_wire_4633;
+  assign _or_4637 = _not_4636 | _ge_4632;
+  assign _ge_4638 = age_55 >= ghost_age_55;
+  assign _wire_4639 = _mux_4942;
+  assign _not_4642 = ~_wire_4639;
+  assign _or_4643 = _not_4642 | _ge_4638;
+  assign _le_4644 = 1'b1;
+  assign _eq_4646 = age_56 == 15'h0000;
+  assign _or_4647 = pend_56 | _eq_4646;
   always @(posedge clk) begin
     if (rst) ghost_merged_56 <= 1'b0;
-    else ghost_merged_56 <= _and_4142;
+    else ghost_merged_56 <= _and_4654;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_56 <= 4'h0;
@@ -8368,24 +8368,24 @@ module dram_l2mib (
     if (rst) ghost_age_56 <= 15'h0000;
     else ghost_age_56 <= age_56;
   end
-  assign _not_4139 = ~_or_2582;
-  assign _and_4140 = _and_2588 & _not_4139;
-  assign _not_4141 = ~_and_2585;
-  assign _and_4142 = _and_4140 & _not_4141;
-  assign _ge_4143 = cnt_56 >= ghost_cnt_56;
-  assign _wire_4144 = _mux_4943;
-  assign _not_4147 = ~_wire_4144;
-  assign _or_4148 = _not_4147 | _ge_4143;
-  assign _ge_4149 = age_56 >= ghost_age_56;
-  assign _wire_4150 = _mux_4944;
-  assign _not_4153 = ~_wire_4150;
-  assign _or_4154 = _not_4153 | _ge_4149;
-  assign _le_4155 = 1'b1;
-  assign _eq_4157 = age_57 == 15'h0000;
-  assign _or_4158 = pend_57 | _eq_4157;
+  assign _not_4651 = ~_or_2582;
+  assign _and_4652 = _and_2588 & _not_4651;
+  assign _not_4653 = ~_and_2585;
+  assign _and_4654 = _and_4652 & _not_4653;
+  assign _ge_4655 = cnt_56 >= ghost_cnt_56;
+  assign _wire_4656 = _mux_4943;
+  assign _not_4659 = ~_wire_4656;
+  assign _or_4660 = _not_4659 | _ge_4655;
+  assign _ge_4661 = age_56 >= ghost_age_56;
+  assign _wire_4662 = _mux_4944;
+  assign _not_4665 = ~_wire_4662;
+  assign _or_4666 = _not_4665 | _ge_4661;
+  assign _le_4667 = 1'b1;
+  assign _eq_4669 = age_57 == 15'h0000;
+  assign _or_4670 = pend_57 | _eq_4669;
   always @(posedge clk) begin
     if (rst) ghost_merged_57 <= 1'b0;
-    else ghost_merged_57 <= _and_4165;
+    else ghost_merged_57 <= _and_4677;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_57 <= 4'h0;
@@ -8395,24 +8395,24 @@ module dram_l2mib (
     if (rst) ghost_age_57 <= 15'h0000;
     else ghost_age_57 <= age_57;
   end
-  assign _not_4162 = ~_or_2614;
-  assign _and_4163 = _and_2620 & _not_4162;
-  assign _not_4164 = ~_and_2617;
-  assign _and_4165 = _and_4163 & _not_4164;
-  assign _ge_4166 = cnt_57 >= ghost_cnt_57;
-  assign _wire_4167 = _mux_4945;
-  assign _not_4170 = ~_wire_4167;
-  assign _or_4171 = _not_4170 | _ge_4166;
-  assign _ge_4172 = age_57 >= ghost_age_57;
-  assign _wire_4173 = _mux_4946;
-  assign _not_4176 = ~_wire_4173;
-  assign _or_4177 = _not_4176 | _ge_4172;
-  assign _le_4178 = 1'b1;
-  assign _eq_4180 = age_58 == 15'h0000;
-  assign _or_4181 = pend_58 | _eq_4180;
+  assign _not_4674 = ~_or_2614;
+  assign _and_4675 = _and_2620 & _not_4674;
+  assign _not_4676 = ~_and_2617;
+  assign _and_4677 = _and_4675 & _not_4676;
+  assign _ge_4678 = cnt_57 >= ghost_cnt_57;
+  assign _wire_4679 = _mux_4945;
+  assign _not_4682 = ~_wire_4679;
+  assign _or_4683 = _not_4682 | _ge_4678;
+  assign _ge_4684 = age_57 >= ghost_age_57;
+  assign _wire_4685 = _mux_4946;
+  assign _not_4688 = ~_wire_4685;
+  assign _or_4689 = _not_4688 | _ge_4684;
+  assign _le_4690 = 1'b1;
+  assign _eq_4692 = age_58 == 15'h0000;
+  assign _or_4693 = pend_58 | _eq_4692;
   always @(posedge clk) begin
     if (rst) ghost_merged_58 <= 1'b0;
-    else ghost_merged_58 <= _and_4188;
+    else ghost_merged_58 <= _and_4700;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_58 <= 4'h0;
@@ -8422,24 +8422,24 @@ module dram_l2mib (
     if (rst) ghost_age_58 <= 15'h0000;
     else ghost_age_58 <= age_58;
   end
-  assign _not_4185 = ~_or_2646;
-  assign _and_4186 = _and_2652 & _not_4185;
-  assign _not_4187 = ~_and_2649;
-  assign _and_4188 = _and_4186 & _not_4187;
-  assign _ge_4189 = cnt_58 >= ghost_cnt_58;
-  assign _wire_4190 = _mux_4947;
-  assign _not_4193 = ~_wire_4190;
-  assign _or_4194 = _not_4193 | _ge_4189;
-  assign _ge_4195 = age_58 >= ghost_age_58;
-  assign _wire_4196 = _mux_4948;
-  assign _not_4199 = ~_wire_4196;
-  assign _or_4200 = _not_4199 | _ge_4195;
-  assign _le_4201 = 1'b1;
-  assign _eq_4203 = age_59 == 15'h0000;
-  assign _or_4204 = pend_59 | _eq_4203;
+  assign _not_4697 = ~_or_2646;
+  assign _and_4698 = _and_2652 & _not_4697;
+  assign _not_4699 = ~_and_2649;
+  assign _and_4700 = _and_4698 & _not_4699;
+  assign _ge_4701 = cnt_58 >= ghost_cnt_58;
+  assign _wire_4702 = _mux_4947;
+  assign _not_4705 = ~_wire_4702;
+  assign _or_4706 = _not_4705 | _ge_4701;
+  assign _ge_4707 = age_58 >= ghost_age_58;
+  assign _wire_4708 = _mux_4948;
+  assign _not_4711 = ~_wire_4708;
+  assign _or_4712 = _not_4711 | _ge_4707;
+  assign _le_4713 = 1'b1;
+  assign _eq_4715 = age_59 == 15'h0000;
+  assign _or_4716 = pend_59 | _eq_4715;
   always @(posedge clk) begin
     if (rst) ghost_merged_59 <= 1'b0;
-    else ghost_merged_59 <= _and_4211;
+    else ghost_merged_59 <= _and_4723;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_59 <= 4'h0;
@@ -8449,24 +8449,24 @@ module dram_l2mib (
     if (rst) ghost_age_59 <= 15'h0000;
     else ghost_age_59 <= age_59;
   end
-  assign _not_4208 = ~_or_2678;
-  assign _and_4209 = _and_2684 & _not_4208;
-  assign _not_4210 = ~_and_2681;
-  assign _and_4211 = _and_4209 & _not_4210;
-  assign _ge_4212 = cnt_59 >= ghost_cnt_59;
-  assign _wire_4213 = _mux_4949;
-  assign _not_4216 = ~_wire_4213;
-  assign _or_4217 = _not_4216 | _ge_4212;
-  assign _ge_4218 = age_59 >= ghost_age_59;
-  assign _wire_4219 = _mux_4950;
-  assign _not_4222 = ~_wire_4219;
-  assign _or_4223 = _not_4222 | _ge_4218;
-  assign _le_4224 = 1'b1;
-  assign _eq_4226 = age_60 == 15'h0000;
-  assign _or_4227 = pend_60 | _eq_4226;
+  assign _not_4720 = ~_or_2678;
+  assign _and_4721 = _and_2684 & _not_4720;
+  assign _not_4722 = ~_and_2681;
+  assign _and_4723 = _and_4721 & _not_4722;
+  assign _ge_4724 = cnt_59 >= ghost_cnt_59;
+  assign _wire_4725 = _mux_4949;
+  assign _not_4728 = ~_wire_4725;
+  assign _or_4729 = _not_4728 | _ge_4724;
+  assign _ge_4730 = age_59 >= ghost_age_59;
+  assign _wire_4731 = _mux_4950;
+  assign _not_4734 = ~_wire_4731;
+  assign _or_4735 = _not_4734 | _ge_4730;
+  assign _le_4736 = 1'b1;
+  assign _eq_4738 = age_60 == 15'h0000;
+  assign _or_4739 = pend_60 | _eq_4738;
   always @(posedge clk) begin
     if (rst) ghost_merged_60 <= 1'b0;
-    else ghost_merged_60 <= _and_4234;
+    else ghost_merged_60 <= _and_4746;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_60 <= 4'h0;
@@ -8476,24 +8476,24 @@ module dram_l2mib (
     if (rst) ghost_age_60 <= 15'h0000;
     else ghost_age_60 <= age_60;
   end
-  assign _not_4231 = ~_or_2710;
-  assign _and_4232 = _and_2716 & _not_4231;
-  assign _not_4233 = ~_and_2713;
-  assign _and_4234 = _and_4232 & _not_4233;
-  assign _ge_4235 = cnt_60 >= ghost_cnt_60;
-  assign _wire_4236 = _mux_4951;
-  assign _not_4239 = ~_wire_4236;
-  assign _or_4240 = _not_4239 | _ge_4235;
-  assign _ge_4241 = age_60 >= ghost_age_60;
-  assign _wire_4242 = _mux_4952;
-  assign _not_4245 = ~_wire_4242;
-  assign _or_4246 = _not_4245 | _ge_4241;
-  assign _le_4247 = 1'b1;
-  assign _eq_4249 = age_61 == 15'h0000;
-  assign _or_4250 = pend_61 | _eq_4249;
+  assign _not_4743 = ~_or_2710;
+  assign _and_4744 = _and_2716 & _not_4743;
+  assign _not_4745 = ~_and_2713;
+  assign _and_4746 = _and_4744 & _not_4745;
+  assign _ge_4747 = cnt_60 >= ghost_cnt_60;
+  assign _wire_4748 = _mux_4951;
+  assign _not_4751 = ~_wire_4748;
+  assign _or_4752 = _not_4751 | _ge_4747;
+  assign _ge_4753 = age_60 >= ghost_age_60;
+  assign _wire_4754 = _mux_4952;
+  assign _not_4757 = ~_wire_4754;
+  assign _or_4758 = _not_4757 | _ge_4753;
+  assign _le_4759 = 1'b1;
+  assign _eq_4761 = age_61 == 15'h0000;
+  assign _or_4762 = pend_61 | _eq_4761;
   always @(posedge clk) begin
     if (rst) ghost_merged_61 <= 1'b0;
-    else ghost_merged_61 <= _and_4257;
+    else ghost_merged_61 <= _and_4769;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_61 <= 4'h0;
@@ -8503,24 +8503,24 @@ module dram_l2mib (
     if (rst) ghost_age_61 <= 15'h0000;
     else ghost_age_61 <= age_61;
   end
-  assign _not_4254 = ~_or_2742;
-  assign _and_4255 = _and_2748 & _not_4254;
-  assign _not_4256 = ~_and_2745;
-  assign _and_4257 = _and_4255 & _not_4256;
-  assign _ge_4258 = cnt_61 >= ghost_cnt_61;
-  assign _wire_4259 = _mux_4953;
-  assign _not_4262 = ~_wire_4259;
-  assign _or_4263 = _not_4262 | _ge_4258;
-  assign _ge_4264 = age_61 >= ghost_age_61;
-  assign _wire_4265 = _mux_4954;
-  assign _not_4268 = ~_wire_4265;
-  assign _or_4269 = _not_4268 | _ge_4264;
-  assign _le_4270 = 1'b1;
-  assign _eq_4272 = age_62 == 15'h0000;
-  assign _or_4273 = pend_62 | _eq_4272;
+  assign _not_4766 = ~_or_2742;
+  assign _and_4767 = _and_2748 & _not_4766;
+  assign _not_4768 = ~_and_2745;
+  assign _and_4769 = _and_4767 & _not_4768;
+  assign _ge_4770 = cnt_61 >= ghost_cnt_61;
+  assign _wire_4771 = _mux_4953;
+  assign _not_4774 = ~_wire_4771;
+  assign _or_4775 = _not_4774 | _ge_4770;
+  assign _ge_4776 = age_61 >= ghost_age_61;
+  assign _wire_4777 = _mux_4954;
+  assign _not_4780 = ~_wire_4777;
+  assign _or_4781 = _not_4780 | _ge_4776;
+  assign _le_4782 = 1'b1;
+  assign _eq_4784 = age_62 == 15'h0000;
+  assign _or_4785 = pend_62 | _eq_4784;
   always @(posedge clk) begin
     if (rst) ghost_merged_62 <= 1'b0;
-    else ghost_merged_62 <= _and_4280;
+    else ghost_merged_62 <= _and_4792;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_62 <= 4'h0;
@@ -8530,24 +8530,24 @@ module dram_l2mib (
     if (rst) ghost_age_62 <= 15'h0000;
     else ghost_age_62 <= age_62;
   end
-  assign _not_4277 = ~_or_2774;
-  assign _and_4278 = _and_2780 & _not_4277;
-  assign _not_4279 = ~_and_2777;
-  assign _and_4280 = _and_4278 & _not_4279;
-  assign _ge_4281 = cnt_62 >= ghost_cnt_62;
-  assign _wire_4282 = _mux_4955;
-  assign _not_4285 = ~_wire_4282;
-  assign _or_4286 = _not_4285 | _ge_4281;
-  assign _ge_4287 = age_62 >= ghost_age_62;
-  assign _wire_4288 = _mux_4956;
-  assign _not_4291 = ~_wire_4288;
-  assign _or_4292 = _not_4291 | _ge_4287;
-  assign _le_4293 = 1'b1;
-  assign _eq_4295 = age_63 == 15'h0000;
-  assign _or_4296 = pend_63 | _eq_4295;
+  assign _not_4789 = ~_or_2774;
+  assign _and_4790 = _and_2780 & _not_4789;
+  assign _not_4791 = ~_and_2777;
+  assign _and_4792 = _and_4790 & _not_4791;
+  assign _ge_4793 = cnt_62 >= ghost_cnt_62;
+  assign _wire_4794 = _mux_4955;
+  assign _not_4797 = ~_wire_4794;
+  assign _or_4798 = _not_4797 | _ge_4793;
+  assign _ge_4799 = age_62 >= ghost_age_62;
+  assign _wire_4800 = _mux_4956;
+  assign _not_4803 = ~_wire_4800;
+  assign _or_4804 = _not_4803 | _ge_4799;
+  assign _le_4805 = 1'b1;
+  assign _eq_4807 = age_63 == 15'h0000;
+  assign _or_4808 = pend_63 | _eq_4807;
   always @(posedge clk) begin
     if (rst) ghost_merged_63 <= 1'b0;
-    else ghost_merged_63 <= _and_4303;
+    else ghost_merged_63 <= _and_4815;
   end
   always @(posedge clk) begin
     if (rst) ghost_cnt_63 <= 4'h0;
@@ -8557,21 +8557,21 @@ module dram_l2mib (
     if (rst) ghost_age_63 <= 15'h0000;
     else ghost_age_63 <= age_63;
   end
-  assign _not_4300 = ~_or_2806;
-  assign _and_4301 = _and_2812 & _not_4300;
-  assign _not_4302 = ~_and_2809;
-  assign _and_4303 = _and_4301 & _not_4302;
-  assign _ge_4304 = cnt_63 >= ghost_cnt_63;
-  assign _wire_4305 = _mux_4957;
-  assign _not_4308 = ~_wire_4305;
-  assign _or_4309 = _not_4308 | _ge_4304;
-  assign _ge_4310 = age_63 >= ghost_age_63;
-  assign _wire_4311 = _mux_4958;
-  assign _not_4314 = ~_wire_4311;
-  assign _or_4315 = _not_4314 | _ge_4310;
-  assign _and_4316 = _or_767 & dmy_ready;
-  assign _not_4317 = ~dmy_ready;
-  assign _and_4318 = _or_767 & _not_4317;
+  assign _not_4812 = ~_or_2806;
+  assign _and_4813 = _and_2812 & _not_4812;
+  assign _not_4814 = ~_and_2809;
+  assign _and_4815 = _and_4813 & _not_4814;
+  assign _ge_4816 = cnt_63 >= ghost_cnt_63;
+  assign _wire_4817 = _mux_4957;
+  assign _not_4820 = ~_wire_4817;
+  assign _or_4821 = _not_4820 | _ge_4816;
+  assign _ge_4822 = age_63 >= ghost_age_63;
+  assign _wire_4823 = _mux_4958;
+  assign _not_4826 = ~_wire_4823;
+  assign _or_4827 = _not_4826 | _ge_4822;
+  assign _and_4828 = _or_767 & dmy_ready;
+  assign _not_4829 = ~dmy_ready;
+  assign _and_4830 = _or_767 & _not_4829;
   assign _mux_4831 = ghost_merged_0 ? 1'b1 : 1'b0;
   assign _mux_4832 = ghost_merged_0 ? 1'b1 : 1'b0;
   assign _mux_4833 = ghost_merged_1 ? 1'b1 : 1'b0;
@@ -8700,267 +8700,267 @@ module dram_l2mib (
   assign _mux_4956 = ghost_merged_62 ? 1'b1 : 1'b0;
   assign _mux_4957 = ghost_merged_63 ? 1'b1 : 1'b0;
   assign _mux_4958 = ghost_merged_63 ? 1'b1 : 1'b0;
-  wire _assert_cnt_below_merges_0 = rst | _le_2833; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_0 = rst | _or_2836; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_0 = rst | _or_2849; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_0 = rst | _or_2855; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _cover_cnt_saturates = ~rst & _and_2859;
-  wire _cover_age_saturates = ~rst & _and_2863;
-  wire _cover_merge_as_dummy_leaves = ~rst & _and_2866;
-  wire _assert_cnt_below_merges_1 = rst | _le_2867; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_1 = rst | _or_2870; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_1 = rst | _or_2883; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_1 = rst | _or_2889; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_2 = rst | _le_2890; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_2 = rst | _or_2893; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_2 = rst | _or_2906; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_2 = rst | _or_2912; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_3 = rst | _le_2913; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_3 = rst | _or_2916; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_3 = rst | _or_2929; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_3 = rst | _or_2935; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_4 = rst | _le_2936; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_4 = rst | _or_2939; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_4 = rst | _or_2952; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_4 = rst | _or_2958; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_5 = rst | _le_2959; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_5 = rst | _or_2962; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_5 = rst | _or_2975; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_5 = rst | _or_2981; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_6 = rst | _le_2982; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_6 = rst | _or_2985; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_6 = rst | _or_2998; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_6 = rst | _or_3004; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_7 = rst | _le_3005; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_7 = rst | _or_3008; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_7 = rst | _or_3021; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_7 = rst | _or_3027; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_8 = rst | _le_3028; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_8 = rst | _or_3031; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_8 = rst | _or_3044; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_8 = rst | _or_3050; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_9 = rst | _le_3051; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_9 = rst | _or_3054; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_9 = rst | _or_3067; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_9 = rst | _or_3073; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_10 = rst | _le_3074; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_10 = rst | _or_3077; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_10 = rst | _or_3090; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_10 = rst | _or_3096; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_11 = rst | _le_3097; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_11 = rst | _or_3100; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_11 = rst | _or_3113; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_11 = rst | _or_3119; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_12 = rst | _le_3120; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_12 = rst | _or_3123; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_12 = rst | _or_3136; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_12 = rst | _or_3142; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_13 = rst | _le_3143; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_13 = rst | _or_3146; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_13 = rst | _or_3159; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_13 = rst | _or_3165; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_14 = rst | _le_3166; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_14 = rst | _or_3169; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_14 = rst | _or_3182; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_14 = rst | _or_3188; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_15 = rst | _le_3189; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_15 = rst | _or_3192; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_15 = rst | _or_3205; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_15 = rst | _or_3211; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_16 = rst | _le_3212; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_16 = rst | _or_3215; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_16 = rst | _or_3228; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_16 = rst | _or_3234; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_17 = rst | _le_3235; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_17 = rst | _or_3238; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_17 = rst | _or_3251; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_17 = rst | _or_3257; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_18 = rst | _le_3258; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_18 = rst | _or_3261; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_18 = rst | _or_3274; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_18 = rst | _or_3280; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_19 = rst | _le_3281; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_19 = rst | _or_3284; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_19 = rst | _or_3297; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_19 = rst | _or_3303; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_20 = rst | _le_3304; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_20 = rst | _or_3307; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_20 = rst | _or_3320; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_20 = rst | _or_3326; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_21 = rst | _le_3327; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_21 = rst | _or_3330; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_21 = rst | _or_3343; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_21 = rst | _or_3349; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_22 = rst | _le_3350; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_22 = rst | _or_3353; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_22 = rst | _or_3366; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_22 = rst | _or_3372; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_23 = rst | _le_3373; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_23 = rst | _or_3376; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_23 = rst | _or_3389; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_23 = rst | _or_3395; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_24 = rst | _le_3396; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_24 = rst | _or_3399; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_24 = rst | _or_3412; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_24 = rst | _or_3418; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_25 = rst | _le_3419; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_25 = rst | _or_3422; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_25 = rst | _or_3435; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_25 = rst | _or_3441; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_26 = rst | _le_3442; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_26 = rst | _or_3445; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_26 = rst | _or_3458; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_26 = rst | _or_3464; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_27 = rst | _le_3465; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_27 = rst | _or_3468; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_27 = rst | _or_3481; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_27 = rst | _or_3487; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_28 = rst | _le_3488; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_28 = rst | _or_3491; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_28 = rst | _or_3504; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_28 = rst | _or_3510; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_29 = rst | _le_3511; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_29 = rst | _or_3514; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_29 = rst | _or_3527; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_29 = rst | _or_3533; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_30 = rst | _le_3534; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_30 = rst | _or_3537; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_30 = rst | _or_3550; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_30 = rst | _or_3556; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_31 = rst | _le_3557; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_31 = rst | _or_3560; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_31 = rst | _or_3573; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_31 = rst | _or_3579; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_32 = rst | _le_3580; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_32 = rst | _or_3583; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_32 = rst | _or_3596; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_32 = rst | _or_3602; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_33 = rst | _le_3603; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_33 = rst | _or_3606; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_33 = rst | _or_3619; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_33 = rst | _or_3625; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_34 = rst | _le_3626; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_34 = rst | _or_3629; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_34 = rst | _or_3642; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_34 = rst | _or_3648; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_35 = rst | _le_3649; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_35 = rst | _or_3652; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_35 = rst | _or_3665; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_35 = rst | _or_3671; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_36 = rst | _le_3672; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_36 = rst | _or_3675; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_36 = rst | _or_3688; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_36 = rst | _or_3694; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_37 = rst | _le_3695; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_37 = rst | _or_3698; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_37 = rst | _or_3711; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_37 = rst | _or_3717; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_38 = rst | _le_3718; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_38 = rst | _or_3721; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_38 = rst | _or_3734; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_38 = rst | _or_3740; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_39 = rst | _le_3741; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_39 = rst | _or_3744; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_39 = rst | _or_3757; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_39 = rst | _or_3763; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_40 = rst | _le_3764; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_40 = rst | _or_3767; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_40 = rst | _or_3780; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_40 = rst | _or_3786; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_41 = rst | _le_3787; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_41 = rst | _or_3790; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_41 = rst | _or_3803; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_41 = rst | _or_3809; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_42 = rst | _le_3810; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_42 = rst | _or_3813; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_42 = rst | _or_3826; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_42 = rst | _or_3832; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_43 = rst | _le_3833; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_43 = rst | _or_3836; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_43 = rst | _or_3849; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_43 = rst | _or_3855; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_44 = rst | _le_3856; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_44 = rst | _or_3859; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_44 = rst | _or_3872; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_44 = rst | _or_3878; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_45 = rst | _le_3879; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_45 = rst | _or_3882; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_45 = rst | _or_3895; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_45 = rst | _or_3901; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_46 = rst | _le_3902; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_46 = rst | _or_3905; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_46 = rst | _or_3918; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_46 = rst | _or_3924; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_47 = rst | _le_3925; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_47 = rst | _or_3928; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_47 = rst | _or_3941; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_47 = rst | _or_3947; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_48 = rst | _le_3948; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_48 = rst | _or_3951; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_48 = rst | _or_3964; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_48 = rst | _or_3970; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_49 = rst | _le_3971; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_49 = rst | _or_3974; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_49 = rst | _or_3987; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_49 = rst | _or_3993; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_50 = rst | _le_3994; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_50 = rst | _or_3997; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_50 = rst | _or_4010; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_50 = rst | _or_4016; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_51 = rst | _le_4017; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_51 = rst | _or_4020; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_51 = rst | _or_4033; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_51 = rst | _or_4039; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_52 = rst | _le_4040; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_52 = rst | _or_4043; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_52 = rst | _or_4056; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_52 = rst | _or_4062; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_53 = rst | _le_4063; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_53 = rst | _or_4066; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_53 = rst | _or_4079; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_53 = rst | _or_4085; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_54 = rst | _le_4086; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_54 = rst | _or_4089; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_54 = rst | _or_4102; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_54 = rst | _or_4108; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_55 = rst | _le_4109; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_55 = rst | _or_4112; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_55 = rst | _or_4125; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_55 = rst | _or_4131; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_56 = rst | _le_4132; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_56 = rst | _or_4135; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_56 = rst | _or_4148; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_56 = rst | _or_4154; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_57 = rst | _le_4155; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_57 = rst | _or_4158; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_57 = rst | _or_4171; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_57 = rst | _or_4177; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_58 = rst | _le_4178; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_58 = rst | _or_4181; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_58 = rst | _or_4194; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_58 = rst | _or_4200; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_59 = rst | _le_4201; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_59 = rst | _or_4204; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_59 = rst | _or_4217; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_59 = rst | _or_4223; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_60 = rst | _le_4224; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_60 = rst | _or_4227; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_60 = rst | _or_4240; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_60 = rst | _or_4246; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_61 = rst | _le_4247; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_61 = rst | _or_4250; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_61 = rst | _or_4263; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_61 = rst | _or_4269; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_62 = rst | _le_4270; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_62 = rst | _or_4273; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_62 = rst | _or_4286; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_62 = rst | _or_4292; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _assert_cnt_below_merges_63 = rst | _le_4293; // an entry's merge count passed the merges an L2 MSHR entry takes
-  wire _assert_ages_only_pending_63 = rst | _or_4296; // an entry with no dummy due holds ages
-  wire _assert_cnt_never_wraps_63 = rst | _or_4309; // a merge lowered an entry's merge count: it wrapped instead of saturating
-  wire _assert_age_never_wraps_63 = rst | _or_4315; // a merge lowered an entry's ages: they wrapped instead of saturating
-  wire _cover_dummy_sent = ~rst & _and_4316;
-  wire _cover_dummy_held = ~rst & _and_4318;
+  wire _assert_cnt_below_merges_0 = rst | _le_3345; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_0 = rst | _or_3348; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_0 = rst | _or_3361; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_0 = rst | _or_3367; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _cover_cnt_saturates = ~rst & _and_3371;
+  wire _cover_age_saturates = ~rst & _and_3375;
+  wire _cover_merge_as_dummy_leaves = ~rst & _and_3378;
+  wire _assert_cnt_below_merges_1 = rst | _le_3379; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_1 = rst | _or_3382; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_1 = rst | _or_3395; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_1 = rst | _or_3401; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_2 = rst | _le_3402; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_2 = rst | _or_3405; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_2 = rst | _or_3418; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_2 = rst | _or_3424; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_3 = rst | _le_3425; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_3 = rst | _or_3428; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_3 = rst | _or_3441; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_3 = rst | _or_3447; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_4 = rst | _le_3448; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_4 = rst | _or_3451; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_4 = rst | _or_3464; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_4 = rst | _or_3470; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_5 = rst | _le_3471; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_5 = rst | _or_3474; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_5 = rst | _or_3487; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_5 = rst | _or_3493; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_6 = rst | _le_3494; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_6 = rst | _or_3497; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_6 = rst | _or_3510; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_6 = rst | _or_3516; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_7 = rst | _le_3517; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_7 = rst | _or_3520; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_7 = rst | _or_3533; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_7 = rst | _or_3539; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_8 = rst | _le_3540; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_8 = rst | _or_3543; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_8 = rst | _or_3556; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_8 = rst | _or_3562; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_9 = rst | _le_3563; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_9 = rst | _or_3566; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_9 = rst | _or_3579; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_9 = rst | _or_3585; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_10 = rst | _le_3586; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_10 = rst | _or_3589; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_10 = rst | _or_3602; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_10 = rst | _or_3608; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_11 = rst | _le_3609; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_11 = rst | _or_3612; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_11 = rst | _or_3625; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_11 = rst | _or_3631; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_12 = rst | _le_3632; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_12 = rst | _or_3635; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_12 = rst | _or_3648; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_12 = rst | _or_3654; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_13 = rst | _le_3655; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_13 = rst | _or_3658; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_13 = rst | _or_3671; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_13 = rst | _or_3677; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_14 = rst | _le_3678; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_14 = rst | _or_3681; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_14 = rst | _or_3694; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_14 = rst | _or_3700; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_15 = rst | _le_3701; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_15 = rst | _or_3704; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_15 = rst | _or_3717; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_15 = rst | _or_3723; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_16 = rst | _le_3724; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_16 = rst | _or_3727; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_16 = rst | _or_3740; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_16 = rst | _or_3746; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_17 = rst | _le_3747; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_17 = rst | _or_3750; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_17 = rst | _or_3763; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_17 = rst | _or_3769; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_18 = rst | _le_3770; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_18 = rst | _or_3773; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_18 = rst | _or_3786; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_18 = rst | _or_3792; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_19 = rst | _le_3793; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_19 = rst | _or_3796; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_19 = rst | _or_3809; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_19 = rst | _or_3815; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_20 = rst | _le_3816; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_20 = rst | _or_3819; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_20 = rst | _or_3832; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_20 = rst | _or_3838; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_21 = rst | _le_3839; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_21 = rst | _or_3842; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_21 = rst | _or_3855; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_21 = rst | _or_3861; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_22 = rst | _le_3862; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_22 = rst | _or_3865; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_22 = rst | _or_3878; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_22 = rst | _or_3884; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_23 = rst | _le_3885; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_23 = rst | _or_3888; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_23 = rst | _or_3901; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_23 = rst | _or_3907; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_24 = rst | _le_3908; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_24 = rst | _or_3911; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_24 = rst | _or_3924; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_24 = rst | _or_3930; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_25 = rst | _le_3931; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_25 = rst | _or_3934; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_25 = rst | _or_3947; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_25 = rst | _or_3953; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_26 = rst | _le_3954; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_26 = rst | _or_3957; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_26 = rst | _or_3970; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_26 = rst | _or_3976; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_27 = rst | _le_3977; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_27 = rst | _or_3980; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_27 = rst | _or_3993; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_27 = rst | _or_3999; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_28 = rst | _le_4000; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_28 = rst | _or_4003; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_28 = rst | _or_4016; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_28 = rst | _or_4022; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_29 = rst | _le_4023; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_29 = rst | _or_4026; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_29 = rst | _or_4039; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_29 = rst | _or_4045; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_30 = rst | _le_4046; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_30 = rst | _or_4049; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_30 = rst | _or_4062; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_30 = rst | _or_4068; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_31 = rst | _le_4069; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_31 = rst | _or_4072; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_31 = rst | _or_4085; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_31 = rst | _or_4091; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_32 = rst | _le_4092; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_32 = rst | _or_4095; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_32 = rst | _or_4108; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_32 = rst | _or_4114; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_33 = rst | _le_4115; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_33 = rst | _or_4118; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_33 = rst | _or_4131; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_33 = rst | _or_4137; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_34 = rst | _le_4138; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_34 = rst | _or_4141; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_34 = rst | _or_4154; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_34 = rst | _or_4160; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_35 = rst | _le_4161; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_35 = rst | _or_4164; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_35 = rst | _or_4177; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_35 = rst | _or_4183; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_36 = rst | _le_4184; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_36 = rst | _or_4187; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_36 = rst | _or_4200; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_36 = rst | _or_4206; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_37 = rst | _le_4207; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_37 = rst | _or_4210; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_37 = rst | _or_4223; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_37 = rst | _or_4229; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_38 = rst | _le_4230; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_38 = rst | _or_4233; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_38 = rst | _or_4246; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_38 = rst | _or_4252; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_39 = rst | _le_4253; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_39 = rst | _or_4256; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_39 = rst | _or_4269; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_39 = rst | _or_4275; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_40 = rst | _le_4276; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_40 = rst | _or_4279; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_40 = rst | _or_4292; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_40 = rst | _or_4298; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_41 = rst | _le_4299; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_41 = rst | _or_4302; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_41 = rst | _or_4315; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_41 = rst | _or_4321; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_42 = rst | _le_4322; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_42 = rst | _or_4325; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_42 = rst | _or_4338; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_42 = rst | _or_4344; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_43 = rst | _le_4345; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_43 = rst | _or_4348; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_43 = rst | _or_4361; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_43 = rst | _or_4367; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_44 = rst | _le_4368; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_44 = rst | _or_4371; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_44 = rst | _or_4384; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_44 = rst | _or_4390; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_45 = rst | _le_4391; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_45 = rst | _or_4394; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_45 = rst | _or_4407; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_45 = rst | _or_4413; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_46 = rst | _le_4414; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_46 = rst | _or_4417; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_46 = rst | _or_4430; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_46 = rst | _or_4436; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_47 = rst | _le_4437; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_47 = rst | _or_4440; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_47 = rst | _or_4453; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_47 = rst | _or_4459; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_48 = rst | _le_4460; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_48 = rst | _or_4463; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_48 = rst | _or_4476; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_48 = rst | _or_4482; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_49 = rst | _le_4483; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_49 = rst | _or_4486; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_49 = rst | _or_4499; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_49 = rst | _or_4505; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_50 = rst | _le_4506; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_50 = rst | _or_4509; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_50 = rst | _or_4522; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_50 = rst | _or_4528; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_51 = rst | _le_4529; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_51 = rst | _or_4532; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_51 = rst | _or_4545; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_51 = rst | _or_4551; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_52 = rst | _le_4552; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_52 = rst | _or_4555; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_52 = rst | _or_4568; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_52 = rst | _or_4574; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_53 = rst | _le_4575; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_53 = rst | _or_4578; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_53 = rst | _or_4591; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_53 = rst | _or_4597; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_54 = rst | _le_4598; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_54 = rst | _or_4601; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_54 = rst | _or_4614; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_54 = rst | _or_4620; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_55 = rst | _le_4621; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_55 = rst | _or_4624; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_55 = rst | _or_4637; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_55 = rst | _or_4643; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_56 = rst | _le_4644; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_56 = rst | _or_4647; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_56 = rst | _or_4660; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_56 = rst | _or_4666; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_57 = rst | _le_4667; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_57 = rst | _or_4670; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_57 = rst | _or_4683; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_57 = rst | _or_4689; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_58 = rst | _le_4690; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_58 = rst | _or_4693; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_58 = rst | _or_4706; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_58 = rst | _or_4712; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_59 = rst | _le_4713; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_59 = rst | _or_4716; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_59 = rst | _or_4729; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_59 = rst | _or_4735; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_60 = rst | _le_4736; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_60 = rst | _or_4739; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_60 = rst | _or_4752; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_60 = rst | _or_4758; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_61 = rst | _le_4759; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_61 = rst | _or_4762; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_61 = rst | _or_4775; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_61 = rst | _or_4781; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_62 = rst | _le_4782; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_62 = rst | _or_4785; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_62 = rst | _or_4798; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_62 = rst | _or_4804; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _assert_cnt_below_merges_63 = rst | _le_4805; // an entry's merge count passed the merges an L2 MSHR entry takes
+  wire _assert_ages_only_pending_63 = rst | _or_4808; // an entry with no dummy due holds ages
+  wire _assert_cnt_never_wraps_63 = rst | _or_4821; // a merge lowered an entry's merge count: it wrapped instead of saturating
+  wire _assert_age_never_wraps_63 = rst | _or_4827; // a merge lowered an entry's ages: they wrapped instead of saturating
+  wire _cover_dummy_sent = ~rst & _and_4828;
+  wire _cover_dummy_held = ~rst & _and_4830;
   always @* begin
     assert (_assert_cnt_below_merges_0);
     assert (_assert_ages_only_pending_0);

@@ -1680,2050 +1680,2050 @@ module dram_mib (
   wire _and_2112;
   wire _eq_2118;
   wire _and_2119;
-  wire _mux_3860;
-  wire _or_3861;
-  wire [23:0] _mux_3862;
-  wire [4:0] _mux_3863;
-  wire _or_3864;
-  wire [4:0] _mux_3865;
-  wire _or_3866;
-  wire [14:0] _mux_3867;
-  wire _or_3868;
-  wire [14:0] _mux_3869;
-  wire _or_3870;
-  wire [14:0] _mux_3871;
-  wire _or_3872;
-  wire _mux_3873;
-  wire _or_3874;
-  wire [23:0] _mux_3875;
-  wire [4:0] _mux_3876;
-  wire _or_3877;
-  wire [4:0] _mux_3878;
-  wire _or_3879;
-  wire [14:0] _mux_3880;
-  wire _or_3881;
-  wire [14:0] _mux_3882;
-  wire _or_3883;
-  wire [14:0] _mux_3884;
-  wire _or_3885;
-  wire _mux_3886;
-  wire _or_3887;
-  wire [23:0] _mux_3888;
-  wire [4:0] _mux_3889;
-  wire _or_3890;
-  wire [4:0] _mux_3891;
-  wire _or_3892;
-  wire [14:0] _mux_3893;
-  wire _or_3894;
-  wire [14:0] _mux_3895;
-  wire _or_3896;
-  wire [14:0] _mux_3897;
-  wire _or_3898;
-  wire _mux_3899;
-  wire _or_3900;
-  wire [23:0] _mux_3901;
-  wire [4:0] _mux_3902;
-  wire _or_3903;
-  wire [4:0] _mux_3904;
-  wire _or_3905;
-  wire [14:0] _mux_3906;
-  wire _or_3907;
-  wire [14:0] _mux_3908;
-  wire _or_3909;
-  wire [14:0] _mux_3910;
-  wire _or_3911;
-  wire _mux_3912;
-  wire _or_3913;
-  wire [23:0] _mux_3914;
-  wire [4:0] _mux_3915;
-  wire _or_3916;
-  wire [4:0] _mux_3917;
-  wire _or_3918;
-  wire [14:0] _mux_3919;
-  wire _or_3920;
-  wire [14:0] _mux_3921;
-  wire _or_3922;
-  wire [14:0] _mux_3923;
-  wire _or_3924;
-  wire _mux_3925;
-  wire _or_3926;
-  wire [23:0] _mux_3927;
-  wire [4:0] _mux_3928;
-  wire _or_3929;
-  wire [4:0] _mux_3930;
-  wire _or_3931;
-  wire [14:0] _mux_3932;
-  wire _or_3933;
-  wire [14:0] _mux_3934;
-  wire _or_3935;
-  wire [14:0] _mux_3936;
-  wire _or_3937;
-  wire _mux_3938;
-  wire _or_3939;
-  wire [23:0] _mux_3940;
-  wire [4:0] _mux_3941;
-  wire _or_3942;
-  wire [4:0] _mux_3943;
-  wire _or_3944;
-  wire [14:0] _mux_3945;
-  wire _or_3946;
-  wire [14:0] _mux_3947;
-  wire _or_3948;
-  wire [14:0] _mux_3949;
-  wire _or_3950;
-  wire _mux_3951;
-  wire _or_3952;
-  wire [23:0] _mux_3953;
-  wire [4:0] _mux_3954;
-  wire _or_3955;
-  wire [4:0] _mux_3956;
-  wire _or_3957;
-  wire [14:0] _mux_3958;
-  wire _or_3959;
-  wire [14:0] _mux_3960;
-  wire _or_3961;
-  wire [14:0] _mux_3962;
-  wire _or_3963;
-  wire _mux_3964;
-  wire _or_3965;
-  wire [23:0] _mux_3966;
-  wire [4:0] _mux_3967;
-  wire _or_3968;
-  wire [4:0] _mux_3969;
-  wire _or_3970;
-  wire [14:0] _mux_3971;
-  wire _or_3972;
-  wire [14:0] _mux_3973;
-  wire _or_3974;
-  wire [14:0] _mux_3975;
-  wire _or_3976;
-  wire _mux_3977;
-  wire _or_3978;
-  wire [23:0] _mux_3979;
-  wire [4:0] _mux_3980;
-  wire _or_3981;
-  wire [4:0] _mux_3982;
-  wire _or_3983;
-  wire [14:0] _mux_3984;
-  wire _or_3985;
-  wire [14:0] _mux_3986;
-  wire _or_3987;
-  wire [14:0] _mux_3988;
-  wire _or_3989;
-  wire _mux_3990;
-  wire _or_3991;
-  wire [23:0] _mux_3992;
-  wire [4:0] _mux_3993;
-  wire _or_3994;
-  wire [4:0] _mux_3995;
-  wire _or_3996;
-  wire [14:0] _mux_3997;
-  wire _or_3998;
-  wire [14:0] _mux_3999;
-  wire _or_4000;
-  wire [14:0] _mux_4001;
-  wire _or_4002;
-  wire _mux_4003;
-  wire _or_4004;
-  wire [23:0] _mux_4005;
-  wire [4:0] _mux_4006;
-  wire _or_4007;
-  wire [4:0] _mux_4008;
-  wire _or_4009;
-  wire [14:0] _mux_4010;
-  wire _or_4011;
-  wire [14:0] _mux_4012;
-  wire _or_4013;
-  wire [14:0] _mux_4014;
-  wire _or_4015;
-  wire _mux_4016;
-  wire _or_4017;
-  wire [23:0] _mux_4018;
-  wire [4:0] _mux_4019;
-  wire _or_4020;
-  wire [4:0] _mux_4021;
-  wire _or_4022;
-  wire [14:0] _mux_4023;
-  wire _or_4024;
-  wire [14:0] _mux_4025;
-  wire _or_4026;
-  wire [14:0] _mux_4027;
-  wire _or_4028;
-  wire _mux_4029;
-  wire _or_4030;
-  wire [23:0] _mux_4031;
-  wire [4:0] _mux_4032;
-  wire _or_4033;
-  wire [4:0] _mux_4034;
-  wire _or_4035;
-  wire [14:0] _mux_4036;
-  wire _or_4037;
-  wire [14:0] _mux_4038;
-  wire _or_4039;
-  wire [14:0] _mux_4040;
-  wire _or_4041;
-  wire _mux_4042;
-  wire _or_4043;
-  wire [23:0] _mux_4044;
-  wire [4:0] _mux_4045;
-  wire _or_4046;
-  wire [4:0] _mux_4047;
-  wire _or_4048;
-  wire [14:0] _mux_4049;
-  wire _or_4050;
-  wire [14:0] _mux_4051;
-  wire _or_4052;
-  wire [14:0] _mux_4053;
-  wire _or_4054;
-  wire _mux_4055;
-  wire _or_4056;
-  wire [23:0] _mux_4057;
-  wire [4:0] _mux_4058;
-  wire _or_4059;
-  wire [4:0] _mux_4060;
-  wire _or_4061;
-  wire [14:0] _mux_4062;
-  wire _or_4063;
-  wire [14:0] _mux_4064;
-  wire _or_4065;
-  wire [14:0] _mux_4066;
-  wire _or_4067;
-  wire _mux_4068;
-  wire _or_4069;
-  wire [23:0] _mux_4070;
-  wire [4:0] _mux_4071;
-  wire _or_4072;
-  wire [4:0] _mux_4073;
-  wire _or_4074;
-  wire [14:0] _mux_4075;
-  wire _or_4076;
-  wire [14:0] _mux_4077;
-  wire _or_4078;
-  wire [14:0] _mux_4079;
-  wire _or_4080;
-  wire _mux_4081;
-  wire _or_4082;
-  wire [23:0] _mux_4083;
-  wire [4:0] _mux_4084;
-  wire _or_4085;
-  wire [4:0] _mux_4086;
-  wire _or_4087;
-  wire [14:0] _mux_4088;
-  wire _or_4089;
-  wire [14:0] _mux_4090;
-  wire _or_4091;
-  wire [14:0] _mux_4092;
-  wire _or_4093;
-  wire _mux_4094;
-  wire _or_4095;
-  wire [23:0] _mux_4096;
-  wire [4:0] _mux_4097;
-  wire _or_4098;
-  wire [4:0] _mux_4099;
-  wire _or_4100;
-  wire [14:0] _mux_4101;
-  wire _or_4102;
-  wire [14:0] _mux_4103;
-  wire _or_4104;
-  wire [14:0] _mux_4105;
-  wire _or_4106;
-  wire _mux_4107;
-  wire _or_4108;
-  wire [23:0] _mux_4109;
-  wire [4:0] _mux_4110;
-  wire _or_4111;
-  wire [4:0] _mux_4112;
-  wire _or_4113;
-  wire [14:0] _mux_4114;
-  wire _or_4115;
-  wire [14:0] _mux_4116;
-  wire _or_4117;
-  wire [14:0] _mux_4118;
-  wire _or_4119;
-  wire _mux_4120;
-  wire _or_4121;
-  wire [23:0] _mux_4122;
-  wire [4:0] _mux_4123;
-  wire _or_4124;
-  wire [4:0] _mux_4125;
-  wire _or_4126;
-  wire [14:0] _mux_4127;
-  wire _or_4128;
-  wire [14:0] _mux_4129;
-  wire _or_4130;
-  wire [14:0] _mux_4131;
-  wire _or_4132;
-  wire _mux_4133;
-  wire _or_4134;
-  wire [23:0] _mux_4135;
-  wire [4:0] _mux_4136;
-  wire _or_4137;
-  wire [4:0] _mux_4138;
-  wire _or_4139;
-  wire [14:0] _mux_4140;
-  wire _or_4141;
-  wire [14:0] _mux_4142;
-  wire _or_4143;
-  wire [14:0] _mux_4144;
-  wire _or_4145;
-  wire _mux_4146;
-  wire _or_4147;
-  wire [23:0] _mux_4148;
-  wire [4:0] _mux_4149;
-  wire _or_4150;
-  wire [4:0] _mux_4151;
-  wire _or_4152;
-  wire [14:0] _mux_4153;
-  wire _or_4154;
-  wire [14:0] _mux_4155;
-  wire _or_4156;
-  wire [14:0] _mux_4157;
-  wire _or_4158;
-  wire _mux_4159;
-  wire _or_4160;
-  wire [23:0] _mux_4161;
-  wire [4:0] _mux_4162;
-  wire _or_4163;
-  wire [4:0] _mux_4164;
-  wire _or_4165;
-  wire [14:0] _mux_4166;
-  wire _or_4167;
-  wire [14:0] _mux_4168;
-  wire _or_4169;
-  wire [14:0] _mux_4170;
-  wire _or_4171;
-  wire _mux_4172;
-  wire _or_4173;
-  wire [23:0] _mux_4174;
-  wire [4:0] _mux_4175;
-  wire _or_4176;
-  wire [4:0] _mux_4177;
-  wire _or_4178;
-  wire [14:0] _mux_4179;
-  wire _or_4180;
-  wire [14:0] _mux_4181;
-  wire _or_4182;
-  wire [14:0] _mux_4183;
-  wire _or_4184;
-  wire _mux_4185;
-  wire _or_4186;
-  wire [23:0] _mux_4187;
-  wire [4:0] _mux_4188;
-  wire _or_4189;
-  wire [4:0] _mux_4190;
-  wire _or_4191;
-  wire [14:0] _mux_4192;
-  wire _or_4193;
-  wire [14:0] _mux_4194;
-  wire _or_4195;
-  wire [14:0] _mux_4196;
-  wire _or_4197;
-  wire _mux_4198;
-  wire _or_4199;
-  wire [23:0] _mux_4200;
-  wire [4:0] _mux_4201;
-  wire _or_4202;
-  wire [4:0] _mux_4203;
-  wire _or_4204;
-  wire [14:0] _mux_4205;
-  wire _or_4206;
-  wire [14:0] _mux_4207;
-  wire _or_4208;
-  wire [14:0] _mux_4209;
-  wire _or_4210;
-  wire _mux_4211;
-  wire _or_4212;
-  wire [23:0] _mux_4213;
-  wire [4:0] _mux_4214;
-  wire _or_4215;
-  wire [4:0] _mux_4216;
-  wire _or_4217;
-  wire [14:0] _mux_4218;
-  wire _or_4219;
-  wire [14:0] _mux_4220;
-  wire _or_4221;
-  wire [14:0] _mux_4222;
-  wire _or_4223;
-  wire _mux_4224;
-  wire _or_4225;
-  wire [23:0] _mux_4226;
-  wire [4:0] _mux_4227;
-  wire _or_4228;
-  wire [4:0] _mux_4229;
-  wire _or_4230;
-  wire [14:0] _mux_4231;
-  wire _or_4232;
-  wire [14:0] _mux_4233;
-  wire _or_4234;
-  wire [14:0] _mux_4235;
-  wire _or_4236;
-  wire _mux_4237;
-  wire _or_4238;
-  wire [23:0] _mux_4239;
-  wire [4:0] _mux_4240;
-  wire _or_4241;
-  wire [4:0] _mux_4242;
-  wire _or_4243;
-  wire [14:0] _mux_4244;
-  wire _or_4245;
-  wire [14:0] _mux_4246;
-  wire _or_4247;
-  wire [14:0] _mux_4248;
-  wire _or_4249;
-  wire _mux_4250;
-  wire _or_4251;
-  wire [23:0] _mux_4252;
-  wire [4:0] _mux_4253;
-  wire _or_4254;
-  wire [4:0] _mux_4255;
-  wire _or_4256;
-  wire [14:0] _mux_4257;
-  wire _or_4258;
-  wire [14:0] _mux_4259;
-  wire _or_4260;
-  wire [14:0] _mux_4261;
-  wire _or_4262;
-  wire _mux_4263;
-  wire _or_4264;
-  wire [23:0] _mux_4265;
-  wire [4:0] _mux_4266;
-  wire _or_4267;
-  wire [4:0] _mux_4268;
-  wire _or_4269;
-  wire [14:0] _mux_4270;
-  wire _or_4271;
-  wire [14:0] _mux_4272;
-  wire _or_4273;
-  wire [14:0] _mux_4274;
-  wire _or_4275;
-  wire _mux_4276;
-  wire _or_4277;
-  wire [23:0] _mux_4278;
-  wire [4:0] _mux_4279;
-  wire _or_4280;
-  wire [4:0] _mux_4281;
-  wire _or_4282;
-  wire [14:0] _mux_4283;
-  wire _or_4284;
-  wire [14:0] _mux_4285;
-  wire _or_4286;
-  wire [14:0] _mux_4287;
-  wire _or_4288;
-  wire _mux_4289;
-  wire _or_4290;
-  wire [23:0] _mux_4291;
-  wire [4:0] _mux_4292;
-  wire _or_4293;
-  wire [4:0] _mux_4294;
-  wire _or_4295;
-  wire [14:0] _mux_4296;
-  wire _or_4297;
-  wire [14:0] _mux_4298;
-  wire _or_4299;
-  wire [14:0] _mux_4300;
-  wire _or_4301;
-  wire _mux_4302;
-  wire _or_4303;
-  wire [23:0] _mux_4304;
-  wire [4:0] _mux_4305;
-  wire _or_4306;
-  wire [4:0] _mux_4307;
-  wire _or_4308;
-  wire [14:0] _mux_4309;
-  wire _or_4310;
-  wire [14:0] _mux_4311;
-  wire _or_4312;
-  wire [14:0] _mux_4313;
-  wire _or_4314;
-  wire _mux_4315;
-  wire _or_4316;
-  wire [23:0] _mux_4317;
-  wire [4:0] _mux_4318;
-  wire _or_4319;
-  wire [4:0] _mux_4320;
-  wire _or_4321;
-  wire [14:0] _mux_4322;
-  wire _or_4323;
-  wire [14:0] _mux_4324;
-  wire _or_4325;
-  wire [14:0] _mux_4326;
-  wire _or_4327;
-  wire _mux_4328;
-  wire _or_4329;
-  wire [23:0] _mux_4330;
-  wire [4:0] _mux_4331;
-  wire _or_4332;
-  wire [4:0] _mux_4333;
-  wire _or_4334;
-  wire [14:0] _mux_4335;
-  wire _or_4336;
-  wire [14:0] _mux_4337;
-  wire _or_4338;
-  wire [14:0] _mux_4339;
-  wire _or_4340;
-  wire _mux_4341;
-  wire _or_4342;
-  wire [23:0] _mux_4343;
-  wire [4:0] _mux_4344;
-  wire _or_4345;
-  wire [4:0] _mux_4346;
-  wire _or_4347;
-  wire [14:0] _mux_4348;
-  wire _or_4349;
-  wire [14:0] _mux_4350;
-  wire _or_4351;
-  wire [14:0] _mux_4352;
-  wire _or_4353;
-  wire _mux_4354;
-  wire _or_4355;
-  wire [23:0] _mux_4356;
-  wire [4:0] _mux_4357;
-  wire _or_4358;
-  wire [4:0] _mux_4359;
-  wire _or_4360;
-  wire [14:0] _mux_4361;
-  wire _or_4362;
-  wire [14:0] _mux_4363;
-  wire _or_4364;
-  wire [14:0] _mux_4365;
-  wire _or_4366;
-  wire _mux_4367;
-  wire _or_4368;
-  wire [23:0] _mux_4369;
-  wire [4:0] _mux_4370;
-  wire _or_4371;
-  wire [4:0] _mux_4372;
-  wire _or_4373;
-  wire [14:0] _mux_4374;
-  wire _or_4375;
-  wire [14:0] _mux_4376;
-  wire _or_4377;
-  wire [14:0] _mux_4378;
-  wire _or_4379;
-  wire _mux_4380;
-  wire _or_4381;
-  wire [23:0] _mux_4382;
-  wire [4:0] _mux_4383;
-  wire _or_4384;
-  wire [4:0] _mux_4385;
-  wire _or_4386;
-  wire [14:0] _mux_4387;
-  wire _or_4388;
-  wire [14:0] _mux_4389;
-  wire _or_4390;
-  wire [14:0] _mux_4391;
-  wire _or_4392;
-  wire _mux_4393;
-  wire _or_4394;
-  wire [23:0] _mux_4395;
-  wire [4:0] _mux_4396;
-  wire _or_4397;
-  wire [4:0] _mux_4398;
-  wire _or_4399;
-  wire [14:0] _mux_4400;
-  wire _or_4401;
-  wire [14:0] _mux_4402;
-  wire _or_4403;
-  wire [14:0] _mux_4404;
-  wire _or_4405;
-  wire _mux_4406;
-  wire _or_4407;
-  wire [23:0] _mux_4408;
-  wire [4:0] _mux_4409;
-  wire _or_4410;
-  wire [4:0] _mux_4411;
-  wire _or_4412;
-  wire [14:0] _mux_4413;
-  wire _or_4414;
-  wire [14:0] _mux_4415;
-  wire _or_4416;
-  wire [14:0] _mux_4417;
-  wire _or_4418;
-  wire _mux_4419;
-  wire _or_4420;
-  wire [23:0] _mux_4421;
-  wire [4:0] _mux_4422;
-  wire _or_4423;
-  wire [4:0] _mux_4424;
-  wire _or_4425;
-  wire [14:0] _mux_4426;
-  wire _or_4427;
-  wire [14:0] _mux_4428;
-  wire _or_4429;
-  wire [14:0] _mux_4430;
-  wire _or_4431;
-  wire _mux_4432;
-  wire _or_4433;
-  wire [23:0] _mux_4434;
-  wire [4:0] _mux_4435;
-  wire _or_4436;
-  wire [4:0] _mux_4437;
-  wire _or_4438;
-  wire [14:0] _mux_4439;
-  wire _or_4440;
-  wire [14:0] _mux_4441;
-  wire _or_4442;
-  wire [14:0] _mux_4443;
-  wire _or_4444;
-  wire _mux_4445;
-  wire _or_4446;
-  wire [23:0] _mux_4447;
-  wire [4:0] _mux_4448;
-  wire _or_4449;
-  wire [4:0] _mux_4450;
-  wire _or_4451;
-  wire [14:0] _mux_4452;
-  wire _or_4453;
-  wire [14:0] _mux_4454;
-  wire _or_4455;
-  wire [14:0] _mux_4456;
-  wire _or_4457;
-  wire _mux_4458;
-  wire _or_4459;
-  wire [23:0] _mux_4460;
-  wire [4:0] _mux_4461;
-  wire _or_4462;
-  wire [4:0] _mux_4463;
-  wire _or_4464;
-  wire [14:0] _mux_4465;
-  wire _or_4466;
-  wire [14:0] _mux_4467;
-  wire _or_4468;
-  wire [14:0] _mux_4469;
-  wire _or_4470;
-  wire _mux_4471;
-  wire _or_4472;
-  wire [23:0] _mux_4473;
-  wire [4:0] _mux_4474;
-  wire _or_4475;
-  wire [4:0] _mux_4476;
-  wire _or_4477;
-  wire [14:0] _mux_4478;
-  wire _or_4479;
-  wire [14:0] _mux_4480;
-  wire _or_4481;
-  wire [14:0] _mux_4482;
-  wire _or_4483;
-  wire _mux_4484;
-  wire _or_4485;
-  wire [23:0] _mux_4486;
-  wire [4:0] _mux_4487;
-  wire _or_4488;
-  wire [4:0] _mux_4489;
-  wire _or_4490;
-  wire [14:0] _mux_4491;
-  wire _or_4492;
-  wire [14:0] _mux_4493;
-  wire _or_4494;
-  wire [14:0] _mux_4495;
-  wire _or_4496;
-  wire _mux_4497;
-  wire _or_4498;
-  wire [23:0] _mux_4499;
-  wire [4:0] _mux_4500;
-  wire _or_4501;
-  wire [4:0] _mux_4502;
-  wire _or_4503;
-  wire [14:0] _mux_4504;
-  wire _or_4505;
-  wire [14:0] _mux_4506;
-  wire _or_4507;
-  wire [14:0] _mux_4508;
-  wire _or_4509;
-  wire _mux_4510;
-  wire _or_4511;
-  wire [23:0] _mux_4512;
-  wire [4:0] _mux_4513;
-  wire _or_4514;
-  wire [4:0] _mux_4515;
-  wire _or_4516;
-  wire [14:0] _mux_4517;
-  wire _or_4518;
-  wire [14:0] _mux_4519;
-  wire _or_4520;
-  wire [14:0] _mux_4521;
-  wire _or_4522;
-  wire _mux_4523;
-  wire _or_4524;
-  wire [23:0] _mux_4525;
-  wire [4:0] _mux_4526;
-  wire _or_4527;
-  wire [4:0] _mux_4528;
-  wire _or_4529;
-  wire [14:0] _mux_4530;
-  wire _or_4531;
-  wire [14:0] _mux_4532;
-  wire _or_4533;
-  wire [14:0] _mux_4534;
-  wire _or_4535;
-  wire _mux_4536;
-  wire _or_4537;
-  wire [23:0] _mux_4538;
-  wire [4:0] _mux_4539;
-  wire _or_4540;
-  wire [4:0] _mux_4541;
-  wire _or_4542;
-  wire [14:0] _mux_4543;
-  wire _or_4544;
-  wire [14:0] _mux_4545;
-  wire _or_4546;
-  wire [14:0] _mux_4547;
-  wire _or_4548;
-  wire _mux_4549;
-  wire _or_4550;
-  wire [23:0] _mux_4551;
-  wire [4:0] _mux_4552;
-  wire _or_4553;
-  wire [4:0] _mux_4554;
-  wire _or_4555;
-  wire [14:0] _mux_4556;
-  wire _or_4557;
-  wire [14:0] _mux_4558;
-  wire _or_4559;
-  wire [14:0] _mux_4560;
-  wire _or_4561;
-  wire _mux_4562;
-  wire _or_4563;
-  wire [23:0] _mux_4564;
-  wire [4:0] _mux_4565;
-  wire _or_4566;
-  wire [4:0] _mux_4567;
-  wire _or_4568;
-  wire [14:0] _mux_4569;
-  wire _or_4570;
-  wire [14:0] _mux_4571;
-  wire _or_4572;
-  wire [14:0] _mux_4573;
-  wire _or_4574;
-  wire _mux_4575;
-  wire _or_4576;
-  wire [23:0] _mux_4577;
-  wire [4:0] _mux_4578;
-  wire _or_4579;
-  wire [4:0] _mux_4580;
-  wire _or_4581;
-  wire [14:0] _mux_4582;
-  wire _or_4583;
-  wire [14:0] _mux_4584;
-  wire _or_4585;
-  wire [14:0] _mux_4586;
-  wire _or_4587;
-  wire _mux_4588;
-  wire _or_4589;
-  wire [23:0] _mux_4590;
-  wire [4:0] _mux_4591;
-  wire _or_4592;
-  wire [4:0] _mux_4593;
-  wire _or_4594;
-  wire [14:0] _mux_4595;
-  wire _or_4596;
-  wire [14:0] _mux_4597;
-  wire _or_4598;
-  wire [14:0] _mux_4599;
-  wire _or_4600;
-  wire _mux_4601;
-  wire _or_4602;
-  wire [23:0] _mux_4603;
-  wire [4:0] _mux_4604;
-  wire _or_4605;
-  wire [4:0] _mux_4606;
-  wire _or_4607;
-  wire [14:0] _mux_4608;
-  wire _or_4609;
-  wire [14:0] _mux_4610;
-  wire _or_4611;
-  wire [14:0] _mux_4612;
-  wire _or_4613;
-  wire _mux_4614;
-  wire _or_4615;
-  wire [23:0] _mux_4616;
-  wire [4:0] _mux_4617;
-  wire _or_4618;
-  wire [4:0] _mux_4619;
-  wire _or_4620;
-  wire [14:0] _mux_4621;
-  wire _or_4622;
-  wire [14:0] _mux_4623;
-  wire _or_4624;
-  wire [14:0] _mux_4625;
-  wire _or_4626;
-  wire _mux_4627;
-  wire _or_4628;
-  wire [23:0] _mux_4629;
-  wire [4:0] _mux_4630;
-  wire _or_4631;
-  wire [4:0] _mux_4632;
-  wire _or_4633;
-  wire [14:0] _mux_4634;
-  wire _or_4635;
-  wire [14:0] _mux_4636;
-  wire _or_4637;
-  wire [14:0] _mux_4638;
-  wire _or_4639;
-  wire _mux_4640;
-  wire _or_4641;
-  wire [23:0] _mux_4642;
-  wire [4:0] _mux_4643;
-  wire _or_4644;
-  wire [4:0] _mux_4645;
-  wire _or_4646;
-  wire [14:0] _mux_4647;
-  wire _or_4648;
-  wire [14:0] _mux_4649;
-  wire _or_4650;
-  wire [14:0] _mux_4651;
-  wire _or_4652;
-  wire _mux_4653;
-  wire _or_4654;
-  wire [23:0] _mux_4655;
-  wire [4:0] _mux_4656;
-  wire _or_4657;
-  wire [4:0] _mux_4658;
-  wire _or_4659;
-  wire [14:0] _mux_4660;
-  wire _or_4661;
-  wire [14:0] _mux_4662;
-  wire _or_4663;
-  wire [14:0] _mux_4664;
-  wire _or_4665;
-  wire _mux_4666;
-  wire _or_4667;
-  wire [23:0] _mux_4668;
-  wire [4:0] _mux_4669;
-  wire _or_4670;
-  wire [4:0] _mux_4671;
-  wire _or_4672;
-  wire [14:0] _mux_4673;
-  wire _or_4674;
-  wire [14:0] _mux_4675;
-  wire _or_4676;
-  wire [14:0] _mux_4677;
-  wire _or_4678;
-  wire _mux_4679;
-  wire _or_4680;
-  wire [23:0] _mux_4681;
-  wire [4:0] _mux_4682;
-  wire _or_4683;
-  wire [4:0] _mux_4684;
-  wire _or_4685;
-  wire [14:0] _mux_4686;
-  wire _or_4687;
-  wire [14:0] _mux_4688;
-  wire _or_4689;
-  wire [14:0] _mux_4690;
-  wire _or_4691;
+  wire _mux_2314;
+  wire _or_2315;
+  wire [23:0] _mux_2316;
+  wire [4:0] _mux_2317;
+  wire _or_2318;
+  wire [4:0] _mux_2319;
+  wire _or_2320;
+  wire [14:0] _mux_2321;
+  wire _or_2322;
+  wire [14:0] _mux_2323;
+  wire _or_2324;
+  wire [14:0] _mux_2325;
+  wire _or_2326;
+  wire _mux_2327;
+  wire _or_2328;
+  wire [23:0] _mux_2329;
+  wire [4:0] _mux_2330;
+  wire _or_2331;
+  wire [4:0] _mux_2332;
+  wire _or_2333;
+  wire [14:0] _mux_2334;
+  wire _or_2335;
+  wire [14:0] _mux_2336;
+  wire _or_2337;
+  wire [14:0] _mux_2338;
+  wire _or_2339;
+  wire _mux_2340;
+  wire _or_2341;
+  wire [23:0] _mux_2342;
+  wire [4:0] _mux_2343;
+  wire _or_2344;
+  wire [4:0] _mux_2345;
+  wire _or_2346;
+  wire [14:0] _mux_2347;
+  wire _or_2348;
+  wire [14:0] _mux_2349;
+  wire _or_2350;
+  wire [14:0] _mux_2351;
+  wire _or_2352;
+  wire _mux_2353;
+  wire _or_2354;
+  wire [23:0] _mux_2355;
+  wire [4:0] _mux_2356;
+  wire _or_2357;
+  wire [4:0] _mux_2358;
+  wire _or_2359;
+  wire [14:0] _mux_2360;
+  wire _or_2361;
+  wire [14:0] _mux_2362;
+  wire _or_2363;
+  wire [14:0] _mux_2364;
+  wire _or_2365;
+  wire _mux_2366;
+  wire _or_2367;
+  wire [23:0] _mux_2368;
+  wire [4:0] _mux_2369;
+  wire _or_2370;
+  wire [4:0] _mux_2371;
+  wire _or_2372;
+  wire [14:0] _mux_2373;
+  wire _or_2374;
+  wire [14:0] _mux_2375;
+  wire _or_2376;
+  wire [14:0] _mux_2377;
+  wire _or_2378;
+  wire _mux_2379;
+  wire _or_2380;
+  wire [23:0] _mux_2381;
+  wire [4:0] _mux_2382;
+  wire _or_2383;
+  wire [4:0] _mux_2384;
+  wire _or_2385;
+  wire [14:0] _mux_2386;
+  wire _or_2387;
+  wire [14:0] _mux_2388;
+  wire _or_2389;
+  wire [14:0] _mux_2390;
+  wire _or_2391;
+  wire _mux_2392;
+  wire _or_2393;
+  wire [23:0] _mux_2394;
+  wire [4:0] _mux_2395;
+  wire _or_2396;
+  wire [4:0] _mux_2397;
+  wire _or_2398;
+  wire [14:0] _mux_2399;
+  wire _or_2400;
+  wire [14:0] _mux_2401;
+  wire _or_2402;
+  wire [14:0] _mux_2403;
+  wire _or_2404;
+  wire _mux_2405;
+  wire _or_2406;
+  wire [23:0] _mux_2407;
+  wire [4:0] _mux_2408;
+  wire _or_2409;
+  wire [4:0] _mux_2410;
+  wire _or_2411;
+  wire [14:0] _mux_2412;
+  wire _or_2413;
+  wire [14:0] _mux_2414;
+  wire _or_2415;
+  wire [14:0] _mux_2416;
+  wire _or_2417;
+  wire _mux_2418;
+  wire _or_2419;
+  wire [23:0] _mux_2420;
+  wire [4:0] _mux_2421;
+  wire _or_2422;
+  wire [4:0] _mux_2423;
+  wire _or_2424;
+  wire [14:0] _mux_2425;
+  wire _or_2426;
+  wire [14:0] _mux_2427;
+  wire _or_2428;
+  wire [14:0] _mux_2429;
+  wire _or_2430;
+  wire _mux_2431;
+  wire _or_2432;
+  wire [23:0] _mux_2433;
+  wire [4:0] _mux_2434;
+  wire _or_2435;
+  wire [4:0] _mux_2436;
+  wire _or_2437;
+  wire [14:0] _mux_2438;
+  wire _or_2439;
+  wire [14:0] _mux_2440;
+  wire _or_2441;
+  wire [14:0] _mux_2442;
+  wire _or_2443;
+  wire _mux_2444;
+  wire _or_2445;
+  wire [23:0] _mux_2446;
+  wire [4:0] _mux_2447;
+  wire _or_2448;
+  wire [4:0] _mux_2449;
+  wire _or_2450;
+  wire [14:0] _mux_2451;
+  wire _or_2452;
+  wire [14:0] _mux_2453;
+  wire _or_2454;
+  wire [14:0] _mux_2455;
+  wire _or_2456;
+  wire _mux_2457;
+  wire _or_2458;
+  wire [23:0] _mux_2459;
+  wire [4:0] _mux_2460;
+  wire _or_2461;
+  wire [4:0] _mux_2462;
+  wire _or_2463;
+  wire [14:0] _mux_2464;
+  wire _or_2465;
+  wire [14:0] _mux_2466;
+  wire _or_2467;
+  wire [14:0] _mux_2468;
+  wire _or_2469;
+  wire _mux_2470;
+  wire _or_2471;
+  wire [23:0] _mux_2472;
+  wire [4:0] _mux_2473;
+  wire _or_2474;
+  wire [4:0] _mux_2475;
+  wire _or_2476;
+  wire [14:0] _mux_2477;
+  wire _or_2478;
+  wire [14:0] _mux_2479;
+  wire _or_2480;
+  wire [14:0] _mux_2481;
+  wire _or_2482;
+  wire _mux_2483;
+  wire _or_2484;
+  wire [23:0] _mux_2485;
+  wire [4:0] _mux_2486;
+  wire _or_2487;
+  wire [4:0] _mux_2488;
+  wire _or_2489;
+  wire [14:0] _mux_2490;
+  wire _or_2491;
+  wire [14:0] _mux_2492;
+  wire _or_2493;
+  wire [14:0] _mux_2494;
+  wire _or_2495;
+  wire _mux_2496;
+  wire _or_2497;
+  wire [23:0] _mux_2498;
+  wire [4:0] _mux_2499;
+  wire _or_2500;
+  wire [4:0] _mux_2501;
+  wire _or_2502;
+  wire [14:0] _mux_2503;
+  wire _or_2504;
+  wire [14:0] _mux_2505;
+  wire _or_2506;
+  wire [14:0] _mux_2507;
+  wire _or_2508;
+  wire _mux_2509;
+  wire _or_2510;
+  wire [23:0] _mux_2511;
+  wire [4:0] _mux_2512;
+  wire _or_2513;
+  wire [4:0] _mux_2514;
+  wire _or_2515;
+  wire [14:0] _mux_2516;
+  wire _or_2517;
+  wire [14:0] _mux_2518;
+  wire _or_2519;
+  wire [14:0] _mux_2520;
+  wire _or_2521;
+  wire _mux_2522;
+  wire _or_2523;
+  wire [23:0] _mux_2524;
+  wire [4:0] _mux_2525;
+  wire _or_2526;
+  wire [4:0] _mux_2527;
+  wire _or_2528;
+  wire [14:0] _mux_2529;
+  wire _or_2530;
+  wire [14:0] _mux_2531;
+  wire _or_2532;
+  wire [14:0] _mux_2533;
+  wire _or_2534;
+  wire _mux_2535;
+  wire _or_2536;
+  wire [23:0] _mux_2537;
+  wire [4:0] _mux_2538;
+  wire _or_2539;
+  wire [4:0] _mux_2540;
+  wire _or_2541;
+  wire [14:0] _mux_2542;
+  wire _or_2543;
+  wire [14:0] _mux_2544;
+  wire _or_2545;
+  wire [14:0] _mux_2546;
+  wire _or_2547;
+  wire _mux_2548;
+  wire _or_2549;
+  wire [23:0] _mux_2550;
+  wire [4:0] _mux_2551;
+  wire _or_2552;
+  wire [4:0] _mux_2553;
+  wire _or_2554;
+  wire [14:0] _mux_2555;
+  wire _or_2556;
+  wire [14:0] _mux_2557;
+  wire _or_2558;
+  wire [14:0] _mux_2559;
+  wire _or_2560;
+  wire _mux_2561;
+  wire _or_2562;
+  wire [23:0] _mux_2563;
+  wire [4:0] _mux_2564;
+  wire _or_2565;
+  wire [4:0] _mux_2566;
+  wire _or_2567;
+  wire [14:0] _mux_2568;
+  wire _or_2569;
+  wire [14:0] _mux_2570;
+  wire _or_2571;
+  wire [14:0] _mux_2572;
+  wire _or_2573;
+  wire _mux_2574;
+  wire _or_2575;
+  wire [23:0] _mux_2576;
+  wire [4:0] _mux_2577;
+  wire _or_2578;
+  wire [4:0] _mux_2579;
+  wire _or_2580;
+  wire [14:0] _mux_2581;
+  wire _or_2582;
+  wire [14:0] _mux_2583;
+  wire _or_2584;
+  wire [14:0] _mux_2585;
+  wire _or_2586;
+  wire _mux_2587;
+  wire _or_2588;
+  wire [23:0] _mux_2589;
+  wire [4:0] _mux_2590;
+  wire _or_2591;
+  wire [4:0] _mux_2592;
+  wire _or_2593;
+  wire [14:0] _mux_2594;
+  wire _or_2595;
+  wire [14:0] _mux_2596;
+  wire _or_2597;
+  wire [14:0] _mux_2598;
+  wire _or_2599;
+  wire _mux_2600;
+  wire _or_2601;
+  wire [23:0] _mux_2602;
+  wire [4:0] _mux_2603;
+  wire _or_2604;
+  wire [4:0] _mux_2605;
+  wire _or_2606;
+  wire [14:0] _mux_2607;
+  wire _or_2608;
+  wire [14:0] _mux_2609;
+  wire _or_2610;
+  wire [14:0] _mux_2611;
+  wire _or_2612;
+  wire _mux_2613;
+  wire _or_2614;
+  wire [23:0] _mux_2615;
+  wire [4:0] _mux_2616;
+  wire _or_2617;
+  wire [4:0] _mux_2618;
+  wire _or_2619;
+  wire [14:0] _mux_2620;
+  wire _or_2621;
+  wire [14:0] _mux_2622;
+  wire _or_2623;
+  wire [14:0] _mux_2624;
+  wire _or_2625;
+  wire _mux_2626;
+  wire _or_2627;
+  wire [23:0] _mux_2628;
+  wire [4:0] _mux_2629;
+  wire _or_2630;
+  wire [4:0] _mux_2631;
+  wire _or_2632;
+  wire [14:0] _mux_2633;
+  wire _or_2634;
+  wire [14:0] _mux_2635;
+  wire _or_2636;
+  wire [14:0] _mux_2637;
+  wire _or_2638;
+  wire _mux_2639;
+  wire _or_2640;
+  wire [23:0] _mux_2641;
+  wire [4:0] _mux_2642;
+  wire _or_2643;
+  wire [4:0] _mux_2644;
+  wire _or_2645;
+  wire [14:0] _mux_2646;
+  wire _or_2647;
+  wire [14:0] _mux_2648;
+  wire _or_2649;
+  wire [14:0] _mux_2650;
+  wire _or_2651;
+  wire _mux_2652;
+  wire _or_2653;
+  wire [23:0] _mux_2654;
+  wire [4:0] _mux_2655;
+  wire _or_2656;
+  wire [4:0] _mux_2657;
+  wire _or_2658;
+  wire [14:0] _mux_2659;
+  wire _or_2660;
+  wire [14:0] _mux_2661;
+  wire _or_2662;
+  wire [14:0] _mux_2663;
+  wire _or_2664;
+  wire _mux_2665;
+  wire _or_2666;
+  wire [23:0] _mux_2667;
+  wire [4:0] _mux_2668;
+  wire _or_2669;
+  wire [4:0] _mux_2670;
+  wire _or_2671;
+  wire [14:0] _mux_2672;
+  wire _or_2673;
+  wire [14:0] _mux_2674;
+  wire _or_2675;
+  wire [14:0] _mux_2676;
+  wire _or_2677;
+  wire _mux_2678;
+  wire _or_2679;
+  wire [23:0] _mux_2680;
+  wire [4:0] _mux_2681;
+  wire _or_2682;
+  wire [4:0] _mux_2683;
+  wire _or_2684;
+  wire [14:0] _mux_2685;
+  wire _or_2686;
+  wire [14:0] _mux_2687;
+  wire _or_2688;
+  wire [14:0] _mux_2689;
+  wire _or_2690;
+  wire _mux_2691;
+  wire _or_2692;
+  wire [23:0] _mux_2693;
+  wire [4:0] _mux_2694;
+  wire _or_2695;
+  wire [4:0] _mux_2696;
+  wire _or_2697;
+  wire [14:0] _mux_2698;
+  wire _or_2699;
+  wire [14:0] _mux_2700;
+  wire _or_2701;
+  wire [14:0] _mux_2702;
+  wire _or_2703;
+  wire _mux_2704;
+  wire _or_2705;
+  wire [23:0] _mux_2706;
+  wire [4:0] _mux_2707;
+  wire _or_2708;
+  wire [4:0] _mux_2709;
+  wire _or_2710;
+  wire [14:0] _mux_2711;
+  wire _or_2712;
+  wire [14:0] _mux_2713;
+  wire _or_2714;
+  wire [14:0] _mux_2715;
+  wire _or_2716;
+  wire _mux_2717;
+  wire _or_2718;
+  wire [23:0] _mux_2719;
+  wire [4:0] _mux_2720;
+  wire _or_2721;
+  wire [4:0] _mux_2722;
+  wire _or_2723;
+  wire [14:0] _mux_2724;
+  wire _or_2725;
+  wire [14:0] _mux_2726;
+  wire _or_2727;
+  wire [14:0] _mux_2728;
+  wire _or_2729;
+  wire _mux_2730;
+  wire _or_2731;
+  wire [23:0] _mux_2732;
+  wire [4:0] _mux_2733;
+  wire _or_2734;
+  wire [4:0] _mux_2735;
+  wire _or_2736;
+  wire [14:0] _mux_2737;
+  wire _or_2738;
+  wire [14:0] _mux_2739;
+  wire _or_2740;
+  wire [14:0] _mux_2741;
+  wire _or_2742;
+  wire _mux_2743;
+  wire _or_2744;
+  wire [23:0] _mux_2745;
+  wire [4:0] _mux_2746;
+  wire _or_2747;
+  wire [4:0] _mux_2748;
+  wire _or_2749;
+  wire [14:0] _mux_2750;
+  wire _or_2751;
+  wire [14:0] _mux_2752;
+  wire _or_2753;
+  wire [14:0] _mux_2754;
+  wire _or_2755;
+  wire _mux_2756;
+  wire _or_2757;
+  wire [23:0] _mux_2758;
+  wire [4:0] _mux_2759;
+  wire _or_2760;
+  wire [4:0] _mux_2761;
+  wire _or_2762;
+  wire [14:0] _mux_2763;
+  wire _or_2764;
+  wire [14:0] _mux_2765;
+  wire _or_2766;
+  wire [14:0] _mux_2767;
+  wire _or_2768;
+  wire _mux_2769;
+  wire _or_2770;
+  wire [23:0] _mux_2771;
+  wire [4:0] _mux_2772;
+  wire _or_2773;
+  wire [4:0] _mux_2774;
+  wire _or_2775;
+  wire [14:0] _mux_2776;
+  wire _or_2777;
+  wire [14:0] _mux_2778;
+  wire _or_2779;
+  wire [14:0] _mux_2780;
+  wire _or_2781;
+  wire _mux_2782;
+  wire _or_2783;
+  wire [23:0] _mux_2784;
+  wire [4:0] _mux_2785;
+  wire _or_2786;
+  wire [4:0] _mux_2787;
+  wire _or_2788;
+  wire [14:0] _mux_2789;
+  wire _or_2790;
+  wire [14:0] _mux_2791;
+  wire _or_2792;
+  wire [14:0] _mux_2793;
+  wire _or_2794;
+  wire _mux_2795;
+  wire _or_2796;
+  wire [23:0] _mux_2797;
+  wire [4:0] _mux_2798;
+  wire _or_2799;
+  wire [4:0] _mux_2800;
+  wire _or_2801;
+  wire [14:0] _mux_2802;
+  wire _or_2803;
+  wire [14:0] _mux_2804;
+  wire _or_2805;
+  wire [14:0] _mux_2806;
+  wire _or_2807;
+  wire _mux_2808;
+  wire _or_2809;
+  wire [23:0] _mux_2810;
+  wire [4:0] _mux_2811;
+  wire _or_2812;
+  wire [4:0] _mux_2813;
+  wire _or_2814;
+  wire [14:0] _mux_2815;
+  wire _or_2816;
+  wire [14:0] _mux_2817;
+  wire _or_2818;
+  wire [14:0] _mux_2819;
+  wire _or_2820;
+  wire _mux_2821;
+  wire _or_2822;
+  wire [23:0] _mux_2823;
+  wire [4:0] _mux_2824;
+  wire _or_2825;
+  wire [4:0] _mux_2826;
+  wire _or_2827;
+  wire [14:0] _mux_2828;
+  wire _or_2829;
+  wire [14:0] _mux_2830;
+  wire _or_2831;
+  wire [14:0] _mux_2832;
+  wire _or_2833;
+  wire _mux_2834;
+  wire _or_2835;
+  wire [23:0] _mux_2836;
+  wire [4:0] _mux_2837;
+  wire _or_2838;
+  wire [4:0] _mux_2839;
+  wire _or_2840;
+  wire [14:0] _mux_2841;
+  wire _or_2842;
+  wire [14:0] _mux_2843;
+  wire _or_2844;
+  wire [14:0] _mux_2845;
+  wire _or_2846;
+  wire _mux_2847;
+  wire _or_2848;
+  wire [23:0] _mux_2849;
+  wire [4:0] _mux_2850;
+  wire _or_2851;
+  wire [4:0] _mux_2852;
+  wire _or_2853;
+  wire [14:0] _mux_2854;
+  wire _or_2855;
+  wire [14:0] _mux_2856;
+  wire _or_2857;
+  wire [14:0] _mux_2858;
+  wire _or_2859;
+  wire _mux_2860;
+  wire _or_2861;
+  wire [23:0] _mux_2862;
+  wire [4:0] _mux_2863;
+  wire _or_2864;
+  wire [4:0] _mux_2865;
+  wire _or_2866;
+  wire [14:0] _mux_2867;
+  wire _or_2868;
+  wire [14:0] _mux_2869;
+  wire _or_2870;
+  wire [14:0] _mux_2871;
+  wire _or_2872;
+  wire _mux_2873;
+  wire _or_2874;
+  wire [23:0] _mux_2875;
+  wire [4:0] _mux_2876;
+  wire _or_2877;
+  wire [4:0] _mux_2878;
+  wire _or_2879;
+  wire [14:0] _mux_2880;
+  wire _or_2881;
+  wire [14:0] _mux_2882;
+  wire _or_2883;
+  wire [14:0] _mux_2884;
+  wire _or_2885;
+  wire _mux_2886;
+  wire _or_2887;
+  wire [23:0] _mux_2888;
+  wire [4:0] _mux_2889;
+  wire _or_2890;
+  wire [4:0] _mux_2891;
+  wire _or_2892;
+  wire [14:0] _mux_2893;
+  wire _or_2894;
+  wire [14:0] _mux_2895;
+  wire _or_2896;
+  wire [14:0] _mux_2897;
+  wire _or_2898;
+  wire _mux_2899;
+  wire _or_2900;
+  wire [23:0] _mux_2901;
+  wire [4:0] _mux_2902;
+  wire _or_2903;
+  wire [4:0] _mux_2904;
+  wire _or_2905;
+  wire [14:0] _mux_2906;
+  wire _or_2907;
+  wire [14:0] _mux_2908;
+  wire _or_2909;
+  wire [14:0] _mux_2910;
+  wire _or_2911;
+  wire _mux_2912;
+  wire _or_2913;
+  wire [23:0] _mux_2914;
+  wire [4:0] _mux_2915;
+  wire _or_2916;
+  wire [4:0] _mux_2917;
+  wire _or_2918;
+  wire [14:0] _mux_2919;
+  wire _or_2920;
+  wire [14:0] _mux_2921;
+  wire _or_2922;
+  wire [14:0] _mux_2923;
+  wire _or_2924;
+  wire _mux_2925;
+  wire _or_2926;
+  wire [23:0] _mux_2927;
+  wire [4:0] _mux_2928;
+  wire _or_2929;
+  wire [4:0] _mux_2930;
+  wire _or_2931;
+  wire [14:0] _mux_2932;
+  wire _or_2933;
+  wire [14:0] _mux_2934;
+  wire _or_2935;
+  wire [14:0] _mux_2936;
+  wire _or_2937;
+  wire _mux_2938;
+  wire _or_2939;
+  wire [23:0] _mux_2940;
+  wire [4:0] _mux_2941;
+  wire _or_2942;
+  wire [4:0] _mux_2943;
+  wire _or_2944;
+  wire [14:0] _mux_2945;
+  wire _or_2946;
+  wire [14:0] _mux_2947;
+  wire _or_2948;
+  wire [14:0] _mux_2949;
+  wire _or_2950;
+  wire _mux_2951;
+  wire _or_2952;
+  wire [23:0] _mux_2953;
+  wire [4:0] _mux_2954;
+  wire _or_2955;
+  wire [4:0] _mux_2956;
+  wire _or_2957;
+  wire [14:0] _mux_2958;
+  wire _or_2959;
+  wire [14:0] _mux_2960;
+  wire _or_2961;
+  wire [14:0] _mux_2962;
+  wire _or_2963;
+  wire _mux_2964;
+  wire _or_2965;
+  wire [23:0] _mux_2966;
+  wire [4:0] _mux_2967;
+  wire _or_2968;
+  wire [4:0] _mux_2969;
+  wire _or_2970;
+  wire [14:0] _mux_2971;
+  wire _or_2972;
+  wire [14:0] _mux_2973;
+  wire _or_2974;
+  wire [14:0] _mux_2975;
+  wire _or_2976;
+  wire _mux_2977;
+  wire _or_2978;
+  wire [23:0] _mux_2979;
+  wire [4:0] _mux_2980;
+  wire _or_2981;
+  wire [4:0] _mux_2982;
+  wire _or_2983;
+  wire [14:0] _mux_2984;
+  wire _or_2985;
+  wire [14:0] _mux_2986;
+  wire _or_2987;
+  wire [14:0] _mux_2988;
+  wire _or_2989;
+  wire _mux_2990;
+  wire _or_2991;
+  wire [23:0] _mux_2992;
+  wire [4:0] _mux_2993;
+  wire _or_2994;
+  wire [4:0] _mux_2995;
+  wire _or_2996;
+  wire [14:0] _mux_2997;
+  wire _or_2998;
+  wire [14:0] _mux_2999;
+  wire _or_3000;
+  wire [14:0] _mux_3001;
+  wire _or_3002;
+  wire _mux_3003;
+  wire _or_3004;
+  wire [23:0] _mux_3005;
+  wire [4:0] _mux_3006;
+  wire _or_3007;
+  wire [4:0] _mux_3008;
+  wire _or_3009;
+  wire [14:0] _mux_3010;
+  wire _or_3011;
+  wire [14:0] _mux_3012;
+  wire _or_3013;
+  wire [14:0] _mux_3014;
+  wire _or_3015;
+  wire _mux_3016;
+  wire _or_3017;
+  wire [23:0] _mux_3018;
+  wire [4:0] _mux_3019;
+  wire _or_3020;
+  wire [4:0] _mux_3021;
+  wire _or_3022;
+  wire [14:0] _mux_3023;
+  wire _or_3024;
+  wire [14:0] _mux_3025;
+  wire _or_3026;
+  wire [14:0] _mux_3027;
+  wire _or_3028;
+  wire _mux_3029;
+  wire _or_3030;
+  wire [23:0] _mux_3031;
+  wire [4:0] _mux_3032;
+  wire _or_3033;
+  wire [4:0] _mux_3034;
+  wire _or_3035;
+  wire [14:0] _mux_3036;
+  wire _or_3037;
+  wire [14:0] _mux_3038;
+  wire _or_3039;
+  wire [14:0] _mux_3040;
+  wire _or_3041;
+  wire _mux_3042;
+  wire _or_3043;
+  wire [23:0] _mux_3044;
+  wire [4:0] _mux_3045;
+  wire _or_3046;
+  wire [4:0] _mux_3047;
+  wire _or_3048;
+  wire [14:0] _mux_3049;
+  wire _or_3050;
+  wire [14:0] _mux_3051;
+  wire _or_3052;
+  wire [14:0] _mux_3053;
+  wire _or_3054;
+  wire _mux_3055;
+  wire _or_3056;
+  wire [23:0] _mux_3057;
+  wire [4:0] _mux_3058;
+  wire _or_3059;
+  wire [4:0] _mux_3060;
+  wire _or_3061;
+  wire [14:0] _mux_3062;
+  wire _or_3063;
+  wire [14:0] _mux_3064;
+  wire _or_3065;
+  wire [14:0] _mux_3066;
+  wire _or_3067;
+  wire _mux_3068;
+  wire _or_3069;
+  wire [23:0] _mux_3070;
+  wire [4:0] _mux_3071;
+  wire _or_3072;
+  wire [4:0] _mux_3073;
+  wire _or_3074;
+  wire [14:0] _mux_3075;
+  wire _or_3076;
+  wire [14:0] _mux_3077;
+  wire _or_3078;
+  wire [14:0] _mux_3079;
+  wire _or_3080;
+  wire _mux_3081;
+  wire _or_3082;
+  wire [23:0] _mux_3083;
+  wire [4:0] _mux_3084;
+  wire _or_3085;
+  wire [4:0] _mux_3086;
+  wire _or_3087;
+  wire [14:0] _mux_3088;
+  wire _or_3089;
+  wire [14:0] _mux_3090;
+  wire _or_3091;
+  wire [14:0] _mux_3092;
+  wire _or_3093;
+  wire _mux_3094;
+  wire _or_3095;
+  wire [23:0] _mux_3096;
+  wire [4:0] _mux_3097;
+  wire _or_3098;
+  wire [4:0] _mux_3099;
+  wire _or_3100;
+  wire [14:0] _mux_3101;
+  wire _or_3102;
+  wire [14:0] _mux_3103;
+  wire _or_3104;
+  wire [14:0] _mux_3105;
+  wire _or_3106;
+  wire _mux_3107;
+  wire _or_3108;
+  wire [23:0] _mux_3109;
+  wire [4:0] _mux_3110;
+  wire _or_3111;
+  wire [4:0] _mux_3112;
+  wire _or_3113;
+  wire [14:0] _mux_3114;
+  wire _or_3115;
+  wire [14:0] _mux_3116;
+  wire _or_3117;
+  wire [14:0] _mux_3118;
+  wire _or_3119;
+  wire _mux_3120;
+  wire _or_3121;
+  wire [23:0] _mux_3122;
+  wire [4:0] _mux_3123;
+  wire _or_3124;
+  wire [4:0] _mux_3125;
+  wire _or_3126;
+  wire [14:0] _mux_3127;
+  wire _or_3128;
+  wire [14:0] _mux_3129;
+  wire _or_3130;
+  wire [14:0] _mux_3131;
+  wire _or_3132;
+  wire _mux_3133;
+  wire _or_3134;
+  wire [23:0] _mux_3135;
+  wire [4:0] _mux_3136;
+  wire _or_3137;
+  wire [4:0] _mux_3138;
+  wire _or_3139;
+  wire [14:0] _mux_3140;
+  wire _or_3141;
+  wire [14:0] _mux_3142;
+  wire _or_3143;
+  wire [14:0] _mux_3144;
+  wire _or_3145;
   always @(posedge clk) begin
     if (rst) mib_v_0 <= 1'b0;
-    else if (_or_3861) mib_v_0 <= _mux_3860;
+    else if (_or_2315) mib_v_0 <= _mux_2314;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_0 <= 24'h000000;
-    else if (_or_3861) mib_blk_0 <= _mux_3862;
+    else if (_or_2315) mib_blk_0 <= _mux_2316;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_0 <= 5'h00;
-    else if (_or_3866) mib_mlen_0 <= _mux_3865;
+    else if (_or_2320) mib_mlen_0 <= _mux_2319;
   end
   always @(posedge clk) begin
     if (rst) mib_age_0 <= 15'h0000;
-    else if (_or_3872) mib_age_0 <= _mux_3871;
+    else if (_or_2326) mib_age_0 <= _mux_2325;
   end
   assign _and_14 = mib_v_0 & upd_valid;
   assign _eq_15 = mib_blk_0 == upd_blk;
   assign _and_16 = _and_14 & _eq_15;
   always @(posedge clk) begin
     if (rst) mib_v_1 <= 1'b0;
-    else if (_or_3874) mib_v_1 <= _mux_3873;
+    else if (_or_2328) mib_v_1 <= _mux_2327;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_1 <= 24'h000000;
-    else if (_or_3874) mib_blk_1 <= _mux_3875;
+    else if (_or_2328) mib_blk_1 <= _mux_2329;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_1 <= 5'h00;
-    else if (_or_3879) mib_mlen_1 <= _mux_3878;
+    else if (_or_2333) mib_mlen_1 <= _mux_2332;
   end
   always @(posedge clk) begin
     if (rst) mib_age_1 <= 15'h0000;
-    else if (_or_3885) mib_age_1 <= _mux_3884;
+    else if (_or_2339) mib_age_1 <= _mux_2338;
   end
   assign _and_21 = mib_v_1 & upd_valid;
   assign _eq_22 = mib_blk_1 == upd_blk;
   assign _and_23 = _and_21 & _eq_22;
   always @(posedge clk) begin
     if (rst) mib_v_2 <= 1'b0;
-    else if (_or_3887) mib_v_2 <= _mux_3886;
+    else if (_or_2341) mib_v_2 <= _mux_2340;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_2 <= 24'h000000;
-    else if (_or_3887) mib_blk_2 <= _mux_3888;
+    else if (_or_2341) mib_blk_2 <= _mux_2342;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_2 <= 5'h00;
-    else if (_or_3892) mib_mlen_2 <= _mux_3891;
+    else if (_or_2346) mib_mlen_2 <= _mux_2345;
   end
   always @(posedge clk) begin
     if (rst) mib_age_2 <= 15'h0000;
-    else if (_or_3898) mib_age_2 <= _mux_3897;
+    else if (_or_2352) mib_age_2 <= _mux_2351;
   end
   assign _and_28 = mib_v_2 & upd_valid;
   assign _eq_29 = mib_blk_2 == upd_blk;
   assign _and_30 = _and_28 & _eq_29;
   always @(posedge clk) begin
     if (rst) mib_v_3 <= 1'b0;
-    else if (_or_3900) mib_v_3 <= _mux_3899;
+    else if (_or_2354) mib_v_3 <= _mux_2353;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_3 <= 24'h000000;
-    else if (_or_3900) mib_blk_3 <= _mux_3901;
+    else if (_or_2354) mib_blk_3 <= _mux_2355;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_3 <= 5'h00;
-    else if (_or_3905) mib_mlen_3 <= _mux_3904;
+    else if (_or_2359) mib_mlen_3 <= _mux_2358;
   end
   always @(posedge clk) begin
     if (rst) mib_age_3 <= 15'h0000;
-    else if (_or_3911) mib_age_3 <= _mux_3910;
+    else if (_or_2365) mib_age_3 <= _mux_2364;
   end
   assign _and_35 = mib_v_3 & upd_valid;
   assign _eq_36 = mib_blk_3 == upd_blk;
   assign _and_37 = _and_35 & _eq_36;
   always @(posedge clk) begin
     if (rst) mib_v_4 <= 1'b0;
-    else if (_or_3913) mib_v_4 <= _mux_3912;
+    else if (_or_2367) mib_v_4 <= _mux_2366;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_4 <= 24'h000000;
-    else if (_or_3913) mib_blk_4 <= _mux_3914;
+    else if (_or_2367) mib_blk_4 <= _mux_2368;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_4 <= 5'h00;
-    else if (_or_3918) mib_mlen_4 <= _mux_3917;
+    else if (_or_2372) mib_mlen_4 <= _mux_2371;
   end
   always @(posedge clk) begin
     if (rst) mib_age_4 <= 15'h0000;
-    else if (_or_3924) mib_age_4 <= _mux_3923;
+    else if (_or_2378) mib_age_4 <= _mux_2377;
   end
   assign _and_42 = mib_v_4 & upd_valid;
   assign _eq_43 = mib_blk_4 == upd_blk;
   assign _and_44 = _and_42 & _eq_43;
   always @(posedge clk) begin
     if (rst) mib_v_5 <= 1'b0;
-    else if (_or_3926) mib_v_5 <= _mux_3925;
+    else if (_or_2380) mib_v_5 <= _mux_2379;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_5 <= 24'h000000;
-    else if (_or_3926) mib_blk_5 <= _mux_3927;
+    else if (_or_2380) mib_blk_5 <= _mux_2381;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_5 <= 5'h00;
-    else if (_or_3931) mib_mlen_5 <= _mux_3930;
+    else if (_or_2385) mib_mlen_5 <= _mux_2384;
   end
   always @(posedge clk) begin
     if (rst) mib_age_5 <= 15'h0000;
-    else if (_or_3937) mib_age_5 <= _mux_3936;
+    else if (_or_2391) mib_age_5 <= _mux_2390;
   end
   assign _and_49 = mib_v_5 & upd_valid;
   assign _eq_50 = mib_blk_5 == upd_blk;
   assign _and_51 = _and_49 & _eq_50;
   always @(posedge clk) begin
     if (rst) mib_v_6 <= 1'b0;
-    else if (_or_3939) mib_v_6 <= _mux_3938;
+    else if (_or_2393) mib_v_6 <= _mux_2392;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_6 <= 24'h000000;
-    else if (_or_3939) mib_blk_6 <= _mux_3940;
+    else if (_or_2393) mib_blk_6 <= _mux_2394;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_6 <= 5'h00;
-    else if (_or_3944) mib_mlen_6 <= _mux_3943;
+    else if (_or_2398) mib_mlen_6 <= _mux_2397;
   end
   always @(posedge clk) begin
     if (rst) mib_age_6 <= 15'h0000;
-    else if (_or_3950) mib_age_6 <= _mux_3949;
+    else if (_or_2404) mib_age_6 <= _mux_2403;
   end
   assign _and_56 = mib_v_6 & upd_valid;
   assign _eq_57 = mib_blk_6 == upd_blk;
   assign _and_58 = _and_56 & _eq_57;
   always @(posedge clk) begin
     if (rst) mib_v_7 <= 1'b0;
-    else if (_or_3952) mib_v_7 <= _mux_3951;
+    else if (_or_2406) mib_v_7 <= _mux_2405;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_7 <= 24'h000000;
-    else if (_or_3952) mib_blk_7 <= _mux_3953;
+    else if (_or_2406) mib_blk_7 <= _mux_2407;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_7 <= 5'h00;
-    else if (_or_3957) mib_mlen_7 <= _mux_3956;
+    else if (_or_2411) mib_mlen_7 <= _mux_2410;
   end
   always @(posedge clk) begin
     if (rst) mib_age_7 <= 15'h0000;
-    else if (_or_3963) mib_age_7 <= _mux_3962;
+    else if (_or_2417) mib_age_7 <= _mux_2416;
   end
   assign _and_63 = mib_v_7 & upd_valid;
   assign _eq_64 = mib_blk_7 == upd_blk;
   assign _and_65 = _and_63 & _eq_64;
   always @(posedge clk) begin
     if (rst) mib_v_8 <= 1'b0;
-    else if (_or_3965) mib_v_8 <= _mux_3964;
+    else if (_or_2419) mib_v_8 <= _mux_2418;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_8 <= 24'h000000;
-    else if (_or_3965) mib_blk_8 <= _mux_3966;
+    else if (_or_2419) mib_blk_8 <= _mux_2420;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_8 <= 5'h00;
-    else if (_or_3970) mib_mlen_8 <= _mux_3969;
+    else if (_or_2424) mib_mlen_8 <= _mux_2423;
   end
   always @(posedge clk) begin
     if (rst) mib_age_8 <= 15'h0000;
-    else if (_or_3976) mib_age_8 <= _mux_3975;
+    else if (_or_2430) mib_age_8 <= _mux_2429;
   end
   assign _and_70 = mib_v_8 & upd_valid;
   assign _eq_71 = mib_blk_8 == upd_blk;
   assign _and_72 = _and_70 & _eq_71;
   always @(posedge clk) begin
     if (rst) mib_v_9 <= 1'b0;
-    else if (_or_3978) mib_v_9 <= _mux_3977;
+    else if (_or_2432) mib_v_9 <= _mux_2431;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_9 <= 24'h000000;
-    else if (_or_3978) mib_blk_9 <= _mux_3979;
+    else if (_or_2432) mib_blk_9 <= _mux_2433;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_9 <= 5'h00;
-    else if (_or_3983) mib_mlen_9 <= _mux_3982;
+    else if (_or_2437) mib_mlen_9 <= _mux_2436;
   end
   always @(posedge clk) begin
     if (rst) mib_age_9 <= 15'h0000;
-    else if (_or_3989) mib_age_9 <= _mux_3988;
+    else if (_or_2443) mib_age_9 <= _mux_2442;
   end
   assign _and_77 = mib_v_9 & upd_valid;
   assign _eq_78 = mib_blk_9 == upd_blk;
   assign _and_79 = _and_77 & _eq_78;
   always @(posedge clk) begin
     if (rst) mib_v_10 <= 1'b0;
-    else if (_or_3991) mib_v_10 <= _mux_3990;
+    else if (_or_2445) mib_v_10 <= _mux_2444;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_10 <= 24'h000000;
-    else if (_or_3991) mib_blk_10 <= _mux_3992;
+    else if (_or_2445) mib_blk_10 <= _mux_2446;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_10 <= 5'h00;
-    else if (_or_3996) mib_mlen_10 <= _mux_3995;
+    else if (_or_2450) mib_mlen_10 <= _mux_2449;
   end
   always @(posedge clk) begin
     if (rst) mib_age_10 <= 15'h0000;
-    else if (_or_4002) mib_age_10 <= _mux_4001;
+    else if (_or_2456) mib_age_10 <= _mux_2455;
   end
   assign _and_84 = mib_v_10 & upd_valid;
   assign _eq_85 = mib_blk_10 == upd_blk;
   assign _and_86 = _and_84 & _eq_85;
   always @(posedge clk) begin
     if (rst) mib_v_11 <= 1'b0;
-    else if (_or_4004) mib_v_11 <= _mux_4003;
+    else if (_or_2458) mib_v_11 <= _mux_2457;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_11 <= 24'h000000;
-    else if (_or_4004) mib_blk_11 <= _mux_4005;
+    else if (_or_2458) mib_blk_11 <= _mux_2459;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_11 <= 5'h00;
-    else if (_or_4009) mib_mlen_11 <= _mux_4008;
+    else if (_or_2463) mib_mlen_11 <= _mux_2462;
   end
   always @(posedge clk) begin
     if (rst) mib_age_11 <= 15'h0000;
-    else if (_or_4015) mib_age_11 <= _mux_4014;
+    else if (_or_2469) mib_age_11 <= _mux_2468;
   end
   assign _and_91 = mib_v_11 & upd_valid;
   assign _eq_92 = mib_blk_11 == upd_blk;
   assign _and_93 = _and_91 & _eq_92;
   always @(posedge clk) begin
     if (rst) mib_v_12 <= 1'b0;
-    else if (_or_4017) mib_v_12 <= _mux_4016;
+    else if (_or_2471) mib_v_12 <= _mux_2470;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_12 <= 24'h000000;
-    else if (_or_4017) mib_blk_12 <= _mux_4018;
+    else if (_or_2471) mib_blk_12 <= _mux_2472;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_12 <= 5'h00;
-    else if (_or_4022) mib_mlen_12 <= _mux_4021;
+    else if (_or_2476) mib_mlen_12 <= _mux_2475;
   end
   always @(posedge clk) begin
     if (rst) mib_age_12 <= 15'h0000;
-    else if (_or_4028) mib_age_12 <= _mux_4027;
+    else if (_or_2482) mib_age_12 <= _mux_2481;
   end
   assign _and_98 = mib_v_12 & upd_valid;
   assign _eq_99 = mib_blk_12 == upd_blk;
   assign _and_100 = _and_98 & _eq_99;
   always @(posedge clk) begin
     if (rst) mib_v_13 <= 1'b0;
-    else if (_or_4030) mib_v_13 <= _mux_4029;
+    else if (_or_2484) mib_v_13 <= _mux_2483;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_13 <= 24'h000000;
-    else if (_or_4030) mib_blk_13 <= _mux_4031;
+    else if (_or_2484) mib_blk_13 <= _mux_2485;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_13 <= 5'h00;
-    else if (_or_4035) mib_mlen_13 <= _mux_4034;
+    else if (_or_2489) mib_mlen_13 <= _mux_2488;
   end
   always @(posedge clk) begin
     if (rst) mib_age_13 <= 15'h0000;
-    else if (_or_4041) mib_age_13 <= _mux_4040;
+    else if (_or_2495) mib_age_13 <= _mux_2494;
   end
   assign _and_105 = mib_v_13 & upd_valid;
   assign _eq_106 = mib_blk_13 == upd_blk;
   assign _and_107 = _and_105 & _eq_106;
   always @(posedge clk) begin
     if (rst) mib_v_14 <= 1'b0;
-    else if (_or_4043) mib_v_14 <= _mux_4042;
+    else if (_or_2497) mib_v_14 <= _mux_2496;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_14 <= 24'h000000;
-    else if (_or_4043) mib_blk_14 <= _mux_4044;
+    else if (_or_2497) mib_blk_14 <= _mux_2498;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_14 <= 5'h00;
-    else if (_or_4048) mib_mlen_14 <= _mux_4047;
+    else if (_or_2502) mib_mlen_14 <= _mux_2501;
   end
   always @(posedge clk) begin
     if (rst) mib_age_14 <= 15'h0000;
-    else if (_or_4054) mib_age_14 <= _mux_4053;
+    else if (_or_2508) mib_age_14 <= _mux_2507;
   end
   assign _and_112 = mib_v_14 & upd_valid;
   assign _eq_113 = mib_blk_14 == upd_blk;
   assign _and_114 = _and_112 & _eq_113;
   always @(posedge clk) begin
     if (rst) mib_v_15 <= 1'b0;
-    else if (_or_4056) mib_v_15 <= _mux_4055;
+    else if (_or_2510) mib_v_15 <= _mux_2509;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_15 <= 24'h000000;
-    else if (_or_4056) mib_blk_15 <= _mux_4057;
+    else if (_or_2510) mib_blk_15 <= _mux_2511;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_15 <= 5'h00;
-    else if (_or_4061) mib_mlen_15 <= _mux_4060;
+    else if (_or_2515) mib_mlen_15 <= _mux_2514;
   end
   always @(posedge clk) begin
     if (rst) mib_age_15 <= 15'h0000;
-    else if (_or_4067) mib_age_15 <= _mux_4066;
+    else if (_or_2521) mib_age_15 <= _mux_2520;
   end
   assign _and_119 = mib_v_15 & upd_valid;
   assign _eq_120 = mib_blk_15 == upd_blk;
   assign _and_121 = _and_119 & _eq_120;
   always @(posedge clk) begin
     if (rst) mib_v_16 <= 1'b0;
-    else if (_or_4069) mib_v_16 <= _mux_4068;
+    else if (_or_2523) mib_v_16 <= _mux_2522;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_16 <= 24'h000000;
-    else if (_or_4069) mib_blk_16 <= _mux_4070;
+    else if (_or_2523) mib_blk_16 <= _mux_2524;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_16 <= 5'h00;
-    else if (_or_4074) mib_mlen_16 <= _mux_4073;
+    else if (_or_2528) mib_mlen_16 <= _mux_2527;
   end
   always @(posedge clk) begin
     if (rst) mib_age_16 <= 15'h0000;
-    else if (_or_4080) mib_age_16 <= _mux_4079;
+    else if (_or_2534) mib_age_16 <= _mux_2533;
   end
   assign _and_126 = mib_v_16 & upd_valid;
   assign _eq_127 = mib_blk_16 == upd_blk;
   assign _and_128 = _and_126 & _eq_127;
   always @(posedge clk) begin
     if (rst) mib_v_17 <= 1'b0;
-    else if (_or_4082) mib_v_17 <= _mux_4081;
+    else if (_or_2536) mib_v_17 <= _mux_2535;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_17 <= 24'h000000;
-    else if (_or_4082) mib_blk_17 <= _mux_4083;
+    else if (_or_2536) mib_blk_17 <= _mux_2537;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_17 <= 5'h00;
-    else if (_or_4087) mib_mlen_17 <= _mux_4086;
+    else if (_or_2541) mib_mlen_17 <= _mux_2540;
   end
   always @(posedge clk) begin
     if (rst) mib_age_17 <= 15'h0000;
-    else if (_or_4093) mib_age_17 <= _mux_4092;
+    else if (_or_2547) mib_age_17 <= _mux_2546;
   end
   assign _and_133 = mib_v_17 & upd_valid;
   assign _eq_134 = mib_blk_17 == upd_blk;
   assign _and_135 = _and_133 & _eq_134;
   always @(posedge clk) begin
     if (rst) mib_v_18 <= 1'b0;
-    else if (_or_4095) mib_v_18 <= _mux_4094;
+    else if (_or_2549) mib_v_18 <= _mux_2548;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_18 <= 24'h000000;
-    else if (_or_4095) mib_blk_18 <= _mux_4096;
+    else if (_or_2549) mib_blk_18 <= _mux_2550;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_18 <= 5'h00;
-    else if (_or_4100) mib_mlen_18 <= _mux_4099;
+    else if (_or_2554) mib_mlen_18 <= _mux_2553;
   end
   always @(posedge clk) begin
     if (rst) mib_age_18 <= 15'h0000;
-    else if (_or_4106) mib_age_18 <= _mux_4105;
+    else if (_or_2560) mib_age_18 <= _mux_2559;
   end
   assign _and_140 = mib_v_18 & upd_valid;
   assign _eq_141 = mib_blk_18 == upd_blk;
   assign _and_142 = _and_140 & _eq_141;
   always @(posedge clk) begin
     if (rst) mib_v_19 <= 1'b0;
-    else if (_or_4108) mib_v_19 <= _mux_4107;
+    else if (_or_2562) mib_v_19 <= _mux_2561;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_19 <= 24'h000000;
-    else if (_or_4108) mib_blk_19 <= _mux_4109;
+    else if (_or_2562) mib_blk_19 <= _mux_2563;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_19 <= 5'h00;
-    else if (_or_4113) mib_mlen_19 <= _mux_4112;
+    else if (_or_2567) mib_mlen_19 <= _mux_2566;
   end
   always @(posedge clk) begin
     if (rst) mib_age_19 <= 15'h0000;
-    else if (_or_4119) mib_age_19 <= _mux_4118;
+    else if (_or_2573) mib_age_19 <= _mux_2572;
   end
   assign _and_147 = mib_v_19 & upd_valid;
   assign _eq_148 = mib_blk_19 == upd_blk;
   assign _and_149 = _and_147 & _eq_148;
   always @(posedge clk) begin
     if (rst) mib_v_20 <= 1'b0;
-    else if (_or_4121) mib_v_20 <= _mux_4120;
+    else if (_or_2575) mib_v_20 <= _mux_2574;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_20 <= 24'h000000;
-    else if (_or_4121) mib_blk_20 <= _mux_4122;
+    else if (_or_2575) mib_blk_20 <= _mux_2576;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_20 <= 5'h00;
-    else if (_or_4126) mib_mlen_20 <= _mux_4125;
+    else if (_or_2580) mib_mlen_20 <= _mux_2579;
   end
   always @(posedge clk) begin
     if (rst) mib_age_20 <= 15'h0000;
-    else if (_or_4132) mib_age_20 <= _mux_4131;
+    else if (_or_2586) mib_age_20 <= _mux_2585;
   end
   assign _and_154 = mib_v_20 & upd_valid;
   assign _eq_155 = mib_blk_20 == upd_blk;
   assign _and_156 = _and_154 & _eq_155;
   always @(posedge clk) begin
     if (rst) mib_v_21 <= 1'b0;
-    else if (_or_4134) mib_v_21 <= _mux_4133;
+    else if (_or_2588) mib_v_21 <= _mux_2587;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_21 <= 24'h000000;
-    else if (_or_4134) mib_blk_21 <= _mux_4135;
+    else if (_or_2588) mib_blk_21 <= _mux_2589;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_21 <= 5'h00;
-    else if (_or_4139) mib_mlen_21 <= _mux_4138;
+    else if (_or_2593) mib_mlen_21 <= _mux_2592;
   end
   always @(posedge clk) begin
     if (rst) mib_age_21 <= 15'h0000;
-    else if (_or_4145) mib_age_21 <= _mux_4144;
+    else if (_or_2599) mib_age_21 <= _mux_2598;
   end
   assign _and_161 = mib_v_21 & upd_valid;
   assign _eq_162 = mib_blk_21 == upd_blk;
   assign _and_163 = _and_161 & _eq_162;
   always @(posedge clk) begin
     if (rst) mib_v_22 <= 1'b0;
-    else if (_or_4147) mib_v_22 <= _mux_4146;
+    else if (_or_2601) mib_v_22 <= _mux_2600;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_22 <= 24'h000000;
-    else if (_or_4147) mib_blk_22 <= _mux_4148;
+    else if (_or_2601) mib_blk_22 <= _mux_2602;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_22 <= 5'h00;
-    else if (_or_4152) mib_mlen_22 <= _mux_4151;
+    else if (_or_2606) mib_mlen_22 <= _mux_2605;
   end
   always @(posedge clk) begin
     if (rst) mib_age_22 <= 15'h0000;
-    else if (_or_4158) mib_age_22 <= _mux_4157;
+    else if (_or_2612) mib_age_22 <= _mux_2611;
   end
   assign _and_168 = mib_v_22 & upd_valid;
   assign _eq_169 = mib_blk_22 == upd_blk;
   assign _and_170 = _and_168 & _eq_169;
   always @(posedge clk) begin
     if (rst) mib_v_23 <= 1'b0;
-    else if (_or_4160) mib_v_23 <= _mux_4159;
+    else if (_or_2614) mib_v_23 <= _mux_2613;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_23 <= 24'h000000;
-    else if (_or_4160) mib_blk_23 <= _mux_4161;
+    else if (_or_2614) mib_blk_23 <= _mux_2615;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_23 <= 5'h00;
-    else if (_or_4165) mib_mlen_23 <= _mux_4164;
+    else if (_or_2619) mib_mlen_23 <= _mux_2618;
   end
   always @(posedge clk) begin
     if (rst) mib_age_23 <= 15'h0000;
-    else if (_or_4171) mib_age_23 <= _mux_4170;
+    else if (_or_2625) mib_age_23 <= _mux_2624;
   end
   assign _and_175 = mib_v_23 & upd_valid;
   assign _eq_176 = mib_blk_23 == upd_blk;
   assign _and_177 = _and_175 & _eq_176;
   always @(posedge clk) begin
     if (rst) mib_v_24 <= 1'b0;
-    else if (_or_4173) mib_v_24 <= _mux_4172;
+    else if (_or_2627) mib_v_24 <= _mux_2626;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_24 <= 24'h000000;
-    else if (_or_4173) mib_blk_24 <= _mux_4174;
+    else if (_or_2627) mib_blk_24 <= _mux_2628;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_24 <= 5'h00;
-    else if (_or_4178) mib_mlen_24 <= _mux_4177;
+    else if (_or_2632) mib_mlen_24 <= _mux_2631;
   end
   always @(posedge clk) begin
     if (rst) mib_age_24 <= 15'h0000;
-    else if (_or_4184) mib_age_24 <= _mux_4183;
+    else if (_or_2638) mib_age_24 <= _mux_2637;
   end
   assign _and_182 = mib_v_24 & upd_valid;
   assign _eq_183 = mib_blk_24 == upd_blk;
   assign _and_184 = _and_182 & _eq_183;
   always @(posedge clk) begin
     if (rst) mib_v_25 <= 1'b0;
-    else if (_or_4186) mib_v_25 <= _mux_4185;
+    else if (_or_2640) mib_v_25 <= _mux_2639;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_25 <= 24'h000000;
-    else if (_or_4186) mib_blk_25 <= _mux_4187;
+    else if (_or_2640) mib_blk_25 <= _mux_2641;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_25 <= 5'h00;
-    else if (_or_4191) mib_mlen_25 <= _mux_4190;
+    else if (_or_2645) mib_mlen_25 <= _mux_2644;
   end
   always @(posedge clk) begin
     if (rst) mib_age_25 <= 15'h0000;
-    else if (_or_4197) mib_age_25 <= _mux_4196;
+    else if (_or_2651) mib_age_25 <= _mux_2650;
   end
   assign _and_189 = mib_v_25 & upd_valid;
   assign _eq_190 = mib_blk_25 == upd_blk;
   assign _and_191 = _and_189 & _eq_190;
   always @(posedge clk) begin
     if (rst) mib_v_26 <= 1'b0;
-    else if (_or_4199) mib_v_26 <= _mux_4198;
+    else if (_or_2653) mib_v_26 <= _mux_2652;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_26 <= 24'h000000;
-    else if (_or_4199) mib_blk_26 <= _mux_4200;
+    else if (_or_2653) mib_blk_26 <= _mux_2654;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_26 <= 5'h00;
-    else if (_or_4204) mib_mlen_26 <= _mux_4203;
+    else if (_or_2658) mib_mlen_26 <= _mux_2657;
   end
   always @(posedge clk) begin
     if (rst) mib_age_26 <= 15'h0000;
-    else if (_or_4210) mib_age_26 <= _mux_4209;
+    else if (_or_2664) mib_age_26 <= _mux_2663;
   end
   assign _and_196 = mib_v_26 & upd_valid;
   assign _eq_197 = mib_blk_26 == upd_blk;
   assign _and_198 = _and_196 & _eq_197;
   always @(posedge clk) begin
     if (rst) mib_v_27 <= 1'b0;
-    else if (_or_4212) mib_v_27 <= _mux_4211;
+    else if (_or_2666) mib_v_27 <= _mux_2665;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_27 <= 24'h000000;
-    else if (_or_4212) mib_blk_27 <= _mux_4213;
+    else if (_or_2666) mib_blk_27 <= _mux_2667;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_27 <= 5'h00;
-    else if (_or_4217) mib_mlen_27 <= _mux_4216;
+    else if (_or_2671) mib_mlen_27 <= _mux_2670;
   end
   always @(posedge clk) begin
     if (rst) mib_age_27 <= 15'h0000;
-    else if (_or_4223) mib_age_27 <= _mux_4222;
+    else if (_or_2677) mib_age_27 <= _mux_2676;
   end
   assign _and_203 = mib_v_27 & upd_valid;
   assign _eq_204 = mib_blk_27 == upd_blk;
   assign _and_205 = _and_203 & _eq_204;
   always @(posedge clk) begin
     if (rst) mib_v_28 <= 1'b0;
-    else if (_or_4225) mib_v_28 <= _mux_4224;
+    else if (_or_2679) mib_v_28 <= _mux_2678;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_28 <= 24'h000000;
-    else if (_or_4225) mib_blk_28 <= _mux_4226;
+    else if (_or_2679) mib_blk_28 <= _mux_2680;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_28 <= 5'h00;
-    else if (_or_4230) mib_mlen_28 <= _mux_4229;
+    else if (_or_2684) mib_mlen_28 <= _mux_2683;
   end
   always @(posedge clk) begin
     if (rst) mib_age_28 <= 15'h0000;
-    else if (_or_4236) mib_age_28 <= _mux_4235;
+    else if (_or_2690) mib_age_28 <= _mux_2689;
   end
   assign _and_210 = mib_v_28 & upd_valid;
   assign _eq_211 = mib_blk_28 == upd_blk;
   assign _and_212 = _and_210 & _eq_211;
   always @(posedge clk) begin
     if (rst) mib_v_29 <= 1'b0;
-    else if (_or_4238) mib_v_29 <= _mux_4237;
+    else if (_or_2692) mib_v_29 <= _mux_2691;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_29 <= 24'h000000;
-    else if (_or_4238) mib_blk_29 <= _mux_4239;
+    else if (_or_2692) mib_blk_29 <= _mux_2693;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_29 <= 5'h00;
-    else if (_or_4243) mib_mlen_29 <= _mux_4242;
+    else if (_or_2697) mib_mlen_29 <= _mux_2696;
   end
   always @(posedge clk) begin
     if (rst) mib_age_29 <= 15'h0000;
-    else if (_or_4249) mib_age_29 <= _mux_4248;
+    else if (_or_2703) mib_age_29 <= _mux_2702;
   end
   assign _and_217 = mib_v_29 & upd_valid;
   assign _eq_218 = mib_blk_29 == upd_blk;
   assign _and_219 = _and_217 & _eq_218;
   always @(posedge clk) begin
     if (rst) mib_v_30 <= 1'b0;
-    else if (_or_4251) mib_v_30 <= _mux_4250;
+    else if (_or_2705) mib_v_30 <= _mux_2704;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_30 <= 24'h000000;
-    else if (_or_4251) mib_blk_30 <= _mux_4252;
+    else if (_or_2705) mib_blk_30 <= _mux_2706;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_30 <= 5'h00;
-    else if (_or_4256) mib_mlen_30 <= _mux_4255;
+    else if (_or_2710) mib_mlen_30 <= _mux_2709;
   end
   always @(posedge clk) begin
     if (rst) mib_age_30 <= 15'h0000;
-    else if (_or_4262) mib_age_30 <= _mux_4261;
+    else if (_or_2716) mib_age_30 <= _mux_2715;
   end
   assign _and_224 = mib_v_30 & upd_valid;
   assign _eq_225 = mib_blk_30 == upd_blk;
   assign _and_226 = _and_224 & _eq_225;
   always @(posedge clk) begin
     if (rst) mib_v_31 <= 1'b0;
-    else if (_or_4264) mib_v_31 <= _mux_4263;
+    else if (_or_2718) mib_v_31 <= _mux_2717;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_31 <= 24'h000000;
-    else if (_or_4264) mib_blk_31 <= _mux_4265;
+    else if (_or_2718) mib_blk_31 <= _mux_2719;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_31 <= 5'h00;
-    else if (_or_4269) mib_mlen_31 <= _mux_4268;
+    else if (_or_2723) mib_mlen_31 <= _mux_2722;
   end
   always @(posedge clk) begin
     if (rst) mib_age_31 <= 15'h0000;
-    else if (_or_4275) mib_age_31 <= _mux_4274;
+    else if (_or_2729) mib_age_31 <= _mux_2728;
   end
   assign _and_231 = mib_v_31 & upd_valid;
   assign _eq_232 = mib_blk_31 == upd_blk;
   assign _and_233 = _and_231 & _eq_232;
   always @(posedge clk) begin
     if (rst) mib_v_32 <= 1'b0;
-    else if (_or_4277) mib_v_32 <= _mux_4276;
+    else if (_or_2731) mib_v_32 <= _mux_2730;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_32 <= 24'h000000;
-    else if (_or_4277) mib_blk_32 <= _mux_4278;
+    else if (_or_2731) mib_blk_32 <= _mux_2732;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_32 <= 5'h00;
-    else if (_or_4282) mib_mlen_32 <= _mux_4281;
+    else if (_or_2736) mib_mlen_32 <= _mux_2735;
   end
   always @(posedge clk) begin
     if (rst) mib_age_32 <= 15'h0000;
-    else if (_or_4288) mib_age_32 <= _mux_4287;
+    else if (_or_2742) mib_age_32 <= _mux_2741;
   end
   assign _and_238 = mib_v_32 & upd_valid;
   assign _eq_239 = mib_blk_32 == upd_blk;
   assign _and_240 = _and_238 & _eq_239;
   always @(posedge clk) begin
     if (rst) mib_v_33 <= 1'b0;
-    else if (_or_4290) mib_v_33 <= _mux_4289;
+    else if (_or_2744) mib_v_33 <= _mux_2743;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_33 <= 24'h000000;
-    else if (_or_4290) mib_blk_33 <= _mux_4291;
+    else if (_or_2744) mib_blk_33 <= _mux_2745;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_33 <= 5'h00;
-    else if (_or_4295) mib_mlen_33 <= _mux_4294;
+    else if (_or_2749) mib_mlen_33 <= _mux_2748;
   end
   always @(posedge clk) begin
     if (rst) mib_age_33 <= 15'h0000;
-    else if (_or_4301) mib_age_33 <= _mux_4300;
+    else if (_or_2755) mib_age_33 <= _mux_2754;
   end
   assign _and_245 = mib_v_33 & upd_valid;
   assign _eq_246 = mib_blk_33 == upd_blk;
   assign _and_247 = _and_245 & _eq_246;
   always @(posedge clk) begin
     if (rst) mib_v_34 <= 1'b0;
-    else if (_or_4303) mib_v_34 <= _mux_4302;
+    else if (_or_2757) mib_v_34 <= _mux_2756;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_34 <= 24'h000000;
-    else if (_or_4303) mib_blk_34 <= _mux_4304;
+    else if (_or_2757) mib_blk_34 <= _mux_2758;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_34 <= 5'h00;
-    else if (_or_4308) mib_mlen_34 <= _mux_4307;
+    else if (_or_2762) mib_mlen_34 <= _mux_2761;
   end
   always @(posedge clk) begin
     if (rst) mib_age_34 <= 15'h0000;
-    else if (_or_4314) mib_age_34 <= _mux_4313;
+    else if (_or_2768) mib_age_34 <= _mux_2767;
   end
   assign _and_252 = mib_v_34 & upd_valid;
   assign _eq_253 = mib_blk_34 == upd_blk;
   assign _and_254 = _and_252 & _eq_253;
   always @(posedge clk) begin
     if (rst) mib_v_35 <= 1'b0;
-    else if (_or_4316) mib_v_35 <= _mux_4315;
+    else if (_or_2770) mib_v_35 <= _mux_2769;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_35 <= 24'h000000;
-    else if (_or_4316) mib_blk_35 <= _mux_4317;
+    else if (_or_2770) mib_blk_35 <= _mux_2771;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_35 <= 5'h00;
-    else if (_or_4321) mib_mlen_35 <= _mux_4320;
+    else if (_or_2775) mib_mlen_35 <= _mux_2774;
   end
   always @(posedge clk) begin
     if (rst) mib_age_35 <= 15'h0000;
-    else if (_or_4327) mib_age_35 <= _mux_4326;
+    else if (_or_2781) mib_age_35 <= _mux_2780;
   end
   assign _and_259 = mib_v_35 & upd_valid;
   assign _eq_260 = mib_blk_35 == upd_blk;
   assign _and_261 = _and_259 & _eq_260;
   always @(posedge clk) begin
     if (rst) mib_v_36 <= 1'b0;
-    else if (_or_4329) mib_v_36 <= _mux_4328;
+    else if (_or_2783) mib_v_36 <= _mux_2782;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_36 <= 24'h000000;
-    else if (_or_4329) mib_blk_36 <= _mux_4330;
+    else if (_or_2783) mib_blk_36 <= _mux_2784;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_36 <= 5'h00;
-    else if (_or_4334) mib_mlen_36 <= _mux_4333;
+    else if (_or_2788) mib_mlen_36 <= _mux_2787;
   end
   always @(posedge clk) begin
     if (rst) mib_age_36 <= 15'h0000;
-    else if (_or_4340) mib_age_36 <= _mux_4339;
+    else if (_or_2794) mib_age_36 <= _mux_2793;
   end
   assign _and_266 = mib_v_36 & upd_valid;
   assign _eq_267 = mib_blk_36 == upd_blk;
   assign _and_268 = _and_266 & _eq_267;
   always @(posedge clk) begin
     if (rst) mib_v_37 <= 1'b0;
-    else if (_or_4342) mib_v_37 <= _mux_4341;
+    else if (_or_2796) mib_v_37 <= _mux_2795;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_37 <= 24'h000000;
-    else if (_or_4342) mib_blk_37 <= _mux_4343;
+    else if (_or_2796) mib_blk_37 <= _mux_2797;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_37 <= 5'h00;
-    else if (_or_4347) mib_mlen_37 <= _mux_4346;
+    else if (_or_2801) mib_mlen_37 <= _mux_2800;
   end
   always @(posedge clk) begin
     if (rst) mib_age_37 <= 15'h0000;
-    else if (_or_4353) mib_age_37 <= _mux_4352;
+    else if (_or_2807) mib_age_37 <= _mux_2806;
   end
   assign _and_273 = mib_v_37 & upd_valid;
   assign _eq_274 = mib_blk_37 == upd_blk;
   assign _and_275 = _and_273 & _eq_274;
   always @(posedge clk) begin
     if (rst) mib_v_38 <= 1'b0;
-    else if (_or_4355) mib_v_38 <= _mux_4354;
+    else if (_or_2809) mib_v_38 <= _mux_2808;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_38 <= 24'h000000;
-    else if (_or_4355) mib_blk_38 <= _mux_4356;
+    else if (_or_2809) mib_blk_38 <= _mux_2810;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_38 <= 5'h00;
-    else if (_or_4360) mib_mlen_38 <= _mux_4359;
+    else if (_or_2814) mib_mlen_38 <= _mux_2813;
   end
   always @(posedge clk) begin
     if (rst) mib_age_38 <= 15'h0000;
-    else if (_or_4366) mib_age_38 <= _mux_4365;
+    else if (_or_2820) mib_age_38 <= _mux_2819;
   end
   assign _and_280 = mib_v_38 & upd_valid;
   assign _eq_281 = mib_blk_38 == upd_blk;
   assign _and_282 = _and_280 & _eq_281;
   always @(posedge clk) begin
     if (rst) mib_v_39 <= 1'b0;
-    else if (_or_4368) mib_v_39 <= _mux_4367;
+    else if (_or_2822) mib_v_39 <= _mux_2821;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_39 <= 24'h000000;
-    else if (_or_4368) mib_blk_39 <= _mux_4369;
+    else if (_or_2822) mib_blk_39 <= _mux_2823;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_39 <= 5'h00;
-    else if (_or_4373) mib_mlen_39 <= _mux_4372;
+    else if (_or_2827) mib_mlen_39 <= _mux_2826;
   end
   always @(posedge clk) begin
     if (rst) mib_age_39 <= 15'h0000;
-    else if (_or_4379) mib_age_39 <= _mux_4378;
+    else if (_or_2833) mib_age_39 <= _mux_2832;
   end
   assign _and_287 = mib_v_39 & upd_valid;
   assign _eq_288 = mib_blk_39 == upd_blk;
   assign _and_289 = _and_287 & _eq_288;
   always @(posedge clk) begin
     if (rst) mib_v_40 <= 1'b0;
-    else if (_or_4381) mib_v_40 <= _mux_4380;
+    else if (_or_2835) mib_v_40 <= _mux_2834;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_40 <= 24'h000000;
-    else if (_or_4381) mib_blk_40 <= _mux_4382;
+    else if (_or_2835) mib_blk_40 <= _mux_2836;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_40 <= 5'h00;
-    else if (_or_4386) mib_mlen_40 <= _mux_4385;
+    else if (_or_2840) mib_mlen_40 <= _mux_2839;
   end
   always @(posedge clk) begin
     if (rst) mib_age_40 <= 15'h0000;
-    else if (_or_4392) mib_age_40 <= _mux_4391;
+    else if (_or_2846) mib_age_40 <= _mux_2845;
   end
   assign _and_294 = mib_v_40 & upd_valid;
   assign _eq_295 = mib_blk_40 == upd_blk;
   assign _and_296 = _and_294 & _eq_295;
   always @(posedge clk) begin
     if (rst) mib_v_41 <= 1'b0;
-    else if (_or_4394) mib_v_41 <= _mux_4393;
+    else if (_or_2848) mib_v_41 <= _mux_2847;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_41 <= 24'h000000;
-    else if (_or_4394) mib_blk_41 <= _mux_4395;
+    else if (_or_2848) mib_blk_41 <= _mux_2849;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_41 <= 5'h00;
-    else if (_or_4399) mib_mlen_41 <= _mux_4398;
+    else if (_or_2853) mib_mlen_41 <= _mux_2852;
   end
   always @(posedge clk) begin
     if (rst) mib_age_41 <= 15'h0000;
-    else if (_or_4405) mib_age_41 <= _mux_4404;
+    else if (_or_2859) mib_age_41 <= _mux_2858;
   end
   assign _and_301 = mib_v_41 & upd_valid;
   assign _eq_302 = mib_blk_41 == upd_blk;
   assign _and_303 = _and_301 & _eq_302;
   always @(posedge clk) begin
     if (rst) mib_v_42 <= 1'b0;
-    else if (_or_4407) mib_v_42 <= _mux_4406;
+    else if (_or_2861) mib_v_42 <= _mux_2860;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_42 <= 24'h000000;
-    else if (_or_4407) mib_blk_42 <= _mux_4408;
+    else if (_or_2861) mib_blk_42 <= _mux_2862;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_42 <= 5'h00;
-    else if (_or_4412) mib_mlen_42 <= _mux_4411;
+    else if (_or_2866) mib_mlen_42 <= _mux_2865;
   end
   always @(posedge clk) begin
     if (rst) mib_age_42 <= 15'h0000;
-    else if (_or_4418) mib_age_42 <= _mux_4417;
+    else if (_or_2872) mib_age_42 <= _mux_2871;
   end
   assign _and_308 = mib_v_42 & upd_valid;
   assign _eq_309 = mib_blk_42 == upd_blk;
   assign _and_310 = _and_308 & _eq_309;
   always @(posedge clk) begin
     if (rst) mib_v_43 <= 1'b0;
-    else if (_or_4420) mib_v_43 <= _mux_4419;
+    else if (_or_2874) mib_v_43 <= _mux_2873;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_43 <= 24'h000000;
-    else if (_or_4420) mib_blk_43 <= _mux_4421;
+    else if (_or_2874) mib_blk_43 <= _mux_2875;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_43 <= 5'h00;
-    else if (_or_4425) mib_mlen_43 <= _mux_4424;
+    else if (_or_2879) mib_mlen_43 <= _mux_2878;
   end
   always @(posedge clk) begin
     if (rst) mib_age_43 <= 15'h0000;
-    else if (_or_4431) mib_age_43 <= _mux_4430;
+    else if (_or_2885) mib_age_43 <= _mux_2884;
   end
   assign _and_315 = mib_v_43 & upd_valid;
   assign _eq_316 = mib_blk_43 == upd_blk;
   assign _and_317 = _and_315 & _eq_316;
   always @(posedge clk) begin
     if (rst) mib_v_44 <= 1'b0;
-    else if (_or_4433) mib_v_44 <= _mux_4432;
+    else if (_or_2887) mib_v_44 <= _mux_2886;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_44 <= 24'h000000;
-    else if (_or_4433) mib_blk_44 <= _mux_4434;
+    else if (_or_2887) mib_blk_44 <= _mux_2888;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_44 <= 5'h00;
-    else if (_or_4438) mib_mlen_44 <= _mux_4437;
+    else if (_or_2892) mib_mlen_44 <= _mux_2891;
   end
   always @(posedge clk) begin
     if (rst) mib_age_44 <= 15'h0000;
-    else if (_or_4444) mib_age_44 <= _mux_4443;
+    else if (_or_2898) mib_age_44 <= _mux_2897;
   end
   assign _and_322 = mib_v_44 & upd_valid;
   assign _eq_323 = mib_blk_44 == upd_blk;
   assign _and_324 = _and_322 & _eq_323;
   always @(posedge clk) begin
     if (rst) mib_v_45 <= 1'b0;
-    else if (_or_4446) mib_v_45 <= _mux_4445;
+    else if (_or_2900) mib_v_45 <= _mux_2899;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_45 <= 24'h000000;
-    else if (_or_4446) mib_blk_45 <= _mux_4447;
+    else if (_or_2900) mib_blk_45 <= _mux_2901;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_45 <= 5'h00;
-    else if (_or_4451) mib_mlen_45 <= _mux_4450;
+    else if (_or_2905) mib_mlen_45 <= _mux_2904;
   end
   always @(posedge clk) begin
     if (rst) mib_age_45 <= 15'h0000;
-    else if (_or_4457) mib_age_45 <= _mux_4456;
+    else if (_or_2911) mib_age_45 <= _mux_2910;
   end
   assign _and_329 = mib_v_45 & upd_valid;
   assign _eq_330 = mib_blk_45 == upd_blk;
   assign _and_331 = _and_329 & _eq_330;
   always @(posedge clk) begin
     if (rst) mib_v_46 <= 1'b0;
-    else if (_or_4459) mib_v_46 <= _mux_4458;
+    else if (_or_2913) mib_v_46 <= _mux_2912;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_46 <= 24'h000000;
-    else if (_or_4459) mib_blk_46 <= _mux_4460;
+    else if (_or_2913) mib_blk_46 <= _mux_2914;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_46 <= 5'h00;
-    else if (_or_4464) mib_mlen_46 <= _mux_4463;
+    else if (_or_2918) mib_mlen_46 <= _mux_2917;
   end
   always @(posedge clk) begin
     if (rst) mib_age_46 <= 15'h0000;
-    else if (_or_4470) mib_age_46 <= _mux_4469;
+    else if (_or_2924) mib_age_46 <= _mux_2923;
   end
   assign _and_336 = mib_v_46 & upd_valid;
   assign _eq_337 = mib_blk_46 == upd_blk;
   assign _and_338 = _and_336 & _eq_337;
   always @(posedge clk) begin
     if (rst) mib_v_47 <= 1'b0;
-    else if (_or_4472) mib_v_47 <= _mux_4471;
+    else if (_or_2926) mib_v_47 <= _mux_2925;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_47 <= 24'h000000;
-    else if (_or_4472) mib_blk_47 <= _mux_4473;
+    else if (_or_2926) mib_blk_47 <= _mux_2927;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_47 <= 5'h00;
-    else if (_or_4477) mib_mlen_47 <= _mux_4476;
+    else if (_or_2931) mib_mlen_47 <= _mux_2930;
   end
   always @(posedge clk) begin
     if (rst) mib_age_47 <= 15'h0000;
-    else if (_or_4483) mib_age_47 <= _mux_4482;
+    else if (_or_2937) mib_age_47 <= _mux_2936;
   end
   assign _and_343 = mib_v_47 & upd_valid;
   assign _eq_344 = mib_blk_47 == upd_blk;
   assign _and_345 = _and_343 & _eq_344;
   always @(posedge clk) begin
     if (rst) mib_v_48 <= 1'b0;
-    else if (_or_4485) mib_v_48 <= _mux_4484;
+    else if (_or_2939) mib_v_48 <= _mux_2938;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_48 <= 24'h000000;
-    else if (_or_4485) mib_blk_48 <= _mux_4486;
+    else if (_or_2939) mib_blk_48 <= _mux_2940;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_48 <= 5'h00;
-    else if (_or_4490) mib_mlen_48 <= _mux_4489;
+    else if (_or_2944) mib_mlen_48 <= _mux_2943;
   end
   always @(posedge clk) begin
     if (rst) mib_age_48 <= 15'h0000;
-    else if (_or_4496) mib_age_48 <= _mux_4495;
+    else if (_or_2950) mib_age_48 <= _mux_2949;
   end
   assign _and_350 = mib_v_48 & upd_valid;
   assign _eq_351 = mib_blk_48 == upd_blk;
   assign _and_352 = _and_350 & _eq_351;
   always @(posedge clk) begin
     if (rst) mib_v_49 <= 1'b0;
-    else if (_or_4498) mib_v_49 <= _mux_4497;
+    else if (_or_2952) mib_v_49 <= _mux_2951;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_49 <= 24'h000000;
-    else if (_or_4498) mib_blk_49 <= _mux_4499;
+    else if (_or_2952) mib_blk_49 <= _mux_2953;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_49 <= 5'h00;
-    else if (_or_4503) mib_mlen_49 <= _mux_4502;
+    else if (_or_2957) mib_mlen_49 <= _mux_2956;
   end
   always @(posedge clk) begin
     if (rst) mib_age_49 <= 15'h0000;
-    else if (_or_4509) mib_age_49 <= _mux_4508;
+    else if (_or_2963) mib_age_49 <= _mux_2962;
   end
   assign _and_357 = mib_v_49 & upd_valid;
   assign _eq_358 = mib_blk_49 == upd_blk;
   assign _and_359 = _and_357 & _eq_358;
   always @(posedge clk) begin
     if (rst) mib_v_50 <= 1'b0;
-    else if (_or_4511) mib_v_50 <= _mux_4510;
+    else if (_or_2965) mib_v_50 <= _mux_2964;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_50 <= 24'h000000;
-    else if (_or_4511) mib_blk_50 <= _mux_4512;
+    else if (_or_2965) mib_blk_50 <= _mux_2966;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_50 <= 5'h00;
-    else if (_or_4516) mib_mlen_50 <= _mux_4515;
+    else if (_or_2970) mib_mlen_50 <= _mux_2969;
   end
   always @(posedge clk) begin
     if (rst) mib_age_50 <= 15'h0000;
-    else if (_or_4522) mib_age_50 <= _mux_4521;
+    else if (_or_2976) mib_age_50 <= _mux_2975;
   end
   assign _and_364 = mib_v_50 & upd_valid;
   assign _eq_365 = mib_blk_50 == upd_blk;
   assign _and_366 = _and_364 & _eq_365;
   always @(posedge clk) begin
     if (rst) mib_v_51 <= 1'b0;
-    else if (_or_4524) mib_v_51 <= _mux_4523;
+    else if (_or_2978) mib_v_51 <= _mux_2977;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_51 <= 24'h000000;
-    else if (_or_4524) mib_blk_51 <= _mux_4525;
+    else if (_or_2978) mib_blk_51 <= _mux_2979;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_51 <= 5'h00;
-    else if (_or_4529) mib_mlen_51 <= _mux_4528;
+    else if (_or_2983) mib_mlen_51 <= _mux_2982;
   end
   always @(posedge clk) begin
     if (rst) mib_age_51 <= 15'h0000;
-    else if (_or_4535) mib_age_51 <= _mux_4534;
+    else if (_or_2989) mib_age_51 <= _mux_2988;
   end
   assign _and_371 = mib_v_51 & upd_valid;
   assign _eq_372 = mib_blk_51 == upd_blk;
   assign _and_373 = _and_371 & _eq_372;
   always @(posedge clk) begin
     if (rst) mib_v_52 <= 1'b0;
-    else if (_or_4537) mib_v_52 <= _mux_4536;
+    else if (_or_2991) mib_v_52 <= _mux_2990;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_52 <= 24'h000000;
-    else if (_or_4537) mib_blk_52 <= _mux_4538;
+    else if (_or_2991) mib_blk_52 <= _mux_2992;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_52 <= 5'h00;
-    else if (_or_4542) mib_mlen_52 <= _mux_4541;
+    else if (_or_2996) mib_mlen_52 <= _mux_2995;
   end
   always @(posedge clk) begin
     if (rst) mib_age_52 <= 15'h0000;
-    else if (_or_4548) mib_age_52 <= _mux_4547;
+    else if (_or_3002) mib_age_52 <= _mux_3001;
   end
   assign _and_378 = mib_v_52 & upd_valid;
   assign _eq_379 = mib_blk_52 == upd_blk;
   assign _and_380 = _and_378 & _eq_379;
   always @(posedge clk) begin
     if (rst) mib_v_53 <= 1'b0;
-    else if (_or_4550) mib_v_53 <= _mux_4549;
+    else if (_or_3004) mib_v_53 <= _mux_3003;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_53 <= 24'h000000;
-    else if (_or_4550) mib_blk_53 <= _mux_4551;
+    else if (_or_3004) mib_blk_53 <= _mux_3005;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_53 <= 5'h00;
-    else if (_or_4555) mib_mlen_53 <= _mux_4554;
+    else if (_or_3009) mib_mlen_53 <= _mux_3008;
   end
   always @(posedge clk) begin
     if (rst) mib_age_53 <= 15'h0000;
-    else if (_or_4561) mib_age_53 <= _mux_4560;
+    else if (_or_3015) mib_age_53 <= _mux_3014;
   end
   assign _and_385 = mib_v_53 & upd_valid;
   assign _eq_386 = mib_blk_53 == upd_blk;
   assign _and_387 = _and_385 & _eq_386;
   always @(posedge clk) begin
     if (rst) mib_v_54 <= 1'b0;
-    else if (_or_4563) mib_v_54 <= _mux_4562;
+    else if (_or_3017) mib_v_54 <= _mux_3016;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_54 <= 24'h000000;
-    else if (_or_4563) mib_blk_54 <= _mux_4564;
+    else if (_or_3017) mib_blk_54 <= _mux_3018;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_54 <= 5'h00;
-    else if (_or_4568) mib_mlen_54 <= _mux_4567;
+    else if (_or_3022) mib_mlen_54 <= _mux_3021;
   end
   always @(posedge clk) begin
     if (rst) mib_age_54 <= 15'h0000;
-    else if (_or_4574) mib_age_54 <= _mux_4573;
+    else if (_or_3028) mib_age_54 <= _mux_3027;
   end
   assign _and_392 = mib_v_54 & upd_valid;
   assign _eq_393 = mib_blk_54 == upd_blk;
   assign _and_394 = _and_392 & _eq_393;
   always @(posedge clk) begin
     if (rst) mib_v_55 <= 1'b0;
-    else if (_or_4576) mib_v_55 <= _mux_4575;
+    else if (_or_3030) mib_v_55 <= _mux_3029;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_55 <= 24'h000000;
-    else if (_or_4576) mib_blk_55 <= _mux_4577;
+    else if (_or_3030) mib_blk_55 <= _mux_3031;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_55 <= 5'h00;
-    else if (_or_4581) mib_mlen_55 <= _mux_4580;
+    else if (_or_3035) mib_mlen_55 <= _mux_3034;
   end
   always @(posedge clk) begin
     if (rst) mib_age_55 <= 15'h0000;
-    else if (_or_4587) mib_age_55 <= _mux_4586;
+    else if (_or_3041) mib_age_55 <= _mux_3040;
   end
   assign _and_399 = mib_v_55 & upd_valid;
   assign _eq_400 = mib_blk_55 == upd_blk;
   assign _and_401 = _and_399 & _eq_400;
   always @(posedge clk) begin
     if (rst) mib_v_56 <= 1'b0;
-    else if (_or_4589) mib_v_56 <= _mux_4588;
+    else if (_or_3043) mib_v_56 <= _mux_3042;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_56 <= 24'h000000;
-    else if (_or_4589) mib_blk_56 <= _mux_4590;
+    else if (_or_3043) mib_blk_56 <= _mux_3044;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_56 <= 5'h00;
-    else if (_or_4594) mib_mlen_56 <= _mux_4593;
+    else if (_or_3048) mib_mlen_56 <= _mux_3047;
   end
   always @(posedge clk) begin
     if (rst) mib_age_56 <= 15'h0000;
-    else if (_or_4600) mib_age_56 <= _mux_4599;
+    else if (_or_3054) mib_age_56 <= _mux_3053;
   end
   assign _and_406 = mib_v_56 & upd_valid;
   assign _eq_407 = mib_blk_56 == upd_blk;
   assign _and_408 = _and_406 & _eq_407;
   always @(posedge clk) begin
     if (rst) mib_v_57 <= 1'b0;
-    else if (_or_4602) mib_v_57 <= _mux_4601;
+    else if (_or_3056) mib_v_57 <= _mux_3055;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_57 <= 24'h000000;
-    else if (_or_4602) mib_blk_57 <= _mux_4603;
+    else if (_or_3056) mib_blk_57 <= _mux_3057;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_57 <= 5'h00;
-    else if (_or_4607) mib_mlen_57 <= _mux_4606;
+    else if (_or_3061) mib_mlen_57 <= _mux_3060;
   end
   always @(posedge clk) begin
     if (rst) mib_age_57 <= 15'h0000;
-    else if (_or_4613) mib_age_57 <= _mux_4612;
+    else if (_or_3067) mib_age_57 <= _mux_3066;
   end
   assign _and_413 = mib_v_57 & upd_valid;
   assign _eq_414 = mib_blk_57 == upd_blk;
   assign _and_415 = _and_413 & _eq_414;
   always @(posedge clk) begin
     if (rst) mib_v_58 <= 1'b0;
-    else if (_or_4615) mib_v_58 <= _mux_4614;
+    else if (_or_3069) mib_v_58 <= _mux_3068;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_58 <= 24'h000000;
-    else if (_or_4615) mib_blk_58 <= _mux_4616;
+    else if (_or_3069) mib_blk_58 <= _mux_3070;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_58 <= 5'h00;
-    else if (_or_4620) mib_mlen_58 <= _mux_4619;
+    else if (_or_3074) mib_mlen_58 <= _mux_3073;
   end
   always @(posedge clk) begin
     if (rst) mib_age_58 <= 15'h0000;
-    else if (_or_4626) mib_age_58 <= _mux_4625;
+    else if (_or_3080) mib_age_58 <= _mux_3079;
   end
   assign _and_420 = mib_v_58 & upd_valid;
   assign _eq_421 = mib_blk_58 == upd_blk;
   assign _and_422 = _and_420 & _eq_421;
   always @(posedge clk) begin
     if (rst) mib_v_59 <= 1'b0;
-    else if (_or_4628) mib_v_59 <= _mux_4627;
+    else if (_or_3082) mib_v_59 <= _mux_3081;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_59 <= 24'h000000;
-    else if (_or_4628) mib_blk_59 <= _mux_4629;
+    else if (_or_3082) mib_blk_59 <= _mux_3083;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_59 <= 5'h00;
-    else if (_or_4633) mib_mlen_59 <= _mux_4632;
+    else if (_or_3087) mib_mlen_59 <= _mux_3086;
   end
   always @(posedge clk) begin
     if (rst) mib_age_59 <= 15'h0000;
-    else if (_or_4639) mib_age_59 <= _mux_4638;
+    else if (_or_3093) mib_age_59 <= _mux_3092;
   end
   assign _and_427 = mib_v_59 & upd_valid;
   assign _eq_428 = mib_blk_59 == upd_blk;
   assign _and_429 = _and_427 & _eq_428;
   always @(posedge clk) begin
     if (rst) mib_v_60 <= 1'b0;
-    else if (_or_4641) mib_v_60 <= _mux_4640;
+    else if (_or_3095) mib_v_60 <= _mux_3094;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_60 <= 24'h000000;
-    else if (_or_4641) mib_blk_60 <= _mux_4642;
+    else if (_or_3095) mib_blk_60 <= _mux_3096;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_60 <= 5'h00;
-    else if (_or_4646) mib_mlen_60 <= _mux_4645;
+    else if (_or_3100) mib_mlen_60 <= _mux_3099;
   end
   always @(posedge clk) begin
     if (rst) mib_age_60 <= 15'h0000;
-    else if (_or_4652) mib_age_60 <= _mux_4651;
+    else if (_or_3106) mib_age_60 <= _mux_3105;
   end
   assign _and_434 = mib_v_60 & upd_valid;
   assign _eq_435 = mib_blk_60 == upd_blk;
   assign _and_436 = _and_434 & _eq_435;
   always @(posedge clk) begin
     if (rst) mib_v_61 <= 1'b0;
-    else if (_or_4654) mib_v_61 <= _mux_4653;
+    else if (_or_3108) mib_v_61 <= _mux_3107;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_61 <= 24'h000000;
-    else if (_or_4654) mib_blk_61 <= _mux_4655;
+    else if (_or_3108) mib_blk_61 <= _mux_3109;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_61 <= 5'h00;
-    else if (_or_4659) mib_mlen_61 <= _mux_4658;
+    else if (_or_3113) mib_mlen_61 <= _mux_3112;
   end
   always @(posedge clk) begin
     if (rst) mib_age_61 <= 15'h0000;
-    else if (_or_4665) mib_age_61 <= _mux_4664;
+    else if (_or_3119) mib_age_61 <= _mux_3118;
   end
   assign _and_441 = mib_v_61 & upd_valid;
   assign _eq_442 = mib_blk_61 == upd_blk;
   assign _and_443 = _and_441 & _eq_442;
   always @(posedge clk) begin
     if (rst) mib_v_62 <= 1'b0;
-    else if (_or_4667) mib_v_62 <= _mux_4666;
+    else if (_or_3121) mib_v_62 <= _mux_3120;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_62 <= 24'h000000;
-    else if (_or_4667) mib_blk_62 <= _mux_4668;
+    else if (_or_3121) mib_blk_62 <= _mux_3122;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_62 <= 5'h00;
-    else if (_or_4672) mib_mlen_62 <= _mux_4671;
+    else if (_or_3126) mib_mlen_62 <= _mux_3125;
   end
   always @(posedge clk) begin
     if (rst) mib_age_62 <= 15'h0000;
-    else if (_or_4678) mib_age_62 <= _mux_4677;
+    else if (_or_3132) mib_age_62 <= _mux_3131;
   end
   assign _and_448 = mib_v_62 & upd_valid;
   assign _eq_449 = mib_blk_62 == upd_blk;
   assign _and_450 = _and_448 & _eq_449;
   always @(posedge clk) begin
     if (rst) mib_v_63 <= 1'b0;
-    else if (_or_4680) mib_v_63 <= _mux_4679;
+    else if (_or_3134) mib_v_63 <= _mux_3133;
   end
   always @(posedge clk) begin
     if (rst) mib_blk_63 <= 24'h000000;
-    else if (_or_4680) mib_blk_63 <= _mux_4681;
+    else if (_or_3134) mib_blk_63 <= _mux_3135;
   end
   always @(posedge clk) begin
     if (rst) mib_mlen_63 <= 5'h00;
-    else if (_or_4685) mib_mlen_63 <= _mux_4684;
+    else if (_or_3139) mib_mlen_63 <= _mux_3138;
   end
   always @(posedge clk) begin
     if (rst) mib_age_63 <= 15'h0000;
-    else if (_or_4691) mib_age_63 <= _mux_4690;
+    else if (_or_3145) mib_age_63 <= _mux_3144;
   end
   assign _and_455 = mib_v_63 & upd_valid;
   assign _eq_456 = mib_blk_63 == upd_blk;
@@ -4944,2001 +4944,2001 @@ module dram_mib (
   assign v_63 = mib_v_63;
   assign mlen_63 = mib_mlen_63;
   assign age_63 = mib_age_63;
-  assign _mux_3860 = _and_474 ? 1'b0 : 1'b1;
-  assign _or_3861 = _and_474 | _and_481;
-  assign _mux_3862 = _and_474 ? 24'h000000 : alloc_blk;
-  assign _mux_3863 = _and_481 ? 5'h01 : upd_mlen;
-  assign _or_3864 = _and_481 | _and_16;
-  assign _mux_3865 = _and_474 ? 5'h00 : _mux_3863;
-  assign _or_3866 = _and_474 | _or_3864;
-  assign _mux_3867 = _and_16 ? _slice_471 : _slice_464;
-  assign _or_3868 = _and_16 | mib_v_0;
-  assign _mux_3869 = _and_481 ? alloc_age : _mux_3867;
-  assign _or_3870 = _and_481 | _or_3868;
-  assign _mux_3871 = _and_474 ? 15'h0000 : _mux_3869;
-  assign _or_3872 = _and_474 | _or_3870;
-  assign _mux_3873 = _and_500 ? 1'b0 : 1'b1;
-  assign _or_3874 = _and_500 | _and_507;
-  assign _mux_3875 = _and_500 ? 24'h000000 : alloc_blk;
-  assign _mux_3876 = _and_507 ? 5'h01 : upd_mlen;
-  assign _or_3877 = _and_507 | _and_23;
-  assign _mux_3878 = _and_500 ? 5'h00 : _mux_3876;
-  assign _or_3879 = _and_500 | _or_3877;
-  assign _mux_3880 = _and_23 ? _slice_497 : _slice_490;
-  assign _or_3881 = _and_23 | mib_v_1;
-  assign _mux_3882 = _and_507 ? alloc_age : _mux_3880;
-  assign _or_3883 = _and_507 | _or_3881;
-  assign _mux_3884 = _and_500 ? 15'h0000 : _mux_3882;
-  assign _or_3885 = _and_500 | _or_3883;
-  assign _mux_3886 = _and_526 ? 1'b0 : 1'b1;
-  assign _or_3887 = _and_526 | _and_533;
-  assign _mux_3888 = _and_526 ? 24'h000000 : alloc_blk;
-  assign _mux_3889 = _and_533 ? 5'h01 : upd_mlen;
-  assign _or_3890 = _and_533 | _and_30;
-  assign _mux_3891 = _and_526 ? 5'h00 : _mux_3889;
-  assign _or_3892 = _and_526 | _or_3890;
-  assign _mux_3893 = _and_30 ? _slice_523 : _slice_516;
-  assign _or_3894 = _and_30 | mib_v_2;
-  assign _mux_3895 = _and_533 ? alloc_age : _mux_3893;
-  assign _or_3896 = _and_533 | _or_3894;
-  assign _mux_3897 = _and_526 ? 15'h0000 : _mux_3895;
-  assign _or_3898 = _and_526 | _or_3896;
-  assign _mux_3899 = _and_552 ? 1'b0 : 1'b1;
-  assign _or_3900 = _and_552 | _and_559;
-  assign _mux_3901 = _and_552 ? 24'h000000 : alloc_blk;
-  assign _mux_3902 = _and_559 ? 5'h01 : upd_mlen;
-  assign _or_3903 = _and_559 | _and_37;
-  assign _mux_3904 = _and_552 ? 5'h00 : _mux_3902;
-  assign _or_3905 = _and_552 | _or_3903;
-  assign _mux_3906 = _and_37 ? _slice_549 : _slice_542;
-  assign _or_3907 = _and_37 | mib_v_3;
-  assign _mux_3908 = _and_559 ? alloc_age : _mux_3906;
-  assign _or_3909 = _and_559 | _or_3907;
-  assign _mux_3910 = _and_552 ? 15'h0000 : _mux_3908;
-  assign _or_3911 = _and_552 | _or_3909;
-  assign _mux_3912 = _and_578 ? 1'b0 : 1'b1;
-  assign _or_3913 = _and_578 | _and_585;
-  assign _mux_3914 = _and_578 ? 24'h000000 : alloc_blk;
-  assign _mux_3915 = _and_585 ? 5'h01 : upd_mlen;
-  assign _or_3916 = _and_585 | _and_44;
-  assign _mux_3917 = _and_578 ? 5'h00 : _mux_3915;
-  assign _or_3918 = _and_578 | _or_3916;
-  assign _mux_3919 = _and_44 ? _slice_575 : _slice_568;
-  assign _or_3920 = _and_44 | mib_v_4;
-  assign _mux_3921 = _and_585 ? alloc_age : _mux_3919;
-  assign _or_3922 = _and_585 | _or_3920;
-  assign _mux_3923 = _and_578 ? 15'h0000 : _mux_3921;
-  assign _or_3924 = _and_578 | _or_3922;
-  assign _mux_3925 = _and_604 ? 1'b0 : 1'b1;
-  assign _or_3926 = _and_604 | _and_611;
-  assign _mux_3927 = _and_604 ? 24'h000000 : alloc_blk;
-  assign _mux_3928 = _and_611 ? 5'h01 : upd_mlen;
-  assign _or_3929 = _and_611 | _and_51;
-  assign _mux_3930 = _and_604 ? 5'h00 : _mux_3928;
-  assign _or_3931 = _and_604 | _or_3929;
-  assign _mux_3932 = _and_51 ? _slice_601 : _slice_594;
-  assign _or_3933 = _and_51 | mib_v_5;
-  assign _mux_3934 = _and_611 ? alloc_age : _mux_3932;
-  assign _or_3935 = _and_611 | _or_3933;
-  assign _mux_3936 = _and_604 ? 15'h0000 : _mux_3934;
-  assign _or_3937 = _and_604 | _or_3935;
-  assign _mux_3938 = _and_630 ? 1'b0 : 1'b1;
-  assign _or_3939 = _and_630 | _and_637;
-  assign _mux_3940 = _and_630 ? 24'h000000 : alloc_blk;
-  assign _mux_3941 = _and_637 ? 5'h01 : upd_mlen;
-  assign _or_3942 = _and_637 | _and_58;
-  assign _mux_3943 = _and_630 ? 5'h00 : _mux_3941;
-  assign _or_3944 = _and_630 | _or_3942;
-  assign _mux_3945 = _and_58 ? _slice_627 : _slice_620;
-  assign _or_3946 = _and_58 | mib_v_6;
-  assign _mux_3947 = _and_637 ? alloc_age : _mux_3945;
-  assign _or_3948 = _and_637 | _or_3946;
-  assign _mux_3949 = _and_630 ? 15'h0000 : _mux_3947;
-  assign _or_3950 = _and_630 | _or_3948;
-  assign _mux_3951 = _and_656 ? 1'b0 : 1'b1;
-  assign _or_3952 = _and_656 | _and_663;
-  assign _mux_3953 = _and_656 ? 24'h000000 : alloc_blk;
-  assign _mux_3954 = _and_663 ? 5'h01 : upd_mlen;
-  assign _or_3955 = _and_663 | _and_65;
-  assign _mux_3956 = _and_656 ? 5'h00 : _mux_3954;
-  assign _or_3957 = _and_656 | _or_3955;
-  assign _mux_3958 = _and_65 ? _slice_653 : _slice_646;
-  assign _or_3959 = _and_65 | mib_v_7;
-  assign _mux_3960 = _and_663 ? alloc_age : _mux_3958;
-  assign _or_3961 = _and_663 | _or_3959;
-  assign _mux_3962 = _and_656 ? 15'h0000 : _mux_3960;
-  assign _or_3963 = _and_656 | _or_3961;
-  assign _mux_3964 = _and_682 ? 1'b0 : 1'b1;
-  assign _or_3965 = _and_682 | _and_689;
-  assign _mux_3966 = _and_682 ? 24'h000000 : alloc_blk;
-  assign _mux_3967 = _and_689 ? 5'h01 : upd_mlen;
-  assign _or_3968 = _and_689 | _and_72;
-  assign _mux_3969 = _and_682 ? 5'h00 : _mux_3967;
-  assign _or_3970 = _and_682 | _or_3968;
-  assign _mux_3971 = _and_72 ? _slice_679 : _slice_672;
-  assign _or_3972 = _and_72 | mib_v_8;
-  assign _mux_3973 = _and_689 ? alloc_age : _mux_3971;
-  assign _or_3974 = _and_689 | _or_3972;
-  assign _mux_3975 = _and_682 ? 15'h0000 : _mux_3973;
-  assign _or_3976 = _and_682 | _or_3974;
-  assign _mux_3977 = _and_708 ? 1'b0 : 1'b1;
-  assign _or_3978 = _and_708 | _and_715;
-  assign _mux_3979 = _and_708 ? 24'h000000 : alloc_blk;
-  assign _mux_3980 = _and_715 ? 5'h01 : upd_mlen;
-  assign _or_3981 = _and_715 | _and_79;
-  assign _mux_3982 = _and_708 ? 5'h00 : _mux_3980;
-  assign _or_3983 = _and_708 | _or_3981;
-  assign _mux_3984 = _and_79 ? _slice_705 : _slice_698;
-  assign _or_3985 = _and_79 | mib_v_9;
-  assign _mux_3986 = _and_715 ? alloc_age : _mux_3984;
-  assign _or_3987 = _and_715 | _or_3985;
-  assign _mux_3988 = _and_708 ? 15'h0000 : _mux_3986;
-  assign _or_3989 = _and_708 | _or_3987;
-  assign _mux_3990 = _and_734 ? 1'b0 : 1'b1;
-  assign _or_3991 = _and_734 | _and_741;
-  assign _mux_3992 = _and_734 ? 24'h000000 : alloc_blk;
-  assign _mux_3993 = _and_741 ? 5'h01 : upd_mlen;
-  assign _or_3994 = _and_741 | _and_86;
-  assign _mux_3995 = _and_734 ? 5'h00 : _mux_3993;
-  assign _or_3996 = _and_734 | _or_3994;
-  assign _mux_3997 = _and_86 ? _slice_731 : _slice_724;
-  assign _or_3998 = _and_86 | mib_v_10;
-  assign _mux_3999 = _and_741 ? alloc_age : _mux_3997;
-  assign _or_4000 = _and_741 | _or_3998;
-  assign _mux_4001 = _and_734 ? 15'h0000 : _mux_3999;
-  assign _or_4002 = _and_734 | _or_4000;
-  assign _mux_4003 = _and_760 ? 1'b0 : 1'b1;
-  assign _or_4004 = _and_760 | _and_767;
-  assign _mux_4005 = _and_760 ? 24'h000000 : alloc_blk;
-  assign _mux_4006 = _and_767 ? 5'h01 : upd_mlen;
-  assign _or_4007 = _and_767 | _and_93;
-  assign _mux_4008 = _and_760 ? 5'h00 : _mux_4006;
-  assign _or_4009 = _and_760 | _or_4007;
-  assign _mux_4010 = _and_93 ? _slice_757 : _slice_750;
-  assign _or_4011 = _and_93 | mib_v_11;
-  assign _mux_4012 = _and_767 ? alloc_age : _mux_4010;
-  assign _or_4013 = _and_767 | _or_4011;
-  assign _mux_4014 = _and_760 ? 15'h0000 : _mux_4012;
-  assign _or_4015 = _and_760 | _or_4013;
-  assign _mux_4016 = _and_786 ? 1'b0 : 1'b1;
-  assign _or_4017 = _and_786 | _and_793;
-  assign _mux_4018 = _and_786 ? 24'h000000 : alloc_blk;
-  assign _mux_4019 = _and_793 ? 5'h01 : upd_mlen;
-  assign _or_4020 = _and_793 | _and_100;
-  assign _mux_4021 = _and_786 ? 5'h00 : _mux_4019;
-  assign _or_4022 = _and_786 | _or_4020;
-  assign _mux_4023 = _and_100 ? _slice_783 : _slice_776;
-  assign _or_4024 = _and_100 | mib_v_12;
-  assign _mux_4025 = _and_793 ? alloc_age : _mux_4023;
-  assign _or_4026 = _and_793 | _or_4024;
-  assign _mux_4027 = _and_786 ? 15'h0000 : _mux_4025;
-  assign _or_4028 = _and_786 | _or_4026;
-  assign _mux_4029 = _and_812 ? 1'b0 : 1'b1;
-  assign _or_4030 = _and_812 | _and_819;
-  assign _mux_4031 = _and_812 ? 24'h000000 : alloc_blk;
-  assign _mux_4032 = _and_819 ? 5'h01 : upd_mlen;
-  assign _or_4033 = _and_819 | _and_107;
-  assign _mux_4034 = _and_812 ? 5'h00 : _mux_4032;
-  assign _or_4035 = _and_812 | _or_4033;
-  assign _mux_4036 = _and_107 ? _slice_809 : _slice_802;
-  assign _or_4037 = _and_107 | mib_v_13;
-  assign _mux_4038 = _and_819 ? alloc_age : _mux_4036;
-  assign _or_4039 = _and_819 | _or_4037;
-  assign _mux_4040 = _and_812 ? 15'h0000 : _mux_4038;
-  assign _or_4041 = _and_812 | _or_4039;
-  assign _mux_4042 = _and_838 ? 1'b0 : 1'b1;
-  assign _or_4043 = _and_838 | _and_845;
-  assign _mux_4044 = _and_838 ? 24'h000000 : alloc_blk;
-  assign _mux_4045 = _and_845 ? 5'h01 : upd_mlen;
-  assign _or_4046 = _and_845 | _and_114;
-  assign _mux_4047 = _and_838 ? 5'h00 : _mux_4045;
-  assign _or_4048 = _and_838 | _or_4046;
-  assign _mux_4049 = _and_114 ? _slice_835 : _slice_828;
-  assign _or_4050 = _and_114 | mib_v_14;
-  assign _mux_4051 = _and_845 ? alloc_age : _mux_4049;
-  assign _or_4052 = _and_845 | _or_4050;
-  assign _mux_4053 = _and_838 ? 15'h0000 : _mux_4051;
-  assign _or_4054 = _and_838 | _or_4052;
-  assign _mux_4055 = _and_864 ? 1'b0 : 1'b1;
-  assign _or_4056 = _and_864 | _and_871;
-  assign _mux_4057 = _and_864 ? 24'h000000 : alloc_blk;
-  assign _mux_4058 = _and_871 ? 5'h01 : upd_mlen;
-  assign _or_4059 = _and_871 | _and_121;
-  assign _mux_4060 = _and_864 ? 5'h00 : _mux_4058;
-  assign _or_4061 = _and_864 | _or_4059;
-  assign _mux_4062 = _and_121 ? _slice_861 : _slice_854;
-  assign _or_4063 = _and_121 | mib_v_15;
-  assign _mux_4064 = _and_871 ? alloc_age : _mux_4062;
-  assign _or_4065 = _and_871 | _or_4063;
-  assign _mux_4066 = _and_864 ? 15'h0000 : _mux_4064;
-  assign _or_4067 = _and_864 | _or_4065;
-  assign _mux_4068 = _and_890 ? 1'b0 : 1'b1;
-  assign _or_4069 = _and_890 | _and_897;
-  assign _mux_4070 = _and_890 ? 24'h000000 : alloc_blk;
-  assign _mux_4071 = _and_897 ? 5'h01 : upd_mlen;
-  assign _or_4072 = _and_897 | _and_128;
-  assign _mux_4073 = _and_890 ? 5'h00 : _mux_4071;
-  assign _or_4074 = _and_890 | _or_4072;
-  assign _mux_4075 = _and_128 ? _slice_887 : _slice_880;
-  assign _or_4076 = _and_128 | mib_v_16;
-  assign _mux_4077 = _and_897 ? alloc_age : _mux_4075;
-  assign _or_4078 = _and_897 | _or_4076;
-  assign _mux_4079 = _and_890 ? 15'h0000 : _mux_4077;
-  assign _or_4080 = _and_890 | _or_4078;
-  assign _mux_4081 = _and_916 ? 1'b0 : 1'b1;
-  assign _or_4082 = _and_916 | _and_923;
-  assign _mux_4083 = _and_916 ? 24'h000000 : alloc_blk;
-  assign _mux_4084 = _and_923 ? 5'h01 : upd_mlen;
-  assign _or_4085 = _and_923 | _and_135;
-  assign _mux_4086 = _and_916 ? 5'h00 : _mux_4084;
-  assign _or_4087 = _and_916 | _or_4085;
-  assign _mux_4088 = _and_135 ? _slice_913 : _slice_906;
-  assign _or_4089 = _and_135 | mib_v_17;
-  assign _mux_4090 = _and_923 ? alloc_age : _mux_4088;
-  assign _or_4091 = _and_923 | _or_4089;
-  assign _mux_4092 = _and_916 ? 15'h0000 : _mux_4090;
-  assign _or_4093 = _and_916 | _or_4091;
-  assign _mux_4094 = _and_942 ? 1'b0 : 1'b1;
-  assign _or_4095 = _and_942 | _and_949;
-  assign _mux_4096 = _and_942 ? 24'h000000 : alloc_blk;
-  assign _mux_4097 = _and_949 ? 5'h01 : upd_mlen;
-  assign _or_4098 = _and_949 | _and_142;
-  assign _mux_4099 = _and_942 ? 5'h00 : _mux_4097;
-  assign _or_4100 = _and_942 | _or_4098;
-  assign _mux_4101 = _and_142 ? _slice_939 : _slice_932;
-  assign _or_4102 = _and_142 | mib_v_18;
-  assign _mux_4103 = _and_949 ? alloc_age : _mux_4101;
-  assign _or_4104 = _and_949 | _or_4102;
-  assign _mux_4105 = _and_942 ? 15'h0000 : _mux_4103;
-  assign _or_4106 = _and_942 | _or_4104;
-  assign _mux_4107 = _and_968 ? 1'b0 : 1'b1;
-  assign _or_4108 = _and_968 | _and_975;
-  assign _mux_4109 = _and_968 ? 24'h000000 : alloc_blk;
-  assign _mux_4110 = _and_975 ? 5'h01 : upd_mlen;
-  assign _or_4111 = _and_975 | _and_149;
-  assign _mux_4112 = _and_968 ? 5'h00 : _mux_4110;
-  assign _or_4113 = _and_968 | _or_4111;
-  assign _mux_4114 = _and_149 ? _slice_965 : _slice_958;
-  assign _or_4115 = _and_149 | mib_v_19;
-  assign _mux_4116 = _and_975 ? alloc_age : _mux_4114;
-  assign _or_4117 = _and_975 | _or_4115;
-  assign _mux_4118 = _and_968 ? 15'h0000 : _mux_4116;
-  assign _or_4119 = _and_968 | _or_4117;
-  assign _mux_4120 = _and_994 ? 1'b0 : 1'b1;
-  assign _or_4121 = _and_994 | _and_1001;
-  assign _mux_4122 = _and_994 ? 24'h000000 : alloc_blk;
-  assign _mux_4123 = _and_1001 ? 5'h01 : upd_mlen;
-  assign _or_4124 = _and_1001 | _and_156;
-  assign _mux_4125 = _and_994 ? 5'h00 : _mux_4123;
-  assign _or_4126 = _and_994 | _or_4124;
-  assign _mux_4127 = _and_156 ? _slice_991 : _slice_984;
-  assign _or_4128 = _and_156 | mib_v_20;
-  assign _mux_4129 = _and_1001 ? alloc_age : _mux_4127;
-  assign _or_4130 = _and_1001 | _or_4128;
-  assign _mux_4131 = _and_994 ? 15'h0000 : _mux_4129;
-  assign _or_4132 = _and_994 | _or_4130;
-  assign _mux_4133 = _and_1020 ? 1'b0 : 1'b1;
-  assign _or_4134 = _and_1020 | _and_1027;
-  assign _mux_4135 = _and_1020 ? 24'h000000 : alloc_blk;
-  assign _mux_4136 = _and_1027 ? 5'h01 : upd_mlen;
-  assign _or_4137 = _and_1027 | _and_163;
-  assign _mux_4138 = _and_1020 ? 5'h00 : _mux_4136;
-  assign _or_4139 = _and_1020 | _or_4137;
-  assign _mux_4140 = _and_163 ? _slice_1017 : _slice_1010;
-  assign _or_4141 = _and_163 | mib_v_21;
-  assign _mux_4142 = _and_1027 ? alloc_age : _mux_4140;
-  assign _or_4143 = _and_1027 | _or_4141;
-  assign _mux_4144 = _and_1020 ? 15'h0000 : _mux_4142;
-  assign _or_4145 = _and_1020 | _or_4143;
-  assign _mux_4146 = _and_1046 ? 1'b0 : 1'b1;
-  assign _or_4147 = _and_1046 | _and_1053;
-  assign _mux_4148 = _and_1046 ? 24'h000000 : alloc_blk;
-  assign _mux_4149 = _and_1053 ? 5'h01 : upd_mlen;
-  assign _or_4150 = _and_1053 | _and_170;
-  assign _mux_4151 = _and_1046 ? 5'h00 : _mux_4149;
-  assign _or_4152 = _and_1046 | _or_4150;
-  assign _mux_4153 = _and_170 ? _slice_1043 : _slice_1036;
-  assign _or_4154 = _and_170 | mib_v_22;
-  assign _mux_4155 = _and_1053 ? alloc_age : _mux_4153;
-  assign _or_4156 = _and_1053 | _or_4154;
-  assign _mux_4157 = _and_1046 ? 15'h0000 : _mux_4155;
-  assign _or_4158 = _and_1046 | _or_4156;
-  assign _mux_4159 = _and_1072 ? 1'b0 : 1'b1;
-  assign _or_4160 = _and_1072 | _and_1079;
-  assign _mux_4161 = _and_1072 ? 24'h000000 : alloc_blk;
-  assign _mux_4162 = _and_1079 ? 5'h01 : upd_mlen;
-  assign _or_4163 = _and_1079 | _and_177;
-  assign _mux_4164 = _and_1072 ? 5'h00 : _mux_4162;
-  assign _or_4165 = _and_1072 | _or_4163;
-  assign _mux_4166 = _and_177 ? _slice_1069 : _slice_1062;
-  assign _or_4167 = _and_177 | mib_v_23;
-  assign _mux_4168 = _and_1079 ? alloc_age : _mux_4166;
-  assign _or_4169 = _and_1079 | _or_4167;
-  assign _mux_4170 = _and_1072 ? 15'h0000 : _mux_4168;
-  assign _or_4171 = _and_1072 | _or_4169;
-  assign _mux_4172 = _and_1098 ? 1'b0 : 1'b1;
-  assign _or_4173 = _and_1098 | _and_1105;
-  assign _mux_4174 = _and_1098 ? 24'h000000 : alloc_blk;
-  assign _mux_4175 = _and_1105 ? 5'h01 : upd_mlen;
-  assign _or_4176 = _and_1105 | _and_184;
-  assign _mux_4177 = _and_1098 ? 5'h00 : _mux_4175;
-  assign _or_4178 = _and_1098 | _or_4176;
-  assign _mux_4179 = _and_184 ? _slice_1095 : _slice_1088;
-  assign _or_4180 = _and_184 | mib_v_24;
-  assign _mux_4181 = _and_1105 ? alloc_age : _mux_4179;
-  assign _or_4182 = _and_1105 | _or_4180;
-  assign _mux_4183 = _and_1098 ? 15'h0000 : _mux_4181;
-  assign _or_4184 = _and_1098 | _or_4182;
-  assign _mux_4185 = _and_1124 ? 1'b0 : 1'b1;
-  assign _or_4186 = _and_1124 | _and_1131;
-  assign _mux_4187 = _and_1124 ? 24'h000000 : alloc_blk;
-  assign _mux_4188 = _and_1131 ? 5'h01 : upd_mlen;
-  assign _or_4189 = _and_1131 | _and_191;
-  assign _mux_4190 = _and_1124 ? 5'h00 : _mux_4188;
-  assign _or_4191 = _and_1124 | _or_4189;
-  assign _mux_4192 = _and_191 ? _slice_1121 : _slice_1114;
-  assign _or_4193 = _and_191 | mib_v_25;
-  assign _mux_4194 = _and_1131 ? alloc_age : _mux_4192;
-  assign _or_4195 = _and_1131 | _or_4193;
-  assign _mux_4196 = _and_1124 ? 15'h0000 : _mux_4194;
-  assign _or_4197 = _and_1124 | _or_4195;
-  assign _mux_4198 = _and_1150 ? 1'b0 : 1'b1;
-  assign _or_4199 = _and_1150 | _and_1157;
-  assign _mux_4200 = _and_1150 ? 24'h000000 : alloc_blk;
-  assign _mux_4201 = _and_1157 ? 5'h01 : upd_mlen;
-  assign _or_4202 = _and_1157 | _and_198;
-  assign _mux_4203 = _and_1150 ? 5'h00 : _mux_4201;
-  assign _or_4204 = _and_1150 | _or_4202;
-  assign _mux_4205 = _and_198 ? _slice_1147 : _slice_1140;
-  assign _or_4206 = _and_198 | mib_v_26;
-  assign _mux_4207 = _and_1157 ? alloc_age : _mux_4205;
-  assign _or_4208 = _and_1157 | _or_4206;
-  assign _mux_4209 = _and_1150 ? 15'h0000 : _mux_4207;
-  assign _or_4210 = _and_1150 | _or_4208;
-  assign _mux_4211 = _and_1176 ? 1'b0 : 1'b1;
-  assign _or_4212 = _and_1176 | _and_1183;
-  assign _mux_4213 = _and_1176 ? 24'h000000 : alloc_blk;
-  assign _mux_4214 = _and_1183 ? 5'h01 : upd_mlen;
-  assign _or_4215 = _and_1183 | _and_205;
-  assign _mux_4216 = _and_1176 ? 5'h00 : _mux_4214;
-  assign _or_4217 = _and_1176 | _or_4215;
-  assign _mux_4218 = _and_205 ? _slice_1173 : _slice_1166;
-  assign _or_4219 = _and_205 | mib_v_27;
-  assign _mux_4220 = _and_1183 ? alloc_age : _mux_4218;
-  assign _or_4221 = _and_1183 | _or_4219;
-  assign _mux_4222 = _and_1176 ? 15'h0000 : _mux_4220;
-  assign _or_4223 = _and_1176 | _or_4221;
-  assign _mux_4224 = _and_1202 ? 1'b0 : 1'b1;
-  assign _or_4225 = _and_1202 | _and_1209;
-  assign _mux_4226 = _and_1202 ? 24'h000000 : alloc_blk;
-  assign _mux_4227 = _and_1209 ? 5'h01 : upd_mlen;
-  assign _or_4228 = _and_1209 | _and_212;
-  assign _mux_4229 = _and_1202 ? 5'h00 : _mux_4227;
-  assign _or_4230 = _and_1202 | _or_4228;
-  assign _mux_4231 = _and_212 ? _slice_1199 : _slice_1192;
-  assign _or_4232 = _and_212 | mib_v_28;
-  assign _mux_4233 = _and_1209 ? alloc_age : _mux_4231;
-  assign _or_4234 = _and_1209 | _or_4232;
-  assign _mux_4235 = _and_1202 ? 15'h0000 : _mux_4233;
-  assign _or_4236 = _and_1202 | _or_4234;
-  assign _mux_4237 = _and_1228 ? 1'b0 : 1'b1;
-  assign _or_4238 = _and_1228 | _and_1235;
-  assign _mux_4239 = _and_1228 ? 24'h000000 : alloc_blk;
-  assign _mux_4240 = _and_1235 ? 5'h01 : upd_mlen;
-  assign _or_4241 = _and_1235 | _and_219;
-  assign _mux_4242 = _and_1228 ? 5'h00 : _mux_4240;
-  assign _or_4243 = _and_1228 | _or_4241;
-  assign _mux_4244 = _and_219 ? _slice_1225 : _slice_1218;
-  assign _or_4245 = _and_219 | mib_v_29;
-  assign _mux_4246 = _and_1235 ? alloc_age : _mux_4244;
-  assign _or_4247 = _and_1235 | _or_4245;
-  assign _mux_4248 = _and_1228 ? 15'h0000 : _mux_4246;
-  assign _or_4249 = _and_1228 | _or_4247;
-  assign _mux_4250 = _and_1254 ? 1'b0 : 1'b1;
-  assign _or_4251 = _and_1254 | _and_1261;
-  assign _mux_4252 = _and_1254 ? 24'h000000 : alloc_blk;
-  assign _mux_4253 = _and_1261 ? 5'h01 : upd_mlen;
-  assign _or_4254 = _and_1261 | _and_226;
-  assign _mux_4255 = _and_1254 ? 5'h00 : _mux_4253;
-  assign _or_4256 = _and_1254 | _or_4254;
-  assign _mux_4257 = _and_226 ? _slice_1251 : _slice_1244;
-  assign _or_4258 = _and_226 | mib_v_30;
-  assign _mux_4259 = _and_1261 ? alloc_age : _mux_4257;
-  assign _or_4260 = _and_1261 | _or_4258;
-  assign _mux_4261 = _and_1254 ? 15'h0000 : _mux_4259;
-  assign _or_4262 = _and_1254 | _or_4260;
-  assign _mux_4263 = _and_1280 ? 1'b0 : 1'b1;
-  assign _or_4264 = _and_1280 | _and_1287;
-  assign _mux_4265 = _and_1280 ? 24'h000000 : alloc_blk;
-  assign _mux_4266 = _and_1287 ? 5'h01 : upd_mlen;
-  assign _or_4267 = _and_1287 | _and_233;
-  assign _mux_4268 = _and_1280 ? 5'h00 : _mux_4266;
-  assign _or_4269 = _and_1280 | _or_4267;
-  assign _mux_4270 = _and_233 ? _slice_1277 : _slice_1270;
-  assign _or_4271 = _and_233 | mib_v_31;
-  assign _mux_4272 = _and_1287 ? alloc_age : _mux_4270;
-  assign _or_4273 = _and_1287 | _or_4271;
-  assign _mux_4274 = _and_1280 ? 15'h0000 : _mux_4272;
-  assign _or_4275 = _and_1280 | _or_4273;
-  assign _mux_4276 = _and_1306 ? 1'b0 : 1'b1;
-  assign _or_4277 = _and_1306 | _and_1313;
-  assign _mux_4278 = _and_1306 ? 24'h000000 : alloc_blk;
-  assign _mux_4279 = _and_1313 ? 5'h01 : upd_mlen;
-  assign _or_4280 = _and_1313 | _and_240;
-  assign _mux_4281 = _and_1306 ? 5'h00 : _mux_4279;
-  assign _or_4282 = _and_1306 | _or_4280;
-  assign _mux_4283 = _and_240 ? _slice_1303 : _slice_1296;
-  assign _or_4284 = _and_240 | mib_v_32;
-  assign _mux_4285 = _and_1313 ? alloc_age : _mux_4283;
-  assign _or_4286 = _and_1313 | _or_4284;
-  assign _mux_4287 = _and_1306 ? 15'h0000 : _mux_4285;
-  assign _or_4288 = _and_1306 | _or_4286;
-  assign _mux_4289 = _and_1332 ? 1'b0 : 1'b1;
-  assign _or_4290 = _and_1332 | _and_1339;
-  assign _mux_4291 = _and_1332 ? 24'h000000 : alloc_blk;
-  assign _mux_4292 = _and_1339 ? 5'h01 : upd_mlen;
-  assign _or_4293 = _and_1339 | _and_247;
-  assign _mux_4294 = _and_1332 ? 5'h00 : _mux_4292;
-  assign _or_4295 = _and_1332 | _or_4293;
-  assign _mux_4296 = _and_247 ? _slice_1329 : _slice_1322;
-  assign _or_4297 = _and_247 | mib_v_33;
-  assign _mux_4298 = _and_1339 ? alloc_age : _mux_4296;
-  assign _or_4299 = _and_1339 | _or_4297;
-  assign _mux_4300 = _and_1332 ? 15'h0000 : _mux_4298;
-  assign _or_4301 = _and_1332 | _or_4299;
-  assign _mux_4302 = _and_1358 ? 1'b0 : 1'b1;
-  assign _or_4303 = _and_1358 | _and_1365;
-  assign _mux_4304 = _and_1358 ? 24'h000000 : alloc_blk;
-  assign _mux_4305 = _and_1365 ? 5'h01 : upd_mlen;
-  assign _or_4306 = _and_1365 | _and_254;
-  assign _mux_4307 = _and_1358 ? 5'h00 : _mux_4305;
-  assign _or_4308 = _and_1358 | _or_4306;
-  assign _mux_4309 = _and_254 ? _slice_1355 : _slice_1348;
-  assign _or_4310 = _and_254 | mib_v_34;
-  assign _mux_4311 = _and_1365 ? alloc_age : _mux_4309;
-  assign _or_4312 = _and_1365 | _or_4310;
-  assign _mux_4313 = _and_1358 ? 15'h0000 : _mux_4311;
-  assign _or_4314 = _and_1358 | _or_4312;
-  assign _mux_4315 = _and_1384 ? 1'b0 : 1'b1;
-  assign _or_4316 = _and_1384 | _and_1391;
-  assign _mux_4317 = _and_1384 ? 24'h000000 : alloc_blk;
-  assign _mux_4318 = _and_1391 ? 5'h01 : upd_mlen;
-  assign _or_4319 = _and_1391 | _and_261;
-  assign _mux_4320 = _and_1384 ? 5'h00 : _mux_4318;
-  assign _or_4321 = _and_1384 | _or_4319;
-  assign _mux_4322 = _and_261 ? _slice_1381 : _slice_1374;
-  assign _or_4323 = _and_261 | mib_v_35;
-  assign _mux_4324 = _and_1391 ? alloc_age : _mux_4322;
-  assign _or_4325 = _and_1391 | _or_4323;
-  assign _mux_4326 = _and_1384 ? 15'h0000 : _mux_4324;
-  assign _or_4327 = _and_1384 | _or_4325;
-  assign _mux_4328 = _and_1410 ? 1'b0 : 1'b1;
-  assign _or_4329 = _and_1410 | _and_1417;
-  assign _mux_4330 = _and_1410 ? 24'h000000 : alloc_blk;
-  assign _mux_4331 = _and_1417 ? 5'h01 : upd_mlen;
-  assign _or_4332 = _and_1417 | _and_268;
-  assign _mux_4333 = _and_1410 ? 5'h00 : _mux_4331;
-  assign _or_4334 = _and_1410 | _or_4332;
-  assign _mux_4335 = _and_268 ? _slice_1407 : _slice_1400;
-  assign _or_4336 = _and_268 | mib_v_36;
-  assign _mux_4337 = _and_1417 ? alloc_age : _mux_4335;
-  assign _or_4338 = _and_1417 | _or_4336;
-  assign _mux_4339 = _and_1410 ? 15'h0000 : _mux_4337;
-  assign _or_4340 = _and_1410 | _or_4338;
-  assign _mux_4341 = _and_1436 ? 1'b0 : 1'b1;
-  assign _or_4342 = _and_1436 | _and_1443;
-  assign _mux_4343 = _and_1436 ? 24'h000000 : alloc_blk;
-  assign _mux_4344 = _and_1443 ? 5'h01 : upd_mlen;
-  assign _or_4345 = _and_1443 | _and_275;
-  assign _mux_4346 = _and_1436 ? 5'h00 : _mux_4344;
-  assign _or_4347 = _and_1436 | _or_4345;
-  assign _mux_4348 = _and_275 ? _slice_1433 : _slice_1426;
-  assign _or_4349 = _and_275 | mib_v_37;
-  assign _mux_4350 = _and_1443 ? alloc_age : _mux_4348;
-  assign _or_4351 = _and_1443 | _or_4349;
-  assign _mux_4352 = _and_1436 ? 15'h0000 : _mux_4350;
-  assign _or_4353 = _and_1436 | _or_4351;
-  assign _mux_4354 = _and_1462 ? 1'b0 : 1'b1;
-  assign _or_4355 = _and_1462 | _and_1469;
-  assign _mux_4356 = _and_1462 ? 24'h000000 : alloc_blk;
-  assign _mux_4357 = _and_1469 ? 5'h01 : upd_mlen;
-  assign _or_4358 = _and_1469 | _and_282;
-  assign _mux_4359 = _and_1462 ? 5'h00 : _mux_4357;
-  assign _or_4360 = _and_1462 | _or_4358;
-  assign _mux_4361 = _and_282 ? _slice_1459 : _slice_1452;
-  assign _or_4362 = _and_282 | mib_v_38;
-  assign _mux_4363 = _and_1469 ? alloc_age : _mux_4361;
-  assign _or_4364 = _and_1469 | _or_4362;
-  assign _mux_4365 = _and_1462 ? 15'h0000 : _mux_4363;
-  assign _or_4366 = _and_1462 | _or_4364;
-  assign _mux_4367 = _and_1488 ? 1'b0 : 1'b1;
-  assign _or_4368 = _and_1488 | _and_1495;
-  assign _mux_4369 = _and_1488 ? 24'h000000 : alloc_blk;
-  assign _mux_4370 = _and_1495 ? 5'h01 : upd_mlen;
-  assign _or_4371 = _and_1495 | _and_289;
-  assign _mux_4372 = _and_1488 ? 5'h00 : _mux_4370;
-  assign _or_4373 = _and_1488 | _or_4371;
-  assign _mux_4374 = _and_289 ? _slice_1485 : _slice_1478;
-  assign _or_4375 = _and_289 | mib_v_39;
-  assign _mux_4376 = _and_1495 ? alloc_age : _mux_4374;
-  assign _or_4377 = _and_1495 | _or_4375;
-  assign _mux_4378 = _and_1488 ? 15'h0000 : _mux_4376;
-  assign _or_4379 = _and_1488 | _or_4377;
-  assign _mux_4380 = _and_1514 ? 1'b0 : 1'b1;
-  assign _or_4381 = _and_1514 | _and_1521;
-  assign _mux_4382 = _and_1514 ? 24'h000000 : alloc_blk;
-  assign _mux_4383 = _and_1521 ? 5'h01 : upd_mlen;
-  assign _or_4384 = _and_1521 | _and_296;
-  assign _mux_4385 = _and_1514 ? 5'h00 : _mux_4383;
-  assign _or_4386 = _and_1514 | _or_4384;
-  assign _mux_4387 = _and_296 ? _slice_1511 : _slice_1504;
-  assign _or_4388 = _and_296 | mib_v_40;
-  assign _mux_4389 = _and_1521 ? alloc_age : _mux_4387;
-  assign _or_4390 = _and_1521 | _or_4388;
-  assign _mux_4391 = _and_1514 ? 15'h0000 : _mux_4389;
-  assign _or_4392 = _and_1514 | _or_4390;
-  assign _mux_4393 = _and_1540 ? 1'b0 : 1'b1;
-  assign _or_4394 = _and_1540 | _and_1547;
-  assign _mux_4395 = _and_1540 ? 24'h000000 : alloc_blk;
-  assign _mux_4396 = _and_1547 ? 5'h01 : upd_mlen;
-  assign _or_4397 = _and_1547 | _and_303;
-  assign _mux_4398 = _and_1540 ? 5'h00 : _mux_4396;
-  assign _or_4399 = _and_1540 | _or_4397;
-  assign _mux_4400 = _and_303 ? _slice_1537 : _slice_1530;
-  assign _or_4401 = _and_303 | mib_v_41;
-  assign _mux_4402 = _and_1547 ? alloc_age : _mux_4400;
-  assign _or_4403 = _and_1547 | _or_4401;
-  assign _mux_4404 = _and_1540 ? 15'h0000 : _mux_4402;
-  assign _or_4405 = _and_1540 | _or_4403;
-  assign _mux_4406 = _and_1566 ? 1'b0 : 1'b1;
-  assign _or_4407 = _and_1566 | _and_1573;
-  assign _mux_4408 = _and_1566 ? 24'h000000 : alloc_blk;
-  assign _mux_4409 = _and_1573 ? 5'h01 : upd_mlen;
-  assign _or_4410 = _and_1573 | _and_310;
-  assign _mux_4411 = _and_1566 ? 5'h00 : _mux_4409;
-  assign _or_4412 = _and_1566 | _or_4410;
-  assign _mux_4413 = _and_310 ? _slice_1563 : _slice_1556;
-  assign _or_4414 = _and_310 | mib_v_42;
-  assign _mux_4415 = _and_1573 ? alloc_age : _mux_4413;
-  assign _or_4416 = _and_1573 | _or_4414;
-  assign _mux_4417 = _and_1566 ? 15'h0000 : _mux_4415;
-  assign _or_4418 = _and_1566 | _or_4416;
-  assign _mux_4419 = _and_1592 ? 1'b0 : 1'b1;
-  assign _or_4420 = _and_1592 | _and_1599;
-  assign _mux_4421 = _and_1592 ? 24'h000000 : alloc_blk;
-  assign _mux_4422 = _and_1599 ? 5'h01 : upd_mlen;
-  assign _or_4423 = _and_1599 | _and_317;
-  assign _mux_4424 = _and_1592 ? 5'h00 : _mux_4422;
-  assign _or_4425 = _and_1592 | _or_4423;
-  assign _mux_4426 = _and_317 ? _slice_1589 : _slice_1582;
-  assign _or_4427 = _and_317 | mib_v_43;
-  assign _mux_4428 = _and_1599 ? alloc_age : _mux_4426;
-  assign _or_4429 = _and_1599 | _or_4427;
-  assign _mux_4430 = _and_1592 ? 15'h0000 : _mux_4428;
-  assign _or_4431 = _and_1592 | _or_4429;
-  assign _mux_4432 = _and_1618 ? 1'b0 : 1'b1;
-  assign _or_4433 = _and_1618 | _and_1625;
-  assign _mux_4434 = _and_1618 ? 24'h000000 : alloc_blk;
-  assign _mux_4435 = _and_1625 ? 5'h01 : upd_mlen;
-  assign _or_4436 = _and_1625 | _and_324;
-  assign _mux_4437 = _and_1618 ? 5'h00 : _mux_4435;
-  assign _or_4438 = _and_1618 | _or_4436;
-  assign _mux_4439 = _and_324 ? _slice_1615 : _slice_1608;
-  assign _or_4440 = _and_324 | mib_v_44;
-  assign _mux_4441 = _and_1625 ? alloc_age : _mux_4439;
-  assign _or_4442 = _and_1625 | _or_4440;
-  assign _mux_4443 = _and_1618 ? 15'h0000 : _mux_4441;
-  assign _or_4444 = _and_1618 | _or_4442;
-  assign _mux_4445 = _and_1644 ? 1'b0 : 1'b1;
-  assign _or_4446 = _and_1644 | _and_1651;
-  assign _mux_4447 = _and_1644 ? 24'h000000 : alloc_blk;
-  assign _mux_4448 = _and_1651 ? 5'h01 : upd_mlen;
-  assign _or_4449 = _and_1651 | _and_331;
-  assign _mux_4450 = _and_1644 ? 5'h00 : _mux_4448;
-  assign _or_4451 = _and_1644 | _or_4449;
-  assign _mux_4452 = _and_331 ? _slice_1641 : _slice_1634;
-  assign _or_4453 = _and_331 | mib_v_45;
-  assign _mux_4454 = _and_1651 ? alloc_age : _mux_4452;
-  assign _or_4455 = _and_1651 | _or_4453;
-  assign _mux_4456 = _and_1644 ? 15'h0000 : _mux_4454;
-  assign _or_4457 = _and_1644 | _or_4455;
-  assign _mux_4458 = _and_1670 ? 1'b0 : 1'b1;
-  assign _or_4459 = _and_1670 | _and_1677;
-  assign _mux_4460 = _and_1670 ? 24'h000000 : alloc_blk;
-  assign _mux_4461 = _and_1677 ? 5'h01 : upd_mlen;
-  assign _or_4462 = _and_1677 | _and_338;
-  assign _mux_4463 = _and_1670 ? 5'h00 : _mux_4461;
-  assign _or_4464 = _and_1670 | _or_4462;
-  assign _mux_4465 = _and_338 ? _slice_1667 : _slice_1660;
-  assign _or_4466 = _and_338 | mib_v_46;
-  assign _mux_4467 = _and_1677 ? alloc_age : _mux_4465;
-  assign _or_4468 = _and_1677 | _or_4466;
-  assign _mux_4469 = _and_1670 ? 15'h0000 : _mux_4467;
-  assign _or_4470 = _and_1670 | _or_4468;
-  assign _mux_4471 = _and_1696 ? 1'b0 : 1'b1;
-  assign _or_4472 = _and_1696 | _and_1703;
-  assign _mux_4473 = _and_1696 ? 24'h000000 : alloc_blk;
-  assign _mux_4474 = _and_1703 ? 5'h01 : upd_mlen;
-  assign _or_4475 = _and_1703 | _and_345;
-  assign _mux_4476 = _and_1696 ? 5'h00 : _mux_4474;
-  assign _or_4477 = _and_1696 | _or_4475;
-  assign _mux_4478 = _and_345 ? _slice_1693 : _slice_1686;
-  assign _or_4479 = _and_345 | mib_v_47;
-  assign _mux_4480 = _and_1703 ? alloc_age : _mux_4478;
-  assign _or_4481 = _and_1703 | _or_4479;
-  assign _mux_4482 = _and_1696 ? 15'h0000 : _mux_4480;
-  assign _or_4483 = _and_1696 | _or_4481;
-  assign _mux_4484 = _and_1722 ? 1'b0 : 1'b1;
-  assign _or_4485 = _and_1722 | _and_1729;
-  assign _mux_4486 = _and_1722 ? 24'h000000 : alloc_blk;
-  assign _mux_4487 = _and_1729 ? 5'h01 : upd_mlen;
-  assign _or_4488 = _and_1729 | _and_352;
-  assign _mux_4489 = _and_1722 ? 5'h00 : _mux_4487;
-  assign _or_4490 = _and_1722 | _or_4488;
-  assign _mux_4491 = _and_352 ? _slice_1719 : _slice_1712;
-  assign _or_4492 = _and_352 | mib_v_48;
-  assign _mux_4493 = _and_1729 ? alloc_age : _mux_4491;
-  assign _or_4494 = _and_1729 | _or_4492;
-  assign _mux_4495 = _and_1722 ? 15'h0000 : _mux_4493;
-  assign _or_4496 = _and_1722 | _or_4494;
-  assign _mux_4497 = _and_1748 ? 1'b0 : 1'b1;
-  assign _or_4498 = _and_1748 | _and_1755;
-  assign _mux_4499 = _and_1748 ? 24'h000000 : alloc_blk;
-  assign _mux_4500 = _and_1755 ? 5'h01 : upd_mlen;
-  assign _or_4501 = _and_1755 | _and_359;
-  assign _mux_4502 = _and_1748 ? 5'h00 : _mux_4500;
-  assign _or_4503 = _and_1748 | _or_4501;
-  assign _mux_4504 = _and_359 ? _slice_1745 : _slice_1738;
-  assign _or_4505 = _and_359 | mib_v_49;
-  assign _mux_4506 = _and_1755 ? alloc_age : _mux_4504;
-  assign _or_4507 = _and_1755 | _or_4505;
-  assign _mux_4508 = _and_1748 ? 15'h0000 : _mux_4506;
-  assign _or_4509 = _and_1748 | _or_4507;
-  assign _mux_4510 = _and_1774 ? 1'b0 : 1'b1;
-  assign _or_4511 = _and_1774 | _and_1781;
-  assign _mux_4512 = _and_1774 ? 24'h000000 : alloc_blk;
-  assign _mux_4513 = _and_1781 ? 5'h01 : upd_mlen;
-  assign _or_4514 = _and_1781 | _and_366;
-  assign _mux_4515 = _and_1774 ? 5'h00 : _mux_4513;
-  assign _or_4516 = _and_1774 | _or_4514;
-  assign _mux_4517 = _and_366 ? _slice_1771 : _slice_1764;
-  assign _or_4518 = _and_366 | mib_v_50;
-  assign _mux_4519 = _and_1781 ? alloc_age : _mux_4517;
-  assign _or_4520 = _and_1781 | _or_4518;
-  assign _mux_4521 = _and_1774 ? 15'h0000 : _mux_4519;
-  assign _or_4522 = _and_1774 | _or_4520;
-  assign _mux_4523 = _and_1800 ? 1'b0 : 1'b1;
-  assign _or_4524 = _and_1800 | _and_1807;
-  assign _mux_4525 = _and_1800 ? 24'h000000 : alloc_blk;
-  assign _mux_4526 = _and_1807 ? 5'h01 : upd_mlen;
-  assign _or_4527 = _and_1807 | _and_373;
-  assign _mux_4528 = _and_1800 ? 5'h00 : _mux_4526;
-  assign _or_4529 = _and_1800 | _or_4527;
-  assign _mux_4530 = _and_373 ? _slice_1797 : _slice_1790;
-  assign _or_4531 = _and_373 | mib_v_51;
-  assign _mux_4532 = _and_1807 ? alloc_age : _mux_4530;
-  assign _or_4533 = _and_1807 | _or_4531;
-  assign _mux_4534 = _and_1800 ? 15'h0000 : _mux_4532;
-  assign _or_4535 = _and_1800 | _or_4533;
-  assign _mux_4536 = _and_1826 ? 1'b0 : 1'b1;
-  assign _or_4537 = _and_1826 | _and_1833;
-  assign _mux_4538 = _and_1826 ? 24'h000000 : alloc_blk;
-  assign _mux_4539 = _and_1833 ? 5'h01 : upd_mlen;
-  assign _or_4540 = _and_1833 | _and_380;
-  assign _mux_4541 = _and_1826 ? 5'h00 : _mux_4539;
-  assign _or_4542 = _and_1826 | _or_4540;
-  assign _mux_4543 = _and_380 ? _slice_1823 : _slice_1816;
-  assign _or_4544 = _and_380 | mib_v_52;
-  assign _mux_4545 = _and_1833 ? alloc_age : _mux_4543;
-  assign _or_4546 = _and_1833 | _or_4544;
-  assign _mux_4547 = _and_1826 ? 15'h0000 : _mux_4545;
-  assign _or_4548 = _and_1826 | _or_4546;
-  assign _mux_4549 = _and_1852 ? 1'b0 : 1'b1;
-  assign _or_4550 = _and_1852 | _and_1859;
-  assign _mux_4551 = _and_1852 ? 24'h000000 : alloc_blk;
-  assign _mux_4552 = _and_1859 ? 5'h01 : upd_mlen;
-  assign _or_4553 = _and_1859 | _and_387;
-  assign _mux_4554 = _and_1852 ? 5'h00 : _mux_4552;
-  assign _or_4555 = _and_1852 | _or_4553;
-  assign _mux_4556 = _and_387 ? _slice_1849 : _slice_1842;
-  assign _or_4557 = _and_387 | mib_v_53;
-  assign _mux_4558 = _and_1859 ? alloc_age : _mux_4556;
-  assign _or_4559 = _and_1859 | _or_4557;
-  assign _mux_4560 = _and_1852 ? 15'h0000 : _mux_4558;
-  assign _or_4561 = _and_1852 | _or_4559;
-  assign _mux_4562 = _and_1878 ? 1'b0 : 1'b1;
-  assign _or_4563 = _and_1878 | _and_1885;
-  assign _mux_4564 = _and_1878 ? 24'h000000 : alloc_blk;
-  assign _mux_4565 = _and_1885 ? 5'h01 : upd_mlen;
-  assign _or_4566 = _and_1885 | _and_394;
-  assign _mux_4567 = _and_1878 ? 5'h00 : _mux_4565;
-  assign _or_4568 = _and_1878 | _or_4566;
-  assign _mux_4569 = _and_394 ? _slice_1875 : _slice_1868;
-  assign _or_4570 = _and_394 | mib_v_54;
-  assign _mux_4571 = _and_1885 ? alloc_age : _mux_4569;
-  assign _or_4572 = _and_1885 | _or_4570;
-  assign _mux_4573 = _and_1878 ? 15'h0000 : _mux_4571;
-  assign _or_4574 = _and_1878 | _or_4572;
-  assign _mux_4575 = _and_1904 ? 1'b0 : 1'b1;
-  assign _or_4576 = _and_1904 | _and_1911;
-  assign _mux_4577 = _and_1904 ? 24'h000000 : alloc_blk;
-  assign _mux_4578 = _and_1911 ? 5'h01 : upd_mlen;
-  assign _or_4579 = _and_1911 | _and_401;
-  assign _mux_4580 = _and_1904 ? 5'h00 : _mux_4578;
-  assign _or_4581 = _and_1904 | _or_4579;
-  assign _mux_4582 = _and_401 ? _slice_1901 : _slice_1894;
-  assign _or_4583 = _and_401 | mib_v_55;
-  assign _mux_4584 = _and_1911 ? alloc_age : _mux_4582;
-  assign _or_4585 = _and_1911 | _or_4583;
-  assign _mux_4586 = _and_1904 ? 15'h0000 : _mux_4584;
-  assign _or_4587 = _and_1904 | _or_4585;
-  assign _mux_4588 = _and_1930 ? 1'b0 : 1'b1;
-  assign _or_4589 = _and_1930 | _and_1937;
-  assign _mux_4590 = _and_1930 ? 24'h000000 : alloc_blk;
-  assign _mux_4591 = _and_1937 ? 5'h01 : upd_mlen;
-  assign _or_4592 = _and_1937 | _and_408;
-  assign _mux_4593 = _and_1930 ? 5'h00 : _mux_4591;
-  assign _or_4594 = _and_1930 | _or_4592;
-  assign _mux_4595 = _and_408 ? _slice_1927 : _slice_1920;
-  assign _or_4596 = _and_408 | mib_v_56;
-  assign _mux_4597 = _and_1937 ? alloc_age : _mux_4595;
-  assign _or_4598 = _and_1937 | _or_4596;
-  assign _mux_4599 = _and_1930 ? 15'h0000 : _mux_4597;
-  assign _or_4600 = _and_1930 | _or_4598;
-  assign _mux_4601 = _and_1956 ? 1'b0 : 1'b1;
-  assign _or_4602 = _and_1956 | _and_1963;
-  assign _mux_4603 = _and_1956 ? 24'h000000 : alloc_blk;
-  assign _mux_4604 = _and_1963 ? 5'h01 : upd_mlen;
-  assign _or_4605 = _and_1963 | _and_415;
-  assign _mux_4606 = _and_1956 ? 5'h00 : _mux_4604;
-  assign _or_4607 = _and_1956 | _or_4605;
-  assign _mux_4608 = _and_415 ? _slice_1953 : _slice_1946;
-  assign _or_4609 = _and_415 | mib_v_57;
-  assign _mux_4610 = _and_1963 ? alloc_age : _mux_4608;
-  assign _or_4611 = _and_1963 | _or_4609;
-  assign _mux_4612 = _and_1956 ? 15'h0000 : _mux_4610;
-  assign _or_4613 = _and_1956 | _or_4611;
-  assign _mux_4614 = _and_1982 ? 1'b0 : 1'b1;
-  assign _or_4615 = _and_1982 | _and_1989;
-  assign _mux_4616 = _and_1982 ? 24'h000000 : alloc_blk;
-  assign _mux_4617 = _and_1989 ? 5'h01 : upd_mlen;
-  assign _or_4618 = _and_1989 | _and_422;
-  assign _mux_4619 = _and_1982 ? 5'h00 : _mux_4617;
-  assign _or_4620 = _and_1982 | _or_4618;
-  assign _mux_4621 = _and_422 ? _slice_1979 : _slice_1972;
-  assign _or_4622 = _and_422 | mib_v_58;
-  assign _mux_4623 = _and_1989 ? alloc_age : _mux_4621;
-  assign _or_4624 = _and_1989 | _or_4622;
-  assign _mux_4625 = _and_1982 ? 15'h0000 : _mux_4623;
-  assign _or_4626 = _and_1982 | _or_4624;
-  assign _mux_4627 = _and_2008 ? 1'b0 : 1'b1;
-  assign _or_4628 = _and_2008 | _and_2015;
-  assign _mux_4629 = _and_2008 ? 24'h000000 : alloc_blk;
-  assign _mux_4630 = _and_2015 ? 5'h01 : upd_mlen;
-  assign _or_4631 = _and_2015 | _and_429;
-  assign _mux_4632 = _and_2008 ? 5'h00 : _mux_4630;
-  assign _or_4633 = _and_2008 | _or_4631;
-  assign _mux_4634 = _and_429 ? _slice_2005 : _slice_1998;
-  assign _or_4635 = _and_429 | mib_v_59;
-  assign _mux_4636 = _and_2015 ? alloc_age : _mux_4634;
-  assign _or_4637 = _and_2015 | _or_4635;
-  assign _mux_4638 = _and_2008 ? 15'h0000 : _mux_4636;
-  assign _or_4639 = _and_2008 | _or_4637;
-  assign _mux_4640 = _and_2034 ? 1'b0 : 1'b1;
-  assign _or_4641 = _and_2034 | _and_2041;
-  assign _mux_4642 = _and_2034 ? 24'h000000 : alloc_blk;
-  assign _mux_4643 = _and_2041 ? 5'h01 : upd_mlen;
-  assign _or_4644 = _and_2041 | _and_436;
-  assign _mux_4645 = _and_2034 ? 5'h00 : _mux_4643;
-  assign _or_4646 = _and_2034 | _or_4644;
-  assign _mux_4647 = _and_436 ? _slice_2031 : _slice_2024;
-  assign _or_4648 = _and_436 | mib_v_60;
-  assign _mux_4649 = _and_2041 ? alloc_age : _mux_4647;
-  assign _or_4650 = _and_2041 | _or_4648;
-  assign _mux_4651 = _and_2034 ? 15'h0000 : _mux_4649;
-  assign _or_4652 = _and_2034 | _or_4650;
-  assign _mux_4653 = _and_2060 ? 1'b0 : 1'b1;
-  assign _or_4654 = _and_2060 | _and_2067;
-  assign _mux_4655 = _and_2060 ? 24'h000000 : alloc_blk;
-  assign _mux_4656 = _and_2067 ? 5'h01 : upd_mlen;
-  assign _or_4657 = _and_2067 | _and_443;
-  assign _mux_4658 = _and_2060 ? 5'h00 : _mux_4656;
-  assign _or_4659 = _and_2060 | _or_4657;
-  assign _mux_4660 = _and_443 ? _slice_2057 : _slice_2050;
-  assign _or_4661 = _and_443 | mib_v_61;
-  assign _mux_4662 = _and_2067 ? alloc_age : _mux_4660;
-  assign _or_4663 = _and_2067 | _or_4661;
-  assign _mux_4664 = _and_2060 ? 15'h0000 : _mux_4662;
-  assign _or_4665 = _and_2060 | _or_4663;
-  assign _mux_4666 = _and_2086 ? 1'b0 : 1'b1;
-  assign _or_4667 = _and_2086 | _and_2093;
-  assign _mux_4668 = _and_2086 ? 24'h000000 : alloc_blk;
-  assign _mux_4669 = _and_2093 ? 5'h01 : upd_mlen;
-  assign _or_4670 = _and_2093 | _and_450;
-  assign _mux_4671 = _and_2086 ? 5'h00 : _mux_4669;
-  assign _or_4672 = _and_2086 | _or_4670;
-  assign _mux_4673 = _and_450 ? _slice_2083 : _slice_2076;
-  assign _or_4674 = _and_450 | mib_v_62;
-  assign _mux_4675 = _and_2093 ? alloc_age : _mux_4673;
-  assign _or_4676 = _and_2093 | _or_4674;
-  assign _mux_4677 = _and_2086 ? 15'h0000 : _mux_4675;
-  assign _or_4678 = _and_2086 | _or_4676;
-  assign _mux_4679 = _and_2112 ? 1'b0 : 1'b1;
-  assign _or_4680 = _and_2112 | _and_2119;
-  assign _mux_4681 = _and_2112 ? 24'h000000 : alloc_blk;
-  assign _mux_4682 = _and_2119 ? 5'h01 : upd_mlen;
-  assign _or_4683 = _and_2119 | _and_457;
-  assign _mux_4684 = _and_2112 ? 5'h00 : _mux_4682;
-  assign _or_4685 = _and_2112 | _or_4683;
-  assign _mux_4686 = _and_457 ? _slice_2109 : _slice_2102;
-  assign _or_4687 = _and_457 | mib_v_63;
-  assign _mux_4688 = _and_2119 ? alloc_age : _mux_4686;
-  assign _or_4689 = _and_2119 | _or_4687;
-  assign _mux_4690 = _and_2112 ? 15'h0000 : _mux_4688;
-  assign _or_4691 = _and_2112 | _or_4689;
+  assign _mux_2314 = _and_474 ? 1'b0 : 1'b1;
+  assign _or_2315 = _and_474 | _and_481;
+  assign _mux_2316 = _and_474 ? 24'h000000 : alloc_blk;
+  assign _mux_2317 = _and_481 ? 5'h01 : upd_mlen;
+  assign _or_2318 = _and_481 | _and_16;
+  assign _mux_2319 = _and_474 ? 5'h00 : _mux_2317;
+  assign _or_2320 = _and_474 | _or_2318;
+  assign _mux_2321 = _and_16 ? _slice_471 : _slice_464;
+  assign _or_2322 = _and_16 | mib_v_0;
+  assign _mux_2323 = _and_481 ? alloc_age : _mux_2321;
+  assign _or_2324 = _and_481 | _or_2322;
+  assign _mux_2325 = _and_474 ? 15'h0000 : _mux_2323;
+  assign _or_2326 = _and_474 | _or_2324;
+  assign _mux_2327 = _and_500 ? 1'b0 : 1'b1;
+  assign _or_2328 = _and_500 | _and_507;
+  assign _mux_2329 = _and_500 ? 24'h000000 : alloc_blk;
+  assign _mux_2330 = _and_507 ? 5'h01 : upd_mlen;
+  assign _or_2331 = _and_507 | _and_23;
+  assign _mux_2332 = _and_500 ? 5'h00 : _mux_2330;
+  assign _or_2333 = _and_500 | _or_2331;
+  assign _mux_2334 = _and_23 ? _slice_497 : _slice_490;
+  assign _or_2335 = _and_23 | mib_v_1;
+  assign _mux_2336 = _and_507 ? alloc_age : _mux_2334;
+  assign _or_2337 = _and_507 | _or_2335;
+  assign _mux_2338 = _and_500 ? 15'h0000 : _mux_2336;
+  assign _or_2339 = _and_500 | _or_2337;
+  assign _mux_2340 = _and_526 ? 1'b0 : 1'b1;
+  assign _or_2341 = _and_526 | _and_533;
+  assign _mux_2342 = _and_526 ? 24'h000000 : alloc_blk;
+  assign _mux_2343 = _and_533 ? 5'h01 : upd_mlen;
+  assign _or_2344 = _and_533 | _and_30;
+  assign _mux_2345 = _and_526 ? 5'h00 : _mux_2343;
+  assign _or_2346 = _and_526 | _or_2344;
+  assign _mux_2347 = _and_30 ? _slice_523 : _slice_516;
+  assign _or_2348 = _and_30 | mib_v_2;
+  assign _mux_2349 = _and_533 ? alloc_age : _mux_2347;
+  assign _or_2350 = _and_533 | _or_2348;
+  assign _mux_2351 = _and_526 ? 15'h0000 : _mux_2349;
+  assign _or_2352 = _and_526 | _or_2350;
+  assign _mux_2353 = _and_552 ? 1'b0 : 1'b1;
+  assign _or_2354 = _and_552 | _and_559;
+  assign _mux_2355 = _and_552 ? 24'h000000 : alloc_blk;
+  assign _mux_2356 = _and_559 ? 5'h01 : upd_mlen;
+  assign _or_2357 = _and_559 | _and_37;
+  assign _mux_2358 = _and_552 ? 5'h00 : _mux_2356;
+  assign _or_2359 = _and_552 | _or_2357;
+  assign _mux_2360 = _and_37 ? _slice_549 : _slice_542;
+  assign _or_2361 = _and_37 | mib_v_3;
+  assign _mux_2362 = _and_559 ? alloc_age : _mux_2360;
+  assign _or_2363 = _and_559 | _or_2361;
+  assign _mux_2364 = _and_552 ? 15'h0000 : _mux_2362;
+  assign _or_2365 = _and_552 | _or_2363;
+  assign _mux_2366 = _and_578 ? 1'b0 : 1'b1;
+  assign _or_2367 = _and_578 | _and_585;
+  assign _mux_2368 = _and_578 ? 24'h000000 : alloc_blk;
+  assign _mux_2369 = _and_585 ? 5'h01 : upd_mlen;
+  assign _or_2370 = _and_585 | _and_44;
+  assign _mux_2371 = _and_578 ? 5'h00 : _mux_2369;
+  assign _or_2372 = _and_578 | _or_2370;
+  assign _mux_2373 = _and_44 ? _slice_575 : _slice_568;
+  assign _or_2374 = _and_44 | mib_v_4;
+  assign _mux_2375 = _and_585 ? alloc_age : _mux_2373;
+  assign _or_2376 = _and_585 | _or_2374;
+  assign _mux_2377 = _and_578 ? 15'h0000 : _mux_2375;
+  assign _or_2378 = _and_578 | _or_2376;
+  assign _mux_2379 = _and_604 ? 1'b0 : 1'b1;
+  assign _or_2380 = _and_604 | _and_611;
+  assign _mux_2381 = _and_604 ? 24'h000000 : alloc_blk;
+  assign _mux_2382 = _and_611 ? 5'h01 : upd_mlen;
+  assign _or_2383 = _and_611 | _and_51;
+  assign _mux_2384 = _and_604 ? 5'h00 : _mux_2382;
+  assign _or_2385 = _and_604 | _or_2383;
+  assign _mux_2386 = _and_51 ? _slice_601 : _slice_594;
+  assign _or_2387 = _and_51 | mib_v_5;
+  assign _mux_2388 = _and_611 ? alloc_age : _mux_2386;
+  assign _or_2389 = _and_611 | _or_2387;
+  assign _mux_2390 = _and_604 ? 15'h0000 : _mux_2388;
+  assign _or_2391 = _and_604 | _or_2389;
+  assign _mux_2392 = _and_630 ? 1'b0 : 1'b1;
+  assign _or_2393 = _and_630 | _and_637;
+  assign _mux_2394 = _and_630 ? 24'h000000 : alloc_blk;
+  assign _mux_2395 = _and_637 ? 5'h01 : upd_mlen;
+  assign _or_2396 = _and_637 | _and_58;
+  assign _mux_2397 = _and_630 ? 5'h00 : _mux_2395;
+  assign _or_2398 = _and_630 | _or_2396;
+  assign _mux_2399 = _and_58 ? _slice_627 : _slice_620;
+  assign _or_2400 = _and_58 | mib_v_6;
+  assign _mux_2401 = _and_637 ? alloc_age : _mux_2399;
+  assign _or_2402 = _and_637 | _or_2400;
+  assign _mux_2403 = _and_630 ? 15'h0000 : _mux_2401;
+  assign _or_2404 = _and_630 | _or_2402;
+  assign _mux_2405 = _and_656 ? 1'b0 : 1'b1;
+  assign _or_2406 = _and_656 | _and_663;
+  assign _mux_2407 = _and_656 ? 24'h000000 : alloc_blk;
+  assign _mux_2408 = _and_663 ? 5'h01 : upd_mlen;
+  assign _or_2409 = _and_663 | _and_65;
+  assign _mux_2410 = _and_656 ? 5'h00 : _mux_2408;
+  assign _or_2411 = _and_656 | _or_2409;
+  assign _mux_2412 = _and_65 ? _slice_653 : _slice_646;
+  assign _or_2413 = _and_65 | mib_v_7;
+  assign _mux_2414 = _and_663 ? alloc_age : _mux_2412;
+  assign _or_2415 = _and_663 | _or_2413;
+  assign _mux_2416 = _and_656 ? 15'h0000 : _mux_2414;
+  assign _or_2417 = _and_656 | _or_2415;
+  assign _mux_2418 = _and_682 ? 1'b0 : 1'b1;
+  assign _or_2419 = _and_682 | _and_689;
+  assign _mux_2420 = _and_682 ? 24'h000000 : alloc_blk;
+  assign _mux_2421 = _and_689 ? 5'h01 : upd_mlen;
+  assign _or_2422 = _and_689 | _and_72;
+  assign _mux_2423 = _and_682 ? 5'h00 : _mux_2421;
+  assign _or_2424 = _and_682 | _or_2422;
+  assign _mux_2425 = _and_72 ? _slice_679 : _slice_672;
+  assign _or_2426 = _and_72 | mib_v_8;
+  assign _mux_2427 = _and_689 ? alloc_age : _mux_2425;
+  assign _or_2428 = _and_689 | _or_2426;
+  assign _mux_2429 = _and_682 ? 15'h0000 : _mux_2427;
+  assign _or_2430 = _and_682 | _or_2428;
+  assign _mux_2431 = _and_708 ? 1'b0 : 1'b1;
+  assign _or_2432 = _and_708 | _and_715;
+  assign _mux_2433 = _and_708 ? 24'h000000 : alloc_blk;
+  assign _mux_2434 = _and_715 ? 5'h01 : upd_mlen;
+  assign _or_2435 = _and_715 | _and_79;
+  assign _mux_2436 = _and_708 ? 5'h00 : _mux_2434;
+  assign _or_2437 = _and_708 | _or_2435;
+  assign _mux_2438 = _and_79 ? _slice_705 : _slice_698;
+  assign _or_2439 = _and_79 | mib_v_9;
+  assign _mux_2440 = _and_715 ? alloc_age : _mux_2438;
+  assign _or_2441 = _and_715 | _or_2439;
+  assign _mux_2442 = _and_708 ? 15'h0000 : _mux_2440;
+  assign _or_2443 = _and_708 | _or_2441;
+  assign _mux_2444 = _and_734 ? 1'b0 : 1'b1;
+  assign _or_2445 = _and_734 | _and_741;
+  assign _mux_2446 = _and_734 ? 24'h000000 : alloc_blk;
+  assign _mux_2447 = _and_741 ? 5'h01 : upd_mlen;
+  assign _or_2448 = _and_741 | _and_86;
+  assign _mux_2449 = _and_734 ? 5'h00 : _mux_2447;
+  assign _or_2450 = _and_734 | _or_2448;
+  assign _mux_2451 = _and_86 ? _slice_731 : _slice_724;
+  assign _or_2452 = _and_86 | mib_v_10;
+  assign _mux_2453 = _and_741 ? alloc_age : _mux_2451;
+  assign _or_2454 = _and_741 | _or_2452;
+  assign _mux_2455 = _and_734 ? 15'h0000 : _mux_2453;
+  assign _or_2456 = _and_734 | _or_2454;
+  assign _mux_2457 = _and_760 ? 1'b0 : 1'b1;
+  assign _or_2458 = _and_760 | _and_767;
+  assign _mux_2459 = _and_760 ? 24'h000000 : alloc_blk;
+  assign _mux_2460 = _and_767 ? 5'h01 : upd_mlen;
+  assign _or_2461 = _and_767 | _and_93;
+  assign _mux_2462 = _and_760 ? 5'h00 : _mux_2460;
+  assign _or_2463 = _and_760 | _or_2461;
+  assign _mux_2464 = _and_93 ? _slice_757 : _slice_750;
+  assign _or_2465 = _and_93 | mib_v_11;
+  assign _mux_2466 = _and_767 ? alloc_age : _mux_2464;
+  assign _or_2467 = _and_767 | _or_2465;
+  assign _mux_2468 = _and_760 ? 15'h0000 : _mux_2466;
+  assign _or_2469 = _and_760 | _or_2467;
+  assign _mux_2470 = _and_786 ? 1'b0 : 1'b1;
+  assign _or_2471 = _and_786 | _and_793;
+  assign _mux_2472 = _and_786 ? 24'h000000 : alloc_blk;
+  assign _mux_2473 = _and_793 ? 5'h01 : upd_mlen;
+  assign _or_2474 = _and_793 | _and_100;
+  assign _mux_2475 = _and_786 ? 5'h00 : _mux_2473;
+  assign _or_2476 = _and_786 | _or_2474;
+  assign _mux_2477 = _and_100 ? _slice_783 : _slice_776;
+  assign _or_2478 = _and_100 | mib_v_12;
+  assign _mux_2479 = _and_793 ? alloc_age : _mux_2477;
+  assign _or_2480 = _and_793 | _or_2478;
+  assign _mux_2481 = _and_786 ? 15'h0000 : _mux_2479;
+  assign _or_2482 = _and_786 | _or_2480;
+  assign _mux_2483 = _and_812 ? 1'b0 : 1'b1;
+  assign _or_2484 = _and_812 | _and_819;
+  assign _mux_2485 = _and_812 ? 24'h000000 : alloc_blk;
+  assign _mux_2486 = _and_819 ? 5'h01 : upd_mlen;
+  assign _or_2487 = _and_819 | _and_107;
+  assign _mux_2488 = _and_812 ? 5'h00 : _mux_2486;
+  assign _or_2489 = _and_812 | _or_2487;
+  assign _mux_2490 = _and_107 ? _slice_809 : _slice_802;
+  assign _or_2491 = _and_107 | mib_v_13;
+  assign _mux_2492 = _and_819 ? alloc_age : _mux_2490;
+  assign _or_2493 = _and_819 | _or_2491;
+  assign _mux_2494 = _and_812 ? 15'h0000 : _mux_2492;
+  assign _or_2495 = _and_812 | _or_2493;
+  assign _mux_2496 = _and_838 ? 1'b0 : 1'b1;
+  assign _or_2497 = _and_838 | _and_845;
+  assign _mux_2498 = _and_838 ? 24'h000000 : alloc_blk;
+  assign _mux_2499 = _and_845 ? 5'h01 : upd_mlen;
+  assign _or_2500 = _and_845 | _and_114;
+  assign _mux_2501 = _and_838 ? 5'h00 : _mux_2499;
+  assign _or_2502 = _and_838 | _or_2500;
+  assign _mux_2503 = _and_114 ? _slice_835 : _slice_828;
+  assign _or_2504 = _and_114 | mib_v_14;
+  assign _mux_2505 = _and_845 ? alloc_age : _mux_2503;
+  assign _or_2506 = _and_845 | _or_2504;
+  assign _mux_2507 = _and_838 ? 15'h0000 : _mux_2505;
+  assign _or_2508 = _and_838 | _or_2506;
+  assign _mux_2509 = _and_864 ? 1'b0 : 1'b1;
+  assign _or_2510 = _and_864 | _and_871;
+  assign _mux_2511 = _and_864 ? 24'h000000 : alloc_blk;
+  assign _mux_2512 = _and_871 ? 5'h01 : upd_mlen;
+  assign _or_2513 = _and_871 | _and_121;
+  assign _mux_2514 = _and_864 ? 5'h00 : _mux_2512;
+  assign _or_2515 = _and_864 | _or_2513;
+  assign _mux_2516 = _and_121 ? _slice_861 : _slice_854;
+  assign _or_2517 = _and_121 | mib_v_15;
+  assign _mux_2518 = _and_871 ? alloc_age : _mux_2516;
+  assign _or_2519 = _and_871 | _or_2517;
+  assign _mux_2520 = _and_864 ? 15'h0000 : _mux_2518;
+  assign _or_2521 = _and_864 | _or_2519;
+  assign _mux_2522 = _and_890 ? 1'b0 : 1'b1;
+  assign _or_2523 = _and_890 | _and_897;
+  assign _mux_2524 = _and_890 ? 24'h000000 : alloc_blk;
+  assign _mux_2525 = _and_897 ? 5'h01 : upd_mlen;
+  assign _or_2526 = _and_897 | _and_128;
+  assign _mux_2527 = _and_890 ? 5'h00 : _mux_2525;
+  assign _or_2528 = _and_890 | _or_2526;
+  assign _mux_2529 = _and_128 ? _slice_887 : _slice_880;
+  assign _or_2530 = _and_128 | mib_v_16;
+  assign _mux_2531 = _and_897 ? alloc_age : _mux_2529;
+  assign _or_2532 = _and_897 | _or_2530;
+  assign _mux_2533 = _and_890 ? 15'h0000 : _mux_2531;
+  assign _or_2534 = _and_890 | _or_2532;
+  assign _mux_2535 = _and_916 ? 1'b0 : 1'b1;
+  assign _or_2536 = _and_916 | _and_923;
+  assign _mux_2537 = _and_916 ? 24'h000000 : alloc_blk;
+  assign _mux_2538 = _and_923 ? 5'h01 : upd_mlen;
+  assign _or_2539 = _and_923 | _and_135;
+  assign _mux_2540 = _and_916 ? 5'h00 : _mux_2538;
+  assign _or_2541 = _and_916 | _or_2539;
+  assign _mux_2542 = _and_135 ? _slice_913 : _slice_906;
+  assign _or_2543 = _and_135 | mib_v_17;
+  assign _mux_2544 = _and_923 ? alloc_age : _mux_2542;
+  assign _or_2545 = _and_923 | _or_2543;
+  assign _mux_2546 = _and_916 ? 15'h0000 : _mux_2544;
+  assign _or_2547 = _and_916 | _or_2545;
+  assign _mux_2548 = _and_942 ? 1'b0 : 1'b1;
+  assign _or_2549 = _and_942 | _and_949;
+  assign _mux_2550 = _and_942 ? 24'h000000 : alloc_blk;
+  assign _mux_2551 = _and_949 ? 5'h01 : upd_mlen;
+  assign _or_2552 = _and_949 | _and_142;
+  assign _mux_2553 = _and_942 ? 5'h00 : _mux_2551;
+  assign _or_2554 = _and_942 | _or_2552;
+  assign _mux_2555 = _and_142 ? _slice_939 : _slice_932;
+  assign _or_2556 = _and_142 | mib_v_18;
+  assign _mux_2557 = _and_949 ? alloc_age : _mux_2555;
+  assign _or_2558 = _and_949 | _or_2556;
+  assign _mux_2559 = _and_942 ? 15'h0000 : _mux_2557;
+  assign _or_2560 = _and_942 | _or_2558;
+  assign _mux_2561 = _and_968 ? 1'b0 : 1'b1;
+  assign _or_2562 = _and_968 | _and_975;
+  assign _mux_2563 = _and_968 ? 24'h000000 : alloc_blk;
+  assign _mux_2564 = _and_975 ? 5'h01 : upd_mlen;
+  assign _or_2565 = _and_975 | _and_149;
+  assign _mux_2566 = _and_968 ? 5'h00 : _mux_2564;
+  assign _or_2567 = _and_968 | _or_2565;
+  assign _mux_2568 = _and_149 ? _slice_965 : _slice_958;
+  assign _or_2569 = _and_149 | mib_v_19;
+  assign _mux_2570 = _and_975 ? alloc_age : _mux_2568;
+  assign _or_2571 = _and_975 | _or_2569;
+  assign _mux_2572 = _and_968 ? 15'h0000 : _mux_2570;
+  assign _or_2573 = _and_968 | _or_2571;
+  assign _mux_2574 = _and_994 ? 1'b0 : 1'b1;
+  assign _or_2575 = _and_994 | _and_1001;
+  assign _mux_2576 = _and_994 ? 24'h000000 : alloc_blk;
+  assign _mux_2577 = _and_1001 ? 5'h01 : upd_mlen;
+  assign _or_2578 = _and_1001 | _and_156;
+  assign _mux_2579 = _and_994 ? 5'h00 : _mux_2577;
+  assign _or_2580 = _and_994 | _or_2578;
+  assign _mux_2581 = _and_156 ? _slice_991 : _slice_984;
+  assign _or_2582 = _and_156 | mib_v_20;
+  assign _mux_2583 = _and_1001 ? alloc_age : _mux_2581;
+  assign _or_2584 = _and_1001 | _or_2582;
+  assign _mux_2585 = _and_994 ? 15'h0000 : _mux_2583;
+  assign _or_2586 = _and_994 | _or_2584;
+  assign _mux_2587 = _and_1020 ? 1'b0 : 1'b1;
+  assign _or_2588 = _and_1020 | _and_1027;
+  assign _mux_2589 = _and_1020 ? 24'h000000 : alloc_blk;
+  assign _mux_2590 = _and_1027 ? 5'h01 : upd_mlen;
+  assign _or_2591 = _and_1027 | _and_163;
+  assign _mux_2592 = _and_1020 ? 5'h00 : _mux_2590;
+  assign _or_2593 = _and_1020 | _or_2591;
+  assign _mux_2594 = _and_163 ? _slice_1017 : _slice_1010;
+  assign _or_2595 = _and_163 | mib_v_21;
+  assign _mux_2596 = _and_1027 ? alloc_age : _mux_2594;
+  assign _or_2597 = _and_1027 | _or_2595;
+  assign _mux_2598 = _and_1020 ? 15'h0000 : _mux_2596;
+  assign _or_2599 = _and_1020 | _or_2597;
+  assign _mux_2600 = _and_1046 ? 1'b0 : 1'b1;
+  assign _or_2601 = _and_1046 | _and_1053;
+  assign _mux_2602 = _and_1046 ? 24'h000000 : alloc_blk;
+  assign _mux_2603 = _and_1053 ? 5'h01 : upd_mlen;
+  assign _or_2604 = _and_1053 | _and_170;
+  assign _mux_2605 = _and_1046 ? 5'h00 : _mux_2603;
+  assign _or_2606 = _and_1046 | _or_2604;
+  assign _mux_2607 = _and_170 ? _slice_1043 : _slice_1036;
+  assign _or_2608 = _and_170 | mib_v_22;
+  assign _mux_2609 = _and_1053 ? alloc_age : _mux_2607;
+  assign _or_2610 = _and_1053 | _or_2608;
+  assign _mux_2611 = _and_1046 ? 15'h0000 : _mux_2609;
+  assign _or_2612 = _and_1046 | _or_2610;
+  assign _mux_2613 = _and_1072 ? 1'b0 : 1'b1;
+  assign _or_2614 = _and_1072 | _and_1079;
+  assign _mux_2615 = _and_1072 ? 24'h000000 : alloc_blk;
+  assign _mux_2616 = _and_1079 ? 5'h01 : upd_mlen;
+  assign _or_2617 = _and_1079 | _and_177;
+  assign _mux_2618 = _and_1072 ? 5'h00 : _mux_2616;
+  assign _or_2619 = _and_1072 | _or_2617;
+  assign _mux_2620 = _and_177 ? _slice_1069 : _slice_1062;
+  assign _or_2621 = _and_177 | mib_v_23;
+  assign _mux_2622 = _and_1079 ? alloc_age : _mux_2620;
+  assign _or_2623 = _and_1079 | _or_2621;
+  assign _mux_2624 = _and_1072 ? 15'h0000 : _mux_2622;
+  assign _or_2625 = _and_1072 | _or_2623;
+  assign _mux_2626 = _and_1098 ? 1'b0 : 1'b1;
+  assign _or_2627 = _and_1098 | _and_1105;
+  assign _mux_2628 = _and_1098 ? 24'h000000 : alloc_blk;
+  assign _mux_2629 = _and_1105 ? 5'h01 : upd_mlen;
+  assign _or_2630 = _and_1105 | _and_184;
+  assign _mux_2631 = _and_1098 ? 5'h00 : _mux_2629;
+  assign _or_2632 = _and_1098 | _or_2630;
+  assign _mux_2633 = _and_184 ? _slice_1095 : _slice_1088;
+  assign _or_2634 = _and_184 | mib_v_24;
+  assign _mux_2635 = _and_1105 ? alloc_age : _mux_2633;
+  assign _or_2636 = _and_1105 | _or_2634;
+  assign _mux_2637 = _and_1098 ? 15'h0000 : _mux_2635;
+  assign _or_2638 = _and_1098 | _or_2636;
+  assign _mux_2639 = _and_1124 ? 1'b0 : 1'b1;
+  assign _or_2640 = _and_1124 | _and_1131;
+  assign _mux_2641 = _and_1124 ? 24'h000000 : alloc_blk;
+  assign _mux_2642 = _and_1131 ? 5'h01 : upd_mlen;
+  assign _or_2643 = _and_1131 | _and_191;
+  assign _mux_2644 = _and_1124 ? 5'h00 : _mux_2642;
+  assign _or_2645 = _and_1124 | _or_2643;
+  assign _mux_2646 = _and_191 ? _slice_1121 : _slice_1114;
+  assign _or_2647 = _and_191 | mib_v_25;
+  assign _mux_2648 = _and_1131 ? alloc_age : _mux_2646;
+  assign _or_2649 = _and_1131 | _or_2647;
+  assign _mux_2650 = _and_1124 ? 15'h0000 : _mux_2648;
+  assign _or_2651 = _and_1124 | _or_2649;
+  assign _mux_2652 = _and_1150 ? 1'b0 : 1'b1;
+  assign _or_2653 = _and_1150 | _and_1157;
+  assign _mux_2654 = _and_1150 ? 24'h000000 : alloc_blk;
+  assign _mux_2655 = _and_1157 ? 5'h01 : upd_mlen;
+  assign _or_2656 = _and_1157 | _and_198;
+  assign _mux_2657 = _and_1150 ? 5'h00 : _mux_2655;
+  assign _or_2658 = _and_1150 | _or_2656;
+  assign _mux_2659 = _and_198 ? _slice_1147 : _slice_1140;
+  assign _or_2660 = _and_198 | mib_v_26;
+  assign _mux_2661 = _and_1157 ? alloc_age : _mux_2659;
+  assign _or_2662 = _and_1157 | _or_2660;
+  assign _mux_2663 = _and_1150 ? 15'h0000 : _mux_2661;
+  assign _or_2664 = _and_1150 | _or_2662;
+  assign _mux_2665 = _and_1176 ? 1'b0 : 1'b1;
+  assign _or_2666 = _and_1176 | _and_1183;
+  assign _mux_2667 = _and_1176 ? 24'h000000 : alloc_blk;
+  assign _mux_2668 = _and_1183 ? 5'h01 : upd_mlen;
+  assign _or_2669 = _and_1183 | _and_205;
+  assign _mux_2670 = _and_1176 ? 5'h00 : _mux_2668;
+  assign _or_2671 = _and_1176 | _or_2669;
+  assign _mux_2672 = _and_205 ? _slice_1173 : _slice_1166;
+  assign _or_2673 = _and_205 | mib_v_27;
+  assign _mux_2674 = _and_1183 ? alloc_age : _mux_2672;
+  assign _or_2675 = _and_1183 | _or_2673;
+  assign _mux_2676 = _and_1176 ? 15'h0000 : _mux_2674;
+  assign _or_2677 = _and_1176 | _or_2675;
+  assign _mux_2678 = _and_1202 ? 1'b0 : 1'b1;
+  assign _or_2679 = _and_1202 | _and_1209;
+  assign _mux_2680 = _and_1202 ? 24'h000000 : alloc_blk;
+  assign _mux_2681 = _and_1209 ? 5'h01 : upd_mlen;
+  assign _or_2682 = _and_1209 | _and_212;
+  assign _mux_2683 = _and_1202 ? 5'h00 : _mux_2681;
+  assign _or_2684 = _and_1202 | _or_2682;
+  assign _mux_2685 = _and_212 ? _slice_1199 : _slice_1192;
+  assign _or_2686 = _and_212 | mib_v_28;
+  assign _mux_2687 = _and_1209 ? alloc_age : _mux_2685;
+  assign _or_2688 = _and_1209 | _or_2686;
+  assign _mux_2689 = _and_1202 ? 15'h0000 : _mux_2687;
+  assign _or_2690 = _and_1202 | _or_2688;
+  assign _mux_2691 = _and_1228 ? 1'b0 : 1'b1;
+  assign _or_2692 = _and_1228 | _and_1235;
+  assign _mux_2693 = _and_1228 ? 24'h000000 : alloc_blk;
+  assign _mux_2694 = _and_1235 ? 5'h01 : upd_mlen;
+  assign _or_2695 = _and_1235 | _and_219;
+  assign _mux_2696 = _and_1228 ? 5'h00 : _mux_2694;
+  assign _or_2697 = _and_1228 | _or_2695;
+  assign _mux_2698 = _and_219 ? _slice_1225 : _slice_1218;
+  assign _or_2699 = _and_219 | mib_v_29;
+  assign _mux_2700 = _and_1235 ? alloc_age : _mux_2698;
+  assign _or_2701 = _and_1235 | _or_2699;
+  assign _mux_2702 = _and_1228 ? 15'h0000 : _mux_2700;
+  assign _or_2703 = _and_1228 | _or_2701;
+  assign _mux_2704 = _and_1254 ? 1'b0 : 1'b1;
+  assign _or_2705 = _and_1254 | _and_1261;
+  assign _mux_2706 = _and_1254 ? 24'h000000 : alloc_blk;
+  assign _mux_2707 = _and_1261 ? 5'h01 : upd_mlen;
+  assign _or_2708 = _and_1261 | _and_226;
+  assign _mux_2709 = _and_1254 ? 5'h00 : _mux_2707;
+  assign _or_2710 = _and_1254 | _or_2708;
+  assign _mux_2711 = _and_226 ? _slice_1251 : _slice_1244;
+  assign _or_2712 = _and_226 | mib_v_30;
+  assign _mux_2713 = _and_1261 ? alloc_age : _mux_2711;
+  assign _or_2714 = _and_1261 | _or_2712;
+  assign _mux_2715 = _and_1254 ? 15'h0000 : _mux_2713;
+  assign _or_2716 = _and_1254 | _or_2714;
+  assign _mux_2717 = _and_1280 ? 1'b0 : 1'b1;
+  assign _or_2718 = _and_1280 | _and_1287;
+  assign _mux_2719 = _and_1280 ? 24'h000000 : alloc_blk;
+  assign _mux_2720 = _and_1287 ? 5'h01 : upd_mlen;
+  assign _or_2721 = _and_1287 | _and_233;
+  assign _mux_2722 = _and_1280 ? 5'h00 : _mux_2720;
+  assign _or_2723 = _and_1280 | _or_2721;
+  assign _mux_2724 = _and_233 ? _slice_1277 : _slice_1270;
+  assign _or_2725 = _and_233 | mib_v_31;
+  assign _mux_2726 = _and_1287 ? alloc_age : _mux_2724;
+  assign _or_2727 = _and_1287 | _or_2725;
+  assign _mux_2728 = _and_1280 ? 15'h0000 : _mux_2726;
+  assign _or_2729 = _and_1280 | _or_2727;
+  assign _mux_2730 = _and_1306 ? 1'b0 : 1'b1;
+  assign _or_2731 = _and_1306 | _and_1313;
+  assign _mux_2732 = _and_1306 ? 24'h000000 : alloc_blk;
+  assign _mux_2733 = _and_1313 ? 5'h01 : upd_mlen;
+  assign _or_2734 = _and_1313 | _and_240;
+  assign _mux_2735 = _and_1306 ? 5'h00 : _mux_2733;
+  assign _or_2736 = _and_1306 | _or_2734;
+  assign _mux_2737 = _and_240 ? _slice_1303 : _slice_1296;
+  assign _or_2738 = _and_240 | mib_v_32;
+  assign _mux_2739 = _and_1313 ? alloc_age : _mux_2737;
+  assign _or_2740 = _and_1313 | _or_2738;
+  assign _mux_2741 = _and_1306 ? 15'h0000 : _mux_2739;
+  assign _or_2742 = _and_1306 | _or_2740;
+  assign _mux_2743 = _and_1332 ? 1'b0 : 1'b1;
+  assign _or_2744 = _and_1332 | _and_1339;
+  assign _mux_2745 = _and_1332 ? 24'h000000 : alloc_blk;
+  assign _mux_2746 = _and_1339 ? 5'h01 : upd_mlen;
+  assign _or_2747 = _and_1339 | _and_247;
+  assign _mux_2748 = _and_1332 ? 5'h00 : _mux_2746;
+  assign _or_2749 = _and_1332 | _or_2747;
+  assign _mux_2750 = _and_247 ? _slice_1329 : _slice_1322;
+  assign _or_2751 = _and_247 | mib_v_33;
+  assign _mux_2752 = _and_1339 ? alloc_age : _mux_2750;
+  assign _or_2753 = _and_1339 | _or_2751;
+  assign _mux_2754 = _and_1332 ? 15'h0000 : _mux_2752;
+  assign _or_2755 = _and_1332 | _or_2753;
+  assign _mux_2756 = _and_1358 ? 1'b0 : 1'b1;
+  assign _or_2757 = _and_1358 | _and_1365;
+  assign _mux_2758 = _and_1358 ? 24'h000000 : alloc_blk;
+  assign _mux_2759 = _and_1365 ? 5'h01 : upd_mlen;
+  assign _or_2760 = _and_1365 | _and_254;
+  assign _mux_2761 = _and_1358 ? 5'h00 : _mux_2759;
+  assign _or_2762 = _and_1358 | _or_2760;
+  assign _mux_2763 = _and_254 ? _slice_1355 : _slice_1348;
+  assign _or_2764 = _and_254 | mib_v_34;
+  assign _mux_2765 = _and_1365 ? alloc_age : _mux_2763;
+  assign _or_2766 = _and_1365 | _or_2764;
+  assign _mux_2767 = _and_1358 ? 15'h0000 : _mux_2765;
+  assign _or_2768 = _and_1358 | _or_2766;
+  assign _mux_2769 = _and_1384 ? 1'b0 : 1'b1;
+  assign _or_2770 = _and_1384 | _and_1391;
+  assign _mux_2771 = _and_1384 ? 24'h000000 : alloc_blk;
+  assign _mux_2772 = _and_1391 ? 5'h01 : upd_mlen;
+  assign _or_2773 = _and_1391 | _and_261;
+  assign _mux_2774 = _and_1384 ? 5'h00 : _mux_2772;
+  assign _or_2775 = _and_1384 | _or_2773;
+  assign _mux_2776 = _and_261 ? _slice_1381 : _slice_1374;
+  assign _or_2777 = _and_261 | mib_v_35;
+  assign _mux_2778 = _and_1391 ? alloc_age : _mux_2776;
+  assign _or_2779 = _and_1391 | _or_2777;
+  assign _mux_2780 = _and_1384 ? 15'h0000 : _mux_2778;
+  assign _or_2781 = _and_1384 | _or_2779;
+  assign _mux_2782 = _and_1410 ? 1'b0 : 1'b1;
+  assign _or_2783 = _and_1410 | _and_1417;
+  assign _mux_2784 = _and_1410 ? 24'h000000 : alloc_blk;
+  assign _mux_2785 = _and_1417 ? 5'h01 : upd_mlen;
+  assign _or_2786 = _and_1417 | _and_268;
+  assign _mux_2787 = _and_1410 ? 5'h00 : _mux_2785;
+  assign _or_2788 = _and_1410 | _or_2786;
+  assign _mux_2789 = _and_268 ? _slice_1407 : _slice_1400;
+  assign _or_2790 = _and_268 | mib_v_36;
+  assign _mux_2791 = _and_1417 ? alloc_age : _mux_2789;
+  assign _or_2792 = _and_1417 | _or_2790;
+  assign _mux_2793 = _and_1410 ? 15'h0000 : _mux_2791;
+  assign _or_2794 = _and_1410 | _or_2792;
+  assign _mux_2795 = _and_1436 ? 1'b0 : 1'b1;
+  assign _or_2796 = _and_1436 | _and_1443;
+  assign _mux_2797 = _and_1436 ? 24'h000000 : alloc_blk;
+  assign _mux_2798 = _and_1443 ? 5'h01 : upd_mlen;
+  assign _or_2799 = _and_1443 | _and_275;
+  assign _mux_2800 = _and_1436 ? 5'h00 : _mux_2798;
+  assign _or_2801 = _and_1436 | _or_2799;
+  assign _mux_2802 = _and_275 ? _slice_1433 : _slice_1426;
+  assign _or_2803 = _and_275 | mib_v_37;
+  assign _mux_2804 = _and_1443 ? alloc_age : _mux_2802;
+  assign _or_2805 = _and_1443 | _or_2803;
+  assign _mux_2806 = _and_1436 ? 15'h0000 : _mux_2804;
+  assign _or_2807 = _and_1436 | _or_2805;
+  assign _mux_2808 = _and_1462 ? 1'b0 : 1'b1;
+  assign _or_2809 = _and_1462 | _and_1469;
+  assign _mux_2810 = _and_1462 ? 24'h000000 : alloc_blk;
+  assign _mux_2811 = _and_1469 ? 5'h01 : upd_mlen;
+  assign _or_2812 = _and_1469 | _and_282;
+  assign _mux_2813 = _and_1462 ? 5'h00 : _mux_2811;
+  assign _or_2814 = _and_1462 | _or_2812;
+  assign _mux_2815 = _and_282 ? _slice_1459 : _slice_1452;
+  assign _or_2816 = _and_282 | mib_v_38;
+  assign _mux_2817 = _and_1469 ? alloc_age : _mux_2815;
+  assign _or_2818 = _and_1469 | _or_2816;
+  assign _mux_2819 = _and_1462 ? 15'h0000 : _mux_2817;
+  assign _or_2820 = _and_1462 | _or_2818;
+  assign _mux_2821 = _and_1488 ? 1'b0 : 1'b1;
+  assign _or_2822 = _and_1488 | _and_1495;
+  assign _mux_2823 = _and_1488 ? 24'h000000 : alloc_blk;
+  assign _mux_2824 = _and_1495 ? 5'h01 : upd_mlen;
+  assign _or_2825 = _and_1495 | _and_289;
+  assign _mux_2826 = _and_1488 ? 5'h00 : _mux_2824;
+  assign _or_2827 = _and_1488 | _or_2825;
+  assign _mux_2828 = _and_289 ? _slice_1485 : _slice_1478;
+  assign _or_2829 = _and_289 | mib_v_39;
+  assign _mux_2830 = _and_1495 ? alloc_age : _mux_2828;
+  assign _or_2831 = _and_1495 | _or_2829;
+  assign _mux_2832 = _and_1488 ? 15'h0000 : _mux_2830;
+  assign _or_2833 = _and_1488 | _or_2831;
+  assign _mux_2834 = _and_1514 ? 1'b0 : 1'b1;
+  assign _or_2835 = _and_1514 | _and_1521;
+  assign _mux_2836 = _and_1514 ? 24'h000000 : alloc_blk;
+  assign _mux_2837 = _and_1521 ? 5'h01 : upd_mlen;
+  assign _or_2838 = _and_1521 | _and_296;
+  assign _mux_2839 = _and_1514 ? 5'h00 : _mux_2837;
+  assign _or_2840 = _and_1514 | _or_2838;
+  assign _mux_2841 = _and_296 ? _slice_1511 : _slice_1504;
+  assign _or_2842 = _and_296 | mib_v_40;
+  assign _mux_2843 = _and_1521 ? alloc_age : _mux_2841;
+  assign _or_2844 = _and_1521 | _or_2842;
+  assign _mux_2845 = _and_1514 ? 15'h0000 : _mux_2843;
+  assign _or_2846 = _and_1514 | _or_2844;
+  assign _mux_2847 = _and_1540 ? 1'b0 : 1'b1;
+  assign _or_2848 = _and_1540 | _and_1547;
+  assign _mux_2849 = _and_1540 ? 24'h000000 : alloc_blk;
+  assign _mux_2850 = _and_1547 ? 5'h01 : upd_mlen;
+  assign _or_2851 = _and_1547 | _and_303;
+  assign _mux_2852 = _and_1540 ? 5'h00 : _mux_2850;
+  assign _or_2853 = _and_1540 | _or_2851;
+  assign _mux_2854 = _and_303 ? _slice_1537 : _slice_1530;
+  assign _or_2855 = _and_303 | mib_v_41;
+  assign _mux_2856 = _and_1547 ? alloc_age : _mux_2854;
+  assign _or_2857 = _and_1547 | _or_2855;
+  assign _mux_2858 = _and_1540 ? 15'h0000 : _mux_2856;
+  assign _or_2859 = _and_1540 | _or_2857;
+  assign _mux_2860 = _and_1566 ? 1'b0 : 1'b1;
+  assign _or_2861 = _and_1566 | _and_1573;
+  assign _mux_2862 = _and_1566 ? 24'h000000 : alloc_blk;
+  assign _mux_2863 = _and_1573 ? 5'h01 : upd_mlen;
+  assign _or_2864 = _and_1573 | _and_310;
+  assign _mux_2865 = _and_1566 ? 5'h00 : _mux_2863;
+  assign _or_2866 = _and_1566 | _or_2864;
+  assign _mux_2867 = _and_310 ? _slice_1563 : _slice_1556;
+  assign _or_2868 = _and_310 | mib_v_42;
+  assign _mux_2869 = _and_1573 ? alloc_age : _mux_2867;
+  assign _or_2870 = _and_1573 | _or_2868;
+  assign _mux_2871 = _and_1566 ? 15'h0000 : _mux_2869;
+  assign _or_2872 = _and_1566 | _or_2870;
+  assign _mux_2873 = _and_1592 ? 1'b0 : 1'b1;
+  assign _or_2874 = _and_1592 | _and_1599;
+  assign _mux_2875 = _and_1592 ? 24'h000000 : alloc_blk;
+  assign _mux_2876 = _and_1599 ? 5'h01 : upd_mlen;
+  assign _or_2877 = _and_1599 | _and_317;
+  assign _mux_2878 = _and_1592 ? 5'h00 : _mux_2876;
+  assign _or_2879 = _and_1592 | _or_2877;
+  assign _mux_2880 = _and_317 ? _slice_1589 : _slice_1582;
+  assign _or_2881 = _and_317 | mib_v_43;
+  assign _mux_2882 = _and_1599 ? alloc_age : _mux_2880;
+  assign _or_2883 = _and_1599 | _or_2881;
+  assign _mux_2884 = _and_1592 ? 15'h0000 : _mux_2882;
+  assign _or_2885 = _and_1592 | _or_2883;
+  assign _mux_2886 = _and_1618 ? 1'b0 : 1'b1;
+  assign _or_2887 = _and_1618 | _and_1625;
+  assign _mux_2888 = _and_1618 ? 24'h000000 : alloc_blk;
+  assign _mux_2889 = _and_1625 ? 5'h01 : upd_mlen;
+  assign _or_2890 = _and_1625 | _and_324;
+  assign _mux_2891 = _and_1618 ? 5'h00 : _mux_2889;
+  assign _or_2892 = _and_1618 | _or_2890;
+  assign _mux_2893 = _and_324 ? _slice_1615 : _slice_1608;
+  assign _or_2894 = _and_324 | mib_v_44;
+  assign _mux_2895 = _and_1625 ? alloc_age : _mux_2893;
+  assign _or_2896 = _and_1625 | _or_2894;
+  assign _mux_2897 = _and_1618 ? 15'h0000 : _mux_2895;
+  assign _or_2898 = _and_1618 | _or_2896;
+  assign _mux_2899 = _and_1644 ? 1'b0 : 1'b1;
+  assign _or_2900 = _and_1644 | _and_1651;
+  assign _mux_2901 = _and_1644 ? 24'h000000 : alloc_blk;
+  assign _mux_2902 = _and_1651 ? 5'h01 : upd_mlen;
+  assign _or_2903 = _and_1651 | _and_331;
+  assign _mux_2904 = _and_1644 ? 5'h00 : _mux_2902;
+  assign _or_2905 = _and_1644 | _or_2903;
+  assign _mux_2906 = _and_331 ? _slice_1641 : _slice_1634;
+  assign _or_2907 = _and_331 | mib_v_45;
+  assign _mux_2908 = _and_1651 ? alloc_age : _mux_2906;
+  assign _or_2909 = _and_1651 | _or_2907;
+  assign _mux_2910 = _and_1644 ? 15'h0000 : _mux_2908;
+  assign _or_2911 = _and_1644 | _or_2909;
+  assign _mux_2912 = _and_1670 ? 1'b0 : 1'b1;
+  assign _or_2913 = _and_1670 | _and_1677;
+  assign _mux_2914 = _and_1670 ? 24'h000000 : alloc_blk;
+  assign _mux_2915 = _and_1677 ? 5'h01 : upd_mlen;
+  assign _or_2916 = _and_1677 | _and_338;
+  assign _mux_2917 = _and_1670 ? 5'h00 : _mux_2915;
+  assign _or_2918 = _and_1670 | _or_2916;
+  assign _mux_2919 = _and_338 ? _slice_1667 : _slice_1660;
+  assign _or_2920 = _and_338 | mib_v_46;
+  assign _mux_2921 = _and_1677 ? alloc_age : _mux_2919;
+  assign _or_2922 = _and_1677 | _or_2920;
+  assign _mux_2923 = _and_1670 ? 15'h0000 : _mux_2921;
+  assign _or_2924 = _and_1670 | _or_2922;
+  assign _mux_2925 = _and_1696 ? 1'b0 : 1'b1;
+  assign _or_2926 = _and_1696 | _and_1703;
+  assign _mux_2927 = _and_1696 ? 24'h000000 : alloc_blk;
+  assign _mux_2928 = _and_1703 ? 5'h01 : upd_mlen;
+  assign _or_2929 = _and_1703 | _and_345;
+  assign _mux_2930 = _and_1696 ? 5'h00 : _mux_2928;
+  assign _or_2931 = _and_1696 | _or_2929;
+  assign _mux_2932 = _and_345 ? _slice_1693 : _slice_1686;
+  assign _or_2933 = _and_345 | mib_v_47;
+  assign _mux_2934 = _and_1703 ? alloc_age : _mux_2932;
+  assign _or_2935 = _and_1703 | _or_2933;
+  assign _mux_2936 = _and_1696 ? 15'h0000 : _mux_2934;
+  assign _or_2937 = _and_1696 | _or_2935;
+  assign _mux_2938 = _and_1722 ? 1'b0 : 1'b1;
+  assign _or_2939 = _and_1722 | _and_1729;
+  assign _mux_2940 = _and_1722 ? 24'h000000 : alloc_blk;
+  assign _mux_2941 = _and_1729 ? 5'h01 : upd_mlen;
+  assign _or_2942 = _and_1729 | _and_352;
+  assign _mux_2943 = _and_1722 ? 5'h00 : _mux_2941;
+  assign _or_2944 = _and_1722 | _or_2942;
+  assign _mux_2945 = _and_352 ? _slice_1719 : _slice_1712;
+  assign _or_2946 = _and_352 | mib_v_48;
+  assign _mux_2947 = _and_1729 ? alloc_age : _mux_2945;
+  assign _or_2948 = _and_1729 | _or_2946;
+  assign _mux_2949 = _and_1722 ? 15'h0000 : _mux_2947;
+  assign _or_2950 = _and_1722 | _or_2948;
+  assign _mux_2951 = _and_1748 ? 1'b0 : 1'b1;
+  assign _or_2952 = _and_1748 | _and_1755;
+  assign _mux_2953 = _and_1748 ? 24'h000000 : alloc_blk;
+  assign _mux_2954 = _and_1755 ? 5'h01 : upd_mlen;
+  assign _or_2955 = _and_1755 | _and_359;
+  assign _mux_2956 = _and_1748 ? 5'h00 : _mux_2954;
+  assign _or_2957 = _and_1748 | _or_2955;
+  assign _mux_2958 = _and_359 ? _slice_1745 : _slice_1738;
+  assign _or_2959 = _and_359 | mib_v_49;
+  assign _mux_2960 = _and_1755 ? alloc_age : _mux_2958;
+  assign _or_2961 = _and_1755 | _or_2959;
+  assign _mux_2962 = _and_1748 ? 15'h0000 : _mux_2960;
+  assign _or_2963 = _and_1748 | _or_2961;
+  assign _mux_2964 = _and_1774 ? 1'b0 : 1'b1;
+  assign _or_2965 = _and_1774 | _and_1781;
+  assign _mux_2966 = _and_1774 ? 24'h000000 : alloc_blk;
+  assign _mux_2967 = _and_1781 ? 5'h01 : upd_mlen;
+  assign _or_2968 = _and_1781 | _and_366;
+  assign _mux_2969 = _and_1774 ? 5'h00 : _mux_2967;
+  assign _or_2970 = _and_1774 | _or_2968;
+  assign _mux_2971 = _and_366 ? _slice_1771 : _slice_1764;
+  assign _or_2972 = _and_366 | mib_v_50;
+  assign _mux_2973 = _and_1781 ? alloc_age : _mux_2971;
+  assign _or_2974 = _and_1781 | _or_2972;
+  assign _mux_2975 = _and_1774 ? 15'h0000 : _mux_2973;
+  assign _or_2976 = _and_1774 | _or_2974;
+  assign _mux_2977 = _and_1800 ? 1'b0 : 1'b1;
+  assign _or_2978 = _and_1800 | _and_1807;
+  assign _mux_2979 = _and_1800 ? 24'h000000 : alloc_blk;
+  assign _mux_2980 = _and_1807 ? 5'h01 : upd_mlen;
+  assign _or_2981 = _and_1807 | _and_373;
+  assign _mux_2982 = _and_1800 ? 5'h00 : _mux_2980;
+  assign _or_2983 = _and_1800 | _or_2981;
+  assign _mux_2984 = _and_373 ? _slice_1797 : _slice_1790;
+  assign _or_2985 = _and_373 | mib_v_51;
+  assign _mux_2986 = _and_1807 ? alloc_age : _mux_2984;
+  assign _or_2987 = _and_1807 | _or_2985;
+  assign _mux_2988 = _and_1800 ? 15'h0000 : _mux_2986;
+  assign _or_2989 = _and_1800 | _or_2987;
+  assign _mux_2990 = _and_1826 ? 1'b0 : 1'b1;
+  assign _or_2991 = _and_1826 | _and_1833;
+  assign _mux_2992 = _and_1826 ? 24'h000000 : alloc_blk;
+  assign _mux_2993 = _and_1833 ? 5'h01 : upd_mlen;
+  assign _or_2994 = _and_1833 | _and_380;
+  assign _mux_2995 = _and_1826 ? 5'h00 : _mux_2993;
+  assign _or_2996 = _and_1826 | _or_2994;
+  assign _mux_2997 = _and_380 ? _slice_1823 : _slice_1816;
+  assign _or_2998 = _and_380 | mib_v_52;
+  assign _mux_2999 = _and_1833 ? alloc_age : _mux_2997;
+  assign _or_3000 = _and_1833 | _or_2998;
+  assign _mux_3001 = _and_1826 ? 15'h0000 : _mux_2999;
+  assign _or_3002 = _and_1826 | _or_3000;
+  assign _mux_3003 = _and_1852 ? 1'b0 : 1'b1;
+  assign _or_3004 = _and_1852 | _and_1859;
+  assign _mux_3005 = _and_1852 ? 24'h000000 : alloc_blk;
+  assign _mux_3006 = _and_1859 ? 5'h01 : upd_mlen;
+  assign _or_3007 = _and_1859 | _and_387;
+  assign _mux_3008 = _and_1852 ? 5'h00 : _mux_3006;
+  assign _or_3009 = _and_1852 | _or_3007;
+  assign _mux_3010 = _and_387 ? _slice_1849 : _slice_1842;
+  assign _or_3011 = _and_387 | mib_v_53;
+  assign _mux_3012 = _and_1859 ? alloc_age : _mux_3010;
+  assign _or_3013 = _and_1859 | _or_3011;
+  assign _mux_3014 = _and_1852 ? 15'h0000 : _mux_3012;
+  assign _or_3015 = _and_1852 | _or_3013;
+  assign _mux_3016 = _and_1878 ? 1'b0 : 1'b1;
+  assign _or_3017 = _and_1878 | _and_1885;
+  assign _mux_3018 = _and_1878 ? 24'h000000 : alloc_blk;
+  assign _mux_3019 = _and_1885 ? 5'h01 : upd_mlen;
+  assign _or_3020 = _and_1885 | _and_394;
+  assign _mux_3021 = _and_1878 ? 5'h00 : _mux_3019;
+  assign _or_3022 = _and_1878 | _or_3020;
+  assign _mux_3023 = _and_394 ? _slice_1875 : _slice_1868;
+  assign _or_3024 = _and_394 | mib_v_54;
+  assign _mux_3025 = _and_1885 ? alloc_age : _mux_3023;
+  assign _or_3026 = _and_1885 | _or_3024;
+  assign _mux_3027 = _and_1878 ? 15'h0000 : _mux_3025;
+  assign _or_3028 = _and_1878 | _or_3026;
+  assign _mux_3029 = _and_1904 ? 1'b0 : 1'b1;
+  assign _or_3030 = _and_1904 | _and_1911;
+  assign _mux_3031 = _and_1904 ? 24'h000000 : alloc_blk;
+  assign _mux_3032 = _and_1911 ? 5'h01 : upd_mlen;
+  assign _or_3033 = _and_1911 | _and_401;
+  assign _mux_3034 = _and_1904 ? 5'h00 : _mux_3032;
+  assign _or_3035 = _and_1904 | _or_3033;
+  assign _mux_3036 = _and_401 ? _slice_1901 : _slice_1894;
+  assign _or_3037 = _and_401 | mib_v_55;
+  assign _mux_3038 = _and_1911 ? alloc_age : _mux_3036;
+  assign _or_3039 = _and_1911 | _or_3037;
+  assign _mux_3040 = _and_1904 ? 15'h0000 : _mux_3038;
+  assign _or_3041 = _and_1904 | _or_3039;
+  assign _mux_3042 = _and_1930 ? 1'b0 : 1'b1;
+  assign _or_3043 = _and_1930 | _and_1937;
+  assign _mux_3044 = _and_1930 ? 24'h000000 : alloc_blk;
+  assign _mux_3045 = _and_1937 ? 5'h01 : upd_mlen;
+  assign _or_3046 = _and_1937 | _and_408;
+  assign _mux_3047 = _and_1930 ? 5'h00 : _mux_3045;
+  assign _or_3048 = _and_1930 | _or_3046;
+  assign _mux_3049 = _and_408 ? _slice_1927 : _slice_1920;
+  assign _or_3050 = _and_408 | mib_v_56;
+  assign _mux_3051 = _and_1937 ? alloc_age : _mux_3049;
+  assign _or_3052 = _and_1937 | _or_3050;
+  assign _mux_3053 = _and_1930 ? 15'h0000 : _mux_3051;
+  assign _or_3054 = _and_1930 | _or_3052;
+  assign _mux_3055 = _and_1956 ? 1'b0 : 1'b1;
+  assign _or_3056 = _and_1956 | _and_1963;
+  assign _mux_3057 = _and_1956 ? 24'h000000 : alloc_blk;
+  assign _mux_3058 = _and_1963 ? 5'h01 : upd_mlen;
+  assign _or_3059 = _and_1963 | _and_415;
+  assign _mux_3060 = _and_1956 ? 5'h00 : _mux_3058;
+  assign _or_3061 = _and_1956 | _or_3059;
+  assign _mux_3062 = _and_415 ? _slice_1953 : _slice_1946;
+  assign _or_3063 = _and_415 | mib_v_57;
+  assign _mux_3064 = _and_1963 ? alloc_age : _mux_3062;
+  assign _or_3065 = _and_1963 | _or_3063;
+  assign _mux_3066 = _and_1956 ? 15'h0000 : _mux_3064;
+  assign _or_3067 = _and_1956 | _or_3065;
+  assign _mux_3068 = _and_1982 ? 1'b0 : 1'b1;
+  assign _or_3069 = _and_1982 | _and_1989;
+  assign _mux_3070 = _and_1982 ? 24'h000000 : alloc_blk;
+  assign _mux_3071 = _and_1989 ? 5'h01 : upd_mlen;
+  assign _or_3072 = _and_1989 | _and_422;
+  assign _mux_3073 = _and_1982 ? 5'h00 : _mux_3071;
+  assign _or_3074 = _and_1982 | _or_3072;
+  assign _mux_3075 = _and_422 ? _slice_1979 : _slice_1972;
+  assign _or_3076 = _and_422 | mib_v_58;
+  assign _mux_3077 = _and_1989 ? alloc_age : _mux_3075;
+  assign _or_3078 = _and_1989 | _or_3076;
+  assign _mux_3079 = _and_1982 ? 15'h0000 : _mux_3077;
+  assign _or_3080 = _and_1982 | _or_3078;
+  assign _mux_3081 = _and_2008 ? 1'b0 : 1'b1;
+  assign _or_3082 = _and_2008 | _and_2015;
+  assign _mux_3083 = _and_2008 ? 24'h000000 : alloc_blk;
+  assign _mux_3084 = _and_2015 ? 5'h01 : upd_mlen;
+  assign _or_3085 = _and_2015 | _and_429;
+  assign _mux_3086 = _and_2008 ? 5'h00 : _mux_3084;
+  assign _or_3087 = _and_2008 | _or_3085;
+  assign _mux_3088 = _and_429 ? _slice_2005 : _slice_1998;
+  assign _or_3089 = _and_429 | mib_v_59;
+  assign _mux_3090 = _and_2015 ? alloc_age : _mux_3088;
+  assign _or_3091 = _and_2015 | _or_3089;
+  assign _mux_3092 = _and_2008 ? 15'h0000 : _mux_3090;
+  assign _or_3093 = _and_2008 | _or_3091;
+  assign _mux_3094 = _and_2034 ? 1'b0 : 1'b1;
+  assign _or_3095 = _and_2034 | _and_2041;
+  assign _mux_3096 = _and_2034 ? 24'h000000 : alloc_blk;
+  assign _mux_3097 = _and_2041 ? 5'h01 : upd_mlen;
+  assign _or_3098 = _and_2041 | _and_436;
+  assign _mux_3099 = _and_2034 ? 5'h00 : _mux_3097;
+  assign _or_3100 = _and_2034 | _or_3098;
+  assign _mux_3101 = _and_436 ? _slice_2031 : _slice_2024;
+  assign _or_3102 = _and_436 | mib_v_60;
+  assign _mux_3103 = _and_2041 ? alloc_age : _mux_3101;
+  assign _or_3104 = _and_2041 | _or_3102;
+  assign _mux_3105 = _and_2034 ? 15'h0000 : _mux_3103;
+  assign _or_3106 = _and_2034 | _or_3104;
+  assign _mux_3107 = _and_2060 ? 1'b0 : 1'b1;
+  assign _or_3108 = _and_2060 | _and_2067;
+  assign _mux_3109 = _and_2060 ? 24'h000000 : alloc_blk;
+  assign _mux_3110 = _and_2067 ? 5'h01 : upd_mlen;
+  assign _or_3111 = _and_2067 | _and_443;
+  assign _mux_3112 = _and_2060 ? 5'h00 : _mux_3110;
+  assign _or_3113 = _and_2060 | _or_3111;
+  assign _mux_3114 = _and_443 ? _slice_2057 : _slice_2050;
+  assign _or_3115 = _and_443 | mib_v_61;
+  assign _mux_3116 = _and_2067 ? alloc_age : _mux_3114;
+  assign _or_3117 = _and_2067 | _or_3115;
+  assign _mux_3118 = _and_2060 ? 15'h0000 : _mux_3116;
+  assign _or_3119 = _and_2060 | _or_3117;
+  assign _mux_3120 = _and_2086 ? 1'b0 : 1'b1;
+  assign _or_3121 = _and_2086 | _and_2093;
+  assign _mux_3122 = _and_2086 ? 24'h000000 : alloc_blk;
+  assign _mux_3123 = _and_2093 ? 5'h01 : upd_mlen;
+  assign _or_3124 = _and_2093 | _and_450;
+  assign _mux_3125 = _and_2086 ? 5'h00 : _mux_3123;
+  assign _or_3126 = _and_2086 | _or_3124;
+  assign _mux_3127 = _and_450 ? _slice_2083 : _slice_2076;
+  assign _or_3128 = _and_450 | mib_v_62;
+  assign _mux_3129 = _and_2093 ? alloc_age : _mux_3127;
+  assign _or_3130 = _and_2093 | _or_3128;
+  assign _mux_3131 = _and_2086 ? 15'h0000 : _mux_3129;
+  assign _or_3132 = _and_2086 | _or_3130;
+  assign _mux_3133 = _and_2112 ? 1'b0 : 1'b1;
+  assign _or_3134 = _and_2112 | _and_2119;
+  assign _mux_3135 = _and_2112 ? 24'h000000 : alloc_blk;
+  assign _mux_3136 = _and_2119 ? 5'h01 : upd_mlen;
+  assign _or_3137 = _and_2119 | _and_457;
+  assign _mux_3138 = _and_2112 ? 5'h00 : _mux_3136;
+  assign _or_3139 = _and_2112 | _or_3137;
+  assign _mux_3140 = _and_457 ? _slice_2109 : _slice_2102;
+  assign _or_3141 = _and_457 | mib_v_63;
+  assign _mux_3142 = _and_2119 ? alloc_age : _mux_3140;
+  assign _or_3143 = _and_2119 | _or_3141;
+  assign _mux_3144 = _and_2112 ? 15'h0000 : _mux_3142;
+  assign _or_3145 = _and_2112 | _or_3143;
   wire _unused_ok = &{1'b0, _mux_463[15], _mux_470[15], _mux_489[15], _mux_496[15], _mux_515[15], _mux_522[15], _mux_541[15], _mux_548[15], _mux_567[15], _mux_574[15], _mux_593[15], _mux_600[15], _mux_619[15], _mux_626[15], _mux_645[15], _mux_652[15], _mux_671[15], _mux_678[15], _mux_697[15], _mux_704[15], _mux_723[15], _mux_730[15], _mux_749[15], _mux_756[15], _mux_775[15], _mux_782[15], _mux_801[15], _mux_808[15], _mux_827[15], _mux_834[15], _mux_853[15], _mux_860[15], _mux_879[15], _mux_886[15], _mux_905[15], _mux_912[15], _mux_931[15], _mux_938[15], _mux_957[15], _mux_964[15], _mux_983[15], _mux_990[15], _mux_1009[15], _mux_1016[15], _mux_1035[15], _mux_1042[15], _mux_1061[15], _mux_1068[15], _mux_1087[15], _mux_1094[15], _mux_1113[15], _mux_1120[15], _mux_1139[15], _mux_1146[15], _mux_1165[15], _mux_1172[15], _mux_1191[15], _mux_1198[15], _mux_1217[15], _mux_1224[15], _mux_1243[15], _mux_1250[15], _mux_1269[15], _mux_1276[15], _mux_1295[15], _mux_1302[15], _mux_1321[15], _mux_1328[15], _mux_1347[15], _mux_1354[15], _mux_1373[15], _mux_1380[15], _mux_1399[15], _mux_1406[15], _mux_1425[15], _mux_1432[15], _mux_1451[15], _mux_1458[15], _mux_1477[15], _mux_1484[15], _mux_1503[15], _mux_1510[15], _mux_1529[15], _mux_1536[15], _mux_1555[15], _mux_1562[15], _mux_1581[15], _mux_1588[15], _mux_1607[15], _mux_1614[15], _mux_1633[15], _mux_1640[15], _mux_1659[15], _mux_1666[15], _mux_1685[15], _mux_1692[15], _mux_1711[15], _mux_1718[15], _mux_1737[15], _mux_1744[15], _mux_1763[15], _mux_1770[15], _mux_1789[15], _mux_1796[15], _mux_1815[15], _mux_1822[15], _mux_1841[15], _mux_1848[15], _mux_1867[15], _mux_1874[15], _mux_1893[15], _mux_1900[15], _mux_1919[15], _mux_1926[15], _mux_1945[15], _mux_1952[15], _mux_1971[15], _mux_1978[15], _mux_1997[15], _mux_2004[15], _mux_2023[15], _mux_2030[15], _mux_2049[15], _mux_2056[15], _mux_2075[15], _mux_2082[15], _mux_2101[15], _mux_2108[15]};
 `ifdef FORMAL
-  wire _eq_2124;
-  wire _eq_2126;
-  wire _and_2127;
-  wire _or_2128;
+  wire _eq_3148;
+  wire _eq_3150;
+  wire _and_3151;
+  wire _or_3152;
   reg mib_ghost_kept_0;
   reg [14:0] mib_ghost_age_0;
-  wire _eq_2132;
-  wire _and_2133;
-  wire _not_2134;
-  wire _and_2135;
-  wire _eq_2137;
-  wire _and_2138;
-  wire _not_2139;
-  wire _and_2140;
-  wire _ge_2141;
-  wire _wire_2142;
-  wire _not_2145;
-  wire _or_2146;
-  wire _lt_2147;
-  wire _and_2148;
-  wire _eq_2149;
-  wire _and_2150;
-  wire _eq_2152;
-  wire _eq_2154;
-  wire _and_2155;
-  wire _or_2156;
-  reg mib_ghost_kept_1;
-  reg [14:0] mib_ghost_age_1;
-  wire _eq_2160;
-  wire _and_2161;
-  wire _not_2162;
-  wire _and_2163;
-  wire _eq_2165;
-  wire _and_2166;
-  wire _not_2167;
-  wire _and_2168;
-  wire _ge_2169;
-  wire _wire_2170;
-  wire _not_2173;
-  wire _or_2174;
-  wire _eq_2176;
-  wire _eq_2178;
-  wire _and_2179;
-  wire _or_2180;
-  reg mib_ghost_kept_2;
-  reg [14:0] mib_ghost_age_2;
-  wire _eq_2184;
-  wire _and_2185;
-  wire _not_2186;
-  wire _and_2187;
-  wire _eq_2189;
-  wire _and_2190;
-  wire _not_2191;
-  wire _and_2192;
-  wire _ge_2193;
-  wire _wire_2194;
-  wire _not_2197;
-  wire _or_2198;
-  wire _eq_2200;
-  wire _eq_2202;
-  wire _and_2203;
-  wire _or_2204;
-  reg mib_ghost_kept_3;
-  reg [14:0] mib_ghost_age_3;
-  wire _eq_2208;
-  wire _and_2209;
-  wire _not_2210;
-  wire _and_2211;
-  wire _eq_2213;
-  wire _and_2214;
-  wire _not_2215;
-  wire _and_2216;
-  wire _ge_2217;
-  wire _wire_2218;
-  wire _not_2221;
-  wire _or_2222;
-  wire _eq_2224;
-  wire _eq_2226;
-  wire _and_2227;
-  wire _or_2228;
-  reg mib_ghost_kept_4;
-  reg [14:0] mib_ghost_age_4;
-  wire _eq_2232;
-  wire _and_2233;
-  wire _not_2234;
-  wire _and_2235;
-  wire _eq_2237;
-  wire _and_2238;
-  wire _not_2239;
-  wire _and_2240;
-  wire _ge_2241;
-  wire _wire_2242;
-  wire _not_2245;
-  wire _or_2246;
-  wire _eq_2248;
-  wire _eq_2250;
-  wire _and_2251;
-  wire _or_2252;
-  reg mib_ghost_kept_5;
-  reg [14:0] mib_ghost_age_5;
-  wire _eq_2256;
-  wire _and_2257;
-  wire _not_2258;
-  wire _and_2259;
-  wire _eq_2261;
-  wire _and_2262;
-  wire _not_2263;
-  wire _and_2264;
-  wire _ge_2265;
-  wire _wire_2266;
-  wire _not_2269;
-  wire _or_2270;
-  wire _eq_2272;
-  wire _eq_2274;
-  wire _and_2275;
-  wire _or_2276;
-  reg mib_ghost_kept_6;
-  reg [14:0] mib_ghost_age_6;
-  wire _eq_2280;
-  wire _and_2281;
-  wire _not_2282;
-  wire _and_2283;
-  wire _eq_2285;
-  wire _and_2286;
-  wire _not_2287;
-  wire _and_2288;
-  wire _ge_2289;
-  wire _wire_2290;
-  wire _not_2293;
-  wire _or_2294;
-  wire _eq_2296;
-  wire _eq_2298;
-  wire _and_2299;
-  wire _or_2300;
-  reg mib_ghost_kept_7;
-  reg [14:0] mib_ghost_age_7;
-  wire _eq_2304;
-  wire _and_2305;
-  wire _not_2306;
-  wire _and_2307;
-  wire _eq_2309;
-  wire _and_2310;
-  wire _not_2311;
-  wire _and_2312;
-  wire _ge_2313;
-  wire _wire_2314;
-  wire _not_2317;
-  wire _or_2318;
-  wire _eq_2320;
-  wire _eq_2322;
-  wire _and_2323;
-  wire _or_2324;
-  reg mib_ghost_kept_8;
-  reg [14:0] mib_ghost_age_8;
-  wire _eq_2328;
-  wire _and_2329;
-  wire _not_2330;
-  wire _and_2331;
-  wire _eq_2333;
-  wire _and_2334;
-  wire _not_2335;
-  wire _and_2336;
-  wire _ge_2337;
-  wire _wire_2338;
-  wire _not_2341;
-  wire _or_2342;
-  wire _eq_2344;
-  wire _eq_2346;
-  wire _and_2347;
-  wire _or_2348;
-  reg mib_ghost_kept_9;
-  reg [14:0] mib_ghost_age_9;
-  wire _eq_2352;
-  wire _and_2353;
-  wire _not_2354;
-  wire _and_2355;
-  wire _eq_2357;
-  wire _and_2358;
-  wire _not_2359;
-  wire _and_2360;
-  wire _ge_2361;
-  wire _wire_2362;
-  wire _not_2365;
-  wire _or_2366;
-  wire _eq_2368;
-  wire _eq_2370;
-  wire _and_2371;
-  wire _or_2372;
-  reg mib_ghost_kept_10;
-  reg [14:0] mib_ghost_age_10;
-  wire _eq_2376;
-  wire _and_2377;
-  wire _not_2378;
-  wire _and_2379;
-  wire _eq_2381;
-  wire _and_2382;
-  wire _not_2383;
-  wire _and_2384;
-  wire _ge_2385;
-  wire _wire_2386;
-  wire _not_2389;
-  wire _or_2390;
-  wire _eq_2392;
-  wire _eq_2394;
-  wire _and_2395;
-  wire _or_2396;
-  reg mib_ghost_kept_11;
-  reg [14:0] mib_ghost_age_11;
-  wire _eq_2400;
-  wire _and_2401;
-  wire _not_2402;
-  wire _and_2403;
-  wire _eq_2405;
-  wire _and_2406;
-  wire _not_2407;
-  wire _and_2408;
-  wire _ge_2409;
-  wire _wire_2410;
-  wire _not_2413;
-  wire _or_2414;
-  wire _eq_2416;
-  wire _eq_2418;
-  wire _and_2419;
-  wire _or_2420;
-  reg mib_ghost_kept_12;
-  reg [14:0] mib_ghost_age_12;
-  wire _eq_2424;
-  wire _and_2425;
-  wire _not_2426;
-  wire _and_2427;
-  wire _eq_2429;
-  wire _and_2430;
-  wire _not_2431;
-  wire _and_2432;
-  wire _ge_2433;
-  wire _wire_2434;
-  wire _not_2437;
-  wire _or_2438;
-  wire _eq_2440;
-  wire _eq_2442;
-  wire _and_2443;
-  wire _or_2444;
-  reg mib_ghost_kept_13;
-  reg [14:0] mib_ghost_age_13;
-  wire _eq_2448;
-  wire _and_2449;
-  wire _not_2450;
-  wire _and_2451;
-  wire _eq_2453;
-  wire _and_2454;
-  wire _not_2455;
-  wire _and_2456;
-  wire _ge_2457;
-  wire _wire_2458;
-  wire _not_2461;
-  wire _or_2462;
-  wire _eq_2464;
-  wire _eq_2466;
-  wire _and_2467;
-  wire _or_2468;
-  reg mib_ghost_kept_14;
-  reg [14:0] mib_ghost_age_14;
-  wire _eq_2472;
-  wire _and_2473;
-  wire _not_2474;
-  wire _and_2475;
-  wire _eq_2477;
-  wire _and_2478;
-  wire _not_2479;
-  wire _and_2480;
-  wire _ge_2481;
-  wire _wire_2482;
-  wire _not_2485;
-  wire _or_2486;
-  wire _eq_2488;
-  wire _eq_2490;
-  wire _and_2491;
-  wire _or_2492;
-  reg mib_ghost_kept_15;
-  reg [14:0] mib_ghost_age_15;
-  wire _eq_2496;
-  wire _and_2497;
-  wire _not_2498;
-  wire _and_2499;
-  wire _eq_2501;
-  wire _and_2502;
-  wire _not_2503;
-  wire _and_2504;
-  wire _ge_2505;
-  wire _wire_2506;
-  wire _not_2509;
-  wire _or_2510;
-  wire _eq_2512;
-  wire _eq_2514;
-  wire _and_2515;
-  wire _or_2516;
-  reg mib_ghost_kept_16;
-  reg [14:0] mib_ghost_age_16;
-  wire _eq_2520;
-  wire _and_2521;
-  wire _not_2522;
-  wire _and_2523;
-  wire _eq_2525;
-  wire _and_2526;
-  wire _not_2527;
-  wire _and_2528;
-  wire _ge_2529;
-  wire _wire_2530;
-  wire _not_2533;
-  wire _or_2534;
-  wire _eq_2536;
-  wire _eq_2538;
-  wire _and_2539;
-  wire _or_2540;
-  reg mib_ghost_kept_17;
-  reg [14:0] mib_ghost_age_17;
-  wire _eq_2544;
-  wire _and_2545;
-  wire _not_2546;
-  wire _and_2547;
-  wire _eq_2549;
-  wire _and_2550;
-  wire _not_2551;
-  wire _and_2552;
-  wire _ge_2553;
-  wire _wire_2554;
-  wire _not_2557;
-  wire _or_2558;
-  wire _eq_2560;
-  wire _eq_2562;
-  wire _and_2563;
-  wire _or_2564;
-  reg mib_ghost_kept_18;
-  reg [14:0] mib_ghost_age_18;
-  wire _eq_2568;
-  wire _and_2569;
-  wire _not_2570;
-  wire _and_2571;
-  wire _eq_2573;
-  wire _and_2574;
-  wire _not_2575;
-  wire _and_2576;
-  wire _ge_2577;
-  wire _wire_2578;
-  wire _not_2581;
-  wire _or_2582;
-  wire _eq_2584;
-  wire _eq_2586;
-  wire _and_2587;
-  wire _or_2588;
-  reg mib_ghost_kept_19;
-  reg [14:0] mib_ghost_age_19;
-  wire _eq_2592;
-  wire _and_2593;
-  wire _not_2594;
-  wire _and_2595;
-  wire _eq_2597;
-  wire _and_2598;
-  wire _not_2599;
-  wire _and_2600;
-  wire _ge_2601;
-  wire _wire_2602;
-  wire _not_2605;
-  wire _or_2606;
-  wire _eq_2608;
-  wire _eq_2610;
-  wire _and_2611;
-  wire _or_2612;
-  reg mib_ghost_kept_20;
-  reg [14:0] mib_ghost_age_20;
-  wire _eq_2616;
-  wire _and_2617;
-  wire _not_2618;
-  wire _and_2619;
-  wire _eq_2621;
-  wire _and_2622;
-  wire _not_2623;
-  wire _and_2624;
-  wire _ge_2625;
-  wire _wire_2626;
-  wire _not_2629;
-  wire _or_2630;
-  wire _eq_2632;
-  wire _eq_2634;
-  wire _and_2635;
-  wire _or_2636;
-  reg mib_ghost_kept_21;
-  reg [14:0] mib_ghost_age_21;
-  wire _eq_2640;
-  wire _and_2641;
-  wire _not_2642;
-  wire _and_2643;
-  wire _eq_2645;
-  wire _and_2646;
-  wire _not_2647;
-  wire _and_2648;
-  wire _ge_2649;
-  wire _wire_2650;
-  wire _not_2653;
-  wire _or_2654;
-  wire _eq_2656;
-  wire _eq_2658;
-  wire _and_2659;
-  wire _or_2660;
-  reg mib_ghost_kept_22;
-  reg [14:0] mib_ghost_age_22;
-  wire _eq_2664;
-  wire _and_2665;
-  wire _not_2666;
-  wire _and_2667;
-  wire _eq_2669;
-  wire _and_2670;
-  wire _not_2671;
-  wire _and_2672;
-  wire _ge_2673;
-  wire _wire_2674;
-  wire _not_2677;
-  wire _or_2678;
-  wire _eq_2680;
-  wire _eq_2682;
-  wire _and_2683;
-  wire _or_2684;
-  reg mib_ghost_kept_23;
-  reg [14:0] mib_ghost_age_23;
-  wire _eq_2688;
-  wire _and_2689;
-  wire _not_2690;
-  wire _and_2691;
-  wire _eq_2693;
-  wire _and_2694;
-  wire _not_2695;
-  wire _and_2696;
-  wire _ge_2697;
-  wire _wire_2698;
-  wire _not_2701;
-  wire _or_2702;
-  wire _eq_2704;
-  wire _eq_2706;
-  wire _and_2707;
-  wire _or_2708;
-  reg mib_ghost_kept_24;
-  reg [14:0] mib_ghost_age_24;
-  wire _eq_2712;
-  wire _and_2713;
-  wire _not_2714;
-  wire _and_2715;
-  wire _eq_2717;
-  wire _and_2718;
-  wire _not_2719;
-  wire _and_2720;
-  wire _ge_2721;
-  wire _wire_2722;
-  wire _not_2725;
-  wire _or_2726;
-  wire _eq_2728;
-  wire _eq_2730;
-  wire _and_2731;
-  wire _or_2732;
-  reg mib_ghost_kept_25;
-  reg [14:0] mib_ghost_age_25;
-  wire _eq_2736;
-  wire _and_2737;
-  wire _not_2738;
-  wire _and_2739;
-  wire _eq_2741;
-  wire _and_2742;
-  wire _not_2743;
-  wire _and_2744;
-  wire _ge_2745;
-  wire _wire_2746;
-  wire _not_2749;
-  wire _or_2750;
-  wire _eq_2752;
-  wire _eq_2754;
-  wire _and_2755;
-  wire _or_2756;
-  reg mib_ghost_kept_26;
-  reg [14:0] mib_ghost_age_26;
-  wire _eq_2760;
-  wire _and_2761;
-  wire _not_2762;
-  wire _and_2763;
-  wire _eq_2765;
-  wire _and_2766;
-  wire _not_2767;
-  wire _and_2768;
-  wire _ge_2769;
-  wire _wire_2770;
-  wire _not_2773;
-  wire _or_2774;
-  wire _eq_2776;
-  wire _eq_2778;
-  wire _and_2779;
-  wire _or_2780;
-  reg mib_ghost_kept_27;
-  reg [14:0] mib_ghost_age_27;
-  wire _eq_2784;
-  wire _and_2785;
-  wire _not_2786;
-  wire _and_2787;
-  wire _eq_2789;
-  wire _and_2790;
-  wire _not_2791;
-  wire _and_2792;
-  wire _ge_2793;
-  wire _wire_2794;
-  wire _not_2797;
-  wire _or_2798;
-  wire _eq_2800;
-  wire _eq_2802;
-  wire _and_2803;
-  wire _or_2804;
-  reg mib_ghost_kept_28;
-  reg [14:0] mib_ghost_age_28;
-  wire _eq_2808;
-  wire _and_2809;
-  wire _not_2810;
-  wire _and_2811;
-  wire _eq_2813;
-  wire _and_2814;
-  wire _not_2815;
-  wire _and_2816;
-  wire _ge_2817;
-  wire _wire_2818;
-  wire _not_2821;
-  wire _or_2822;
-  wire _eq_2824;
-  wire _eq_2826;
-  wire _and_2827;
-  wire _or_2828;
-  reg mib_ghost_kept_29;
-  reg [14:0] mib_ghost_age_29;
-  wire _eq_2832;
-  wire _and_2833;
-  wire _not_2834;
-  wire _and_2835;
-  wire _eq_2837;
-  wire _and_2838;
-  wire _not_2839;
-  wire _and_2840;
-  wire _ge_2841;
-  wire _wire_2842;
-  wire _not_2845;
-  wire _or_2846;
-  wire _eq_2848;
-  wire _eq_2850;
-  wire _and_2851;
-  wire _or_2852;
-  reg mib_ghost_kept_30;
-  reg [14:0] mib_ghost_age_30;
-  wire _eq_2856;
-  wire _and_2857;
-  wire _not_2858;
-  wire _and_2859;
-  wire _eq_2861;
-  wire _and_2862;
-  wire _not_2863;
-  wire _and_2864;
-  wire _ge_2865;
-  wire _wire_2866;
-  wire _not_2869;
-  wire _or_2870;
-  wire _eq_2872;
-  wire _eq_2874;
-  wire _and_2875;
-  wire _or_2876;
-  reg mib_ghost_kept_31;
-  reg [14:0] mib_ghost_age_31;
-  wire _eq_2880;
-  wire _and_2881;
-  wire _not_2882;
-  wire _and_2883;
-  wire _eq_2885;
-  wire _and_2886;
-  wire _not_2887;
-  wire _and_2888;
-  wire _ge_2889;
-  wire _wire_2890;
-  wire _not_2893;
-  wire _or_2894;
-  wire _eq_2896;
-  wire _eq_2898;
-  wire _and_2899;
-  wire _or_2900;
-  reg mib_ghost_kept_32;
-  reg [14:0] mib_ghost_age_32;
-  wire _eq_2904;
-  wire _and_2905;
-  wire _not_2906;
-  wire _and_2907;
-  wire _eq_2909;
-  wire _and_2910;
-  wire _not_2911;
-  wire _and_2912;
-  wire _ge_2913;
-  wire _wire_2914;
-  wire _not_2917;
-  wire _or_2918;
-  wire _eq_2920;
-  wire _eq_2922;
-  wire _and_2923;
-  wire _or_2924;
-  reg mib_ghost_kept_33;
-  reg [14:0] mib_ghost_age_33;
-  wire _eq_2928;
-  wire _and_2929;
-  wire _not_2930;
-  wire _and_2931;
-  wire _eq_2933;
-  wire _and_2934;
-  wire _not_2935;
-  wire _and_2936;
-  wire _ge_2937;
-  wire _wire_2938;
-  wire _not_2941;
-  wire _or_2942;
-  wire _eq_2944;
-  wire _eq_2946;
-  wire _and_2947;
-  wire _or_2948;
-  reg mib_ghost_kept_34;
-  reg [14:0] mib_ghost_age_34;
-  wire _eq_2952;
-  wire _and_2953;
-  wire _not_2954;
-  wire _and_2955;
-  wire _eq_2957;
-  wire _and_2958;
-  wire _not_2959;
-  wire _and_2960;
-  wire _ge_2961;
-  wire _wire_2962;
-  wire _not_2965;
-  wire _or_2966;
-  wire _eq_2968;
-  wire _eq_2970;
-  wire _and_2971;
-  wire _or_2972;
-  reg mib_ghost_kept_35;
-  reg [14:0] mib_ghost_age_35;
-  wire _eq_2976;
-  wire _and_2977;
-  wire _not_2978;
-  wire _and_2979;
-  wire _eq_2981;
-  wire _and_2982;
-  wire _not_2983;
-  wire _and_2984;
-  wire _ge_2985;
-  wire _wire_2986;
-  wire _not_2989;
-  wire _or_2990;
-  wire _eq_2992;
-  wire _eq_2994;
-  wire _and_2995;
-  wire _or_2996;
-  reg mib_ghost_kept_36;
-  reg [14:0] mib_ghost_age_36;
-  wire _eq_3000;
-  wire _and_3001;
-  wire _not_3002;
-  wire _and_3003;
-  wire _eq_3005;
-  wire _and_3006;
-  wire _not_3007;
-  wire _and_3008;
-  wire _ge_3009;
-  wire _wire_3010;
-  wire _not_3013;
-  wire _or_3014;
-  wire _eq_3016;
-  wire _eq_3018;
-  wire _and_3019;
-  wire _or_3020;
-  reg mib_ghost_kept_37;
-  reg [14:0] mib_ghost_age_37;
-  wire _eq_3024;
-  wire _and_3025;
-  wire _not_3026;
-  wire _and_3027;
-  wire _eq_3029;
-  wire _and_3030;
-  wire _not_3031;
-  wire _and_3032;
-  wire _ge_3033;
-  wire _wire_3034;
-  wire _not_3037;
-  wire _or_3038;
-  wire _eq_3040;
-  wire _eq_3042;
-  wire _and_3043;
-  wire _or_3044;
-  reg mib_ghost_kept_38;
-  reg [14:0] mib_ghost_age_38;
-  wire _eq_3048;
-  wire _and_3049;
-  wire _not_3050;
-  wire _and_3051;
-  wire _eq_3053;
-  wire _and_3054;
-  wire _not_3055;
-  wire _and_3056;
-  wire _ge_3057;
-  wire _wire_3058;
-  wire _not_3061;
-  wire _or_3062;
-  wire _eq_3064;
-  wire _eq_3066;
-  wire _and_3067;
-  wire _or_3068;
-  reg mib_ghost_kept_39;
-  reg [14:0] mib_ghost_age_39;
-  wire _eq_3072;
-  wire _and_3073;
-  wire _not_3074;
-  wire _and_3075;
-  wire _eq_3077;
-  wire _and_3078;
-  wire _not_3079;
-  wire _and_3080;
-  wire _ge_3081;
-  wire _wire_3082;
-  wire _not_3085;
-  wire _or_3086;
-  wire _eq_3088;
-  wire _eq_3090;
-  wire _and_3091;
-  wire _or_3092;
-  reg mib_ghost_kept_40;
-  reg [14:0] mib_ghost_age_40;
-  wire _eq_3096;
-  wire _and_3097;
-  wire _not_3098;
-  wire _and_3099;
-  wire _eq_3101;
-  wire _and_3102;
-  wire _not_3103;
-  wire _and_3104;
-  wire _ge_3105;
-  wire _wire_3106;
-  wire _not_3109;
-  wire _or_3110;
-  wire _eq_3112;
-  wire _eq_3114;
-  wire _and_3115;
-  wire _or_3116;
-  reg mib_ghost_kept_41;
-  reg [14:0] mib_ghost_age_41;
-  wire _eq_3120;
-  wire _and_3121;
-  wire _not_3122;
-  wire _and_3123;
-  wire _eq_3125;
-  wire _and_3126;
-  wire _not_3127;
-  wire _and_3128;
-  wire _ge_3129;
-  wire _wire_3130;
-  wire _not_3133;
-  wire _or_3134;
-  wire _eq_3136;
-  wire _eq_3138;
-  wire _and_3139;
-  wire _or_3140;
-  reg mib_ghost_kept_42;
-  reg [14:0] mib_ghost_age_42;
-  wire _eq_3144;
-  wire _and_3145;
-  wire _not_3146;
-  wire _and_3147;
-  wire _eq_3149;
-  wire _and_3150;
-  wire _not_3151;
-  wire _and_3152;
-  wire _ge_3153;
-  wire _wire_3154;
-  wire _not_3157;
-  wire _or_3158;
-  wire _eq_3160;
-  wire _eq_3162;
-  wire _and_3163;
-  wire _or_3164;
-  reg mib_ghost_kept_43;
-  reg [14:0] mib_ghost_age_43;
-  wire _eq_3168;
-  wire _and_3169;
-  wire _not_3170;
-  wire _and_3171;
+  wire _eq_3156;
+  wire _and_3157;
+  wire _not_3158;
+  wire _and_3159;
+  wire _eq_3161;
+  wire _and_3162;
+  wire _not_3163;
+  wire _and_3164;
+  wire _ge_3165;
+  wire _wire_3166;
+  wire _not_3169;
+  wire _or_3170;
+  wire _lt_3171;
+  wire _and_3172;
   wire _eq_3173;
   wire _and_3174;
-  wire _not_3175;
-  wire _and_3176;
-  wire _ge_3177;
-  wire _wire_3178;
-  wire _not_3181;
-  wire _or_3182;
+  wire _eq_3176;
+  wire _eq_3178;
+  wire _and_3179;
+  wire _or_3180;
+  reg mib_ghost_kept_1;
+  reg [14:0] mib_ghost_age_1;
   wire _eq_3184;
-  wire _eq_3186;
+  wire _and_3185;
+  wire _not_3186;
   wire _and_3187;
-  wire _or_3188;
+  wire _eq_3189;
+  wire _and_3190;
+  wire _not_3191;
+  wire _and_3192;
+  wire _ge_3193;
+  wire _wire_3194;
+  wire _not_3197;
+  wire _or_3198;
+  wire _eq_3200;
+  wire _eq_3202;
+  wire _and_3203;
+  wire _or_3204;
+  reg mib_ghost_kept_2;
+  reg [14:0] mib_ghost_age_2;
+  wire _eq_3208;
+  wire _and_3209;
+  wire _not_3210;
+  wire _and_3211;
+  wire _eq_3213;
+  wire _and_3214;
+  wire _not_3215;
+  wire _and_3216;
+  wire _ge_3217;
+  wire _wire_3218;
+  wire _not_3221;
+  wire _or_3222;
+  wire _eq_3224;
+  wire _eq_3226;
+  wire _and_3227;
+  wire _or_3228;
+  reg mib_ghost_kept_3;
+  reg [14:0] mib_ghost_age_3;
+  wire _eq_3232;
+  wire _and_3233;
+  wire _not_3234;
+  wire _and_3235;
+  wire _eq_3237;
+  wire _and_3238;
+  wire _not_3239;
+  wire _and_3240;
+  wire _ge_3241;
+  wire _wire_3242;
+  wire _not_3245;
+  wire _or_3246;
+  wire _eq_3248;
+  wire _eq_3250;
+  wire _and_3251;
+  wire _or_3252;
+  reg mib_ghost_kept_4;
+  reg [14:0] mib_ghost_age_4;
+  wire _eq_3256;
+  wire _and_3257;
+  wire _not_3258;
+  wire _and_3259;
+  wire _eq_3261;
+  wire _and_3262;
+  wire _not_3263;
+  wire _and_3264;
+  wire _ge_3265;
+  wire _wire_3266;
+  wire _not_3269;
+  wire _or_3270;
+  wire _eq_3272;
+  wire _eq_3274;
+  wire _and_3275;
+  wire _or_3276;
+  reg mib_ghost_kept_5;
+  reg [14:0] mib_ghost_age_5;
+  wire _eq_3280;
+  wire _and_3281;
+  wire _not_3282;
+  wire _and_3283;
+  wire _eq_3285;
+  wire _and_3286;
+  wire _not_3287;
+  wire _and_3288;
+  wire _ge_3289;
+  wire _wire_3290;
+  wire _not_3293;
+  wire _or_3294;
+  wire _eq_3296;
+  wire _eq_3298;
+  wire _and_3299;
+  wire _or_3300;
+  reg mib_ghost_kept_6;
+  reg [14:0] mib_ghost_age_6;
+  wire _eq_3304;
+  wire _and_3305;
+  wire _not_3306;
+  wire _and_3307;
+  wire _eq_3309;
+  wire _and_3310;
+  wire _not_3311;
+  wire _and_3312;
+  wire _ge_3313;
+  wire _wire_3314;
+  wire _not_3317;
+  wire _or_3318;
+  wire _eq_3320;
+  wire _eq_3322;
+  wire _and_3323;
+  wire _or_3324;
+  reg mib_ghost_kept_7;
+  reg [14:0] mib_ghost_age_7;
+  wire _eq_3328;
+  wire _and_3329;
+  wire _not_3330;
+  wire _and_3331;
+  wire _eq_3333;
+  wire _and_3334;
+  wire _not_3335;
+  wire _and_3336;
+  wire _ge_3337;
+  wire _wire_3338;
+  wire _not_3341;
+  wire _or_3342;
+  wire _eq_3344;
+  wire _eq_3346;
+  wire _and_3347;
+  wire _or_3348;
+  reg mib_ghost_kept_8;
+  reg [14:0] mib_ghost_age_8;
+  wire _eq_3352;
+  wire _and_3353;
+  wire _not_3354;
+  wire _and_3355;
+  wire _eq_3357;
+  wire _and_3358;
+  wire _not_3359;
+  wire _and_3360;
+  wire _ge_3361;
+  wire _wire_3362;
+  wire _not_3365;
+  wire _or_3366;
+  wire _eq_3368;
+  wire _eq_3370;
+  wire _and_3371;
+  wire _or_3372;
+  reg mib_ghost_kept_9;
+  reg [14:0] mib_ghost_age_9;
+  wire _eq_3376;
+  wire _and_3377;
+  wire _not_3378;
+  wire _and_3379;
+  wire _eq_3381;
+  wire _and_3382;
+  wire _not_3383;
+  wire _and_3384;
+  wire _ge_3385;
+  wire _wire_3386;
+  wire _not_3389;
+  wire _or_3390;
+  wire _eq_3392;
+  wire _eq_3394;
+  wire _and_3395;
+  wire _or_3396;
+  reg mib_ghost_kept_10;
+  reg [14:0] mib_ghost_age_10;
+  wire _eq_3400;
+  wire _and_3401;
+  wire _not_3402;
+  wire _and_3403;
+  wire _eq_3405;
+  wire _and_3406;
+  wire _not_3407;
+  wire _and_3408;
+  wire _ge_3409;
+  wire _wire_3410;
+  wire _not_3413;
+  wire _or_3414;
+  wire _eq_3416;
+  wire _eq_3418;
+  wire _and_3419;
+  wire _or_3420;
+  reg mib_ghost_kept_11;
+  reg [14:0] mib_ghost_age_11;
+  wire _eq_3424;
+  wire _and_3425;
+  wire _not_3426;
+  wire _and_3427;
+  wire _eq_3429;
+  wire _and_3430;
+  wire _not_3431;
+  wire _and_3432;
+  wire _ge_3433;
+  wire _wire_3434;
+  wire _not_3437;
+  wire _or_3438;
+  wire _eq_3440;
+  wire _eq_3442;
+  wire _and_3443;
+  wire _or_3444;
+  reg mib_ghost_kept_12;
+  reg [14:0] mib_ghost_age_12;
+  wire _eq_3448;
+  wire _and_3449;
+  wire _not_3450;
+  wire _and_3451;
+  wire _eq_3453;
+  wire _and_3454;
+  wire _not_3455;
+  wire _and_3456;
+  wire _ge_3457;
+  wire _wire_3458;
+  wire _not_3461;
+  wire _or_3462;
+  wire _eq_3464;
+  wire _eq_3466;
+  wire _and_3467;
+  wire _or_3468;
+  reg mib_ghost_kept_13;
+  reg [14:0] mib_ghost_age_13;
+  wire _eq_3472;
+  wire _and_3473;
+  wire _not_3474;
+  wire _and_3475;
+  wire _eq_3477;
+  wire _and_3478;
+  wire _not_3479;
+  wire _and_3480;
+  wire _ge_3481;
+  wire _wire_3482;
+  wire _not_3485;
+  wire _or_3486;
+  wire _eq_3488;
+  wire _eq_3490;
+  wire _and_3491;
+  wire _or_3492;
+  reg mib_ghost_kept_14;
+  reg [14:0] mib_ghost_age_14;
+  wire _eq_3496;
+  wire _and_3497;
+  wire _not_3498;
+  wire _and_3499;
+  wire _eq_3501;
+  wire _and_3502;
+  wire _not_3503;
+  wire _and_3504;
+  wire _ge_3505;
+  wire _wire_3506;
+  wire _not_3509;
+  wire _or_3510;
+  wire _eq_3512;
+  wire _eq_3514;
+  wire _and_3515;
+  wire _or_3516;
+  reg mib_ghost_kept_15;
+  reg [14:0] mib_ghost_age_15;
+  wire _eq_3520;
+  wire _and_3521;
+  wire _not_3522;
+  wire _and_3523;
+  wire _eq_3525;
+  wire _and_3526;
+  wire _not_3527;
+  wire _and_3528;
+  wire _ge_3529;
+  wire _wire_3530;
+  wire _not_3533;
+  wire _or_3534;
+  wire _eq_3536;
+  wire _eq_3538;
+  wire _and_3539;
+  wire _or_3540;
+  reg mib_ghost_kept_16;
+  reg [14:0] mib_ghost_age_16;
+  wire _eq_3544;
+  wire _and_3545;
+  wire _not_3546;
+  wire _and_3547;
+  wire _eq_3549;
+  wire _and_3550;
+  wire _not_3551;
+  wire _and_3552;
+  wire _ge_3553;
+  wire _wire_3554;
+  wire _not_3557;
+  wire _or_3558;
+  wire _eq_3560;
+  wire _eq_3562;
+  wire _and_3563;
+  wire _or_3564;
+  reg mib_ghost_kept_17;
+  reg [14:0] mib_ghost_age_17;
+  wire _eq_3568;
+  wire _and_3569;
+  wire _not_3570;
+  wire _and_3571;
+  wire _eq_3573;
+  wire _and_3574;
+  wire _not_3575;
+  wire _and_3576;
+  wire _ge_3577;
+  wire _wire_3578;
+  wire _not_3581;
+  wire _or_3582;
+  wire _eq_3584;
+  wire _eq_3586;
+  wire _and_3587;
+  wire _or_3588;
+  reg mib_ghost_kept_18;
+  reg [14:0] mib_ghost_age_18;
+  wire _eq_3592;
+  wire _and_3593;
+  wire _not_3594;
+  wire _and_3595;
+  wire _eq_3597;
+  wire _and_3598;
+  wire _not_3599;
+  wire _and_3600;
+  wire _ge_3601;
+  wire _wire_3602;
+  wire _not_3605;
+  wire _or_3606;
+  wire _eq_3608;
+  wire _eq_3610;
+  wire _and_3611;
+  wire _or_3612;
+  reg mib_ghost_kept_19;
+  reg [14:0] mib_ghost_age_19;
+  wire _eq_3616;
+  wire _and_3617;
+  wire _not_3618;
+  wire _and_3619;
+  wire _eq_3621;
+  wire _and_3622;
+  wire _not_3623;
+  wire _and_3624;
+  wire _ge_3625;
+  wire _wire_3626;
+  wire _not_3629;
+  wire _or_3630;
+  wire _eq_3632;
+  wire _eq_3634;
+  wire _and_3635;
+  wire _or_3636;
+  reg mib_ghost_kept_20;
+  reg [14:0] mib_ghost_age_20;
+  wire _eq_3640;
+  wire _and_3641;
+  wire _not_3642;
+  wire _and_3643;
+  wire _eq_3645;
+  wire _and_3646;
+  wire _not_3647;
+  wire _and_3648;
+  wire _ge_3649;
+  wire _wire_3650;
+  wire _not_3653;
+  wire _or_3654;
+  wire _eq_3656;
+  wire _eq_3658;
+  wire _and_3659;
+  wire _or_3660;
+  reg mib_ghost_kept_21;
+  reg [14:0] mib_ghost_age_21;
+  wire _eq_3664;
+  wire _and_3665;
+  wire _not_3666;
+  wire _and_3667;
+  wire _eq_3669;
+  wire _and_3670;
+  wire _not_3671;
+  wire _and_3672;
+  wire _ge_3673;
+  wire _wire_3674;
+  wire _not_3677;
+  wire _or_3678;
+  wire _eq_3680;
+  wire _eq_3682;
+  wire _and_3683;
+  wire _or_3684;
+  reg mib_ghost_kept_22;
+  reg [14:0] mib_ghost_age_22;
+  wire _eq_3688;
+  wire _and_3689;
+  wire _not_3690;
+  wire _and_3691;
+  wire _eq_3693;
+  wire _and_3694;
+  wire _not_3695;
+  wire _and_3696;
+  wire _ge_3697;
+  wire _wire_3698;
+  wire _not_3701;
+  wire _or_3702;
+  wire _eq_3704;
+  wire _eq_3706;
+  wire _and_3707;
+  wire _or_3708;
+  reg mib_ghost_kept_23;
+  reg [14:0] mib_ghost_age_23;
+  wire _eq_3712;
+  wire _and_3713;
+  wire _not_3714;
+  wire _and_3715;
+  wire _eq_3717;
+  wire _and_3718;
+  wire _not_3719;
+  wire _and_3720;
+  wire _ge_3721;
+  wire _wire_3722;
+  wire _not_3725;
+  wire _or_3726;
+  wire _eq_3728;
+  wire _eq_3730;
+  wire _and_3731;
+  wire _or_3732;
+  reg mib_ghost_kept_24;
+  reg [14:0] mib_ghost_age_24;
+  wire _eq_3736;
+  wire _and_3737;
+  wire _not_3738;
+  wire _and_3739;
+  wire _eq_3741;
+  wire _and_3742;
+  wire _not_3743;
+  wire _and_3744;
+  wire _ge_3745;
+  wire _wire_3746;
+  wire _not_3749;
+  wire _or_3750;
+  wire _eq_3752;
+  wire _eq_3754;
+  wire _and_3755;
+  wire _or_3756;
+  reg mib_ghost_kept_25;
+  reg [14:0] mib_ghost_age_25;
+  wire _eq_3760;
+  wire _and_3761;
+  wire _not_3762;
+  wire _and_3763;
+  wire _eq_3765;
+  wire _and_3766;
+  wire _not_3767;
+  wire _and_3768;
+  wire _ge_3769;
+  wire _wire_3770;
+  wire _not_3773;
+  wire _or_3774;
+  wire _eq_3776;
+  wire _eq_3778;
+  wire _and_3779;
+  wire _or_3780;
+  reg mib_ghost_kept_26;
+  reg [14:0] mib_ghost_age_26;
+  wire _eq_3784;
+  wire _and_3785;
+  wire _not_3786;
+  wire _and_3787;
+  wire _eq_3789;
+  wire _and_3790;
+  wire _not_3791;
+  wire _and_3792;
+  wire _ge_3793;
+  wire _wire_3794;
+  wire _not_3797;
+  wire _or_3798;
+  wire _eq_3800;
+  wire _eq_3802;
+  wire _and_3803;
+  wire _or_3804;
+  reg mib_ghost_kept_27;
+  reg [14:0] mib_ghost_age_27;
+  wire _eq_3808;
+  wire _and_3809;
+  wire _not_3810;
+  wire _and_3811;
+  wire _eq_3813;
+  wire _and_3814;
+  wire _not_3815;
+  wire _and_3816;
+  wire _ge_3817;
+  wire _wire_3818;
+  wire _not_3821;
+  wire _or_3822;
+  wire _eq_3824;
+  wire _eq_3826;
+  wire _and_3827;
+  wire _or_3828;
+  reg mib_ghost_kept_28;
+  reg [14:0] mib_ghost_age_28;
+  wire _eq_3832;
+  wire _and_3833;
+  wire _not_3834;
+  wire _and_3835;
+  wire _eq_3837;
+  wire _and_3838;
+  wire _not_3839;
+  wire _and_3840;
+  wire _ge_3841;
+  wire _wire_3842;
+  wire _not_3845;
+  wire _or_3846;
+  wire _eq_3848;
+  wire _eq_3850;
+  wire _and_3851;
+  wire _or_3852;
+  reg mib_ghost_kept_29;
+  reg [14:0] mib_ghost_age_29;
+  wire _eq_3856;
+  wire _and_3857;
+  wire _not_3858;
+  wire _and_3859;
+  wire _eq_3861;
+  wire _and_3862;
+  wire _not_3863;
+  wire _and_3864;
+  wire _ge_3865;
+  wire _wire_3866;
+  wire _not_3869;
+  wire _or_3870;
+  wire _eq_3872;
+  wire _eq_3874;
+  wire _and_3875;
+  wire _or_3876;
+  reg mib_ghost_kept_30;
+  reg [14:0] mib_ghost_age_30;
+  wire _eq_3880;
+  wire _and_3881;
+  wire _not_3882;
+  wire _and_3883;
+  wire _eq_3885;
+  wire _and_3886;
+  wire _not_3887;
+  wire _and_3888;
+  wire _ge_3889;
+  wire _wire_3890;
+  wire _not_3893;
+  wire _or_3894;
+  wire _eq_3896;
+  wire _eq_3898;
+  wire _and_3899;
+  wire _or_3900;
+  reg mib_ghost_kept_31;
+  reg [14:0] mib_ghost_age_31;
+  wire _eq_3904;
+  wire _and_3905;
+  wire _not_3906;
+  wire _and_3907;
+  wire _eq_3909;
+  wire _and_3910;
+  wire _not_3911;
+  wire _and_3912;
+  wire _ge_3913;
+  wire _wire_3914;
+  wire _not_3917;
+  wire _or_3918;
+  wire _eq_3920;
+  wire _eq_3922;
+  wire _and_3923;
+  wire _or_3924;
+  reg mib_ghost_kept_32;
+  reg [14:0] mib_ghost_age_32;
+  wire _eq_3928;
+  wire _and_3929;
+  wire _not_3930;
+  wire _and_3931;
+  wire _eq_3933;
+  wire _and_3934;
+  wire _not_3935;
+  wire _and_3936;
+  wire _ge_3937;
+  wire _wire_3938;
+  wire _not_3941;
+  wire _or_3942;
+  wire _eq_3944;
+  wire _eq_3946;
+  wire _and_3947;
+  wire _or_3948;
+  reg mib_ghost_kept_33;
+  reg [14:0] mib_ghost_age_33;
+  wire _eq_3952;
+  wire _and_3953;
+  wire _not_3954;
+  wire _and_3955;
+  wire _eq_3957;
+  wire _and_3958;
+  wire _not_3959;
+  wire _and_3960;
+  wire _ge_3961;
+  wire _wire_3962;
+  wire _not_3965;
+  wire _or_3966;
+  wire _eq_3968;
+  wire _eq_3970;
+  wire _and_3971;
+  wire _or_3972;
+  reg mib_ghost_kept_34;
+  reg [14:0] mib_ghost_age_34;
+  wire _eq_3976;
+  wire _and_3977;
+  wire _not_3978;
+  wire _and_3979;
+  wire _eq_3981;
+  wire _and_3982;
+  wire _not_3983;
+  wire _and_3984;
+  wire _ge_3985;
+  wire _wire_3986;
+  wire _not_3989;
+  wire _or_3990;
+  wire _eq_3992;
+  wire _eq_3994;
+  wire _and_3995;
+  wire _or_3996;
+  reg mib_ghost_kept_35;
+  reg [14:0] mib_ghost_age_35;
+  wire _eq_4000;
+  wire _and_4001;
+  wire _not_4002;
+  wire _and_4003;
+  wire _eq_4005;
+  wire _and_4006;
+  wire _not_4007;
+  wire _and_4008;
+  wire _ge_4009;
+  wire _wire_4010;
+  wire _not_4013;
+  wire _or_4014;
+  wire _eq_4016;
+  wire _eq_4018;
+  wire _and_4019;
+  wire _or_4020;
+  reg mib_ghost_kept_36;
+  reg [14:0] mib_ghost_age_36;
+  wire _eq_4024;
+  wire _and_4025;
+  wire _not_4026;
+  wire _and_4027;
+  wire _eq_4029;
+  wire _and_4030;
+  wire _not_4031;
+  wire _and_4032;
+  wire _ge_4033;
+  wire _wire_4034;
+  wire _not_4037;
+  wire _or_4038;
+  wire _eq_4040;
+  wire _eq_4042;
+  wire _and_4043;
+  wire _or_4044;
+  reg mib_ghost_kept_37;
+  reg [14:0] mib_ghost_age_37;
+  wire _eq_4048;
+  wire _and_4049;
+  wire _not_4050;
+  wire _and_4051;
+  wire _eq_4053;
+  wire _and_4054;
+  wire _not_4055;
+  wire _and_4056;
+  wire _ge_4057;
+  wire _wire_4058;
+  wire _not_4061;
+  wire _or_4062;
+  wire _eq_4064;
+  wire _eq_4066;
+  wire _and_4067;
+  wire _or_4068;
+  reg mib_ghost_kept_38;
+  reg [14:0] mib_ghost_age_38;
+  wire _eq_4072;
+  wire _and_4073;
+  wire _not_4074;
+  wire _and_4075;
+  wire _eq_4077;
+  wire _and_4078;
+  wire _not_4079;
+  wire _and_4080;
+  wire _ge_4081;
+  wire _wire_4082;
+  wire _not_4085;
+  wire _or_4086;
+  wire _eq_4088;
+  wire _eq_4090;
+  wire _and_4091;
+  wire _or_4092;
+  reg mib_ghost_kept_39;
+  reg [14:0] mib_ghost_age_39;
+  wire _eq_4096;
+  wire _and_4097;
+  wire _not_4098;
+  wire _and_4099;
+  wire _eq_4101;
+  wire _and_4102;
+  wire _not_4103;
+  wire _and_4104;
+  wire _ge_4105;
+  wire _wire_4106;
+  wire _not_4109;
+  wire _or_4110;
+  wire _eq_4112;
+  wire _eq_4114;
+  wire _and_4115;
+  wire _or_4116;
+  reg mib_ghost_kept_40;
+  reg [14:0] mib_ghost_age_40;
+  wire _eq_4120;
+  wire _and_4121;
+  wire _not_4122;
+  wire _and_4123;
+  wire _eq_4125;
+  wire _and_4126;
+  wire _not_4127;
+  wire _and_4128;
+  wire _ge_4129;
+  wire _wire_4130;
+  wire _not_4133;
+  wire _or_4134;
+  wire _eq_4136;
+  wire _eq_4138;
+  wire _and_4139;
+  wire _or_4140;
+  reg mib_ghost_kept_41;
+  reg [14:0] mib_ghost_age_41;
+  wire _eq_4144;
+  wire _and_4145;
+  wire _not_4146;
+  wire _and_4147;
+  wire _eq_4149;
+  wire _and_4150;
+  wire _not_4151;
+  wire _and_4152;
+  wire _ge_4153;
+  wire _wire_4154;
+  wire _not_4157;
+  wire _or_4158;
+  wire _eq_4160;
+  wire _eq_4162;
+  wire _and_4163;
+  wire _or_4164;
+  reg mib_ghost_kept_42;
+  reg [14:0] mib_ghost_age_42;
+  wire _eq_4168;
+  wire _and_4169;
+  wire _not_4170;
+  wire _and_4171;
+  wire _eq_4173;
+  wire _and_4174;
+  wire _not_4175;
+  wire _and_4176;
+  wire _ge_4177;
+  wire _wire_4178;
+  wire _not_4181;
+  wire _or_4182;
+  wire _eq_4184;
+  wire _eq_4186;
+  wire _and_4187;
+  wire _or_4188;
+  reg mib_ghost_kept_43;
+  reg [14:0] mib_ghost_age_43;
+  wire _eq_4192;
+  wire _and_4193;
+  wire _not_4194;
+  wire _and_4195;
+  wire _eq_4197;
+  wire _and_4198;
+  wire _not_4199;
+  wire _and_4200;
+  wire _ge_4201;
+  wire _wire_4202;
+  wire _not_4205;
+  wire _or_4206;
+  wire _eq_4208;
+  wire _eq_4210;
+  wire _and_4211;
+  wire _or_4212;
   reg mib_ghost_kept_44;
   reg [14:0] mib_ghost_age_44;
-  wire _eq_3192;
-  wire _and_3193;
-  wire _not_3194;
-  wire _and_3195;
-  wire _eq_3197;
-  wire _and_3198;
-  wire _not_3199;
-  wire _and_3200;
-  wire _ge_3201;
-  wire _wire_3202;
-  wire _not_3205;
-  wire _or_3206;
-  wire _eq_3208;
-  wire _eq_3210;
-  wire _and_3211;
-  wire _or_3212;
+  wire _eq_4216;
+  wire _and_4217;
+  wire _not_4218;
+  wire _and_4219;
+  wire _eq_4221;
+  wire _and_4222;
+  wire _not_4223;
+  wire _and_4224;
+  wire _ge_4225;
+  wire _wire_4226;
+  wire _not_4229;
+  wire _or_4230;
+  wire _eq_4232;
+  wire _eq_4234;
+  wire _and_4235;
+  wire _or_4236;
   reg mib_ghost_kept_45;
   reg [14:0] mib_ghost_age_45;
-  wire _eq_3216;
-  wire _and_3217;
-  wire _not_3218;
-  wire _and_3219;
-  wire _eq_3221;
-  wire _and_3222;
-  wire _not_3223;
-  wire _and_3224;
-  wire _ge_3225;
-  wire _wire_3226;
-  wire _not_3229;
-  wire _or_3230;
-  wire _eq_3232;
-  wire _eq_3234;
-  wire _and_3235;
-  wire _or_3236;
+  wire _eq_4240;
+  wire _and_4241;
+  wire _not_4242;
+  wire _and_4243;
+  wire _eq_4245;
+  wire _and_4246;
+  wire _not_4247;
+  wire _and_4248;
+  wire _ge_4249;
+  wire _wire_4250;
+  wire _not_4253;
+  wire _or_4254;
+  wire _eq_4256;
+  wire _eq_4258;
+  wire _and_4259;
+  wire _or_4260;
   reg mib_ghost_kept_46;
   reg [14:0] mib_ghost_age_46;
-  wire _eq_3240;
-  wire _and_3241;
-  wire _not_3242;
-  wire _and_3243;
-  wire _eq_3245;
-  wire _and_3246;
-  wire _not_3247;
-  wire _and_3248;
-  wire _ge_3249;
-  wire _wire_3250;
-  wire _not_3253;
-  wire _or_3254;
-  wire _eq_3256;
-  wire _eq_3258;
-  wire _and_3259;
-  wire _or_3260;
+  wire _eq_4264;
+  wire _and_4265;
+  wire _not_4266;
+  wire _and_4267;
+  wire _eq_4269;
+  wire _and_4270;
+  wire _not_4271;
+  wire _and_4272;
+  wire _ge_4273;
+  wire _wire_4274;
+  wire _not_4277;
+  wire _or_4278;
+  wire _eq_4280;
+  wire _eq_4282;
+  wire _and_4283;
+  wire _or_4284;
   reg mib_ghost_kept_47;
   reg [14:0] mib_ghost_age_47;
-  wire _eq_3264;
-  wire _and_3265;
-  wire _not_3266;
-  wire _and_3267;
-  wire _eq_3269;
-  wire _and_3270;
-  wire _not_3271;
-  wire _and_3272;
-  wire _ge_3273;
-  wire _wire_3274;
-  wire _not_3277;
-  wire _or_3278;
-  wire _eq_3280;
-  wire _eq_3282;
-  wire _and_3283;
-  wire _or_3284;
+  wire _eq_4288;
+  wire _and_4289;
+  wire _not_4290;
+  wire _and_4291;
+  wire _eq_4293;
+  wire _and_4294;
+  wire _not_4295;
+  wire _and_4296;
+  wire _ge_4297;
+  wire _wire_4298;
+  wire _not_4301;
+  wire _or_4302;
+  wire _eq_4304;
+  wire _eq_4306;
+  wire _and_4307;
+  wire _or_4308;
   reg mib_ghost_kept_48;
   reg [14:0] mib_ghost_age_48;
-  wire _eq_3288;
-  wire _and_3289;
-  wire _not_3290;
-  wire _and_3291;
-  wire _eq_3293;
-  wire _and_3294;
-  wire _not_3295;
-  wire _and_3296;
-  wire _ge_3297;
-  wire _wire_3298;
-  wire _not_3301;
-  wire _or_3302;
-  wire _eq_3304;
-  wire _eq_3306;
-  wire _and_3307;
-  wire _or_3308;
+  wire _eq_4312;
+  wire _and_4313;
+  wire _not_4314;
+  wire _and_4315;
+  wire _eq_4317;
+  wire _and_4318;
+  wire _not_4319;
+  wire _and_4320;
+  wire _ge_4321;
+  wire _wire_4322;
+  wire _not_4325;
+  wire _or_4326;
+  wire _eq_4328;
+  wire _eq_4330;
+  wire _and_4331;
+  wire _or_4332;
   reg mib_ghost_kept_49;
   reg [14:0] mib_ghost_age_49;
-  wire _eq_3312;
-  wire _and_3313;
-  wire _not_3314;
-  wire _and_3315;
-  wire _eq_3317;
-  wire _and_3318;
-  wire _not_3319;
-  wire _and_3320;
-  wire _ge_3321;
-  wire _wire_3322;
-  wire _not_3325;
-  wire _or_3326;
-  wire _eq_3328;
-  wire _eq_3330;
-  wire _and_3331;
-  wire _or_3332;
+  wire _eq_4336;
+  wire _and_4337;
+  wire _not_4338;
+  wire _and_4339;
+  wire _eq_4341;
+  wire _and_4342;
+  wire _not_4343;
+  wire _and_4344;
+  wire _ge_4345;
+  wire _wire_4346;
+  wire _not_4349;
+  wire _or_4350;
+  wire _eq_4352;
+  wire _eq_4354;
+  wire _and_4355;
+  wire _or_4356;
   reg mib_ghost_kept_50;
   reg [14:0] mib_ghost_age_50;
-  wire _eq_3336;
-  wire _and_3337;
-  wire _not_3338;
-  wire _and_3339;
-  wire _eq_3341;
-  wire _and_3342;
-  wire _not_3343;
-  wire _and_3344;
-  wire _ge_3345;
-  wire _wire_3346;
-  wire _not_3349;
-  wire _or_3350;
-  wire _eq_3352;
-  wire _eq_3354;
-  wire _and_3355;
-  wire _or_3356;
+  wire _eq_4360;
+  wire _and_4361;
+  wire _not_4362;
+  wire _and_4363;
+  wire _eq_4365;
+  wire _and_4366;
+  wire _not_4367;
+  wire _and_4368;
+  wire _ge_4369;
+  wire _wire_4370;
+  wire _not_4373;
+  wire _or_4374;
+  wire _eq_4376;
+  wire _eq_4378;
+  wire _and_4379;
+  wire _or_4380;
   reg mib_ghost_kept_51;
   reg [14:0] mib_ghost_age_51;
-  wire _eq_3360;
-  wire _and_3361;
-  wire _not_3362;
-  wire _and_3363;
-  wire _eq_3365;
-  wire _and_3366;
-  wire _not_3367;
-  wire _and_3368;
-  wire _ge_3369;
-  wire _wire_3370;
-  wire _not_3373;
-  wire _or_3374;
-  wire _eq_3376;
-  wire _eq_3378;
-  wire _and_3379;
-  wire _or_3380;
+  wire _eq_4384;
+  wire _and_4385;
+  wire _not_4386;
+  wire _and_4387;
+  wire _eq_4389;
+  wire _and_4390;
+  wire _not_4391;
+  wire _and_4392;
+  wire _ge_4393;
+  wire _wire_4394;
+  wire _not_4397;
+  wire _or_4398;
+  wire _eq_4400;
+  wire _eq_4402;
+  wire _and_4403;
+  wire _or_4404;
   reg mib_ghost_kept_52;
   reg [14:0] mib_ghost_age_52;
-  wire _eq_3384;
-  wire _and_3385;
-  wire _not_3386;
-  wire _and_3387;
-  wire _eq_3389;
-  wire _and_3390;
-  wire _not_3391;
-  wire _and_3392;
-  wire _ge_3393;
-  wire _wire_3394;
-  wire _not_3397;
-  wire _or_3398;
-  wire _eq_3400;
-  wire _eq_3402;
-  wire _and_3403;
-  wire _or_3404;
+  wire _eq_4408;
+  wire _and_4409;
+  wire _not_4410;
+  wire _and_4411;
+  wire _eq_4413;
+  wire _and_4414;
+  wire _not_4415;
+  wire _and_4416;
+  wire _ge_4417;
+  wire _wire_4418;
+  wire _not_4421;
+  wire _or_4422;
+  wire _eq_4424;
+  wire _eq_4426;
+  wire _and_4427;
+  wire _or_4428;
   reg mib_ghost_kept_53;
   reg [14:0] mib_ghost_age_53;
-  wire _eq_3408;
-  wire _and_3409;
-  wire _not_3410;
-  wire _and_3411;
-  wire _eq_3413;
-  wire _and_3414;
-  wire _not_3415;
-  wire _and_3416;
-  wire _ge_3417;
-  wire _wire_3418;
-  wire _not_3421;
-  wire _or_3422;
-  wire _eq_3424;
-  wire _eq_3426;
-  wire _and_3427;
-  wire _or_3428;
+  wire _eq_4432;
+  wire _and_4433;
+  wire _not_4434;
+  wire _and_4435;
+  wire _eq_4437;
+  wire _and_4438;
+  wire _not_4439;
+  wire _and_4440;
+  wire _ge_4441;
+  wire _wire_4442;
+  wire _not_4445;
+  wire _or_4446;
+  wire _eq_4448;
+  wire _eq_4450;
+  wire _and_4451;
+  wire _or_4452;
   reg mib_ghost_kept_54;
   reg [14:0] mib_ghost_age_54;
-  wire _eq_3432;
-  wire _and_3433;
-  wire _not_3434;
-  wire _and_3435;
-  wire _eq_3437;
-  wire _and_3438;
-  wire _not_3439;
-  wire _and_3440;
-  wire _ge_3441;
-  wire _wire_3442;
-  wire _not_3445;
-  wire _or_3446;
-  wire _eq_3448;
-  wire _eq_3450;
-  wire _and_3451;
-  wire _or_3452;
+  wire _eq_4456;
+  wire _and_4457;
+  wire _not_4458;
+  wire _and_4459;
+  wire _eq_4461;
+  wire _and_4462;
+  wire _not_4463;
+  wire _and_4464;
+  wire _ge_4465;
+  wire _wire_4466;
+  wire _not_4469;
+  wire _or_4470;
+  wire _eq_4472;
+  wire _eq_4474;
+  wire _and_4475;
+  wire _or_4476;
   reg mib_ghost_kept_55;
   reg [14:0] mib_ghost_age_55;
-  wire _eq_3456;
-  wire _and_3457;
-  wire _not_3458;
-  wire _and_3459;
-  wire _eq_3461;
-  wire _and_3462;
-  wire _not_3463;
-  wire _and_3464;
-  wire _ge_3465;
-  wire _wire_3466;
-  wire _not_3469;
-  wire _or_3470;
-  wire _eq_3472;
-  wire _eq_3474;
-  wire _and_3475;
-  wire _or_3476;
+  wire _eq_4480;
+  wire _and_4481;
+  wire _not_4482;
+  wire _and_4483;
+  wire _eq_4485;
+  wire _and_4486;
+  wire _not_4487;
+  wire _and_4488;
+  wire _ge_4489;
+  wire _wire_4490;
+  wire _not_4493;
+  wire _or_4494;
+  wire _eq_4496;
+  wire _eq_4498;
+  wire _and_4499;
+  wire _or_4500;
   reg mib_ghost_kept_56;
   reg [14:0] mib_ghost_age_56;
-  wire _eq_3480;
-  wire _and_3481;
-  wire _not_3482;
-  wire _and_3483;
-  wire _eq_3485;
-  wire _and_3486;
-  wire _not_3487;
-  wire _and_3488;
-  wire _ge_3489;
-  wire _wire_3490;
-  wire _not_3493;
-  wire _or_3494;
-  wire _eq_3496;
-  wire _eq_3498;
-  wire _and_3499;
-  wire _or_3500;
+  wire _eq_4504;
+  wire _and_4505;
+  wire _not_4506;
+  wire _and_4507;
+  wire _eq_4509;
+  wire _and_4510;
+  wire _not_4511;
+  wire _and_4512;
+  wire _ge_4513;
+  wire _wire_4514;
+  wire _not_4517;
+  wire _or_4518;
+  wire _eq_4520;
+  wire _eq_4522;
+  wire _and_4523;
+  wire _or_4524;
   reg mib_ghost_kept_57;
   reg [14:0] mib_ghost_age_57;
-  wire _eq_3504;
-  wire _and_3505;
-  wire _not_3506;
-  wire _and_3507;
-  wire _eq_3509;
-  wire _and_3510;
-  wire _not_3511;
-  wire _and_3512;
-  wire _ge_3513;
-  wire _wire_3514;
-  wire _not_3517;
-  wire _or_3518;
-  wire _eq_3520;
-  wire _eq_3522;
-  wire _and_3523;
-  wire _or_3524;
+  wire _eq_4528;
+  wire _and_4529;
+  wire _not_4530;
+  wire _and_4531;
+  wire _eq_4533;
+  wire _and_4534;
+  wire _not_4535;
+  wire _and_4536;
+  wire _ge_4537;
+  wire _wire_4538;
+  wire _not_4541;
+  wire _or_4542;
+  wire _eq_4544;
+  wire _eq_4546;
+  wire _and_4547;
+  wire _or_4548;
   reg mib_ghost_kept_58;
   reg [14:0] mib_ghost_age_58;
-  wire _eq_3528;
-  wire _and_3529;
-  wire _not_3530;
-  wire _and_3531;
-  wire _eq_3533;
-  wire _and_3534;
-  wire _not_3535;
-  wire _and_3536;
-  wire _ge_3537;
-  wire _wire_3538;
-  wire _not_3541;
-  wire _or_3542;
-  wire _eq_3544;
-  wire _eq_3546;
-  wire _and_3547;
-  wire _or_3548;
+  wire _eq_4552;
+  wire _and_4553;
+  wire _not_4554;
+  wire _and_4555;
+  wire _eq_4557;
+  wire _and_4558;
+  wire _not_4559;
+  wire _and_4560;
+  wire _ge_4561;
+  wire _wire_4562;
+  wire _not_4565;
+  wire _or_4566;
+  wire _eq_4568;
+  wire _eq_4570;
+  wire _and_4571;
+  wire _or_4572;
   reg mib_ghost_kept_59;
   reg [14:0] mib_ghost_age_59;
-  wire _eq_3552;
-  wire _and_3553;
-  wire _not_3554;
-  wire _and_3555;
-  wire _eq_3557;
-  wire _and_3558;
-  wire _not_3559;
-  wire _and_3560;
-  wire _ge_3561;
-  wire _wire_3562;
-  wire _not_3565;
-  wire _or_3566;
-  wire _eq_3568;
-  wire _eq_3570;
-  wire _and_3571;
-  wire _or_3572;
+  wire _eq_4576;
+  wire _and_4577;
+  wire _not_4578;
+  wire _and_4579;
+  wire _eq_4581;
+  wire _and_4582;
+  wire _not_4583;
+  wire _and_4584;
+  wire _ge_4585;
+  wire _wire_4586;
+  wire _not_4589;
+  wire _or_4590;
+  wire _eq_4592;
+  wire _eq_4594;
+  wire _and_4595;
+  wire _or_4596;
   reg mib_ghost_kept_60;
   reg [14:0] mib_ghost_age_60;
-  wire _eq_3576;
-  wire _and_3577;
-  wire _not_3578;
-  wire _and_3579;
-  wire _eq_3581;
-  wire _and_3582;
-  wire _not_3583;
-  wire _and_3584;
-  wire _ge_3585;
-  wire _wire_3586;
-  wire _not_3589;
-  wire _or_3590;
-  wire _eq_3592;
-  wire _eq_3594;
-  wire _and_3595;
-  wire _or_3596;
+  wire _eq_4600;
+  wire _and_4601;
+  wire _not_4602;
+  wire _and_4603;
+  wire _eq_4605;
+  wire _and_4606;
+  wire _not_4607;
+  wire _and_4608;
+  wire _ge_4609;
+  wire _wire_4610;
+  wire _not_4613;
+  wire _or_4614;
+  wire _eq_4616;
+  wire _eq_4618;
+  wire _and_4619;
+  wire _or_4620;
   reg mib_ghost_kept_61;
   reg [14:0] mib_ghost_age_61;
-  wire _eq_3600;
-  wire _and_3601;
-  wire _not_3602;
-  wire _and_3603;
-  wire _eq_3605;
-  wire _and_3606;
-  wire _not_3607;
-  wire _and_3608;
-  wire _ge_3609;
-  wire _wire_3610;
-  wire _not_3613;
-  wire _or_3614;
-  wire _eq_3616;
-  wire _eq_3618;
-  wire _and_3619;
-  wire _or_3620;
+  wire _eq_4624;
+  wire _and_4625;
+  wire _not_4626;
+  wire _and_4627;
+  wire _eq_4629;
+  wire _and_4630;
+  wire _not_4631;
+  wire _and_4632;
+  wire _ge_4633;
+  wire _wire_4634;
+  wire _not_4637;
+  wire _or_4638;
+  wire _eq_4640;
+  wire _eq_4642;
+  wire _and_4643;
+  wire _or_4644;
   reg mib_ghost_kept_62;
   reg [14:0] mib_ghost_age_62;
-  wire _eq_3624;
-  wire _and_3625;
-  wire _not_3626;
-  wire _and_3627;
-  wire _eq_3629;
-  wire _and_3630;
-  wire _not_3631;
-  wire _and_3632;
-  wire _ge_3633;
-  wire _wire_3634;
-  wire _not_3637;
-  wire _or_3638;
-  wire _eq_3640;
-  wire _eq_3642;
-  wire _and_3643;
-  wire _or_3644;
+  wire _eq_4648;
+  wire _and_4649;
+  wire _not_4650;
+  wire _and_4651;
+  wire _eq_4653;
+  wire _and_4654;
+  wire _not_4655;
+  wire _and_4656;
+  wire _ge_4657;
+  wire _wire_4658;
+  wire _not_4661;
+  wire _or_4662;
+  wire _eq_4664;
+  wire _eq_4666;
+  wire _and_4667;
+  wire _or_4668;
   reg mib_ghost_kept_63;
   reg [14:0] mib_ghost_age_63;
-  wire _eq_3648;
-  wire _and_3649;
-  wire _not_3650;
-  wire _and_3651;
-  wire _eq_3653;
-  wire _and_3654;
-  wire _not_3655;
-  wire _and_3656;
-  wire _ge_3657;
-  wire _wire_3658;
-  wire _not_3661;
-  wire _or_3662;
-  wire [63:0] _cat_3663;
-  wire _ror_3664;
-  wire [63:0] _cat_3665;
-  wire _rand_3666;
-  wire _and_3667;
+  wire _eq_4672;
+  wire _and_4673;
+  wire _not_4674;
+  wire _and_4675;
+  wire _eq_4677;
+  wire _and_4678;
+  wire _not_4679;
+  wire _and_4680;
+  wire _ge_4681;
+  wire _wire_4682;
+  wire _not_4685;
+  wire _or_4686;
+  wire [63:0] _cat_4687;
+  wire _ror_4688;
+  wire [63:0] _cat_4689;
+  wire _rand_4690;
+  wire _and_4691;
   wire _mux_4692;
   wire _mux_4693;
   wire _mux_4694;
@@ -7003,1551 +7003,1551 @@ module dram_mib (
   wire _mux_4753;
   wire _mux_4754;
   wire _mux_4755;
-  assign _eq_2124 = mib_mlen_0 == 5'h00;
-  assign _eq_2126 = mib_age_0 == 15'h0000;
-  assign _and_2127 = _eq_2124 & _eq_2126;
-  assign _or_2128 = mib_v_0 | _and_2127;
+  assign _eq_3148 = mib_mlen_0 == 5'h00;
+  assign _eq_3150 = mib_age_0 == 15'h0000;
+  assign _and_3151 = _eq_3148 & _eq_3150;
+  assign _or_3152 = mib_v_0 | _and_3151;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_0 <= 1'b0;
-    else mib_ghost_kept_0 <= _and_2140;
+    else mib_ghost_kept_0 <= _and_3164;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_0 <= 15'h0000;
     else mib_ghost_age_0 <= mib_age_0;
   end
-  assign _eq_2132 = free_idx == 6'h00;
-  assign _and_2133 = free_valid & _eq_2132;
-  assign _not_2134 = ~_and_2133;
-  assign _and_2135 = mib_v_0 & _not_2134;
-  assign _eq_2137 = alloc_idx == 6'h00;
-  assign _and_2138 = alloc_valid & _eq_2137;
-  assign _not_2139 = ~_and_2138;
-  assign _and_2140 = _and_2135 & _not_2139;
-  assign _ge_2141 = mib_age_0 >= mib_ghost_age_0;
-  assign _wire_2142 = _mux_4692;
-  assign _not_2145 = ~_wire_2142;
-  assign _or_2146 = _not_2145 | _ge_2141;
-  assign _lt_2147 = mib_ghost_age_0 < 15'h7fff;
-  assign _and_2148 = mib_ghost_kept_0 & _lt_2147;
-  assign _eq_2149 = mib_age_0 == 15'h7fff;
-  assign _and_2150 = _and_2148 & _eq_2149;
-  assign _eq_2152 = mib_mlen_1 == 5'h00;
-  assign _eq_2154 = mib_age_1 == 15'h0000;
-  assign _and_2155 = _eq_2152 & _eq_2154;
-  assign _or_2156 = mib_v_1 | _and_2155;
+  assign _eq_3156 = free_idx == 6'h00;
+  assign _and_3157 = free_valid & _eq_3156;
+  assign _not_3158 = ~_and_3157;
+  assign _and_3159 = mib_v_0 & _not_3158;
+  assign _eq_3161 = alloc_idx == 6'h00;
+  assign _and_3162 = alloc_valid & _eq_3161;
+  assign _not_3163 = ~_and_3162;
+  assign _and_3164 = _and_3159 & _not_3163;
+  assign _ge_3165 = mib_age_0 >= mib_ghost_age_0;
+  assign _wire_3166 = _mux_4692;
+  assign _not_3169 = ~_wire_3166;
+  assign _or_3170 = _not_3169 | _ge_3165;
+  assign _lt_3171 = mib_ghost_age_0 < 15'h7fff;
+  assign _and_3172 = mib_ghost_kept_0 & _lt_3171;
+  assign _eq_3173 = mib_age_0 == 15'h7fff;
+  assign _and_3174 = _and_3172 & _eq_3173;
+  assign _eq_3176 = mib_mlen_1 == 5'h00;
+  assign _eq_3178 = mib_age_1 == 15'h0000;
+  assign _and_3179 = _eq_3176 & _eq_3178;
+  assign _or_3180 = mib_v_1 | _and_3179;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_1 <= 1'b0;
-    else mib_ghost_kept_1 <= _and_2168;
+    else mib_ghost_kept_1 <= _and_3192;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_1 <= 15'h0000;
     else mib_ghost_age_1 <= mib_age_1;
   end
-  assign _eq_2160 = free_idx == 6'h01;
-  assign _and_2161 = free_valid & _eq_2160;
-  assign _not_2162 = ~_and_2161;
-  assign _and_2163 = mib_v_1 & _not_2162;
-  assign _eq_2165 = alloc_idx == 6'h01;
-  assign _and_2166 = alloc_valid & _eq_2165;
-  assign _not_2167 = ~_and_2166;
-  assign _and_2168 = _and_2163 & _not_2167;
-  assign _ge_2169 = mib_age_1 >= mib_ghost_age_1;
-  assign _wire_2170 = _mux_4693;
-  assign _not_2173 = ~_wire_2170;
-  assign _or_2174 = _not_2173 | _ge_2169;
-  assign _eq_2176 = mib_mlen_2 == 5'h00;
-  assign _eq_2178 = mib_age_2 == 15'h0000;
-  assign _and_2179 = _eq_2176 & _eq_2178;
-  assign _or_2180 = mib_v_2 | _and_2179;
+  assign _eq_3184 = free_idx == 6'h01;
+  assign _and_3185 = free_valid & _eq_3184;
+  assign _not_3186 = ~_and_3185;
+  assign _and_3187 = mib_v_1 & _not_3186;
+  assign _eq_3189 = alloc_idx == 6'h01;
+  assign _and_3190 = alloc_valid & _eq_3189;
+  assign _not_3191 = ~_and_3190;
+  assign _and_3192 = _and_3187 & _not_3191;
+  assign _ge_3193 = mib_age_1 >= mib_ghost_age_1;
+  assign _wire_3194 = _mux_4693;
+  assign _not_3197 = ~_wire_3194;
+  assign _or_3198 = _not_3197 | _ge_3193;
+  assign _eq_3200 = mib_mlen_2 == 5'h00;
+  assign _eq_3202 = mib_age_2 == 15'h0000;
+  assign _and_3203 = _eq_3200 & _eq_3202;
+  assign _or_3204 = mib_v_2 | _and_3203;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_2 <= 1'b0;
-    else mib_ghost_kept_2 <= _and_2192;
+    else mib_ghost_kept_2 <= _and_3216;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_2 <= 15'h0000;
     else mib_ghost_age_2 <= mib_age_2;
   end
-  assign _eq_2184 = free_idx == 6'h02;
-  assign _and_2185 = free_valid & _eq_2184;
-  assign _not_2186 = ~_and_2185;
-  assign _and_2187 = mib_v_2 & _not_2186;
-  assign _eq_2189 = alloc_idx == 6'h02;
-  assign _and_2190 = alloc_valid & _eq_2189;
-  assign _not_2191 = ~_and_2190;
-  assign _and_2192 = _and_2187 & _not_2191;
-  assign _ge_2193 = mib_age_2 >= mib_ghost_age_2;
-  assign _wire_2194 = _mux_4694;
-  assign _not_2197 = ~_wire_2194;
-  assign _or_2198 = _not_2197 | _ge_2193;
-  assign _eq_2200 = mib_mlen_3 == 5'h00;
-  assign _eq_2202 = mib_age_3 == 15'h0000;
-  assign _and_2203 = _eq_2200 & _eq_2202;
-  assign _or_2204 = mib_v_3 | _and_2203;
+  assign _eq_3208 = free_idx == 6'h02;
+  assign _and_3209 = free_valid & _eq_3208;
+  assign _not_3210 = ~_and_3209;
+  assign _and_3211 = mib_v_2 & _not_3210;
+  assign _eq_3213 = alloc_idx == 6'h02;
+  assign _and_3214 = alloc_valid & _eq_3213;
+  assign _not_3215 = ~_and_3214;
+  assign _and_3216 = _and_3211 & _not_3215;
+  assign _ge_3217 = mib_age_2 >= mib_ghost_age_2;
+  assign _wire_3218 = _mux_4694;
+  assign _not_3221 = ~_wire_3218;
+  assign _or_3222 = _not_3221 | _ge_3217;
+  assign _eq_3224 = mib_mlen_3 == 5'h00;
+  assign _eq_3226 = mib_age_3 == 15'h0000;
+  assign _and_3227 = _eq_3224 & _eq_3226;
+  assign _or_3228 = mib_v_3 | _and_3227;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_3 <= 1'b0;
-    else mib_ghost_kept_3 <= _and_2216;
+    else mib_ghost_kept_3 <= _and_3240;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_3 <= 15'h0000;
     else mib_ghost_age_3 <= mib_age_3;
   end
-  assign _eq_2208 = free_idx == 6'h03;
-  assign _and_2209 = free_valid & _eq_2208;
-  assign _not_2210 = ~_and_2209;
-  assign _and_2211 = mib_v_3 & _not_2210;
-  assign _eq_2213 = alloc_idx == 6'h03;
-  assign _and_2214 = alloc_valid & _eq_2213;
-  assign _not_2215 = ~_and_2214;
-  assign _and_2216 = _and_2211 & _not_2215;
-  assign _ge_2217 = mib_age_3 >= mib_ghost_age_3;
-  assign _wire_2218 = _mux_4695;
-  assign _not_2221 = ~_wire_2218;
-  assign _or_2222 = _not_2221 | _ge_2217;
-  assign _eq_2224 = mib_mlen_4 == 5'h00;
-  assign _eq_2226 = mib_age_4 == 15'h0000;
-  assign _and_2227 = _eq_2224 & _eq_2226;
-  assign _or_2228 = mib_v_4 | _and_2227;
+  assign _eq_3232 = free_idx == 6'h03;
+  assign _and_3233 = free_valid & _eq_3232;
+  assign _not_3234 = ~_and_3233;
+  assign _and_3235 = mib_v_3 & _not_3234;
+  assign _eq_3237 = alloc_idx == 6'h03;
+  assign _and_3238 = alloc_valid & _eq_3237;
+  assign _not_3239 = ~_and_3238;
+  assign _and_3240 = _and_3235 & _not_3239;
+  assign _ge_3241 = mib_age_3 >= mib_ghost_age_3;
+  assign _wire_3242 = _mux_4695;
+  assign _not_3245 = ~_wire_3242;
+  assign _or_3246 = _not_3245 | _ge_3241;
+  assign _eq_3248 = mib_mlen_4 == 5'h00;
+  assign _eq_3250 = mib_age_4 == 15'h0000;
+  assign _and_3251 = _eq_3248 & _eq_3250;
+  assign _or_3252 = mib_v_4 | _and_3251;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_4 <= 1'b0;
-    else mib_ghost_kept_4 <= _and_2240;
+    else mib_ghost_kept_4 <= _and_3264;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_4 <= 15'h0000;
     else mib_ghost_age_4 <= mib_age_4;
   end
-  assign _eq_2232 = free_idx == 6'h04;
-  assign _and_2233 = free_valid & _eq_2232;
-  assign _not_2234 = ~_and_2233;
-  assign _and_2235 = mib_v_4 & _not_2234;
-  assign _eq_2237 = alloc_idx == 6'h04;
-  assign _and_2238 = alloc_valid & _eq_2237;
-  assign _not_2239 = ~_and_2238;
-  assign _and_2240 = _and_2235 & _not_2239;
-  assign _ge_2241 = mib_age_4 >= mib_ghost_age_4;
-  assign _wire_2242 = _mux_4696;
-  assign _not_2245 = ~_wire_2242;
-  assign _or_2246 = _not_2245 | _ge_2241;
-  assign _eq_2248 = mib_mlen_5 == 5'h00;
-  assign _eq_2250 = mib_age_5 == 15'h0000;
-  assign _and_2251 = _eq_2248 & _eq_2250;
-  assign _or_2252 = mib_v_5 | _and_2251;
+  assign _eq_3256 = free_idx == 6'h04;
+  assign _and_3257 = free_valid & _eq_3256;
+  assign _not_3258 = ~_and_3257;
+  assign _and_3259 = mib_v_4 & _not_3258;
+  assign _eq_3261 = alloc_idx == 6'h04;
+  assign _and_3262 = alloc_valid & _eq_3261;
+  assign _not_3263 = ~_and_3262;
+  assign _and_3264 = _and_3259 & _not_3263;
+  assign _ge_3265 = mib_age_4 >= mib_ghost_age_4;
+  assign _wire_3266 = _mux_4696;
+  assign _not_3269 = ~_wire_3266;
+  assign _or_3270 = _not_3269 | _ge_3265;
+  assign _eq_3272 = mib_mlen_5 == 5'h00;
+  assign _eq_3274 = mib_age_5 == 15'h0000;
+  assign _and_3275 = _eq_3272 & _eq_3274;
+  assign _or_3276 = mib_v_5 | _and_3275;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_5 <= 1'b0;
-    else mib_ghost_kept_5 <= _and_2264;
+    else mib_ghost_kept_5 <= _and_3288;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_5 <= 15'h0000;
     else mib_ghost_age_5 <= mib_age_5;
   end
-  assign _eq_2256 = free_idx == 6'h05;
-  assign _and_2257 = free_valid & _eq_2256;
-  assign _not_2258 = ~_and_2257;
-  assign _and_2259 = mib_v_5 & _not_2258;
-  assign _eq_2261 = alloc_idx == 6'h05;
-  assign _and_2262 = alloc_valid & _eq_2261;
-  assign _not_2263 = ~_and_2262;
-  assign _and_2264 = _and_2259 & _not_2263;
-  assign _ge_2265 = mib_age_5 >= mib_ghost_age_5;
-  assign _wire_2266 = _mux_4697;
-  assign _not_2269 = ~_wire_2266;
-  assign _or_2270 = _not_2269 | _ge_2265;
-  assign _eq_2272 = mib_mlen_6 == 5'h00;
-  assign _eq_2274 = mib_age_6 == 15'h0000;
-  assign _and_2275 = _eq_2272 & _eq_2274;
-  assign _or_2276 = mib_v_6 | _and_2275;
+  assign _eq_3280 = free_idx == 6'h05;
+  assign _and_3281 = free_valid & _eq_3280;
+  assign _not_3282 = ~_and_3281;
+  assign _and_3283 = mib_v_5 & _not_3282;
+  assign _eq_3285 = alloc_idx == 6'h05;
+  assign _and_3286 = alloc_valid & _eq_3285;
+  assign _not_3287 = ~_and_3286;
+  assign _and_3288 = _and_3283 & _not_3287;
+  assign _ge_3289 = mib_age_5 >= mib_ghost_age_5;
+  assign _wire_3290 = _mux_4697;
+  assign _not_3293 = ~_wire_3290;
+  assign _or_3294 = _not_3293 | _ge_3289;
+  assign _eq_3296 = mib_mlen_6 == 5'h00;
+  assign _eq_3298 = mib_age_6 == 15'h0000;
+  assign _and_3299 = _eq_3296 & _eq_3298;
+  assign _or_3300 = mib_v_6 | _and_3299;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_6 <= 1'b0;
-    else mib_ghost_kept_6 <= _and_2288;
+    else mib_ghost_kept_6 <= _and_3312;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_6 <= 15'h0000;
     else mib_ghost_age_6 <= mib_age_6;
   end
-  assign _eq_2280 = free_idx == 6'h06;
-  assign _and_2281 = free_valid & _eq_2280;
-  assign _not_2282 = ~_and_2281;
-  assign _and_2283 = mib_v_6 & _not_2282;
-  assign _eq_2285 = alloc_idx == 6'h06;
-  assign _and_2286 = alloc_valid & _eq_2285;
-  assign _not_2287 = ~_and_2286;
-  assign _and_2288 = _and_2283 & _not_2287;
-  assign _ge_2289 = mib_age_6 >= mib_ghost_age_6;
-  assign _wire_2290 = _mux_4698;
-  assign _not_2293 = ~_wire_2290;
-  assign _or_2294 = _not_2293 | _ge_2289;
-  assign _eq_2296 = mib_mlen_7 == 5'h00;
-  assign _eq_2298 = mib_age_7 == 15'h0000;
-  assign _and_2299 = _eq_2296 & _eq_2298;
-  assign _or_2300 = mib_v_7 | _and_2299;
+  assign _eq_3304 = free_idx == 6'h06;
+  assign _and_3305 = free_valid & _eq_3304;
+  assign _not_3306 = ~_and_3305;
+  assign _and_3307 = mib_v_6 & _not_3306;
+  assign _eq_3309 = alloc_idx == 6'h06;
+  assign _and_3310 = alloc_valid & _eq_3309;
+  assign _not_3311 = ~_and_3310;
+  assign _and_3312 = _and_3307 & _not_3311;
+  assign _ge_3313 = mib_age_6 >= mib_ghost_age_6;
+  assign _wire_3314 = _mux_4698;
+  assign _not_3317 = ~_wire_3314;
+  assign _or_3318 = _not_3317 | _ge_3313;
+  assign _eq_3320 = mib_mlen_7 == 5'h00;
+  assign _eq_3322 = mib_age_7 == 15'h0000;
+  assign _and_3323 = _eq_3320 & _eq_3322;
+  assign _or_3324 = mib_v_7 | _and_3323;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_7 <= 1'b0;
-    else mib_ghost_kept_7 <= _and_2312;
+    else mib_ghost_kept_7 <= _and_3336;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_7 <= 15'h0000;
     else mib_ghost_age_7 <= mib_age_7;
   end
-  assign _eq_2304 = free_idx == 6'h07;
-  assign _and_2305 = free_valid & _eq_2304;
-  assign _not_2306 = ~_and_2305;
-  assign _and_2307 = mib_v_7 & _not_2306;
-  assign _eq_2309 = alloc_idx == 6'h07;
-  assign _and_2310 = alloc_valid & _eq_2309;
-  assign _not_2311 = ~_and_2310;
-  assign _and_2312 = _and_2307 & _not_2311;
-  assign _ge_2313 = mib_age_7 >= mib_ghost_age_7;
-  assign _wire_2314 = _mux_4699;
-  assign _not_2317 = ~_wire_2314;
-  assign _or_2318 = _not_2317 | _ge_2313;
-  assign _eq_2320 = mib_mlen_8 == 5'h00;
-  assign _eq_2322 = mib_age_8 == 15'h0000;
-  assign _and_2323 = _eq_2320 & _eq_2322;
-  assign _or_2324 = mib_v_8 | _and_2323;
+  assign _eq_3328 = free_idx == 6'h07;
+  assign _and_3329 = free_valid & _eq_3328;
+  assign _not_3330 = ~_and_3329;
+  assign _and_3331 = mib_v_7 & _not_3330;
+  assign _eq_3333 = alloc_idx == 6'h07;
+  assign _and_3334 = alloc_valid & _eq_3333;
+  assign _not_3335 = ~_and_3334;
+  assign _and_3336 = _and_3331 & _not_3335;
+  assign _ge_3337 = mib_age_7 >= mib_ghost_age_7;
+  assign _wire_3338 = _mux_4699;
+  assign _not_3341 = ~_wire_3338;
+  assign _or_3342 = _not_3341 | _ge_3337;
+  assign _eq_3344 = mib_mlen_8 == 5'h00;
+  assign _eq_3346 = mib_age_8 == 15'h0000;
+  assign _and_3347 = _eq_3344 & _eq_3346;
+  assign _or_3348 = mib_v_8 | _and_3347;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_8 <= 1'b0;
-    else mib_ghost_kept_8 <= _and_2336;
+    else mib_ghost_kept_8 <= _and_3360;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_8 <= 15'h0000;
     else mib_ghost_age_8 <= mib_age_8;
   end
-  assign _eq_2328 = free_idx == 6'h08;
-  assign _and_2329 = free_valid & _eq_2328;
-  assign _not_2330 = ~_and_2329;
-  assign _and_2331 = mib_v_8 & _not_2330;
-  assign _eq_2333 = alloc_idx == 6'h08;
-  assign _and_2334 = alloc_valid & _eq_2333;
-  assign _not_2335 = ~_and_2334;
-  assign _and_2336 = _and_2331 & _not_2335;
-  assign _ge_2337 = mib_age_8 >= mib_ghost_age_8;
-  assign _wire_2338 = _mux_4700;
-  assign _not_2341 = ~_wire_2338;
-  assign _or_2342 = _not_2341 | _ge_2337;
-  assign _eq_2344 = mib_mlen_9 == 5'h00;
-  assign _eq_2346 = mib_age_9 == 15'h0000;
-  assign _and_2347 = _eq_2344 & _eq_2346;
-  assign _or_2348 = mib_v_9 | _and_2347;
+  assign _eq_3352 = free_idx == 6'h08;
+  assign _and_3353 = free_valid & _eq_3352;
+  assign _not_3354 = ~_and_3353;
+  assign _and_3355 = mib_v_8 & _not_3354;
+  assign _eq_3357 = alloc_idx == 6'h08;
+  assign _and_3358 = alloc_valid & _eq_3357;
+  assign _not_3359 = ~_and_3358;
+  assign _and_3360 = _and_3355 & _not_3359;
+  assign _ge_3361 = mib_age_8 >= mib_ghost_age_8;
+  assign _wire_3362 = _mux_4700;
+  assign _not_3365 = ~_wire_3362;
+  assign _or_3366 = _not_3365 | _ge_3361;
+  assign _eq_3368 = mib_mlen_9 == 5'h00;
+  assign _eq_3370 = mib_age_9 == 15'h0000;
+  assign _and_3371 = _eq_3368 & _eq_3370;
+  assign _or_3372 = mib_v_9 | _and_3371;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_9 <= 1'b0;
-    else mib_ghost_kept_9 <= _and_2360;
+    else mib_ghost_kept_9 <= _and_3384;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_9 <= 15'h0000;
     else mib_ghost_age_9 <= mib_age_9;
   end
-  assign _eq_2352 = free_idx == 6'h09;
-  assign _and_2353 = free_valid & _eq_2352;
-  assign _not_2354 = ~_and_2353;
-  assign _and_2355 = mib_v_9 & _not_2354;
-  assign _eq_2357 = alloc_idx == 6'h09;
-  assign _and_2358 = alloc_valid & _eq_2357;
-  assign _not_2359 = ~_and_2358;
-  assign _and_2360 = _and_2355 & _not_2359;
-  assign _ge_2361 = mib_age_9 >= mib_ghost_age_9;
-  assign _wire_2362 = _mux_4701;
-  assign _not_2365 = ~_wire_2362;
-  assign _or_2366 = _not_2365 | _ge_2361;
-  assign _eq_2368 = mib_mlen_10 == 5'h00;
-  assign _eq_2370 = mib_age_10 == 15'h0000;
-  assign _and_2371 = _eq_2368 & _eq_2370;
-  assign _or_2372 = mib_v_10 | _and_2371;
+  assign _eq_3376 = free_idx == 6'h09;
+  assign _and_3377 = free_valid & _eq_3376;
+  assign _not_3378 = ~_and_3377;
+  assign _and_3379 = mib_v_9 & _not_3378;
+  assign _eq_3381 = alloc_idx == 6'h09;
+  assign _and_3382 = alloc_valid & _eq_3381;
+  assign _not_3383 = ~_and_3382;
+  assign _and_3384 = _and_3379 & _not_3383;
+  assign _ge_3385 = mib_age_9 >= mib_ghost_age_9;
+  assign _wire_3386 = _mux_4701;
+  assign _not_3389 = ~_wire_3386;
+  assign _or_3390 = _not_3389 | _ge_3385;
+  assign _eq_3392 = mib_mlen_10 == 5'h00;
+  assign _eq_3394 = mib_age_10 == 15'h0000;
+  assign _and_3395 = _eq_3392 & _eq_3394;
+  assign _or_3396 = mib_v_10 | _and_3395;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_10 <= 1'b0;
-    else mib_ghost_kept_10 <= _and_2384;
+    else mib_ghost_kept_10 <= _and_3408;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_10 <= 15'h0000;
     else mib_ghost_age_10 <= mib_age_10;
   end
-  assign _eq_2376 = free_idx == 6'h0a;
-  assign _and_2377 = free_valid & _eq_2376;
-  assign _not_2378 = ~_and_2377;
-  assign _and_2379 = mib_v_10 & _not_2378;
-  assign _eq_2381 = alloc_idx == 6'h0a;
-  assign _and_2382 = alloc_valid & _eq_2381;
-  assign _not_2383 = ~_and_2382;
-  assign _and_2384 = _and_2379 & _not_2383;
-  assign _ge_2385 = mib_age_10 >= mib_ghost_age_10;
-  assign _wire_2386 = _mux_4702;
-  assign _not_2389 = ~_wire_2386;
-  assign _or_2390 = _not_2389 | _ge_2385;
-  assign _eq_2392 = mib_mlen_11 == 5'h00;
-  assign _eq_2394 = mib_age_11 == 15'h0000;
-  assign _and_2395 = _eq_2392 & _eq_2394;
-  assign _or_2396 = mib_v_11 | _and_2395;
+  assign _eq_3400 = free_idx == 6'h0a;
+  assign _and_3401 = free_valid & _eq_3400;
+  assign _not_3402 = ~_and_3401;
+  assign _and_3403 = mib_v_10 & _not_3402;
+  assign _eq_3405 = alloc_idx == 6'h0a;
+  assign _and_3406 = alloc_valid & _eq_3405;
+  assign _not_3407 = ~_and_3406;
+  assign _and_3408 = _and_3403 & _not_3407;
+  assign _ge_3409 = mib_age_10 >= mib_ghost_age_10;
+  assign _wire_3410 = _mux_4702;
+  assign _not_3413 = ~_wire_3410;
+  assign _or_3414 = _not_3413 | _ge_3409;
+  assign _eq_3416 = mib_mlen_11 == 5'h00;
+  assign _eq_3418 = mib_age_11 == 15'h0000;
+  assign _and_3419 = _eq_3416 & _eq_3418;
+  assign _or_3420 = mib_v_11 | _and_3419;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_11 <= 1'b0;
-    else mib_ghost_kept_11 <= _and_2408;
+    else mib_ghost_kept_11 <= _and_3432;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_11 <= 15'h0000;
     else mib_ghost_age_11 <= mib_age_11;
   end
-  assign _eq_2400 = free_idx == 6'h0b;
-  assign _and_2401 = free_valid & _eq_2400;
-  assign _not_2402 = ~_and_2401;
-  assign _and_2403 = mib_v_11 & _not_2402;
-  assign _eq_2405 = alloc_idx == 6'h0b;
-  assign _and_2406 = alloc_valid & _eq_2405;
-  assign _not_2407 = ~_and_2406;
-  assign _and_2408 = _and_2403 & _not_2407;
-  assign _ge_2409 = mib_age_11 >= mib_ghost_age_11;
-  assign _wire_2410 = _mux_4703;
-  assign _not_2413 = ~_wire_2410;
-  assign _or_2414 = _not_2413 | _ge_2409;
-  assign _eq_2416 = mib_mlen_12 == 5'h00;
-  assign _eq_2418 = mib_age_12 == 15'h0000;
-  assign _and_2419 = _eq_2416 & _eq_2418;
-  assign _or_2420 = mib_v_12 | _and_2419;
+  assign _eq_3424 = free_idx == 6'h0b;
+  assign _and_3425 = free_valid & _eq_3424;
+  assign _not_3426 = ~_and_3425;
+  assign _and_3427 = mib_v_11 & _not_3426;
+  assign _eq_3429 = alloc_idx == 6'h0b;
+  assign _and_3430 = alloc_valid & _eq_3429;
+  assign _not_3431 = ~_and_3430;
+  assign _and_3432 = _and_3427 & _not_3431;
+  assign _ge_3433 = mib_age_11 >= mib_ghost_age_11;
+  assign _wire_3434 = _mux_4703;
+  assign _not_3437 = ~_wire_3434;
+  assign _or_3438 = _not_3437 | _ge_3433;
+  assign _eq_3440 = mib_mlen_12 == 5'h00;
+  assign _eq_3442 = mib_age_12 == 15'h0000;
+  assign _and_3443 = _eq_3440 & _eq_3442;
+  assign _or_3444 = mib_v_12 | _and_3443;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_12 <= 1'b0;
-    else mib_ghost_kept_12 <= _and_2432;
+    else mib_ghost_kept_12 <= _and_3456;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_12 <= 15'h0000;
     else mib_ghost_age_12 <= mib_age_12;
   end
-  assign _eq_2424 = free_idx == 6'h0c;
-  assign _and_2425 = free_valid & _eq_2424;
-  assign _not_2426 = ~_and_2425;
-  assign _and_2427 = mib_v_12 & _not_2426;
-  assign _eq_2429 = alloc_idx == 6'h0c;
-  assign _and_2430 = alloc_valid & _eq_2429;
-  assign _not_2431 = ~_and_2430;
-  assign _and_2432 = _and_2427 & _not_2431;
-  assign _ge_2433 = mib_age_12 >= mib_ghost_age_12;
-  assign _wire_2434 = _mux_4704;
-  assign _not_2437 = ~_wire_2434;
-  assign _or_2438 = _not_2437 | _ge_2433;
-  assign _eq_2440 = mib_mlen_13 == 5'h00;
-  assign _eq_2442 = mib_age_13 == 15'h0000;
-  assign _and_2443 = _eq_2440 & _eq_2442;
-  assign _or_2444 = mib_v_13 | _and_2443;
+  assign _eq_3448 = free_idx == 6'h0c;
+  assign _and_3449 = free_valid & _eq_3448;
+  assign _not_3450 = ~_and_3449;
+  assign _and_3451 = mib_v_12 & _not_3450;
+  assign _eq_3453 = alloc_idx == 6'h0c;
+  assign _and_3454 = alloc_valid & _eq_3453;
+  assign _not_3455 = ~_and_3454;
+  assign _and_3456 = _and_3451 & _not_3455;
+  assign _ge_3457 = mib_age_12 >= mib_ghost_age_12;
+  assign _wire_3458 = _mux_4704;
+  assign _not_3461 = ~_wire_3458;
+  assign _or_3462 = _not_3461 | _ge_3457;
+  assign _eq_3464 = mib_mlen_13 == 5'h00;
+  assign _eq_3466 = mib_age_13 == 15'h0000;
+  assign _and_3467 = _eq_3464 & _eq_3466;
+  assign _or_3468 = mib_v_13 | _and_3467;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_13 <= 1'b0;
-    else mib_ghost_kept_13 <= _and_2456;
+    else mib_ghost_kept_13 <= _and_3480;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_13 <= 15'h0000;
     else mib_ghost_age_13 <= mib_age_13;
   end
-  assign _eq_2448 = free_idx == 6'h0d;
-  assign _and_2449 = free_valid & _eq_2448;
-  assign _not_2450 = ~_and_2449;
-  assign _and_2451 = mib_v_13 & _not_2450;
-  assign _eq_2453 = alloc_idx == 6'h0d;
-  assign _and_2454 = alloc_valid & _eq_2453;
-  assign _not_2455 = ~_and_2454;
-  assign _and_2456 = _and_2451 & _not_2455;
-  assign _ge_2457 = mib_age_13 >= mib_ghost_age_13;
-  assign _wire_2458 = _mux_4705;
-  assign _not_2461 = ~_wire_2458;
-  assign _or_2462 = _not_2461 | _ge_2457;
-  assign _eq_2464 = mib_mlen_14 == 5'h00;
-  assign _eq_2466 = mib_age_14 == 15'h0000;
-  assign _and_2467 = _eq_2464 & _eq_2466;
-  assign _or_2468 = mib_v_14 | _and_2467;
+  assign _eq_3472 = free_idx == 6'h0d;
+  assign _and_3473 = free_valid & _eq_3472;
+  assign _not_3474 = ~_and_3473;
+  assign _and_3475 = mib_v_13 & _not_3474;
+  assign _eq_3477 = alloc_idx == 6'h0d;
+  assign _and_3478 = alloc_valid & _eq_3477;
+  assign _not_3479 = ~_and_3478;
+  assign _and_3480 = _and_3475 & _not_3479;
+  assign _ge_3481 = mib_age_13 >= mib_ghost_age_13;
+  assign _wire_3482 = _mux_4705;
+  assign _not_3485 = ~_wire_3482;
+  assign _or_3486 = _not_3485 | _ge_3481;
+  assign _eq_3488 = mib_mlen_14 == 5'h00;
+  assign _eq_3490 = mib_age_14 == 15'h0000;
+  assign _and_3491 = _eq_3488 & _eq_3490;
+  assign _or_3492 = mib_v_14 | _and_3491;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_14 <= 1'b0;
-    else mib_ghost_kept_14 <= _and_2480;
+    else mib_ghost_kept_14 <= _and_3504;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_14 <= 15'h0000;
     else mib_ghost_age_14 <= mib_age_14;
   end
-  assign _eq_2472 = free_idx == 6'h0e;
-  assign _and_2473 = free_valid & _eq_2472;
-  assign _not_2474 = ~_and_2473;
-  assign _and_2475 = mib_v_14 & _not_2474;
-  assign _eq_2477 = alloc_idx == 6'h0e;
-  assign _and_2478 = alloc_valid & _eq_2477;
-  assign _not_2479 = ~_and_2478;
-  assign _and_2480 = _and_2475 & _not_2479;
-  assign _ge_2481 = mib_age_14 >= mib_ghost_age_14;
-  assign _wire_2482 = _mux_4706;
-  assign _not_2485 = ~_wire_2482;
-  assign _or_2486 = _not_2485 | _ge_2481;
-  assign _eq_2488 = mib_mlen_15 == 5'h00;
-  assign _eq_2490 = mib_age_15 == 15'h0000;
-  assign _and_2491 = _eq_2488 & _eq_2490;
-  assign _or_2492 = mib_v_15 | _and_2491;
+  assign _eq_3496 = free_idx == 6'h0e;
+  assign _and_3497 = free_valid & _eq_3496;
+  assign _not_3498 = ~_and_3497;
+  assign _and_3499 = mib_v_14 & _not_3498;
+  assign _eq_3501 = alloc_idx == 6'h0e;
+  assign _and_3502 = alloc_valid & _eq_3501;
+  assign _not_3503 = ~_and_3502;
+  assign _and_3504 = _and_3499 & _not_3503;
+  assign _ge_3505 = mib_age_14 >= mib_ghost_age_14;
+  assign _wire_3506 = _mux_4706;
+  assign _not_3509 = ~_wire_3506;
+  assign _or_3510 = _not_3509 | _ge_3505;
+  assign _eq_3512 = mib_mlen_15 == 5'h00;
+  assign _eq_3514 = mib_age_15 == 15'h0000;
+  assign _and_3515 = _eq_3512 & _eq_3514;
+  assign _or_3516 = mib_v_15 | _and_3515;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_15 <= 1'b0;
-    else mib_ghost_kept_15 <= _and_2504;
+    else mib_ghost_kept_15 <= _and_3528;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_15 <= 15'h0000;
     else mib_ghost_age_15 <= mib_age_15;
   end
-  assign _eq_2496 = free_idx == 6'h0f;
-  assign _and_2497 = free_valid & _eq_2496;
-  assign _not_2498 = ~_and_2497;
-  assign _and_2499 = mib_v_15 & _not_2498;
-  assign _eq_2501 = alloc_idx == 6'h0f;
-  assign _and_2502 = alloc_valid & _eq_2501;
-  assign _not_2503 = ~_and_2502;
-  assign _and_2504 = _and_2499 & _not_2503;
-  assign _ge_2505 = mib_age_15 >= mib_ghost_age_15;
-  assign _wire_2506 = _mux_4707;
-  assign _not_2509 = ~_wire_2506;
-  assign _or_2510 = _not_2509 | _ge_2505;
-  assign _eq_2512 = mib_mlen_16 == 5'h00;
-  assign _eq_2514 = mib_age_16 == 15'h0000;
-  assign _and_2515 = _eq_2512 & _eq_2514;
-  assign _or_2516 = mib_v_16 | _and_2515;
+  assign _eq_3520 = free_idx == 6'h0f;
+  assign _and_3521 = free_valid & _eq_3520;
+  assign _not_3522 = ~_and_3521;
+  assign _and_3523 = mib_v_15 & _not_3522;
+  assign _eq_3525 = alloc_idx == 6'h0f;
+  assign _and_3526 = alloc_valid & _eq_3525;
+  assign _not_3527 = ~_and_3526;
+  assign _and_3528 = _and_3523 & _not_3527;
+  assign _ge_3529 = mib_age_15 >= mib_ghost_age_15;
+  assign _wire_3530 = _mux_4707;
+  assign _not_3533 = ~_wire_3530;
+  assign _or_3534 = _not_3533 | _ge_3529;
+  assign _eq_3536 = mib_mlen_16 == 5'h00;
+  assign _eq_3538 = mib_age_16 == 15'h0000;
+  assign _and_3539 = _eq_3536 & _eq_3538;
+  assign _or_3540 = mib_v_16 | _and_3539;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_16 <= 1'b0;
-    else mib_ghost_kept_16 <= _and_2528;
+    else mib_ghost_kept_16 <= _and_3552;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_16 <= 15'h0000;
     else mib_ghost_age_16 <= mib_age_16;
   end
-  assign _eq_2520 = free_idx == 6'h10;
-  assign _and_2521 = free_valid & _eq_2520;
-  assign _not_2522 = ~_and_2521;
-  assign _and_2523 = mib_v_16 & _not_2522;
-  assign _eq_2525 = alloc_idx == 6'h10;
-  assign _and_2526 = alloc_valid & _eq_2525;
-  assign _not_2527 = ~_and_2526;
-  assign _and_2528 = _and_2523 & _not_2527;
-  assign _ge_2529 = mib_age_16 >= mib_ghost_age_16;
-  assign _wire_2530 = _mux_4708;
-  assign _not_2533 = ~_wire_2530;
-  assign _or_2534 = _not_2533 | _ge_2529;
-  assign _eq_2536 = mib_mlen_17 == 5'h00;
-  assign _eq_2538 = mib_age_17 == 15'h0000;
-  assign _and_2539 = _eq_2536 & _eq_2538;
-  assign _or_2540 = mib_v_17 | _and_2539;
+  assign _eq_3544 = free_idx == 6'h10;
+  assign _and_3545 = free_valid & _eq_3544;
+  assign _not_3546 = ~_and_3545;
+  assign _and_3547 = mib_v_16 & _not_3546;
+  assign _eq_3549 = alloc_idx == 6'h10;
+  assign _and_3550 = alloc_valid & _eq_3549;
+  assign _not_3551 = ~_and_3550;
+  assign _and_3552 = _and_3547 & _not_3551;
+  assign _ge_3553 = mib_age_16 >= mib_ghost_age_16;
+  assign _wire_3554 = _mux_4708;
+  assign _not_3557 = ~_wire_3554;
+  assign _or_3558 = _not_3557 | _ge_3553;
+  assign _eq_3560 = mib_mlen_17 == 5'h00;
+  assign _eq_3562 = mib_age_17 == 15'h0000;
+  assign _and_3563 = _eq_3560 & _eq_3562;
+  assign _or_3564 = mib_v_17 | _and_3563;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_17 <= 1'b0;
-    else mib_ghost_kept_17 <= _and_2552;
+    else mib_ghost_kept_17 <= _and_3576;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_17 <= 15'h0000;
     else mib_ghost_age_17 <= mib_age_17;
   end
-  assign _eq_2544 = free_idx == 6'h11;
-  assign _and_2545 = free_valid & _eq_2544;
-  assign _not_2546 = ~_and_2545;
-  assign _and_2547 = mib_v_17 & _not_2546;
-  assign _eq_2549 = alloc_idx == 6'h11;
-  assign _and_2550 = alloc_valid & _eq_2549;
-  assign _not_2551 = ~_and_2550;
-  assign _and_2552 = _and_2547 & _not_2551;
-  assign _ge_2553 = mib_age_17 >= mib_ghost_age_17;
-  assign _wire_2554 = _mux_4709;
-  assign _not_2557 = ~_wire_2554;
-  assign _or_2558 = _not_2557 | _ge_2553;
-  assign _eq_2560 = mib_mlen_18 == 5'h00;
-  assign _eq_2562 = mib_age_18 == 15'h0000;
-  assign _and_2563 = _eq_2560 & _eq_2562;
-  assign _or_2564 = mib_v_18 | _and_2563;
+  assign _eq_3568 = free_idx == 6'h11;
+  assign _and_3569 = free_valid & _eq_3568;
+  assign _not_3570 = ~_and_3569;
+  assign _and_3571 = mib_v_17 & _not_3570;
+  assign _eq_3573 = alloc_idx == 6'h11;
+  assign _and_3574 = alloc_valid & _eq_3573;
+  assign _not_3575 = ~_and_3574;
+  assign _and_3576 = _and_3571 & _not_3575;
+  assign _ge_3577 = mib_age_17 >= mib_ghost_age_17;
+  assign _wire_3578 = _mux_4709;
+  assign _not_3581 = ~_wire_3578;
+  assign _or_3582 = _not_3581 | _ge_3577;
+  assign _eq_3584 = mib_mlen_18 == 5'h00;
+  assign _eq_3586 = mib_age_18 == 15'h0000;
+  assign _and_3587 = _eq_3584 & _eq_3586;
+  assign _or_3588 = mib_v_18 | _and_3587;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_18 <= 1'b0;
-    else mib_ghost_kept_18 <= _and_2576;
+    else mib_ghost_kept_18 <= _and_3600;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_18 <= 15'h0000;
     else mib_ghost_age_18 <= mib_age_18;
   end
-  assign _eq_2568 = free_idx == 6'h12;
-  assign _and_2569 = free_valid & _eq_2568;
-  assign _not_2570 = ~_and_2569;
-  assign _and_2571 = mib_v_18 & _not_2570;
-  assign _eq_2573 = alloc_idx == 6'h12;
-  assign _and_2574 = alloc_valid & _eq_2573;
-  assign _not_2575 = ~_and_2574;
-  assign _and_2576 = _and_2571 & _not_2575;
-  assign _ge_2577 = mib_age_18 >= mib_ghost_age_18;
-  assign _wire_2578 = _mux_4710;
-  assign _not_2581 = ~_wire_2578;
-  assign _or_2582 = _not_2581 | _ge_2577;
-  assign _eq_2584 = mib_mlen_19 == 5'h00;
-  assign _eq_2586 = mib_age_19 == 15'h0000;
-  assign _and_2587 = _eq_2584 & _eq_2586;
-  assign _or_2588 = mib_v_19 | _and_2587;
+  assign _eq_3592 = free_idx == 6'h12;
+  assign _and_3593 = free_valid & _eq_3592;
+  assign _not_3594 = ~_and_3593;
+  assign _and_3595 = mib_v_18 & _not_3594;
+  assign _eq_3597 = alloc_idx == 6'h12;
+  assign _and_3598 = alloc_valid & _eq_3597;
+  assign _not_3599 = ~_and_3598;
+  assign _and_3600 = _and_3595 & _not_3599;
+  assign _ge_3601 = mib_age_18 >= mib_ghost_age_18;
+  assign _wire_3602 = _mux_4710;
+  assign _not_3605 = ~_wire_3602;
+  assign _or_3606 = _not_3605 | _ge_3601;
+  assign _eq_3608 = mib_mlen_19 == 5'h00;
+  assign _eq_3610 = mib_age_19 == 15'h0000;
+  assign _and_3611 = _eq_3608 & _eq_3610;
+  assign _or_3612 = mib_v_19 | _and_3611;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_19 <= 1'b0;
-    else mib_ghost_kept_19 <= _and_2600;
+    else mib_ghost_kept_19 <= _and_3624;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_19 <= 15'h0000;
     else mib_ghost_age_19 <= mib_age_19;
   end
-  assign _eq_2592 = free_idx == 6'h13;
-  assign _and_2593 = free_valid & _eq_2592;
-  assign _not_2594 = ~_and_2593;
-  assign _and_2595 = mib_v_19 & _not_2594;
-  assign _eq_2597 = alloc_idx == 6'h13;
-  assign _and_2598 = alloc_valid & _eq_2597;
-  assign _not_2599 = ~_and_2598;
-  assign _and_2600 = _and_2595 & _not_2599;
-  assign _ge_2601 = mib_age_19 >= mib_ghost_age_19;
-  assign _wire_2602 = _mux_4711;
-  assign _not_2605 = ~_wire_2602;
-  assign _or_2606 = _not_2605 | _ge_2601;
-  assign _eq_2608 = mib_mlen_20 == 5'h00;
-  assign _eq_2610 = mib_age_20 == 15'h0000;
-  assign _and_2611 = _eq_2608 & _eq_2610;
-  assign _or_2612 = mib_v_20 | _and_2611;
+  assign _eq_3616 = free_idx == 6'h13;
+  assign _and_3617 = free_valid & _eq_3616;
+  assign _not_3618 = ~_and_3617;
+  assign _and_3619 = mib_v_19 & _not_3618;
+  assign _eq_3621 = alloc_idx == 6'h13;
+  assign _and_3622 = alloc_valid & _eq_3621;
+  assign _not_3623 = ~_and_3622;
+  assign _and_3624 = _and_3619 & _not_3623;
+  assign _ge_3625 = mib_age_19 >= mib_ghost_age_19;
+  assign _wire_3626 = _mux_4711;
+  assign _not_3629 = ~_wire_3626;
+  assign _or_3630 = _not_3629 | _ge_3625;
+  assign _eq_3632 = mib_mlen_20 == 5'h00;
+  assign _eq_3634 = mib_age_20 == 15'h0000;
+  assign _and_3635 = _eq_3632 & _eq_3634;
+  assign _or_3636 = mib_v_20 | _and_3635;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_20 <= 1'b0;
-    else mib_ghost_kept_20 <= _and_2624;
+    else mib_ghost_kept_20 <= _and_3648;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_20 <= 15'h0000;
     else mib_ghost_age_20 <= mib_age_20;
   end
-  assign _eq_2616 = free_idx == 6'h14;
-  assign _and_2617 = free_valid & _eq_2616;
-  assign _not_2618 = ~_and_2617;
-  assign _and_2619 = mib_v_20 & _not_2618;
-  assign _eq_2621 = alloc_idx == 6'h14;
-  assign _and_2622 = alloc_valid & _eq_2621;
-  assign _not_2623 = ~_and_2622;
-  assign _and_2624 = _and_2619 & _not_2623;
-  assign _ge_2625 = mib_age_20 >= mib_ghost_age_20;
-  assign _wire_2626 = _mux_4712;
-  assign _not_2629 = ~_wire_2626;
-  assign _or_2630 = _not_2629 | _ge_2625;
-  assign _eq_2632 = mib_mlen_21 == 5'h00;
-  assign _eq_2634 = mib_age_21 == 15'h0000;
-  assign _and_2635 = _eq_2632 & _eq_2634;
-  assign _or_2636 = mib_v_21 | _and_2635;
+  assign _eq_3640 = free_idx == 6'h14;
+  assign _and_3641 = free_valid & _eq_3640;
+  assign _not_3642 = ~_and_3641;
+  assign _and_3643 = mib_v_20 & _not_3642;
+  assign _eq_3645 = alloc_idx == 6'h14;
+  assign _and_3646 = alloc_valid & _eq_3645;
+  assign _not_3647 = ~_and_3646;
+  assign _and_3648 = _and_3643 & _not_3647;
+  assign _ge_3649 = mib_age_20 >= mib_ghost_age_20;
+  assign _wire_3650 = _mux_4712;
+  assign _not_3653 = ~_wire_3650;
+  assign _or_3654 = _not_3653 | _ge_3649;
+  assign _eq_3656 = mib_mlen_21 == 5'h00;
+  assign _eq_3658 = mib_age_21 == 15'h0000;
+  assign _and_3659 = _eq_3656 & _eq_3658;
+  assign _or_3660 = mib_v_21 | _and_3659;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_21 <= 1'b0;
-    else mib_ghost_kept_21 <= _and_2648;
+    else mib_ghost_kept_21 <= _and_3672;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_21 <= 15'h0000;
     else mib_ghost_age_21 <= mib_age_21;
   end
-  assign _eq_2640 = free_idx == 6'h15;
-  assign _and_2641 = free_valid & _eq_2640;
-  assign _not_2642 = ~_and_2641;
-  assign _and_2643 = mib_v_21 & _not_2642;
-  assign _eq_2645 = alloc_idx == 6'h15;
-  assign _and_2646 = alloc_valid & _eq_2645;
-  assign _not_2647 = ~_and_2646;
-  assign _and_2648 = _and_2643 & _not_2647;
-  assign _ge_2649 = mib_age_21 >= mib_ghost_age_21;
-  assign _wire_2650 = _mux_4713;
-  assign _not_2653 = ~_wire_2650;
-  assign _or_2654 = _not_2653 | _ge_2649;
-  assign _eq_2656 = mib_mlen_22 == 5'h00;
-  assign _eq_2658 = mib_age_22 == 15'h0000;
-  assign _and_2659 = _eq_2656 & _eq_2658;
-  assign _or_2660 = mib_v_22 | _and_2659;
+  assign _eq_3664 = free_idx == 6'h15;
+  assign _and_3665 = free_valid & _eq_3664;
+  assign _not_3666 = ~_and_3665;
+  assign _and_3667 = mib_v_21 & _not_3666;
+  assign _eq_3669 = alloc_idx == 6'h15;
+  assign _and_3670 = alloc_valid & _eq_3669;
+  assign _not_3671 = ~_and_3670;
+  assign _and_3672 = _and_3667 & _not_3671;
+  assign _ge_3673 = mib_age_21 >= mib_ghost_age_21;
+  assign _wire_3674 = _mux_4713;
+  assign _not_3677 = ~_wire_3674;
+  assign _or_3678 = _not_3677 | _ge_3673;
+  assign _eq_3680 = mib_mlen_22 == 5'h00;
+  assign _eq_3682 = mib_age_22 == 15'h0000;
+  assign _and_3683 = _eq_3680 & _eq_3682;
+  assign _or_3684 = mib_v_22 | _and_3683;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_22 <= 1'b0;
-    else mib_ghost_kept_22 <= _and_2672;
+    else mib_ghost_kept_22 <= _and_3696;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_22 <= 15'h0000;
     else mib_ghost_age_22 <= mib_age_22;
   end
-  assign _eq_2664 = free_idx == 6'h16;
-  assign _and_2665 = free_valid & _eq_2664;
-  assign _not_2666 = ~_and_2665;
-  assign _and_2667 = mib_v_22 & _not_2666;
-  assign _eq_2669 = alloc_idx == 6'h16;
-  assign _and_2670 = alloc_valid & _eq_2669;
-  assign _not_2671 = ~_and_2670;
-  assign _and_2672 = _and_2667 & _not_2671;
-  assign _ge_2673 = mib_age_22 >= mib_ghost_age_22;
-  assign _wire_2674 = _mux_4714;
-  assign _not_2677 = ~_wire_2674;
-  assign _or_2678 = _not_2677 | _ge_2673;
-  assign _eq_2680 = mib_mlen_23 == 5'h00;
-  assign _eq_2682 = mib_age_23 == 15'h0000;
-  assign _and_2683 = _eq_2680 & _eq_2682;
-  assign _or_2684 = mib_v_23 | _and_2683;
+  assign _eq_3688 = free_idx == 6'h16;
+  assign _and_3689 = free_valid & _eq_3688;
+  assign _not_3690 = ~_and_3689;
+  assign _and_3691 = mib_v_22 & _not_3690;
+  assign _eq_3693 = alloc_idx == 6'h16;
+  assign _and_3694 = alloc_valid & _eq_3693;
+  assign _not_3695 = ~_and_3694;
+  assign _and_3696 = _and_3691 & _not_3695;
+  assign _ge_3697 = mib_age_22 >= mib_ghost_age_22;
+  assign _wire_3698 = _mux_4714;
+  assign _not_3701 = ~_wire_3698;
+  assign _or_3702 = _not_3701 | _ge_3697;
+  assign _eq_3704 = mib_mlen_23 == 5'h00;
+  assign _eq_3706 = mib_age_23 == 15'h0000;
+  assign _and_3707 = _eq_3704 & _eq_3706;
+  assign _or_3708 = mib_v_23 | _and_3707;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_23 <= 1'b0;
-    else mib_ghost_kept_23 <= _and_2696;
+    else mib_ghost_kept_23 <= _and_3720;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_23 <= 15'h0000;
     else mib_ghost_age_23 <= mib_age_23;
   end
-  assign _eq_2688 = free_idx == 6'h17;
-  assign _and_2689 = free_valid & _eq_2688;
-  assign _not_2690 = ~_and_2689;
-  assign _and_2691 = mib_v_23 & _not_2690;
-  assign _eq_2693 = alloc_idx == 6'h17;
-  assign _and_2694 = alloc_valid & _eq_2693;
-  assign _not_2695 = ~_and_2694;
-  assign _and_2696 = _and_2691 & _not_2695;
-  assign _ge_2697 = mib_age_23 >= mib_ghost_age_23;
-  assign _wire_2698 = _mux_4715;
-  assign _not_2701 = ~_wire_2698;
-  assign _or_2702 = _not_2701 | _ge_2697;
-  assign _eq_2704 = mib_mlen_24 == 5'h00;
-  assign _eq_2706 = mib_age_24 == 15'h0000;
-  assign _and_2707 = _eq_2704 & _eq_2706;
-  assign _or_2708 = mib_v_24 | _and_2707;
+  assign _eq_3712 = free_idx == 6'h17;
+  assign _and_3713 = free_valid & _eq_3712;
+  assign _not_3714 = ~_and_3713;
+  assign _and_3715 = mib_v_23 & _not_3714;
+  assign _eq_3717 = alloc_idx == 6'h17;
+  assign _and_3718 = alloc_valid & _eq_3717;
+  assign _not_3719 = ~_and_3718;
+  assign _and_3720 = _and_3715 & _not_3719;
+  assign _ge_3721 = mib_age_23 >= mib_ghost_age_23;
+  assign _wire_3722 = _mux_4715;
+  assign _not_3725 = ~_wire_3722;
+  assign _or_3726 = _not_3725 | _ge_3721;
+  assign _eq_3728 = mib_mlen_24 == 5'h00;
+  assign _eq_3730 = mib_age_24 == 15'h0000;
+  assign _and_3731 = _eq_3728 & _eq_3730;
+  assign _or_3732 = mib_v_24 | _and_3731;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_24 <= 1'b0;
-    else mib_ghost_kept_24 <= _and_2720;
+    else mib_ghost_kept_24 <= _and_3744;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_24 <= 15'h0000;
     else mib_ghost_age_24 <= mib_age_24;
   end
-  assign _eq_2712 = free_idx == 6'h18;
-  assign _and_2713 = free_valid & _eq_2712;
-  assign _not_2714 = ~_and_2713;
-  assign _and_2715 = mib_v_24 & _not_2714;
-  assign _eq_2717 = alloc_idx == 6'h18;
-  assign _and_2718 = alloc_valid & _eq_2717;
-  assign _not_2719 = ~_and_2718;
-  assign _and_2720 = _and_2715 & _not_2719;
-  assign _ge_2721 = mib_age_24 >= mib_ghost_age_24;
-  assign _wire_2722 = _mux_4716;
-  assign _not_2725 = ~_wire_2722;
-  assign _or_2726 = _not_2725 | _ge_2721;
-  assign _eq_2728 = mib_mlen_25 == 5'h00;
-  assign _eq_2730 = mib_age_25 == 15'h0000;
-  assign _and_2731 = _eq_2728 & _eq_2730;
-  assign _or_2732 = mib_v_25 | _and_2731;
+  assign _eq_3736 = free_idx == 6'h18;
+  assign _and_3737 = free_valid & _eq_3736;
+  assign _not_3738 = ~_and_3737;
+  assign _and_3739 = mib_v_24 & _not_3738;
+  assign _eq_3741 = alloc_idx == 6'h18;
+  assign _and_3742 = alloc_valid & _eq_3741;
+  assign _not_3743 = ~_and_3742;
+  assign _and_3744 = _and_3739 & _not_3743;
+  assign _ge_3745 = mib_age_24 >= mib_ghost_age_24;
+  assign _wire_3746 = _mux_4716;
+  assign _not_3749 = ~_wire_3746;
+  assign _or_3750 = _not_3749 | _ge_3745;
+  assign _eq_3752 = mib_mlen_25 == 5'h00;
+  assign _eq_3754 = mib_age_25 == 15'h0000;
+  assign _and_3755 = _eq_3752 & _eq_3754;
+  assign _or_3756 = mib_v_25 | _and_3755;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_25 <= 1'b0;
-    else mib_ghost_kept_25 <= _and_2744;
+    else mib_ghost_kept_25 <= _and_3768;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_25 <= 15'h0000;
     else mib_ghost_age_25 <= mib_age_25;
   end
-  assign _eq_2736 = free_idx == 6'h19;
-  assign _and_2737 = free_valid & _eq_2736;
-  assign _not_2738 = ~_and_2737;
-  assign _and_2739 = mib_v_25 & _not_2738;
-  assign _eq_2741 = alloc_idx == 6'h19;
-  assign _and_2742 = alloc_valid & _eq_2741;
-  assign _not_2743 = ~_and_2742;
-  assign _and_2744 = _and_2739 & _not_2743;
-  assign _ge_2745 = mib_age_25 >= mib_ghost_age_25;
-  assign _wire_2746 = _mux_4717;
-  assign _not_2749 = ~_wire_2746;
-  assign _or_2750 = _not_2749 | _ge_2745;
-  assign _eq_2752 = mib_mlen_26 == 5'h00;
-  assign _eq_2754 = mib_age_26 == 15'h0000;
-  assign _and_2755 = _eq_2752 & _eq_2754;
-  assign _or_2756 = mib_v_26 | _and_2755;
+  assign _eq_3760 = free_idx == 6'h19;
+  assign _and_3761 = free_valid & _eq_3760;
+  assign _not_3762 = ~_and_3761;
+  assign _and_3763 = mib_v_25 & _not_3762;
+  assign _eq_3765 = alloc_idx == 6'h19;
+  assign _and_3766 = alloc_valid & _eq_3765;
+  assign _not_3767 = ~_and_3766;
+  assign _and_3768 = _and_3763 & _not_3767;
+  assign _ge_3769 = mib_age_25 >= mib_ghost_age_25;
+  assign _wire_3770 = _mux_4717;
+  assign _not_3773 = ~_wire_3770;
+  assign _or_3774 = _not_3773 | _ge_3769;
+  assign _eq_3776 = mib_mlen_26 == 5'h00;
+  assign _eq_3778 = mib_age_26 == 15'h0000;
+  assign _and_3779 = _eq_3776 & _eq_3778;
+  assign _or_3780 = mib_v_26 | _and_3779;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_26 <= 1'b0;
-    else mib_ghost_kept_26 <= _and_2768;
+    else mib_ghost_kept_26 <= _and_3792;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_26 <= 15'h0000;
     else mib_ghost_age_26 <= mib_age_26;
   end
-  assign _eq_2760 = free_idx == 6'h1a;
-  assign _and_2761 = free_valid & _eq_2760;
-  assign _not_2762 = ~_and_2761;
-  assign _and_2763 = mib_v_26 & _not_2762;
-  assign _eq_2765 = alloc_idx == 6'h1a;
-  assign _and_2766 = alloc_valid & _eq_2765;
-  assign _not_2767 = ~_and_2766;
-  assign _and_2768 = _and_2763 & _not_2767;
-  assign _ge_2769 = mib_age_26 >= mib_ghost_age_26;
-  assign _wire_2770 = _mux_4718;
-  assign _not_2773 = ~_wire_2770;
-  assign _or_2774 = _not_2773 | _ge_2769;
-  assign _eq_2776 = mib_mlen_27 == 5'h00;
-  assign _eq_2778 = mib_age_27 == 15'h0000;
-  assign _and_2779 = _eq_2776 & _eq_2778;
-  assign _or_2780 = mib_v_27 | _and_2779;
+  assign _eq_3784 = free_idx == 6'h1a;
+  assign _and_3785 = free_valid & _eq_3784;
+  assign _not_3786 = ~_and_3785;
+  assign _and_3787 = mib_v_26 & _not_3786;
+  assign _eq_3789 = alloc_idx == 6'h1a;
+  assign _and_3790 = alloc_valid & _eq_3789;
+  assign _not_3791 = ~_and_3790;
+  assign _and_3792 = _and_3787 & _not_3791;
+  assign _ge_3793 = mib_age_26 >= mib_ghost_age_26;
+  assign _wire_3794 = _mux_4718;
+  assign _not_3797 = ~_wire_3794;
+  assign _or_3798 = _not_3797 | _ge_3793;
+  assign _eq_3800 = mib_mlen_27 == 5'h00;
+  assign _eq_3802 = mib_age_27 == 15'h0000;
+  assign _and_3803 = _eq_3800 & _eq_3802;
+  assign _or_3804 = mib_v_27 | _and_3803;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_27 <= 1'b0;
-    else mib_ghost_kept_27 <= _and_2792;
+    else mib_ghost_kept_27 <= _and_3816;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_27 <= 15'h0000;
     else mib_ghost_age_27 <= mib_age_27;
   end
-  assign _eq_2784 = free_idx == 6'h1b;
-  assign _and_2785 = free_valid & _eq_2784;
-  assign _not_2786 = ~_and_2785;
-  assign _and_2787 = mib_v_27 & _not_2786;
-  assign _eq_2789 = alloc_idx == 6'h1b;
-  assign _and_2790 = alloc_valid & _eq_2789;
-  assign _not_2791 = ~_and_2790;
-  assign _and_2792 = _and_2787 & _not_2791;
-  assign _ge_2793 = mib_age_27 >= mib_ghost_age_27;
-  assign _wire_2794 = _mux_4719;
-  assign _not_2797 = ~_wire_2794;
-  assign _or_2798 = _not_2797 | _ge_2793;
-  assign _eq_2800 = mib_mlen_28 == 5'h00;
-  assign _eq_2802 = mib_age_28 == 15'h0000;
-  assign _and_2803 = _eq_2800 & _eq_2802;
-  assign _or_2804 = mib_v_28 | _and_2803;
+  assign _eq_3808 = free_idx == 6'h1b;
+  assign _and_3809 = free_valid & _eq_3808;
+  assign _not_3810 = ~_and_3809;
+  assign _and_3811 = mib_v_27 & _not_3810;
+  assign _eq_3813 = alloc_idx == 6'h1b;
+  assign _and_3814 = alloc_valid & _eq_3813;
+  assign _not_3815 = ~_and_3814;
+  assign _and_3816 = _and_3811 & _not_3815;
+  assign _ge_3817 = mib_age_27 >= mib_ghost_age_27;
+  assign _wire_3818 = _mux_4719;
+  assign _not_3821 = ~_wire_3818;
+  assign _or_3822 = _not_3821 | _ge_3817;
+  assign _eq_3824 = mib_mlen_28 == 5'h00;
+  assign _eq_3826 = mib_age_28 == 15'h0000;
+  assign _and_3827 = _eq_3824 & _eq_3826;
+  assign _or_3828 = mib_v_28 | _and_3827;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_28 <= 1'b0;
-    else mib_ghost_kept_28 <= _and_2816;
+    else mib_ghost_kept_28 <= _and_3840;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_28 <= 15'h0000;
     else mib_ghost_age_28 <= mib_age_28;
   end
-  assign _eq_2808 = free_idx == 6'h1c;
-  assign _and_2809 = free_valid & _eq_2808;
-  assign _not_2810 = ~_and_2809;
-  assign _and_2811 = mib_v_28 & _not_2810;
-  assign _eq_2813 = alloc_idx == 6'h1c;
-  assign _and_2814 = alloc_valid & _eq_2813;
-  assign _not_2815 = ~_and_2814;
-  assign _and_2816 = _and_2811 & _not_2815;
-  assign _ge_2817 = mib_age_28 >= mib_ghost_age_28;
-  assign _wire_2818 = _mux_4720;
-  assign _not_2821 = ~_wire_2818;
-  assign _or_2822 = _not_2821 | _ge_2817;
-  assign _eq_2824 = mib_mlen_29 == 5'h00;
-  assign _eq_2826 = mib_age_29 == 15'h0000;
-  assign _and_2827 = _eq_2824 & _eq_2826;
-  assign _or_2828 = mib_v_29 | _and_2827;
+  assign _eq_3832 = free_idx == 6'h1c;
+  assign _and_3833 = free_valid & _eq_3832;
+  assign _not_3834 = ~_and_3833;
+  assign _and_3835 = mib_v_28 & _not_3834;
+  assign _eq_3837 = alloc_idx == 6'h1c;
+  assign _and_3838 = alloc_valid & _eq_3837;
+  assign _not_3839 = ~_and_3838;
+  assign _and_3840 = _and_3835 & _not_3839;
+  assign _ge_3841 = mib_age_28 >= mib_ghost_age_28;
+  assign _wire_3842 = _mux_4720;
+  assign _not_3845 = ~_wire_3842;
+  assign _or_3846 = _not_3845 | _ge_3841;
+  assign _eq_3848 = mib_mlen_29 == 5'h00;
+  assign _eq_3850 = mib_age_29 == 15'h0000;
+  assign _and_3851 = _eq_3848 & _eq_3850;
+  assign _or_3852 = mib_v_29 | _and_3851;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_29 <= 1'b0;
-    else mib_ghost_kept_29 <= _and_2840;
+    else mib_ghost_kept_29 <= _and_3864;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_29 <= 15'h0000;
     else mib_ghost_age_29 <= mib_age_29;
   end
-  assign _eq_2832 = free_idx == 6'h1d;
-  assign _and_2833 = free_valid & _eq_2832;
-  assign _not_2834 = ~_and_2833;
-  assign _and_2835 = mib_v_29 & _not_2834;
-  assign _eq_2837 = alloc_idx == 6'h1d;
-  assign _and_2838 = alloc_valid & _eq_2837;
-  assign _not_2839 = ~_and_2838;
-  assign _and_2840 = _and_2835 & _not_2839;
-  assign _ge_2841 = mib_age_29 >= mib_ghost_age_29;
-  assign _wire_2842 = _mux_4721;
-  assign _not_2845 = ~_wire_2842;
-  assign _or_2846 = _not_2845 | _ge_2841;
-  assign _eq_2848 = mib_mlen_30 == 5'h00;
-  assign _eq_2850 = mib_age_30 == 15'h0000;
-  assign _and_2851 = _eq_2848 & _eq_2850;
-  assign _or_2852 = mib_v_30 | _and_2851;
+  assign _eq_3856 = free_idx == 6'h1d;
+  assign _and_3857 = free_valid & _eq_3856;
+  assign _not_3858 = ~_and_3857;
+  assign _and_3859 = mib_v_29 & _not_3858;
+  assign _eq_3861 = alloc_idx == 6'h1d;
+  assign _and_3862 = alloc_valid & _eq_3861;
+  assign _not_3863 = ~_and_3862;
+  assign _and_3864 = _and_3859 & _not_3863;
+  assign _ge_3865 = mib_age_29 >= mib_ghost_age_29;
+  assign _wire_3866 = _mux_4721;
+  assign _not_3869 = ~_wire_3866;
+  assign _or_3870 = _not_3869 | _ge_3865;
+  assign _eq_3872 = mib_mlen_30 == 5'h00;
+  assign _eq_3874 = mib_age_30 == 15'h0000;
+  assign _and_3875 = _eq_3872 & _eq_3874;
+  assign _or_3876 = mib_v_30 | _and_3875;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_30 <= 1'b0;
-    else mib_ghost_kept_30 <= _and_2864;
+    else mib_ghost_kept_30 <= _and_3888;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_30 <= 15'h0000;
     else mib_ghost_age_30 <= mib_age_30;
   end
-  assign _eq_2856 = free_idx == 6'h1e;
-  assign _and_2857 = free_valid & _eq_2856;
-  assign _not_2858 = ~_and_2857;
-  assign _and_2859 = mib_v_30 & _not_2858;
-  assign _eq_2861 = alloc_idx == 6'h1e;
-  assign _and_2862 = alloc_valid & _eq_2861;
-  assign _not_2863 = ~_and_2862;
-  assign _and_2864 = _and_2859 & _not_2863;
-  assign _ge_2865 = mib_age_30 >= mib_ghost_age_30;
-  assign _wire_2866 = _mux_4722;
-  assign _not_2869 = ~_wire_2866;
-  assign _or_2870 = _not_2869 | _ge_2865;
-  assign _eq_2872 = mib_mlen_31 == 5'h00;
-  assign _eq_2874 = mib_age_31 == 15'h0000;
-  assign _and_2875 = _eq_2872 & _eq_2874;
-  assign _or_2876 = mib_v_31 | _and_2875;
+  assign _eq_3880 = free_idx == 6'h1e;
+  assign _and_3881 = free_valid & _eq_3880;
+  assign _not_3882 = ~_and_3881;
+  assign _and_3883 = mib_v_30 & _not_3882;
+  assign _eq_3885 = alloc_idx == 6'h1e;
+  assign _and_3886 = alloc_valid & _eq_3885;
+  assign _not_3887 = ~_and_3886;
+  assign _and_3888 = _and_3883 & _not_3887;
+  assign _ge_3889 = mib_age_30 >= mib_ghost_age_30;
+  assign _wire_3890 = _mux_4722;
+  assign _not_3893 = ~_wire_3890;
+  assign _or_3894 = _not_3893 | _ge_3889;
+  assign _eq_3896 = mib_mlen_31 == 5'h00;
+  assign _eq_3898 = mib_age_31 == 15'h0000;
+  assign _and_3899 = _eq_3896 & _eq_3898;
+  assign _or_3900 = mib_v_31 | _and_3899;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_31 <= 1'b0;
-    else mib_ghost_kept_31 <= _and_2888;
+    else mib_ghost_kept_31 <= _and_3912;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_31 <= 15'h0000;
     else mib_ghost_age_31 <= mib_age_31;
   end
-  assign _eq_2880 = free_idx == 6'h1f;
-  assign _and_2881 = free_valid & _eq_2880;
-  assign _not_2882 = ~_and_2881;
-  assign _and_2883 = mib_v_31 & _not_2882;
-  assign _eq_2885 = alloc_idx == 6'h1f;
-  assign _and_2886 = alloc_valid & _eq_2885;
-  assign _not_2887 = ~_and_2886;
-  assign _and_2888 = _and_2883 & _not_2887;
-  assign _ge_2889 = mib_age_31 >= mib_ghost_age_31;
-  assign _wire_2890 = _mux_4723;
-  assign _not_2893 = ~_wire_2890;
-  assign _or_2894 = _not_2893 | _ge_2889;
-  assign _eq_2896 = mib_mlen_32 == 5'h00;
-  assign _eq_2898 = mib_age_32 == 15'h0000;
-  assign _and_2899 = _eq_2896 & _eq_2898;
-  assign _or_2900 = mib_v_32 | _and_2899;
+  assign _eq_3904 = free_idx == 6'h1f;
+  assign _and_3905 = free_valid & _eq_3904;
+  assign _not_3906 = ~_and_3905;
+  assign _and_3907 = mib_v_31 & _not_3906;
+  assign _eq_3909 = alloc_idx == 6'h1f;
+  assign _and_3910 = alloc_valid & _eq_3909;
+  assign _not_3911 = ~_and_3910;
+  assign _and_3912 = _and_3907 & _not_3911;
+  assign _ge_3913 = mib_age_31 >= mib_ghost_age_31;
+  assign _wire_3914 = _mux_4723;
+  assign _not_3917 = ~_wire_3914;
+  assign _or_3918 = _not_3917 | _ge_3913;
+  assign _eq_3920 = mib_mlen_32 == 5'h00;
+  assign _eq_3922 = mib_age_32 == 15'h0000;
+  assign _and_3923 = _eq_3920 & _eq_3922;
+  assign _or_3924 = mib_v_32 | _and_3923;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_32 <= 1'b0;
-    else mib_ghost_kept_32 <= _and_2912;
+    else mib_ghost_kept_32 <= _and_3936;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_32 <= 15'h0000;
     else mib_ghost_age_32 <= mib_age_32;
   end
-  assign _eq_2904 = free_idx == 6'h20;
-  assign _and_2905 = free_valid & _eq_2904;
-  assign _not_2906 = ~_and_2905;
-  assign _and_2907 = mib_v_32 & _not_2906;
-  assign _eq_2909 = alloc_idx == 6'h20;
-  assign _and_2910 = alloc_valid & _eq_2909;
-  assign _not_2911 = ~_and_2910;
-  assign _and_2912 = _and_2907 & _not_2911;
-  assign _ge_2913 = mib_age_32 >= mib_ghost_age_32;
-  assign _wire_2914 = _mux_4724;
-  assign _not_2917 = ~_wire_2914;
-  assign _or_2918 = _not_2917 | _ge_2913;
-  assign _eq_2920 = mib_mlen_33 == 5'h00;
-  assign _eq_2922 = mib_age_33 == 15'h0000;
-  assign _and_2923 = _eq_2920 & _eq_2922;
-  assign _or_2924 = mib_v_33 | _and_2923;
+  assign _eq_3928 = free_idx == 6'h20;
+  assign _and_3929 = free_valid & _eq_3928;
+  assign _not_3930 = ~_and_3929;
+  assign _and_3931 = mib_v_32 & _not_3930;
+  assign _eq_3933 = alloc_idx == 6'h20;
+  assign _and_3934 = alloc_valid & _eq_3933;
+  assign _not_3935 = ~_and_3934;
+  assign _and_3936 = _and_3931 & _not_3935;
+  assign _ge_3937 = mib_age_32 >= mib_ghost_age_32;
+  assign _wire_3938 = _mux_4724;
+  assign _not_3941 = ~_wire_3938;
+  assign _or_3942 = _not_3941 | _ge_3937;
+  assign _eq_3944 = mib_mlen_33 == 5'h00;
+  assign _eq_3946 = mib_age_33 == 15'h0000;
+  assign _and_3947 = _eq_3944 & _eq_3946;
+  assign _or_3948 = mib_v_33 | _and_3947;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_33 <= 1'b0;
-    else mib_ghost_kept_33 <= _and_2936;
+    else mib_ghost_kept_33 <= _and_3960;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_33 <= 15'h0000;
     else mib_ghost_age_33 <= mib_age_33;
   end
-  assign _eq_2928 = free_idx == 6'h21;
-  assign _and_2929 = free_valid & _eq_2928;
-  assign _not_2930 = ~_and_2929;
-  assign _and_2931 = mib_v_33 & _not_2930;
-  assign _eq_2933 = alloc_idx == 6'h21;
-  assign _and_2934 = alloc_valid & _eq_2933;
-  assign _not_2935 = ~_and_2934;
-  assign _and_2936 = _and_2931 & _not_2935;
-  assign _ge_2937 = mib_age_33 >= mib_ghost_age_33;
-  assign _wire_2938 = _mux_4725;
-  assign _not_2941 = ~_wire_2938;
-  assign _or_2942 = _not_2941 | _ge_2937;
-  assign _eq_2944 = mib_mlen_34 == 5'h00;
-  assign _eq_2946 = mib_age_34 == 15'h0000;
-  assign _and_2947 = _eq_2944 & _eq_2946;
-  assign _or_2948 = mib_v_34 | _and_2947;
+  assign _eq_3952 = free_idx == 6'h21;
+  assign _and_3953 = free_valid & _eq_3952;
+  assign _not_3954 = ~_and_3953;
+  assign _and_3955 = mib_v_33 & _not_3954;
+  assign _eq_3957 = alloc_idx == 6'h21;
+  assign _and_3958 = alloc_valid & _eq_3957;
+  assign _not_3959 = ~_and_3958;
+  assign _and_3960 = _and_3955 & _not_3959;
+  assign _ge_3961 = mib_age_33 >= mib_ghost_age_33;
+  assign _wire_3962 = _mux_4725;
+  assign _not_3965 = ~_wire_3962;
+  assign _or_3966 = _not_3965 | _ge_3961;
+  assign _eq_3968 = mib_mlen_34 == 5'h00;
+  assign _eq_3970 = mib_age_34 == 15'h0000;
+  assign _and_3971 = _eq_3968 & _eq_3970;
+  assign _or_3972 = mib_v_34 | _and_3971;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_34 <= 1'b0;
-    else mib_ghost_kept_34 <= _and_2960;
+    else mib_ghost_kept_34 <= _and_3984;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_34 <= 15'h0000;
     else mib_ghost_age_34 <= mib_age_34;
   end
-  assign _eq_2952 = free_idx == 6'h22;
-  assign _and_2953 = free_valid & _eq_2952;
-  assign _not_2954 = ~_and_2953;
-  assign _and_2955 = mib_v_34 & _not_2954;
-  assign _eq_2957 = alloc_idx == 6'h22;
-  assign _and_2958 = alloc_valid & _eq_2957;
-  assign _not_2959 = ~_and_2958;
-  assign _and_2960 = _and_2955 & _not_2959;
-  assign _ge_2961 = mib_age_34 >= mib_ghost_age_34;
-  assign _wire_2962 = _mux_4726;
-  assign _not_2965 = ~_wire_2962;
-  assign _or_2966 = _not_2965 | _ge_2961;
-  assign _eq_2968 = mib_mlen_35 == 5'h00;
-  assign _eq_2970 = mib_age_35 == 15'h0000;
-  assign _and_2971 = _eq_2968 & _eq_2970;
-  assign _or_2972 = mib_v_35 | _and_2971;
+  assign _eq_3976 = free_idx == 6'h22;
+  assign _and_3977 = free_valid & _eq_3976;
+  assign _not_3978 = ~_and_3977;
+  assign _and_3979 = mib_v_34 & _not_3978;
+  assign _eq_3981 = alloc_idx == 6'h22;
+  assign _and_3982 = alloc_valid & _eq_3981;
+  assign _not_3983 = ~_and_3982;
+  assign _and_3984 = _and_3979 & _not_3983;
+  assign _ge_3985 = mib_age_34 >= mib_ghost_age_34;
+  assign _wire_3986 = _mux_4726;
+  assign _not_3989 = ~_wire_3986;
+  assign _or_3990 = _not_3989 | _ge_3985;
+  assign _eq_3992 = mib_mlen_35 == 5'h00;
+  assign _eq_3994 = mib_age_35 == 15'h0000;
+  assign _and_3995 = _eq_3992 & _eq_3994;
+  assign _or_3996 = mib_v_35 | _and_3995;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_35 <= 1'b0;
-    else mib_ghost_kept_35 <= _and_2984;
+    else mib_ghost_kept_35 <= _and_4008;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_35 <= 15'h0000;
     else mib_ghost_age_35 <= mib_age_35;
   end
-  assign _eq_2976 = free_idx == 6'h23;
-  assign _and_2977 = free_valid & _eq_2976;
-  assign _not_2978 = ~_and_2977;
-  assign _and_2979 = mib_v_35 & _not_2978;
-  assign _eq_2981 = alloc_idx == 6'h23;
-  assign _and_2982 = alloc_valid & _eq_2981;
-  assign _not_2983 = ~_and_2982;
-  assign _and_2984 = _and_2979 & _not_2983;
-  assign _ge_2985 = mib_age_35 >= mib_ghost_age_35;
-  assign _wire_2986 = _mux_4727;
-  assign _not_2989 = ~_wire_2986;
-  assign _or_2990 = _not_2989 | _ge_2985;
-  assign _eq_2992 = mib_mlen_36 == 5'h00;
-  assign _eq_2994 = mib_age_36 == 15'h0000;
-  assign _and_2995 = _eq_2992 & _eq_2994;
-  assign _or_2996 = mib_v_36 | _and_2995;
+  assign _eq_4000 = free_idx == 6'h23;
+  assign _and_4001 = free_valid & _eq_4000;
+  assign _not_4002 = ~_and_4001;
+  assign _and_4003 = mib_v_35 & _not_4002;
+  assign _eq_4005 = alloc_idx == 6'h23;
+  assign _and_4006 = alloc_valid & _eq_4005;
+  assign _not_4007 = ~_and_4006;
+  assign _and_4008 = _and_4003 & _not_4007;
+  assign _ge_4009 = mib_age_35 >= mib_ghost_age_35;
+  assign _wire_4010 = _mux_4727;
+  assign _not_4013 = ~_wire_4010;
+  assign _or_4014 = _not_4013 | _ge_4009;
+  assign _eq_4016 = mib_mlen_36 == 5'h00;
+  assign _eq_4018 = mib_age_36 == 15'h0000;
+  assign _and_4019 = _eq_4016 & _eq_4018;
+  assign _or_4020 = mib_v_36 | _and_4019;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_36 <= 1'b0;
-    else mib_ghost_kept_36 <= _and_3008;
+    else mib_ghost_kept_36 <= _and_4032;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_36 <= 15'h0000;
     else mib_ghost_age_36 <= mib_age_36;
   end
-  assign _eq_3000 = free_idx == 6'h24;
-  assign _and_3001 = free_valid & _eq_3000;
-  assign _not_3002 = ~_and_3001;
-  assign _and_3003 = mib_v_36 & _not_3002;
-  assign _eq_3005 = alloc_idx == 6'h24;
-  assign _and_3006 = alloc_valid & _eq_3005;
-  assign _not_3007 = ~_and_3006;
-  assign _and_3008 = _and_3003 & _not_3007;
-  assign _ge_3009 = mib_age_36 >= mib_ghost_age_36;
-  assign _wire_3010 = _mux_4728;
-  assign _not_3013 = ~_wire_3010;
-  assign _or_3014 = _not_3013 | _ge_3009;
-  assign _eq_3016 = mib_mlen_37 == 5'h00;
-  assign _eq_3018 = mib_age_37 == 15'h0000;
-  assign _and_3019 = _eq_3016 & _eq_3018;
-  assign _or_3020 = mib_v_37 | _and_3019;
+  assign _eq_4024 = free_idx == 6'h24;
+  assign _and_4025 = free_valid & _eq_4024;
+  assign _not_4026 = ~_and_4025;
+  assign _and_4027 = mib_v_36 & _not_4026;
+  assign _eq_4029 = alloc_idx == 6'h24;
+  assign _and_4030 = alloc_valid & _eq_4029;
+  assign _not_4031 = ~_and_4030;
+  assign _and_4032 = _and_4027 & _not_4031;
+  assign _ge_4033 = mib_age_36 >= mib_ghost_age_36;
+  assign _wire_4034 = _mux_4728;
+  assign _not_4037 = ~_wire_4034;
+  assign _or_4038 = _not_4037 | _ge_4033;
+  assign _eq_4040 = mib_mlen_37 == 5'h00;
+  assign _eq_4042 = mib_age_37 == 15'h0000;
+  assign _and_4043 = _eq_4040 & _eq_4042;
+  assign _or_4044 = mib_v_37 | _and_4043;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_37 <= 1'b0;
-    else mib_ghost_kept_37 <= _and_3032;
+    else mib_ghost_kept_37 <= _and_4056;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_37 <= 15'h0000;
     else mib_ghost_age_37 <= mib_age_37;
   end
-  assign _eq_3024 = free_idx == 6'h25;
-  assign _and_3025 = free_valid & _eq_3024;
-  assign _not_3026 = ~_and_3025;
-  assign _and_3027 = mib_v_37 & _not_3026;
-  assign _eq_3029 = alloc_idx == 6'h25;
-  assign _and_3030 = alloc_valid & _eq_3029;
-  assign _not_3031 = ~_and_3030;
-  assign _and_3032 = _and_3027 & _not_3031;
-  assign _ge_3033 = mib_age_37 >= mib_ghost_age_37;
-  assign _wire_3034 = _mux_4729;
-  assign _not_3037 = ~_wire_3034;
-  assign _or_3038 = _not_3037 | _ge_3033;
-  assign _eq_3040 = mib_mlen_38 == 5'h00;
-  assign _eq_3042 = mib_age_38 == 15'h0000;
-  assign _and_3043 = _eq_3040 & _eq_3042;
-  assign _or_3044 = mib_v_38 | _and_3043;
+  assign _eq_4048 = free_idx == 6'h25;
+  assign _and_4049 = free_valid & _eq_4048;
+  assign _not_4050 = ~_and_4049;
+  assign _and_4051 = mib_v_37 & _not_4050;
+  assign _eq_4053 = alloc_idx == 6'h25;
+  assign _and_4054 = alloc_valid & _eq_4053;
+  assign _not_4055 = ~_and_4054;
+  assign _and_4056 = _and_4051 & _not_4055;
+  assign _ge_4057 = mib_age_37 >= mib_ghost_age_37;
+  assign _wire_4058 = _mux_4729;
+  assign _not_4061 = ~_wire_4058;
+  assign _or_4062 = _not_4061 | _ge_4057;
+  assign _eq_4064 = mib_mlen_38 == 5'h00;
+  assign _eq_4066 = mib_age_38 == 15'h0000;
+  assign _and_4067 = _eq_4064 & _eq_4066;
+  assign _or_4068 = mib_v_38 | _and_4067;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_38 <= 1'b0;
-    else mib_ghost_kept_38 <= _and_3056;
+    else mib_ghost_kept_38 <= _and_4080;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_38 <= 15'h0000;
     else mib_ghost_age_38 <= mib_age_38;
   end
-  assign _eq_3048 = free_idx == 6'h26;
-  assign _and_3049 = free_valid & _eq_3048;
-  assign _not_3050 = ~_and_3049;
-  assign _and_3051 = mib_v_38 & _not_3050;
-  assign _eq_3053 = alloc_idx == 6'h26;
-  assign _and_3054 = alloc_valid & _eq_3053;
-  assign _not_3055 = ~_and_3054;
-  assign _and_3056 = _and_3051 & _not_3055;
-  assign _ge_3057 = mib_age_38 >= mib_ghost_age_38;
-  assign _wire_3058 = _mux_4730;
-  assign _not_3061 = ~_wire_3058;
-  assign _or_3062 = _not_3061 | _ge_3057;
-  assign _eq_3064 = mib_mlen_39 == 5'h00;
-  assign _eq_3066 = mib_age_39 == 15'h0000;
-  assign _and_3067 = _eq_3064 & _eq_3066;
-  assign _or_3068 = mib_v_39 | _and_3067;
+  assign _eq_4072 = free_idx == 6'h26;
+  assign _and_4073 = free_valid & _eq_4072;
+  assign _not_4074 = ~_and_4073;
+  assign _and_4075 = mib_v_38 & _not_4074;
+  assign _eq_4077 = alloc_idx == 6'h26;
+  assign _and_4078 = alloc_valid & _eq_4077;
+  assign _not_4079 = ~_and_4078;
+  assign _and_4080 = _and_4075 & _not_4079;
+  assign _ge_4081 = mib_age_38 >= mib_ghost_age_38;
+  assign _wire_4082 = _mux_4730;
+  assign _not_4085 = ~_wire_4082;
+  assign _or_4086 = _not_4085 | _ge_4081;
+  assign _eq_4088 = mib_mlen_39 == 5'h00;
+  assign _eq_4090 = mib_age_39 == 15'h0000;
+  assign _and_4091 = _eq_4088 & _eq_4090;
+  assign _or_4092 = mib_v_39 | _and_4091;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_39 <= 1'b0;
-    else mib_ghost_kept_39 <= _and_3080;
+    else mib_ghost_kept_39 <= _and_4104;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_39 <= 15'h0000;
     else mib_ghost_age_39 <= mib_age_39;
   end
-  assign _eq_3072 = free_idx == 6'h27;
-  assign _and_3073 = free_valid & _eq_3072;
-  assign _not_3074 = ~_and_3073;
-  assign _and_3075 = mib_v_39 & _not_3074;
-  assign _eq_3077 = alloc_idx == 6'h27;
-  assign _and_3078 = alloc_valid & _eq_3077;
-  assign _not_3079 = ~_and_3078;
-  assign _and_3080 = _and_3075 & _not_3079;
-  assign _ge_3081 = mib_age_39 >= mib_ghost_age_39;
-  assign _wire_3082 = _mux_4731;
-  assign _not_3085 = ~_wire_3082;
-  assign _or_3086 = _not_3085 | _ge_3081;
-  assign _eq_3088 = mib_mlen_40 == 5'h00;
-  assign _eq_3090 = mib_age_40 == 15'h0000;
-  assign _and_3091 = _eq_3088 & _eq_3090;
-  assign _or_3092 = mib_v_40 | _and_3091;
+  assign _eq_4096 = free_idx == 6'h27;
+  assign _and_4097 = free_valid & _eq_4096;
+  assign _not_4098 = ~_and_4097;
+  assign _and_4099 = mib_v_39 & _not_4098;
+  assign _eq_4101 = alloc_idx == 6'h27;
+  assign _and_4102 = alloc_valid & _eq_4101;
+  assign _not_4103 = ~_and_4102;
+  assign _and_4104 = _and_4099 & _not_4103;
+  assign _ge_4105 = mib_age_39 >= mib_ghost_age_39;
+  assign _wire_4106 = _mux_4731;
+  assign _not_4109 = ~_wire_4106;
+  assign _or_4110 = _not_4109 | _ge_4105;
+  assign _eq_4112 = mib_mlen_40 == 5'h00;
+  assign _eq_4114 = mib_age_40 == 15'h0000;
+  assign _and_4115 = _eq_4112 & _eq_4114;
+  assign _or_4116 = mib_v_40 | _and_4115;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_40 <= 1'b0;
-    else mib_ghost_kept_40 <= _and_3104;
+    else mib_ghost_kept_40 <= _and_4128;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_40 <= 15'h0000;
     else mib_ghost_age_40 <= mib_age_40;
   end
-  assign _eq_3096 = free_idx == 6'h28;
-  assign _and_3097 = free_valid & _eq_3096;
-  assign _not_3098 = ~_and_3097;
-  assign _and_3099 = mib_v_40 & _not_3098;
-  assign _eq_3101 = alloc_idx == 6'h28;
-  assign _and_3102 = alloc_valid & _eq_3101;
-  assign _not_3103 = ~_and_3102;
-  assign _and_3104 = _and_3099 & _not_3103;
-  assign _ge_3105 = mib_age_40 >= mib_ghost_age_40;
-  assign _wire_3106 = _mux_4732;
-  assign _not_3109 = ~_wire_3106;
-  assign _or_3110 = _not_3109 | _ge_3105;
-  assign _eq_3112 = mib_mlen_41 == 5'h00;
-  assign _eq_3114 = mib_age_41 == 15'h0000;
-  assign _and_3115 = _eq_3112 & _eq_3114;
-  assign _or_3116 = mib_v_41 | _and_3115;
+  assign _eq_4120 = free_idx == 6'h28;
+  assign _and_4121 = free_valid & _eq_4120;
+  assign _not_4122 = ~_and_4121;
+  assign _and_4123 = mib_v_40 & _not_4122;
+  assign _eq_4125 = alloc_idx == 6'h28;
+  assign _and_4126 = alloc_valid & _eq_4125;
+  assign _not_4127 = ~_and_4126;
+  assign _and_4128 = _and_4123 & _not_4127;
+  assign _ge_4129 = mib_age_40 >= mib_ghost_age_40;
+  assign _wire_4130 = _mux_4732;
+  assign _not_4133 = ~_wire_4130;
+  assign _or_4134 = _not_4133 | _ge_4129;
+  assign _eq_4136 = mib_mlen_41 == 5'h00;
+  assign _eq_4138 = mib_age_41 == 15'h0000;
+  assign _and_4139 = _eq_4136 & _eq_4138;
+  assign _or_4140 = mib_v_41 | _and_4139;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_41 <= 1'b0;
-    else mib_ghost_kept_41 <= _and_3128;
+    else mib_ghost_kept_41 <= _and_4152;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_41 <= 15'h0000;
     else mib_ghost_age_41 <= mib_age_41;
   end
-  assign _eq_3120 = free_idx == 6'h29;
-  assign _and_3121 = free_valid & _eq_3120;
-  assign _not_3122 = ~_and_3121;
-  assign _and_3123 = mib_v_41 & _not_3122;
-  assign _eq_3125 = alloc_idx == 6'h29;
-  assign _and_3126 = alloc_valid & _eq_3125;
-  assign _not_3127 = ~_and_3126;
-  assign _and_3128 = _and_3123 & _not_3127;
-  assign _ge_3129 = mib_age_41 >= mib_ghost_age_41;
-  assign _wire_3130 = _mux_4733;
-  assign _not_3133 = ~_wire_3130;
-  assign _or_3134 = _not_3133 | _ge_3129;
-  assign _eq_3136 = mib_mlen_42 == 5'h00;
-  assign _eq_3138 = mib_age_42 == 15'h0000;
-  assign _and_3139 = _eq_3136 & _eq_3138;
-  assign _or_3140 = mib_v_42 | _and_3139;
+  assign _eq_4144 = free_idx == 6'h29;
+  assign _and_4145 = free_valid & _eq_4144;
+  assign _not_4146 = ~_and_4145;
+  assign _and_4147 = mib_v_41 & _not_4146;
+  assign _eq_4149 = alloc_idx == 6'h29;
+  assign _and_4150 = alloc_valid & _eq_4149;
+  assign _not_4151 = ~_and_4150;
+  assign _and_4152 = _and_4147 & _not_4151;
+  assign _ge_4153 = mib_age_41 >= mib_ghost_age_41;
+  assign _wire_4154 = _mux_4733;
+  assign _not_4157 = ~_wire_4154;
+  assign _or_4158 = _not_4157 | _ge_4153;
+  assign _eq_4160 = mib_mlen_42 == 5'h00;
+  assign _eq_4162 = mib_age_42 == 15'h0000;
+  assign _and_4163 = _eq_4160 & _eq_4162;
+  assign _or_4164 = mib_v_42 | _and_4163;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_42 <= 1'b0;
-    else mib_ghost_kept_42 <= _and_3152;
+    else mib_ghost_kept_42 <= _and_4176;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_42 <= 15'h0000;
     else mib_ghost_age_42 <= mib_age_42;
   end
-  assign _eq_3144 = free_idx == 6'h2a;
-  assign _and_3145 = free_valid & _eq_3144;
-  assign _not_3146 = ~_and_3145;
-  assign _and_3147 = mib_v_42 & _not_3146;
-  assign _eq_3149 = alloc_idx == 6'h2a;
-  assign _and_3150 = alloc_valid & _eq_3149;
-  assign _not_3151 = ~_and_3150;
-  assign _and_3152 = _and_3147 & _not_3151;
-  assign _ge_3153 = mib_age_42 >= mib_ghost_age_42;
-  assign _wire_3154 = _mux_4734;
-  assign _not_3157 = ~_wire_3154;
-  assign _or_3158 = _not_3157 | _ge_3153;
-  assign _eq_3160 = mib_mlen_43 == 5'h00;
-  assign _eq_3162 = mib_age_43 == 15'h0000;
-  assign _and_3163 = _eq_3160 & _eq_3162;
-  assign _or_3164 = mib_v_43 | _and_3163;
+  assign _eq_4168 = free_idx == 6'h2a;
+  assign _and_4169 = free_valid & _eq_4168;
+  assign _not_4170 = ~_and_4169;
+  assign _and_4171 = mib_v_42 & _not_4170;
+  assign _eq_4173 = alloc_idx == 6'h2a;
+  assign _and_4174 = alloc_valid & _eq_4173;
+  assign _not_4175 = ~_and_4174;
+  assign _and_4176 = _and_4171 & _not_4175;
+  assign _ge_4177 = mib_age_42 >= mib_ghost_age_42;
+  assign _wire_4178 = _mux_4734;
+  assign _not_4181 = ~_wire_4178;
+  assign _or_4182 = _not_4181 | _ge_4177;
+  assign _eq_4184 = mib_mlen_43 == 5'h00;
+  assign _eq_4186 = mib_age_43 == 15'h0000;
+  assign _and_4187 = _eq_4184 & _eq_4186;
+  assign _or_4188 = mib_v_43 | _and_4187;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_43 <= 1'b0;
-    else mib_ghost_kept_43 <= _and_3176;
+    else mib_ghost_kept_43 <= _and_4200;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_43 <= 15'h0000;
     else mib_ghost_age_43 <= mib_age_43;
   end
-  assign _eq_3168 = free_idx == 6'h2b;
-  assign _and_3169 = free_valid & _eq_3168;
-  assign _not_3170 = ~_and_3169;
-  assign _and_3171 = mib_v_43 & _not_3170;
-  assign _eq_3173 = alloc_idx == 6'h2b;
-  assign _and_3174 = alloc_valid & _eq_3173;
-  assign _not_3175 = ~_and_3174;
-  assign _and_3176 = _and_3171 & _not_3175;
-  assign _ge_3177 = mib_age_43 >= mib_ghost_age_43;
-  assign _wire_3178 = _mux_4735;
-  assign _not_3181 = ~_wire_3178;
-  assign _or_3182 = _not_3181 | _ge_3177;
-  assign _eq_3184 = mib_mlen_44 == 5'h00;
-  assign _eq_3186 = mib_age_44 == 15'h0000;
-  assign _and_3187 = _eq_3184 & _eq_3186;
-  assign _or_3188 = mib_v_44 | _and_3187;
+  assign _eq_4192 = free_idx == 6'h2b;
+  assign _and_4193 = free_valid & _eq_4192;
+  assign _not_4194 = ~_and_4193;
+  assign _and_4195 = mib_v_43 & _not_4194;
+  assign _eq_4197 = alloc_idx == 6'h2b;
+  assign _and_4198 = alloc_valid & _eq_4197;
+  assign _not_4199 = ~_and_4198;
+  assign _and_4200 = _and_4195 & _not_4199;
+  assign _ge_4201 = mib_age_43 >= mib_ghost_age_43;
+  assign _wire_4202 = _mux_4735;
+  assign _not_4205 = ~_wire_4202;
+  assign _or_4206 = _not_4205 | _ge_4201;
+  assign _eq_4208 = mib_mlen_44 == 5'h00;
+  assign _eq_4210 = mib_age_44 == 15'h0000;
+  assign _and_4211 = _eq_4208 & _eq_4210;
+  assign _or_4212 = mib_v_44 | _and_4211;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_44 <= 1'b0;
-    else mib_ghost_kept_44 <= _and_3200;
+    else mib_ghost_kept_44 <= _and_4224;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_44 <= 15'h0000;
     else mib_ghost_age_44 <= mib_age_44;
   end
-  assign _eq_3192 = free_idx == 6'h2c;
-  assign _and_3193 = free_valid & _eq_3192;
-  assign _not_3194 = ~_and_3193;
-  assign _and_3195 = mib_v_44 & _not_3194;
-  assign _eq_3197 = alloc_idx == 6'h2c;
-  assign _and_3198 = alloc_valid & _eq_3197;
-  assign _not_3199 = ~_and_3198;
-  assign _and_3200 = _and_3195 & _not_3199;
-  assign _ge_3201 = mib_age_44 >= mib_ghost_age_44;
-  assign _wire_3202 = _mux_4736;
-  assign _not_3205 = ~_wire_3202;
-  assign _or_3206 = _not_3205 | _ge_3201;
-  assign _eq_3208 = mib_mlen_45 == 5'h00;
-  assign _eq_3210 = mib_age_45 == 15'h0000;
-  assign _and_3211 = _eq_3208 & _eq_3210;
-  assign _or_3212 = mib_v_45 | _and_3211;
+  assign _eq_4216 = free_idx == 6'h2c;
+  assign _and_4217 = free_valid & _eq_4216;
+  assign _not_4218 = ~_and_4217;
+  assign _and_4219 = mib_v_44 & _not_4218;
+  assign _eq_4221 = alloc_idx == 6'h2c;
+  assign _and_4222 = alloc_valid & _eq_4221;
+  assign _not_4223 = ~_and_4222;
+  assign _and_4224 = _and_4219 & _not_4223;
+  assign _ge_4225 = mib_age_44 >= mib_ghost_age_44;
+  assign _wire_4226 = _mux_4736;
+  assign _not_4229 = ~_wire_4226;
+  assign _or_4230 = _not_4229 | _ge_4225;
+  assign _eq_4232 = mib_mlen_45 == 5'h00;
+  assign _eq_4234 = mib_age_45 == 15'h0000;
+  assign _and_4235 = _eq_4232 & _eq_4234;
+  assign _or_4236 = mib_v_45 | _and_4235;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_45 <= 1'b0;
-    else mib_ghost_kept_45 <= _and_3224;
+    else mib_ghost_kept_45 <= _and_4248;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_45 <= 15'h0000;
     else mib_ghost_age_45 <= mib_age_45;
   end
-  assign _eq_3216 = free_idx == 6'h2d;
-  assign _and_3217 = free_valid & _eq_3216;
-  assign _not_3218 = ~_and_3217;
-  assign _and_3219 = mib_v_45 & _not_3218;
-  assign _eq_3221 = alloc_idx == 6'h2d;
-  assign _and_3222 = alloc_valid & _eq_3221;
-  assign _not_3223 = ~_and_3222;
-  assign _and_3224 = _and_3219 & _not_3223;
-  assign _ge_3225 = mib_age_45 >= mib_ghost_age_45;
-  assign _wire_3226 = _mux_4737;
-  assign _not_3229 = ~_wire_3226;
-  assign _or_3230 = _not_3229 | _ge_3225;
-  assign _eq_3232 = mib_mlen_46 == 5'h00;
-  assign _eq_3234 = mib_age_46 == 15'h0000;
-  assign _and_3235 = _eq_3232 & _eq_3234;
-  assign _or_3236 = mib_v_46 | _and_3235;
+  assign _eq_4240 = free_idx == 6'h2d;
+  assign _and_4241 = free_valid & _eq_4240;
+  assign _not_4242 = ~_and_4241;
+  assign _and_4243 = mib_v_45 & _not_4242;
+  assign _eq_4245 = alloc_idx == 6'h2d;
+  assign _and_4246 = alloc_valid & _eq_4245;
+  assign _not_4247 = ~_and_4246;
+  assign _and_4248 = _and_4243 & _not_4247;
+  assign _ge_4249 = mib_age_45 >= mib_ghost_age_45;
+  assign _wire_4250 = _mux_4737;
+  assign _not_4253 = ~_wire_4250;
+  assign _or_4254 = _not_4253 | _ge_4249;
+  assign _eq_4256 = mib_mlen_46 == 5'h00;
+  assign _eq_4258 = mib_age_46 == 15'h0000;
+  assign _and_4259 = _eq_4256 & _eq_4258;
+  assign _or_4260 = mib_v_46 | _and_4259;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_46 <= 1'b0;
-    else mib_ghost_kept_46 <= _and_3248;
+    else mib_ghost_kept_46 <= _and_4272;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_46 <= 15'h0000;
     else mib_ghost_age_46 <= mib_age_46;
   end
-  assign _eq_3240 = free_idx == 6'h2e;
-  assign _and_3241 = free_valid & _eq_3240;
-  assign _not_3242 = ~_and_3241;
-  assign _and_3243 = mib_v_46 & _not_3242;
-  assign _eq_3245 = alloc_idx == 6'h2e;
-  assign _and_3246 = alloc_valid & _eq_3245;
-  assign _not_3247 = ~_and_3246;
-  assign _and_3248 = _and_3243 & _not_3247;
-  assign _ge_3249 = mib_age_46 >= mib_ghost_age_46;
-  assign _wire_3250 = _mux_4738;
-  assign _not_3253 = ~_wire_3250;
-  assign _or_3254 = _not_3253 | _ge_3249;
-  assign _eq_3256 = mib_mlen_47 == 5'h00;
-  assign _eq_3258 = mib_age_47 == 15'h0000;
-  assign _and_3259 = _eq_3256 & _eq_3258;
-  assign _or_3260 = mib_v_47 | _and_3259;
+  assign _eq_4264 = free_idx == 6'h2e;
+  assign _and_4265 = free_valid & _eq_4264;
+  assign _not_4266 = ~_and_4265;
+  assign _and_4267 = mib_v_46 & _not_4266;
+  assign _eq_4269 = alloc_idx == 6'h2e;
+  assign _and_4270 = alloc_valid & _eq_4269;
+  assign _not_4271 = ~_and_4270;
+  assign _and_4272 = _and_4267 & _not_4271;
+  assign _ge_4273 = mib_age_46 >= mib_ghost_age_46;
+  assign _wire_4274 = _mux_4738;
+  assign _not_4277 = ~_wire_4274;
+  assign _or_4278 = _not_4277 | _ge_4273;
+  assign _eq_4280 = mib_mlen_47 == 5'h00;
+  assign _eq_4282 = mib_age_47 == 15'h0000;
+  assign _and_4283 = _eq_4280 & _eq_4282;
+  assign _or_4284 = mib_v_47 | _and_4283;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_47 <= 1'b0;
-    else mib_ghost_kept_47 <= _and_3272;
+    else mib_ghost_kept_47 <= _and_4296;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_47 <= 15'h0000;
     else mib_ghost_age_47 <= mib_age_47;
   end
-  assign _eq_3264 = free_idx == 6'h2f;
-  assign _and_3265 = free_valid & _eq_3264;
-  assign _not_3266 = ~_and_3265;
-  assign _and_3267 = mib_v_47 & _not_3266;
-  assign _eq_3269 = alloc_idx == 6'h2f;
-  assign _and_3270 = alloc_valid & _eq_3269;
-  assign _not_3271 = ~_and_3270;
-  assign _and_3272 = _and_3267 & _not_3271;
-  assign _ge_3273 = mib_age_47 >= mib_ghost_age_47;
-  assign _wire_3274 = _mux_4739;
-  assign _not_3277 = ~_wire_3274;
-  assign _or_3278 = _not_3277 | _ge_3273;
-  assign _eq_3280 = mib_mlen_48 == 5'h00;
-  assign _eq_3282 = mib_age_48 == 15'h0000;
-  assign _and_3283 = _eq_3280 & _eq_3282;
-  assign _or_3284 = mib_v_48 | _and_3283;
+  assign _eq_4288 = free_idx == 6'h2f;
+  assign _and_4289 = free_valid & _eq_4288;
+  assign _not_4290 = ~_and_4289;
+  assign _and_4291 = mib_v_47 & _not_4290;
+  assign _eq_4293 = alloc_idx == 6'h2f;
+  assign _and_4294 = alloc_valid & _eq_4293;
+  assign _not_4295 = ~_and_4294;
+  assign _and_4296 = _and_4291 & _not_4295;
+  assign _ge_4297 = mib_age_47 >= mib_ghost_age_47;
+  assign _wire_4298 = _mux_4739;
+  assign _not_4301 = ~_wire_4298;
+  assign _or_4302 = _not_4301 | _ge_4297;
+  assign _eq_4304 = mib_mlen_48 == 5'h00;
+  assign _eq_4306 = mib_age_48 == 15'h0000;
+  assign _and_4307 = _eq_4304 & _eq_4306;
+  assign _or_4308 = mib_v_48 | _and_4307;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_48 <= 1'b0;
-    else mib_ghost_kept_48 <= _and_3296;
+    else mib_ghost_kept_48 <= _and_4320;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_48 <= 15'h0000;
     else mib_ghost_age_48 <= mib_age_48;
   end
-  assign _eq_3288 = free_idx == 6'h30;
-  assign _and_3289 = free_valid & _eq_3288;
-  assign _not_3290 = ~_and_3289;
-  assign _and_3291 = mib_v_48 & _not_3290;
-  assign _eq_3293 = alloc_idx == 6'h30;
-  assign _and_3294 = alloc_valid & _eq_3293;
-  assign _not_3295 = ~_and_3294;
-  assign _and_3296 = _and_3291 & _not_3295;
-  assign _ge_3297 = mib_age_48 >= mib_ghost_age_48;
-  assign _wire_3298 = _mux_4740;
-  assign _not_3301 = ~_wire_3298;
-  assign _or_3302 = _not_3301 | _ge_3297;
-  assign _eq_3304 = mib_mlen_49 == 5'h00;
-  assign _eq_3306 = mib_age_49 == 15'h0000;
-  assign _and_3307 = _eq_3304 & _eq_3306;
-  assign _or_3308 = mib_v_49 | _and_3307;
+  assign _eq_4312 = free_idx == 6'h30;
+  assign _and_4313 = free_valid & _eq_4312;
+  assign _not_4314 = ~_and_4313;
+  assign _and_4315 = mib_v_48 & _not_4314;
+  assign _eq_4317 = alloc_idx == 6'h30;
+  assign _and_4318 = alloc_valid & _eq_4317;
+  assign _not_4319 = ~_and_4318;
+  assign _and_4320 = _and_4315 & _not_4319;
+  assign _ge_4321 = mib_age_48 >= mib_ghost_age_48;
+  assign _wire_4322 = _mux_4740;
+  assign _not_4325 = ~_wire_4322;
+  assign _or_4326 = _not_4325 | _ge_4321;
+  assign _eq_4328 = mib_mlen_49 == 5'h00;
+  assign _eq_4330 = mib_age_49 == 15'h0000;
+  assign _and_4331 = _eq_4328 & _eq_4330;
+  assign _or_4332 = mib_v_49 | _and_4331;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_49 <= 1'b0;
-    else mib_ghost_kept_49 <= _and_3320;
+    else mib_ghost_kept_49 <= _and_4344;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_49 <= 15'h0000;
     else mib_ghost_age_49 <= mib_age_49;
   end
-  assign _eq_3312 = free_idx == 6'h31;
-  assign _and_3313 = free_valid & _eq_3312;
-  assign _not_3314 = ~_and_3313;
-  assign _and_3315 = mib_v_49 & _not_3314;
-  assign _eq_3317 = alloc_idx == 6'h31;
-  assign _and_3318 = alloc_valid & _eq_3317;
-  assign _not_3319 = ~_and_3318;
-  assign _and_3320 = _and_3315 & _not_3319;
-  assign _ge_3321 = mib_age_49 >= mib_ghost_age_49;
-  assign _wire_3322 = _mux_4741;
-  assign _not_3325 = ~_wire_3322;
-  assign _or_3326 = _not_3325 | _ge_3321;
-  assign _eq_3328 = mib_mlen_50 == 5'h00;
-  assign _eq_3330 = mib_age_50 == 15'h0000;
-  assign _and_3331 = _eq_3328 & _eq_3330;
-  assign _or_3332 = mib_v_50 | _and_3331;
+  assign _eq_4336 = free_idx == 6'h31;
+  assign _and_4337 = free_valid & _eq_4336;
+  assign _not_4338 = ~_and_4337;
+  assign _and_4339 = mib_v_49 & _not_4338;
+  assign _eq_4341 = alloc_idx == 6'h31;
+  assign _and_4342 = alloc_valid & _eq_4341;
+  assign _not_4343 = ~_and_4342;
+  assign _and_4344 = _and_4339 & _not_4343;
+  assign _ge_4345 = mib_age_49 >= mib_ghost_age_49;
+  assign _wire_4346 = _mux_4741;
+  assign _not_4349 = ~_wire_4346;
+  assign _or_4350 = _not_4349 | _ge_4345;
+  assign _eq_4352 = mib_mlen_50 == 5'h00;
+  assign _eq_4354 = mib_age_50 == 15'h0000;
+  assign _and_4355 = _eq_4352 & _eq_4354;
+  assign _or_4356 = mib_v_50 | _and_4355;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_50 <= 1'b0;
-    else mib_ghost_kept_50 <= _and_3344;
+    else mib_ghost_kept_50 <= _and_4368;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_50 <= 15'h0000;
     else mib_ghost_age_50 <= mib_age_50;
   end
-  assign _eq_3336 = free_idx == 6'h32;
-  assign _and_3337 = free_valid & _eq_3336;
-  assign _not_3338 = ~_and_3337;
-  assign _and_3339 = mib_v_50 & _not_3338;
-  assign _eq_3341 = alloc_idx == 6'h32;
-  assign _and_3342 = alloc_valid & _eq_3341;
-  assign _not_3343 = ~_and_3342;
-  assign _and_3344 = _and_3339 & _not_3343;
-  assign _ge_3345 = mib_age_50 >= mib_ghost_age_50;
-  assign _wire_3346 = _mux_4742;
-  assign _not_3349 = ~_wire_3346;
-  assign _or_3350 = _not_3349 | _ge_3345;
-  assign _eq_3352 = mib_mlen_51 == 5'h00;
-  assign _eq_3354 = mib_age_51 == 15'h0000;
-  assign _and_3355 = _eq_3352 & _eq_3354;
-  assign _or_3356 = mib_v_51 | _and_3355;
+  assign _eq_4360 = free_idx == 6'h32;
+  assign _and_4361 = free_valid & _eq_4360;
+  assign _not_4362 = ~_and_4361;
+  assign _and_4363 = mib_v_50 & _not_4362;
+  assign _eq_4365 = alloc_idx == 6'h32;
+  assign _and_4366 = alloc_valid & _eq_4365;
+  assign _not_4367 = ~_and_4366;
+  assign _and_4368 = _and_4363 & _not_4367;
+  assign _ge_4369 = mib_age_50 >= mib_ghost_age_50;
+  assign _wire_4370 = _mux_4742;
+  assign _not_4373 = ~_wire_4370;
+  assign _or_4374 = _not_4373 | _ge_4369;
+  assign _eq_4376 = mib_mlen_51 == 5'h00;
+  assign _eq_4378 = mib_age_51 == 15'h0000;
+  assign _and_4379 = _eq_4376 & _eq_4378;
+  assign _or_4380 = mib_v_51 | _and_4379;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_51 <= 1'b0;
-    else mib_ghost_kept_51 <= _and_3368;
+    else mib_ghost_kept_51 <= _and_4392;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_51 <= 15'h0000;
     else mib_ghost_age_51 <= mib_age_51;
   end
-  assign _eq_3360 = free_idx == 6'h33;
-  assign _and_3361 = free_valid & _eq_3360;
-  assign _not_3362 = ~_and_3361;
-  assign _and_3363 = mib_v_51 & _not_3362;
-  assign _eq_3365 = alloc_idx == 6'h33;
-  assign _and_3366 = alloc_valid & _eq_3365;
-  assign _not_3367 = ~_and_3366;
-  assign _and_3368 = _and_3363 & _not_3367;
-  assign _ge_3369 = mib_age_51 >= mib_ghost_age_51;
-  assign _wire_3370 = _mux_4743;
-  assign _not_3373 = ~_wire_3370;
-  assign _or_3374 = _not_3373 | _ge_3369;
-  assign _eq_3376 = mib_mlen_52 == 5'h00;
-  assign _eq_3378 = mib_age_52 == 15'h0000;
-  assign _and_3379 = _eq_3376 & _eq_3378;
-  assign _or_3380 = mib_v_52 | _and_3379;
+  assign _eq_4384 = free_idx == 6'h33;
+  assign _and_4385 = free_valid & _eq_4384;
+  assign _not_4386 = ~_and_4385;
+  assign _and_4387 = mib_v_51 & _not_4386;
+  assign _eq_4389 = alloc_idx == 6'h33;
+  assign _and_4390 = alloc_valid & _eq_4389;
+  assign _not_4391 = ~_and_4390;
+  assign _and_4392 = _and_4387 & _not_4391;
+  assign _ge_4393 = mib_age_51 >= mib_ghost_age_51;
+  assign _wire_4394 = _mux_4743;
+  assign _not_4397 = ~_wire_4394;
+  assign _or_4398 = _not_4397 | _ge_4393;
+  assign _eq_4400 = mib_mlen_52 == 5'h00;
+  assign _eq_4402 = mib_age_52 == 15'h0000;
+  assign _and_4403 = _eq_4400 & _eq_4402;
+  assign _or_4404 = mib_v_52 | _and_4403;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_52 <= 1'b0;
-    else mib_ghost_kept_52 <= _and_3392;
+    else mib_ghost_kept_52 <= _and_4416;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_52 <= 15'h0000;
     else mib_ghost_age_52 <= mib_age_52;
   end
-  assign _eq_3384 = free_idx == 6'h34;
-  assign _and_3385 = free_valid & _eq_3384;
-  assign _not_3386 = ~_and_3385;
-  assign _and_3387 = mib_v_52 & _not_3386;
-  assign _eq_3389 = alloc_idx == 6'h34;
-  assign _and_3390 = alloc_valid & _eq_3389;
-  assign _not_3391 = ~_and_3390;
-  assign _and_3392 = _and_3387 & _not_3391;
-  assign _ge_3393 = mib_age_52 >= mib_ghost_age_52;
-  assign _wire_3394 = _mux_4744;
-  assign _not_3397 = ~_wire_3394;
-  assign _or_3398 = _not_3397 | _ge_3393;
-  assign _eq_3400 = mib_mlen_53 == 5'h00;
-  assign _eq_3402 = mib_age_53 == 15'h0000;
-  assign _and_3403 = _eq_3400 & _eq_3402;
-  assign _or_3404 = mib_v_53 | _and_3403;
+  assign _eq_4408 = free_idx == 6'h34;
+  assign _and_4409 = free_valid & _eq_4408;
+  assign _not_4410 = ~_and_4409;
+  assign _and_4411 = mib_v_52 & _not_4410;
+  assign _eq_4413 = alloc_idx == 6'h34;
+  assign _and_4414 = alloc_valid & _eq_4413;
+  assign _not_4415 = ~_and_4414;
+  assign _and_4416 = _and_4411 & _not_4415;
+  assign _ge_4417 = mib_age_52 >= mib_ghost_age_52;
+  assign _wire_4418 = _mux_4744;
+  assign _not_4421 = ~_wire_4418;
+  assign _or_4422 = _not_4421 | _ge_4417;
+  assign _eq_4424 = mib_mlen_53 == 5'h00;
+  assign _eq_4426 = mib_age_53 == 15'h0000;
+  assign _and_4427 = _eq_4424 & _eq_4426;
+  assign _or_4428 = mib_v_53 | _and_4427;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_53 <= 1'b0;
-    else mib_ghost_kept_53 <= _and_3416;
+    else mib_ghost_kept_53 <= _and_4440;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_53 <= 15'h0000;
     else mib_ghost_age_53 <= mib_age_53;
   end
-  assign _eq_3408 = free_idx == 6'h35;
-  assign _and_3409 = free_valid & _eq_3408;
-  assign _not_3410 = ~_and_3409;
-  assign _and_3411 = mib_v_53 & _not_3410;
-  assign _eq_3413 = alloc_idx == 6'h35;
-  assign _and_3414 = alloc_valid & _eq_3413;
-  assign _not_3415 = ~_and_3414;
-  assign _and_3416 = _and_3411 & _not_3415;
-  assign _ge_3417 = mib_age_53 >= mib_ghost_age_53;
-  assign _wire_3418 = _mux_4745;
-  assign _not_3421 = ~_wire_3418;
-  assign _or_3422 = _not_3421 | _ge_3417;
-  assign _eq_3424 = mib_mlen_54 == 5'h00;
-  assign _eq_3426 = mib_age_54 == 15'h0000;
-  assign _and_3427 = _eq_3424 & _eq_3426;
-  assign _or_3428 = mib_v_54 | _and_3427;
+  assign _eq_4432 = free_idx == 6'h35;
+  assign _and_4433 = free_valid & _eq_4432;
+  assign _not_4434 = ~_and_4433;
+  assign _and_4435 = mib_v_53 & _not_4434;
+  assign _eq_4437 = alloc_idx == 6'h35;
+  assign _and_4438 = alloc_valid & _eq_4437;
+  assign _not_4439 = ~_and_4438;
+  assign _and_4440 = _and_4435 & _not_4439;
+  assign _ge_4441 = mib_age_53 >= mib_ghost_age_53;
+  assign _wire_4442 = _mux_4745;
+  assign _not_4445 = ~_wire_4442;
+  assign _or_4446 = _not_4445 | _ge_4441;
+  assign _eq_4448 = mib_mlen_54 == 5'h00;
+  assign _eq_4450 = mib_age_54 == 15'h0000;
+  assign _and_4451 = _eq_4448 & _eq_4450;
+  assign _or_4452 = mib_v_54 | _and_4451;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_54 <= 1'b0;
-    else mib_ghost_kept_54 <= _and_3440;
+    else mib_ghost_kept_54 <= _and_4464;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_54 <= 15'h0000;
     else mib_ghost_age_54 <= mib_age_54;
   end
-  assign _eq_3432 = free_idx == 6'h36;
-  assign _and_3433 = free_valid & _eq_3432;
-  assign _not_3434 = ~_and_3433;
-  assign _and_3435 = mib_v_54 & _not_3434;
-  assign _eq_3437 = alloc_idx == 6'h36;
-  assign _and_3438 = alloc_valid & _eq_3437;
-  assign _not_3439 = ~_and_3438;
-  assign _and_3440 = _and_3435 & _not_3439;
-  assign _ge_3441 = mib_age_54 >= mib_ghost_age_54;
-  assign _wire_3442 = _mux_4746;
-  assign _not_3445 = ~_wire_3442;
-  assign _or_3446 = _not_3445 | _ge_3441;
-  assign _eq_3448 = mib_mlen_55 == 5'h00;
-  assign _eq_3450 = mib_age_55 == 15'h0000;
-  assign _and_3451 = _eq_3448 & _eq_3450;
-  assign _or_3452 = mib_v_55 | _and_3451;
+  assign _eq_4456 = free_idx == 6'h36;
+  assign _and_4457 = free_valid & _eq_4456;
+  assign _not_4458 = ~_and_4457;
+  assign _and_4459 = mib_v_54 & _not_4458;
+  assign _eq_4461 = alloc_idx == 6'h36;
+  assign _and_4462 = alloc_valid & _eq_4461;
+  assign _not_4463 = ~_and_4462;
+  assign _and_4464 = _and_4459 & _not_4463;
+  assign _ge_4465 = mib_age_54 >= mib_ghost_age_54;
+  assign _wire_4466 = _mux_4746;
+  assign _not_4469 = ~_wire_4466;
+  assign _or_4470 = _not_4469 | _ge_4465;
+  assign _eq_4472 = mib_mlen_55 == 5'h00;
+  assign _eq_4474 = mib_age_55 == 15'h0000;
+  assign _and_4475 = _eq_4472 & _eq_4474;
+  assign _or_4476 = mib_v_55 | _and_4475;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_55 <= 1'b0;
-    else mib_ghost_kept_55 <= _and_3464;
+    else mib_ghost_kept_55 <= _and_4488;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_55 <= 15'h0000;
     else mib_ghost_age_55 <= mib_age_55;
   end
-  assign _eq_3456 = free_idx == 6'h37;
-  assign _and_3457 = free_valid & _eq_3456;
-  assign _not_3458 = ~_and_3457;
-  assign _and_3459 = mib_v_55 & _not_3458;
-  assign _eq_3461 = alloc_idx == 6'h37;
-  assign _and_3462 = alloc_valid & _eq_3461;
-  assign _not_3463 = ~_and_3462;
-  assign _and_3464 = _and_3459 & _not_3463;
-  assign _ge_3465 = mib_age_55 >= mib_ghost_age_55;
-  assign _wire_3466 = _mux_4747;
-  assign _not_3469 = ~_wire_3466;
-  assign _or_3470 = _not_3469 | _ge_3465;
-  assign _eq_3472 = mib_mlen_56 == 5'h00;
-  assign _eq_3474 = mib_age_56 == 15'h0000;
-  assign _and_3475 = _eq_3472 & _eq_3474;
-  assign _or_3476 = mib_v_56 | _and_3475;
+  assign _eq_4480 = free_idx == 6'h37;
+  assign _and_4481 = free_valid & _eq_4480;
+  assign _not_4482 = ~_and_4481;
+  assign _and_4483 = mib_v_55 & _not_4482;
+  assign _eq_4485 = alloc_idx == 6'h37;
+  assign _and_4486 = alloc_valid & _eq_4485;
+  assign _not_4487 = ~_and_4486;
+  assign _and_4488 = _and_4483 & _not_4487;
+  assign _ge_4489 = mib_age_55 >= mib_ghost_age_55;
+  assign _wire_4490 = _mux_4747;
+  assign _not_4493 = ~_wire_4490;
+  assign _or_4494 = _not_4493 | _ge_4489;
+  assign _eq_4496 = mib_mlen_56 == 5'h00;
+  assign _eq_4498 = mib_age_56 == 15'h0000;
+  assign _and_4499 = _eq_4496 & _eq_4498;
+  assign _or_4500 = mib_v_56 | _and_4499;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_56 <= 1'b0;
-    else mib_ghost_kept_56 <= _and_3488;
+    else mib_ghost_kept_56 <= _and_4512;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_56 <= 15'h0000;
     else mib_ghost_age_56 <= mib_age_56;
   end
-  assign _eq_3480 = free_idx == 6'h38;
-  assign _and_3481 = free_valid & _eq_3480;
-  assign _not_3482 = ~_and_3481;
-  assign _and_3483 = mib_v_56 & _not_3482;
-  assign _eq_3485 = alloc_idx == 6'h38;
-  assign _and_3486 = alloc_valid & _eq_3485;
-  assign _not_3487 = ~_and_3486;
-  assign _and_3488 = _and_3483 & _not_3487;
-  assign _ge_3489 = mib_age_56 >= mib_ghost_age_56;
-  assign _wire_3490 = _mux_4748;
-  assign _not_3493 = ~_wire_3490;
-  assign _or_3494 = _not_3493 | _ge_3489;
-  assign _eq_3496 = mib_mlen_57 == 5'h00;
-  assign _eq_3498 = mib_age_57 == 15'h0000;
-  assign _and_3499 = _eq_3496 & _eq_3498;
-  assign _or_3500 = mib_v_57 | _and_3499;
+  assign _eq_4504 = free_idx == 6'h38;
+  assign _and_4505 = free_valid & _eq_4504;
+  assign _not_4506 = ~_and_4505;
+  assign _and_4507 = mib_v_56 & _not_4506;
+  assign _eq_4509 = alloc_idx == 6'h38;
+  assign _and_4510 = alloc_valid & _eq_4509;
+  assign _not_4511 = ~_and_4510;
+  assign _and_4512 = _and_4507 & _not_4511;
+  assign _ge_4513 = mib_age_56 >= mib_ghost_age_56;
+  assign _wire_4514 = _mux_4748;
+  assign _not_4517 = ~_wire_4514;
+  assign _or_4518 = _not_4517 | _ge_4513;
+  assign _eq_4520 = mib_mlen_57 == 5'h00;
+  assign _eq_4522 = mib_age_57 == 15'h0000;
+  assign _and_4523 = _eq_4520 & _eq_4522;
+  assign _or_4524 = mib_v_57 | _and_4523;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_57 <= 1'b0;
-    else mib_ghost_kept_57 <= _and_3512;
+    else mib_ghost_kept_57 <= _and_4536;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_57 <= 15'h0000;
     else mib_ghost_age_57 <= mib_age_57;
   end
-  assign _eq_3504 = free_idx == 6'h39;
-  assign _and_3505 = free_valid & _eq_3504;
-  assign _not_3506 = ~_and_3505;
-  assign _and_3507 = mib_v_57 & _not_3506;
-  assign _eq_3509 = alloc_idx == 6'h39;
-  assign _and_3510 = alloc_valid & _eq_3509;
-  assign _not_3511 = ~_and_3510;
-  assign _and_3512 = _and_3507 & _not_3511;
-  assign _ge_3513 = mib_age_57 >= mib_ghost_age_57;
-  assign _wire_3514 = _mux_4749;
-  assign _not_3517 = ~_wire_3514;
-  assign _or_3518 = _not_3517 | _ge_3513;
-  assign _eq_3520 = mib_mlen_58 == 5'h00;
-  assign _eq_3522 = mib_age_58 == 15'h0000;
-  assign _and_3523 = _eq_3520 & _eq_3522;
-  assign _or_3524 = mib_v_58 | _and_3523;
+  assign _eq_4528 = free_idx == 6'h39;
+  assign _and_4529 = free_valid & _eq_4528;
+  assign _not_4530 = ~_and_4529;
+  assign _and_4531 = mib_v_57 & _not_4530;
+  assign _eq_4533 = alloc_idx == 6'h39;
+  assign _and_4534 = alloc_valid & _eq_4533;
+  assign _not_4535 = ~_and_4534;
+  assign _and_4536 = _and_4531 & _not_4535;
+  assign _ge_4537 = mib_age_57 >= mib_ghost_age_57;
+  assign _wire_4538 = _mux_4749;
+  assign _not_4541 = ~_wire_4538;
+  assign _or_4542 = _not_4541 | _ge_4537;
+  assign _eq_4544 = mib_mlen_58 == 5'h00;
+  assign _eq_4546 = mib_age_58 == 15'h0000;
+  assign _and_4547 = _eq_4544 & _eq_4546;
+  assign _or_4548 = mib_v_58 | _and_4547;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_58 <= 1'b0;
-    else mib_ghost_kept_58 <= _and_3536;
+    else mib_ghost_kept_58 <= _and_4560;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_58 <= 15'h0000;
     else mib_ghost_age_58 <= mib_age_58;
   end
-  assign _eq_3528 = free_idx == 6'h3a;
-  assign _and_3529 = free_valid & _eq_3528;
-  assign _not_3530 = ~_and_3529;
-  assign _and_3531 = mib_v_58 & _not_3530;
-  assign _eq_3533 = alloc_idx == 6'h3a;
-  assign _and_3534 = alloc_valid & _eq_3533;
-  assign _not_3535 = ~_and_3534;
-  assign _and_3536 = _and_3531 & _not_3535;
-  assign _ge_3537 = mib_age_58 >= mib_ghost_age_58;
-  assign _wire_3538 = _mux_4750;
-  assign _not_3541 = ~_wire_3538;
-  assign _or_3542 = _not_3541 | _ge_3537;
-  assign _eq_3544 = mib_mlen_59 == 5'h00;
-  assign _eq_3546 = mib_age_59 == 15'h0000;
-  assign _and_3547 = _eq_3544 & _eq_3546;
-  assign _or_3548 = mib_v_59 | _and_3547;
+  assign _eq_4552 = free_idx == 6'h3a;
+  assign _and_4553 = free_valid & _eq_4552;
+  assign _not_4554 = ~_and_4553;
+  assign _and_4555 = mib_v_58 & _not_4554;
+  assign _eq_4557 = alloc_idx == 6'h3a;
+  assign _and_4558 = alloc_valid & _eq_4557;
+  assign _not_4559 = ~_and_4558;
+  assign _and_4560 = _and_4555 & _not_4559;
+  assign _ge_4561 = mib_age_58 >= mib_ghost_age_58;
+  assign _wire_4562 = _mux_4750;
+  assign _not_4565 = ~_wire_4562;
+  assign _or_4566 = _not_4565 | _ge_4561;
+  assign _eq_4568 = mib_mlen_59 == 5'h00;
+  assign _eq_4570 = mib_age_59 == 15'h0000;
+  assign _and_4571 = _eq_4568 & _eq_4570;
+  assign _or_4572 = mib_v_59 | _and_4571;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_59 <= 1'b0;
-    else mib_ghost_kept_59 <= _and_3560;
+    else mib_ghost_kept_59 <= _and_4584;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_59 <= 15'h0000;
     else mib_ghost_age_59 <= mib_age_59;
   end
-  assign _eq_3552 = free_idx == 6'h3b;
-  assign _and_3553 = free_valid & _eq_3552;
-  assign _not_3554 = ~_and_3553;
-  assign _and_3555 = mib_v_59 & _not_3554;
-  assign _eq_3557 = alloc_idx == 6'h3b;
-  assign _and_3558 = alloc_valid & _eq_3557;
-  assign _not_3559 = ~_and_3558;
-  assign _and_3560 = _and_3555 & _not_3559;
-  assign _ge_3561 = mib_age_59 >= mib_ghost_age_59;
-  assign _wire_3562 = _mux_4751;
-  assign _not_3565 = ~_wire_3562;
-  assign _or_3566 = _not_3565 | _ge_3561;
-  assign _eq_3568 = mib_mlen_60 == 5'h00;
-  assign _eq_3570 = mib_age_60 == 15'h0000;
-  assign _and_3571 = _eq_3568 & _eq_3570;
-  assign _or_3572 = mib_v_60 | _and_3571;
+  assign _eq_4576 = free_idx == 6'h3b;
+  assign _and_4577 = free_valid & _eq_4576;
+  assign _not_4578 = ~_and_4577;
+  assign _and_4579 = mib_v_59 & _not_4578;
+  assign _eq_4581 = alloc_idx == 6'h3b;
+  assign _and_4582 = alloc_valid & _eq_4581;
+  assign _not_4583 = ~_and_4582;
+  assign _and_4584 = _and_4579 & _not_4583;
+  assign _ge_4585 = mib_age_59 >= mib_ghost_age_59;
+  assign _wire_4586 = _mux_4751;
+  assign _not_4589 = ~_wire_4586;
+  assign _or_4590 = _not_4589 | _ge_4585;
+  assign _eq_4592 = mib_mlen_60 == 5'h00;
+  assign _eq_4594 = mib_age_60 == 15'h0000;
+  assign _and_4595 = _eq_4592 & _eq_4594;
+  assign _or_4596 = mib_v_60 | _and_4595;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_60 <= 1'b0;
-    else mib_ghost_kept_60 <= _and_3584;
+    else mib_ghost_kept_60 <= _and_4608;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_60 <= 15'h0000;
     else mib_ghost_age_60 <= mib_age_60;
   end
-  assign _eq_3576 = free_idx == 6'h3c;
-  assign _and_3577 = free_valid & _eq_3576;
-  assign _not_3578 = ~_and_3577;
-  assign _and_3579 = mib_v_60 & _not_3578;
-  assign _eq_3581 = alloc_idx == 6'h3c;
-  assign _and_3582 = alloc_valid & _eq_3581;
-  assign _not_3583 = ~_and_3582;
-  assign _and_3584 = _and_3579 & _not_3583;
-  assign _ge_3585 = mib_age_60 >= mib_ghost_age_60;
-  assign _wire_3586 = _mux_4752;
-  assign _not_3589 = ~_wire_3586;
-  assign _or_3590 = _not_3589 | _ge_3585;
-  assign _eq_3592 = mib_mlen_61 == 5'h00;
-  assign _eq_3594 = mib_age_61 == 15'h0000;
-  assign _and_3595 = _eq_3592 & _eq_3594;
-  assign _or_3596 = mib_v_61 | _and_3595;
+  assign _eq_4600 = free_idx == 6'h3c;
+  assign _and_4601 = free_valid & _eq_4600;
+  assign _not_4602 = ~_and_4601;
+  assign _and_4603 = mib_v_60 & _not_4602;
+  assign _eq_4605 = alloc_idx == 6'h3c;
+  assign _and_4606 = alloc_valid & _eq_4605;
+  assign _not_4607 = ~_and_4606;
+  assign _and_4608 = _and_4603 & _not_4607;
+  assign _ge_4609 = mib_age_60 >= mib_ghost_age_60;
+  assign _wire_4610 = _mux_4752;
+  assign _not_4613 = ~_wire_4610;
+  assign _or_4614 = _not_4613 | _ge_4609;
+  assign _eq_4616 = mib_mlen_61 == 5'h00;
+  assign _eq_4618 = mib_age_61 == 15'h0000;
+  assign _and_4619 = _eq_4616 & _eq_4618;
+  assign _or_4620 = mib_v_61 | _and_4619;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_61 <= 1'b0;
-    else mib_ghost_kept_61 <= _and_3608;
+    else mib_ghost_kept_61 <= _and_4632;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_61 <= 15'h0000;
     else mib_ghost_age_61 <= mib_age_61;
   end
-  assign _eq_3600 = free_idx == 6'h3d;
-  assign _and_3601 = free_valid & _eq_3600;
-  assign _not_3602 = ~_and_3601;
-  assign _and_3603 = mib_v_61 & _not_3602;
-  assign _eq_3605 = alloc_idx == 6'h3d;
-  assign _and_3606 = alloc_valid & _eq_3605;
-  assign _not_3607 = ~_and_3606;
-  assign _and_3608 = _and_3603 & _not_3607;
-  assign _ge_3609 = mib_age_61 >= mib_ghost_age_61;
-  assign _wire_3610 = _mux_4753;
-  assign _not_3613 = ~_wire_3610;
-  assign _or_3614 = _not_3613 | _ge_3609;
-  assign _eq_3616 = mib_mlen_62 == 5'h00;
-  assign _eq_3618 = mib_age_62 == 15'h0000;
-  assign _and_3619 = _eq_3616 & _eq_3618;
-  assign _or_3620 = mib_v_62 | _and_3619;
+  assign _eq_4624 = free_idx == 6'h3d;
+  assign _and_4625 = free_valid & _eq_4624;
+  assign _not_4626 = ~_and_4625;
+  assign _and_4627 = mib_v_61 & _not_4626;
+  assign _eq_4629 = alloc_idx == 6'h3d;
+  assign _and_4630 = alloc_valid & _eq_4629;
+  assign _not_4631 = ~_and_4630;
+  assign _and_4632 = _and_4627 & _not_4631;
+  assign _ge_4633 = mib_age_61 >= mib_ghost_age_61;
+  assign _wire_4634 = _mux_4753;
+  assign _not_4637 = ~_wire_4634;
+  assign _or_4638 = _not_4637 | _ge_4633;
+  assign _eq_4640 = mib_mlen_62 == 5'h00;
+  assign _eq_4642 = mib_age_62 == 15'h0000;
+  assign _and_4643 = _eq_4640 & _eq_4642;
+  assign _or_4644 = mib_v_62 | _and_4643;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_62 <= 1'b0;
-    else mib_ghost_kept_62 <= _and_3632;
+    else mib_ghost_kept_62 <= _and_4656;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_62 <= 15'h0000;
     else mib_ghost_age_62 <= mib_age_62;
   end
-  assign _eq_3624 = free_idx == 6'h3e;
-  assign _and_3625 = free_valid & _eq_3624;
-  assign _not_3626 = ~_and_3625;
-  assign _and_3627 = mib_v_62 & _not_3626;
-  assign _eq_3629 = alloc_idx == 6'h3e;
-  assign _and_3630 = alloc_valid & _eq_3629;
-  assign _not_3631 = ~_and_3630;
-  assign _and_3632 = _and_3627 & _not_3631;
-  assign _ge_3633 = mib_age_62 >= mib_ghost_age_62;
-  assign _wire_3634 = _mux_4754;
-  assign _not_3637 = ~_wire_3634;
-  assign _or_3638 = _not_3637 | _ge_3633;
-  assign _eq_3640 = mib_mlen_63 == 5'h00;
-  assign _eq_3642 = mib_age_63 == 15'h0000;
-  assign _and_3643 = _eq_3640 & _eq_3642;
-  assign _or_3644 = mib_v_63 | _and_3643;
+  assign _eq_4648 = free_idx == 6'h3e;
+  assign _and_4649 = free_valid & _eq_4648;
+  assign _not_4650 = ~_and_4649;
+  assign _and_4651 = mib_v_62 & _not_4650;
+  assign _eq_4653 = alloc_idx == 6'h3e;
+  assign _and_4654 = alloc_valid & _eq_4653;
+  assign _not_4655 = ~_and_4654;
+  assign _and_4656 = _and_4651 & _not_4655;
+  assign _ge_4657 = mib_age_62 >= mib_ghost_age_62;
+  assign _wire_4658 = _mux_4754;
+  assign _not_4661 = ~_wire_4658;
+  assign _or_4662 = _not_4661 | _ge_4657;
+  assign _eq_4664 = mib_mlen_63 == 5'h00;
+  assign _eq_4666 = mib_age_63 == 15'h0000;
+  assign _and_4667 = _eq_4664 & _eq_4666;
+  assign _or_4668 = mib_v_63 | _and_4667;
   always @(posedge clk) begin
     if (rst) mib_ghost_kept_63 <= 1'b0;
-    else mib_ghost_kept_63 <= _and_3656;
+    else mib_ghost_kept_63 <= _and_4680;
   end
   always @(posedge clk) begin
     if (rst) mib_ghost_age_63 <= 15'h0000;
     else mib_ghost_age_63 <= mib_age_63;
   end
-  assign _eq_3648 = free_idx == 6'h3f;
-  assign _and_3649 = free_valid & _eq_3648;
-  assign _not_3650 = ~_and_3649;
-  assign _and_3651 = mib_v_63 & _not_3650;
-  assign _eq_3653 = alloc_idx == 6'h3f;
-  assign _and_3654 = alloc_valid & _eq_3653;
-  assign _not_3655 = ~_and_3654;
-  assign _and_3656 = _and_3651 & _not_3655;
-  assign _ge_3657 = mib_age_63 >= mib_ghost_age_63;
-  assign _wire_3658 = _mux_4755;
-  assign _not_3661 = ~_wire_3658;
-  assign _or_3662 = _not_3661 | _ge_3657;
-  assign _cat_3663 = {_and_457, _and_450, _and_443, _and_436, _and_429, _and_422, _and_415, _and_408, _and_401, _and_394, _and_387, _and_380, _and_373, _and_366, _and_359, _and_352, _and_345, _and_338, _and_331, _and_324, _and_317, _and_310, _and_303, _and_296, _and_289, _and_282, _and_275, _and_268, _and_261, _and_254, _and_247, _and_240, _and_233, _and_226, _and_219, _and_212, _and_205, _and_198, _and_191, _and_184, _and_177, _and_170, _and_163, _and_156, _and_149, _and_142, _and_135, _and_128, _and_121, _and_114, _and_107, _and_100, _and_93, _and_86, _and_79, _and_72, _and_65, _and_58, _and_51, _and_44, _and_37, _and_30, _and_23, _and_16};
-  assign _ror_3664 = |_cat_3663;
-  assign _cat_3665 = {mib_v_63, mib_v_62, mib_v_61, mib_v_60, mib_v_59, mib_v_58, mib_v_57, mib_v_56, mib_v_55, mib_v_54, mib_v_53, mib_v_52, mib_v_51, mib_v_50, mib_v_49, mib_v_48, mib_v_47, mib_v_46, mib_v_45, mib_v_44, mib_v_43, mib_v_42, mib_v_41, mib_v_40, mib_v_39, mib_v_38, mib_v_37, mib_v_36, mib_v_35, mib_v_34, mib_v_33, mib_v_32, mib_v_31, mib_v_30, mib_v_29, mib_v_28, mib_v_27, mib_v_26, mib_v_25, mib_v_24, mib_v_23, mib_v_22, mib_v_21, mib_v_20, mib_v_19, mib_v_18, mib_v_17, mib_v_16, mib_v_15, mib_v_14, mib_v_13, mib_v_12, mib_v_11, mib_v_10, mib_v_9, mib_v_8, mib_v_7, mib_v_6, mib_v_5, mib_v_4, mib_v_3, mib_v_2, mib_v_1, mib_v_0};
-  assign _rand_3666 = &_cat_3665;
-  assign _and_3667 = free_valid & alloc_valid;
+  assign _eq_4672 = free_idx == 6'h3f;
+  assign _and_4673 = free_valid & _eq_4672;
+  assign _not_4674 = ~_and_4673;
+  assign _and_4675 = mib_v_63 & _not_4674;
+  assign _eq_4677 = alloc_idx == 6'h3f;
+  assign _and_4678 = alloc_valid & _eq_4677;
+  assign _not_4679 = ~_and_4678;
+  assign _and_4680 = _and_4675 & _not_4679;
+  assign _ge_4681 = mib_age_63 >= mib_ghost_age_63;
+  assign _wire_4682 = _mux_4755;
+  assign _not_4685 = ~_wire_4682;
+  assign _or_4686 = _not_4685 | _ge_4681;
+  assign _cat_4687 = {_and_457, _and_450, _and_443, _and_436, _and_429, _and_422, _and_415, _and_408, _and_401, _and_394, _and_387, _and_380, _and_373, _and_366, _and_359, _and_352, _and_345, _and_338, _and_331, _and_324, _and_317, _and_310, _and_303, _and_296, _and_289, _and_282, _and_275, _and_268, _and_261, _and_254, _and_247, _and_240, _and_233, _and_226, _and_219, _and_212, _and_205, _and_198, _and_191, _and_184, _and_177, _and_170, _and_163, _and_156, _and_149, _and_142, _and_135, _and_128, _and_121, _and_114, _and_107, _and_100, _and_93, _and_86, _and_79, _and_72, _and_65, _and_58, _and_51, _and_44, _and_37, _and_30, _and_23, _and_16};
+  assign _ror_4688 = |_cat_4687;
+  assign _cat_4689 = {mib_v_63, mib_v_62, mib_v_61, mib_v_60, mib_v_59, mib_v_58, mib_v_57, mib_v_56, mib_v_55, mib_v_54, mib_v_53, mib_v_52, mib_v_51, mib_v_50, mib_v_49, mib_v_48, mib_v_47, mib_v_46, mib_v_45, mib_v_44, mib_v_43, mib_v_42, mib_v_41, mib_v_40, mib_v_39, mib_v_38, mib_v_37, mib_v_36, mib_v_35, mib_v_34, mib_v_33, mib_v_32, mib_v_31, mib_v_30, mib_v_29, mib_v_28, mib_v_27, mib_v_26, mib_v_25, mib_v_24, mib_v_23, mib_v_22, mib_v_21, mib_v_20, mib_v_19, mib_v_18, mib_v_17, mib_v_16, mib_v_15, mib_v_14, mib_v_13, mib_v_12, mib_v_11, mib_v_10, mib_v_9, mib_v_8, mib_v_7, mib_v_6, mib_v_5, mib_v_4, mib_v_3, mib_v_2, mib_v_1, mib_v_0};
+  assign _rand_4690 = &_cat_4689;
+  assign _and_4691 = free_valid & alloc_valid;
   assign _mux_4692 = mib_ghost_kept_0 ? 1'b1 : 1'b0;
   assign _mux_4693 = mib_ghost_kept_1 ? 1'b1 : 1'b0;
   assign _mux_4694 = mib_ghost_kept_2 ? 1'b1 : 1'b0;
@@ -8612,139 +8612,139 @@ module dram_mib (
   assign _mux_4753 = mib_ghost_kept_61 ? 1'b1 : 1'b0;
   assign _mux_4754 = mib_ghost_kept_62 ? 1'b1 : 1'b0;
   assign _mux_4755 = mib_ghost_kept_63 ? 1'b1 : 1'b0;
-  wire _assert_mib_free_slot_clear_0 = rst | _or_2128; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_0 = rst | _or_2146; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _cover_mib_age_saturates = ~rst & _and_2150;
-  wire _assert_mib_free_slot_clear_1 = rst | _or_2156; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_1 = rst | _or_2174; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_2 = rst | _or_2180; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_2 = rst | _or_2198; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_3 = rst | _or_2204; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_3 = rst | _or_2222; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_4 = rst | _or_2228; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_4 = rst | _or_2246; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_5 = rst | _or_2252; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_5 = rst | _or_2270; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_6 = rst | _or_2276; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_6 = rst | _or_2294; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_7 = rst | _or_2300; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_7 = rst | _or_2318; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_8 = rst | _or_2324; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_8 = rst | _or_2342; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_9 = rst | _or_2348; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_9 = rst | _or_2366; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_10 = rst | _or_2372; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_10 = rst | _or_2390; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_11 = rst | _or_2396; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_11 = rst | _or_2414; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_12 = rst | _or_2420; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_12 = rst | _or_2438; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_13 = rst | _or_2444; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_13 = rst | _or_2462; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_14 = rst | _or_2468; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_14 = rst | _or_2486; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_15 = rst | _or_2492; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_15 = rst | _or_2510; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_16 = rst | _or_2516; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_16 = rst | _or_2534; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_17 = rst | _or_2540; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_17 = rst | _or_2558; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_18 = rst | _or_2564; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_18 = rst | _or_2582; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_19 = rst | _or_2588; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_19 = rst | _or_2606; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_20 = rst | _or_2612; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_20 = rst | _or_2630; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_21 = rst | _or_2636; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_21 = rst | _or_2654; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_22 = rst | _or_2660; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_22 = rst | _or_2678; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_23 = rst | _or_2684; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_23 = rst | _or_2702; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_24 = rst | _or_2708; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_24 = rst | _or_2726; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_25 = rst | _or_2732; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_25 = rst | _or_2750; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_26 = rst | _or_2756; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_26 = rst | _or_2774; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_27 = rst | _or_2780; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_27 = rst | _or_2798; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_28 = rst | _or_2804; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_28 = rst | _or_2822; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_29 = rst | _or_2828; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_29 = rst | _or_2846; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_30 = rst | _or_2852; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_30 = rst | _or_2870; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_31 = rst | _or_2876; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_31 = rst | _or_2894; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_32 = rst | _or_2900; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_32 = rst | _or_2918; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_33 = rst | _or_2924; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_33 = rst | _or_2942; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_34 = rst | _or_2948; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_34 = rst | _or_2966; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_35 = rst | _or_2972; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_35 = rst | _or_2990; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_36 = rst | _or_2996; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_36 = rst | _or_3014; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_37 = rst | _or_3020; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_37 = rst | _or_3038; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_38 = rst | _or_3044; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_38 = rst | _or_3062; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_39 = rst | _or_3068; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_39 = rst | _or_3086; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_40 = rst | _or_3092; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_40 = rst | _or_3110; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_41 = rst | _or_3116; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_41 = rst | _or_3134; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_42 = rst | _or_3140; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_42 = rst | _or_3158; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_43 = rst | _or_3164; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_43 = rst | _or_3182; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_44 = rst | _or_3188; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_44 = rst | _or_3206; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_45 = rst | _or_3212; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_45 = rst | _or_3230; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_46 = rst | _or_3236; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_46 = rst | _or_3254; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_47 = rst | _or_3260; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_47 = rst | _or_3278; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_48 = rst | _or_3284; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_48 = rst | _or_3302; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_49 = rst | _or_3308; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_49 = rst | _or_3326; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_50 = rst | _or_3332; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_50 = rst | _or_3350; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_51 = rst | _or_3356; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_51 = rst | _or_3374; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_52 = rst | _or_3380; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_52 = rst | _or_3398; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_53 = rst | _or_3404; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_53 = rst | _or_3422; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_54 = rst | _or_3428; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_54 = rst | _or_3446; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_55 = rst | _or_3452; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_55 = rst | _or_3470; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_56 = rst | _or_3476; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_56 = rst | _or_3494; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_57 = rst | _or_3500; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_57 = rst | _or_3518; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_58 = rst | _or_3524; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_58 = rst | _or_3542; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_59 = rst | _or_3548; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_59 = rst | _or_3566; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_60 = rst | _or_3572; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_60 = rst | _or_3590; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_61 = rst | _or_3596; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_61 = rst | _or_3614; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_62 = rst | _or_3620; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_62 = rst | _or_3638; // a read's Age_MSHR went down: it wrapped instead of saturating
-  wire _assert_mib_free_slot_clear_63 = rst | _or_3644; // a free MIB slot shows a merge length or an age
-  wire _assert_mib_age_never_wraps_63 = rst | _or_3662; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_0 = rst | _or_3152; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_0 = rst | _or_3170; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _cover_mib_age_saturates = ~rst & _and_3174;
+  wire _assert_mib_free_slot_clear_1 = rst | _or_3180; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_1 = rst | _or_3198; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_2 = rst | _or_3204; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_2 = rst | _or_3222; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_3 = rst | _or_3228; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_3 = rst | _or_3246; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_4 = rst | _or_3252; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_4 = rst | _or_3270; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_5 = rst | _or_3276; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_5 = rst | _or_3294; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_6 = rst | _or_3300; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_6 = rst | _or_3318; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_7 = rst | _or_3324; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_7 = rst | _or_3342; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_8 = rst | _or_3348; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_8 = rst | _or_3366; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_9 = rst | _or_3372; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_9 = rst | _or_3390; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_10 = rst | _or_3396; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_10 = rst | _or_3414; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_11 = rst | _or_3420; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_11 = rst | _or_3438; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_12 = rst | _or_3444; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_12 = rst | _or_3462; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_13 = rst | _or_3468; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_13 = rst | _or_3486; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_14 = rst | _or_3492; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_14 = rst | _or_3510; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_15 = rst | _or_3516; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_15 = rst | _or_3534; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_16 = rst | _or_3540; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_16 = rst | _or_3558; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_17 = rst | _or_3564; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_17 = rst | _or_3582; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_18 = rst | _or_3588; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_18 = rst | _or_3606; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_19 = rst | _or_3612; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_19 = rst | _or_3630; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_20 = rst | _or_3636; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_20 = rst | _or_3654; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_21 = rst | _or_3660; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_21 = rst | _or_3678; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_22 = rst | _or_3684; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_22 = rst | _or_3702; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_23 = rst | _or_3708; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_23 = rst | _or_3726; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_24 = rst | _or_3732; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_24 = rst | _or_3750; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_25 = rst | _or_3756; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_25 = rst | _or_3774; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_26 = rst | _or_3780; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_26 = rst | _or_3798; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_27 = rst | _or_3804; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_27 = rst | _or_3822; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_28 = rst | _or_3828; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_28 = rst | _or_3846; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_29 = rst | _or_3852; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_29 = rst | _or_3870; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_30 = rst | _or_3876; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_30 = rst | _or_3894; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_31 = rst | _or_3900; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_31 = rst | _or_3918; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_32 = rst | _or_3924; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_32 = rst | _or_3942; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_33 = rst | _or_3948; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_33 = rst | _or_3966; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_34 = rst | _or_3972; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_34 = rst | _or_3990; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_35 = rst | _or_3996; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_35 = rst | _or_4014; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_36 = rst | _or_4020; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_36 = rst | _or_4038; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_37 = rst | _or_4044; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_37 = rst | _or_4062; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_38 = rst | _or_4068; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_38 = rst | _or_4086; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_39 = rst | _or_4092; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_39 = rst | _or_4110; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_40 = rst | _or_4116; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_40 = rst | _or_4134; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_41 = rst | _or_4140; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_41 = rst | _or_4158; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_42 = rst | _or_4164; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_42 = rst | _or_4182; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_43 = rst | _or_4188; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_43 = rst | _or_4206; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_44 = rst | _or_4212; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_44 = rst | _or_4230; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_45 = rst | _or_4236; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_45 = rst | _or_4254; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_46 = rst | _or_4260; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_46 = rst | _or_4278; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_47 = rst | _or_4284; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_47 = rst | _or_4302; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_48 = rst | _or_4308; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_48 = rst | _or_4326; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_49 = rst | _or_4332; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_49 = rst | _or_4350; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_50 = rst | _or_4356; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_50 = rst | _or_4374; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_51 = rst | _or_4380; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_51 = rst | _or_4398; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_52 = rst | _or_4404; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_52 = rst | _or_4422; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_53 = rst | _or_4428; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_53 = rst | _or_4446; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_54 = rst | _or_4452; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_54 = rst | _or_4470; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_55 = rst | _or_4476; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_55 = rst | _or_4494; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_56 = rst | _or_4500; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_56 = rst | _or_4518; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_57 = rst | _or_4524; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_57 = rst | _or_4542; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_58 = rst | _or_4548; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_58 = rst | _or_4566; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_59 = rst | _or_4572; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_59 = rst | _or_4590; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_60 = rst | _or_4596; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_60 = rst | _or_4614; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_61 = rst | _or_4620; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_61 = rst | _or_4638; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_62 = rst | _or_4644; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_62 = rst | _or_4662; // a read's Age_MSHR went down: it wrapped instead of saturating
+  wire _assert_mib_free_slot_clear_63 = rst | _or_4668; // a free MIB slot shows a merge length or an age
+  wire _assert_mib_age_never_wraps_63 = rst | _or_4686; // a read's Age_MSHR went down: it wrapped instead of saturating
   wire _cover_mib_alloc = ~rst & alloc_valid;
-  wire _cover_mib_dummy_updates = ~rst & _ror_3664;
-  wire _cover_mib_all_valid = ~rst & _rand_3666;
-  wire _cover_mib_free_and_alloc = ~rst & _and_3667;
+  wire _cover_mib_dummy_updates = ~rst & _ror_4688;
+  wire _cover_mib_all_valid = ~rst & _rand_4690;
+  wire _cover_mib_free_and_alloc = ~rst & _and_4691;
   always @* begin
     assert (_assert_mib_free_slot_clear_0);
     assert (_assert_mib_age_never_wraps_0);

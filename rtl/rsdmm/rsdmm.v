@@ -1595,42 +1595,42 @@ module rsdmm (
   wire [1:0] _sub_1788;
   wire [4:0] _cat_1789;
   wire _ror_1790;
-  wire [1:0] _mux_1956;
-  wire _or_1957;
-  wire _and_1958;
-  wire _and_1959;
-  wire _and_1960;
-  wire [4:0] _mux_1961;
-  wire _or_1962;
-  wire _and_1963;
-  wire _mux_1964;
-  wire _or_1965;
-  wire [1:0] _mux_1966;
-  wire _or_1967;
-  wire [31:0] _mux_1968;
-  wire [31:0] _mux_1969;
-  wire [31:0] _mux_1970;
-  wire [31:0] _mux_1971;
-  wire [31:0] _mux_1972;
-  wire [31:0] _mux_1973;
-  wire [31:0] _mux_1974;
-  wire [31:0] _mux_1975;
-  wire [31:0] _mux_1976;
-  wire [31:0] _mux_1977;
-  wire [31:0] _mux_1978;
-  wire [31:0] _mux_1979;
-  wire [31:0] _mux_1980;
-  wire [31:0] _mux_1981;
-  wire [31:0] _mux_1982;
-  wire [31:0] _mux_1983;
-  wire [31:0] _mux_1984;
-  wire [31:0] _mux_1985;
-  wire [31:0] _mux_1986;
-  wire [31:0] _mux_1987;
-  wire [31:0] _mux_1988;
-  wire [31:0] _mux_1989;
-  wire [31:0] _mux_1990;
-  wire [31:0] _mux_1991;
+  wire [1:0] _mux_1800;
+  wire _or_1801;
+  wire _and_1802;
+  wire _and_1803;
+  wire _and_1804;
+  wire [4:0] _mux_1805;
+  wire _or_1806;
+  wire _and_1807;
+  wire _mux_1808;
+  wire _or_1809;
+  wire [1:0] _mux_1810;
+  wire _or_1811;
+  wire [31:0] _mux_1812;
+  wire [31:0] _mux_1813;
+  wire [31:0] _mux_1814;
+  wire [31:0] _mux_1815;
+  wire [31:0] _mux_1816;
+  wire [31:0] _mux_1817;
+  wire [31:0] _mux_1818;
+  wire [31:0] _mux_1819;
+  wire [31:0] _mux_1820;
+  wire [31:0] _mux_1821;
+  wire [31:0] _mux_1822;
+  wire [31:0] _mux_1823;
+  wire [31:0] _mux_1824;
+  wire [31:0] _mux_1825;
+  wire [31:0] _mux_1826;
+  wire [31:0] _mux_1827;
+  wire [31:0] _mux_1828;
+  wire [31:0] _mux_1829;
+  wire [31:0] _mux_1830;
+  wire [31:0] _mux_1831;
+  wire [31:0] _mux_1832;
+  wire [31:0] _mux_1833;
+  wire [31:0] _mux_1834;
+  wire [31:0] _mux_1835;
   wire [4:0] _rpu_load_0;
   wire [4:0] _rpu_load_1;
   wire [4:0] _rpu_load_2;
@@ -1649,11 +1649,11 @@ module rsdmm (
   reg [31:0] bank7 [0:511];
   always @(posedge clk) begin
     if (rst) collected <= 2'h0;
-    else if (_or_1957) collected <= _mux_1956;
+    else if (_or_1801) collected <= _mux_1800;
   end
   always @(posedge clk) begin
     if (rst) issue <= 1'b0;
-    else if (_or_1965) issue <= _mux_1964;
+    else if (_or_1809) issue <= _mux_1808;
   end
   assign _eq_32 = issue == issue_Window;
   assign in_flight = _ror_1790;
@@ -1676,295 +1676,295 @@ module rsdmm (
   assign _mux_61 = _eq_52 ? 2'h0 : collected;
   always @(posedge clk) begin
     if (rst) col_mask_0 <= 1'b0;
-    else if (_and_1958) col_mask_0 <= req_mask_0;
+    else if (_and_1802) col_mask_0 <= req_mask_0;
   end
   always @(posedge clk) begin
     if (rst) col_addr_0 <= 12'h000;
-    else if (_and_1958) col_addr_0 <= _rsu_saddr_0;
+    else if (_and_1802) col_addr_0 <= _rsu_saddr_0;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_0 <= 32'h00000000;
-    else if (_and_1958) col_wdata_0 <= req_wdata_0;
+    else if (_and_1802) col_wdata_0 <= req_wdata_0;
   end
   always @(posedge clk) begin
     if (rst) col_mask_1 <= 1'b0;
-    else if (_and_1958) col_mask_1 <= req_mask_1;
+    else if (_and_1802) col_mask_1 <= req_mask_1;
   end
   always @(posedge clk) begin
     if (rst) col_addr_1 <= 12'h000;
-    else if (_and_1958) col_addr_1 <= _rsu_saddr_1;
+    else if (_and_1802) col_addr_1 <= _rsu_saddr_1;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_1 <= 32'h00000000;
-    else if (_and_1958) col_wdata_1 <= req_wdata_1;
+    else if (_and_1802) col_wdata_1 <= req_wdata_1;
   end
   always @(posedge clk) begin
     if (rst) col_mask_2 <= 1'b0;
-    else if (_and_1958) col_mask_2 <= req_mask_2;
+    else if (_and_1802) col_mask_2 <= req_mask_2;
   end
   always @(posedge clk) begin
     if (rst) col_addr_2 <= 12'h000;
-    else if (_and_1958) col_addr_2 <= _rsu_saddr_2;
+    else if (_and_1802) col_addr_2 <= _rsu_saddr_2;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_2 <= 32'h00000000;
-    else if (_and_1958) col_wdata_2 <= req_wdata_2;
+    else if (_and_1802) col_wdata_2 <= req_wdata_2;
   end
   always @(posedge clk) begin
     if (rst) col_mask_3 <= 1'b0;
-    else if (_and_1958) col_mask_3 <= req_mask_3;
+    else if (_and_1802) col_mask_3 <= req_mask_3;
   end
   always @(posedge clk) begin
     if (rst) col_addr_3 <= 12'h000;
-    else if (_and_1958) col_addr_3 <= _rsu_saddr_3;
+    else if (_and_1802) col_addr_3 <= _rsu_saddr_3;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_3 <= 32'h00000000;
-    else if (_and_1958) col_wdata_3 <= req_wdata_3;
+    else if (_and_1802) col_wdata_3 <= req_wdata_3;
   end
   always @(posedge clk) begin
     if (rst) col_mask_4 <= 1'b0;
-    else if (_and_1958) col_mask_4 <= req_mask_4;
+    else if (_and_1802) col_mask_4 <= req_mask_4;
   end
   always @(posedge clk) begin
     if (rst) col_addr_4 <= 12'h000;
-    else if (_and_1958) col_addr_4 <= _rsu_saddr_4;
+    else if (_and_1802) col_addr_4 <= _rsu_saddr_4;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_4 <= 32'h00000000;
-    else if (_and_1958) col_wdata_4 <= req_wdata_4;
+    else if (_and_1802) col_wdata_4 <= req_wdata_4;
   end
   always @(posedge clk) begin
     if (rst) col_mask_5 <= 1'b0;
-    else if (_and_1958) col_mask_5 <= req_mask_5;
+    else if (_and_1802) col_mask_5 <= req_mask_5;
   end
   always @(posedge clk) begin
     if (rst) col_addr_5 <= 12'h000;
-    else if (_and_1958) col_addr_5 <= _rsu_saddr_5;
+    else if (_and_1802) col_addr_5 <= _rsu_saddr_5;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_5 <= 32'h00000000;
-    else if (_and_1958) col_wdata_5 <= req_wdata_5;
+    else if (_and_1802) col_wdata_5 <= req_wdata_5;
   end
   always @(posedge clk) begin
     if (rst) col_mask_6 <= 1'b0;
-    else if (_and_1958) col_mask_6 <= req_mask_6;
+    else if (_and_1802) col_mask_6 <= req_mask_6;
   end
   always @(posedge clk) begin
     if (rst) col_addr_6 <= 12'h000;
-    else if (_and_1958) col_addr_6 <= _rsu_saddr_6;
+    else if (_and_1802) col_addr_6 <= _rsu_saddr_6;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_6 <= 32'h00000000;
-    else if (_and_1958) col_wdata_6 <= req_wdata_6;
+    else if (_and_1802) col_wdata_6 <= req_wdata_6;
   end
   always @(posedge clk) begin
     if (rst) col_mask_7 <= 1'b0;
-    else if (_and_1958) col_mask_7 <= req_mask_7;
+    else if (_and_1802) col_mask_7 <= req_mask_7;
   end
   always @(posedge clk) begin
     if (rst) col_addr_7 <= 12'h000;
-    else if (_and_1958) col_addr_7 <= _rsu_saddr_7;
+    else if (_and_1802) col_addr_7 <= _rsu_saddr_7;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_7 <= 32'h00000000;
-    else if (_and_1958) col_wdata_7 <= req_wdata_7;
+    else if (_and_1802) col_wdata_7 <= req_wdata_7;
   end
   always @(posedge clk) begin
     if (rst) col_mask_8 <= 1'b0;
-    else if (_and_1959) col_mask_8 <= req_mask_0;
+    else if (_and_1803) col_mask_8 <= req_mask_0;
   end
   always @(posedge clk) begin
     if (rst) col_addr_8 <= 12'h000;
-    else if (_and_1959) col_addr_8 <= _rsu_saddr_0;
+    else if (_and_1803) col_addr_8 <= _rsu_saddr_0;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_8 <= 32'h00000000;
-    else if (_and_1959) col_wdata_8 <= req_wdata_0;
+    else if (_and_1803) col_wdata_8 <= req_wdata_0;
   end
   always @(posedge clk) begin
     if (rst) col_mask_9 <= 1'b0;
-    else if (_and_1959) col_mask_9 <= req_mask_1;
+    else if (_and_1803) col_mask_9 <= req_mask_1;
   end
   always @(posedge clk) begin
     if (rst) col_addr_9 <= 12'h000;
-    else if (_and_1959) col_addr_9 <= _rsu_saddr_1;
+    else if (_and_1803) col_addr_9 <= _rsu_saddr_1;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_9 <= 32'h00000000;
-    else if (_and_1959) col_wdata_9 <= req_wdata_1;
+    else if (_and_1803) col_wdata_9 <= req_wdata_1;
   end
   always @(posedge clk) begin
     if (rst) col_mask_10 <= 1'b0;
-    else if (_and_1959) col_mask_10 <= req_mask_2;
+    else if (_and_1803) col_mask_10 <= req_mask_2;
   end
   always @(posedge clk) begin
     if (rst) col_addr_10 <= 12'h000;
-    else if (_and_1959) col_addr_10 <= _rsu_saddr_2;
+    else if (_and_1803) col_addr_10 <= _rsu_saddr_2;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_10 <= 32'h00000000;
-    else if (_and_1959) col_wdata_10 <= req_wdata_2;
+    else if (_and_1803) col_wdata_10 <= req_wdata_2;
   end
   always @(posedge clk) begin
     if (rst) col_mask_11 <= 1'b0;
-    else if (_and_1959) col_mask_11 <= req_mask_3;
+    else if (_and_1803) col_mask_11 <= req_mask_3;
   end
   always @(posedge clk) begin
     if (rst) col_addr_11 <= 12'h000;
-    else if (_and_1959) col_addr_11 <= _rsu_saddr_3;
+    else if (_and_1803) col_addr_11 <= _rsu_saddr_3;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_11 <= 32'h00000000;
-    else if (_and_1959) col_wdata_11 <= req_wdata_3;
+    else if (_and_1803) col_wdata_11 <= req_wdata_3;
   end
   always @(posedge clk) begin
     if (rst) col_mask_12 <= 1'b0;
-    else if (_and_1959) col_mask_12 <= req_mask_4;
+    else if (_and_1803) col_mask_12 <= req_mask_4;
   end
   always @(posedge clk) begin
     if (rst) col_addr_12 <= 12'h000;
-    else if (_and_1959) col_addr_12 <= _rsu_saddr_4;
+    else if (_and_1803) col_addr_12 <= _rsu_saddr_4;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_12 <= 32'h00000000;
-    else if (_and_1959) col_wdata_12 <= req_wdata_4;
+    else if (_and_1803) col_wdata_12 <= req_wdata_4;
   end
   always @(posedge clk) begin
     if (rst) col_mask_13 <= 1'b0;
-    else if (_and_1959) col_mask_13 <= req_mask_5;
+    else if (_and_1803) col_mask_13 <= req_mask_5;
   end
   always @(posedge clk) begin
     if (rst) col_addr_13 <= 12'h000;
-    else if (_and_1959) col_addr_13 <= _rsu_saddr_5;
+    else if (_and_1803) col_addr_13 <= _rsu_saddr_5;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_13 <= 32'h00000000;
-    else if (_and_1959) col_wdata_13 <= req_wdata_5;
+    else if (_and_1803) col_wdata_13 <= req_wdata_5;
   end
   always @(posedge clk) begin
     if (rst) col_mask_14 <= 1'b0;
-    else if (_and_1959) col_mask_14 <= req_mask_6;
+    else if (_and_1803) col_mask_14 <= req_mask_6;
   end
   always @(posedge clk) begin
     if (rst) col_addr_14 <= 12'h000;
-    else if (_and_1959) col_addr_14 <= _rsu_saddr_6;
+    else if (_and_1803) col_addr_14 <= _rsu_saddr_6;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_14 <= 32'h00000000;
-    else if (_and_1959) col_wdata_14 <= req_wdata_6;
+    else if (_and_1803) col_wdata_14 <= req_wdata_6;
   end
   always @(posedge clk) begin
     if (rst) col_mask_15 <= 1'b0;
-    else if (_and_1959) col_mask_15 <= req_mask_7;
+    else if (_and_1803) col_mask_15 <= req_mask_7;
   end
   always @(posedge clk) begin
     if (rst) col_addr_15 <= 12'h000;
-    else if (_and_1959) col_addr_15 <= _rsu_saddr_7;
+    else if (_and_1803) col_addr_15 <= _rsu_saddr_7;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_15 <= 32'h00000000;
-    else if (_and_1959) col_wdata_15 <= req_wdata_7;
+    else if (_and_1803) col_wdata_15 <= req_wdata_7;
   end
   always @(posedge clk) begin
     if (rst) col_mask_16 <= 1'b0;
-    else if (_and_1960) col_mask_16 <= req_mask_0;
+    else if (_and_1804) col_mask_16 <= req_mask_0;
   end
   always @(posedge clk) begin
     if (rst) col_addr_16 <= 12'h000;
-    else if (_and_1960) col_addr_16 <= _rsu_saddr_0;
+    else if (_and_1804) col_addr_16 <= _rsu_saddr_0;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_16 <= 32'h00000000;
-    else if (_and_1960) col_wdata_16 <= req_wdata_0;
+    else if (_and_1804) col_wdata_16 <= req_wdata_0;
   end
   always @(posedge clk) begin
     if (rst) col_mask_17 <= 1'b0;
-    else if (_and_1960) col_mask_17 <= req_mask_1;
+    else if (_and_1804) col_mask_17 <= req_mask_1;
   end
   always @(posedge clk) begin
     if (rst) col_addr_17 <= 12'h000;
-    else if (_and_1960) col_addr_17 <= _rsu_saddr_1;
+    else if (_and_1804) col_addr_17 <= _rsu_saddr_1;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_17 <= 32'h00000000;
-    else if (_and_1960) col_wdata_17 <= req_wdata_1;
+    else if (_and_1804) col_wdata_17 <= req_wdata_1;
   end
   always @(posedge clk) begin
     if (rst) col_mask_18 <= 1'b0;
-    else if (_and_1960) col_mask_18 <= req_mask_2;
+    else if (_and_1804) col_mask_18 <= req_mask_2;
   end
   always @(posedge clk) begin
     if (rst) col_addr_18 <= 12'h000;
-    else if (_and_1960) col_addr_18 <= _rsu_saddr_2;
+    else if (_and_1804) col_addr_18 <= _rsu_saddr_2;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_18 <= 32'h00000000;
-    else if (_and_1960) col_wdata_18 <= req_wdata_2;
+    else if (_and_1804) col_wdata_18 <= req_wdata_2;
   end
   always @(posedge clk) begin
     if (rst) col_mask_19 <= 1'b0;
-    else if (_and_1960) col_mask_19 <= req_mask_3;
+    else if (_and_1804) col_mask_19 <= req_mask_3;
   end
   always @(posedge clk) begin
     if (rst) col_addr_19 <= 12'h000;
-    else if (_and_1960) col_addr_19 <= _rsu_saddr_3;
+    else if (_and_1804) col_addr_19 <= _rsu_saddr_3;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_19 <= 32'h00000000;
-    else if (_and_1960) col_wdata_19 <= req_wdata_3;
+    else if (_and_1804) col_wdata_19 <= req_wdata_3;
   end
   always @(posedge clk) begin
     if (rst) col_mask_20 <= 1'b0;
-    else if (_and_1960) col_mask_20 <= req_mask_4;
+    else if (_and_1804) col_mask_20 <= req_mask_4;
   end
   always @(posedge clk) begin
     if (rst) col_addr_20 <= 12'h000;
-    else if (_and_1960) col_addr_20 <= _rsu_saddr_4;
+    else if (_and_1804) col_addr_20 <= _rsu_saddr_4;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_20 <= 32'h00000000;
-    else if (_and_1960) col_wdata_20 <= req_wdata_4;
+    else if (_and_1804) col_wdata_20 <= req_wdata_4;
   end
   always @(posedge clk) begin
     if (rst) col_mask_21 <= 1'b0;
-    else if (_and_1960) col_mask_21 <= req_mask_5;
+    else if (_and_1804) col_mask_21 <= req_mask_5;
   end
   always @(posedge clk) begin
     if (rst) col_addr_21 <= 12'h000;
-    else if (_and_1960) col_addr_21 <= _rsu_saddr_5;
+    else if (_and_1804) col_addr_21 <= _rsu_saddr_5;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_21 <= 32'h00000000;
-    else if (_and_1960) col_wdata_21 <= req_wdata_5;
+    else if (_and_1804) col_wdata_21 <= req_wdata_5;
   end
   always @(posedge clk) begin
     if (rst) col_mask_22 <= 1'b0;
-    else if (_and_1960) col_mask_22 <= req_mask_6;
+    else if (_and_1804) col_mask_22 <= req_mask_6;
   end
   always @(posedge clk) begin
     if (rst) col_addr_22 <= 12'h000;
-    else if (_and_1960) col_addr_22 <= _rsu_saddr_6;
+    else if (_and_1804) col_addr_22 <= _rsu_saddr_6;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_22 <= 32'h00000000;
-    else if (_and_1960) col_wdata_22 <= req_wdata_6;
+    else if (_and_1804) col_wdata_22 <= req_wdata_6;
   end
   always @(posedge clk) begin
     if (rst) col_mask_23 <= 1'b0;
-    else if (_and_1960) col_mask_23 <= req_mask_7;
+    else if (_and_1804) col_mask_23 <= req_mask_7;
   end
   always @(posedge clk) begin
     if (rst) col_addr_23 <= 12'h000;
-    else if (_and_1960) col_addr_23 <= _rsu_saddr_7;
+    else if (_and_1804) col_addr_23 <= _rsu_saddr_7;
   end
   always @(posedge clk) begin
     if (rst) col_wdata_23 <= 32'h00000000;
-    else if (_and_1960) col_wdata_23 <= req_wdata_7;
+    else if (_and_1804) col_wdata_23 <= req_wdata_7;
   end
   always @(posedge clk) begin
     if (rst) col_write <= 1'b0;
-    else if (_and_1958) col_write <= req_write;
+    else if (_and_1802) col_write <= req_write;
   end
   assign _eq_136 = _mux_61 == 2'h0;
   assign _eq_138 = _mux_61 == 2'h1;
@@ -2318,7 +2318,7 @@ module rsdmm (
   assign _sub_323 = window - stages;
   always @(posedge clk) begin
     if (rst) t <= 5'h00;
-    else if (_or_1962) t <= _mux_1961;
+    else if (_or_1806) t <= _mux_1805;
   end
   assign _sub_325 = window - 5'h01;
   assign _eq_326 = t == _sub_325;
@@ -4194,106 +4194,106 @@ module rsdmm (
   assign _and_1611 = mmu3_valid & mmu3_read;
   always @(posedge clk) begin
     if (rst) emit_left <= 2'h0;
-    else if (_or_1967) emit_left <= _mux_1966;
+    else if (_or_1811) emit_left <= _mux_1810;
   end
   assign _eq_1614 = emit_left == 2'h0;
   assign _not_1615 = ~_eq_1614;
   assign _and_1616 = ret_read & ret_last;
   always @(posedge clk) begin
     if (rst) emit_0 <= 32'h00000000;
-    else if (_or_1967) emit_0 <= _mux_1968;
+    else if (_or_1811) emit_0 <= _mux_1812;
   end
   always @(posedge clk) begin
     if (rst) emit_1 <= 32'h00000000;
-    else if (_or_1967) emit_1 <= _mux_1969;
+    else if (_or_1811) emit_1 <= _mux_1813;
   end
   always @(posedge clk) begin
     if (rst) emit_2 <= 32'h00000000;
-    else if (_or_1967) emit_2 <= _mux_1970;
+    else if (_or_1811) emit_2 <= _mux_1814;
   end
   always @(posedge clk) begin
     if (rst) emit_3 <= 32'h00000000;
-    else if (_or_1967) emit_3 <= _mux_1971;
+    else if (_or_1811) emit_3 <= _mux_1815;
   end
   always @(posedge clk) begin
     if (rst) emit_4 <= 32'h00000000;
-    else if (_or_1967) emit_4 <= _mux_1972;
+    else if (_or_1811) emit_4 <= _mux_1816;
   end
   always @(posedge clk) begin
     if (rst) emit_5 <= 32'h00000000;
-    else if (_or_1967) emit_5 <= _mux_1973;
+    else if (_or_1811) emit_5 <= _mux_1817;
   end
   always @(posedge clk) begin
     if (rst) emit_6 <= 32'h00000000;
-    else if (_or_1967) emit_6 <= _mux_1974;
+    else if (_or_1811) emit_6 <= _mux_1818;
   end
   always @(posedge clk) begin
     if (rst) emit_7 <= 32'h00000000;
-    else if (_or_1967) emit_7 <= _mux_1975;
+    else if (_or_1811) emit_7 <= _mux_1819;
   end
   always @(posedge clk) begin
     if (rst) emit_8 <= 32'h00000000;
-    else if (_or_1967) emit_8 <= _mux_1976;
+    else if (_or_1811) emit_8 <= _mux_1820;
   end
   always @(posedge clk) begin
     if (rst) emit_9 <= 32'h00000000;
-    else if (_or_1967) emit_9 <= _mux_1977;
+    else if (_or_1811) emit_9 <= _mux_1821;
   end
   always @(posedge clk) begin
     if (rst) emit_10 <= 32'h00000000;
-    else if (_or_1967) emit_10 <= _mux_1978;
+    else if (_or_1811) emit_10 <= _mux_1822;
   end
   always @(posedge clk) begin
     if (rst) emit_11 <= 32'h00000000;
-    else if (_or_1967) emit_11 <= _mux_1979;
+    else if (_or_1811) emit_11 <= _mux_1823;
   end
   always @(posedge clk) begin
     if (rst) emit_12 <= 32'h00000000;
-    else if (_or_1967) emit_12 <= _mux_1980;
+    else if (_or_1811) emit_12 <= _mux_1824;
   end
   always @(posedge clk) begin
     if (rst) emit_13 <= 32'h00000000;
-    else if (_or_1967) emit_13 <= _mux_1981;
+    else if (_or_1811) emit_13 <= _mux_1825;
   end
   always @(posedge clk) begin
     if (rst) emit_14 <= 32'h00000000;
-    else if (_or_1967) emit_14 <= _mux_1982;
+    else if (_or_1811) emit_14 <= _mux_1826;
   end
   always @(posedge clk) begin
     if (rst) emit_15 <= 32'h00000000;
-    else if (_or_1967) emit_15 <= _mux_1983;
+    else if (_or_1811) emit_15 <= _mux_1827;
   end
   always @(posedge clk) begin
     if (rst) emit_16 <= 32'h00000000;
-    else if (_or_1967) emit_16 <= _mux_1984;
+    else if (_or_1811) emit_16 <= _mux_1828;
   end
   always @(posedge clk) begin
     if (rst) emit_17 <= 32'h00000000;
-    else if (_or_1967) emit_17 <= _mux_1985;
+    else if (_or_1811) emit_17 <= _mux_1829;
   end
   always @(posedge clk) begin
     if (rst) emit_18 <= 32'h00000000;
-    else if (_or_1967) emit_18 <= _mux_1986;
+    else if (_or_1811) emit_18 <= _mux_1830;
   end
   always @(posedge clk) begin
     if (rst) emit_19 <= 32'h00000000;
-    else if (_or_1967) emit_19 <= _mux_1987;
+    else if (_or_1811) emit_19 <= _mux_1831;
   end
   always @(posedge clk) begin
     if (rst) emit_20 <= 32'h00000000;
-    else if (_or_1967) emit_20 <= _mux_1988;
+    else if (_or_1811) emit_20 <= _mux_1832;
   end
   always @(posedge clk) begin
     if (rst) emit_21 <= 32'h00000000;
-    else if (_or_1967) emit_21 <= _mux_1989;
+    else if (_or_1811) emit_21 <= _mux_1833;
   end
   always @(posedge clk) begin
     if (rst) emit_22 <= 32'h00000000;
-    else if (_or_1967) emit_22 <= _mux_1990;
+    else if (_or_1811) emit_22 <= _mux_1834;
   end
   always @(posedge clk) begin
     if (rst) emit_23 <= 32'h00000000;
-    else if (_or_1967) emit_23 <= _mux_1991;
+    else if (_or_1811) emit_23 <= _mux_1835;
   end
   always @(posedge clk) begin
     if (rst) ret_hit_0 <= 1'b0;
@@ -4955,42 +4955,42 @@ module rsdmm (
   assign resp_rdata_5 = emit_5;
   assign resp_rdata_6 = emit_6;
   assign resp_rdata_7 = emit_7;
-  assign _mux_1956 = _and_59 ? _add_144 : 2'h0;
-  assign _or_1957 = _and_59 | transfer;
-  assign _and_1958 = _and_59 & _eq_136;
-  assign _and_1959 = _and_59 & _eq_138;
-  assign _and_1960 = _and_59 & _eq_140;
-  assign _mux_1961 = transfer ? 5'h00 : _add_330;
-  assign _or_1962 = transfer | _eq_32;
-  assign _and_1963 = _eq_32 & window_end;
-  assign _mux_1964 = transfer ? issue_Window : issue_Idle;
-  assign _or_1965 = transfer | _and_1963;
-  assign _mux_1966 = _and_1616 ? 2'h3 : _sub_1788;
-  assign _or_1967 = _and_1616 | _not_1615;
-  assign _mux_1968 = _and_1616 ? _mux_1647 : emit_8;
-  assign _mux_1969 = _and_1616 ? _mux_1653 : emit_9;
-  assign _mux_1970 = _and_1616 ? _mux_1659 : emit_10;
-  assign _mux_1971 = _and_1616 ? _mux_1665 : emit_11;
-  assign _mux_1972 = _and_1616 ? _mux_1671 : emit_12;
-  assign _mux_1973 = _and_1616 ? _mux_1677 : emit_13;
-  assign _mux_1974 = _and_1616 ? _mux_1683 : emit_14;
-  assign _mux_1975 = _and_1616 ? _mux_1689 : emit_15;
-  assign _mux_1976 = _and_1616 ? _mux_1695 : emit_16;
-  assign _mux_1977 = _and_1616 ? _mux_1701 : emit_17;
-  assign _mux_1978 = _and_1616 ? _mux_1707 : emit_18;
-  assign _mux_1979 = _and_1616 ? _mux_1713 : emit_19;
-  assign _mux_1980 = _and_1616 ? _mux_1719 : emit_20;
-  assign _mux_1981 = _and_1616 ? _mux_1725 : emit_21;
-  assign _mux_1982 = _and_1616 ? _mux_1731 : emit_22;
-  assign _mux_1983 = _and_1616 ? _mux_1737 : emit_23;
-  assign _mux_1984 = _and_1616 ? _mux_1743 : 32'h00000000;
-  assign _mux_1985 = _and_1616 ? _mux_1749 : 32'h00000000;
-  assign _mux_1986 = _and_1616 ? _mux_1755 : 32'h00000000;
-  assign _mux_1987 = _and_1616 ? _mux_1761 : 32'h00000000;
-  assign _mux_1988 = _and_1616 ? _mux_1767 : 32'h00000000;
-  assign _mux_1989 = _and_1616 ? _mux_1773 : 32'h00000000;
-  assign _mux_1990 = _and_1616 ? _mux_1779 : 32'h00000000;
-  assign _mux_1991 = _and_1616 ? _mux_1785 : 32'h00000000;
+  assign _mux_1800 = _and_59 ? _add_144 : 2'h0;
+  assign _or_1801 = _and_59 | transfer;
+  assign _and_1802 = _and_59 & _eq_136;
+  assign _and_1803 = _and_59 & _eq_138;
+  assign _and_1804 = _and_59 & _eq_140;
+  assign _mux_1805 = transfer ? 5'h00 : _add_330;
+  assign _or_1806 = transfer | _eq_32;
+  assign _and_1807 = _eq_32 & window_end;
+  assign _mux_1808 = transfer ? issue_Window : issue_Idle;
+  assign _or_1809 = transfer | _and_1807;
+  assign _mux_1810 = _and_1616 ? 2'h3 : _sub_1788;
+  assign _or_1811 = _and_1616 | _not_1615;
+  assign _mux_1812 = _and_1616 ? _mux_1647 : emit_8;
+  assign _mux_1813 = _and_1616 ? _mux_1653 : emit_9;
+  assign _mux_1814 = _and_1616 ? _mux_1659 : emit_10;
+  assign _mux_1815 = _and_1616 ? _mux_1665 : emit_11;
+  assign _mux_1816 = _and_1616 ? _mux_1671 : emit_12;
+  assign _mux_1817 = _and_1616 ? _mux_1677 : emit_13;
+  assign _mux_1818 = _and_1616 ? _mux_1683 : emit_14;
+  assign _mux_1819 = _and_1616 ? _mux_1689 : emit_15;
+  assign _mux_1820 = _and_1616 ? _mux_1695 : emit_16;
+  assign _mux_1821 = _and_1616 ? _mux_1701 : emit_17;
+  assign _mux_1822 = _and_1616 ? _mux_1707 : emit_18;
+  assign _mux_1823 = _and_1616 ? _mux_1713 : emit_19;
+  assign _mux_1824 = _and_1616 ? _mux_1719 : emit_20;
+  assign _mux_1825 = _and_1616 ? _mux_1725 : emit_21;
+  assign _mux_1826 = _and_1616 ? _mux_1731 : emit_22;
+  assign _mux_1827 = _and_1616 ? _mux_1737 : emit_23;
+  assign _mux_1828 = _and_1616 ? _mux_1743 : 32'h00000000;
+  assign _mux_1829 = _and_1616 ? _mux_1749 : 32'h00000000;
+  assign _mux_1830 = _and_1616 ? _mux_1755 : 32'h00000000;
+  assign _mux_1831 = _and_1616 ? _mux_1761 : 32'h00000000;
+  assign _mux_1832 = _and_1616 ? _mux_1767 : 32'h00000000;
+  assign _mux_1833 = _and_1616 ? _mux_1773 : 32'h00000000;
+  assign _mux_1834 = _and_1616 ? _mux_1779 : 32'h00000000;
+  assign _mux_1835 = _and_1616 ? _mux_1785 : 32'h00000000;
   always @(posedge clk) begin
     if (_and_1576) bank0[mmu3_row_0] <= mmu3_wdata_0;
   end
@@ -5171,119 +5171,119 @@ module rsdmm (
   );
   wire _unused_ok = &{1'b0, _eq_142, _rpu_load_0, _rpu_load_1, _rpu_load_2, _rpu_load_3, _rpu_load_4, _rpu_load_5, _rpu_load_6, _rpu_load_7};
 `ifdef FORMAL
-  wire _le_1801;
-  wire _le_1803;
-  wire _lt_1804;
-  wire _wire_1805;
-  wire _not_1808;
-  wire _or_1809;
-  wire _and_1810;
-  wire _and_1811;
-  wire _and_1812;
-  wire _and_1813;
-  wire [2:0] _zext_1814;
-  wire _le_1816;
-  wire _wire_1817;
-  wire _not_1820;
-  wire _or_1821;
-  wire _and_1822;
-  wire _not_1823;
-  wire _and_1824;
-  wire _not_1825;
-  wire _and_1826;
-  wire _lt_1828;
-  wire _wire_1829;
-  wire _not_1832;
-  wire _or_1833;
-  wire _and_1834;
-  wire [2:0] _zext_1835;
   wire _le_1837;
-  wire _wire_1838;
-  wire _not_1841;
-  wire _or_1842;
-  wire _and_1843;
+  wire _le_1839;
+  wire _lt_1840;
+  wire _wire_1841;
   wire _not_1844;
-  wire _and_1845;
-  wire _not_1846;
+  wire _or_1845;
+  wire _and_1846;
   wire _and_1847;
-  wire _lt_1849;
-  wire _wire_1850;
-  wire _not_1853;
-  wire _or_1854;
-  wire _and_1855;
-  wire [2:0] _zext_1856;
-  wire _le_1858;
-  wire _wire_1859;
-  wire _not_1862;
-  wire _or_1863;
-  wire _and_1864;
-  wire _not_1865;
-  wire _and_1866;
-  wire _lt_1868;
-  wire _wire_1869;
-  wire _not_1872;
-  wire _or_1873;
-  wire _and_1874;
-  wire [2:0] _zext_1875;
-  wire _le_1877;
-  wire _wire_1878;
-  wire _not_1881;
-  wire _or_1882;
+  wire _and_1848;
+  wire _and_1849;
+  wire [2:0] _zext_1850;
+  wire _le_1852;
+  wire _wire_1853;
+  wire _not_1856;
+  wire _or_1857;
+  wire _and_1858;
+  wire _not_1859;
+  wire _and_1860;
+  wire _not_1861;
+  wire _and_1862;
+  wire _lt_1864;
+  wire _wire_1865;
+  wire _not_1868;
+  wire _or_1869;
+  wire _and_1870;
+  wire [2:0] _zext_1871;
+  wire _le_1873;
+  wire _wire_1874;
+  wire _not_1877;
+  wire _or_1878;
+  wire _and_1879;
+  wire _not_1880;
+  wire _and_1881;
+  wire _not_1882;
   wire _and_1883;
   wire _lt_1885;
   wire _wire_1886;
   wire _not_1889;
   wire _or_1890;
   wire _and_1891;
-  wire _le_1893;
-  wire _wire_1894;
-  wire _not_1897;
-  wire _or_1898;
-  reg [4:0] ghost_owed;
-  wire _eq_1901;
-  wire _or_1902;
-  wire _mux_1903;
-  wire _not_1904;
-  wire _and_1905;
-  wire [4:0] _zext_1906;
-  wire [4:0] _add_1907;
-  wire [4:0] _zext_1908;
-  wire [4:0] _sub_1909;
-  wire [4:0] _zext_1912;
-  wire [4:0] _mux_1913;
-  wire [4:0] _zext_1914;
-  wire [4:0] _add_1915;
-  wire _not_1916;
-  wire _and_1917;
-  wire [4:0] _mux_1919;
-  wire [4:0] _add_1920;
-  wire _and_1921;
-  wire _and_1922;
-  wire [4:0] _mux_1924;
-  wire [4:0] _add_1925;
-  wire _and_1926;
+  wire [2:0] _zext_1892;
+  wire _le_1894;
+  wire _wire_1895;
+  wire _not_1898;
+  wire _or_1899;
+  wire _and_1900;
+  wire _not_1901;
+  wire _and_1902;
+  wire _lt_1904;
+  wire _wire_1905;
+  wire _not_1908;
+  wire _or_1909;
+  wire _and_1910;
+  wire [2:0] _zext_1911;
+  wire _le_1913;
+  wire _wire_1914;
+  wire _not_1917;
+  wire _or_1918;
+  wire _and_1919;
+  wire _lt_1921;
+  wire _wire_1922;
+  wire _not_1925;
+  wire _or_1926;
   wire _and_1927;
-  wire [4:0] _mux_1929;
-  wire [4:0] _add_1930;
-  wire _and_1931;
-  wire _and_1932;
-  wire [4:0] _mux_1934;
-  wire [4:0] _add_1935;
-  wire _and_1936;
-  wire [4:0] _mux_1938;
-  wire [4:0] _add_1939;
-  wire _eq_1940;
-  wire _eq_1942;
-  wire _not_1943;
-  wire _wire_1944;
-  wire _not_1947;
-  wire _or_1948;
-  wire _eq_1949;
-  wire _and_1950;
-  wire _gt_1952;
+  wire _le_1929;
+  wire _wire_1930;
+  wire _not_1933;
+  wire _or_1934;
+  reg [4:0] ghost_owed;
+  wire _eq_1937;
+  wire _or_1938;
+  wire _mux_1939;
+  wire _not_1940;
+  wire _and_1941;
+  wire [4:0] _zext_1942;
+  wire [4:0] _add_1943;
+  wire [4:0] _zext_1944;
+  wire [4:0] _sub_1945;
+  wire [4:0] _zext_1948;
+  wire [4:0] _mux_1949;
+  wire [4:0] _zext_1950;
+  wire [4:0] _add_1951;
+  wire _not_1952;
   wire _and_1953;
-  wire _not_1954;
-  wire _and_1955;
+  wire [4:0] _mux_1955;
+  wire [4:0] _add_1956;
+  wire _and_1957;
+  wire _and_1958;
+  wire [4:0] _mux_1960;
+  wire [4:0] _add_1961;
+  wire _and_1962;
+  wire _and_1963;
+  wire [4:0] _mux_1965;
+  wire [4:0] _add_1966;
+  wire _and_1967;
+  wire _and_1968;
+  wire [4:0] _mux_1970;
+  wire [4:0] _add_1971;
+  wire _and_1972;
+  wire [4:0] _mux_1974;
+  wire [4:0] _add_1975;
+  wire _eq_1976;
+  wire _eq_1978;
+  wire _not_1979;
+  wire _wire_1980;
+  wire _not_1983;
+  wire _or_1984;
+  wire _eq_1985;
+  wire _and_1986;
+  wire _gt_1988;
+  wire _and_1989;
+  wire _not_1990;
+  wire _and_1991;
   wire _mux_1992;
   wire _mux_1993;
   wire _mux_1994;
@@ -5295,158 +5295,158 @@ module rsdmm (
   wire _mux_2000;
   wire _mux_2001;
   wire _mux_2002;
-  assign _le_1801 = 1'b1;
-  assign _le_1803 = 1'b1;
-  assign _lt_1804 = t < window;
-  assign _wire_1805 = _mux_1992;
-  assign _not_1808 = ~_wire_1805;
-  assign _or_1809 = _not_1808 | _lt_1804;
-  assign _and_1810 = mmu1_valid & mmu1_last;
-  assign _and_1811 = mmu2_valid & mmu2_last;
-  assign _and_1812 = mmu3_valid & mmu3_last;
-  assign _and_1813 = _and_1810 & mmu1_read;
-  assign _zext_1814 = {1'd0, emit_left};
-  assign _le_1816 = _zext_1814 <= 3'h4;
-  assign _wire_1817 = _mux_1993;
-  assign _not_1820 = ~_wire_1817;
-  assign _or_1821 = _not_1820 | _le_1816;
-  assign _and_1822 = _and_1810 & _and_1811;
-  assign _not_1823 = ~_and_1822;
-  assign _and_1824 = _and_1810 & _and_1812;
-  assign _not_1825 = ~_and_1824;
-  assign _and_1826 = _eq_32 & _and_1810;
-  assign _lt_1828 = t < 5'h01;
-  assign _wire_1829 = _mux_1994;
-  assign _not_1832 = ~_wire_1829;
-  assign _or_1833 = _not_1832 | _lt_1828;
-  assign _and_1834 = _and_1811 & mmu2_read;
-  assign _zext_1835 = {1'd0, emit_left};
-  assign _le_1837 = _zext_1835 <= 3'h3;
-  assign _wire_1838 = _mux_1995;
-  assign _not_1841 = ~_wire_1838;
-  assign _or_1842 = _not_1841 | _le_1837;
-  assign _and_1843 = _and_1811 & _and_1812;
-  assign _not_1844 = ~_and_1843;
-  assign _and_1845 = _and_1811 & ret_last;
-  assign _not_1846 = ~_and_1845;
-  assign _and_1847 = _eq_32 & _and_1811;
-  assign _lt_1849 = t < 5'h02;
-  assign _wire_1850 = _mux_1996;
-  assign _not_1853 = ~_wire_1850;
-  assign _or_1854 = _not_1853 | _lt_1849;
-  assign _and_1855 = _and_1812 & mmu3_read;
-  assign _zext_1856 = {1'd0, emit_left};
-  assign _le_1858 = _zext_1856 <= 3'h2;
-  assign _wire_1859 = _mux_1997;
-  assign _not_1862 = ~_wire_1859;
-  assign _or_1863 = _not_1862 | _le_1858;
-  assign _and_1864 = _and_1812 & ret_last;
-  assign _not_1865 = ~_and_1864;
-  assign _and_1866 = _eq_32 & _and_1812;
-  assign _lt_1868 = t < 5'h03;
-  assign _wire_1869 = _mux_1998;
-  assign _not_1872 = ~_wire_1869;
-  assign _or_1873 = _not_1872 | _lt_1868;
-  assign _and_1874 = ret_last & ret_read;
-  assign _zext_1875 = {1'd0, emit_left};
-  assign _le_1877 = _zext_1875 <= 3'h1;
-  assign _wire_1878 = _mux_1999;
-  assign _not_1881 = ~_wire_1878;
-  assign _or_1882 = _not_1881 | _le_1877;
-  assign _and_1883 = _eq_32 & ret_last;
-  assign _lt_1885 = t < 5'h04;
-  assign _wire_1886 = _mux_2000;
+  assign _le_1837 = 1'b1;
+  assign _le_1839 = 1'b1;
+  assign _lt_1840 = t < window;
+  assign _wire_1841 = _mux_1992;
+  assign _not_1844 = ~_wire_1841;
+  assign _or_1845 = _not_1844 | _lt_1840;
+  assign _and_1846 = mmu1_valid & mmu1_last;
+  assign _and_1847 = mmu2_valid & mmu2_last;
+  assign _and_1848 = mmu3_valid & mmu3_last;
+  assign _and_1849 = _and_1846 & mmu1_read;
+  assign _zext_1850 = {1'd0, emit_left};
+  assign _le_1852 = _zext_1850 <= 3'h4;
+  assign _wire_1853 = _mux_1993;
+  assign _not_1856 = ~_wire_1853;
+  assign _or_1857 = _not_1856 | _le_1852;
+  assign _and_1858 = _and_1846 & _and_1847;
+  assign _not_1859 = ~_and_1858;
+  assign _and_1860 = _and_1846 & _and_1848;
+  assign _not_1861 = ~_and_1860;
+  assign _and_1862 = _eq_32 & _and_1846;
+  assign _lt_1864 = t < 5'h01;
+  assign _wire_1865 = _mux_1994;
+  assign _not_1868 = ~_wire_1865;
+  assign _or_1869 = _not_1868 | _lt_1864;
+  assign _and_1870 = _and_1847 & mmu2_read;
+  assign _zext_1871 = {1'd0, emit_left};
+  assign _le_1873 = _zext_1871 <= 3'h3;
+  assign _wire_1874 = _mux_1995;
+  assign _not_1877 = ~_wire_1874;
+  assign _or_1878 = _not_1877 | _le_1873;
+  assign _and_1879 = _and_1847 & _and_1848;
+  assign _not_1880 = ~_and_1879;
+  assign _and_1881 = _and_1847 & ret_last;
+  assign _not_1882 = ~_and_1881;
+  assign _and_1883 = _eq_32 & _and_1847;
+  assign _lt_1885 = t < 5'h02;
+  assign _wire_1886 = _mux_1996;
   assign _not_1889 = ~_wire_1886;
   assign _or_1890 = _not_1889 | _lt_1885;
-  assign _and_1891 = ret_read & ret_last;
-  assign _le_1893 = emit_left <= 2'h1;
-  assign _wire_1894 = _mux_2001;
-  assign _not_1897 = ~_wire_1894;
-  assign _or_1898 = _not_1897 | _le_1893;
+  assign _and_1891 = _and_1848 & mmu3_read;
+  assign _zext_1892 = {1'd0, emit_left};
+  assign _le_1894 = _zext_1892 <= 3'h2;
+  assign _wire_1895 = _mux_1997;
+  assign _not_1898 = ~_wire_1895;
+  assign _or_1899 = _not_1898 | _le_1894;
+  assign _and_1900 = _and_1848 & ret_last;
+  assign _not_1901 = ~_and_1900;
+  assign _and_1902 = _eq_32 & _and_1848;
+  assign _lt_1904 = t < 5'h03;
+  assign _wire_1905 = _mux_1998;
+  assign _not_1908 = ~_wire_1905;
+  assign _or_1909 = _not_1908 | _lt_1904;
+  assign _and_1910 = ret_last & ret_read;
+  assign _zext_1911 = {1'd0, emit_left};
+  assign _le_1913 = _zext_1911 <= 3'h1;
+  assign _wire_1914 = _mux_1999;
+  assign _not_1917 = ~_wire_1914;
+  assign _or_1918 = _not_1917 | _le_1913;
+  assign _and_1919 = _eq_32 & ret_last;
+  assign _lt_1921 = t < 5'h04;
+  assign _wire_1922 = _mux_2000;
+  assign _not_1925 = ~_wire_1922;
+  assign _or_1926 = _not_1925 | _lt_1921;
+  assign _and_1927 = ret_read & ret_last;
+  assign _le_1929 = emit_left <= 2'h1;
+  assign _wire_1930 = _mux_2001;
+  assign _not_1933 = ~_wire_1930;
+  assign _or_1934 = _not_1933 | _le_1929;
   always @(posedge clk) begin
     if (rst) ghost_owed <= 5'h00;
-    else ghost_owed <= _sub_1909;
+    else ghost_owed <= _sub_1945;
   end
-  assign _eq_1901 = collected == 2'h0;
-  assign _or_1902 = _eq_52 | _eq_1901;
-  assign _mux_1903 = _or_1902 ? req_write : col_write;
-  assign _not_1904 = ~_mux_1903;
-  assign _and_1905 = _and_59 & _not_1904;
-  assign _zext_1906 = {4'd0, _and_1905};
-  assign _add_1907 = ghost_owed + _zext_1906;
-  assign _zext_1908 = {4'd0, resp_valid};
-  assign _sub_1909 = _add_1907 - _zext_1908;
-  assign _zext_1912 = {3'd0, collected};
-  assign _mux_1913 = col_write ? 5'h00 : _zext_1912;
-  assign _zext_1914 = {3'd0, emit_left};
-  assign _add_1915 = _mux_1913 + _zext_1914;
-  assign _not_1916 = ~iss_write;
-  assign _and_1917 = _eq_32 & _not_1916;
-  assign _mux_1919 = _and_1917 ? 5'h03 : 5'h00;
-  assign _add_1920 = _add_1915 + _mux_1919;
-  assign _and_1921 = mmu1_valid & mmu1_last;
-  assign _and_1922 = _and_1921 & mmu1_read;
-  assign _mux_1924 = _and_1922 ? 5'h03 : 5'h00;
-  assign _add_1925 = _add_1920 + _mux_1924;
-  assign _and_1926 = mmu2_valid & mmu2_last;
-  assign _and_1927 = _and_1926 & mmu2_read;
-  assign _mux_1929 = _and_1927 ? 5'h03 : 5'h00;
-  assign _add_1930 = _add_1925 + _mux_1929;
-  assign _and_1931 = mmu3_valid & mmu3_last;
-  assign _and_1932 = _and_1931 & mmu3_read;
-  assign _mux_1934 = _and_1932 ? 5'h03 : 5'h00;
-  assign _add_1935 = _add_1930 + _mux_1934;
-  assign _and_1936 = ret_read & ret_last;
-  assign _mux_1938 = _and_1936 ? 5'h03 : 5'h00;
-  assign _add_1939 = _add_1935 + _mux_1938;
-  assign _eq_1940 = ghost_owed == _add_1939;
-  assign _eq_1942 = ghost_owed == 5'h00;
-  assign _not_1943 = ~_eq_1942;
-  assign _wire_1944 = _mux_2002;
-  assign _not_1947 = ~_wire_1944;
-  assign _or_1948 = _not_1947 | _not_1943;
-  assign _eq_1949 = issue == issue_Idle;
-  assign _and_1950 = window_end & transfer;
-  assign _gt_1952 = window > 5'h03;
-  assign _and_1953 = _eq_32 & _gt_1952;
-  assign _not_1954 = ~req_ready;
-  assign _and_1955 = req_valid & _not_1954;
+  assign _eq_1937 = collected == 2'h0;
+  assign _or_1938 = _eq_52 | _eq_1937;
+  assign _mux_1939 = _or_1938 ? req_write : col_write;
+  assign _not_1940 = ~_mux_1939;
+  assign _and_1941 = _and_59 & _not_1940;
+  assign _zext_1942 = {4'd0, _and_1941};
+  assign _add_1943 = ghost_owed + _zext_1942;
+  assign _zext_1944 = {4'd0, resp_valid};
+  assign _sub_1945 = _add_1943 - _zext_1944;
+  assign _zext_1948 = {3'd0, collected};
+  assign _mux_1949 = col_write ? 5'h00 : _zext_1948;
+  assign _zext_1950 = {3'd0, emit_left};
+  assign _add_1951 = _mux_1949 + _zext_1950;
+  assign _not_1952 = ~iss_write;
+  assign _and_1953 = _eq_32 & _not_1952;
+  assign _mux_1955 = _and_1953 ? 5'h03 : 5'h00;
+  assign _add_1956 = _add_1951 + _mux_1955;
+  assign _and_1957 = mmu1_valid & mmu1_last;
+  assign _and_1958 = _and_1957 & mmu1_read;
+  assign _mux_1960 = _and_1958 ? 5'h03 : 5'h00;
+  assign _add_1961 = _add_1956 + _mux_1960;
+  assign _and_1962 = mmu2_valid & mmu2_last;
+  assign _and_1963 = _and_1962 & mmu2_read;
+  assign _mux_1965 = _and_1963 ? 5'h03 : 5'h00;
+  assign _add_1966 = _add_1961 + _mux_1965;
+  assign _and_1967 = mmu3_valid & mmu3_last;
+  assign _and_1968 = _and_1967 & mmu3_read;
+  assign _mux_1970 = _and_1968 ? 5'h03 : 5'h00;
+  assign _add_1971 = _add_1966 + _mux_1970;
+  assign _and_1972 = ret_read & ret_last;
+  assign _mux_1974 = _and_1972 ? 5'h03 : 5'h00;
+  assign _add_1975 = _add_1971 + _mux_1974;
+  assign _eq_1976 = ghost_owed == _add_1975;
+  assign _eq_1978 = ghost_owed == 5'h00;
+  assign _not_1979 = ~_eq_1978;
+  assign _wire_1980 = _mux_2002;
+  assign _not_1983 = ~_wire_1980;
+  assign _or_1984 = _not_1983 | _not_1979;
+  assign _eq_1985 = issue == issue_Idle;
+  assign _and_1986 = window_end & transfer;
+  assign _gt_1988 = window > 5'h03;
+  assign _and_1989 = _eq_32 & _gt_1988;
+  assign _not_1990 = ~req_ready;
+  assign _and_1991 = req_valid & _not_1990;
   assign _mux_1992 = _eq_32 ? 1'b1 : 1'b0;
-  assign _mux_1993 = _and_1813 ? 1'b1 : 1'b0;
-  assign _mux_1994 = _and_1826 ? 1'b1 : 1'b0;
-  assign _mux_1995 = _and_1834 ? 1'b1 : 1'b0;
-  assign _mux_1996 = _and_1847 ? 1'b1 : 1'b0;
-  assign _mux_1997 = _and_1855 ? 1'b1 : 1'b0;
-  assign _mux_1998 = _and_1866 ? 1'b1 : 1'b0;
-  assign _mux_1999 = _and_1874 ? 1'b1 : 1'b0;
-  assign _mux_2000 = _and_1883 ? 1'b1 : 1'b0;
-  assign _mux_2001 = _and_1891 ? 1'b1 : 1'b0;
+  assign _mux_1993 = _and_1849 ? 1'b1 : 1'b0;
+  assign _mux_1994 = _and_1862 ? 1'b1 : 1'b0;
+  assign _mux_1995 = _and_1870 ? 1'b1 : 1'b0;
+  assign _mux_1996 = _and_1883 ? 1'b1 : 1'b0;
+  assign _mux_1997 = _and_1891 ? 1'b1 : 1'b0;
+  assign _mux_1998 = _and_1902 ? 1'b1 : 1'b0;
+  assign _mux_1999 = _and_1910 ? 1'b1 : 1'b0;
+  assign _mux_2000 = _and_1919 ? 1'b1 : 1'b0;
+  assign _mux_2001 = _and_1927 ? 1'b1 : 1'b0;
   assign _mux_2002 = resp_valid ? 1'b1 : 1'b0;
-  wire _assert_collected_le_s = rst | _le_1801; // collect holds more than s warps
-  wire _assert_left_le_s = rst | _le_1803; // emit has more than s warps to answer
-  wire _assert_t_in_window = rst | _or_1809; // the issue window ran past max(s, c) cycles
-  wire _assert_emit_ready_3 = rst | _or_1821; // a read's last stage is on its way and emit cannot finish the super warp before it
-  wire _assert_last_stages_apart_3_2 = rst | _not_1823; // two last stages in flight fewer than s cycles apart
-  wire _assert_last_stages_apart_3_1 = rst | _not_1825; // two last stages in flight fewer than s cycles apart
-  wire _assert_window_after_3 = rst | _or_1833; // a last stage in flight left after the window it precedes opened
-  wire _assert_emit_ready_2 = rst | _or_1842; // a read's last stage is on its way and emit cannot finish the super warp before it
-  wire _assert_last_stages_apart_2_1 = rst | _not_1844; // two last stages in flight fewer than s cycles apart
-  wire _assert_last_stages_apart_2_0 = rst | _not_1846; // two last stages in flight fewer than s cycles apart
-  wire _assert_window_after_2 = rst | _or_1854; // a last stage in flight left after the window it precedes opened
-  wire _assert_emit_ready_1 = rst | _or_1863; // a read's last stage is on its way and emit cannot finish the super warp before it
-  wire _assert_last_stages_apart_1_0 = rst | _not_1865; // two last stages in flight fewer than s cycles apart
-  wire _assert_window_after_1 = rst | _or_1873; // a last stage in flight left after the window it precedes opened
-  wire _assert_emit_ready_0 = rst | _or_1882; // a read's last stage is on its way and emit cannot finish the super warp before it
-  wire _assert_window_after_0 = rst | _or_1890; // a last stage in flight left after the window it precedes opened
-  wire _assert_responses_never_overlap = rst | _or_1898; // a read super warp finished while emit still answered the one before
-  wire _assert_owed_is_held = rst | _eq_1940; // the responses owed are not the read warps the memory holds: one was lost or invented
-  wire _assert_response_owed = rst | _or_1948; // a response came with none owed
-  wire _cover_state_idle = ~rst & _eq_1949;
+  wire _assert_collected_le_s = rst | _le_1837; // collect holds more than s warps
+  wire _assert_left_le_s = rst | _le_1839; // emit has more than s warps to answer
+  wire _assert_t_in_window = rst | _or_1845; // the issue window ran past max(s, c) cycles
+  wire _assert_emit_ready_3 = rst | _or_1857; // a read's last stage is on its way and emit cannot finish the super warp before it
+  wire _assert_last_stages_apart_3_2 = rst | _not_1859; // two last stages in flight fewer than s cycles apart
+  wire _assert_last_stages_apart_3_1 = rst | _not_1861; // two last stages in flight fewer than s cycles apart
+  wire _assert_window_after_3 = rst | _or_1869; // a last stage in flight left after the window it precedes opened
+  wire _assert_emit_ready_2 = rst | _or_1878; // a read's last stage is on its way and emit cannot finish the super warp before it
+  wire _assert_last_stages_apart_2_1 = rst | _not_1880; // two last stages in flight fewer than s cycles apart
+  wire _assert_last_stages_apart_2_0 = rst | _not_1882; // two last stages in flight fewer than s cycles apart
+  wire _assert_window_after_2 = rst | _or_1890; // a last stage in flight left after the window it precedes opened
+  wire _assert_emit_ready_1 = rst | _or_1899; // a read's last stage is on its way and emit cannot finish the super warp before it
+  wire _assert_last_stages_apart_1_0 = rst | _not_1901; // two last stages in flight fewer than s cycles apart
+  wire _assert_window_after_1 = rst | _or_1909; // a last stage in flight left after the window it precedes opened
+  wire _assert_emit_ready_0 = rst | _or_1918; // a read's last stage is on its way and emit cannot finish the super warp before it
+  wire _assert_window_after_0 = rst | _or_1926; // a last stage in flight left after the window it precedes opened
+  wire _assert_responses_never_overlap = rst | _or_1934; // a read super warp finished while emit still answered the one before
+  wire _assert_owed_is_held = rst | _eq_1976; // the responses owed are not the read warps the memory holds: one was lost or invented
+  wire _assert_response_owed = rst | _or_1984; // a response came with none owed
+  wire _cover_state_idle = ~rst & _eq_1985;
   wire _cover_state_window = ~rst & _eq_32;
-  wire _cover_window_after_window = ~rst & _and_1950;
-  wire _cover_congestion_stretches_window = ~rst & _and_1953;
+  wire _cover_window_after_window = ~rst & _and_1986;
+  wire _cover_congestion_stretches_window = ~rst & _and_1989;
   wire _cover_cfg_write = ~rst & _and_41;
-  wire _cover_warp_refused = ~rst & _and_1955;
+  wire _cover_warp_refused = ~rst & _and_1991;
   wire _cover_response = ~rst & resp_valid;
   always @* begin
     assert (_assert_collected_le_s);

@@ -364,19 +364,19 @@ module sams_q2 (
   wire _and_376;
   wire [1:0] _cat_377;
   wire [7:0] _cat_378;
-  wire [31:0] _mux_419;
-  wire _or_420;
-  wire _and_421;
-  wire [31:0] _mux_422;
-  wire _or_423;
-  wire _and_424;
-  wire [31:0] _mux_425;
-  wire _or_426;
-  wire _and_427;
-  wire [31:0] _mux_428;
-  wire _or_429;
-  wire _and_430;
-  wire [3:0] _mux_431;
+  wire [31:0] _mux_379;
+  wire _or_380;
+  wire _and_381;
+  wire [31:0] _mux_382;
+  wire _or_383;
+  wire _and_384;
+  wire [31:0] _mux_385;
+  wire _or_386;
+  wire _and_387;
+  wire [31:0] _mux_388;
+  wire _or_389;
+  wire _and_390;
+  wire [3:0] _mux_391;
   wire _agu_wide;
   reg [31:0] bank0_0 [0:8191];
   reg [31:0] bank0_1 [0:8191];
@@ -396,7 +396,7 @@ module sams_q2 (
   end
   always @(posedge clk) begin
     if (rst) pending <= 4'h0;
-    else pending <= _mux_431;
+    else pending <= _mux_391;
   end
   always @(posedge clk) begin
     if (rst) first <= 1'b0;
@@ -776,25 +776,25 @@ module sams_q2 (
   assign resp_valid = resp_valid_q;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_0 <= 32'h00000000;
-    else if (_and_421) resp_rdata_q_0 <= _mux_419;
+    else if (_and_381) resp_rdata_q_0 <= _mux_379;
   end
   assign _slice_328 = s2_served[0];
   assign resp_rdata_0 = resp_rdata_q_0;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_1 <= 32'h00000000;
-    else if (_and_424) resp_rdata_q_1 <= _mux_422;
+    else if (_and_384) resp_rdata_q_1 <= _mux_382;
   end
   assign _slice_331 = s2_served[1];
   assign resp_rdata_1 = resp_rdata_q_1;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_2 <= 32'h00000000;
-    else if (_and_427) resp_rdata_q_2 <= _mux_425;
+    else if (_and_387) resp_rdata_q_2 <= _mux_385;
   end
   assign _slice_334 = s2_served[2];
   assign resp_rdata_2 = resp_rdata_q_2;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_3 <= 32'h00000000;
-    else if (_and_430) resp_rdata_q_3 <= _mux_428;
+    else if (_and_390) resp_rdata_q_3 <= _mux_388;
   end
   assign _slice_337 = s2_served[3];
   assign resp_rdata_3 = resp_rdata_q_3;
@@ -865,19 +865,19 @@ module sams_q2 (
   assign _and_376 = _slice_374 & _slice_375;
   assign _cat_377 = {_slice_373, _and_376};
   assign _cat_378 = {wide_mask_7, wide_mask_6, wide_mask_5, wide_mask_4, wide_mask_3, wide_mask_2, wide_mask_1, wide_mask_0};
-  assign _mux_419 = _slice_328 ? _outswitch_lane_rdata_0 : 32'h00000000;
-  assign _or_420 = _slice_328 | s2_first;
-  assign _and_421 = _and_322 & _or_420;
-  assign _mux_422 = _slice_331 ? _outswitch_lane_rdata_1 : 32'h00000000;
-  assign _or_423 = _slice_331 | s2_first;
-  assign _and_424 = _and_322 & _or_423;
-  assign _mux_425 = _slice_334 ? _outswitch_lane_rdata_2 : 32'h00000000;
-  assign _or_426 = _slice_334 | s2_first;
-  assign _and_427 = _and_322 & _or_426;
-  assign _mux_428 = _slice_337 ? _outswitch_lane_rdata_3 : 32'h00000000;
-  assign _or_429 = _slice_337 | s2_first;
-  assign _and_430 = _and_322 & _or_429;
-  assign _mux_431 = conflict_stall ? _and_215 : _and_370;
+  assign _mux_379 = _slice_328 ? _outswitch_lane_rdata_0 : 32'h00000000;
+  assign _or_380 = _slice_328 | s2_first;
+  assign _and_381 = _and_322 & _or_380;
+  assign _mux_382 = _slice_331 ? _outswitch_lane_rdata_1 : 32'h00000000;
+  assign _or_383 = _slice_331 | s2_first;
+  assign _and_384 = _and_322 & _or_383;
+  assign _mux_385 = _slice_334 ? _outswitch_lane_rdata_2 : 32'h00000000;
+  assign _or_386 = _slice_334 | s2_first;
+  assign _and_387 = _and_322 & _or_386;
+  assign _mux_388 = _slice_337 ? _outswitch_lane_rdata_3 : 32'h00000000;
+  assign _or_389 = _slice_337 | s2_first;
+  assign _and_390 = _and_322 & _or_389;
+  assign _mux_391 = conflict_stall ? _and_215 : _and_370;
   always @(posedge clk) begin
     if (_mux_234) bank0_0[_mux_230] <= _mux_236;
   end
@@ -1004,99 +1004,99 @@ module sams_q2 (
   );
   wire _unused_ok = &{1'b0, _or_101, _or_132, _or_163, _or_194, _not_361, _agu_wide};
 `ifdef FORMAL
-  wire [2:0] _zext_379;
-  wire [2:0] _zext_380;
-  wire [2:0] _add_381;
-  reg [2:0] ghost_reads;
-  wire _not_383;
-  wire _and_384;
-  wire [2:0] _zext_385;
-  wire [2:0] _add_386;
-  wire [2:0] _sub_387;
-  wire _not_388;
-  wire _and_389;
-  wire [2:0] _zext_390;
-  wire _and_391;
   wire [2:0] _zext_392;
-  wire [2:0] _add_393;
+  wire [2:0] _zext_393;
   wire [2:0] _add_394;
-  wire _ge_395;
-  wire _le_397;
-  wire _eq_398;
-  wire _ror_399;
-  wire _not_400;
-  wire _or_401;
-  wire [3:0] _not_402;
-  wire [3:0] _and_403;
-  wire _ror_404;
-  wire _not_405;
-  wire _ror_406;
-  wire _not_407;
-  wire _ror_408;
-  wire _or_409;
-  wire _not_410;
-  wire _ror_411;
-  wire _and_412;
-  wire _ror_413;
-  wire _not_414;
-  wire _and_415;
-  wire _and_416;
-  wire _and_417;
-  wire _and_418;
-  assign _zext_379 = {2'd0, resp_valid_q};
-  assign _zext_380 = {2'd0, wide_resp_valid};
-  assign _add_381 = _zext_379 + _zext_380;
+  reg [2:0] ghost_reads;
+  wire _not_396;
+  wire _and_397;
+  wire [2:0] _zext_398;
+  wire [2:0] _add_399;
+  wire [2:0] _sub_400;
+  wire _not_401;
+  wire _and_402;
+  wire [2:0] _zext_403;
+  wire _and_404;
+  wire [2:0] _zext_405;
+  wire [2:0] _add_406;
+  wire [2:0] _add_407;
+  wire _ge_408;
+  wire _le_410;
+  wire _eq_411;
+  wire _ror_412;
+  wire _not_413;
+  wire _or_414;
+  wire [3:0] _not_415;
+  wire [3:0] _and_416;
+  wire _ror_417;
+  wire _not_418;
+  wire _ror_419;
+  wire _not_420;
+  wire _ror_421;
+  wire _or_422;
+  wire _not_423;
+  wire _ror_424;
+  wire _and_425;
+  wire _ror_426;
+  wire _not_427;
+  wire _and_428;
+  wire _and_429;
+  wire _and_430;
+  wire _and_431;
+  assign _zext_392 = {2'd0, resp_valid_q};
+  assign _zext_393 = {2'd0, wide_resp_valid};
+  assign _add_394 = _zext_392 + _zext_393;
   always @(posedge clk) begin
     if (rst) ghost_reads <= 3'h0;
-    else ghost_reads <= _sub_387;
+    else ghost_reads <= _sub_400;
   end
-  assign _not_383 = ~_mux_367;
-  assign _and_384 = _or_366 & _not_383;
-  assign _zext_385 = {2'd0, _and_384};
-  assign _add_386 = ghost_reads + _zext_385;
-  assign _sub_387 = _add_386 - _add_381;
-  assign _not_388 = ~r1_write;
-  assign _and_389 = r1_valid & _not_388;
-  assign _zext_390 = {2'd0, _and_389};
-  assign _and_391 = s2_read & s2_last;
-  assign _zext_392 = {2'd0, _and_391};
-  assign _add_393 = _zext_390 + _zext_392;
-  assign _add_394 = _add_393 + _add_381;
-  assign _ge_395 = ghost_reads >= _add_381;
-  assign _le_397 = ghost_reads <= 3'h3;
-  assign _eq_398 = ghost_reads == _add_394;
-  assign _ror_399 = |pending;
-  assign _not_400 = ~_ror_399;
-  assign _or_401 = _not_400 | r1_valid;
-  assign _not_402 = ~pending;
-  assign _and_403 = served & _not_402;
-  assign _ror_404 = |_and_403;
-  assign _not_405 = ~_ror_404;
-  assign _ror_406 = |pending;
-  assign _not_407 = ~_ror_406;
-  assign _ror_408 = |served;
-  assign _or_409 = _not_407 | _ror_408;
-  assign _not_410 = ~conflict_stall;
-  assign _ror_411 = |pending;
-  assign _and_412 = r1_wide & _ror_411;
-  assign _ror_413 = _and_412;
-  assign _not_414 = ~_ror_413;
-  assign _and_415 = r1_valid & r1_wide;
-  assign _and_416 = _and_415 & r1_write;
-  assign _and_417 = wide_valid & req_valid;
-  assign _and_418 = _and_417 & wide_ready;
-  wire _assert_response_answers_a_read = rst | _ge_395; // a response is shown only for a read accepted and not yet answered
-  wire _assert_at_most_depth_reads = rst | _le_397; // at most three reads (stage 1, stage 2, the response registers) are outstanding
-  wire _assert_reads_in_flight = rst | _eq_398; // the reads outstanding are the reads stage 1, stage 2 and the response registers hold
-  wire _assert_lanes_wait_in_stage1 = rst | _or_401; // lanes wait only in a request stage 1 holds
-  wire _assert_serves_waiting_lanes = rst | _not_405; // a sub-access serves only lanes still waiting
-  wire _assert_sub_access_progresses = rst | _or_409; // while lanes wait, a sub-access serves at least one
+  assign _not_396 = ~_mux_367;
+  assign _and_397 = _or_366 & _not_396;
+  assign _zext_398 = {2'd0, _and_397};
+  assign _add_399 = ghost_reads + _zext_398;
+  assign _sub_400 = _add_399 - _add_394;
+  assign _not_401 = ~r1_write;
+  assign _and_402 = r1_valid & _not_401;
+  assign _zext_403 = {2'd0, _and_402};
+  assign _and_404 = s2_read & s2_last;
+  assign _zext_405 = {2'd0, _and_404};
+  assign _add_406 = _zext_403 + _zext_405;
+  assign _add_407 = _add_406 + _add_394;
+  assign _ge_408 = ghost_reads >= _add_394;
+  assign _le_410 = ghost_reads <= 3'h3;
+  assign _eq_411 = ghost_reads == _add_407;
+  assign _ror_412 = |pending;
+  assign _not_413 = ~_ror_412;
+  assign _or_414 = _not_413 | r1_valid;
+  assign _not_415 = ~pending;
+  assign _and_416 = served & _not_415;
+  assign _ror_417 = |_and_416;
+  assign _not_418 = ~_ror_417;
+  assign _ror_419 = |pending;
+  assign _not_420 = ~_ror_419;
+  assign _ror_421 = |served;
+  assign _or_422 = _not_420 | _ror_421;
+  assign _not_423 = ~conflict_stall;
+  assign _ror_424 = |pending;
+  assign _and_425 = r1_wide & _ror_424;
+  assign _ror_426 = _and_425;
+  assign _not_427 = ~_ror_426;
+  assign _and_428 = r1_valid & r1_wide;
+  assign _and_429 = _and_428 & r1_write;
+  assign _and_430 = wide_valid & req_valid;
+  assign _and_431 = _and_430 & wide_ready;
+  wire _assert_response_answers_a_read = rst | _ge_408; // a response is shown only for a read accepted and not yet answered
+  wire _assert_at_most_depth_reads = rst | _le_410; // at most three reads (stage 1, stage 2, the response registers) are outstanding
+  wire _assert_reads_in_flight = rst | _eq_411; // the reads outstanding are the reads stage 1, stage 2 and the response registers hold
+  wire _assert_lanes_wait_in_stage1 = rst | _or_414; // lanes wait only in a request stage 1 holds
+  wire _assert_serves_waiting_lanes = rst | _not_418; // a sub-access serves only lanes still waiting
+  wire _assert_sub_access_progresses = rst | _or_422; // while lanes wait, a sub-access serves at least one
   wire _cover_response = ~rst & resp_valid_q;
-  wire _assert_conflict_free = rst | _not_410; // an access conflicts in the layout of its stride's family (Theorem 2)
-  wire _assert_wide_has_no_waiting_lanes = rst | _not_414; // no lanes wait while stage 1 holds a wide request
-  wire _cover_wide_write = ~rst & _and_416;
+  wire _assert_conflict_free = rst | _not_423; // an access conflicts in the layout of its stride's family (Theorem 2)
+  wire _assert_wide_has_no_waiting_lanes = rst | _not_427; // no lanes wait while stage 1 holds a wide request
+  wire _cover_wide_write = ~rst & _and_429;
   wire _cover_wide_response = ~rst & wide_resp_valid;
-  wire _cover_wide_goes_first = ~rst & _and_418;
+  wire _cover_wide_goes_first = ~rst & _and_431;
   always @* begin
     assert (_assert_response_answers_a_read);
     assert (_assert_at_most_depth_reads);

@@ -848,31 +848,31 @@ module sams_q3 (
   wire _and_912;
   wire [1:0] _cat_913;
   wire [15:0] _cat_914;
-  wire [31:0] _mux_955;
-  wire _or_956;
-  wire _and_957;
-  wire [31:0] _mux_958;
-  wire _or_959;
-  wire _and_960;
-  wire [31:0] _mux_961;
-  wire _or_962;
-  wire _and_963;
-  wire [31:0] _mux_964;
-  wire _or_965;
-  wire _and_966;
-  wire [31:0] _mux_967;
-  wire _or_968;
-  wire _and_969;
-  wire [31:0] _mux_970;
-  wire _or_971;
-  wire _and_972;
-  wire [31:0] _mux_973;
-  wire _or_974;
-  wire _and_975;
-  wire [31:0] _mux_976;
-  wire _or_977;
-  wire _and_978;
-  wire [7:0] _mux_979;
+  wire [31:0] _mux_915;
+  wire _or_916;
+  wire _and_917;
+  wire [31:0] _mux_918;
+  wire _or_919;
+  wire _and_920;
+  wire [31:0] _mux_921;
+  wire _or_922;
+  wire _and_923;
+  wire [31:0] _mux_924;
+  wire _or_925;
+  wire _and_926;
+  wire [31:0] _mux_927;
+  wire _or_928;
+  wire _and_929;
+  wire [31:0] _mux_930;
+  wire _or_931;
+  wire _and_932;
+  wire [31:0] _mux_933;
+  wire _or_934;
+  wire _and_935;
+  wire [31:0] _mux_936;
+  wire _or_937;
+  wire _and_938;
+  wire [7:0] _mux_939;
   wire _agu_wide;
   reg [31:0] bank0_0 [0:4095];
   reg [31:0] bank0_1 [0:4095];
@@ -900,7 +900,7 @@ module sams_q3 (
   end
   always @(posedge clk) begin
     if (rst) pending <= 8'h00;
-    else pending <= _mux_979;
+    else pending <= _mux_939;
   end
   always @(posedge clk) begin
     if (rst) first <= 1'b0;
@@ -1812,49 +1812,49 @@ module sams_q3 (
   assign resp_valid = resp_valid_q;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_0 <= 32'h00000000;
-    else if (_and_957) resp_rdata_q_0 <= _mux_955;
+    else if (_and_917) resp_rdata_q_0 <= _mux_915;
   end
   assign _slice_836 = s2_served[0];
   assign resp_rdata_0 = resp_rdata_q_0;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_1 <= 32'h00000000;
-    else if (_and_960) resp_rdata_q_1 <= _mux_958;
+    else if (_and_920) resp_rdata_q_1 <= _mux_918;
   end
   assign _slice_839 = s2_served[1];
   assign resp_rdata_1 = resp_rdata_q_1;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_2 <= 32'h00000000;
-    else if (_and_963) resp_rdata_q_2 <= _mux_961;
+    else if (_and_923) resp_rdata_q_2 <= _mux_921;
   end
   assign _slice_842 = s2_served[2];
   assign resp_rdata_2 = resp_rdata_q_2;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_3 <= 32'h00000000;
-    else if (_and_966) resp_rdata_q_3 <= _mux_964;
+    else if (_and_926) resp_rdata_q_3 <= _mux_924;
   end
   assign _slice_845 = s2_served[3];
   assign resp_rdata_3 = resp_rdata_q_3;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_4 <= 32'h00000000;
-    else if (_and_969) resp_rdata_q_4 <= _mux_967;
+    else if (_and_929) resp_rdata_q_4 <= _mux_927;
   end
   assign _slice_848 = s2_served[4];
   assign resp_rdata_4 = resp_rdata_q_4;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_5 <= 32'h00000000;
-    else if (_and_972) resp_rdata_q_5 <= _mux_970;
+    else if (_and_932) resp_rdata_q_5 <= _mux_930;
   end
   assign _slice_851 = s2_served[5];
   assign resp_rdata_5 = resp_rdata_q_5;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_6 <= 32'h00000000;
-    else if (_and_975) resp_rdata_q_6 <= _mux_973;
+    else if (_and_935) resp_rdata_q_6 <= _mux_933;
   end
   assign _slice_854 = s2_served[6];
   assign resp_rdata_6 = resp_rdata_q_6;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_7 <= 32'h00000000;
-    else if (_and_978) resp_rdata_q_7 <= _mux_976;
+    else if (_and_938) resp_rdata_q_7 <= _mux_936;
   end
   assign _slice_857 = s2_served[7];
   assign resp_rdata_7 = resp_rdata_q_7;
@@ -1965,31 +1965,31 @@ module sams_q3 (
   assign _and_912 = _slice_910 & _slice_911;
   assign _cat_913 = {_slice_909, _and_912};
   assign _cat_914 = {wide_mask_15, wide_mask_14, wide_mask_13, wide_mask_12, wide_mask_11, wide_mask_10, wide_mask_9, wide_mask_8, wide_mask_7, wide_mask_6, wide_mask_5, wide_mask_4, wide_mask_3, wide_mask_2, wide_mask_1, wide_mask_0};
-  assign _mux_955 = _slice_836 ? _outswitch_lane_rdata_0 : 32'h00000000;
-  assign _or_956 = _slice_836 | s2_first;
-  assign _and_957 = _and_830 & _or_956;
-  assign _mux_958 = _slice_839 ? _outswitch_lane_rdata_1 : 32'h00000000;
-  assign _or_959 = _slice_839 | s2_first;
-  assign _and_960 = _and_830 & _or_959;
-  assign _mux_961 = _slice_842 ? _outswitch_lane_rdata_2 : 32'h00000000;
-  assign _or_962 = _slice_842 | s2_first;
-  assign _and_963 = _and_830 & _or_962;
-  assign _mux_964 = _slice_845 ? _outswitch_lane_rdata_3 : 32'h00000000;
-  assign _or_965 = _slice_845 | s2_first;
-  assign _and_966 = _and_830 & _or_965;
-  assign _mux_967 = _slice_848 ? _outswitch_lane_rdata_4 : 32'h00000000;
-  assign _or_968 = _slice_848 | s2_first;
-  assign _and_969 = _and_830 & _or_968;
-  assign _mux_970 = _slice_851 ? _outswitch_lane_rdata_5 : 32'h00000000;
-  assign _or_971 = _slice_851 | s2_first;
-  assign _and_972 = _and_830 & _or_971;
-  assign _mux_973 = _slice_854 ? _outswitch_lane_rdata_6 : 32'h00000000;
-  assign _or_974 = _slice_854 | s2_first;
-  assign _and_975 = _and_830 & _or_974;
-  assign _mux_976 = _slice_857 ? _outswitch_lane_rdata_7 : 32'h00000000;
-  assign _or_977 = _slice_857 | s2_first;
-  assign _and_978 = _and_830 & _or_977;
-  assign _mux_979 = conflict_stall ? _and_631 : _and_906;
+  assign _mux_915 = _slice_836 ? _outswitch_lane_rdata_0 : 32'h00000000;
+  assign _or_916 = _slice_836 | s2_first;
+  assign _and_917 = _and_830 & _or_916;
+  assign _mux_918 = _slice_839 ? _outswitch_lane_rdata_1 : 32'h00000000;
+  assign _or_919 = _slice_839 | s2_first;
+  assign _and_920 = _and_830 & _or_919;
+  assign _mux_921 = _slice_842 ? _outswitch_lane_rdata_2 : 32'h00000000;
+  assign _or_922 = _slice_842 | s2_first;
+  assign _and_923 = _and_830 & _or_922;
+  assign _mux_924 = _slice_845 ? _outswitch_lane_rdata_3 : 32'h00000000;
+  assign _or_925 = _slice_845 | s2_first;
+  assign _and_926 = _and_830 & _or_925;
+  assign _mux_927 = _slice_848 ? _outswitch_lane_rdata_4 : 32'h00000000;
+  assign _or_928 = _slice_848 | s2_first;
+  assign _and_929 = _and_830 & _or_928;
+  assign _mux_930 = _slice_851 ? _outswitch_lane_rdata_5 : 32'h00000000;
+  assign _or_931 = _slice_851 | s2_first;
+  assign _and_932 = _and_830 & _or_931;
+  assign _mux_933 = _slice_854 ? _outswitch_lane_rdata_6 : 32'h00000000;
+  assign _or_934 = _slice_854 | s2_first;
+  assign _and_935 = _and_830 & _or_934;
+  assign _mux_936 = _slice_857 ? _outswitch_lane_rdata_7 : 32'h00000000;
+  assign _or_937 = _slice_857 | s2_first;
+  assign _and_938 = _and_830 & _or_937;
+  assign _mux_939 = conflict_stall ? _and_631 : _and_906;
   always @(posedge clk) begin
     if (_mux_658) bank0_0[_mux_654] <= _mux_660;
   end
@@ -2224,99 +2224,99 @@ module sams_q3 (
   );
   wire _unused_ok = &{1'b0, _or_181, _or_240, _or_299, _or_358, _or_417, _or_476, _or_535, _or_594, _not_897, _agu_wide};
 `ifdef FORMAL
-  wire [2:0] _zext_915;
-  wire [2:0] _zext_916;
-  wire [2:0] _add_917;
+  wire [2:0] _zext_940;
+  wire [2:0] _zext_941;
+  wire [2:0] _add_942;
   reg [2:0] ghost_reads;
-  wire _not_919;
-  wire _and_920;
-  wire [2:0] _zext_921;
-  wire [2:0] _add_922;
-  wire [2:0] _sub_923;
-  wire _not_924;
-  wire _and_925;
-  wire [2:0] _zext_926;
-  wire _and_927;
-  wire [2:0] _zext_928;
-  wire [2:0] _add_929;
-  wire [2:0] _add_930;
-  wire _ge_931;
-  wire _le_933;
-  wire _eq_934;
-  wire _ror_935;
-  wire _not_936;
-  wire _or_937;
-  wire [7:0] _not_938;
-  wire [7:0] _and_939;
-  wire _ror_940;
-  wire _not_941;
-  wire _ror_942;
-  wire _not_943;
-  wire _ror_944;
-  wire _or_945;
-  wire _not_946;
-  wire _ror_947;
-  wire _and_948;
-  wire _ror_949;
-  wire _not_950;
-  wire _and_951;
+  wire _not_944;
+  wire _and_945;
+  wire [2:0] _zext_946;
+  wire [2:0] _add_947;
+  wire [2:0] _sub_948;
+  wire _not_949;
+  wire _and_950;
+  wire [2:0] _zext_951;
   wire _and_952;
-  wire _and_953;
-  wire _and_954;
-  assign _zext_915 = {2'd0, resp_valid_q};
-  assign _zext_916 = {2'd0, wide_resp_valid};
-  assign _add_917 = _zext_915 + _zext_916;
+  wire [2:0] _zext_953;
+  wire [2:0] _add_954;
+  wire [2:0] _add_955;
+  wire _ge_956;
+  wire _le_958;
+  wire _eq_959;
+  wire _ror_960;
+  wire _not_961;
+  wire _or_962;
+  wire [7:0] _not_963;
+  wire [7:0] _and_964;
+  wire _ror_965;
+  wire _not_966;
+  wire _ror_967;
+  wire _not_968;
+  wire _ror_969;
+  wire _or_970;
+  wire _not_971;
+  wire _ror_972;
+  wire _and_973;
+  wire _ror_974;
+  wire _not_975;
+  wire _and_976;
+  wire _and_977;
+  wire _and_978;
+  wire _and_979;
+  assign _zext_940 = {2'd0, resp_valid_q};
+  assign _zext_941 = {2'd0, wide_resp_valid};
+  assign _add_942 = _zext_940 + _zext_941;
   always @(posedge clk) begin
     if (rst) ghost_reads <= 3'h0;
-    else ghost_reads <= _sub_923;
+    else ghost_reads <= _sub_948;
   end
-  assign _not_919 = ~_mux_903;
-  assign _and_920 = _or_902 & _not_919;
-  assign _zext_921 = {2'd0, _and_920};
-  assign _add_922 = ghost_reads + _zext_921;
-  assign _sub_923 = _add_922 - _add_917;
-  assign _not_924 = ~r1_write;
-  assign _and_925 = r1_valid & _not_924;
-  assign _zext_926 = {2'd0, _and_925};
-  assign _and_927 = s2_read & s2_last;
-  assign _zext_928 = {2'd0, _and_927};
-  assign _add_929 = _zext_926 + _zext_928;
-  assign _add_930 = _add_929 + _add_917;
-  assign _ge_931 = ghost_reads >= _add_917;
-  assign _le_933 = ghost_reads <= 3'h3;
-  assign _eq_934 = ghost_reads == _add_930;
-  assign _ror_935 = |pending;
-  assign _not_936 = ~_ror_935;
-  assign _or_937 = _not_936 | r1_valid;
-  assign _not_938 = ~pending;
-  assign _and_939 = served & _not_938;
-  assign _ror_940 = |_and_939;
-  assign _not_941 = ~_ror_940;
-  assign _ror_942 = |pending;
-  assign _not_943 = ~_ror_942;
-  assign _ror_944 = |served;
-  assign _or_945 = _not_943 | _ror_944;
-  assign _not_946 = ~conflict_stall;
-  assign _ror_947 = |pending;
-  assign _and_948 = r1_wide & _ror_947;
-  assign _ror_949 = _and_948;
-  assign _not_950 = ~_ror_949;
-  assign _and_951 = r1_valid & r1_wide;
-  assign _and_952 = _and_951 & r1_write;
-  assign _and_953 = wide_valid & req_valid;
-  assign _and_954 = _and_953 & wide_ready;
-  wire _assert_response_answers_a_read = rst | _ge_931; // a response is shown only for a read accepted and not yet answered
-  wire _assert_at_most_depth_reads = rst | _le_933; // at most three reads (stage 1, stage 2, the response registers) are outstanding
-  wire _assert_reads_in_flight = rst | _eq_934; // the reads outstanding are the reads stage 1, stage 2 and the response registers hold
-  wire _assert_lanes_wait_in_stage1 = rst | _or_937; // lanes wait only in a request stage 1 holds
-  wire _assert_serves_waiting_lanes = rst | _not_941; // a sub-access serves only lanes still waiting
-  wire _assert_sub_access_progresses = rst | _or_945; // while lanes wait, a sub-access serves at least one
+  assign _not_944 = ~_mux_903;
+  assign _and_945 = _or_902 & _not_944;
+  assign _zext_946 = {2'd0, _and_945};
+  assign _add_947 = ghost_reads + _zext_946;
+  assign _sub_948 = _add_947 - _add_942;
+  assign _not_949 = ~r1_write;
+  assign _and_950 = r1_valid & _not_949;
+  assign _zext_951 = {2'd0, _and_950};
+  assign _and_952 = s2_read & s2_last;
+  assign _zext_953 = {2'd0, _and_952};
+  assign _add_954 = _zext_951 + _zext_953;
+  assign _add_955 = _add_954 + _add_942;
+  assign _ge_956 = ghost_reads >= _add_942;
+  assign _le_958 = ghost_reads <= 3'h3;
+  assign _eq_959 = ghost_reads == _add_955;
+  assign _ror_960 = |pending;
+  assign _not_961 = ~_ror_960;
+  assign _or_962 = _not_961 | r1_valid;
+  assign _not_963 = ~pending;
+  assign _and_964 = served & _not_963;
+  assign _ror_965 = |_and_964;
+  assign _not_966 = ~_ror_965;
+  assign _ror_967 = |pending;
+  assign _not_968 = ~_ror_967;
+  assign _ror_969 = |served;
+  assign _or_970 = _not_968 | _ror_969;
+  assign _not_971 = ~conflict_stall;
+  assign _ror_972 = |pending;
+  assign _and_973 = r1_wide & _ror_972;
+  assign _ror_974 = _and_973;
+  assign _not_975 = ~_ror_974;
+  assign _and_976 = r1_valid & r1_wide;
+  assign _and_977 = _and_976 & r1_write;
+  assign _and_978 = wide_valid & req_valid;
+  assign _and_979 = _and_978 & wide_ready;
+  wire _assert_response_answers_a_read = rst | _ge_956; // a response is shown only for a read accepted and not yet answered
+  wire _assert_at_most_depth_reads = rst | _le_958; // at most three reads (stage 1, stage 2, the response registers) are outstanding
+  wire _assert_reads_in_flight = rst | _eq_959; // the reads outstanding are the reads stage 1, stage 2 and the response registers hold
+  wire _assert_lanes_wait_in_stage1 = rst | _or_962; // lanes wait only in a request stage 1 holds
+  wire _assert_serves_waiting_lanes = rst | _not_966; // a sub-access serves only lanes still waiting
+  wire _assert_sub_access_progresses = rst | _or_970; // while lanes wait, a sub-access serves at least one
   wire _cover_response = ~rst & resp_valid_q;
-  wire _assert_conflict_free = rst | _not_946; // an access conflicts in the layout of its stride's family (Theorem 2)
-  wire _assert_wide_has_no_waiting_lanes = rst | _not_950; // no lanes wait while stage 1 holds a wide request
-  wire _cover_wide_write = ~rst & _and_952;
+  wire _assert_conflict_free = rst | _not_971; // an access conflicts in the layout of its stride's family (Theorem 2)
+  wire _assert_wide_has_no_waiting_lanes = rst | _not_975; // no lanes wait while stage 1 holds a wide request
+  wire _cover_wide_write = ~rst & _and_977;
   wire _cover_wide_response = ~rst & wide_resp_valid;
-  wire _cover_wide_goes_first = ~rst & _and_954;
+  wire _cover_wide_goes_first = ~rst & _and_979;
   always @* begin
     assert (_assert_response_answers_a_read);
     assert (_assert_at_most_depth_reads);

@@ -2392,55 +2392,55 @@ module sams_q4 (
   wire _and_2656;
   wire [1:0] _cat_2657;
   wire [31:0] _cat_2658;
-  wire [31:0] _mux_2699;
-  wire _or_2700;
-  wire _and_2701;
-  wire [31:0] _mux_2702;
-  wire _or_2703;
-  wire _and_2704;
-  wire [31:0] _mux_2705;
-  wire _or_2706;
-  wire _and_2707;
-  wire [31:0] _mux_2708;
-  wire _or_2709;
-  wire _and_2710;
-  wire [31:0] _mux_2711;
-  wire _or_2712;
-  wire _and_2713;
-  wire [31:0] _mux_2714;
-  wire _or_2715;
-  wire _and_2716;
-  wire [31:0] _mux_2717;
-  wire _or_2718;
-  wire _and_2719;
-  wire [31:0] _mux_2720;
-  wire _or_2721;
-  wire _and_2722;
-  wire [31:0] _mux_2723;
-  wire _or_2724;
-  wire _and_2725;
-  wire [31:0] _mux_2726;
-  wire _or_2727;
-  wire _and_2728;
-  wire [31:0] _mux_2729;
-  wire _or_2730;
-  wire _and_2731;
-  wire [31:0] _mux_2732;
-  wire _or_2733;
-  wire _and_2734;
-  wire [31:0] _mux_2735;
-  wire _or_2736;
-  wire _and_2737;
-  wire [31:0] _mux_2738;
-  wire _or_2739;
-  wire _and_2740;
-  wire [31:0] _mux_2741;
-  wire _or_2742;
-  wire _and_2743;
-  wire [31:0] _mux_2744;
-  wire _or_2745;
-  wire _and_2746;
-  wire [15:0] _mux_2747;
+  wire [31:0] _mux_2659;
+  wire _or_2660;
+  wire _and_2661;
+  wire [31:0] _mux_2662;
+  wire _or_2663;
+  wire _and_2664;
+  wire [31:0] _mux_2665;
+  wire _or_2666;
+  wire _and_2667;
+  wire [31:0] _mux_2668;
+  wire _or_2669;
+  wire _and_2670;
+  wire [31:0] _mux_2671;
+  wire _or_2672;
+  wire _and_2673;
+  wire [31:0] _mux_2674;
+  wire _or_2675;
+  wire _and_2676;
+  wire [31:0] _mux_2677;
+  wire _or_2678;
+  wire _and_2679;
+  wire [31:0] _mux_2680;
+  wire _or_2681;
+  wire _and_2682;
+  wire [31:0] _mux_2683;
+  wire _or_2684;
+  wire _and_2685;
+  wire [31:0] _mux_2686;
+  wire _or_2687;
+  wire _and_2688;
+  wire [31:0] _mux_2689;
+  wire _or_2690;
+  wire _and_2691;
+  wire [31:0] _mux_2692;
+  wire _or_2693;
+  wire _and_2694;
+  wire [31:0] _mux_2695;
+  wire _or_2696;
+  wire _and_2697;
+  wire [31:0] _mux_2698;
+  wire _or_2699;
+  wire _and_2700;
+  wire [31:0] _mux_2701;
+  wire _or_2702;
+  wire _and_2703;
+  wire [31:0] _mux_2704;
+  wire _or_2705;
+  wire _and_2706;
+  wire [15:0] _mux_2707;
   wire _agu_wide;
   reg [31:0] bank0_0 [0:2047];
   reg [31:0] bank0_1 [0:2047];
@@ -2484,7 +2484,7 @@ module sams_q4 (
   end
   always @(posedge clk) begin
     if (rst) pending <= 16'h0000;
-    else pending <= _mux_2747;
+    else pending <= _mux_2707;
   end
   always @(posedge clk) begin
     if (rst) first <= 1'b0;
@@ -5132,97 +5132,97 @@ module sams_q4 (
   assign resp_valid = resp_valid_q;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_0 <= 32'h00000000;
-    else if (_and_2701) resp_rdata_q_0 <= _mux_2699;
+    else if (_and_2661) resp_rdata_q_0 <= _mux_2659;
   end
   assign _slice_2524 = s2_served[0];
   assign resp_rdata_0 = resp_rdata_q_0;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_1 <= 32'h00000000;
-    else if (_and_2704) resp_rdata_q_1 <= _mux_2702;
+    else if (_and_2664) resp_rdata_q_1 <= _mux_2662;
   end
   assign _slice_2527 = s2_served[1];
   assign resp_rdata_1 = resp_rdata_q_1;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_2 <= 32'h00000000;
-    else if (_and_2707) resp_rdata_q_2 <= _mux_2705;
+    else if (_and_2667) resp_rdata_q_2 <= _mux_2665;
   end
   assign _slice_2530 = s2_served[2];
   assign resp_rdata_2 = resp_rdata_q_2;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_3 <= 32'h00000000;
-    else if (_and_2710) resp_rdata_q_3 <= _mux_2708;
+    else if (_and_2670) resp_rdata_q_3 <= _mux_2668;
   end
   assign _slice_2533 = s2_served[3];
   assign resp_rdata_3 = resp_rdata_q_3;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_4 <= 32'h00000000;
-    else if (_and_2713) resp_rdata_q_4 <= _mux_2711;
+    else if (_and_2673) resp_rdata_q_4 <= _mux_2671;
   end
   assign _slice_2536 = s2_served[4];
   assign resp_rdata_4 = resp_rdata_q_4;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_5 <= 32'h00000000;
-    else if (_and_2716) resp_rdata_q_5 <= _mux_2714;
+    else if (_and_2676) resp_rdata_q_5 <= _mux_2674;
   end
   assign _slice_2539 = s2_served[5];
   assign resp_rdata_5 = resp_rdata_q_5;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_6 <= 32'h00000000;
-    else if (_and_2719) resp_rdata_q_6 <= _mux_2717;
+    else if (_and_2679) resp_rdata_q_6 <= _mux_2677;
   end
   assign _slice_2542 = s2_served[6];
   assign resp_rdata_6 = resp_rdata_q_6;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_7 <= 32'h00000000;
-    else if (_and_2722) resp_rdata_q_7 <= _mux_2720;
+    else if (_and_2682) resp_rdata_q_7 <= _mux_2680;
   end
   assign _slice_2545 = s2_served[7];
   assign resp_rdata_7 = resp_rdata_q_7;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_8 <= 32'h00000000;
-    else if (_and_2725) resp_rdata_q_8 <= _mux_2723;
+    else if (_and_2685) resp_rdata_q_8 <= _mux_2683;
   end
   assign _slice_2548 = s2_served[8];
   assign resp_rdata_8 = resp_rdata_q_8;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_9 <= 32'h00000000;
-    else if (_and_2728) resp_rdata_q_9 <= _mux_2726;
+    else if (_and_2688) resp_rdata_q_9 <= _mux_2686;
   end
   assign _slice_2551 = s2_served[9];
   assign resp_rdata_9 = resp_rdata_q_9;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_10 <= 32'h00000000;
-    else if (_and_2731) resp_rdata_q_10 <= _mux_2729;
+    else if (_and_2691) resp_rdata_q_10 <= _mux_2689;
   end
   assign _slice_2554 = s2_served[10];
   assign resp_rdata_10 = resp_rdata_q_10;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_11 <= 32'h00000000;
-    else if (_and_2734) resp_rdata_q_11 <= _mux_2732;
+    else if (_and_2694) resp_rdata_q_11 <= _mux_2692;
   end
   assign _slice_2557 = s2_served[11];
   assign resp_rdata_11 = resp_rdata_q_11;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_12 <= 32'h00000000;
-    else if (_and_2737) resp_rdata_q_12 <= _mux_2735;
+    else if (_and_2697) resp_rdata_q_12 <= _mux_2695;
   end
   assign _slice_2560 = s2_served[12];
   assign resp_rdata_12 = resp_rdata_q_12;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_13 <= 32'h00000000;
-    else if (_and_2740) resp_rdata_q_13 <= _mux_2738;
+    else if (_and_2700) resp_rdata_q_13 <= _mux_2698;
   end
   assign _slice_2563 = s2_served[13];
   assign resp_rdata_13 = resp_rdata_q_13;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_14 <= 32'h00000000;
-    else if (_and_2743) resp_rdata_q_14 <= _mux_2741;
+    else if (_and_2703) resp_rdata_q_14 <= _mux_2701;
   end
   assign _slice_2566 = s2_served[14];
   assign resp_rdata_14 = resp_rdata_q_14;
   always @(posedge clk) begin
     if (rst) resp_rdata_q_15 <= 32'h00000000;
-    else if (_and_2746) resp_rdata_q_15 <= _mux_2744;
+    else if (_and_2706) resp_rdata_q_15 <= _mux_2704;
   end
   assign _slice_2569 = s2_served[15];
   assign resp_rdata_15 = resp_rdata_q_15;
@@ -5413,55 +5413,55 @@ module sams_q4 (
   assign _and_2656 = _slice_2654 & _slice_2655;
   assign _cat_2657 = {_slice_2653, _and_2656};
   assign _cat_2658 = {wide_mask_31, wide_mask_30, wide_mask_29, wide_mask_28, wide_mask_27, wide_mask_26, wide_mask_25, wide_mask_24, wide_mask_23, wide_mask_22, wide_mask_21, wide_mask_20, wide_mask_19, wide_mask_18, wide_mask_17, wide_mask_16, wide_mask_15, wide_mask_14, wide_mask_13, wide_mask_12, wide_mask_11, wide_mask_10, wide_mask_9, wide_mask_8, wide_mask_7, wide_mask_6, wide_mask_5, wide_mask_4, wide_mask_3, wide_mask_2, wide_mask_1, wide_mask_0};
-  assign _mux_2699 = _slice_2524 ? _outswitch_lane_rdata_0 : 32'h00000000;
-  assign _or_2700 = _slice_2524 | s2_first;
-  assign _and_2701 = _and_2518 & _or_2700;
-  assign _mux_2702 = _slice_2527 ? _outswitch_lane_rdata_1 : 32'h00000000;
-  assign _or_2703 = _slice_2527 | s2_first;
-  assign _and_2704 = _and_2518 & _or_2703;
-  assign _mux_2705 = _slice_2530 ? _outswitch_lane_rdata_2 : 32'h00000000;
-  assign _or_2706 = _slice_2530 | s2_first;
-  assign _and_2707 = _and_2518 & _or_2706;
-  assign _mux_2708 = _slice_2533 ? _outswitch_lane_rdata_3 : 32'h00000000;
-  assign _or_2709 = _slice_2533 | s2_first;
-  assign _and_2710 = _and_2518 & _or_2709;
-  assign _mux_2711 = _slice_2536 ? _outswitch_lane_rdata_4 : 32'h00000000;
-  assign _or_2712 = _slice_2536 | s2_first;
-  assign _and_2713 = _and_2518 & _or_2712;
-  assign _mux_2714 = _slice_2539 ? _outswitch_lane_rdata_5 : 32'h00000000;
-  assign _or_2715 = _slice_2539 | s2_first;
-  assign _and_2716 = _and_2518 & _or_2715;
-  assign _mux_2717 = _slice_2542 ? _outswitch_lane_rdata_6 : 32'h00000000;
-  assign _or_2718 = _slice_2542 | s2_first;
-  assign _and_2719 = _and_2518 & _or_2718;
-  assign _mux_2720 = _slice_2545 ? _outswitch_lane_rdata_7 : 32'h00000000;
-  assign _or_2721 = _slice_2545 | s2_first;
-  assign _and_2722 = _and_2518 & _or_2721;
-  assign _mux_2723 = _slice_2548 ? _outswitch_lane_rdata_8 : 32'h00000000;
-  assign _or_2724 = _slice_2548 | s2_first;
-  assign _and_2725 = _and_2518 & _or_2724;
-  assign _mux_2726 = _slice_2551 ? _outswitch_lane_rdata_9 : 32'h00000000;
-  assign _or_2727 = _slice_2551 | s2_first;
-  assign _and_2728 = _and_2518 & _or_2727;
-  assign _mux_2729 = _slice_2554 ? _outswitch_lane_rdata_10 : 32'h00000000;
-  assign _or_2730 = _slice_2554 | s2_first;
-  assign _and_2731 = _and_2518 & _or_2730;
-  assign _mux_2732 = _slice_2557 ? _outswitch_lane_rdata_11 : 32'h00000000;
-  assign _or_2733 = _slice_2557 | s2_first;
-  assign _and_2734 = _and_2518 & _or_2733;
-  assign _mux_2735 = _slice_2560 ? _outswitch_lane_rdata_12 : 32'h00000000;
-  assign _or_2736 = _slice_2560 | s2_first;
-  assign _and_2737 = _and_2518 & _or_2736;
-  assign _mux_2738 = _slice_2563 ? _outswitch_lane_rdata_13 : 32'h00000000;
-  assign _or_2739 = _slice_2563 | s2_first;
-  assign _and_2740 = _and_2518 & _or_2739;
-  assign _mux_2741 = _slice_2566 ? _outswitch_lane_rdata_14 : 32'h00000000;
-  assign _or_2742 = _slice_2566 | s2_first;
-  assign _and_2743 = _and_2518 & _or_2742;
-  assign _mux_2744 = _slice_2569 ? _outswitch_lane_rdata_15 : 32'h00000000;
-  assign _or_2745 = _slice_2569 | s2_first;
-  assign _and_2746 = _and_2518 & _or_2745;
-  assign _mux_2747 = conflict_stall ? _and_2135 : _and_2650;
+  assign _mux_2659 = _slice_2524 ? _outswitch_lane_rdata_0 : 32'h00000000;
+  assign _or_2660 = _slice_2524 | s2_first;
+  assign _and_2661 = _and_2518 & _or_2660;
+  assign _mux_2662 = _slice_2527 ? _outswitch_lane_rdata_1 : 32'h00000000;
+  assign _or_2663 = _slice_2527 | s2_first;
+  assign _and_2664 = _and_2518 & _or_2663;
+  assign _mux_2665 = _slice_2530 ? _outswitch_lane_rdata_2 : 32'h00000000;
+  assign _or_2666 = _slice_2530 | s2_first;
+  assign _and_2667 = _and_2518 & _or_2666;
+  assign _mux_2668 = _slice_2533 ? _outswitch_lane_rdata_3 : 32'h00000000;
+  assign _or_2669 = _slice_2533 | s2_first;
+  assign _and_2670 = _and_2518 & _or_2669;
+  assign _mux_2671 = _slice_2536 ? _outswitch_lane_rdata_4 : 32'h00000000;
+  assign _or_2672 = _slice_2536 | s2_first;
+  assign _and_2673 = _and_2518 & _or_2672;
+  assign _mux_2674 = _slice_2539 ? _outswitch_lane_rdata_5 : 32'h00000000;
+  assign _or_2675 = _slice_2539 | s2_first;
+  assign _and_2676 = _and_2518 & _or_2675;
+  assign _mux_2677 = _slice_2542 ? _outswitch_lane_rdata_6 : 32'h00000000;
+  assign _or_2678 = _slice_2542 | s2_first;
+  assign _and_2679 = _and_2518 & _or_2678;
+  assign _mux_2680 = _slice_2545 ? _outswitch_lane_rdata_7 : 32'h00000000;
+  assign _or_2681 = _slice_2545 | s2_first;
+  assign _and_2682 = _and_2518 & _or_2681;
+  assign _mux_2683 = _slice_2548 ? _outswitch_lane_rdata_8 : 32'h00000000;
+  assign _or_2684 = _slice_2548 | s2_first;
+  assign _and_2685 = _and_2518 & _or_2684;
+  assign _mux_2686 = _slice_2551 ? _outswitch_lane_rdata_9 : 32'h00000000;
+  assign _or_2687 = _slice_2551 | s2_first;
+  assign _and_2688 = _and_2518 & _or_2687;
+  assign _mux_2689 = _slice_2554 ? _outswitch_lane_rdata_10 : 32'h00000000;
+  assign _or_2690 = _slice_2554 | s2_first;
+  assign _and_2691 = _and_2518 & _or_2690;
+  assign _mux_2692 = _slice_2557 ? _outswitch_lane_rdata_11 : 32'h00000000;
+  assign _or_2693 = _slice_2557 | s2_first;
+  assign _and_2694 = _and_2518 & _or_2693;
+  assign _mux_2695 = _slice_2560 ? _outswitch_lane_rdata_12 : 32'h00000000;
+  assign _or_2696 = _slice_2560 | s2_first;
+  assign _and_2697 = _and_2518 & _or_2696;
+  assign _mux_2698 = _slice_2563 ? _outswitch_lane_rdata_13 : 32'h00000000;
+  assign _or_2699 = _slice_2563 | s2_first;
+  assign _and_2700 = _and_2518 & _or_2699;
+  assign _mux_2701 = _slice_2566 ? _outswitch_lane_rdata_14 : 32'h00000000;
+  assign _or_2702 = _slice_2566 | s2_first;
+  assign _and_2703 = _and_2518 & _or_2702;
+  assign _mux_2704 = _slice_2569 ? _outswitch_lane_rdata_15 : 32'h00000000;
+  assign _or_2705 = _slice_2569 | s2_first;
+  assign _and_2706 = _and_2518 & _or_2705;
+  assign _mux_2707 = conflict_stall ? _and_2135 : _and_2650;
   always @(posedge clk) begin
     if (_mux_2178) bank0_0[_mux_2174] <= _mux_2180;
   end
@@ -5912,99 +5912,99 @@ module sams_q4 (
   );
   wire _unused_ok = &{1'b0, _or_341, _or_456, _or_571, _or_686, _or_801, _or_916, _or_1031, _or_1146, _or_1261, _or_1376, _or_1491, _or_1606, _or_1721, _or_1836, _or_1951, _or_2066, _not_2641, _agu_wide};
 `ifdef FORMAL
-  wire [2:0] _zext_2659;
-  wire [2:0] _zext_2660;
-  wire [2:0] _add_2661;
+  wire [2:0] _zext_2708;
+  wire [2:0] _zext_2709;
+  wire [2:0] _add_2710;
   reg [2:0] ghost_reads;
-  wire _not_2663;
-  wire _and_2664;
-  wire [2:0] _zext_2665;
-  wire [2:0] _add_2666;
-  wire [2:0] _sub_2667;
-  wire _not_2668;
-  wire _and_2669;
-  wire [2:0] _zext_2670;
-  wire _and_2671;
-  wire [2:0] _zext_2672;
-  wire [2:0] _add_2673;
-  wire [2:0] _add_2674;
-  wire _ge_2675;
-  wire _le_2677;
-  wire _eq_2678;
-  wire _ror_2679;
-  wire _not_2680;
-  wire _or_2681;
-  wire [15:0] _not_2682;
-  wire [15:0] _and_2683;
-  wire _ror_2684;
-  wire _not_2685;
-  wire _ror_2686;
-  wire _not_2687;
-  wire _ror_2688;
-  wire _or_2689;
-  wire _not_2690;
-  wire _ror_2691;
-  wire _and_2692;
-  wire _ror_2693;
-  wire _not_2694;
-  wire _and_2695;
-  wire _and_2696;
-  wire _and_2697;
-  wire _and_2698;
-  assign _zext_2659 = {2'd0, resp_valid_q};
-  assign _zext_2660 = {2'd0, wide_resp_valid};
-  assign _add_2661 = _zext_2659 + _zext_2660;
+  wire _not_2712;
+  wire _and_2713;
+  wire [2:0] _zext_2714;
+  wire [2:0] _add_2715;
+  wire [2:0] _sub_2716;
+  wire _not_2717;
+  wire _and_2718;
+  wire [2:0] _zext_2719;
+  wire _and_2720;
+  wire [2:0] _zext_2721;
+  wire [2:0] _add_2722;
+  wire [2:0] _add_2723;
+  wire _ge_2724;
+  wire _le_2726;
+  wire _eq_2727;
+  wire _ror_2728;
+  wire _not_2729;
+  wire _or_2730;
+  wire [15:0] _not_2731;
+  wire [15:0] _and_2732;
+  wire _ror_2733;
+  wire _not_2734;
+  wire _ror_2735;
+  wire _not_2736;
+  wire _ror_2737;
+  wire _or_2738;
+  wire _not_2739;
+  wire _ror_2740;
+  wire _and_2741;
+  wire _ror_2742;
+  wire _not_2743;
+  wire _and_2744;
+  wire _and_2745;
+  wire _and_2746;
+  wire _and_2747;
+  assign _zext_2708 = {2'd0, resp_valid_q};
+  assign _zext_2709 = {2'd0, wide_resp_valid};
+  assign _add_2710 = _zext_2708 + _zext_2709;
   always @(posedge clk) begin
     if (rst) ghost_reads <= 3'h0;
-    else ghost_reads <= _sub_2667;
+    else ghost_reads <= _sub_2716;
   end
-  assign _not_2663 = ~_mux_2647;
-  assign _and_2664 = _or_2646 & _not_2663;
-  assign _zext_2665 = {2'd0, _and_2664};
-  assign _add_2666 = ghost_reads + _zext_2665;
-  assign _sub_2667 = _add_2666 - _add_2661;
-  assign _not_2668 = ~r1_write;
-  assign _and_2669 = r1_valid & _not_2668;
-  assign _zext_2670 = {2'd0, _and_2669};
-  assign _and_2671 = s2_read & s2_last;
-  assign _zext_2672 = {2'd0, _and_2671};
-  assign _add_2673 = _zext_2670 + _zext_2672;
-  assign _add_2674 = _add_2673 + _add_2661;
-  assign _ge_2675 = ghost_reads >= _add_2661;
-  assign _le_2677 = ghost_reads <= 3'h3;
-  assign _eq_2678 = ghost_reads == _add_2674;
-  assign _ror_2679 = |pending;
-  assign _not_2680 = ~_ror_2679;
-  assign _or_2681 = _not_2680 | r1_valid;
-  assign _not_2682 = ~pending;
-  assign _and_2683 = served & _not_2682;
-  assign _ror_2684 = |_and_2683;
-  assign _not_2685 = ~_ror_2684;
-  assign _ror_2686 = |pending;
-  assign _not_2687 = ~_ror_2686;
-  assign _ror_2688 = |served;
-  assign _or_2689 = _not_2687 | _ror_2688;
-  assign _not_2690 = ~conflict_stall;
-  assign _ror_2691 = |pending;
-  assign _and_2692 = r1_wide & _ror_2691;
-  assign _ror_2693 = _and_2692;
-  assign _not_2694 = ~_ror_2693;
-  assign _and_2695 = r1_valid & r1_wide;
-  assign _and_2696 = _and_2695 & r1_write;
-  assign _and_2697 = wide_valid & req_valid;
-  assign _and_2698 = _and_2697 & wide_ready;
-  wire _assert_response_answers_a_read = rst | _ge_2675; // a response is shown only for a read accepted and not yet answered
-  wire _assert_at_most_depth_reads = rst | _le_2677; // at most three reads (stage 1, stage 2, the response registers) are outstanding
-  wire _assert_reads_in_flight = rst | _eq_2678; // the reads outstanding are the reads stage 1, stage 2 and the response registers hold
-  wire _assert_lanes_wait_in_stage1 = rst | _or_2681; // lanes wait only in a request stage 1 holds
-  wire _assert_serves_waiting_lanes = rst | _not_2685; // a sub-access serves only lanes still waiting
-  wire _assert_sub_access_progresses = rst | _or_2689; // while lanes wait, a sub-access serves at least one
+  assign _not_2712 = ~_mux_2647;
+  assign _and_2713 = _or_2646 & _not_2712;
+  assign _zext_2714 = {2'd0, _and_2713};
+  assign _add_2715 = ghost_reads + _zext_2714;
+  assign _sub_2716 = _add_2715 - _add_2710;
+  assign _not_2717 = ~r1_write;
+  assign _and_2718 = r1_valid & _not_2717;
+  assign _zext_2719 = {2'd0, _and_2718};
+  assign _and_2720 = s2_read & s2_last;
+  assign _zext_2721 = {2'd0, _and_2720};
+  assign _add_2722 = _zext_2719 + _zext_2721;
+  assign _add_2723 = _add_2722 + _add_2710;
+  assign _ge_2724 = ghost_reads >= _add_2710;
+  assign _le_2726 = ghost_reads <= 3'h3;
+  assign _eq_2727 = ghost_reads == _add_2723;
+  assign _ror_2728 = |pending;
+  assign _not_2729 = ~_ror_2728;
+  assign _or_2730 = _not_2729 | r1_valid;
+  assign _not_2731 = ~pending;
+  assign _and_2732 = served & _not_2731;
+  assign _ror_2733 = |_and_2732;
+  assign _not_2734 = ~_ror_2733;
+  assign _ror_2735 = |pending;
+  assign _not_2736 = ~_ror_2735;
+  assign _ror_2737 = |served;
+  assign _or_2738 = _not_2736 | _ror_2737;
+  assign _not_2739 = ~conflict_stall;
+  assign _ror_2740 = |pending;
+  assign _and_2741 = r1_wide & _ror_2740;
+  assign _ror_2742 = _and_2741;
+  assign _not_2743 = ~_ror_2742;
+  assign _and_2744 = r1_valid & r1_wide;
+  assign _and_2745 = _and_2744 & r1_write;
+  assign _and_2746 = wide_valid & req_valid;
+  assign _and_2747 = _and_2746 & wide_ready;
+  wire _assert_response_answers_a_read = rst | _ge_2724; // a response is shown only for a read accepted and not yet answered
+  wire _assert_at_most_depth_reads = rst | _le_2726; // at most three reads (stage 1, stage 2, the response registers) are outstanding
+  wire _assert_reads_in_flight = rst | _eq_2727; // the reads outstanding are the reads stage 1, stage 2 and the response registers hold
+  wire _assert_lanes_wait_in_stage1 = rst | _or_2730; // lanes wait only in a request stage 1 holds
+  wire _assert_serves_waiting_lanes = rst | _not_2734; // a sub-access serves only lanes still waiting
+  wire _assert_sub_access_progresses = rst | _or_2738; // while lanes wait, a sub-access serves at least one
   wire _cover_response = ~rst & resp_valid_q;
-  wire _assert_conflict_free = rst | _not_2690; // an access conflicts in the layout of its stride's family (Theorem 2)
-  wire _assert_wide_has_no_waiting_lanes = rst | _not_2694; // no lanes wait while stage 1 holds a wide request
-  wire _cover_wide_write = ~rst & _and_2696;
+  wire _assert_conflict_free = rst | _not_2739; // an access conflicts in the layout of its stride's family (Theorem 2)
+  wire _assert_wide_has_no_waiting_lanes = rst | _not_2743; // no lanes wait while stage 1 holds a wide request
+  wire _cover_wide_write = ~rst & _and_2745;
   wire _cover_wide_response = ~rst & wide_resp_valid;
-  wire _cover_wide_goes_first = ~rst & _and_2698;
+  wire _cover_wide_goes_first = ~rst & _and_2747;
   always @* begin
     assert (_assert_response_answers_a_read);
     assert (_assert_at_most_depth_reads);
