@@ -20,8 +20,8 @@ import (
 )
 
 // TestUnitsInLockstep runs every registered dram configuration (each unit
-// at its defaults and at 4 and 16 entries) packed under one top on the Go
-// simulator, Verilator and Icarus in lockstep.
+// at its defaults and at 4 and 16 entries, the MIB at 4 and 5) packed
+// under one top on the Go simulator, Verilator and Icarus in lockstep.
 func TestUnitsInLockstep(t *testing.T) {
 	t.Parallel()
 	verify.LockstepFamily(t, "dram")

@@ -1,6 +1,9 @@
 package dram
 
-import "github.com/parmem/parmem/units"
+import (
+	"github.com/parmem/parmem/hdl/lib"
+	"github.com/parmem/parmem/units"
+)
 
 // The registry entry of the dram family: each block's parameters, its
 // Params method (names, docs, defaults and ranges: ../contracts/dram.md),
@@ -131,11 +134,28 @@ func dramUnits() []*units.Unit {
 }
 
 // lockstepConfigs runs every unit at its defaults and at 4 and 16 entries
-// (the command queues at small depths and timings, so that every
-// constraint binds). 1,000 cycles fill every queue of the pack many times
-// (the three back-ends take about 35 ms a cycle together on the
-// defaults' 140,000 lines of Verilog); the long random runs are
-// check/dram's, on the Go simulator against the contracts in plain Go.
+// (the MIB at 4 and 5 slots; the command queues at small depths and
+// timings, so that every constraint binds), for 1,000 cycles (the three
+// back-ends take about 35 ms a cycle together on the defaults' 140,000
+// lines of Verilog); the long random runs are check/dram's, on the Go
+// simulator against the contracts in plain Go.
+//
+// The stimulus is random and resets the pack about once in 64 cycles, so
+// the small configurations are shaped for their cover points to be
+// reached between resets. Random inputs allocate and free the MIB's slots
+// alike, each valid about half the time: at 4 and 5 slots all are valid
+// at once now and then (at 5, indices 5 to 7 name no slot), at 16 almost
+// never. The row-score table has four times as many rows as entries: a
+// full table then drops a read (with as many rows as entries it holds
+// every row). At 16 entries the scheduler's drain starts at a full write
+// queue and runs down to a quarter of it: below hiwm the drain keeps the
+// queue from filling, as random readiness leaves some bank ready almost
+// every cycle, and a long drain is what fills the read queue. The command
+// queues have e/2 banks of e/2 requests, so that a bank pops its queue's
+// depth between resets. At the defaults (Table 5.1's sizes and timing)
+// random inputs fill none of the 64 read and 128 write slots, saturate no
+// count of 16 merges, and seldom let a bank pop its whole command queue
+// between resets: those cover points stay gaps in the stimulus.
 func lockstepConfigs() []units.Config {
 	small := units.Values{"bankbits": 2, "rowbits": 2, "agebits": 6, "blkbits": 4, "merges": 5}
 	with := func(v units.Values, extra units.Values) units.Values {
@@ -148,15 +168,23 @@ func lockstepConfigs() []units.Config {
 		return out
 	}
 	var cs []units.Config
-	for _, e := range []int{4, 16} {
+	for _, size := range []struct {
+		e, mib        int
+		rowtab, sched units.Values
+	}{
+		{4, 4, units.Values{"bankbits": 2, "rowbits": 2}, units.Values{}},
+		{16, 5, units.Values{"bankbits": 3, "rowbits": 3}, units.Values{"hiwm": 16, "lowm": 4}},
+	} {
+		e := size.e
+		sched := with(small, with(size.sched, units.Values{"entries": e, "wentries": e}))
 		cs = append(cs,
 			units.Config{Unit: "dram-pick", Values: units.Values{"entries": e, "bankbits": 2, "rowbits": 2, "mlbits": 3, "agebits": 6}},
-			units.Config{Unit: "dram-mib", Values: units.Values{"entries": e, "blkbits": 3, "merges": 5, "agebits": 5}},
+			units.Config{Unit: "dram-mib", Values: units.Values{"entries": size.mib, "blkbits": 3, "merges": 5, "agebits": 5}},
 			units.Config{Unit: "dram-l2mib", Values: units.Values{"entries": e, "merges": 5, "agebits": 6}},
-			units.Config{Unit: "dram-rowtab", Values: units.Values{"entries": e, "bankbits": 2, "rowbits": 2, "mlbits": 3, "agebits": 6}},
-			units.Config{Unit: "dram-sched", Values: with(small, units.Values{"entries": e, "wentries": e})},
-			units.Config{Unit: "dram-sched", Values: with(small, units.Values{"entries": e, "wentries": e, "rowscore": int(TableScores)})},
-			units.Config{Unit: "dram-cmdq", Values: units.Values{"bankbits": e / 4, "bgbits": 1, "depth": e / 4 * 2, "rowbits": 2,
+			units.Config{Unit: "dram-rowtab", Values: with(size.rowtab, units.Values{"entries": e, "mlbits": 3, "agebits": 6})},
+			units.Config{Unit: "dram-sched", Values: sched},
+			units.Config{Unit: "dram-sched", Values: with(sched, units.Values{"rowscore": int(TableScores)})},
+			units.Config{Unit: "dram-cmdq", Values: units.Values{"bankbits": lib.IndexWidth(e) - 1, "bgbits": 1, "depth": e / 2, "rowbits": 2,
 				"tagbits": 4, "trcd": 3, "trp": 2, "tcl": 4, "tras": 6, "trc": 8, "tccdl": 3, "tccds": 2, "trrd": 2,
 				"twl": 2, "tcdlr": 2, "twr": 3, "trtpl": 2, "tburst": 2}},
 		)
