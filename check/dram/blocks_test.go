@@ -20,7 +20,7 @@ import (
 )
 
 // TestUnitsInLockstep runs every registered dram configuration (each unit
-// at its defaults and at 4 and 16 entries, the MIB at 4 and 5) packed
+// at its defaults and at 4 and 16 entries, the MIB at 4 and 3) packed
 // under one top on the Go simulator, Verilator and Icarus in lockstep.
 func TestUnitsInLockstep(t *testing.T) {
 	t.Parallel()

@@ -134,7 +134,7 @@ func dramUnits() []*units.Unit {
 }
 
 // lockstepConfigs runs every unit at its defaults and at 4 and 16 entries
-// (the MIB at 4 and 5 slots; the command queues at small depths and
+// (the MIB at 4 and 3 slots; the command queues at small depths and
 // timings, so that every constraint binds), for 1,000 cycles (the three
 // back-ends take about 35 ms a cycle together on the defaults' 140,000
 // lines of Verilog); the long random runs are check/dram's, on the Go
@@ -142,10 +142,12 @@ func dramUnits() []*units.Unit {
 //
 // The stimulus is random and resets the pack about once in 64 cycles, so
 // the small configurations are shaped for their cover points to be
-// reached between resets. Random inputs allocate and free the MIB's slots
-// alike, each valid about half the time: at 4 and 5 slots all are valid
-// at once now and then (at 5, indices 5 to 7 name no slot), at 16 almost
-// never. The row-score table has four times as many rows as entries: a
+// reached between resets, whatever the seed. Random inputs allocate and
+// free the MIB's slots alike, each valid about half the time: at 3 and 4
+// slots all are valid at once now and then (at 3, index 3 names no slot),
+// at 16 almost never. The L2 MIB's entries take 3 merges: random merges
+// saturate a count, 2 merges into one entry with no free or allocation
+// between. The row-score table has four times as many rows as entries: a
 // full table then drops a read (with as many rows as entries it holds
 // every row). At 16 entries the scheduler's drain starts at a full write
 // queue and runs down to a quarter of it: below hiwm the drain keeps the
@@ -173,14 +175,14 @@ func lockstepConfigs() []units.Config {
 		rowtab, sched units.Values
 	}{
 		{4, 4, units.Values{"bankbits": 2, "rowbits": 2}, units.Values{}},
-		{16, 5, units.Values{"bankbits": 3, "rowbits": 3}, units.Values{"hiwm": 16, "lowm": 4}},
+		{16, 3, units.Values{"bankbits": 3, "rowbits": 3}, units.Values{"hiwm": 16, "lowm": 4}},
 	} {
 		e := size.e
 		sched := with(small, with(size.sched, units.Values{"entries": e, "wentries": e}))
 		cs = append(cs,
 			units.Config{Unit: "dram-pick", Values: units.Values{"entries": e, "bankbits": 2, "rowbits": 2, "mlbits": 3, "agebits": 6}},
 			units.Config{Unit: "dram-mib", Values: units.Values{"entries": size.mib, "blkbits": 3, "merges": 5, "agebits": 5}},
-			units.Config{Unit: "dram-l2mib", Values: units.Values{"entries": e, "merges": 5, "agebits": 6}},
+			units.Config{Unit: "dram-l2mib", Values: units.Values{"entries": e, "merges": 3, "agebits": 6}},
 			units.Config{Unit: "dram-rowtab", Values: with(size.rowtab, units.Values{"entries": e, "mlbits": 3, "agebits": 6})},
 			units.Config{Unit: "dram-sched", Values: sched},
 			units.Config{Unit: "dram-sched", Values: with(sched, units.Values{"rowscore": int(TableScores)})},
