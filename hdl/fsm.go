@@ -21,7 +21,8 @@ import (
 //	})
 //	busy := st.Is("Busy")
 //
-// The encoding is the state's position in the list. The emitted Verilog
+// Every state is a cover point, <name>_<state>. The encoding is the
+// state's position in the list. The emitted Verilog
 // declares each state as a localparam <name>_<state> and compares and
 // assigns the register with those names; the Go simulator's waveforms come
 // with a GTKWave translate filter that shows the names (WriteGTKWave).
@@ -55,6 +56,9 @@ func (m *Module) FSM(name string, states ...string) *FSM {
 	f.reg = m.add(pos, OpReg, width, name, nil, nil)
 	f.reg.val = Zero(width)
 	m.fsms = append(m.fsms, f)
+	for _, st := range f.states { // a stimulus should visit every state
+		m.property(pos, CoverPoint, f.isState(pos, "FSM", st), name+"_"+st, "")
+	}
 	return f
 }
 

@@ -106,7 +106,9 @@ type fifoState struct {
 // pop takes must carry the pops so far. held_in_push_order makes this
 // inductive: the k-th word from head carries the pops so far plus k. The
 // ghost counters and tags count modulo 2^CW > Depth, so the tags of the
-// words held are distinct.
+// words held are distinct. The cover points: full, drained (a pop that
+// empties it), a push and a pop at once, a push refused, the head
+// wrapping.
 func (f FIFO) properties(m *hdl.Module, s fifoState) {
 	cw := s.fill.Width()
 	depth, one := m.ConstU(cw, uint64(f.Depth)), m.ConstU(cw, 1)
@@ -138,6 +140,7 @@ func (f FIFO) properties(m *hdl.Module, s fifoState) {
 	m.Assert(Bus(inOrder).RedAnd(), "held_in_push_order", "the k-th word from head does not carry the pops so far plus k")
 	StreamStable(m, s.out, "out_stable", "out_valid fell or out_data changed before the pop")
 	m.Cover(s.fill.Eq(depth), "full")
+	m.Cover(s.pop.And(s.push.Not()).And(s.fill.EqConst(1)), "drained")
 	if f.Depth > 1 || f.Pipe { // a queue of one slot takes a push only when empty
 		m.Cover(s.push.And(s.pop), "push_and_pop")
 	}

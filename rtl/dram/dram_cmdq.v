@@ -10485,15 +10485,19 @@ module lib_fifo_d4_w21 (
   wire _and_134;
   wire _or_135;
   wire _eq_136;
-  wire _and_137;
-  wire _eq_139;
-  wire _and_140;
-  wire _mux_141;
+  wire _not_137;
+  wire _and_138;
+  wire _eq_140;
+  wire _and_141;
   wire _and_142;
-  wire _and_143;
-  wire _and_144;
+  wire _eq_144;
   wire _and_145;
   wire _mux_146;
+  wire _and_147;
+  wire _and_148;
+  wire _and_149;
+  wire _and_150;
+  wire _mux_151;
   assign _not_30 = ~_lt_11;
   assign _and_31 = in_valid & _not_30;
   assign _le_34 = fill <= 3'h4;
@@ -10523,24 +10527,24 @@ module lib_fifo_d4_w21 (
   assign _mux_54 = _eq_52 ? 3'h0 : fill;
   assign _eq_55 = _mux_51 == _mux_54;
   assign _lt_56 = fill < 3'h4;
-  assign _wire_57 = _mux_141;
+  assign _wire_57 = _mux_146;
   assign _not_60 = ~_wire_57;
   assign _or_61 = _not_60 | _lt_56;
   always @(posedge clk) begin
     if (rst) ghost_tag_0 <= 3'h0;
-    else if (_and_142) ghost_tag_0 <= ghost_pushes;
+    else if (_and_147) ghost_tag_0 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_1 <= 3'h0;
-    else if (_and_143) ghost_tag_1 <= ghost_pushes;
+    else if (_and_148) ghost_tag_1 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_2 <= 3'h0;
-    else if (_and_144) ghost_tag_2 <= ghost_pushes;
+    else if (_and_149) ghost_tag_2 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_3 <= 3'h0;
-    else if (_and_145) ghost_tag_3 <= ghost_pushes;
+    else if (_and_150) ghost_tag_3 <= ghost_pushes;
   end
   assign _eq_67 = tail == 2'h0;
   assign _eq_69 = tail == 2'h1;
@@ -10556,7 +10560,7 @@ module lib_fifo_d4_w21 (
     endcase
   end
   assign _eq_75 = _sel_74 == ghost_pops;
-  assign _wire_76 = _mux_146;
+  assign _wire_76 = _mux_151;
   assign _not_79 = ~_wire_76;
   assign _or_80 = _not_79 | _eq_75;
   assign _ge_83 = 3'h0 >= _zext_41;
@@ -10613,15 +10617,19 @@ module lib_fifo_d4_w21 (
   assign _and_134 = out_valid & _eq_133;
   assign _or_135 = _not_132 | _and_134;
   assign _eq_136 = fill == 3'h4;
-  assign _and_137 = _and_13 & _and_14;
-  assign _eq_139 = head == 2'h3;
-  assign _and_140 = _and_14 & _eq_139;
-  assign _mux_141 = _and_13 ? 1'b1 : 1'b0;
-  assign _and_142 = _and_13 & _eq_67;
-  assign _and_143 = _and_13 & _eq_69;
-  assign _and_144 = _and_13 & _eq_71;
-  assign _and_145 = _and_13 & _eq_73;
-  assign _mux_146 = _and_14 ? 1'b1 : 1'b0;
+  assign _not_137 = ~_and_13;
+  assign _and_138 = _and_14 & _not_137;
+  assign _eq_140 = fill == 3'h1;
+  assign _and_141 = _and_138 & _eq_140;
+  assign _and_142 = _and_13 & _and_14;
+  assign _eq_144 = head == 2'h3;
+  assign _and_145 = _and_14 & _eq_144;
+  assign _mux_146 = _and_13 ? 1'b1 : 1'b0;
+  assign _and_147 = _and_13 & _eq_67;
+  assign _and_148 = _and_13 & _eq_69;
+  assign _and_149 = _and_13 & _eq_71;
+  assign _and_150 = _and_13 & _eq_73;
+  assign _mux_151 = _and_14 ? 1'b1 : 1'b0;
   wire _assert_count_le_depth = rst | _le_34; // the queue holds at most depth entries
   wire _assert_count_is_pushes_minus_pops = rst | _eq_40; // count equals the pushes taken minus the pops
   wire _assert_pointers_in_range = rst | _and_45; // a pointer names no slot
@@ -10631,9 +10639,10 @@ module lib_fifo_d4_w21 (
   wire _assert_held_in_push_order = rst | _rand_126; // the k-th word from head does not carry the pops so far plus k
   wire _assert_out_stable = rst | _or_135; // out_valid fell or out_data changed before the pop
   wire _cover_full = ~rst & _eq_136;
-  wire _cover_push_and_pop = ~rst & _and_137;
+  wire _cover_drained = ~rst & _and_141;
+  wire _cover_push_and_pop = ~rst & _and_142;
   wire _cover_push_refused = ~rst & _and_31;
-  wire _cover_head_wraps = ~rst & _and_140;
+  wire _cover_head_wraps = ~rst & _and_145;
   always @* begin
     assert (_assert_count_le_depth);
     assert (_assert_count_is_pushes_minus_pops);
@@ -10644,6 +10653,7 @@ module lib_fifo_d4_w21 (
     assert (_assert_held_in_push_order);
     assert (_assert_out_stable);
     cover (_cover_full);
+    cover (_cover_drained);
     cover (_cover_push_and_pop);
     cover (_cover_push_refused);
     cover (_cover_head_wraps);

@@ -1041,15 +1041,19 @@ module lib_fifo_d4_w261_pipe (
   wire _and_136;
   wire _or_137;
   wire _eq_138;
-  wire _and_139;
-  wire _eq_141;
-  wire _and_142;
-  wire _mux_143;
+  wire _not_139;
+  wire _and_140;
+  wire _eq_142;
+  wire _and_143;
   wire _and_144;
-  wire _and_145;
-  wire _and_146;
+  wire _eq_146;
   wire _and_147;
   wire _mux_148;
+  wire _and_149;
+  wire _and_150;
+  wire _and_151;
+  wire _and_152;
+  wire _mux_153;
   assign _not_31 = ~_or_13;
   assign _and_32 = in_valid & _not_31;
   assign _le_35 = fill <= 3'h4;
@@ -1080,24 +1084,24 @@ module lib_fifo_d4_w261_pipe (
   assign _eq_56 = _mux_52 == _mux_55;
   assign _lt_57 = fill < 3'h4;
   assign _or_58 = _lt_57 | _and_15;
-  assign _wire_59 = _mux_143;
+  assign _wire_59 = _mux_148;
   assign _not_62 = ~_wire_59;
   assign _or_63 = _not_62 | _or_58;
   always @(posedge clk) begin
     if (rst) ghost_tag_0 <= 3'h0;
-    else if (_and_144) ghost_tag_0 <= ghost_pushes;
+    else if (_and_149) ghost_tag_0 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_1 <= 3'h0;
-    else if (_and_145) ghost_tag_1 <= ghost_pushes;
+    else if (_and_150) ghost_tag_1 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_2 <= 3'h0;
-    else if (_and_146) ghost_tag_2 <= ghost_pushes;
+    else if (_and_151) ghost_tag_2 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_3 <= 3'h0;
-    else if (_and_147) ghost_tag_3 <= ghost_pushes;
+    else if (_and_152) ghost_tag_3 <= ghost_pushes;
   end
   assign _eq_69 = tail == 2'h0;
   assign _eq_71 = tail == 2'h1;
@@ -1113,7 +1117,7 @@ module lib_fifo_d4_w261_pipe (
     endcase
   end
   assign _eq_77 = _sel_76 == ghost_pops;
-  assign _wire_78 = _mux_148;
+  assign _wire_78 = _mux_153;
   assign _not_81 = ~_wire_78;
   assign _or_82 = _not_81 | _eq_77;
   assign _ge_85 = 3'h0 >= _zext_42;
@@ -1170,15 +1174,19 @@ module lib_fifo_d4_w261_pipe (
   assign _and_136 = out_valid & _eq_135;
   assign _or_137 = _not_134 | _and_136;
   assign _eq_138 = fill == 3'h4;
-  assign _and_139 = _and_14 & _and_15;
-  assign _eq_141 = head == 2'h3;
-  assign _and_142 = _and_15 & _eq_141;
-  assign _mux_143 = _and_14 ? 1'b1 : 1'b0;
-  assign _and_144 = _and_14 & _eq_69;
-  assign _and_145 = _and_14 & _eq_71;
-  assign _and_146 = _and_14 & _eq_73;
-  assign _and_147 = _and_14 & _eq_75;
-  assign _mux_148 = _and_15 ? 1'b1 : 1'b0;
+  assign _not_139 = ~_and_14;
+  assign _and_140 = _and_15 & _not_139;
+  assign _eq_142 = fill == 3'h1;
+  assign _and_143 = _and_140 & _eq_142;
+  assign _and_144 = _and_14 & _and_15;
+  assign _eq_146 = head == 2'h3;
+  assign _and_147 = _and_15 & _eq_146;
+  assign _mux_148 = _and_14 ? 1'b1 : 1'b0;
+  assign _and_149 = _and_14 & _eq_69;
+  assign _and_150 = _and_14 & _eq_71;
+  assign _and_151 = _and_14 & _eq_73;
+  assign _and_152 = _and_14 & _eq_75;
+  assign _mux_153 = _and_15 ? 1'b1 : 1'b0;
   wire _assert_count_le_depth = rst | _le_35; // the queue holds at most depth entries
   wire _assert_count_is_pushes_minus_pops = rst | _eq_41; // count equals the pushes taken minus the pops
   wire _assert_pointers_in_range = rst | _and_46; // a pointer names no slot
@@ -1188,9 +1196,10 @@ module lib_fifo_d4_w261_pipe (
   wire _assert_held_in_push_order = rst | _rand_128; // the k-th word from head does not carry the pops so far plus k
   wire _assert_out_stable = rst | _or_137; // out_valid fell or out_data changed before the pop
   wire _cover_full = ~rst & _eq_138;
-  wire _cover_push_and_pop = ~rst & _and_139;
+  wire _cover_drained = ~rst & _and_143;
+  wire _cover_push_and_pop = ~rst & _and_144;
   wire _cover_push_refused = ~rst & _and_32;
-  wire _cover_head_wraps = ~rst & _and_142;
+  wire _cover_head_wraps = ~rst & _and_147;
   always @* begin
     assert (_assert_count_le_depth);
     assert (_assert_count_is_pushes_minus_pops);
@@ -1201,6 +1210,7 @@ module lib_fifo_d4_w261_pipe (
     assert (_assert_held_in_push_order);
     assert (_assert_out_stable);
     cover (_cover_full);
+    cover (_cover_drained);
     cover (_cover_push_and_pop);
     cover (_cover_push_refused);
     cover (_cover_head_wraps);
@@ -1358,14 +1368,18 @@ module lib_fifo_d3_w264_pipe (
   wire _and_128;
   wire _or_129;
   wire _eq_130;
-  wire _and_131;
-  wire _eq_133;
-  wire _and_134;
-  wire _mux_135;
+  wire _not_131;
+  wire _and_132;
+  wire _eq_134;
+  wire _and_135;
   wire _and_136;
-  wire _and_137;
-  wire _and_138;
-  wire _mux_139;
+  wire _eq_138;
+  wire _and_139;
+  wire _mux_140;
+  wire _and_141;
+  wire _and_142;
+  wire _and_143;
+  wire _mux_144;
   assign _not_39 = ~_or_13;
   assign _and_40 = in_valid & _not_39;
   assign _le_43 = 1'b1;
@@ -1394,20 +1408,20 @@ module lib_fifo_d3_w264_pipe (
   assign _eq_62 = _mux_58 == _mux_61;
   assign _lt_63 = fill < 2'h3;
   assign _or_64 = _lt_63 | _and_15;
-  assign _wire_65 = _mux_135;
+  assign _wire_65 = _mux_140;
   assign _not_68 = ~_wire_65;
   assign _or_69 = _not_68 | _or_64;
   always @(posedge clk) begin
     if (rst) ghost_tag_0 <= 2'h0;
-    else if (_and_136) ghost_tag_0 <= ghost_pushes;
+    else if (_and_141) ghost_tag_0 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_1 <= 2'h0;
-    else if (_and_137) ghost_tag_1 <= ghost_pushes;
+    else if (_and_142) ghost_tag_1 <= ghost_pushes;
   end
   always @(posedge clk) begin
     if (rst) ghost_tag_2 <= 2'h0;
-    else if (_and_138) ghost_tag_2 <= ghost_pushes;
+    else if (_and_143) ghost_tag_2 <= ghost_pushes;
   end
   assign _eq_74 = tail == 2'h0;
   assign _eq_76 = tail == 2'h1;
@@ -1421,7 +1435,7 @@ module lib_fifo_d3_w264_pipe (
     endcase
   end
   assign _eq_80 = _sel_79 == ghost_pops;
-  assign _wire_81 = _mux_139;
+  assign _wire_81 = _mux_144;
   assign _not_84 = ~_wire_81;
   assign _or_85 = _not_84 | _eq_80;
   assign _ge_88 = 2'h0 >= head;
@@ -1469,14 +1483,18 @@ module lib_fifo_d3_w264_pipe (
   assign _and_128 = out_valid & _eq_127;
   assign _or_129 = _not_126 | _and_128;
   assign _eq_130 = fill == 2'h3;
-  assign _and_131 = _and_14 & _and_15;
-  assign _eq_133 = head == 2'h2;
-  assign _and_134 = _and_15 & _eq_133;
-  assign _mux_135 = _and_14 ? 1'b1 : 1'b0;
-  assign _and_136 = _and_14 & _eq_74;
-  assign _and_137 = _and_14 & _eq_76;
-  assign _and_138 = _and_14 & _eq_78;
-  assign _mux_139 = _and_15 ? 1'b1 : 1'b0;
+  assign _not_131 = ~_and_14;
+  assign _and_132 = _and_15 & _not_131;
+  assign _eq_134 = fill == 2'h1;
+  assign _and_135 = _and_132 & _eq_134;
+  assign _and_136 = _and_14 & _and_15;
+  assign _eq_138 = head == 2'h2;
+  assign _and_139 = _and_15 & _eq_138;
+  assign _mux_140 = _and_14 ? 1'b1 : 1'b0;
+  assign _and_141 = _and_14 & _eq_74;
+  assign _and_142 = _and_14 & _eq_76;
+  assign _and_143 = _and_14 & _eq_78;
+  assign _mux_144 = _and_15 ? 1'b1 : 1'b0;
   wire _assert_count_le_depth = rst | _le_43; // the queue holds at most depth entries
   wire _assert_count_is_pushes_minus_pops = rst | _eq_49; // count equals the pushes taken minus the pops
   wire _assert_pointers_in_range = rst | _and_52; // a pointer names no slot
@@ -1486,9 +1504,10 @@ module lib_fifo_d3_w264_pipe (
   wire _assert_held_in_push_order = rst | _rand_120; // the k-th word from head does not carry the pops so far plus k
   wire _assert_out_stable = rst | _or_129; // out_valid fell or out_data changed before the pop
   wire _cover_full = ~rst & _eq_130;
-  wire _cover_push_and_pop = ~rst & _and_131;
+  wire _cover_drained = ~rst & _and_135;
+  wire _cover_push_and_pop = ~rst & _and_136;
   wire _cover_push_refused = ~rst & _and_40;
-  wire _cover_head_wraps = ~rst & _and_134;
+  wire _cover_head_wraps = ~rst & _and_139;
   always @* begin
     assert (_assert_count_le_depth);
     assert (_assert_count_is_pushes_minus_pops);
@@ -1499,6 +1518,7 @@ module lib_fifo_d3_w264_pipe (
     assert (_assert_held_in_push_order);
     assert (_assert_out_stable);
     cover (_cover_full);
+    cover (_cover_drained);
     cover (_cover_push_and_pop);
     cover (_cover_push_refused);
     cover (_cover_head_wraps);
