@@ -107,7 +107,29 @@ func init() {
 		Claims:    rsdmmClaims,
 		Canonical: units.AtDefaults("rsdmm", rsdmmUnits()),
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000, Long: longLockstepConfigs(), LongCycles: 1000},
+		Prove:     proveConfigs,
 		Speed:     []units.Config{{Unit: "rsdmm", Values: units.Values{}}, {Unit: "rsdmm-rpu", Values: units.Values{}}},
 		Examples:  []string{"-unit rsdmm -shift 2 -s 4 > rsdmm.v", "-unit rsdmm-rsu -lw 5 -ab 16 > rsu.v", "-unit rsdmm-rsu -hash -ab 32 -seed 7", "-report rsdmm-congestion -rounds 2000"},
 	})
+}
+
+// proveConfigs are the sizes at which check/rsdmm proves the blocks'
+// properties: the RPU at N = 4 (both circuits), the RSU with its table and
+// with its keys, and the memory at w = 2, s = 2, l = 2; More adds the
+// memory with each shift and other pipeline depths, and the RPU at N = 6.
+var proveConfigs = units.Prove{
+	Configs: []units.Config{
+		{Unit: "rsdmm-rpu", Values: units.Values{"lw": 1, "s": 2, "rb": 2}},
+		{Unit: "rsdmm-rpu", Values: units.Values{"lw": 1, "s": 2, "rb": 2, "allpairs": 1}},
+		{Unit: "rsdmm-rsu", Values: units.Values{"lw": 1, "ab": 3}},
+		{Unit: "rsdmm-rsu", Values: units.Values{"lw": 2, "ab": 4, "hash": 1}},
+		{Unit: "rsdmm", Values: units.Values{"lw": 1, "s": 2, "ab": 3, "dw": 1, "l": 2, "shift": 0}},
+	},
+	More: []units.Config{
+		{Unit: "rsdmm", Values: units.Values{"lw": 1, "s": 2, "ab": 3, "dw": 1, "l": 1, "shift": 1}},
+		{Unit: "rsdmm", Values: units.Values{"lw": 1, "s": 1, "ab": 3, "dw": 1, "l": 3, "shift": 2}},
+		{Unit: "rsdmm", Values: units.Values{"lw": 1, "s": 3, "ab": 3, "dw": 1, "l": 2, "shift": 1}},
+		{Unit: "rsdmm-rpu", Values: units.Values{"lw": 1, "s": 3, "rb": 1}},
+		{Unit: "rsdmm-rsu", Values: units.Values{"lw": 2, "ab": 5, "hash": 1}},
+	},
 }
