@@ -152,7 +152,8 @@ const allProofTime = time.Minute
 
 // smallestConfig is the configuration of u, among those its family runs
 // in lockstep or lists to prove (its defaults when there is none), that
-// holds the fewest state bits, elaborated.
+// holds the fewest state bits (of those, the fewest netlist nodes: a
+// combinational unit has none), elaborated.
 func smallestConfig(f *units.Family, u *units.Unit) (units.Config, *hdl.Design, int, error) {
 	configs := []units.Config{{Unit: u.Name}}
 	for _, c := range slices.Concat(f.Lockstep.Configs, f.Prove.Configs) {
@@ -175,7 +176,8 @@ func smallestConfig(f *units.Family, u *units.Unit) (units.Config, *hdl.Design, 
 		if err != nil {
 			return c, nil, 0, err
 		}
-		if bits := verify.StateBits(d); bestBits < 0 || bits < bestBits {
+		bits := verify.StateBits(d)
+		if bestBits < 0 || bits < bestBits || bits == bestBits && len(d.Netlist().Nodes) < len(bestD.Netlist().Nodes) {
 			best, bestD, bestBits = c, d, bits
 		}
 	}
