@@ -3,6 +3,7 @@ package units
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"path"
 	"slices"
 	"strings"
@@ -156,12 +157,41 @@ func AtDefaults(dir string, us []*Unit) []Canonical {
 // configurations take minutes to build (their Verilog is hundreds of
 // thousands of lines): they run, packed apart, for LongCycles cycles only
 // in make long (verify's -verify.long).
+//
+// Shapes, by unit name, shape the stimulus of the configurations of
+// those units after the first quarter of the cycles (Icarus's), which
+// stays the random in-simulator stimulus: a family with none keeps that
+// for every cycle.
 type Lockstep struct {
 	Configs    []Config
 	Cycles     int
 	Long       []Config
 	LongCycles int
+	Shapes     map[string]Shape
 }
+
+// Phase is what a block of shaped cycles does to one configuration.
+// Random inputs reach every case a block meets in a few cycles, but
+// seldom the ones that take a run of cycles alike: a full queue, a
+// saturated count, a queue drained from full. The phases are those runs.
+type Phase int
+
+const (
+	// PhaseRandom leaves every input random, as unshaped.
+	PhaseRandom Phase = iota
+	// PhaseFill lets work in and none out: the valids that bring work
+	// 1, the readies and pops that take it 0.
+	PhaseFill
+	// PhaseDrain lets work out and none in.
+	PhaseDrain
+)
+
+// Shape sets, for a configuration whose resolved values are v, the inputs
+// its phase constrains at step (the cycle within the phase's block) with
+// set (an input's name in the unit and its value, which must fit its
+// width); r draws what the shape leaves to chance. The inputs it does not
+// set stay random.
+type Shape func(v Values, ph Phase, step int, r *rand.Rand, set func(input string, x uint64))
 
 // Prove is the configurations whose properties the family's proof tests
 // (check/<family>) require settled: Configs in make test, More too in make
@@ -321,6 +351,11 @@ func (f *Family) check() error {
 	}
 	if len(f.Lockstep.Configs) > 0 && f.Lockstep.Cycles <= 0 {
 		return fmt.Errorf("family %s: lockstep: Cycles must be positive", f.Name)
+	}
+	for name := range f.Lockstep.Shapes {
+		if !slices.ContainsFunc(f.Units, func(u *Unit) bool { return u.Name == name }) {
+			return fmt.Errorf("family %s: lockstep: shape of %q, not a unit of the family", f.Name, name)
+		}
 	}
 	return nil
 }

@@ -31,8 +31,12 @@ var longFlag = flag.Bool("verify.long", false, "also run the families' long lock
 // once in compiled Go, full groups of a design's lanes and a partial one,
 // as on each alone (CheckCompiledStreams; make test checks those on
 // random netlists).
+// The configurations of the units the family shapes (Lockstep.Shapes)
+// get the shaped stimulus after the first quarter of the cycles (the
+// Icarus run's, which stays the fast in-simulator stimulus except in make
+// long). It returns the pack's coverage (checkCoverage).
 // The test that calls it must import the family so that it is registered.
-func LockstepFamily(t *testing.T, family string) {
+func LockstepFamily(t *testing.T, family string) CoverageRecord {
 	t.Helper()
 	f, err := units.LookupFamily(family)
 	if err != nil {
@@ -42,18 +46,23 @@ func LockstepFamily(t *testing.T, family string) {
 		t.Fatalf("family %s registers no lockstep configurations", family)
 	}
 	top := PackName(family)
-	lockstepPack(t, top, f.Lockstep.Configs, f.Lockstep.Cycles)
+	rec := lockstepPack(t, top, f.Lockstep.Configs, f.Lockstep.Cycles, f.Lockstep.Shapes)
 	if *longFlag && len(f.Lockstep.Long) > 0 {
-		t.Run("long", func(t *testing.T) { lockstepPack(t, top+"_long", f.Lockstep.Long, f.Lockstep.LongCycles) })
+		t.Run("long", func(t *testing.T) {
+			lockstepPack(t, top+"_long", f.Lockstep.Long, f.Lockstep.LongCycles, f.Lockstep.Shapes)
+		})
 	}
+	return rec
 }
 
 // PackName is the top module of a family's lockstep pack, and the name of
 // its CoverageRecord: "dram_units"; its long pack's is PackName + "_long".
 func PackName(family string) string { return strings.ReplaceAll(family, "-", "_") + "_units" }
 
-// lockstepPack runs configurations packed under the module top.
-func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) {
+// lockstepPack runs configurations packed under the module top, the
+// configurations of the units in shapes with the shaped stimulus after
+// the first quarter of the cycles, and returns their coverage.
+func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int, shapes map[string]units.Shape) CoverageRecord {
 	t.Helper()
 	var modules []*hdl.Module
 	var names []string
@@ -75,36 +84,55 @@ func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Icarus, by far the slowest (its runs of the packs took a sixth of
+	// make test's CPU time), checks the first quarter of the cycles, and Go
+	// and Verilator go on to the end; make long runs Icarus to the end too.
+	quarter := max(cycles/4, min(cycles, 250))
+	icarusCycles := cycles
+	if !*longFlag {
+		icarusCycles = quarter
+	}
+	ports := PortsOf(d)
+	shapedFrom, checkShapes, err := shapedStimulus(ports, configs, shapes, uint64(quarter))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var covers []sim.Cover // of the longest run
 	run := func(n int, backends ...Backend) {
 		t.Helper()
-		res, err := Lockstep(Config{Backends: backends, Seed: TestSeed(t, 3), Cycles: uint64(n)})
+		cfg := Config{Backends: backends, Seed: TestSeed(t, 3), Cycles: uint64(n)}
+		if n > quarter { // else the shaped stimulus is the in-simulator one: the fast mode
+			cfg.Stimulus = shapedFrom
+		}
+		res, err := Lockstep(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if checkShapes != nil {
+			if err := checkShapes(); err != nil {
+				t.Fatal(err)
+			}
+		}
 		t.Logf("%d simulators: %d cycles, %d output values compared", len(backends), res.Cycles, res.Compared)
+		if want := uint64(n) * uint64(len(ports.Out)); res.Cycles != uint64(n) || res.Compared != want {
+			t.Fatalf("%d cycles run and %d output values compared, want %d and %d", res.Cycles, res.Compared, n, want)
+		}
 		covers = res.Covers
 	}
 	goSim := GoBackend(d)
 	verilator := VerilatorBackend(d, VerilatorOptions{Lint: true}) // every configuration linted, no waivers
-	// Icarus, by far the slowest (its runs of the packs took a sixth of
-	// make test's CPU time), checks the first quarter of the cycles, and Go
-	// and Verilator go on to the end; make long runs Icarus to the end too.
-	icarusCycles := cycles
-	if !*longFlag {
-		icarusCycles = max(cycles/4, min(cycles, 250))
-	}
 	run(icarusCycles, goSim, verilator, IcarusBackend(d))
 	if icarusCycles < cycles {
 		run(cycles, goSim, verilator)
 	}
-	checkCoverage(t, top, configs, modules, covers, cycles)
+	rec := checkCoverage(t, top, configs, modules, covers, cycles)
 	if !*longFlag { // a pack's compiled streams take up to a minute of Go build
-		return
+		return rec
 	}
 	if err := CheckCompiledStreams(d, 20, uint64(cycles), TestSeed(t, 3)); err != nil {
 		t.Fatal(err)
 	}
+	return rec
 }
 
 // maxModuleName is the longest module name buildConfig gives.
@@ -146,8 +174,9 @@ const coverProofTime = 5 * time.Second
 // says nothing), reachable fails the test (the stimulus misses a case it
 // should exercise), and no answer (too large, or out of time) is
 // reported as a gap in the stimulus. It records the outcome as the pack's
-// CoverageRecord in coverageDir (gen -report coverage reads it).
-func checkCoverage(t *testing.T, top string, configs []units.Config, modules []*hdl.Module, covers []sim.Cover, cycles int) {
+// CoverageRecord in coverageDir (gen -report coverage reads it), and
+// returns it.
+func checkCoverage(t *testing.T, top string, configs []units.Config, modules []*hdl.Module, covers []sim.Cover, cycles int) CoverageRecord {
 	t.Helper()
 	rec := CoverageRecord{Pack: top, Cycles: cycles, Configs: configs}
 	index := map[[2]string]int{} // into rec.Points, by module and name
@@ -199,6 +228,7 @@ func checkCoverage(t *testing.T, top string, configs []units.Config, modules []*
 	if err != nil {
 		t.Errorf("recording the pack's coverage: %v", err)
 	}
+	return rec
 }
 
 // judgeNeverReached has Yosys look at the cover points points[i], i in
