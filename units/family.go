@@ -159,15 +159,16 @@ func AtDefaults(dir string, us []*Unit) []Canonical {
 // in make long (verify's -verify.long).
 //
 // Shapes, by unit name, shape the stimulus of the configurations of
-// those units after the first quarter of the cycles (Icarus's), which
-// stays the random in-simulator stimulus: a family with none keeps that
-// for every cycle.
+// those units in a run of its own, ShapedCycles long, after the random
+// one, on the Go simulator and Verilator (Icarus too in make long); a
+// family with none runs the random in-simulator stimulus alone.
 type Lockstep struct {
-	Configs    []Config
-	Cycles     int
-	Long       []Config
-	LongCycles int
-	Shapes     map[string]Shape
+	Configs      []Config
+	Cycles       int
+	Long         []Config
+	LongCycles   int
+	Shapes       map[string]Shape
+	ShapedCycles int
 }
 
 // Phase is what a block of shaped cycles does to one configuration.
@@ -351,6 +352,9 @@ func (f *Family) check() error {
 	}
 	if len(f.Lockstep.Configs) > 0 && f.Lockstep.Cycles <= 0 {
 		return fmt.Errorf("family %s: lockstep: Cycles must be positive", f.Name)
+	}
+	if len(f.Lockstep.Shapes) > 0 && f.Lockstep.ShapedCycles <= 0 {
+		return fmt.Errorf("family %s: lockstep: Shapes need ShapedCycles", f.Name)
 	}
 	for name := range f.Lockstep.Shapes {
 		if !slices.ContainsFunc(f.Units, func(u *Unit) bool { return u.Name == name }) {

@@ -31,10 +31,10 @@ var longFlag = flag.Bool("verify.long", false, "also run the families' long lock
 // once in compiled Go, full groups of a design's lanes and a partial one,
 // as on each alone (CheckCompiledStreams; make test checks those on
 // random netlists).
-// The configurations of the units the family shapes (Lockstep.Shapes)
-// get the shaped stimulus after the first quarter of the cycles (the
-// Icarus run's, which stays the fast in-simulator stimulus except in make
-// long). It returns the pack's coverage (checkCoverage).
+// Then, if the family shapes some units' stimulus (Lockstep.Shapes), Go
+// and Verilator (Icarus too with -verify.long) run the pack again from
+// reset for its ShapedCycles on the shaped stimulus. It returns the
+// pack's coverage over both runs (checkCoverage).
 // The test that calls it must import the family so that it is registered.
 func LockstepFamily(t *testing.T, family string) CoverageRecord {
 	t.Helper()
@@ -46,10 +46,10 @@ func LockstepFamily(t *testing.T, family string) CoverageRecord {
 		t.Fatalf("family %s registers no lockstep configurations", family)
 	}
 	top := PackName(family)
-	rec := lockstepPack(t, top, f.Lockstep.Configs, f.Lockstep.Cycles, f.Lockstep.Shapes)
+	rec := lockstepPack(t, top, f.Lockstep.Configs, f.Lockstep.Cycles, f.Lockstep.ShapedCycles, f.Lockstep.Shapes)
 	if *longFlag && len(f.Lockstep.Long) > 0 {
 		t.Run("long", func(t *testing.T) {
-			lockstepPack(t, top+"_long", f.Lockstep.Long, f.Lockstep.LongCycles, f.Lockstep.Shapes)
+			lockstepPack(t, top+"_long", f.Lockstep.Long, f.Lockstep.LongCycles, f.Lockstep.ShapedCycles, f.Lockstep.Shapes)
 		})
 	}
 	return rec
@@ -59,10 +59,10 @@ func LockstepFamily(t *testing.T, family string) CoverageRecord {
 // its CoverageRecord: "dram_units"; its long pack's is PackName + "_long".
 func PackName(family string) string { return strings.ReplaceAll(family, "-", "_") + "_units" }
 
-// lockstepPack runs configurations packed under the module top, the
-// configurations of the units in shapes with the shaped stimulus after
-// the first quarter of the cycles, and returns their coverage.
-func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int, shapes map[string]units.Shape) CoverageRecord {
+// lockstepPack runs configurations packed under the module top for
+// cycles of random stimulus, then, when shapes shape any of them, for
+// shapedCycles of the shaped stimulus, and returns their coverage.
+func lockstepPack(t *testing.T, top string, configs []units.Config, cycles, shapedCycles int, shapes map[string]units.Shape) CoverageRecord {
 	t.Helper()
 	var modules []*hdl.Module
 	var names []string
@@ -84,46 +84,47 @@ func lockstepPack(t *testing.T, top string, configs []units.Config, cycles int, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Icarus, by far the slowest (its runs of the packs took a sixth of
-	// make test's CPU time), checks the first quarter of the cycles, and Go
-	// and Verilator go on to the end; make long runs Icarus to the end too.
-	quarter := max(cycles/4, min(cycles, 250))
-	icarusCycles := cycles
-	if !*longFlag {
-		icarusCycles = quarter
-	}
 	ports := PortsOf(d)
-	shapedFrom, checkShapes, err := shapedStimulus(ports, configs, shapes, uint64(quarter))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var covers []sim.Cover // of the longest run
-	run := func(n int, backends ...Backend) {
+	run := func(n int, stimulus func(uint64) Stimulus, backends ...Backend) []sim.Cover {
 		t.Helper()
-		cfg := Config{Backends: backends, Seed: TestSeed(t, 3), Cycles: uint64(n)}
-		if n > quarter { // else the shaped stimulus is the in-simulator one: the fast mode
-			cfg.Stimulus = shapedFrom
-		}
-		res, err := Lockstep(cfg)
+		res, err := Lockstep(Config{Backends: backends, Stimulus: stimulus, Seed: TestSeed(t, 3), Cycles: uint64(n)})
 		if err != nil {
 			t.Fatal(err)
-		}
-		if checkShapes != nil {
-			if err := checkShapes(); err != nil {
-				t.Fatal(err)
-			}
 		}
 		t.Logf("%d simulators: %d cycles, %d output values compared", len(backends), res.Cycles, res.Compared)
 		if want := uint64(n) * uint64(len(ports.Out)); res.Cycles != uint64(n) || res.Compared != want {
 			t.Fatalf("%d cycles run and %d output values compared, want %d and %d", res.Cycles, res.Compared, n, want)
 		}
-		covers = res.Covers
+		return res.Covers
 	}
 	goSim := GoBackend(d)
 	verilator := VerilatorBackend(d, VerilatorOptions{Lint: true}) // every configuration linted, no waivers
-	run(icarusCycles, goSim, verilator, IcarusBackend(d))
+	icarus := IcarusBackend(d)
+	// Icarus, by far the slowest (its runs of the packs took a sixth of
+	// make test's CPU time), checks the first quarter of the cycles, and Go
+	// and Verilator go on to the end; make long runs Icarus to the end too.
+	icarusCycles := cycles
+	if !*longFlag {
+		icarusCycles = max(cycles/4, min(cycles, 250))
+	}
+	covers := run(icarusCycles, nil, goSim, verilator, icarus)
 	if icarusCycles < cycles {
-		run(cycles, goSim, verilator)
+		covers = run(cycles, nil, goSim, verilator) // of the longer run
+	}
+	shaped, checkShapes, err := shapedStimulus(ports, configs, shapes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shaped != nil {
+		backends := []Backend{goSim, verilator}
+		if *longFlag {
+			backends = append(backends, icarus)
+		}
+		covers = addCovers(covers, run(shapedCycles, shaped, backends...))
+		if err := checkShapes(); err != nil {
+			t.Fatal(err)
+		}
+		cycles += shapedCycles
 	}
 	rec := checkCoverage(t, top, configs, modules, covers, cycles)
 	if !*longFlag { // a pack's compiled streams take up to a minute of Go build

@@ -3,7 +3,9 @@ package verify
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
+	"github.com/parmem/parmem/sim"
 	"github.com/parmem/parmem/units"
 )
 
@@ -20,14 +22,13 @@ const shapeBlock = 256
 const shapeResetOneIn = 4
 
 // shaped is the in-simulator stimulus (LFSR) with the units' shapes laid
-// over it from cycle from on: at every block start each shaped
+// over it: at every block start each shaped
 // configuration draws its phase (random, fill or drain, alike), and the
 // shape sets the inputs its phase constrains. The phases and the shapes'
 // draws come from a generator of their own, so every input no shape sets
 // is the in-simulator stimulus's, cycle for cycle.
 type shaped struct {
 	lfsr    *LFSR
-	from    uint64
 	r       *rand.Rand
 	configs []shapedConfig
 	phases  []units.Phase
@@ -52,7 +53,7 @@ type inputField struct{ off, width int }
 // ports are ports, and a check of the stimuli it made, which reports the
 // first input a shape set wrongly. It returns nil makers when no
 // configuration's unit has a shape.
-func shapedStimulus(ports Ports, configs []units.Config, shapes map[string]units.Shape, from uint64) (func(seed uint64) Stimulus, func() error, error) {
+func shapedStimulus(ports Ports, configs []units.Config, shapes map[string]units.Shape) (func(seed uint64) Stimulus, func() error, error) {
 	offs := map[string]inputField{}
 	off := 0
 	for _, p := range ports.In {
@@ -83,7 +84,7 @@ func shapedStimulus(ports Ports, configs []units.Config, shapes map[string]units
 	}
 	var made []*shaped
 	mk := func(seed uint64) Stimulus {
-		s := &shaped{lfsr: NewLFSR(ports, seed), from: from, r: rand.New(rand.NewPCG(seed, 0x5a)), configs: cs,
+		s := &shaped{lfsr: NewLFSR(ports, seed), r: rand.New(rand.NewPCG(seed, 0x5a)), configs: cs,
 			phases: make([]units.Phase, len(cs)), reset: len(ports.In) > 0 && isReset(0, ports.In[0])}
 		made = append(made, s)
 		return s
@@ -102,10 +103,7 @@ func shapedStimulus(ports Ports, configs []units.Config, shapes map[string]units
 // Fill implements Stimulus; cycles must be asked for in order.
 func (s *shaped) Fill(cycle uint64, v Vector) {
 	s.lfsr.Fill(cycle, v)
-	if cycle < s.from {
-		return
-	}
-	step := int((cycle - s.from) % shapeBlock)
+	step := int(cycle % shapeBlock)
 	if step == 0 {
 		for i := range s.phases {
 			s.phases[i] = units.Phase(s.r.IntN(3))
@@ -153,4 +151,15 @@ func (r CoverageRecord) Gaps() []CoverPoint {
 		}
 	}
 	return gaps
+}
+
+// addCovers adds the hits of more, a run's cover points of the same
+// design as covers (in the Netlist's order, as every run lists them), to
+// those of covers.
+func addCovers(covers, more []sim.Cover) []sim.Cover {
+	out := slices.Clone(covers)
+	for i := range out {
+		out[i].Hits += more[i].Hits
+	}
+	return out
 }

@@ -135,11 +135,11 @@ func dramUnits() []*units.Unit {
 
 // lockstepConfigs runs every unit at its defaults and at 4 and 16 entries
 // (the MIB at 4 and 3 slots; the command queues at small depths and
-// timings, so that every constraint binds), for 4,000 cycles: the first
-// 1,000 random on the three back-ends (together about 35 ms a cycle on
-// the defaults' 140,000 lines of Verilog), the rest shaped
-// (lockstepShapes) on Go and Verilator; the long random runs are
-// check/dram's, on the Go simulator against the contracts in plain Go.
+// timings, so that every constraint binds), for 1,000 cycles (the three
+// back-ends take about 35 ms a cycle together on the defaults' 140,000
+// lines of Verilog), then for 3,000 of shaped stimulus (lockstepShapes)
+// on Go and Verilator; the long random runs are check/dram's, on the Go
+// simulator against the contracts in plain Go.
 //
 // The stimulus is random and resets the pack about once in 64 cycles, so
 // the small configurations are shaped for their cover points to be
@@ -158,7 +158,7 @@ func dramUnits() []*units.Unit {
 // depth between resets. At the defaults (Table 5.1's sizes and timing)
 // random inputs fill none of the 64 read and 128 write slots, saturate no
 // count of 16 merges, and seldom let a bank pop its whole command queue
-// between resets: the shaped cycles' fill and drain phases do.
+// between resets: the shaped run's fill and drain phases do.
 func lockstepConfigs() []units.Config {
 	small := units.Values{"bankbits": 2, "rowbits": 2, "agebits": 6, "blkbits": 4, "merges": 5}
 	with := func(v units.Values, extra units.Values) units.Values {
@@ -207,7 +207,7 @@ func init() {
 		Reports:   dramReports,
 		Claims:    dramClaims,
 		Canonical: units.AtDefaults("dram", dramUnits()),
-		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 4000, Shapes: lockstepShapes()},
+		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 1000, Shapes: lockstepShapes(), ShapedCycles: 3000},
 		Speed:     []units.Config{{Unit: "dram-sched", Values: units.Values{}}, {Unit: "dram-pick", Values: units.Values{}}},
 		Examples: []string{
 			"-unit dram-sched > dram_sched.v",

@@ -63,8 +63,8 @@ func rsdmmUnits() []*units.Unit {
 // lockstepConfigs runs the memory at its defaults with each shift, the
 // shift unit at lw 2 and 5, ab 10 and 16, both modes, and the packing unit
 // at (lw, s) = (2, 3) and (4, 2), both circuits, with few row bits so that
-// addresses repeat. After the first quarter of the cycles the memory's
-// stimulus is shaped (lockstepShapes) to congest one bank fully.
+// addresses repeat; then a shaped run (lockstepShapes) congests the
+// memory's banks fully.
 func lockstepConfigs() []units.Config {
 	var cs []units.Config
 	for _, ls := range [][2]int{{2, 3}, {4, 2}} {
@@ -107,7 +107,7 @@ func init() {
 		Reports:   rsdmmReports,
 		Claims:    rsdmmClaims,
 		Canonical: units.AtDefaults("rsdmm", rsdmmUnits()),
-		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000, Shapes: lockstepShapes(), Long: longLockstepConfigs(), LongCycles: 1000},
+		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 3000, Shapes: lockstepShapes(), ShapedCycles: 2250, Long: longLockstepConfigs(), LongCycles: 1000},
 		Prove:     proveConfigs,
 		Speed:     []units.Config{{Unit: "rsdmm", Values: units.Values{}}, {Unit: "rsdmm-rpu", Values: units.Values{}}},
 		Examples:  []string{"-unit rsdmm -shift 2 -s 4 > rsdmm.v", "-unit rsdmm-rsu -lw 5 -ab 16 > rsu.v", "-unit rsdmm-rsu -hash -ab 32 -seed 7", "-report rsdmm-congestion -rounds 2000"},
