@@ -113,6 +113,11 @@ func (t *RowTable) Step(in RowTabIn) {
 // dram-rowtab); RowTabPorts are its ports.
 type RowTabBlock struct {
 	Entries, BankBits, RowBits, MlBits, AgeBits int
+	// FedByQueue: its reads come from a queue of Entries slots that takes
+	// none while full (dram-sched), so no read ever finds the table full
+	// (each valid entry counts a queued read) and the table states no
+	// cover point for one.
+	FedByQueue bool
 }
 
 // RowTabPorts are dram-rowtab's ports (4.5's row-score table).

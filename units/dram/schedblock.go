@@ -157,7 +157,7 @@ func (b *schedBuild) queues(name string) {
 	readFields := []*hdl.Signal{b.p.Rd.Payload.Bank, b.p.Rd.Payload.Row}
 	if c.Scores == TableScores {
 		sub, p := RowTabBlock{Entries: c.Entries, BankBits: c.BankBits, RowBits: c.RowBits,
-			MlBits: b.mw, AgeBits: c.AgeBits}.WithPorts(name + "_rowtab")
+			MlBits: b.mw, AgeBits: c.AgeBits, FedByQueue: true}.WithPorts(name + "_rowtab")
 		b.rowtab, b.tabIn = m.Instance("rowtab", sub), p.In
 		b.tabOut = hdl.OutRecord(b.rowtab, p.Out)
 		readFields = append(readFields, b.tabOut.EnqPtr) // each read keeps its row's entry
