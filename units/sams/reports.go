@@ -24,14 +24,14 @@ import (
 
 var samsReports = []*units.Report{
 	{
-		Name: "atu", Doc: "sams-atu area and LUT levels on iCE40 beside thesis Table 3.1",
-		Yosys: true, Time: 10 * time.Second,
+		Name: "atu", Doc: "sams-atu area, LUT levels and ns after place and route on iCE40 beside thesis Table 3.1",
+		Yosys: true, Time: 30 * time.Second,
 		Configs: func(units.Values) []units.Config { return atuConfigs() },
 		Run:     func(_ units.Values, progress io.Writer) ([]*table.Table, error) { return atuReport(progress) },
 	},
 	{
-		Name: "sams", Doc: "memory-logic gates and inbound depth in 32-bit adders beside thesis Table 4.2, read and write latency",
-		Yosys: true, Time: 2 * time.Minute,
+		Name: "sams", Doc: "memory-logic gates and inbound depth in 32-bit adders beside thesis Table 4.2, read and write latency, ns on iCE40",
+		Yosys: true, Time: 10 * time.Minute,
 		Configs: func(units.Values) []units.Config {
 			cs := samsGateConfigs()
 			for _, r := range thesisTable42 {
