@@ -230,8 +230,9 @@ func (w *wrapped) signal(cell string) string {
 	return cell
 }
 
-// Yosys JSON, as much of it as registerPorts changes; the rest passes
-// through as it is.
+// Yosys JSON's top module, as much of it as registerPorts reads and
+// nextpnr needs: its ports, cells and net names; parameters and attributes
+// pass through as they are.
 type (
 	yosysModule struct {
 		Attributes json.RawMessage      `json:"attributes"`
