@@ -75,10 +75,12 @@ rtl:
 	$(GO) run ./gen -canonical rtl
 	$(GO) test -count=1 ./gen -run TestDesignPortLists -update
 
-# Design-review tables (minutes of Yosys): area and latency beside the thesis.
-# rtl/synth-results.json holds the Yosys results REPORT.md was made from,
-# by the hash of design, flow and Yosys version: a run synthesizes only what
-# changed, or everything under another Yosys (README: measuring afresh).
+# Design-review tables (minutes of Yosys and nextpnr-ice40): area, latency
+# and delay in ns after place and route beside the thesis.
+# rtl/synth-results.json holds the Yosys and place-and-route results
+# REPORT.md was made from, by the hash of design, flow and tool versions: a
+# run synthesizes (and places and routes) only what changed, or everything
+# under another Yosys or nextpnr-ice40 (README: measuring afresh).
 tables: deps
 	$(GO) run ./gen -report all -format markdown -results rtl/synth-results.json -o rtl/REPORT.md
 

@@ -1,7 +1,8 @@
 // Package scripts holds the Yosys flows that turn emitted Verilog into area
 // and latency figures (ice40.ys, gates.ys, gates_fast.ys, gates_noabc.ys,
-// ge.ys with its cell library ge.lib), embedded so that the report
-// code runs them exactly as they are reviewed here, and deps.sh.
+// ge.ys with its cell library ge.lib), nextpnr-ice40's place and route
+// after ice40.ys (hx8k.pnr), embedded so that the report code runs them
+// exactly as they are reviewed here, and deps.sh.
 package scripts
 
 import _ "embed"
@@ -10,6 +11,12 @@ import _ "embed"
 //
 //go:embed ice40.ys
 var ICE40 string
+
+// HX8K is nextpnr-ice40's arguments for place and route on the iCE40
+// HX8K, after ICE40, one or more a line, '#' starting a comment.
+//
+//go:embed hx8k.pnr
+var HX8K string
 
 // Gates maps to a fixed set of 2-input gates (synth, abc -g).
 //

@@ -114,7 +114,9 @@ type onceRun struct {
 }
 
 // memo runs measure once per flow, top and Verilog in this process.
-func memo[T any](flow, top string, verilog []byte, measure func() (T, error)) (T, error) {
+// versions are the tools the flow runs besides Yosys, by their version
+// lines (cache.ToolVersion), for the tool cache's key.
+func memo[T any](flow, top string, verilog []byte, measure func() (T, error), versions ...string) (T, error) {
 	h := sha256.New()
 	var zero T
 	fmt.Fprintf(h, "%T\x00%s\x00%s\x00", zero, flow, top)
@@ -131,7 +133,7 @@ func memo[T any](flow, top string, verilog []byte, measure func() (T, error)) (T
 	if ok {
 		<-r.done
 	} else {
-		r.result, r.err = stored(flow, top, verilog, measure)
+		r.result, r.err = stored(flow, top, verilog, measure, versions)
 		close(r.done)
 	}
 	if r.err != nil {
@@ -146,11 +148,12 @@ func memo[T any](flow, top string, verilog []byte, measure func() (T, error)) (T
 var diskCache = true
 
 // stored returns measure's result from the tool cache, keyed by the result
-// type, the flow, the cell library, the top, the Verilog and the Yosys
-// version, and otherwise runs it and stores its result. Without a cache
-// directory (no go.mod above the working directory and no $PARMEM_CACHE)
-// it only runs it; an entry that does not decode is measured again.
-func stored[T any](flow, top string, verilog []byte, measure func() (T, error)) (T, error) {
+// type, the flow, the cell library, the top, the Verilog, the Yosys
+// version and the other tools' versions, and otherwise runs it and stores
+// its result. Without a cache directory (no go.mod above the working
+// directory and no $PARMEM_CACHE) it only runs it; an entry that does not
+// decode is measured again.
+func stored[T any](flow, top string, verilog []byte, measure func() (T, error), versions []string) (T, error) {
 	if !diskCache {
 		return measure()
 	}
@@ -158,7 +161,7 @@ func stored[T any](flow, top string, verilog []byte, measure func() (T, error)) 
 		return measure()
 	}
 	var result T
-	key := cache.Key(fmt.Sprintf("%T", result), flow, scripts.GELib, top, string(verilog), cache.ToolVersion("yosys", "-V"))
+	key := cache.Key(append([]string{fmt.Sprintf("%T", result), flow, scripts.GELib, top, string(verilog), cache.ToolVersion("yosys", "-V")}, versions...)...)
 	for range 2 {
 		dir, _, err := cache.Build("synth", key, func(dir string) error {
 			r, err := measure()
@@ -188,6 +191,17 @@ func stored[T any](flow, top string, verilog []byte, measure func() (T, error)) 
 // run executes a flow on verilog (top module top) in a scratch directory
 // and returns the stat text and the netlist.
 func run(flow, top string, verilog []byte) (string, *netlist, error) {
+	stat, data, err := runJSON(flow, top, verilog)
+	if err != nil {
+		return "", nil, err
+	}
+	nl, err := readNetlist(data, top)
+	return stat, nl, err
+}
+
+// runJSON executes a flow on verilog (top module top) in a scratch
+// directory and returns the stat text and the netlist's JSON.
+func runJSON(flow, top string, verilog []byte) (string, []byte, error) {
 	if _, err := exec.LookPath("yosys"); err != nil {
 		return "", nil, fmt.Errorf("yosys is not installed; run `make deps`")
 	}
@@ -215,8 +229,8 @@ func run(flow, top string, verilog []byte) (string, *netlist, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	nl, err := readNetlist(filepath.Join(dir, "netlist.json"), top)
-	return string(stat), nl, err
+	data, err := os.ReadFile(filepath.Join(dir, "netlist.json"))
+	return string(stat), data, err
 }
 
 var cellCount = regexp.MustCompile(`(?m)^\s+(\S+)\s+(\d+)$`)
@@ -366,11 +380,7 @@ type cell struct {
 	outputs []int
 }
 
-func readNetlist(path, top string) (*netlist, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+func readNetlist(data []byte, top string) (*netlist, error) {
 	var doc struct {
 		Modules map[string]struct {
 			Ports map[string]struct {

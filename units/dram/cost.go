@@ -74,7 +74,8 @@ type measured struct {
 	config      units.Config
 	gates       *synth.Gates
 	ice         *synth.ICE40
-	noABC       *synth.Gates // scripts/gates_noabc.ys
+	pnr         *synth.Timing // placed and routed on the iCE40 HX8K
+	noABC       *synth.Gates  // scripts/gates_noabc.ys
 	stateBits   int
 	adders      map[int]int // by width
 	comparators map[int]int // by operand width
@@ -133,11 +134,16 @@ func costReport(progress io.Writer) ([]*table.Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	pnr, err := reports.MeasureAll("dram-cost place and route", costSynth, progress, reports.PlaceRoute)
+	if err != nil {
+		return nil, err
+	}
 	synthesized := make([]measured, len(costSynth))
 	for i, c := range costSynth {
 		if synthesized[i], err = measure(c, &gates[i], &ices[i]); err != nil {
 			return nil, err
 		}
+		synthesized[i].pnr = &pnr[i]
 	}
 	canonical, err := measureNoABC("dram-cost gates without ABC", costCanonical, progress)
 	if err != nil {
@@ -364,8 +370,9 @@ func unitTable(ms []measured) *table.Table {
 	t := &table.Table{
 		Title: "dram-cost: the units through scripts/gates.ys and scripts/ice40.ys",
 		Header: []string{"unit", "declared state bits", "flip-flops (gates.ys)", "gates", "depth (gates)",
-			"SB_LUT4", "SB_CARRY", "SB_DFF", "LUT levels", "gates / flip-flops / depth without ABC", "adders"},
-		Notes: []string{"dram-pick at its defaults goes through scripts/gates_noabc.ys only: Yosys 0.23's ABC did not finish gates.ys on it in 17 minutes. Without ABC's optimization the gate counts are larger than gates.ys would give; compare them with one another."},
+			"SB_LUT4", "SB_CARRY", "SB_DFF", "LUT levels", "gates / flip-flops / depth without ABC", "adders", reports.NSHeader, reports.PathHeader},
+		Notes: []string{"dram-pick at its defaults goes through scripts/gates_noabc.ys only: Yosys 0.23's ABC did not finish gates.ys on it in 17 minutes. Without ABC's optimization the gate counts are larger than gates.ys would give; compare them with one another.",
+			reports.NSNote},
 	}
 	for _, m := range ms {
 		row := []string{m.config.String(), fmt.Sprint(m.stateBits)}
@@ -380,7 +387,11 @@ func unitTable(ms []measured) *table.Table {
 		} else {
 			row = append(row, "")
 		}
-		t.Add(append(row, reports.AdderList(m.adders))...)
+		row = append(row, reports.AdderList(m.adders))
+		if m.pnr != nil {
+			row = append(row, reports.NS(*m.pnr), reports.Path(*m.pnr))
+		}
+		t.Add(row...)
 	}
 	return t
 }

@@ -29,7 +29,7 @@ var dramReports = []*units.Report{
 	},
 	{
 		Name: "dram-cost", Doc: "the canonical units through Yosys, their storage and adders beside section 4.5",
-		Yosys: true, Time: 15 * time.Minute,
+		Yosys: true, Time: 25 * time.Minute,
 		Configs: func(units.Values) []units.Config { return costConfigs() },
 		Run:     func(_ units.Values, progress io.Writer) ([]*table.Table, error) { return costReport(progress) },
 	},

@@ -56,6 +56,13 @@ func maskConfig(warps int) units.Config {
 	return units.Config{Unit: "elastic-warpmask", Values: v}
 }
 
+// bkconfConfigs are the bank conflict detection the report places and
+// routes: elastic-bkconf at Table 5.4's design (8 lanes, 8 banks, one
+// port), without and with broadcast.
+func bkconfConfigs() []units.Config {
+	return []units.Config{{Unit: "elastic-bkconf", Values: units.Values{}}, {Unit: "elastic-bkconf", Values: units.Values{"broadcast": 1}}}
+}
+
 func pipeConfig(unit string, mn [2]int) units.Config {
 	v := units.Values{"mstages": mn[0]}
 	if unit == "elastic-pipe" {
@@ -74,9 +81,20 @@ func costReport(progress io.Writer) ([]*table.Table, error) {
 		return nil, err
 	}
 	n := 2 * len(costWarps)
-	return []*table.Table{storageTable(storage), maskTable(maskRows(gates)), pipeTable(pipeRows(gates), ices[n:]),
+	placed := append(costConfigs()[n:], bkconfConfigs()...) // the back ends, then elastic-bkconf
+	pnr, err := reports.MeasureAll("elastic-cost place and route", placed, progress, reports.PlaceRoute)
+	if err != nil {
+		return nil, err
+	}
+	bkconf, err := reports.MeasureAll("elastic-cost bkconf ice40", bkconfConfigs(), progress, reports.ICE40)
+	if err != nil {
+		return nil, err
+	}
+	p := 2 * len(costPipes)
+	return []*table.Table{storageTable(storage), maskTable(maskRows(gates)), pipeTable(pipeRows(gates), ices[n:], pnr[:p]),
 		verdict.Table("elastic-cost beside thesis Tables 5.2 and 5.3 and section 5.5.4, under one rule", costClaims(storage, gates),
-			"Ours at Table 5.4's design: M = 4 memory stages, N = 3 PREMEM entries, 8 lanes of 32 bits, 32 warp contexts of 32 threads, a 256-set 2-way history cache with 14-bit PCs.")}, nil
+			"Ours at Table 5.4's design: M = 4 memory stages, N = 3 PREMEM entries, 8 lanes of 32 bits, 32 warp contexts of 32 threads, a 256-set 2-way history cache with 14-bit PCs."),
+		bkconfTable(bkconf, pnr[p:])}, nil
 }
 
 // costMeasure is what the report's tables and costClaims are made of:
@@ -223,17 +241,19 @@ func pipeRows(g []synth.Gates) []pipeRow {
 }
 
 // pipeTable is elastic-pipe minus elastic-basepipe beside Table 5.2; ice
-// are the iCE40 results of the back ends (costPipes' pairs).
-func pipeTable(rows []pipeRow, ice []synth.ICE40) *table.Table {
+// and pnr are the iCE40 results of the back ends (costPipes' pairs).
+func pipeTable(rows []pipeRow, ice []synth.ICE40, pnr []synth.Timing) *table.Table {
 	t := &table.Table{
 		Title: "elastic-pipe minus elastic-basepipe (8 lanes of 32 bits, 5-bit tags) beside thesis Table 5.2",
 		Header: []string{"M", "N", "NONMEM", "Table 5.2's rule, derived: M+N lane latches", "Table 5.2's rule, derived: bits", "ours: added flip-flops", "verdict",
-			"ours: added gates", "ours: added SB_LUT4", "ours: added iCE40 RAM bits", "ours: base depth", "ours: elastic depth", "ours: added depth"},
+			"ours: added gates", "ours: added SB_LUT4", "ours: added iCE40 RAM bits", "ours: base depth", "ours: elastic depth", "ours: added depth",
+			reports.NSHeaderOf("base / elastic"), reports.PathHeader + ", elastic"},
 		Notes: []string{
 			"Table 5.2: (M+N) pipeline latches of simd_width lanes, an (M+3)-to-1 and an (N+1)-to-1 multiplexer; bits = (M+N) x 8 lanes x 32 bits.",
 			"synth_ice40 puts deeper queues into block RAM (SB_RAM40_4K, 4,096 bits each), so LUTs can fall as M and N grow.",
 			"Our added flip-flops also hold each entry's tag (and PREMEM's hold), the queues' pointers and counts, and the NONMEM queue has max(M, N+1) entries.",
 			"Depth is the longest combinational path in gates.ys gates (a 2:1 MUX is one); section 5.4.4 says EXE grows by one 2:1 multiplexer with late-arrival optimization, which Yosys's abc does not do for us.",
+			reports.NSNote,
 		},
 	}
 	for i, r := range rows {
@@ -241,7 +261,38 @@ func pipeTable(rows []pipeRow, ice []synth.ICE40) *table.Table {
 		t.Add(fmt.Sprint(r.M), fmt.Sprint(r.N), fmt.Sprint(DefaultNonmem(r.M, r.N)), fmt.Sprint(o.Latches), fmt.Sprint(r.latchBits()),
 			fmt.Sprint(r.Flops), verdict.Value(float64(r.latchBits()), float64(r.Flops)).String(), fmt.Sprint(r.Gates),
 			fmt.Sprint(ice[2*i].LUT4-ice[2*i+1].LUT4), fmt.Sprint(ice[2*i].RAMBits-ice[2*i+1].RAMBits),
-			fmt.Sprint(r.BaseDepth), fmt.Sprint(r.Depth), fmt.Sprint(r.Depth-r.BaseDepth))
+			fmt.Sprint(r.BaseDepth), fmt.Sprint(r.Depth), fmt.Sprint(r.Depth-r.BaseDepth),
+			pair(reports.NS(pnr[2*i+1]), " / ", reports.NS(pnr[2*i])), reports.Path(pnr[2*i]))
+	}
+	return t
+}
+
+// pair is base and elastic's cells joined by sep, or empty when both are
+// (another shard's jobs).
+func pair(base, sep, elastic string) string {
+	if base == "" && elastic == "" {
+		return ""
+	}
+	return base + sep + elastic
+}
+
+// bkconfTable is elastic-bkconf (bkconfConfigs) on iCE40: its LUTs, LUT
+// levels and, placed and routed, its critical path.
+func bkconfTable(ice []synth.ICE40, pnr []synth.Timing) *table.Table {
+	t := &table.Table{
+		Title:  fmt.Sprintf("elastic-bkconf, the bank conflict degree and MEM0 cycles of an access (5.3.1, Eq. 5.3), on iCE40 at Table 5.4's %d lanes and %d banks, ours", Lanes, Banks),
+		Header: []string{"configuration", "ours: SB_LUT4", "ours: LUT levels", reports.NSHeader, reports.PathHeader},
+		Notes: []string{
+			"The detection logic footnote 9 says the baseline already has: per bank a population count of the lanes in it, the largest count (degree), and Eq. 5.3's cycles; with broadcast a lane counts only when it is the first to read its word.",
+			reports.NSNote,
+		},
+	}
+	for i, c := range bkconfConfigs() {
+		name := "one port"
+		if c.Values["broadcast"] == 1 {
+			name = "one port, broadcast"
+		}
+		t.Add(name, fmt.Sprint(ice[i].LUT4), fmt.Sprint(ice[i].LUTLevels), reports.NS(pnr[i]), reports.Path(pnr[i]))
 	}
 	return t
 }

@@ -90,9 +90,9 @@ var elasticReports = []*units.Report{
 		},
 	},
 	{
-		Name: "elastic-cost", Doc: "history cache storage, warp-mask logic and elastic back-end flip-flops beside thesis Tables 5.2 and 5.3 and section 5.5.4",
-		Yosys: true, Time: time.Minute,
-		Configs: func(units.Values) []units.Config { return costConfigs() },
+		Name: "elastic-cost", Doc: "history cache storage, warp-mask logic and elastic back-end flip-flops beside thesis Tables 5.2 and 5.3 and section 5.5.4; the back ends' and elastic-bkconf's ns on iCE40",
+		Yosys: true, Time: 3 * time.Minute,
+		Configs: func(units.Values) []units.Config { return append(costConfigs(), bkconfConfigs()...) },
 		Run:     func(_ units.Values, progress io.Writer) ([]*table.Table, error) { return costReport(progress) },
 	},
 }

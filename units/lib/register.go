@@ -101,6 +101,7 @@ func init() {
 		Name:      "lib",
 		Doc:       "component library: queues, encoders, arbiters, selectors, replacement state (hdl/lib)",
 		Units:     libUnits(),
+		Reports:   libReports,
 		Canonical: canonical,
 		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 5000},
 		Examples:  []string{"-unit lib-fifo -depth 5 -width 8 > fifo.v"},

@@ -44,6 +44,60 @@ func ICE40(c units.Config) (synth.ICE40, error) { return flowOn(c, synth.MapICE4
 // GE runs the gate-equivalent flow (scripts/ge.ys) on the configuration.
 func GE(c units.Config) (synth.GE, error) { return flowOn(c, synth.MapGE) }
 
+// PlaceRoute runs place and route on the iCE40 HX8K (scripts/ice40.ys,
+// then scripts/hx8k.pnr) on the configuration.
+func PlaceRoute(c units.Config) (synth.Timing, error) { return flowOn(c, synth.PlaceRoute) }
+
+// NSHeader heads a column of NS: our iCE40 numbers, another technology
+// than any paper's.
+const NSHeader = "ours: ns on iCE40 HX8K after place and route (not the paper's technology)"
+
+// NSHeaderOf is NSHeader for a column of what's NS: "the inbound path".
+func NSHeaderOf(what string) string {
+	return "ours: " + what + ", ns on iCE40 HX8K after place and route (not the paper's technology)"
+}
+
+// PathHeader heads a column of Path.
+const PathHeader = "ours: critical path on iCE40 HX8K (from -> to)"
+
+// NSNote says what NS's numbers are, for a table's notes.
+const NSNote = "ns on iCE40 HX8K: the critical path after nextpnr-ice40's place and route (scripts/hx8k.pnr) of the unit as scripts/ice40.ys maps it, with a flip-flop on every port bit but the clock, so from a flip-flop's clock to the next one's setup (1000 / ns is the Fmax in MHz; in cells counts the flip-flops' clock-to-output and setup); a path runs from \"in PORT[i]\" (the flip-flop on that input bit) or a register of the unit to \"out PORT[i]\" or a register. A different technology from the papers' (Virtex-II Pro, Stratix-II, 90 nm), so never compared with theirs. A unit that does not fit the part's 7680 logic cells or 32 RAM40_4K says so."
+
+// NS is a place-and-route result as a table cell: the critical path in ns,
+// or why the unit was not placed; empty for a zero result (another
+// shard's job).
+func NS(t synth.Timing) string {
+	switch {
+	case t.Fits:
+		return fmt.Sprintf("%.2f", t.Delay)
+	case t.LUT4 > t.PartLCs:
+		return fmt.Sprintf("does not fit: %d SB_LUT4 > %d LCs", t.LUT4, t.PartLCs)
+	case t.LCs > t.PartLCs:
+		return fmt.Sprintf("does not fit: %d LCs (%d SB_LUT4, flip-flops) > %d", t.LCs, t.LUT4, t.PartLCs)
+	case t.RAMs > t.PartRAMs:
+		return fmt.Sprintf("does not fit: %d RAM40_4K > %d", t.RAMs, t.PartRAMs)
+	}
+	return ""
+}
+
+// Split is a place-and-route result's critical path in cells and in
+// wires, in ns: "2.21 / 2.35".
+func Split(t synth.Timing) string {
+	if !t.Fits {
+		return ""
+	}
+	return fmt.Sprintf("%.2f / %.2f", t.Logic, t.Routing)
+}
+
+// Path is a place-and-route result's critical path as a table cell: the
+// signals it runs from and to.
+func Path(t synth.Timing) string {
+	if !t.Fits {
+		return ""
+	}
+	return t.From + " -> " + t.To
+}
+
 // flowOn runs a flow on the configuration's Verilog, top module "dut".
 func flowOn[T any](c units.Config, flow func(top string, verilog []byte) (T, error)) (T, error) {
 	v, err := Verilog(c, "dut")

@@ -124,6 +124,7 @@ func costConfigs() []units.Config {
 type costMeasured struct {
 	Gates, NoABC *synth.Gates
 	ICE          *synth.ICE40
+	PNR          *synth.Timing // with ICE: placed and routed on the iCE40 HX8K
 	StateBits    int
 	Adders       map[int]int
 }
@@ -146,7 +147,11 @@ func (p costPoint) measure() (costMeasured, error) {
 		if err != nil {
 			return m, err
 		}
-		m.ICE = &ice
+		pnr, err := reports.PlaceRoute(p.config)
+		if err != nil {
+			return m, err
+		}
+		m.ICE, m.PNR = &ice, &pnr
 	}
 	if p.flows&viaNoABC != 0 {
 		g, err := reports.GatesNoABC(p.config)
@@ -361,8 +366,9 @@ func flowTable(ps []costPoint, ms []costMeasured) *table.Table {
 	t := &table.Table{
 		Title: "rsdmm-cost: every configuration through the flows it went through",
 		Header: []string{"unit", "declared state bits", "gates.ys gates / depth / flip-flops", "SB_LUT4 / SB_CARRY / SB_DFF / LUT levels",
-			"gates_noabc.ys gates / depth / flip-flops", "adders"},
-		Notes: []string{"Declared bits are the registers and memories the blocks declare (hdl's StateElements); adders are hdl's Adders on the elaborated design."},
+			"gates_noabc.ys gates / depth / flip-flops", "adders", reports.NSHeader, reports.PathHeader},
+		Notes: []string{"Declared bits are the registers and memories the blocks declare (hdl's StateElements); adders are hdl's Adders on the elaborated design.",
+			reports.NSNote},
 	}
 	for i, p := range ps {
 		m := ms[i]
@@ -376,7 +382,11 @@ func flowTable(ps []costPoint, ms []costMeasured) *table.Table {
 		if m.NoABC != nil {
 			row[4] = fmt.Sprintf("%d / %d / %d", m.NoABC.Gates, m.NoABC.Depth, m.NoABC.Flops)
 		}
-		t.Add(append(row, reports.AdderList(m.Adders))...)
+		row = append(row, reports.AdderList(m.Adders))
+		if m.PNR != nil {
+			row = append(row, reports.NS(*m.PNR), reports.Path(*m.PNR))
+		}
+		t.Add(row...)
 	}
 	return t
 }

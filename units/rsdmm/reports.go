@@ -210,7 +210,7 @@ var rsdmmReports = []*units.Report{
 	},
 	{
 		Name: "rsdmm-cost", Doc: "Figure 1's RSU (table or H3 keys) beside the memory it shifts, and the RPU's sort against all pairs over N, through Yosys",
-		Yosys: true, Time: 7 * time.Minute,
+		Yosys: true, Time: 12 * time.Minute,
 		Configs: func(units.Values) []units.Config { return costConfigs() },
 		Run:     func(_ units.Values, progress io.Writer) ([]*table.Table, error) { return costReport(progress) },
 	},

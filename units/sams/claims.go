@@ -30,19 +30,23 @@ var samsClaims = &units.Claims{
 		if err != nil {
 			return nil, err
 		}
+		times, err := placeRouteATU(progress)
+		if err != nil {
+			return nil, err
+		}
 		m, err := measure42(progress)
 		if err != nil {
 			return nil, err
 		}
-		return samsClaimsOf(proofs, ices, m), nil
+		return samsClaimsOf(proofs, ices, times, m), nil
 	},
 }
 
 // samsClaimsOf are samsClaims from the runs: appendixProofs',
-// measureATU's and measure42's.
-func samsClaimsOf(proofs []proof, ices []synth.ICE40, m table42Measured) []verdict.Claim {
+// measureATU's, placeRouteATU's and measure42's.
+func samsClaimsOf(proofs []proof, ices []synth.ICE40, times []synth.Timing, m table42Measured) []verdict.Claim {
 	a := appendixClaims(proofs) // a[0], section 3.2.4's example, comes before Table 3.1
-	return slices.Concat(a[:1], table31Claims(ices), table42Claims(m), table46Claims(), a[1:])
+	return slices.Concat(a[:1], table31Claims(ices, times), table42Claims(m), table46Claims(), a[1:])
 }
 
 // thesisTable46 is thesis Table 4.6's execution-time reductions (column R

@@ -27,7 +27,8 @@ func claim(t *testing.T, cs []verdict.Claim, where, prefix string) verdict.Claim
 // table42AsPrinted is a measurement of Table 4.2 that gives the thesis's
 // gates and, in a 10-cell adder, its inbound delays in adders.
 func table42AsPrinted() table42Measured {
-	m := table42Measured{ripple: synth.Gates{Gates: 165, Depth: 62}, ks: synth.GE{Area: 1000, Depth: 10}}
+	m := table42Measured{ripple: synth.Gates{Gates: 165, Depth: 62}, ks: synth.GE{Area: 1000, Depth: 10},
+		pnr: make([]synth.Timing, 2*len(thesisTable42))}
 	for _, r := range thesisTable42 {
 		m.gates = append(m.gates, synth.Gates{Gates: r.gates}, synth.Gates{Depth: 40})
 		m.ges = append(m.ges, synth.GE{Area: float64(r.gates)}, synth.GE{Depth: int(math.Round(r.delayAdders * 10))})
@@ -43,8 +44,9 @@ func TestClaimsFollowTheRuns(t *testing.T) {
 	require.NoError(t, err)
 	ices, err := measureATU(&bytes.Buffer{})
 	require.NoError(t, err)
+	times := make([]synth.Timing, len(thesisTable31)) // (not placed here: the claims take their notes from them)
 	m := table42AsPrinted()
-	cs := samsClaimsOf(proofs, ices, m)
+	cs := samsClaimsOf(proofs, ices, times, m)
 	n := 1 + 2*len(thesisTable31) + 1 + 4*len(thesisTable42) + len(thesisTable46) + len(appendixA) - 1
 	require.Len(t, cs, n, "a claim per result")
 	for _, c := range cs {
@@ -56,7 +58,7 @@ func TestClaimsFollowTheRuns(t *testing.T) {
 
 	// Table 3.1, n = 16, q = 3: the thesis's 71 LUTs.
 	lut := func(ices []synth.ICE40) verdict.Claim {
-		return claim(t, samsClaimsOf(proofs, ices, m), "Table 3.1", "ATU LUTs, one address, n = 16, q = 3")
+		return claim(t, samsClaimsOf(proofs, ices, times, m), "Table 3.1", "ATU LUTs, one address, n = 16, q = 3")
 	}
 	require.Equal(t, "71", lut(ices).Printed)
 	planted := slices.Clone(ices)
@@ -70,10 +72,10 @@ func TestClaimsFollowTheRuns(t *testing.T) {
 
 	// Table 4.2, q = 3: 26,784 gates, 2.3 adders deep.
 	gates := func(m table42Measured) verdict.Claim {
-		return claim(t, samsClaimsOf(proofs, ices, m), "Table 4.2", "memory logic gates (NAND2 equivalents), q = 3")
+		return claim(t, samsClaimsOf(proofs, ices, times, m), "Table 4.2", "memory logic gates (NAND2 equivalents), q = 3")
 	}
 	delay := func(m table42Measured) verdict.Claim {
-		return claim(t, samsClaimsOf(proofs, ices, m), "Table 4.2", "inbound path delay in 32-bit adders, q = 3")
+		return claim(t, samsClaimsOf(proofs, ices, times, m), "Table 4.2", "inbound path delay in 32-bit adders, q = 3")
 	}
 	require.Equal(t, "26,784", gates(m).Printed)
 	require.Equal(t, verdict.Exact, gates(m).Verdict)
@@ -87,7 +89,7 @@ func TestClaimsFollowTheRuns(t *testing.T) {
 
 	// Theorem 2: holds, exactly, until a proof has a counterexample.
 	unit := func(proofs []proof) verdict.Claim {
-		return claim(t, samsClaimsOf(proofs, ices, m), "Theorem 2", "conflict-free for unit stride")
+		return claim(t, samsClaimsOf(proofs, ices, times, m), "Theorem 2", "conflict-free for unit stride")
 	}
 	require.Equal(t, verdict.Exact, unit(proofs).Verdict)
 	broken := slices.Clone(proofs)

@@ -24,14 +24,14 @@ import (
 
 var samsReports = []*units.Report{
 	{
-		Name: "atu", Doc: "sams-atu area and LUT levels on iCE40 beside thesis Table 3.1",
-		Yosys: true, Time: 10 * time.Second,
+		Name: "atu", Doc: "sams-atu area, LUT levels and ns after place and route on iCE40 beside thesis Table 3.1",
+		Yosys: true, Time: 30 * time.Second,
 		Configs: func(units.Values) []units.Config { return atuConfigs() },
 		Run:     func(_ units.Values, progress io.Writer) ([]*table.Table, error) { return atuReport(progress) },
 	},
 	{
-		Name: "sams", Doc: "memory-logic gates and inbound depth in 32-bit adders beside thesis Table 4.2, read and write latency",
-		Yosys: true, Time: 2 * time.Minute,
+		Name: "sams", Doc: "memory-logic gates and inbound depth in 32-bit adders beside thesis Table 4.2, read and write latency, ns on iCE40",
+		Yosys: true, Time: 10 * time.Minute,
 		Configs: func(units.Values) []units.Config {
 			cs := samsGateConfigs()
 			for _, r := range thesisTable42 {
@@ -88,13 +88,26 @@ func measureATU(progress io.Writer) ([]synth.ICE40, error) {
 	})
 }
 
+// placeRouteATU is sams-atu placed and routed on the iCE40 HX8K at every
+// row of thesis Table 3.1 (atuConfigs), a job each.
+func placeRouteATU(progress io.Writer) ([]synth.Timing, error) {
+	return reports.MeasureAll("atu place and route", atuConfigs(), progress, func(c units.Config) (synth.Timing, error) {
+		v, err := reports.Verilog(c, "atu")
+		if err != nil {
+			return synth.Timing{}, err
+		}
+		return synth.PlaceRoute("atu", v)
+	})
+}
+
 // atuClaims is a row of thesis Table 3.1 beside ours: its total delay,
 // which we do not reproduce, and its LUTs.
 type atuClaims struct{ delay, luts verdict.Claim }
 
-// table31 sets thesis Table 3.1 beside ices (measureATU's): a pair of
-// claims per row, and the slices column, which we do not reproduce.
-func table31(ices []synth.ICE40) (rows []atuClaims, sliceCounts verdict.Claim) {
+// table31 sets thesis Table 3.1 beside ices (measureATU's) and times
+// (placeRouteATU's): a pair of claims per row, and the slices column,
+// which we do not reproduce.
+func table31(ices []synth.ICE40, times []synth.Timing) (rows []atuClaims, sliceCounts verdict.Claim) {
 	var printedSlices []string
 	for i, r := range thesisTable31 {
 		ice := ices[i]
@@ -105,8 +118,8 @@ func table31(ices []synth.ICE40) (rows []atuClaims, sliceCounts verdict.Claim) {
 			luts = luts.Because("not measured: both count 4-input LUTs (ISE 9.1i on Virtex-II Pro, synth_ice40 on iCE40); the thesis gives no LUTs per block to say which of its blocks maps into more")
 		}
 		delay := verdict.Missing(verdict.Thesis, "Table 3.1", "ATU critical path delay (ns), one address, "+config, fmt.Sprintf("%.2f", r.total),
-			fmt.Sprintf("The thesis's ns are Virtex-II Pro (-7) timing after ISE 9.1i; we count LUT levels on iCE40 (ours: %d SB_LUT4 levels, and %d SB_CARRY cells), not ns, which need place and route (issue 47).",
-				ice.LUTLevels, ice.Carry))
+			fmt.Sprintf("The thesis's ns are Virtex-II Pro (-7) timing after ISE 9.1i; ours are another technology's, not compared: on iCE40 HX8K after place and route, %s ns from flip-flop to flip-flop around the ATU (%d SB_LUT4 levels, and %d SB_CARRY cells).",
+				reports.NS(times[i]), ice.LUTLevels, ice.Carry))
 		rows = append(rows, atuClaims{delay, luts})
 		printedSlices = append(printedSlices, fmt.Sprint(r.slices))
 	}
@@ -116,8 +129,8 @@ func table31(ices []synth.ICE40) (rows []atuClaims, sliceCounts verdict.Claim) {
 }
 
 // table31Claims are table31's claims in the thesis's order.
-func table31Claims(ices []synth.ICE40) []verdict.Claim {
-	rows, sliceCounts := table31(ices)
+func table31Claims(ices []synth.ICE40, times []synth.Timing) []verdict.Claim {
+	rows, sliceCounts := table31(ices, times)
 	var cs []verdict.Claim
 	for _, r := range rows {
 		cs = append(cs, r.delay, r.luts)
@@ -127,14 +140,19 @@ func table31Claims(ices []synth.ICE40) []verdict.Claim {
 
 func atuReport(progress io.Writer) ([]*table.Table, error) {
 	t := &table.Table{
-		Title:  "sams-atu, one lane, iCE40 (synth_ice40) beside thesis Table 3.1 (Virtex-II Pro, ISE 9.1i)",
-		Header: []string{"n", "q", "thesis LUTs", "thesis delay ns", "our SB_LUT4", "ours / thesis", "verdict (LUTs)", "our SB_CARRY", "our LUT levels"},
+		Title: "sams-atu, one lane, iCE40 (synth_ice40) beside thesis Table 3.1 (Virtex-II Pro, ISE 9.1i)",
+		Header: []string{"n", "q", "thesis LUTs", "thesis delay ns", "our SB_LUT4", "ours / thesis", "verdict (LUTs)", "our SB_CARRY", "our LUT levels",
+			reports.NSHeader, "ours: of it in cells / in wires (ns)", reports.PathHeader},
 	}
 	ices, err := measureATU(progress)
 	if err != nil {
 		return nil, err
 	}
-	rows, _ := table31(ices)
+	times, err := placeRouteATU(progress)
+	if err != nil {
+		return nil, err
+	}
+	rows, _ := table31(ices, times)
 	worst := 0.0
 	var luts []verdict.Claim
 	for i, r := range thesisTable31 {
@@ -142,12 +160,14 @@ func atuReport(progress io.Writer) ([]*table.Table, error) {
 		worst = max(worst, c.Ratio)
 		luts = append(luts, c)
 		t.Add(fmt.Sprint(r.n), fmt.Sprint(r.q), fmt.Sprint(r.luts), fmt.Sprintf("%.2f", r.total), fmt.Sprint(ice.LUT4),
-			fmt.Sprintf("%.2f", c.Ratio), c.Verdict.String(), fmt.Sprint(ice.Carry), fmt.Sprint(ice.LUTLevels))
+			fmt.Sprintf("%.2f", c.Ratio), c.Verdict.String(), fmt.Sprint(ice.Carry), fmt.Sprint(ice.LUTLevels),
+			reports.NS(times[i]), reports.Split(times[i]), reports.Path(times[i]))
 	}
 	t.Notes = []string{
 		fmt.Sprintf("Goal: SB_LUT4 <= the thesis's LUTs in every row. Largest ratio: %.2f. The LUTs, %s.", worst, verdict.Summary(luts)),
 		verdict.Rule,
-		"LUT levels count SB_LUT4 cells on the longest path; the row incrementer runs on the SB_CARRY chain, which the thesis's Virtex-II also has. The thesis's delays are ns after ISE 9.1i's place and route, which we do not reproduce (levels are not ns; place and route is issue 47).",
+		"LUT levels count SB_LUT4 cells on the longest path; the row incrementer runs on the SB_CARRY chain, which the thesis's Virtex-II also has. The thesis's delays are ns after ISE 9.1i's place and route on Virtex-II Pro (its logic and wire delays sum to them); ours, beside them, are iCE40's, which we do not compare with them.",
+		reports.NSNote,
 	}
 	return []*table.Table{t}, nil
 }
@@ -191,8 +211,9 @@ func samsGateConfigs() []units.Config {
 type table42Measured struct {
 	gates  []synth.Gates
 	ges    []synth.GE
-	ripple synth.Gates // a plain 32-bit adder, gate flow: ABC maps it ripple-carry
-	ks     synth.GE    // a Kogge-Stone 32-bit adder, gate-equivalent flow
+	pnr    []synth.Timing // placed and routed on the iCE40 HX8K
+	ripple synth.Gates    // a plain 32-bit adder, gate flow: ABC maps it ripple-carry
+	ks     synth.GE       // a Kogge-Stone 32-bit adder, gate-equivalent flow
 }
 
 // measure42 runs table42Measured's flows, a job each.
@@ -214,7 +235,10 @@ func measure42(progress io.Writer) (table42Measured, error) {
 	if m.gates, err = reports.MeasureAll("sams", samsGateConfigs(), progress, reports.Gates); err != nil {
 		return m, err
 	}
-	m.ges, err = reports.MeasureAll("sams ge", samsGateConfigs(), progress, reports.GE)
+	if m.ges, err = reports.MeasureAll("sams ge", samsGateConfigs(), progress, reports.GE); err != nil {
+		return m, err
+	}
+	m.pnr, err = reports.MeasureAll("sams place and route", samsGateConfigs(), progress, reports.PlaceRoute)
 	return m, err
 }
 
@@ -222,6 +246,12 @@ func measure42(progress io.Writer) (table42Measured, error) {
 // gate-equivalent flow.
 func (m table42Measured) row(i int) (logic, inbound synth.Gates, logicGE, inboundGE synth.GE) {
 	return m.gates[2*i], m.gates[2*i+1], m.ges[2*i], m.ges[2*i+1]
+}
+
+// rowTiming is our side of row i of thesis Table 4.2 placed and routed on
+// the iCE40 HX8K: the memory logic and the inbound path.
+func (m table42Measured) rowTiming(i int) (logic, inbound synth.Timing) {
+	return m.pnr[2*i], m.pnr[2*i+1]
 }
 
 // thesisAdderGE is the thesis's area unit in gate equivalents: its q = 2
@@ -242,6 +272,7 @@ func table42(m table42Measured) []table42Row {
 	var rows []table42Row
 	for i, r := range thesisTable42 {
 		logic, inbound, logicGE, inboundGE := m.row(i)
+		_, inboundPR := m.rowTiming(i)
 		config := fmt.Sprintf("q = %d (n = 16, w = 32)", r.q)
 		area, delay := logicGE.Area/m.ks.Area, float64(inboundGE.Depth)/float64(m.ks.Depth)
 		gates := verdict.Measured(verdict.Thesis, "Table 4.2", "memory logic gates (NAND2 equivalents), "+config, grouped(r.gates),
@@ -252,7 +283,7 @@ func table42(m table42Measured) []table42Row {
 		rows = append(rows, table42Row{
 			oursDelay: delay, oursArea: area,
 			ns: verdict.Missing(verdict.Thesis, "Table 4.2", "inbound path delay (ns), "+config, fmt.Sprintf("%.2f", r.delayNS),
-				fmt.Sprintf("Our flows count cells at unit delay (the inbound path: %d cells of scripts/ge.lib), not ns: we have no 90 nm library or timing-driven synthesis. The delay in 32-bit adders compares the same path in a unit both have.", inboundGE.Depth)),
+				fmt.Sprintf("Our flows count cells at unit delay (the inbound path: %d cells of scripts/ge.lib), not ns: we have no 90 nm library or timing-driven synthesis. The delay in 32-bit adders compares the same path in a unit both have. On iCE40 HX8K after place and route, another technology, not compared: the inbound path %s.", inboundGE.Depth, nsText(inboundPR))),
 			gates: gates,
 			delay: verdict.Measured(verdict.Thesis, "Table 4.2", "inbound path delay in 32-bit adders, "+config, fmt.Sprintf("%.1f", r.delayAdders),
 				r.delayAdders, delay, fmt.Sprintf("%.2f KS adders", delay)).
@@ -285,6 +316,15 @@ func table42Claims(m table42Measured) []verdict.Claim {
 	return cs
 }
 
+// nsText is a place-and-route result in a sentence: "is 9.81 ns", or why
+// there is none.
+func nsText(t synth.Timing) string {
+	if t.Fits {
+		return "is " + reports.NS(t) + " ns"
+	}
+	return reports.NS(t)
+}
+
 // grouped is n with its thousands separated by commas, as the thesis
 // prints its gate counts (6,906).
 func grouped(n int) string {
@@ -303,10 +343,12 @@ func samsReport(progress io.Writer) ([]*table.Table, error) {
 	t := &table.Table{
 		Title: "SAMS memory logic (n=16, w=32; AGU, ATU, InSwitch, OutSwitch, no banks) in gates (synth; abc -g) beside thesis Table 4.2 (TSMC 90 nm)",
 		Header: []string{"q", "thesis gates", "our gates", "ours / thesis", "verdict", "thesis area (adders)", "our area (adders)", "verdict",
-			"thesis inbound delay (adders)", "our inbound depth (gates)", "our inbound depth (adders)", "verdict", "read latency (cycles)", "write latency (cycles)"},
+			"thesis inbound delay (adders)", "our inbound depth (gates)", "our inbound depth (adders)", "verdict", "read latency (cycles)", "write latency (cycles)",
+			reports.NSHeaderOf("memory logic"), reports.NSHeaderOf("inbound path"), reports.PathHeader + ", inbound path"},
 	}
 	for i, r := range thesisTable42 {
 		logic, inbound, _, _ := m.row(i)
+		logicPR, inboundPR := m.rowTiming(i)
 		read, write, err := latency(r.q)
 		if err != nil {
 			return nil, err
@@ -316,13 +358,14 @@ func samsReport(progress io.Writer) ([]*table.Table, error) {
 			verdict.Value(float64(r.gates), float64(logic.Gates)).String(),
 			fmt.Sprintf("%.1f", r.areaAdds), fmt.Sprintf("%.1f", area), verdict.Value(r.areaAdds, area).String(),
 			fmt.Sprintf("%.1f", r.delayAdders), fmt.Sprint(inbound.Depth), fmt.Sprintf("%.2f", delay), verdict.Value(r.delayAdders, delay).String(),
-			fmt.Sprint(read), fmt.Sprint(write))
+			fmt.Sprint(read), fmt.Sprint(write), reports.NS(logicPR), reports.NS(inboundPR), reports.Path(inboundPR))
 	}
 	t.Notes = []string{
 		fmt.Sprintf("A 32-bit adder through the same flow: %d gates, %d gates deep (ABC maps it as a ripple-carry adder, the smallest).", m.ripple.Gates, m.ripple.Depth),
 		"The thesis's adder unit is 4,600 gates (6,906 / 1.5) and 0.38 ns: a fast adder. Measured in our small adder, our area in adders is larger by that factor although our gate counts are below the thesis's in every column; in the same unit our inbound depth is below the thesis's. The next table sets the thesis beside a fast adder of ours, the comparison the fidelity report takes.",
 		verdict.Rule,
 		"Latency: a read accepted in cycle c is answered in cycle c + read latency; a write accepted in cycle c is seen by a read accepted in cycle c + write latency.",
+		reports.NSNote + " The thesis's 0.76, 0.87 and 1.01 ns are 90 nm's.",
 	}
 	return []*table.Table{t, table42GE(m)}, nil
 }

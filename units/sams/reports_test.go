@@ -10,8 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parmem/parmem/internal/synth"
 	"github.com/parmem/parmem/internal/verdict"
 	"github.com/parmem/parmem/units"
+	"github.com/parmem/parmem/units/reports"
 	"github.com/stretchr/testify/require"
 )
 
@@ -41,8 +43,12 @@ func TestLatency(t *testing.T) {
 	}
 }
 
-// The ATU report runs end to end (a few seconds of Yosys).
+// The ATU report runs end to end (a few seconds of Yosys), its place and
+// route from the committed results (make tables places and routes; make
+// test runs nextpnr-ice40 once, in internal/synth), whose rows it then
+// shows too.
 func TestATUReport(t *testing.T) {
+	require.NoError(t, synth.ImportResults(filepath.Join("..", "..", "rtl", "synth-results.json")))
 	var out, progress bytes.Buffer
 	tables, err := samsReports[0].Run(nil, &progress)
 	require.NoError(t, err)
@@ -59,9 +65,14 @@ func TestATUReport(t *testing.T) {
 		ours, err := strconv.Atoi(row[col("our SB_LUT4")])
 		require.NoError(t, err)
 		require.Equal(t, verdict.Value(float64(thesis), float64(ours)).String(), row[col("verdict (LUTs)")], "row %v", row)
+		ns, err := strconv.ParseFloat(row[col(reports.NSHeader)], 64)
+		require.NoError(t, err, "row %v: placed and routed", row)
+		require.Greater(t, ns, 1.0)
+		require.Regexp(t, `^in \S+ -> out \S+$`, row[col(reports.PathHeader)], "a combinational unit's path: input to output")
 	}
 	n := len(thesisTable31)
 	require.Contains(t, progress.String(), fmt.Sprintf("atu: %d/%d jobs, ", n, n), "a job per row, counted")
+	require.Contains(t, progress.String(), fmt.Sprintf("atu place and route: %d/%d jobs, ", n, n), "and its place and route")
 }
 
 // The committed rtl/REPORT.md has a row for every configuration the

@@ -127,10 +127,11 @@ func thesisPaths(g Geometry) []design {
 type review struct {
 	g      Geometry
 	blocks []reviewBlock
-	gates  []synth.Gates // the blocks, then thesisPaths
-	ices   []synth.ICE40 // the blocks, then forms
-	forms  []design      // the ATU's two forms at three geometries, then the memory's
-	decl   []declared    // the blocks, then the memory
+	gates  []synth.Gates  // the blocks, then thesisPaths
+	ices   []synth.ICE40  // the blocks, then forms
+	pnr    []synth.Timing // the blocks, then forms, placed and routed on the iCE40 HX8K
+	forms  []design       // the ATU's two forms at three geometries, then the memory's
+	decl   []declared     // the blocks, then the memory
 }
 
 func measureReview(progress io.Writer) (*review, error) {
@@ -154,6 +155,9 @@ func measureReview(progress io.Writer) (*review, error) {
 	if r.ices, err = synthesize("smm2d ice40", append(slices.Clone(blocks), r.forms...), progress, synth.MapICE40); err != nil {
 		return nil, err
 	}
+	if r.pnr, err = synthesize("smm2d place and route", append(slices.Clone(blocks), r.forms...), progress, synth.PlaceRoute); err != nil {
+		return nil, err
+	}
 	if r.decl, err = declare("smm2d declared", append(blocks, memoryDesign(fig312)), progress); err != nil {
 		return nil, err
 	}
@@ -162,7 +166,7 @@ func measureReview(progress io.Writer) (*review, error) {
 
 func (r *review) tables() []*table.Table {
 	nb := len(r.blocks)
-	return []*table.Table{r.pathsTable(), r.addersTable(), r.storageTable(), formsTable(r.forms, r.ices[nb:]), cyclesTable()}
+	return []*table.Table{r.pathsTable(), r.addersTable(), r.storageTable(), formsTable(r.forms, r.ices[nb:], r.pnr[nb:]), cyclesTable()}
 }
 
 // orNotMeasured sets a claim's cause when it is short of matches: why,
@@ -231,12 +235,12 @@ func (r *review) pathsTable() *table.Table {
 	t := &table.Table{
 		Title: fmt.Sprintf("Table 3.2: critical paths at Fig. 3.12's configuration (p=%d, q=%d, M=%d, N=%d, w=%d)", g.P, g.Q, 1<<uint(g.MB), 1<<uint(g.NB), fig312.W),
 		Header: []string{"unit", "gate depth, ours", "iCE40 LUT4, ours", "LUT levels, ours", "thesis: critical path (Table 3.2)",
-			"thesis's path built and mapped, gates (derived)", "verdict", "thesis: logic (Table 3.2)"},
+			"thesis's path built and mapped, gates (derived)", "verdict", "thesis: logic (Table 3.2)", reports.NSHeader, reports.PathHeader},
 	}
 	for b, blk := range r.blocks {
 		c := r.pathClaim(b)
 		t.Add(blk.name, fmt.Sprint(r.gates[b].Depth), fmt.Sprint(r.ices[b].LUT4), fmt.Sprint(r.ices[b].LUTLevels), table32[blk.row].path,
-			fmt.Sprint(r.gates[len(r.blocks)+blk.row].Depth), c.Verdict.String(), table32[blk.row].logic)
+			fmt.Sprint(r.gates[len(r.blocks)+blk.row].Depth), c.Verdict.String(), table32[blk.row].logic, reports.NS(r.pnr[b]), reports.Path(r.pnr[b]))
 	}
 	for b, form := range []string{"pre-add", "post-add"} {
 		a := r.gates[blockATU+b]
@@ -247,7 +251,8 @@ func (r *review) pathsTable() *table.Table {
 		"The row is the concatenation {i>>p, j>>q} (the issue's point 2: no adder); the ATU's critical path is the bit selection by vs or hs of m_v and m_h, and m_v's 2p-bit adder.",
 		"The AGU here reads the stride table k*VS, k*HS from inputs, as the memory does from its registers; the smm2d-agu unit multiplies by constants instead.",
 		"The router carries each lane's own m_v (m_h) and decodes it at every place, so that it also serves the memory's sub-accesses; its depth adds the enable AND and the decode to the thesis's multiplexers and ORs.",
-		"The logic column's O() is set beside each unit's growth with the bank count in gen -report smm2d-scaling.")
+		"The logic column's O() is set beside each unit's growth with the bank count in gen -report smm2d-scaling.",
+		reports.NSNote)
 	return t
 }
 
@@ -317,17 +322,22 @@ func (r *review) storageTable() *table.Table {
 	return t
 }
 
-func formsTable(ds []design, ices []synth.ICE40) *table.Table {
+func formsTable(ds []design, ices []synth.ICE40, pnr []synth.Timing) *table.Table {
 	t := &table.Table{
 		Title:  "m_v pre-add (section 3.4.2, the default) against post-add (section 3.3, -post): iCE40 area, mb=10, nb=8, ours",
-		Header: []string{"design", "LUT4 pre-add", "LUT4 post-add", "post/pre", "LUT levels pre-add", "LUT levels post-add"},
+		Header: []string{"design", "LUT4 pre-add", "LUT4 post-add", "post/pre", "LUT levels pre-add", "LUT levels post-add", reports.NSHeaderOf("pre-add / post-add")},
 	}
 	for i := 0; i+1 < len(ds); i += 2 {
 		pre, post := ices[i], ices[i+1]
+		ns := ""
+		if reports.NS(pnr[i]) != "" || reports.NS(pnr[i+1]) != "" {
+			ns = reports.NS(pnr[i]) + " / " + reports.NS(pnr[i+1])
+		}
 		t.Add(strings.Replace(ds[i].label, "pre-add ", "", 1), fmt.Sprint(pre.LUT4), fmt.Sprint(post.LUT4),
-			fmt.Sprintf("%.2f", share(float64(post.LUT4), float64(pre.LUT4))), fmt.Sprint(pre.LUTLevels), fmt.Sprint(post.LUTLevels))
+			fmt.Sprintf("%.2f", share(float64(post.LUT4), float64(pre.LUT4))), fmt.Sprint(pre.LUTLevels), fmt.Sprint(post.LUTLevels), ns)
 	}
-	t.Notes = append(t.Notes, "Pre-add adds the rotation to i before the XOR scheme (a 2p-bit adder on i's bits selected by vs); post-add adds it to the scheme's p-bit result. They agree for p = 1 and differ for p >= 2; both keep the six patterns conflict-free (spec tests, make prove).")
+	t.Notes = append(t.Notes, "Pre-add adds the rotation to i before the XOR scheme (a 2p-bit adder on i's bits selected by vs); post-add adds it to the scheme's p-bit result. They agree for p = 1 and differ for p >= 2; both keep the six patterns conflict-free (spec tests, make prove).",
+		reports.NSNote)
 	return t
 }
 

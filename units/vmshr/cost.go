@@ -53,8 +53,9 @@ func fileName() string { return fmt.Sprintf("m %d, dw %d", costFile["m"], costFi
 // costs are vmshr-cost's measurements, from which its tables and the
 // claims (costClaims) are made.
 type costs struct {
-	gates, fast []synth.Gates // costConfigs under gates.ys and gates_fast.ys
-	ice         []synth.ICE40 // costConfigs under ice40.ys
+	gates, fast []synth.Gates  // costConfigs under gates.ys and gates_fast.ys
+	ice         []synth.ICE40  // costConfigs under ice40.ys
+	pnr         []synth.Timing // costConfigs placed and routed on the iCE40 HX8K
 	// fill and fillFast are fillBlocks under gates.ys and gates_fast.ys:
 	// elastic and base at costFile, then at 1-bit Data.
 	fill, fillFast []synth.Gates
@@ -98,6 +99,9 @@ func measureCosts(progress io.Writer) (*costs, error) {
 	if c.ice, err = reports.MeasureAll("vmshr-cost ice40", cs, progress, reports.ICE40); err != nil {
 		return nil, err
 	}
+	if c.pnr, err = reports.MeasureAll("vmshr-cost place and route", cs, progress, reports.PlaceRoute); err != nil {
+		return nil, err
+	}
 	blocks, err := fillBlocks()
 	if err != nil {
 		return nil, err
@@ -131,11 +135,11 @@ func costReport(progress io.Writer) ([]*table.Table, error) {
 		return nil, err
 	}
 	n := 2 * len(costEntries)
-	file, err := fileTable(c.gates[n:], c.ice[n:])
+	file, err := fileTable(c.gates[n:], c.ice[n:], c.pnr[n:])
 	if err != nil {
 		return nil, err
 	}
-	return []*table.Table{matchTable(c.gates[:n], c.fast[:n], c.ice[:n]), file, blockTable(c),
+	return []*table.Table{matchTable(c.gates[:n], c.fast[:n], c.ice[:n], c.pnr[:n]), file, blockTable(c),
 		verdict.Table("Table 6.1 and 6.4.2's cost and timing: the thesis beside our RTL, under one rule", costClaims(c))}, nil
 }
 
@@ -164,16 +168,18 @@ func added(g []synth.Gates) []int {
 // scripts/gates_fast.ys: the slope over costEntries, Table 6.1's 14.
 func addedPerEntry(fast []synth.Gates) float64 { return slope(costEntries, added(fast)) }
 
-func matchTable(g, fast []synth.Gates, ice []synth.ICE40) *table.Table {
+func matchTable(g, fast []synth.Gates, ice []synth.ICE40, pnr []synth.Timing) *table.Table {
 	t := &table.Table{
 		Title: "vmshr-match: the elastic tag search minus the baseline's (-base), aw 27, hmax 3 (64, 128, 256 B hyper blocks), beside thesis Table 6.1",
 		Header: []string{"m", "Table 6.1's list, derived (14M - 1 two-input gates)", "base gates", "elastic gates", "added gates", "added / derived",
 			"base gates, abc -fast", "elastic gates, abc -fast", "added gates, abc -fast", "added / derived, abc -fast",
-			"added SB_LUT4", "hit_idx depth base / elastic", "hit_idx depth base / elastic, abc -fast", "primary depth base / elastic", "primary depth base / elastic, abc -fast"},
+			"added SB_LUT4", "hit_idx depth base / elastic", "hit_idx depth base / elastic, abc -fast", "primary depth base / elastic", "primary depth base / elastic, abc -fast",
+			reports.NSHeaderOf("base / elastic"), reports.PathHeader + ", base; elastic"},
 		Notes: []string{
 			"Table 6.1 prints a list of gates, no count: 6M 2-input ANDs, M 3-input ANDs, M 3-bit comparators, one M-input NOR. The derived column counts it in two-input gates (an AND3 as 2, a 3-bit comparator as 5: three XNORs, two ANDs; the NOR as M - 1).",
 			"Under gates.ys the elastic unit comes out smaller than the baseline at every m: ABC's default script restructures the two netlists differently, and the difference is that restructuring, not the cover logic. gates_fast.ys (abc -fast) keeps the structure the RTL gives, so the added logic is read from it; the per-entry row is each flow's least-squares slope over m.",
 			"hit_idx is the way arbitration's output, the critical path the thesis says the additions leave alone; primary is the M-input NOR over hit and cover. Depths are gates on the longest path to the output in each flow; hit_idx's is mostly the lowest-hit priority chain (hdl/lib's Priority ripples), which both units share.",
+			reports.NSNote,
 		},
 	}
 	a, af := added(g), added(fast)
@@ -184,12 +190,22 @@ func matchTable(g, fast []synth.Gates, ice []synth.ICE40) *table.Table {
 			fmt.Sprint(fast[2*i+1].Gates), fmt.Sprint(fast[2*i].Gates), fmt.Sprint(af[i]), fmt.Sprintf("%.2f", float64(af[i])/tab),
 			fmt.Sprint(ice[2*i].LUT4-ice[2*i+1].LUT4),
 			depths(base, el, "hit_idx"), depths(fast[2*i+1], fast[2*i], "hit_idx"),
-			depths(base, el, "primary"), depths(fast[2*i+1], fast[2*i], "primary"))
+			depths(base, el, "primary"), depths(fast[2*i+1], fast[2*i], "primary"),
+			pair(reports.NS(pnr[2*i+1]), " / ", reports.NS(pnr[2*i])), pair(reports.Path(pnr[2*i+1]), "; ", reports.Path(pnr[2*i])))
 	}
 	s, d := addedPerEntry(fast), derivedPerEntry()
 	sd := slope(costEntries, a)
 	t.Add("per entry", fmt.Sprintf("%.0f", d), "", "", fmt.Sprintf("%.2f", sd), fmt.Sprintf("%.2f", sd/d), "", "", fmt.Sprintf("%.2f", s), fmt.Sprintf("%.2f", s/d))
 	return t
+}
+
+// pair is base and elastic's cells joined by sep, or empty when both are
+// (another shard's jobs).
+func pair(base, sep, elastic string) string {
+	if base == "" && elastic == "" {
+		return ""
+	}
+	return base + sep + elastic
 }
 
 // derivedPerEntry is Table 6.1's two-input gates per PMSHR (14): the
@@ -223,13 +239,15 @@ func stateBits(d *hdl.Design) (data, hbs, other int) {
 	return data, hbs, other
 }
 
-func fileTable(g []synth.Gates, ice []synth.ICE40) (*table.Table, error) {
+func fileTable(g []synth.Gates, ice []synth.ICE40, pnr []synth.Timing) (*table.Table, error) {
 	t := &table.Table{
-		Title:  "vmshr-elastic against vmshr-base: storage and the logic outside Table 6.1",
-		Header: []string{"configuration", "unit", "Data bits", "naive Data bits (2^hmax blocks)", "HBS flip-flops", "other state bits", "gates", "SB_LUT4", "depth"},
+		Title: "vmshr-elastic against vmshr-base: storage and the logic outside Table 6.1",
+		Header: []string{"configuration", "unit", "Data bits", "naive Data bits (2^hmax blocks)", "HBS flip-flops", "other state bits", "gates", "SB_LUT4", "depth",
+			reports.NSHeader, reports.PathHeader},
 		Notes: []string{
 			"Deferred reservation keeps one normal block of Data per PMSHR whatever hmax (2 KB at m = 64), where reserving whole 256 B hyper blocks would take 16 KB.",
 			"The logic beyond Table 6.1 is the HBS field, the fill's cover match and the 2^hmax:1 multiplexer that picks each waiting PMSHR's block out of a returned packet, and fill_drop's count.",
+			reports.NSNote,
 		},
 	}
 	for _, c := range []struct {
@@ -237,7 +255,8 @@ func fileTable(g []synth.Gates, ice []synth.ICE40) (*table.Table, error) {
 		values units.Values
 		gates  []synth.Gates
 		ice    []synth.ICE40
-	}{{"defaults (m 64, dw 256)", units.Values{}, nil, nil}, {fileName() + " (synthesized)", costFile, g, ice}} {
+		pnr    []synth.Timing
+	}{{"defaults (m 64, dw 256)", units.Values{}, nil, nil, nil}, {fileName() + " (synthesized)", costFile, g, ice, pnr}} {
 		for i, unit := range []string{"vmshr-elastic", "vmshr-base"} {
 			cfg := units.Config{Unit: unit, Values: c.values}
 			d, err := cfg.Build("dut")
@@ -253,7 +272,7 @@ func fileTable(g []synth.Gates, ice []synth.ICE40) (*table.Table, error) {
 			row := []string{c.name, unit, fmt.Sprint(data), fmt.Sprint(DataBytes(v["m"], hmax, false) * v["dw"] / NormalBlock),
 				fmt.Sprint(hbs), fmt.Sprint(other)}
 			if c.gates != nil {
-				row = append(row, fmt.Sprint(c.gates[i].Gates), fmt.Sprint(c.ice[i].LUT4), fmt.Sprint(c.gates[i].Depth))
+				row = append(row, fmt.Sprint(c.gates[i].Gates), fmt.Sprint(c.ice[i].LUT4), fmt.Sprint(c.gates[i].Depth), reports.NS(c.pnr[i]), reports.Path(c.pnr[i]))
 			}
 			t.Add(row...)
 		}

@@ -76,8 +76,8 @@ var vmshrReports = []*units.Report{
 		Run:  func(units.Values, io.Writer) ([]*table.Table, error) { return granularityReport(), nil },
 	},
 	{
-		Name: "vmshr-cost", Doc: "the elastic tag search's added gates and depths beside Table 6.1, the MSHR files' storage, and what the elastic file adds block by block (tag search, fill path)",
-		Yosys: true, Time: time.Minute,
+		Name: "vmshr-cost", Doc: "the elastic tag search's added gates and depths beside Table 6.1, the MSHR files' storage, and what the elastic file adds block by block (tag search, fill path), ns on iCE40",
+		Yosys: true, Time: 5 * time.Minute,
 		Configs: func(units.Values) []units.Config { return costConfigs() },
 		Run:     func(_ units.Values, progress io.Writer) ([]*table.Table, error) { return costReport(progress) },
 	},
