@@ -15,7 +15,7 @@ import (
 
 // Curve is a series of points.
 type Curve struct {
-	Name string // "" for a fit: none in the legend
+	Name string    // "" for a fit: none in the legend
 	X, Y []float64 // a point whose X or Y is NaN is left out
 	// Paper marks the paper's points: hollow rings without a line,
 	// named "(paper)".

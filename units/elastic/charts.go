@@ -44,8 +44,8 @@ func table51Chart(ts []*table.Table, col, title, unit, note string) (chart.Chart
 		return nil, r.Err()
 	}
 	return &chart.Bars{
-		Caption:    chart.Caption{Title: title, Note: note, Source: t.Title},
-		XLabel:     perKernelYLabel, YLabel: unit,
+		Caption: chart.Caption{Title: title, Note: note, Source: t.Title},
+		XLabel:  perKernelYLabel, YLabel: unit,
 		Categories: kernels,
 		Series:     []chart.Series{{Name: "ours, on the baseline", Values: ours}, {Name: "thesis Tables 5.1 and 5.5", Values: thesis, Paper: true}},
 	}, nil

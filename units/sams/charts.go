@@ -49,7 +49,7 @@ func table31Chart(ts []*table.Table) (chart.Chart, error) {
 // The two tables of the sams report beside thesis Table 4.2.
 const (
 	table42GatesTitle = "SAMS memory logic (n=16, w=32; AGU"
-	table42EquivTitle    = "SAMS memory logic (n=16, w=32) in gate equivalents"
+	table42EquivTitle = "SAMS memory logic (n=16, w=32) in gate equivalents"
 )
 
 // table42GatesChart: the memory logic's gates, by both of our flows,

@@ -48,8 +48,8 @@ func perKernel(ts []*table.Table, col string, keys []string, title, note, yLabel
 		}
 	}
 	return &chart.Bars{
-		Caption:    chart.Caption{Title: title, Note: note, Source: findings.Title},
-		XLabel:     kernelLabel, YLabel: yLabel,
+		Caption: chart.Caption{Title: title, Note: note, Source: findings.Title},
+		XLabel:  kernelLabel, YLabel: yLabel,
 		Categories: cats,
 		Series:     []chart.Series{{Name: "ours, 2 VCs", Values: ours}, {Name: "thesis, mean", Values: thesis, Paper: true}},
 	}, nil
@@ -136,4 +136,3 @@ func tagSearchChart(ts []*table.Table) (chart.Chart, error) {
 		},
 	}, nil
 }
-
