@@ -1,7 +1,22 @@
 #!/bin/sh
 # Installs the tools parmem's tests drive: Icarus Verilog, Verilator and
 # Yosys, from Debian's packages, only when one of them is missing.
+# scripts/deps.sh chromium installs Debian's chromium instead (make
+# review's browser), only when it is missing.
 set -eu
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+	SUDO="sudo"
+fi
+if [ "${1:-}" = chromium ]; then
+	if command -v chromium >/dev/null 2>&1; then
+		exit 0
+	fi
+	echo "deps: installing chromium"
+	$SUDO apt-get update
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium
+	exit 0
+fi
 missing=""
 command -v iverilog >/dev/null 2>&1 || missing="$missing iverilog"
 command -v vvp >/dev/null 2>&1 || missing="$missing iverilog"
@@ -11,9 +26,5 @@ if [ -z "$missing" ]; then
 	exit 0
 fi
 echo "deps: installing iverilog verilator yosys (missing:$missing)"
-SUDO=""
-if [ "$(id -u)" != 0 ]; then
-	SUDO="sudo"
-fi
 $SUDO apt-get update
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y iverilog verilator yosys

@@ -25,7 +25,9 @@ type Grid struct {
 	// distance of any cell.
 	Span float64
 	// Legend names the shading: "ours / paper".
-	Legend        string
+	Legend string
+	// Format prints a value in the legend; nil: %.4g.
+	Format        func(v float64) string
 	Width, Height vg.Length // 0: the defaults
 }
 
@@ -92,8 +94,12 @@ func (g *Grid) SVG() ([]byte, error) {
 	p.Y.Min, p.Y.Max = -0.5, float64(len(g.Rows))-0.5
 	// The legend: the shading at its ends and at the center.
 	s := g.span()
+	format := g.Format
+	if format == nil {
+		format = func(v float64) string { return fmt.Sprintf("%.4g", v) }
+	}
 	for _, v := range []float64{g.Center + s, g.Center, g.Center - s} {
-		p.Legend.Add(fmt.Sprintf("%s %.4g", g.Legend, v), boxThumb{color: g.shade(v), outline: draw.LineStyle{Color: black, Width: 0.5}})
+		p.Legend.Add(g.Legend+" "+format(v), boxThumb{color: g.shade(v), outline: draw.LineStyle{Color: black, Width: 0.5}})
 	}
 	w, h := g.Width, g.Height
 	if w == 0 {

@@ -41,7 +41,8 @@ func table2Chart(prefix string) units.Chart {
 				Note:   "Each cell prints ours less the paper's, in % of the paper's (100,000 rounds a cell); the shade deepens with the difference, red where ours is larger. The paper's values are Table II's as printed.",
 				Source: t.Title},
 			XLabel: "banks w", YLabel: "super warp s (warps)", Cols: ws, Rows: ss,
-			Center: 1, Legend: "ours / paper",
+			Center: 1, Legend: "ours against the paper's:",
+			Format: func(v float64) string { return fmt.Sprintf("%+.2f%%", 100*(v-1)) },
 		}
 		for range ss {
 			g.Values, g.Text = append(g.Values, nil), append(g.Text, nil)
