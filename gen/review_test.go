@@ -131,4 +131,3 @@ func TestReviewPageInChromium(t *testing.T) {
 	require.Greater(t, dark, total/500, "no text or lines drawn")
 	t.Logf("%d charts; screenshot %s: %d of %d sampled pixels not the background", charts, shot, differ, total)
 }
-
