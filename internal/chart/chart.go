@@ -118,6 +118,7 @@ func newPlot(xLabel, yLabel string) *plot.Plot {
 		a.Label.TextStyle.Font = font.From(sans, labelSize)
 		a.Tick.Label.Font = font.From(sans, tickSize)
 		a.Tick.Length = 4
+		a.Tick.Marker = niceTicks{}
 	}
 	p.Legend.TextStyle = textStyle(legendSize)
 	p.Legend.Left = true
@@ -229,4 +230,34 @@ func legendName(name string, paper bool) string {
 		return name + PaperSuffix
 	}
 	return name
+}
+
+// niceTicks labels a linear axis at every step of 1, 2, 2.5 or 5 times a
+// power of ten, five to eight of them, without trailing zeros
+// (plot.DefaultTicks labels only some of its ticks).
+type niceTicks struct{}
+
+func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if !(span > 0) || math.IsInf(span, 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(span/6)))
+	step := mag
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		step = m * mag
+		if span/step <= 8 {
+			break
+		}
+	}
+	unit := math.Pow(10, math.Max(0, 2-math.Floor(math.Log10(step)))) // rounds off float noise
+	var ts []plot.Tick
+	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+step*1e-9; k++ {
+		v := math.Round(k*step*unit) / unit
+		if v == 0 {
+			v = 0 // not -0
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+	}
+	return ts
 }

@@ -238,3 +238,16 @@ func TestPicture(t *testing.T) {
 	_, err = (&Picture{Draw: func() ([]byte, error) { return []byte("bank 0"), nil }}).SVG()
 	require.Error(t, err)
 }
+
+func TestNiceTicks(t *testing.T) {
+	labels := func(lo, hi float64) []string {
+		var ls []string
+		for _, tk := range (niceTicks{}).Ticks(lo, hi) {
+			ls = append(ls, tk.Label)
+		}
+		return ls
+	}
+	require.Equal(t, []string{"-20", "0", "20", "40", "60"}, labels(-25, 70))
+	require.Equal(t, []string{"0", "0.2", "0.4", "0.6", "0.8", "1", "1.2"}, labels(0, 1.3))
+	require.Equal(t, []string{"0", "20", "40", "60", "80", "100"}, labels(0, 104))
+}

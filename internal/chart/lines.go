@@ -185,7 +185,7 @@ func (l *Lines) xTicks() plot.Ticker {
 			if l.LogX {
 				return plot.LogTicks{Prec: -1}
 			}
-			return plot.DefaultTicks{}
+			return niceTicks{}
 		}
 		for _, x := range xs {
 			ticks = append(ticks, Tick{x, strconv.FormatFloat(x, 'g', -1, 64)})
