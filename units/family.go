@@ -311,6 +311,11 @@ func (f *Family) check() error {
 		if err := r.Params.check(r.Owner()); err != nil {
 			return err
 		}
+		for i, c := range r.Charts {
+			if c == nil {
+				return fmt.Errorf("report %s: chart %d is nil", r.Name, i+1)
+			}
+		}
 	}
 	if c := f.Claims; c != nil && (c.Run == nil || c.Time <= 0) {
 		return fmt.Errorf("family %s: claims without Run or Time", f.Name)
