@@ -17,8 +17,9 @@ import (
 type Curve struct {
 	Name string    // "" for a fit: none in the legend
 	X, Y []float64 // a point whose X or Y is NaN is left out
-	// Paper marks the paper's points: hollow rings without a line,
-	// named "(paper)".
+	// Paper marks the paper's points: hollow markers without a line,
+	// named "(paper)"; black rings, or the hollow marker and colour of
+	// the curve called Of.
 	Paper bool
 	// Fit marks a fitted law: a dashed line without markers, in the
 	// colour of the curve called Of.
@@ -118,11 +119,16 @@ func (l *Lines) SVG() ([]byte, error) {
 				p.Legend.Add(c.Name, line)
 			}
 		case c.Paper:
+			// Hollow: a paper's points pair with the curve of ours
+			// called Of by its marker's shape, hollow, and colour.
 			sc, err := plotter.NewScatter(xys)
 			if err != nil {
 				return nil, err
 			}
 			sc.GlyphStyle = draw.GlyphStyle{Color: black, Radius: 4.5, Shape: paperGlyph}
+			if k, ok := colors[c.Of]; ok {
+				sc.GlyphStyle.Color, sc.GlyphStyle.Shape = seriesColor(k), hollow(glyphs[k%len(glyphs)])
+			}
 			p.Add(sc)
 			p.Legend.Add(legendName(c.Name, true), sc)
 		default:
@@ -147,6 +153,19 @@ func (l *Lines) SVG() ([]byte, error) {
 		h = DefaultHeight
 	}
 	return render(p, w, h)
+}
+
+// hollow is the outline of a filled marker.
+func hollow(g draw.GlyphDrawer) draw.GlyphDrawer {
+	switch g.(type) {
+	case draw.CircleGlyph:
+		return draw.RingGlyph{}
+	case draw.BoxGlyph:
+		return draw.SquareGlyph{}
+	case draw.PyramidGlyph:
+		return draw.TriangleGlyph{}
+	}
+	return g
 }
 
 // pad widens an axis a little beyond its data, so that markers at the

@@ -125,7 +125,7 @@ func sweepChart(title, col, xLabel string) units.Chart {
 		}
 		var curves, papers []chart.Curve
 		for _, c := range chart.Distinct(classes) {
-			o, p := chart.Curve{Name: c + ", ours"}, chart.Curve{Name: "Li, " + c, Paper: true}
+			o, p := chart.Curve{Name: c + ", ours"}, chart.Curve{Name: "Li, " + c, Paper: true, Of: c + ", ours"}
 			for i := range classes {
 				if classes[i] == c {
 					o.X, o.Y = append(o.X, xs[i]), append(o.Y, ours[i])
@@ -136,7 +136,7 @@ func sweepChart(title, col, xLabel string) units.Chart {
 		}
 		return &chart.Lines{
 			Caption: chart.Caption{Title: fmt.Sprintf("%s: MSHR-S+A's IPC change over FR-FCFS per class against the %s, ours beside Li's", t.Title[:len("Fig. 6.1x")], col),
-				Note:   "Ours: harmonic means over the class's skeletons. Li's: the chapter's figures where it prints one (hollow rings; the two classes' rings are told apart by their values only where they meet).",
+				Note:   "Ours: harmonic means over the class's skeletons. Li's: the chapter's figures where it prints one, hollow, in the marker of the class's curve.",
 				Source: t.Title},
 			XLabel: xLabel, YLabel: "IPC change over FR-FCFS (%)",
 			Curves: append(curves, papers...),
