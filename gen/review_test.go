@@ -129,5 +129,5 @@ func TestReviewPageInChromium(t *testing.T) {
 	total := b.Dx() * b.Dy() / 4
 	require.Greater(t, differ, total/50, "the screenshot is (nearly) one colour")
 	require.Greater(t, dark, total/500, "no text or lines drawn")
-	t.Logf("%d charts; screenshot %s: %d of %d sampled pixels not the background", charts, shot, differ, total)
+	t.Logf("%d charts in a page of %d bytes; screenshot %s: %d of %d sampled pixels not the background", charts, page.Len(), shot, differ, total)
 }
