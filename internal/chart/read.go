@@ -63,24 +63,6 @@ func Numbers(t *table.Table, k int) []float64 {
 	return out
 }
 
-// Named reads the column headed name as numbers.
-func Named(t *table.Table, name string) ([]float64, error) {
-	k, err := Col(t, name)
-	if err != nil {
-		return nil, err
-	}
-	return Numbers(t, k), nil
-}
-
-// Names reads the column headed name as it is.
-func Names(t *table.Table, name string) ([]string, error) {
-	k, err := Col(t, name)
-	if err != nil {
-		return nil, err
-	}
-	return Column(t, k), nil
-}
-
 var number = regexp.MustCompile(`^\s*[~]?([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)(?:\^([+-]?[0-9]+(?:\.[0-9]+)?))?`)
 
 // Number reads the number a cell starts with, as the reports print it:
