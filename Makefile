@@ -1,7 +1,7 @@
 # parmem: make test is what CI runs (.ci/run).
 GO ?= go
 
-.PHONY: all deps test bench lint fmt fuzz soak soak-merge long rtl tables prove
+.PHONY: all deps test bench lint fmt fuzz soak soak-merge long rtl tables review prove
 
 all: test
 
@@ -81,8 +81,20 @@ rtl:
 # REPORT.md was made from, by the hash of design, flow and tool versions: a
 # run synthesizes (and places and routes) only what changed, or everything
 # under another Yosys or nextpnr-ice40 (README: measuring afresh).
+# The same run writes rtl/REPORT.html: the tables with the reports' charts,
+# one self-contained page to open in a browser.
 tables: deps
-	$(GO) run ./gen -report all -format markdown -results rtl/synth-results.json -o rtl/REPORT.md
+	$(GO) run ./gen -report all -format markdown,html -results rtl/synth-results.json -o rtl/REPORT.md,rtl/REPORT.html
+
+# The review page looked at in a real browser: headless Chromium renders
+# the page of every report's charts (drawn from rtl/REPORT.md's tables) to
+# a PNG, which must have every chart and not be blank. make test skips that
+# test where chromium is missing; here it installs chromium (scripts/deps.sh
+# chromium) and a missing browser fails. The screenshot stays in
+# /tmp/parmem-review.png.
+review:
+	./scripts/deps.sh chromium
+	$(GO) test -count=1 -run 'TestReviewPageInChromium' -v ./gen -review -review.png=/tmp/parmem-review.png
 
 # Yosys SAT proofs on the emitted netlists: every unit's properties
 # (hdl's Assert, Assume, Cover) at its smallest lockstep or proof configuration,

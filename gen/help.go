@@ -39,11 +39,22 @@ Commands:
       A design of more than -maxbits state bits (1024) is refused.
   gen -list [-unit NAME] [-o FILE]
       lists the units by family; with -unit, NAME's parameters.
-  gen -report NAME|all [-format text|markdown|csv] [-PARAM VALUE ...] [-o FILE]
+  gen -report NAME|all [-format text|markdown|csv|html] [-PARAM VALUE ...] [-o FILE]
       runs a design-review report (below), or all of them at once (their
       Yosys runs share the CPUs, the largest first) with their tables in
       order; a report's parameters are flags of gen -report NAME. Progress
       (jobs done/total, rate, time left) goes to stderr.
+      -format html writes one self-contained page (inline SVG and CSS, no
+      script, nothing fetched): a table of contents, the parameters, tool
+      versions and date, and each report's tables with its charts, each
+      drawn from the report's own tables after the one it reads (bars of
+      ours beside the paper's, growth curves with the fitted law, heat
+      maps, the layouts, the fidelity verdicts); a report without charts
+      still writes its tables. Several formats, comma-separated, write one
+      run to as many files: -format markdown,html -o REPORT.md,REPORT.html
+      (make tables). An -o that cannot be written is refused before the
+      run. make review renders the page in headless Chromium (it installs
+      chromium) and checks its charts and screenshot.
   gen -report coverage [-format text|markdown|csv] [-o FILE]
       sums up what the stimulus of each unit's last lockstep pack run
       covered (make test, or a family's go test ./check/FAMILY, records
@@ -153,6 +164,7 @@ func help(s scan, w io.Writer) error {
 		fmt.Fprintf(&b, "  go run ./gen -list -unit %s\n", fs[0].Units[0].Name)
 	}
 	b.WriteString("  go run ./gen -report all -format markdown -o rtl/REPORT.md\n")
+	b.WriteString("  go run ./gen -report atu -format html -o atu.html\n")
 	b.WriteString("  go run ./gen -report coverage\n")
 
 	b.WriteString("\nFlags of gen itself (a unit's, a report's or a picture's parameters are flags too):\n")
@@ -181,8 +193,8 @@ func help(s scan, w io.Writer) error {
 	fs.Int(flagBound, 20, "with -prove: the most time steps a proof searches")
 	fs.Int(flagMaxBits, verify.DefaultMaxStateBits, "with -prove: refuse a design of more state bits")
 	fs.String(flagVCD, "", "with -prove: write each counterexample and cover trace as `DIR`/<property>.vcd")
-	fs.String(flagFormat, "", "the output `FORMAT`: with -report text (default), markdown or csv; with a picture one of its formats")
-	fs.String(flagOut, "", "write to the file `FILE` instead of stdout")
+	fs.String(flagFormat, "", "the output `FORMAT`: with -report text (default), markdown, csv or html, or several comma-separated with as many -o files; with a picture one of its formats")
+	fs.String(flagOut, "", "write to the file `FILE` instead of stdout (with -report -format F1,F2: FILE1,FILE2)")
 	fs.String(flagShard, "", "with -report: run only the jobs of shard `i/N` (0-based) and write their file")
 	fs.String(flagMerge, "", "with -report: the shards' `FILES` (comma-separated) to merge into the tables of one run")
 	fs.String(flagResults, "", "with -report: seed the tool cache with the Yosys results in `FILE`, then write there the results the run used (with -report all only those: make tables keeps rtl/synth-results.json so)")

@@ -164,7 +164,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-report", "nope"}, `-report="nope" is not one of `}, // the registered reports, then all (TestUnknownReportListsAll)
 		{[]string{"-report", "atu", "-top", "x"}, "-top does not apply to gen -report"},
 		{[]string{"-report", "atu", "-q", "3"}, "report atu has no parameter -q (it has none)"},
-		{[]string{"-report", "atu", "-format", "svg"}, `-format="svg" is not one of text, markdown, csv for gen -report`},
+		{[]string{"-report", "atu", "-format", "svg"}, `-format="svg" is not one of text, markdown, csv, html for gen -report`},
 		{[]string{"-report", "all", "-unit", "sams"}, "-unit does not apply to gen -report all"},
 	} {
 		args := append(c.args, "-o", file)

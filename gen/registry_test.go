@@ -192,7 +192,7 @@ func TestRegistryFamilyBadInput(t *testing.T) {
 		{[]string{"-report", "zz-count", "-rows", "6"}, "-rows=6 is out of range for report zz-count: valid 1..5"},
 		{[]string{"-report", "zz-count", "-q", "2"}, "report zz-count has no parameter -q (it has -rows)"},
 		{[]string{"-report", "all", "-rows", "2"}, "-rows does not apply to gen -report all (give one report to set its parameters)"},
-		{[]string{"-report", "zz-count", "-format", "svg"}, `-format="svg" is not one of text, markdown, csv for gen -report`},
+		{[]string{"-report", "zz-count", "-format", "svg"}, `-format="svg" is not one of text, markdown, csv, html for gen -report`},
 		{[]string{"-sketch", "-top", "y"}, "-top does not apply to gen -sketch"},
 		{[]string{"-layout", "-top", "y"}, "-top does not apply to gen -layout"},
 		{[]string{"-sketch", "-size", "3"}, "-size=3 is not valid for the zz-test sketch: valid 1, 2, 4, 8"},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parmem/parmem/hdl"
+	"github.com/parmem/parmem/internal/chart"
 	"github.com/parmem/parmem/internal/table"
 )
 
@@ -94,6 +95,45 @@ type Report struct {
 	// results a shard has for other shards' jobs (gen's
 	// TestEveryReportListsItsJobs runs each report so).
 	Run func(v Values, progress io.Writer) ([]*table.Table, error)
+	// Charts draw the report's figures (gen -report NAME -format html),
+	// in order, each from the tables Run returned alone: a chart reads
+	// its numbers from those tables and measures nothing itself. A family
+	// declares them in its charts.go (AttachCharts).
+	Charts []Chart
+}
+
+// Chart draws one figure of a report from the report's tables.
+type Chart func(tables []*table.Table) (chart.Chart, error)
+
+// AttachCharts appends charts to the report called name among reports
+// (a family's list). A name that is not there is a programming error and
+// panics at init time.
+func AttachCharts(reports []*Report, name string, charts ...Chart) {
+	for _, r := range reports {
+		if r.Name == name {
+			r.Charts = append(r.Charts, charts...)
+			return
+		}
+	}
+	panic(fmt.Sprintf("units: AttachCharts: no report %q", name))
+}
+
+// PictureChart is a chart of a report that shows one of its family's
+// pictures at the values given (the others at their defaults), as gen
+// -KIND -format svg draws it.
+func PictureChart(p *Picture, given Values, title, note string) Chart {
+	return func([]*table.Table) (chart.Chart, error) {
+		return &chart.Picture{
+			Caption: chart.Caption{Title: title, Note: note},
+			Draw: func() ([]byte, error) {
+				v, err := p.Params.Resolve(p.Owner(), given)
+				if err != nil {
+					return nil, err
+				}
+				return p.Draw(v, "svg")
+			},
+		}, nil
+	}
 }
 
 // Owner names the report in messages: "report atu".
@@ -301,6 +341,11 @@ func (f *Family) check() error {
 		reports[r.Name] = true
 		if err := r.Params.check(r.Owner()); err != nil {
 			return err
+		}
+		for i, c := range r.Charts {
+			if c == nil {
+				return fmt.Errorf("report %s: chart %d is nil", r.Name, i+1)
+			}
 		}
 	}
 	if c := f.Claims; c != nil && (c.Run == nil || c.Time <= 0) {

@@ -89,6 +89,7 @@ func (r *Registry) fidelityReport() *Report {
 			}
 			return FidelityTables(cs), nil
 		},
+		Charts: fidelityCharts,
 	}
 	for _, f := range r.families {
 		if f.Claims != nil {

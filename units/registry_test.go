@@ -196,6 +196,7 @@ func TestRegistryBadDeclarations(t *testing.T) {
 			f.Units[0].Params = append(f.Units[0].Params, f.Units[0].Params[0])
 		}),
 		"int needs a Range":                    x(func(f *Family) { f.Units[0].Params[0].Range = nil }),
+		"report x-report: chart 1 is nil":      x(func(f *Family) { f.Pictures = nil; f.Reports[0].Charts = []Chart{nil} }),
 		"choice needs Choices":                 x(func(f *Family) { f.Units[0].Params[5].Choices = nil }),
 		`choice "mshr-m" listed twice`:         x(func(f *Family) { f.Units[0].Params[5].Choices[0] = "mshr-m" }),
 		"an Optional parameter has no Default": x(func(f *Family) { f.Units[0].Params[6].Default = Const(0) }),

@@ -5,6 +5,7 @@ package table
 import (
 	"encoding/csv"
 	"fmt"
+	"html"
 	"io"
 	"strings"
 
@@ -96,6 +97,45 @@ func (t *Table) Write(w io.Writer, format string) error {
 		fmt.Fprintf(w, "%s\n", n)
 	}
 	return nil
+}
+
+// WriteHTML renders the table as an HTML fragment for a page: the
+// title as a heading, the grid (columns of figures right aligned, as in
+// the other formats) in a box that scrolls sideways when it is wider
+// than the page, and the notes as paragraphs. Every text is escaped.
+func (t *Table) WriteHTML(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("<div class=\"table\">\n")
+	if t.Title != "" {
+		fmt.Fprintf(&b, "<h3>%s</h3>\n", html.EscapeString(t.Title))
+	}
+	b.WriteString("<div class=\"scroll\"><table>\n<thead><tr>")
+	for _, h := range t.Header {
+		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(h))
+	}
+	b.WriteString("</tr></thead>\n<tbody>\n")
+	num := make([]bool, len(t.Header))
+	for i := range num {
+		num[i] = i > 0 && t.figures(i)
+	}
+	for _, r := range t.Rows {
+		b.WriteString("<tr>")
+		for i, c := range r {
+			if i < len(num) && num[i] {
+				fmt.Fprintf(&b, "<td class=\"num\">%s</td>", html.EscapeString(c))
+			} else {
+				fmt.Fprintf(&b, "<td>%s</td>", html.EscapeString(c))
+			}
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</tbody>\n</table></div>\n")
+	for _, n := range t.Notes {
+		fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", html.EscapeString(n))
+	}
+	b.WriteString("</div>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // Pct formats a fraction as a percentage cell: 0.423 -> "42.3%".

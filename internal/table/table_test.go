@@ -48,3 +48,20 @@ func TestCellFormats(t *testing.T) {
 	require.Equal(t, "yes", Holds(true))
 	require.Equal(t, "NO", Holds(false))
 }
+
+// TestHTML: the page's fragment escapes every text, heads the grid with
+// the title and puts the notes under it; columns of figures are marked
+// to align right, as in the other formats.
+func TestHTML(t *testing.T) {
+	tab := sample()
+	tab.Add("<b>&", "12 < 13")
+	var b bytes.Buffer
+	require.NoError(t, tab.WriteHTML(&b))
+	h := b.String()
+	require.True(t, strings.HasPrefix(h, "<div class=\"table\">\n<h3>Speed</h3>\n"))
+	require.Contains(t, h, "<th>simulator</th><th>cycles/s</th>")
+	require.Contains(t, h, "<td>go</td><td class=\"num\">297203</td>")
+	require.Contains(t, h, "<td>&lt;b&gt;&amp;</td><td class=\"num\">12 &lt; 13</td>")
+	require.Contains(t, h, "<p class=\"note\">note one</p>")
+	require.NotContains(t, h, "<b>&")
+}
