@@ -44,20 +44,73 @@ const hdlPkgPrefix = "github.com/parmem/parmem/hdl."
 // (its tests count as outside) and outside every function marked Helper,
 // so an error or a property points at the user's line.
 func callerPos() Pos {
+	// The user's frame is seldom more than a few calls up: unwind those
+	// first, and the rest only when none of them is (unwinding takes time
+	// in every frame it walks).
 	var pcs [32]uintptr
-	n := runtime.Callers(2, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
+	const first = 8
+	n := runtime.Callers(2, pcs[:first])
+	for from := 0; ; {
+		for _, pc := range pcs[from:n] {
+			if p := placeOf(pc); p.user {
+				return p.pos
+			}
+		}
+		if n < first || from > 0 {
+			return Pos{}
+		}
+		from, n = first, runtime.Callers(2, pcs[:])
+	}
+}
+
+// place is what callerPos makes of the frames one return PC stands for
+// (several where calls were inlined): the innermost that is the user's,
+// if one is.
+type place struct {
+	pos  Pos
+	user bool
+}
+
+// places caches place by return PC: every node records its position, and
+// resolving the frames anew took a fifth of a large design's elaboration.
+// A function marked Helper for the first time empties it (gen counts
+// those times), as a frame of that function may be cached as the user's.
+var places struct {
+	sync.RWMutex
+	byPC map[uintptr]place
+	gen  int
+}
+
+func placeOf(pc uintptr) place {
+	places.RLock()
+	p, ok := places.byPC[pc]
+	gen := places.gen
+	places.RUnlock()
+	if ok {
+		return p
+	}
+	frames := runtime.CallersFrames([]uintptr{pc})
 	for {
 		f, more := frames.Next()
 		inHDL := strings.HasPrefix(f.Function, hdlPkgPrefix) &&
 			!strings.HasSuffix(f.File, "_test.go")
 		if !inHDL && f.File != "" && !isHelper(f.Function) {
-			return Pos{File: filepath.Base(f.File), Line: f.Line}
+			p = place{pos: Pos{File: filepath.Base(f.File), Line: f.Line}, user: true}
+			break
 		}
 		if !more {
-			return Pos{}
+			break
 		}
 	}
+	places.Lock()
+	if places.gen == gen { // (no Helper marked a function meanwhile)
+		if places.byPC == nil {
+			places.byPC = map[uintptr]place{}
+		}
+		places.byPC[pc] = p
+	}
+	places.Unlock()
+	return p
 }
 
 // helpers holds the functions marked Helper, by their full names.
@@ -71,7 +124,11 @@ func Helper() {
 	var pc [1]uintptr
 	runtime.Callers(2, pc[:])
 	f, _ := runtime.CallersFrames(pc[:]).Next()
-	helpers.Store(f.Function, true)
+	if _, marked := helpers.LoadOrStore(f.Function, true); !marked {
+		places.Lock()
+		places.byPC, places.gen = nil, places.gen+1
+		places.Unlock()
+	}
 }
 
 // isHelper reports whether function, or the function whose literal it

@@ -33,10 +33,11 @@ var longFlag = flag.Bool("verify.long", false, "also run the families' long lock
 // random netlists).
 // Then, if the family shapes some units' stimulus (Lockstep.Shapes), Go
 // and Verilator (Icarus too with -verify.long) run the pack again from
-// reset for its ShapedCycles on the shaped stimulus. It returns the
-// pack's coverage over both runs (checkCoverage).
+// reset for its ShapedCycles on the shaped stimulus. It returns each
+// pack's coverage over both its runs (checkCoverage): the pack's, then,
+// with -verify.long, the long pack's.
 // The test that calls it must import the family so that it is registered.
-func LockstepFamily(t *testing.T, family string) CoverageRecord {
+func LockstepFamily(t *testing.T, family string) []CoverageRecord {
 	t.Helper()
 	f, err := units.LookupFamily(family)
 	if err != nil {
@@ -46,13 +47,13 @@ func LockstepFamily(t *testing.T, family string) CoverageRecord {
 		t.Fatalf("family %s registers no lockstep configurations", family)
 	}
 	top := PackName(family)
-	rec := lockstepPack(t, top, f.Lockstep.Configs, f.Lockstep.Cycles, f.Lockstep.ShapedCycles, f.Lockstep.Shapes)
+	recs := []CoverageRecord{lockstepPack(t, top, f.Lockstep.Configs, f.Lockstep.Cycles, f.Lockstep.ShapedCycles, f.Lockstep.Shapes)}
 	if *longFlag && len(f.Lockstep.Long) > 0 {
 		t.Run("long", func(t *testing.T) {
-			lockstepPack(t, top+"_long", f.Lockstep.Long, f.Lockstep.LongCycles, f.Lockstep.ShapedCycles, f.Lockstep.Shapes)
+			recs = append(recs, lockstepPack(t, top+"_long", f.Lockstep.Long, f.Lockstep.LongCycles, f.Lockstep.ShapedCycles, f.Lockstep.Shapes))
 		})
 	}
-	return rec
+	return recs
 }
 
 // PackName is the top module of a family's lockstep pack, and the name of

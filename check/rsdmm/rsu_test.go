@@ -22,9 +22,10 @@ import (
 // which random addresses never do.
 func TestUnitsInLockstep(t *testing.T) {
 	t.Parallel()
-	rec := verify.LockstepFamily(t, "rsdmm")
-	for _, p := range rec.Gaps() {
-		t.Errorf("cover point %s.%s never reached", p.Module, p.Name)
+	for _, rec := range verify.LockstepFamily(t, "rsdmm") {
+		for _, p := range rec.Gaps() {
+			t.Errorf("%s: cover point %s.%s never reached", rec.Pack, p.Module, p.Name)
+		}
 	}
 }
 

@@ -133,13 +133,12 @@ func dramUnits() []*units.Unit {
 	}
 }
 
-// lockstepConfigs runs every unit at its defaults and at 4 and 16 entries
-// (the MIB at 4 and 3 slots; the command queues at small depths and
-// timings, so that every constraint binds), for 1,000 cycles (the three
-// back-ends take about 35 ms a cycle together on the defaults' 140,000
-// lines of Verilog), then for 3,000 of shaped stimulus (lockstepShapes)
-// on Go and Verilator; the long random runs are check/dram's, on the Go
-// simulator against the contracts in plain Go.
+// lockstepConfigs runs every unit at 4 and 16 entries (the MIB at 4 and 3
+// slots; the command queues at small depths and timings, so that every
+// constraint binds), for 1,000 cycles, then for 3,000 of shaped stimulus
+// (lockstepShapes) on Go and Verilator; the long random runs are
+// check/dram's, on the Go simulator against the contracts in plain Go.
+// The units at their defaults are longLockstepConfigs.
 //
 // The stimulus is random and resets the pack about once in 64 cycles, so
 // the small configurations are shaped for their cover points to be
@@ -155,10 +154,7 @@ func dramUnits() []*units.Unit {
 // queue from filling, as random readiness leaves some bank ready almost
 // every cycle, and a long drain is what fills the read queue. The command
 // queues have e/2 banks of e/2 requests, so that a bank pops its queue's
-// depth between resets. At the defaults (Table 5.1's sizes and timing)
-// random inputs fill none of the 64 read and 128 write slots, saturate no
-// count of 16 merges, and seldom let a bank pop its whole command queue
-// between resets: the shaped run's fill and drain phases do.
+// depth between resets.
 func lockstepConfigs() []units.Config {
 	small := units.Values{"bankbits": 2, "rowbits": 2, "agebits": 6, "blkbits": 4, "merges": 5}
 	with := func(v units.Values, extra units.Values) units.Values {
@@ -192,11 +188,23 @@ func lockstepConfigs() []units.Config {
 				"twl": 2, "tcdlr": 2, "twr": 3, "trtpl": 2, "tburst": 2}},
 		)
 	}
+	return cs
+}
+
+// longLockstepConfigs are every unit at its defaults, Table 5.1's sizes
+// and timing, and the scheduler with the row-score table: 340,000 lines
+// of Verilog, about three CPU minutes of Verilator's and g++'s build, so
+// they run in make long; make test checks them against the contracts on
+// the Go simulator (check/dram). Random inputs fill none of their 64 read
+// and 128 write slots, saturate no count of 16 merges, and seldom let a
+// bank pop its whole command queue between resets: the shaped run's fill
+// and drain phases do.
+func longLockstepConfigs() []units.Config {
+	var cs []units.Config
 	for _, u := range []string{"dram-pick", "dram-mib", "dram-l2mib", "dram-rowtab", "dram-sched", "dram-cmdq"} {
 		cs = append(cs, units.Config{Unit: u, Values: units.Values{}})
 	}
-	cs = append(cs, units.Config{Unit: "dram-sched", Values: units.Values{"rowscore": int(TableScores)}})
-	return cs
+	return append(cs, units.Config{Unit: "dram-sched", Values: units.Values{"rowscore": int(TableScores)}})
 }
 
 func init() {
@@ -207,7 +215,7 @@ func init() {
 		Reports:   dramReports,
 		Claims:    dramClaims,
 		Canonical: units.AtDefaults("dram", dramUnits()),
-		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 1000, Shapes: lockstepShapes(), ShapedCycles: 3000},
+		Lockstep:  units.Lockstep{Configs: lockstepConfigs(), Cycles: 1000, Shapes: lockstepShapes(), ShapedCycles: 3000, Long: longLockstepConfigs(), LongCycles: 1000},
 		Speed:     []units.Config{{Unit: "dram-sched", Values: units.Values{}}, {Unit: "dram-pick", Values: units.Values{}}},
 		Examples: []string{
 			"-unit dram-sched > dram_sched.v",

@@ -1,7 +1,6 @@
 package elastic
 
 import (
-	"io"
 	"math"
 	"slices"
 	"strings"
@@ -88,7 +87,7 @@ func TestBoundSplitsTheSpeedup(t *testing.T) {
 // TestCostClaimsFollowTheRTL: 5.5.4's 704 bytes is the elaborated cache's,
 // and a wrong count planted into a copy of its row changes the verdict.
 func TestCostClaimsFollowTheRTL(t *testing.T) {
-	rows, err := historyStorage(io.Discard)
+	rows, err := testStorage()
 	require.NoError(t, err)
 	gates := make([]synth.Gates, len(costConfigs())) // no Yosys: the storage claims need none
 	require.Equal(t, verdict.Exact, claimAt(t, costClaims(rows, gates), "5.5.4", "history cache bytes").Verdict)

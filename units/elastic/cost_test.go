@@ -2,16 +2,21 @@ package elastic
 
 import (
 	"io"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
+// testStorage is historyStorage, elaborated once for the tests that read
+// it (fifteen history caches, up to 1,024 sets of 4 ways).
+var testStorage = sync.OnceValues(func() ([]storageRow, error) { return historyStorage(io.Discard) })
+
 // TestStorageMatchesTable53: the history cache's tag and value bits,
 // counted in the elaborated RTL, equal Table 5.3's formula at every size
 // the report shows, and the default cache is 704 bytes.
 func TestStorageMatchesTable53(t *testing.T) {
-	rows, err := historyStorage(io.Discard)
+	rows, err := testStorage()
 	require.NoError(t, err)
 	tab := storageTable(rows)
 	require.Len(t, tab.Rows, len(costSets)*len(costWays))
