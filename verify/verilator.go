@@ -154,19 +154,14 @@ const propertiesVlt = "`verilator_config\n" +
 // other words where another reads only constant ones ({n[15], |n[127:64]}).
 var verilatorWorkarounds = []string{"-fno-const-bit-op-tree", "-fno-subst-const"}
 
-// outputSplit is the size, in Verilator's statement count, at which it
-// starts a new C++ file of the model (its default is 20000).
-const outputSplit = "400000"
-
 // verilatorArgs are the options that make Verilator write the C++ of top
-// and its makefile; makeSim builds the program from them. The model's
-// files are split at twenty times Verilator's default size
-// (outputSplit): each file loads the precompiled headers (pchMk), tens of
-// megabytes for a large pack, so fewer, larger files take far less CPU
-// time to compile.
+// and its makefile; makeSim builds the program from them. The model's C++
+// is split into files and functions at Verilator's default size (20,000
+// statements): g++'s time grows faster than a function's size, and the
+// files compile two at a time.
 func verilatorArgs(top string, opt VerilatorOptions) []string {
 	args := []string{"--cc", "--exe", "--x-assign", "0", "--x-initial", "0",
-		"--top-module", top, "-o", "sim", "--output-split", outputSplit}
+		"--top-module", top, "-o", "sim"}
 	args = append(args, verilatorWorkarounds...)
 	if opt.Trace {
 		args = append(args, "--trace")
