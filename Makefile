@@ -91,10 +91,10 @@ tables: deps
 # a PNG, which must have every chart and not be blank. make test skips that
 # test where chromium is missing; here it installs chromium (scripts/deps.sh
 # chromium) and a missing browser fails. The screenshot stays in
-# /tmp/parmem-review.png.
+# /tmp/parmem-review.png, the page in /tmp/parmem-review.html.
 review:
 	./scripts/deps.sh chromium
-	$(GO) test -count=1 -run 'TestReviewPageInChromium' -v ./gen -review -review.png=/tmp/parmem-review.png
+	$(GO) test -count=1 -run 'TestReviewPageInChromium' -v ./gen -review -review.png=/tmp/parmem-review.png -review.html=/tmp/parmem-review.html
 
 # Yosys SAT proofs on the emitted netlists: every unit's properties
 # (hdl's Assert, Assume, Cover) at its smallest lockstep or proof configuration,

@@ -20,8 +20,9 @@ import (
 )
 
 var (
-	review    = flag.Bool("review", false, "TestReviewPageInChromium fails, not skips, without chromium (make review)")
-	reviewPNG = flag.String("review.png", "", "keep TestReviewPageInChromium's screenshot in this file")
+	review     = flag.Bool("review", false, "TestReviewPageInChromium fails, not skips, without chromium (make review)")
+	reviewPNG  = flag.String("review.png", "", "keep TestReviewPageInChromium's screenshot in this file")
+	reviewHTML = flag.String("review.html", "", "keep TestReviewPageInChromium's page in this file")
 )
 
 // chromium is the headless browser on PATH (Debian's chromium), or "".
@@ -94,6 +95,9 @@ func TestReviewPageInChromium(t *testing.T) {
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, "review.html")
+	if *reviewHTML != "" {
+		file = *reviewHTML
+	}
 	require.NoError(t, os.WriteFile(file, page.Bytes(), 0o644))
 	shot := filepath.Join(dir, "review.png")
 	if *reviewPNG != "" {

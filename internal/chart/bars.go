@@ -41,7 +41,11 @@ type Bars struct {
 	LogY           bool
 	// StackLabels prints each stack's name on its bars (when the stacks
 	// are kinds of bar, such as setups, that the fills do not name).
-	StackLabels   bool
+	StackLabels bool
+	// FillOrder names series that take the fills in this order, before
+	// the other names: the charts of one report then fill a name alike
+	// whichever of the names each shows.
+	FillOrder     []string
 	Width, Height vg.Length // 0: the defaults
 }
 
@@ -69,7 +73,7 @@ func (b *Bars) stacks() [][]int {
 // boxes gives each series its fill: a paper's the paper's, the others'
 // by name in order of first appearance.
 func (b *Bars) boxes() []box {
-	var names []string
+	names := slices.Clone(b.FillOrder)
 	out := make([]box, len(b.Series))
 	for i, s := range b.Series {
 		outline := draw.LineStyle{Color: black, Width: 0.5}
@@ -111,6 +115,7 @@ func (b *Bars) SVG() ([]byte, error) {
 	if err := b.check(); err != nil {
 		return nil, err
 	}
+	b = b.withValues()
 	p := newPlot(b.XLabel, b.YLabel)
 	p.NominalX(b.Categories...)
 	p.X.Tick.Label.Rotation, p.X.Tick.Label.XAlign = categoryRotation(b.Categories)
@@ -118,7 +123,7 @@ func (b *Bars) SVG() ([]byte, error) {
 	p.Add(bp)
 	if b.LogY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = logTicks{}
 	}
 	for i, r := range b.Refs {
 		p.Add(refLine{r, i})
@@ -148,6 +153,28 @@ func (b *Bars) SVG() ([]byte, error) {
 		h = DefaultHeight
 	}
 	return render(p, w, h)
+}
+
+// withValues is the chart without the categories where no series has a
+// value (a table's mean row that leaves a column empty).
+func (b *Bars) withValues() *Bars {
+	out := *b
+	out.Categories = nil
+	out.Series = make([]Series, len(b.Series))
+	for i, s := range b.Series {
+		out.Series[i] = s
+		out.Series[i].Values = nil
+	}
+	for j, c := range b.Categories {
+		if !slices.ContainsFunc(b.Series, func(s Series) bool { return !math.IsNaN(s.Values[j]) }) {
+			continue
+		}
+		out.Categories = append(out.Categories, c)
+		for i, s := range b.Series {
+			out.Series[i].Values = append(out.Series[i].Values, s.Values[j])
+		}
+	}
+	return &out
 }
 
 // categoryRotation turns the category names when they would not fit

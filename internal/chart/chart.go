@@ -98,6 +98,13 @@ var lineColors = []color.Color{rgb(0x00, 0x72, 0xB2), rgb(0xE6, 0x9F, 0x00), rgb
 // seriesColor is the i-th curve's colour.
 func seriesColor(i int) color.Color { return lineColors[i%len(lineColors)] }
 
+// curveDashes is the i-th curve's line: solid for the first round of
+// colours and markers (they repeat together), then dashed, so that no
+// two curves of a chart look alike.
+func curveDashes(i int) []vg.Length {
+	return [][]vg.Length{nil, {5, 2}, {1.5, 1.5}, {6, 2, 1.5, 2}}[i/len(lineColors)%4]
+}
+
 var (
 	black = color.Black
 	grey  = rgb(0x80, 0x80, 0x80)
@@ -260,4 +267,43 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
 	}
 	return ts
+}
+
+// logTicks labels a log axis at every power of ten, and at 2 and 5 times
+// it when the axis spans fewer than three decades (else one label or two
+// would be all); unlabelled ticks mark the other multiples. Labels are
+// plain numbers shortened with k and M (plot.LogTicks writes 1e+06).
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) {
+		return plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	}
+	few := math.Log10(hi/lo) < 3
+	var ts []plot.Tick
+	for d := math.Floor(math.Log10(lo)); d <= math.Ceil(math.Log10(hi)); d++ {
+		for m := 1.0; m <= 9; m++ {
+			v := m * math.Pow(10, d)
+			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || few && (m == 2 || m == 5) {
+				t.Label = shortNumber(v)
+			}
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// shortNumber writes v with k (thousands) or M (millions): 200k, 1M.
+func shortNumber(v float64) string {
+	switch {
+	case v >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'g', 4, 64) + "M"
+	case v >= 1e4:
+		return strconv.FormatFloat(v/1e3, 'g', 4, 64) + "k"
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
 }

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"encoding/xml"
+	"fmt"
 	"io"
 	"math"
 	"regexp"
@@ -250,4 +251,56 @@ func TestNiceTicks(t *testing.T) {
 	require.Equal(t, []string{"-20", "0", "20", "40", "60"}, labels(-25, 70))
 	require.Equal(t, []string{"0", "0.2", "0.4", "0.6", "0.8", "1", "1.2"}, labels(0, 1.3))
 	require.Equal(t, []string{"0", "20", "40", "60", "80", "100"}, labels(0, 104))
+}
+
+func TestLogTicks(t *testing.T) {
+	labels := func(lo, hi float64) []string {
+		var ls []string
+		for _, tk := range (logTicks{}).Ticks(lo, hi) {
+			if tk.Label != "" {
+				ls = append(ls, tk.Label)
+			}
+		}
+		return ls
+	}
+	require.Equal(t, []string{"20k", "50k", "100k", "200k", "500k"}, labels(15000, 600000), "few decades: 2 and 5 too")
+	require.Equal(t, []string{"100", "1000", "10k", "100k", "1M", "10M"}, labels(70, 2e7), "many: the powers of ten alone")
+	require.Len(t, (logTicks{}).Ticks(15000, 600000), 14, "a tick at every multiple in [15k, 600k]: 20k-90k, 100k-600k")
+}
+
+func TestCategoriesWithoutValues(t *testing.T) {
+	nan := math.NaN()
+	b := &Bars{Categories: []string{"stream", "divergent", "mean"}, Series: []Series{
+		{Name: "base", Values: []float64{100, 100, nan}}, {Name: "adaptive", Values: []float64{100, 55, nan}},
+	}}
+	svg, err := b.SVG()
+	require.NoError(t, err)
+	texts := wellFormed(t, svg)
+	require.Contains(t, texts, "divergent")
+	require.NotContains(t, texts, "mean", "a category no series has a value at is left out")
+	require.Len(t, b.Categories, 3, "the chart itself is unchanged")
+}
+
+func TestFillOrder(t *testing.T) {
+	all := &Bars{Categories: []string{"bfs"}, Series: []Series{
+		{Name: "FR-FCFS", Values: []float64{1}}, {Name: "MSHR-M", Values: []float64{2}}}}
+	some := &Bars{Categories: []string{"bfs"}, FillOrder: []string{"FR-FCFS", "MSHR-M"}, Series: []Series{
+		{Name: "MSHR-M", Values: []float64{2}}}}
+	require.Equal(t, all.boxes()[1], some.boxes()[0], "MSHR-M's fill whether FR-FCFS is drawn or not")
+	require.NotEqual(t, all.boxes()[0], some.boxes()[0])
+}
+
+func TestCurvesLookApart(t *testing.T) {
+	type look struct {
+		color  string
+		glyph  string
+		dashes string
+	}
+	seen := map[look]int{}
+	for k := range 2*len(lineColors) + 3 {
+		l := look{fmt.Sprint(seriesColor(k)), fmt.Sprintf("%T", glyphs[k%len(glyphs)]), fmt.Sprint(curveDashes(k))}
+		prev, dup := seen[l]
+		require.False(t, dup, "curves %d and %d look alike", prev, k)
+		seen[l] = k
+	}
 }

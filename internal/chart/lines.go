@@ -87,7 +87,7 @@ func (l *Lines) SVG() ([]byte, error) {
 	}
 	if l.LogY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = logTicks{}
 	}
 	p.X.Tick.Marker = l.xTicks()
 	colors := map[string]int{}
@@ -137,7 +137,7 @@ func (l *Lines) SVG() ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			line.LineStyle = draw.LineStyle{Color: seriesColor(k), Width: 1.2}
+			line.LineStyle = draw.LineStyle{Color: seriesColor(k), Width: 1.2, Dashes: curveDashes(k)}
 			points.GlyphStyle = draw.GlyphStyle{Color: seriesColor(k), Radius: 3, Shape: glyphs[k%len(glyphs)]}
 			p.Add(line, points)
 			p.Legend.Add(c.Name, line, points)
@@ -202,7 +202,7 @@ func (l *Lines) xTicks() plot.Ticker {
 		xs = slices.Compact(xs)
 		if len(xs) > 12 {
 			if l.LogX {
-				return plot.LogTicks{Prec: -1}
+				return logTicks{}
 			}
 			return niceTicks{}
 		}

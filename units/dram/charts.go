@@ -3,6 +3,7 @@ package dram
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/parmem/parmem/internal/chart"
 	"github.com/parmem/parmem/internal/table"
@@ -35,8 +36,17 @@ func init() {
 const (
 	chapter6Title = "Chapter 6 on the cycle model"
 	findingsTitle = "Chapter 6's findings"
-	skeletonLabel = "benchmark skeleton, then the class means (HIL, LIL, insensitive)"
 )
+
+// policyFills keeps each policy's fill in every chart, FR-FCFS's too
+// where it is not drawn.
+func policyFills() []string {
+	var names []string
+	for _, p := range Policies {
+		names = append(names, p.String())
+	}
+	return names
+}
 
 // relativeChart draws column col's change over FR-FCFS (the "vs FR-FCFS"
 // column after it) per skeleton under the three MSHR policies, then each
@@ -58,6 +68,7 @@ func relativeChart(col, fig, yLabel string, keys map[Class]string) units.Chart {
 			series = append(series, chart.Series{Name: p, Values: vals[i]})
 		}
 		paper := chart.Series{Name: "Li, class mean", Paper: true, Values: chart.NaNs(n)}
+		var means []string
 		for _, c := range Classes {
 			key, ok := keys[c]
 			if !ok {
@@ -68,6 +79,7 @@ func relativeChart(col, fig, yLabel string, keys map[Class]string) units.Chart {
 				return nil, r.Err()
 			}
 			cats = append(cats, c.String()+" mean")
+			means = append(means, c.String())
 			for i := range series {
 				v := math.NaN()
 				if series[i].Name == MSHRSA.String() {
@@ -81,10 +93,19 @@ func relativeChart(col, fig, yLabel string, keys map[Class]string) units.Chart {
 			Caption: chart.Caption{Title: fig + " per skeleton under the MSHR policies, their change over FR-FCFS, ours, and the class means beside Li's",
 				Note:   "At a class's mean: MSHR-S+A's harmonic mean over the class's skeletons against FR-FCFS, beside the thesis's for the class (the chapter's claims). The thesis prints no skeleton's bars.",
 				Source: findings.Title},
-			XLabel: skeletonLabel, YLabel: yLabel,
-			Categories: cats, Series: append(series, paper), Width: 7.6 * 72, Height: chart.TallHeight,
+			XLabel:     "benchmark skeleton, then " + classMeans(means),
+			YLabel:     yLabel,
+			Categories: cats, Series: append(series, paper), FillOrder: policyFills(), Width: 7.6 * 72, Height: chart.TallHeight,
 		}, nil
 	}
+}
+
+// classMeans names the class means a chart ends with.
+func classMeans(classes []string) string {
+	if len(classes) == 1 {
+		return "the class mean (" + classes[0] + ")"
+	}
+	return "the class means (" + strings.Join(classes, ", ") + ")"
 }
 
 // absoluteChart draws column col per skeleton under the four policies.
@@ -106,7 +127,7 @@ func absoluteChart(col, fig, yLabel string) units.Chart {
 				Note:   "The thesis states this figure's findings in words (the chapter's claims in the findings table).",
 				Source: t.Title},
 			XLabel: "benchmark skeleton", YLabel: yLabel,
-			Categories: cats, Series: series, Width: 7.6 * 72,
+			Categories: cats, Series: series, FillOrder: policyFills(), Width: 7.6 * 72,
 		}, nil
 	}
 }

@@ -172,8 +172,11 @@ var roundColors = []string{"#fdd49e", "#a6d96a", "#74add1", "#f46d43", "#c2a5cf"
 
 func (s layoutSpec) svg(cells [][]layoutCell, access string, rounds int) []byte {
 	banks := 1 << uint(s.q)
-	const cw, ch, left, top = 44, 22, 50, 60
-	width := left + banks*(2*cw+10) + 10
+	// charW is a monospace character's advance at font-size 12 (0.6 em),
+	// rounded up: the lines of text set the width where they are longer
+	// than the banks.
+	const cw, ch, left, top, charW = 44, 22, 50, 60, 8
+	width := max(left+banks*(2*cw+10)+10, 20+charW*max(len(access), len(s.title())*14/12))
 	height := top + len(cells)*ch + 60
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="monospace" font-size="12">`+"\n", width, height)

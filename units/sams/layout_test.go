@@ -1,6 +1,9 @@
 package sams
 
 import (
+	"html"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,6 +41,16 @@ func TestLayoutPictureMarksSubAccesses(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(out, "<svg "))
 	require.Contains(t, out, "NaS")
+
+	// The access's line is wider than the four banks: the picture widens
+	// to it (0.6 em a monospace character at 12 px).
+	out, err = drawLayoutFlags(t, map[string]string{"q": "2", "family": "2", "base": "1", "stride": "3", "mode": "3"}, "svg")
+	require.NoError(t, err)
+	line := regexp.MustCompile(`<text x="10" y="\d+">(access mode[^<]*)</text>`).FindStringSubmatch(out)
+	require.NotNil(t, line)
+	width, err := strconv.Atoi(regexp.MustCompile(`<svg [^>]*width="(\d+)"`).FindStringSubmatch(out)[1])
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, float64(width), 10+0.6*12*float64(len(html.UnescapeString(line[1]))))
 }
 
 func TestLayoutPictureBadInput(t *testing.T) {
