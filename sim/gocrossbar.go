@@ -375,9 +375,9 @@ func (g *gosrc) laneScatter(cb *crossbar) {
 		for _, i := range live {
 			ch := g.laneTaken(cb.sources[i].choice)
 			if cb.priority != 0 {
-				e = fmt.Sprintf("vec.MuxEq(r%d, %#x, %s, %s)", i, cb.keys[j], ch, e)
+				e = fmt.Sprintf("vec.MuxEq(r%d, %s, %s, %s)", i, splat(cb.keys[j]), ch, e)
 			} else {
-				terms = append(terms, fmt.Sprintf("vec.MuxEq(r%d, %#x, %s, %s)", i, cb.keys[j], ch, splat(0)))
+				terms = append(terms, fmt.Sprintf("vec.MuxEq(r%d, %s, %s, %s)", i, splat(cb.keys[j]), ch, splat(0)))
 			}
 		}
 		if cb.priority == 0 {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"go/format"
 	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/parmem/parmem/hdl"
@@ -43,6 +45,7 @@ func (s *Sim) GoStreamsSource(pkg, vecPath string) ([]byte, error) {
 	g.findSelectingCompares()
 	g.laneBits, g.shiftedLeft = s.StreamLaneBits(), map[int32]bool{}
 	g.streamsFile(pkg, vecPath)
+	declareConstants(&b)
 	return format.Source(b.Bytes())
 }
 
@@ -110,7 +113,7 @@ type lanewise struct {
 	g.p("// NewDesign returns the design with all state zero.\nfunc NewDesign() *Design {\n\td := &Design{}\n")
 	for i, v := range s.kn.St {
 		if v != 0 {
-			g.p("\tvec.Store(&d.st[%d], %s)\n", i, splat(v))
+			g.p("\tvec.Store(&d.st[%d], vec.Splat(%#x))\n", i, v)
 		}
 	}
 	for k, m := range s.kn.Mems {
@@ -142,8 +145,8 @@ type lanewise struct {
 func (d *Design) runWide(j int) {
 	op, w := &d.wide[j], &d.lanewise[j]
 	for l := range vec.N {
-		for _, a := range w.args {
-			for x := a[0]; x < a[1]; x++ {
+		for i := range w.args {
+			for x := w.args[i][0]; x < w.args[i][1]; x++ {
 				d.one[x] = uint64(d.st[x][l])
 			}
 		}
@@ -270,7 +273,41 @@ func (g *gosrc) laneRef(x int32) string {
 	return fmt.Sprintf("vec.Load(&st[%d])", x)
 }
 
-func splat(v uint64) string { return fmt.Sprintf("vec.Splat(%#x)", v) }
+// splat is the constant v in every lane: the package variable k<v>
+// (declareConstants), which the statements read from memory whole. Go
+// 1.26 makes a vec.Splat of a constant a scalar in an XMM register that
+// it spills and reloads with legacy-SSE MOVUPS between the AVX-512
+// instructions that broadcast it, three times slower on smm2d.
+func splat(v uint64) string { return fmt.Sprintf("k%#x", v) }
+
+// constantName is a name splat writes.
+var constantName = regexp.MustCompile(`\bk0x[0-9a-f]+\b`)
+
+// declareConstants ends the file in b with a package variable for each
+// constant its statements read (splat), in order of value.
+func declareConstants(b *bytes.Buffer) {
+	seen := map[uint64]bool{}
+	var values []uint64
+	for _, name := range constantName.FindAll(b.Bytes(), -1) {
+		v, err := strconv.ParseUint(string(name[1:]), 0, 64)
+		if err != nil {
+			panic(err) // (the pattern holds only hex digits)
+		}
+		if !seen[v] {
+			seen[v] = true
+			values = append(values, v)
+		}
+	}
+	if len(values) == 0 {
+		return
+	}
+	slices.Sort(values)
+	b.WriteString("\n// The constants the statements read (splat), each in every lane.\nvar (\n")
+	for _, v := range values {
+		fmt.Fprintf(b, "\tk%#x = vec.Splat(%#x)\n", v, v)
+	}
+	b.WriteString(")\n")
+}
 
 // orTree is the OR of terms as a balanced tree, whose ORs run in parallel
 // (0 for none).
@@ -386,7 +423,7 @@ func (g *gosrc) laneInstr(in *kernel.Instr) {
 		}
 		e = splat(0)
 		for j := range k {
-			e = call("MuxEq", a, fmt.Sprint(j), g.laneTaken(argv[in.B+int32(j)]), e)
+			e = call("MuxEq", a, splat(uint64(j)), g.laneTaken(argv[in.B+int32(j)]), e)
 		}
 	case hdl.OpOneHot: // the OR of the choices whose select bit is set
 		var terms []string
@@ -529,7 +566,7 @@ func (g *gosrc) laneWide(j int) bool {
 			r := splat(0)
 			for c, a := range args[1:] {
 				if w, ok := word(a, op.AW[1+c], k); ok {
-					r = fmt.Sprintf("vec.MuxEq(sel, %d, %s, %s)", c, w, r)
+					r = fmt.Sprintf("vec.MuxEq(sel, %s, %s, %s)", splat(uint64(c)), w, r)
 				}
 			}
 			return r
@@ -576,7 +613,7 @@ func (g *gosrc) laneStep() {
 	// Masks, each computed once: the lanes out of reset, and each run's
 	// enable (registers in order that share one; its lanes where it is on).
 	if s.rst >= 0 {
-		g.p("\trun := vec.EqM(vec.Load(&st[%d]), vec.Splat(0))\n", s.rst)
+		g.p("\trun := vec.EqM(vec.Load(&st[%d]), %s)\n", s.rst, splat(0))
 	}
 	order, shadowed := g.regOrder()
 	if slices.ContainsFunc(order, func(r seqOp) bool { return r.en >= 0 }) {
@@ -585,7 +622,7 @@ func (g *gosrc) laneStep() {
 	enabled := int32(-1) // the enable of the current run, in mask on
 	for _, r := range order {
 		if r.en >= 0 && r.en != enabled {
-			g.p("\ton = vec.NeM(%s, vec.Splat(0))\n", g.laneRef(r.en))
+			g.p("\ton = vec.NeM(%s, %s)\n", g.laneRef(r.en), splat(0))
 			enabled = r.en
 		}
 		for j := range r.words {

@@ -286,6 +286,7 @@ type stimPort struct {
 	top, sign uint64
 	rst       bool
 	cases     [8]uint64
+	drawn     []uint64 // a multi-word port's words as a lane draws them (the compiled streams' wide)
 }
 
 func stimPorts(d *Design) []stimPort {
@@ -294,7 +295,7 @@ func stimPorts(d *Design) []stimPort {
 		n := int(p.width+63) / 64
 		top := wordMask(p.width, n-1)
 		ps = append(ps, stimPort{d.Slot(p.name), n, top, 1 << ((p.width - 1) % 64), i == 0 && p.name == "rst",
-			[8]uint64{0, top, 1 << ((p.width - 1) % 64), 3 & top, top, top, top, top}})
+			[8]uint64{0, top, 1 << ((p.width - 1) % 64), 3 & top, top, top, top, top}, make([]uint64, n)})
 	}
 	return ps
 }

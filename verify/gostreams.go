@@ -125,7 +125,7 @@ func draw(p *stimPort, s vec8.V) (v, after vec8.V) {
 	// of cases ANDed with all ones, x or the next draw (which then
 	// becomes the lane's generator).
 	sel := vec8.ShrK(s, 61)
-	s = vec8.Mux(vec8.And(sel, vec8.Splat(4)), next(s), s)
+	s = vec8.Mux(vec8.And(sel, four), next(s), s)
 	x := vec8.Or(s, vec8.Lookup(vec8.Load(&lfsrConstant), sel))
 	return vec8.And(vec8.Lookup(vec8.Load(&p.cases), sel), x), s
 }
@@ -134,11 +134,15 @@ func draw(p *stimPort, s vec8.V) (v, after vec8.V) {
 // 64), and the generators after it.
 func drawReset(s vec8.V) (v, after vec8.V) {
 	s = next(s)
-	return vec8.Eq(vec8.And(s, vec8.Splat(63)), vec8.Splat(0)), s
+	return vec8.Eq(vec8.And(s, sixtyThree), zero), s
 }
 
 // mix adds output word x to each lane's checksum h.
-func mix(h, x vec8.V) vec8.V { return vec8.Mul(vec8.Xor(h, x), vec8.Splat(0x100000001b3)) }
+func mix(h, x vec8.V) vec8.V { return vec8.Mul(vec8.Xor(h, x), fnvPrime) }
+
+// The constants above in every lane, package variables that are read
+// from memory whole (sim's splat says why).
+var four, sixtyThree, zero, fnvPrime = vec8.Splat(4), vec8.Splat(63), vec8.Splat(0), vec8.Splat(0x100000001b3)
 
 // start is the generators of streams first to first+7 and their
 // checksums' initial values.
@@ -268,7 +272,8 @@ func wide(d *Design, p *stimPort, s vec8.V) vec8.V {
 	for l := range seeds {
 		s := &seeds[l]
 		x := lfsrNext(s)
-		w := make([]uint64, p.n)
+		w := p.drawn
+		clear(w)
 		switch x >> 61 {
 		case 0:
 		case 1:

@@ -2,6 +2,10 @@ package verify
 
 import (
 	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
@@ -93,4 +97,68 @@ func TestCompiledStreamsMatchSingleStream(t *testing.T) {
 			require.NoError(t, checkStreams(d, portable, tc.streams, 300, 11))
 		})
 	}
+}
+
+// TestCompiledStreamsStayInAVX512 disassembles the compiled streams of the
+// random designs (every operation, widths 1 to 130, memories; in 64-bit
+// lanes and in 32-bit ones) and of comb300, built for AVX-512, and finds
+// no legacy-SSE instruction that writes an XMM register in the design's
+// code (its methods and memory helpers): with the upper halves of the
+// vector registers in use, such an instruction waits on the whole
+// register and merges into it. Go 1.26 wrote two: ShiftAllRight's count
+// (a MOVQ, vec.ShrK) and a constant vec.Splat it spilled and reloaded with
+// MOVUPS (sim's splat), which ran smm2d three times slower; either would
+// show here. Stores of X15, Go's zero register, are how it clears memory;
+// they write no register.
+func TestCompiledStreamsStayInAVX512(t *testing.T) {
+	objdump, err := exec.LookPath("objdump")
+	require.NoError(t, err, "objdump (binutils, installed with gcc) disassembles the program")
+	packs := map[string]*hdl.Module{
+		"netlists": PackNetlists("sse64", []uint64{netlistSeed(5, 0), netlistSeed(5, 1), netlistSeed(5, 2), netlistSeed(5, 3)}),
+		"narrow":   PackNarrowNetlists("sse32", []uint64{netlistSeed(5, 4), netlistSeed(5, 5), netlistSeed(5, 6), netlistSeed(5, 7)}),
+		"comb300":  designs.RandomComb("comb300", 300, 32, 1),
+	}
+	for name, m := range packs {
+		t.Run(name, func(t *testing.T) {
+			d, err := hdl.Elaborate(m)
+			require.NoError(t, err)
+			dir, err := buildCompiledStreams(d, true)
+			require.NoError(t, err)
+			out, err := exec.Command(objdump, "-d", "--no-show-raw-insn", filepath.Join(dir, "sim")).Output()
+			require.NoError(t, err)
+			vector, legacy := designInstructions(string(out))
+			require.Positive(t, vector, "the design's code runs on ZMM registers")
+			require.Empty(t, legacy, "legacy-SSE instructions in the design's code")
+		})
+	}
+}
+
+// designCode is the symbol of a function of the compiled design: a method
+// of Design or a memory port's helper (sim.Sim.GoStreamsSource).
+var designCode = regexp.MustCompile(`^main\.(\(\*Design\)\.|(read|readInto|gather|scatter)\[)`)
+
+// designInstructions counts the AVX-512 instructions (on ZMM registers)
+// of the design's functions in objdump's listing (AT&T syntax: the
+// destination last), and lists each instruction there without a VEX or
+// EVEX encoding (its mnemonic does not start with v) whose destination is
+// an XMM register: legacy SSE writing one.
+func designInstructions(listing string) (vector int, legacy []string) {
+	fn := ""
+	for _, line := range strings.Split(listing, "\n") {
+		if m := regexp.MustCompile(`^[0-9a-f]+ <(.*)>:$`).FindStringSubmatch(line); m != nil {
+			fn = m[1]
+			continue
+		}
+		_, insn, ok := strings.Cut(line, ":\t")
+		if !ok || !designCode.MatchString(fn) {
+			continue
+		}
+		switch {
+		case strings.Contains(insn, "%zmm"):
+			vector++
+		case !strings.HasPrefix(insn, "v") && strings.HasPrefix(insn[strings.LastIndexAny(insn, " ,")+1:], "%xmm"):
+			legacy = append(legacy, fn+": "+insn)
+		}
+	}
+	return vector, legacy
 }

@@ -19,11 +19,36 @@ package vec
 // XORs, not AVX-512's arithmetic shifts: Go 1.26's SIMD experiment emits
 // an invalid masked VPSRAQ for some uses of those.
 
+// Constant vectors by index, package variables that a function reads
+// from memory whole. A constant Splat in a function the compiler inlines
+// becomes a scalar in an XMM register, which Go 1.26 spills and reloads
+// with legacy-SSE MOVUPS between the AVX-512 instructions that broadcast
+// it; the generated code's constants are package variables for the same
+// reason (sim.Sim.GoStreamsSource).
+var (
+	bitOf   = constants(func(k int) Word { return 1 << k })   // bit k set
+	lowOnes = constants(func(w int) Word { return 1<<w - 1 }) // the w < Bits low bits set
+	counts  = constants(func(k int) Word { return Word(k) })  // k, a shift count
+	zero    = Splat(0)
+	one     = Splat(1)
+)
+
+// constants is f(k) in every lane, for k from 0 to Bits-1.
+func constants(f func(k int) Word) (t [Bits]V) {
+	for k := range t {
+		t[k] = Splat(f(k))
+	}
+	return t
+}
+
 // Sext sign-extends the w low bits (1 <= w <= Bits) of each lane to the
 // whole word: with s the sign bit, (a ^ s) - s.
 func Sext(a V, w uint64) V {
-	sign := Splat(1 << (w - 1))
-	return Sub(Xor(And(a, Splat(^Word(0)>>(Bits-w))), sign), sign)
+	if w == Bits {
+		return a
+	}
+	sign := bitOf[w-1]
+	return Sub(Xor(And(a, lowOnes[w]), sign), sign)
 }
 
 // SraK shifts every lane right arithmetically by k < Bits: the logical
@@ -34,7 +59,7 @@ func SraK(a V, k uint64) V { return Sext(ShrK(a, k), Bits-k) }
 // sign bits from Bits on: the logical shift with the top b bits set where
 // a is negative (ones >> b, XORed with ones).
 func Sra(a, b V) V {
-	neg := Sub(Splat(0), ShrK(a, Bits-1))
+	neg := Sub(zero, ShrK(a, Bits-1))
 	return Xor(Xor(Shr(a, b), Shr(neg, b)), neg)
 }
 
@@ -43,5 +68,5 @@ func Parity(a V) V {
 	for k := uint64(Bits / 2); k > 0; k /= 2 {
 		a = Xor(a, ShrK(a, k))
 	}
-	return And(a, Splat(1))
+	return And(a, one)
 }

@@ -112,8 +112,8 @@ func Pick(s, v V) V { return Mux(s, v, V{}) }
 // PickBit is v in the lanes where bit k of s is set, else 0.
 func PickBit(s V, k uint64, v V) V { return Mux(And(s, Splat(1<<k)), v, V{}) }
 
-// MuxEq is t in the lanes where a is k, else f.
-func MuxEq(a V, k Word, t, f V) V { return Mux(Eq(a, Splat(k)), t, f) }
+// MuxEq is t in the lanes where a equals k, else f.
+func MuxEq(a, k, t, f V) V { return Mux(Eq(a, k), t, f) }
 
 // Lookup is t's lane i mod N in each lane, i that lane of idx.
 func Lookup(t, idx V) (r V) {

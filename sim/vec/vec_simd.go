@@ -21,18 +21,17 @@ func Mul(a, b V) V { return a.Mul(b) }
 // masked shift and emits it as an invalid instruction (VPSLLD or VPSLLQ
 // without its count). hdl's compiled streams OR such a t with itself
 // first (gosrc.laneTaken), which the merge makes one masked OR. ShrK
-// shifts by a broadcast count: Go 1.26 lowers ShiftAllRight to a
-// legacy-SSE MOVQ of the count beside the AVX-512 shift, and the switch
-// between the two instruction sets costs more than the shift.
+// shifts by a vector of counts read from memory: Go 1.26 lowers
+// ShiftAllRight to a legacy-SSE MOVQ of the count beside the AVX-512
+// shift, and the switch between the two instruction sets costs more than
+// the shift.
 func ShlK(a V, k uint64) V { return a.ShiftAllLeft(k) }
-func ShrK(a V, k uint64) V { return a.ShiftRight(Splat(Word(k))) }
+func ShrK(a V, k uint64) V { return a.ShiftRight(counts[k]) }
 
 // Shl and Shr shift each lane of a by that lane of b: 0 from Bits on, as
 // Go's shifts.
 func Shl(a, b V) V { return a.ShiftLeft(b) }
 func Shr(a, b V) V { return a.ShiftRight(b) }
-
-var one = Splat(1)
 
 func Eq(a, b V) V { return one.Masked(a.Equal(b)) }
 func Ne(a, b V) V { return one.Masked(a.NotEqual(b)) }
@@ -54,7 +53,7 @@ func GtM(a, b V) M { return a.Greater(b) }
 func GeM(a, b V) M { return a.GreaterEqual(b) }
 
 // BitM is set in the lanes where bit k of a is.
-func BitM(a V, k uint64) M { return a.And(Splat(1 << k)).NotEqual(zero) }
+func BitM(a V, k uint64) M { return a.And(bitOf[k]).NotEqual(zero) }
 
 // Sel is t in the lanes where m is set, else f.
 func Sel(m M, t, f V) V { return t.Merge(f, m) }
@@ -62,16 +61,14 @@ func Sel(m M, t, f V) V { return t.Merge(f, m) }
 // PickM is v in the lanes where m is set, else 0.
 func PickM(m M, v V) V { return v.Masked(m) }
 
-var zero = Splat(0)
-
 // Pick is v in the lanes where s is not zero, else 0.
 func Pick(s, v V) V { return v.Masked(s.NotEqual(zero)) }
 
 // PickBit is v in the lanes where bit k of s is set, else 0.
-func PickBit(s V, k uint64, v V) V { return v.Masked(s.And(Splat(1 << k)).NotEqual(zero)) }
+func PickBit(s V, k uint64, v V) V { return v.Masked(s.And(bitOf[k]).NotEqual(zero)) }
 
-// MuxEq is t in the lanes where a is k, else f.
-func MuxEq(a V, k Word, t, f V) V { return t.Merge(f, a.Equal(Splat(k))) }
+// MuxEq is t in the lanes where a equals k, else f.
+func MuxEq(a, k, t, f V) V { return t.Merge(f, a.Equal(k)) }
 
 // Lookup is t's lane i mod N in each lane, i that lane of idx (one VPERMQ
 // or VPERMD).

@@ -88,7 +88,7 @@ func TestLanesMatchScalarGo(t *testing.T) {
 		check("SraK", SraK(a, k), func(x, _ Word) Word { return Word(signed(x) >> k) })
 		check("Pick", Pick(a, b), func(x, y Word) Word { return y * b2uRef(x != 0) })
 		check("PickBit", PickBit(a, k, b), func(x, y Word) Word { return y * (x >> k & 1) })
-		check("MuxEq", MuxEq(a, xb[0], a, b), func(x, y Word) Word {
+		check("MuxEq", MuxEq(a, Splat(xb[0]), a, b), func(x, y Word) Word {
 			if x == xb[0] {
 				return x
 			}
