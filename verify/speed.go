@@ -221,6 +221,45 @@ func WriteSpeedTable(w io.Writer, title string, rows []SpeedRow) {
 	t.Write(w, "text")
 }
 
+// The speed goals (issue 48), each against Verilator at its best on the
+// same design: compiled Go, one stream, at least as fast; 64 compiled
+// streams 8 times its cycles per second in stream-cycles.
+const (
+	singleStreamGoal = 1.0
+	multiStreamGoal  = 8.0
+)
+
+// SpeedGoals writes a line per goal over the designs measured (rows by
+// design, in order): how many meet it, and each that does not with its
+// ratio and the shortfall.
+func SpeedGoals(w io.Writer, designs []string, rows map[string][]SpeedRow) {
+	for _, goal := range []struct {
+		sim  string
+		want float64
+	}{{"go-compiled", singleStreamGoal}, {compiledStreamsSim, multiStreamGoal}} {
+		met := 0
+		var short []string
+		for _, d := range designs {
+			ratio := 0.0
+			for _, r := range rows[d] {
+				if r.Sim == goal.sim {
+					ratio = r.CyclesPerSecond() / Anchor(rows[d])
+				}
+			}
+			if ratio >= goal.want {
+				met++
+				continue
+			}
+			short = append(short, fmt.Sprintf("%s %.2fx (%.0f%% short)", d, ratio, 100*(1-ratio/goal.want)))
+		}
+		line := fmt.Sprintf("goal: %s >= %gx Verilator at its best: met on %d of %d designs", goal.sim, goal.want, met, len(designs))
+		if len(short) > 0 {
+			line += "; below: " + strings.Join(short, ", ")
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
 // speedCycles are the cycles MeasureSpeed runs a design of ops operations
 // for: the fast simulators about 4 * 10^8 operations (400,000 cycles of
 // comb1000), Icarus 1/2,000 of that, each within bounds.
@@ -245,6 +284,8 @@ func SpeedFamily(b *testing.B, family string) {
 		Title:  fmt.Sprintf("%s: simulation speed relative to Verilator (LFSR stimulus, equal checksums)", family),
 		Header: []string{"design", "operations", "verilator at best cycles/s", "of " + verilatorBest, "go x verilator", "go-compiled x verilator", compiledStreamsSim + " x verilator"},
 	}
+	var names []string
+	measured := map[string][]SpeedRow{}
 	for _, c := range f.Speed {
 		d, err := c.Build(strings.ReplaceAll(c.Unit, "-", "_"))
 		if err != nil {
@@ -267,6 +308,7 @@ func SpeedFamily(b *testing.B, family string) {
 			continue
 		}
 		WriteSpeedTable(os.Stdout, fmt.Sprintf("\n%s (%d operations): LFSR stimulus, equal checksums", c, ops), rows)
+		names, measured[c.String()] = append(names, c.String()), rows
 		speed := map[string]float64{}
 		for _, r := range rows {
 			speed[r.Sim] = r.CyclesPerSecond()
@@ -277,4 +319,5 @@ func SpeedFamily(b *testing.B, family string) {
 	}
 	fmt.Println()
 	sum.Write(os.Stdout, "text")
+	SpeedGoals(os.Stdout, names, measured)
 }
