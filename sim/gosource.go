@@ -1147,19 +1147,6 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 		}
 		return ew.st(x + int32(k))
 	}
-	// bitsAt is n <= 64 bits of a w-bit value at slot x from bit lo up
-	// (and the bits above them in the words it reads).
-	bitsAt := func(x int32, w, lo, n int) string {
-		k, sh := lo>>6, lo&63
-		lower, upper := word(x, w, k), word(x, w, k+1)
-		switch {
-		case sh == 0:
-			return lower
-		case upper == "" || sh+n <= 64:
-			return fmt.Sprintf("%s >> %d", lower, sh)
-		}
-		return fmt.Sprintf("(%s >> %d | %s << %d)", lower, sh, upper, 64-sh)
-	}
 	assign := func(k int, e string) {
 		if e == "" {
 			e = "0"
@@ -1170,29 +1157,17 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 		g.p("\t%s = %s\n", ew.st(dst+int32(k)), e)
 	}
 	switch op.Op {
-	case hdl.OpSlice:
-		for k := range words {
-			assign(k, bitsAt(args[0], op.AW[0], op.N+64*k, min(64, op.Width-64*k)))
+	case hdl.OpSlice, hdl.OpConcat:
+		for k, pieces := range movedWords(op, args) {
+			var terms []string
+			for _, p := range pieces {
+				terms = append(terms, shifted(shifted(ew.st(p.x), "<<", p.shl), ">>", p.shr))
+			}
+			assign(k, strings.Join(terms, " | "))
 		}
 	case hdl.OpZext:
 		for k := range words {
 			assign(k, word(args[0], op.AW[0], k))
-		}
-	case hdl.OpConcat:
-		terms := make([][]string, words)
-		off := op.Width
-		for i, a := range args {
-			off -= op.AW[i]
-			for k := range kernel.NWords(op.AW[i]) { // word k of the part lands at bit off+64k
-				at, sh := (off+64*k)>>6, (off+64*k)&63
-				terms[at] = append(terms[at], shifted(word(a, op.AW[i], k), "<<", sh))
-				if partWidth := min(64, op.AW[i]-64*k); sh+partWidth > 64 && at+1 < words {
-					terms[at+1] = append(terms[at+1], shifted(word(a, op.AW[i], k), ">>", 64-sh))
-				}
-			}
-		}
-		for k := range words {
-			assign(k, strings.Join(terms[k], " | "))
 		}
 	case hdl.OpMemRead:
 		mem := g.s.nl.Nodes[g.s.wideAt[j]].Mem
@@ -1238,6 +1213,45 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 }
 
 // shifted is x shifted by n bits (op "<<" or ">>"), x itself when n is 0.
+// wordPiece is a state word shifted into place in a word of a result: the
+// word at slot x, shifted left by shl or right by shr bits (one of them 0).
+type wordPiece struct {
+	x        int32
+	shl, shr int
+}
+
+// movedWords are the pieces whose OR is each word of wide operation op, a
+// slice or a concatenation of the values at slots args (the kernel's
+// cases in wide.go, word by word; the bits above the result's width are
+// the caller's to clear).
+func movedWords(op kernel.WideOp, args []int32) [][]wordPiece {
+	words := kernel.NWords(op.Width)
+	out := make([][]wordPiece, words)
+	if op.Op == hdl.OpSlice { // n <= 64 bits from bit lo up, and the bits above them in the words read
+		for k := range out {
+			lo, n := op.N+64*k, min(64, op.Width-64*k)
+			at, sh := int32(lo>>6), lo&63
+			out[k] = append(out[k], wordPiece{x: args[0] + at, shr: sh})
+			if sh > 0 && sh+n > 64 && int(at)+1 < kernel.NWords(op.AW[0]) {
+				out[k] = append(out[k], wordPiece{x: args[0] + at + 1, shl: 64 - sh})
+			}
+		}
+		return out
+	}
+	off := op.Width
+	for i, a := range args {
+		off -= op.AW[i]
+		for k := range kernel.NWords(op.AW[i]) { // word k of the part lands at bit off+64k
+			at, sh := (off+64*k)>>6, (off+64*k)&63
+			out[at] = append(out[at], wordPiece{x: a + int32(k), shl: sh})
+			if partWidth := min(64, op.AW[i]-64*k); sh+partWidth > 64 && at+1 < words {
+				out[at+1] = append(out[at+1], wordPiece{x: a + int32(k), shr: 64 - sh})
+			}
+		}
+	}
+	return out
+}
+
 func shifted(x, op string, n int) string {
 	if n == 0 {
 		return x

@@ -538,8 +538,9 @@ func (g *gosrc) laneCompare(in *kernel.Instr, suffix string) string {
 
 // laneWide writes wide operation j as vector statements word by word, and
 // reports whether it did: multiplexers (indexed and one-hot) with a
-// narrow select and zero extensions, which pick whole words; the other
-// inlinable ones shift bits across words and run lane by lane.
+// narrow select and zero extensions, which pick whole words, and slices
+// and concatenations, each word an OR of shifted words (movedWords); the
+// other inlinable ones run lane by lane.
 func (g *gosrc) laneWide(j int) bool {
 	op := g.s.kn.Wide[j]
 	dst, args := g.s.wideSlots(j)
@@ -554,6 +555,22 @@ func (g *gosrc) laneWide(j int) bool {
 	switch {
 	case op.Op == hdl.OpZext:
 		e = func(k int) string { w, _ := word(args[0], op.AW[0], k); return w }
+	case op.Op == hdl.OpSlice || op.Op == hdl.OpConcat:
+		moved := movedWords(op, args)
+		e = func(k int) string {
+			var terms []string
+			for _, p := range moved[k] {
+				w := laneShl(fmt.Sprintf("vec.Load(&st[%d])", p.x), p.shl)
+				if p.shr > 0 {
+					w = fmt.Sprintf("vec.ShrK(%s, %d)", w, p.shr)
+				}
+				terms = append(terms, w)
+			}
+			if k == words-1 && op.Width&63 != 0 {
+				return g.laneMasked(orTree(terms), kernel.TopMask(op.Width))
+			}
+			return orTree(terms)
+		}
 	case op.AW[0] > 64:
 	case op.Op == hdl.OpMux:
 		e = func(k int) string {
@@ -586,7 +603,7 @@ func (g *gosrc) laneWide(j int) bool {
 		return false
 	}
 	g.p("\t{\n")
-	if op.Op != hdl.OpZext {
+	if op.Op == hdl.OpMux || op.Op == hdl.OpSelect || op.Op == hdl.OpOneHot {
 		g.p("\t\tsel := vec.Load(&st[%d])\n", args[0])
 	}
 	for k := range words {
