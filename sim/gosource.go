@@ -1121,12 +1121,14 @@ func (g *gosrc) checksDepth(wr *writeOp) bool {
 // inlinable reports whether wide operation j only moves bits (a slice, a
 // concatenation, a zero extension, a memory read or a multiplexer, indexed
 // or one-hot, with a narrow address or select), which records in queues
-// and memories make common: inlineWide writes those as statements, the others call the wide
-// kernel.
+// and memories make common, or works word by word without carries
+// (bitwise logic, equality, reductions): inlineWide writes those as
+// statements, the others call the wide kernel.
 func (g *gosrc) inlinable(j int) bool {
 	op := g.s.kn.Wide[j]
 	switch op.Op {
-	case hdl.OpSlice, hdl.OpZext, hdl.OpConcat:
+	case hdl.OpSlice, hdl.OpZext, hdl.OpConcat, hdl.OpNot, hdl.OpAnd, hdl.OpOr, hdl.OpXor,
+		hdl.OpEq, hdl.OpNe, hdl.OpRedAnd, hdl.OpRedOr, hdl.OpRedXor:
 		return true
 	case hdl.OpMemRead, hdl.OpMux, hdl.OpSelect, hdl.OpOneHot:
 		return op.AW[0] <= 64
@@ -1168,6 +1170,46 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 	case hdl.OpZext:
 		for k := range words {
 			assign(k, word(args[0], op.AW[0], k))
+		}
+	case hdl.OpNot:
+		for k := range words {
+			assign(k, "^"+word(args[0], op.AW[0], k))
+		}
+	case hdl.OpAnd, hdl.OpOr, hdl.OpXor:
+		for k := range words {
+			a, b := word(args[0], op.AW[0], k), word(args[1], op.AW[1], k)
+			switch {
+			case a != "" && b != "":
+				assign(k, a+" "+map[hdl.Op]string{hdl.OpAnd: "&", hdl.OpOr: "|", hdl.OpXor: "^"}[op.Op]+" "+b)
+			case op.Op == hdl.OpAnd: // a missing word is 0
+				assign(k, "0")
+			default:
+				assign(k, a+b)
+			}
+		}
+	case hdl.OpEq, hdl.OpNe, hdl.OpRedAnd, hdl.OpRedOr, hdl.OpRedXor:
+		var terms []string
+		for k := range kernel.NWords(max(op.AW[0], op.AW[len(op.AW)-1])) {
+			a := word(args[0], op.AW[0], k)
+			switch op.Op {
+			case hdl.OpEq, hdl.OpNe: // the words that differ
+				if b := word(args[1], op.AW[1], k); a != "" && b != "" {
+					a = "(" + a + " ^ " + b + ")"
+				} else {
+					a += b
+				}
+			case hdl.OpRedAnd: // the bits that are not set
+				a = fmt.Sprintf("(%s ^ %#x)", a, kernel.TopMask(min(64, op.AW[0]-64*k)))
+			}
+			terms = append(terms, a)
+		}
+		switch op.Op {
+		case hdl.OpEq, hdl.OpRedAnd:
+			assign(0, "FromBool("+strings.Join(terms, " | ")+" == 0)")
+		case hdl.OpNe, hdl.OpRedOr:
+			assign(0, "FromBool("+strings.Join(terms, " | ")+" != 0)")
+		default:
+			assign(0, "uint64(bits.OnesCount64("+strings.Join(terms, " ^ ")+") & 1)")
 		}
 	case hdl.OpMemRead:
 		mem := g.s.nl.Nodes[g.s.wideAt[j]].Mem
@@ -1212,7 +1254,6 @@ func (g *gosrc) inlineWide(j int, ew edgeWords) {
 	}
 }
 
-// shifted is x shifted by n bits (op "<<" or ">>"), x itself when n is 0.
 // wordPiece is a state word shifted into place in a word of a result: the
 // word at slot x, shifted left by shl or right by shr bits (one of them 0).
 type wordPiece struct {
@@ -1252,6 +1293,7 @@ func movedWords(op kernel.WideOp, args []int32) [][]wordPiece {
 	return out
 }
 
+// shifted is x shifted by n bits (op "<<" or ">>"), x itself when n is 0.
 func shifted(x, op string, n int) string {
 	if n == 0 {
 		return x

@@ -509,14 +509,16 @@ func (g *gosrc) laneSelectTree(in *kernel.Instr) string {
 	zero := splat(0)
 	for bit := 0; len(level) > 1; bit++ {
 		mask := fmt.Sprintf("b%d_%d", in.Dst, bit)
-		g.p("\t%s := vec.BitM(%s, %d)\n", mask, g.laneRef(in.A), bit)
-		next := make([]string, len(level)/2)
+		next, used := make([]string, len(level)/2), false
 		for j := range next {
 			lo, hi := level[2*j], level[2*j+1]
 			next[j] = zero
 			if lo != zero || hi != zero {
-				next[j] = fmt.Sprintf("vec.Sel(%s, %s, %s)", mask, hi, lo)
+				next[j], used = fmt.Sprintf("vec.Sel(%s, %s, %s)", mask, hi, lo), true
 			}
+		}
+		if used { // (where every choice is the constant 0, no level picks)
+			g.p("\t%s := vec.BitM(%s, %d)\n", mask, g.laneRef(in.A), bit)
 		}
 		level = next
 	}
@@ -538,9 +540,10 @@ func (g *gosrc) laneCompare(in *kernel.Instr, suffix string) string {
 
 // laneWide writes wide operation j as vector statements word by word, and
 // reports whether it did: multiplexers (indexed and one-hot) with a
-// narrow select and zero extensions, which pick whole words, and slices
-// and concatenations, each word an OR of shifted words (movedWords); the
-// other inlinable ones run lane by lane.
+// narrow select and zero extensions, which pick whole words, slices
+// and concatenations, each word an OR of shifted words (movedWords), and
+// bitwise logic, equality and reductions, word by word; the other
+// inlinable ones run lane by lane.
 func (g *gosrc) laneWide(j int) bool {
 	op := g.s.kn.Wide[j]
 	dst, args := g.s.wideSlots(j)
@@ -570,6 +573,50 @@ func (g *gosrc) laneWide(j int) bool {
 				return g.laneMasked(orTree(terms), kernel.TopMask(op.Width))
 			}
 			return orTree(terms)
+		}
+	case op.Op == hdl.OpNot:
+		e = func(k int) string {
+			w, _ := word(args[0], op.AW[0], k)
+			return fmt.Sprintf("vec.Xor(%s, %s)", w, splat(kernel.TopMask(min(64, op.Width-64*k))))
+		}
+	case op.Op == hdl.OpAnd || op.Op == hdl.OpOr || op.Op == hdl.OpXor:
+		e = func(k int) string {
+			a, aok := word(args[0], op.AW[0], k)
+			b, bok := word(args[1], op.AW[1], k)
+			switch {
+			case aok && bok:
+				return fmt.Sprintf("vec.%s(%s, %s)", map[hdl.Op]string{hdl.OpAnd: "And", hdl.OpOr: "Or", hdl.OpXor: "Xor"}[op.Op], a, b)
+			case op.Op == hdl.OpAnd: // a missing word is 0
+				return splat(0)
+			case aok:
+				return a
+			}
+			return b
+		}
+	case op.Op == hdl.OpEq || op.Op == hdl.OpNe || op.Op == hdl.OpRedAnd || op.Op == hdl.OpRedOr || op.Op == hdl.OpRedXor:
+		var terms []string
+		for k := range kernel.NWords(max(op.AW[0], op.AW[len(op.AW)-1])) {
+			a, aok := word(args[0], op.AW[0], k)
+			switch op.Op {
+			case hdl.OpEq, hdl.OpNe: // the words that differ
+				if b, bok := word(args[1], op.AW[1], k); !aok {
+					a = b
+				} else if bok {
+					a = fmt.Sprintf("vec.Xor(%s, %s)", a, b)
+				}
+			case hdl.OpRedAnd: // the bits that are not set
+				a = fmt.Sprintf("vec.Xor(%s, %s)", a, splat(kernel.TopMask(min(64, op.AW[0]-64*k))))
+			}
+			terms = append(terms, a)
+		}
+		e = func(int) string {
+			switch op.Op {
+			case hdl.OpEq, hdl.OpRedAnd:
+				return fmt.Sprintf("vec.Eq(%s, %s)", orTree(terms), splat(0))
+			case hdl.OpNe, hdl.OpRedOr:
+				return fmt.Sprintf("vec.Ne(%s, %s)", orTree(terms), splat(0))
+			}
+			return fmt.Sprintf("vec.Parity(%s)", tree("Xor", terms))
 		}
 	case op.AW[0] > 64:
 	case op.Op == hdl.OpMux:
