@@ -522,6 +522,9 @@ func (g *gosrc) laneSelectTree(in *kernel.Instr) string {
 		}
 		level = next
 	}
+	if level[0] == zero && g.local[in.A] { // (every choice is 0: the index, computed for this select alone, picks nothing)
+		g.p("\t_ = %s\n", g.laneRef(in.A))
+	}
 	return level[0]
 }
 

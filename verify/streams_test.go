@@ -164,15 +164,16 @@ func designInstructions(listing string) (vector int, legacy []string) {
 }
 
 // TestCompiledStreamsSelectOfZeros: an indexed multiplexer whose choices
-// are all the constant 0 (the random designs of seed 101's long run made
-// one) compiles: no level of its select tree picks, so none tests an
-// index bit.
+// are all the constant 0 (the random designs of seeds 101 and 202 of the
+// long run made them) compiles: no level of its select tree picks, so
+// none tests an index bit, and an index computed for it alone is unused.
 func TestCompiledStreamsSelectOfZeros(t *testing.T) {
 	m := hdl.NewModule("selzeros")
 	idx, in := m.Input("idx", 2), m.Input("in", 8)
 	zero := m.ConstU(8, 0)
 	m.Output("zeros", 8).Drive(hdl.Select(idx, zero, zero, zero, zero))
 	m.Output("some", 8).Drive(hdl.Select(idx, zero, in, zero))
+	m.Output("computed", 8).Drive(hdl.Select(idx.Xor(in.Slice(1, 0)), zero, zero, zero)) // an index read by this select alone
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
 	require.NoError(t, CheckCompiledStreams(d, 16, 100, 3))
