@@ -277,7 +277,7 @@ func (g *gosrc) laneRef(x int32) string {
 // (declareConstants), which the statements read from memory whole. Go
 // 1.26 makes a vec.Splat of a constant a scalar in an XMM register that
 // it spills and reloads with legacy-SSE MOVUPS between the AVX-512
-// instructions that broadcast it, three times slower on smm2d.
+// instructions that broadcast it, which then wait on the whole register.
 func splat(v uint64) string { return fmt.Sprintf("k%#x", v) }
 
 // constantName is a name splat writes.

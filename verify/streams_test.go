@@ -107,9 +107,8 @@ func TestCompiledStreamsMatchSingleStream(t *testing.T) {
 // vector registers in use, such an instruction waits on the whole
 // register and merges into it. Go 1.26 wrote two: ShiftAllRight's count
 // (a MOVQ, vec.ShrK) and a constant vec.Splat it spilled and reloaded with
-// MOVUPS (sim's splat), which ran smm2d three times slower; either would
-// show here. Stores of X15, Go's zero register, are how it clears memory;
-// they write no register.
+// MOVUPS (sim's splat); either would show here. Stores of X15, Go's zero
+// register, are how it clears memory; they write no register.
 func TestCompiledStreamsStayInAVX512(t *testing.T) {
 	objdump, err := exec.LookPath("objdump")
 	require.NoError(t, err, "objdump (binutils, installed with gcc) disassembles the program")
