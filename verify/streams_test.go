@@ -99,9 +99,10 @@ func TestCompiledStreamsMatchSingleStream(t *testing.T) {
 	}
 }
 
-// TestCompiledStreamsStayInAVX512 disassembles the compiled streams of the
-// random designs (every operation, widths 1 to 130, memories; in 64-bit
-// lanes and in 32-bit ones) and of comb300, built for AVX-512, and finds
+// TestCompiledStreamsStayInAVX512 disassembles the compiled streams of
+// streamDesigns (the programs TestCompiledStreamsMatchSingleStream builds:
+// every operation at widths 1 to 130 and memories in 64-bit lanes, logic,
+// a memory and registers in 32-bit ones), built for AVX-512, and finds
 // no legacy-SSE instruction that writes an XMM register in the design's
 // code (its methods and memory helpers): with the upper halves of the
 // vector registers in use, such an instruction waits on the whole
@@ -112,14 +113,9 @@ func TestCompiledStreamsMatchSingleStream(t *testing.T) {
 func TestCompiledStreamsStayInAVX512(t *testing.T) {
 	objdump, err := exec.LookPath("objdump")
 	require.NoError(t, err, "objdump (binutils, installed with gcc) disassembles the program")
-	packs := map[string]*hdl.Module{
-		"netlists": PackNetlists("sse64", []uint64{netlistSeed(5, 0), netlistSeed(5, 1), netlistSeed(5, 2), netlistSeed(5, 3)}),
-		"narrow":   PackNarrowNetlists("sse32", []uint64{netlistSeed(5, 4), netlistSeed(5, 5), netlistSeed(5, 6), netlistSeed(5, 7)}),
-		"comb300":  designs.RandomComb("comb300", 300, 32, 1),
-	}
-	for name, m := range packs {
-		t.Run(name, func(t *testing.T) {
-			d, err := hdl.Elaborate(m)
+	for _, tc := range streamDesigns {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := hdl.Elaborate(tc.m())
 			require.NoError(t, err)
 			dir, err := buildCompiledStreams(d, true)
 			require.NoError(t, err)
