@@ -70,7 +70,6 @@ func BenchmarkSimulatorSpeed(b *testing.B) {
 // one run, so that the machine's drift between benchmarks does not
 // decide it.
 func BenchmarkLockstep(b *testing.B) {
-	const lockstepGoal = 0.9 // of Verilator's own loop (issue 48)
 	d, err := hdl.Elaborate(designs.RandomComb("comb1000", 1000, 32, 1))
 	if err != nil {
 		b.Fatal(err)
