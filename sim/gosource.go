@@ -61,6 +61,7 @@ func (s *Sim) GoSourceSlots(pkg string) (src []byte, slot func(name string) int,
 	g.loadEnables()
 	g.dropUnread()
 	g.sinkIntoEnables()
+	g.splitProperties()
 	g.file(pkg)
 	if g.hasPriorityCrossbar() { // (see compactState)
 		src, err = format.Source(b.Bytes())
@@ -121,6 +122,7 @@ type gosrc struct {
 	laneMasks   map[int32]string    // the vec mask of such a comparison, written in place of its statement
 	laneBits    int                 // the compiled streams' lane width (StreamLaneBits)
 	shiftedLeft map[int32]bool      // the compiled streams' locals that hold a bare vec.ShlK (laneTaken)
+	propsFrom   int                 // prog[propsFrom:] computes only the properties' conditions (splitProperties)
 }
 
 // sunkRun is a run of the program, prog[from:to], that only the next values
@@ -175,7 +177,14 @@ func (g *gosrc) file(pkg string) {
 	g.p("// SetWord sets state word i (an input).\nfunc (d *Design) SetWord(i int, v uint64) { st[i] = v }\n\n")
 	g.p("func sext(v uint64, w uint) uint64 { return uint64(int64(v<<(64-w)) >> (64 - w)) }\n\n")
 
-	g.eval(g.instr, scalarChunk, true, "")
+	starts := g.eval(g.instr, scalarChunk, true, "")
+	g.p("// Properties settles the properties' conditions after Eval, which leaves\n// what only they read (see sim's splitProperties).\nfunc (d *Design) Properties() {\n")
+	for c, from := range starts {
+		if from >= g.propsFrom {
+			g.p("\td.eval%d()\n", c)
+		}
+	}
+	g.p("}\n\n")
 	g.step()
 	g.p("\n// The interpreter's wide kernel (parmem's internal/kernel: wide.go, words.go).\n\n%s", wideKernel())
 }
@@ -186,8 +195,7 @@ func (g *gosrc) file(pkg string) {
 // With even, the functions share the program evenly (the scalar code,
 // where a short last function wastes the others' registers); the compiled
 // streams keep full chunks.
-func (g *gosrc) eval(emit func(*kernel.Instr), chunk int, even bool, prelude string) {
-	var starts []int // each function's first instruction
+func (g *gosrc) eval(emit func(*kernel.Instr), chunk int, even bool, prelude string) (starts []int) {
 	g.chunkOf = make([]int, len(g.prog))
 	if n := (len(g.prog) + chunk - 1) / chunk; even && n > 1 {
 		chunk = (len(g.prog) + n - 1) / n
@@ -198,14 +206,16 @@ func (g *gosrc) eval(emit func(*kernel.Instr), chunk int, even bool, prelude str
 			runs = runs[1:]
 		}
 		inside := len(runs) > 0 && runs[0].from < i
-		if len(starts) == 0 || i-starts[len(starts)-1] >= chunk && !inside {
+		if len(starts) == 0 || i-starts[len(starts)-1] >= chunk && !inside || i == g.propsFrom {
 			starts = append(starts, i)
 		}
 		g.chunkOf[i] = len(starts) - 1
 	}
 	g.p("// Eval settles the combinational logic.\nfunc (d *Design) Eval() {\n")
-	for c := range starts {
-		g.p("\td.eval%d()\n", c)
+	for c, from := range starts {
+		if from < g.propsFrom {
+			g.p("\td.eval%d()\n", c)
+		}
 	}
 	g.p("}\n\n")
 	g.planLocals()
@@ -229,6 +239,7 @@ func (g *gosrc) eval(emit func(*kernel.Instr), chunk int, even bool, prelude str
 		}
 		g.p("}\n\n")
 	}
+	return starts
 }
 
 // wideOps writes NewDesign's table of wide operations: Sim's, with views
@@ -455,6 +466,22 @@ func (g *gosrc) planLocals() {
 // (it works on views of the state), and the crossbars' results (computed at
 // their first multiplexer's place, read at the others').
 func (g *gosrc) readOutside() map[int32]bool {
+	external := g.roots(true)
+	for i := range g.prog {
+		if in := &g.prog[i]; in.Op == kernel.OpWide {
+			external[in.Dst] = true
+			for _, x := range g.operands(in) {
+				external[x] = true
+			}
+		}
+	}
+	return external
+}
+
+// roots lists the slots read other than by an instruction or a register's
+// next value: reset, enables, memory ports, the ports, with props the
+// properties' conditions, and the crossbars' results.
+func (g *gosrc) roots(props bool) map[int32]bool {
 	s := g.s
 	external := map[int32]bool{s.rst: true}
 	for _, r := range g.regs {
@@ -470,22 +497,76 @@ func (g *gosrc) readOutside() map[int32]bool {
 		}
 	}
 	for n, slot := range s.byName {
-		if g.s.isVisible(n) {
+		if s.isPort(n) || props && s.propWires[n] {
 			external[slot] = true
 		}
 	}
 	for x := range g.scattered {
 		external[x] = true
 	}
-	for i := range g.prog {
-		if in := &g.prog[i]; in.Op == kernel.OpWide {
-			external[in.Dst] = true
+	return external
+}
+
+// propertyOnly marks the instructions whose results only the properties
+// read (hdl's Assert, Assume and Cover: their conditions, and what only
+// those read), which a program that does not check them need not compute.
+func (g *gosrc) propertyOnly() []bool {
+	read := g.roots(false)
+	for _, r := range g.regs {
+		for j := range r.words {
+			read[r.d+j] = true
+		}
+	}
+	only := make([]bool, len(g.prog))
+	for i := len(g.prog) - 1; i >= 0; i-- { // readers before what they read
+		in := &g.prog[i]
+		if only[i] = !read[in.Dst]; !only[i] {
 			for _, x := range g.operands(in) {
-				external[x] = true
+				read[x] = true
 			}
 		}
 	}
-	return external
+	return only
+}
+
+// dropProperties removes the instructions only the properties read, for
+// a program that never checks them (the compiled streams).
+func (g *gosrc) dropProperties() {
+	only := g.propertyOnly()
+	prog := g.prog[:0]
+	for i, in := range g.prog {
+		if !only[i] {
+			prog = append(prog, in)
+		}
+	}
+	g.prog, g.propsFrom = prog, len(prog)
+}
+
+// splitProperties moves the instructions only the properties read to the
+// end of the program, where Properties computes them: the harness calls it
+// only on the cycles it checks the properties, so a benchmark skips them,
+// as Verilator's build without properties removes them as dead logic.
+// They read no sunk run (sinkIntoEnables counted them as read on every
+// cycle), which keep their instructions with their places shifted.
+func (g *gosrc) splitProperties() {
+	only := g.propertyOnly()
+	before := make([]int, len(g.prog)+1) // property instructions before each place
+	var kept, props []kernel.Instr
+	for i, in := range g.prog {
+		before[i+1] = before[i]
+		if only[i] {
+			props = append(props, in)
+			before[i+1]++
+		} else {
+			kept = append(kept, in)
+		}
+	}
+	for k := range g.sunk {
+		r := &g.sunk[k]
+		r.from, r.to = r.from-before[r.from], r.to-before[r.to]
+	}
+	g.propsFrom = len(kept)
+	g.prog = append(kept, props...)
 }
 
 // loadEnables turns each register that holds its value unless a select

@@ -42,6 +42,7 @@ func (s *Sim) GoStreamsSource(pkg, vecPath string) ([]byte, error) {
 	g := newGosrc(s, &b)
 	g.findCrossbars()
 	g.dropUnread() // (the crossbars' select bits, the buses the fused selects and reductions read bit by bit, internal names)
+	g.dropProperties()
 	g.findSelectingCompares()
 	g.laneBits, g.shiftedLeft = s.StreamLaneBits(), map[int32]bool{}
 	g.streamsFile(pkg, vecPath)

@@ -142,7 +142,9 @@ func goHarness(ports Ports, slot func(name string) int) string {
 }
 
 // propertyCode writes checkProperties, which the harness calls before
-// each clock edge: out of reset it stops the program at the first of the
+// each clock edge: out of reset it settles the properties' conditions
+// (the compiled Eval leaves them, so that the benchmark, which does not
+// check them, skips them) and stops the program at the first of the
 // design's assertions and assumptions that fails, as the interpreter's
 // Violation does, saying so on stderr (property.go), and counts the cover
 // points reached in coverHits.
@@ -154,6 +156,7 @@ func propertyCode(nl *hdl.Netlist, slot func(name string) int) string {
 	if nl.Seq {
 		fmt.Fprintf(&b, "\tif d.Word(%d) != 0 {\n\t\treturn\n\t}\n", slot(hdl.ResetName))
 	}
+	b.WriteString("\td.Properties()\n")
 	k := 0
 	for _, p := range props {
 		if p.Kind == hdl.CoverPoint {
