@@ -111,14 +111,14 @@ type lanewise struct {
 }
 
 `)
-	g.p("// NewDesign returns the design with all state zero.\nfunc NewDesign() *Design {\n\td := &Design{}\n")
+	g.p("// NewDesign returns the design with all state zero. It writes every\n// memory word, which maps the memories' pages before the clock starts, as\n// Verilator's constructor does when it zeroes its arrays.\nfunc NewDesign() *Design {\n\td := &Design{}\n")
 	for i, v := range s.kn.St {
 		if v != 0 {
 			g.p("\tvec.Store(&d.st[%d], vec.Splat(%#x))\n", i, v)
 		}
 	}
 	for k, m := range s.kn.Mems {
-		g.p("\tfor l := range vec.N {\n\t\td.m%d[l] = make([]%s, %d)\n\t}\n", k, g.memElem(k), len(m))
+		g.p("\tfor l := range vec.N {\n\t\td.m%d[l] = make([]%s, %d)\n\t\tclear(d.m%d[l])\n\t}\n", k, g.memElem(k), len(m), k)
 	}
 	g.wideOps("d.one", true)
 	for j := range s.kn.Wide {

@@ -209,12 +209,18 @@ func main() {
 		work <- g
 	}
 	close(work)
+	designs := make([]*Design, groups) // made and reset before the clock starts, as the other harnesses' designs are
+	for g := range designs {
+		designs[g] = NewDesign()
+		rst, _ := ports(designs[g])
+		reset(designs[g], rst)
+	}
 	var wg sync.WaitGroup
 	start := time.Now()
 	for range min(groups, runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			for g := range work {
-				group(lanes*g, cycles, seed, sums[lanes*g:lanes*(g+1)])
+				group(designs[g], lanes*g, cycles, seed, sums[lanes*g:lanes*(g+1)])
 			}
 		})
 	}
@@ -231,14 +237,12 @@ func main() {
 const goStreamsGroup64 = `
 const lanes = 8
 
-// group runs eight streams, first to first+7, for cycles cycles and
-// writes their checksums into sums.
-func group(first int, cycles, seed uint64, sums []uint64) {
-	d := NewDesign()
+// group runs eight streams, first to first+7, on d (reset) for cycles
+// cycles and writes their checksums into sums.
+func group(d *Design, first int, cycles, seed uint64, sums []uint64) {
 	rst, in := ports(d)
 	out := words(d, outPorts)
 	s, hash := start(first, seed)
-	reset(d, rst)
 	for range cycles {
 		if rst != nil {
 			var v vec8.V
@@ -309,15 +313,13 @@ func wide(d *Design, p *stimPort, s vec8.V) vec8.V {
 const goStreamsGroup32 = `
 const lanes = 16
 
-// group runs sixteen streams, first to first+15, for cycles cycles and
-// writes their checksums into sums.
-func group(first int, cycles, seed uint64, sums []uint64) {
-	d := NewDesign()
+// group runs sixteen streams, first to first+15, on d (reset) for
+// cycles cycles and writes their checksums into sums.
+func group(d *Design, first int, cycles, seed uint64, sums []uint64) {
 	rst, in := ports(d)
 	out := words(d, outPorts)
 	s0, h0 := start(first, seed)
 	s1, h1 := start(first+8, seed)
-	reset(d, rst)
 	for range cycles {
 		if rst != nil {
 			var lo, hi vec8.V
