@@ -204,27 +204,34 @@ func main() {
 	}
 	groups := (streams + lanes - 1) / lanes
 	sums := make([]uint64, lanes*groups)
-	work := make(chan int, groups)
-	for g := range groups {
-		work <- g
-	}
-	close(work)
-	designs := make([]*Design, groups) // made and reset before the clock starts, as the other harnesses' designs are
-	for g := range designs {
-		designs[g] = NewDesign()
-		rst, _ := ports(designs[g])
-		reset(designs[g], rst)
-	}
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range min(groups, runtime.GOMAXPROCS(0)) {
-		wg.Go(func() {
-			for g := range work {
-				group(designs[g], lanes*g, cycles, seed, sums[lanes*g:lanes*(g+1)])
+	// Worker w runs groups w, w+workers, ... on designs it makes and
+	// resets before the clock starts, as the other harnesses' designs are
+	// (each worker's own, so that no two cores share their cache lines).
+	workers := min(groups, runtime.GOMAXPROCS(0))
+	var ready, done sync.WaitGroup
+	ready.Add(workers)
+	clock := make(chan struct{})
+	for w := range workers {
+		done.Go(func() {
+			var designs []*Design
+			for g := w; g < groups; g += workers {
+				d := NewDesign()
+				rst, _ := ports(d)
+				reset(d, rst)
+				designs = append(designs, d)
+			}
+			ready.Done()
+			<-clock
+			for i, d := range designs {
+				g := w + i*workers
+				group(d, lanes*g, cycles, seed, sums[lanes*g:lanes*(g+1)])
 			}
 		})
 	}
-	wg.Wait()
+	ready.Wait()
+	start := time.Now()
+	close(clock)
+	done.Wait()
 	nanos := time.Since(start).Nanoseconds()
 	for _, h := range sums[:streams] {
 		fmt.Printf("%#x\n", h)
