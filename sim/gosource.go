@@ -511,22 +511,32 @@ func (g *gosrc) roots(props bool) map[int32]bool {
 // read (hdl's Assert, Assume and Cover: their conditions, and what only
 // those read), which a program that does not check them need not compute.
 func (g *gosrc) propertyOnly() []bool {
-	read := g.roots(false)
+	only := g.live(g.roots(false))
+	for i := range only {
+		only[i] = !only[i]
+	}
+	return only
+}
+
+// live marks the instructions whose results the slots in read (which it
+// fills) or the registers' next values need, directly or through other
+// instructions.
+func (g *gosrc) live(read map[int32]bool) []bool {
 	for _, r := range g.regs {
 		for j := range r.words {
 			read[r.d+j] = true
 		}
 	}
-	only := make([]bool, len(g.prog))
+	keep := make([]bool, len(g.prog))
 	for i := len(g.prog) - 1; i >= 0; i-- { // readers before what they read
 		in := &g.prog[i]
-		if only[i] = !read[in.Dst]; !only[i] {
+		if keep[i] = read[in.Dst]; keep[i] {
 			for _, x := range g.operands(in) {
 				read[x] = true
 			}
 		}
 	}
-	return only
+	return keep
 }
 
 // dropProperties removes the instructions only the properties read, for
@@ -591,21 +601,7 @@ func (g *gosrc) loadEnables() {
 // crossbars' select bits or the multiplexers loadEnables replaced read,
 // and internal names (compiled Go shows only the ports).
 func (g *gosrc) dropUnread() {
-	read := g.readOutside()
-	for _, r := range g.regs {
-		for j := range r.words {
-			read[r.d+j] = true
-		}
-	}
-	keep := make([]bool, len(g.prog))
-	for i := len(g.prog) - 1; i >= 0; i-- { // readers before what they read
-		in := &g.prog[i]
-		if keep[i] = read[in.Dst]; keep[i] {
-			for _, x := range g.operands(in) {
-				read[x] = true
-			}
-		}
-	}
+	keep := g.live(g.readOutside())
 	prog := g.prog[:0]
 	for i, in := range g.prog {
 		if keep[i] {
