@@ -507,17 +507,6 @@ func (g *gosrc) roots(props bool) map[int32]bool {
 	return external
 }
 
-// propertyOnly marks the instructions whose results only the properties
-// read (hdl's Assert, Assume and Cover: their conditions, and what only
-// those read), which a program that does not check them need not compute.
-func (g *gosrc) propertyOnly() []bool {
-	only := g.live(g.roots(false))
-	for i := range only {
-		only[i] = !only[i]
-	}
-	return only
-}
-
 // live marks the instructions whose results the slots in read (which it
 // fills) or the registers' next values need, directly or through other
 // instructions.
@@ -539,17 +528,12 @@ func (g *gosrc) live(read map[int32]bool) []bool {
 	return keep
 }
 
-// dropProperties removes the instructions only the properties read, for
-// a program that never checks them (the compiled streams).
+// dropProperties removes the instructions only the properties read (hdl's
+// Assert, Assume and Cover: their conditions, and what only those read),
+// for a program that never checks them (the compiled streams).
 func (g *gosrc) dropProperties() {
-	only := g.propertyOnly()
-	prog := g.prog[:0]
-	for i, in := range g.prog {
-		if !only[i] {
-			prog = append(prog, in)
-		}
-	}
-	g.prog, g.propsFrom = prog, len(prog)
+	g.keep(g.live(g.roots(false)))
+	g.propsFrom = len(g.prog)
 }
 
 // splitProperties moves the instructions only the properties read to the
@@ -559,12 +543,12 @@ func (g *gosrc) dropProperties() {
 // They read no sunk run (sinkIntoEnables counted them as read on every
 // cycle), which keep their instructions with their places shifted.
 func (g *gosrc) splitProperties() {
-	only := g.propertyOnly()
+	needed := g.live(g.roots(false))
 	before := make([]int, len(g.prog)+1) // property instructions before each place
 	var kept, props []kernel.Instr
 	for i, in := range g.prog {
 		before[i+1] = before[i]
-		if only[i] {
+		if !needed[i] {
 			props = append(props, in)
 			before[i+1]++
 		} else {
@@ -601,10 +585,14 @@ func (g *gosrc) loadEnables() {
 // crossbars' select bits or the multiplexers loadEnables replaced read,
 // and internal names (compiled Go shows only the ports).
 func (g *gosrc) dropUnread() {
-	keep := g.live(g.readOutside())
+	g.keep(g.live(g.readOutside()))
+}
+
+// keep removes the instructions not marked in live.
+func (g *gosrc) keep(live []bool) {
 	prog := g.prog[:0]
 	for i, in := range g.prog {
-		if keep[i] {
+		if live[i] {
 			prog = append(prog, in)
 		}
 	}
