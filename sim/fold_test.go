@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
@@ -29,6 +30,29 @@ func TestBuildTimeFolding(t *testing.T) {
 	for _, v := range [][2]uint64{{3, 5}, {0x80, 0x7f}, {5, 9}} {
 		requireOutputs(t, s, map[string]uint64{"x": v[0], "y": v[1]}, map[string]uint64{"not5": 0xfa, "sum": 0xff, "mux": v[0], "sel": 5, "sel_out": 0,
 			"twice": (v[0] ^ v[1]) * 2 & 0xff, "eq": map[bool]uint64{true: 1}[v[1] == 5]})
+	}
+}
+
+// TestEqualConstantsMerge: operations on equal constants made apart merge
+// (one multiplexer for four lines that each load s ? 0 : d), except
+// comparisons (two decoders of x == 3 stay two).
+func TestEqualConstantsMerge(t *testing.T) {
+	m := hdl.NewModule("constants")
+	sel, d, x := m.Input("s", 1), m.Input("d", 8), m.Input("x", 4)
+	for k := range 4 {
+		m.Output(fmt.Sprintf("line%d", k), 8).Drive(hdl.Mux(sel, m.ConstU(8, 0), d))
+	}
+	m.Output("valid_hit", 1).Drive(x.Eq(m.ConstU(4, 3)))
+	m.Output("age_hit", 1).Drive(x.Eq(m.ConstU(4, 3)))
+	e, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	s := sim.New(e)
+	require.Equal(t, 3, s.Ops(), "one multiplexer, two compares")
+	for _, v := range [][3]uint64{{0, 0x5a, 3}, {1, 0x5a, 2}, {1, 0xff, 3}} {
+		line := map[bool]uint64{false: v[1]}[v[0] == 1]
+		hit := map[bool]uint64{true: 1}[v[2] == 3]
+		requireOutputs(t, s, map[string]uint64{"s": v[0], "d": v[1], "x": v[2]}, map[string]uint64{
+			"line0": line, "line1": line, "line2": line, "line3": line, "valid_hit": hit, "age_hit": hit})
 	}
 }
 

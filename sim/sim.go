@@ -229,9 +229,14 @@ func bypasses(nl *hdl.Netlist) map[int32]bypass {
 // operation equal to an earlier one (same kind, operands and parameters;
 // elaboration makes many, e.g. one condition ORed into each of a record's
 // fields) gets no instruction: its slot becomes the earlier result's, as
-// Verilator merges common subexpressions. So does a multiplexer with a
-// constant select (its slot becomes the chosen operand's), and an
-// operation on constants only is computed once, here.
+// Verilator merges common subexpressions. Operands that are equal
+// constants count as the same (a register file's 256 lines each load
+// rst ? 0 : d: one multiplexer), except in comparisons: decoders of one
+// index that elaboration made apart stay apart, each recomputed near its
+// readers, which costs less than one result kept live across all of them,
+// which the Go compiler spills (SAMS's and RSDMM's switches). A
+// multiplexer with a constant select merges with the chosen operand, and
+// an operation on constants only is computed once, here.
 func (s *Sim) compile() {
 	nl := s.nl
 	through := bypasses(nl)
@@ -245,9 +250,30 @@ func (s *Sim) compile() {
 		return x
 	}
 	s.konst = make([]bool, len(s.kn.St))
+	valued := map[uint64]int32{}   // a narrow constant's value -> its first slot
+	sameValue := map[int32]int32{} // a narrow constant's slot -> the first of its value
+	constant := func(x int32) {
+		v := s.kn.St[x]
+		if _, ok := valued[v]; !ok {
+			valued[v] = x
+		}
+		sameValue[x] = valued[v]
+	}
+	sameConstants := func(args []int32) []int32 {
+		key := slices.Clone(args)
+		for j, x := range key {
+			if c, ok := sameValue[x]; ok {
+				key[j] = c
+			}
+		}
+		return key
+	}
 	for i, n := range nl.Nodes {
 		if n.Op == hdl.OpConst {
 			s.konst[s.slot[i]] = true
+			if n.Width <= 64 {
+				constant(s.slot[i])
+			}
 		}
 	}
 	for _, i := range nl.Order {
@@ -284,7 +310,11 @@ func (s *Sim) compile() {
 				merged[s.slot[i]] = src
 				continue
 			}
-			key := fmt.Sprint(k, args, aw, n.Width, n.K, mem)
+			keyArgs := args
+			if k < hdl.OpEq || k > hdl.OpGeS {
+				keyArgs = sameConstants(args)
+			}
+			key := fmt.Sprint(k, keyArgs, aw, n.Width, n.K, mem)
 			if first, ok := same[key]; ok {
 				merged[s.slot[i]] = first
 				continue
@@ -305,6 +335,7 @@ func (s *Sim) compile() {
 				s.kn.Cat = s.kn.Cat[:cat]
 				s.konst[in.Dst] = true
 				s.kn.Argv, s.kn.Argw = s.kn.Argv[:list], s.kn.Argw[:list]
+				constant(in.Dst)
 				continue
 			}
 			s.prog = append(s.prog, in)
