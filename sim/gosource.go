@@ -196,20 +196,15 @@ func (g *gosrc) file(pkg string) {
 // where a short last function wastes the others' registers); the compiled
 // streams keep full chunks.
 func (g *gosrc) eval(emit func(*kernel.Instr), chunk int, even bool, prelude string) (starts []int) {
-	g.chunkOf = make([]int, len(g.prog))
 	if n := (len(g.prog) + chunk - 1) / chunk; even && n > 1 {
 		chunk = (len(g.prog) + n - 1) / n
 	}
-	runs := g.sunk
-	for i := range g.prog {
-		for len(runs) > 0 && runs[0].to <= i {
-			runs = runs[1:]
+	starts = g.cuts(chunk)
+	g.chunkOf = make([]int, len(g.prog))
+	for c, from := range starts {
+		for i := from; i < len(g.prog) && (c+1 == len(starts) || i < starts[c+1]); i++ {
+			g.chunkOf[i] = c
 		}
-		inside := len(runs) > 0 && runs[0].from < i
-		if len(starts) == 0 || i-starts[len(starts)-1] >= chunk && !inside || i == g.propsFrom {
-			starts = append(starts, i)
-		}
-		g.chunkOf[i] = len(starts) - 1
 	}
 	g.p("// Eval settles the combinational logic.\nfunc (d *Design) Eval() {\n")
 	for c, from := range starts {
@@ -219,7 +214,7 @@ func (g *gosrc) eval(emit func(*kernel.Instr), chunk int, even bool, prelude str
 	}
 	g.p("}\n\n")
 	g.planLocals()
-	runs = g.sunk
+	runs := g.sunk
 	for c, from := range starts {
 		to := len(g.prog)
 		if c+1 < len(starts) {
@@ -241,6 +236,76 @@ func (g *gosrc) eval(emit func(*kernel.Instr), chunk int, even bool, prelude str
 	}
 	return starts
 }
+
+// cuts returns where each eval function starts: every chunk instructions
+// or so, at the place within a quarter chunk either way across which the
+// fewest of the function's results are read (each goes through the state
+// array rather than a register), never inside a sunk run, and at
+// propsFrom.
+func (g *gosrc) cuts(chunk int) []int {
+	external := g.readOutside()
+	for _, r := range g.regs {
+		external[r.d] = true
+	}
+	producer := map[int32]int{}
+	lastRead := make([]int, len(g.prog))
+	for i := range g.prog {
+		lastRead[i] = -1
+		for _, x := range g.operands(&g.prog[i]) {
+			if j, ok := producer[x]; ok {
+				lastRead[j] = i
+			}
+		}
+		producer[g.prog[i].Dst] = i
+	}
+	allowed := make([]bool, len(g.prog)+1) // a function may start at i
+	for i := range allowed {
+		allowed[i] = true
+	}
+	for _, r := range g.sunk {
+		for i := r.from + 1; i < r.to; i++ {
+			allowed[i] = false
+		}
+	}
+	slack := chunk / 4
+	starts := []int{0}
+	for start := 0; start < len(g.prog); {
+		end := len(g.prog)
+		if start < g.propsFrom {
+			end = g.propsFrom
+		}
+		best, bestCrossing := end, -1
+		if end-start > chunk {
+			crossing, ending := 0, map[int]int{}
+			for c := start + 1; c <= min(end-1, start+chunk+slack); c++ {
+				j := c - 1 // prog[j] now lies before the cut
+				if !external[g.prog[j].Dst] && lastRead[j] >= c {
+					crossing++
+					ending[lastRead[j]]++
+				}
+				crossing -= ending[c-1]
+				delete(ending, c-1)
+				if c < start+chunk-slack || !allowed[c] {
+					continue
+				}
+				if bestCrossing < 0 || crossing < bestCrossing || crossing == bestCrossing && abs(c-start-chunk) < abs(best-start-chunk) {
+					best, bestCrossing = c, crossing
+				}
+			}
+			if bestCrossing < 0 { // the window lies in one sunk run: cut after it
+				for best = min(end, start+chunk+slack); !allowed[best]; best++ {
+				}
+			}
+		}
+		if best < len(g.prog) {
+			starts = append(starts, best)
+		}
+		start = best
+	}
+	return starts
+}
+
+func abs(x int) int { return max(x, -x) }
 
 // wideOps writes NewDesign's table of wide operations: Sim's, with views
 // of the compiled design's state array (named state) and memories; a
@@ -447,6 +512,7 @@ func (g *gosrc) planLocals() {
 			readers[x][g.chunkOf[i]] = true
 		}
 	}
+
 	external := g.readOutside()
 	for _, r := range g.regs {
 		external[r.d] = true
