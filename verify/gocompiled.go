@@ -190,8 +190,11 @@ func stimulusCode(ports Ports, slot func(name string) int) string {
 		case isReset(i, p):
 			fmt.Fprintf(&b, "\tst[%d] = FromBool(r&63 == 0)\n", at)
 		case p.Width <= 64: // its case picked without a branch; a uniform case draws again
+			// (r's old value and its next, each masked, as g++ reassociates
+			// the C++ harness's r ^ (r ^ next) & mask: one operation fewer
+			// in the chain of draws)
 			widths[p.Width] = true
-			fmt.Fprintf(&b, "\tsel = r >> 61\n\tr ^= (r ^ lfsrStep(r)) & -(sel >> 2)\n\tst[%d] = cases%d[sel] & (r | lfsrConstant[sel])\n", at, p.Width)
+			fmt.Fprintf(&b, "\tsel = r >> 61\n\tr = r&^-(sel>>2) | lfsrStep(r)&-(sel>>2)\n\tst[%d] = cases%d[sel] & (r | lfsrConstant[sel])\n", at, p.Width)
 		default:
 			fmt.Fprintf(&b, "\tr = stimWide(d, &in[%d], r)\n", i)
 		}

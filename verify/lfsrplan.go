@@ -55,7 +55,7 @@ func (pl lfsrPlan) fill(s *uint64, v Vector) {
 			continue
 		}
 		sel := r >> 61
-		r ^= (r ^ lfsrStep(r)) & -(sel >> 2) // a uniform case draws again
+		r = r&^-(sel>>2) | lfsrStep(r)&-(sel>>2) // a uniform case draws again
 		w[0] = p.cases[sel] & (r | lfsrConstant[sel])
 	}
 	*s = r
