@@ -60,6 +60,7 @@ func (s *Sim) GoSourceSlots(pkg string) (src []byte, slot func(name string) int,
 	g.findCrossbars()
 	g.loadEnables()
 	g.dropUnread()
+	g.decodeEnables()
 	g.sinkIntoEnables()
 	g.splitProperties()
 	g.file(pkg)
@@ -107,22 +108,25 @@ func newGosrc(s *Sim, b *bytes.Buffer) *gosrc {
 type gosrc struct {
 	s           *Sim
 	b           *bytes.Buffer
-	prog        []kernel.Instr      // Sim's program, wide operations with their result slot, in depth-first order (schedule)
-	regs        []seqOp             // Sim's registers (loadEnables gives some an enable)
-	selBits     map[int32][]int32   // a one-hot select's bits, LSB first, by its result slot (fuseSelects)
-	inLocal     map[int32]bool      // results kept in Go locals
-	compared    map[int32]bool      // results of comparisons that one instruction reads
-	local       map[int32]bool      // locals defined so far in the current chunk
-	tabled      map[int]int         // a wide operation's index in the compiled d.wide, unless inlined
-	sunk        []sunkRun           // runs of the program computed only when an enable is on (sinkIntoEnables)
-	crossbarAt  map[int32]*crossbar // the crossbar computed at a one-hot multiplexer's place (findCrossbars)
-	scattered   map[int32]bool      // results of one-hot multiplexers a crossbar computes
-	chunkOf     []int               // each instruction's eval function (eval)
-	selecting   map[int32]bool      // comparisons whose only reader selects by them (the compiled streams' masks)
-	laneMasks   map[int32]string    // the vec mask of such a comparison, written in place of its statement
-	laneBits    int                 // the compiled streams' lane width (StreamLaneBits)
-	shiftedLeft map[int32]bool      // the compiled streams' locals that hold a bare vec.ShlK (laneTaken)
-	propsFrom   int                 // prog[propsFrom:] computes only the properties' conditions (splitProperties)
+	prog        []kernel.Instr        // Sim's program, wide operations with their result slot, in depth-first order (schedule)
+	regs        []seqOp               // Sim's registers (loadEnables gives some an enable)
+	selBits     map[int32][]int32     // a one-hot select's bits, LSB first, by its result slot (fuseSelects)
+	inLocal     map[int32]bool        // results kept in Go locals
+	compared    map[int32]bool        // results of comparisons that one instruction reads
+	local       map[int32]bool        // locals defined so far in the current chunk
+	tabled      map[int]int           // a wide operation's index in the compiled d.wide, unless inlined
+	sunk        []sunkRun             // runs of the program computed only when an enable is on (sinkIntoEnables)
+	crossbarAt  map[int32]*crossbar   // the crossbar computed at a one-hot multiplexer's place (findCrossbars)
+	scattered   map[int32]bool        // results of one-hot multiplexers a crossbar computes
+	chunkOf     []int                 // each instruction's eval function (eval)
+	selecting   map[int32]bool        // comparisons whose only reader selects by them (the compiled streams' masks)
+	laneMasks   map[int32]string      // the vec mask of such a comparison, written in place of its statement
+	laneBits    int                   // the compiled streams' lane width (StreamLaneBits)
+	shiftedLeft map[int32]bool        // the compiled streams' locals that hold a bare vec.ShlK (laneTaken)
+	propsFrom   int                   // prog[propsFrom:] computes only the properties' conditions (splitProperties)
+	decoders    []*decoder            // the decoded enables' tables (decodeEnables)
+	decoderAt   map[int32]*decoder    // the table computed at a decoded enable's place
+	decoded     map[int32]decodedLine // each decoded enable's bit
 }
 
 // sunkRun is a run of the program, prog[from:to], that only the next values
@@ -156,6 +160,9 @@ func (g *gosrc) file(pkg string) {
 	g.p("// state's pointer held (sim.Sim.GoSource). A program simulates one Design\n")
 	g.p("// at a time; NewDesign resets it.\n")
 	g.p("var st [%d]uint64\n\n", max(1, len(s.kn.St)))
+	for _, d := range g.decoders {
+		g.p("// dec%d holds register enables decoded from one index (sim's decodeEnables).\nvar dec%d [%d]uint64\n\n", d.id, d.id, d.words)
+	}
 	g.p("// Design is module %s compiled to straight-line Go (sim.Sim.GoSource).\n", s.nl.Top)
 	g.p("type Design struct {\n\tsh [%d]uint64\n", max(1, len(s.shadow)))
 	for k, m := range s.kn.Mems {
@@ -224,7 +231,7 @@ func (g *gosrc) eval(emit func(*kernel.Instr), chunk int, even bool, prelude str
 		g.local = map[int32]bool{}
 		for i := from; i < to; i++ {
 			if len(runs) > 0 && i == runs[0].from {
-				g.p("\tif st[%d] != 0 {\n", runs[0].en)
+				g.p("\tif %s {\n", g.enabled(runs[0].en))
 			}
 			emit(&g.prog[i])
 			if len(runs) > 0 && i+1 == runs[0].to {
@@ -468,7 +475,10 @@ func (g *gosrc) operands(in *kernel.Instr) []int32 {
 	if cb := g.crossbarAt[in.Dst]; cb != nil {
 		return cb.operands()
 	}
-	if g.scattered[in.Dst] {
+	if d := g.decoderAt[in.Dst]; d != nil {
+		return d.operands()
+	}
+	if _, decoded := g.decoded[in.Dst]; g.scattered[in.Dst] || decoded {
 		return nil
 	}
 	bits, fused := g.selBits[in.Dst]
@@ -545,14 +555,21 @@ func (g *gosrc) readOutside() map[int32]bool {
 }
 
 // roots lists the slots read other than by an instruction or a register's
-// next value: reset, enables, memory ports, the ports, with props the
-// properties' conditions, and the crossbars' results.
+// next value: the registers' enables and portReads.
 func (g *gosrc) roots(props bool) map[int32]bool {
-	s := g.s
-	external := map[int32]bool{s.rst: true}
+	external := g.portReads(props)
 	for _, r := range g.regs {
 		external[r.en] = true
 	}
+	return external
+}
+
+// portReads lists the slots read other than by an instruction or a
+// register: reset, memory ports, the ports, with props the properties'
+// conditions, and the crossbars' results.
+func (g *gosrc) portReads(props bool) map[int32]bool {
+	s := g.s
+	external := map[int32]bool{s.rst: true}
 	for _, r := range s.syncs {
 		external[r.d], external[r.en] = true, true
 	}
@@ -742,6 +759,13 @@ func (g *gosrc) instr(in *kernel.Instr) {
 		return
 	}
 	if g.scattered[in.Dst] { // (its crossbar computed it)
+		return
+	}
+	if d := g.decoderAt[in.Dst]; d != nil {
+		g.decode(d)
+		return
+	}
+	if _, ok := g.decoded[in.Dst]; ok { // (its decoder's table holds it)
 		return
 	}
 	a, b, c, k, m := g.ref(in.A), g.ref(in.B), g.ref(in.C), in.K, in.Mask
@@ -1048,7 +1072,7 @@ func (g *gosrc) step() {
 				}
 			}
 		}
-		g.p("\t\tif st[%d] != 0 {\n", en)
+		g.p("\t\tif %s {\n", g.enabled(en))
 		load(run, "\t\t\t")
 		g.p("\t\t}\n")
 	}

@@ -3,12 +3,14 @@ package verify
 import (
 	"fmt"
 	"go/format"
+	"regexp"
 	"slices"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
 	"github.com/parmem/parmem/hdl/lib"
 	"github.com/parmem/parmem/internal/designs"
+	"github.com/parmem/parmem/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -230,4 +232,58 @@ func TestCompiledGoChecksProperties(t *testing.T) {
 		_, err = Lockstep(Config{Backends: []Backend{GoCompiledBackend(d)}, Seed: 3, Cycles: 5000, Batch: batch})
 		require.ErrorContains(t, err, "assertion u.below_eight failed (formal_test.go:")
 	}
+}
+
+// TestCompiledDecodedEnables: register files written one line a cycle,
+// each line loading on clear | we & (idx == k) or we & (k == idx), agree
+// with the interpreter when compiled Go tests their enables as bits of one
+// decoded table (at 5-, 4- and 7-bit indices, the last over two words),
+// and an age bit's, touched by a write to its way or by a read hit; and a
+// file of 15 lines, or a line whose enable an output also reads, keeps
+// its compares.
+func TestCompiledDecodedEnables(t *testing.T) {
+	m := hdl.NewModule("regfiles")
+	clear, we, d := m.Input("clear", 1), m.Input("we", 1), m.Input("d", 8)
+	file := func(name string, lines, idxWidth int, enable func(idx *hdl.Signal, k int) *hdl.Signal) {
+		idx := m.Input(name+"_idx", idxWidth)
+		for k := range lines {
+			en := enable(idx, k)
+			r := m.Reg(fmt.Sprintf("%s%d", name, k), 8)
+			r.Drive(hdl.Mux(clear, m.ConstU(8, 0), d.Add(m.ConstU(8, uint64(k)))))
+			r.Enable(en)
+			m.Output(fmt.Sprintf("%s%d_q", name, k), 8).Drive(r)
+			if name == "seen" && k == 3 {
+				m.Output("seen3_en", 1).Drive(en)
+			}
+		}
+	}
+	cleared := func(idx *hdl.Signal, k int) *hdl.Signal { return clear.Or(we.And(idx.EqConst(uint64(k)))) }
+	file("line", 32, 5, cleared)
+	file("tag", 16, 4, func(idx *hdl.Signal, k int) *hdl.Signal {
+		return we.And(m.ConstU(4, uint64(k)).Eq(idx))
+	})
+	file("wide", 100, 7, cleared) // keys 0..99 of 128: two words
+	file("few", 15, 4, cleared)
+	file("seen", 20, 5, cleared) // line 3's enable is an output too
+	hit, way, rdIdx := m.Input("hit", 1), m.Input("way", 1), m.Input("rd_idx", 6)
+	file("age", 40, 6, func(idx *hdl.Signal, k int) *hdl.Signal { // an age bit: touched by a write to way 1 or a read hit
+		return we.And(idx.EqConst(uint64(k))).And(way.EqConst(1)).Or(hit.And(rdIdx.EqConst(uint64(k))))
+	})
+	e, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+
+	src, err := sim.New(e).GoSource("main")
+	require.NoError(t, err)
+	for _, table := range []string{"var dec0 [1]uint64", "var dec1 [1]uint64", "var dec2 [2]uint64", "var dec3 [1]uint64", "var dec4 [1]uint64"} {
+		require.Contains(t, string(src), table)
+	}
+	require.NotContains(t, string(src), "var dec5 ")
+	require.Contains(t, string(src), "dec2[1]&0x800000000 != 0", "wide line 99 (bit 35 of word 1)")
+	compares := regexp.MustCompile(`== uint64\(0x[0-9a-f]+\)`).FindAllString(string(src), -1)
+	require.Len(t, compares, 15+1, "the 15-line file's compares and seen line 3's")
+	require.Regexp(t, `dec4\[.*\] \|= \(FromBool\(st\[\d+\] == 0x1\) & st\[\d+\]\) <<`, string(src), "the age table's write term")
+
+	res, err := Lockstep(Config{Backends: []Backend{GoBackend(e), GoCompiledBackend(e)}, Seed: 11, Cycles: 3000})
+	require.NoError(t, err)
+	require.Equal(t, uint64(3000), res.Cycles)
 }
