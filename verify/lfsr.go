@@ -116,7 +116,7 @@ func (l *LFSR) Fill(_ uint64, v Vector) { lfsrFill(&l.s, l.ports, v) }
 // about every other input): its value is the port's entry of a table of
 // cases (0, all ones, the sign bit, 3, then all ones for the uniform
 // cases) ANDed with all ones (lfsrConstant), with x, or with the next
-// draw, which the generator then keeps (lfsrStep, a conditional move).
+// draw, which the generator then keeps (lfsrStep, through a mask).
 const lfsrC = `static inline uint64_t lfsrStep(uint64_t x) {
   x ^= x << 13;
   x ^= x >> 7;
