@@ -68,7 +68,11 @@ func (d *decoder) operands() []int32 {
 			xs = append(xs, t.x)
 		}
 		for _, f := range t.factors {
-			xs = append(xs, max(f.slot, f.x))
+			if f.slot >= 0 {
+				xs = append(xs, f.slot)
+			} else {
+				xs = append(xs, f.x)
+			}
 		}
 	}
 	return xs
@@ -92,7 +96,7 @@ func (g *gosrc) decodeEnables() {
 	for _, r := range g.regs {
 		enables[r.en] = true
 	}
-	readElsewhere := g.portReads(true) // than as a register's enable
+	readElsewhere := g.portReads(true) // slots read other than as a register's enable
 	for i := range g.prog {
 		for _, x := range g.operands(&g.prog[i]) {
 			readElsewhere[x] = true

@@ -197,8 +197,9 @@ func (g *gosrc) file(pkg string) {
 }
 
 // eval writes Eval, which calls the functions eval0, eval1, ... that
-// each settle at most about chunk instructions of the program, written by
-// emit after prelude; a sunk run is one branch on its enable, never split.
+// each settle about chunk instructions of the program (where cuts ends
+// them), written by emit after prelude; a sunk run is one branch on its
+// enable, never split.
 // With even, the functions share the program evenly (the scalar code,
 // where a short last function wastes the others' registers); the compiled
 // streams keep full chunks.
