@@ -182,7 +182,7 @@ func propertyCode(nl *hdl.Netlist, slot func(name string) int) string {
 func stimulusCode(ports Ports, slot func(name string) int) string {
 	var b strings.Builder
 	widths := map[int]bool{}
-	b.WriteString("func stimulate(d *Design, in []stimPort, r uint64) uint64 {\n\tsel := uint64(0)\n\t_ = sel // (a design whose inputs are all wide does not use it)\n")
+	b.WriteString("func stimulate(d *Design, in []stimPort, r uint64) uint64 {\n\tsel, u := uint64(0), uint64(0)\n\t_, _ = sel, u // (a design whose inputs are all wide does not use them)\n")
 	for i, p := range ports.In {
 		at := slot(p.Name)
 		b.WriteString("\tr = lfsrStep(r)\n")
@@ -190,11 +190,12 @@ func stimulusCode(ports Ports, slot func(name string) int) string {
 		case isReset(i, p):
 			fmt.Fprintf(&b, "\tst[%d] = FromBool(r&63 == 0)\n", at)
 		case p.Width <= 64: // its case picked without a branch; a uniform case draws again
-			// (r's old value and its next, each masked, as g++ reassociates
-			// the C++ harness's r ^ (r ^ next) & mask: one operation fewer
-			// in the chain of draws)
+			// (r ^= (r ^ next) & mask with next's last xorshift step spelled
+			// out, u the first two: r ^ u and u << 17 then go side by side,
+			// as g++ compiles the C++ harness's, which the Go compiler
+			// otherwise leaves a move or two longer a draw)
 			widths[p.Width] = true
-			fmt.Fprintf(&b, "\tsel = r >> 61\n\tr = r&^-(sel>>2) | lfsrStep(r)&-(sel>>2)\n\tst[%d] = cases%d[sel] & (r | lfsrConstant[sel])\n", at, p.Width)
+			fmt.Fprintf(&b, "\tsel = r >> 61\n\tu = r ^ r<<13\n\tu ^= u >> 7\n\tr ^= (r ^ u ^ u<<17) & -(sel >> 2)\n\tst[%d] = cases%d[sel] & (r | lfsrConstant[sel])\n", at, p.Width)
 		default:
 			fmt.Fprintf(&b, "\tr = stimWide(d, &in[%d], r)\n", i)
 		}

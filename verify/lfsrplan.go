@@ -55,7 +55,9 @@ func (pl lfsrPlan) fill(s *uint64, v Vector) {
 			continue
 		}
 		sel := r >> 61
-		r = r&^-(sel>>2) | lfsrStep(r)&-(sel>>2) // a uniform case draws again
+		u := r ^ r<<13 // a uniform case draws again (lfsrStep's last step in the mask, as the compiled harness)
+		u ^= u >> 7
+		r ^= (r ^ u ^ u<<17) & -(sel >> 2)
 		w[0] = p.cases[sel] & (r | lfsrConstant[sel])
 	}
 	*s = r
