@@ -190,10 +190,11 @@ func stimulusCode(ports Ports, slot func(name string) int) string {
 		case isReset(i, p):
 			fmt.Fprintf(&b, "\tst[%d] = FromBool(r&63 == 0)\n", at)
 		case p.Width <= 64: // its case picked without a branch; a uniform case draws again
-			// (r ^= (r ^ next) & mask with next's last xorshift step spelled
-			// out, u the first two: r ^ u and u << 17 then go side by side,
-			// as g++ compiles the C++ harness's, which the Go compiler
-			// otherwise leaves a move or two longer a draw)
+			// (r ^= (r ^ next) & mask, next's last xorshift step written
+			// out from u, its first two: r ^ u and u << 17 then run side
+			// by side, as g++ compiles the C++ harness's; from
+			// lfsrStep(r) the Go compiler left two moves in series in the
+			// chain of draws)
 			widths[p.Width] = true
 			fmt.Fprintf(&b, "\tsel = r >> 61\n\tu = r ^ r<<13\n\tu ^= u >> 7\n\tr ^= (r ^ u ^ u<<17) & -(sel >> 2)\n\tst[%d] = cases%d[sel] & (r | lfsrConstant[sel])\n", at, p.Width)
 		default:
