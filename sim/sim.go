@@ -234,7 +234,7 @@ func bypasses(nl *hdl.Netlist) map[int32]bypass {
 // rst ? 0 : d: one multiplexer), except in comparisons: decoders of one
 // index that elaboration made apart stay apart, each recomputed near its
 // readers; merged, one result would stay live across all of them, and
-// compiled Go spills it (SAMS's and RSDMM's switches ran 7-8 % slower).
+// compiled Go spills it (as in SAMS's and RSDMM's switches).
 // A multiplexer with a constant select merges with the chosen operand,
 // and an operation on constants only is computed once, here.
 func (s *Sim) compile() {
