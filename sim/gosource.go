@@ -523,7 +523,6 @@ func (g *gosrc) planLocals() {
 			readers[x][g.chunkOf[i]] = true
 		}
 	}
-
 	external := g.readOutside()
 	for _, r := range g.regs {
 		external[r.d] = true
