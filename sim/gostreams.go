@@ -118,7 +118,7 @@ type lanewise struct {
 		}
 	}
 	for k, m := range s.kn.Mems {
-		g.p("\tfor l := range vec.N {\n\t\td.m%d[l] = make([]%s, %d)\n\t\tclear(d.m%d[l])\n\t}\n", k, g.memElem(k), len(m), k)
+		g.p("\tfor l := range vec.N {\n\t\td.m%d[l] = vec.Memory[%s](%d)\n\t\tclear(d.m%d[l])\n\t}\n", k, g.memElem(k), len(m), k)
 	}
 	g.wideOps("d.one", true)
 	for j := range s.kn.Wide {

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-//go:embed vec.go vec_simd.go vec_portable.go words64.go words64_simd.go words32.go words32_simd.go words32_portable.go
+//go:embed vec.go vec_simd.go vec_portable.go memory.go memory_linux.go memory_other.go words64.go words64_simd.go words32.go words32_simd.go words32_portable.go
 var files embed.FS
 
 // Files is the package's source at one lane width, bits 64 or 32, by file
@@ -20,7 +20,7 @@ func Files(bits int) map[string][]byte {
 	if tag == "" {
 		panic(fmt.Sprintf("vec: no %d-bit lanes", bits))
 	}
-	names := []string{"vec.go", "vec_simd.go", "vec_portable.go"}
+	names := []string{"vec.go", "vec_simd.go", "vec_portable.go", "memory.go", "memory_linux.go", "memory_other.go"}
 	entries, err := files.ReadDir(".")
 	if err != nil {
 		panic(err)

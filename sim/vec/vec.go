@@ -10,7 +10,8 @@
 // is an array and the functions loops (vec_portable.go). The compiled
 // simulator's source imports each width it uses from a directory of its
 // own, the package's files for that width copied there (Files, in
-// files.go, which is not copied).
+// files.go, which is not copied). Memory gives the words of each lane's
+// copy of a design's memories.
 //
 // Comparisons return 0 or 1 in each lane, as the simulator's do.
 package vec
