@@ -168,9 +168,10 @@ func (d *Design) memOf(n *fnode) int {
 // signals the user named (Peek and waveforms show them), state elements
 // and memory ports, and everything they depend on. A simulator skips the
 // rest, as Verilator removes logic that drives nothing. via, when not nil,
-// names a node that a simulator reads from another node in place of its
-// operands (a slice taken from a concatenation's operand).
-func (nl *Netlist) Live(via func(node int32) (from int32, ok bool)) []bool {
+// names a node that a simulator reads from other nodes in place of its
+// operands (a slice taken from a concatenation's operand, a reduction
+// from the concatenation's operands).
+func (nl *Netlist) Live(via func(node int32) (from []int32, ok bool)) []bool {
 	live := make([]bool, len(nl.Nodes))
 	var stack []int32
 	mark := func(i int32) {
@@ -199,7 +200,9 @@ func (nl *Netlist) Live(via func(node int32) (from int32, ok bool)) []bool {
 		stack = stack[:len(stack)-1]
 		if via != nil {
 			if from, ok := via(i); ok {
-				mark(from)
+				for _, f := range from {
+					mark(f)
+				}
 				continue
 			}
 		}

@@ -20,28 +20,29 @@ import (
 //
 // A Sim is not safe for concurrent use.
 type Sim struct {
-	d      *hdl.Design
-	nl     *hdl.Netlist
-	kn     kernel.Kernel
-	prog   []kernel.Instr
-	runs   []kernel.Run  // prog as the interpreter runs it, with superinstructions (fused)
-	code   []kernel.Code // the runs' instructions
-	slot   []int32       // state offset of every flat node
-	regs   []seqOp       // registers
-	syncs  []seqOp       // synchronous memory reads
-	writes []writeOp
-	shadow []uint64 // next values of registers and synchronous reads
-	live   []bool   // nodes whose value is observable (see Netlist.Live)
-	wideAt []int32  // the flat node of each wide operation (kn.wide[j])
-	konst  []bool   // state words that hold constants (compile folds operations on them)
-	rst    int32    // slot of the top-level reset, -1 without state
-	dirty  bool     // inputs or state changed since the last Eval
-	cycle  uint64
-	byName map[string]int32 // hierarchical name -> slot, for lookups
-	width  map[string]int
-	inputs map[string]bool
-	trace  *vcdTrace
-	props  []propertyCheck
+	d       *hdl.Design
+	nl      *hdl.Netlist
+	kn      kernel.Kernel
+	prog    []kernel.Instr
+	runs    []kernel.Run  // prog as the interpreter runs it, with superinstructions (fused)
+	code    []kernel.Code // the runs' instructions
+	slot    []int32       // state offset of every flat node
+	regs    []seqOp       // registers
+	syncs   []seqOp       // synchronous memory reads
+	writes  []writeOp
+	shadow  []uint64             // next values of registers and synchronous reads
+	live    []bool               // nodes whose value is observable (see Netlist.Live)
+	wideAt  []int32              // the flat node of each wide operation (kn.wide[j])
+	reduced map[int32]*reduction // reductions computed as trees (reductions)
+	konst   []bool               // state words that hold constants (compile folds operations on them)
+	rst     int32                // slot of the top-level reset, -1 without state
+	dirty   bool                 // inputs or state changed since the last Eval
+	cycle   uint64
+	byName  map[string]int32 // hierarchical name -> slot, for lookups
+	width   map[string]int
+	inputs  map[string]bool
+	trace   *vcdTrace
+	props   []propertyCheck
 	// propWires are the properties' Wire names, which byName maps to
 	// their conditions' slots (StateSlot).
 	propWires map[string]bool
@@ -123,6 +124,7 @@ type writeOp struct {
 // zero; call Reset to apply register reset values.
 func New(d *hdl.Design) *Sim {
 	s := &Sim{d: d, nl: d.Netlist(), rst: -1, dirty: true, byName: map[string]int32{}, width: map[string]int{}, inputs: map[string]bool{}}
+	s.reduced = reductions(s.nl)
 	s.assignSlots()
 	mems := make([][]uint64, len(s.nl.Mems))
 	for k, fm := range s.nl.Mems {
@@ -163,6 +165,12 @@ func (s *Sim) assignSlots() {
 	}
 	for _, i := range nl.Order { // evaluation order: results used together sit together
 		place(i)
+	}
+	for i := range nl.Nodes { // (in node order: the same slots every build)
+		if r, ok := s.reduced[int32(i)]; ok {
+			r.inner = next
+			next += int32(len(r.parts) - 1)
+		}
 	}
 	s.kn.St = make([]uint64, next)
 	for i, n := range nl.Nodes {
@@ -236,11 +244,20 @@ func bypasses(nl *hdl.Netlist) map[int32]bypass {
 // readers; merged, one result would stay live across all of them, and
 // compiled Go spills it (as in SAMS's and RSDMM's switches).
 // A multiplexer with a constant select merges with the chosen operand,
-// and an operation on constants only is computed once, here.
+// an operation on constants only is computed once, here, and a reduction
+// of a concatenation (reductions) is a tree over its operands.
 func (s *Sim) compile() {
 	nl := s.nl
 	through := bypasses(nl)
-	s.live = nl.Live(func(i int32) (int32, bool) { b, ok := through[i]; return b.from, ok })
+	s.live = nl.Live(func(i int32) ([]int32, bool) {
+		if b, ok := through[i]; ok {
+			return []int32{b.from}, true
+		}
+		if r, ok := s.reduced[i]; ok {
+			return r.parts, true
+		}
+		return nil, false
+	})
 	same := map[string]int32{}  // an operation's key -> its result's slot
 	merged := map[int32]int32{} // slot of a merged result -> slot it reads
 	resolve := func(x int32) int32 {
@@ -276,6 +293,47 @@ func (s *Sim) compile() {
 			}
 		}
 	}
+	// narrow computes a narrow operation's result into slot dst, or
+	// merges dst with an equal result.
+	narrow := func(k hdl.Op, dst int32, args []int32, aw []int, width, n int, mem int32) {
+		if src, ok := s.chosen(k, args); ok { // a constant select
+			merged[dst] = src
+			return
+		}
+		if src, ok := s.passed(k, args, aw, width); ok { // x | 0, x & 0, ...
+			merged[dst] = src
+			return
+		}
+		keyArgs := args
+		if k < hdl.OpEq || k > hdl.OpGeS {
+			keyArgs = sameConstants(args)
+		}
+		key := fmt.Sprint(k, keyArgs, aw, width, n, mem)
+		if first, ok := same[key]; ok {
+			merged[dst] = first
+			return
+		}
+		same[key] = dst
+		list := int32(len(s.kn.Argv))
+		if kernel.HasOperandList(k) {
+			s.kn.Argv = append(s.kn.Argv, args...)
+			for _, w := range aw {
+				s.kn.Argw = append(s.kn.Argw, int32(w))
+			}
+		}
+		in := kernel.NarrowInstr(k, dst, args, aw, width, n, mem, list)
+		if k != hdl.OpMemRead && !slices.ContainsFunc(args, func(x int32) bool { return !s.konst[x] }) {
+			// Constant operands: the result is a constant, computed now.
+			cat := len(s.kn.Cat)
+			s.kn.Exec(s.kn.Encode([]kernel.Instr{in}))
+			s.kn.Cat = s.kn.Cat[:cat]
+			s.konst[in.Dst] = true
+			s.kn.Argv, s.kn.Argw = s.kn.Argv[:list], s.kn.Argw[:list]
+			constant(in.Dst)
+			return
+		}
+		s.prog = append(s.prog, in)
+	}
 	for _, i := range nl.Order {
 		n := &nl.Nodes[i]
 		if n.Class == 0 || !s.live[i] {
@@ -301,44 +359,12 @@ func (s *Sim) compile() {
 		if k == hdl.OpMemRead {
 			mem = int32(n.Mem)
 		}
+		if r, ok := s.reduced[i]; ok {
+			s.reduceTree(n.Op, s.slot[i], r, narrow, resolve)
+			continue
+		}
 		if kernel.IsNarrow(n.Width, aw) {
-			if src, ok := s.chosen(k, args); ok { // a constant select
-				merged[s.slot[i]] = src
-				continue
-			}
-			if src, ok := s.passed(k, args, aw, n.Width); ok { // x | 0, x & 0, ...
-				merged[s.slot[i]] = src
-				continue
-			}
-			keyArgs := args
-			if k < hdl.OpEq || k > hdl.OpGeS {
-				keyArgs = sameConstants(args)
-			}
-			key := fmt.Sprint(k, keyArgs, aw, n.Width, n.K, mem)
-			if first, ok := same[key]; ok {
-				merged[s.slot[i]] = first
-				continue
-			}
-			same[key] = s.slot[i]
-			list := int32(len(s.kn.Argv))
-			if kernel.HasOperandList(k) {
-				s.kn.Argv = append(s.kn.Argv, args...)
-				for _, w := range aw {
-					s.kn.Argw = append(s.kn.Argw, int32(w))
-				}
-			}
-			in := kernel.NarrowInstr(k, s.slot[i], args, aw, n.Width, n.K, mem, list)
-			if k != hdl.OpMemRead && !slices.ContainsFunc(args, func(x int32) bool { return !s.konst[x] }) {
-				// Constant operands: the result is a constant, computed now.
-				cat := len(s.kn.Cat)
-				s.kn.Exec(s.kn.Encode([]kernel.Instr{in}))
-				s.kn.Cat = s.kn.Cat[:cat]
-				s.konst[in.Dst] = true
-				s.kn.Argv, s.kn.Argw = s.kn.Argv[:list], s.kn.Argw[:list]
-				constant(in.Dst)
-				continue
-			}
-			s.prog = append(s.prog, in)
+			narrow(k, s.slot[i], args, aw, n.Width, n.K, mem)
 			continue
 		}
 		op := kernel.WideOp{Op: k, Width: n.Width, N: n.K, Dst: s.view(i), AW: aw}
