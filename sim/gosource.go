@@ -88,6 +88,12 @@ func newGosrc(s *Sim, b *bytes.Buffer) *gosrc {
 			in.Dst, _ = s.wideSlots(int(in.A))
 		}
 	}
+	g.widths = map[int32]int{}
+	for i, x := range s.slot { // (nodes that share a slot hold one value: it fits the narrowest)
+		if w := s.nl.Nodes[i].Width; x >= 0 && (g.widths[x] == 0 || w < g.widths[x]) {
+			g.widths[x] = w
+		}
+	}
 	g.fuseSelects()
 	g.schedule()
 	readers := map[int32]int{}
@@ -113,6 +119,7 @@ type gosrc struct {
 	selBits     map[int32][]int32     // a one-hot select's bits, LSB first, by its result slot (fuseSelects)
 	inLocal     map[int32]bool        // results kept in Go locals
 	compared    map[int32]bool        // results of comparisons that one instruction reads
+	widths      map[int32]int         // the width of the value each node's slot holds (count)
 	local       map[int32]bool        // locals defined so far in the current chunk
 	tabled      map[int]int           // a wide operation's index in the compiled d.wide, unless inlined
 	sunk        []sunkRun             // runs of the program computed only when an enable is on (sinkIntoEnables)
@@ -827,9 +834,9 @@ func (g *gosrc) instr(in *kernel.Instr) {
 	case hdl.OpSraK:
 		e = masked(fmt.Sprintf("uint64(int64(sext(%s, %d))>>%d)", a, aw, k), m)
 	case hdl.OpShl: // Go shifts of 64 or more give 0, and the mask clears the rest
-		e = arith(a, " << ", b, m)
+		e = arith(a, " << ", g.count(b, in.B, map[bool]int{true: 5, false: 6}[m == 0xffffffff]), m)
 	case hdl.OpShr:
-		e = fmt.Sprintf("%s >> %s", a, b)
+		e = fmt.Sprintf("%s >> %s", a, g.count(b, in.B, 6))
 	case hdl.OpSra:
 		e = masked(fmt.Sprintf("uint64(int64(sext(%s, %d))>>min(%s, %d))", a, aw, b, aw-1), m)
 	case hdl.OpEq, hdl.OpNe, hdl.OpLt, hdl.OpLe, hdl.OpGt, hdl.OpGe:
@@ -864,6 +871,10 @@ func (g *gosrc) instr(in *kernel.Instr) {
 		}
 		if n := 1 << aw; aw <= 6 && g.stateRun(argv[in.B:in.B+int32(k)], n) { // choices in a row of the state
 			e = fmt.Sprintf("st[%d:%d][%s&%#x]", argv[in.B], argv[in.B]+int32(n), a, n-1)
+			break
+		}
+		if aw == 1 && len(choices) == 2 { // branch-free, as a multiplexer (a table of two costs two stores and a load)
+			e = fmt.Sprintf("%s ^ (%s^%s)&-%s", choices[0], choices[0], choices[1], a)
 			break
 		}
 		if n := 1 << aw; aw <= 6 { // a load from a table of every index (a switch on data mispredicts)
@@ -992,6 +1003,18 @@ func arith(a, op, b string, m uint64) string {
 		b = "uint32(" + b + ")"
 	}
 	return "uint64(uint32(" + a + ")" + op + b + ")"
+}
+
+// count is shift count b, of slot x, for a shift of a word of 1<<bits
+// bits: ANDed with the word's width less one where x's value is narrower
+// than bits bits, so that it stays below the width, and Go tests nothing
+// before the shift (a count the width or more gives 0 in Go, which costs a
+// compare and a conditional clear).
+func (g *gosrc) count(b string, x int32, bits int) string {
+	if g.widths[x] == 0 || g.widths[x] > bits {
+		return b
+	}
+	return fmt.Sprintf("(%s & %d)", b, 1<<bits-1)
 }
 
 // define returns how a statement writes slot x: a new local (declared with
