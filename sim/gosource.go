@@ -895,6 +895,10 @@ func (g *gosrc) instr(in *kernel.Instr) {
 	case hdl.OpOneHot:
 		var terms []string
 		bits, fused := g.selBits[in.Dst]
+		all := "-" // a select bit as a mask of the choice's bits; a choice of one bit needs the bit alone
+		if m == 1 {
+			all = ""
+		}
 		for j := range int32(k) {
 			choice := g.ref(argv[in.B+j])
 			switch {
@@ -902,13 +906,15 @@ func (g *gosrc) instr(in *kernel.Instr) {
 				if g.s.kn.St[in.A]>>j&1 != 0 {
 					terms = append(terms, choice)
 				}
+			case !fused && m == 1: // (the choice's bit ANDs away the select's others)
+				terms = append(terms, fmt.Sprintf("%s&(%s>>%d)", choice, a, j))
 			case !fused:
 				terms = append(terms, fmt.Sprintf("%s&-(%s>>%d&1)", choice, a, j))
 			case g.isZero(bits[j]):
 			case g.s.konst[bits[j]]:
 				terms = append(terms, choice)
 			default:
-				terms = append(terms, fmt.Sprintf("%s&-%s", choice, g.ref(bits[j]))) // (a bit is 0 or 1)
+				terms = append(terms, fmt.Sprintf("%s&%s%s", choice, all, g.ref(bits[j]))) // (a bit is 0 or 1)
 			}
 		}
 		e = scalarOr(terms)

@@ -57,7 +57,8 @@ func TestCompiledShiftCounts(t *testing.T) {
 // TestCompiledOneHotSelects: a one-hot multiplexer whose select is a bus
 // of single-bit conditions (compiled Go reads the bits directly) and one
 // whose select is a plain word agree with the interpreter, with one, none
-// and several select bits set, with constant select bits, and with a
+// and several select bits set, with choices of one bit and of eight,
+// with constant select bits, and with a
 // constant word (the edge shapes' constant one-hot selects in the random
 // designs first made compiled Go that did not build); so do the AND and
 // OR reductions of such a bus, also zero-extended (compiled Go ANDed the
@@ -77,6 +78,12 @@ func TestCompiledOneHotSelects(t *testing.T) {
 		m.Output(fmt.Sprintf("any%d", i), 1).Drive(bus.RedOr())
 	}
 	m.Output("word", 8).Drive(hdl.OneHotSelect(word, choices...))
+	var bits []*hdl.Signal // choices of one bit, which compiled Go ANDs with the select bit alone
+	for i := range 6 {
+		bits = append(bits, x.Bit(15-i))
+	}
+	m.Output("bus_bit", 1).Drive(hdl.OneHotSelect(lib.Bus(conds), bits...))
+	m.Output("word_bit", 1).Drive(hdl.OneHotSelect(word, bits...))
 	// Conditions that are constants: a choice always or never taken.
 	always := append(slices.Clone(conds[:4]), m.ConstU(1, 1), m.ConstU(1, 0))
 	m.Output("consts", 8).Drive(hdl.OneHotSelect(lib.Bus(always), choices...))

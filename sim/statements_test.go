@@ -3,6 +3,7 @@ package sim_test
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
@@ -45,4 +46,38 @@ func TestShiftCountsBelowTheWidthTestNothing(t *testing.T) {
 	} {
 		require.Len(t, regexp.MustCompile(tc.pattern).FindAllString(text, -1), tc.want, tc.pattern)
 	}
+}
+
+// TestOneBitChoicesNeedNoMask: a one-hot multiplexer of one-bit choices
+// ANDs each choice with its select bit as it is, where wider choices take
+// the bit negated into a mask of all ones (verify's
+// TestCompiledOneHotSelects checks values).
+func TestOneBitChoicesNeedNoMask(t *testing.T) {
+	m := hdl.NewModule("onehot_bits")
+	x, sel, cond := m.Input("x", 8), m.Input("sel", 4), m.Input("cond", 4)
+	var bits, bytes []*hdl.Signal
+	for i := range 4 {
+		bits = append(bits, x.Bit(i))
+		bytes = append(bytes, x.Xor(m.ConstU(8, uint64(i+1))))
+	}
+	var conds []*hdl.Signal
+	for i := range 4 {
+		conds = append(conds, cond.Bit(i).And(x.Bit(4+i)))
+	}
+	m.Output("word_bit", 1).Drive(hdl.OneHotSelect(sel, bits...))
+	m.Output("bus_bit", 1).Drive(hdl.OneHotSelect(hdl.Concat(conds[3], conds[2], conds[1], conds[0]), bits...))
+	m.Output("word_byte", 8).Drive(hdl.OneHotSelect(sel, bytes...))
+	d, err := hdl.Elaborate(m)
+	require.NoError(t, err)
+	src, slot, err := sim.New(d).GoSourceSlots("main")
+	require.NoError(t, err)
+	line := func(port string) string {
+		return regexp.MustCompile(fmt.Sprintf(`(?m)^\tst\[%d\] = .*$`, slot(port))).FindString(string(src))
+	}
+	for _, port := range []string{"word_bit", "bus_bit"} {
+		require.NotEmpty(t, line(port), port)
+		require.NotContains(t, line(port), "&-", port)
+		require.Equal(t, 3, strings.Count(line(port), " | "), port)
+	}
+	require.Equal(t, 4, strings.Count(line("word_byte"), "&-("), "word_byte")
 }
