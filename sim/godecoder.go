@@ -247,10 +247,87 @@ func (g *gosrc) conjunction(fs []factor) string {
 	return strings.Join(parts, " & ")
 }
 
-// enabled is the condition that enable slot en holds.
+// enabled is the condition that enable slot en holds (in the compiled
+// streams, a decoded one in some lane).
 func (g *gosrc) enabled(en int32) string {
+	if l, ok := g.decoded[en]; ok && g.laneBits != 0 {
+		return fmt.Sprintf("d.lines%d[%d]&%#x != 0", l.dec.id, l.key>>6, uint64(1)<<(l.key&63))
+	}
 	if l, ok := g.decoded[en]; ok {
 		return fmt.Sprintf("dec%d[%d]&%#x != 0", l.dec.id, l.key>>6, uint64(1)<<(l.key&63))
 	}
 	return fmt.Sprintf("st[%d] != 0", en)
+}
+
+// The compiled streams decode the same enables, lane by lane: each lane
+// has its own index. Eval stores, where compiled Go computes its table,
+// the terms every line shares and each decoded term's index and
+// conditions, and a table of the lines some lane loads: every line when a
+// lane holds a shared term or reset, else the line of each lane's decoded
+// terms whose conditions hold (laneDecode). A line's next values are
+// computed (sinkIntoEnables), and in Step its enable and its registers'
+// loads, only under its bit: a few lines a term of 16 or 8 lanes.
+
+// decodedTerms is the number of d's terms that compare an index.
+func (d *decoder) decodedTerms() int {
+	n := 0
+	for _, t := range d.terms {
+		if t.x >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// laneDecode writes the statements that store decoder d's terms into
+// d.dec<id> (the OR of the shared terms, then each decoded term's index
+// and the AND of its conditions) and its table of lines into
+// d.lines<id>.
+func (g *gosrc) laneDecode(d *decoder) {
+	var every []string
+	at := 1
+	for _, t := range d.terms {
+		if t.x < 0 {
+			every = append(every, g.laneConjunction(t.factors))
+			continue
+		}
+		g.p("\tvec.Store(&d.dec%d[%d], %s)\n", d.id, at, g.laneRef(t.x))
+		g.p("\tvec.Store(&d.dec%d[%d], %s)\n", d.id, at+1, g.laneConjunction(t.factors))
+		at += 2
+	}
+	g.p("\tvec.Store(&d.dec%d[0], %s)\n", d.id, orTree(every))
+	all := fmt.Sprintf("vec.NonZero(vec.Load(&d.dec%d[0])) != 0", d.id)
+	if g.s.rst >= 0 {
+		all += fmt.Sprintf(" || vec.NonZero(vec.Load(&st[%d])) != 0", g.s.rst)
+	}
+	g.p("\tif %s {\n\t\tfor j := range d.lines%d {\n\t\t\td.lines%d[j] = ^uint64(0)\n\t\t}\n\t} else {\n\t\tclear(d.lines%d[:])\n", all, d.id, d.id, d.id)
+	g.p("\t\tfor t := 1; t < len(d.dec%d); t += 2 { // (a term's conditions are 0 or 1 in a lane)\n\t\t\tfor l := range vec.N {\n\t\t\t\tx := uint64(d.dec%d[t][l])\n", d.id, d.id)
+	g.p("\t\t\t\td.lines%d[x>>6&%d] |= uint64(d.dec%d[t+1][l]) << (x & 63)\n\t\t\t}\n\t\t}\n\t}\n", d.id, d.words-1, d.id)
+}
+
+// laneConjunction is the vector AND of factors fs, 1 for none.
+func (g *gosrc) laneConjunction(fs []factor) string {
+	if len(fs) == 0 {
+		return splat(1)
+	}
+	parts := make([]string, len(fs))
+	for j, f := range fs {
+		if f.slot >= 0 {
+			parts[j] = g.laneRef(f.slot)
+		} else {
+			parts[j] = fmt.Sprintf("vec.Eq(%s, %s)", g.laneRef(f.x), splat(f.key))
+		}
+	}
+	return tree("And", parts)
+}
+
+// laneLineEnable is the vector enable of decoded line l: the shared
+// terms, or a decoded term whose index is the line's key and whose
+// conditions hold.
+func (g *gosrc) laneLineEnable(l decodedLine) string {
+	terms := []string{fmt.Sprintf("vec.Load(&d.dec%d[0])", l.dec.id)}
+	for at := 1; at < 1+2*l.dec.decodedTerms(); at += 2 {
+		terms = append(terms, fmt.Sprintf("vec.And(vec.Eq(vec.Load(&d.dec%d[%d]), %s), vec.Load(&d.dec%d[%d]))", l.dec.id, at, splat(l.key), l.dec.id, at+1))
+	}
+	return orTree(terms)
 }

@@ -42,7 +42,10 @@ func (s *Sim) GoStreamsSource(pkg, vecPath string) ([]byte, error) {
 	g := newGosrc(s, &b)
 	g.findCrossbars()
 	g.dropUnread() // (the crossbars' select bits, the buses the fused selects and reductions read bit by bit, internal names)
+	g.decodeEnables()
 	g.dropProperties()
+	g.sinkIntoEnables()
+	g.sunk = slices.DeleteFunc(g.sunk, func(r sunkRun) bool { _, decoded := g.decoded[r.en]; return !decoded }) // (at the program's end, unguarded)
 	g.findSelectingCompares()
 	g.laneBits, g.shiftedLeft = s.StreamLaneBits(), map[int32]bool{}
 	g.streamsFile(pkg, vecPath)
@@ -98,6 +101,10 @@ func (g *gosrc) streamsFile(pkg, vecPath string) {
 	g.p("type Design struct {\n\tst [%d][vec.N]vec.Word\n\tsh [%d][vec.N]vec.Word\n", max(1, len(s.kn.St)), max(1, len(s.shadow)))
 	for k := range s.kn.Mems {
 		g.p("\tm%d [vec.N][]%s // lane by lane\n", k, g.memElem(k))
+	}
+	for _, d := range g.decoders {
+		g.p("\tdec%d [%d][vec.N]vec.Word // decoded enables: what every line's terms share, then each decoded term's index and conditions (laneDecode)\n", d.id, 1+2*d.decodedTerms())
+		g.p("\tlines%d [%d]uint64 // the lines some lane loads\n", d.id, d.words)
 	}
 	g.p("\tone [%d]uint64 // one lane's state, for the wide kernel\n", max(1, len(s.kn.St)))
 	g.p("\twide []WideOp // operations on values over 64 bits, on views of one\n")
@@ -354,6 +361,13 @@ func (g *gosrc) laneInstr(in *kernel.Instr) {
 		return
 	}
 	if g.scattered[in.Dst] { // (its crossbar computed it)
+		return
+	}
+	if d := g.decoderAt[in.Dst]; d != nil {
+		g.laneDecode(d)
+		return
+	}
+	if _, ok := g.decoded[in.Dst]; ok { // (Step decodes it from its decoder's terms)
 		return
 	}
 	a, b, c, k, m := g.laneRef(in.A), g.laneRef(in.B), g.laneRef(in.C), uint64(in.K), in.Mask
@@ -688,10 +702,20 @@ func (g *gosrc) laneStep() {
 		g.p("\tvar on vec.M\n")
 	}
 	enabled := int32(-1) // the enable of the current run, in mask on
-	for _, r := range order {
+	for i, r := range order {
 		if r.en >= 0 && r.en != enabled {
-			g.p("\ton = vec.NeM(%s, %s)\n", g.laneRef(r.en), splat(0))
 			enabled = r.en
+			line, decoded := g.decoded[r.en]
+			if !decoded {
+				g.p("\ton = vec.NeM(%s, %s)\n", g.laneRef(r.en), splat(0))
+			} else { // only where a lane loads the line; a shadowed register keeps its value through the shadow
+				for _, o := range order[i:] {
+					for j := int32(0); o.en == r.en && shadowed[o.slot] && j < o.words; j++ {
+						g.p("\tvec.Store(&sh[%d], vec.Load(&st[%d]))\n", o.shadow+j, o.slot+j)
+					}
+				}
+				g.p("\tif %s {\n\t\ton = vec.NeM(%s, %s)\n", g.enabled(r.en), g.laneLineEnable(line), splat(0))
+			}
 		}
 		for j := range r.words {
 			next := g.laneRef(r.d + j)
@@ -710,6 +734,9 @@ func (g *gosrc) laneStep() {
 				to = fmt.Sprintf("&sh[%d]", r.shadow+j)
 			}
 			g.p("\tvec.Store(%s, %s)\n", to, next)
+		}
+		if _, decoded := g.decoded[r.en]; decoded && (i+1 == len(order) || order[i+1].en != r.en) {
+			g.p("\t}\n")
 		}
 	}
 	// (one vector move; an array copy is a scalar one a lane)

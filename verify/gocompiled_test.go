@@ -1,10 +1,12 @@
 package verify
 
 import (
+	"bytes"
 	"fmt"
 	"go/format"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/parmem/parmem/hdl"
@@ -247,10 +249,15 @@ func TestCompiledGoChecksProperties(t *testing.T) {
 // decoded table (at 5-, 4- and 7-bit indices, the last over two words),
 // and an age bit's, touched by a write to its way or by a read hit; and a
 // file of 15 lines, or a line whose enable an output also reads, keeps
-// its compares.
+// its compares. So do the compiled streams, which compute a line's next
+// values, its enable and its loads only where some lane loads it (clear,
+// every line, is rare, so that many cycles load a few lines).
 func TestCompiledDecodedEnables(t *testing.T) {
 	m := hdl.NewModule("regfiles")
-	clear, we, d := m.Input("clear", 1), m.Input("we", 1), m.Input("d", 8)
+	clear, we, d := m.Input("clear0", 1), m.Input("we", 1), m.Input("d", 8)
+	for i := 1; i < 5; i++ { // (an AND of five: in no lane of 16 in 40 % of cycles)
+		clear = clear.And(m.Input(fmt.Sprintf("clear%d", i), 1))
+	}
 	file := func(name string, lines, idxWidth int, enable func(idx *hdl.Signal, k int) *hdl.Signal) {
 		idx := m.Input(name+"_idx", idxWidth)
 		for k := range lines {
@@ -281,16 +288,24 @@ func TestCompiledDecodedEnables(t *testing.T) {
 
 	src, err := sim.New(e).GoSource("main")
 	require.NoError(t, err)
-	for _, table := range []string{"var dec0 [1]uint64", "var dec1 [1]uint64", "var dec2 [2]uint64", "var dec3 [1]uint64", "var dec4 [1]uint64"} {
-		require.Contains(t, string(src), table)
-	}
+	require.Len(t, regexp.MustCompile(`var dec[0-4] \[1\]uint64`).FindAllString(string(src), -1), 4)
+	require.Len(t, regexp.MustCompile(`var dec[0-4] \[2\]uint64`).FindAllString(string(src), -1), 1, "wide's")
 	require.NotContains(t, string(src), "var dec5 ")
-	require.Contains(t, string(src), "dec2[1]&0x800000000 != 0", "wide line 99 (bit 35 of word 1)")
+	require.Regexp(t, `dec\d\[1\]&0x800000000 != 0`, string(src), "wide line 99 (bit 35 of word 1)")
 	compares := regexp.MustCompile(`== uint64\(0x[0-9a-f]+\)`).FindAllString(string(src), -1)
 	require.Len(t, compares, 15+1, "the 15-line file's compares and seen line 3's")
-	require.Regexp(t, `dec4\[.*\] \|= \(FromBool\(st\[\d+\] == 0x1\) & st\[\d+\]\) <<`, string(src), "the age table's write term")
+	require.Regexp(t, `dec\d\[.*\] \|= \(FromBool\(st\[\d+\] == 0x1\) & st\[\d+\]\) <<`, string(src), "the age table's write term")
 
 	res, err := Lockstep(Config{Backends: []Backend{GoBackend(e), GoCompiledBackend(e)}, Seed: 11, Cycles: 3000})
 	require.NoError(t, err)
 	require.Equal(t, uint64(3000), res.Cycles)
+
+	streams, err := sim.New(e).GoStreamsSource("main", "parmemsim/vec16")
+	require.NoError(t, err)
+	require.Len(t, regexp.MustCompile(`\tlines[0-4] +\[`).FindAllString(string(streams), -1), 5, "a table of lines a decoder")
+	require.NotContains(t, string(streams), "lines5")
+	step := string(streams[bytes.Index(streams, []byte("func (d *Design) Step()")):])
+	require.Equal(t, 32+16+100+20-1+40, strings.Count(step, "\tif d.lines"), "a branch on every decoded line")
+	require.Regexp(t, `if d\.lines\d\[1\]&0x800000000 != 0 \{`, step, "wide line 99")
+	require.NoError(t, CheckCompiledStreams(e, 20, 3000, 11))
 }
