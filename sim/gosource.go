@@ -810,7 +810,7 @@ func (g *gosrc) instr(in *kernel.Instr) {
 			}
 			e = strings.Join(refs, map[hdl.Op]string{hdl.OpRedAnd: " & ", hdl.OpRedOr: " | "}[in.Op])
 			if len(refs) == 0 {
-				e = fmt.Sprint(identity)
+				e = fmt.Sprintf("uint64(%d)", identity) // (typed, as scalarOr's 0)
 			}
 		} else if aw == 1 {
 			e = a
@@ -963,7 +963,7 @@ func (g *gosrc) stateRun(xs []int32, n int) bool {
 // balanced tree, as the vector code uses, is slower in scalar code).
 func scalarOr(terms []string) string {
 	if len(terms) == 0 {
-		return "0"
+		return "uint64(0)" // (typed: a local defined as 0 would be an int)
 	}
 	return strings.Join(terms, " | ")
 }

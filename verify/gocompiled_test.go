@@ -96,6 +96,10 @@ func TestCompiledOneHotSelects(t *testing.T) {
 		sums = append(sums, c.Add(m.ConstU(8, uint64(i+1))))
 	}
 	m.Output("const_word", 8).Drive(hdl.OneHotSelect(m.ConstU(6, 0b100101), sums...))
+	// A constant select of none: 0, which a slice reads (a local defined
+	// as an untyped 0 was an int, and the program did not build: the
+	// fuzz's seed 1129).
+	m.Output("const_none", 4).Drive(hdl.OneHotSelect(m.ConstU(6, 0), sums...).Slice(5, 2))
 	d, err := hdl.Elaborate(m)
 	require.NoError(t, err)
 	res, err := Lockstep(Config{Backends: []Backend{GoBackend(d), GoCompiledBackend(d)}, Seed: 5, Cycles: 3000})
