@@ -65,10 +65,11 @@ soak-merge:
 
 # The families' long lockstep configurations (units.Lockstep.Long): designs
 # whose Verilator and Icarus builds take minutes, with every regular one;
-# every pack on the compiled multi-stream simulator (a Go build each); and
-# 300 random designs on it, where make test checks 100.
+# every pack on the compiled multi-stream simulator (a Go build each); 300
+# random designs on it, where make test checks 100; and 1,200 on compiled
+# Go, where make test checks 60.
 long: deps
-	$(GO) test -count=1 -timeout 90m -run 'InLockstep$$|NetlistsOnCompiledStreams$$' -v ./check/... ./verify -verify.long
+	$(GO) test -count=1 -timeout 90m -run 'InLockstep$$|NetlistsOnCompiledStreams$$|CompiledRandomNetlists$$' -v ./check/... ./verify -verify.long
 
 # The reviewed RTL: regenerate after changing a unit (a test fails while rtl/ is stale).
 rtl:
