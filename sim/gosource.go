@@ -710,8 +710,12 @@ func (g *gosrc) sinkIntoEnables() {
 		need[x] = always
 	}
 	for _, r := range g.regs {
+		en := r.en
+		if _, decoded := g.decoded[en]; g.laneBits != 0 && !decoded {
+			en = always // (the compiled streams branch only on a decoded enable's line)
+		}
 		for j := range r.words {
-			read(r.d+j, r.en)
+			read(r.d+j, en)
 		}
 	}
 	sunk := make([]int32, len(g.prog))

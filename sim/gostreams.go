@@ -40,14 +40,13 @@ import (
 func (s *Sim) GoStreamsSource(pkg, vecPath string) ([]byte, error) {
 	var b bytes.Buffer
 	g := newGosrc(s, &b)
+	g.laneBits, g.shiftedLeft = s.StreamLaneBits(), map[int32]bool{}
 	g.findCrossbars()
 	g.dropUnread() // (the crossbars' select bits, the buses the fused selects and reductions read bit by bit, internal names)
 	g.decodeEnables()
 	g.dropProperties()
-	g.sinkIntoEnables()
-	g.sunk = slices.DeleteFunc(g.sunk, func(r sunkRun) bool { _, decoded := g.decoded[r.en]; return !decoded }) // (at the program's end, unguarded)
+	g.sinkIntoEnables() // (into decoded enables' lines only)
 	g.findSelectingCompares()
-	g.laneBits, g.shiftedLeft = s.StreamLaneBits(), map[int32]bool{}
 	g.streamsFile(pkg, vecPath)
 	declareConstants(&b)
 	return format.Source(b.Bytes())
@@ -125,7 +124,11 @@ type lanewise struct {
 		}
 	}
 	for k, m := range s.kn.Mems {
-		g.p("\tfor l := range vec.N {\n\t\td.m%d[l] = vec.Memory[%s](%d)\n\t\tclear(d.m%d[l])\n\t}\n", k, g.memElem(k), len(m), k)
+		alloc := fmt.Sprintf("vec.Memory[%s](%d)", g.memElem(k), len(m)) // (a lane's copy of a page or more: on 2 MB pages)
+		if bits, _ := strconv.Atoi(strings.TrimPrefix(g.memElem(k), "uint")); len(m)*bits/8 < 4096 {
+			alloc = fmt.Sprintf("make([]%s, %d)", g.memElem(k), len(m)) // (elastic-pipe's 160-byte copies ran 6 % slower from vec.Memory)
+		}
+		g.p("\tfor l := range vec.N {\n\t\td.m%d[l] = %s\n\t\tclear(d.m%d[l])\n\t}\n", k, alloc, k)
 	}
 	g.wideOps("d.one", true)
 	for j := range s.kn.Wide {
