@@ -250,11 +250,12 @@ func (g *gosrc) conjunction(fs []factor) string {
 // enabled is the condition that enable slot en holds (in the compiled
 // streams, a decoded one in some lane).
 func (g *gosrc) enabled(en int32) string {
-	if l, ok := g.decoded[en]; ok && g.laneBits != 0 {
-		return fmt.Sprintf("d.lines%d[%d]&%#x != 0", l.dec.id, l.key>>6, uint64(1)<<(l.key&63))
-	}
 	if l, ok := g.decoded[en]; ok {
-		return fmt.Sprintf("dec%d[%d]&%#x != 0", l.dec.id, l.key>>6, uint64(1)<<(l.key&63))
+		table := fmt.Sprintf("dec%d", l.dec.id)
+		if g.laneBits != 0 {
+			table = fmt.Sprintf("d.lines%d", l.dec.id)
+		}
+		return fmt.Sprintf("%s[%d]&%#x != 0", table, l.key>>6, uint64(1)<<(l.key&63))
 	}
 	return fmt.Sprintf("st[%d] != 0", en)
 }
