@@ -3,9 +3,10 @@ package sim
 import "github.com/parmem/parmem/hdl"
 
 // reduction is a reduction (an AND, OR or XOR of all bits) of a
-// concatenation that nothing else reads: "any of these conditions",
-// "all of these lanes" over a bus of per-entry bits, as a history cache's
-// hit test or an address unit's all-done. The simulators reduce the
+// concatenation that nothing else reads: "any of these conditions", "all
+// of these lanes" over a bus of per-entry bits (elastic-warpmask's history
+// cache ORs buses of 256 and 512 bits, sams's ATU at q = 4 ANDs one of
+// 120). The simulators reduce the
 // concatenation's operands with a tree of bitwise operations instead (the
 // bits of a concatenation's operands are its bits), then reduce the
 // tree's result where the operands are wider than a bit: no word of the
@@ -25,11 +26,11 @@ var treeOp = map[hdl.Op]hdl.Op{hdl.OpRedOr: hdl.OpOr, hdl.OpRedAnd: hdl.OpAnd, h
 // of more than 32 bits (a narrower one costs the interpreter one operation
 // and fits a 32-bit lane as it is; compiled Go reads the bits of a bus of
 // single bits anyway, gosrc.fuseSelects), read by reductions only,
-// neither named nor an output, of operands of at
-// most 64 bits (the narrow path's), where an operand that is itself such a
-// concatenation, read by this one only, gives its operands; for an AND,
-// operands of one width (zero-extending a narrower one would clear the
-// AND of the bits it lacks).
+// neither named nor an output, of operands of at most 64 bits (the narrow
+// path's), where an operand that is itself such a concatenation, read by
+// this one only, gives its operands; for an AND, operands of one width
+// (zero-extending a narrower one would clear the AND of the bits it
+// lacks).
 func reductions(nl *hdl.Netlist) map[int32]*reduction {
 	readers := make([]int, len(nl.Nodes))  // every read of a node
 	reducers := make([]int, len(nl.Nodes)) // reads by a reduction
