@@ -1272,16 +1272,17 @@ func (g *gosrc) memWrite(w edgeWords, wr *writeOp) {
 // memElem is the Go type of memory k's words: the narrowest unsigned
 // integer that holds a one-word entry, which keeps big memories in cache
 // (a wide entry's words are uint64).
-func (g *gosrc) memElem(k int) string {
-	switch w := g.s.nl.Mems[k].Width; {
-	case w <= 8:
-		return "uint8"
-	case w <= 16:
-		return "uint16"
-	case w <= 32:
-		return "uint32"
+func (g *gosrc) memElem(k int) string { return fmt.Sprintf("uint%d", g.memElemBits(k)) }
+
+// memElemBits is the width of memElem's type.
+func (g *gosrc) memElemBits(k int) int {
+	w := g.s.nl.Mems[k].Width
+	for _, bits := range []int{8, 16, 32} {
+		if w <= bits {
+			return bits
+		}
 	}
-	return "uint64"
+	return 64
 }
 
 // fromMem is a word read from memory k (expr) as a uint64; toMem is a

@@ -127,7 +127,7 @@ type lanewise struct {
 		// A lane's copy of a page or more on 2 MB pages; a smaller one
 		// gains nothing from them, and ran slower from vec.Memory's regions.
 		alloc := fmt.Sprintf("vec.Memory[%s](%d)", g.memElem(k), len(m))
-		if bits, _ := strconv.Atoi(strings.TrimPrefix(g.memElem(k), "uint")); len(m)*bits/8 < 4096 {
+		if len(m)*g.memElemBits(k)/8 < 4096 {
 			alloc = fmt.Sprintf("make([]%s, %d)", g.memElem(k), len(m))
 		}
 		g.p("\tfor l := range vec.N {\n\t\td.m%d[l] = %s\n\t\tclear(d.m%d[l])\n\t}\n", k, alloc, k)
